@@ -1,0 +1,43 @@
+// One esbuild context per target (extension host, language server, CLI, webviews,
+// extension-host tests). Entries that do not exist yet are skipped, so the tree builds
+// at every step. `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify: production, logLevel: 'warning' };
+const targets = [
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
+  { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { cli: 'server/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+];
+
+// Webviews: one browser bundle per folder of webview/ that has a main.ts.
+const webviewRoot = path.join(root, 'webview');
+for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
+  const entry = path.join('webview', name, 'main.ts');
+  if (existsSync(path.join(root, entry))) {
+    targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, minify: production,
+      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' } });
+  }
+}
+
+// Extension-host tests run inside a real VS Code: bundled like the extension.
+if (existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
+  targets.push({ ...node, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
+}
+
+const present = targets.filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))));
+const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log(`watching ${contexts.length} targets`);
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  console.log(`built ${present.length} targets into dist/`);
+}

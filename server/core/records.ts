@@ -1,0 +1,159 @@
+// Records the log parser yields, one per complete log record (a table, an
+// [OmniTiming] line, a periodic engine line, a boot marker). Pure data, no behaviour.
+import type { FieldMap } from './values';
+
+/** Where a record starts in the input: 1-based physical line number. */
+export interface SourceLine {
+  readonly line: number;
+}
+
+/** The vLLM log prefix of a record, when it had one. */
+export interface LogHeader {
+  /** DEBUG | INFO | WARNING | ERROR | CRITICAL */
+  readonly level: string;
+  /** `MM-DD HH:MM:SS` as printed (vLLM prints no year and no milliseconds). */
+  readonly timestamp: string;
+  /** `stats.py` or `vllm_omni/metrics/stats.py` ... */
+  readonly file: string;
+  readonly fileLine: number;
+  /** `APIServer pid=4242`, `API`, `API (0)`, ... without the parentheses; null when absent. */
+  readonly process: string | null;
+  /** N of a `[Stage-N]` prefix; null when absent. */
+  readonly stagePrefix: number | null;
+}
+
+interface RecordBase extends SourceLine {
+  /** null for lines pasted without a log prefix (e.g. markdown transcriptions). */
+  readonly header: LogHeader | null;
+}
+
+/** One column of a [StageRequestStats] table. */
+export interface StageColumn {
+  /** Header text as printed: `0`, `1`, `1_2` (second segment of stage 1). */
+  readonly column: string;
+  /** Integer stage id, or null if the header is not `N` or `N_k`. */
+  readonly stageId: number | null;
+  /** 1 for `N`, k for `N_k`. */
+  readonly segment: number;
+  readonly fields: FieldMap;
+}
+
+/** The bracketed identity of a per-request title: request_id, and for duplex response/turn/reason. */
+export type RecordIdentity = Readonly<Record<string, string>>;
+
+export interface StageTableRecord extends RecordBase {
+  readonly kind: 'stageTable';
+  readonly requestId: string;
+  readonly identity: RecordIdentity;
+  readonly columns: readonly StageColumn[];
+  /** Row names in printed order. */
+  readonly rows: readonly string[];
+  /** false when the table was cut off (end of input, or another record began first). */
+  readonly complete: boolean;
+}
+
+export interface TransferEdge {
+  /** `0->1` as printed. */
+  readonly edge: string;
+  readonly fromStage: number | null;
+  readonly toStage: number | null;
+  readonly fields: FieldMap;
+}
+
+export interface TransferTableRecord extends RecordBase {
+  readonly kind: 'transferTable';
+  readonly requestId: string;
+  readonly identity: RecordIdentity;
+  readonly edges: readonly TransferEdge[];
+  readonly complete: boolean;
+}
+
+export interface RequestE2ERecord extends RecordBase {
+  readonly kind: 'requestE2E';
+  readonly requestId: string;
+  readonly identity: RecordIdentity;
+  readonly fields: FieldMap;
+  readonly complete: boolean;
+}
+
+export interface OverallSummaryRecord extends RecordBase {
+  readonly kind: 'overallSummary';
+  readonly fields: FieldMap;
+  readonly complete: boolean;
+}
+
+export interface OmniTimingStage {
+  readonly stageId: number;
+  /** `thinker` in `0:thinker=0.22s` (unmerged #3042 branch); null for `0:0.22s`. */
+  readonly label: string | null;
+  readonly seconds: number;
+}
+
+export interface OmniTimingTransfer {
+  readonly fromStage: number;
+  readonly toStage: number;
+  readonly ms: number;
+}
+
+export interface OmniTimingRecord extends RecordBase {
+  readonly kind: 'omniTiming';
+  readonly requestId: string;
+  readonly identity: RecordIdentity;
+  readonly totalS: number | null;
+  readonly preprocessS: number | null;
+  readonly engineS: number | null;
+  readonly stages: readonly OmniTimingStage[];
+  readonly transfers: readonly OmniTimingTransfer[];
+  readonly ar2diffusionMs: number | null;
+  /** Any other key=value parts, verbatim. */
+  readonly extra: Readonly<Record<string, string>>;
+}
+
+/** vLLM's periodic `Engine 000: Avg prompt throughput ...` line. */
+export interface EngineStatsRecord extends RecordBase {
+  readonly kind: 'engineStats';
+  readonly engine: string;
+  /** Keys as snake_case: avg_prompt_throughput, avg_generation_throughput, running, waiting,
+   *  gpu_kv_cache_usage, prefix_cache_hit_rate, preemptions, deferred (those present). */
+  readonly values: Readonly<Record<string, number>>;
+}
+
+/** A line that marks a server (re)start inside one log. */
+export interface BootMarkerRecord extends RecordBase {
+  readonly kind: 'bootMarker';
+  /** Which marker matched, e.g. `api-server-version`. */
+  readonly marker: string;
+  readonly text: string;
+}
+
+/** Pre-Feb-2026 `log_utils.py` pprint dicts and the `[Summary] {...}` dict. */
+export interface LegacyDictRecord extends RecordBase {
+  readonly kind: 'legacyDict';
+  /** `log_utils request_level_metrics` | `omni [Summary]` | `summary dict` */
+  readonly format: string;
+  readonly requestId: string | null;
+  /** Scalar values found (numbers and strings), flattened with dotted keys (`stages.0.num_tokens_out`). */
+  readonly values: Readonly<Record<string, number | string>>;
+  readonly complete: boolean;
+}
+
+export type LogRecord =
+  | StageTableRecord
+  | TransferTableRecord
+  | RequestE2ERecord
+  | OverallSummaryRecord
+  | OmniTimingRecord
+  | EngineStatsRecord
+  | BootMarkerRecord
+  | LegacyDictRecord;
+
+/** Something in the input that could not be read as intended; never thrown. */
+export interface ParseProblem {
+  readonly line: number;
+  readonly message: string;
+}
+
+export interface ParseOutput {
+  readonly records: LogRecord[];
+  readonly problems: ParseProblem[];
+}

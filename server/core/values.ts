@@ -1,0 +1,61 @@
+// The three states of a stage field, kept apart end to end (metric-semantics.md,
+// "Not measured is not zero"):
+//   measured     a number the server printed (a measured 0 stays 0)
+//   notMeasured  the literal `None`: not measured on this stage, measured on another
+//   hidden       the key is absent: vLLM-Omni hides a row that is 0/None/"" in every
+//                column, so absent means "zero or not measured". Represented by the key
+//                being missing from a FieldMap, never by a Cell.
+// A fourth kind of cell, `text`, holds a non-numeric string (`audio`, `image`, `True`).
+
+export interface MeasuredCell {
+  readonly state: 'measured';
+  readonly value: number;
+  /** For list cells rendered `avg (n=N)`: the number of samples behind the mean. */
+  readonly sampleCount?: number;
+}
+
+export interface NotMeasuredCell {
+  readonly state: 'notMeasured';
+}
+
+export interface TextCell {
+  readonly state: 'text';
+  readonly value: string;
+}
+
+export type Cell = MeasuredCell | NotMeasuredCell | TextCell;
+
+/** Field name -> cell. A field that is absent is "hidden" (zero or not measured). */
+export type FieldMap = Record<string, Cell>;
+
+export const NOT_MEASURED: NotMeasuredCell = Object.freeze({ state: 'notMeasured' });
+
+export function measured(value: number, sampleCount?: number): MeasuredCell {
+  return sampleCount === undefined ? { state: 'measured', value } : { state: 'measured', value, sampleCount };
+}
+
+/** The numeric value of a field, or undefined when it is not a measured number. */
+export function numberOf(fields: FieldMap, name: string): number | undefined {
+  const cell = fields[name];
+  return cell !== undefined && cell.state === 'measured' ? cell.value : undefined;
+}
+
+/** How a field stands: its cell's state, or 'hidden' when the key is absent. */
+export type FieldState = Cell['state'] | 'hidden';
+
+export function stateOf(fields: FieldMap, name: string): FieldState {
+  const cell = fields[name];
+  return cell === undefined ? 'hidden' : cell.state;
+}
+
+/** JSON form of a cell: number, string, or null for an explicit None. */
+export function cellToJson(cell: Cell): number | string | null {
+  switch (cell.state) {
+    case 'measured':
+      return cell.value;
+    case 'notMeasured':
+      return null;
+    case 'text':
+      return cell.value;
+  }
+}
