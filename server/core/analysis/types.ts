@@ -71,6 +71,8 @@ export interface AnalyzedRequest {
   readonly transfers: readonly TransferEdge[];
   /** false when one of its tables was cut off. */
   readonly complete: boolean;
+  /** false when only E2E/OmniTiming were printed (the stage table is DEBUG-only on phase-split builds). */
+  readonly hasStageTable: boolean;
   readonly derived: RequestDerived;
 }
 
@@ -89,6 +91,8 @@ export type SplitStateCounts = Readonly<Record<SplitState, number>>;
 export interface StageSummary {
   readonly stageKey: string;
   readonly stageId: number | null;
+  /** null: all replicas of the stage together. */
+  readonly replicaId: number | null;
   readonly requestCount: number;
   /** Every numeric field over measured values only. */
   readonly fields: Readonly<Record<string, Distribution>>;
@@ -108,7 +112,8 @@ export type FindingCode =
   | 'queued-includes-input-wait'
   | 'cold-start'
   | 'diffusion-zero-ambiguous'
-  | 'truncated-record';
+  | 'truncated-record'
+  | 'stage-tables-missing';
 
 export interface Finding {
   readonly code: FindingCode;

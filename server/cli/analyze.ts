@@ -1,0 +1,146 @@
+// `stage-lens analyze <file|-> [--format table|json|csv] [--exclude-cold]`
+// Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
+// in chunks, and prints the per-stage phase split and findings.
+import { createReadStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Readable } from 'node:stream';
+import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import { LogStreamParser } from '../core/log';
+import { analysisJson } from '../core/report/jsonReport';
+import type { HistogramSummaryJson } from '../core/report/jsonReport';
+import { csvRows } from '../core/report/csvReport';
+import { tableReport } from '../core/report/tableReport';
+import { looksLikePrometheus } from '../core/inputKind';
+import { scrapeHistogramSummaries, scrapeProblems } from '../core/promSummary';
+
+const HELP = `Usage: stage-lens analyze <file|-> [options]
+
+Reads a vLLM-Omni server log (--log-stats) or a /metrics scrape, from a file or from
+stdin ('-'), and prints the per-stage phase split (queued = input wait + ready queued,
+prefill, decode, TTFT) with p50/p90/p99 and the findings.
+
+Options:
+  --format table|json|csv   output format (default: table)
+  --exclude-cold            leave the first request after each server start out of the percentiles
+  -h, --help                this text
+
+Exit status: 0 when the input was read (findings are data, not failures);
+2 for usage or I/O errors.`;
+
+const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
+
+type Format = 'table' | 'json' | 'csv';
+
+export async function runAnalyze(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: 'string', default: 'table' },
+        'exclude-cold': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`stage-lens analyze: ${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (parsed.values.help === true) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const format = parsed.values.format as string;
+  if (format !== 'table' && format !== 'json' && format !== 'csv') {
+    process.stderr.write(`stage-lens analyze: --format must be table, json or csv (got '${format}')\n`);
+    return 2;
+  }
+  if (parsed.positionals.length !== 1) {
+    process.stderr.write(`stage-lens analyze: expected one input file (or '-' for stdin), got ${parsed.positionals.length}\n\n${HELP}\n`);
+    return 2;
+  }
+  const source = parsed.positionals[0] as string;
+  const input: Readable = source === '-' ? process.stdin : createReadStream(source);
+  try {
+    const text = await analyzeStream(input, format, parsed.values['exclude-cold'] === true, source === '-' ? 'stdin' : source);
+    await writeOut(text);
+    return 0;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    process.stderr.write(`stage-lens analyze: cannot read ${source}: ${why}\n`);
+    return 2;
+  }
+}
+
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
+/** Streams the input through the log parser, or (for a scrape) reads it whole, and renders the report. */
+export async function analyzeStream(input: Readable, format: Format, excludeCold: boolean, sourceName: string): Promise<string> {
+  const analysis = new StreamAnalysis({ excludeCold });
+  const parser = new LogStreamParser();
+  let kind: 'log' | 'scrape' | null = null;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  const scrapeChunks: Buffer[] = [];
+  let scrapeBytes = 0;
+
+  for await (const chunk of input) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (kind === null) {
+      head.push(buf);
+      headBytes += buf.length;
+      if (headBytes < 4096) continue;
+      kind = looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log';
+      for (const h of head) feed(h);
+      head.length = 0;
+      continue;
+    }
+    feed(buf);
+  }
+  if (kind === null) {
+    kind = looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log';
+    for (const h of head) feed(h);
+  }
+
+  let histograms: HistogramSummaryJson[] = [];
+  if (kind === 'log') {
+    analysis.ingest(parser.end());
+    analysis.flush();
+  } else {
+    const body = Buffer.concat(scrapeChunks).toString('utf8');
+    histograms = scrapeHistogramSummaries(body);
+    analysis.ingest({ records: [], problems: scrapeProblems(body) });
+  }
+  const snapshot = analysis.snapshot();
+  if (format === 'json') return JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
+  if (format === 'csv') return csvRows(snapshot.requests).join('\n') + '\n';
+  const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
+  return lines.join('\n') + '\n';
+
+  function feed(buf: Buffer): void {
+    if (kind === 'log') {
+      analysis.ingest(parser.push(buf));
+    } else if (scrapeBytes < MAX_SCRAPE_BYTES) {
+      scrapeChunks.push(buf);
+      scrapeBytes += buf.length;
+    }
+  }
+}
+
+function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {
+  const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
+  const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
+  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
+  const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => Math.max(t.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
+  out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
+  return out;
+}

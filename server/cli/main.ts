@@ -1,0 +1,50 @@
+// `stage-lens <command>`: a thin shell over server/core and server/capture.
+import { runAnalyze } from './analyze';
+
+const USAGE = `Usage: stage-lens <command> [options]
+
+Commands:
+  analyze <file|->     per-stage phase split of a vLLM-Omni log or /metrics scrape
+  simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
+  compare <a> <b>      compare two runs (logs, scrapes or saved sessions)
+
+Run 'stage-lens <command> --help' for a command's options.`;
+
+type CommandRunner = (argv: string[]) => Promise<number>;
+
+async function loadCommand(name: string): Promise<CommandRunner | null> {
+  switch (name) {
+    case 'analyze':
+      return runAnalyze;
+    case 'simulate':
+      return (await import('../simulate/cli')).runSimulate;
+    default:
+      return null;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return command === undefined ? 2 : 0;
+  }
+  const runner = await loadCommand(command);
+  if (runner === null) {
+    process.stderr.write(`stage-lens: unknown command '${command}'\n\n${USAGE}\n`);
+    return 2;
+  }
+  return runner(rest);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`stage-lens: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

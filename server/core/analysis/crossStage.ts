@@ -1,0 +1,28 @@
+// Cross-stage figures, computed inside one request and only then aggregated.
+// serving_time_to_first_output_ms is measured from the client request's arrival on every
+// stage, so its stage-to-stage difference is meaningful; vllm_ttft_ms is stage-local and
+// is never subtracted across stages.
+import { numberOf } from '../values';
+import type { RequestStage } from './types';
+
+const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
+
+/**
+ * stageKey -> this stage's time to first output minus that of the nearest upstream
+ * stage of the same request. 0.0 is the field's default when a stage had no non-empty
+ * output, so only positive values take part.
+ */
+export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<string, number> {
+  const firstSegments = stages
+    .filter((s) => s.stageId !== null && s.segment === 1)
+    .sort((a, b) => (a.stageId as number) - (b.stageId as number));
+  const added: Record<string, number> = {};
+  let previous: number | undefined;
+  for (const stage of firstSegments) {
+    const t = numberOf(stage.fields, FIRST_OUTPUT);
+    const usable = t !== undefined && t > 0 ? t : undefined;
+    if (usable !== undefined && previous !== undefined) added[stage.stageKey] = usable - previous;
+    if (usable !== undefined) previous = usable;
+  }
+  return added;
+}

@@ -1,0 +1,156 @@
+// Findings: numbers that lie in known ways, and facts a reader must know before
+// trusting a percentile. Each has a stable code, a severity, the stage, the request ids
+// and one sentence that explains it. Incremental: requests are added as they complete.
+import { hasLegacyDiffusionTimings } from './stageKind';
+import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
+
+/** Printing has 3 decimals, so a sum of two printed values can be off by 0.001; beyond 0.002 is real. */
+export const SPLIT_TOLERANCE_MS = 0.002;
+
+interface Bucket {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly stageId: number | null;
+  readonly requestIds: string[];
+  /** Extra detail used in the message (e.g. the worst value). */
+  worst: number;
+  worstRequest: string;
+  worstField: string;
+}
+
+const fmt = (ms: number): string => (Math.abs(ms) >= 100 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(3).replace(/\.?0+$/, ''));
+
+export class FindingsBuilder {
+  private readonly buckets = new Map<string, Bucket>();
+  /** Requests seen per stage id, for "N of M" in messages. */
+  private readonly stageRequests = new Map<number | null, number>();
+  private readonly coldRequests: AnalyzedRequest[] = [];
+  private requestsWithoutStageTable = 0;
+
+  add(request: AnalyzedRequest): void {
+    if (request.cold) this.coldRequests.push(request);
+    if (!request.complete) this.hit('truncated-record', 'info', null, request.requestId);
+    if (!request.hasStageTable && (request.timing !== null || Object.keys(request.e2e).length > 0)) {
+      this.requestsWithoutStageTable += 1;
+      this.hit('stage-tables-missing', 'info', null, request.requestId);
+    }
+    const firstStageId = Math.min(...request.stages.map((s) => s.stageId ?? Number.POSITIVE_INFINITY));
+    for (const stage of request.stages) {
+      this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
+      this.checkStage(request, stage, firstStageId);
+    }
+    for (const [name, cell] of Object.entries(request.e2e)) {
+      if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
+    }
+    for (const edge of request.transfers) {
+      for (const [name, cell] of Object.entries(edge.fields)) {
+        if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `transfer ${edge.edge} ${name}`);
+      }
+    }
+  }
+
+  /** The findings so far. `stages` (the current stage summaries) give cold-start comparisons. */
+  findings(stages: readonly StageSummary[] = []): Finding[] {
+    const out: Finding[] = [];
+    for (const b of this.buckets.values()) out.push({ code: b.code, severity: b.severity, stageId: b.stageId, requestIds: [...b.requestIds], message: this.message(b) });
+    const cold = this.coldFinding(stages);
+    if (cold !== null) out.push(cold);
+    const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+    return out.sort((a, b) => rank[a.severity] - rank[b.severity] || (a.stageId ?? -1) - (b.stageId ?? -1) || (a.code < b.code ? -1 : 1));
+  }
+
+  private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
+    const id = request.requestId;
+    const { values, states } = stage.split;
+    if (states.ttftMs === 'notRecorded') this.hit('ttft-not-recorded', 'warning', stage.stageId, id);
+
+    const q = values.queuedMs;
+    const iw = values.inputWaitMs;
+    const rq = values.readyQueuedMs;
+    if (q !== null && iw !== null && rq !== null) {
+      const off = iw + rq - q;
+      if (Math.abs(off) > SPLIT_TOLERANCE_MS) this.hit('split-mismatch', 'warning', stage.stageId, id, off, 'vllm_input_wait_ms + vllm_ready_queued_ms - vllm_queued_ms');
+    }
+
+    const downstream = stage.stageId !== null && stage.stageId > firstStageId;
+    if (downstream && stage.kind === 'llm' && states.queuedMs === 'measured' && states.inputWaitMs === 'hidden' && states.readyQueuedMs === 'hidden') {
+      this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
+    }
+
+    for (const [name, cell] of Object.entries(stage.fields)) {
+      if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
+    }
+    if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
+  }
+
+  private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
+    const key = `${code}|${stageId ?? ''}`;
+    let b = this.buckets.get(key);
+    if (b === undefined) {
+      b = { code, severity, stageId, requestIds: [], worst: value, worstRequest: requestId, worstField: field };
+      this.buckets.set(key, b);
+    }
+    b.requestIds.push(requestId);
+    if (Math.abs(value) > Math.abs(b.worst)) {
+      b.worst = value;
+      b.worstRequest = requestId;
+      b.worstField = field;
+    }
+  }
+
+  private message(b: Bucket): string {
+    const n = b.requestIds.length;
+    const of = (stageId: number | null): string => `${n} of ${this.stageRequests.get(stageId) ?? n} requests`;
+    const stage = b.stageId === null ? '' : `Stage ${b.stageId}`;
+    switch (b.code) {
+      case 'ttft-not-recorded':
+        return `${stage} produced output but reported vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: the codec first-audio signature of a build without the stats fix (talker_first_audio), so its TTFT is shown as not recorded, not as 0 ms.`;
+      case 'split-mismatch':
+        return `${stage}: vllm_input_wait_ms + vllm_ready_queued_ms differs from vllm_queued_ms by more than ${SPLIT_TOLERANCE_MS} ms on ${of(b.stageId)} (worst ${fmt(b.worst)} ms on ${b.worstRequest}); the split is not trustworthy there.`;
+      case 'negative-interval':
+        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${n} request${n === 1 ? '' : 's'} (worst ${b.worstField} = ${fmt(b.worst)} ms on ${b.worstRequest}): a clock or accounting bug in the server, not a real time.`;
+      case 'queued-includes-input-wait':
+        return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
+      case 'diffusion-zero-ambiguous':
+        return `${stage} prints diffusion timings as truncated _ms integers (a build before the missing-value rule): there a 0 in preprocess_time_ms or output_ready_wait_time_ms can mean "not measured", and the log hides all-zero rows, so absent rows are ambiguous on ${of(b.stageId)}.`;
+      case 'truncated-record':
+        return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
+      case 'stage-tables-missing':
+        return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
+      case 'cold-start':
+        return '';
+    }
+  }
+
+  private coldFinding(stages: readonly StageSummary[]): Finding | null {
+    if (this.coldRequests.length === 0) return null;
+    // Name the phase where each cold request stands out most against the stage's median.
+    let best = { ratio: 0, text: '' };
+    for (const request of this.coldRequests) {
+      for (const stage of request.stages) {
+        const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
+        for (const [phase, label] of [['inputWaitMs', 'input wait'], ['queuedMs', 'queued'], ['prefillMs', 'prefill'], ['decodeMs', 'decode']] as const) {
+          const v = stage.split.values[phase];
+          const median = summary?.split[phase]?.p50;
+          if (v === null || median === undefined || v <= 0) continue;
+          const ratio = v / Math.max(median, 0.001);
+          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${label} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
+        }
+      }
+    }
+    const n = this.coldRequests.length;
+    const bootCount = new Set(this.coldRequests.map((r) => r.boot)).size;
+    return {
+      code: 'cold-start',
+      severity: 'info',
+      stageId: null,
+      requestIds: this.coldRequests.map((r) => r.requestId),
+      message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
+    };
+  }
+}
+
+/** Fields that are durations by their unit suffix. */
+function isDuration(name: string): boolean {
+  return name.endsWith('_ms') || name.endsWith('_s');
+}

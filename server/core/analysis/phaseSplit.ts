@@ -1,0 +1,64 @@
+// The per-request, per-stage phase split (metric-semantics.md): queued = input wait +
+// ready queued, prefill, decode, TTFT. Values are taken from the stage's fields; absent
+// rows stay null ("hidden"), `None` stays null ("notMeasured"), and two documented
+// rules fill in or blank out values:
+//  - inferred 0: the table hides a row that is 0/None on every stage, and the two input
+//    split fields are set together; so when one of them is measured and the other is
+//    hidden, the hidden one is a measured 0 (seed 001: "a measured vllm_ready_queued_ms
+//    of 0 appears only in the summary").
+//  - notRecorded: a stage that produced output but has vllm_ttft_ms 0 (or hidden) and no
+//    vllm_prefill_ms is the codec first-audio signature of builds without the stats fix
+//    (seed 000); its TTFT is unknown, not 0 ms.
+import type { Cell, FieldMap } from '../values';
+import { producedOutput } from './stageKind';
+import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
+import { SPLIT_FIELD, SPLIT_NAMES } from './types';
+
+function fromCell(cell: Cell | undefined): [number | null, SplitState] {
+  if (cell === undefined) return [null, 'hidden'];
+  if (cell.state === 'measured') return [cell.value, 'measured'];
+  return [null, 'notMeasured'];
+}
+
+export interface SplitContext {
+  readonly kind: StageKind;
+  /** The table this stage came from prints vLLM-native stats (some `vllm_*` value measured on some stage). */
+  readonly tableHasNativeStats: boolean;
+}
+
+/** True when this stage shows the codec first-audio TTFT signature (seed 000). */
+export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean {
+  if (ctx.kind !== 'llm' || !ctx.tableHasNativeStats || !producedOutput(fields)) return false;
+  const ttft = fields[SPLIT_FIELD.ttftMs];
+  // Hidden: the build prints native stats (checked above), so the row was 0/None everywhere.
+  const ttftZeroOrHidden = ttft === undefined || (ttft.state === 'measured' && ttft.value === 0);
+  const prefill = fields[SPLIT_FIELD.prefillMs];
+  const noPrefill = prefill === undefined || prefill.state !== 'measured';
+  return ttftZeroOrHidden && noPrefill;
+}
+
+export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
+  const values = {} as Record<SplitName, number | null>;
+  const states = {} as Record<SplitName, SplitState>;
+  for (const name of SPLIT_NAMES) {
+    const [value, state] = fromCell(fields[SPLIT_FIELD[name]]);
+    values[name] = value;
+    states[name] = state;
+  }
+  if (ctx.kind === 'diffusion') return { values, states };
+
+  // One of the pair measured, the other hidden -> the hidden one is a measured 0.
+  if (states.inputWaitMs === 'measured' && states.readyQueuedMs === 'hidden') {
+    values.readyQueuedMs = 0;
+    states.readyQueuedMs = 'inferred';
+  } else if (states.readyQueuedMs === 'measured' && states.inputWaitMs === 'hidden') {
+    values.inputWaitMs = 0;
+    states.inputWaitMs = 'inferred';
+  }
+
+  if (isTtftNotRecorded(fields, ctx)) {
+    values.ttftMs = null;
+    states.ttftMs = 'notRecorded';
+  }
+  return { values, states };
+}

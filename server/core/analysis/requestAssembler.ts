@@ -1,0 +1,166 @@
+// Groups parsed records into requests, in stream order. The server prints one request's
+// records in one call (Overall Summary, RequestE2EStats, OmniTiming, StageRequestStats,
+// TransferEdgeStats), so a request is final when a record of another call arrives, a
+// boot marker arrives, or the stream is flushed. Boot markers number the server boots
+// inside one log; the first request after each boot is marked cold (seed 001: a cold
+// start can put a one-time cost into any phase).
+import type { LogRecord, OmniTimingRecord, StageTableRecord, TransferEdge } from '../records';
+import type { FieldMap } from '../values';
+import { measured } from '../values';
+import { phaseSplitOf } from './phaseSplit';
+import { stageKindOf } from './stageKind';
+import type { AnalyzedRequest, RequestStage } from './types';
+import { addedTimeToFirstOutput } from './crossStage';
+
+interface OpenRequest {
+  readonly key: string;
+  readonly requestId: string;
+  readonly boot: number;
+  readonly cold: boolean;
+  readonly line: number;
+  readonly timestamp: string | null;
+  stageTable: StageTableRecord | null;
+  e2e: FieldMap;
+  timing: OmniTimingRecord | null;
+  transfers: TransferEdge[];
+  complete: boolean;
+}
+
+/** Request ids of duplex records carry response/turn: keep them apart. */
+function requestKeyOf(requestId: string, identity: Readonly<Record<string, string>>): string {
+  const extra = Object.entries(identity).filter(([k]) => k !== 'request_id');
+  return extra.length === 0 ? requestId : `${requestId} (${extra.map(([k, v]) => `${k}=${v}`).join(' ')})`;
+}
+
+export class RequestAssembler {
+  private open: OpenRequest | null = null;
+  private boot = 0;
+  private bootHasRequest = false;
+  private readonly seenKeys = new Map<string, number>();
+
+  /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
+  add(record: LogRecord): AnalyzedRequest[] {
+    switch (record.kind) {
+      case 'bootMarker': {
+        const done = this.flush();
+        if (this.boot === 0 || this.bootHasRequest) {
+          this.boot += 1;
+          this.bootHasRequest = false;
+        }
+        return done;
+      }
+      case 'overallSummary':
+        // Printed first in each call: the previous call's request is complete.
+        return this.flush();
+      case 'requestE2E':
+      case 'omniTiming':
+      case 'stageTable':
+      case 'transferTable': {
+        const key = requestKeyOf(record.requestId, record.identity);
+        const done: AnalyzedRequest[] = [];
+        let target = this.open;
+        const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
+        if (!sameCall) {
+          done.push(...this.flush());
+          target = this.startRequest(key, record.line, record.header?.timestamp ?? null);
+        }
+        if (target === null) return done;
+        if (record.kind === 'requestE2E') target.e2e = { ...target.e2e, ...record.fields };
+        else if (record.kind === 'omniTiming') target.timing = record;
+        else if (record.kind === 'stageTable') target.stageTable = record;
+        else target.transfers.push(...record.edges);
+        if ('complete' in record && !record.complete) target.complete = false;
+        return done;
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** Boots seen so far (0 when the log shows no server start). */
+  get bootNumber(): number {
+    return this.boot;
+  }
+
+  /** Finalizes the open request (call at end of input or when the stream goes idle). */
+  flush(): AnalyzedRequest[] {
+    const open = this.open;
+    this.open = null;
+    return open === null ? [] : [finalize(open)];
+  }
+
+  private startRequest(key: string, line: number, timestamp: string | null): OpenRequest {
+    const seen = this.seenKeys.get(key) ?? 0;
+    this.seenKeys.set(key, seen + 1);
+    const uniqueKey = seen === 0 ? key : `${key}#${seen + 1}`;
+    const cold = this.boot > 0 && !this.bootHasRequest;
+    this.bootHasRequest = true;
+    this.open = {
+      key,
+      requestId: uniqueKey,
+      boot: this.boot,
+      cold,
+      line,
+      timestamp,
+      stageTable: null,
+      e2e: {},
+      timing: null,
+      transfers: [],
+      complete: true,
+    };
+    return this.open;
+  }
+}
+
+function stagesFromTable(table: StageTableRecord): RequestStage[] {
+  const tableHasNativeStats = table.columns.some((c) =>
+    Object.entries(c.fields).some(([name, cell]) => name.startsWith('vllm_') && cell.state === 'measured'),
+  );
+  return table.columns.map((column) => {
+    const kind = stageKindOf(column.fields);
+    const replica = column.fields['replica_id'];
+    return {
+      stageKey: column.column,
+      stageId: column.stageId,
+      segment: column.segment,
+      replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
+      kind,
+      fields: column.fields,
+      split: phaseSplitOf(column.fields, { kind, tableHasNativeStats }),
+    };
+  });
+}
+
+/** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
+function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
+  return timing.stages.map((s) => {
+    const fields: FieldMap = { omni_timing_stage_s: measured(s.seconds) };
+    return {
+      stageKey: String(s.stageId),
+      stageId: s.stageId,
+      segment: 1,
+      replicaId: 0,
+      kind: 'llm' as const,
+      fields,
+      split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: false }),
+    };
+  });
+}
+
+function finalize(open: OpenRequest): AnalyzedRequest {
+  const stages = open.stageTable !== null ? stagesFromTable(open.stageTable) : open.timing !== null ? stagesFromTiming(open.timing) : [];
+  return {
+    requestId: open.requestId,
+    boot: open.boot,
+    cold: open.cold,
+    line: open.line,
+    timestamp: open.timestamp,
+    stages,
+    e2e: open.e2e,
+    timing: open.timing,
+    transfers: open.transfers,
+    complete: open.complete,
+    hasStageTable: open.stageTable !== null,
+    derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
+  };
+}

@@ -1,0 +1,33 @@
+// Whether a stage column is a diffusion stage. Roles are not in the log; diffusion
+// stages are recognised by the keys only they carry (formats §A.4), which are flattened
+// into the stage's column and print `None` in the other stages' columns.
+import type { FieldMap } from '../values';
+import { numberOf } from '../values';
+import type { StageKind } from './types';
+
+const DIFFUSION_TIMING = /^(preprocess_time|diffusion_engine_exec_time|diffusion_engine_total_time|output_ready_wait_time|postprocess_time|scheduler_queue_wait|vae_decode_time|forward_time|kv_recv_time)_(ms|s)$/;
+
+export function isDiffusionTimingField(name: string): boolean {
+  // postprocess_time_ms is also a plain StageRequestStats field on LLM stages.
+  return name !== 'postprocess_time_ms' && DIFFUSION_TIMING.test(name);
+}
+
+export function stageKindOf(fields: FieldMap): StageKind {
+  for (const name of Object.keys(fields)) {
+    if (isDiffusionTimingField(name) && fields[name]?.state === 'measured') return 'diffusion';
+  }
+  if ((numberOf(fields, 'num_inference_steps') ?? 0) > 0) return 'diffusion';
+  return 'llm';
+}
+
+/** Older builds ([M]-era) printed diffusion timings as truncated `_ms` integers, with 0 for "not measured". */
+export function hasLegacyDiffusionTimings(fields: FieldMap): boolean {
+  return Object.keys(fields).some((name) => name.endsWith('_ms') && isDiffusionTimingField(name) && fields[name]?.state === 'measured');
+}
+
+/** Evidence that the stage produced output (so a TTFT should exist). */
+export function producedOutput(fields: FieldMap): boolean {
+  return ['output_unit_count', 'num_tokens_out', 'audio_generated_frames', 'serving_time_to_first_output_ms', 'image_pixels'].some(
+    (name) => (numberOf(fields, name) ?? 0) > 0,
+  );
+}

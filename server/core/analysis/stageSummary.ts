@@ -1,0 +1,116 @@
+// Per-stage distributions of every numeric field (measured values only) and of the
+// phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
+// counted, never averaged in as 0). Incremental, so a live session of 100k requests can
+// be summarised repeatedly.
+import { SampleSet } from './sampleSet';
+import type { AnalyzedRequest, Distribution, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
+import { SPLIT_NAMES } from './types';
+
+const SPLIT_STATES: readonly SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
+
+function emptyStateCounts(): Record<SplitState, number> {
+  return { measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0 };
+}
+
+class StageAccumulator {
+  requestCount = 0;
+  readonly fields = new Map<string, SampleSet>();
+  readonly split = new Map<SplitName, SampleSet>();
+  readonly splitStates = new Map<SplitName, Record<SplitState, number>>(SPLIT_NAMES.map((n) => [n, emptyStateCounts()]));
+  readonly addedTimeToFirstOutput = new SampleSet();
+
+  constructor(
+    readonly stageKey: string,
+    readonly stageId: number | null,
+    readonly replicaId: number | null,
+  ) {}
+
+  summary(): StageSummary {
+    const fields: Record<string, Distribution> = {};
+    for (const [name, set] of [...this.fields].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const d = set.distribution();
+      if (d !== null) fields[name] = d;
+    }
+    const split: Partial<Record<SplitName, Distribution>> = {};
+    for (const [name, set] of this.split) {
+      const d = set.distribution();
+      if (d !== null) split[name] = d;
+    }
+    const splitStates = {} as Record<SplitName, SplitStateCounts>;
+    for (const name of SPLIT_NAMES) splitStates[name] = { ...(this.splitStates.get(name) ?? emptyStateCounts()) };
+    return {
+      stageKey: this.stageKey,
+      stageId: this.stageId,
+      replicaId: this.replicaId,
+      requestCount: this.requestCount,
+      fields,
+      split,
+      splitStates,
+      addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
+    };
+  }
+}
+
+function compareStageKeys(a: string, b: string): number {
+  const [an, as = '1'] = a.split('_');
+  const [bn, bs = '1'] = b.split('_');
+  const d = Number(an) - Number(bn);
+  if (!Number.isNaN(d) && d !== 0) return d;
+  if (Number.isNaN(d) && an !== bn) return (an ?? '') < (bn ?? '') ? -1 : 1;
+  return Number(as) - Number(bs);
+}
+
+export class StageSummaryBuilder {
+  private readonly byStage = new Map<string, StageAccumulator>();
+  private readonly byReplica = new Map<string, StageAccumulator>();
+
+  add(request: AnalyzedRequest): void {
+    for (const stage of request.stages) {
+      const targets = [this.accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null)];
+      targets.push(this.accumulator(this.byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId));
+      for (const acc of targets) {
+        acc.requestCount += 1;
+        for (const [name, cell] of Object.entries(stage.fields)) {
+          if (cell.state !== 'measured' || !Number.isFinite(cell.value)) continue;
+          let set = acc.fields.get(name);
+          if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
+          set.add(cell.value);
+        }
+        for (const name of SPLIT_NAMES) {
+          const state = stage.split.states[name];
+          (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
+          const value = stage.split.values[name];
+          if (value === null) continue;
+          let set = acc.split.get(name);
+          if (set === undefined) acc.split.set(name, (set = new SampleSet()));
+          set.add(value);
+        }
+        const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
+        if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
+      }
+    }
+  }
+
+  /** One summary per stage (all replicas together), in stage order. */
+  stages(): StageSummary[] {
+    return [...this.byStage.values()].sort((a, b) => compareStageKeys(a.stageKey, b.stageKey)).map((a) => a.summary());
+  }
+
+  /** One summary per stage and replica, only for stages seen on more than one replica. */
+  replicas(): StageSummary[] {
+    const replicaCount = new Map<string, number>();
+    for (const acc of this.byReplica.values()) replicaCount.set(acc.stageKey, (replicaCount.get(acc.stageKey) ?? 0) + 1);
+    return [...this.byReplica.values()]
+      .filter((a) => (replicaCount.get(a.stageKey) ?? 0) > 1)
+      .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
+      .map((a) => a.summary());
+  }
+
+  private accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {
+    let acc = map.get(key);
+    if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
+    return acc;
+  }
+}
+
+export { SPLIT_STATES };

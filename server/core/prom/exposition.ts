@@ -1,0 +1,380 @@
+// Parses a Prometheus text exposition (format 0.0.4) into families and series, in one
+// pass over the lines. It never throws on input: a line it cannot use becomes a
+// ParseProblem and is skipped, and every other line still counts.
+//
+// Grouping follows what prometheus_client (which vLLM and vLLM-Omni use) writes:
+//   - histogram `X`: samples `X_bucket{le=..}`, `X_sum`, `X_count`;
+//   - counter declared as `X_total` (or OpenMetrics-style `X` with `X_total` samples);
+//   - `_created` samples come in a separate `# TYPE X_created gauge` family after the
+//     parent; they are folded into the parent's series instead of kept as a gauge.
+// Samples of a name never declared by `# TYPE` form an untyped family of that name.
+import { labelsKey, setLabel, withoutLabels } from './labels';
+import { canonicalMetricName } from './metricNames';
+import type {
+  HistogramBucket,
+  HistogramSeries,
+  Labels,
+  MetricFamily,
+  MetricType,
+  ParsedExposition,
+  ParseProblem,
+  ScalarSeries,
+  SummaryQuantile,
+  SummarySeries,
+} from './model';
+import { parseCommentLine, parseNumber, parseSampleLine, type SampleLine } from './sampleLine';
+
+const METRIC_TYPES: ReadonlySet<string> = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
+
+interface HistogramBuilder {
+  readonly labels: Labels;
+  readonly buckets: Map<number, number>;
+  sum: number | null;
+  count: number | null;
+  created: number | null;
+}
+
+interface SummaryBuilder {
+  readonly labels: Labels;
+  readonly quantiles: Map<number, number>;
+  sum: number | null;
+  count: number | null;
+  created: number | null;
+}
+
+interface FamilyBuilder {
+  readonly name: string;
+  type: MetricType;
+  help: string | null;
+  typeDeclared: boolean;
+  hasSamples: boolean;
+  readonly scalars: Map<string, { labels: Labels; value: number; timestampMs: number | null }>;
+  /** `_created` of counter series, joined to the value series at the end. */
+  readonly scalarCreated: Map<string, number>;
+  readonly histograms: Map<string, HistogramBuilder>;
+  readonly summaries: Map<string, SummaryBuilder>;
+}
+
+/** A name in the declaration table: a family, or a `_created` gauge folded into one. */
+type Declaration = { readonly family: FamilyBuilder } | { readonly createdOf: FamilyBuilder };
+
+type SampleRole = 'value' | 'bucket' | 'sum' | 'count' | 'created' | 'quantile';
+
+function newFamily(name: string, type: MetricType): FamilyBuilder {
+  return {
+    name,
+    type,
+    help: null,
+    typeDeclared: false,
+    hasSamples: false,
+    scalars: new Map(),
+    scalarCreated: new Map(),
+    histograms: new Map(),
+    summaries: new Map(),
+  };
+}
+
+function labelsOf(sample: SampleLine): Labels {
+  const labels: Record<string, string> = {};
+  for (const [name, value] of sample.labels) setLabel(labels, name, value);
+  return labels;
+}
+
+class ExpositionBuilder {
+  private readonly declarations = new Map<string, Declaration>();
+  private readonly order: FamilyBuilder[] = [];
+  readonly problems: ParseProblem[] = [];
+  sampleCount = 0;
+
+  private problem(line: number, message: string): void {
+    this.problems.push({ line, message });
+  }
+
+  private addFamily(name: string, type: MetricType): FamilyBuilder {
+    const family = newFamily(name, type);
+    this.declarations.set(name, { family });
+    this.order.push(family);
+    return family;
+  }
+
+  private familyOf(name: string): FamilyBuilder | undefined {
+    const declaration = this.declarations.get(name);
+    return declaration !== undefined && 'family' in declaration ? declaration.family : undefined;
+  }
+
+  /** The family whose `_created` samples are named `name`, if `name` is such a name. */
+  private createdParent(name: string): FamilyBuilder | undefined {
+    if (!name.endsWith('_created')) return undefined;
+    const base = name.slice(0, -'_created'.length);
+    const parent = this.familyOf(base);
+    if (parent !== undefined && parent.type !== 'gauge' && parent.type !== 'untyped') return parent;
+    const counter = this.familyOf(base + '_total');
+    return counter !== undefined && counter.type === 'counter' ? counter : undefined;
+  }
+
+  help(line: number, name: string, help: string): void {
+    const declaration = this.declarations.get(name);
+    if (declaration === undefined) {
+      const parent = this.createdParent(name);
+      if (parent !== undefined) this.declarations.set(name, { createdOf: parent });
+      else this.addFamily(name, 'untyped').help = help;
+      return;
+    }
+    if (!('family' in declaration)) return; // the parent's help already says it
+    if (declaration.family.help !== null) this.problem(line, `duplicate # HELP for ${name}; the first one is kept`);
+    else declaration.family.help = help;
+  }
+
+  type(line: number, name: string, typeText: string): void {
+    if (!METRIC_TYPES.has(typeText)) {
+      this.problem(line, `unknown metric type "${typeText}" for ${name}; line ignored`);
+      return;
+    }
+    const type = typeText as MetricType;
+    const foldable = type === 'gauge' || type === 'untyped';
+    const declaration = this.declarations.get(name);
+    if (declaration === undefined) {
+      const parent = foldable ? this.createdParent(name) : undefined;
+      if (parent !== undefined) this.declarations.set(name, { createdOf: parent });
+      else this.declare(this.addFamily(name, type), type);
+      return;
+    }
+    if (!('family' in declaration)) {
+      if (!foldable) this.declare(this.addFamily(name, type), type); // a real family after all
+      return;
+    }
+    const family = declaration.family;
+    if (family.typeDeclared) {
+      this.problem(line, `duplicate # TYPE for ${name}; the first one is kept`);
+    } else if (family.hasSamples) {
+      this.problem(line, `# TYPE for ${name} comes after its samples; ignored`);
+    } else {
+      this.declare(family, type);
+    }
+  }
+
+  private declare(family: FamilyBuilder, type: MetricType): void {
+    family.type = type;
+    family.typeDeclared = true;
+  }
+
+  private resolve(name: string): { family: FamilyBuilder; role: SampleRole } | { error: string } {
+    const declaration = this.declarations.get(name);
+    if (declaration !== undefined) {
+      if (!('family' in declaration)) return { family: declaration.createdOf, role: 'created' };
+      const family = declaration.family;
+      if (family.type === 'histogram') return { error: `histogram ${name} needs a _bucket, _sum or _count sample name` };
+      return { family, role: family.type === 'summary' ? 'quantile' : 'value' };
+    }
+    const suffixed = this.resolveSuffix(name);
+    if (suffixed !== undefined) return suffixed;
+    return { family: this.addFamily(name, 'untyped'), role: 'value' };
+  }
+
+  private resolveSuffix(name: string): { family: FamilyBuilder; role: SampleRole } | undefined {
+    const underscore = name.lastIndexOf('_');
+    if (underscore <= 0) return undefined;
+    const base = name.slice(0, underscore);
+    const suffix = name.slice(underscore);
+    const family = this.familyOf(base);
+    const type = family?.type;
+    if (family !== undefined) {
+      if (suffix === '_bucket' && type === 'histogram') return { family, role: 'bucket' };
+      if ((suffix === '_sum' || suffix === '_count') && (type === 'histogram' || type === 'summary')) {
+        return { family, role: suffix === '_sum' ? 'sum' : 'count' };
+      }
+      if (suffix === '_total' && type === 'counter') return { family, role: 'value' };
+    }
+    if (suffix === '_created') {
+      const parent = this.createdParent(name);
+      if (parent !== undefined) return { family: parent, role: 'created' };
+    }
+    return undefined;
+  }
+
+  sample(line: number, sample: SampleLine): void {
+    const resolved = this.resolve(sample.name);
+    if ('error' in resolved) {
+      this.problem(line, resolved.error);
+      return;
+    }
+    const { family, role } = resolved;
+    const labels = labelsOf(sample);
+    const accepted = this.apply(family, role, labels, sample);
+    if (accepted !== true) {
+      this.problem(line, accepted);
+      return;
+    }
+    family.hasSamples = true;
+    this.sampleCount++;
+  }
+
+  /** true, or the reason the sample was rejected. */
+  private apply(family: FamilyBuilder, role: SampleRole, labels: Labels, sample: SampleLine): true | string {
+    const { name, value } = sample;
+    if (family.type === 'histogram') return applyHistogram(family, role, labels, name, value);
+    if (family.type === 'summary') return applySummary(family, role, labels, name, value);
+    const key = labelsKey(labels);
+    if (role === 'created') {
+      if (family.scalarCreated.has(key)) return `duplicate sample ${name}; the first one is kept`;
+      family.scalarCreated.set(key, value);
+      return true;
+    }
+    if (family.scalars.has(key)) return `duplicate sample ${name}; the first one is kept`;
+    family.scalars.set(key, { labels, value, timestampMs: sample.timestampMs });
+    return true;
+  }
+
+  result(): ParsedExposition {
+    return { families: this.order.map(finishFamily), problems: this.problems, sampleCount: this.sampleCount };
+  }
+}
+
+function applyHistogram(family: FamilyBuilder, role: SampleRole, labels: Labels, name: string, value: number): true | string {
+  let le: number | undefined;
+  if (role === 'bucket') {
+    const leText = labels['le'];
+    if (!Object.prototype.hasOwnProperty.call(labels, 'le') || leText === undefined) return `${name} has no "le" label`;
+    le = parseNumber(leText);
+    if (le === undefined || Number.isNaN(le)) return `${name} has an invalid le="${leText}"`;
+  }
+  const seriesLabels = role === 'bucket' ? withoutLabels(labels, ['le']) : labels;
+  const key = labelsKey(seriesLabels);
+  let series = family.histograms.get(key);
+  if (series === undefined) {
+    series = { labels: seriesLabels, buckets: new Map(), sum: null, count: null, created: null };
+    family.histograms.set(key, series);
+  }
+  const duplicate = `duplicate sample ${name}; the first one is kept`;
+  switch (role) {
+    case 'bucket':
+      if (le === undefined || series.buckets.has(le)) return duplicate;
+      series.buckets.set(le, value);
+      return true;
+    case 'sum':
+      if (series.sum !== null) return duplicate;
+      series.sum = value;
+      return true;
+    case 'count':
+      if (series.count !== null) return duplicate;
+      series.count = value;
+      return true;
+    case 'created':
+      if (series.created !== null) return duplicate;
+      series.created = value;
+      return true;
+    default:
+      return `unexpected sample ${name} in histogram ${family.name}`;
+  }
+}
+
+function applySummary(family: FamilyBuilder, role: SampleRole, labels: Labels, name: string, value: number): true | string {
+  let quantile: number | undefined;
+  if (role === 'quantile') {
+    const text = labels['quantile'];
+    if (!Object.prototype.hasOwnProperty.call(labels, 'quantile') || text === undefined) return `${name} has no "quantile" label`;
+    quantile = parseNumber(text);
+    if (quantile === undefined || Number.isNaN(quantile)) return `${name} has an invalid quantile="${text}"`;
+  }
+  const seriesLabels = role === 'quantile' ? withoutLabels(labels, ['quantile']) : labels;
+  const key = labelsKey(seriesLabels);
+  let series = family.summaries.get(key);
+  if (series === undefined) {
+    series = { labels: seriesLabels, quantiles: new Map(), sum: null, count: null, created: null };
+    family.summaries.set(key, series);
+  }
+  const duplicate = `duplicate sample ${name}; the first one is kept`;
+  switch (role) {
+    case 'quantile':
+      if (quantile === undefined || series.quantiles.has(quantile)) return duplicate;
+      series.quantiles.set(quantile, value);
+      return true;
+    case 'sum':
+      if (series.sum !== null) return duplicate;
+      series.sum = value;
+      return true;
+    case 'count':
+      if (series.count !== null) return duplicate;
+      series.count = value;
+      return true;
+    case 'created':
+      if (series.created !== null) return duplicate;
+      series.created = value;
+      return true;
+    default:
+      return `unexpected sample ${name} in summary ${family.name}`;
+  }
+}
+
+function finishHistogram(builder: HistogramBuilder): HistogramSeries {
+  const buckets: HistogramBucket[] = [...builder.buckets].map(([le, cumulative]) => ({ le, cumulative }));
+  buckets.sort((a, b) => a.le - b.le);
+  const last = buckets[buckets.length - 1];
+  // prometheus_client always writes _count; the +Inf bucket is the same number.
+  const count = builder.count ?? (last !== undefined && last.le === Infinity ? last.cumulative : null);
+  return { labels: builder.labels, buckets, sum: builder.sum, count, created: builder.created };
+}
+
+function finishSummary(builder: SummaryBuilder): SummarySeries {
+  const quantiles: SummaryQuantile[] = [...builder.quantiles].map(([quantile, value]) => ({ quantile, value }));
+  quantiles.sort((a, b) => a.quantile - b.quantile);
+  return { labels: builder.labels, quantiles, sum: builder.sum, count: builder.count, created: builder.created };
+}
+
+function finishFamily(family: FamilyBuilder): MetricFamily {
+  const base = { name: family.name, canonicalName: canonicalMetricName(family.name), help: family.help };
+  switch (family.type) {
+    case 'histogram':
+      return { ...base, type: 'histogram', series: [...family.histograms.values()].map(finishHistogram) };
+    case 'summary':
+      return { ...base, type: 'summary', series: [...family.summaries.values()].map(finishSummary) };
+    default: {
+      const series: ScalarSeries[] = [];
+      for (const [key, scalar] of family.scalars) {
+        series.push({ ...scalar, created: family.scalarCreated.get(key) ?? null });
+      }
+      return { ...base, type: family.type, series };
+    }
+  }
+}
+
+/** Parses a whole exposition body. Never throws; see `problems` for skipped lines. */
+export function parseExposition(text: string): ParsedExposition {
+  const builder = new ExpositionBuilder();
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let start = 0;
+  let lineNumber = 0;
+  while (start <= body.length) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    lineNumber++;
+    let line = body.slice(start, end);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    start = end + 1;
+    readLine(builder, lineNumber, line);
+  }
+  return builder.result();
+}
+
+function readLine(builder: ExpositionBuilder, lineNumber: number, line: string): void {
+  const first = firstNonBlank(line);
+  if (first === -1) return;
+  if (line.charCodeAt(first) === 0x23 /* # */) {
+    const comment = parseCommentLine(line);
+    if (comment.kind === 'help') builder.help(lineNumber, comment.name, comment.help);
+    else if (comment.kind === 'type') builder.type(lineNumber, comment.name, comment.type);
+    else if (comment.kind === 'invalid') builder.problems.push({ line: lineNumber, message: comment.message });
+    return;
+  }
+  const parsed = parseSampleLine(line);
+  if (parsed.ok) builder.sample(lineNumber, parsed.sample);
+  else builder.problems.push({ line: lineNumber, message: parsed.message });
+}
+
+function firstNonBlank(line: string): number {
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    if (code !== 0x20 && code !== 0x09) return i;
+  }
+  return -1;
+}

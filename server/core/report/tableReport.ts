@@ -1,0 +1,83 @@
+// `analyze --format table`: what a person reads in a terminal. Stages as rows (three
+// lines each: p50, p90, p99), the phase split in ms over measured values only, then how
+// many values were not measured / hidden / not recorded, then the findings.
+import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
+import type { Distribution, SplitName, StageSummary } from '../analysis/types';
+import { formatMs, textTable } from './textTable';
+
+const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
+  { title: 'queued', pick: (s) => s.split.queuedMs },
+  { title: 'input wait', pick: (s) => s.split.inputWaitMs },
+  { title: 'ready queued', pick: (s) => s.split.readyQueuedMs },
+  { title: 'prefill', pick: (s) => s.split.prefillMs },
+  { title: 'decode', pick: (s) => s.split.decodeMs },
+  { title: 'TTFT', pick: (s) => s.split.ttftMs },
+  { title: 'gen time', pick: (s) => s.fields['stage_gen_time_ms'] ?? (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined) },
+  { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
+  { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
+];
+
+const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
+  queuedMs: 'queued',
+  inputWaitMs: 'input wait',
+  readyQueuedMs: 'ready queued',
+  prefillMs: 'prefill',
+  decodeMs: 'decode',
+  ttftMs: 'TTFT',
+};
+
+function scale(d: Distribution, k: number): Distribution {
+  return { count: d.count, mean: d.mean * k, p50: d.p50 * k, p90: d.p90 * k, p99: d.p99 * k, max: d.max * k };
+}
+
+export interface TableReportOptions {
+  readonly source: string;
+}
+
+export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
+  const out: string[] = [];
+  const cold = snapshot.requests.filter((r) => r.cold).length;
+  out.push(
+    `Stage Lens: ${snapshot.requests.length} request${snapshot.requests.length === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
+      (snapshot.boots > 0 ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})` : '') +
+      ` from ${options.source}`,
+  );
+  if (snapshot.stages.length === 0) {
+    out.push('', 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; the [StageRequestStats] table needs VLLM_LOGGING_LEVEL=DEBUG on builds with the phase split.');
+  } else {
+    out.push('', 'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)');
+    const rows: string[][] = [];
+    for (const s of snapshot.stages) {
+      (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
+        rows.push([i === 0 ? s.stageKey : '', i === 0 ? String(s.requestCount) : '', p, ...COLUMNS.map((c) => {
+          const d = c.pick(s);
+          return d === null || d === undefined ? '-' : formatMs(d[p]);
+        })]);
+      });
+    }
+    out.push(...textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    const notes: string[] = [];
+    for (const s of snapshot.stages) {
+      for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {
+        const st = s.splitStates[name];
+        const parts: string[] = [];
+        if (st.notRecorded > 0) parts.push(`${st.notRecorded} not recorded`);
+        if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
+        if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
+        if (st.hidden > 0 && st.hidden < s.requestCount) parts.push(`${st.hidden} hidden (zero or not measured)`);
+        if (parts.length > 0) notes.push(`  stage ${s.stageKey} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
+      }
+    }
+    if (notes.length > 0) out.push('', 'Values left out of the percentiles:', ...notes);
+  }
+  if (snapshot.findings.length > 0) {
+    out.push('', 'Findings:');
+    for (const f of snapshot.findings) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${f.message}`);
+  }
+  if (snapshot.problems.length > 0) {
+    out.push('', `Input problems (${snapshot.problems.length}):`);
+    for (const p of snapshot.problems.slice(0, 10)) out.push(`  line ${p.line}: ${p.message}`);
+    if (snapshot.problems.length > 10) out.push(`  ... ${snapshot.problems.length - 10} more (see --format json)`);
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+// The extension loads into a real VS Code and activates; the VS Code API answers.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, openFixture, stageLensExtension, waitFor, workspaceFolder } from './helpers';
+
+describe('activation', () => {
+  it('loads the Stage Lens extension from the repo', () => {
+    const ext = stageLensExtension();
+    assert.equal(ext.id, EXTENSION_ID);
+    const manifest: unknown = ext.packageJSON;
+    assert.ok(typeof manifest === 'object' && manifest !== null && 'name' in manifest && manifest.name === 'stage-lens');
+  });
+
+  it('activates on startup and when asked', async () => {
+    const ext = stageLensExtension();
+    // activationEvents: onStartupFinished
+    await waitFor('activation on startup', () => ext.isActive, 15_000);
+    await ext.activate();
+    assert.equal(ext.isActive, true);
+  });
+
+  it('vscode.commands.getCommands() works', async () => {
+    const commands = await vscode.commands.getCommands(true);
+    assert.ok(commands.length > 100, `only ${commands.length} commands`);
+    assert.ok(commands.includes('workbench.action.quickOpen'));
+  });
+
+  it('opens the test workspace with the deploy fixtures', async () => {
+    const folder = workspaceFolder();
+    const files = await vscode.workspace.findFiles('*.yaml');
+    const names = files.map((f) => path.basename(f.fsPath));
+    assert.ok(names.includes('qwen3_tts.yaml'), `workspace ${folder.uri.fsPath} has ${names.join(', ')}`);
+    const editor = await openFixture('qwen3_tts.yaml');
+    assert.equal(editor.document.languageId, 'yaml');
+    assert.match(editor.document.getText(), /stage/i);
+  });
+});

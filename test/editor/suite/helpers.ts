@@ -1,0 +1,44 @@
+// Small helpers for extension-host test suites.
+import * as vscode from 'vscode';
+
+export const EXTENSION_ID = 'stage-lens.stage-lens';
+
+/** Our extension as loaded from the repo (extensionDevelopmentPath); throws if it is not there. */
+export function stageLensExtension(): vscode.Extension<unknown> {
+  const ext = vscode.extensions.getExtension<unknown>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  return ext;
+}
+
+/** The test workspace folder; it holds the deploy fixtures (test/fixtures/deploy/*.yaml) at its top level. */
+export function workspaceFolder(): vscode.WorkspaceFolder {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no workspace folder is open');
+  return folder;
+}
+
+export function workspaceFile(name: string): vscode.Uri {
+  return vscode.Uri.joinPath(workspaceFolder().uri, name);
+}
+
+/** Opens a workspace file in an editor, e.g. openFixture('qwen3_tts.yaml'). */
+export async function openFixture(name: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(workspaceFile(name));
+  return vscode.window.showTextDocument(doc);
+}
+
+/** Polls `probe` until it returns a value other than undefined/false, or throws after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Extension-host test entry: scripts/build.mjs bundles this file (and everything it imports) into
+ * dist/test/editor/index.js; VS Code `require`s it inside the extension host and awaits `run()`
+ * (the same contract as @vscode/test-electron). Harness: test/editor/run.sh.
+ *
+ * ADD A SUITE (one line):
+ *   1. write test/editor/suite/<feature>.test.ts with mocha's BDD globals (describe/it/before/...);
+ *      `import * as vscode from 'vscode'` and the helpers in ./helpers are available;
+ *   2. add `import './<feature>.test';` to the list below.
+ * Keep `./setup` above the suites: it installs the mocha globals that the suites call at load time.
+ * Run: `npm run build && npm run test:editor` (VERBOSE=1 also prints the extension host's console).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { mocha } from './setup';
+// ---- suites (one line each) ----
+import './activation.test';
+// ---- end of suites ----
+
+/**
+ * Where the ok/FAIL/skip lines and the closing `N passed, N failed[, N skipped]` line go; the harness
+ * passes the path in the server's environment (inherited by the extension host) and prints the file.
+ */
+function resultsFile(): string {
+  return process.env.STAGE_LENS_TEST_RESULTS ?? path.resolve(__dirname, '..', '..', '..', '.vscode-test-results.txt');
+}
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const stack = (err.stack ?? '').split('\n').slice(1, 6).map((l) => `       ${l.trim()}`);
+    return [err.message, ...stack].join('\n');
+  }
+  return String(err);
+}
+
+export function run(): Promise<void> {
+  const file = resultsFile();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '');
+  const write = (line: string): void => {
+    fs.appendFileSync(file, `${line}\n`);
+  };
+  write(`# VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI, ` +
+    `remote ${vscode.env.remoteName ?? 'none'}), extension host on Node ${process.version}`);
+
+  return new Promise<void>((resolve, reject) => {
+    try {
+      const runner = mocha.run((failures) => {
+        const s = runner.stats;
+        const passed = s?.passes ?? 0;
+        const failed = s?.failures ?? failures;
+        const skipped = s?.pending ?? 0;
+        write(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
+        if (failures > 0) reject(new Error(`${failures} extension-host test(s) failed`));
+        else if (passed === 0) reject(new Error('no extension-host test ran'));
+        else resolve();
+      });
+      runner.on('pass', (t) => write(`ok   ${t.fullTitle()} (${t.duration ?? 0} ms)`));
+      runner.on('pending', (t) => write(`skip ${t.fullTitle()}`));
+      runner.on('fail', (t, err) => write(`FAIL ${t.fullTitle()}: ${errorText(err)}`));
+    } catch (err) {
+      write(`FAIL mocha: ${errorText(err)}`);
+      reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
+}
