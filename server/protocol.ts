@@ -9,10 +9,12 @@ import type {
   Finding,
   PhaseSplit,
   SplitName,
+  SplitState,
   StageSummary,
+  TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, Finding, PhaseSplit, SplitName, StageSummary };
+export type { AnalyzedRequest, Distribution, Finding, PhaseSplit, SplitName, SplitState, StageSummary, TimelineSegment };
 
 // ---------------------------------------------------------------- sessions
 
@@ -93,6 +95,53 @@ export interface SummaryResult {
   readonly requestCount: number;
   readonly stages: readonly StageSummary[];
   readonly findings: readonly Finding[];
+  /** Per-stage histograms of the last good /metrics scrape, when the session scrapes one. */
+  readonly histograms: readonly HistogramSummary[];
+}
+
+/** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
+export interface HistogramSummary {
+  readonly family: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly count: number;
+  readonly sum: number;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+}
+
+/** What to histogram: a split value or a numeric field of one stage. */
+export interface HistogramParams extends SessionRef {
+  readonly stageKey: string;
+  /** `split:<SplitName>` or `field:<field_name>` */
+  readonly metric: string;
+  readonly bins: number;
+}
+
+export interface HistogramResult {
+  readonly metric: string;
+  readonly stageKey: string;
+  /** bins + 1 edges, ms (or the field's unit). */
+  readonly edges: readonly number[];
+  readonly counts: readonly number[];
+  /** Values that are not numbers, by state (never binned as 0). */
+  readonly notMeasured: number;
+  readonly hidden: number;
+  readonly notRecorded: number;
+}
+
+/**
+ * Requests over wall time, columnar for the many-requests timeline: request i ends at
+ * endMs[i] (log timestamp, second resolution, or capture time when the log has none)
+ * and lasted e2eMs[i] (null when not printed).
+ */
+export interface RequestSpans {
+  readonly requestIds: readonly string[];
+  readonly endMs: readonly number[];
+  readonly e2eMs: readonly (number | null)[];
+  /** The stage whose stage_gen_time_ms was largest in that request (the slow stage), or null. */
+  readonly slowestStage: readonly (string | null)[];
+  readonly cold: readonly boolean[];
 }
 
 export type RequestSortKey = 'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}`;
@@ -120,20 +169,28 @@ export interface RequestDetailParams extends SessionRef {
   readonly requestId: string;
 }
 
-/** One drawn segment of a request's waterfall. Times are ms from the request's arrival. */
-export interface TimelineSegment {
-  readonly stageKey: string;
-  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'stage';
-  readonly startMs: number;
-  readonly endMs: number;
-  /** measured: both ends come from the log; reconstructed: placed by `rule`. */
-  readonly provenance: 'measured' | 'reconstructed';
-  readonly rule: string;
-}
-
 export interface RequestDetail {
   readonly request: AnalyzedRequest;
   readonly timeline: readonly TimelineSegment[];
+}
+
+export interface ExportParams extends SessionRef {
+  readonly format: 'json' | 'csv';
+  /** Absolute path of the file to write. */
+  readonly path: string;
+}
+
+export interface ExportResult {
+  readonly path: string;
+  readonly bytes: number;
+  readonly requestCount: number;
+}
+
+export interface ImportProgress {
+  readonly sessionId: string;
+  readonly bytesRead: number;
+  readonly totalBytes: number;
+  readonly done: boolean;
 }
 
 export interface SessionChanged {
@@ -164,6 +221,9 @@ export interface ServerRequests {
   'stageLens/request': [RequestDetailParams, RequestDetail | null];
   'stageLens/findings': [SessionRef, Finding[]];
   'stageLens/matchDeployConfig': [{ readonly sessionId: string; readonly deployConfig: string | null }, SessionInfo];
+  'stageLens/histogram': [HistogramParams, HistogramResult];
+  'stageLens/export': [ExportParams, ExportResult];
+  'stageLens/requestSpans': [SessionRef, RequestSpans];
 }
 
 /** Server -> client notifications: method name -> payload. */
@@ -172,9 +232,42 @@ export interface ClientNotifications {
   'stageLens/sessionChanged': SessionChanged;
   /** Raw process output for the editor terminal. */
   'stageLens/rawOutput': RawOutput;
+  /** Progress of an import (a session of kind `import`), at most 4 per second. */
+  'stageLens/importProgress': ImportProgress;
 }
 
 export type ServerRequestMethod = keyof ServerRequests;
 export type ClientNotificationMethod = keyof ClientNotifications;
 export type RequestParams<M extends ServerRequestMethod> = ServerRequests[M][0];
 export type RequestResult<M extends ServerRequestMethod> = ServerRequests[M][1];
+
+// ---------------------------------------------------------------- webview messages
+
+/** What a latency view is focused on (clicking a stage or a finding). */
+export interface ViewFilter {
+  readonly stageId?: number;
+  readonly findingCode?: string;
+}
+
+export type Percentile = 'p50' | 'p90' | 'p99';
+
+/** Extension host -> webview. */
+export type HostToWebview =
+  | { readonly type: 'session'; readonly session: SessionInfo | null; readonly stageNames: Readonly<Record<string, string>> }
+  | { readonly type: 'summary'; readonly summary: SummaryResult }
+  | { readonly type: 'requestPage'; readonly seq: number; readonly page: RequestPage }
+  | { readonly type: 'requestDetail'; readonly detail: RequestDetail | null }
+  | { readonly type: 'histogram'; readonly seq: number; readonly histogram: HistogramResult }
+  | { readonly type: 'spans'; readonly spans: RequestSpans }
+  | { readonly type: 'filter'; readonly filter: ViewFilter }
+  | { readonly type: 'error'; readonly message: string };
+
+/** Webview -> extension host. */
+export type WebviewToHost =
+  | { readonly type: 'ready' }
+  | { readonly type: 'openLatencyPanel'; readonly filter: ViewFilter }
+  | { readonly type: 'queryRequests'; readonly seq: number; readonly params: Omit<RequestPageParams, 'sessionId'> }
+  | { readonly type: 'queryRequest'; readonly requestId: string }
+  | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
+  | { readonly type: 'querySpans' }
+  | { readonly type: 'runCommand'; readonly command: 'startDemo' | 'launch' | 'attachLog' | 'attachMetrics' | 'importLog' };

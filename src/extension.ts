@@ -1,8 +1,86 @@
-// Activation entry point (filled in by the editor issue).
-import type * as vscode from 'vscode';
+// Activation: wires the language client, commands, terminals, status bar and views.
+// Nothing else lives here.
+import * as vscode from 'vscode';
+import { StageLensClient } from './client';
+import { SessionStatusBar } from './statusBar';
+import { ServerOutputTerminal } from './terminal';
+import { launchServer, startDemo } from './commands/launch';
+import type { LaunchDeps } from './commands/launch';
+import { attachToLogFile, attachToMetrics, attachToProcess, importLog } from './commands/attach';
+import { exportSession, openSession, stopCapture, useSessionForConfig } from './commands/sessions';
+import { registerViews } from './views/registerViews';
+import type { ViewFilter } from '../server/protocol';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // wired in later steps
+/** What activate() returns: used by the extension-host tests. */
+export interface StageLensApi {
+  readonly client: StageLensClient;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<StageLensApi> {
+  const log = vscode.window.createOutputChannel('Stage Lens', { log: true });
+  const client = new StageLensClient(context, log);
+  const statusBar = new SessionStatusBar();
+  const terminals = new Map<string, ServerOutputTerminal>();
+  context.subscriptions.push(log, client, statusBar, { dispose: () => terminals.forEach((t) => t.dispose()) });
+
+  await client.start();
+  log.info(`language server started; storage ${context.globalStorageUri.fsPath}`);
+
+  context.subscriptions.push(
+    client.onNotification('stageLens/rawOutput', (p) => terminals.get(p.sessionId)?.write(p.text)),
+    client.onDidChangeSession(async (session) => {
+      const summary = session === null ? null : await client.request('stageLens/summary', { sessionId: session.id }).catch(() => null);
+      statusBar.show(session, summary);
+    }),
+  );
+
+  const views = registerViews(context, client);
+  const revealLatencyView = async (filter: ViewFilter = {}): Promise<void> => {
+    await vscode.commands.executeCommand('stageLens.latencyView.focus');
+    views.openLatencyPanel(filter);
+  };
+  const deps: LaunchDeps = {
+    client,
+    context,
+    revealLatencyView: () => revealLatencyView(),
+    openTerminal: (sessionId, name) => {
+      const t = new ServerOutputTerminal(name);
+      terminals.set(sessionId, t);
+      return t;
+    },
+  };
+
+  const command = (id: string, fn: (...args: never[]) => unknown): void => {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, async (...args: never[]) => {
+        try {
+          return await fn(...args);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          log.error(`${id}: ${message}`);
+          void vscode.window.showErrorMessage(`Stage Lens: ${message}`);
+          return undefined;
+        }
+      }),
+    );
+  };
+  command('stageLens.launchServer', () => launchServer(deps));
+  command('stageLens.launchWithDeployConfig', (uri?: vscode.Uri | string) =>
+    launchServer(deps, typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri)),
+  );
+  command('stageLens.startDemo', () => startDemo(deps));
+  command('stageLens.attachProcess', () => attachToProcess(client));
+  command('stageLens.attachLogFile', () => attachToLogFile(client));
+  command('stageLens.attachMetrics', () => attachToMetrics(client));
+  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, uri));
+  command('stageLens.openSession', () => openSession(client));
+  command('stageLens.stopCapture', () => stopCapture(client));
+  command('stageLens.exportSession', () => exportSession(client));
+  command('stageLens.useSessionForConfig', (uri?: vscode.Uri) => useSessionForConfig(client, uri));
+  command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) => revealLatencyView(filter ?? {}));
+
+  statusBar.show(client.currentSession(), null);
+  return { client };
 }
 
 export function deactivate(): void {}

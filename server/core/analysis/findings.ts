@@ -18,7 +18,7 @@ interface Bucket {
   worstField: string;
 }
 
-const fmt = (ms: number): string => (Math.abs(ms) >= 100 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(3).replace(/\.?0+$/, ''));
+const fmt = (ms: number): string => ms.toLocaleString('en-US', { maximumFractionDigits: Math.abs(ms) >= 10000 ? 0 : 3 });
 
 export class FindingsBuilder {
   private readonly buckets = new Map<string, Bucket>();

@@ -58,6 +58,15 @@ export class StreamAnalysis {
     return this.requestList.length;
   }
 
+  get problemCount(): number {
+    return this.problemList.length;
+  }
+
+  /** The requests so far (the live list; do not modify). */
+  get requests(): readonly AnalyzedRequest[] {
+    return this.requestList;
+  }
+
   snapshot(): AnalysisSnapshot {
     const stages = this.summaries.stages();
     return {

@@ -122,3 +122,18 @@ export interface Finding {
   readonly requestIds: readonly string[];
   readonly message: string;
 }
+
+/** One drawn segment of a request's waterfall. Times are ms from the client request's arrival. */
+export interface TimelineSegment {
+  readonly stageKey: string;
+  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'stage';
+  readonly startMs: number;
+  readonly endMs: number;
+  /**
+   * measured: the duration is measured and the position is anchored on a measured time of
+   * the same origin (serving_time_to_first_output_ms); reconstructed: the position (or the
+   * duration) follows `rule`, not a measurement.
+   */
+  readonly provenance: 'measured' | 'reconstructed';
+  readonly rule: string;
+}

@@ -6,15 +6,9 @@ import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../an
 import type { FieldMap } from '../values';
 import { cellToJson } from '../values';
 
-export interface HistogramSummaryJson {
-  readonly family: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly count: number;
-  readonly sum: number;
-  readonly p50: number | null;
-  readonly p90: number | null;
-  readonly p99: number | null;
-}
+import type { HistogramSummary } from '../../protocol';
+
+export type HistogramSummaryJson = HistogramSummary;
 
 export interface StageJson {
   readonly stageId: number | null;

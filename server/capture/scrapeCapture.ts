@@ -1,0 +1,39 @@
+// A /metrics scrape as one of a session's sources: good scrapes update the session's
+// histogram rows, errors go to the session's lastError (the last good rows are kept).
+import type { Session } from './session';
+import { ScrapeSource } from './scrapeSource';
+import type { CaptureListener, CaptureSource } from './source';
+import { histogramSummariesOf } from '../core/promSummary';
+
+export class ScrapeCaptureSource implements CaptureSource {
+  readonly description: string;
+  private source: ScrapeSource | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly intervalMs: number | undefined,
+    private readonly session: Session,
+  ) {
+    this.description = url;
+  }
+
+  start(listener: CaptureListener): void {
+    try {
+      this.source = new ScrapeSource({ url: this.url, ...(this.intervalMs === undefined ? {} : { intervalMs: this.intervalMs }) });
+    } catch (err) {
+      listener.onStatus('error', err instanceof Error ? err.message : String(err));
+      return;
+    }
+    this.source.onScrape((result) => {
+      this.session.applyScrape(histogramSummariesOf(result.exposition));
+      if (result.exposition.problems.length > 0) listener.onNotice(`${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`);
+    });
+    this.source.onError((error) => this.session.setLastError(error.message));
+    this.source.start();
+  }
+
+  async stop(): Promise<void> {
+    this.source?.stop();
+    this.source = null;
+  }
+}

@@ -1,0 +1,153 @@
+// All sessions of one language-server process: creates them from the client's
+// requests, reopens the saved ones from the storage folder at start, and forwards
+// their changes (throttled to at most 4 per second per session) and raw output.
+import { randomBytes } from 'node:crypto';
+import type { AttachParams, ImportParams, LaunchParams, ScrapeParams, SessionInfo, SessionSourceKind, TailParams } from '../protocol';
+import { Session } from './session';
+import { SessionFiles } from './sessionFiles';
+import type { SessionMeta } from './sessionFiles';
+import type { CaptureSource } from './source';
+import { Throttle } from './throttle';
+
+export const NOTIFY_INTERVAL_MS = 250;
+
+export interface RegistryEvents {
+  sessionChanged(info: SessionInfo): void;
+  rawOutput(sessionId: string, stream: 'stdout' | 'stderr' | 'system', text: string): void;
+}
+
+/** Builds the capture sources of each kind; injected so the registry stays testable. */
+export interface SourceFactories {
+  launch(params: LaunchParams): CaptureSource;
+  tail(params: TailParams): CaptureSource;
+  scrape(params: ScrapeParams, session: Session): CaptureSource;
+  importFile(params: ImportParams): CaptureSource;
+  attach(params: AttachParams, session: Session): CaptureSource[];
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+  private readonly throttles = new Map<string, Throttle>();
+
+  constructor(
+    private readonly storageDir: string,
+    private readonly factories: SourceFactories,
+    private readonly events: RegistryEvents,
+  ) {}
+
+  /** Reopens every saved session (replaying its stored bytes). Sessions that were capturing when the process died are marked stopped. */
+  loadSaved(): SessionInfo[] {
+    for (const id of SessionFiles.listIds(this.storageDir)) {
+      if (this.sessions.has(id)) continue;
+      const files = new SessionFiles(this.storageDir, id);
+      const meta = files.readMeta();
+      if (meta === null) continue;
+      const session = this.wrap(meta, files);
+      session.replayFromDisk();
+      if (meta.info.status === 'running' || meta.info.status === 'starting') {
+        session.setStatus('stopped', 'capture was interrupted (the language server restarted); everything captured before is kept');
+      }
+    }
+    return this.list();
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((s) => s.info).sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  require(id: string): Session {
+    const s = this.sessions.get(id);
+    if (s === undefined) throw new Error(`no session with id '${id}'`);
+    return s;
+  }
+
+  launch(params: LaunchParams): SessionInfo {
+    if (params.argv.length === 0 || (params.argv[0] ?? '') === '') throw new Error('launch: the command is empty');
+    const session = this.create('launch', params.argv.join(' '), params.deployConfig ?? null, { launch: params });
+    session.attachSources([this.factories.launch(params)]);
+    if (params.metricsUrl !== undefined) session.attachSources([this.factories.scrape({ url: params.metricsUrl }, session)]);
+    return session.info;
+  }
+
+  tail(params: TailParams): SessionInfo {
+    const session = this.create('tail', params.path, params.deployConfig ?? null, { tail: params });
+    session.attachSources([this.factories.tail(params)]);
+    return session.info;
+  }
+
+  scrape(params: ScrapeParams): SessionInfo {
+    const session = this.create('scrape', params.url, null, { scrape: params });
+    session.attachSources([this.factories.scrape(params, session)]);
+    return session.info;
+  }
+
+  importLog(params: ImportParams): SessionInfo {
+    const session = this.create('import', params.path, params.deployConfig ?? null, { import: params });
+    session.attachSources([this.factories.importFile(params)]);
+    return session.info;
+  }
+
+  attach(params: AttachParams): SessionInfo {
+    const session = this.create('attach', `pid ${params.pid}`, null, { attach: params });
+    session.attachSources(this.factories.attach(params, session));
+    return session.info;
+  }
+
+  async stop(id: string): Promise<SessionInfo> {
+    const session = this.require(id);
+    await session.stopSources();
+    return session.info;
+  }
+
+  /** Restarts a launched session's process (a new session, so the two runs stay apart). */
+  async restart(id: string): Promise<SessionInfo> {
+    const session = this.require(id);
+    const launch = session.sessionMeta.launch;
+    if (launch === undefined) throw new Error(`session '${id}' was not launched by Stage Lens, so it cannot be restarted`);
+    await session.stopSources();
+    return this.launch(launch);
+  }
+
+  matchDeployConfig(id: string, deployConfig: string | null): SessionInfo {
+    const session = this.require(id);
+    session.setDeployConfig(deployConfig);
+    return session.info;
+  }
+
+  async dispose(): Promise<void> {
+    for (const t of this.throttles.values()) t.dispose();
+    await Promise.all([...this.sessions.values()].map(async (s) => {
+      await s.stopSources();
+      s.dispose();
+    }));
+  }
+
+  private create(kind: SessionSourceKind, description: string, deployConfig: string | null, params: Omit<SessionMeta, 'info'>): Session {
+    const id = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    const meta: SessionMeta = {
+      ...params,
+      info: { id, kind, description, startedAt: Date.now(), status: 'starting', requestCount: 0, deployConfig, lastError: null, exit: null, problemCount: 0 },
+    };
+    const files = new SessionFiles(this.storageDir, id);
+    files.writeMeta(meta);
+    return this.wrap(meta, files);
+  }
+
+  private wrap(meta: SessionMeta, files: SessionFiles): Session {
+    const throttle = new Throttle(NOTIFY_INTERVAL_MS, () => {
+      const s = this.sessions.get(meta.info.id);
+      if (s !== undefined) this.events.sessionChanged(s.info);
+    });
+    this.throttles.set(meta.info.id, throttle);
+    const session = new Session(meta, files, {
+      changed: () => throttle.trigger(),
+      raw: (s, stream, text) => this.events.rawOutput(s.id, stream, text),
+    });
+    this.sessions.set(meta.info.id, session);
+    return session;
+  }
+}

@@ -1,0 +1,30 @@
+// What every capture source (launch, tail, attach) gives a session: raw bytes as they
+// arrive, and status changes. Sources never throw at their users: failures arrive as
+// `status('error' | 'crashed', message)` or `notice(message)`.
+import type { SessionStatus } from '../protocol';
+
+/** Which stream a chunk came from. `file` for tailed files. */
+export type ChunkStream = 'stdout' | 'stderr' | 'file';
+
+export interface ExitInfo {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+export interface CaptureListener {
+  /** Raw bytes, in order, never split or merged across streams. */
+  onData(chunk: Buffer, stream: ChunkStream): void;
+  /** The source's state changed; `detail` says why in words a user reads. */
+  onStatus(status: SessionStatus, detail: string | null, exit?: ExitInfo): void;
+  /** Something worth telling the user that does not change the state (file rotated, truncated...). */
+  onNotice(message: string): void;
+}
+
+export interface CaptureSource {
+  /** The command line, the file path: shown to the user. */
+  readonly description: string;
+  /** Starts capturing; events go to the listener. */
+  start(listener: CaptureListener): void;
+  /** Stops capturing (for a launched process: SIGTERM, then SIGKILL after the grace period). Resolves when done. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,28 @@
+// A /metrics scrape as the CLI and the sessions report it: one row per histogram
+// series of every family (stage/replica labels kept), quantiles as PromQL's
+// histogram_quantile. A series that is absent stays absent: not measured.
+import { parseExposition } from './prom';
+import type { ParsedExposition } from './prom/model';
+import { summarizeHistogramSeries } from './prom/stageHistograms';
+import type { ParseProblem } from './records';
+import type { HistogramSummary } from '../protocol';
+
+export function scrapeHistogramSummaries(body: string): HistogramSummary[] {
+  return histogramSummariesOf(parseExposition(body));
+}
+
+export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
+  const out: HistogramSummary[] = [];
+  for (const family of parsed.families) {
+    if (family.type !== 'histogram') continue;
+    for (const series of family.series) {
+      const row = summarizeHistogramSeries(family.name, series);
+      out.push({ family: row.family, labels: row.labels, count: row.count ?? 0, sum: row.sum ?? 0, p50: row.p50, p90: row.p90, p99: row.p99 });
+    }
+  }
+  return out;
+}
+
+export function scrapeProblems(body: string): ParseProblem[] {
+  return parseExposition(body).problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` }));
+}

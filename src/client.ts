@@ -1,0 +1,112 @@
+// Starts the language server (dist/server.js over IPC), keeps a typed view of the
+// sessions, and re-opens them after a server restart: the server replays its storage
+// folder, so nothing captured is lost when it is killed.
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
+import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../server/protocol';
+import type { LatencyDataSource } from './views/dataSource';
+import { stageRoleNames } from './stageRoles';
+
+export class StageLensClient implements LatencyDataSource, vscode.Disposable {
+  private client: LanguageClient | null = null;
+  private readonly sessions = new Map<string, SessionInfo>();
+  private current: string | null = null;
+  private readonly changeEmitter = new vscode.EventEmitter<SessionInfo | null>();
+  private readonly sessionsEmitter = new vscode.EventEmitter<SessionInfo>();
+  private readonly disposables: vscode.Disposable[] = [];
+  readonly onDidChangeSession = this.changeEmitter.event;
+  /** Any session changed (not only the current one). */
+  readonly onDidUpdateSession = this.sessionsEmitter.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async start(): Promise<void> {
+    const serverModule = this.context.asAbsolutePath('dist/server.js');
+    const storageDir = this.context.globalStorageUri.fsPath;
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc },
+      debug: { module: serverModule, transport: TransportKind.ipc },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'yaml' },
+        { scheme: 'untitled', language: 'yaml' },
+      ],
+      initializationOptions: { storageDir },
+      outputChannel: this.log,
+    };
+    this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
+    this.disposables.push(
+      this.client.onNotification('stageLens/sessionChanged' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session)),
+      this.client.onDidChangeState(async (e) => {
+        // 2 = Running: after a restart the server has replayed its storage; refresh our view.
+        if (e.newState === 2) await this.refreshSessions();
+      }),
+    );
+    await this.client.start();
+    await this.refreshSessions();
+  }
+
+  onNotification<M extends ClientNotificationMethod>(method: M, handler: (payload: ClientNotifications[M]) => void): vscode.Disposable {
+    if (this.client === null) throw new Error('Stage Lens language server is not running');
+    return this.client.onNotification(method, handler);
+  }
+
+  async request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    if (this.client === null) throw new Error('Stage Lens language server is not running');
+    const result = (await this.client.sendRequest(method, params)) as RequestResult<M>;
+    if (isSessionInfo(result)) this.update(result);
+    return result;
+  }
+
+  async refreshSessions(): Promise<SessionInfo[]> {
+    if (this.client === null) return [];
+    const list = (await this.client.sendRequest('stageLens/listSessions' satisfies ServerRequestMethod, {})) as SessionInfo[];
+    for (const s of list) this.update(s);
+    if (this.current === null && list.length > 0) this.setCurrent(list[0]?.id ?? null);
+    return list;
+  }
+
+  allSessions(): SessionInfo[] {
+    return [...this.sessions.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  currentSession(): SessionInfo | null {
+    return this.current === null ? null : (this.sessions.get(this.current) ?? null);
+  }
+
+  setCurrent(id: string | null): void {
+    this.current = id;
+    this.changeEmitter.fire(this.currentSession());
+  }
+
+  stageNames(session: SessionInfo): Readonly<Record<string, string>> {
+    return stageRoleNames(session);
+  }
+
+  /** For tests: the language client (to stop/restart it). */
+  get languageClient(): LanguageClient | null {
+    return this.client;
+  }
+
+  private update(info: SessionInfo): void {
+    this.sessions.set(info.id, info);
+    this.sessionsEmitter.fire(info);
+    if (this.current === info.id) this.changeEmitter.fire(info);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    this.changeEmitter.dispose();
+    this.sessionsEmitter.dispose();
+    void this.client?.stop();
+  }
+}
+
+function isSessionInfo(value: unknown): value is SessionInfo {
+  return typeof value === 'object' && value !== null && 'id' in value && 'kind' in value && 'startedAt' in value && 'status' in value;
+}

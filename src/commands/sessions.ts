@@ -1,0 +1,65 @@
+// Open Session..., Stop Capture, Export Session..., Use Session for This Deploy Config.
+import * as vscode from 'vscode';
+import type { StageLensClient } from '../client';
+import type { SessionInfo } from '../../server/protocol';
+
+function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
+  return {
+    id: s.id,
+    label: `${s.kind} · ${s.requestCount} requests · ${s.status}`,
+    description: new Date(s.startedAt).toLocaleString(),
+    detail: s.description + (s.lastError === null ? '' : `  (error: ${s.lastError})`),
+  };
+}
+
+async function pickSession(client: StageLensClient, title: string): Promise<SessionInfo | undefined> {
+  const sessions = await client.refreshSessions();
+  if (sessions.length === 0) {
+    void vscode.window.showInformationMessage('Stage Lens has no sessions yet. Start the demo server, launch a server, or import a log.');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(sessions.map(describe), { title, matchOnDetail: true });
+  return sessions.find((s) => s.id === picked?.id);
+}
+
+export async function openSession(client: StageLensClient): Promise<void> {
+  const s = await pickSession(client, 'Stage Lens: open a session');
+  if (s !== undefined) {
+    client.setCurrent(s.id);
+    await vscode.commands.executeCommand('stageLens.openLatencyView');
+  }
+}
+
+export async function stopCapture(client: StageLensClient): Promise<void> {
+  const current = client.currentSession();
+  const live = client.allSessions().filter((s) => s.status === 'running' || s.status === 'starting');
+  const target = current !== null && live.some((s) => s.id === current.id) ? current : live[0];
+  if (target === undefined) {
+    void vscode.window.showInformationMessage('Stage Lens: nothing is being captured.');
+    return;
+  }
+  await client.request('stageLens/stop', { sessionId: target.id });
+}
+
+export async function exportSession(client: StageLensClient): Promise<void> {
+  const s = client.currentSession() ?? (await pickSession(client, 'Stage Lens: export a session'));
+  if (s === undefined) return;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Stage Lens: export session',
+    filters: { JSON: ['json'], CSV: ['csv'] },
+    defaultUri: vscode.Uri.file(`${vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd()}/stage-lens-${s.id}.json`),
+  });
+  if (target === undefined) return;
+  const format = target.fsPath.endsWith('.csv') ? 'csv' : 'json';
+  const result = await client.request('stageLens/export', { sessionId: s.id, format, path: target.fsPath });
+  void vscode.window.showInformationMessage(`Stage Lens exported ${result.requestCount} requests to ${result.path}.`);
+}
+
+/** The explicit match between a deploy YAML and a session: its live numbers then show as inlay hints. */
+export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<void> {
+  const file = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (file === undefined) return;
+  const s = await pickSession(client, `Stage Lens: show which session's numbers in ${vscode.workspace.asRelativePath(file)}?`);
+  if (s === undefined) return;
+  await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: file.fsPath });
+}

@@ -1,0 +1,48 @@
+// The live session at a glance: requests seen, one headline latency, an error state.
+import * as vscode from 'vscode';
+import type { SessionInfo, SummaryResult } from '../server/protocol';
+
+export class SessionStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
+
+  constructor() {
+    this.item.name = 'Stage Lens';
+    this.item.command = 'stageLens.openLatencyView';
+    this.show(null, null);
+  }
+
+  show(session: SessionInfo | null, summary: SummaryResult | null): void {
+    if (session === null) {
+      this.item.text = '$(pulse) Stage Lens';
+      this.item.tooltip = 'Stage Lens: no session. Run "Stage Lens: Start Demo Server" or attach to a server.';
+      this.item.backgroundColor = undefined;
+      this.item.show();
+      return;
+    }
+    const headline = headlineOf(summary);
+    const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
+    const live = session.status === 'running' || session.status === 'starting';
+    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
+    this.item.tooltip = [
+      `Stage Lens: ${session.kind} session ${session.status}`,
+      session.description,
+      session.lastError === null ? '' : `Error: ${session.lastError}`,
+      'Click to open the latency view.',
+    ].filter((l) => l !== '').join('\n');
+    this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+/** The last stage's time to first output p50: what a TTS/omni user waits for. */
+export function headlineOf(summary: SummaryResult | null): string | null {
+  if (summary === null || summary.stages.length === 0) return null;
+  const last = summary.stages[summary.stages.length - 1];
+  const d = last?.fields['serving_time_to_first_output_ms'];
+  if (d === undefined) return null;
+  return `1st output p50 ${d.p50 >= 100 ? Math.round(d.p50) : d.p50.toFixed(1)} ms`;
+}

@@ -1,0 +1,226 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { percentileOfSorted, distributionOf } from '../../server/core/analysis/percentiles';
+import { SampleSet } from '../../server/core/analysis/sampleSet';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import type { BootMarkerRecord, LogRecord, StageColumn, StageTableRecord, RequestE2ERecord, OmniTimingRecord } from '../../server/core/records';
+import type { FieldMap } from '../../server/core/values';
+import { measured, NOT_MEASURED } from '../../server/core/values';
+
+// ------------------------------------------------------------ helpers building records
+
+type Spec = Record<string, number | null | string>;
+
+function fields(spec: Spec): FieldMap {
+  const out: Record<string, FieldMap[string]> = {};
+  for (const [k, v] of Object.entries(spec)) out[k] = v === null ? NOT_MEASURED : typeof v === 'string' ? { state: 'text', value: v } : measured(v);
+  return out;
+}
+
+function stageTable(requestId: string, line: number, columns: Record<string, Spec>): StageTableRecord {
+  const cols: StageColumn[] = Object.entries(columns).map(([column, spec]) => ({ column, stageId: Number(column.split('_')[0]), segment: Number(column.split('_')[1] ?? 1), fields: fields(spec) }));
+  return { kind: 'stageTable', requestId, identity: { request_id: requestId }, columns: cols, rows: [], complete: true, line, header: null };
+}
+
+function e2e(requestId: string, line: number, spec: Spec): RequestE2ERecord {
+  return { kind: 'requestE2E', requestId, identity: { request_id: requestId }, fields: fields(spec), complete: true, line, header: null };
+}
+
+function boot(line: number): BootMarkerRecord {
+  return { kind: 'bootMarker', marker: 'api-server-version', text: 'vLLM API server version 0.11.0', line, header: null };
+}
+
+function run(records: LogRecord[], excludeCold = false) {
+  const a = new StreamAnalysis({ excludeCold });
+  a.ingest({ records, problems: [] });
+  a.flush();
+  return a.snapshot();
+}
+
+// A talker -> codec request on the phase-split build with the input split.
+function ttsRequest(id: string, line: number, codec: Spec = {}): StageTableRecord {
+  return stageTable(id, line, {
+    '0': { vllm_queued_ms: 0.412, vllm_prefill_ms: 38.905, vllm_decode_ms: 1139.25, vllm_ttft_ms: 41.25, vllm_input_wait_ms: null, vllm_ready_queued_ms: null, serving_time_to_first_output_ms: 95.321, output_unit_count: 51, stage_gen_time_ms: 1234.567 },
+    '1': { vllm_queued_ms: 120.5, vllm_input_wait_ms: 118.25, vllm_ready_queued_ms: 2.25, vllm_prefill_ms: 17.336, vllm_decode_ms: 1098.614, vllm_ttft_ms: 18.4, serving_time_to_first_output_ms: 142.605, output_unit_count: 5, stage_gen_time_ms: 1301.884, ...codec },
+  });
+}
+
+// ------------------------------------------------------------ percentiles
+
+test('percentiles interpolate linearly between closest ranks, as numpy', () => {
+  // numpy.percentile([1, 2, 3, 4], [50, 90, 99]) -> 2.5, 3.7, 3.97
+  const sorted = [1, 2, 3, 4];
+  assert.equal(percentileOfSorted(sorted, 50), 2.5);
+  assert.ok(Math.abs(percentileOfSorted(sorted, 90) - 3.7) < 1e-12);
+  assert.ok(Math.abs(percentileOfSorted(sorted, 99) - 3.97) < 1e-12);
+  assert.deepEqual(distributionOf([7]), { count: 1, mean: 7, p50: 7, p90: 7, p99: 7, max: 7 });
+  assert.equal(distributionOf([]), null);
+  // numpy.percentile([10, 0, 30, 20, 100], 90) -> 72.0
+  assert.equal(distributionOf([10, 0, 30, 20, 100])?.p90, 72);
+});
+
+test('SampleSet merges late samples and matches a full sort', () => {
+  const set = new SampleSet();
+  const all: number[] = [];
+  let x = 12345;
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < 200; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const v = (x % 10000) / 7;
+      set.add(v);
+      all.push(v);
+    }
+    const got = set.distribution();
+    const want = distributionOf(all);
+    assert.ok(got && want);
+    assert.ok(Math.abs(got.mean - want.mean) < 1e-9, 'mean (summation order differs)');
+    assert.deepEqual({ ...got, mean: 0 }, { ...want, mean: 0 });
+  }
+});
+
+// ------------------------------------------------------------ phase split
+
+test('split: measured values, None, hidden rows and the inferred zero are kept apart', () => {
+  const snap = run([
+    ttsRequest('r1', 1),
+    // ready queued hidden (0 on every stage) while input wait is measured: inferred 0
+    stageTable('r2', 50, {
+      '0': { vllm_queued_ms: 1, vllm_prefill_ms: 30, vllm_ttft_ms: 31, vllm_input_wait_ms: null, output_unit_count: 3 },
+      '1': { vllm_queued_ms: 50.5, vllm_input_wait_ms: 50.5, vllm_prefill_ms: 10, vllm_ttft_ms: 61, output_unit_count: 2 },
+    }),
+  ]);
+  const [r1, r2] = snap.requests;
+  assert.ok(r1 && r2);
+  assert.deepEqual(r1.stages[0]?.split.values, { queuedMs: 0.412, inputWaitMs: null, readyQueuedMs: null, prefillMs: 38.905, decodeMs: 1139.25, ttftMs: 41.25 });
+  assert.equal(r1.stages[0]?.split.states.inputWaitMs, 'notMeasured');
+  assert.equal(r1.stages[1]?.split.values.inputWaitMs, 118.25);
+  assert.equal(r2.stages[1]?.split.values.readyQueuedMs, 0);
+  assert.equal(r2.stages[1]?.split.states.readyQueuedMs, 'inferred');
+  assert.equal(r2.stages[0]?.split.states.readyQueuedMs, 'hidden');
+  assert.equal(r2.stages[0]?.split.states.decodeMs, 'hidden');
+  assert.equal(r2.stages[0]?.split.values.decodeMs, null);
+
+  // Only measured/inferred values enter the percentiles; None and hidden are counted.
+  const stage1 = snap.stages.find((s) => s.stageKey === '1');
+  assert.equal(stage1?.split.readyQueuedMs?.count, 2);
+  assert.equal(stage1?.split.readyQueuedMs?.p50, 1.125);
+  const stage0 = snap.stages.find((s) => s.stageKey === '0');
+  assert.equal(stage0?.split.inputWaitMs, undefined);
+  assert.equal(stage0?.splitStates.inputWaitMs.notMeasured, 2);
+  assert.equal(stage0?.split.decodeMs?.count, 1);
+  assert.equal(stage0?.splitStates.decodeMs.hidden, 1);
+});
+
+test('ttft-not-recorded: codec TTFT 0 with no prefill is null, not 0, and is named', () => {
+  const records: LogRecord[] = [];
+  for (let i = 0; i < 18; i++) {
+    records.push(stageTable(`speech-${i}`, i * 40 + 1, {
+      '0': { vllm_queued_ms: 0.5, vllm_prefill_ms: 900 + i, vllm_ttft_ms: 905 + i, serving_time_to_first_output_ms: 95, output_unit_count: 51 },
+      '1': { vllm_queued_ms: 80 + i, vllm_prefill_ms: null, vllm_ttft_ms: 0, serving_time_to_first_output_ms: 140 + i, output_unit_count: 5 },
+    }));
+  }
+  const snap = run(records);
+  const codec = snap.requests[3]?.stages[1];
+  assert.equal(codec?.split.values.ttftMs, null);
+  assert.equal(codec?.split.states.ttftMs, 'notRecorded');
+  const stage1 = snap.stages.find((s) => s.stageKey === '1');
+  assert.equal(stage1?.split.ttftMs, undefined, 'no TTFT distribution made of zeros');
+  assert.equal(stage1?.splitStates.ttftMs.notRecorded, 18);
+  const finding = snap.findings.find((f) => f.code === 'ttft-not-recorded');
+  assert.equal(finding?.stageId, 1);
+  assert.equal(finding?.requestIds.length, 18);
+  assert.match(finding?.message ?? '', /18 of 18 requests/);
+  // Stage 0 is fine.
+  assert.equal(snap.stages.find((s) => s.stageKey === '0')?.split.ttftMs?.p50, 913.5);
+});
+
+test('a codec with its own prefill (build with the fix) is not flagged', () => {
+  const snap = run([ttsRequest('ok', 1, { vllm_ttft_ms: 4000, vllm_prefill_ms: 500 })]);
+  assert.equal(snap.findings.filter((f) => f.code === 'ttft-not-recorded').length, 0);
+  assert.equal(snap.requests[0]?.stages[1]?.split.values.ttftMs, 4000);
+});
+
+test('split-mismatch beyond 0.002 ms, not within printing error', () => {
+  const snap = run([
+    ttsRequest('exact', 1, { vllm_queued_ms: 120.501, vllm_input_wait_ms: 118.25, vllm_ready_queued_ms: 2.25 }), // off by 0.001: rounding
+    ttsRequest('bad', 60, { vllm_queued_ms: 130, vllm_input_wait_ms: 118.25, vllm_ready_queued_ms: 2.25 }),
+  ]);
+  const f = snap.findings.find((x) => x.code === 'split-mismatch');
+  assert.deepEqual(f?.requestIds, ['bad']);
+  assert.equal(f?.stageId, 1);
+  assert.match(f?.message ?? '', /-9\.5 ms on bad/);
+});
+
+test('negative-interval on stage fields and e2e fields', () => {
+  const snap = run([e2e('neg', 1, { e2e_total_ms: 100, transfers_total_time_ms: -154.683 }), ttsRequest('neg', 10, { vllm_prefill_ms: -3 })]);
+  const found = snap.findings.filter((f) => f.code === 'negative-interval');
+  assert.deepEqual(found.map((f) => f.stageId).sort(), [1, null].sort());
+  assert.match(found.find((f) => f.stageId === null)?.message ?? '', /transfers_total_time_ms = -154\.683/);
+  assert.equal(snap.requests.length, 1, 'E2E and stage table of one call make one request');
+});
+
+test('queued-includes-input-wait on a downstream stage of a build without the split', () => {
+  const snap = run([stageTable('old', 1, {
+    '0': { vllm_queued_ms: 0.4, vllm_prefill_ms: 30, vllm_ttft_ms: 31, output_unit_count: 3 },
+    '1': { vllm_queued_ms: 86443, vllm_prefill_ms: 12, vllm_ttft_ms: 86460, output_unit_count: 3 },
+  })]);
+  const f = snap.findings.find((x) => x.code === 'queued-includes-input-wait');
+  assert.equal(f?.stageId, 1);
+  assert.deepEqual(f?.requestIds, ['old']);
+  assert.match(f?.message ?? '', /86,443 ms/);
+  assert.equal(snap.findings.filter((x) => x.code === 'queued-includes-input-wait' && x.stageId === 0).length, 0);
+});
+
+test('boots are numbered and the first request after each is cold', () => {
+  const snap = run([
+    ttsRequest('before-any-boot', 1),
+    boot(10), boot(11), // two marker lines of the same start
+    ttsRequest('cold-1', 20, { vllm_queued_ms: 86443, vllm_input_wait_ms: 86440.5, vllm_ready_queued_ms: 2.5 }),
+    ttsRequest('warm-1', 60), ttsRequest('warm-2', 100), ttsRequest('warm-3', 140),
+    boot(180),
+    ttsRequest('cold-2', 190), ttsRequest('warm-4', 230),
+  ]);
+  assert.deepEqual(snap.requests.map((r) => [r.requestId, r.boot, r.cold]), [
+    ['before-any-boot', 0, false], ['cold-1', 1, true], ['warm-1', 1, false], ['warm-2', 1, false], ['warm-3', 1, false], ['cold-2', 2, true], ['warm-4', 2, false],
+  ]);
+  assert.equal(snap.boots, 2);
+  const cold = snap.findings.find((f) => f.code === 'cold-start');
+  assert.deepEqual(cold?.requestIds, ['cold-1', 'cold-2']);
+  assert.match(cold?.message ?? '', /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms/);
+
+  const warmOnly = run([boot(1), ttsRequest('c', 2, { vllm_queued_ms: 86443, vllm_input_wait_ms: 86440.5, vllm_ready_queued_ms: 2.5 }), ttsRequest('w', 40)], true);
+  assert.equal(warmOnly.stages.find((s) => s.stageKey === '1')?.split.inputWaitMs?.max, 118.25, 'cold request left out with excludeCold');
+  assert.equal(warmOnly.requests.length, 2, 'but still listed');
+});
+
+test('time to first output added by a stage is computed within each request', () => {
+  const snap = run([
+    stageTable('a', 1, { '0': { serving_time_to_first_output_ms: 100, output_unit_count: 1 }, '1': { serving_time_to_first_output_ms: 150, output_unit_count: 1 }, '2': { serving_time_to_first_output_ms: 400, output_unit_count: 1 } }),
+    stageTable('b', 30, { '0': { serving_time_to_first_output_ms: 300, output_unit_count: 1 }, '1': { serving_time_to_first_output_ms: 310, output_unit_count: 1 }, '2': { serving_time_to_first_output_ms: 0, output_unit_count: 0 } }),
+  ]);
+  assert.deepEqual(snap.requests[0]?.derived.addedTimeToFirstOutputMs, { '1': 50, '2': 250 });
+  assert.deepEqual(snap.requests[1]?.derived.addedTimeToFirstOutputMs, { '1': 10 }, '0.0 means no output: no delta');
+  // p50 of within-request deltas (10, 50) is 30; the difference of the stage medians (230 - 200) would be 30 too by chance,
+  // so check p90, where the two methods differ: deltas -> 46; medians-of-p90 -> 290 - 280 = 10.
+  assert.equal(snap.stages.find((s) => s.stageKey === '1')?.addedTimeToFirstOutputMs?.p90, 46);
+});
+
+test('diffusion stage: no LLM split, no TTFT finding; legacy _ms timings flagged', () => {
+  const snap = run([stageTable('img', 1, {
+    '0': { vllm_queued_ms: 2, vllm_prefill_ms: 300, vllm_ttft_ms: 302, output_unit_count: 1, diffusion_engine_exec_time_ms: null },
+    '1': { diffusion_engine_exec_time_ms: 8431, num_inference_steps: 50, image_pixels: 1048576, vllm_queued_ms: null, output_unit_count: 1, stage_gen_time_ms: 8612 },
+  })]);
+  const s1 = snap.requests[0]?.stages[1];
+  assert.equal(s1?.kind, 'diffusion');
+  assert.equal(s1?.split.states.queuedMs, 'notMeasured');
+  assert.equal(snap.findings.some((f) => f.code === 'ttft-not-recorded'), false);
+  assert.equal(snap.findings.find((f) => f.code === 'diffusion-zero-ambiguous')?.stageId, 1);
+});
+
+test('without stage tables, stages come from OmniTiming and the missing DEBUG table is explained', () => {
+  const timing: OmniTimingRecord = { kind: 'omniTiming', requestId: 'x', identity: { request_id: 'x' }, totalS: 2.71, preprocessS: 0.01, engineS: 2.7, stages: [{ stageId: 0, label: null, seconds: 1.23 }, { stageId: 1, label: null, seconds: 1.3 }], transfers: [], ar2diffusionMs: null, extra: {}, line: 5, header: null };
+  const snap = run([e2e('x', 1, { e2e_total_ms: 2714.781 }), timing]);
+  assert.equal(snap.requests.length, 1);
+  assert.equal(snap.stages.find((s) => s.stageKey === '1')?.fields['omni_timing_stage_s']?.p50, 1.3);
+  assert.equal(snap.findings.find((f) => f.code === 'stage-tables-missing')?.requestIds[0], 'x');
+});
