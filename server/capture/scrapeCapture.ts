@@ -33,7 +33,7 @@ export class ScrapeCaptureSource implements CaptureSource {
   }
 
   async stop(): Promise<void> {
-    this.source?.stop();
+    await this.source?.stop();
     this.source = null;
   }
 }

@@ -21,7 +21,7 @@ export interface SourceFactories {
   launch(params: LaunchParams): CaptureSource;
   tail(params: TailParams): CaptureSource;
   scrape(params: ScrapeParams, session: Session): CaptureSource;
-  importFile(params: ImportParams): CaptureSource;
+  importFile(params: ImportParams, session: Session): CaptureSource;
   attach(params: AttachParams, session: Session): CaptureSource[];
 }
 
@@ -87,7 +87,7 @@ export class SessionRegistry {
 
   importLog(params: ImportParams): SessionInfo {
     const session = this.create('import', params.path, params.deployConfig ?? null, { import: params });
-    session.attachSources([this.factories.importFile(params)]);
+    session.attachSources([this.factories.importFile(params, session)]);
     return session.info;
   }
 

@@ -1,0 +1,88 @@
+// What "attach to a running server" can capture from a process found in /proc: its
+// /metrics on the port it listens on, and its stdout/stderr when they are files. When its
+// output goes somewhere we cannot read (a terminal, a pipe), say so in plain words and
+// name the two routes that work. The session layer turns the plan into sources.
+import * as path from 'node:path';
+import type { ServingProcess } from '../protocol';
+import { describeArgv } from './launchSource';
+import {
+  FD_CLOSED,
+  FD_DELETED_FILE,
+  FD_DEV_NULL,
+  FD_PIPE,
+  FD_SOCKET,
+  FD_TERMINAL,
+  FD_UNKNOWN,
+  classifyServingCommand,
+  isTailableTarget,
+  optionValue,
+} from './servingProcesses';
+
+export interface AttachPlan {
+  /** Loopback URL of the server's Prometheus endpoint; null when its port is unknown. */
+  readonly metricsUrl: string | null;
+  /** Files to tail for the stats log (stdout, stderr, --log-file), each once. */
+  readonly logFiles: string[];
+  /** For the user: what will be captured and, if the log cannot be, why and what to do. */
+  readonly explanation: string;
+}
+
+/** Why an output target cannot be tailed, as the end of "its output goes to …". */
+function unreadableTarget(target: string): string {
+  switch (target) {
+    case FD_TERMINAL:
+      return 'a terminal, which Stage Lens cannot read';
+    case FD_PIPE:
+      return 'a pipe (another program reads it), which Stage Lens cannot read';
+    case FD_SOCKET:
+      return 'a socket (the systemd journal, or a parent program such as a Node.js launcher reads it), which Stage Lens cannot read';
+    case FD_DEV_NULL:
+      return '/dev/null, so it is discarded';
+    case FD_DELETED_FILE:
+      return 'a file that has been deleted, which Stage Lens cannot open any more';
+    case FD_CLOSED:
+      return 'nowhere (the descriptor is closed)';
+    case FD_UNKNOWN:
+      return 'a place Stage Lens may not look at (the process belongs to another user, or is protected)';
+    default:
+      return `${target}, which Stage Lens cannot read`;
+  }
+}
+
+export function attachPlan(proc: ServingProcess): AttachPlan {
+  const metricsUrl = proc.port !== null ? `http://127.0.0.1:${proc.port}/metrics` : null;
+  const command = classifyServingCommand(proc.argv);
+  const args = command !== null ? proc.argv.slice(command.argsFrom) : proc.argv;
+
+  const logFiles: string[] = [];
+  const addFile = (file: string): void => {
+    if (!logFiles.includes(file)) logFiles.push(file);
+  };
+  if (isTailableTarget(proc.stdout)) addFile(proc.stdout);
+  if (isTailableTarget(proc.stderr)) addFile(proc.stderr);
+  // vLLM-Omni can also write its log to a file of its own; only usable when absolute,
+  // because the server's working directory is not part of what we were given.
+  const logFileArg = optionValue(args, '--log-file');
+  if (logFileArg !== null && path.isAbsolute(logFileArg)) addFile(logFileArg);
+
+  const parts: string[] = [];
+  parts.push(metricsUrl !== null ? `Stage Lens scrapes ${metricsUrl}.` : 'Its port is not known, so Stage Lens cannot scrape its /metrics.');
+  if (logFiles.length > 0) {
+    parts.push(`It tails ${logFiles.join(' and ')} for the per-request stats log.`);
+  } else {
+    const where =
+      proc.stdout === proc.stderr
+        ? `its output goes to ${unreadableTarget(proc.stdout)}`
+        : `its stdout goes to ${unreadableTarget(proc.stdout)} and its stderr to ${unreadableTarget(proc.stderr)}`;
+    const restart = `${describeArgv(proc.argv)} 2>&1 | tee server.log`;
+    const metricsRoute = metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
+    parts.push(`Stage Lens cannot capture its log: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`);
+  }
+  if (logFileArg !== null && !path.isAbsolute(logFileArg)) {
+    parts.push(`It also writes --log-file ${logFileArg}, relative to its working directory; tail that file to read it.`);
+  }
+  if (command?.kind === 'vllm' && !args.includes('--log-stats')) {
+    parts.push('It was started without --log-stats, so it prints no per-request stats; restart it with --log-stats to get them.');
+  }
+  return { metricsUrl, logFiles, explanation: parts.join(' ') };
+}

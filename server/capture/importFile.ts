@@ -1,0 +1,65 @@
+// One-shot read of a whole log file in bounded chunks ("Import Log…"), with progress and
+// cancellation. Also the chunk reader the tail source uses, so both read the same way:
+// never more than one chunk in memory, and an await between chunks so a multi-GB file
+// does not hold the event loop.
+import * as fsp from 'node:fs/promises';
+
+/** 1 MB: large enough that syscalls are not the cost, small enough to keep the loop responsive. */
+export const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+export interface FileProgress {
+  /** Bytes of the file read so far. */
+  readonly bytesRead: number;
+  /** The file's size (grows if the file grows while it is read). */
+  readonly size: number;
+}
+
+export interface ImportOptions {
+  /** Abort to cancel; `importFile` then rejects with the signal's reason (an `AbortError` by default). */
+  readonly signal?: AbortSignal;
+  /** Called after every chunk, and once before the first. */
+  readonly onProgress?: (progress: FileProgress) => void;
+  readonly chunkBytes?: number;
+}
+
+/** Reads up to `maxBytes` at `position`. An empty buffer means end of file. The buffer is the caller's to keep. */
+export async function readChunkAt(handle: fsp.FileHandle, position: number, maxBytes: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(maxBytes);
+  const { bytesRead } = await handle.read(buffer, 0, maxBytes, position);
+  // Copy a short read so a nearly empty chunk does not pin a 1 MB allocation in the parser.
+  return bytesRead === maxBytes ? buffer : Buffer.from(buffer.subarray(0, bytesRead));
+}
+
+/**
+ * Reads `path` from start to end of file, calling `onChunk` with each chunk in order.
+ * Resolves with the final progress; rejects on I/O errors or when `signal` aborts.
+ */
+export async function importFile(
+  path: string,
+  onChunk: (chunk: Buffer) => void,
+  options: ImportOptions = {},
+): Promise<FileProgress> {
+  const { signal, onProgress } = options;
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  signal?.throwIfAborted();
+  const handle = await fsp.open(path, 'r');
+  try {
+    let size = (await handle.stat()).size;
+    let bytesRead = 0;
+    onProgress?.({ bytesRead, size });
+    for (;;) {
+      signal?.throwIfAborted();
+      const chunk = await readChunkAt(handle, bytesRead, chunkBytes);
+      // Checked again after the read: a cancel during a slow read must not deliver more bytes.
+      signal?.throwIfAborted();
+      if (chunk.length === 0) break;
+      bytesRead += chunk.length;
+      size = Math.max(size, bytesRead);
+      onChunk(chunk);
+      onProgress?.({ bytesRead, size });
+    }
+    return { bytesRead, size };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,203 @@
+// Scrapes a vLLM-Omni /metrics endpoint at an interval. It keeps the last good scrape and,
+// separately, the current error: a dead endpoint does not erase what was last measured,
+// and the error clears at the first good scrape after it. Scrapes never overlap: the next
+// one is scheduled when the previous one has finished.
+import { parseExposition } from '../core/prom/exposition';
+import type { ParsedExposition } from '../core/prom/model';
+import { httpGetCapped, type HttpFailureKind } from './httpGetCapped';
+import { checkScrapeUrl } from './scrapeUrl';
+
+export interface ScrapeSourceOptions {
+  /** http(s) URL of the /metrics endpoint; a bare `http://host:port` means `/metrics`. */
+  readonly url: string;
+  /** Time from one scrape's start to the next one's (default 2000 ms). */
+  readonly intervalMs?: number;
+  /** Deadline for one whole scrape: connect, headers and body (default 1500 ms). */
+  readonly timeoutMs?: number;
+  /** Largest body accepted; reading stops as soon as it is crossed (default 8 MB). */
+  readonly maxBytes?: number;
+}
+
+export const SCRAPE_DEFAULTS = Object.freeze({ intervalMs: 2000, timeoutMs: 1500, maxBytes: 8 * 1024 * 1024 });
+
+export interface ScrapeResult {
+  readonly url: string;
+  /** When the scrape finished, ms since epoch. */
+  readonly at: number;
+  readonly durationMs: number;
+  readonly bytes: number;
+  /** Parsed body; its `problems` list lines that were skipped. */
+  readonly exposition: ParsedExposition;
+}
+
+export type ScrapeErrorKind = Exclude<HttpFailureKind, 'aborted'> | 'malformed';
+
+export interface ScrapeError {
+  readonly url: string;
+  readonly kind: ScrapeErrorKind;
+  /** Names the URL and the cause, for the user. */
+  readonly message: string;
+  readonly at: number;
+  /** HTTP status when the server answered, else null. */
+  readonly status: number | null;
+  readonly receivedBytes: number;
+  /** Failed scrapes in a row, this one included. */
+  readonly consecutiveFailures: number;
+}
+
+/** Thrown by the constructor for a URL or option that can never work. */
+export class ScrapeConfigError extends Error {
+  override readonly name = 'ScrapeConfigError';
+}
+
+type Listener<T> = (value: T) => void;
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isFinite(chosen) || chosen <= 0) throw new ScrapeConfigError(`${name} must be a positive number of ms/bytes, got ${chosen}`);
+  return chosen;
+}
+
+export class ScrapeSource {
+  readonly url: string;
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+
+  private readonly target: URL;
+  private readonly scrapeListeners = new Set<Listener<ScrapeResult>>();
+  private readonly errorListeners = new Set<Listener<ScrapeError>>();
+  private good: ScrapeResult | null = null;
+  private error: ScrapeError | null = null;
+  private failures = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: { readonly controller: AbortController; readonly done: Promise<void> } | null = null;
+  private active = false;
+
+  constructor(options: ScrapeSourceOptions) {
+    const checked = checkScrapeUrl(options.url);
+    if (!checked.ok) throw new ScrapeConfigError(checked.message);
+    this.target = checked.url;
+    this.url = checked.url.href;
+    this.intervalMs = positive('intervalMs', options.intervalMs, SCRAPE_DEFAULTS.intervalMs);
+    this.timeoutMs = positive('timeoutMs', options.timeoutMs, SCRAPE_DEFAULTS.timeoutMs);
+    this.maxBytes = positive('maxBytes', options.maxBytes, SCRAPE_DEFAULTS.maxBytes);
+  }
+
+  /** The most recent successful scrape; kept across later errors. */
+  get lastGood(): ScrapeResult | null {
+    return this.good;
+  }
+
+  /** The error of the most recent scrape, or null once a scrape succeeded again. */
+  get currentError(): ScrapeError | null {
+    return this.error;
+  }
+
+  get running(): boolean {
+    return this.active;
+  }
+
+  /** Called after every successful scrape. Returns an unsubscribe function. */
+  onScrape(listener: Listener<ScrapeResult>): () => void {
+    this.scrapeListeners.add(listener);
+    return () => this.scrapeListeners.delete(listener);
+  }
+
+  /** Called after every failed scrape. Returns an unsubscribe function. */
+  onError(listener: Listener<ScrapeError>): () => void {
+    this.errorListeners.add(listener);
+    return () => this.errorListeners.delete(listener);
+  }
+
+  /** Scrapes now, then every intervalMs. Calling it while running does nothing. */
+  start(): void {
+    if (this.active) return;
+    this.active = true;
+    this.scrapeAndReschedule();
+  }
+
+  /**
+   * Cancels the timer and any in-flight request; no event is emitted after it. Resolves
+   * once the in-flight request (if any) has been torn down. Safe to call twice.
+   */
+  async stop(): Promise<void> {
+    this.active = false;
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const inFlight = this.inFlight;
+    this.inFlight = null;
+    if (inFlight !== null) {
+      inFlight.controller.abort();
+      await inFlight.done;
+    }
+  }
+
+  private scrapeAndReschedule(): void {
+    const controller = new AbortController();
+    const started = Date.now();
+    const done = this.scrapeOnce(controller.signal).then(() => {
+      if (this.inFlight?.controller === controller) this.inFlight = null;
+      if (!this.active || controller.signal.aborted) return;
+      const wait = Math.max(0, this.intervalMs - (Date.now() - started));
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        if (this.active) this.scrapeAndReschedule();
+      }, wait);
+    });
+    this.inFlight = { controller, done };
+  }
+
+  private async scrapeOnce(signal: AbortSignal): Promise<void> {
+    const response = await httpGetCapped(this.target, { timeoutMs: this.timeoutMs, maxBytes: this.maxBytes, signal });
+    if (signal.aborted) return;
+    if (!response.ok) {
+      if (response.kind === 'aborted') return;
+      this.fail(response.kind, response.cause, response.status, response.receivedBytes);
+      return;
+    }
+    const exposition = parseExposition(response.body.toString('utf8'));
+    const first = exposition.problems[0];
+    if (exposition.sampleCount === 0 && first !== undefined) {
+      // Nothing usable at all (an HTML error page, a proxy banner): not a scrape.
+      this.fail(
+        'malformed',
+        `the response is not Prometheus text format (line ${first.line}: ${first.message})`,
+        response.status,
+        response.body.length,
+      );
+      return;
+    }
+    this.failures = 0;
+    this.error = null;
+    this.good = { url: this.url, at: Date.now(), durationMs: response.durationMs, bytes: response.body.length, exposition };
+    this.emit(this.scrapeListeners, this.good);
+  }
+
+  private fail(kind: ScrapeErrorKind, cause: string, status: number | null, receivedBytes: number): void {
+    this.failures++;
+    this.error = {
+      url: this.url,
+      kind,
+      message: `Cannot scrape ${this.url}: ${cause}.`,
+      at: Date.now(),
+      status,
+      receivedBytes,
+      consecutiveFailures: this.failures,
+    };
+    this.emit(this.errorListeners, this.error);
+  }
+
+  private emit<T>(listeners: ReadonlySet<Listener<T>>, value: T): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(value);
+      } catch (error) {
+        // A broken listener must not stop the scrape loop; make it visible instead.
+        process.emitWarning(`stage-lens scrape listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// The real capture sources behind the registry's factory interface.
+import { LaunchSource } from './launchSource';
+import { TailSource } from './tailSource';
+import { ImportSource } from './importSource';
+import { ScrapeCaptureSource } from './scrapeCapture';
+import { attachPlan } from './attachPlan';
+import { listServingProcesses } from './servingProcesses';
+import type { SourceFactories } from './sessionRegistry';
+import type { CaptureSource } from './source';
+import type { ImportProgress } from '../protocol';
+import { Throttle } from './throttle';
+
+export function realSourceFactories(onImportProgress: (progress: ImportProgress) => void): SourceFactories {
+  return {
+    launch: (p) => new LaunchSource({ argv: p.argv, cwd: p.cwd, ...(p.env === undefined ? {} : { env: p.env }) }),
+    tail: (p) => new TailSource({ path: p.path, fromStart: p.fromStart }),
+    scrape: (p, session) => new ScrapeCaptureSource(p.url, p.intervalMs, session),
+    importFile: (p, session) => {
+      let latest: ImportProgress | null = null;
+      const throttle = new Throttle(250, () => {
+        if (latest !== null) onImportProgress(latest);
+      });
+      const sessionId = session.id;
+      return new ImportSource(p.path, (progress, done) => {
+        latest = { sessionId, bytesRead: progress.bytesRead, totalBytes: progress.size, done };
+        if (done) {
+          throttle.dispose();
+          onImportProgress(latest);
+        } else throttle.trigger();
+      });
+    },
+    attach: (p, session) => {
+      const proc = listServingProcesses().find((x) => x.pid === p.pid);
+      if (proc === undefined) throw new Error(`no vLLM-Omni server with pid ${p.pid} is running (or it is not readable from /proc)`);
+      const plan = attachPlan(proc);
+      const sources: CaptureSource[] = plan.logFiles.map((file) => new TailSource({ path: file, fromStart: true }));
+      if (plan.metricsUrl !== null) sources.push(new ScrapeCaptureSource(plan.metricsUrl, undefined, session));
+      if (plan.explanation !== '') session.setLastError(plan.logFiles.length === 0 ? plan.explanation : null);
+      if (proc.deployConfig !== null) session.setDeployConfig(proc.deployConfig);
+      return sources;
+    },
+  };
+}

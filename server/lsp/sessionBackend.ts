@@ -1,0 +1,44 @@
+// The capture side of the language server: a session registry over the storage folder
+// the client passes (initializationOptions.storageDir, or --storage <dir>, or a default
+// under the user's state directory for standalone use), its requests and notifications.
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { Connection } from 'vscode-languageserver';
+import { SessionRegistry } from '../capture/sessionRegistry';
+import { realSourceFactories } from '../capture/sourceFactories';
+import { notify, registerSessionRequests } from './sessionRequests';
+import type { SessionInfo } from '../protocol';
+
+export function defaultStorageDir(argv: readonly string[] = process.argv): string {
+  const i = argv.indexOf('--storage');
+  if (i >= 0 && argv[i + 1] !== undefined) return path.resolve(argv[i + 1] as string);
+  const state = process.env['XDG_STATE_HOME'] ?? path.join(homedir(), '.local', 'state');
+  return path.join(state, 'stage-lens');
+}
+
+export function storageDirFrom(initializationOptions: unknown): string {
+  if (typeof initializationOptions === 'object' && initializationOptions !== null && 'storageDir' in initializationOptions) {
+    const dir = (initializationOptions as { storageDir: unknown }).storageDir;
+    if (typeof dir === 'string' && dir !== '') return dir;
+  }
+  return defaultStorageDir();
+}
+
+export function startSessionBackend(connection: Connection, storageDir: string, onSessionChanged?: (info: SessionInfo) => void): SessionRegistry {
+  const registry = new SessionRegistry(
+    storageDir,
+    realSourceFactories((progress) => notify(connection, 'stageLens/importProgress', progress)),
+    {
+      sessionChanged: (session) => {
+        notify(connection, 'stageLens/sessionChanged', { session });
+        onSessionChanged?.(session);
+      },
+      rawOutput: (sessionId, stream, text) => notify(connection, 'stageLens/rawOutput', { sessionId, stream, text }),
+    },
+  );
+  registerSessionRequests(connection, registry);
+  const restored = registry.loadSaved();
+  connection.console.info(`Stage Lens: ${restored.length} saved session(s) restored from ${storageDir}`);
+  connection.onShutdown(() => registry.dispose());
+  return registry;
+}

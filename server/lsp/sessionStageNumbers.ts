@@ -1,0 +1,56 @@
+// The live numbers shown next to each stage of a deploy YAML, from the session matched
+// to that file (launched with it, or chosen by the user): never guessed from names.
+import type { SessionRegistry } from '../capture/sessionRegistry';
+import type { LiveStageNumbers, StageLiveNumbers } from '../core/deploy/liveNumbers';
+import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
+import path from 'node:path';
+
+export class SessionStageNumbers implements StageNumbersProvider {
+  private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
+  private readonly cache = new Map<string, { key: string; numbers: LiveStageNumbers }>();
+  private registry: SessionRegistry | null = null;
+
+  attach(registry: SessionRegistry): void {
+    this.registry = registry;
+    this.changed(null);
+  }
+
+  /** A session changed: hints of its deploy config (or all, for null) refresh. */
+  changed(deployConfig: string | null): void {
+    for (const l of this.listeners) l(deployConfig === null ? null : path.resolve(deployConfig));
+  }
+
+  numbersFor(deployConfigPath: string): LiveStageNumbers | null {
+    const registry = this.registry;
+    if (registry === null) return null;
+    const wanted = path.resolve(deployConfigPath);
+    const info = registry.list().find((s) => s.deployConfig !== null && path.resolve(s.deployConfig) === wanted);
+    if (info === undefined) return null;
+    const session = registry.get(info.id);
+    if (session === undefined) return null;
+    const key = `${info.id}:${info.requestCount}`;
+    const cached = this.cache.get(wanted);
+    if (cached !== undefined && cached.key === key) return cached.numbers;
+    const stages: StageLiveNumbers[] = [];
+    for (const s of session.snapshot().stages) {
+      if (s.stageId === null || s.stageKey.includes('_')) continue;
+      const notRecorded = s.splitStates.ttftMs.notRecorded;
+      stages.push({
+        stageId: s.stageId,
+        ttftP50Ms: s.split.ttftMs?.p50 ?? null,
+        prefillP50Ms: s.split.prefillMs?.p50 ?? null,
+        queuedP50Ms: s.split.queuedMs?.p50 ?? null,
+        n: s.requestCount,
+        ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
+      });
+    }
+    const numbers: LiveStageNumbers = { sessionLabel: `${info.kind} session ${info.id} (${info.status})`, stages };
+    this.cache.set(wanted, { key, numbers });
+    return numbers;
+  }
+
+  onDidChange(listener: (deployConfigPath: string | null) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
