@@ -22,6 +22,8 @@ prefill, decode, TTFT) with p50/p90/p99 and the findings.
 Options:
   --format table|json|csv   output format (default: table)
   --exclude-cold            leave the first request after each server start out of the percentiles
+  -f, --follow              follow a growing log file (appends, truncation, rotation) with a
+                            live table; Ctrl-C or --duration <s> ends it with a final summary
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
@@ -40,6 +42,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       options: {
         format: { type: 'string', default: 'table' },
         'exclude-cold': { type: 'boolean', default: false },
+        follow: { type: 'boolean', short: 'f', default: false },
+        duration: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -61,6 +65,20 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const source = parsed.positionals[0] as string;
+  if (parsed.values.follow === true) {
+    if (source === '-') {
+      process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
+      return 2;
+    }
+    const duration = parsed.values.duration === undefined ? null : Number(parsed.values.duration);
+    if (duration !== null && !(duration > 0)) {
+      process.stderr.write('stage-lens analyze: --duration must be a positive number of seconds\n');
+      return 2;
+    }
+    const { TailSource } = await import('../capture/tailSource');
+    const { runLive } = await import('./live');
+    return runLive({ source: new TailSource({ path: source, fromStart: true }), title: `following ${source}`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
+  }
   const input: Readable = source === '-' ? process.stdin : createReadStream(source);
   try {
     const text = await analyzeStream(input, format, parsed.values['exclude-cold'] === true, source === '-' ? 'stdin' : source);

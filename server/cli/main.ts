@@ -5,6 +5,7 @@ const USAGE = `Usage: stage-lens <command> [options]
 
 Commands:
   analyze <file|->     per-stage phase split of a vLLM-Omni log or /metrics scrape
+  demo                 run the simulator and show a live per-stage phase table
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
   compare <a> <b>      compare two runs (logs, scrapes or saved sessions)
 
@@ -18,6 +19,8 @@ async function loadCommand(name: string): Promise<CommandRunner | null> {
       return runAnalyze;
     case 'simulate':
       return (await import('../simulate/cli')).runSimulate;
+    case 'demo':
+      return (await import('./demo')).runDemo;
     default:
       return null;
   }

@@ -56,6 +56,10 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       });
     }
     out.push(...textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
+      out.push('', 'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the');
+      out.push("talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.");
+    }
     const notes: string[] = [];
     for (const s of snapshot.stages) {
       for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {

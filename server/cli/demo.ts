@@ -1,0 +1,53 @@
+// `stage-lens demo`: the main job on its built-in default. Starts the simulator (the
+// stand-in vLLM-Omni server) as a real child process, captures its output like a
+// launched server, and shows the live per-stage phase table; ends with a final summary.
+import { parseArgs } from 'node:util';
+import { LaunchSource } from '../capture/launchSource';
+import { runLive } from './live';
+
+const HELP = `Usage: stage-lens demo [options]
+
+Starts the built-in vLLM-Omni simulator (Qwen3-TTS talker -> codec with talker first
+audio on a build without the codec stats fix, starting cold), captures its log as
+Stage Lens captures a launched server, and shows a live per-stage phase table.
+
+Options:
+  --scenario <name>   qwen3-tts | qwen3-omni | glm-image | cold-start (default cold-start)
+  --duration <s>      stop after this many seconds (default 20)
+  --rps <n>           requests per second (default 4)
+  --speed <x>         simulated time runs x times faster (default 4)
+  --stats-build <b>   fixed | before-fix | no-input-split (default before-fix)
+  -h, --help`;
+
+export async function runDemo(argv: string[]): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        scenario: { type: 'string', default: 'cold-start' },
+        duration: { type: 'string', default: '20' },
+        rps: { type: 'string', default: '4' },
+        speed: { type: 'string', default: '4' },
+        'stats-build': { type: 'string', default: 'before-fix' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (err) {
+    process.stderr.write(`stage-lens demo: ${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (values.help === true) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const duration = Number(values.duration);
+  if (!Number.isFinite(duration) || duration <= 0) {
+    process.stderr.write(`stage-lens demo: --duration must be a positive number of seconds\n`);
+    return 2;
+  }
+  const cli = process.argv[1] ?? '';
+  const simulatorArgv = [process.execPath, ...process.execArgv, cli, 'simulate', '--scenario', values.scenario as string, '--talker-first-audio', '--stats-build', values['stats-build'] as string, '--debug-tables', '--port', '0', '--rps', values.rps as string, '--speed', values.speed as string, '--cold-start-ms', '6000'];
+  const source = new LaunchSource({ argv: simulatorArgv, cwd: process.cwd(), graceMs: 2000 });
+  return runLive({ source, title: `simulator (${values.scenario as string})`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
+}

@@ -1,0 +1,72 @@
+// A live, refreshing per-stage phase table in the terminal, fed by a capture source
+// through the same parser and analysis as the language server. Used by
+// `stage-lens demo` (the simulator as a child process) and `stage-lens analyze --follow`.
+import { LogStreamParser } from '../core/log';
+import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import { tableReport } from '../core/report/tableReport';
+import type { CaptureSource, ChunkStream } from '../capture/source';
+
+export interface LiveOptions {
+  readonly source: CaptureSource;
+  readonly title: string;
+  /** Stop after this many seconds (null: until the source ends or Ctrl-C). */
+  readonly durationSeconds: number | null;
+  readonly refreshMs: number;
+  readonly out: NodeJS.WriteStream;
+}
+
+export async function runLive(options: LiveOptions): Promise<number> {
+  const analysis = new StreamAnalysis();
+  const parsers = new Map<ChunkStream, LogStreamParser>();
+  const tty = options.out.isTTY === true;
+  const started = Date.now();
+  let ended = false;
+  let lastError: string | null = null;
+  let exitCode = 0;
+
+  const render = (final: boolean): void => {
+    const snapshot = analysis.snapshot();
+    const elapsed = ((Date.now() - started) / 1000).toFixed(0);
+    const head = `${final ? 'Final summary' : 'Live'} · ${options.title} · ${elapsed}s${lastError === null ? '' : ` · ${lastError}`}`;
+    const body = tableReport(snapshot, { source: options.source.description }).join('\n');
+    // On a terminal, redraw in place; in a pipe, print a frame per refresh.
+    options.out.write((tty && !final ? '\x1b[H\x1b[2J' : '\n') + head + '\n' + body + '\n');
+  };
+
+  const done = new Promise<void>((resolve) => {
+    options.source.start({
+      onData: (bytes, stream) => {
+        let parser = parsers.get(stream);
+        if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser()));
+        analysis.ingest(parser.push(bytes));
+      },
+      onStatus: (status, detail) => {
+        if (status === 'error' || status === 'crashed') {
+          lastError = detail;
+          exitCode = 1;
+        }
+        if (status === 'exited' || status === 'crashed' || status === 'error' || status === 'stopped') {
+          ended = true;
+          resolve();
+        }
+      },
+      onNotice: (message) => {
+        lastError = message;
+      },
+    });
+  });
+
+  const timer = setInterval(() => {
+    analysis.flush();
+    render(false);
+  }, options.refreshMs);
+  const deadline = options.durationSeconds === null ? null : new Promise<void>((r) => setTimeout(r, options.durationSeconds! * 1000));
+  const interrupted = new Promise<void>((r) => process.once('SIGINT', () => r()));
+  await Promise.race([done, interrupted, ...(deadline === null ? [] : [deadline])]);
+  clearInterval(timer);
+  if (!ended) await options.source.stop();
+  for (const parser of parsers.values()) analysis.ingest(parser.end());
+  analysis.flush();
+  render(true);
+  return exitCode;
+}

@@ -1,0 +1,125 @@
+// The `stage-lens` CLI as a user runs it: the built dist/cli.js as a real child process.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
+
+before(() => {
+  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+});
+
+function cli(args: string[], input?: string) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
+}
+
+interface Json {
+  schema: number;
+  requests: { requestId: string; boot: number; cold: boolean; stages: Record<string, { fields: Record<string, number | string | null>; split: Record<string, number | null>; splitState: Record<string, string> }> }[];
+  stageSummary: Record<string, Record<string, { count: number; p50: number }>>;
+  findings: { code: string; stageId: number | null; requestIds: string[] }[];
+  problems: { line: number; message: string }[];
+}
+
+test('analyze the bundled sample: the codec first-audio signature and two cold starts', () => {
+  const table = cli(['analyze', SAMPLE]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /25 requests, 2 stages, 2 server boots \(2 cold requests\)/);
+  assert.match(table.stdout, /ttft-not-recorded \(stage 1\).*25 of 25 requests/);
+  assert.match(table.stdout, /stage 1 TTFT: 25 not recorded of 25/);
+
+  const json = JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as Json;
+  assert.equal(json.schema, 1);
+  assert.equal(json.requests.length, 25);
+  assert.deepEqual(json.requests.filter((r) => r.cold).map((r) => r.boot), [1, 2]);
+  const r = json.requests[3]!;
+  assert.equal(r.stages['1']?.fields['vllm_prefill_ms'], null, 'explicit None is null');
+  assert.equal('vllm_ready_queued_ms' in (r.stages['1']?.fields ?? {}), false, 'a hidden row is left out');
+  assert.equal(r.stages['1']?.split['ttftMs'], null);
+  assert.equal(r.stages['1']?.splitState['ttftMs'], 'notRecorded');
+  assert.equal(r.stages['1']?.split['readyQueuedMs'], 0);
+  assert.equal(r.stages['1']?.splitState['readyQueuedMs'], 'inferred');
+  assert.equal(json.stageSummary['1']?.['vllm_ttft_ms']?.count, 25, 'the raw field keeps its printed zeros in stageSummary');
+  assert.equal(json.findings.find((f) => f.code === 'ttft-not-recorded')?.requestIds.length, 25);
+  assert.deepEqual(json.problems, []);
+
+  const csv = cli(['analyze', SAMPLE, '--format', 'csv']).stdout.trim().split('\n');
+  assert.equal(csv.length, 1 + 25 * 2, 'one row per request and stage');
+  const header = csv[0]!.split(',');
+  const codecRow = csv.find((l) => l.includes(`,1,1,0,llm,`))!.split(',');
+  assert.equal(codecRow[header.indexOf('ttftMs')], 'not-recorded');
+  assert.equal(codecRow[header.indexOf('prefillMs')], 'none');
+});
+
+test('analyze reads stdin and tells a /metrics scrape from a log by content', () => {
+  const log = fs.readFileSync(SAMPLE, 'utf8');
+  const fromStdin = cli(['analyze', '-', '--format', 'json'], log);
+  assert.equal((JSON.parse(fromStdin.stdout) as Json).requests.length, 25);
+  const scrape = [
+    '# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.',
+    '# TYPE vllm:time_to_first_token_seconds histogram',
+    'vllm:time_to_first_token_seconds_bucket{le="0.1",model_name="m",stage="0",replica="0"} 2',
+    'vllm:time_to_first_token_seconds_bucket{le="1",model_name="m",stage="0",replica="0"} 4',
+    'vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m",stage="0",replica="0"} 4',
+    'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.5',
+    'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 4',
+  ].join('\n');
+  const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as { histograms: { family: string; count: number; p50: number; p90: number }[] };
+  assert.equal(out.histograms.length, 1);
+  assert.equal(out.histograms[0]?.count, 4);
+  assert.equal(out.histograms[0]?.p50, 0.1, 'rank 2 of 4 is the top of the first bucket');
+  assert.ok(Math.abs((out.histograms[0]?.p90 ?? 0) - 0.82) < 1e-9, 'linear within (0.1, 1]: 0.1 + 0.9 * (3.6 - 2) / 2');
+});
+
+test('exit codes: 2 for usage and I/O errors with a clear message, 0 for findings', () => {
+  const missing = cli(['analyze', '/no/such/file.log']);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read \/no\/such\/file\.log: no such file/);
+  const badFormat = cli(['analyze', SAMPLE, '--format', 'xml']);
+  assert.equal(badFormat.status, 2);
+  assert.match(badFormat.stderr, /--format must be table, json or csv/);
+  assert.equal(cli(['analyze']).status, 2);
+  assert.equal(cli(['frobnicate']).status, 2);
+  const garbage = cli(['analyze', '-', '--format', 'json'], '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n');
+  assert.equal(garbage.status, 0, 'input was read');
+});
+
+test('analyze --follow shows a live table of a growing file and ends with a final summary', { timeout: 30_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-follow-'));
+  const file = path.join(dir, 'server.log');
+  const lines = fs.readFileSync(SAMPLE, 'utf8').split('\n');
+  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '4'], { cwd: ROOT });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  // The file appears after the follower started, then grows in pieces (partial lines included).
+  await new Promise((r) => setTimeout(r, 500));
+  const text = lines.join('\n');
+  const third = Math.floor(text.length / 3);
+  fs.writeFileSync(file, text.slice(0, third));
+  await new Promise((r) => setTimeout(r, 800));
+  fs.appendFileSync(file, text.slice(third, 2 * third));
+  await new Promise((r) => setTimeout(r, 800));
+  fs.appendFileSync(file, text.slice(2 * third));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.equal(code, 0);
+  const final = out.slice(out.lastIndexOf('Final summary'));
+  assert.match(final, /25 requests, 2 stages, 2 server boots/);
+  assert.ok(out.split('Live ·').length >= 3, 'refreshed while following');
+});
+
+test('demo: the simulator as a child process, live table, bounded time, final summary', { timeout: 60_000 }, () => {
+  const demo = cli(['demo', '--duration', '6', '--speed', '8', '--rps', '6']);
+  assert.equal(demo.status, 0, demo.stderr);
+  const final = demo.stdout.slice(demo.stdout.lastIndexOf('Final summary'));
+  const n = Number(/Stage Lens: (\d+) requests/.exec(final)?.[1]);
+  assert.ok(n >= 5, `requests captured live: ${n}`);
+  assert.match(final, /ttft-not-recorded \(stage 1\)/);
+  assert.match(final, /cold-start/);
+});
