@@ -62,6 +62,11 @@ export class Session {
     return this.analysis.snapshot();
   }
 
+  /** Stage summaries and findings (request ids capped) for live views. */
+  summary() {
+    return this.analysis.summary();
+  }
+
   requestTimes(): readonly number[] {
     return this.capturedAt;
   }

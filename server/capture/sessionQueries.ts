@@ -11,8 +11,8 @@ import { timelineOf } from '../core/analysis/timeline';
 
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
-    const snap = session.snapshot();
-    return { sessionId: session.id, requestCount: snap.requests.length, stages: snap.stages, findings: snap.findings, histograms: session.histograms() };
+    const summary = session.summary();
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms() };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -28,7 +28,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages), histograms: session.histograms() };
+  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms() };
 }
 
 type SortValue = (r: AnalyzedRequest) => number | string | null;

@@ -63,8 +63,8 @@ test('SampleSet merges late samples and matches a full sort', () => {
   const set = new SampleSet();
   const all: number[] = [];
   let x = 12345;
-  for (let round = 0; round < 5; round++) {
-    for (let i = 0; i < 200; i++) {
+  for (let round = 0; round < 12; round++) {
+    for (let i = 0; i < (round % 3 === 0 ? 3000 : 7); i++) {
       x = (x * 1103515245 + 12345) % 2147483648;
       const v = (x % 10000) / 7;
       set.add(v);

@@ -50,10 +50,12 @@ export class FindingsBuilder {
   }
 
   /** The findings so far. `stages` (the current stage summaries) give cold-start comparisons. */
-  findings(stages: readonly StageSummary[] = []): Finding[] {
+  findings(stages: readonly StageSummary[] = [], maxRequestIds = Number.POSITIVE_INFINITY): Finding[] {
     const out: Finding[] = [];
-    for (const b of this.buckets.values()) out.push({ code: b.code, severity: b.severity, stageId: b.stageId, requestIds: [...b.requestIds], message: this.message(b) });
-    const cold = this.coldFinding(stages);
+    for (const b of this.buckets.values()) {
+      out.push({ code: b.code, severity: b.severity, stageId: b.stageId, requestIds: b.requestIds.slice(0, maxRequestIds), requestCount: b.requestIds.length, message: this.message(b) });
+    }
+    const cold = this.coldFinding(stages, maxRequestIds);
     if (cold !== null) out.push(cold);
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort((a, b) => rank[a.severity] - rank[b.severity] || (a.stageId ?? -1) - (b.stageId ?? -1) || (a.code < b.code ? -1 : 1));
@@ -122,7 +124,7 @@ export class FindingsBuilder {
     }
   }
 
-  private coldFinding(stages: readonly StageSummary[]): Finding | null {
+  private coldFinding(stages: readonly StageSummary[], maxRequestIds: number): Finding | null {
     if (this.coldRequests.length === 0) return null;
     // Name the phase where each cold request stands out most against the stage's median.
     let best = { ratio: 0, text: '' };
@@ -144,7 +146,8 @@ export class FindingsBuilder {
       code: 'cold-start',
       severity: 'info',
       stageId: null,
-      requestIds: this.coldRequests.map((r) => r.requestId),
+      requestIds: this.coldRequests.slice(0, maxRequestIds).map((r) => r.requestId),
+      requestCount: this.coldRequests.length,
       message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }

@@ -1,40 +1,96 @@
 // A growing set of samples that answers percentile queries repeatedly without
-// re-sorting everything: new samples wait in a small tail that is sorted and merged
-// into the sorted body at query time (O(n) merge instead of O(n log n) sort), which
-// keeps a live summary of 100k requests cheap.
-import { distributionOfSorted } from './percentiles';
+// re-sorting or even re-merging everything: new samples wait in a small sorted tail, and
+// an exact rank is found in the union of the sorted body and the tail by binary search
+// (O(log n) per rank). The tail is merged into the body only when it grows large, so a
+// live summary of 100k requests stays cheap at every refresh.
 import type { Distribution } from './types';
 
+const MERGE_AT = 4096;
+
 export class SampleSet {
-  private sorted = new Float64Array(0);
-  private pending: number[] = [];
+  private body = new Float64Array(0);
+  private tail: number[] = [];
+  private tailSorted = true;
   private total = 0;
+  private largest = Number.NEGATIVE_INFINITY;
 
   add(value: number): void {
-    this.pending.push(value);
+    const last = this.tail[this.tail.length - 1];
+    if (last !== undefined && value < last) this.tailSorted = false;
+    this.tail.push(value);
     this.total += value;
+    if (value > this.largest) this.largest = value;
+    if (this.tail.length >= MERGE_AT) this.merge();
   }
 
   get count(): number {
-    return this.sorted.length + this.pending.length;
+    return this.body.length + this.tail.length;
   }
 
   distribution(): Distribution | null {
-    this.flush();
-    return distributionOfSorted(this.sorted, this.total);
+    const n = this.count;
+    if (n === 0) return null;
+    this.sortTail();
+    return {
+      count: n,
+      mean: this.total / n,
+      p50: this.percentile(50),
+      p90: this.percentile(90),
+      p99: this.percentile(99),
+      max: this.largest,
+    };
   }
 
-  /** The sorted values (a view; do not modify). */
+  /** All values, sorted (merges the tail). */
   values(): Float64Array {
-    this.flush();
-    return this.sorted;
+    this.merge();
+    return this.body;
   }
 
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    const tail = Float64Array.from(this.pending).sort();
-    this.pending = [];
-    const body = this.sorted;
+  /** numpy's linear percentile over body ∪ tail. */
+  private percentile(p: number): number {
+    const n = this.count;
+    const h = ((n - 1) * p) / 100;
+    const lo = Math.floor(h);
+    const a = this.kth(lo);
+    if (lo + 1 >= n || h === lo) return a;
+    return a + (h - lo) * (this.kth(lo + 1) - a);
+  }
+
+  /** The k-th smallest (0-based) of the union of two sorted arrays, by binary search over the split. */
+  private kth(k: number): number {
+    const A = this.body;
+    const B = this.tail;
+    const n = A.length;
+    const m = B.length;
+    let lo = Math.max(0, k + 1 - m);
+    let hi = Math.min(k + 1, n);
+    // Find i (taken from A) with j = k + 1 - i taken from B such that A[i-1] <= B[j] and B[j-1] <= A[i].
+    while (lo < hi) {
+      const i = (lo + hi) >> 1;
+      const j = k + 1 - i;
+      if ((A[i] as number) < (B[j - 1] as number)) lo = i + 1;
+      else hi = i;
+    }
+    const i = lo;
+    const j = k + 1 - i;
+    const fromA = i > 0 ? (A[i - 1] as number) : Number.NEGATIVE_INFINITY;
+    const fromB = j > 0 ? (B[j - 1] as number) : Number.NEGATIVE_INFINITY;
+    return Math.max(fromA, fromB);
+  }
+
+  private sortTail(): void {
+    if (!this.tailSorted) {
+      this.tail.sort((x, y) => x - y);
+      this.tailSorted = true;
+    }
+  }
+
+  private merge(): void {
+    if (this.tail.length === 0) return;
+    this.sortTail();
+    const body = this.body;
+    const tail = this.tail;
     const merged = new Float64Array(body.length + tail.length);
     let i = 0;
     let j = 0;
@@ -42,6 +98,7 @@ export class SampleSet {
     while (i < body.length && j < tail.length) merged[k++] = (body[i] as number) <= (tail[j] as number) ? (body[i++] as number) : (tail[j++] as number);
     while (i < body.length) merged[k++] = body[i++] as number;
     while (j < tail.length) merged[k++] = tail[j++] as number;
-    this.sorted = merged;
+    this.body = merged;
+    this.tail = [];
   }
 }

@@ -67,6 +67,12 @@ export class StreamAnalysis {
     return this.requestList;
   }
 
+  /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
+  summary(maxRequestIds = 200): { stages: StageSummary[]; findings: Finding[] } {
+    const stages = this.summaries.stages();
+    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+  }
+
   snapshot(): AnalysisSnapshot {
     const stages = this.summaries.stages();
     return {

@@ -119,7 +119,10 @@ export interface Finding {
   readonly code: FindingCode;
   readonly severity: Severity;
   readonly stageId: number | null;
+  /** The requests it concerns (capped in live summaries: see requestCount). */
   readonly requestIds: readonly string[];
+  /** How many requests it concerns in all. */
+  readonly requestCount: number;
   readonly message: string;
 }
 

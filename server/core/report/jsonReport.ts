@@ -40,7 +40,7 @@ export interface AnalysisJson {
   readonly splitSummary: Record<string, { readonly split: Partial<Record<SplitName, Distribution>>; readonly states: Record<SplitName, Record<SplitState, number>>; readonly addedTimeToFirstOutputMs: Distribution | null; readonly requestCount: number }>;
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
   readonly histograms: HistogramSummaryJson[];
-  readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; message: string }[];
+  readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; requestCount: number; message: string }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
 }
@@ -92,7 +92,7 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
     splitSummary,
     replicaSummary,
     histograms,
-    findings: snapshot.findings.map((f) => ({ code: f.code, severity: f.severity, stageId: f.stageId, requestIds: f.requestIds, message: f.message })),
+    findings: snapshot.findings.map((f) => ({ code: f.code, severity: f.severity, stageId: f.stageId, requestIds: f.requestIds, requestCount: f.requestCount, message: f.message })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
   };

@@ -1,0 +1,38 @@
+// `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview>.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { runParseBench } from './bench/parse';
+import { liveIngestBench, summaryQueryBench } from './bench/live';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const skip = new Set((args[args.indexOf('--skip') + 1] ?? '').split(','));
+const log = (line: string): void => console.log(line);
+const ROOT = path.resolve(__dirname, '..');
+
+async function main(): Promise<void> {
+  console.log(`Stage Lens benchmark · node ${process.version} · ${new Date().toISOString()}${quick ? ' · quick' : ''}\n`);
+  if (!skip.has('parse')) {
+    console.log('== log parser (issue 2)');
+    runParseBench({ targetBytes: quick ? 40e6 : 200e6, runs: quick ? 1 : 3, log });
+  }
+  if (!skip.has('summary')) {
+    console.log('\n== summary query at 100k requests (issue 3)');
+    summaryQueryBench(100_000, log);
+  }
+  if (!skip.has('live')) {
+    console.log('\n== live ingest of the simulator (issue 3)');
+    await liveIngestBench(500, quick ? 10 : 60, log);
+  }
+  if (!skip.has('deploy')) {
+    console.log('\n== deploy YAML features on a 5,000-line file (issue 5)');
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts')], { stdio: 'inherit', cwd: ROOT });
+  }
+  if (!skip.has('webview')) {
+    console.log('\n== latency panel with 100k requests in headless Chromium (issue 4)');
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/webview.ts')], { stdio: 'inherit', cwd: ROOT });
+  }
+}
+
+void main();
