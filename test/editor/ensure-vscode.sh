@@ -32,10 +32,16 @@ MARKER="$DIR/stage-lens-vscode.json"
 LOG="$CACHE/logs/ensure-vscode.log"
 
 mkdir -p "$CACHE/logs"
-log() { echo "[$(date +%H:%M:%S)] $*" >> "$LOG"; }
+# The log is started afresh by the first step that installs something (a warm run keeps the last one).
+log_started=0
+log() {
+  if [ $log_started = 0 ]; then : > "$LOG"; log_started=1; fi
+  echo "[$(date +%H:%M:%S)] $*" >> "$LOG"
+}
+die() { echo "ensure-vscode: $*" >&2; exit 1; }
 fail() {
   echo "ensure-vscode: $*" >&2
-  if [ -s "$LOG" ]; then echo "--- last lines of $LOG:" >&2; tail -n 40 "$LOG" >&2; fi
+  if [ $log_started = 1 ] && [ -s "$LOG" ]; then echo "--- last lines of $LOG:" >&2; tail -n 40 "$LOG" >&2; fi
   exit 1
 }
 trap 'fail "failed at line $LINENO: $BASH_COMMAND"' ERR
@@ -43,7 +49,6 @@ trap 'fail "failed at line $LINENO: $BASH_COMMAND"' ERR
 # One installer at a time (two engineers/terminals running the tests at once).
 exec 9> "$CACHE/.lock"
 flock 9
-: > "$LOG"
 
 installed() { [ -s "$MARKER" ] && [ -f "$DIR/node_modules/code-server/lib/vscode/out/server-main.js" ]; }
 
@@ -59,19 +64,18 @@ for p in "${need[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
-    trap - ERR
-    fail "missing Debian packages: ${missing[*]}. Install them as root: apt-get update && apt-get install -y ${missing[*]}"
+    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get update && apt-get install -y ${missing[*]}"
   fi
-  echo "ensure-vscode: installing Debian packages: ${missing[*]} (log: $LOG)"
   log "apt-get update"
+  echo "ensure-vscode: installing Debian packages: ${missing[*]} (log: $LOG)"
   apt-get update -q >> "$LOG" 2>&1
   log "apt-get install ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >> "$LOG" 2>&1
 fi
 if [ -n "${STAGE_LENS_CHROMIUM:-}" ]; then
-  [ -x "$STAGE_LENS_CHROMIUM" ] || fail "STAGE_LENS_CHROMIUM=$STAGE_LENS_CHROMIUM is not an executable"
+  [ -x "$STAGE_LENS_CHROMIUM" ] || die "STAGE_LENS_CHROMIUM=$STAGE_LENS_CHROMIUM is not an executable"
 else
-  [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium not found although the chromium package is installed"
+  [ -x /usr/bin/chromium ] || die "/usr/bin/chromium not found although the chromium package is installed"
 fi
 
 # ---------------------------------------------------------------- code-server
@@ -81,6 +85,7 @@ if installed; then
 fi
 
 T0=$(date +%s)
+log "install code-server@$CS_VERSION into $DIR"
 echo "ensure-vscode: installing code-server@$CS_VERSION into $DIR (a few minutes; log: $LOG)"
 
 # When run from `npm test`, npm exported its own run-script settings; they must not leak into our
@@ -96,7 +101,7 @@ mkdir -p "$DIR" "$CACHE/dl" "$TMPDIR" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
 # The package itself (for engines.node and the pinned @vscode/ripgrep version).
 cd "$CACHE/dl"
 log "npm pack code-server@$CS_VERSION"
-CS_TGZ=$(npm pack "code-server@$CS_VERSION" --silent 2>> "$LOG" | tail -1)
+CS_TGZ=$(npm pack "code-server@$CS_VERSION" --loglevel=error 2>> "$LOG" | tail -1)
 tar xzf "$CS_TGZ" package/package.json package/lib/vscode/npm-shrinkwrap.json
 NODE_MAJOR=$(node -p 'String(require("./package/package.json").engines.node).match(/\d+/)[0]')
 SYS_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
@@ -125,7 +130,7 @@ cd "$CACHE/dl"
 RG_VER=$(node -p 'const p=require("./package/lib/vscode/npm-shrinkwrap.json").packages["node_modules/@vscode/ripgrep"]; p ? p.version : ""')
 if [ -n "$RG_VER" ]; then
   command -v rg > /dev/null || fail "ripgrep (rg) is needed to install code-server $CS_VERSION"
-  RG_TGZ=$(npm pack "@vscode/ripgrep@$RG_VER" --silent 2>> "$LOG" | tail -1)
+  RG_TGZ=$(npm pack "@vscode/ripgrep@$RG_VER" --loglevel=error 2>> "$LOG" | tail -1)
   tar xzf "$RG_TGZ" package/lib/postinstall.js
   RG_TAG=$(sed -n "s/^const VERSION = '\(.*\)';/\1/p" package/lib/postinstall.js)
   [ -n "$RG_TAG" ] || fail "could not read the ripgrep release tag from @vscode/ripgrep@$RG_VER"

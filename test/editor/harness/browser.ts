@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { onCleanup, removeDirNow } from './cleanup';
+import { onCleanup, recordForCleanup, removeDirNow } from './cleanup';
 import type { VSCodeInstall } from './config';
 
 export interface BrowserPage {
@@ -25,6 +25,7 @@ const chromiumArgs = [
 
 export async function openBrowser(install: VSCodeInstall, viewport = { width: 1400, height: 900 }): Promise<BrowserPage> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-chromium-'));
+  recordForCleanup('dir', userDataDir);
   const removeProfile = onCleanup(() => removeDirNow(userDataDir));
   let context: BrowserContext;
   try {

@@ -74,8 +74,11 @@ export function removeDirNow(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** Appends a process-group id to $STAGE_LENS_PGID_FILE (run.sh kills those groups in its EXIT trap). */
-export function recordGroup(pgid: number): void {
-  const file = process.env.STAGE_LENS_PGID_FILE;
-  if (file) fs.appendFileSync(file, `${pgid}\n`);
+/**
+ * Notes a process group or a temporary folder in $STAGE_LENS_CLEANUP_FILE: run.sh's EXIT trap
+ * kills / removes whatever is still there, should the harness itself be killed with SIGKILL.
+ */
+export function recordForCleanup(kind: 'pgid' | 'dir', value: string | number): void {
+  const file = process.env.STAGE_LENS_CLEANUP_FILE;
+  if (file) fs.appendFileSync(file, `${kind} ${value}\n`);
 }

@@ -33,6 +33,16 @@ export function failureScreenshotDir(): string {
   return dir;
 }
 
+/**
+ * Console output of this offline code-server setup that says nothing about our code (the gallery at
+ * open-vsx.org is unreachable, code-server's own service worker and web manifest are absent).
+ */
+const knownNoise = /Failed to load resource|Manifest fetch|[Ss]ervice ?[Ww]orker|open-vsx\.org|ERR_NAME_NOT_RESOLVED|bad HTTP response code \(404\)/;
+
+export function isKnownNoise(message: string): boolean {
+  return knownNoise.test(message.split('\n')[0] ?? '');
+}
+
 export function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;

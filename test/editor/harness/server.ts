@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { killGroupNow, onCleanup, recordGroup, removeDirNow, stopGroup } from './cleanup';
+import { killGroupNow, onCleanup, recordForCleanup, removeDirNow, stopGroup } from './cleanup';
 import { outputDir, type VSCodeInstall } from './config';
 
 export interface VSCodeServer {
@@ -48,6 +48,26 @@ const userSettings = {
   'git.enabled': false,
 };
 
+/**
+ * bash -c WATCHDOG name HARNESS_PID CMD...: runs CMD in the background and waits for it; if the
+ * harness process disappears first, stops the whole process group (TERM, then KILL). It ignores
+ * TERM itself (set after CMD started, so CMD keeps the default), so a group-wide SIGTERM from
+ * the harness stops the server and the watchdog then exits with it.
+ */
+const watchdog = `
+harness=$1; shift
+"$@" &
+srv=$!
+trap '' TERM
+while kill -0 "$srv" 2>/dev/null; do
+  if ! kill -0 "$harness" 2>/dev/null; then
+    kill -TERM -- -$$ 2>/dev/null; sleep 3; kill -KILL -- -$$ 2>/dev/null
+  fi
+  sleep 0.5
+done
+wait "$srv"
+`;
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -86,6 +106,7 @@ function tail(file: string, lines: number): string {
 
 async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServer | 'port-in-use'> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-vscode-'));
+  recordForCleanup('dir', stateDir);
   const removeState = onCleanup(() => removeDirNow(stateDir));
   fs.mkdirSync(path.join(stateDir, 'user', 'User'), { recursive: true });
   fs.writeFileSync(path.join(stateDir, 'user', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
@@ -103,16 +124,21 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
     '--user-data-dir', path.join(stateDir, 'user'),
     '--extensions-dir', path.join(stateDir, 'extensions'),
   ];
-  // `setsid` makes the server the leader of a new process group (pgid = its pid), so the
-  // extension host, file watcher and pty host it forks are all stopped with one kill(-pgid).
-  const child = spawn('setsid', args, { stdio: ['ignore', logFd, logFd], env: cleanEnv(opts.env ?? {}, stateDir) });
+  // `setsid` puts the server into a new process group (pgid = the pid of `setsid`'s child), so
+  // the extension host, file watcher and pty host it forks are all stopped with one kill(-pgid).
+  // The group leader is a small bash watchdog that also stops the group should this harness
+  // process die without cleaning up (SIGKILL).
+  const child = spawn('setsid', ['bash', '-c', watchdog, 'stage-lens-vscode-watchdog', String(process.pid), ...args], {
+    stdio: ['ignore', logFd, logFd],
+    env: cleanEnv(opts.env ?? {}, stateDir),
+  });
   fs.closeSync(logFd);
   const pgid = child.pid;
   if (pgid === undefined) {
     removeState();
     throw new Error('could not start setsid/node for the VS Code server');
   }
-  recordGroup(pgid);
+  recordForCleanup('pgid', pgid);
   const killNow = onCleanup(() => killGroupNow(pgid));
   let exited: number | string | null = null;
   child.on('exit', (code, signal) => { exited = code ?? signal ?? 'exit'; });

@@ -26,6 +26,24 @@ describe('activation', () => {
     assert.ok(commands.includes('workbench.action.quickOpen'));
   });
 
+  it('registers every command it contributes', async () => {
+    const ext = stageLensExtension();
+    await ext.activate();
+    const manifest: unknown = ext.packageJSON;
+    const contributed: string[] = [];
+    if (typeof manifest === 'object' && manifest !== null && 'contributes' in manifest) {
+      const { contributes } = manifest;
+      if (typeof contributes === 'object' && contributes !== null && 'commands' in contributes && Array.isArray(contributes.commands)) {
+        for (const c of contributes.commands as unknown[]) {
+          if (typeof c === 'object' && c !== null && 'command' in c && typeof c.command === 'string') contributed.push(c.command);
+        }
+      }
+    }
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `contributed in package.json but not registered: ${missing.join(', ')}`);
+  });
+
   it('opens the test workspace with the deploy fixtures', async () => {
     const folder = workspaceFolder();
     const files = await vscode.workspace.findFiles('*.yaml');

@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { mocha } from './setup';
 // ---- suites (one line each) ----
 import './activation.test';
+import './stageLens.test';
 // ---- end of suites ----
 
 /**
@@ -28,8 +29,9 @@ function resultsFile(): string {
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
-    const stack = (err.stack ?? '').split('\n').slice(1, 6).map((l) => `       ${l.trim()}`);
-    return [err.message, ...stack].join('\n');
+    const message = err.message.split('\n').filter((l) => l.trim() !== '');
+    const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l) && !l.includes('node_modules') && !l.includes('node:internal'));
+    return [...message, ...frames.slice(0, 4).map((l) => l.trim())].join('\n       ');
   }
   return String(err);
 }

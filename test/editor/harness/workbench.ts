@@ -1,0 +1,227 @@
+// Driving the VS Code workbench like a person, for UI tests (test/editor/ui/*.ui.ts).
+//
+//   const wb = await startWorkbench({ install, server, workspace: dir, name: 'my-test' });
+//   await wb.openFile('qwen3_tts.yaml');                 // Ctrl+P, pick the exact file
+//   await wb.runCommand('Stage Lens: Open Timeline');    // F1, pick the exact command title
+//   const view = await wb.webview('Stage Lens Timeline'); // the webview's own document (#active-frame)
+//   await view.locator('#chart').waitFor();
+//   await wb.screenshot('timeline');                     // test-output/screenshots/timeline.png
+//
+// Selectors were checked against VS Code 1.100.3 (and 1.139.1 for the webview frames).
+import * as path from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { openBrowser, type BrowserPage } from './browser';
+import { repoRoot, screenshotDir, type VSCodeInstall } from './config';
+import type { VSCodeServer } from './server';
+
+export interface WorkbenchOptions {
+  install: VSCodeInstall;
+  server: VSCodeServer;
+  /** Folder opened in the workbench. */
+  workspace: string;
+  /** Extension loaded in development mode (default: this repo). */
+  extensionDevelopmentPath?: string;
+  viewport?: { width: number; height: number };
+}
+
+const DEFAULT_TIMEOUT = 30_000;
+
+// The few DOM shapes used in page.evaluate() callbacks (the project's tsconfig has no "dom" lib;
+// those callbacks run in the browser, where globalThis.document exists).
+interface DomRect { left: number; right: number; top: number; bottom: number; width: number; height: number }
+interface DomElement {
+  readonly id: string;
+  readonly textContent: string | null;
+  readonly parentElement: DomElement | null;
+  readonly style: { visibility: string };
+  getAttribute(name: string): string | null;
+  closest(selector: string): DomElement | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  getBoundingClientRect(): DomRect;
+}
+interface DomWindow { document: { title: string; querySelectorAll(selector: string): ArrayLike<DomElement> } }
+
+/** CSS attribute-value escaping for use inside "..." */
+function cssString(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** List rows / tabs whose aria-label is `label`, or `label, <suffix>` (VS Code appends e.g. ", file results"). */
+function byAriaLabel(scope: string, label: string): string {
+  const l = cssString(label);
+  return `${scope}[aria-label="${l}"], ${scope}[aria-label^="${l}, "]`;
+}
+
+export class Workbench {
+  /** Browser console errors and page errors seen so far (printed when a UI test fails). */
+  readonly consoleErrors: string[] = [];
+
+  private constructor(
+    readonly page: Page,
+    readonly workspace: string,
+    private readonly browser: BrowserPage,
+  ) {}
+
+  /** Opens the workbench on `workspace` with our extension in development mode and waits until it is ready. */
+  static async start(opts: WorkbenchOptions): Promise<Workbench> {
+    const browser = await openBrowser(opts.install, opts.viewport);
+    const wb = new Workbench(browser.page, opts.workspace, browser);
+    try {
+      const { page } = browser;
+      page.setDefaultTimeout(DEFAULT_TIMEOUT);
+      page.on('pageerror', (err) => wb.consoleErrors.push(`[pageerror] ${err.message}`));
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') wb.consoleErrors.push(`[console] ${msg.text()}`);
+      });
+      const devPath = opts.extensionDevelopmentPath ?? repoRoot;
+      await page.goto(opts.server.workbenchUrl(opts.workspace, [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]]));
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+      await page.locator('.monaco-workbench .part.editor').waitFor();
+      return wb;
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+  }
+
+  /** document.title, e.g. "[Extension Development Host] qwen3_tts.yaml - stage-lens-ws-x - code-server" */
+  windowTitle(): Promise<string> {
+    return this.page.title();
+  }
+
+  /** Waits until the window title contains `text`. */
+  async waitForWindowTitle(text: string, timeout = DEFAULT_TIMEOUT): Promise<string> {
+    await this.page.waitForFunction((t) => (globalThis as unknown as DomWindow).document.title.includes(t), text, { timeout });
+    return this.page.title();
+  }
+
+  /** The quick input (Ctrl+P / F1) text box. */
+  private quickInput(): Locator {
+    return this.page.locator('.quick-input-widget .quick-input-box input');
+  }
+
+  /**
+   * Picks the row labelled exactly `label` in the open quick input. The list first shows stale
+   * rows (history) and re-renders when results arrive, so wait until it has settled (same rows
+   * for 300 ms, progress bar done) before clicking the row by its index.
+   */
+  private async pickQuickInputRow(label: string, timeout: number): Promise<void> {
+    const deadline = Date.now() + timeout;
+    let last = '';
+    let stableSince = Date.now();
+    for (;;) {
+      const snap = await this.page.evaluate((wanted) => {
+        const document = (globalThis as unknown as DomWindow).document;
+        const rows = Array.from(document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row'));
+        const labels = rows.map((r) => `${r.getAttribute('data-index') ?? ''}=${r.getAttribute('aria-label') ?? ''}`);
+        const match = rows.find((r) => {
+          const l = r.getAttribute('aria-label') ?? '';
+          return l === wanted || l.startsWith(`${wanted}, `);
+        });
+        const busy = document.querySelectorAll('.quick-input-widget .quick-input-progress:not(.done)').length > 0;
+        return { key: labels.join('|'), index: match?.getAttribute('data-index') ?? null, busy };
+      }, label);
+      const now = Date.now();
+      if (snap.key !== last) {
+        last = snap.key;
+        stableSince = now;
+      } else if (snap.index !== null && !snap.busy && now - stableSince >= 300) {
+        await this.page.locator(`.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`).click();
+        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: Math.max(1000, deadline - Date.now()) });
+        return;
+      }
+      if (now > deadline) throw new Error(`quick input: no row "${label}" after ${timeout} ms; rows: ${last.replace(/\|/g, ' | ')}`);
+      await this.page.waitForTimeout(50);
+    }
+  }
+
+  /** Quick Open (Ctrl+P): types the file name and picks that exact file. `name` may be a relative path. */
+  async openFile(name: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
+    const base = path.basename(name);
+    await this.page.keyboard.press('Control+P');
+    await this.quickInput().waitFor({ state: 'visible' });
+    await this.quickInput().fill(name);
+    await this.pickQuickInputRow(base, timeout);
+    await this.page.locator(byAriaLabel('.tabs-container .tab.active', base)).waitFor({ timeout });
+    await this.page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first().waitFor({ timeout });
+  }
+
+  /** Command palette (F1): types the title and runs the command with exactly that title, e.g. "View: Toggle Word Wrap". */
+  async runCommand(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
+    await this.page.keyboard.press('F1');
+    await this.quickInput().waitFor({ state: 'visible' });
+    await this.quickInput().fill(`>${title}`);
+    await this.pickQuickInputRow(title, timeout);
+  }
+
+  /** The editor tab with this title (file name or webview panel title). */
+  tab(title: string): Locator {
+    return this.page.locator(byAriaLabel('.tabs-container .tab', title)).first();
+  }
+
+  /** Title of the active editor tab in the active group. */
+  async activeTabTitle(): Promise<string | null> {
+    const tab = this.page.locator('.editor-group-container.active .tabs-container .tab.active').first();
+    return (await tab.count()) > 0 ? tab.getAttribute('aria-label') : null;
+  }
+
+  /**
+   * The HTML document of the webview titled `title`: an editor tab (WebviewPanel) or a view's
+   * header (WebviewView). Brings that tab to the front, then returns the webview's inner frame
+   * (`iframe.webview.ready` > `#active-frame`), so `locator()` calls query our own DOM.
+   * VS Code draws every webview in an overlay <div id=ID> outside the editor; this matches the
+   * visible overlay that lies over the tab's editor group (or the view's pane).
+   */
+  async webview(title: string, timeout = DEFAULT_TIMEOUT): Promise<FrameLocator> {
+    const deadline = Date.now() + timeout;
+    const tab = this.tab(title);
+    if ((await tab.count()) > 0 && !((await tab.getAttribute('class')) ?? '').split(/\s+/).includes('active')) await tab.click();
+    for (;;) {
+      const id = await this.page.evaluate((wanted) => {
+        const document = (globalThis as unknown as DomWindow).document;
+        // (no named helper functions in here: tsx's __name() wrapper does not exist in the page)
+        let container: DomElement | null = null;
+        for (const t of Array.from(document.querySelectorAll('.tabs-container .tab.active'))) {
+          const l = t.getAttribute('aria-label') ?? '';
+          if (l === wanted || l.startsWith(`${wanted}, `)) container = t.closest('.editor-group-container');
+        }
+        if (!container) {
+          for (const h of Array.from(document.querySelectorAll('.pane-header'))) {
+            const text = h.querySelector('.title')?.textContent?.trim() ?? '';
+            if (text.toLowerCase() === wanted.toLowerCase()) container = h.parentElement?.querySelector('.pane-body') ?? null;
+          }
+        }
+        if (!container) return null;
+        const box = container.getBoundingClientRect();
+        for (const overlay of Array.from(document.querySelectorAll('div[data-parent-flow-to-element-id]'))) {
+          if (overlay.style.visibility === 'hidden') continue;
+          if (!overlay.querySelector('iframe.webview.ready')) continue;
+          const r = overlay.getBoundingClientRect();
+          const cx = r.left + r.width / 2;
+          const cy = r.top + r.height / 2;
+          if (r.width > 0 && cx >= box.left && cx <= box.right && cy >= box.top && cy <= box.bottom) return overlay.id;
+        }
+        return null;
+      }, title);
+      if (id) return this.page.frameLocator(`[id="${cssString(id)}"] > iframe.webview.ready`).frameLocator('#active-frame');
+      if (Date.now() > deadline) throw new Error(`no visible webview titled "${title}" after ${timeout} ms`);
+      await this.page.waitForTimeout(200);
+    }
+  }
+
+  /** Saves a PNG of the whole window into test-output/screenshots/ (or $STAGE_LENS_SCREENSHOT_DIR); returns its path. */
+  async screenshot(name: string): Promise<string> {
+    const file = path.join(screenshotDir(), `${name.replace(/[^\w.-]+/g, '-')}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+  }
+}
+
+export function startWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
+  return Workbench.start(opts);
+}

@@ -1,0 +1,105 @@
+// Stage Lens features as VS Code shows them: Start Demo Server captures the simulator end
+// to end through the language server; the deploy YAML gets hovers, diagnostics, inlay
+// hints and code lenses from the same server.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StageLensApi } from '../../../src/extension';
+import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
+
+async function api(): Promise<StageLensApi> {
+  const ext = stageLensExtension();
+  return (await ext.activate()) as StageLensApi;
+}
+
+describe('Stage Lens', () => {
+  it('Start Demo Server: simulator -> capture -> live numbers, codec TTFT shown as not recorded', async function () {
+    this.timeout(60_000);
+    const { client } = await api();
+    await vscode.commands.executeCommand('stageLens.startDemo');
+    const session = await waitFor('a demo session with requests', () => {
+      const s = client.currentSession();
+      return s !== null && s.requestCount >= 3 ? s : undefined;
+    }, 45_000);
+    assert.equal(session.kind, 'launch');
+    assert.match(session.description, /simulate/);
+    const summary = await client.request('stageLens/summary', { sessionId: session.id });
+    const codec = summary.stages.find((s) => s.stageKey === '1');
+    assert.ok(codec !== undefined);
+    assert.equal(codec.splitStates.ttftMs.notRecorded, codec.requestCount);
+    assert.ok(summary.findings.some((f) => f.code === 'ttft-not-recorded' && f.stageId === 1));
+
+    const out = path.join(os.tmpdir(), `stage-lens-export-${Date.now()}.json`);
+    const exported = await client.request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
+    assert.ok(exported.requestCount >= 3);
+    const json = JSON.parse(fs.readFileSync(out, 'utf8')) as { schema: number };
+    assert.equal(json.schema, 1);
+
+    await vscode.commands.executeCommand('stageLens.stopCapture');
+    await waitFor('capture stopped', () => {
+      const s = client.currentSession();
+      return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
+    }, 15_000);
+  });
+
+  it('hovers explain talker_first_audio and async_chunk in a deploy YAML', async function () {
+    this.timeout(30_000);
+    const editor = await openFixture('qwen3_tts.yaml');
+    const text = editor.document.getText();
+    const at = text.indexOf('async_chunk');
+    assert.ok(at >= 0);
+    const hovers = await waitFor('a hover', async () => {
+      const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(at + 2));
+      return h.length > 0 ? h : undefined;
+    }, 20_000);
+    const content = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(content, /input/i);
+  });
+
+  it('code lenses: launch with this config and show latency per stage', async function () {
+    this.timeout(30_000);
+    const editor = await openFixture('qwen3_tts.yaml');
+    const lenses = await waitFor('code lenses', async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+      return l.length > 0 ? l : undefined;
+    }, 20_000);
+    const commands = lenses.map((l) => l.command?.command);
+    assert.ok(commands.includes('stageLens.launchWithDeployConfig'));
+    assert.ok(commands.includes('stageLens.openLatencyView'));
+  });
+
+  it('diagnostics: talker_first_audio without async_chunk is a warning; real configs stay clean', async function () {
+    this.timeout(30_000);
+    const clean = await openFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.deepEqual(vscode.languages.getDiagnostics(clean.document.uri).map((d) => d.message), []);
+    const broken = workspaceFile('broken-first-audio.yaml');
+    fs.writeFileSync(broken.fsPath, [
+      'async_chunk: false',
+      'model_runner: v2',
+      'connectors:',
+      '  connector_of_shared_memory:',
+      '    name: SharedMemoryConnector',
+      '    extra:',
+      '      talker_first_audio: true',
+      '      initial_codec_chunk_frames: 1',
+      'stages:',
+      '  - stage_id: 0',
+      '    output_connectors:',
+      '      to_stage_1: connector_of_shared_memory',
+      '  - stage_id: 1',
+      '    input_connectors:',
+      '      from_stage_0: connector_of_shared_memory',
+      '',
+    ].join('\n'));
+    const doc = await vscode.workspace.openTextDocument(broken);
+    await vscode.window.showTextDocument(doc);
+    const diags = await waitFor('a talker_first_audio diagnostic', () => {
+      const d = vscode.languages.getDiagnostics(broken);
+      return d.some((x) => /async_chunk/.test(x.message)) ? d : undefined;
+    }, 20_000);
+    assert.ok(diags.every((d) => d.severity !== vscode.DiagnosticSeverity.Error || /yaml/i.test(d.message)));
+  });
+});
