@@ -44,33 +44,33 @@ export interface ConfigMap {
 
 export type ConfigValue = ConfigScalar | ConfigList | ConfigMap;
 
-export function isMap(value: ConfigValue | undefined): value is ConfigMap {
+export function isMap(value: ConfigValue | null | undefined): value is ConfigMap {
   return value?.kind === 'map';
 }
 
-export function isList(value: ConfigValue | undefined): value is ConfigList {
+export function isList(value: ConfigValue | null | undefined): value is ConfigList {
   return value?.kind === 'list';
 }
 
-export function isScalar(value: ConfigValue | undefined): value is ConfigScalar {
+export function isScalar(value: ConfigValue | null | undefined): value is ConfigScalar {
   return value?.kind === 'scalar';
 }
 
-export function entryOf(map: ConfigValue | undefined, key: string): ConfigEntry | undefined {
+export function entryOf(map: ConfigValue | null | undefined, key: string): ConfigEntry | undefined {
   return isMap(map) ? map.entries.get(key) : undefined;
 }
 
-export function valueOf(map: ConfigValue | undefined, key: string): ConfigValue | undefined {
+export function valueOf(map: ConfigValue | null | undefined, key: string): ConfigValue | undefined {
   return entryOf(map, key)?.value;
 }
 
-export function scalarOf(map: ConfigValue | undefined, key: string): ScalarValue | undefined {
+export function scalarOf(map: ConfigValue | null | undefined, key: string): ScalarValue | undefined {
   const value = valueOf(map, key);
   return isScalar(value) ? value.value : undefined;
 }
 
 /** An integer stage id as vLLM-Omni reads it (`stage_id: 1`), or null. */
-export function stageIdOf(stage: ConfigValue | undefined): number | null {
+export function stageIdOf(stage: ConfigValue | null | undefined): number | null {
   const id = scalarOf(stage, 'stage_id');
   return typeof id === 'number' && Number.isInteger(id) ? id : null;
 }

@@ -1,0 +1,88 @@
+// Hover text (markdown) for the key at a position: what it does, its default, what it
+// means for the metrics, and for a few keys what the effective config makes of it: the
+// overlay chain on `base_config`, a stage's effective values and their files on
+// `stage_id`, the prerequisite checklist on `talker_first_audio`.
+import * as path from 'node:path';
+import type { DeployAnalysis } from './analysis';
+import { renderValue, stageIdOf, type ConfigEntry, type ConfigMap } from './configTree';
+import { keyAtOffset, type KeyHit } from './keyAtOffset';
+import { specAtPath, type KeySpec } from './schema';
+import { describeLocation, type SourceRange } from './sourceRange';
+import { stageViews } from './stageViews';
+import { talkerFirstAudioReports } from './talkerFirstAudio';
+
+export interface DeployHover {
+  readonly markdown: string;
+  readonly range: SourceRange;
+}
+
+/** Most effective values listed in a `stage_id` hover; a stage rarely has more. */
+const MAX_STAGE_VALUES = 40;
+
+export function deployHover(analysis: DeployAnalysis, offset: number): DeployHover | undefined {
+  if (!analysis.isDeployConfig) return undefined;
+  const hit = keyAtOffset(analysis.file.root, analysis.file.path, offset);
+  if (!hit) return undefined;
+  const found = specAtPath(hit.path);
+  const sections = found ? describeSpec(hit.entry.key, found.spec) : [unknownKeyText(hit)];
+  sections.push(...effectiveSections(analysis, hit));
+  return { markdown: sections.join('\n\n'), range: hit.entry.keyLocation.range };
+}
+
+function describeSpec(name: string, spec: KeySpec): string[] {
+  const kinds = spec.values ? spec.values.map((v) => `\`${v}\``).join(' | ') : spec.kinds.join(' | ');
+  return [`**\`${name}\`** · ${kinds} · default: ${spec.defaultText}`, spec.description, `**Metrics:** ${spec.metrics}`];
+}
+
+function unknownKeyText(hit: KeyHit): string {
+  return `**\`${hit.entry.key}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
+}
+
+function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
+  const [first] = hit.path;
+  const last = hit.path[hit.path.length - 1];
+  const file = analysis.file.path;
+  if (hit.path.length === 1 && first === 'base_config') return [chainText(analysis)];
+  if (last === 'stage_id' && hit.path.length === 3 && first === 'stages') {
+    const id = stageIdOf(hit.parent);
+    return id === null ? [] : [stageText(analysis.effective.root, id, file)];
+  }
+  if (last === 'talker_first_audio' && first === 'connectors') return [talkerFirstAudioText(analysis.effective.root, hit.path[1], file)];
+  return [];
+}
+
+function chainText(analysis: DeployAnalysis): string {
+  const names = analysis.effective.chain.map((file, i) => (i === 0 ? 'this file' : `\`${path.basename(file.path)}\``));
+  const problems = analysis.effective.problems.map((problem) => `⚠ ${problem.message}`);
+  return [`**Overlay chain:** ${names.join(' → ')}`, ...problems].join('\n\n');
+}
+
+function stageText(root: ConfigMap, id: number, file: string): string {
+  const view = stageViews(root).find((candidate) => candidate.id === id);
+  if (!view) return '';
+  const lines = [...view.stage.entries.values()]
+    .filter((entry) => entry.key !== 'stage_id')
+    .slice(0, MAX_STAGE_VALUES)
+    .map((entry) => `- \`${entry.key}: ${renderValue(entry.value, 50)}\` — ${origin(entry, file)}`);
+  return [`**Effective stage ${id}** (after overlays, CUDA):`, ...lines].join('\n');
+}
+
+function origin(entry: ConfigEntry, file: string): string {
+  const where = describeLocation(entry.keyLocation, file);
+  return entry.replaced ? `${where} (overrides ${describeLocation(entry.replaced.keyLocation, file)})` : where;
+}
+
+function talkerFirstAudioText(root: ConfigMap, connector: string, file: string): string {
+  const report = talkerFirstAudioReports(root).find((candidate) => candidate.connector === connector);
+  if (!report) return '**Effective:** talker first audio is off for this connector.';
+  const roles =
+    report.talkers.length > 0
+      ? `talker stage ${report.talkers.join(', ')} → codec stage ${report.codecs.join(', ')}`
+      : 'talker not identified from the stage connectors (stage-level prerequisites not checked)';
+  const lines = report.checks.map((check) => {
+    const where = check.decidedBy ? ` — ${describeLocation(check.decidedBy.keyLocation, file)}` : '';
+    return `- ${check.ok ? '✓' : '✗'} ${check.requirement}: ${check.actual}${where}`;
+  });
+  return [`**Prerequisites on the effective config** (${roles}):`, ...lines].join('\n');
+}
+

@@ -1,0 +1,33 @@
+// Where the measured numbers go in a deploy config: after each stage's `stage_id`; for
+// stages that only a base config defines, after `base_config`; and after
+// `talker_first_audio: true`, whether the codec TTFT is recorded.
+import type { DeployAnalysis } from './analysis';
+import { formatCodecTtftStatus, formatStageNumbers, type LiveStageNumbers } from './liveNumbers';
+import type { SourcePosition } from './sourceRange';
+import { stageAnchors } from './stageAnchors';
+import { talkerFirstAudioReports } from './talkerFirstAudio';
+
+export interface LiveHint {
+  readonly position: SourcePosition;
+  readonly label: string;
+  readonly tooltip: string;
+}
+
+export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {
+  if (!numbers || !analysis.isDeployConfig) return [];
+  const byStage = new Map(numbers.stages.map((stage) => [stage.stageId, stage]));
+  const tooltip = `Measured in ${numbers.sessionLabel}`;
+  const hints: LiveHint[] = [];
+  for (const anchor of stageAnchors(analysis)) {
+    const measured = byStage.get(anchor.stageId);
+    if (!measured) continue;
+    const label = anchor.inherited ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}` : formatStageNumbers(measured);
+    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip });
+  }
+  for (const report of talkerFirstAudioReports(analysis.effective.root)) {
+    if (report.flag.value.location.file !== analysis.file.path) continue;
+    const status = formatCodecTtftStatus(numbers, report.codecs);
+    if (status) hints.push({ position: report.flag.value.location.range.end, label: status, tooltip });
+  }
+  return hints;
+}

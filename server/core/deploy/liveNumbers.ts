@@ -1,0 +1,56 @@
+// Measured headline numbers of a session, per stage, as the editor shows them next to a
+// deploy config, and how they read. "Not recorded" is never shown as 0: a codec TTFT of 0
+// with no prefill is the signature of builds without the talker-first-audio stats fix.
+
+export interface StageLiveNumbers {
+  readonly stageId: number;
+  /** p50 of `vllm_ttft_ms` over measured values; null when never measured. */
+  readonly ttftP50Ms: number | null;
+  readonly prefillP50Ms: number | null;
+  readonly queuedP50Ms: number | null;
+  /** Requests of this stage the figures are over. */
+  readonly n: number;
+  /** The stage's TTFT is not recorded (codec `vllm_ttft_ms` 0 with no prefill): build without the fix. */
+  readonly ttftNotRecorded: boolean;
+}
+
+export interface LiveStageNumbers {
+  /** The session the numbers come from, for the tooltip (`launch: vllm serve …`). */
+  readonly sessionLabel: string;
+  readonly stages: readonly StageLiveNumbers[];
+}
+
+export function formatMs(ms: number): string {
+  if (Math.abs(ms) < 10) return `${Number(ms.toFixed(1))} ms`;
+  return `${Math.round(ms).toLocaleString('en-US')} ms`;
+}
+
+/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`. */
+export function formatStageNumbers(numbers: StageLiveNumbers): string {
+  const parts: string[] = [];
+  if (numbers.ttftNotRecorded) parts.push('TTFT not recorded');
+  else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
+  if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
+  if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
+  const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
+  return `${head} (n=${numbers.n})`;
+}
+
+/**
+ * Whether the codec TTFT under talker first audio is being recorded. `codecs` are the
+ * codec stage ids of the config; when unknown, any stage showing the signature counts.
+ */
+export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
+  const candidates = numbers.stages.filter((stage) => (codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded));
+  const lying = candidates.filter((stage) => stage.ttftNotRecorded);
+  if (lying.length > 0) {
+    const ids = lying.map((stage) => stage.stageId).join(', ');
+    return `codec TTFT not recorded (stage ${ids}: vllm_ttft_ms 0 with no prefill: build without the stats fix)`;
+  }
+  const recorded = candidates.filter((stage) => stage.ttftP50Ms !== null);
+  if (recorded.length > 0) {
+    return `codec TTFT recorded (${recorded.map((stage) => `stage ${stage.stageId} p50 ${formatMs(stage.ttftP50Ms ?? 0)}`).join(', ')})`;
+  }
+  if (codecs.length > 0) return `codec TTFT: no measurement for stage ${codecs.join(', ')} yet`;
+  return undefined;
+}

@@ -1,0 +1,34 @@
+// Diagnostics are pushed at once when a document opens and after a quiet time while it
+// is edited (the debounce set by `initializationOptions.deployDiagnosticsDelayMs`).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DeployLspClient, FIXTURES } from './lsp-deploy-harness';
+
+let client: DeployLspClient;
+before(async () => {
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 400 });
+});
+after(async () => {
+  await client.stop();
+});
+
+test('open publishes at once; edits publish once, after the quiet time', async () => {
+  const file = path.join(FIXTURES, 'qwen3_tts.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  let start = Date.now();
+  const uri = await client.open(file);
+  assert.deepEqual(await client.diagnostics(uri, 1), []);
+  assert.ok(Date.now() - start < 300, `open took ${Date.now() - start} ms`);
+
+  start = Date.now();
+  await client.change(uri, text.replace('async_chunk: true', 'asyn_chunk: true'));
+  const last = await client.change(uri, text.replace('async_chunk: true', 'asyn_chunk: tru'));
+  const found = await client.diagnostics(uri, last);
+  assert.ok(Date.now() - start >= 380, `published after ${Date.now() - start} ms`);
+  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1]), [['unknown-key', 15]]);
+  // open, then one publish for both edits: the first edit was never published on its own
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(client.publishCounts.get(uri), 2);
+});

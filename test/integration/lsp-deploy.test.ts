@@ -1,0 +1,191 @@
+// The deploy features over a real language-server connection: `dist/server.js --stdio`
+// in a child process, driven by a vscode-languageserver-protocol client.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Diagnostic, MarkupContent } from 'vscode-languageserver-protocol';
+import type { LiveStageNumbers } from '../../server/core/deploy';
+import { bigDeployFile } from './lsp-deploy-bigfile';
+import { DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
+
+const SINGLE_GPU = path.join(FIXTURES, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
+const NUMBERS: LiveStageNumbers = {
+  sessionLabel: 'launch: vllm serve Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
+  stages: [
+    { stageId: 0, ttftP50Ms: 41, prefillP50Ms: 39, queuedP50Ms: 0.4, n: 120, ttftNotRecorded: false },
+    { stageId: 1, ttftP50Ms: 0, prefillP50Ms: null, queuedP50Ms: 53, n: 120, ttftNotRecorded: true },
+  ],
+};
+
+let client: DeployLspClient;
+let scratch: string;
+
+before(async () => {
+  client = await DeployLspClient.start({ testNumbers: { [SINGLE_GPU]: NUMBERS }, diagnosticsDelayMs: 0 });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-'));
+});
+
+after(async () => {
+  await client.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function messageOf(diagnostic: Diagnostic): string {
+  return typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+}
+
+function hoverText(hover: Awaited<ReturnType<DeployLspClient['hover']>>): string {
+  assert.ok(hover, 'no hover');
+  return (hover.contents as MarkupContent).value;
+}
+
+// No false alarms on the real configs (see test/unit/deploy-fixtures.test.ts for why each
+// list is right): the server publishes an empty list for each.
+const FIXTURE_FILES = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+
+test('the eight real configs publish exactly no diagnostics', async () => {
+  assert.equal(FIXTURE_FILES.length, 8);
+  for (const name of FIXTURE_FILES) {
+    const uri = await client.open(path.join(FIXTURES, name));
+    assert.deepEqual(await client.diagnostics(uri, 1), [], name);
+  }
+});
+
+test('hovers on keys of the real configs', async () => {
+  const tts = path.join(FIXTURES, 'qwen3_tts.yaml');
+  const text = fs.readFileSync(tts, 'utf8');
+  const uri = await client.open(tts);
+  const asyncChunk = hoverText(await client.hover(uri, positionOf(text, 'async_chunk: true', 2)));
+  assert.match(asyncChunk, /\*\*`vllm_queued_ms` includes the wait for upstream input\*\*/);
+  const runner = hoverText(await client.hover(uri, positionOf(text, 'model_runner: v2', 15)));
+  assert.match(runner, /^\*\*`model_runner`\*\* · `v1` \| `v2` · default: v1/);
+  assert.match(runner, /\*\*`vllm_prefill_ms` also covers its decode steps\*\*/);
+  const seqs = hoverText(await client.hover(uri, positionOf(text, 'max_num_seqs', 3, 1)));
+  assert.match(seqs, /^\*\*`max_num_seqs`\*\* · integer/);
+  assert.match(seqs, /that wait is `vllm_ready_queued_ms`/);
+  const hover = await client.hover(uri, positionOf(text, 'initial_codec_chunk_frames', 3));
+  assert.deepEqual(hover?.range, { start: positionOf(text, 'initial_codec_chunk_frames'), end: positionOf(text, 'initial_codec_chunk_frames', 26) });
+  assert.equal(await client.hover(uri, { line: 0, character: 3 }), null); // a comment
+
+  const single = fs.readFileSync(SINGLE_GPU, 'utf8');
+  const singleUri = await client.open(SINGLE_GPU);
+  const tfa = hoverText(await client.hover(singleUri, positionOf(single, 'talker_first_audio', 4)));
+  assert.match(tfa, /`vllm_ttft_ms` = 0\.0 with no `vllm_prefill_ms` \/ `vllm_decode_ms`/);
+  assert.match(tfa, /- ✓ `async_chunk` on: async_chunk: true — qwen3_tts_high_concurrency\.yaml:13/);
+});
+
+test('inlay hints show the measured numbers, "not recorded" for the codec TTFT, and refresh on updates', async () => {
+  const uri = await client.open(SINGLE_GPU);
+  const hints = (await client.inlayHints(uri)) ?? [];
+  assert.deepEqual(
+    hints.map((h) => [h.position.line + 1, h.label]),
+    [
+      [35, 'TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)'],
+      [42, 'TTFT not recorded · queued p50 53 ms (n=120)'],
+      [21, 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)'],
+    ],
+  );
+  // a config without a matched session gets no hints
+  assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'glm_image.yaml'))), []);
+
+  const before = client.refreshRequests;
+  const fixed: LiveStageNumbers = { ...NUMBERS, stages: [NUMBERS.stages[0], { ...NUMBERS.stages[1], ttftNotRecorded: false, ttftP50Ms: 4000, prefillP50Ms: 500 }] };
+  // four updates in quick succession: throttled to one refresh now and at most one later
+  for (let i = 0; i < 4; i++) await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: fixed });
+  await client.waitForRefreshes(before + 1);
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  assert.ok(client.refreshRequests - before <= 2, `${client.refreshRequests - before} refreshes for 4 updates`);
+  const updated = ((await client.inlayHints(uri)) ?? []).map((h) => h.label);
+  assert.deepEqual(updated.slice(1), ['TTFT p50 4,000 ms · prefill p50 500 ms · queued p50 53 ms (n=120)', 'codec TTFT recorded (stage 1 p50 4,000 ms)']);
+  await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: null });
+  await client.waitForRefreshes(client.refreshRequests + 1);
+  assert.deepEqual(await client.inlayHints(uri), []);
+});
+
+test('code lenses: launch at the top, latency per stage (inherited stages on base_config)', async () => {
+  const file = path.join(FIXTURES, 'qwen3_tts_mrv2.yaml');
+  const uri = await client.open(file);
+  const lenses = (await client.codeLenses(uri)) ?? [];
+  assert.deepEqual(
+    lenses.map((l) => [l.range.start.line + 1, l.command?.title, l.command?.command, l.command?.arguments]),
+    [
+      [1, 'Launch with this config', 'stageLens.launchWithDeployConfig', [uri]],
+      [18, 'Show latency for stage 0', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 0 }]],
+      [4, 'Show latency for stage 1 (from base config)', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 1 }]],
+    ],
+  );
+});
+
+test('a quick fix over the connection, and an overlay re-checked when its unsaved base changes', async () => {
+  const base = path.join(scratch, 'base.yaml');
+  const overlay = path.join(scratch, 'overlay.yaml');
+  const baseText = fs.readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8').replace('      decode_batch_max_size: 4\n', '      decode_batch_max_size: 4\n      talker_first_audio: true\n');
+  fs.writeFileSync(base, baseText);
+  const overlayText = 'base_config: base.yaml\nasync_chunk: false\n';
+  fs.writeFileSync(overlay, overlayText);
+  const uri = await client.open(overlay);
+  const diagnostics = await client.diagnostics(uri, 1);
+  assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, d.source, d.severity]), [['tfa-async-chunk-off', 1, 'stage-lens', 2]]);
+  assert.ok(messageOf(diagnostics[0]).includes(`set in base.yaml:${positionOf(baseText, 'talker_first_audio').line + 1} `));
+  assert.equal(diagnostics[0].relatedInformation?.[0].location.uri.endsWith('/base.yaml'), true);
+  const actions = (await client.codeActions(uri, diagnostics[0].range, diagnostics)) ?? [];
+  assert.deepEqual(actions.map((a) => [a.title, a.kind, a.isPreferred]), [['Set `async_chunk: true`', 'quickfix', true]]);
+  assert.deepEqual(actions[0].edit?.changes?.[uri], [{ range: { start: { line: 1, character: 13 }, end: { line: 1, character: 18 } }, newText: 'true' }]);
+
+  // the base, opened and edited without saving, turns the flag off: the overlay is clean
+  const baseUri = await client.open(base);
+  await client.diagnostics(baseUri, 1);
+  const version = await client.change(baseUri, baseText.replace('talker_first_audio: true', 'talker_first_audio: false'));
+  assert.deepEqual(await client.diagnostics(baseUri, version), []);
+  for (let i = 0; i < 50 && (await client.diagnostics(uri)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(await client.diagnostics(uri), []);
+});
+
+test('invalid YAML mid-edit: the error, then clean again once fixed', async () => {
+  const file = path.join(scratch, 'editing.yaml');
+  const text = fs.readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8');
+  fs.writeFileSync(file, text);
+  const uri = await client.open(file);
+  assert.deepEqual(await client.diagnostics(uri, 1), []);
+  const broken = text.replace('    max_num_seqs: 64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true', '    max_num_seqs: [64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true');
+  let version = await client.change(uri, broken);
+  const found = await client.diagnostics(uri, version);
+  assert.ok(found.length >= 1);
+  assert.deepEqual([found[0].code, found[0].severity, found[0].range.start.line], ['yaml-syntax', 1, positionOf(text, 'max_num_seqs: 64').line + 1]);
+  // hover still answers on the part before the error
+  assert.match(hoverText(await client.hover(uri, positionOf(broken, 'async_chunk: true', 2))), /^\*\*`async_chunk`\*\*/);
+  version = await client.change(uri, text);
+  assert.deepEqual(await client.diagnostics(uri, version), []);
+});
+
+test('tabs, anchors and aliases, several documents', async () => {
+  const file = path.join(scratch, 'crafted.yaml');
+  const text = 'shared: &engine\n  max_num_seqs: 8\n  enable_prefix_caching: false\nstages:\n  - stage_id: 0\n    <<: *engine\n  - stage_id: 1\n    <<: *engine\n\tdevices: "0"\n---\nextra: doc\n';
+  fs.writeFileSync(file, text);
+  const uri = await client.open(file);
+  const found = await client.diagnostics(uri, 1);
+  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1]), [
+    ['yaml-syntax', 9],
+    ['yaml-multiple-documents', 10],
+  ]);
+  const hover = hoverText(await client.hover(uri, positionOf(text, 'max_num_seqs', 2)));
+  assert.match(hover, /^\*\*`max_num_seqs`\*\*/);
+});
+
+test('a 5,000-line config: exact diagnostics, hover, lenses', async () => {
+  const big = bigDeployFile();
+  const file = path.join(scratch, 'big.yaml');
+  fs.writeFileSync(file, big.text);
+  const uri = await client.open(file);
+  const found = await client.diagnostics(uri, 1);
+  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1, d.message]), [
+    ['unknown-key', big.typoLine, 'Unknown key `max_num_seq` in a stage: did you mean `max_num_seqs`? It would be passed on unchanged, and nothing reads it.'],
+  ]);
+  const actions = (await client.codeActions(uri, found[0].range, found)) ?? [];
+  assert.deepEqual(actions.map((a) => a.title), ['Rename to `max_num_seqs`']);
+  const hover = hoverText(await client.hover(uri, positionOf(big.text, 'max_tokens', 2, 200)));
+  assert.match(hover, /^\*\*`max_tokens`\*\*/);
+  assert.equal(((await client.codeLenses(uri)) ?? []).length, big.stageCount + 1);
+});

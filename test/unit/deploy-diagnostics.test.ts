@@ -1,0 +1,165 @@
+// One crafted broken file per diagnostic: the exact code and line, and where the fix is
+// obvious, that applying the quick fix makes the file clean.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeployDiagnostic } from '../../server/core/deploy';
+import { applyEdits, diagnosticsOf, summary } from './deploy-helpers';
+
+const TTS = `model_runner: v2
+async_chunk: true
+connectors:
+  shm:
+    name: SharedMemoryConnector
+    extra:
+      talker_first_audio: true
+      initial_codec_chunk_frames: 1
+stages:
+  - stage_id: 0
+    enable_prefix_caching: false
+    output_connectors:
+      to_stage_1: shm
+  - stage_id: 1
+    input_connectors:
+      from_stage_0: shm
+`;
+
+function check(text: string, expected: string[], files: Record<string, string> = {}): DeployDiagnostic[] {
+  const found = diagnosticsOf({ ...files, 'deploy.yaml': text }, 'deploy.yaml');
+  assert.deepEqual(summary(found), expected);
+  return found;
+}
+
+/** Applies the first fix of the only diagnostic with `code` and expects a clean file. */
+function fixIsClean(text: string, found: DeployDiagnostic[], code: string, title: string, files: Record<string, string> = {}): string {
+  const target = found.find((d) => d.code === code);
+  assert.ok(target, `no ${code}`);
+  const fix = target.fixes.find((f) => f.title === title);
+  assert.ok(fix, `no fix "${title}" among ${target.fixes.map((f) => f.title).join(' | ')}`);
+  const fixed = applyEdits(text, fix.edits);
+  check(fixed, [], files);
+  return fixed;
+}
+
+test('the crafted base is clean', () => {
+  check(TTS, []);
+});
+
+test('talker_first_audio with async_chunk off', () => {
+  const text = TTS.replace('async_chunk: true', 'async_chunk: false');
+  const found = check(text, ['tfa-async-chunk-off@2']);
+  assert.match(found[0].message, /`talker_first_audio: true` cannot take effect: async_chunk: false; it needs `async_chunk` on/);
+  fixIsClean(text, found, 'tfa-async-chunk-off', 'Set `async_chunk: true`');
+  assert.ok(found[0].fixes.some((f) => f.title === 'Turn `talker_first_audio` off' && !f.preferred));
+});
+
+test('talker_first_audio with model_runner v1, and with model_runner unset', () => {
+  const v1 = TTS.replace('model_runner: v2', 'model_runner: v1');
+  fixIsClean(v1, check(v1, ['tfa-model-runner-not-v2@1']), 'tfa-model-runner-not-v2', 'Set `model_runner: v2`');
+  const unset = TTS.replace('model_runner: v2\n', '');
+  const found = check(unset, ['tfa-model-runner-not-v2@6']);
+  assert.match(found[0].message, /stage 0 model_runner: v1 \(default\)/);
+  const fixed = fixIsClean(unset, found, 'tfa-model-runner-not-v2', 'Add `model_runner: v2`');
+  assert.ok(fixed.startsWith('model_runner: v2\nasync_chunk: true\n'));
+});
+
+test('a stage-level model_runner v2 counts for the talker', () => {
+  const text = TTS.replace('model_runner: v2\n', '').replace('  - stage_id: 0\n', '  - stage_id: 0\n    model_runner: v2\n');
+  check(text, []);
+});
+
+test('talker_first_audio with a first codec chunk other than 1', () => {
+  const four = TTS.replace('initial_codec_chunk_frames: 1', 'initial_codec_chunk_frames: 4');
+  fixIsClean(four, check(four, ['tfa-initial-chunk-not-one@8']), 'tfa-initial-chunk-not-one', 'Set `initial_codec_chunk_frames: 1`');
+  const unset = TTS.replace('      initial_codec_chunk_frames: 1\n', '');
+  const fixed = fixIsClean(unset, check(unset, ['tfa-initial-chunk-not-one@7']), 'tfa-initial-chunk-not-one', 'Add `initial_codec_chunk_frames: 1`');
+  assert.match(fixed, /talker_first_audio: true\n {6}initial_codec_chunk_frames: 1\n/);
+  // a ramp overrides initial_codec_chunk_frames: its first entry is the first chunk
+  const ramp = TTS.replace('initial_codec_chunk_frames: 1', 'initial_codec_chunk_frames: 1\n      codec_chunk_ramp: [4, 8, 25]');
+  const found = check(ramp, ['tfa-initial-chunk-not-one@9']);
+  assert.match(found[0].message, /codec_chunk_ramp starts at 4/);
+  check(TTS.replace('initial_codec_chunk_frames: 1', 'codec_chunk_ramp: [1, 2, 4, 25]'), []);
+});
+
+test('talker_first_audio with prefix caching, parallel talkers, an mp executor', () => {
+  const prefix = TTS.replace('enable_prefix_caching: false', 'enable_prefix_caching: true');
+  fixIsClean(prefix, check(prefix, ['tfa-prefix-caching-on@11']), 'tfa-prefix-caching-on', 'Set `enable_prefix_caching: false`');
+  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    tensor_parallel_size: 2\n'), ['tfa-talker-parallel@12']);
+  check(`pipeline_parallel_size: 2\n${TTS}`, ['tfa-talker-parallel@1']);
+  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    distributed_executor_backend: mp\n'), ['tfa-executor-not-local@12']);
+  // the prefix-caching setting of a non-talker stage does not matter
+  check(TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    enable_prefix_caching: true\n'), []);
+});
+
+test('talker_first_audio prerequisites are judged on the effective config across overlays', () => {
+  const base = { 'base.yaml': TTS };
+  const overlay = 'base_config: base.yaml\nasync_chunk: false\n';
+  const found = check(overlay, ['tfa-async-chunk-off@2'], base);
+  assert.match(found[0].message, /set in base\.yaml:7/);
+  assert.equal(found[0].related[0].location.file.endsWith('base.yaml'), true);
+  fixIsClean(overlay, found, 'tfa-async-chunk-off', 'Set `async_chunk: true`', base);
+  // the base is broken, the overlay only inherits: reported on the overlay's base_config
+  const broken = { 'base.yaml': TTS.replace('async_chunk: true', 'async_chunk: false') };
+  const inherited = check('base_config: base.yaml\ncuda_mps: true\n', ['tfa-async-chunk-off@1'], broken);
+  assert.match(inherited[0].message, /async_chunk: false \(base\.yaml:2\)/);
+  // and an overlay can repair its base
+  check('base_config: base.yaml\nasync_chunk: true\n', [], broken);
+});
+
+test('unknown keys, with "did you mean" where a known key is close', () => {
+  const typo = TTS.replace('async_chunk: true', 'asyn_chunk: true');
+  const found = check(typo, ['unknown-key@2']);
+  assert.equal(found[0].message, 'Unknown key `asyn_chunk` at the top level: did you mean `async_chunk`? vLLM-Omni does not read it.');
+  fixIsClean(typo, found, 'unknown-key', 'Rename to `async_chunk`');
+  const unknown = check(`flavour: 1\n${TTS}`, ['unknown-key@1']);
+  assert.deepEqual(unknown[0].fixes, []);
+  // stage keys pass through to vLLM: only likely typos are flagged
+  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    max_num_seq: 4\n    some_future_vllm_arg: 1\n'), ['unknown-key@12']);
+  check(TTS.replace('talker_first_audio: true', 'talker_frist_audio: true'), ['unknown-key@7']);
+  // a top-level key holding an anchor is a place for shared values, not a typo
+  check(`defaults: &d\n  max_num_seqs: 4\n${TTS}`, []);
+});
+
+test('wrong value types and values out of range', () => {
+  const quoted = TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    max_num_seqs: "64"\n');
+  const found = check(quoted, ['wrong-type@12']);
+  assert.equal(found[0].message, '`max_num_seqs` expects an integer; `64` is a string.');
+  fixIsClean(quoted, found, 'wrong-type', 'Write `64` without quotes');
+  check(TTS.replace('async_chunk: true', 'async_chunk: 1'), ['wrong-type@2']);
+  check(TTS.replace('model_runner: v2', 'model_runner: v3'), ['tfa-model-runner-not-v2@1', 'invalid-value@1']);
+  check(TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    num_replicas: 0\n'), ['invalid-value@15']);
+  check(TTS.replace('stages:\n', 'stages:\n  - just a string\n'), ['wrong-type@10']);
+});
+
+test('duplicate stage ids, stages without an id', () => {
+  const found = check(`${TTS}  - stage_id: 1\n    max_num_seqs: 4\n`, ['duplicate-stage-id@17']);
+  assert.equal(found[0].related.length, 1);
+  check(`${TTS}  - max_num_seqs: 4\n`, ['missing-stage-id@17']);
+});
+
+test('base_config missing, in a cycle, or broken', () => {
+  check('base_config: nowhere.yaml\n', ['base-config-missing@1']);
+  check('base_config: b.yaml\n', ['base-config-cycle@1'], { 'b.yaml': 'base_config: deploy.yaml\n' });
+  const deep = check('base_config: b.yaml\n', ['base-config-missing@1'], { 'b.yaml': 'base_config: c.yaml\n' });
+  assert.match(deep[0].message, /^In the base config chain \(b\.yaml:1\)/);
+  check('base_config: b.yaml\n', ['base-config-invalid@1'], { 'b.yaml': 'stages:\n  - stage_id: [0\n' });
+});
+
+test('connectors referenced but not defined, edges to missing stages', () => {
+  const typo = TTS.replace('to_stage_1: shm', 'to_stage_1: shmm');
+  const found = check(typo, ['connector-undefined@13']);
+  assert.match(found[0].message, /Connector `shmm` is not defined under `connectors` \(defined: `shm`\)\. Did you mean `shm`\?/);
+  fixIsClean(typo, found, 'connector-undefined', 'Change to `shm`');
+  check(TTS.replace('to_stage_1: shm', 'to_stage_5: shm'), ['edge-unknown-stage@13']);
+  check(`${TTS}edges:\n  - {from: 0, to: 9}\n`, ['edge-unknown-stage@18']);
+  check(`${TTS}platforms:\n  npu:\n    stages:\n      - stage_id: 7\n        enforce_eager: true\n`, ['platform-stage-unknown@20']);
+});
+
+test('YAML problems: tabs, duplicate keys, several documents', () => {
+  // one error per line; no checks past the first error, where the parser guesses the structure
+  const tabs = check(TTS.replace('    enable_prefix_caching: false', '\tenable_prefix_caching: false'), ['yaml-syntax@11', 'yaml-syntax@14']);
+  assert.equal(tabs[0].severity, 'error');
+  assert.equal(tabs[0].message, 'Tabs are not allowed as indentation');
+  const dup = check(TTS.replace('async_chunk: true\n', 'async_chunk: true\nasync_chunk: true\n'), ['yaml-duplicate-key@3']);
+  assert.equal(dup[0].severity, 'warning');
+  check(`${TTS}---\nother: 1\n`, ['yaml-multiple-documents@17']);
+});

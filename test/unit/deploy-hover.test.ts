@@ -1,0 +1,74 @@
+// Hover content for keys of the real configs: what a key does, its default, what it
+// means for the metrics, and the effective config where it matters.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deployHover } from '../../server/core/deploy';
+import { analyzeFixture, analyzeVirtual, fixtureText } from './deploy-helpers';
+
+function hoverAt(name: string, needle: string, n = 0): string {
+  const text = fixtureText(name);
+  let at = -1;
+  for (let i = 0; i <= n; i++) at = text.indexOf(needle, at + 1);
+  assert.ok(at >= 0, needle);
+  const hover = deployHover(analyzeFixture(name), at + 1);
+  assert.ok(hover, `no hover on ${needle}`);
+  return hover.markdown;
+}
+
+test('async_chunk: default, and that downstream queued time includes the input wait', () => {
+  const md = hoverAt('qwen3_tts.yaml', 'async_chunk: true');
+  assert.match(md, /^\*\*`async_chunk`\*\* · boolean · default: true/);
+  assert.match(md, /\*\*`vllm_queued_ms` includes the wait for upstream input\*\*/);
+  assert.match(md, /`vllm_input_wait_ms` \(waiting for input\) \+ `vllm_ready_queued_ms`/);
+});
+
+test('model_runner: the talker prefill covers its decode under v2 + async chunk', () => {
+  const md = hoverAt('qwen3_tts.yaml', 'model_runner: v2');
+  assert.match(md, /`v1` \| `v2` · default: v1/);
+  assert.match(md, /\*\*`vllm_prefill_ms` also covers its decode steps\*\*/);
+});
+
+test('talker_first_audio: codec TTFT semantics, the signature, and the checklist on the effective config', () => {
+  const md = hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'talker_first_audio');
+  assert.match(md, /`vllm_ttft_ms` = 0\.0 with no `vllm_prefill_ms` \/ `vllm_decode_ms`/);
+  assert.match(md, /Stage Lens shows that TTFT as \*not recorded\*, never as 0 ms/);
+  assert.match(md, /\*\*Prerequisites on the effective config\*\* \(talker stage 0 → codec stage 1\):/);
+  assert.match(md, /- ✓ `async_chunk` on: async_chunk: true — qwen3_tts_high_concurrency\.yaml:13/);
+  assert.match(md, /- ✓ `model_runner: v2` for the talker: stage 0 model_runner: v2 — qwen3_tts_high_concurrency_mrv2\.yaml:3/);
+  assert.match(md, /- ✓ a one-frame first codec chunk: initial_codec_chunk_frames: 1 — this file:24/);
+});
+
+test('talker_first_audio checklist marks a missing prerequisite', () => {
+  const text = 'base_config: base.yaml\nconnectors:\n  shm:\n    extra:\n      talker_first_audio: true\n';
+  const base = 'async_chunk: false\nconnectors:\n  shm:\n    name: SharedMemoryConnector\nstages:\n  - stage_id: 0\n    output_connectors: {to_stage_1: shm}\n  - stage_id: 1\n';
+  const analysis = analyzeVirtual({ 'o.yaml': text, 'base.yaml': base }, 'o.yaml');
+  const md = deployHover(analysis, text.indexOf('talker_first_audio') + 2)?.markdown ?? '';
+  assert.match(md, /- ✗ `async_chunk` on: async_chunk: false — base\.yaml:1/);
+  assert.match(md, /- ✗ `model_runner: v2` for the talker: stage 0 model_runner: v1 \(default\)/);
+});
+
+test('codec chunk keys, active_stream_window, num_replicas, max_num_seqs', () => {
+  assert.match(hoverAt('qwen3_tts.yaml', 'initial_codec_chunk_frames: 1'), /`talker_first_audio` needs exactly 1/);
+  assert.match(hoverAt('qwen3_tts.yaml', 'codec_chunk_frames: 25'), /waits for later chunks stay inside its `vllm_decode_ms`/);
+  assert.match(hoverAt('qwen3_tts.yaml', 'max_num_seqs'), /that wait is `vllm_ready_queued_ms` \(part of `vllm_queued_ms`\)/);
+  const text = 'active_stream_window: 4\nstages:\n  - stage_id: 0\n    num_replicas: 2\n';
+  const window = analyzeVirtual({ 'w.yaml': text }, 'w.yaml');
+  assert.match(deployHover(window, 2)?.markdown ?? '', /its wait for a slot counts as input wait\*\* \(`vllm_input_wait_ms`\)/);
+  assert.match(deployHover(window, text.indexOf('num_replicas'))?.markdown ?? '', /Each replica reports its own `replica_id`/);
+});
+
+test('base_config shows the overlay chain; stage_id the effective stage and where each value comes from', () => {
+  assert.match(hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'base_config:'), /\*\*Overlay chain:\*\* this file → `qwen3_tts_high_concurrency_mrv2\.yaml` → `qwen3_tts_high_concurrency\.yaml`/);
+  const md = hoverAt('qwen3_omni_moe_mrv2.yaml', 'stage_id: 1');
+  assert.match(md, /\*\*Effective stage 1\*\* \(after overlays, CUDA\):/);
+  assert.match(md, /- `max_num_seqs: 64` — qwen3_omni_moe\.yaml:41/);
+  assert.match(md, /- `model_runner: v2` — this file:38/);
+  assert.match(md, /- `input_connectors: \{"from_stage_0":"connector_of_shared_memory"\}` — qwen3_omni_moe\.yaml:46/);
+});
+
+test('hover on a value, on a nested key, and nowhere', () => {
+  assert.match(hoverAt('qwen3_tts.yaml', 'connector_of_shared_memory', 2), /^\*\*`from_stage_0`\*\* · string/);
+  assert.match(hoverAt('glm_image.yaml', 'cudagraph_mode'), /CUDA graph mode/);
+  assert.match(hoverAt('qwen3_tts.yaml', 'temperature'), /Sampling temperature/);
+  assert.equal(deployHover(analyzeFixture('qwen3_tts.yaml'), 0), undefined); // a comment
+});
