@@ -1,0 +1,26 @@
+// The Prometheus side of server/core: parse a /metrics body, take PromQL-exact
+// quantiles, and read the per-stage latency histograms. Pure: no I/O, no editor APIs.
+export type * from './model';
+export { parseExposition } from './exposition';
+export { histogramQuantile } from './histogramQuantile';
+export { canonicalMetricName, findFamily, isSecondsMetric, LEGACY_OMNI_PREFIX, OMNI_PREFIX } from './metricNames';
+export { labelsKey, replicaIdOf, stageIdOf } from './labels';
+export {
+  STAGE_LATENCY_HISTOGRAMS,
+  stageHistogramRows,
+  summarizeHistogramSeries,
+  type MillisecondFigures,
+  type QuantileName,
+  type StageHistogramRow,
+} from './stageHistograms';
+export {
+  findCodecTtftSignature,
+  type CodecTtftClue,
+  type CodecTtftClueCode,
+  type CodecTtftSuspect,
+} from './codecTtftSignature';
+export {
+  DIFFUSION_PREPROCESS_FAMILY,
+  diffusionPreprocessFirstBuckets,
+  type PreprocessFirstBucket,
+} from './preprocessZeros';

@@ -1,0 +1,42 @@
+// `vllm_omni:diffusion_preprocess_s` still gets a 0 s sample for a request whose model
+// has no pre-processor (metric-semantics.md, seed 004), so a histogram full of "fast"
+// pre-processing may really be "no pre-processor". A 0 lands in the first bucket
+// (le=0.001 s), which also holds genuinely fast runs: the first-bucket count is an upper
+// bound on such zeros, and that is all the buckets can tell.
+import { replicaIdOf, stageIdOf } from './labels';
+import { findFamily } from './metricNames';
+import type { Labels, ParsedExposition } from './model';
+
+export const DIFFUSION_PREPROCESS_FAMILY = 'vllm_omni:diffusion_preprocess_s';
+
+export interface PreprocessFirstBucket {
+  readonly labels: Labels;
+  readonly stageId: number | null;
+  readonly replicaId: number | null;
+  /** All observations of the series; null when the server exposed no count. */
+  readonly count: number | null;
+  /** Upper bound of the first bucket, seconds. */
+  readonly firstBucketLe: number;
+  /** Observations <= firstBucketLe: at most this many are "no pre-processor" zeros. */
+  readonly firstBucketCount: number;
+}
+
+/** One entry per exposed series with buckets; none when the family is absent. */
+export function diffusionPreprocessFirstBuckets(exposition: ParsedExposition): PreprocessFirstBucket[] {
+  const family = findFamily(exposition, DIFFUSION_PREPROCESS_FAMILY);
+  if (family?.type !== 'histogram') return [];
+  const result: PreprocessFirstBucket[] = [];
+  for (const series of family.series) {
+    const first = series.buckets[0];
+    if (first === undefined) continue;
+    result.push({
+      labels: series.labels,
+      stageId: stageIdOf(series.labels),
+      replicaId: replicaIdOf(series.labels),
+      count: series.count,
+      firstBucketLe: first.le,
+      firstBucketCount: first.cumulative,
+    });
+  }
+  return result;
+}
