@@ -18,11 +18,27 @@ const thousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d
 export function formatFloat(v: number): string {
   if (Number.isNaN(v)) return 'nan';
   if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  const fixed = Math.abs(v).toFixed(3);
+  const fixed = toFixed3HalfEven(Math.abs(v));
   const [whole, frac] = fixed.split('.');
   // Python keeps the sign of a negative value that rounds to zero: -0.0001 -> '-0.000'.
   const sign = v < 0 || Object.is(v, -0) ? '-' : '';
   return `${sign}${thousands(whole ?? '0')}.${frac ?? '000'}`;
+}
+
+/**
+ * `toFixed(3)` rounds an exact binary tie (1.0625) up; Python rounds it to even
+ * ('1.062'). `toFixed(100)` shows the exact expansion for any |x| >= 1e-3 (ties below
+ * that cannot occur at 3 decimals), so a tie is `5` followed only by zeros.
+ */
+function toFixed3HalfEven(x: number): string {
+  const plain = x.toFixed(3);
+  if (x >= 1e21) return plain;
+  const exact = x.toFixed(100);
+  const dot = exact.indexOf('.');
+  if (!/^50*$/.test(exact.slice(dot + 4))) return plain;
+  const truncated = exact.slice(0, dot + 4);
+  const lastDigit = Number(truncated[truncated.length - 1]);
+  return lastDigit % 2 === 0 ? truncated : plain;
 }
 
 /** `_format_value` of vllm_omni/metrics/utils.py. */

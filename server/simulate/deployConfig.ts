@@ -1,0 +1,123 @@
+// Reads the few things the simulator needs from a vLLM-Omni deploy YAML (formats
+// reference §D): stage ids, replicas, max_num_seqs, model_runner, async_chunk and the
+// connector extras that shape codec chunks and talker first audio. `base_config`
+// overlays are resolved relative to the file: stages merge by stage_id, maps merge
+// deeply, anything else is replaced. Deliberately small and local: the full
+// deploy-YAML engine lives in server/core/deploy.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { ChunkPlan, ModelRunner, ScenarioName, StageSpec, Topology } from './topology';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonMap = { [key: string]: Json };
+
+export class DeployConfigError extends Error {}
+
+const isMap = (v: Json | undefined): v is JsonMap => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
+  const out: JsonMap = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    if (k === 'stages' && Array.isArray(b) && Array.isArray(v)) out[k] = mergeStages(b, v);
+    else if (isMap(b) && isMap(v)) out[k] = deepMerge(b, v);
+    else out[k] = v;
+  }
+  return out;
+}
+
+function mergeStages(base: Json[], over: Json[]): Json[] {
+  const out = base.map((s) => s);
+  for (const s of over) {
+    if (!isMap(s)) continue;
+    const i = out.findIndex((b) => isMap(b) && b['stage_id'] === s['stage_id']);
+    const existing = i >= 0 ? out[i] : undefined;
+    if (i >= 0 && isMap(existing)) out[i] = deepMerge(existing, s);
+    else out.push(s);
+  }
+  return out;
+}
+
+/** The YAML with its base_config chain applied; `files` lists the chain, the given file first. */
+export function loadMergedDeployConfig(file: string, seen: readonly string[] = []): { config: JsonMap; files: string[] } {
+  const abs = path.resolve(file);
+  if (seen.includes(abs)) throw new DeployConfigError(`base_config cycle through ${abs}`);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (e) {
+    throw new DeployConfigError(`cannot read deploy config ${file}: ${(e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new DeployConfigError(`${file} is not valid YAML: ${(e as Error).message}`);
+  }
+  if (!isMap(doc as Json)) throw new DeployConfigError(`${file}: top level must be a mapping`);
+  const config = doc as JsonMap;
+  const base = config['base_config'];
+  if (typeof base !== 'string') return { config, files: [abs] };
+  const parent = loadMergedDeployConfig(path.resolve(path.dirname(abs), base), [...seen, abs]);
+  const { base_config: _dropped, ...rest } = config;
+  return { config: deepMerge(parent.config, rest), files: [abs, ...parent.files] };
+}
+
+/** Which built-in pipeline a deploy file describes, from its name chain, else its stage count. */
+export function inferScenario(files: readonly string[], stageCount: number): ScenarioName {
+  const names = files.map((f) => path.basename(f).toLowerCase()).join(' ');
+  if (names.includes('glm_image') || names.includes('glm-image')) return 'glm-image';
+  if (names.includes('omni')) return 'qwen3-omni';
+  if (names.includes('tts')) return 'qwen3-tts';
+  return stageCount >= 3 ? 'qwen3-omni' : 'qwen3-tts';
+}
+
+const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const runner = (v: Json | undefined): ModelRunner | null => (v === 'v1' || v === 'v2' ? v : null);
+
+/** Connector `extra` keys merged over all connectors (the pipelines here use one). */
+function connectorExtra(config: JsonMap): JsonMap {
+  let extra: JsonMap = {};
+  const connectors = config['connectors'];
+  if (isMap(connectors)) {
+    for (const c of Object.values(connectors)) if (isMap(c) && isMap(c['extra'])) extra = { ...extra, ...c['extra'] };
+  }
+  return extra;
+}
+
+/** Applies a merged deploy config to a scenario's pipeline. */
+export function applyDeployConfig(base: Topology, config: JsonMap, file: string): Topology {
+  const rawStages = config['stages'];
+  if (!Array.isArray(rawStages) || rawStages.length === 0) throw new DeployConfigError(`${file}: no stages`);
+  const stageMaps = rawStages.filter(isMap).sort((a, b) => (num(a['stage_id']) ?? 0) - (num(b['stage_id']) ?? 0));
+  if (stageMaps.length !== base.stages.length) {
+    throw new DeployConfigError(`${file} has ${stageMaps.length} stages; scenario ${base.scenario} runs ${base.stages.length}`);
+  }
+  const topRunner = runner(config['model_runner']);
+  const stages: StageSpec[] = stageMaps.map((s, i) => {
+    const def = base.stages[i]!;
+    const stageId = num(s['stage_id']);
+    if (stageId === null || !Number.isInteger(stageId) || stageId < 0) throw new DeployConfigError(`${file}: stage ${i} has no valid stage_id`);
+    const replicas = num(s['num_replicas']) ?? 1;
+    if (!Number.isInteger(replicas) || replicas < 1) throw new DeployConfigError(`${file}: stage ${stageId}: num_replicas must be a positive integer`);
+    return {
+      ...def,
+      stageId,
+      replicas,
+      maxNumSeqs: Math.max(1, Math.trunc(num(s['max_num_seqs']) ?? def.maxNumSeqs)),
+      modelRunner: runner(s['model_runner']) ?? topRunner ?? def.modelRunner,
+      diffusionProfiler: s['enable_diffusion_pipeline_profiler'] === true,
+    };
+  });
+  const extra = connectorExtra(config);
+  const chunkFrames = num(extra['codec_chunk_frames']) ?? base.chunks.chunkFrames;
+  const ramp = Array.isArray(extra['codec_chunk_ramp']) ? extra['codec_chunk_ramp'].filter((x): x is number => typeof x === 'number' && x > 0) : null;
+  const chunks: ChunkPlan = {
+    chunkFrames,
+    initialFrames: num(extra['initial_codec_chunk_frames']) ?? chunkFrames,
+    ramp: ramp !== null && ramp.length > 0 ? ramp : null,
+  };
+  const asyncChunk = typeof config['async_chunk'] === 'boolean' ? config['async_chunk'] : true; // DeployConfig default
+  return { ...base, stages, asyncChunk, chunks, talkerFirstAudioRequested: extra['talker_first_audio'] === true, deployConfigPath: file };
+}
