@@ -1,0 +1,254 @@
+// Serving-process discovery over fake /proc trees (real files and symlinks in a temp dir),
+// the attach plan built from what it finds, and one pass over the real /proc with real
+// child processes whose command lines look like vLLM-Omni servers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  classifyServingCommand,
+  describeFdTarget,
+  listServingProcesses,
+  optionValue,
+} from '../../server/capture/servingProcesses';
+import { attachPlan } from '../../server/capture/attachPlan';
+import type { ServingProcess } from '../../server/protocol';
+
+interface FakeProc {
+  readonly argv: readonly string[] | string;
+  readonly cwd?: string;
+  /** Symlink targets for fd 1 and 2; `file:` makes a plain file instead (readlink fails). */
+  readonly fd1?: string;
+  readonly fd2?: string;
+  readonly ppid?: number;
+}
+
+function fakeProcRoot(t: { after(fn: () => void): void }, procs: Record<number, FakeProc>): { root: string; base: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-proc-'));
+  t.after(() => fs.rmSync(base, { recursive: true, force: true }));
+  const root = path.join(base, 'proc');
+  fs.mkdirSync(root);
+  fs.mkdirSync(path.join(root, 'self'));
+  fs.writeFileSync(path.join(root, 'uptime'), '1.0 1.0\n');
+  for (const [pid, proc] of Object.entries(procs)) {
+    const dir = path.join(root, pid);
+    fs.mkdirSync(path.join(dir, 'fd'), { recursive: true });
+    const cmdline = typeof proc.argv === 'string' ? proc.argv : proc.argv.map((a) => `${a}\0`).join('');
+    fs.writeFileSync(path.join(dir, 'cmdline'), cmdline);
+    fs.writeFileSync(path.join(dir, 'stat'), `${pid} (python3) S ${proc.ppid ?? 1} ${pid} ${pid} 0 -1 4194560\n`);
+    if (proc.cwd !== undefined) fs.symlinkSync(proc.cwd, path.join(dir, 'cwd'));
+    for (const [fd, target] of [['1', proc.fd1], ['2', proc.fd2]] as const) {
+      if (target === undefined) continue;
+      if (target.startsWith('file:')) fs.writeFileSync(path.join(dir, 'fd', fd), '');
+      else fs.symlinkSync(target, path.join(dir, 'fd', fd));
+    }
+  }
+  return { root, base };
+}
+
+test('finds vllm serve --omni, vllm-omni serve, python -m vllm…, and the simulator', (t) => {
+  const tts = ['/usr/bin/python3', '/opt/venv/bin/vllm', 'serve', 'Qwen/Qwen3-TTS-12Hz-1.7B-Base', '--omni', '--deploy-config', 'configs/tts.yaml', '--port', '8091', '--log-stats'];
+  const { root, base } = fakeProcRoot(t, {
+    100: { argv: tts, cwd: '/srv/tts', fd1: '/srv/tts/server.log', fd2: '/srv/tts/server.log' },
+    // A forked worker inherits the command line: listed once, under the parent.
+    107: { argv: tts, cwd: '/srv/tts', fd1: '/srv/tts/server.log', fd2: '/srv/tts/server.log', ppid: 100 },
+    101: { argv: ['vllm-omni', 'serve', 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--deploy-config=/etc/omni/omni.yaml'], cwd: '/home/u', fd1: '/dev/pts/3', fd2: 'pipe:[5550]' },
+    102: { argv: ['vllm', 'serve', 'meta-llama/Llama-3.1-8B', '--port', '9000'], fd1: '/tmp/plain.log' },
+    103: { argv: ['python', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'x', '--omni', '--port', '8001'], fd1: 'socket:[123]', fd2: '/dev/null' },
+    104: { argv: ['node', '--import', 'tsx', 'server/simulate/cli-entry.ts', '--scenario', 'qwen3-tts', '--port', '8555', '--deploy-config', 'test/fixtures/deploy/qwen3_tts.yaml'], cwd: '/work/main', fd1: '/dev/tty1', fd2: '/dev/tty1' },
+    105: { argv: ['node', '/usr/lib/node_modules/stage-lens/dist/cli.js', 'simulate', '--port=8600'], fd1: '/tmp/sim.log (deleted)', fd2: 'anon_inode:[eventfd]' },
+    106: { argv: ['/usr/local/bin/stage-lens', 'simulate', '--scenario', 'glm-image'], fd1: 'file:', fd2: 'file:' },
+    108: { argv: '' }, // kernel thread
+    109: { argv: 'vllm serve Qwen/Qwen3-TTS --omni --port 8100' }, // rewrote its title
+    110: { argv: ['grep', 'vllm', 'serve'] },
+    111: { argv: ['vllm', 'serve', 'm', '--omni', '--port', 'abc'] },
+  });
+  const found = new Map(listServingProcesses(root).map((p) => [p.pid, p]));
+  assert.deepEqual([...found.keys()], [100, 101, 103, 104, 105, 106, 109, 111]);
+
+  assert.deepEqual(found.get(100), {
+    pid: 100,
+    argv: tts,
+    deployConfig: '/srv/tts/configs/tts.yaml',
+    port: 8091,
+    stdout: '/srv/tts/server.log',
+    stderr: '/srv/tts/server.log',
+  });
+  const omni = found.get(101);
+  assert.equal(omni?.deployConfig, '/etc/omni/omni.yaml');
+  assert.equal(omni?.port, 8000, 'vllm default port');
+  assert.equal(omni?.stdout, 'terminal');
+  assert.equal(omni?.stderr, 'pipe');
+  assert.deepEqual([found.get(103)?.port, found.get(103)?.stdout, found.get(103)?.stderr, found.get(103)?.deployConfig], [8001, 'socket', '/dev/null', null]);
+  assert.deepEqual([found.get(104)?.port, found.get(104)?.deployConfig, found.get(104)?.stdout], [8555, '/work/main/test/fixtures/deploy/qwen3_tts.yaml', 'terminal']);
+  assert.deepEqual([found.get(105)?.port, found.get(105)?.stdout, found.get(105)?.stderr], [8600, 'deleted file', 'unknown']);
+  assert.deepEqual([found.get(106)?.port, found.get(106)?.stdout, found.get(106)?.stderr], [8000, 'unknown', 'unknown']);
+  assert.deepEqual([found.get(109)?.port, found.get(109)?.stdout], [8100, 'closed']);
+  assert.equal(found.get(111)?.port, null, 'an unparsable port is unknown, not a guess');
+  assert.ok(base.length > 0);
+});
+
+test('a missing or unreadable proc root gives an empty list', () => {
+  assert.deepEqual(listServingProcesses(path.join(os.tmpdir(), 'stage-lens-no-proc-here')), []);
+});
+
+test('a relative deploy config without a readable cwd is kept as given', (t) => {
+  const { root } = fakeProcRoot(t, { 200: { argv: ['vllm', 'serve', 'm', '--omni', '--deploy-config', 'x.yaml'] } });
+  assert.equal(listServingProcesses(root)[0]?.deployConfig, 'x.yaml');
+});
+
+test('command and option parsing', () => {
+  assert.deepEqual(classifyServingCommand(['vllm', 'serve', 'm', '--omni']), { kind: 'vllm', argsFrom: 2 });
+  assert.equal(classifyServingCommand(['vllm', 'serve', 'm']), null, 'plain vLLM is not an omni server');
+  assert.deepEqual(classifyServingCommand(['python', '-m', 'vllm_omni.entrypoints.cli.main', 'serve', 'm']), { kind: 'vllm', argsFrom: 4 });
+  assert.deepEqual(classifyServingCommand(['node', 'dist/cli.js', 'simulate']), { kind: 'simulator', argsFrom: 3 });
+  assert.equal(classifyServingCommand(['node', 'dist/cli.js', 'analyze', 'x.log']), null);
+  assert.equal(optionValue(['--port', '1', '--port=2'], '--port'), '2');
+  assert.equal(optionValue(['--port'], '--port'), null);
+  assert.equal(optionValue(['--portal', '3'], '--port'), null);
+  assert.equal(describeFdTarget('/dev/pts/12'), 'terminal');
+  assert.equal(describeFdTarget('/dev/shm/serve.log'), '/dev/shm/serve.log');
+  assert.equal(describeFdTarget(null), 'unknown');
+});
+
+function proc(over: Partial<ServingProcess>): ServingProcess {
+  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', ...over };
+}
+
+test('attach plan: files are tailed, the port is scraped', () => {
+  const plan = attachPlan(proc({ port: 8091, stdout: '/srv/out.log', stderr: '/srv/err.log' }));
+  assert.equal(plan.metricsUrl, 'http://127.0.0.1:8091/metrics');
+  assert.deepEqual(plan.logFiles, ['/srv/out.log', '/srv/err.log']);
+  assert.match(plan.explanation, /tails \/srv\/out\.log and \/srv\/err\.log/);
+  const same = attachPlan(proc({ stdout: '/srv/server.log', stderr: '/srv/server.log' }));
+  assert.deepEqual(same.logFiles, ['/srv/server.log']);
+  const mixed = attachPlan(proc({ stdout: 'terminal', stderr: '/srv/err.log' }));
+  assert.deepEqual(mixed.logFiles, ['/srv/err.log'], 'vLLM logs to stderr: a file there is enough');
+});
+
+test('attach plan: a terminal or a pipe is explained, with the log-file and metrics routes', () => {
+  const terminal = attachPlan(proc({}));
+  assert.deepEqual(terminal.logFiles, []);
+  assert.equal(terminal.metricsUrl, 'http://127.0.0.1:8000/metrics');
+  assert.match(terminal.explanation, /its output goes to a terminal, which Stage Lens cannot read; attach to a log file \(restart the server with `vllm serve Qwen\/Qwen3-TTS --omni --log-stats 2>&1 \| tee server\.log`\) or use the metrics route/);
+  const pipe = attachPlan(proc({ stdout: 'pipe', stderr: 'pipe' }));
+  assert.match(pipe.explanation, /goes to a pipe/);
+  const split = attachPlan(proc({ stdout: '/dev/null', stderr: 'socket' }));
+  assert.match(split.explanation, /stdout goes to \/dev\/null, so it is discarded and its stderr to a socket/);
+  const noPort = attachPlan(proc({ port: null }));
+  assert.equal(noPort.metricsUrl, null);
+  assert.doesNotMatch(noPort.explanation, /metrics route/);
+});
+
+test('attach plan: --log-file and a missing --log-stats are mentioned', () => {
+  const withLogFile = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni', '--log-stats', '--log-file', '/var/log/omni.log'] }));
+  assert.deepEqual(withLogFile.logFiles, ['/var/log/omni.log']);
+  const relative = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni', '--log-stats', '--log-file=omni.log'] }));
+  assert.match(relative.explanation, /--log-file omni\.log, relative to its working directory/);
+  const noStats = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni'], stdout: '/srv/a.log', stderr: '/srv/a.log' }));
+  assert.match(noStats.explanation, /without --log-stats/);
+  const sim = attachPlan(proc({ argv: ['stage-lens', 'simulate'] }));
+  assert.doesNotMatch(sim.explanation, /--log-stats/);
+});
+
+// ------------------------------------------------------------ the real /proc
+
+function waitForExit(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+function startFakeServer(t: { after(fn: () => Promise<void>): void }, cwd: string, stdio: ['ignore', number | 'pipe', number | 'pipe']): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['-e', 'setInterval(() => {}, 1000)', 'vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--deploy-config', 'x.yaml', '--port', '8123', '--log-stats'],
+    { cwd, stdio },
+  );
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await waitForExit(child);
+  });
+  return new Promise((resolve, reject) => {
+    child.once('spawn', () => resolve(child));
+    child.once('error', reject);
+  });
+}
+
+const hasProc = fs.existsSync('/proc/self/cmdline');
+
+test('finds a real process in /proc: port, deploy config, stdout file', { skip: !hasProc && 'no /proc' }, async (t) => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-attach-')));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const logPath = path.join(dir, 'server.log');
+  const fd = fs.openSync(logPath, 'a');
+  t.after(() => fs.closeSync(fd));
+  const child = await startFakeServer(t, dir, ['ignore', fd, fd]);
+  const found = listServingProcesses().find((p) => p.pid === child.pid);
+  assert.ok(found, 'the child is listed');
+  assert.equal(found.port, 8123);
+  assert.equal(found.deployConfig, path.join(dir, 'x.yaml'));
+  assert.equal(found.stdout, logPath);
+  assert.equal(found.stderr, logPath);
+  assert.equal(found.argv[found.argv.length - 1], '--log-stats');
+  const plan = attachPlan(found);
+  assert.deepEqual(plan, { metricsUrl: 'http://127.0.0.1:8123/metrics', logFiles: [logPath], explanation: plan.explanation });
+});
+
+test('a real process in a shell pipeline (`… | cat`) is reported as a pipe', { skip: !hasProc && 'no /proc' }, async (t) => {
+  // A true anonymous pipe, as `vllm serve … | tee` makes. The shell is only this test's
+  // way to build one; the sources themselves never use a shell.
+  const marker = `stage-lens-pipe-${process.pid}-${Date.now()}.yaml`;
+  const shell = spawn('/bin/sh', ['-c', '"$@" | cat > /dev/null', 'sh', process.execPath, '-e', 'setInterval(() => {}, 1000)', 'vllm', 'serve', 'm', '--omni', '--deploy-config', marker], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  t.after(async () => {
+    try {
+      process.kill(-(shell.pid ?? 0), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await waitForExit(shell);
+  });
+  let found: ServingProcess | undefined;
+  for (let i = 0; i < 250 && found === undefined; i++) {
+    // The shell's own argv carries the words too; the server is the node process.
+    found = listServingProcesses().find((p) => p.deployConfig?.endsWith(marker) === true && p.argv[0] === process.execPath);
+    if (found === undefined) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(found, 'the piped server is listed');
+  assert.equal(found.stdout, 'pipe');
+  assert.notEqual(found.pid, shell.pid);
+  const plan = attachPlan(found);
+  assert.deepEqual(plan.logFiles, []);
+  assert.match(plan.explanation, /its stdout goes to a pipe \(another program reads it\), which Stage Lens cannot read/);
+  assert.match(plan.explanation, /tee server\.log/);
+});
+
+test('a real process spawned by Node with piped stdio: libuv gives it a socket pair', { skip: !hasProc && 'no /proc' }, async (t) => {
+  const child = await startFakeServer(t, os.tmpdir(), ['ignore', 'pipe', 'pipe']);
+  const found = listServingProcesses().find((p) => p.pid === child.pid);
+  assert.ok(found, 'the child is listed');
+  assert.equal(found.stdout, 'socket');
+  assert.equal(found.stderr, 'socket');
+  const plan = attachPlan(found);
+  assert.deepEqual(plan.logFiles, []);
+  assert.match(plan.explanation, /goes to a socket/);
+  assert.ok(!listServingProcesses().some((p) => p.pid === process.pid), 'the test runner itself is not a server');
+});
+
+test('a named pipe (mkfifo) given as stdout is a pipe, not a file to tail', { skip: !hasProc && 'no /proc' }, async (t) => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-fifo-')));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const fifo = path.join(dir, 'out.fifo');
+  execFileSync('mkfifo', [fifo]);
+  // Open the read end first without blocking, then the write end for the child.
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  t.after(() => fs.closeSync(reader));
+  const writer = fs.openSync(fifo, 'w');
+  t.after(() => fs.closeSync(writer));
+  const child = await startFakeServer(t, dir, ['ignore', writer, writer]);
+  const found = listServingProcesses().find((p) => p.pid === child.pid);
+  assert.equal(found?.stdout, 'pipe');
+});
