@@ -45,7 +45,9 @@ async function startServer(): Promise<Client> {
   children.push(child);
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
   const changes: Client['changes'] = [];
-  connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => changes.push({ at: Date.now(), session: p.session }));
+  connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => {
+    changes.push({ at: Date.now(), session: p.session });
+  });
   connection.listen();
   await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: storage } });
   await connection.sendNotification(InitializedNotification.type, {});
