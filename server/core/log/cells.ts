@@ -1,0 +1,181 @@
+// Table cells as vLLM-Omni's `_format_value` renders them (formats reference §B.5, I.4):
+//   ""              absent for that column (an empty list)
+//   None            not measured
+//   97,920  -154.683  41,299.190   a number (thousands separators, 3 decimals for floats)
+//   13.490 (n=51)   mean of a list, with its sample count
+//   1.000, 2.500    a list as rendered before June 2026: the mean, with the count
+//   nan  inf  -inf  numbers too
+//   audio  True     text
+// The scanner works on (src, start, end) so table rows are never sliced into substrings.
+import { NOT_MEASURED, measured, type Cell, type TextCell } from '../values';
+import { detach, occursAt, skipBlanks, trimBlanksEnd } from './strings';
+
+const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Digits a double holds exactly; longer numbers go through Number(). */
+const EXACT_DIGITS = 15;
+
+/** Where the last `scanNumberPrefix` stopped. */
+let scanned = 0;
+
+/** Where the last `scanNumberPrefix` stopped reading. */
+export function scanEnd(): number {
+  return scanned;
+}
+
+/**
+ * Reads the number at the start of src[a, b): sign, digits with thousands separators,
+ * decimals, exponent. Returns NaN when there is none; `scanned` is where it stopped.
+ */
+export function scanNumberPrefix(src: string, a: number, b: number): number {
+  let i = a;
+  let negative = false;
+  let c = src.charCodeAt(i);
+  if (c === 45 /* - */ || c === 43 /* + */) {
+    negative = c === 45;
+    i++;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let fractionDigits = 0;
+  let sawDigit = false;
+  let slow = false;
+  for (; i < b; i++) {
+    c = src.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      sawDigit = true;
+    } else if (c === 44 /* , */) {
+      // A thousands separator sits between digits.
+      if (!sawDigit || i + 1 >= b) break;
+      const next = src.charCodeAt(i + 1);
+      if (next < 48 || next > 57) break;
+    } else break;
+  }
+  if (i < b && src.charCodeAt(i) === 46 /* . */) {
+    i++;
+    for (; i < b; i++) {
+      c = src.charCodeAt(i);
+      if (c < 48 || c > 57) break;
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      fractionDigits++;
+      sawDigit = true;
+    }
+  }
+  scanned = i;
+  if (!sawDigit) return NaN;
+  if (i < b) {
+    c = src.charCodeAt(i);
+    if (c === 101 || c === 69) {
+      // e/E: only when a whole exponent follows.
+      let j = i + 1;
+      c = src.charCodeAt(j);
+      if (c === 45 || c === 43) j++;
+      const expStart = j;
+      while (j < b && src.charCodeAt(j) >= 48 && src.charCodeAt(j) <= 57) j++;
+      if (j > expStart) {
+        slow = true;
+        i = j;
+        scanned = j;
+      }
+    }
+  }
+  if (slow || digits > EXACT_DIGITS || fractionDigits >= POW10.length) {
+    return Number(src.slice(a, i).replace(/,/g, ''));
+  }
+  // Both operands are exact doubles, so the quotient is the correctly rounded value.
+  const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
+  return negative ? -value : value;
+}
+
+/**
+ * The number printed in src[a, b) (already trimmed), or NaN when src[a, b) is not exactly
+ * a number. `nan` and `inf` are not handled here; see `parseCell`.
+ */
+export function scanNumber(src: string, a: number, b: number): number {
+  const v = scanNumberPrefix(src, a, b);
+  return scanned === b ? v : NaN;
+}
+
+/** `nan`, `inf`, `-inf` as Python prints them. */
+function specialNumber(text: string): number | undefined {
+  switch (text) {
+    case 'nan':
+    case '-nan':
+      return NaN;
+    case 'inf':
+      return Infinity;
+    case '-inf':
+      return -Infinity;
+    default:
+      return undefined;
+  }
+}
+
+/** ` (n=51)` from src[a] to b: the sample count, or -1. */
+function sampleCountSuffix(src: string, a: number, b: number): number {
+  if (b - a < 6 || src.charCodeAt(a) !== 32 || !occursAt(src, a + 1, '(n=') || src.charCodeAt(b - 1) !== 41) return -1;
+  const n = scanNumber(src, a + 4, b - 1);
+  return Number.isInteger(n) && n >= 0 ? n : -1;
+}
+
+/** The pre-June-2026 list rendering: every element `{:,.3f}`, joined by ", ". */
+function listMean(text: string): { mean: number; count: number } | undefined {
+  const parts = text.split(', ');
+  let sum = 0;
+  for (const part of parts) {
+    const v = scanNumber(part, 0, part.length);
+    if (Number.isNaN(v)) return undefined;
+    sum += v;
+  }
+  return { mean: sum / parts.length, count: parts.length };
+}
+
+/** Shared text cells (`audio`, `latent`, `True` repeat on every request). Bounded. */
+export class TextCells {
+  private readonly map = new Map<string, TextCell>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  cell(text: string): TextCell {
+    const known = this.map.get(text);
+    if (known !== undefined) return known;
+    const value = detach(text);
+    const cell: TextCell = Object.freeze({ state: 'text', value });
+    if (this.map.size < this.capacity) this.map.set(value, cell);
+    return cell;
+  }
+}
+
+/** What one cell holds. `undefined` means absent (an empty cell). */
+export type ParsedCell = number | Cell | undefined;
+
+/**
+ * Parses the cell src[a, b). A plain measured number is returned as a bare number (the
+ * common case, kept unboxed); everything else as a Cell; an empty cell as undefined.
+ */
+export function parseCell(src: string, a: number, b: number, texts: TextCells): ParsedCell {
+  a = skipBlanks(src, a, b);
+  b = trimBlanksEnd(src, a, b);
+  if (a === b) return undefined;
+  const c = src.charCodeAt(a);
+  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
+    const v = scanNumberPrefix(src, a, b);
+    if (scanned === b) return v;
+    if (!Number.isNaN(v) && src.charCodeAt(scanned) === 32) {
+      const n = sampleCountSuffix(src, scanned, b);
+      if (n >= 0) return measured(v, n);
+    }
+  } else if (c === 78 /* N */ && b - a === 4 && occursAt(src, a, 'None')) {
+    return NOT_MEASURED;
+  }
+  const text = src.slice(a, b);
+  const special = specialNumber(text);
+  if (special !== undefined) return special;
+  if (text.indexOf(', ') !== -1) {
+    const list = listMean(text);
+    if (list !== undefined) return measured(list.mean, list.count);
+  }
+  return texts.cell(text);
+}

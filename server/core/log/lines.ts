@@ -1,0 +1,151 @@
+// Bytes in arbitrary chunks -> physical lines. The only state kept between chunks is the
+// decoder's partial UTF-8 sequence and the current partial line, so chunks may split
+// anywhere (inside a multi-byte character, inside `\r\n`, inside an ANSI escape).
+//
+// To avoid allocating a string per line, a line is handed on as (src, start, end) over
+// the decoded chunk, with flags saying whether it needs cleaning. The flags come from
+// one forward-moving search per character of interest, so a chunk without any ESC costs
+// a single indexOf for the whole chunk.
+
+/** The line contains an ESC (ANSI colour codes). */
+export const LINE_HAS_ESC = 1;
+/** The line contains a `\r` that is not the `\r` of its `\r\n` ending. */
+export const LINE_HAS_CR = 2;
+/** The line contains `^[[`, ANSI escapes pasted in caret notation (real-logs 09). */
+export const LINE_HAS_CARET = 4;
+
+export const DEFAULT_MAX_LINE_LENGTH = 1 << 20;
+
+export interface LineSink {
+  /** One physical line: src[start, end) without its `\n` and without the `\r` of a `\r\n`. */
+  line(src: string, start: number, end: number, lineNo: number, flags: number): void;
+  problem(lineNo: number, message: string): void;
+}
+
+const NOT_FOUND = Number.MAX_SAFE_INTEGER;
+const CH_CR = 13;
+/** Whether the text has a `\r` that is not followed by `\n` (a regex is slower here). */
+function hasStrayCr(text: string): boolean {
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
+    if (text.charCodeAt(i + 1) !== 10) return true;
+  }
+  return false;
+}
+
+function find(src: string, needle: string, from: number): number {
+  const i = src.indexOf(needle, from);
+  return i === -1 ? NOT_FOUND : i;
+}
+
+export class LineSplitter {
+  private decoder = new TextDecoder('utf-8');
+  private decoderDirty = false;
+  /** Kept text of the current partial line (at most maxLineLength + 1 characters). */
+  private pending = '';
+  /** Full length of the current partial line, including characters not kept. */
+  private pendingRawLength = 0;
+  private pendingLastChar = 0;
+  private lineNo = 0;
+
+  constructor(
+    private readonly sink: LineSink,
+    private readonly maxLineLength = DEFAULT_MAX_LINE_LENGTH,
+  ) {}
+
+  push(chunk: Uint8Array | string): void {
+    if (typeof chunk === 'string') {
+      // A switch from bytes to text ends whatever byte sequence was pending.
+      if (this.decoderDirty) this.feed(this.decoder.decode());
+      this.decoderDirty = false;
+      this.feed(chunk);
+    } else {
+      this.decoderDirty = true;
+      this.feed(this.decoder.decode(chunk, { stream: true }));
+    }
+  }
+
+  /** Flushes the decoder and the last line (one without a final newline). */
+  end(): void {
+    if (this.decoderDirty) this.feed(this.decoder.decode());
+    this.decoderDirty = false;
+    if (this.pendingRawLength > 0) this.finishPending();
+  }
+
+  /** Number of the last line handed on (0 before the first). */
+  get currentLine(): number {
+    return this.lineNo;
+  }
+
+  private feed(text: string): void {
+    const len = text.length;
+    let pos = 0;
+    // Per chunk: skip the per-line searches for characters the chunk does not contain.
+    let nextEsc = text.indexOf('\x1b') === -1 ? NOT_FOUND : -1;
+    let nextCr = hasStrayCr(text) ? -1 : NOT_FOUND;
+    let nextCaret = text.indexOf('^[') === -1 ? NOT_FOUND : -1;
+    while (pos < len) {
+      const nl = text.indexOf('\n', pos);
+      if (nl === -1) {
+        this.appendPending(text, pos, len);
+        return;
+      }
+      if (this.pendingRawLength > 0) {
+        this.appendPending(text, pos, nl);
+        this.finishPending();
+        pos = nl + 1;
+        continue;
+      }
+      this.lineNo++;
+      let end = nl;
+      if (end > pos && text.charCodeAt(end - 1) === CH_CR) end--;
+      if (end - pos > this.maxLineLength) {
+        this.reportLong(end - pos);
+        end = pos + this.maxLineLength;
+      }
+      let flags = 0;
+      if (nextEsc < pos) nextEsc = find(text, '\x1b', pos);
+      if (nextEsc < end) flags |= LINE_HAS_ESC;
+      if (nextCr < pos) nextCr = find(text, '\r', pos);
+      if (nextCr < end) flags |= LINE_HAS_CR;
+      if (nextCaret < pos) nextCaret = find(text, '^[', pos);
+      if (nextCaret < end) flags |= LINE_HAS_CARET;
+      this.sink.line(text, pos, end, this.lineNo, flags);
+      pos = nl + 1;
+    }
+  }
+
+  private appendPending(text: string, a: number, b: number): void {
+    if (b <= a) return;
+    const room = this.maxLineLength + 1 - this.pending.length;
+    if (room > 0) this.pending += text.slice(a, Math.min(b, a + room));
+    this.pendingRawLength += b - a;
+    this.pendingLastChar = text.charCodeAt(b - 1);
+  }
+
+  private finishPending(): void {
+    this.lineNo++;
+    const contentLength = this.pendingRawLength - (this.pendingLastChar === CH_CR ? 1 : 0);
+    let line = this.pending;
+    if (contentLength > this.maxLineLength) {
+      this.reportLong(contentLength);
+      line = line.slice(0, this.maxLineLength);
+    } else if (contentLength < line.length) {
+      line = line.slice(0, contentLength);
+    }
+    this.pending = '';
+    this.pendingRawLength = 0;
+    this.pendingLastChar = 0;
+    let flags = 0;
+    if (line.indexOf('\x1b') !== -1) flags |= LINE_HAS_ESC;
+    if (line.indexOf('\r') !== -1) flags |= LINE_HAS_CR;
+    if (line.indexOf('^[') !== -1) flags |= LINE_HAS_CARET;
+    this.sink.line(line, 0, line.length, this.lineNo, flags);
+  }
+
+  private reportLong(length: number): void {
+    this.sink.problem(
+      this.lineNo,
+      `line is ${length.toLocaleString('en-US')} characters long; only the first ${this.maxLineLength.toLocaleString('en-US')} were read`,
+    );
+  }
+}

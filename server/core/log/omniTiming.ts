@@ -1,0 +1,181 @@
+// The one-line `[OmniTiming]` record (formats reference §B.6):
+//   [OmniTiming] req=<rid> [response=.. turn=.. reason=..] total=1.40s [preprocess=0.01s]
+//     engine=1.39s stages=[0:1.23s,1:1.30s] [transfers=[0->1=1.20ms,..]] [ar2diffusion=1.23ms]
+// The unmerged #3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
+import type { OmniTimingStage, OmniTimingTransfer } from '../records';
+import { scanEnd, scanNumberPrefix } from './cells';
+import { detach, isSafeKey } from './strings';
+
+export const OMNI_TIMING_TAG = '[OmniTiming]';
+
+export interface OmniTimingParts {
+  readonly requestId: string | null;
+  readonly identity: Record<string, string>;
+  readonly totalS: number | null;
+  readonly preprocessS: number | null;
+  readonly engineS: number | null;
+  readonly stages: readonly OmniTimingStage[];
+  readonly transfers: readonly OmniTimingTransfer[];
+  readonly ar2diffusionMs: number | null;
+  readonly extra: Readonly<Record<string, string>>;
+}
+
+const IDENTITY_KEYS = new Set(['response', 'turn', 'reason']);
+const NO_TRANSFERS: readonly OmniTimingTransfer[] = Object.freeze([]);
+const NO_EXTRA: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A printed duration in the requested unit; `s`/`ms` suffixes convert, no suffix means that unit. */
+function duration(text: string, unit: 's' | 'ms', a = 0, b = text.length): number | null {
+  let v = scanNumberPrefix(text, a, b);
+  let end = scanEnd();
+  if (Number.isNaN(v)) {
+    const special = /^(-?inf|nan)/.exec(text.slice(a, b));
+    if (special === null) return null;
+    v = special[1] === 'nan' ? NaN : special[1] === 'inf' ? Infinity : -Infinity;
+    end = a + (special[1] as string).length;
+  }
+  const suffix = b - end;
+  let given: 's' | 'ms' = unit;
+  if (suffix === 1 && text.charCodeAt(end) === 115 /* s */) given = 's';
+  else if (suffix === 2 && text.startsWith('ms', end)) given = 'ms';
+  else if (suffix !== 0) return null;
+  if (given === unit) return v;
+  return given === 's' ? v * 1000 : v / 1000;
+}
+
+/** A stage id: digits from a to b. */
+function stageId(text: string, a: number, b: number): number | null {
+  if (b <= a || b - a > 9) return null;
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+    n = n * 10 + (c - 48);
+  }
+  return n;
+}
+
+/** `0:1.23s` or `0:thinker=0.22s` in text[a, b). */
+function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
+  const colon = text.indexOf(':', a);
+  if (colon === -1 || colon >= b) return null;
+  const id = stageId(text, a, colon);
+  if (id === null) return null;
+  let eq = text.indexOf('=', colon + 1);
+  if (eq >= b) eq = -1;
+  const seconds = duration(text, 's', eq === -1 ? colon + 1 : eq + 1, b);
+  if (seconds === null) return null;
+  return { stageId: id, label: eq === -1 ? null : detach(text.slice(colon + 1, eq)), seconds };
+}
+
+/** `0->1=1.20ms` in text[a, b). */
+function transferItem(text: string, a: number, b: number): OmniTimingTransfer | null {
+  const arrow = text.indexOf('->', a);
+  if (arrow === -1 || arrow >= b) return null;
+  const eq = text.indexOf('=', arrow + 2);
+  if (eq === -1 || eq >= b) return null;
+  const fromStage = stageId(text, a, arrow);
+  const toStage = stageId(text, arrow + 2, eq);
+  const ms = duration(text, 'ms', eq + 1, b);
+  return fromStage === null || toStage === null || ms === null ? null : { fromStage, toStage, ms };
+}
+
+/** The items of `[x,y,...]` in text[a, b), read in place; false when it is not such a list. */
+function eachItem(text: string, a: number, b: number, read: (a: number, b: number) => boolean): boolean {
+  if (text.charCodeAt(a) !== 91 || text.charCodeAt(b - 1) !== 93) return false;
+  let ok = true;
+  let from = a + 1;
+  const end = b - 1;
+  if (from === end) return true;
+  for (;;) {
+    let to = text.indexOf(',', from);
+    if (to === -1 || to > end) to = end;
+    if (!read(from, to)) ok = false;
+    if (to === end) return ok;
+    from = to + 1;
+  }
+}
+
+/** Reads the part of an `[OmniTiming]` message after the tag, in place. Never throws. */
+export function parseOmniTiming(message: string): OmniTimingParts {
+  const n = message.length;
+  let p = message.indexOf(OMNI_TIMING_TAG);
+  p = p === -1 ? 0 : p + OMNI_TIMING_TAG.length;
+  let requestId: string | null = null;
+  const identity: Record<string, string> = {};
+  let extra: Record<string, string> | null = null;
+  let totalS: number | null = null;
+  let preprocessS: number | null = null;
+  let engineS: number | null = null;
+  let ar2diffusionMs: number | null = null;
+  const stages: OmniTimingStage[] = [];
+  const transfers: OmniTimingTransfer[] = [];
+
+  while (p < n) {
+    while (p < n && message.charCodeAt(p) === 32) p++;
+    if (p >= n) break;
+    // A part runs to the next space outside brackets.
+    let q = p;
+    let depth = 0;
+    for (; q < n; q++) {
+      const c = message.charCodeAt(q);
+      if (c === 91) depth++;
+      else if (c === 93 && depth > 0) depth--;
+      else if (c === 32 && depth === 0) break;
+    }
+    const eq = message.indexOf('=', p);
+    const key = eq === -1 || eq >= q ? message.slice(p, q) : message.slice(p, eq);
+    const v = eq === -1 || eq >= q ? q : eq + 1;
+    let understood = v !== q || eq === q - 1;
+    if (understood) {
+      switch (key) {
+        case 'req':
+          requestId = message.slice(v, q); // copied by the identity cache when kept
+          break;
+        case 'total':
+          understood = (totalS = duration(message, 's', v, q)) !== null;
+          break;
+        case 'preprocess':
+          understood = (preprocessS = duration(message, 's', v, q)) !== null;
+          break;
+        case 'engine':
+          understood = (engineS = duration(message, 's', v, q)) !== null;
+          break;
+        case 'ar2diffusion':
+          understood = (ar2diffusionMs = duration(message, 'ms', v, q)) !== null;
+          break;
+        case 'stages':
+          understood = eachItem(message, v, q, (a, b) => {
+            const stage = stageItem(message, a, b);
+            if (stage !== null) stages.push(stage);
+            return stage !== null;
+          });
+          break;
+        case 'transfers':
+          understood = eachItem(message, v, q, (a, b) => {
+            const transfer = transferItem(message, a, b);
+            if (transfer !== null) transfers.push(transfer);
+            return transfer !== null;
+          });
+          break;
+        default:
+          if (IDENTITY_KEYS.has(key)) identity[key] = detach(message.slice(v, q));
+          else understood = false;
+      }
+    }
+    if (!understood && isSafeKey(key)) (extra ??= {})[detach(key)] = detach(v === q ? '' : message.slice(v, q));
+    p = q;
+  }
+  return {
+    requestId,
+    identity,
+    totalS,
+    preprocessS,
+    engineS,
+    // Exact-size arrays and a shared empty object: these records are kept per request.
+    stages: stages.slice(),
+    transfers: transfers.length === 0 ? NO_TRANSFERS : transfers.slice(),
+    ar2diffusionMs,
+    extra: extra ?? NO_EXTRA,
+  };
+}

@@ -1,0 +1,50 @@
+// What the multi-line readers (tables, legacy dicts, the #3069 summary block) share with
+// the stream parser: where finished records go, the shared interning state, and the
+// contract of a record that is still being read.
+import type { LogHeader, LogRecord } from '../records';
+import type { TextCells } from './cells';
+import type { FieldMapStyle } from './fieldMaps';
+import type { FieldSchema } from './fieldSchema';
+import type { Interner } from './strings';
+import type { IdentityCache } from './title';
+
+export interface RecordSink {
+  record(record: LogRecord): void;
+  problem(line: number, message: string): void;
+}
+
+export interface ParseContext {
+  readonly sink: RecordSink;
+  /** Field names, column headers. */
+  readonly names: Interner;
+  readonly texts: TextCells;
+  readonly schemaRoot: FieldSchema;
+  readonly fieldMaps: FieldMapStyle;
+  readonly identities: IdentityCache;
+}
+
+/** The message was not part of this record; the caller closes the record and reads the message anew. */
+export const REJECTED = 0;
+/** The message was read; the record goes on. */
+export const CONSUMED = 1;
+/** The message was read and completed the record, which has been emitted. */
+export const FINISHED = 2;
+export type FeedResult = typeof REJECTED | typeof CONSUMED | typeof FINISHED;
+
+/**
+ * A record spanning several lines, read from the lines of one log prefix (one process,
+ * level, timestamp and call site; '' for lines without a prefix).
+ */
+export interface OpenRecord {
+  /** The prefix text the lines share ('' for lines without a prefix). */
+  readonly key: string;
+  /** Process identity (`process|stage`) of the prefix; null for lines without a prefix. */
+  readonly processKey: string | null;
+  readonly header: LogHeader | null;
+  /** The exact raw text before the message on this record's lines, once known: the fast path. */
+  rawPrefix: string | null;
+  /** Reads the message src[a, b) of line `lineNo`. */
+  feed(src: string, a: number, b: number, lineNo: number): FeedResult;
+  /** Emits what was read. `supersededAt` is the line that started something else, or null at end of input. */
+  close(supersededAt: number | null): void;
+}

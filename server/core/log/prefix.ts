@@ -1,0 +1,203 @@
+// vLLM's log prefix (formats reference §B.2, checklist I.2):
+//   [(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS [path:line] message
+// The level may appear mid-line (a record glued after a tqdm bar), so the search is not
+// anchored; whatever precedes the process prefix is someone else's unterminated output.
+// This runs only on lines the table fast path did not take (record starts, unrelated
+// lines), so a regular expression is affordable here.
+import { occursAt } from './strings';
+
+/** The header fields of one line, with positions in the (cleaned) line. */
+export interface ParsedPrefix {
+  readonly level: string;
+  readonly timestamp: string;
+  readonly file: string;
+  readonly fileLine: number;
+  readonly process: string | null;
+  readonly stagePrefix: number | null;
+  /** Where the prefix starts: 0 unless other output precedes it on the line. */
+  readonly headerStart: number;
+  /** Where the message starts (after the single space that follows `[path:line]`). */
+  readonly messageStart: number;
+}
+
+const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
+const ANSI_ESCAPE = /\x1b\[[0-9;]*m/g;
+const ANSI_CARET = /\^\[\[[0-9;]*m/g;
+const MAX_PROCESS_LENGTH = 120;
+
+export function stripAnsi(line: string, caretNotation: boolean): string {
+  let out = line.indexOf('\x1b') === -1 ? line : line.replace(ANSI_ESCAPE, '');
+  if (caretNotation) out = out.replace(ANSI_CARET, '');
+  return out;
+}
+
+/** The level name followed by a space at i, or null. */
+function levelAt(line: string, i: number): string | null {
+  let level: string;
+  switch (line.charCodeAt(i)) {
+    case 68 /* D */:
+      level = 'DEBUG';
+      break;
+    case 73 /* I */:
+      level = 'INFO';
+      break;
+    case 87 /* W */:
+      level = 'WARNING';
+      break;
+    case 69 /* E */:
+      level = 'ERROR';
+      break;
+    case 67 /* C */:
+      level = 'CRITICAL';
+      break;
+    default:
+      return null;
+  }
+  return occursAt(line, i, level) && line.charCodeAt(i + level.length) === 32 ? level : null;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isDigit(line: string, i: number): boolean {
+  const c = line.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/** `MM-DD HH:MM:SS` at i. */
+function isTimestampAt(line: string, i: number): boolean {
+  return (
+    isDigit(line, i) && isDigit(line, i + 1) && line.charCodeAt(i + 2) === 45 &&
+    isDigit(line, i + 3) && isDigit(line, i + 4) && line.charCodeAt(i + 5) === 32 &&
+    isDigit(line, i + 6) && isDigit(line, i + 7) && line.charCodeAt(i + 8) === 58 &&
+    isDigit(line, i + 9) && isDigit(line, i + 10) && line.charCodeAt(i + 11) === 58 &&
+    isDigit(line, i + 12) && isDigit(line, i + 13)
+  );
+}
+
+/**
+ * The common case without a regular expression: a prefix at the start of the line.
+ * Returns null when the line does not start that way (the caller then searches).
+ */
+function prefixAtStart(line: string): ParsedPrefix | null {
+  let i = 0;
+  let process: string | null = null;
+  let stagePrefix: number | null = null;
+  if (line.charCodeAt(0) === 40 /* ( */) {
+    let depth = 0;
+    const stop = Math.min(line.length, MAX_PROCESS_LENGTH + 2);
+    for (; i < stop; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) break;
+    }
+    if (depth !== 0 || line.charCodeAt(i + 1) !== 32) return null;
+    process = line.slice(1, i);
+    i += 2;
+  }
+  if (occursAt(line, i, '[Stage-')) {
+    const close = line.indexOf('] ', i + 7);
+    if (close === -1 || close === i + 7 || close - i > 14) return null;
+    for (let d = i + 7; d < close; d++) if (!isDigit(line, d)) return null;
+    stagePrefix = Number(line.slice(i + 7, close));
+    i = close + 2;
+  }
+  const level = levelAt(line, i);
+  if (level === null) return null;
+  i += level.length + 1;
+  if (!isTimestampAt(line, i) || line.charCodeAt(i + 14) !== 32 || line.charCodeAt(i + 15) !== 91 /* [ */) return null;
+  const timestamp = line.slice(i, i + 14);
+  const fileStart = i + 16;
+  const close = line.indexOf(']', fileStart);
+  if (close === -1 || close - fileStart > 320) return null;
+  const colon = line.lastIndexOf(':', close);
+  if (colon <= fileStart || close - colon < 2 || close - colon > 10) return null;
+  for (let d = colon + 1; d < close; d++) if (!isDigit(line, d)) return null;
+  for (let d = fileStart; d < colon; d++) {
+    const c = line.charCodeAt(d);
+    if (c === 32 || c === 9 || c === 93) return null;
+  }
+  const after = line.charCodeAt(close + 1);
+  if (close + 1 < line.length && after !== 32) return null;
+  if (process !== null && !isLetter(process.charCodeAt(0))) return null;
+  return {
+    level,
+    timestamp,
+    file: line.slice(fileStart, colon),
+    fileLine: Number(line.slice(colon + 1, close)),
+    process,
+    stagePrefix,
+    headerStart: 0,
+    messageStart: Math.min(line.length, close + 2),
+  };
+}
+
+export function parsePrefix(line: string): ParsedPrefix | null {
+  const c = line.charCodeAt(0);
+  // Only lines that start like a prefix try the scanner; anything else searches.
+  if (c === 40 || c === 91 || (c >= 65 && c <= 90)) {
+    const quick = prefixAtStart(line);
+    if (quick !== null) return quick;
+  }
+  return searchPrefix(line);
+}
+
+function searchPrefix(line: string): ParsedPrefix | null {
+  const m = HEADER.exec(line);
+  if (m === null) return null;
+  const levelAt = m.index;
+  let headerStart = levelAt;
+
+  let stagePrefix: number | null = null;
+  const stage = stageBefore(line, headerStart);
+  if (stage !== null) {
+    stagePrefix = stage.id;
+    headerStart = stage.start;
+  }
+  let process: string | null = null;
+  const proc = processBefore(line, headerStart);
+  if (proc !== null) {
+    process = proc.name;
+    headerStart = proc.start;
+  }
+  return {
+    level: m[1] as string,
+    timestamp: m[2] as string,
+    file: m[3] as string,
+    fileLine: Number(m[4]),
+    process,
+    stagePrefix,
+    headerStart,
+    messageStart: levelAt + m[0].length,
+  };
+}
+
+/** `[Stage-N] ` ending exactly at `at`. */
+function stageBefore(line: string, at: number): { id: number; start: number } | null {
+  if (at < 10 || line.charCodeAt(at - 1) !== 32 || line.charCodeAt(at - 2) !== 93 /* ] */) return null;
+  const open = line.lastIndexOf('[Stage-', at - 2);
+  if (open === -1 || at - 2 - (open + 7) > 6) return null;
+  const digits = line.slice(open + 7, at - 2);
+  if (!/^\d+$/.test(digits)) return null;
+  return { id: Number(digits), start: open };
+}
+
+/** `(name) ` ending exactly at `at`; the name may itself contain parentheses: `(API (0))`. */
+function processBefore(line: string, at: number): { name: string; start: number } | null {
+  if (at < 3 || line.charCodeAt(at - 1) !== 32 || line.charCodeAt(at - 2) !== 41 /* ) */) return null;
+  let depth = 0;
+  const stop = Math.max(0, at - 2 - MAX_PROCESS_LENGTH);
+  for (let i = at - 2; i >= stop; i--) {
+    const c = line.charCodeAt(i);
+    if (c === 41) depth++;
+    else if (c === 40 /* ( */) {
+      depth--;
+      if (depth === 0) {
+        const name = line.slice(i + 1, at - 2);
+        return isLetter(name.charCodeAt(0)) ? { name, start: i } : null;
+      }
+    }
+  }
+  return null;
+}

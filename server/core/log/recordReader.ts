@@ -1,0 +1,302 @@
+// Lines -> records. Each line is either routed to the multi-line record open on its log
+// prefix, or read as the start of a record (a lead-in, a title, an [OmniTiming] line, an
+// engine-stats line, a boot marker, a legacy dict), or ignored.
+//
+// Grouping (formats reference §B.2): vLLM writes one log record at once, every line with
+// the same prefix (process, level, timestamp, call site), and a process's records never
+// interleave with each other, only with other processes' lines. So:
+//  - at most one record is open per process; a line of that process with another prefix,
+//    an empty message (the "\n%s" lead-in) or a new title ends it;
+//  - lines of other processes and lines without a prefix pass by without touching it.
+// Lines without a prefix (pasted tables, markdown) form their own group.
+//
+// Fast path: a line that starts with the exact raw prefix of the record read last (ANSI
+// codes included) is a continuation of it; only the message part is looked at.
+import type { LogHeader, LogRecord, ParseProblem } from '../records';
+import { TextCells } from './cells';
+import { bootMarkerOf } from './bootMarkers';
+import { parseEngineStats } from './engineStats';
+import type { FieldMapStyle } from './fieldMaps';
+import { FieldSchema } from './fieldSchema';
+import { LegacyDictCollector, legacyStartOf } from './legacyDict';
+import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './lines';
+import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
+import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
+import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
+import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
+import { CH_PIPE, CH_PLUS, Interner, detach, occursAt, skipBlanks } from './strings';
+import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
+import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
+
+/** Where a message came from. */
+interface Origin {
+  /** The prefix text, '' for a line without one. */
+  readonly key: string;
+  /** `process|stage`, or null for a line without a prefix. */
+  readonly processKey: string | null;
+  readonly header: LogHeader | null;
+  readonly rawPrefix: string | null;
+}
+
+interface PrefixInfo {
+  readonly header: LogHeader;
+  readonly processKey: string;
+}
+
+const BARE: Origin = { key: '', processKey: null, header: null, rawPrefix: null };
+/** The slot of the open record of lines without a prefix. */
+const BARE_SLOT = '\u0000bare';
+const MAX_OPEN_RECORDS = 256;
+const RECENT_HEADERS = 8;
+const MAX_MARKER_TEXT = 500;
+
+export class RecordReader implements LineSink, RecordSink {
+  records: LogRecord[] = [];
+  problems: ParseProblem[] = [];
+  private readonly ctx: ParseContext;
+  /** Open records by process key (BARE_SLOT for lines without a prefix), oldest first. */
+  private readonly open = new Map<string, OpenRecord>();
+  private current: OpenRecord | null = null;
+  private readonly recentHeaders: PrefixInfo[] = [];
+  private nextHeader = 0;
+
+  constructor(fieldMaps: FieldMapStyle) {
+    this.ctx = {
+      sink: this,
+      names: new Interner(),
+      texts: new TextCells(),
+      schemaRoot: FieldSchema.root(),
+      fieldMaps,
+      identities: new IdentityCache(),
+    };
+  }
+
+  // RecordSink
+  record(record: LogRecord): void {
+    this.records.push(record);
+  }
+
+  problem(line: number, message: string): void {
+    this.problems.push({ line, message });
+  }
+
+  // LineSink
+  line(src: string, start: number, end: number, lineNo: number, flags: number): void {
+    const current = this.current;
+    if (current !== null) {
+      const raw = current.rawPrefix;
+      if (raw !== null && (flags & (LINE_HAS_CR | LINE_HAS_CARET)) === 0 && occursAt(src, start, raw)) {
+        const bodyStart = start + raw.length;
+        if ((flags & LINE_HAS_ESC) === 0 || !hasEsc(src, bodyStart, end)) {
+          const result = current.feed(src, bodyStart, end, lineNo);
+          if (result === CONSUMED) return;
+          if (result === FINISHED) return this.forget(current);
+          this.closeRecord(current, lineNo);
+          return this.dispatch(current, src.slice(bodyStart, end), lineNo);
+        }
+      }
+    }
+    this.slowLine(src.slice(start, end), lineNo, flags);
+  }
+
+  /** Ends the input: every open record is emitted as it stands. */
+  finish(): void {
+    for (const record of [...this.open.values()]) this.closeRecord(record, null);
+    this.current = null;
+  }
+
+  private slowLine(raw: string, lineNo: number, flags: number): void {
+    let line = raw;
+    if ((flags & LINE_HAS_CR) !== 0) line = line.replace(/\r/g, '');
+    if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET)) !== 0) line = stripAnsi(line, (flags & LINE_HAS_CARET) !== 0);
+    const prefix = parsePrefix(line);
+    if (prefix === null) return this.bareLine(line, lineNo);
+    const key = line.slice(prefix.headerStart, prefix.messageStart);
+    const message = line.slice(prefix.messageStart);
+    let rawPrefix: string | null = null;
+    if (prefix.headerStart === 0) {
+      if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET | LINE_HAS_CR)) === 0) rawPrefix = key;
+      else if (flags === LINE_HAS_ESC && raw.endsWith(message)) rawPrefix = raw.slice(0, raw.length - message.length);
+    }
+    const { header, processKey } = this.prefixInfo(prefix);
+    const open = this.open.get(processKey);
+    if (open !== undefined) {
+      if (open.key === key) {
+        if (rawPrefix !== null) open.rawPrefix = rawPrefix;
+        const result = open.feed(message, 0, message.length, lineNo);
+        if (result === CONSUMED) {
+          this.current = open;
+          return;
+        }
+        if (result === FINISHED) return this.forget(open);
+      }
+      this.closeRecord(open, lineNo);
+    }
+    this.dispatch({ key, processKey, header, rawPrefix }, message, lineNo);
+  }
+
+  private bareLine(line: string, lineNo: number): void {
+    const open = this.open.get(BARE_SLOT);
+    if (open !== undefined) {
+      const result = open.feed(line, 0, line.length, lineNo);
+      if (result === CONSUMED) return;
+      if (result === FINISHED) return this.forget(open);
+      this.closeRecord(open, lineNo);
+    }
+    this.dispatch(BARE, line, lineNo);
+  }
+
+  /** Reads a message that is not part of an open record. */
+  private dispatch(origin: Origin, message: string, lineNo: number): void {
+    const first = skipBlanks(message, 0, message.length);
+    if (first === message.length) {
+      // The "\n%s" lead-in of a table. Lines without a prefix use blank lines freely.
+      if (origin.processKey !== null) this.startTable(origin, lineNo).startLeadIn(lineNo);
+      return;
+    }
+    const c = message.charCodeAt(first);
+    if (c === CH_PIPE || c === CH_PLUS) {
+      const table = this.startTable(origin, lineNo);
+      if (table.feed(message, 0, message.length, lineNo) === FINISHED) this.forget(table);
+      return;
+    }
+    if (c === 91 /* [ */ && first === 0) {
+      if (message.startsWith(OMNI_TIMING_TAG)) return this.omniTiming(origin, message, lineNo);
+      const title = parseTitle(message, this.ctx.identities);
+      if (title !== null) {
+        const table = this.startTable(origin, lineNo);
+        if (table.startTitle(title, lineNo) === FINISHED) this.forget(table);
+        return;
+      }
+    }
+    const legacy = legacyStartOf(message, origin.header?.file ?? null);
+    if (legacy !== null) {
+      const collector = new LegacyDictCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, legacy, lineNo);
+      this.register(origin, collector);
+      if (collector.begin(message) === FINISHED) this.forget(collector);
+      return;
+    }
+    if (c === 35 /* # */) {
+      const title = parseMarkdownTitle(message);
+      if (title !== null) {
+        this.startTable(origin, lineNo).startTitle(title, lineNo);
+        return;
+      }
+    }
+    if (c === 61 /* = */ && isMetricsSummaryStart(message)) {
+      this.register(origin, new MetricsSummaryCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, lineNo));
+      return;
+    }
+    const marker = bootMarkerOf(message);
+    if (marker !== null) {
+      this.record({ kind: 'bootMarker', line: lineNo, header: origin.header, marker, text: detach(message.slice(0, MAX_MARKER_TEXT)) });
+      return;
+    }
+    const stats = parseEngineStats(message);
+    if (stats !== null) this.record({ kind: 'engineStats', line: lineNo, header: origin.header, ...stats });
+  }
+
+  private omniTiming(origin: Origin, message: string, lineNo: number): void {
+    const t = parseOmniTiming(message);
+    let id = t.requestId;
+    if (id === null || id === '') {
+      id = UNTITLED_REQUEST_ID;
+      this.problem(lineNo, `[OmniTiming] line names no req=; its values are reported under the request id ${UNTITLED_REQUEST_ID}`);
+    }
+    // Shared with the request's other records when it is the same identity.
+    const identity = this.ctx.identities.forRequest(id, t.identity);
+    this.record({
+      kind: 'omniTiming',
+      line: lineNo,
+      header: origin.header,
+      requestId: identity['request_id'] ?? id,
+      identity,
+      totalS: t.totalS,
+      preprocessS: t.preprocessS,
+      engineS: t.engineS,
+      stages: t.stages,
+      transfers: t.transfers,
+      ar2diffusionMs: t.ar2diffusionMs,
+      extra: t.extra,
+    });
+  }
+
+  private startTable(origin: Origin, lineNo: number): TableBuilder {
+    const table = new TableBuilder(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix);
+    table.startLeadIn(lineNo);
+    this.register(origin, table);
+    return table;
+  }
+
+  private register(origin: Origin, record: OpenRecord): void {
+    // Process keys are interned (prefixInfo), so they are neither copied nor re-hashed here.
+    this.open.set(origin.processKey ?? BARE_SLOT, record);
+    this.current = record;
+    if (this.open.size > MAX_OPEN_RECORDS) {
+      const oldest = this.open.values().next().value;
+      if (oldest !== undefined) this.closeRecord(oldest, null);
+    }
+  }
+
+  /** Drops a record that has emitted itself. */
+  private forget(record: OpenRecord): void {
+    const slot = record.processKey ?? BARE_SLOT;
+    if (this.open.get(slot) === record) this.open.delete(slot);
+    if (this.current === record) this.current = null;
+  }
+
+  private closeRecord(record: OpenRecord, supersededAt: number | null): void {
+    this.forget(record);
+    record.close(supersededAt);
+  }
+
+  /**
+   * The header of a prefix and its process key. Records of one request come from a few
+   * call sites in the same second, so the last few headers are kept and compared field by
+   * field (cheaper than hashing the whole prefix).
+   */
+  private prefixInfo(p: ParsedPrefix): PrefixInfo {
+    const recent = this.recentHeaders;
+    for (let i = 0; i < recent.length; i++) {
+      const known = recent[i] as PrefixInfo;
+      const h = known.header;
+      if (
+        h.fileLine === p.fileLine &&
+        h.stagePrefix === p.stagePrefix &&
+        h.level === p.level &&
+        h.timestamp === p.timestamp &&
+        h.file === p.file &&
+        h.process === p.process
+      ) {
+        return known;
+      }
+    }
+    const names = this.ctx.names;
+    const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
+    // Reuse the strings of the last header where they are equal (no hashing, no copy).
+    const lh = last?.header;
+    const process = p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
+    const header: LogHeader = Object.freeze({
+      level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
+      timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : detach(p.timestamp),
+      file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
+      fileLine: p.fileLine,
+      process,
+      stagePrefix: p.stagePrefix,
+    });
+    const processKey =
+      last !== undefined && last.header.process === process && last.header.stagePrefix === p.stagePrefix
+        ? last.processKey
+        : names.get(`${process ?? ''}|${p.stagePrefix ?? ''}`);
+    const info: PrefixInfo = { header, processKey };
+    if (recent.length < RECENT_HEADERS) recent.push(info);
+    else recent[this.nextHeader] = info;
+    this.nextHeader = (this.nextHeader + 1) % RECENT_HEADERS;
+    return info;
+  }
+}
+
+function hasEsc(src: string, a: number, b: number): boolean {
+  const i = src.indexOf('\x1b', a);
+  return i !== -1 && i < b;
+}

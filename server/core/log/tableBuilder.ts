@@ -1,0 +1,445 @@
+// One stats table, read line by line (formats reference §B.3, checklist I.3-I.5):
+//   [Title [k=v]]            (after an optional empty "\n%s" lead-in line)
+//   +-------+-----+          top border
+//   | Field | 0   |          header: `Field | Value`, `Field | 0 | 1 | 1_2`, `Field | 0->1`
+//   +-------+-----+
+//   | name  | 1.0 |          body rows, fields found by name
+//   +-------+-----+          bottom border: the table is complete
+// Also read: the maintainers' markdown transcription (`#### Title`, `|---|` separator,
+// no borders) and borderless, headerless rows right after a title (real-logs 15).
+// Table rows are the bulk of a log, so rows are scanned in place with indexOf/charCodeAt.
+import type {
+  LogHeader,
+  RecordIdentity,
+  StageColumn,
+  TransferEdge,
+} from '../records';
+import type { Cell, FieldMap } from '../values';
+import { parseCell, scanEnd, scanNumberPrefix, type ParsedCell } from './cells';
+import { buildFieldMap, type ColumnCells, type FieldMapStyle } from './fieldMaps';
+import type { FieldSchema } from './fieldSchema';
+import {
+  CONSUMED,
+  FINISHED,
+  REJECTED,
+  type FeedResult,
+  type OpenRecord,
+  type ParseContext,
+} from './openRecord';
+import { CH_PIPE, CH_PLUS, CH_SPACE, isSafeKey, occursAt, skipBlanks, snippet, trimBlanksEnd } from './strings';
+import { parseTitle, type TableTitle } from './title';
+
+const AWAIT_TITLE = 0;
+const TITLED = 1;
+const TOP_BORDER = 2;
+const HEADER_READ = 3;
+const BODY = 4;
+
+export const UNTITLED_REQUEST_ID = '(untitled)';
+/** Rows after which repeats are looked up in a set rather than along the schema. */
+const LONG_TABLE = 64;
+
+/** The cells of one column as they are read: numbers in schema order, other cells aside. */
+class ColumnReader implements ColumnCells {
+  private schema: FieldSchema;
+  readonly values: number[] = [];
+  extras: (Cell | undefined)[] | null = null;
+
+  constructor(root: FieldSchema) {
+    this.schema = root;
+  }
+
+  add(name: string, cell: number | Cell): void {
+    this.schema = this.schema.child(name);
+    const i = this.values.length;
+    if (typeof cell === 'number') {
+      this.values.push(cell);
+    } else {
+      this.values.push(cell.state === 'measured' ? cell.value : 0);
+      (this.extras ??= [])[i] = cell;
+    }
+  }
+
+  fields(style: FieldMapStyle): FieldMap {
+    return buildFieldMap(style, this.schema, this);
+  }
+}
+
+/** Digits only, at most 9: the integer; else null. */
+function smallInt(text: string, a: number, b: number): number | null {
+  if (b <= a || b - a > 9) return null;
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+    n = n * 10 + (c - 48);
+  }
+  return n;
+}
+
+/** `N` -> stage N segment 1; `N_k` -> stage N segment k; anything else -> no stage id. */
+function stageOfColumn(header: string): { stageId: number | null; segment: number } {
+  const underscore = header.indexOf('_');
+  if (underscore === -1) return { stageId: smallInt(header, 0, header.length), segment: 1 };
+  const stageId = smallInt(header, 0, underscore);
+  const segment = smallInt(header, underscore + 1, header.length);
+  return stageId === null || segment === null ? { stageId: null, segment: 1 } : { stageId, segment };
+}
+
+/** `a->b`. */
+function stagesOfEdge(header: string): { fromStage: number | null; toStage: number | null } {
+  const arrow = header.indexOf('->');
+  const fromStage = arrow === -1 ? null : smallInt(header, 0, arrow);
+  const toStage = arrow === -1 ? null : smallInt(header, arrow + 2, header.length);
+  return fromStage === null || toStage === null ? { fromStage: null, toStage: null } : { fromStage, toStage };
+}
+
+function isSeparatorStart(src: string, i: number): boolean {
+  const c = src.charCodeAt(i);
+  return c === 45 /* - */ || c === 58 /* : */;
+}
+
+export class TableBuilder implements OpenRecord {
+  rawPrefix: string | null;
+  private state = AWAIT_TITLE;
+  private title: TableTitle | null = null;
+  private startLine = 0;
+  private bordered = false;
+  /** Column headers after `Field`, as printed. */
+  private columnNames: string[] = [];
+  private columns: ColumnReader[] = [];
+  private rowSchema: FieldSchema;
+  private rowCount = 0;
+  private partialRowLine = 0;
+  private cellCountReported = false;
+  private duplicateReported = false;
+  private rowNames: Set<string> | null = null;
+
+  constructor(
+    private readonly ctx: ParseContext,
+    readonly key: string,
+    readonly processKey: string | null,
+    readonly header: LogHeader | null,
+    rawPrefix: string | null,
+  ) {
+    this.rawPrefix = rawPrefix;
+    this.rowSchema = ctx.schemaRoot;
+  }
+
+  /** Starts at a title line. Returns FINISHED for `[title] <empty>`, which is emitted at once. */
+  startTitle(title: TableTitle, lineNo: number): FeedResult {
+    this.title = title;
+    this.startLine = lineNo;
+    this.state = TITLED;
+    if (title.empty) {
+      this.emit(true);
+      return FINISHED;
+    }
+    return CONSUMED;
+  }
+
+  /** Starts at the empty lead-in line of `logger.info("\n%s", table)`. */
+  startLeadIn(lineNo: number): void {
+    this.startLine = lineNo;
+    this.state = AWAIT_TITLE;
+  }
+
+  feed(src: string, a: number, b: number, lineNo: number): FeedResult {
+    a = skipBlanks(src, a, b);
+    if (a === b) return this.emptyLine();
+    const c = src.charCodeAt(a);
+    if (c === CH_PIPE) return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
+    if (c === CH_PLUS) return this.border(lineNo);
+    if (this.state === AWAIT_TITLE) {
+      const title = parseTitle(src.slice(a, b), this.ctx.identities);
+      return title === null ? REJECTED : this.startTitle(title, lineNo);
+    }
+    return REJECTED;
+  }
+
+  close(supersededAt: number | null): void {
+    if (this.state === AWAIT_TITLE) return; // a lead-in without a table: nothing was printed
+    if (this.isUnknown()) return this.reportUnknown();
+    // A table without borders (markdown, real-logs 15) has no end marker: it ends where
+    // something else starts, and is whole if it has rows.
+    const complete = !this.bordered && this.rowCount > 0;
+    if (!complete) {
+      const where = supersededAt === null ? 'the end of the input' : `line ${supersededAt}`;
+      const partial = this.partialRowLine > 0 ? `; the row at line ${this.partialRowLine} was cut and not read` : '';
+      this.ctx.sink.problem(
+        this.startLine,
+        `${this.describe()} starting at line ${this.startLine} was cut off by ${where} (${this.rowCount} complete rows kept${partial})`,
+      );
+    }
+    this.emit(complete);
+  }
+
+  private isUnknown(): boolean {
+    return this.title === null || this.title.kind === 'unknown';
+  }
+
+  /** A table this parser has no record for: said once, with its size, if it had rows. */
+  private reportUnknown(): void {
+    if (this.rowCount === 0) return;
+    const what = this.title === null ? 'a table without a title' : `unrecognised table [${this.title.name}]`;
+    this.ctx.sink.problem(this.startLine, `${what} (${this.rowCount} rows) was not read`);
+  }
+
+  private describe(): string {
+    const t = this.title;
+    if (t === null) return 'table';
+    const id = t.identity?.['request_id'];
+    return id === undefined ? `[${t.name}] table` : `[${t.name} request_id=${id}] table`;
+  }
+
+  private emptyLine(): FeedResult {
+    // Markdown puts a blank line between the heading and the table.
+    if (this.state === TITLED && this.title?.markdown === true) return CONSUMED;
+    return REJECTED;
+  }
+
+  private border(lineNo: number): FeedResult {
+    switch (this.state) {
+      case AWAIT_TITLE:
+        this.startUntitled(lineNo);
+        this.bordered = true;
+        this.state = TOP_BORDER;
+        return CONSUMED;
+      case TITLED:
+        this.bordered = true;
+        this.state = TOP_BORDER;
+        return CONSUMED;
+      case TOP_BORDER:
+        return CONSUMED;
+      case HEADER_READ:
+        this.state = BODY;
+        return CONSUMED;
+      default:
+        // The bottom border ends the table.
+        this.bordered = true;
+        if (this.isUnknown()) this.reportUnknown();
+        else this.emit(true);
+        return FINISHED;
+    }
+  }
+
+  private startUntitled(lineNo: number): void {
+    this.title = null;
+    this.startLine = lineNo;
+  }
+
+  /** A `|` line: src[a] is `|`, b is the end without trailing blanks. */
+  private row(src: string, a: number, b: number, lineNo: number): FeedResult {
+    if (this.state === BODY) {
+      // Fast path: `| <predicted name><spaces>| ...` (PrettyTable pads with one space).
+      const predicted = this.rowSchema.lastChild;
+      if (
+        predicted !== null &&
+        src.charCodeAt(b - 1) === CH_PIPE &&
+        src.charCodeAt(a + 1) === CH_SPACE &&
+        occursAt(src, a + 2, predicted.name)
+      ) {
+        let i = a + 2 + predicted.name.length;
+        while (src.charCodeAt(i) === CH_SPACE) i++;
+        if (src.charCodeAt(i) === CH_PIPE) {
+          this.rowSchema = predicted;
+          this.rowCount++;
+          if (this.rowNames !== null) this.rowNames.add(predicted.name);
+          this.readCells(src, predicted.name, i, b, lineNo);
+          return CONSUMED;
+        }
+      }
+    }
+    if (this.state === AWAIT_TITLE) {
+      this.startUntitled(lineNo);
+      this.state = TITLED;
+    }
+    if (b - a < 2 || src.charCodeAt(b - 1) !== CH_PIPE) {
+      // A row cut short (the log was truncated, or another writer interrupted it): its
+      // last value may be missing digits, so it is not read.
+      this.partialRowLine = lineNo;
+      return CONSUMED;
+    }
+    const firstEnd = src.indexOf('|', a + 1);
+    const nameStart = skipBlanks(src, a + 1, firstEnd);
+    const nameEnd = trimBlanksEnd(src, nameStart, firstEnd);
+    if (nameStart < nameEnd && isSeparatorStart(src, nameStart)) {
+      // Markdown `|---|---|` under the header.
+      if (this.state === HEADER_READ) this.state = BODY;
+      return CONSUMED;
+    }
+    if (this.state === TITLED || this.state === TOP_BORDER) {
+      if (this.state === TOP_BORDER || src.slice(nameStart, nameEnd).toLowerCase() === 'field') {
+        this.readHeader(src, firstEnd, b);
+        this.state = HEADER_READ;
+        return CONSUMED;
+      }
+      this.startHeaderless(src, firstEnd, b, lineNo);
+    }
+    this.state = BODY;
+    this.bodyRow(src, nameStart, nameEnd, firstEnd, b, lineNo);
+    return CONSUMED;
+  }
+
+  private readHeader(src: string, p: number, b: number): void {
+    const names: string[] = [];
+    while (p < b - 1) {
+      const q = src.indexOf('|', p + 1);
+      const s = skipBlanks(src, p + 1, q);
+      names.push(this.ctx.names.get(src.slice(s, trimBlanksEnd(src, s, q))));
+      p = q;
+    }
+    this.setColumns(names);
+  }
+
+  private startHeaderless(src: string, p: number, b: number, lineNo: number): void {
+    let count = 0;
+    for (let q = p; q < b - 1; q = src.indexOf('|', q + 1)) count++;
+    const names = Array.from({ length: count }, (_, i) => this.ctx.names.get(String(i)));
+    this.setColumns(names);
+    if (this.isUnknown()) return; // reported as a whole when it ends
+    this.ctx.sink.problem(
+      lineNo,
+      `${this.describe()} at line ${this.startLine} has no header row; its ${count} value columns were taken as stages 0..${count - 1}`,
+    );
+  }
+
+  private setColumns(names: string[]): void {
+    const single = this.title?.kind === 'overall' || this.title?.kind === 'e2e';
+    // Single-value tables read only the `Value` column.
+    this.columnNames = single ? names.slice(0, 1) : names;
+    this.columns = this.columnNames.map(() => new ColumnReader(this.ctx.schemaRoot));
+  }
+
+  private bodyRow(src: string, nameStart: number, nameEnd: number, p: number, b: number, lineNo: number): void {
+    if (nameStart === nameEnd) {
+      this.ctx.sink.problem(lineNo, 'table row without a field name was not read');
+      return;
+    }
+    // The row name most likely is the one that followed the previous row last time.
+    let name: string;
+    const predicted = this.rowSchema.lastChild;
+    if (predicted !== null && predicted.name.length === nameEnd - nameStart && occursAt(src, nameStart, predicted.name)) {
+      name = predicted.name;
+      this.rowSchema = predicted;
+    } else {
+      const text = src.slice(nameStart, nameEnd);
+      if (!isSafeKey(text)) return;
+      name = this.ctx.names.get(text);
+      if (this.isRepeat(name)) {
+        if (!this.duplicateReported) {
+          this.duplicateReported = true;
+          this.ctx.sink.problem(lineNo, `${this.describe()} repeats the row ${snippet(name)}; the repeat was not read`);
+        }
+        return;
+      }
+      this.rowSchema = this.rowSchema.child(name);
+    }
+    this.rowCount++;
+    this.readCells(src, name, p, b, lineNo);
+  }
+
+  /** Whether the table already has a row `name` (a set once tables get long: linear time on garbage). */
+  private isRepeat(name: string): boolean {
+    if (this.rowCount < LONG_TABLE) return this.rowSchema.contains(name);
+    if (this.rowNames === null) this.rowNames = new Set(this.rowSchema.names);
+    if (this.rowNames.has(name)) return true;
+    this.rowNames.add(name);
+    return false;
+  }
+
+  /** The value cells of a row: src[p] is the `|` after the name, src[b - 1] the last `|`. */
+  private readCells(src: string, name: string, p: number, b: number, lineNo: number): void {
+    const columns = this.columns;
+    const n = columns.length;
+    let k = 0;
+    while (p < b - 1) {
+      let i = p + 1;
+      while (src.charCodeAt(i) === CH_SPACE) i++;
+      let q: number;
+      let cell: ParsedCell;
+      const c = src.charCodeAt(i);
+      if (c === CH_PIPE) {
+        q = i;
+        cell = undefined;
+      } else {
+        cell = NaN;
+        q = -1;
+        if ((c >= 48 && c <= 57) || c === 45) {
+          // Most cells are a plain number: read it in place.
+          const v = scanNumberPrefix(src, i, b);
+          let j = scanEnd();
+          while (src.charCodeAt(j) === CH_SPACE) j++;
+          if (src.charCodeAt(j) === CH_PIPE && !Number.isNaN(v)) {
+            q = j;
+            cell = v;
+          }
+        }
+        if (q === -1) {
+          q = src.indexOf('|', i);
+          cell = parseCell(src, p + 1, q, this.ctx.texts);
+        }
+      }
+      if (k < n && cell !== undefined) (columns[k] as ColumnReader).add(name, cell);
+      k++;
+      p = q;
+    }
+    if (k !== n && this.title?.kind !== 'overall' && this.title?.kind !== 'e2e' && !this.cellCountReported) {
+      this.cellCountReported = true;
+      this.ctx.sink.problem(lineNo, `${this.describe()}: row ${snippet(name)} has ${k} values for ${n} columns`);
+    }
+  }
+
+  private emit(complete: boolean): void {
+    const title = this.title;
+    if (title === null || title.kind === 'unknown') return;
+    const header = this.header;
+    const line = this.startLine;
+    switch (title.kind) {
+      case 'overall':
+        this.ctx.sink.record({ kind: 'overallSummary', line, header, fields: this.singleFields(), complete });
+        return;
+      case 'e2e': {
+        const { requestId, identity } = this.requestIdentity(title);
+        this.ctx.sink.record({ kind: 'requestE2E', line, header, requestId, identity, fields: this.singleFields(), complete });
+        return;
+      }
+      case 'stage': {
+        const { requestId, identity } = this.requestIdentity(title);
+        const columns: StageColumn[] = this.columns.map((reader, i) => {
+          const column = this.columnNames[i] as string;
+          const { stageId, segment } = stageOfColumn(column);
+          return { column, stageId, segment, fields: reader.fields(this.ctx.fieldMaps) };
+        });
+        const rows = this.rowSchema.names;
+        this.ctx.sink.record({ kind: 'stageTable', line, header, requestId, identity, columns, rows, complete });
+        return;
+      }
+      case 'transfer': {
+        const { requestId, identity } = this.requestIdentity(title);
+        const edges: TransferEdge[] = this.columns.map((reader, i) => {
+          const edge = this.columnNames[i] as string;
+          return { edge, ...stagesOfEdge(edge), fields: reader.fields(this.ctx.fieldMaps) };
+        });
+        this.ctx.sink.record({ kind: 'transferTable', line, header, requestId, identity, edges, complete });
+        return;
+      }
+    }
+  }
+
+  private singleFields(): FieldMap {
+    const reader = this.columns[0];
+    return reader === undefined ? {} : reader.fields(this.ctx.fieldMaps);
+  }
+
+  private requestIdentity(title: TableTitle): { requestId: string; identity: RecordIdentity } {
+    const identity = title.identity ?? {};
+    const requestId = identity['request_id'];
+    if (requestId !== undefined && requestId !== '') return { requestId, identity };
+    this.ctx.sink.problem(
+      this.startLine,
+      `[${title.name}] table at line ${this.startLine} names no request_id; its values are reported under the request id ${UNTITLED_REQUEST_ID}`,
+    );
+    return { requestId: UNTITLED_REQUEST_ID, identity };
+  }
+}

@@ -1,0 +1,97 @@
+// Chunk boundaries never matter: the bytes split at every position (inside UTF-8
+// sequences, inside `\r\n`, inside ANSI escapes) and in random chunk sizes give exactly the
+// records and problems of one chunk.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { ParseOutput } from '../../server/core/records';
+import { FIXTURES, fixtureLog, parseBytes, parseChunks, prng, realLog, utf8 } from './logSupport';
+
+/** A few lines that exercise multi-byte characters, stray CRs and colours around a table. */
+const CRAFTED =
+  'Processed prompts: 100%|\u2588\u2588\u2588\u2588| 1/1 [00:01<00:00, 1.00s/it]\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m \r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m [StageRequestStats [request_id=r-\u00e9\u4e2d\ud83d\ude00]]\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m +-------+---------+\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m | Field |       0 |\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m +-------+---------+\r\n' +
+  'tqdm \u2588\u2588\r progress\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m | a_ms  | 1,234.5 |\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m | kind  |   \u00e9t\u00e9 |\r\n' +
+  '\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:00 [stats.py:612]\x1b[0m +-------+---------+\n' +
+  '(APIServer pid=1) INFO 08-21 18:00:01 [stats.py:655] [OmniTiming] req=r-\u00e9 total=1.00s engine=1.00s stages=[0:1.00s]\n' +
+  '\xff\xfe not utf-8 \ud83d\n';
+
+function inputs(): Array<{ name: string; bytes: Uint8Array }> {
+  const real = ['04-pr1977-diffusion-overall-glued-to-tqdm.log', '08-pr500-legacy-omni-summary.log', '09-pr517-vllm-loggers-ansi-prefix.log', '13-docs-contributing-metrics-example-tables.log', '15-timez-zx-parser-test-fixture-SYNTHETIC.log'];
+  const bad = new Uint8Array([...utf8(CRAFTED), 0xe2, 0x96, 0x0a, 0xc3]); // a cut 3-byte sequence, a lone lead byte at the end
+  return [
+    { name: 'b7-examples-ansi.log', bytes: utf8(fixtureLog('b7-examples-ansi.log')) },
+    { name: 'phase-split-none-duplex.log', bytes: utf8(fixtureLog('phase-split-none-duplex.log')) },
+    { name: 'crafted multi-byte/CR/ANSI/invalid UTF-8', bytes: bad },
+    ...real.map((name) => ({ name, bytes: utf8(realLog(name)) })),
+  ];
+}
+
+function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    chunks.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  chunks.push(bytes.subarray(from));
+  return chunks;
+}
+
+function assertSame(actual: ParseOutput, expected: ParseOutput, how: string): void {
+  assert.deepStrictEqual(actual, expected, how);
+}
+
+for (const { name, bytes } of inputs()) {
+  test(`${name}: split at every byte position gives the same output as one chunk`, () => {
+    const whole = parseBytes(bytes);
+    assert.ok(whole.records.length > 0, 'the input has records');
+    for (let i = 0; i <= bytes.length; i++) assertSame(parseChunks(splitAt(bytes, [i])), whole, `split at byte ${i}`);
+  });
+}
+
+test('random chunk sizes (1-97 bytes, also empty chunks), seeded', () => {
+  const random = prng(20260821);
+  for (const { name, bytes } of inputs()) {
+    const whole = parseBytes(bytes);
+    for (let round = 0; round < 40; round++) {
+      const cuts: number[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        at += Math.floor(random() * 98);
+        if (at < bytes.length) cuts.push(at);
+      }
+      assertSame(parseChunks(splitAt(bytes, cuts)), whole, `${name}, round ${round}`);
+    }
+  }
+});
+
+test('text chunks split at every character (including inside a surrogate pair) give the same output', () => {
+  const text = fixtureLog('b7-examples-ansi.log') + CRAFTED;
+  const whole = parseChunks([text]);
+  for (let i = 0; i <= text.length; i++) assertSame(parseChunks([text.slice(0, i), text.slice(i)]), whole, `split at char ${i}`);
+});
+
+test('all real excerpts, concatenated, in 1-byte chunks give the same output as one chunk', () => {
+  const dir = join(FIXTURES, 'real-logs');
+  const text = readdirSync(dir)
+    .sort()
+    .map((f) => realLog(f))
+    .join('\n');
+  const bytes = utf8(text);
+  const whole = parseBytes(bytes);
+  const ones: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i++) ones.push(bytes.subarray(i, i + 1));
+  assertSame(parseChunks(ones), whole, '1-byte chunks');
+});
+
+test('"\\r\\n" and "\\n" line ends give the same records', () => {
+  const crlf = fixtureLog('b7-examples-plain.log');
+  assert.ok(crlf.includes('\r\n'));
+  assertSame(parseChunks([crlf.replace(/\r\n/g, '\n')]), parseChunks([crlf]), 'LF only');
+});

@@ -1,0 +1,164 @@
+// Formatting of numbers and of the value states (measured, measured 0, inferred, not
+// measured, hidden, not recorded) for the webviews.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { RequestStage, SplitName, SplitState, StageSummary } from '../../server/core/analysis/types';
+import { measured, NOT_MEASURED } from '../../server/core/values';
+import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
+import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
+import { distributionView, fieldCellView, fieldValueView, splitCellView, splitValueView, summaryFieldView, summarySplitView } from '../../webview/shared/valueState';
+
+const NAMES: SplitName[] = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'];
+
+function stageWith(values: Partial<Record<SplitName, number | null>>, states: Partial<Record<SplitName, SplitState>>, fields: RequestStage['fields'] = {}): RequestStage {
+  const v = Object.fromEntries(NAMES.map((n) => [n, values[n] ?? null])) as Record<SplitName, number | null>;
+  const s = Object.fromEntries(NAMES.map((n) => [n, states[n] ?? 'hidden'])) as Record<SplitName, SplitState>;
+  return { stageKey: '1', stageId: 1, segment: 1, replicaId: 0, kind: 'llm', fields, split: { values: v, states: s } };
+}
+
+const counts = (c: Partial<Record<SplitState, number>>): Record<SplitState, number> => ({ measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0, ...c });
+const dist = (p50: number, count = 10) => ({ count, mean: p50, p50, p90: p50 * 2, p99: p50 * 3, max: p50 * 4 });
+
+function summaryStage(over: Partial<StageSummary>): StageSummary {
+  return {
+    stageKey: '1',
+    stageId: 1,
+    replicaId: null,
+    requestCount: 10,
+    fields: {},
+    split: {},
+    splitStates: Object.fromEntries(NAMES.map((n) => [n, counts({})])) as StageSummary['splitStates'],
+    addedTimeToFirstOutputMs: null,
+    ...over,
+  };
+}
+
+describe('number formatting', () => {
+  test('compact cells shrink precision as values grow and keep a plain 0', () => {
+    assert.equal(formatCompact(0), '0');
+    assert.equal(formatCompact(0.456), '0.46');
+    assert.equal(formatCompact(12.34), '12.3');
+    assert.equal(formatCompact(86443.123), '86,443');
+    assert.equal(formatCompact(-3.2), '-3.20');
+  });
+
+  test('exact values keep the 3 printed decimals', () => {
+    assert.equal(formatExact(86443.1234), '86,443.123');
+  });
+
+  test('durations pick ms, s or min', () => {
+    assert.equal(formatDurationMs(0), '0 ms');
+    assert.equal(formatDurationMs(151.2), '151 ms');
+    assert.equal(formatDurationMs(1820), '1.82 s');
+    assert.equal(formatDurationMs(86_443), '1.44 min');
+  });
+
+  test('units come from field name suffixes', () => {
+    assert.equal(unitOfField('vllm_prefill_ms'), 'ms');
+    assert.equal(unitOfField('audio_duration_s'), 's');
+    assert.equal(unitOfField('num_tokens_out'), '');
+  });
+
+  test('stage labels use the role name when known', () => {
+    assert.equal(stageLabel('1', { '1': 'code2wav' }), 'stage 1 · code2wav');
+    assert.equal(stageLabel('1_2', { '1': 'code2wav' }), 'stage 1_2 · code2wav');
+    assert.equal(stageLabel('3', {}), 'stage 3');
+    assert.equal(stageIdOfKey('2_3'), '2');
+  });
+});
+
+describe('value states of one request stage', () => {
+  test('a measured 0 is the number 0, explained as a real zero', () => {
+    const v = splitValueView(stageWith({ readyQueuedMs: 0 }, { readyQueuedMs: 'measured' }), 'readyQueuedMs');
+    assert.deepEqual([v.text, v.state, v.value], ['0', 'measured', 0]);
+    assert.match(v.title, /real zero/);
+  });
+
+  test('the four states that are not numbers read as words, never 0', () => {
+    const s = stageWith({}, { inputWaitMs: 'notMeasured', prefillMs: 'hidden', ttftMs: 'notRecorded' });
+    const nm = splitValueView(s, 'inputWaitMs');
+    const hd = splitValueView(s, 'prefillMs');
+    const nr = splitValueView(s, 'ttftMs');
+    assert.deepEqual([nm.text, nm.state, nm.value], ['not measured', 'notMeasured', null]);
+    assert.deepEqual([hd.text, hd.state, hd.value], ['hidden', 'hidden', null]);
+    assert.deepEqual([nr.text, nr.state, nr.value], ['not recorded', 'notRecorded', null]);
+    assert.match(nm.title, /None/);
+    assert.match(hd.title, /zero or not measured/);
+    assert.match(nr.title, /codec first-audio signature/);
+    assert.match(nr.title, /vllm_ttft_ms/);
+  });
+
+  test('an inferred value is marked and explained by its rule', () => {
+    const v = splitValueView(stageWith({ readyQueuedMs: 0 }, { readyQueuedMs: 'inferred' }), 'readyQueuedMs');
+    assert.deepEqual([v.text, v.state], ['≈0', 'inferred']);
+    assert.match(v.title, /Inferred/);
+  });
+
+  test('cell views (no title, written while scrolling) agree with the full views', () => {
+    const states: SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
+    for (const st of states) {
+      const value = st === 'measured' || st === 'inferred' ? 12.5 : null;
+      const s = stageWith({ prefillMs: value }, { prefillMs: st }, { f: measured(3), g: NOT_MEASURED, t: { state: 'text', value: 'audio' } });
+      const full = splitValueView(s, 'prefillMs');
+      assert.deepEqual(splitCellView(s, 'prefillMs'), { text: full.text, state: full.state, value: full.value });
+      for (const f of ['f', 'g', 't', 'absent']) {
+        const fv = fieldValueView(s, f, 'ms');
+        assert.deepEqual(fieldCellView(s, f), { text: fv.text, state: fv.state, value: fv.value });
+      }
+    }
+    assert.equal(splitCellView(undefined, 'prefillMs').state, 'empty');
+  });
+
+  test('a request that did not run on a stage is empty', () => {
+    assert.equal(splitValueView(undefined, 'prefillMs').state, 'empty');
+    assert.equal(fieldValueView(undefined, 'stage_gen_time_ms', 'ms').state, 'empty');
+  });
+
+  test('fields: absent is hidden, None is not measured, text stays text, list cells name their sample count', () => {
+    const s = stageWith({}, {}, { a: NOT_MEASURED, b: { state: 'text', value: '<b>audio</b>' }, c: measured(12.5, 4) });
+    assert.equal(fieldValueView(s, 'missing', 'ms').state, 'hidden');
+    assert.equal(fieldValueView(s, 'a', 'ms').text, 'not measured');
+    assert.deepEqual([fieldValueView(s, 'b', '').text, fieldValueView(s, 'b', '').state], ['<b>audio</b>', 'text']);
+    assert.match(fieldValueView(s, 'c', 'ms').title, /Mean of 4 samples/);
+  });
+});
+
+describe('value states of a stage summary', () => {
+  test('a percentile over numbers only, with what was left out in the title', () => {
+    const st = summaryStage({ split: { ttftMs: dist(133, 4) }, splitStates: { ...summaryStage({}).splitStates, ttftMs: counts({ measured: 4, notRecorded: 6 }) } });
+    const v = summarySplitView(st, 'ttftMs', 'p90');
+    assert.deepEqual([v.text, v.state, v.value, v.partial], ['266', 'measured', 266, true]);
+    assert.match(v.title, /6 not recorded/);
+    assert.match(v.title, /never counted as 0/);
+  });
+
+  test('no number at all: the state that explains most is shown', () => {
+    const base = summaryStage({}).splitStates;
+    const nr = summarySplitView(summaryStage({ splitStates: { ...base, ttftMs: counts({ notRecorded: 10 }) } }), 'ttftMs', 'p50');
+    assert.deepEqual([nr.text, nr.state], ['not recorded', 'notRecorded']);
+    const nm = summarySplitView(summaryStage({ splitStates: { ...base, inputWaitMs: counts({ notMeasured: 8, hidden: 2 }) } }), 'inputWaitMs', 'p50');
+    assert.equal(nm.state, 'notMeasured');
+    const hd = summarySplitView(summaryStage({ splitStates: { ...base, prefillMs: counts({ hidden: 10 }) } }), 'prefillMs', 'p50');
+    assert.equal(hd.state, 'hidden');
+  });
+
+  test('only inferred values are marked as inferred', () => {
+    const base = summaryStage({}).splitStates;
+    const v = summarySplitView(summaryStage({ split: { readyQueuedMs: dist(0) }, splitStates: { ...base, readyQueuedMs: counts({ inferred: 10 }) } }), 'readyQueuedMs', 'p50');
+    assert.deepEqual([v.text, v.state], ['≈0', 'inferred']);
+  });
+
+  test('fields: partial populations are flagged; absence is hidden or empty as asked', () => {
+    const st = summaryStage({ fields: { stage_gen_time_ms: dist(500, 7) } });
+    const v = summaryFieldView(st, 'stage_gen_time_ms', 'ms', 'p50', 'hidden');
+    assert.deepEqual([v.text, v.partial], ['500', true]);
+    assert.match(v.title, /3 of 10 requests/);
+    assert.equal(summaryFieldView(st, 'audio_duration_s', 's', 'p50', 'empty').state, 'empty');
+    assert.equal(summaryFieldView(st, 'serving_time_to_first_output_ms', 'ms', 'p50', 'hidden').state, 'hidden');
+  });
+
+  test('added time to first output: empty with the reason when not computable', () => {
+    assert.equal(distributionView(null, 'p50', 'added', 'why').title, 'added: why');
+    assert.equal(distributionView(dist(40), 'p99', 'added', 'why').text, '120');
+  });
+});

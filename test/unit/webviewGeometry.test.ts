@@ -1,0 +1,253 @@
+// Geometry of the canvas charts and the table models: axes, sparkline, waterfall,
+// histogram, requests over time, side-panel summary model, request table columns.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { timelineOf } from '../../server/core/analysis/timeline';
+import type { RequestDetail, RequestSpans } from '../../server/protocol';
+import { histogramBarAt, histogramLayout, unbinnedCounts } from '../../webview/latencyPanel/histogram/histogramLayout';
+import { buildSpanIndex, clampView, fullView, isVisible, panView, spanAt, visibleMaxE2e, visibleSlice, xOf, yOf, zoomView } from '../../webview/latencyPanel/spans/spansLayout';
+import { columnsInView, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
+import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
+import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
+import { niceMax, niceTicks, timeTicks } from '../../webview/shared/axis';
+import { sparklinePoints } from '../../webview/shared/sparkline';
+import { STAGE_NAMES, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
+
+describe('axes', () => {
+  test('nice ticks on 1-2-5 steps inside the range', () => {
+    assert.deepEqual(niceTicks(0, 100, 5), [0, 20, 40, 60, 80, 100]);
+    assert.deepEqual(niceTicks(0.3, 2.9, 3), [1, 2]);
+    assert.deepEqual(niceTicks(0.3, 2.9, 6), [0.5, 1, 1.5, 2, 2.5]);
+    assert.deepEqual(niceTicks(5, 5, 4), [5]);
+    assert.equal(niceMax(1451, 4), 1500);
+    assert.equal(niceMax(0), 1);
+  });
+
+  test('time ticks land on round seconds', () => {
+    const t0 = Date.UTC(2026, 0, 1, 10, 0, 0, 300);
+    const ticks = timeTicks(t0, t0 + 10_000, 5);
+    assert.ok(ticks.length >= 4);
+    for (const t of ticks) assert.equal(t % 2000, 0);
+  });
+});
+
+describe('sparkline', () => {
+  test('spans the box, lowest value at the bottom, gaps stay gaps', () => {
+    const pts = sparklinePoints([10, null, 30, 20], 100, 20, 2);
+    assert.equal(pts[1], null);
+    assert.deepEqual(pts[0], { x: 2, y: 18 });
+    assert.deepEqual(pts[2], { x: 2 + (2 / 3) * 96, y: 2 });
+    assert.equal(pts[3]?.x, 98);
+  });
+
+  test('a flat series sits in the middle', () => {
+    assert.deepEqual(sparklinePoints([5, 5], 10, 20).map((p) => p?.y), [10, 10]);
+  });
+});
+
+describe('waterfall of one request', () => {
+  // Request 1: stage 2 without the codec signature? find one with and one without.
+  const data = Array.from({ length: 40 }, (_, i) => syntheticRequest(i));
+  const withSignature = data.find((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded' && !r.cold);
+  const detail = (i: number): RequestDetail => ({ request: data[i] as RequestDetail['request'], timeline: timelineOf(data[i] as RequestDetail['request']) });
+
+  test('one lane per stage in stage order, phases over whole-stage bars', () => {
+    const d = detail(2);
+    const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
+    assert.deepEqual(layout.lanes.map((l) => l.label), ['stage 0 · thinker', 'stage 1 · talker', 'stage 2 · code2wav']);
+    const firstPhase = layout.bars.findIndex((b) => b.phase !== 'stage');
+    assert.ok(layout.bars.slice(0, firstPhase).every((b) => b.phase === 'stage'));
+    assert.ok(layout.bars.slice(firstPhase).every((b) => b.phase !== 'stage'));
+    assert.ok(layout.maxMs >= Math.max(...d.timeline.map((s) => s.endMs)));
+    for (const b of layout.bars) {
+      assert.ok(b.x >= DEFAULT_BOX.gutter - 1e-9 && b.x + b.w <= 900 - DEFAULT_BOX.rightPad + 1e-6, `${b.stageKey} ${b.phase} ${b.x} ${b.w}`);
+      const lane = layout.lanes.find((l) => l.stageKey === b.stageKey);
+      assert.ok(lane !== undefined && b.y >= lane.y && b.y + b.h <= lane.y + lane.h);
+    }
+  });
+
+  test('stages overlap as the timeline places them (nothing is pushed apart)', () => {
+    const d = detail(2);
+    const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
+    for (const seg of d.timeline) {
+      const bar = layout.bars.find((b) => b.stageKey === seg.stageKey && b.phase === seg.phase);
+      assert.ok(bar !== undefined);
+      assert.ok(Math.abs(bar.x - (DEFAULT_BOX.gutter + (seg.startMs / layout.maxMs) * (900 - DEFAULT_BOX.gutter - DEFAULT_BOX.rightPad))) < 1e-6);
+    }
+    const s0 = d.timeline.find((s) => s.stageKey === '0' && s.phase === 'stage');
+    const s1 = d.timeline.find((s) => s.stageKey === '1' && s.phase === 'stage');
+    assert.ok(s0 !== undefined && s1 !== undefined && s1.startMs < s0.endMs, 'stage 1 starts before stage 0 ends (async chunk)');
+  });
+
+  test('the slowest phase is the longest phase segment', () => {
+    const d = detail(2);
+    const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
+    const longest = Math.max(...d.timeline.filter((s) => s.phase !== 'stage').map((s) => s.endMs - s.startMs));
+    assert.equal((layout.slowest?.endMs ?? 0) - (layout.slowest?.startMs ?? 0), longest);
+  });
+
+  test('reconstructed segments carry their rule into the legend notes', () => {
+    assert.ok(withSignature !== undefined);
+    const d: RequestDetail = { request: withSignature, timeline: timelineOf(withSignature) };
+    const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
+    const notes = layout.reconstructed.filter((n) => n.stageKey === '2');
+    assert.equal(notes.length, 1);
+    assert.match(notes[0]?.rule ?? '', /^assumed/);
+    assert.ok(layout.anchored.length > 0);
+    assert.ok(layout.bars.filter((b) => b.stageKey === '2').every((b) => b.provenance === 'reconstructed'));
+  });
+
+  test('a measured 0 keeps a visible 1 px mark; hit-testing prefers phases', () => {
+    const d: RequestDetail = {
+      request: data[0] as RequestDetail['request'],
+      timeline: [
+        { stageKey: '0', phase: 'stage', startMs: 0, endMs: 100, provenance: 'measured', rule: 'r' },
+        { stageKey: '0', phase: 'queued', startMs: 0, endMs: 0, provenance: 'measured', rule: 'r' },
+        { stageKey: '0', phase: 'prefill', startMs: 0, endMs: 100, provenance: 'measured', rule: 'r' },
+      ],
+    };
+    const layout = waterfallLayout(d, {}, { ...DEFAULT_BOX, width: 500 });
+    const queued = layout.bars.find((b) => b.phase === 'queued');
+    assert.equal(queued?.w, 1);
+    const prefill = layout.bars.find((b) => b.phase === 'prefill');
+    assert.ok(prefill !== undefined);
+    assert.equal(barAt(layout, prefill.x + 10, prefill.y + 2)?.phase, 'prefill');
+    const stage = layout.bars.find((b) => b.phase === 'stage');
+    assert.ok(stage !== undefined);
+    assert.equal(barAt(layout, stage.x + 10, stage.y + 1)?.phase, 'stage');
+    assert.equal(barAt(layout, 2, 2), null);
+  });
+});
+
+describe('histogram', () => {
+  const h = { metric: 'split:ttftMs', stageKey: '2', edges: [0, 10, 20, 30, 40], counts: [1, 4, 0, 2], notMeasured: 3, hidden: 5, notRecorded: 7 };
+  const box = { width: 440, height: 200, left: 40, right: 0, top: 0, bottom: 20 };
+
+  test('one bar per bin, heights proportional to counts, the mode found', () => {
+    const l = histogramLayout(h, box);
+    assert.equal(l.bars.length, 4);
+    assert.equal(l.binned, 7);
+    assert.equal(l.mode?.count, 4);
+    const [b0, b1, b2] = l.bars;
+    assert.ok(b0 !== undefined && b1 !== undefined && b2 !== undefined);
+    assert.ok(Math.abs(b1.h / b0.h - 4) < 1e-9);
+    assert.equal(b2.h, 0);
+    assert.equal(b0.x, 40);
+    assert.equal(histogramBarAt(l, b1.x + 1)?.count, 4);
+  });
+
+  test('values that are not numbers are counted apart, not binned', () => {
+    assert.deepEqual(unbinnedCounts(h).map((c) => [c.state, c.count]), [['notRecorded', 7], ['notMeasured', 3], ['hidden', 5]]);
+    const l = histogramLayout(h, box);
+    assert.equal(l.binned, 1 + 4 + 0 + 2);
+  });
+
+  test('no bins: an empty layout', () => {
+    const l = histogramLayout({ ...h, edges: [], counts: [] }, box);
+    assert.deepEqual([l.bars.length, l.binned, l.mode], [0, 0, null]);
+  });
+});
+
+describe('requests over time', () => {
+  const spans: RequestSpans = {
+    requestIds: ['c', 'a', 'b', 'd'],
+    endMs: [3000, 1000, 2000, 2000],
+    e2eMs: [500, 800, null, 1500],
+    slowestStage: ['1', '0', null, '1'],
+    cold: [false, true, false, false],
+  };
+  const index = buildSpanIndex(spans);
+  const box = { left: 0, top: 0, width: 1000, height: 100 };
+
+  test('sorted by end time, starts from e2e, unknown e2e counted', () => {
+    assert.deepEqual(Array.from(index.end), [1000, 2000, 2000, 3000]);
+    assert.deepEqual(Array.from(index.source).map((i) => spans.requestIds[i]), ['a', 'b', 'd', 'c']);
+    assert.equal(index.start[0], 200);
+    assert.ok(Number.isNaN(index.e2e[1] as number));
+    assert.deepEqual([index.withoutE2e, index.coldCount, index.maxDuration, index.minStart, index.maxEnd], [1, 1, 1500, 200, 3000]);
+    assert.deepEqual(index.stageKeys, ['0', '1']);
+    assert.equal(index.stage[1], -1);
+  });
+
+  test('zoom keeps the time under the cursor in place; views stay inside the session', () => {
+    const full = fullView(index);
+    const anchor = 1500;
+    const z = zoomView(full, 0.5, anchor, index);
+    assert.ok(Math.abs((anchor - z.t0) / (z.t1 - z.t0) - (anchor - full.t0) / (full.t1 - full.t0)) < 1e-9);
+    assert.ok(Math.abs(z.t1 - z.t0 - (full.t1 - full.t0) / 2) < 1e-9);
+    const out = zoomView(full, 4, anchor, index);
+    assert.deepEqual(out, full);
+    const panned = panView(z, 1e9, index);
+    assert.ok(Math.abs(panned.t1 - full.t1) < 1e-9);
+    assert.ok(clampView({ t0: 0, t1: 1 }, index).t1 - clampView({ t0: 0, t1: 1 }, index).t0 >= 50);
+  });
+
+  test('the visible slice finds exactly the requests that intersect the view', () => {
+    const big = buildSpanIndex({
+      requestIds: Array.from({ length: 500 }, (_, i) => String(i)),
+      endMs: Array.from({ length: 500 }, (_, i) => (i * 7919) % 10_000),
+      e2eMs: Array.from({ length: 500 }, (_, i) => (i * 31) % 900),
+      slowestStage: Array.from({ length: 500 }, () => null),
+      cold: Array.from({ length: 500 }, () => false),
+    });
+    const view = { t0: 3000, t1: 4000 };
+    const { from, to } = visibleSlice(big, view);
+    const inSlice = new Set<number>();
+    for (let i = from; i < to; i++) if (isVisible(big, i, view)) inSlice.add(i);
+    for (let i = 0; i < big.count; i++) assert.equal(inSlice.has(i), (big.start[i] as number) <= 4000 && (big.end[i] as number) >= 3000);
+    assert.ok(visibleMaxE2e(big, view) > 0);
+  });
+
+  test('hit-testing finds the nearest end point within the radius', () => {
+    const view = { t0: 0, t1: 4000 };
+    const yMax = 2000;
+    const i = spanAt(index, view, box, yMax, xOf(view, box, 2000) + 2, yOf(box, yMax, 1500) - 1);
+    assert.equal(spans.requestIds[index.source[i as number] as number], 'd');
+    assert.equal(spanAt(index, view, box, yMax, 990, 5), null);
+    // No e2e: on the baseline.
+    assert.equal(yOf(box, yMax, Number.NaN), 100);
+  });
+});
+
+describe('table models', () => {
+  const data = syntheticSession(300);
+
+  test('side panel: input split columns appear when measured; the slow phase is hot', () => {
+    const model = summaryModel(data.summary, 'p50', STAGE_NAMES);
+    const ids = model.columns.map((c) => c.id);
+    assert.deepEqual(ids.slice(0, 2), ['inputWaitMs', 'readyQueuedMs']);
+    assert.ok(ids.includes('field:audio_duration_s'));
+    assert.equal(model.rows.length, 3);
+    assert.equal(model.rows[0]?.role, 'thinker');
+    const hot = model.rows.flatMap((r) => Object.entries(r.cells).filter(([, c]) => c.hot).map(([k]) => `${r.key}.${k}`));
+    assert.equal(hot.length, 1);
+    for (const r of model.rows) for (const c of Object.values(r.cells)) assert.ok(c.ratio >= 0 && c.ratio <= 1);
+    assert.equal(model.rows[0]?.cells['inputWaitMs']?.state, 'notMeasured');
+    assert.equal(model.rows[2]?.cells['ttftMs']?.partial, true);
+    const head = headline(data.summary);
+    assert.match(head?.label ?? '', /time to first output, stage 2/);
+  });
+
+  test('request table: per stage input wait + ready queued when measured, else queued', () => {
+    const cols = tableColumns(data.summary.stages, STAGE_NAMES);
+    assert.equal(cols[0]?.id, 'requestId');
+    const stage0 = cols.filter((c) => c.stageKey === '0').map((c) => c.id);
+    const stage1 = cols.filter((c) => c.stageKey === '1').map((c) => c.id);
+    assert.deepEqual(stage0, ['0.queuedMs', '0.prefillMs', '0.decodeMs', '0.ttftMs', '0.field:stage_gen_time_ms']);
+    assert.deepEqual(stage1, ['1.inputWaitMs', '1.readyQueuedMs', '1.prefillMs', '1.decodeMs', '1.ttftMs', '1.field:stage_gen_time_ms']);
+    assert.equal(cols[1]?.group, 'stage 0 · thinker');
+    assert.equal(cols[0]?.read(data.requests[7] as (typeof data.requests)[number]).text, '<img src=x onerror=alert(1)>');
+    assert.deepEqual([isSlow(150, 100), isSlow(100, 100), isSlow(null, 100), isSlow(5, null), isSlow(5, 0)], [true, false, false, false, false]);
+    assert.equal(cols[1]?.slowAbove, data.summary.stages[0]?.split.queuedMs?.p90);
+  });
+
+  test('request table: only the columns in horizontal view are written', () => {
+    const cols = tableColumns(data.summary.stages, STAGE_NAMES);
+    // id 240 px sticky, then 100 px columns.
+    assert.deepEqual(columnsInView(cols, 0, 640, 0), { from: 1, to: 5 });
+    assert.deepEqual(columnsInView(cols, 0, 640), { from: 1, to: 6 });
+    assert.deepEqual(columnsInView(cols, 1000, 640, 0), { from: 11, to: 15 });
+    assert.deepEqual(columnsInView(cols, 50, 640, 0), { from: 1, to: 6 });
+    assert.deepEqual(columnsInView(cols, 0, 100_000, 0), { from: 1, to: cols.length });
+  });
+});

@@ -1,0 +1,194 @@
+// The extension-side hosts' pure parts: the session feed (coalescing, dedup, visibility)
+// and the latency panel's query answers, with a fake data source.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { HostToWebview, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../../server/protocol';
+import type { LatencyDataSource } from '../../src/views/dataSource';
+import { answerPanelQuery } from '../../src/views/panelQueries';
+import { SessionFeed } from '../../src/views/sessionFeed';
+
+const session = (id: string, requestCount = 1): SessionInfo => ({
+  id,
+  kind: 'launch',
+  description: 'vllm serve',
+  startedAt: 0,
+  status: 'running',
+  requestCount,
+  deployConfig: null,
+  lastError: null,
+  exit: null,
+  problemCount: 0,
+});
+
+const summaryOf = (sessionId: string, requestCount: number): SummaryResult => ({ sessionId, requestCount, stages: [], findings: [], histograms: [] });
+
+class FakeSource implements LatencyDataSource {
+  current: SessionInfo | null = session('s1');
+  calls: { method: string; params: unknown }[] = [];
+  count = 1;
+  delayMs = 0;
+  fail = false;
+  private listeners: ((s: SessionInfo | null) => void)[] = [];
+
+  readonly onDidChangeSession = (listener: (s: SessionInfo | null) => void): { dispose(): void } => {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((l) => l !== listener)) };
+  };
+
+  fire(): void {
+    for (const l of this.listeners) l(this.current);
+  }
+
+  currentSession(): SessionInfo | null {
+    return this.current;
+  }
+
+  stageNames(): Readonly<Record<string, string>> {
+    return { '0': 'talker' };
+  }
+
+  async request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    this.calls.push({ method, params });
+    await new Promise((r) => setTimeout(r, this.delayMs));
+    if (this.fail) throw new Error('server gone');
+    const p = params as { sessionId: string };
+    const answers: Partial<Record<ServerRequestMethod, unknown>> = {
+      'stageLens/summary': summaryOf(p.sessionId, this.count),
+      'stageLens/requests': { total: 1, offset: 0, requests: [] },
+      'stageLens/request': null,
+      'stageLens/histogram': { metric: 'm', stageKey: '0', edges: [], counts: [], notMeasured: 0, hidden: 0, notRecorded: 0 },
+      'stageLens/requestSpans': { requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] },
+    };
+    return answers[method] as RequestResult<M>;
+  }
+}
+
+const tick = (ms = 30): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function feedWith(source: FakeSource, visible = { value: true }): { feed: SessionFeed; posted: HostToWebview[] } {
+  const posted: HostToWebview[] = [];
+  const feed = new SessionFeed(source, { post: (m) => void posted.push(m), isVisible: () => visible.value }, 5);
+  return { feed, posted };
+}
+
+describe('session feed', () => {
+  test('resend posts the session (with role names) and then its summary', async () => {
+    const source = new FakeSource();
+    const { feed, posted } = feedWith(source);
+    await feed.resend();
+    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    assert.deepEqual(posted[0], { type: 'session', session: source.current, stageNames: { '0': 'talker' } });
+    feed.dispose();
+  });
+
+  test('a burst of changes becomes one summary request; an unchanged summary is not posted again', async () => {
+    const source = new FakeSource();
+    const { feed, posted } = feedWith(source);
+    await feed.resend();
+    source.calls = [];
+    for (let i = 0; i < 10; i++) source.fire();
+    await tick();
+    assert.equal(source.calls.length, 1);
+    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    source.count = 2;
+    source.fire();
+    await tick();
+    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary', 'summary']);
+    feed.dispose();
+  });
+
+  test('changes during a slow request fold into one more round', async () => {
+    const source = new FakeSource();
+    source.delayMs = 40;
+    const { feed } = feedWith(source);
+    source.fire();
+    await tick(10);
+    for (let i = 0; i < 5; i++) source.fire();
+    await tick(150);
+    assert.equal(source.calls.length, 2);
+    feed.dispose();
+  });
+
+  test('a hidden view is not fed; it catches up when shown', async () => {
+    const source = new FakeSource();
+    const visible = { value: false };
+    const { feed, posted } = feedWith(source, visible);
+    source.fire();
+    await tick();
+    assert.equal(posted.length, 0);
+    visible.value = true;
+    feed.visibilityChanged();
+    await tick();
+    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    feed.dispose();
+  });
+
+  test('no session: the page is told so, and no summary is asked for', async () => {
+    const source = new FakeSource();
+    source.current = null;
+    const { feed, posted } = feedWith(source);
+    await feed.resend();
+    assert.deepEqual(posted, [{ type: 'session', session: null, stageNames: {} }]);
+    assert.equal(source.calls.length, 0);
+    feed.dispose();
+  });
+
+  test('a summary for a session switched away from meanwhile is dropped', async () => {
+    const source = new FakeSource();
+    source.delayMs = 30;
+    const { feed, posted } = feedWith(source);
+    const done = feed.resend();
+    await tick(5);
+    source.current = session('s2');
+    await done;
+    assert.deepEqual(posted.map((m) => m.type), ['session']);
+    feed.dispose();
+  });
+
+  test('a failing summary request becomes an error message', async () => {
+    const source = new FakeSource();
+    source.fail = true;
+    const { feed, posted } = feedWith(source);
+    await feed.resend();
+    assert.equal(posted[1]?.type, 'error');
+    feed.dispose();
+  });
+
+  test('after dispose, changes are ignored', async () => {
+    const source = new FakeSource();
+    const { feed, posted } = feedWith(source);
+    feed.dispose();
+    source.fire();
+    await tick();
+    assert.equal(posted.length, 0);
+  });
+});
+
+describe('latency panel queries', () => {
+  test('each query goes to its server method with the current session id; seq is echoed', async () => {
+    const source = new FakeSource();
+    assert.deepEqual(await answerPanelQuery({ type: 'queryRequests', seq: 7, params: { offset: 200, limit: 200, sortBy: '1.prefillMs' } }, source), {
+      type: 'requestPage',
+      seq: 7,
+      page: { total: 1, offset: 0, requests: [] },
+    });
+    assert.deepEqual(source.calls[0], { method: 'stageLens/requests', params: { offset: 200, limit: 200, sortBy: '1.prefillMs', sessionId: 's1' } });
+    assert.equal((await answerPanelQuery({ type: 'queryRequest', requestId: 'r' }, source)).type, 'requestDetail');
+    assert.deepEqual(source.calls[1], { method: 'stageLens/request', params: { sessionId: 's1', requestId: 'r' } });
+    const h = await answerPanelQuery({ type: 'queryHistogram', seq: 9, params: { stageKey: '0', metric: 'split:prefillMs', bins: 40 } }, source);
+    assert.equal(h.type === 'histogram' && h.seq, 9);
+    assert.equal((await answerPanelQuery({ type: 'querySpans' }, source)).type, 'spans');
+    assert.deepEqual(source.calls[3], { method: 'stageLens/requestSpans', params: { sessionId: 's1' } });
+  });
+
+  test('no session or a failing server: an error message, not a throw', async () => {
+    const source = new FakeSource();
+    source.current = null;
+    assert.equal((await answerPanelQuery({ type: 'querySpans' }, source)).type, 'error');
+    source.current = session('s1');
+    source.fail = true;
+    const answer = await answerPanelQuery({ type: 'queryRequest', requestId: 'x' }, source);
+    assert.equal(answer.type, 'error');
+    assert.match(answer.type === 'error' ? answer.message : '', /server gone/);
+  });
+});

@@ -1,0 +1,83 @@
+// Geometry of a per-stage histogram. Only numbers are binned; values that are not
+// numbers (not measured, hidden, not recorded) are counted beside it, never as 0.
+// DOM-free.
+import type { HistogramResult } from '../../../server/protocol';
+import { niceMax, niceTicks, project, scale } from '../../shared/axis';
+
+export interface HistogramBox {
+  readonly width: number;
+  readonly height: number;
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+export interface HistogramBar {
+  readonly from: number;
+  readonly to: number;
+  readonly count: number;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+export interface HistogramLayout {
+  readonly bars: readonly HistogramBar[];
+  readonly xTicks: readonly { readonly x: number; readonly value: number }[];
+  readonly yTicks: readonly { readonly y: number; readonly count: number }[];
+  readonly binned: number;
+  readonly maxCount: number;
+  /** The bar holding the most values. */
+  readonly mode: HistogramBar | null;
+}
+
+export interface UnbinnedCount {
+  readonly state: 'notMeasured' | 'hidden' | 'notRecorded';
+  readonly label: string;
+  readonly count: number;
+}
+
+export function unbinnedCounts(h: HistogramResult): UnbinnedCount[] {
+  return [
+    { state: 'notRecorded', label: 'not recorded', count: h.notRecorded },
+    { state: 'notMeasured', label: 'not measured', count: h.notMeasured },
+    { state: 'hidden', label: 'hidden (zero or not measured)', count: h.hidden },
+  ];
+}
+
+export function histogramLayout(h: HistogramResult, box: HistogramBox): HistogramLayout {
+  const n = Math.min(h.counts.length, Math.max(0, h.edges.length - 1));
+  const binned = h.counts.slice(0, n).reduce((a, b) => a + b, 0);
+  const maxCount = Math.max(0, ...h.counts.slice(0, n));
+  if (n === 0) return { bars: [], xTicks: [], yTicks: [], binned: 0, maxCount: 0, mode: null };
+  const lo = h.edges[0] as number;
+  const hi = h.edges[n] as number;
+  const x = scale(lo, hi === lo ? lo + 1 : hi, box.left, box.width - box.right);
+  const yTop = niceMax(maxCount, 4);
+  const y = scale(0, yTop, box.height - box.bottom, box.top);
+  const bars: HistogramBar[] = [];
+  let mode: HistogramBar | null = null;
+  for (let i = 0; i < n; i++) {
+    const from = h.edges[i] as number;
+    const to = h.edges[i + 1] as number;
+    const count = h.counts[i] as number;
+    const x0 = project(x, from);
+    const x1 = project(x, to);
+    const y0 = project(y, count);
+    // One pixel of air between bars when there is room for it.
+    const gap = x1 - x0 > 4 ? 1 : 0;
+    const bar = { from, to, count, x: x0, y: y0, w: Math.max(1, x1 - x0 - gap), h: box.height - box.bottom - y0 };
+    bars.push(bar);
+    if (count > 0 && (mode === null || count > mode.count)) mode = bar;
+  }
+  const xTicks = niceTicks(lo, hi, Math.max(2, Math.floor((box.width - box.left - box.right) / 80))).map((value) => ({ value, x: project(x, value) }));
+  const yTicks = niceTicks(0, yTop, 4).map((count) => ({ count, y: project(y, count) }));
+  return { bars, xTicks, yTicks, binned, maxCount, mode };
+}
+
+/** The bar under an x position. */
+export function histogramBarAt(layout: HistogramLayout, px: number): HistogramBar | null {
+  return layout.bars.find((b) => px >= b.x && px < b.x + b.w + 1) ?? null;
+}

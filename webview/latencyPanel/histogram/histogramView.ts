@@ -1,0 +1,242 @@
+// Per-stage histogram of any split value or field (own canvas: a few dozen bars plus
+// percentile markers; counts that are not numbers are listed beside, never binned).
+import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSummary, WebviewToHost } from '../../../server/protocol';
+import { fitCanvas, observeSize } from '../../shared/canvas';
+import { h, setText } from '../../shared/dom';
+import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
+import { ALL_SPLITS, fieldLabel, SPLIT_FIELD_NAME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import type { Palette } from '../../shared/theme';
+import { readPalette } from '../../shared/theme';
+import { Tooltip } from '../../shared/tooltip';
+import { EXPLAIN } from '../../shared/valueState';
+import type { HistogramLayout } from './histogramLayout';
+import { histogramBarAt, histogramLayout, unbinnedCounts } from './histogramLayout';
+
+export interface HistogramChoice {
+  readonly stageKey: string | null;
+  readonly metric: string;
+  readonly bins: number;
+}
+
+const HEIGHT = 260;
+const BOX = { left: 56, right: 16, top: 14, bottom: 26 };
+const BIN_CHOICES = [20, 40, 80];
+
+export class HistogramView {
+  readonly el: HTMLElement;
+  private readonly stageSelect = h('select', { testId: 'histogram-stage', attrs: { 'aria-label': 'Stage' } });
+  private readonly metricSelect = h('select', { testId: 'histogram-metric', attrs: { 'aria-label': 'Value to histogram' } });
+  private readonly binsSelect = h('select', { testId: 'histogram-bins', attrs: { 'aria-label': 'Number of bins' } });
+  private readonly canvas = h('canvas', { testId: 'histogram-canvas', attrs: { role: 'img', tabindex: '0' } });
+  private readonly wrap = h('div', { className: 'histogram-wrap' }, this.canvas);
+  private readonly unbinned = h('ul', { className: 'unbinned', testId: 'histogram-unbinned', attrs: { 'aria-label': 'Values that are not numbers, not binned' } });
+  private readonly binnedNote = h('p', { className: 'muted', testId: 'histogram-binned' });
+  private readonly tooltip = new Tooltip();
+  private readonly controls = h('div', { className: 'histogram-controls' }, this.stageSelect, this.metricSelect, this.binsSelect);
+  private stages: readonly StageSummary[] = [];
+  private result: HistogramResult | null = null;
+  private layout: HistogramLayout | null = null;
+  private pendingSeq = -1;
+  private width = 600;
+  private pct: Percentile = 'p50';
+  private optionsKey = '';
+
+  constructor(
+    private choice: HistogramChoice,
+    private readonly post: (m: WebviewToHost) => void,
+    private readonly nextSeq: () => number,
+    private readonly onChoice: (c: HistogramChoice) => void,
+  ) {
+    this.binsSelect.append(...BIN_CHOICES.map((b) => new Option(`${b} bins`, String(b))));
+    this.binsSelect.value = String(choice.bins);
+    const changed = (): void => {
+      this.choice = { stageKey: this.stageSelect.value || null, metric: this.metricSelect.value, bins: Number(this.binsSelect.value) };
+      this.fillMetrics();
+      this.onChoice(this.choice);
+      this.query();
+    };
+    this.stageSelect.addEventListener('change', changed);
+    this.metricSelect.addEventListener('change', changed);
+    this.binsSelect.addEventListener('change', changed);
+    this.el = h('div', { className: 'histogram' },
+      this.controls,
+      h('div', { className: 'histogram-body' }, this.wrap,
+        h('aside', { className: 'unbinned-box' }, h('h3', { text: 'Not binned' }), this.unbinned, this.binnedNote)));
+    observeSize(this.wrap, (w) => {
+      if (Math.abs(w - this.width) >= 1) {
+        this.width = w;
+        this.draw();
+      }
+    });
+    this.canvas.addEventListener('mousemove', (ev) => this.hover(ev));
+    this.canvas.addEventListener('mouseleave', () => this.tooltip.hide());
+  }
+
+  /** Another control for the toolbar (the percentile marker switch). */
+  addControl(el: HTMLElement): void {
+    this.controls.append(el);
+  }
+
+  get current(): HistogramChoice {
+    return this.choice;
+  }
+
+  setPercentile(pct: Percentile): void {
+    this.pct = pct;
+    this.draw();
+  }
+
+  /** The session's stages changed (new stage, new fields): refresh the pickers. */
+  setStages(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>): void {
+    this.stages = stages.filter((s) => s.replicaId === null);
+    const key = this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
+    if (key === this.optionsKey) return;
+    this.optionsKey = key;
+    this.stageSelect.replaceChildren(...this.stages.map((s) => new Option(stageLabel(s.stageKey, stageNames), s.stageKey)));
+    if (this.choice.stageKey === null || !this.stages.some((s) => s.stageKey === this.choice.stageKey)) {
+      this.choice = { ...this.choice, stageKey: this.stages[this.stages.length - 1]?.stageKey ?? null };
+    }
+    this.stageSelect.value = this.choice.stageKey ?? '';
+    this.fillMetrics();
+  }
+
+  private fillMetrics(): void {
+    const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
+    const splits = ALL_SPLITS.map((n) => new Option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD_NAME[n]})`, `split:${n}`));
+    const splitFields = new Set(Object.values(SPLIT_FIELD_NAME));
+    const fields = Object.keys(stage?.fields ?? {})
+      .filter((f) => !splitFields.has(f))
+      .map((f) => new Option(fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`, `field:${f}`));
+    const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      g.append(...options);
+      return g;
+    };
+    this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
+    if (![...this.metricSelect.options].some((o) => o.value === this.choice.metric)) this.choice = { ...this.choice, metric: 'split:prefillMs' };
+    this.metricSelect.value = this.choice.metric;
+  }
+
+  /** Ask for the histogram of the current choice. */
+  query(): void {
+    if (this.choice.stageKey === null) return;
+    const seq = this.nextSeq();
+    this.pendingSeq = seq;
+    const params: Omit<HistogramParams, 'sessionId'> = { stageKey: this.choice.stageKey, metric: this.choice.metric, bins: this.choice.bins };
+    this.post({ type: 'queryHistogram', seq, params });
+  }
+
+  accept(seq: number, result: HistogramResult): void {
+    // Only the answer to the latest question (an older one may arrive late).
+    if (seq !== this.pendingSeq) return;
+    this.result = result;
+    this.renderUnbinned(result);
+    this.draw();
+  }
+
+  redraw(): void {
+    this.draw();
+  }
+
+  private unit(): string {
+    const m = this.choice.metric;
+    return m.startsWith('split:') ? 'ms' : unitOfField(m.slice('field:'.length));
+  }
+
+  private percentileValue(): number | null {
+    const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
+    if (stage === undefined) return null;
+    const m = this.choice.metric;
+    const dist = m.startsWith('split:') ? stage.split[m.slice('split:'.length) as SplitName] : stage.fields[m.slice('field:'.length)];
+    return dist === undefined ? null : dist[this.pct];
+  }
+
+  private renderUnbinned(result: HistogramResult): void {
+    const explain = { notRecorded: EXPLAIN.notRecorded, notMeasured: EXPLAIN.notMeasured, hidden: EXPLAIN.hidden };
+    this.unbinned.replaceChildren(
+      ...unbinnedCounts(result).map((c) =>
+        h('li', { title: explain[c.state], dataset: { state: c.state, count: String(c.count) } },
+          h('span', { className: 'v', text: c.label, dataset: { state: c.state } }), ' ', h('strong', { text: formatCount(c.count) }))),
+    );
+  }
+
+  private draw(): void {
+    const r = this.result;
+    const width = Math.max(240, this.width);
+    const ctx = fitCanvas(this.canvas, width, HEIGHT);
+    if (r === null) return;
+    const palette = readPalette();
+    const layout = histogramLayout(r, { width, height: HEIGHT, ...BOX });
+    this.layout = layout;
+    const unit = this.unit();
+    setText(this.binnedNote, `${formatCount(layout.binned)} numbers binned${unit === '' ? '' : ` (${unit})`}.`);
+    if (layout.bars.length === 0 || layout.binned === 0) {
+      ctx.fillStyle = palette.muted;
+      ctx.font = palette.font;
+      ctx.fillText('No measured values for this stage and value.', BOX.left, HEIGHT / 2);
+      this.canvas.setAttribute('aria-label', 'Histogram: no measured values.');
+      return;
+    }
+    drawAxes(ctx, layout, palette, width, unit);
+    ctx.fillStyle = palette.phase.prefill;
+    for (const b of layout.bars) if (b.count > 0) ctx.fillRect(b.x, b.y, b.w, Math.max(1, b.h));
+    const p = this.percentileValue();
+    const lo = r.edges[0] as number;
+    const hi = r.edges[r.edges.length - 1] as number;
+    if (p !== null && hi > lo && p >= lo && p <= hi) {
+      const x = BOX.left + ((p - lo) / (hi - lo)) * (width - BOX.left - BOX.right);
+      ctx.strokeStyle = palette.red;
+      ctx.setLineDash([4, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x, BOX.top);
+      ctx.lineTo(x, HEIGHT - BOX.bottom);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = palette.red;
+      ctx.font = palette.font;
+      ctx.textBaseline = 'top';
+      ctx.fillText(`${this.pct} ${formatCompact(p)}`, Math.min(x + 4, width - 80), BOX.top);
+    }
+    const mode = layout.mode;
+    this.canvas.setAttribute('aria-label',
+      `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
+      (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
+      `. Not binned: ${r.notRecorded} not recorded, ${r.notMeasured} not measured, ${r.hidden} hidden.`);
+  }
+
+  private hover(ev: MouseEvent): void {
+    if (this.layout === null) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const bar = histogramBarAt(this.layout, ev.clientX - rect.left);
+    if (bar === null) {
+      this.tooltip.hide();
+      return;
+    }
+    this.tooltip.show(`${formatExact(bar.from)} – ${formatExact(bar.to)} ${this.unit()}\n${formatCount(bar.count)} values`, ev.clientX, ev.clientY);
+  }
+}
+
+function drawAxes(ctx: CanvasRenderingContext2D, layout: HistogramLayout, palette: Palette, width: number, unit: string): void {
+  ctx.font = palette.font;
+  ctx.lineWidth = 1;
+  ctx.fillStyle = palette.muted;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const t of layout.yTicks) {
+    const y = Math.round(t.y) + 0.5;
+    ctx.strokeStyle = palette.grid;
+    ctx.globalAlpha = 0.5;
+    ctx.beginPath();
+    ctx.moveTo(BOX.left, y);
+    ctx.lineTo(width - BOX.right, y);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.fillText(formatCount(t.count), BOX.left - 4, y);
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  for (const t of layout.xTicks) ctx.fillText(formatCompact(t.value), t.x, HEIGHT - BOX.bottom + 6);
+  ctx.textAlign = 'left';
+  ctx.fillText(unit, 4, HEIGHT - BOX.bottom + 6);
+}

@@ -1,0 +1,173 @@
+// Requests over wall time: request i is a line from its start (end - e2e) to its end,
+// drawn at the height of its e2e duration, coloured by its slowest stage. Columnar and
+// sorted by end time so that a view window is a binary search away. DOM-free.
+import type { RequestSpans } from '../../../server/protocol';
+
+export interface SpanIndex {
+  readonly count: number;
+  /** Sorted by end time. */
+  readonly end: Float64Array;
+  readonly start: Float64Array;
+  /** e2e ms, NaN when not printed. */
+  readonly e2e: Float64Array;
+  /** Index into stageKeys of the slowest stage, -1 when unknown. */
+  readonly stage: Int16Array;
+  readonly cold: Uint8Array;
+  /** Position in the original RequestSpans arrays. */
+  readonly source: Int32Array;
+  readonly stageKeys: readonly string[];
+  readonly minStart: number;
+  readonly maxEnd: number;
+  /** Longest e2e: a request that started before the view's end ends at most this much later. */
+  readonly maxDuration: number;
+  readonly withoutE2e: number;
+  readonly coldCount: number;
+}
+
+export interface TimeView {
+  readonly t0: number;
+  readonly t1: number;
+}
+
+export function buildSpanIndex(spans: RequestSpans): SpanIndex {
+  const n = spans.endMs.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (spans.endMs[a] as number) - (spans.endMs[b] as number));
+  const stageKeys = [...new Set(spans.slowestStage.filter((s): s is string => s !== null))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const stagePos = new Map(stageKeys.map((k, i) => [k, i]));
+  const end = new Float64Array(n);
+  const start = new Float64Array(n);
+  const e2e = new Float64Array(n);
+  const stage = new Int16Array(n);
+  const cold = new Uint8Array(n);
+  const source = new Int32Array(n);
+  let minStart = Number.POSITIVE_INFINITY;
+  let maxEnd = Number.NEGATIVE_INFINITY;
+  let maxDuration = 0;
+  let withoutE2e = 0;
+  let coldCount = 0;
+  order.forEach((src, i) => {
+    const e = spans.endMs[src] as number;
+    const d = spans.e2eMs[src];
+    const dur = d === null || d === undefined || !Number.isFinite(d) || d < 0 ? Number.NaN : d;
+    end[i] = e;
+    e2e[i] = dur;
+    start[i] = Number.isNaN(dur) ? e : e - dur;
+    const slow = spans.slowestStage[src];
+    stage[i] = slow === null || slow === undefined ? -1 : (stagePos.get(slow) ?? -1);
+    cold[i] = spans.cold[src] === true ? 1 : 0;
+    source[i] = src;
+    minStart = Math.min(minStart, start[i] as number);
+    maxEnd = Math.max(maxEnd, e);
+    if (Number.isNaN(dur)) withoutE2e += 1;
+    else maxDuration = Math.max(maxDuration, dur);
+    coldCount += cold[i] as number;
+  });
+  if (n === 0) {
+    minStart = 0;
+    maxEnd = 1000;
+  }
+  return { count: n, end, start, e2e, stage, cold, source, stageKeys, minStart, maxEnd, maxDuration, withoutE2e, coldCount };
+}
+
+/** The whole session with a little air on both sides (a second at least). */
+export function fullView(index: SpanIndex): TimeView {
+  const span = Math.max(1000, index.maxEnd - index.minStart);
+  const pad = span * 0.02;
+  return { t0: index.minStart - pad, t1: index.minStart + span + pad };
+}
+
+const MIN_SPAN_MS = 50;
+
+export function clampView(view: TimeView, index: SpanIndex): TimeView {
+  const full = fullView(index);
+  const fullSpan = full.t1 - full.t0;
+  const span = Math.min(fullSpan, Math.max(MIN_SPAN_MS, view.t1 - view.t0));
+  let t0 = view.t0;
+  if (t0 < full.t0) t0 = full.t0;
+  if (t0 + span > full.t1) t0 = full.t1 - span;
+  return { t0, t1: t0 + span };
+}
+
+/** Zoom by `factor` (< 1 zooms in) keeping the time under `anchorT` in place. */
+export function zoomView(view: TimeView, factor: number, anchorT: number, index: SpanIndex): TimeView {
+  const t0 = anchorT - (anchorT - view.t0) * factor;
+  const t1 = anchorT + (view.t1 - anchorT) * factor;
+  return clampView({ t0, t1 }, index);
+}
+
+export function panView(view: TimeView, dt: number, index: SpanIndex): TimeView {
+  return clampView({ t0: view.t0 + dt, t1: view.t1 + dt }, index);
+}
+
+/** First sorted position whose end >= t. */
+export function lowerBound(values: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Sorted positions [from, to) that may intersect the view (callers still check start <= t1). */
+export function visibleSlice(index: SpanIndex, view: TimeView): { from: number; to: number } {
+  const from = lowerBound(index.end, view.t0);
+  const to = lowerBound(index.end, view.t1 + index.maxDuration + 1);
+  return { from, to };
+}
+
+export function isVisible(index: SpanIndex, i: number, view: TimeView): boolean {
+  return (index.start[i] as number) <= view.t1 && (index.end[i] as number) >= view.t0;
+}
+
+/** Largest e2e among the visible requests (for the y axis), at least 1 ms. */
+export function visibleMaxE2e(index: SpanIndex, view: TimeView): number {
+  const { from, to } = visibleSlice(index, view);
+  let max = 0;
+  for (let i = from; i < to; i++) {
+    const d = index.e2e[i] as number;
+    if (!Number.isNaN(d) && isVisible(index, i, view) && d > max) max = d;
+  }
+  return Math.max(1, max);
+}
+
+export interface PlotBox {
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+export function xOf(view: TimeView, box: PlotBox, t: number): number {
+  return box.left + ((t - view.t0) / (view.t1 - view.t0)) * box.width;
+}
+
+export function timeAt(view: TimeView, box: PlotBox, px: number): number {
+  return view.t0 + ((px - box.left) / box.width) * (view.t1 - view.t0);
+}
+
+/** y of an e2e value; requests without e2e sit on the baseline. */
+export function yOf(box: PlotBox, yMax: number, e2e: number): number {
+  const v = Number.isNaN(e2e) ? 0 : Math.min(e2e, yMax);
+  return box.top + box.height - (v / yMax) * box.height;
+}
+
+/** The request whose end point is nearest to (px, py), within `radius` pixels. */
+export function spanAt(index: SpanIndex, view: TimeView, box: PlotBox, yMax: number, px: number, py: number, radius = 6): number | null {
+  const tLo = timeAt(view, box, px - radius);
+  const tHi = timeAt(view, box, px + radius);
+  let best: number | null = null;
+  let bestD = radius * radius;
+  for (let i = lowerBound(index.end, tLo); i < index.count && (index.end[i] as number) <= tHi; i++) {
+    const dx = xOf(view, box, index.end[i] as number) - px;
+    const dy = yOf(box, yMax, index.e2e[i] as number) - py;
+    const d = dx * dx + dy * dy;
+    if (d <= bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,295 @@
+// Timeline of many requests (own canvas: up to 100k marks per frame with a custom
+// zoom/pan; drawing them as batched rects is faster than a general chart library and
+// needs no per-point objects). Wheel zooms at the cursor, drag pans, +/- and arrows do
+// the same from the keyboard, 0 resets; click a request to open its timeline.
+import type { RequestSpans } from '../../../server/protocol';
+import { niceTicks, timeTicks } from '../../shared/axis';
+import { fitCanvas, observeSize } from '../../shared/canvas';
+import { button, h, setText } from '../../shared/dom';
+import { formatClock, formatCount, formatDurationMs } from '../../shared/format';
+import { stageLabel } from '../../shared/labels';
+import type { Palette } from '../../shared/theme';
+import { readPalette } from '../../shared/theme';
+import { Tooltip } from '../../shared/tooltip';
+import type { PlotBox, SpanIndex, TimeView } from './spansLayout';
+import { buildSpanIndex, clampView, fullView, isVisible, panView, spanAt, timeAt, visibleMaxE2e, visibleSlice, xOf, yOf, zoomView } from './spansLayout';
+
+const HEIGHT = 360;
+const MARGIN = { left: 64, right: 12, top: 10, bottom: 24 };
+/** Above this many requests in view, only end points are drawn (lines would be a solid block). */
+const LINE_LIMIT = 20_000;
+
+export class SpansView {
+  readonly el: HTMLElement;
+  private readonly canvas = h('canvas', { testId: 'spans-canvas', attrs: { tabindex: '0', role: 'img' } });
+  private readonly wrap = h('div', { className: 'spans-wrap' }, this.canvas);
+  private readonly status = h('span', { className: 'muted', testId: 'spans-status', attrs: { 'aria-live': 'polite' } });
+  private readonly legend = h('div', { className: 'legend', testId: 'spans-legend' });
+  private readonly tooltip = new Tooltip();
+  private spans: RequestSpans | null = null;
+  private index: SpanIndex | null = null;
+  private view: TimeView | null = null;
+  private stageNames: Readonly<Record<string, string>> = {};
+  private width = 600;
+  private frame = 0;
+  private yMax = 1;
+  private drag: { x: number; view: TimeView; moved: boolean } | null = null;
+
+  constructor(
+    private readonly onOpen: (requestId: string) => void,
+    private readonly onViewChange: (view: TimeView | null) => void,
+  ) {
+    const help = h('span', { className: 'muted', text: 'Wheel or +/− zoom · drag or ←/→ pan · 0 resets · click a request to open it' });
+    this.el = h('div', { className: 'spans' },
+      h('div', { className: 'spans-toolbar' }, button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () => this.setView(null)), this.status, help),
+      this.wrap, this.legend);
+    this.canvas.setAttribute('aria-label', 'Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its slowest stage. Plus and minus zoom, arrows pan, 0 resets.');
+    observeSize(this.wrap, (w) => {
+      if (Math.abs(w - this.width) >= 1) {
+        this.width = w;
+        this.schedule();
+      }
+    });
+    this.canvas.addEventListener('wheel', (ev) => this.onWheel(ev), { passive: false });
+    this.canvas.addEventListener('pointerdown', (ev) => this.onPointerDown(ev));
+    this.canvas.addEventListener('pointermove', (ev) => this.onPointerMove(ev));
+    this.canvas.addEventListener('pointerup', (ev) => this.onPointerUp(ev));
+    this.canvas.addEventListener('pointerleave', () => this.tooltip.hide());
+    this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  setStageNames(names: Readonly<Record<string, string>>): void {
+    this.stageNames = names;
+    this.schedule();
+  }
+
+  setSpans(spans: RequestSpans, restoreView: TimeView | null): void {
+    const first = this.spans === null;
+    this.spans = spans;
+    this.index = buildSpanIndex(spans);
+    // Keep the user's zoom across live updates; follow the whole session otherwise.
+    const keep = first ? restoreView : this.view;
+    this.view = keep === null ? null : clampView(keep, this.index);
+    this.renderLegend();
+    this.schedule();
+  }
+
+  get loaded(): boolean {
+    return this.spans !== null;
+  }
+
+  get currentView(): TimeView | null {
+    return this.view;
+  }
+
+  redraw(): void {
+    this.schedule();
+  }
+
+  private box(): PlotBox {
+    return { left: MARGIN.left, top: MARGIN.top, width: Math.max(50, this.width - MARGIN.left - MARGIN.right), height: HEIGHT - MARGIN.top - MARGIN.bottom };
+  }
+
+  private effectiveView(): TimeView {
+    return this.view ?? fullView(this.index as SpanIndex);
+  }
+
+  private setView(view: TimeView | null): void {
+    this.view = view === null || this.index === null ? null : clampView(view, this.index);
+    this.onViewChange(this.view);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    const ctx = fitCanvas(this.canvas, Math.max(200, this.width), HEIGHT);
+    const palette = readPalette();
+    const index = this.index;
+    if (index === null || index.count === 0) {
+      setText(this.status, this.spans === null ? 'Loading…' : 'No requests yet.');
+      return;
+    }
+    const view = this.effectiveView();
+    const box = this.box();
+    this.yMax = niceYMax(visibleMaxE2e(index, view));
+    drawAxes(ctx, view, box, this.yMax, palette);
+    const { from, to } = visibleSlice(index, view);
+    let shown = 0;
+    let cold = 0;
+    const lines = to - from <= LINE_LIMIT;
+    const colors = index.stageKeys.map((_, i) => palette.series[i % palette.series.length] as string);
+    // One path per colour: a handful of fill() calls however many requests.
+    for (let s = -1; s < index.stageKeys.length; s++) {
+      ctx.beginPath();
+      const linePath = new Path2D();
+      for (let i = from; i < to; i++) {
+        if (index.stage[i] !== s || !isVisible(index, i, view)) continue;
+        const x1 = xOf(view, box, index.end[i] as number);
+        const y = yOf(box, this.yMax, index.e2e[i] as number);
+        ctx.rect(x1 - 1.5, y - 1.5, 3, 3);
+        if (lines) {
+          const x0 = Math.max(box.left, xOf(view, box, index.start[i] as number));
+          linePath.moveTo(x0, y + 0.5);
+          linePath.lineTo(x1, y + 0.5);
+        }
+      }
+      const color = s < 0 ? palette.muted : (colors[s] as string);
+      ctx.fillStyle = color;
+      ctx.fill();
+      if (lines) {
+        ctx.strokeStyle = color;
+        ctx.globalAlpha = 0.35;
+        ctx.lineWidth = 1;
+        ctx.stroke(linePath);
+        ctx.globalAlpha = 1;
+      }
+    }
+    // Cold requests: a ring, drawn last so that they stay visible.
+    ctx.strokeStyle = palette.red;
+    ctx.lineWidth = 1.5;
+    for (let i = from; i < to; i++) {
+      if (!isVisible(index, i, view)) continue;
+      shown += 1;
+      if (index.cold[i] !== 1) continue;
+      cold += 1;
+      ctx.beginPath();
+      ctx.arc(xOf(view, box, index.end[i] as number), yOf(box, this.yMax, index.e2e[i] as number), 5, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    const noE2e = index.withoutE2e > 0 ? ` · ${formatCount(index.withoutE2e)} without e2e (on the baseline)` : '';
+    setText(this.status, `${formatCount(shown)} of ${formatCount(index.count)} requests in view · ${formatCount(cold)} cold${noE2e}`);
+    this.canvas.dataset['visible'] = String(shown);
+  }
+
+  private renderLegend(): void {
+    const index = this.index;
+    if (index === null) return;
+    const palette = readPalette();
+    const items = index.stageKeys.map((key, i) => {
+      const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
+      sw.style.background = palette.series[i % palette.series.length] as string;
+      return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, `slowest: ${stageLabel(key, this.stageNames)}`);
+    });
+    items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch ring', attrs: { 'aria-hidden': 'true' } }), 'cold (first request after a server start)'));
+    this.legend.replaceChildren(h('div', { className: 'legend-row' }, ...items));
+  }
+
+  // ------------------------------------------------------------ interaction
+
+  private localX(ev: MouseEvent): number {
+    return ev.clientX - this.canvas.getBoundingClientRect().left;
+  }
+
+  private onWheel(ev: WheelEvent): void {
+    if (this.index === null) return;
+    ev.preventDefault();
+    const view = this.effectiveView();
+    const anchor = timeAt(view, this.box(), this.localX(ev));
+    this.setView(zoomView(view, Math.pow(1.0015, ev.deltaY), anchor, this.index));
+  }
+
+  private onPointerDown(ev: PointerEvent): void {
+    if (this.index === null) return;
+    this.canvas.setPointerCapture(ev.pointerId);
+    this.drag = { x: ev.clientX, view: this.effectiveView(), moved: false };
+  }
+
+  private onPointerMove(ev: PointerEvent): void {
+    if (this.index === null) return;
+    if (this.drag !== null) {
+      const dx = ev.clientX - this.drag.x;
+      if (Math.abs(dx) > 3) this.drag.moved = true;
+      if (this.drag.moved) {
+        const dt = (-dx / this.box().width) * (this.drag.view.t1 - this.drag.view.t0);
+        this.setView(panView(this.drag.view, dt, this.index));
+      }
+      return;
+    }
+    const rect = this.canvas.getBoundingClientRect();
+    const i = spanAt(this.index, this.effectiveView(), this.box(), this.yMax, ev.clientX - rect.left, ev.clientY - rect.top);
+    if (i === null || this.spans === null) {
+      this.tooltip.hide();
+      return;
+    }
+    const src = this.index.source[i] as number;
+    const e2e = this.index.e2e[i] as number;
+    const slow = this.spans.slowestStage[src] ?? null;
+    this.tooltip.show(
+      `${this.spans.requestIds[src] ?? ''}\nended ${formatClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\nslowest stage: ${slow === null ? 'unknown' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
+      ev.clientX,
+      ev.clientY,
+    );
+  }
+
+  private onPointerUp(ev: PointerEvent): void {
+    const drag = this.drag;
+    this.drag = null;
+    if (drag === null || drag.moved || this.index === null || this.spans === null) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const i = spanAt(this.index, this.effectiveView(), this.box(), this.yMax, ev.clientX - rect.left, ev.clientY - rect.top);
+    if (i !== null) this.onOpen(this.spans.requestIds[this.index.source[i] as number] ?? '');
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    if (this.index === null) return;
+    const view = this.effectiveView();
+    const span = view.t1 - view.t0;
+    const mid = (view.t0 + view.t1) / 2;
+    let next: TimeView | null | undefined;
+    if (ev.key === '+' || ev.key === '=') next = zoomView(view, 0.8, mid, this.index);
+    else if (ev.key === '-' || ev.key === '_') next = zoomView(view, 1.25, mid, this.index);
+    else if (ev.key === 'ArrowLeft') next = panView(view, -span * 0.1, this.index);
+    else if (ev.key === 'ArrowRight') next = panView(view, span * 0.1, this.index);
+    else if (ev.key === '0' || ev.key === 'Home') next = null;
+    if (next === undefined) return;
+    ev.preventDefault();
+    this.setView(next);
+  }
+}
+
+function niceYMax(max: number): number {
+  const ticks = niceTicks(0, max, 4);
+  const step = ticks.length > 1 ? (ticks[1] as number) - (ticks[0] as number) : max;
+  return Math.ceil(max / step) * step || 1;
+}
+
+function drawAxes(ctx: CanvasRenderingContext2D, view: TimeView, box: PlotBox, yMax: number, palette: Palette): void {
+  ctx.font = palette.font;
+  ctx.lineWidth = 1;
+  ctx.fillStyle = palette.muted;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const v of niceTicks(0, yMax, 4)) {
+    const y = Math.round(yOf(box, yMax, v)) + 0.5;
+    ctx.strokeStyle = palette.grid;
+    ctx.globalAlpha = 0.5;
+    ctx.beginPath();
+    ctx.moveTo(box.left, y);
+    ctx.lineTo(box.left + box.width, y);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.fillText(formatDurationMs(v), box.left - 4, y);
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  const span = view.t1 - view.t0;
+  for (const t of timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110)))) {
+    const x = xOf(view, box, t);
+    ctx.fillText(formatClock(t, span < 10_000), x, box.top + box.height + 6);
+  }
+  ctx.save();
+  ctx.translate(10, box.top + box.height / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  ctx.fillText('e2e', 0, 0);
+  ctx.restore();
+  ctx.textAlign = 'left';
+}

@@ -1,0 +1,99 @@
+// What the latency panel keeps across hide/show and window reloads (getState/setState).
+// DOM-free, so the sanitizer is unit-tested.
+import type { Percentile, RequestSortKey } from '../../server/protocol';
+
+export type PanelTab = 'requests' | 'timeline' | 'spans' | 'histograms';
+
+export interface PanelState {
+  readonly version: 1;
+  readonly sessionId: string | null;
+  readonly tab: PanelTab;
+  readonly percentile: Percentile;
+  readonly sortBy: RequestSortKey | null;
+  readonly descending: boolean;
+  readonly filterText: string;
+  readonly stageId: number | null;
+  readonly findingCode: string | null;
+  readonly selectedIndex: number;
+  readonly selectedRequestId: string | null;
+  readonly scrollTop: number;
+  /** The request shown in the timeline tab. */
+  readonly openRequestId: string | null;
+  readonly histogram: { readonly stageKey: string | null; readonly metric: string; readonly bins: number };
+  readonly spansView: { readonly t0: number; readonly t1: number } | null;
+}
+
+export const DEFAULT_PANEL_STATE: PanelState = {
+  version: 1,
+  sessionId: null,
+  tab: 'requests',
+  percentile: 'p50',
+  sortBy: null,
+  descending: true,
+  filterText: '',
+  stageId: null,
+  findingCode: null,
+  selectedIndex: -1,
+  selectedRequestId: null,
+  scrollTop: 0,
+  openRequestId: null,
+  histogram: { stageKey: null, metric: 'split:prefillMs', bins: 40 },
+  spansView: null,
+};
+
+const TABS: readonly PanelTab[] = ['requests', 'timeline', 'spans', 'histograms'];
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Keep only well-formed fields; anything else falls back to the default. */
+export function sanitizePanelState(raw: unknown): PanelState {
+  if (typeof raw !== 'object' || raw === null) return DEFAULT_PANEL_STATE;
+  const r = raw as Record<string, unknown>;
+  const d = DEFAULT_PANEL_STATE;
+  const hist = typeof r['histogram'] === 'object' && r['histogram'] !== null ? (r['histogram'] as Record<string, unknown>) : {};
+  const spans = typeof r['spansView'] === 'object' && r['spansView'] !== null ? (r['spansView'] as Record<string, unknown>) : null;
+  const t0 = num(spans?.['t0']);
+  const t1 = num(spans?.['t1']);
+  const bins = num(hist['bins']);
+  const metric = str(hist['metric']);
+  const stageId = num(r['stageId']);
+  return {
+    version: 1,
+    sessionId: str(r['sessionId']),
+    tab: TABS.includes(r['tab'] as PanelTab) ? (r['tab'] as PanelTab) : d.tab,
+    percentile: r['percentile'] === 'p90' || r['percentile'] === 'p99' ? r['percentile'] : 'p50',
+    sortBy: (str(r['sortBy']) as RequestSortKey | null) ?? null,
+    descending: typeof r['descending'] === 'boolean' ? r['descending'] : d.descending,
+    filterText: str(r['filterText']) ?? '',
+    stageId: stageId !== null && Number.isInteger(stageId) ? stageId : null,
+    findingCode: str(r['findingCode']),
+    selectedIndex: Math.max(-1, Math.floor(num(r['selectedIndex']) ?? -1)),
+    selectedRequestId: str(r['selectedRequestId']),
+    scrollTop: Math.max(0, num(r['scrollTop']) ?? 0),
+    openRequestId: str(r['openRequestId']),
+    histogram: {
+      stageKey: str(hist['stageKey']),
+      metric: metric !== null && /^(split|field):/.test(metric) ? metric : d.histogram.metric,
+      bins: bins !== null && bins >= 1 && bins <= 500 ? Math.floor(bins) : d.histogram.bins,
+    },
+    spansView: t0 !== null && t1 !== null && t1 > t0 ? { t0, t1 } : null,
+  };
+}
+
+/** A different session: forget what belongs to the old one (rows, selection, zoom), keep the view choices. */
+export function forNewSession(state: PanelState, sessionId: string | null): PanelState {
+  return {
+    ...state,
+    sessionId,
+    filterText: '',
+    stageId: null,
+    findingCode: null,
+    selectedIndex: -1,
+    selectedRequestId: null,
+    scrollTop: 0,
+    openRequestId: null,
+    spansView: null,
+    tab: state.tab === 'timeline' ? 'requests' : state.tab,
+  };
+}

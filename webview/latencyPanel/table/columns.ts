@@ -1,0 +1,129 @@
+// The request table's columns, derived from the session's stages. DOM-free.
+import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
+import { FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import type { CellView, ValueView } from '../../shared/valueState';
+import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
+
+export interface TableColumn {
+  /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */
+  readonly id: RequestSortKey;
+  readonly label: string;
+  /** Header of the group the column belongs to ('' for the request id). */
+  readonly group: string;
+  readonly stageKey: string | null;
+  readonly width: number;
+  /** Clicking sorts slowest first for durations, A→Z for ids. */
+  readonly defaultDescending: boolean;
+  /** Colour family of the cell's slow mark (a phase), or null for none. */
+  readonly phase: string | null;
+  /** The stage's p90 of this value: a cell above it is marked slow, so outliers stand out. */
+  readonly slowAbove: number | null;
+  /** The cell with its explanation (hover, selected row). */
+  read(request: AnalyzedRequest): ValueView;
+  /** The cell without explanation: what scrolling writes. */
+  cell(request: AnalyzedRequest): CellView;
+}
+
+const ID_WIDTH = 240;
+const VALUE_WIDTH = 100;
+
+function hasInputSplit(stage: StageSummary): boolean {
+  const c = stage.splitStates.inputWaitMs;
+  return c.measured + c.inferred > 0;
+}
+
+function splitColumn(stage: StageSummary, group: string, name: SplitName): TableColumn {
+  return {
+    id: `${stage.stageKey}.${name}`,
+    label: SPLIT_LABEL[name],
+    group,
+    stageKey: stage.stageKey,
+    width: VALUE_WIDTH,
+    defaultDescending: true,
+    phase: name,
+    slowAbove: stage.split[name]?.p90 ?? null,
+    read: (r) => splitValueView(stageOf(r, stage.stageKey), name),
+    cell: (r) => splitCellView(stageOf(r, stage.stageKey), name),
+  };
+}
+
+function fieldColumn(stage: StageSummary, group: string, field: string, label: string): TableColumn {
+  return {
+    id: `${stage.stageKey}.field:${field}`,
+    label,
+    group,
+    stageKey: stage.stageKey,
+    width: VALUE_WIDTH,
+    defaultDescending: true,
+    phase: 'total',
+    slowAbove: stage.fields[field]?.p90 ?? null,
+    read: (r) => fieldValueView(stageOf(r, stage.stageKey), field, 'ms'),
+    cell: (r) => fieldCellView(stageOf(r, stage.stageKey), field),
+  };
+}
+
+export const REQUEST_ID_COLUMN: TableColumn = {
+  id: 'requestId',
+  label: 'request id',
+  group: '',
+  stageKey: null,
+  width: ID_WIDTH,
+  defaultDescending: false,
+  phase: null,
+  slowAbove: null,
+  read: (r) => ({ text: r.requestId, state: 'text', title: r.cold ? `${r.requestId} (first request after a server start: cold)` : r.requestId, value: null }),
+  cell: (r) => ({ text: r.requestId, state: 'text', value: null }),
+};
+
+/**
+ * Request id, then per stage: input wait + ready queued when the stage measures the
+ * input split (else queued), prefill, decode, TTFT, gen time.
+ */
+export function tableColumns(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>): TableColumn[] {
+  const out: TableColumn[] = [REQUEST_ID_COLUMN];
+  for (const stage of stages) {
+    if (stage.replicaId !== null) continue;
+    const group = stageLabel(stage.stageKey, stageNames);
+    const queued: SplitName[] = hasInputSplit(stage) ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];
+    for (const name of [...queued, 'prefillMs', 'decodeMs', 'ttftMs'] as SplitName[]) out.push(splitColumn(stage, group, name));
+    out.push(fieldColumn(stage, group, FIELD_GEN_TIME, 'gen time'));
+  }
+  return out;
+}
+
+/** A number above its stage's p90 (only numbers can be slow; unknown is not slow). */
+export function isSlow(value: number | null, slowAbove: number | null): boolean {
+  return value !== null && slowAbove !== null && slowAbove > 0 && value > slowAbove;
+}
+
+/** Same ids in the same order: the header and row cells can be kept. */
+export function sameColumns(a: readonly TableColumn[], b: readonly TableColumn[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.id === b[i]?.id && c.group === b[i]?.group);
+}
+
+export function totalWidth(columns: readonly TableColumn[]): number {
+  return columns.reduce((sum, c) => sum + c.width, 0);
+}
+
+/**
+ * Value columns in horizontal view, [from, to) as column indices (the request id column,
+ * index 0, is sticky and always shown). Off-screen cells are not written while scrolling.
+ */
+export function columnsInView(columns: readonly TableColumn[], scrollLeft: number, viewportWidth: number, slack = 1): { from: number; to: number } {
+  const idWidth = columns[0]?.width ?? 0;
+  const left = scrollLeft + idWidth;
+  const right = scrollLeft + viewportWidth;
+  let x = idWidth;
+  let from = columns.length;
+  let to = 1;
+  for (let i = 1; i < columns.length; i++) {
+    const w = (columns[i] as TableColumn).width;
+    if (x + w > left && x < right) {
+      from = Math.min(from, i);
+      to = i + 1;
+    }
+    x += w;
+  }
+  if (from >= to) return { from: 1, to: 1 };
+  return { from: Math.max(1, from - slack), to: Math.min(columns.length, to + slack) };
+}

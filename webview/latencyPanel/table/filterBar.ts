@@ -1,0 +1,80 @@
+// Filters of the request table: request id text, stage, finding. Applied server-side.
+import type { Finding, StageSummary } from '../../../server/protocol';
+import { button, debounce, h } from '../../shared/dom';
+import { stageLabel } from '../../shared/labels';
+
+export interface FilterValue {
+  readonly filterText: string;
+  readonly stageId: number | null;
+  readonly findingCode: string | null;
+}
+
+export class FilterBar {
+  readonly el: HTMLElement;
+  private readonly text = h('input', { testId: 'filter-text', attrs: { type: 'search', placeholder: 'Filter by request id', 'aria-label': 'Filter by request id', spellcheck: 'false' } });
+  private readonly stage = h('select', { testId: 'filter-stage', attrs: { 'aria-label': 'Only requests on stage' } });
+  private readonly finding = h('select', { testId: 'filter-finding', attrs: { 'aria-label': 'Only requests named by finding' } });
+  private stageKey = '';
+  private findingKey = '';
+  private value: FilterValue = { filterText: '', stageId: null, findingCode: null };
+
+  constructor(private readonly onChange: (value: FilterValue) => void) {
+    const emit = (): void => {
+      this.value = this.read();
+      this.onChange(this.value);
+    };
+    this.text.addEventListener('input', debounce(emit, 250));
+    this.stage.addEventListener('change', emit);
+    this.finding.addEventListener('change', emit);
+    this.el = h(
+      'div',
+      { className: 'filter-bar', role: 'search', attrs: { 'aria-label': 'Filter requests' } },
+      this.text,
+      this.stage,
+      this.finding,
+      button('Clear', { className: 'secondary', testId: 'filter-clear' }, () => {
+        this.set({ filterText: '', stageId: null, findingCode: null });
+        emit();
+      }),
+    );
+    this.setOptions([], []);
+  }
+
+  /** Options follow the session's stages and findings; rebuilt only when they change. */
+  setOptions(stages: readonly StageSummary[], findings: readonly Finding[], stageNames: Readonly<Record<string, string>> = {}): void {
+    const stageIds = [...new Set(stages.filter((s) => s.stageId !== null && s.replicaId === null).map((s) => s.stageId as number))];
+    const stageKey = stageIds.map((id) => `${id}:${stageNames[String(id)] ?? ''}`).join('|');
+    if (stageKey !== this.stageKey) {
+      this.stageKey = stageKey;
+      this.stage.replaceChildren(new Option('All stages', ''), ...stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id))));
+    }
+    const codes = [...new Set(findings.map((f) => f.code))];
+    const findingKey = codes.join('|');
+    if (findingKey !== this.findingKey) {
+      this.findingKey = findingKey;
+      this.finding.replaceChildren(new Option('All findings', ''), ...codes.map((c) => new Option(c, c)));
+    }
+    this.showValue();
+  }
+
+  set(value: FilterValue): void {
+    this.value = value;
+    this.text.value = value.filterText;
+    this.showValue();
+  }
+
+  private showValue(): void {
+    const stage = this.value.stageId === null ? '' : String(this.value.stageId);
+    const code = this.value.findingCode ?? '';
+    // A filter from a click may name a stage or finding not listed yet: add it so it shows.
+    if (stage !== '' && ![...this.stage.options].some((o) => o.value === stage)) this.stage.append(new Option(`stage ${stage}`, stage));
+    if (code !== '' && ![...this.finding.options].some((o) => o.value === code)) this.finding.append(new Option(code, code));
+    this.stage.value = stage;
+    this.finding.value = code;
+  }
+
+  private read(): FilterValue {
+    const stage = this.stage.value;
+    return { filterText: this.text.value.trim(), stageId: stage === '' ? null : Number(stage), findingCode: this.finding.value === '' ? null : this.finding.value };
+  }
+}

@@ -1,0 +1,450 @@
+// The request table: an ARIA grid whose rows are virtualized. The scroll container holds
+// a spacer as tall as all rows; a pool of row elements is re-used for the rows in view
+// (row i in slot i mod pool size, so scrolling rewrites only the rows that came into
+// view), and pages of rows are fetched from the host by offset (sorted and filtered there).
+import type { AnalyzedRequest, RequestPage, RequestPageParams, WebviewToHost } from '../../../server/protocol';
+import { h, setAttr, setData, setText, setTitle } from '../../shared/dom';
+import { formatCompact, formatCount } from '../../shared/format';
+import { PENDING_VIEW } from '../../shared/valueState';
+import type { TableColumn } from './columns';
+import { columnsInView, isSlow, REQUEST_ID_COLUMN, sameColumns, totalWidth } from './columns';
+import { PageCache } from './pageCache';
+import type { RowWindow } from './virtualWindow';
+import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
+
+export const ROW_HEIGHT = 22;
+export const PAGE_SIZE = 200;
+const OVERSCAN = 6;
+const MAX_IN_FLIGHT = 6;
+const FETCH_THROTTLE_MS = 60;
+
+export type TableQuery = Omit<RequestPageParams, 'sessionId' | 'offset' | 'limit'>;
+
+interface PooledRow {
+  readonly el: HTMLDivElement;
+  readonly cells: HTMLDivElement[];
+  /** One text node per cell, updated in place (no node churn while scrolling). */
+  readonly texts: Text[];
+  index: number;
+  requestId: string | null;
+  /** The row object shown (null: never filled, undefined: still loading). */
+  request: AnalyzedRequest | undefined | null;
+  /** columnsVersion the cells were written with. */
+  version: number;
+  /** Cells written for the current content (1) or left stale while off-screen (0). */
+  readonly written: Uint8Array;
+  y: number;
+  selected: boolean;
+}
+
+export interface RequestTableEvents {
+  post(message: WebviewToHost): void;
+  nextSeq(): number;
+  /** Enter / double click on a row. */
+  open(requestId: string, index: number): void;
+  /** Sort, selection or scroll changed (persist state). */
+  changed(): void;
+  sortRequested(column: TableColumn): void;
+}
+
+export class RequestTable {
+  readonly el: HTMLElement;
+  private readonly scroll: HTMLDivElement;
+  private readonly grid: HTMLDivElement;
+  private readonly groupRow: HTMLDivElement;
+  private readonly headRow: HTMLDivElement;
+  private readonly head: HTMLDivElement;
+  private readonly body: HTMLDivElement;
+  private readonly rowsEl: HTMLDivElement;
+  private readonly status: HTMLDivElement;
+  private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
+  /** Bumps when columns (or their p90 marks) change, so visible rows are rewritten. */
+  private columnsVersion = 0;
+  private pool: PooledRow[] = [];
+  private cache = new PageCache<AnalyzedRequest>(PAGE_SIZE);
+  private query: TableQuery = {};
+  private total: number | null = null;
+  private pendingScrollTop: number | null = null;
+  private selected = -1;
+  private selectedId: string | null = null;
+  private frame = 0;
+  private fetchTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastFetch = 0;
+  private window: RowWindow = { first: 0, end: 0, offsetY: 0, spacerHeight: 0, scaled: false };
+  private colRange = { from: 1, to: 1 };
+  private headHeight = ROW_HEIGHT * 2;
+  private active = false;
+
+  constructor(private readonly events: RequestTableEvents) {
+    this.groupRow = h('div', { className: 'grid-row group-row', attrs: { 'aria-hidden': 'true' } });
+    this.headRow = h('div', { className: 'grid-row head-row', role: 'row', attrs: { 'aria-rowindex': '1' } });
+    this.head = h('div', { className: 'grid-head', role: 'rowgroup' }, this.groupRow, this.headRow);
+    this.rowsEl = h('div', { className: 'grid-rows' });
+    this.body = h('div', { className: 'grid-body', role: 'rowgroup' }, this.rowsEl);
+    this.grid = h('div', {
+      className: 'grid',
+      role: 'grid',
+      testId: 'request-table',
+      attrs: { tabindex: '0', 'aria-label': 'Requests: arrow keys move, Enter opens the timeline', 'aria-rowcount': '1', 'aria-colcount': '1', 'aria-multiselectable': 'false' },
+    }, this.head, this.body);
+    this.scroll = h('div', { className: 'grid-scroll', testId: 'request-table-scroll' }, this.grid);
+    this.status = h('div', { className: 'table-status muted', testId: 'request-total', attrs: { 'aria-live': 'polite' } });
+    this.el = h('div', { className: 'table-region' }, this.scroll, this.status);
+    this.scroll.addEventListener('scroll', () => {
+      this.schedule();
+      this.events.changed();
+    }, { passive: true });
+    this.grid.addEventListener('keydown', (ev) => this.onKey(ev));
+    this.rowsEl.addEventListener('pointerover', (ev) => this.explainCell(ev.target));
+    this.rowsEl.addEventListener('click', (ev) => this.onClick(ev, false));
+    this.rowsEl.addEventListener('dblclick', (ev) => this.onClick(ev, true));
+    new ResizeObserver(() => this.schedule()).observe(this.scroll);
+    this.renderHead();
+  }
+
+  // ------------------------------------------------------------ public API
+
+  /** Show or hide (a hidden table neither renders nor fetches). */
+  setActive(active: boolean): void {
+    this.active = active;
+    if (active) this.schedule();
+  }
+
+  setColumns(columns: readonly TableColumn[]): void {
+    const same = sameColumns(columns, this.columns);
+    // Same ids: keep the DOM, take the new p90 marks (they follow the live summary).
+    this.columns = columns;
+    this.columnsVersion += 1;
+    if (same) {
+      this.schedule();
+      return;
+    }
+    for (const row of this.pool) row.el.remove();
+    this.pool = [];
+    this.renderHead();
+    this.schedule();
+  }
+
+  /** A new sort or filter: the rows are fetched from the start. */
+  setQuery(query: TableQuery, restore?: { scrollTop: number; selectedIndex: number; selectedRequestId: string | null }): void {
+    this.query = query;
+    this.cache.reset();
+    this.total = null;
+    this.selected = restore?.selectedIndex ?? -1;
+    this.selectedId = restore?.selectedRequestId ?? null;
+    this.pendingScrollTop = restore?.scrollTop ?? 0;
+    this.updateSortIndicators();
+    this.updateStatus();
+    // Ask now for the first page and the page the restored position needs.
+    const firstRow = Math.floor((restore?.scrollTop ?? 0) / ROW_HEIGHT);
+    const pages = new Set([0, ...pagesCovering(firstRow, firstRow + 60, PAGE_SIZE)]);
+    this.fetch([...pages]);
+  }
+
+  /** New requests arrived: keep what is on screen, fetch it again, keep the scroll position. */
+  refresh(): void {
+    this.cache.markStale();
+    this.scheduleFetch();
+  }
+
+  acceptPage(seq: number, page: RequestPage): void {
+    const accepted = this.cache.accept(seq, page.requests, page.total);
+    if (accepted === null) return;
+    if (this.total !== page.total) {
+      this.total = page.total;
+      this.layoutSpacer();
+    }
+    if (this.pendingScrollTop !== null) {
+      this.scroll.scrollTop = this.pendingScrollTop;
+      this.pendingScrollTop = null;
+    }
+    this.updateStatus();
+    this.schedule();
+    // Another page may be waiting for a free request slot.
+    this.scheduleFetch();
+  }
+
+  /** The host reported an error: pages asked for may never be answered, so ask again later. */
+  failPending(): void {
+    this.cache.failAll();
+    setTimeout(() => this.scheduleFetch(), 1000);
+  }
+
+  state(): { scrollTop: number; selectedIndex: number; selectedRequestId: string | null } {
+    return { scrollTop: this.pendingScrollTop ?? this.scroll.scrollTop, selectedIndex: this.selected, selectedRequestId: this.selectedId };
+  }
+
+  focus(): void {
+    this.grid.focus();
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  private schedule(): void {
+    if (this.frame !== 0 || !this.active) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  private layoutSpacer(): void {
+    const total = this.total ?? 0;
+    const win = rowWindow({ scrollTop: 0, viewportHeight: 0, rowHeight: ROW_HEIGHT, total, overscan: 0 });
+    this.body.style.height = `${win.spacerHeight}px`;
+    setAttr(this.grid, 'aria-rowcount', String(total + 1));
+  }
+
+  private viewport(): number {
+    return Math.max(ROW_HEIGHT, this.scroll.clientHeight - this.headHeight);
+  }
+
+  private render(): void {
+    const total = this.total ?? 0;
+    this.headHeight = this.head.offsetHeight || this.headHeight;
+    const win = rowWindow({ scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: OVERSCAN });
+    this.window = win;
+    this.colRange = columnsInView(this.columns, this.scroll.scrollLeft, this.scroll.clientWidth);
+    const count = win.end - win.first;
+    if (this.pool.length < count) {
+      // Grow with some slack; slots are keyed by index modulo the pool size, so re-key all.
+      while (this.pool.length < count + 8) this.pool.push(this.createRow());
+      for (const row of this.pool) row.index = -1;
+    }
+    // Row `index` lives in slot index % size while it stays in the window: a scroll step
+    // refills only the rows that entered, the others keep their content and position.
+    const size = this.pool.length;
+    let activeId = '';
+    for (let slot = 0; slot < size; slot++) {
+      const row = this.pool[slot] as PooledRow;
+      const index = win.first + ((slot - (win.first % size) + size) % size);
+      if (index >= win.end) {
+        if (!row.el.hidden) row.el.hidden = true;
+        continue;
+      }
+      if (row.el.hidden) row.el.hidden = false;
+      const y = win.scaled ? win.offsetY + (index - win.first) * ROW_HEIGHT : index * ROW_HEIGHT;
+      if (row.y !== y) {
+        row.y = y;
+        row.el.style.transform = `translateY(${y}px)`;
+      }
+      this.fillRow(row, index);
+      if (index === this.selected) activeId = row.el.id;
+    }
+    setAttr(this.grid, 'aria-activedescendant', activeId);
+    this.scheduleFetch();
+  }
+
+  private fillRow(row: PooledRow, index: number): void {
+    const request = this.cache.row(index);
+    const selected = index === this.selected;
+    if (selected && request !== undefined) this.selectedId = request.requestId;
+    const selectionChanged = row.selected !== selected;
+    if (selectionChanged) {
+      row.selected = selected;
+      row.el.setAttribute('aria-selected', String(selected));
+    }
+    const same = row.index === index && row.request === request && row.version === this.columnsVersion;
+    if (!same) {
+      if (row.index !== index) {
+        row.index = index;
+        row.el.id = `request-row-${index}`;
+        row.el.setAttribute('aria-rowindex', String(index + 2));
+        row.el.dataset['index'] = String(index);
+      }
+      row.request = request;
+      row.version = this.columnsVersion;
+      row.requestId = request?.requestId ?? null;
+      row.written.fill(0);
+      setData(row.el, 'cold', String(request?.cold === true));
+      setData(row.el, 'pending', String(request === undefined));
+    }
+    // A row still loading shows "…" in its id cell; its other cells are hidden by CSS and
+    // not written (fast scrolling passes many such rows).
+    const wrote = this.writeCell(row, 0) + (request === undefined ? 0 : this.writeCells(row, this.colRange.from, this.colRange.to));
+    if (selected && (wrote > 0 || selectionChanged)) this.explainRow(row);
+  }
+
+  /** Write the cells of [from, to) that are not written yet; returns how many were. */
+  private writeCells(row: PooledRow, from: number, to: number): number {
+    let n = 0;
+    for (let c = from; c < to; c++) n += this.writeCell(row, c);
+    return n;
+  }
+
+  private writeCell(row: PooledRow, c: number): number {
+    if (row.written[c] === 1) return 0;
+    row.written[c] = 1;
+    const column = this.columns[c] as TableColumn;
+    const cell = row.cells[c] as HTMLDivElement;
+    const text = row.texts[c] as Text;
+    const request = row.request;
+    const view = request === undefined || request === null ? PENDING_VIEW : column.cell(request);
+    if (text.data !== view.text) text.data = view.text;
+    if (cell.dataset['state'] !== view.state) cell.dataset['state'] = view.state;
+    // Titles are written on hover/focus (explainCell): one per pointer move instead of one
+    // per cell per frame while scrolling. A stale one is dropped here.
+    if (cell.title !== '') cell.title = '';
+    const slow = isSlow(view.value, column.slowAbove) ? 'true' : 'false';
+    if (cell.dataset['slow'] !== slow) cell.dataset['slow'] = slow;
+    return 1;
+  }
+
+  /** The selected row carries all its explanations (keyboard users cannot hover). */
+  private explainRow(row: PooledRow): void {
+    row.cells.forEach((cell) => this.explainCell(cell));
+  }
+
+  private createRow(): PooledRow {
+    const texts: Text[] = [];
+    const cells = this.columns.map((col, i) => {
+      const dataset: Record<string, string> = { col: col.id };
+      if (col.phase !== null) dataset['phase'] = col.phase;
+      const text = document.createTextNode('');
+      texts.push(text);
+      const cell = h('div', { className: i === 0 ? 'cell v id-cell' : 'cell v', role: i === 0 ? 'rowheader' : 'gridcell', dataset }, text);
+      cell.style.width = `${col.width}px`;
+      return cell;
+    });
+    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false' } }, ...cells);
+    el.style.width = `${totalWidth(this.columns)}px`;
+    el.hidden = true;
+    this.rowsEl.append(el);
+    return { el, cells, texts, index: -1, requestId: null, request: null, version: -1, written: new Uint8Array(cells.length), y: Number.NaN, selected: false };
+  }
+
+  private renderHead(): void {
+    const width = `${totalWidth(this.columns)}px`;
+    this.groupRow.replaceChildren();
+    this.headRow.replaceChildren();
+    this.groupRow.style.width = width;
+    this.headRow.style.width = width;
+    // Group cells span the columns of one stage.
+    let i = 0;
+    while (i < this.columns.length) {
+      const group = (this.columns[i] as TableColumn).group;
+      let w = 0;
+      let j = i;
+      while (j < this.columns.length && (this.columns[j] as TableColumn).group === group) w += (this.columns[j++] as TableColumn).width;
+      const cell = h('div', { className: i === 0 ? 'cell group-cell id-cell' : 'cell group-cell', text: group });
+      cell.style.width = `${w}px`;
+      this.groupRow.append(cell);
+      i = j;
+    }
+    for (const col of this.columns) {
+      const label = col.group === '' ? col.label : `${col.group} ${col.label}`;
+      const sortButton = h('button', {
+        className: 'sort-button',
+        text: col.label,
+        testId: 'sort',
+        attrs: { type: 'button', 'aria-label': `Sort by ${label}` },
+        dataset: { sortKey: col.id },
+      });
+      sortButton.addEventListener('click', () => this.events.sortRequested(col));
+      const header = h('div', { className: col.id === 'requestId' ? 'cell head-cell id-cell' : 'cell head-cell', role: 'columnheader', title: label, dataset: { col: col.id } }, sortButton);
+      header.style.width = `${col.width}px`;
+      this.headRow.append(header);
+    }
+    setAttr(this.grid, 'aria-colcount', String(this.columns.length));
+    this.updateSortIndicators();
+  }
+
+  private updateSortIndicators(): void {
+    for (const header of Array.from(this.headRow.children) as HTMLElement[]) {
+      const on = header.dataset['col'] === this.query.sortBy;
+      setAttr(header, 'aria-sort', on ? (this.query.descending === true ? 'descending' : 'ascending') : 'none');
+    }
+  }
+
+  private updateStatus(): void {
+    const parts: string[] = [];
+    parts.push(this.total === null ? 'Loading requests…' : `${formatCount(this.total)} request${this.total === 1 ? '' : 's'}`);
+    if (this.query.filterText) parts.push(`id contains “${this.query.filterText}”`);
+    if (this.query.stageId !== undefined) parts.push(`on stage ${this.query.stageId}`);
+    if (this.query.findingCode !== undefined) parts.push(`named by finding ${this.query.findingCode}`);
+    if (this.query.sortBy !== undefined) {
+      const col = this.columns.find((c) => c.id === this.query.sortBy);
+      const name = col === undefined ? this.query.sortBy : col.group === '' ? col.label : `${col.group} ${col.label}`;
+      parts.push(`sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`);
+    }
+    setText(this.status, parts.join(' · '));
+    setData(this.status, 'total', this.total === null ? '' : String(this.total));
+  }
+
+  // ------------------------------------------------------------ fetching
+
+  private scheduleFetch(): void {
+    if (this.fetchTimer !== undefined) return;
+    const wait = Math.max(0, FETCH_THROTTLE_MS - (performance.now() - this.lastFetch));
+    this.fetchTimer = setTimeout(() => {
+      this.fetchTimer = undefined;
+      this.lastFetch = performance.now();
+      // Until the first answer the total is unknown: the first page tells it.
+      this.fetch(this.total === null ? [0] : pagesCovering(this.window.first, this.window.end, PAGE_SIZE));
+    }, wait);
+  }
+
+  private fetch(pages: readonly number[]): void {
+    for (const page of this.cache.wanted(pages)) {
+      if (this.cache.pendingCount() >= MAX_IN_FLIGHT) break;
+      const seq = this.events.nextSeq();
+      const { offset, limit } = this.cache.request(seq, page);
+      this.events.post({ type: 'queryRequests', seq, params: { ...this.query, offset, limit } });
+    }
+  }
+
+  // ------------------------------------------------------------ interaction
+
+  private select(index: number, reveal: boolean): void {
+    const total = this.total ?? 0;
+    if (total === 0) return;
+    this.selected = Math.max(0, Math.min(total - 1, index));
+    this.selectedId = this.cache.row(this.selected)?.requestId ?? null;
+    if (reveal) {
+      const top = scrollTopToReveal({ scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: 0 }, this.selected);
+      if (top !== null) this.scroll.scrollTop = top;
+    }
+    this.render();
+    this.events.changed();
+  }
+
+  private onKey(ev: KeyboardEvent): void {
+    const page = Math.max(1, Math.floor(this.viewport() / ROW_HEIGHT) - 1);
+    const at = this.selected < 0 ? this.window.first - 1 : this.selected;
+    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: (this.total ?? 1) - 1 };
+    const target = moves[ev.key];
+    if (target !== undefined) {
+      ev.preventDefault();
+      this.select(target, true);
+      return;
+    }
+    if (ev.key === 'Enter' && this.selected >= 0) {
+      ev.preventDefault();
+      const id = this.selectedId ?? this.cache.row(this.selected)?.requestId;
+      if (id !== undefined && id !== null) this.events.open(id, this.selected);
+    }
+  }
+
+  /** Give the cell under the pointer its explanation (title) from its row and column. */
+  private explainCell(target: EventTarget | null): void {
+    if (!(target instanceof HTMLElement) || !target.classList.contains('cell')) return;
+    const rowEl = target.parentElement;
+    const row = this.pool.find((r) => r.el === rowEl);
+    const column = this.columns[row?.cells.indexOf(target as HTMLDivElement) ?? -1];
+    if (row === undefined || column === undefined) return;
+    const view = row.request === undefined || row.request === null ? PENDING_VIEW : column.read(row.request);
+    const slow = isSlow(view.value, column.slowAbove) ? ` Slow: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).` : '';
+    setTitle(target, `${view.title}${slow}`);
+  }
+
+  private onClick(ev: MouseEvent, open: boolean): void {
+    const rowEl = (ev.target as HTMLElement).closest('.data-row');
+    if (!(rowEl instanceof HTMLElement)) return;
+    const index = Number(rowEl.dataset['index']);
+    if (!Number.isInteger(index)) return;
+    this.grid.focus({ preventScroll: true });
+    this.select(index, false);
+    const id = this.cache.row(index)?.requestId;
+    if (open && id !== undefined) this.events.open(id, index);
+  }
+}

@@ -1,0 +1,31 @@
+// The numbers behind the waterfall, per stage, with their states: the accessible twin of
+// the picture and the place where "not recorded" and "hidden" are spelled out.
+import type { AnalyzedRequest, SplitName } from '../../../server/protocol';
+import { h } from '../../shared/dom';
+import { ALL_SPLITS, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import type { ValueView } from '../../shared/valueState';
+import { fieldValueView, splitValueView } from '../../shared/valueState';
+
+const SPLITS: readonly SplitName[] = ALL_SPLITS;
+
+export class RequestFacts {
+  readonly el = h('table', { className: 'facts', testId: 'request-facts', attrs: { 'aria-label': 'Phase values of this request' } });
+
+  show(request: AnalyzedRequest | null, stageNames: Readonly<Record<string, string>>): void {
+    this.el.hidden = request === null;
+    if (request === null) {
+      this.el.replaceChildren();
+      return;
+    }
+    const head = h('tr', {}, h('th', { text: 'stage', attrs: { scope: 'col' } }), ...SPLITS.map((s) => h('th', { text: SPLIT_LABEL[s], attrs: { scope: 'col' } })),
+      h('th', { text: 'gen time', attrs: { scope: 'col' } }), h('th', { text: 'first output', attrs: { scope: 'col' } }));
+    const rows = request.stages.map((stage) => {
+      const cells: ValueView[] = [...SPLITS.map((s) => splitValueView(stage, s)), fieldValueView(stage, FIELD_GEN_TIME, 'ms'), fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms')];
+      const names = [...SPLITS, `field:${FIELD_GEN_TIME}`, `field:${FIELD_FIRST_OUTPUT}`];
+      return h('tr', { dataset: { stageKey: stage.stageKey } },
+        h('th', { text: stageLabel(stage.stageKey, stageNames), attrs: { scope: 'row' } }),
+        ...cells.map((v, i) => h('td', { title: v.title, dataset: { col: names[i] ?? '' } }, h('span', { className: 'v', text: v.text, dataset: { state: v.state } }))));
+    });
+    this.el.replaceChildren(h('thead', {}, head), h('tbody', {}, ...rows));
+  }
+}

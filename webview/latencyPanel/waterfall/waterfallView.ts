@@ -1,0 +1,247 @@
+// Timeline of one request, drawn on a canvas (own code: a waterfall with hatched,
+// overlapping segments is not a chart type of uPlot). Reconstructed segments are hatched
+// with a dashed outline and their rule is listed in the legend; they are never drawn like
+// measured ones.
+import type { RequestDetail } from '../../../server/protocol';
+import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
+import { h, setText } from '../../shared/dom';
+import { formatDurationMs } from '../../shared/format';
+import { PHASE_LABEL, stageLabel } from '../../shared/labels';
+import type { Palette } from '../../shared/theme';
+import { readPalette } from '../../shared/theme';
+import { Tooltip } from '../../shared/tooltip';
+import { RequestFacts } from './requestFacts';
+import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
+import { barAt, DEFAULT_BOX, waterfallLayout } from './waterfallLayout';
+
+export class WaterfallView {
+  readonly el: HTMLElement;
+  private readonly title = h('h2', { className: 'request-title', testId: 'waterfall-title' });
+  private readonly meta = h('p', { className: 'request-meta muted', testId: 'waterfall-meta' });
+  private readonly canvas = h('canvas', { testId: 'waterfall-canvas', attrs: { role: 'img', tabindex: '0' } });
+  private readonly wrap = h('div', { className: 'waterfall-wrap' }, this.canvas);
+  private readonly legend = h('div', { className: 'legend', testId: 'waterfall-legend', attrs: { 'aria-label': 'Legend' } });
+  private readonly empty = h('p', { className: 'muted', testId: 'waterfall-empty', text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.' });
+  private readonly facts = new RequestFacts();
+  private readonly tooltip = new Tooltip();
+  private detail: RequestDetail | null = null;
+  private layout: WaterfallLayout | null = null;
+  private stageNames: Readonly<Record<string, string>> = {};
+  private width = 600;
+  private loadingId: string | null = null;
+
+  constructor() {
+    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.facts.el);
+    this.wrap.hidden = true;
+    this.legend.hidden = true;
+    observeSize(this.wrap, (w) => {
+      if (Math.abs(w - this.width) >= 1) {
+        this.width = w;
+        this.draw();
+      }
+    });
+    this.canvas.addEventListener('mousemove', (ev) => this.hover(ev));
+    this.canvas.addEventListener('mouseleave', () => this.tooltip.hide());
+  }
+
+  setStageNames(names: Readonly<Record<string, string>>): void {
+    this.stageNames = names;
+    this.draw();
+  }
+
+  loading(requestId: string): void {
+    this.loadingId = requestId;
+    setText(this.title, requestId);
+    setText(this.meta, 'Loading…');
+  }
+
+  show(detail: RequestDetail | null): void {
+    this.detail = detail;
+    if (detail === null) {
+      setText(this.title, this.loadingId ?? '');
+      setText(this.meta, 'This request is no longer in the session.');
+    }
+    this.loadingId = null;
+    this.render();
+  }
+
+  get requestId(): string | null {
+    return this.detail?.request.requestId ?? null;
+  }
+
+  redraw(): void {
+    this.draw();
+  }
+
+  private render(): void {
+    const d = this.detail;
+    this.empty.hidden = d !== null;
+    this.wrap.hidden = d === null;
+    this.legend.hidden = d === null;
+    this.facts.show(d?.request ?? null, this.stageNames);
+    if (d === null) return;
+    const r = d.request;
+    setText(this.title, r.requestId);
+    const e2e = r.e2e['e2e_total_ms'];
+    const parts = [
+      e2e?.state === 'measured' ? `e2e ${formatDurationMs(e2e.value)}` : 'e2e not printed',
+      r.timestamp === null ? null : `at ${r.timestamp}`,
+      `log line ${r.line}`,
+      r.cold ? 'cold: first request after a server start' : null,
+      r.complete ? null : 'a table of this request was cut off',
+    ].filter((p): p is string => p !== null);
+    setText(this.meta, parts.join(' · '));
+    this.draw();
+  }
+
+  private draw(): void {
+    if (this.detail === null || this.wrap.hidden) return;
+    const palette = readPalette();
+    const layout = waterfallLayout(this.detail, this.stageNames, { ...DEFAULT_BOX, width: Math.max(320, this.width) });
+    this.layout = layout;
+    const ctx = fitCanvas(this.canvas, Math.max(320, this.width), layout.height);
+    drawAxis(ctx, layout, palette);
+    for (const lane of layout.lanes) {
+      ctx.fillStyle = palette.foreground;
+      ctx.font = palette.font;
+      ctx.textBaseline = 'middle';
+      ctx.fillText(clip(ctx, lane.label, DEFAULT_BOX.gutter - 8), 4, lane.y + lane.h / 2);
+    }
+    for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest);
+    if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width));
+    this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
+    this.renderLegend(layout);
+  }
+
+  private renderLegend(layout: WaterfallLayout): void {
+    const items: HTMLElement[] = layout.phases.map((p) =>
+      h('span', { className: 'legend-item', dataset: { phase: p } }, h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }), PHASE_LABEL[p]),
+    );
+    items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), 'slowest phase'));
+    const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, ...items)];
+    if (layout.anchored.length > 0) {
+      blocks.push(
+        h('div', { className: 'legend-row', testId: 'legend-measured' },
+          h('span', { className: 'swatch solid', attrs: { 'aria-hidden': 'true' } }),
+          `Solid: measured durations, placed by ${layout.anchored[0]?.rule ?? ''}.`),
+      );
+    }
+    if (layout.reconstructed.length > 0) {
+      blocks.push(
+        h('div', { className: 'legend-row reconstructed', testId: 'legend-reconstructed' },
+          h('span', { className: 'swatch hatched', attrs: { 'aria-hidden': 'true' } }),
+          'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:'),
+        h('ul', { className: 'rules', testId: 'waterfall-rules' },
+          ...layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${n.rule}`))),
+      );
+    }
+    this.legend.replaceChildren(...blocks);
+  }
+
+  private hover(ev: MouseEvent): void {
+    if (this.layout === null) return;
+    const rect = this.canvas.getBoundingClientRect();
+    const bar = barAt(this.layout, ev.clientX - rect.left, ev.clientY - rect.top);
+    if (bar === null) {
+      this.tooltip.hide();
+      return;
+    }
+    const how = bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${bar.rule}` : `Measured duration; position ${bar.rule}`;
+    this.tooltip.show(
+      `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
+      ev.clientX,
+      ev.clientY,
+    );
+  }
+}
+
+const hatches = new Map<string, CanvasPattern | string>();
+
+function hatch(ctx: CanvasRenderingContext2D, color: string): CanvasPattern | string {
+  let p = hatches.get(color);
+  if (p === undefined) hatches.set(color, (p = hatchPattern(ctx, color)));
+  return p;
+}
+
+function drawAxis(ctx: CanvasRenderingContext2D, layout: WaterfallLayout, palette: Palette): void {
+  ctx.font = palette.font;
+  ctx.textBaseline = 'top';
+  ctx.textAlign = 'center';
+  for (const t of layout.ticks) {
+    ctx.strokeStyle = palette.grid;
+    ctx.globalAlpha = 0.6;
+    ctx.beginPath();
+    ctx.moveTo(Math.round(t.x) + 0.5, 16);
+    ctx.lineTo(Math.round(t.x) + 0.5, layout.height);
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = palette.muted;
+    ctx.fillText(formatDurationMs(t.ms), t.x, 2);
+  }
+  ctx.textAlign = 'left';
+}
+
+function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, slowest: boolean): void {
+  const color = palette.phase[bar.phase];
+  const background = bar.phase === 'stage';
+  const reconstructed = bar.provenance === 'reconstructed';
+  ctx.globalAlpha = background ? 0.14 : reconstructed ? 0.3 : 1;
+  ctx.fillStyle = color;
+  ctx.fillRect(bar.x, bar.y, bar.w, bar.h);
+  ctx.globalAlpha = 1;
+  if (reconstructed) {
+    ctx.fillStyle = hatch(ctx, color);
+    ctx.fillRect(bar.x, bar.y, bar.w, bar.h);
+    ctx.setLineDash([3, 2]);
+  }
+  if (reconstructed || background || palette.highContrast) {
+    ctx.strokeStyle = background ? palette.muted : color;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(bar.x + 0.5, bar.y + 0.5, Math.max(0, bar.w - 1), bar.h - 1);
+  }
+  ctx.setLineDash([]);
+  if (slowest) {
+    ctx.strokeStyle = palette.red;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(bar.x - 1, bar.y - 1, bar.w + 2, bar.h + 2);
+  }
+  if (!background) {
+    const label = formatDurationMs(bar.endMs - bar.startMs);
+    ctx.font = palette.font;
+    if (ctx.measureText(label).width + 6 < bar.w) {
+      ctx.fillStyle = reconstructed ? palette.foreground : palette.background;
+      ctx.textBaseline = 'middle';
+      ctx.fillText(label, bar.x + 3, bar.y + bar.h / 2);
+    }
+  }
+}
+
+function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number): void {
+  const text = `slowest: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
+  ctx.font = `bold ${palette.font}`;
+  const w = ctx.measureText(text).width;
+  const right = bar.x + bar.w + 6;
+  const x = right + w < width ? right : Math.max(0, bar.x - w - 6);
+  ctx.fillStyle = palette.red;
+  ctx.textBaseline = 'middle';
+  ctx.fillText(text, x, bar.y + bar.h / 2);
+}
+
+function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
+  if (ctx.measureText(text).width <= max) return text;
+  let t = text;
+  while (t.length > 1 && ctx.measureText(`${t}…`).width > max) t = t.slice(0, -1);
+  return `${t}…`;
+}
+
+/** The picture in words, for screen readers (the facts table has the numbers too). */
+function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, string>>): string {
+  const lanes = layout.lanes.map((lane) => {
+    const phases = layout.bars
+      .filter((b) => b.stageKey === lane.stageKey && b.phase !== 'stage')
+      .map((b) => `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`);
+    return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
+  });
+  const slow = layout.slowest === null ? '' : ` Slowest phase: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
+  return `Request timeline. ${lanes.join('; ')}.${slow}`;
+}

@@ -1,0 +1,65 @@
+// Axis helpers shared by the canvas charts. DOM-free.
+
+/** A linear map from a domain to pixels. */
+export interface LinearScale {
+  readonly d0: number;
+  readonly d1: number;
+  readonly r0: number;
+  readonly r1: number;
+}
+
+export function scale(d0: number, d1: number, r0: number, r1: number): LinearScale {
+  return { d0, d1, r0, r1 };
+}
+
+export function project(s: LinearScale, v: number): number {
+  const span = s.d1 - s.d0;
+  return span === 0 ? s.r0 : s.r0 + ((v - s.d0) / span) * (s.r1 - s.r0);
+}
+
+export function invert(s: LinearScale, px: number): number {
+  const span = s.r1 - s.r0;
+  return span === 0 ? s.d0 : s.d0 + ((px - s.r0) / span) * (s.d1 - s.d0);
+}
+
+/** A "nice" step (1, 2, 5 × 10^k) giving about `count` ticks over [min, max]. */
+export function niceStep(min: number, max: number, count: number): number {
+  const span = Math.abs(max - min);
+  if (span === 0 || !Number.isFinite(span)) return 1;
+  const raw = span / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const norm = raw / mag;
+  const nice = norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10;
+  return nice * mag;
+}
+
+/** Tick values within [min, max] on a nice step. */
+export function niceTicks(min: number, max: number, count: number): number[] {
+  if (!(max > min)) return [min];
+  const step = niceStep(min, max, count);
+  const out: number[] = [];
+  const first = Math.ceil(min / step) * step;
+  for (let v = first; v <= max + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
+  return out;
+}
+
+/** An upper bound that is a nice number >= max (for a y axis starting at 0). */
+export function niceMax(max: number, count = 4): number {
+  if (!(max > 0)) return 1;
+  const step = niceStep(0, max, count);
+  return Math.ceil(max / step) * step;
+}
+
+const TIME_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
+
+/** Wall-clock ticks (ms since epoch) on round seconds/minutes/hours. */
+export function timeTicks(t0: number, t1: number, count: number): number[] {
+  if (!(t1 > t0)) return [t0];
+  const raw = (t1 - t0) / Math.max(1, count);
+  const step = TIME_STEPS.find((s) => s >= raw) ?? niceStep(t0, t1, count);
+  // Align to the local minute/hour grid when the step is a whole number of minutes.
+  const offset = step >= 60_000 ? new Date(t0).getTimezoneOffset() * 60_000 : 0;
+  const out: number[] = [];
+  for (let v = Math.ceil((t0 - offset) / step) * step + offset; v <= t1; v += step) out.push(v);
+  return out;
+}

@@ -1,0 +1,46 @@
+// Canvas plumbing shared by the charts: device-pixel sizing and the hatch pattern that
+// marks reconstructed (not measured) segments.
+
+/** Size the canvas backing store for the device pixel ratio; returns a context in CSS pixels. */
+export function fitCanvas(canvas: HTMLCanvasElement, cssWidth: number, cssHeight: number): CanvasRenderingContext2D {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(cssWidth * dpr));
+  const hgt = Math.max(1, Math.round(cssHeight * dpr));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== hgt) canvas.height = hgt;
+  canvas.style.width = `${cssWidth}px`;
+  canvas.style.height = `${cssHeight}px`;
+  const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, cssWidth, cssHeight);
+  return ctx;
+}
+
+/** Diagonal stripes of `color` on transparent: drawn over a pale fill for reconstructed segments. */
+export function hatchPattern(ctx: CanvasRenderingContext2D, color: string): CanvasPattern | string {
+  const tile = document.createElement('canvas');
+  tile.width = 8;
+  tile.height = 8;
+  const t = tile.getContext('2d');
+  if (t === null) return color;
+  t.strokeStyle = color;
+  t.lineWidth = 2;
+  t.beginPath();
+  t.moveTo(-2, 10);
+  t.lineTo(10, -2);
+  t.moveTo(-2, 2);
+  t.lineTo(2, -2);
+  t.moveTo(6, 10);
+  t.lineTo(10, 6);
+  t.stroke();
+  return ctx.createPattern(tile, 'repeat') ?? color;
+}
+
+/** Track an element's size; calls back with its content box (CSS px) and on each change. */
+export function observeSize(el: HTMLElement, callback: (width: number, height: number) => void): void {
+  const ro = new ResizeObserver((entries) => {
+    const box = entries[entries.length - 1]?.contentRect;
+    if (box !== undefined) callback(box.width, box.height);
+  });
+  ro.observe(el);
+}

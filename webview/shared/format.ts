@@ -1,0 +1,57 @@
+// Number formatting for cells and axes. DOM-free (unit-tested in Node).
+
+const grouped0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const grouped1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const grouped2 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const exact = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+/** Compact cell text: precision shrinks as the value grows; a 0 stays a plain "0". */
+export function formatCompact(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return '0';
+  const abs = Math.abs(value);
+  if (abs < 10) return grouped2.format(value);
+  if (abs < 100) return grouped1.format(value);
+  return grouped0.format(value);
+}
+
+/** Full precision as printed by the server (3 decimals), with grouping. */
+export function formatExact(value: number): string {
+  return exact.format(value);
+}
+
+/** A duration for axes and labels: ms below 1 s, then s, then min. */
+export function formatDurationMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  const abs = Math.abs(ms);
+  if (abs === 0) return '0 ms';
+  if (abs < 1000) return `${formatCompact(ms)} ms`;
+  if (abs < 60_000) return `${formatCompact(ms / 1000)} s`;
+  return `${formatCompact(ms / 60_000)} min`;
+}
+
+/** A value with its unit, for titles: "86,443.123 ms". */
+export function formatWithUnit(value: number, unit: string): string {
+  return unit === '' ? formatExact(value) : `${formatExact(value)} ${unit}`;
+}
+
+export function formatCount(n: number): string {
+  return grouped0.format(n);
+}
+
+/** Wall-clock label for the many-requests timeline (local time, as the log prints it). */
+export function formatClock(epochMs: number, withMs: boolean): string {
+  const d = new Date(epochMs);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  const base = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return withMs ? `${base}.${pad(d.getMilliseconds(), 3)}` : base;
+}
+
+/** The unit of a field from its name suffix (`_ms`, `_s`); '' when unknown. */
+export function unitOfField(name: string): string {
+  if (name.endsWith('_ms')) return 'ms';
+  if (name.endsWith('_s')) return 's';
+  if (name.endsWith('_bytes')) return 'bytes';
+  if (name.endsWith('_kbytes')) return 'KiB';
+  return '';
+}

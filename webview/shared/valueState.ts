@@ -1,0 +1,188 @@
+// How a value is shown: a number, or one of the states that are not numbers, each with a
+// distinct look and an explanation on hover (metric-semantics.md, "Not measured is not
+// zero"). DOM-free: the views only copy `text`, `state` and `title` into elements.
+import type { RequestStage } from '../../server/core/analysis/types';
+import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
+import { formatCompact, formatExact, formatWithUnit } from './format';
+import { SPLIT_FIELD_NAME, SPLIT_LABEL } from './labels';
+
+/**
+ * measured     a number the server printed (a measured 0 stays "0")
+ * inferred     a number derived by a documented rule from measured fields
+ * notMeasured  printed `None`
+ * hidden       the row was absent: zero or not measured
+ * notRecorded  a known lie detected (codec TTFT 0 with no prefill): unknown, never 0
+ * text         a non-numeric cell (`audio`)
+ * empty        nothing to show (the request did not run on this stage)
+ * pending      the row is still being fetched
+ */
+export type DisplayState = 'measured' | 'inferred' | 'notMeasured' | 'hidden' | 'notRecorded' | 'text' | 'empty' | 'pending';
+
+export interface ValueView {
+  readonly text: string;
+  readonly state: DisplayState;
+  /** Hover explanation. */
+  readonly title: string;
+  /** The number behind a measured/inferred view (for bars), else null. */
+  readonly value: number | null;
+  /** A number computed while some values of the same population were not numbers. */
+  readonly partial?: boolean;
+}
+
+export const STATE_TEXT: Readonly<Record<Exclude<DisplayState, 'measured' | 'inferred' | 'text'>, string>> = {
+  notMeasured: 'not measured',
+  hidden: 'hidden',
+  notRecorded: 'not recorded',
+  empty: '—',
+  pending: '…',
+};
+
+export const EXPLAIN = {
+  measuredZero: 'A measured 0: the server printed 0 for this interval. It is a real zero, not a missing value.',
+  inferred:
+    'Inferred by a documented rule, not printed: input wait and ready queued are measured together, and the log hides a row that is 0 on every stage; one half was printed and the other hidden, so the hidden one is a measured 0.',
+  notMeasured: 'Not measured: the server printed None. This interval was not measured on this stage (it was on another stage). Not counted as 0.',
+  hidden:
+    'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
+  notRecorded:
+    'Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker\'s first audio frame ended this stage\'s prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.',
+  empty: 'This request did not run on this stage.',
+  pending: 'Loading…',
+  text: 'A text cell as printed by the server.',
+} as const;
+
+function explainState(state: SplitState | 'text'): string {
+  switch (state) {
+    case 'notMeasured':
+      return EXPLAIN.notMeasured;
+    case 'hidden':
+      return EXPLAIN.hidden;
+    case 'notRecorded':
+      return EXPLAIN.notRecorded;
+    case 'inferred':
+      return EXPLAIN.inferred;
+    case 'text':
+      return EXPLAIN.text;
+    case 'measured':
+      return '';
+  }
+}
+
+export const PENDING_VIEW: ValueView = Object.freeze({ text: STATE_TEXT.pending, state: 'pending', title: EXPLAIN.pending, value: null });
+export const EMPTY_VIEW: ValueView = Object.freeze({ text: STATE_TEXT.empty, state: 'empty', title: EXPLAIN.empty, value: null });
+
+/** What a table cell shows, without the hover text (cheap enough for every cell of every frame). */
+export type CellView = Pick<ValueView, 'text' | 'state' | 'value'>;
+
+const NOT_MEASURED_CELL: CellView = Object.freeze({ text: STATE_TEXT.notMeasured, state: 'notMeasured', value: null });
+const HIDDEN_CELL: CellView = Object.freeze({ text: STATE_TEXT.hidden, state: 'hidden', value: null });
+const NOT_RECORDED_CELL: CellView = Object.freeze({ text: STATE_TEXT.notRecorded, state: 'notRecorded', value: null });
+
+/** splitValueView without the title. */
+export function splitCellView(stage: RequestStage | undefined, name: SplitName): CellView {
+  if (stage === undefined) return EMPTY_VIEW;
+  const state = stage.split.states[name];
+  const value = stage.split.values[name];
+  if (value !== null && state === 'measured') return { text: formatCompact(value), state, value };
+  if (value !== null && state === 'inferred') return { text: `≈${formatCompact(value)}`, state, value };
+  return state === 'notMeasured' ? NOT_MEASURED_CELL : state === 'notRecorded' ? NOT_RECORDED_CELL : HIDDEN_CELL;
+}
+
+/** fieldValueView without the title. */
+export function fieldCellView(stage: RequestStage | undefined, field: string): CellView {
+  if (stage === undefined) return EMPTY_VIEW;
+  const cell = stage.fields[field];
+  if (cell === undefined) return HIDDEN_CELL;
+  if (cell.state === 'measured') return { text: formatCompact(cell.value), state: 'measured', value: cell.value };
+  if (cell.state === 'notMeasured') return NOT_MEASURED_CELL;
+  return { text: cell.value, state: 'text', value: null };
+}
+
+function numberView(value: number, unit: string, source: string): ValueView {
+  const title = value === 0 ? `${source}: ${EXPLAIN.measuredZero}` : `${source}: ${formatWithUnit(value, unit)}, measured.`;
+  return { text: formatCompact(value), state: 'measured', title, value };
+}
+
+/** One split value of one request stage. */
+export function splitValueView(stage: RequestStage | undefined, name: SplitName): ValueView {
+  if (stage === undefined) return EMPTY_VIEW;
+  const state = stage.split.states[name];
+  const value = stage.split.values[name];
+  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD_NAME[name]})`;
+  if (state === 'measured' && value !== null) return numberView(value, 'ms', source);
+  if (state === 'inferred' && value !== null) {
+    return { text: `≈${formatCompact(value)}`, state: 'inferred', title: `${source}: ${formatWithUnit(value, 'ms')}. ${EXPLAIN.inferred}`, value };
+  }
+  const shown: SplitState = state === 'measured' || state === 'inferred' ? 'hidden' : state;
+  return { text: STATE_TEXT[shown as 'notMeasured' | 'hidden' | 'notRecorded'], state: shown as DisplayState, title: `${source}: ${explainState(shown)}`, value: null };
+}
+
+/** One log field of one request stage. */
+export function fieldValueView(stage: RequestStage | undefined, field: string, unit: string): ValueView {
+  if (stage === undefined) return EMPTY_VIEW;
+  const cell = stage.fields[field];
+  if (cell === undefined) return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
+  switch (cell.state) {
+    case 'measured': {
+      const view = numberView(cell.value, unit, field);
+      return cell.sampleCount === undefined ? view : { ...view, title: `${view.title} Mean of ${cell.sampleCount} samples.` };
+    }
+    case 'notMeasured':
+      return { text: STATE_TEXT.notMeasured, state: 'notMeasured', title: `${field}: ${EXPLAIN.notMeasured}`, value: null };
+    case 'text':
+      return { text: cell.value, state: 'text', title: `${field}: ${EXPLAIN.text}`, value: null };
+    default:
+      return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
+  }
+}
+
+export function stageOf(request: AnalyzedRequest, stageKey: string): RequestStage | undefined {
+  return request.stages.find((s) => s.stageKey === stageKey);
+}
+
+function countsLine(counts: Readonly<Record<SplitState, number>>): string {
+  const parts: string[] = [];
+  if (counts.notRecorded > 0) parts.push(`${counts.notRecorded} not recorded`);
+  if (counts.notMeasured > 0) parts.push(`${counts.notMeasured} not measured`);
+  if (counts.hidden > 0) parts.push(`${counts.hidden} hidden`);
+  return parts.length === 0 ? '' : ` Left out (never counted as 0): ${parts.join(', ')}.`;
+}
+
+/** A split value of a stage summary at a percentile. */
+export function summarySplitView(stage: StageSummary, name: SplitName, pct: Percentile): ValueView {
+  const dist: Distribution | undefined = stage.split[name];
+  const counts = stage.splitStates[name];
+  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD_NAME[name]})`;
+  if (dist !== undefined && dist.count > 0) {
+    const value = dist[pct];
+    const onlyInferred = counts.measured === 0 && counts.inferred > 0;
+    const partial = counts.notRecorded + counts.notMeasured + counts.hidden > 0;
+    const how = counts.inferred > 0 ? `${counts.measured} measured, ${counts.inferred} inferred` : `${counts.measured} measured`;
+    const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${countsLine(counts)}`;
+    return { text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value), state: onlyInferred ? 'inferred' : 'measured', title, value, partial };
+  }
+  if (stage.requestCount === 0) return EMPTY_VIEW;
+  // No number at all: show the state that explains most (a detected lie first).
+  const state: 'notRecorded' | 'notMeasured' | 'hidden' = counts.notRecorded > 0 ? 'notRecorded' : counts.notMeasured > 0 ? 'notMeasured' : 'hidden';
+  return { text: STATE_TEXT[state], state, title: `${source}: ${explainState(state)}${countsLine(counts)}`, value: null };
+}
+
+/** A numeric field of a stage summary at a percentile; `absent` says how to show a field no request printed. */
+export function summaryFieldView(stage: StageSummary, field: string, unit: string, pct: Percentile, absent: 'hidden' | 'empty'): ValueView {
+  const dist = stage.fields[field];
+  if (dist !== undefined && dist.count > 0) {
+    const value = dist[pct];
+    const partial = dist.count < stage.requestCount;
+    const left = partial ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.` : '';
+    return { text: formatCompact(value), state: 'measured', title: `${field} ${pct}: ${formatWithUnit(value, unit)} over ${dist.count} values.${left}`, value, partial };
+  }
+  if (absent === 'empty' || stage.requestCount === 0) return { ...EMPTY_VIEW, title: `${field}: not printed for this stage.` };
+  return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: no request printed a number for this stage. ${EXPLAIN.hidden}`, value: null };
+}
+
+/** A distribution that is not a split or a field (added time to first output). */
+export function distributionView(dist: Distribution | null, pct: Percentile, what: string, whyMissing: string): ValueView {
+  if (dist === null || dist.count === 0) return { ...EMPTY_VIEW, title: `${what}: ${whyMissing}` };
+  const value = dist[pct];
+  return { text: formatCompact(value), state: 'measured', title: `${what} ${pct}: ${formatExact(value)} ms over ${dist.count} requests.`, value };
+}

@@ -1,0 +1,124 @@
+// Side-panel latency view: the live per-stage summary of the current session.
+import '../shared/base.css';
+import './style.css';
+import type { Finding, HostToWebview, Percentile, SessionInfo, SummaryResult } from '../../server/protocol';
+import { button, h, setText } from '../shared/dom';
+import { emptyState } from '../shared/emptyState';
+import { formatCount } from '../shared/format';
+import { segmented } from '../shared/segmented';
+import { onThemeChange } from '../shared/theme';
+import { hostChannel } from '../shared/vscodeApi';
+import { FindingsList } from './findingsList';
+import type { SidePanelState } from './state';
+import { pushTrend, sanitizeSideState } from './state';
+import { headline, summaryModel } from './summaryModel';
+import { SummaryTable } from './summaryTable';
+import { Trend } from './trend';
+
+const channel = hostChannel<SidePanelState>();
+let state = sanitizeSideState(channel.loadState());
+let session: SessionInfo | null = null;
+let stageNames: Readonly<Record<string, string>> = {};
+let summary: SummaryResult | null = null;
+let headlineLabel = '';
+
+const save = (next: Partial<SidePanelState>): void => {
+  state = { ...state, ...next };
+  channel.saveState(state);
+};
+
+const openPanel = (filter: { stageId?: number; findingCode?: string }): void => channel.post({ type: 'openLatencyPanel', filter });
+
+// ------------------------------------------------------------------ layout
+const statusDot = h('span', { className: 'status-dot', attrs: { 'aria-hidden': 'true' } });
+const sessionTitle = h('span', { className: 'session-title', testId: 'session-title' });
+const sessionMeta = h('span', { className: 'session-meta muted', testId: 'session-meta' });
+const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
+errorBanner.hidden = true;
+const header = h(
+  'header',
+  { className: 'session', testId: 'session-header' },
+  statusDot,
+  h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
+  button('Open Latency Panel', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
+);
+const percentileSwitch = segmented<Percentile>('Percentile', ['p50', 'p90', 'p99'], state.percentile, 'percentile', (p) => {
+  save({ percentile: p });
+  render();
+});
+const trend = new Trend();
+const table = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }));
+const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
+const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
+const live = h(
+  'div',
+  { className: 'live', testId: 'live' },
+  header,
+  errorBanner,
+  h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
+  h('div', { className: 'table-wrap' }, table.el),
+  waiting,
+  findings.el,
+);
+const empty = emptyState((m) => channel.post(m), 'No session yet. Start the demo server for live numbers in seconds, or capture your own server.');
+const root = h('main', { id: 'side-panel', className: 'side-panel' }, live, empty);
+document.body.append(root);
+
+function showSession(): void {
+  live.hidden = session === null;
+  empty.hidden = session !== null;
+  if (session === null) return;
+  setText(sessionTitle, session.description);
+  const requests = summary?.requestCount ?? session.requestCount;
+  setText(sessionMeta, `${session.status} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}${session.kind === 'import' ? ' · imported' : ''}`);
+  statusDot.dataset['status'] = session.status;
+  sessionTitle.title = session.description;
+  errorBanner.hidden = session.lastError === null;
+  setText(errorBanner, session.lastError ?? '');
+}
+
+function render(): void {
+  showSession();
+  if (summary === null || session === null) {
+    waiting.hidden = session === null;
+    return;
+  }
+  waiting.hidden = summary.stages.length > 0;
+  table.update(summaryModel(summary, state.percentile, stageNames));
+  findings.update(summary.findings);
+  trend.update(state.trend, state.percentile, headlineLabel);
+}
+
+function onMessage(msg: HostToWebview): void {
+  switch (msg.type) {
+    case 'session': {
+      const changed = msg.session?.id !== session?.id;
+      session = msg.session;
+      stageNames = msg.stageNames;
+      if (changed) summary = null;
+      if (session !== null && session.id !== state.sessionId) save({ sessionId: session.id, trend: [] });
+      render();
+      break;
+    }
+    case 'summary': {
+      if (session !== null && msg.summary.sessionId !== session.id) return;
+      summary = msg.summary;
+      const head = headline(msg.summary);
+      headlineLabel = head?.label ?? '';
+      if (head !== null) save({ trend: pushTrend(state.trend, { n: msg.summary.requestCount, p50: head.p50, p90: head.p90, p99: head.p99 }) });
+      render();
+      break;
+    }
+    case 'error':
+      errorBanner.hidden = false;
+      setText(errorBanner, msg.message);
+      break;
+    default:
+      break;
+  }
+}
+
+channel.onMessage(onMessage);
+onThemeChange(() => trend.draw());
+render();
+channel.post({ type: 'ready' });

@@ -1,0 +1,137 @@
+// The side panel's table as data: one row per stage, one cell per column, each cell a
+// ValueView plus the length of its bar. DOM-free, so the views only diff and copy.
+import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../server/protocol';
+import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
+import type { ValueView } from '../shared/valueState';
+import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
+
+/** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
+export type ColumnGroup = 'phase' | 'total' | 'audio';
+
+export interface SummaryColumn {
+  readonly id: string;
+  readonly label: string;
+  readonly unit: string;
+  readonly group: ColumnGroup;
+  readonly help: string;
+}
+
+export interface SummaryCell extends ValueView {
+  /** 0..1 of the largest value in the column's group. */
+  readonly ratio: number;
+  /** The largest phase value of the table: the slow phase. */
+  readonly hot: boolean;
+}
+
+export interface SummaryRow {
+  readonly key: string;
+  readonly label: string;
+  readonly role: string;
+  readonly replica: number | null;
+  readonly requestCount: number;
+  readonly stageId: number | null;
+  readonly cells: Readonly<Record<string, SummaryCell>>;
+}
+
+export interface SummaryModel {
+  readonly columns: readonly SummaryColumn[];
+  readonly rows: readonly SummaryRow[];
+}
+
+const split = (id: SplitName, help: string): SummaryColumn => ({ id, label: SPLIT_LABEL[id], unit: 'ms', group: 'phase', help });
+
+const INPUT_WAIT = split('inputWaitMs', 'QUEUED → the step the stage input was ready (vllm_input_wait_ms).');
+const READY_QUEUED = split('readyQueuedMs', 'input ready → first SCHEDULED: waiting for a scheduling slot (vllm_ready_queued_ms).');
+const BASE_COLUMNS: readonly SummaryColumn[] = [
+  split('queuedMs', 'QUEUED → first SCHEDULED (vllm_queued_ms); includes input wait.'),
+  split('prefillMs', 'first SCHEDULED → first token (vllm_prefill_ms).'),
+  split('decodeMs', 'first token → last token (vllm_decode_ms).'),
+  { id: 'ttftMs', label: 'TTFT', unit: 'ms', group: 'total', help: 'Stage-local TTFT (vllm_ttft_ms); never subtract across stages.' },
+  { id: `field:${FIELD_GEN_TIME}`, label: 'gen time', unit: 'ms', group: 'total', help: 'Stage submit → stage finished (stage_gen_time_ms); includes queueing.' },
+  { id: `field:${FIELD_FIRST_OUTPUT}`, label: 'first output', unit: 'ms', group: 'total', help: 'Client request arrival → this stage\'s first output (serving_time_to_first_output_ms).' },
+  { id: 'added', label: '+ first output', unit: 'ms', group: 'total', help: 'Time this stage adds to the time to first output: its first output minus the previous stage\'s, within each request.' },
+];
+const AUDIO: SummaryColumn = { id: `field:${FIELD_AUDIO_DURATION}`, label: 'audio', unit: 's', group: 'audio', help: 'Audio duration produced (audio_duration_s).' };
+
+function hasSplit(stages: readonly StageSummary[], name: SplitName): boolean {
+  return stages.some((s) => s.splitStates[name].measured + s.splitStates[name].inferred > 0);
+}
+
+export function summaryColumns(stages: readonly StageSummary[]): SummaryColumn[] {
+  const out: SummaryColumn[] = [];
+  if (hasSplit(stages, 'inputWaitMs') || hasSplit(stages, 'readyQueuedMs')) out.push(INPUT_WAIT, READY_QUEUED);
+  out.push(...BASE_COLUMNS);
+  if (stages.some((s) => s.fields[FIELD_AUDIO_DURATION] !== undefined)) out.push(AUDIO);
+  return out;
+}
+
+function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): ValueView {
+  if (column.id === 'added') {
+    return distributionView(stage.addedTimeToFirstOutputMs, pct, 'added time to first output', 'needs this and the previous stage\'s first output in the same request (the first stage adds nothing to compare).');
+  }
+  if (column.id.startsWith('field:')) {
+    const field = column.id.slice('field:'.length);
+    return summaryFieldView(stage, field, column.unit, pct, column.group === 'audio' ? 'empty' : 'hidden');
+  }
+  return summarySplitView(stage, column.id as SplitName, pct);
+}
+
+export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames: Readonly<Record<string, string>>): SummaryModel {
+  const columns = summaryColumns(summary.stages);
+  const views = summary.stages.map((stage) => ({ stage, views: columns.map((c) => cellView(stage, c, pct)) }));
+  // Bars compare stage rows only (replica rows would double count).
+  const groupMax = new Map<ColumnGroup, number>();
+  let hotValue = 0;
+  for (const { stage, views: vs } of views) {
+    if (stage.replicaId !== null) continue;
+    vs.forEach((v, i) => {
+      const col = columns[i] as SummaryColumn;
+      if (v.value === null || v.value <= 0) return;
+      groupMax.set(col.group, Math.max(groupMax.get(col.group) ?? 0, v.value));
+      if (col.group === 'phase') hotValue = Math.max(hotValue, v.value);
+    });
+  }
+  const rows = views.map(({ stage, views: vs }): SummaryRow => {
+    const cells: Record<string, SummaryCell> = {};
+    vs.forEach((v, i) => {
+      const col = columns[i] as SummaryColumn;
+      const max = groupMax.get(col.group) ?? 0;
+      const ratio = v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max));
+      cells[col.id] = { ...v, ratio, hot: stage.replicaId === null && col.group === 'phase' && hotValue > 0 && v.value === hotValue };
+    });
+    const role = stageLabel(stage.stageKey, stageNames);
+    return {
+      key: stage.replicaId === null ? stage.stageKey : `${stage.stageKey}/${stage.replicaId}`,
+      label: stage.replicaId === null ? `stage ${stage.stageKey}` : `replica ${stage.replicaId}`,
+      role: role.includes(' · ') ? role.slice(role.indexOf(' · ') + 3) : '',
+      replica: stage.replicaId,
+      requestCount: stage.requestCount,
+      stageId: stage.stageId,
+      cells,
+    };
+  });
+  return { columns, rows };
+}
+
+export interface Headline {
+  readonly label: string;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+}
+
+/** The trend's headline: the last stage's time to first output (the user-visible one), else its gen time. */
+export function headline(summary: SummaryResult): Headline | null {
+  const stages = summary.stages.filter((s) => s.replicaId === null);
+  for (const field of [FIELD_FIRST_OUTPUT, FIELD_GEN_TIME]) {
+    for (let i = stages.length - 1; i >= 0; i--) {
+      const stage = stages[i] as StageSummary;
+      const d = stage.fields[field];
+      if (d !== undefined && d.count > 0) {
+        const what = field === FIELD_FIRST_OUTPUT ? 'time to first output' : 'gen time';
+        return { label: `${what}, stage ${stage.stageKey}`, p50: d.p50, p90: d.p90, p99: d.p99 };
+      }
+    }
+  }
+  return null;
+}

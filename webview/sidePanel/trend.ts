@@ -1,0 +1,63 @@
+// A sparkline of the headline latency over the live updates (own canvas: at most 60 points, a
+// chart library would be more code than the line).
+import type { Percentile } from '../../server/protocol';
+import { fitCanvas } from '../shared/canvas';
+import { h, setText, setTitle } from '../shared/dom';
+import { formatDurationMs } from '../shared/format';
+import { sparklinePoints } from '../shared/sparkline';
+import { readPalette } from '../shared/theme';
+import type { TrendPoint } from './state';
+
+const WIDTH = 120;
+const HEIGHT = 26;
+
+export class Trend {
+  readonly el: HTMLElement;
+  private readonly canvas = h('canvas', { testId: 'trend', attrs: { role: 'img' } });
+  private readonly value = h('span', { className: 'trend-value', testId: 'trend-value' });
+  private readonly label = h('span', { className: 'trend-label muted' });
+  private points: readonly TrendPoint[] = [];
+  private pct: Percentile = 'p50';
+
+  constructor() {
+    this.el = h('div', { className: 'trend' }, this.canvas, h('div', { className: 'trend-text' }, this.value, this.label));
+  }
+
+  update(points: readonly TrendPoint[], pct: Percentile, label: string): void {
+    this.points = points;
+    this.pct = pct;
+    const last = points[points.length - 1];
+    const v = last?.[pct] ?? null;
+    setText(this.value, v === null ? '—' : formatDurationMs(v));
+    setText(this.label, label === '' ? 'no headline latency yet' : `${pct} ${label}`);
+    const desc = `Trend of ${pct} ${label} over the last ${points.length} updates`;
+    this.canvas.setAttribute('aria-label', desc);
+    setTitle(this.el, desc);
+    this.draw();
+  }
+
+  draw(): void {
+    const ctx = fitCanvas(this.canvas, WIDTH, HEIGHT);
+    const palette = readPalette();
+    const pts = sparklinePoints(this.points.map((p) => p[this.pct]), WIDTH, HEIGHT, 3);
+    ctx.strokeStyle = palette.phase.prefill;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    let pen = false;
+    for (const p of pts) {
+      if (p === null) {
+        pen = false;
+        continue;
+      }
+      if (pen) ctx.lineTo(p.x, p.y);
+      else ctx.moveTo(p.x, p.y);
+      pen = true;
+    }
+    ctx.stroke();
+    const last = [...pts].reverse().find((p) => p !== null);
+    if (last) {
+      ctx.fillStyle = palette.phase.prefill;
+      ctx.fillRect(last.x - 2, last.y - 2, 4, 4);
+    }
+  }
+}
