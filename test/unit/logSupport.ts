@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogStreamParser, type LogStreamParserOptions } from '../../server/core/log';
 import type { LogRecord, ParseOutput } from '../../server/core/records';
-import type { Cell, FieldMap } from '../../server/core/values';
+import type { FieldMap } from '../../server/core/values';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -59,10 +59,6 @@ export function num(fields: FieldMap, name: string): number {
   assert.ok(cell !== undefined, `field ${name} is present`);
   assert.equal(cell.state, 'measured', `field ${name} is measured`);
   return cell.state === 'measured' ? cell.value : NaN;
-}
-
-export function cell(fields: FieldMap, name: string): Cell | undefined {
-  return fields[name];
 }
 
 /** Measured values of a FieldMap as a plain object (for whole-table comparisons). */

@@ -172,7 +172,7 @@ export class RecordReader implements LineSink, RecordSink {
     const legacy = legacyStartOf(message, origin.header?.file ?? null);
     if (legacy !== null) {
       const collector = new LegacyDictCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, legacy, lineNo);
-      this.register(origin, collector);
+      this.register(origin, collector, lineNo);
       if (collector.begin(message) === FINISHED) this.forget(collector);
       return;
     }
@@ -184,7 +184,7 @@ export class RecordReader implements LineSink, RecordSink {
       }
     }
     if (c === 61 /* = */ && isMetricsSummaryStart(message)) {
-      this.register(origin, new MetricsSummaryCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, lineNo));
+      this.register(origin, new MetricsSummaryCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, lineNo), lineNo);
       return;
     }
     const marker = bootMarkerOf(message);
@@ -224,17 +224,18 @@ export class RecordReader implements LineSink, RecordSink {
   private startTable(origin: Origin, lineNo: number): TableBuilder {
     const table = new TableBuilder(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix);
     table.startLeadIn(lineNo);
-    this.register(origin, table);
+    this.register(origin, table, lineNo);
     return table;
   }
 
-  private register(origin: Origin, record: OpenRecord): void {
+  /** Makes `record` the open record of its process; beyond MAX_OPEN_RECORDS processes the oldest is closed. */
+  private register(origin: Origin, record: OpenRecord, lineNo: number): void {
     // Process keys are interned (prefixInfo), so they are neither copied nor re-hashed here.
     this.open.set(origin.processKey ?? BARE_SLOT, record);
     this.current = record;
     if (this.open.size > MAX_OPEN_RECORDS) {
       const oldest = this.open.values().next().value;
-      if (oldest !== undefined) this.closeRecord(oldest, null);
+      if (oldest !== undefined) this.closeRecord(oldest, lineNo);
     }
   }
 
