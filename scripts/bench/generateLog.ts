@@ -19,6 +19,7 @@ import {
   type LogPrefixOptions,
   type PyValue,
 } from '../../server/simulate/render';
+import { mulberry32 } from '../../server/simulate/random';
 
 export interface GeneratedLog {
   readonly bytes: number;
@@ -26,17 +27,6 @@ export interface GeneratedLog {
   readonly lines: number;
 }
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'tts' | 'omni' | 'image';
 type Row = Record<string, PyValue>;
@@ -69,7 +59,7 @@ class LogWriter {
 }
 
 export function generateBenchLog(path: string, targetBytes: number, seed = 20260821): GeneratedLog {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const ms = (lo: number, hi: number): number => lo + rnd() * (hi - lo);
   const count = (lo: number, hi: number): number => Math.floor(lo + rnd() * (hi - lo + 1));
   const hex = (n: number): string => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join('');

@@ -2,20 +2,24 @@
 // is drawn while requests are generated in arrival order, so the same seed always
 // yields the same requests whatever the wall clock does.
 
-export class Random {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = (Math.trunc(seed) ^ 0x9e3779b9) >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+/** mulberry32: uniform draws in [0, 1) from a 32-bit seed. Shared by the simulator, the benchmark log and the tests. */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class Random {
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = mulberry32((Math.trunc(seed) ^ 0x9e3779b9) >>> 0);
   }
 
   uniform(lo: number, hi: number): number {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { LogStreamParser, type LogStreamParserOptions } from '../../server/core/log';
 import type { LogRecord, ParseOutput } from '../../server/core/records';
 import type { FieldMap } from '../../server/core/values';
+import { mulberry32 } from '../../server/simulate/random';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 
@@ -69,13 +70,4 @@ export function numbers(fields: FieldMap): Record<string, number> {
 }
 
 /** mulberry32: a small deterministic PRNG for the chunking and fuzz tests. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
