@@ -5,6 +5,7 @@ import { TextDecoder } from 'node:util';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../core/analysis/types';
+import { RequestOrderCache } from './requestQueries';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { HistogramSummary, SessionInfo, SessionStatus } from '../protocol';
@@ -23,13 +24,12 @@ export class Session {
   private meta: SessionMeta;
   private readonly parsers = new Map<ChunkStream, LogStreamParser>();
   private readonly decoders = new Map<ChunkStream, TextDecoder>();
-  private analysis = new StreamAnalysis();
+  private analysis: StreamAnalysis;
   /** capturedAt[i] = when request i (in analysis order) was finalized, ms since epoch. */
   private capturedAt: number[] = [];
   private chunkTime = Date.now();
   private idleTimer: NodeJS.Timeout | null = null;
   private sources: CaptureSource[] = [];
-  private notices: string[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
 
   constructor(
@@ -53,19 +53,18 @@ export class Session {
     return this.meta;
   }
 
-  get noticeLog(): readonly string[] {
-    return this.notices;
-  }
-
   /** The analysis so far (requests, summaries, findings, problems). */
   snapshot() {
     return this.analysis.snapshot();
   }
 
-  /** Stage summaries and findings (request ids capped) for live views. */
-  summary() {
-    return this.analysis.summary();
+  /** Stage summaries and findings (request ids capped, 200 by default) for live views. */
+  summary(maxRequestIds?: number) {
+    return this.analysis.summary(maxRequestIds);
   }
+
+  /** Sorted/filtered request orders of the request table, kept while no request arrives. */
+  readonly requestOrders = new RequestOrderCache();
 
   requestTimes(): readonly number[] {
     return this.capturedAt;
@@ -112,10 +111,6 @@ export class Session {
     this.endStreams();
     if (this.meta.info.status === 'running' || this.meta.info.status === 'starting') this.setStatus('stopped', null);
     this.files.close();
-  }
-
-  get hasSources(): boolean {
-    return this.sources.length > 0;
   }
 
   setDeployConfig(deployConfig: string | null): void {
@@ -192,7 +187,6 @@ export class Session {
         this.setStatus(status, detail === null ? null : `${source.description}: ${detail}`, exit);
       },
       onNotice: (message) => {
-        this.notices.push(message);
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);
       },
