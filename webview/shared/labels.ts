@@ -1,26 +1,7 @@
 // Human labels for stages, phases and fields. DOM-free.
-import type { SplitName } from '../../server/protocol';
 
-export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
-  queuedMs: 'queued',
-  inputWaitMs: 'input wait',
-  readyQueuedMs: 'ready queued',
-  prefillMs: 'prefill',
-  decodeMs: 'decode',
-  ttftMs: 'TTFT',
-};
-
-/** The log field behind each split value (kept here so the webview bundle needs no server runtime). */
-export const SPLIT_FIELD_NAME: Readonly<Record<SplitName, string>> = {
-  queuedMs: 'vllm_queued_ms',
-  inputWaitMs: 'vllm_input_wait_ms',
-  readyQueuedMs: 'vllm_ready_queued_ms',
-  prefillMs: 'vllm_prefill_ms',
-  decodeMs: 'vllm_decode_ms',
-  ttftMs: 'vllm_ttft_ms',
-};
-
-export const ALL_SPLITS: readonly SplitName[] = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'];
+// The split's names, labels and log fields are shared with the CLI's table: one source.
+export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from '../../server/core/analysis/types';
 
 export const FIELD_GEN_TIME = 'stage_gen_time_ms';
 export const FIELD_FIRST_OUTPUT = 'serving_time_to_first_output_ms';

@@ -4,7 +4,7 @@
 import type { RequestStage } from '../../server/core/analysis/types';
 import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
-import { SPLIT_FIELD_NAME, SPLIT_LABEL } from './labels';
+import { SPLIT_FIELD, SPLIT_LABEL } from './labels';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
@@ -108,7 +108,7 @@ export function splitValueView(stage: RequestStage | undefined, name: SplitName)
   if (stage === undefined) return EMPTY_VIEW;
   const state = stage.split.states[name];
   const value = stage.split.values[name];
-  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD_NAME[name]})`;
+  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
   if (state === 'measured' && value !== null) return numberView(value, 'ms', source);
   if (state === 'inferred' && value !== null) {
     return { text: `≈${formatCompact(value)}`, state: 'inferred', title: `${source}: ${formatWithUnit(value, 'ms')}. ${EXPLAIN.inferred}`, value };
@@ -152,7 +152,7 @@ function countsLine(counts: Readonly<Record<SplitState, number>>): string {
 export function summarySplitView(stage: StageSummary, name: SplitName, pct: Percentile): ValueView {
   const dist: Distribution | undefined = stage.split[name];
   const counts = stage.splitStates[name];
-  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD_NAME[name]})`;
+  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
   if (dist !== undefined && dist.count > 0) {
     const value = dist[pct];
     const onlyInferred = counts.measured === 0 && counts.inferred > 0;

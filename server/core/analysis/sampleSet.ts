@@ -41,12 +41,6 @@ export class SampleSet {
     };
   }
 
-  /** All values, sorted (merges the tail). */
-  values(): Float64Array {
-    this.merge();
-    return this.body;
-  }
-
   /** numpy's linear percentile over body ∪ tail. */
   private percentile(p: number): number {
     const n = this.count;

@@ -6,8 +6,6 @@ import { SampleSet } from './sampleSet';
 import type { AnalyzedRequest, Distribution, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
 import { SPLIT_NAMES } from './types';
 
-const SPLIT_STATES: readonly SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
-
 function emptyStateCounts(): Record<SplitState, number> {
   return { measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0 };
 }
@@ -112,5 +110,3 @@ export class StageSummaryBuilder {
     return acc;
   }
 }
-
-export { SPLIT_STATES };

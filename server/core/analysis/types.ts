@@ -17,6 +17,16 @@ export const SPLIT_FIELD: Readonly<Record<SplitName, string>> = {
   ttftMs: 'vllm_ttft_ms',
 };
 
+/** How people call each split value (terminal table, webviews). */
+export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
+  queuedMs: 'queued',
+  inputWaitMs: 'input wait',
+  readyQueuedMs: 'ready queued',
+  prefillMs: 'prefill',
+  decodeMs: 'decode',
+  ttftMs: 'TTFT',
+};
+
 /**
  * How one split value stands.
  *  measured     printed by the server

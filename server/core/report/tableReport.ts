@@ -3,6 +3,7 @@
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, SplitName, StageSummary } from '../analysis/types';
+import { SPLIT_LABEL } from '../analysis/types';
 import { formatMs, textTable } from './textTable';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
@@ -16,15 +17,6 @@ const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageS
   { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
   { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
 ];
-
-const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
-  queuedMs: 'queued',
-  inputWaitMs: 'input wait',
-  readyQueuedMs: 'ready queued',
-  prefillMs: 'prefill',
-  decodeMs: 'decode',
-  ttftMs: 'TTFT',
-};
 
 function scale(d: Distribution, k: number): Distribution {
   return { count: d.count, mean: d.mean * k, p50: d.p50 * k, p90: d.p90 * k, p99: d.p99 * k, max: d.max * k };

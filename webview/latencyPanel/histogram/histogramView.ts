@@ -4,7 +4,7 @@ import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSumm
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { h, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
-import { ALL_SPLITS, fieldLabel, SPLIT_FIELD_NAME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import { SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -102,8 +102,8 @@ export class HistogramView {
 
   private fillMetrics(): void {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
-    const splits = ALL_SPLITS.map((n) => new Option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD_NAME[n]})`, `split:${n}`));
-    const splitFields = new Set(Object.values(SPLIT_FIELD_NAME));
+    const splits = SPLIT_NAMES.map((n) => new Option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD[n]})`, `split:${n}`));
+    const splitFields = new Set(Object.values(SPLIT_FIELD));
     const fields = Object.keys(stage?.fields ?? {})
       .filter((f) => !splitFields.has(f))
       .map((f) => new Option(fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`, `field:${f}`));

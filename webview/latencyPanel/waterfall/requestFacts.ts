@@ -2,11 +2,11 @@
 // the picture and the place where "not recorded" and "hidden" are spelled out.
 import type { AnalyzedRequest, SplitName } from '../../../server/protocol';
 import { h } from '../../shared/dom';
-import { ALL_SPLITS, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
 import { fieldValueView, splitValueView } from '../../shared/valueState';
 
-const SPLITS: readonly SplitName[] = ALL_SPLITS;
+const SPLITS: readonly SplitName[] = SPLIT_NAMES;
 
 export class RequestFacts {
   readonly el = h('table', { className: 'facts', testId: 'request-facts', attrs: { 'aria-label': 'Phase values of this request' } });
