@@ -26,17 +26,10 @@ import { parseCommentLine, parseNumber, parseSampleLine, type SampleLine } from 
 
 const METRIC_TYPES: ReadonlySet<string> = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
-interface HistogramBuilder {
+/** A histogram or summary series being read: points keyed by `le` (buckets) or `quantile`. */
+interface DistributionBuilder {
   readonly labels: Labels;
-  readonly buckets: Map<number, number>;
-  sum: number | null;
-  count: number | null;
-  created: number | null;
-}
-
-interface SummaryBuilder {
-  readonly labels: Labels;
-  readonly quantiles: Map<number, number>;
+  readonly points: Map<number, number>;
   sum: number | null;
   count: number | null;
   created: number | null;
@@ -51,8 +44,8 @@ interface FamilyBuilder {
   readonly scalars: Map<string, { labels: Labels; value: number; timestampMs: number | null }>;
   /** `_created` of counter series, joined to the value series at the end. */
   readonly scalarCreated: Map<string, number>;
-  readonly histograms: Map<string, HistogramBuilder>;
-  readonly summaries: Map<string, SummaryBuilder>;
+  /** Histogram or summary series (by the family's type). */
+  readonly distributions: Map<string, DistributionBuilder>;
 }
 
 /** A name in the declaration table: a family, or a `_created` gauge folded into one. */
@@ -69,8 +62,7 @@ function newFamily(name: string, type: MetricType): FamilyBuilder {
     hasSamples: false,
     scalars: new Map(),
     scalarCreated: new Map(),
-    histograms: new Map(),
-    summaries: new Map(),
+    distributions: new Map(),
   };
 }
 
@@ -212,8 +204,8 @@ class ExpositionBuilder {
   /** true, or the reason the sample was rejected. */
   private apply(family: FamilyBuilder, role: SampleRole, labels: Labels, sample: SampleLine): true | string {
     const { name, value } = sample;
-    if (family.type === 'histogram') return applyHistogram(family, role, labels, name, value);
-    if (family.type === 'summary') return applySummary(family, role, labels, name, value);
+    if (family.type === 'histogram') return applyDistribution(family, role, labels, name, value, 'bucket', 'le');
+    if (family.type === 'summary') return applyDistribution(family, role, labels, name, value, 'quantile', 'quantile');
     const key = labelsKey(labels);
     if (role === 'created') {
       if (family.scalarCreated.has(key)) return `duplicate sample ${name}; the first one is kept`;
@@ -230,26 +222,35 @@ class ExpositionBuilder {
   }
 }
 
-function applyHistogram(family: FamilyBuilder, role: SampleRole, labels: Labels, name: string, value: number): true | string {
-  let le: number | undefined;
-  if (role === 'bucket') {
-    const leText = labels['le'];
-    if (!Object.prototype.hasOwnProperty.call(labels, 'le') || leText === undefined) return `${name} has no "le" label`;
-    le = parseNumber(leText);
-    if (le === undefined || Number.isNaN(le)) return `${name} has an invalid le="${leText}"`;
+/** One `_bucket`/`_sum`/`_count`/`_created` (histogram) or quantile/`_sum`/`_count`/`_created` (summary) sample. */
+function applyDistribution(
+  family: FamilyBuilder,
+  role: SampleRole,
+  labels: Labels,
+  name: string,
+  value: number,
+  pointRole: 'bucket' | 'quantile',
+  pointLabel: 'le' | 'quantile',
+): true | string {
+  let point: number | undefined;
+  if (role === pointRole) {
+    const text = labels[pointLabel];
+    if (!Object.prototype.hasOwnProperty.call(labels, pointLabel) || text === undefined) return `${name} has no "${pointLabel}" label`;
+    point = parseNumber(text);
+    if (point === undefined || Number.isNaN(point)) return `${name} has an invalid ${pointLabel}="${text}"`;
   }
-  const seriesLabels = role === 'bucket' ? withoutLabels(labels, ['le']) : labels;
+  const seriesLabels = role === pointRole ? withoutLabels(labels, [pointLabel]) : labels;
   const key = labelsKey(seriesLabels);
-  let series = family.histograms.get(key);
+  let series = family.distributions.get(key);
   if (series === undefined) {
-    series = { labels: seriesLabels, buckets: new Map(), sum: null, count: null, created: null };
-    family.histograms.set(key, series);
+    series = { labels: seriesLabels, points: new Map(), sum: null, count: null, created: null };
+    family.distributions.set(key, series);
   }
   const duplicate = `duplicate sample ${name}; the first one is kept`;
   switch (role) {
-    case 'bucket':
-      if (le === undefined || series.buckets.has(le)) return duplicate;
-      series.buckets.set(le, value);
+    case pointRole:
+      if (point === undefined || series.points.has(point)) return duplicate;
+      series.points.set(point, value);
       return true;
     case 'sum':
       if (series.sum !== null) return duplicate;
@@ -264,50 +265,12 @@ function applyHistogram(family: FamilyBuilder, role: SampleRole, labels: Labels,
       series.created = value;
       return true;
     default:
-      return `unexpected sample ${name} in histogram ${family.name}`;
+      return `unexpected sample ${name} in ${family.type} ${family.name}`;
   }
 }
 
-function applySummary(family: FamilyBuilder, role: SampleRole, labels: Labels, name: string, value: number): true | string {
-  let quantile: number | undefined;
-  if (role === 'quantile') {
-    const text = labels['quantile'];
-    if (!Object.prototype.hasOwnProperty.call(labels, 'quantile') || text === undefined) return `${name} has no "quantile" label`;
-    quantile = parseNumber(text);
-    if (quantile === undefined || Number.isNaN(quantile)) return `${name} has an invalid quantile="${text}"`;
-  }
-  const seriesLabels = role === 'quantile' ? withoutLabels(labels, ['quantile']) : labels;
-  const key = labelsKey(seriesLabels);
-  let series = family.summaries.get(key);
-  if (series === undefined) {
-    series = { labels: seriesLabels, quantiles: new Map(), sum: null, count: null, created: null };
-    family.summaries.set(key, series);
-  }
-  const duplicate = `duplicate sample ${name}; the first one is kept`;
-  switch (role) {
-    case 'quantile':
-      if (quantile === undefined || series.quantiles.has(quantile)) return duplicate;
-      series.quantiles.set(quantile, value);
-      return true;
-    case 'sum':
-      if (series.sum !== null) return duplicate;
-      series.sum = value;
-      return true;
-    case 'count':
-      if (series.count !== null) return duplicate;
-      series.count = value;
-      return true;
-    case 'created':
-      if (series.created !== null) return duplicate;
-      series.created = value;
-      return true;
-    default:
-      return `unexpected sample ${name} in summary ${family.name}`;
-  }
-}
-
-function finishHistogram(builder: HistogramBuilder): HistogramSeries {
-  const buckets: HistogramBucket[] = [...builder.buckets].map(([le, cumulative]) => ({ le, cumulative }));
+function finishHistogram(builder: DistributionBuilder): HistogramSeries {
+  const buckets: HistogramBucket[] = [...builder.points].map(([le, cumulative]) => ({ le, cumulative }));
   buckets.sort((a, b) => a.le - b.le);
   const last = buckets[buckets.length - 1];
   // prometheus_client always writes _count; the +Inf bucket is the same number.
@@ -315,8 +278,8 @@ function finishHistogram(builder: HistogramBuilder): HistogramSeries {
   return { labels: builder.labels, buckets, sum: builder.sum, count, created: builder.created };
 }
 
-function finishSummary(builder: SummaryBuilder): SummarySeries {
-  const quantiles: SummaryQuantile[] = [...builder.quantiles].map(([quantile, value]) => ({ quantile, value }));
+function finishSummary(builder: DistributionBuilder): SummarySeries {
+  const quantiles: SummaryQuantile[] = [...builder.points].map(([quantile, value]) => ({ quantile, value }));
   quantiles.sort((a, b) => a.quantile - b.quantile);
   return { labels: builder.labels, quantiles, sum: builder.sum, count: builder.count, created: builder.created };
 }
@@ -325,9 +288,9 @@ function finishFamily(family: FamilyBuilder): MetricFamily {
   const base = { name: family.name, canonicalName: canonicalMetricName(family.name), help: family.help };
   switch (family.type) {
     case 'histogram':
-      return { ...base, type: 'histogram', series: [...family.histograms.values()].map(finishHistogram) };
+      return { ...base, type: 'histogram', series: [...family.distributions.values()].map(finishHistogram) };
     case 'summary':
-      return { ...base, type: 'summary', series: [...family.summaries.values()].map(finishSummary) };
+      return { ...base, type: 'summary', series: [...family.distributions.values()].map(finishSummary) };
     default: {
       const series: ScalarSeries[] = [];
       for (const [key, scalar] of family.scalars) {
