@@ -2,23 +2,17 @@
 //   [OmniTiming] req=<rid> [response=.. turn=.. reason=..] total=1.40s [preprocess=0.01s]
 //     engine=1.39s stages=[0:1.23s,1:1.30s] [transfers=[0->1=1.20ms,..]] [ar2diffusion=1.23ms]
 // The unmerged #3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
-import type { OmniTimingStage, OmniTimingTransfer } from '../records';
+import type { OmniTimingRecord, OmniTimingStage, OmniTimingTransfer } from '../records';
 import { scanEnd, scanNumberPrefix } from './cells';
-import { detach, isSafeKey } from './strings';
+import { detach, isSafeKey, smallInt } from './strings';
 
 export const OMNI_TIMING_TAG = '[OmniTiming]';
 
-export interface OmniTimingParts {
+/** The record's values before a request id is known to be there (a line may lack `req=`). */
+export type OmniTimingParts = Omit<OmniTimingRecord, 'kind' | 'line' | 'header' | 'requestId' | 'identity'> & {
   readonly requestId: string | null;
   readonly identity: Record<string, string>;
-  readonly totalS: number | null;
-  readonly preprocessS: number | null;
-  readonly engineS: number | null;
-  readonly stages: readonly OmniTimingStage[];
-  readonly transfers: readonly OmniTimingTransfer[];
-  readonly ar2diffusionMs: number | null;
-  readonly extra: Readonly<Record<string, string>>;
-}
+};
 
 const IDENTITY_KEYS = new Set(['response', 'turn', 'reason']);
 const NO_TRANSFERS: readonly OmniTimingTransfer[] = Object.freeze([]);
@@ -43,23 +37,11 @@ function duration(text: string, unit: 's' | 'ms', a = 0, b = text.length): numbe
   return given === 's' ? v * 1000 : v / 1000;
 }
 
-/** A stage id: digits from a to b. */
-function stageId(text: string, a: number, b: number): number | null {
-  if (b <= a || b - a > 9) return null;
-  let n = 0;
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return null;
-    n = n * 10 + (c - 48);
-  }
-  return n;
-}
-
 /** `0:1.23s` or `0:thinker=0.22s` in text[a, b). */
 function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
   const colon = text.indexOf(':', a);
   if (colon === -1 || colon >= b) return null;
-  const id = stageId(text, a, colon);
+  const id = smallInt(text, a, colon);
   if (id === null) return null;
   let eq = text.indexOf('=', colon + 1);
   if (eq >= b) eq = -1;
@@ -74,8 +56,8 @@ function transferItem(text: string, a: number, b: number): OmniTimingTransfer | 
   if (arrow === -1 || arrow >= b) return null;
   const eq = text.indexOf('=', arrow + 2);
   if (eq === -1 || eq >= b) return null;
-  const fromStage = stageId(text, a, arrow);
-  const toStage = stageId(text, arrow + 2, eq);
+  const fromStage = smallInt(text, a, arrow);
+  const toStage = smallInt(text, arrow + 2, eq);
   const ms = duration(text, 'ms', eq + 1, b);
   return fromStage === null || toStage === null || ms === null ? null : { fromStage, toStage, ms };
 }

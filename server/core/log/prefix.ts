@@ -4,16 +4,11 @@
 // anchored; whatever precedes the process prefix is someone else's unterminated output.
 // This runs only on lines the table fast path did not take (record starts, unrelated
 // lines), so a regular expression is affordable here.
+import type { LogHeader } from '../records';
 import { occursAt } from './strings';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
-export interface ParsedPrefix {
-  readonly level: string;
-  readonly timestamp: string;
-  readonly file: string;
-  readonly fileLine: number;
-  readonly process: string | null;
-  readonly stagePrefix: number | null;
+export interface ParsedPrefix extends LogHeader {
   /** Where the prefix starts: 0 unless other output precedes it on the line. */
   readonly headerStart: number;
   /** Where the message starts (after the single space that follows `[path:line]`). */

@@ -69,3 +69,15 @@ export function trimBlanksEnd(src: string, a: number, b: number): number {
 export function isSafeKey(key: string): boolean {
   return key !== '__proto__';
 }
+
+/** text[a, b) as an integer when it is digits only, at most 9 of them (stage ids, segments); else null. */
+export function smallInt(text: string, a: number, b: number): number | null {
+  if (b <= a || b - a > 9) return null;
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return null;
+    n = n * 10 + (c - 48);
+  }
+  return n;
+}

@@ -26,7 +26,7 @@ import {
   type OpenRecord,
   type ParseContext,
 } from './openRecord';
-import { CH_PIPE, CH_PLUS, CH_SPACE, isSafeKey, occursAt, skipBlanks, snippet, trimBlanksEnd } from './strings';
+import { CH_PIPE, CH_PLUS, CH_SPACE, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
 const AWAIT_TITLE = 0;
@@ -63,18 +63,6 @@ class ColumnReader implements ColumnCells {
   fields(style: FieldMapStyle): FieldMap {
     return buildFieldMap(style, this.schema, this);
   }
-}
-
-/** Digits only, at most 9: the integer; else null. */
-function smallInt(text: string, a: number, b: number): number | null {
-  if (b <= a || b - a > 9) return null;
-  let n = 0;
-  for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return null;
-    n = n * 10 + (c - 48);
-  }
-  return n;
 }
 
 /** `N` -> stage N segment 1; `N_k` -> stage N segment k; anything else -> no stage id. */
