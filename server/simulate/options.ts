@@ -81,6 +81,7 @@ export interface SimulateOptions {
   readonly host: string;
   readonly port: number;
   readonly coldStartMs: number;
+  /** Keep serving the final /metrics after the run ended, until a signal. */
   readonly linger: boolean;
 }
 

@@ -8,35 +8,18 @@ import { fixedClock, wallClock } from './clock';
 import { llmEngines, stageLoad, throughput } from './engineLoad';
 import { closeHttpServer, startHttpServer } from './httpServer';
 import { LogWriter } from './logWriter';
-import { SimMetrics, type MetricsPrefix } from './metrics';
+import { SimMetrics } from './metrics';
+import type { SimulateOptions } from './options';
 import { pyFixed } from './pyFormat';
 import { Random } from './random';
-import type { StatsBuild } from './stageFields';
 import { shutdownLines, startupLines } from './startupLines';
 import type { Micros, RequestRun } from './timeline';
 import { TimingModel } from './timingModel';
-import type { Topology } from './topology';
 
 export type ProcessPrefix = 'apiserver' | 'api' | 'none';
 
-export interface RunOptions {
-  readonly topology: Topology;
-  readonly build: StatsBuild;
-  readonly seed: number;
-  readonly rps: number;
-  readonly speed: number;
-  readonly requests: number | null;
-  readonly durationS: number | null;
-  readonly debugTables: boolean;
-  readonly color: boolean;
-  readonly prefix: ProcessPrefix;
-  readonly metricsPrefix: MetricsPrefix;
-  readonly fixedClock: boolean;
-  readonly host: string;
-  readonly port: number;
-  readonly coldStartMs: number;
-  /** Keep serving the final /metrics after the run ended, until a signal. */
-  readonly linger: boolean;
+/** The parsed command line plus where the log goes. */
+export interface RunOptions extends SimulateOptions {
   readonly out: Writable;
   readonly err: Writable;
 }
