@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../server/protocol';
+import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRoleNames } from './stageRoles';
 
@@ -15,6 +15,9 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<SessionInfo | null>();
   private readonly sessionsEmitter = new vscode.EventEmitter<SessionInfo>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** Bumped on every update of a session: a summary is current for one revision. */
+  private readonly revisions = new Map<string, number>();
+  private readonly summaries = new Map<string, { revision: number; result: Promise<SummaryResult> }>();
   readonly onDidChangeSession = this.changeEmitter.event;
   /** Any session changed (not only the current one). */
   readonly onDidUpdateSession = this.sessionsEmitter.event;
@@ -84,17 +87,26 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     this.changeEmitter.fire(this.currentSession());
   }
 
+  summary(session: SessionInfo): Promise<SummaryResult> {
+    const revision = this.revisions.get(session.id) ?? 0;
+    const memo = this.summaries.get(session.id);
+    if (memo !== undefined && memo.revision === revision) return memo.result;
+    const result = this.request('stageLens/summary', { sessionId: session.id });
+    this.summaries.set(session.id, { revision, result });
+    // A failed request is not remembered: the next view asks again.
+    result.catch(() => {
+      if (this.summaries.get(session.id)?.result === result) this.summaries.delete(session.id);
+    });
+    return result;
+  }
+
   stageNames(session: SessionInfo): Readonly<Record<string, string>> {
     return stageRoleNames(session);
   }
 
-  /** For tests: the language client (to stop/restart it). */
-  get languageClient(): LanguageClient | null {
-    return this.client;
-  }
-
   private update(info: SessionInfo): void {
     this.sessions.set(info.id, info);
+    this.revisions.set(info.id, (this.revisions.get(info.id) ?? 0) + 1);
     this.sessionsEmitter.fire(info);
     if (this.current === info.id) this.changeEmitter.fire(info);
   }

@@ -29,7 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   context.subscriptions.push(
     client.onNotification('stageLens/rawOutput', (p) => terminals.get(p.sessionId)?.write(p.text)),
     client.onDidChangeSession(async (session) => {
-      const summary = session === null ? null : await client.request('stageLens/summary', { sessionId: session.id }).catch(() => null);
+      const summary = session === null ? null : await client.summary(session).catch(() => null);
       statusBar.show(session, summary);
     }),
   );

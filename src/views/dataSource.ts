@@ -1,7 +1,7 @@
 // What the webview hosts need from the rest of the extension: the session being shown,
 // and typed requests to the language server. Implemented by src/client.ts.
 import type * as vscode from 'vscode';
-import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
+import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../../server/protocol';
 
 export interface LatencyDataSource {
   /** The session the views show: the live one, or the one the user opened. */
@@ -9,6 +9,8 @@ export interface LatencyDataSource {
   /** Fires when the current session changes or updates (already throttled to <= 4/s). */
   readonly onDidChangeSession: vscode.Event<SessionInfo | null>;
   request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
+  /** The session's summary, asked of the server once per session change however many views show it. */
+  summary(session: SessionInfo): Promise<SummaryResult>;
   /** Stage id -> role name ("talker", "code2wav") when the session's deploy config is known. */
   stageNames(session: SessionInfo): Readonly<Record<string, string>>;
 }

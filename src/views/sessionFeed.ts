@@ -87,7 +87,7 @@ export class SessionFeed implements Disposable {
     }
     if (session === null || this.disposed) return;
     try {
-      const summary = await this.source.request('stageLens/summary', { sessionId: session.id });
+      const summary = await this.source.summary(session);
       // The user may have switched sessions while the summary was computed.
       if (this.disposed || this.source.currentSession()?.id !== session.id) return;
       const text = JSON.stringify(summary);

@@ -47,6 +47,10 @@ class FakeSource implements LatencyDataSource {
     return { '0': 'talker' };
   }
 
+  summary(session: SessionInfo): Promise<SummaryResult> {
+    return this.request('stageLens/summary', { sessionId: session.id });
+  }
+
   async request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
     this.calls.push({ method, params });
     await new Promise((r) => setTimeout(r, this.delayMs));
