@@ -11,7 +11,7 @@ import type { HistogramSummaryJson } from '../core/report/jsonReport';
 import { csvRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
 import { looksLikePrometheus } from '../core/inputKind';
-import { scrapeHistogramSummaries, scrapeProblems } from '../core/promSummary';
+import { summarizeScrape } from '../core/promSummary';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -133,8 +133,9 @@ export async function analyzeStream(input: Readable, format: Format, excludeCold
     analysis.flush();
   } else {
     const body = Buffer.concat(scrapeChunks).toString('utf8');
-    histograms = scrapeHistogramSummaries(body);
-    analysis.ingest({ records: [], problems: scrapeProblems(body) });
+    const scrape = summarizeScrape(body);
+    histograms = scrape.histograms;
+    analysis.ingest({ records: [], problems: scrape.problems });
   }
   const snapshot = analysis.snapshot();
   if (format === 'json') return JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';

@@ -7,8 +7,10 @@ import { summarizeHistogramSeries } from './prom/stageHistograms';
 import type { ParseProblem } from './records';
 import type { HistogramSummary } from '../protocol';
 
-export function scrapeHistogramSummaries(body: string): HistogramSummary[] {
-  return histogramSummariesOf(parseExposition(body));
+/** One parse of a scrape body: its histogram rows and the lines that could not be read. */
+export function summarizeScrape(body: string): { histograms: HistogramSummary[]; problems: ParseProblem[] } {
+  const parsed = parseExposition(body);
+  return { histograms: histogramSummariesOf(parsed), problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })) };
 }
 
 export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
@@ -21,8 +23,4 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
     }
   }
   return out;
-}
-
-export function scrapeProblems(body: string): ParseProblem[] {
-  return parseExposition(body).problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` }));
 }
