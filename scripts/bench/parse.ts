@@ -4,9 +4,11 @@
 //          TextDecoder), split into lines;
 //   parse  LogStreamParser (bundled by esbuild, as it ships) fed the same chunks;
 // best of `runs` timed runs each, interleaved. Reports MB/s, requests/s, the ratio
-// parse/floor (target >= 0.3), the heap the records take per 100k requests when all are
-// kept (target <= 100 MB; exact with --expose-gc), for both field-map representations,
-// and the parser's own working set while streaming.
+// parse/floor (target >= 0.3); the memory per 100k requests of what a session keeps once
+// the log is read (parser + StreamAnalysis: the packed request store, the per-stage
+// summaries and findings; V8 heap plus typed-array backing stores, target <= 100 MB,
+// exact with --expose-gc) and the time that full ingest takes; and the parser's own
+// working set while streaming.
 // Run alone: node --expose-gc --import tsx scripts/bench/parse.ts [sizeMB]
 import { buildSync } from 'esbuild';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,20 +16,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogRecord } from '../../server/core/records';
 import type * as LogModule from '../../server/core/log';
-import type { FieldMapStyle } from '../../server/core/log';
+import type * as AnalysisModule from '../../server/core/analysis/streamAnalysis';
 import { generateBenchLog } from './generateLog';
 
 type ParserClass = typeof LogModule.LogStreamParser;
+type AnalysisClass = typeof AnalysisModule.StreamAnalysis;
 
 /**
  * The parser as the product runs it: bundled by esbuild into one module, like dist/.
  * (Loaded through tsx file by file, every cross-module call and constant goes through an
  * export getter, which makes the same code markedly slower than what ships.)
  */
-function bundledParser(dir: string): ParserClass {
+function bundledCore(dir: string): { parser: ParserClass; analysis: AnalysisClass } {
   const out = join(dir, 'log-parser.js');
+  const core = join(__dirname, '..', '..', 'server', 'core');
   const built = buildSync({
-    entryPoints: [join(__dirname, '..', '..', 'server', 'core', 'log', 'index.ts')],
+    stdin: {
+      contents: `export { LogStreamParser } from './log/index.ts';\nexport { StreamAnalysis } from './analysis/streamAnalysis.ts';\n`,
+      resolveDir: core,
+      loader: 'ts',
+    },
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -36,7 +44,8 @@ function bundledParser(dir: string): ParserClass {
     logLevel: 'silent',
   });
   writeFileSync(out, built.outputFiles[0]?.text ?? '');
-  return (require(out) as typeof LogModule).LogStreamParser;
+  const mod = require(out) as { LogStreamParser: ParserClass; StreamAnalysis: AnalysisClass };
+  return { parser: mod.LogStreamParser, analysis: mod.StreamAnalysis };
 }
 
 export interface ParseBenchOptions {
@@ -55,14 +64,12 @@ export interface ParseBenchResult {
   readonly floorRequestsPerS: number;
   readonly parseMBps: number;
   readonly parseRequestsPerS: number;
-  /** parse throughput / floor throughput (default, plain field maps). */
+  /** parse throughput / floor throughput. */
   readonly ratio: number;
-  /** The same with `fieldMaps: 'compact'`. */
-  readonly ratioCompact: number;
-  /** Heap taken by the kept records per 100k requests, MB (default, plain field maps). */
-  readonly heapMBPer100k: number;
-  /** The same with `fieldMaps: 'compact'`. */
-  readonly heapMBPer100kCompact: number;
+  /** Memory a session keeps per 100k requests (parser + analysis; heap + typed arrays), MB. */
+  readonly sessionMBPer100k: number;
+  /** Parse + analysis throughput (what an import of a log takes), MB/s. */
+  readonly ingestMBps: number;
   /** Heap the parser itself keeps while streaming the whole log with records dropped as they come, MB. */
   readonly workingSetMB: number;
   /** Whether the heap figures come from a forced GC (--expose-gc) rather than memoryUsage deltas. */
@@ -109,15 +116,13 @@ function floor(path: string): number {
 }
 
 let LogStreamParser: ParserClass;
+let StreamAnalysis: AnalysisClass;
 
-function parse(path: string, fieldMaps: FieldMapStyle, keep: LogRecord[] | null): number {
-  const parser = new LogStreamParser({ fieldMaps });
+function parse(path: string): number {
+  const parser = new LogStreamParser();
   let requests = 0;
   const take = (records: LogRecord[]): void => {
-    for (const r of records) {
-      if (r.kind === 'requestE2E') requests++;
-      keep?.push(r);
-    }
+    for (const r of records) if (r.kind === 'requestE2E') requests++;
   };
   eachChunk(path, (bytes) => take(parser.push(bytes).records));
   take(parser.end().records);
@@ -142,16 +147,26 @@ function best(runs: number, fn: () => void): number {
   return min;
 }
 
-function heapPer100k(path: string, fieldMaps: FieldMapStyle, requests: number): { mb: number; exact: boolean } {
+function memoryInUse(): number {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** Reads the whole log into a StreamAnalysis, as a session does; its memory per 100k requests and the time taken. */
+function sessionMemory(path: string): { mb: number; seconds: number; exact: boolean } {
   const exact = gc();
-  const before = process.memoryUsage().heapUsed;
-  const kept: LogRecord[] = [];
-  parse(path, fieldMaps, kept);
+  const before = memoryInUse();
+  const t0 = performance.now();
+  const parser = new LogStreamParser();
+  const analysis = new StreamAnalysis();
+  eachChunk(path, (bytes) => void analysis.ingest(parser.push(bytes)));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const seconds = (performance.now() - t0) / 1000;
   gc();
-  const after = process.memoryUsage().heapUsed;
-  const mb = ((after - before) / MB) * (100_000 / requests);
-  if (kept.length === 0) return { mb: NaN, exact };
-  return { mb, exact };
+  const held = memoryInUse() - before;
+  const count = analysis.requestCount;
+  return { mb: count === 0 ? NaN : (held / MB) * (100_000 / count), seconds, exact };
 }
 
 /** Heap held by a parser that has read the whole log, its records dropped as they came. */
@@ -172,7 +187,7 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
   const dir = mkdtempSync(join(tmpdir(), 'stage-lens-bench-'));
   const path = join(dir, 'server.log');
   try {
-    LogStreamParser = bundledParser(dir);
+    ({ parser: LogStreamParser, analysis: StreamAnalysis } = bundledCore(dir));
     const t0 = performance.now();
     const generated = generateBenchLog(path, options.targetBytes ?? 200 * MB);
     log(
@@ -182,17 +197,14 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
     let requests = 0;
     // Warm both paths once, then interleave the timed runs.
     floor(path);
-    requests = parse(path, 'plain', null);
+    requests = parse(path);
     let floorS = Infinity;
     let parseS = Infinity;
-    let compactS = Infinity;
     for (let i = 0; i < runs; i++) {
       floorS = Math.min(floorS, best(1, () => floor(path)));
-      parseS = Math.min(parseS, best(1, () => parse(path, 'plain', null)));
-      compactS = Math.min(compactS, best(1, () => parse(path, 'compact', null)));
+      parseS = Math.min(parseS, best(1, () => parse(path)));
     }
-    const plain = heapPer100k(path, 'plain', requests);
-    const compact = heapPer100k(path, 'compact', requests);
+    const session = sessionMemory(path);
     const workingSetMB = workingSet(path);
     const result: ParseBenchResult = {
       bytes: generated.bytes,
@@ -203,21 +215,20 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
       parseMBps: generated.bytes / MB / parseS,
       parseRequestsPerS: requests / parseS,
       ratio: floorS / parseS,
-      ratioCompact: floorS / compactS,
-      heapMBPer100k: plain.mb,
-      heapMBPer100kCompact: compact.mb,
-      exactHeap: plain.exact,
+      sessionMBPer100k: session.mb,
+      ingestMBps: generated.bytes / MB / session.seconds,
+      exactHeap: session.exact,
       workingSetMB,
     };
     const f = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
     log(`  floor (read + decode + split lines): ${f(result.floorMBps)} MB/s, ${f(result.floorRequestsPerS, 0)} requests/s`);
     log(`  parse (LogStreamParser):            ${f(result.parseMBps)} MB/s, ${f(result.parseRequestsPerS, 0)} requests/s`);
-    log(`  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3); with compact field maps ${f(result.ratioCompact, 2)}`);
+    log(`  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3)`);
     log(
-      `  heap of kept records per 100k requests: ${f(result.heapMBPer100k)} MB (target <= 100); ` +
-        `${f(result.heapMBPer100kCompact)} MB with compact field maps` +
+      `  memory a session keeps per 100k requests (packed store + summaries + findings; heap + typed arrays): ${f(result.sessionMBPer100k)} MB (target <= 100)` +
         (result.exactHeap ? '' : '  [approximate: run with --expose-gc for exact figures]'),
     );
+    log(`  full ingest (parse + analysis, one pass): ${f(result.ingestMBps)} MB/s`);
     log(`  parser working set while streaming (records not kept): ${f(result.workingSetMB)} MB`);
     return result;
   } finally {

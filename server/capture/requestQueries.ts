@@ -1,57 +1,102 @@
 // Queries over a session's analysed requests (pure: a list of requests in, an answer
 // out), used by the language server's session requests and by the webview tests' fake
 // host, so both answer the same way.
-import type { AnalyzedRequest, SplitName } from '../core/analysis/types';
+import { RequestStore, type RequestList } from '../core/analysis/requestStore';
+import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
+import type { Cell } from '../core/values';
 import { SPLIT_NAMES } from '../core/analysis/types';
 import type { HistogramParams, HistogramResult, RequestPage, RequestPageParams } from '../protocol';
 
-type SortValue = (r: AnalyzedRequest) => number | string | null;
+/**
+ * Reads single values of the i-th request: from a RequestStore without materializing
+ * whole requests (sorting and histograms touch every request), from an array directly.
+ */
+interface RequestReader {
+  requestId(i: number): string;
+  line(i: number): number;
+  hasStageId(i: number, stageId: number): boolean;
+  stage(i: number, stageKey: string): RequestStage | undefined;
+  cell(i: number, stageKey: string, name: string): Cell | undefined;
+}
+
+function readerOf(requests: RequestList): RequestReader {
+  if (requests instanceof RequestStore) {
+    return {
+      requestId: (i) => requests.requestIdAt(i) ?? '',
+      line: (i) => requests.lineAt(i) ?? 0,
+      hasStageId: (i, id) => requests.hasStageId(i, id),
+      stage: (i, key) => requests.stageAt(i, key),
+      cell: (i, key, name) => requests.stageCellAt(i, key, name),
+    };
+  }
+  const at = (i: number): AnalyzedRequest => requests.at(i) as AnalyzedRequest;
+  return {
+    requestId: (i) => at(i).requestId,
+    line: (i) => at(i).line,
+    hasStageId: (i, id) => at(i).stages.some((s) => s.stageId === id),
+    stage: (i, key) => at(i).stages.find((s) => s.stageKey === key),
+    cell: (i, key, name) => at(i).stages.find((s) => s.stageKey === key)?.fields[name],
+  };
+}
+
+type SortValue = (i: number) => number | string | null;
 
 /** `requestId`, `line`, `<stageKey>.<splitName>` or `<stageKey>.field:<name>`. */
-function sortValue(key: string): SortValue {
-  if (key === 'requestId') return (r) => r.requestId;
-  if (key === 'line') return (r) => r.line;
+function sortValue(key: string, read: RequestReader): SortValue {
+  if (key === 'requestId') return (i) => read.requestId(i);
+  if (key === 'line') return (i) => read.line(i);
   const dot = key.indexOf('.');
   if (dot > 0) {
     const stageKey = key.slice(0, dot);
     const rest = key.slice(dot + 1);
     if (rest.startsWith('field:')) {
       const field = rest.slice('field:'.length);
-      return (r) => {
-        const cell = r.stages.find((s) => s.stageKey === stageKey)?.fields[field];
+      return (i) => {
+        const cell = read.cell(i, stageKey, field);
         return cell?.state === 'measured' ? cell.value : null;
       };
     }
     if ((SPLIT_NAMES as readonly string[]).includes(rest)) {
       const name = rest as SplitName;
-      return (r) => r.stages.find((s) => s.stageKey === stageKey)?.split.values[name] ?? null;
+      return (i) => read.stage(i, stageKey)?.split.values[name] ?? null;
     }
   }
-  return (r) => r.line;
+  return (i) => read.line(i);
 }
 
 /** Request ids a finding names, for the `findingCode` filter. */
 export type FindingRequestIds = (findingCode: string, stageId: number | undefined) => ReadonlySet<string>;
 
-function orderedRequests(requests: readonly AnalyzedRequest[], params: RequestPageParams, findingIds: FindingRequestIds): AnalyzedRequest[] {
+/** Positions (in `requests`) of the rows of one query, filtered and sorted. */
+function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds): number[] {
   const named = params.findingCode === undefined ? null : findingIds(params.findingCode, params.stageId);
   const text = params.filterText?.toLowerCase() ?? '';
-  let rows = requests.filter(
-    (r) =>
-      (text === '' || r.requestId.toLowerCase().includes(text)) &&
-      (params.stageId === undefined || r.stages.some((s) => s.stageId === params.stageId)) &&
-      (named === null || named.has(r.requestId)),
-  );
-  if (params.sortBy !== undefined) {
-    const value = sortValue(params.sortBy);
+  const filtered = text !== '' || params.stageId !== undefined || named !== null;
+  if (!filtered && params.sortBy === undefined) return Array.from({ length: requests.length }, (_, i) => i);
+  const read = readerOf(requests);
+  const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read);
+  const stageId = params.stageId;
+  const rows: number[] = [];
+  const keys: (number | string | null)[] = [];
+  for (let i = 0; i < requests.length; i++) {
+    if (filtered) {
+      const id = read.requestId(i);
+      if (text !== '' && !id.toLowerCase().includes(text)) continue;
+      if (stageId !== undefined && !read.hasStageId(i, stageId)) continue;
+      if (named !== null && !named.has(id)) continue;
+    }
+    rows.push(i);
+    if (value !== null) keys[i] = value(i);
+  }
+  if (value !== null) {
     const dir = params.descending === true ? -1 : 1;
-    const keyed = rows.map((r) => ({ r, v: value(r) }));
     // Missing values (null) sort last in either direction: unknown is not small.
-    keyed.sort((a, b) => {
-      if (a.v === null || b.v === null) return a.v === b.v ? 0 : a.v === null ? 1 : -1;
-      return (a.v < b.v ? -1 : a.v > b.v ? 1 : 0) * dir;
+    rows.sort((x, y) => {
+      const a = keys[x] ?? null;
+      const b = keys[y] ?? null;
+      if (a === null || b === null) return a === b ? x - y : a === null ? 1 : -1;
+      return (a < b ? -1 : a > b ? 1 : 0) * dir || x - y;
     });
-    rows = keyed.map((k) => k.r);
   }
   return rows;
 }
@@ -59,13 +104,14 @@ function orderedRequests(requests: readonly AnalyzedRequest[], params: RequestPa
 /**
  * The filtered, sorted order of one query, kept while the request list does not grow:
  * a virtualized table asks for many pages of the same order as the user scrolls, and
- * re-sorting 100k requests for each page would make scrolling stall.
+ * re-sorting 100k requests for each page would make scrolling stall. Positions only:
+ * the requests themselves are materialized a page at a time.
  */
 export class RequestOrderCache {
-  private readonly orders = new Map<string, AnalyzedRequest[]>();
+  private readonly orders = new Map<string, number[]>();
   private requestCount = -1;
 
-  get(requests: readonly AnalyzedRequest[], params: RequestPageParams, findingIds: FindingRequestIds): AnalyzedRequest[] {
+  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds): number[] {
     if (requests.length !== this.requestCount) {
       this.orders.clear();
       this.requestCount = requests.length;
@@ -81,15 +127,15 @@ export class RequestOrderCache {
   }
 }
 
-export function pageOf(requests: readonly AnalyzedRequest[], params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache): RequestPage {
+export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache): RequestPage {
   const rows = cache.get(requests, params, findingIds);
   const offset = Math.max(0, Math.min(params.offset, rows.length));
   const limit = Math.max(0, Math.min(params.limit, 5000));
-  return { total: rows.length, offset, requests: rows.slice(offset, offset + limit) };
+  return { total: rows.length, offset, requests: rows.slice(offset, offset + limit).map((i) => requests.at(i) as AnalyzedRequest) };
 }
 
 /** Histogram of one stage's split value or field; non-numbers are counted by state, never binned. */
-export function histogramOf(requests: readonly AnalyzedRequest[], params: HistogramParams): HistogramResult {
+export function histogramOf(requests: RequestList, params: HistogramParams): HistogramResult {
   const values: number[] = [];
   let notMeasured = 0;
   let hidden = 0;
@@ -98,10 +144,11 @@ export function histogramOf(requests: readonly AnalyzedRequest[], params: Histog
   const kind = params.metric.slice(0, colon);
   const name = params.metric.slice(colon + 1);
   const splitName = kind === 'split' && (SPLIT_NAMES as readonly string[]).includes(name) ? (name as SplitName) : null;
-  for (const r of requests) {
-    const stage = r.stages.find((s) => s.stageKey === params.stageKey);
-    if (stage === undefined) continue;
+  const read = readerOf(requests);
+  for (let i = 0; i < requests.length; i++) {
     if (splitName !== null) {
+      const stage = read.stage(i, params.stageKey);
+      if (stage === undefined) continue;
       const v = stage.split.values[splitName];
       const st = stage.split.states[splitName];
       if (v !== null) values.push(v);
@@ -109,8 +156,11 @@ export function histogramOf(requests: readonly AnalyzedRequest[], params: Histog
       else if (st === 'hidden') hidden += 1;
       else notMeasured += 1;
     } else {
-      const cell = stage.fields[name];
-      if (cell === undefined) hidden += 1;
+      const cell = read.cell(i, params.stageKey, name);
+      if (cell === undefined) {
+        if (!stageExists(requests, i, params.stageKey)) continue;
+        hidden += 1;
+      }
       else if (cell.state === 'measured') values.push(cell.value);
       else notMeasured += 1;
     }
@@ -132,6 +182,20 @@ export function histogramOf(requests: readonly AnalyzedRequest[], params: Histog
   return { metric: params.metric, stageKey: params.stageKey, edges, counts, notMeasured, hidden, notRecorded };
 }
 
+/** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */
+export function slowestStageAt(requests: RequestStore, i: number): string | null {
+  let slow: string | null = null;
+  let slowMs = -Infinity;
+  for (const key of requests.stageKeysAt(i)) {
+    const g = requests.stageCellAt(i, key, 'stage_gen_time_ms');
+    if (g?.state === 'measured' && g.value > slowMs) {
+      slowMs = g.value;
+      slow = key;
+    }
+  }
+  return slow;
+}
+
 /** The stage whose stage_gen_time_ms was largest in the request (the slow stage), or null. */
 export function slowestStageOf(request: AnalyzedRequest): string | null {
   let slow: string | null = null;
@@ -144,4 +208,9 @@ export function slowestStageOf(request: AnalyzedRequest): string | null {
     }
   }
   return slow;
+}
+
+function stageExists(requests: RequestList, i: number, stageKey: string): boolean {
+  if (requests instanceof RequestStore) return requests.stageKeysAt(i).includes(stageKey);
+  return (requests.at(i) as AnalyzedRequest).stages.some((s) => s.stageKey === stageKey);
 }

@@ -4,6 +4,7 @@
 import { TextDecoder } from 'node:util';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import type { RequestStore } from '../core/analysis/requestStore';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { RequestOrderCache } from './requestQueries';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
@@ -85,8 +86,13 @@ export class Session {
     this.events.changed(this);
   }
 
-  requests(): readonly AnalyzedRequest[] {
+  /** The analysed requests, packed; read one with at(i) or requestById. */
+  requests(): RequestStore {
     return this.analysis.requests;
+  }
+
+  requestById(requestId: string): AnalyzedRequest | undefined {
+    return this.analysis.requests.byId(requestId);
   }
 
   /** Rebuilds the analysis from the stored chunks (reopen after a restart). */

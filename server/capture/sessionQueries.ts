@@ -4,7 +4,7 @@
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import type { AnalyzedRequest } from '../core/analysis/types';
-import { histogramOf, pageOf, slowestStageOf } from './requestQueries';
+import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
 import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
@@ -23,7 +23,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
   let count = 0;
   // Requests are in capture order: walk back from the newest.
   for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
-    const r = requests[i] as AnalyzedRequest;
+    const r = requests.at(i) as AnalyzedRequest;
     summaries.add(r);
     findings.add(r);
     count += 1;
@@ -48,7 +48,7 @@ export function requestPage(session: Session, params: RequestPageParams): Reques
 }
 
 export function requestDetail(session: Session, requestId: string): RequestDetail | null {
-  const request = session.requests().find((r) => r.requestId === requestId);
+  const request = session.requestById(requestId);
   return request === undefined ? null : { request, timeline: timelineOf(request) };
 }
 
@@ -74,13 +74,13 @@ export function requestSpans(session: Session): RequestSpans {
   const e2eMs: (number | null)[] = [];
   const slowestStage: (string | null)[] = [];
   const cold: boolean[] = [];
-  requests.forEach((r, i) => {
-    requestIds.push(r.requestId);
-    endMs.push(logTimeMs(r.timestamp, year) ?? times[i] ?? 0);
-    const e2e = r.e2e['e2e_total_ms'];
+  for (let i = 0; i < requests.length; i++) {
+    requestIds.push(requests.requestIdAt(i) ?? '');
+    endMs.push(logTimeMs(requests.timestampAt(i), year) ?? times[i] ?? 0);
+    const e2e = requests.e2eCellAt(i, 'e2e_total_ms');
     e2eMs.push(e2e?.state === 'measured' ? e2e.value : null);
-    slowestStage.push(slowestStageOf(r));
-    cold.push(r.cold);
-  });
+    slowestStage.push(slowestStageAt(requests, i));
+    cold.push(requests.isColdAt(i));
+  }
   return { requestIds, endMs, e2eMs, slowestStage, cold };
 }

@@ -6,10 +6,8 @@
 // start can put a one-time cost into any phase).
 import type { LogRecord, OmniTimingRecord, StageTableRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
-import { measured } from '../values';
-import { phaseSplitOf } from './phaseSplit';
-import { stageKindOf } from './stageKind';
-import type { AnalyzedRequest, RequestStage } from './types';
+import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
+import type { AnalyzedRequest } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
 
 interface OpenRequest {
@@ -112,43 +110,8 @@ export class RequestAssembler {
   }
 }
 
-function stagesFromTable(table: StageTableRecord): RequestStage[] {
-  const tableHasNativeStats = table.columns.some((c) =>
-    Object.entries(c.fields).some(([name, cell]) => name.startsWith('vllm_') && cell.state === 'measured'),
-  );
-  return table.columns.map((column) => {
-    const kind = stageKindOf(column.fields);
-    const replica = column.fields['replica_id'];
-    return {
-      stageKey: column.column,
-      stageId: column.stageId,
-      segment: column.segment,
-      replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
-      kind,
-      fields: column.fields,
-      split: phaseSplitOf(column.fields, { kind, tableHasNativeStats }),
-    };
-  });
-}
-
-/** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
-function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
-  return timing.stages.map((s) => {
-    const fields: FieldMap = { omni_timing_stage_s: measured(s.seconds) };
-    return {
-      stageKey: String(s.stageId),
-      stageId: s.stageId,
-      segment: 1,
-      replicaId: 0,
-      kind: 'llm' as const,
-      fields,
-      split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: false }),
-    };
-  });
-}
-
 function finalize(open: OpenRequest): AnalyzedRequest {
-  const stages = open.stageTable !== null ? stagesFromTable(open.stageTable) : open.timing !== null ? stagesFromTiming(open.timing) : [];
+  const stages = open.stageTable !== null ? stagesFromColumns(open.stageTable.columns) : open.timing !== null ? stagesFromTiming(open.timing) : [];
   return {
     requestId: open.requestId,
     boot: open.boot,

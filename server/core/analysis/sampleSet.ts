@@ -7,8 +7,19 @@ import type { Distribution } from './types';
 
 const MERGE_AT = 4096;
 
+/** k when v === k / 1000 exactly for an int32 k (3-decimal log values), else null. */
+function scaledOf(v: number): number | null {
+  const k = Math.round(v * 1000);
+  return k >= -0x7fffffff && k <= 0x7fffffff && k / 1000 === v && !Object.is(v, -0) ? k : null;
+}
+
 export class SampleSet {
-  private body = new Float64Array(0);
+  /**
+   * Sorted merged samples: thousandths in an Int32Array while every sample is a 3-decimal
+   * value (half the memory of doubles, exact), doubles once one is not.
+   */
+  private body: Int32Array | Float64Array = new Int32Array(0);
+  private scaled = true;
   private tail: number[] = [];
   private tailSorted = true;
   private total = 0;
@@ -54,6 +65,7 @@ export class SampleSet {
   /** The k-th smallest (0-based) of the union of two sorted arrays, by binary search over the split. */
   private kth(k: number): number {
     const A = this.body;
+    const scale = this.scaled ? 1000 : 1;
     const B = this.tail;
     const n = A.length;
     const m = B.length;
@@ -63,12 +75,12 @@ export class SampleSet {
     while (lo < hi) {
       const i = (lo + hi) >> 1;
       const j = k + 1 - i;
-      if ((A[i] as number) < (B[j - 1] as number)) lo = i + 1;
+      if ((A[i] as number) / scale < (B[j - 1] as number)) lo = i + 1;
       else hi = i;
     }
     const i = lo;
     const j = k + 1 - i;
-    const fromA = i > 0 ? (A[i - 1] as number) : Number.NEGATIVE_INFINITY;
+    const fromA = i > 0 ? (A[i - 1] as number) / scale : Number.NEGATIVE_INFINITY;
     const fromB = j > 0 ? (B[j - 1] as number) : Number.NEGATIVE_INFINITY;
     return Math.max(fromA, fromB);
   }
@@ -82,9 +94,29 @@ export class SampleSet {
 
   private merge(): void {
     if (this.tail.length === 0) return;
-    this.sortTail();
-    const body = this.body;
+    // A native numeric sort of a typed copy: several times faster than sort with a comparator.
+    if (!this.tailSorted) this.tail = Array.from(Float64Array.from(this.tail).sort());
+    this.tailSorted = true;
     const tail = this.tail;
+    const body = this.body;
+    if (this.scaled && tail.some((v) => scaledOf(v) === null)) {
+      this.body = Float64Array.from(body, (k) => k / 1000);
+      this.scaled = false;
+      return this.merge();
+    }
+    if (this.scaled) {
+      const merged = new Int32Array(body.length + tail.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      const scaledTail = tail.map((v) => scaledOf(v) as number);
+      while (i < body.length && j < scaledTail.length) merged[k++] = (body[i] as number) <= (scaledTail[j] as number) ? (body[i++] as number) : (scaledTail[j++] as number);
+      while (i < body.length) merged[k++] = body[i++] as number;
+      while (j < scaledTail.length) merged[k++] = scaledTail[j++] as number;
+      this.body = merged;
+      this.tail = [];
+      return;
+    }
     const merged = new Float64Array(body.length + tail.length);
     let i = 0;
     let j = 0;
@@ -96,3 +128,4 @@ export class SampleSet {
     this.tail = [];
   }
 }
+

@@ -3,7 +3,8 @@
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
 import { SampleSet } from './sampleSet';
-import type { AnalyzedRequest, Distribution, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
+import type { Cell } from '../values';
+import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
 import { SPLIT_NAMES } from './types';
 
 function emptyStateCounts(): Record<SplitState, number> {
@@ -60,32 +61,15 @@ function compareStageKeys(a: string, b: string): number {
 
 export class StageSummaryBuilder {
   private readonly byStage = new Map<string, StageAccumulator>();
-  private readonly byReplica = new Map<string, StageAccumulator>();
+  /** Replica ids seen per stage: per-replica summaries are only worth their memory for stages on several. */
+  private readonly replicaIds = new Map<string, Set<number>>();
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
-      const targets = [this.accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null)];
-      targets.push(this.accumulator(this.byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId));
-      for (const acc of targets) {
-        acc.requestCount += 1;
-        for (const [name, cell] of Object.entries(stage.fields)) {
-          if (cell.state !== 'measured' || !Number.isFinite(cell.value)) continue;
-          let set = acc.fields.get(name);
-          if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
-          set.add(cell.value);
-        }
-        for (const name of SPLIT_NAMES) {
-          const state = stage.split.states[name];
-          (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
-          const value = stage.split.values[name];
-          if (value === null) continue;
-          let set = acc.split.get(name);
-          if (set === undefined) acc.split.set(name, (set = new SampleSet()));
-          set.add(value);
-        }
-        const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
-        if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
-      }
+      let replicas = this.replicaIds.get(stage.stageKey);
+      if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
+      if (replicas.size < 1024) replicas.add(stage.replicaId);
+      accumulate(accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null), request, stage);
     }
   }
 
@@ -94,19 +78,50 @@ export class StageSummaryBuilder {
     return [...this.byStage.values()].sort((a, b) => compareStageKeys(a.stageKey, b.stageKey)).map((a) => a.summary());
   }
 
-  /** One summary per stage and replica, only for stages seen on more than one replica. */
-  replicas(): StageSummary[] {
-    const replicaCount = new Map<string, number>();
-    for (const acc of this.byReplica.values()) replicaCount.set(acc.stageKey, (replicaCount.get(acc.stageKey) ?? 0) + 1);
-    return [...this.byReplica.values()]
-      .filter((a) => (replicaCount.get(a.stageKey) ?? 0) > 1)
+  /**
+   * One summary per stage and replica, only for stages seen on more than one replica,
+   * computed from the requests given (the same ones that were added).
+   */
+  replicas(requests: Iterable<AnalyzedRequest>): StageSummary[] {
+    const multi = new Set([...this.replicaIds].filter(([, ids]) => ids.size > 1).map(([key]) => key));
+    if (multi.size === 0) return [];
+    const byReplica = new Map<string, StageAccumulator>();
+    for (const request of requests) {
+      for (const stage of request.stages) {
+        if (!multi.has(stage.stageKey)) continue;
+        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
+      }
+    }
+    return [...byReplica.values()]
       .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
       .map((a) => a.summary());
   }
+}
 
-  private accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {
-    let acc = map.get(key);
-    if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
-    return acc;
+function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {
+  let acc = map.get(key);
+  if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
+  return acc;
+}
+
+function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage): void {
+  acc.requestCount += 1;
+  for (const name in stage.fields) {
+    const cell = stage.fields[name] as Cell;
+    if (cell.state !== 'measured' || !Number.isFinite(cell.value)) continue;
+    let set = acc.fields.get(name);
+    if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
+    set.add(cell.value);
   }
+  for (const name of SPLIT_NAMES) {
+    const state = stage.split.states[name];
+    (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
+    const value = stage.split.values[name];
+    if (value === null) continue;
+    let set = acc.split.get(name);
+    if (set === undefined) acc.split.set(name, (set = new SampleSet()));
+    set.add(value);
+  }
+  const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
+  if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

@@ -4,10 +4,14 @@
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
 import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
+import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import type { AnalyzedRequest, Finding, StageSummary } from './types';
 
+const MAX_OVERALL_SUMMARIES = 16;
+
 export interface AnalysisSnapshot {
+  /** Every request, materialized from the packed store on first access (a live view should page through `StreamAnalysis.requests` instead). */
   readonly requests: readonly AnalyzedRequest[];
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
@@ -32,7 +36,7 @@ export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries = new StageSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
-  private readonly requestList: AnalyzedRequest[] = [];
+  private readonly store = new RequestStore();
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
@@ -55,16 +59,16 @@ export class StreamAnalysis {
   }
 
   get requestCount(): number {
-    return this.requestList.length;
+    return this.store.length;
   }
 
   get problemCount(): number {
     return this.problemList.length;
   }
 
-  /** The requests so far (the live list; do not modify). */
-  get requests(): readonly AnalyzedRequest[] {
-    return this.requestList;
+  /** The requests so far (live: grows as requests arrive). */
+  get requests(): RequestStore {
+    return this.store;
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
@@ -75,10 +79,19 @@ export class StreamAnalysis {
 
   snapshot(): AnalysisSnapshot {
     const stages = this.summaries.stages();
+    const store = this.store;
+    let requests: AnalyzedRequest[] | null = null;
+    let replicas: StageSummary[] | null = null;
+    const summaries = this.summaries;
+    const included = (): Iterable<AnalyzedRequest> => this.includedRequests();
     return {
-      requests: this.requestList,
+      get requests(): readonly AnalyzedRequest[] {
+        return (requests ??= [...store]);
+      },
       stages,
-      replicas: this.summaries.replicas(),
+      get replicas(): readonly StageSummary[] {
+        return (replicas ??= summaries.replicas(included()));
+      },
       findings: this.findingsBuilder.findings(stages),
       problems: this.problemList,
       overallSummaries: this.overall,
@@ -88,8 +101,17 @@ export class StreamAnalysis {
     };
   }
 
+  /** The requests the stage summaries are over. */
+  private *includedRequests(): Iterable<AnalyzedRequest> {
+    for (const request of this.store) if (!(this.options.excludeCold === true && request.cold)) yield request;
+  }
+
   private addRecord(record: LogRecord): AnalyzedRequest[] {
-    if (record.kind === 'overallSummary') this.overall.push(record);
+    if (record.kind === 'overallSummary') {
+      // Printed with every request: keep the latest few, not one per request.
+      if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
+      this.overall.push(record);
+    }
     else if (record.kind === 'engineStats') this.engines.set(record.engine, record);
     else if (record.kind === 'legacyDict') this.legacyCount += 1;
     const done = this.assembler.add(record);
@@ -99,7 +121,7 @@ export class StreamAnalysis {
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
     for (const request of requests) {
-      this.requestList.push(request);
+      this.store.add(request);
       if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);

@@ -1,0 +1,49 @@
+// A request's stages from what the log printed: the columns of its stage table (with the
+// phase split of each), or, when the stage table is missing, the stage times of its
+// [OmniTiming] line. Used when a request is assembled and when a stored one is read back.
+import type { OmniTimingRecord, StageColumn } from '../records';
+import type { FieldMap } from '../values';
+import { measured } from '../values';
+import { phaseSplitOf } from './phaseSplit';
+import { stageKindOf } from './stageKind';
+import type { RequestStage } from './types';
+
+export function stagesFromColumns(columns: readonly StageColumn[]): RequestStage[] {
+  const nativeStats = tableHasNativeStats(columns);
+  return columns.map((column) => stageFromColumn(column, nativeStats));
+}
+
+/** Whether some column of the table prints a measured vLLM-native (`vllm_*`) value. */
+export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'>[]): boolean {
+  return columns.some((c) => Object.entries(c.fields).some(([name, cell]) => name.startsWith('vllm_') && cell.state === 'measured'));
+}
+
+export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolean): RequestStage {
+  const kind = stageKindOf(column.fields);
+  const replica = column.fields['replica_id'];
+  return {
+    stageKey: column.column,
+    stageId: column.stageId,
+    segment: column.segment,
+    replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
+    kind,
+    fields: column.fields,
+    split: phaseSplitOf(column.fields, { kind, tableHasNativeStats }),
+  };
+}
+
+/** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
+export function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
+  return timing.stages.map((s) => {
+    const fields: FieldMap = { omni_timing_stage_s: measured(s.seconds) };
+    return {
+      stageKey: String(s.stageId),
+      stageId: s.stageId,
+      segment: 1,
+      replicaId: 0,
+      kind: 'llm' as const,
+      fields,
+      split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: false }),
+    };
+  });
+}
