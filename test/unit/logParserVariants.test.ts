@@ -254,20 +254,3 @@ test('push after end() is ignored and reported, not thrown', () => {
   assert.deepEqual(out.records, []);
   assert.match(out.problems[0]?.message ?? '', /after end\(\)/);
 });
-
-test('compact field maps hold the same cells as plain ones and behave as plain records', () => {
-  const text = fixtureLog('b7-examples-ansi.log') + fixtureLog('phase-split-none-duplex.log');
-  const plain = parseChunks([text], { fieldMaps: 'plain' });
-  const compact = parseChunks([text], { fieldMaps: 'compact' });
-  assert.deepStrictEqual(compact, plain);
-  assert.deepEqual(JSON.parse(JSON.stringify(compact)), JSON.parse(JSON.stringify(plain)));
-  const fields = ofKind(compact, 'stageTable')[0]?.columns[1]?.fields ?? {};
-  assert.deepEqual(Object.keys(fields), Object.keys(ofKind(plain, 'stageTable')[0]?.columns[1]?.fields ?? {}));
-  assert.deepEqual({ ...fields }['audio_generated_frames'], measured(97920));
-  assert.deepEqual(structuredClone(fields)['inter_output_latencies_ms'], measured(257.825, 4));
-  assert.equal(Object.getPrototypeOf(fields), Object.prototype);
-  fields['audio_generated_frames'] = NOT_MEASURED; // a consumer may still overwrite a field
-  assert.deepEqual(fields['audio_generated_frames'], NOT_MEASURED);
-  const phase = single({ records: compact.records.filter((r) => r.kind === 'stageTable' && r.requestId === 'r1'), problems: [] }, 'stageTable');
-  assert.deepEqual(phase.columns[1]?.fields['vllm_prefill_ms'], NOT_MEASURED);
-});

@@ -8,8 +8,7 @@ export class FieldSchema {
   /** The child taken last; the next table most likely takes it again. */
   lastChild: FieldSchema | null = null;
   private namesCache: readonly string[] | null = null;
-  /** Per-layout data of the field-map implementations (fieldMaps.ts), built once per schema. */
-  compactLayout: unknown = null;
+  /** The field-map template of this layout (fieldMaps.ts), built once per schema. */
   plainTemplate: unknown = null;
 
   private constructor(

@@ -3,13 +3,10 @@
 // still open (at most one per process), so memory does not grow with the input.
 // Never throws on input; time is linear in the input.
 import type { ParseOutput } from '../records';
-import type { FieldMapStyle } from './fieldMaps';
 import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
 
 export interface LogStreamParserOptions {
-  /** How field maps are represented; see fieldMaps.ts. Default `plain`. */
-  readonly fieldMaps?: FieldMapStyle;
   /** Longest line kept, in UTF-16 code units; longer lines are cut and reported. Default 1 MiB. */
   readonly maxLineLength?: number;
 }
@@ -20,7 +17,7 @@ export class LogStreamParser {
   private ended = false;
 
   constructor(options: LogStreamParserOptions = {}) {
-    this.reader = new RecordReader(options.fieldMaps ?? 'plain');
+    this.reader = new RecordReader();
     this.splitter = new LineSplitter(this.reader, options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH);
   }
 

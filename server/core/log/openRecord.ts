@@ -3,7 +3,6 @@
 // contract of a record that is still being read.
 import type { LogHeader, LogRecord } from '../records';
 import type { TextCells } from './cells';
-import type { FieldMapStyle } from './fieldMaps';
 import type { FieldSchema } from './fieldSchema';
 import type { Interner } from './strings';
 import type { IdentityCache } from './title';
@@ -19,7 +18,6 @@ export interface ParseContext {
   readonly names: Interner;
   readonly texts: TextCells;
   readonly schemaRoot: FieldSchema;
-  readonly fieldMaps: FieldMapStyle;
   readonly identities: IdentityCache;
 }
 

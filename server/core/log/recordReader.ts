@@ -16,7 +16,6 @@ import type { LogHeader, LogRecord, ParseProblem } from '../records';
 import { TextCells } from './cells';
 import { bootMarkerOf } from './bootMarkers';
 import { parseEngineStats } from './engineStats';
-import type { FieldMapStyle } from './fieldMaps';
 import { FieldSchema } from './fieldSchema';
 import { LegacyDictCollector, legacyStartOf } from './legacyDict';
 import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './lines';
@@ -60,13 +59,12 @@ export class RecordReader implements LineSink, RecordSink {
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
 
-  constructor(fieldMaps: FieldMapStyle) {
+  constructor() {
     this.ctx = {
       sink: this,
       names: new Interner(),
       texts: new TextCells(),
       schemaRoot: FieldSchema.root(),
-      fieldMaps,
       identities: new IdentityCache(),
     };
   }

@@ -16,7 +16,7 @@ import type {
 } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { parseCell, scanEnd, scanNumberPrefix, type ParsedCell } from './cells';
-import { buildFieldMap, type ColumnCells, type FieldMapStyle } from './fieldMaps';
+import { buildFieldMap, type ColumnCells } from './fieldMaps';
 import type { FieldSchema } from './fieldSchema';
 import {
   CONSUMED,
@@ -60,8 +60,8 @@ class ColumnReader implements ColumnCells {
     }
   }
 
-  fields(style: FieldMapStyle): FieldMap {
-    return buildFieldMap(style, this.schema, this);
+  fields(): FieldMap {
+    return buildFieldMap(this.schema, this);
   }
 }
 
@@ -397,7 +397,7 @@ export class TableBuilder implements OpenRecord {
         const columns: StageColumn[] = this.columns.map((reader, i) => {
           const column = this.columnNames[i] as string;
           const { stageId, segment } = stageOfColumn(column);
-          return { column, stageId, segment, fields: reader.fields(this.ctx.fieldMaps) };
+          return { column, stageId, segment, fields: reader.fields() };
         });
         const rows = this.rowSchema.names;
         this.ctx.sink.record({ kind: 'stageTable', line, header, requestId, identity, columns, rows, complete });
@@ -407,7 +407,7 @@ export class TableBuilder implements OpenRecord {
         const { requestId, identity } = this.requestIdentity(title);
         const edges: TransferEdge[] = this.columns.map((reader, i) => {
           const edge = this.columnNames[i] as string;
-          return { edge, ...stagesOfEdge(edge), fields: reader.fields(this.ctx.fieldMaps) };
+          return { edge, ...stagesOfEdge(edge), fields: reader.fields() };
         });
         this.ctx.sink.record({ kind: 'transferTable', line, header, requestId, identity, edges, complete });
         return;
@@ -417,7 +417,7 @@ export class TableBuilder implements OpenRecord {
 
   private singleFields(): FieldMap {
     const reader = this.columns[0];
-    return reader === undefined ? {} : reader.fields(this.ctx.fieldMaps);
+    return reader === undefined ? {} : reader.fields();
   }
 
   private requestIdentity(title: TableTitle): { requestId: string; identity: RecordIdentity } {
