@@ -43,7 +43,9 @@ Stats build (comma-separated, default fixed)
                              (queued includes the input wait)
 
 Load and time
-  --rps <n>                mean client requests per second (default 2; glm-image 0.15)
+  --rps <n>                mean client requests per second of simulated time (default 2;
+                           glm-image 0.15): Poisson arrivals from 0.5 s on; each
+                           request's tables are printed when it finishes
   --requests <n>           exit 0 once the n-th request's stats are printed
   --duration <s>           exit 0 after this many seconds of simulated time
   --speed <x>              simulated time runs x times faster than wall time (default 1)

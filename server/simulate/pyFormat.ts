@@ -6,6 +6,10 @@
 export function pyFixed(x: number, digits: number): string {
   const plain = x.toFixed(digits);
   const ax = Math.abs(x);
+  // Fast exit: a tie is exactly k + 0.5 units of the last digit, a product computed
+  // exactly below 2^52 (see toFixed3HalfEven in render.ts).
+  const scaled = ax * 10 ** digits;
+  if (scaled < 2 ** 52 && scaled - Math.floor(scaled) !== 0.5) return plain;
   if (ax >= 1e21 || ax < 10 ** -(digits + 1)) return plain;
   const exact = ax.toFixed(100);
   const dot = exact.indexOf('.');

@@ -12,7 +12,7 @@ export class PyInt {
 }
 export const int = (value: number): PyInt => new PyInt(value);
 
-const thousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const thousands = (digits: string): string => (digits.length <= 3 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
 /** Python `'{:,.3f}'.format(v)`. */
 export function formatFloat(v: number): string {
@@ -32,6 +32,11 @@ export function formatFloat(v: number): string {
  */
 function toFixed3HalfEven(x: number): string {
   const plain = x.toFixed(3);
+  // Fast exit (toFixed(100) is slow and this runs for every cell): a tie is exactly
+  // k + 0.5 thousandths, and that product is computed exactly below 2^52, so any
+  // other fraction of x * 1000 means no tie.
+  const scaled = x * 1000;
+  if (scaled < 2 ** 52 && scaled - Math.floor(scaled) !== 0.5) return plain;
   if (x >= 1e21) return plain;
   const exact = x.toFixed(100);
   const dot = exact.indexOf('.');

@@ -5,16 +5,16 @@
 // seed, never on timer jitter: events are merged in (time, generation order).
 import type { Writable } from 'node:stream';
 import { fixedClock, wallClock } from './clock';
-import { llmEngines, stageLoad, throughput } from './engineLoad';
+import { engineSnapshots, llmEngines } from './engineLoad';
 import { closeHttpServer, startHttpServer } from './httpServer';
 import { LogWriter } from './logWriter';
 import { SimMetrics } from './metrics';
 import type { SimulateOptions } from './options';
 import { pyFixed } from './pyFormat';
 import { Random } from './random';
+import { runTimingModel } from './schedule';
 import { shutdownLines, startupLines } from './startupLines';
 import type { Micros, RequestRun } from './timeline';
-import { TimingModel } from './timingModel';
 
 export type ProcessPrefix = 'apiserver' | 'api' | 'none';
 
@@ -26,11 +26,17 @@ export interface RunOptions extends SimulateOptions {
 
 /** vLLM's LoggingStatLogger interval (VLLM_LOG_STATS_INTERVAL). */
 const ENGINE_LINE_INTERVAL_US = 10_000_000;
-/** Requests start arriving half a second after the server is up. */
-const FIRST_ARRIVAL_US = 500_000;
 /** Finished requests stay visible to the gauges this long. */
 const KEEP_RUNS_US = 30_000_000;
 const FIXED_PID = 4242;
+/**
+ * Shortest wall-clock pause between two ticks. Each tick handles every event that is
+ * due by the simulated clock and writes them in one chunk, so a late or coalesced tick
+ * changes only how the output is chunked, never what it says or the request rate.
+ */
+const MIN_TICK_MS = 4;
+/** A tick that has this much output hands the rest to the next one (catching up after a stalled reader). */
+const MAX_CHUNK_CHARS = 1 << 20;
 const KV_CAPACITY_TOKENS = 262_144;
 
 interface PendingEvent {
@@ -86,7 +92,7 @@ export async function runSimulation(o: RunOptions): Promise<number> {
   const clock = o.fixedClock ? fixedClock() : wallClock();
   const processLabel = o.prefix === 'apiserver' ? `APIServer pid=${pid}` : o.prefix === 'api' ? 'API' : null;
   const writer = new LogWriter({ process: processLabel, ansi: o.color, debug: o.debugTables, clock }, o.build);
-  const model = new TimingModel(o.topology, { seed: o.seed, rps: o.rps, coldStartMs: o.coldStartMs, firstArrivalUs: FIRST_ARRIVAL_US });
+  const model = runTimingModel(o);
   const aux = new Random(o.seed ^ 0x5bd1e995); // access-log client ports, machine uptime
   const monotonicBaseUs = aux.int(3_600, 864_000) * 1_000_000 + aux.int(0, 999_999);
   const modelName = o.topology.model;
@@ -116,10 +122,21 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     return 1;
   }
 
+  // Output of the current tick, written as one chunk by flush(): a pipe reader sees a
+  // few large writes per second instead of one per log record.
+  let pending = '';
   const write = (s: string): void => {
-    if (s !== '') o.out.write(s);
+    pending += s;
+  };
+  /** Writes the tick's output; false when the stream wants us to wait for 'drain'. */
+  const flush = (): boolean => {
+    if (pending === '') return true;
+    const chunk = pending;
+    pending = '';
+    return o.out.write(chunk);
   };
   write(startupLines(writer, { topology: o.topology, host: o.host, port: http.port, pid, talkerFirstAudioActive: model.talkerFirstAudioActive, debug: o.debugTables }));
+  flush();
   wallStart = performance.now();
 
   const queue = new EventQueue();
@@ -135,7 +152,8 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     finish = resolve;
   });
 
-  const generateUntil = (t: Micros): void => {
+  /** Generates the requests that arrive by `t`, lazily, so catching up never holds more than it prints. */
+  const generateThrough = (t: Micros): void => {
     while (model.peekArrival() <= t) {
       const req = model.next();
       runs.push(req);
@@ -167,14 +185,14 @@ export async function runSimulation(o: RunOptions): Promise<number> {
   const lastThroughput = new Map<number, number>();
   let nextEngineLineAt: Micros = ENGINE_LINE_INTERVAL_US;
   const printEngineLines = (t: Micros): void => {
-    for (const e of engines) {
-      const tp = throughput(runs, e, t - ENGINE_LINE_INTERVAL_US, t);
-      const load = stageLoad(runs, e.stageId, e.replicaId, t);
+    const snapshots = engineSnapshots(runs, engines, t - ENGINE_LINE_INTERVAL_US, t);
+    for (const [i, e] of engines.entries()) {
+      const load = snapshots[i]!;
       // Like vLLM, an engine that was idle for two intervals logs at DEBUG only.
-      const idle = tp.prompt === 0 && tp.generation === 0 && (lastThroughput.get(e.engineIndex) ?? 0) === 0;
-      lastThroughput.set(e.engineIndex, tp.prompt + tp.generation);
+      const idle = load.prompt === 0 && load.generation === 0 && (lastThroughput.get(e.engineIndex) ?? 0) === 0;
+      lastThroughput.set(e.engineIndex, load.prompt + load.generation);
       const kv = Math.min(100, (100 * load.kvTokens) / KV_CAPACITY_TOKENS);
-      const msg = `Engine ${String(e.engineIndex).padStart(3, '0')}: Avg prompt throughput: ${pyFixed(tp.prompt, 1)} tokens/s, Avg generation throughput: ${pyFixed(tp.generation, 1)} tokens/s, ` +
+      const msg = `Engine ${String(e.engineIndex).padStart(3, '0')}: Avg prompt throughput: ${pyFixed(load.prompt, 1)} tokens/s, Avg generation throughput: ${pyFixed(load.generation, 1)} tokens/s, ` +
         `Running: ${load.running} reqs, Waiting: ${load.waiting} reqs, GPU KV cache usage: ${pyFixed(kv, 1)}%, Prefix cache hit rate: 0.0%`;
       write(writer.line(idle ? 'DEBUG' : 'INFO', 'engineStats', msg, t));
     }
@@ -186,6 +204,7 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     stopped = true;
     if (timer !== null) clearTimeout(timer);
     write(shutdownLines(writer));
+    flush();
     void closeHttpServer(http.server).then(() => finish(0));
   };
   /** The run is over (N requests or the duration): shut down, or freeze and keep serving. */
@@ -193,6 +212,7 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     if (!o.linger) return shutdown();
     if (timer !== null) clearTimeout(timer);
     timer = null;
+    flush();
     frozenAt = simNow();
   };
 
@@ -200,8 +220,13 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     timer = null;
     if (stopped || frozenAt !== null) return;
     const t = simNow();
-    generateUntil(t);
+    // Handles everything due by t in (time, generation order). A request is generated
+    // just before the first event that could come after its arrival, which gives the
+    // same order as generating every arrival up to t first.
+    let handledTo = t;
+    let full = false;
     for (;;) {
+      generateThrough(Math.min(t, queue.peek()?.at ?? Infinity, nextEngineLineAt));
       const next = queue.peek();
       const nextAt = next?.at ?? Infinity;
       if (nextEngineLineAt <= t && nextEngineLineAt < nextAt) {
@@ -212,12 +237,25 @@ export async function runSimulation(o: RunOptions): Promise<number> {
       if (next === undefined || next.at > t) break;
       queue.pop()!.emit();
       if (o.requests !== null && printed >= o.requests) return stop();
+      if (pending.length >= MAX_CHUNK_CHARS) {
+        full = true;
+        handledTo = next.at;
+        break;
+      }
     }
-    while (runs.length > 0 && runs[0]!.statsLoggedTs < t - KEEP_RUNS_US) runs.shift();
-    if (o.durationS !== null && t >= o.durationS * 1e6) return stop();
+    // Runs are kept by how far the output got, not the wall clock, so the engine lines do not depend on tick timing.
+    while (runs.length > 0 && runs[0]!.statsLoggedTs < handledTo - KEEP_RUNS_US) runs.shift();
+    if (!full && o.durationS !== null && t >= o.durationS * 1e6) return stop();
     const wakeAt = Math.min(queue.peek()?.at ?? Infinity, model.peekArrival(), nextEngineLineAt, o.durationS === null ? Infinity : o.durationS * 1e6);
-    const delayMs = Math.max(0, (wakeAt - t) / 1000 / o.speed);
-    timer = setTimeout(tick, Math.min(delayMs, 1_000));
+    const delayMs = full ? 0 : Math.min(Math.max(MIN_TICK_MS, (wakeAt - t) / 1000 / o.speed), 1_000);
+    const wakeWall = performance.now() + delayMs;
+    // Backpressure: when the reader is behind (pipe full), wait for it as a blocking
+    // writer would instead of buffering without bound; the next tick catches up on
+    // everything that fell due meanwhile.
+    if (flush()) timer = setTimeout(tick, delayMs);
+    else o.out.once('drain', () => {
+      if (!stopped && frozenAt === null && timer === null) timer = setTimeout(tick, Math.max(0, wakeWall - performance.now()));
+    });
   };
 
   const onSignal = (): void => shutdown();
