@@ -120,3 +120,29 @@ test('SampleSet gives the same percentiles whether its samples are all 3-decimal
   assert.equal(exact.distribution()?.count, 10_000);
   assert.equal(exact.distribution()?.max, Math.max(...reference.map((v) => Math.round(v * 1000) / 1000)));
 });
+
+test('SampleSet answers exactly at every point of a live stream: queries between adds, merges, 3-decimal and wider values', () => {
+  let seed = 12345;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const set = new SampleSet();
+  const reference: number[] = [];
+  const linear = (sorted: number[], q: number): number => {
+    const h = ((sorted.length - 1) * q) / 100;
+    const lo = Math.floor(h);
+    const a = sorted[lo] as number;
+    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * ((sorted[lo + 1] as number) - a);
+  };
+  for (let i = 1; i <= 12_000; i++) {
+    const v = i === 9000 ? 1 / 7 : Math.round(random() * 5_000_000) / 1000;
+    set.add(v);
+    reference.push(v);
+    if (i % 997 === 0 || i === 4096 || i === 4097 || i === 12_000) {
+      const sorted = [...reference].sort((a, b) => a - b);
+      const d = set.distribution();
+      assert.ok(d !== null);
+      assert.equal(d.count, i);
+      for (const [q, got] of [[50, d.p50], [90, d.p90], [99, d.p99]] as const) assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
+      assert.equal(d.max, sorted[sorted.length - 1]);
+    }
+  }
+});

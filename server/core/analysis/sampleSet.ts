@@ -21,13 +21,12 @@ export class SampleSet {
   private body: Int32Array | Float64Array = new Int32Array(0);
   private scaled = true;
   private tail: number[] = [];
-  private tailSorted = true;
+  /** tail[0, sortedUpTo) is sorted; what was added since is not yet. */
+  private sortedUpTo = 0;
   private total = 0;
   private largest = Number.NEGATIVE_INFINITY;
 
   add(value: number): void {
-    const last = this.tail[this.tail.length - 1];
-    if (last !== undefined && value < last) this.tailSorted = false;
     this.tail.push(value);
     this.total += value;
     if (value > this.largest) this.largest = value;
@@ -85,18 +84,35 @@ export class SampleSet {
     return Math.max(fromA, fromB);
   }
 
+  /**
+   * Sorts what was added since the last query and merges it into the sorted part: a
+   * live view queries after every few requests, so this is usually a handful of values
+   * merged in one linear pass, not a re-sort of the whole tail.
+   */
   private sortTail(): void {
-    if (!this.tailSorted) {
-      this.tail.sort((x, y) => x - y);
-      this.tailSorted = true;
+    const tail = this.tail;
+    const k = this.sortedUpTo;
+    if (k === tail.length) return;
+    const fresh = Float64Array.from(tail.slice(k)).sort();
+    if (k === 0) {
+      this.tail = Array.from(fresh);
+    } else {
+      const merged = new Array<number>(tail.length);
+      let i = 0;
+      let j = 0;
+      let o = 0;
+      while (i < k && j < fresh.length) merged[o++] = (tail[i] as number) <= (fresh[j] as number) ? (tail[i++] as number) : (fresh[j++] as number);
+      while (i < k) merged[o++] = tail[i++] as number;
+      while (j < fresh.length) merged[o++] = fresh[j++] as number;
+      this.tail = merged;
     }
+    this.sortedUpTo = this.tail.length;
   }
 
   private merge(): void {
     if (this.tail.length === 0) return;
     // A native numeric sort of a typed copy: several times faster than sort with a comparator.
-    if (!this.tailSorted) this.tail = Array.from(Float64Array.from(this.tail).sort());
-    this.tailSorted = true;
+    this.sortTail();
     const tail = this.tail;
     const body = this.body;
     if (this.scaled && tail.some((v) => scaledOf(v) === null)) {
@@ -115,6 +131,7 @@ export class SampleSet {
       while (j < scaledTail.length) merged[k++] = scaledTail[j++] as number;
       this.body = merged;
       this.tail = [];
+      this.sortedUpTo = 0;
       return;
     }
     const merged = new Float64Array(body.length + tail.length);
@@ -126,6 +143,7 @@ export class SampleSet {
     while (j < tail.length) merged[k++] = tail[j++] as number;
     this.body = merged;
     this.tail = [];
+    this.sortedUpTo = 0;
   }
 }
 
