@@ -93,57 +93,35 @@ export class SampleSet {
     const tail = this.tail;
     const k = this.sortedUpTo;
     if (k === tail.length) return;
+    // A native numeric sort of a typed copy: several times faster than sort with a comparator.
     const fresh = Float64Array.from(tail.slice(k)).sort();
-    if (k === 0) {
-      this.tail = Array.from(fresh);
-    } else {
-      const merged = new Array<number>(tail.length);
-      let i = 0;
-      let j = 0;
-      let o = 0;
-      while (i < k && j < fresh.length) merged[o++] = (tail[i] as number) <= (fresh[j] as number) ? (tail[i++] as number) : (fresh[j++] as number);
-      while (i < k) merged[o++] = tail[i++] as number;
-      while (j < fresh.length) merged[o++] = fresh[j++] as number;
-      this.tail = merged;
-    }
+    this.tail = k === 0 ? Array.from(fresh) : mergeSorted(tail.slice(0, k), fresh, new Array<number>(tail.length));
     this.sortedUpTo = this.tail.length;
   }
 
   private merge(): void {
     if (this.tail.length === 0) return;
-    // A native numeric sort of a typed copy: several times faster than sort with a comparator.
     this.sortTail();
     const tail = this.tail;
-    const body = this.body;
     if (this.scaled && tail.some((v) => scaledOf(v) === null)) {
-      this.body = Float64Array.from(body, (k) => k / 1000);
+      this.body = Float64Array.from(this.body, (k) => k / 1000);
       this.scaled = false;
-      return this.merge();
     }
-    if (this.scaled) {
-      const merged = new Int32Array(body.length + tail.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      const scaledTail = tail.map((v) => scaledOf(v) as number);
-      while (i < body.length && j < scaledTail.length) merged[k++] = (body[i] as number) <= (scaledTail[j] as number) ? (body[i++] as number) : (scaledTail[j++] as number);
-      while (i < body.length) merged[k++] = body[i++] as number;
-      while (j < scaledTail.length) merged[k++] = scaledTail[j++] as number;
-      this.body = merged;
-      this.tail = [];
-      this.sortedUpTo = 0;
-      return;
-    }
-    const merged = new Float64Array(body.length + tail.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < body.length && j < tail.length) merged[k++] = (body[i] as number) <= (tail[j] as number) ? (body[i++] as number) : (tail[j++] as number);
-    while (i < body.length) merged[k++] = body[i++] as number;
-    while (j < tail.length) merged[k++] = tail[j++] as number;
-    this.body = merged;
+    this.body = this.scaled
+      ? mergeSorted(this.body, tail.map((v) => scaledOf(v) as number), new Int32Array(this.body.length + tail.length))
+      : mergeSorted(this.body, tail, new Float64Array(this.body.length + tail.length));
     this.tail = [];
     this.sortedUpTo = 0;
   }
 }
 
+/** Merges two ascending sequences into `out` (of their total length). */
+function mergeSorted<T extends Int32Array | Float64Array | number[]>(a: ArrayLike<number>, b: ArrayLike<number>, out: T): T {
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = (a[i] as number) <= (b[j] as number) ? (a[i++] as number) : (b[j++] as number);
+  while (i < a.length) out[k++] = a[i++] as number;
+  while (j < b.length) out[k++] = b[j++] as number;
+  return out;
+}
