@@ -1,9 +1,11 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
 import { liveIngestBench, summaryQueryBench } from './bench/live';
+import { runTraceBench } from './bench/trace';
+import { runCompareBench } from './bench/compare';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -29,11 +31,19 @@ async function main(): Promise<void> {
   }
   if (!skip.has('deploy')) {
     console.log('\n== deploy YAML features on a 5,000-line file (issue 5)');
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts')], { stdio: 'inherit', cwd: ROOT });
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts'), '--rounds', quick ? '1' : '3'], { stdio: 'inherit', cwd: ROOT });
+  }
+  if (!skip.has('trace')) {
+    console.log(`\n== trace export (Chrome trace for Perfetto) of ${quick ? '20k' : '100k'} requests (issue 6)`);
+    await runTraceBench(quick ? 20_000 : 100_000, log, quick ? 1 : 3);
   }
   if (!skip.has('webview')) {
     console.log('\n== latency panel with 100k requests in headless Chromium (issue 4)');
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/webview.ts')], { stdio: 'inherit', cwd: ROOT });
+  }
+  if (!skip.has('compare')) {
+    console.log('\n== compare of two 100k-request logs, end to end (issue 6)');
+    runCompareBench({ requests: quick ? 20_000 : 100_000, runs: quick ? 1 : 3, log });
   }
 }
 

@@ -15,10 +15,12 @@ import type {
 } from './core/analysis/types';
 
 export type { AnalyzedRequest, Distribution, Finding, PhaseSplit, SplitName, SplitState, StageSummary, TimelineSegment };
+import type { ComparisonReport } from './core/compare/types';
+export type { ComparisonReport };
 
 // ---------------------------------------------------------------- sessions
 
-export type SessionSourceKind = 'launch' | 'tail' | 'scrape' | 'attach' | 'import';
+export type SessionSourceKind = 'launch' | 'tail' | 'scrape' | 'attach' | 'import' | 'prometheus';
 
 export type SessionStatus = 'starting' | 'running' | 'stopped' | 'exited' | 'crashed' | 'error';
 
@@ -71,6 +73,99 @@ export interface ImportParams {
   readonly deployConfig?: string;
 }
 
+/** Read a deployment's per-stage, per-replica figures from a Prometheus server's query API. */
+export interface PrometheusParams {
+  /** Base URL of the Prometheus server: `http://host:9090`, or with its path prefix (`http://host/prometheus`). */
+  readonly url: string;
+  /** The label that tells deployments apart (`job`, `namespace`, `deployment`...). */
+  readonly deploymentLabel: string;
+  /** This deployment's value of that label; when absent, the only value found is used (several: an error naming them). */
+  readonly deploymentValue?: string;
+  /** PromQL duration of the rate()/increase() window (default `5m`), or `all`: the cumulative buckets since each server started. */
+  readonly window?: string;
+  /** Time between two polls of the query API (default 5000 ms). */
+  readonly intervalMs?: number;
+}
+
+export interface PrometheusDeploymentsParams {
+  readonly url: string;
+  readonly deploymentLabel: string;
+}
+
+export interface PrometheusDeployments {
+  readonly label: string;
+  /** Values of the label on series of the vLLM-Omni / vLLM stage histograms, sorted. */
+  readonly values: readonly string[];
+}
+
+/**
+ * One row of figures for one histogram family: a (stage, replica) pair (scope `replica`)
+ * or a stage over all its replicas (scope `stage`). Values are in the family's unit
+ * (seconds for `_s`/`_seconds` families). A null quantile means no observation in the
+ * window (PromQL NaN): "no data", never 0. Rows exist only for series Prometheus has.
+ */
+export interface PrometheusStageRow {
+  /** Canonical family name (`vllm_omni:...` even when a server still exposes `vllm:omni_...`). */
+  readonly family: string;
+  readonly scope: 'replica' | 'stage';
+  /** Value of the `stage` label; null for pipeline-wide families (no stage label). */
+  readonly stage: string | null;
+  /** Value of the `replica` label; null on `stage` rows and for families without a replica label. */
+  readonly replica: string | null;
+  /** Prometheus `instance` labels (host:port) whose series make up this row. */
+  readonly instances: readonly string[];
+  /** Observations in the window (increase(): extrapolated, so not always whole), or since start for window `all`. */
+  readonly count: number | null;
+  /** Observations since each server started (the `_count` counters now). */
+  readonly total: number | null;
+  /** Sum of the observations in the window (same extrapolation as count). */
+  readonly sum: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  /** Quantiles whose rank fell into the +Inf bucket: PromQL gives the highest finite bound, the true value is at least that ("≥ x"). */
+  readonly openEnded: readonly Percentile[];
+  /** Why this row's numbers are known to be wrong (the codec TTFT signature), or null. */
+  readonly caveat: string | null;
+}
+
+/** Finished requests per second per (stage, replica), from query_range. */
+export interface PrometheusTrend {
+  /** The family whose `_count` was rated. */
+  readonly family: string;
+  readonly stepSeconds: number;
+  /** ms since epoch, shared by every series. */
+  readonly times: readonly number[];
+  readonly series: readonly {
+    readonly stage: string | null;
+    readonly replica: string | null;
+    /** Aligned with `times`; null where Prometheus had no point. */
+    readonly perSecond: readonly (number | null)[];
+  }[];
+}
+
+export interface PrometheusSummary {
+  readonly sessionId: string;
+  readonly url: string;
+  readonly deploymentLabel: string;
+  /** The value queried (chosen, or the only one found); null before it is known. */
+  readonly deploymentValue: string | null;
+  /** `5m`-style duration or `all`. */
+  readonly window: string;
+  /** Prometheus evaluation time of the last good poll, ms since epoch; null before the first. */
+  readonly evaluatedAt: number | null;
+  /** Canonical families found for the deployment. */
+  readonly families: readonly string[];
+  readonly instances: readonly string[];
+  /** By family (in PROMETHEUS_FAMILIES order), then stage, then replica; `stage` rows after the stage's replica rows. */
+  readonly rows: readonly PrometheusStageRow[];
+  readonly trend: PrometheusTrend | null;
+  /** E.g. one replica id reported by several hosts (their figures are merged), Prometheus warnings. */
+  readonly warnings: readonly string[];
+  /** The current error (server down, PromQL error); the rows are then those of the last good poll. */
+  readonly lastError: string | null;
+}
+
 export interface ServingProcess {
   readonly pid: number;
   readonly argv: readonly string[];
@@ -83,6 +178,21 @@ export interface ServingProcess {
 
 export interface SessionRef {
   readonly sessionId: string;
+}
+
+/** The retention settings (stageLens.retention.*), also sent as initializationOptions.retention. */
+export interface RetentionParams {
+  /** Saved sessions kept in storage; the oldest beyond it are deleted (never one still capturing). */
+  readonly maxSessions: number;
+}
+
+export interface RetentionResult {
+  /** Sessions deleted by applying the limits. */
+  readonly removed: readonly string[];
+}
+
+export interface SessionsRemoved {
+  readonly sessionIds: readonly string[];
 }
 
 export interface SummaryParams extends SessionRef {
@@ -103,11 +213,17 @@ export interface SummaryResult {
 export interface HistogramSummary {
   readonly family: string;
   readonly labels: Readonly<Record<string, string>>;
-  readonly count: number;
-  readonly sum: number;
+  /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
+  readonly count: number | null;
+  /** Sum of the observations; null when `_sum` was not exposed. */
+  readonly sum: number | null;
   readonly p50: number | null;
   readonly p90: number | null;
   readonly p99: number | null;
+  /** Quantiles whose rank fell into the +Inf bucket: the true value is at least the one given ("≥ x"). Absent: none. */
+  readonly openEnded?: readonly Percentile[];
+  /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
+  readonly caveat?: string | null;
 }
 
 /** What to histogram: a split value or a numeric field of one stage. */
@@ -174,8 +290,11 @@ export interface RequestDetail {
   readonly timeline: readonly TimelineSegment[];
 }
 
+/** json / csv: the schemas of `stage-lens analyze --format json|csv`; trace: Chrome trace event format (Perfetto). */
+export type ExportFormat = 'json' | 'csv' | 'trace';
+
 export interface ExportParams extends SessionRef {
-  readonly format: 'json' | 'csv';
+  readonly format: ExportFormat;
   /** Absolute path of the file to write. */
   readonly path: string;
 }
@@ -203,6 +322,25 @@ export interface RawOutput {
   readonly text: string;
 }
 
+// ---------------------------------------------------------------- compare two runs
+
+/** One side of a comparison: a session of this server, or a file/folder on disk (log, /metrics scrape, saved session folder). */
+export type CompareTarget = { readonly sessionId: string } | { readonly path: string };
+
+export interface CompareParams {
+  readonly baseline: CompareTarget;
+  readonly candidate: CompareTarget;
+  /** Leave the first request after each server start out of the quantiles. */
+  readonly excludeCold?: boolean;
+}
+
+export interface CompareResult {
+  readonly report: ComparisonReport;
+  /** Short names of the two runs for titles (session description or file name). */
+  readonly baselineLabel: string;
+  readonly candidateLabel: string;
+}
+
 // ---------------------------------------------------------------- method table
 
 /** Client -> server requests: method name -> [params, result]. */
@@ -224,6 +362,11 @@ export interface ServerRequests {
   'stageLens/histogram': [HistogramParams, HistogramResult];
   'stageLens/export': [ExportParams, ExportResult];
   'stageLens/requestSpans': [SessionRef, RequestSpans];
+  'stageLens/compare': [CompareParams, CompareResult];
+  'stageLens/setRetention': [RetentionParams, RetentionResult];
+  'stageLens/prometheus': [PrometheusParams, SessionInfo];
+  'stageLens/prometheusSummary': [SessionRef, PrometheusSummary | null];
+  'stageLens/prometheusDeployments': [PrometheusDeploymentsParams, PrometheusDeployments];
 }
 
 /** Server -> client notifications: method name -> payload. */
@@ -232,6 +375,8 @@ export interface ClientNotifications {
   'stageLens/sessionChanged': SessionChanged;
   /** Raw process output for the editor terminal. */
   'stageLens/rawOutput': RawOutput;
+  /** Saved sessions deleted by retention (their files are gone). */
+  'stageLens/sessionsRemoved': SessionsRemoved;
   /** Progress of an import (a session of kind `import`), at most 4 per second. */
   'stageLens/importProgress': ImportProgress;
 }
@@ -271,3 +416,24 @@ export type WebviewToHost =
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
   | { readonly type: 'querySpans' }
   | { readonly type: 'runCommand'; readonly command: 'startDemo' | 'launch' | 'attachLog' | 'attachMetrics' | 'importLog' };
+
+/** Extension host -> Compare Sessions panel. */
+export type CompareHostToWebview =
+  | { readonly type: 'loading'; readonly baselineLabel: string; readonly candidateLabel: string }
+  | { readonly type: 'comparison'; readonly result: CompareResult }
+  | { readonly type: 'error'; readonly message: string };
+
+/** What the Compare Sessions panel drew (extension-host tests read it back). */
+export interface CompareRendered {
+  /** Metric rows in the table (one per stage and metric shown). */
+  readonly rows: number;
+  /** Quantile cells marked beyond noise. */
+  readonly beyondNoise: number;
+  /** `change:code:stage` of each finding row, e.g. `disappeared:ttft-not-recorded:1`. */
+  readonly findings: readonly string[];
+  /** Row key `<scope>.<metric>` -> the row's text as shown. */
+  readonly texts: Readonly<Record<string, string>>;
+}
+
+/** Compare Sessions panel -> extension host. */
+export type CompareWebviewToHost = { readonly type: 'ready' } | { readonly type: 'rendered'; readonly rendered: CompareRendered };

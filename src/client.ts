@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
+import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, RetentionParams, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRoleNames } from './stageRoles';
 
@@ -39,12 +39,16 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
         { scheme: 'file', language: 'yaml' },
         { scheme: 'untitled', language: 'yaml' },
       ],
-      initializationOptions: { storageDir },
+      initializationOptions: { storageDir, retention: retentionSettings() },
       outputChannel: this.log,
     };
     this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
     this.disposables.push(
       this.client.onNotification('stageLens/sessionChanged' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session)),
+      this.client.onNotification('stageLens/sessionsRemoved' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionsRemoved']) => this.removed(p.sessionIds)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings()).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
+      }),
       this.client.onDidChangeState(async (e) => {
         // 2 = Running: after a restart the server has replayed its storage; refresh our view.
         if (e.newState === 2) await this.refreshSessions();
@@ -104,6 +108,16 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     return stageRoleNames(session);
   }
 
+  /** Sessions deleted by retention: forget them; the newest left becomes current if the current one went. */
+  private removed(sessionIds: readonly string[]): void {
+    for (const id of sessionIds) {
+      this.sessions.delete(id);
+      this.revisions.delete(id);
+      this.summaries.delete(id);
+    }
+    if (this.current !== null && sessionIds.includes(this.current)) this.setCurrent(this.allSessions()[0]?.id ?? null);
+  }
+
   private update(info: SessionInfo): void {
     this.sessions.set(info.id, info);
     this.revisions.set(info.id, (this.revisions.get(info.id) ?? 0) + 1);
@@ -117,6 +131,11 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     this.sessionsEmitter.dispose();
     void this.client?.stop();
   }
+}
+
+/** stageLens.retention.* as the server expects it. */
+function retentionSettings(): RetentionParams {
+  return { maxSessions: vscode.workspace.getConfiguration('stageLens').get<number>('retention.maxSessions') ?? 50 };
 }
 
 function isSessionInfo(value: unknown): value is SessionInfo {

@@ -8,7 +8,11 @@ import { launchServer, startDemo } from './commands/launch';
 import type { LaunchDeps } from './commands/launch';
 import { attachToLogFile, attachToMetrics, attachToProcess, importLog } from './commands/attach';
 import { exportSession, openSession, stopCapture, useSessionForConfig } from './commands/sessions';
+import { attachToPrometheus } from './commands/prometheus';
 import { registerViews } from './views/registerViews';
+import { compareSessions } from './commands/compare';
+import type { CompareArgs } from './commands/compare';
+import { ComparePanel } from './views/comparePanel';
 import type { ViewFilter } from '../server/protocol';
 
 /** What activate() returns: used by the extension-host tests. */
@@ -72,12 +76,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.attachProcess', () => attachToProcess(client));
   command('stageLens.attachLogFile', () => attachToLogFile(client));
   command('stageLens.attachMetrics', () => attachToMetrics(client));
+  command('stageLens.attachPrometheus', () => attachToPrometheus(client));
   command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, uri));
   command('stageLens.openSession', () => openSession(client));
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));
   command('stageLens.useSessionForConfig', (uri?: vscode.Uri) => useSessionForConfig(client, uri));
   command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) => revealLatencyView(filter ?? {}));
+  const comparePanel = new ComparePanel(context.extensionUri, client);
+  context.subscriptions.push(comparePanel);
+  command('stageLens.compareSessions', (args?: CompareArgs) => compareSessions(client, comparePanel, args));
 
   statusBar.show(client.currentSession(), null);
   return { client };

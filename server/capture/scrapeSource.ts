@@ -6,6 +6,8 @@ import { parseExposition } from '../core/prom/exposition';
 import type { ParsedExposition } from '../core/prom/model';
 import { httpGetCapped, type HttpFailureKind } from './httpGetCapped';
 import { checkScrapeUrl } from './scrapeUrl';
+import { ListenerSet, type Listener } from './listenerSet';
+import { PollLoop } from './pollLoop';
 
 export interface ScrapeSourceOptions {
   /** http(s) URL of the /metrics endpoint; a bare `http://host:port` means `/metrics`. */
@@ -50,8 +52,6 @@ export class ScrapeConfigError extends Error {
   override readonly name = 'ScrapeConfigError';
 }
 
-type Listener<T> = (value: T) => void;
-
 function positive(name: string, value: number | undefined, fallback: number): number {
   const chosen = value ?? fallback;
   if (!Number.isFinite(chosen) || chosen <= 0) throw new ScrapeConfigError(`${name} must be a positive number of ms/bytes, got ${chosen}`);
@@ -65,14 +65,12 @@ export class ScrapeSource {
   readonly maxBytes: number;
 
   private readonly target: URL;
-  private readonly scrapeListeners = new Set<Listener<ScrapeResult>>();
-  private readonly errorListeners = new Set<Listener<ScrapeError>>();
+  private readonly scrapeListeners = new ListenerSet<ScrapeResult>('scrape');
+  private readonly errorListeners = new ListenerSet<ScrapeError>('scrape');
+  private readonly loop: PollLoop;
   private good: ScrapeResult | null = null;
   private error: ScrapeError | null = null;
   private failures = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: { readonly controller: AbortController; readonly done: Promise<void> } | null = null;
-  private active = false;
 
   constructor(options: ScrapeSourceOptions) {
     const checked = checkScrapeUrl(options.url);
@@ -82,6 +80,7 @@ export class ScrapeSource {
     this.intervalMs = positive('intervalMs', options.intervalMs, SCRAPE_DEFAULTS.intervalMs);
     this.timeoutMs = positive('timeoutMs', options.timeoutMs, SCRAPE_DEFAULTS.timeoutMs);
     this.maxBytes = positive('maxBytes', options.maxBytes, SCRAPE_DEFAULTS.maxBytes);
+    this.loop = new PollLoop(this.intervalMs, (signal) => this.scrapeOnce(signal));
   }
 
   /** The most recent successful scrape; kept across later errors. */
@@ -95,59 +94,30 @@ export class ScrapeSource {
   }
 
   get running(): boolean {
-    return this.active;
+    return this.loop.running;
   }
 
   /** Called after every successful scrape. Returns an unsubscribe function. */
   onScrape(listener: Listener<ScrapeResult>): () => void {
-    this.scrapeListeners.add(listener);
-    return () => this.scrapeListeners.delete(listener);
+    return this.scrapeListeners.add(listener);
   }
 
   /** Called after every failed scrape. Returns an unsubscribe function. */
   onError(listener: Listener<ScrapeError>): () => void {
-    this.errorListeners.add(listener);
-    return () => this.errorListeners.delete(listener);
+    return this.errorListeners.add(listener);
   }
 
   /** Scrapes now, then every intervalMs. Calling it while running does nothing. */
   start(): void {
-    if (this.active) return;
-    this.active = true;
-    this.scrapeAndReschedule();
+    this.loop.start();
   }
 
   /**
    * Cancels the timer and any in-flight request; no event is emitted after it. Resolves
    * once the in-flight request (if any) has been torn down. Safe to call twice.
    */
-  async stop(): Promise<void> {
-    this.active = false;
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const inFlight = this.inFlight;
-    this.inFlight = null;
-    if (inFlight !== null) {
-      inFlight.controller.abort();
-      await inFlight.done;
-    }
-  }
-
-  private scrapeAndReschedule(): void {
-    const controller = new AbortController();
-    const started = Date.now();
-    const done = this.scrapeOnce(controller.signal).then(() => {
-      if (this.inFlight?.controller === controller) this.inFlight = null;
-      if (!this.active || controller.signal.aborted) return;
-      const wait = Math.max(0, this.intervalMs - (Date.now() - started));
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.active) this.scrapeAndReschedule();
-      }, wait);
-    });
-    this.inFlight = { controller, done };
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async scrapeOnce(signal: AbortSignal): Promise<void> {
@@ -173,7 +143,7 @@ export class ScrapeSource {
     this.failures = 0;
     this.error = null;
     this.good = { url: this.url, at: Date.now(), durationMs: response.durationMs, bytes: response.body.length, exposition };
-    this.emit(this.scrapeListeners, this.good);
+    this.scrapeListeners.emit(this.good);
   }
 
   private fail(kind: ScrapeErrorKind, cause: string, status: number | null, receivedBytes: number): void {
@@ -187,17 +157,6 @@ export class ScrapeSource {
       receivedBytes,
       consecutiveFailures: this.failures,
     };
-    this.emit(this.errorListeners, this.error);
-  }
-
-  private emit<T>(listeners: ReadonlySet<Listener<T>>, value: T): void {
-    for (const listener of [...listeners]) {
-      try {
-        listener(value);
-      } catch (error) {
-        // A broken listener must not stop the scrape loop; make it visible instead.
-        process.emitWarning(`stage-lens scrape listener failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
+    this.errorListeners.emit(this.error);
   }
 }

@@ -1,13 +1,100 @@
-// Export Session...: the same JSON schema as `stage-lens analyze --format json`, or CSV.
-import { writeFileSync } from 'node:fs';
+// Export Session...: JSON (the schema of `stage-lens analyze --format json`), CSV (that of
+// `--format csv`) or a Chrome trace (`--format trace`, opens in Perfetto). All three are
+// written to the file in chunks, so a 100k-request session never becomes one string.
+import { open, rm } from 'node:fs/promises';
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+import type { AnalyzedRequest } from '../core/analysis/types';
+import type { TraceRequests } from '../core/report/trace';
 import { analysisJson } from '../core/report/jsonReport';
 import { csvRows } from '../core/report/csvReport';
-import type { ExportResult } from '../protocol';
+import { prettyJsonChunks } from '../core/report/jsonChunks';
+import { traceChunks } from '../core/report/trace';
+import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
 
-export function exportSession(session: Session, format: 'json' | 'csv', path: string): ExportResult {
-  const snapshot = session.snapshot();
-  const text = format === 'json' ? JSON.stringify(analysisJson(snapshot, [...session.histograms()]), null, 2) + '\n' : csvRows(snapshot.requests).join('\n') + '\n';
-  writeFileSync(path, text);
-  return { path, bytes: Buffer.byteLength(text), requestCount: snapshot.requests.length };
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'trace'];
+
+export interface ExportInput {
+  readonly requests: TraceRequests;
+  /** The whole analysis (summaries, findings): JSON only, computed on demand. */
+  readonly snapshot: () => AnalysisSnapshot;
+  /** Histogram rows of the last /metrics scrape (JSON only). */
+  readonly histograms: readonly HistogramSummary[];
+  /** Where the data came from, for the trace's metadata. */
+  readonly source: string;
+  /** When each request was completed in a live capture (ms since epoch): the trace's clock when the log has no timestamps. */
+  readonly captureTimesMs?: readonly number[];
+}
+
+const CSV_BATCH = 5_000;
+
+/** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
+export function* exportChunks(format: ExportFormat, input: ExportInput): Generator<string | Uint8Array, void, undefined> {
+  if (format === 'json') {
+    for (const chunk of prettyJsonChunks(analysisJson(input.snapshot(), [...input.histograms]) as unknown as Record<string, unknown>)) yield chunk;
+    yield '\n';
+  } else if (format === 'csv') {
+    // In batches: a packed store materializes each request once, and only a batch is held.
+    const n = input.requests.length;
+    let batch: AnalyzedRequest[] = [];
+    let header = true;
+    const rows = (): string => {
+      const lines = csvRows(batch);
+      batch = [];
+      const text = (header ? lines : lines.slice(1)).join('\n') + '\n';
+      header = false;
+      return text;
+    };
+    for (let i = 0; i < n; i++) {
+      const request = input.requests.at(i);
+      if (request !== undefined) batch.push(request);
+      if (batch.length === CSV_BATCH) yield rows();
+    }
+    if (header || batch.length > 0) yield rows();
+  } else {
+    yield* traceChunks(input.requests, { source: input.source, captureTimesMs: input.captureTimesMs });
+  }
+}
+
+/** Writes the export to `path` (replacing it); returns the bytes written. */
+export async function writeExport(path: string, format: ExportFormat, input: ExportInput): Promise<number> {
+  if (!EXPORT_FORMATS.includes(format)) throw new Error(`unknown export format '${String(format)}' (expected json, csv or trace)`);
+  const file = await open(path, 'w');
+  let bytes = 0;
+  let done = false;
+  // One write in flight while the next chunk is made: the disk and the CPU work at once.
+  // (writeFile appends at the handle's position and loops until the whole chunk is written.)
+  let pending: Promise<void> | null = null;
+  try {
+    for (const chunk of exportChunks(format, input)) {
+      if (pending !== null) await pending;
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      pending = file.writeFile(chunk);
+    }
+    if (pending !== null) await pending;
+    done = true;
+  } finally {
+    await pending?.catch(() => undefined);
+    await file.close();
+    // A half-written export would pass for a whole one: remove it (the error goes to the caller).
+    if (!done) await rm(path, { force: true });
+  }
+  return bytes;
+}
+
+export async function exportSession(session: Session, format: ExportFormat, path: string): Promise<ExportResult> {
+  const info = session.info;
+  const requests = session.requests();
+  // A live session keeps growing; the export holds the requests there were when it started.
+  const requestCount = requests.length;
+  // Capture times are a clock only for live output; an import or a tail read from the start receives old lines all at once.
+  const live = info.kind === 'launch';
+  const bytes = await writeExport(path, format, {
+    requests,
+    snapshot: () => session.snapshot(),
+    histograms: session.histograms(),
+    source: `${info.kind}: ${info.description}`,
+    captureTimesMs: live ? session.requestTimes() : undefined,
+  });
+  return { path, bytes, requestCount };
 }

@@ -5,10 +5,11 @@
 //   chunks.idx     one line per appended chunk: "<stream> <bytes> <capturedAtMs>", so a
 //                  replay feeds the same chunks with the same capture times
 //   scrape.json    histogram rows of the last good /metrics scrape
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { HistogramSummary, SessionInfo, LaunchParams, TailParams, ScrapeParams, ImportParams, AttachParams } from '../protocol';
 import type { ChunkStream } from './source';
+import { histogramSummariesFromJson } from '../core/promSummary';
 
 /** What is needed to describe and reopen a session. */
 export interface SessionMeta {
@@ -79,7 +80,7 @@ export class SessionFiles {
 
   lastScrape(): HistogramSummary[] | null {
     try {
-      return JSON.parse(readFileSync(path.join(this.dir, 'scrape.json'), 'utf8')) as HistogramSummary[];
+      return histogramSummariesFromJson(JSON.parse(readFileSync(path.join(this.dir, 'scrape.json'), 'utf8')));
     } catch {
       return null;
     }
@@ -117,6 +118,12 @@ export class SessionFiles {
       const start = offsets.get(s) ?? 0;
       if (buf !== undefined && start < buf.length) yield { stream: s, bytes: buf.subarray(start), capturedAt: lastTime };
     }
+  }
+
+  /** Deletes this session's folder and everything captured in it (retention). */
+  remove(): void {
+    this.close();
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   close(): void {

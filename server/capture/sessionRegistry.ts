@@ -1,8 +1,12 @@
 // All sessions of one language-server process: creates them from the client's
 // requests, reopens the saved ones from the storage folder at start, and forwards
-// their changes (throttled to at most 4 per second per session) and raw output.
+// their changes (throttled to at most 4 per second per session) and raw output. Keeps
+// the storage folder within the retention limit (retention.ts): the oldest saved sessions
+// beyond it are deleted, never one that is still capturing.
 import { randomBytes } from 'node:crypto';
 import type { AttachParams, ImportParams, LaunchParams, ScrapeParams, SessionInfo, SessionSourceKind, TailParams } from '../protocol';
+import type { RetentionLimits } from './retention';
+import { DEFAULT_RETENTION, isCapturing, sessionsToDelete } from './retention';
 import { Session } from './session';
 import { SessionFiles } from './sessionFiles';
 import type { SessionMeta } from './sessionFiles';
@@ -28,6 +32,8 @@ export interface SourceFactories {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   private readonly throttles = new Map<string, Throttle>();
+  private retention: RetentionLimits = DEFAULT_RETENTION;
+  private readonly removedListeners: ((sessionIds: string[]) => void)[] = [];
 
   constructor(
     private readonly storageDir: string,
@@ -37,18 +43,74 @@ export class SessionRegistry {
 
   /** Reopens every saved session (replaying its stored bytes). Sessions that were capturing when the process died are marked stopped. */
   loadSaved(): SessionInfo[] {
+    const saved: { files: SessionFiles; meta: SessionMeta }[] = [];
     for (const id of SessionFiles.listIds(this.storageDir)) {
       if (this.sessions.has(id)) continue;
       const files = new SessionFiles(this.storageDir, id);
       const meta = files.readMeta();
-      if (meta === null) continue;
+      if (meta !== null) saved.push({ files, meta });
+    }
+    // Retention first, so that sessions about to be deleted are not replayed. A saved session
+    // that was capturing when the process died is not capturing any more.
+    const candidates = [
+      ...this.list(),
+      ...saved.map(({ meta }) => ({ ...meta.info, status: isCapturing(meta.info) ? ('stopped' as const) : meta.info.status })),
+    ];
+    const doomed = new Set(sessionsToDelete(candidates, this.retention.maxSessions));
+    const removed: string[] = [];
+    for (const { files, meta } of saved) {
+      if (doomed.has(meta.info.id)) {
+        files.remove();
+        removed.push(meta.info.id);
+        continue;
+      }
       const session = this.wrap(meta, files);
       session.replayFromDisk();
       if (meta.info.status === 'running' || meta.info.status === 'starting') {
         session.setStatus('stopped', 'capture was interrupted (the language server restarted); everything captured before is kept');
       }
     }
+    for (const id of doomed) if (this.sessions.has(id) && this.removeSession(id)) removed.push(id);
+    this.announceRemoved(removed);
     return this.list();
+  }
+
+  /** New limits (from the client's settings); applies them at once. Returns the ids of the sessions deleted. */
+  setRetention(limits: RetentionLimits): string[] {
+    this.retention = limits;
+    return this.enforceRetention();
+  }
+
+  get retentionLimits(): RetentionLimits {
+    return this.retention;
+  }
+
+  /** `listener` is called with the ids of the sessions retention deleted. */
+  onSessionsRemoved(listener: (sessionIds: string[]) => void): void {
+    this.removedListeners.push(listener);
+  }
+
+  /** Deletes the saved sessions beyond the limit (oldest first; never one still capturing). */
+  enforceRetention(): string[] {
+    const removed = sessionsToDelete(this.list(), this.retention.maxSessions).filter((id) => this.removeSession(id));
+    this.announceRemoved(removed);
+    return removed;
+  }
+
+  private removeSession(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (session === undefined || isCapturing(session.info)) return false;
+    session.dispose();
+    this.throttles.get(id)?.dispose();
+    this.throttles.delete(id);
+    this.sessions.delete(id);
+    session.files.remove();
+    return true;
+  }
+
+  private announceRemoved(sessionIds: string[]): void {
+    if (sessionIds.length === 0) return;
+    for (const listener of this.removedListeners) listener(sessionIds);
   }
 
   list(): SessionInfo[] {
@@ -97,6 +159,13 @@ export class SessionRegistry {
     return session.info;
   }
 
+  /** A session of `kind` whose sources the caller builds from the new session (e.g. a Prometheus poller). */
+  startWith(kind: SessionSourceKind, description: string, sources: (session: Session) => CaptureSource[]): SessionInfo {
+    const session = this.create(kind, description, null, {});
+    session.attachSources(sources(session));
+    return session.info;
+  }
+
   async stop(id: string): Promise<SessionInfo> {
     const session = this.require(id);
     await session.stopSources();
@@ -134,7 +203,10 @@ export class SessionRegistry {
     };
     const files = new SessionFiles(this.storageDir, id);
     files.writeMeta(meta);
-    return this.wrap(meta, files);
+    const session = this.wrap(meta, files);
+    // The new session is the newest and capturing: it is kept; an old one may have to go.
+    this.enforceRetention();
+    return session;
   }
 
   private wrap(meta: SessionMeta, files: SessionFiles): Session {

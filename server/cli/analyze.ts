@@ -1,8 +1,7 @@
-// `stage-lens analyze <file|-> [--format table|json|csv] [--exclude-cold]`
+// `stage-lens analyze <file|-> [--format table|json|csv|trace] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
 import { createReadStream } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
@@ -10,8 +9,11 @@ import { analysisJson } from '../core/report/jsonReport';
 import type { HistogramSummaryJson } from '../core/report/jsonReport';
 import { csvRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
+import { traceChunks, type TraceRequests } from '../core/report/trace';
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { looksLikePrometheus } from '../core/inputKind';
 import { summarizeScrape } from '../core/promSummary';
+import { parseCommandArgs } from './commandArgs';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -20,7 +22,9 @@ stdin ('-'), and prints the per-stage phase split (queued = input wait + ready q
 prefill, decode, TTFT) with p50/p90/p99 and the findings.
 
 Options:
-  --format table|json|csv   output format (default: table)
+  --format table|json|csv|trace
+                            output format (default: table); trace: a Chrome trace (JSON) of
+                            every request's stages and phases, for Perfetto (ui.perfetto.dev)
   --exclude-cold            leave the first request after each server start out of the percentiles
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
@@ -31,33 +35,17 @@ Exit status: 0 when the input was read (findings are data, not failures);
 
 const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
 
-type Format = 'table' | 'json' | 'csv';
+type Format = 'table' | 'json' | 'csv' | 'trace';
 
 export async function runAnalyze(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: 'string', default: 'table' },
-        'exclude-cold': { type: 'boolean', default: false },
-        follow: { type: 'boolean', short: 'f', default: false },
-        duration: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (err) {
-    process.stderr.write(`stage-lens analyze: ${(err as Error).message}\n\n${HELP}\n`);
+  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' } }, HELP, (message) => {
+    process.stderr.write(`stage-lens analyze: ${message}\n\n${HELP}\n`);
     return 2;
-  }
-  if (parsed.values.help === true) {
-    process.stdout.write(HELP + '\n');
-    return 0;
-  }
+  });
+  if (typeof parsed === 'number') return parsed;
   const format = parsed.values.format as string;
-  if (format !== 'table' && format !== 'json' && format !== 'csv') {
-    process.stderr.write(`stage-lens analyze: --format must be table, json or csv (got '${format}')\n`);
+  if (format !== 'table' && format !== 'json' && format !== 'csv' && format !== 'trace') {
+    process.stderr.write(`stage-lens analyze: --format must be table, json or csv, or trace (got '${format}')\n`);
     return 2;
   }
   if (parsed.positionals.length !== 1) {
@@ -81,7 +69,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   }
   const input: Readable = source === '-' ? process.stdin : createReadStream(source);
   try {
-    const text = await analyzeStream(input, format, parsed.values['exclude-cold'] === true, source === '-' ? 'stdin' : source);
+    const sourceName = source === '-' ? 'stdin' : source;
+    if (format === 'trace') {
+      // Written chunk by chunk: a large log's trace is hundreds of MB.
+      const { requests } = await readAnalysis(input, parsed.values['exclude-cold'] === true);
+      for (const chunk of traceChunks(requests, { source: sourceName })) await writeOut(chunk);
+      return 0;
+    }
+    const text = await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName);
     await writeOut(text);
     return 0;
   } catch (err) {
@@ -92,7 +87,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   }
 }
 
-function writeOut(text: string): Promise<void> {
+function writeOut(text: string | Uint8Array): Promise<void> {
   return new Promise((resolve) => {
     if (process.stdout.write(text)) resolve();
     else process.stdout.once('drain', () => resolve());
@@ -100,7 +95,16 @@ function writeOut(text: string): Promise<void> {
 }
 
 /** Streams the input through the log parser, or (for a scrape) reads it whole, and renders the report. */
-export async function analyzeStream(input: Readable, format: Format, excludeCold: boolean, sourceName: string): Promise<string> {
+export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<string> {
+  const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
+  if (format === 'json') return JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
+  if (format === 'csv') return csvRows(snapshot.requests).join('\n') + '\n';
+  const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
+  return lines.join('\n') + '\n';
+}
+
+/** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
+async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold });
   const parser = new LogStreamParser();
   let kind: 'log' | 'scrape' | null = null;
@@ -137,11 +141,7 @@ export async function analyzeStream(input: Readable, format: Format, excludeCold
     histograms = scrape.histograms;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  const snapshot = analysis.snapshot();
-  if (format === 'json') return JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
-  if (format === 'csv') return csvRows(snapshot.requests).join('\n') + '\n';
-  const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
-  return lines.join('\n') + '\n';
+  return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, kind };
 
   function feed(buf: Buffer): void {
     if (kind === 'log') {
@@ -156,7 +156,7 @@ export async function analyzeStream(input: Readable, format: Format, excludeCold
 function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
-  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
+  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
   const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => Math.max(t.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));

@@ -1,10 +1,12 @@
 // `stage-lens <command>`: a thin shell over server/core and server/capture.
+import { isMainThread, workerData } from 'node:worker_threads';
 import { runAnalyze } from './analyze';
 
 const USAGE = `Usage: stage-lens <command> [options]
 
 Commands:
   analyze <file|->     per-stage phase split of a vLLM-Omni log or /metrics scrape
+                       (table, JSON, CSV, or a Chrome trace for Perfetto)
   demo                 run the simulator and show a live per-stage phase table
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
   compare <a> <b>      compare two runs (logs, scrapes or saved sessions)
@@ -21,6 +23,8 @@ async function loadCommand(name: string): Promise<CommandRunner | null> {
       return (await import('../simulate/cli')).runSimulate;
     case 'demo':
       return (await import('./demo')).runDemo;
+    case 'compare':
+      return (await import('./compare')).runCompare;
     default:
       return null;
   }
@@ -40,7 +44,10 @@ export async function main(argv: string[]): Promise<number> {
   return runner(rest);
 }
 
-if (require.main === module) {
+// `compare` reads its two inputs in worker threads running this same bundle.
+if (!isMainThread && typeof workerData === 'object' && workerData !== null && 'task' in workerData) {
+  void import('./compare').then((m) => (m.isCompareWorker(workerData) ? m.runCompareWorker() : undefined));
+} else if (require.main === module) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -1,11 +1,16 @@
 // A /metrics scrape as the CLI and the sessions report it: one row per histogram
 // series of every family (stage/replica labels kept), quantiles as PromQL's
-// histogram_quantile. A series that is absent stays absent: not measured.
+// histogram_quantile. A series that is absent stays absent: not measured. A count or
+// sum the series did not expose stays null (unknown), never 0; series that show the
+// codec TTFT signature carry its explanation, so no view presents them as truth.
 import { parseExposition } from './prom';
+import { findCodecTtftSignature, CODEC_TTFT_FAMILIES } from './prom/codecTtftSignature';
+import { labelsKey } from './prom/labels';
+import { canonicalMetricName } from './prom/metricNames';
 import type { ParsedExposition } from './prom/model';
 import { summarizeHistogramSeries } from './prom/stageHistograms';
 import type { ParseProblem } from './records';
-import type { HistogramSummary } from '../protocol';
+import type { HistogramSummary, Percentile } from '../protocol';
 
 /** One parse of a scrape body: its histogram rows and the lines that could not be read. */
 export function summarizeScrape(body: string): { histograms: HistogramSummary[]; problems: ParseProblem[] } {
@@ -13,14 +18,60 @@ export function summarizeScrape(body: string): { histograms: HistogramSummary[];
   return { histograms: histogramSummariesOf(parsed), problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })) };
 }
 
+
 export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
+  const caveats = new Map<string, string>();
+  for (const suspect of findCodecTtftSignature(parsed)) caveats.set(labelsKey(suspect.labels), suspect.message);
   const out: HistogramSummary[] = [];
   for (const family of parsed.families) {
     if (family.type !== 'histogram') continue;
+    const affected = caveats.size > 0 && CODEC_TTFT_FAMILIES.has(canonicalMetricName(family.name));
     for (const series of family.series) {
       const row = summarizeHistogramSeries(family.name, series);
-      out.push({ family: row.family, labels: row.labels, count: row.count ?? 0, sum: row.sum ?? 0, p50: row.p50, p90: row.p90, p99: row.p99 });
+      out.push({
+        family: row.family,
+        labels: row.labels,
+        count: row.count,
+        sum: row.sum,
+        p50: row.p50,
+        p90: row.p90,
+        p99: row.p99,
+        openEnded: row.openEnded,
+        caveat: affected ? (caveats.get(labelsKey(row.labels)) ?? null) : null,
+      });
     }
+  }
+  return out;
+}
+
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const PERCENTILES: readonly Percentile[] = ['p50', 'p90', 'p99'];
+
+/**
+ * Rows read back from a session's scrape.json (written by this or an older build, or
+ * damaged): what is well formed is kept; a missing count or sum stays unknown (null).
+ */
+export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
+  if (!Array.isArray(raw)) return [];
+  const out: HistogramSummary[] = [];
+  for (const item of raw as unknown[]) {
+    if (typeof item !== 'object' || item === null) continue;
+    const r = item as Record<string, unknown>;
+    if (typeof r['family'] !== 'string' || typeof r['labels'] !== 'object' || r['labels'] === null) continue;
+    const labels: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r['labels'] as Record<string, unknown>)) if (typeof v === 'string') labels[k] = v;
+    const openEnded = Array.isArray(r['openEnded']) ? PERCENTILES.filter((p) => (r['openEnded'] as unknown[]).includes(p)) : [];
+    out.push({
+      family: r['family'],
+      labels,
+      count: numberOrNull(r['count']),
+      sum: numberOrNull(r['sum']),
+      p50: numberOrNull(r['p50']),
+      p90: numberOrNull(r['p90']),
+      p99: numberOrNull(r['p99']),
+      openEnded,
+      caveat: typeof r['caveat'] === 'string' ? r['caveat'] : null,
+    });
   }
   return out;
 }

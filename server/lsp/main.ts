@@ -18,6 +18,7 @@ import { registerDeployFeatures, type DeployFeatures } from './deployFeatures';
 import { testNumbersFile, testStageNumbers } from './testStageNumbers';
 import { startSessionBackend, storageDirFrom } from './sessionBackend';
 import { SessionStageNumbers } from './sessionStageNumbers';
+import { retentionOption } from './retentionRequests';
 
 export interface StageLensServer {
   readonly connection: Connection;
@@ -51,7 +52,12 @@ if (require.main === module) {
   const liveNumbers = new SessionStageNumbers();
   const server = createStageLensServer(connection, process.argv, (params) => {
     // Sessions need the storage folder from the client, so they start at initialize.
-    const registry = startSessionBackend(connection, storageDirFrom(params.initializationOptions), (info) => liveNumbers.changed(info.deployConfig));
+    const registry = startSessionBackend(
+      connection,
+      storageDirFrom(params.initializationOptions),
+      (info) => liveNumbers.changed(info.deployConfig),
+      retentionOption(params.initializationOptions),
+    );
     liveNumbers.attach(registry);
   });
   if (testNumbersFile(process.argv) === undefined) server.deploy.setStageNumbers(liveNumbers);

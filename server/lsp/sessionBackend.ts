@@ -7,6 +7,8 @@ import type { Connection } from 'vscode-languageserver';
 import { SessionRegistry } from '../capture/sessionRegistry';
 import { realSourceFactories } from '../capture/sourceFactories';
 import { notify, registerSessionRequests } from './sessionRequests';
+import { registerRetentionRequests } from './retentionRequests';
+import type { RetentionLimits } from '../capture/retention';
 import type { SessionInfo } from '../protocol';
 
 export function defaultStorageDir(argv: readonly string[] = process.argv): string {
@@ -24,7 +26,7 @@ export function storageDirFrom(initializationOptions: unknown): string {
   return defaultStorageDir();
 }
 
-export function startSessionBackend(connection: Connection, storageDir: string, onSessionChanged?: (info: SessionInfo) => void): SessionRegistry {
+export function startSessionBackend(connection: Connection, storageDir: string, onSessionChanged?: (info: SessionInfo) => void, retention?: RetentionLimits): SessionRegistry {
   const registry = new SessionRegistry(
     storageDir,
     realSourceFactories((progress) => notify(connection, 'stageLens/importProgress', progress)),
@@ -37,6 +39,9 @@ export function startSessionBackend(connection: Connection, storageDir: string, 
     },
   );
   registerSessionRequests(connection, registry);
+  registerRetentionRequests(connection, registry);
+  // The client's limits before the saved sessions are read: retention applies as they load.
+  if (retention !== undefined) registry.setRetention(retention);
   const restored = registry.loadSaved();
   connection.console.info(`Stage Lens: ${restored.length} saved session(s) restored from ${storageDir}`);
   connection.onShutdown(() => registry.dispose());

@@ -8,10 +8,12 @@ import type { SessionRegistry } from '../capture/sessionRegistry';
 import { requestDetail, requestPage, requestSpans, sessionSummary, stageHistogram } from '../capture/sessionQueries';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
+import { compareRequest } from './compareRequests';
+import { registerPrometheusRequests } from './prometheusRequests';
 
 type Handler<M extends ServerRequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
 
-function handle<M extends ServerRequestMethod>(connection: Connection, method: M, handler: Handler<M>): void {
+export function handle<M extends ServerRequestMethod>(connection: Connection, method: M, handler: Handler<M>): void {
   connection.onRequest(method, async (params: RequestParams<M>) => {
     try {
       return await handler(params);
@@ -43,4 +45,6 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/histogram', (p) => stageHistogram(registry.require(p.sessionId), p));
   handle(connection, 'stageLens/requestSpans', (p) => requestSpans(registry.require(p.sessionId)));
   handle(connection, 'stageLens/export', (p) => exportSession(registry.require(p.sessionId), p.format, p.path));
+  handle(connection, 'stageLens/compare', (p) => compareRequest(registry, p));
+  registerPrometheusRequests(connection, registry);
 }

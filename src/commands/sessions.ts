@@ -1,7 +1,7 @@
 // Open Session..., Stop Capture, Export Session..., Use Session for This Deploy Config.
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
-import type { SessionInfo } from '../../server/protocol';
+import type { ExportFormat, SessionInfo } from '../../server/protocol';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
@@ -41,18 +41,26 @@ export async function stopCapture(client: StageLensClient): Promise<void> {
   await client.request('stageLens/stop', { sessionId: target.id });
 }
 
+const EXPORT_CHOICES: readonly (vscode.QuickPickItem & { format: ExportFormat; suffix: string; filter: Record<string, string[]> })[] = [
+  { label: 'JSON', description: 'same schema as stage-lens analyze --format json', format: 'json', suffix: '.json', filter: { JSON: ['json'] } },
+  { label: 'CSV', description: 'one row per request and stage', format: 'csv', suffix: '.csv', filter: { CSV: ['csv'] } },
+  { label: 'Chrome trace', description: 'every request\'s stages and phases; open in Perfetto (ui.perfetto.dev) or chrome://tracing', format: 'trace', suffix: '.trace.json', filter: { 'Chrome trace (JSON)': ['json'] } },
+];
+
 export async function exportSession(client: StageLensClient): Promise<void> {
   const s = client.currentSession() ?? (await pickSession(client, 'Stage Lens: export a session'));
   if (s === undefined) return;
+  const choice = await vscode.window.showQuickPick(EXPORT_CHOICES, { title: 'Stage Lens: export format' });
+  if (choice === undefined) return;
   const target = await vscode.window.showSaveDialog({
-    title: 'Stage Lens: export session',
-    filters: { JSON: ['json'], CSV: ['csv'] },
-    defaultUri: vscode.Uri.file(`${vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd()}/stage-lens-${s.id}.json`),
+    title: `Stage Lens: export session as ${choice.label}`,
+    filters: choice.filter,
+    defaultUri: vscode.Uri.file(`${vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd()}/stage-lens-${s.id}${choice.suffix}`),
   });
   if (target === undefined) return;
-  const format = target.fsPath.endsWith('.csv') ? 'csv' : 'json';
-  const result = await client.request('stageLens/export', { sessionId: s.id, format, path: target.fsPath });
-  void vscode.window.showInformationMessage(`Stage Lens exported ${result.requestCount} requests to ${result.path}.`);
+  const result = await client.request('stageLens/export', { sessionId: s.id, format: choice.format, path: target.fsPath });
+  const hint = choice.format === 'trace' ? ' Open it in Perfetto (ui.perfetto.dev).' : '';
+  void vscode.window.showInformationMessage(`Stage Lens exported ${result.requestCount} requests to ${result.path}.${hint}`);
 }
 
 /** The explicit match between a deploy YAML and a session: its live numbers then show as inlay hints. */

@@ -7,11 +7,15 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { WebviewToHost } from '../../server/protocol';
+import { parseExposition } from '../../server/core/prom';
+import { histogramSummariesOf } from '../../server/core/promSummary';
 import { formatCompact } from '../../webview/shared/format';
+import { BUGGY_CODEC_SCRAPE } from '../unit/promScrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { summarize, syntheticRequest, syntheticSession, XSS_INDEX, XSS_REQUEST_ID } from '../fixtures/webview/syntheticSession';
+import { spansOf, summarize, syntheticRequest, syntheticSession, XSS_INDEX, XSS_REQUEST_ID } from '../fixtures/webview/syntheticSession';
+import { FakeHost } from '../fixtures/webview/fakeHost';
 
 const COUNT = 100_000;
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
@@ -50,9 +54,11 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
 }
 
 const row = (index: number): string => `[data-testid="request-row"][data-index="${index}"]`;
+/** The row's request id cell: in the table's sticky id column, owned by the row (aria-owns). */
+const idCell = (index: number): string => `[data-testid="request-id"][data-index="${index}"]`;
 
 async function waitRowLoaded(page: Page, index: number): Promise<void> {
-  await waitUntil(page, `(() => { const c = document.querySelector('${row(index)} .id-cell'); return c !== null && c.dataset.state === 'text'; })()`);
+  await waitUntil(page, `(() => { const c = document.querySelector('${idCell(index)}'); return c !== null && c.dataset.state === 'text'; })()`);
 }
 
 describe('latency panel', () => {
@@ -70,7 +76,7 @@ describe('latency panel', () => {
   });
 
   test('first view: rows of the first page and the total', async () => {
-    assert.equal(await page.locator(`${row(0)} .id-cell`).textContent(), 'chatcmpl-00000000-0');
+    assert.equal(await page.locator(`${idCell(0)}`).textContent(), 'chatcmpl-00000000-0');
     assert.equal(await page.getByTestId('request-total').getAttribute('data-total'), String(COUNT));
     assert.match((await page.getByTestId('request-total').textContent()) ?? '', /100,000 requests/);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-requests.png') });
@@ -81,11 +87,11 @@ describe('latency panel', () => {
     assert.ok(rows > 20 && rows < 100, `${rows} rows in the DOM`);
     assert.equal(await page.getByTestId('request-table').getAttribute('aria-rowcount'), String(COUNT + 1));
     const first = queries(await view.posted())[0];
-    assert.deepEqual(first?.params, { offset: 0, limit: 200 });
+    assert.deepEqual(first?.params, { offset: 0, limit: 50 });
   });
 
   test('a request id with markup is shown as text and nothing runs', async () => {
-    assert.equal(await page.locator(`${row(XSS_INDEX)} .id-cell`).textContent(), XSS_REQUEST_ID);
+    assert.equal(await page.locator(`${idCell(XSS_INDEX)}`).textContent(), XSS_REQUEST_ID);
     assert.equal(await page.locator('img').count(), 0);
     assert.equal(await evaluate<number>(page, 'window.__alerts'), 0);
     assert.deepEqual(await evaluate<string[]>(page, 'window.__cspViolations'), []);
@@ -118,23 +124,38 @@ describe('latency panel', () => {
     assert.match(await titleOnHover(cell(codec, '2.ttftMs')), /codec first-audio signature/);
     assert.equal(await page.locator(cell(codec, '2.prefillMs')).textContent(), 'hidden');
     assert.match(await titleOnHover(cell(codec, '2.prefillMs')), /zero or not measured/);
-    // The request id column stays in view (sticky) while scrolled right.
-    assert.equal(await page.locator(`${row(XSS_INDEX)} .id-cell`).isVisible(), true);
+    // The request id column stays in view (sticky) while scrolled right: at the scroll
+    // container's left edge, drawn over the value cells.
+    const edges = await evaluate<{ id: number; box: number; scrolled: number }>(
+      page,
+      `(() => { const s = document.querySelector('[data-testid="request-table-scroll"]'); return { id: document.querySelector('${idCell(XSS_INDEX)}').getBoundingClientRect().left, box: s.getBoundingClientRect().left, scrolled: s.scrollLeft }; })()`,
+    );
+    assert.ok(edges.scrolled > 500, `scrolled right by ${edges.scrolled}px`);
+    assert.ok(Math.abs(edges.id - edges.box) <= 2, `id cell at ${edges.id}px, container at ${edges.box}px`);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-requests-codec.png') });
     await page.evaluate(`document.querySelector('[data-testid="request-table-scroll"]').scrollLeft = 0`);
   });
 
+  test('a row owns its id cell (aria-owns), so assistive technology reads one row', async () => {
+    const owned = await page.locator(row(3)).getAttribute('aria-owns');
+    assert.ok(owned !== null && owned !== '');
+    assert.equal(await page.locator(`[id="${owned}"]`).getAttribute('data-index'), '3');
+    assert.equal(await page.locator(`[id="${owned}"]`).getAttribute('role'), 'rowheader');
+  });
+
   test('the selected row carries its explanations (keyboard users cannot hover)', async () => {
-    await page.locator(`${row(5)} .id-cell`).click();
+    await page.locator(`${idCell(5)}`).click();
     assert.equal(await page.locator(row(5)).getAttribute('aria-selected'), 'true');
     assert.match((await page.locator(`${row(5)} .cell[data-col="1.decodeMs"]`).getAttribute('title')) ?? '', /printed None/);
   });
 
   test('clicking a header sorts on the server: the query names the column', async () => {
     const header = page.locator('[data-sort-key="1.prefillMs"]');
+    const before = queries(await view.posted()).length;
     await header.click();
     await waitUntil(page, `document.querySelector('[role=columnheader][data-col="1.prefillMs"]').getAttribute('aria-sort') === 'descending'`);
-    let last = queries(await view.posted()).at(-1);
+    // The first question after the click is the new order's first page.
+    let last: ReturnType<typeof queries>[number] | undefined = queries(await view.posted())[before];
     assert.equal(last?.params.sortBy, '1.prefillMs');
     assert.equal(last?.params.descending, true);
     assert.equal(last?.params.offset, 0);
@@ -150,7 +171,7 @@ describe('latency panel', () => {
   test('scrolling far fetches the page at that offset and keeps the DOM small', async () => {
     await page.evaluate(`document.querySelector('[data-testid="request-table-scroll"]').scrollTop = 50000 * 22`);
     await waitRowLoaded(page, 50_000);
-    assert.ok(queries(await view.posted()).some((q) => q.params.offset === 50_000 && q.params.limit === 200));
+    assert.ok(queries(await view.posted()).some((q) => q.params.offset === 50_000 && q.params.limit === 50));
     const rows = await page.getByTestId('request-row').count();
     assert.ok(rows < 100, `${rows} rows in the DOM`);
   });
@@ -158,12 +179,12 @@ describe('latency panel', () => {
   test('keyboard: arrows move the selection, Enter opens the timeline', async () => {
     await page.evaluate(`document.querySelector('[data-testid="request-table-scroll"]').scrollTop = 0`);
     await waitRowLoaded(page, 0);
-    await page.locator(`${row(0)} .id-cell`).click();
+    await page.locator(`${idCell(0)}`).click();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.locator(row(2)).getAttribute('aria-selected'), 'true');
     assert.equal(await page.getByTestId('request-table').getAttribute('aria-activedescendant'), 'request-row-2');
-    const id = await page.locator(`${row(2)} .id-cell`).textContent();
+    const id = await page.locator(`${idCell(2)}`).textContent();
     await page.keyboard.press('Enter');
     await waitUntil(page, `document.querySelector('[data-testid="tab-timeline"]').getAttribute('aria-selected') === 'true'`);
     const opened = (await view.posted()).filter((m) => m.type === 'queryRequest').at(-1);
@@ -179,7 +200,7 @@ describe('latency panel', () => {
     await page.getByTestId('filter-text').fill(target);
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '1'`);
     await waitRowLoaded(page, 0);
-    await page.locator(`${row(0)} .id-cell`).dblclick();
+    await page.locator(`${idCell(0)}`).dblclick();
     await waitUntil(page, `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(target)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`);
     const legend = page.getByTestId('legend-reconstructed');
     assert.equal(await legend.isVisible(), true);
@@ -248,9 +269,10 @@ describe('latency panel', () => {
   });
 
   test('a filter from the host (a clicked stage) narrows the table', async () => {
+    const before = queries(await view.posted()).length;
     await view.dispatch({ type: 'filter', filter: { stageId: 2 } });
     await waitUntil(page, `document.querySelector('[data-testid="filter-stage"]').value === '2'`);
-    const last = queries(await view.posted()).at(-1);
+    const last = queries(await view.posted())[before];
     assert.equal(last?.params.stageId, 2);
     assert.equal(last?.params.offset, 0);
   });
@@ -267,6 +289,25 @@ describe('latency panel', () => {
       document.body.classList.replace('vscode-dark', 'vscode-light');
     })()`);
     await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').toDataURL() !== ${JSON.stringify(dark)}`);
+  });
+});
+
+describe('latency panel opened before the first request', () => {
+  test('the empty table fills in as requests arrive (a live session that starts empty)', async () => {
+    const empty: SyntheticSession = { ...data, session: { ...data.session, requestCount: 0 }, requests: [], summary: summarize(data.session.id, []), spans: spansOf([]) };
+    const view = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(empty));
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '0'`);
+      for (const n of [3, 7]) {
+        await view.dispatch(view.host.append(Array.from({ length: n - view.host.session.requests.length }, (_, i) => syntheticRequest(view.host.session.requests.length + i))));
+        await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '${n}'`);
+      }
+      await waitRowLoaded(page, 6);
+      assert.equal(await page.locator(idCell(6)).textContent(), data.requests[6]?.requestId);
+    } finally {
+      await view.close();
+    }
   });
 });
 
@@ -320,6 +361,29 @@ describe('side panel', () => {
     await waitUntil(page, `document.querySelector('${cell('0', 'prefillMs')} .v').textContent === ${JSON.stringify(formatCompact(p99))}`);
     assert.equal(await page.getByTestId('percentile-p99').getAttribute('aria-checked'), 'true');
     await page.getByTestId('percentile-p50').click();
+  });
+
+  test('/metrics histograms: their own section, per stage, labelled as scrape estimates; the codec lie is not shown as a number', async () => {
+    assert.equal(await page.getByTestId('scrape-section').isHidden(), true, 'no scrape: no section');
+    const histograms = histogramSummariesOf(parseExposition(BUGGY_CODEC_SCRAPE));
+    await view.dispatch({ type: 'summary', summary: { ...data.summary, histograms } });
+    await page.getByTestId('scrape-section').waitFor();
+    assert.match((await page.locator('[data-testid="scrape-section"] h2').textContent()) ?? '', /From \/metrics/);
+    const rows = await page.getByTestId('scrape-row').allTextContents();
+    assert.equal(rows.length, 2);
+    assert.match(rows[0] ?? '', /^stage 0 · r0/);
+    const scrapeCell = (row: number, col: string): string => `[data-testid="scrape-row"]:nth-child(${row + 1}) td[data-col="${col}"]`;
+    const ttft0 = (histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.p50 ?? NaN) * 1000;
+    assert.equal(await page.locator(`${scrapeCell(0, 'ttft')} .v`).textContent(), formatCompact(ttft0));
+    assert.match((await page.locator(scrapeCell(0, 'ttft')).getAttribute('title')) ?? '', /histogram_quantile over 8 observations of the last \/metrics scrape/);
+    assert.equal(await page.locator(`${scrapeCell(1, 'ttft')} .v`).textContent(), 'not recorded');
+    assert.equal(await page.locator(`${scrapeCell(1, 'prefill')} .v`).textContent(), 'not usable');
+    assert.match((await page.locator(scrapeCell(1, 'prefill')).getAttribute('title')) ?? '', /codec TTFT bug/);
+    // The log's table is untouched and still labelled as the log's.
+    assert.equal(await page.getByTestId('stage-row').count(), 3);
+    await page.getByTestId('scrape-section').screenshot({ path: path.join(SHOTS, 'side-panel-metrics.png') });
+    await view.dispatch({ type: 'summary', summary: data.summary });
+    await waitUntil(page, `document.querySelector('[data-testid="scrape-section"]').hidden`);
   });
 
   test('clicking a stage or a finding opens the latency panel on it', async () => {

@@ -19,6 +19,14 @@ describe('row window', () => {
     assert.equal(w.offsetY, w.first * 22);
   });
 
+  test('overscan on one side only: rows prepared ahead of the scroll, few behind', () => {
+    const w = rowWindow({ scrollTop: 22 * 100, viewportHeight: 220, rowHeight: 22, total: 1000, overscan: 2, overscanAfter: 8 });
+    assert.equal(w.first, 98);
+    assert.equal(w.end, 118);
+    const none = rowWindow({ scrollTop: 22 * 100, viewportHeight: 220, rowHeight: 22, total: 1000, overscan: 0, overscanAfter: 0 });
+    assert.deepEqual([none.first, none.end], [100, 110]);
+  });
+
   test('at the end: clamped to the total', () => {
     const w = rowWindow({ ...base, scrollTop: 22 * 100_000, total: 100_000 });
     assert.equal(w.end, 100_000);

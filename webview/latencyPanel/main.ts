@@ -8,6 +8,7 @@ import { debounce, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
 import { segmented } from '../shared/segmented';
+import { sessionTitle as sessionTitleOf } from '../shared/sessionTitle';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { HistogramView } from './histogram/histogramView';
@@ -176,7 +177,7 @@ empty.hidden = true;
 
 function showHeader(): void {
   if (session === null) return;
-  setText(sessionTitle, session.description);
+  setText(sessionTitle, sessionTitleOf(session));
   sessionTitle.title = session.description;
   const n = summary?.requestCount ?? session.requestCount;
   setText(sessionMeta, `${session.status} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);

@@ -6,11 +6,13 @@ import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
 import { segmented } from '../shared/segmented';
+import { sessionTitle as sessionTitleOf } from '../shared/sessionTitle';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
 import type { SidePanelState } from './state';
 import { pushTrend, sanitizeSideState } from './state';
+import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel } from './summaryModel';
 import { SummaryTable } from './summaryTable';
 import { Trend } from './trend';
@@ -48,6 +50,20 @@ const percentileSwitch = segmented<Percentile>('Percentile', ['p50', 'p90', 'p99
 });
 const trend = new Trend();
 const table = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }));
+const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
+  testId: 'scrape-summary',
+  rowTestId: 'scrape-row',
+  label: 'Latency per stage from the server\'s /metrics histograms',
+  countPrefix: 'obs=',
+});
+const scrapeSection = h(
+  'section',
+  { className: 'scrape-section', testId: 'scrape-section', attrs: { 'aria-label': 'From /metrics' } },
+  h('h2', {}, 'From /metrics ', h('span', { className: 'muted source-note', text: 'Prometheus histograms · last scrape' })),
+  h('p', { className: 'muted note', text: 'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.' }),
+  h('div', { className: 'table-wrap' }, scrapeTable.el),
+);
+scrapeSection.hidden = true;
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 const live = h(
@@ -56,9 +72,11 @@ const live = h(
   header,
   errorBanner,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
+  h('h2', { className: 'table-caption' }, 'From the log ', h('span', { className: 'muted source-note', text: 'per request, per stage' })),
   h('div', { className: 'table-wrap' }, table.el),
   waiting,
   findings.el,
+  scrapeSection,
 );
 const empty = emptyState((m) => channel.post(m), 'No session yet. Start the demo server for live numbers in seconds, or capture your own server.');
 const root = h('main', { id: 'side-panel', className: 'side-panel' }, live, empty);
@@ -68,7 +86,7 @@ function showSession(): void {
   live.hidden = session === null;
   empty.hidden = session !== null;
   if (session === null) return;
-  setText(sessionTitle, session.description);
+  setText(sessionTitle, sessionTitleOf(session));
   const requests = summary?.requestCount ?? session.requestCount;
   setText(sessionMeta, `${session.status} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}${session.kind === 'import' ? ' · imported' : ''}`);
   statusDot.dataset['status'] = session.status;
@@ -86,6 +104,9 @@ function render(): void {
   waiting.hidden = summary.stages.length > 0;
   table.update(summaryModel(summary, state.percentile, stageNames));
   findings.update(summary.findings);
+  const scrape = scrapeModel(summary.histograms, state.percentile, stageNames);
+  scrapeSection.hidden = scrape.rows.length === 0;
+  if (scrape.rows.length > 0) scrapeTable.update(scrape);
   trend.update(state.trend, state.percentile, headlineLabel);
 }
 

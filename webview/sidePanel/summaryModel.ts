@@ -6,7 +6,7 @@ import type { ValueView } from '../shared/valueState';
 import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
-export type ColumnGroup = 'phase' | 'total' | 'audio';
+export type ColumnGroup = 'phase' | 'total' | 'audio' | 'token';
 
 export interface SummaryColumn {
   readonly id: string;
@@ -28,7 +28,8 @@ export interface SummaryRow {
   readonly label: string;
   readonly role: string;
   readonly replica: number | null;
-  readonly requestCount: number;
+  /** Requests (or observations) behind the row; null when unknown. */
+  readonly requestCount: number | null;
   readonly stageId: number | null;
   readonly cells: Readonly<Record<string, SummaryCell>>;
 }

@@ -1,6 +1,7 @@
 // The per-stage table of the side panel. Updated in place: a live summary changes a few
 // numbers, so only those text nodes, titles and bar widths are touched.
 import { h, setAttr, setData, setText, setTitle } from '../shared/dom';
+import { formatCount } from '../shared/format';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
 interface CellParts {
@@ -25,8 +26,16 @@ export class SummaryTable {
   private columnKey = '';
   private rows = new Map<string, RowParts>();
 
-  constructor(private readonly onOpenStage: (stageId: number | null) => void) {
-    this.el = h('table', { className: 'stage-table', testId: 'stage-summary', attrs: { 'aria-label': 'Latency per stage' } }, this.head, this.body);
+  constructor(
+    private readonly onOpenStage: (stageId: number | null) => void,
+    private readonly options: { readonly testId: string; readonly rowTestId: string; readonly label: string; readonly countPrefix: string } = {
+      testId: 'stage-summary',
+      rowTestId: 'stage-row',
+      label: 'Latency per stage',
+      countPrefix: 'n=',
+    },
+  ) {
+    this.el = h('table', { className: 'stage-table', testId: options.testId, attrs: { 'aria-label': options.label } }, this.head, this.body);
   }
 
   update(model: SummaryModel): void {
@@ -68,7 +77,7 @@ export class SummaryTable {
     const role = h('span', { className: 'stage-role' });
     const count = h('span', { className: 'stage-count muted' });
     const th = h('th', { attrs: { scope: 'row' } }, label, role, count);
-    const tr = h('tr', { testId: 'stage-row', className: row.replica === null ? 'stage' : 'replica', attrs: { tabindex: '0' }, dataset: { stageKey: row.key } }, th);
+    const tr = h('tr', { testId: this.options.rowTestId, className: row.replica === null ? 'stage' : 'replica', attrs: { tabindex: '0' }, dataset: { stageKey: row.key } }, th);
     const cells = new Map<string, CellParts>();
     for (const c of columns) {
       const value = h('span', { className: 'v' });
@@ -98,7 +107,7 @@ export class SummaryTable {
     parts.stageId = row.stageId;
     setText(parts.label, row.label);
     setText(parts.role, row.role);
-    setText(parts.count, `n=${row.requestCount}`);
+    setText(parts.count, row.requestCount === null ? '' : `${this.options.countPrefix}${formatCount(row.requestCount)}`);
     setAttr(parts.tr, 'aria-label', `${row.label}${row.role === '' ? '' : ` ${row.role}`}: open the requests of this stage`);
     for (const c of columns) {
       const cell = row.cells[c.id];

@@ -55,6 +55,9 @@ const INFERENCE = 'vllm:request_inference_time_seconds';
 /** Below this, decode vs inference sums are treated as equal (float sums of seconds). */
 const SUM_TOLERANCE_S = 1e-6;
 
+/** The families whose series on an affected stage the codec TTFT bug makes unusable (a scrape, a Prometheus query, a comparison). */
+export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE]);
+
 function seriesByLabels(exposition: ParsedExposition, name: string): Map<string, HistogramSeries> {
   const map = new Map<string, HistogramSeries>();
   const family = findFamily(exposition, name);

@@ -2,6 +2,17 @@
 // a spacer as tall as all rows; a pool of row elements is re-used for the rows in view
 // (row i in slot i mod pool size, so scrolling rewrites only the rows that came into
 // view), and pages of rows are fetched from the host by offset (sorted and filtered there).
+//
+// Scrolling cost, measured in headless Chromium (scripts/bench/webview.ts):
+// - the request ids live in ONE column element that sticks to the left edge, not in a
+//   sticky cell per row: every sticky cell is a composited layer of its own, and forty of
+//   them re-layerized on every frame cost more than the rows' text. A row owns its id
+//   cell through aria-owns, so assistive technology still reads one row.
+// - rows are placed with `top` (no per-row transform, so no paint property node per row),
+//   and re-rendered in the scroll event itself (same frame as the scroll, no rAF hop);
+// - overscan follows the scroll: rows ahead are prepared, rows behind are not, and a
+//   jump of more than a screen prepares none (they would never be seen);
+// - pages are small (50 rows) so that each answer is parsed within one frame.
 import type { AnalyzedRequest, RequestPage, RequestPageParams, WebviewToHost } from '../../../server/protocol';
 import { h, setAttr, setData, setText, setTitle } from '../../shared/dom';
 import { formatCompact, formatCount } from '../../shared/format';
@@ -13,15 +24,21 @@ import type { RowWindow } from './virtualWindow';
 import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
 
 export const ROW_HEIGHT = 22;
-export const PAGE_SIZE = 200;
-const OVERSCAN = 6;
+export const PAGE_SIZE = 50;
+/** Rows prepared beyond the viewport: ahead when scrolling slowly, behind, and when idle (both sides). */
+const OVERSCAN_AHEAD = 8;
+const OVERSCAN_BEHIND = 2;
+const OVERSCAN_IDLE = 4;
 const MAX_IN_FLIGHT = 6;
 const FETCH_THROTTLE_MS = 60;
 
 export type TableQuery = Omit<RequestPageParams, 'sessionId' | 'offset' | 'limit'>;
 
 interface PooledRow {
+  /** The row with its value cells (role row). */
   readonly el: HTMLDivElement;
+  /** The request id cell, in the sticky id column (cells[0]). */
+  readonly idCell: HTMLDivElement;
   readonly cells: HTMLDivElement[];
   /** One text node per cell, updated in place (no node churn while scrolling). */
   readonly texts: Text[];
@@ -55,6 +72,7 @@ export class RequestTable {
   private readonly headRow: HTMLDivElement;
   private readonly head: HTMLDivElement;
   private readonly body: HTMLDivElement;
+  private readonly idColumn: HTMLDivElement;
   private readonly rowsEl: HTMLDivElement;
   private readonly status: HTMLDivElement;
   private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
@@ -71,6 +89,10 @@ export class RequestTable {
   private fetchTimer: ReturnType<typeof setTimeout> | undefined;
   private lastFetch = 0;
   private window: RowWindow = { first: 0, end: 0, offsetY: 0, spacerHeight: 0, scaled: false };
+  /** First visible row of the last render: the scroll direction and speed of the next one. */
+  private lastVisibleFirst = -1;
+  /** +1 scrolling down, -1 up, 0 idle or jumping: the page beyond the window on that side is fetched ahead. */
+  private direction = 0;
   private colRange = { from: 1, to: 1 };
   private headHeight = ROW_HEIGHT * 2;
   private active = false;
@@ -80,7 +102,8 @@ export class RequestTable {
     this.headRow = h('div', { className: 'grid-row head-row', role: 'row', attrs: { 'aria-rowindex': '1' } });
     this.head = h('div', { className: 'grid-head', role: 'rowgroup' }, this.groupRow, this.headRow);
     this.rowsEl = h('div', { className: 'grid-rows' });
-    this.body = h('div', { className: 'grid-body', role: 'rowgroup' }, this.rowsEl);
+    this.idColumn = h('div', { className: 'id-column', role: 'none' });
+    this.body = h('div', { className: 'grid-body', role: 'rowgroup' }, this.idColumn, this.rowsEl);
     this.grid = h('div', {
       className: 'grid',
       role: 'grid',
@@ -91,13 +114,15 @@ export class RequestTable {
     this.status = h('div', { className: 'table-status muted', testId: 'request-total', attrs: { 'aria-live': 'polite' } });
     this.el = h('div', { className: 'table-region' }, this.scroll, this.status);
     this.scroll.addEventListener('scroll', () => {
-      this.schedule();
+      // Scroll events come once per frame, before its animation callbacks: render now, so
+      // the rows match the scroll position in this very frame.
+      if (this.active) this.renderNow();
       this.events.changed();
     }, { passive: true });
     this.grid.addEventListener('keydown', (ev) => this.onKey(ev));
-    this.rowsEl.addEventListener('pointerover', (ev) => this.explainCell(ev.target));
-    this.rowsEl.addEventListener('click', (ev) => this.onClick(ev, false));
-    this.rowsEl.addEventListener('dblclick', (ev) => this.onClick(ev, true));
+    this.body.addEventListener('pointerover', (ev) => this.explainCell(ev.target));
+    this.body.addEventListener('click', (ev) => this.onClick(ev, false));
+    this.body.addEventListener('dblclick', (ev) => this.onClick(ev, true));
     new ResizeObserver(() => this.schedule()).observe(this.scroll);
     this.renderHead();
   }
@@ -119,7 +144,10 @@ export class RequestTable {
       this.schedule();
       return;
     }
-    for (const row of this.pool) row.el.remove();
+    for (const row of this.pool) {
+      row.el.remove();
+      row.idCell.remove();
+    }
     this.pool = [];
     this.renderHead();
     this.schedule();
@@ -188,6 +216,27 @@ export class RequestTable {
     });
   }
 
+  private renderNow(): void {
+    if (this.frame !== 0) {
+      cancelAnimationFrame(this.frame);
+      this.frame = 0;
+    }
+    this.render();
+  }
+
+  /** Overscan rows before and after the viewport for a move from the last render's first row. */
+  private overscanFor(visibleFirst: number, visibleRows: number): { before: number; after: number } {
+    const last = this.lastVisibleFirst;
+    this.lastVisibleFirst = visibleFirst;
+    if (last < 0 || last === visibleFirst) return { before: OVERSCAN_IDLE, after: OVERSCAN_IDLE };
+    const step = Math.abs(visibleFirst - last);
+    // Jumping (a scrollbar drag) fetches nothing ahead: that page would be passed before it arrives.
+    this.direction = step >= visibleRows ? 0 : visibleFirst > last ? 1 : -1;
+    // A jump past a screen: the next frame jumps again, rows beyond the viewport are never seen.
+    const ahead = step >= visibleRows ? 0 : Math.min(OVERSCAN_AHEAD, step + 2);
+    return visibleFirst > last ? { before: OVERSCAN_BEHIND, after: ahead } : { before: ahead, after: OVERSCAN_BEHIND };
+  }
+
   private layoutSpacer(): void {
     const total = this.total ?? 0;
     const win = rowWindow({ scrollTop: 0, viewportHeight: 0, rowHeight: ROW_HEIGHT, total, overscan: 0 });
@@ -202,7 +251,10 @@ export class RequestTable {
   private render(): void {
     const total = this.total ?? 0;
     this.headHeight = this.head.offsetHeight || this.headHeight;
-    const win = rowWindow({ scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: OVERSCAN });
+    const input = { scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: 0 };
+    const visible = rowWindow(input);
+    const overscan = this.overscanFor(visible.first, visible.end - visible.first);
+    const win = rowWindow({ ...input, overscan: overscan.before, overscanAfter: overscan.after });
     this.window = win;
     this.colRange = columnsInView(this.columns, this.scroll.scrollLeft, this.scroll.clientWidth);
     const count = win.end - win.first;
@@ -219,14 +271,22 @@ export class RequestTable {
       const row = this.pool[slot] as PooledRow;
       const index = win.first + ((slot - (win.first % size) + size) % size);
       if (index >= win.end) {
-        if (!row.el.hidden) row.el.hidden = true;
+        if (!row.el.hidden) {
+          row.el.hidden = true;
+          row.idCell.hidden = true;
+        }
         continue;
       }
-      if (row.el.hidden) row.el.hidden = false;
+      if (row.el.hidden) {
+        row.el.hidden = false;
+        row.idCell.hidden = false;
+      }
       const y = win.scaled ? win.offsetY + (index - win.first) * ROW_HEIGHT : index * ROW_HEIGHT;
       if (row.y !== y) {
         row.y = y;
-        row.el.style.transform = `translateY(${y}px)`;
+        const top = `${y}px`;
+        row.el.style.top = top;
+        row.idCell.style.top = top;
       }
       this.fillRow(row, index);
       if (index === this.selected) activeId = row.el.id;
@@ -243,6 +303,7 @@ export class RequestTable {
     if (selectionChanged) {
       row.selected = selected;
       row.el.setAttribute('aria-selected', String(selected));
+      row.idCell.dataset['selected'] = String(selected);
     }
     const same = row.index === index && row.request === request && row.version === this.columnsVersion;
     if (!same) {
@@ -250,13 +311,15 @@ export class RequestTable {
         row.index = index;
         row.el.id = `request-row-${index}`;
         row.el.setAttribute('aria-rowindex', String(index + 2));
-        row.el.dataset['index'] = String(index);
+        const at = String(index);
+        row.el.dataset['index'] = at;
+        row.idCell.dataset['index'] = at;
       }
       row.request = request;
       row.version = this.columnsVersion;
       row.requestId = request?.requestId ?? null;
       row.written.fill(0);
-      setData(row.el, 'cold', String(request?.cold === true));
+      setData(row.idCell, 'cold', String(request?.cold === true));
       setData(row.el, 'pending', String(request === undefined));
     }
     // A row still loading shows "…" in its id cell; its other cells are hidden by CSS and
@@ -296,25 +359,35 @@ export class RequestTable {
   }
 
   private createRow(): PooledRow {
+    const slot = String(this.pool.length);
     const texts: Text[] = [];
     const cells = this.columns.map((col, i) => {
-      const dataset: Record<string, string> = { col: col.id };
+      const dataset: Record<string, string> = { col: col.id, slot };
       if (col.phase !== null) dataset['phase'] = col.phase;
       const text = document.createTextNode('');
       texts.push(text);
-      const cell = h('div', { className: i === 0 ? 'cell v id-cell' : 'cell v', role: i === 0 ? 'rowheader' : 'gridcell', dataset }, text);
+      const attrs = { 'aria-colindex': String(i + 1) };
+      const cell =
+        i === 0
+          ? h('div', { className: 'cell v id-cell', role: 'rowheader', testId: 'request-id', id: `request-id-${slot}`, attrs, dataset: { ...dataset, selected: 'false' } }, text)
+          : h('div', { className: 'cell v', role: 'gridcell', attrs, dataset }, text);
       cell.style.width = `${col.width}px`;
       return cell;
     });
-    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false' } }, ...cells);
+    const [idCell, ...valueCells] = cells as [HTMLDivElement, ...HTMLDivElement[]];
+    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false', 'aria-owns': idCell.id }, dataset: { slot } }, ...valueCells);
     el.style.width = `${totalWidth(this.columns)}px`;
+    el.style.paddingLeft = `${this.columns[0]?.width ?? 0}px`;
     el.hidden = true;
+    idCell.hidden = true;
     this.rowsEl.append(el);
-    return { el, cells, texts, index: -1, requestId: null, request: null, version: -1, written: new Uint8Array(cells.length), y: Number.NaN, selected: false };
+    this.idColumn.append(idCell);
+    return { el, idCell, cells, texts, index: -1, requestId: null, request: null, version: -1, written: new Uint8Array(cells.length), y: Number.NaN, selected: false };
   }
 
   private renderHead(): void {
     const width = `${totalWidth(this.columns)}px`;
+    this.idColumn.style.width = `${this.columns[0]?.width ?? 0}px`;
     this.groupRow.replaceChildren();
     this.headRow.replaceChildren();
     this.groupRow.style.width = width;
@@ -379,8 +452,18 @@ export class RequestTable {
     this.fetchTimer = setTimeout(() => {
       this.fetchTimer = undefined;
       this.lastFetch = performance.now();
-      // Until the first answer the total is unknown: the first page tells it.
-      this.fetch(this.total === null ? [0] : pagesCovering(this.window.first, this.window.end, PAGE_SIZE));
+      // Until the first answer the total is unknown, and an empty table has no window:
+      // either way page 0 tells the (new) total.
+      if (this.total === null || this.total === 0) {
+        this.fetch([0]);
+        return;
+      }
+      // The window's pages first, then the next page in the scroll direction, so that rows
+      // scrolled into view at a reading pace are there already.
+      const { first, end } = this.window;
+      const ahead = this.direction > 0 ? [Math.floor((end - 1) / PAGE_SIZE) + 1] : this.direction < 0 ? [Math.floor(first / PAGE_SIZE) - 1] : [];
+      const last = Math.floor(Math.max(0, this.total - 1) / PAGE_SIZE);
+      this.fetch([...pagesCovering(first, end, PAGE_SIZE), ...ahead.filter((p) => p >= 0 && p <= last)]);
     }, wait);
   }
 
@@ -428,8 +511,7 @@ export class RequestTable {
   /** Give the cell under the pointer its explanation (title) from its row and column. */
   private explainCell(target: EventTarget | null): void {
     if (!(target instanceof HTMLElement) || !target.classList.contains('cell')) return;
-    const rowEl = target.parentElement;
-    const row = this.pool.find((r) => r.el === rowEl);
+    const row = this.pool[Number(target.dataset['slot'])];
     const column = this.columns[row?.cells.indexOf(target as HTMLDivElement) ?? -1];
     if (row === undefined || column === undefined) return;
     const view = row.request === undefined || row.request === null ? PENDING_VIEW : column.read(row.request);
@@ -438,7 +520,8 @@ export class RequestTable {
   }
 
   private onClick(ev: MouseEvent, open: boolean): void {
-    const rowEl = (ev.target as HTMLElement).closest('.data-row');
+    // A row's value cells and its id cell (in the id column) both carry its index.
+    const rowEl = (ev.target as HTMLElement).closest('.data-row, .id-cell');
     if (!(rowEl instanceof HTMLElement)) return;
     const index = Number(rowEl.dataset['index']);
     if (!Number.isInteger(index)) return;

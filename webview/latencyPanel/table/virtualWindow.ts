@@ -9,7 +9,9 @@ export interface WindowInput {
   readonly viewportHeight: number;
   readonly rowHeight: number;
   readonly total: number;
+  /** Rows rendered beyond the viewport, before it (and after it unless overscanAfter is given). */
   readonly overscan: number;
+  readonly overscanAfter?: number;
   readonly maxSpacerPx?: number;
 }
 
@@ -49,7 +51,7 @@ export function rowWindow(input: WindowInput): RowWindow {
   const visibleFirst = clamp(Math.floor(top / rowHeight), 0, total - 1);
   const visibleEnd = clamp(Math.ceil((top + viewportHeight) / rowHeight), visibleFirst + 1, total);
   const first = Math.max(0, visibleFirst - overscan);
-  const end = Math.min(total, visibleEnd + overscan);
+  const end = Math.min(total, visibleEnd + (input.overscanAfter ?? overscan));
   // Unscaled, rows sit at their own position; scaled, they are placed relative to the viewport.
   const offsetY = scaled ? clamp(input.scrollTop, 0, spacerHeight) - (top - first * rowHeight) : first * rowHeight;
   return { first, end, offsetY, spacerHeight, scaled };

@@ -123,14 +123,14 @@ export class WaterfallView {
       blocks.push(
         h('div', { className: 'legend-row', testId: 'legend-measured' },
           h('span', { className: 'swatch solid', attrs: { 'aria-hidden': 'true' } }),
-          `Solid: measured durations, placed by ${layout.anchored[0]?.rule ?? ''}.`),
+          h('span', { className: 'legend-text', text: `Solid: measured durations, placed by ${layout.anchored[0]?.rule ?? ''}.` })),
       );
     }
     if (layout.reconstructed.length > 0) {
       blocks.push(
         h('div', { className: 'legend-row reconstructed', testId: 'legend-reconstructed' },
           h('span', { className: 'swatch hatched', attrs: { 'aria-hidden': 'true' } }),
-          'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:'),
+          h('span', { className: 'legend-text', text: 'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:' })),
         h('ul', { className: 'rules', testId: 'waterfall-rules' },
           ...layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${n.rule}`))),
       );

@@ -1,0 +1,93 @@
+// One run of a comparison read from disk: a server log, a /metrics scrape (told apart by
+// content, as `analyze` does) or a saved session folder (<storage>/sessions/<id>, as
+// SessionFiles writes it: its captured bytes are replayed through the parser, chunk by
+// chunk and stream by stream, as a reopened session does).
+import * as fsp from 'node:fs/promises';
+import path from 'node:path';
+import { looksLikePrometheus } from '../core/inputKind';
+import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '../core/compare';
+import type { RunData } from '../core/compare';
+import { importFile, readChunkAt } from './importFile';
+import { SessionFiles } from './sessionFiles';
+
+/** A scrape is a few MB at most; a body larger than this is not one. */
+const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
+
+export interface LoadRunOptions {
+  readonly excludeCold: boolean;
+}
+
+/** A message a user can act on, for a path that cannot be read. */
+export function ioMessage(source: string, err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  const why = e.code === 'ENOENT' ? 'no such file or folder' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a folder' : (e.message ?? String(err));
+  return `cannot read ${source}: ${why}`;
+}
+
+async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
+  const reader = new LogRunReader(options.excludeCold);
+  await importFile(file, (chunk) => reader.push(chunk));
+  const samples = reader.end();
+  return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount };
+}
+
+async function loadScrapeFile(file: string, source: string, size: number): Promise<RunData> {
+  if (size > MAX_SCRAPE_BYTES) throw new Error(`${source} looks like a /metrics scrape but is ${Math.round(size / 1e6)} MB (more than ${MAX_SCRAPE_BYTES / 1e6} MB)`);
+  const { rows, problemCount } = histogramRowsOfScrape(await fsp.readFile(file, 'utf8'));
+  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount };
+}
+
+async function loadSessionFolder(dir: string, source: string, options: LoadRunOptions): Promise<RunData> {
+  const id = path.basename(dir);
+  const parent = path.dirname(dir);
+  if (path.basename(parent) !== 'sessions') {
+    throw new Error(`${source} has a session.json but is not inside a 'sessions' folder (<storage>/sessions/<id>), so it cannot be replayed; point at the session folder in Stage Lens's storage`);
+  }
+  const files = new SessionFiles(path.dirname(parent), id);
+  if (files.readMeta() === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
+  const reader = new LogRunReader(options.excludeCold);
+  let chunks = 0;
+  for (const chunk of files.replay()) {
+    reader.push(chunk.bytes, chunk.stream);
+    chunks++;
+  }
+  const samples = reader.end();
+  const scrape = files.lastScrape();
+  // A series without a count (unknown) is left out, never compared as 0 observations.
+  const histograms = scrape === null ? null : histogramRowsOfSummaries(scrape.filter((h): h is typeof h & { count: number } => h.count !== null));
+  // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
+  return { source, kind: 'session', samples: chunks === 0 ? null : samples, histograms, problemCount: reader.problemCount };
+}
+
+/** Reads one run; rejects with a readable message when the path cannot be used. */
+export async function loadRun(source: string, options: LoadRunOptions): Promise<RunData> {
+  let stat;
+  try {
+    stat = await fsp.stat(source);
+  } catch (err) {
+    throw new Error(ioMessage(source, err));
+  }
+  try {
+    if (stat.isDirectory()) {
+      const meta = path.join(source, 'session.json');
+      const hasMeta = await fsp.stat(meta).then(
+        () => true,
+        () => false,
+      );
+      if (!hasMeta) throw new Error(`${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`);
+      return await loadSessionFolder(path.resolve(source), source, options);
+    }
+    const handle = await fsp.open(source, 'r');
+    let head: Buffer;
+    try {
+      head = await readChunkAt(handle, 0, 4096);
+    } finally {
+      await handle.close();
+    }
+    if (looksLikePrometheus(head.toString('utf8'))) return await loadScrapeFile(source, source, stat.size);
+    return await loadLogFile(source, source, options);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
+    throw err;
+  }
+}

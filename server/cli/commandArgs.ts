@@ -1,0 +1,37 @@
+// The command line of a report command (analyze, compare): its own options plus the ones
+// they share (--format, default table; --exclude-cold; -h/--help) and positionals.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+const SHARED_OPTIONS = {
+  format: { type: 'string', default: 'table' },
+  'exclude-cold': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type CommandConfig<O> = { args: string[]; allowPositionals: true; options: typeof SHARED_OPTIONS & O };
+type CommandArgs<O> = ReturnType<typeof parseArgs<CommandConfig<O>>>;
+
+/**
+ * The parsed command line, or the exit status when there is nothing more to do: --help
+ * prints `help` (0); a malformed command line goes to `usage`, which reports it and
+ * gives the status.
+ */
+export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: O,
+  help: string,
+  usage: (message: string) => number,
+): CommandArgs<O> | number {
+  let parsed: CommandArgs<O>;
+  try {
+    parsed = parseArgs<CommandConfig<O>>({ args: argv, allowPositionals: true, options: { ...SHARED_OPTIONS, ...options } });
+  } catch (err) {
+    return usage((err as Error).message);
+  }
+  // The values' type is not resolved while O is open; `help` is always among them.
+  if ((parsed.values as { readonly help?: boolean }).help === true) {
+    process.stdout.write(help + '\n');
+    return 0;
+  }
+  return parsed;
+}

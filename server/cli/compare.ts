@@ -1,0 +1,217 @@
+// `stage-lens compare <baseline> <candidate> [--format table|json|markdown] [--fail-if RULE]... [--exclude-cold]`
+// Reads two runs (logs, /metrics scrapes or saved session folders), compares them per
+// stage and phase with significance, diffs their findings, and checks CI rules.
+// The two inputs are read in parallel, one worker thread each, when running from the
+// bundle (dist/cli.js): reading a 100k-request log is the cost, and the two are independent.
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import {
+  checkRules,
+  compareJson,
+  compareMarkdown,
+  compareRuns,
+  compareTable,
+  DEFAULT_SIGNIFICANCE,
+  formatRuleError,
+  incomparableReason,
+  parseRules,
+  RULE_GRAMMAR,
+  ruleLines,
+} from '../core/compare';
+import type { RunData, SignificanceOptions } from '../core/compare';
+import { ioMessage, loadRun } from '../capture/compareInput';
+import { parseCommandArgs } from './commandArgs';
+
+const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
+
+Compares two runs of a vLLM-Omni server, each a server log (--log-stats), a /metrics
+scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>). Per stage and
+phase (queued, input wait, ready queued, prefill, decode, TTFT, gen time, time to first
+output, added time to first output) and end to end: counts, p50/p90/p99 of both runs,
+the difference in ms and %, and whether it is beyond noise; findings that appeared or
+disappeared. Values that are not measured (None, hidden rows, codec TTFT not recorded)
+are counted apart, never as 0; a metric measured in one run only is said so, not diffed.
+
+Significance: a 95% percentile-bootstrap confidence interval of each quantile difference
+(candidate - baseline; 2000 resamples, seed 1, every measured value used); "beyond noise"
+when it excludes 0. Also a Mann-Whitney U test per metric. Scrapes have no per-request
+values: their histogram quantiles are compared without significance ("not testable").
+
+Options:
+  --format table|json|markdown  output (default table; markdown for a pull-request comment)
+  --fail-if <rules>             fail (exit 1) when a rule is crossed; repeat the flag or
+                                separate rules with ';'
+  --fail-within-noise           a change rule that crosses its threshold fails even when the
+                                difference is within noise (default: it is reported, not failed)
+  --fail-unevaluated            a rule that cannot be evaluated fails (default: reported)
+  --exclude-cold                leave the first request after each server start out
+  --confidence <0..1>           confidence level (default 0.95)
+  --resamples <n>               bootstrap resamples per quantile (default 2000)
+  --seed <n>                    bootstrap seed (default 1)
+  -h, --help                    this text
+
+Rules:
+${RULE_GRAMMAR}
+  Examples: --fail-if "stage1.ttft.p90 > +10%" --fail-if "request.e2e.p99 > +50ms; stage0.queued.p50 > 200ms"
+  A change rule fails when the change crosses the threshold AND is beyond noise (the CI
+  excludes 0); where significance is not testable (/metrics histograms, fewer than 10
+  values) the point estimate decides.
+
+Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
+2 usage error, malformed rule, or an input that cannot be read or compared.`;
+
+const WORKER_TASK = 'stage-lens/compare-load';
+
+interface WorkerRequest {
+  readonly task: typeof WORKER_TASK;
+  readonly source: string;
+  readonly excludeCold: boolean;
+}
+
+type WorkerReply = { readonly ok: true; readonly run: RunData } | { readonly ok: false; readonly message: string };
+
+export function isCompareWorker(data: unknown): data is WorkerRequest {
+  return typeof data === 'object' && data !== null && (data as { task?: unknown }).task === WORKER_TASK;
+}
+
+/** Worker-thread side: load one run and post it back (sample arrays transferred, not copied). */
+export async function runCompareWorker(): Promise<void> {
+  const request = workerData as WorkerRequest;
+  let reply: WorkerReply;
+  const transfer: ArrayBuffer[] = [];
+  try {
+    const run = await loadRun(request.source, { excludeCold: request.excludeCold });
+    for (const scope of run.samples?.scopes ?? []) {
+      for (const m of Object.values(scope.metrics)) if (m !== undefined && m.values.buffer instanceof ArrayBuffer) transfer.push(m.values.buffer);
+    }
+    reply = { ok: true, run };
+  } catch (err) {
+    reply = { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort?.postMessage(reply, transfer);
+}
+
+/** Workers need this file to be the bundle (dist/cli.js); under tsx (tests) it is not. */
+function workersUsable(): boolean {
+  return isMainThread && __filename.endsWith('.js') && availableParallelism() > 1 && process.env['STAGE_LENS_COMPARE_WORKERS'] !== '0';
+}
+
+function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): Promise<RunData> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(__filename, { workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest });
+    workers.push(worker);
+    let settled = false;
+    worker.once('message', (reply: WorkerReply) => {
+      settled = true;
+      if (reply.ok) resolve(reply.run);
+      else reject(new Error(reply.message));
+    });
+    worker.once('error', (err) => {
+      if (!settled) reject(err);
+      settled = true;
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`reading ${source} stopped (worker exit ${code})`));
+    });
+  });
+}
+
+export async function loadRuns(baseline: string, candidate: string, excludeCold: boolean): Promise<[RunData, RunData]> {
+  // A missing path is reported at once, not after the other input was read.
+  for (const source of [baseline, candidate]) {
+    try {
+      await stat(source);
+    } catch (err) {
+      throw new Error(ioMessage(source, err));
+    }
+  }
+  if (!workersUsable()) return Promise.all([loadRun(baseline, { excludeCold }), loadRun(candidate, { excludeCold })]);
+  const workers: Worker[] = [];
+  try {
+    return await Promise.all([loadInWorker(baseline, excludeCold, workers), loadInWorker(candidate, excludeCold, workers)]);
+  } catch (err) {
+    // The other input is of no use once one failed.
+    await Promise.all(workers.map((w) => w.terminate()));
+    throw err;
+  }
+}
+
+function usage(message: string): number {
+  process.stderr.write(`stage-lens compare: ${message}\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n`);
+  return 2;
+}
+
+function numberOption(value: string | undefined, name: string, fallback: number, valid: (n: number) => boolean, what: string): number | string {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) && valid(n) ? n : `--${name} must be ${what} (got '${value}')`;
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.write(text)) resolve();
+    else stream.once('drain', () => resolve());
+  });
+}
+
+export async function runCompare(argv: string[]): Promise<number> {
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      'fail-if': { type: 'string', multiple: true, default: [] },
+      'fail-within-noise': { type: 'boolean', default: false },
+      'fail-unevaluated': { type: 'boolean', default: false },
+      confidence: { type: 'string' },
+      resamples: { type: 'string' },
+      seed: { type: 'string' },
+    },
+    HELP,
+    usage,
+  );
+  if (typeof parsed === 'number') return parsed;
+  const v = parsed.values;
+  const format = v.format as string;
+  if (format !== 'table' && format !== 'json' && format !== 'markdown') return usage(`--format must be table, json or markdown (got '${format}')`);
+  if (parsed.positionals.length !== 2) return usage(`expected two inputs, <baseline> <candidate>, got ${parsed.positionals.length}`);
+
+  const { rules, errors } = parseRules((v['fail-if'] as string[] | undefined) ?? []);
+  if (errors.length > 0) {
+    process.stderr.write(errors.map((e) => `stage-lens compare: ${formatRuleError(e)}\n`).join('') + `\nRule grammar:\n${RULE_GRAMMAR}\n`);
+    return 2;
+  }
+  const confidence = numberOption(v.confidence, 'confidence', DEFAULT_SIGNIFICANCE.confidence, (n) => n > 0 && n < 1, 'between 0 and 1, e.g. 0.95');
+  const resamples = numberOption(v.resamples, 'resamples', DEFAULT_SIGNIFICANCE.resamples, (n) => Number.isInteger(n) && n >= 100 && n <= 1_000_000, 'an integer from 100 to 1000000');
+  const seed = numberOption(v.seed, 'seed', DEFAULT_SIGNIFICANCE.seed, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer from 0 to 4294967295');
+  for (const o of [confidence, resamples, seed]) if (typeof o === 'string') return usage(o);
+  const significance: SignificanceOptions = { ...DEFAULT_SIGNIFICANCE, confidence: confidence as number, resamples: resamples as number, seed: seed as number };
+
+  const [baselineSource, candidateSource] = parsed.positionals as [string, string];
+  let runs: [RunData, RunData];
+  try {
+    runs = await loadRuns(baselineSource, candidateSource, v['exclude-cold'] === true);
+  } catch (err) {
+    process.stderr.write(`stage-lens compare: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const [baseline, candidate] = runs;
+  const incomparable = incomparableReason(baseline, candidate);
+  if (incomparable !== null) {
+    process.stderr.write(`stage-lens compare: ${incomparable}\n`);
+    return 2;
+  }
+
+  const report = compareRuns(baseline, candidate, { significance });
+  const results = checkRules(rules, report, { noiseFilter: v['fail-within-noise'] !== true, failUnevaluated: v['fail-unevaluated'] === true });
+  const text = format === 'json' ? JSON.stringify(compareJson(report, results), null, 2) + '\n' : format === 'markdown' ? compareMarkdown(report, results) : compareTable(report, results).join('\n') + '\n';
+  await write(process.stdout, text);
+
+  const failed = results.filter((r) => r.failed);
+  const unevaluated = results.filter((r) => r.outcome === 'notEvaluated' && !r.failed);
+  if (unevaluated.length > 0) process.stderr.write(`stage-lens compare: ${unevaluated.length} rule${unevaluated.length === 1 ? '' : 's'} not evaluated (not failing; --fail-unevaluated makes them fail):\n${ruleLines(unevaluated).join('\n')}\n`);
+  if (failed.length > 0) {
+    process.stderr.write(`stage-lens compare: ${failed.length} of ${results.length} rule${results.length === 1 ? '' : 's'} failed:\n${ruleLines(failed).join('\n')}\n`);
+    return 1;
+  }
+  return 0;
+}

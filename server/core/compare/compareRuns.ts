@@ -1,0 +1,101 @@
+// Two runs in, one comparison report out: per-request metrics when both runs have
+// per-request data, histogram quantiles when both have a scrape, the findings diff, and
+// the notes a reader needs to trust (or not) what is shown.
+import { diffFindings } from './findingsDiff';
+import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
+import { compareMetrics, DEFAULT_SIGNIFICANCE } from './metricCompare';
+import type { SignificanceOptions } from './metricCompare';
+import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
+import { REQUEST_SCOPE } from './types';
+
+function describeKind(run: RunData): string {
+  if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
+  if (run.samples !== null) return 'per-request data (a log)';
+  if (run.histograms !== null) return 'only /metrics histograms (a scrape)';
+  return 'nothing readable';
+}
+
+/** Why two runs cannot be compared at all, or null when they share some kind of data. */
+export function incomparableReason(baseline: RunData, candidate: RunData): string | null {
+  const samples = baseline.samples !== null && candidate.samples !== null;
+  const histograms = baseline.histograms !== null && candidate.histograms !== null;
+  if (samples || histograms) return null;
+  return `nothing to compare: the baseline (${baseline.source}) has ${describeKind(baseline)}, the candidate (${candidate.source}) has ${describeKind(candidate)}. Compare two logs (or sessions with a log), or two scrapes.`;
+}
+
+function summary(run: RunData): RunSummary {
+  return {
+    source: run.source,
+    kind: run.kind,
+    requestCount: run.samples?.requestCount ?? null,
+    coldRequests: run.samples?.coldRequests ?? null,
+    coldExcluded: run.samples?.coldExcluded ?? false,
+    problemCount: run.problemCount,
+    histogramSeries: run.histograms?.length ?? null,
+  };
+}
+
+export function methodOf(options: SignificanceOptions): SignificanceMethod {
+  const pct = Math.round(options.confidence * 1000) / 10;
+  return {
+    bootstrap: `${pct}% percentile-bootstrap confidence interval of the quantile difference (candidate − baseline, numpy linear quantiles), ${options.resamples} resamples per quantile, seed ${options.seed}; each resample is drawn exactly from its order statistics (Beta), so every measured value takes part (no subsampling)`,
+    confidence: options.confidence,
+    resamples: options.resamples,
+    seed: options.seed,
+    minSamples: options.minSamples,
+    rankTest: `Mann-Whitney U, two-sided, normal approximation with tie and continuity corrections; beyond noise when p < ${Math.round((1 - options.confidence) * 1000) / 1000}`,
+    beyondNoise: `the ${pct}% confidence interval of the difference excludes 0`,
+    histograms: `/metrics histograms: quantiles as PromQL histogram_quantile over the buckets (replicas of a stage added); significance not testable (${HISTOGRAM_NOT_TESTABLE})`,
+  };
+}
+
+export interface CompareOptions {
+  readonly significance?: SignificanceOptions;
+}
+
+export function compareRuns(baseline: RunData, candidate: RunData, options: CompareOptions = {}): ComparisonReport {
+  const significance = options.significance ?? DEFAULT_SIGNIFICANCE;
+  const notes: string[] = [];
+  const metrics = baseline.samples !== null && candidate.samples !== null ? compareMetrics(baseline.samples, candidate.samples, significance) : [];
+  const histograms = baseline.histograms !== null && candidate.histograms !== null ? compareHistograms(baseline.histograms, candidate.histograms) : [];
+  const findings = diffFindings(baseline.samples?.findings ?? [], candidate.samples?.findings ?? []);
+
+  if (baseline.samples === null && candidate.samples === null) {
+    notes.push('Neither run has per-request data (both are /metrics scrapes): histogram quantiles only, without significance, and no findings.');
+  } else if (baseline.samples === null || candidate.samples === null) {
+    const which = baseline.samples === null ? 'baseline' : 'candidate';
+    notes.push(`The ${which} has no per-request data (${describeKind(baseline.samples === null ? baseline : candidate)}): per-request metrics and findings are not compared.`);
+  }
+  for (const [name, run] of [['baseline', baseline], ['candidate', candidate]] as const) {
+    if (run.samples !== null && run.samples.requestCount === 0) {
+      notes.push(`The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`);
+    }
+  }
+  const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
+  if (lies.length > 0) {
+    const first = lies[0] as (typeof lies)[number];
+    notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`);
+  }
+  if (baseline.samples !== null && candidate.samples !== null) {
+    const bStages = new Set(baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
+    const cStages = new Set(candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
+    const onlyB = [...bStages].filter((s) => !cStages.has(s));
+    const onlyC = [...cStages].filter((s) => !bStages.has(s));
+    if (onlyB.length > 0) notes.push(`Stage ${onlyB.join(', ')} ran only in the baseline.`);
+    if (onlyC.length > 0) notes.push(`Stage ${onlyC.join(', ')} ran only in the candidate.`);
+    if (baseline.samples.coldExcluded) {
+      notes.push(`Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`);
+    } else if (baseline.samples.coldRequests + candidate.samples.coldRequests > 0) {
+      notes.push(`Cold requests are included (${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate); --exclude-cold leaves them out.`);
+    }
+    const tested = metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.beyondNoise !== null).length, 0);
+    if (tested > 0) {
+      const expected = tested * (1 - significance.confidence);
+      notes.push(`${tested} quantile differences were tested at ${Math.round(significance.confidence * 1000) / 10}%: even with no real change, about ${expected < 1 ? expected.toFixed(1) : Math.round(expected)} of them would show as beyond noise by chance.`);
+    }
+  }
+  if (baseline.problemCount + candidate.problemCount > 0) {
+    notes.push(`Unreadable lines or series: ${baseline.problemCount} in the baseline, ${candidate.problemCount} in the candidate (skipped; \`stage-lens analyze\` lists them).`);
+  }
+  return { schema: 1, baseline: summary(baseline), candidate: summary(candidate), method: methodOf(significance), metrics, histograms, findings, notes };
+}

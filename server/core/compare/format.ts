@@ -1,0 +1,97 @@
+// Number and label formatting shared by the terminal table and the Markdown report.
+import { formatMs } from '../report/textTable';
+import { METRIC_INFO } from './metrics';
+import type { FindingDiff, HistogramComparison, MetricComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
+import { REQUEST_SCOPE } from './types';
+
+export { formatMs };
+
+export const UNKNOWN_LABEL: Readonly<Record<UnknownReason, string>> = {
+  notRecorded: 'not recorded',
+  notMeasured: 'not measured',
+  hidden: 'hidden',
+  noOutput: 'no output',
+  notComputable: 'not computable',
+};
+
+export function signedMs(v: number): string {
+  return `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatMs(Math.abs(v))}`;
+}
+
+export function signedPct(v: number | null): string {
+  if (v === null) return 'n/a';
+  const abs = Math.abs(v);
+  const text = abs >= 100 ? abs.toFixed(0) : abs.toFixed(1);
+  return `${v > 0 ? '+' : v < 0 ? '-' : ''}${text}%`;
+}
+
+export function unknownText(unknown: UnknownCounts): string {
+  return (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
+    .filter((k) => (unknown[k] ?? 0) > 0)
+    .map((k) => `${unknown[k]} ${UNKNOWN_LABEL[k]}`)
+    .join(', ');
+}
+
+export function scopeLabel(scope: string): string {
+  return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
+}
+
+export function metricLabel(m: MetricComparison): string {
+  return METRIC_INFO[m.metric].label;
+}
+
+/** "58/60": measured values of each run (the quantiles' n). */
+export function countsText(m: MetricComparison): string {
+  return `${m.baseline.measured}/${m.candidate.measured}`;
+}
+
+/** Why one side has no number: "0 of 60 measured: 60 not recorded". */
+export function sideMissing(side: SideStats): string {
+  const why = unknownText(side.unknown);
+  if (side.requests === 0) return 'did not run';
+  return `none of ${side.requests} measured${why === '' ? '' : `: ${why}`}`;
+}
+
+/** One sentence for a metric measured in one run only. */
+export function oneSidedText(m: MetricComparison): string {
+  if (m.status === 'baselineOnly') return `measured in the baseline only (candidate: ${sideMissing(m.candidate)})`;
+  if (m.status === 'candidateOnly') return `measured in the candidate only (baseline: ${sideMissing(m.baseline)})`;
+  return `measured in neither run (baseline: ${sideMissing(m.baseline)}; candidate: ${sideMissing(m.candidate)})`;
+}
+
+export function runText(run: RunSummary): string {
+  const parts: string[] = [run.source, `(${run.kind})`];
+  if (run.requestCount !== null) {
+    const cold = run.coldRequests !== null && run.coldRequests > 0 ? `, ${run.coldRequests} cold${run.coldExcluded ? ' left out' : ''}` : '';
+    parts.push(`${run.requestCount} requests${cold}`);
+  }
+  if (run.histogramSeries !== null) parts.push(`${run.histogramSeries} histogram series`);
+  return parts.join(' ');
+}
+
+export function findingText(f: FindingDiff): string {
+  const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
+  const counts =
+    f.change === 'appeared'
+      ? `${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`
+      : f.change === 'disappeared'
+        ? `${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`
+        : `${f.baselineRequests} -> ${f.candidateRequests} requests`;
+  return `${f.code}${where}: ${counts}`;
+}
+
+export const CHANGE_LABEL = { appeared: 'appeared', disappeared: 'disappeared', persisted: 'still present' } as const;
+
+/** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
+export function histogramCounts(h: HistogramComparison): string {
+  const n = (side: HistogramComparison['baseline']): string => (side === null ? '0' : side.count === null ? '?' : String(side.count));
+  return `${n(h.baseline)}/${n(h.candidate)}`;
+}
+
+/** A plain-text table: the first `leftColumns` columns left-aligned (labels), the rest right-aligned (numbers). */
+export function alignedTable(header: readonly string[], rows: readonly (readonly string[])[], leftColumns: number): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}

@@ -1,0 +1,49 @@
+// Two scrapes compared series by series: p50/p90/p99 from the buckets and their
+// difference. A histogram holds no per-request values, so there is nothing to resample:
+// significance is "not testable", said on every row rather than implied.
+import { labelsKey } from '../prom/labels';
+import { isSecondsMetric } from '../prom/metricNames';
+import { percentChange } from './metricCompare';
+import { compareHistogramRows } from './scrapeHistograms';
+import type { ComparisonStatus, HistogramComparison, HistogramRow, HistogramSide, QuantileComparison } from './types';
+import { QUANTILES } from './types';
+
+export const HISTOGRAM_NOT_TESTABLE = 'histogram quantiles: no per-request values to resample';
+
+function side(row: HistogramRow | undefined, scale: number): HistogramSide | null {
+  if (row === undefined) return null;
+  const s = (v: number | null): number | null => (v === null ? null : v * scale);
+  return { count: row.count, p50: s(row.p50), p90: s(row.p90), p99: s(row.p99), openEnded: [...(row.openEnded ?? [])], caveat: row.caveat ?? null };
+}
+
+function has(s: HistogramSide | null): boolean {
+  // A quantile exists only when there were observations; the count itself may be unknown.
+  return s !== null && s.count !== 0 && s.p50 !== null;
+}
+
+export function compareHistograms(baseline: readonly HistogramRow[], candidate: readonly HistogramRow[]): HistogramComparison[] {
+  const key = (r: HistogramRow): string => `${r.family}|${labelsKey(r.labels)}`;
+  const b = new Map(baseline.map((r) => [key(r), r]));
+  const c = new Map(candidate.map((r) => [key(r), r]));
+  const rows = [...new Map([...baseline, ...candidate].map((r) => [key(r), r])).values()].sort(compareHistogramRows);
+  const out: HistogramComparison[] = [];
+  for (const row of rows) {
+    const seconds = isSecondsMetric(row.family);
+    const scale = seconds ? 1000 : 1;
+    const bs = side(b.get(key(row)), scale);
+    const cs = side(c.get(key(row)), scale);
+    const status: ComparisonStatus = has(bs) && has(cs) ? 'compared' : has(bs) ? 'baselineOnly' : has(cs) ? 'candidateOnly' : 'neither';
+    if (status === 'neither') continue; // an empty series in both: nothing was observed
+    const quantiles: QuantileComparison[] = [];
+    if (status === 'compared' && bs !== null && cs !== null) {
+      for (const q of QUANTILES) {
+        const bv = bs[q];
+        const cv = cs[q];
+        if (bv === null || cv === null) continue;
+        quantiles.push({ quantile: q, baseline: bv, candidate: cv, diffMs: cv - bv, diffPct: percentChange(bv, cv), ci: null, beyondNoise: null, notTestable: HISTOGRAM_NOT_TESTABLE });
+      }
+    }
+    out.push({ family: row.family, labels: row.labels, unit: seconds ? 'ms' : '', status, baseline: bs, candidate: cs, quantiles });
+  }
+  return out;
+}

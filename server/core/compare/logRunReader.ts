@@ -1,0 +1,54 @@
+// A server log read for a comparison: bytes in (one parser per captured stream, as a
+// session records them), run samples and findings out. Unlike StreamAnalysis it keeps
+// no request and builds no per-field summaries: a comparison needs only the samples of
+// its metrics, and two 100k-request logs must be compared in seconds.
+import { FindingsBuilder } from '../analysis/findings';
+import { RequestAssembler } from '../analysis/requestAssembler';
+import type { AnalyzedRequest } from '../analysis/types';
+import { LogStreamParser } from '../log';
+import type { ParseOutput } from '../records';
+import { RunSamplesBuilder } from './runSamples';
+import type { RunSamples } from './types';
+
+export class LogRunReader {
+  private readonly parsers = new Map<string, LogStreamParser>();
+  private readonly assembler = new RequestAssembler();
+  private readonly findings = new FindingsBuilder();
+  private readonly samples: RunSamplesBuilder;
+  private problems = 0;
+
+  constructor(excludeCold: boolean) {
+    this.samples = new RunSamplesBuilder(excludeCold);
+  }
+
+  /** Feeds bytes of one stream (`log` for a plain file; stdout/stderr/file for a session). */
+  push(bytes: Uint8Array | string, stream = 'log'): void {
+    let parser = this.parsers.get(stream);
+    if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser()));
+    this.ingest(parser.push(bytes));
+  }
+
+  get problemCount(): number {
+    return this.problems;
+  }
+
+  end(): RunSamples {
+    for (const parser of this.parsers.values()) this.ingest(parser.end());
+    this.parsers.clear();
+    this.accept(this.assembler.flush());
+    // Stage summaries only sharpen the cold-start message; the comparison uses code, stage and count.
+    return this.samples.finish(this.findings.findings());
+  }
+
+  private ingest(output: ParseOutput): void {
+    this.problems += output.problems.length;
+    for (const record of output.records) this.accept(this.assembler.add(record));
+  }
+
+  private accept(requests: readonly AnalyzedRequest[]): void {
+    for (const request of requests) {
+      this.samples.add(request);
+      this.findings.add(request);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+// Per scope and metric: the counts of both runs, p50/p90/p99, the difference in ms and %,
+// and whether it is beyond noise (bootstrap CI of the quantile difference; Mann-Whitney U
+// for the whole distribution). A metric measured in one run only is reported as such,
+// never as a difference against 0.
+import { percentileOfSorted } from '../analysis/percentiles';
+import { quantileDifferenceCi } from './bootstrap';
+import { mannWhitney } from './mannWhitney';
+import { ALL_METRICS } from './metrics';
+import { hashSeed, seededRandom } from './random';
+import { compareScopes } from './runSamples';
+import type {
+  ComparisonStatus,
+  MetricComparison,
+  MetricId,
+  MetricSamples,
+  QuantileComparison,
+  RankTest,
+  RunSamples,
+  ScopeSamples,
+  SideStats,
+} from './types';
+import { QUANTILE_P, QUANTILES } from './types';
+
+export interface SignificanceOptions {
+  readonly confidence: number;
+  readonly resamples: number;
+  readonly seed: number;
+  /** Fewer measured values than this on either side: not testable. */
+  readonly minSamples: number;
+}
+
+export const DEFAULT_SIGNIFICANCE: SignificanceOptions = { confidence: 0.95, resamples: 2000, seed: 1, minSamples: 10 };
+
+const EMPTY = new Float64Array(0);
+
+function sideStats(scope: ScopeSamples | undefined, samples: MetricSamples | undefined): SideStats {
+  const values = samples?.values ?? EMPTY;
+  const q = (p: number): number | null => (values.length === 0 ? null : percentileOfSorted(values, p));
+  return {
+    requests: scope?.requestCount ?? 0,
+    measured: values.length,
+    inferred: samples?.inferred ?? 0,
+    unknown: { ...(samples?.unknown ?? {}) },
+    p50: q(50),
+    p90: q(90),
+    p99: q(99),
+  };
+}
+
+export function percentChange(baseline: number, candidate: number): number | null {
+  if (baseline === 0) return candidate === 0 ? 0 : null;
+  return (100 * (candidate - baseline)) / Math.abs(baseline);
+}
+
+function statusOf(b: number, c: number): ComparisonStatus {
+  if (b > 0 && c > 0) return 'compared';
+  if (b > 0) return 'baselineOnly';
+  if (c > 0) return 'candidateOnly';
+  return 'neither';
+}
+
+function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefined, c: ScopeSamples | undefined, options: SignificanceOptions): MetricComparison {
+  const bs = b?.metrics[metric];
+  const cs = c?.metrics[metric];
+  const baseline = sideStats(b, bs);
+  const candidate = sideStats(c, cs);
+  const status = statusOf(baseline.measured, candidate.measured);
+  const stageId = b?.stageId ?? c?.stageId ?? null;
+  if (status !== 'compared' || bs === undefined || cs === undefined) return { scope, stageId, metric, status, baseline, candidate, quantiles: [], rankTest: null };
+
+  const few = Math.min(bs.values.length, cs.values.length) < options.minSamples;
+  const notTestable = few ? `fewer than ${options.minSamples} measured values in a run` : null;
+  const quantiles: QuantileComparison[] = QUANTILES.map((name) => {
+    const p = QUANTILE_P[name];
+    const bq = percentileOfSorted(bs.values, p);
+    const cq = percentileOfSorted(cs.values, p);
+    let ci = null;
+    if (!few) {
+      // One random stream per comparison: a CI does not depend on what else was compared.
+      const random = seededRandom(hashSeed(options.seed, `${scope}|${metric}|${name}`));
+      ci = quantileDifferenceCi(bs.values, cs.values, p, options, random);
+    }
+    return {
+      quantile: name,
+      baseline: bq,
+      candidate: cq,
+      diffMs: cq - bq,
+      diffPct: percentChange(bq, cq),
+      ci,
+      beyondNoise: ci === null ? null : ci.low > 0 || ci.high < 0,
+      notTestable,
+    };
+  });
+  let rankTest: RankTest | null = null;
+  if (!few) {
+    const mw = mannWhitney(bs.values, cs.values);
+    if (mw !== null) rankTest = { ...mw, beyondNoise: mw.pValue < 1 - options.confidence };
+  }
+  return { scope, stageId, metric, status, baseline, candidate, quantiles, rankTest };
+}
+
+/** Every (scope, metric) seen in either run, scopes in pipeline order, metrics in catalogue order. */
+export function compareMetrics(baseline: RunSamples, candidate: RunSamples, options: SignificanceOptions = DEFAULT_SIGNIFICANCE): MetricComparison[] {
+  const b = new Map(baseline.scopes.map((s) => [s.scope, s]));
+  const c = new Map(candidate.scopes.map((s) => [s.scope, s]));
+  const scopes = [...new Set([...b.keys(), ...c.keys()])].sort(compareScopes);
+  const out: MetricComparison[] = [];
+  for (const scope of scopes) {
+    const bs = b.get(scope);
+    const cs = c.get(scope);
+    for (const metric of ALL_METRICS) {
+      if (bs?.metrics[metric] === undefined && cs?.metrics[metric] === undefined) continue;
+      out.push(compareMetric(scope, metric, bs, cs, options));
+    }
+  }
+  return out;
+}

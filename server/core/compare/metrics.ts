@@ -1,0 +1,102 @@
+// The metrics a comparison covers, where each value of a request comes from, and how a
+// value that is not a number is counted instead (metric-semantics.md: not measured is
+// not zero). One place, so the CLI rules, the tables and the editor view agree.
+import type { AnalyzedRequest, RequestStage, SplitName, SplitState } from '../analysis/types';
+import type { MetricId, StageMetric, UnknownReason } from './types';
+import { REQUEST_METRICS, STAGE_METRICS } from './types';
+
+export interface MetricInfo {
+  readonly id: MetricId;
+  /** Short label for tables. */
+  readonly label: string;
+  /** Where the value comes from, for help texts and tooltips. */
+  readonly source: string;
+}
+
+export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
+  queued: { id: 'queued', label: 'queued', source: 'vllm_queued_ms' },
+  inputWait: { id: 'inputWait', label: 'input wait', source: 'vllm_input_wait_ms (inferred 0 when only its pair was printed)' },
+  readyQueued: { id: 'readyQueued', label: 'ready queued', source: 'vllm_ready_queued_ms (inferred 0 when only its pair was printed)' },
+  prefill: { id: 'prefill', label: 'prefill', source: 'vllm_prefill_ms' },
+  decode: { id: 'decode', label: 'decode', source: 'vllm_decode_ms' },
+  ttft: { id: 'ttft', label: 'TTFT', source: 'vllm_ttft_ms (stage-local; "not recorded" under the codec first-audio signature)' },
+  genTime: { id: 'genTime', label: 'gen time', source: 'stage_gen_time_ms ([OmniTiming] stage seconds when the log has no stage table)' },
+  firstOutput: { id: 'firstOutput', label: '1st output', source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)' },
+  addedFirstOutput: { id: 'addedFirstOutput', label: '+1st output', source: 'time to first output added by this stage, computed within each request' },
+  e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats' },
+};
+
+export const ALL_METRICS: readonly MetricId[] = [...STAGE_METRICS, ...REQUEST_METRICS];
+
+const SPLIT_OF: Partial<Record<StageMetric, SplitName>> = {
+  queued: 'queuedMs',
+  inputWait: 'inputWaitMs',
+  readyQueued: 'readyQueuedMs',
+  prefill: 'prefillMs',
+  decode: 'decodeMs',
+  ttft: 'ttftMs',
+};
+
+/** One value of a request: a number (and whether it was inferred), or why there is none. */
+export type MetricValue = { readonly value: number; readonly inferred: boolean } | { readonly unknown: UnknownReason };
+
+const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {
+  notMeasured: 'notMeasured',
+  hidden: 'hidden',
+  notRecorded: 'notRecorded',
+};
+
+function fieldValue(stage: RequestStage, name: string): MetricValue {
+  const cell = stage.fields[name];
+  if (cell === undefined) return { unknown: 'hidden' };
+  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
+  return { unknown: 'notMeasured' };
+}
+
+/** The value of a stage metric for one stage of one request. */
+export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric): MetricValue {
+  const split = SPLIT_OF[metric];
+  if (split !== undefined) {
+    const state = stage.split.states[split];
+    const value = stage.split.values[split];
+    if ((state === 'measured' || state === 'inferred') && value !== null) return { value, inferred: state === 'inferred' };
+    return { unknown: state === 'measured' || state === 'inferred' ? 'hidden' : UNKNOWN_OF_SPLIT[state] };
+  }
+  switch (metric) {
+    case 'genTime': {
+      const gen = fieldValue(stage, 'stage_gen_time_ms');
+      if ('value' in gen) return gen;
+      const timing = stage.fields['omni_timing_stage_s'];
+      if (timing !== undefined && timing.state === 'measured') return { value: timing.value * 1000, inferred: false };
+      return gen;
+    }
+    case 'firstOutput': {
+      const first = fieldValue(stage, 'serving_time_to_first_output_ms');
+      return 'value' in first && first.value <= 0 ? { unknown: 'noOutput' } : first;
+    }
+    case 'addedFirstOutput': {
+      const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
+      return added === undefined ? { unknown: 'notComputable' } : { value: added, inferred: false };
+    }
+    default:
+      return { unknown: 'hidden' };
+  }
+}
+
+/** The end-to-end time of a request. */
+export function e2eValue(request: AnalyzedRequest): MetricValue {
+  const cell = request.e2e['e2e_total_ms'];
+  if (cell === undefined) return { unknown: 'hidden' };
+  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
+  return { unknown: 'notMeasured' };
+}
+
+/** `inputWait`, `input_wait`, `INPUT-WAIT` -> `inputWait`; undefined when unknown. */
+export function metricByName(name: string): MetricId | undefined {
+  const key = name.replace(/[-_]/g, '').toLowerCase();
+  return ALL_METRICS.find((m) => m.toLowerCase() === key);
+}
+
+export function isRequestMetric(metric: MetricId): boolean {
+  return (REQUEST_METRICS as readonly string[]).includes(metric);
+}

@@ -1,0 +1,164 @@
+// Rules checked against a comparison. What a CI gate should do:
+//  - a change rule (+10%, +5ms) fails only when the point estimate crosses the threshold
+//    AND the difference is beyond noise (the bootstrap CI excludes 0). A crossing within
+//    noise is reported as `withinNoise`, not failed; `noiseFilter: false` fails it too.
+//  - when significance is not testable (a /metrics histogram, or fewer than the minimum
+//    values), the point estimate decides, and the result says so.
+//  - an absolute rule (500ms) is a limit on the candidate's own quantile: no baseline, no
+//    significance.
+//  - a rule that cannot be evaluated (metric measured in one run only, stage absent, a
+//    baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only with
+//    `failUnevaluated`.
+import { METRIC_INFO } from './metrics';
+import type { Rule } from './rules';
+import { compareOp } from './rules';
+import type { ComparisonReport, HistogramComparison, MetricComparison, MetricId, QuantileComparison } from './types';
+import { REQUEST_SCOPE } from './types';
+
+export type RuleOutcome = 'crossed' | 'withinNoise' | 'passed' | 'notEvaluated';
+
+export interface RuleResult {
+  readonly rule: string;
+  readonly outcome: RuleOutcome;
+  /** true when this rule makes the run fail (exit 1). */
+  readonly failed: boolean;
+  /** What was tested against the threshold: a change in ms or %, or the candidate's value in ms; null when not evaluated. */
+  readonly observed: number | null;
+  readonly baseline: number | null;
+  readonly candidate: number | null;
+  /** Per-request samples or /metrics histograms. */
+  readonly basis: 'samples' | 'histogram' | null;
+  /** One sentence: the numbers, significance, or why it was not evaluated. */
+  readonly detail: string;
+}
+
+export interface RuleCheckOptions {
+  /** Default true: a change within noise does not fail. */
+  readonly noiseFilter?: boolean;
+  /** Default false: a rule that cannot be evaluated does not fail. */
+  readonly failUnevaluated?: boolean;
+}
+
+/** The /metrics family that measures a metric, when there is one. */
+const HISTOGRAM_FAMILY: Partial<Record<MetricId, string>> = {
+  ttft: 'vllm:time_to_first_token_seconds',
+  queued: 'vllm:request_queue_time_seconds',
+  prefill: 'vllm:request_prefill_time_seconds',
+  decode: 'vllm:request_decode_time_seconds',
+  genTime: 'vllm_omni:stage_gen_time_s',
+  e2e: 'vllm_omni:e2e_request_latency_s',
+};
+
+const fmt = (v: number, unit: 'ms' | '%'): string => {
+  const s = v.toLocaleString('en-US', { maximumFractionDigits: unit === '%' ? 1 : 3 });
+  return unit === '%' ? `${v > 0 ? '+' : ''}${s}%` : `${s} ms`;
+};
+const signedMs = (v: number): string => `${v > 0 ? '+' : ''}${fmt(v, 'ms')}`;
+
+function scopeName(scope: string): string {
+  return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
+}
+
+type Found = { basis: 'samples'; row: MetricComparison } | { basis: 'histogram'; row: HistogramComparison } | { basis: null; why: string };
+
+function findTarget(rule: Rule, report: ComparisonReport): Found {
+  const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label}`;
+  if (report.baseline.requestCount !== null && report.candidate.requestCount !== null) {
+    const row = report.metrics.find((m) => m.scope === rule.scope && m.metric === rule.metric);
+    if (row !== undefined) return { basis: 'samples', row };
+    const scopes = [...new Set(report.metrics.map((m) => m.scope))];
+    if (!scopes.includes(rule.scope)) return { basis: null, why: `neither run has ${scopeName(rule.scope)} (present: ${scopes.map(scopeName).join(', ') || 'none'})` };
+    return { basis: null, why: `${what} was not measured in either run` };
+  }
+  if (rule.scope.includes('_')) return { basis: null, why: `${scopeName(rule.scope)} is a stage segment, which /metrics does not break out, and the runs have no per-request data` };
+  const family = HISTOGRAM_FAMILY[rule.metric];
+  if (family === undefined) return { basis: null, why: `${what} has no /metrics histogram, and the runs have no per-request data to compare` };
+  const rows = report.histograms.filter((h) => h.family === family && (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope));
+  if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scopeName(rule.scope)} in the scrapes` };
+  if (rows.length > 1) return { basis: null, why: `${rows.length} ${family} series match ${scopeName(rule.scope)} (per replica or label): the rule cannot pick one` };
+  return { basis: 'histogram', row: rows[0] as HistogramComparison };
+}
+
+export function checkRule(rule: Rule, report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult {
+  const noiseFilter = options.noiseFilter ?? true;
+  const failUnevaluated = options.failUnevaluated ?? false;
+  const notEvaluated = (detail: string, basis: RuleResult['basis'] = null, baseline: number | null = null, candidate: number | null = null): RuleResult => ({
+    rule: rule.text,
+    outcome: 'notEvaluated',
+    failed: failUnevaluated,
+    observed: null,
+    baseline,
+    candidate,
+    basis,
+    detail: `not evaluated: ${detail}`,
+  });
+
+  const found = findTarget(rule, report);
+  if (found.basis === null) return notEvaluated(found.why);
+  const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label} ${rule.quantile}`;
+  const status = found.row.status;
+  const baselineValue = found.basis === 'samples' ? found.row.baseline[rule.quantile] : (found.row.baseline?.[rule.quantile] ?? null);
+  const candidateValue = found.basis === 'samples' ? found.row.candidate[rule.quantile] : (found.row.candidate?.[rule.quantile] ?? null);
+
+  if (found.basis === 'histogram') {
+    const row = found.row;
+    const lie = row.baseline?.caveat ?? row.candidate?.caveat ?? null;
+    if (lie !== null) return notEvaluated(`the ${row.family} series of ${scopeName(rule.scope)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`, 'histogram', baselineValue, candidateValue);
+    const open = [row.baseline, row.candidate].some((side) => side?.openEnded.includes(rule.quantile) === true);
+    if (open) return notEvaluated(`${what} lies beyond the highest finite bucket of ${row.family}: only a lower bound is known`, 'histogram', baselineValue, candidateValue);
+  }
+
+  if (rule.kind === 'absolute') {
+    if (candidateValue === null) return notEvaluated(`${what} was not measured in the candidate`, found.basis, baselineValue, null);
+    const crossed = compareOp(rule.op, candidateValue, rule.threshold);
+    return {
+      rule: rule.text,
+      outcome: crossed ? 'crossed' : 'passed',
+      failed: crossed,
+      observed: candidateValue,
+      baseline: baselineValue,
+      candidate: candidateValue,
+      basis: found.basis,
+      detail: `${what} is ${fmt(candidateValue, 'ms')} in the candidate (limit ${rule.op} ${fmt(rule.threshold, 'ms')})`,
+    };
+  }
+
+  if (status !== 'compared') {
+    const side = status === 'baselineOnly' ? 'the baseline only' : status === 'candidateOnly' ? 'the candidate only' : 'neither run';
+    return notEvaluated(`${what} was measured in ${side}, so there is no change to test`, found.basis, baselineValue, candidateValue);
+  }
+  const q = found.row.quantiles.find((x) => x.quantile === rule.quantile) as QuantileComparison | undefined;
+  if (q === undefined) return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);
+  const observed = rule.unit === '%' ? q.diffPct : q.diffMs;
+  if (observed === null) return notEvaluated(`the baseline's ${what} is 0 ms, so a relative change is undefined (use a change in ms)`, found.basis, q.baseline, q.candidate);
+
+  const crosses = compareOp(rule.op, observed, rule.threshold);
+  const numbers = `${what} ${fmt(q.baseline, 'ms')} -> ${fmt(q.candidate, 'ms')} (${signedMs(q.diffMs)}${q.diffPct === null ? '' : `, ${fmt(q.diffPct, '%')}`}; rule ${rule.op} ${rule.unit === '%' ? fmt(rule.threshold, '%') : signedMs(rule.threshold)})`;
+  let outcome: RuleOutcome;
+  let significance: string;
+  if (q.beyondNoise === null) {
+    outcome = crosses ? 'crossed' : 'passed';
+    significance = `significance not testable (${q.notTestable ?? 'no CI'}): the point estimate decides`;
+  } else if (q.ci !== null) {
+    const ci = `CI [${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
+    significance = q.beyondNoise ? `beyond noise, ${ci}` : `within noise, ${ci}`;
+    outcome = !crosses ? 'passed' : q.beyondNoise || !noiseFilter ? 'crossed' : 'withinNoise';
+  } else {
+    outcome = crosses ? 'crossed' : 'passed';
+    significance = '';
+  }
+  return {
+    rule: rule.text,
+    outcome,
+    failed: outcome === 'crossed',
+    observed,
+    baseline: q.baseline,
+    candidate: q.candidate,
+    basis: found.basis,
+    detail: significance === '' ? numbers : `${numbers}; ${significance}`,
+  };
+}
+
+export function checkRules(rules: readonly Rule[], report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult[] {
+  return rules.map((r) => checkRule(r, report, options));
+}

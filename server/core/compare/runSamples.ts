@@ -1,0 +1,123 @@
+// Collects, per scope and metric, the measured values of a run's requests (and counts the
+// values that are not numbers, by reason) into growing Float64Arrays; `finish()` sorts
+// them once. Requests go in one at a time, so a 100k-request log is never held whole.
+import type { AnalyzedRequest, Finding } from '../analysis/types';
+import { e2eValue, stageMetricValue } from './metrics';
+import type { MetricValue } from './metrics';
+import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
+import { REQUEST_SCOPE, STAGE_METRICS } from './types';
+
+class GrowingSamples {
+  private values = new Float64Array(64);
+  length = 0;
+  inferred = 0;
+  readonly unknown: { -readonly [K in keyof UnknownCounts]: number } = {};
+
+  add(v: MetricValue): void {
+    if ('unknown' in v) {
+      this.unknown[v.unknown] = (this.unknown[v.unknown] ?? 0) + 1;
+      return;
+    }
+    if (this.length === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = v.value;
+    if (v.inferred) this.inferred++;
+  }
+
+  finish(): MetricSamples {
+    return { values: this.values.slice(0, this.length).sort(), inferred: this.inferred, unknown: { ...this.unknown } };
+  }
+}
+
+class ScopeAccumulator {
+  requestCount = 0;
+  readonly metrics = new Map<MetricId, GrowingSamples>();
+
+  constructor(
+    readonly scope: string,
+    readonly stageId: number | null,
+  ) {}
+
+  add(metric: MetricId, value: MetricValue): void {
+    let s = this.metrics.get(metric);
+    if (s === undefined) this.metrics.set(metric, (s = new GrowingSamples()));
+    s.add(value);
+  }
+
+  finish(): ScopeSamples {
+    const metrics: Partial<Record<MetricId, MetricSamples>> = {};
+    for (const [id, s] of this.metrics) metrics[id] = s.finish();
+    return { scope: this.scope, stageId: this.stageId, requestCount: this.requestCount, metrics };
+  }
+}
+
+/** Stage keys in pipeline order (`0`, `1`, `1_2`, `2`), then `request`. */
+export function compareScopes(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === REQUEST_SCOPE) return 1;
+  if (b === REQUEST_SCOPE) return -1;
+  const [an = '', as = '1'] = a.split('_');
+  const [bn = '', bs = '1'] = b.split('_');
+  const d = Number(an) - Number(bn);
+  if (!Number.isNaN(d) && d !== 0) return d;
+  if (Number.isNaN(d) && an !== bn) return an < bn ? -1 : 1;
+  return Number(as) - Number(bs) || (a < b ? -1 : 1);
+}
+
+export class RunSamplesBuilder {
+  private readonly scopes = new Map<string, ScopeAccumulator>();
+  private requests = 0;
+  private cold = 0;
+
+  constructor(private readonly excludeCold: boolean) {}
+
+  add(request: AnalyzedRequest): void {
+    this.requests++;
+    if (request.cold) {
+      this.cold++;
+      if (this.excludeCold) return;
+    }
+    for (const stage of request.stages) {
+      const acc = this.scope(stage.stageKey, stage.stageId);
+      acc.requestCount++;
+      for (const metric of STAGE_METRICS) acc.add(metric, stageMetricValue(request, stage, metric));
+    }
+    const e2e = e2eValue(request);
+    // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.
+    if ('value' in e2e || Object.keys(request.e2e).length > 0 || request.timing !== null) {
+      const acc = this.scope(REQUEST_SCOPE, null);
+      acc.requestCount++;
+      acc.add('e2e', e2e);
+    }
+  }
+
+  finish(findings: readonly Finding[]): RunSamples {
+    return {
+      requestCount: this.requests,
+      coldRequests: this.cold,
+      coldExcluded: this.excludeCold,
+      scopes: [...this.scopes.values()].sort((a, b) => compareScopes(a.scope, b.scope)).map((s) => s.finish()),
+      findings: findings.map(findingCount),
+    };
+  }
+
+  private scope(scope: string, stageId: number | null): ScopeAccumulator {
+    let acc = this.scopes.get(scope);
+    if (acc === undefined) this.scopes.set(scope, (acc = new ScopeAccumulator(scope, stageId)));
+    return acc;
+  }
+}
+
+export function findingCount(f: Finding): FindingCount {
+  return { code: f.code, severity: f.severity, stageId: f.stageId, requestCount: f.requestCount, message: f.message };
+}
+
+/** Samples of an analysis already in memory (a live or reopened session): its requests (the packed store is iterable) and findings. */
+export function runSamplesFromAnalysis(analysis: { readonly requests: Iterable<AnalyzedRequest>; readonly findings: readonly Finding[] }, excludeCold: boolean): RunSamples {
+  const builder = new RunSamplesBuilder(excludeCold);
+  for (const request of analysis.requests) builder.add(request);
+  return builder.finish(analysis.findings);
+}

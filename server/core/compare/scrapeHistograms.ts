@@ -1,0 +1,116 @@
+// The latency histograms of a /metrics scrape, one row per family and stage: the series
+// of a stage's replicas are added bucket by bucket (PromQL `sum by (le, stage)`), then the
+// quantiles are PromQL's histogram_quantile. `model_name` is left out of the identity so
+// two runs of differently named deployments still line up.
+import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
+import { findCodecTtftSignature, parseExposition } from '../prom';
+import { histogramQuantile } from '../prom/histogramQuantile';
+import { labelsKey, withoutLabels } from '../prom/labels';
+import { STAGE_LATENCY_HISTOGRAMS } from '../prom/stageHistograms';
+import type { HistogramBucket, HistogramSeries, Labels } from '../prom/model';
+import type { HistogramRow, QuantileName } from './types';
+
+const AGGREGATED_AWAY = ['replica', 'model_name'];
+const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
+
+
+const QUANTILE_Q: ReadonlyArray<readonly [QuantileName, number]> = [
+  ['p50', 0.5],
+  ['p90', 0.9],
+  ['p99', 0.99],
+];
+
+/** Quantiles whose rank lies beyond the highest finite bucket: PromQL then gives that bound, the true value is at least it. */
+function openEndedOf(buckets: readonly HistogramBucket[]): QuantileName[] {
+  let finite = 0;
+  let total = 0;
+  for (const b of buckets) {
+    total = Math.max(total, b.cumulative);
+    if (b.le !== Infinity) finite = Math.max(finite, b.cumulative);
+  }
+  if (total === 0 || buckets[buckets.length - 1]?.le !== Infinity) return [];
+  return QUANTILE_Q.filter(([, q]) => finite < q * total).map(([name]) => name);
+}
+
+/** Family order of STAGE_LATENCY_HISTOGRAMS, then stage, then the other labels. */
+export function compareHistogramRows(a: Pick<HistogramRow, 'family' | 'labels'>, b: Pick<HistogramRow, 'family' | 'labels'>): number {
+  const fa = STAGE_LATENCY_HISTOGRAMS.indexOf(a.family);
+  const fb = STAGE_LATENCY_HISTOGRAMS.indexOf(b.family);
+  if (fa !== fb) return fa - fb;
+  const sa = Number(a.labels['stage'] ?? Infinity);
+  const sb = Number(b.labels['stage'] ?? Infinity);
+  if (sa !== sb && !Number.isNaN(sa - sb)) return sa - sb;
+  const ka = labelsKey(a.labels);
+  const kb = labelsKey(b.labels);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** Sum of cumulative histograms: at each bound, every series' count at its largest bound <= it. */
+export function addHistograms(series: readonly HistogramSeries[]): HistogramBucket[] {
+  const bounds = [...new Set(series.flatMap((s) => s.buckets.map((b) => b.le)))].sort((x, y) => x - y);
+  return bounds.map((le) => {
+    let cumulative = 0;
+    for (const s of series) {
+      let c = 0;
+      for (const b of s.buckets) if (b.le <= le) c = b.cumulative;
+      cumulative += c;
+    }
+    return { le, cumulative };
+  });
+}
+
+function finite(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+
+export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; problemCount: number } {
+  const parsed = parseExposition(body);
+  // A stage whose series show the codec TTFT signature: its affected families are marked, never compared as truth.
+  const suspects = new Map<string, string>();
+  for (const suspect of findCodecTtftSignature(parsed)) suspects.set(labelsKey(withoutLabels(suspect.labels, AGGREGATED_AWAY)), suspect.message);
+  const groups = new Map<string, { family: string; labels: Labels; series: HistogramSeries[] }>();
+  for (const family of parsed.families) {
+    if (family.type !== 'histogram' || !LATENCY.has(family.canonicalName)) continue;
+    for (const series of family.series) {
+      const labels = withoutLabels(series.labels, AGGREGATED_AWAY);
+      const key = `${family.canonicalName}|${labelsKey(labels)}`;
+      let g = groups.get(key);
+      if (g === undefined) groups.set(key, (g = { family: family.canonicalName, labels, series: [] }));
+      g.series.push(series);
+    }
+  }
+  const rows: HistogramRow[] = [];
+  for (const g of groups.values()) {
+    const buckets = addHistograms(g.series);
+    const counts = g.series.map((s) => s.count);
+    const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
+    const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
+    const caveat = CODEC_TTFT_FAMILIES.has(g.family) ? (suspects.get(labelsKey(g.labels)) ?? null) : null;
+    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedOf(buckets), caveat });
+  }
+  return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
+}
+
+/**
+ * Rows of a session's saved scrape (quantiles per series, no buckets): series cannot be
+ * added, so a stage with several replicas keeps one row per replica; a single replica
+ * stands for its stage.
+ */
+export function histogramRowsOfSummaries(summaries: readonly HistogramRow[]): HistogramRow[] {
+  const latency = summaries.filter((s) => LATENCY.has(s.family));
+  const perStage = new Map<string, number>();
+  const stageKey = (s: HistogramRow): string => `${s.family}|${labelsKey(withoutLabels(s.labels, AGGREGATED_AWAY))}`;
+  for (const s of latency) perStage.set(stageKey(s), (perStage.get(stageKey(s)) ?? 0) + 1);
+  return latency
+    .map((s) => ({
+      family: s.family,
+      labels: withoutLabels(s.labels, (perStage.get(stageKey(s)) ?? 0) > 1 ? ['model_name'] : AGGREGATED_AWAY),
+      count: s.count,
+      p50: s.p50,
+      p90: s.p90,
+      p99: s.p99,
+      openEnded: s.openEnded ?? [],
+      caveat: s.caveat ?? null,
+    }))
+    .sort(compareHistogramRows);
+}

@@ -1,0 +1,92 @@
+// The comparison as a terminal table: one row per metric and quantile, a `*` where the
+// difference is beyond noise, metrics measured in one run only said in words.
+import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
+import type { RuleResult } from './ruleCheck';
+import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
+
+function ciText(q: QuantileComparison): string {
+  if (q.ci === null) return 'not testable';
+  return `[${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
+}
+
+function metricRows(m: MetricComparison): string[][] {
+  const scope = m.scope === 'request' ? 'request' : m.scope;
+  if (m.status !== 'compared') return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '']];
+  return m.quantiles.map((q, i) => [
+    i === 0 ? scope : '',
+    i === 0 ? metricLabel(m) : '',
+    i === 0 ? countsText(m) : '',
+    q.quantile,
+    formatMs(q.baseline),
+    formatMs(q.candidate),
+    signedMs(q.diffMs),
+    signedPct(q.diffPct),
+    `${ciText(q)}${q.beyondNoise === true ? ' *' : ''}`,
+    i === 0 && m.rankTest !== null ? `${m.rankTest.pValue < 0.0001 ? '<0.0001' : m.rankTest.pValue.toFixed(4)}${m.rankTest.beyondNoise ? ' *' : ''}` : '',
+  ]);
+}
+
+/** `≥ 80,000` when the quantile is only a lower bound. */
+function histogramValue(side: HistogramComparison['baseline'], q: QuantileComparison, value: number): string {
+  return `${side?.openEnded.includes(q.quantile) === true ? '≥ ' : ''}${formatMs(value)}`;
+}
+
+function histogramRows(h: HistogramComparison): string[][] {
+  const labels = Object.entries(h.labels).map(([k, v]) => `${k}=${v}`).join(',');
+  const lie = (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null ? ' !' : '';
+  const unit = (h.unit === 'ms' ? '' : ' (unit as exposed)') + lie;
+  if (h.status !== 'compared') {
+    const text = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
+    return [[h.family + unit, labels, histogramCounts(h), '-', '', '', '', text]];
+  }
+  return h.quantiles.map((q, i) => [
+    i === 0 ? h.family + unit : '',
+    i === 0 ? labels : '',
+    i === 0 ? histogramCounts(h) : '',
+    q.quantile,
+    histogramValue(h.baseline, q, q.baseline),
+    histogramValue(h.candidate, q, q.candidate),
+    signedMs(q.diffMs),
+    signedPct(q.diffPct),
+  ]);
+}
+
+const OUTCOME_LABEL = { crossed: 'CROSSED', withinNoise: 'within noise', passed: 'ok', notEvaluated: 'not evaluated' } as const;
+
+export function ruleLines(results: readonly RuleResult[]): string[] {
+  return results.map((r) => `  ${(r.failed ? 'FAIL ' : '     ') + OUTCOME_LABEL[r.outcome].padEnd(13)} ${r.rule}: ${r.detail}`);
+}
+
+export function compareTable(report: ComparisonReport, rules: readonly RuleResult[] = []): string[] {
+  const pct = Math.round(report.method.confidence * 1000) / 10;
+  const out = ['Stage Lens compare', `  baseline   ${runText(report.baseline)}`, `  candidate  ${runText(report.candidate)}`, ''];
+  if (report.metrics.length > 0) {
+    out.push(`Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = beyond noise.`);
+    const shown = report.metrics.filter((m) => m.status !== 'neither');
+    const rows = shown.flatMap(metricRows);
+    out.push(...alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'rank test p'], rows, 2));
+    const oneSided = shown.filter((m) => m.status !== 'compared');
+    if (oneSided.length > 0) {
+      out.push('', 'Measured in one run only (not a difference):');
+      for (const m of oneSided) out.push(`  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${oneSidedText(m)}`);
+    }
+    const neither = report.metrics.length - shown.length;
+    if (neither > 0) out.push(`(${neither} metric${neither === 1 ? '' : 's'} measured in neither run not shown; see --format json)`);
+    out.push('');
+  }
+  if (report.histograms.length > 0) {
+    out.push('/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≥ = beyond the highest bucket.');
+    out.push(...alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
+    out.push('');
+  }
+  out.push('Findings');
+  if (report.findings.length === 0) out.push('  none in either run');
+  for (const f of report.findings) out.push(`  ${CHANGE_LABEL[f.change].padEnd(13)} [${f.severity}] ${findingText(f)}`);
+  out.push('');
+  if (report.notes.length > 0) out.push('Notes', ...report.notes.map((n) => `  - ${n}`), '');
+  if (report.metrics.length > 0) {
+    out.push('Significance', `  ${report.method.bootstrap}.`, `  Beyond noise (*): ${report.method.beyondNoise}; not testable below ${report.method.minSamples} values per run.`, `  Rank test: ${report.method.rankTest}.`);
+  } else out.push('Significance', `  ${report.method.histograms}.`);
+  if (rules.length > 0) out.push('', 'Rules (--fail-if)', ...ruleLines(rules));
+  return out;
+}

@@ -1,0 +1,250 @@
+// What comparing two runs produces. This is also the JSON schema of
+// `stage-lens compare --format json` (schema 1) and the result of the `stageLens/compare`
+// request, so every field is plain JSON data (numbers, strings, null), documented here.
+//
+// Vocabulary:
+//   run       one input: a server log, a /metrics scrape, or a saved session folder
+//   scope     a stage of the pipeline as printed in the stage table (`0`, `1`, `1_2`),
+//             or `request` for request-level figures (end to end)
+//   metric    one timed interval of a scope (see metrics.ts for where each comes from)
+//   measured  a number the server printed (or inferred by the analysis' documented rule);
+//             every other state (None, hidden row, not recorded, ...) is counted apart and
+//             never enters a quantile as 0.
+import type { FindingCode, Severity } from '../analysis/types';
+
+export const QUANTILES = ['p50', 'p90', 'p99'] as const;
+export type QuantileName = (typeof QUANTILES)[number];
+export const QUANTILE_P: Readonly<Record<QuantileName, number>> = { p50: 50, p90: 90, p99: 99 };
+
+export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
+export const REQUEST_METRICS = ['e2e'] as const;
+export type StageMetric = (typeof STAGE_METRICS)[number];
+export type RequestMetric = (typeof REQUEST_METRICS)[number];
+export type MetricId = StageMetric | RequestMetric;
+
+/** The scope of request-level metrics. */
+export const REQUEST_SCOPE = 'request';
+
+/**
+ * Why a value is not a number, counted per run:
+ *  notMeasured    printed `None`
+ *  hidden         the row was absent from the log table (zero or not measured)
+ *  notRecorded    a known lie detected (codec TTFT 0 with no prefill, seed 000)
+ *  noOutput       serving_time_to_first_output_ms at its 0.0 default (no non-empty output)
+ *  notComputable  a derived figure whose inputs were missing (e.g. no upstream first output)
+ */
+export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable';
+export type UnknownCounts = Partial<Record<UnknownReason, number>>;
+
+/** The measured values of one metric of one scope in one run, sorted ascending. */
+export interface MetricSamples {
+  readonly values: Float64Array;
+  /** How many of `values` were inferred by a documented rule rather than printed. */
+  readonly inferred: number;
+  readonly unknown: UnknownCounts;
+}
+
+export interface ScopeSamples {
+  readonly scope: string;
+  readonly stageId: number | null;
+  /** Requests that ran on this scope (cold requests left out when excluded). */
+  readonly requestCount: number;
+  readonly metrics: Partial<Record<MetricId, MetricSamples>>;
+}
+
+/** A finding of one run, reduced to what a comparison needs. */
+export interface FindingCount {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly stageId: number | null;
+  readonly requestCount: number;
+  readonly message: string;
+}
+
+/** One /metrics histogram series, quantiles as PromQL's histogram_quantile, in the family unit. */
+export interface HistogramRow {
+  readonly family: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
+  readonly count: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  /** Quantiles whose rank fell into the +Inf bucket: only a lower bound is known ("≥ x"). */
+  readonly openEnded?: readonly QuantileName[];
+  /** Why this series' numbers are known to be wrong (the codec TTFT signature), or null. */
+  readonly caveat?: string | null;
+}
+
+export type RunKind = 'log' | 'scrape' | 'session';
+
+/** Everything a comparison needs of one run. */
+export interface RunData {
+  /** File path, session folder or session id, as the user named it. */
+  readonly source: string;
+  readonly kind: RunKind;
+  /** Per-request samples (a log, or a session with a captured log); null for a scrape only. */
+  readonly samples: RunSamples | null;
+  /** Histograms of a scrape (or of a session's last scrape); null when there is none. */
+  readonly histograms: readonly HistogramRow[] | null;
+  /** Lines or series that could not be read (never thrown). */
+  readonly problemCount: number;
+}
+
+export interface RunSamples {
+  /** All requests read, cold ones included. */
+  readonly requestCount: number;
+  readonly coldRequests: number;
+  /** true: cold requests (first after a server start) were left out of the samples. */
+  readonly coldExcluded: boolean;
+  readonly scopes: readonly ScopeSamples[];
+  readonly findings: readonly FindingCount[];
+}
+
+// ---------------------------------------------------------------- comparison results
+
+export interface SideStats {
+  /** Requests of the run that reached this scope. */
+  readonly requests: number;
+  /** Values that entered the quantiles (measured + inferred). */
+  readonly measured: number;
+  readonly inferred: number;
+  readonly unknown: UnknownCounts;
+  /** null when there is no measured value. */
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+}
+
+export interface ConfidenceInterval {
+  readonly low: number;
+  readonly high: number;
+}
+
+export interface QuantileComparison {
+  readonly quantile: QuantileName;
+  readonly baseline: number;
+  readonly candidate: number;
+  /** candidate − baseline, ms (for a /metrics histogram of unit '', in its own unit). */
+  readonly diffMs: number;
+  /** 100 · (candidate − baseline) / baseline; 0 when both are 0; null when only the baseline is 0. */
+  readonly diffPct: number | null;
+  /** CI of diffMs; null when not testable (see `testable`). */
+  readonly ci: ConfidenceInterval | null;
+  /** The CI excludes 0; null when not testable. */
+  readonly beyondNoise: boolean | null;
+  /** Why there is no CI, when there is none. */
+  readonly notTestable: string | null;
+}
+
+/**
+ *  compared       measured in both runs: quantiles and their differences
+ *  baselineOnly   measured in the baseline only (the candidate counts say why not)
+ *  candidateOnly  measured in the candidate only
+ *  neither        measured in neither run (e.g. the LLM split of a diffusion stage)
+ */
+export type ComparisonStatus = 'compared' | 'baselineOnly' | 'candidateOnly' | 'neither';
+
+export interface RankTest {
+  /** Mann-Whitney U of the candidate sample. */
+  readonly u: number;
+  readonly z: number;
+  /** Two-sided. */
+  readonly pValue: number;
+  /** pValue < 1 − confidence. */
+  readonly beyondNoise: boolean;
+}
+
+export interface MetricComparison {
+  readonly scope: string;
+  readonly stageId: number | null;
+  readonly metric: MetricId;
+  readonly status: ComparisonStatus;
+  readonly baseline: SideStats;
+  readonly candidate: SideStats;
+  /** p50/p90/p99 compared; empty unless status is `compared`. */
+  readonly quantiles: readonly QuantileComparison[];
+  /** Distribution shift test; null unless compared and testable. */
+  readonly rankTest: RankTest | null;
+}
+
+export interface HistogramSide {
+  /** null: unknown (no `_count` exposed). */
+  readonly count: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  /** Quantiles that are only lower bounds (rank in the +Inf bucket). */
+  readonly openEnded: readonly QuantileName[];
+  /** The series is known to be wrong in this run (codec TTFT signature): why; null when not. */
+  readonly caveat: string | null;
+}
+
+export interface HistogramComparison {
+  readonly family: string;
+  /** Labels that identify the series (model_name left out). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
+  readonly unit: 'ms' | '';
+  readonly status: ComparisonStatus;
+  readonly baseline: HistogramSide | null;
+  readonly candidate: HistogramSide | null;
+  /** Point estimates only: a histogram has no per-request samples, so significance is not testable. */
+  readonly quantiles: readonly QuantileComparison[];
+}
+
+/**
+ *  appeared     in the candidate, not in the baseline
+ *  disappeared  in the baseline, not in the candidate (e.g. ttft-not-recorded after the fix)
+ *  persisted    in both
+ */
+export type FindingChange = 'appeared' | 'disappeared' | 'persisted';
+
+export interface FindingDiff {
+  readonly code: FindingCode;
+  readonly stageId: number | null;
+  readonly severity: Severity;
+  readonly change: FindingChange;
+  /** Requests concerned in each run (0 when absent). */
+  readonly baselineRequests: number;
+  readonly candidateRequests: number;
+  /** The candidate's message when present there, else the baseline's. */
+  readonly message: string;
+}
+
+export interface SignificanceMethod {
+  readonly bootstrap: string;
+  readonly confidence: number;
+  readonly resamples: number;
+  readonly seed: number;
+  /** Fewer measured values than this on a side: not testable. */
+  readonly minSamples: number;
+  readonly rankTest: string;
+  readonly beyondNoise: string;
+  readonly histograms: string;
+}
+
+export interface RunSummary {
+  readonly source: string;
+  readonly kind: RunKind;
+  /** null for a scrape (no per-request data). */
+  readonly requestCount: number | null;
+  readonly coldRequests: number | null;
+  readonly coldExcluded: boolean;
+  readonly problemCount: number;
+  /** Histogram series of a scrape; null when there is none. */
+  readonly histogramSeries: number | null;
+}
+
+export interface ComparisonReport {
+  readonly schema: 1;
+  readonly baseline: RunSummary;
+  readonly candidate: RunSummary;
+  readonly method: SignificanceMethod;
+  /** Per scope and metric; scopes in pipeline order, `request` last. */
+  readonly metrics: readonly MetricComparison[];
+  readonly histograms: readonly HistogramComparison[];
+  readonly findings: readonly FindingDiff[];
+  /** Facts a reader needs (one run has no per-request data, stages differ, ...). */
+  readonly notes: readonly string[];
+}

@@ -1,0 +1,210 @@
+// Turns Prometheus query answers into Stage Lens figures: which families and instances a
+// deployment has (the discovery query), per-family rows for each (stage, replica) and
+// each stage over all replicas (the family query), and the per-replica throughput trend
+// (query_range). A NaN quantile (no observation in the window) becomes null: no data.
+import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
+import type { Percentile, PrometheusStageRow, PrometheusTrend } from '../../protocol';
+import type { MatrixSeries, VectorSeries } from './apiResponse';
+import { familyOfSeriesName, INSTANCE_LABEL, PROMETHEUS_FAMILIES, QUANTILE_STATS, SCOPE_LABEL, STAT_LABEL, type FamilyStat, type Scope } from './stageQueries';
+
+const SEP = '\u0000';
+
+function label(series: VectorSeries | MatrixSeries, name: string): string | null {
+  const value = Object.prototype.hasOwnProperty.call(series.metric, name) ? series.metric[name] : undefined;
+  // Prometheus never stores an empty label value: empty means absent.
+  return value === undefined || value === '' ? null : value;
+}
+
+function key(...parts: (string | null)[]): string {
+  return parts.map((p) => p ?? '').join(SEP);
+}
+
+export interface Discovery {
+  /** Canonical family -> the base names (without `_count`) it is exposed under, in PROMETHEUS_FAMILIES order. */
+  readonly families: ReadonlyMap<string, readonly string[]>;
+  /** family/stage/replica -> instances exposing that series. */
+  readonly instances: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly allInstances: readonly string[];
+  /** Values of the deployment label among the series (meaningful when no value was chosen). */
+  readonly deploymentValues: readonly string[];
+}
+
+export function readDiscovery(series: readonly VectorSeries[], deploymentLabel: string): Discovery {
+  const names = new Map<string, Set<string>>();
+  const instances = new Map<string, Set<string>>();
+  const all = new Set<string>();
+  const deployments = new Set<string>();
+  for (const s of series) {
+    const name = label(s, '__name__');
+    const parsed = name === null ? null : familyOfSeriesName(name);
+    if (parsed === null || parsed.suffix !== 'count') continue;
+    const base = (name as string).slice(0, -'_count'.length);
+    let set = names.get(parsed.family);
+    if (set === undefined) names.set(parsed.family, (set = new Set()));
+    set.add(base);
+    const instance = label(s, INSTANCE_LABEL);
+    const deployment = label(s, deploymentLabel);
+    if (deployment !== null) deployments.add(deployment);
+    if (instance === null) continue;
+    all.add(instance);
+    const k = key(parsed.family, label(s, 'stage'), label(s, 'replica'));
+    let at = instances.get(k);
+    if (at === undefined) instances.set(k, (at = new Set()));
+    at.add(instance);
+  }
+  const families = new Map<string, string[]>();
+  for (const family of PROMETHEUS_FAMILIES) {
+    const set = names.get(family);
+    if (set !== undefined) families.set(family, [...set].sort());
+  }
+  return { families, instances, allInstances: [...all].sort(), deploymentValues: [...deployments].sort() };
+}
+
+/**
+ * vLLM-Omni numbers replicas per server: two hosts that each run replica "0" of a stage
+ * both say `replica="0"`, and grouping by replica then adds them together. Names every
+ * (stage, replica) that more than one instance reports.
+ */
+export function replicaCollisions(discovery: Discovery): string[] {
+  const seen = new Map<string, Set<string>>();
+  for (const [k, instances] of discovery.instances) {
+    const [, stage, replica] = k.split(SEP);
+    if (replica === undefined || replica === '' || instances.size < 2) continue;
+    const at = key(stage ?? null, replica);
+    let set = seen.get(at);
+    if (set === undefined) seen.set(at, (set = new Set()));
+    for (const i of instances) set.add(i);
+  }
+  return [...seen].map(([k, instances]) => {
+    const [stage, replica] = k.split(SEP);
+    const list = [...instances].sort();
+    return `stage ${stage === '' ? '(none)' : stage} replica ${replica} is reported by ${list.length} instances (${list.join(', ')}): Prometheus adds them up as one replica. Give each host its own replica label (metric_relabel_configs) to see them apart.`;
+  });
+}
+
+function orderValue(value: string | null): [number, number, string] {
+  if (value === null) return [1, 0, ''];
+  return /^-?\d+$/.test(value) ? [0, Number(value), ''] : [0, Infinity, value];
+}
+
+function compareLabel(a: string | null, b: string | null): number {
+  const [na, xa, sa] = orderValue(a);
+  const [nb, xb, sb] = orderValue(b);
+  return na - nb || (xa === xb ? 0 : xa < xb ? -1 : 1) || sa.localeCompare(sb);
+}
+
+function rowOrder(a: PrometheusStageRow, b: PrometheusStageRow): number {
+  return compareLabel(a.stage, b.stage) || (a.scope === b.scope ? 0 : a.scope === 'replica' ? -1 : 1) || compareLabel(a.replica, b.replica);
+}
+
+type MutableRow = { -readonly [K in keyof PrometheusStageRow]: PrometheusStageRow[K] };
+
+const STATS: readonly FamilyStat[] = ['p50', 'p90', 'p99', 'count', 'sum', 'total', 'finiteBuckets', 'allBuckets'];
+
+function isStat(value: string | null): value is FamilyStat {
+  return value !== null && (STATS as readonly string[]).includes(value);
+}
+
+/** Null for NaN (no observation in the window) and for ±Inf (nothing a row can show as a value). */
+function finiteOrNull(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+
+/** Quantiles whose rank (q × the +Inf bucket) lies above the highest finite bucket, as PromQL decides it. */
+function openEndedOf(finiteBuckets: number | undefined, allBuckets: number | undefined): Percentile[] {
+  if (finiteBuckets === undefined || allBuckets === undefined || !(allBuckets > 0)) return [];
+  return QUANTILE_STATS.filter(([, q]) => finiteBuckets < q * allBuckets).map(([name]) => name);
+}
+
+/**
+ * Rows of one family from the answer to its familyQuery. `replica` rows without a
+ * replica label (families labelled by stage only) are dropped: they equal the stage row.
+ * In the cumulative window `total` is the count itself.
+ */
+export function familyRows(family: string, series: readonly VectorSeries[], discovery: Discovery, cumulative: boolean): PrometheusStageRow[] {
+  const rows = new Map<string, MutableRow>();
+  const buckets = new Map<string, { finiteBuckets?: number; allBuckets?: number }>();
+  for (const s of series) {
+    const stat = label(s, STAT_LABEL);
+    const scopeText = label(s, SCOPE_LABEL);
+    if (!isStat(stat) || (scopeText !== 'replica' && scopeText !== 'stage')) continue;
+    const scope: Scope = scopeText;
+    const stage = label(s, 'stage');
+    const replica = scope === 'replica' ? label(s, 'replica') : null;
+    if (scope === 'replica' && replica === null) continue;
+    const k = key(scope, stage, replica);
+    let row = rows.get(k);
+    if (row === undefined) {
+      row = { family, scope, stage, replica, instances: instancesOf(discovery, family, stage, replica), count: null, total: null, sum: null, p50: null, p90: null, p99: null, openEnded: [], caveat: null };
+      rows.set(k, row);
+    }
+    if (stat === 'finiteBuckets' || stat === 'allBuckets') {
+      const b = buckets.get(k) ?? {};
+      b[stat] = s.sample.v;
+      buckets.set(k, b);
+    } else row[stat] = finiteOrNull(s.sample.v);
+  }
+  for (const [k, row] of rows) {
+    const b = buckets.get(k);
+    row.openEnded = openEndedOf(b?.finiteBuckets, b?.allBuckets).filter((p) => row[p] !== null);
+    if (cumulative) row.total = row.count;
+  }
+  return [...rows.values()].sort(rowOrder);
+}
+
+const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
+const ITL_FAMILIES = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
+
+/**
+ * The codec TTFT signature (metric-semantics.md, seed 000) on Prometheus rows: a
+ * (stage, replica) whose TTFT counter is 0 since its server started while it has
+ * inter-token latencies. An ITL needs an earlier token of the same request, which a
+ * correct build records as a TTFT. The since-start totals are used, so a quiet window
+ * does not look like the bug. A stage row carries the caveat when one of its replicas does.
+ */
+export function withCodecTtftCaveats(rows: readonly PrometheusStageRow[]): PrometheusStageRow[] {
+  const where = (r: PrometheusStageRow): string => key(r.scope, r.stage, r.replica);
+  const ttftTotals = new Map(rows.filter((r) => r.family === TTFT_FAMILY).map((r) => [where(r), r.total]));
+  const itlTotals = new Map<string, number>();
+  for (const r of rows) if (ITL_FAMILIES.includes(r.family) && r.total !== null && r.total > 0 && !itlTotals.has(where(r))) itlTotals.set(where(r), r.total);
+  const caveats = new Map<string, string>();
+  for (const [k, itl] of itlTotals) {
+    if (ttftTotals.get(k) !== 0) continue;
+    const [scope, stage, replica] = k.split(SEP);
+    if (scope !== 'replica') continue;
+    const message =
+      `TTFT not recorded on stage ${stage || '(none)'} replica ${replica}: no TTFT sample but ${itl} inter-token latencies since the server started. ` +
+      "This looks like the codec TTFT bug of builds without the talker-first-audio fix; this stage's TTFT, prefill, decode and ITL histograms are not usable.";
+    caveats.set(k, message);
+    const stageKey = key('stage', stage || null, null);
+    if (!caveats.has(stageKey)) caveats.set(stageKey, message);
+  }
+  if (caveats.size === 0) return [...rows];
+  return rows.map((r) => (CODEC_TTFT_FAMILIES.has(r.family) && caveats.has(where(r)) ? { ...r, caveat: caveats.get(where(r)) ?? null } : r));
+}
+
+function instancesOf(discovery: Discovery, family: string, stage: string | null, replica: string | null): string[] {
+  const found = new Set<string>();
+  for (const [k, instances] of discovery.instances) {
+    const [f, s, r] = k.split(SEP);
+    if (f !== family || (s || null) !== stage) continue;
+    if (replica !== null && (r || null) !== replica) continue;
+    for (const i of instances) found.add(i);
+  }
+  return [...found].sort();
+}
+
+/** The matrix answer of a trendQuery, on a grid of `points` steps from `startSeconds`. */
+export function trendOf(family: string, series: readonly MatrixSeries[], startSeconds: number, stepSeconds: number, points: number): PrometheusTrend {
+  const times = Array.from({ length: points }, (_, i) => Math.round((startSeconds + i * stepSeconds) * 1000));
+  const out = series.map((s) => {
+    const perSecond: (number | null)[] = new Array<number | null>(points).fill(null);
+    for (const sample of s.samples) {
+      const i = Math.round((sample.t - startSeconds) / stepSeconds);
+      if (i >= 0 && i < points) perSecond[i] = finiteOrNull(sample.v);
+    }
+    return { stage: label(s, 'stage'), replica: label(s, 'replica'), perSecond };
+  });
+  out.sort((a, b) => compareLabel(a.stage, b.stage) || compareLabel(a.replica, b.replica));
+  return { family, stepSeconds, times, series: out };
+}

@@ -1,0 +1,356 @@
+// `analyze --format trace` / Export Session as a Chrome trace (Trace Event Format, JSON
+// Object Format) that Perfetto and chrome://tracing open.
+//
+// Layout: one process per stage (per stage and replica when a stage ran on several), named
+// with `M` metadata events; a first process "requests (E2E)" holds each request's E2E time.
+// Stages overlap under async chunk, so a request's time on a stage is an async slice
+// (`b`/`e`), never a B/E duration event: each request-stage has its own id, a top slice
+// named after the stage, and its phases as child slices. Perfetto names an async track
+// after the first slice on it and merges same-named tracks of a process into one, so the
+// constant top-slice name is what makes "one track per stage".
+//
+// Honesty rules: a phase that is not measured (None), hidden (row absent) or not recorded
+// has no slice; a slice whose position or duration follows a rule instead of a measurement
+// says `provenance: "reconstructed"` and names the rule (rules spelled out in `metadata`);
+// each request's wall-clock placement rule is on its top slices and in `metadata`.
+//
+// Output is produced as chunks of UTF-8 bytes (a generator), never as one string: a 100k
+// request session is a few million events.
+import { timelineOf } from '../analysis/timeline';
+import type { AnalyzedRequest, RequestStage, TimelineSegment } from '../analysis/types';
+import { numberOf } from '../values';
+import { ByteChunks } from './traceBytes';
+import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRACE_CATEGORY, traceMetadata, type Phase } from './traceMetadata';
+import type { PlacementRule, TraceRequests } from './tracePlacement';
+import { placeRequests } from './tracePlacement';
+
+export type { TraceRequests } from './tracePlacement';
+export { E2E_SLICE_NAME, PHASE_SLICE_NAME, TRACE_CATEGORY } from './traceMetadata';
+
+export interface TraceOptions {
+  /** Where the data came from (file, session description), written into `metadata`. */
+  readonly source?: string;
+  /** ms since epoch at which request i was completed in a live capture; a clock when the log has no timestamps. */
+  readonly captureTimesMs?: readonly number[];
+  /** Yield a chunk once this many bytes are written (default 4 MiB). */
+  readonly chunkBytes?: number;
+}
+
+export interface TraceSummary {
+  readonly requests: number;
+  readonly events: number;
+  readonly slices: number;
+  readonly tracks: number;
+}
+
+const PHASE_NAME_JSON = Object.fromEntries(Object.entries(PHASE_SLICE_NAME).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Phase, string>;
+const E2E_NAME = JSON.stringify(E2E_SLICE_NAME);
+
+const KNOWN_RULES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^anchored/, 'anchored'],
+  [/after the upstream/, 'after-upstream'],
+  [/request arrival/, 'async-start'],
+];
+
+/** Short, stable keys for the timeline's placement rules (full texts go into `metadata.rules`). */
+class RuleKeys {
+  private readonly keys = new Map<string, string>();
+  readonly texts: Record<string, string> = {};
+
+  keyOf(text: string): string {
+    let key = this.keys.get(text);
+    if (key === undefined) {
+      key = KNOWN_RULES.find(([re]) => re.test(text))?.[1] ?? `rule-${this.keys.size + 1}`;
+      if (this.texts[key] !== undefined && this.texts[key] !== text) key = `${key}-${this.keys.size + 1}`;
+      this.keys.set(text, key);
+      this.texts[key] = text;
+    }
+    return key;
+  }
+}
+
+interface Track {
+  readonly pid: number;
+  readonly stageKey: string;
+  readonly stageId: number | null;
+  readonly segment: number;
+  readonly replicaId: number;
+  /** JSON name of its requests' top slices: one name per process, so Perfetto shows one track. */
+  readonly topName: string;
+}
+
+const REQUESTS_PID = 1;
+
+/**
+ * One process per stage and replica, numbered as first seen (one pass over the requests);
+ * named and ordered at the end, when it is known which stages ran on several replicas.
+ */
+class Tracks {
+  private readonly byKey = new Map<string, Track>();
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  of(stage: RequestStage): Track {
+    const key = `${stage.stageKey}/${stage.replicaId}`;
+    let track = this.byKey.get(key);
+    if (track === undefined) {
+      const { stageKey, stageId, segment, replicaId } = stage;
+      this.byKey.set(key, (track = { pid: REQUESTS_PID + 1 + this.byKey.size, stageKey, stageId, segment, replicaId, topName: JSON.stringify(`stage ${stageKey}`) }));
+    }
+    return track;
+  }
+
+  /** The M events naming and ordering the processes (stage order, then replica). */
+  metadata(): string {
+    const tracks = [...this.byKey.values()];
+    const replicas = new Map<string, number>();
+    for (const t of tracks) replicas.set(t.stageKey, (replicas.get(t.stageKey) ?? 0) + 1);
+    const byId = (x: number | null): number => x ?? Number.MAX_SAFE_INTEGER;
+    tracks.sort((a, b) => byId(a.stageId) - byId(b.stageId) || a.segment - b.segment || a.stageKey.localeCompare(b.stageKey) || a.replicaId - b.replicaId);
+    return tracks
+      .map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: (replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}` }))
+      .join('');
+  }
+}
+
+/** µs with at most 3 decimals (ns): log values are ms with 3 decimals, so this is exact for them. */
+function us(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+const str = JSON.stringify;
+
+function metadataEvents(track: { readonly pid: number; readonly name: string; readonly sortIndex: number }): string {
+  const head = `,\n{"ph":"M","ts":0,"pid":${track.pid},"tid":${track.pid},"name":`;
+  return (
+    `${head}"process_name","args":{"name":${str(track.name)}}}` +
+    `${head}"process_sort_index","args":{"sort_index":${track.sortIndex}}}` +
+    `${head}"thread_name","args":{"name":${str(track.name)}}}` +
+    `${head}"thread_sort_index","args":{"sort_index":${track.sortIndex}}}`
+  );
+}
+
+/** A `nan` or `inf` cell is a number but has no place on a time axis (and JSON has no NaN). */
+function drawable(s: TimelineSegment): boolean {
+  return Number.isFinite(s.startMs) && Number.isFinite(s.endMs) && s.endMs >= s.startMs;
+}
+
+function genTimeOf(stage: RequestStage): { ms: number; field: string } | null {
+  const gen = numberOf(stage.fields, 'stage_gen_time_ms');
+  if (gen !== undefined) return { ms: gen, field: 'stage_gen_time_ms' };
+  const omni = numberOf(stage.fields, 'omni_timing_stage_s');
+  return omni === undefined ? null : { ms: omni * 1000, field: 'omni_timing_stage_s' };
+}
+
+// Pieces of events and args, encoded once.
+const ID = ByteChunks.constant(',"id":"0x');
+const ARGS = ByteChunks.constant('","args":{');
+const END_ARGS = ByteChunks.constant('}}');
+const QUOTE_END_ARGS = ByteChunks.constant('"}}');
+const QUOTE = ByteChunks.constant('"');
+const END_ID = ByteChunks.constant('"}');
+const MS = ByteChunks.constant('"ms":');
+const COMMA_MS = ByteChunks.constant(',"ms":');
+const MEASURED = ByteChunks.constant(',"provenance":"measured"');
+const RECONSTRUCTED = ByteChunks.constant(',"provenance":"reconstructed"');
+const RULE = ByteChunks.constant(',"rule":"');
+const RULE_TEXT = ByteChunks.constant('","ruleText":');
+const INFERRED = ByteChunks.constant('","state":"inferred"');
+const REQUEST = ByteChunks.constant('"request":');
+const COLD = ByteChunks.constant(',"cold":true');
+const BOOT = ByteChunks.constant(',"boot":');
+const REPLICA = ByteChunks.constant(',"replica":');
+const DIFFUSION = ByteChunks.constant(',"kind":"diffusion"');
+const SPAN_GEN = ByteChunks.constant(',"span":"gen-time"');
+const SPAN_PHASES = ByteChunks.constant(',"span":"phases"');
+const GEN_MS = ByteChunks.constant(',"genTimeMs":');
+const PLACEMENT: Readonly<Record<PlacementRule, Uint8Array>> = {
+  'log-timestamp': ByteChunks.constant(',"placement":"log-timestamp"'),
+  'capture-time': ByteChunks.constant(',"placement":"capture-time"'),
+  sequential: ByteChunks.constant(',"placement":"sequential"'),
+};
+
+/** Event heads: everything before `ts`, constant per (phase, process, name). */
+class Heads {
+  // name -> [b of pid 0, e of pid 0, b of pid 1, ...]; looked up per event, so no key is built.
+  private readonly byName = new Map<string, Uint8Array[]>();
+
+  of(ph: 'b' | 'e', pid: number, nameJson: string): Uint8Array {
+    let row = this.byName.get(nameJson);
+    if (row === undefined) this.byName.set(nameJson, (row = []));
+    const slot = pid * 2 + (ph === 'e' ? 1 : 0);
+    let bytes = row[slot];
+    if (bytes === undefined) row[slot] = bytes = ByteChunks.constant(`,\n{"ph":"${ph}","pid":${pid},"tid":${pid},"cat":"${TRACE_CATEGORY}","name":${nameJson},"ts":`);
+    return bytes;
+  }
+}
+
+/**
+ * The trace as chunks of UTF-8 JSON; concatenated they are one JSON document. The summary
+ * (event counts) is the generator's return value.
+ */
+export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}): Generator<Uint8Array, TraceSummary, undefined> {
+  const chunkBytes = options.chunkBytes ?? 4 << 20;
+  const placement = placeRequests(requests, options.captureTimesMs);
+  const tracks = new Tracks();
+  const rules = new RuleKeys();
+  const heads = new Heads();
+  const placementCounts: Partial<Record<PlacementRule, number>> = {};
+  let events = 0;
+  let slices = 0;
+  let nextId = 1;
+  // Headroom so that one request's events never spill far past the chunk size.
+  const w = new ByteChunks(chunkBytes + (64 << 10));
+  // Every event is written with a leading separator; the first one drops it.
+  w.text('{"traceEvents":[' + metadataEvents({ pid: REQUESTS_PID, name: 'requests (E2E)', sortIndex: 0 }).slice(1));
+  events += 4;
+
+  const open = (ts: number, pid: number, name: string, id: number): void => {
+    w.raw(heads.of('b', pid, name));
+    w.number(us(ts));
+    w.raw(ID);
+    w.hex(id);
+    w.raw(ARGS);
+  };
+  const close = (ts: number, pid: number, name: string, id: number): void => {
+    w.raw(heads.of('e', pid, name));
+    w.number(us(ts));
+    w.raw(ID);
+    w.hex(id);
+    w.raw(END_ID);
+  };
+  // The args every slice of a request starts with.
+  const requestArgs = (request: AnalyzedRequest, placed: PlacementRule): void => {
+    w.raw(REQUEST);
+    w.string(request.requestId);
+    if (request.cold) w.raw(COLD);
+    w.raw(PLACEMENT[placed]);
+  };
+
+  // One pass: each request is materialized once (a packed store builds it on demand).
+  let i = -1;
+  for (const request of requests) {
+    i += 1;
+    if (i >= placement.arrivalUs.length) break;
+    const arrival = placement.arrivalUs[i] as number;
+    const placed = placement.rule[i] as PlacementRule;
+    placementCounts[placed] = (placementCounts[placed] ?? 0) + 1;
+
+    const e2e = numberOf(request.e2e, 'e2e_total_ms');
+    if (e2e !== undefined && Number.isFinite(e2e) && e2e >= 0) {
+      const id = nextId++;
+      open(arrival, REQUESTS_PID, E2E_NAME, id);
+      requestArgs(request, placed);
+      w.raw(COMMA_MS);
+      w.number(e2e);
+      w.raw(MEASURED);
+      w.raw(END_ARGS);
+      close(arrival + e2e * 1000, REQUESTS_PID, E2E_NAME, id);
+      events += 2;
+      slices += 1;
+    }
+
+    // The timeline lists each stage's segments together, stages in order.
+    const segments = timelineOf(request);
+    for (let from = 0; from < segments.length; ) {
+      const first = segments[from] as TimelineSegment;
+      const stageKey = first.stageKey;
+      let to = from + 1;
+      while (to < segments.length && (segments[to] as TimelineSegment).stageKey === stageKey) to++;
+      const begin = from;
+      const stop = to;
+      from = to;
+      let stage: RequestStage | undefined;
+      for (const s of request.stages) if (s.stageKey === stageKey) stage = s;
+      if (stage === undefined) continue;
+      const track = tracks.of(stage);
+      let start = Number.POSITIVE_INFINITY;
+      let end = Number.NEGATIVE_INFINITY;
+      let measuredPosition = true;
+      let genSeg: TimelineSegment | undefined;
+      for (let k = begin; k < stop; k++) {
+        const s = segments[k] as TimelineSegment;
+        if (!drawable(s)) continue;
+        start = Math.min(start, s.startMs);
+        end = Math.max(end, s.endMs);
+        if (s.provenance !== 'measured') measuredPosition = false;
+        if (s.phase === 'stage') genSeg = s;
+      }
+      if (start > end) continue;
+      const gen = genTimeOf(stage);
+      const id = nextId++;
+      open(arrival + start * 1000, track.pid, track.topName, id);
+      requestArgs(request, placed);
+      w.raw(BOOT);
+      w.number(request.boot);
+      w.raw(REPLICA);
+      w.number(stage.replicaId);
+      if (stage.kind === 'diffusion') w.raw(DIFFUSION);
+      // What the top slice spans: exactly the server-timed stage (submit -> finished) when the
+      // phases fit inside it, else the phases as far as they reach.
+      w.raw(genSeg !== undefined && genSeg.startMs === start && genSeg.endMs === end ? SPAN_GEN : SPAN_PHASES);
+      if (gen !== null && Number.isFinite(gen.ms)) {
+        w.raw(GEN_MS);
+        w.number(gen.ms);
+        if (gen.field !== 'stage_gen_time_ms') w.text(`,"genTimeField":"${gen.field}"`);
+      }
+      w.raw(measuredPosition ? MEASURED : RECONSTRUCTED);
+      w.raw(RULE);
+      w.text(rules.keyOf(first.rule));
+      // The rule's full text rides along on reconstructed stages; `metadata.rules` has them all.
+      if (!measuredPosition) {
+        w.raw(RULE_TEXT);
+        w.string(first.rule);
+        w.raw(END_ARGS);
+      } else w.raw(QUOTE_END_ARGS);
+      events += 1;
+      slices += 1;
+      for (let k = begin; k < stop; k++) {
+        const seg = segments[k] as TimelineSegment;
+        if (seg.phase === 'stage' || !drawable(seg)) continue;
+        const split = PHASE_SPLIT[seg.phase];
+        const state = stage.split.states[split];
+        const value = stage.split.values[split];
+        // Only numbers become slices: measured, or inferred by a documented rule (marked).
+        if (value === null || (state !== 'measured' && state !== 'inferred')) continue;
+        const name = PHASE_NAME_JSON[seg.phase];
+        open(arrival + seg.startMs * 1000, track.pid, name, id);
+        w.raw(MS);
+        w.number(value);
+        // Measured phases are anchored by definition (metadata.provenance); others name their rule.
+        if (seg.provenance === 'measured' && state === 'measured') w.raw(MEASURED);
+        else {
+          w.raw(RECONSTRUCTED);
+          w.raw(RULE);
+          w.text(rules.keyOf(seg.rule));
+          w.raw(state === 'inferred' ? INFERRED : QUOTE);
+        }
+        w.raw(END_ARGS);
+        close(arrival + seg.endMs * 1000, track.pid, name, id);
+        events += 2;
+        slices += 1;
+      }
+      close(arrival + end * 1000, track.pid, track.topName, id);
+      events += 1;
+    }
+    if (w.length >= chunkBytes) yield w.take();
+  }
+
+  w.text(tracks.metadata());
+  events += tracks.size * 4;
+  w.text('\n],\n"displayTimeUnit":"ms",\n"metadata":');
+  w.text(JSON.stringify(traceMetadata({ source: options.source ?? null, requests: placement.arrivalUs.length, slices, placement, placementCounts, rules: rules.texts })));
+  w.text('}\n');
+  yield w.take();
+  return { requests: placement.arrivalUs.length, events, slices, tracks: tracks.size + 1 };
+}
+
+/** The whole trace as one string: for tests and small inputs only. */
+export function traceText(requests: TraceRequests, options: TraceOptions = {}): string {
+  const decoder = new TextDecoder();
+  let out = '';
+  for (const chunk of traceChunks(requests, options)) out += decoder.decode(chunk, { stream: true });
+  return out + decoder.decode();
+}

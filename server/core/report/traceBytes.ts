@@ -1,0 +1,143 @@
+// UTF-8 bytes written straight into fixed-size chunks, for the trace export: a 100k-request
+// trace is a few million small pieces of text, and concatenating them as JS strings spends
+// most of the time in allocation and GC. Constant pieces are encoded once (`constant`);
+// numbers and ASCII text are copied byte by byte; other text goes through TextEncoder.
+
+const encoder = new TextEncoder();
+// Beyond this (in thousandths) integer arithmetic on doubles is no longer exact.
+const MAX_FIXED = Number.MAX_SAFE_INTEGER;
+
+export class ByteChunks {
+  private bytes: Uint8Array;
+  private pos = 0;
+
+  constructor(private readonly chunkBytes: number) {
+    this.bytes = new Uint8Array(chunkBytes);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Encodes text once, for pieces written many times. */
+  static constant(text: string): Uint8Array {
+    return encoder.encode(text);
+  }
+
+  private room(n: number): void {
+    if (this.pos + n <= this.bytes.length) return;
+    // A chunk only grows for a single piece larger than what is left (a huge request id).
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.pos + n));
+    grown.set(this.bytes.subarray(0, this.pos));
+    this.bytes = grown;
+  }
+
+  raw(piece: Uint8Array): void {
+    const n = piece.length;
+    this.room(n);
+    // A loop beats TypedArray.set for the short pieces written here.
+    const bytes = this.bytes;
+    let pos = this.pos;
+    for (let i = 0; i < n; i++) bytes[pos++] = piece[i] as number;
+    this.pos = pos;
+  }
+
+  /** Any text, as UTF-8. */
+  text(s: string): void {
+    const n = s.length;
+    this.room(n * 3);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        pos += encoder.encodeInto(s.slice(i), bytes.subarray(pos)).written;
+        break;
+      }
+      bytes[pos++] = c;
+    }
+    this.pos = pos;
+  }
+
+  /**
+   * A number as JSON (non-finite: null). Values with at most 3 decimals (all logged ms, and µs rounded
+   * to ns) are written digit by digit, without making a string.
+   */
+  number(v: number): void {
+    if (!Number.isFinite(v)) {
+      // JSON has no NaN/Infinity; callers keep them out, this keeps the document valid regardless.
+      this.text('null');
+      return;
+    }
+    const k = Math.round(v * 1000);
+    if (k / 1000 !== v || k > MAX_FIXED || k < -MAX_FIXED) {
+      this.text(String(v));
+      return;
+    }
+    this.room(24);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    let abs = k;
+    if (abs < 0) {
+      bytes[pos++] = 0x2d;
+      abs = -abs;
+    }
+    const whole = Math.floor(abs / 1000);
+    let frac = abs - whole * 1000;
+    let digits = 1;
+    for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
+    for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
+    pos += digits;
+    if (frac !== 0) {
+      bytes[pos++] = 0x2e;
+      let places = 3;
+      while (frac % 10 === 0) {
+        frac /= 10;
+        places--;
+      }
+      for (let i = places - 1, t = frac; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
+      pos += places;
+    }
+    this.pos = pos;
+  }
+
+  /** A JSON string literal of s (plain ASCII without quotes or escapes is copied as is). */
+  string(s: string): void {
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x20 || c === 0x22 || c === 0x5c || c >= 0x7f) {
+        this.text(JSON.stringify(s));
+        return;
+      }
+    }
+    this.room(n + 2);
+    const bytes = this.bytes;
+    let pos = this.pos;
+    bytes[pos++] = 0x22;
+    for (let i = 0; i < n; i++) bytes[pos++] = s.charCodeAt(i);
+    bytes[pos++] = 0x22;
+    this.pos = pos;
+  }
+
+  /** A non-negative integer in lowercase hex. */
+  hex(v: number): void {
+    this.room(14);
+    const bytes = this.bytes;
+    let digits = 1;
+    for (let t = v; t >= 16; t = Math.floor(t / 16)) digits++;
+    for (let i = digits - 1, t = v; i >= 0; i--, t = Math.floor(t / 16)) {
+      const d = t % 16;
+      bytes[this.pos + i] = d < 10 ? 0x30 + d : 0x57 + d;
+    }
+    this.pos += digits;
+  }
+
+  /** The bytes so far, and a fresh chunk for what follows. */
+  take(): Uint8Array {
+    const out = this.bytes.subarray(0, this.pos);
+    this.bytes = new Uint8Array(this.chunkBytes);
+    this.pos = 0;
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+// The vocabulary of the trace export (slice names, category, the phase -> log field map)
+// and its `metadata` object, which spells out what every arg, rule and placement means, so a
+// trace read without Stage Lens at hand still says which positions are measured.
+import type { SplitName, TimelineSegment } from '../analysis/types';
+import { SPLIT_FIELD } from '../analysis/types';
+import type { Placement, PlacementRule } from './tracePlacement';
+import { PLACEMENT_TEXT } from './tracePlacement';
+
+export type Phase = Exclude<TimelineSegment['phase'], 'stage'>;
+
+export const PHASE_SPLIT: Readonly<Record<Phase, SplitName>> = {
+  inputWait: 'inputWaitMs',
+  readyQueued: 'readyQueuedMs',
+  queued: 'queuedMs',
+  prefill: 'prefillMs',
+  decode: 'decodeMs',
+};
+
+/** Slice names of the phases (as the terminal table and the webviews call them). */
+export const PHASE_SLICE_NAME: Readonly<Record<Phase, string>> = {
+  inputWait: 'input wait',
+  readyQueued: 'ready queued',
+  queued: 'queued',
+  prefill: 'prefill',
+  decode: 'decode',
+};
+
+/** The category of every slice. One category: a request-stage's slices must share it to nest on one track. */
+export const TRACE_CATEGORY = 'request';
+export const E2E_SLICE_NAME = 'e2e';
+
+export interface MetadataInput {
+  readonly source: string | null;
+  readonly requests: number;
+  readonly slices: number;
+  readonly placement: Placement;
+  readonly placementCounts: Partial<Record<PlacementRule, number>>;
+  readonly rules: Readonly<Record<string, string>>;
+}
+
+/** The trace's `metadata`: what every arg, rule and placement means. */
+export function traceMetadata(m: MetadataInput): Record<string, unknown> {
+  return {
+    generator: 'stage-lens',
+    traceSchema: 1,
+    source: m.source,
+    requests: m.requests,
+    slices: m.slices,
+    clock: {
+      unit: 'ts in µs',
+      basis: m.placement.clock,
+      origin: m.placement.origin,
+      placement: PLACEMENT_TEXT,
+      requestsByPlacement: m.placementCounts,
+    },
+    tracks: {
+      'requests (E2E)': 'one "e2e" slice per request with a printed e2e_total_ms, from its placed arrival',
+      stages: `one process per stage (per stage and replica when a stage ran on several); a request's time on a stage is a top slice "stage <key>" with its phases as children (category "${TRACE_CATEGORY}", one id per request and stage)`,
+    },
+    args: {
+      request: 'request id (top slices)',
+      placement: 'how the request was placed on the wall clock: a key of clock.placement',
+      ms: 'the value as logged, in ms (a slice lasts ms * 1000 µs)',
+      provenance: 'measured | reconstructed (see provenance)',
+      rule: 'a key of rules: how the slice was positioned; on phases only when reconstructed',
+      state: '"inferred" on a phase whose value was not printed but follows from a documented rule (see rules.inferred)',
+      span: 'what a top slice covers (see span)',
+      genTimeMs: 'the stage time the server logged (stage_gen_time_ms, or genTimeField)',
+    },
+    span: {
+      'gen-time': 'the top slice is the stage as the server timed it (stage_gen_time_ms, or omni_timing_stage_s): submit -> finished',
+      phases: 'the top slice covers the phases, which reach past the timed stage or have no stage time to sit in; genTimeMs (when given) is the server-timed length',
+    },
+    provenance: {
+      measured:
+        "duration logged by the server and position anchored (rule \"anchored\") on a measured time of the same origin (serving_time_to_first_output_ms) within the request; the request's own wall-clock position follows its placement",
+      reconstructed: 'the position within the request (or an inferred duration) follows `rule`, not a measurement',
+    },
+    rules: {
+      ...m.rules,
+      inferred: 'state "inferred": the value is 0 by the documented rule that a hidden half of the input split is 0 when the other half is measured (the log hides all-zero rows); not printed by the server',
+    },
+    sliceFields: { [E2E_SLICE_NAME]: 'e2e_total_ms', ...Object.fromEntries(Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]])) },
+    notShown:
+      'a phase whose value is not measured (None), hidden (row absent: zero or not measured) or not recorded (a known-false value) has no slice; no slice stands for 0 ms unless the value was logged (or inferred) as 0',
+  };
+}

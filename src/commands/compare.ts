@@ -1,0 +1,55 @@
+// Compare Sessions...: pick a baseline and a candidate (a session, or a log / scrape /
+// saved session folder on disk) and open the comparison panel. With arguments (tests,
+// other commands) the pickers are skipped.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StageLensClient } from '../client';
+import type { CompareTarget, SessionInfo } from '../../server/protocol';
+import type { ComparePanel, ShownComparison } from '../views/comparePanel';
+
+export interface CompareArgs {
+  readonly baseline: CompareTarget;
+  readonly candidate: CompareTarget;
+  readonly excludeCold?: boolean;
+}
+
+type Pick = vscode.QuickPickItem & { readonly target: CompareTarget | 'file' };
+
+function sessionItem(s: SessionInfo): Pick {
+  return {
+    target: { sessionId: s.id },
+    label: `${s.kind} · ${s.requestCount} requests · ${s.status}`,
+    description: new Date(s.startedAt).toLocaleString(),
+    detail: s.description,
+  };
+}
+
+async function pickTarget(sessions: readonly SessionInfo[], step: string, exclude: CompareTarget | null): Promise<CompareTarget | undefined> {
+  const items: Pick[] = [
+    ...sessions.filter((s) => exclude === null || !('sessionId' in exclude) || exclude.sessionId !== s.id).map(sessionItem),
+    { target: 'file', label: '$(file) Choose a file or folder…', detail: 'A server log, a /metrics scrape, or a saved session folder' },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: `Stage Lens: compare (${step})`, placeHolder: step.startsWith('1') ? 'The baseline: the run to compare against' : 'The candidate: the run to judge', matchOnDetail: true });
+  if (picked === undefined) return undefined;
+  if (picked.target !== 'file') return picked.target;
+  const uris = await vscode.window.showOpenDialog({ title: `Stage Lens: compare (${step})`, canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel: step.startsWith('1') ? 'Baseline' : 'Candidate' });
+  const uri = uris?.[0];
+  return uri === undefined ? undefined : { path: uri.fsPath };
+}
+
+function labelOf(target: CompareTarget, sessions: readonly SessionInfo[]): string {
+  if ('path' in target) return path.basename(target.path);
+  return sessions.find((s) => s.id === target.sessionId)?.description ?? target.sessionId;
+}
+
+/** Runs the comparison in the panel; resolves with what was compared and drawn (undefined when a picker was cancelled). */
+export async function compareSessions(client: StageLensClient, panel: ComparePanel, args?: CompareArgs): Promise<ShownComparison | undefined> {
+  const sessions = await client.refreshSessions();
+  let baseline = args?.baseline;
+  let candidate = args?.candidate;
+  if (baseline === undefined) baseline = await pickTarget(sessions, '1/2: baseline', null);
+  if (baseline === undefined) return undefined;
+  if (candidate === undefined) candidate = await pickTarget(sessions, '2/2: candidate', baseline);
+  if (candidate === undefined) return undefined;
+  return panel.show({ baseline, candidate, excludeCold: args?.excludeCold === true }, { baseline: labelOf(baseline, sessions), candidate: labelOf(candidate, sessions) });
+}

@@ -1,0 +1,135 @@
+// Host of the Compare Sessions panel (one editor panel, re-used): asks the language server
+// for the comparison, posts it to the page, and keeps what the page reports it drew (the
+// extension-host test reads that back). Same shell as the other webviews: strict CSP, a
+// fresh nonce per load, local resources limited to dist/webview.
+import * as vscode from 'vscode';
+import type { CompareHostToWebview, CompareParams, CompareRendered, CompareResult, CompareWebviewToHost, ServerRequestMethod, RequestParams, RequestResult } from '../../server/protocol';
+import { createNonce, renderWebviewHtml } from './webviewHtml';
+import { webviewOptions } from './webviewResources';
+
+const BUNDLE = 'compare';
+
+/** The one request the panel needs (StageLensClient satisfies it). */
+export interface CompareSource {
+  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
+}
+
+export interface ShownComparison {
+  readonly result: CompareResult;
+  /** What the page drew; null when it did not report within the wait (e.g. the page failed to load). */
+  readonly rendered: CompareRendered | null;
+}
+
+function parseMessage(raw: unknown): CompareWebviewToHost | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const m = raw as { type?: unknown; rendered?: unknown };
+  if (m.type === 'ready') return { type: 'ready' };
+  if (m.type !== 'rendered' || typeof m.rendered !== 'object' || m.rendered === null) return null;
+  const r = m.rendered as Record<string, unknown>;
+  const texts = r['texts'];
+  if (typeof r['rows'] !== 'number' || typeof r['beyondNoise'] !== 'number' || !Array.isArray(r['findings']) || typeof texts !== 'object' || texts === null) return null;
+  const cleanTexts: Record<string, string> = {};
+  for (const [k, v] of Object.entries(texts)) if (typeof v === 'string') cleanTexts[k] = v;
+  return { type: 'rendered', rendered: { rows: r['rows'], beyondNoise: r['beyondNoise'], findings: r['findings'].filter((f): f is string => typeof f === 'string'), texts: cleanTexts } };
+}
+
+export class ComparePanel implements vscode.Disposable {
+  static readonly viewType = 'stageLens.comparePanel';
+
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private last: CompareHostToWebview | null = null;
+  private renderWaiters: Array<(r: CompareRendered) => void> = [];
+  private disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly source: CompareSource,
+  ) {}
+
+  /** Opens (or reveals) the panel, compares, and resolves once the page drew the result (or after `waitMs`). */
+  async show(params: CompareParams, labels: { baseline: string; candidate: string }, waitMs = 15_000): Promise<ShownComparison> {
+    this.open();
+    this.post({ type: 'loading', baselineLabel: labels.baseline, candidateLabel: labels.candidate });
+    let result: CompareResult;
+    try {
+      result = await this.source.request('stageLens/compare', params);
+    } catch (err) {
+      this.post({ type: 'error', message: `Cannot compare: ${err instanceof Error ? err.message : String(err)}` });
+      throw err;
+    }
+    const drawn = this.nextRender(waitMs);
+    this.post({ type: 'comparison', result });
+    return { result, rendered: await drawn };
+  }
+
+  private open(): void {
+    if (this.panel !== undefined) {
+      this.panel.reveal(undefined, false);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(ComparePanel.viewType, 'Stage Lens: Compare', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
+      ...webviewOptions(this.extensionUri),
+      retainContextWhenHidden: true,
+      enableFindWidget: true,
+    });
+    this.panel = panel;
+    this.ready = false;
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
+      panel.onDidDispose(() => this.detach()),
+    );
+    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    panel.webview.html = renderWebviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: createNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, `${BUNDLE}.js`)).toString(),
+      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(root, `${BUNDLE}.css`)).toString()],
+      title: 'Stage Lens: Compare',
+      view: BUNDLE,
+    });
+  }
+
+  private post(message: CompareHostToWebview): void {
+    // A page that is not ready yet gets the latest message when it says so.
+    this.last = message;
+    if (this.ready && this.panel !== undefined) void this.panel.webview.postMessage(message);
+  }
+
+  private nextRender(waitMs: number): Promise<CompareRendered | null> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.renderWaiters = this.renderWaiters.filter((w) => w !== done);
+        resolve(null);
+      }, waitMs);
+      const done = (r: CompareRendered): void => {
+        clearTimeout(timer);
+        resolve(r);
+      };
+      this.renderWaiters.push(done);
+    });
+  }
+
+  private onMessage(raw: unknown): void {
+    const message = parseMessage(raw);
+    if (message === null) return;
+    if (message.type === 'ready') {
+      this.ready = true;
+      if (this.last !== null && this.panel !== undefined) void this.panel.webview.postMessage(this.last);
+      return;
+    }
+    for (const w of this.renderWaiters.splice(0)) w(message.rendered);
+  }
+
+  private detach(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel = undefined;
+    this.ready = false;
+  }
+
+  dispose(): void {
+    const panel = this.panel;
+    this.detach();
+    panel?.dispose();
+  }
+}

@@ -1,0 +1,188 @@
+// The whole editor experience as a person meets it, in a real VS Code: open a deploy YAML,
+// command palette -> "Stage Lens: Start Demo Server" (typed, not executeCommand), the
+// side-panel view fills with live numbers (per-stage table, findings, the /metrics
+// histograms), the latency panel sits in the editor group beside the YAML, its request
+// table lists the captured requests, and a finding opens the slow request's waterfall.
+// Screenshots go to $STAGE_LENS_SCREENSHOT_DIR (docs/screenshots for the README).
+import assert from 'node:assert/strict';
+import type { FrameLocator } from 'playwright-core';
+import { uiTest } from '../harness/ui';
+import type { Workbench } from '../harness/workbench';
+
+const YAML = 'qwen3_tts.yaml';
+const PANEL = 'Stage Lens: Latency';
+
+// The few DOM shapes used inside page.evaluate (the tsconfig has no "dom" lib).
+interface Box { left: number; right: number; top: number; bottom: number; width: number; height: number }
+interface El { readonly id: string; readonly parentElement: El | null; getBoundingClientRect(): Box }
+interface Doc { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> }
+
+/**
+ * The webview of the view shown in the side bar. Stage Lens's container holds one view, so
+ * VS Code shows no pane header (the side bar's title reads "STAGE LENS: LATENCY"), and a
+ * view's webview frame sits in a plain overlay div: find the ready webview frame that lies
+ * over the side bar.
+ */
+async function sideBarWebview(wb: Workbench, timeoutMs: number): Promise<FrameLocator> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const id = await wb.page.evaluate(() => {
+      const document = (globalThis as unknown as { document: Doc }).document;
+      const bar = document.querySelector('.part.sidebar .content');
+      if (bar === null) return null;
+      const box = bar.getBoundingClientRect();
+      for (const frame of Array.from(document.querySelectorAll('iframe.webview.ready'))) {
+        const r = frame.getBoundingClientRect();
+        const cx = r.left + r.width / 2;
+        const cy = r.top + r.height / 2;
+        const holder = frame.parentElement;
+        if (holder !== null && holder.id !== '' && r.width > 0 && cx >= box.left && cx <= box.right && cy >= box.top && cy <= box.bottom) return holder.id;
+      }
+      return null;
+    });
+    if (id !== null) return wb.page.frameLocator(`[id="${id}"] > iframe.webview.ready`).frameLocator('#active-frame');
+    if (Date.now() > deadline) throw new Error(`no webview in the side bar after ${timeoutMs} ms`);
+    await wb.page.waitForTimeout(200);
+  }
+}
+
+/** Text of a webview element, polled until `accept` is happy with it (the webview updates live). */
+async function waitText(view: FrameLocator, selector: string, accept: (text: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const el = view.locator(selector).first();
+    if ((await el.count()) > 0) {
+      last = ((await el.textContent()) ?? '').trim();
+      if (accept(last)) return last;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last text: "${last}"`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A measured number as the cells print it ("1,451", "13.4"), or NaN for words. */
+const numberOf = (text: string): number => (/^[\d,]+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : Number.NaN);
+
+/** Drags the vertical sash (a split between side bar, editor groups...) nearest to x = `near` to x = `to`, as a person would with the mouse. */
+async function dragSash(wb: Workbench, near: number, to: number): Promise<void> {
+  const sashes = wb.page.locator('.monaco-workbench .monaco-sash.vertical');
+  let best: { x: number; y: number } | null = null;
+  for (let i = 0; i < (await sashes.count()); i++) {
+    const box = await sashes.nth(i).boundingBox();
+    if (box === null || box.height < 200) continue;
+    const x = box.x + box.width / 2;
+    if (best === null || Math.abs(x - near) < Math.abs(best.x - near)) best = { x, y: box.y + box.height / 2 };
+  }
+  if (best === null || Math.abs(best.x - near) > 8) throw new Error(`no vertical sash near x=${near}`);
+  await wb.page.mouse.move(best.x, best.y);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move((best.x + to) / 2, best.y, { steps: 4 });
+  await wb.page.mouse.move(to, best.y, { steps: 4 });
+  await wb.page.mouse.up();
+}
+
+/** The editor group (1-based, left to right) whose tab has this title. */
+async function groupOfTab(wb: Workbench, title: string): Promise<number> {
+  const groups = wb.page.locator('.part.editor .editor-group-container');
+  const n = await groups.count();
+  for (let i = 0; i < n; i++) {
+    const tabs = groups.nth(i).locator('.tabs-container .tab');
+    for (let j = 0; j < (await tabs.count()); j++) {
+      const label = (await tabs.nth(j).getAttribute('aria-label')) ?? '';
+      if (label === title || label.startsWith(`${title}, `)) return i + 1;
+    }
+  }
+  return 0;
+}
+
+uiTest(
+  'command palette -> Start Demo Server -> live side panel -> latency panel beside the deploy YAML',
+  async (wb) => {
+    // A larger window than the default, for screenshots that show the panel's columns.
+    await wb.page.setViewportSize({ width: 1600, height: 1000 });
+    await wb.openFile(YAML);
+
+    // Like a person: F1, type the command's title, pick it.
+    await wb.runCommand('Stage Lens: Start Demo Server');
+
+    // ---------------------------------------------------------------- side panel
+    const side = await sideBarWebview(wb, 60_000);
+    assert.match((await wb.page.locator('.part.sidebar .composite.title').textContent()) ?? '', /stage lens: latency/i);
+    // The cold-start demo's first request waits for a stage-0 JIT build: live numbers
+    // arrive once it and a few more are through.
+    const meta = await waitText(side, '[data-testid="session-meta"]', (t) => /^running · (\d+) requests?/.test(t) && Number(/(\d+) request/.exec(t)?.[1]) >= 3, 'three captured requests', 90_000);
+    assert.match(meta, /^running/);
+    await side.locator('[data-testid="stage-row"]').nth(1).waitFor();
+    const rows = await side.locator('[data-testid="stage-row"]').allTextContents();
+    assert.equal(rows.length, 2, `two stages: ${rows.join(' | ')}`);
+    assert.match(rows[0] ?? '', /stage 0\s*talker/);
+    assert.match(rows[1] ?? '', /stage 1\s*code2wav/);
+    const prefill0 = await waitText(side, '[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"] .v', (t) => numberOf(t) > 0, 'a p50 prefill of stage 0');
+    assert.ok(numberOf(prefill0) > 0, `stage 0 p50 prefill ${prefill0}`);
+    assert.ok(numberOf(await waitText(side, '[data-testid="stage-row"][data-stage-key="1"] td[data-col="field:stage_gen_time_ms"] .v', (t) => numberOf(t) > 0, 'a p50 gen time of stage 1')) > 0);
+    // The demo runs a build without the codec TTFT fix: the codec's TTFT is "not recorded", never 0.
+    assert.equal(await waitText(side, '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v', (t) => t !== '', 'the codec TTFT'), 'not recorded');
+    // Findings explain what the numbers hide.
+    await side.locator('[data-testid="finding"][data-code="ttft-not-recorded"]').waitFor();
+    await side.locator('[data-testid="finding"][data-code="cold-start"]').waitFor();
+    assert.match((await side.locator('[data-testid="finding"][data-code="ttft-not-recorded"]').textContent()) ?? '', /not recorded/);
+    // The scrape of the simulator's /metrics, apart from the log's numbers.
+    await side.locator('[data-testid="scrape-section"]').waitFor({ timeout: 30_000 });
+    assert.match((await side.locator('[data-testid="scrape-section"] h2').textContent()) ?? '', /From \/metrics/);
+    const ttftScrape0 = await waitText(side, '[data-testid="scrape-row"]:nth-child(1) td[data-col="ttft"] .v', (t) => numberOf(t) > 0, 'a /metrics TTFT of stage 0', 30_000);
+    assert.ok(numberOf(ttftScrape0) > 0);
+    assert.match((await side.locator('[data-testid="scrape-row"]:nth-child(1) td[data-col="ttft"]').getAttribute('title')) ?? '', /histogram_quantile/);
+    assert.equal(await waitText(side, '[data-testid="scrape-row"]:nth-child(2) td[data-col="ttft"] .v', (t) => t !== '', 'the codec /metrics TTFT'), 'not recorded');
+
+    // ---------------------------------------------------------------- latency panel beside the YAML
+    // Start Demo Server opened it beside the editor; a person brings the YAML forward and
+    // opens the latency view from the palette again: it stays beside the YAML.
+    await wb.tab(YAML).click();
+    await wb.runCommand('Stage Lens: Open Latency View');
+    const yamlGroup = await groupOfTab(wb, YAML);
+    const panelGroup = await groupOfTab(wb, PANEL);
+    assert.ok(yamlGroup > 0 && panelGroup > 0 && panelGroup !== yamlGroup, `YAML in group ${yamlGroup}, latency panel in group ${panelGroup}`);
+    const yamlBox = await wb.page.locator('.part.editor .editor-group-container').nth(yamlGroup - 1).boundingBox();
+    const panelBox = await wb.page.locator('.part.editor .editor-group-container').nth(panelGroup - 1).boundingBox();
+    assert.ok(yamlBox !== null && panelBox !== null && panelBox.x > yamlBox.x, 'the panel is to the right of the YAML');
+
+    // Room for the panel: the server's terminal closed (it is one click away), the YAML
+    // narrowed to its keys, the side bar widened a little, each by dragging its sash.
+    await wb.runCommand('View: Hide Panel');
+    await dragSash(wb, yamlBox.x + yamlBox.width, yamlBox.x + 430);
+    const sideBar = await wb.page.locator('.part.sidebar').boundingBox();
+    if (sideBar !== null) await dragSash(wb, sideBar.x + sideBar.width, sideBar.x + 380);
+    const panel = await wb.webview(PANEL);
+    await panel.locator('[data-testid="tab-requests"]').click();
+    const firstId = await waitText(panel, '[data-testid="request-id"][data-index="0"]', (t) => /^speech-[0-9a-f]{16}/.test(t), 'the first request id in the table');
+    const total = Number((await panel.locator('[data-testid="request-total"]').getAttribute('data-total')) ?? 0);
+    assert.ok(total >= 3, `${total} requests in the table`);
+    assert.ok((await panel.locator('[data-testid="request-id"]').allTextContents()).filter((t) => /^speech-[0-9a-f]{16}/.test(t)).length >= 3);
+    const prefillCell = panel.locator('[data-testid="request-row"][data-index="1"] .cell[data-col="0.prefillMs"]');
+    assert.ok(numberOf(((await prefillCell.textContent()) ?? '').trim()) > 0, 'a request row with a measured stage 0 prefill');
+    assert.match(firstId, /^speech-/);
+    // The table follows the live session: new requests arrive while it is open.
+    await waitText(panel, '[data-testid="request-total"]', (t) => Number(/^([\d,]+) requests/.exec(t)?.[1]?.replace(/,/g, '') ?? 0) >= 8, 'eight requests in the table', 60_000);
+    await wb.screenshot('demo-side-panel-and-requests');
+
+    // ---------------------------------------------------------------- the slow request's waterfall
+    // The cold-start finding in the side panel opens the latency panel on the request it names.
+    await side.locator('[data-testid="finding"][data-code="cold-start"] button').click();
+    await waitText(panel, '[data-testid="request-total"]', (t) => /named by finding cold-start/.test(t), 'the table filtered to the cold-start finding');
+    const coldId = await waitText(panel, '[data-testid="request-id"][data-index="0"]', (t) => /^speech-/.test(t), 'the cold request');
+    await panel.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+    await waitText(panel, '[data-testid="waterfall-title"]', (t) => t === coldId, 'the cold request\'s waterfall');
+    await panel.locator('[data-testid="waterfall-legend"]').waitFor();
+    const described = (await panel.locator('[data-testid="waterfall-canvas"]').getAttribute('aria-label')) ?? '';
+    assert.match(described, /Slowest phase/);
+    assert.match(described, /prefill/, `the JIT build shows as the slow phase: ${described}`);
+    assert.match((await panel.locator('[data-testid="waterfall-meta"]').textContent()) ?? '', /cold: first request after a server start/);
+    assert.ok((await panel.locator('[data-testid="request-facts"] tr[data-stage-key="0"]').count()) === 1);
+    await wb.screenshot('demo-request-waterfall');
+
+    await wb.runCommand('Stage Lens: Stop Capture');
+    await waitText(side, '[data-testid="session-meta"]', (t) => !t.startsWith('running'), 'the capture to stop', 20_000);
+  },
+  { timeoutMs: 180_000 },
+);

@@ -1,0 +1,137 @@
+// `stage-lens compare` as a CI job runs it: the built dist/cli.js as a real child process
+// on logs written by the simulator (a build before the codec stats fix vs one with it,
+// and a light vs a heavy load), checking the report and the exit codes 0 / 1 / 2.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildSync } from 'esbuild';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+let dir = '';
+const log = (name: string): string => path.join(dir, name);
+
+function cli(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT, env });
+}
+
+/** A qwen3-tts simulator run of 60 requests with DEBUG stage tables, written to a file. */
+function simulate(file: string, statsBuild: string, rps: number): void {
+  const r = cli(['simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', statsBuild, '--requests', '60', '--seed', '1', '--rps', String(rps), '--speed', '1000', '--fixed-clock', '--debug-tables', '--port', '0']);
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(file, r.stdout);
+}
+
+before(() => {
+  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-compare-'));
+  simulate(log('before-fix.log'), 'before-fix', 5);
+  simulate(log('fixed.log'), 'fixed', 5);
+  simulate(log('fixed-heavy.log'), 'fixed', 60);
+});
+
+after(() => {
+  if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Json {
+  schema: number;
+  baseline: { requestCount: number; kind: string };
+  metrics: { scope: string; metric: string; status: string; baseline: { measured: number; unknown: Record<string, number> }; candidate: { measured: number }; quantiles: { quantile: string; diffMs: number; beyondNoise: boolean | null; ci: { low: number; high: number } | null }[] }[];
+  findings: { code: string; stageId: number | null; change: string; baselineRequests: number; candidateRequests: number }[];
+  rules: { rule: string; outcome: string; failed: boolean }[];
+  failed: boolean;
+}
+
+test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1 TTFT becomes measured (not a difference)', () => {
+  const table = cli(['compare', log('before-fix.log'), log('fixed.log')]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /baseline +.*before-fix\.log \(log\) 60 requests/);
+  assert.match(table.stdout, /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
+  assert.match(table.stdout, /stage 1 TTFT: measured in the candidate only \(baseline: none of 60 measured: 60 not recorded\)/);
+
+  const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as Json;
+  assert.equal(json.schema, 1);
+  assert.equal(json.baseline.requestCount, 60);
+  const gone = json.findings.find((f) => f.code === 'ttft-not-recorded');
+  assert.deepEqual(gone && { change: gone.change, stageId: gone.stageId, baselineRequests: gone.baselineRequests, candidateRequests: gone.candidateRequests }, { change: 'disappeared', stageId: 1, baselineRequests: 60, candidateRequests: 0 });
+  const ttft = json.metrics.find((m) => m.scope === '1' && m.metric === 'ttft');
+  assert.equal(ttft?.status, 'candidateOnly');
+  assert.equal(ttft?.baseline.measured, 0);
+  assert.equal(ttft?.baseline.unknown['notRecorded'], 60);
+  assert.equal(ttft?.candidate.measured, 60);
+  assert.deepEqual(ttft?.quantiles, [], 'no difference against a value that was never recorded');
+  // Same seed, same load: the talker's numbers are identical in both runs, and not beyond noise.
+  const talker = json.metrics.find((m) => m.scope === '0' && m.metric === 'prefill');
+  assert.ok(talker?.quantiles.every((q) => q.diffMs === 0 && q.beyondNoise === false));
+});
+
+test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules that hold exit 0', () => {
+  const heavy = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +10%', '--fail-if', 'stage0.prefill.p50 > +50%; request.e2e.p99 > 60s']);
+  assert.equal(heavy.status, 1, heavy.stderr);
+  assert.match(heavy.stderr, /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms -> [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/);
+  assert.doesNotMatch(heavy.stderr, /stage0\.prefill/);
+  const json = JSON.parse(cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--format', 'json', '--fail-if', 'stage1.queued.p90 > +10%']).stdout) as Json;
+  assert.equal(json.failed, true);
+  assert.deepEqual(json.rules.map((x) => [x.outcome, x.failed]), [['crossed', true]]);
+  const p90 = json.metrics.find((m) => m.scope === '1' && m.metric === 'queued')?.quantiles.find((q) => q.quantile === 'p90');
+  assert.ok(p90 && p90.beyondNoise === true && (p90.ci?.low ?? 0) > 0);
+
+  const holds = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +500%']);
+  assert.equal(holds.status, 0, holds.stderr);
+  assert.match(holds.stdout, /Rules \(--fail-if\)\n +ok +stage1\.queued\.p90 > \+500%/);
+
+  // A limit on the candidate's own value needs no baseline.
+  const limit = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p50 > 1ms']);
+  assert.equal(limit.status, 1);
+  assert.match(limit.stderr, /stage1\.ttft\.p50 > 1ms: stage 1 TTFT p50 is [\d.,]+ ms in the candidate/);
+});
+
+test('a change rule on a metric measured in one run only is not evaluated: exit 0, or 1 with --fail-unevaluated', () => {
+  const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p90 > +10%']);
+  assert.equal(r.status, 0);
+  assert.match(r.stderr, /1 rule not evaluated.*\n.*stage1\.ttft\.p90 > \+10%: not evaluated: stage 1 TTFT p90 was measured in the candidate only/);
+  assert.equal(cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p90 > +10%', '--fail-unevaluated']).status, 1);
+});
+
+test('a malformed rule exits 2 and points at the problem, before reading any input', () => {
+  const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p95 > +10%']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /malformed rule 'stage1\.ttft\.p95 > \+10%': unknown quantile 'p95': use p50, p90 or p99\n {4}stage1\.ttft\.p95 > \+10%\n {4} {12}\^\^\^\n/);
+  assert.match(r.stderr, /Rule grammar:/);
+  const sign = cli(['compare', 'a', 'b', '--fail-if', 'stage1.ttft.p90 > 10%']);
+  assert.equal(sign.status, 2);
+  assert.match(sign.stderr, /needs a sign/);
+});
+
+test('usage and input errors exit 2 with a message; Markdown for a pull-request comment', () => {
+  const missing = cli(['compare', log('before-fix.log'), log('nope.log')]);
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /cannot read .*nope\.log: no such file or folder/);
+  assert.equal(cli(['compare', log('fixed.log')]).status, 2);
+  assert.match(cli(['compare', log('fixed.log'), log('fixed.log'), '--format', 'html']).stderr, /--format must be table, json or markdown/);
+  const help = cli(['compare', '--help']);
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /quantile  = p50 \| p90 \| p99/);
+
+  const md = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'markdown', '--fail-if', 'stage1.ttft.p50 > 1ms']);
+  assert.equal(md.status, 1);
+  assert.match(md.stdout, /^### Stage Lens: compare\n/);
+  assert.match(md.stdout, /\*\*Rules:\*\* ❌ 1 of 1 failed/);
+  assert.match(md.stdout, /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
+  assert.match(md.stdout, /\| stage 1 \| TTFT \| 0\/60 \| measured in the candidate only/);
+});
+
+test('the two inputs read in worker threads give exactly the output of a sequential read', () => {
+  const args = ['compare', log('fixed.log'), log('fixed-heavy.log'), '--format', 'json'];
+  const parallel = cli(args);
+  const sequential = cli(args, { ...process.env, STAGE_LENS_COMPARE_WORKERS: '0' });
+  assert.equal(parallel.status, 0, parallel.stderr);
+  assert.equal(parallel.stdout, sequential.stdout);
+});

@@ -1,0 +1,66 @@
+// Findings matched between two runs by (code, stage): appeared, disappeared, persisted,
+// with the request counts of both runs; and how the reports show them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareRuns } from '../../server/core/compare/compareRuns';
+import { diffFindings } from '../../server/core/compare/findingsDiff';
+import { compareMarkdown, escapeMarkdown } from '../../server/core/compare/markdownReport';
+import { compareTable } from '../../server/core/compare/tableReport';
+import type { FindingCount, RunData } from '../../server/core/compare/types';
+
+const f = (code: FindingCount['code'], stageId: number | null, requestCount: number, severity: FindingCount['severity'] = 'warning'): FindingCount => ({
+  code,
+  stageId,
+  requestCount,
+  severity,
+  message: `${code} on ${requestCount} requests`,
+});
+
+test('findings diff: appeared / disappeared / persisted by code and stage, with both counts', () => {
+  const before = [f('ttft-not-recorded', 1, 60), f('cold-start', null, 1, 'info'), f('split-mismatch', 1, 3), f('split-mismatch', 2, 4)];
+  const after = [f('cold-start', null, 1, 'info'), f('split-mismatch', 2, 9), f('negative-interval', 0, 2), f('queued-includes-input-wait', 1, 60, 'info')];
+  const diff = diffFindings(before, after);
+  assert.deepEqual(
+    diff.map((d) => [d.change, d.code, d.stageId, d.baselineRequests, d.candidateRequests]),
+    [
+      ['appeared', 'negative-interval', 0, 0, 2],
+      ['appeared', 'queued-includes-input-wait', 1, 0, 60],
+      ['disappeared', 'split-mismatch', 1, 3, 0],
+      ['disappeared', 'ttft-not-recorded', 1, 60, 0],
+      ['persisted', 'split-mismatch', 2, 4, 9],
+      ['persisted', 'cold-start', null, 1, 1],
+    ],
+  );
+  // The candidate's message when the finding is there, the baseline's when it is gone.
+  assert.equal(diff.find((d) => d.code === 'split-mismatch' && d.stageId === 2)?.message, 'split-mismatch on 9 requests');
+  assert.equal(diff.find((d) => d.code === 'ttft-not-recorded')?.message, 'ttft-not-recorded on 60 requests');
+  assert.deepEqual(diffFindings([], []), []);
+});
+
+function run(source: string, findings: FindingCount[]): RunData {
+  return {
+    source,
+    kind: 'log',
+    histograms: null,
+    problemCount: 0,
+    samples: { requestCount: 60, coldRequests: 1, coldExcluded: false, findings, scopes: [{ scope: '1', stageId: 1, requestCount: 60, metrics: { ttft: { values: new Float64Array(0), inferred: 0, unknown: { notRecorded: 60 } } } }] },
+  };
+}
+
+test('the table and the Markdown say which findings disappeared and which appeared', () => {
+  const report = compareRuns(run('before.log', [f('ttft-not-recorded', 1, 60)]), run('after.log', [f('negative-interval', 0, 2)]));
+  const table = compareTable(report).join('\n');
+  assert.match(table, /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
+  assert.match(table, /appeared +\[warning\] negative-interval \(stage 0\): 2 requests in the candidate, none in the baseline/);
+  const md = compareMarkdown(report);
+  assert.match(md, /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
+  assert.match(md, /🆕 appeared: negative-interval \(stage 0\): 2 requests in the candidate, none in the baseline/);
+});
+
+test('Markdown escapes what comes from logs: a path cannot become markup', () => {
+  assert.equal(escapeMarkdown('<img src=x onerror=alert(1)>'), '&lt;img src=x onerror=alert(1)&gt;');
+  assert.equal(escapeMarkdown('a|b *c* `d` [e](f) _g_'), 'a\\|b \\*c\\* \\`d\\` \\[e\\](f) \\_g\\_');
+  const md = compareMarkdown(compareRuns(run('<script>x</script>|.log', []), run('b.log', [])));
+  assert.ok(!md.includes('<script>'));
+  assert.match(md, /&lt;script&gt;x&lt;\/script&gt;\\\|\.log/);
+});

@@ -1,0 +1,201 @@
+// What the Compare Sessions panel shows, computed from the report without the DOM (so it is
+// unit-tested in Node): per stage the metric rows, per quantile a cell with the two values,
+// the difference, its significance and the geometry of its confidence-interval bar.
+import type { ComparisonReport, FindingDiff, MetricComparison, QuantileComparison, SideStats, UnknownReason } from '../../server/core/compare/types';
+import { formatCompact, formatExact } from '../shared/format';
+
+/** Latency metrics: larger is slower. `up`/`down` only when beyond noise. */
+export type Significance = 'up' | 'down' | 'none' | 'untestable';
+
+export interface CiBar {
+  /** Positions in percent of the track, which spans [−R, +R] around 0. */
+  readonly zero: number;
+  readonly low: number;
+  readonly high: number;
+  readonly point: number;
+}
+
+export interface QuantileCell {
+  readonly quantile: string;
+  readonly values: string;
+  readonly change: string;
+  readonly significance: Significance;
+  readonly bar: CiBar | null;
+  /** Hover text: exact numbers and the interval. */
+  readonly title: string;
+}
+
+/** A metric measured in one run only: what is known, in words, and the state to show it in. */
+export interface OneSided {
+  readonly text: string;
+  readonly state: 'notRecorded' | 'notMeasured' | 'hidden';
+}
+
+export interface MetricRow {
+  /** `<scope>.<metric>`, stable for tests. */
+  readonly key: string;
+  readonly metric: string;
+  readonly source: string;
+  readonly counts: string;
+  readonly cells: readonly QuantileCell[] | null;
+  readonly oneSided: OneSided | null;
+  readonly rank: string;
+  readonly rankBeyond: boolean;
+}
+
+export interface StageGroup {
+  readonly scope: string;
+  readonly title: string;
+  readonly rows: readonly MetricRow[];
+}
+
+const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> = {
+  queued: { label: 'queued', source: 'vllm_queued_ms' },
+  inputWait: { label: 'input wait', source: 'vllm_input_wait_ms' },
+  readyQueued: { label: 'ready queued', source: 'vllm_ready_queued_ms' },
+  prefill: { label: 'prefill', source: 'vllm_prefill_ms' },
+  decode: { label: 'decode', source: 'vllm_decode_ms' },
+  ttft: { label: 'TTFT', source: 'vllm_ttft_ms (stage-local)' },
+  genTime: { label: 'gen time', source: 'stage_gen_time_ms' },
+  firstOutput: { label: '1st output', source: 'serving_time_to_first_output_ms' },
+  addedFirstOutput: { label: '+1st output', source: 'time to first output added by this stage, within each request' },
+  e2e: { label: 'end to end', source: 'e2e_total_ms' },
+};
+
+const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
+  notRecorded: 'not recorded',
+  notMeasured: 'not measured',
+  hidden: 'hidden',
+  noOutput: 'no output',
+  notComputable: 'not computable',
+};
+
+export function ms(v: number): string {
+  return formatCompact(v);
+}
+
+export function signed(v: number, unit: string): string {
+  const text = unit === '%' ? `${Math.abs(v) >= 100 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)}%` : `${formatCompact(Math.abs(v))} ${unit}`;
+  return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${text}`;
+}
+
+export function significanceOf(q: QuantileComparison): Significance {
+  if (q.beyondNoise === null) return 'untestable';
+  if (!q.beyondNoise) return 'none';
+  return q.diffMs > 0 ? 'up' : 'down';
+}
+
+/** The CI bar of a cell: track [−R, R] with R the largest magnitude among the CI ends and the point. */
+export function ciBar(q: QuantileComparison): CiBar | null {
+  if (q.ci === null) return null;
+  const r = Math.max(Math.abs(q.ci.low), Math.abs(q.ci.high), Math.abs(q.diffMs)) * 1.1;
+  if (!(r > 0)) return { zero: 50, low: 50, high: 50, point: 50 };
+  const pos = (v: number): number => 50 + (50 * v) / r;
+  return { zero: 50, low: pos(q.ci.low), high: pos(q.ci.high), point: pos(q.diffMs) };
+}
+
+function cell(q: QuantileComparison, confidence: number): QuantileCell {
+  const sig = significanceOf(q);
+  const pct = Math.round(confidence * 1000) / 10;
+  const ci = q.ci === null ? `significance not testable: ${q.notTestable ?? ''}` : `${pct}% CI of the difference: [${formatExact(q.ci.low)}, ${formatExact(q.ci.high)}] ms, ${q.beyondNoise === true ? 'excludes 0: beyond noise' : 'includes 0: within noise'}`;
+  return {
+    quantile: q.quantile,
+    values: `${ms(q.baseline)} → ${ms(q.candidate)}`,
+    change: `${signed(q.diffMs, 'ms')} (${q.diffPct === null ? 'n/a' : signed(q.diffPct, '%')})`,
+    significance: sig,
+    bar: ciBar(q),
+    title: `${q.quantile}: baseline ${formatExact(q.baseline)} ms, candidate ${formatExact(q.candidate)} ms, difference ${formatExact(q.diffMs)} ms.\n${ci}`,
+  };
+}
+
+function missingText(side: SideStats): string {
+  if (side.requests === 0) return 'did not run';
+  const parts = (Object.keys(UNKNOWN_TEXT) as UnknownReason[]).filter((k) => (side.unknown[k] ?? 0) > 0).map((k) => `${side.unknown[k]} ${UNKNOWN_TEXT[k]}`);
+  return `0 of ${side.requests} measured${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
+}
+
+function oneSided(m: MetricComparison): OneSided {
+  const missing = m.status === 'baselineOnly' ? m.candidate : m.baseline;
+  const state = (missing.unknown.notRecorded ?? 0) > 0 ? 'notRecorded' : (missing.unknown.notMeasured ?? 0) > 0 ? 'notMeasured' : 'hidden';
+  const text =
+    m.status === 'baselineOnly'
+      ? `measured in the baseline only; candidate: ${missingText(m.candidate)}`
+      : m.status === 'candidateOnly'
+        ? `measured in the candidate only; baseline: ${missingText(m.baseline)}`
+        : `measured in neither run`;
+  return { text, state };
+}
+
+function row(m: MetricComparison, confidence: number): MetricRow {
+  const info = METRIC_LABEL[m.metric] ?? { label: m.metric, source: m.metric };
+  const compared = m.status === 'compared';
+  const rank = m.rankTest === null ? (compared ? 'not testable' : '') : m.rankTest.pValue < 0.0001 ? '< 0.0001' : m.rankTest.pValue.toFixed(4);
+  return {
+    key: `${m.scope}.${m.metric}`,
+    metric: info.label,
+    source: info.source,
+    counts: `${m.baseline.measured} / ${m.candidate.measured}`,
+    cells: compared ? m.quantiles.map((q) => cell(q, confidence)) : null,
+    oneSided: compared ? null : oneSided(m),
+    rank,
+    rankBeyond: m.rankTest?.beyondNoise === true,
+  };
+}
+
+/** Stage groups in pipeline order; `onlyBeyondNoise` keeps the rows with a cell beyond noise (and one-sided rows, which are news too). */
+export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean): StageGroup[] {
+  const groups = new Map<string, MetricRow[]>();
+  const confidence = report.method.confidence;
+  for (const m of report.metrics) {
+    if (m.status === 'neither') continue;
+    const r = row(m, confidence);
+    if (onlyBeyondNoise && r.cells !== null && !r.cells.some((c) => c.significance === 'up' || c.significance === 'down')) continue;
+    let list = groups.get(m.scope);
+    if (list === undefined) groups.set(m.scope, (list = []));
+    list.push(r);
+  }
+  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : `Stage ${scope}`, rows }));
+}
+
+export interface Headline {
+  readonly up: number;
+  readonly down: number;
+  readonly tested: number;
+  readonly appeared: number;
+  readonly disappeared: number;
+  readonly text: string;
+}
+
+export function headline(report: ComparisonReport): Headline {
+  let up = 0;
+  let down = 0;
+  let tested = 0;
+  for (const m of report.metrics) {
+    for (const q of m.quantiles) {
+      const s = significanceOf(q);
+      if (s !== 'untestable') tested++;
+      if (s === 'up') up++;
+      else if (s === 'down') down++;
+    }
+  }
+  const appeared = report.findings.filter((f) => f.change === 'appeared').length;
+  const disappeared = report.findings.filter((f) => f.change === 'disappeared').length;
+  const parts = [tested === 0 ? 'no quantile difference could be tested' : `${up + down} of ${tested} quantile differences beyond noise (▲ ${up} slower, ▼ ${down} faster)`];
+  if (appeared > 0) parts.push(`${appeared} finding${appeared === 1 ? '' : 's'} appeared`);
+  if (disappeared > 0) parts.push(`${disappeared} finding${disappeared === 1 ? '' : 's'} disappeared`);
+  return { up, down, tested, appeared, disappeared, text: parts.join(' · ') };
+}
+
+export function findingLine(f: FindingDiff): string {
+  const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
+  if (f.change === 'appeared') return `${f.code}${where}: ${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`;
+  if (f.change === 'disappeared') return `${f.code}${where}: ${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`;
+  return `${f.code}${where}: ${f.baselineRequests} → ${f.candidateRequests} requests`;
+}
+
+export function runLine(label: string, side: ComparisonReport['baseline']): string {
+  const parts: string[] = [label];
+  if (side.requestCount !== null) parts.push(`${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`);
+  if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
+  return parts.join(' · ');
+}

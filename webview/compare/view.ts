@@ -1,0 +1,145 @@
+// DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
+// as text (report strings come from logs and paths), positions through the CSSOM.
+import type { ComparisonReport, HistogramComparison } from '../../server/core/compare/types';
+import type { CompareRendered } from '../../server/protocol';
+import { h } from '../shared/dom';
+import { findingLine, headline, runLine, stageGroups } from './model';
+import type { MetricRow, QuantileCell, StageGroup } from './model';
+
+function ciBarElement(c: QuantileCell): HTMLElement | null {
+  if (c.bar === null) return null;
+  const track = h('span', { className: 'ci-track', attrs: { 'aria-hidden': 'true' } });
+  const range = h('span', { className: 'ci-range' });
+  const zero = h('span', { className: 'ci-zero' });
+  const point = h('span', { className: 'ci-point' });
+  range.style.left = `${Math.min(c.bar.low, c.bar.high)}%`;
+  range.style.width = `${Math.max(0.5, Math.abs(c.bar.high - c.bar.low))}%`;
+  zero.style.left = `${c.bar.zero}%`;
+  point.style.left = `${c.bar.point}%`;
+  track.append(range, zero, point);
+  return track;
+}
+
+const SIG_MARK = { up: '▲', down: '▼', none: '', untestable: '' } as const;
+const SIG_LABEL = { up: 'slower, beyond noise', down: 'faster, beyond noise', none: 'within noise', untestable: 'not testable' } as const;
+
+function quantileCell(c: QuantileCell): HTMLElement {
+  return h(
+    'td',
+    { className: 'q', title: c.title, dataset: { sig: c.significance, col: c.quantile }, attrs: { 'aria-label': `${c.quantile} ${c.values}, ${c.change}, ${SIG_LABEL[c.significance]}` } },
+    h('div', { className: 'values v', text: c.values, dataset: { state: 'measured' } }),
+    h('div', { className: 'change' }, h('span', { className: 'mark', text: SIG_MARK[c.significance] }), c.change),
+    ciBarElement(c),
+  );
+}
+
+function metricRow(r: MetricRow): HTMLTableRowElement {
+  const head = [h('th', { className: 'metric', text: r.metric, title: r.source, attrs: { scope: 'row' } }), h('td', { className: 'n', text: r.counts, title: 'measured values: baseline / candidate' })];
+  const body =
+    r.cells !== null
+      ? r.cells.map(quantileCell)
+      : [h('td', { className: 'one-sided', attrs: { colspan: '3' } }, h('span', { className: 'v', text: r.oneSided?.text ?? '', dataset: { state: r.oneSided?.state ?? 'hidden' }, title: 'Not a difference: a value that was not measured is never compared as 0.' }))];
+  const rank = h('td', { className: 'rank', text: r.rank, dataset: { beyond: String(r.rankBeyond) }, title: 'Mann-Whitney U, two-sided p-value of the whole distribution' });
+  return h('tr', { testId: 'compare-row', dataset: { key: r.key } }, ...head, ...body, rank);
+}
+
+function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElement {
+  const pct = Math.round(confidence * 1000) / 10;
+  const thead = h(
+    'thead',
+    {},
+    h('tr', {}, h('th', { text: 'metric' }), h('th', { text: 'n' }), h('th', { text: 'p50' }), h('th', { text: 'p90' }), h('th', { text: 'p99' }), h('th', { text: 'rank test p', title: 'Mann-Whitney U' })),
+  );
+  const bodies = groups.map((g) =>
+    h('tbody', { dataset: { scope: g.scope } }, h('tr', { className: 'group' }, h('th', { text: g.title, attrs: { colspan: '6', scope: 'rowgroup' } })), ...g.rows.map(metricRow)),
+  );
+  return h('table', { className: 'compare-table', testId: 'compare-table', attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` } }, thead, ...bodies);
+}
+
+function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
+  const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 3 }));
+  return h(
+    'table',
+    { className: 'compare-table histograms', testId: 'compare-histograms' },
+    h('thead', {}, h('tr', {}, h('th', { text: 'family' }), h('th', { text: 'labels' }), h('th', { text: 'n' }), h('th', { text: 'p50' }), h('th', { text: 'p90' }), h('th', { text: 'p99' }))),
+    h(
+      'tbody',
+      {},
+      ...rows.map((r) =>
+        h(
+          'tr',
+          {},
+          h('th', { text: r.family + (r.unit === 'ms' ? ' (ms)' : ''), attrs: { scope: 'row' } }),
+          h('td', { text: Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') }),
+          h('td', { className: 'n', text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}` }),
+          ...(r.status === 'compared'
+            ? r.quantiles.map((q) => h('td', { className: 'q', dataset: { sig: 'untestable' }, title: 'histogram quantile: significance not testable', text: `${fmt(q.baseline)} → ${fmt(q.candidate)} (${q.diffPct === null ? 'n/a' : `${q.diffPct > 0 ? '+' : ''}${q.diffPct.toFixed(1)}%`})` }))
+            : [h('td', { attrs: { colspan: '3' }, text: r.status === 'baselineOnly' ? 'baseline only' : 'candidate only' })]),
+        ),
+      ),
+    ),
+  );
+}
+
+export interface Rendered {
+  readonly element: HTMLElement;
+  readonly rendered: CompareRendered;
+}
+
+export function renderComparison(report: ComparisonReport, labels: { baseline: string; candidate: string }, onlyBeyondNoise: boolean): Rendered {
+  const groups = stageGroups(report, onlyBeyondNoise);
+  const head = headline(report);
+  const pct = Math.round(report.method.confidence * 1000) / 10;
+  const parts: HTMLElement[] = [
+    h(
+      'section',
+      { className: 'runs', testId: 'compare-runs' },
+      h('div', {}, h('span', { className: 'role', text: 'Baseline' }), h('span', { testId: 'compare-baseline', text: runLine(labels.baseline, report.baseline) })),
+      h('div', {}, h('span', { className: 'role', text: 'Candidate' }), h('span', { testId: 'compare-candidate', text: runLine(labels.candidate, report.candidate) })),
+    ),
+    h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
+  ];
+  if (report.metrics.length > 0) {
+    parts.push(
+      h(
+        'p',
+        { className: 'legend muted' },
+        h('span', { className: 'swatch', dataset: { sig: 'up' } }),
+        ' slower beyond noise ',
+        h('span', { className: 'swatch', dataset: { sig: 'down' } }),
+        ' faster beyond noise ',
+        h('span', { className: 'swatch', dataset: { sig: 'none' } }),
+        ` within noise. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only.`,
+      ),
+    );
+    parts.push(groups.length === 0 ? h('p', { className: 'muted', testId: 'compare-nothing', text: 'Nothing beyond noise.' }) : stageTable(groups, report.method.confidence));
+  }
+  if (report.histograms.length > 0) parts.push(h('h3', { text: '/metrics histograms (significance not testable)' }), histogramTable(report.histograms));
+  parts.push(
+    h('h3', { text: 'Findings' }),
+    report.findings.length === 0
+      ? h('p', { className: 'muted', text: 'No findings in either run.' })
+      : h(
+          'ul',
+          { className: 'findings', testId: 'compare-findings' },
+          ...report.findings.map((f) =>
+            h('li', { dataset: { change: f.change, code: f.code }, title: f.message }, h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }), findingLine(f)),
+          ),
+        ),
+    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, ...[report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
+  );
+  const element = h('div', { className: 'compare-body' }, ...parts);
+
+  const texts: Record<string, string> = {};
+  let rows = 0;
+  let beyond = 0;
+  for (const g of groups) {
+    for (const r of g.rows) {
+      rows++;
+      beyond += (r.cells ?? []).filter((c) => c.significance === 'up' || c.significance === 'down').length;
+    }
+  }
+  for (const tr of element.querySelectorAll<HTMLElement>('tr[data-key]')) texts[tr.dataset['key'] ?? ''] = (tr.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const rendered: CompareRendered = { rows, beyondNoise: beyond, findings: report.findings.map((f) => `${f.change}:${f.code}:${f.stageId ?? ''}`), texts };
+  return { element, rendered };
+}
