@@ -46,6 +46,8 @@ export class DeployDocuments {
   closed(uri: string): void {
     this.cache.delete(uri);
     this.recognised.delete(uri);
+    // Free the closed document's parsed pieces (re-read from disk if another file's overlay needs it).
+    if (uri.startsWith('file:')) this.files.forget(uriToPath(uri));
     this.generation++;
   }
 

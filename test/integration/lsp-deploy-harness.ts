@@ -42,12 +42,20 @@ export const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'deploy');
 const SERVER = path.join(ROOT, 'dist', 'server.js');
 
 let built = false;
+const BUNDLE = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', outdir: 'dist' } as const;
+
 export function buildServer(): string {
   if (!built) {
-    buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' });
+    buildSync({ ...BUNDLE, entryPoints: { server: 'server/lsp/main.ts' } });
     built = true;
   }
   return SERVER;
+}
+
+/** The CLI bundle (`dist/cli.js`), for launching the simulator as a live session. */
+export function buildCli(): string {
+  buildSync({ ...BUNDLE, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  return path.join(ROOT, 'dist', 'cli.js');
 }
 
 export function uriOf(file: string): string {
@@ -55,14 +63,19 @@ export function uriOf(file: string): string {
 }
 
 export interface StartOptions {
+  /** Serve these fixed numbers (`--test-numbers`) instead of the sessions' numbers. */
   readonly testNumbers?: Record<string, LiveStageNumbers>;
   readonly diagnosticsDelayMs?: number;
+  /** Where sessions are stored (`initializationOptions.storageDir`); by default the user's state folder. */
+  readonly storageDir?: string;
 }
 
 export class DeployLspClient {
   private readonly diagnosticsByUri = new Map<string, PublishDiagnosticsParams>();
   private readonly waiters: Array<() => void> = [];
   refreshRequests = 0;
+  /** `stageLens/sessionChanged` notifications received. */
+  sessionChanges = 0;
   /** How many times diagnostics were published, per URI. */
   readonly publishCounts = new Map<string, number>();
   private versions = new Map<string, number>();
@@ -75,6 +88,9 @@ export class DeployLspClient {
       this.diagnosticsByUri.set(params.uri, params);
       this.publishCounts.set(params.uri, (this.publishCounts.get(params.uri) ?? 0) + 1);
       for (const wake of this.waiters.splice(0)) wake();
+    });
+    connection.onNotification('stageLens/sessionChanged', () => {
+      this.sessionChanges++;
     });
     connection.onRequest(InlayHintRefreshRequest.method, () => {
       this.refreshRequests++;
@@ -100,7 +116,7 @@ export class DeployLspClient {
       processId: process.pid,
       rootUri: uriOf(FIXTURES),
       capabilities: { workspace: { inlayHint: { refreshSupport: true } }, textDocument: { publishDiagnostics: { relatedInformation: true } } },
-      initializationOptions: { deployDiagnosticsDelayMs: options.diagnosticsDelayMs ?? 0 },
+      initializationOptions: { deployDiagnosticsDelayMs: options.diagnosticsDelayMs ?? 0, ...(options.storageDir === undefined ? {} : { storageDir: options.storageDir }) },
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;
@@ -119,6 +135,14 @@ export class DeployLspClient {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
     await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return version;
+  }
+
+  /** One edit as an editor with incremental sync sends it: `range` replaced by `text`. */
+  async edit(uri: string, range: Range, text: string): Promise<number> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
     return version;
   }
 
@@ -155,6 +179,10 @@ export class DeployLspClient {
 
   codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<Array<CodeAction> | null> {
     return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } }) as Promise<CodeAction[] | null>;
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.connection.sendRequest(method, params) as Promise<R>;
   }
 
   notify(method: string, params: unknown): Promise<void> {

@@ -189,3 +189,35 @@ test('a 5,000-line config: exact diagnostics, hover, lenses', async () => {
   assert.match(hover, /^\*\*`max_tokens`\*\*/);
   assert.equal(((await client.codeLenses(uri)) ?? []).length, big.stageCount + 1);
 });
+
+test('a 5,000-line config edited keystroke by keystroke (incremental sync): diagnostics and hovers follow', async () => {
+  const big = bigDeployFile();
+  const file = path.join(scratch, 'typed.yaml');
+  fs.writeFileSync(file, big.text);
+  const uri = await client.open(file);
+  const typo = { line: big.typoLine - 1, character: 4 };
+  assert.deepEqual((await client.diagnostics(uri, 1)).map((d) => [d.code, d.range.start]), [['unknown-key', typo]]);
+  const at = (line: number, character: number) => ({ start: { line, character }, end: { line, character } });
+
+  // Enter at the end of line 2 and a half-typed key: the lines below move by one; the YAML
+  // error is where it is typed, and past it the semantic checks are held back.
+  let version = await client.edit(uri, at(1, 'model_runner: v2'.length), '\nx');
+  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [['yaml-syntax', 2]]);
+  version = await client.edit(uri, at(2, 1), ':');
+  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [
+    ['unknown-key', 2],
+    ['unknown-key', big.typoLine],
+  ]);
+  // A hover far below the edit answers for the key that is there now.
+  const moved = positionOf(big.text, 'max_tokens', 2, 250);
+  const hover = await client.hover(uri, { line: moved.line + 1, character: moved.character });
+  assert.match(hoverText(hover), /^\*\*`max_tokens`\*\*/);
+  assert.deepEqual(hover?.range, { start: { line: moved.line + 1, character: 6 }, end: { line: moved.line + 1, character: 16 } });
+  // The typo fixed by typing the missing `s`: clean but for the new key.
+  version = await client.edit(uri, at(big.typoLine, 'max_num_seq'.length + 4), 's');
+  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [['unknown-key', 2]]);
+  // Undo the new line: as opened, but without the typo.
+  version = await client.edit(uri, { start: { line: 1, character: 'model_runner: v2'.length }, end: { line: 2, character: 2 } }, '');
+  assert.deepEqual(await client.diagnostics(uri, version), []);
+  assert.equal(((await client.codeLenses(uri)) ?? []).length, big.stageCount + 1);
+});

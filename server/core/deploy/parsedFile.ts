@@ -1,7 +1,7 @@
 // Parses the text of one deploy YAML. Never throws: whatever the text (half-typed, tabs,
 // several documents), the result has the problems as data and as much of the tree as
 // the parser could recover.
-import { LineCounter, parseAllDocuments, type YAMLError, type YAMLWarning } from 'yaml';
+import { parseAllDocuments, type Document, type YAMLError, type YAMLWarning } from 'yaml';
 import type { ConfigValue } from './configTree';
 import { documentToTree } from './yamlToTree';
 import { LineIndex, type SourceLocation } from './sourceRange';
@@ -24,18 +24,28 @@ export interface ParsedDeployFile {
   readonly problems: readonly YamlProblem[];
 }
 
-export function parseDeployFile(path: string, text: string): ParsedDeployFile {
-  const counter = new LineCounter();
-  const lines = new LineIndex(path, counter);
+/** The documents of a YAML text as vLLM-Omni reads them, with their lines counted. */
+export function parseYamlDocuments(path: string, text: string, lines = LineIndex.ofText(path, text)): { documents: Document[]; lines: LineIndex } {
   // YAML 1.1 because vLLM-Omni reads deploy files with PyYAML: `yes`/`on` are booleans
   // and `<<` merge keys work there.
-  const documents = parseAllDocuments(text, { lineCounter: counter, version: '1.1', prettyErrors: false, uniqueKeys: true });
-  const list = Array.isArray(documents) ? documents : [];
+  const documents = parseAllDocuments(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
+  return { documents: Array.isArray(documents) ? documents : [], lines };
+}
+
+/** Each document's errors, then its warnings, document by document. */
+function documentProblems(documents: readonly Document[], lines: LineIndex): YamlProblem[] {
   const problems: YamlProblem[] = [];
-  for (const doc of list) {
+  for (const doc of documents) {
     for (const error of doc.errors) problems.push(fromYamlError(error, lines));
     for (const warning of doc.warnings) problems.push(fromYamlError(warning, lines, 'warning'));
   }
+  return problems;
+}
+
+/** Parses the whole text at once (see incrementalParse.ts for edits of a large file). */
+export function parseDeployFile(path: string, text: string): ParsedDeployFile {
+  const { documents: list, lines } = parseYamlDocuments(path, text);
+  const problems = documentProblems(list, lines);
   if (list.length > 1) {
     const secondStart = list[1].range?.[0] ?? 0;
     const marker = text.lastIndexOf('---', secondStart);
@@ -48,10 +58,19 @@ export function parseDeployFile(path: string, text: string): ParsedDeployFile {
     });
   }
   const root = list.length > 0 ? documentToTree(list[0], lines) : null;
-  return { path, text, lines, root, problems };
+  return { path, text, lines, root, problems: inDocumentOrder(problems) };
 }
 
-function fromYamlError(error: YAMLError | YAMLWarning, lines: LineIndex, severity?: 'warning'): YamlProblem {
+/**
+ * Errors, then warnings, each in the order of the text. (`yaml` reports some errors only
+ * at the end of a document, after those of everything below them.)
+ */
+export function inDocumentOrder(problems: readonly YamlProblem[]): YamlProblem[] {
+  const byOffset = (a: YamlProblem, b: YamlProblem) => a.location.startOffset - b.location.startOffset;
+  return [...problems.filter((p) => p.severity === 'error').sort(byOffset), ...problems.filter((p) => p.severity !== 'error').sort(byOffset)];
+}
+
+export function fromYamlError(error: YAMLError | YAMLWarning, lines: LineIndex, severity?: 'warning'): YamlProblem {
   const [start, end] = error.pos;
   const duplicate = error.code === 'DUPLICATE_KEY';
   // PyYAML accepts a repeated key and keeps the last value, so that is a warning.

@@ -22,12 +22,22 @@ export interface SourceLocation {
   readonly endOffset: number;
 }
 
-/** Converts offsets of one text to positions. Wraps the `yaml` LineCounter filled while parsing. */
+/** Converts offsets of one text to positions. */
 export class LineIndex {
   constructor(
     readonly file: string,
     private readonly counter: LineCounter,
   ) {}
+
+  /** Lines of a text: one starts at 0 and after each `\n`. (The `yaml` parser's own line
+   *  counter misses the newlines inside some tokens it rejects, so lines are counted here.) */
+  static ofText(file: string, text: string): LineIndex {
+    return new LineIndex(file, lineCounterOf(lineStartsOf(text)));
+  }
+
+  static fromLineStarts(file: string, lineStarts: number[]): LineIndex {
+    return new LineIndex(file, lineCounterOf(lineStarts));
+  }
 
   position(offset: number): SourcePosition {
     const { line, col } = this.counter.linePos(offset);
@@ -52,6 +62,19 @@ export class LineIndex {
   get lineCount(): number {
     return this.counter.lineStarts.length;
   }
+}
+
+/** A `yaml` LineCounter over `lineStarts` (which it takes over: do not change them after). */
+export function lineCounterOf(lineStarts: number[]): LineCounter {
+  const counter = new LineCounter();
+  counter.lineStarts = lineStarts;
+  return counter;
+}
+
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+  return starts;
 }
 
 export function containsOffset(location: SourceLocation, offset: number): boolean {

@@ -17,6 +17,7 @@ import { mocha } from './setup';
 // ---- suites (one line each) ----
 import './activation.test';
 import './stageLens.test';
+import './deployInlay.test';
 import './compare.test';
 // ---- end of suites ----
 

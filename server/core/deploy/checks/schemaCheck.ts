@@ -6,6 +6,13 @@ import { closestName } from '../didYouMean';
 import { lookupKey, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
 
+/**
+ * Findings per list item (a stage) and schema, kept while the item's tree is unchanged
+ * and has not moved to other lines: an edit in one stage of a long config re-checks that
+ * stage only (the incremental parse reuses the trees of the stages it did not touch).
+ */
+const itemFindings = new WeakMap<ConfigMap, Map<MapSchema, { readonly line: number; readonly found: readonly DeployDiagnostic[] }>>();
+
 export function schemaDiagnostics(root: ConfigValue | null): DeployDiagnostic[] {
   if (!isMap(root)) return [];
   const walker = new SchemaWalker();
@@ -31,6 +38,24 @@ class SchemaWalker {
     if (schema.name === 'stage' && !map.entries.has('stage_id')) {
       this.found.push(diagnostic('missing-stage-id', 'This stage has no `stage_id`: vLLM-Omni cannot place it (it fails with a KeyError).', firstLine(map)));
     }
+  }
+
+  /** A list item checked on its own (a value shared with another item is then checked
+   *  twice: deployDiagnostics drops the repeated findings). */
+  private item(item: ConfigMap, schema: MapSchema): void {
+    // Findings carry line numbers: reusable only while the item starts on the same line.
+    const line = item.location.range.start.line;
+    const known = itemFindings.get(item)?.get(schema);
+    if (known && known.line === line) {
+      this.found.push(...known.found);
+      return;
+    }
+    const walker = new SchemaWalker();
+    walker.map(item, schema);
+    let bySchema = itemFindings.get(item);
+    if (!bySchema) itemFindings.set(item, (bySchema = new Map()));
+    bySchema.set(schema, { line, found: walker.found });
+    this.found.push(...walker.found);
   }
 
   private unknown(entry: ConfigEntry, schema: MapSchema, topLevel: boolean): void {
@@ -66,7 +91,7 @@ class SchemaWalker {
     if (value.kind === 'map' && spec.children) this.map(value, spec.children);
     if (value.kind === 'list' && spec.items) {
       for (const item of value.items) {
-        if (isMap(item)) this.map(item, spec.items);
+        if (isMap(item)) this.item(item, spec.items);
         else this.found.push(diagnostic('wrong-type', `Each entry of \`${entry.key}\` must be a map of settings; this is ${describeKind(kindOf(item))}.`, item.location));
       }
     }

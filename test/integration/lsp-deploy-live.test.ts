@@ -1,0 +1,97 @@
+// Inlay hints from a live session, end to end over a real connection: the language server
+// (dist/server.js) launches the simulator (dist/cli.js simulate, a real child process with
+// real HTTP /metrics) with a deploy config; that session's measured numbers appear after
+// each stage_id and after `talker_first_audio: true`, refresh as it updates, and disappear
+// when the session is no longer matched to the file.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { InlayHint } from 'vscode-languageserver-protocol';
+import type { SessionInfo } from '../../server/protocol';
+import { buildCli, DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
+
+let client: DeployLspClient;
+let scratch: string;
+let cli: string;
+
+before(async () => {
+  cli = buildCli();
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-live-'));
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
+});
+
+after(async () => {
+  await client.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function labels(hints: InlayHint[] | null): [number, string][] {
+  return (hints ?? []).map((hint) => [hint.position.line + 1, typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')]);
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+test('a launched simulator session shows its numbers in the deploy config, and they go when it is unmatched', async () => {
+  // A copy of the single-GPU overlay with its bases: talker_first_audio on, stages 0 and 1.
+  for (const name of ['qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'qwen3_tts_high_concurrency_mrv2.yaml', 'qwen3_tts_high_concurrency.yaml']) {
+    fs.copyFileSync(path.join(FIXTURES, name), path.join(scratch, name));
+  }
+  const file = path.join(scratch, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  const uri = await client.open(file);
+  assert.deepEqual(await client.inlayHints(uri), []);
+
+  const port = await freePort();
+  const argv = [process.execPath, cli, 'simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', 'before-fix', '--debug-tables', '--rps', '20', '--seed', '7', '--port', String(port)];
+  const session = await client.request<SessionInfo>('stageLens/launch', { argv, cwd: scratch, deployConfig: file, metricsUrl: `http://127.0.0.1:${port}/metrics` });
+  assert.equal(session.deployConfig, file);
+
+  const stage0 = positionOf(text, 'stage_id: 0').line + 1;
+  const stage1 = positionOf(text, 'stage_id: 1').line + 1;
+  const flag = positionOf(text, 'talker_first_audio: true').line + 1;
+  const first = await waitFor('hints with both stages measured', async () => {
+    const found = labels(await client.inlayHints(uri));
+    return found.length === 3 ? found : undefined;
+  });
+  assert.deepEqual(first.map(([line]) => line), [stage0, stage1, flag]);
+  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)$/);
+  // The codec's TTFT under talker first audio on a build without the stats fix: not recorded, never 0.
+  assert.match(first[1][1], /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
+  assert.equal(first[2][1], 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
+
+  // The session updates (throttled to 4 per second): the editor is asked to refresh, and the counts grow.
+  const n = (label: string) => Number(/\(n=(\d+)\)/.exec(label)?.[1]);
+  const refreshes = client.refreshRequests;
+  await client.waitForRefreshes(refreshes + 2, 15_000);
+  const later = await waitFor('more requests counted', async () => {
+    const found = labels(await client.inlayHints(uri));
+    return found.length === 3 && n(found[0][1]) > n(first[0][1]) ? found : undefined;
+  });
+  assert.ok(n(later[0][1]) > n(first[0][1]));
+
+  // Unmatched: no hints (and the hints of another config never showed these numbers).
+  assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
+  await client.request<SessionInfo>('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
+  await waitFor('no hints once unmatched', async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined);
+  await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
+});
