@@ -1,6 +1,7 @@
 // Findings: numbers that lie in known ways, and facts a reader must know before
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
+import type { Cell } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
@@ -39,12 +40,14 @@ export class FindingsBuilder {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
     }
-    for (const [name, cell] of Object.entries(request.e2e)) {
-      if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
+    for (const name in request.e2e) {
+      const cell = (request.e2e)[name] as Cell;
+      if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
     }
     for (const edge of request.transfers) {
-      for (const [name, cell] of Object.entries(edge.fields)) {
-        if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `transfer ${edge.edge} ${name}`);
+      for (const name in edge.fields) {
+        const cell = (edge.fields)[name] as Cell;
+        if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `transfer ${edge.edge} ${name}`);
       }
     }
   }
@@ -79,8 +82,9 @@ export class FindingsBuilder {
       this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
     }
 
-    for (const [name, cell] of Object.entries(stage.fields)) {
-      if (isDuration(name) && cell.state === 'measured' && cell.value < 0) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
+    for (const name in stage.fields) {
+      const cell = (stage.fields)[name] as Cell;
+      if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
     }
     if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
   }

@@ -15,7 +15,10 @@ export function stagesFromColumns(columns: readonly StageColumn[]): RequestStage
 
 /** Whether some column of the table prints a measured vLLM-native (`vllm_*`) value. */
 export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'>[]): boolean {
-  return columns.some((c) => Object.entries(c.fields).some(([name, cell]) => name.startsWith('vllm_') && cell.state === 'measured'));
+  for (const c of columns) {
+    for (const name in c.fields) if (name.startsWith('vllm_') && c.fields[name]?.state === 'measured') return true;
+  }
+  return false;
 }
 
 export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolean): RequestStage {

@@ -7,13 +7,21 @@ import type { StageKind } from './types';
 
 const DIFFUSION_TIMING = /^(preprocess_time|diffusion_engine_exec_time|diffusion_engine_total_time|output_ready_wait_time|postprocess_time|scheduler_queue_wait|vae_decode_time|forward_time|kv_recv_time)_(ms|s)$/;
 
+// Field names repeat on every request: the answer per name is kept (bounded).
+const diffusionTiming = new Map<string, boolean>();
+
 export function isDiffusionTimingField(name: string): boolean {
-  // postprocess_time_ms is also a plain StageRequestStats field on LLM stages.
-  return name !== 'postprocess_time_ms' && DIFFUSION_TIMING.test(name);
+  let known = diffusionTiming.get(name);
+  if (known === undefined) {
+    // postprocess_time_ms is also a plain StageRequestStats field on LLM stages.
+    known = name !== 'postprocess_time_ms' && DIFFUSION_TIMING.test(name);
+    if (diffusionTiming.size < 10_000) diffusionTiming.set(name, known);
+  }
+  return known;
 }
 
 export function stageKindOf(fields: FieldMap): StageKind {
-  for (const name of Object.keys(fields)) {
+  for (const name in fields) {
     if (isDiffusionTimingField(name) && fields[name]?.state === 'measured') return 'diffusion';
   }
   if ((numberOf(fields, 'num_inference_steps') ?? 0) > 0) return 'diffusion';
