@@ -16,6 +16,7 @@
 // The edits are keystrokes of typing and deleting a new key (half-typed YAML on the way),
 // retyping a value, near the top of the file (every stage below moves), in the middle
 // and near the end. In process: the same edits without the connection, step by step.
+import { waitFor as waitUntil } from '../test/integration/waitFor';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -89,15 +90,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Runs `run` and waits out the rest of `everyMs`, so requests are spread over the session's updates. */
 async function timed(run: () => Promise<unknown>, everyMs: number): Promise<number> {
@@ -236,3 +228,8 @@ if (require.main === module) void (async () => {
   console.error(err);
   process.exitCode = 1;
 });
+
+/** waitFor with this file's defaults (60_000 ms, every 100 ms). */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  return waitUntil(what, probe, timeoutMs, 100);
+}

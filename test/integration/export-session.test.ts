@@ -2,6 +2,7 @@
 // process on stdio), in all three formats, compared with what the CLI (dist/cli.js, a
 // child process too) prints for the same log: JSON and CSV byte for byte, the trace event
 // for event; the traces are checked against the format's rules.
+import { waitFor } from './waitFor';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -42,15 +43,6 @@ async function startServer(): Promise<{ request: Request; child: ChildProcess }>
   return { child, request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>> };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function cli(args: string[]): string {
   const out = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT });

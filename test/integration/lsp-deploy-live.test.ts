@@ -3,6 +3,7 @@
 // real HTTP /metrics) with a deploy config; that session's measured numbers appear after
 // each stage_id and after `talker_first_audio: true`, refresh as it updates, and disappear
 // when the session is no longer matched to the file.
+import { waitFor } from './waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -41,15 +42,6 @@ function labels(hints: InlayHint[] | null): [number, string][] {
   return (hints ?? []).map((hint) => [hint.position.line + 1, typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')]);
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 test('a launched simulator session shows its numbers in the deploy config, and they go when it is unmatched', async () => {
   // A copy of the single-GPU overlay with its bases: talker_first_audio on, stages 0 and 1.

@@ -2,6 +2,7 @@
 // (dist/server.js, a real child process on stdio) launches the simulator (a real child
 // process serving real HTTP /metrics), captures and analyses it, persists it, is killed
 // with SIGKILL, and a new server process brings every captured request back.
+import { waitFor } from './waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -59,15 +60,6 @@ async function startServer(): Promise<Client> {
   };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const simulatorPorts: number[] = [];
 

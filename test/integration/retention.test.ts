@@ -3,6 +3,7 @@
 // is still capturing (a real tail of a real file) is never deleted. Then the same over a
 // real LSP connection: the limit comes as initializationOptions.retention, changes with
 // stageLens/setRetention, and deletions are announced with stageLens/sessionsRemoved.
+import { waitFor as waitUntil } from './waitFor';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -44,15 +45,6 @@ function saveSession(storage: string, id: string, startedAt: number, status: Ses
 const onDisk = (storage: string): string[] => SessionFiles.listIds(storage).sort();
 const sessionDirs = (storage: string): string[] => fs.readdirSync(path.join(storage, 'sessions')).sort();
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('session registry retention (real files)', () => {
   test('loading: the oldest beyond the limit are deleted before replay, the newest kept', async () => {
@@ -155,3 +147,8 @@ describe('retention over a real LSP connection', () => {
     child.kill('SIGKILL');
   });
 });
+
+/** waitFor with this file's defaults (10_000 ms, every 50 ms). */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  return waitUntil(what, probe, timeoutMs, 50);
+}
