@@ -106,7 +106,8 @@ export async function analyzeStream(input: Readable, format: Exclude<Format, 'tr
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold });
-  const parser = new LogStreamParser();
+  // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
+  const parser = new LogStreamParser({ overallSummaryFields: false });
   let kind: 'log' | 'scrape' | null = null;
   const head: Buffer[] = [];
   let headBytes = 0;

@@ -24,7 +24,7 @@ export class LogRunReader {
   /** Feeds bytes of one stream (`log` for a plain file; stdout/stderr/file for a session). */
   push(bytes: Uint8Array | string, stream = 'log'): void {
     let parser = this.parsers.get(stream);
-    if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser()));
+    if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
     this.ingest(parser.push(bytes));
   }
 

@@ -19,6 +19,8 @@ export interface ParseContext {
   readonly texts: TextCells;
   readonly schemaRoot: FieldSchema;
   readonly identities: IdentityCache;
+  /** Read the rows of [Overall Summary] tables (false: the record is still emitted, with no fields). */
+  readonly overallSummaryFields: boolean;
 }
 
 /** The message was not part of this record; the caller closes the record and reads the message anew. */

@@ -59,13 +59,14 @@ export class RecordReader implements LineSink, RecordSink {
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
 
-  constructor() {
+  constructor(overallSummaryFields: boolean) {
     this.ctx = {
       sink: this,
       names: new Interner(),
       texts: new TextCells(),
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
+      overallSummaryFields,
     };
   }
 

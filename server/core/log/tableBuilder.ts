@@ -102,6 +102,8 @@ export class TableBuilder implements OpenRecord {
   private cellCountReported = false;
   private duplicateReported = false;
   private rowNames: Set<string> | null = null;
+  /** The consumer does not want this table's values (ParseContext.overallSummaryFields). */
+  private skipRows = false;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -136,7 +138,13 @@ export class TableBuilder implements OpenRecord {
     a = skipBlanks(src, a, b);
     if (a === b) return this.emptyLine();
     const c = src.charCodeAt(a);
-    if (c === CH_PIPE) return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
+    if (c === CH_PIPE) {
+      if (this.state === BODY && this.skipRows) {
+        this.rowCount++;
+        return CONSUMED;
+      }
+      return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
+    }
     if (c === CH_PLUS) return this.border(lineNo);
     if (this.state === AWAIT_TITLE) {
       const title = parseTitle(src.slice(a, b), this.ctx.identities);
@@ -296,6 +304,7 @@ export class TableBuilder implements OpenRecord {
     const single = this.title?.kind === 'overall' || this.title?.kind === 'e2e';
     // Single-value tables read only the `Value` column.
     this.columnNames = single ? names.slice(0, 1) : names;
+    this.skipRows = this.title?.kind === 'overall' && !this.ctx.overallSummaryFields;
     this.columns = this.columnNames.map(() => new ColumnReader(this.ctx.schemaRoot));
   }
 
@@ -385,7 +394,7 @@ export class TableBuilder implements OpenRecord {
     const line = this.startLine;
     switch (title.kind) {
       case 'overall':
-        this.ctx.sink.record({ kind: 'overallSummary', line, header, fields: this.singleFields(), complete });
+        this.ctx.sink.record({ kind: 'overallSummary', line, header, fields: this.skipRows ? {} : this.singleFields(), complete });
         return;
       case 'e2e': {
         const { requestId, identity } = this.requestIdentity(title);
