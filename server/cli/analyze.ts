@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
 import { analysisJson } from '../core/report/jsonReport';
+import { prettyJsonChunks } from '../core/report/jsonChunks';
 import type { HistogramSummaryJson } from '../core/report/jsonReport';
 import { csvRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
@@ -76,8 +77,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       for (const chunk of traceChunks(requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    const text = await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName);
-    await writeOut(text);
+    for (const chunk of await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName)) await writeOut(chunk);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -94,13 +94,17 @@ function writeOut(text: string | Uint8Array): Promise<void> {
   });
 }
 
-/** Streams the input through the log parser, or (for a scrape) reads it whole, and renders the report. */
-export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<string> {
+/**
+ * Streams the input through the log parser, or (for a scrape) reads it whole, and renders
+ * the report, in chunks: a large log's JSON would not fit in one string (V8 caps a string
+ * at ~512 MiB).
+ */
+export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
   const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
-  if (format === 'json') return JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
-  if (format === 'csv') return csvRows(snapshot.requests).join('\n') + '\n';
+  if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms)));
+  if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
   const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
-  return lines.join('\n') + '\n';
+  return [lines.join('\n') + '\n'];
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
@@ -163,4 +167,9 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
   return out;
+}
+
+function* withNewline(chunks: Iterable<string>): Generator<string, void, undefined> {
+  yield* chunks;
+  yield '\n';
 }

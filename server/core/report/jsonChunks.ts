@@ -5,7 +5,7 @@
 const indent = (text: string, pad: string): string => text.replace(/\n/g, `\n${pad}`);
 
 /** Chunks of `JSON.stringify(value, null, 2)` for a plain object (no toJSON, no cycles). */
-export function* prettyJsonChunks(value: Readonly<Record<string, unknown>>, chunkChars = 1 << 20): Generator<string, void, undefined> {
+export function* prettyJsonChunks(value: object, chunkChars = 1 << 20): Generator<string, void, undefined> {
   const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
   if (entries.length === 0) {
     yield '{}';
