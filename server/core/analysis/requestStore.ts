@@ -6,6 +6,7 @@
 // requests take tens of MB instead of the hundreds their record objects would.
 import type { LogHeader, OmniTimingRecord, RecordIdentity, TransferEdge } from '../records';
 import { NOT_MEASURED, measured, type Cell, type FieldMap } from '../values';
+import { measuredCell } from '../log/fieldMaps';
 import { ChunkedInt32 } from './chunkedArrays';
 import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
@@ -59,14 +60,6 @@ function rarePartsOf(request: AnalyzedRequest, asides: Map<number, Cell> | null)
   const extra = request.timing === null || Object.keys(request.timing.extra).length === 0 ? null : request.timing.extra;
   if (plainIdentity && extra === null && asides === null) return null;
   return { timingIdentity: plainIdentity ? null : identity, timingExtra: extra, asides, whole: null };
-}
-
-// Small integers repeat on every request (batch_size 1, counts): one shared cell each.
-const SMALL_INTS = 4096;
-const smallIntCells: Cell[] = Array.from({ length: SMALL_INTS }, (_, i) => Object.freeze(measured(i)));
-
-function numberCell(v: number): Cell {
-  return v >= 0 && v < SMALL_INTS && Number.isInteger(v) && !Object.is(v, -0) ? (smallIntCells[v] as Cell) : measured(v);
 }
 
 export class RequestStore implements RequestList {
@@ -239,7 +232,7 @@ export class RequestStore implements RequestList {
         const kind = this.codec.kindOf(slot);
         if (kind === 'number') {
           const v = this.codec.valueOf(slot);
-          return s.fields.counted[s.fields.names.indexOf(name)] === true ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)] as number) : numberCell(v);
+          return s.fields.counted[s.fields.names.indexOf(name)] === true ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)] as number) : measuredCell(v);
         }
         if (kind === 'none') return entry.rare?.asides?.get(entry.offset + skip + within) ?? NOT_MEASURED;
         return Object.freeze({ state: 'text' as const, value: this.codec.textOf(slot) });
@@ -356,7 +349,7 @@ class SlotReader {
       const kind = this.codec.kindOf(slot);
       if (kind === 'number') {
         const v = this.codec.valueOf(slot);
-        cell = layout.counted[i] === true ? measured(v, this.chunk[this.pos++] as number) : numberCell(v);
+        cell = layout.counted[i] === true ? measured(v, this.chunk[this.pos++] as number) : measuredCell(v);
       } else if (kind === 'none') {
         cell = this.asides?.get(this.arenaOffset + at) ?? NOT_MEASURED;
       } else {
