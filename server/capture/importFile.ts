@@ -1,7 +1,7 @@
 // One-shot read of a whole log file in bounded chunks ("Import Log…"), with progress and
 // cancellation. Also the chunk reader the tail source uses, so both read the same way:
-// never more than one chunk in memory, and an await between chunks so a multi-GB file
-// does not hold the event loop.
+// never more than two chunks in memory (one parsed, one being read), and an await between
+// chunks so a multi-GB file does not hold the event loop.
 import * as fsp from 'node:fs/promises';
 
 /** 1 MB: large enough that syscalls are not the cost, small enough to keep the loop responsive. */
@@ -47,14 +47,22 @@ export async function importFile(
     let size = (await handle.stat()).size;
     let bytesRead = 0;
     onProgress?.({ bytesRead, size });
-    for (;;) {
-      signal?.throwIfAborted();
-      const chunk = await readChunkAt(handle, bytesRead, chunkBytes);
+    // One read ahead: the next chunk is read from disk while this one is parsed, so the
+    // parser does not sit idle waiting for each read (at most two chunks in memory).
+    signal?.throwIfAborted();
+    let next: Promise<Buffer> | null = readChunkAt(handle, 0, chunkBytes);
+    while (next !== null) {
+      const chunk = await next;
+      next = null;
       // Checked again after the read: a cancel during a slow read must not deliver more bytes.
       signal?.throwIfAborted();
       if (chunk.length === 0) break;
       bytesRead += chunk.length;
       size = Math.max(size, bytesRead);
+      next = readChunkAt(handle, bytesRead, chunkBytes);
+      // A read still in flight when onChunk throws must not end as an unhandled rejection
+      // (close() below waits for it).
+      next.catch(() => undefined);
       onChunk(chunk);
       onProgress?.({ bytesRead, size });
     }

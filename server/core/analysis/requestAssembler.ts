@@ -26,6 +26,15 @@ interface OpenRequest {
 
 /** Request ids of duplex records carry response/turn: keep them apart. */
 function requestKeyOf(requestId: string, identity: Readonly<Record<string, string>>): string {
+  // Almost every record names its request_id only: no arrays built for those.
+  let others = false;
+  for (const k in identity) {
+    if (k !== 'request_id') {
+      others = true;
+      break;
+    }
+  }
+  if (!others) return requestId;
   const extra = Object.entries(identity).filter(([k]) => k !== 'request_id');
   return extra.length === 0 ? requestId : `${requestId} (${extra.map(([k, v]) => `${k}=${v}`).join(' ')})`;
 }
