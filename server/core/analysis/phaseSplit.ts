@@ -12,12 +12,15 @@
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
-import { SPLIT_FIELD, SPLIT_NAMES } from './types';
+import { SPLIT_FIELD } from './types';
 
-function fromCell(cell: Cell | undefined): [number | null, SplitState] {
-  if (cell === undefined) return [null, 'hidden'];
-  if (cell.state === 'measured') return [cell.value, 'measured'];
-  return [null, 'notMeasured'];
+function valueOf(cell: Cell | undefined): number | null {
+  return cell !== undefined && cell.state === 'measured' ? cell.value : null;
+}
+
+function stateOf(cell: Cell | undefined): SplitState {
+  if (cell === undefined) return 'hidden';
+  return cell.state === 'measured' ? 'measured' : 'notMeasured';
 }
 
 export interface SplitContext {
@@ -38,13 +41,29 @@ export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean 
 }
 
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
-  const values = {} as Record<SplitName, number | null>;
-  const states = {} as Record<SplitName, SplitState>;
-  for (const name of SPLIT_NAMES) {
-    const [value, state] = fromCell(fields[SPLIT_FIELD[name]]);
-    values[name] = value;
-    states[name] = state;
-  }
+  // Object literals in SPLIT_NAMES order (one shape for every stage; this runs per stage of every request).
+  const queued = fields[SPLIT_FIELD.queuedMs];
+  const inputWait = fields[SPLIT_FIELD.inputWaitMs];
+  const readyQueued = fields[SPLIT_FIELD.readyQueuedMs];
+  const prefill = fields[SPLIT_FIELD.prefillMs];
+  const decode = fields[SPLIT_FIELD.decodeMs];
+  const ttft = fields[SPLIT_FIELD.ttftMs];
+  const values: Record<SplitName, number | null> = {
+    queuedMs: valueOf(queued),
+    inputWaitMs: valueOf(inputWait),
+    readyQueuedMs: valueOf(readyQueued),
+    prefillMs: valueOf(prefill),
+    decodeMs: valueOf(decode),
+    ttftMs: valueOf(ttft),
+  };
+  const states: Record<SplitName, SplitState> = {
+    queuedMs: stateOf(queued),
+    inputWaitMs: stateOf(inputWait),
+    readyQueuedMs: stateOf(readyQueued),
+    prefillMs: stateOf(prefill),
+    decodeMs: stateOf(decode),
+    ttftMs: stateOf(ttft),
+  };
   if (ctx.kind === 'diffusion') return { values, states };
 
   // One of the pair measured, the other hidden -> the hidden one is a measured 0.

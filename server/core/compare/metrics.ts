@@ -40,6 +40,15 @@ const SPLIT_OF: Partial<Record<StageMetric, SplitName>> = {
 /** One value of a request: a number (and whether it was inferred), or why there is none. */
 export type MetricValue = { readonly value: number; readonly inferred: boolean } | { readonly unknown: UnknownReason };
 
+/** One shared value per reason: a 100k-request run reports millions of them. */
+const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
+  notMeasured: Object.freeze({ unknown: 'notMeasured' }),
+  hidden: Object.freeze({ unknown: 'hidden' }),
+  notRecorded: Object.freeze({ unknown: 'notRecorded' }),
+  noOutput: Object.freeze({ unknown: 'noOutput' }),
+  notComputable: Object.freeze({ unknown: 'notComputable' }),
+};
+
 const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {
   notMeasured: 'notMeasured',
   hidden: 'hidden',
@@ -48,9 +57,9 @@ const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferr
 
 function fieldValue(stage: RequestStage, name: string): MetricValue {
   const cell = stage.fields[name];
-  if (cell === undefined) return { unknown: 'hidden' };
+  if (cell === undefined) return UNKNOWN.hidden;
   if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
-  return { unknown: 'notMeasured' };
+  return UNKNOWN.notMeasured;
 }
 
 /** The value of a stage metric for one stage of one request. */
@@ -60,7 +69,7 @@ export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, 
     const state = stage.split.states[split];
     const value = stage.split.values[split];
     if ((state === 'measured' || state === 'inferred') && value !== null) return { value, inferred: state === 'inferred' };
-    return { unknown: state === 'measured' || state === 'inferred' ? 'hidden' : UNKNOWN_OF_SPLIT[state] };
+    return UNKNOWN[state === 'measured' || state === 'inferred' ? 'hidden' : UNKNOWN_OF_SPLIT[state]];
   }
   switch (metric) {
     case 'genTime': {
@@ -72,23 +81,23 @@ export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, 
     }
     case 'firstOutput': {
       const first = fieldValue(stage, 'serving_time_to_first_output_ms');
-      return 'value' in first && first.value <= 0 ? { unknown: 'noOutput' } : first;
+      return 'value' in first && first.value <= 0 ? UNKNOWN.noOutput : first;
     }
     case 'addedFirstOutput': {
       const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
-      return added === undefined ? { unknown: 'notComputable' } : { value: added, inferred: false };
+      return added === undefined ? UNKNOWN.notComputable : { value: added, inferred: false };
     }
     default:
-      return { unknown: 'hidden' };
+      return UNKNOWN.hidden;
   }
 }
 
 /** The end-to-end time of a request. */
 export function e2eValue(request: AnalyzedRequest): MetricValue {
   const cell = request.e2e['e2e_total_ms'];
-  if (cell === undefined) return { unknown: 'hidden' };
+  if (cell === undefined) return UNKNOWN.hidden;
   if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
-  return { unknown: 'notMeasured' };
+  return UNKNOWN.notMeasured;
 }
 
 /** `inputWait`, `input_wait`, `INPUT-WAIT` -> `inputWait`; undefined when unknown. */
