@@ -17,6 +17,7 @@ interface RequestReader {
   hasStageId(i: number, stageId: number): boolean;
   stage(i: number, stageKey: string): RequestStage | undefined;
   cell(i: number, stageKey: string, name: string): Cell | undefined;
+  hasStage(i: number, stageKey: string): boolean;
 }
 
 function readerOf(requests: RequestList): RequestReader {
@@ -27,6 +28,7 @@ function readerOf(requests: RequestList): RequestReader {
       hasStageId: (i, id) => requests.hasStageId(i, id),
       stage: (i, key) => requests.stageAt(i, key),
       cell: (i, key, name) => requests.stageCellAt(i, key, name),
+      hasStage: (i, key) => requests.stageKeysAt(i).includes(key),
     };
   }
   const at = (i: number): AnalyzedRequest => requests.at(i) as AnalyzedRequest;
@@ -36,6 +38,7 @@ function readerOf(requests: RequestList): RequestReader {
     hasStageId: (i, id) => at(i).stages.some((s) => s.stageId === id),
     stage: (i, key) => at(i).stages.find((s) => s.stageKey === key),
     cell: (i, key, name) => at(i).stages.find((s) => s.stageKey === key)?.fields[name],
+    hasStage: (i, key) => at(i).stages.some((s) => s.stageKey === key),
   };
 }
 
@@ -158,7 +161,7 @@ export function histogramOf(requests: RequestList, params: HistogramParams): His
     } else {
       const cell = read.cell(i, params.stageKey, name);
       if (cell === undefined) {
-        if (!stageExists(requests, i, params.stageKey)) continue;
+        if (!read.hasStage(i, params.stageKey)) continue;
         hidden += 1;
       }
       else if (cell.state === 'measured') values.push(cell.value);
@@ -182,12 +185,12 @@ export function histogramOf(requests: RequestList, params: HistogramParams): His
   return { metric: params.metric, stageKey: params.stageKey, edges, counts, notMeasured, hidden, notRecorded };
 }
 
-/** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */
-export function slowestStageAt(requests: RequestStore, i: number): string | null {
+/** The stage whose stage_gen_time_ms is largest among `stageKeys` (the slow stage), or null. */
+function slowestOf(stageKeys: Iterable<string>, genTimeOf: (stageKey: string) => Cell | undefined): string | null {
   let slow: string | null = null;
   let slowMs = -Infinity;
-  for (const key of requests.stageKeysAt(i)) {
-    const g = requests.stageCellAt(i, key, 'stage_gen_time_ms');
+  for (const key of stageKeys) {
+    const g = genTimeOf(key);
     if (g?.state === 'measured' && g.value > slowMs) {
       slowMs = g.value;
       slow = key;
@@ -196,21 +199,15 @@ export function slowestStageAt(requests: RequestStore, i: number): string | null
   return slow;
 }
 
-/** The stage whose stage_gen_time_ms was largest in the request (the slow stage), or null. */
-export function slowestStageOf(request: AnalyzedRequest): string | null {
-  let slow: string | null = null;
-  let slowMs = -Infinity;
-  for (const s of request.stages) {
-    const g = s.fields['stage_gen_time_ms'];
-    if (g?.state === 'measured' && g.value > slowMs) {
-      slowMs = g.value;
-      slow = s.stageKey;
-    }
-  }
-  return slow;
+/** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */
+export function slowestStageAt(requests: RequestStore, i: number): string | null {
+  return slowestOf(requests.stageKeysAt(i), (key) => requests.stageCellAt(i, key, 'stage_gen_time_ms'));
 }
 
-function stageExists(requests: RequestList, i: number, stageKey: string): boolean {
-  if (requests instanceof RequestStore) return requests.stageKeysAt(i).includes(stageKey);
-  return (requests.at(i) as AnalyzedRequest).stages.some((s) => s.stageKey === stageKey);
+/** The stage whose stage_gen_time_ms was largest in the request (the slow stage), or null. */
+export function slowestStageOf(request: AnalyzedRequest): string | null {
+  return slowestOf(
+    request.stages.map((s) => s.stageKey),
+    (key) => request.stages.find((s) => s.stageKey === key)?.fields['stage_gen_time_ms'],
+  );
 }
