@@ -22,7 +22,9 @@ interface Bucket {
 const fmt = (ms: number): string => ms.toLocaleString('en-US', { maximumFractionDigits: Math.abs(ms) >= 10000 ? 0 : 3 });
 
 export class FindingsBuilder {
-  private readonly buckets = new Map<string, Bucket>();
+  /** In order of first hit. */
+  private readonly buckets: Bucket[] = [];
+  private readonly bucketIndex = new Map<FindingCode, Map<number | null, Bucket>>();
   /** Requests seen per stage id, for "N of M" in messages. */
   private readonly stageRequests = new Map<number | null, number>();
   private readonly coldRequests: AnalyzedRequest[] = [];
@@ -31,11 +33,13 @@ export class FindingsBuilder {
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
     if (!request.complete) this.hit('truncated-record', 'info', null, request.requestId);
-    if (!request.hasStageTable && (request.timing !== null || Object.keys(request.e2e).length > 0)) {
+    if (!request.hasStageTable && (request.timing !== null || hasKeys(request.e2e))) {
       this.requestsWithoutStageTable += 1;
       this.hit('stage-tables-missing', 'info', null, request.requestId);
     }
-    const firstStageId = Math.min(...request.stages.map((s) => s.stageId ?? Number.POSITIVE_INFINITY));
+    // Called once per request of a 100k-request log: no arrays built here.
+    let firstStageId = Number.POSITIVE_INFINITY;
+    for (const stage of request.stages) if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
     for (const stage of request.stages) {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
@@ -55,7 +59,7 @@ export class FindingsBuilder {
   /** The findings so far. `stages` (the current stage summaries) give cold-start comparisons. */
   findings(stages: readonly StageSummary[] = [], maxRequestIds = Number.POSITIVE_INFINITY): Finding[] {
     const out: Finding[] = [];
-    for (const b of this.buckets.values()) {
+    for (const b of this.buckets) {
       out.push({ code: b.code, severity: b.severity, stageId: b.stageId, requestIds: b.requestIds.slice(0, maxRequestIds), requestCount: b.requestIds.length, message: this.message(b) });
     }
     const cold = this.coldFinding(stages, maxRequestIds);
@@ -90,11 +94,14 @@ export class FindingsBuilder {
   }
 
   private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
-    const key = `${code}|${stageId ?? ''}`;
-    let b = this.buckets.get(key);
+    // Buckets by code, then stage: no key string built per hit (some codes hit every request).
+    let byStage = this.bucketIndex.get(code);
+    if (byStage === undefined) this.bucketIndex.set(code, (byStage = new Map()));
+    let b = byStage.get(stageId);
     if (b === undefined) {
       b = { code, severity, stageId, requestIds: [], worst: value, worstRequest: requestId, worstField: field };
-      this.buckets.set(key, b);
+      byStage.set(stageId, b);
+      this.buckets.push(b);
     }
     b.requestIds.push(requestId);
     if (Math.abs(value) > Math.abs(b.worst)) {
@@ -155,6 +162,11 @@ export class FindingsBuilder {
       message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** Fields that are durations by their unit suffix. */

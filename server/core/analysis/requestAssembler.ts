@@ -39,6 +39,9 @@ function requestKeyOf(requestId: string, identity: Readonly<Record<string, strin
   return extra.length === 0 ? requestId : `${requestId} (${extra.map(([k, v]) => `${k}=${v}`).join(' ')})`;
 }
 
+/** The e2e map of a request that has printed none yet (never handed out mutated). */
+const NO_E2E: FieldMap = Object.freeze({});
+
 export class RequestAssembler {
   private open: OpenRequest | null = null;
   private boot = 0;
@@ -72,7 +75,8 @@ export class RequestAssembler {
           target = this.startRequest(key, record.line, record.header?.timestamp ?? null);
         }
         if (target === null) return done;
-        if (record.kind === 'requestE2E') target.e2e = { ...target.e2e, ...record.fields };
+        // The parser hands out a fresh map per record: the first one is taken as it is.
+        if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
         else if (record.kind === 'stageTable') target.stageTable = record;
         else target.transfers.push(...record.edges);
@@ -110,7 +114,7 @@ export class RequestAssembler {
       line,
       timestamp,
       stageTable: null,
-      e2e: {},
+      e2e: NO_E2E,
       timing: null,
       transfers: [],
       complete: true,
