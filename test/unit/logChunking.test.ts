@@ -95,3 +95,24 @@ test('"\\r\\n" and "\\n" line ends give the same records', () => {
   assert.ok(crlf.includes('\r\n'));
   assertSame(parseChunks([crlf.replace(/\r\n/g, '\n')]), parseChunks([crlf]), 'LF only');
 });
+
+test('one chunk larger than the 64 KB decode piece: characters cut by a piece boundary give the output of the same text pushed as a string', () => {
+  const dir = join(FIXTURES, 'real-logs');
+  const body = readdirSync(dir)
+    .sort()
+    .map((f) => realLog(f))
+    .join('\n');
+  const craftedValid = CRAFTED.slice(0, CRAFTED.lastIndexOf('\xff'));
+  const PIECE = 1 << 16;
+  for (let shift = 0; shift <= 4; shift++) {
+    // '€' (3 bytes) and '😀' (4 bytes) straddle the first piece boundary at every offset.
+    const lead = 'x'.repeat(PIECE - 2 - shift) + '\u20ac\ud83d\ude00\u00e9\n';
+    let text = lead;
+    while (utf8(text).length < 3 * PIECE + 1000) text += body + '\n' + craftedValid;
+    const bytes = utf8(text);
+    const asString = parseChunks([text]);
+    assert.ok(asString.records.length > 20, 'the input has records');
+    assertSame(parseBytes(bytes), asString, `shift ${shift}: one ${bytes.length}-byte chunk`);
+    assertSame(parseChunks(splitAt(bytes, [PIECE + 1, 2 * PIECE + 7])), asString, `shift ${shift}: three chunks`);
+  }
+});
