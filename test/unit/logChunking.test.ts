@@ -77,13 +77,16 @@ test('text chunks split at every character (including inside a surrogate pair) g
   for (let i = 0; i <= text.length; i++) assertSame(parseChunks([text.slice(0, i), text.slice(i)]), whole, `split at char ${i}`);
 });
 
-test('all real excerpts, concatenated, in 1-byte chunks give the same output as one chunk', () => {
-  const dir = join(FIXTURES, 'real-logs');
-  const text = readdirSync(dir)
+/** Every real excerpt, in name order, one after the other. */
+function allRealLogs(): string {
+  return readdirSync(join(FIXTURES, 'real-logs'))
     .sort()
     .map((f) => realLog(f))
     .join('\n');
-  const bytes = utf8(text);
+}
+
+test('all real excerpts, concatenated, in 1-byte chunks give the same output as one chunk', () => {
+  const bytes = utf8(allRealLogs());
   const whole = parseBytes(bytes);
   const ones: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i++) ones.push(bytes.subarray(i, i + 1));
@@ -97,11 +100,7 @@ test('"\\r\\n" and "\\n" line ends give the same records', () => {
 });
 
 test('one chunk larger than the 64 KB decode piece: characters cut by a piece boundary give the output of the same text pushed as a string', () => {
-  const dir = join(FIXTURES, 'real-logs');
-  const body = readdirSync(dir)
-    .sort()
-    .map((f) => realLog(f))
-    .join('\n');
+  const body = allRealLogs();
   const craftedValid = CRAFTED.slice(0, CRAFTED.lastIndexOf('\xff'));
   const PIECE = 1 << 16;
   for (let shift = 0; shift <= 4; shift++) {
