@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { LogRecord } from '../../server/core/records';
 import type * as LogModule from '../../server/core/log';
 import type * as AnalysisModule from '../../server/core/analysis/streamAnalysis';
-import { ChunkDecoder } from '../../server/core/log/lines';
+import { ChunkDecoder, DECODE_PIECE_BYTES } from '../../server/core/log/lines';
 import { generateBenchLog } from './generateLog';
 
 type ParserClass = typeof LogModule.LogStreamParser;
@@ -80,7 +80,6 @@ export interface ParseBenchResult {
 }
 
 const CHUNK = 1 << 20;
-const DECODE_PIECE = 1 << 16;
 const MB = 1e6;
 
 function eachChunk(path: string, onChunk: (bytes: Uint8Array) => void): void {
@@ -104,7 +103,7 @@ function eachChunk(path: string, onChunk: (bytes: Uint8Array) => void): void {
  */
 function eachPiece(path: string, onPiece: (bytes: Uint8Array) => void): void {
   eachChunk(path, (bytes) => {
-    for (let i = 0; i < bytes.length; i += DECODE_PIECE) onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE)));
+    for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES) onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES)));
   });
 }
 

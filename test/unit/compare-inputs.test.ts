@@ -175,3 +175,16 @@ test('a scrape with the codec TTFT signature: its stage-1 series are marked wron
   assert.match(result.detail, /known to be wrong in the baseline/);
   assert.equal(checkRule(parseRule('stage0.decode.p90 > +10%') as Rule, report).outcome, 'passed');
 });
+
+test('a chunk larger than a decode piece (the sample log four times, one 256+ KB push) gives the samples of small pushes', () => {
+  const one = fs.readFileSync(SAMPLE);
+  const bytes = Buffer.concat([one, one, one, one]);
+  assert.ok(bytes.length > 4 * 65536, `the input spans several 64 KB pieces (${bytes.length} bytes)`);
+  const whole = new LogRunReader(false);
+  whole.push(bytes);
+  const small = new LogRunReader(false);
+  for (let i = 0; i < bytes.length; i += 7919) small.push(bytes.subarray(i, i + 7919));
+  const run = whole.end();
+  assert.equal(run.requestCount, 100);
+  assert.deepStrictEqual(run, small.end());
+});

@@ -18,8 +18,8 @@ export const LINE_HAS_CR = 2;
 export const LINE_HAS_CARET = 4;
 
 export const DEFAULT_MAX_LINE_LENGTH = 1 << 20;
-/** Bytes decoded into one string at a time. */
-const DECODE_PIECE_BYTES = 1 << 16;
+/** Bytes decoded into one string at a time (see LineSplitter.push). */
+export const DECODE_PIECE_BYTES = 1 << 16;
 
 /**
  * Decodes a stream of UTF-8 chunks. A chunk of ASCII bytes only (nearly every chunk of a
