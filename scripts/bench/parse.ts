@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import type { LogRecord } from '../../server/core/records';
 import type * as LogModule from '../../server/core/log';
 import type * as AnalysisModule from '../../server/core/analysis/streamAnalysis';
-import { ChunkDecoder, DECODE_PIECE_BYTES } from '../../server/core/log/lines';
+import { ChunkDecoder, eachDecodePiece } from '../../server/core/log/lines';
 import { generateBenchLog } from './generateLog';
 
 type ParserClass = typeof LogModule.LogStreamParser;
@@ -102,9 +102,7 @@ function eachChunk(path: string, onChunk: (bytes: Uint8Array) => void): void {
  * compares parsing with splitting, not two ways of feeding the decoder.
  */
 function eachPiece(path: string, onPiece: (bytes: Uint8Array) => void): void {
-  eachChunk(path, (bytes) => {
-    for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES) onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES)));
-  });
+  eachChunk(path, (bytes) => eachDecodePiece(bytes, onPiece));
 }
 
 /** The same line reader with the standard streaming TextDecoder: the floor a typical reader pays. */

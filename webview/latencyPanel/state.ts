@@ -83,17 +83,18 @@ export function sanitizePanelState(raw: unknown): PanelState {
 
 /** A different session: forget what belongs to the old one (rows, selection, zoom), keep the view choices. */
 export function forNewSession(state: PanelState, sessionId: string | null): PanelState {
+  const d = DEFAULT_PANEL_STATE;
   return {
     ...state,
     sessionId,
-    filterText: '',
-    stageId: null,
-    findingCode: null,
-    selectedIndex: -1,
-    selectedRequestId: null,
-    scrollTop: 0,
-    openRequestId: null,
-    spansView: null,
+    filterText: d.filterText,
+    stageId: d.stageId,
+    findingCode: d.findingCode,
+    selectedIndex: d.selectedIndex,
+    selectedRequestId: d.selectedRequestId,
+    scrollTop: d.scrollTop,
+    openRequestId: d.openRequestId,
+    spansView: d.spansView,
     tab: state.tab === 'timeline' ? 'requests' : state.tab,
   };
 }

@@ -6,7 +6,7 @@ import { FindingsBuilder } from '../analysis/findings';
 import { RequestAssembler } from '../analysis/requestAssembler';
 import type { AnalyzedRequest } from '../analysis/types';
 import { LogStreamParser } from '../log';
-import { DECODE_PIECE_BYTES } from '../log/lines';
+import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput } from '../records';
 import { RunSamplesBuilder } from './runSamples';
 import type { RunSamples } from './types';
@@ -24,13 +24,18 @@ export class LogRunReader {
 
   /** Feeds bytes of one stream (`log` for a plain file; stdout/stderr/file for a session). */
   push(bytes: Uint8Array | string, stream = 'log'): void {
-    let parser = this.parsers.get(stream);
-    if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
+    const parser = this.parsers.get(stream) ?? this.startStream(stream);
     // Records are taken one decode piece at a time: records of a whole 1 MB chunk would
     // outlive several young-generation collections before being read (measured ~4% of a
     // 100k-request read).
-    if (typeof bytes === 'string' || bytes.length <= DECODE_PIECE_BYTES) return this.ingest(parser.push(bytes));
-    for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES) this.ingest(parser.push(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES))));
+    if (typeof bytes === 'string') this.ingest(parser.push(bytes));
+    else eachDecodePiece(bytes, (piece) => this.ingest(parser.push(piece)));
+  }
+
+  private startStream(stream: string): LogStreamParser {
+    const parser = new LogStreamParser({ overallSummaryFields: false });
+    this.parsers.set(stream, parser);
+    return parser;
   }
 
   get problemCount(): number {

@@ -21,6 +21,12 @@ export const DEFAULT_MAX_LINE_LENGTH = 1 << 20;
 /** Bytes decoded into one string at a time (see LineSplitter.push). */
 export const DECODE_PIECE_BYTES = 1 << 16;
 
+/** Calls `onPiece` with `bytes` cut into DECODE_PIECE_BYTES pieces, in order (`bytes` itself when it is one piece). */
+export function eachDecodePiece(bytes: Uint8Array, onPiece: (piece: Uint8Array) => void): void {
+  if (bytes.length <= DECODE_PIECE_BYTES) return onPiece(bytes);
+  for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES) onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES)));
+}
+
 /**
  * Decodes a stream of UTF-8 chunks. A chunk of ASCII bytes only (nearly every chunk of a
  * server log) is copied as Latin-1, several times cheaper than the UTF-8 decoder and the
@@ -100,9 +106,7 @@ export class LineSplitter {
       // Decoded and split 64 KB at a time. Measured: pieces of 16-64 KB parse at the same
       // speed, 128 KB and 1 MB pieces ~20% slower; strings from 128 KB up are V8 large
       // objects, allocated and collected apart from the young generation.
-      for (let i = 0; i < chunk.length; i += DECODE_PIECE_BYTES) {
-        this.feed(this.decoder.decode(chunk.length <= DECODE_PIECE_BYTES ? chunk : chunk.subarray(i, Math.min(chunk.length, i + DECODE_PIECE_BYTES))));
-      }
+      eachDecodePiece(chunk, (piece) => this.feed(this.decoder.decode(piece)));
     }
   }
 
