@@ -23,10 +23,26 @@ export function scanEnd(): number {
 }
 
 /**
+ * The number the last successful `scanNumberInto` or `readCommonCell` read. Numbers are
+ * handed over here rather than returned: a double returned from a call that is not inlined
+ * is boxed in a fresh heap object, one per table cell.
+ */
+const scannedValue = new Float64Array(1);
+
+export function scannedNumber(): number {
+  return scannedValue[0] as number;
+}
+
+/**
  * Reads the number at the start of src[a, b): sign, digits with thousands separators,
  * decimals, exponent. Returns NaN when there is none; `scanned` is where it stopped.
  */
 export function scanNumberPrefix(src: string, a: number, b: number): number {
+  return scanNumberInto(src, a, b) ? (scannedValue[0] as number) : NaN;
+}
+
+/** scanNumberPrefix with the number left in scannedNumber(); false when there is none. */
+function scanNumberInto(src: string, a: number, b: number): boolean {
   let i = a;
   let negative = false;
   let c = src.charCodeAt(i);
@@ -64,7 +80,7 @@ export function scanNumberPrefix(src: string, a: number, b: number): number {
     }
   }
   scanned = i;
-  if (!sawDigit) return NaN;
+  if (!sawDigit) return false;
   if (i < b) {
     c = src.charCodeAt(i);
     if (c === 101 || c === 69) {
@@ -82,11 +98,13 @@ export function scanNumberPrefix(src: string, a: number, b: number): number {
     }
   }
   if (slow || digits > EXACT_DIGITS || fractionDigits >= POW10.length) {
-    return Number(src.slice(a, i).replace(/,/g, ''));
+    scannedValue[0] = Number(src.slice(a, i).replace(/,/g, ''));
+    return true;
   }
   // Both operands are exact doubles, so the quotient is the correctly rounded value.
   const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
-  return negative ? -value : value;
+  scannedValue[0] = negative ? -value : value;
+  return true;
 }
 
 /**
@@ -146,6 +164,58 @@ export class TextCells {
     if (this.map.size < this.capacity) this.map.set(value, cell);
     return cell;
   }
+}
+
+/** readCommonCell: not one of the common cells (parseCell reads it). */
+export const NOT_COMMON = 0;
+/** readCommonCell: a plain number, in scannedNumber(). */
+export const COMMON_NUMBER = 1;
+/** readCommonCell: another cell, in commonCell(). */
+export const COMMON_CELL = 2;
+
+let commonCellRead: Cell = NOT_MEASURED;
+
+/** The cell of the last readCommonCell that returned COMMON_CELL. */
+export function commonCell(): Cell {
+  return commonCellRead;
+}
+
+/**
+ * Reads the cell whose text starts at src[i] (its leading spaces skipped) in a table row
+ * whose last `|` is before b, when it is one of what vLLM-Omni prints in nearly every
+ * cell: a number, `None`, `mean (n=N)`. Its closing `|` is then at scanEnd(). Anything
+ * else (text, lists, `nan`, tabs) is NOT_COMMON, for parseCell.
+ */
+export function readCommonCell(src: string, i: number, b: number): number {
+  const c = src.charCodeAt(i);
+  let kind: number;
+  let j: number;
+  if ((c >= 48 && c <= 57) || c === 45 /* - */) {
+    if (!scanNumberInto(src, i, b)) return NOT_COMMON;
+    j = scanned;
+    if (src.charCodeAt(j) === 32 && src.charCodeAt(j + 1) === 40 /* ( */) {
+      // ` (n=N)`: the mean of a list and its sample count.
+      if (src.charCodeAt(j + 2) !== 110 /* n */ || src.charCodeAt(j + 3) !== 61 /* = */) return NOT_COMMON;
+      const mean = scannedValue[0] as number;
+      const n = scanNumberPrefix(src, j + 4, b);
+      if (scanned === j + 4 || src.charCodeAt(scanned) !== 41 /* ) */ || !Number.isInteger(n) || n < 0) return NOT_COMMON;
+      commonCellRead = measured(mean, n);
+      kind = COMMON_CELL;
+      j = scanned + 1;
+    } else {
+      kind = COMMON_NUMBER;
+    }
+  } else if (c === 78 && src.charCodeAt(i + 1) === 111 && src.charCodeAt(i + 2) === 110 && src.charCodeAt(i + 3) === 101) {
+    commonCellRead = NOT_MEASURED; // None
+    kind = COMMON_CELL;
+    j = i + 4;
+  } else {
+    return NOT_COMMON;
+  }
+  while (src.charCodeAt(j) === 32) j++;
+  if (src.charCodeAt(j) !== 124 /* | */ || j >= b) return NOT_COMMON;
+  scanned = j;
+  return kind;
 }
 
 /** What one cell holds. `undefined` means absent (an empty cell). */

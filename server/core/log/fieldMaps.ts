@@ -1,17 +1,27 @@
-// FieldMaps as the parser hands them out: an ordinary object of Cell objects, cloned from
-// a per-schema template (an object grown key by key past ~16 keys falls back to V8's
-// dictionary mode, which is slower and takes several times the memory). Records are
+// FieldMaps as the parser hands them out: an ordinary object of Cell objects. Records are
 // short-lived: the analysis packs what it keeps (analysis/requestStore.ts).
+//
+// Building them is a large part of parsing (one map per stage column per table), and the
+// obvious ways are slow: a store per key with the key in a variable goes through V8's
+// megamorphic property cache (~10 ns a key), and an object grown key by key past ~16 keys
+// falls back to dictionary mode. A schema that has built a few maps therefore gets its
+// own builder, an object literal compiled once with `new Function`, as validators and
+// serialisers do (ajv, protobufjs): V8 creates such an object from a boilerplate with its
+// final layout. Field names enter that source only as JSON string literals, which are
+// exact JavaScript string literals for any string; `__proto__` (a prototype setter in a
+// literal) never gets a compiled builder. Where code generation is disallowed
+// (--disallow-code-generation-from-strings), the template clone below is used.
 import { measured, type Cell, type FieldMap, type MeasuredCell } from '../values';
 import type { FieldSchema } from './fieldSchema';
+import { isSafeKey } from './strings';
 
 /**
  * The cells of one column, in schema order. values[i] is the number of a measured cell;
  * extras[i], when set, is the cell itself (None, text, a mean with its count).
  */
 export interface ColumnCells {
-  readonly values: number[];
-  readonly extras: (Cell | undefined)[] | null;
+  readonly values: readonly number[];
+  readonly extras: readonly (Cell | undefined)[] | null;
 }
 
 // Small integer counts (batch_size 1, token counts, 0) repeat on every request: one
@@ -32,22 +42,61 @@ export function measuredCell(value: number): MeasuredCell {
   return measured(value);
 }
 
-/** An object with the schema's keys in order, in V8's fast mode; cloned for each map. */
-function plainTemplate(schema: FieldSchema): object {
-  const known = schema.plainTemplate as object | null;
-  if (known !== null) return known;
-  const template = Object.fromEntries(schema.names.map((name) => [name, null]));
-  schema.plainTemplate = template;
-  return template;
+type CompiledBuilder = (
+  values: readonly number[],
+  extras: readonly (Cell | undefined)[] | null,
+  cellOf: (value: number) => MeasuredCell,
+) => FieldMap;
+
+/** Maps a schema builds the generic way before it gets a compiled builder (rare layouts never do). */
+export const MAPS_BEFORE_COMPILING = 8;
+/** At most this many compiled builders per parser (garbage input can make many layouts). */
+export const MAX_COMPILED_BUILDERS = 256;
+
+/** The state fieldMaps.ts keeps on a FieldSchema node. */
+export interface FieldMapBuilderSlot {
+  /** Maps built so far the generic way; -1 once the schema has a compiled builder or never will. */
+  mapsBuilt: number;
+  builder: CompiledBuilder | null;
+  /** Template for the generic way (object spread keeps V8's fast mode). */
+  template: object | null;
 }
 
-export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap {
-  const names = schema.names;
-  if (names.length === 0) return {};
-  const out = { ...plainTemplate(schema) } as FieldMap;
+let codeGenerationAllowed = true;
+
+function compileBuilder(names: readonly string[]): CompiledBuilder | null {
+  if (!codeGenerationAllowed || !names.every(isSafeKey)) return null;
+  const entries = names.map((name, i) => `${JSON.stringify(name)}: (e === null ? undefined : e[${i}]) ?? m(v[${i}])`);
+  try {
+    return new Function('v', 'e', 'm', `'use strict';\nreturn {\n${entries.join(',\n')}\n};`) as CompiledBuilder;
+  } catch {
+    codeGenerationAllowed = false;
+    return null;
+  }
+}
+
+function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], cells: ColumnCells): FieldMap {
+  slot.template ??= Object.fromEntries(names.map((name) => [name, null]));
+  const out = { ...slot.template } as FieldMap;
   const extras = cells.extras;
   for (let i = 0; i < names.length; i++) {
     out[names[i] as string] = (extras === null ? undefined : extras[i]) ?? measuredCell(cells.values[i] as number);
   }
   return out;
+}
+
+export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap {
+  const names = schema.names;
+  if (names.length === 0) return {};
+  const slot = schema.fieldMapBuilder;
+  if (slot.builder !== null) return slot.builder(cells.values, cells.extras, measuredCell);
+  if (slot.mapsBuilt >= 0 && ++slot.mapsBuilt >= MAPS_BEFORE_COMPILING) {
+    slot.mapsBuilt = -1;
+    if (schema.claimCompiledBuilder()) slot.builder = compileBuilder(names);
+    if (slot.builder !== null) {
+      slot.template = null;
+      return slot.builder(cells.values, cells.extras, measuredCell);
+    }
+  }
+  return genericBuild(slot, names, cells);
 }

@@ -5,7 +5,7 @@
 // This runs only on lines the table fast path did not take (record starts, unrelated
 // lines), so a regular expression is affordable here.
 import type { LogHeader } from '../records';
-import { occursAt } from './strings';
+import { detach, occursAt } from './strings';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
 export interface ParsedPrefix extends LogHeader {
@@ -71,11 +71,44 @@ function isTimestampAt(line: string, i: number): boolean {
   );
 }
 
-/**
- * The common case without a regular expression: a prefix at the start of the line.
- * Returns null when the line does not start that way (the caller then searches).
- */
-function prefixAtStart(line: string): ParsedPrefix | null {
+/** `[path:line]` at i, followed by a space or the end of the line. */
+interface CallSite {
+  readonly file: string;
+  readonly fileLine: number;
+  readonly messageStart: number;
+}
+
+function callSiteAt(line: string, i: number): CallSite | null {
+  if (line.charCodeAt(i) !== 91 /* [ */) return null;
+  const fileStart = i + 1;
+  const close = line.indexOf(']', fileStart);
+  if (close === -1 || close - fileStart > 320) return null;
+  const colon = line.lastIndexOf(':', close);
+  if (colon <= fileStart || close - colon < 2 || close - colon > 10) return null;
+  for (let d = colon + 1; d < close; d++) if (!isDigit(line, d)) return null;
+  for (let d = fileStart; d < colon; d++) {
+    const c = line.charCodeAt(d);
+    if (c === 32 || c === 9 || c === 93) return null;
+  }
+  if (close + 1 < line.length && line.charCodeAt(close + 1) !== 32) return null;
+  return {
+    file: line.slice(fileStart, colon),
+    fileLine: Number(line.slice(colon + 1, close)),
+    messageStart: Math.min(line.length, close + 2),
+  };
+}
+
+/** What precedes the call site in a prefix at the start of a line: `[(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS `. */
+interface PrefixHead {
+  readonly process: string | null;
+  readonly stagePrefix: number | null;
+  readonly level: string;
+  readonly timestamp: string;
+  /** Where the call site's `[` is. */
+  readonly length: number;
+}
+
+function headAtStart(line: string): PrefixHead | null {
   let i = 0;
   let process: string | null = null;
   let stagePrefix: number | null = null;
@@ -89,6 +122,7 @@ function prefixAtStart(line: string): ParsedPrefix | null {
     }
     if (depth !== 0 || line.charCodeAt(i + 1) !== 32) return null;
     process = line.slice(1, i);
+    if (!isLetter(process.charCodeAt(0))) return null;
     i += 2;
   }
   if (occursAt(line, i, '[Stage-')) {
@@ -101,41 +135,93 @@ function prefixAtStart(line: string): ParsedPrefix | null {
   const level = levelAt(line, i);
   if (level === null) return null;
   i += level.length + 1;
-  if (!isTimestampAt(line, i) || line.charCodeAt(i + 14) !== 32 || line.charCodeAt(i + 15) !== 91 /* [ */) return null;
-  const timestamp = line.slice(i, i + 14);
-  const fileStart = i + 16;
-  const close = line.indexOf(']', fileStart);
-  if (close === -1 || close - fileStart > 320) return null;
-  const colon = line.lastIndexOf(':', close);
-  if (colon <= fileStart || close - colon < 2 || close - colon > 10) return null;
-  for (let d = colon + 1; d < close; d++) if (!isDigit(line, d)) return null;
-  for (let d = fileStart; d < colon; d++) {
-    const c = line.charCodeAt(d);
-    if (c === 32 || c === 9 || c === 93) return null;
-  }
-  const after = line.charCodeAt(close + 1);
-  if (close + 1 < line.length && after !== 32) return null;
-  if (process !== null && !isLetter(process.charCodeAt(0))) return null;
+  if (!isTimestampAt(line, i) || line.charCodeAt(i + 14) !== 32) return null;
+  return { process, stagePrefix, level, timestamp: line.slice(i, i + 14), length: i + 15 };
+}
+
+function withCallSite(head: PrefixHead, site: CallSite): ParsedPrefix {
   return {
-    level,
-    timestamp,
-    file: line.slice(fileStart, colon),
-    fileLine: Number(line.slice(colon + 1, close)),
-    process,
-    stagePrefix,
+    level: head.level,
+    timestamp: head.timestamp,
+    file: site.file,
+    fileLine: site.fileLine,
+    process: head.process,
+    stagePrefix: head.stagePrefix,
     headerStart: 0,
-    messageStart: Math.min(line.length, close + 2),
+    messageStart: site.messageStart,
   };
 }
 
-export function parsePrefix(line: string): ParsedPrefix | null {
+/** Only lines that start like a prefix try the scanner; anything else searches. */
+function startsLikePrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  // Only lines that start like a prefix try the scanner; anything else searches.
-  if (c === 40 || c === 91 || (c >= 65 && c <= 90)) {
-    const quick = prefixAtStart(line);
-    if (quick !== null) return quick;
+  return c === 40 || c === 91 || (c >= 65 && c <= 90);
+}
+
+export function parsePrefix(line: string): ParsedPrefix | null {
+  if (startsLikePrefix(line)) {
+    const head = headAtStart(line);
+    const site = head === null ? null : callSiteAt(line, head.length);
+    if (head !== null && site !== null) return withCallSite(head, site);
   }
   return searchPrefix(line);
+}
+
+interface KnownHead extends PrefixHead {
+  /** The head's text, detached. */
+  readonly text: string;
+}
+
+const KNOWN_HEADS = 4;
+
+/**
+ * parsePrefix for a stream of lines. Consecutive record starts share the part before the
+ * call site (process, level, timestamp to the second), so the last few heads are kept with
+ * their strings interned: a line that starts with one only has its `[path:line]` read, and
+ * its header strings are the same objects as the previous record's (compared by identity).
+ * Level, process and timestamp of what it returns are the reader's own strings (interned or
+ * detached), never slices of the line.
+ */
+export class PrefixReader {
+  private readonly heads: KnownHead[] = [];
+  private next = 0;
+
+  constructor(private readonly intern: (s: string) => string) {}
+
+  parse(line: string): ParsedPrefix | null {
+    const heads = this.heads;
+    for (let h = 0; h < heads.length; h++) {
+      const known = heads[h] as KnownHead;
+      if (occursAt(line, 0, known.text)) {
+        // The head reads the same as before; only the call site is new.
+        const site = callSiteAt(line, known.length);
+        if (site !== null) return withCallSite(known, site);
+        return this.search(line);
+      }
+    }
+    if (!startsLikePrefix(line)) return this.search(line);
+    const head = headAtStart(line);
+    const site = head === null ? null : callSiteAt(line, head.length);
+    if (head === null || site === null) return this.search(line);
+    const known: KnownHead = {
+      process: head.process === null ? null : this.intern(head.process),
+      stagePrefix: head.stagePrefix,
+      level: this.intern(head.level),
+      timestamp: detach(head.timestamp),
+      length: head.length,
+      text: detach(line.slice(0, head.length)),
+    };
+    if (heads.length < KNOWN_HEADS) heads.push(known);
+    else heads[this.next] = known;
+    this.next = (this.next + 1) % KNOWN_HEADS;
+    return withCallSite(known, site);
+  }
+
+  private search(line: string): ParsedPrefix | null {
+    const p = searchPrefix(line);
+    if (p === null) return null;
+    return { ...p, level: this.intern(p.level), timestamp: detach(p.timestamp), process: p.process === null ? null : this.intern(p.process) };
+  }
 }
 
 function searchPrefix(line: string): ParsedPrefix | null {

@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import type { Cell, FieldMap } from '../values';
-import { parseCell, scanEnd, scanNumberPrefix, type ParsedCell } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, commonCell, parseCell, readCommonCell, scanEnd, scannedNumber } from './cells';
 import { buildFieldMap, type ColumnCells } from './fieldMaps';
 import type { FieldSchema } from './fieldSchema';
 import {
@@ -26,7 +26,7 @@ import {
   type OpenRecord,
   type ParseContext,
 } from './openRecord';
-import { CH_PIPE, CH_PLUS, CH_SPACE, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
+import { CH_PIPE, CH_PLUS, CH_SPACE, detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
 const AWAIT_TITLE = 0;
@@ -39,29 +39,37 @@ export const UNTITLED_REQUEST_ID = '(untitled)';
 /** Rows after which repeats are looked up in a set rather than along the schema. */
 const LONG_TABLE = 64;
 
-/** The cells of one column as they are read: numbers in schema order, other cells aside. */
+/**
+ * The cells of one column as they are read: numbers in row order, other cells aside. A
+ * column without empty cells has the table's own row schema; the column's own schema is
+ * only tracked from its first empty cell on (an empty cell hides the field in this column).
+ */
 class ColumnReader implements ColumnCells {
-  private schema: FieldSchema;
   readonly values: number[] = [];
   extras: (Cell | undefined)[] | null = null;
+  /** The column's fields so far once a cell was empty; null while they are the table's rows. */
+  private schema: FieldSchema | null = null;
 
-  constructor(root: FieldSchema) {
-    this.schema = root;
+  addNumber(name: string, value: number): void {
+    if (this.schema !== null) this.schema = this.schema.child(name);
+    this.values.push(value);
   }
 
-  add(name: string, cell: number | Cell): void {
-    this.schema = this.schema.child(name);
+  addCell(name: string, cell: Cell): void {
+    if (this.schema !== null) this.schema = this.schema.child(name);
     const i = this.values.length;
-    if (typeof cell === 'number') {
-      this.values.push(cell);
-    } else {
-      this.values.push(cell.state === 'measured' ? cell.value : 0);
-      (this.extras ??= [])[i] = cell;
-    }
+    this.values.push(cell.state === 'measured' ? cell.value : 0);
+    (this.extras ??= [])[i] = cell;
   }
 
-  fields(): FieldMap {
-    return buildFieldMap(this.schema, this);
+  /** An empty cell in the current row; `rowsBefore` is the table's row schema without that row. */
+  addAbsent(rowsBefore: FieldSchema): void {
+    this.schema ??= rowsBefore;
+  }
+
+  /** The column's fields; `rows` is the table's row schema. */
+  fields(rows: FieldSchema): FieldMap {
+    return buildFieldMap(this.schema ?? rows, this);
   }
 }
 
@@ -80,6 +88,25 @@ function stagesOfEdge(header: string): { fromStage: number | null; toStage: numb
   const fromStage = arrow === -1 ? null : smallInt(header, 0, arrow);
   const toStage = arrow === -1 ? null : smallInt(header, arrow + 2, header.length);
   return fromStage === null || toStage === null ? { fromStage: null, toStage: null } : { fromStage, toStage };
+}
+
+/** Longest name cell (`| name<padding> |`) kept on a schema node. */
+const MAX_ROW_CELL = 256;
+
+/**
+ * Where the `|` after the name is when the row at src[a] (its first `|`) names `predicted`;
+ * -1 otherwise. PrettyTable pads the name column to one width, so the whole name cell,
+ * padding included, repeats from table to table and is compared in one go once known.
+ */
+function predictedNameCellEnd(src: string, a: number, predicted: FieldSchema): number {
+  const known = predicted.rowCell;
+  if (known !== null && occursAt(src, a, known)) return a + known.length - 1;
+  if (src.charCodeAt(a + 1) !== CH_SPACE || !occursAt(src, a + 2, predicted.name)) return -1;
+  let i = a + 2 + predicted.name.length;
+  while (src.charCodeAt(i) === CH_SPACE) i++;
+  if (src.charCodeAt(i) !== CH_PIPE) return -1;
+  if (i - a < MAX_ROW_CELL) predicted.rowCell = detach(src.slice(a, i + 1));
+  return i;
 }
 
 function isSeparatorStart(src: string, i: number): boolean {
@@ -226,22 +253,16 @@ export class TableBuilder implements OpenRecord {
 
   /** A `|` line: src[a] is `|`, b is the end without trailing blanks. */
   private row(src: string, a: number, b: number, lineNo: number): FeedResult {
-    if (this.state === BODY) {
-      // Fast path: `| <predicted name><spaces>| ...` (PrettyTable pads with one space).
+    if (this.state === BODY && src.charCodeAt(b - 1) === CH_PIPE) {
+      // Fast path: the row most likely is the one that followed the previous row last time.
       const predicted = this.rowSchema.lastChild;
-      if (
-        predicted !== null &&
-        src.charCodeAt(b - 1) === CH_PIPE &&
-        src.charCodeAt(a + 1) === CH_SPACE &&
-        occursAt(src, a + 2, predicted.name)
-      ) {
-        let i = a + 2 + predicted.name.length;
-        while (src.charCodeAt(i) === CH_SPACE) i++;
-        if (src.charCodeAt(i) === CH_PIPE) {
+      if (predicted !== null) {
+        const nameEnd = predictedNameCellEnd(src, a, predicted);
+        if (nameEnd !== -1) {
           this.rowSchema = predicted;
           this.rowCount++;
           if (this.rowNames !== null) this.rowNames.add(predicted.name);
-          this.readCells(src, predicted.name, i, b, lineNo);
+          this.readCells(src, predicted.name, nameEnd, b, lineNo);
           return CONSUMED;
         }
       }
@@ -305,7 +326,7 @@ export class TableBuilder implements OpenRecord {
     // Single-value tables read only the `Value` column.
     this.columnNames = single ? names.slice(0, 1) : names;
     this.skipRows = this.title?.kind === 'overall' && !this.ctx.overallSummaryFields;
-    this.columns = this.columnNames.map(() => new ColumnReader(this.ctx.schemaRoot));
+    this.columns = this.columnNames.map(() => new ColumnReader());
   }
 
   private bodyRow(src: string, nameStart: number, nameEnd: number, p: number, b: number, lineNo: number): void {
@@ -354,33 +375,33 @@ export class TableBuilder implements OpenRecord {
       let i = p + 1;
       while (src.charCodeAt(i) === CH_SPACE) i++;
       let q: number;
-      let cell: ParsedCell;
-      const c = src.charCodeAt(i);
-      if (c === CH_PIPE) {
+      const column = k < n ? (columns[k] as ColumnReader) : null;
+      if (src.charCodeAt(i) === CH_PIPE) {
         q = i;
-        cell = undefined;
+        column?.addAbsent(this.rowSchema.parent ?? this.rowSchema);
       } else {
-        cell = NaN;
-        q = -1;
-        if ((c >= 48 && c <= 57) || c === 45) {
-          // Most cells are a plain number: read it in place.
-          const v = scanNumberPrefix(src, i, b);
-          let j = scanEnd();
-          while (src.charCodeAt(j) === CH_SPACE) j++;
-          if (src.charCodeAt(j) === CH_PIPE && !Number.isNaN(v)) {
-            q = j;
-            cell = v;
+        const kind = readCommonCell(src, i, b);
+        if (kind === COMMON_NUMBER) {
+          q = scanEnd();
+          column?.addNumber(name, scannedNumber());
+        } else if (kind === COMMON_CELL) {
+          q = scanEnd();
+          column?.addCell(name, commonCell());
+        } else {
+          q = src.indexOf('|', i);
+          const cell = parseCell(src, p + 1, q, this.ctx.texts);
+          if (column !== null) {
+            if (cell === undefined) column.addAbsent(this.rowSchema.parent ?? this.rowSchema);
+            else if (typeof cell === 'number') column.addNumber(name, cell);
+            else column.addCell(name, cell);
           }
         }
-        if (q === -1) {
-          q = src.indexOf('|', i);
-          cell = parseCell(src, p + 1, q, this.ctx.texts);
-        }
       }
-      if (k < n && cell !== undefined) (columns[k] as ColumnReader).add(name, cell);
       k++;
       p = q;
     }
+    // A row short of cells: the missing ones are empty.
+    for (let m = k; m < n; m++) (columns[m] as ColumnReader).addAbsent(this.rowSchema.parent ?? this.rowSchema);
     if (k !== n && this.title?.kind !== 'overall' && this.title?.kind !== 'e2e' && !this.cellCountReported) {
       this.cellCountReported = true;
       this.ctx.sink.problem(lineNo, `${this.describe()}: row ${snippet(name)} has ${k} values for ${n} columns`);
@@ -406,7 +427,7 @@ export class TableBuilder implements OpenRecord {
         const columns: StageColumn[] = this.columns.map((reader, i) => {
           const column = this.columnNames[i] as string;
           const { stageId, segment } = stageOfColumn(column);
-          return { column, stageId, segment, fields: reader.fields() };
+          return { column, stageId, segment, fields: reader.fields(this.rowSchema) };
         });
         const rows = this.rowSchema.names;
         this.ctx.sink.record({ kind: 'stageTable', line, header, requestId, identity, columns, rows, complete });
@@ -416,7 +437,7 @@ export class TableBuilder implements OpenRecord {
         const { requestId, identity } = this.requestIdentity(title);
         const edges: TransferEdge[] = this.columns.map((reader, i) => {
           const edge = this.columnNames[i] as string;
-          return { edge, ...stagesOfEdge(edge), fields: reader.fields() };
+          return { edge, ...stagesOfEdge(edge), fields: reader.fields(this.rowSchema) };
         });
         this.ctx.sink.record({ kind: 'transferTable', line, header, requestId, identity, edges, complete });
         return;
@@ -426,7 +447,7 @@ export class TableBuilder implements OpenRecord {
 
   private singleFields(): FieldMap {
     const reader = this.columns[0];
-    return reader === undefined ? {} : reader.fields();
+    return reader === undefined ? {} : reader.fields(this.rowSchema);
   }
 
   private requestIdentity(title: TableTitle): { requestId: string; identity: RecordIdentity } {
