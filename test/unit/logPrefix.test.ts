@@ -1,72 +1,68 @@
-// The prefix reader remembers the heads of recent prefixes (process, level, timestamp) and
-// then reads only the call site of a line that starts with one. It must read every line
-// exactly as parsePrefix does, whatever came before it.
+// The log prefix scanner (the common case: a prefix at the start of the line) must read
+// exactly what the regular-expression search reads, on every real line and on crafted
+// heads and call sites.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PrefixReader, parsePrefix, stripAnsi } from '../../server/core/log/prefix';
-import { FIXTURES, realLog } from './logSupport';
+import { parsePrefix, searchPrefix, stripAnsi } from '../../server/core/log/prefix';
+import { FIXTURES, fixtureLog, realLog } from './logSupport';
 
 const HEAD = '(APIServer pid=7) INFO 08-21 18:00:00 ';
-const crafted = [
-  `${HEAD}[stats.py:600] first`,
-  `${HEAD}[stats.py:640] another call site, same head`,
-  `${HEAD}[stats.py:640]`,
-  `${HEAD}[stats.py:abc] not a line number: the whole line is searched`,
-  `${HEAD}[stats.py:640]x no space after the call site`,
-  `${HEAD}[stats.py:6400000000000] too long a line number`,
-  `${HEAD}[] empty call site`,
-  `${HEAD}stats.py:640] no bracket`,
-  `${HEAD}[stats.py:640] ${HEAD}[stats.py:641] a prefix inside the message`,
-  `(APIServer pid=7) DEBUG 08-21 18:00:00 [stats.py:672] other level`,
-  `(APIServer pid=7) INFO 08-21 18:00:01 [stats.py:600] next second`,
-  `(API (0)) [Stage-1] WARNING 08-21 18:00:01 [omni_stage.py:12] nested parentheses and a stage`,
-  `[Stage-0] ERROR 08-21 18:00:01 [vllm_omni/metrics/stats.py:601] stage prefix only`,
-  `INFO 08-21 18:00:01 [omni.py:463] no process`,
-  `Processed prompts: 100%|██| 1/1 [00:01<00:00]INFO 08-21 18:00:02 [stats.py:600] glued after tqdm`,
-  `Processed prompts: 100%|██| 1/1 [00:01<00:00](APIServer pid=7) INFO 08-21 18:00:02 [stats.py:600] glued, with process`,
-  `(1bad) INFO 08-21 18:00:02 [stats.py:600] process not starting with a letter`,
-  `${HEAD.replace('INFO', 'INF0')}[stats.py:600] bad level`,
-  `${HEAD.replace('18:00:00', '18:0:00')}[stats.py:600] bad timestamp`,
-  `| a table row without a prefix |`,
-  ``,
-];
 
 function realLines(): string[] {
   const lines: string[] = [];
-  for (const name of readdirSync(join(FIXTURES, 'real-logs')).sort()) {
-    for (const raw of realLog(name).split('\n')) lines.push(stripAnsi(raw.replace(/\r/g, ''), true));
-  }
+  const texts = [
+    ...readdirSync(join(FIXTURES, 'real-logs')).sort().map((name) => realLog(name)),
+    ...readdirSync(join(FIXTURES, 'logs')).filter((name) => name.endsWith('.log')).sort().map((name) => fixtureLog(name)),
+  ];
+  for (const text of texts) for (const raw of text.split('\n')) lines.push(stripAnsi(raw.replace(/\r/g, ''), true));
   return lines;
 }
 
-test('PrefixReader reads every line as parsePrefix does: crafted heads and call sites, then all real excerpts, twice', () => {
-  const interned = new Map<string, string>();
-  const reader = new PrefixReader((s) => {
-    const known = interned.get(s);
-    if (known !== undefined) return known;
-    interned.set(s, s);
-    return s;
-  });
-  const lines = [...crafted, ...crafted.slice().reverse(), ...realLines()];
-  let withPrefix = 0;
-  for (const pass of [1, 2]) {
-    lines.forEach((line, i) => {
-      const expected = parsePrefix(line);
-      if (expected !== null) withPrefix++;
-      assert.deepEqual(reader.parse(line), expected, `pass ${pass}, line ${i}: ${line.slice(0, 120)}`);
-    });
+test('the scanner reads every line of the real excerpts and the fixture logs as the regular expression does', () => {
+  let compared = 0;
+  for (const line of realLines()) {
+    const scanned = parsePrefix(line);
+    if (scanned === null || scanned.headerStart !== 0) continue;
+    compared++;
+    assert.deepEqual(scanned, searchPrefix(line), line.slice(0, 160));
   }
-  assert.ok(withPrefix > 200, `${withPrefix} lines with a prefix were compared`);
+  assert.ok(compared > 250, `${compared} lines compared`);
 });
 
-test('PrefixReader: a line with a known head and a bad call site is searched like any other line', () => {
-  const reader = new PrefixReader((s) => s);
-  assert.equal(reader.parse(`${HEAD}[stats.py:600] x`)?.fileLine, 600);
-  const glued = `${HEAD}[bad call site ${HEAD}[stats.py:601] message`;
-  const read = reader.parse(glued);
-  assert.deepEqual(read, parsePrefix(glued));
-  assert.equal(read?.fileLine, 601);
-  assert.equal(read?.headerStart, HEAD.length + 15);
+test('heads and call sites: what the scanner takes, and what it leaves to the search', () => {
+  const cases: Array<[string, { process: string | null; stagePrefix: number | null; level: string; file: string; fileLine: number; message: string } | null]> = [
+    [`${HEAD}[stats.py:600] first`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'stats.py', fileLine: 600, message: 'first' }],
+    [`${HEAD}[stats.py:640]`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'stats.py', fileLine: 640, message: '' }],
+    [`${HEAD}[vllm_omni/metrics/stats.py:0012] x`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'vllm_omni/metrics/stats.py', fileLine: 12, message: 'x' }],
+    [`(API (0)) [Stage-12] WARNING 08-21 18:00:01 [omni_stage.py:7] m`, { process: 'API (0)', stagePrefix: 12, level: 'WARNING', file: 'omni_stage.py', fileLine: 7, message: 'm' }],
+    [`[Stage-0] ERROR 08-21 18:00:01 [a:b.py:9] m`, { process: null, stagePrefix: 0, level: 'ERROR', file: 'a:b.py', fileLine: 9, message: 'm' }],
+    [`CRITICAL 08-21 18:00:01 [omni.py:463] no process`, { process: null, stagePrefix: null, level: 'CRITICAL', file: 'omni.py', fileLine: 463, message: 'no process' }],
+    [`${HEAD}[stats.py:abc] not a line number`, null],
+    [`${HEAD}[stats.py:] no digits`, null],
+    [`${HEAD}[:12] no file`, null],
+    [`${HEAD}[stats.py:1234567890] ten digits`, null],
+    [`${HEAD}[sta ts.py:12] space in the file`, null],
+    [`${HEAD}[stats.py:640]x no space after the call site`, null],
+    [`${HEAD.replace('INFO', 'INF0')}[stats.py:600] bad level`, null],
+    [`${HEAD.replace('18:00:00', '18:0:00')}[stats.py:600] bad timestamp`, null],
+    [`(1bad) INFO 08-21 18:00:02 [stats.py:600] process not starting with a letter`, null],
+    [`(unclosed INFO 08-21 18:00:02 [stats.py:600] m`, null],
+  ];
+  for (const [line, want] of cases) {
+    const got = parsePrefix(line);
+    if (want === null) {
+      assert.ok(got === null || got.headerStart > 0 || got.process !== want, `not read as a prefix at 0: ${line}`);
+      assert.deepEqual(got, searchPrefix(line), `left to the search: ${line}`);
+      continue;
+    }
+    assert.ok(got !== null, line);
+    assert.deepEqual(
+      { process: got.process, stagePrefix: got.stagePrefix, level: got.level, file: got.file, fileLine: got.fileLine, message: line.slice(got.messageStart) },
+      want,
+      line,
+    );
+    assert.equal(got.headerStart, 0);
+  }
 });

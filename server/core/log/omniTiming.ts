@@ -78,6 +78,24 @@ function eachItem(text: string, a: number, b: number, read: (a: number, b: numbe
   }
 }
 
+/** Where the part starting at p ends: the next space outside brackets, or the end. */
+function partEnd(message: string, p: number): number {
+  const n = message.length;
+  let space = message.indexOf(' ', p);
+  if (space === -1) space = n;
+  const open = message.indexOf('[', p);
+  if (open === -1 || open > space) return space; // most parts: `key=value`
+  let depth = 0;
+  let q = p;
+  for (; q < n; q++) {
+    const c = message.charCodeAt(q);
+    if (c === 91) depth++;
+    else if (c === 93 && depth > 0) depth--;
+    else if (c === 32 && depth === 0) break;
+  }
+  return q;
+}
+
 /** Reads the part of an `[OmniTiming]` message after the tag, in place. Never throws. */
 export function parseOmniTiming(message: string): OmniTimingParts {
   const n = message.length;
@@ -96,15 +114,7 @@ export function parseOmniTiming(message: string): OmniTimingParts {
   while (p < n) {
     while (p < n && message.charCodeAt(p) === 32) p++;
     if (p >= n) break;
-    // A part runs to the next space outside brackets.
-    let q = p;
-    let depth = 0;
-    for (; q < n; q++) {
-      const c = message.charCodeAt(q);
-      if (c === 91) depth++;
-      else if (c === 93 && depth > 0) depth--;
-      else if (c === 32 && depth === 0) break;
-    }
+    const q = partEnd(message, p);
     const eq = message.indexOf('=', p);
     const key = eq === -1 || eq >= q ? message.slice(p, q) : message.slice(p, eq);
     const v = eq === -1 || eq >= q ? q : eq + 1;

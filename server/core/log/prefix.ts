@@ -5,7 +5,7 @@
 // This runs only on lines the table fast path did not take (record starts, unrelated
 // lines), so a regular expression is affordable here.
 import type { LogHeader } from '../records';
-import { detach, occursAt } from './strings';
+import { occursAt } from './strings';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
 export interface ParsedPrefix extends LogHeader {
@@ -83,19 +83,23 @@ function callSiteAt(line: string, i: number): CallSite | null {
   const fileStart = i + 1;
   const close = line.indexOf(']', fileStart);
   if (close === -1 || close - fileStart > 320) return null;
-  const colon = line.lastIndexOf(':', close);
-  if (colon <= fileStart || close - colon < 2 || close - colon > 10) return null;
-  for (let d = colon + 1; d < close; d++) if (!isDigit(line, d)) return null;
+  // The line number: 1-9 digits before `]`, after the last `:` (read backwards, no search).
+  let colon = close - 1;
+  let fileLine = 0;
+  let scale = 1;
+  for (; colon > fileStart; colon--) {
+    const c = line.charCodeAt(colon);
+    if (c < 48 || c > 57) break;
+    fileLine += (c - 48) * scale;
+    scale *= 10;
+  }
+  if (colon <= fileStart || line.charCodeAt(colon) !== 58 /* : */ || close - colon < 2 || close - colon > 10) return null;
   for (let d = fileStart; d < colon; d++) {
     const c = line.charCodeAt(d);
     if (c === 32 || c === 9 || c === 93) return null;
   }
   if (close + 1 < line.length && line.charCodeAt(close + 1) !== 32) return null;
-  return {
-    file: line.slice(fileStart, colon),
-    fileLine: Number(line.slice(colon + 1, close)),
-    messageStart: Math.min(line.length, close + 2),
-  };
+  return { file: line.slice(fileStart, colon), fileLine, messageStart: Math.min(line.length, close + 2) };
 }
 
 /** What precedes the call site in a prefix at the start of a line: `[(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS `. */
@@ -108,28 +112,42 @@ interface PrefixHead {
   readonly length: number;
 }
 
+/** Where the `)` closing the `(` at line[0] is, parentheses nested (`(API (0))`); -1 if not within MAX_PROCESS_LENGTH. */
+function processEnd(line: string): number {
+  const close = line.indexOf(')', 1);
+  if (close === -1 || close > MAX_PROCESS_LENGTH + 1) return -1;
+  const open = line.indexOf('(', 1);
+  if (open === -1 || open > close) return close;
+  let depth = 0;
+  const stop = Math.min(line.length, MAX_PROCESS_LENGTH + 2);
+  for (let i = 0; i < stop; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 40) depth++;
+    else if (c === 41 && --depth === 0) return i;
+  }
+  return -1;
+}
+
 function headAtStart(line: string): PrefixHead | null {
   let i = 0;
   let process: string | null = null;
   let stagePrefix: number | null = null;
   if (line.charCodeAt(0) === 40 /* ( */) {
-    let depth = 0;
-    const stop = Math.min(line.length, MAX_PROCESS_LENGTH + 2);
-    for (; i < stop; i++) {
-      const c = line.charCodeAt(i);
-      if (c === 40) depth++;
-      else if (c === 41 && --depth === 0) break;
-    }
-    if (depth !== 0 || line.charCodeAt(i + 1) !== 32) return null;
-    process = line.slice(1, i);
-    if (!isLetter(process.charCodeAt(0))) return null;
-    i += 2;
+    const close = processEnd(line);
+    if (close === -1 || line.charCodeAt(close + 1) !== 32 || !isLetter(line.charCodeAt(1))) return null;
+    process = line.slice(1, close);
+    i = close + 2;
   }
-  if (occursAt(line, i, '[Stage-')) {
+  if (line.charCodeAt(i) === 91 /* [ */ && occursAt(line, i, '[Stage-')) {
     const close = line.indexOf('] ', i + 7);
     if (close === -1 || close === i + 7 || close - i > 14) return null;
-    for (let d = i + 7; d < close; d++) if (!isDigit(line, d)) return null;
-    stagePrefix = Number(line.slice(i + 7, close));
+    let id = 0;
+    for (let d = i + 7; d < close; d++) {
+      const c = line.charCodeAt(d);
+      if (c < 48 || c > 57) return null;
+      id = id * 10 + (c - 48);
+    }
+    stagePrefix = id;
     i = close + 2;
   }
   const level = levelAt(line, i);
@@ -167,64 +185,8 @@ export function parsePrefix(line: string): ParsedPrefix | null {
   return searchPrefix(line);
 }
 
-interface KnownHead extends PrefixHead {
-  /** The head's text, detached. */
-  readonly text: string;
-}
-
-const KNOWN_HEADS = 4;
-
-/**
- * parsePrefix for a stream of lines. Consecutive record starts share the part before the
- * call site (process, level, timestamp to the second), so the last few heads are kept with
- * their strings interned: a line that starts with one only has its `[path:line]` read, and
- * its header strings are the same objects as the previous record's (compared by identity).
- * Level, process and timestamp of what it returns are the reader's own strings (interned or
- * detached), never slices of the line.
- */
-export class PrefixReader {
-  private readonly heads: KnownHead[] = [];
-  private next = 0;
-
-  constructor(private readonly intern: (s: string) => string) {}
-
-  parse(line: string): ParsedPrefix | null {
-    const heads = this.heads;
-    for (let h = 0; h < heads.length; h++) {
-      const known = heads[h] as KnownHead;
-      if (occursAt(line, 0, known.text)) {
-        // The head reads the same as before; only the call site is new.
-        const site = callSiteAt(line, known.length);
-        if (site !== null) return withCallSite(known, site);
-        return this.search(line);
-      }
-    }
-    if (!startsLikePrefix(line)) return this.search(line);
-    const head = headAtStart(line);
-    const site = head === null ? null : callSiteAt(line, head.length);
-    if (head === null || site === null) return this.search(line);
-    const known: KnownHead = {
-      process: head.process === null ? null : this.intern(head.process),
-      stagePrefix: head.stagePrefix,
-      level: this.intern(head.level),
-      timestamp: detach(head.timestamp),
-      length: head.length,
-      text: detach(line.slice(0, head.length)),
-    };
-    if (heads.length < KNOWN_HEADS) heads.push(known);
-    else heads[this.next] = known;
-    this.next = (this.next + 1) % KNOWN_HEADS;
-    return withCallSite(known, site);
-  }
-
-  private search(line: string): ParsedPrefix | null {
-    const p = searchPrefix(line);
-    if (p === null) return null;
-    return { ...p, level: this.intern(p.level), timestamp: detach(p.timestamp), process: p.process === null ? null : this.intern(p.process) };
-  }
-}
-
-function searchPrefix(line: string): ParsedPrefix | null {
+/** The regular-expression search for a prefix anywhere in the line (also the reference the scanner is tested against). */
+export function searchPrefix(line: string): ParsedPrefix | null {
   const m = HEADER.exec(line);
   if (m === null) return null;
   const levelAt = m.index;

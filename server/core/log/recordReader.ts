@@ -22,7 +22,7 @@ import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './line
 import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
-import { PrefixReader, stripAnsi, type ParsedPrefix } from './prefix';
+import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
 import { CH_PIPE, CH_PLUS, Interner, detach, occursAt, skipBlanks } from './strings';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
@@ -58,7 +58,6 @@ export class RecordReader implements LineSink, RecordSink {
   private current: OpenRecord | null = null;
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
-  private readonly prefixes: PrefixReader;
 
   constructor(overallSummaryFields: boolean) {
     this.ctx = {
@@ -69,8 +68,6 @@ export class RecordReader implements LineSink, RecordSink {
       identities: new IdentityCache(),
       overallSummaryFields,
     };
-    const names = this.ctx.names;
-    this.prefixes = new PrefixReader((s) => names.get(s));
   }
 
   // RecordSink
@@ -111,7 +108,7 @@ export class RecordReader implements LineSink, RecordSink {
     let line = raw;
     if ((flags & LINE_HAS_CR) !== 0) line = line.replace(/\r/g, '');
     if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET)) !== 0) line = stripAnsi(line, (flags & LINE_HAS_CARET) !== 0);
-    const prefix = this.prefixes.parse(line);
+    const prefix = parsePrefix(line);
     if (prefix === null) return this.bareLine(line, lineNo);
     const key = line.slice(prefix.headerStart, prefix.messageStart);
     const message = line.slice(prefix.messageStart);
@@ -276,13 +273,12 @@ export class RecordReader implements LineSink, RecordSink {
     }
     const names = this.ctx.names;
     const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
-    // Level, process and timestamp are the prefix reader's own strings; the file name is a
-    // slice of the line, kept as the last header's string when equal.
+    // Reuse the strings of the last header where they are equal (no hashing, no copy).
     const lh = last?.header;
-    const process = p.process;
+    const process = p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
     const header: LogHeader = {
-      level: p.level,
-      timestamp: p.timestamp,
+      level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
+      timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : detach(p.timestamp),
       file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
       fileLine: p.fileLine,
       process,

@@ -125,8 +125,9 @@ function titleFromInner(inner: string, empty: boolean, markdown: boolean, identi
     const text = inner.slice(open + 2, -1);
     identity = identities === undefined ? parseIdentity(text) : identities.parse(text);
   }
-  if (!NAME.test(name)) return null;
   const kind = kindOfTitle(name);
+  // The four known names are valid names; only others go through the pattern.
+  if (kind === 'unknown' && !NAME.test(name)) return null;
   return { kind, name: kind === 'unknown' ? detach(name) : knownName(kind), identity, empty, markdown };
 }
 
