@@ -274,3 +274,38 @@ test('overallSummaryFields: false skips the [Overall Summary] rows only: same re
   });
   assert.ok(overall >= 2, `${overall} overall summaries`);
 });
+
+test('cells: the byte reader of ASCII input and the string reader give the same cells, edge cases included', () => {
+  const shapes = [
+    '0', '-0.000', '1.', '12,345.5', '1,2,3', '1,', ',5', '-', '-12', '+7', '.5', '1e-05', '2.5E+3', '1234567890123456', '123456789012345',
+    '0.1234567890123456', '13.490 (n=51)', '13.490 (n=1,000)', '1.0 (n=-1)', '1.0 (n=2.5)', '1.0 (n=)', '1.0 (n=5', '2 (x=1)', 'None', 'Nonesuch',
+    'nan', 'audio', '1.000, 2.500', '7  ', '',
+  ];
+  const rows = shapes.map((shape, i) => [`f${i}`, shape, '1']);
+  const text = stageTable(P, 'bytes', ['Field', '0', '1'], rows);
+  assert.ok(/^[\x00-\x7f]*$/.test(text), 'ASCII: the byte reader applies');
+  const fromString = parseChunks([text]);
+  const fromBytes = parseBytes(utf8(text));
+  assert.deepEqual(fromBytes, fromString);
+  const s0 = single(fromBytes, 'stageTable').columns[0]?.fields;
+  assert.ok(s0 !== undefined);
+  assert.deepEqual(s0['f0'], measured(0));
+  assert.ok(Object.is(num(s0, 'f1'), -0));
+  assert.equal(num(s0, 'f2'), 1);
+  assert.equal(num(s0, 'f3'), 12345.5);
+  assert.equal(num(s0, 'f4'), 123);
+  assert.deepEqual(s0['f5'], { state: 'text', value: '1,' });
+  assert.equal(num(s0, 'f8'), -12);
+  assert.equal(num(s0, 'f11'), 1e-5);
+  assert.equal(num(s0, 'f12'), 2500);
+  assert.equal(num(s0, 'f13'), 1234567890123456);
+  assert.equal(num(s0, 'f14'), 123456789012345);
+  assert.equal(num(s0, 'f15'), 0.1234567890123456);
+  assert.deepEqual(s0['f16'], measured(13.49, 51));
+  assert.deepEqual(s0['f17'], measured(13.49, 1000));
+  assert.deepEqual(s0['f18'], { state: 'text', value: '1.0 (n=-1)' });
+  assert.deepEqual(s0['f23'], NOT_MEASURED);
+  assert.deepEqual(s0['f24'], { state: 'text', value: 'Nonesuch' });
+  assert.equal(num(s0, 'f28'), 7);
+  assert.ok(!('f29' in s0), 'blank: absent');
+});

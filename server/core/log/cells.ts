@@ -218,6 +218,67 @@ export function readCommonCell(src: string, i: number, b: number): number {
   return kind;
 }
 
+/**
+ * readCommonCell over the bytes of an ASCII piece (bytes[k] is the k-th character code),
+ * for the plainest cells only: `-`, digits with thousands separators, `.` and decimals (at
+ * most EXACT_DIGITS digits), optionally ` (n=N)` with N plain digits, or `None`; then
+ * spaces and the closing `|`. Anything else is NOT_COMMON: the string readers take it and
+ * give it the same reading they always do.
+ */
+export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): number {
+  let c = bytes[i] as number;
+  let kind: number;
+  let j = i;
+  if ((c >= 48 && c <= 57) || c === 45 /* - */) {
+    const negative = c === 45;
+    if (negative) c = bytes[++j] as number;
+    let mantissa = 0;
+    let digits = 0;
+    let fractionDigits = 0;
+    for (; j < b; c = bytes[++j] as number) {
+      if (c >= 48 && c <= 57) {
+        mantissa = mantissa * 10 + (c - 48);
+        digits++;
+      } else if (c !== 44 /* , */ || digits === 0 || j + 1 >= b || (bytes[j + 1] as number) < 48 || (bytes[j + 1] as number) > 57) {
+        break;
+      }
+    }
+    if (c === 46 /* . */ && j < b) {
+      for (c = bytes[++j] as number; j < b && c >= 48 && c <= 57; c = bytes[++j] as number) {
+        mantissa = mantissa * 10 + (c - 48);
+        digits++;
+        fractionDigits++;
+      }
+    }
+    if (digits === 0 || digits > EXACT_DIGITS) return NOT_COMMON;
+    const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
+    if (c === 32 && bytes[j + 1] === 40 /* ( */) {
+      // ` (n=N)`
+      if (bytes[j + 2] !== 110 /* n */ || bytes[j + 3] !== 61 /* = */) return NOT_COMMON;
+      let n = 0;
+      let k = j + 4;
+      for (c = bytes[k] as number; k < b && c >= 48 && c <= 57 && k - j < 4 + EXACT_DIGITS; c = bytes[++k] as number) n = n * 10 + (c - 48);
+      if (k === j + 4 || c !== 41 /* ) */) return NOT_COMMON;
+      commonCellRead = measured(negative ? -value : value, n);
+      kind = COMMON_CELL;
+      j = k + 1;
+    } else {
+      scannedValue[0] = negative ? -value : value;
+      kind = COMMON_NUMBER;
+    }
+  } else if (c === 78 && bytes[i + 1] === 111 && bytes[i + 2] === 110 && bytes[i + 3] === 101) {
+    commonCellRead = NOT_MEASURED; // None
+    kind = COMMON_CELL;
+    j = i + 4;
+  } else {
+    return NOT_COMMON;
+  }
+  while (bytes[j] === 32) j++;
+  if (bytes[j] !== 124 /* | */ || j >= b) return NOT_COMMON;
+  scanned = j;
+  return kind;
+}
+
 /** What one cell holds. `undefined` means absent (an empty cell). */
 export type ParsedCell = number | Cell | undefined;
 

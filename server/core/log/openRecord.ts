@@ -12,6 +12,12 @@ export interface RecordSink {
   problem(line: number, message: string): void;
 }
 
+/** The decoded piece being read, and its bytes when it is ASCII (lines.ts, LineSink.asciiBytes). */
+export interface AsciiPiece {
+  text: string;
+  bytes: Uint8Array | null;
+}
+
 export interface ParseContext {
   readonly sink: RecordSink;
   /** Field names, column headers. */
@@ -19,6 +25,8 @@ export interface ParseContext {
   readonly texts: TextCells;
   readonly schemaRoot: FieldSchema;
   readonly identities: IdentityCache;
+  /** Readers may scan `bytes` instead of a string `src` when `src === ascii.text`. */
+  readonly ascii: AsciiPiece;
   /** Read the rows of [Overall Summary] tables (false: the record is still emitted, with no fields). */
   readonly overallSummaryFields: boolean;
 }

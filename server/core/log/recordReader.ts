@@ -66,6 +66,7 @@ export class RecordReader implements LineSink, RecordSink {
       texts: new TextCells(),
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
+      ascii: { text: '', bytes: null },
       overallSummaryFields,
     };
   }
@@ -80,6 +81,11 @@ export class RecordReader implements LineSink, RecordSink {
   }
 
   // LineSink
+  asciiBytes(text: string, bytes: Uint8Array | null): void {
+    this.ctx.ascii.text = text;
+    this.ctx.ascii.bytes = bytes;
+  }
+
   line(src: string, start: number, end: number, lineNo: number, flags: number): void {
     const current = this.current;
     if (current !== null) {

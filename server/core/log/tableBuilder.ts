@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import type { Cell, FieldMap } from '../values';
-import { COMMON_CELL, COMMON_NUMBER, commonCell, parseCell, readCommonCell, scanEnd, scannedNumber } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, readCommonCell, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
 import { buildFieldMap, type ColumnCells } from './fieldMaps';
 import type { FieldSchema } from './fieldSchema';
 import {
@@ -371,16 +371,21 @@ export class TableBuilder implements OpenRecord {
     const columns = this.columns;
     const n = columns.length;
     let k = 0;
+    const ascii = this.ctx.ascii;
+    const bytes = ascii.text === src ? ascii.bytes : null;
     while (p < b - 1) {
       let i = p + 1;
-      while (src.charCodeAt(i) === CH_SPACE) i++;
+      if (bytes !== null) while (bytes[i] === CH_SPACE) i++;
+      else while (src.charCodeAt(i) === CH_SPACE) i++;
       let q: number;
       const column = k < n ? (columns[k] as ColumnReader) : null;
       if (src.charCodeAt(i) === CH_PIPE) {
         q = i;
         column?.addAbsent(this.rowSchema.parent ?? this.rowSchema);
       } else {
-        const kind = readCommonCell(src, i, b);
+        let kind = bytes === null ? readCommonCell(src, i, b) : readCommonCellBytes(bytes, i, b);
+        // What the byte reader leaves (exponents, long numbers) the string reader may still take.
+        if (kind === NOT_COMMON && bytes !== null) kind = readCommonCell(src, i, b);
         if (kind === COMMON_NUMBER) {
           q = scanEnd();
           column?.addNumber(name, scannedNumber());
