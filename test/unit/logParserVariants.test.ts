@@ -309,3 +309,13 @@ test('cells: the byte reader of ASCII input and the string reader give the same 
   assert.equal(num(s0, 'f28'), 7);
   assert.ok(!('f29' in s0), 'blank: absent');
 });
+
+test('a stray CR inside a row of a CRLF table is dropped, as if it were not there (ASCII input, one chunk)', () => {
+  const rows = [['a_ms', '1.5', '2'], ['b_ms', '3', '4']];
+  const clean = stageTable(P, 'cr', ['Field', '0', '1'], rows);
+  const stray = clean.replace('| 1.5 |', '| 1.\r5 |');
+  assert.notEqual(stray, clean);
+  const out = parseBytes(utf8(stray));
+  assert.deepEqual(out, parseBytes(utf8(clean)));
+  assert.equal(num(single(out, 'stageTable').columns[0]?.fields ?? {}, 'a_ms'), 1.5);
+});

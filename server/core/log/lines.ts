@@ -80,13 +80,6 @@ export interface LineSink {
 
 const NOT_FOUND = Number.MAX_SAFE_INTEGER;
 const CH_CR = 13;
-/** Whether the text has a `\r` that is not followed by `\n` (a regex is slower here). */
-function hasStrayCr(text: string): boolean {
-  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
-    if (text.charCodeAt(i + 1) !== 10) return true;
-  }
-  return false;
-}
 
 function find(src: string, needle: string, from: number): number {
   const i = src.indexOf(needle, from);
@@ -139,10 +132,13 @@ export class LineSplitter {
   private feed(text: string): void {
     const len = text.length;
     let pos = 0;
-    // Per chunk: skip the per-line searches for characters the chunk does not contain.
+    // Per piece: skip the per-line searches for characters the piece does not contain. A
+    // `\r` is searched line by line (the `\r` of each `\r\n` ends one search): a piece
+    // without any costs one search, a `\r\n` piece one per line.
     let nextEsc = text.indexOf('\x1b') === -1 ? NOT_FOUND : -1;
-    let nextCr = hasStrayCr(text) ? -1 : NOT_FOUND;
-    let nextCaret = text.indexOf('^[') === -1 ? NOT_FOUND : -1;
+    let nextCr = -1;
+    // `^` first: one character is searched several times faster than two.
+    let nextCaret = text.indexOf('^') === -1 || text.indexOf('^[') === -1 ? NOT_FOUND : -1;
     while (pos < len) {
       const nl = text.indexOf('\n', pos);
       if (nl === -1) {
