@@ -3,6 +3,7 @@
 // contract of a record that is still being read.
 import type { LogHeader, LogRecord } from '../records';
 import type { TextCells } from './cells';
+import type { ColumnReaders } from './tableBuilder';
 import type { FieldSchema } from './fieldSchema';
 import type { Interner } from './strings';
 import type { IdentityCache } from './title';
@@ -23,6 +24,8 @@ export interface ParseContext {
   /** Field names, column headers. */
   readonly names: Interner;
   readonly texts: TextCells;
+  /** Column readers of finished tables (tableBuilder.ts). */
+  readonly columnReaders: ColumnReaders;
   readonly schemaRoot: FieldSchema;
   readonly identities: IdentityCache;
   /** Readers may scan `bytes` instead of a string `src` when `src === ascii.text`. */

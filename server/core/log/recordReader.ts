@@ -24,7 +24,7 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
 import { CH_PIPE, CH_PLUS, Interner, detach, occursAt, skipBlanks } from './strings';
-import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
+import { ColumnReaders, TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
 
 /** Where a message came from. */
@@ -64,6 +64,7 @@ export class RecordReader implements LineSink, RecordSink {
       sink: this,
       names: new Interner(),
       texts: new TextCells(),
+      columnReaders: new ColumnReaders(),
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
       ascii: { text: '', bytes: null },

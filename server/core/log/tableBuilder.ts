@@ -43,23 +43,33 @@ const LONG_TABLE = 64;
  * The cells of one column as they are read: numbers in row order, other cells aside. A
  * column without empty cells has the table's own row schema; the column's own schema is
  * only tracked from its first empty cell on (an empty cell hides the field in this column).
+ * Readers are reused from table to table (ColumnReaders), arrays included: values[0, count)
+ * and extras[0, count) are this table's.
  */
 class ColumnReader implements ColumnCells {
   readonly values: number[] = [];
+  private count = 0;
   extras: (Cell | undefined)[] | null = null;
+  private extrasUsed = false;
   /** The column's fields so far once a cell was empty; null while they are the table's rows. */
   private schema: FieldSchema | null = null;
 
   addNumber(name: string, value: number): void {
     if (this.schema !== null) this.schema = this.schema.child(name);
-    this.values.push(value);
+    if (this.count < this.values.length) this.values[this.count] = value;
+    else this.values.push(value);
+    this.count++;
   }
 
   addCell(name: string, cell: Cell): void {
-    if (this.schema !== null) this.schema = this.schema.child(name);
-    const i = this.values.length;
-    this.values.push(cell.state === 'measured' ? cell.value : 0);
-    (this.extras ??= [])[i] = cell;
+    const i = this.count;
+    this.addNumber(name, cell.state === 'measured' ? cell.value : 0);
+    if (!this.extrasUsed) {
+      this.extrasUsed = true;
+      if (this.extras === null) this.extras = [];
+      else this.extras.fill(undefined);
+    }
+    (this.extras as (Cell | undefined)[])[i] = cell;
   }
 
   /** An empty cell in the current row; `rowsBefore` is the table's row schema without that row. */
@@ -69,9 +79,38 @@ class ColumnReader implements ColumnCells {
 
   /** The column's fields; `rows` is the table's row schema. */
   fields(rows: FieldSchema): FieldMap {
-    return buildFieldMap(this.schema ?? rows, this);
+    return buildFieldMap(this.schema ?? rows, { values: this.values, extras: this.extrasUsed ? this.extras : null });
+  }
+
+  /** Ready for another table. */
+  reset(): void {
+    this.count = 0;
+    this.extrasUsed = false;
+    this.schema = null;
   }
 }
+
+/** Column readers of finished tables, for the next tables. */
+export class ColumnReaders {
+  private readonly free: ColumnReader[] = [];
+
+  take(count: number): ColumnReader[] {
+    const out: ColumnReader[] = [];
+    for (let i = 0; i < count; i++) out.push(this.free.pop() ?? new ColumnReader());
+    return out;
+  }
+
+  give(readers: ColumnReader[]): void {
+    // Bounded: garbage input can make tables of thousands of columns.
+    for (const reader of readers) {
+      if (this.free.length >= MAX_FREE_READERS) return;
+      reader.reset();
+      this.free.push(reader);
+    }
+  }
+}
+
+const MAX_FREE_READERS = 64;
 
 /** `N` -> stage N segment 1; `N_k` -> stage N segment k; anything else -> no stage id. */
 function stageOfColumn(header: string): { stageId: number | null; segment: number } {
@@ -203,6 +242,7 @@ export class TableBuilder implements OpenRecord {
 
   /** A table this parser has no record for: said once, with its size, if it had rows. */
   private reportUnknown(): void {
+    this.releaseColumns();
     if (this.rowCount === 0) return;
     const what = this.title === null ? 'a table without a title' : `unrecognised table [${this.title.name}]`;
     this.ctx.sink.problem(this.startLine, `${what} (${this.rowCount} rows) was not read`);
@@ -326,7 +366,8 @@ export class TableBuilder implements OpenRecord {
     // Single-value tables read only the `Value` column.
     this.columnNames = single ? names.slice(0, 1) : names;
     this.skipRows = this.title?.kind === 'overall' && !this.ctx.overallSummaryFields;
-    this.columns = this.columnNames.map(() => new ColumnReader());
+    this.releaseColumns();
+    this.columns = this.ctx.columnReaders.take(this.columnNames.length);
   }
 
   private bodyRow(src: string, nameStart: number, nameEnd: number, p: number, b: number, lineNo: number): void {
@@ -414,6 +455,18 @@ export class TableBuilder implements OpenRecord {
   }
 
   private emit(complete: boolean): void {
+    this.emitRecord(complete);
+    this.releaseColumns();
+  }
+
+  /** Gives the column readers back for the next tables (their cells have been read). */
+  private releaseColumns(): void {
+    if (this.columns.length === 0) return;
+    this.ctx.columnReaders.give(this.columns);
+    this.columns = [];
+  }
+
+  private emitRecord(complete: boolean): void {
     const title = this.title;
     if (title === null || title.kind === 'unknown') return;
     const header = this.header;
