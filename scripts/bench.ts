@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   console.log(`Stage Lens benchmark · node ${process.version} · ${new Date().toISOString()}${quick ? ' · quick' : ''}\n`);
   if (!skip.has('parse')) {
     console.log('== log parser (issue 2)');
-    runParseBench({ targetBytes: quick ? 40e6 : 200e6, runs: quick ? 1 : 3, log });
+    runParseBench({ targetBytes: quick ? 40e6 : 200e6, runs: quick ? 1 : 5, log });
   }
   if (!skip.has('summary')) {
     console.log('\n== summary query at 100k requests (issue 3)');
