@@ -48,6 +48,12 @@ export async function main(argv: string[]): Promise<number> {
 if (!isMainThread && typeof workerData === 'object' && workerData !== null && 'task' in workerData) {
   void import('./compare').then((m) => (m.isCompareWorker(workerData) ? m.runCompareWorker() : undefined));
 } else if (require.main === module) {
+  // A reader that goes away early (`stage-lens analyze big.log --format json | head`) ends
+  // the output, not the program with a stack trace: stop quietly, as command-line tools do.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

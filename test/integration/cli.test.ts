@@ -123,3 +123,29 @@ test('demo: the simulator as a child process, live table, bounded time, final su
   assert.match(final, /ttft-not-recorded \(stage 1\)/);
   assert.match(final, /cold-start/);
 });
+
+test('a reader that closes the pipe early ends the output quietly: exit 0, no stack trace', { timeout: 60_000 }, async () => {
+  // 40 copies of the sample: a JSON report of ~1,000 requests, far more than a pipe buffers.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-epipe-'));
+  try {
+    const log = path.join(dir, 'big.log');
+    fs.writeFileSync(log, fs.readFileSync(SAMPLE, 'utf8').repeat(40));
+    const child = spawn(process.execPath, [CLI, 'analyze', log, '--format', 'json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let first = '';
+    await new Promise<void>((resolve) => {
+      child.stdout.once('data', (d: Buffer) => {
+        first = d.toString();
+        child.stdout.destroy(); // what `head` does once it has its lines
+        resolve();
+      });
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    assert.match(first, /^\{\n {2}"schema": 1/);
+    assert.equal(stderr, '', 'nothing on stderr');
+    assert.equal(code, 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
