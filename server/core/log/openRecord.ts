@@ -3,7 +3,7 @@
 // contract of a record that is still being read.
 import type { LogHeader, LogRecord } from '../records';
 import type { TextCells } from './cells';
-import type { ColumnReaders } from './tableBuilder';
+import type { ColumnReaders } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
 import type { Interner } from './strings';
 import type { IdentityCache } from './title';

@@ -24,7 +24,8 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
 import { CH_PIPE, CH_PLUS, Interner, detach, occursAt, skipBlanks } from './strings';
-import { ColumnReaders, TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
+import { ColumnReaders } from './columnReaders';
+import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
 
 /** Where a message came from. */
@@ -283,14 +284,15 @@ export class RecordReader implements LineSink, RecordSink {
     // Reuse the strings of the last header where they are equal (no hashing, no copy).
     const lh = last?.header;
     const process = p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
-    const header: LogHeader = {
+    // Shared by every record of the prefix: frozen.
+    const header: LogHeader = Object.freeze({
       level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
       timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : detach(p.timestamp),
       file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
       fileLine: p.fileLine,
       process,
       stagePrefix: p.stagePrefix,
-    };
+    });
     const processKey =
       last !== undefined && last.header.process === process && last.header.stagePrefix === p.stagePrefix
         ? last.processKey
