@@ -9,6 +9,7 @@ import path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
+import { measured, numberOf } from '../../server/core/values';
 import { timelineOf } from '../../server/core/analysis/timeline';
 import { PHASE_SLICE_NAME, traceChunks, traceText } from '../../server/core/report/trace';
 import { PLACEMENT_TEXT } from '../../server/core/report/tracePlacement';
@@ -165,10 +166,10 @@ describe('trace of the bundled sample log', () => {
     const stage1 = slicesOf(check, cold.requestId).filter((s) => s.pid === 3);
     for (const s of stage1) {
       assert.equal(s.args['provenance'], 'reconstructed', `${s.name}: the codec has no anchor (TTFT not recorded)`);
-      assert.equal(s.args['rule'], 'after-upstream');
+      assert.equal(s.args['rule'], 'alongside-upstream', 'after the talker it would end after the request');
     }
     const ruleText = timelineOf(cold).find((s) => s.stageKey === '1')!.rule;
-    assert.equal((check.metadata?.['rules'] as Record<string, string>)['after-upstream'], ruleText);
+    assert.equal((check.metadata?.['rules'] as Record<string, string>)['alongside-upstream'], ruleText);
     assert.equal(stage1.find((s) => s.depth === 0)!.args['ruleText'], ruleText);
     const readyQueued = stage1.find((s) => s.name === 'ready queued')!;
     assert.equal(readyQueued.args['state'], 'inferred', 'hidden row with the other half measured: inferred 0, not logged');
@@ -176,6 +177,30 @@ describe('trace of the bundled sample log', () => {
     const inputWait = stage1.find((s) => s.name === 'input wait')!;
     assert.equal(Math.round(durationUs(inputWait) * 1000), 9_083_602_000);
     assert.equal(inputWait.args['state'], undefined);
+  });
+
+  test('no stage is drawn past the end of its request (e2e_total_ms)', () => {
+    for (const r of requests) {
+      const e2e = numberOf(r.e2e, 'e2e_total_ms');
+      assert.ok(e2e !== undefined, r.requestId);
+      for (const s of timelineOf(r)) assert.ok(s.endMs <= e2e + 0.01, `${r.requestId} stage ${s.stageKey} ${s.phase} ends at ${s.endMs} > ${e2e}`);
+    }
+  });
+
+  test('a stage without an anchor is drawn after its upstream when it fits in the request, or when the E2E is unknown', () => {
+    const codecStart = (request: AnalyzedRequest): { start: number; rule: string } => {
+      const s = timelineOf(request).find((x) => x.stageKey === '1' && x.phase === 'stage')!;
+      return { start: s.startMs, rule: s.rule };
+    };
+    const talkerEnd = Math.max(...timelineOf(cold).filter((x) => x.stageKey === '0').map((x) => x.endMs));
+    const longer = codecStart({ ...cold, e2e: { ...cold.e2e, e2e_total_ms: measured(1e9) } });
+    assert.equal(longer.start, talkerEnd);
+    assert.match(longer.rule, /^assumed: drawn after the upstream stage ends/);
+    const { e2e_total_ms: _dropped, ...withoutTotal } = cold.e2e;
+    assert.equal(codecStart({ ...cold, e2e: withoutTotal }).start, talkerEnd);
+    const alongside = codecStart(cold);
+    assert.equal(alongside.start, 0);
+    assert.match(alongside.rule, /alongside the upstream stage/);
   });
 
   test('every phase slice equals its split value; slice counts match the analysis', () => {

@@ -48,6 +48,7 @@ const E2E_NAME = JSON.stringify(E2E_SLICE_NAME);
 
 const KNOWN_RULES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^anchored/, 'anchored'],
+  [/alongside the upstream/, 'alongside-upstream'],
   [/after the upstream/, 'after-upstream'],
   [/request arrival/, 'async-start'],
 ];
