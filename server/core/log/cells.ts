@@ -23,7 +23,7 @@ export function scanEnd(): number {
 }
 
 /**
- * The number the last successful `scanNumberInto` or `readCommonCell` read. Numbers are
+ * The number the last readCommonCellBytes that returned COMMON_NUMBER read. Numbers are
  * handed over here rather than returned: a double returned from a call that is not inlined
  * is boxed in a fresh heap object, one per table cell.
  */
@@ -38,11 +38,6 @@ export function scannedNumber(): number {
  * decimals, exponent. Returns NaN when there is none; `scanned` is where it stopped.
  */
 export function scanNumberPrefix(src: string, a: number, b: number): number {
-  return scanNumberInto(src, a, b) ? (scannedValue[0] as number) : NaN;
-}
-
-/** scanNumberPrefix with the number left in scannedNumber(); false when there is none. */
-function scanNumberInto(src: string, a: number, b: number): boolean {
   let i = a;
   let negative = false;
   let c = src.charCodeAt(i);
@@ -80,7 +75,7 @@ function scanNumberInto(src: string, a: number, b: number): boolean {
     }
   }
   scanned = i;
-  if (!sawDigit) return false;
+  if (!sawDigit) return NaN;
   if (i < b) {
     c = src.charCodeAt(i);
     if (c === 101 || c === 69) {
@@ -98,13 +93,11 @@ function scanNumberInto(src: string, a: number, b: number): boolean {
     }
   }
   if (slow || digits > EXACT_DIGITS || fractionDigits >= POW10.length) {
-    scannedValue[0] = Number(src.slice(a, i).replace(/,/g, ''));
-    return true;
+    return Number(src.slice(a, i).replace(/,/g, ''));
   }
   // Both operands are exact doubles, so the quotient is the correctly rounded value.
   const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
-  scannedValue[0] = negative ? -value : value;
-  return true;
+  return negative ? -value : value;
 }
 
 /**
@@ -166,64 +159,27 @@ export class TextCells {
   }
 }
 
-/** readCommonCell: not one of the common cells (parseCell reads it). */
+/** readCommonCellBytes: not one of the common cells (parseCell reads it). */
 export const NOT_COMMON = 0;
-/** readCommonCell: a plain number, in scannedNumber(). */
+/** readCommonCellBytes: a plain number, in scannedNumber(). */
 export const COMMON_NUMBER = 1;
-/** readCommonCell: another cell, in commonCell(). */
+/** readCommonCellBytes: another cell, in commonCell(). */
 export const COMMON_CELL = 2;
 
 let commonCellRead: Cell = NOT_MEASURED;
 
-/** The cell of the last readCommonCell that returned COMMON_CELL. */
+/** The cell of the last readCommonCellBytes that returned COMMON_CELL. */
 export function commonCell(): Cell {
   return commonCellRead;
 }
 
 /**
- * Reads the cell whose text starts at src[i] (its leading spaces skipped) in a table row
- * whose last `|` is before b, when it is one of what vLLM-Omni prints in nearly every
- * cell: a number, `None`, `mean (n=N)`. Its closing `|` is then at scanEnd(). Anything
- * else (text, lists, `nan`, tabs) is NOT_COMMON, for parseCell.
- */
-export function readCommonCell(src: string, i: number, b: number): number {
-  const c = src.charCodeAt(i);
-  let kind: number;
-  let j: number;
-  if ((c >= 48 && c <= 57) || c === 45 /* - */) {
-    if (!scanNumberInto(src, i, b)) return NOT_COMMON;
-    j = scanned;
-    if (src.charCodeAt(j) === 32 && src.charCodeAt(j + 1) === 40 /* ( */) {
-      // ` (n=N)`: the mean of a list and its sample count.
-      if (src.charCodeAt(j + 2) !== 110 /* n */ || src.charCodeAt(j + 3) !== 61 /* = */) return NOT_COMMON;
-      const mean = scannedValue[0] as number;
-      const n = scanNumberPrefix(src, j + 4, b);
-      if (scanned === j + 4 || src.charCodeAt(scanned) !== 41 /* ) */ || !Number.isInteger(n) || n < 0) return NOT_COMMON;
-      commonCellRead = measured(mean, n);
-      kind = COMMON_CELL;
-      j = scanned + 1;
-    } else {
-      kind = COMMON_NUMBER;
-    }
-  } else if (c === 78 && src.charCodeAt(i + 1) === 111 && src.charCodeAt(i + 2) === 110 && src.charCodeAt(i + 3) === 101) {
-    commonCellRead = NOT_MEASURED; // None
-    kind = COMMON_CELL;
-    j = i + 4;
-  } else {
-    return NOT_COMMON;
-  }
-  while (src.charCodeAt(j) === 32) j++;
-  if (src.charCodeAt(j) !== 124 /* | */ || j >= b) return NOT_COMMON;
-  scanned = j;
-  return kind;
-}
-
-/**
- * readCommonCell over the bytes of an ASCII piece (bytes[k] is the k-th character code),
- * for the plainest cells only: `-`, digits with thousands separators, `.` and decimals (at
- * most EXACT_DIGITS digits), optionally ` (n=N)` with N plain digits, or `None`; then
- * spaces and the closing `|`. Anything else is NOT_COMMON: the string readers take it and
- * give it the same reading they always do.
+ * Reads the cell that starts at bytes[i] (its leading spaces skipped) in a table row of an
+ * ASCII piece (bytes[k] is the k-th character code) whose last `|` is before b, when it is
+ * one of what vLLM-Omni prints in nearly every cell: `-`, digits with thousands separators,
+ * `.` and decimals (at most EXACT_DIGITS digits), optionally ` (n=N)` with N plain digits,
+ * or `None`; then spaces and the closing `|`, which is then at scanEnd(). Anything else is
+ * NOT_COMMON, for parseCell, which reads it as it reads any cell.
  */
 export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): number {
   let c = bytes[i] as number;

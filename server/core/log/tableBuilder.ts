@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import type { FieldMap } from '../values';
-import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, readCommonCell, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
 import {
@@ -351,9 +351,9 @@ export class TableBuilder implements OpenRecord {
         q = i;
         column?.addAbsent(this.rowSchema.parent ?? this.rowSchema);
       } else {
-        let kind = bytes === null ? readCommonCell(src, i, b) : readCommonCellBytes(bytes, i, b);
-        // What the byte reader leaves (exponents, long numbers) the string reader may still take.
-        if (kind === NOT_COMMON && bytes !== null) kind = readCommonCell(src, i, b);
+        // Plain numbers, (n=N) and None of ASCII pieces from the bytes; anything else (and
+        // every cell of a piece that is not ASCII) through parseCell.
+        const kind = bytes === null ? NOT_COMMON : readCommonCellBytes(bytes, i, b);
         if (kind === COMMON_NUMBER) {
           q = scanEnd();
           column?.addNumber(name, scannedNumber());
