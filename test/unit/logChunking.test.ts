@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ParseOutput } from '../../server/core/records';
+import { DECODE_PIECE_BYTES, LineSplitter, MIXED_PART_BYTES } from '../../server/core/log/lines';
 import { FIXTURES, fixtureLog, parseBytes, parseChunks, prng, realLog, utf8 } from './logSupport';
 
 /** A few lines that exercise multi-byte characters, stray CRs and colours around a table. */
@@ -114,4 +115,42 @@ test('one chunk larger than the 64 KB decode piece: characters cut by a piece bo
     assertSame(parseBytes(bytes), asString, `shift ${shift}: one ${bytes.length}-byte chunk`);
     assertSame(parseChunks(splitAt(bytes, [PIECE + 1, 2 * PIECE + 7])), asString, `shift ${shift}: three chunks`);
   }
+});
+
+test('a piece with a few non-ASCII characters is decoded in parts: characters cut by a part boundary read right, and the ASCII parts keep the byte reader', () => {
+  const PART = MIXED_PART_BYTES;
+  // ASCII tables after a tqdm bar line whose first █ (3 bytes) straddles each of the first
+  // eight part boundaries of the first piece, cut after its first or second byte.
+  const BAR = 'Processed prompts: 100%|';
+  let text = '';
+  for (let k = 1; k <= 8; k++) {
+    const lineStart = k * PART - BAR.length - 1 - (k % 2);
+    text += 'y'.repeat(lineStart - utf8(text).length - 1) + '\n';
+    text += BAR + '\u2588\u2588| 1/1\n';
+  }
+  const body = allRealLogs().replace(/[^\x00-\x7f]/g, '?');
+  while (utf8(text).length < 3 * DECODE_PIECE_BYTES) text += body + '\n';
+  const bytes = utf8(text);
+  assertSame(parseBytes(bytes), parseChunks([text]), 'one chunk');
+
+  // What the splitter hands on: every line as in the text, and byte views for the ASCII parts.
+  const lines: string[] = [];
+  let asciiParts = 0;
+  let otherParts = 0;
+  const splitter = new LineSplitter({
+    line: (src, start, end) => void lines.push(src.slice(start, end)),
+    problem: () => undefined,
+    asciiBytes: (t, b) => {
+      if (t === '') return;
+      if (b === null) otherParts++;
+      else asciiParts++;
+    },
+  });
+  splitter.push(bytes);
+  splitter.end();
+  assert.deepEqual(lines, text.split('\n').slice(0, -1));
+  // Parts 0-8 of the first piece hold a cut █ (parts k-1 and k for boundary k); parts 9-15
+  // and the later, all-ASCII pieces are read from their bytes.
+  assert.equal(otherParts, 9, 'parts decoded as UTF-8');
+  assert.equal(asciiParts, 7 + Math.ceil(bytes.length / DECODE_PIECE_BYTES) - 1, 'ASCII parts and pieces');
 });
