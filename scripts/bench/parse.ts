@@ -11,7 +11,7 @@
 // working set while streaming.
 // Run alone: node --expose-gc --import tsx scripts/bench/parse.ts [sizeMB]
 import { buildSync } from 'esbuild';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogRecord } from '../../server/core/records';
@@ -75,6 +75,8 @@ export interface ParseBenchResult {
   readonly ingestMBps: number;
   /** Heap the parser itself keeps while streaming the whole log with records dropped as they come, MB. */
   readonly workingSetMB: number;
+  /** Parse throughput of the same log with a tqdm bar line (non-ASCII) every MIXED_EVERY lines, MB/s. */
+  readonly mixedParseMBps: number;
   /** Whether the heap figures come from a forced GC (--expose-gc) rather than memoryUsage deltas. */
   readonly exactHeap: boolean;
 }
@@ -201,6 +203,34 @@ function sessionMemory(path: string): { mb: number; seconds: number; exact: bool
   return { mb: count === 0 ? NaN : (held / MB) * (100_000 / count), seconds, exact };
 }
 
+const MIXED_EVERY = 400;
+const BAR_LINE = new TextEncoder().encode('Processed prompts: 100%|\u2588\u2588\u2588\u2588| 1/1 [00:01<00:00,  1.00it/s]\n');
+
+/**
+ * A copy of the log with a tqdm progress-bar line (█, not ASCII) after every MIXED_EVERY
+ * lines: nearly every 64 KB piece then holds a few non-ASCII bytes, as a log with bars does.
+ */
+function writeMixedCopy(path: string, out: string): number {
+  const fd = openSync(out, 'w');
+  let bytes = 0;
+  let lines = 0;
+  try {
+    eachChunk(path, (chunk) => {
+      let from = 0;
+      for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, nl + 1)) {
+        if (++lines % MIXED_EVERY !== 0) continue;
+        bytes += writeSync(fd, chunk.subarray(from, nl + 1));
+        bytes += writeSync(fd, BAR_LINE);
+        from = nl + 1;
+      }
+      bytes += writeSync(fd, chunk.subarray(from));
+    });
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
 /** Heap held by a parser that has read the whole log, its records dropped as they came. */
 function workingSet(path: string): number {
   gc();
@@ -238,6 +268,11 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
       floorTextDecoderS = Math.min(floorTextDecoderS, best(1, () => floorTextDecoder(path)));
       parseS = Math.min(parseS, best(1, () => parse(path)));
     }
+    const mixedPath = join(dir, 'server-mixed.log');
+    const mixedBytes = writeMixedCopy(path, mixedPath);
+    parse(mixedPath);
+    const mixedS = best(runs, () => parse(mixedPath));
+    rmSync(mixedPath);
     const session = sessionMemory(path);
     const workingSetMB = workingSet(path);
     const result: ParseBenchResult = {
@@ -254,6 +289,7 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
       ingestMBps: generated.bytes / MB / session.seconds,
       exactHeap: session.exact,
       workingSetMB,
+      mixedParseMBps: mixedBytes / MB / mixedS,
     };
     const f = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
     log(`  floor (read + decode + split lines): ${f(result.floorMBps)} MB/s, ${f(result.floorRequestsPerS, 0)} requests/s`);
@@ -263,6 +299,7 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
       `  memory a session keeps per 100k requests (packed store + summaries + findings; heap + typed arrays): ${f(result.sessionMBPer100k)} MB (target <= 100)` +
         (result.exactHeap ? '' : '  [approximate: run with --expose-gc for exact figures]'),
     );
+    log(`  parse of the same log with a tqdm bar line every ${MIXED_EVERY} lines (pieces not all ASCII): ${f(result.mixedParseMBps)} MB/s`);
     log(`  full ingest (parse + analysis, one pass): ${f(result.ingestMBps)} MB/s`);
     log(`  parser working set while streaming (records not kept): ${f(result.workingSetMB)} MB`);
     return result;
