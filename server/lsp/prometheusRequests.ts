@@ -9,7 +9,7 @@ import { checkPrometheusParams } from '../capture/prometheusSource';
 import { PrometheusApi } from '../capture/prometheusApi';
 import { checkDeploymentLabel, deploymentsQuery } from '../core/promql';
 import type { PrometheusDeployments, PrometheusDeploymentsParams } from '../protocol';
-import { handle } from './sessionRequests';
+import { handle } from './typedRequests';
 
 export async function prometheusDeployments(params: PrometheusDeploymentsParams): Promise<PrometheusDeployments> {
   const problem = checkDeploymentLabel(params.deploymentLabel);

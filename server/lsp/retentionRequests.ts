@@ -4,7 +4,7 @@
 import type { Connection } from 'vscode-languageserver';
 import { retentionFrom } from '../capture/retention';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { handle, notify } from './sessionRequests';
+import { handle, notify } from './typedRequests';
 
 export function registerRetentionRequests(connection: Connection, registry: SessionRegistry): void {
   registry.onSessionsRemoved((sessionIds) => notify(connection, 'stageLens/sessionsRemoved', { sessionIds }));

@@ -1,31 +1,14 @@
-// Wires the session registry to the language-server connection: every custom request
-// of server/protocol.ts is answered here, and session changes / raw output are sent as
-// notifications. Failures come back as JSON-RPC errors with a message a user can read.
+// Wires the session registry to the language-server connection: the session requests of
+// server/protocol.ts are registered here, through typedRequests.ts, which answers failures
+// as JSON-RPC errors with a message a user can read.
 import type { Connection } from 'vscode-languageserver';
-import { ResponseError, ErrorCodes } from 'vscode-languageserver';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod } from '../protocol';
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import { requestDetail, requestPage, requestSpans, sessionSummary, stageHistogram } from '../capture/sessionQueries';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { compareRequest } from './compareRequests';
 import { registerPrometheusRequests } from './prometheusRequests';
-
-type Handler<M extends ServerRequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
-
-export function handle<M extends ServerRequestMethod>(connection: Connection, method: M, handler: Handler<M>): void {
-  connection.onRequest(method, async (params: RequestParams<M>) => {
-    try {
-      return await handler(params);
-    } catch (err) {
-      return new ResponseError(ErrorCodes.InvalidRequest, err instanceof Error ? err.message : String(err));
-    }
-  });
-}
-
-export function notify<M extends ClientNotificationMethod>(connection: Connection, method: M, payload: ClientNotifications[M]): void {
-  void connection.sendNotification(method, payload);
-}
+import { handle } from './typedRequests';
 
 export function registerSessionRequests(connection: Connection, registry: SessionRegistry): void {
   handle(connection, 'stageLens/listSessions', () => registry.list());

@@ -5,7 +5,6 @@ import { parseArgs } from 'node:util';
 import { applyDeployConfig, DeployConfigError, inferScenario, loadMergedDeployConfig } from './deployConfig';
 import { LOOPBACK_HOSTS } from './httpServer';
 import type { MetricsPrefix } from './metrics';
-import type { ProcessPrefix } from './runner';
 import { FIXED_BUILD, type StatsBuild } from './stageFields';
 import { SCENARIOS, scenarioTopology, type ModelRunner, type ScenarioName, type Topology } from './topology';
 
@@ -66,6 +65,9 @@ Output and HTTP
   --host <addr>            loopback address to bind (default 127.0.0.1)
   -h, --help               show this help
 `;
+
+/** How the simulator prefixes its log lines: `(APIServer pid=N)`, `(API)`, or not at all. */
+export type ProcessPrefix = 'apiserver' | 'api' | 'none';
 
 export interface SimulateOptions {
   readonly topology: Topology;

@@ -16,7 +16,6 @@ import { runTimingModel } from './schedule';
 import { shutdownLines, startupLines } from './startupLines';
 import type { Micros, RequestRun } from './timeline';
 
-export type ProcessPrefix = 'apiserver' | 'api' | 'none';
 
 /** The parsed command line plus where the log goes. */
 export interface RunOptions extends SimulateOptions {

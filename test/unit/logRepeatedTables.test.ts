@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
-import { MAPS_BEFORE_COMPILING, buildFieldMap } from '../../server/core/log/fieldMaps';
+import { MAPS_BEFORE_COMPILING, buildFieldMap, hasCompiledBuilder } from '../../server/core/log/fieldMaps';
 import { FieldSchema } from '../../server/core/log/fieldSchema';
 import { NOT_MEASURED, cellToJson, measured, type Cell, type FieldMap } from '../../server/core/values';
 import { ofKind, prng } from './logSupport';
@@ -123,7 +123,7 @@ test('buildFieldMap: compiled and generic maps are the same, extras and small in
   for (let i = 0; i < MAPS_BEFORE_COMPILING + 3; i++) {
     maps.push(buildFieldMap(schema, { values: [i, 2.5 + i, 0], extras: i % 2 === 0 ? [undefined, undefined, NOT_MEASURED] : null }));
   }
-  assert.ok(schema.fieldMapBuilder.builder !== null, 'compiled after MAPS_BEFORE_COMPILING maps');
+  assert.ok(hasCompiledBuilder(schema), 'compiled after MAPS_BEFORE_COMPILING maps');
   maps.forEach((map, i) => {
     assert.deepEqual(map, { x: measured(i), y: measured(2.5 + i), z: i % 2 === 0 ? NOT_MEASURED : measured(0) }, `map ${i}`);
     assert.deepEqual(Object.keys(map), ['x', 'y', 'z']);

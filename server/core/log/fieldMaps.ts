@@ -53,8 +53,8 @@ export const MAPS_BEFORE_COMPILING = 8;
 /** At most this many compiled builders per parser (garbage input can make many layouts). */
 export const MAX_COMPILED_BUILDERS = 256;
 
-/** The state fieldMaps.ts keeps on a FieldSchema node. */
-export interface FieldMapBuilderSlot {
+/** The state fieldMaps.ts keeps on a FieldSchema node (FieldSchema.fieldMapBuilder). */
+interface FieldMapBuilderSlot {
   /** Maps built so far the generic way; -1 once the schema has a compiled builder or never will. */
   mapsBuilt: number;
   builder: CompiledBuilder | null;
@@ -85,14 +85,38 @@ function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], cells
   return out;
 }
 
+function slotOf(schema: FieldSchema): FieldMapBuilderSlot {
+  let slot = schema.fieldMapBuilder as FieldMapBuilderSlot | null;
+  if (slot === null) schema.fieldMapBuilder = slot = { mapsBuilt: 0, builder: null, template: null };
+  return slot;
+}
+
+/** Whether maps of this layout are built by a compiled builder now. */
+export function hasCompiledBuilder(schema: FieldSchema): boolean {
+  return (schema.fieldMapBuilder as FieldMapBuilderSlot | null)?.builder != null;
+}
+
+/** Compiled builders made per parser, by the root of its schemas. */
+const compiledByRoot = new WeakMap<FieldSchema, number>();
+
+/** Takes one of the parser's MAX_COMPILED_BUILDERS; false when none are left. */
+function claimCompiledBuilder(schema: FieldSchema): boolean {
+  let root = schema;
+  while (root.parent !== null) root = root.parent;
+  const made = compiledByRoot.get(root) ?? 0;
+  if (made >= MAX_COMPILED_BUILDERS) return false;
+  compiledByRoot.set(root, made + 1);
+  return true;
+}
+
 export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap {
   const names = schema.names;
   if (names.length === 0) return {};
-  const slot = schema.fieldMapBuilder;
+  const slot = slotOf(schema);
   if (slot.builder !== null) return slot.builder(cells.values, cells.extras, measuredCell);
   if (slot.mapsBuilt >= 0 && ++slot.mapsBuilt >= MAPS_BEFORE_COMPILING) {
     slot.mapsBuilt = -1;
-    if (schema.claimCompiledBuilder()) slot.builder = compileBuilder(names);
+    if (claimCompiledBuilder(schema)) slot.builder = compileBuilder(names);
     if (slot.builder !== null) {
       slot.template = null;
       return slot.builder(cells.values, cells.extras, measuredCell);

@@ -3,8 +3,6 @@
 // fields) as one shared node: the row-name check is a compare against the predicted next
 // name instead of a substring + hash lookup, and compact field maps share their layout.
 
-import { MAX_COMPILED_BUILDERS, type FieldMapBuilderSlot } from './fieldMaps';
-
 export class FieldSchema {
   private children: Map<string, FieldSchema> | null = null;
   /** The child taken last; the next table most likely takes it again. */
@@ -12,18 +10,18 @@ export class FieldSchema {
   private namesCache: readonly string[] | null = null;
   /** This row's name cell as last printed, `| name<padding> |` (tableBuilder.ts). */
   rowCell: string | null = null;
-  /** How field maps of this layout are built (fieldMaps.ts). */
-  readonly fieldMapBuilder: FieldMapBuilderSlot = { mapsBuilt: 0, builder: null, template: null };
+  /** How field maps of this layout are built: fieldMaps.ts's state, opaque here. */
+  fieldMapBuilder: unknown = null;
 
   private constructor(
     readonly name: string,
     readonly parent: FieldSchema | null,
     readonly size: number,
-    private readonly budget: { nodes: number; compiledBuilders: number },
+    private readonly budget: { nodes: number },
   ) {}
 
   static root(maxNodes = 50_000): FieldSchema {
-    return new FieldSchema('', null, 0, { nodes: maxNodes, compiledBuilders: MAX_COMPILED_BUILDERS });
+    return new FieldSchema('', null, 0, { nodes: maxNodes });
   }
 
   /** The schema with `name` appended. `name` should be interned (compared by identity first). */
@@ -41,13 +39,6 @@ export class FieldSchema {
     }
     this.lastChild = next;
     return next;
-  }
-
-  /** Takes one of the parser's compiled field-map builders (fieldMaps.ts); false when none are left. */
-  claimCompiledBuilder(): boolean {
-    if (this.budget.compiledBuilders <= 0) return false;
-    this.budget.compiledBuilders--;
-    return true;
   }
 
   /** Whether `name` is already one of this schema's names. */
