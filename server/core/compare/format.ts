@@ -1,5 +1,5 @@
 // Number and label formatting shared by the terminal table and the Markdown report.
-import { formatMs } from '../report/textTable';
+import { formatMs } from '../textTable';
 import { METRIC_INFO } from './metrics';
 import type { FindingDiff, HistogramComparison, MetricComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
 import { REQUEST_SCOPE } from './types';

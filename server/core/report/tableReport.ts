@@ -4,7 +4,7 @@
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
-import { formatMs, textTable } from './textTable';
+import { formatMs, textTable } from '../textTable';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },

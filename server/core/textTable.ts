@@ -1,4 +1,5 @@
-// A plain-text table with right-aligned columns (the first column left-aligned).
+// A plain-text table with right-aligned columns (the first column left-aligned), and the
+// millisecond format the text reports share (the analysis table and compare's tables).
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
