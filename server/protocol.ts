@@ -7,6 +7,7 @@ import type {
   AnalyzedRequest,
   Distribution,
   Finding,
+  Percentile,
   PhaseSplit,
   SplitName,
   SplitState,
@@ -14,9 +15,13 @@ import type {
   TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, Finding, PhaseSplit, SplitName, SplitState, StageSummary, TimelineSegment };
+export type { AnalyzedRequest, Distribution, Finding, Percentile, PhaseSplit, SplitName, SplitState, StageSummary, TimelineSegment };
 import type { ComparisonReport } from './core/compare/types';
 export type { ComparisonReport };
+import type { HistogramSummary } from './core/promSummary';
+export type { HistogramSummary };
+import type { PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
+export type { PrometheusStageRow, PrometheusTrend };
 
 // ---------------------------------------------------------------- sessions
 
@@ -98,52 +103,6 @@ export interface PrometheusDeployments {
   readonly values: readonly string[];
 }
 
-/**
- * One row of figures for one histogram family: a (stage, replica) pair (scope `replica`)
- * or a stage over all its replicas (scope `stage`). Values are in the family's unit
- * (seconds for `_s`/`_seconds` families). A null quantile means no observation in the
- * window (PromQL NaN): "no data", never 0. Rows exist only for series Prometheus has.
- */
-export interface PrometheusStageRow {
-  /** Canonical family name (`vllm_omni:...` even when a server still exposes `vllm:omni_...`). */
-  readonly family: string;
-  readonly scope: 'replica' | 'stage';
-  /** Value of the `stage` label; null for pipeline-wide families (no stage label). */
-  readonly stage: string | null;
-  /** Value of the `replica` label; null on `stage` rows and for families without a replica label. */
-  readonly replica: string | null;
-  /** Prometheus `instance` labels (host:port) whose series make up this row. */
-  readonly instances: readonly string[];
-  /** Observations in the window (increase(): extrapolated, so not always whole), or since start for window `all`. */
-  readonly count: number | null;
-  /** Observations since each server started (the `_count` counters now). */
-  readonly total: number | null;
-  /** Sum of the observations in the window (same extrapolation as count). */
-  readonly sum: number | null;
-  readonly p50: number | null;
-  readonly p90: number | null;
-  readonly p99: number | null;
-  /** Quantiles whose rank fell into the +Inf bucket: PromQL gives the highest finite bound, the true value is at least that ("≥ x"). */
-  readonly openEnded: readonly Percentile[];
-  /** Why this row's numbers are known to be wrong (the codec TTFT signature), or null. */
-  readonly caveat: string | null;
-}
-
-/** Finished requests per second per (stage, replica), from query_range. */
-export interface PrometheusTrend {
-  /** The family whose `_count` was rated. */
-  readonly family: string;
-  readonly stepSeconds: number;
-  /** ms since epoch, shared by every series. */
-  readonly times: readonly number[];
-  readonly series: readonly {
-    readonly stage: string | null;
-    readonly replica: string | null;
-    /** Aligned with `times`; null where Prometheus had no point. */
-    readonly perSecond: readonly (number | null)[];
-  }[];
-}
-
 export interface PrometheusSummary {
   readonly sessionId: string;
   readonly url: string;
@@ -209,22 +168,6 @@ export interface SummaryResult {
   readonly histograms: readonly HistogramSummary[];
 }
 
-/** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
-export interface HistogramSummary {
-  readonly family: string;
-  readonly labels: Readonly<Record<string, string>>;
-  /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
-  readonly count: number | null;
-  /** Sum of the observations; null when `_sum` was not exposed. */
-  readonly sum: number | null;
-  readonly p50: number | null;
-  readonly p90: number | null;
-  readonly p99: number | null;
-  /** Quantiles whose rank fell into the +Inf bucket: the true value is at least the one given ("≥ x"). Absent: none. */
-  readonly openEnded?: readonly Percentile[];
-  /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
-  readonly caveat?: string | null;
-}
 
 /** What to histogram: a split value or a numeric field of one stage. */
 export interface HistogramParams extends SessionRef {
@@ -393,8 +336,6 @@ export interface ViewFilter {
   readonly stageId?: number;
   readonly findingCode?: string;
 }
-
-export type Percentile = 'p50' | 'p90' | 'p99';
 
 /** Extension host -> webview. */
 export type HostToWebview =

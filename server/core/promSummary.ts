@@ -10,14 +10,30 @@ import { canonicalMetricName } from './prom/metricNames';
 import type { ParsedExposition } from './prom/model';
 import { summarizeHistogramSeries } from './prom/stageHistograms';
 import type { ParseProblem } from './records';
-import type { HistogramSummary, Percentile } from '../protocol';
+import type { Percentile } from './analysis/types';
+
+/** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
+export interface HistogramSummary {
+  readonly family: string;
+  readonly labels: Readonly<Record<string, string>>;
+  /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
+  readonly count: number | null;
+  /** Sum of the observations; null when `_sum` was not exposed. */
+  readonly sum: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  /** Quantiles whose rank fell into the +Inf bucket: the true value is at least the one given ("≥ x"). Absent: none. */
+  readonly openEnded?: readonly Percentile[];
+  /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
+  readonly caveat?: string | null;
+}
 
 /** One parse of a scrape body: its histogram rows and the lines that could not be read. */
 export function summarizeScrape(body: string): { histograms: HistogramSummary[]; problems: ParseProblem[] } {
   const parsed = parseExposition(body);
   return { histograms: histogramSummariesOf(parsed), problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })) };
 }
-
 
 export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
   const caveats = new Map<string, string>();

@@ -150,3 +150,6 @@ export interface TimelineSegment {
   readonly provenance: 'measured' | 'reconstructed';
   readonly rule: string;
 }
+
+/** The percentiles Stage Lens reports. */
+export type Percentile = 'p50' | 'p90' | 'p99';

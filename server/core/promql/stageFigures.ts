@@ -3,9 +3,55 @@
 // each stage over all replicas (the family query), and the per-replica throughput trend
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
 import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
-import type { Percentile, PrometheusStageRow, PrometheusTrend } from '../../protocol';
+import type { Percentile } from '../analysis/types';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
 import { familyOfSeriesName, INSTANCE_LABEL, PROMETHEUS_FAMILIES, QUANTILE_STATS, SCOPE_LABEL, STAT_LABEL, type FamilyStat, type Scope } from './stageQueries';
+
+/**
+ * One row of figures for one histogram family: a (stage, replica) pair (scope `replica`)
+ * or a stage over all its replicas (scope `stage`). Values are in the family's unit
+ * (seconds for `_s`/`_seconds` families). A null quantile means no observation in the
+ * window (PromQL NaN): "no data", never 0. Rows exist only for series Prometheus has.
+ */
+export interface PrometheusStageRow {
+  /** Canonical family name (`vllm_omni:...` even when a server still exposes `vllm:omni_...`). */
+  readonly family: string;
+  readonly scope: 'replica' | 'stage';
+  /** Value of the `stage` label; null for pipeline-wide families (no stage label). */
+  readonly stage: string | null;
+  /** Value of the `replica` label; null on `stage` rows and for families without a replica label. */
+  readonly replica: string | null;
+  /** Prometheus `instance` labels (host:port) whose series make up this row. */
+  readonly instances: readonly string[];
+  /** Observations in the window (increase(): extrapolated, so not always whole), or since start for window `all`. */
+  readonly count: number | null;
+  /** Observations since each server started (the `_count` counters now). */
+  readonly total: number | null;
+  /** Sum of the observations in the window (same extrapolation as count). */
+  readonly sum: number | null;
+  readonly p50: number | null;
+  readonly p90: number | null;
+  readonly p99: number | null;
+  /** Quantiles whose rank fell into the +Inf bucket: PromQL gives the highest finite bound, the true value is at least that ("≥ x"). */
+  readonly openEnded: readonly Percentile[];
+  /** Why this row's numbers are known to be wrong (the codec TTFT signature), or null. */
+  readonly caveat: string | null;
+}
+
+/** Finished requests per second per (stage, replica), from query_range. */
+export interface PrometheusTrend {
+  /** The family whose `_count` was rated. */
+  readonly family: string;
+  readonly stepSeconds: number;
+  /** ms since epoch, shared by every series. */
+  readonly times: readonly number[];
+  readonly series: readonly {
+    readonly stage: string | null;
+    readonly replica: string | null;
+    /** Aligned with `times`; null where Prometheus had no point. */
+    readonly perSecond: readonly (number | null)[];
+  }[];
+}
 
 const SEP = '\u0000';
 

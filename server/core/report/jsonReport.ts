@@ -6,7 +6,7 @@ import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../an
 import type { FieldMap } from '../values';
 import { cellToJson } from '../values';
 
-import type { HistogramSummary } from '../../protocol';
+import type { HistogramSummary } from '../promSummary';
 
 export type HistogramSummaryJson = HistogramSummary;
 
