@@ -6,31 +6,12 @@ import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
 import { findCodecTtftSignature, parseExposition } from '../prom';
 import { histogramQuantile } from '../prom/histogramQuantile';
 import { labelsKey, withoutLabels } from '../prom/labels';
-import { STAGE_LATENCY_HISTOGRAMS } from '../prom/stageHistograms';
+import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../prom/stageHistograms';
 import type { HistogramBucket, HistogramSeries, Labels } from '../prom/model';
-import type { HistogramRow, QuantileName } from './types';
+import type { HistogramRow } from './types';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
-
-
-const QUANTILE_Q: ReadonlyArray<readonly [QuantileName, number]> = [
-  ['p50', 0.5],
-  ['p90', 0.9],
-  ['p99', 0.99],
-];
-
-/** Quantiles whose rank lies beyond the highest finite bucket: PromQL then gives that bound, the true value is at least it. */
-function openEndedOf(buckets: readonly HistogramBucket[]): QuantileName[] {
-  let finite = 0;
-  let total = 0;
-  for (const b of buckets) {
-    total = Math.max(total, b.cumulative);
-    if (b.le !== Infinity) finite = Math.max(finite, b.cumulative);
-  }
-  if (total === 0 || buckets[buckets.length - 1]?.le !== Infinity) return [];
-  return QUANTILE_Q.filter(([, q]) => finite < q * total).map(([name]) => name);
-}
 
 /** Family order of STAGE_LATENCY_HISTOGRAMS, then stage, then the other labels. */
 export function compareHistogramRows(a: Pick<HistogramRow, 'family' | 'labels'>, b: Pick<HistogramRow, 'family' | 'labels'>): number {
@@ -86,7 +67,7 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
     const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
     const caveat = CODEC_TTFT_FAMILIES.has(g.family) ? (suspects.get(labelsKey(g.labels)) ?? null) : null;
-    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedOf(buckets), caveat });
+    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedQuantiles(buckets), caveat });
   }
   return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
 }

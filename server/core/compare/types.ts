@@ -11,6 +11,7 @@
 //             every other state (None, hidden row, not recorded, ...) is counted apart and
 //             never enters a quantile as 0.
 import type { FindingCode, Severity } from '../analysis/types';
+import type { HistogramSummary } from '../promSummary';
 
 export const QUANTILES = ['p50', 'p90', 'p99'] as const;
 export type QuantileName = (typeof QUANTILES)[number];
@@ -61,20 +62,12 @@ export interface FindingCount {
   readonly message: string;
 }
 
-/** One /metrics histogram series, quantiles as PromQL's histogram_quantile, in the family unit. */
-export interface HistogramRow {
-  readonly family: string;
-  readonly labels: Readonly<Record<string, string>>;
-  /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
-  readonly count: number | null;
-  readonly p50: number | null;
-  readonly p90: number | null;
-  readonly p99: number | null;
-  /** Quantiles whose rank fell into the +Inf bucket: only a lower bound is known ("≥ x"). */
-  readonly openEnded?: readonly QuantileName[];
-  /** Why this series' numbers are known to be wrong (the codec TTFT signature), or null. */
-  readonly caveat?: string | null;
-}
+/**
+ * One /metrics histogram series, quantiles as PromQL's histogram_quantile, in the family
+ * unit: a scrape summary's row (count unknown as null, open-ended quantiles, the codec TTFT
+ * caveat) without its sum.
+ */
+export type HistogramRow = Omit<HistogramSummary, 'sum'>;
 
 export type RunKind = 'log' | 'scrape' | 'session';
 

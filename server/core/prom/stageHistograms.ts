@@ -5,7 +5,7 @@
 import { histogramQuantile } from './histogramQuantile';
 import { replicaIdOf, stageIdOf } from './labels';
 import { canonicalMetricName, isSecondsMetric } from './metricNames';
-import type { HistogramSeries, Labels, ParsedExposition } from './model';
+import type { HistogramBucket, HistogramSeries, Labels, ParsedExposition } from './model';
 
 /** Canonical names of the histograms with per-stage (or pipeline) latency meaning. */
 export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
@@ -92,15 +92,18 @@ function toMs(value: number | null): number | null {
   return value === null ? null : value * 1000;
 }
 
-/** Quantiles whose rank exceeds every finite bucket's count (see `openEnded`). */
-function openEndedQuantiles(series: HistogramSeries): QuantileName[] {
+/**
+ * Quantiles whose rank exceeds every finite bucket's count (see `openEnded`): PromQL then
+ * gives the highest finite bound, and the true value is at least that.
+ */
+export function openEndedQuantiles(buckets: readonly HistogramBucket[]): QuantileName[] {
   let finiteMax = 0;
   let total = 0;
-  for (const bucket of series.buckets) {
+  for (const bucket of buckets) {
     total = Math.max(total, bucket.cumulative);
     if (bucket.le !== Infinity) finiteMax = Math.max(finiteMax, bucket.cumulative);
   }
-  if (total === 0 || series.buckets[series.buckets.length - 1]?.le !== Infinity) return [];
+  if (total === 0 || buckets[buckets.length - 1]?.le !== Infinity) return [];
   return QUANTILES.filter(([, q]) => finiteMax < q * total).map(([name]) => name);
 }
 
@@ -122,7 +125,7 @@ export function summarizeHistogramSeries(exposedName: string, series: HistogramS
     p50,
     p90,
     p99,
-    openEnded: openEndedQuantiles(series),
+    openEnded: openEndedQuantiles(series.buckets),
     ms: isSecondsMetric(exposedName)
       ? { sum: toMs(series.sum), p50: toMs(p50), p90: toMs(p90), p99: toMs(p99) }
       : null,
