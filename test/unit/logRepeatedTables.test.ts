@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
-import { MAPS_BEFORE_COMPILING, buildFieldMap, hasCompiledBuilder } from '../../server/core/log/fieldMaps';
+import { MAPS_BEFORE_COMPILING, buildFieldMap, compiledBuilderOf } from '../../server/core/log/fieldMaps';
 import { FieldSchema } from '../../server/core/log/fieldSchema';
 import { NOT_MEASURED, cellToJson, measured, type Cell, type FieldMap } from '../../server/core/values';
 import { ofKind, prng } from './logSupport';
@@ -123,11 +123,29 @@ test('buildFieldMap: compiled and generic maps are the same, extras and small in
   for (let i = 0; i < MAPS_BEFORE_COMPILING + 3; i++) {
     maps.push(buildFieldMap(schema, { values: [i, 2.5 + i, 0], extras: i % 2 === 0 ? [undefined, undefined, NOT_MEASURED] : null }));
   }
-  assert.ok(hasCompiledBuilder(schema), 'compiled after MAPS_BEFORE_COMPILING maps');
+  assert.notEqual(compiledBuilderOf(schema), null, 'compiled after MAPS_BEFORE_COMPILING maps');
   maps.forEach((map, i) => {
     assert.deepEqual(map, { x: measured(i), y: measured(2.5 + i), z: i % 2 === 0 ? NOT_MEASURED : measured(0) }, `map ${i}`);
     assert.deepEqual(Object.keys(map), ['x', 'y', 'z']);
   });
+});
+
+test('parsers share the compiled builder of a layout; another layout gets its own', () => {
+  const layout = (root: FieldSchema, names: readonly string[]): FieldSchema => names.reduce((s, name) => s.child(name), root);
+  const fill = (schema: FieldSchema, offset: number): FieldMap[] =>
+    Array.from({ length: MAPS_BEFORE_COMPILING + 1 }, (_, i) => buildFieldMap(schema, { values: [offset + i, 0.5], extras: null }));
+  const first = layout(FieldSchema.root(), ['shared_a_ms', 'shared_b_ms']);
+  const second = layout(FieldSchema.root(), ['shared_a_ms', 'shared_b_ms']);
+  const other = layout(FieldSchema.root(), ['shared_a_ms', 'other_b_ms']);
+  fill(first, 0);
+  const maps = fill(second, 100);
+  fill(other, 0);
+  const builder = compiledBuilderOf(first);
+  assert.notEqual(builder, null);
+  assert.equal(compiledBuilderOf(second), builder, 'the second parser reuses the first one\'s builder');
+  assert.notEqual(compiledBuilderOf(other), null);
+  assert.notEqual(compiledBuilderOf(other), builder);
+  maps.forEach((map, i) => assert.deepEqual(map, { shared_a_ms: measured(100 + i), shared_b_ms: measured(0.5) }, `map ${i}`));
 });
 
 test('with code generation disallowed, the CLI reads the same records (the generic builder)', (t) => {

@@ -64,6 +64,16 @@ interface FieldMapBuilderSlot {
 
 let codeGenerationAllowed = true;
 
+/**
+ * Builders by layout, shared by every parser of the process: a builder depends on the
+ * names alone, and V8 optimizes a function only after it has run a while, so a parser
+ * that reused none would run each layout's builder unoptimized again (a new parser is
+ * made per file read, per live session, per bench run).
+ */
+const sharedBuilders = new Map<string, CompiledBuilder>();
+/** Layouts kept in `sharedBuilders`; garbage input beyond that still compiles, per parser. */
+export const MAX_SHARED_BUILDERS = 1024;
+
 function compileBuilder(names: readonly string[]): CompiledBuilder | null {
   if (!codeGenerationAllowed || !names.every(isSafeKey)) return null;
   const entries = names.map((name, i) => `${JSON.stringify(name)}: (e === null ? undefined : e[${i}]) ?? m(v[${i}])`);
@@ -73,6 +83,22 @@ function compileBuilder(names: readonly string[]): CompiledBuilder | null {
     codeGenerationAllowed = false;
     return null;
   }
+}
+
+/** The shared builder of the layout, compiled if this parser may still compile one; null if not. */
+function builderFor(schema: FieldSchema, names: readonly string[]): CompiledBuilder | null {
+  const key = JSON.stringify(names);
+  const shared = sharedBuilders.get(key);
+  if (shared !== undefined) return shared;
+  if (!claimCompiledBuilder(schema)) return null;
+  const builder = compileBuilder(names);
+  if (builder !== null && sharedBuilders.size < MAX_SHARED_BUILDERS) sharedBuilders.set(key, builder);
+  return builder;
+}
+
+/** The compiled builder maps of this layout are built by now, if any (tests: whether parsers share it). */
+export function compiledBuilderOf(schema: FieldSchema): unknown {
+  return (schema.fieldMapBuilder as FieldMapBuilderSlot | null)?.builder ?? null;
 }
 
 function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], cells: ColumnCells): FieldMap {
@@ -91,10 +117,6 @@ function slotOf(schema: FieldSchema): FieldMapBuilderSlot {
   return slot;
 }
 
-/** Whether maps of this layout are built by a compiled builder now. */
-export function hasCompiledBuilder(schema: FieldSchema): boolean {
-  return (schema.fieldMapBuilder as FieldMapBuilderSlot | null)?.builder != null;
-}
 
 /** Compiled builders made per parser, by the root of its schemas. */
 const compiledByRoot = new WeakMap<FieldSchema, number>();
@@ -116,7 +138,7 @@ export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap
   if (slot.builder !== null) return slot.builder(cells.values, cells.extras, measuredCell);
   if (slot.mapsBuilt >= 0 && ++slot.mapsBuilt >= MAPS_BEFORE_COMPILING) {
     slot.mapsBuilt = -1;
-    if (claimCompiledBuilder(schema)) slot.builder = compileBuilder(names);
+    slot.builder = builderFor(schema, names);
     if (slot.builder !== null) {
       slot.template = null;
       return slot.builder(cells.values, cells.extras, measuredCell);

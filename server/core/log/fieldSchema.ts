@@ -3,6 +3,8 @@
 // fields) as one shared node: the row-name check is a compare against the predicted next
 // name instead of a substring + hash lookup, and compact field maps share their layout.
 
+import type { AsciiWords } from './asciiWords';
+
 export class FieldSchema {
   private children: Map<string, FieldSchema> | null = null;
   /** The child taken last; the next table most likely takes it again. */
@@ -10,6 +12,8 @@ export class FieldSchema {
   private namesCache: readonly string[] | null = null;
   /** This row's name cell as last printed, `| name<padding> |` (tableBuilder.ts). */
   rowCell: string | null = null;
+  /** `rowCell` as words to compare with an ASCII piece's bytes; null when it cannot be. */
+  rowCellWords: AsciiWords | null = null;
   /** How field maps of this layout are built: fieldMaps.ts's state, opaque here. */
   fieldMapBuilder: unknown = null;
 

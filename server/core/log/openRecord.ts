@@ -17,6 +17,8 @@ export interface RecordSink {
 export interface AsciiPiece {
   text: string;
   bytes: Uint8Array | null;
+  /** A view over `bytes` (asciiWords.ts), null with them. */
+  view: DataView | null;
 }
 
 export interface ParseContext {

@@ -23,8 +23,9 @@ import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
-import { CH_PIPE, CH_PLUS, Interner, detach, occursAt, skipBlanks } from './strings';
+import { CH_PIPE, CH_PLUS, Interner, detach, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
+import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
 
@@ -59,6 +60,7 @@ export class RecordReader implements LineSink, RecordSink {
   private current: OpenRecord | null = null;
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
+  private readonly prefixMatch = new RawPrefixMatcher();
 
   constructor(overallSummaryFields: boolean) {
     this.ctx = {
@@ -68,7 +70,7 @@ export class RecordReader implements LineSink, RecordSink {
       columnReaders: new ColumnReaders(),
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
-      ascii: { text: '', bytes: null },
+      ascii: { text: '', bytes: null, view: null },
       overallSummaryFields,
     };
   }
@@ -86,13 +88,18 @@ export class RecordReader implements LineSink, RecordSink {
   asciiBytes(text: string, bytes: Uint8Array | null): void {
     this.ctx.ascii.text = text;
     this.ctx.ascii.bytes = bytes;
+    this.ctx.ascii.view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   line(src: string, start: number, end: number, lineNo: number, flags: number): void {
     const current = this.current;
     if (current !== null) {
       const raw = current.rawPrefix;
-      if (raw !== null && (flags & (LINE_HAS_CR | LINE_HAS_CARET)) === 0 && occursAt(src, start, raw)) {
+      if (
+        raw !== null &&
+        (flags & (LINE_HAS_CR | LINE_HAS_CARET)) === 0 &&
+        this.prefixMatch.matches(raw, src, start, end, src === this.ctx.ascii.text ? this.ctx.ascii.view : null)
+      ) {
         const bodyStart = start + raw.length;
         if ((flags & LINE_HAS_ESC) === 0 || !hasEsc(src, bodyStart, end)) {
           const result = current.feed(src, bodyStart, end, lineNo);

@@ -16,6 +16,7 @@ import type {
 } from '../records';
 import type { FieldMap } from '../values';
 import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
+import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
 import {
@@ -64,14 +65,20 @@ const MAX_ROW_CELL = 256;
  * -1 otherwise. PrettyTable pads the name column to one width, so the whole name cell,
  * padding included, repeats from table to table and is compared in one go once known.
  */
-function predictedNameCellEnd(src: string, a: number, predicted: FieldSchema): number {
+function predictedNameCellEnd(src: string, a: number, b: number, view: DataView | null, predicted: FieldSchema): number {
   const known = predicted.rowCell;
-  if (known !== null && occursAt(src, a, known)) return a + known.length - 1;
+  if (known !== null) {
+    const words = predicted.rowCellWords;
+    if (view !== null && words !== null ? a + words.length <= b && words.occursAt(view, a) : occursAt(src, a, known)) return a + known.length - 1;
+  }
   if (src.charCodeAt(a + 1) !== CH_SPACE || !occursAt(src, a + 2, predicted.name)) return -1;
   let i = a + 2 + predicted.name.length;
   while (src.charCodeAt(i) === CH_SPACE) i++;
   if (src.charCodeAt(i) !== CH_PIPE) return -1;
-  if (i - a < MAX_ROW_CELL) predicted.rowCell = detach(src.slice(a, i + 1));
+  if (i - a < MAX_ROW_CELL) {
+    predicted.rowCell = detach(src.slice(a, i + 1));
+    predicted.rowCellWords = AsciiWords.of(predicted.rowCell);
+  }
   return i;
 }
 
@@ -224,7 +231,8 @@ export class TableBuilder implements OpenRecord {
       // Fast path: the row most likely is the one that followed the previous row last time.
       const predicted = this.rowSchema.lastChild;
       if (predicted !== null) {
-        const nameEnd = predictedNameCellEnd(src, a, predicted);
+        const ascii = this.ctx.ascii;
+        const nameEnd = predictedNameCellEnd(src, a, b, ascii.text === src ? ascii.view : null, predicted);
         if (nameEnd !== -1) {
           this.rowSchema = predicted;
           this.rowCount++;
