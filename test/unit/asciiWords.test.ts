@@ -4,6 +4,8 @@
 // buffer (as a reader that reads into the same Uint8Array does).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { AsciiWords, WORD, sameBytes } from '../../server/core/log/asciiWords';
 import { RawPrefixMatcher } from '../../server/core/log/rawPrefixMatch';
 import { LogStreamParser } from '../../server/core/log';
@@ -139,4 +141,27 @@ test('a line whose prefix differs from its record\'s in one character is not rea
     assert.deepEqual(fields?.['vllm_queued_ms'], { state: 'measured', value: Number(n.toFixed(3)) }, t.requestId);
     assert.deepEqual(fields?.['vllm_ttft_ms'], { state: 'measured', value: Number((n + 1).toFixed(3)) }, t.requestId);
   }
+});
+
+test('after a push the parser holds no reference to the caller\'s buffer, with a table still open', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const prefix = '(APIServer pid=4242) DEBUG 08-21 00:00:01 [stats.py:672] ';
+  // Rows matched by their bytes, and no bottom border: the table is still open after the push.
+  const text = ['', '[StageRequestStats [request_id=r1]]', '+----------------+-------+', '| Field          | 0     |', '+----------------+-------+']
+    .concat(Array.from({ length: 40 }, (_, i) => `| row_${String(i).padStart(2, '0')}_ms      | ${i}.000 |`))
+    .map((line) => prefix + line + '\n')
+    .join('');
+  const parser = new LogStreamParser();
+  let buffer: WeakRef<ArrayBuffer> | undefined;
+  ((): void => {
+    const bytes = utf8(text);
+    buffer = new WeakRef(bytes.buffer as ArrayBuffer);
+    assert.deepEqual(parser.push(bytes).records, []);
+  })();
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  assert.equal(buffer?.deref(), undefined, 'the pushed buffer was collected');
+  const table = ofKind(parser.end(), 'stageTable')[0];
+  assert.equal(table?.rows.length, 40, 'the open table kept its rows');
 });

@@ -30,4 +30,10 @@ export class RawPrefixMatcher {
     }
     return true;
   }
+
+  /** Lets go of the piece (its view holds the caller's buffer): called when a push is done. */
+  release(): void {
+    this.refRaw = null;
+    this.refView = null;
+  }
 }

@@ -89,6 +89,7 @@ export class RecordReader implements LineSink, RecordSink {
     this.ctx.ascii.text = text;
     this.ctx.ascii.bytes = bytes;
     this.ctx.ascii.view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (bytes === null) this.prefixMatch.release();
   }
 
   line(src: string, start: number, end: number, lineNo: number, flags: number): void {
