@@ -10,7 +10,7 @@ import { canonicalMetricName } from './prom/metricNames';
 import type { ParsedExposition } from './prom/model';
 import { summarizeHistogramSeries } from './prom/stageHistograms';
 import type { ParseProblem } from './records';
-import type { Percentile } from './analysis/types';
+import { PERCENTILES, type Percentile } from './percentiles';
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
 export interface HistogramSummary {
@@ -61,7 +61,6 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
 }
 
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const PERCENTILES: readonly Percentile[] = ['p50', 'p90', 'p99'];
 
 /**
  * Rows read back from a session's scrape.json (written by this or an older build, or

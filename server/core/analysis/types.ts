@@ -151,5 +151,4 @@ export interface TimelineSegment {
   readonly rule: string;
 }
 
-/** The percentiles Stage Lens reports. */
-export type Percentile = 'p50' | 'p90' | 'p99';
+export type { Percentile } from '../percentiles';

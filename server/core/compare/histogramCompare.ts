@@ -6,7 +6,7 @@ import { isSecondsMetric } from '../prom/metricNames';
 import { percentChange } from './metricCompare';
 import { compareHistogramRows } from './scrapeHistograms';
 import type { ComparisonStatus, HistogramComparison, HistogramRow, HistogramSide, QuantileComparison } from './types';
-import { QUANTILES } from './types';
+import { PERCENTILES } from '../percentiles';
 
 export const HISTOGRAM_NOT_TESTABLE = 'histogram quantiles: no per-request values to resample';
 
@@ -36,7 +36,7 @@ export function compareHistograms(baseline: readonly HistogramRow[], candidate: 
     if (status === 'neither') continue; // an empty series in both: nothing was observed
     const quantiles: QuantileComparison[] = [];
     if (status === 'compared' && bs !== null && cs !== null) {
-      for (const q of QUANTILES) {
+      for (const q of PERCENTILES) {
         const bv = bs[q];
         const cv = cs[q];
         if (bv === null || cv === null) continue;

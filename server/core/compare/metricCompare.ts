@@ -19,7 +19,7 @@ import type {
   ScopeSamples,
   SideStats,
 } from './types';
-import { QUANTILE_P, QUANTILES } from './types';
+import { PERCENTILES, PERCENT_OF } from '../percentiles';
 
 export interface SignificanceOptions {
   readonly confidence: number;
@@ -70,8 +70,8 @@ function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefi
 
   const few = Math.min(bs.values.length, cs.values.length) < options.minSamples;
   const notTestable = few ? `fewer than ${options.minSamples} measured values in a run` : null;
-  const quantiles: QuantileComparison[] = QUANTILES.map((name) => {
-    const p = QUANTILE_P[name];
+  const quantiles: QuantileComparison[] = PERCENTILES.map((name) => {
+    const p = PERCENT_OF[name];
     const bq = percentileOfSorted(bs.values, p);
     const cq = percentileOfSorted(cs.values, p);
     let ci = null;

@@ -18,8 +18,9 @@
 // own value: `request.e2e.p99 > 2s`. A `%` threshold must be signed (a percentage is only
 // meaningful relative to the baseline).
 import { isRequestMetric, metricByName } from './metrics';
-import type { MetricId, QuantileName } from './types';
-import { QUANTILES, REQUEST_SCOPE } from './types';
+import { PERCENTILES, type Percentile } from '../percentiles';
+import type { MetricId } from './types';
+import { REQUEST_SCOPE } from './types';
 
 export type RuleOp = '>' | '>=' | '<' | '<=';
 
@@ -29,7 +30,7 @@ export interface Rule {
   /** Stage key (`1`, `1_2`) or `request`. */
   readonly scope: string;
   readonly metric: MetricId;
-  readonly quantile: QuantileName;
+  readonly quantile: Percentile;
   readonly op: RuleOp;
   /** change: candidate − baseline (ms or %); absolute: the candidate's value (ms). */
   readonly kind: 'change' | 'absolute';
@@ -104,7 +105,7 @@ export function parseRule(raw: string): Rule | RuleError {
   if (scope === REQUEST_SCOPE && !isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a stage metric: write stage<N>.${metricText}, or request.e2e`);
   if (scope !== REQUEST_SCOPE && isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a request-level metric: write request.${metricText}`);
 
-  const quantile = QUANTILES.find((q) => q === quantileText.toLowerCase());
+  const quantile = PERCENTILES.find((q) => q === quantileText.toLowerCase());
   if (quantile === undefined) return fail(text, quantileAt, quantileText.length, `unknown quantile '${quantileText}': use p50, p90 or p99`);
 
   if (rest === '') return fail(text, text.length, 1, 'missing threshold after the comparison, e.g. +10%, +5ms or 500ms');

@@ -11,11 +11,9 @@
 //             every other state (None, hidden row, not recorded, ...) is counted apart and
 //             never enters a quantile as 0.
 import type { FindingCode, Severity } from '../analysis/types';
+import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
 
-export const QUANTILES = ['p50', 'p90', 'p99'] as const;
-export type QuantileName = (typeof QUANTILES)[number];
-export const QUANTILE_P: Readonly<Record<QuantileName, number>> = { p50: 50, p90: 90, p99: 99 };
 
 export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
@@ -115,7 +113,7 @@ export interface ConfidenceInterval {
 }
 
 export interface QuantileComparison {
-  readonly quantile: QuantileName;
+  readonly quantile: Percentile;
   readonly baseline: number;
   readonly candidate: number;
   /** candidate − baseline, ms (for a /metrics histogram of unit '', in its own unit). */
@@ -168,7 +166,7 @@ export interface HistogramSide {
   readonly p90: number | null;
   readonly p99: number | null;
   /** Quantiles that are only lower bounds (rank in the +Inf bucket). */
-  readonly openEnded: readonly QuantileName[];
+  readonly openEnded: readonly Percentile[];
   /** The series is known to be wrong in this run (codec TTFT signature): why; null when not. */
   readonly caveat: string | null;
 }

@@ -10,7 +10,6 @@ export {
   stageHistogramRows,
   summarizeHistogramSeries,
   type MillisecondFigures,
-  type QuantileName,
   type StageHistogramRow,
 } from './stageHistograms';
 export {

@@ -2,6 +2,7 @@
 // series (family x stage x replica x other labels) with count, sum and PromQL-exact
 // p50/p90/p99. Rows exist only for series the server exposed: a family or stage that is
 // absent stays absent (not measured), it never becomes a row of zeros.
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
 import { histogramQuantile } from './histogramQuantile';
 import { replicaIdOf, stageIdOf } from './labels';
 import { canonicalMetricName, isSecondsMetric } from './metricNames';
@@ -43,13 +44,8 @@ export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
   'vllm_omni:transfer_in_flight_s',
 ];
 
-export type QuantileName = 'p50' | 'p90' | 'p99';
-
-const QUANTILES: ReadonlyArray<readonly [QuantileName, number]> = [
-  ['p50', 0.5],
-  ['p90', 0.9],
-  ['p99', 0.99],
-];
+/** Each percentile with its quantile φ, as histogram_quantile takes it. */
+const QUANTILES: ReadonlyArray<readonly [Percentile, number]> = PERCENTILES.map((name) => [name, PERCENT_OF[name] / 100] as const);
 
 export interface MillisecondFigures {
   readonly sum: number | null;
@@ -77,7 +73,7 @@ export interface StageHistogramRow {
    * Quantiles whose rank fell into the +Inf bucket. PromQL then returns the highest
    * finite bound, so the true value is at least that: show it as "≥ x".
    */
-  readonly openEnded: readonly QuantileName[];
+  readonly openEnded: readonly Percentile[];
   /** ms figures for `_seconds` / `_s` families, else null. */
   readonly ms: MillisecondFigures | null;
   /** The lowest bucket and how many observations fell into it (cumulative count). */
@@ -96,7 +92,7 @@ function toMs(value: number | null): number | null {
  * Quantiles whose rank exceeds every finite bucket's count (see `openEnded`): PromQL then
  * gives the highest finite bound, and the true value is at least that.
  */
-export function openEndedQuantiles(buckets: readonly HistogramBucket[]): QuantileName[] {
+export function openEndedQuantiles(buckets: readonly HistogramBucket[]): Percentile[] {
   let finiteMax = 0;
   let total = 0;
   for (const bucket of buckets) {

@@ -3,7 +3,7 @@
 // each stage over all replicas (the family query), and the per-replica throughput trend
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
 import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
-import type { Percentile } from '../analysis/types';
+import type { Percentile } from '../percentiles';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
 import { familyOfSeriesName, INSTANCE_LABEL, PROMETHEUS_FAMILIES, QUANTILE_STATS, SCOPE_LABEL, STAT_LABEL, type FamilyStat, type Scope } from './stageQueries';
 
