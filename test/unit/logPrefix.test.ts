@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parsePrefix, searchPrefix, stripAnsi } from '../../server/core/log/prefix';
-import { FIXTURES, fixtureLog, realLog } from './logSupport';
+import { FIXTURES, fixtureLog, prng, realLog } from './logSupport';
 
 const HEAD = '(APIServer pid=7) INFO 08-21 18:00:00 ';
 
@@ -65,4 +65,16 @@ test('heads and call sites: what the scanner takes, and what it leaves to the se
     );
     assert.equal(got.headerStart, 0);
   }
+});
+
+test('stripAnsi removes exactly what /\\x1b\\[[0-9;]*m/g matches, on real colour codes and malformed ones', () => {
+  const rand = prng(5);
+  const pieces = ['\x1b[0m', '\x1b[1;36m', '\x1b[32m', '\x1b[', '\x1b', '\x1b[12', '\x1b[1;2x', '\x1b[m', '\x1b\x1b[0m', 'm', ';', '[', 'INFO ', '08-21 ', 'text', '\x1b[0;', '\x1b[33mm'];
+  for (let n = 0; n < 3000; n++) {
+    let line = '';
+    const parts = Math.floor(rand() * 8);
+    for (let k = 0; k < parts; k++) line += pieces[Math.floor(rand() * pieces.length)] as string;
+    assert.equal(stripAnsi(line, false), line.replace(/\x1b\[[0-9;]*m/g, ''), JSON.stringify(line));
+  }
+  assert.equal(stripAnsi('\x1b[1;36m(APIServer pid=1)\x1b[0m INFO', false), '(APIServer pid=1) INFO');
 });

@@ -16,14 +16,29 @@ export interface ParsedPrefix extends LogHeader {
 }
 
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
-const ANSI_ESCAPE = /\x1b\[[0-9;]*m/g;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
 const MAX_PROCESS_LENGTH = 120;
 
 export function stripAnsi(line: string, caretNotation: boolean): string {
-  let out = line.indexOf('\x1b') === -1 ? line : line.replace(ANSI_ESCAPE, '');
+  let out = line.indexOf('\x1b') === -1 ? line : withoutColourCodes(line);
   if (caretNotation) out = out.replace(ANSI_CARET, '');
   return out;
+}
+
+/** `line` without its `ESC[<digits and ;>m` colour codes; what replacing /\x1b\[[0-9;]*m/g does, without the regular expression (every coloured record start pays it). */
+function withoutColourCodes(line: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = line.indexOf('\x1b'); i !== -1; i = line.indexOf('\x1b', i + 1)) {
+    if (line.charCodeAt(i + 1) !== 91 /* [ */) continue;
+    let j = i + 2;
+    for (let c = line.charCodeAt(j); (c >= 48 && c <= 57) || c === 59; c = line.charCodeAt(++j));
+    if (line.charCodeAt(j) !== 109 /* m */) continue;
+    out += line.slice(from, i);
+    from = j + 1;
+    i = j;
+  }
+  return from === 0 ? line : out + line.slice(from);
 }
 
 /** The level name followed by a space at i, or null. */
