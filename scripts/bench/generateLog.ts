@@ -28,7 +28,6 @@ export interface GeneratedLog {
   readonly lines: number;
 }
 
-
 type Kind = 'tts' | 'omni' | 'image';
 type Row = Record<string, PyValue>;
 

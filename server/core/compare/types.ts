@@ -14,7 +14,6 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
 
-
 export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
 export type StageMetric = (typeof STAGE_METRICS)[number];

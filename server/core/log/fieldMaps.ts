@@ -117,7 +117,6 @@ function slotOf(schema: FieldSchema): FieldMapBuilderSlot {
   return slot;
 }
 
-
 /** Compiled builders made per parser, by the root of its schemas. */
 const compiledByRoot = new WeakMap<FieldSchema, number>();
 
