@@ -4,6 +4,7 @@
 // chunk and stream by stream, as a reopened session does).
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { looksLikePrometheus } from '../core/inputKind';
 import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '../core/compare';
 import type { RunData } from '../core/compare';
@@ -12,6 +13,8 @@ import { SessionFiles } from './sessionFiles';
 
 /** A scrape is a few MB at most; a body larger than this is not one. */
 const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
+/** How many bytes of an input are looked at to tell a scrape from a log. */
+const HEAD_BYTES = 4096;
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
@@ -24,17 +27,25 @@ export function ioMessage(source: string, err: unknown): string {
   return `cannot read ${source}: ${why}`;
 }
 
-async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
-  const reader = new LogRunReader(options.excludeCold);
-  await importFile(file, (chunk) => reader.push(chunk));
+function logRun(reader: LogRunReader, source: string): RunData {
   const samples = reader.end();
   return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount };
 }
 
+function scrapeRun(text: string, source: string): RunData {
+  const { rows, problemCount } = histogramRowsOfScrape(text);
+  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount };
+}
+
+async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
+  const reader = new LogRunReader(options.excludeCold);
+  await importFile(file, (chunk) => reader.push(chunk));
+  return logRun(reader, source);
+}
+
 async function loadScrapeFile(file: string, source: string, size: number): Promise<RunData> {
   if (size > MAX_SCRAPE_BYTES) throw new Error(`${source} looks like a /metrics scrape but is ${Math.round(size / 1e6)} MB (more than ${MAX_SCRAPE_BYTES / 1e6} MB)`);
-  const { rows, problemCount } = histogramRowsOfScrape(await fsp.readFile(file, 'utf8'));
-  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount };
+  return scrapeRun(await fsp.readFile(file, 'utf8'), source);
 }
 
 async function loadSessionFolder(dir: string, source: string, options: LoadRunOptions): Promise<RunData> {
@@ -59,6 +70,56 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   return { source, kind: 'session', samples: chunks === 0 ? null : samples, histograms, problemCount: reader.problemCount };
 }
 
+/** A run being read from a stream, once its kind is known. */
+interface StreamRun {
+  push(bytes: Buffer): void;
+  end(): RunData;
+}
+
+function streamRunFor(start: Buffer, source: string, options: LoadRunOptions): StreamRun {
+  if (looksLikePrometheus(start.subarray(0, HEAD_BYTES).toString('utf8'))) {
+    const parts = [start];
+    let size = start.length;
+    return {
+      push(bytes) {
+        size += bytes.length;
+        if (size > MAX_SCRAPE_BYTES) throw new Error(`${source} looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
+        parts.push(bytes);
+      },
+      end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source),
+    };
+  }
+  const reader = new LogRunReader(options.excludeCold);
+  reader.push(start);
+  return { push: (bytes) => reader.push(bytes), end: () => logRun(reader, source) };
+}
+
+/**
+ * Reads one run from a stream (stdin): told apart by its first HEAD_BYTES as a file is; a
+ * log is parsed chunk by chunk as it arrives, a scrape read whole (at most MAX_SCRAPE_BYTES).
+ */
+export async function loadRunFromStream(input: Readable, source: string, options: LoadRunOptions): Promise<RunData> {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let run: StreamRun | null = null;
+  try {
+    for await (const chunk of input) {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+      if (run !== null) {
+        run.push(bytes);
+        continue;
+      }
+      head.push(bytes);
+      headBytes += bytes.length;
+      if (headBytes >= HEAD_BYTES) run = streamRunFor(Buffer.concat(head), source, options);
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
+    throw err;
+  }
+  return (run ?? streamRunFor(Buffer.concat(head), source, options)).end();
+}
+
 /** Reads one run; rejects with a readable message when the path cannot be used. */
 export async function loadRun(source: string, options: LoadRunOptions): Promise<RunData> {
   let stat;
@@ -80,7 +141,7 @@ export async function loadRun(source: string, options: LoadRunOptions): Promise<
     const handle = await fsp.open(source, 'r');
     let head: Buffer;
     try {
-      head = await readChunkAt(handle, 0, 4096);
+      head = await readChunkAt(handle, 0, HEAD_BYTES);
     } finally {
       await handle.close();
     }

@@ -20,13 +20,14 @@ import {
   ruleLines,
 } from '../core/compare';
 import type { RunData, SignificanceOptions } from '../core/compare';
-import { ioMessage, loadRun } from '../capture/compareInput';
+import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
 import { parseCommandArgs } from './commandArgs';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
 Compares two runs of a vLLM-Omni server, each a server log (--log-stats), a /metrics
-scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>). Per stage and
+scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>); one of the two
+may be '-', a log or scrape read from stdin. Per stage and
 phase (queued, input wait, ready queued, prefill, decode, TTFT, gen time, time to first
 output, added time to first output) and end to end: counts, p50/p90/p99 of both runs,
 the difference in ms and %, and whether it is beyond noise; findings that appeared or
@@ -117,22 +118,35 @@ function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): 
   });
 }
 
+/** The input that names stdin. */
+export const STDIN_SOURCE = '-';
+
 export async function loadRuns(baseline: string, candidate: string, excludeCold: boolean): Promise<[RunData, RunData]> {
+  if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE) throw new Error("only one of the two inputs can be '-' (stdin)");
   // A missing path is reported at once, not after the other input was read.
   for (const source of [baseline, candidate]) {
+    if (source === STDIN_SOURCE) continue;
     try {
       await stat(source);
     } catch (err) {
       throw new Error(ioMessage(source, err));
     }
   }
-  if (!workersUsable()) return Promise.all([loadRun(baseline, { excludeCold }), loadRun(candidate, { excludeCold })]);
+  // stdin is read on this thread; a file in a worker when workers are usable.
+  const useWorkers = workersUsable();
   const workers: Worker[] = [];
+  const load = (source: string): Promise<RunData> =>
+    source === STDIN_SOURCE
+      ? loadRunFromStream(process.stdin, 'stdin', { excludeCold })
+      : useWorkers
+        ? loadInWorker(source, excludeCold, workers)
+        : loadRun(source, { excludeCold });
   try {
-    return await Promise.all([loadInWorker(baseline, excludeCold, workers), loadInWorker(candidate, excludeCold, workers)]);
+    return await Promise.all([load(baseline), load(candidate)]);
   } catch (err) {
-    // The other input is of no use once one failed.
+    // The other input is of no use once one failed (and stdin must not keep the program waiting).
     await Promise.all(workers.map((w) => w.terminate()));
+    if (baseline === STDIN_SOURCE || candidate === STDIN_SOURCE) process.stdin.destroy();
     throw err;
   }
 }

@@ -9,7 +9,7 @@ Commands:
                        (table, JSON, CSV, or a Chrome trace for Perfetto)
   demo                 run the simulator and show a live per-stage phase table
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
-  compare <a> <b>      compare two runs (logs, scrapes or saved sessions)
+  compare <a> <b>      compare two runs (logs, scrapes or saved sessions; '-' is stdin)
 
 Run 'stage-lens <command> --help' for a command's options.`;
 

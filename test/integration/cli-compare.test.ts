@@ -135,3 +135,27 @@ test('the two inputs read in worker threads give exactly the output of a sequent
   assert.equal(parallel.status, 0, parallel.stderr);
   assert.equal(parallel.stdout, sequential.stdout);
 });
+
+test("'-' reads one input from stdin (a real pipe): the same report as from the file; two '-' exit 2", () => {
+  const fromFiles = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'json']);
+  const piped = spawnSync(process.execPath, [CLI, 'compare', '-', log('fixed.log'), '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    cwd: ROOT,
+    input: fs.readFileSync(log('before-fix.log')),
+  });
+  assert.equal(piped.status, 0, piped.stderr);
+  const a = JSON.parse(fromFiles.stdout) as { baseline: { source: string } };
+  const b = JSON.parse(piped.stdout) as { baseline: { source: string } };
+  assert.equal(b.baseline.source, 'stdin');
+  assert.equal(a.baseline.source, log('before-fix.log'));
+  assert.deepEqual({ ...b, baseline: { ...b.baseline, source: '' } }, { ...a, baseline: { ...a.baseline, source: '' } });
+
+  const table = spawnSync(process.execPath, [CLI, 'compare', log('fixed.log'), '-'], { encoding: 'utf8', timeout: 120_000, cwd: ROOT, input: fs.readFileSync(log('fixed-heavy.log')) });
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /candidate +.*stdin \(log\) 60 requests/);
+
+  const both = spawnSync(process.execPath, [CLI, 'compare', '-', '-'], { encoding: 'utf8', timeout: 30_000, cwd: ROOT, input: '' });
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /only one of the two inputs can be '-' \(stdin\)/);
+});

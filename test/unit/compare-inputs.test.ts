@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Readable } from 'node:stream';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { SPLIT_NAMES } from '../../server/core/analysis/types';
 import { LogStreamParser } from '../../server/core/log';
@@ -15,7 +16,7 @@ import { runSamplesFromAnalysis } from '../../server/core/compare/runSamples';
 import { histogramRowsOfScrape, histogramRowsOfSummaries } from '../../server/core/compare/scrapeHistograms';
 import { compareRuns, incomparableReason } from '../../server/core/compare/compareRuns';
 import type { MetricId, RunSamples } from '../../server/core/compare/types';
-import { loadRun } from '../../server/capture/compareInput';
+import { loadRun, loadRunFromStream } from '../../server/capture/compareInput';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './promScrapeFixtures';
 import { checkRule } from '../../server/core/compare/ruleCheck';
@@ -187,4 +188,35 @@ test('a chunk larger than a decode piece (the sample log four times, one 256+ KB
   const run = whole.end();
   assert.equal(run.requestCount, 100);
   assert.deepStrictEqual(run, small.end());
+});
+
+test('a run read from a stream (stdin) is the run read from the file: a log in odd chunks, a scrape, a short scrape', async () => {
+  const log = fs.readFileSync(SAMPLE);
+  const fromFile = await loadRun(SAMPLE, { excludeCold: false });
+  // The first chunks are shorter than the 4 KB the kind is told from.
+  const pieces = [log.subarray(0, 100), log.subarray(100, 3000), log.subarray(3000, 9000)];
+  for (let i = 9000; i < log.length; i += 7919) pieces.push(log.subarray(i, i + 7919));
+  const fromStream = await loadRunFromStream(Readable.from(pieces), 'stdin', { excludeCold: false });
+  assert.equal(fromStream.kind, 'log');
+  assert.equal(fromStream.source, 'stdin');
+  assert.deepEqual(fromStream.samples, fromFile.samples);
+  assert.equal(fromStream.problemCount, fromFile.problemCount);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-stream-run-'));
+  try {
+    for (const scrape of [HEALTHY_SCRAPE, BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE.slice(0, 2000)]) {
+      const file = path.join(dir, 'metrics.txt');
+      fs.writeFileSync(file, scrape);
+      const want = await loadRun(file, { excludeCold: false });
+      const bytes = Buffer.from(scrape, 'utf8');
+      const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 5000), bytes.subarray(5000)].filter((c) => c.length > 0);
+      const got = await loadRunFromStream(Readable.from(chunks), 'stdin', { excludeCold: false });
+      assert.equal(got.kind, 'scrape');
+      assert.ok((got.histograms?.length ?? 0) > 0);
+      assert.deepEqual(got.histograms, want.histograms);
+      assert.equal(got.problemCount, want.problemCount);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
