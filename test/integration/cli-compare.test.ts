@@ -3,7 +3,7 @@
 // and a light vs a heavy load), checking the report and the exit codes 0 / 1 / 2.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -158,4 +158,26 @@ test("'-' reads one input from stdin (a real pipe): the same report as from the 
   const both = spawnSync(process.execPath, [CLI, 'compare', '-', '-'], { encoding: 'utf8', timeout: 30_000, cwd: ROOT, input: '' });
   assert.equal(both.status, 2);
   assert.match(both.stderr, /only one of the two inputs can be '-' \(stdin\)/);
+});
+
+test("with '-' and a bad other input, the program exits 2 at once while stdin is still open", async () => {
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-no-session-'));
+  try {
+    const child = spawn(process.execPath, [CLI, 'compare', '-', empty], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.write('a partial line, and stdin stays open');
+    const code = await new Promise<number | string>((resolve) => {
+      const timer = setTimeout(() => resolve('still running after 10 s'), 10_000);
+      child.on('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c ?? -1);
+      });
+    });
+    child.kill();
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /is a folder without a session\.json/);
+  } finally {
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
 });
