@@ -6,15 +6,12 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { looksLikePrometheus } from '../core/inputKind';
+import { KIND_HEAD_BYTES, MAX_SCRAPE_BYTES, readByKind, type ChunkReader, type InputKind } from './inputByKind';
 import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { importFile, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
 
-/** A scrape is a few MB at most; a body larger than this is not one. */
-const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
-/** How many bytes of an input are looked at to tell a scrape from a log. */
-const HEAD_BYTES = 4096;
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
@@ -71,15 +68,14 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
 }
 
 /** A run being read from a stream, once its kind is known. */
-interface StreamRun {
-  push(bytes: Buffer): void;
+interface StreamRun extends ChunkReader {
   end(): RunData;
 }
 
-function streamRunFor(start: Buffer, source: string, options: LoadRunOptions): StreamRun {
-  if (looksLikePrometheus(start.subarray(0, HEAD_BYTES).toString('utf8'))) {
-    const parts = [start];
-    let size = start.length;
+function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): StreamRun {
+  if (kind === 'scrape') {
+    const parts: Buffer[] = [];
+    let size = 0;
     return {
       push(bytes) {
         size += bytes.length;
@@ -90,34 +86,22 @@ function streamRunFor(start: Buffer, source: string, options: LoadRunOptions): S
     };
   }
   const reader = new LogRunReader(options.excludeCold);
-  reader.push(start);
   return { push: (bytes) => reader.push(bytes), end: () => logRun(reader, source) };
 }
 
 /**
- * Reads one run from a stream (stdin): told apart by its first HEAD_BYTES as a file is; a
- * log is parsed chunk by chunk as it arrives, a scrape read whole (at most MAX_SCRAPE_BYTES).
+ * Reads one run from a stream (stdin), told apart by content as `analyze` does: a log is
+ * parsed chunk by chunk as it arrives, a scrape read whole (at most MAX_SCRAPE_BYTES).
  */
 export async function loadRunFromStream(input: Readable, source: string, options: LoadRunOptions): Promise<RunData> {
-  const head: Buffer[] = [];
-  let headBytes = 0;
-  let run: StreamRun | null = null;
+  let run: StreamRun;
   try {
-    for await (const chunk of input) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
-      if (run !== null) {
-        run.push(bytes);
-        continue;
-      }
-      head.push(bytes);
-      headBytes += bytes.length;
-      if (headBytes >= HEAD_BYTES) run = streamRunFor(Buffer.concat(head), source, options);
-    }
+    run = await readByKind(input, (kind) => streamRunOf(kind, source, options));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;
   }
-  return (run ?? streamRunFor(Buffer.concat(head), source, options)).end();
+  return run.end();
 }
 
 /** Reads one run; rejects with a readable message when the path cannot be used. */
@@ -141,7 +125,7 @@ export async function loadRun(source: string, options: LoadRunOptions): Promise<
     const handle = await fsp.open(source, 'r');
     let head: Buffer;
     try {
-      head = await readChunkAt(handle, 0, HEAD_BYTES);
+      head = await readChunkAt(handle, 0, KIND_HEAD_BYTES);
     } finally {
       await handle.close();
     }

@@ -12,8 +12,8 @@ import { csvRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
 import { traceChunks, type TraceRequests } from '../core/report/trace';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
-import { looksLikePrometheus } from '../core/inputKind';
 import { summarizeScrape } from '../core/promSummary';
+import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
@@ -33,8 +33,6 @@ Options:
 
 Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors.`;
-
-const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -112,29 +110,19 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
   const analysis = new StreamAnalysis({ excludeCold });
   // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
   const parser = new LogStreamParser({ overallSummaryFields: false });
-  let kind: 'log' | 'scrape' | null = null;
-  const head: Buffer[] = [];
-  let headBytes = 0;
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
-
-  for await (const chunk of input) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    if (kind === null) {
-      head.push(buf);
-      headBytes += buf.length;
-      if (headBytes < 4096) continue;
-      kind = looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log';
-      for (const h of head) feed(h);
-      head.length = 0;
-      continue;
-    }
-    feed(buf);
-  }
-  if (kind === null) {
-    kind = looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log';
-    for (const h of head) feed(h);
-  }
+  const { kind } = await readByKind(input, (kind) => ({
+    kind,
+    push:
+      kind === 'log'
+        ? (buf: Buffer) => analysis.ingest(parser.push(buf))
+        : (buf: Buffer) => {
+            if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
+            scrapeChunks.push(buf);
+            scrapeBytes += buf.length;
+          },
+  }));
 
   let histograms: HistogramSummaryJson[] = [];
   if (kind === 'log') {
@@ -147,15 +135,6 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
     analysis.ingest({ records: [], problems: scrape.problems });
   }
   return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, kind };
-
-  function feed(buf: Buffer): void {
-    if (kind === 'log') {
-      analysis.ingest(parser.push(buf));
-    } else if (scrapeBytes < MAX_SCRAPE_BYTES) {
-      scrapeChunks.push(buf);
-      scrapeBytes += buf.length;
-    }
-  }
 }
 
 function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {

@@ -119,7 +119,7 @@ function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): 
 }
 
 /** The input that names stdin. */
-export const STDIN_SOURCE = '-';
+const STDIN_SOURCE = '-';
 
 export async function loadRuns(baseline: string, candidate: string, excludeCold: boolean): Promise<[RunData, RunData]> {
   if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE) throw new Error("only one of the two inputs can be '-' (stdin)");

@@ -1,0 +1,42 @@
+// Reading a log or a /metrics scrape from a stream (stdin, a file stream), told apart by
+// content as for a file: shared by `analyze` and `compare`.
+import { looksLikePrometheus } from '../core/inputKind';
+
+export type InputKind = 'log' | 'scrape';
+
+/** At least this much of an input is looked at before its kind is decided. */
+export const KIND_HEAD_BYTES = 4096;
+/** A scrape is a few MB at most; a body larger than this is not one. */
+export const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
+
+export interface ChunkReader {
+  push(bytes: Buffer): void;
+}
+
+/**
+ * Reads `input` to its end. Once KIND_HEAD_BYTES have arrived (or the input ended, even
+ * empty), calls `start` with the kind; every chunk, the held-back head first, then goes to
+ * the reader `start` returned, in order. Resolves with that reader.
+ */
+export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let reader: R | null = null;
+  const decide = (): R => {
+    const started = start(looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log');
+    for (const bytes of head) started.push(bytes);
+    head.length = 0;
+    return started;
+  };
+  for await (const chunk of input) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+    if (reader !== null) {
+      reader.push(bytes);
+      continue;
+    }
+    head.push(bytes);
+    headBytes += bytes.length;
+    if (headBytes >= KIND_HEAD_BYTES) reader = decide();
+  }
+  return reader ?? decide();
+}
