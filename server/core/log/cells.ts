@@ -235,6 +235,52 @@ export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): nu
   return kind;
 }
 
+/**
+ * The cell at bytes[i] (its leading spaces skipped) when it is a plain number, the cell in
+ * three of four in a log: `-`, digits with thousands separators, `.` and decimals, at most
+ * EXACT_DIGITS digits, then one or more spaces and the `|` (before b). Returns where that
+ * `|` is, the number in scannedNumber(); -1 for anything else, which readCommonCellBytes
+ * then reads from the start (it reads these too: this is its first case, cut small enough
+ * for V8 to inline into the row loop, where it saves about a third of a cell's time).
+ */
+export function plainNumberCellEnd(bytes: Uint8Array, i: number, b: number): number {
+  let j = i;
+  let c = bytes[j] as number;
+  const negative = c === 45; /* - */
+  if (negative) c = bytes[++j] as number;
+  if (c < 48 || c > 57) return -1;
+  let mantissa = 0;
+  let digits = 0;
+  let fractionDigits = 0;
+  // The row ends with `|` at b - 1, which stops every loop here before b.
+  for (;;) {
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+    } else if (c !== 44 /* , */) {
+      break;
+    } else {
+      // A thousands separator sits between digits (one was read before it).
+      const next = bytes[j + 1] as number;
+      if (next < 48 || next > 57) break;
+    }
+    c = bytes[++j] as number;
+  }
+  if (c === 46 /* . */) {
+    for (c = bytes[++j] as number; c >= 48 && c <= 57; c = bytes[++j] as number) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      fractionDigits++;
+    }
+  }
+  if (c !== 32 || digits > EXACT_DIGITS) return -1;
+  for (c = bytes[++j] as number; c === 32; c = bytes[++j] as number);
+  if (c !== 124 /* | */ || j >= b) return -1;
+  const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
+  scannedValue[0] = negative ? -value : value;
+  return j;
+}
+
 /** What one cell holds. `undefined` means absent (an empty cell). */
 export type ParsedCell = number | Cell | undefined;
 

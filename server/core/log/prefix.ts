@@ -18,6 +18,8 @@ export interface ParsedPrefix extends LogHeader {
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
 const MAX_PROCESS_LENGTH = 120;
+/** Longest `path:line` inside a call site's brackets. */
+export const MAX_CALL_SITE_LENGTH = 320;
 
 export function stripAnsi(line: string, caretNotation: boolean): string {
   let out = line.indexOf('\x1b') === -1 ? line : withoutColourCodes(line);
@@ -97,7 +99,7 @@ function callSiteAt(line: string, i: number): CallSite | null {
   if (line.charCodeAt(i) !== 91 /* [ */) return null;
   const fileStart = i + 1;
   const close = line.indexOf(']', fileStart);
-  if (close === -1 || close - fileStart > 320) return null;
+  if (close === -1 || close - fileStart > MAX_CALL_SITE_LENGTH) return null;
   // The line number: 1-9 digits before `]`, after the last `:` (read backwards, no search).
   let colon = close - 1;
   let fileLine = 0;
@@ -172,7 +174,16 @@ function headAtStart(line: string): PrefixHead | null {
   return { process, stagePrefix, level, timestamp: line.slice(i, i + 14), length: i + 15 };
 }
 
-function withCallSite(head: PrefixHead, site: CallSite): ParsedPrefix {
+/** A prefix read by the scanner: at the start of the line, its parts in the usual order. */
+export interface ScannedPrefix extends ParsedPrefix {
+  /** Where the timestamp starts; what precedes it is process, stage and level (prefixTemplates.ts). */
+  readonly timestampStart: number;
+}
+
+/** Length of `MM-DD HH:MM:SS`. */
+export const TIMESTAMP_LENGTH = 14;
+
+function withCallSite(head: PrefixHead, site: CallSite): ScannedPrefix {
   return {
     level: head.level,
     timestamp: head.timestamp,
@@ -182,6 +193,7 @@ function withCallSite(head: PrefixHead, site: CallSite): ParsedPrefix {
     stagePrefix: head.stagePrefix,
     headerStart: 0,
     messageStart: site.messageStart,
+    timestampStart: head.length - TIMESTAMP_LENGTH - 1,
   };
 }
 
@@ -192,12 +204,30 @@ function startsLikePrefix(line: string): boolean {
 }
 
 export function parsePrefix(line: string): ParsedPrefix | null {
-  if (startsLikePrefix(line)) {
-    const head = headAtStart(line);
-    const site = head === null ? null : callSiteAt(line, head.length);
-    if (head !== null && site !== null) return withCallSite(head, site);
-  }
-  return searchPrefix(line);
+  return scanPrefix(line) ?? searchPrefix(line);
+}
+
+/** The prefix at the start of the line, read by the scanner; null leaves the line to searchPrefix. */
+export function scanPrefix(line: string): ScannedPrefix | null {
+  if (!startsLikePrefix(line)) return null;
+  const head = headAtStart(line);
+  const site = head === null ? null : callSiteAt(line, head.length);
+  return head !== null && site !== null ? withCallSite(head, site) : null;
+}
+
+/** `MM-DD HH:MM:SS` in the bytes at i (the byte reading of isTimestampAt). */
+export function isTimestampInBytes(view: DataView, i: number): boolean {
+  const digit = (k: number): boolean => {
+    const c = view.getUint8(i + k);
+    return c >= 48 && c <= 57;
+  };
+  return (
+    digit(0) && digit(1) && view.getUint8(i + 2) === 45 &&
+    digit(3) && digit(4) && view.getUint8(i + 5) === 32 &&
+    digit(6) && digit(7) && view.getUint8(i + 8) === 58 &&
+    digit(9) && digit(10) && view.getUint8(i + 11) === 58 &&
+    digit(12) && digit(13)
+  );
 }
 
 /** The regular-expression search for a prefix anywhere in the line (also the reference the scanner is tested against). */

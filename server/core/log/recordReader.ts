@@ -11,7 +11,9 @@
 // Lines without a prefix (pasted tables, markdown) form their own group.
 //
 // Fast path: a line that starts with the exact raw prefix of the record read last (ANSI
-// codes included) is a continuation of it; only the message part is looked at.
+// codes included) is a continuation of it; only the message part is looked at. A plain
+// line of an ASCII piece that does not continue it has its prefix read against the shapes
+// of earlier prefixes (prefixTemplates.ts) before the scanner is asked.
 import type { LogHeader, LogRecord, ParseProblem } from '../records';
 import { TextCells } from './cells';
 import { bootMarkerOf } from './bootMarkers';
@@ -22,7 +24,8 @@ import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './line
 import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
-import { parsePrefix, stripAnsi, type ParsedPrefix } from './prefix';
+import { scanPrefix, searchPrefix, stripAnsi, type ParsedPrefix } from './prefix';
+import { PrefixTemplates } from './prefixTemplates';
 import { CH_PIPE, CH_PLUS, Interner, detach, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { RawPrefixMatcher } from './rawPrefixMatch';
@@ -61,6 +64,7 @@ export class RecordReader implements LineSink, RecordSink {
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
   private readonly prefixMatch = new RawPrefixMatcher();
+  private readonly templates = new PrefixTemplates();
 
   constructor(overallSummaryFields: boolean) {
     this.ctx = {
@@ -111,6 +115,15 @@ export class RecordReader implements LineSink, RecordSink {
         }
       }
     }
+    if (flags === 0 && src === this.ctx.ascii.text && this.ctx.ascii.view !== null) {
+      const prefix = this.templates.read(src, this.ctx.ascii.view, start, end);
+      if (prefix !== null) {
+        const key = src.slice(start, start + prefix.messageStart);
+        const info = this.prefixInfo(prefix);
+        this.templates.confirm(info.header);
+        return this.prefixedLine(key, src.slice(start + prefix.messageStart, end), info, key, lineNo);
+      }
+    }
     this.slowLine(src.slice(start, end), lineNo, flags);
   }
 
@@ -124,16 +137,27 @@ export class RecordReader implements LineSink, RecordSink {
     let line = raw;
     if ((flags & LINE_HAS_CR) !== 0) line = line.replace(/\r/g, '');
     if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET)) !== 0) line = stripAnsi(line, (flags & LINE_HAS_CARET) !== 0);
-    const prefix = parsePrefix(line);
+    const scanned = scanPrefix(line);
+    const prefix = scanned ?? searchPrefix(line);
     if (prefix === null) return this.bareLine(line, lineNo);
     const key = line.slice(prefix.headerStart, prefix.messageStart);
     const message = line.slice(prefix.messageStart);
+    const info = this.prefixInfo(prefix);
     let rawPrefix: string | null = null;
     if (prefix.headerStart === 0) {
-      if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET | LINE_HAS_CR)) === 0) rawPrefix = key;
-      else if (flags === LINE_HAS_ESC && raw.endsWith(message)) rawPrefix = raw.slice(0, raw.length - message.length);
+      if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET | LINE_HAS_CR)) === 0) {
+        rawPrefix = key;
+        if (scanned !== null) this.templates.learn(line, scanned, info.header);
+      } else if (flags === LINE_HAS_ESC && raw.endsWith(message)) {
+        rawPrefix = raw.slice(0, raw.length - message.length);
+      }
     }
-    const { header, processKey } = this.prefixInfo(prefix);
+    this.prefixedLine(key, message, info, rawPrefix, lineNo);
+  }
+
+  /** A line with a prefix that the open record's fast path did not take: its process's open record reads it, or it starts a record. */
+  private prefixedLine(key: string, message: string, info: PrefixInfo, rawPrefix: string | null, lineNo: number): void {
+    const { header, processKey } = info;
     const open = this.open.get(processKey);
     if (open !== undefined) {
       if (open.key === key) {

@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import type { FieldMap } from '../values';
-import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, plainNumberCellEnd, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
 import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
@@ -355,6 +355,15 @@ export class TableBuilder implements OpenRecord {
       else while (src.charCodeAt(i) === CH_SPACE) i++;
       let q: number;
       const column = k < n ? (columns[k] as ColumnReader) : null;
+      if (bytes !== null && column !== null) {
+        q = plainNumberCellEnd(bytes, i, b);
+        if (q !== -1) {
+          column.addNumber(name, scannedNumber());
+          k++;
+          p = q;
+          continue;
+        }
+      }
       if (src.charCodeAt(i) === CH_PIPE) {
         q = i;
         column?.addAbsent(this.rowSchema.parent ?? this.rowSchema);
