@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LogStreamParser, parseLogText } from '../../server/core/log';
 import { NOT_MEASURED, measured } from '../../server/core/values';
-import { fixtureLog, num, ofKind, parseBytes, parseChunks, realLog, single, utf8 } from './logSupport';
+import { PART, readPart } from '../../server/core/log/engineStats';
+import { fixtureLog, num, ofKind, parseBytes, parseChunks, prng, realLog, single, utf8 } from './logSupport';
 
 const P = '(APIServer pid=7) INFO 08-21 18:00:00 [stats.py:600] ';
 
@@ -129,6 +130,29 @@ test('engine stats: optional Preemptions / Deferred parts; V0 line without `Engi
   });
   assert.equal(v0?.engine, '');
   assert.deepEqual(v0?.values, { avg_prompt_throughput: 10, running: 1 });
+});
+
+test('engine stats: a part is read as the PART pattern reads it (5,000 seeded parts, near-misses included)', () => {
+  const rand = prng(17);
+  const pieces = ['Avg', ' ', 'KV', '(', ')', '/', '-', ':', ': ', '1', '0', ',', '.', '5', 'tokens/s', '%', 'reqs', '\t', '\u00a0', 'x', '_', '12345678901234567', ';'];
+  let read = 0;
+  for (let n = 0; n < 5000; n++) {
+    const pick = (): string => pieces[Math.floor(rand() * pieces.length)] as string;
+    // A well-formed part (`GPU KV cache usage: 1,234.5 %`), then a few pieces put in anywhere.
+    const labels = ['Running', 'GPU KV cache usage', 'Avg prompt throughput', 'Prefix cache hit rate', 'Deferred (x/y)-z'];
+    const units = ['', ' reqs', ' tokens/s', '%', ' 1234567890123456', ' 12345678901234567'];
+    let part = `${labels[Math.floor(rand() * labels.length)]}: ${rand() < 0.3 ? '-' : ''}${Math.floor(rand() * 1e6).toLocaleString('en-US')}${rand() < 0.5 ? '.5' : ''}${units[Math.floor(rand() * units.length)]}`;
+    const edits = Math.floor(rand() * 3);
+    for (let k = 0; k < edits; k++) {
+      const at = Math.floor(rand() * (part.length + 1));
+      part = part.slice(0, at) + pick() + part.slice(rand() < 0.3 ? at + 1 : at);
+    }
+    const m = PART.exec(part);
+    const got = readPart(part);
+    assert.deepEqual(got, m === null ? null : { label: m[1], number: m[2] }, JSON.stringify(part));
+    if (got !== null) read++;
+  }
+  assert.ok(read > 1500 && read < 4500, `${read} parts read`);
 });
 
 test('boot markers: every marker line is reported, with its name', () => {
