@@ -111,6 +111,26 @@ test('[OmniTiming]: numeric stages, transfers, ar2diffusion, duplex parts, unkno
   assert.deepEqual(b.extra, { queue: '3.5ms' });
 });
 
+test('[OmniTiming]: a bracketed part ends at the first space outside brackets (nested, glued, unclosed)', () => {
+  const out = parseLogText(
+    `${P}[OmniTiming] req=r3 x=[a [b] c] stages=[0:1.00s,1:2.00s] y=[1,2]z transfers=[0->1=2.00ms] w=2 v=[open end\n` +
+      `${P}[OmniTiming] req=r4 stages=[0:1.00s]\n` +
+      `${P}[OmniTiming] req=r5 transfers=[0-1=3ms,0-12=6ms,1->2=4ms,x-1->2=5ms] stages=[0:a=1s,2]\n`,
+  );
+  const [a, b, c] = ofKind(out, 'omniTiming');
+  assert.deepEqual(a?.stages, [
+    { stageId: 0, label: null, seconds: 1 },
+    { stageId: 1, label: null, seconds: 2 },
+  ]);
+  assert.deepEqual(a?.transfers, [{ fromStage: 0, toStage: 1, ms: 2 }]);
+  assert.deepEqual(a?.extra, { x: '[a [b] c]', y: '[1,2]z', w: '2', v: '[open end' });
+  assert.deepEqual(b?.stages, [{ stageId: 0, label: null, seconds: 1 }]);
+  // Items that do not read are left out; the list is then kept as printed too.
+  assert.deepEqual(c?.transfers, [{ fromStage: 1, toStage: 2, ms: 4 }]);
+  assert.deepEqual(c?.stages, [{ stageId: 0, label: 'a', seconds: 1 }]);
+  assert.deepEqual(c?.extra, { transfers: '[0-1=3ms,0-12=6ms,1->2=4ms,x-1->2=5ms]', stages: '[0:a=1s,2]' });
+});
+
 test('engine stats: optional Preemptions / Deferred parts; V0 line without `Engine NNN:`', () => {
   const out = parseLogText(
     `(APIServer pid=1) INFO 08-21 18:00:00 [loggers.py:127] Engine 001: Avg prompt throughput: 1,024.5 tokens/s, Avg generation throughput: 3.0 tokens/s, Running: 2 reqs, Waiting: 0 reqs, GPU KV cache usage: 1.5%, Prefix cache hit rate: 50.0%, Preemptions: 3, Deferred: 4 reqs\n` +

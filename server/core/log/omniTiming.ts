@@ -39,12 +39,11 @@ function duration(text: string, unit: 's' | 'ms', a = 0, b = text.length): numbe
 
 /** `0:1.23s` or `0:thinker=0.22s` in text[a, b). */
 function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
-  const colon = text.indexOf(':', a);
-  if (colon === -1 || colon >= b) return null;
+  const colon = indexIn(text, 58 /* : */, a, b);
+  if (colon === -1) return null;
   const id = smallInt(text, a, colon);
   if (id === null) return null;
-  let eq = text.indexOf('=', colon + 1);
-  if (eq >= b) eq = -1;
+  const eq = indexIn(text, 61 /* = */, colon + 1, b);
   const seconds = duration(text, 's', eq === -1 ? colon + 1 : eq + 1, b);
   if (seconds === null) return null;
   return { stageId: id, label: eq === -1 ? null : detach(text.slice(colon + 1, eq)), seconds };
@@ -52,14 +51,21 @@ function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
 
 /** `0->1=1.20ms` in text[a, b). */
 function transferItem(text: string, a: number, b: number): OmniTimingTransfer | null {
-  const arrow = text.indexOf('->', a);
-  if (arrow === -1 || arrow >= b) return null;
-  const eq = text.indexOf('=', arrow + 2);
-  if (eq === -1 || eq >= b) return null;
+  const dash = indexIn(text, 45 /* - */, a, b);
+  if (dash === -1 || text.charCodeAt(dash + 1) !== 62 /* > */) return null;
+  const arrow = dash;
+  const eq = indexIn(text, 61 /* = */, arrow + 2, b);
+  if (eq === -1) return null;
   const fromStage = smallInt(text, a, arrow);
   const toStage = smallInt(text, arrow + 2, eq);
   const ms = duration(text, 'ms', eq + 1, b);
   return fromStage === null || toStage === null || ms === null ? null : { fromStage, toStage, ms };
+}
+
+/** The first index of character `c` in text[a, b), or -1. Items are a few characters long: a loop, not a search that may run on past b. */
+function indexIn(text: string, c: number, a: number, b: number): number {
+  for (let i = a; i < b; i++) if (text.charCodeAt(i) === c) return i;
+  return -1;
 }
 
 /** The items of `[x,y,...]` in text[a, b), read in place; false when it is not such a list. */
@@ -85,6 +91,12 @@ function partEnd(message: string, p: number): number {
   if (space === -1) space = n;
   const open = message.indexOf('[', p);
   if (open === -1 || open > space) return space; // most parts: `key=value`
+  // `stages=[...]`: one bracket pair, then a space or the end.
+  const close = message.indexOf(']', open);
+  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32)) {
+    const nested = message.indexOf('[', open + 1);
+    if (nested === -1 || nested > close) return close + 1;
+  }
   let depth = 0;
   let q = p;
   for (; q < n; q++) {
