@@ -297,7 +297,7 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
     const f = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
     log(`  floor (read + decode + split lines): ${f(result.floorMBps)} MB/s, ${f(result.floorRequestsPerS, 0)} requests/s`);
     log(`  parse (LogStreamParser):            ${f(result.parseMBps)} MB/s, ${f(result.parseRequestsPerS, 0)} requests/s`);
-    log(`  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3); against a reader using the standard TextDecoder (${f(result.floorTextDecoderMBps)} MB/s): ${f(result.ratioTextDecoderFloor, 2)}`);
+    log(`  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3); against a reader using the standard TextDecoder (${f(result.floorTextDecoderMBps)} MB/s): ${f(result.ratioTextDecoderFloor, 3)}`);
     log(
       `  memory a session keeps per 100k requests (packed store + summaries + findings; heap + typed arrays): ${f(result.sessionMBPer100k)} MB (target <= 100)` +
         (result.exactHeap ? '' : '  [approximate: run with --expose-gc for exact figures]'),
