@@ -81,7 +81,12 @@ export interface LineSink {
   asciiBytes?(text: string, bytes: Uint8Array | null): void;
 }
 
-const NOT_FOUND = Number.MAX_SAFE_INTEGER;
+/**
+ * Beyond any index: a JS string is shorter than 2^29 characters. The largest small integer
+ * (2^30 - 1) rather than a double, so the positions compared per line stay integers in
+ * optimized code (a double here deoptimized the line loop once per process).
+ */
+const NOT_FOUND = 0x3fffffff;
 const CH_CR = 13;
 
 function find(src: string, needle: string, from: number): number {
