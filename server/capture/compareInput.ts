@@ -1,6 +1,6 @@
 // One run of a comparison read from disk: a server log, a /metrics scrape (told apart by
-// content, as `analyze` does) or a saved session folder (<storage>/sessions/<id>, as
-// SessionFiles writes it: its captured bytes are replayed through the parser, chunk by
+// content, as `analyze` does) or a saved session folder (<storage>/sessions/<id> or a copy
+// of one anywhere, as SessionFiles writes it: its captured bytes are replayed through the parser, chunk by
 // chunk and stream by stream, as a reopened session does).
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -46,12 +46,8 @@ async function loadScrapeFile(file: string, source: string, size: number): Promi
 }
 
 async function loadSessionFolder(dir: string, source: string, options: LoadRunOptions): Promise<RunData> {
-  const id = path.basename(dir);
-  const parent = path.dirname(dir);
-  if (path.basename(parent) !== 'sessions') {
-    throw new Error(`${source} has a session.json but is not inside a 'sessions' folder (<storage>/sessions/<id>), so it cannot be replayed; point at the session folder in Stage Lens's storage`);
-  }
-  const files = new SessionFiles(path.dirname(parent), id);
+  // In storage (<storage>/sessions/<id>) or copied anywhere: the folder holds all it needs.
+  const files = SessionFiles.atFolder(dir);
   if (files.readMeta() === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
   const reader = new LogRunReader(options.excludeCold);
   let chunks = 0;

@@ -34,8 +34,14 @@ export class SessionFiles {
   private readonly fds = new Map<ChunkStream, number>();
   private indexFd: number | null = null;
 
-  constructor(storageDir: string, readonly sessionId: string) {
-    this.dir = path.join(storageDir, 'sessions', sessionId);
+  /** The session `sessionId` in Stage Lens's storage; `folder` reads one from elsewhere (see atFolder). */
+  constructor(storageDir: string, readonly sessionId: string, folder?: string) {
+    this.dir = folder ?? path.join(storageDir, 'sessions', sessionId);
+  }
+
+  /** A session folder wherever it is (one copied out of storage, to be compared), for reading. */
+  static atFolder(folder: string): SessionFiles {
+    return new SessionFiles(path.dirname(folder), path.basename(folder), folder);
   }
 
   static listIds(storageDir: string): string[] {

@@ -26,7 +26,8 @@ import { parseCommandArgs } from './commandArgs';
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
 Compares two runs of a vLLM-Omni server, each a server log (--log-stats), a /metrics
-scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>); one of the two
+scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>, or a copy of
+one anywhere); one of the two
 may be '-', a log or scrape read from stdin. Per stage and
 phase (queued, input wait, ready queued, prefill, decode, TTFT, gen time, time to first
 output, added time to first output) and end to end: counts, p50/p90/p99 of both runs,

@@ -97,10 +97,17 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
     assert.deepEqual(run.samples?.scopes, readSample(false).scopes);
     assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], caveat: null }]);
 
-    // A session folder copied out of storage cannot be replayed by SessionFiles: said, not guessed.
-    const loose = path.join(storage, 'loose');
+    // A session folder copied out of storage (to keep a baseline run) replays the same.
+    const loose = path.join(storage, 'baseline-run');
     fs.cpSync(files.dir, loose, { recursive: true });
-    await assert.rejects(loadRun(loose, { excludeCold: false }), /not inside a 'sessions' folder/);
+    const copied = await loadRun(loose, { excludeCold: false });
+    assert.equal(copied.kind, 'session');
+    assert.deepEqual(copied.samples, run.samples);
+    assert.deepEqual(copied.histograms, run.histograms);
+    // A copy without its captured bytes is a session with no log, not an empty one read as 0 requests.
+    for (const name of fs.readdirSync(loose)) if (name !== 'session.json') fs.rmSync(path.join(loose, name));
+    const bare = await loadRun(loose, { excludeCold: false });
+    assert.equal(bare.samples, null);
     await assert.rejects(loadRun(storage, { excludeCold: false }), /folder without a session\.json/);
     await assert.rejects(loadRun(path.join(storage, 'nope.log'), { excludeCold: false }), /cannot read .*nope\.log: no such file or folder/);
   } finally {
