@@ -166,6 +166,26 @@ export interface SummaryResult {
   readonly findings: readonly Finding[];
   /** Per-stage histograms of the last good /metrics scrape, when the session scrapes one. */
   readonly histograms: readonly HistogramSummary[];
+  /** For a session that reads a Prometheus server: who reports each replica and its throughput; null for other sessions. */
+  readonly prometheus: PrometheusPanel | null;
+}
+
+/** What the side panel shows of a Prometheus session beside its per-replica histogram rows. */
+export interface PrometheusPanel {
+  /** `5m`-style window of the figures, or `all`. */
+  readonly window: string;
+  /** Prometheus evaluation time of the last good poll, ms since epoch; null before the first. */
+  readonly evaluatedAt: number | null;
+  /** One per (stage, replica) the deployment reports, by stage then replica: the Prometheus `instance`s (host:port) behind it. */
+  readonly replicas: readonly PrometheusReplica[];
+  /** Finished requests per second per (stage, replica), from query_range; null before the first range query answered. */
+  readonly trend: PrometheusTrend | null;
+}
+
+export interface PrometheusReplica {
+  readonly stage: string | null;
+  readonly replica: string | null;
+  readonly instances: readonly string[];
 }
 
 

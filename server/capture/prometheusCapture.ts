@@ -5,7 +5,7 @@
 // figures stay.
 import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { HistogramSummary, PrometheusParams, PrometheusStageRow, PrometheusSummary } from '../protocol';
+import type { HistogramSummary, PrometheusPanel, PrometheusParams, PrometheusReplica, PrometheusStageRow, PrometheusSummary } from '../protocol';
 import type { Session } from './session';
 import type { CaptureListener, CaptureSource } from './source';
 import { PrometheusSource, type PrometheusState } from './prometheusSource';
@@ -33,6 +33,42 @@ function load(dir: string): PrometheusState | null {
 export function prometheusSummaryOf(session: Session): PrometheusSummary | null {
   const state = live.get(session.id) ?? load(session.files.dir);
   return state === null ? null : { sessionId: session.id, ...state, lastError: session.info.lastError ?? state.lastError };
+}
+
+/** Numeric labels in numeric order (`2` before `10`), others after them as text; absent first. */
+function compareLabels(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  const na = /^\d+$/.test(a) ? Number(a) : Number.NaN;
+  const nb = /^\d+$/.test(b) ? Number(b) : Number.NaN;
+  if (!Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
+  if (!Number.isNaN(na)) return -1;
+  if (!Number.isNaN(nb)) return 1;
+  return a < b ? -1 : 1;
+}
+
+/** The (stage, replica) pairs of the rows, each with every instance any family reports it from. */
+export function replicasOf(rows: readonly PrometheusStageRow[]): PrometheusReplica[] {
+  const byKey = new Map<string, { stage: string | null; replica: string | null; instances: Set<string> }>();
+  for (const r of rows) {
+    if (r.scope !== 'replica' || r.stage === null) continue;
+    const key = `${r.stage}\u0000${r.replica ?? ''}`;
+    let entry = byKey.get(key);
+    if (entry === undefined) byKey.set(key, (entry = { stage: r.stage, replica: r.replica, instances: new Set() }));
+    for (const i of r.instances) entry.instances.add(i);
+  }
+  return [...byKey.values()]
+    .sort((a, b) => compareLabels(a.stage, b.stage) || compareLabels(a.replica, b.replica))
+    .map((e) => ({ stage: e.stage, replica: e.replica, instances: [...e.instances].sort() }));
+}
+
+/** The side panel's part of a Prometheus session; null for other sessions and before any figures. */
+export function prometheusPanelOf(session: Session): PrometheusPanel | null {
+  if (session.info.kind !== 'prometheus') return null;
+  const summary = prometheusSummaryOf(session);
+  if (summary === null) return null;
+  return { window: summary.window, evaluatedAt: summary.evaluatedAt, replicas: replicasOf(summary.rows), trend: summary.trend };
 }
 
 /**

@@ -9,11 +9,12 @@ import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
 import { timelineOf } from '../core/analysis/timeline';
+import { prometheusPanelOf } from './prometheusCapture';
 
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms() };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -29,7 +30,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms() };
+  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

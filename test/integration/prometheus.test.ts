@@ -352,8 +352,19 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     const listed = (await request('stageLens/listSessions', {})).find((s) => s.id === info.id);
     assert.equal(listed?.status, 'running');
     // The per-(stage, replica) rows also reach the session's histogram rows (export, CLI).
-    const histograms = (await request('stageLens/summary', { sessionId: info.id })).histograms;
+    const sessionSummary = await request('stageLens/summary', { sessionId: info.id });
+    const histograms = sessionSummary.histograms;
     assert.equal(histograms.find((h) => h.family === 'vllm:e2e_request_latency_seconds' && h.labels['stage'] === '0' && h.labels['replica'] === '1')?.count, SIMS[1].requests);
+    // What the side panel shows beside them: each replica with the host that reports it, and its throughput line.
+    const panel = sessionSummary.prometheus;
+    assert.equal(panel?.window, 'all');
+    assert.deepEqual(
+      panel?.replicas.filter((r) => r.stage === '0'),
+      SIMS.map((sim, i) => ({ stage: '0', replica: sim.replica, instances: [`127.0.0.1:${simPorts[i]}`] })),
+    );
+    assert.deepEqual(panel?.replicas.map((r) => r.stage), [...panel!.replicas.map((r) => r.stage)].sort(), 'by stage');
+    assert.equal(panel?.trend?.family, 'vllm:e2e_request_latency_seconds');
+    assert.deepEqual(panel?.trend?.series.filter((t) => t.stage === '0').map((t) => t.replica), ['0', '1']);
     const stopped = await request('stageLens/stop', { sessionId: info.id });
     assert.equal(stopped.status, 'stopped');
     assert.equal((await request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length, summary.rows.length, 'figures kept after stop (prometheus.json)');

@@ -392,6 +392,44 @@ describe('side panel', () => {
     await waitUntil(page, `document.querySelector('[data-testid="scrape-section"]').hidden`);
   });
 
+  test('a Prometheus session: each replica with its hosts and throughput line; a missing point is a gap and "no data"', async () => {
+    assert.equal(await page.getByTestId('prometheus-section').isHidden(), true, 'not a Prometheus session: no section');
+    const hostile = '<img src=x onerror=alert(1)>:8000';
+    const prometheus = {
+      window: '5m',
+      evaluatedAt: Date.UTC(2026, 10, 29, 12, 0, 0),
+      replicas: [
+        { stage: '0', replica: '0', instances: ['10.0.0.5:8000'] },
+        { stage: '2', replica: '1', instances: ['10.0.0.6:8000', hostile] },
+      ],
+      trend: {
+        family: 'vllm:e2e_request_latency_seconds',
+        stepSeconds: 15,
+        times: [1, 2, 3, 4],
+        series: [
+          { stage: '0', replica: '0', perSecond: [2, null, 3, 3.5] },
+          { stage: '2', replica: '1', perSecond: [1, 1.5, 0, null] },
+        ],
+      },
+    };
+    await view.dispatch({ type: 'summary', summary: { ...data.summary, prometheus } });
+    await page.getByTestId('prometheus-section').waitFor();
+    assert.match((await page.getByTestId('prometheus-caption').textContent()) ?? '', /^window 5m · evaluated \d\d:\d\d:\d\d$/);
+    const items = page.getByTestId('prometheus-replica');
+    assert.equal(await items.count(), 2);
+    assert.match((await items.nth(0).textContent()) ?? '', /^stage 0 \S* ?· replica 0/);
+    assert.deepEqual(await page.getByTestId('replica-instances').allTextContents(), ['10.0.0.5:8000', `10.0.0.6:8000, ${hostile}`]);
+    assert.deepEqual(await page.getByTestId('replica-rate').allTextContents(), ['3.50 req/s', 'no data']);
+    assert.equal(await page.getByTestId('replica-rate').nth(1).getAttribute('data-state'), 'noData');
+    // Points drawn: the nulls are left out (gaps), the measured 0 is drawn.
+    assert.deepEqual(await page.locator('[data-testid="prometheus-replica"] canvas').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-points'))), ['3', '3']);
+    assert.equal(await evaluate<number>(page, 'window.__alerts'), 0);
+    assert.equal(await page.locator('[data-testid="prometheus-section"] img').count(), 0, 'an instance name stays text');
+    await page.getByTestId('prometheus-section').screenshot({ path: path.join(SHOTS, 'side-panel-prometheus.png') });
+    await view.dispatch({ type: 'summary', summary: data.summary });
+    await waitUntil(page, `document.querySelector('[data-testid="prometheus-section"]').hidden`);
+  });
+
   test('clicking a stage or a finding opens the latency panel on it', async () => {
     await page.locator('[data-testid="stage-row"][data-stage-key="1"]').click();
     await page.locator('[data-testid="finding"][data-code="ttft-not-recorded"] button').click();

@@ -1,5 +1,6 @@
-// Canvas plumbing shared by the charts: device-pixel sizing and the hatch pattern that
-// marks reconstructed (not measured) segments.
+// Canvas plumbing shared by the charts: device-pixel sizing, the hatch pattern that
+// marks reconstructed (not measured) segments, and sparklines with gaps.
+import type { SparkPoint } from './sparkline';
 
 /** Size the canvas backing store for the device pixel ratio; returns a context in CSS pixels. */
 export function fitCanvas(canvas: HTMLCanvasElement, cssWidth: number, cssHeight: number): CanvasRenderingContext2D {
@@ -43,4 +44,27 @@ export function observeSize(el: HTMLElement, callback: (width: number, height: n
     if (box !== undefined) callback(box.width, box.height);
   });
   ro.observe(el);
+}
+
+/** A line through the points, lifted at each null (a value not measured is a gap, not a dip to 0). */
+export function strokeGappedLine(ctx: CanvasRenderingContext2D, points: readonly (SparkPoint | null)[], color: string): void {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1.5;
+  ctx.beginPath();
+  let pen = false;
+  for (const p of points) {
+    if (p === null) {
+      pen = false;
+      continue;
+    }
+    if (pen) ctx.lineTo(p.x, p.y);
+    else ctx.moveTo(p.x, p.y);
+    pen = true;
+  }
+  ctx.stroke();
+  // A point between two gaps draws no line: a dot, so a measured value never vanishes.
+  ctx.fillStyle = color;
+  points.forEach((p, i) => {
+    if (p !== null && (points[i - 1] ?? null) === null && (points[i + 1] ?? null) === null) ctx.fillRect(p.x - 1.5, p.y - 1.5, 3, 3);
+  });
 }

@@ -12,6 +12,8 @@ import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
 import type { SidePanelState } from './state';
 import { pushTrend, sanitizeSideState } from './state';
+import { prometheusModel } from './prometheusModel';
+import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel } from './summaryModel';
 import { SummaryTable } from './summaryTable';
@@ -64,6 +66,7 @@ const scrapeSection = h(
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
+const prometheusSection = new PrometheusSection();
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 const live = h(
@@ -77,6 +80,7 @@ const live = h(
   waiting,
   findings.el,
   scrapeSection,
+  prometheusSection.el,
 );
 const empty = emptyState((m) => channel.post(m), 'No session yet. Start the demo server for live numbers in seconds, or capture your own server.');
 const root = h('main', { id: 'side-panel', className: 'side-panel' }, live, empty);
@@ -107,6 +111,7 @@ function render(): void {
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames);
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
+  prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   trend.update(state.trend, state.percentile, headlineLabel);
 }
 
@@ -140,6 +145,9 @@ function onMessage(msg: HostToWebview): void {
 }
 
 channel.onMessage(onMessage);
-onThemeChange(() => trend.draw());
+onThemeChange(() => {
+  trend.draw();
+  prometheusSection.draw();
+});
 render();
 channel.post({ type: 'ready' });

@@ -1,7 +1,7 @@
 // A sparkline of the headline latency over the live updates (own canvas: at most 60 points, a
 // chart library would be more code than the line).
 import type { Percentile } from '../../server/protocol';
-import { fitCanvas } from '../shared/canvas';
+import { fitCanvas, strokeGappedLine } from '../shared/canvas';
 import { h, setText, setTitle } from '../shared/dom';
 import { formatDurationMs } from '../shared/format';
 import { sparklinePoints } from '../shared/sparkline';
@@ -40,20 +40,7 @@ export class Trend {
     const ctx = fitCanvas(this.canvas, WIDTH, HEIGHT);
     const palette = readPalette();
     const pts = sparklinePoints(this.points.map((p) => p[this.pct]), WIDTH, HEIGHT, 3);
-    ctx.strokeStyle = palette.phase.prefill;
-    ctx.lineWidth = 1.5;
-    ctx.beginPath();
-    let pen = false;
-    for (const p of pts) {
-      if (p === null) {
-        pen = false;
-        continue;
-      }
-      if (pen) ctx.lineTo(p.x, p.y);
-      else ctx.moveTo(p.x, p.y);
-      pen = true;
-    }
-    ctx.stroke();
+    strokeGappedLine(ctx, pts, palette.phase.prefill);
     const last = [...pts].reverse().find((p) => p !== null);
     if (last) {
       ctx.fillStyle = palette.phase.prefill;
