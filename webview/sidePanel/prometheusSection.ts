@@ -2,7 +2,7 @@
 // (stage, replica) with the hosts behind it and a sparkline of its finished requests per
 // second (own canvas, as the headline trend; gaps where Prometheus had no point).
 import { fitCanvas, strokeGappedLine } from '../shared/canvas';
-import { h, setText, setTitle } from '../shared/dom';
+import { h, setText } from '../shared/dom';
 import { sparklinePoints } from '../shared/sparkline';
 import { readPalette } from '../shared/theme';
 import type { PrometheusModel, ReplicaRowModel } from './prometheusModel';
@@ -37,15 +37,13 @@ export class PrometheusSection {
 
   private item(row: ReplicaRowModel): HTMLElement {
     const canvas = h('canvas', { className: 'replica-trend', attrs: { role: 'img', 'aria-label': `${row.label}: requests per second` } });
-    const li = h(
+    return h(
       'li',
       { className: 'replica', testId: 'prometheus-replica', title: row.title, dataset: { key: row.key } },
       h('div', { className: 'replica-text' }, h('span', { className: 'replica-label', text: row.label }), h('span', { className: 'replica-instances muted', testId: 'replica-instances', text: row.instances })),
       canvas,
       h('span', { className: 'replica-rate', testId: 'replica-rate', dataset: { state: row.lastState }, text: row.lastText }),
     );
-    setTitle(li, row.title);
-    return li;
   }
 
   /** Redraws the sparklines (theme change, new figures). */
