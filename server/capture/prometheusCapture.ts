@@ -9,6 +9,7 @@ import type { HistogramSummary, PrometheusPanel, PrometheusParams, PrometheusRep
 import type { Session } from './session';
 import type { CaptureListener, CaptureSource } from './source';
 import { PrometheusSource, type PrometheusState } from './prometheusSource';
+import { compareLabel } from '../core/promql';
 
 const FILE = 'prometheus.json';
 const live = new Map<string, PrometheusState>();
@@ -35,19 +36,6 @@ export function prometheusSummaryOf(session: Session): PrometheusSummary | null 
   return state === null ? null : { sessionId: session.id, ...state, lastError: session.info.lastError ?? state.lastError };
 }
 
-/** Numeric labels in numeric order (`2` before `10`), others after them as text; absent first. */
-function compareLabels(a: string | null, b: string | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  const na = /^\d+$/.test(a) ? Number(a) : Number.NaN;
-  const nb = /^\d+$/.test(b) ? Number(b) : Number.NaN;
-  if (!Number.isNaN(na) && !Number.isNaN(nb)) return na - nb;
-  if (!Number.isNaN(na)) return -1;
-  if (!Number.isNaN(nb)) return 1;
-  return a < b ? -1 : 1;
-}
-
 /** The (stage, replica) pairs of the rows, each with every instance any family reports it from. */
 export function replicasOf(rows: readonly PrometheusStageRow[]): PrometheusReplica[] {
   const byKey = new Map<string, { stage: string | null; replica: string | null; instances: Set<string> }>();
@@ -59,7 +47,7 @@ export function replicasOf(rows: readonly PrometheusStageRow[]): PrometheusRepli
     for (const i of r.instances) entry.instances.add(i);
   }
   return [...byKey.values()]
-    .sort((a, b) => compareLabels(a.stage, b.stage) || compareLabels(a.replica, b.replica))
+    .sort((a, b) => compareLabel(a.stage, b.stage) || compareLabel(a.replica, b.replica))
     .map((e) => ({ stage: e.stage, replica: e.replica, instances: [...e.instances].sort() }));
 }
 

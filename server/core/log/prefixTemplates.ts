@@ -16,6 +16,7 @@
 // reads as the scanner would read it. Anything else falls back to the scanner.
 import type { LogHeader } from '../records';
 import { AsciiWords } from './asciiWords';
+import { detach } from './strings';
 import { MAX_CALL_SITE_LENGTH, TIMESTAMP_LENGTH, isTimestampInBytes, type ScannedPrefix } from './prefix';
 
 const MAX_SHAPES = 4;
@@ -89,7 +90,7 @@ export class PrefixTemplates {
     // Shorter than a word (`INFO ` without a process): left to the scanner.
     if (head === null || site === null || timestampWords === null) return;
     this.shapes.unshift({
-      headText: (' ' + headText).slice(1),
+      headText: detach(headText),
       head,
       siteText,
       site,

@@ -133,7 +133,8 @@ function orderValue(value: string | null): [number, number, string] {
   return /^-?\d+$/.test(value) ? [0, Number(value), ''] : [0, Infinity, value];
 }
 
-function compareLabel(a: string | null, b: string | null): number {
+/** Stage or replica labels in order: numbers numerically (`2` before `10`), then text, absent last. */
+export function compareLabel(a: string | null, b: string | null): number {
   const [na, xa, sa] = orderValue(a);
   const [nb, xb, sb] = orderValue(b);
   return na - nb || (xa === xb ? 0 : xa < xb ? -1 : 1) || sa.localeCompare(sb);
