@@ -51,9 +51,9 @@ function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
 
 /** `0->1=1.20ms` in text[a, b). */
 function transferItem(text: string, a: number, b: number): OmniTimingTransfer | null {
-  const dash = indexIn(text, 45 /* - */, a, b);
-  if (dash === -1 || text.charCodeAt(dash + 1) !== 62 /* > */) return null;
-  const arrow = dash;
+  // The first `-` of the item must open `->`: any other `-` before it would fail smallInt anyway.
+  const arrow = indexIn(text, 45 /* - */, a, b);
+  if (arrow === -1 || text.charCodeAt(arrow + 1) !== 62 /* > */) return null;
   const eq = indexIn(text, 61 /* = */, arrow + 2, b);
   if (eq === -1) return null;
   const fromStage = smallInt(text, a, arrow);

@@ -18,6 +18,8 @@ export interface ParsedPrefix extends LogHeader {
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
 const MAX_PROCESS_LENGTH = 120;
+/** Length of `MM-DD HH:MM:SS`. */
+export const TIMESTAMP_LENGTH = 14;
 /** Longest `path:line` inside a call site's brackets. */
 export const MAX_CALL_SITE_LENGTH = 320;
 
@@ -78,7 +80,7 @@ function isDigit(line: string, i: number): boolean {
 }
 
 /** `MM-DD HH:MM:SS` at i. */
-function isTimestampAt(line: string, i: number): boolean {
+export function isTimestampAt(line: string, i: number): boolean {
   return (
     isDigit(line, i) && isDigit(line, i + 1) && line.charCodeAt(i + 2) === 45 &&
     isDigit(line, i + 3) && isDigit(line, i + 4) && line.charCodeAt(i + 5) === 32 &&
@@ -170,8 +172,8 @@ function headAtStart(line: string): PrefixHead | null {
   const level = levelAt(line, i);
   if (level === null) return null;
   i += level.length + 1;
-  if (!isTimestampAt(line, i) || line.charCodeAt(i + 14) !== 32) return null;
-  return { process, stagePrefix, level, timestamp: line.slice(i, i + 14), length: i + 15 };
+  if (!isTimestampAt(line, i) || line.charCodeAt(i + TIMESTAMP_LENGTH) !== 32) return null;
+  return { process, stagePrefix, level, timestamp: line.slice(i, i + TIMESTAMP_LENGTH), length: i + TIMESTAMP_LENGTH + 1 };
 }
 
 /** A prefix read by the scanner: at the start of the line, its parts in the usual order. */
@@ -180,8 +182,6 @@ export interface ScannedPrefix extends ParsedPrefix {
   readonly timestampStart: number;
 }
 
-/** Length of `MM-DD HH:MM:SS`. */
-export const TIMESTAMP_LENGTH = 14;
 
 function withCallSite(head: PrefixHead, site: CallSite): ScannedPrefix {
   return {
@@ -213,21 +213,6 @@ export function scanPrefix(line: string): ScannedPrefix | null {
   const head = headAtStart(line);
   const site = head === null ? null : callSiteAt(line, head.length);
   return head !== null && site !== null ? withCallSite(head, site) : null;
-}
-
-/** `MM-DD HH:MM:SS` in the bytes at i (the byte reading of isTimestampAt). */
-export function isTimestampInBytes(view: DataView, i: number): boolean {
-  const digit = (k: number): boolean => {
-    const c = view.getUint8(i + k);
-    return c >= 48 && c <= 57;
-  };
-  return (
-    digit(0) && digit(1) && view.getUint8(i + 2) === 45 &&
-    digit(3) && digit(4) && view.getUint8(i + 5) === 32 &&
-    digit(6) && digit(7) && view.getUint8(i + 8) === 58 &&
-    digit(9) && digit(10) && view.getUint8(i + 11) === 58 &&
-    digit(12) && digit(13)
-  );
 }
 
 /** The regular-expression search for a prefix anywhere in the line (also the reference the scanner is tested against). */

@@ -17,7 +17,7 @@
 import type { LogHeader } from '../records';
 import { AsciiWords } from './asciiWords';
 import { detach } from './strings';
-import { MAX_CALL_SITE_LENGTH, TIMESTAMP_LENGTH, isTimestampInBytes, type ScannedPrefix } from './prefix';
+import { MAX_CALL_SITE_LENGTH, TIMESTAMP_LENGTH, isTimestampAt, type ScannedPrefix } from './prefix';
 
 const MAX_SHAPES = 4;
 const MAX_LINE_DIGITS = 9;
@@ -113,7 +113,8 @@ function readShape(shape: PrefixShape, src: string, view: DataView, start: numbe
   if (digitsStart + 2 > end || !shape.head.occursAt(view, start)) return null;
   let timestamp = shape.timestamp;
   if (!shape.timestampWords.occursAt(view, timestampStart)) {
-    if (!isTimestampInBytes(view, timestampStart)) return null;
+    // src[k] is bytes[k] in an ASCII piece: the scanner's own check reads the same characters.
+    if (!isTimestampAt(src, timestampStart)) return null;
     timestamp = src.slice(timestampStart, timestampStart + TIMESTAMP_LENGTH);
   }
   if (view.getUint8(timestampStart + TIMESTAMP_LENGTH) !== CH_SPACE || !shape.site.occursAt(view, siteStart)) return null;
