@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { StageLensClient } from '../client';
+import { portSetting, scrapeIntervalSetting } from '../settings';
 
 export async function attachToProcess(client: StageLensClient): Promise<void> {
   const processes = await client.request('stageLens/listServingProcesses', {});
@@ -38,14 +39,14 @@ export async function attachToLogFile(client: StageLensClient): Promise<void> {
 }
 
 export async function attachToMetrics(client: StageLensClient): Promise<void> {
-  const port = vscode.workspace.getConfiguration('stageLens').get<number>('port') ?? 8000;
+  const port = portSetting();
+  const intervalMs = scrapeIntervalSetting();
   const url = await vscode.window.showInputBox({
     title: 'Stage Lens: /metrics URL to scrape',
     value: `http://127.0.0.1:${port}/metrics`,
     validateInput: (v) => (/^https?:\/\/[^\s]+$/.test(v.trim()) ? undefined : 'An http:// or https:// URL, e.g. http://127.0.0.1:8000/metrics'),
   });
   if (url === undefined) return;
-  const intervalMs = vscode.workspace.getConfiguration('stageLens').get<number>('scrapeIntervalMs') ?? 2000;
   const info = await client.request('stageLens/scrape', { url: url.trim(), intervalMs });
   client.setCurrent(info.id);
 }
