@@ -3,6 +3,8 @@
 // timeline, findings.
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
+import { EndToEndBuilder } from '../core/analysis/endToEnd';
+import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
 import type { FindingRequestIds } from './requestQueries';
@@ -14,23 +16,27 @@ import { prometheusPanelOf } from './prometheusCapture';
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
   const requests = session.requests();
   const summaries = new StageSummaryBuilder();
   const findings = new FindingsBuilder();
+  const endToEnd = new EndToEndBuilder();
+  const tablesMissing = new TablesMissingCounter();
   let count = 0;
   // Requests are in capture order: walk back from the newest.
   for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
     const r = requests.at(i) as AnalyzedRequest;
     summaries.add(r);
     findings.add(r);
+    endToEnd.add(r);
+    tablesMissing.add(r);
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice() };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

@@ -75,6 +75,7 @@ test('finds vllm serve --omni, vllm-omni serve, python -m vllm…, and the simul
     port: 8091,
     stdout: '/srv/tts/server.log',
     stderr: '/srv/tts/server.log',
+    statsTables: { tables: 'unknown', reason: "Stage Lens cannot read its environment (/proc/<pid>/environ; another user's process?), so its log level is unknown" },
   });
   const omni = found.get(101);
   assert.equal(omni?.deployConfig, '/etc/omni/omni.yaml');
@@ -114,7 +115,7 @@ test('command and option parsing', () => {
 });
 
 function proc(over: Partial<ServingProcess>): ServingProcess {
-  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', ...over };
+  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', statsTables: { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' }, ...over };
 }
 
 test('attach plan: files are tailed, the port is scraped', () => {

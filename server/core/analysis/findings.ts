@@ -3,6 +3,7 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import type { Cell } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
+import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
 /** Printing has 3 decimals, so a sum of two printed values can be off by 0.001; beyond 0.002 is real. */
@@ -28,15 +29,14 @@ export class FindingsBuilder {
   /** Requests seen per stage id, for "N of M" in messages. */
   private readonly stageRequests = new Map<number | null, number>();
   private readonly coldRequests: AnalyzedRequest[] = [];
-  private requestsWithoutStageTable = 0;
+  /** Requests added, for "N of M" where a finding is about requests rather than stages. */
+  private requestTotal = 0;
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
     if (!request.complete) this.hit('truncated-record', 'info', null, request.requestId);
-    if (!request.hasStageTable && (request.timing !== null || hasKeys(request.e2e))) {
-      this.requestsWithoutStageTable += 1;
-      this.hit('stage-tables-missing', 'info', null, request.requestId);
-    }
+    this.requestTotal += 1;
+    if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     // Called once per request of a 100k-request log: no arrays built here.
     let firstStageId = Number.POSITIVE_INFINITY;
     for (const stage of request.stages) if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
@@ -129,7 +129,7 @@ export class FindingsBuilder {
       case 'truncated-record':
         return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
       case 'stage-tables-missing':
-        return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
+        return tablesMissingMessage(n, this.requestTotal);
       case 'cold-start':
         return '';
     }
@@ -162,11 +162,6 @@ export class FindingsBuilder {
       message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }
 
 /** Fields that are durations by their unit suffix. */

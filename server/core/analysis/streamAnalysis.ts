@@ -6,7 +6,9 @@ import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
-import type { AnalyzedRequest, Finding, StageSummary } from './types';
+import { EndToEndBuilder } from './endToEnd';
+import { TablesMissingCounter } from './tablesMissing';
+import type { AnalyzedRequest, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -17,12 +19,24 @@ export interface AnalysisSnapshot {
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
   readonly findings: readonly Finding[];
+  /** End to end over the requests the stage summaries are over. */
+  readonly endToEnd: EndToEndSummary | null;
+  /** Requests with only [OmniTiming] lines; null when every request has its stats tables. */
+  readonly tablesMissing: TablesMissing | null;
   readonly problems: readonly ParseProblem[];
   readonly overallSummaries: readonly OverallSummaryRecord[];
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
   readonly boots: number;
   readonly legacyRecords: number;
+}
+
+/** What a live view refreshes. */
+export interface LiveSummary {
+  readonly stages: StageSummary[];
+  readonly findings: Finding[];
+  readonly endToEnd: EndToEndSummary | null;
+  readonly tablesMissing: TablesMissing | null;
 }
 
 export interface StreamAnalysisOptions {
@@ -36,6 +50,8 @@ export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries = new StageSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
+  private readonly endToEnd = new EndToEndBuilder();
+  private readonly tablesMissing = new TablesMissingCounter();
   private readonly store = new RequestStore();
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
@@ -72,9 +88,9 @@ export class StreamAnalysis {
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
-  summary(maxRequestIds = 200): { stages: StageSummary[]; findings: Finding[] } {
+  summary(maxRequestIds = 200): LiveSummary {
     const stages = this.summaries.stages();
-    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds), endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
   }
 
   snapshot(): AnalysisSnapshot {
@@ -93,6 +109,8 @@ export class StreamAnalysis {
         return (replicas ??= summaries.replicas(included()));
       },
       findings: this.findingsBuilder.findings(stages),
+      endToEnd: this.endToEnd.summary(),
+      tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
       overallSummaries: this.overall,
       engineStats: [...this.engines.values()],
@@ -122,7 +140,11 @@ export class StreamAnalysis {
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
     for (const request of requests) {
       this.store.add(request);
-      if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
+      if (!(this.options.excludeCold === true && request.cold)) {
+        this.summaries.add(request);
+        this.endToEnd.add(request);
+      }
+      this.tablesMissing.add(request);
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);
     }
