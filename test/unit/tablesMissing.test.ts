@@ -67,7 +67,7 @@ test('a log where only some requests lack the tables says how many, and keeps th
 });
 
 function summaryOf(snap: AnalysisSnapshot): SummaryResult {
-  return { sessionId: 's', requestCount: snap.requests.length, stages: snap.stages, findings: snap.findings, histograms: [], prometheus: null, endToEnd: snap.endToEnd, tablesMissing: snap.tablesMissing };
+  return { sessionId: 's', requestCount: snap.requests.length, stages: snap.stages, findings: snap.findings, histograms: [], prometheus: null, endToEnd: snap.endToEnd, tablesMissing: snap.tablesMissing, edges: snap.edges };
 }
 
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {

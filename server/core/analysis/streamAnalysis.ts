@@ -2,13 +2,14 @@
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
+import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
-import type { AnalyzedRequest, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
+import type { AnalyzedRequest, EdgeSummary, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -18,6 +19,8 @@ export interface AnalysisSnapshot {
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
+  /** Per transfer edge, over the same requests as the stage summaries. */
+  readonly edges: readonly EdgeSummary[];
   readonly findings: readonly Finding[];
   /** End to end over the requests the stage summaries are over. */
   readonly endToEnd: EndToEndSummary | null;
@@ -34,6 +37,7 @@ export interface AnalysisSnapshot {
 /** What a live view refreshes. */
 export interface LiveSummary {
   readonly stages: StageSummary[];
+  readonly edges: EdgeSummary[];
   readonly findings: Finding[];
   readonly endToEnd: EndToEndSummary | null;
   readonly tablesMissing: TablesMissing | null;
@@ -44,22 +48,27 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
+  readonly keepOverallSummaries?: boolean;
 }
 
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries = new StageSummaryBuilder();
+  private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
   private readonly endToEnd = new EndToEndBuilder();
   private readonly tablesMissing = new TablesMissingCounter();
-  private readonly store = new RequestStore();
+  private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
   private bootCount = 0;
   private legacyCount = 0;
 
-  constructor(private readonly options: StreamAnalysisOptions = {}) {}
+  constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
+  }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
@@ -90,7 +99,7 @@ export class StreamAnalysis {
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
   summary(maxRequestIds = 200): LiveSummary {
     const stages = this.summaries.stages();
-    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds), endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
+    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds), endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
   }
 
   snapshot(): AnalysisSnapshot {
@@ -108,6 +117,7 @@ export class StreamAnalysis {
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
       },
+      edges: this.edgeSummaries.edges(),
       findings: this.findingsBuilder.findings(stages),
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
@@ -142,6 +152,7 @@ export class StreamAnalysis {
       this.store.add(request);
       if (!(this.options.excludeCold === true && request.cold)) {
         this.summaries.add(request);
+        this.edgeSummaries.add(request);
         this.endToEnd.add(request);
       }
       this.tablesMissing.add(request);
