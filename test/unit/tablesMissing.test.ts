@@ -11,6 +11,7 @@ import { tableReport } from '../../server/core/report/tableReport';
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
 import { liveHints, type LiveStageNumbers } from '../../server/core/deploy';
 import { timingModel } from '../../webview/sidePanel/timingModel';
+import { headline } from '../../webview/sidePanel/summaryModel';
 import { tableColumns } from '../../webview/latencyPanel/table/columns';
 import type { SummaryResult } from '../../server/protocol';
 import { analyzeFixture } from './deploy-helpers';
@@ -79,6 +80,7 @@ test('side panel and latency panel: stage time and end to end, in ms, instead of
     ['stage 1', 'code2wav', '1,415', 1415],
     ['end to end', '', '1,425', 1425],
   ]);
+  assert.deepEqual(headline(summary), { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 }, 'the trend follows the end-to-end time');
   const columns = tableColumns(summary.stages, {}, true);
   assert.deepEqual(columns.map((c) => c.id), ['requestId', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s']);
 });
