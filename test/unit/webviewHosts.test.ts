@@ -39,6 +39,8 @@ class FakeSource implements LatencyDataSource {
     for (const l of this.listeners) l(this.current);
   }
 
+  async start(): Promise<void> {}
+
   currentSession(): SessionInfo | null {
     return this.current;
   }

@@ -44,7 +44,7 @@ const header = h(
   { className: 'session', testId: 'session-header' },
   statusDot,
   h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
-  button('Open Latency Panel', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
+  button('Open Latency Details', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
 );
 const percentileSwitch = segmented<Percentile>('Percentile', ['p50', 'p90', 'p99'], state.percentile, 'percentile', (p) => {
   save({ percentile: p });

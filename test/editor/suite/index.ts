@@ -19,6 +19,7 @@ import './activation.test';
 import './stageLens.test';
 import './deployInlay.test';
 import './compare.test';
+import './lightWindow.test';
 // ---- end of suites ----
 
 /**
@@ -38,7 +39,18 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+/**
+ * The harness runs this bundle in two windows (test/editor/harness/run-extension-tests.ts): the
+ * `light window` suite only in the workspace without deploy configs, every other suite only in
+ * the deploy workspace.
+ */
+function selectWindowSuites(): void {
+  mocha.grep(/^light window /);
+  if (process.env.STAGE_LENS_EDITOR_WINDOW !== 'light') mocha.invert();
+}
+
 export function run(): Promise<void> {
+  selectWindowSuites();
   const file = resultsFile();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '');
