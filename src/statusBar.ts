@@ -2,6 +2,7 @@
 // Shown only while there is a session (a window that never used Stage Lens has no item).
 import * as vscode from 'vscode';
 import type { SessionInfo, SummaryResult } from '../server/protocol';
+import { statusWords } from '../webview/shared/sessionStatus';
 
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -22,8 +23,8 @@ export class SessionStatusBar implements vscode.Disposable {
     const live = session.status === 'running' || session.status === 'starting';
     this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
     this.item.tooltip = [
-      `Stage Lens: ${session.kind} session ${session.status}`,
-      session.description,
+      `Stage Lens: ${session.title}`,
+      `${statusWords(session)} · ${session.description}`,
       session.lastError === null ? '' : `Error: ${session.lastError}`,
       'Click to open Latency Details.',
     ].filter((l) => l !== '').join('\n');

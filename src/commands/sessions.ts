@@ -2,12 +2,13 @@
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { ExportFormat, SessionInfo } from '../../server/protocol';
+import { statusWords } from '../../webview/shared/sessionStatus';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
     id: s.id,
-    label: `${s.kind} · ${s.requestCount} requests · ${s.status}`,
-    description: new Date(s.startedAt).toLocaleString(),
+    label: s.title,
+    description: `${s.requestCount} requests · ${statusWords(s)}`,
     detail: s.description + (s.lastError === null ? '' : `  (error: ${s.lastError})`),
   };
 }

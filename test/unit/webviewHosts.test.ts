@@ -11,6 +11,7 @@ const session = (id: string, requestCount = 1): SessionInfo => ({
   id,
   kind: 'launch',
   description: 'vllm serve',
+  title: 'vllm',
   startedAt: 0,
   status: 'running',
   requestCount,

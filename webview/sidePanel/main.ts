@@ -6,7 +6,7 @@ import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
 import { segmented } from '../shared/segmented';
-import { sessionTitle as sessionTitleOf } from '../shared/sessionTitle';
+import { statusWords } from '../shared/sessionStatus';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -56,7 +56,7 @@ const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {
   testId: 'scrape-summary',
   rowTestId: 'scrape-row',
   label: 'Latency per stage from the server\'s /metrics histograms',
-  countPrefix: 'obs=',
+  count: (n) => ({ text: `${n} observed`, title: `${n} observations in the server's histograms since it started (not requests of this log)` }),
 });
 const scrapeSection = h(
   'section',
@@ -90,9 +90,9 @@ function showSession(): void {
   live.hidden = session === null;
   empty.hidden = session !== null;
   if (session === null) return;
-  setText(sessionTitle, sessionTitleOf(session));
+  setText(sessionTitle, session.title);
   const requests = summary?.requestCount ?? session.requestCount;
-  setText(sessionMeta, `${session.status} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}${session.kind === 'import' ? ' · imported' : ''}`);
+  setText(sessionMeta, `${statusWords(session)} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}`);
   statusDot.dataset['status'] = session.status;
   sessionTitle.title = session.description;
   errorBanner.hidden = session.lastError === null;
