@@ -74,6 +74,30 @@ describe('side panel at the side bar\'s default width', () => {
     assert.deepEqual(cut, []);
   });
 
+  test('a value in words ("⚠ not recorded") wraps inside its card instead of running out of it', async () => {
+    // The demo's codec: every TTFT not recorded, the longest value a card shows.
+    const only = data.requests.filter((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded').slice(0, 50);
+    await view.dispatch({ type: 'summary', summary: summarize(data.session.id, only) });
+    await waitUntil(page, `document.querySelector('[data-testid="stage-row"][data-stage-key="2"] td[data-col="ttftMs"] .v').textContent === 'not recorded'`);
+    for (const width of [300, 270, 240, 210]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(100);
+      // The text's own extent (a Range), against its cell and its card.
+      const out = await evaluate<string[]>(page, `[...document.querySelectorAll('[data-testid="stage-row"] td')].filter((td) => {
+        const v = td.querySelector('.v');
+        const range = document.createRange();
+        range.selectNodeContents(v);
+        const text = range.getBoundingClientRect();
+        const row = td.closest('tr').getBoundingClientRect();
+        const box = td.getBoundingClientRect();
+        return v.scrollWidth > v.clientWidth + 0.5 || text.right > box.right + 0.5 || text.right > row.right + 0.5;
+      }).map((td) => td.closest('tr').dataset.stageKey + ':' + td.dataset.col + '=' + td.querySelector('.v').textContent)`);
+      assert.deepEqual(out, [], `${width}px: values running out of their cell`);
+    }
+    await page.setViewportSize({ width: 300, height: 900 });
+    await view.dispatch({ type: 'summary', summary: data.summary });
+  });
+
   test('counts are words: n= for requests, "observed" for /metrics, each explained', async () => {
     const count = page.locator('[data-testid="stage-row"][data-stage-key="0"] .stage-count');
     assert.equal(await count.textContent(), `n=${COUNT}`);

@@ -19,6 +19,8 @@ import './activation.test';
 import './stageLens.test';
 import './deployInlay.test';
 import './compare.test';
+import './stopCapture.test';
+import './electronDemo.test';
 import './lightWindow.test';
 // ---- end of suites ----
 
