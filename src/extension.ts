@@ -53,10 +53,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
     client,
     context,
     // After Start Demo Server / a launch: both views shown, the keyboard left where the user
-    // is (a palette they opened meanwhile stays open).
+    // is (a palette they opened meanwhile stays open). No filter is posted: a filter moves the
+    // keyboard into the panel's table, which a user's click on a stage wants and this does not.
     revealLatencyView: async () => {
       await vscode.commands.executeCommand('stageLens.latencyView.focus', { preserveFocus: true });
-      views.openLatencyPanel({}, { preserveFocus: true });
+      views.openLatencyPanel(undefined, { preserveFocus: true });
     },
     openTerminal: (sessionId, name) => {
       const t = new ServerOutputTerminal(name);

@@ -65,9 +65,14 @@ uiTest(
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible' });
     await wb.page.keyboard.type('Stage Lens: Stop', { delay: 40 }); // F1 starts the input with '>'
-    // The side view and Latency Details open meanwhile; the palette must stay under the user's fingers.
+    // The side view and Latency Details open and fill meanwhile (reading them moves no focus);
+    // the palette must stay under the user's fingers all along.
     await wb.page.locator('.tabs-container .tab[aria-label^="Stage Lens: Latency Details"]').waitFor({ timeout: 30_000 });
-    await wb.page.waitForTimeout(2500);
+    const details = await wb.webview('Stage Lens: Latency Details', 60_000);
+    await waitText(details, '[data-testid="request-total"]', (t) => /^[1-9][\d,]* requests?/.test(t), 'requests in Latency Details', 90_000);
+    const sideView = await sideBarWebview(wb, 30_000);
+    await waitText(sideView, '[data-testid="session-meta"]', (t) => /^running · [1-9]/.test(t), 'the session in Latency Summary', 60_000);
+    await wb.page.waitForTimeout(1500);
     assert.equal(await input.isVisible(), true, 'the palette closed: Start Demo Server took the focus');
     assert.equal(await input.inputValue(), '>Stage Lens: Stop');
     await wb.screenshot('first-minutes-palette-kept');
