@@ -1,15 +1,22 @@
 // One esbuild context per target (extension host, language server, CLI, webviews,
 // extension-host tests). Entries that do not exist yet are skipped, so the tree builds
 // at every step. `--watch` rebuilds on change.
+// `--production` (vscode:prepublish, prepare): the shipped bundles minified and without
+// source maps, into a dist/ emptied first (nothing stale reaches the .vsix or the npm
+// package); the extension-host test bundle is not built.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, minify: production, logLevel: 'warning' };
+const sourcemap = !production;
+// server/version.ts reads it; `stage-lens --version`, the language server's serverInfo.
+const define = { __STAGE_LENS_VERSION__: JSON.stringify(version) };
+const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap, minify: production, logLevel: 'warning', define };
 const targets = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
   { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
@@ -21,16 +28,17 @@ const webviewRoot = path.join(root, 'webview');
 for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
   const entry = path.join('webview', name, 'main.ts');
   if (existsSync(path.join(root, entry))) {
-    targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: true, minify: production,
+    targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap, minify: production,
       logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' } });
   }
 }
 
-// Extension-host tests run inside a real VS Code: bundled like the extension.
-if (existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
-  targets.push({ ...node, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
+// Extension-host tests run inside a real VS Code: bundled like the extension (with source maps, never shipped).
+if (!production && existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
+  targets.push({ ...node, sourcemap: true, minify: false, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
 }
 
+if (production) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const present = targets.filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))));
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
@@ -39,5 +47,5 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
-  console.log(`built ${present.length} targets into dist/`);
+  console.log(`built ${present.length} targets into dist/${production ? ' (production: minified, no source maps)' : ''}`);
 }

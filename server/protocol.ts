@@ -40,6 +40,12 @@ export interface SessionInfo {
   readonly kind: SessionSourceKind;
   /** Human description of the source: the command line, the file, the URL. */
   readonly description: string;
+  /**
+   * The session's name for people: what was served (model, or the file / URL read), the deploy
+   * file, the start time ("Qwen3-TTS-12Hz-1.7B-CustomVoice · qwen3_tts.yaml · Dec 1 14:02").
+   * Computed by the server (server/capture/sessionTitle.ts).
+   */
+  readonly title: string;
   /** ms since epoch */
   readonly startedAt: number;
   readonly status: SessionStatus;

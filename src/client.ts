@@ -1,6 +1,8 @@
-// Starts the language server (dist/server.js over IPC), keeps a typed view of the
-// sessions, and re-opens them after a server restart: the server replays its storage
-// folder, so nothing captured is lost when it is killed.
+// Starts the language server (dist/server.js over IPC) when Stage Lens is first used (a
+// command, a view, a deploy YAML; not at activation), keeps a typed view of the sessions,
+// and re-opens them after a server restart: the server replays its storage folder, so
+// nothing captured is lost when it is killed. The LanguageClient is created at once, so
+// notification handlers can be registered before the server runs.
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
@@ -9,12 +11,18 @@ import { retentionSettings } from './settings';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRoleNames } from './stageRoles';
 
+/** Port of the language server's inspector in a debug session (.vscode/launch.json attaches to it). */
+export const SERVER_INSPECT_PORT = 6009;
+
 export class StageLensClient implements LatencyDataSource, vscode.Disposable {
-  private client: LanguageClient | null = null;
+  private readonly client: LanguageClient;
+  private starting: Promise<void> | null = null;
+  private started = false;
   private readonly sessions = new Map<string, SessionInfo>();
   private current: string | null = null;
   private readonly changeEmitter = new vscode.EventEmitter<SessionInfo | null>();
   private readonly sessionsEmitter = new vscode.EventEmitter<SessionInfo>();
+  private readonly listEmitter = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   /** Bumped on every update of a session: a summary is current for one revision. */
   private readonly revisions = new Map<string, number>();
@@ -22,18 +30,20 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   readonly onDidChangeSession = this.changeEmitter.event;
   /** Any session changed (not only the current one). */
   readonly onDidUpdateSession = this.sessionsEmitter.event;
+  /** A session was added, changed or removed. */
+  readonly onDidChangeSessions = this.listEmitter.event;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
-
-  async start(): Promise<void> {
-    const serverModule = this.context.asAbsolutePath('dist/server.js');
-    const storageDir = this.context.globalStorageUri.fsPath;
+  ) {
+    const serverModule = context.asAbsolutePath('dist/server.js');
+    const storageDir = context.globalStorageUri.fsPath;
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.ipc },
-      debug: { module: serverModule, transport: TransportKind.ipc },
+      // When the extension runs under the debugger (F5): the server opens an inspector for the
+      // "Attach to Language Server" configuration of .vscode/launch.json.
+      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_INSPECT_PORT}`] } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
@@ -43,36 +53,58 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
       initializationOptions: { storageDir, retention: retentionSettings((problem) => this.log.warn(`Stage Lens: ${problem}`)) },
       outputChannel: this.log,
     };
+    // The id 'stageLens' makes the client honour the setting stageLens.trace.server (off / messages / verbose).
     this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
     this.disposables.push(
       this.client.onNotification('stageLens/sessionChanged' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session)),
       this.client.onNotification('stageLens/sessionsRemoved' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionsRemoved']) => this.removed(p.sessionIds)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`))).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
+        if (this.started && e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`))).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
       }),
       this.client.onDidChangeState(async (e) => {
         // 2 = Running: after a restart the server has replayed its storage; refresh our view.
-        if (e.newState === 2) await this.refreshSessions();
+        if (e.newState === 2 && this.started) await this.listSessions();
       }),
     );
-    await this.client.start();
-    await this.refreshSessions();
   }
 
+  /** Whether the language server was asked to start (it is never started just by activation). */
+  get isStarted(): boolean {
+    return this.starting !== null;
+  }
+
+  /** Starts the language server once; later calls return the same promise (a failed start is tried again by the next call). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      await this.client.start();
+      this.started = true;
+      this.log.info('language server started');
+      await this.listSessions();
+    })().catch((err: unknown) => {
+      if (!this.started) this.starting = null;
+      throw err;
+    });
+    return this.starting;
+  }
+
+  /** Handlers may be registered before the server runs. */
   onNotification<M extends ClientNotificationMethod>(method: M, handler: (payload: ClientNotifications[M]) => void): vscode.Disposable {
-    if (this.client === null) throw new Error('Stage Lens language server is not running');
     return this.client.onNotification(method, handler);
   }
 
   async request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
-    if (this.client === null) throw new Error('Stage Lens language server is not running');
+    await this.start();
     const result = (await this.client.sendRequest(method, params)) as RequestResult<M>;
     if (isSessionInfo(result)) this.update(result);
     return result;
   }
 
   async refreshSessions(): Promise<SessionInfo[]> {
-    if (this.client === null) return [];
+    await this.start();
+    return this.listSessions();
+  }
+
+  private async listSessions(): Promise<SessionInfo[]> {
     const list = (await this.client.sendRequest('stageLens/listSessions' satisfies ServerRequestMethod, {})) as SessionInfo[];
     for (const s of list) this.update(s);
     if (this.current === null && list.length > 0) this.setCurrent(list[0]?.id ?? null);
@@ -116,6 +148,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
       this.revisions.delete(id);
       this.summaries.delete(id);
     }
+    this.listEmitter.fire();
     if (this.current !== null && sessionIds.includes(this.current)) this.setCurrent(this.allSessions()[0]?.id ?? null);
   }
 
@@ -123,6 +156,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     this.sessions.set(info.id, info);
     this.revisions.set(info.id, (this.revisions.get(info.id) ?? 0) + 1);
     this.sessionsEmitter.fire(info);
+    this.listEmitter.fire();
     if (this.current === info.id) this.changeEmitter.fire(info);
   }
 
@@ -130,7 +164,8 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     this.changeEmitter.dispose();
     this.sessionsEmitter.dispose();
-    void this.client?.stop();
+    this.listEmitter.dispose();
+    if (this.started) void this.client.stop();
   }
 }
 

@@ -1,8 +1,12 @@
 // Activation: wires the language client, commands, terminals, status bar and views.
-// Nothing else lives here.
+// Nothing else lives here. Activation starts no language server: the first command, view
+// or deploy-config YAML does (a window with no deploy config and no Stage Lens action
+// stays light).
 import * as vscode from 'vscode';
 import { StageLensClient } from './client';
 import { SessionStatusBar } from './statusBar';
+import { DeployConfigTracker } from './deployConfigs';
+import { SessionContextKeys } from './sessionContext';
 import { EarlyOutput, ServerOutputTerminal } from './terminal';
 import { launchServer, startDemo } from './commands/launch';
 import type { LaunchDeps } from './commands/launch';
@@ -26,10 +30,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   const client = new StageLensClient(context, log);
   const statusBar = new SessionStatusBar();
   const terminals = new Map<string, ServerOutputTerminal>();
+  const startServer = (): void => {
+    void client.start().catch((err: unknown) => log.error(`language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+  };
   context.subscriptions.push(log, client, statusBar, { dispose: () => terminals.forEach((t) => t.dispose()) });
-
-  await client.start();
-  log.info(`language server started; storage ${context.globalStorageUri.fsPath}`);
+  context.subscriptions.push(new DeployConfigTracker(startServer), new SessionContextKeys(client));
+  log.info(`activated; storage ${context.globalStorageUri.fsPath}`);
 
   // A launch's first lines (its command line, or why it could not start) can arrive before
   // the request that created the session has answered: they wait here for its terminal.
@@ -54,7 +60,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   const deps: LaunchDeps = {
     client,
     context,
-    revealLatencyView: () => revealLatencyView(),
+    // After Start Demo Server / a launch: both views shown, the keyboard left where the user
+    // is (a palette they opened meanwhile stays open). No filter is posted: a filter moves the
+    // keyboard into the panel's table, which a user's click on a stage wants and this does not.
+    revealLatencyView: async () => {
+      await vscode.commands.executeCommand('stageLens.latencyView.focus', { preserveFocus: true });
+      views.openLatencyPanel(undefined, { preserveFocus: true });
+    },
     openTerminal: (sessionId, name) => {
       const t = new ServerOutputTerminal(name);
       terminals.set(sessionId, t);
@@ -97,7 +109,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   context.subscriptions.push(comparePanel);
   command('stageLens.compareSessions', (args?: CompareArgs) => compareSessions(client, comparePanel, args));
 
-  statusBar.show(client.currentSession(), null);
   return { client };
 }
 

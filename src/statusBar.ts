@@ -1,6 +1,8 @@
-// The live session at a glance: requests seen, one headline latency, an error state.
+// The session on screen at a glance: requests seen, one headline latency, an error state.
+// Shown only while there is a session (a window that never used Stage Lens has no item).
 import * as vscode from 'vscode';
 import type { SessionInfo, SummaryResult } from '../server/protocol';
+import { statusWords } from '../webview/shared/sessionStatus';
 
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -13,10 +15,7 @@ export class SessionStatusBar implements vscode.Disposable {
 
   show(session: SessionInfo | null, summary: SummaryResult | null): void {
     if (session === null) {
-      this.item.text = '$(pulse) Stage Lens';
-      this.item.tooltip = 'Stage Lens: no session. Run "Stage Lens: Start Demo Server" or attach to a server.';
-      this.item.backgroundColor = undefined;
-      this.item.show();
+      this.item.hide();
       return;
     }
     const headline = headlineOf(summary);
@@ -24,10 +23,10 @@ export class SessionStatusBar implements vscode.Disposable {
     const live = session.status === 'running' || session.status === 'starting';
     this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
     this.item.tooltip = [
-      `Stage Lens: ${session.kind} session ${session.status}`,
-      session.description,
+      `Stage Lens: ${session.title}`,
+      `${statusWords(session)} · ${session.description}`,
       session.lastError === null ? '' : `Error: ${session.lastError}`,
-      'Click to open the latency view.',
+      'Click to open Latency Details.',
     ].filter((l) => l !== '').join('\n');
     this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();

@@ -10,6 +10,7 @@ import { RequestOrderCache } from './requestQueries';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { HistogramSummary, SessionInfo, SessionStatus } from '../protocol';
+import { withTitle } from './sessionTitle';
 
 /** A request is final when the next call's records arrive; after this much quiet, the last one is final too. */
 const IDLE_FLUSH_MS = 300;
@@ -47,7 +48,7 @@ export class Session {
   }
 
   get info(): SessionInfo {
-    return { ...this.meta.info, requestCount: this.analysis.requestCount, problemCount: this.analysis.problemCount };
+    return withTitle(this.meta, { ...this.meta.info, requestCount: this.analysis.requestCount, problemCount: this.analysis.problemCount });
   }
 
   get sessionMeta(): SessionMeta {

@@ -12,6 +12,7 @@ import { SessionFiles } from './sessionFiles';
 import type { SessionMeta } from './sessionFiles';
 import type { CaptureSource } from './source';
 import { Throttle } from './throttle';
+import { withTitle } from './sessionTitle';
 
 export const NOTIFY_INTERVAL_MS = 250;
 
@@ -197,10 +198,8 @@ export class SessionRegistry {
 
   private create(kind: SessionSourceKind, description: string, deployConfig: string | null, params: Omit<SessionMeta, 'info'>): Session {
     const id = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-    const meta: SessionMeta = {
-      ...params,
-      info: { id, kind, description, startedAt: Date.now(), status: 'starting', requestCount: 0, deployConfig, lastError: null, exit: null, problemCount: 0 },
-    };
+    const info = { id, kind, description, startedAt: Date.now(), status: 'starting' as const, requestCount: 0, deployConfig, lastError: null, exit: null, problemCount: 0 };
+    const meta: SessionMeta = { ...params, info: withTitle(params, info) };
     const files = new SessionFiles(this.storageDir, id);
     files.writeMeta(meta);
     const session = this.wrap(meta, files);

@@ -1,7 +1,7 @@
 // `stage-lens analyze <file|-> [--format table|json|csv|trace] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
@@ -15,6 +15,7 @@ import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { summarizeScrape } from '../core/promSummary';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
+import { readProgress } from './progress';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -67,6 +68,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return runLive({ source: new TailSource({ path: source, fromStart: true }), title: `following ${source}`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
   }
   const input: Readable = source === '-' ? process.stdin : createReadStream(source);
+  const progress = source === '-' ? null : readProgress(input as ReadStream, source);
   try {
     const sourceName = source === '-' ? 'stdin' : source;
     if (format === 'trace') {
@@ -82,6 +84,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
     process.stderr.write(`stage-lens analyze: cannot read ${source}: ${why}\n`);
     return 2;
+  } finally {
+    progress?.stop();
   }
 }
 

@@ -1,6 +1,7 @@
 // `stage-lens <command>`: a thin shell over server/core and server/capture.
 import { isMainThread, workerData } from 'node:worker_threads';
 import { runAnalyze } from './analyze';
+import { STAGE_LENS_VERSION } from '../version';
 
 const USAGE = `Usage: stage-lens <command> [options]
 
@@ -11,7 +12,7 @@ Commands:
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
   compare <a> <b>      compare two runs (logs, scrapes or saved sessions; '-' is stdin)
 
-Run 'stage-lens <command> --help' for a command's options.`;
+Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version' prints the version.`;
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
@@ -32,9 +33,18 @@ async function loadCommand(name: string): Promise<CommandRunner | null> {
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+  if (command === undefined) {
+    // A usage error: the text goes to stderr, stdout stays empty for a pipe.
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE + '\n');
-    return command === undefined ? 2 : 0;
+    return 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`stage-lens ${STAGE_LENS_VERSION}\n`);
+    return 0;
   }
   const runner = await loadCommand(command);
   if (runner === null) {

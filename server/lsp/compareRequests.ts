@@ -24,7 +24,7 @@ async function runOf(registry: SessionRegistry, target: CompareTarget, excludeCo
       histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,
       problemCount: info.problemCount,
     };
-    return { run, label: `${info.description} (${new Date(info.startedAt).toLocaleString()})` };
+    return { run, label: info.title };
   }
   const run = await loadRun(target.path, { excludeCold });
   return { run, label: path.basename(target.path) };

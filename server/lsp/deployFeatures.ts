@@ -161,7 +161,7 @@ export function registerDeployFeatures(
     const deployConfig = uriToPath(document.uri);
     for (const anchor of stageAnchors(analysis)) {
       const args: OpenLatencyViewArgs = { deployConfig, stageId: anchor.stageId };
-      const title = anchor.inherited ? `Show latency for stage ${anchor.stageId} (from base config)` : `Show latency for stage ${anchor.stageId}`;
+      const title = anchor.inherited ? `Latency Details for stage ${anchor.stageId} (from base config)` : `Latency Details for stage ${anchor.stageId}`;
       lenses.push({ range: anchor.entry.keyLocation.range, command: { title, command: OPEN_LATENCY_COMMAND, arguments: [args] } });
     }
     return lenses;

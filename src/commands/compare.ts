@@ -18,8 +18,8 @@ type Pick = vscode.QuickPickItem & { readonly target: CompareTarget | 'file' };
 function sessionItem(s: SessionInfo): Pick {
   return {
     target: { sessionId: s.id },
-    label: `${s.kind} · ${s.requestCount} requests · ${s.status}`,
-    description: new Date(s.startedAt).toLocaleString(),
+    label: s.title,
+    description: `${s.requestCount} requests · ${s.status}`,
     detail: s.description,
   };
 }
@@ -39,7 +39,7 @@ async function pickTarget(sessions: readonly SessionInfo[], step: string, exclud
 
 function labelOf(target: CompareTarget, sessions: readonly SessionInfo[]): string {
   if ('path' in target) return path.basename(target.path);
-  return sessions.find((s) => s.id === target.sessionId)?.description ?? target.sessionId;
+  return sessions.find((s) => s.id === target.sessionId)?.title ?? target.sessionId;
 }
 
 /** Runs the comparison in the panel; resolves with what was compared and drawn (undefined when a picker was cancelled). */

@@ -1,13 +1,17 @@
 // Open Session..., Stop Capture, Export Session..., Use Session for This Deploy Config.
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { exportFileName } from '../exportFileName';
 import type { StageLensClient } from '../client';
 import type { ExportFormat, SessionInfo } from '../../server/protocol';
+import { statusWords } from '../../webview/shared/sessionStatus';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
     id: s.id,
-    label: `${s.kind} · ${s.requestCount} requests · ${s.status}`,
-    description: new Date(s.startedAt).toLocaleString(),
+    label: s.title,
+    description: `${s.requestCount} requests · ${statusWords(s)}`,
     detail: s.description + (s.lastError === null ? '' : `  (error: ${s.lastError})`),
   };
 }
@@ -30,15 +34,39 @@ export async function openSession(client: StageLensClient): Promise<void> {
   }
 }
 
-export async function stopCapture(client: StageLensClient): Promise<void> {
+const isLive = (s: SessionInfo): boolean => s.status === 'running' || s.status === 'starting';
+
+/**
+ * Stop Capture: the session on screen when it is capturing; otherwise the user picks one of
+ * the captures running in the background (never one chosen silently). Says what it stopped.
+ * Resolves with the stopped session (undefined when nothing was stopped).
+ */
+export async function stopCapture(client: StageLensClient): Promise<SessionInfo | undefined> {
   const current = client.currentSession();
-  const live = client.allSessions().filter((s) => s.status === 'running' || s.status === 'starting');
-  const target = current !== null && live.some((s) => s.id === current.id) ? current : live[0];
+  const live = client.allSessions().filter(isLive);
+  let target: SessionInfo | undefined = current !== null && isLive(current) ? current : undefined;
   if (target === undefined) {
-    void vscode.window.showInformationMessage('Stage Lens: nothing is being captured.');
-    return;
+    if (live.length === 0) {
+      void vscode.window.showInformationMessage('Stage Lens: nothing is being captured.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(live.map(describe), {
+      title: current === null ? 'Stage Lens: stop which capture?' : `Stage Lens: the session on screen is not capturing (${statusWords(current)}); stop which capture?`,
+      matchOnDetail: true,
+    });
+    target = live.find((s) => s.id === picked?.id);
+    if (target === undefined) return undefined;
   }
-  await client.request('stageLens/stop', { sessionId: target.id });
+  const session = target;
+  const stopped = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Stage Lens: stopping ${session.title}` },
+    () => client.request('stageLens/stop', { sessionId: session.id }),
+  );
+  const what = stopped.kind === 'launch' ? 'stopped the server and its capture' : 'stopped capturing';
+  const message = `Stage Lens ${what}: ${stopped.title} · ${stopped.requestCount} request${stopped.requestCount === 1 ? '' : 's'} kept.`;
+  vscode.window.setStatusBarMessage(`$(debug-stop) ${message}`, 10_000);
+  void vscode.window.showInformationMessage(message);
+  return stopped;
 }
 
 const EXPORT_CHOICES: readonly (vscode.QuickPickItem & { format: ExportFormat; suffix: string; filter: Record<string, string[]> })[] = [
@@ -55,7 +83,7 @@ export async function exportSession(client: StageLensClient): Promise<void> {
   const target = await vscode.window.showSaveDialog({
     title: `Stage Lens: export session as ${choice.label}`,
     filters: choice.filter,
-    defaultUri: vscode.Uri.file(`${vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd()}/stage-lens-${s.id}${choice.suffix}`),
+    defaultUri: vscode.Uri.file(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(), exportFileName(s, choice.suffix))),
   });
   if (target === undefined) return;
   const result = await client.request('stageLens/export', { sessionId: s.id, format: choice.format, path: target.fsPath });

@@ -4,6 +4,8 @@ import type * as vscode from 'vscode';
 import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../../server/protocol';
 
 export interface LatencyDataSource {
+  /** Start the language server if it is not running yet (a view being shown is a Stage Lens action). */
+  start(): Promise<void>;
   /** The session the views show: the live one, or the one the user opened. */
   currentSession(): SessionInfo | null;
   /** Fires when the current session changes or updates (already throttled to <= 4/s). */

@@ -11,7 +11,7 @@ import { SessionFeed } from './sessionFeed';
 import { runWebviewCommand } from './webviewMessages';
 import { webviewHtml, webviewOptions } from './webviewResources';
 
-const TITLE = 'Stage Lens: Latency';
+const TITLE = 'Stage Lens: Latency Details';
 
 export class LatencyPanel implements vscode.Disposable {
   static readonly viewType = 'stageLens.latencyPanel';
@@ -31,18 +31,22 @@ export class LatencyPanel implements vscode.Disposable {
     return this.panel !== undefined;
   }
 
-  /** Open beside the active editor (the deploy YAML), or reveal; then focus on `filter`. */
-  show(filter?: ViewFilter): void {
+  /**
+   * Open beside the active editor (the deploy YAML), or reveal; then focus on `filter`.
+   * `preserveFocus`: the keyboard stays where it is (opened by Start Demo Server, not by the user).
+   */
+  show(filter?: ViewFilter, { preserveFocus = false }: { preserveFocus?: boolean } = {}): void {
+    void this.source.start().catch(() => undefined);
     if (this.panel === undefined) {
       const panel = vscode.window.createWebviewPanel(
         LatencyPanel.viewType,
         TITLE,
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
         { ...webviewOptions(this.extensionUri), retainContextWhenHidden: true, enableFindWidget: true },
       );
       this.attach(panel);
     } else {
-      this.panel.reveal(undefined, false);
+      this.panel.reveal(undefined, preserveFocus);
     }
     if (filter !== undefined) this.postFilter(filter);
   }
@@ -55,6 +59,7 @@ export class LatencyPanel implements vscode.Disposable {
     }
     panel.webview.options = webviewOptions(this.extensionUri);
     this.attach(panel);
+    void this.source.start().catch(() => undefined);
   }
 
   private attach(panel: vscode.WebviewPanel): void {

@@ -11,8 +11,8 @@ import { SidePanelViewProvider } from './sidePanelView';
 export interface StageLensViews {
   readonly sidePanel: SidePanelViewProvider;
   readonly latencyPanel: LatencyPanel;
-  /** Open (or reveal) the latency panel beside the active editor, focused on `filter`. */
-  openLatencyPanel(filter?: ViewFilter): void;
+  /** Open (or reveal) Latency Details beside the active editor, focused on `filter`. */
+  openLatencyPanel(filter?: ViewFilter, options?: { preserveFocus?: boolean }): void;
 }
 
 export function registerViews(context: vscode.ExtensionContext, source: LatencyDataSource): StageLensViews {
@@ -24,5 +24,5 @@ export function registerViews(context: vscode.ExtensionContext, source: LatencyD
     vscode.window.registerWebviewViewProvider(SidePanelViewProvider.viewId, sidePanel),
     vscode.window.registerWebviewPanelSerializer(LatencyPanel.viewType, new LatencyPanelSerializer(latencyPanel)),
   );
-  return { sidePanel, latencyPanel, openLatencyPanel: (filter) => latencyPanel.show(filter) };
+  return { sidePanel, latencyPanel, openLatencyPanel: (filter, options) => latencyPanel.show(filter, options) };
 }

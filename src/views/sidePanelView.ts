@@ -12,7 +12,6 @@ import { webviewHtml, webviewOptions } from './webviewResources';
 export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'stageLens.latencyView';
 
-  private view: vscode.WebviewView | undefined;
   private feed: SessionFeed | undefined;
   private viewDisposables: vscode.Disposable[] = [];
 
@@ -25,7 +24,8 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   /** Called when the view first becomes visible, and again if VS Code re-creates it. */
   resolveWebviewView(view: vscode.WebviewView): void {
     this.disposeView();
-    this.view = view;
+    // A view that is shown is a Stage Lens action: the language server starts (lists the sessions).
+    void this.source.start().catch(() => undefined);
     view.webview.options = webviewOptions(this.extensionUri);
     const post = (m: HostToWebview): Thenable<boolean> => view.webview.postMessage(m);
     const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible });
@@ -37,11 +37,6 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
       view.onDidDispose(() => this.disposeView()),
     );
     view.webview.html = webviewHtml(view.webview, this.extensionUri, 'sidePanel', 'Stage Lens');
-  }
-
-  /** Reveal the view (e.g. after Start Demo Server). */
-  reveal(): void {
-    this.view?.show(true);
   }
 
   private onMessage(raw: unknown, post: (m: HostToWebview) => Thenable<boolean>): void {
@@ -65,7 +60,6 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   private disposeView(): void {
     for (const d of this.viewDisposables.splice(0)) d.dispose();
     this.feed = undefined;
-    this.view = undefined;
   }
 
   dispose(): void {

@@ -14,6 +14,8 @@
 #
 # Result: $CACHE/code-server-$VERSION/stage-lens-vscode.json, read by test/editor/harness/config.ts:
 #   { codeServerVersion, vscodeVersion, node, serverMain }
+# Exit status: 0 ready; 3 this machine lacks what cannot be installed without root or apt
+# (run.sh then skips the editor tests with the message, unless STAGE_LENS_REQUIRE_ALL=1); 1 failure.
 #
 # Why the odd environment variables below (all found the hard way, see the project notes):
 #   npm_config_unsafe_perm=true  code-server's postinstall refuses to run as root without it (npm 11 has no flag)
@@ -39,6 +41,7 @@ log() {
   echo "[$(date +%H:%M:%S)] $*" >> "$LOG"
 }
 die() { echo "ensure-vscode: $*" >&2; exit 1; }
+needs() { echo "ensure-vscode: $*" >&2; exit 3; }
 fail() {
   echo "ensure-vscode: $*" >&2
   if [ $log_started = 1 ] && [ -s "$LOG" ]; then echo "--- last lines of $LOG:" >&2; tail -n 40 "$LOG" >&2; fi
@@ -58,13 +61,20 @@ installed() { [ -s "$MARKER" ] && [ -f "$DIR/node_modules/code-server/lib/vscode
 need=()
 if [ -z "${STAGE_LENS_CHROMIUM:-}" ]; then need+=(chromium); fi
 if ! installed; then need+=(libkrb5-dev pkg-config ripgrep); fi
+if ! command -v dpkg-query > /dev/null 2>&1 || ! command -v apt-get > /dev/null 2>&1; then
+  # Not Debian: usable only when everything is there already (a Chromium given, the server built).
+  if ! installed || [ -z "${STAGE_LENS_CHROMIUM:-}" ]; then
+    needs "this machine is not Debian (no dpkg/apt-get). The editor tests need Chromium (set STAGE_LENS_CHROMIUM to its binary) and the VS Code server from npm's code-server $CS_VERSION built in $DIR (needs the Kerberos headers, pkg-config and ripgrep); on Debian 12 as root they are installed by this script"
+  fi
+  need=()
+fi
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
-    die "missing Debian packages: ${missing[*]}. Install them as root: apt-get update && apt-get install -y ${missing[*]}"
+    needs "missing Debian packages: ${missing[*]}. Install them as root: apt-get update && apt-get install -y ${missing[*]}"
   fi
   log "apt-get update"
   echo "ensure-vscode: installing Debian packages: ${missing[*]} (log: $LOG)"

@@ -13,6 +13,8 @@
 #   STAGE_LENS_UI_GREP=text                    only the UI tests whose name contains text
 #   STAGE_LENS_EDITOR_PARTS="ext ui"           which parts to run (default both)
 #   STAGE_LENS_VSCODE_CACHE                    where VS Code is installed (default ~/.cache/stage-lens-vscode)
+#   STAGE_LENS_VSCODE_EXECUTABLE               a desktop VS Code: the extension-host suites run in it (test-electron)
+#   STAGE_LENS_REQUIRE_ALL=1                   fail instead of skipping when this machine lacks Chromium / the server
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -58,7 +60,19 @@ fail_early() {
   exit 1
 }
 
-bash test/editor/ensure-vscode.sh || fail_early "could not install Chromium / the VS Code server (see above)"
+bash test/editor/ensure-vscode.sh
+case $? in
+  0) ;;
+  3)
+    # This machine lacks what only root / apt can install (said above): skipped, with that
+    # message, unless nothing may be skipped (CI: .ci/run sets STAGE_LENS_REQUIRE_ALL=1).
+    [ "${STAGE_LENS_REQUIRE_ALL:-}" = 1 ] && fail_early "the editor tests cannot run here and STAGE_LENS_REQUIRE_ALL=1 forbids skipping them"
+    echo "editor: SKIPPED (the real-VS-Code tests need the above; on Debian 12 as root npm test installs it)" >&2
+    echo "0 passed, 0 failed, 1 skipped"
+    exit 0
+    ;;
+  *) fail_early "could not install Chromium / the VS Code server (see above)" ;;
+esac
 for f in dist/extension.js dist/test/editor/index.js; do
   [ -f "$f" ] || fail_early "$f is missing: run 'npm run build' first (npm test does)"
 done
@@ -73,7 +87,16 @@ run_part() { # $1 = label, $2 = outer time limit in seconds (the harness has its
   local rc=$?
   [ $rc = 0 ] || { status=1; [ $rc = 124 ] && echo "editor: $1 killed after $2 s" >&2; }
 }
-case " $PARTS " in *" ext "*) run_part "extension-host tests" 420 test/editor/harness/run-extension-tests.ts ;; esac
+case " $PARTS " in
+  *" ext "*)
+    if [ -n "${STAGE_LENS_VSCODE_EXECUTABLE:-}" ]; then
+      # A desktop VS Code (Electron) through @vscode/test-electron: the same suites, plus the demo's ELECTRON_RUN_AS_NODE path.
+      run_part "extension-host tests in $STAGE_LENS_VSCODE_EXECUTABLE" 600 test/editor/harness/run-electron-tests.ts
+    else
+      run_part "extension-host tests" 420 test/editor/harness/run-extension-tests.ts
+    fi
+    ;;
+esac
 case " $PARTS " in *" ui "*) run_part "UI tests" 1800 test/editor/harness/run-ui-tests.ts ;; esac
 
 # Combined closing line from the parts' summaries; a part without a summary counts as one failure.

@@ -112,8 +112,8 @@ test('code lenses: launch at the top, latency per stage (inherited stages on bas
     lenses.map((l) => [l.range.start.line + 1, l.command?.title, l.command?.command, l.command?.arguments]),
     [
       [1, 'Launch with this config', 'stageLens.launchWithDeployConfig', [uri]],
-      [18, 'Show latency for stage 0', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 0 }]],
-      [4, 'Show latency for stage 1 (from base config)', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 1 }]],
+      [18, 'Latency Details for stage 0', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 0 }]],
+      [4, 'Latency Details for stage 1 (from base config)', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 1 }]],
     ],
   );
 });

@@ -36,7 +36,7 @@ function tmp(prefix: string): string {
 /** A saved session as an earlier language server left it: metadata and captured bytes on disk. */
 function saveSession(storage: string, id: string, startedAt: number, status: SessionStatus): void {
   const files = new SessionFiles(storage, id);
-  const info: SessionInfo = { id, kind: 'tail', description: `/var/log/${id}.log`, startedAt, status, requestCount: 0, deployConfig: null, lastError: null, exit: null, problemCount: 0 };
+  const info: SessionInfo = { id, kind: 'tail', description: `/var/log/${id}.log`, title: `log ${id}.log`, startedAt, status, requestCount: 0, deployConfig: null, lastError: null, exit: null, problemCount: 0 };
   files.writeMeta({ info, tail: { path: `/var/log/${id}.log`, fromStart: true } });
   files.append({ stream: 'file', bytes: LOG_LINE, capturedAt: startedAt });
   files.close();

@@ -207,8 +207,12 @@ describe('latency panel', () => {
     assert.equal(await legend.isVisible(), true);
     assert.match((await legend.textContent()) ?? '', /Hatched: reconstructed, not measured/);
     const rules = await page.locator('[data-testid="waterfall-rules"] li').allTextContents();
-    assert.ok(rules.some((r) => r.startsWith('stage 2 · code2wav') && /assumed/.test(r)), rules.join('\n'));
+    assert.ok(rules.some((r) => r.startsWith('stage 2 · code2wav') && /drawn .*no measured anchor/.test(r)), rules.join('\n'));
     assert.equal(await page.getByTestId('legend-measured').isVisible(), true);
+    // The placement rule in words, not the timeline's rule id ("placed by anchored: ...").
+    const measured = (await page.getByTestId('legend-measured').textContent()) ?? '';
+    assert.match(measured, /placed from the stage's measured time to first output/);
+    assert.doesNotMatch(measured, /anchored|serving_time_to_first_output_ms/);
     assert.equal(await page.locator('[data-testid="request-facts"] tr[data-stage-key="2"] td[data-col="ttftMs"] .v').textContent(), 'not recorded');
     assert.match((await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '', /Slowest phase/);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-timeline.png') });
@@ -377,7 +381,10 @@ describe('side panel', () => {
     assert.match((await page.locator('[data-testid="scrape-section"] h2').textContent()) ?? '', /From \/metrics/);
     const rows = await page.getByTestId('scrape-row').allTextContents();
     assert.equal(rows.length, 2);
-    assert.match(rows[0] ?? '', /^stage 0 · r0/);
+    assert.match(rows[0] ?? '', /^stage 0 · replica 0/);
+    // Observations of the histograms, in words (not "obs=").
+    assert.match(rows[0] ?? '', /\d observed/);
+    assert.doesNotMatch(rows[0] ?? '', /obs=/);
     const scrapeCell = (row: number, col: string): string => `[data-testid="scrape-row"]:nth-child(${row + 1}) td[data-col="${col}"]`;
     const ttft0 = (histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.p50 ?? NaN) * 1000;
     assert.equal(await page.locator(`${scrapeCell(0, 'ttft')} .v`).textContent(), formatCompact(ttft0));

@@ -87,7 +87,7 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
   const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-'));
   try {
     const files = new SessionFiles(storage, 'import-abc');
-    files.writeMeta({ info: { id: 'import-abc', kind: 'import', description: SAMPLE, startedAt: 1, status: 'stopped', requestCount: 25, deployConfig: null, lastError: null, exit: null, problemCount: 0 } });
+    files.writeMeta({ info: { id: 'import-abc', kind: 'import', description: SAMPLE, title: 'imported sample', startedAt: 1, status: 'stopped', requestCount: 25, deployConfig: null, lastError: null, exit: null, problemCount: 0 } });
     const bytes = fs.readFileSync(SAMPLE);
     for (let i = 0; i < bytes.length; i += 65536) files.append({ stream: 'file', bytes: bytes.subarray(i, i + 65536), capturedAt: 1000 + i });
     files.saveScrape([{ family: 'vllm:time_to_first_token_seconds', labels: { model_name: 'm', stage: '0', replica: '0' }, count: 8, sum: 1, p50: 0.05, p90: 0.2, p99: 0.29 }]);

@@ -6,7 +6,7 @@ import type { RequestStage, SplitName, SplitState, StageSummary } from '../../se
 import { measured, NOT_MEASURED } from '../../server/core/values';
 import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
-import { sessionTitle } from '../../webview/shared/sessionTitle';
+import { statusWords } from '../../webview/shared/sessionStatus';
 import { distributionView, fieldCellView, fieldValueView, splitCellView, splitValueView, summaryFieldView, summarySplitView } from '../../webview/shared/valueState';
 
 const NAMES: SplitName[] = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'];
@@ -164,16 +164,18 @@ describe('value states of a stage summary', () => {
   });
 });
 
-describe('session titles', () => {
-  test('a launched command shows file names instead of absolute paths; other sessions as they are', () => {
-    assert.equal(
-      sessionTitle({ kind: 'launch', description: '/usr/bin/node /work/main/dist/cli.js simulate --scenario cold-start --port 8000' }),
-      'node cli.js simulate --scenario cold-start --port 8000',
-    );
-    assert.equal(
-      sessionTitle({ kind: 'launch', description: 'vllm serve Qwen/Qwen3-Omni-30B-A3B-Instruct --omni --deploy-config /srv/cfg/qwen3_omni_moe.yaml' }),
-      'vllm serve Qwen/Qwen3-Omni-30B-A3B-Instruct --omni --deploy-config qwen3_omni_moe.yaml',
-    );
-    assert.equal(sessionTitle({ kind: 'tail', description: '/var/log/vllm/server.log' }), '/var/log/vllm/server.log');
+describe('session status in words', () => {
+  test('an import that read its file is "imported", never "exited"; a process still exits', () => {
+    assert.equal(statusWords({ kind: 'import', status: 'exited', exit: null }), 'imported');
+    assert.equal(statusWords({ kind: 'import', status: 'running', exit: null }), 'importing');
+    assert.equal(statusWords({ kind: 'import', status: 'stopped', exit: null }), 'import stopped');
+    assert.equal(statusWords({ kind: 'launch', status: 'exited', exit: null }), 'exited');
+    assert.equal(statusWords({ kind: 'launch', status: 'running', exit: null }), 'running');
+  });
+
+  test('an ended process says how it ended: exit code or signal', () => {
+    assert.equal(statusWords({ kind: 'launch', status: 'exited', exit: { code: 3, signal: null } }), 'exited (exit code 3)');
+    assert.equal(statusWords({ kind: 'attach', status: 'crashed', exit: { code: null, signal: 'SIGKILL' } }), 'crashed (signal SIGKILL)');
+    assert.equal(statusWords({ kind: 'import', status: 'exited', exit: { code: 0, signal: null } }), 'imported');
   });
 });

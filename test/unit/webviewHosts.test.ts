@@ -11,6 +11,7 @@ const session = (id: string, requestCount = 1): SessionInfo => ({
   id,
   kind: 'launch',
   description: 'vllm serve',
+  title: 'vllm',
   startedAt: 0,
   status: 'running',
   requestCount,
@@ -38,6 +39,8 @@ class FakeSource implements LatencyDataSource {
   fire(): void {
     for (const l of this.listeners) l(this.current);
   }
+
+  async start(): Promise<void> {}
 
   currentSession(): SessionInfo | null {
     return this.current;

@@ -70,7 +70,7 @@ describe('side panel /metrics table', () => {
 
   test('one row per stage series, quantiles in ms, labelled as histogram_quantile estimates', () => {
     const model = scrapeModel(buggy, 'p50', { '0': 'talker', '1': 'code2wav' });
-    assert.deepEqual(model.rows.map((r) => r.label), ['stage 0 · r0', 'stage 1 · r0']);
+    assert.deepEqual(model.rows.map((r) => r.label), ['stage 0 · replica 0', 'stage 1 · replica 0']);
     assert.deepEqual(model.rows.map((r) => r.role), ['talker', 'code2wav']);
     assert.deepEqual(model.rows.map((r) => r.stageId), [0, 1]);
     assert.ok(model.columns.some((c) => c.id === 'ttft'));

@@ -7,8 +7,8 @@ import type { HostToWebview, Percentile, SessionInfo, SummaryResult, ViewFilter 
 import { debounce, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
+import { statusWords } from '../shared/sessionStatus';
 import { segmented } from '../shared/segmented';
-import { sessionTitle as sessionTitleOf } from '../shared/sessionTitle';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { HistogramView } from './histogram/histogramView';
@@ -83,6 +83,7 @@ const table = new RequestTable({
 const filterBar = new FilterBar((f) => {
   update({ filterText: f.filterText, stageId: f.stageId, findingCode: f.findingCode, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
   table.setQuery(tableQuery());
+  if (f.stageId !== null) table.revealStage(f.stageId);
 });
 filterBar.set({ filterText: state.filterText, stageId: state.stageId, findingCode: state.findingCode });
 const waterfall = new WaterfallView();
@@ -181,12 +182,10 @@ empty.hidden = true;
 
 function showHeader(): void {
   if (session === null) return;
-  setText(sessionTitle, sessionTitleOf(session));
+  setText(sessionTitle, session.title);
   sessionTitle.title = session.description;
   const n = summary?.requestCount ?? session.requestCount;
-  const exit = session.exit;
-  const ended = exit !== null && (session.status === 'crashed' || session.status === 'exited') ? ` (${exit.signal !== null ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`})` : '';
-  setText(sessionMeta, `${session.status}${ended} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);
+  setText(sessionMeta, `${statusWords(session)} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);
 }
 
 function onSession(next: SessionInfo | null, names: Readonly<Record<string, string>>): void {
@@ -250,6 +249,7 @@ function onFilter(filter: ViewFilter): void {
   filterBar.set({ filterText: '', stageId: state.stageId, findingCode: state.findingCode });
   tabs.activate('requests');
   table.setQuery(tableQuery());
+  if (state.stageId !== null) table.revealStage(state.stageId);
   table.focus();
 }
 

@@ -38,6 +38,30 @@ export function setTitle(el: HTMLElement, title: string): void {
   if (el.title !== title) el.title = title;
 }
 
+const deferredTitles = new WeakMap<HTMLElement, string>();
+
+function applyDeferredTitle(this: HTMLElement): void {
+  const title = deferredTitles.get(this);
+  deferredTitles.delete(this);
+  if (title !== undefined) setTitle(this, title);
+}
+
+/**
+ * setTitle for values that change live (a p50 "over 41 values" becomes "over 42"): while the
+ * pointer is on the element, its tooltip is left alone (a new title would wipe the tooltip the
+ * user is reading) and the new one is set when the pointer leaves. Not for recycled elements
+ * whose content changes under a still pointer (the virtual table's rows).
+ */
+export function setLiveTitle(el: HTMLElement, title: string): void {
+  if (!el.matches(':hover')) {
+    deferredTitles.delete(el);
+    setTitle(el, title);
+    return;
+  }
+  if (!deferredTitles.has(el)) el.addEventListener('pointerleave', applyDeferredTitle, { once: true });
+  deferredTitles.set(el, title);
+}
+
 export function setData(el: HTMLElement, key: string, value: string): void {
   if (el.dataset[key] !== value) el.dataset[key] = value;
 }

@@ -6,7 +6,7 @@ import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
 import { segmented } from '../shared/segmented';
-import { sessionTitle as sessionTitleOf } from '../shared/sessionTitle';
+import { statusWords } from '../shared/sessionStatus';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -48,7 +48,7 @@ const header = h(
   { className: 'session', testId: 'session-header' },
   statusDot,
   h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
-  button('Open Latency Panel', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
+  button('Open Latency Details', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
 );
 const percentileSwitch = segmented<Percentile>('Percentile', ['p50', 'p90', 'p99'], state.percentile, 'percentile', (p) => {
   save({ percentile: p });
@@ -60,7 +60,7 @@ const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {
   testId: 'scrape-summary',
   rowTestId: 'scrape-row',
   label: 'Latency per stage from the server\'s /metrics histograms',
-  countPrefix: 'obs=',
+  count: (n) => ({ text: `${n} observed`, title: `${n} observations in the server's histograms since it started (not requests of this log)` }),
 });
 const scrapeSection = h(
   'section',
@@ -97,15 +97,10 @@ function showSession(): void {
   live.hidden = session === null;
   empty.hidden = session !== null;
   if (session === null) return;
-  setText(sessionTitle, sessionTitleOf(session));
+  setText(sessionTitle, session.title);
   const requests = summary?.requestCount ?? session.requestCount;
-  setText(sessionMeta, `${session.status} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}${session.kind === 'import' ? ' · imported' : ''}`);
+  setText(sessionMeta, `${statusWords(session)} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}`);
   statusDot.dataset['status'] = session.status;
-  // An ended process says how: exit code or signal.
-  const exit = session.exit;
-  if (exit !== null && (session.status === 'crashed' || session.status === 'exited')) {
-    setText(sessionMeta, `${session.status} (${exit.signal !== null ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`}) · ${formatCount(requests)} request${requests === 1 ? '' : 's'}`);
-  }
   sessionTitle.title = session.description;
   errorBanner.hidden = session.lastError === null;
   setText(errorBanner, session.lastError ?? '');

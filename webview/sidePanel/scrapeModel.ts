@@ -120,7 +120,7 @@ export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percen
     const counts = [...r.series.values()].map((s) => s.count).filter((c): c is number => c !== null);
     return {
       key: rowKey(r.labels),
-      label: stage === undefined ? 'all stages' : replica === undefined ? `stage ${stage}` : `stage ${stage} · r${replica}`,
+      label: stage === undefined ? 'all stages' : replica === undefined ? `stage ${stage}` : `stage ${stage} · replica ${replica}`,
       role: stage === undefined ? '' : stageRole(stage, stageNames),
       // Every scrape row is its own series (no stage row above it to indent under).
       replica: null,

@@ -1,6 +1,6 @@
 // The per-stage table of the side panel. Updated in place: a live summary changes a few
 // numbers, so only those text nodes, titles and bar widths are touched.
-import { h, setAttr, setData, setText, setTitle } from '../shared/dom';
+import { h, setAttr, setData, setLiveTitle, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
@@ -19,6 +19,14 @@ interface RowParts {
   stageId: number | null;
 }
 
+export interface SummaryTableOptions {
+  readonly testId: string;
+  readonly rowTestId: string;
+  readonly label: string;
+  /** The count beside a row's name, and its tooltip (the count formatted, e.g. "1,204"). */
+  readonly count: (formatted: string) => { readonly text: string; readonly title: string };
+}
+
 export class SummaryTable {
   readonly el: HTMLTableElement;
   private readonly head = h('thead');
@@ -28,11 +36,11 @@ export class SummaryTable {
 
   constructor(
     private readonly onOpenStage: (stageId: number | null) => void,
-    private readonly options: { readonly testId: string; readonly rowTestId: string; readonly label: string; readonly countPrefix: string } = {
+    private readonly options: SummaryTableOptions = {
       testId: 'stage-summary',
       rowTestId: 'stage-row',
       label: 'Latency per stage',
-      countPrefix: 'n=',
+      count: (n) => ({ text: `n=${n}`, title: `${n} requests measured in this stage` }),
     },
   ) {
     this.el = h('table', { className: 'stage-table', testId: options.testId, attrs: { 'aria-label': options.label } }, this.head, this.body);
@@ -107,7 +115,9 @@ export class SummaryTable {
     parts.stageId = row.stageId;
     setText(parts.label, row.label);
     setText(parts.role, row.role);
-    setText(parts.count, row.requestCount === null ? '' : `${this.options.countPrefix}${formatCount(row.requestCount)}`);
+    const count = row.requestCount === null ? null : this.options.count(formatCount(row.requestCount));
+    setText(parts.count, count?.text ?? '');
+    setLiveTitle(parts.count, count?.title ?? '');
     setAttr(parts.tr, 'aria-label', `${row.label}${row.role === '' ? '' : ` ${row.role}`}: open the requests of this stage`);
     for (const c of columns) {
       const cell = row.cells[c.id];
@@ -121,7 +131,7 @@ function updateCell(p: CellParts, cell: SummaryCell): void {
   setText(p.value, cell.text);
   setData(p.value, 'state', cell.state);
   setData(p.value, 'partial', String(cell.partial === true));
-  setTitle(p.td, cell.title);
+  setLiveTitle(p.td, cell.title);
   setData(p.td, 'hot', String(cell.hot));
   const width = `${(cell.ratio * 100).toFixed(1)}%`;
   if (p.fill.style.width !== width) p.fill.style.width = width;

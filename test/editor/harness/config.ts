@@ -16,6 +16,35 @@ export const fixturesDeployDir: string = path.join(repoRoot, 'test', 'fixtures',
 export const extensionTestsBundle: string = path.join(repoRoot, 'dist', 'test', 'editor', 'index.js');
 export const extensionBundle: string = path.join(repoRoot, 'dist', 'extension.js');
 
+/**
+ * The packaged extension (`npm run package` writes stage-lens-<version>.vsix at the repo root),
+ * for the UI tests that drive the INSTALLED extension. Throws when it is missing or older than
+ * the sources it is built from, so a test never drives yesterday's package.
+ */
+export function packagedVsix(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version?: unknown };
+  const file = path.join(repoRoot, `stage-lens-${String(manifest.version)}.vsix`);
+  if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: run npm run package (npm test does)`);
+  const built = fs.statSync(file).mtimeMs;
+  const newest = (p: string): { file: string; mtime: number } => {
+    const st = fs.statSync(p);
+    if (!st.isDirectory()) return { file: p, mtime: st.mtimeMs };
+    let best = { file: p, mtime: 0 };
+    for (const e of fs.readdirSync(p)) {
+      const n = newest(path.join(p, e));
+      if (n.mtime > best.mtime) best = n;
+    }
+    return best;
+  };
+  for (const source of ['package.json', 'src', 'server', 'webview', 'media', 'README.md']) {
+    const abs = path.join(repoRoot, source);
+    if (!fs.existsSync(abs)) continue;
+    const n = newest(abs);
+    if (n.mtime > built) throw new Error(`${path.relative(repoRoot, file)} is older than ${path.relative(repoRoot, n.file)}: run npm run package`);
+  }
+  return file;
+}
+
 export const verbose: boolean = process.env.VERBOSE === '1' || process.env.VERBOSE === 'true';
 
 /** Where screenshots go: $STAGE_LENS_SCREENSHOT_DIR (relative to the repo root, e.g. docs/screenshots) or test-output/screenshots. */

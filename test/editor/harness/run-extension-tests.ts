@@ -4,8 +4,10 @@
 //
 // Starts the VS Code server, opens the workbench in headless Chromium with
 //   ?payload=[["extensionDevelopmentPath", <repo>], ["extensionTestsPath", <repo>/dist/test/editor/index.js]]
-// on a fresh workspace holding the deploy fixtures. The extension host loads our extension, requires
-// the tests bundle and awaits its run(); the workbench then calls window.codeAutomationExit(code).
+// on a fresh workspace holding the deploy fixtures, then once more on a workspace whose YAML files
+// are not deploy configs (the `light window` suite; STAGE_LENS_EDITOR_WINDOW=light). The extension
+// host loads our extension, requires the tests bundle and awaits its run(); the workbench then
+// calls window.codeAutomationExit(code).
 // Prints the ok/FAIL lines and the closing line `N passed, N failed[, N skipped]`.
 //
 // Environment: VERBOSE=1 prints the extension host's console as it comes;
@@ -14,22 +16,48 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as util from 'node:util';
 import { openBrowser, type BrowserPage } from './browser';
-import { envNumber, extensionBundle, extensionTestsBundle, failureScreenshotDir, isKnownNoise, loadInstall, outputDir, repoRoot, verbose } from './config';
+import { envNumber, extensionBundle, extensionTestsBundle, failureScreenshotDir, isKnownNoise, loadInstall, outputDir, repoRoot, verbose, type VSCodeInstall } from './config';
 import { startServer, type VSCodeServer } from './server';
 import { type Counts, finish, isSummaryLine, parseSummaryLine } from './summary';
-import { createWorkspace, type TestWorkspace } from './workspace';
+import { createPlainYamlWorkspace, createWorkspace, type TestWorkspace } from './workspace';
 
 const KIND = 'extension-tests';
 
 type Outcome = { kind: 'exit'; code: number } | { kind: 'timeout' } | { kind: 'error'; message: string };
 
+/**
+ * The windows the extension-host tests run in: the deploy workspace (every suite but the light
+ * window's), and a workspace with YAML files that are not deploy configs, where the suite
+ * `light window` checks that Stage Lens stays out of the way until it is used.
+ */
+const WINDOWS: readonly { readonly name: string; readonly workspace: () => TestWorkspace }[] = [
+  { name: 'deploy', workspace: () => createWorkspace() },
+  { name: 'light', workspace: () => createPlainYamlWorkspace() },
+];
+
 async function main(): Promise<never> {
-  const timeoutMs = envNumber('STAGE_LENS_EDITOR_TIMEOUT_MS', 180_000);
   for (const f of [extensionBundle, extensionTestsBundle]) {
     if (!fs.existsSync(f)) return finish(KIND, { passed: 0, failed: 0, skipped: 0 }, `${path.relative(repoRoot, f)} is missing: run npm run build`);
   }
   const install = loadInstall();
-  const resultsFile = path.join(outputDir, `${KIND}.results.txt`);
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const problems: string[] = [];
+  const t0 = Date.now();
+  for (const window of WINDOWS) {
+    const { counts, problem } = await runWindow(install, window.name, window.workspace);
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+    if (problem !== undefined) problems.push(`${window.name} window: ${problem}`);
+  }
+  console.log(`extension-host tests: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  return finish(KIND, total, problems.length > 0 ? problems.join('; ') : undefined);
+}
+
+async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspace: () => TestWorkspace): Promise<{ counts: Counts; problem: string | undefined }> {
+  const timeoutMs = envNumber('STAGE_LENS_EDITOR_TIMEOUT_MS', 180_000);
+  const name = windowName === 'deploy' ? KIND : `${KIND}-${windowName}`;
+  const resultsFile = path.join(outputDir, `${name}.results.txt`);
   fs.mkdirSync(outputDir, { recursive: true });
   fs.rmSync(resultsFile, { force: true });
 
@@ -38,10 +66,9 @@ async function main(): Promise<never> {
   let browser: BrowserPage | undefined;
   let workspace: TestWorkspace | undefined;
   let outcome: Outcome;
-  const t0 = Date.now();
   try {
-    workspace = createWorkspace();
-    server = await startServer({ install, name: KIND, env: { STAGE_LENS_TEST_RESULTS: resultsFile } });
+    workspace = makeWorkspace();
+    server = await startServer({ install, name, env: { STAGE_LENS_TEST_RESULTS: resultsFile, STAGE_LENS_EDITOR_WINDOW: windowName } });
     browser = await openBrowser(install);
     const { page } = browser;
 
@@ -61,7 +88,7 @@ async function main(): Promise<never> {
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(extensionTestsBundle)],
     ]);
-    if (verbose) console.log(`VS Code ${install.vscodeVersion} (code-server ${install.codeServerVersion}) at ${server.base}`);
+    if (verbose) console.log(`VS Code ${install.vscodeVersion} (code-server ${install.codeServerVersion}) at ${server.base}, ${windowName} window`);
     await page.goto(url);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
@@ -69,7 +96,7 @@ async function main(): Promise<never> {
     clearTimeout(timer);
     outcome = result === 'timeout' ? { kind: 'timeout' } : { kind: 'exit', code: result };
     if (outcome.kind !== 'exit' || outcome.code !== 0) {
-      await page.screenshot({ path: path.join(failureScreenshotDir(), `${KIND}-fail.png`) }).catch(() => undefined);
+      await page.screenshot({ path: path.join(failureScreenshotDir(), `${name}-fail.png`) }).catch(() => undefined);
     }
   } catch (err) {
     outcome = { kind: 'error', message: err instanceof Error ? err.message : String(err) };
@@ -99,16 +126,16 @@ async function main(): Promise<never> {
   else if (outcome.kind === 'error') problem = outcome.message;
   else if (outcome.code !== 0 && counts.failed === 0) problem = `the extension host exited with code ${outcome.code} (tests module failed to load?)`;
   else if (outcome.code === 0 && counts.failed > 0) problem = 'the extension host exited with 0 although tests failed';
+  else if (counts.passed === 0) problem = 'no test ran';
 
-  const failedRun = problem !== undefined || counts.failed > 0 || counts.passed === 0;
+  const failedRun = problem !== undefined || counts.failed > 0;
   if (failedRun && !verbose) {
     const shown = hostLog.filter((l) => !isKnownNoise(l.replace(/^\[\w+\] /, '')));
-    console.log(`--- extension host log (${shown.length} entries; the server log is ${path.relative(repoRoot, server?.logFile ?? '')}):`);
+    console.log(`--- extension host log, ${windowName} window (${shown.length} entries; the server log is ${path.relative(repoRoot, server?.logFile ?? '')}):`);
     for (const l of shown.slice(-300)) console.log(l);
     console.log('--- end of extension host log');
   }
-  console.log(`extension-host tests: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return finish(KIND, counts, problem);
+  return { counts, problem };
 }
 
 main().catch((err: unknown) => {

@@ -4,7 +4,9 @@
 //
 // Loads every test/editor/ui/*.ui.ts (each calls uiTest(name, async (wb) => { ... })), starts one
 // VS Code server, and runs each test in a fresh browser profile on a fresh copy of the fixture
-// workspace, with our extension loaded in development mode (extensionDevelopmentPath = repo root).
+// workspace, with our extension loaded in development mode (extensionDevelopmentPath = repo root);
+// tests registered with { installed: true } run against a second server into which the packaged
+// .vsix was installed (--install-extension), with no development folder.
 // Prints ok/FAIL lines and the closing line `N passed, N failed[, N skipped]`.
 //
 // Environment: STAGE_LENS_UI_GREP=text runs only tests whose name contains text;
@@ -12,7 +14,7 @@
 // writes the screenshots for the README; VERBOSE=1 prints browser console errors of passing tests too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { editorTestDir, envNumber, extensionBundle, failureScreenshotDir, isKnownNoise, loadInstall, repoRoot, verbose } from './config';
+import { editorTestDir, envNumber, extensionBundle, failureScreenshotDir, isKnownNoise, loadInstall, packagedVsix, repoRoot, verbose } from './config';
 import { startServer, type VSCodeServer } from './server';
 import { type Counts, finish } from './summary';
 import { registeredUiTests, setCurrentFile } from './ui';
@@ -61,10 +63,13 @@ async function main(): Promise<never> {
   const install = loadInstall();
   const defaultTimeout = envNumber('STAGE_LENS_UI_TEST_TIMEOUT_MS', 90_000);
   const t0 = Date.now();
-  let server: VSCodeServer | undefined;
+  const servers: { dev?: VSCodeServer; installed?: VSCodeServer } = {};
+  const serverFor = async (installed: boolean): Promise<VSCodeServer> => {
+    if (installed) return (servers.installed ??= await startServer({ install, name: `${KIND}-installed`, installVsix: packagedVsix() }));
+    return (servers.dev ??= await startServer({ install, name: KIND }));
+  };
   let problem: string | undefined;
   try {
-    server = await startServer({ install, name: KIND });
     for (const test of tests) {
       const label = `ui ${test.name}`;
       if (test.options.skip) {
@@ -75,9 +80,10 @@ async function main(): Promise<never> {
       const started = Date.now();
       const workspace = createWorkspace();
       const current: { wb?: Workbench } = {};
-      const srv = server;
+      const installed = test.options.installed === true;
       const body = (async () => {
-        current.wb = await startWorkbench({ install, server: srv, workspace: workspace.dir });
+        const srv = await serverFor(installed);
+        current.wb = await startWorkbench({ install, server: srv, workspace: workspace.dir, ...(installed ? { extensionDevelopmentPath: null } : {}) });
         await test.body(current.wb);
       })();
       const settled = body.then(() => undefined, () => undefined); // also: no unhandled rejection after a timeout
@@ -107,7 +113,8 @@ async function main(): Promise<never> {
   } catch (err) {
     problem = err instanceof Error ? err.message : String(err);
   } finally {
-    await server?.stop();
+    await servers.dev?.stop();
+    await servers.installed?.stop();
   }
   console.log(`UI tests: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return finish(KIND, counts, problem);

@@ -1,7 +1,7 @@
 // Starts the VS Code server (code-server's lib/vscode/out/server-main.js, NOT code-server's own
 // wrapper, which rejects --enable-smoke-test-driver) on a free loopback port, in its own process
 // group (setsid), and stops the whole group again.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -29,6 +29,8 @@ export interface ServerOptions {
   name: string;
   /** Extra environment for the server; the extension host inherits it. */
   env?: Record<string, string>;
+  /** A .vsix installed into this server's extensions folder first, as a user does (`--install-extension`). */
+  installVsix?: string;
 }
 
 /** User settings that keep the workbench quiet and deterministic. */
@@ -112,6 +114,24 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
   fs.writeFileSync(path.join(stateDir, 'user', 'User', 'settings.json'), JSON.stringify(userSettings, null, 2));
   fs.mkdirSync(outputDir, { recursive: true });
   const logFile = path.join(outputDir, `${opts.name}-server.log`);
+  const dataArgs = [
+    '--server-data-dir', path.join(stateDir, 'server'),
+    '--user-data-dir', path.join(stateDir, 'user'),
+    '--extensions-dir', path.join(stateDir, 'extensions'),
+  ];
+  if (opts.installVsix !== undefined) {
+    const installed = spawnSync(opts.install.node, [opts.install.serverMain, ...dataArgs, '--install-extension', opts.installVsix], {
+      encoding: 'utf8',
+      env: cleanEnv(opts.env ?? {}, stateDir),
+      timeout: 120_000,
+    });
+    const said = `${installed.stdout ?? ''}${installed.stderr ?? ''}`.trim();
+    fs.writeFileSync(path.join(outputDir, `${opts.name}-install.log`), said + '\n');
+    if (installed.status !== 0 || !/successfully installed/i.test(said)) {
+      removeState();
+      throw new Error(`--install-extension ${opts.installVsix} failed (exit ${String(installed.status ?? installed.signal)}): ${said.split('\n').slice(-5).join(' | ')}`);
+    }
+  }
   const logFd = fs.openSync(logFile, 'w');
   const args = [
     opts.install.node, opts.install.serverMain,
@@ -120,9 +140,7 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
     // Without it a built product ignores ?payload= (extensionDevelopmentPath / extensionTestsPath).
     '--enable-smoke-test-driver',
     '--telemetry-level', 'off',
-    '--server-data-dir', path.join(stateDir, 'server'),
-    '--user-data-dir', path.join(stateDir, 'user'),
-    '--extensions-dir', path.join(stateDir, 'extensions'),
+    ...dataArgs,
   ];
   // `setsid` puts the server into a new process group (pgid = the pid of `setsid`'s child), so
   // the extension host, file watcher and pty host it forks are all stopped with one kill(-pgid).

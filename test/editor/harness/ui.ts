@@ -10,6 +10,11 @@ export interface UiTestOptions {
   timeoutMs?: number;
   /** Register but do not run (counted as skipped). */
   skip?: boolean;
+  /**
+   * Drive the packaged extension as a user has it: stage-lens-<version>.vsix installed with the
+   * VS Code server's --install-extension, no development folder loaded (`npm run package` first).
+   */
+  installed?: boolean;
 }
 
 export interface RegisteredUiTest {

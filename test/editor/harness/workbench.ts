@@ -19,8 +19,8 @@ export interface WorkbenchOptions {
   server: VSCodeServer;
   /** Folder opened in the workbench. */
   workspace: string;
-  /** Extension loaded in development mode (default: this repo). */
-  extensionDevelopmentPath?: string;
+  /** Extension loaded in development mode (default: this repo); null: none, the installed extensions only. */
+  extensionDevelopmentPath?: string | null;
   viewport?: { width: number; height: number };
 }
 
@@ -74,8 +74,8 @@ export class Workbench {
       page.on('console', (msg) => {
         if (msg.type() === 'error') wb.consoleErrors.push(`[console] ${msg.text()}`);
       });
-      const devPath = opts.extensionDevelopmentPath ?? repoRoot;
-      await page.goto(opts.server.workbenchUrl(opts.workspace, [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]]));
+      const devPath = opts.extensionDevelopmentPath === undefined ? repoRoot : opts.extensionDevelopmentPath;
+      await page.goto(opts.server.workbenchUrl(opts.workspace, devPath === null ? [] : [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]]));
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
       await page.locator('.monaco-workbench .part.editor').waitFor();
       return wb;

@@ -20,6 +20,9 @@ import './stageLens.test';
 import './deployInlay.test';
 import './compare.test';
 import './launch.test';
+import './stopCapture.test';
+import './electronDemo.test';
+import './lightWindow.test';
 // ---- end of suites ----
 
 /**
@@ -39,7 +42,18 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+/**
+ * The harness runs this bundle in two windows (test/editor/harness/run-extension-tests.ts): the
+ * `light window` suite only in the workspace without deploy configs, every other suite only in
+ * the deploy workspace.
+ */
+function selectWindowSuites(): void {
+  mocha.grep(/^light window /);
+  if (process.env.STAGE_LENS_EDITOR_WINDOW !== 'light') mocha.invert();
+}
+
 export function run(): Promise<void> {
+  selectWindowSuites();
   const file = resultsFile();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '');

@@ -6,46 +6,10 @@
 // Screenshots go to $STAGE_LENS_SCREENSHOT_DIR (docs/screenshots for the README).
 import assert from 'node:assert/strict';
 import { uiTest } from '../harness/ui';
-import type { Workbench } from '../harness/workbench';
-import { sideBarWebview, waitText } from './sideBar';
+import { dragSash, groupOfTab, numberOf, sideBarWebview, waitText } from './uiHelpers';
 
 const YAML = 'qwen3_tts.yaml';
-const PANEL = 'Stage Lens: Latency';
-
-/** A measured number as the cells print it ("1,451", "13.4"), or NaN for words. */
-const numberOf = (text: string): number => (/^[\d,]+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : Number.NaN);
-
-/** Drags the vertical sash (a split between side bar, editor groups...) nearest to x = `near` to x = `to`, as a person would with the mouse. */
-async function dragSash(wb: Workbench, near: number, to: number): Promise<void> {
-  const sashes = wb.page.locator('.monaco-workbench .monaco-sash.vertical');
-  let best: { x: number; y: number } | null = null;
-  for (let i = 0; i < (await sashes.count()); i++) {
-    const box = await sashes.nth(i).boundingBox();
-    if (box === null || box.height < 200) continue;
-    const x = box.x + box.width / 2;
-    if (best === null || Math.abs(x - near) < Math.abs(best.x - near)) best = { x, y: box.y + box.height / 2 };
-  }
-  if (best === null || Math.abs(best.x - near) > 8) throw new Error(`no vertical sash near x=${near}`);
-  await wb.page.mouse.move(best.x, best.y);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move((best.x + to) / 2, best.y, { steps: 4 });
-  await wb.page.mouse.move(to, best.y, { steps: 4 });
-  await wb.page.mouse.up();
-}
-
-/** The editor group (1-based, left to right) whose tab has this title. */
-async function groupOfTab(wb: Workbench, title: string): Promise<number> {
-  const groups = wb.page.locator('.part.editor .editor-group-container');
-  const n = await groups.count();
-  for (let i = 0; i < n; i++) {
-    const tabs = groups.nth(i).locator('.tabs-container .tab');
-    for (let j = 0; j < (await tabs.count()); j++) {
-      const label = (await tabs.nth(j).getAttribute('aria-label')) ?? '';
-      if (label === title || label.startsWith(`${title}, `)) return i + 1;
-    }
-  }
-  return 0;
-}
+const PANEL = 'Stage Lens: Latency Details';
 
 uiTest(
   'command palette -> Start Demo Server -> live side panel -> latency panel beside the deploy YAML',
@@ -59,7 +23,7 @@ uiTest(
 
     // ---------------------------------------------------------------- side panel
     const side = await sideBarWebview(wb, 60_000);
-    assert.match((await wb.page.locator('.part.sidebar .composite.title').textContent()) ?? '', /stage lens: latency/i);
+    assert.match((await wb.page.locator('.part.sidebar .composite.title').textContent()) ?? '', /stage lens: latency summary/i);
     // The cold-start demo's first request waits for a stage-0 JIT build: live numbers
     // arrive once it and a few more are through.
     const meta = await waitText(side, '[data-testid="session-meta"]', (t) => /^running · (\d+) requests?/.test(t) && Number(/(\d+) request/.exec(t)?.[1]) >= 3, 'three captured requests', 90_000);
@@ -90,7 +54,7 @@ uiTest(
     // Start Demo Server opened it beside the editor; a person brings the YAML forward and
     // opens the latency view from the palette again: it stays beside the YAML.
     await wb.tab(YAML).click();
-    await wb.runCommand('Stage Lens: Open Latency View');
+    await wb.runCommand('Stage Lens: Open Latency Details');
     const yamlGroup = await groupOfTab(wb, YAML);
     const panelGroup = await groupOfTab(wb, PANEL);
     assert.ok(yamlGroup > 0 && panelGroup > 0 && panelGroup !== yamlGroup, `YAML in group ${yamlGroup}, latency panel in group ${panelGroup}`);

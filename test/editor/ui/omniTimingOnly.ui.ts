@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
-import { sideBarWebview, waitText } from './sideBar';
+import { sideBarWebview, waitText } from './uiHelpers';
 
 const LOG = path.resolve(__dirname, '../../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 
@@ -31,7 +31,7 @@ uiTest(
     }
     await input.press('Enter');
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
-    await wb.runCommand('Stage Lens: Open Latency View');
+    await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
     // The imported log is the session on screen (other tests' sessions share the storage folder).
     await waitText(view, '[data-testid="session-title"]', (t) => t.includes('qwen3tts-info-level'), 'the imported log as the current session');

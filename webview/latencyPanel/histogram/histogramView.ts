@@ -2,7 +2,7 @@
 // percentile markers; counts that are not numbers are listed beside, never binned).
 import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSummary, WebviewToHost } from '../../../server/protocol';
 import { fitCanvas, observeSize } from '../../shared/canvas';
-import { h, setText } from '../../shared/dom';
+import { h, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
 import { SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
@@ -40,6 +40,7 @@ export class HistogramView {
   private width = 600;
   private pct: Percentile = 'p50';
   private optionsKey = '';
+  private readonly unbinnedItems = new Map<string, HTMLLIElement>();
 
   constructor(
     private choice: HistogramChoice,
@@ -49,15 +50,16 @@ export class HistogramView {
   ) {
     this.binsSelect.append(...BIN_CHOICES.map((b) => new Option(`${b} bins`, String(b))));
     this.binsSelect.value = String(choice.bins);
-    const changed = (): void => {
+    // A metric the user picks is kept even with nothing measured; a new stage gets one that has numbers.
+    const changed = (pickMeasured: boolean): void => {
       this.choice = { stageKey: this.stageSelect.value || null, metric: this.metricSelect.value, bins: Number(this.binsSelect.value) };
-      this.fillMetrics();
+      this.fillMetrics(pickMeasured);
       this.onChoice(this.choice);
       this.query();
     };
-    this.stageSelect.addEventListener('change', changed);
-    this.metricSelect.addEventListener('change', changed);
-    this.binsSelect.addEventListener('change', changed);
+    this.stageSelect.addEventListener('change', () => changed(true));
+    this.metricSelect.addEventListener('change', () => changed(false));
+    this.binsSelect.addEventListener('change', () => changed(false));
     this.el = h('div', { className: 'histogram' },
       this.controls,
       h('div', { className: 'histogram-body' }, this.wrap,
@@ -97,16 +99,28 @@ export class HistogramView {
       this.choice = { ...this.choice, stageKey: this.stages[this.stages.length - 1]?.stageKey ?? null };
     }
     this.stageSelect.value = this.choice.stageKey ?? '';
-    this.fillMetrics();
+    this.fillMetrics(true);
   }
 
-  private fillMetrics(): void {
+  /**
+   * The metric options of the chosen stage, those without a measured value marked. With
+   * `pickMeasured` (the tab opens, the stage changes), a chosen metric that has no measured
+   * value in this stage gives way to the first one that has (a codec's prefill and TTFT are
+   * often never measured).
+   */
+  private fillMetrics(pickMeasured: boolean): void {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
-    const splits = SPLIT_NAMES.map((n) => new Option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD[n]})`, `split:${n}`));
+    const option = (label: string, value: string): HTMLOptionElement => {
+      const measured = stage === undefined || hasMeasuredValues(stage, value);
+      const o = new Option(measured ? label : `${label} — nothing measured`, value);
+      o.dataset['measured'] = String(measured);
+      return o;
+    };
+    const splits = SPLIT_NAMES.map((n) => option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD[n]})`, `split:${n}`));
     const splitFields = new Set(Object.values(SPLIT_FIELD));
     const fields = Object.keys(stage?.fields ?? {})
       .filter((f) => !splitFields.has(f))
-      .map((f) => new Option(fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`, `field:${f}`));
+      .map((f) => option(fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`, `field:${f}`));
     const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
       const g = document.createElement('optgroup');
       g.label = label;
@@ -114,7 +128,12 @@ export class HistogramView {
       return g;
     };
     this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
-    if (![...this.metricSelect.options].some((o) => o.value === this.choice.metric)) this.choice = { ...this.choice, metric: 'split:prefillMs' };
+    const options = [...this.metricSelect.options];
+    const current = options.find((o) => o.value === this.choice.metric);
+    if (current === undefined || (pickMeasured && current.dataset['measured'] === 'false')) {
+      const measured = options.find((o) => o.dataset['measured'] === 'true');
+      this.choice = { ...this.choice, metric: measured?.value ?? current?.value ?? 'split:prefillMs' };
+    }
     this.metricSelect.value = this.choice.metric;
   }
 
@@ -152,13 +171,21 @@ export class HistogramView {
     return dist === undefined ? null : dist[this.pct];
   }
 
+  /** One item per state, kept across live refreshes (a re-created item would wipe the tooltip being read). */
   private renderUnbinned(result: HistogramResult): void {
     const explain = { notRecorded: EXPLAIN.notRecorded, notMeasured: EXPLAIN.notMeasured, hidden: EXPLAIN.hidden };
-    this.unbinned.replaceChildren(
-      ...unbinnedCounts(result).map((c) =>
-        h('li', { title: explain[c.state], dataset: { state: c.state, count: String(c.count) } },
-          h('span', { className: 'v', text: c.label, dataset: { state: c.state } }), ' ', h('strong', { text: formatCount(c.count) }))),
-    );
+    const items = unbinnedCounts(result).map((c) => {
+      let li = this.unbinnedItems.get(c.state);
+      if (li === undefined) {
+        li = h('li', { title: explain[c.state], dataset: { state: c.state } }, h('span', { className: 'v', text: c.label, dataset: { state: c.state } }), ' ', h('strong'));
+        this.unbinnedItems.set(c.state, li);
+      }
+      setData(li, 'count', String(c.count));
+      const count = li.querySelector('strong');
+      if (count !== null) setText(count, formatCount(c.count));
+      return li;
+    });
+    if (items.length !== this.unbinned.children.length || items.some((li, i) => this.unbinned.children[i] !== li)) this.unbinned.replaceChildren(...items);
   }
 
   private draw(): void {
@@ -239,4 +266,11 @@ function drawAxes(ctx: CanvasRenderingContext2D, layout: HistogramLayout, palett
   for (const t of layout.xTicks) ctx.fillText(formatCompact(t.value), t.x, HEIGHT - BOX.bottom + 6);
   ctx.textAlign = 'left';
   ctx.fillText(unit, 4, HEIGHT - BOX.bottom + 6);
+}
+
+/** Whether `metric` ("split:prefillMs", "field:stage_gen_time_ms") has a measured (or inferred) number in `stage`. */
+export function hasMeasuredValues(stage: StageSummary, metric: string): boolean {
+  if (metric.startsWith('split:')) return (stage.split[metric.slice('split:'.length) as SplitName]?.count ?? 0) > 0;
+  if (metric.startsWith('field:')) return (stage.fields[metric.slice('field:'.length)]?.count ?? 0) > 0;
+  return false;
 }

@@ -1,6 +1,6 @@
 // The request table's columns, derived from the session's stages. DOM-free.
 import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
-import { FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import { FIELD_GEN_TIME, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
 
@@ -133,4 +133,31 @@ export function columnsInView(columns: readonly TableColumn[], scrollLeft: numbe
   }
   if (from >= to) return { from: 1, to: 1 };
   return { from: Math.max(1, from - slack), to: Math.min(columns.length, to + slack) };
+}
+
+/**
+ * scrollLeft that brings the columns of stage `stageId` into view beside the sticky id
+ * column: unchanged when they are all visible already, else the stage's first column right
+ * after the id column (as many of its columns as fit). null when the table has no column of
+ * that stage (yet).
+ */
+export function scrollLeftToShowStage(columns: readonly TableColumn[], stageId: number, scrollLeft: number, viewportWidth: number): number | null {
+  const idWidth = columns[0]?.width ?? 0;
+  let x = idWidth;
+  let start = -1;
+  let end = -1;
+  for (let i = 1; i < columns.length; i++) {
+    const c = columns[i] as TableColumn;
+    if (c.stageKey !== null && stageIdOfKey(c.stageKey) === String(stageId)) {
+      if (start < 0) start = x;
+      end = x + c.width;
+    }
+    x += c.width;
+  }
+  if (start < 0) return null;
+  const visibleLeft = scrollLeft + idWidth;
+  const visibleRight = scrollLeft + viewportWidth;
+  if (start >= visibleLeft && end <= visibleRight) return scrollLeft;
+  const max = Math.max(0, x - viewportWidth);
+  return Math.min(max, Math.max(0, start - idWidth));
 }

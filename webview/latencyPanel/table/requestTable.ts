@@ -18,7 +18,7 @@ import { h, setAttr, setData, setText, setTitle } from '../../shared/dom';
 import { formatCompact, formatCount } from '../../shared/format';
 import { PENDING_VIEW } from '../../shared/valueState';
 import type { TableColumn } from './columns';
-import { columnsInView, isSlow, REQUEST_ID_COLUMN, sameColumns, totalWidth } from './columns';
+import { columnsInView, isSlow, REQUEST_ID_COLUMN, sameColumns, scrollLeftToShowStage, totalWidth } from './columns';
 import { PageCache } from './pageCache';
 import type { RowWindow } from './virtualWindow';
 import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
@@ -75,6 +75,11 @@ export class RequestTable {
   private readonly idColumn: HTMLDivElement;
   private readonly rowsEl: HTMLDivElement;
   private readonly status: HTMLDivElement;
+  /** Shown over the grid when there is no row: why (nothing captured yet, or nothing matches). */
+  private readonly empty: HTMLDivElement;
+  private readonly emptyText: HTMLParagraphElement;
+  /** A stage whose columns are to be scrolled into view once the columns are known. */
+  private pendingStage: number | null = null;
   private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
   /** Bumps when columns (or their p90 marks) change, so visible rows are rewritten. */
   private columnsVersion = 0;
@@ -112,7 +117,10 @@ export class RequestTable {
     }, this.head, this.body);
     this.scroll = h('div', { className: 'grid-scroll', testId: 'request-table-scroll' }, this.grid);
     this.status = h('div', { className: 'table-status muted', testId: 'request-total', attrs: { 'aria-live': 'polite' } });
-    this.el = h('div', { className: 'table-region' }, this.scroll, this.status);
+    this.emptyText = h('p', {});
+    this.empty = h('div', { className: 'table-empty', testId: 'request-table-empty', role: 'status' }, this.emptyText);
+    this.empty.hidden = true;
+    this.el = h('div', { className: 'table-region' }, this.scroll, this.empty, this.status);
     this.scroll.addEventListener('scroll', () => {
       // Scroll events come once per frame, before its animation callbacks: render now, so
       // the rows match the scroll position in this very frame.
@@ -150,7 +158,23 @@ export class RequestTable {
     }
     this.pool = [];
     this.renderHead();
+    if (this.pendingStage !== null) this.revealStage(this.pendingStage);
     this.schedule();
+  }
+
+  /**
+   * Scroll the table sideways so that the columns of stage `stageId` are in view (after a
+   * click on a stage, or a stage picked in the filter); done when the columns arrive if they
+   * are not known yet.
+   */
+  revealStage(stageId: number): void {
+    const left = scrollLeftToShowStage(this.columns, stageId, this.scroll.scrollLeft, this.scroll.clientWidth);
+    if (left === null) {
+      this.pendingStage = stageId;
+      return;
+    }
+    this.pendingStage = null;
+    if (this.scroll.scrollLeft !== left) this.scroll.scrollLeft = left;
   }
 
   /** A new sort or filter: the rows are fetched from the start. */
@@ -442,6 +466,17 @@ export class RequestTable {
     }
     setText(this.status, parts.join(' · '));
     setData(this.status, 'total', this.total === null ? '' : String(this.total));
+    this.updateEmpty();
+  }
+
+  private updateEmpty(): void {
+    this.empty.hidden = this.total !== 0;
+    if (this.total !== 0) return;
+    const narrowed = this.query.filterText !== undefined || this.query.stageId !== undefined || this.query.findingCode !== undefined;
+    setData(this.empty, 'reason', narrowed ? 'filtered' : 'none');
+    setText(this.emptyText, narrowed
+      ? 'No request matches this filter. Clear (above) shows every request.'
+      : 'No requests yet. They appear here as the server finishes them (a request is listed once its stage tables are printed).');
   }
 
   // ------------------------------------------------------------ fetching

@@ -133,3 +133,26 @@ export function barAt(layout: WaterfallLayout, px: number, py: number): Waterfal
   }
   return null;
 }
+
+/**
+ * Where the "slowest: prefill 9.16 s" label of the slowest bar goes, `textWidth` px wide: right
+ * of the bar, else left of it but never into the gutter of stage names, else inside the bar
+ * (`inside`: drawn in the bar's text colour, instead of its duration), else nowhere (the red
+ * outline and the legend still mark it). DOM-free.
+ */
+export function slowLabelPlace(bar: WaterfallBar, textWidth: number, box: Pick<WaterfallBox, 'gutter' | 'width'>): { readonly x: number; readonly inside: boolean } | null {
+  const gap = 6;
+  if (bar.x + bar.w + gap + textWidth <= box.width) return { x: bar.x + bar.w + gap, inside: false };
+  if (bar.x - gap - textWidth >= box.gutter) return { x: bar.x - gap - textWidth, inside: false };
+  if (textWidth + 2 * 3 <= bar.w) return { x: bar.x + 3, inside: true };
+  return null;
+}
+
+/**
+ * A placement rule as a person reads it: the timeline's rule ids ("anchored: start =
+ * serving_time_to_first_output_ms - prefill - queued", "assumed: drawn after ...") in words.
+ */
+export function placementWords(rule: string): string {
+  if (rule.startsWith('anchored')) return 'placed from the stage\'s measured time to first output (start = first output − prefill − queued)';
+  return rule.replace(/^assumed: /, '');
+}

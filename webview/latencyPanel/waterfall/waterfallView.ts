@@ -12,7 +12,7 @@ import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import { RequestFacts } from './requestFacts';
 import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
-import { barAt, DEFAULT_BOX, waterfallLayout } from './waterfallLayout';
+import { barAt, DEFAULT_BOX, placementWords, slowLabelPlace, waterfallLayout } from './waterfallLayout';
 
 export class WaterfallView {
   readonly el: HTMLElement;
@@ -107,8 +107,9 @@ export class WaterfallView {
       ctx.textBaseline = 'middle';
       ctx.fillText(clip(ctx, lane.label, DEFAULT_BOX.gutter - 8), 4, lane.y + lane.h / 2);
     }
-    for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest);
-    if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width));
+    const slowInside = layout.slowest !== null && drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), true);
+    for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slowInside);
+    if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), false);
     this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
     this.renderLegend(layout);
   }
@@ -123,7 +124,7 @@ export class WaterfallView {
       blocks.push(
         h('div', { className: 'legend-row', testId: 'legend-measured' },
           h('span', { className: 'swatch solid', attrs: { 'aria-hidden': 'true' } }),
-          h('span', { className: 'legend-text', text: `Solid: measured durations, placed by ${layout.anchored[0]?.rule ?? ''}.` })),
+          h('span', { className: 'legend-text', text: `Solid: measured durations, ${placementWords(layout.anchored[0]?.rule ?? '')}.` })),
       );
     }
     if (layout.reconstructed.length > 0) {
@@ -132,7 +133,7 @@ export class WaterfallView {
           h('span', { className: 'swatch hatched', attrs: { 'aria-hidden': 'true' } }),
           h('span', { className: 'legend-text', text: 'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:' })),
         h('ul', { className: 'rules', testId: 'waterfall-rules' },
-          ...layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${n.rule}`))),
+          ...layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${placementWords(n.rule)}`))),
       );
     }
     this.legend.replaceChildren(...blocks);
@@ -146,7 +147,7 @@ export class WaterfallView {
       this.tooltip.hide();
       return;
     }
-    const how = bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${bar.rule}` : `Measured duration; position ${bar.rule}`;
+    const how = bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${placementWords(bar.rule)}` : `Measured duration, ${placementWords(bar.rule)}`;
     this.tooltip.show(
       `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
       ev.clientX,
@@ -181,7 +182,8 @@ function drawAxis(ctx: CanvasRenderingContext2D, layout: WaterfallLayout, palett
   ctx.textAlign = 'left';
 }
 
-function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, slowest: boolean): void {
+/** `labelled`: the slow label is drawn inside this bar, so its duration is not. */
+function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, slowest: boolean, labelled: boolean): void {
   const color = palette.phase[bar.phase];
   const background = bar.phase === 'stage';
   const reconstructed = bar.provenance === 'reconstructed';
@@ -205,7 +207,7 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
     ctx.lineWidth = 2;
     ctx.strokeRect(bar.x - 1, bar.y - 1, bar.w + 2, bar.h + 2);
   }
-  if (!background) {
+  if (!background && !labelled) {
     const label = formatDurationMs(bar.endMs - bar.startMs);
     ctx.font = palette.font;
     if (ctx.measureText(label).width + 6 < bar.w) {
@@ -216,15 +218,19 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
   }
 }
 
-function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number): void {
+/**
+ * The slowest bar's label, placed by slowLabelPlace (never over the stage names). With
+ * `measureOnly`, draws nothing and says whether the label goes inside the bar.
+ */
+function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number, measureOnly: boolean): boolean {
   const text = `slowest: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
   ctx.font = `bold ${palette.font}`;
-  const w = ctx.measureText(text).width;
-  const right = bar.x + bar.w + 6;
-  const x = right + w < width ? right : Math.max(0, bar.x - w - 6);
-  ctx.fillStyle = palette.red;
+  const place = slowLabelPlace(bar, ctx.measureText(text).width, { gutter: DEFAULT_BOX.gutter, width });
+  if (place === null || measureOnly) return place?.inside === true;
+  ctx.fillStyle = place.inside ? (bar.provenance === 'reconstructed' ? palette.foreground : palette.background) : palette.red;
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, x, bar.y + bar.h / 2);
+  ctx.fillText(text, place.x, bar.y + bar.h / 2);
+  return place.inside;
 }
 
 function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {

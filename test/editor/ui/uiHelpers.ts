@@ -1,12 +1,12 @@
-// Finding Stage Lens's side-bar webview in the workbench and reading its text as it updates:
-// shared by the UI tests (this file is not a test: only *.ui.ts files are loaded as tests).
+// Helpers shared by the UI tests (test/editor/ui/*.ui.ts): the side bar's webview, text
+// polled until a live webview shows what a test waits for, sashes dragged like a person.
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
 
 // The few DOM shapes used inside page.evaluate (the tsconfig has no "dom" lib).
-export interface Box { left: number; right: number; top: number; bottom: number; width: number; height: number }
-export interface El { readonly id: string; readonly parentElement: El | null; getBoundingClientRect(): Box }
-export interface Doc { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> }
+interface Box { left: number; right: number; top: number; bottom: number; width: number; height: number }
+interface El { readonly id: string; readonly parentElement: El | null; getBoundingClientRect(): Box }
+interface Doc { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> }
 
 /**
  * The webview of the view shown in the side bar. Stage Lens's container holds one view, so
@@ -52,3 +52,37 @@ export async function waitText(view: FrameLocator, selector: string, accept: (te
   }
 }
 
+/** A measured number as the cells print it ("1,451", "13.4"), or NaN for words. */
+export const numberOf = (text: string): number => (/^[\d,]+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : Number.NaN);
+
+/** Drags the vertical sash (a split between side bar, editor groups...) nearest to x = `near` to x = `to`, as a person would with the mouse. */
+export async function dragSash(wb: Workbench, near: number, to: number): Promise<void> {
+  const sashes = wb.page.locator('.monaco-workbench .monaco-sash.vertical');
+  let best: { x: number; y: number } | null = null;
+  for (let i = 0; i < (await sashes.count()); i++) {
+    const box = await sashes.nth(i).boundingBox();
+    if (box === null || box.height < 200) continue;
+    const x = box.x + box.width / 2;
+    if (best === null || Math.abs(x - near) < Math.abs(best.x - near)) best = { x, y: box.y + box.height / 2 };
+  }
+  if (best === null || Math.abs(best.x - near) > 8) throw new Error(`no vertical sash near x=${near}`);
+  await wb.page.mouse.move(best.x, best.y);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move((best.x + to) / 2, best.y, { steps: 4 });
+  await wb.page.mouse.move(to, best.y, { steps: 4 });
+  await wb.page.mouse.up();
+}
+
+/** The editor group (1-based, left to right) whose tab has this title. */
+export async function groupOfTab(wb: Workbench, title: string): Promise<number> {
+  const groups = wb.page.locator('.part.editor .editor-group-container');
+  const n = await groups.count();
+  for (let i = 0; i < n; i++) {
+    const tabs = groups.nth(i).locator('.tabs-container .tab');
+    for (let j = 0; j < (await tabs.count()); j++) {
+      const label = (await tabs.nth(j).getAttribute('aria-label')) ?? '';
+      if (label === title || label.startsWith(`${title}, `)) return i + 1;
+    }
+  }
+  return 0;
+}

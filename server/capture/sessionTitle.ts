@@ -1,0 +1,93 @@
+// How a session is named wherever a person picks or reads one (views, quick picks, export file
+// names): by what was served, with which deploy file, and when — "Qwen3-TTS-12Hz-1.7B-CustomVoice ·
+// qwen3_tts.yaml · Dec 1 14:02" — rather than by its raw command line, which stays the
+// description. Computed by the server from the session's metadata, so every client says the same.
+import * as path from 'node:path';
+import type { SessionInfo } from '../protocol';
+import type { SessionMeta } from './sessionFiles';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Dec 1 14:02" in the server's local time (no locale data: the same on every machine). */
+export function startTimeLabel(ms: number): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getMonth()]} ${d.getDate()} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/** Value of `--name value` / `--name=value` in an argument vector. */
+function option(argv: readonly string[], name: string): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === name) return argv[i + 1];
+    if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+/** Scenario of the built-in simulator -> the model it stands in for (server/simulate/topology.ts). */
+const SIMULATED_MODELS: Readonly<Record<string, string>> = {
+  'qwen3-tts': 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
+  'cold-start': 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
+  'qwen3-omni': 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
+  'glm-image': 'zai-org/GLM-Image',
+};
+
+/** What a launched command serves: `vllm serve <model>`, `--model <m>`, or the simulator's model (marked as the demo). */
+function launchedModel(argv: readonly string[]): string | null {
+  const serve = argv.indexOf('serve');
+  const positional = serve >= 0 ? argv[serve + 1] : undefined;
+  if (positional !== undefined && !positional.startsWith('-')) return shortModel(positional);
+  const model = option(argv, '--model');
+  if (model !== undefined) return shortModel(model);
+  if (argv.includes('simulate')) {
+    const scenario = option(argv, '--scenario') ?? 'qwen3-tts';
+    const simulated = SIMULATED_MODELS[scenario];
+    return simulated === undefined ? `demo ${scenario}` : `${shortModel(simulated)} (demo, ${scenario})`;
+  }
+  return null;
+}
+
+/** The model without its organisation ("Qwen/Qwen3-TTS-..." -> "Qwen3-TTS-..."); a local path by its folder name. */
+function shortModel(model: string): string {
+  return path.basename(model.replace(/\/+$/, '')) || model;
+}
+
+function what(meta: SessionMeta): string {
+  const info = meta.info;
+  switch (info.kind) {
+    case 'launch': {
+      const argv = meta.launch?.argv ?? info.description.split(' ');
+      return launchedModel(argv) ?? path.basename(argv[0] ?? 'server');
+    }
+    case 'tail':
+      return `log ${path.basename(meta.tail?.path ?? info.description)}`;
+    case 'import':
+      return `imported ${path.basename(meta.import?.path ?? info.description)}`;
+    case 'scrape': {
+      const url = meta.scrape?.url ?? info.description;
+      try {
+        return `/metrics of ${new URL(url).host}`;
+      } catch {
+        return url;
+      }
+    }
+    case 'attach':
+      return info.description;
+    case 'prometheus':
+      return `Prometheus ${info.description}`;
+  }
+}
+
+function deployFile(meta: SessionMeta): string | null {
+  const file = meta.info.deployConfig ?? (meta.launch === undefined ? undefined : option(meta.launch.argv, '--deploy-config'));
+  return file === undefined || file === null || file === '' ? null : path.basename(file);
+}
+
+export function sessionTitle(meta: SessionMeta): string {
+  return [what(meta), deployFile(meta), startTimeLabel(meta.info.startedAt)].filter((p): p is string => p !== null && p !== '').join(' · ');
+}
+
+/** `info` titled from it and its session's capture parameters (metadata saved before titles existed has none). */
+export function withTitle(params: Omit<SessionMeta, 'info'>, info: Omit<SessionInfo, 'title'> & { readonly title?: string }): SessionInfo {
+  return { ...info, title: sessionTitle({ ...params, info: { ...info, title: '' } }) };
+}

@@ -1,0 +1,187 @@
+// Details a user meets in the first minutes with the webviews, in headless Chromium with the
+// built bundles and the real HTML shell, fed by the fake host: the side bar at its default
+// width cuts nothing; a tooltip being read survives live updates; the request table says why
+// it is empty; a stage picked brings its columns into view; the Histograms tab opens on a
+// value that has numbers.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { StageSummary } from '../../server/protocol';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { WebviewHarness } from '../fixtures/webview/browserHarness';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf, summarize, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
+
+const COUNT = 400;
+let data: SyntheticSession;
+let harness: WebviewHarness;
+
+before(async () => {
+  data = syntheticSession(COUNT);
+  harness = await WebviewHarness.start(data);
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+async function evaluate<T>(page: Page, expression: string): Promise<T> {
+  return (await page.evaluate(expression)) as T;
+}
+
+async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('side panel at the side bar\'s default width', () => {
+  let view: WebviewPage;
+  let page: Page;
+
+  before(async () => {
+    view = await harness.open('sidePanel', { width: 300, height: 900 });
+    page = view.page;
+    await page.waitForSelector('[data-testid="stage-row"]');
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('nothing is cut: the session title wraps, the button fits, nothing overflows sideways', async () => {
+    const title = await page.getByTestId('session-title').textContent();
+    assert.equal(title, data.session.title);
+    const overflow = await evaluate<{ page: number; title: { scroll: number; client: number }; button: number }>(page, `(() => {
+      const t = document.querySelector('[data-testid="session-title"]');
+      return {
+        page: document.documentElement.scrollWidth,
+        title: { scroll: t.scrollWidth, client: t.clientWidth },
+        button: document.querySelector('[data-testid="open-panel"]').getBoundingClientRect().right,
+      };
+    })()`);
+    assert.ok(overflow.page <= 300, `the page is ${overflow.page}px wide in a 300px side bar`);
+    assert.ok(overflow.title.scroll <= overflow.title.client, `title cut: ${overflow.title.scroll} > ${overflow.title.client}`);
+    assert.ok(overflow.button <= 300, `button ends at ${overflow.button}px`);
+    // Every element that cuts its text with an ellipsis shows it whole.
+    const cut = await evaluate<string[]>(page, `[...document.querySelectorAll('#side-panel *')]
+      .filter((el) => el.offsetParent !== null && getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth)
+      .map((el) => el.textContent)`);
+    assert.deepEqual(cut, []);
+  });
+
+  test('a value in words ("⚠ not recorded") wraps inside its card instead of running out of it', async () => {
+    // The demo's codec: every TTFT not recorded, the longest value a card shows.
+    const only = data.requests.filter((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded').slice(0, 50);
+    await view.dispatch({ type: 'summary', summary: summarize(data.session.id, only) });
+    await waitUntil(page, `document.querySelector('[data-testid="stage-row"][data-stage-key="2"] td[data-col="ttftMs"] .v').textContent === 'not recorded'`);
+    for (const width of [300, 270, 240, 210]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.waitForTimeout(100);
+      // The text's own extent (a Range), against its cell and its card.
+      const out = await evaluate<string[]>(page, `[...document.querySelectorAll('[data-testid="stage-row"] td')].filter((td) => {
+        const v = td.querySelector('.v');
+        const range = document.createRange();
+        range.selectNodeContents(v);
+        const text = range.getBoundingClientRect();
+        const row = td.closest('tr').getBoundingClientRect();
+        const box = td.getBoundingClientRect();
+        return v.scrollWidth > v.clientWidth + 0.5 || text.right > box.right + 0.5 || text.right > row.right + 0.5;
+      }).map((td) => td.closest('tr').dataset.stageKey + ':' + td.dataset.col + '=' + td.querySelector('.v').textContent)`);
+      assert.deepEqual(out, [], `${width}px: values running out of their cell`);
+    }
+    await page.setViewportSize({ width: 300, height: 900 });
+    await view.dispatch({ type: 'summary', summary: data.summary });
+  });
+
+  test('counts are words: n= for requests, "observed" for /metrics, each explained', async () => {
+    const count = page.locator('[data-testid="stage-row"][data-stage-key="0"] .stage-count');
+    assert.equal(await count.textContent(), `n=${COUNT}`);
+    assert.match((await count.getAttribute('title')) ?? '', new RegExp(`${COUNT} requests measured`));
+  });
+
+  test('a tooltip being read is not replaced by a live update; the new one comes when the pointer leaves', async () => {
+    const cell = page.locator('[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]');
+    const before = (await cell.getAttribute('title')) ?? '';
+    assert.match(before, new RegExp(`over ${COUNT} values`));
+    await cell.hover();
+    await view.dispatch(view.host.append(Array.from({ length: 3 }, (_, i) => syntheticRequest(COUNT + i))));
+    await waitUntil(page, `document.querySelector('[data-testid="stage-row"][data-stage-key="0"] .stage-count').textContent === 'n=${COUNT + 3}'`);
+    assert.equal(await cell.getAttribute('title'), before, 'the hovered cell\'s title changed under the pointer');
+    await page.mouse.move(2, 2);
+    await waitUntil(page, `/over ${COUNT + 3} values/.test(document.querySelector('[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]').title)`);
+  });
+});
+
+describe('request table', () => {
+  test('an empty table says why: nothing captured yet, or nothing matches the filter', async () => {
+    const empty: SyntheticSession = { ...data, session: { ...data.session, requestCount: 0 }, requests: [], summary: summarize(data.session.id, []), spans: spansOf([]) };
+    const view = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(empty));
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '0'`);
+      const message = page.getByTestId('request-table-empty');
+      assert.equal(await message.isVisible(), true);
+      assert.equal(await message.getAttribute('data-reason'), 'none');
+      assert.match((await message.textContent()) ?? '', /No requests yet/);
+      await view.dispatch(view.host.append([syntheticRequest(0), syntheticRequest(1)]));
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '2'`);
+      assert.equal(await message.isVisible(), false);
+      await page.getByTestId('filter-text').fill('no-such-request');
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '0'`);
+      assert.equal(await message.isVisible(), true);
+      assert.equal(await message.getAttribute('data-reason'), 'filtered');
+      assert.match((await message.textContent()) ?? '', /No request matches this filter/);
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('a stage picked (a click in the side bar) brings that stage\'s columns into view', async () => {
+    const view = await harness.open('latencyPanel', { width: 700, height: 600 });
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+      const stage2 = `[...document.querySelectorAll('.head-row [data-col]')].find((c) => c.dataset.col.startsWith('2.'))`;
+      const inView = `(() => { const s = document.querySelector('[data-testid="request-table-scroll"]').getBoundingClientRect(); const c = ${stage2}.getBoundingClientRect(); return c.left >= s.left && c.right <= s.right; })()`;
+      assert.equal(await evaluate<boolean>(page, inView), false, 'stage 2 starts off-screen in a narrow panel');
+      await view.dispatch({ type: 'filter', filter: { stageId: 2 } });
+      await waitUntil(page, `document.querySelector('[data-testid="filter-stage"]').value === '2'`);
+      await waitUntil(page, inView);
+      // and back: stage 0 is brought back into view from the filter bar
+      await page.getByTestId('filter-stage').selectOption('0');
+      const stage0 = `[...document.querySelectorAll('.head-row [data-col]')].find((c) => c.dataset.col.startsWith('0.'))`;
+      await waitUntil(page, `(() => { const s = document.querySelector('[data-testid="request-table-scroll"]').getBoundingClientRect(); const c = ${stage0}.getBoundingClientRect(); return c.left >= s.left && c.right <= s.right; })()`);
+    } finally {
+      await view.close();
+    }
+  });
+});
+
+describe('histograms tab', () => {
+  test('opens on a value that has measured numbers; values without any are marked', async () => {
+    // The last stage (the one the tab opens on) with no measured prefill, as a codec often has.
+    const stages: StageSummary[] = data.summary.stages.map((s) => (s.stageKey === '2' ? { ...s, split: { ...s.split, prefillMs: undefined } } : s));
+    const host = new FakeHost({ ...data, summary: { ...data.summary, stages } });
+    const view = await harness.open('latencyPanel', { width: 1000, height: 700 }, host);
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+      await page.getByTestId('tab-histograms').click();
+      assert.equal(await page.getByTestId('histogram-stage').inputValue(), '2');
+      const metric = await page.getByTestId('histogram-metric').inputValue();
+      assert.notEqual(metric, 'split:prefillMs');
+      assert.equal(await page.locator(`[data-testid="histogram-metric"] option[value="${metric}"]`).getAttribute('data-measured'), 'true');
+      assert.match((await page.locator('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent()) ?? '', /nothing measured/);
+      // A value the user picks is kept even without numbers.
+      await page.getByTestId('histogram-metric').selectOption('split:prefillMs');
+      assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'split:prefillMs');
+    } finally {
+      await view.close();
+    }
+  });
+});
