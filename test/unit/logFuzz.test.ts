@@ -185,6 +185,9 @@ const SHAPES: ReadonlyArray<readonly [string, (size: number) => Uint8Array]> = [
   ['a legacy dict that never closes', (n) => utf8("INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',\n" + "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'x': 1.5,\n".repeat(Math.ceil(n / 70)))],
   ['one huge line of prefix look-alikes', (n) => repeat('INFO 08-21 18:00:00 [', n)],
   ['one huge line of brackets and parentheses', (n) => repeat('((([[[{{{', n)],
+  ['one huge line of CI timestamp look-alikes', (n) => repeat('[2026-01-22T14:19:11.123456789Z] ', n)],
+  ['CI timestamps before Python default prefixes with huge logger names', (n) => repeat(`[2026-01-22T14:19:11Z] INFO:${'a.'.repeat(500)}x\n`, n)],
+  ['one huge line of Python default prefix look-alikes', (n) => repeat('INFO:a', n)],
   ['many processes, each with a lead-in', (n) => utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join(''))],
 ];
 
