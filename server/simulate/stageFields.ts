@@ -234,7 +234,13 @@ export function omniTimingMessage(req: RequestRun): string {
     `engine=${pyFixed(totalS - preS, 2)}s`,
     `stages=[${req.stages.map((s) => `${s.stageId}:${pyFixed(sec(s.finishTs - s.submitTs), 2)}s`).join(',')}]`,
   ];
-  if (req.transfers.length > 0) parts.push(`transfers=[${req.transfers.map((t) => `${t.fromStage}->${t.toStage}=${pyFixed(ms(t.txUs), 2)}ms`).join(',')}]`);
+  // Upstream creates the edge (stage_id - 1 -> stage_id) when a downstream stage reports its stats,
+  // payload or not, and prints every edge with its send time: 0.00 under async chunk.
+  const edges = req.transfers.map((t) => [t.fromStage, t.toStage, ms(t.txUs)] as const);
+  for (const s of req.stages) {
+    if (s.stageId > 0 && !edges.some(([from, to]) => from === s.stageId - 1 && to === s.stageId)) edges.push([s.stageId - 1, s.stageId, 0]);
+  }
+  if (edges.length > 0) parts.push(`transfers=[${edges.map(([from, to, txMs]) => `${from}->${to}=${pyFixed(txMs, 2)}ms`).join(',')}]`);
   if (req.ar2diffusionUs !== null) parts.push(`ar2diffusion=${pyFixed(ms(req.ar2diffusionUs), 2)}ms`);
   return `[OmniTiming] ${parts.join(' ')}`;
 }
