@@ -127,7 +127,8 @@ test('the prefix readers agree on CI timestamps and Python default prefixes: han
   const stamps = ['', '', '[2026-01-22T14:19:11Z] ', '2026-01-22T14:19:11.1234567Z ', '[2026-01-22T14:19:11] ', '[2026-01-22T14:19:11+05:30] ', '2026-01-22T14:19:11 ',
     '[2026-01-22 14:19:11Z] ', '[2026-01-22T14:19:11.1234567890Z] ', '[2026-01-22T14:19:11.Z] ', '2026-01-22T14:19:11-0800 ', '[2026-01-22T14:19:11Z]'];
   const heads = ['(APIServer pid=7) INFO 08-21 18:00:00 [stats.py:910] ', '(API (0)) [Stage-1] DEBUG 08-21 18:00:00 [omni_stage.py:7] ', 'INFO 08-21 18:00:00 [omni.py:1]',
-    'INFO:vllm_omni.metrics.stats:', 'DEBUG:root:', 'WARNING:_x.y:', 'INFO:9bad:', 'INFO:a b:', 'INFO:     127.0.0.1:40517 - ', 'ERROR::', 'msg '];
+    'INFO:vllm_omni.metrics.stats:', 'DEBUG:root:', 'WARNING:_x.y:', 'INFO:9bad:', 'INFO:a b:', 'INFO:     127.0.0.1:40517 - ', 'ERROR::', 'msg ',
+    `INFO:${'a'.repeat(119)}:`, `INFO:${'a'.repeat(120)}:`, `INFO:${'a'.repeat(121)}:`, `INFO:Z${'@'.repeat(3)}:`, 'INFO:a[b:', 'INFO:a`b:', 'INFO:a{b:'];
   const tails = ['[OmniTiming] req=r', '| a | 1 |', '', 'INFO 08-21 18:00:00 [a.py:1] inner', 'x'];
   const noise = ['Z', ']', '[', '.', '-', '1', ' ', ':', 'T'];
   const lineOf = (): string => {
@@ -164,7 +165,7 @@ test('the prefix readers agree on CI timestamps and Python default prefixes: han
     assert.deepEqual(p, m === null ? null : { level: m[1], logger: m[2], headerStart: stampEndOf(line), messageStart: stampEndOf(line) + m[0].length }, line);
     if (p !== null) python++;
   }
-  assert.ok(scanned > 1500 && python > 2000 && stamped > 5000, `${scanned} scanned, ${python} Python prefixes, ${stamped} stamps`);
+  assert.ok(scanned > 1000 && python > 2000 && stamped > 5000, `${scanned} scanned, ${python} Python prefixes, ${stamped} stamps`);
 });
 
 test('a diffusion stage as upstream prints it now: floats (1.000), None values left out of the row (blank), output_ready_wait_time_s', () => {

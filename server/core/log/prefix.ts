@@ -24,7 +24,7 @@ const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \
 /** The reference reading of a CI timestamp at the start of a line (stampEndOf reads the same by hand). */
 export const CI_STAMP = /^(?:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)) /;
 /** The reference reading of Python's default logging prefix (pythonDefaultPrefix reads the same by hand). */
-export const PYTHON_DEFAULT = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][A-Za-z0-9_.]{0,199}):/;
+export const PYTHON_DEFAULT = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][A-Za-z0-9_.]{0,119}):/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
 const MAX_PROCESS_LENGTH = 120;
 /** Length of `MM-DD HH:MM:SS`. */
@@ -267,7 +267,8 @@ export interface PythonDefaultPrefix {
   readonly messageStart: number;
 }
 
-const MAX_LOGGER_NAME = 200;
+/** Longest logger name read (module paths are a few dozen characters). */
+const MAX_LOGGER_NAME = 120;
 
 /** The Python default prefix at the start of the line; what PYTHON_DEFAULT matches after stampEndOf. */
 export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
@@ -296,10 +297,13 @@ export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
   if (!occursAt(line, start, level) || line.charCodeAt(nameStart - 1) !== 58 /* : */) return null;
   const first = line.charCodeAt(nameStart);
   if (!isLetter(first) && first !== 95 /* _ */) return null;
+  const stop = Math.min(line.length, nameStart + MAX_LOGGER_NAME + 1);
   let i = nameStart + 1;
-  for (; i < line.length && i - nameStart <= MAX_LOGGER_NAME; i++) {
+  for (; i < stop; i++) {
+    // [A-Za-z0-9_.]: a letter case-folded, a digit, `_`, `.`.
     const c = line.charCodeAt(i);
-    if (!(isLetter(c) || (c >= 48 && c <= 57) || c === 95 || c === 46)) break;
+    const lower = c | 32;
+    if (!((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46)) break;
   }
   if (i - nameStart > MAX_LOGGER_NAME || line.charCodeAt(i) !== 58) return null;
   return { level, logger: line.slice(nameStart, i), headerStart: start, messageStart: i + 1 };
