@@ -4,7 +4,7 @@
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
-import { formatMs, textTable } from '../textTable';
+import { formatMs, textTable, withVisibleControls } from '../textTable';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
@@ -92,7 +92,7 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
   const rows: string[][] = [];
   for (const e of edges) {
     (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
-      rows.push([i === 0 ? e.edge : '', i === 0 ? String(e.requestCount) : '', i === 0 ? String(e.tableCount) : '', p, ...EDGE_COLUMNS.map((c) => {
+      rows.push([i === 0 ? withVisibleControls(e.edge) : '', i === 0 ? String(e.requestCount) : '', i === 0 ? String(e.tableCount) : '', p, ...EDGE_COLUMNS.map((c) => {
         const d = c.pick(e);
         return d === null || d === undefined ? '-' : formatMs(d[p]);
       })]);
@@ -105,9 +105,9 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
   for (const e of edges) {
     const unrecorded = e.omniTimingTxStates.notRecorded;
     if (unrecorded > 0) {
-      out.push(`  ${e.edge}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`);
+      out.push(`  ${withVisibleControls(e.edge)}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`);
     }
-    if (e.tableCount < e.requestCount) out.push(`  ${e.edge}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`);
+    if (e.tableCount < e.requestCount) out.push(`  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`);
   }
   return out;
 }
