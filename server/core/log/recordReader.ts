@@ -157,7 +157,7 @@ export class RecordReader implements LineSink, RecordSink {
     // raw prefix then includes the timestamp (the lines of one record usually share it).
     if (prefix.headerStart === 0 || scanned !== null) {
       if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET | LINE_HAS_CR)) === 0) {
-        rawPrefix = line.slice(0, prefix.messageStart);
+        rawPrefix = prefix.headerStart === 0 ? key : line.slice(0, prefix.messageStart);
         if (scanned !== null && scanned.headerStart === 0) this.templates.learn(line, scanned, info.header);
       } else if (flags === LINE_HAS_ESC && raw.endsWith(message)) {
         rawPrefix = raw.slice(0, raw.length - message.length);
