@@ -12,7 +12,8 @@ import { csvRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
 import { traceChunks, type TraceRequests } from '../core/report/trace';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
-import { summarizeScrape } from '../core/promSummary';
+import { summarizeScrape, type SpeechStreamCounts } from '../core/promSummary';
+import { textTable, withVisibleControls } from '../core/textTable';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress } from './progress';
@@ -102,15 +103,18 @@ function writeOut(text: string | Uint8Array): Promise<void> {
  * at ~512 MiB).
  */
 export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
-  const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
-  if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms)));
+  const { snapshot, histograms, speechStreams, kind } = await readAnalysis(input, excludeCold);
+  if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms, speechStreams)));
   if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
-  const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
+  const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(snapshot, { source: sourceName });
   return [lines.join('\n') + '\n'];
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
-async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
+async function readAnalysis(
+  input: Readable,
+  excludeCold: boolean,
+): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; speechStreams: SpeechStreamCounts[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold });
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
@@ -128,6 +132,7 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
   }));
 
   let histograms: HistogramSummaryJson[] = [];
+  let speechStreams: SpeechStreamCounts[] = [];
   if (kind === 'log') {
     analysis.ingest(parser.end());
     analysis.flush();
@@ -135,12 +140,13 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
     const body = Buffer.concat(scrapeChunks).toString('utf8');
     const scrape = summarizeScrape(body);
     histograms = scrape.histograms;
+    speechStreams = scrape.speechStreams;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, kind };
+  return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, speechStreams, kind };
 }
 
-function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {
+function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams: readonly SpeechStreamCounts[], source: string): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
   const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
@@ -148,6 +154,14 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
+  if (speechStreams.length > 0) {
+    // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).
+    const reasons = [...new Set(speechStreams.flatMap((s) => Object.keys(s.aborted)))].sort();
+    const count = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
+    const header = ['model', 'completed', 'aborted', ...reasons.map((r) => `aborted: ${withVisibleControls(r)}`)];
+    const streamRows = speechStreams.map((s) => [s.modelName === null ? '(no model_name)' : withVisibleControls(s.modelName), count(s.completed), count(s.abortedTotal), ...reasons.map((r) => count(s.aborted[r]))]);
+    out.push('', 'Speech streams (vllm_omni:speech_stream_completed_total, vllm_omni:speech_stream_aborted_total by reason; "-" = not exposed):', ...textTable(header, streamRows));
+  }
   return out;
 }
 

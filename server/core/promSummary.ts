@@ -11,6 +11,9 @@ import type { ParsedExposition } from './prom/model';
 import { summarizeHistogramSeries } from './prom/stageHistograms';
 import type { ParseProblem } from './records';
 import { PERCENTILES, type Percentile } from './percentiles';
+import { speechStreamsOf, type SpeechStreamCounts } from './prom/speechStreams';
+
+export type { SpeechStreamCounts };
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
 export interface HistogramSummary {
@@ -29,10 +32,14 @@ export interface HistogramSummary {
   readonly caveat?: string | null;
 }
 
-/** One parse of a scrape body: its histogram rows and the lines that could not be read. */
-export function summarizeScrape(body: string): { histograms: HistogramSummary[]; problems: ParseProblem[] } {
+/** One parse of a scrape body: its histogram rows, its speech stream counters and the lines that could not be read. */
+export function summarizeScrape(body: string): { histograms: HistogramSummary[]; speechStreams: SpeechStreamCounts[]; problems: ParseProblem[] } {
   const parsed = parseExposition(body);
-  return { histograms: histogramSummariesOf(parsed), problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })) };
+  return {
+    histograms: histogramSummariesOf(parsed),
+    speechStreams: speechStreamsOf(parsed),
+    problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })),
+  };
 }
 
 export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {

@@ -13,3 +13,8 @@ export function formatMs(v: number): string {
   const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 2 : 3;
   return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+/** Text from the input made safe to print: C0 control characters (and DEL) become their visible Unicode control pictures (ESC -> U+241B). */
+export function withVisibleControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}

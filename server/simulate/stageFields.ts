@@ -96,10 +96,11 @@ function diffusionKeys(stage: StageRun, build: StatsBuild): Row {
     return row;
   }
   // Missing-value rule: a key exists only when its interval was measured; a measured 0 stays.
+  // The accumulator adds every value as a float, so counts print as floats too (`1.000`).
   const row: Row = {
     diffusion_engine_exec_time_s: sec(d.execUs),
     postprocess_time_s: sec(d.postprocessUs),
-    scheduler_num_waiting_reqs: int(d.schedulerWaitingReqs),
+    scheduler_num_waiting_reqs: d.schedulerWaitingReqs,
     scheduler_queue_wait_s: sec(d.schedulerQueueWaitUs),
   };
   if (d.preprocessUs !== null) row['preprocess_time_s'] = sec(d.preprocessUs);

@@ -151,6 +151,22 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   assert.equal(out.histograms[0]?.count, 4);
   assert.equal(out.histograms[0]?.p50, 0.1, 'rank 2 of 4 is the top of the first bucket');
   assert.ok(Math.abs((out.histograms[0]?.p90 ?? 0) - 0.82) < 1e-9, 'linear within (0.1, 1]: 0.1 + 0.9 * (3.6 - 2) / 2');
+
+  // The speech streaming counters, in the scrape summary and the JSON.
+  const streams = [
+    scrape,
+    '# TYPE vllm_omni:speech_stream_completed_total counter',
+    'vllm_omni:speech_stream_completed_total{model_name="m"} 12',
+    '# TYPE vllm_omni:speech_stream_aborted_total counter',
+    'vllm_omni:speech_stream_aborted_total{model_name="m",reason="cancelled"} 2',
+    'vllm_omni:speech_stream_aborted_total{model_name="m",reason="engine_dead"} 1',
+  ].join('\n');
+  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], streams).stdout) as { speechStreams: unknown[] };
+  assert.deepEqual(json.speechStreams, [{ modelName: 'm', completed: 12, aborted: { cancelled: 2, engine_dead: 1 }, abortedTotal: 3 }]);
+  const table = cli(['analyze', '-'], streams).stdout;
+  assert.match(table, /Speech streams/);
+  assert.match(table, /^m +12 +3 +2 +1$/m);
+  assert.deepEqual((JSON.parse(fromStdin.stdout) as { speechStreams: unknown[] }).speechStreams, [], 'a log has none');
 });
 
 test('exit codes: 2 for usage and I/O errors with a clear message, 0 for findings', () => {

@@ -180,3 +180,22 @@ test('bad requests get clear errors, not crashes', { timeout: 30_000 }, async ()
   await client.request('stageLens/stop', { sessionId: dead.id });
   client.child.kill('SIGTERM');
 });
+
+test('an imported log with transfer edges: the summary carries per-edge distributions, the requests their edges', { timeout: 60_000 }, async () => {
+  build();
+  const client = await startServer();
+  const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
+  const session = await client.request('stageLens/import', { path: log });
+  await waitFor('3 requests', async () => ((await client.request('stageLens/listSessions', {})).find((x) => x.id === session.id)?.requestCount === 3 ? true : undefined));
+  const summary = await client.request('stageLens/summary', { sessionId: session.id });
+  assert.deepEqual(summary.edges.map((e) => [e.edge, e.fromStage, e.toStage, e.requestCount, e.tableCount]), [['0->1', 0, 1, 3, 3], ['1->2', 1, 2, 3, 3]]);
+  const first = summary.edges[0];
+  // tx_time_ms of edge 0->1 in the three requests (the fixture's expected.json): 78.701, 75.701, 72.701.
+  assert.deepEqual(first?.fields['tx_time_ms'], { count: 3, mean: (78.701 + 75.701 + 72.701) / 3, p50: 75.701, p90: 75.701 + 0.8 * 3, p99: 75.701 + 0.98 * 3, max: 78.701 });
+  assert.deepEqual(first?.fieldStates['size_kbytes'], { measured: 3, notMeasured: 0, hidden: 0 });
+  assert.deepEqual(first?.omniTimingTxStates, { measured: 3, notRecorded: 0, absent: 0 });
+  const page = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 3 });
+  assert.deepEqual(page.requests[0]?.transfers.map((t) => [t.edge, t.tablePrinted, t.omniTimingTxMs, t.omniTimingTxState]), [['0->1', true, 78.7, 'measured'], ['1->2', true, 18.79, 'measured']]);
+  assert.equal(page.requests[0]?.stages[0]?.fields['vllm_itls_ms']?.state, 'measured');
+  client.child.kill('SIGTERM');
+});

@@ -93,6 +93,12 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
     `(EngineCore_DP0 pid=9) WARNING 08-21 18:00:03 [a.py:1] `,
     `(EngineCore_DP0 pid=9) WARNING 08-21 18:00:03 [core.py:12] `,
     `${HEAD}08-21 18:00:04 [stats.py:601] `, // back to the first shape, after others pushed it out
+    `[2026-01-22T14:19:11Z] ${HEAD}08-21 18:00:04 [stats.py:601] `, // a CI timestamp before the first shape
+    `[2026-01-22T14:19:12Z] ${HEAD}08-21 18:00:04 [stats.py:601] `, // the CI second moves on
+    `2026-01-22T14:19:12.1234567Z ${HEAD}08-21 18:00:05 [stats.py:601] `,
+    `[2026-01-22T14:19:12Z]${HEAD}08-21 18:00:05 [stats.py:601] `, // no space after the stamp: not a stamp
+    'DEBUG:vllm_omni.metrics.stats:', // Python's default format
+    '[2026-01-22T14:19:13Z] INFO:vllm_omni.metrics.stats:',
   ];
   for (const [i, start] of starts.entries()) {
     tables.push(paddedTable(start, `[StageRequestStats [request_id=r${i}]]`, ['Field', '0'], [['a_ms', `${i}.5`], ['b_ms', '2']]));
@@ -109,6 +115,13 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
   assert.equal(stage.find((t) => t.requestId === 'r3')?.header?.process, 'APIServer pid=4243');
   assert.equal(stage.find((t) => t.requestId === 'r5')?.header?.file, 'stats.pz');
   assert.equal(stage.find((t) => t.requestId === 'r14')?.header?.stagePrefix, 2);
+  // A CI timestamp is not part of the header; Python's default format has none to give.
+  for (const id of ['r19', 'r20', 'r21']) {
+    assert.deepEqual(stage.find((t) => t.requestId === id)?.header, { level: 'INFO', timestamp: id === 'r21' ? '08-21 18:00:05' : '08-21 18:00:04', file: 'stats.py', fileLine: 601, process: 'APIServer pid=4242', stagePrefix: null }, id);
+  }
+  assert.equal(stage.find((t) => t.requestId === 'r23')?.header, null);
+  assert.equal(stage.find((t) => t.requestId === 'r24')?.header, null);
+  assert.equal(stage.find((t) => t.requestId === 'r24')?.columns[0]?.fields['a_ms']?.state, 'measured');
 });
 
 test('PrefixTemplates: a line matched against a learned shape gives what scanPrefix gives; anything else is left to it', () => {
@@ -126,7 +139,13 @@ test('PrefixTemplates: a line matched against a learned shape gives what scanPre
   const alphabet = ['0', '9', ' ', ']', ':', 'a', '[', '-'];
   let matched = 0;
   for (let n = 0; n < 4000; n++) {
-    const base = rand() < 0.5 ? `${HEAD}08-21 18:00:00 [stats.py:601] msg` : `${HEAD.replace('INFO', 'DEBUG')}08-21 18:00:00 [stats.py:672]`;
+    const bases = [
+      `${HEAD}08-21 18:00:00 [stats.py:601] msg`,
+      `${HEAD.replace('INFO', 'DEBUG')}08-21 18:00:00 [stats.py:672]`,
+      `[2026-01-22T14:19:11Z] ${HEAD}08-21 18:00:00 [stats.py:601] msg`, // never a learned shape: left to the scanner
+      'INFO:vllm_omni.metrics.stats:[OmniTiming] req=x',
+    ];
+    const base = bases[Math.floor(rand() * (rand() < 0.8 ? 2 : bases.length))] as string;
     const chars = [...base];
     const edits = Math.floor(rand() * 3);
     for (let e = 0; e < edits; e++) {

@@ -4,7 +4,7 @@
 // error, always give well-formed output, and give the same output however they are
 // chunked. Time is linear: per-byte cost does not grow with the input.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { LogRecord, ParseOutput } from '../../server/core/records';
@@ -17,6 +17,16 @@ const corpus: Uint8Array[] = [
   ...readdirSync(join(FIXTURES, 'logs'))
     .sort()
     .map((f) => utf8(fixtureLog(f))),
+  // Upstream's own rendering, also with a CI timestamp before every line and in Python's default format.
+  ...readdirSync(join(FIXTURES, 'upstream-rendered'))
+    .filter((f) => f.endsWith('.log'))
+    .sort()
+    .flatMap((f) => {
+      const text = readFileSync(join(FIXTURES, 'upstream-rendered', f), 'utf8');
+      const stamped = text.split('\n').map((l, i) => (l === '' ? l : `[2026-01-22T14:19:${String(i % 60).padStart(2, '0')}Z] ${l}`)).join('\n');
+      const python = text.replace(/^\((?:[^()]|\([^()]*\))*\) (DEBUG|INFO|WARNING) \d\d-\d\d \d\d:\d\d:\d\d \[[^\]]+\] ?/gm, '$1:vllm_omni.metrics.stats:');
+      return [utf8(text), utf8(stamped), utf8(python)];
+    }),
 ];
 
 const GARBAGE = [
@@ -29,7 +39,7 @@ const GARBAGE = [
   [0x0a],
   [0x1b, 0x5b, 0x33, 0x32, 0x6d], // ESC[32m
   [0x1b, 0x5b],
-  ...['|', '+', '[', ']', '{', '}', "'", '(', ')', '#', '=', ' None ', ' (n=', '->', '\r\n', '[StageRequestStats [request_id=', '] <empty>', '+---+', 'INFO 08-21 18:00:00 [stats.py:1] '].map((s) => [...utf8(s)]),
+  ...['|', '+', '[', ']', '{', '}', "'", '(', ')', '#', '=', ' None ', ' (n=', '->', '\r\n', '[StageRequestStats [request_id=', '] <empty>', '+---+', 'INFO 08-21 18:00:00 [stats.py:1] ', '[2026-01-22T14:19:11Z] ', 'INFO:vllm_omni.metrics.stats:'].map((s) => [...utf8(s)]),
 ];
 
 function lines(bytes: Uint8Array): Uint8Array[] {
@@ -185,6 +195,9 @@ const SHAPES: ReadonlyArray<readonly [string, (size: number) => Uint8Array]> = [
   ['a legacy dict that never closes', (n) => utf8("INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',\n" + "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'x': 1.5,\n".repeat(Math.ceil(n / 70)))],
   ['one huge line of prefix look-alikes', (n) => repeat('INFO 08-21 18:00:00 [', n)],
   ['one huge line of brackets and parentheses', (n) => repeat('((([[[{{{', n)],
+  ['one huge line of CI timestamp look-alikes', (n) => repeat('[2026-01-22T14:19:11.123456789Z] ', n)],
+  ['CI timestamps before Python default prefixes with huge logger names', (n) => repeat(`[2026-01-22T14:19:11Z] INFO:${'a.'.repeat(500)}x\n`, n)],
+  ['one huge line of Python default prefix look-alikes', (n) => repeat('INFO:a', n)],
   ['many processes, each with a lead-in', (n) => utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join(''))],
 ];
 

@@ -147,3 +147,42 @@ test('SampleSet answers exactly at every point of a live stream: queries between
     }
   }
 });
+
+test('SampleSet with few distinct values (kept as runs) answers exactly, also when the values then spread out, or turn wide', () => {
+  let seed = 777;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const linear = (sorted: number[], q: number): number => {
+    const h = ((sorted.length - 1) * q) / 100;
+    const lo = Math.floor(h);
+    const a = sorted[lo] as number;
+    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * ((sorted[lo + 1] as number) - a);
+  };
+  // Phases: a constant (batch_size 1), a handful of values (sample rates, token counts), then
+  // every value distinct, then a value that is not a 3-decimal one, then a handful again.
+  const phases: Array<[number, () => number]> = [
+    [9000, () => 1],
+    [9000, () => [0, 24000, 44100, 16000][Math.floor(random() * 4)] as number],
+    [9000, () => Math.round(random() * 5_000_000) / 1000],
+    [1, () => 1 / 3],
+    [9000, () => [2.5, 7][Math.floor(random() * 2)] as number],
+  ];
+  const set = new SampleSet();
+  const reference: number[] = [];
+  let i = 0;
+  for (const [n, next] of phases) {
+    for (let k = 0; k < n; k++) {
+      const v = next();
+      set.add(v);
+      reference.push(v);
+      i += 1;
+      if (i % 2999 === 0 || i % 4096 === 0 || i % 4096 === 1 || k === n - 1) {
+        const sorted = [...reference].sort((a, b) => a - b);
+        const d = set.distribution();
+        assert.ok(d !== null);
+        assert.equal(d.count, i);
+        for (const [q, got] of [[50, d.p50], [90, d.p90], [99, d.p99]] as const) assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
+        assert.equal(d.max, sorted[sorted.length - 1]);
+      }
+    }
+  }
+});

@@ -351,3 +351,46 @@ describe('simulated deployments', () => {
     assert.equal(check.metadata?.['requests'], 0);
   });
 });
+
+describe('transfer edges', () => {
+  const upstream = (name: string): string => readFileSync(path.join(ROOT, 'test/fixtures/upstream-rendered', name), 'utf8');
+
+  test('TransferEdgeStats: one process per edge, a reconstructed slice per request and edge after its upstream stage, its parts as logged', () => {
+    const requests = analyse(upstream('qwen3-omni-three-stage-transfers.log'));
+    const check = checked(requests);
+    assert.deepEqual([...check.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1 · replica 0', 'stage 1 · replica 1', 'stage 2', 'transfer 0->1', 'transfer 1->2']);
+    const first = requests[0] as AnalyzedRequest;
+    const slices = slicesOf(check, first.requestId);
+    const top = slices.find((s) => s.name === 'transfer 0->1');
+    assert.ok(top !== undefined);
+    assert.equal(top.args['provenance'], 'reconstructed');
+    assert.equal(top.args['edge'], '0->1');
+    assert.equal(top.args['sizeKbytes'], 109277.348);
+    assert.match(String(top.args['ruleText']), /upstream stage ends/);
+    // Send 78.701, in flight 2.015, receive decode 111.865, one after the other.
+    const parts = check.slices.filter((s) => s.id === top.id && s.depth === 1).sort((a, b) => a.startUs - b.startUs);
+    assert.deepEqual(parts.map((p) => [p.name, p.args['ms'], p.args['source']]), [
+      ['send (tx)', 78.701, 'TransferEdgeStats'],
+      ['in flight', 2.015, 'TransferEdgeStats'],
+      ['receive decode', 111.865, 'TransferEdgeStats'],
+    ]);
+    assert.deepEqual(parts.map((p) => durationUs(p)), [78701, 2015, 111865]);
+    assert.equal(parts[0]?.startUs, top.startUs);
+    assert.equal(parts[2]?.endUs, top.endUs);
+    // It starts where stage 0 ends as drawn.
+    const stage0 = slices.find((s) => s.name === 'stage 0');
+    assert.equal(top.startUs, stage0?.endUs);
+    assert.equal(check.slices.filter((s) => s.name.startsWith('transfer ')).length, requests.length * 2);
+  });
+
+  test('[OmniTiming] 0.00 ms sends that are not recorded draw nothing; a measured one draws its send alone', () => {
+    const none = checked(analyse(upstream('qwen3tts-info-level-omnitiming-only.log')));
+    assert.ok(![...none.processNames.values()].some((n) => n.startsWith('transfer ')), 'no payload transfer recorded: no slice, no track');
+    const line = '(APIServer pid=1) INFO 10-19 07:12:05 [stats.py:910] [OmniTiming] req=r1 total=0.74s preprocess=0.00s engine=0.73s stages=[0:0.61s,1:0.73s] transfers=[0->1=12.50ms]\n';
+    const timed = checked(analyse(line));
+    const top = timed.slices.find((s) => s.name === 'transfer 0->1');
+    assert.ok(top !== undefined);
+    const parts = timed.slices.filter((s) => s.id === top.id && s.depth === 1);
+    assert.deepEqual(parts.map((p) => [p.name, p.args['ms'], p.args['source'], durationUs(p)]), [['send (tx)', 12.5, '[OmniTiming]', 12500]]);
+  });
+});

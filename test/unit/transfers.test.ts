@@ -10,6 +10,11 @@ import { requestTransfers } from '../../server/core/analysis/transfers';
 import { int, logPrefix, recordTitle, renderColumnsTable, renderFieldValueTable, renderLogRecord, renderTableRecord, type PyValue } from '../../server/simulate/render';
 import type { OmniTimingRecord, TransferEdge } from '../../server/core/records';
 import { measured } from '../../server/core/values';
+import { fixedClock } from '../../server/simulate/clock';
+import { LogWriter } from '../../server/simulate/logWriter';
+import { FIXED_BUILD } from '../../server/simulate/stageFields';
+import { TimingModel } from '../../server/simulate/timingModel';
+import { scenarioTopology, type Topology } from '../../server/simulate/topology';
 
 const prefix = (level: 'DEBUG' | 'INFO', line: number, second = 0): string =>
   logPrefix({ process: 'APIServer pid=7', level, timestamp: `10-22 09:30:${String(second).padStart(2, '0')}`, file: 'vllm_omni/metrics/stats.py', fileLine: line, ansi: false });
@@ -132,4 +137,20 @@ test('offline per-prompt summaries (shared start, e2e_requests 1) are detected a
     call({ id: 's1', e2eMs: 900, overall: { e2e_requests: int(1), e2e_wall_time_ms: 900.5 } }, 2),
   ].join('');
   assert.equal(analyse(served).snapshot().findings.find((f) => f.code === 'overall-summary-per-prompt'), undefined);
+});
+
+test('the simulator prints every downstream edge in [OmniTiming] as upstream does: 0.00 ms under async chunk, read as no transfer recorded', () => {
+  const write = (topology: Topology): string => {
+    const model = new TimingModel(topology, { seed: 3, rps: 4, coldStartMs: 0, firstArrivalUs: 500_000 });
+    const writer = new LogWriter({ process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() }, FIXED_BUILD);
+    return Array.from({ length: 6 }, () => model.next()).map((r) => writer.requestRecords(r, r.stages.map(() => r.index + 1))).join('');
+  };
+  const tts = write(scenarioTopology('qwen3-tts'));
+  assert.equal((tts.match(/transfers=\[0->1=0\.00ms\]/g) ?? []).length, 6);
+  assert.doesNotMatch(tts, /TransferEdgeStats/, 'nothing transferred: the all-zero table is hidden');
+  const requests = [...analyse(tts).requests];
+  assert.deepEqual(requests.map((r) => r.transfers.map((t) => [t.edge, t.tablePrinted, t.omniTimingTxState])), requests.map(() => [['0->1', false, 'notRecorded']]));
+  // Without async chunk (GLM-Image's AR -> diffusion), the payload is forwarded and timed.
+  const image = [...analyse(write(scenarioTopology('glm-image'))).requests];
+  assert.ok(image.every((r) => r.transfers.length === 1 && r.transfers[0]?.tablePrinted === true && r.transfers[0]?.omniTimingTxState === 'measured'));
 });

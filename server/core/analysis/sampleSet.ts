@@ -2,7 +2,9 @@
 // re-sorting or even re-merging everything: new samples wait in a small sorted tail, and
 // an exact rank is found in the union of the sorted body and the tail by binary search
 // (O(log n) per rank). The tail is merged into the body only when it grows large, so a
-// live summary of 100k requests stays cheap at every refresh.
+// live summary of 100k requests stays cheap at every refresh. A body with few distinct values
+// (batch sizes, token counts, sample rates: a third of a log's samples) is kept as runs, each
+// distinct value once with where its run ends, at a fraction of the memory.
 import type { Distribution } from './types';
 
 const MERGE_AT = 4096;
@@ -19,6 +21,9 @@ export class SampleSet {
    * value (half the memory of doubles, exact), doubles once one is not.
    */
   private body: Int32Array | Float64Array = new Int32Array(0);
+  /** null: `body` holds every sample; else body[r] is the value of run r, which ends before index runEnds[r]. */
+  private runEnds: Int32Array | null = null;
+  private bodyCount = 0;
   private scaled = true;
   private tail: number[] = [];
   /** tail[0, sortedUpTo) is sorted; what was added since is not yet. */
@@ -34,7 +39,21 @@ export class SampleSet {
   }
 
   get count(): number {
-    return this.body.length + this.tail.length;
+    return this.bodyCount + this.tail.length;
+  }
+
+  /** The i-th smallest merged sample, in the body's units (thousandths while scaled). */
+  private bodyAt(i: number): number {
+    const ends = this.runEnds;
+    if (ends === null) return this.body[i] as number;
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((ends[mid] as number) > i) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.body[lo] as number;
   }
 
   distribution(): Distribution | null {
@@ -63,10 +82,9 @@ export class SampleSet {
 
   /** The k-th smallest (0-based) of the union of two sorted arrays, by binary search over the split. */
   private kth(k: number): number {
-    const A = this.body;
     const scale = this.scaled ? 1000 : 1;
     const B = this.tail;
-    const n = A.length;
+    const n = this.bodyCount;
     const m = B.length;
     let lo = Math.max(0, k + 1 - m);
     let hi = Math.min(k + 1, n);
@@ -74,12 +92,12 @@ export class SampleSet {
     while (lo < hi) {
       const i = (lo + hi) >> 1;
       const j = k + 1 - i;
-      if ((A[i] as number) / scale < (B[j - 1] as number)) lo = i + 1;
+      if (this.bodyAt(i) / scale < (B[j - 1] as number)) lo = i + 1;
       else hi = i;
     }
     const i = lo;
     const j = k + 1 - i;
-    const fromA = i > 0 ? (A[i - 1] as number) / scale : Number.NEGATIVE_INFINITY;
+    const fromA = i > 0 ? this.bodyAt(i - 1) / scale : Number.NEGATIVE_INFINITY;
     const fromB = j > 0 ? (B[j - 1] as number) : Number.NEGATIVE_INFINITY;
     return Math.max(fromA, fromB);
   }
@@ -107,11 +125,50 @@ export class SampleSet {
       this.body = Float64Array.from(this.body, (k) => k / 1000);
       this.scaled = false;
     }
-    this.body = this.scaled
-      ? mergeSorted(this.body, tail.map((v) => scaledOf(v) as number), new Int32Array(this.body.length + tail.length))
-      : mergeSorted(this.body, tail, new Float64Array(this.body.length + tail.length));
+    const n = this.bodyCount + tail.length;
+    const merged = this.scaled
+      ? mergeSorted(this.flatBody(), tail.map((v) => scaledOf(v) as number), new Int32Array(n))
+      : mergeSorted(this.flatBody(), tail, new Float64Array(n));
+    this.keepBody(merged);
     this.tail = [];
     this.sortedUpTo = 0;
+  }
+
+  /** The body with every sample (runs expanded). */
+  private flatBody(): Int32Array | Float64Array {
+    const ends = this.runEnds;
+    if (ends === null) return this.body;
+    const out = this.scaled ? new Int32Array(this.bodyCount) : new Float64Array(this.bodyCount);
+    let from = 0;
+    for (let r = 0; r < ends.length; r++) {
+      out.fill(this.body[r] as number, from, ends[r] as number);
+      from = ends[r] as number;
+    }
+    return out;
+  }
+
+  /** Keeps sorted samples as they are, or as runs when that takes at most half the memory. */
+  private keepBody(sorted: Int32Array | Float64Array): void {
+    const n = sorted.length;
+    let distinct = n === 0 ? 0 : 1;
+    for (let i = 1; i < n; i++) if (sorted[i] !== sorted[i - 1]) distinct++;
+    const width = sorted.BYTES_PER_ELEMENT;
+    this.bodyCount = n;
+    if (distinct * (width + 4) * 2 > n * width) {
+      this.body = sorted;
+      this.runEnds = null;
+      return;
+    }
+    const values = this.scaled ? new Int32Array(distinct) : new Float64Array(distinct);
+    const ends = new Int32Array(distinct);
+    let r = 0;
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && sorted[i] !== sorted[i - 1]) ends[r++] = i;
+      values[r] = sorted[i] as number;
+    }
+    ends[r] = n;
+    this.body = values;
+    this.runEnds = ends;
   }
 }
 

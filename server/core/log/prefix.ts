@@ -2,6 +2,11 @@
 //   [(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS [path:line] message
 // The level may appear mid-line (a record glued after a tqdm bar), so the search is not
 // anchored; whatever precedes the process prefix is someone else's unterminated output.
+// A CI runner may put its own timestamp before the whole line (`[2026-01-22T14:19:11Z] `,
+// or GitHub's bare `2026-01-22T14:19:11.1234567Z `): the scanner skips it, as the search
+// does by not being anchored, and the prefix starts after it.
+// Python's default format (`LEVEL:logger.name:message`, no time, no call site; continuation
+// lines of a message unprefixed) is read by pythonDefaultPrefix, after both found nothing.
 // This runs only on lines the table fast path did not take (record starts, unrelated
 // lines), so a regular expression is affordable here.
 import type { LogHeader } from '../records';
@@ -16,6 +21,10 @@ export interface ParsedPrefix extends LogHeader {
 }
 
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
+/** The reference reading of a CI timestamp at the start of a line (stampEndOf reads the same by hand). */
+export const CI_STAMP = /^(?:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)) /;
+/** The reference reading of Python's default logging prefix (pythonDefaultPrefix reads the same by hand). */
+export const PYTHON_DEFAULT = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][A-Za-z0-9_.]{0,119}):/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
 const MAX_PROCESS_LENGTH = 120;
 /** Length of `MM-DD HH:MM:SS`. */
@@ -131,15 +140,15 @@ interface PrefixHead {
   readonly length: number;
 }
 
-/** Where the `)` closing the `(` at line[0] is, parentheses nested (`(API (0))`); -1 if not within MAX_PROCESS_LENGTH. */
-function processEnd(line: string): number {
-  const close = line.indexOf(')', 1);
-  if (close === -1 || close > MAX_PROCESS_LENGTH + 1) return -1;
-  const open = line.indexOf('(', 1);
+/** Where the `)` closing the `(` at line[start] is, parentheses nested (`(API (0))`); -1 if not within MAX_PROCESS_LENGTH. */
+function processEnd(line: string, start: number): number {
+  const close = line.indexOf(')', start + 1);
+  if (close === -1 || close > start + MAX_PROCESS_LENGTH + 1) return -1;
+  const open = line.indexOf('(', start + 1);
   if (open === -1 || open > close) return close;
   let depth = 0;
-  const stop = Math.min(line.length, MAX_PROCESS_LENGTH + 2);
-  for (let i = 0; i < stop; i++) {
+  const stop = Math.min(line.length, start + MAX_PROCESS_LENGTH + 2);
+  for (let i = start; i < stop; i++) {
     const c = line.charCodeAt(i);
     if (c === 40) depth++;
     else if (c === 41 && --depth === 0) return i;
@@ -147,14 +156,14 @@ function processEnd(line: string): number {
   return -1;
 }
 
-function headAtStart(line: string): PrefixHead | null {
-  let i = 0;
+function headAt(line: string, start: number): PrefixHead | null {
+  let i = start;
   let process: string | null = null;
   let stagePrefix: number | null = null;
-  if (line.charCodeAt(0) === 40 /* ( */) {
-    const close = processEnd(line);
-    if (close === -1 || line.charCodeAt(close + 1) !== 32 || !isLetter(line.charCodeAt(1))) return null;
-    process = line.slice(1, close);
+  if (line.charCodeAt(start) === 40 /* ( */) {
+    const close = processEnd(line, start);
+    if (close === -1 || line.charCodeAt(close + 1) !== 32 || !isLetter(line.charCodeAt(start + 1))) return null;
+    process = line.slice(start + 1, close);
     i = close + 2;
   }
   if (line.charCodeAt(i) === 91 /* [ */ && occursAt(line, i, '[Stage-')) {
@@ -183,7 +192,7 @@ export interface ScannedPrefix extends ParsedPrefix {
 }
 
 
-function withCallSite(head: PrefixHead, site: CallSite): ScannedPrefix {
+function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): ScannedPrefix {
   return {
     level: head.level,
     timestamp: head.timestamp,
@@ -191,16 +200,113 @@ function withCallSite(head: PrefixHead, site: CallSite): ScannedPrefix {
     fileLine: site.fileLine,
     process: head.process,
     stagePrefix: head.stagePrefix,
-    headerStart: 0,
+    headerStart,
     messageStart: site.messageStart,
     timestampStart: head.length - TIMESTAMP_LENGTH - 1,
   };
 }
 
-/** Only lines that start like a prefix try the scanner; anything else searches. */
+/** Only lines that start like a prefix (or a CI timestamp) try the scanner; anything else searches. */
 function startsLikePrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  return c === 40 || c === 91 || (c >= 65 && c <= 90);
+  return c === 40 || c === 91 || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+}
+
+/** `n` digits at i. */
+function digitsAt(line: string, i: number, n: number): boolean {
+  for (let k = 0; k < n; k++) if (!isDigit(line, i + k)) return false;
+  return true;
+}
+
+/** After `YYYY-MM-DDTHH:MM:SS[.f{1,9}][Z|±HH[:]MM]` at i (the zone required when `zoneRequired`); -1 if none. */
+function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
+  if (
+    !digitsAt(line, i, 4) || line.charCodeAt(i + 4) !== 45 || !digitsAt(line, i + 5, 2) || line.charCodeAt(i + 7) !== 45 || !digitsAt(line, i + 8, 2) ||
+    line.charCodeAt(i + 10) !== 84 /* T */ || !digitsAt(line, i + 11, 2) || line.charCodeAt(i + 13) !== 58 || !digitsAt(line, i + 14, 2) ||
+    line.charCodeAt(i + 16) !== 58 || !digitsAt(line, i + 17, 2)
+  ) {
+    return -1;
+  }
+  let j = i + 19;
+  if (line.charCodeAt(j) === 46 /* . */) {
+    let d = j + 1;
+    while (d - j - 1 < 9 && isDigit(line, d)) d++;
+    if (d === j + 1) return -1;
+    j = d;
+  }
+  const c = line.charCodeAt(j);
+  if (c === 90 /* Z */) return j + 1;
+  if (c === 43 || c === 45) {
+    if (!digitsAt(line, j + 1, 2)) return -1;
+    const m = line.charCodeAt(j + 3) === 58 ? j + 4 : j + 3;
+    return digitsAt(line, m, 2) ? m + 2 : -1;
+  }
+  return zoneRequired ? -1 : j;
+}
+
+/** Where the line's content starts after a CI runner's timestamp (`[ISO-8601] ` or `ISO-8601Z `); 0 without one. What CI_STAMP matches. */
+export function stampEndOf(line: string): number {
+  const c = line.charCodeAt(0);
+  if (c === 91 /* [ */) {
+    const end = isoTimeEnd(line, 1, false);
+    return end !== -1 && line.charCodeAt(end) === 93 && line.charCodeAt(end + 1) === 32 ? end + 2 : 0;
+  }
+  if (c >= 48 && c <= 57) {
+    const end = isoTimeEnd(line, 0, true);
+    return end !== -1 && line.charCodeAt(end) === 32 ? end + 1 : 0;
+  }
+  return 0;
+}
+
+/** Python's default logging prefix `LEVEL:logger.name:` at the start of a line (after a CI timestamp). */
+export interface PythonDefaultPrefix {
+  readonly level: string;
+  readonly logger: string;
+  /** Where the prefix starts (after a CI timestamp) and where the message starts. */
+  readonly headerStart: number;
+  readonly messageStart: number;
+}
+
+/** Longest logger name read (module paths are a few dozen characters). */
+const MAX_LOGGER_NAME = 120;
+
+/** The Python default prefix at the start of the line; what PYTHON_DEFAULT matches after stampEndOf. */
+export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
+  const start = stampEndOf(line);
+  let level: string;
+  switch (line.charCodeAt(start)) {
+    case 68 /* D */:
+      level = 'DEBUG';
+      break;
+    case 73 /* I */:
+      level = 'INFO';
+      break;
+    case 87 /* W */:
+      level = 'WARNING';
+      break;
+    case 69 /* E */:
+      level = 'ERROR';
+      break;
+    case 67 /* C */:
+      level = 'CRITICAL';
+      break;
+    default:
+      return null;
+  }
+  const nameStart = start + level.length + 1;
+  if (!occursAt(line, start, level) || line.charCodeAt(nameStart - 1) !== 58 /* : */) return null;
+  const first = line.charCodeAt(nameStart);
+  if (!isLetter(first) && first !== 95 /* _ */) return null;
+  const stop = Math.min(line.length, nameStart + MAX_LOGGER_NAME + 1);
+  let i = nameStart + 1;
+  for (; i < stop; i++) {
+    // [A-Za-z0-9_.]: a letter case-folded, a digit, `_`, `.`.
+    const c = line.charCodeAt(i);
+    const lower = c | 32;
+    if (!((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46)) break;
+  }
+  if (i - nameStart > MAX_LOGGER_NAME || line.charCodeAt(i) !== 58) return null;
+  return { level, logger: line.slice(nameStart, i), headerStart: start, messageStart: i + 1 };
 }
 
 export function parsePrefix(line: string): ParsedPrefix | null {
@@ -210,9 +316,10 @@ export function parsePrefix(line: string): ParsedPrefix | null {
 /** The prefix at the start of the line, read by the scanner; null leaves the line to searchPrefix. */
 export function scanPrefix(line: string): ScannedPrefix | null {
   if (!startsLikePrefix(line)) return null;
-  const head = headAtStart(line);
+  const start = stampEndOf(line);
+  const head = headAt(line, start);
   const site = head === null ? null : callSiteAt(line, head.length);
-  return head !== null && site !== null ? withCallSite(head, site) : null;
+  return head !== null && site !== null ? withCallSite(head, site, start) : null;
 }
 
 /** The regular-expression search for a prefix anywhere in the line (also the reference the scanner is tested against). */

@@ -8,7 +8,12 @@
 //  - at most one record is open per process; a line of that process with another prefix,
 //    an empty message (the "\n%s" lead-in) or a new title ends it;
 //  - lines of other processes and lines without a prefix pass by without touching it.
-// Lines without a prefix (pasted tables, markdown) form their own group.
+// Lines without a prefix (pasted tables, markdown) form their own group. So do lines in
+// Python's default format (`INFO:vllm_omni.metrics.stats:<message>`): it prints no time
+// and no call site, and the lines after the first of a multi-line message carry no prefix,
+// so the message is read as a line without one, and its next lines continue it.
+// A CI runner's timestamp before the whole line is not part of the prefix: records group
+// by the prefix after it, and the raw prefix the fast path compares includes it.
 //
 // Fast path: a line that starts with the exact raw prefix of the record read last (ANSI
 // codes included) is a continuation of it; only the message part is looked at. A plain
@@ -24,7 +29,7 @@ import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './line
 import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
-import { scanPrefix, searchPrefix, stripAnsi, type ParsedPrefix } from './prefix';
+import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
 import { CH_PIPE, CH_PLUS, Interner, detach, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
@@ -139,15 +144,21 @@ export class RecordReader implements LineSink, RecordSink {
     if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET)) !== 0) line = stripAnsi(line, (flags & LINE_HAS_CARET) !== 0);
     const scanned = scanPrefix(line);
     const prefix = scanned ?? searchPrefix(line);
-    if (prefix === null) return this.bareLine(line, lineNo);
+    if (prefix === null) {
+      // A line without a prefix, after a CI timestamp or Python's `LEVEL:logger:`: read bare.
+      const python = pythonDefaultPrefix(line);
+      return this.bareLine(line.slice(python === null ? stampEndOf(line) : python.messageStart), lineNo);
+    }
     const key = line.slice(prefix.headerStart, prefix.messageStart);
     const message = line.slice(prefix.messageStart);
     const info = this.prefixInfo(prefix);
     let rawPrefix: string | null = null;
-    if (prefix.headerStart === 0) {
+    // The scanner reads a prefix at the start of the line or right after a CI timestamp: the
+    // raw prefix then includes the timestamp (the lines of one record usually share it).
+    if (prefix.headerStart === 0 || scanned !== null) {
       if ((flags & (LINE_HAS_ESC | LINE_HAS_CARET | LINE_HAS_CR)) === 0) {
-        rawPrefix = key;
-        if (scanned !== null) this.templates.learn(line, scanned, info.header);
+        rawPrefix = prefix.headerStart === 0 ? key : line.slice(0, prefix.messageStart);
+        if (scanned !== null && scanned.headerStart === 0) this.templates.learn(line, scanned, info.header);
       } else if (flags === LINE_HAS_ESC && raw.endsWith(message)) {
         rawPrefix = raw.slice(0, raw.length - message.length);
       }

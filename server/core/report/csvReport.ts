@@ -11,6 +11,7 @@ import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName } from '
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
+import { withVisibleControls } from '../textTable';
 
 const STAGE_FIELDS = ['stage_gen_time_ms', 'serving_time_to_first_output_ms', 'num_tokens_in', 'num_tokens_out', 'audio_duration_s', 'vllm_num_preemptions'] as const;
 /** List fields (`mean (n=N)`): the mean, then N. */
@@ -23,7 +24,6 @@ export function csvEscape(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-const C0 = /[\u0000-\u001f\u007f]/g;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
@@ -34,7 +34,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * cells: they are written as numbers, negative ones included.
  */
 export function csvText(value: string): string {
-  const visible = value.replace(C0, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  const visible = withVisibleControls(value);
   return csvEscape(FORMULA_START.test(value) ? `'${visible}` : visible);
 }
 

@@ -10,7 +10,7 @@ import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, Reque
 import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
 
-import type { HistogramSummary } from '../promSummary';
+import type { HistogramSummary, SpeechStreamCounts } from '../promSummary';
 
 export type HistogramSummaryJson = HistogramSummary;
 
@@ -95,6 +95,8 @@ export interface AnalysisJson {
   /** Per transfer edge: p50/p90/p99 of each field over measured values only. */
   readonly edgeSummary: Record<string, EdgeSummaryJson>;
   readonly histograms: HistogramSummaryJson[];
+  /** A scrape's speech stream counters per model (vllm_omni:speech_stream_completed_total / _aborted_total); [] for a log. */
+  readonly speechStreams: SpeechStreamCounts[];
   readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; requestCount: number; message: string }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
@@ -206,7 +208,7 @@ export function edgeSummaryJson(e: EdgeSummary): EdgeSummaryJson {
   };
 }
 
-export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = []): AnalysisJson {
+export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJson {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
@@ -230,6 +232,7 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
     replicaSummary,
     edgeSummary,
     histograms,
+    speechStreams,
     findings: snapshot.findings.map((f) => ({ code: f.code, severity: f.severity, stageId: f.stageId, requestIds: f.requestIds, requestCount: f.requestCount, message: f.message })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,

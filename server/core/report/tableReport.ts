@@ -2,9 +2,9 @@
 // lines each: p50, p90, p99), the phase split in ms over measured values only, then how
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
-import type { Distribution, SplitName, StageSummary } from '../analysis/types';
+import type { Distribution, EdgeSummary, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
-import { formatMs, textTable } from '../textTable';
+import { formatMs, textTable, withVisibleControls } from '../textTable';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
@@ -71,6 +71,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     }
     if (notes.length > 0) out.push('', 'Values left out of the percentiles:', ...notes);
   }
+  if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
     out.push('', 'Findings:');
     for (const f of snapshot.findings) if (f.code !== 'stage-tables-missing' || missing === null) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${f.message}`);
@@ -113,4 +114,37 @@ function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
   const e2e = snapshot.endToEnd;
   if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
   return ['Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)', ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows)];
+}
+
+const EDGE_COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (e: EdgeSummary) => Distribution | null | undefined }> = [
+  { title: 'send', pick: (e) => e.fields['tx_time_ms'] },
+  { title: 'in flight', pick: (e) => e.fields['in_flight_time_ms'] },
+  { title: 'recv decode', pick: (e) => e.fields['rx_decode_time_ms'] },
+  { title: 'size KB', pick: (e) => e.fields['size_kbytes'] },
+  { title: '[OmniTiming] send', pick: (e) => e.omniTimingTxMs },
+];
+
+/** Per transfer edge, p50/p90/p99 over measured values, and what was left out and why. */
+function transferLines(edges: readonly EdgeSummary[]): string[] {
+  const rows: string[][] = [];
+  for (const e of edges) {
+    (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
+      rows.push([i === 0 ? withVisibleControls(e.edge) : '', i === 0 ? String(e.requestCount) : '', i === 0 ? String(e.tableCount) : '', p, ...EDGE_COLUMNS.map((c) => {
+        const d = c.pick(e);
+        return d === null || d === undefined ? '-' : formatMs(d[p]);
+      })]);
+    });
+  }
+  const out = [
+    'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none measured)',
+    ...textTable(['edge', 'n', 'table', '', ...EDGE_COLUMNS.map((c) => c.title)], rows),
+  ];
+  for (const e of edges) {
+    const unrecorded = e.omniTimingTxStates.notRecorded;
+    if (unrecorded > 0) {
+      out.push(`  ${withVisibleControls(e.edge)}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`);
+    }
+    if (e.tableCount < e.requestCount) out.push(`  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`);
+  }
+  return out;
 }

@@ -14,13 +14,19 @@
 // says `provenance: "reconstructed"` and names the rule (rules spelled out in `metadata`);
 // each request's wall-clock placement rule is on its top slices and in `metadata`.
 //
+// Transfers: one process per edge (`transfer 0->1`); a request's transfer is a top slice with
+// its measured parts as children (send, in flight, receive decode: TransferEdgeStats, or the
+// [OmniTiming] send time alone). The log gives no start time for a transfer, so it is placed
+// after its upstream stage as drawn, always `reconstructed`; an edge without a measured part
+// (a `0.00ms` send that is not recorded, hidden rows) has no slice.
+//
 // Output is produced as chunks of UTF-8 bytes (a generator), never as one string: a 100k
 // request session is a few million events.
 import { timelineOf } from '../analysis/timeline';
-import type { AnalyzedRequest, RequestStage, TimelineSegment } from '../analysis/types';
+import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } from '../analysis/types';
 import { numberOf } from '../values';
 import { ByteChunks } from './traceBytes';
-import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRACE_CATEGORY, traceMetadata, type Phase } from './traceMetadata';
+import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRACE_CATEGORY, TRANSFER_PARTS, TRANSFER_RULE_AFTER, TRANSFER_RULE_ARRIVAL, traceMetadata, type Phase } from './traceMetadata';
 import type { PlacementRule, TraceRequests } from './tracePlacement';
 import { placeRequests } from './tracePlacement';
 
@@ -78,6 +84,8 @@ interface Track {
   readonly replicaId: number;
   /** JSON name of its requests' top slices: one name per process, so Perfetto shows one track. */
   readonly topName: string;
+  /** Set on the track of a transfer edge (after every stage track). */
+  readonly edge?: { readonly name: string; readonly toStage: number | null };
 }
 
 const REQUESTS_PID = 1;
@@ -103,16 +111,37 @@ class Tracks {
     return track;
   }
 
-  /** The M events naming and ordering the processes (stage order, then replica). */
+  /** The process of a transfer edge. */
+  ofEdge(transfer: RequestTransfer): Track {
+    const key = `\u0000${transfer.edge}`;
+    let track = this.byKey.get(key);
+    if (track === undefined) {
+      const name = `transfer ${transfer.edge}`;
+      track = { pid: REQUESTS_PID + 1 + this.byKey.size, stageKey: '', stageId: transfer.fromStage, segment: 1, replicaId: 0, topName: JSON.stringify(name), edge: { name, toStage: transfer.toStage } };
+      this.byKey.set(key, track);
+    }
+    return track;
+  }
+
+  /** The M events naming and ordering the processes (stage order, then replica; then the edges). */
   metadata(): string {
     const tracks = [...this.byKey.values()];
     const replicas = new Map<string, number>();
-    for (const t of tracks) replicas.set(t.stageKey, (replicas.get(t.stageKey) ?? 0) + 1);
+    for (const t of tracks) if (t.edge === undefined) replicas.set(t.stageKey, (replicas.get(t.stageKey) ?? 0) + 1);
     const byId = (x: number | null): number => x ?? Number.MAX_SAFE_INTEGER;
-    tracks.sort((a, b) => byId(a.stageId) - byId(b.stageId) || a.segment - b.segment || a.stageKey.localeCompare(b.stageKey) || a.replicaId - b.replicaId);
-    return tracks
-      .map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: (replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}` }))
-      .join('');
+    const isEdge = (t: Track): number => (t.edge === undefined ? 0 : 1);
+    tracks.sort(
+      (a, b) =>
+        isEdge(a) - isEdge(b) ||
+        byId(a.stageId) - byId(b.stageId) ||
+        byId(a.edge?.toStage ?? null) - byId(b.edge?.toStage ?? null) ||
+        a.segment - b.segment ||
+        a.stageKey.localeCompare(b.stageKey) ||
+        (a.edge?.name ?? '').localeCompare(b.edge?.name ?? '') ||
+        a.replicaId - b.replicaId,
+    );
+    const nameOf = (t: Track): string => t.edge?.name ?? ((replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}`);
+    return tracks.map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: nameOf(t) })).join('');
   }
 }
 
@@ -255,6 +284,8 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
 
     // The timeline lists each stage's segments together, stages in order.
     const segments = timelineOf(request);
+    // Where each stage id ends as drawn: transfers start there.
+    const stageEnds = request.transfers.length === 0 ? null : new Map<number, number>();
     for (let from = 0; from < segments.length; ) {
       const first = segments[from] as TimelineSegment;
       const stageKey = first.stageKey;
@@ -280,6 +311,7 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
         if (s.phase === 'stage') genSeg = s;
       }
       if (start > end) continue;
+      if (stageEnds !== null && stage.stageId !== null) stageEnds.set(stage.stageId, Math.max(stageEnds.get(stage.stageId) ?? end, end));
       const gen = genTimeOf(stage);
       const id = nextId++;
       open(arrival + start * 1000, track.pid, track.topName, id);
@@ -336,6 +368,54 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
       close(arrival + end * 1000, track.pid, track.topName, id);
       events += 1;
     }
+
+    for (const transfer of request.transfers) {
+      const parts = transferParts(transfer);
+      if (parts.length === 0) continue;
+      const upstreamEnd = transfer.fromStage === null ? undefined : stageEnds?.get(transfer.fromStage);
+      const ruleText = upstreamEnd === undefined ? TRANSFER_RULE_ARRIVAL : TRANSFER_RULE_AFTER;
+      const start = upstreamEnd ?? 0;
+      let length = 0;
+      for (const p of parts) length += p.ms;
+      const track = tracks.ofEdge(transfer);
+      const id = nextId++;
+      open(arrival + start * 1000, track.pid, track.topName, id);
+      requestArgs(request, placed);
+      w.text(`,"edge":${str(transfer.edge)},"ms":`);
+      w.number(length);
+      const size = numberOf(transfer.fields, 'size_kbytes');
+      if (size !== undefined && Number.isFinite(size)) {
+        w.text(',"sizeKbytes":');
+        w.number(size);
+      }
+      w.raw(RECONSTRUCTED);
+      w.raw(RULE);
+      w.text(rules.keyOf(ruleText));
+      w.raw(RULE_TEXT);
+      w.string(ruleText);
+      w.raw(END_ARGS);
+      events += 1;
+      slices += 1;
+      let t = start;
+      for (const p of parts) {
+        const name = str(p.name);
+        open(arrival + t * 1000, track.pid, name, id);
+        w.raw(MS);
+        w.number(p.ms);
+        w.text(`,"source":${str(p.source)}`);
+        w.raw(RECONSTRUCTED);
+        w.raw(RULE);
+        w.text(rules.keyOf(ruleText));
+        w.raw(QUOTE);
+        w.raw(END_ARGS);
+        t += p.ms;
+        close(arrival + t * 1000, track.pid, name, id);
+        events += 2;
+        slices += 1;
+      }
+      close(arrival + (start + length) * 1000, track.pid, track.topName, id);
+      events += 1;
+    }
     if (w.length >= chunkBytes) yield w.take();
   }
 
@@ -346,6 +426,24 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
   w.text('}\n');
   yield w.take();
   return { requests: placement.arrivalUs.length, events, slices, tracks: tracks.size + 1 };
+}
+
+/**
+ * The measured parts of a transfer, in the order they happen: the TransferEdgeStats column's
+ * send, in-flight and decode times; without a column, [OmniTiming]'s send time when it is
+ * measured (a notRecorded 0.00 is no transfer). Hidden, None and non-finite parts are left out.
+ */
+function transferParts(t: RequestTransfer): Array<{ readonly name: string; readonly ms: number; readonly source: string }> {
+  const out: Array<{ name: string; ms: number; source: string }> = [];
+  if (t.tablePrinted) {
+    for (const p of TRANSFER_PARTS) {
+      const ms = numberOf(t.fields, p.field);
+      if (ms !== undefined && Number.isFinite(ms) && ms >= 0) out.push({ name: p.name, ms, source: 'TransferEdgeStats' });
+    }
+  } else if (t.omniTimingTxState === 'measured' && t.omniTimingTxMs !== null && Number.isFinite(t.omniTimingTxMs) && t.omniTimingTxMs >= 0) {
+    out.push({ name: (TRANSFER_PARTS[0] as { name: string }).name, ms: t.omniTimingTxMs, source: '[OmniTiming]' });
+  }
+  return out;
 }
 
 /** The whole trace as one string: for tests and small inputs only. */

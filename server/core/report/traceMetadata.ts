@@ -25,6 +25,17 @@ export const PHASE_SLICE_NAME: Readonly<Record<Phase, string>> = {
   decode: 'decode',
 };
 
+/** The parts of a transfer, in the order they happen, and their slice names. */
+export const TRANSFER_PARTS: ReadonlyArray<{ readonly field: string; readonly name: string }> = [
+  { field: 'tx_time_ms', name: 'send (tx)' },
+  { field: 'in_flight_time_ms', name: 'in flight' },
+  { field: 'rx_decode_time_ms', name: 'receive decode' },
+];
+
+export const TRANSFER_RULE_AFTER =
+  'assumed: a transfer starts where its upstream stage ends as drawn (the log gives no start time for it); its parts follow one another: send, in flight, receive decode';
+export const TRANSFER_RULE_ARRIVAL = 'assumed: drawn from the request arrival (its upstream stage is not drawn); its parts follow one another: send, in flight, receive decode';
+
 /** The category of every slice. One category: a request-stage's slices must share it to nest on one track. */
 export const TRACE_CATEGORY = 'request';
 export const E2E_SLICE_NAME = 'e2e';
@@ -56,6 +67,8 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
     tracks: {
       'requests (E2E)': 'one "e2e" slice per request with a printed e2e_total_ms, from its placed arrival',
       stages: `one process per stage (per stage and replica when a stage ran on several); a request's time on a stage is a top slice "stage <key>" with its phases as children (category "${TRACE_CATEGORY}", one id per request and stage)`,
+      transfers:
+        'one process per transfer edge ("transfer 0->1"); a request\'s transfer is a top slice with its measured parts as children, always reconstructed (positioned by rule). A part that is hidden (all-zero row) or a [OmniTiming] 0.00 ms send that is not recorded (no payload transfer) has no slice; an edge without a measured part has none at all',
     },
     args: {
       request: 'request id (top slices)',
@@ -66,6 +79,9 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
       state: '"inferred" on a phase whose value was not printed but follows from a documented rule (see rules.inferred)',
       span: 'what a top slice covers (see span)',
       genTimeMs: 'the stage time the server logged (stage_gen_time_ms, or genTimeField)',
+      edge: 'the transfer edge `from->to` (transfer slices)',
+      source: 'where a transfer part comes from: "TransferEdgeStats" (the DEBUG table) or "[OmniTiming]" (its send time, 0.01 ms resolution)',
+      sizeKbytes: 'size_kbytes of the transfer, as logged',
     },
     span: {
       'gen-time': 'the top slice is the stage as the server timed it (stage_gen_time_ms, or omni_timing_stage_s): submit -> finished',
@@ -80,7 +96,11 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
       ...m.rules,
       inferred: 'state "inferred": the value is 0 by the documented rule that a hidden half of the input split is 0 when the other half is measured (the log hides all-zero rows); not printed by the server',
     },
-    sliceFields: { [E2E_SLICE_NAME]: 'e2e_total_ms', ...Object.fromEntries(Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]])) },
+    sliceFields: {
+      [E2E_SLICE_NAME]: 'e2e_total_ms',
+      ...Object.fromEntries(Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]])),
+      ...Object.fromEntries(TRANSFER_PARTS.map((p) => [p.name, p.field])),
+    },
     notShown:
       'a phase whose value is not measured (None), hidden (row absent: zero or not measured) or not recorded (a known-false value) has no slice; no slice stands for 0 ms unless the value was logged (or inferred) as 0',
   };
