@@ -10,6 +10,16 @@ import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
 
+type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
+
+/**
+ * Before any call has been seen whole: the records vLLM-Omni prints last in a call. With
+ * the DEBUG tables, the stage table (the transfer table after it, when there is one);
+ * without tables (INFO), the `[OmniTiming]` line, which otherwise comes before them.
+ */
+const USUAL_LAST_WITH_TABLES: ReadonlySet<RequestRecordKind> = new Set(['stageTable', 'transferTable']);
+const USUAL_LAST_WITHOUT_TABLES: ReadonlySet<RequestRecordKind> = new Set(['omniTiming']);
+
 interface OpenRequest {
   readonly key: string;
   readonly requestId: string;
@@ -22,6 +32,8 @@ interface OpenRequest {
   timing: OmniTimingRecord | null;
   transfers: TransferEdge[];
   complete: boolean;
+  /** The kind of the last record the request received. */
+  lastKind: RequestRecordKind;
 }
 
 /** Request ids of duplex records carry response/turn: keep them apart. */
@@ -47,12 +59,18 @@ export class RequestAssembler {
   private boot = 0;
   private bootHasRequest = false;
   private readonly seenKeys = new Map<string, number>();
+  /** Record kinds that were the last of a call (the next call's record came after them). */
+  private readonly lastKinds = new Set<RequestRecordKind>();
+  /** Record kinds that another record of the same call followed. */
+  private readonly innerKinds = new Set<RequestRecordKind>();
+  /** A stats table was seen (the server logs at DEBUG). */
+  private sawTable = false;
 
   /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
   add(record: LogRecord): AnalyzedRequest[] {
     switch (record.kind) {
       case 'bootMarker': {
-        const done = this.flush();
+        const done = this.finishCall();
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
           this.bootHasRequest = false;
@@ -60,8 +78,9 @@ export class RequestAssembler {
         return done;
       }
       case 'overallSummary':
+        this.sawTable = true;
         // Printed first in each call: the previous call's request is complete.
-        return this.flush();
+        return this.finishCall();
       case 'requestE2E':
       case 'omniTiming':
       case 'stageTable':
@@ -71,10 +90,14 @@ export class RequestAssembler {
         let target = this.open;
         const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          done.push(...this.flush());
-          target = this.startRequest(key, record.line, record.header?.timestamp ?? null);
+          done.push(...this.finishCall());
+          target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
+        } else if (target !== null) {
+          this.innerKinds.add(target.lastKind);
         }
         if (target === null) return done;
+        target.lastKind = record.kind;
+        if (record.kind !== 'omniTiming') this.sawTable = true;
         // The parser hands out a fresh map per record: the first one is taken as it is.
         if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
@@ -93,14 +116,36 @@ export class RequestAssembler {
     return this.boot;
   }
 
-  /** Finalizes the open request (call at end of input or when the stream goes idle). */
+  /** Finalizes the open request (call at end of input). */
   flush(): AnalyzedRequest[] {
     const open = this.open;
     this.open = null;
     return open === null ? [] : [finalize(open)];
   }
 
-  private startRequest(key: string, line: number, timestamp: string | null): OpenRequest {
+  /**
+   * Whether the open request's call may be over: its last record is of a kind that has
+   * ended calls in this stream and never had another record of its call after it (before
+   * a whole call was seen: a kind vLLM-Omni prints last). A live stream that goes quiet
+   * finalizes the open request only then, so a pause inside a call never splits a request
+   * that reading the same bytes at once keeps whole.
+   */
+  get callMayBeOver(): boolean {
+    const open = this.open;
+    if (open === null) return false;
+    const kind = open.lastKind;
+    if (this.innerKinds.has(kind)) return false;
+    if (this.lastKinds.size > 0) return this.lastKinds.has(kind);
+    return (this.sawTable ? USUAL_LAST_WITH_TABLES : USUAL_LAST_WITHOUT_TABLES).has(kind);
+  }
+
+  /** The next call began: the open request is final, and its last record's kind ends calls. */
+  private finishCall(): AnalyzedRequest[] {
+    if (this.open !== null) this.lastKinds.add(this.open.lastKind);
+    return this.flush();
+  }
+
+  private startRequest(key: string, line: number, timestamp: string | null, kind: RequestRecordKind): OpenRequest {
     const seen = this.seenKeys.get(key) ?? 0;
     this.seenKeys.set(key, seen + 1);
     const uniqueKey = seen === 0 ? key : `${key}#${seen + 1}`;
@@ -118,6 +163,7 @@ export class RequestAssembler {
       timing: null,
       transfers: [],
       complete: true,
+      lastKind: kind,
     };
     return this.open;
   }
