@@ -194,7 +194,7 @@ export class Session {
     if (mode === 'capture') this.files.append(chunk);
     this.chunkTime = chunk.capturedAt;
     let parser = this.parsers.get(chunk.stream);
-    if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
+    if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const done = this.analysis.ingest(parser.push(chunk.bytes));
     if (mode !== 'replay') this.scheduleIdleFlush();
     if (mode === 'capture') this.countSaver.trigger();

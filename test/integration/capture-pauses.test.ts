@@ -62,7 +62,7 @@ function placesOf(k: number): Record<'insideTable' | 'betweenTables' | 'afterTit
 
 function analyseAtOnce(data: Buffer): AnalyzedRequest[] {
   const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser({ overallSummaryFields: false });
+  const parser = new LogStreamParser();
   analysis.ingest(parser.push(data));
   analysis.ingest(parser.end());
   analysis.flush();

@@ -28,7 +28,7 @@ after(() => {
 
 function requestIds(bytes: Buffer): string[] {
   const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser({ overallSummaryFields: false });
+  const parser = new LogStreamParser();
   analysis.ingest(parser.push(bytes));
   analysis.ingest(parser.end());
   analysis.flush();

@@ -11,7 +11,7 @@ const SAMPLE = fs.readFileSync(path.resolve(__dirname, '..', '..', 'samples', 'q
 
 function feed(text: string | Buffer): { analysis: StreamAnalysis; parser: LogStreamParser } {
   const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser({ overallSummaryFields: false });
+  const parser = new LogStreamParser();
   analysis.ingest(parser.push(text));
   return { analysis, parser };
 }
