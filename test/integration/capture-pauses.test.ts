@@ -5,9 +5,11 @@
 // session, the same session replayed from its stored files by a new registry, and the
 // parser run over the whole file must give the same requests, value for value; a pause
 // between requests still shows the finished request during the pause. Then a process
-// killed 600 ms after printing half a table.
+// killed 600 ms after printing half a table, and a process writing to a real file that a
+// tail session follows.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -153,4 +155,23 @@ test('a process killed 600 ms after printing half a table: live = replay', { tim
   assert.deepEqual(live.map((r) => r.requestId), expected.map((r) => r.requestId));
   assert.deepEqual(live, expected);
   assert.deepEqual(await replayed(launched.id), expected);
+});
+
+test('a process writing a real file with pauses, followed by a tail session: live = replay = all at once', { timeout: 60_000 }, async () => {
+  const plan: [number, number][] = [[placesOf(3).insideTable, 900], [placesOf(4).betweenTables, 900], [placesOf(5).afterTitle, 700], [placesOf(6).betweenRequests, 900]];
+  const logFile = path.join(storage, 'server.log');
+  const out = fs.openSync(logFile, 'w');
+  const writer = spawn(process.execPath, [WRITER, SAMPLE, JSON.stringify(plan)], { stdio: ['ignore', out, 'ignore'] });
+  fs.closeSync(out);
+  const run = newRegistry();
+  const tailed = run.registry.tail({ path: logFile, fromStart: true });
+  await new Promise((r) => writer.once('exit', r));
+  const expected = analyseAtOnce(bytes);
+  await waitFor('the tail to read the whole file', () => (run.registry.get(tailed.id)?.info.requestCount === expected.length ? true : undefined), 15_000);
+  await run.registry.stop(tailed.id);
+  const live = [...run.registry.require(tailed.id).requests()];
+  await run.registry.dispose();
+  assert.deepEqual(live.map((r) => r.requestId), expected.map((r) => r.requestId));
+  assert.deepEqual(live, expected);
+  assert.deepEqual(await replayed(tailed.id), expected);
 });
