@@ -54,7 +54,6 @@ export interface RegistryOptions {
   readonly scanIntervalMs?: number;
 }
 
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['exited', 'crashed', 'stopped']);
 
 function interruptedMessage(pid: number | null): string {
   const who = pid === null ? 'the language server that captured it' : `the language server that captured it (pid ${pid})`;
@@ -134,7 +133,7 @@ export class SessionRegistry {
 
   private removeSession(id: string): boolean {
     const entry = this.entries.get(id);
-    if (entry === undefined || entry.lock !== null || entry.session?.hasSources === true || isCapturing(entry.info())) return false;
+    if (entry === undefined || entry.lock !== null || isCapturing(entry.info())) return false;
     // A last look right before deleting: another window may have begun to capture or open it.
     if (readLockState(entry.files.dir).kind === 'held' || sessionsOpenElsewhere(this.storageDir).has(id)) return false;
     void entry.dispose();
@@ -395,12 +394,30 @@ export class SessionRegistry {
     entry.throttle?.trigger();
   }
 
-  /** This window's capture has ended: the session is nobody's any more (others may write its metadata, retention may delete it). */
+  /**
+   * The lock follows this window's capture: released when it ends (exited, crashed, stopped,
+   * or an error), so the session is nobody's (others may write its metadata, retention may
+   * delete it); taken again if a source recovers (a tailed file that is back).
+   */
   private settleOwnership(entry: SessionEntry): void {
     const session = entry.session;
-    if (entry.lock === null || session === null || !FINAL_STATUSES.has(session.info.status)) return;
-    entry.lock.release();
-    entry.lock = null;
+    if (session === null) return;
+    const capturing = isCapturing(session.info);
+    if (entry.lock !== null && !capturing) {
+      entry.lock.release();
+      entry.lock = null;
+    } else if (entry.lock === null && capturing && session.hasSources && entry.takingOver === null) {
+      let lock: OwnerLock | null = null;
+      try {
+        lock = OwnerLock.acquire(entry.files.dir);
+      } catch {
+        // its folder is gone: nothing to own
+      }
+      if (lock === null) return;
+      entry.lock = lock;
+      entry.foreignOwner = null;
+      entry.save(session.sessionMeta);
+    }
   }
 
   private updatePresence(): void {
