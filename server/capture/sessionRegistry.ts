@@ -181,8 +181,12 @@ export class SessionRegistry {
    * (asynchronously, in blocks), then, if another window is capturing it, follows its files.
    */
   open(id: string): Promise<Session> {
-    const entry = this.entries.get(id) ?? (this.scan(true), this.entries.get(id));
-    if (entry === undefined) return Promise.reject(new Error(`no session with id '${id}'`));
+    let entry: SessionEntry;
+    try {
+      entry = this.entry(id);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     if (entry.session !== null) return Promise.resolve(entry.session);
     if (entry.opening !== null) return entry.opening;
     if (entry.openFailure !== null && entry.openFailure.stamp === entry.files.metaStamp()) return Promise.reject(new Error(entry.openFailure.message));
