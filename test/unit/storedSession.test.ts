@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import { checkSessionMeta, parseSessionMeta } from '../../server/capture/storage/storedMeta';
+import { checkPrometheusState } from '../../server/capture/storage/storedPrometheus';
 import type { StoredChunk } from '../../server/capture/storage/storedChunks';
 import type { ChunkStream } from '../../server/capture/source';
 
@@ -138,4 +139,26 @@ test('following files still being written: each read gives what was appended; a 
   assert.equal(reader.problems.length, 1);
   assert.deepEqual(await take(true), ['out three\n', 'out four\n']);
   assert.equal(reader.problems.length, 1, 'the line is reported once');
+});
+
+test('prometheus.json: the stored figures pass whole, anything else is refused whole', () => {
+  const row = { family: 'vllm:time_to_first_token_seconds', scope: 'replica', stage: '0', replica: '1', instances: ['h1:8000'], count: 12, total: 40, sum: 0.5, p50: 0.04, p90: null, p99: 0.2, openEnded: ['p99'], caveat: null };
+  const state = {
+    url: 'http://127.0.0.1:9090', deploymentLabel: 'job', deploymentValue: 'tts', window: '5m', evaluatedAt: 1_700_000_000_000,
+    families: ['vllm:time_to_first_token_seconds'], instances: ['h1:8000'], rows: [row],
+    trend: { family: 'vllm:e2e_request_latency_seconds', stepSeconds: 15, times: [1, 2], series: [{ stage: '0', replica: '1', perSecond: [0.5, null] }] },
+    warnings: [], lastError: null,
+  };
+  assert.deepEqual(checkPrometheusState(state), state);
+  assert.deepEqual(checkPrometheusState({ ...state, trend: null }), { ...state, trend: null });
+  for (const bad of [
+    { ...state, rows: [{ ...row, instances: 'h1:8000' }] },
+    { ...state, rows: [{ ...row, scope: 'pod' }] },
+    { ...state, rows: [{ ...row, openEnded: ['p75'] }] },
+    { ...state, rows: [{ ...row, p50: '0.04' }] },
+    { ...state, trend: { ...state.trend, series: [{ stage: '0', replica: '1', perSecond: [0.5] }] } },
+    { ...state, families: null },
+    { rows: [] },
+    [],
+  ]) assert.equal(checkPrometheusState(bad), null, JSON.stringify(bad).slice(0, 120));
 });
