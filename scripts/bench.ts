@@ -1,11 +1,12 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
 import { liveIngestBench, summaryQueryBench } from './bench/live';
 import { runTraceBench } from './bench/trace';
 import { runCompareBench } from './bench/compare';
+import { runActivationBench } from './bench/activation';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
   if (!skip.has('compare')) {
     console.log('\n== compare of two 100k-request logs, end to end (issue 6)');
     runCompareBench({ requests: quick ? 20_000 : 100_000, runs: quick ? 1 : 3, log });
+  }
+  if (!skip.has('activation')) {
+    console.log(`\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder (issue 14)`);
+    await runActivationBench({ sessionBytes: (quick ? 20 : 200) * 1024 * 1024, rounds: quick ? 3 : 5, log });
   }
 }
 

@@ -57,6 +57,8 @@ export interface SessionInfo {
   /** Exit code or signal of a launched process, when it ended. */
   readonly exit: { readonly code: number | null; readonly signal: string | null } | null;
   readonly problemCount: number;
+  /** This language server's relation to the session (see "sessions shared by windows"); absent in stored metadata. */
+  readonly access?: SessionAccess;
 }
 
 export interface LaunchParams {
@@ -347,6 +349,36 @@ export interface CompareResult {
   readonly candidateLabel: string;
 }
 
+// ---------------------------------------------------------------- sessions shared by windows (storage)
+// Every window's language server lists the sessions of the one storage folder. A session
+// belongs to the server that captures it; the others show it read-only, following its
+// files as they grow, and take it over only when that server is gone. Saved sessions are
+// listed from their metadata and replayed only when opened.
+
+export interface SessionAccess {
+  /** Another language server (window) captures it: shown here read-only; Stop it in that window. */
+  readonly readOnly: boolean;
+  /** Process id of the language server capturing it (this one's when it captures it here); null when nothing captures it. */
+  readonly ownerPid: number | null;
+  /**
+   * Its requests are in memory here (it was opened: a view, a deploy config's numbers, a
+   * compare). Until then `requestCount` and `problemCount` are the ones its metadata last
+   * recorded (the capturing window saves them about once a second).
+   */
+  readonly loaded: boolean;
+}
+
+/** A stored file that could not be used as it is; also shown to the user as a warning. */
+export interface StorageProblem {
+  /** The session's folder name, or null for the storage folder itself. */
+  readonly sessionId: string | null;
+  /** The file or folder concerned. */
+  readonly path: string;
+  readonly message: string;
+  /** The session was left out of the list (its folder is kept untouched). */
+  readonly skipped: boolean;
+}
+
 // ---------------------------------------------------------------- method table
 
 /** Client -> server requests: method name -> [params, result]. */
@@ -373,6 +405,8 @@ export interface ServerRequests {
   'stageLens/prometheus': [PrometheusParams, SessionInfo];
   'stageLens/prometheusSummary': [SessionRef, PrometheusSummary | null];
   'stageLens/prometheusDeployments': [PrometheusDeploymentsParams, PrometheusDeployments];
+  /** Stored files found unusable since the server started (skipped sessions, corrupt chunk indexes). */
+  'stageLens/storageProblems': [Record<string, never>, StorageProblem[]];
 }
 
 /** Server -> client notifications: method name -> payload. */

@@ -48,10 +48,11 @@ async function loadScrapeFile(file: string, source: string, size: number): Promi
 async function loadSessionFolder(dir: string, source: string, options: LoadRunOptions): Promise<RunData> {
   // In storage (<storage>/sessions/<id>) or copied anywhere: the folder holds all it needs.
   const files = SessionFiles.atFolder(dir);
-  if (files.readMeta() === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
+  const checked = files.checkMeta();
+  if (!checked.ok) throw new Error(`${source}: not a Stage Lens session folder: ${checked.problem}`);
   const reader = new LogRunReader(options.excludeCold);
   let chunks = 0;
-  for (const chunk of files.replay()) {
+  for await (const chunk of files.chunkReader(checked.meta.info.startedAt).read(true)) {
     reader.push(chunk.bytes, chunk.stream);
     chunks++;
   }

@@ -10,6 +10,7 @@ import type { Session } from './session';
 import type { CaptureListener, CaptureSource } from './source';
 import { PrometheusSource, type PrometheusState } from './prometheusSource';
 import { compareLabel } from '../core/promql';
+import { checkPrometheusState } from './storage/storedPrometheus';
 
 const FILE = 'prometheus.json';
 const live = new Map<string, PrometheusState>();
@@ -23,8 +24,7 @@ function save(dir: string, state: PrometheusState): void {
 
 function load(dir: string): PrometheusState | null {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path.join(dir, FILE), 'utf8'));
-    return typeof parsed === 'object' && parsed !== null && 'rows' in parsed && Array.isArray(parsed.rows) ? (parsed as PrometheusState) : null;
+    return checkPrometheusState(JSON.parse(readFileSync(path.join(dir, FILE), 'utf8')));
   } catch {
     return null;
   }

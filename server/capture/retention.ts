@@ -1,6 +1,7 @@
 // How many saved sessions the storage folder keeps (stageLens.retention.maxSessions): the
 // newest are kept, older ones are deleted with their captured bytes. A session that is
-// still capturing is never deleted, whatever its age; it still counts toward the limit.
+// still capturing (in any window), or that another window has open, is never deleted,
+// whatever its age; it still counts toward the limit.
 // Pure: which sessions go is decided here, the registry deletes them.
 import type { RetentionParams, SessionInfo } from '../protocol';
 
@@ -27,9 +28,11 @@ export function isCapturing(info: Pick<SessionInfo, 'status'>): boolean {
 
 /**
  * Ids of the sessions to delete: everything older than the newest `maxSessions`, except
- * sessions still capturing. Newest first by start time (ties: by id, so the choice is stable).
+ * sessions still capturing and those `keep` names (open or captured in another window);
+ * those still count toward the limit. Newest first by start time (ties: by id, so the
+ * choice is stable).
  */
-export function sessionsToDelete(sessions: readonly Pick<SessionInfo, 'id' | 'startedAt' | 'status'>[], maxSessions: number): string[] {
+export function sessionsToDelete(sessions: readonly Pick<SessionInfo, 'id' | 'startedAt' | 'status'>[], maxSessions: number, keep: (id: string) => boolean = () => false): string[] {
   const newestFirst = [...sessions].sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return newestFirst.slice(Math.max(1, maxSessions)).filter((s) => !isCapturing(s)).map((s) => s.id);
+  return newestFirst.slice(Math.max(1, maxSessions)).filter((s) => !isCapturing(s) && !keep(s.id)).map((s) => s.id);
 }

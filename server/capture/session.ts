@@ -9,11 +9,27 @@ import type { AnalyzedRequest } from '../core/analysis/types';
 import { RequestOrderCache } from './requestQueries';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
+import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, SessionInfo, SessionStatus } from '../protocol';
 import { withTitle } from './sessionTitle';
+import { Throttle } from './throttle';
 
-/** A request is final when the next call's records arrive; after this much quiet, the last one is final too. */
+/**
+ * A request is final when the next call's records arrive; after this much quiet, the last
+ * one is final too if its call looks over (StreamAnalysis.flushIdle).
+ */
 const IDLE_FLUSH_MS = 300;
+/** While capturing, the request and problem counts in session.json are brought up to date at most this often. */
+const COUNT_SAVE_MS = 1000;
+
+/** Where a session's metadata goes when it changes. */
+export interface MetaStore {
+  /** Saves it when this window may write the session's files; otherwise it is kept in memory only. */
+  save(meta: SessionMeta): void;
+}
+
+/** How bytes reach the analysis: captured here (stored first), read from files another window is writing, or replayed. */
+type IngestMode = 'capture' | 'follow' | 'replay';
 
 export interface SessionEvents {
   /** Anything changed (requests, status, error). The registry throttles these. */
@@ -33,11 +49,13 @@ export class Session {
   private idleTimer: NodeJS.Timeout | null = null;
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
+  private readonly countSaver = new Throttle(COUNT_SAVE_MS, () => this.saveCounts());
 
   constructor(
     meta: SessionMeta,
     readonly files: SessionFiles,
     private readonly events: SessionEvents,
+    private readonly store: MetaStore,
   ) {
     this.meta = meta;
     this.analysis = this.newAnalysis();
@@ -96,13 +114,41 @@ export class Session {
     return this.analysis.requests.byId(requestId);
   }
 
-  /** Rebuilds the analysis from the stored chunks (reopen after a restart). */
-  replayFromDisk(): void {
-    this.analysis = this.newAnalysis();
-    this.capturedAt = [];
-    this.parsers.clear();
-    for (const chunk of this.files.replay()) this.ingest(chunk, false);
+  /**
+   * Reads the stored chunks into the analysis (opening a saved session). `final`: its
+   * capture has ended, so the streams end too; otherwise more will follow (followStored).
+   */
+  async replayStored(reader: StoredChunkReader, final: boolean): Promise<void> {
+    for await (const chunk of reader.read(final)) this.ingest(chunk, 'replay');
+    if (final) this.endStreams();
+    // Still being captured elsewhere: the stream has been quiet since its last chunk was stored.
+    else if (Date.now() - this.chunkTime >= IDLE_FLUSH_MS) this.analysis.flushIdle(this.parsers.values());
+    else this.scheduleIdleFlush();
+  }
+
+  /** Reads what another window appended to the session's files since the last read. */
+  async followStored(reader: StoredChunkReader): Promise<void> {
+    // The capturing window rewrites scrape.json as scrapes arrive: read it again when asked.
+    this.scrapeRows = null;
+    let read = false;
+    for await (const chunk of reader.read(false)) {
+      this.ingest(chunk, 'follow');
+      read = true;
+    }
+    if (read) this.events.changed(this);
+  }
+
+  /** The capture of a followed session ended (or its window is gone): the last bytes, then the streams end. */
+  async finishStored(reader: StoredChunkReader): Promise<void> {
+    for await (const chunk of reader.read(true)) this.ingest(chunk, 'follow');
     this.endStreams();
+    this.events.changed(this);
+  }
+
+  /** Metadata another window wrote (status, deploy config): taken as it is, never written back. */
+  adoptMeta(meta: SessionMeta): void {
+    this.meta = meta;
+    this.events.changed(this);
   }
 
   /** Starts capturing from these sources; their bytes are stored and analysed. */
@@ -117,7 +163,13 @@ export class Session {
     await Promise.all(sources.map((s) => s.stop()));
     this.endStreams();
     if (this.meta.info.status === 'running' || this.meta.info.status === 'starting') this.setStatus('stopped', null);
+    else this.saveCountsNow();
     this.files.close();
+  }
+
+  /** Capture sources are attached (this window captures the session). */
+  get hasSources(): boolean {
+    return this.sources.length > 0;
   }
 
   setDeployConfig(deployConfig: string | null): void {
@@ -138,14 +190,15 @@ export class Session {
     if (detail !== null) this.events.raw(this, 'system', `[stage-lens] ${detail}\r\n`);
   }
 
-  /** Feeds captured bytes: to disk first, then the parser. */
-  ingest(chunk: StoredChunk, persist: boolean): AnalyzedRequest[] {
-    if (persist) this.files.append(chunk);
+  /** Feeds bytes: captured ones to disk first, then the parser. */
+  ingest(chunk: StoredChunk, mode: IngestMode): AnalyzedRequest[] {
+    if (mode === 'capture') this.files.append(chunk);
     this.chunkTime = chunk.capturedAt;
     let parser = this.parsers.get(chunk.stream);
     if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const done = this.analysis.ingest(parser.push(chunk.bytes));
-    if (persist) this.scheduleIdleFlush();
+    if (mode !== 'replay') this.scheduleIdleFlush();
+    if (mode === 'capture') this.countSaver.trigger();
     return done;
   }
 
@@ -159,13 +212,17 @@ export class Session {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null;
-      if (this.analysis.flush().length > 0) this.events.changed(this);
+      if (this.analysis.flushIdle(this.parsers.values()).length > 0) {
+        this.countSaver.trigger();
+        this.events.changed(this);
+      }
     }, IDLE_FLUSH_MS);
   }
 
   dispose(): void {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     this.idleTimer = null;
+    this.countSaver.dispose();
   }
 
   private newAnalysis(): StreamAnalysis {
@@ -173,15 +230,29 @@ export class Session {
   }
 
   private updateInfo(patch: Partial<SessionInfo>): void {
-    this.meta = { ...this.meta, info: { ...this.meta.info, ...patch } };
-    this.files.writeMeta(this.meta);
+    this.meta = { ...this.meta, info: { ...this.meta.info, ...patch, requestCount: this.analysis.requestCount, problemCount: this.analysis.problemCount } };
+    this.store.save(this.meta);
     this.events.changed(this);
+  }
+
+  /** The counts in the metadata, when they changed (the list of a window that has not opened the session shows them). */
+  private saveCounts(): void {
+    const { requestCount, problemCount } = this.analysis;
+    if (requestCount === this.meta.info.requestCount && problemCount === this.meta.info.problemCount) return;
+    this.meta = { ...this.meta, info: { ...this.meta.info, requestCount, problemCount } };
+    this.store.save(this.meta);
+  }
+
+  /** Brings the stored counts up to date now (the capture ended, or the session was opened and counted). */
+  saveCountsNow(): void {
+    this.countSaver.dispose();
+    this.saveCounts();
   }
 
   private listenerFor(source: CaptureSource): CaptureListener {
     return {
       onData: (bytes, stream) => {
-        this.ingest({ stream, bytes, capturedAt: Date.now() }, true);
+        this.ingest({ stream, bytes, capturedAt: Date.now() }, 'capture');
         if (stream !== 'file') {
           let decoder = this.decoders.get(stream);
           if (decoder === undefined) this.decoders.set(stream, (decoder = new TextDecoder('utf-8')));

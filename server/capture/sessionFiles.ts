@@ -1,15 +1,23 @@
 // On-disk layout of one session, append-only so a crash loses at most the last partial
 // record:  <storage>/sessions/<id>/
-//   session.json   metadata (rewritten atomically via rename on each status change)
+//   session.json   metadata (rewritten atomically via rename; only by the window that
+//                  captures the session, see storage/ownerLock.ts)
+//   owner.lock     which language server captures it (storage/ownerLock.ts)
 //   stdout.log, stderr.log, file.log   raw captured bytes per stream, appended as they arrive
 //   chunks.idx     one line per appended chunk: "<stream> <bytes> <capturedAtMs>", so a
 //                  replay feeds the same chunks with the same capture times
+//                  (storage/storedChunks.ts reads them back)
 //   scrape.json    histogram rows of the last good /metrics scrape
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { HistogramSummary, SessionInfo, LaunchParams, TailParams, ScrapeParams, ImportParams, AttachParams } from '../protocol';
-import type { ChunkStream } from './source';
 import { histogramSummariesFromJson } from '../core/promSummary';
+import { indexLine } from './storage/chunkIndex';
+import { parseSessionMeta, type MetaCheck } from './storage/storedMeta';
+import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';
+
+export type { StoredChunk };
 
 /** What is needed to describe and reopen a session. */
 export interface SessionMeta {
@@ -21,22 +29,23 @@ export interface SessionMeta {
   readonly attach?: AttachParams;
 }
 
-export interface StoredChunk {
-  readonly stream: ChunkStream;
-  readonly bytes: Buffer;
-  readonly capturedAt: number;
+/** Folders under sessions/ that are not sessions: a session being deleted is renamed to `.deleting-…` first. */
+function isSessionFolderName(name: string): boolean {
+  return !name.startsWith('.');
 }
-
-const STREAMS: readonly ChunkStream[] = ['stdout', 'stderr', 'file'];
 
 export class SessionFiles {
   readonly dir: string;
-  private readonly fds = new Map<ChunkStream, number>();
+  private readonly fds = new Map<string, number>();
   private indexFd: number | null = null;
+
+  /** In storage, the folder is named by the session's id; a folder elsewhere may have any name. */
+  private readonly inStorage: boolean;
 
   /** The session `sessionId` in Stage Lens's storage; `folder` reads one from elsewhere (see atFolder). */
   constructor(storageDir: string, readonly sessionId: string, folder?: string) {
     this.dir = folder ?? path.join(storageDir, 'sessions', sessionId);
+    this.inStorage = folder === undefined;
   }
 
   /** A session folder wherever it is (one copied out of storage, to be compared), for reading. */
@@ -44,25 +53,55 @@ export class SessionFiles {
     return new SessionFiles(path.dirname(folder), path.basename(folder), folder);
   }
 
+  /** Folders of the storage that hold a session.json (whatever its content). */
   static listIds(storageDir: string): string[] {
     const root = path.join(storageDir, 'sessions');
-    if (!existsSync(root)) return [];
-    return readdirSync(root).filter((id) => existsSync(path.join(root, id, 'session.json')));
+    let names: string[];
+    try {
+      names = readdirSync(root);
+    } catch {
+      return [];
+    }
+    return names.filter((id) => isSessionFolderName(id) && existsSync(path.join(root, id, 'session.json')));
   }
 
   writeMeta(meta: SessionMeta): void {
     mkdirSync(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, 'session.json.tmp');
-    writeFileSync(tmp, JSON.stringify(meta, null, 2));
+    // SessionInfo.access is this window's view of the session, never stored.
+    const { access: _access, ...info } = meta.info;
+    const tmp = path.join(this.dir, `session.json.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify({ ...meta, info }, null, 2));
     renameSync(tmp, path.join(this.dir, 'session.json'));
   }
 
-  readMeta(): SessionMeta | null {
+  /** The checked metadata, or why it cannot be used (unreadable, not a session's, another session's id). */
+  checkMeta(): MetaCheck {
+    let text: string;
     try {
-      return JSON.parse(readFileSync(path.join(this.dir, 'session.json'), 'utf8')) as SessionMeta;
+      text = readFileSync(path.join(this.dir, 'session.json'), 'utf8');
+    } catch (err) {
+      return { ok: false, problem: `session.json cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+    }
+    return parseSessionMeta(text, this.inStorage ? this.sessionId : null);
+  }
+
+  readMeta(): SessionMeta | null {
+    const checked = this.checkMeta();
+    return checked.ok ? checked.meta : null;
+  }
+
+  /** Changes whenever session.json is replaced (each write is a rename, so a new inode). Null when it is missing. */
+  metaStamp(): string | null {
+    try {
+      const s = statSync(path.join(this.dir, 'session.json'));
+      return `${s.ino}:${s.mtimeMs}:${s.size}`;
     } catch {
       return null;
     }
+  }
+
+  exists(): boolean {
+    return existsSync(path.join(this.dir, 'session.json'));
   }
 
   append(chunk: StoredChunk): void {
@@ -74,7 +113,7 @@ export class SessionFiles {
     }
     writeSync(fd, chunk.bytes);
     if (this.indexFd === null) this.indexFd = openSync(path.join(this.dir, 'chunks.idx'), 'a');
-    writeSync(this.indexFd, `${chunk.stream} ${chunk.bytes.length} ${chunk.capturedAt}\n`);
+    writeSync(this.indexFd, indexLine({ stream: chunk.stream, bytes: chunk.bytes.length, capturedAt: chunk.capturedAt }));
   }
 
   saveScrape(rows: readonly HistogramSummary[]): void {
@@ -92,44 +131,25 @@ export class SessionFiles {
     }
   }
 
-  /**
-   * Replays the stored chunks in capture order. An index line whose bytes were not fully
-   * written (crash) is cut to what the log file holds; bytes without an index line (crash
-   * between the two writes) are replayed with the last known time.
-   */
-  *replay(): Generator<StoredChunk> {
-    const data = new Map<ChunkStream, Buffer>();
-    for (const s of STREAMS) {
-      const p = path.join(this.dir, `${s}.log`);
-      if (existsSync(p)) data.set(s, readFileSync(p));
-    }
-    const offsets = new Map<ChunkStream, number>(STREAMS.map((s) => [s, 0]));
-    let lastTime = this.readMeta()?.info.startedAt ?? Date.now();
-    const idxPath = path.join(this.dir, 'chunks.idx');
-    const idx = existsSync(idxPath) ? readFileSync(idxPath, 'utf8').split('\n') : [];
-    for (const line of idx) {
-      const [stream, len, time] = line.split(' ');
-      if (stream === undefined || len === undefined || time === undefined || !STREAMS.includes(stream as ChunkStream)) continue;
-      const s = stream as ChunkStream;
-      const buf = data.get(s);
-      const start = offsets.get(s) ?? 0;
-      if (buf === undefined || start >= buf.length) continue;
-      const end = Math.min(buf.length, start + Number(len));
-      offsets.set(s, end);
-      lastTime = Number(time) || lastTime;
-      yield { stream: s, bytes: buf.subarray(start, end), capturedAt: lastTime };
-    }
-    for (const s of STREAMS) {
-      const buf = data.get(s);
-      const start = offsets.get(s) ?? 0;
-      if (buf !== undefined && start < buf.length) yield { stream: s, bytes: buf.subarray(start), capturedAt: lastTime };
-    }
+  /** A reader of the stored chunks from the start (see storage/storedChunks.ts). */
+  chunkReader(startedAt: number): StoredChunkReader {
+    return new StoredChunkReader(this.dir, startedAt);
   }
 
-  /** Deletes this session's folder and everything captured in it (retention). */
+  /**
+   * Deletes this session's folder and everything captured in it (retention). Renamed away
+   * first, so no other window lists a half-deleted session.
+   */
   remove(): void {
     this.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    const doomed = path.join(path.dirname(this.dir), `.deleting-${path.basename(this.dir)}-${randomBytes(3).toString('hex')}`);
+    try {
+      renameSync(this.dir, doomed);
+    } catch {
+      rmSync(this.dir, { recursive: true, force: true });
+      return;
+    }
+    rmSync(doomed, { recursive: true, force: true });
   }
 
   close(): void {

@@ -4,7 +4,10 @@
 //
 // What it survives, and how:
 // - appends: read from the last offset to end of file, in bounded chunks;
-// - copytruncate: the open file shrank below our offset -> read it again from 0;
+// - copytruncate: told by content, not size (tailFingerprint.ts: the file's first bytes
+//   and the bytes before our offset, re-checked every poll; a writer may already have
+//   written past our old offset again). The bytes written between our last read and the
+//   truncation are read from logrotate's copy (rotatedCopy.ts), then the file from 0;
 // - rotation by rename: the path names a new inode -> finish the old descriptor first
 //   (the writer may have written just before rotating), then read the new file from 0;
 // - deletion: the old file has no links left -> close it and wait for the path to return;
@@ -14,6 +17,8 @@ import * as fsp from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import type { CaptureListener, CaptureSource } from './source';
 import { DEFAULT_CHUNK_BYTES, readChunkAt } from './importFile';
+import { ContentFingerprint } from './tailFingerprint';
+import { findRotatedCopy } from './rotatedCopy';
 
 export interface TailOptions {
   readonly path: string;
@@ -50,6 +55,8 @@ export class TailSource implements CaptureSource {
 
   private listener: CaptureListener | null = null;
   private file: OpenFile | null = null;
+  /** What the open file held where it has been read; null while no file is open. */
+  private fingerprint: ContentFingerprint | null = null;
   private offset = 0;
   private fileSize = 0;
   private delivered = 0;
@@ -220,6 +227,7 @@ export class TailSource implements CaptureSource {
     this.file = { handle, dev: stats.dev, ino: stats.ino };
     this.fileSize = stats.size;
     this.offset = this.skipExisting ? stats.size : 0;
+    this.fingerprint = await ContentFingerprint.at(handle, this.offset);
     return true;
   }
 
@@ -228,14 +236,17 @@ export class TailSource implements CaptureSource {
     const file = this.file;
     if (file === null) return;
     const stats = await file.handle.stat();
-    if (stats.size < this.offset) {
-      this.notice(`${this.path} was truncated; reading it again from the start`);
+    const seen = this.fingerprint;
+    if (seen !== null && !(await seen.matches(file.handle, stats.size))) {
+      await this.readTailFromCopy(seen);
       this.offset = 0;
+      this.fingerprint = new ContentFingerprint();
     }
     this.fileSize = stats.size;
     while (this.running) {
       const chunk = await readChunkAt(file.handle, this.offset, this.chunkBytes);
       if (chunk.length === 0) break;
+      this.fingerprint?.advance(chunk);
       this.offset += chunk.length;
       this.delivered += chunk.length;
       this.fileSize = Math.max(this.fileSize, this.offset);
@@ -245,9 +256,40 @@ export class TailSource implements CaptureSource {
     }
   }
 
+  /**
+   * The file was truncated in place. What the writer appended after our last read and
+   * before the truncation is only in the copy logrotate made first: read it from there.
+   */
+  private async readTailFromCopy(seen: ContentFingerprint): Promise<void> {
+    const copy = await findRotatedCopy(this.path, seen);
+    if (copy === null) {
+      this.notice(`${this.path} was truncated; reading it again from the start (no copy holding what was written just before was found next to it)`);
+      return;
+    }
+    let position = seen.position;
+    try {
+      while (this.running) {
+        const chunk = await readChunkAt(copy.handle, position, this.chunkBytes);
+        if (chunk.length === 0) break;
+        position += chunk.length;
+        this.delivered += chunk.length;
+        this.listener?.onData(chunk, 'file');
+      }
+    } finally {
+      await copy.handle.close().catch(() => undefined);
+    }
+    const tail = position - seen.position;
+    this.notice(
+      tail > 0
+        ? `${this.path} was truncated; the ${tail} bytes written just before were read from its copy ${copy.path}; reading it again from the start`
+        : `${this.path} was truncated (copied to ${copy.path}); reading it again from the start`,
+    );
+  }
+
   private async closeFile(): Promise<void> {
     const file = this.file;
     this.file = null;
+    this.fingerprint = null;
     if (file !== null) await file.handle.close().catch(() => undefined);
   }
 

@@ -58,7 +58,8 @@ export async function runLive(options: LiveOptions): Promise<number> {
   });
 
   const timer = setInterval(() => {
-    analysis.flush();
+    // Never a request whose table is still being printed (see StreamAnalysis.flushIdle).
+    analysis.flushIdle(parsers.values());
     render(false);
   }, options.refreshMs);
   const deadline = options.durationSeconds === null ? null : new Promise<void>((r) => setTimeout(r, options.durationSeconds! * 1000));

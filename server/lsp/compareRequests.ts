@@ -10,7 +10,7 @@ import type { CompareParams, CompareResult, CompareTarget } from '../protocol';
 
 async function runOf(registry: SessionRegistry, target: CompareTarget, excludeCold: boolean): Promise<{ run: RunData; label: string }> {
   if ('sessionId' in target) {
-    const session = registry.require(target.sessionId);
+    const session = await registry.open(target.sessionId);
     const info = session.info;
     // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
     const { findings } = session.summary();

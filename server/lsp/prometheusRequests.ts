@@ -30,6 +30,6 @@ export function registerPrometheusRequests(connection: Connection, registry: Ses
     checkPrometheusParams(p);
     return registry.startWith('prometheus', prometheusDescription(p), (session) => [new PrometheusCaptureSource(p, session)]);
   });
-  handle(connection, 'stageLens/prometheusSummary', (p) => prometheusSummaryOf(registry.require(p.sessionId)));
+  handle(connection, 'stageLens/prometheusSummary', async (p) => prometheusSummaryOf(await registry.open(p.sessionId)));
   handle(connection, 'stageLens/prometheusDeployments', (p) => prometheusDeployments(p));
 }

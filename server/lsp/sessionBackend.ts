@@ -3,7 +3,7 @@
 // under the user's state directory for standalone use), its requests and notifications.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { Connection } from 'vscode-languageserver';
+import { MessageType, ShowMessageNotification, type Connection } from 'vscode-languageserver';
 import { SessionRegistry } from '../capture/sessionRegistry';
 import { realSourceFactories } from '../capture/sourceFactories';
 import { registerSessionRequests } from './sessionRequests';
@@ -37,14 +37,20 @@ export function startSessionBackend(connection: Connection, storageDir: string, 
         onSessionChanged?.(session);
       },
       rawOutput: (sessionId, stream, text) => notify(connection, 'stageLens/rawOutput', { sessionId, stream, text }),
+      storageProblem: (problem) => {
+        connection.console.warn(`Stage Lens: ${problem.path}: ${problem.message}`);
+        // A notification (window/showMessage), not a request: nothing to answer, nothing to fail.
+        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Stage Lens: ${problem.message} (${problem.path})` });
+      },
     },
   );
   registerSessionRequests(connection, registry);
   registerRetentionRequests(connection, registry);
   // The client's limits before the saved sessions are read: retention applies as they load.
   if (retention !== undefined) registry.setRetention(retention);
-  const restored = registry.loadSaved();
-  connection.console.info(`Stage Lens: ${restored.length} saved session(s) restored from ${storageDir}`);
+  // Listed from their metadata only: a saved session is replayed when it is opened.
+  const listed = registry.loadSaved();
+  connection.console.info(`Stage Lens: ${listed.length} saved session(s) in ${storageDir}`);
   connection.onShutdown(() => registry.dispose());
   return registry;
 }

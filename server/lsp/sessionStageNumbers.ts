@@ -27,7 +27,12 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const info = registry.list().find((s) => s.deployConfig !== null && path.resolve(s.deployConfig) === wanted);
     if (info === undefined) return null;
     const session = registry.get(info.id);
-    if (session === undefined) return null;
+    if (session === undefined) {
+      // A saved session is replayed only now that a deploy config asks for its numbers.
+      const deployConfig = info.deployConfig;
+      registry.openInBackground(info.id, () => this.changed(deployConfig));
+      return null;
+    }
     const key = `${info.id}:${info.requestCount}`;
     const cached = this.cache.get(wanted);
     if (cached !== undefined && cached.key === key) return cached.numbers;

@@ -85,6 +85,71 @@ test('copytruncate: the file shrinks, reading starts again from 0', async (t) =>
   await received(rec, `${before}after 1\nafter 2\n`);
 });
 
+/** Lines like a server's, numbered: each must arrive exactly once. */
+const requestLines = (from: number, to: number, pad = ''): string => {
+  let out = '';
+  for (let i = from; i <= to; i++) out += `INFO 07-24 10:00:${String(i).padStart(2, '0')} [stats.py:1] request req-${String(i).padStart(3, '0')} finished${pad}\n`;
+  return out;
+};
+
+/** Resolves once a poll's reading is surely over: the next poll is `intervalMs` away. */
+const betweenPolls = (): Promise<void> => sleep(150);
+
+test('copytruncate race: bytes written after the last poll and before the truncation are read from the copy', async (t) => {
+  const file = path.join(tempDir(t), 'server.log');
+  fs.writeFileSync(file, '');
+  const { rec } = follow(t, { path: file, fromStart: true, intervalMs: 1500 });
+  const before = requestLines(1, 3);
+  fs.appendFileSync(file, before);
+  await received(rec, before);
+  await betweenPolls();
+  // Between two polls: the writer appends, logrotate copies and truncates, the writer goes on.
+  const lastBefore = requestLines(4, 4);
+  fs.appendFileSync(file, lastBefore);
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  const after = requestLines(5, 5);
+  fs.appendFileSync(file, after);
+  await received(rec, before + lastBefore + after);
+  assert.ok(rec.notices.some((n) => n.includes(`the ${Buffer.byteLength(lastBefore)} bytes written just before were read from its copy ${file}.1`)), JSON.stringify(rec.notices));
+});
+
+test('copytruncate race: a writer that is past the old offset again by the next poll', async (t) => {
+  const file = path.join(tempDir(t), 'server.log');
+  fs.writeFileSync(file, '');
+  const { rec, source } = follow(t, { path: file, fromStart: true, intervalMs: 1500 });
+  const before = requestLines(1, 2);
+  fs.appendFileSync(file, before);
+  await received(rec, before);
+  await betweenPolls();
+  fs.copyFileSync(file, `${file}.1`);
+  fs.truncateSync(file, 0);
+  // Longer than what was read: the size alone would say "it grew" and read from the middle.
+  const after = requestLines(3, 6, ' with a longer line than before');
+  assert.ok(Buffer.byteLength(after) > Buffer.byteLength(before));
+  fs.appendFileSync(file, after);
+  await received(rec, before + after);
+  assert.equal(source.bytesRead, Buffer.byteLength(after));
+  await rec.untilNotice(/was truncated/);
+});
+
+test('copytruncate race: new content that starts like the old is still a truncation', async (t) => {
+  const file = path.join(tempDir(t), 'server.log');
+  const banner = 'INFO 07-24 10:00:00 [api_server.py:1] vLLM-Omni API server version 0.1\n';
+  fs.writeFileSync(file, banner);
+  const { rec } = follow(t, { path: file, fromStart: true, intervalMs: 1500 });
+  const before = requestLines(1, 3);
+  fs.appendFileSync(file, before);
+  await received(rec, banner + before);
+  await betweenPolls();
+  fs.truncateSync(file, 0);
+  // The same first bytes (a restarted server prints the same banner), then other requests, past the old offset.
+  const after = banner + requestLines(4, 8);
+  fs.appendFileSync(file, after);
+  await received(rec, banner + before + after);
+  await rec.untilNotice(/was truncated; reading it again from the start \(no copy/);
+});
+
 test('rotation by rename: bytes written to the old file around the rotation are not lost', async (t) => {
   const file = path.join(tempDir(t), 'server.log');
   const writer = fs.openSync(file, 'a');

@@ -14,6 +14,16 @@ import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest, RequestOverallSummary } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
 
+type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
+
+/**
+ * Before any call has been seen whole: the records vLLM-Omni prints last in a call. With
+ * the DEBUG tables, the stage table (the transfer table after it, when there is one);
+ * without tables (INFO), the `[OmniTiming]` line, which otherwise comes before them.
+ */
+const USUAL_LAST_WITH_TABLES: ReadonlySet<RequestRecordKind> = new Set(['stageTable', 'transferTable']);
+const USUAL_LAST_WITHOUT_TABLES: ReadonlySet<RequestRecordKind> = new Set(['omniTiming']);
+
 interface OpenRequest {
   readonly key: string;
   readonly requestId: string;
@@ -26,6 +36,8 @@ interface OpenRequest {
   timing: OmniTimingRecord | null;
   transfers: TransferEdge[];
   complete: boolean;
+  /** The kind of the last record the request received. */
+  lastKind: RequestRecordKind;
   readonly overallSummary: RequestOverallSummary | null;
 }
 
@@ -57,6 +69,12 @@ export class RequestAssembler {
   private boot = 0;
   private bootHasRequest = false;
   private readonly seenKeys = new Map<string, number>();
+  /** Record kinds that were the last of a call (the next call's record came after them). */
+  private readonly lastKinds = new Set<RequestRecordKind>();
+  /** Record kinds that another record of the same call followed. */
+  private readonly innerKinds = new Set<RequestRecordKind>();
+  /** A stats table was seen (the server logs at DEBUG). */
+  private sawTable = false;
   /** The [Overall Summary] of the current call, and how many more requests it covers. */
   private overall: RequestOverallSummary | null = null;
   private overallLeft = 0;
@@ -65,7 +83,7 @@ export class RequestAssembler {
   add(record: LogRecord): AnalyzedRequest[] {
     switch (record.kind) {
       case 'bootMarker': {
-        const done = this.flush();
+        const done = this.finishCall();
         this.overall = null;
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
@@ -74,8 +92,9 @@ export class RequestAssembler {
         return done;
       }
       case 'overallSummary': {
+        this.sawTable = true;
         // Printed first in each call: the previous call's request is complete.
-        const done = this.flush();
+        const done = this.finishCall();
         this.startCall(record);
         return done;
       }
@@ -88,10 +107,14 @@ export class RequestAssembler {
         let target = this.open;
         const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          done.push(...this.flush());
-          target = this.startRequest(key, record.line, record.header?.timestamp ?? null);
+          done.push(...this.finishCall());
+          target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
+        } else if (target !== null) {
+          this.innerKinds.add(target.lastKind);
         }
         if (target === null) return done;
+        target.lastKind = record.kind;
+        if (record.kind !== 'omniTiming') this.sawTable = true;
         // The parser hands out a fresh map per record: the first one is taken as it is.
         if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
@@ -110,11 +133,33 @@ export class RequestAssembler {
     return this.boot;
   }
 
-  /** Finalizes the open request (call at end of input or when the stream goes idle). */
+  /** Finalizes the open request (call at end of input). */
   flush(): AnalyzedRequest[] {
     const open = this.open;
     this.open = null;
     return open === null ? [] : [finalize(open)];
+  }
+
+  /**
+   * Whether the open request's call may be over: its last record is of a kind that has
+   * ended calls in this stream and never had another record of its call after it (before
+   * a whole call was seen: a kind vLLM-Omni prints last). A live stream that goes quiet
+   * finalizes the open request only then, so a pause inside a call never splits a request
+   * that reading the same bytes at once keeps whole.
+   */
+  get callMayBeOver(): boolean {
+    const open = this.open;
+    if (open === null) return false;
+    const kind = open.lastKind;
+    if (this.innerKinds.has(kind)) return false;
+    if (this.lastKinds.size > 0) return this.lastKinds.has(kind);
+    return (this.sawTable ? USUAL_LAST_WITH_TABLES : USUAL_LAST_WITHOUT_TABLES).has(kind);
+  }
+
+  /** The next call began: the open request is final, and its last record's kind ends calls. */
+  private finishCall(): AnalyzedRequest[] {
+    if (this.open !== null) this.lastKinds.add(this.open.lastKind);
+    return this.flush();
   }
 
   private startCall(record: OverallSummaryRecord): void {
@@ -131,7 +176,7 @@ export class RequestAssembler {
     return summary;
   }
 
-  private startRequest(key: string, line: number, timestamp: string | null): OpenRequest {
+  private startRequest(key: string, line: number, timestamp: string | null, kind: RequestRecordKind): OpenRequest {
     const seen = this.seenKeys.get(key) ?? 0;
     this.seenKeys.set(key, seen + 1);
     const uniqueKey = seen === 0 ? key : `${key}#${seen + 1}`;
@@ -149,6 +194,7 @@ export class RequestAssembler {
       timing: null,
       transfers: [],
       complete: true,
+      lastKind: kind,
       overallSummary: this.takeOverall(),
     };
     return this.open;

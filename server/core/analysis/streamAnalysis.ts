@@ -78,9 +78,20 @@ export class StreamAnalysis {
     return done;
   }
 
-  /** Finalizes the request still open (end of input, or the stream went idle). */
+  /** Finalizes the request still open (end of input). */
   flush(): AnalyzedRequest[] {
     return this.accept(this.assembler.flush());
+  }
+
+  /**
+   * The stream went quiet: finalizes the open request when no parser still reads a table
+   * that may belong to it and its call looks over (RequestAssembler.callMayBeOver).
+   * Otherwise it stays open until its call's next record, the next call, or the end:
+   * live capture then gives the same requests as reading the same bytes at once.
+   */
+  flushIdle(parsers: Iterable<{ readonly holdsRequestTable: boolean }>): AnalyzedRequest[] {
+    for (const parser of parsers) if (parser.holdsRequestTable) return [];
+    return this.assembler.callMayBeOver ? this.flush() : [];
   }
 
   get requestCount(): number {

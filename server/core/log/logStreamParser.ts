@@ -34,6 +34,14 @@ export class LogStreamParser {
     return this.take();
   }
 
+  /**
+   * A table that may still add to a request is open (being printed, or cut by a pause):
+   * the request it belongs to is not final yet, whatever the time since the last byte.
+   */
+  get holdsRequestTable(): boolean {
+    return !this.ended && this.reader.holdsRequestTable;
+  }
+
   /** Ends the input: the last line and every record still open (cut off) are emitted. */
   end(): ParseOutput {
     if (this.ended) return this.afterEnd();

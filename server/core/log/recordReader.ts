@@ -132,6 +132,12 @@ export class RecordReader implements LineSink, RecordSink {
     this.slowLine(src.slice(start, end), lineNo, flags);
   }
 
+  /** A table that may add to a request is still being read (see TableBuilder.mayAddToRequest). */
+  get holdsRequestTable(): boolean {
+    for (const record of this.open.values()) if (record instanceof TableBuilder && record.mayAddToRequest) return true;
+    return false;
+  }
+
   /** Ends the input: every open record is emitted as it stands. */
   finish(): void {
     for (const record of [...this.open.values()]) this.closeRecord(record, null);

@@ -153,6 +153,16 @@ export class TableBuilder implements OpenRecord {
     return REJECTED;
   }
 
+  /**
+   * Whether this table, once finished, may add to a request: a request table (E2E, stage,
+   * transfer) or one whose title has not been read yet. Live capture does not finalize a
+   * request while such a table is open (its rest may belong to that request).
+   */
+  get mayAddToRequest(): boolean {
+    const kind = this.title?.kind;
+    return kind === undefined || kind === 'e2e' || kind === 'stage' || kind === 'transfer';
+  }
+
   close(supersededAt: number | null): void {
     if (this.state === AWAIT_TITLE) return; // a lead-in without a table: nothing was printed
     if (this.isUnknown()) return this.reportUnknown();
