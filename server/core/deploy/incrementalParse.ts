@@ -19,6 +19,7 @@ import type { Document } from 'yaml';
 import { isMap as isYamlMap, isPair, isScalar as isYamlScalar } from 'yaml';
 import type { ConfigEntry, ConfigMap, ConfigValue } from './configTree';
 import { fromYamlError, inDocumentOrder, parseDeployFile, parseYamlDocuments, type ParsedDeployFile, type YamlProblem } from './parsedFile';
+import { scanNestingExcess } from './nesting';
 import { PieceLineIndex, PieceOrigin } from './pieceLocation';
 import { sameProblems, sameValue } from './sameParse';
 import { LineIndex } from './sourceRange';
@@ -75,7 +76,8 @@ export class IncrementalDeployParser {
   constructor(readonly path: string) {}
 
   parse(text: string): ParsedDeployFile {
-    const split = splitSegments(text);
+    // A text nested too deep is refused as a whole (parseDeployFile), the same way whatever the pieces.
+    const split = scanNestingExcess(text) === null ? splitSegments(text) : null;
     const previous = { pieces: this.pieces, checks: this.checks };
     this.pieces = new Map();
     this.checks = new Map();
