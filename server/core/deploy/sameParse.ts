@@ -26,15 +26,14 @@ const MAX_PAIRS = 1_000_000;
  */
 export function sameValue(a: ConfigValue | null, b: ConfigValue | null): boolean {
   if (a === null || b === null) return a === b;
-  const compared = new Map<ConfigValue, Set<ConfigValue>>();
+  // The partner each node was last compared with: a shared pair comes up again and again.
+  const compared = new Map<ConfigValue, ConfigValue>();
   const todo: Array<[ConfigValue, ConfigValue]> = [[a, b]];
   let pairs = 0;
   while (todo.length > 0) {
     const [x, y] = todo.pop() as [ConfigValue, ConfigValue];
-    let seen = compared.get(x);
-    if (seen?.has(y)) continue;
-    if (!seen) compared.set(x, (seen = new Set()));
-    seen.add(y);
+    if (compared.get(x) === y) continue;
+    compared.set(x, y);
     if (++pairs > MAX_PAIRS) return false;
     if (x.kind !== y.kind || !sameLocation(x.location, y.location)) return false;
     if (x.kind === 'scalar' && y.kind === 'scalar') {
