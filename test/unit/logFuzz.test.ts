@@ -185,6 +185,7 @@ const SHAPES: ReadonlyArray<readonly [string, (size: number) => Uint8Array]> = [
   ['a legacy dict that never closes', (n) => utf8("INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',\n" + "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'x': 1.5,\n".repeat(Math.ceil(n / 70)))],
   ['one huge line of prefix look-alikes', (n) => repeat('INFO 08-21 18:00:00 [', n)],
   ['one huge line of brackets and parentheses', (n) => repeat('((([[[{{{', n)],
+  ['an "Omni Metrics Summary" header, then one line of dashes', (n) => utf8(`============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`)],
   ['many processes, each with a lead-in', (n) => utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join(''))],
 ];
 

@@ -148,7 +148,7 @@ function unquotedAs(text: string, kinds: readonly ValueKind[]): string | undefin
   const trimmed = text.trim();
   if (kinds.includes('boolean') && /^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase();
   if (kinds.includes('integer') && /^-?\d+$/.test(trimmed)) return trimmed;
-  if (kinds.includes('number') && /^-?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return trimmed;
+  if (kinds.includes('number') && /^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(trimmed)) return trimmed;
   return undefined;
 }
 
