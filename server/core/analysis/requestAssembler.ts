@@ -9,6 +9,7 @@ import type { FieldMap } from '../values';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
+import { pushAll } from '../arrays';
 
 interface OpenRequest {
   readonly key: string;
@@ -71,7 +72,7 @@ export class RequestAssembler {
         let target = this.open;
         const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          done.push(...this.flush());
+          pushAll(done, this.flush());
           target = this.startRequest(key, record.line, record.header?.timestamp ?? null);
         }
         if (target === null) return done;
@@ -79,7 +80,7 @@ export class RequestAssembler {
         if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
         else if (record.kind === 'stageTable') target.stageTable = record;
-        else target.transfers.push(...record.edges);
+        else pushAll(target.transfers, record.edges);
         if ('complete' in record && !record.complete) target.complete = false;
         return done;
       }

@@ -7,6 +7,7 @@ import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import type { AnalyzedRequest, Finding, StageSummary } from './types';
+import { pushAll } from '../arrays';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -47,9 +48,9 @@ export class StreamAnalysis {
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
-    this.problemList.push(...output.problems);
+    pushAll(this.problemList, output.problems);
     const done: AnalyzedRequest[] = [];
-    for (const record of output.records) done.push(...this.addRecord(record));
+    for (const record of output.records) pushAll(done, this.addRecord(record));
     return done;
   }
 

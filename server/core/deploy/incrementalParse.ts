@@ -25,6 +25,7 @@ import { sameProblems, sameValue } from './sameParse';
 import { LineIndex } from './sourceRange';
 import { splitSegments, type YamlSegment } from './yamlSegments';
 import { documentToTree } from './yamlToTree';
+import { pushAll } from '../arrays';
 
 /** One piece parsed in its context (prefix + text + suffix); its locations follow `origin`. */
 interface PieceParse {
@@ -254,7 +255,7 @@ function assemble(segments: readonly YamlSegment[], pieces: readonly PlacedPiece
       if (!closeList() || !newKeys(piece.keyValues)) return null;
       list = { key: piece.entries[0], items: [...piece.items], start: piece.listStart, end: piece.listEnd };
     } else {
-      list.items.push(...piece.items);
+      pushAll(list.items, piece.items);
       list.end = piece.listEnd;
     }
   }

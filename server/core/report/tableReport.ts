@@ -5,6 +5,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
 import { formatMs, textTable } from '../textTable';
+import { pushAll } from '../arrays';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
@@ -47,7 +48,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         })]);
       });
     }
-    out.push(...textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    pushAll(out, textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push('', 'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the');
       out.push("talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.");
@@ -64,7 +65,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         if (parts.length > 0) notes.push(`  stage ${s.stageKey} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
-    if (notes.length > 0) out.push('', 'Values left out of the percentiles:', ...notes);
+    if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
   }
   if (snapshot.findings.length > 0) {
     out.push('', 'Findings:');
