@@ -282,3 +282,10 @@ test('alias resolution is linear: parse time of n aliases against 4n', () => {
   assert.ok(isList(stages) && stages.items.length === 6500 && stages.items.every((stage) => scalarOf(stage, 'enforce_eager') === true));
   assert.ok(performance.now() - started < 20_000, `${(performance.now() - started).toFixed(0)} ms`);
 });
+
+test('the split is linear, comment lines full of anchor marks included', () => {
+  assertLinear('a comment of anchors', (n) => `# ${'&a '.repeat(n)}\na: 1\nb: 2\n`, (text) => splitSegments(text), { start: 256, targetMs: 4, maxN: 2_000_000 });
+  assertLinear('many stages', (n) => `stages:\n${'  - stage_id: 0\n    x: 1\n'.repeat(n)}`, (text) => splitSegments(text), { start: 64, targetMs: 4, maxN: 200_000 });
+  assert.ok(splitSegments(`# ${'&a '.repeat(10)}\na: 1\nb: 2\n`));
+  assert.equal(splitSegments(`# ${'&a '.repeat(10)}\na: &x 1\nb: *x\n`), null);
+});
