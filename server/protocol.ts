@@ -6,6 +6,7 @@
 import type {
   AnalyzedRequest,
   Distribution,
+  EndToEndSummary,
   EdgeFieldStates,
   EdgeSummary,
   RequestTransfer,
@@ -16,10 +17,11 @@ import type {
   SplitName,
   SplitState,
   StageSummary,
+  TablesMissing,
   TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, Finding, Percentile, PhaseSplit, SplitName, SplitState, StageSummary, TimelineSegment };
+export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
 import type { ComparisonReport } from './core/compare/types';
 export type { ComparisonReport };
 import type { HistogramSummary } from './core/promSummary';
@@ -137,6 +139,21 @@ export interface ServingProcess {
   /** Where stdout/stderr point: a file path, or `pipe`/`terminal`/`unknown`. */
   readonly stdout: string;
   readonly stderr: string;
+  /** Whether it prints the per-request stats tables (its log level), decided before attaching. */
+  readonly statsTables: StatsTablesOutlook;
+}
+
+// ---------------------------------------------------------------- stats tables (launch and attach)
+
+/**
+ * Whether a server prints vLLM-Omni's per-request stats tables, which upstream logs at
+ * DEBUG: without them a log has only [OmniTiming] lines (no queued/prefill/decode/TTFT).
+ */
+export interface StatsTablesOutlook {
+  /** yes: the stats logger runs at DEBUG; no: it does not (only [OmniTiming]); unknown: its level cannot be read. */
+  readonly tables: 'yes' | 'no' | 'unknown';
+  /** Where that comes from, in words: `VLLM_LOGGING_LEVEL=DEBUG in its environment`. */
+  readonly reason: string;
 }
 
 export interface SessionRef {
@@ -172,6 +189,10 @@ export interface SummaryResult {
   readonly histograms: readonly HistogramSummary[];
   /** For a session that reads a Prometheus server: who reports each replica and its throughput; null for other sessions. */
   readonly prometheus: PrometheusPanel | null;
+  /** End to end per request (e2e_total_ms, or [OmniTiming]'s total without the E2E table); null before any. */
+  readonly endToEnd: EndToEndSummary | null;
+  /** Requests with only [OmniTiming] lines (the stats tables are DEBUG-only): the notice every view shows once; null when none. */
+  readonly tablesMissing: TablesMissing | null;
   /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
   readonly edges: readonly EdgeSummary[];
 }

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, RetentionParams, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
+import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
+import { retentionSettings } from './settings';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRoleNames } from './stageRoles';
 
@@ -39,7 +40,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
         { scheme: 'file', language: 'yaml' },
         { scheme: 'untitled', language: 'yaml' },
       ],
-      initializationOptions: { storageDir, retention: retentionSettings() },
+      initializationOptions: { storageDir, retention: retentionSettings((problem) => this.log.warn(`Stage Lens: ${problem}`)) },
       outputChannel: this.log,
     };
     this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
@@ -47,7 +48,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
       this.client.onNotification('stageLens/sessionChanged' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session)),
       this.client.onNotification('stageLens/sessionsRemoved' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionsRemoved']) => this.removed(p.sessionIds)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings()).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
+        if (e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`))).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
       }),
       this.client.onDidChangeState(async (e) => {
         // 2 = Running: after a restart the server has replayed its storage; refresh our view.
@@ -133,10 +134,6 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   }
 }
 
-/** stageLens.retention.* as the server expects it. */
-function retentionSettings(): RetentionParams {
-  return { maxSessions: vscode.workspace.getConfiguration('stageLens').get<number>('retention.maxSessions') ?? 50 };
-}
 
 function isSessionInfo(value: unknown): value is SessionInfo {
   return typeof value === 'object' && value !== null && 'id' in value && 'kind' in value && 'startedAt' in value && 'status' in value;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { StageLensClient } from './client';
 import { SessionStatusBar } from './statusBar';
-import { ServerOutputTerminal } from './terminal';
+import { EarlyOutput, ServerOutputTerminal } from './terminal';
 import { launchServer, startDemo } from './commands/launch';
 import type { LaunchDeps } from './commands/launch';
 import { attachToLogFile, attachToMetrics, attachToProcess, importLog } from './commands/attach';
@@ -13,6 +13,7 @@ import { registerViews } from './views/registerViews';
 import { compareSessions } from './commands/compare';
 import type { CompareArgs } from './commands/compare';
 import { ComparePanel } from './views/comparePanel';
+import { isSettingError, showSettingError } from './settings';
 import type { ViewFilter } from '../server/protocol';
 
 /** What activate() returns: used by the extension-host tests. */
@@ -30,8 +31,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   await client.start();
   log.info(`language server started; storage ${context.globalStorageUri.fsPath}`);
 
+  // A launch's first lines (its command line, or why it could not start) can arrive before
+  // the request that created the session has answered: they wait here for its terminal.
+  const early = new EarlyOutput();
   context.subscriptions.push(
-    client.onNotification('stageLens/rawOutput', (p) => terminals.get(p.sessionId)?.write(p.text)),
+    client.onNotification('stageLens/rawOutput', (p) => {
+      const terminal = terminals.get(p.sessionId);
+      if (terminal !== undefined) terminal.write(p.text);
+      else early.hold(p.sessionId, p.text);
+    }),
     client.onDidChangeSession(async (session) => {
       const summary = session === null ? null : await client.summary(session).catch(() => null);
       statusBar.show(session, summary);
@@ -50,6 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
     openTerminal: (sessionId, name) => {
       const t = new ServerOutputTerminal(name);
       terminals.set(sessionId, t);
+      for (const text of early.take(sessionId)) t.write(text);
       return t;
     },
   };
@@ -62,7 +71,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
         } catch (err) {
           const message = err instanceof Error ? err.message : String(err);
           log.error(`${id}: ${message}`);
-          void vscode.window.showErrorMessage(`Stage Lens: ${message}`);
+          if (isSettingError(err)) void showSettingError(err);
+          else void vscode.window.showErrorMessage(`Stage Lens: ${message}`);
           return undefined;
         }
       }),

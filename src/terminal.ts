@@ -32,3 +32,33 @@ export class ServerOutputTerminal implements vscode.Disposable {
     this.terminal.dispose();
   }
 }
+
+/**
+ * Raw output of sessions that have no terminal yet, kept briefly: a launch's first lines
+ * are sent while the launch request is still being answered. Bounded: only the newest few
+ * sessions, and a few hundred chunks each (sessions that never get a terminal, such as a
+ * tailed file, fall out).
+ */
+export class EarlyOutput {
+  private readonly held = new Map<string, string[]>();
+
+  constructor(
+    private readonly maxSessions = 8,
+    private readonly maxChunks = 200,
+  ) {}
+
+  hold(sessionId: string, text: string): void {
+    let chunks = this.held.get(sessionId);
+    if (chunks === undefined) {
+      this.held.set(sessionId, (chunks = []));
+      while (this.held.size > this.maxSessions) this.held.delete(this.held.keys().next().value as string);
+    }
+    if (chunks.length < this.maxChunks) chunks.push(text);
+  }
+
+  take(sessionId: string): string[] {
+    const chunks = this.held.get(sessionId) ?? [];
+    this.held.delete(sessionId);
+    return chunks;
+  }
+}

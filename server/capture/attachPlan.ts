@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { ServingProcess } from '../protocol';
 import { describeArgv } from './launchSource';
+import { STATS_TABLES_FIX } from './statsTables';
 import {
   FD_CLOSED,
   FD_DELETED_FILE,
@@ -83,6 +84,10 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
   }
   if (command?.kind === 'vllm' && !args.includes('--log-stats')) {
     parts.push('It was started without --log-stats, so it prints no per-request stats; restart it with --log-stats to get them.');
+  } else if (proc.statsTables.tables === 'no') {
+    parts.push(`It prints no stats tables (${proc.statsTables.reason}): only [OmniTiming] lines, so Stage Lens shows per-stage wall time, end to end and the /metrics histograms, but no queued/prefill/decode/TTFT split; for the split, ${STATS_TABLES_FIX}.`);
+  } else if (proc.statsTables.tables === 'unknown') {
+    parts.push(`Whether it prints the stats tables is unknown (${proc.statsTables.reason}); they appear only at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).`);
   }
   return { metricsUrl, logFiles, explanation: parts.join(' ') };
 }

@@ -70,6 +70,18 @@ export function processGroupAlive(pgid: number, procRoot = '/proc'): boolean {
   }
 }
 
+/**
+ * The live members of group `pgid`, from /proc; null where /proc is missing (the caller
+ * then signals the whole group instead).
+ */
+export function groupMembers(pgid: number, procRoot = '/proc'): number[] | null {
+  if (!fs.existsSync(path.join(procRoot, 'self', 'stat'))) return null;
+  return listPids(procRoot).filter((pid) => {
+    const stat = readProcStat(pid, procRoot);
+    return stat !== null && stat.pgrp === pgid && !isGone(stat);
+  });
+}
+
 /** Whether one process is alive (not a zombie). Same /proc-first rule as above. */
 export function processAlive(pid: number, procRoot = '/proc'): boolean {
   if (fs.existsSync(path.join(procRoot, 'self', 'stat'))) return !isGone(readProcStat(pid, procRoot));

@@ -5,7 +5,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServingProcess } from '../protocol';
+import { optionValue } from './argvOptions';
 import { readProcStat } from './procStat';
+import { readEnviron, statsTablesOutlook } from './statsTables';
+
+export { optionValue } from './argvOptions';
 
 /** What a serving process's command line says it is. */
 export type ServingKind = 'vllm' | 'simulator';
@@ -101,17 +105,6 @@ export function classifyServingCommand(argv: readonly string[]): ServingCommand 
   return null;
 }
 
-/** The value of `--name v` or `--name=v` among `args`; the last one wins, as with argparse. */
-export function optionValue(args: readonly string[], name: string): string | null {
-  let value: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    if (arg === name && i + 1 < args.length) value = args[++i] ?? null;
-    else if (arg.startsWith(`${name}=`)) value = arg.slice(name.length + 1);
-  }
-  return value;
-}
-
 function parsePort(text: string | null): number | null {
   if (text === null) return DEFAULT_PORT;
   const port = Number(text);
@@ -152,6 +145,7 @@ function describeProcess(procRoot: string, pid: number, argv: string[], command:
     port: parsePort(optionValue(args, '--port')),
     stdout: readFd(procRoot, pid, 1),
     stderr: readFd(procRoot, pid, 2),
+    statsTables: statsTablesOutlook({ args, env: readEnviron(procRoot, pid), cwd, simulator: command.kind === 'simulator' }),
   };
 }
 

@@ -4,6 +4,8 @@
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
+import { EndToEndBuilder } from '../core/analysis/endToEnd';
+import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
 import type { FindingRequestIds } from './requestQueries';
@@ -15,7 +17,7 @@ import { prometheusPanelOf } from './prometheusCapture';
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: summary.edges };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -23,6 +25,8 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
   const summaries = new StageSummaryBuilder();
   const edges = new EdgeSummaryBuilder();
   const findings = new FindingsBuilder();
+  const endToEnd = new EndToEndBuilder();
+  const tablesMissing = new TablesMissingCounter();
   let count = 0;
   // Requests are in capture order: walk back from the newest.
   for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
@@ -30,10 +34,12 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     summaries.add(r);
     edges.add(r);
     findings.add(r);
+    endToEnd.add(r);
+    tablesMissing.add(r);
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: edges.edges() };
+  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

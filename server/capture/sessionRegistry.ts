@@ -22,7 +22,8 @@ export interface RegistryEvents {
 
 /** Builds the capture sources of each kind; injected so the registry stays testable. */
 export interface SourceFactories {
-  launch(params: LaunchParams): CaptureSource;
+  /** The launched process, with the scrape of `params.metricsUrl` while it runs. */
+  launch(params: LaunchParams, session: Session): CaptureSource;
   tail(params: TailParams): CaptureSource;
   scrape(params: ScrapeParams, session: Session): CaptureSource;
   importFile(params: ImportParams, session: Session): CaptureSource;
@@ -130,8 +131,7 @@ export class SessionRegistry {
   launch(params: LaunchParams): SessionInfo {
     if (params.argv.length === 0 || (params.argv[0] ?? '') === '') throw new Error('launch: the command is empty');
     const session = this.create('launch', params.argv.join(' '), params.deployConfig ?? null, { launch: params });
-    session.attachSources([this.factories.launch(params)]);
-    if (params.metricsUrl !== undefined) session.attachSources([this.factories.scrape({ url: params.metricsUrl }, session)]);
+    session.attachSources([this.factories.launch(params, session)]);
     return session.info;
   }
 

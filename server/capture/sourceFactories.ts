@@ -1,5 +1,6 @@
 // The real capture sources behind the registry's factory interface.
 import { LaunchSource } from './launchSource';
+import { LaunchWithMetrics } from './launchWithMetrics';
 import { TailSource } from './tailSource';
 import { ImportSource } from './importSource';
 import { ScrapeCaptureSource } from './scrapeCapture';
@@ -12,7 +13,11 @@ import { Throttle } from './throttle';
 
 export function realSourceFactories(onImportProgress: (progress: ImportProgress) => void): SourceFactories {
   return {
-    launch: (p) => new LaunchSource({ argv: p.argv, cwd: p.cwd, ...(p.env === undefined ? {} : { env: p.env }) }),
+    launch: (p, session) =>
+      new LaunchWithMetrics(
+        new LaunchSource({ argv: p.argv, cwd: p.cwd, ...(p.env === undefined ? {} : { env: p.env }) }),
+        p.metricsUrl === undefined ? null : new ScrapeCaptureSource(p.metricsUrl, undefined, session),
+      ),
     tail: (p) => new TailSource({ path: p.path, fromStart: p.fromStart }),
     scrape: (p, session) => new ScrapeCaptureSource(p.url, p.intervalMs, session),
     importFile: (p, session) => {

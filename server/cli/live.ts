@@ -51,7 +51,8 @@ export async function runLive(options: LiveOptions): Promise<number> {
         }
       },
       onNotice: (message) => {
-        lastError = message;
+        // `$ …` is the launched command line (shown in the source line), not a problem.
+        if (!message.startsWith('$ ')) lastError = message;
       },
     });
   });

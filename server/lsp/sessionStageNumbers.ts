@@ -32,7 +32,8 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const cached = this.cache.get(wanted);
     if (cached !== undefined && cached.key === key) return cached.numbers;
     const stages: StageLiveNumbers[] = [];
-    for (const s of session.snapshot().stages) {
+    const summary = session.summary(0);
+    for (const s of summary.stages) {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
       const notRecorded = s.splitStates.ttftMs.notRecorded;
       stages.push({
@@ -42,9 +43,11 @@ export class SessionStageNumbers implements StageNumbersProvider {
         queuedP50Ms: s.split.queuedMs?.p50 ?? null,
         n: s.requestCount,
         ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
+        stageTimeP50Ms: s.fields['stage_gen_time_ms']?.p50 ?? (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
       });
     }
-    const numbers: LiveStageNumbers = { sessionLabel: `${info.kind} session ${info.id} (${info.status})`, stages };
+    const missing = summary.tablesMissing;
+    const numbers: LiveStageNumbers = { sessionLabel: `${info.kind} session ${info.id} (${info.status})`, stages, tablesMissing: missing === null ? null : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message } };
     this.cache.set(wanted, { key, numbers });
     return numbers;
   }

@@ -7,7 +7,7 @@ import { runSimulation } from './runner';
 export async function runSimulate(argv: string[]): Promise<number> {
   let options;
   try {
-    options = parseSimulateArgs(argv);
+    options = parseSimulateArgs(argv, process.env);
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`stage-lens simulate: ${e.message}\nRun 'stage-lens simulate --help' for the options.\n`);

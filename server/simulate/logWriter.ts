@@ -1,11 +1,13 @@
 // Writes log text exactly as a vLLM-Omni API server prints it, using render.ts for the
 // prefix, the tables and the CRLF continuation. Per finished request, in the order of
-// OmniBase._log_summary_and_cleanup: [Overall Summary], [RequestE2EStats],
+// the aggregator's build_and_log_summary(): [Overall Summary], [RequestE2EStats],
 // [OmniTiming], [StageRequestStats], [TransferEdgeStats].
 //
-// The phase-split build logs [StageRequestStats] with logger.debug (formats reference
-// §B.1), so it appears only with --debug-tables, which stands for
-// VLLM_LOGGING_LEVEL=DEBUG: in that mode vLLM also prints relative file paths
+// Upstream logs every table with logger.debug and only [OmniTiming] at INFO (its
+// log_timing_summary() builds no table unless the stats logger is enabled for DEBUG), so
+// at the default INFO level a request prints one [OmniTiming] line and nothing else. The
+// tables appear in debug mode (VLLM_LOGGING_LEVEL=DEBUG in the environment, or
+// --debug-tables), where vLLM also prints relative file paths
 // (`vllm_omni/metrics/stats.py`) for every line.
 import type { LogClock } from './clock';
 import { logPrefix, recordTitle, renderColumnsTable, renderFieldValueTable, renderLogRecord, renderTableRecord, type LogPrefixOptions } from './render';
@@ -16,11 +18,11 @@ type Level = LogPrefixOptions['level'];
 
 /** Source files of the lines we print: [INFO-mode fileinfo, DEBUG-mode fileinfo, line]. */
 export const SOURCES = {
-  statsOverall: ['stats.py', 'vllm_omni/metrics/stats.py', 588],
-  statsE2E: ['stats.py', 'vllm_omni/metrics/stats.py', 601],
-  statsStage: ['stats.py', 'vllm_omni/metrics/stats.py', 627],
-  statsTransfer: ['stats.py', 'vllm_omni/metrics/stats.py', 640],
-  omniTiming: ['omni_base.py', 'vllm_omni/entrypoints/omni_base.py', 253],
+  statsOverall: ['stats.py', 'vllm_omni/metrics/stats.py', 961],
+  statsE2E: ['stats.py', 'vllm_omni/metrics/stats.py', 987],
+  statsStage: ['stats.py', 'vllm_omni/metrics/stats.py', 1044],
+  statsTransfer: ['stats.py', 'vllm_omni/metrics/stats.py', 1084],
+  omniTiming: ['stats.py', 'vllm_omni/metrics/stats.py', 910],
   engineStats: ['loggers.py', 'v1/metrics/loggers.py', 127],
   apiVersion: ['api_server.py', 'entrypoints/openai/api_server.py', 1805],
   apiArgs: ['utils.py', 'entrypoints/utils.py', 326],
@@ -70,15 +72,15 @@ export class LogWriter {
   /** Every record one finished request logs, as one string so it is written whole. */
   requestRecords(req: RequestRun, batchIds: readonly number[]): string {
     const at = req.statsLoggedTs;
+    const timing = renderLogRecord(this.prefix('INFO', 'omniTiming', at), [omniTimingMessage(req)]);
+    if (!this.style.debug) return timing;
     const identity = { request_id: req.requestId };
-    let out = renderTableRecord(this.prefix('INFO', 'statsOverall', at), renderFieldValueTable('Overall Summary', overallFields(req)));
-    out += renderTableRecord(this.prefix('INFO', 'statsE2E', at), renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eFields(req)));
-    out += renderLogRecord(this.prefix('INFO', 'omniTiming', at), [omniTimingMessage(req)]);
-    if (this.style.debug) {
-      out += renderTableRecord(this.prefix('DEBUG', 'statsStage', at), renderColumnsTable(recordTitle('StageRequestStats', identity), stageColumns(req, batchIds, this.build)));
-    }
+    let out = renderTableRecord(this.prefix('DEBUG', 'statsOverall', at), renderFieldValueTable('Overall Summary', overallFields(req)));
+    out += renderTableRecord(this.prefix('DEBUG', 'statsE2E', at), renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eFields(req)));
+    out += timing;
+    out += renderTableRecord(this.prefix('DEBUG', 'statsStage', at), renderColumnsTable(recordTitle('StageRequestStats', identity), stageColumns(req, batchIds, this.build)));
     if (req.transfers.some((t) => t.sizeBytes > 0 || t.txUs > 0 || t.rxDecodeUs > 0 || t.inFlightUs > 0)) {
-      out += renderTableRecord(this.prefix('INFO', 'statsTransfer', at), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transferColumns(req)));
+      out += renderTableRecord(this.prefix('DEBUG', 'statsTransfer', at), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transferColumns(req)));
     }
     return out;
   }

@@ -54,9 +54,12 @@ Load and time
                            /metrics (simulated time frozen) until SIGTERM/SIGINT
 
 Output and HTTP
-  --debug-tables           VLLM_LOGGING_LEVEL=DEBUG: print the [StageRequestStats]
-                           table (logged at DEBUG by the phase-split build) and use
-                           relative file paths in every line
+  --debug-tables           as VLLM_LOGGING_LEVEL=DEBUG in the environment: print
+                           every stats table ([Overall Summary], [RequestE2EStats],
+                           [StageRequestStats], [TransferEdgeStats], all logged at
+                           DEBUG upstream) and relative file paths in every line.
+                           At the default INFO level a request prints only its
+                           [OmniTiming] line, as a real server does
   --color                  ANSI colours, as vllm-omni forces with --omni
   --prefix <p>             process prefix: apiserver ("(APIServer pid=N) ", default),
                            api ("(API) "), none
@@ -77,6 +80,7 @@ export interface SimulateOptions {
   readonly speed: number;
   readonly requests: number | null;
   readonly durationS: number | null;
+  /** DEBUG level: the stats tables are printed (--debug-tables or VLLM_LOGGING_LEVEL=DEBUG). */
   readonly debugTables: boolean;
   readonly color: boolean;
   readonly prefix: ProcessPrefix;
@@ -113,8 +117,16 @@ export function parseStatsBuild(raw: string): StatsBuild {
   return build;
 }
 
-/** Parses argv; returns null when --help was asked for. */
-export function parseSimulateArgs(argv: readonly string[]): SimulateOptions | null {
+/**
+ * The level vLLM's logger runs at: `VLLM_LOGGING_LEVEL` (upper-cased by vllm/envs.py),
+ * INFO when unset. Only DEBUG prints the stats tables.
+ */
+export function debugFromEnvironment(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env['VLLM_LOGGING_LEVEL'] ?? 'INFO').trim().toUpperCase() === 'DEBUG';
+}
+
+/** Parses argv; returns null when --help was asked for. `env` decides the log level, as vLLM's. */
+export function parseSimulateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): SimulateOptions | null {
   let values;
   try {
     ({ values } = parseArgs({
@@ -189,7 +201,7 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateOptions | nu
     speed: number('speed', values.speed, (n) => n > 0, 'a positive number') ?? 1,
     requests: number('requests', values.requests, positiveInt, 'a positive integer') ?? null,
     durationS: number('duration', values.duration, (n) => n > 0, 'a positive number of seconds') ?? null,
-    debugTables: values['debug-tables'] === true,
+    debugTables: values['debug-tables'] === true || debugFromEnvironment(env),
     color: values.color === true,
     prefix: oneOf<ProcessPrefix>('prefix', values.prefix, ['apiserver', 'api', 'none']) ?? 'apiserver',
     metricsPrefix: oneOf<MetricsPrefix>('metrics-prefix', values['metrics-prefix'], ['new', 'old']) ?? 'new',

@@ -222,6 +222,22 @@ export function overallFields(req: RequestRun): [string, PyValue][] {
   ];
 }
 
+/**
+ * The edges `[OmniTiming]` prints: upstream creates an edge when a stage forwards its
+ * output (tx) and, for every stage with id > 0, when that stage's stats arrive (rx, from
+ * stage id - 1), and prints each with its accumulated tx time, zeros included, in the order
+ * the edges were created. So a downstream stage always has `N-1->N`, even under async
+ * chunk, where nothing is forwarded as a whole and the tx time is 0.00 ms.
+ */
+function omniTimingEdges(req: RequestRun): { fromStage: number; toStage: number; txUs: Micros }[] {
+  const edges: { fromStage: number; toStage: number; txUs: Micros }[] = req.transfers.map((t) => ({ fromStage: t.fromStage, toStage: t.toStage, txUs: t.txUs }));
+  for (const s of req.stages) {
+    if (s.stageId <= 0 || edges.some((e) => e.fromStage === s.stageId - 1 && e.toStage === s.stageId)) continue;
+    edges.push({ fromStage: s.stageId - 1, toStage: s.stageId, txUs: 0 });
+  }
+  return edges;
+}
+
 /** The `[OmniTiming] ...` message (formats reference §B.6). */
 export function omniTimingMessage(req: RequestRun): string {
   const totalS = sec(req.finalizeTs - req.arrivalTs);
@@ -233,7 +249,8 @@ export function omniTimingMessage(req: RequestRun): string {
     `engine=${pyFixed(totalS - preS, 2)}s`,
     `stages=[${req.stages.map((s) => `${s.stageId}:${pyFixed(sec(s.finishTs - s.submitTs), 2)}s`).join(',')}]`,
   ];
-  if (req.transfers.length > 0) parts.push(`transfers=[${req.transfers.map((t) => `${t.fromStage}->${t.toStage}=${pyFixed(ms(t.txUs), 2)}ms`).join(',')}]`);
+  const edges = omniTimingEdges(req);
+  if (edges.length > 0) parts.push(`transfers=[${edges.map((t) => `${t.fromStage}->${t.toStage}=${pyFixed(ms(t.txUs), 2)}ms`).join(',')}]`);
   if (req.ar2diffusionUs !== null) parts.push(`ar2diffusion=${pyFixed(ms(req.ar2diffusionUs), 2)}ms`);
   return `[OmniTiming] ${parts.join(' ')}`;
 }

@@ -2,6 +2,12 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { StageLensClient } from '../client';
+import type { StatsTablesOutlook } from '../../server/protocol';
+import { portSetting, scrapeIntervalSetting } from '../settings';
+
+function tablesWord(outlook: StatsTablesOutlook): string {
+  return outlook.tables === 'yes' ? 'stats tables: yes (DEBUG)' : outlook.tables === 'no' ? 'no stats tables (not DEBUG): [OmniTiming] only' : 'stats tables: unknown';
+}
 
 export async function attachToProcess(client: StageLensClient): Promise<void> {
   const processes = await client.request('stageLens/listServingProcesses', {});
@@ -14,15 +20,28 @@ export async function attachToProcess(client: StageLensClient): Promise<void> {
   }
   const picked = await vscode.window.showQuickPick(
     processes.map((p) => ({
-      label: `pid ${p.pid}${p.port === null ? '' : ` · port ${p.port}`}`,
-      description: p.deployConfig === null ? '' : path.basename(p.deployConfig),
-      detail: `${p.argv.join(' ')}  (stdout: ${p.stdout})`,
-      pid: p.pid,
+      label: `${p.statsTables.tables === 'yes' ? '$(check)' : p.statsTables.tables === 'no' ? '$(warning)' : '$(question)'} pid ${p.pid}${p.port === null ? '' : ` · port ${p.port}`}`,
+      description: `${p.deployConfig === null ? '' : `${path.basename(p.deployConfig)} · `}${tablesWord(p.statsTables)}`,
+      detail: `${p.argv.join(' ')}  (stdout: ${p.stdout}; ${p.statsTables.reason})`,
+      process: p,
     })),
-    { title: 'Stage Lens: attach to a running server', matchOnDetail: true },
+    { title: 'Stage Lens: attach to a running server', matchOnDetail: true, matchOnDescription: true },
   );
   if (picked === undefined) return;
-  const info = await client.request('stageLens/attach', { pid: picked.pid });
+  // Said before attaching: without the DEBUG tables there is no phase split to capture.
+  const outlook = picked.process.statsTables;
+  if (outlook.tables !== 'yes') {
+    const choice = await vscode.window.showWarningMessage(
+      outlook.tables === 'no' ? `pid ${picked.process.pid} prints no stats tables, so there will be no queued / prefill / decode / TTFT split.` : `Stage Lens cannot tell whether pid ${picked.process.pid} prints its stats tables.`,
+      {
+        modal: true,
+        detail: `${outlook.reason}. vLLM-Omni logs its per-request tables at DEBUG; at INFO a server prints only [OmniTiming] lines. Attached, Stage Lens shows what that gives: per-stage wall time, end to end, and the /metrics histograms. For the phase split, restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Launch Server... sets it).`,
+      },
+      'Attach Anyway',
+    );
+    if (choice !== 'Attach Anyway') return;
+  }
+  const info = await client.request('stageLens/attach', { pid: picked.process.pid });
   client.setCurrent(info.id);
   if (info.lastError !== null) void vscode.window.showWarningMessage(`Stage Lens: ${info.lastError}`);
 }
@@ -38,14 +57,14 @@ export async function attachToLogFile(client: StageLensClient): Promise<void> {
 }
 
 export async function attachToMetrics(client: StageLensClient): Promise<void> {
-  const port = vscode.workspace.getConfiguration('stageLens').get<number>('port') ?? 8000;
+  const port = portSetting();
+  const intervalMs = scrapeIntervalSetting();
   const url = await vscode.window.showInputBox({
     title: 'Stage Lens: /metrics URL to scrape',
     value: `http://127.0.0.1:${port}/metrics`,
     validateInput: (v) => (/^https?:\/\/[^\s]+$/.test(v.trim()) ? undefined : 'An http:// or https:// URL, e.g. http://127.0.0.1:8000/metrics'),
   });
   if (url === undefined) return;
-  const intervalMs = vscode.workspace.getConfiguration('stageLens').get<number>('scrapeIntervalMs') ?? 2000;
   const info = await client.request('stageLens/scrape', { url: url.trim(), intervalMs });
   client.setCurrent(info.id);
 }

@@ -3,20 +3,44 @@
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { PrometheusParams } from '../../server/protocol';
+import { prometheusUrlQuestion } from '../launchConsent';
+import { prometheusSettings, workspaceValue } from '../settings';
+import { checkHttpUrl } from '../settingValues';
 
-const URL_SHAPE = /^(https?:\/\/)?[^\s/]+(\/\S*)?$/;
+/**
+ * The URL offered in the input box. In an untrusted workspace VS Code leaves the workspace's
+ * stageLens.prometheus.url out (a restricted setting); it is offered only if the user says so.
+ */
+async function offeredUrl(ownUrl: string): Promise<string | null> {
+  const fromWorkspace = workspaceValue('prometheus.url');
+  const question = prometheusUrlQuestion({ trusted: vscode.workspace.isTrusted, workspaceUrl: typeof fromWorkspace === 'string' ? fromWorkspace : null, ownUrl });
+  if (question === null) return ownUrl;
+  const buttons = question.withWorkspace === null ? [question.launch] : [question.launch, question.withWorkspace];
+  const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...buttons);
+  if (choice === undefined) return null;
+  return choice === question.withWorkspace ? checkHttpUrl('stageLens.prometheus.url', fromWorkspace) : ownUrl;
+}
 
 export async function attachToPrometheus(client: StageLensClient): Promise<void> {
-  const config = vscode.workspace.getConfiguration('stageLens.prometheus');
+  const settings = prometheusSettings();
+  const offered = await offeredUrl(settings.url);
+  if (offered === null) return;
   const url = await vscode.window.showInputBox({
     title: 'Stage Lens: Prometheus server that scrapes the vLLM-Omni hosts',
-    value: config.get<string>('url') ?? 'http://127.0.0.1:9090',
+    value: offered,
     prompt: 'Base URL of the Prometheus server (its HTTP query API is read, /api/v1/query)',
-    validateInput: (v) => (URL_SHAPE.test(v.trim()) ? undefined : 'A URL like http://prometheus:9090'),
+    validateInput: (v) => {
+      try {
+        checkHttpUrl('URL', v);
+        return undefined;
+      } catch {
+        return 'A URL like http://prometheus:9090';
+      }
+    },
   });
   if (url === undefined) return;
-  const deploymentLabel = (config.get<string>('deploymentLabel') ?? 'job').trim() || 'job';
-  let deploymentValue = (config.get<string>('deploymentValue') ?? '').trim();
+  const deploymentLabel = settings.deploymentLabel;
+  let deploymentValue = settings.deploymentValue;
   if (deploymentValue === '') {
     const found = await client.request('stageLens/prometheusDeployments', { url: url.trim(), deploymentLabel });
     if (found.values.length === 0) {
@@ -36,8 +60,8 @@ export async function attachToPrometheus(client: StageLensClient): Promise<void>
     url: url.trim(),
     deploymentLabel,
     deploymentValue,
-    window: (config.get<string>('window') ?? '5m').trim() || '5m',
-    intervalMs: config.get<number>('pollIntervalMs') ?? 5000,
+    window: settings.window,
+    intervalMs: settings.pollIntervalMs,
   };
   const info = await client.request('stageLens/prometheus', params);
   client.setCurrent(info.id);

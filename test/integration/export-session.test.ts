@@ -110,7 +110,9 @@ test('a live simulator session with a /metrics scrape exports in all three forma
   assert.ok(json.histograms.length > 0, 'the scrape rows are in the JSON export');
   const csv = fs.readFileSync(out('csv'), 'utf8').trim().split('\n');
   assert.equal(csv[0], cli(['analyze', SAMPLE, '--format', 'csv']).split('\n')[0], 'the CSV header of analyze --format csv');
-  assert.equal(csv.length, 1 + 10 * 3, 'one row per request and stage (3 stages)');
+  const kinds = csv.slice(1).map((row) => row.split(',')[7]);
+  assert.equal(kinds.filter((k) => k === 'transfer').length, 10 * 2, 'one row per request and transfer edge (0->1, 1->2)');
+  assert.equal(kinds.length - 10 * 2, 10 * 3, 'one row per request and stage (3 stages)');
 
   const trace = checkTrace(fs.readFileSync(out('trace'), 'utf8'));
   assert.deepEqual(trace.errors, []);

@@ -21,8 +21,11 @@ export class SimProcess {
   private readonly child: ChildProcess;
   private waiters: (() => void)[] = [];
 
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** `env`: the simulator's whole environment (default: ours, without VLLM_LOGGING_LEVEL, so it runs at INFO unless told). */
+  constructor(args: readonly string[], env?: NodeJS.ProcessEnv) {
+    const base = { ...process.env };
+    delete base['VLLM_LOGGING_LEVEL'];
+    this.child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? base });
     live.add(this.child);
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       this.stdout += d;
@@ -75,8 +78,8 @@ export class SimProcess {
 }
 
 /** Runs to completion (e.g. with --requests) and returns the exit and the output. */
-export async function runToEnd(args: readonly string[], timeoutMs = 15_000): Promise<{ exit: Exit; stdout: string; stderr: string }> {
-  const p = new SimProcess(args);
+export async function runToEnd(args: readonly string[], timeoutMs = 15_000, env?: NodeJS.ProcessEnv): Promise<{ exit: Exit; stdout: string; stderr: string }> {
+  const p = new SimProcess(args, env);
   const timer = setTimeout(() => p.signal('SIGKILL'), timeoutMs);
   const exit = await p.exited;
   clearTimeout(timer);

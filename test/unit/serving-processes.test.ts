@@ -75,6 +75,7 @@ test('finds vllm serve --omni, vllm-omni serve, python -m vllm…, and the simul
     port: 8091,
     stdout: '/srv/tts/server.log',
     stderr: '/srv/tts/server.log',
+    statsTables: { tables: 'unknown', reason: "Stage Lens cannot read its environment (/proc/<pid>/environ; another user's process?), so its log level is unknown" },
   });
   const omni = found.get(101);
   assert.equal(omni?.deployConfig, '/etc/omni/omni.yaml');
@@ -114,7 +115,7 @@ test('command and option parsing', () => {
 });
 
 function proc(over: Partial<ServingProcess>): ServingProcess {
-  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', ...over };
+  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', statsTables: { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' }, ...over };
 }
 
 test('attach plan: files are tailed, the port is scraped', () => {
@@ -159,11 +160,11 @@ function waitForExit(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
 
-function startFakeServer(t: { after(fn: () => Promise<void>): void }, cwd: string, stdio: ['ignore', number | 'pipe', number | 'pipe']): Promise<ChildProcess> {
+function startFakeServer(t: { after(fn: () => Promise<void>): void }, cwd: string, stdio: ['ignore', number | 'pipe', number | 'pipe'], env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     ['-e', 'setInterval(() => {}, 1000)', 'vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--deploy-config', 'x.yaml', '--port', '8123', '--log-stats'],
-    { cwd, stdio },
+    { cwd, stdio, ...(env === undefined ? {} : { env }) },
   );
   t.after(async () => {
     child.kill('SIGKILL');
@@ -193,6 +194,21 @@ test('finds a real process in /proc: port, deploy config, stdout file', { skip: 
   assert.equal(found.argv[found.argv.length - 1], '--log-stats');
   const plan = attachPlan(found);
   assert.deepEqual(plan, { metricsUrl: 'http://127.0.0.1:8123/metrics', logFiles: [logPath], explanation: plan.explanation });
+});
+
+test('a real process: its environment (/proc/<pid>/environ) says whether its stats tables will appear', { skip: !hasProc && 'no /proc' }, async (t) => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-attach-env-')));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const base = { ...process.env };
+  delete base['VLLM_LOGGING_LEVEL'];
+  const atDebug = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], { ...base, VLLM_LOGGING_LEVEL: 'DEBUG' });
+  const atInfo = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], base);
+  const found = new Map(listServingProcesses().map((p) => [p.pid, p]));
+  assert.deepEqual(found.get(atDebug.pid!)?.statsTables, { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' });
+  const info = found.get(atInfo.pid!);
+  assert.deepEqual(info?.statsTables, { tables: 'no', reason: 'VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO' });
+  // Said in the attach plan too, with what will be shown and the fix.
+  assert.match(attachPlan(info!).explanation, /It prints no stats tables \(VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO\): only \[OmniTiming\] lines.*restart the server with VLLM_LOGGING_LEVEL=DEBUG/);
 });
 
 test('a real process in a shell pipeline (`… | cat`) is reported as a pipe', { skip: !hasProc && 'no /proc' }, async (t) => {

@@ -157,11 +157,15 @@ const sessionTitle = h('span', { className: 'session-title', testId: 'session-ti
 const sessionMeta = h('span', { className: 'muted', testId: 'session-meta' });
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
+// Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
+const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
+tablesNotice.hidden = true;
 const live = h(
   'div',
   { className: 'live' },
   h('header', { className: 'panel-head', testId: 'session-header' }, h('div', { className: 'session-text' }, sessionTitle, sessionMeta)),
   errorBanner,
+  tablesNotice,
   tabs.list,
   requestsPanel,
   timelinePanel,
@@ -180,7 +184,9 @@ function showHeader(): void {
   setText(sessionTitle, sessionTitleOf(session));
   sessionTitle.title = session.description;
   const n = summary?.requestCount ?? session.requestCount;
-  setText(sessionMeta, `${session.status} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);
+  const exit = session.exit;
+  const ended = exit !== null && (session.status === 'crashed' || session.status === 'exited') ? ` (${exit.signal !== null ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`})` : '';
+  setText(sessionMeta, `${session.status}${ended} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);
 }
 
 function onSession(next: SessionInfo | null, names: Readonly<Record<string, string>>): void {
@@ -221,7 +227,9 @@ function onSummary(next: SummaryResult): void {
   if (session === null || next.sessionId !== session.id) return;
   const before = summary?.requestCount;
   summary = next;
-  table.setColumns(tableColumns(next.stages, stageNames));
+  tablesNotice.hidden = next.tablesMissing === null;
+  setText(tablesNotice, next.tablesMissing?.message ?? '');
+  table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true));
   filterBar.setOptions(next.stages, next.findings, stageNames);
   histogram.setStages(next.stages, stageNames);
   showHeader();

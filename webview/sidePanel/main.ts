@@ -17,6 +17,7 @@ import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel } from './summaryModel';
 import { SummaryTable } from './summaryTable';
+import { timingModel } from './timingModel';
 import { Trend } from './trend';
 
 const channel = hostChannel<SidePanelState>();
@@ -39,6 +40,9 @@ const sessionTitle = h('span', { className: 'session-title', testId: 'session-ti
 const sessionMeta = h('span', { className: 'session-meta muted', testId: 'session-meta' });
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
+// Said once: the session has only [OmniTiming] lines (the server ran at INFO), and the fix.
+const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
+tablesNotice.hidden = true;
 const header = h(
   'header',
   { className: 'session', testId: 'session-header' },
@@ -67,6 +71,8 @@ const scrapeSection = h(
 );
 scrapeSection.hidden = true;
 const prometheusSection = new PrometheusSection();
+const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
+const tableCaption = h('h2', { className: 'table-caption' }, 'From the log ', tableCaptionNote);
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 const live = h(
@@ -74,8 +80,9 @@ const live = h(
   { className: 'live', testId: 'live' },
   header,
   errorBanner,
+  tablesNotice,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
-  h('h2', { className: 'table-caption' }, 'From the log ', h('span', { className: 'muted source-note', text: 'per request, per stage' })),
+  tableCaption,
   h('div', { className: 'table-wrap' }, table.el),
   waiting,
   findings.el,
@@ -94,6 +101,11 @@ function showSession(): void {
   const requests = summary?.requestCount ?? session.requestCount;
   setText(sessionMeta, `${session.status} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}${session.kind === 'import' ? ' · imported' : ''}`);
   statusDot.dataset['status'] = session.status;
+  // An ended process says how: exit code or signal.
+  const exit = session.exit;
+  if (exit !== null && (session.status === 'crashed' || session.status === 'exited')) {
+    setText(sessionMeta, `${session.status} (${exit.signal !== null ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`}) · ${formatCount(requests)} request${requests === 1 ? '' : 's'}`);
+  }
   sessionTitle.title = session.description;
   errorBanner.hidden = session.lastError === null;
   setText(errorBanner, session.lastError ?? '');
@@ -106,8 +118,13 @@ function render(): void {
     return;
   }
   waiting.hidden = summary.stages.length > 0;
-  table.update(summaryModel(summary, state.percentile, stageNames));
-  findings.update(summary.findings);
+  const missing = summary.tablesMissing;
+  tablesNotice.hidden = missing === null;
+  setText(tablesNotice, missing?.message ?? '');
+  const timingOnly = missing?.all === true;
+  setText(tableCaptionNote, timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage');
+  table.update(timingOnly ? timingModel(summary, state.percentile, stageNames) : summaryModel(summary, state.percentile, stageNames));
+  findings.update(missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'));
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames);
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);

@@ -134,5 +134,8 @@ export function headline(summary: SummaryResult): Headline | null {
       }
     }
   }
+  // Only [OmniTiming] lines (no stats tables): the end-to-end time is what there is.
+  const e2e = summary.endToEnd?.ms;
+  if (e2e !== undefined && e2e.count > 0) return { label: 'end to end', p50: e2e.p50, p90: e2e.p90, p99: e2e.p99 };
   return null;
 }

@@ -4,6 +4,7 @@
 import type { Cell } from '../values';
 import { numberOf } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
+import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
 /**
@@ -35,16 +36,15 @@ export class FindingsBuilder {
   /** Requests seen per stage id, for "N of M" in messages. */
   private readonly stageRequests = new Map<number | null, number>();
   private readonly coldRequests: AnalyzedRequest[] = [];
-  private requestsWithoutStageTable = 0;
+  /** Requests added, for "N of M" where a finding is about requests rather than stages. */
+  private requestTotal = 0;
   private overallSummaries = 0;
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
     if (!request.complete) this.hit('truncated-record', 'info', null, request.requestId);
-    if (!request.hasStageTable && (request.timing !== null || hasKeys(request.e2e))) {
-      this.requestsWithoutStageTable += 1;
-      this.hit('stage-tables-missing', 'info', null, request.requestId);
-    }
+    this.requestTotal += 1;
+    if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     this.checkOverallSummary(request);
     // Called once per request of a 100k-request log: no arrays built here.
     let firstStageId = Number.POSITIVE_INFINITY;
@@ -155,7 +155,7 @@ export class FindingsBuilder {
       case 'truncated-record':
         return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
       case 'stage-tables-missing':
-        return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
+        return tablesMissingMessage(n, this.requestTotal);
       case 'overall-summary-per-prompt':
         return (
           `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
@@ -194,11 +194,6 @@ export class FindingsBuilder {
       message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }
 
 /** Fields that are durations by their unit suffix. */

@@ -7,7 +7,9 @@ import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
-import type { AnalyzedRequest, EdgeSummary, Finding, StageSummary } from './types';
+import { EndToEndBuilder } from './endToEnd';
+import { TablesMissingCounter } from './tablesMissing';
+import type { AnalyzedRequest, EdgeSummary, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
 import { pushAll } from '../arrays';
 
 const MAX_OVERALL_SUMMARIES = 16;
@@ -21,12 +23,25 @@ export interface AnalysisSnapshot {
   /** Per transfer edge, over the same requests as the stage summaries. */
   readonly edges: readonly EdgeSummary[];
   readonly findings: readonly Finding[];
+  /** End to end over the requests the stage summaries are over. */
+  readonly endToEnd: EndToEndSummary | null;
+  /** Requests with only [OmniTiming] lines; null when every request has its stats tables. */
+  readonly tablesMissing: TablesMissing | null;
   readonly problems: readonly ParseProblem[];
   readonly overallSummaries: readonly OverallSummaryRecord[];
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
   readonly boots: number;
   readonly legacyRecords: number;
+}
+
+/** What a live view refreshes. */
+export interface LiveSummary {
+  readonly stages: StageSummary[];
+  readonly edges: EdgeSummary[];
+  readonly findings: Finding[];
+  readonly endToEnd: EndToEndSummary | null;
+  readonly tablesMissing: TablesMissing | null;
 }
 
 export interface StreamAnalysisOptions {
@@ -43,6 +58,8 @@ export class StreamAnalysis {
   private readonly summaries = new StageSummaryBuilder();
   private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
+  private readonly endToEnd = new EndToEndBuilder();
+  private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
@@ -81,9 +98,9 @@ export class StreamAnalysis {
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
-  summary(maxRequestIds = 200): { stages: StageSummary[]; edges: EdgeSummary[]; findings: Finding[] } {
+  summary(maxRequestIds = 200): LiveSummary {
     const stages = this.summaries.stages();
-    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds), endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
   }
 
   snapshot(): AnalysisSnapshot {
@@ -103,6 +120,8 @@ export class StreamAnalysis {
       },
       edges: this.edgeSummaries.edges(),
       findings: this.findingsBuilder.findings(stages),
+      endToEnd: this.endToEnd.summary(),
+      tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
       overallSummaries: this.overall,
       engineStats: [...this.engines.values()],
@@ -135,7 +154,9 @@ export class StreamAnalysis {
       if (!(this.options.excludeCold === true && request.cold)) {
         this.summaries.add(request);
         this.edgeSummaries.add(request);
+        this.endToEnd.add(request);
       }
+      this.tablesMissing.add(request);
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);
     }

@@ -158,6 +158,23 @@ export interface StageSummary {
   readonly addedTimeToFirstOutputMs: Distribution | null;
 }
 
+/** End to end per request, ms: `e2e_total_ms` where printed, else [OmniTiming]'s total. */
+export interface EndToEndSummary {
+  readonly ms: Distribution;
+  /** Requests whose value came from [OmniTiming] (10 ms resolution) because their E2E table was not printed. */
+  readonly fromOmniTiming: number;
+}
+
+/** Requests that printed only [OmniTiming] (the stats tables are DEBUG-only upstream). */
+export interface TablesMissing {
+  readonly requests: number;
+  readonly of: number;
+  /** No request has its tables: a log or session of [OmniTiming] lines only. */
+  readonly all: boolean;
+  /** What is missing, what is shown instead, and the fix; shown once per surface. */
+  readonly message: string;
+}
+
 /** How many requests had a transfer field measured, None, or no number (hidden row, or no table column). */
 export interface EdgeFieldStates {
   readonly measured: number;

@@ -2,7 +2,7 @@
 // stages that only a base config defines, after `base_config`; and after
 // `talker_first_audio: true`, whether the codec TTFT is recorded.
 import type { DeployAnalysis } from './analysis';
-import { formatCodecTtftStatus, formatStageNumbers, type LiveStageNumbers } from './liveNumbers';
+import { formatCodecTtftStatus, formatStageNumbers, tablesMissingHint, type LiveStageNumbers } from './liveNumbers';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -16,12 +16,15 @@ export interface LiveHint {
 export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {
   if (!numbers || !analysis.isDeployConfig) return [];
   const byStage = new Map(numbers.stages.map((stage) => [stage.stageId, stage]));
-  const tooltip = `Measured in ${numbers.sessionLabel}`;
+  const missing = numbers.tablesMissing ?? null;
+  const tooltip = `Measured in ${numbers.sessionLabel}${missing === null ? '' : `\n\n${missing.message}`}`;
   const hints: LiveHint[] = [];
   for (const anchor of stageAnchors(analysis)) {
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
-    const label = anchor.inherited ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}` : formatStageNumbers(measured);
+    let label = anchor.inherited ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}` : formatStageNumbers(measured);
+    // Said once: on the first stage's hint, before its numbers.
+    if (missing !== null && hints.length === 0) label = `${tablesMissingHint(missing)} · ${label}`;
     hints.push({ position: anchor.entry.value.location.range.end, label, tooltip });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {

@@ -12,12 +12,25 @@ export interface StageLiveNumbers {
   readonly n: number;
   /** The stage's TTFT is not recorded (codec `vllm_ttft_ms` 0 with no prefill): build without the fix. */
   readonly ttftNotRecorded: boolean;
+  /** p50 of the stage's time (stage_gen_time_ms, or [OmniTiming]'s seconds when the tables are missing), ms. */
+  readonly stageTimeP50Ms?: number | null;
 }
 
 export interface LiveStageNumbers {
   /** The session the numbers come from, for the tooltip (`launch: vllm serve …`). */
   readonly sessionLabel: string;
   readonly stages: readonly StageLiveNumbers[];
+  /**
+   * Set when the session's requests have only [OmniTiming] lines (the server ran at INFO,
+   * so it printed no stats tables): the full notice, for the tooltip. `all`: no request has them.
+   */
+  readonly tablesMissing?: { readonly requests: number; readonly of: number; readonly all: boolean; readonly message: string } | null;
+}
+
+/** The notice's short form, on the first stage's hint only: what is missing and the fix. */
+export function tablesMissingHint(missing: { readonly requests: number; readonly of: number; readonly all: boolean }): string {
+  const what = missing.all ? 'no phase split: the server logs at INFO' : `${missing.requests} of ${missing.of} requests without stats tables`;
+  return `${what} (fix: VLLM_LOGGING_LEVEL=DEBUG)`;
 }
 
 export function formatMs(ms: number): string {
@@ -32,6 +45,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers): string {
   else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
   if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
   if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
+  if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null) return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
   return `${head} (n=${numbers.n})`;
 }
@@ -41,6 +55,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers): string {
  * codec stage ids of the config; when unknown, any stage showing the signature counts.
  */
 export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
+  if (numbers.tablesMissing?.all === true) return 'codec TTFT unknown: no stats tables in this session (server at INFO)';
   const candidates = numbers.stages.filter((stage) => (codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded));
   const lying = candidates.filter((stage) => stage.ttftNotRecorded);
   if (lying.length > 0) {

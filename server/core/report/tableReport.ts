@@ -35,8 +35,13 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       (snapshot.boots > 0 ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})` : '') +
       ` from ${options.source}`,
   );
+  const missing = snapshot.tablesMissing;
+  // Said once, before any number: what is missing and the fix.
+  if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
   if (snapshot.stages.length === 0) {
-    out.push('', 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; the [StageRequestStats] table needs VLLM_LOGGING_LEVEL=DEBUG on builds with the phase split.');
+    out.push('', 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.');
+  } else if (missing?.all === true) {
+    pushAll(out, ['', ...timingOnlyTable(snapshot)]);
   } else {
     out.push('', 'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)');
     const rows: string[][] = [];
@@ -67,9 +72,9 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     }
     if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
   }
-  if (snapshot.findings.length > 0) {
+  if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
     out.push('', 'Findings:');
-    for (const f of snapshot.findings) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${f.message}`);
+    for (const f of snapshot.findings) if (f.code !== 'stage-tables-missing' || missing === null) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${f.message}`);
   }
   if (snapshot.problems.length > 0) {
     out.push('', `Input problems (${snapshot.problems.length}):`);
@@ -77,4 +82,36 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     if (snapshot.problems.length > 10) out.push(`  ... ${snapshot.problems.length - 10} more (see --format json)`);
   }
   return out;
+}
+
+/** Wraps a long sentence for an 80-column terminal, on spaces only. */
+function wrap(text: string, width = 110): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/**
+ * What a log of [OmniTiming] lines only gives: each stage's time (its stage_gen_time_ms,
+ * printed to 10 ms) and the end-to-end time, as p50/p90/p99 over the requests.
+ */
+function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
+  const rows: string[][] = [];
+  const line = (label: string, n: number, d: Distribution): void => {
+    rows.push([label, String(n), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
+  };
+  for (const s of snapshot.stages) {
+    const d = s.fields['stage_gen_time_ms'] ?? (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined);
+    if (d !== undefined) line(`stage ${s.stageKey}`, d.count, d);
+  }
+  const e2e = snapshot.endToEnd;
+  if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
+  return ['Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)', ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows)];
 }

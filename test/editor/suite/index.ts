@@ -19,6 +19,7 @@ import './activation.test';
 import './stageLens.test';
 import './deployInlay.test';
 import './compare.test';
+import './launch.test';
 // ---- end of suites ----
 
 /**

@@ -25,6 +25,8 @@ export interface TableColumn {
 }
 
 const ID_WIDTH = 240;
+/** [OmniTiming]'s per-stage seconds (stage_gen_time_ms printed to 10 ms). */
+const FIELD_OMNI_TIMING_STAGE = 'omni_timing_stage_s';
 const VALUE_WIDTH = 100;
 
 function hasInputSplit(stage: StageSummary): boolean {
@@ -47,7 +49,7 @@ function splitColumn(stage: StageSummary, group: string, name: SplitName): Table
   };
 }
 
-function fieldColumn(stage: StageSummary, group: string, field: string, label: string): TableColumn {
+function fieldColumn(stage: StageSummary, group: string, field: string, label: string, unit = 'ms'): TableColumn {
   return {
     id: `${stage.stageKey}.field:${field}`,
     label,
@@ -57,7 +59,7 @@ function fieldColumn(stage: StageSummary, group: string, field: string, label: s
     defaultDescending: true,
     phase: 'total',
     slowAbove: stage.fields[field]?.p90 ?? null,
-    read: (r) => fieldValueView(stageOf(r, stage.stageKey), field, 'ms'),
+    read: (r) => fieldValueView(stageOf(r, stage.stageKey), field, unit),
     cell: (r) => fieldCellView(stageOf(r, stage.stageKey), field),
   };
 }
@@ -79,11 +81,16 @@ export const REQUEST_ID_COLUMN: TableColumn = {
  * Request id, then per stage: input wait + ready queued when the stage measures the
  * input split (else queued), prefill, decode, TTFT, gen time.
  */
-export function tableColumns(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>): TableColumn[] {
+export function tableColumns(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>, timingOnly = false): TableColumn[] {
   const out: TableColumn[] = [REQUEST_ID_COLUMN];
   for (const stage of stages) {
     if (stage.replicaId !== null) continue;
     const group = stageLabel(stage.stageKey, stageNames);
+    // Only [OmniTiming] lines (no stats tables): the stage's time is all there is.
+    if (timingOnly) {
+      out.push(fieldColumn(stage, group, FIELD_OMNI_TIMING_STAGE, 'time (s)', 's'));
+      continue;
+    }
     const queued: SplitName[] = hasInputSplit(stage) ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];
     for (const name of [...queued, 'prefillMs', 'decodeMs', 'ttftMs'] as SplitName[]) out.push(splitColumn(stage, group, name));
     out.push(fieldColumn(stage, group, FIELD_GEN_TIME, 'gen time'));

@@ -1,0 +1,31 @@
+// End-to-end time per request, over requests: `e2e_total_ms` of [RequestE2EStats] where
+// printed, else the `total=` of [OmniTiming] (the same quantity, e2e_total_ms / 1000,
+// printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure.
+import { SampleSet } from './sampleSet';
+import type { AnalyzedRequest, EndToEndSummary } from './types';
+
+/** The request's end-to-end ms and where it comes from; null when neither line printed it. */
+export function endToEndOf(request: AnalyzedRequest): { ms: number; from: 'e2eTable' | 'omniTiming' } | null {
+  const cell = request.e2e['e2e_total_ms'];
+  if (cell !== undefined && cell.state === 'measured') return { ms: cell.value, from: 'e2eTable' };
+  const total = request.timing?.totalS;
+  if (total !== undefined && total !== null && Number.isFinite(total)) return { ms: Math.round(total * 1000 * 1000) / 1000, from: 'omniTiming' };
+  return null;
+}
+
+export class EndToEndBuilder {
+  private readonly samples = new SampleSet();
+  private fromOmniTiming = 0;
+
+  add(request: AnalyzedRequest): void {
+    const e2e = endToEndOf(request);
+    if (e2e === null) return;
+    this.samples.add(e2e.ms);
+    if (e2e.from === 'omniTiming') this.fromOmniTiming += 1;
+  }
+
+  summary(): EndToEndSummary | null {
+    const ms = this.samples.distribution();
+    return ms === null ? null : { ms, fromOmniTiming: this.fromOmniTiming };
+  }
+}
