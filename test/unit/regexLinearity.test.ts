@@ -88,9 +88,6 @@ const SHAPES: Record<string, Record<string, readonly Shape[]>> = {
   'webview/shared/sessionTitle.ts': {
     '/^\\/(?:[^/\\s]+\\/)*([^/\\s]+)$/': [{ prefix: '/', pump: 'a/', suffix: ' ' }, { prefix: '/', pump: 'a', suffix: ' ' }],
   },
-  'src/commands/prometheus.ts': {
-    '/^(https?:\\/\\/)?[^\\s/]+(\\/\\S*)?$/': [{ prefix: 'http://a', pump: '/', suffix: ' ' }, { prefix: '', pump: 'a', suffix: ' ' }],
-  },
 };
 
 /** Characters every pattern's inputs are built from, beside those the pattern names. */
