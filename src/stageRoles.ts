@@ -4,7 +4,7 @@ import type { SessionInfo } from '../server/protocol';
 
 const PIPELINES: ReadonlyArray<{ readonly match: RegExp; readonly roles: readonly string[] }> = [
   { match: /qwen3[_-]?omni/i, roles: ['thinker', 'talker', 'code2wav'] },
-  { match: /qwen3[_-]?tts|simulate.*qwen3-tts|cold-start/i, roles: ['talker', 'code2wav'] },
+  { match: /qwen3[_-]?tts|cold-start/i, roles: ['talker', 'code2wav'] },
   { match: /glm[_-]?image/i, roles: ['AR', 'diffusion'] },
 ];
 

@@ -55,7 +55,7 @@ export function checkPrometheusUrl(text: string): { readonly ok: true; readonly 
     return { ok: false, message: `"${text}" is not a valid URL (expected something like http://127.0.0.1:9090)` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `Prometheus is reached over http:// or https://; "${text}" uses ${url.protocol}` };
-  let path = url.pathname.replace(/\/+$/, '');
+  let path = withoutTrailingSlashes(url.pathname);
   path = path.replace(/\/api\/v1(\/.*)?$/, '').replace(/\/(graph|query|alerts|targets|status)$/, '');
   url.pathname = path === '' ? '/' : `${path}/`;
   url.search = '';
@@ -134,4 +134,11 @@ export class PrometheusApi {
   private failure(kind: PromFailureKind, cause: string, errorType: string | null): PromFailure {
     return { ok: false, kind, message: `Prometheus at ${this.baseUrl}: ${cause}`, errorType };
   }
+}
+
+/** `/a//` → `/a`, by hand: `/\/+$/` backtracks quadratically on a long run of slashes. */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return text.slice(0, end);
 }

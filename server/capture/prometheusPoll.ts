@@ -17,6 +17,7 @@ import {
   type QueryWindow,
 } from '../core/promql';
 import type { PrometheusApi, PromFailure } from './prometheusApi';
+import { pushAll } from '../core/arrays';
 
 export interface PollSettings {
   readonly selector: DeploymentSelector;
@@ -96,8 +97,8 @@ export async function pollPrometheus(api: PrometheusApi, settings: PollSettings,
       return;
     }
     skipped += answer.skipped;
-    warnings.push(...answer.warnings);
-    rows.push(...familyRows(family, answer.data, discovery, settings.window.kind === 'cumulative'));
+    pushAll(warnings, answer.warnings);
+    pushAll(rows, familyRows(family, answer.data, discovery, settings.window.kind === 'cumulative'));
   });
 
   let trend: PrometheusTrend | null = null;

@@ -49,7 +49,10 @@ function launchedModel(argv: readonly string[]): string | null {
 
 /** The model without its organisation ("Qwen/Qwen3-TTS-..." -> "Qwen3-TTS-..."); a local path by its folder name. */
 function shortModel(model: string): string {
-  return path.basename(model.replace(/\/+$/, '')) || model;
+  // Trailing slashes trimmed by a loop: /\/+$/ backtracks quadratically on a run of slashes.
+  let end = model.length;
+  while (end > 0 && model.charCodeAt(end - 1) === 0x2f) end--;
+  return path.basename(model.slice(0, end)) || model;
 }
 
 function what(meta: SessionMeta): string {

@@ -17,6 +17,7 @@ import { textTable, withVisibleControls } from '../core/textTable';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress } from './progress';
+import { maxOf, pushAll } from '../core/arrays';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -150,9 +151,10 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams:
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
   const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
-  const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => Math.max(t.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => maxOf(t.length, rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
-  out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
+  out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']));
+  pushAll(out, rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
   if (speechStreams.length > 0) {
     // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).

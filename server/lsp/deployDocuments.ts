@@ -2,26 +2,30 @@
 // generation of the open buffers (a change in a base config's buffer makes its
 // overlays' analyses stale). Files are read from open buffers first, then from disk,
 // so unsaved edits of a base config count.
-import * as fs from 'node:fs';
+//
+// Base configs on disk are read asynchronously (baseFiles.ts): an analysis that needs a
+// base not read yet is computed again once it is, so every answer (diagnostics, hover,
+// hints) waits for the reads it needs and the server never blocks on a file. Each new
+// analysis checks again, by `stat`, the disk files it read.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver';
-import { analyzeDeployText, deployDiagnostics, DeployFileCache, filesRead, type DeployAnalysis, type DeployDiagnostic, type DeployFileReader } from '../core/deploy';
+import { analyzeDeployText, deployDiagnostics, DeployFileCache, filesRead, isUnread, type DeployAnalysis, type DeployDiagnostic, type DeployFileText } from '../core/deploy';
+import { BaseFiles, readBaseFile, type BaseFileReader } from './baseFiles';
 import { isYamlDocument, uriToPath } from './documentPaths';
 
 interface CachedAnalysis {
   readonly version: number;
   readonly generation: number;
   readonly analysis: DeployAnalysis;
+  /** Files this analysis read from disk (or wanted to). */
+  readonly diskPaths: ReadonlySet<string>;
+  /** The disk reads it used were checked after it was computed. */
+  diskChecked: boolean;
   diagnostics?: readonly DeployDiagnostic[];
 }
 
-export function readFromDisk(filePath: string): string | undefined {
-  try {
-    return fs.readFileSync(filePath, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A chain of bases is at most 32 files (effectiveConfig.ts): one more round than that ends any loop. */
+const MAX_READ_ROUNDS = 34;
 
 export class DeployDocuments {
   private readonly cache = new Map<string, CachedAnalysis>();
@@ -30,12 +34,18 @@ export class DeployDocuments {
   private readonly recognised = new Set<string>();
   private generation = 0;
   readonly files: DeployFileCache;
+  private readonly disk: BaseFiles;
+  /** What the last reads from disk gave, by path: what analyses see. */
+  private readonly diskTexts = new Map<string, DeployFileText>();
+  /** Disk paths read by the analysis being computed. */
+  private reading: Set<string> | null = null;
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
-    readFile: DeployFileReader = readFromDisk,
+    readFile: BaseFileReader = readBaseFile,
   ) {
-    this.files = new DeployFileCache((filePath) => this.openText(filePath) ?? readFile(filePath));
+    this.disk = new BaseFiles(readFile);
+    this.files = new DeployFileCache((filePath) => this.openText(filePath) ?? this.fromDisk(filePath));
   }
 
   /** Something in the open buffers changed: every cached analysis may depend on it. */
@@ -51,24 +61,26 @@ export class DeployDocuments {
     this.generation++;
   }
 
-  analysis(document: TextDocument): DeployAnalysis | undefined {
+  /** The analysis of the document's current text, with every base it names read. */
+  async analysis(document: TextDocument): Promise<DeployAnalysis | undefined> {
     if (!isYamlDocument(document.uri, document.languageId)) return undefined;
-    return this.entry(document).analysis;
+    return (await this.ready(document)).analysis;
   }
 
-  /** Whether the features apply: recognised now, or earlier in this editing session. */
-  isDeploy(document: TextDocument): boolean {
-    const analysis = this.analysis(document);
+  /** Whether the features apply: recognised now, or earlier in this editing session (or refused as too deep to read). */
+  async isDeploy(document: TextDocument): Promise<boolean> {
+    const analysis = await this.analysis(document);
     if (!analysis) return false;
-    if (analysis.isDeployConfig) this.recognised.add(document.uri);
+    if (analysis.isDeployConfig || analysis.file.problems.some((p) => p.code === 'yaml-too-deep')) this.recognised.add(document.uri);
     return this.recognised.has(document.uri);
   }
 
-  diagnostics(document: TextDocument): readonly DeployDiagnostic[] {
-    if (!this.isDeploy(document)) return [];
-    const entry = this.entry(document);
+  /** The diagnostics, and the version of the document they are for. */
+  async diagnostics(document: TextDocument): Promise<{ readonly version: number; readonly diagnostics: readonly DeployDiagnostic[] }> {
+    if (!(await this.isDeploy(document))) return { version: document.version, diagnostics: [] };
+    const entry = await this.ready(document);
     entry.diagnostics ??= deployDiagnostics({ ...entry.analysis, isDeployConfig: true });
-    return entry.diagnostics;
+    return { version: entry.version, diagnostics: entry.diagnostics };
   }
 
   /** Open documents whose last analysis read `filePath` (as itself or as a base). */
@@ -79,13 +91,50 @@ export class DeployDocuments {
     });
   }
 
+  /**
+   * The analysis once the disk files it needs are read and current: read them, and while
+   * a read gives something the analysis did not see (a base not read yet, a file changed
+   * on disk), analyse again; each round reads one more level of the chain at most.
+   */
+  private async ready(document: TextDocument): Promise<CachedAnalysis> {
+    let entry = this.entry(document);
+    for (let round = 0; !entry.diskChecked && round < MAX_READ_ROUNDS; round++) {
+      let changed = false;
+      for (const filePath of entry.diskPaths) {
+        const text = await this.disk.read(filePath);
+        if (!sameText(this.diskTexts.get(filePath), text, this.diskTexts.has(filePath))) {
+          this.diskTexts.set(filePath, text);
+          changed = true;
+        }
+      }
+      if (changed) this.generation++;
+      const now = this.entry(document);
+      if (!changed && now === entry) entry.diskChecked = true;
+      entry = now;
+    }
+    return entry;
+  }
+
   private entry(document: TextDocument): CachedAnalysis {
     const cached = this.cache.get(document.uri);
     if (cached && cached.version === document.version && cached.generation === this.generation) return cached;
-    const analysis = analyzeDeployText(uriToPath(document.uri), document.getText(), this.files);
-    const fresh: CachedAnalysis = { version: document.version, generation: this.generation, analysis };
+    const diskPaths = new Set<string>();
+    this.reading = diskPaths;
+    let analysis: DeployAnalysis;
+    try {
+      analysis = analyzeDeployText(uriToPath(document.uri), document.getText(), this.files);
+    } finally {
+      this.reading = null;
+    }
+    const fresh: CachedAnalysis = { version: document.version, generation: this.generation, analysis, diskPaths, diskChecked: diskPaths.size === 0 };
     this.cache.set(document.uri, fresh);
     return fresh;
+  }
+
+  private fromDisk(filePath: string): DeployFileText {
+    this.reading?.add(filePath);
+    if (this.diskTexts.has(filePath)) return this.diskTexts.get(filePath);
+    return { unread: 'pending', reason: 'is still being read' };
   }
 
   private openText(filePath: string): string | undefined {
@@ -94,4 +143,10 @@ export class DeployDocuments {
     }
     return undefined;
   }
+}
+
+function sameText(before: DeployFileText, after: DeployFileText, known: boolean): boolean {
+  if (!known) return false;
+  if (isUnread(before) || isUnread(after)) return isUnread(before) && isUnread(after) && before.unread === after.unread && before.reason === after.reason;
+  return before === after;
 }

@@ -13,8 +13,9 @@ import {
   type TextDocuments,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { deployHover, liveHints, stageAnchors, type DeployFileReader } from '../core/deploy';
-import { DeployDocuments, readFromDisk } from './deployDocuments';
+import { deployHover, liveHints, stageAnchors } from '../core/deploy';
+import type { BaseFileReader } from './baseFiles';
+import { DeployDocuments } from './deployDocuments';
 import { uriToPath } from './documentPaths';
 import { quickFixes, rangesOverlap, toLspDiagnostic } from './lspConvert';
 import { noStageNumbers, type Disposable, type StageNumbersProvider } from './stageNumbersProvider';
@@ -34,8 +35,8 @@ export interface OpenLatencyViewArgs {
 export interface DeployFeatureOptions {
   /** Measured numbers for inlay hints; none by default. Replaceable later with `setStageNumbers`. */
   readonly stageNumbers?: StageNumbersProvider;
-  /** Reads files that are not open in the editor (base configs). Default: from disk. */
-  readonly readFile?: DeployFileReader;
+  /** Reads files that are not open in the editor (base configs). Default: from disk, regular files of at most 1 MB (baseFiles.ts). */
+  readonly readFile?: BaseFileReader;
   /** Quiet time after an edit before diagnostics are computed (default 200 ms). Also settable
    *  by the client as `initializationOptions.deployDiagnosticsDelayMs`. */
   readonly diagnosticsDelayMs?: number;
@@ -57,13 +58,15 @@ export function registerDeployFeatures(
   documents: TextDocuments<TextDocument>,
   options: DeployFeatureOptions = {},
 ): DeployFeatures {
-  const deployDocuments = new DeployDocuments(documents, options.readFile ?? readFromDisk);
+  const deployDocuments = new DeployDocuments(documents, options.readFile);
   const debouncer = new Debouncer<string>();
   let diagnosticsDelayMs = options.diagnosticsDelayMs ?? 200;
   let canRefreshInlays = false;
   let numbers: StageNumbersProvider = noStageNumbers;
   let numbersSubscription: Disposable | undefined;
   const published = new Set<string>();
+  /** The newest version published per document: an answer that finished later for an older one is dropped. */
+  const publishedVersions = new Map<string, number>();
 
   const refreshInlays = new Throttle(options.inlayRefreshIntervalMs ?? 500, () => {
     if (canRefreshInlays) void connection.languages.inlayHint.refresh().catch(() => undefined);
@@ -77,19 +80,21 @@ export function registerDeployFeatures(
   }
   setStageNumbers(options.stageNumbers ?? noStageNumbers);
 
-  function publish(document: TextDocument): void {
-    const isDeploy = deployDocuments.isDeploy(document);
+  async function publish(document: TextDocument): Promise<void> {
+    const isDeploy = await deployDocuments.isDeploy(document);
     // Other YAML files get nothing from us, unless they once had deploy diagnostics to clear.
     if (!isDeploy && !published.has(document.uri)) return;
     if (isDeploy) published.add(document.uri);
-    const diagnostics = isDeploy ? deployDocuments.diagnostics(document).map(toLspDiagnostic) : [];
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+    const found = isDeploy ? await deployDocuments.diagnostics(document) : { version: document.version, diagnostics: [] };
+    if (documents.get(document.uri) !== document || found.version < (publishedVersions.get(document.uri) ?? -Infinity)) return;
+    publishedVersions.set(document.uri, found.version);
+    void connection.sendDiagnostics({ uri: document.uri, version: found.version, diagnostics: found.diagnostics.map(toLspDiagnostic) });
   }
 
   function schedule(document: TextDocument, delayMs: number): void {
     debouncer.schedule(document.uri, delayMs, () => {
       const current = documents.get(document.uri);
-      if (current) publish(current);
+      if (current) void publish(current).catch((error: unknown) => connection.console.error(`Stage Lens: deploy diagnostics failed: ${String(error)}`));
     });
   }
 
@@ -115,33 +120,34 @@ export function registerDeployFeatures(
     }),
     documents.onDidClose((event) => {
       debouncer.cancel(event.document.uri);
+      publishedVersions.delete(event.document.uri);
       deployDocuments.closed(event.document.uri);
       if (published.delete(event.document.uri)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
     }),
   ];
 
-  connection.onHover((params) => {
+  connection.onHover(async (params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document || !deployDocuments.isDeploy(document)) return null;
-    const analysis = deployDocuments.analysis(document);
+    if (!document || !(await deployDocuments.isDeploy(document))) return null;
+    const analysis = await deployDocuments.analysis(document);
     const hover = analysis && deployHover(analysis, document.offsetAt(params.position));
     return hover ? { contents: { kind: 'markdown', value: hover.markdown }, range: hover.range } : null;
   });
 
-  connection.onCodeAction((params) => {
+  connection.onCodeAction(async (params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document || !deployDocuments.isDeploy(document)) return [];
+    if (!document || !(await deployDocuments.isDeploy(document))) return [];
     const actions: CodeAction[] = [];
-    for (const found of deployDocuments.diagnostics(document)) {
+    for (const found of (await deployDocuments.diagnostics(document)).diagnostics) {
       if (rangesOverlap(found.range, params.range)) actions.push(...quickFixes(document.uri, found));
     }
     return actions;
   });
 
-  connection.languages.inlayHint.on((params) => {
+  connection.languages.inlayHint.on(async (params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document || !document.uri.startsWith('file:') || !deployDocuments.isDeploy(document)) return [];
-    const analysis = deployDocuments.analysis(document);
+    if (!document || !document.uri.startsWith('file:') || !(await deployDocuments.isDeploy(document))) return [];
+    const analysis = await deployDocuments.analysis(document);
     if (!analysis) return [];
     const hints: InlayHint[] = [];
     for (const hint of liveHints(analysis, numbers.numbersFor(uriToPath(document.uri)))) {
@@ -151,10 +157,10 @@ export function registerDeployFeatures(
     return hints;
   });
 
-  connection.onCodeLens((params) => {
+  connection.onCodeLens(async (params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document || !deployDocuments.isDeploy(document)) return [];
-    const analysis = deployDocuments.analysis(document);
+    if (!document || !(await deployDocuments.isDeploy(document))) return [];
+    const analysis = await deployDocuments.analysis(document);
     if (!analysis) return [];
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
     const lenses: CodeLens[] = [{ range: top, command: { title: 'Launch with this config', command: LAUNCH_COMMAND, arguments: [document.uri] } }];

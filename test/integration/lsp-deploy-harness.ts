@@ -189,6 +189,11 @@ export class DeployLspClient {
     return this.connection.sendNotification(method, params);
   }
 
+  /** The server's exit code or signal, once it has exited (null while it runs). */
+  get exited(): { readonly code: number | null; readonly signal: NodeJS.Signals | null } | null {
+    return this.child.exitCode !== null || this.child.signalCode !== null ? { code: this.child.exitCode, signal: this.child.signalCode } : null;
+  }
+
   async stop(): Promise<void> {
     await this.connection.sendRequest(ShutdownRequest.type);
     await this.connection.sendNotification(ExitNotification.type);

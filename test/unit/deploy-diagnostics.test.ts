@@ -163,3 +163,38 @@ test('YAML problems: tabs, duplicate keys, several documents', () => {
   assert.equal(dup[0].severity, 'warning');
   check(`${TTS}---\nother: 1\n`, ['yaml-multiple-documents@17']);
 });
+
+test('talker_first_audio needs a local executor: anything but unset or `uni` on the talker, or on every stage when the talker is unknown', () => {
+  const withExecutor = (value: string) => TTS.replace('    enable_prefix_caching: false\n', `    enable_prefix_caching: false\n    distributed_executor_backend: ${value}\n`);
+  check(withExecutor('uni'), []);
+  check(withExecutor('null'), []);
+  const launcher = check(withExecutor('external_launcher'), ['tfa-executor-not-local@12']);
+  assert.match(launcher[0].message, /cannot take effect: stage 0 distributed_executor_backend: external_launcher; it needs a local executor for the talker \(stage 0\)\./);
+  // pipeline-wide: the talker runs with it too
+  check(`distributed_executor_backend: ray\n${TTS}`, ['tfa-executor-not-local@1']);
+  // a stage that is not the talker may run where it likes
+  check(TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    distributed_executor_backend: mp\n'), []);
+  // no edges, so no known talker: only a setting that every stage runs with decides
+  const noEdges = TTS.replace('    output_connectors:\n      to_stage_1: shm\n', '').replace('    input_connectors:\n      from_stage_0: shm\n', '');
+  check(noEdges, []);
+  check(`distributed_executor_backend: mp\n${noEdges}`, ['tfa-executor-not-local@1']);
+  check(noEdges.replace('  - stage_id: 1\n', '  - stage_id: 1\n    distributed_executor_backend: mp\n'), []);
+});
+
+test('talker_first_audio needs VLLM_OMNI_TALKER_FIRST_AUDIO on: a diagnostic only when a stage env in the YAML turns it off', () => {
+  const withEnv = (stage: 0 | 1, env: string) => TTS.replace(`  - stage_id: ${stage}\n`, `  - stage_id: ${stage}\n    env:\n      VLLM_OMNI_TALKER_FIRST_AUDIO: ${env}\n`);
+  const off = withEnv(0, '"0"');
+  const found = check(off, ['tfa-env-switch-off@12']);
+  assert.match(found[0].message, /cannot take effect: stage 0 env VLLM_OMNI_TALKER_FIRST_AUDIO: "0"; it needs `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\)\./);
+  fixIsClean(off, found, 'tfa-env-switch-off', 'Set `VLLM_OMNI_TALKER_FIRST_AUDIO: "1"`');
+  check(withEnv(0, '0'), ['tfa-env-switch-off@12']);
+  check(withEnv(0, '"on"'), ['tfa-env-switch-off@12']); // the process compares with "1" exactly
+  check(withEnv(0, '"1"'), []);
+  check(withEnv(0, '1'), []);
+  // a YAML boolean: how it reaches the environment is not known here, so nothing is claimed
+  check(withEnv(0, 'false'), []);
+  // the codec's environment is not where the talker reads it
+  check(withEnv(1, '"0"'), []);
+  // the nested layout
+  check(TTS.replace('  - stage_id: 0\n', '  - stage_id: 0\n    runtime:\n      env: {VLLM_OMNI_TALKER_FIRST_AUDIO: "0"}\n'), ['tfa-env-switch-off@12']);
+});

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deployHover } from '../../server/core/deploy';
-import { analyzeFixture, analyzeVirtual, fixtureText } from './deploy-helpers';
+import { analyzeFixture, analyzeVirtual, diagnosticsOf, fixtureText } from './deploy-helpers';
 
 function hoverAt(name: string, needle: string, n = 0): string {
   const text = fixtureText(name);
@@ -71,4 +71,27 @@ test('hover on a value, on a nested key, and nowhere', () => {
   assert.match(hoverAt('glm_image.yaml', 'cudagraph_mode'), /CUDA graph mode/);
   assert.match(hoverAt('qwen3_tts.yaml', 'temperature'), /Sampling temperature/);
   assert.equal(deployHover(analyzeFixture('qwen3_tts.yaml'), 0), undefined); // a comment
+});
+
+test('talker_first_audio checklist: the local executor and the environment switch (undecided when the YAML does not set it)', () => {
+  const md = hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'talker_first_audio');
+  assert.match(md, /- ✓ a local executor for the talker \(stage 0\): stage 0 distributed_executor_backend: unset/);
+  assert.match(md, /- \? `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\): not set in this config: it is on unless the server's environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" \(Stage Lens cannot see that environment from the YAML\)/);
+  assert.match(md, /the talker's process reads it as on when it is unset or exactly `"1"`/);
+});
+
+test('the H200 profile keys say what the public note says, no more', () => {
+  const text = 'connectors:\n  shm:\n    name: SharedMemoryConnector\n    extra:\n      code_predictor_fused_sampling: true\n      codec_cudnn_benchmark: true\n      codec_fused_snake: true\nstages:\n  - stage_id: 0\n';
+  const analysis = analyzeVirtual({ 'h200.yaml': text }, 'h200.yaml');
+  const at = (key: string) => deployHover(analysis, text.indexOf(key) + 1)?.markdown ?? '';
+  for (const key of ['code_predictor_fused_sampling', 'codec_cudnn_benchmark', 'codec_fused_snake']) {
+    assert.match(at(key), new RegExp(`^\\*\\*\`${key}\`\\*\\* · boolean · default: false`));
+    assert.match(at(key), /experimental H200 profile \(`qwen3_omni_moe_mrv2_h200\.yaml`\), which turns it on/);
+  }
+  assert.match(at('code_predictor_fused_sampling'), /keep a control with it `false` when C64 P99 latency matters most/);
+  assert.match(at('codec_cudnn_benchmark'), /it must be a boolean/);
+  assert.match(at('codec_cudnn_benchmark'), /first requests after a boot can be slower/);
+  assert.match(at('codec_fused_snake'), /on CUDA only/);
+  // known keys: no "did you mean decode_cudnn_benchmark"
+  assert.deepEqual(diagnosticsOf({ 'h200.yaml': text }, 'h200.yaml'), []);
 });

@@ -6,31 +6,37 @@
 // those of a from-scratch whole-text parse.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { deployDiagnostics, DeployFileCache, analyzeDeployText, type DeployAnalysis, type DeployDiagnostic } from '../../server/core/deploy';
-import { toPlain } from '../../server/core/deploy/configTree';
+import { deployDiagnostics, DeployFileCache, analyzeDeployText, isUnread, type DeployAnalysis, type DeployDiagnostic, type DeployFileText } from '../../server/core/deploy';
+import { isList, scalarOf, toPlain, valueOf } from '../../server/core/deploy/configTree';
 import { resolveEffectiveConfig } from '../../server/core/deploy/effectiveConfig';
 import { IncrementalDeployParser } from '../../server/core/deploy/incrementalParse';
 import { parseDeployFile } from '../../server/core/deploy/parsedFile';
 import { isDeployConfig } from '../../server/core/deploy/recognise';
 import { sameProblems, sameValue } from '../../server/core/deploy/sameParse';
 import { splitSegments } from '../../server/core/deploy/yamlSegments';
+import { MAX_NESTING } from '../../server/core/deploy/nesting';
+import { MAX_BASE_CONFIG_BYTES, readBaseFile } from '../../server/lsp/baseFiles';
+import { aliasBomb, deepFlow, manyAliases, mapAliasBomb } from './deploy-hostile';
+import { assertLinear } from './linearity';
 import { bigDeployFile } from '../integration/lsp-deploy-bigfile';
 import { FIXTURES, fixtureText, VIRTUAL } from './deploy-helpers';
 
 const CHARACTERS = [':', '-', '#', ' ', '\n', '[', ']', '{', '}', '"', "'", ',', '&', '*', '!', '|', '>', '?', '\t', '%', 'a', '1', '.', '\r'];
 
-function read(file: string): string | undefined {
+function read(file: string): DeployFileText {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
 }
 
 /** The analysis of a text parsed whole, bases too, with nothing cached. */
-function fromScratch(file: string, text: string, readFile: (p: string) => string | undefined): DeployAnalysis {
+function fromScratch(file: string, text: string, readFile: (p: string) => DeployFileText): DeployAnalysis {
   const parsed = parseDeployFile(file, text);
   const load = (p: string) => {
     const base = readFile(p);
-    return base === undefined ? undefined : parseDeployFile(p, base);
+    return typeof base === 'string' ? parseDeployFile(p, base) : base;
   };
   return { file: parsed, isDeployConfig: isDeployConfig(parsed.root), effective: resolveEffectiveConfig(parsed, load) };
 }
@@ -69,7 +75,7 @@ function singleCharacterEdit(text: string, random: Random): string {
  * one edit from the one before, the cache of pieces carried along); returns how many
  * versions were parsed in pieces rather than whole.
  */
-function checkEdits(file: string, base: string, readFile: (p: string) => string | undefined, edits: number, seed: number, walk = 8): number {
+function checkEdits(file: string, base: string, readFile: (p: string) => DeployFileText, edits: number, seed: number, walk = 8): number {
   const random = new Random(seed);
   const cache = new DeployFileCache(readFile);
   let text = base;
@@ -189,4 +195,97 @@ test('the split: top-level entries and list items; refused where pieces could de
   assert.ok(splitSegments('# a *comment* & more\na: 1\nb: 2\n'));
   // Values agree with a whole parse, whatever the split.
   assert.deepEqual(toPlain(new IncrementalDeployParser('/x/t.yaml').parse(text).root!), toPlain(parseDeployFile('/x/t.yaml', text).root!));
+});
+
+// Hostile files in the same property test: alias bombs (lists, and maps merged over a base
+// holding the same bomb), thousands of aliases, nesting around and far past the limit (flow,
+// compact block sequences, indentation), and bases that are special files, read by the
+// language server's own reader (a FIFO, a link to /dev/zero, a link to /dev/stdin, a file
+// over the size cap). Each edit: incremental = from scratch, and nothing takes long.
+const HOSTILE: Record<string, string> = {
+  'bomb.yaml': aliasBomb(8, 10),
+  'bomb-in-sampling.yaml': aliasBomb(6, 10, 'default_sampling_params'),
+  'map-bomb.yaml': `base_config: map-bomb-base.yaml\n${mapAliasBomb(8, 10)}`,
+  'map-bomb-base.yaml': mapAliasBomb(8, 10),
+  'aliases.yaml': manyAliases(150),
+  'deep-flow.yaml': deepFlow(3000),
+  'deep-flow-unclosed.yaml': `async_chunk: true\nstages:\n  - stage_id: 0\n    x: ${'{a: ['.repeat(2000)}\n  - stage_id: 1\n`,
+  'at-the-limit.yaml': deepFlow(MAX_NESTING - 3),
+  'past-the-limit.yaml': deepFlow(MAX_NESTING - 1),
+  'deep-dashes.yaml': `stages:\n  - stage_id: 0\n    x:\n${'- '.repeat(500)}x\n`,
+  'deep-indent.yaml': `stages:\n  - stage_id: 0\n    x:\n${Array.from({ length: 120 }, (_, i) => `${' '.repeat(i + 6)}k${i}:`).join('\n')} 1\n`,
+  'deep-after-a-stage.yaml': `${fixtureText('qwen3_tts.yaml')}extra_top: ${'['.repeat(400)}\n`,
+  'fifo-base.yaml': 'base_config: fifo.yaml\nasync_chunk: false\nstages:\n  - stage_id: 0\n    max_num_seqs: 4\n',
+  'zero-base.yaml': 'base_config: zero.yaml\nstages:\n  - stage_id: 0\n',
+  'stdin-base.yaml': 'base_config: stdin.yaml\nstages:\n  - stage_id: 0\n',
+  'huge-base.yaml': 'base_config: huge.yaml\nstages:\n  - stage_id: 0\n',
+};
+
+/** The special files, as the language server's reader (baseFiles.ts) returns them. */
+async function specialBases(): Promise<Map<string, DeployFileText>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-special-'));
+  try {
+    execFileSync('mkfifo', [path.join(dir, 'fifo.yaml')]);
+    fs.symlinkSync('/dev/zero', path.join(dir, 'zero.yaml'));
+    fs.symlinkSync('/dev/stdin', path.join(dir, 'stdin.yaml'));
+    fs.writeFileSync(path.join(dir, 'huge.yaml'), `async_chunk: true\n#${'x'.repeat(MAX_BASE_CONFIG_BYTES)}\n`);
+    const read = new Map<string, DeployFileText>();
+    for (const name of ['fifo.yaml', 'zero.yaml', 'stdin.yaml', 'huge.yaml']) read.set(path.join(VIRTUAL, name), await readBaseFile(path.join(dir, name)));
+    return read;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('hostile files: alias bombs, thousands of aliases, deep nesting, special-file bases; incremental = from scratch', async () => {
+  const special = await specialBases();
+  const reasons = [...special.values()].map((text) => (isUnread(text) ? text.reason : text));
+  assert.deepEqual(reasons.slice(0, 2), ['is a named pipe (FIFO), not a regular file', 'is a character device, not a regular file']);
+  assert.match(String(reasons[2]), /^is a .*, not a regular file$/); // /dev/stdin: /dev/null, a pipe or a socket, by how the test runs
+  assert.equal(reasons[3], 'is 1.0 MB, more than the 1 MB a deploy config can be');
+  const byPath = new Map<string, DeployFileText>([...Object.entries(HOSTILE).map(([name, text]) => [path.join(VIRTUAL, name), text] as const), ...special]);
+  const readVirtual = (p: string): DeployFileText => byPath.get(p);
+  for (const [i, [name, text]] of Object.entries(HOSTILE).entries()) {
+    const started = performance.now();
+    checkEdits(path.join(VIRTUAL, name), text, readVirtual, name === 'aliases.yaml' || name.startsWith('deep-after') ? 10 : 25, 4000 + i);
+    // Generous: what matters is seconds, not minutes or a crash (the whole test once took the process down).
+    assert.ok(performance.now() - started < 30_000, `${name}: ${(performance.now() - started).toFixed(0)} ms`);
+  }
+});
+
+test('nesting: refused past the limit with one diagnostic where it happens, the same whole and in pieces', () => {
+  const at = parseDeployFile('/x/a.yaml', deepFlow(MAX_NESTING - 3));
+  assert.deepEqual(at.problems, []);
+  for (const text of [deepFlow(MAX_NESTING - 1), deepFlow(5000), `${fixtureText('qwen3_tts.yaml')}extra: ${'[{'.repeat(3000)}\n`]) {
+    const whole = parseDeployFile('/x/b.yaml', text);
+    assert.deepEqual(whole.problems.map((p) => p.code), ['yaml-too-deep'], text.slice(0, 80));
+    const pieces = new IncrementalDeployParser('/x/b.yaml').parse(text);
+    assert.ok(sameValue(whole.root, pieces.root));
+    assert.ok(sameProblems(whole.problems, pieces.problems));
+  }
+  // Before the deep entry, the file is read: a config with a deep last key keeps its stages.
+  const tail = parseDeployFile('/x/c.yaml', `${fixtureText('qwen3_tts.yaml')}extra: ${'['.repeat(3000)}\n`);
+  assert.equal(isDeployConfig(tail.root), true);
+  assert.match(tail.problems[0].message, /^Nested more than 100 levels deep \(line \d+\): Stage Lens reads this file only up to line \d+\./);
+  // Deep text inside quotes, comments and block scalars is text, not nesting.
+  for (const text of [`a: "${'['.repeat(500)}"\n`, `a: '${'{'.repeat(500)}'\n`, `a: 1 # ${'['.repeat(500)}\n`, `a: |\n  ${'['.repeat(500)}\nb: 2\n`, `a: x${'['.repeat(500)}\n`]) {
+    assert.deepEqual(parseDeployFile('/x/d.yaml', text).problems, [], text.slice(0, 12));
+  }
+});
+
+test('alias resolution is linear: parse time of n aliases against 4n', () => {
+  assertLinear('aliases', (n) => manyAliases(n), (text) => parseDeployFile('/x/aliases.yaml', text), { start: 200, targetMs: 8, maxN: 20_000 });
+  // And the 6,500 of the report (over 90 s before), with every alias read as its anchor.
+  const started = performance.now();
+  const parsed = parseDeployFile('/x/aliases.yaml', manyAliases(6500));
+  const stages = valueOf(parsed.root, 'stages');
+  assert.ok(isList(stages) && stages.items.length === 6500 && stages.items.every((stage) => scalarOf(stage, 'enforce_eager') === true));
+  assert.ok(performance.now() - started < 20_000, `${(performance.now() - started).toFixed(0)} ms`);
+});
+
+test('the split is linear, comment lines full of anchor marks included', () => {
+  assertLinear('a comment of anchors', (n) => `# ${'&a '.repeat(n)}\na: 1\nb: 2\n`, (text) => splitSegments(text), { start: 256, targetMs: 4, maxN: 2_000_000 });
+  assertLinear('many stages', (n) => `stages:\n${'  - stage_id: 0\n    x: 1\n'.repeat(n)}`, (text) => splitSegments(text), { start: 64, targetMs: 4, maxN: 200_000 });
+  assert.ok(splitSegments(`# ${'&a '.repeat(10)}\na: 1\nb: 2\n`));
+  assert.equal(splitSegments(`# ${'&a '.repeat(10)}\na: &x 1\nb: *x\n`), null);
 });

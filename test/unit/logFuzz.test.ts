@@ -198,6 +198,7 @@ const SHAPES: ReadonlyArray<readonly [string, (size: number) => Uint8Array]> = [
   ['one huge line of CI timestamp look-alikes', (n) => repeat('[2026-01-22T14:19:11.123456789Z] ', n)],
   ['CI timestamps before Python default prefixes with huge logger names', (n) => repeat(`[2026-01-22T14:19:11Z] INFO:${'a.'.repeat(500)}x\n`, n)],
   ['one huge line of Python default prefix look-alikes', (n) => repeat('INFO:a', n)],
+  ['an "Omni Metrics Summary" header, then one line of dashes', (n) => utf8(`============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`)],
   ['many processes, each with a lead-in', (n) => utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join(''))],
 ];
 

@@ -51,9 +51,9 @@ function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElem
     h('tr', {}, h('th', { text: 'metric' }), h('th', { text: 'n' }), h('th', { text: 'p50' }), h('th', { text: 'p90' }), h('th', { text: 'p99' }), h('th', { text: 'rank test p', title: 'Mann-Whitney U' })),
   );
   const bodies = groups.map((g) =>
-    h('tbody', { dataset: { scope: g.scope } }, h('tr', { className: 'group' }, h('th', { text: g.title, attrs: { colspan: '6', scope: 'rowgroup' } })), ...g.rows.map(metricRow)),
+    h('tbody', { dataset: { scope: g.scope } }, h('tr', { className: 'group' }, h('th', { text: g.title, attrs: { colspan: '6', scope: 'rowgroup' } })), g.rows.map(metricRow)),
   );
-  return h('table', { className: 'compare-table', testId: 'compare-table', attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` } }, thead, ...bodies);
+  return h('table', { className: 'compare-table', testId: 'compare-table', attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` } }, thead, bodies);
 }
 
 function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
@@ -65,7 +65,7 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
     h(
       'tbody',
       {},
-      ...rows.map((r) =>
+      rows.map((r) =>
         h(
           'tr',
           {},
@@ -122,11 +122,11 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
       : h(
           'ul',
           { className: 'findings', testId: 'compare-findings' },
-          ...report.findings.map((f) =>
+          report.findings.map((f) =>
             h('li', { dataset: { change: f.change, code: f.code }, title: f.message }, h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }), findingLine(f)),
           ),
         ),
-    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, ...[report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
+    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, [report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
   );
   const element = h('div', { className: 'compare-body' }, ...parts);
 

@@ -3,6 +3,8 @@
 // webview/ uses innerHTML/outerHTML/insertAdjacentHTML (test/unit/webviewEscaping.test.ts).
 
 type Child = Node | string | null | undefined | false;
+/** Children may come as an array: an input-sized list spread into a call (`...rows`) overflows the stack. */
+type Children = Child | readonly Child[];
 
 export interface Props {
   readonly className?: string;
@@ -15,7 +17,7 @@ export interface Props {
   readonly dataset?: Readonly<Record<string, string>>;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Children[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.className !== undefined) el.className = props.className;
   if (props.id !== undefined) el.id = props.id;
@@ -25,8 +27,21 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
   if (props.text !== undefined) el.textContent = props.text;
   for (const [k, v] of Object.entries(props.attrs ?? {})) el.setAttribute(k, v);
   for (const [k, v] of Object.entries(props.dataset ?? {})) el.dataset[k] = v;
-  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  appendAll(el, children);
   return el;
+}
+
+function appendAll(el: Element, children: readonly Children[]): void {
+  for (const child of children) {
+    if (Array.isArray(child)) appendAll(el, child as readonly Child[]);
+    else if (child !== null && child !== undefined && child !== false) el.append(typeof child === 'string' ? document.createTextNode(child) : (child as Node));
+  }
+}
+
+/** `el.replaceChildren(...children)` for a list of any length. */
+export function setChildren(el: Element, children: readonly Children[]): void {
+  el.replaceChildren();
+  appendAll(el, children);
 }
 
 /** Set text only when it changed (cheap on the hot path of scrolling and live updates). */

@@ -1,4 +1,5 @@
 // Geometry of the side panel's trend line. DOM-free.
+import { maxOf, minOf } from '../../server/core/arrays';
 
 export interface SparkPoint {
   readonly x: number;
@@ -9,8 +10,8 @@ export interface SparkPoint {
 export function sparklinePoints(values: readonly (number | null)[], w: number, h: number, pad = 2): (SparkPoint | null)[] {
   const numbers = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (numbers.length === 0) return values.map(() => null);
-  const lo = Math.min(...numbers);
-  const hi = Math.max(...numbers);
+  const lo = minOf(Infinity, numbers);
+  const hi = maxOf(-Infinity, numbers);
   const span = hi - lo;
   const n = values.length;
   return values.map((v, i) => {

@@ -2,7 +2,7 @@
 // (stage, replica) with the hosts behind it and a sparkline of its finished requests per
 // second (own canvas, as the headline trend; gaps where Prometheus had no point).
 import { fitCanvas, strokeGappedLine } from '../shared/canvas';
-import { h, setText } from '../shared/dom';
+import { h, setChildren, setText } from '../shared/dom';
 import { sparklinePoints } from '../shared/sparkline';
 import { readPalette } from '../shared/theme';
 import type { PrometheusModel, ReplicaRowModel } from './prometheusModel';
@@ -31,7 +31,7 @@ export class PrometheusSection {
     if (model === null) return;
     this.model = model;
     setText(this.caption, model.caption);
-    this.list.replaceChildren(...model.rows.map((row) => this.item(row)));
+    setChildren(this.list, model.rows.map((row) => this.item(row)));
     this.draw();
   }
 

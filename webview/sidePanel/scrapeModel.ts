@@ -9,6 +9,7 @@ import { stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
+import { maxOf } from '../../server/core/arrays';
 
 interface ScrapeColumn extends SummaryColumn {
   /** Canonical family names, first match wins (older vLLM names last). */
@@ -124,7 +125,7 @@ export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percen
       role: stage === undefined ? '' : stageRole(stage, stageNames),
       // Every scrape row is its own series (no stage row above it to indent under).
       replica: null,
-      requestCount: counts.length === 0 ? null : Math.max(...counts),
+      requestCount: counts.length === 0 ? null : maxOf(-Infinity, counts),
       stageId: stageIdOf(r.labels),
       cells,
     };

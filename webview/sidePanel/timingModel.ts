@@ -1,6 +1,7 @@
 // The side panel's table for a session of [OmniTiming] lines only (the server ran at INFO,
 // so it printed no stats tables): each stage's time and the end-to-end time, which is all
 // such a log has. Same row shape as the phase table, so the same view draws it.
+import { maxOf } from '../../server/core/arrays';
 import type { Percentile, SummaryResult } from '../../server/protocol';
 import { stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
@@ -40,7 +41,7 @@ export function timingModel(summary: SummaryResult, pct: Percentile, stageNames:
     row: { key: 'e2e', label: 'end to end', role: '', replica: null, requestCount: e2e?.ms.count ?? null, stageId: null },
     view: distributionView(e2e?.ms ?? null, pct, 'end to end (e2e_total_ms, or [OmniTiming] total)', 'no request printed its end-to-end time yet.'),
   });
-  const max = Math.max(0, ...views.map((v) => v.view.value ?? 0));
+  const max = maxOf(0, views.map((v) => v.view.value ?? 0));
   const rows = views.map(({ row, view }): SummaryRow => {
     const cell: SummaryCell = { ...view, ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)), hot: false };
     return { ...row, cells: { [TIME.id]: cell } };

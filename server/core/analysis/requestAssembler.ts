@@ -13,6 +13,7 @@ import { requestTransfers } from './transfers';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest, RequestOverallSummary } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
+import { pushAll } from '../arrays';
 
 type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
 
@@ -107,7 +108,7 @@ export class RequestAssembler {
         let target = this.open;
         const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          done.push(...this.finishCall());
+          pushAll(done, this.finishCall());
           target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
         } else if (target !== null) {
           this.innerKinds.add(target.lastKind);
@@ -119,7 +120,7 @@ export class RequestAssembler {
         if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
         else if (record.kind === 'stageTable') target.stageTable = record;
-        else target.transfers.push(...record.edges);
+        else pushAll(target.transfers, record.edges);
         if ('complete' in record && !record.complete) target.complete = false;
         return done;
       }

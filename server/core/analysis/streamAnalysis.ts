@@ -10,6 +10,7 @@ import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import type { AnalyzedRequest, EdgeSummary, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
+import { pushAll } from '../arrays';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -72,9 +73,9 @@ export class StreamAnalysis {
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
-    this.problemList.push(...output.problems);
+    pushAll(this.problemList, output.problems);
     const done: AnalyzedRequest[] = [];
-    for (const record of output.records) done.push(...this.addRecord(record));
+    for (const record of output.records) pushAll(done, this.addRecord(record));
     return done;
   }
 

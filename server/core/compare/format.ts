@@ -3,6 +3,7 @@ import { formatMs } from '../textTable';
 import { METRIC_INFO } from './metrics';
 import type { FindingDiff, HistogramComparison, MetricComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
 import { REQUEST_SCOPE } from './types';
+import { maxOf } from '../arrays';
 
 export { formatMs };
 
@@ -90,7 +91,7 @@ export function histogramCounts(h: HistogramComparison): string {
 
 /** A plain-text table: the first `leftColumns` columns left-aligned (labels), the rest right-aligned (numbers). */
 export function alignedTable(header: readonly string[], rows: readonly (readonly string[])[], leftColumns: number): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) => maxOf(h.length, rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];

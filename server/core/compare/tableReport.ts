@@ -3,6 +3,7 @@
 import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
 import type { RuleResult } from './ruleCheck';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
+import { pushAll } from '../arrays';
 
 function ciText(q: QuantileComparison): string {
   if (q.ci === null) return 'not testable';
@@ -64,7 +65,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     out.push(`Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = beyond noise.`);
     const shown = report.metrics.filter((m) => m.status !== 'neither');
     const rows = shown.flatMap(metricRows);
-    out.push(...alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'rank test p'], rows, 2));
+    pushAll(out, alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'rank test p'], rows, 2));
     const oneSided = shown.filter((m) => m.status !== 'compared');
     if (oneSided.length > 0) {
       out.push('', 'Measured in one run only (not a difference):');
@@ -76,17 +77,17 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   }
   if (report.histograms.length > 0) {
     out.push('/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≥ = beyond the highest bucket.');
-    out.push(...alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
+    pushAll(out, alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
     out.push('');
   }
   out.push('Findings');
   if (report.findings.length === 0) out.push('  none in either run');
   for (const f of report.findings) out.push(`  ${CHANGE_LABEL[f.change].padEnd(13)} [${f.severity}] ${findingText(f)}`);
   out.push('');
-  if (report.notes.length > 0) out.push('Notes', ...report.notes.map((n) => `  - ${n}`), '');
+  if (report.notes.length > 0) pushAll(out, ['Notes', ...report.notes.map((n) => `  - ${n}`), '']);
   if (report.metrics.length > 0) {
     out.push('Significance', `  ${report.method.bootstrap}.`, `  Beyond noise (*): ${report.method.beyondNoise}; not testable below ${report.method.minSamples} values per run.`, `  Rank test: ${report.method.rankTest}.`);
   } else out.push('Significance', `  ${report.method.histograms}.`);
-  if (rules.length > 0) out.push('', 'Rules (--fail-if)', ...ruleLines(rules));
+  if (rules.length > 0) pushAll(out, ['', 'Rules (--fail-if)', ...ruleLines(rules)]);
   return out;
 }

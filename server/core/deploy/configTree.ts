@@ -75,20 +75,102 @@ export function stageIdOf(stage: ConfigValue | null | undefined): number | null 
   return typeof id === 'number' && Number.isInteger(id) ? id : null;
 }
 
-/** A plain JavaScript value, for messages and tests. */
-export function toPlain(value: ConfigValue): unknown {
-  switch (value.kind) {
-    case 'scalar':
-      return value.value;
-    case 'list':
-      return value.items.map(toPlain);
-    case 'map':
-      return Object.fromEntries([...value.entries].map(([k, e]) => [k, toPlain(e.value)]));
+/**
+ * Values are trees whose nodes may be shared (a YAML alias is the anchored value itself),
+ * so a tree written in a few hundred bytes can stand for billions of nodes (an alias
+ * bomb) or be thousands of levels deep (aliases of aliases). Every walk that follows
+ * values therefore stops after a number of nodes or levels, and reads shared nodes once
+ * where it can.
+ */
+export const MAX_WALK_NODES = 100_000;
+export const MAX_WALK_DEPTH = 200;
+
+/** A plain JavaScript value, for tests. Throws past `maxNodes` nodes or MAX_WALK_DEPTH levels
+ *  (an expansion that large is a bug in the caller, not a value to build). */
+export function toPlain(value: ConfigValue, maxNodes = MAX_WALK_NODES): unknown {
+  let nodes = 0;
+  const walk = (node: ConfigValue, depth: number): unknown => {
+    if (++nodes > maxNodes || depth > MAX_WALK_DEPTH) throw new RangeError(`toPlain: value larger than ${maxNodes} nodes or ${MAX_WALK_DEPTH} levels`);
+    switch (node.kind) {
+      case 'scalar':
+        return node.value;
+      case 'list':
+        return node.items.map((item) => walk(item, depth + 1));
+      case 'map':
+        return Object.fromEntries([...node.entries].map(([k, e]) => [k, walk(e.value, depth + 1)]));
+    }
+  };
+  return walk(value, 0);
+}
+
+/**
+ * The value as it would read in JSON, cut to `max` characters (`…` at the cut). Written
+ * while walking, so it stops once `max` characters are out: every node visited adds at
+ * least one character, so at most `max + 1` nodes are read however large the value is.
+ */
+export function renderValue(value: ConfigValue, max = 60): string {
+  if (value.kind === 'scalar') return cut(value.value === null ? 'null' : String(value.value), max);
+  const out = new BoundedText(max + 1);
+  writeJson(value, out);
+  return cut(out.text, max);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+class BoundedText {
+  text = '';
+  constructor(private readonly limit: number) {}
+  get full(): boolean {
+    return this.text.length >= this.limit;
+  }
+  get room(): number {
+    return Math.max(0, this.limit - this.text.length);
+  }
+  write(part: string): void {
+    if (!this.full) this.text += part.length > this.limit ? part.slice(0, this.limit) : part;
   }
 }
 
-/** The value as it would read in YAML flow style, short. */
-export function renderValue(value: ConfigValue, max = 60): string {
-  const text = value.kind === 'scalar' ? (value.value === null ? 'null' : String(value.value)) : JSON.stringify(toPlain(value));
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+/** JSON of a value, iteratively (the depth of a value is not bounded either). */
+function writeJson(root: ConfigValue, out: BoundedText): void {
+  type Step = ConfigValue | { readonly text: string };
+  const todo: Step[] = [root];
+  while (todo.length > 0 && !out.full) {
+    const step = todo.pop() as Step;
+    if (!('kind' in step)) {
+      out.write(step.text);
+      continue;
+    }
+    if (step.kind === 'scalar') {
+      out.write(scalarJson(step.value));
+      continue;
+    }
+    // Pushed in reverse: the first item is written first. Each item adds at least one
+    // character, so items past the room left are never reached.
+    const room = out.room;
+    const parts: Step[] = [];
+    if (step.kind === 'list') {
+      out.write('[');
+      for (let i = 0; i < step.items.length && i < room; i++) {
+        if (i > 0) parts.push({ text: ',' });
+        parts.push(step.items[i]);
+      }
+      parts.push({ text: ']' });
+    } else {
+      out.write('{');
+      let i = 0;
+      for (const [key, entry] of step.entries) {
+        if (i >= room) break;
+        parts.push({ text: `${i++ > 0 ? ',' : ''}${JSON.stringify(key)}:` }, entry.value);
+      }
+      parts.push({ text: '}' });
+    }
+    for (let i = parts.length - 1; i >= 0; i--) todo.push(parts[i]);
+  }
+}
+
+function scalarJson(value: ScalarValue): string {
+  return JSON.stringify(value) ?? 'null';
 }

@@ -3,9 +3,10 @@
 import * as path from 'node:path';
 import { entryOf, isMap, isScalar, type ConfigEntry, type ConfigMap } from './configTree';
 import { mergeOverlay } from './mergeConfig';
+import { isUnread, type UnreadFile } from './fileCache';
 import type { ParsedDeployFile } from './parsedFile';
 
-export type OverlayProblemKind = 'base-config-missing' | 'base-config-cycle' | 'base-config-not-a-path' | 'base-config-not-a-map';
+export type OverlayProblemKind = 'base-config-missing' | 'base-config-unreadable' | 'base-config-cycle' | 'base-config-not-a-path' | 'base-config-not-a-map';
 
 export interface OverlayProblem {
   readonly kind: OverlayProblemKind;
@@ -24,8 +25,8 @@ export interface EffectiveDeployConfig {
   readonly problems: readonly OverlayProblem[];
 }
 
-/** Loads a parsed deploy file by absolute path, or undefined when it cannot be read. */
-export type DeployFileLoader = (path: string) => ParsedDeployFile | undefined;
+/** Loads a parsed deploy file by absolute path; undefined when it does not exist, or why it was not read. */
+export type DeployFileLoader = (path: string) => ParsedDeployFile | UnreadFile | undefined;
 
 /** A chain deeper than this is surely a mistake (and would only be slow). */
 const MAX_CHAIN = 32;
@@ -69,6 +70,10 @@ function followBase(
   const base = load(target);
   if (!base) {
     problems.push({ kind: 'base-config-missing', message: `\`base_config\` file not found: ${target}`, entry, target });
+    return null;
+  }
+  if (isUnread(base)) {
+    problems.push({ kind: 'base-config-unreadable', message: `\`base_config\` ${target} was not read: it ${base.reason}.`, entry, target });
     return null;
   }
   if (!isMap(base.root)) {

@@ -5,8 +5,21 @@
 import { IncrementalDeployParser, type IncrementalParseStats } from './incrementalParse';
 import type { ParsedDeployFile } from './parsedFile';
 
-/** Returns the current text of a file, or undefined when it does not exist. */
-export type DeployFileReader = (path: string) => string | undefined;
+/** Why the text of a file is not there: it is still being read, or it was refused (not a
+ *  regular file, too large, unreadable), with the reason as a phrase (`is a named pipe…`). */
+export interface UnreadFile {
+  readonly unread: 'pending' | 'refused';
+  readonly reason: string;
+}
+
+/** The current text of a file; undefined when it does not exist. */
+export type DeployFileText = string | UnreadFile | undefined;
+
+export type DeployFileReader = (path: string) => DeployFileText;
+
+export function isUnread(value: unknown): value is UnreadFile {
+  return typeof value === 'object' && value !== null && 'unread' in value;
+}
 
 export class DeployFileCache {
   private readonly parsed = new Map<string, ParsedDeployFile>();
@@ -14,11 +27,11 @@ export class DeployFileCache {
 
   constructor(private readonly readFile: DeployFileReader) {}
 
-  load(path: string): ParsedDeployFile | undefined {
+  load(path: string): ParsedDeployFile | UnreadFile | undefined {
     const text = this.readFile(path);
-    if (text === undefined) {
+    if (typeof text !== 'string') {
       this.forget(path);
-      return undefined;
+      return text;
     }
     return this.parse(path, text);
   }

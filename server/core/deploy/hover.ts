@@ -81,7 +81,7 @@ function talkerFirstAudioText(root: ConfigMap, connector: string, file: string):
       : 'talker not identified from the stage connectors (stage-level prerequisites not checked)';
   const lines = report.checks.map((check) => {
     const where = check.decidedBy ? ` — ${describeLocation(check.decidedBy.keyLocation, file)}` : '';
-    return `- ${check.ok ? '✓' : '✗'} ${check.requirement}: ${check.actual}${where}`;
+    return `- ${check.ok === null ? '?' : check.ok ? '✓' : '✗'} ${check.requirement}: ${check.actual}${where}`;
   });
   return [`**Prerequisites on the effective config** (${roles}):`, ...lines].join('\n');
 }

@@ -19,11 +19,13 @@ import type { Document } from 'yaml';
 import { isMap as isYamlMap, isPair, isScalar as isYamlScalar } from 'yaml';
 import type { ConfigEntry, ConfigMap, ConfigValue } from './configTree';
 import { fromYamlError, inDocumentOrder, parseDeployFile, parseYamlDocuments, type ParsedDeployFile, type YamlProblem } from './parsedFile';
+import { scanNestingExcess } from './nesting';
 import { PieceLineIndex, PieceOrigin } from './pieceLocation';
 import { sameProblems, sameValue } from './sameParse';
 import { LineIndex } from './sourceRange';
 import { splitSegments, type YamlSegment } from './yamlSegments';
 import { documentToTree } from './yamlToTree';
+import { pushAll } from '../arrays';
 
 /** One piece parsed in its context (prefix + text + suffix); its locations follow `origin`. */
 interface PieceParse {
@@ -75,7 +77,8 @@ export class IncrementalDeployParser {
   constructor(readonly path: string) {}
 
   parse(text: string): ParsedDeployFile {
-    const split = splitSegments(text);
+    // A text nested too deep is refused as a whole (parseDeployFile), the same way whatever the pieces.
+    const split = scanNestingExcess(text) === null ? splitSegments(text) : null;
     const previous = { pieces: this.pieces, checks: this.checks };
     this.pieces = new Map();
     this.checks = new Map();
@@ -252,7 +255,7 @@ function assemble(segments: readonly YamlSegment[], pieces: readonly PlacedPiece
       if (!closeList() || !newKeys(piece.keyValues)) return null;
       list = { key: piece.entries[0], items: [...piece.items], start: piece.listStart, end: piece.listEnd };
     } else {
-      list.items.push(...piece.items);
+      pushAll(list.items, piece.items);
       list.end = piece.listEnd;
     }
   }

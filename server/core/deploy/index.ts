@@ -2,7 +2,7 @@
 export { analyzeDeployText, filesRead, type DeployAnalysis } from './analysis';
 export { deployDiagnostics } from './checks';
 export type { DeployDiagnostic, DeployDiagnosticCode, DeployQuickFix, DeployRelated, DeploySeverity, DeployTextEdit } from './checks';
-export { DeployFileCache, type DeployFileReader } from './fileCache';
+export { DeployFileCache, isUnread, type DeployFileReader, type DeployFileText, type UnreadFile } from './fileCache';
 export { deployHover, type DeployHover } from './hover';
 export { liveHints, type LiveHint } from './liveHints';
 export { formatCodecTtftStatus, formatMs, formatStageNumbers, type LiveStageNumbers, type StageLiveNumbers } from './liveNumbers';

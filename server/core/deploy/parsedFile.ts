@@ -1,12 +1,13 @@
 // Parses the text of one deploy YAML. Never throws: whatever the text (half-typed, tabs,
 // several documents), the result has the problems as data and as much of the tree as
 // the parser could recover.
-import { parseAllDocuments, type Document, type YAMLError, type YAMLWarning } from 'yaml';
+import { Composer, Parser, type Document, type YAMLError, type YAMLWarning } from 'yaml';
 import type { ConfigValue } from './configTree';
+import { cstNestingExcess, MAX_NESTING, scanNestingExcess } from './nesting';
 import { documentToTree } from './yamlToTree';
 import { LineIndex, type SourceLocation } from './sourceRange';
 
-export type YamlProblemCode = 'yaml-syntax' | 'yaml-duplicate-key' | 'yaml-multiple-documents';
+export type YamlProblemCode = 'yaml-syntax' | 'yaml-duplicate-key' | 'yaml-multiple-documents' | 'yaml-too-deep';
 
 export interface YamlProblem {
   readonly code: YamlProblemCode;
@@ -24,12 +25,25 @@ export interface ParsedDeployFile {
   readonly problems: readonly YamlProblem[];
 }
 
-/** The documents of a YAML text as vLLM-Omni reads them, with their lines counted. */
-export function parseYamlDocuments(path: string, text: string, lines = LineIndex.ofText(path, text)): { documents: Document[]; lines: LineIndex } {
+/**
+ * The documents of a YAML text as vLLM-Omni reads them, with their lines counted; none,
+ * and the offset where it happens, when the text nests deeper than MAX_NESTING (see
+ * nesting.ts: such a text is not given to the `yaml` composer at all).
+ */
+export function parseYamlDocuments(
+  path: string,
+  text: string,
+  lines = LineIndex.ofText(path, text),
+): { documents: Document[]; lines: LineIndex; tooDeepAt: number | null } {
+  const scanned = scanNestingExcess(text);
+  if (scanned !== null) return { documents: [], lines, tooDeepAt: scanned };
+  const tokens = Array.from(new Parser().parse(text));
+  const counted = cstNestingExcess(tokens);
+  if (counted !== null) return { documents: [], lines, tooDeepAt: counted };
   // YAML 1.1 because vLLM-Omni reads deploy files with PyYAML: `yes`/`on` are booleans
-  // and `<<` merge keys work there.
-  const documents = parseAllDocuments(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
-  return { documents: Array.isArray(documents) ? documents : [], lines };
+  // and `<<` merge keys work there. (What `parseAllDocuments` does, from the tokens counted.)
+  const documents = Array.from(new Composer({ version: '1.1', uniqueKeys: true }).compose(tokens));
+  return { documents, lines, tooDeepAt: null };
 }
 
 /** Each document's errors, then its warnings, document by document. */
@@ -44,7 +58,23 @@ function documentProblems(documents: readonly Document[], lines: LineIndex): Yam
 
 /** Parses the whole text at once (see incrementalParse.ts for edits of a large file). */
 export function parseDeployFile(path: string, text: string): ParsedDeployFile {
-  const { documents: list, lines } = parseYamlDocuments(path, text);
+  const { documents, lines, tooDeepAt } = parseYamlDocuments(path, text);
+  if (tooDeepAt === null) return fromDocuments(path, text, documents, lines);
+  // Read what comes before the top-level entry that nests too deep, and say where it stops.
+  const cut = topLevelEntryStart(text, tooDeepAt);
+  const before = parseYamlDocuments(path, text.slice(0, cut), lines);
+  const read = before.tooDeepAt === null ? fromDocuments(path, text, before.documents, lines) : { root: null, problems: [] };
+  const line = lines.position(tooDeepAt).line;
+  const tooDeep: YamlProblem = {
+    code: 'yaml-too-deep',
+    severity: 'error',
+    message: `Nested more than ${MAX_NESTING} levels deep (line ${line + 1}): ${cut === 0 ? 'Stage Lens does not read this file' : `Stage Lens reads this file only up to line ${lines.position(cut).line}`}. A deploy config nests a handful of levels; deeper nesting is refused so that it cannot exhaust the language server.`,
+    location: lines.location(tooDeepAt, tooDeepAt),
+  };
+  return { path, text, lines, root: read.root, problems: inDocumentOrder([...read.problems, tooDeep]) };
+}
+
+function fromDocuments(path: string, text: string, list: readonly Document[], lines: LineIndex): ParsedDeployFile {
   const problems = documentProblems(list, lines);
   if (list.length > 1) {
     const secondStart = list[1].range?.[0] ?? 0;
@@ -59,6 +89,16 @@ export function parseDeployFile(path: string, text: string): ParsedDeployFile {
   }
   const root = list.length > 0 ? documentToTree(list[0], lines) : null;
   return { path, text, lines, root, problems: inDocumentOrder(problems) };
+}
+
+/** Start of the line, at or before `offset`, that begins at column 0 with something other than a comment or a closing bracket. */
+function topLevelEntryStart(text: string, offset: number): number {
+  let at = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
+  for (;;) {
+    const c = text.charCodeAt(at);
+    if (at === 0 || !(c === 0x20 || c === 0x23 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x5d || c === 0x7d)) return at;
+    at = at >= 2 ? text.lastIndexOf('\n', at - 2) + 1 : 0;
+  }
 }
 
 /**

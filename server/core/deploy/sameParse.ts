@@ -16,23 +16,47 @@ export function sameLocation(a: SourceLocation, b: SourceLocation): boolean {
   );
 }
 
+/** Pairs compared before giving up (then: not the same, which only costs a whole parse). */
+const MAX_PAIRS = 1_000_000;
+
+/**
+ * Whether two trees are equal, locations included. Iterative, and a pair of shared nodes
+ * (aliases) is compared once, so trees that stand for far more nodes than they hold (an
+ * alias bomb) compare in the time of the nodes they hold.
+ */
 export function sameValue(a: ConfigValue | null, b: ConfigValue | null): boolean {
   if (a === null || b === null) return a === b;
-  if (a.kind !== b.kind || !sameLocation(a.location, b.location)) return false;
-  if (a.kind === 'scalar' && b.kind === 'scalar') {
-    return Object.is(a.value, b.value) && a.text === b.text && a.quoted === b.quoted && a.integer === b.integer;
+  // The partner each node was last compared with: a shared pair comes up again and again.
+  const compared = new Map<ConfigValue, ConfigValue>();
+  const todo: Array<[ConfigValue, ConfigValue]> = [[a, b]];
+  let pairs = 0;
+  while (todo.length > 0) {
+    const [x, y] = todo.pop() as [ConfigValue, ConfigValue];
+    if (compared.get(x) === y) continue;
+    compared.set(x, y);
+    if (++pairs > MAX_PAIRS) return false;
+    if (x.kind !== y.kind || !sameLocation(x.location, y.location)) return false;
+    if (x.kind === 'scalar' && y.kind === 'scalar') {
+      if (!(Object.is(x.value, y.value) && x.text === y.text && x.quoted === y.quoted && x.integer === y.integer)) return false;
+    } else if (x.kind === 'list' && y.kind === 'list') {
+      if (x.items.length !== y.items.length) return false;
+      for (let i = 0; i < x.items.length; i++) todo.push([x.items[i], y.items[i]]);
+    } else if (x.kind === 'map' && y.kind === 'map') {
+      if (x.entries.size !== y.entries.size) return false;
+      const others = [...y.entries.values()];
+      let i = 0;
+      for (const entry of x.entries.values()) {
+        const other = others[i++];
+        if (!sameEntryHead(entry, other)) return false;
+        todo.push([entry.value, other.value]);
+      }
+    }
   }
-  if (a.kind === 'list' && b.kind === 'list') return a.items.length === b.items.length && a.items.every((item, i) => sameValue(item, b.items[i]));
-  if (a.kind === 'map' && b.kind === 'map') {
-    if (a.entries.size !== b.entries.size) return false;
-    const others = [...b.entries.values()];
-    return [...a.entries.values()].every((entry, i) => sameEntry(entry, others[i]));
-  }
-  return false;
+  return true;
 }
 
-function sameEntry(a: ConfigEntry, b: ConfigEntry): boolean {
-  return a.key === b.key && a.anchored === b.anchored && sameLocation(a.keyLocation, b.keyLocation) && sameLocation(a.span, b.span) && sameValue(a.value, b.value);
+function sameEntryHead(a: ConfigEntry, b: ConfigEntry): boolean {
+  return a.key === b.key && a.anchored === b.anchored && sameLocation(a.keyLocation, b.keyLocation) && sameLocation(a.span, b.span);
 }
 
 export function sameProblems(a: readonly YamlProblem[], b: readonly YamlProblem[]): boolean {

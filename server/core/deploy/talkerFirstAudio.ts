@@ -2,8 +2,14 @@
 // The prerequisites are those of vLLM-Omni's `talker_first_audio_enabled` and the
 // repository note on it: Model Runner V2, async chunk, a one-frame first codec chunk
 // (the first `codec_chunk_ramp` entry when a ramp is set, else
-// `initial_codec_chunk_frames`, which counts as 0 when unset), a single-rank in-process
-// talker and prefix caching off for it. CUDA is assumed (the default platform).
+// `initial_codec_chunk_frames`, which counts as 0 when unset), a single-rank talker on a
+// local executor (`distributed_executor_backend` unset or `uni`), prefix caching off for
+// it, and the environment switch `VLLM_OMNI_TALKER_FIRST_AUDIO` on (the process reads it
+// as on when it is unset or exactly "1"). CUDA is assumed (the default platform).
+//
+// The switch is read from the process environment, which the YAML shows only when a
+// stage's `env` sets it; otherwise the check is undecided (`ok: null`): the hover says so
+// and no diagnostic is raised.
 //
 // The talker is not named in the YAML. It is found from the edges that use the
 // connector carrying the flag: the codec is the stage that receives on that connector
@@ -28,11 +34,13 @@ export type TfaCheckCode =
   | 'tfa-initial-chunk-not-one'
   | 'tfa-prefix-caching-on'
   | 'tfa-talker-parallel'
-  | 'tfa-executor-not-local';
+  | 'tfa-executor-not-local'
+  | 'tfa-env-switch-off';
 
 export interface TfaCheck {
   readonly code: TfaCheckCode;
-  readonly ok: boolean;
+  /** Met, not met, or not decided by the YAML (null: the hover says what decides it). */
+  readonly ok: boolean | null;
   /** What talker first audio needs, e.g. `async_chunk on`. */
   readonly requirement: string;
   /** What the effective config has, e.g. `async_chunk: false`. */
@@ -71,6 +79,8 @@ export function talkerFirstAudioReports(root: ConfigMap): TalkerFirstAudioReport
       ...modelRunnerChecks(root, views, talkerViews),
       firstChunkCheck(extra),
       ...talkerViews.flatMap((view) => talkerChecks(root, view)),
+      ...(talkerViews.length === 0 ? pipelineWideChecks(root, views) : []),
+      ...envSwitchChecks(views, talkerViews),
     ];
     reports.push({ connector: name, flag, talkers, codecs, checks });
   }
@@ -155,8 +165,6 @@ function talkerChecks(root: ConfigMap, view: StageView): TfaCheck[] {
   const prefix = stageSetting(root, view, 'enable_prefix_caching');
   const tp = stageSetting(root, view, 'tensor_parallel_size');
   const pp = stageSetting(root, view, 'pipeline_parallel_size');
-  const executor = stageSetting(root, view, 'distributed_executor_backend');
-  const executorName = executor && isScalar(executor.value) ? String(executor.value.value) : null;
   const stage = `stage ${view.id}`;
   return [
     readsAsTrue(prefix)
@@ -164,9 +172,73 @@ function talkerChecks(root: ConfigMap, view: StageView): TfaCheck[] {
       : pass('tfa-prefix-caching-on', `prefix caching off for the talker (${stage})`, `${stage} enable_prefix_caching: ${prefix ? renderValue(prefix.value) : 'unset'}`, prefix),
     parallelCheck(stage, 'tensor_parallel_size', tp),
     parallelCheck(stage, 'pipeline_parallel_size', pp),
-    executorName === 'mp' || executorName === 'ray'
-      ? fail('tfa-executor-not-local', `an in-process talker (${stage})`, `${stage} distributed_executor_backend: ${executorName}`, executor)
-      : pass('tfa-executor-not-local', `an in-process talker (${stage})`, `${stage} distributed_executor_backend: ${executorName ?? 'unset'}`, executor),
+    executorCheck(`a local executor for the talker (${stage})`, stage, stageSetting(root, view, 'distributed_executor_backend')),
+  ];
+}
+
+/** vLLM-Omni's check: `distributed_executor_backend in (None, "uni")`. */
+function executorName(entry: ConfigEntry | undefined): string | null {
+  return entry && isScalar(entry.value) && entry.value.value !== null ? String(entry.value.value) : null;
+}
+
+function executorCheck(requirement: string, label: string, entry: ConfigEntry | undefined): TfaCheck {
+  const name = executorName(entry);
+  const actual = `${label} distributed_executor_backend: ${name ?? 'unset'}`;
+  return name === null || name === 'uni' ? pass('tfa-executor-not-local', requirement, actual, entry) : fail('tfa-executor-not-local', requirement, actual, entry);
+}
+
+/**
+ * Without a known talker, a setting that every stage runs with is still the talker's: a
+ * non-local executor on every stage fails the check (anything less decides nothing).
+ */
+function pipelineWideChecks(root: ConfigMap, views: readonly StageView[]): TfaCheck[] {
+  const settings = views.map((view) => stageSetting(root, view, 'distributed_executor_backend'));
+  const names = settings.map(executorName);
+  if (views.length === 0 || names.some((name) => name === null || name === 'uni')) return [];
+  return [executorCheck('a local executor for the talker', 'every stage', settings[0])];
+}
+
+const ENV_SWITCH = 'VLLM_OMNI_TALKER_FIRST_AUDIO';
+
+/** The stage's `VLLM_OMNI_TALKER_FIRST_AUDIO` entry: platform override, then `env`, then `runtime.env`. */
+function envSwitchEntry(view: StageView): ConfigEntry | undefined {
+  for (const stage of [view.platformStage, view.stage]) {
+    const entry = entryOf(valueOf(stage, 'env'), ENV_SWITCH) ?? entryOf(valueOf(valueOf(stage, 'runtime'), 'env'), ENV_SWITCH);
+    if (entry) return entry;
+  }
+  return undefined;
+}
+
+/**
+ * The process reads the switch as `os.environ.get(..., "1") == "1"`: a string or number
+ * written in a stage's `env` decides it (`"0"`, `0`, `"off"` are off); a YAML boolean's
+ * text in the environment is not known here, so it decides nothing.
+ */
+function envSwitchChecks(views: readonly StageView[], talkers: readonly StageView[]): TfaCheck[] {
+  const requirement = `\`${ENV_SWITCH}\` on (unset or "1")`;
+  const judged = talkers.length > 0 ? talkers : views;
+  const entries = judged.map(envSwitchEntry);
+  const values = entries.map((entry) => (entry && isScalar(entry.value) && (typeof entry.value.value === 'string' || typeof entry.value.value === 'number') ? String(entry.value.value) : undefined));
+  const where = (view: StageView) => (talkers.length > 0 ? `stage ${view.id} env` : 'env');
+  // Off where the talker runs: for a known talker, its own env; otherwise only when every stage turns it off.
+  const offAt = values.findIndex((value) => value !== undefined && value !== '1');
+  const everyOff = values.length > 0 && values.every((value) => value !== undefined && value !== '1');
+  if (offAt >= 0 && (talkers.length > 0 || everyOff)) {
+    const view = judged[offAt] as StageView;
+    return [fail('tfa-env-switch-off', requirement, `${where(view)} ${ENV_SWITCH}: ${JSON.stringify(values[offAt])}`, entries[offAt], '"1"')];
+  }
+  const onAt = values.findIndex((value) => value === '1');
+  if (onAt >= 0 && values.every((value) => value === '1')) {
+    return [pass('tfa-env-switch-off', requirement, `${where(judged[onAt] as StageView)} ${ENV_SWITCH}: "1"`, entries[onAt])];
+  }
+  return [
+    {
+      code: 'tfa-env-switch-off',
+      ok: null,
+      requirement,
+      actual: `not set in this config: it is on unless the server's environment sets \`${ENV_SWITCH}\` to anything but "1" (Stage Lens cannot see that environment from the YAML)`,
+      decidedBy: undefined,
+    },
   ];
 }
 

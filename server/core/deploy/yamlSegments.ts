@@ -169,7 +169,10 @@ function hasAnchorOrAlias(text: string): boolean {
     let i = lineStart;
     while (text.charCodeAt(i) === SPACE) i++;
     if (text.charCodeAt(i) !== HASH) return true;
-    ANCHOR_OR_ALIAS.lastIndex = match.index + 1;
+    // A comment line: go on after it (not after the match: a line of `&a` would be walked back over once per match).
+    const lineEnd = text.indexOf('\n', match.index);
+    if (lineEnd < 0) return false;
+    ANCHOR_OR_ALIAS.lastIndex = lineEnd;
   }
   return false;
 }

@@ -2,14 +2,44 @@
 // what PyYAML's safe_load (which vLLM-Omni uses) makes of the same text: aliases read as
 // the anchored value, `<<` merge keys copy the merged map's entries under the explicit
 // ones, and a repeated key keeps its last value.
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node, type Scalar } from 'yaml';
+import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Scalar } from 'yaml';
 import type { ConfigEntry, ConfigValue } from './configTree';
 import type { LineIndex } from './sourceRange';
 
 type AnyNode = Node | null | undefined;
 
 export function documentToTree(doc: Document, lines: LineIndex): ConfigValue | null {
-  return new TreeBuilder(doc, lines).convert(doc.contents as AnyNode);
+  return new TreeBuilder(aliasTargets(doc), lines).convert(doc.contents as AnyNode);
+}
+
+/**
+ * What each alias stands for, found in one pass over the document: the last node before
+ * the alias (in document order) that carries its anchor, as `yaml`'s `Alias.resolve` finds
+ * it. (`resolve` itself visits the document from the start for every alias, which made
+ * a file with thousands of aliases take seconds to minutes.) The walk keeps its own stack:
+ * a document's depth is bounded by the parse (nesting.ts), but not by much.
+ */
+function aliasTargets(doc: Document): Map<Alias, Node> {
+  const targets = new Map<Alias, Node>();
+  const anchors = new Map<string, Node>();
+  const todo: unknown[] = [doc.contents];
+  while (todo.length > 0) {
+    const node = todo.pop();
+    if (isPair(node)) {
+      todo.push(node.value, node.key); // the key comes first in document order
+      continue;
+    }
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target) targets.set(node, target);
+      continue;
+    }
+    if (isScalar(node) || isCollection(node)) {
+      if (node.anchor) anchors.set(node.anchor, node);
+      if (isCollection(node)) for (let i = node.items.length - 1; i >= 0; i--) todo.push(node.items[i]);
+    }
+  }
+  return targets;
 }
 
 class TreeBuilder {
@@ -19,14 +49,14 @@ class TreeBuilder {
   private readonly inProgress = new Set<Node>();
 
   constructor(
-    private readonly doc: Document,
+    private readonly aliases: ReadonlyMap<Alias, Node>,
     private readonly lines: LineIndex,
   ) {}
 
   convert(node: AnyNode): ConfigValue | null {
     if (!node) return null;
     if (isAlias(node)) {
-      const target = node.resolve(this.doc) as AnyNode;
+      const target = this.aliases.get(node);
       // An unresolved alias is reported by the parser itself; a self-containing alias
       // (`a: &x [*x]`) has no finite value, so it reads as null here.
       return target && !this.inProgress.has(target) ? this.convert(target) : null;

@@ -21,7 +21,8 @@ export interface TableTitle {
 
 const NAME = /^[A-Za-z][A-Za-z0-9 _.-]{0,79}$/;
 const EMPTY_SUFFIX = '] <empty>';
-const MARKDOWN_HEADING = /^#{1,6} +(.*?) *$/;
+/** `#### ` before a heading's text (which is read by hand: `/^#{1,6} +(.*?) *$/` backtracked quadratically on trailing spaces). */
+const MARKDOWN_HEADING = /^#{1,6} +/;
 
 export function kindOfTitle(name: string): TableKind {
   // A switch compares characters; indexing an object by a fresh string would hash it.
@@ -111,8 +112,21 @@ export function parseMarkdownTitle(message: string): TableTitle | null {
   if (message.charCodeAt(0) !== 35 /* # */) return null;
   const m = MARKDOWN_HEADING.exec(message);
   if (m === null) return null;
-  const title = titleFromInner(m[1] as string, false, true);
+  const inner = headingText(message, m[0].length);
+  if (inner === null) return null;
+  const title = titleFromInner(inner, false, true);
   return title !== null && title.kind !== 'unknown' ? title : null;
+}
+
+/** The heading's text after `from`, without trailing spaces; null when it holds a line break. */
+function headingText(message: string, from: number): string | null {
+  let end = message.length;
+  while (end > from && message.charCodeAt(end - 1) === 32) end--;
+  for (let i = from; i < end; i++) {
+    const c = message.charCodeAt(i);
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null;
+  }
+  return message.slice(from, end);
 }
 
 function titleFromInner(inner: string, empty: boolean, markdown: boolean, identities?: IdentityCache): TableTitle | null {

@@ -20,7 +20,7 @@ export type CommentLine =
   | { readonly kind: 'comment' }
   | { readonly kind: 'invalid'; readonly message: string };
 
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INFINITY = /^([+-]?)inf(?:inity)?$/i;
 const NAN = /^[+-]?nan$/i;
 const TIMESTAMP = /^-?\d+$/;

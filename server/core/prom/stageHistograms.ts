@@ -7,6 +7,7 @@ import { histogramQuantile } from './histogramQuantile';
 import { replicaIdOf, stageIdOf } from './labels';
 import { canonicalMetricName, isSecondsMetric } from './metricNames';
 import type { HistogramBucket, HistogramSeries, Labels, ParsedExposition } from './model';
+import { pushAll } from '../arrays';
 
 /** Canonical names of the histograms with per-stage (or pipeline) latency meaning. */
 export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
@@ -153,7 +154,7 @@ export function stageHistogramRows(
       for (const series of family.series) familyRows.push(summarizeHistogramSeries(family.name, series));
     }
     familyRows.sort(byStageThenReplica);
-    rows.push(...familyRows);
+    pushAll(rows, familyRows);
   }
   return rows;
 }

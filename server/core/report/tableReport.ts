@@ -5,6 +5,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
+import { pushAll } from '../arrays';
 
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
@@ -36,11 +37,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   );
   const missing = snapshot.tablesMissing;
   // Said once, before any number: what is missing and the fix.
-  if (missing !== null) out.push('', ...wrap(missing.message));
+  if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
   if (snapshot.stages.length === 0) {
     out.push('', 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.');
   } else if (missing?.all === true) {
-    out.push('', ...timingOnlyTable(snapshot));
+    pushAll(out, ['', ...timingOnlyTable(snapshot)]);
   } else {
     out.push('', 'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)');
     const rows: string[][] = [];
@@ -52,7 +53,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         })]);
       });
     }
-    out.push(...textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    pushAll(out, textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push('', 'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the');
       out.push("talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.");
@@ -69,7 +70,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         if (parts.length > 0) notes.push(`  stage ${s.stageKey} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
-    if (notes.length > 0) out.push('', 'Values left out of the percentiles:', ...notes);
+    if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
   }
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {

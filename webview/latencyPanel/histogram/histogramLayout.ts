@@ -3,6 +3,7 @@
 // DOM-free.
 import type { HistogramResult } from '../../../server/protocol';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
+import { maxOf } from '../../../server/core/arrays';
 
 export interface HistogramBox {
   readonly width: number;
@@ -50,7 +51,7 @@ export function unbinnedCounts(h: HistogramResult): UnbinnedCount[] {
 export function histogramLayout(h: HistogramResult, box: HistogramBox): HistogramLayout {
   const n = Math.min(h.counts.length, Math.max(0, h.edges.length - 1));
   const binned = h.counts.slice(0, n).reduce((a, b) => a + b, 0);
-  const maxCount = Math.max(0, ...h.counts.slice(0, n));
+  const maxCount = maxOf(0, h.counts.slice(0, n));
   if (n === 0) return { bars: [], xTicks: [], yTicks: [], binned: 0, maxCount: 0, mode: null };
   const lo = h.edges[0] as number;
   const hi = h.edges[n] as number;

@@ -2,7 +2,7 @@
 // percentile markers; counts that are not numbers are listed beside, never binned).
 import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSummary, WebviewToHost } from '../../../server/protocol';
 import { fitCanvas, observeSize } from '../../shared/canvas';
-import { h, setData, setText } from '../../shared/dom';
+import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
 import { SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
@@ -94,7 +94,7 @@ export class HistogramView {
     const key = this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
     if (key === this.optionsKey) return;
     this.optionsKey = key;
-    this.stageSelect.replaceChildren(...this.stages.map((s) => new Option(stageLabel(s.stageKey, stageNames), s.stageKey)));
+    setChildren(this.stageSelect, this.stages.map((s) => new Option(stageLabel(s.stageKey, stageNames), s.stageKey)));
     if (this.choice.stageKey === null || !this.stages.some((s) => s.stageKey === this.choice.stageKey)) {
       this.choice = { ...this.choice, stageKey: this.stages[this.stages.length - 1]?.stageKey ?? null };
     }
@@ -124,7 +124,7 @@ export class HistogramView {
     const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
       const g = document.createElement('optgroup');
       g.label = label;
-      g.append(...options);
+      setChildren(g, options);
       return g;
     };
     this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));

@@ -178,7 +178,7 @@ export class SpansView {
       return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, `slowest: ${stageLabel(key, this.stageNames)}`);
     });
     items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch ring', attrs: { 'aria-hidden': 'true' } }), 'cold (first request after a server start)'));
-    this.legend.replaceChildren(h('div', { className: 'legend-row' }, ...items));
+    this.legend.replaceChildren(h('div', { className: 'legend-row' }, items));
   }
 
   // ------------------------------------------------------------ interaction

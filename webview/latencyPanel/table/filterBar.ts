@@ -1,6 +1,6 @@
 // Filters of the request table: request id text, stage, finding. Applied server-side.
 import type { Finding, StageSummary } from '../../../server/protocol';
-import { button, debounce, h } from '../../shared/dom';
+import { button, debounce, h, setChildren } from '../../shared/dom';
 import { stageLabel } from '../../shared/labels';
 
 export interface FilterValue {
@@ -46,13 +46,13 @@ export class FilterBar {
     const stageKey = stageIds.map((id) => `${id}:${stageNames[String(id)] ?? ''}`).join('|');
     if (stageKey !== this.stageKey) {
       this.stageKey = stageKey;
-      this.stage.replaceChildren(new Option('All stages', ''), ...stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id))));
+      setChildren(this.stage, [new Option('All stages', ''), stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id)))]);
     }
     const codes = [...new Set(findings.map((f) => f.code))];
     const findingKey = codes.join('|');
     if (findingKey !== this.findingKey) {
       this.findingKey = findingKey;
-      this.finding.replaceChildren(new Option('All findings', ''), ...codes.map((c) => new Option(c, c)));
+      setChildren(this.finding, [new Option('All findings', ''), codes.map((c) => new Option(c, c))]);
     }
     this.showValue();
   }

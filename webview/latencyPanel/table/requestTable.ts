@@ -399,7 +399,7 @@ export class RequestTable {
       return cell;
     });
     const [idCell, ...valueCells] = cells as [HTMLDivElement, ...HTMLDivElement[]];
-    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false', 'aria-owns': idCell.id }, dataset: { slot } }, ...valueCells);
+    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false', 'aria-owns': idCell.id }, dataset: { slot } }, valueCells);
     el.style.width = `${totalWidth(this.columns)}px`;
     el.style.paddingLeft = `${this.columns[0]?.width ?? 0}px`;
     el.hidden = true;

@@ -26,6 +26,6 @@ export class RequestFacts {
         h('th', { text: stageLabel(stage.stageKey, stageNames), attrs: { scope: 'row' } }),
         ...cells.map((v, i) => h('td', { title: v.title, dataset: { col: names[i] ?? '' } }, h('span', { className: 'v', text: v.text, dataset: { state: v.state } }))));
     });
-    this.el.replaceChildren(h('thead', {}, head), h('tbody', {}, ...rows));
+    this.el.replaceChildren(h('thead', {}, head), h('tbody', {}, rows));
   }
 }

@@ -6,6 +6,7 @@ import type { LinearScale } from '../../shared/axis';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
+import { maxOf } from '../../../server/core/arrays';
 
 export interface WaterfallBox {
   readonly width: number;
@@ -94,7 +95,7 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
   }));
   const laneOf = new Map(lanes.map((l) => [l.stageKey, l]));
   const segments = detail.timeline.filter((s) => Number.isFinite(s.startMs) && Number.isFinite(s.endMs) && s.endMs >= s.startMs);
-  const rawMax = Math.max(0, ...segments.map((s) => s.endMs));
+  const rawMax = maxOf(0, segments.map((s) => s.endMs));
   const maxMs = niceMax(rawMax, 6);
   const x = scale(0, maxMs, box.gutter, Math.max(box.gutter + 1, box.width - box.rightPad));
   const bar = (s: TimelineSegment): WaterfallBar => {

@@ -119,7 +119,7 @@ export class WaterfallView {
       h('span', { className: 'legend-item', dataset: { phase: p } }, h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }), PHASE_LABEL[p]),
     );
     items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), 'slowest phase'));
-    const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, ...items)];
+    const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, items)];
     if (layout.anchored.length > 0) {
       blocks.push(
         h('div', { className: 'legend-row', testId: 'legend-measured' },
@@ -133,7 +133,7 @@ export class WaterfallView {
           h('span', { className: 'swatch hatched', attrs: { 'aria-hidden': 'true' } }),
           h('span', { className: 'legend-text', text: 'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:' })),
         h('ul', { className: 'rules', testId: 'waterfall-rules' },
-          ...layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${placementWords(n.rule)}`))),
+          layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${placementWords(n.rule)}`))),
       );
     }
     this.legend.replaceChildren(...blocks);

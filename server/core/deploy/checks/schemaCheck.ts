@@ -5,6 +5,7 @@ import { isMap, renderValue, type ConfigEntry, type ConfigMap, type ConfigValue 
 import { closestName } from '../didYouMean';
 import { lookupKey, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
+import { pushAll } from '../../arrays';
 
 /**
  * Findings per list item (a stage) and schema, kept while the item's tree is unchanged
@@ -47,7 +48,7 @@ class SchemaWalker {
     const line = item.location.range.start.line;
     const known = itemFindings.get(item)?.get(schema);
     if (known && known.line === line) {
-      this.found.push(...known.found);
+      pushAll(this.found, known.found);
       return;
     }
     const walker = new SchemaWalker();
@@ -55,7 +56,7 @@ class SchemaWalker {
     let bySchema = itemFindings.get(item);
     if (!bySchema) itemFindings.set(item, (bySchema = new Map()));
     bySchema.set(schema, { line, found: walker.found });
-    this.found.push(...walker.found);
+    pushAll(this.found, walker.found);
   }
 
   private unknown(entry: ConfigEntry, schema: MapSchema, topLevel: boolean): void {
@@ -148,7 +149,7 @@ function unquotedAs(text: string, kinds: readonly ValueKind[]): string | undefin
   const trimmed = text.trim();
   if (kinds.includes('boolean') && /^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase();
   if (kinds.includes('integer') && /^-?\d+$/.test(trimmed)) return trimmed;
-  if (kinds.includes('number') && /^-?(\d+\.?\d*|\.\d+)$/.test(trimmed)) return trimmed;
+  if (kinds.includes('number') && /^-?(?:\d+(?:\.\d*)?|\.\d+)$/.test(trimmed)) return trimmed;
   return undefined;
 }
 

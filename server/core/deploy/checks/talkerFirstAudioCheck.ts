@@ -13,7 +13,7 @@ export function talkerFirstAudioDiagnostics(parsed: ParsedDeployFile, effective:
   const found: DeployDiagnostic[] = [];
   for (const report of talkerFirstAudioReports(effective)) {
     for (const check of report.checks) {
-      if (check.ok) continue;
+      if (check.ok !== false) continue;
       const at = placement(file, own, report, check);
       if (!at) continue;
       const where = check.decidedBy && check.decidedBy.keyLocation.file !== file ? ` (${describeLocation(check.decidedBy.span, file)})` : '';

@@ -4,7 +4,10 @@
 import { key, keyTable, METRICS, type KeySpec, type MapSchema } from './keySpec';
 
 const TFA_PREREQUISITES =
-  'It only takes effect with Model Runner V2 (`model_runner: v2`), `async_chunk` on, a one-frame first codec chunk (`initial_codec_chunk_frames: 1`, or a `codec_chunk_ramp` starting at 1), CUDA, a single-rank in-process talker (tensor and pipeline parallel size 1, executor `uni`/unset) and prefix caching off for the talker. `VLLM_OMNI_TALKER_FIRST_AUDIO=0` turns it off.';
+  'It only takes effect with Model Runner V2 (`model_runner: v2`), `async_chunk` on, a one-frame first codec chunk (`initial_codec_chunk_frames: 1`, or a `codec_chunk_ramp` starting at 1), CUDA, a single-rank talker on a local executor (tensor and pipeline parallel size 1, `distributed_executor_backend` `uni` or unset), prefix caching off for the talker, and the environment switch `VLLM_OMNI_TALKER_FIRST_AUDIO` on: the talker\'s process reads it as on when it is unset or exactly `"1"`, so `0` (or any other value) turns the feature off. A stage\'s `env` in this file can set it; the server\'s own environment cannot be seen from the YAML.';
+
+/** What is known of the H200 profile's keys: a public vLLM-Omni note, not tied to a released config. */
+const H200_NOTE = 'vLLM-Omni\'s Qwen3-Omni MRv2 performance note names it in the experimental H200 profile (`qwen3_omni_moe_mrv2_h200.yaml`), which turns it on';
 
 export const TALKER_FIRST_AUDIO_SPEC = key(
   'talker_first_audio',
@@ -87,7 +90,20 @@ const extraKeys: KeySpec[] = [
   key('code_predictor_prefix_graph_buckets', 'list', 'unset', 'Batch buckets captured for the code-predictor prefix graphs.', METRICS.engineSpeed),
   key('code_predictor_prefix_graph_seq_lens', 'list', 'unset', 'Sequence lengths captured for the code-predictor prefix graphs.', METRICS.engineSpeed),
   key('code_predictor_kv_cache', 'boolean', 'false', 'Frame-local KV cache for the code predictor.', METRICS.engineSpeed),
-  key('code_predictor_fused_sampling', 'boolean', 'false', 'Fused sampling in the code predictor.', METRICS.engineSpeed),
+  key(
+    'code_predictor_fused_sampling',
+    'boolean',
+    'false',
+    `Fused sampling in the code predictor (a connector \`extra\` key). ${H200_NOTE}; the note says to keep a control with it \`false\` when C64 P99 latency matters most, and that the fused kernels are not bitwise-equivalent.`,
+    'Only changes how fast the talker\'s code predictor runs (its steps: talker `vllm_decode_ms`, ITL); compare sessions with and without it at the same load. Stage Lens has no field of its own for it.',
+  ),
+  key(
+    'codec_cudnn_benchmark',
+    'boolean',
+    'false',
+    `cuDNN algorithm search in the Qwen3-Omni Code2Wav decoder (a connector \`extra\` key; it must be a boolean). ${H200_NOTE}; the note says the search has a start-up cost and restores the process\'s cuDNN settings on exit, and to keep a control with it \`false\` when C64 P99 latency matters most.`,
+    'The search happens when a shape is first used, so the first requests after a boot can be slower (a cold start in the codec\'s `vllm_decode_ms`); later codec steps may be faster. Compare sessions with and without it.',
+  ),
   key('decode_cudagraph_capture_sizes', 'list', 'derived from the chunk sizes', 'Extra stateless decoder shapes to capture as CUDA graphs (ignored with async chunk, where shapes come from the chunk sizes).', METRICS.codecGraphs),
   key('decode_cudagraph_batch_sizes', 'list', '[1]', 'Batch sizes of the decoder CUDA graphs.', METRICS.codecGraphs),
   key('decode_compile_shapes', 'list', 'unset', 'Decoder shapes to compile.', METRICS.codecGraphs),
@@ -99,7 +115,13 @@ const extraKeys: KeySpec[] = [
   key('decode_chunk_frames', 'integer', 'model default', 'Chunk size of the decoder\'s non-streaming path.', METRICS.codecGraphs),
   key('decode_left_context_frames', 'integer', 'model default', 'Left context of the decoder\'s non-streaming path.', METRICS.codecGraphs),
   key('codec_graph_batch_sizes', 'list', 'unset', 'Qwen3-Omni Code2Wav: decode a streaming step as a few length groups on multi-row CUDA graphs instead of one padded eager call.', METRICS.codecGraphs),
-  key('codec_fused_snake', 'boolean', 'false', 'Qwen3-Omni Code2Wav: fused Snake activation kernel.', METRICS.engineSpeed),
+  key(
+    'codec_fused_snake',
+    'boolean',
+    'false',
+    `Fused decoder blocks (the Snake activation) in the Qwen3-Omni Code2Wav decoder, on CUDA only (a connector \`extra\` key). ${H200_NOTE}; the note says it explicitly opts CUDA profiles into fused decoder blocks, while the base V1 profile keeps the original blocks.`,
+    METRICS.engineSpeed,
+  ),
   key('talker_stream_decode', 'boolean', 'false', 'Qwen3-TTS: the talker decodes streamed audio itself (CUDA, MRv2, async chunk, TP=PP=1, prefix caching off).', 'Audio packets then come from the talker stage: codec-stage fields cover less of the audio.'),
 ];
 

@@ -13,7 +13,7 @@ export const pipelineWideEngineKeys: KeySpec[] = [
     'string',
     'unset (vLLM picks `uni` for one GPU)',
     'How vLLM runs a stage\'s workers: `uni` (in process), `mp` (processes), `ray`, `external_launcher`.',
-    'Process hops add a little to every step. `talker_first_audio` needs an in-process talker (`uni` or unset).',
+    'Process hops add a little to every step. `talker_first_audio` needs a local executor for the talker (`uni` or unset).',
   ),
   key('dtype', 'string', 'auto', 'Weight and activation dtype (`auto`, `bfloat16`, `float16`…).', METRICS.engineSpeed),
   key('quantization', 'string', 'unset', 'Quantization method.', METRICS.engineSpeed),
