@@ -16,9 +16,10 @@ export interface ChunkReader {
 /**
  * Reads `input` to its end. Once KIND_HEAD_BYTES have arrived (or the input ended, even
  * empty), calls `start` with the kind; every chunk, the held-back head first, then goes to
- * the reader `start` returned, in order. Resolves with that reader.
+ * the reader `start` returned, in order. Resolves with that reader. A chunk passed to the
+ * reader is valid only during its push (the source may reuse the buffer).
  */
-export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
+export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown> | Iterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;
@@ -34,7 +35,8 @@ export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unk
       reader.push(bytes);
       continue;
     }
-    head.push(bytes);
+    // Copied: a source may reuse its buffer for the next chunk (regularFileChunks).
+    head.push(Buffer.from(bytes));
     headBytes += bytes.length;
     if (headBytes >= KIND_HEAD_BYTES) reader = decide();
   }

@@ -14,6 +14,7 @@ import { traceChunks, type TraceRequests } from '../core/report/trace';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { summarizeScrape } from '../core/promSummary';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
+import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
@@ -66,8 +67,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const { runLive } = await import('./live');
     return runLive({ source: new TailSource({ path: source, fromStart: true }), title: `following ${source}`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
   }
-  const input: Readable = source === '-' ? process.stdin : createReadStream(source);
   try {
+    const input: Readable | Iterable<Buffer> = source === '-' ? process.stdin : (regularFileChunks(source) ?? createReadStream(source));
     const sourceName = source === '-' ? 'stdin' : source;
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB.
@@ -97,7 +98,7 @@ function writeOut(text: string | Uint8Array): Promise<void> {
  * the report, in chunks: a large log's JSON would not fit in one string (V8 caps a string
  * at ~512 MiB).
  */
-export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
+export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
   const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
   if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms)));
   if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
@@ -106,7 +107,7 @@ export async function analyzeStream(input: Readable, format: Exclude<Format, 'tr
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
-async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
+async function readAnalysis(input: Readable | Iterable<Buffer>, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold });
   // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
   const parser = new LogStreamParser({ overallSummaryFields: false });
@@ -119,7 +120,7 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
         ? (buf: Buffer) => analysis.ingest(parser.push(buf))
         : (buf: Buffer) => {
             if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
-            scrapeChunks.push(buf);
+            scrapeChunks.push(Buffer.from(buf));
             scrapeBytes += buf.length;
           },
   }));

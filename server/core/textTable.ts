@@ -1,5 +1,7 @@
 // A plain-text table with right-aligned columns (the first column left-aligned), and the
 // millisecond format the text reports share (the analysis table and compare's tables).
+import { groupedNumber } from './numberText';
+
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]): string =>
@@ -11,5 +13,5 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 export function formatMs(v: number): string {
   const abs = Math.abs(v);
   const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 2 : 3;
-  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return groupedNumber(v, digits, digits);
 }

@@ -13,6 +13,10 @@ const MAX_OVERALL_SUMMARIES = 16;
 export interface AnalysisSnapshot {
   /** Every request, materialized from the packed store on first access (a live view should page through `StreamAnalysis.requests` instead). */
   readonly requests: readonly AnalyzedRequest[];
+  /** requests.length, without materializing them. */
+  readonly requestCount: number;
+  /** Requests marked cold (first after a server start), without materializing them. */
+  readonly coldRequestCount: number;
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
@@ -42,6 +46,7 @@ export class StreamAnalysis {
   private readonly engines = new Map<string, EngineStatsRecord>();
   private bootCount = 0;
   private legacyCount = 0;
+  private coldCount = 0;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {}
 
@@ -88,6 +93,8 @@ export class StreamAnalysis {
       get requests(): readonly AnalyzedRequest[] {
         return (requests ??= [...store]);
       },
+      requestCount: store.length,
+      coldRequestCount: this.coldCount,
       stages,
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
@@ -122,6 +129,7 @@ export class StreamAnalysis {
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
     for (const request of requests) {
       this.store.add(request);
+      if (request.cold) this.coldCount += 1;
       if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);

@@ -28,9 +28,11 @@ export interface TableReportOptions {
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
   const out: string[] = [];
-  const cold = snapshot.requests.filter((r) => r.cold).length;
+  // Counted without materializing the requests: a table needs only the summaries.
+  const cold = snapshot.coldRequestCount;
+  const count = snapshot.requestCount;
   out.push(
-    `Stage Lens: ${snapshot.requests.length} request${snapshot.requests.length === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
+    `Stage Lens: ${count} request${count === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
       (snapshot.boots > 0 ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})` : '') +
       ` from ${options.source}`,
   );
