@@ -5,13 +5,12 @@ import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
-import { analysisJson } from '../core/report/jsonReport';
-import { prettyJsonChunks } from '../core/report/jsonChunks';
-import type { HistogramSummaryJson } from '../core/report/jsonReport';
-import { csvRows } from '../core/report/csvReport';
+import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
+import { AnalysisJsonWriter } from '../core/report/jsonStream';
+import { CSV_HEADER, csvRowsOf } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
-import { traceChunks, type TraceRequests } from '../core/report/trace';
-import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+import { traceChunks } from '../core/report/trace';
+import type { AnalyzedRequest } from '../core/analysis/types';
 import { summarizeScrape } from '../core/promSummary';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
@@ -70,13 +69,15 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   try {
     const input: Readable | Iterable<Buffer> = source === '-' ? process.stdin : (regularFileChunks(source) ?? createReadStream(source));
     const sourceName = source === '-' ? 'stdin' : source;
+    const excludeCold = parsed.values['exclude-cold'] === true;
     if (format === 'trace') {
-      // Written chunk by chunk: a large log's trace is hundreds of MB.
-      const { requests } = await readAnalysis(input, parsed.values['exclude-cold'] === true);
-      for (const chunk of traceChunks(requests, { source: sourceName })) await writeOut(chunk);
+      // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
+      // requests with what it learns from all of them, so they are kept (packed).
+      const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    for (const chunk of await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName)) await writeOut(chunk);
+    await analyzeStream(input, format, excludeCold, sourceName);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -94,30 +95,94 @@ function writeOut(text: string | Uint8Array): Promise<void> {
 }
 
 /**
- * Streams the input through the log parser, or (for a scrape) reads it whole, and renders
- * the report, in chunks: a large log's JSON would not fit in one string (V8 caps a string
- * at ~512 MiB).
+ * Text for stdout in writes of about 1 MB (a write per request would cost more than the
+ * request); `drained` waits while stdout's buffer is full (never on Linux, where writes
+ * to files and pipes are synchronous).
  */
-export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
-  const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
-  if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms)));
-  if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
-  const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });
-  return [lines.join('\n') + '\n'];
+class StdoutText {
+  private parts: string[] = [];
+  private size = 0;
+
+  readonly add = (text: string): void => {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= 1 << 20) this.flush();
+  };
+
+  flush(): void {
+    if (this.size === 0) return;
+    process.stdout.write(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+
+  drained(): Promise<void> | undefined {
+    return process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', () => resolve())) : undefined;
+  }
+}
+
+/**
+ * Streams the input through the log parser, or (for a scrape) reads it whole, and prints
+ * the report. JSON and CSV are written as the requests are read, none of them kept: the
+ * output of a large log is never held whole (nor as objects), and memory does not grow
+ * with the log. The table needs the summaries alone.
+ */
+export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<void> {
+  const out = new StdoutText();
+  if (format === 'json') {
+    const writer = new AnalysisJsonWriter(out.add);
+    const { analysis, histograms } = await readAnalysis(input, { excludeCold, keepRequests: false, onRequest: (r) => writer.request(r), drained: () => out.drained() });
+    writer.end(analysisJsonRest(analysis.snapshot(), histograms));
+    out.add('\n');
+  } else if (format === 'csv') {
+    // The header with the first row (or at the end): nothing is written for an input that cannot be read.
+    let header = false;
+    const writeHeader = (): void => {
+      if (!header) out.add(CSV_HEADER.join(',') + '\n');
+      header = true;
+    };
+    await readAnalysis(input, {
+      excludeCold,
+      keepRequests: false,
+      onRequest: (r) => {
+        writeHeader();
+        for (const row of csvRowsOf(r)) out.add(row + '\n');
+      },
+      drained: () => out.drained(),
+    });
+    writeHeader();
+  } else {
+    const { analysis, histograms, kind } = await readAnalysis(input, { excludeCold, keepRequests: false });
+    const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(analysis.snapshot(), { source: sourceName });
+    out.add(lines.join('\n') + '\n');
+  }
+  out.flush();
+}
+
+interface ReadOptions {
+  readonly excludeCold: boolean;
+  readonly keepRequests: boolean;
+  readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Awaited after each chunk: output backpressure. */
+  readonly drained?: () => Promise<void> | undefined;
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
-async function readAnalysis(input: Readable | Iterable<Buffer>, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
-  const analysis = new StreamAnalysis({ excludeCold });
+async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOptions): Promise<{ analysis: StreamAnalysis; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
+  const analysis = new StreamAnalysis({ excludeCold: options.excludeCold, keepRequests: options.keepRequests, onRequest: options.onRequest });
   // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
   const parser = new LogStreamParser({ overallSummaryFields: false });
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
+  const drained = options.drained;
   const { kind } = await readByKind(input, (kind) => ({
     kind,
     push:
       kind === 'log'
-        ? (buf: Buffer) => analysis.ingest(parser.push(buf))
+        ? (buf: Buffer) => {
+            analysis.ingest(parser.push(buf));
+            return drained?.();
+          }
         : (buf: Buffer) => {
             if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
             scrapeChunks.push(Buffer.from(buf));
@@ -135,7 +200,7 @@ async function readAnalysis(input: Readable | Iterable<Buffer>, excludeCold: boo
     histograms = scrape.histograms;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, kind };
+  return { analysis, histograms, kind };
 }
 
 function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {
@@ -147,9 +212,4 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
   return out;
-}
-
-function* withNewline(chunks: Iterable<string>): Generator<string, void, undefined> {
-  yield* chunks;
-  yield '\n';
 }

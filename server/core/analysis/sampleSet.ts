@@ -33,6 +33,18 @@ export class SampleSet {
     if (this.tail.length >= MERGE_AT) this.merge();
   }
 
+  /** An independent set with the same samples (added in the same order: the same mean). */
+  copy(): SampleSet {
+    const copy = new SampleSet();
+    copy.body = this.body.slice();
+    copy.scaled = this.scaled;
+    copy.tail = this.tail.slice();
+    copy.sortedUpTo = this.sortedUpTo;
+    copy.total = this.total;
+    copy.largest = this.largest;
+    return copy;
+  }
+
   get count(): number {
     return this.body.length + this.tail.length;
   }

@@ -16,7 +16,7 @@ class StageAccumulator {
   readonly fields = new Map<string, SampleSet>();
   readonly split = new Map<SplitName, SampleSet>();
   readonly splitStates = new Map<SplitName, Record<SplitState, number>>(SPLIT_NAMES.map((n) => [n, emptyStateCounts()]));
-  readonly addedTimeToFirstOutput = new SampleSet();
+  addedTimeToFirstOutput = new SampleSet();
 
   constructor(
     readonly stageKey: string,
@@ -48,6 +48,17 @@ class StageAccumulator {
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
     };
   }
+
+  /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
+  copyFor(replicaId: number): StageAccumulator {
+    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId);
+    copy.requestCount = this.requestCount;
+    for (const [name, set] of this.fields) copy.fields.set(name, set.copy());
+    for (const [name, set] of this.split) copy.split.set(name, set.copy());
+    for (const [name, counts] of this.splitStates) copy.splitStates.set(name, { ...counts });
+    copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
+    return copy;
+  }
 }
 
 function compareStageKeys(a: string, b: string): number {
@@ -59,17 +70,40 @@ function compareStageKeys(a: string, b: string): number {
   return Number(as) - Number(bs);
 }
 
+export interface StageSummaryOptions {
+  /**
+   * Keep the per-replica summaries as requests arrive instead of computing them from the
+   * stored requests when asked (a reader that keeps no requests): a stage's first replica
+   * starts as a copy of the stage's samples when its second replica appears.
+   */
+  readonly replicasAsTheyCome?: boolean;
+}
+
 export class StageSummaryBuilder {
   private readonly byStage = new Map<string, StageAccumulator>();
   /** Replica ids seen per stage: per-replica summaries are only worth their memory for stages on several. */
   private readonly replicaIds = new Map<string, Set<number>>();
+  /** Per stage and replica, for stages seen on several replicas (replicasAsTheyCome only). */
+  private readonly byReplica: Map<string, StageAccumulator> | null;
+
+  constructor(options: StageSummaryOptions = {}) {
+    this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
+  }
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
+      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
+      const byReplica = this.byReplica;
+      if (byReplica !== null && replicas.size === 1 && !replicas.has(stage.replicaId)) {
+        // The stage's second replica: every request of the stage so far ran on the first.
+        const first = replicas.values().next().value as number;
+        byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
+      }
       if (replicas.size < 1024) replicas.add(stage.replicaId);
-      accumulate(accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null), request, stage);
+      accumulate(stageAcc, request, stage);
+      if (byReplica !== null && replicas.size > 1) accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
     }
   }
 
@@ -80,9 +114,11 @@ export class StageSummaryBuilder {
 
   /**
    * One summary per stage and replica, only for stages seen on more than one replica,
-   * computed from the requests given (the same ones that were added).
+   * computed from the requests given (the same ones that were added); with
+   * replicasAsTheyCome, the ones kept as they came (`requests` is not read).
    */
   replicas(requests: Iterable<AnalyzedRequest>): StageSummary[] {
+    if (this.byReplica !== null) return sortedSummaries(this.byReplica);
     const multi = new Set([...this.replicaIds].filter(([, ids]) => ids.size > 1).map(([key]) => key));
     if (multi.size === 0) return [];
     const byReplica = new Map<string, StageAccumulator>();
@@ -92,10 +128,14 @@ export class StageSummaryBuilder {
         accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
       }
     }
-    return [...byReplica.values()]
-      .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
-      .map((a) => a.summary());
+    return sortedSummaries(byReplica);
   }
+}
+
+function sortedSummaries(byReplica: Map<string, StageAccumulator>): StageSummary[] {
+  return [...byReplica.values()]
+    .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
+    .map((a) => a.summary());
 }
 
 function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {

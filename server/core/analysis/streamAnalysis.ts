@@ -34,11 +34,18 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /**
+   * Keep every request in the packed store (default true). A one-shot reader that writes
+   * each request as it comes (onRequest) or needs none (a table of summaries) keeps none:
+   * less work per request and memory that does not grow with the log; `requests` is then
+   * empty and the snapshot's `requests` throws.
+   */
+  readonly keepRequests?: boolean;
 }
 
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
-  private readonly summaries = new StageSummaryBuilder();
+  private readonly summaries: StageSummaryBuilder;
   private readonly findingsBuilder = new FindingsBuilder();
   private readonly store = new RequestStore();
   private readonly problemList: ParseProblem[] = [];
@@ -47,8 +54,13 @@ export class StreamAnalysis {
   private bootCount = 0;
   private legacyCount = 0;
   private coldCount = 0;
+  private accepted = 0;
+  private readonly keepRequests: boolean;
 
-  constructor(private readonly options: StreamAnalysisOptions = {}) {}
+  constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.keepRequests = options.keepRequests ?? true;
+    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests });
+  }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
@@ -64,7 +76,7 @@ export class StreamAnalysis {
   }
 
   get requestCount(): number {
-    return this.store.length;
+    return this.accepted;
   }
 
   get problemCount(): number {
@@ -85,15 +97,17 @@ export class StreamAnalysis {
   snapshot(): AnalysisSnapshot {
     const stages = this.summaries.stages();
     const store = this.store;
+    const kept = this.keepRequests;
     let requests: AnalyzedRequest[] | null = null;
     let replicas: StageSummary[] | null = null;
     const summaries = this.summaries;
     const included = (): Iterable<AnalyzedRequest> => this.includedRequests();
     return {
       get requests(): readonly AnalyzedRequest[] {
+        if (!kept) throw new Error('this analysis keeps no requests (keepRequests: false)');
         return (requests ??= [...store]);
       },
-      requestCount: store.length,
+      requestCount: this.accepted,
       coldRequestCount: this.coldCount,
       stages,
       get replicas(): readonly StageSummary[] {
@@ -128,7 +142,8 @@ export class StreamAnalysis {
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
     for (const request of requests) {
-      this.store.add(request);
+      if (this.keepRequests) this.store.add(request);
+      this.accepted += 1;
       if (request.cold) this.coldCount += 1;
       if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
       this.findingsBuilder.add(request);

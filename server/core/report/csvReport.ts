@@ -27,24 +27,29 @@ function splitCell(request: AnalyzedRequest, stageIndex: number, name: SplitName
   return state === 'measured' || state === 'inferred' ? '' : STATE_WORD[state];
 }
 
+/** The rows of one request, one per stage (without the header). */
+export function csvRowsOf(r: AnalyzedRequest): string[] {
+  const lines: string[] = [];
+  r.stages.forEach((s, i) => {
+    const fieldCells = STAGE_FIELDS.map((f) => {
+      const cell = s.fields[f];
+      if (cell === undefined) return 'hidden';
+      if (cell.state === 'notMeasured') return 'none';
+      return cell.state === 'measured' ? String(numberOf(s.fields, f)) : cell.value;
+    });
+    const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
+    lines.push(
+      [
+        csvEscape(r.requestId), String(r.boot), String(r.cold), String(r.line), csvEscape(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
+        ...SPLIT_NAMES.map((n) => splitCell(r, i, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]), ...fieldCells.map(csvEscape), added === undefined ? '' : String(added),
+      ].join(','),
+    );
+  });
+  return lines;
+}
+
 export function csvRows(requests: readonly AnalyzedRequest[]): string[] {
   const lines = [CSV_HEADER.join(',')];
-  for (const r of requests) {
-    r.stages.forEach((s, i) => {
-      const fieldCells = STAGE_FIELDS.map((f) => {
-        const cell = s.fields[f];
-        if (cell === undefined) return 'hidden';
-        if (cell.state === 'notMeasured') return 'none';
-        return cell.state === 'measured' ? String(numberOf(s.fields, f)) : cell.value;
-      });
-      const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
-      lines.push(
-        [
-          csvEscape(r.requestId), String(r.boot), String(r.cold), String(r.line), csvEscape(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
-          ...SPLIT_NAMES.map((n) => splitCell(r, i, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]), ...fieldCells.map(csvEscape), added === undefined ? '' : String(added),
-        ].join(','),
-      );
-    });
-  }
+  for (const r of requests) for (const line of csvRowsOf(r)) lines.push(line);
   return lines;
 }

@@ -3,7 +3,7 @@
 // which of measured / notMeasured / hidden / notRecorded / inferred each one is.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../analysis/types';
-import type { FieldMap } from '../values';
+import type { Cell, FieldMap } from '../values';
 import { cellToJson } from '../values';
 
 import type { HistogramSummary } from '../promSummary';
@@ -45,18 +45,23 @@ export interface AnalysisJson {
   readonly boots: number;
 }
 
+// for...in, not Object.entries: this runs for every stage of every request of a large log.
 function fieldsJson(fields: FieldMap): Record<string, number | string | null> {
   const out: Record<string, number | string | null> = {};
-  for (const [name, cell] of Object.entries(fields)) out[name] = cellToJson(cell);
+  for (const name in fields) out[name] = cellToJson(fields[name] as Cell);
   return out;
 }
 
 function numbersOnly(fields: FieldMap): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [name, cell] of Object.entries(fields)) if (cell.state === 'measured') out[name] = cell.value;
+  for (const name in fields) {
+    const cell = fields[name] as Cell;
+    if (cell.state === 'measured') out[name] = cell.value;
+  }
   return out;
 }
 
+/** One request of `requests` (the one place that says what a request's JSON holds). */
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
@@ -76,7 +81,10 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
   };
 }
 
-export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = []): AnalysisJson {
+/** Everything of the analysis JSON after `requests`, in order. */
+export type AnalysisJsonRest = Omit<AnalysisJson, 'schema' | 'requests'>;
+
+export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = []): AnalysisJsonRest {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
@@ -86,8 +94,6 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
   const replicaSummary: AnalysisJson['replicaSummary'] = {};
   for (const s of snapshot.replicas) replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = { ...s.fields };
   return {
-    schema: 1,
-    requests: snapshot.requests.map(requestJson),
     stageSummary,
     splitSummary,
     replicaSummary,
@@ -96,4 +102,8 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
   };
+}
+
+export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = []): AnalysisJson {
+  return { schema: 1, requests: snapshot.requests.map(requestJson), ...analysisJsonRest(snapshot, histograms) };
 }
