@@ -7,7 +7,7 @@ import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
-import { CSV_HEADER, csvRowsOf } from '../core/report/csvReport';
+import { CSV_HEADER, csvRequestRows } from '../core/report/csvReport';
 import { tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
@@ -146,7 +146,7 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
       keepRequests: false,
       onRequest: (r) => {
         writeHeader();
-        for (const row of csvRowsOf(r)) out.add(row + '\n');
+        for (const row of csvRequestRows(r)) out.add(row + '\n');
       },
       drained: () => out.drained(),
     });
@@ -170,8 +170,7 @@ interface ReadOptions {
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOptions): Promise<{ analysis: StreamAnalysis; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold: options.excludeCold, keepRequests: options.keepRequests, onRequest: options.onRequest });
-  // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
-  const parser = new LogStreamParser({ overallSummaryFields: false });
+  const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
   const drained = options.drained;

@@ -2,11 +2,12 @@
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
+import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
-import type { AnalyzedRequest, Finding, StageSummary } from './types';
+import type { AnalyzedRequest, EdgeSummary, Finding, StageSummary } from './types';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -20,6 +21,8 @@ export interface AnalysisSnapshot {
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
+  /** Per transfer edge, over the same requests as the stage summaries. */
+  readonly edges: readonly EdgeSummary[];
   readonly findings: readonly Finding[];
   readonly problems: readonly ParseProblem[];
   readonly overallSummaries: readonly OverallSummaryRecord[];
@@ -34,6 +37,8 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
+  readonly keepOverallSummaries?: boolean;
   /**
    * Keep every request in the packed store (default true). A one-shot reader that writes
    * each request as it comes (onRequest) or needs none (a table of summaries) keeps none:
@@ -46,8 +51,9 @@ export interface StreamAnalysisOptions {
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries: StageSummaryBuilder;
+  private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
-  private readonly store = new RequestStore();
+  private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
@@ -58,6 +64,7 @@ export class StreamAnalysis {
   private readonly keepRequests: boolean;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
     this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests });
   }
@@ -89,9 +96,9 @@ export class StreamAnalysis {
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
-  summary(maxRequestIds = 200): { stages: StageSummary[]; findings: Finding[] } {
+  summary(maxRequestIds = 200): { stages: StageSummary[]; edges: EdgeSummary[]; findings: Finding[] } {
     const stages = this.summaries.stages();
-    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds) };
   }
 
   snapshot(): AnalysisSnapshot {
@@ -113,6 +120,7 @@ export class StreamAnalysis {
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
       },
+      edges: this.edgeSummaries.edges(),
       findings: this.findingsBuilder.findings(stages),
       problems: this.problemList,
       overallSummaries: this.overall,
@@ -145,7 +153,10 @@ export class StreamAnalysis {
       if (this.keepRequests) this.store.add(request);
       this.accepted += 1;
       if (request.cold) this.coldCount += 1;
-      if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
+      if (!(this.options.excludeCold === true && request.cold)) {
+        this.summaries.add(request);
+        this.edgeSummaries.add(request);
+      }
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);
     }
