@@ -8,7 +8,7 @@ import { LogStreamParser } from '../core/log';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import { CSV_HEADER, csvRequestRows } from '../core/report/csvReport';
-import { tableReport } from '../core/report/tableReport';
+import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { summarizeScrape } from '../core/promSummary';
@@ -152,7 +152,8 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
     });
     writeHeader();
   } else {
-    const { analysis, histograms, kind } = await readAnalysis(input, { excludeCold, keepRequests: false });
+    // The table prints the split and a few fields per stage: only those are summarized.
+    const { analysis, histograms, kind } = await readAnalysis(input, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS, edgeSummaries: false });
     const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(analysis.snapshot(), { source: sourceName });
     out.add(lines.join('\n') + '\n');
   }
@@ -163,17 +164,19 @@ interface ReadOptions {
   readonly excludeCold: boolean;
   readonly keepRequests: boolean;
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  readonly summaryFields?: ReadonlySet<string>;
+  readonly edgeSummaries?: boolean;
   /** Awaited after each chunk: output backpressure. */
   readonly drained?: () => Promise<void> | undefined;
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOptions): Promise<{ analysis: StreamAnalysis; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
-  const analysis = new StreamAnalysis({ excludeCold: options.excludeCold, keepRequests: options.keepRequests, onRequest: options.onRequest });
+  const { drained, ...analysisOptions } = options;
+  const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
-  const drained = options.drained;
   const { kind } = await readByKind(input, (kind) => ({
     kind,
     push:

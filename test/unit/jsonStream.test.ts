@@ -1,7 +1,8 @@
 // `analyze --format json|csv` are written as the requests are read, with no request kept
 // (StreamAnalysis keepRequests: false): the text must be exactly what the whole-document
 // writers make from an analysis that keeps every request (packed, read back), on real and
-// generated logs, with and without --exclude-cold, across batch boundaries. Per-replica
+// generated logs, with and without --exclude-cold, across batch boundaries; so must the table
+// of an analysis that summarizes only what the table shows. Per-replica
 // summaries, kept as requests arrive in that mode, must equal those computed afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { analysisJson, analysisJsonRest } from '../../server/core/report/jsonReport';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
 import { CSV_HEADER, csvRequestRows, csvRows } from '../../server/core/report/csvReport';
-import { tableReport } from '../../server/core/report/tableReport';
+import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import type { LogRecord, StageColumn } from '../../server/core/records';
 import { measured, NOT_MEASURED, type FieldMap } from '../../server/core/values';
 import type { HistogramSummary } from '../../server/protocol';
@@ -63,6 +64,9 @@ function sameAsWhole(name: string, bytes: Buffer): void {
       assert.equal(got.analysis.requests.length, 0, 'no request kept');
       assert.deepEqual(tableReport(got.analysis.snapshot(), { source: name }), tableReport(snapshot, { source: name }), `${name}: table`);
     }
+    // The table as analyze prints it: no request kept, only the fields it shows summarized, no edges.
+    const tableOnly = analyse(bytes, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS, edgeSummaries: false });
+    assert.deepEqual(tableReport(tableOnly.snapshot(), { source: name }), tableReport(snapshot, { source: name }), `${name}: table-only analysis (excludeCold ${excludeCold})`);
   }
 }
 

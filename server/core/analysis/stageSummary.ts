@@ -7,15 +7,33 @@ import type { Cell } from '../values';
 import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
 import { SPLIT_NAMES } from './types';
 
-function emptyStateCounts(): Record<SplitState, number> {
-  return { measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0 };
+/** Split states in the order their counts are reported. */
+const STATES: readonly SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
+const STATE_COUNT = STATES.length;
+
+function stateIndex(state: SplitState): number {
+  switch (state) {
+    case 'measured':
+      return 0;
+    case 'notMeasured':
+      return 1;
+    case 'hidden':
+      return 2;
+    case 'notRecorded':
+      return 3;
+    default:
+      return 4;
+  }
 }
 
 class StageAccumulator {
   requestCount = 0;
   readonly fields = new Map<string, SampleSet>();
-  readonly split = new Map<SplitName, SampleSet>();
-  readonly splitStates = new Map<SplitName, Record<SplitState, number>>(SPLIT_NAMES.map((n) => [n, emptyStateCounts()]));
+  /** Split value sets by SPLIT_NAMES index, and the order in which each was first seen (the summary's key order). */
+  split: (SampleSet | null)[] = SPLIT_NAMES.map(() => null);
+  splitOrder: number[] = [];
+  /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
+  stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
   addedTimeToFirstOutput = new SampleSet();
 
   constructor(
@@ -24,6 +42,17 @@ class StageAccumulator {
     readonly replicaId: number | null,
   ) {}
 
+  addSplit(index: number, value: number | null, state: SplitState): void {
+    this.stateCounts[index * STATE_COUNT + stateIndex(state)] += 1;
+    if (value === null) return;
+    let set = this.split[index];
+    if (set === null || set === undefined) {
+      this.split[index] = set = new SampleSet();
+      this.splitOrder.push(index);
+    }
+    set.add(value);
+  }
+
   summary(): StageSummary {
     const fields: Record<string, Distribution> = {};
     for (const [name, set] of [...this.fields].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -31,12 +60,16 @@ class StageAccumulator {
       if (d !== null) fields[name] = d;
     }
     const split: Partial<Record<SplitName, Distribution>> = {};
-    for (const [name, set] of this.split) {
-      const d = set.distribution();
-      if (d !== null) split[name] = d;
+    for (const index of this.splitOrder) {
+      const d = this.split[index]?.distribution() ?? null;
+      if (d !== null) split[SPLIT_NAMES[index] as SplitName] = d;
     }
     const splitStates = {} as Record<SplitName, SplitStateCounts>;
-    for (const name of SPLIT_NAMES) splitStates[name] = { ...(this.splitStates.get(name) ?? emptyStateCounts()) };
+    SPLIT_NAMES.forEach((name, i) => {
+      const counts = {} as Record<SplitState, number>;
+      STATES.forEach((state, j) => (counts[state] = this.stateCounts[i * STATE_COUNT + j] as number));
+      splitStates[name] = counts;
+    });
     return {
       stageKey: this.stageKey,
       stageId: this.stageId,
@@ -54,8 +87,9 @@ class StageAccumulator {
     const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId);
     copy.requestCount = this.requestCount;
     for (const [name, set] of this.fields) copy.fields.set(name, set.copy());
-    for (const [name, set] of this.split) copy.split.set(name, set.copy());
-    for (const [name, counts] of this.splitStates) copy.splitStates.set(name, { ...counts });
+    copy.split = this.split.map((set) => set?.copy() ?? null);
+    copy.splitOrder = [...this.splitOrder];
+    copy.stateCounts = this.stateCounts.slice();
     copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
     return copy;
   }
@@ -77,6 +111,8 @@ export interface StageSummaryOptions {
    * starts as a copy of the stage's samples when its second replica appears.
    */
   readonly replicasAsTheyCome?: boolean;
+  /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
+  readonly fields?: ReadonlySet<string>;
 }
 
 export class StageSummaryBuilder {
@@ -86,8 +122,11 @@ export class StageSummaryBuilder {
   /** Per stage and replica, for stages seen on several replicas (replicasAsTheyCome only). */
   private readonly byReplica: Map<string, StageAccumulator> | null;
 
+  private readonly fields: ReadonlySet<string> | null;
+
   constructor(options: StageSummaryOptions = {}) {
     this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
+    this.fields = options.fields ?? null;
   }
 
   add(request: AnalyzedRequest): void {
@@ -102,8 +141,8 @@ export class StageSummaryBuilder {
         byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
       }
       if (replicas.size < 1024) replicas.add(stage.replicaId);
-      accumulate(stageAcc, request, stage);
-      if (byReplica !== null && replicas.size > 1) accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
+      accumulate(stageAcc, request, stage, this.fields);
+      if (byReplica !== null && replicas.size > 1) accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
     }
   }
 
@@ -125,7 +164,7 @@ export class StageSummaryBuilder {
     for (const request of requests) {
       for (const stage of request.stages) {
         if (!multi.has(stage.stageKey)) continue;
-        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
+        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
       }
     }
     return sortedSummaries(byReplica);
@@ -144,24 +183,26 @@ function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: 
   return acc;
 }
 
-function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage): void {
+function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
+  if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
+  let set = acc.fields.get(name);
+  if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
+  set.add(cell.value);
+}
+
+function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage, only: ReadonlySet<string> | null): void {
   acc.requestCount += 1;
-  for (const name in stage.fields) {
-    const cell = stage.fields[name] as Cell;
-    if (cell.state !== 'measured' || !Number.isFinite(cell.value)) continue;
-    let set = acc.fields.get(name);
-    if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
-    set.add(cell.value);
-  }
-  for (const name of SPLIT_NAMES) {
-    const state = stage.split.states[name];
-    (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
-    const value = stage.split.values[name];
-    if (value === null) continue;
-    let set = acc.split.get(name);
-    if (set === undefined) acc.split.set(name, (set = new SampleSet()));
-    set.add(value);
-  }
+  const fields = stage.fields;
+  if (only === null) for (const name in fields) addField(acc, name, fields[name]);
+  else for (const name of only) addField(acc, name, fields[name]);
+  // Unrolled in SPLIT_NAMES order: a loop over the names would read both records by a variable key.
+  const { values, states } = stage.split;
+  acc.addSplit(0, values.queuedMs, states.queuedMs);
+  acc.addSplit(1, values.inputWaitMs, states.inputWaitMs);
+  acc.addSplit(2, values.readyQueuedMs, states.readyQueuedMs);
+  acc.addSplit(3, values.prefillMs, states.prefillMs);
+  acc.addSplit(4, values.decodeMs, states.decodeMs);
+  acc.addSplit(5, values.ttftMs, states.ttftMs);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

@@ -46,6 +46,13 @@ export interface StreamAnalysisOptions {
    * empty and the snapshot's `requests` throws.
    */
   readonly keepRequests?: boolean;
+  /**
+   * The stage fields summarized per stage (default every numeric field; the phase split
+   * always): a reader that prints only some (the table) need not sort the others.
+   */
+  readonly summaryFields?: ReadonlySet<string>;
+  /** Summarize the transfer edges (default true). */
+  readonly edgeSummaries?: boolean;
 }
 
 export class StreamAnalysis {
@@ -62,18 +69,20 @@ export class StreamAnalysis {
   private coldCount = 0;
   private accepted = 0;
   private readonly keepRequests: boolean;
+  private readonly summarizeEdges: boolean;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
-    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests });
+    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
+    this.summarizeEdges = options.edgeSummaries ?? true;
   }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
-    this.problemList.push(...output.problems);
+    for (const problem of output.problems) this.problemList.push(problem);
     const done: AnalyzedRequest[] = [];
-    for (const record of output.records) done.push(...this.addRecord(record));
+    for (const record of output.records) this.addRecord(record, done);
     return done;
   }
 
@@ -135,7 +144,8 @@ export class StreamAnalysis {
     for (const request of this.store) if (!(this.options.excludeCold === true && request.cold)) yield request;
   }
 
-  private addRecord(record: LogRecord): AnalyzedRequest[] {
+  /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
+  private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
       // Printed with every request: keep the latest few, not one per request.
       if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
@@ -143,23 +153,26 @@ export class StreamAnalysis {
     }
     else if (record.kind === 'engineStats') this.engines.set(record.engine, record);
     else if (record.kind === 'legacyDict') this.legacyCount += 1;
-    const done = this.assembler.add(record);
+    const before = done.length;
+    this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
-    return this.accept(done);
+    for (let i = before; i < done.length; i++) this.acceptOne(done[i] as AnalyzedRequest);
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
-    for (const request of requests) {
-      if (this.keepRequests) this.store.add(request);
-      this.accepted += 1;
-      if (request.cold) this.coldCount += 1;
-      if (!(this.options.excludeCold === true && request.cold)) {
-        this.summaries.add(request);
-        this.edgeSummaries.add(request);
-      }
-      this.findingsBuilder.add(request);
-      this.options.onRequest?.(request);
-    }
+    for (const request of requests) this.acceptOne(request);
     return requests;
+  }
+
+  private acceptOne(request: AnalyzedRequest): void {
+    if (this.keepRequests) this.store.add(request);
+    this.accepted += 1;
+    if (request.cold) this.coldCount += 1;
+    if (!(this.options.excludeCold === true && request.cold)) {
+      this.summaries.add(request);
+      if (this.summarizeEdges) this.edgeSummaries.add(request);
+    }
+    this.findingsBuilder.add(request);
+    this.options.onRequest?.(request);
   }
 }

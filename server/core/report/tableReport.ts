@@ -6,6 +6,9 @@ import type { Distribution, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
 import { formatMs, textTable } from '../textTable';
 
+/** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
+export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set(['stage_gen_time_ms', 'omni_timing_stage_s', 'serving_time_to_first_output_ms']);
+
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
   { title: 'input wait', pick: (s) => s.split.inputWaitMs },
