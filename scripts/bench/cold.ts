@@ -13,6 +13,8 @@
 // first 1 MB of the latter against `node -e 0`. Peak RSS (GNU time's %M, else VmHWM polled
 // from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
 // Run alone (after npm run build): node --import tsx scripts/bench/cold.ts [--quick] [--rounds n]
+//   [--baseline <another build's dist/cli.js>]: its table, json and csv run in the same rounds
+//   (before/after figures measured in the same minutes).
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -31,6 +33,8 @@ export interface ColdBenchOptions {
   /** Rounds per log (each runs the floor and every command once); default 5, at least 5 for the figures the issue asks for. */
   readonly rounds?: number;
   readonly log?: (line: string) => void;
+  /** Another build's dist/cli.js, measured in the same rounds (its commands are named base-table ...). */
+  readonly baselineCli?: string;
 }
 
 interface Run {
@@ -232,6 +236,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
   const rounds = Math.max(options.rounds ?? (options.quick === true ? 3 : 5), 1);
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
   const python = pythonAvailable();
+  const baseline = options.baselineCli;
   const dir = mkdtempSync(join(tmpdir(), 'stage-lens-cold-bench-'));
   const results: ColdLogResult[] = [];
   try {
@@ -246,6 +251,13 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       { name: 'csv', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'csv'], output: true },
       { name: 'trace', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'trace'], output: true },
       ...(python === null ? [] : [{ name: 'python', argv: ['python3', PEER, logPath], output: true }]),
+      ...(baseline === undefined
+        ? []
+        : [
+            { name: 'base-table', argv: [process.execPath, baseline, 'analyze', logPath], output: false },
+            { name: 'base-json', argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'json'], output: false },
+            { name: 'base-csv', argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'csv'], output: false },
+          ]),
     ];
     const two = await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log);
     results.push(two);
@@ -269,6 +281,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       { name: 'floor', argv: [process.execPath, FLOOR, small], output: false },
       { name: 'analyze', argv: [process.execPath, CLI, 'analyze', small], output: false },
       { name: 'analyze --format json', argv: [process.execPath, CLI, 'analyze', small, '--format', 'json'], output: false },
+      ...(baseline === undefined ? [] : [{ name: 'base analyze', argv: [process.execPath, baseline, 'analyze', small], output: false }]),
     ];
     const walls = startCommands.map(() => [] as number[]);
     for (let round = 0; round < startRounds; round++) {
@@ -285,5 +298,6 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
 if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--rounds');
-  void runColdBench({ quick: args.includes('--quick'), rounds: at === -1 ? undefined : Number(args[at + 1]) });
+  const base = args.indexOf('--baseline');
+  void runColdBench({ quick: args.includes('--quick'), rounds: at === -1 ? undefined : Number(args[at + 1]), baselineCli: base === -1 ? undefined : resolve(args[base + 1] ?? '') });
 }

@@ -4,7 +4,7 @@ vLLM-Omni --log-stats log, as someone would write it in an afternoon. A regular 
 per line (colour codes, the log prefix, then table titles, rows and [OmniTiming]); the same
 tables Stage Lens reads (StageRequestStats per stage, RequestE2EStats, TransferEdgeStats,
 [OmniTiming], boot lines); per request and stage the fields (a number, None as null, a blank
-cell left out) and the phase split, then per stage p50/p90/p99 of each split value, the
+cell as "") and the phase split, then per stage p50/p90/p99 of each split value, the
 stage's generation time and time to first output (numpy's linear percentiles, measured
 values only). Writes JSON with json.dump (indent 2), as `stage-lens analyze --format json`
 writes its own. The bench checks that every request's stage fields equal Stage Lens's.
@@ -85,8 +85,7 @@ def main(path):
         columns = [{} for _ in header]
         for name, cells in rows:
             for i, text in enumerate(cells[: len(header)]):
-                if text.strip() != "":
-                    columns[i][name] = cell_value(text)
+                columns[i][name] = cell_value(text)
         if kind == "RequestE2EStats":
             r["e2e"].update(columns[0] if columns else {})
         elif kind == "StageRequestStats":
