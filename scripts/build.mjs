@@ -1,6 +1,7 @@
 // One esbuild context per target (extension host, language server, CLI, webviews,
 // extension-host tests). Entries that do not exist yet are skipped, so the tree builds
-// at every step. `--watch` rebuilds on change.
+// at every step. `--watch` rebuilds on change; `--only <name>` builds the targets whose
+// output name starts with <name> (`--only cli`: the CLI's bundles, as tests build them).
 // `--production` (vscode:prepublish, prepare): the shipped bundles minified and without
 // source maps, into a dist/ emptied first (nothing stale reaches the .vsix or the npm
 // package); the extension-host test bundle is not built.
@@ -13,14 +14,31 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const sourcemap = !production;
 // server/version.ts reads it; `stage-lens --version`, the language server's serverInfo.
 const define = { __STAGE_LENS_VERSION__: JSON.stringify(version) };
 const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap, minify: production, logLevel: 'warning', define };
+
+// The CLI: dist/cli.js dispatches; each command is a bundle of its own that cli.js requires
+// when it runs (dist/cli-<command>.js), so a command compiles only its own code at start-up.
+const CLI_COMMANDS = { analyze: 'server/cli/analyze.ts', compare: 'server/cli/compare.ts', demo: 'server/cli/demo.ts', simulate: 'server/simulate/cli.ts' };
+const commandsApart = {
+  name: 'cli-commands-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (!args.importer.endsWith(path.join('server', 'cli', 'main.ts'))) return undefined;
+      const target = path.relative(root, path.resolve(args.resolveDir, args.path + '.ts'));
+      const command = Object.keys(CLI_COMMANDS).find((name) => CLI_COMMANDS[name] === target);
+      return command === undefined ? undefined : { path: `./cli-${command}.js`, external: true };
+    });
+  },
+};
 const targets = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
   { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { cli: 'server/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: { cli: 'server/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [commandsApart] },
+  ...Object.entries(CLI_COMMANDS).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist' })),
 ];
 
 // Webviews: one browser bundle per folder of webview/ that has a main.ts.
@@ -38,8 +56,10 @@ if (!production && existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
   targets.push({ ...node, sourcemap: true, minify: false, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
 }
 
-if (production) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-const present = targets.filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))));
+if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+const present = targets
+  .filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))))
+  .filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

@@ -28,7 +28,7 @@ export interface GeneratedLog {
   readonly lines: number;
 }
 
-type Kind = 'tts' | 'omni' | 'image';
+export type Kind = 'tts' | 'omni' | 'image';
 type Row = Record<string, PyValue>;
 
 const REQUESTS_PER_BOOT = 5000;
@@ -58,7 +58,11 @@ class LogWriter {
   }
 }
 
-export function generateBenchLog(path: string, targetBytes: number, seed = 20260821): GeneratedLog {
+/** Request kinds the generator draws from, uniformly: the default mix is half Qwen3-TTS, a quarter each Qwen3-Omni and AR -> diffusion. */
+export const DEFAULT_KINDS: readonly Kind[] = ['tts', 'tts', 'omni', 'image'];
+
+/** Writes requests until the log reaches targetBytes (or maxRequests requests). */
+export function generateBenchLog(path: string, targetBytes: number, seed = 20260821, kinds: readonly Kind[] = DEFAULT_KINDS, maxRequests = Infinity): GeneratedLog {
   const rnd = mulberry32(seed);
   const ms = (lo: number, hi: number): number => lo + rnd() * (hi - lo);
   const count = (lo: number, hi: number): number => Math.floor(lo + rnd() * (hi - lo + 1));
@@ -264,8 +268,7 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
     if (transfers.length > 0) table(prefix('INFO', 'stats.py', 690), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transfers));
   };
 
-  const kinds: readonly Kind[] = ['tts', 'tts', 'omni', 'image'];
-  while (out.bytes < targetBytes) {
+  while (out.bytes < targetBytes && requests < maxRequests) {
     if (requests % REQUESTS_PER_BOOT === 0) startBoot();
     request(kinds[count(0, kinds.length - 1)] as Kind);
     if (rnd() < 0.3) unrelated();
@@ -284,8 +287,9 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
  * times decides, at the first collection of a parse, to allocate the parser's objects in
  * the old generation (allocation-site pretenuring), making that whole process ~15% slower.
  */
-export function generateBenchLogApart(path: string, targetBytes: number, seed?: number): GeneratedLog {
-  const args = [...nodeOptionsWithoutScript(process.execArgv), __filename, path, String(targetBytes), ...(seed === undefined ? [] : [String(seed)])];
+export function generateBenchLogApart(path: string, targetBytes: number, options: { seed?: number; kinds?: readonly Kind[]; maxRequests?: number } = {}): GeneratedLog {
+  const { seed, kinds, maxRequests } = options;
+  const args = [...nodeOptionsWithoutScript(process.execArgv), __filename, path, String(targetBytes), String(seed ?? ''), (kinds ?? DEFAULT_KINDS).join(','), String(maxRequests ?? '')];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) throw new Error(`generating the bench log failed (${child.status ?? child.signal}): ${child.stderr}`);
   // The last line: V8 flags passed on (--trace-*) may print before it.
@@ -313,11 +317,13 @@ export function nodeOptionsWithoutScript(execArgv: readonly string[]): string[] 
 }
 
 if (require.main === module) {
-  const [path, bytes, seed] = process.argv.slice(2);
+  const [path, bytes, seed, kinds, maxRequests] = process.argv.slice(2);
   if (path === undefined || bytes === undefined) {
-    process.stderr.write('usage: generateLog.ts <path> <bytes> [seed]\n');
+    process.stderr.write('usage: generateLog.ts <path> <bytes> [seed] [kinds, e.g. tts,omni,image] [max requests]\n');
     process.exit(2);
   }
-  const generated = generateBenchLog(path, Number(bytes), seed === undefined ? undefined : Number(seed));
+  const kindList = kinds === undefined || kinds === '' ? undefined : (kinds.split(',') as Kind[]);
+  const max = maxRequests === undefined || maxRequests === '' ? undefined : Number(maxRequests);
+  const generated = generateBenchLog(path, Number(bytes), seed === undefined || seed === '' ? undefined : Number(seed), kindList, max);
   process.stdout.write(`\n${JSON.stringify(generated)}\n`);
 }

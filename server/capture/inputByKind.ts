@@ -10,33 +10,41 @@ export const KIND_HEAD_BYTES = 4096;
 export const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
 
 export interface ChunkReader {
-  push(bytes: Buffer): void;
+  /** Takes a chunk; a returned promise (e.g. output backpressure) is awaited before the next one. */
+  push(bytes: Buffer): void | Promise<void>;
 }
 
 /**
  * Reads `input` to its end. Once KIND_HEAD_BYTES have arrived (or the input ended, even
  * empty), calls `start` with the kind; every chunk, the held-back head first, then goes to
- * the reader `start` returned, in order. Resolves with that reader.
+ * the reader `start` returned, in order. Resolves with that reader. A chunk passed to the
+ * reader is valid only during its push (the source may reuse the buffer).
  */
-export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
+export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown> | Iterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;
-  const decide = (): R => {
-    const started = start(looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log');
-    for (const bytes of head) started.push(bytes);
+  const decide = (): R => start(looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log');
+  const pushHead = async (into: R): Promise<void> => {
+    for (const bytes of head) await into.push(bytes);
     head.length = 0;
-    return started;
   };
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
     if (reader !== null) {
-      reader.push(bytes);
+      await reader.push(bytes);
       continue;
     }
-    head.push(bytes);
+    // Copied: a source may reuse its buffer for the next chunk (regularFileChunks).
+    head.push(Buffer.from(bytes));
     headBytes += bytes.length;
-    if (headBytes >= KIND_HEAD_BYTES) reader = decide();
+    if (headBytes >= KIND_HEAD_BYTES) {
+      reader = decide();
+      await pushHead(reader);
+    }
   }
-  return reader ?? decide();
+  if (reader !== null) return reader;
+  const last = decide();
+  await pushHead(last);
+  return last;
 }

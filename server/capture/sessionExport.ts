@@ -5,9 +5,9 @@ import { open, rm } from 'node:fs/promises';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import type { TraceRequests } from '../core/report/trace';
-import { analysisJson } from '../core/report/jsonReport';
+import { analysisJsonRest } from '../core/report/jsonReport';
+import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import { csvRows } from '../core/report/csvReport';
-import { prettyJsonChunks } from '../core/report/jsonChunks';
 import { traceChunks } from '../core/report/trace';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
@@ -31,8 +31,30 @@ const CSV_BATCH = 5_000;
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
 export function* exportChunks(format: ExportFormat, input: ExportInput): Generator<string | Uint8Array, void, undefined> {
   if (format === 'json') {
-    for (const chunk of prettyJsonChunks(analysisJson(input.snapshot(), [...input.histograms]))) yield chunk;
-    yield '\n';
+    // Request by request (never the whole document as objects), in chunks of about 1 MB.
+    // The summaries are taken first: a live session keeps growing while the export is written.
+    const snapshot = input.snapshot();
+    const rest = analysisJsonRest(snapshot, [...input.histograms]);
+    let parts: string[] = [];
+    let size = 0;
+    const writer = new AnalysisJsonWriter((text) => {
+      parts.push(text);
+      size += text.length;
+    });
+    const take = (): string => {
+      const text = parts.join('');
+      parts = [];
+      size = 0;
+      return text;
+    };
+    const n = Math.min(snapshot.requestCount, input.requests.length);
+    for (let i = 0; i < n; i++) {
+      const request = input.requests.at(i);
+      if (request !== undefined) writer.request(request);
+      if (size >= 1 << 20) yield take();
+    }
+    writer.end(rest);
+    yield take() + '\n';
   } else if (format === 'csv') {
     // In batches: a packed store materializes each request once, and only a batch is held.
     const n = input.requests.length;

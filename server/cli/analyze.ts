@@ -5,18 +5,18 @@ import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
-import { analysisJson } from '../core/report/jsonReport';
-import { prettyJsonChunks } from '../core/report/jsonChunks';
-import type { HistogramSummaryJson } from '../core/report/jsonReport';
-import { csvRows } from '../core/report/csvReport';
-import { tableReport } from '../core/report/tableReport';
-import { traceChunks, type TraceRequests } from '../core/report/trace';
-import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
+import { AnalysisJsonWriter } from '../core/report/jsonStream';
+import { CSV_HEADER, csvRequestRows } from '../core/report/csvReport';
+import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
+import { traceChunks } from '../core/report/trace';
+import type { AnalyzedRequest } from '../core/analysis/types';
 import { summarizeScrape, type SpeechStreamCounts } from '../core/promSummary';
 import { textTable, withVisibleControls } from '../core/textTable';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
+import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
-import { readProgress } from './progress';
+import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
@@ -69,17 +69,23 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const { runLive } = await import('./live');
     return runLive({ source: new TailSource({ path: source, fromStart: true }), title: `following ${source}`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
   }
-  const input: Readable = source === '-' ? process.stdin : createReadStream(source);
-  const progress = source === '-' ? null : readProgress(input as ReadStream, source);
+  let progress: ProgressLine | null = null;
   try {
+    // On a terminal the file is streamed so that its progress can be shown; otherwise it is
+    // read in large synchronous reads (faster, and nobody watches).
+    const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
+    if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
+    const input: Readable | Iterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
     const sourceName = source === '-' ? 'stdin' : source;
+    const excludeCold = parsed.values['exclude-cold'] === true;
     if (format === 'trace') {
-      // Written chunk by chunk: a large log's trace is hundreds of MB.
-      const { requests } = await readAnalysis(input, parsed.values['exclude-cold'] === true);
-      for (const chunk of traceChunks(requests, { source: sourceName })) await writeOut(chunk);
+      // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
+      // requests with what it learns from all of them, so they are kept (packed).
+      const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    for (const chunk of await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName)) await writeOut(chunk);
+    await analyzeStream(input, format, excludeCold, sourceName);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -99,24 +105,85 @@ function writeOut(text: string | Uint8Array): Promise<void> {
 }
 
 /**
- * Streams the input through the log parser, or (for a scrape) reads it whole, and renders
- * the report, in chunks: a large log's JSON would not fit in one string (V8 caps a string
- * at ~512 MiB).
+ * Text for stdout in writes of about 1 MB (a write per request would cost more than the
+ * request); `drained` waits while stdout's buffer is full (never on Linux, where writes
+ * to files and pipes are synchronous).
  */
-export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
-  const { snapshot, histograms, speechStreams, kind } = await readAnalysis(input, excludeCold);
-  if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms, speechStreams)));
-  if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
-  const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(snapshot, { source: sourceName });
-  return [lines.join('\n') + '\n'];
+class StdoutText {
+  private parts: string[] = [];
+  private size = 0;
+
+  readonly add = (text: string): void => {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= 1 << 20) this.flush();
+  };
+
+  flush(): void {
+    if (this.size === 0) return;
+    process.stdout.write(this.parts.join(''));
+    this.parts = [];
+    this.size = 0;
+  }
+
+  drained(): Promise<void> | undefined {
+    return process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', () => resolve())) : undefined;
+  }
+}
+
+/**
+ * Streams the input through the log parser, or (for a scrape) reads it whole, and prints
+ * the report. JSON and CSV are written as the requests are read, none of them kept: the
+ * output of a large log is never held whole (nor as objects), and memory does not grow
+ * with the log. The table needs the summaries alone.
+ */
+export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<void> {
+  const out = new StdoutText();
+  if (format === 'json') {
+    const writer = new AnalysisJsonWriter(out.add);
+    const { analysis, histograms, speechStreams } = await readAnalysis(input, { excludeCold, keepRequests: false, onRequest: (r) => writer.request(r), drained: () => out.drained() });
+    writer.end(analysisJsonRest(analysis.snapshot(), histograms, speechStreams));
+    out.add('\n');
+  } else if (format === 'csv') {
+    // The header with the first row (or at the end): nothing is written for an input that cannot be read.
+    let header = false;
+    const writeHeader = (): void => {
+      if (!header) out.add(CSV_HEADER.join(',') + '\n');
+      header = true;
+    };
+    await readAnalysis(input, {
+      excludeCold,
+      keepRequests: false,
+      onRequest: (r) => {
+        writeHeader();
+        for (const row of csvRequestRows(r)) out.add(row + '\n');
+      },
+      drained: () => out.drained(),
+    });
+    writeHeader();
+  } else {
+    // The table prints the split and a few fields per stage: only those are summarized.
+    const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS });
+    const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(analysis.snapshot(), { source: sourceName });
+    out.add(lines.join('\n') + '\n');
+  }
+  out.flush();
+}
+
+interface ReadOptions {
+  readonly excludeCold: boolean;
+  readonly keepRequests: boolean;
+  readonly onRequest?: (request: AnalyzedRequest) => void;
+  readonly summaryFields?: ReadonlySet<string>;
+  readonly edgeSummaries?: boolean;
+  /** Awaited after each chunk: output backpressure. */
+  readonly drained?: () => Promise<void> | undefined;
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
-async function readAnalysis(
-  input: Readable,
-  excludeCold: boolean,
-): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; speechStreams: SpeechStreamCounts[]; kind: 'log' | 'scrape' }> {
-  const analysis = new StreamAnalysis({ excludeCold });
+async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOptions): Promise<{ analysis: StreamAnalysis; histograms: HistogramSummaryJson[]; speechStreams: SpeechStreamCounts[]; kind: 'log' | 'scrape' }> {
+  const { drained, ...analysisOptions } = options;
+  const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
@@ -124,10 +191,13 @@ async function readAnalysis(
     kind,
     push:
       kind === 'log'
-        ? (buf: Buffer) => analysis.ingest(parser.push(buf))
+        ? (buf: Buffer) => {
+            analysis.ingest(parser.push(buf));
+            return drained?.();
+          }
         : (buf: Buffer) => {
             if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
-            scrapeChunks.push(buf);
+            scrapeChunks.push(Buffer.from(buf));
             scrapeBytes += buf.length;
           },
   }));
@@ -144,7 +214,7 @@ async function readAnalysis(
     speechStreams = scrape.speechStreams;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { snapshot: analysis.snapshot(), requests: analysis.requests, histograms, speechStreams, kind };
+  return { analysis, histograms, speechStreams, kind };
 }
 
 function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams: readonly SpeechStreamCounts[], source: string): string[] {
@@ -165,9 +235,4 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams:
     out.push('', 'Speech streams (vllm_omni:speech_stream_completed_total, vllm_omni:speech_stream_aborted_total by reason; "-" = not exposed):', ...textTable(header, streamRows));
   }
   return out;
-}
-
-function* withNewline(chunks: Iterable<string>): Generator<string, void, undefined> {
-  yield* chunks;
-  yield '\n';
 }

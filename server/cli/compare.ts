@@ -22,6 +22,7 @@ import {
 import type { RunData, SignificanceOptions } from '../core/compare';
 import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
 import { parseCommandArgs } from './commandArgs';
+import { COMPARE_WORKER_COMMAND } from './workerCommand';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -77,9 +78,13 @@ export function isCompareWorker(data: unknown): data is WorkerRequest {
   return typeof data === 'object' && data !== null && (data as { task?: unknown }).task === WORKER_TASK;
 }
 
-/** Worker-thread side: load one run and post it back (sample arrays transferred, not copied). */
-export async function runCompareWorker(): Promise<void> {
-  const request = workerData as WorkerRequest;
+/** Worker-thread side (the hidden worker command): load one run and post it back (sample arrays transferred, not copied). */
+export async function runCompareWorker(): Promise<number> {
+  const request: unknown = workerData;
+  if (isMainThread || !isCompareWorker(request)) {
+    process.stderr.write(`stage-lens: ${COMPARE_WORKER_COMMAND} runs only as a worker thread of compare\n`);
+    return 2;
+  }
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
@@ -92,16 +97,22 @@ export async function runCompareWorker(): Promise<void> {
     reply = { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
   parentPort?.postMessage(reply, transfer);
+  return 0;
 }
 
-/** Workers need this file to be the bundle (dist/cli.js); under tsx (tests) it is not. */
+/** The CLI's entry file, which a worker thread starts on (the main module: dist/cli.js). */
+function cliEntry(): string | undefined {
+  return require.main?.filename;
+}
+
+/** Workers need the entry to be the bundle (dist/cli.js); under tsx (tests) it is not. */
 function workersUsable(): boolean {
-  return isMainThread && __filename.endsWith('.js') && availableParallelism() > 1 && process.env['STAGE_LENS_COMPARE_WORKERS'] !== '0';
+  return isMainThread && __filename.endsWith('.js') && (cliEntry()?.endsWith('.js') ?? false) && availableParallelism() > 1 && process.env['STAGE_LENS_COMPARE_WORKERS'] !== '0';
 }
 
 function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): Promise<RunData> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(__filename, { workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest });
+    const worker = new Worker(cliEntry() as string, { argv: [COMPARE_WORKER_COMMAND], workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest });
     workers.push(worker);
     let settled = false;
     worker.once('message', (reply: WorkerReply) => {

@@ -1,6 +1,8 @@
-// `stage-lens <command>`: a thin shell over server/core and server/capture.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runAnalyze } from './analyze';
+// `stage-lens <command>`: a thin shell over server/core and server/capture. A command's
+// code is loaded only when it runs: in dist/ each command is its own bundle
+// (scripts/build.mjs), so `analyze` compiles neither the simulator nor compare nor the
+// YAML library, and this file loads no Node module of its own.
+import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
 
 const USAGE = `Usage: stage-lens <command> [options]
@@ -16,16 +18,21 @@ Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
-async function loadCommand(name: string): Promise<CommandRunner | null> {
+// `require`, not `import()`: a separate bundle in dist/ is loaded synchronously, without
+// Node's ESM loader (the build marks these paths external).
+function loadCommand(name: string): CommandRunner | null {
   switch (name) {
     case 'analyze':
-      return runAnalyze;
+      return (require('./analyze') as typeof import('./analyze')).runAnalyze;
     case 'simulate':
-      return (await import('../simulate/cli')).runSimulate;
+      return (require('../simulate/cli') as typeof import('../simulate/cli')).runSimulate;
     case 'demo':
-      return (await import('./demo')).runDemo;
+      return (require('./demo') as typeof import('./demo')).runDemo;
     case 'compare':
-      return (await import('./compare')).runCompare;
+      return (require('./compare') as typeof import('./compare')).runCompare;
+    case COMPARE_WORKER_COMMAND:
+      // A worker thread of `compare` (started on this file): reads one input and posts it back.
+      return (require('./compare') as typeof import('./compare')).runCompareWorker;
     default:
       return null;
   }
@@ -46,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`stage-lens ${STAGE_LENS_VERSION}\n`);
     return 0;
   }
-  const runner = await loadCommand(command);
+  const runner = loadCommand(command);
   if (runner === null) {
     process.stderr.write(`stage-lens: unknown command '${command}'\n\n${USAGE}\n`);
     return 2;
@@ -54,10 +61,7 @@ export async function main(argv: string[]): Promise<number> {
   return runner(rest);
 }
 
-// `compare` reads its two inputs in worker threads running this same bundle.
-if (!isMainThread && typeof workerData === 'object' && workerData !== null && 'task' in workerData) {
-  void import('./compare').then((m) => (m.isCompareWorker(workerData) ? m.runCompareWorker() : undefined));
-} else if (require.main === module) {
+if (require.main === module) {
   // A reader that goes away early (`stage-lens analyze big.log --format json | head`) ends
   // the output, not the program with a stack trace: stop quietly, as command-line tools do.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {

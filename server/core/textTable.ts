@@ -1,6 +1,7 @@
 // A plain-text table with right-aligned columns (the first column left-aligned), and the
 // millisecond format the text reports share (the analysis table and compare's tables).
 import { maxOf } from './arrays';
+import { groupedNumber } from './numberText';
 
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => maxOf(h.length, rows.map((r) => (r[i] ?? '').length)));
@@ -9,14 +10,11 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
-/** `toLocaleString` with options builds a formatter on every call (tens of µs): one per digit count instead. */
-const MS_FORMATS = [0, 1, 2, 3].map((digits) => new Intl.NumberFormat('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }));
-
 /** ms for people: 3 significant decimals below 10, fewer above, thousands separators. */
 export function formatMs(v: number): string {
   const abs = Math.abs(v);
   const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 2 : 3;
-  return (MS_FORMATS[digits] as Intl.NumberFormat).format(v);
+  return groupedNumber(v, digits, digits);
 }
 
 /** Text from the input made safe to print: C0 control characters (and DEL) become their visible Unicode control pictures (ESC -> U+241B). */

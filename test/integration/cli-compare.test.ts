@@ -7,7 +7,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -26,7 +25,9 @@ function simulate(file: string, statsBuild: string, rps: number): void {
 }
 
 before(() => {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  // Built as shipped: dist/cli.js and a bundle per command (scripts/build.mjs).
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(built.status, 0, built.stderr);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-compare-'));
   simulate(log('before-fix.log'), 'before-fix', 5);
   simulate(log('fixed.log'), 'fixed', 5);

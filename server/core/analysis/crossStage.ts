@@ -13,12 +13,24 @@ const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
  * output, so only positive values take part.
  */
 export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<string, number> {
-  const firstSegments = stages
-    .filter((s) => s.stageId !== null && s.segment === 1)
-    .sort((a, b) => (a.stageId as number) - (b.stageId as number));
   const added: Record<string, number> = {};
+  // Nearly every table prints its stages in stage order: then no filtered, sorted copy is made.
+  let ordered = true;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const s of stages) {
+    if (s.stageId === null || s.segment !== 1) continue;
+    if (s.stageId < last) {
+      ordered = false;
+      break;
+    }
+    last = s.stageId;
+  }
+  const firstSegments = ordered
+    ? stages
+    : stages.filter((s) => s.stageId !== null && s.segment === 1).sort((a, b) => (a.stageId as number) - (b.stageId as number));
   let previous: number | undefined;
   for (const stage of firstSegments) {
+    if (stage.stageId === null || stage.segment !== 1) continue;
     const t = numberOf(stage.fields, FIRST_OUTPUT);
     const usable = t !== undefined && t > 0 ? t : undefined;
     // The difference of two printed 3-decimal values, at that precision (no float noise).

@@ -1,6 +1,7 @@
 // Findings: numbers that lie in known ways, and facts a reader must know before
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
+import { groupedNumber } from '../numberText';
 import type { Cell } from '../values';
 import { numberOf } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
@@ -27,7 +28,7 @@ interface Bucket {
   worstField: string;
 }
 
-const fmt = (ms: number): string => ms.toLocaleString('en-US', { maximumFractionDigits: Math.abs(ms) >= 10000 ? 0 : 3 });
+const fmt = (ms: number): string => groupedNumber(ms, 0, Math.abs(ms) >= 10000 ? 0 : 3);
 
 export class FindingsBuilder {
   /** In order of first hit. */

@@ -13,7 +13,6 @@ import { requestTransfers } from './transfers';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest, RequestOverallSummary } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
-import { pushAll } from '../arrays';
 
 type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
 
@@ -82,50 +81,56 @@ export class RequestAssembler {
 
   /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
   add(record: LogRecord): AnalyzedRequest[] {
+    const done: AnalyzedRequest[] = [];
+    this.addInto(record, done);
+    return done;
+  }
+
+  /** Feeds one record; appends the requests it finalized to `done` (no array per record). */
+  addInto(record: LogRecord, done: AnalyzedRequest[]): void {
     switch (record.kind) {
       case 'bootMarker': {
-        const done = this.finishCall();
+        this.finishCallInto(done);
         this.overall = null;
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
           this.bootHasRequest = false;
         }
-        return done;
+        return;
       }
       case 'overallSummary': {
         this.sawTable = true;
         // Printed first in each call: the previous call's request is complete.
-        const done = this.finishCall();
+        this.finishCallInto(done);
         this.startCall(record);
-        return done;
+        return;
       }
       case 'requestE2E':
       case 'omniTiming':
       case 'stageTable':
       case 'transferTable': {
         const key = requestKeyOf(record.requestId, record.identity);
-        const done: AnalyzedRequest[] = [];
         let target = this.open;
         const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          pushAll(done, this.finishCall());
+          this.finishCallInto(done);
           target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
         } else if (target !== null) {
           this.innerKinds.add(target.lastKind);
         }
-        if (target === null) return done;
+        if (target === null) return;
         target.lastKind = record.kind;
         if (record.kind !== 'omniTiming') this.sawTable = true;
         // The parser hands out a fresh map per record: the first one is taken as it is.
         if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
         else if (record.kind === 'stageTable') target.stageTable = record;
-        else pushAll(target.transfers, record.edges);
+        else for (const edge of record.edges) target.transfers.push(edge);
         if ('complete' in record && !record.complete) target.complete = false;
-        return done;
+        return;
       }
       default:
-        return [];
+        return;
     }
   }
 
@@ -136,9 +141,15 @@ export class RequestAssembler {
 
   /** Finalizes the open request (call at end of input). */
   flush(): AnalyzedRequest[] {
+    const done: AnalyzedRequest[] = [];
+    this.flushInto(done);
+    return done;
+  }
+
+  private flushInto(done: AnalyzedRequest[]): void {
     const open = this.open;
     this.open = null;
-    return open === null ? [] : [finalize(open)];
+    if (open !== null) done.push(finalize(open));
   }
 
   /**
@@ -158,9 +169,9 @@ export class RequestAssembler {
   }
 
   /** The next call began: the open request is final, and its last record's kind ends calls. */
-  private finishCall(): AnalyzedRequest[] {
+  private finishCallInto(done: AnalyzedRequest[]): void {
     if (this.open !== null) this.lastKinds.add(this.open.lastKind);
-    return this.flush();
+    this.flushInto(done);
   }
 
   private startCall(record: OverallSummaryRecord): void {

@@ -25,21 +25,39 @@ export class SampleSet {
   private runEnds: Int32Array | null = null;
   private bodyCount = 0;
   private scaled = true;
-  private tail: number[] = [];
+  /** Samples not merged into the body yet: tail[0, tailLength), a typed buffer grown up to MERGE_AT. */
+  private tail = new Float64Array(8);
+  private tailLength = 0;
   /** tail[0, sortedUpTo) is sorted; what was added since is not yet. */
   private sortedUpTo = 0;
   private total = 0;
   private largest = Number.NEGATIVE_INFINITY;
 
   add(value: number): void {
-    this.tail.push(value);
+    if (this.tailLength === this.tail.length) this.growTail();
+    this.tail[this.tailLength++] = value;
     this.total += value;
     if (value > this.largest) this.largest = value;
-    if (this.tail.length >= MERGE_AT) this.merge();
+    if (this.tailLength >= MERGE_AT) this.merge();
+  }
+
+  /** An independent set with the same samples (added in the same order: the same mean). */
+  copy(): SampleSet {
+    const copy = new SampleSet();
+    copy.body = this.body.slice();
+    copy.runEnds = this.runEnds === null ? null : this.runEnds.slice();
+    copy.bodyCount = this.bodyCount;
+    copy.scaled = this.scaled;
+    copy.tail = this.tail.slice();
+    copy.tailLength = this.tailLength;
+    copy.sortedUpTo = this.sortedUpTo;
+    copy.total = this.total;
+    copy.largest = this.largest;
+    return copy;
   }
 
   get count(): number {
-    return this.bodyCount + this.tail.length;
+    return this.bodyCount + this.tailLength;
   }
 
   /** The i-th smallest merged sample, in the body's units (thousandths while scaled). */
@@ -70,6 +88,12 @@ export class SampleSet {
     };
   }
 
+  private growTail(): void {
+    const grown = new Float64Array(Math.min(this.tail.length * 4, MERGE_AT));
+    grown.set(this.tail);
+    this.tail = grown;
+  }
+
   /** numpy's linear percentile over body ∪ tail. */
   private percentile(p: number): number {
     const n = this.count;
@@ -85,7 +109,7 @@ export class SampleSet {
     const scale = this.scaled ? 1000 : 1;
     const B = this.tail;
     const n = this.bodyCount;
-    const m = B.length;
+    const m = this.tailLength;
     let lo = Math.max(0, k + 1 - m);
     let hi = Math.min(k + 1, n);
     // Find i (taken from A) with j = k + 1 - i taken from B such that A[i-1] <= B[j] and B[j-1] <= A[i].
@@ -108,29 +132,40 @@ export class SampleSet {
    * merged in one linear pass, not a re-sort of the whole tail.
    */
   private sortTail(): void {
-    const tail = this.tail;
     const k = this.sortedUpTo;
-    if (k === tail.length) return;
+    const n = this.tailLength;
+    if (k === n) return;
     // A native numeric sort of a typed copy: several times faster than sort with a comparator.
-    const fresh = Float64Array.from(tail.slice(k)).sort();
-    this.tail = k === 0 ? Array.from(fresh) : mergeSorted(tail.slice(0, k), fresh, new Array<number>(tail.length));
-    this.sortedUpTo = this.tail.length;
+    const fresh = this.tail.slice(k, n).sort();
+    if (k === 0) this.tail.set(fresh, 0);
+    else this.tail.set(mergeSorted(this.tail.subarray(0, k), fresh, new Float64Array(n)), 0);
+    this.sortedUpTo = n;
   }
 
   private merge(): void {
-    if (this.tail.length === 0) return;
+    if (this.tailLength === 0) return;
     this.sortTail();
-    const tail = this.tail;
-    if (this.scaled && tail.some((v) => scaledOf(v) === null)) {
-      this.body = Float64Array.from(this.body, (k) => k / 1000);
-      this.scaled = false;
+    const tail = this.tail.subarray(0, this.tailLength);
+    let scaledTail: Int32Array | null = null;
+    if (this.scaled) {
+      scaledTail = new Int32Array(tail.length);
+      for (let i = 0; i < tail.length; i++) {
+        const k = scaledOf(tail[i] as number);
+        if (k === null) {
+          scaledTail = null;
+          break;
+        }
+        scaledTail[i] = k;
+      }
+      if (scaledTail === null) {
+        this.body = Float64Array.from(this.body, (k) => k / 1000);
+        this.scaled = false;
+      }
     }
     const n = this.bodyCount + tail.length;
-    const merged = this.scaled
-      ? mergeSorted(this.flatBody(), tail.map((v) => scaledOf(v) as number), new Int32Array(n))
-      : mergeSorted(this.flatBody(), tail, new Float64Array(n));
+    const merged = scaledTail !== null ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n)) : mergeSorted(this.flatBody(), tail, new Float64Array(n));
     this.keepBody(merged);
-    this.tail = [];
+    this.tailLength = 0;
     this.sortedUpTo = 0;
   }
 
@@ -173,7 +208,7 @@ export class SampleSet {
 }
 
 /** Merges two ascending sequences into `out` (of their total length). */
-function mergeSorted<T extends Int32Array | Float64Array | number[]>(a: ArrayLike<number>, b: ArrayLike<number>, out: T): T {
+function mergeSorted<T extends Int32Array | Float64Array>(a: ArrayLike<number>, b: ArrayLike<number>, out: T): T {
   let i = 0;
   let j = 0;
   let k = 0;

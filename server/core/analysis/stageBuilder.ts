@@ -15,6 +15,8 @@ export function stagesFromColumns(columns: readonly StageColumn[]): RequestStage
 
 /** Whether some column of the table prints a measured vLLM-native (`vllm_*`) value. */
 export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'>[]): boolean {
+  // Most tables print a measured vllm_queued_ms: found without a scan of every name.
+  for (const c of columns) if (c.fields['vllm_queued_ms']?.state === 'measured') return true;
   for (const c of columns) {
     for (const name in c.fields) if (name.startsWith('vllm_') && c.fields[name]?.state === 'measured') return true;
   }

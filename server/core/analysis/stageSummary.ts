@@ -7,22 +7,51 @@ import type { Cell } from '../values';
 import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
 import { SPLIT_NAMES } from './types';
 
-function emptyStateCounts(): Record<SplitState, number> {
-  return { measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0 };
+/** Split states in the order their counts are reported. */
+const STATES: readonly SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
+const STATE_COUNT = STATES.length;
+
+function stateIndex(state: SplitState): number {
+  switch (state) {
+    case 'measured':
+      return 0;
+    case 'notMeasured':
+      return 1;
+    case 'hidden':
+      return 2;
+    case 'notRecorded':
+      return 3;
+    default:
+      return 4;
+  }
 }
 
 class StageAccumulator {
   requestCount = 0;
   readonly fields = new Map<string, SampleSet>();
-  readonly split = new Map<SplitName, SampleSet>();
-  readonly splitStates = new Map<SplitName, Record<SplitState, number>>(SPLIT_NAMES.map((n) => [n, emptyStateCounts()]));
-  readonly addedTimeToFirstOutput = new SampleSet();
+  /** Split value sets by SPLIT_NAMES index, and the order in which each was first seen (the summary's key order). */
+  split: (SampleSet | null)[] = SPLIT_NAMES.map(() => null);
+  splitOrder: number[] = [];
+  /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
+  stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
+  addedTimeToFirstOutput = new SampleSet();
 
   constructor(
     readonly stageKey: string,
     readonly stageId: number | null,
     readonly replicaId: number | null,
   ) {}
+
+  addSplit(index: number, value: number | null, state: SplitState): void {
+    this.stateCounts[index * STATE_COUNT + stateIndex(state)] += 1;
+    if (value === null) return;
+    let set = this.split[index];
+    if (set === null || set === undefined) {
+      this.split[index] = set = new SampleSet();
+      this.splitOrder.push(index);
+    }
+    set.add(value);
+  }
 
   summary(): StageSummary {
     const fields: Record<string, Distribution> = {};
@@ -31,12 +60,16 @@ class StageAccumulator {
       if (d !== null) fields[name] = d;
     }
     const split: Partial<Record<SplitName, Distribution>> = {};
-    for (const [name, set] of this.split) {
-      const d = set.distribution();
-      if (d !== null) split[name] = d;
+    for (const index of this.splitOrder) {
+      const d = this.split[index]?.distribution() ?? null;
+      if (d !== null) split[SPLIT_NAMES[index] as SplitName] = d;
     }
     const splitStates = {} as Record<SplitName, SplitStateCounts>;
-    for (const name of SPLIT_NAMES) splitStates[name] = { ...(this.splitStates.get(name) ?? emptyStateCounts()) };
+    SPLIT_NAMES.forEach((name, i) => {
+      const counts = {} as Record<SplitState, number>;
+      STATES.forEach((state, j) => (counts[state] = this.stateCounts[i * STATE_COUNT + j] as number));
+      splitStates[name] = counts;
+    });
     return {
       stageKey: this.stageKey,
       stageId: this.stageId,
@@ -47,6 +80,18 @@ class StageAccumulator {
       splitStates,
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
     };
+  }
+
+  /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
+  copyFor(replicaId: number): StageAccumulator {
+    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId);
+    copy.requestCount = this.requestCount;
+    for (const [name, set] of this.fields) copy.fields.set(name, set.copy());
+    copy.split = this.split.map((set) => set?.copy() ?? null);
+    copy.splitOrder = [...this.splitOrder];
+    copy.stateCounts = this.stateCounts.slice();
+    copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
+    return copy;
   }
 }
 
@@ -59,17 +104,45 @@ function compareStageKeys(a: string, b: string): number {
   return Number(as) - Number(bs);
 }
 
+export interface StageSummaryOptions {
+  /**
+   * Keep the per-replica summaries as requests arrive instead of computing them from the
+   * stored requests when asked (a reader that keeps no requests): a stage's first replica
+   * starts as a copy of the stage's samples when its second replica appears.
+   */
+  readonly replicasAsTheyCome?: boolean;
+  /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
+  readonly fields?: ReadonlySet<string>;
+}
+
 export class StageSummaryBuilder {
   private readonly byStage = new Map<string, StageAccumulator>();
   /** Replica ids seen per stage: per-replica summaries are only worth their memory for stages on several. */
   private readonly replicaIds = new Map<string, Set<number>>();
+  /** Per stage and replica, for stages seen on several replicas (replicasAsTheyCome only). */
+  private readonly byReplica: Map<string, StageAccumulator> | null;
+
+  private readonly fields: ReadonlySet<string> | null;
+
+  constructor(options: StageSummaryOptions = {}) {
+    this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
+    this.fields = options.fields ?? null;
+  }
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
+      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
+      const byReplica = this.byReplica;
+      if (byReplica !== null && replicas.size === 1 && !replicas.has(stage.replicaId)) {
+        // The stage's second replica: every request of the stage so far ran on the first.
+        const first = replicas.values().next().value as number;
+        byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
+      }
       if (replicas.size < 1024) replicas.add(stage.replicaId);
-      accumulate(accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null), request, stage);
+      accumulate(stageAcc, request, stage, this.fields);
+      if (byReplica !== null && replicas.size > 1) accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
     }
   }
 
@@ -80,22 +153,28 @@ export class StageSummaryBuilder {
 
   /**
    * One summary per stage and replica, only for stages seen on more than one replica,
-   * computed from the requests given (the same ones that were added).
+   * computed from the requests given (the same ones that were added); with
+   * replicasAsTheyCome, the ones kept as they came (`requests` is not read).
    */
   replicas(requests: Iterable<AnalyzedRequest>): StageSummary[] {
+    if (this.byReplica !== null) return sortedSummaries(this.byReplica);
     const multi = new Set([...this.replicaIds].filter(([, ids]) => ids.size > 1).map(([key]) => key));
     if (multi.size === 0) return [];
     const byReplica = new Map<string, StageAccumulator>();
     for (const request of requests) {
       for (const stage of request.stages) {
         if (!multi.has(stage.stageKey)) continue;
-        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage);
+        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
       }
     }
-    return [...byReplica.values()]
-      .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
-      .map((a) => a.summary());
+    return sortedSummaries(byReplica);
   }
+}
+
+function sortedSummaries(byReplica: Map<string, StageAccumulator>): StageSummary[] {
+  return [...byReplica.values()]
+    .sort((a, b) => compareStageKeys(a.stageKey, b.stageKey) || (a.replicaId ?? 0) - (b.replicaId ?? 0))
+    .map((a) => a.summary());
 }
 
 function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {
@@ -104,24 +183,26 @@ function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: 
   return acc;
 }
 
-function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage): void {
+function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
+  if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
+  let set = acc.fields.get(name);
+  if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
+  set.add(cell.value);
+}
+
+function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage, only: ReadonlySet<string> | null): void {
   acc.requestCount += 1;
-  for (const name in stage.fields) {
-    const cell = stage.fields[name] as Cell;
-    if (cell.state !== 'measured' || !Number.isFinite(cell.value)) continue;
-    let set = acc.fields.get(name);
-    if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
-    set.add(cell.value);
-  }
-  for (const name of SPLIT_NAMES) {
-    const state = stage.split.states[name];
-    (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
-    const value = stage.split.values[name];
-    if (value === null) continue;
-    let set = acc.split.get(name);
-    if (set === undefined) acc.split.set(name, (set = new SampleSet()));
-    set.add(value);
-  }
+  const fields = stage.fields;
+  if (only === null) for (const name in fields) addField(acc, name, fields[name]);
+  else for (const name of only) addField(acc, name, fields[name]);
+  // Unrolled in SPLIT_NAMES order: a loop over the names would read both records by a variable key.
+  const { values, states } = stage.split;
+  acc.addSplit(0, values.queuedMs, states.queuedMs);
+  acc.addSplit(1, values.inputWaitMs, states.inputWaitMs);
+  acc.addSplit(2, values.readyQueuedMs, states.readyQueuedMs);
+  acc.addSplit(3, values.prefillMs, states.prefillMs);
+  acc.addSplit(4, values.decodeMs, states.decodeMs);
+  acc.addSplit(5, values.ttftMs, states.ttftMs);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

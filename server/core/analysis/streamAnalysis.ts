@@ -10,13 +10,16 @@ import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import type { AnalyzedRequest, EdgeSummary, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
-import { pushAll } from '../arrays';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
 export interface AnalysisSnapshot {
   /** Every request, materialized from the packed store on first access (a live view should page through `StreamAnalysis.requests` instead). */
   readonly requests: readonly AnalyzedRequest[];
+  /** requests.length, without materializing them. */
+  readonly requestCount: number;
+  /** Requests marked cold (first after a server start), without materializing them. */
+  readonly coldRequestCount: number;
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
@@ -51,11 +54,25 @@ export interface StreamAnalysisOptions {
   readonly onRequest?: (request: AnalyzedRequest) => void;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
   readonly keepOverallSummaries?: boolean;
+  /**
+   * Keep every request in the packed store (default true). A one-shot reader that writes
+   * each request as it comes (onRequest) or needs none (a table of summaries) keeps none:
+   * less work per request and memory that does not grow with the log; `requests` is then
+   * empty and the snapshot's `requests` throws.
+   */
+  readonly keepRequests?: boolean;
+  /**
+   * The stage fields summarized per stage (default every numeric field; the phase split
+   * always): a reader that prints only some (the table) need not sort the others.
+   */
+  readonly summaryFields?: ReadonlySet<string>;
+  /** Summarize the transfer edges (default true). */
+  readonly edgeSummaries?: boolean;
 }
 
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
-  private readonly summaries = new StageSummaryBuilder();
+  private readonly summaries: StageSummaryBuilder;
   private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
   private readonly endToEnd = new EndToEndBuilder();
@@ -66,16 +83,23 @@ export class StreamAnalysis {
   private readonly engines = new Map<string, EngineStatsRecord>();
   private bootCount = 0;
   private legacyCount = 0;
+  private coldCount = 0;
+  private accepted = 0;
+  private readonly keepRequests: boolean;
+  private readonly summarizeEdges: boolean;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
+    this.keepRequests = options.keepRequests ?? true;
+    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
+    this.summarizeEdges = options.edgeSummaries ?? true;
   }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
-    pushAll(this.problemList, output.problems);
+    for (const problem of output.problems) this.problemList.push(problem);
     const done: AnalyzedRequest[] = [];
-    for (const record of output.records) pushAll(done, this.addRecord(record));
+    for (const record of output.records) this.addRecord(record, done);
     return done;
   }
 
@@ -96,7 +120,7 @@ export class StreamAnalysis {
   }
 
   get requestCount(): number {
-    return this.store.length;
+    return this.accepted;
   }
 
   get problemCount(): number {
@@ -117,14 +141,18 @@ export class StreamAnalysis {
   snapshot(): AnalysisSnapshot {
     const stages = this.summaries.stages();
     const store = this.store;
+    const kept = this.keepRequests;
     let requests: AnalyzedRequest[] | null = null;
     let replicas: StageSummary[] | null = null;
     const summaries = this.summaries;
     const included = (): Iterable<AnalyzedRequest> => this.includedRequests();
     return {
       get requests(): readonly AnalyzedRequest[] {
+        if (!kept) throw new Error('this analysis keeps no requests (keepRequests: false)');
         return (requests ??= [...store]);
       },
+      requestCount: this.accepted,
+      coldRequestCount: this.coldCount,
       stages,
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
@@ -146,7 +174,8 @@ export class StreamAnalysis {
     for (const request of this.store) if (!(this.options.excludeCold === true && request.cold)) yield request;
   }
 
-  private addRecord(record: LogRecord): AnalyzedRequest[] {
+  /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
+  private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
       // Printed with every request: keep the latest few, not one per request.
       if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
@@ -154,23 +183,28 @@ export class StreamAnalysis {
     }
     else if (record.kind === 'engineStats') this.engines.set(record.engine, record);
     else if (record.kind === 'legacyDict') this.legacyCount += 1;
-    const done = this.assembler.add(record);
+    const before = done.length;
+    this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
-    return this.accept(done);
+    for (let i = before; i < done.length; i++) this.acceptOne(done[i] as AnalyzedRequest);
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
-    for (const request of requests) {
-      this.store.add(request);
-      if (!(this.options.excludeCold === true && request.cold)) {
-        this.summaries.add(request);
-        this.edgeSummaries.add(request);
-        this.endToEnd.add(request);
-      }
-      this.tablesMissing.add(request);
-      this.findingsBuilder.add(request);
-      this.options.onRequest?.(request);
-    }
+    for (const request of requests) this.acceptOne(request);
     return requests;
+  }
+
+  private acceptOne(request: AnalyzedRequest): void {
+    if (this.keepRequests) this.store.add(request);
+    this.accepted += 1;
+    if (request.cold) this.coldCount += 1;
+    if (!(this.options.excludeCold === true && request.cold)) {
+      this.summaries.add(request);
+      if (this.summarizeEdges) this.edgeSummaries.add(request);
+      this.endToEnd.add(request);
+    }
+    this.tablesMissing.add(request);
+    this.findingsBuilder.add(request);
+    this.options.onRequest?.(request);
   }
 }

@@ -9,6 +9,7 @@
 //  - a rule that cannot be evaluated (metric measured in one run only, stage absent, a
 //    baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only with
 //    `failUnevaluated`.
+import { groupedNumber } from '../numberText';
 import { METRIC_INFO } from './metrics';
 import type { Rule } from './rules';
 import { compareOp } from './rules';
@@ -50,7 +51,7 @@ const HISTOGRAM_FAMILY: Partial<Record<MetricId, string>> = {
 };
 
 const fmt = (v: number, unit: 'ms' | '%'): string => {
-  const s = v.toLocaleString('en-US', { maximumFractionDigits: unit === '%' ? 1 : 3 });
+  const s = groupedNumber(v, 0, unit === '%' ? 1 : 3);
   return unit === '%' ? `${v > 0 ? '+' : ''}${s}%` : `${s} ms`;
 };
 const signedMs = (v: number): string => `${v > 0 ? '+' : ''}${fmt(v, 'ms')}`;

@@ -1,6 +1,7 @@
 // Measured headline numbers of a session, per stage, as the editor shows them next to a
 // deploy config, and how they read. "Not recorded" is never shown as 0: a codec TTFT of 0
 // with no prefill is the signature of builds without the talker-first-audio stats fix.
+import { groupedNumber } from '../numberText';
 
 export interface StageLiveNumbers {
   readonly stageId: number;
@@ -35,7 +36,7 @@ export function tablesMissingHint(missing: { readonly requests: number; readonly
 
 export function formatMs(ms: number): string {
   if (Math.abs(ms) < 10) return `${Number(ms.toFixed(1))} ms`;
-  return `${Math.round(ms).toLocaleString('en-US')} ms`;
+  return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
 /** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`. */

@@ -9,6 +9,7 @@
 
 import { Buffer, isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
+import { groupedNumber } from '../numberText';
 
 /** The line contains an ESC (ANSI colour codes). */
 export const LINE_HAS_ESC = 1;
@@ -218,7 +219,7 @@ export class LineSplitter {
   private reportLong(length: number): void {
     this.sink.problem(
       this.lineNo,
-      `line is ${length.toLocaleString('en-US')} characters long; only the first ${this.maxLineLength.toLocaleString('en-US')} were read`,
+      `line is ${groupedNumber(length, 0, 0)} characters long; only the first ${groupedNumber(this.maxLineLength, 0, 0)} were read`,
     );
   }
 }

@@ -151,6 +151,7 @@ function distributionsJson<K extends string>(ds: Readonly<Partial<Record<K, Dist
   return out;
 }
 
+/** One request of `requests` (the one place that says what a request's JSON holds). */
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
@@ -208,7 +209,10 @@ export function edgeSummaryJson(e: EdgeSummary): EdgeSummaryJson {
   };
 }
 
-export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJson {
+/** Everything of the analysis JSON after `requests`, in order. */
+export type AnalysisJsonRest = Omit<AnalysisJson, 'schema' | 'requests'>;
+
+export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJsonRest {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
@@ -225,8 +229,6 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
   const edgeSummary: AnalysisJson['edgeSummary'] = {};
   for (const e of snapshot.edges) edgeSummary[e.edge] = edgeSummaryJson(e);
   return {
-    schema: 1,
-    requests: snapshot.requests.map(requestJson),
     stageSummary,
     splitSummary,
     replicaSummary,
@@ -237,4 +239,8 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
   };
+}
+
+export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJson {
+  return { schema: 1, requests: snapshot.requests.map(requestJson), ...analysisJsonRest(snapshot, histograms, speechStreams) };
 }

@@ -7,6 +7,9 @@ import { SPLIT_LABEL } from '../analysis/types';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
 
+/** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
+export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set(['stage_gen_time_ms', 'omni_timing_stage_s', 'serving_time_to_first_output_ms']);
+
 const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
   { title: 'input wait', pick: (s) => s.split.inputWaitMs },
@@ -29,9 +32,11 @@ export interface TableReportOptions {
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
   const out: string[] = [];
-  const cold = snapshot.requests.filter((r) => r.cold).length;
+  // Counted without materializing the requests: a table needs only the summaries.
+  const cold = snapshot.coldRequestCount;
+  const count = snapshot.requestCount;
   out.push(
-    `Stage Lens: ${snapshot.requests.length} request${snapshot.requests.length === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
+    `Stage Lens: ${count} request${count === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
       (snapshot.boots > 0 ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})` : '') +
       ` from ${options.source}`,
   );
