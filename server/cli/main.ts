@@ -10,6 +10,8 @@ Commands:
   demo                 run the simulator and show a live per-stage phase table
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
   compare <a> <b>      compare two runs (logs, scrapes or saved sessions; '-' is stdin)
+  explain <file|->     why the slow requests are slow: tail attribution, load at
+                       arrival, percentiles over time, cost per token
 
 Run 'stage-lens <command> --help' for a command's options.`;
 
@@ -25,6 +27,8 @@ async function loadCommand(name: string): Promise<CommandRunner | null> {
       return (await import('./demo')).runDemo;
     case 'compare':
       return (await import('./compare')).runCompare;
+    case 'explain':
+      return (await import('./explain')).runExplain;
     default:
       return null;
   }

@@ -131,6 +131,7 @@ export class FindingsBuilder {
       case 'stage-tables-missing':
         return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
       case 'cold-start':
+      case 'metric-not-reporting':
         return '';
     }
   }

@@ -3,6 +3,9 @@
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
 import { FindingsBuilder } from './findings';
+import { EngineSeriesBuilder, type EngineSeries } from './engineSeries';
+import { LogClock } from '../explain/logClock';
+import { metricNotReportingInEngineLines } from '../explain/metricNotReporting';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
@@ -21,6 +24,8 @@ export interface AnalysisSnapshot {
   readonly overallSummaries: readonly OverallSummaryRecord[];
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
+  /** Every periodic line per engine, with the stage and replica it serves. */
+  readonly engineSeries: readonly EngineSeries[];
   readonly boots: number;
   readonly legacyRecords: number;
 }
@@ -30,6 +35,8 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Year of the log's `MM-DD` timestamps (default: the current year). */
+  readonly year?: number;
 }
 
 export class StreamAnalysis {
@@ -40,10 +47,14 @@ export class StreamAnalysis {
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
+  private readonly engineSeriesBuilder = new EngineSeriesBuilder();
+  private readonly clock: LogClock;
   private bootCount = 0;
   private legacyCount = 0;
 
-  constructor(private readonly options: StreamAnalysisOptions = {}) {}
+  constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
+  }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
@@ -74,7 +85,16 @@ export class StreamAnalysis {
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
   summary(maxRequestIds = 200): { stages: StageSummary[]; findings: Finding[] } {
     const stages = this.summaries.stages();
-    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+    return { stages, findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()] };
+  }
+
+  /** The periodic engine lines so far, per engine. */
+  engineSeries(): EngineSeries[] {
+    return this.engineSeriesBuilder.series();
+  }
+
+  private engineFindings(): Finding[] {
+    return this.engineSeriesBuilder.size === 0 ? [] : metricNotReportingInEngineLines(this.engineSeriesBuilder.series());
   }
 
   snapshot(): AnalysisSnapshot {
@@ -92,10 +112,11 @@ export class StreamAnalysis {
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
       },
-      findings: this.findingsBuilder.findings(stages),
+      findings: [...this.findingsBuilder.findings(stages), ...this.engineFindings()],
       problems: this.problemList,
       overallSummaries: this.overall,
       engineStats: [...this.engines.values()],
+      engineSeries: this.engineSeriesBuilder.series(),
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
     };
@@ -112,7 +133,10 @@ export class StreamAnalysis {
       if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
       this.overall.push(record);
     }
-    else if (record.kind === 'engineStats') this.engines.set(record.engine, record);
+    else if (record.kind === 'engineStats') {
+      this.engines.set(record.engine, record);
+      this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
+    }
     else if (record.kind === 'legacyDict') this.legacyCount += 1;
     const done = this.assembler.add(record);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
@@ -124,6 +148,7 @@ export class StreamAnalysis {
       this.store.add(request);
       if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
       this.findingsBuilder.add(request);
+      this.engineSeriesBuilder.noteRequest(request);
       this.options.onRequest?.(request);
     }
     return requests;

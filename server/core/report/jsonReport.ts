@@ -5,6 +5,8 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson } from '../values';
+import { breakdownOf } from '../explain/breakdown';
+import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 
 import type { HistogramSummary } from '../promSummary';
 
@@ -31,6 +33,8 @@ export interface RequestJson {
   readonly e2e: Record<string, number>;
   readonly addedTimeToFirstOutputMs: Readonly<Record<string, number>>;
   readonly omniTiming: { readonly totalS: number | null; readonly stages: Record<string, number> } | null;
+  /** The parts of its end-to-end time (docs/breakdown.md). */
+  readonly breakdown: BreakdownJson;
 }
 
 export interface AnalysisJson {
@@ -73,6 +77,7 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
     e2e: numbersOnly(r.e2e),
     addedTimeToFirstOutputMs: r.derived.addedTimeToFirstOutputMs,
     omniTiming: r.timing === null ? null : { totalS: r.timing.totalS, stages: Object.fromEntries(r.timing.stages.map((s) => [String(s.stageId), s.seconds])) },
+    breakdown: breakdownJson(breakdownOf(r)),
   };
 }
 
