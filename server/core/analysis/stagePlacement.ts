@@ -8,8 +8,9 @@
 //                 downstream stages are submitted together with stage 0. Position assumed.
 //  after-upstream no anchor and not first: after the upstream stage ends (full payload
 //                 hand-off). Position assumed.
-// An anchor that would end the stage after the request (e2e) is rejected (the first output
-// was held back, as the codec's are under talker first audio) and a rule below applies.
+// An anchor that falls before the request's arrival, or would end the stage well after the
+// request (e2e), is rejected (the first output was not the stage's own, or was held back,
+// as the codec's are under talker first audio) and a rule below applies.
 //  alongside      as after-upstream, but there the stage would end after the request did
 //                 (e2e_total_ms): it cannot have started that late, so it starts at the
 //                 floor, alongside its upstream (async chunk). Position assumed.
@@ -20,6 +21,11 @@ import type { AnalyzedRequest, RequestStage } from './types';
 export const RULE_ANCHORED = 'anchored: start = serving_time_to_first_output_ms - prefill - queued';
 const RULE_ASYNC_FROM_ARRIVAL = 'assumed: drawn from the request arrival (async chunk submits downstream stages with stage 0); no measured anchor';
 const RULE_ASYNC_FROM_PREPROCESS = 'assumed: starts when preprocessing ends (async chunk submits downstream stages with stage 0); no measured anchor';
+const RULE_ANCHOR_BEFORE_ARRIVAL = 'first output minus prefill minus queued falls before the request arrived (the first output was not this stage\'s own, e.g. the talker\'s first audio frame), so: ';
+/** A stage may end this share of its length after the request before its anchor is rejected (the printed values are rounded and the first output is taken at the orchestrator). */
+const OVERRUN_SHARE = 0.05;
+/** Rounding of three printed values. */
+const ANCHOR_SLACK_MS = 0.01;
 const RULE_ANCHOR_REJECTED = 'first output minus prefill minus queued would end the stage after the request (its first output was held back), so: ';
 const RULE_AFTER = 'assumed: drawn after the upstream stage ends; no measured anchor';
 const RULE_ALONGSIDE_FROM_ARRIVAL =
@@ -52,12 +58,13 @@ export function queuedOf(stage: RequestStage): number | null {
   return inputWaitMs !== null && readyQueuedMs !== null ? inputWaitMs + readyQueuedMs : queuedMs;
 }
 
-function anchorOf(stage: RequestStage): number | null {
+/** The measured anchor, unclamped (it may fall before the request's arrival); null when there is none. */
+function rawAnchorOf(stage: RequestStage): number | null {
   const firstOutput = numberOf(stage.fields, 'serving_time_to_first_output_ms');
   const { queuedMs, prefillMs } = stage.split.values;
   if (firstOutput === undefined || firstOutput <= 0 || queuedMs === null || prefillMs === null) return null;
   if (stage.split.states.ttftMs === 'notRecorded') return null;
-  return Math.max(0, firstOutput - prefillMs - queuedMs);
+  return firstOutput - prefillMs - queuedMs;
 }
 
 /** Sum of the phases that are numbers (negative values do not advance the clock). */
@@ -87,14 +94,19 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
   const out: StagePlacement[] = [];
   let upstreamEnd: number | null = null;
   orderedStages(request).forEach((stage, index) => {
-    let anchor = anchorOf(stage);
+    let anchor = rawAnchorOf(stage);
     let prefix = '';
-    // An anchor that would end the stage after the request contradicts the total: the first
-    // output came later than the phases say (held-back outputs replayed under talker first audio).
-    if (anchor !== null && e2eTotal !== undefined && anchor + drawnLength(stage) > e2eTotal + slack) {
+    // An anchor that contradicts the request's own bounds is not the stage's position: a first
+    // output before the phases could have produced it (the talker's first audio frame passed
+    // through the codec), or after them (held-back outputs replayed under talker first audio).
+    if (anchor !== null && anchor < -ANCHOR_SLACK_MS) {
+      anchor = null;
+      prefix = RULE_ANCHOR_BEFORE_ARRIVAL;
+    } else if (anchor !== null && e2eTotal !== undefined && anchor + drawnLength(stage) > e2eTotal + Math.max(slack, OVERRUN_SHARE * drawnLength(stage))) {
       anchor = null;
       prefix = RULE_ANCHOR_REJECTED;
     }
+    if (anchor !== null) anchor = Math.max(0, anchor);
     let start: number;
     let rule: string;
     if (anchor !== null) {
