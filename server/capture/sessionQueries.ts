@@ -4,17 +4,41 @@
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import type { AnalyzedRequest } from '../core/analysis/types';
-import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
+import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
+import { rowsInScope } from '../core/explain/scope';
+import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
-import { timelineOf } from '../core/analysis/timeline';
 import { prometheusPanelOf } from './prometheusCapture';
 
-export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
+/** The mask of a session's requests in a scope (the explain index keeps the requests' order). */
+export function scopeMaskOf(session: Session): ScopeMask {
+  return (scope) => {
+    const mask = new Uint8Array(session.requests().length);
+    for (const i of rowsInScope(session.explainIndex, scope)) mask[i] = 1;
+    return mask;
+  };
+}
+
+export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
+  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) {
+    const summaries = new StageSummaryBuilder();
+    const findings = new FindingsBuilder();
+    const requests = session.requests();
+    let count = 0;
+    for (const i of rowsInScope(session.explainIndex, scope)) {
+      const r = requests.at(i) as AnalyzedRequest;
+      summaries.add(r);
+      findings.add(r);
+      count += 1;
+    }
+    const stages = summaries.stages();
+    return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  }
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -30,7 +54,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */
@@ -45,16 +69,16 @@ function findingRequestIds(session: Session): FindingRequestIds {
 }
 
 export function requestPage(session: Session, params: RequestPageParams): RequestPage {
-  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders);
+  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders, scopeMaskOf(session));
 }
 
 export function requestDetail(session: Session, requestId: string): RequestDetail | null {
   const request = session.requestById(requestId);
-  return request === undefined ? null : { request, timeline: timelineOf(request) };
+  return request === undefined ? null : detailOf(request);
 }
 
 export function stageHistogram(session: Session, params: HistogramParams): HistogramResult {
-  return histogramOf(session.requests(), params);
+  return histogramOf(session.requests(), params, scopeMaskOf(session));
 }
 
 const LOG_TIME = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;

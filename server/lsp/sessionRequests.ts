@@ -8,6 +8,7 @@ import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { compareRequest } from './compareRequests';
 import { registerPrometheusRequests } from './prometheusRequests';
+import { registerExplainRequests } from './explainRequests';
 import { handle } from './typedRequests';
 
 export function registerSessionRequests(connection: Connection, registry: SessionRegistry): void {
@@ -20,7 +21,7 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/listServingProcesses', () => listServingProcesses());
   handle(connection, 'stageLens/stop', (p) => registry.stop(p.sessionId));
   handle(connection, 'stageLens/restart', (p) => registry.restart(p.sessionId));
-  handle(connection, 'stageLens/summary', (p) => sessionSummary(registry.require(p.sessionId), p.windowSeconds));
+  handle(connection, 'stageLens/summary', (p) => sessionSummary(registry.require(p.sessionId), p.windowSeconds, p.scope));
   handle(connection, 'stageLens/requests', (p) => requestPage(registry.require(p.sessionId), p));
   handle(connection, 'stageLens/request', (p) => requestDetail(registry.require(p.sessionId), p.requestId));
   handle(connection, 'stageLens/findings', (p) => [...registry.require(p.sessionId).snapshot().findings]);
@@ -30,4 +31,5 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/export', (p) => exportSession(registry.require(p.sessionId), p.format, p.path));
   handle(connection, 'stageLens/compare', (p) => compareRequest(registry, p));
   registerPrometheusRequests(connection, registry);
+  registerExplainRequests(connection, registry);
 }

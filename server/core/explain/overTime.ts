@@ -82,11 +82,22 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
   for (let k = 1; k < timed.length; k++) if (index.finishMs(timed[k] as number) < index.finishMs(timed[k - 1] as number)) sorted = false;
   if (!sorted) timed.sort((a, b) => index.finishMs(a) - index.finishMs(b) || a - b);
   const metrics = query.metrics ?? index.targets();
-  if (timed.length === 0) return { times: [], stepMs: 0, windowMs: 0, requestRate: [], series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })), gauges: [] };
+  // The axis spans the requests' finish times, or the gauges' samples when there is no request (a scrape-only session).
+  let first = timed.length === 0 ? Infinity : index.finishMs(timed[0] as number);
+  let last = timed.length === 0 ? -Infinity : index.finishMs(timed[timed.length - 1] as number);
+  if (timed.length === 0) {
+    for (const g of gauges) {
+      for (let k = 0; k < g.times.length; k++) {
+        const t = g.times[k] as number;
+        if (!(t >= (query.scope.fromMs ?? -Infinity) && t <= (query.scope.toMs ?? Infinity))) continue;
+        if (t < first) first = t;
+        if (t > last) last = t;
+      }
+    }
+  }
+  if (!Number.isFinite(first)) return { times: [], stepMs: 0, windowMs: 0, requestRate: [], series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })), gauges: [] };
 
-  const first = index.finishMs(timed[0] as number);
-  const last = index.finishMs(timed[timed.length - 1] as number);
-  const auto = chooseGrid(timed.length, last - first);
+  const auto = timed.length === 0 ? { windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)), stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)) } : chooseGrid(timed.length, last - first);
   const stepMs = query.stepMs !== undefined && query.stepMs > 0 ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4)) : auto.stepMs;
   const windowMs = query.windowMs !== undefined && query.windowMs > 0 ? query.windowMs : Math.max(auto.windowMs, stepMs);
   const origin = Math.floor(first / stepMs) * stepMs;
