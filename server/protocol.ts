@@ -20,8 +20,8 @@ import type { ComparisonReport } from './core/compare/types';
 export type { ComparisonReport };
 import type { HistogramSummary } from './core/promSummary';
 export type { HistogramSummary };
-import type { PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
-export type { PrometheusStageRow, PrometheusTrend };
+import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
+export type { PrometheusGauges, PrometheusStageRow, PrometheusTrend };
 import type {
   BreakdownPart,
   BreakdownSummary,
@@ -169,6 +169,8 @@ export interface PrometheusSummary {
   /** By family (in PROMETHEUS_FAMILIES order), then stage, then replica; `stage` rows after the stage's replica rows. */
   readonly rows: readonly PrometheusStageRow[];
   readonly trend: PrometheusTrend | null;
+  /** Running, waiting and KV-cache usage per (stage, replica) over the trend's range (query_range); null before the first answer or when none is exposed. */
+  readonly gauges?: PrometheusGauges | null;
   /** E.g. one replica id reported by several hosts (their figures are merged), Prometheus warnings. */
   readonly warnings: readonly string[];
   /** The current error (server down, PromQL error); the rows are then those of the last good poll. */

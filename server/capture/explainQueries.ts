@@ -27,6 +27,31 @@ import type {
   TailAttributionResult,
 } from '../protocol';
 import type { Session } from './session';
+import { prometheusSummaryOf } from './prometheusCapture';
+import { KvUsageTracker } from '../core/explain/metricNotReporting';
+import type { Finding } from '../core/analysis/types';
+import type { PrometheusGauges } from '../core/promql/stageFigures';
+
+function prometheusGauges(session: Session): PrometheusGauges | null {
+  return session.info.kind === 'prometheus' ? (prometheusSummaryOf(session)?.gauges ?? null) : null;
+}
+
+const nanOf = (xs: readonly (number | null)[]): number[] => xs.map((v) => v ?? Number.NaN);
+
+/** metric-not-reporting from a Prometheus session's gauges: KV-cache usage 0 at every step a replica was running requests. */
+export function prometheusMetricFindings(session: Session): Finding[] {
+  const gauges = prometheusGauges(session);
+  if (gauges === null) return [];
+  const tracker = new KvUsageTracker();
+  for (const s of gauges.series) {
+    const labels = { ...(s.stage === null ? {} : { stage: s.stage }), ...(s.replica === null ? {} : { replica: s.replica }) };
+    s.running.forEach((running, i) => {
+      const kv = s.kvCacheUsagePerc[i];
+      if (running !== null && kv !== null && kv !== undefined) tracker.note(labels, kv, running);
+    });
+  }
+  return tracker.findings('vllm:kv_cache_usage_perc', 'steps of Prometheus');
+}
 
 const MAX_CACHED = 32;
 /** Time zones are whole quarter hours: a log clock (server local time) and capture times differ by one. */
@@ -115,7 +140,12 @@ export function logClockOffset(session: Session): number {
 export function sessionGauges(session: Session): GaugeSamples[] {
   const fromLog = gaugesOfEngines(session.engineSeries());
   const fromScrapes = session.scrapeGauges.size === 0 ? [] : session.scrapeGauges.samples('metrics', logClockOffset(session));
-  return [...fromLog, ...fromScrapes];
+  const prom = prometheusGauges(session);
+  const fromPrometheus: GaugeSamples[] =
+    prom === null
+      ? []
+      : prom.series.map((s) => ({ stage: s.stage, replica: s.replica, source: 'prometheus', engine: null, mapping: 'labels', times: prom.times, running: nanOf(s.running), waiting: nanOf(s.waiting), kvCacheUsagePerc: nanOf(s.kvCacheUsagePerc) }));
+  return [...fromLog, ...fromScrapes, ...fromPrometheus];
 }
 
 export function sessionOverTime(session: Session, params: OverTimeParams): OverTimeResult {

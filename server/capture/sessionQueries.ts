@@ -6,6 +6,7 @@ import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
 import { rowsInScope } from '../core/explain/scope';
+import { prometheusMetricFindings } from './explainQueries';
 import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
@@ -34,11 +35,11 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
       count += 1;
     }
     const stages = summaries.stages();
-    return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
   }
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -54,7 +55,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings()], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */
