@@ -1,6 +1,7 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
+import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import type { AnalyzedRequest } from '../core/analysis/types';
@@ -22,40 +23,37 @@ export function scopeMaskOf(session: Session): ScopeMask {
   };
 }
 
-export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
-  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) {
-    const summaries = new StageSummaryBuilder();
-    const findings = new FindingsBuilder();
-    const requests = session.requests();
-    let count = 0;
-    for (const i of rowsInScope(session.explainIndex, scope)) {
-      const r = requests.at(i) as AnalyzedRequest;
-      summaries.add(r);
-      findings.add(r);
-      count += 1;
-    }
-    const stages = summaries.stages();
-    return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
-  }
-  if (windowSeconds === undefined || windowSeconds <= 0) {
-    const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
-  }
-  const since = Date.now() - windowSeconds * 1000;
-  const times = session.requestTimes();
+/** Stage and edge summaries and findings over some of the session's requests (positions). */
+function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
   const requests = session.requests();
   const summaries = new StageSummaryBuilder();
+  const edges = new EdgeSummaryBuilder();
   const findings = new FindingsBuilder();
   let count = 0;
-  // Requests are in capture order: walk back from the newest.
-  for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
+  for (const i of rows) {
     const r = requests.at(i) as AnalyzedRequest;
     summaries.add(r);
+    edges.add(r);
     findings.add(r);
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: edges.edges() };
+}
+
+/** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
+function* recentRows(session: Session, windowSeconds: number): Generator<number> {
+  const since = Date.now() - windowSeconds * 1000;
+  const times = session.requestTimes();
+  // Requests are in capture order: walk back from the newest.
+  for (let i = session.requests().length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) yield i;
+}
+
+export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
+  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) return summaryOver(session, rowsInScope(session.explainIndex, scope));
+  if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
+  const summary = session.summary();
+  return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: summary.edges };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

@@ -151,29 +151,30 @@ function edgesOf(request: AnalyzedRequest): Edge[] {
   return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
+const TX_FROM_TIMING = 'tx time printed by [OmniTiming] with 2 decimals';
+const TX_NOT_RECORDED = '[OmniTiming] prints 0.00 ms and no tx_time_ms was measured: no payload transfer was recorded on this edge (async chunk streams the input through the connector), not a 0 ms hand-off';
 const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>, string>> = { tx: 'tx_time_ms', inFlight: 'in_flight_time_ms', rxDecode: 'rx_decode_time_ms' };
 
 function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
   const name = edgeName(edge);
-  const table = request.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to)?.fields ?? null;
-  // With tables printed (a stage table is there), a missing transfer table was hidden: every value 0 or unmeasured.
-  const tablePrinted = request.hasStageTable;
+  const transfer = request.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to);
+  const table = transfer !== undefined && transfer.tablePrinted ? transfer.fields : null;
+  // With tables printed (a stage table is there), a missing transfer column was hidden: every value 0 or unmeasured.
+  const missing: PartState = request.hasStageTable ? 'hidden' : 'notMeasured';
   const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1) ?? null;
   const out: BreakdownPart[] = [];
   const post = fieldPart(upstream?.fields ?? null, 'postprocess_time_ms', request.hasStageTable);
   out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component: 'postprocess', ...post, note: post.ms === null ? null : `postprocess_time_ms of stage ${edge.from}: building stage ${edge.to}'s inputs` }));
   for (const component of ['tx', 'inFlight', 'rxDecode'] as const) {
-    const field = TRANSFER_FIELD[component];
-    let value = fieldPart(table, field, tablePrinted);
+    let value: { ms: number | null; state: PartState } = { ms: null, state: missing };
     let note: string | null = null;
-    if (table === null) {
-      const fromTiming = component === 'tx' ? request.timing?.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to) : undefined;
-      if (fromTiming !== undefined) {
-        value = { ms: fromTiming.ms, state: 'measured' };
-        note = 'tx time printed by [OmniTiming] with 2 decimals';
-      } else {
-        value = { ms: null, state: tablePrinted ? 'hidden' : 'notMeasured' };
-      }
+    if (table !== null) value = fieldPart(table, TRANSFER_FIELD[component], true);
+    else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
+      value = { ms: transfer.omniTimingTxMs, state: 'measured' };
+      note = TX_FROM_TIMING;
+    } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'notRecorded') {
+      value = { ms: null, state: 'notRecorded' };
+      note = TX_NOT_RECORDED;
     }
     out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component, ...value, note }));
   }
@@ -207,19 +208,34 @@ function coverage(intervals: readonly (readonly [number, number])[], limit: numb
   return { sum, union };
 }
 
+/**
+ * The request's input preprocessing: `input_preprocess_time_ms` of the [Overall Summary]
+ * printed with it when that summary covers this request alone (online serving; 3
+ * decimals), else `preprocess=` of its [OmniTiming] line (seconds, 2 decimals).
+ */
+function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | null {
+  const summary = request.overallSummary?.fields ?? null;
+  if (summary !== null && numberOf(summary, 'e2e_requests') === 1) {
+    const ms = numberOf(summary, 'input_preprocess_time_ms');
+    if (ms !== undefined) return { ms, note: 'input_preprocess_time_ms of the [Overall Summary] printed with this request' };
+  }
+  const s = request.timing?.preprocessS ?? null;
+  return s === null ? null : { ms: s * 1000, note: `preprocess ${OMNI_TIMING_SECONDS}` };
+}
+
 export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const e2e = numberOf(request.e2e, 'e2e_total_ms');
   const timingTotal = request.timing?.totalS ?? null;
   const totalMs = e2e ?? (timingTotal === null ? null : timingTotal * 1000);
   const totalSource = e2e !== undefined ? 'e2e_total_ms' : timingTotal !== null ? 'omniTiming.total' : null;
-  const preprocessS = request.timing?.preprocessS ?? null;
-  const preprocessMs = preprocessS === null ? null : preprocessS * 1000;
+  const preprocess = preprocessOf(request);
+  const preprocessMs = preprocess?.ms ?? null;
 
   const parts: BreakdownPart[] = [];
   parts.push(
     preprocessMs === null
       ? part({ stageKey: null, stageId: null, phase: 'preprocess', ms: null, state: 'notMeasured' })
-      : part({ stageKey: null, stageId: null, phase: 'preprocess', ms: preprocessMs, state: 'measured', note: OMNI_TIMING_SECONDS, startMs: 0, endMs: preprocessMs, placement: 'measured' }),
+      : part({ stageKey: null, stageId: null, phase: 'preprocess', ms: preprocessMs, state: 'measured', note: preprocess?.note ?? null, startMs: 0, endMs: preprocessMs, placement: 'measured' }),
   );
 
   const placements = placeStages(request, preprocessMs ?? 0);
