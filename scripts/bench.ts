@@ -1,11 +1,12 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,explain>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
 import { liveIngestBench, summaryQueryBench } from './bench/live';
 import { runTraceBench } from './bench/trace';
 import { runCompareBench } from './bench/compare';
+import { explainQueryBench, explainVsAnalyzeBench } from './bench/explain';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -44,6 +45,11 @@ async function main(): Promise<void> {
   if (!skip.has('compare')) {
     console.log('\n== compare of two 100k-request logs, end to end (issue 6)');
     runCompareBench({ requests: quick ? 20_000 : 100_000, runs: quick ? 1 : 3, log });
+  }
+  if (!skip.has('explain')) {
+    console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze (issue 15)`);
+    explainQueryBench(quick ? 20_000 : 100_000, log);
+    explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
   }
 }
 

@@ -5,6 +5,6 @@ export { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 export { ExplainIndex } from '../../server/core/explain/explainIndex';
 export { tailAttribution } from '../../server/core/explain/tailAttribution';
 export { loadAtArrival } from '../../server/core/explain/loadAtArrival';
-export { overTime } from '../../server/core/explain/overTime';
+export { overTime, OverTimeCache } from '../../server/core/explain/overTime';
 export { gaugesOfEngines } from '../../server/core/explain/explainReport';
 export { mainTargetOf } from '../../server/capture/explainQueries';

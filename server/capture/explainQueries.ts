@@ -9,7 +9,7 @@ import { breakdownSummary } from '../core/explain/breakdownSummary';
 import { costModel } from '../core/explain/costModel';
 import { loadAtArrival } from '../core/explain/loadAtArrival';
 import type { GaugeSamples } from '../core/explain/overTime';
-import { overTime } from '../core/explain/overTime';
+import { overTime, OverTimeCache } from '../core/explain/overTime';
 import { bootsInScope } from '../core/explain/scope';
 import { tailAttribution } from '../core/explain/tailAttribution';
 import { parseTarget } from '../core/explain/targets';
@@ -64,6 +64,8 @@ interface Cached {
 }
 
 const caches = new WeakMap<Session, Map<string, Cached>>();
+/** Per session, the steps of earlier over-time answers that new requests cannot change. */
+const overTimeCaches = new WeakMap<Session, OverTimeCache>();
 
 function cached<T>(session: Session, method: string, params: object, gaugeCount: number, compute: () => T): T {
   let cache = caches.get(session);
@@ -152,11 +154,15 @@ export function sessionOverTime(session: Session, params: OverTimeParams): OverT
   const scope = scopeOf(params.scope);
   const gauges = sessionGauges(session);
   const gaugePoints = gauges.reduce((a, g) => a + g.times.length, 0);
+  let steps = overTimeCaches.get(session);
+  if (steps === undefined) overTimeCaches.set(session, (steps = new OverTimeCache()));
+  const kept = steps;
   const series = cached(session, 'overTime', { scope, metrics: params.metrics, stepMs: params.stepMs, windowMs: params.windowMs }, gaugePoints, () =>
     overTime(
       session.explainIndex,
       { scope, ...(params.metrics === undefined ? {} : { metrics: params.metrics }), ...(params.stepMs === undefined ? {} : { stepMs: params.stepMs }), ...(params.windowMs === undefined ? {} : { windowMs: params.windowMs }) },
       gauges,
+      kept,
     ),
   );
   return { sessionId: session.id, series };

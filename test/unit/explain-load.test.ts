@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
-import { chooseGrid, overTime } from '../../server/core/explain/overTime';
+import { chooseGrid, overTime, OverTimeCache } from '../../server/core/explain/overTime';
+import { InFlightCounts } from '../../server/core/explain/inFlight';
+import { mulberry32 } from '../../server/simulate/random';
 import { gaugesOfEngines } from '../../server/core/explain/explainReport';
 import { logPrefix, renderLogRecord } from '../../server/simulate/render';
 import { analyse, asyncChunk, renderRequest } from './explainLogs';
@@ -116,4 +118,47 @@ test('percentiles over time: a rolling window chosen from the rate, the step cha
   // Re-scoped to the second minute, with the cold switch on (no cold request here): the first minute is gone.
   const second = overTime(index, { scope: { fromMs: t0 + 60_000, toMs: t0 + 120_000, excludeCold: true }, metrics: ['e2e'] });
   assert.ok(second.series[0]!.p50.every((v) => v === null || v === 1300));
+});
+
+test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans)', () => {
+  const rand = mulberry32(11);
+  for (let round = 0; round < 20; round++) {
+    const counts = new InFlightCounts();
+    const reqs: { arrival: number; finish: number; spans: { stageKey: string; start: number; end: number }[] }[] = [];
+    const n = 40 + Math.floor(rand() * 80);
+    // Log order: by finish, with some requests logged late (another stream) and some arrivals unknown.
+    const made = Array.from({ length: n }, () => {
+      const arrival = Math.round(rand() * 20_000);
+      const e2e = Math.round(100 + rand() * 5000);
+      const s0 = arrival + Math.round(rand() * 50);
+      const s1 = arrival + Math.round(rand() * 200);
+      return { arrival, finish: arrival + e2e, spans: [{ stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) }, { stageKey: '1', start: s1, end: arrival + e2e - 5 }] };
+    }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0));
+    made.forEach((r, row) => {
+      const unknown = rand() < 0.05;
+      counts.add(row, unknown ? NaN : r.arrival, r.finish, unknown ? [] : r.spans.filter(() => rand() < 0.9));
+      reqs.push(unknown ? { ...r, arrival: NaN, spans: [] } : r);
+    });
+    reqs.forEach((r, i) => {
+      if (Number.isNaN(r.arrival)) {
+        assert.equal(counts.count(i), -1);
+        return;
+      }
+      const expected = reqs.filter((o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish > r.arrival).length;
+      assert.equal(counts.count(i), expected, `round ${round} request ${i}`);
+    });
+  }
+});
+
+test('percentiles over time answered again after more requests arrive: only the new steps change, and equal a fresh answer', () => {
+  const rand = mulberry32(5);
+  const specs = Array.from({ length: 300 }, (_, s) => asyncChunk(`r${s}`, Math.round(rand() * 400), hms(Math.floor(s / 2))));
+  const texts = specs.map(renderRequest);
+  const cache = new OverTimeCache();
+  for (const upTo of [100, 101, 160, 230, 300]) {
+    const { index } = analyse(texts.slice(0, upTo).join(''));
+    const fresh = overTime(index, { scope: {} });
+    const cached = overTime(index, { scope: {} }, [], cache);
+    assert.deepEqual(cached, fresh, `after ${upTo} requests`);
+  }
 });

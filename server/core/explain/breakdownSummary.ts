@@ -1,13 +1,12 @@
 // Per stage, the distribution of each part of the breakdown over the requests in scope
 // (its ms in each request: measured, inferred or reconstructed values only; the others
 // are counted as missing), and of the overlap and the residual.
-import type { ExplainIndex } from './explainIndex';
-import type { ScaledColumn } from './columns';
+import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import { distributionInPlace } from './select';
 import type { BreakdownSummary, PartDistribution } from './types';
 
-function columnDistribution(column: ScaledColumn, rows: Int32Array): { distribution: PartDistribution['distribution']; missing: number } {
+function columnDistribution(column: Column, rows: Int32Array): { distribution: PartDistribution['distribution']; missing: number } {
   const values = new Float64Array(rows.length);
   let n = 0;
   for (const i of rows) {

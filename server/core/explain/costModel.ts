@@ -5,8 +5,7 @@
 // it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
 // spread of x (coefficient of variation) of at least MIN_X_SPREAD; otherwise it is listed
 // as skipped with the reason. A hidden or None value is not a point (never x = 0).
-import type { ScaledColumn } from './columns';
-import type { ExplainIndex } from './explainIndex';
+import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import type { CostFit, CostFitSkipped, CostModel } from './types';
 
@@ -122,7 +121,7 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
   return { fits, skipped };
 }
 
-function allZero(column: ScaledColumn, rows: Int32Array): boolean {
+function allZero(column: Column, rows: Int32Array): boolean {
   let any = false;
   for (const i of rows) {
     const v = column.get(i);

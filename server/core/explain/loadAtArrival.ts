@@ -61,68 +61,84 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
   const rows = rowsInScope(index, query.scope);
   const stages = index.stages();
 
-  // In flight at arrival t of request i: arrived at or before t, not finished by t, not i itself.
-  const inFlight: number[] = [];
-  const perStage: number[][] = stages.map(() => []);
-  const values: number[] = [];
-  const rowOf: number[] = [];
+  // Counts kept by the index as requests arrived (inFlight.ts); -1: arrival unknown.
+  const n = rows.length;
+  const targetValues = new Float64Array(n);
+  column.read(rows, targetValues);
+  const inFlight = new Int32Array(n);
+  const values = new Float64Array(n);
+  const kept = new Int32Array(n);
+  let known = 0;
   let unknown = 0;
-  for (const i of rows) {
-    const arrival = index.arrivalMs(i);
-    if (!Number.isFinite(arrival)) {
+  for (let k = 0; k < n; k++) {
+    const i = rows[k] as number;
+    const c = index.inFlight.count(i);
+    if (c < 0) {
       unknown++;
       continue;
     }
-    const finish = index.finishMs(i);
-    const self = finish > arrival ? 1 : 0;
-    const others = index.arrivals.countAtMost(arrival) - index.finishes.countAtMost(arrival) - self;
-    stages.forEach((s, k) => {
-      const start = s.start.get(i);
-      const end = s.end.get(i);
-      const selfIn = Number.isFinite(start) && start <= 0 && end > 0 ? 1 : 0;
-      (perStage[k] as number[]).push(Math.max(0, s.starts.countAtMost(arrival) - s.ends.countAtMost(arrival) - selfIn));
-    });
-    inFlight.push(Math.max(0, others));
-    values.push(column.get(i));
-    rowOf.push(i);
+    inFlight[known] = c;
+    values[known] = targetValues[k] as number;
+    kept[known] = i;
+    known++;
   }
 
-  const measured = values.filter((v) => !Number.isNaN(v));
-  const threshold = measured.length === 0 ? null : percentileInPlace(Float64Array.from(measured), measured.length, TAIL_PERCENT[query.quantile]);
-  const inTail = values.map((v) => threshold !== null && !Number.isNaN(v) && v >= threshold);
+  let measured = 0;
+  const scratch = new Float64Array(known);
+  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k] as number)) scratch[measured++] = values[k] as number;
+  const threshold = measured === 0 ? null : percentileInPlace(scratch, measured, TAIL_PERCENT[query.quantile]);
+  const inTail = new Uint8Array(known);
+  let tailCount = 0;
+  for (let k = 0; k < known; k++) {
+    if (threshold !== null && (values[k] as number) >= threshold) {
+      inTail[k] = 1;
+      tailCount++;
+    }
+  }
 
   const bucketValues = new Map<number, { values: number[]; count: number; tail: number }>();
-  inFlight.forEach((n, k) => {
-    const b = bucketOf(n);
+  for (let k = 0; k < known; k++) {
+    const b = bucketOf(inFlight[k] as number);
     let entry = bucketValues.get(b);
     if (entry === undefined) bucketValues.set(b, (entry = { values: [], count: 0, tail: 0 }));
     entry.count++;
     if (!Number.isNaN(values[k] as number)) entry.values.push(values[k] as number);
-    if (inTail[k] === true) entry.tail++;
-  });
-  const maxBucket = Math.max(-1, ...bucketValues.keys());
-  const buckets: LoadBucket[] = [];
-  for (let b = 0; b <= maxBucket; b++) {
-    const entry = bucketValues.get(b);
-    if (entry === undefined) continue;
-    const [lo, hi] = bucketBounds(b);
-    buckets.push({ minInFlight: lo, maxInFlight: hi, count: entry.count, tailCount: entry.tail, target: dist(entry.values) });
+    if (inTail[k] === 1) entry.tail++;
   }
+  const buckets: LoadBucket[] = [...bucketValues.keys()]
+    .sort((a, b) => a - b)
+    .map((b) => {
+      const entry = bucketValues.get(b)!;
+      const [lo, hi] = bucketBounds(b);
+      return { minInFlight: lo, maxInFlight: hi, count: entry.count, tailCount: entry.tail, target: dist(entry.values) };
+    });
 
-  const tailOf = (xs: number[]): number[] => xs.filter((_, k) => inTail[k] === true);
-  const all = dist(inFlight);
-  const tail = dist(tailOf(inFlight));
-  const stageLoads: StageLoad[] = stages.map((s, k) => ({ stageKey: s.stageKey, stageId: s.stageId, all: dist(perStage[k] as number[]), tail: dist(tailOf(perStage[k] as number[])) }));
-  const tailCount = inTail.filter(Boolean).length;
-  const { reading, text } = readingOf(all, tail, tailCount);
+  /** Distributions of a count over all known rows and over the tail. */
+  const split = (countOf: (k: number) => number): { all: Distribution | null; tail: Distribution | null } => {
+    const all = new Float64Array(known);
+    const tail = new Float64Array(tailCount);
+    let t = 0;
+    for (let k = 0; k < known; k++) {
+      const c = countOf(k);
+      all[k] = c;
+      if (inTail[k] === 1) tail[t++] = c;
+    }
+    return { all: distributionInPlace(all, known), tail: distributionInPlace(tail, t) };
+  };
+  const overall = split((k) => inFlight[k] as number);
+  const stageLoads: StageLoad[] = stages.map((s) => {
+    const counts = index.inFlight.stageCounts(s.stageKey);
+    return { stageKey: s.stageKey, stageId: s.stageId, ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k] as number] as number | undefined) ?? 0))) };
+  });
+  const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
   return {
     target: target.name,
     quantile: query.quantile,
-    arrivalsKnown: rowOf.length,
+    arrivalsKnown: known,
     arrivalsUnknown: unknown,
     resolutionMs: LOG_RESOLUTION_MS,
     thresholdMs: threshold,
-    inFlight: { all, tail },
+    inFlight: overall,
     buckets,
     stages: stageLoads,
     reading,

@@ -73,7 +73,40 @@ function resample(g: GaugeSamples, times: readonly number[], stepMs: number): Ga
   return { stage: g.stage, replica: g.replica, source: g.source, engine: g.engine, mapping: g.mapping, running: out.running, waiting: out.waiting, kvCacheUsagePerc: out.kv };
 }
 
-export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: readonly GaugeSamples[] = []): OverTimeSeries {
+/** What a previous answer of the same query keeps, so that the next one recomputes only the steps new requests reach. */
+interface Kept {
+  readonly key: string;
+  /** Requests of the index when it was computed: later ones are the new ones. */
+  readonly indexLength: number;
+  readonly rows: number;
+  readonly origin: number;
+  readonly stepMs: number;
+  readonly windowMs: number;
+  readonly times: number[];
+  readonly requestRate: number[];
+  readonly series: RollingSeries[];
+}
+
+/**
+ * Keeps the last answer per query. Requests arrive in log order, so a new request's finish
+ * time is at or after nearly all earlier ones: steps whose window ends before the earliest
+ * new finish keep their values, and only the last few steps are recomputed. The grid (step,
+ * window) chosen from the data's rate is kept while the data stays within 2x of it.
+ */
+export class OverTimeCache {
+  private readonly kept = new Map<string, Kept>();
+
+  get(key: string): Kept | undefined {
+    return this.kept.get(key);
+  }
+
+  set(value: Kept): void {
+    if (this.kept.size >= 16) this.kept.clear();
+    this.kept.set(value.key, value);
+  }
+}
+
+export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: readonly GaugeSamples[] = [], cache?: OverTimeCache): OverTimeSeries {
   const rows = rowsInScope(index, query.scope);
   // Rows with a time, ordered by finish (the log order nearly is; several streams interleave).
   const timed: number[] = [];
@@ -97,43 +130,70 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
   }
   if (!Number.isFinite(first)) return { times: [], stepMs: 0, windowMs: 0, requestRate: [], series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })), gauges: [] };
 
+  const key = JSON.stringify([query.scope, metrics, query.stepMs, query.windowMs]);
+  const previous = cache?.get(key);
   const auto = timed.length === 0 ? { windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)), stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)) } : chooseGrid(timed.length, last - first);
-  const stepMs = query.stepMs !== undefined && query.stepMs > 0 ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4)) : auto.stepMs;
-  const windowMs = query.windowMs !== undefined && query.windowMs > 0 ? query.windowMs : Math.max(auto.windowMs, stepMs);
-  const origin = Math.floor(first / stepMs) * stepMs;
+  let stepMs = query.stepMs !== undefined && query.stepMs > 0 ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4)) : auto.stepMs;
+  let windowMs = query.windowMs !== undefined && query.windowMs > 0 ? query.windowMs : Math.max(auto.windowMs, stepMs);
+  // Keep the previous grid while the data's rate and span stay within 2x of what chose it.
+  const stable = previous !== undefined && previous.rows <= timed.length && stepMs <= previous.stepMs * 2 && stepMs * 2 >= previous.stepMs && windowMs <= previous.windowMs * 2 && windowMs * 2 >= previous.windowMs && (last - first) / previous.stepMs <= MAX_STEPS * 2;
+  if (stable) {
+    stepMs = previous.stepMs;
+    windowMs = previous.windowMs;
+  }
+  const origin = stable ? previous.origin : Math.floor(first / stepMs) * stepMs;
   const times: number[] = [];
-  for (let t = origin + stepMs; t < last + stepMs; t += stepMs) times.push(t);
-
+  for (let t = Math.floor(first / stepMs) * stepMs + stepMs; t < last + stepMs; t += stepMs) times.push(t);
   const finishes = Float64Array.from(timed, (i) => index.finishMs(i));
-  const requestRate: number[] = [];
+  const timedRows = Int32Array.from(timed);
+
+  // Steps before this index keep the previous answer: no new request is in their window.
+  let reuse = 0;
+  if (stable && previous.origin === origin) {
+    let earliestNew = Infinity;
+    for (let k = 0; k < timed.length; k++) if ((timed[k] as number) >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k] as number);
+    const sameStart = times[0] === previous.times[0];
+    if (sameStart) while (reuse < previous.times.length - 1 && reuse < times.length && (previous.times[reuse] as number) < earliestNew) reuse++;
+  }
+
+  const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
   {
     let a = 0;
     let b = 0;
-    for (const t of times) {
+    for (let s = reuse; s < times.length; s++) {
+      const t = times[s] as number;
       while (b < finishes.length && (finishes[b] as number) <= t) b++;
       while (a < b && (finishes[a] as number) <= t - stepMs) a++;
       requestRate.push((b - a) / (stepMs / 1000));
     }
   }
 
-  const series: RollingSeries[] = metrics.map((metric) => {
+  const series: RollingSeries[] = metrics.map((metric, m) => {
     const column = index.target(metric);
-    const count: number[] = [];
-    const p50: (number | null)[] = [];
-    const p90: (number | null)[] = [];
-    const p99: (number | null)[] = [];
+    const kept = reuse > 0 ? previous!.series[m] : undefined;
+    const count: number[] = kept === undefined ? [] : kept.count.slice(0, reuse);
+    const p50: (number | null)[] = kept === undefined ? [] : kept.p50.slice(0, reuse);
+    const p90: (number | null)[] = kept === undefined ? [] : kept.p90.slice(0, reuse);
+    const p99: (number | null)[] = kept === undefined ? [] : kept.p99.slice(0, reuse);
     const scratch = new Float64Array(timed.length);
-    let a = 0;
-    let b = 0;
-    for (const t of times) {
+    const first = kept === undefined ? 0 : reuse;
+    // Only the rows that the recomputed steps' windows can hold are read.
+    let from = 0;
+    const fromTime = (times[first] ?? Infinity) - windowMs;
+    while (from < finishes.length && (finishes[from] as number) <= fromTime) from++;
+    const valuesOf = new Float64Array(timed.length - from);
+    if (column !== undefined) column.read(timedRows.subarray(from), valuesOf);
+    else valuesOf.fill(Number.NaN);
+    let a = from;
+    let b = from;
+    for (let s = first; s < times.length; s++) {
+      const t = times[s] as number;
       while (b < finishes.length && (finishes[b] as number) <= t) b++;
       while (a < b && (finishes[a] as number) <= t - windowMs) a++;
       let n = 0;
-      if (column !== undefined) {
-        for (let k = a; k < b; k++) {
-          const v = column.get(timed[k] as number);
-          if (!Number.isNaN(v)) scratch[n++] = v;
-        }
+      for (let k = a; k < b; k++) {
+        const v = valuesOf[k - from] as number;
+        if (!Number.isNaN(v)) scratch[n++] = v;
       }
       count.push(n);
       if (n === 0) {
@@ -149,5 +209,6 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
     return { metric, count, p50, p90, p99 };
   });
 
+  cache?.set({ key, indexLength: index.length, rows: timed.length, origin, stepMs, windowMs, times, requestRate, series });
   return { times, stepMs, windowMs, requestRate, series, gauges: gauges.map((g) => resample(g, times, stepMs)) };
 }
