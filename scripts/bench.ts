@@ -1,5 +1,5 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
@@ -7,6 +7,7 @@ import { liveIngestBench, summaryQueryBench } from './bench/live';
 import { runTraceBench } from './bench/trace';
 import { runCompareBench } from './bench/compare';
 import { runActivationBench } from './bench/activation';
+import { explainQueryBench, explainVsAnalyzeBench } from './bench/explain';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -49,6 +50,11 @@ async function main(): Promise<void> {
   if (!skip.has('activation')) {
     console.log(`\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder (issue 14)`);
     await runActivationBench({ sessionBytes: (quick ? 20 : 200) * 1024 * 1024, rounds: quick ? 3 : 5, log });
+  }
+  if (!skip.has('explain')) {
+    console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze (issue 15)`);
+    explainQueryBench(quick ? 20_000 : 100_000, log);
+    explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
   }
 }
 

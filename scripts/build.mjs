@@ -22,7 +22,7 @@ const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', 
 
 // The CLI: dist/cli.js dispatches; each command is a bundle of its own that cli.js requires
 // when it runs (dist/cli-<command>.js), so a command compiles only its own code at start-up.
-const CLI_COMMANDS = { analyze: 'server/cli/analyze.ts', compare: 'server/cli/compare.ts', demo: 'server/cli/demo.ts', simulate: 'server/simulate/cli.ts' };
+const CLI_COMMANDS = { analyze: 'server/cli/analyze.ts', compare: 'server/cli/compare.ts', demo: 'server/cli/demo.ts', explain: 'server/cli/explain.ts', simulate: 'server/simulate/cli.ts' };
 const commandsApart = {
   name: 'cli-commands-apart',
   setup(build) {

@@ -26,8 +26,58 @@ import type { ComparisonReport } from './core/compare/types';
 export type { ComparisonReport };
 import type { HistogramSummary } from './core/promSummary';
 export type { HistogramSummary };
-import type { PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
-export type { PrometheusStageRow, PrometheusTrend };
+import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
+export type { PrometheusGauges, PrometheusStageRow, PrometheusTrend };
+import type {
+  BreakdownPart,
+  BreakdownSummary,
+  CostFit,
+  CostFitSkipped,
+  CostModel,
+  ExplainScope,
+  GaugeSeries,
+  LoadAtArrival,
+  LoadBucket,
+  LoadReading,
+  OverTimeSeries,
+  PartDistribution,
+  PartPhase,
+  PartState,
+  RequestBreakdown,
+  RollingSeries,
+  StageLoad,
+  StageSpan,
+  TailAttribution,
+  TailPart,
+  TailQuantile,
+  TargetName,
+  TransferComponent,
+} from './core/explain/types';
+export type {
+  BreakdownPart,
+  BreakdownSummary,
+  CostFit,
+  CostFitSkipped,
+  CostModel,
+  ExplainScope,
+  GaugeSeries,
+  LoadAtArrival,
+  LoadBucket,
+  LoadReading,
+  OverTimeSeries,
+  PartDistribution,
+  PartPhase,
+  PartState,
+  RequestBreakdown,
+  RollingSeries,
+  StageLoad,
+  StageSpan,
+  TailAttribution,
+  TailPart,
+  TailQuantile,
+  TargetName,
+  TransferComponent,
+};
 
 // ---------------------------------------------------------------- sessions
 
@@ -133,6 +183,8 @@ export interface PrometheusSummary {
   /** By family (in PROMETHEUS_FAMILIES order), then stage, then replica; `stage` rows after the stage's replica rows. */
   readonly rows: readonly PrometheusStageRow[];
   readonly trend: PrometheusTrend | null;
+  /** Running, waiting and KV-cache usage per (stage, replica) over the trend's range (query_range); null before the first answer or when none is exposed. */
+  readonly gauges?: PrometheusGauges | null;
   /** E.g. one replica id reported by several hosts (their figures are merged), Prometheus warnings. */
   readonly warnings: readonly string[];
   /** The current error (server down, PromQL error); the rows are then those of the last good poll. */
@@ -186,6 +238,8 @@ export interface SessionsRemoved {
 export interface SummaryParams extends SessionRef {
   /** Only requests seen in the last N seconds; all when absent. */
   readonly windowSeconds?: number;
+  /** Only the requests of this scope (a time window on the log clock, cold left out); see "why a request is slow". */
+  readonly scope?: ExplainScope;
 }
 
 export interface SummaryResult {
@@ -230,6 +284,8 @@ export interface HistogramParams extends SessionRef {
   /** `split:<SplitName>` or `field:<field_name>` */
   readonly metric: string;
   readonly bins: number;
+  /** Only the requests of this scope. */
+  readonly scope?: ExplainScope;
 }
 
 export interface HistogramResult {
@@ -271,6 +327,8 @@ export interface RequestPageParams extends SessionRef {
   readonly stageId?: number;
   /** Only requests named by this finding code. */
   readonly findingCode?: string;
+  /** Only the requests of this scope (a time window on the log clock, cold left out). */
+  readonly scope?: ExplainScope;
 }
 
 export interface RequestPage {
@@ -286,6 +344,8 @@ export interface RequestDetailParams extends SessionRef {
 export interface RequestDetail {
   readonly request: AnalyzedRequest;
   readonly timeline: readonly TimelineSegment[];
+  /** The parts of its end-to-end time (docs/breakdown.md), each with its state and place. */
+  readonly breakdown: RequestBreakdown;
 }
 
 /** json / csv: the schemas of `stage-lens analyze --format json|csv`; trace: Chrome trace event format (Perfetto). */
@@ -379,6 +439,83 @@ export interface StorageProblem {
   readonly skipped: boolean;
 }
 
+// ---------------------------------------------------------------- why a request is slow
+// Tail attribution, load at arrival, percentiles over time and cost per token of a
+// session (docs/breakdown.md). Every query takes an ExplainScope: a time window on the
+// log clock (the axis of OverTimeSeries.times; finish time = the log timestamp + 0.5 s, or
+// the capture time when a line has none) and the exclude-cold switch. The answers come
+// from per-request columns the session keeps as requests arrive, so they stay fast at
+// 100k requests and do not re-analyse anything per notification.
+
+export interface TailAttributionParams extends SessionRef {
+  /** `e2e`, `stage<N>.firstOutput`, `stage<N>.ttft`; default the session's main target. */
+  readonly target?: TargetName;
+  /** Default p99. */
+  readonly quantile?: TailQuantile;
+  readonly scope?: ExplainScope;
+  /** One attribution per server boot. */
+  readonly byBoot?: boolean;
+}
+
+export interface TailAttributionResult {
+  readonly sessionId: string;
+  /** Requests of the session (in scope or not). */
+  readonly requestCount: number;
+  /** Targets some request of the session measured. */
+  readonly targets: readonly TargetName[];
+  /**
+   * What a user of this deployment asks about first: the last stage's time to first
+   * output (time to first audio for Qwen3-TTS and Qwen3-Omni), or e2e when no stage prints one.
+   */
+  readonly mainTarget: TargetName | null;
+  /** One entry, or one per boot; empty when the target is not measured in scope. */
+  readonly tails: readonly TailAttribution[];
+}
+
+export interface LoadAtArrivalParams extends SessionRef {
+  readonly target?: TargetName;
+  readonly quantile?: TailQuantile;
+  readonly scope?: ExplainScope;
+}
+
+export interface LoadAtArrivalResult {
+  readonly sessionId: string;
+  /** null when the target is not measured. */
+  readonly load: LoadAtArrival | null;
+}
+
+export interface OverTimeParams extends SessionRef {
+  readonly scope?: ExplainScope;
+  /** Default: e2e and every stage's firstOutput and ttft that some request measured. */
+  readonly metrics?: readonly TargetName[];
+  /** Default: from the data's rate (about 50 requests per window, at most 500 steps). */
+  readonly stepMs?: number;
+  readonly windowMs?: number;
+}
+
+export interface OverTimeResult {
+  readonly sessionId: string;
+  readonly series: OverTimeSeries;
+}
+
+export interface CostModelParams extends SessionRef {
+  readonly scope?: ExplainScope;
+}
+
+export interface CostModelResult {
+  readonly sessionId: string;
+  readonly model: CostModel;
+}
+
+export interface BreakdownSummaryParams extends SessionRef {
+  readonly scope?: ExplainScope;
+}
+
+export interface BreakdownSummaryResult {
+  readonly sessionId: string;
+  readonly summary: BreakdownSummary;
+}
+
 // ---------------------------------------------------------------- method table
 
 /** Client -> server requests: method name -> [params, result]. */
@@ -407,6 +544,11 @@ export interface ServerRequests {
   'stageLens/prometheusDeployments': [PrometheusDeploymentsParams, PrometheusDeployments];
   /** Stored files found unusable since the server started (skipped sessions, corrupt chunk indexes). */
   'stageLens/storageProblems': [Record<string, never>, StorageProblem[]];
+  'stageLens/tailAttribution': [TailAttributionParams, TailAttributionResult];
+  'stageLens/loadAtArrival': [LoadAtArrivalParams, LoadAtArrivalResult];
+  'stageLens/overTime': [OverTimeParams, OverTimeResult];
+  'stageLens/costModel': [CostModelParams, CostModelResult];
+  'stageLens/breakdownSummary': [BreakdownSummaryParams, BreakdownSummaryResult];
 }
 
 /** Server -> client notifications: method name -> payload. */

@@ -13,6 +13,9 @@ import {
   withCodecTtftCaveats,
   trendQuery,
   TREND_FAMILIES,
+  gaugeQuery,
+  gaugesOf,
+  type PrometheusGauges,
   type DeploymentSelector,
   type QueryWindow,
 } from '../core/promql';
@@ -38,6 +41,8 @@ export interface PollResult {
   /** Family -> why its query failed (its rows are missing from `rows`). */
   readonly failedFamilies: ReadonlyMap<string, string>;
   readonly trend: PrometheusTrend | null;
+  /** Running, waiting and KV-cache usage per (stage, replica) over the trend's range; null when Prometheus has none. */
+  readonly gauges: PrometheusGauges | null;
   readonly warnings: readonly string[];
 }
 
@@ -103,14 +108,18 @@ export async function pollPrometheus(api: PrometheusApi, settings: PollSettings,
 
   let trend: PrometheusTrend | null = null;
   const trendFamily = TREND_FAMILIES.find((f) => discovery.families.has(f));
+  const range = trendQuery(discovery.families.get(trendFamily ?? '') ?? [], selector, settings.window);
+  const points = Math.floor(range.rangeSeconds / range.stepSeconds) + 1;
+  const start = t - (points - 1) * range.stepSeconds;
   if (trendFamily !== undefined) {
-    const q = trendQuery(discovery.families.get(trendFamily) ?? [], selector, settings.window);
-    const points = Math.floor(q.rangeSeconds / q.stepSeconds) + 1;
-    const start = t - (points - 1) * q.stepSeconds;
-    const answer = await api.queryRange(q.expr, start, t, q.stepSeconds, signal);
-    if (answer.ok) trend = trendOf(trendFamily, answer.data, start, q.stepSeconds, points);
+    const answer = await api.queryRange(range.expr, start, t, range.stepSeconds, signal);
+    if (answer.ok) trend = trendOf(trendFamily, answer.data, start, range.stepSeconds, points);
     else warnings.push(`throughput trend: ${answer.message}`);
   }
+  let gauges: PrometheusGauges | null = null;
+  const gaugeAnswer = await api.queryRange(gaugeQuery(selector), start, t, range.stepSeconds, signal);
+  if (gaugeAnswer.ok) gauges = gaugeAnswer.data.length === 0 ? null : gaugesOf(gaugeAnswer.data, start, range.stepSeconds, points);
+  else warnings.push(`running / waiting / KV-cache usage: ${gaugeAnswer.message}`);
   if (skipped > 0) warnings.push(`${skipped} series or points of Prometheus's answers could not be read and were left out`);
   return {
     ok: true,
@@ -122,6 +131,7 @@ export async function pollPrometheus(api: PrometheusApi, settings: PollSettings,
       rows: withCodecTtftCaveats(rows),
       failedFamilies,
       trend,
+      gauges,
       warnings: [...new Set(warnings)],
     },
   };

@@ -64,6 +64,7 @@ export class PrometheusSource {
       instances: [],
       rows: [],
       trend: null,
+      gauges: null,
       warnings: [],
       lastError: null,
     };
@@ -119,6 +120,7 @@ export class PrometheusSource {
           instances: r.instances,
           rows,
           trend: r.trend ?? this.current.trend,
+          gauges: r.gauges ?? this.current.gauges,
           warnings: r.warnings,
           lastError: firstFailure === undefined ? null : `${r.failedFamilies.size} of ${r.families.length} families failed; first: ${firstFailure}`,
         },

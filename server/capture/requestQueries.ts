@@ -5,7 +5,14 @@ import { RequestStore, type RequestList } from '../core/analysis/requestStore';
 import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
 import type { Cell } from '../core/values';
 import { SPLIT_NAMES } from '../core/analysis/types';
-import type { HistogramParams, HistogramResult, RequestPage, RequestPageParams } from '../protocol';
+import type { ExplainScope, HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams } from '../protocol';
+import { timelineOf } from '../core/analysis/timeline';
+import { breakdownOf } from '../core/explain/breakdown';
+
+/** One request with its waterfall and the parts of its end-to-end time. */
+export function detailOf(request: AnalyzedRequest): RequestDetail {
+  return { request, timeline: timelineOf(request), breakdown: breakdownOf(request) };
+}
 
 /**
  * Reads single values of the i-th request: from a RequestStore without materializing
@@ -70,11 +77,19 @@ function sortValue(key: string, read: RequestReader): SortValue {
 /** Request ids a finding names, for the `findingCode` filter. */
 export type FindingRequestIds = (findingCode: string, stageId: number | undefined) => ReadonlySet<string>;
 
+/** The positions of the requests in a scope (time window, cold left out), as a mask; absent: no scope filter. */
+export type ScopeMask = (scope: ExplainScope) => Uint8Array;
+
+function hasScope(scope: ExplainScope | undefined): scope is ExplainScope {
+  return scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true);
+}
+
 /** Positions (in `requests`) of the rows of one query, filtered and sorted. */
-function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds): number[] {
+function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask: ScopeMask | undefined): number[] {
   const named = params.findingCode === undefined ? null : findingIds(params.findingCode, params.stageId);
   const text = params.filterText?.toLowerCase() ?? '';
-  const filtered = text !== '' || params.stageId !== undefined || named !== null;
+  const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
+  const filtered = text !== '' || params.stageId !== undefined || named !== null || mask !== null;
   if (!filtered && params.sortBy === undefined) return Array.from({ length: requests.length }, (_, i) => i);
   const read = readerOf(requests);
   const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read);
@@ -83,6 +98,7 @@ function orderedRequests(requests: RequestList, params: RequestPageParams, findi
   const keys: (number | string | null)[] = [];
   for (let i = 0; i < requests.length; i++) {
     if (filtered) {
+      if (mask !== null && mask[i] !== 1) continue;
       const id = read.requestId(i);
       if (text !== '' && !id.toLowerCase().includes(text)) continue;
       if (stageId !== undefined && !read.hasStageId(i, stageId)) continue;
@@ -114,31 +130,32 @@ export class RequestOrderCache {
   private readonly orders = new Map<string, number[]>();
   private requestCount = -1;
 
-  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds): number[] {
+  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask?: ScopeMask): number[] {
     if (requests.length !== this.requestCount) {
       this.orders.clear();
       this.requestCount = requests.length;
     }
-    const key = JSON.stringify([params.sortBy, params.descending === true, params.filterText ?? '', params.stageId, params.findingCode]);
+    const key = JSON.stringify([params.sortBy, params.descending === true, params.filterText ?? '', params.stageId, params.findingCode, hasScope(params.scope) ? params.scope : null]);
     let rows = this.orders.get(key);
     if (rows === undefined) {
       // A handful of recent orders is enough (one table, a few sort/filter choices).
       if (this.orders.size >= 8) this.orders.clear();
-      this.orders.set(key, (rows = orderedRequests(requests, params, findingIds)));
+      this.orders.set(key, (rows = orderedRequests(requests, params, findingIds, scopeMask)));
     }
     return rows;
   }
 }
 
-export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache): RequestPage {
-  const rows = cache.get(requests, params, findingIds);
+export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache, scopeMask?: ScopeMask): RequestPage {
+  const rows = cache.get(requests, params, findingIds, scopeMask);
   const offset = Math.max(0, Math.min(params.offset, rows.length));
   const limit = Math.max(0, Math.min(params.limit, 5000));
   return { total: rows.length, offset, requests: rows.slice(offset, offset + limit).map((i) => requests.at(i) as AnalyzedRequest) };
 }
 
 /** Histogram of one stage's split value or field; non-numbers are counted by state, never binned. */
-export function histogramOf(requests: RequestList, params: HistogramParams): HistogramResult {
+export function histogramOf(requests: RequestList, params: HistogramParams, scopeMask?: ScopeMask): HistogramResult {
+  const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
   const values: number[] = [];
   let notMeasured = 0;
   let hidden = 0;
@@ -149,6 +166,7 @@ export function histogramOf(requests: RequestList, params: HistogramParams): His
   const splitName = kind === 'split' && (SPLIT_NAMES as readonly string[]).includes(name) ? (name as SplitName) : null;
   const read = readerOf(requests);
   for (let i = 0; i < requests.length; i++) {
+    if (mask !== null && mask[i] !== 1) continue;
     if (splitName !== null) {
       const stage = read.stage(i, params.stageKey);
       if (stage === undefined) continue;

@@ -25,6 +25,7 @@ export class ScrapeCaptureSource implements CaptureSource {
       return;
     }
     this.source.onScrape((result) => {
+      this.session.applyScrapeGauges(result.exposition, result.at);
       this.session.applyScrape(histogramSummariesOf(result.exposition));
       if (result.exposition.problems.length > 0) listener.onNotice(`${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`);
     });

@@ -7,6 +7,11 @@ import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import type { RequestStore } from '../core/analysis/requestStore';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { RequestOrderCache } from './requestQueries';
+import { ExplainIndex } from '../core/explain/explainIndex';
+import { ScrapeGauges } from '../core/explain/scrapeGauges';
+import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import type { ParsedExposition } from '../core/prom/model';
+import type { Finding } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
@@ -50,6 +55,12 @@ export class Session {
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
   private readonly countSaver = new Throttle(COUNT_SAVE_MS, () => this.saveCounts());
+  /** Per-request columns for "why is it slow" (tail, load, over time, cost), fed as requests arrive. */
+  private explainColumns: ExplainIndex;
+  /** Running / waiting / KV-cache usage per (stage, replica) from this session's scrapes. */
+  readonly scrapeGauges = new ScrapeGauges();
+  private readonly kvUsage = new KvUsageTracker();
+  private scrapeFindings: Finding[] = [];
 
   constructor(
     meta: SessionMeta,
@@ -58,6 +69,7 @@ export class Session {
     private readonly store: MetaStore,
   ) {
     this.meta = meta;
+    this.explainColumns = this.newExplainIndex();
     this.analysis = this.newAnalysis();
   }
 
@@ -94,6 +106,28 @@ export class Session {
   histograms(): readonly HistogramSummary[] {
     if (this.scrapeRows === null) this.scrapeRows = this.files.lastScrape() ?? [];
     return this.scrapeRows;
+  }
+
+  /** The log's periodic engine lines, per engine. */
+  engineSeries() {
+    return this.analysis.engineSeries();
+  }
+
+  /** The explain index of the session's requests (same order as requests()). */
+  get explainIndex(): ExplainIndex {
+    return this.explainColumns;
+  }
+
+  /** metric-not-reporting findings of the scrapes (the latest scrape's, KV usage over all of them). */
+  metricFindings(): readonly Finding[] {
+    return this.scrapeFindings;
+  }
+
+  /** A good scrape's gauges (running, waiting, KV usage) and what it says about metrics that do not report. */
+  applyScrapeGauges(exposition: ParsedExposition, atMs: number): void {
+    this.scrapeGauges.add(exposition, atMs);
+    this.kvUsage.noteExposition(exposition);
+    this.scrapeFindings = metricNotReportingInScrape(exposition, this.kvUsage);
   }
 
   /** A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error. */
@@ -225,8 +259,23 @@ export class Session {
     this.countSaver.dispose();
   }
 
+  private get logYear(): number {
+    return new Date(this.meta.info.startedAt).getUTCFullYear();
+  }
+
+  private newExplainIndex(): ExplainIndex {
+    return new ExplainIndex({ year: this.logYear });
+  }
+
   private newAnalysis(): StreamAnalysis {
-    return new StreamAnalysis({ onRequest: () => this.capturedAt.push(this.chunkTime) });
+    return new StreamAnalysis({
+      year: this.logYear,
+      onRequest: (request) => {
+        this.capturedAt.push(this.chunkTime);
+        // A line without a timestamp finishes at its capture time.
+        this.explainColumns.add(request, this.chunkTime);
+      },
+    });
   }
 
   private updateInfo(patch: Partial<SessionInfo>): void {

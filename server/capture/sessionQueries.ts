@@ -7,20 +7,26 @@ import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import type { AnalyzedRequest } from '../core/analysis/types';
-import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
+import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
+import { rowsInScope } from '../core/explain/scope';
+import { prometheusMetricFindings } from './explainQueries';
+import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
-import { timelineOf } from '../core/analysis/timeline';
 import { prometheusPanelOf } from './prometheusCapture';
 
-export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
-  if (windowSeconds === undefined || windowSeconds <= 0) {
-    const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
-  }
-  const since = Date.now() - windowSeconds * 1000;
-  const times = session.requestTimes();
+/** The mask of a session's requests in a scope (the explain index keeps the requests' order). */
+export function scopeMaskOf(session: Session): ScopeMask {
+  return (scope) => {
+    const mask = new Uint8Array(session.requests().length);
+    for (const i of rowsInScope(session.explainIndex, scope)) mask[i] = 1;
+    return mask;
+  };
+}
+
+/** Stage and edge summaries and findings over some of the session's requests (positions). */
+function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
   const requests = session.requests();
   const summaries = new StageSummaryBuilder();
   const edges = new EdgeSummaryBuilder();
@@ -28,8 +34,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
   let count = 0;
-  // Requests are in capture order: walk back from the newest.
-  for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
+  for (const i of rows) {
     const r = requests.at(i) as AnalyzedRequest;
     summaries.add(r);
     edges.add(r);
@@ -39,7 +44,22 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
+  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
+}
+
+/** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
+function* recentRows(session: Session, windowSeconds: number): Generator<number> {
+  const since = Date.now() - windowSeconds * 1000;
+  const times = session.requestTimes();
+  // Requests are in capture order: walk back from the newest.
+  for (let i = session.requests().length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) yield i;
+}
+
+export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
+  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) return summaryOver(session, rowsInScope(session.explainIndex, scope));
+  if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
+  const summary = session.summary();
+  return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */
@@ -54,16 +74,16 @@ function findingRequestIds(session: Session): FindingRequestIds {
 }
 
 export function requestPage(session: Session, params: RequestPageParams): RequestPage {
-  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders);
+  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders, scopeMaskOf(session));
 }
 
 export function requestDetail(session: Session, requestId: string): RequestDetail | null {
   const request = session.requestById(requestId);
-  return request === undefined ? null : { request, timeline: timelineOf(request) };
+  return request === undefined ? null : detailOf(request);
 }
 
 export function stageHistogram(session: Session, params: HistogramParams): HistogramResult {
-  return histogramOf(session.requests(), params);
+  return histogramOf(session.requests(), params, scopeMaskOf(session));
 }
 
 const LOG_TIME = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;

@@ -13,6 +13,8 @@ Commands:
   demo                 run the simulator and show a live per-stage phase table
   simulate             run the vLLM-Omni stand-in server (logs on stdout, /metrics over HTTP)
   compare <a> <b>      compare two runs (logs, scrapes or saved sessions; '-' is stdin)
+  explain <file|->     why the slow requests are slow: tail attribution, load at
+                       arrival, percentiles over time, cost per token
 
 Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version' prints the version.`;
 
@@ -30,6 +32,8 @@ function loadCommand(name: string): CommandRunner | null {
       return (require('./demo') as typeof import('./demo')).runDemo;
     case 'compare':
       return (require('./compare') as typeof import('./compare')).runCompare;
+    case 'explain':
+      return (require('./explain') as typeof import('./explain')).runExplain;
     case COMPARE_WORKER_COMMAND:
       // A worker thread of `compare` (started on this file): reads one input and posts it back.
       return (require('./compare') as typeof import('./compare')).runCompareWorker;

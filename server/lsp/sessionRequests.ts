@@ -9,6 +9,7 @@ import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { compareRequest } from './compareRequests';
 import { registerPrometheusRequests } from './prometheusRequests';
+import { registerExplainRequests } from './explainRequests';
 import { handle } from './typedRequests';
 
 export function registerSessionRequests(connection: Connection, registry: SessionRegistry): void {
@@ -24,7 +25,7 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/listServingProcesses', () => listServingProcesses());
   handle(connection, 'stageLens/stop', (p) => registry.stop(p.sessionId));
   handle(connection, 'stageLens/restart', (p) => registry.restart(p.sessionId));
-  handle(connection, 'stageLens/summary', async (p) => sessionSummary(await registry.open(p.sessionId), p.windowSeconds));
+  handle(connection, 'stageLens/summary', async (p) => sessionSummary(await registry.open(p.sessionId), p.windowSeconds, p.scope));
   handle(connection, 'stageLens/requests', async (p) => requestPage(await registry.open(p.sessionId), p));
   handle(connection, 'stageLens/request', async (p) => requestDetail(await registry.open(p.sessionId), p.requestId));
   handle(connection, 'stageLens/findings', async (p) => [...(await registry.open(p.sessionId)).snapshot().findings]);
@@ -35,4 +36,5 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/compare', (p) => compareRequest(registry, p));
   handle(connection, 'stageLens/storageProblems', () => registry.problems());
   registerPrometheusRequests(connection, registry);
+  registerExplainRequests(connection, registry);
 }

@@ -230,6 +230,11 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     const trendSeries = state.trend?.series.filter((s) => s.stage === '0').map((s) => s.replica);
     assert.deepEqual(trendSeries, ['0', '1']);
     assert.ok(state.trend?.series.every((s) => s.perSecond.some((v) => v !== null && v > 0)), 'both replicas finished requests in the trend');
+    // query_range: the engines' gauges per (stage, replica) on the same steps, KV usage in percent.
+    assert.deepEqual(state.gauges?.series.filter((s) => s.stage === '0').map((s) => s.replica), ['0', '1']);
+    assert.deepEqual(state.gauges?.times, state.trend?.times);
+    assert.ok(state.gauges?.series.some((s) => s.running.some((v) => v !== null)), 'running requests were read');
+    assert.ok(state.gauges?.series.every((s) => s.kvCacheUsagePerc.every((v) => v === null || (v >= 0 && v <= 100))), 'KV usage in percent');
   });
 
   it('per-replica and per-stage figures equal what each simulator reports', async () => {
@@ -369,6 +374,10 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     assert.deepEqual(panel?.replicas.map((r) => r.stage), [...panel!.replicas.map((r) => r.stage)].sort(), 'by stage');
     assert.equal(panel?.trend?.family, 'vllm:e2e_request_latency_seconds');
     assert.deepEqual(panel?.trend?.series.filter((t) => t.stage === '0').map((t) => t.replica), ['0', '1']);
+    // The gauges on the over-time axis of the session (no log: the axis is Prometheus's own time).
+    const over = (await request('stageLens/overTime', { sessionId: info.id })).series;
+    assert.deepEqual(over.gauges.filter((g) => g.stage === '0').map((g) => [g.source, g.replica, g.mapping]), [['prometheus', '0', 'labels'], ['prometheus', '1', 'labels']]);
+    assert.ok(over.times.length > 0 && over.gauges.some((g) => g.running.some((v) => v !== null)));
     const stopped = await request('stageLens/stop', { sessionId: info.id });
     assert.equal(stopped.status, 'stopped');
     assert.equal((await request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length, summary.rows.length, 'figures kept after stop (prometheus.json)');

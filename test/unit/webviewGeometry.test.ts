@@ -2,7 +2,8 @@
 // histogram, requests over time, side-panel summary model, request table columns.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { timelineOf } from '../../server/core/analysis/timeline';
+import { detailOf } from '../../server/capture/requestQueries';
+import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { RequestDetail, RequestSpans } from '../../server/protocol';
 import { histogramBarAt, histogramLayout, unbinnedCounts } from '../../webview/latencyPanel/histogram/histogramLayout';
 import { buildSpanIndex, clampView, fullView, isVisible, panView, spanAt, visibleMaxE2e, visibleSlice, xOf, yOf, zoomView } from '../../webview/latencyPanel/spans/spansLayout';
@@ -49,7 +50,7 @@ describe('waterfall of one request', () => {
   // Request 1: stage 2 without the codec signature? find one with and one without.
   const data = Array.from({ length: 40 }, (_, i) => syntheticRequest(i));
   const withSignature = data.find((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded' && !r.cold);
-  const detail = (i: number): RequestDetail => ({ request: data[i] as RequestDetail['request'], timeline: timelineOf(data[i] as RequestDetail['request']) });
+  const detail = (i: number): RequestDetail => detailOf(data[i] as RequestDetail['request']);
 
   test('one lane per stage in stage order, phases over whole-stage bars', () => {
     const d = detail(2);
@@ -88,7 +89,7 @@ describe('waterfall of one request', () => {
 
   test('reconstructed segments carry their rule into the legend notes', () => {
     assert.ok(withSignature !== undefined);
-    const d: RequestDetail = { request: withSignature, timeline: timelineOf(withSignature) };
+    const d: RequestDetail = detailOf(withSignature);
     const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
     const notes = layout.reconstructed.filter((n) => n.stageKey === '2');
     assert.equal(notes.length, 1);
@@ -100,6 +101,7 @@ describe('waterfall of one request', () => {
   test('a measured 0 keeps a visible 1 px mark; hit-testing prefers phases', () => {
     const d: RequestDetail = {
       request: data[0] as RequestDetail['request'],
+      breakdown: breakdownOf(data[0] as RequestDetail['request']),
       timeline: [
         { stageKey: '0', phase: 'stage', startMs: 0, endMs: 100, provenance: 'measured', rule: 'r' },
         { stageKey: '0', phase: 'queued', startMs: 0, endMs: 0, provenance: 'measured', rule: 'r' },

@@ -164,6 +164,7 @@ export class FindingsBuilder {
           'and its wall time grows with finishing order. None of them covers the run, and adding or averaging them does not give one: Stage Lens does neither; the run\'s figures are the per-request tables.'
         );
       case 'cold-start':
+      case 'metric-not-reporting':
         return '';
     }
   }

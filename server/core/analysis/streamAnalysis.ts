@@ -4,6 +4,9 @@
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
+import { EngineSeriesBuilder, type EngineSeries } from './engineSeries';
+import { LogClock } from '../explain/logClock';
+import { metricNotReportingInEngineLines } from '../explain/metricNotReporting';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
@@ -34,6 +37,8 @@ export interface AnalysisSnapshot {
   readonly overallSummaries: readonly OverallSummaryRecord[];
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
+  /** Every periodic line per engine, with the stage and replica it serves. */
+  readonly engineSeries: readonly EngineSeries[];
   readonly boots: number;
   readonly legacyRecords: number;
 }
@@ -52,6 +57,8 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Year of the log's `MM-DD` timestamps (default: the current year). */
+  readonly year?: number;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
   readonly keepOverallSummaries?: boolean;
   /**
@@ -81,6 +88,8 @@ export class StreamAnalysis {
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
+  private readonly engineSeriesBuilder = new EngineSeriesBuilder();
+  private readonly clock: LogClock;
   private bootCount = 0;
   private legacyCount = 0;
   private coldCount = 0;
@@ -89,6 +98,7 @@ export class StreamAnalysis {
   private readonly summarizeEdges: boolean;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
     this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
@@ -135,7 +145,16 @@ export class StreamAnalysis {
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
   summary(maxRequestIds = 200): LiveSummary {
     const stages = this.summaries.stages();
-    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds), endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
+    return { stages, edges: this.edgeSummaries.edges(), findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()], endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
+  }
+
+  /** The periodic engine lines so far, per engine. */
+  engineSeries(): EngineSeries[] {
+    return this.engineSeriesBuilder.series();
+  }
+
+  private engineFindings(): Finding[] {
+    return this.engineSeriesBuilder.size === 0 ? [] : metricNotReportingInEngineLines(this.engineSeriesBuilder.series());
   }
 
   snapshot(): AnalysisSnapshot {
@@ -158,12 +177,13 @@ export class StreamAnalysis {
         return (replicas ??= summaries.replicas(included()));
       },
       edges: this.edgeSummaries.edges(),
-      findings: this.findingsBuilder.findings(stages),
+      findings: [...this.findingsBuilder.findings(stages), ...this.engineFindings()],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
       overallSummaries: this.overall,
       engineStats: [...this.engines.values()],
+      engineSeries: this.engineSeriesBuilder.series(),
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
     };
@@ -181,7 +201,10 @@ export class StreamAnalysis {
       if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
       this.overall.push(record);
     }
-    else if (record.kind === 'engineStats') this.engines.set(record.engine, record);
+    else if (record.kind === 'engineStats') {
+      this.engines.set(record.engine, record);
+      this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
+    }
     else if (record.kind === 'legacyDict') this.legacyCount += 1;
     const before = done.length;
     this.assembler.addInto(record, done);
@@ -205,6 +228,7 @@ export class StreamAnalysis {
     }
     this.tablesMissing.add(request);
     this.findingsBuilder.add(request);
+    this.engineSeriesBuilder.noteRequest(request);
     this.options.onRequest?.(request);
   }
 }

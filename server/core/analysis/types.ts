@@ -210,7 +210,8 @@ export type FindingCode =
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'
   | 'stage-tables-missing'
-  | 'overall-summary-per-prompt';
+  | 'overall-summary-per-prompt'
+  | 'metric-not-reporting';
 
 export interface Finding {
   readonly code: FindingCode;
@@ -221,6 +222,12 @@ export interface Finding {
   /** How many requests it concerns in all. */
   readonly requestCount: number;
   readonly message: string;
+  /** metric-not-reporting: the metric family (or log line) that reads 0. */
+  readonly family?: string;
+  /** metric-not-reporting: what shows it (series, counts). */
+  readonly evidence?: string;
+  /** metric-not-reporting: the known causes, each with its upstream issue. */
+  readonly knownCauses?: readonly string[];
 }
 
 /** One drawn segment of a request's waterfall. Times are ms from the client request's arrival. */

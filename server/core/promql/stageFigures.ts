@@ -242,6 +242,47 @@ function instancesOf(discovery: Discovery, family: string, stage: string | null,
 }
 
 /** The matrix answer of a trendQuery, on a grid of `points` steps from `startSeconds`. */
+/** The engines' gauges per (stage, replica) on the trend's steps (null: no point); KV usage in percent. */
+export interface PrometheusGauges {
+  readonly stepSeconds: number;
+  /** ms since epoch, shared by every series. */
+  readonly times: readonly number[];
+  readonly series: readonly {
+    readonly stage: string | null;
+    readonly replica: string | null;
+    readonly running: readonly (number | null)[];
+    readonly waiting: readonly (number | null)[];
+    readonly kvCacheUsagePerc: readonly (number | null)[];
+  }[];
+}
+
+/** Reads the answer of gaugeQuery over `points` steps from `startSeconds`. */
+export function gaugesOf(series: readonly MatrixSeries[], startSeconds: number, stepSeconds: number, points: number): PrometheusGauges {
+  const times = Array.from({ length: points }, (_, i) => Math.round((startSeconds + i * stepSeconds) * 1000));
+  const byKey = new Map<string, { stage: string | null; replica: string | null; running: (number | null)[]; waiting: (number | null)[]; kvCacheUsagePerc: (number | null)[] }>();
+  for (const s of series) {
+    const stat = s.metric['stage_lens_stat'];
+    const field = stat === 'running' ? 'running' : stat === 'waiting' ? 'waiting' : stat === 'kvCacheUsage' ? 'kvCacheUsagePerc' : null;
+    if (field === null) continue;
+    const stage = label(s, 'stage');
+    const replica = label(s, 'replica');
+    const key = `${stage ?? ''}${SEP}${replica ?? ''}`;
+    let entry = byKey.get(key);
+    if (entry === undefined) {
+      const empty = (): (number | null)[] => new Array<number | null>(points).fill(null);
+      byKey.set(key, (entry = { stage, replica, running: empty(), waiting: empty(), kvCacheUsagePerc: empty() }));
+    }
+    const scale = field === 'kvCacheUsagePerc' ? 100 : 1;
+    for (const sample of s.samples) {
+      const i = Math.round((sample.t - startSeconds) / stepSeconds);
+      const v = finiteOrNull(sample.v);
+      if (i >= 0 && i < points) entry[field][i] = v === null ? null : v * scale;
+    }
+  }
+  const out = [...byKey.values()].sort((a, b) => compareLabel(a.stage, b.stage) || compareLabel(a.replica, b.replica));
+  return { stepSeconds, times, series: out };
+}
+
 export function trendOf(family: string, series: readonly MatrixSeries[], startSeconds: number, stepSeconds: number, points: number): PrometheusTrend {
   const times = Array.from({ length: points }, (_, i) => Math.round((startSeconds + i * stepSeconds) * 1000));
   const out = series.map((s) => {

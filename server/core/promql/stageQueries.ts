@@ -162,3 +162,21 @@ export function trendQuery(exposed: readonly string[], selector: DeploymentSelec
   const expr = `sum by (stage, replica) (rate(${seriesSelector(exposed.map((n) => `${n}_count`), selector)}[${formatDuration(rateSeconds * 1000)}]))`;
   return { expr, rangeSeconds, stepSeconds };
 }
+
+/** The engines' gauges read over the trend's range: running, waiting, KV-cache usage (a fraction, 1 = 100%). */
+export const GAUGE_FAMILIES = { running: 'vllm:num_requests_running', waiting: 'vllm:num_requests_waiting', kvCacheUsage: 'vllm:kv_cache_usage_perc' } as const;
+export type GaugeStat = keyof typeof GAUGE_FAMILIES;
+
+/**
+ * One range query for the three gauges by (stage, replica), each sample tagged with
+ * `stage_lens_stat` (running | waiting | kvCacheUsage). Several hosts reporting one
+ * replica are summed for the counts and the highest KV usage is taken.
+ */
+export function gaugeQuery(selector: DeploymentSelector): string {
+  return (Object.entries(GAUGE_FAMILIES) as [GaugeStat, string][])
+    .map(([stat, name]) => {
+      const agg = stat === 'kvCacheUsage' ? 'max' : 'sum';
+      return `label_replace(${agg} by (stage, replica) (${seriesSelector([name], selector, 'stage!=""')}), "${STAT_LABEL}", "${stat}", "", "")`;
+    })
+    .join(' or ');
+}

@@ -9,6 +9,8 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, RequestTransfer, SplitName, SplitState, TransferTxState } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
+import { breakdownOf } from '../explain/breakdown';
+import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 
 import type { HistogramSummary, SpeechStreamCounts } from '../promSummary';
 
@@ -73,6 +75,8 @@ export interface RequestJson {
   readonly omniTiming: OmniTimingJson | null;
   /** The [Overall Summary] printed with this request's call (it covers `e2e_requests` requests); null when none. */
   readonly overallSummary: { readonly line: number; readonly fields: Record<string, CellJson> } | null;
+  /** The parts of its end-to-end time (docs/breakdown.md). */
+  readonly breakdown: BreakdownJson;
 }
 
 export interface EdgeSummaryJson {
@@ -182,6 +186,7 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
     transfers,
     omniTiming: omniTimingJson(r),
     overallSummary: r.overallSummary === null ? null : { line: r.overallSummary.line, fields: fieldsJson(r.overallSummary.fields) },
+    breakdown: breakdownJson(breakdownOf(r)),
   };
 }
 

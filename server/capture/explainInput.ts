@@ -1,0 +1,118 @@
+// What `explain` reads: a server log or a /metrics scrape (told apart by content) from a
+// file or a stream, or a saved session folder (its captured bytes replayed chunk by chunk
+// and stream by stream, with their capture times as the finish time of requests whose
+// lines carry no timestamp). A log goes through the parser into an analysis and the
+// explain index in one pass; a scrape gives its metric-not-reporting findings only.
+import * as fsp from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { LogStreamParser } from '../core/log';
+import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import type { Finding } from '../core/analysis/types';
+import { ExplainIndex } from '../core/explain/explainIndex';
+import { gaugesOfEngines } from '../core/explain/explainReport';
+import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import type { GaugeSamples } from '../core/explain/overTime';
+import { parseExposition } from '../core/prom';
+import { ioMessage } from './compareInput';
+import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
+import { SessionFiles } from './sessionFiles';
+import type { ChunkStream } from './source';
+
+export interface ExplainInput {
+  readonly kind: 'log' | 'scrape' | 'session';
+  readonly index: ExplainIndex;
+  readonly findings: readonly Finding[];
+  readonly gauges: readonly GaugeSamples[];
+  readonly problemCount: number;
+}
+
+/** One pass of a log (several streams for a session) into an analysis and its explain index. */
+class LogExplainReader {
+  readonly index: ExplainIndex;
+  private readonly analysis: StreamAnalysis;
+  private readonly parsers = new Map<ChunkStream, LogStreamParser>();
+  private capturedAt = Number.NaN;
+
+  constructor(year: number) {
+    this.index = new ExplainIndex({ year });
+    this.analysis = new StreamAnalysis({ year, onRequest: (r) => this.index.add(r, this.capturedAt) });
+  }
+
+  push(bytes: Buffer, stream: ChunkStream = 'file', capturedAt = Number.NaN): void {
+    this.capturedAt = capturedAt;
+    let parser = this.parsers.get(stream);
+    if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
+    this.analysis.ingest(parser.push(bytes));
+  }
+
+  end(kind: ExplainInput['kind']): ExplainInput {
+    for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
+    this.analysis.flush();
+    const snapshot = this.analysis.snapshot();
+    return { kind, index: this.index, findings: snapshot.findings, gauges: gaugesOfEngines(snapshot.engineSeries), problemCount: snapshot.problems.length };
+  }
+}
+
+function scrapeInput(text: string): ExplainInput {
+  const exposition = parseExposition(text);
+  return { kind: 'scrape', index: new ExplainIndex(), findings: metricNotReportingInScrape(exposition), gauges: [], problemCount: exposition.problems.length };
+}
+
+/** Reads a log or a scrape from a stream (stdin, a file). */
+export async function explainFromStream(input: Readable | AsyncIterable<unknown>, year: number): Promise<ExplainInput> {
+  let log: LogExplainReader | null = null;
+  const scrape: Buffer[] = [];
+  let scrapeBytes = 0;
+  const reader = await readByKind(input, (kind) =>
+    kind === 'log'
+      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year)).push(b) }
+      : {
+          kind,
+          push: (b: Buffer) => {
+            scrapeBytes += b.length;
+            if (scrapeBytes > MAX_SCRAPE_BYTES) throw new Error(`the input looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
+            scrape.push(b);
+          },
+        },
+  );
+  if (reader.kind === 'scrape') return scrapeInput(Buffer.concat(scrape).toString('utf8'));
+  return (log ?? new LogExplainReader(year)).end('log');
+}
+
+/** Replays a saved session folder (in storage or a copy anywhere). */
+export async function explainFromSessionFolder(dir: string, source: string): Promise<ExplainInput> {
+  const files = SessionFiles.atFolder(dir);
+  const meta = files.readMeta();
+  if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
+  const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear());
+  for await (const chunk of files.chunkReader(meta.info.startedAt).read(true)) reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
+  return reader.end('session');
+}
+
+/** A path (file or session folder) or '-' (stdin); rejects with a message a user can act on. */
+export async function readExplainInput(source: string, stdin: Readable): Promise<ExplainInput> {
+  const year = new Date().getUTCFullYear();
+  if (source === '-') return explainFromStream(stdin, year);
+  let stat;
+  try {
+    stat = await fsp.stat(source);
+  } catch (err) {
+    throw new Error(ioMessage(source, err));
+  }
+  if (stat.isDirectory()) {
+    const hasMeta = await fsp.stat(path.join(source, 'session.json')).then(
+      () => true,
+      () => false,
+    );
+    if (!hasMeta) throw new Error(`${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`);
+    return explainFromSessionFolder(path.resolve(source), source);
+  }
+  try {
+    return await explainFromStream(createReadStream(source), year);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
+    throw err;
+  }
+}

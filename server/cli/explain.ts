@@ -1,0 +1,113 @@
+// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--format table|json]`
+// Why the slow requests are slow: tail attribution per target and quantile, load at
+// arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
+// that do not report.
+import { readExplainInput } from '../capture/explainInput';
+import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
+import { explainTable } from '../core/explain/explainTable';
+import { parseTarget, TARGET_GRAMMAR } from '../core/explain/targets';
+import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
+import { parseCommandArgs } from './commandArgs';
+
+const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
+
+Why a vLLM-Omni server's slow requests are slow. Reads a server log (--log-stats), a
+/metrics scrape, or a saved Stage Lens session folder; '-' reads stdin.
+
+Each request's end-to-end time is split into additive parts (docs/breakdown.md):
+preprocess, each stage's input wait / ready queued (or queued), prefill, decode and the
+rest of its generation time, each hand-off (postprocess, tx, in flight, rx decode), and
+final output; time two stages ran at once is counted once (overlap), and what no part
+explains is the residual. For each target and quantile, the requests at or above the
+quantile (the tail) are compared part by part with each part's median, within each
+request, and the excesses averaged: the parts that make the tail slow, with their share.
+
+Also: how many requests were in flight when each request arrived (arrival = log
+timestamp of its finish - e2e_total_ms) and the latency by that load, for all requests
+and for the tail; rolling percentiles over time with the engines' running / waiting /
+KV-cache usage; prefill and decode time against tokens (least squares, shown only when
+the points support it); and metrics that are registered but read 0 while requests finish.
+
+Options:
+  --target <T>          ${TARGET_GRAMMAR};
+                        repeat for several (default: every target the log measures)
+  --quantile <q>        p90, p95 or p99 (default: p95 and p99)
+  --exclude-cold        leave the first request after each server start out
+  --by-boot             one tail attribution per server boot
+  --format table|json   output (default table; json is schema 1)
+  -h, --help            this text
+
+Exit status: 0 when the input was read; 2 for usage or I/O errors.`;
+
+export async function runExplain(argv: string[]): Promise<number> {
+  const usage = (message: string): number => {
+    process.stderr.write(`stage-lens explain: ${message}\n\n${HELP}\n`);
+    return 2;
+  };
+  const parsed = parseCommandArgs(argv, { target: { type: 'string', multiple: true }, quantile: { type: 'string' }, 'by-boot': { type: 'boolean', default: false } }, HELP, usage);
+  if (typeof parsed === 'number') return parsed;
+  const format = parsed.values.format as string;
+  if (format !== 'table' && format !== 'json') {
+    process.stderr.write(`stage-lens explain: --format must be table or json (got '${format}')\n`);
+    return 2;
+  }
+  if (parsed.positionals.length !== 1) return usage(`expected one input (a file, a session folder, or '-' for stdin), got ${parsed.positionals.length}`);
+  const targets: string[] = [];
+  for (const t of (parsed.values.target as string[] | undefined) ?? []) {
+    const target = parseTarget(t);
+    if (target === null) {
+      process.stderr.write(`stage-lens explain: --target '${t}' is not a target: ${TARGET_GRAMMAR}\n`);
+      return 2;
+    }
+    targets.push(target.name);
+  }
+  const q = parsed.values.quantile as string | undefined;
+  if (q !== undefined && !(TAIL_QUANTILES as readonly string[]).includes(q)) {
+    process.stderr.write(`stage-lens explain: --quantile must be one of ${TAIL_QUANTILES.join(', ')} (got '${q}')\n`);
+    return 2;
+  }
+  const source = parsed.positionals[0] as string;
+  let report: ExplainReport;
+  try {
+    const input = await readExplainInput(source, process.stdin);
+    report = explainReport(
+      input.index,
+      source === '-' ? 'stdin' : source,
+      {
+        ...(targets.length === 0 ? {} : { targets }),
+        ...(q === undefined ? {} : { quantiles: [q as TailQuantile] }),
+        scope: { excludeCold: parsed.values['exclude-cold'] === true },
+        byBoot: parsed.values['by-boot'] === true,
+      },
+      input.gauges,
+      input.findings,
+    );
+    if (input.kind === 'scrape' && format === 'table') {
+      await writeOut(scrapeText(report, source));
+      return 0;
+    }
+  } catch (err) {
+    process.stderr.write(`stage-lens explain: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  await writeOut(format === 'json' ? explainJsonText(report) + '\n' : explainTable(report).join('\n') + '\n');
+  return 0;
+}
+
+function scrapeText(report: ExplainReport, source: string): string {
+  const out = [`Stage Lens explain: /metrics scrape from ${source === '-' ? 'stdin' : source}: no per-request values, so no tail to explain.`, ''];
+  const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
+  if (notReporting.length === 0) out.push('Every registered per-stage family that was checked reports values.');
+  for (const f of notReporting) {
+    out.push(f.message);
+    for (const c of f.knownCauses ?? []) out.push(`  known cause: ${c}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function writeOut(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}

@@ -1,0 +1,311 @@
+// The additive breakdown of one request's end-to-end time (docs/breakdown.md):
+//   total = preprocess + Σ stages (input wait + ready queued | queued, prefill, decode, the
+//           rest of the stage's generation time) + Σ hand-offs (postprocess, tx, in flight,
+//           rx decode) + final output − overlap + residual
+// Every part keeps its state: a value that was not measured is null, never 0. Parts are
+// placed on the request's clock where the log allows (stages by stagePlacement.ts), so
+// time during which two stages ran at once (async chunk) is counted once: it is the
+// overlap. What no part explains is the residual; it is never forced to 0.
+import type { AnalyzedRequest, SplitName, SplitState } from '../analysis/types';
+import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
+import { numberOf, stateOf, type FieldMap } from '../values';
+import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
+
+const OMNI_TIMING_SECONDS = 'printed by [OmniTiming] in seconds with 2 decimals (10 ms resolution)';
+const GEN_OTHER_RULE = 'stage_gen_time_ms minus the stage phases that are numbers (submit -> QUEUED and output handling after the last token; any phase not measured is in here too)';
+const PRINT_SLACK_MS = 0.01;
+const FINAL_OUTPUT_RULE = 'e2e total minus the end of the last stage (anchored on its measured first output): output handling after the last stage finished';
+
+/** A part's fields before its key is made. */
+interface PartInput {
+  readonly stageKey: string | null;
+  readonly stageId: number | null;
+  readonly phase: PartPhase;
+  readonly edge?: string;
+  readonly component?: TransferComponent;
+  readonly ms: number | null;
+  readonly state: PartState;
+  readonly note?: string | null;
+  readonly startMs?: number | null;
+  readonly endMs?: number | null;
+  readonly placement?: 'measured' | 'reconstructed' | null;
+  readonly placementRule?: string | null;
+}
+
+export function partKey(stageKey: string | null, phase: PartPhase, edge?: string | null, component?: TransferComponent | null): string {
+  if (phase === 'transfer') return `${edge ?? '?'}/${component ?? '?'}`;
+  if (stageKey === null) return phase;
+  return `${stageKey}/${phase}`;
+}
+
+function part(p: PartInput): BreakdownPart {
+  return {
+    key: partKey(p.stageKey, p.phase, p.edge, p.component),
+    stageKey: p.stageKey,
+    stageId: p.stageId,
+    phase: p.phase,
+    edge: p.edge ?? null,
+    component: p.component ?? null,
+    ms: p.ms,
+    state: p.state,
+    note: p.note ?? null,
+    startMs: p.startMs ?? null,
+    endMs: p.endMs ?? null,
+    placement: p.placement ?? null,
+    placementRule: p.placementRule ?? null,
+  };
+}
+
+/** A phase's state as a part: without a stage table nothing of the split was printed at all. */
+function splitPartState(state: SplitState, hasStageTable: boolean): PartState {
+  return hasStageTable ? state : 'notMeasured';
+}
+
+/** A field's value and state as a part (absent row: hidden when the table was printed). */
+function fieldPart(fields: FieldMap | null, name: string, tablePrinted: boolean): { ms: number | null; state: PartState } {
+  if (fields === null) return { ms: null, state: 'notMeasured' };
+  const ms = numberOf(fields, name);
+  if (ms !== undefined) return { ms, state: 'measured' };
+  const state = stateOf(fields, name);
+  return { ms: null, state: state === 'hidden' ? (tablePrinted ? 'hidden' : 'notMeasured') : 'notMeasured' };
+}
+
+function stagePhases(request: AnalyzedRequest, placed: StagePlacement): BreakdownPart[] {
+  const { stage, startMs, anchored, rule } = placed;
+  const placement = anchored ? 'measured' : 'reconstructed';
+  const placementRule = anchored ? null : rule;
+  const { values, states } = stage.split;
+  const out: BreakdownPart[] = [];
+  let t = startMs;
+  let phasesSum = 0;
+  let anyPhase = false;
+  const push = (phase: PartPhase, name: SplitName): void => {
+    const ms = values[name];
+    const state = splitPartState(states[name], request.hasStageTable);
+    if (ms === null) {
+      out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase, ms: null, state }));
+      return;
+    }
+    phasesSum += ms;
+    anyPhase = true;
+    // A negative interval (a finding of its own) has no place; its value still counts.
+    const placedHere = ms >= 0;
+    out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase, ms, state, startMs: placedHere ? t : null, endMs: placedHere ? t + ms : null, placement: placedHere ? placement : null, placementRule: placedHere ? placementRule : null }));
+    if (placedHere) t += ms;
+  };
+  if (values.inputWaitMs !== null && values.readyQueuedMs !== null) {
+    push('inputWait', 'inputWaitMs');
+    push('readyQueued', 'readyQueuedMs');
+  } else {
+    push('queued', 'queuedMs');
+  }
+  push('prefill', 'prefillMs');
+  push('decode', 'decodeMs');
+
+  const gen = genTimeOf(stage);
+  if (!Number.isFinite(gen)) {
+    const state: PartState = request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
+    out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase: 'genOther', ms: null, state }));
+    return out;
+  }
+  const fromTiming = numberOf(stage.fields, 'stage_gen_time_ms') === undefined;
+  const ms = gen - phasesSum;
+  const end = startMs + gen;
+  const placedHere = end >= t;
+  out.push(
+    part({
+      stageKey: stage.stageKey,
+      stageId: stage.stageId,
+      phase: 'genOther',
+      ms,
+      state: anyPhase ? 'reconstructed' : 'measured',
+      note: anyPhase ? GEN_OTHER_RULE : fromTiming ? `stage time ${OMNI_TIMING_SECONDS}` : 'stage_gen_time_ms: no phase split measured',
+      startMs: placedHere ? t : null,
+      endMs: placedHere ? end : null,
+      placement: placedHere ? placement : null,
+      placementRule: placedHere ? placementRule : null,
+    }),
+  );
+  return out;
+}
+
+interface Edge {
+  readonly from: number;
+  readonly to: number;
+}
+
+const edgeName = (e: Edge): string => `${e.from}->${e.to}`;
+
+/** Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and consecutive stages. */
+function edgesOf(request: AnalyzedRequest): Edge[] {
+  const seen = new Map<string, Edge>();
+  const add = (from: number | null, to: number | null): void => {
+    if (from === null || to === null) return;
+    const e = { from, to };
+    if (!seen.has(edgeName(e))) seen.set(edgeName(e), e);
+  };
+  for (const t of request.transfers) add(t.fromStage, t.toStage);
+  for (const t of request.timing?.transfers ?? []) add(t.fromStage, t.toStage);
+  const ids = [...new Set(request.stages.map((s) => s.stageId).filter((id): id is number => id !== null))].sort((a, b) => a - b);
+  for (let i = 1; i < ids.length; i++) add(ids[i - 1] as number, ids[i] as number);
+  return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
+}
+
+const TX_FROM_TIMING = 'tx time printed by [OmniTiming] with 2 decimals';
+const TX_NOT_RECORDED = '[OmniTiming] prints 0.00 ms and no tx_time_ms was measured: no payload transfer was recorded on this edge (async chunk streams the input through the connector), not a 0 ms hand-off';
+const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>, string>> = { tx: 'tx_time_ms', inFlight: 'in_flight_time_ms', rxDecode: 'rx_decode_time_ms' };
+
+function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
+  const name = edgeName(edge);
+  const transfer = request.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to);
+  const table = transfer !== undefined && transfer.tablePrinted ? transfer.fields : null;
+  // With tables printed (a stage table is there), a missing transfer column was hidden: every value 0 or unmeasured.
+  const missing: PartState = request.hasStageTable ? 'hidden' : 'notMeasured';
+  const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1) ?? null;
+  const out: BreakdownPart[] = [];
+  const post = fieldPart(upstream?.fields ?? null, 'postprocess_time_ms', request.hasStageTable);
+  out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component: 'postprocess', ...post, note: post.ms === null ? null : `postprocess_time_ms of stage ${edge.from}: building stage ${edge.to}'s inputs` }));
+  for (const component of ['tx', 'inFlight', 'rxDecode'] as const) {
+    let value: { ms: number | null; state: PartState } = { ms: null, state: missing };
+    let note: string | null = null;
+    if (table !== null) value = fieldPart(table, TRANSFER_FIELD[component], true);
+    else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
+      value = { ms: transfer.omniTimingTxMs, state: 'measured' };
+      note = TX_FROM_TIMING;
+    } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'notRecorded') {
+      value = { ms: null, state: 'notRecorded' };
+      note = TX_NOT_RECORDED;
+    }
+    out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component, ...value, note }));
+  }
+  return out;
+}
+
+/** Length of the union of intervals, and the sum of their lengths, within [0, limit]. */
+function coverage(intervals: readonly (readonly [number, number])[], limit: number | null): { sum: number; union: number } {
+  const clipped: [number, number][] = [];
+  let sum = 0;
+  for (const [a, b] of intervals) {
+    const s = Math.max(0, a);
+    const e = limit === null ? b : Math.min(limit, b);
+    if (e > s) {
+      clipped.push([s, e]);
+      sum += e - s;
+    }
+  }
+  clipped.sort((x, y) => x[0] - y[0]);
+  let union = 0;
+  let curS = -Infinity;
+  let curE = -Infinity;
+  for (const [s, e] of clipped) {
+    if (s > curE) {
+      if (curE > curS) union += curE - curS;
+      curS = s;
+      curE = e;
+    } else if (e > curE) curE = e;
+  }
+  if (curE > curS) union += curE - curS;
+  return { sum, union };
+}
+
+/**
+ * The request's input preprocessing: `input_preprocess_time_ms` of the [Overall Summary]
+ * printed with it when that summary covers this request alone (online serving; 3
+ * decimals), else `preprocess=` of its [OmniTiming] line (seconds, 2 decimals).
+ */
+function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | null {
+  const summary = request.overallSummary?.fields ?? null;
+  if (summary !== null && numberOf(summary, 'e2e_requests') === 1) {
+    const ms = numberOf(summary, 'input_preprocess_time_ms');
+    if (ms !== undefined) return { ms, note: 'input_preprocess_time_ms of the [Overall Summary] printed with this request' };
+  }
+  const s = request.timing?.preprocessS ?? null;
+  return s === null ? null : { ms: s * 1000, note: `preprocess ${OMNI_TIMING_SECONDS}` };
+}
+
+export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
+  const e2e = numberOf(request.e2e, 'e2e_total_ms');
+  const timingTotal = request.timing?.totalS ?? null;
+  const totalMs = e2e ?? (timingTotal === null ? null : timingTotal * 1000);
+  const totalSource = e2e !== undefined ? 'e2e_total_ms' : timingTotal !== null ? 'omniTiming.total' : null;
+  const preprocess = preprocessOf(request);
+  const preprocessMs = preprocess?.ms ?? null;
+
+  const parts: BreakdownPart[] = [];
+  parts.push(
+    preprocessMs === null
+      ? part({ stageKey: null, stageId: null, phase: 'preprocess', ms: null, state: 'notMeasured' })
+      : part({ stageKey: null, stageId: null, phase: 'preprocess', ms: preprocessMs, state: 'measured', note: preprocess?.note ?? null, startMs: 0, endMs: preprocessMs, placement: 'measured' }),
+  );
+
+  const placements = placeStages(request, preprocessMs ?? 0);
+  const edges = edgesOf(request);
+  const edgesDone = new Set<string>();
+  const addEdgesInto = (stageId: number | null): void => {
+    for (const e of edges) if (!edgesDone.has(edgeName(e)) && stageId !== null && e.to <= stageId) {
+      edgesDone.add(edgeName(e));
+      parts.push(...edgeParts(request, e));
+    }
+  };
+  for (const placed of placements) {
+    addEdgesInto(placed.stage.stageId);
+    parts.push(...stagePhases(request, placed));
+  }
+  for (const e of edges) if (!edgesDone.has(edgeName(e))) parts.push(...edgeParts(request, e));
+
+  const last: StagePlacement | undefined = placements[placements.length - 1];
+  const finalOutputMs = last !== undefined && last.anchored && totalMs !== null ? totalMs - last.endMs : null;
+  // Within the printing's 1 µs rounding of both ends, a stage ending "after" the request ended with it.
+  if (finalOutputMs !== null && finalOutputMs >= -PRINT_SLACK_MS) {
+    parts.push(part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: Math.max(0, finalOutputMs), state: 'reconstructed', note: FINAL_OUTPUT_RULE, startMs: Math.min((last as StagePlacement).endMs, totalMs as number), endMs: totalMs, placement: 'measured' }));
+  } else {
+    const why = last === undefined ? null : last.anchored ? 'the last stage is placed ending after the request: its output handling is not separable' : 'the last stage has no measured anchor: its output handling is in the residual';
+    parts.push(part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured', note: why }));
+  }
+
+  const intervals: [number, number][] = [];
+  let allMeasured = true;
+  let sum = 0;
+  for (const p of parts) {
+    if (p.ms !== null) sum += p.ms;
+    if (p.startMs !== null && p.endMs !== null) {
+      intervals.push([p.startMs, p.endMs]);
+      if (p.placement !== 'measured') allMeasured = false;
+    }
+  }
+  const cover = coverage(intervals, totalMs);
+  const overlapMs = cover.sum - cover.union;
+  return {
+    totalMs,
+    totalSource,
+    parts,
+    overlapMs,
+    overlapPlacement: allMeasured ? 'measured' : 'reconstructed',
+    residualMs: totalMs === null ? null : totalMs - sum + overlapMs,
+    stageSpans: placements.map((p) => ({ stageKey: p.stage.stageKey, stageId: p.stage.stageId, startMs: p.startMs, endMs: p.endMs, placement: p.anchored ? 'measured' : 'reconstructed', placementRule: p.anchored ? null : p.rule })),
+  };
+}
+
+/** The stage a part belongs to, for stage-scoped targets: its own stage, or a transfer's destination. */
+export function partStageId(p: Pick<BreakdownPart, 'stageId' | 'edge' | 'phase'>): number | null {
+  if (p.phase === 'transfer' && p.edge !== null) return Number(p.edge.slice(p.edge.indexOf('>') + 1));
+  return p.stageId;
+}
+
+
+const PHASE_ORDER: Readonly<Record<PartPhase, number>> = { preprocess: 0, inputWait: 1, readyQueued: 2, queued: 3, prefill: 4, decode: 5, genOther: 6, transfer: 7, finalOutput: 8 };
+const COMPONENT_ORDER: Readonly<Record<TransferComponent, number>> = { postprocess: 0, tx: 1, inFlight: 2, rxDecode: 3 };
+
+/** Position of a part in a request's time order: preprocess, then per stage its hand-offs in and its phases, then final output. */
+export function comparePartMeta(a: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge' | 'component'>, b: typeof a): number {
+  const rank = (p: typeof a): [number, number] => {
+    if (p.phase === 'preprocess') return [-1, 0];
+    if (p.phase === 'finalOutput') return [1e9, 0];
+    if (p.phase === 'transfer') return [(partStageId(p) ?? 0) - 0.5 + (Number(p.edge?.split('->')[0] ?? 0) / 1e6), COMPONENT_ORDER[p.component ?? 'tx']];
+    const segment = Number(p.stageKey?.split('_')[1] ?? '1');
+    return [(p.stageId ?? 0) + segment / 1000, PHASE_ORDER[p.phase]];
+  };
+  const [a1, a2] = rank(a);
+  const [b1, b2] = rank(b);
+  return a1 - b1 || a2 - b2;
+}

@@ -1,0 +1,133 @@
+// Cost per token: per stage, an ordinary least-squares line through the per-request points
+// of prefill time against input tokens (num_tokens_in) and decode time against output
+// tokens (num_tokens_out): the slope (ms per 1,000 tokens) says "long prompts", the
+// intercept (a fixed floor) "slow server". A fit is shown only when the points support
+// it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
+// spread of x (coefficient of variation) of at least MIN_X_SPREAD; otherwise it is listed
+// as skipped with the reason. A hidden or None value is not a point (never x = 0).
+import type { Column, ExplainIndex } from './explainIndex';
+import { rowsInScope, type RowScope } from './scope';
+import type { CostFit, CostFitSkipped, CostModel } from './types';
+
+export const MIN_POINTS = 10;
+const DECODE_IN_PREFILL =
+  'vllm_decode_ms is 0 in every request: under Model Runner V2 + async chunk this stage emits one output at the end, so its prefill covers its decode steps and the slope is not a prefill cost alone';
+export const MIN_DISTINCT_X = 3;
+export const MIN_X_SPREAD = 0.1;
+
+const FITS = [
+  { x: 'num_tokens_in', y: 'vllm_prefill_ms', part: 'prefill', tokens: 'tokensIn' },
+  { x: 'num_tokens_out', y: 'vllm_decode_ms', part: 'decode', tokens: 'tokensOut' },
+] as const;
+
+export interface Ols {
+  readonly slope: number;
+  readonly intercept: number;
+  readonly r2: number;
+  readonly n: number;
+}
+
+/** The least-squares line y = intercept + slope·x; r2 is 1 when y has no variance and is fitted exactly. */
+export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): Ols | null {
+  const n = xs.length;
+  if (n < 2) return null;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += xs[i] as number;
+    my += ys[i] as number;
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = (xs[i] as number) - mx;
+    const dy = (ys[i] as number) - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const ssRes = syy - slope * sxy;
+  const r2 = syy === 0 ? 1 : Math.max(0, Math.min(1, 1 - ssRes / syy));
+  return { slope, intercept, r2, n };
+}
+
+/** Why the points do not support a fit, or null when they do. */
+export function unsupported(xs: ArrayLike<number>): string | null {
+  const n = xs.length;
+  if (n < MIN_POINTS) return `${n} point${n === 1 ? '' : 's'} (at least ${MIN_POINTS} needed)`;
+  const distinct = new Set<number>();
+  let mean = 0;
+  for (let i = 0; i < n; i++) {
+    distinct.add(xs[i] as number);
+    mean += xs[i] as number;
+  }
+  mean /= n;
+  if (distinct.size < MIN_DISTINCT_X) return `${distinct.size} distinct token count${distinct.size === 1 ? '' : 's'} (at least ${MIN_DISTINCT_X} needed)`;
+  let v = 0;
+  for (let i = 0; i < n; i++) v += ((xs[i] as number) - mean) ** 2;
+  const cv = mean === 0 ? Infinity : Math.sqrt(v / n) / Math.abs(mean);
+  if (cv < MIN_X_SPREAD) return `token counts too alike (spread ${(cv * 100).toFixed(1)}% of the mean; at least ${MIN_X_SPREAD * 100}% needed)`;
+  return null;
+}
+
+function constantY(ys: readonly number[], name: string): string | null {
+  for (const y of ys) if (y !== ys[0]) return null;
+  return `${name} is ${ys[0] ?? 0} ms in every request: nothing to fit${ys[0] === 0 && name === 'vllm_decode_ms' ? ' (under Model Runner V2 + async chunk a non-final stage emits one output at the end, so its decode steps are inside its prefill)' : ''}`;
+}
+
+export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
+  const rows = rowsInScope(index, scope);
+  const fits: CostFit[] = [];
+  const skipped: CostFitSkipped[] = [];
+  const parts = new Map([...index.parts()].map((p) => [p.meta.key, p]));
+  for (const stage of index.stages()) {
+    for (const f of FITS) {
+      const part = parts.get(`${stage.stageKey}/${f.part}`);
+      const tokens = stage[f.tokens];
+      const xs: number[] = [];
+      const ys: number[] = [];
+      if (part !== undefined) {
+        for (const i of rows) {
+          const x = tokens.get(i);
+          const y = part.ms.get(i);
+          if (Number.isNaN(x) || Number.isNaN(y)) continue;
+          xs.push(x);
+          ys.push(y);
+        }
+      }
+      // A stage that never measured the phase (or never printed the token count) has no fit to skip.
+      if (xs.length === 0) continue;
+      const why = unsupported(xs) ?? constantY(ys, f.y);
+      const line = why === null ? ols(xs, ys) : null;
+      if (line === null) {
+        skipped.push({ stageId: stage.stageId, stageKey: stage.stageKey, x: f.x, y: f.y, n: xs.length, reason: why ?? 'no spread in token counts' });
+        continue;
+      }
+      fits.push({ stageId: stage.stageId, stageKey: stage.stageKey, x: f.x, y: f.y, slopeMsPer1kTokens: line.slope * 1000, interceptMs: line.intercept, r2: line.r2, n: line.n });
+    }
+    // A prefill that also holds the decode steps (decode measured 0 throughout) is not a prefill cost alone.
+    const prefillFit = fits.find((x) => x.stageKey === stage.stageKey && x.y === 'vllm_prefill_ms');
+    const decode = parts.get(`${stage.stageKey}/decode`);
+    if (prefillFit !== undefined && decode !== undefined && allZero(decode.ms, rows)) {
+      fits[fits.indexOf(prefillFit)] = { ...prefillFit, caveat: DECODE_IN_PREFILL };
+    }
+  }
+  return { fits, skipped };
+}
+
+function allZero(column: Column, rows: Int32Array): boolean {
+  let any = false;
+  for (const i of rows) {
+    const v = column.get(i);
+    if (Number.isNaN(v)) continue;
+    if (v !== 0) return false;
+    any = true;
+  }
+  return any;
+}

@@ -1,0 +1,223 @@
+// What the "why is it slow" queries read, built once per request as it arrives: the
+// request's breakdown parts, the values of every target it supports, its stages' spans
+// and token counts (packed in a RowArena: only the values a request has, 4 bytes each),
+// its finish time, and how many requests were in flight when it arrived (kept up to date
+// incrementally, inFlight.ts). Tail attribution, load at arrival, the over-time series
+// and the cost model are linear passes over these numbers: no request is re-analysed or
+// materialized to answer them, and each new request costs one breakdown.
+import type { AnalyzedRequest } from '../analysis/types';
+import { numberOf } from '../values';
+import { breakdownOf, comparePartMeta } from './breakdown';
+import { TimeColumn } from './columns';
+import { InFlightCounts } from './inFlight';
+import { LogClock } from './logClock';
+import { derivedColumn, namedColumn, RowArena, type Column } from './rowArena';
+import { compareTargets, targetsOf, targetValue } from './targets';
+import type { PartPhase, RequestBreakdown, TargetName, TransferComponent } from './types';
+
+export type { Column } from './rowArena';
+
+export interface PartMeta {
+  readonly key: string;
+  readonly stageKey: string | null;
+  readonly stageId: number | null;
+  readonly phase: PartPhase;
+  readonly edge: string | null;
+  readonly component: TransferComponent | null;
+}
+
+export interface PartColumns {
+  readonly meta: PartMeta;
+  /** The part's ms in each request (NaN: no value). */
+  readonly ms: Column;
+  /** Its start on the request's clock (NaN: the part has no place), derived from its stage's start and the phases before it. */
+  readonly start: Column;
+}
+
+export interface StageColumns {
+  readonly stageKey: string;
+  readonly stageId: number | null;
+  /** Span of the stage on the request's clock (ms from arrival). */
+  readonly start: Column;
+  readonly end: Column;
+  readonly tokensIn: Column;
+  readonly tokensOut: Column;
+}
+
+export interface ExplainIndexOptions {
+  /** Year of the log's `MM-DD` timestamps. */
+  readonly year?: number;
+}
+
+const COLD = 1;
+/** Phases of a stage in clock order: a phase starts where the numbers before it end. */
+const PHASE_ORDER: readonly PartPhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'genOther'];
+
+export class ExplainIndex {
+  private readonly arena = new RowArena();
+  private readonly ids: string[] = [];
+  /** boot * 2 + cold */
+  private readonly bootCold: number[] = [];
+  private readonly finish = new TimeColumn();
+  private readonly partMetas = new Map<string, PartMeta>();
+  private partOrder: PartColumns[] | null = null;
+  private readonly targetNames = new Set<TargetName>();
+  private readonly stageMetas = new Map<string, { stageKey: string; stageId: number | null }>();
+  private stageOrder: StageColumns[] | null = null;
+  readonly overlap: Column;
+  readonly residual: Column;
+  private readonly e2eOrdinal: number;
+  readonly clock: LogClock;
+  /** Others in flight (overall and per stage) when each request arrived. */
+  readonly inFlight = new InFlightCounts();
+  private timesKnown = 0;
+
+  constructor(options: ExplainIndexOptions = {}) {
+    this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
+    this.overlap = namedColumn(this.arena, 'overlap');
+    this.residual = namedColumn(this.arena, 'residual');
+    this.e2eOrdinal = this.arena.ordinal('t:e2e');
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  /** Adds the next request (in the order of the session's requests); fallbackFinishMs when its log line has no timestamp. */
+  add(request: AnalyzedRequest, fallbackFinishMs = Number.NaN): RequestBreakdown {
+    const row = this.ids.length;
+    const breakdown = breakdownOf(request);
+    this.ids.push(request.requestId);
+    this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
+    const finish = this.clock.midpoint(request.timestamp) ?? fallbackFinishMs;
+    this.finish.push(finish);
+    if (Number.isFinite(finish)) this.timesKnown += 1;
+
+    const values = new Map<number, number>();
+    const put = (name: string, v: number | null | undefined): void => {
+      if (v !== null && v !== undefined && Number.isFinite(v)) values.set(this.arena.ordinal(name), v);
+    };
+    for (const p of breakdown.parts) {
+      if (p.ms === null) continue;
+      if (!this.partMetas.has(p.key)) {
+        this.partMetas.set(p.key, { key: p.key, stageKey: p.stageKey, stageId: p.stageId, phase: p.phase, edge: p.edge, component: p.component });
+        this.partOrder = null;
+      }
+      put(`p:${p.key}`, p.ms);
+    }
+    put('overlap', breakdown.overlapMs);
+    put('residual', breakdown.residualMs);
+    for (const t of targetsOf(request, breakdown.totalMs)) {
+      this.targetNames.add(t.name);
+      put(`t:${t.name}`, targetValue(request, t, breakdown.totalMs));
+    }
+    const arrival = breakdown.totalMs === null ? Number.NaN : finish - breakdown.totalMs;
+    const spans: { stageKey: string; start: number; end: number }[] = [];
+    for (const span of breakdown.stageSpans) {
+      if (!this.stageMetas.has(span.stageKey)) {
+        this.stageMetas.set(span.stageKey, { stageKey: span.stageKey, stageId: span.stageId });
+        this.stageOrder = null;
+      }
+      const stage = request.stages.find((s) => s.stageKey === span.stageKey);
+      put(`s:${span.stageKey}:start`, span.startMs);
+      put(`s:${span.stageKey}:end`, span.endMs);
+      // Hidden rows stay unknown (zero or not measured), never 0 tokens.
+      if (stage !== undefined) {
+        put(`s:${span.stageKey}:in`, numberOf(stage.fields, 'num_tokens_in'));
+        put(`s:${span.stageKey}:out`, numberOf(stage.fields, 'num_tokens_out'));
+      }
+      spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
+    }
+    const ordinals = [...values.keys()].sort((a, b) => a - b);
+    this.arena.addRow(ordinals, ordinals.map((o) => values.get(o) as number));
+    this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
+    return breakdown;
+  }
+
+  requestId(i: number): string {
+    return this.ids[i] ?? '';
+  }
+
+  boot(i: number): number {
+    return ((this.bootCold[i] ?? 0) - this.isCold(i)) / 2;
+  }
+
+  isCold(i: number): 0 | 1 {
+    return ((this.bootCold[i] ?? 0) & COLD) as 0 | 1;
+  }
+
+  /** Finish time on the log clock (ms; the printed second + 0.5 s), or the fallback; NaN when unknown. */
+  finishMs(i: number): number {
+    return this.finish.get(i);
+  }
+
+  /** Arrival = finish − the request's total (e2e_total_ms); NaN when either is unknown. */
+  arrivalMs(i: number): number {
+    return this.finish.get(i) - this.arena.get(i, this.e2eOrdinal);
+  }
+
+  /** Requests with a finish time. */
+  get timedCount(): number {
+    return this.timesKnown;
+  }
+
+  /** Every part seen, in a request's time order (preprocess, stages with their hand-offs in, final output). */
+  parts(): readonly PartColumns[] {
+    return (this.partOrder ??= [...this.partMetas.values()].sort(comparePartMeta).map((meta) => this.partColumns(meta)));
+  }
+
+  private partColumns(meta: PartMeta): PartColumns {
+    const ms = namedColumn(this.arena, `p:${meta.key}`);
+    return { meta, ms, start: this.startColumn(meta, ms) };
+  }
+
+  /** Where a part starts in each request: as breakdown.ts placed it, from numbers the arena keeps. */
+  private startColumn(meta: PartMeta, ms: Column): Column {
+    const nan = derivedColumn(() => Number.NaN);
+    if (meta.phase === 'preprocess') return derivedColumn((i) => (Number.isNaN(ms.get(i)) ? Number.NaN : 0));
+    if (meta.phase === 'finalOutput') {
+      const total = namedColumn(this.arena, 't:e2e');
+      return derivedColumn((i) => total.get(i) - ms.get(i));
+    }
+    if (meta.phase === 'transfer' || meta.stageKey === null) return nan;
+    const stageStart = namedColumn(this.arena, `s:${meta.stageKey}:start`);
+    const before = PHASE_ORDER.slice(0, PHASE_ORDER.indexOf(meta.phase)).map((phase) => namedColumn(this.arena, `p:${meta.stageKey}/${phase}`));
+    return derivedColumn((i) => {
+      const own = ms.get(i);
+      if (!(own >= 0)) return Number.NaN;
+      let t = stageStart.get(i);
+      for (const c of before) {
+        const v = c.get(i);
+        if (v >= 0) t += v;
+      }
+      return t;
+    });
+  }
+
+  target(name: TargetName): Column | undefined {
+    return this.targetNames.has(name) ? namedColumn(this.arena, `t:${name}`) : undefined;
+  }
+
+  /** Targets seen in some request, in a stable order. */
+  targets(): TargetName[] {
+    return [...this.targetNames].sort(compareTargets);
+  }
+
+  stages(): readonly StageColumns[] {
+    return (this.stageOrder ??= [...this.stageMetas.values()]
+      .sort((a, b) => (a.stageId ?? 0) - (b.stageId ?? 0) || (a.stageKey < b.stageKey ? -1 : 1))
+      .map((m) => ({
+        stageKey: m.stageKey,
+        stageId: m.stageId,
+        start: namedColumn(this.arena, `s:${m.stageKey}:start`),
+        end: namedColumn(this.arena, `s:${m.stageKey}:end`),
+        tokensIn: namedColumn(this.arena, `s:${m.stageKey}:in`),
+        tokensOut: namedColumn(this.arena, `s:${m.stageKey}:out`),
+      })));
+  }
+
+  /** Bytes held (typed arrays and side maps; the id strings are shared with the request store). */
+  get bytes(): number {
+    return this.arena.bytes + this.finish.bytes + this.bootCold.length * 8 + this.ids.length * 8 + this.inFlight.bytes;
+  }
+}

@@ -1,0 +1,106 @@
+// `stage-lens explain --format json` (schema 1): the tail attribution of each target at
+// each quantile, the load at arrival of the same tails, the distribution of every part
+// of the breakdown, the percentiles over time with the engines' gauges, the cost model,
+// and the findings that say which numbers not to trust. Built from an ExplainIndex.
+import type { EngineSeries } from '../analysis/engineSeries';
+import type { Finding } from '../analysis/types';
+import { breakdownSummary } from './breakdownSummary';
+import { costModel } from './costModel';
+import type { ExplainIndex } from './explainIndex';
+import { loadAtArrival } from './loadAtArrival';
+import { overTime, type GaugeSamples } from './overTime';
+import { bootsInScope, rowsInScope } from './scope';
+import { tailAttribution } from './tailAttribution';
+import type { BreakdownSummary, CostFit, CostFitSkipped, ExplainScope, LoadAtArrival, OverTimeSeries, TailAttribution, TailQuantile, TargetName } from './types';
+
+export const DEFAULT_QUANTILES: readonly TailQuantile[] = ['p95', 'p99'];
+
+export interface ExplainOptions {
+  /** Targets to explain; default every target some request measured. */
+  readonly targets?: readonly TargetName[];
+  readonly quantiles?: readonly TailQuantile[];
+  readonly scope: ExplainScope;
+  /** One tail attribution per server boot. */
+  readonly byBoot?: boolean;
+}
+
+export interface ExplainReport {
+  readonly schema: 1;
+  readonly source: string;
+  readonly scope: { readonly excludeCold: boolean; readonly byBoot: boolean; readonly fromMs: number | null; readonly toMs: number | null };
+  readonly requestCount: number;
+  readonly requestsInScope: number;
+  /** Targets some request in the log measured. */
+  readonly targets: readonly TargetName[];
+  readonly tail: readonly TailAttribution[];
+  /** Targets asked for that no request in scope measured. */
+  readonly unsupportedTargets: readonly TargetName[];
+  readonly load: readonly LoadAtArrival[];
+  readonly breakdown: BreakdownSummary;
+  readonly overTime: OverTimeSeries;
+  readonly costModel: readonly CostFit[];
+  readonly costModelSkipped: readonly CostFitSkipped[];
+  readonly findings: readonly Finding[];
+}
+
+/** Engine-line series as gauges of the over-time series (KV usage already in percent). */
+export function gaugesOfEngines(series: readonly EngineSeries[]): GaugeSamples[] {
+  return series.map((e) => ({
+    stage: e.stage === null ? null : String(e.stage),
+    replica: e.replica === null ? null : String(e.replica),
+    source: 'log',
+    engine: e.engine,
+    mapping: e.mapping,
+    times: e.times,
+    running: e.running,
+    waiting: e.waiting,
+    kvCacheUsagePerc: e.kvCacheUsagePerc,
+  }));
+}
+
+export function explainReport(index: ExplainIndex, source: string, options: ExplainOptions, gauges: readonly GaugeSamples[], findings: readonly Finding[]): ExplainReport {
+  const quantiles = options.quantiles ?? DEFAULT_QUANTILES;
+  const known = index.targets();
+  const wanted = options.targets ?? known;
+  const tail: TailAttribution[] = [];
+  const load: LoadAtArrival[] = [];
+  const unsupported: TargetName[] = [];
+  const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];
+  for (const target of wanted) {
+    let any = false;
+    for (const quantile of quantiles) {
+      for (const boot of boots) {
+        const entry = tailAttribution(index, { target, quantile, scope: boot === undefined ? options.scope : { ...options.scope, boot } });
+        if (entry !== null) {
+          tail.push(entry);
+          any = true;
+        }
+      }
+      const l = loadAtArrival(index, { target, quantile, scope: options.scope });
+      if (l !== null && l.arrivalsKnown > 0) load.push(l);
+    }
+    if (!any) unsupported.push(target);
+  }
+  const cost = costModel(index, options.scope);
+  return {
+    schema: 1,
+    source,
+    scope: { excludeCold: options.scope.excludeCold === true, byBoot: options.byBoot === true, fromMs: options.scope.fromMs ?? null, toMs: options.scope.toMs ?? null },
+    requestCount: index.length,
+    requestsInScope: rowsInScope(index, options.scope).length,
+    targets: known,
+    tail,
+    unsupportedTargets: unsupported,
+    load,
+    breakdown: breakdownSummary(index, options.scope),
+    overTime: overTime(index, { scope: options.scope }, gauges),
+    costModel: cost.fits,
+    costModelSkipped: cost.skipped,
+    findings,
+  };
+}
+
+/** The report as JSON text: numbers to at most 4 decimals (they are sums and means of 3-decimal values), NaN as null. */
+export function explainJsonText(report: ExplainReport): string {
+  return JSON.stringify(report, (_key, v: unknown) => (typeof v === 'number' ? (Number.isFinite(v) ? (Number.isInteger(v) ? v : Math.round(v * 1e4) / 1e4) : null) : v), 2);
+}

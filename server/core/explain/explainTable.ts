@@ -1,0 +1,115 @@
+// `stage-lens explain` for people: per target and quantile, the parts that make the tail
+// slow with their mean excess and share, the residual; the load at arrival of the first
+// target's tail; the cost per token; the findings that say which numbers not to trust.
+import type { Distribution } from '../analysis/types';
+import type { ExplainReport } from './explainReport';
+import type { PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+
+const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
+  preprocess: 'preprocess',
+  inputWait: 'input wait',
+  readyQueued: 'ready queued',
+  queued: 'queued',
+  prefill: 'prefill',
+  decode: 'decode',
+  genOther: 'rest of gen time',
+  transfer: 'transfer',
+  finalOutput: 'final output',
+};
+
+const COMPONENT_LABEL: Readonly<Record<TransferComponent, string>> = { postprocess: 'postprocess', tx: 'tx', inFlight: 'in flight', rxDecode: 'rx decode' };
+
+const TOP_PARTS = 6;
+
+export function partLabel(p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>): string {
+  if (p.phase === 'transfer') return `${p.edge ?? '?'} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
+  if (p.stageKey === null) return PHASE_LABEL[p.phase];
+  return `stage ${p.stageKey} ${PHASE_LABEL[p.phase]}`;
+}
+
+export function targetLabel(target: string): string {
+  if (target === 'e2e') return 'end-to-end time';
+  const m = /^stage([\d_]+)\.(firstOutput|ttft)$/.exec(target);
+  if (m === null) return target;
+  return m[2] === 'ttft' ? `stage ${m[1]} TTFT` : `stage ${m[1]} time to first output`;
+}
+
+const ms = (v: number): string => `${v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${ms(Math.abs(v))}`;
+const pct = (v: number | null): string => (v === null ? '-' : `${Math.round(v * 100)}%`);
+
+function table(rows: string[][], leftColumns = 1): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => '  ' + r.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('   ').trimEnd());
+}
+
+function tailBlock(t: TailAttribution): string[] {
+  const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
+  const out = [
+    `Why ${targetLabel(t.target)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
+  ];
+  const shown = t.parts.slice(0, TOP_PARTS);
+  const rows = [['part', 'excess', 'share', 'median']];
+  for (const p of shown) rows.push([partLabel(p), signed(p.excessMs), pct(p.share), ms(p.medianMs)]);
+  const rest = t.parts.slice(TOP_PARTS);
+  if (rest.length > 0) {
+    const sum = rest.reduce((a, p) => a + p.excessMs, 0);
+    rows.push([`${rest.length} other part${rest.length === 1 ? '' : 's'}`, signed(sum), pct(Math.abs(t.excessMs) < 1e-9 ? null : sum / t.excessMs), '']);
+  }
+  rows.push(['residual', signed(t.residualMs), pct(Math.abs(t.excessMs) < 1e-9 ? null : t.residualMs / t.excessMs), '']);
+  out.push(...table(rows));
+  if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
+    out.push('  (a negative residual: parts overlap; a downstream stage\'s input wait is the wait for the upstream work above it)');
+  }
+  if (t.requestIds.length > 0) out.push(`  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`);
+  return out;
+}
+
+const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string => (x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]));
+
+export function explainTable(report: ExplainReport): string[] {
+  const out: string[] = [];
+  const cold = report.scope.excludeCold ? '; cold requests left out' : '';
+  out.push(`Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`, '');
+  if (report.tail.length === 0) {
+    out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
+    if (report.unsupportedTargets.length > 0) out.push(`Not measured in this log: ${report.unsupportedTargets.join(', ')}`);
+    return out;
+  }
+  for (const t of report.tail) out.push(...tailBlock(t), '');
+  if (report.unsupportedTargets.length > 0) out.push(`Not measured by any request in scope: ${report.unsupportedTargets.join(', ')}`, '');
+
+  const load = report.load[0];
+  if (load !== undefined) {
+    out.push(`Load at arrival (${targetLabel(load.target)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`);
+    const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
+    for (const b of load.buckets) {
+      rows.push([b.maxInFlight === b.minInFlight ? String(b.minInFlight) : `${b.minInFlight}-${b.maxInFlight ?? ''}`, String(b.count), String(b.tailCount), d(b.target, 'p50'), d(b.target, 'p90'), d(b.target, 'p99')]);
+    }
+    out.push(...table(rows));
+    if (load.stages.length > 0) out.push(`  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `stage ${s.stageKey} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`);
+    if (load.arrivalsUnknown > 0) out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
+    out.push('');
+  }
+
+  if (report.costModel.length > 0 || report.costModelSkipped.length > 0) {
+    out.push('Cost per token (least squares over requests)');
+    for (const f of report.costModel) {
+      out.push(`  stage ${f.stageKey} ${f.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`);
+      if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
+    }
+    for (const s of report.costModelSkipped) out.push(`  stage ${s.stageKey} ${s.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${s.x}: not fitted, ${s.reason}`);
+    out.push('');
+  }
+
+  const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
+  if (notReporting.length > 0) {
+    out.push('Metrics not reporting');
+    for (const f of notReporting) {
+      out.push(`  ${f.message}`);
+      for (const c of f.knownCauses ?? []) out.push(`    known cause: ${c}`);
+    }
+    out.push('');
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+// How many other requests were in flight when each request arrived, overall and per stage,
+// kept up to date as requests arrive instead of recounted per query. Request i counts
+// request j when j arrived at or before i did and had not finished yet (a_j <= a_i < f_j);
+// in a stage, when j's span in that stage contained a_i. A request is logged when it
+// finishes, so when j arrives in the index: its own count is what the requests logged so
+// far say (arrived by a_j, not finished by a_j), and it adds 1 to every logged request
+// that arrived while it was in flight (a_i in [a_j, f_j)). Those are the requests that
+// overlapped it: a few, found by binary search in arrival order; so each request costs
+// O(log n + concurrency), and a query reads the counts.
+import { SortedTimes } from './sortedTimes';
+
+/** Arrival-ordered (time, row) pairs; inserts land near the end (requests arrive in roughly finish order). */
+class ByArrival {
+  times = new Float64Array(1024);
+  rows = new Int32Array(1024);
+  size = 0;
+
+  /** First position whose time is >= t (lower bound). */
+  lowerBound(t: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.times[mid] as number) < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Inserts after every equal time; returns the position. */
+  insert(t: number, row: number): number {
+    if (this.size === this.times.length) {
+      const times = new Float64Array(this.size * 2);
+      times.set(this.times);
+      const rows = new Int32Array(this.size * 2);
+      rows.set(this.rows);
+      this.times = times;
+      this.rows = rows;
+    }
+    let at = this.size;
+    while (at > 0 && (this.times[at - 1] as number) > t) at--;
+    this.times.copyWithin(at + 1, at, this.size);
+    this.rows.copyWithin(at + 1, at, this.size);
+    this.times[at] = t;
+    this.rows[at] = row;
+    this.size++;
+    return at;
+  }
+
+  get bytes(): number {
+    return this.times.byteLength + this.rows.byteLength;
+  }
+}
+
+/** A growable Int32Array of counts, -1 where unknown. */
+class Counts {
+  data = new Int32Array(1024).fill(-1);
+
+  ensure(row: number): void {
+    if (row < this.data.length) return;
+    let n = this.data.length;
+    while (n <= row) n *= 2;
+    const grown = new Int32Array(n).fill(-1);
+    grown.set(this.data);
+    this.data = grown;
+  }
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+}
+
+export class InFlightCounts {
+  private readonly byArrival = new ByArrival();
+  private readonly finishes = new SortedTimes();
+  private readonly overall = new Counts();
+  private readonly perStage = new Map<string, { counts: Counts; starts: SortedTimes; ends: SortedTimes }>();
+
+  /**
+   * Adds request `row` (arrival and finish on one clock; stage spans absolute), or records
+   * it as unknown when its arrival is not known.
+   */
+  add(row: number, arrival: number, finish: number, spans: readonly { readonly stageKey: string; readonly start: number; readonly end: number }[]): void {
+    this.overall.ensure(row);
+    if (!Number.isFinite(arrival) || !Number.isFinite(finish)) return;
+    const at = this.byArrival.insert(arrival, row);
+    // Logged requests that arrived at or before it (the ones before `at` and equal ones after) and had not finished.
+    let arrivedBy = at + 1;
+    while (arrivedBy < this.byArrival.size && this.byArrival.times[arrivedBy] === arrival) arrivedBy++;
+    const own = arrivedBy - 1 - this.finishes.countAtMost(arrival);
+    this.overall.data[row] = Math.max(0, own);
+    this.increment(this.overall, arrival, finish, row);
+    this.finishes.add(finish);
+    for (const span of spans) {
+      if (!this.perStage.has(span.stageKey)) {
+        // A stage seen for the first time: every request logged so far had nobody in it.
+        const counts = new Counts();
+        counts.ensure(this.overall.data.length - 1);
+        for (let r = 0; r < this.overall.data.length; r++) if ((this.overall.data[r] as number) >= 0 && r !== row) counts.data[r] = 0;
+        this.perStage.set(span.stageKey, { counts, starts: new SortedTimes(), ends: new SortedTimes() });
+      }
+    }
+    // Every stage, whether this request ran it or not: who was in it when this request arrived.
+    for (const stage of this.perStage.values()) {
+      stage.counts.ensure(row);
+      stage.counts.data[row] = Math.max(0, stage.starts.countAtMost(arrival) - stage.ends.countAtMost(arrival));
+    }
+    for (const span of spans) {
+      const stage = this.perStage.get(span.stageKey)!;
+      if (span.end > span.start) this.increment(stage.counts, span.start, span.end, row);
+      stage.starts.add(span.start);
+      stage.ends.add(span.end);
+    }
+  }
+
+  /** +1 for every logged request but `self` that arrived in [from, to). */
+  private increment(counts: Counts, from: number, to: number, self: number): void {
+    const b = this.byArrival;
+    for (let k = b.lowerBound(from); k < b.size && (b.times[k] as number) < to; k++) {
+      const row = b.rows[k] as number;
+      if (row === self) continue;
+      counts.ensure(row);
+      if ((counts.data[row] as number) >= 0) counts.data[row] = (counts.data[row] as number) + 1;
+    }
+  }
+
+  /** Others in flight when `row` arrived; -1 when its arrival is unknown. */
+  count(row: number): number {
+    return row < this.overall.data.length ? (this.overall.data[row] as number) : -1;
+  }
+
+  /** Per request, others in the stage when it arrived (-1: unknown; rows past the end: unknown); null for a stage never seen. */
+  stageCounts(stageKey: string): Int32Array | null {
+    return this.perStage.get(stageKey)?.counts.data ?? null;
+  }
+
+  /** Others in the stage when `row` arrived; -1 when its arrival is unknown. */
+  stageCount(stageKey: string, row: number): number {
+    const stage = this.perStage.get(stageKey);
+    if (stage === undefined || row >= stage.counts.data.length) return -1;
+    return stage.counts.data[row] as number;
+  }
+
+  get bytes(): number {
+    let n = this.byArrival.bytes + this.finishes.bytes + this.overall.bytes;
+    for (const s of this.perStage.values()) n += s.counts.bytes + s.starts.bytes + s.ends.bytes;
+    return n;
+  }
+}

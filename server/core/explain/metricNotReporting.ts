@@ -1,0 +1,168 @@
+// `metric-not-reporting`: a metric that is registered (the family is exposed, the log
+// line is printed) but reads 0 while requests finish. Such a 0 is not a measurement; it
+// is a stats path that does not deliver. Known cases on vLLM-Omni:
+//  - per-stage `vllm:*` families (TTFT, ITL, e2e, prefill, tokens) with no samples while
+//    the pipeline-level `vllm_omni:*` families count finished requests (#4960, #5170);
+//  - a stage's TTFT histogram with no sample while its ITL histogram has some (#4960; the
+//    codec under talker first audio before the stats fix, seed 000);
+//  - KV-cache usage reading 0 on an engine that is running requests (the 1 s throttle in
+//    OmniSchedulerMixin.make_stats(), #4802).
+// The finding names the family, the evidence and the known causes; a view greys the
+// series out instead of plotting it as a real 0.
+import type { EngineSeries } from '../analysis/engineSeries';
+import type { Finding } from '../analysis/types';
+import { stageIdOf } from '../prom/labels';
+import { findFamily } from '../prom/metricNames';
+import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../prom/model';
+
+export const KNOWN_CAUSES = {
+  statsNotDelivered:
+    'vllm-omni #5170: log_stats never reaches locally launched stage engines (stage_runtime passes log_stats=False) and the IterationStats that do arrive are discarded, so the per-stage vllm:* families can never carry data',
+  statsPathDrift:
+    'vllm-omni #4960 (fixed by PR #4974): the stage metrics path drifted from vLLM\'s (log_stats not propagated, IterationStats replaced, stats gated on SchedulerStats), so per-stage vllm:* time and token metrics stay 0 while vllm_omni:* ones update',
+  statsThrottle:
+    'vllm-omni #4802: OmniSchedulerMixin.make_stats() returns None within 1 s of its last stats and skips vLLM\'s own make_stats(), so kv_cache_usage_perc, prefix-cache and prompt-token counters read 0 under load',
+  codecFirstAudio:
+    'seed 000: before the codec TTFT fix, under talker first audio the codec stage records no TTFT (its first output is counted as a decode step) while its ITL has samples',
+} as const;
+
+/** Per-stage vLLM families that a stage serving requests must feed (histograms by count, counters by value). */
+const PER_STAGE_FAMILIES = [
+  'vllm:time_to_first_token_seconds',
+  'vllm:inter_token_latency_seconds',
+  'vllm:e2e_request_latency_seconds',
+  'vllm:request_prefill_time_seconds',
+  'vllm:request_decode_time_seconds',
+  'vllm:prompt_tokens',
+  'vllm:generation_tokens',
+] as const;
+
+const FINISHED_FAMILIES = ['vllm_omni:e2e_request_latency_s', 'vllm_omni:requests_success'] as const;
+
+function finding(stageId: number | null, family: string, evidence: string, causes: readonly string[]): Finding {
+  return {
+    code: 'metric-not-reporting',
+    severity: 'warning',
+    stageId,
+    requestIds: [],
+    requestCount: 0,
+    message: `${family} is registered but reads 0 while requests finish: ${evidence}. Not a measurement; do not plot it as 0.`,
+    family,
+    evidence,
+    knownCauses: causes,
+  };
+}
+
+function familyOf(exposition: ParsedExposition, name: string): MetricFamily | undefined {
+  return findFamily(exposition, name) ?? findFamily(exposition, `${name}_total`);
+}
+
+/** Observations of a histogram series, or the value of a counter/gauge series. */
+function amounts(family: MetricFamily): { labels: Labels; amount: number | null }[] {
+  if (family.type === 'histogram') return (family as HistogramFamily).series.map((s) => ({ labels: s.labels, amount: s.count }));
+  if (family.type === 'summary') return family.series.map((s) => ({ labels: s.labels, amount: s.count }));
+  return (family as ScalarFamily).series.map((s) => ({ labels: s.labels, amount: s.value }));
+}
+
+function total(family: MetricFamily | undefined): number {
+  if (family === undefined) return 0;
+  let n = 0;
+  for (const a of amounts(family)) if (a.amount !== null && Number.isFinite(a.amount)) n += a.amount;
+  return n;
+}
+
+const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} replica ${labels['replica'] ?? '?'}`;
+
+/** KV-cache usage against running requests per (stage, replica), over one or more scrapes. */
+export class KvUsageTracker {
+  private readonly byReplica = new Map<string, { stage: number | null; labels: Labels; loaded: number; zeroUnderLoad: number; lastRunning: number }>();
+
+  /** One reading of a (stage, replica): KV usage (any unit) and running requests. */
+  note(labels: Labels, kvUsage: number, running: number): void {
+    if (!(running > 0)) return;
+    const key = `${labels['stage'] ?? ''}/${labels['replica'] ?? ''}`;
+    let entry = this.byReplica.get(key);
+    if (entry === undefined) this.byReplica.set(key, (entry = { stage: stageIdOf(labels), labels, loaded: 0, zeroUnderLoad: 0, lastRunning: 0 }));
+    entry.loaded++;
+    entry.lastRunning = running;
+    if (kvUsage === 0) entry.zeroUnderLoad++;
+  }
+
+  noteExposition(exposition: ParsedExposition): void {
+    const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
+    const running = familyOf(exposition, 'vllm:num_requests_running');
+    if (kv === undefined || running === undefined) return;
+    const runningBy = new Map(amounts(running).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]));
+    for (const a of amounts(kv)) {
+      const r = runningBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
+      if (a.amount !== null && r !== undefined && r !== null) this.note(a.labels, a.amount, r);
+    }
+  }
+
+  findings(family: string, source: string): Finding[] {
+    const out: Finding[] = [];
+    for (const e of this.byReplica.values()) {
+      if (e.zeroUnderLoad === 0 || e.zeroUnderLoad < e.loaded) continue;
+      out.push(finding(e.stage, family, `${stageText(e.labels)}: ${e.zeroUnderLoad} of ${e.loaded} ${source} with requests running (last: ${e.lastRunning}) read 0`, [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered]));
+    }
+    return out;
+  }
+}
+
+/** Findings of one /metrics scrape (a session adds its KV tracker over all scrapes instead of the single-scrape one). */
+export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvUsageTracker | null = null): Finding[] {
+  const out: Finding[] = [];
+  const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find((f) => f.family !== undefined && total(f.family) > 0);
+  const finished = finishedFamily === undefined ? 0 : total(finishedFamily.family);
+  const silentFamilies = new Set<string>();
+  if (finishedFamily !== undefined) {
+    for (const name of PER_STAGE_FAMILIES) {
+      const family = familyOf(exposition, name);
+      if (family === undefined || family.series.length === 0) continue;
+      if (total(family) !== 0) continue;
+      silentFamilies.add(name);
+      out.push(
+        finding(
+          null,
+          family.name,
+          `0 on all ${family.series.length} (stage, replica) series while ${finishedFamily.name} counts ${finished.toLocaleString('en-US')} finished requests`,
+          [KNOWN_CAUSES.statsNotDelivered, KNOWN_CAUSES.statsPathDrift],
+        ),
+      );
+    }
+  }
+  // A stage's TTFT without samples while its ITL has some (unless the whole family is silent, reported above).
+  const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
+  const itl = familyOf(exposition, 'vllm:inter_token_latency_seconds');
+  if (ttft !== undefined && itl !== undefined && !silentFamilies.has('vllm:time_to_first_token_seconds')) {
+    const itlBy = new Map(amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]));
+    for (const a of amounts(ttft)) {
+      const itlCount = itlBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
+      if (a.amount === 0 && itlCount !== undefined && itlCount !== null && itlCount > 0) {
+        out.push(finding(stageIdOf(a.labels), ttft.name, `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${itlCount.toLocaleString('en-US')}`, [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift]));
+      }
+    }
+  }
+  const tracker = kv ?? new KvUsageTracker();
+  if (kv === null) tracker.noteExposition(exposition);
+  out.push(...tracker.findings('vllm:kv_cache_usage_perc', kv === null ? 'scrape' : 'scrapes'));
+  return out;
+}
+
+/** KV-cache usage 0 in every `Engine NNN:` line of an engine that was running requests. */
+export function metricNotReportingInEngineLines(series: readonly EngineSeries[]): Finding[] {
+  const out: Finding[] = [];
+  for (const e of series) {
+    let loaded = 0;
+    let zero = 0;
+    for (let i = 0; i < e.running.length; i++) {
+      if (!((e.running[i] as number) > 0)) continue;
+      loaded++;
+      if (e.kvCacheUsagePerc[i] === 0) zero++;
+    }
+    if (loaded === 0 || zero < loaded) continue;
+    const where = e.stage === null ? `Engine ${e.engine}` : `Engine ${e.engine} (stage ${e.stage} replica ${e.replica ?? '?'}${e.mapping === 'inferred' ? ', inferred from the engine index' : ''})`;
+    out.push(finding(e.stage, 'GPU KV cache usage (Engine log line)', `${where}: ${zero} of ${loaded} lines with requests running read 0.0%`, [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered]));
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+// Percentiles over time, on one time axis (the log clock): for each step, p50/p90/p99 of
+// each metric (e2e, each stage's time to first output and TTFT) over the requests that
+// finished in the rolling window ending there, the request rate, and the engines' gauges
+// (running, waiting, KV-cache usage) resampled to the same steps. The window is chosen
+// from the data's rate (about WINDOW_REQUESTS requests per window) unless given.
+import type { ExplainIndex } from './explainIndex';
+import { LOG_RESOLUTION_MS } from './logClock';
+import { rowsInScope, type RowScope } from './scope';
+import { percentileInPlace } from './select';
+import type { GaugeSeries, OverTimeSeries, RollingSeries, TargetName } from './types';
+
+/** Requests a rolling window should hold at the data's mean rate. */
+export const WINDOW_REQUESTS = 50;
+/** Most steps a series has. */
+export const MAX_STEPS = 500;
+/** Steps per window: windows overlap, so the lines are smooth but still local. */
+const STEPS_PER_WINDOW = 4;
+const NICE_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400].map((s) => s * 1000);
+
+/** Samples of one engine's gauges, as read (before resampling); kv in percent. */
+export interface GaugeSamples {
+  readonly stage: string | null;
+  readonly replica: string | null;
+  readonly source: GaugeSeries['source'];
+  readonly engine: string | null;
+  readonly mapping: GaugeSeries['mapping'];
+  readonly times: ArrayLike<number>;
+  readonly running: ArrayLike<number>;
+  readonly waiting: ArrayLike<number>;
+  readonly kvCacheUsagePerc: ArrayLike<number>;
+}
+
+export interface OverTimeQuery {
+  readonly scope: RowScope;
+  /** Default: e2e and every stage's firstOutput and ttft that some request measured. */
+  readonly metrics?: readonly TargetName[];
+  readonly stepMs?: number;
+  readonly windowMs?: number;
+}
+
+function niceAtLeast(ms: number): number {
+  for (const n of NICE_MS) if (n >= ms) return n;
+  return Math.ceil(ms / 86_400_000) * 86_400_000;
+}
+
+/** Window and step from the data's rate: ~WINDOW_REQUESTS requests a window, at most MAX_STEPS steps. */
+export function chooseGrid(count: number, spanMs: number): { windowMs: number; stepMs: number } {
+  const span = Math.max(spanMs, LOG_RESOLUTION_MS);
+  const perMs = count / span;
+  const window = niceAtLeast(Math.max(LOG_RESOLUTION_MS * STEPS_PER_WINDOW, WINDOW_REQUESTS / Math.max(perMs, 1e-12)));
+  const step = niceAtLeast(Math.max(LOG_RESOLUTION_MS, window / STEPS_PER_WINDOW, span / MAX_STEPS));
+  return { windowMs: Math.max(window, step), stepMs: step };
+}
+
+function resample(g: GaugeSamples, times: readonly number[], stepMs: number): GaugeSeries {
+  const out = { running: [] as (number | null)[], waiting: [] as (number | null)[], kv: [] as (number | null)[] };
+  let j = 0;
+  const n = g.times.length;
+  for (const t of times) {
+    // Last sample in (t − step, t].
+    while (j < n && (g.times[j] as number) <= t) j++;
+    const k = j - 1;
+    const has = k >= 0 && (g.times[k] as number) > t - stepMs;
+    const pick = (xs: ArrayLike<number>): number | null => {
+      if (!has) return null;
+      const v = xs[k] as number;
+      return Number.isFinite(v) ? v : null;
+    };
+    out.running.push(pick(g.running));
+    out.waiting.push(pick(g.waiting));
+    out.kv.push(pick(g.kvCacheUsagePerc));
+  }
+  return { stage: g.stage, replica: g.replica, source: g.source, engine: g.engine, mapping: g.mapping, running: out.running, waiting: out.waiting, kvCacheUsagePerc: out.kv };
+}
+
+/** What a previous answer of the same query keeps, so that the next one recomputes only the steps new requests reach. */
+interface Kept {
+  readonly key: string;
+  /** Requests of the index when it was computed: later ones are the new ones. */
+  readonly indexLength: number;
+  readonly rows: number;
+  readonly origin: number;
+  readonly stepMs: number;
+  readonly windowMs: number;
+  readonly times: number[];
+  readonly requestRate: number[];
+  readonly series: RollingSeries[];
+}
+
+/**
+ * Keeps the last answer per query. Requests arrive in log order, so a new request's finish
+ * time is at or after nearly all earlier ones: steps whose window ends before the earliest
+ * new finish keep their values, and only the last few steps are recomputed. The grid (step,
+ * window) chosen from the data's rate is kept while the data stays within 2x of it.
+ */
+export class OverTimeCache {
+  private readonly kept = new Map<string, Kept>();
+
+  get(key: string): Kept | undefined {
+    return this.kept.get(key);
+  }
+
+  set(value: Kept): void {
+    if (this.kept.size >= 16) this.kept.clear();
+    this.kept.set(value.key, value);
+  }
+}
+
+export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: readonly GaugeSamples[] = [], cache?: OverTimeCache): OverTimeSeries {
+  const rows = rowsInScope(index, query.scope);
+  // Rows with a time, ordered by finish (the log order nearly is; several streams interleave).
+  const timed: number[] = [];
+  for (const i of rows) if (Number.isFinite(index.finishMs(i))) timed.push(i);
+  let sorted = true;
+  for (let k = 1; k < timed.length; k++) if (index.finishMs(timed[k] as number) < index.finishMs(timed[k - 1] as number)) sorted = false;
+  if (!sorted) timed.sort((a, b) => index.finishMs(a) - index.finishMs(b) || a - b);
+  const metrics = query.metrics ?? index.targets();
+  // The axis spans the requests' finish times, or the gauges' samples when there is no request (a scrape-only session).
+  let first = timed.length === 0 ? Infinity : index.finishMs(timed[0] as number);
+  let last = timed.length === 0 ? -Infinity : index.finishMs(timed[timed.length - 1] as number);
+  if (timed.length === 0) {
+    for (const g of gauges) {
+      for (let k = 0; k < g.times.length; k++) {
+        const t = g.times[k] as number;
+        if (!(t >= (query.scope.fromMs ?? -Infinity) && t <= (query.scope.toMs ?? Infinity))) continue;
+        if (t < first) first = t;
+        if (t > last) last = t;
+      }
+    }
+  }
+  if (!Number.isFinite(first)) return { times: [], stepMs: 0, windowMs: 0, requestRate: [], series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })), gauges: [] };
+
+  const key = JSON.stringify([query.scope, metrics, query.stepMs, query.windowMs]);
+  const previous = cache?.get(key);
+  const auto = timed.length === 0 ? { windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)), stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)) } : chooseGrid(timed.length, last - first);
+  let stepMs = query.stepMs !== undefined && query.stepMs > 0 ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4)) : auto.stepMs;
+  let windowMs = query.windowMs !== undefined && query.windowMs > 0 ? query.windowMs : Math.max(auto.windowMs, stepMs);
+  // Keep the previous grid while the data's rate and span stay within 2x of what chose it.
+  const stable = previous !== undefined && previous.rows <= timed.length && stepMs <= previous.stepMs * 2 && stepMs * 2 >= previous.stepMs && windowMs <= previous.windowMs * 2 && windowMs * 2 >= previous.windowMs && (last - first) / previous.stepMs <= MAX_STEPS * 2;
+  if (stable) {
+    stepMs = previous.stepMs;
+    windowMs = previous.windowMs;
+  }
+  const origin = stable ? previous.origin : Math.floor(first / stepMs) * stepMs;
+  const times: number[] = [];
+  for (let t = Math.floor(first / stepMs) * stepMs + stepMs; t < last + stepMs; t += stepMs) times.push(t);
+  const finishes = Float64Array.from(timed, (i) => index.finishMs(i));
+  const timedRows = Int32Array.from(timed);
+
+  // Steps before this index keep the previous answer: no new request is in their window.
+  let reuse = 0;
+  if (stable && previous.origin === origin) {
+    let earliestNew = Infinity;
+    for (let k = 0; k < timed.length; k++) if ((timed[k] as number) >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k] as number);
+    const sameStart = times[0] === previous.times[0];
+    if (sameStart) while (reuse < previous.times.length - 1 && reuse < times.length && (previous.times[reuse] as number) < earliestNew) reuse++;
+  }
+
+  const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
+  {
+    let a = 0;
+    let b = 0;
+    for (let s = reuse; s < times.length; s++) {
+      const t = times[s] as number;
+      while (b < finishes.length && (finishes[b] as number) <= t) b++;
+      while (a < b && (finishes[a] as number) <= t - stepMs) a++;
+      requestRate.push((b - a) / (stepMs / 1000));
+    }
+  }
+
+  const series: RollingSeries[] = metrics.map((metric, m) => {
+    const column = index.target(metric);
+    const kept = reuse > 0 ? previous!.series[m] : undefined;
+    const count: number[] = kept === undefined ? [] : kept.count.slice(0, reuse);
+    const p50: (number | null)[] = kept === undefined ? [] : kept.p50.slice(0, reuse);
+    const p90: (number | null)[] = kept === undefined ? [] : kept.p90.slice(0, reuse);
+    const p99: (number | null)[] = kept === undefined ? [] : kept.p99.slice(0, reuse);
+    const scratch = new Float64Array(timed.length);
+    const first = kept === undefined ? 0 : reuse;
+    // Only the rows that the recomputed steps' windows can hold are read.
+    let from = 0;
+    const fromTime = (times[first] ?? Infinity) - windowMs;
+    while (from < finishes.length && (finishes[from] as number) <= fromTime) from++;
+    const valuesOf = new Float64Array(timed.length - from);
+    if (column !== undefined) column.read(timedRows.subarray(from), valuesOf);
+    else valuesOf.fill(Number.NaN);
+    let a = from;
+    let b = from;
+    for (let s = first; s < times.length; s++) {
+      const t = times[s] as number;
+      while (b < finishes.length && (finishes[b] as number) <= t) b++;
+      while (a < b && (finishes[a] as number) <= t - windowMs) a++;
+      let n = 0;
+      for (let k = a; k < b; k++) {
+        const v = valuesOf[k - from] as number;
+        if (!Number.isNaN(v)) scratch[n++] = v;
+      }
+      count.push(n);
+      if (n === 0) {
+        p50.push(null);
+        p90.push(null);
+        p99.push(null);
+      } else {
+        p99.push(percentileInPlace(scratch, n, 99));
+        p90.push(percentileInPlace(scratch, n, 90));
+        p50.push(percentileInPlace(scratch, n, 50));
+      }
+    }
+    return { metric, count, p50, p90, p99 };
+  });
+
+  cache?.set({ key, indexLength: index.length, rows: timed.length, origin, stepMs, windowMs, times, requestRate, series });
+  return { times, stepMs, windowMs, requestRate, series, gauges: gauges.map((g) => resample(g, times, stepMs)) };
+}

@@ -1,0 +1,192 @@
+// The explain index's per-request numbers, packed: each request stores only the values it
+// has (a stage it did not run, a part it did not measure cost nothing), 4 bytes each, in
+// one arena; which value is where is a layout shared by every request of the same shape
+// (nearly all requests of a deployment have one of a few). Durations are whole thousandths
+// of a ms (the log prints 3 decimals; sums and differences of printed values stay whole
+// thousandths), kept exactly in an int32; anything else goes to a side map.
+import { ChunkedInt32 } from '../analysis/chunkedArrays';
+
+const MISSING = -0x80000000;
+const WIDE = MISSING + 1;
+const SCALED_MIN = WIDE + 1;
+
+interface Layout {
+  /** The value names (ordinals) in this layout, in slot order. */
+  readonly ordinals: Int32Array;
+  /** ordinal -> slot, -1 when absent; ordinals registered after the layout are absent. */
+  readonly slotOf: Int32Array;
+}
+
+/** A growable Int32Array. */
+class IntList {
+  private data = new Int32Array(1024);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = v;
+  }
+
+  at(i: number): number {
+    return this.data[i] as number;
+  }
+
+  /** The backing array (valid up to length; replaced when it grows). */
+  get raw(): Int32Array {
+    return this.data;
+  }
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+}
+
+export class RowArena {
+  private readonly ordinals = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly layouts: Layout[] = [];
+  private readonly layoutIds = new Map<string, number>();
+  private readonly rowLayout = new IntList();
+  private readonly rowOffset = new IntList();
+  private readonly arena = new ChunkedInt32();
+  private readonly wide = new Map<number, number>();
+  private lastLayout = -1;
+
+  /** The ordinal of a value name, registered on first use. */
+  ordinal(name: string): number {
+    let o = this.ordinals.get(name);
+    if (o === undefined) {
+      o = this.names.length;
+      this.names.push(name);
+      this.ordinals.set(name, o);
+    }
+    return o;
+  }
+
+  /** The ordinal of a name already registered, or -1. */
+  find(name: string): number {
+    return this.ordinals.get(name) ?? -1;
+  }
+
+  get rows(): number {
+    return this.rowLayout.length;
+  }
+
+  /** Appends a row of (ordinal, value) pairs; ordinals ascending and distinct; NaN values are left out. */
+  addRow(ordinals: readonly number[], values: readonly number[]): void {
+    const kept: number[] = [];
+    for (let k = 0; k < ordinals.length; k++) if (Number.isFinite(values[k] as number)) kept.push(k);
+    const id = this.layoutFor(kept.map((k) => ordinals[k] as number));
+    const start = kept.length === 0 ? 0 : this.arena.reserve(kept.length);
+    const chunk = kept.length === 0 ? null : this.arena.chunkOf(start);
+    const base = ChunkedInt32.offsetIn(start);
+    kept.forEach((k, slot) => {
+      const v = values[k] as number;
+      const scaled = Math.round(v * 1000);
+      let cell: number;
+      if (scaled >= SCALED_MIN && scaled <= 0x7fffffff && Math.abs(scaled / 1000 - v) < 1e-6) cell = scaled;
+      else {
+        cell = WIDE;
+        this.wide.set(start + slot, v);
+      }
+      (chunk as Int32Array)[base + slot] = cell;
+    });
+    this.rowLayout.push(id);
+    this.rowOffset.push(start);
+  }
+
+  private layoutFor(ordinals: readonly number[]): number {
+    // Most rows have the shape of the row before.
+    const last = this.layouts[this.lastLayout];
+    if (last !== undefined && last.ordinals.length === ordinals.length && ordinals.every((o, i) => last.ordinals[i] === o)) return this.lastLayout;
+    const key = ordinals.join(',');
+    let id = this.layoutIds.get(key);
+    if (id === undefined) {
+      const slotOf = new Int32Array(this.names.length).fill(-1);
+      ordinals.forEach((o, slot) => (slotOf[o] = slot));
+      id = this.layouts.length;
+      this.layouts.push({ ordinals: Int32Array.from(ordinals), slotOf });
+      this.layoutIds.set(key, id);
+    }
+    this.lastLayout = id;
+    return id;
+  }
+
+  /** The value `ordinal` of `row`, or NaN when the row does not have it. */
+  get(row: number, ordinal: number): number {
+    const layout = this.layouts[this.rowLayout.at(row)] as Layout;
+    const slot = ordinal < layout.slotOf.length ? (layout.slotOf[ordinal] as number) : -1;
+    if (slot < 0) return Number.NaN;
+    const at = this.rowOffset.at(row) + slot;
+    const cell = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+    if (cell >= SCALED_MIN) return cell / 1000;
+    return cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
+  }
+
+  /**
+   * Reads the value `ordinal` of each of `rows` into out[0..rows.length) (NaN where a row
+   * does not have it): one slot lookup per layout, not per row; the loop a query spends
+   * its time in.
+   */
+  readColumn(ordinal: number, rows: Int32Array, out: Float64Array): void {
+    const slots = new Int32Array(this.layouts.length);
+    for (let l = 0; l < this.layouts.length; l++) {
+      const slotOf = (this.layouts[l] as Layout).slotOf;
+      slots[l] = ordinal >= 0 && ordinal < slotOf.length ? (slotOf[ordinal] as number) : -1;
+    }
+    const layoutOf = this.rowLayout.raw;
+    const offsetOf = this.rowOffset.raw;
+    const arena = this.arena;
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k] as number;
+      const slot = slots[layoutOf[row] as number] as number;
+      if (slot < 0) {
+        out[k] = Number.NaN;
+        continue;
+      }
+      const at = (offsetOf[row] as number) + slot;
+      const cell = arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+      out[k] = cell >= SCALED_MIN ? cell / 1000 : cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
+    }
+  }
+
+  get bytes(): number {
+    return this.arena.externalBytes + this.rowLayout.bytes + this.rowOffset.bytes + this.wide.size * 40;
+  }
+}
+
+/** One named value of every row, read as a column. */
+export interface Column {
+  get(row: number): number;
+  /** out[k] = get(rows[k]), for many rows at once. */
+  read(rows: Int32Array, out: Float64Array): void;
+}
+
+/** The column of a value name; a name no row has yet reads NaN until one does. */
+export function namedColumn(arena: RowArena, name: string): Column {
+  let ordinal = arena.find(name);
+  const resolved = (): boolean => ordinal >= 0 || (ordinal = arena.find(name)) >= 0;
+  return {
+    get(row: number): number {
+      return resolved() ? arena.get(row, ordinal) : Number.NaN;
+    },
+    read(rows: Int32Array, out: Float64Array): void {
+      if (resolved()) arena.readColumn(ordinal, rows, out);
+      else out.fill(Number.NaN, 0, rows.length);
+    },
+  };
+}
+
+/** A column computed row by row from others (its bulk read falls back to get). */
+export function derivedColumn(get: (row: number) => number): Column {
+  return {
+    get,
+    read(rows: Int32Array, out: Float64Array): void {
+      for (let k = 0; k < rows.length; k++) out[k] = get(rows[k] as number);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// Which requests of the index a query is over: a time window on the log clock (by finish
+// time), cold requests left out or kept, one server boot. Every "why" query takes the
+// same scope, so the table, the histograms and the tail agree on their requests.
+import type { ExplainIndex } from './explainIndex';
+import type { ExplainScope } from './types';
+
+export interface RowScope extends ExplainScope {
+  /** Only requests of this server boot. */
+  readonly boot?: number;
+}
+
+/** Row indices in scope, in index order. */
+export function rowsInScope(index: ExplainIndex, scope: RowScope): Int32Array {
+  const n = index.length;
+  const out = new Int32Array(n);
+  let k = 0;
+  const from = scope.fromMs ?? Number.NEGATIVE_INFINITY;
+  const to = scope.toMs ?? Number.POSITIVE_INFINITY;
+  const windowed = scope.fromMs !== undefined || scope.toMs !== undefined;
+  const excludeCold = scope.excludeCold === true;
+  const boot = scope.boot;
+  for (let i = 0; i < n; i++) {
+    if (excludeCold && index.isCold(i) === 1) continue;
+    if (boot !== undefined && index.boot(i) !== boot) continue;
+    if (windowed) {
+      // A request without a time is outside every window.
+      const t = index.finishMs(i);
+      if (!(t >= from && t <= to)) continue;
+    }
+    out[k++] = i;
+  }
+  return out.subarray(0, k);
+}
+
+/** Boots that have requests in the scope, ascending. */
+export function bootsInScope(index: ExplainIndex, scope: ExplainScope): number[] {
+  const boots = new Set<number>();
+  for (const i of rowsInScope(index, scope)) boots.add(index.boot(i));
+  return [...boots].sort((a, b) => a - b);
+}

@@ -1,0 +1,64 @@
+// Percentiles of a column without sorting it: quickselect in place (expected O(n)), with
+// numpy's default linear interpolation between the two closest ranks, as every other
+// percentile in Stage Lens (analysis/percentiles.ts). A query over 100k requests takes
+// one select per part instead of one sort per part.
+import type { Distribution } from '../analysis/types';
+
+/** Moves the k-th smallest of values[lo..hi] to index k (values[lo..k) <= it <= values(k..hi]). */
+function selectInPlace(values: Float64Array, k: number, lo: number, hi: number): void {
+  while (hi > lo) {
+    // Median of three as the pivot: sorted and nearly sorted columns (times) stay linear.
+    const mid = (lo + hi) >>> 1;
+    const a = values[lo] as number;
+    const b = values[mid] as number;
+    const c = values[hi] as number;
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++;
+      while ((values[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+/** numpy's linear percentile (p in 0..100) of the first n values; reorders them. NaN when n is 0. */
+export function percentileInPlace(values: Float64Array, n: number, p: number): number {
+  if (n === 0) return Number.NaN;
+  const h = ((n - 1) * p) / 100;
+  const lo = Math.floor(h);
+  selectInPlace(values, lo, 0, n - 1);
+  const a = values[lo] as number;
+  if (h === lo || lo + 1 >= n) return a;
+  // The next rank is the smallest of what select left above lo.
+  let b = Infinity;
+  for (let i = lo + 1; i < n; i++) if ((values[i] as number) < b) b = values[i] as number;
+  return a + (h - lo) * (b - a);
+}
+
+/** count, mean, p50/p90/p99, max of the first n values (reorders them); null when n is 0. */
+export function distributionInPlace(values: Float64Array, n: number): Distribution | null {
+  if (n === 0) return null;
+  let sum = 0;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = values[i] as number;
+    sum += v;
+    if (v > max) max = v;
+  }
+  // Highest rank first: each select leaves the lower ranks to the left for the next.
+  const p99 = percentileInPlace(values, n, 99);
+  const p90 = percentileInPlace(values, n, 90);
+  const p50 = percentileInPlace(values, n, 50);
+  return { count: n, mean: sum / n, p50, p90, p99, max };
+}

@@ -1,0 +1,108 @@
+// The metrics a tail can be explained for, and which parts of a request's breakdown make
+// each one up:
+//  e2e                   the request's end-to-end time: every part
+//  stage<N>.firstOutput  serving_time_to_first_output_ms of stage N (from the request's
+//                        arrival; for Qwen3-TTS the last stage's is time to first audio):
+//                        preprocess, the parts of stages up to N and the hand-offs into
+//                        them, each counted for the time it lies before that first output
+//  stage<N>.ttft         vllm_ttft_ms of stage N (stage-local: from that stage request's
+//                        arrival): that stage's queued (or input wait + ready queued) and prefill
+// `stage1_2` names the second segment of stage 1, as the columns do.
+import type { AnalyzedRequest } from '../analysis/types';
+import { numberOf } from '../values';
+import { partStageId } from './breakdown';
+import type { BreakdownPart, PartPhase, TargetName } from './types';
+
+export type TargetKind = 'e2e' | 'firstOutput' | 'ttft';
+
+export interface Target {
+  readonly name: TargetName;
+  readonly kind: TargetKind;
+  /** The stage column (`1`, `1_2`); null for e2e. */
+  readonly stageKey: string | null;
+  readonly stageId: number | null;
+  readonly segment: number;
+}
+
+const STAGE_TARGET = /^stage(\d{1,4})(?:_(\d{1,4}))?\.(firstOutput|ttft)$/;
+
+export const TARGET_GRAMMAR = 'e2e | stage<N>.firstOutput | stage<N>.ttft (stage<N>_<k> for segment k)';
+
+export function parseTarget(name: string): Target | null {
+  if (name === 'e2e') return { name, kind: 'e2e', stageKey: null, stageId: null, segment: 1 };
+  const m = STAGE_TARGET.exec(name);
+  if (m === null) return null;
+  const stageId = Number(m[1]);
+  const segment = m[2] === undefined ? 1 : Number(m[2]);
+  const stageKey = segment === 1 ? String(stageId) : `${stageId}_${segment}`;
+  return { name: `stage${stageKey}.${m[3]}`, kind: m[3] as TargetKind, stageKey, stageId, segment };
+}
+
+export function stageTargetName(stageKey: string, kind: Exclude<TargetKind, 'e2e'>): TargetName {
+  return `stage${stageKey}.${kind}`;
+}
+
+/** The target's value in one request; null when it was not measured (never 0 for unknown). */
+export function targetValue(request: AnalyzedRequest, target: Target, totalMs: number | null): number | null {
+  if (target.kind === 'e2e') return totalMs;
+  const stage = request.stages.find((s) => s.stageKey === target.stageKey);
+  if (stage === undefined) return null;
+  if (target.kind === 'ttft') return stage.split.values.ttftMs;
+  // 0.0 is the field's default when the stage had no non-empty output.
+  const v = numberOf(stage.fields, 'serving_time_to_first_output_ms');
+  return v !== undefined && v > 0 ? v : null;
+}
+
+const TTFT_PHASES: ReadonlySet<PartPhase> = new Set(['inputWait', 'readyQueued', 'queued', 'prefill']);
+
+/** Whether a part makes up the target at all (before clipping to the target's instant). */
+export function partCounts(part: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge'>, target: Target): boolean {
+  if (target.kind === 'e2e') return true;
+  if (target.kind === 'ttft') return part.stageKey === target.stageKey && TTFT_PHASES.has(part.phase);
+  if (part.phase === 'finalOutput') return false;
+  if (part.phase === 'preprocess') return true;
+  const stageId = partStageId(part);
+  if (stageId === null || target.stageId === null) return false;
+  if (part.phase === 'transfer') return stageId <= target.stageId;
+  if (stageId < target.stageId) return true;
+  if (stageId > target.stageId) return false;
+  // Same stage: its earlier segments, and the target segment itself.
+  const segment = part.stageKey === null ? 1 : Number(part.stageKey.split('_')[1] ?? '1');
+  return segment <= target.segment;
+}
+
+/**
+ * How much of a part lies in the target: for time to first output, the part of its interval
+ * before that instant; a part with no place on the clock counts whole when it belongs to
+ * an earlier stage (or is a hand-off) and not at all otherwise. e2e and TTFT take parts whole.
+ */
+export function contribution(ms: number, startMs: number, target: Target, targetMs: number, ownStage: boolean): number {
+  if (target.kind !== 'firstOutput') return ms;
+  if (Number.isNaN(startMs)) return ownStage ? Number.NaN : ms;
+  const end = Math.min(startMs + ms, targetMs);
+  const start = Math.max(0, startMs);
+  return end > start ? end - start : 0;
+}
+
+/** The targets a request supports (each measured in it). */
+export function targetsOf(request: AnalyzedRequest, totalMs: number | null): Target[] {
+  const out: Target[] = [];
+  if (totalMs !== null) out.push(parseTarget('e2e') as Target);
+  for (const stage of request.stages) {
+    if (stage.stageId === null) continue;
+    for (const kind of ['firstOutput', 'ttft'] as const) {
+      const t = parseTarget(stageTargetName(stage.stageKey, kind));
+      if (t !== null && targetValue(request, t, totalMs) !== null) out.push(t);
+    }
+  }
+  return out;
+}
+
+/** Targets in a stable order: e2e, then per stage first output, then TTFT. */
+export function compareTargets(a: TargetName, b: TargetName): number {
+  const ta = parseTarget(a);
+  const tb = parseTarget(b);
+  if (ta === null || tb === null) return a < b ? -1 : a > b ? 1 : 0;
+  const rank = (t: Target): number => (t.kind === 'e2e' ? 0 : t.kind === 'firstOutput' ? 1 : 2);
+  return rank(ta) - rank(tb) || (ta.stageId ?? 0) - (tb.stageId ?? 0) || ta.segment - tb.segment;
+}

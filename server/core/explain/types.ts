@@ -1,0 +1,258 @@
+// What "why a request is slow" produces: the additive breakdown of one request, tail
+// attribution, load at arrival, percentiles over time, cost per token. Types only;
+// shared by the CLI, the language server and (through server/protocol.ts) the webviews.
+import type { Distribution } from '../analysis/types';
+
+/** What a part of a request's time is. `transfer` parts name their edge and component. */
+export type PartPhase = 'preprocess' | 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'genOther' | 'transfer' | 'finalOutput';
+
+/**
+ * The pieces of a hand-off between two stages: building the next stage's inputs
+ * (`postprocess_time_ms` of the upstream stage), sending (`tx_time_ms`), in flight
+ * (`in_flight_time_ms`), receiving and decoding (`rx_decode_time_ms`).
+ */
+export type TransferComponent = 'postprocess' | 'tx' | 'inFlight' | 'rxDecode';
+
+/**
+ * How a part's value stands.
+ *  measured       printed by the server
+ *  inferred       a hidden row read as 0 by a documented rule (the input split pair)
+ *  reconstructed  computed from measured values by a rule the part names
+ *  notMeasured    printed as `None`, or a value the log never carries
+ *  hidden         the row is absent: zero or not measured
+ *  notRecorded    a known lie was detected (codec TTFT 0 with no prefill)
+ */
+export type PartState = 'measured' | 'inferred' | 'reconstructed' | 'notMeasured' | 'hidden' | 'notRecorded';
+
+export interface BreakdownPart {
+  /** Stable name: `preprocess`, `<stageKey>/<phase>`, `<from>-><to>/<component>`, `finalOutput`. */
+  readonly key: string;
+  /** Column of the stage (`0`, `1`, `1_2`); null for preprocess, transfers and final output. */
+  readonly stageKey: string | null;
+  readonly stageId: number | null;
+  readonly phase: PartPhase;
+  /** `0->1`, transfers only. */
+  readonly edge: string | null;
+  readonly component: TransferComponent | null;
+  /** Null unless the state is measured, inferred or reconstructed: never 0 for unknown. */
+  readonly ms: number | null;
+  readonly state: PartState;
+  /** The rule behind a reconstructed value, or a note on a measured one (e.g. its precision). */
+  readonly note: string | null;
+  /** Position on the request's clock (ms from the client request's arrival); null when the part has no place. */
+  readonly startMs: number | null;
+  readonly endMs: number | null;
+  /** measured: anchored on a measured time of the same origin; reconstructed: placed by `placementRule`. */
+  readonly placement: 'measured' | 'reconstructed' | null;
+  readonly placementRule: string | null;
+}
+
+/**
+ * The parts of a request's end-to-end time. The identity, exact by construction:
+ *   totalMs = Σ parts' ms − overlapMs + residualMs
+ * overlapMs is the time during which two or more placed parts ran at once within
+ * [0, totalMs] (async chunk); residualMs is what no part explains (final output and
+ * orchestration when not measured, gaps between stages); it is negative when parts claim
+ * more time than the request had (parts without a place that overlap, or placement
+ * beyond the end).
+ */
+export interface RequestBreakdown {
+  /** e2e_total_ms, or the [OmniTiming] total; null when the log printed neither. */
+  readonly totalMs: number | null;
+  readonly totalSource: 'e2e_total_ms' | 'omniTiming.total' | null;
+  readonly parts: readonly BreakdownPart[];
+  readonly overlapMs: number;
+  /** measured when every placed part behind the overlap is anchored on measured times. */
+  readonly overlapPlacement: 'measured' | 'reconstructed';
+  /** null when totalMs is. */
+  readonly residualMs: number | null;
+  /** Where each stage sits on the request's clock (submit -> finished), as its parts are placed. */
+  readonly stageSpans: readonly StageSpan[];
+}
+
+export interface StageSpan {
+  readonly stageKey: string;
+  readonly stageId: number | null;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly placement: 'measured' | 'reconstructed';
+  /** The rule that placed a stage without a measured anchor. */
+  readonly placementRule: string | null;
+}
+
+/** `e2e`, `stage<N>.firstOutput`, `stage<N>.ttft` (`stage1_2.…` for a second segment). */
+export type TargetName = string;
+
+export type TailQuantile = 'p90' | 'p95' | 'p99';
+export const TAIL_QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
+export const TAIL_PERCENT: Readonly<Record<TailQuantile, number>> = { p90: 90, p95: 95, p99: 99 };
+
+/** Which requests a query is over. */
+export interface ExplainScope {
+  /** Only requests that finished in [fromMs, toMs] (ms on the series' time axis: the log clock). */
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  /** Leave the first request after each server start out. */
+  readonly excludeCold?: boolean;
+}
+
+export interface TailPart {
+  readonly key: string;
+  readonly stageId: number | null;
+  readonly stageKey: string | null;
+  readonly phase: PartPhase;
+  /** Transfers only. */
+  readonly edge?: string;
+  readonly component?: TransferComponent;
+  /** Mean over the tail of (this part − its median over the requests in scope), within each request. */
+  readonly excessMs: number;
+  /** excessMs / the tail's mean excess of the target; null when that is 0. */
+  readonly share: number | null;
+  /** The part's median over the requests in scope (what the excess is measured from). */
+  readonly medianMs: number;
+  /** Tail requests in which the part was measured; in the others its time is in the residual. */
+  readonly measuredIn: number;
+}
+
+export interface TailAttribution {
+  readonly target: TargetName;
+  readonly quantile: TailQuantile;
+  /** Present when the attribution is per server boot. */
+  readonly boot?: number;
+  /** The target's value at the quantile; the tail is every request at or above it. */
+  readonly thresholdMs: number;
+  readonly requestCount: number;
+  /** Requests in scope with the target measured (the quantile and medians are over these). */
+  readonly scopeCount: number;
+  readonly targetMedianMs: number;
+  /** Mean over the tail of (target − targetMedianMs). */
+  readonly excessMs: number;
+  /** Sorted by excessMs, largest first. */
+  readonly parts: readonly TailPart[];
+  /** excessMs − Σ parts' excessMs: negative where parts overlap (a downstream input wait and the upstream work it waits for). */
+  readonly residualMs: number;
+  /** Up to 50 tail requests, slowest first. */
+  readonly requestIds: readonly string[];
+}
+
+/** Requests by how many others were in flight when they arrived. */
+export interface LoadBucket {
+  /** Inclusive bounds of the in-flight count; maxInFlight null for the open last bucket. */
+  readonly minInFlight: number;
+  readonly maxInFlight: number | null;
+  readonly count: number;
+  readonly tailCount: number;
+  /** The target's distribution over the bucket's requests; null when none. */
+  readonly target: Distribution | null;
+}
+
+export interface StageLoad {
+  readonly stageKey: string;
+  readonly stageId: number | null;
+  /** Requests (others) in this stage at each request's arrival: over all requests in scope, and over the tail. */
+  readonly all: Distribution | null;
+  readonly tail: Distribution | null;
+}
+
+/** What the tail's load at arrival says: queued behind others, or slower at the same load. */
+export type LoadReading = 'busier' | 'sameLoad' | 'mixed' | 'unknown';
+
+export interface LoadAtArrival {
+  readonly target: TargetName;
+  readonly quantile: TailQuantile;
+  /** Requests whose arrival is known (finish time and e2e_total_ms); the others are left out. */
+  readonly arrivalsKnown: number;
+  readonly arrivalsUnknown: number;
+  /** Arrival = finish − e2e_total_ms; finish = the log timestamp (1 s resolution) + 0.5 s. */
+  readonly resolutionMs: number;
+  readonly thresholdMs: number | null;
+  readonly inFlight: { readonly all: Distribution | null; readonly tail: Distribution | null };
+  readonly buckets: readonly LoadBucket[];
+  readonly stages: readonly StageLoad[];
+  readonly reading: LoadReading;
+  readonly readingText: string;
+}
+
+/** Rolling p50/p90/p99 of one metric, one value per step of the time axis (null: no request in the window). */
+export interface RollingSeries {
+  readonly metric: TargetName;
+  readonly count: readonly number[];
+  readonly p50: readonly (number | null)[];
+  readonly p90: readonly (number | null)[];
+  readonly p99: readonly (number | null)[];
+}
+
+/** A gauge per stage and replica on the same steps (last sample in each step; null: no sample). */
+export interface GaugeSeries {
+  readonly stage: string | null;
+  readonly replica: string | null;
+  /** Where the samples came from: the log's `Engine NNN:` lines, /metrics scrapes, a Prometheus server. */
+  readonly source: 'log' | 'metrics' | 'prometheus';
+  /** `Engine 000` for log lines. */
+  readonly engine: string | null;
+  /** How the stage and replica were found: the `[Stage-N]` prefix, inferred from the flat engine index, or the series' labels. */
+  readonly mapping: 'stagePrefix' | 'inferred' | 'labels' | null;
+  readonly running: readonly (number | null)[];
+  readonly waiting: readonly (number | null)[];
+  /** Percent (0-100), whatever the source's unit. */
+  readonly kvCacheUsagePerc: readonly (number | null)[];
+}
+
+export interface OverTimeSeries {
+  /** Step end times on the log clock (ms). Empty when no request has a time. */
+  readonly times: readonly number[];
+  readonly stepMs: number;
+  /** Each step's percentiles are over the requests that finished in (t − windowMs, t]. */
+  readonly windowMs: number;
+  /** Finished requests per second in each step. */
+  readonly requestRate: readonly number[];
+  readonly series: readonly RollingSeries[];
+  readonly gauges: readonly GaugeSeries[];
+}
+
+export interface CostFit {
+  readonly stageId: number | null;
+  readonly stageKey: string;
+  readonly x: 'num_tokens_in' | 'num_tokens_out';
+  readonly y: 'vllm_prefill_ms' | 'vllm_decode_ms';
+  readonly slopeMsPer1kTokens: number;
+  readonly interceptMs: number;
+  readonly r2: number;
+  readonly n: number;
+  /** Why the fit may not mean what it says (e.g. a prefill that holds the decode steps). */
+  readonly caveat?: string;
+}
+
+/** A fit that was not shown, and why (too few points, no spread in x). */
+export interface CostFitSkipped {
+  readonly stageId: number | null;
+  readonly stageKey: string;
+  readonly x: CostFit['x'];
+  readonly y: CostFit['y'];
+  readonly n: number;
+  readonly reason: string;
+}
+
+export interface CostModel {
+  readonly fits: readonly CostFit[];
+  readonly skipped: readonly CostFitSkipped[];
+}
+
+/** One part's distribution over the requests in scope (its ms in each request's breakdown). */
+export interface PartDistribution {
+  readonly key: string;
+  readonly stageKey: string | null;
+  readonly stageId: number | null;
+  readonly phase: PartPhase;
+  readonly edge: string | null;
+  readonly component: TransferComponent | null;
+  readonly distribution: Distribution | null;
+  /** Requests in scope in which the part had no value (not measured, hidden, not recorded). */
+  readonly missing: number;
+}
+
+export interface BreakdownSummary {
+  readonly parts: readonly PartDistribution[];
+  readonly overlap: Distribution | null;
+  readonly residual: Distribution | null;
+}

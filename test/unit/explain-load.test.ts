@@ -1,0 +1,164 @@
+// Load at arrival and percentiles over time, from log timestamps; expectations by hand.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
+import { chooseGrid, overTime, OverTimeCache } from '../../server/core/explain/overTime';
+import { InFlightCounts } from '../../server/core/explain/inFlight';
+import { mulberry32 } from '../../server/simulate/random';
+import { gaugesOfEngines } from '../../server/core/explain/explainReport';
+import { logPrefix, renderLogRecord } from '../../server/simulate/render';
+import { analyse, asyncChunk, renderRequest } from './explainLogs';
+
+const hms = (s: number): string => {
+  const m = Math.floor(s / 60);
+  return `10-22 09:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+};
+
+const close = (actual: number | null | undefined, expected: number, what: string): void => {
+  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} != ${expected}`);
+};
+
+test('load at arrival: a tail that arrived into a busier server is read as queueing behind others', () => {
+  // Ten 800 ms requests, one every 2 s (nothing else in flight when each arrives), then four
+  // 5,000 ms requests finishing at 40, 41, 42, 43 s: arrivals 35.5, 36.5, 37.5, 38.5 s, so
+  // 0, 1, 2 and 3 others in flight (each also inside both of the others' stages).
+  const specs = [
+    ...Array.from({ length: 10 }, (_, i) => asyncChunk(`n${i}`, 0, hms(10 + 2 * i))),
+    ...Array.from({ length: 4 }, (_, i) => asyncChunk(`slow${i}`, 4200, hms(40 + i))),
+  ];
+  const { index } = analyse(specs.map(renderRequest).join(''));
+  const load = loadAtArrival(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
+  assert.equal(load.arrivalsKnown, 14);
+  assert.equal(load.arrivalsUnknown, 0);
+  close(load.thresholdMs, 5000, 'p90 of [800 × 10, 5000 × 4]');
+  close(load.inFlight.all?.mean, 6 / 14, 'mean in flight, all');
+  close(load.inFlight.tail?.mean, 1.5, 'mean in flight, tail');
+  assert.equal(load.reading, 'busier');
+  assert.match(load.readingText, /busier server: 1\.5 other requests in flight on average, against 0\.4/);
+  assert.deepEqual(
+    load.buckets.map((b) => [b.minInFlight, b.maxInFlight, b.count, b.tailCount, b.target?.p50]),
+    [
+      [0, 0, 11, 1, 800],
+      [1, 1, 1, 1, 5000],
+      [2, 3, 2, 2, 5000],
+    ],
+  );
+  assert.deepEqual(load.stages.map((s) => [s.stageKey, s.all?.mean, s.tail?.mean]), [
+    ['0', 6 / 14, 1.5],
+    ['1', 6 / 14, 1.5],
+  ]);
+});
+
+test('load at arrival: a tail at the same load as the rest is read as slower at the same load', () => {
+  const specs = Array.from({ length: 10 }, (_, i) => asyncChunk(`r${i}`, i === 3 || i === 8 ? 900 : 0, hms(10 + 3 * i)));
+  const { index } = analyse(specs.map(renderRequest).join(''));
+  const load = loadAtArrival(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
+  assert.equal(load.reading, 'sameLoad');
+  assert.match(load.readingText, /not queued behind others/);
+  assert.deepEqual(load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]), [[0, 10, 2]]);
+});
+
+test('load at arrival without timestamps: arrivals unknown, nothing invented', () => {
+  const text = specsWithoutPrefix();
+  const { index } = analyse(text);
+  const load = loadAtArrival(index, { target: 'e2e', quantile: 'p95', scope: {} })!;
+  assert.equal(load.arrivalsKnown, 0);
+  assert.equal(load.arrivalsUnknown, 2);
+  assert.equal(load.reading, 'unknown');
+  assert.deepEqual(load.buckets, []);
+});
+
+function specsWithoutPrefix(): string {
+  // The same records with their log prefix cut off (a transcription): no timestamps.
+  return [asyncChunk('a'), asyncChunk('b')]
+    .map(renderRequest)
+    .join('')
+    .replace(/^\(APIServer pid=4242\) (DEBUG|INFO) 10-22 09:30:53 \[[^\]]+\] /gm, '');
+}
+
+const engineLine = (time: string, engine: string, running: number, waiting: number, kv: string): string =>
+  renderLogRecord(logPrefix({ process: 'APIServer pid=4242', level: 'INFO', timestamp: time, file: 'v1/metrics/loggers.py', fileLine: 127, ansi: false }), [
+    `Engine ${engine}: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 5.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: ${kv}%, Prefix cache hit rate: 0.0%`,
+  ]);
+
+test('percentiles over time: a rolling window chosen from the rate, the step change visible, gauges on the same steps', () => {
+  // One request a second for two minutes: 800 ms for the first minute, 1,300 ms for the second.
+  let text = '';
+  for (let s = 0; s < 120; s++) {
+    if (s === 10) text += engineLine(hms(10), '000', 3, 1, '12.5') + engineLine(hms(10), '001', 2, 0, '0.0');
+    if (s === 70) text += engineLine(hms(70), '000', 5, 4, '40.0') + engineLine(hms(70), '001', 2, 0, '0.0');
+    text += renderRequest(asyncChunk(`r${s}`, s < 60 ? 0 : 500, hms(s)));
+  }
+  const { index, analysis } = analyse(text);
+  assert.deepEqual(chooseGrid(120, 119_000), { windowMs: 60_000, stepMs: 15_000 });
+  const series = overTime(index, { scope: {}, metrics: ['e2e', 'stage1.firstOutput'] }, gaugesOfEngines(analysis.engineSeries()));
+  const t0 = Date.UTC(2026, 9, 22, 9, 0, 0);
+  assert.equal(series.stepMs, 15_000);
+  assert.equal(series.windowMs, 60_000);
+  assert.deepEqual(series.times, Array.from({ length: 8 }, (_, k) => t0 + 15_000 * (k + 1)));
+  assert.deepEqual(series.requestRate, Array(8).fill(1));
+  const e2e = series.series[0]!;
+  const at = (t: number): number => series.times.indexOf(t0 + t * 1000);
+  assert.deepEqual([e2e.count[at(60)], e2e.p50[at(60)], e2e.p99[at(60)]], [60, 800, 800]);
+  assert.deepEqual([e2e.count[at(90)], e2e.p50[at(90)]], [60, 1050]);
+  assert.deepEqual([e2e.p50[at(120)], e2e.p90[at(120)]], [1300, 1300]);
+  assert.deepEqual([series.series[1]!.p50[at(60)], series.series[1]!.p50[at(120)]], [183, 683]);
+  // Engine 000 -> stage 0 and 001 -> stage 1 (the LLM stages seen, in order), sampled at the step they fall in.
+  const g0 = series.gauges.find((g) => g.engine === '000')!;
+  assert.deepEqual([g0.stage, g0.replica, g0.mapping, g0.source], ['0', '0', 'inferred', 'log']);
+  assert.deepEqual(g0.running, [3, null, null, null, 5, null, null, null]);
+  assert.deepEqual(g0.kvCacheUsagePerc, [12.5, null, null, null, 40, null, null, null]);
+  // Engine 001 reads 0.0% KV while running requests in every line: not a measurement.
+  const finding = analysis.snapshot().findings.find((f) => f.code === 'metric-not-reporting');
+  assert.ok(finding !== undefined);
+  assert.equal(finding.stageId, 1);
+  assert.match(finding.evidence ?? '', /Engine 001 \(stage 1 replica 0, inferred from the engine index\): 2 of 2 lines with requests running read 0\.0%/);
+  assert.ok((finding.knownCauses ?? []).some((c) => c.includes('#4802')));
+
+  // Re-scoped to the second minute, with the cold switch on (no cold request here): the first minute is gone.
+  const second = overTime(index, { scope: { fromMs: t0 + 60_000, toMs: t0 + 120_000, excludeCold: true }, metrics: ['e2e'] });
+  assert.ok(second.series[0]!.p50.every((v) => v === null || v === 1300));
+});
+
+test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans)', () => {
+  const rand = mulberry32(11);
+  for (let round = 0; round < 20; round++) {
+    const counts = new InFlightCounts();
+    const reqs: { arrival: number; finish: number; spans: { stageKey: string; start: number; end: number }[] }[] = [];
+    const n = 40 + Math.floor(rand() * 80);
+    // Log order: by finish, with some requests logged late (another stream) and some arrivals unknown.
+    const made = Array.from({ length: n }, () => {
+      const arrival = Math.round(rand() * 20_000);
+      const e2e = Math.round(100 + rand() * 5000);
+      const s0 = arrival + Math.round(rand() * 50);
+      const s1 = arrival + Math.round(rand() * 200);
+      return { arrival, finish: arrival + e2e, spans: [{ stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) }, { stageKey: '1', start: s1, end: arrival + e2e - 5 }] };
+    }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0));
+    made.forEach((r, row) => {
+      const unknown = rand() < 0.05;
+      counts.add(row, unknown ? NaN : r.arrival, r.finish, unknown ? [] : r.spans.filter(() => rand() < 0.9));
+      reqs.push(unknown ? { ...r, arrival: NaN, spans: [] } : r);
+    });
+    reqs.forEach((r, i) => {
+      if (Number.isNaN(r.arrival)) {
+        assert.equal(counts.count(i), -1);
+        return;
+      }
+      const expected = reqs.filter((o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish > r.arrival).length;
+      assert.equal(counts.count(i), expected, `round ${round} request ${i}`);
+    });
+  }
+});
+
+test('percentiles over time answered again after more requests arrive: only the new steps change, and equal a fresh answer', () => {
+  const rand = mulberry32(5);
+  const specs = Array.from({ length: 300 }, (_, s) => asyncChunk(`r${s}`, Math.round(rand() * 400), hms(Math.floor(s / 2))));
+  const texts = specs.map(renderRequest);
+  const cache = new OverTimeCache();
+  for (const upTo of [100, 101, 160, 230, 300]) {
+    const { index } = analyse(texts.slice(0, upTo).join(''));
+    const fresh = overTime(index, { scope: {} });
+    const cached = overTime(index, { scope: {} }, [], cache);
+    assert.deepEqual(cached, fresh, `after ${upTo} requests`);
+  }
+});

@@ -1,0 +1,121 @@
+// metric-not-reporting from /metrics scrapes, the cost model, and the order statistics
+// the queries are built on.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseExposition } from '../../server/core/prom';
+import { KvUsageTracker, metricNotReportingInScrape } from '../../server/core/explain/metricNotReporting';
+import { costModel, ols } from '../../server/core/explain/costModel';
+import { distributionInPlace, percentileInPlace } from '../../server/core/explain/select';
+import { SortedTimes } from '../../server/core/explain/sortedTimes';
+import { percentileOfSorted } from '../../server/core/analysis/percentiles';
+import { mulberry32 } from '../../server/simulate/random';
+import { analyseSpecs, asyncChunk, int } from './explainLogs';
+
+function histogram(name: string, stage: string, count: number, help = 'h'): string {
+  const l = `model_name="m",stage="${stage}",replica="0"`;
+  return [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`, `${name}_bucket{le="1.0",${l}} ${count}`, `${name}_bucket{le="+Inf",${l}} ${count}`, `${name}_count{${l}} ${count}`, `${name}_sum{${l}} ${count * 0.5}`].join('\n');
+}
+
+function gauge(name: string, samples: [string, number][]): string {
+  return [`# HELP ${name} g`, `# TYPE ${name} gauge`, ...samples.map(([stage, v]) => `${name}{model_name="m",stage="${stage}",replica="0"} ${v}`)].join('\n');
+}
+
+const omniE2e = (count: number): string =>
+  ['# HELP vllm_omni:e2e_request_latency_s e2e', '# TYPE vllm_omni:e2e_request_latency_s histogram', `vllm_omni:e2e_request_latency_s_bucket{le="+Inf",model_name="m"} ${count}`, `vllm_omni:e2e_request_latency_s_count{model_name="m"} ${count}`, `vllm_omni:e2e_request_latency_s_sum{model_name="m"} ${count}`].join('\n');
+
+test('a scrape whose per-stage vllm:* families read 0 while vllm_omni:* counts finished requests (#4960, #5170)', () => {
+  const body = [omniE2e(42), histogram('vllm:time_to_first_token_seconds', '0', 0), histogram('vllm:inter_token_latency_seconds', '0', 0), histogram('vllm:e2e_request_latency_seconds', '0', 0)].join('\n') + '\n';
+  const findings = metricNotReportingInScrape(parseExposition(body));
+  assert.deepEqual(findings.map((f) => f.family).sort(), ['vllm:e2e_request_latency_seconds', 'vllm:inter_token_latency_seconds', 'vllm:time_to_first_token_seconds']);
+  const ttft = findings.find((f) => f.family === 'vllm:time_to_first_token_seconds')!;
+  assert.equal(ttft.code, 'metric-not-reporting');
+  assert.equal(ttft.evidence, '0 on all 1 (stage, replica) series while vllm_omni:e2e_request_latency_s counts 42 finished requests');
+  assert.ok(ttft.knownCauses!.some((c) => c.startsWith('vllm-omni #5170')));
+  assert.ok(ttft.knownCauses!.some((c) => c.startsWith('vllm-omni #4960')));
+  // The same families with samples: nothing to report.
+  const healthy = [omniE2e(42), histogram('vllm:time_to_first_token_seconds', '0', 42), histogram('vllm:inter_token_latency_seconds', '0', 900)].join('\n') + '\n';
+  assert.deepEqual(metricNotReportingInScrape(parseExposition(healthy)), []);
+  // Zero before any request finished is a real 0.
+  assert.deepEqual(metricNotReportingInScrape(parseExposition([omniE2e(0), histogram('vllm:time_to_first_token_seconds', '0', 0)].join('\n') + '\n')), []);
+});
+
+test('a stage whose TTFT histogram has no sample while its ITL has some', () => {
+  const body = [omniE2e(10), histogram('vllm:time_to_first_token_seconds', '0', 10), histogram('vllm:inter_token_latency_seconds', '0', 300), histogram('vllm:time_to_first_token_seconds', '1', 0), histogram('vllm:inter_token_latency_seconds', '1', 40)].join('\n') + '\n';
+  const findings = metricNotReportingInScrape(parseExposition(body));
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0]!.stageId, 1);
+  assert.equal(findings[0]!.evidence, 'stage 1 replica 0: no TTFT sample while its inter-token latency has 40');
+  assert.ok(findings[0]!.knownCauses!.some((c) => c.startsWith('seed 000')));
+});
+
+test('KV-cache usage 0 on a replica running requests, in one scrape and over several (#4802)', () => {
+  const one = [gauge('vllm:kv_cache_usage_perc', [['0', 0.23], ['1', 0]]), gauge('vllm:num_requests_running', [['0', 4], ['1', 3]])].join('\n') + '\n';
+  const findings = metricNotReportingInScrape(parseExposition(one));
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0]!.family, 'vllm:kv_cache_usage_perc');
+  assert.equal(findings[0]!.evidence, 'stage 1 replica 0: 1 of 1 scrape with requests running (last: 3) read 0');
+  // Over scrapes: one reading above 0 under load clears it; idle zeros do not count.
+  const tracker = new KvUsageTracker();
+  tracker.note({ stage: '1', replica: '0' }, 0, 2);
+  tracker.note({ stage: '1', replica: '0' }, 0, 0);
+  assert.equal(tracker.findings('vllm:kv_cache_usage_perc', 'scrapes').length, 1);
+  tracker.note({ stage: '1', replica: '0' }, 0.1, 2);
+  assert.equal(tracker.findings('vllm:kv_cache_usage_perc', 'scrapes').length, 0);
+});
+
+test('cost per token: a planted line is recovered; too few points, no spread or a constant y are skipped with the reason', () => {
+  // Talker prefill = 20 ms + 0.05 ms per input token; decode = 3 ms + 10 ms per output token.
+  const specs = Array.from({ length: 12 }, (_, i) => {
+    const spec = asyncChunk(`r${i}`);
+    const tokensIn = 100 * (i + 1);
+    const tokensOut = 10 + (i % 4) * 5;
+    const s0 = { ...spec.stages['0'], num_tokens_in: int(tokensIn), num_tokens_out: int(tokensOut), vllm_prefill_ms: 20 + 0.05 * tokensIn, vllm_decode_ms: 3 + 10 * tokensOut };
+    return { ...spec, stages: { ...spec.stages, '0': s0 } };
+  });
+  const { index } = analyseSpecs(specs);
+  const model = costModel(index, {});
+  const prefill = model.fits.find((f) => f.stageKey === '0' && f.x === 'num_tokens_in')!;
+  assert.ok(Math.abs(prefill.slopeMsPer1kTokens - 50) < 1e-6 && Math.abs(prefill.interceptMs - 20) < 1e-6, JSON.stringify(prefill));
+  assert.ok(Math.abs(prefill.r2 - 1) < 1e-9);
+  assert.equal(prefill.n, 12);
+  assert.equal(prefill.y, 'vllm_prefill_ms');
+  const decode = model.fits.find((f) => f.stageKey === '0' && f.x === 'num_tokens_out')!;
+  assert.ok(Math.abs(decode.slopeMsPer1kTokens - 10_000) < 1e-6 && Math.abs(decode.interceptMs - 3) < 1e-6);
+  // The codec's input tokens are 0 in every request (counted on stage 0 only): no spread, not fitted.
+  const skipped = model.skipped.find((s) => s.stageKey === '1' && s.x === 'num_tokens_in')!;
+  assert.match(skipped.reason, /1 distinct token count/);
+  // Fewer than ten points: skipped.
+  const few = costModel(analyseSpecs(specs.slice(0, 5)).index, {});
+  assert.equal(few.fits.length, 0);
+  assert.match(few.skipped[0]!.reason, /5 points \(at least 10 needed\)/);
+});
+
+test('ols by hand, and no line through points without spread', () => {
+  const line = ols([1, 2, 3, 4], [3, 5, 7, 9.5])!;
+  // x̄ 2.5, ȳ 6.125, Sxx 5, Sxy 10.75 -> slope 2.15, intercept 0.75.
+  assert.ok(Math.abs(line.slope - 2.15) < 1e-12 && Math.abs(line.intercept - 0.75) < 1e-12);
+  assert.equal(ols([2, 2, 2], [1, 2, 3]), null);
+});
+
+test('quickselect percentiles equal numpy\'s linear percentile of the sorted values; sorted times count like a sorted array', () => {
+  const rand = mulberry32(7);
+  for (let round = 0; round < 200; round++) {
+    const n = 1 + Math.floor(rand() * 300);
+    const values = Float64Array.from({ length: n }, () => Math.round(rand() * 50) / (round % 3 === 0 ? 1 : 7));
+    const sorted = values.slice().sort();
+    for (const p of [0, 1, 50, 90, 95, 99, 100]) assert.equal(percentileInPlace(values.slice(), n, p), percentileOfSorted(sorted, p), `n=${n} p=${p}`);
+    const d = distributionInPlace(values.slice(), n)!;
+    assert.deepEqual([d.p50, d.p90, d.p99, d.max], [percentileOfSorted(sorted, 50), percentileOfSorted(sorted, 90), percentileOfSorted(sorted, 99), sorted[n - 1]]);
+    const times = new SortedTimes();
+    const all: number[] = [];
+    for (const v of values) {
+      times.add(v);
+      all.push(v);
+      if (rand() < 0.1) {
+        const t = rand() * 50;
+        assert.equal(times.countAtMost(t), all.filter((x) => x <= t).length);
+      }
+    }
+    assert.equal(times.countAtMost(Infinity), n);
+  }
+});
