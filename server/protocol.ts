@@ -218,7 +218,7 @@ export interface RequestSpans {
   readonly requestIds: readonly string[];
   readonly endMs: readonly number[];
   readonly e2eMs: readonly (number | null)[];
-  /** The stage whose stage_gen_time_ms was largest in that request (the slow stage), or null. */
+  /** That request's slowest stage (core/analysis/slowest.ts: the largest stage_gen_time_ms), or null. */
   readonly slowestStage: readonly (string | null)[];
   readonly cold: readonly boolean[];
 }

@@ -3,18 +3,24 @@
 // timeline, findings.
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
-import type { AnalyzedRequest } from '../core/analysis/types';
+import type { AnalyzedRequest, Finding } from '../core/analysis/types';
 import { histogramOf, pageOf, slowestStageAt } from './requestQueries';
 import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
 import { timelineOf } from '../core/analysis/timeline';
 import { prometheusPanelOf } from './prometheusCapture';
+import { withDeployEvidence } from './deployEvidence';
+
+/** A session's findings (all request ids), with its matched deploy config's evidence. */
+export function sessionFindings(session: Session): Finding[] {
+  return [...withDeployEvidence(session.snapshot().findings, session.info.deployConfig)];
+}
 
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: summary.findings, histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: withDeployEvidence(summary.findings, session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
@@ -30,7 +36,7 @@ export function sessionSummary(session: Session, windowSeconds?: number): Summar
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: findings.findings(stages, 200), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: withDeployEvidence(findings.findings(stages, 200), session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

@@ -1,7 +1,7 @@
 // `stage-lens analyze <file|-> [--format table|json|csv|trace] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
@@ -15,6 +15,15 @@ import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { summarizeScrape } from '../core/promSummary';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
+import { withDeployEvidence } from '../capture/deployEvidence';
+
+function isReadableFile(filePath: string): boolean {
+  try {
+    return statSync(filePath).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -27,6 +36,9 @@ Options:
                             output format (default: table); trace: a Chrome trace (JSON) of
                             every request's stages and phases, for Perfetto (ui.perfetto.dev)
   --exclude-cold            leave the first request after each server start out of the percentiles
+  --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
+                            findings name what it sets that explains them (e.g. model_runner
+                            v2 + async_chunk for a stage whose prefill covers its decode)
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
   -h, --help                this text
@@ -37,7 +49,7 @@ Exit status: 0 when the input was read (findings are data, not failures);
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
 export async function runAnalyze(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' } }, HELP, (message) => {
+  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' }, 'deploy-config': { type: 'string' } }, HELP, (message) => {
     process.stderr.write(`stage-lens analyze: ${message}\n\n${HELP}\n`);
     return 2;
   });
@@ -52,6 +64,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const source = parsed.positionals[0] as string;
+  const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
+  if (deployConfig !== null && !isReadableFile(deployConfig)) {
+    process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
+    return 2;
+  }
   if (parsed.values.follow === true) {
     if (source === '-') {
       process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
@@ -75,7 +92,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       for (const chunk of traceChunks(requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    for (const chunk of await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName)) await writeOut(chunk);
+    for (const chunk of await analyzeStream(input, format, parsed.values['exclude-cold'] === true, sourceName, deployConfig)) await writeOut(chunk);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -97,8 +114,11 @@ function writeOut(text: string | Uint8Array): Promise<void> {
  * the report, in chunks: a large log's JSON would not fit in one string (V8 caps a string
  * at ~512 MiB).
  */
-export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<Iterable<string>> {
-  const { snapshot, histograms, kind } = await readAnalysis(input, excludeCold);
+export async function analyzeStream(input: Readable, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string, deployConfig: string | null = null): Promise<Iterable<string>> {
+  const read = await readAnalysis(input, excludeCold);
+  const { histograms, kind } = read;
+  // The snapshot's lazy parts (requests, replicas) stay lazy: only its findings are replaced.
+  const snapshot: AnalysisSnapshot = deployConfig === null ? read.snapshot : Object.create(read.snapshot, { findings: { value: withDeployEvidence(read.snapshot.findings, deployConfig) } });
   if (format === 'json') return withNewline(prettyJsonChunks(analysisJson(snapshot, histograms)));
   if (format === 'csv') return [csvRows(snapshot.requests).join('\n') + '\n'];
   const lines = kind === 'scrape' ? scrapeTable(histograms, sourceName) : tableReport(snapshot, { source: sourceName });

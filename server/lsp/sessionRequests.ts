@@ -3,7 +3,7 @@
 // as JSON-RPC errors with a message a user can read.
 import type { Connection } from 'vscode-languageserver';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { requestDetail, requestPage, requestSpans, sessionSummary, stageHistogram } from '../capture/sessionQueries';
+import { requestDetail, requestPage, requestSpans, sessionFindings, sessionSummary, stageHistogram } from '../capture/sessionQueries';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { compareRequest } from './compareRequests';
@@ -23,7 +23,7 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/summary', (p) => sessionSummary(registry.require(p.sessionId), p.windowSeconds));
   handle(connection, 'stageLens/requests', (p) => requestPage(registry.require(p.sessionId), p));
   handle(connection, 'stageLens/request', (p) => requestDetail(registry.require(p.sessionId), p.requestId));
-  handle(connection, 'stageLens/findings', (p) => [...registry.require(p.sessionId).snapshot().findings]);
+  handle(connection, 'stageLens/findings', (p) => sessionFindings(registry.require(p.sessionId)));
   handle(connection, 'stageLens/matchDeployConfig', (p) => registry.matchDeployConfig(p.sessionId, p.deployConfig));
   handle(connection, 'stageLens/histogram', (p) => stageHistogram(registry.require(p.sessionId), p));
   handle(connection, 'stageLens/requestSpans', (p) => requestSpans(registry.require(p.sessionId)));

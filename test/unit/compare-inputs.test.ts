@@ -77,9 +77,18 @@ test('the streaming reader gives the samples of the full analysis: same quantile
         checked++;
       }
     }
+    // A one-output stage's prefill is compared as prefill+decode, over the same requests as its summary.
+    const prefillDecode = scope.metrics.prefillDecode?.values ?? new Float64Array(0);
+    assert.equal(prefillDecode.length, stage.oneOutputRequests, `${stage.stageKey} prefillDecode`);
+    if (stage.prefillDecodeMs !== null) {
+      assert.equal(percentileOfSorted(prefillDecode, 90), stage.prefillDecodeMs.p90);
+      assert.equal(scope.metrics.prefill?.unknown.oneOutput, stage.oneOutputRequests);
+      checked++;
+    }
     const gen = stage.fields['stage_gen_time_ms'];
     assert.equal(percentileOfSorted(scope.metrics.genTime?.values ?? new Float64Array(0), 50), gen?.p50);
   }
+  assert.equal(snapshot.stages.find((s) => s.stageKey === '0')?.oneOutputRequests, 25, 'the sample talker emits one output on every request');
   assert.ok(checked >= 6);
 });
 

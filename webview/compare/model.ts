@@ -3,6 +3,7 @@
 // the difference, its significance and the geometry of its confidence-interval bar.
 import type { ComparisonReport, FindingDiff, MetricComparison, QuantileComparison, SideStats, UnknownReason } from '../../server/core/compare/types';
 import { formatCompact, formatExact } from '../shared/format';
+import { PREFILL_DECODE_LABEL } from '../shared/labels';
 
 /** Latency metrics: larger is slower. `up`/`down` only when beyond noise. */
 export type Significance = 'up' | 'down' | 'none' | 'untestable';
@@ -55,6 +56,7 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   readyQueued: { label: 'ready queued', source: 'vllm_ready_queued_ms' },
   prefill: { label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { label: 'decode', source: 'vllm_decode_ms' },
+  prefillDecode: { label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): prefill and decode in one number' },
   ttft: { label: 'TTFT', source: 'vllm_ttft_ms (stage-local)' },
   genTime: { label: 'gen time', source: 'stage_gen_time_ms' },
   firstOutput: { label: '1st output', source: 'serving_time_to_first_output_ms' },
@@ -68,6 +70,7 @@ const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
   hidden: 'hidden',
   noOutput: 'no output',
   notComputable: 'not computable',
+  oneOutput: 'in prefill+decode (one output)',
 };
 
 export function ms(v: number): string {

@@ -66,6 +66,9 @@ const scrapeSection = h(
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
+const slowestText = h('span', { testId: 'slowest-phase-text' });
+const slowestLine = h('p', { className: 'slowest-phase muted', testId: 'slowest-phase' }, h('span', { className: 'swatch-hot', attrs: { 'aria-hidden': 'true' } }), slowestText);
+slowestLine.hidden = true;
 const prometheusSection = new PrometheusSection();
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
@@ -77,6 +80,7 @@ const live = h(
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   h('h2', { className: 'table-caption' }, 'From the log ', h('span', { className: 'muted source-note', text: 'per request, per stage' })),
   h('div', { className: 'table-wrap' }, table.el),
+  slowestLine,
   waiting,
   findings.el,
   scrapeSection,
@@ -106,9 +110,14 @@ function render(): void {
     return;
   }
   waiting.hidden = summary.stages.length > 0;
-  table.update(summaryModel(summary, state.percentile, stageNames));
+  const model = summaryModel(summary, state.percentile, stageNames);
+  table.update(model);
+  slowestLine.hidden = model.slowest === undefined || model.slowest === null;
+  setText(slowestText, model.slowest?.text ?? '');
+  slowestLine.title = model.slowest?.title ?? '';
   findings.update(summary.findings);
-  const scrape = scrapeModel(summary.histograms, state.percentile, stageNames);
+  const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0 && s.stageId !== null).map((s) => String(s.stageId)));
+  const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));

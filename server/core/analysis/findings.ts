@@ -2,6 +2,7 @@
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import type { Cell } from '../values';
+import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
@@ -29,6 +30,8 @@ export class FindingsBuilder {
   private readonly stageRequests = new Map<number | null, number>();
   private readonly coldRequests: AnalyzedRequest[] = [];
   private requestsWithoutStageTable = 0;
+  /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
+  private readonly oneOutputExamples = new Map<number | null, OneOutputExample>();
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
@@ -91,6 +94,11 @@ export class FindingsBuilder {
       if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
     }
     if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
+    if (prefillCoversDecode(request, stage)) {
+      this.hit('prefill-covers-decode', 'info', stage.stageId, id);
+      const example = this.oneOutputExamples.get(stage.stageId);
+      if (example === undefined || (values.prefillMs ?? 0) > example.prefillMs) this.oneOutputExamples.set(stage.stageId, oneOutputExample(request, stage));
+    }
   }
 
   private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
@@ -130,9 +138,25 @@ export class FindingsBuilder {
         return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
       case 'stage-tables-missing':
         return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
+      case 'prefill-covers-decode':
+        return this.oneOutputMessage(b.stageId, of(b.stageId));
       case 'cold-start':
         return '';
     }
+  }
+
+  private oneOutputMessage(stageId: number | null, of: string): string {
+    const e = this.oneOutputExamples.get(stageId);
+    const signs: string[] = [];
+    if (e !== undefined) {
+      signs.push(e.tokensOut !== null ? `vllm_decode_ms 0 or hidden with ${fmt(e.tokensOut)} tokens out` : 'vllm_decode_ms 0 or hidden with one output');
+      if (e.ttftMs !== null && e.genTimeMs !== null) signs.push(`TTFT ${fmt(e.ttftMs)} ms of a ${fmt(e.genTimeMs)} ms stage`);
+    }
+    const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
+    return (
+      `Stage ${stageId ?? ''} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
+      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and not ranked as a phase.`
+    );
   }
 
   private coldFinding(stages: readonly StageSummary[], maxRequestIds: number): Finding | null {
@@ -142,12 +166,15 @@ export class FindingsBuilder {
     for (const request of this.coldRequests) {
       for (const stage of request.stages) {
         const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
+        const oneOutput = prefillCoversDecode(request, stage);
         for (const [phase, label] of [['inputWaitMs', 'input wait'], ['queuedMs', 'queued'], ['prefillMs', 'prefill'], ['decodeMs', 'decode']] as const) {
+          if (oneOutput && phase === 'decodeMs') continue;
           const v = stage.split.values[phase];
-          const median = summary?.split[phase]?.p50;
+          const median = oneOutput && phase === 'prefillMs' ? summary?.prefillDecodeMs?.p50 : summary?.split[phase]?.p50;
+          const what = oneOutput && phase === 'prefillMs' ? PREFILL_DECODE_LABEL : label;
           if (v === null || median === undefined || v <= 0) continue;
           const ratio = v / Math.max(median, 0.001);
-          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${label} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
+          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
         }
       }
     }

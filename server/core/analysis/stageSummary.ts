@@ -2,6 +2,7 @@
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
+import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
@@ -17,6 +18,8 @@ class StageAccumulator {
   readonly split = new Map<SplitName, SampleSet>();
   readonly splitStates = new Map<SplitName, Record<SplitState, number>>(SPLIT_NAMES.map((n) => [n, emptyStateCounts()]));
   readonly addedTimeToFirstOutput = new SampleSet();
+  oneOutputRequests = 0;
+  readonly prefillDecode = new SampleSet();
 
   constructor(
     readonly stageKey: string,
@@ -46,6 +49,8 @@ class StageAccumulator {
       split,
       splitStates,
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
+      oneOutputRequests: this.oneOutputRequests,
+      prefillDecodeMs: this.prefillDecode.distribution(),
     };
   }
 }
@@ -113,7 +118,14 @@ function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: Requ
     if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
     set.add(cell.value);
   }
+  // A one-output stage's prefill covers its decode: counted apart, never as prefill or decode.
+  const oneOutput = prefillCoversDecode(request, stage);
+  if (oneOutput) {
+    acc.oneOutputRequests += 1;
+    acc.prefillDecode.add(stage.split.values.prefillMs as number);
+  }
   for (const name of SPLIT_NAMES) {
+    if (oneOutput && (name === 'prefillMs' || name === 'decodeMs')) continue;
     const state = stage.split.states[name];
     (acc.splitStates.get(name) as Record<SplitState, number>)[state] += 1;
     const value = stage.split.values[name];

@@ -13,6 +13,7 @@
 //                 covers stage 0's start-up). Position assumed.
 // Stages overlap as they do under async chunk; nothing here forces them apart.
 import { numberOf } from '../values';
+import { prefillCoversDecode } from './oneOutputStage';
 import type { AnalyzedRequest, RequestStage, TimelineSegment } from './types';
 
 const RULE_ANCHORED = 'anchored: start = serving_time_to_first_output_ms - prefill - queued';
@@ -75,8 +76,12 @@ export function timelineOf(request: AnalyzedRequest): TimelineSegment[] {
     } else {
       push('queued', queuedMs);
     }
-    push('prefill', prefillMs);
-    push('decode', decodeMs);
+    // A one-output stage's prefill runs to its one output at the end: one segment, prefill+decode.
+    if (prefillCoversDecode(request, stage)) push('prefillDecode', prefillMs);
+    else {
+      push('prefill', prefillMs);
+      push('decode', decodeMs);
+    }
     const genTime = genTimeOf(stage);
     const stageEnd = Number.isFinite(genTime) ? start + genTime : t;
     // The whole stage as the server timed it (submit -> finished), drawn behind the phases.

@@ -111,6 +111,14 @@ export interface StageSummary {
   readonly splitStates: Readonly<Record<SplitName, SplitStateCounts>>;
   /** Distribution of addedTimeToFirstOutputMs for this stage, when computable. */
   readonly addedTimeToFirstOutputMs: Distribution | null;
+  /**
+   * Requests whose vllm_prefill_ms also covers their decode steps (one output, under Model
+   * Runner V2 + async chunk: oneOutputStage.ts). Their prefill and decode are left out of
+   * `split` and `splitStates`; their vllm_prefill_ms is `prefillDecodeMs`.
+   */
+  readonly oneOutputRequests: number;
+  /** vllm_prefill_ms of those requests: prefill+decode, never prefill alone; null when none. */
+  readonly prefillDecodeMs: Distribution | null;
 }
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -123,7 +131,8 @@ export type FindingCode =
   | 'cold-start'
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'
-  | 'stage-tables-missing';
+  | 'stage-tables-missing'
+  | 'prefill-covers-decode';
 
 export interface Finding {
   readonly code: FindingCode;
@@ -139,7 +148,8 @@ export interface Finding {
 /** One drawn segment of a request's waterfall. Times are ms from the client request's arrival. */
 export interface TimelineSegment {
   readonly stageKey: string;
-  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'stage';
+  /** prefillDecode: a one-output stage's vllm_prefill_ms, which covers its decode steps too (never drawn as prefill). */
+  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'prefillDecode' | 'stage';
   readonly startMs: number;
   readonly endMs: number;
   /**

@@ -12,6 +12,7 @@ export const UNKNOWN_LABEL: Readonly<Record<UnknownReason, string>> = {
   hidden: 'hidden',
   noOutput: 'no output',
   notComputable: 'not computable',
+  oneOutput: 'in prefill+decode (one output)',
 };
 
 export function signedMs(v: number): string {

@@ -4,6 +4,7 @@
 import type { AnalyzedRequest, RequestStage, SplitName, SplitState } from '../analysis/types';
 import type { MetricId, StageMetric, UnknownReason } from './types';
 import { REQUEST_METRICS, STAGE_METRICS } from './types';
+import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 
 export interface MetricInfo {
   readonly id: MetricId;
@@ -19,6 +20,7 @@ export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
   readyQueued: { id: 'readyQueued', label: 'ready queued', source: 'vllm_ready_queued_ms (inferred 0 when only its pair was printed)' },
   prefill: { id: 'prefill', label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { id: 'decode', label: 'decode', source: 'vllm_decode_ms' },
+  prefillDecode: { id: 'prefillDecode', label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): it covers the decode steps too' },
   ttft: { id: 'ttft', label: 'TTFT', source: 'vllm_ttft_ms (stage-local; "not recorded" under the codec first-audio signature)' },
   genTime: { id: 'genTime', label: 'gen time', source: 'stage_gen_time_ms ([OmniTiming] stage seconds when the log has no stage table)' },
   firstOutput: { id: 'firstOutput', label: '1st output', source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)' },
@@ -47,6 +49,7 @@ const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
   notRecorded: Object.freeze({ unknown: 'notRecorded' }),
   noOutput: Object.freeze({ unknown: 'noOutput' }),
   notComputable: Object.freeze({ unknown: 'notComputable' }),
+  oneOutput: Object.freeze({ unknown: 'oneOutput' }),
 };
 
 const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {
@@ -62,8 +65,14 @@ function fieldValue(stage: RequestStage, name: string): MetricValue {
   return UNKNOWN.notMeasured;
 }
 
-/** The value of a stage metric for one stage of one request. */
-export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric): MetricValue {
+/**
+ * The value of a stage metric for one stage of one request; null when the metric does not
+ * apply (prefillDecode on a stage whose prefill is prefill alone).
+ */
+export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric, oneOutput = prefillCoversDecode(request, stage)): MetricValue | null {
+  // A one-output stage's vllm_prefill_ms is prefill+decode: compared as that, never as prefill.
+  if (metric === 'prefillDecode') return oneOutput ? { value: stage.split.values.prefillMs as number, inferred: false } : null;
+  if (oneOutput && (metric === 'prefill' || metric === 'decode')) return UNKNOWN.oneOutput;
   const split = SPLIT_OF[metric];
   if (split !== undefined) {
     const state = stage.split.states[split];

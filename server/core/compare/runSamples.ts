@@ -3,6 +3,7 @@
 // them once. Requests go in one at a time, so a 100k-request log is never held whole.
 import type { AnalyzedRequest, Finding } from '../analysis/types';
 import { e2eValue, stageMetricValue } from './metrics';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 import type { MetricValue } from './metrics';
 import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
 import { REQUEST_SCOPE, STAGE_METRICS } from './types';
@@ -83,7 +84,11 @@ export class RunSamplesBuilder {
     for (const stage of request.stages) {
       const acc = this.scope(stage.stageKey, stage.stageId);
       acc.requestCount++;
-      for (const metric of STAGE_METRICS) acc.add(metric, stageMetricValue(request, stage, metric));
+      const oneOutput = prefillCoversDecode(request, stage);
+      for (const metric of STAGE_METRICS) {
+        const value = stageMetricValue(request, stage, metric, oneOutput);
+        if (value !== null) acc.add(metric, value);
+      }
     }
     const e2e = e2eValue(request);
     // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.

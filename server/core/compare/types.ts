@@ -14,7 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
 
-export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
+export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
 export type StageMetric = (typeof STAGE_METRICS)[number];
 export type RequestMetric = (typeof REQUEST_METRICS)[number];
@@ -30,8 +30,10 @@ export const REQUEST_SCOPE = 'request';
  *  notRecorded    a known lie detected (codec TTFT 0 with no prefill, seed 000)
  *  noOutput       serving_time_to_first_output_ms at its 0.0 default (no non-empty output)
  *  notComputable  a derived figure whose inputs were missing (e.g. no upstream first output)
+ *  oneOutput      prefill or decode of a stage that emitted one output: its vllm_prefill_ms covers
+ *                 both and is compared as the metric prefillDecode instead (oneOutputStage.ts)
  */
-export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable';
+export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable' | 'oneOutput';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
 
 /** The measured values of one metric of one scope in one run, sorted ascending. */

@@ -2,9 +2,12 @@
 // or a word for why there is none: `none` (printed None), `hidden` (row hidden: zero or
 // not measured), `not-recorded` (a known lie, e.g. codec TTFT without the fix).
 // Inferred values are numbers; the `<name>_state` columns say which state each has.
+// `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
+// prefill+decode (oneOutputStage.ts), not prefill alone.
 import type { AnalyzedRequest, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import { numberOf } from '../values';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
 const STAGE_FIELDS = ['stage_gen_time_ms', 'serving_time_to_first_output_ms', 'num_tokens_in', 'num_tokens_out', 'audio_duration_s', 'vllm_num_preemptions'] as const;
 
@@ -16,7 +19,7 @@ export function csvEscape(value: string): string {
 
 export const CSV_HEADER = [
   'request_id', 'boot', 'cold', 'line', 'stage', 'stage_id', 'replica_id', 'kind',
-  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms',
+  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms', 'prefill_covers_decode',
 ];
 
 function splitCell(request: AnalyzedRequest, stageIndex: number, name: SplitName): string {
@@ -41,7 +44,7 @@ export function csvRows(requests: readonly AnalyzedRequest[]): string[] {
       lines.push(
         [
           csvEscape(r.requestId), String(r.boot), String(r.cold), String(r.line), csvEscape(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
-          ...SPLIT_NAMES.map((n) => splitCell(r, i, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]), ...fieldCells.map(csvEscape), added === undefined ? '' : String(added),
+          ...SPLIT_NAMES.map((n) => splitCell(r, i, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]), ...fieldCells.map(csvEscape), added === undefined ? '' : String(added), String(prefillCoversDecode(r, s)),
         ].join(','),
       );
     });

@@ -5,6 +5,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson } from '../values';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
 import type { HistogramSummary } from '../promSummary';
 
@@ -18,6 +19,8 @@ export interface StageJson {
   readonly fields: Record<string, number | string | null>;
   readonly split: Readonly<Record<SplitName, number | null>>;
   readonly splitState: Readonly<Record<SplitName, SplitState>>;
+  /** true: this stage emitted one output, when it stopped, so split.prefillMs covers its decode steps too (prefill+decode; oneOutputStage.ts). */
+  readonly prefillCoversDecode: boolean;
 }
 
 export interface RequestJson {
@@ -37,7 +40,18 @@ export interface AnalysisJson {
   readonly schema: 1;
   readonly requests: RequestJson[];
   readonly stageSummary: Record<string, Record<string, Distribution>>;
-  readonly splitSummary: Record<string, { readonly split: Partial<Record<SplitName, Distribution>>; readonly states: Record<SplitName, Record<SplitState, number>>; readonly addedTimeToFirstOutputMs: Distribution | null; readonly requestCount: number }>;
+  /** `split` and `states` leave out the prefill and decode of one-output requests: those are `prefillDecodeMs` over `oneOutputRequests`. */
+  readonly splitSummary: Record<
+    string,
+    {
+      readonly split: Partial<Record<SplitName, Distribution>>;
+      readonly states: Record<SplitName, Record<SplitState, number>>;
+      readonly addedTimeToFirstOutputMs: Distribution | null;
+      readonly requestCount: number;
+      readonly oneOutputRequests: number;
+      readonly prefillDecodeMs: Distribution | null;
+    }
+  >;
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
   readonly histograms: HistogramSummaryJson[];
   readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; requestCount: number; message: string }[];
@@ -60,7 +74,7 @@ function numbersOnly(fields: FieldMap): Record<string, number> {
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
-    stages[s.stageKey] = { stageId: s.stageId, segment: s.segment, replicaId: s.replicaId, kind: s.kind, fields: fieldsJson(s.fields), split: s.split.values, splitState: s.split.states };
+    stages[s.stageKey] = { stageId: s.stageId, segment: s.segment, replicaId: s.replicaId, kind: s.kind, fields: fieldsJson(s.fields), split: s.split.values, splitState: s.split.states, prefillCoversDecode: prefillCoversDecode(r, s) };
   }
   return {
     requestId: r.requestId,
@@ -81,7 +95,7 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
     stageSummary[s.stageKey] = { ...s.fields };
-    splitSummary[s.stageKey] = { split: s.split, states: s.splitStates, addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs, requestCount: s.requestCount };
+    splitSummary[s.stageKey] = { split: s.split, states: s.splitStates, addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs, requestCount: s.requestCount, oneOutputRequests: s.oneOutputRequests, prefillDecodeMs: s.prefillDecodeMs };
   }
   const replicaSummary: AnalysisJson['replicaSummary'] = {};
   for (const s of snapshot.replicas) replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = { ...s.fields };

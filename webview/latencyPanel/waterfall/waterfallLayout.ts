@@ -6,6 +6,7 @@ import type { LinearScale } from '../../shared/axis';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
+import { isRankedSegment } from '../../../server/core/analysis/slowest';
 
 export interface WaterfallBox {
   readonly width: number;
@@ -52,7 +53,7 @@ export interface WaterfallLayout {
   readonly maxMs: number;
   readonly height: number;
   readonly x: LinearScale;
-  /** The longest phase segment: the slow phase, highlighted. */
+  /** The slowest phase (slowest.ts: the longest single-phase segment; prefill+decode is not ranked), highlighted. */
   readonly slowest: WaterfallBar | null;
   /** Phases present, in drawing-legend order. */
   readonly phases: readonly TimelinePhase[];
@@ -62,7 +63,7 @@ export interface WaterfallLayout {
   readonly anchored: readonly RuleNote[];
 }
 
-const PHASE_ORDER: readonly TimelinePhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'stage'];
+const PHASE_ORDER: readonly TimelinePhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'prefillDecode', 'stage'];
 
 function stageOrder(detail: RequestDetail): string[] {
   const keys = [...detail.request.stages]
@@ -109,7 +110,7 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
   const backgrounds = segments.filter((s) => s.phase === 'stage').map(bar);
   const phases = segments.filter((s) => s.phase !== 'stage').map(bar);
   let slowest: WaterfallBar | null = null;
-  for (const b of phases) if (b.endMs - b.startMs > 0 && (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)) slowest = b;
+  for (const b of phases) if (isRankedSegment(b.phase) && b.endMs - b.startMs > 0 && (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)) slowest = b;
   const present = new Set(segments.map((s) => s.phase));
   return {
     lanes,

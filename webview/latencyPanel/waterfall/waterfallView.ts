@@ -7,10 +7,12 @@ import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { PHASE_LABEL, stageLabel } from '../../shared/labels';
+import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/core/analysis/slowest';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import { RequestFacts } from './requestFacts';
+import { EXPLAIN } from '../../shared/valueState';
 import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
 import { barAt, DEFAULT_BOX, waterfallLayout } from './waterfallLayout';
 
@@ -117,7 +119,7 @@ export class WaterfallView {
     const items: HTMLElement[] = layout.phases.map((p) =>
       h('span', { className: 'legend-item', dataset: { phase: p } }, h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }), PHASE_LABEL[p]),
     );
-    items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), 'slowest phase'));
+    items.push(h('span', { className: 'legend-item', title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}` }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), SLOWEST_PHASE_TEXT));
     const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, ...items)];
     if (layout.anchored.length > 0) {
       blocks.push(
@@ -146,7 +148,9 @@ export class WaterfallView {
       this.tooltip.hide();
       return;
     }
-    const how = bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${bar.rule}` : `Measured duration; position ${bar.rule}`;
+    const how =
+      (bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${bar.rule}` : `Measured duration; position ${bar.rule}`) +
+      (bar.phase === 'prefillDecode' ? `\n${EXPLAIN.oneOutput}` : '');
     this.tooltip.show(
       `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
       ev.clientX,
@@ -187,6 +191,13 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
   const reconstructed = bar.provenance === 'reconstructed';
   ctx.globalAlpha = background ? 0.14 : reconstructed ? 0.3 : 1;
   ctx.fillStyle = color;
+  if (bar.phase === 'prefillDecode') {
+    // Prefill and decode in one number: a fade from the prefill colour to the decode colour, not two bars.
+    const fade = ctx.createLinearGradient(bar.x, 0, bar.x + bar.w, 0);
+    fade.addColorStop(0, color);
+    fade.addColorStop(1, palette.decodeEnd);
+    ctx.fillStyle = fade;
+  }
   ctx.fillRect(bar.x, bar.y, bar.w, bar.h);
   ctx.globalAlpha = 1;
   if (reconstructed) {
@@ -217,7 +228,7 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
 }
 
 function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number): void {
-  const text = `slowest: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
+  const text = `${SLOWEST_PHASE_TEXT}: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
   ctx.font = `bold ${palette.font}`;
   const w = ctx.measureText(text).width;
   const right = bar.x + bar.w + 6;
@@ -242,6 +253,6 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
       .map((b) => `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`);
     return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
   });
-  const slow = layout.slowest === null ? '' : ` Slowest phase: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
+  const slow = layout.slowest === null ? '' : ` ${SLOWEST_PHASE_TEXT}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
   return `Request timeline. ${lanes.join('; ')}.${slow}`;
 }
