@@ -13,6 +13,8 @@ import { tableReport } from '../core/report/tableReport';
 import { traceChunks, type TraceRequests } from '../core/report/trace';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { summarizeScrape } from '../core/promSummary';
+import { boundSign } from '../core/prom/quantileBounds';
+import type { Percentile } from '../core/percentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { parseCommandArgs } from './commandArgs';
 import { withDeployEvidence } from '../capture/deployEvidence';
@@ -160,11 +162,18 @@ async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ sn
 function scrapeTable(histograms: readonly HistogramSummaryJson[], source: string): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
-  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
+  // A bound reads as one: "≤ 0.3000" (rank in the lowest bucket: the bucket's bound, not PromQL's interpolation from 0), "≥ 80.00" (+Inf).
+  const cell = (h: HistogramSummaryJson, p: Percentile): string => {
+    const bound = h.bounds?.[p];
+    if (bound === undefined || h[p] === null) return fmt(h[p]);
+    return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
+  };
+  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), cell(h, 'p50'), cell(h, 'p90'), cell(h, 'p99')]);
   const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => Math.max(t.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']), ...rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
+  out.push('≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.');
   return out;
 }
 

@@ -104,7 +104,7 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
     const run = await loadRun(files.dir, { excludeCold: false });
     assert.equal(run.kind, 'session');
     assert.deepEqual(run.samples?.scopes, readSample(false).scopes);
-    assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], caveat: null }]);
+    assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], bounds: {}, caveat: null }]);
 
     // A session folder copied out of storage (to keep a baseline run) replays the same.
     const loose = path.join(storage, 'baseline-run');

@@ -7,7 +7,7 @@ import type { HistogramSummary, Percentile } from '../../server/protocol';
 import { formatCompact, formatCount, formatWithUnit } from '../shared/format';
 import { stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
-import { combinedText, EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
+import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
 interface ScrapeColumn extends SummaryColumn {
@@ -66,13 +66,21 @@ export function scrapeCellView(series: HistogramSummary | undefined, family: str
     return { text: STATE_NONE, state: 'hidden', title: `${name}: no ${pct}: the series has no buckets to take a quantile of (${n} observations).`, value: null };
   }
   const unit = isSeconds(series.family) ? 'ms' : '';
-  const value = unit === 'ms' ? raw * 1000 : raw;
-  const open = (series.openEnded ?? []).includes(pct);
+  const scale = unit === 'ms' ? 1000 : 1;
+  const value = raw * scale;
+  // A bound is shown as one: "≤ 300" for a rank in the lowest bucket, "≥ 80,000" in +Inf.
+  const bound = series.bounds?.[pct] ?? ((series.openEnded ?? []).includes(pct) ? { kind: 'atLeast' as const, le: raw } : undefined);
   const estimate = `histogram_quantile over ${n} observations of the last /metrics scrape: linear within a bucket, an estimate, not a per-request value`;
-  const title = open
-    ? `${name} ${pct}: at least ${formatWithUnit(value, unit)}: the rank fell into the +Inf bucket, so PromQL returns the highest finite bucket bound (${estimate}).`
-    : `${name} ${pct}: ${formatWithUnit(value, unit)} (${estimate}).`;
-  return { text: `${open ? '≥' : ''}${formatCompact(value)}`, state: 'measured', title, value };
+  if (bound !== undefined && bound.kind === 'atMost') {
+    const le = bound.le * scale;
+    const title = `${name} ${pct}: at most ${formatWithUnit(le, unit)}: every observation up to this rank fell into the lowest bucket (le=${bound.le}), where PromQL interpolates from 0, so its ${formatWithUnit(value, unit)} would read as a measurement. Only the bound is known (${estimate}).`;
+    return { text: `≤${formatCompact(le)}`, state: 'measured', title, value: le };
+  }
+  const title =
+    bound !== undefined
+      ? `${name} ${pct}: at least ${formatWithUnit(value, unit)}: the rank fell into the +Inf bucket, so PromQL returns the highest finite bucket bound (${estimate}).`
+      : `${name} ${pct}: ${formatWithUnit(value, unit)} (${estimate}).`;
+  return { text: `${bound !== undefined ? '≥' : ''}${formatCompact(value)}`, state: 'measured', title, value };
 }
 
 const STATE_NONE = '—';
@@ -90,7 +98,7 @@ function stageIdOf(labels: Readonly<Record<string, string>>): number | null {
 function oneOutputScrapeView(view: ValueView, columnId: string, stage: string): ValueView {
   const why = `From the log: stage ${stage} emits one output per request (finding prefill-covers-decode). ${EXPLAIN.oneOutput}`;
   if (columnId === 'decode') return { text: STATE_TEXT.covered, state: 'covered', title: `${view.title} ${why}`, value: null };
-  if (columnId === 'prefill' && view.value !== null && view.state === 'measured') return { ...view, text: combinedText(view.value).replace(/^/, view.text.startsWith('≥') ? '≥' : view.text.startsWith('≤') ? '≤' : ''), state: 'combined', title: `${view.title} ${why}` };
+  if (columnId === 'prefill' && view.value !== null && view.state === 'measured') return { ...view, text: `${view.text} +decode`, state: 'combined', title: `${view.title} ${why}` };
   return view;
 }
 

@@ -5,7 +5,7 @@ import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, 
 import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/core/analysis/slowest';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
-import { formatWithUnit } from '../shared/format';
+import { formatCompact } from '../shared/format';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
 export type ColumnGroup = 'phase' | 'total' | 'audio' | 'token';
@@ -137,7 +137,7 @@ export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames
           stageKey: slow.stage.stageKey,
           column: slow.column.id,
           value: slow.value,
-          text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatWithUnit(slow.value, 'ms')}`,
+          text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatCompact(slow.value)} ms`,
           title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
         };
   return { columns, rows, slowest };

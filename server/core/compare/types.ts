@@ -13,6 +13,7 @@
 import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
+import type { QuantileBounds } from '../prom/quantileBounds';
 
 export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
@@ -127,7 +128,22 @@ export interface QuantileComparison {
   readonly beyondNoise: boolean | null;
   /** Why there is no CI, when there is none. */
   readonly notTestable: string | null;
+  /** The practical threshold: a smaller |diffMs| is no change worth flagging (the larger of --min-change-ms and --min-change-pct of the baseline). */
+  readonly thresholdMs: number;
+  /** Measured values each run needs for this quantile to be flagged (p50, p90: 10; p99: 100). */
+  readonly minSamples: number;
+  /** What the change is, in one word; only `changed` is flagged (see ChangeVerdict). */
+  readonly verdict: ChangeVerdict;
 }
+
+/**
+ *  changed         beyond noise, |Δ| above the practical threshold, enough values in both runs: flagged
+ *  belowThreshold  beyond noise but no larger than the practical threshold
+ *  fewSamples      fewer measured values in a run than this quantile needs (p99: 100)
+ *  withinNoise     the CI includes 0
+ *  notTestable     no CI (a /metrics histogram, or fewer than the minimum values)
+ */
+export type ChangeVerdict = 'changed' | 'belowThreshold' | 'fewSamples' | 'withinNoise' | 'notTestable';
 
 /**
  *  compared       measured in both runs: quantiles and their differences
@@ -168,6 +184,8 @@ export interface HistogramSide {
   readonly p99: number | null;
   /** Quantiles that are only lower bounds (rank in the +Inf bucket). */
   readonly openEnded: readonly Percentile[];
+  /** Quantiles that are bounds, not values (≤ the lowest bucket's bound, ≥ the highest finite one), `le` in the side's unit (ms for seconds families). */
+  readonly bounds: QuantileBounds;
   /** The series is known to be wrong in this run (codec TTFT signature): why; null when not. */
   readonly caveat: string | null;
 }
@@ -214,6 +232,13 @@ export interface SignificanceMethod {
   readonly rankTest: string;
   readonly beyondNoise: string;
   readonly histograms: string;
+  /** The practical threshold: a change must exceed the larger of these to be flagged. */
+  readonly minChangeMs: number;
+  readonly minChangePct: number;
+  /** Values each run needs per quantile to be flagged. */
+  readonly quantileMinSamples: Readonly<Record<Percentile, number>>;
+  /** The whole rule for flagging a change, in words. */
+  readonly flagged: string;
 }
 
 export interface RunSummary {

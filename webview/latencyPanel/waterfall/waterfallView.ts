@@ -232,10 +232,24 @@ function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette
   ctx.font = `bold ${palette.font}`;
   const w = ctx.measureText(text).width;
   const right = bar.x + bar.w + 6;
-  const x = right + w < width ? right : Math.max(0, bar.x - w - 6);
-  ctx.fillStyle = palette.red;
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, x, bar.y + bar.h / 2);
+  if (right + w < width) {
+    ctx.fillStyle = palette.red;
+    ctx.fillText(text, right, bar.y + bar.h / 2);
+    return;
+  }
+  // No room to the right: inside the bar's right end when it fits (beside its duration label),
+  // else to its left; never over the lane's other phases.
+  ctx.font = palette.font;
+  const durationWidth = ctx.measureText(formatDurationMs(bar.endMs - bar.startMs)).width + 12;
+  ctx.font = `bold ${palette.font}`;
+  if (w + durationWidth + 6 < bar.w) {
+    ctx.fillStyle = palette.background;
+    ctx.fillText(text, bar.x + bar.w - w - 4, bar.y + bar.h / 2);
+    return;
+  }
+  ctx.fillStyle = palette.red;
+  ctx.fillText(text, Math.max(0, bar.x - w - 6), bar.y + bar.h / 2);
 }
 
 function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
@@ -253,6 +267,7 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
       .map((b) => `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`);
     return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
   });
-  const slow = layout.slowest === null ? '' : ` ${SLOWEST_PHASE_TEXT}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
+  const sentence = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
+  const slow = layout.slowest === null ? '' : ` ${sentence}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
   return `Request timeline. ${lanes.join('; ')}.${slow}`;
 }
