@@ -388,7 +388,7 @@ export type CompareHostToWebview =
 export interface CompareRendered {
   /** Metric rows in the table (one per stage and metric shown). */
   readonly rows: number;
-  /** Quantile cells marked beyond noise. */
+  /** Quantile cells marked as a change (beyond noise, above the practical threshold, enough values: verdict `changed`). */
   readonly beyondNoise: number;
   /** `change:code:stage` of each finding row, e.g. `disappeared:ttft-not-recorded:1`. */
   readonly findings: readonly string[];
