@@ -6,6 +6,10 @@
 import type {
   AnalyzedRequest,
   Distribution,
+  EdgeFieldStates,
+  EdgeSummary,
+  RequestTransfer,
+  TransferTxState,
   Finding,
   Percentile,
   PhaseSplit,
@@ -168,6 +172,8 @@ export interface SummaryResult {
   readonly histograms: readonly HistogramSummary[];
   /** For a session that reads a Prometheus server: who reports each replica and its throughput; null for other sessions. */
   readonly prometheus: PrometheusPanel | null;
+  /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
+  readonly edges: readonly EdgeSummary[];
 }
 
 /** What the side panel shows of a Prometheus session beside its per-replica histogram rows. */
@@ -284,6 +290,16 @@ export interface RawOutput {
   readonly stream: 'stdout' | 'stderr' | 'system';
   readonly text: string;
 }
+
+// ---------------------------------------------------------------- transfer edges
+//
+// A request's edges are AnalyzedRequest.transfers (RequestTransfer: the TransferEdgeStats
+// column and the [OmniTiming] send time, kept apart). SummaryResult.edges summarises them per
+// edge over the same requests as `stages`: p50/p90/p99 of every TransferEdgeStats field and of
+// [OmniTiming]'s send time, over measured values only, with the requests in each other state
+// counted (hidden rows and requests without a column; `0.00ms` sends that are notRecorded).
+
+export type { EdgeFieldStates, EdgeSummary, RequestTransfer, TransferTxState };
 
 // ---------------------------------------------------------------- compare two runs
 

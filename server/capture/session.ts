@@ -142,7 +142,7 @@ export class Session {
     if (persist) this.files.append(chunk);
     this.chunkTime = chunk.capturedAt;
     let parser = this.parsers.get(chunk.stream);
-    if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
+    if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const done = this.analysis.ingest(parser.push(chunk.bytes));
     if (persist) this.scheduleIdleFlush();
     return done;

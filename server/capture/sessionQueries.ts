@@ -1,6 +1,7 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
+import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
@@ -20,23 +21,25 @@ export function sessionFindings(session: Session): Finding[] {
 export function sessionSummary(session: Session, windowSeconds?: number): SummaryResult {
   if (windowSeconds === undefined || windowSeconds <= 0) {
     const summary = session.summary();
-    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: withDeployEvidence(summary.findings, session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+    return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: withDeployEvidence(summary.findings, session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: summary.edges };
   }
   const since = Date.now() - windowSeconds * 1000;
   const times = session.requestTimes();
   const requests = session.requests();
   const summaries = new StageSummaryBuilder();
+  const edges = new EdgeSummaryBuilder();
   const findings = new FindingsBuilder();
   let count = 0;
   // Requests are in capture order: walk back from the newest.
   for (let i = requests.length - 1; i >= 0 && (times[i] ?? 0) >= since; i--) {
     const r = requests.at(i) as AnalyzedRequest;
     summaries.add(r);
+    edges.add(r);
     findings.add(r);
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: withDeployEvidence(findings.findings(stages, 200), session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session) };
+  return { sessionId: session.id, requestCount: count, stages, findings: withDeployEvidence(findings.findings(stages, 200), session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), edges: edges.edges() };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

@@ -130,8 +130,7 @@ export async function analyzeStream(input: Readable, format: Exclude<Format, 'tr
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(input: Readable, excludeCold: boolean): Promise<{ snapshot: AnalysisSnapshot; requests: TraceRequests; histograms: HistogramSummaryJson[]; kind: 'log' | 'scrape' }> {
   const analysis = new StreamAnalysis({ excludeCold });
-  // The analysis does not use the [Overall Summary] values (they repeat the request's E2E figures).
-  const parser = new LogStreamParser({ overallSummaryFields: false });
+  const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
   const { kind } = await readByKind(input, (kind) => ({

@@ -37,7 +37,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
     options.source.start({
       onData: (bytes, stream) => {
         let parser = parsers.get(stream);
-        if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser({ overallSummaryFields: false })));
+        if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser()));
         analysis.ingest(parser.push(bytes));
       },
       onStatus: (status, detail) => {

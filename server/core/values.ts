@@ -5,7 +5,10 @@
 //   hidden       the key is absent: vLLM-Omni hides a row that is 0/None/"" in every
 //                column, so absent means "zero or not measured". Represented by the key
 //                being missing from a FieldMap, never by a Cell.
-// A fourth kind of cell, `text`, holds a non-numeric string (`audio`, `image`, `True`).
+// A fourth kind of cell, `text`, holds a non-numeric string (`audio`, `image`, `True`);
+// a blank cell (an empty list, or a key this stage's row lacks while another stage's has
+// it: diffusion values that are None are dropped from the row) is the text cell "", BLANK:
+// printed, but with nothing in it, so never a number.
 
 export interface MeasuredCell {
   readonly state: 'measured';
@@ -30,8 +33,26 @@ export type FieldMap = Record<string, Cell>;
 
 export const NOT_MEASURED: NotMeasuredCell = Object.freeze({ state: 'notMeasured' });
 
+/** A cell printed empty: no number for this stage (an empty list, or a key absent from this stage's row). */
+export const BLANK: TextCell = Object.freeze({ state: 'text', value: '' });
+
+export function isBlank(cell: Cell | undefined): boolean {
+  return cell !== undefined && cell.state === 'text' && cell.value === '';
+}
+
 export function measured(value: number, sampleCount?: number): MeasuredCell {
   return sampleCount === undefined ? { state: 'measured', value } : { state: 'measured', value, sampleCount };
+}
+
+/**
+ * A value derived from printed ones (a difference, a mean, an interpolated percentile) at the
+ * log's precision, 3 decimals: the difference of two 3-decimal values is a 3-decimal value, and
+ * binary floating point adds noise to it (`-941.7080000000005`). Not finite: as it is.
+ */
+export function toLogPrecision(v: number): number {
+  if (!Number.isFinite(v)) return v;
+  const r = Math.round(v * 1000) / 1000;
+  return r === 0 ? 0 : r;
 }
 
 /** The numeric value of a field, or undefined when it is not a measured number. */

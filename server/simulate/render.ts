@@ -85,13 +85,14 @@ export function renderFieldValueTable(title: string, fields: ReadonlyArray<reado
 /**
  * Multi-column mode (StageRequestStats, TransferEdgeStats): one column per stage/edge,
  * rows = union of keys sorted alphabetically, hidden when every column is 0/None/"".
- * A key missing from a column renders as `None` (the row dict has it as None).
+ * A key missing from a column renders blank (`_format_table` reads `row.get(field, "")`):
+ * diffusion values that are None are left out of their stage's row, so they print blank.
  */
 export function renderColumnsTable(title: string, columns: ReadonlyArray<{ readonly header: string; readonly values: Readonly<Record<string, PyValue>> }>): string[] {
   const keys = [...new Set(columns.flatMap((c) => Object.keys(c.values)))].sort();
   const shown = keys.filter((k) => columns.some((c) => !isHiddenValue(c.values[k])));
   if (shown.length === 0 || columns.length === 0) return [`[${title}] <empty>`];
-  const rows = shown.map((k) => [k, ...columns.map((c) => formatCell(c.values[k] ?? null))]);
+  const rows = shown.map((k) => [k, ...columns.map((c) => formatCell(c.values[k] === undefined ? '' : (c.values[k] as PyValue)))]);
   return [`[${title}]`, ...prettyTable(['Field', ...columns.map((c) => c.header)], rows, [true, ...columns.map(() => false)])];
 }
 

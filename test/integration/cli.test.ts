@@ -53,8 +53,84 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   assert.equal(csv.length, 1 + 25 * 2, 'one row per request and stage');
   const header = csv[0]!.split(',');
   const codecRow = csv.find((l) => l.includes(`,1,1,0,llm,`))!.split(',');
-  assert.equal(codecRow[header.indexOf('ttftMs')], 'not-recorded');
-  assert.equal(codecRow[header.indexOf('prefillMs')], 'none');
+  assert.equal(codecRow[header.indexOf('ttftMs')], 'notRecorded');
+  assert.equal(codecRow[header.indexOf('ttftMs_state')], 'notRecorded', 'one spelling per state: the value cell and the state column agree');
+  assert.equal(codecRow[header.indexOf('prefillMs')], 'notMeasured');
+  assert.equal(codecRow[header.indexOf('prefillMs_state')], 'notMeasured');
+  assert.equal(codecRow[header.indexOf('readyQueuedMs')], '0');
+  assert.equal(codecRow[header.indexOf('readyQueuedMs_state')], 'inferred');
+  // A derived value at the log's precision: 9092.733 - 10034.441, not -941.7080000000005.
+  assert.equal(csv.find((l) => l.startsWith('speech-5bd188e314d812a5,') && l.includes(',1,1,0,llm,'))!.split(',')[header.indexOf('added_time_to_first_output_ms')], '-941.708');
+  assert.equal(
+    (JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as { requests: { addedTimeToFirstOutputMs: Record<string, number> }[] }).requests[0]?.addedTimeToFirstOutputMs['1'],
+    -941.708,
+  );
+  // A list cell: its mean, and its n.
+  assert.equal(codecRow[header.indexOf('vllm_itls_ms_n')], String(Number(codecRow[header.indexOf('vllm_itls_ms_n')])));
+  assert.ok(Number(codecRow[header.indexOf('vllm_itls_ms_n')]) > 0);
+});
+
+/** The cells of one CSV line (RFC 4180 quoting; no line breaks inside cells here). */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  for (;;) {
+    let cell = '';
+    if (line[i] === '"') {
+      for (i++; i < line.length; i++) {
+        if (line[i] === '"' && line[i + 1] === '"') (cell += '"'), i++;
+        else if (line[i] === '"') break;
+        else cell += line[i];
+      }
+      i++;
+    } else {
+      const end = line.indexOf(',', i);
+      cell = line.slice(i, end === -1 ? line.length : end);
+      i = end === -1 ? line.length : end;
+    }
+    cells.push(cell);
+    if (line[i] !== ',') return cells;
+    i++;
+  }
+}
+
+test('CSV: hostile request ids are neutralized for spreadsheets, numbers stay numbers; JSON keeps them as they are', () => {
+  const ids = ['=HYPERLINK("http://evil.example","x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', 'a\u0001b\u001bc', '=cmd|"/c_calc"!A1', 'plain-1'];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-csv-'));
+  try {
+    const log = path.join(dir, 'hostile.log');
+    const P = '(APIServer pid=7) INFO 10-22 09:30:00 [stats.py:910] ';
+    const unescape = (s: string): string => s.replace(/\\t/g, '\t').replace(/\\u(....)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const real = ids.map(unescape);
+    fs.writeFileSync(log, real.map((id, i) => `${P}[OmniTiming] req=${id} total=1.00s stages=[0:0.50s,1:-0.25s] transfers=[0->1=${i}.00ms]\n`).join(''));
+    const out = cli(['analyze', log, '--format', 'csv']);
+    assert.equal(out.status, 0, out.stderr);
+    const rows = out.stdout.trim().split('\n').slice(1).map(csvCells);
+    const firstCells = [...new Set(rows.map((r) => r[0]))];
+    assert.deepEqual(firstCells, [
+      `'=HYPERLINK("http://evil.example","x")`,
+      "'+1+2",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\u2409cmd",
+      'a\u2401b\u241bc',
+      `'=cmd|"/c_calc"!A1`,
+      'plain-1',
+    ]);
+    // Nothing a spreadsheet would evaluate or a terminal would interpret is left at the start of a cell or anywhere in it.
+    for (const row of rows) {
+      for (const cell of row) assert.ok(!/^[=+\-@\t\r]/.test(cell) && !/[\u0000-\u001f]/.test(cell), `unsafe cell ${JSON.stringify(cell)}`);
+    }
+    // Numbers stay numbers: the [OmniTiming] send time of request 3 is 3, of request 0 the state word.
+    const header = out.stdout.split('\n')[0]!.split(',');
+    const transferRows = rows.filter((r) => r[header.indexOf('kind')] === 'transfer');
+    assert.deepEqual(transferRows.map((r) => r.slice(-2).join(',')), ['0,notRecorded', ...ids.slice(1).map((_, i) => `${i + 1},measured`)]);
+    assert.equal(header.at(-1), 'omni_timing_tx_state');
+    const json = JSON.parse(cli(['analyze', log, '--format', 'json']).stdout) as { requests: { requestId: string }[] };
+    assert.deepEqual(json.requests.map((r) => r.requestId), real, 'JSON is not neutralized: the ids as printed');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('analyze reads stdin and tells a /metrics scrape from a log by content', () => {

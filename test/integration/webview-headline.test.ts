@@ -52,6 +52,7 @@ function sessionOfLog(): SyntheticSession {
     findings: findings.findings(snapshot.stages, 2),
     histograms: histogramSummariesOf(parseExposition(SCRAPE)),
     prometheus: null,
+    edges: snapshot.edges,
   };
   return {
     session: { id: 'import-headline', kind: 'import', description: LOG, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0 },

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ParseOutput } from '../../server/core/records';
-import { NOT_MEASURED, measured } from '../../server/core/values';
+import { BLANK, NOT_MEASURED, measured } from '../../server/core/values';
 import { fixtureLog, num, numbers, ofKind, parseBytes, single, utf8 } from './logSupport';
 import { parseLogText } from '../../server/core/log';
 
@@ -67,7 +67,7 @@ function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
   assert.deepEqual(talker['inter_output_latencies_ms'], measured(22.783, 50));
   assert.deepEqual(codec['inter_output_latencies_ms'], measured(257.825, 4));
   assert.deepEqual(talker['vllm_itls_ms'], measured(22.65, 50));
-  assert.equal(codec['vllm_itls_ms'], undefined, 'an empty cell (empty list) is absent for that column');
+  assert.deepEqual(codec['vllm_itls_ms'], BLANK, 'an empty cell (empty list) is blank: printed, no number');
   assert.deepEqual(talker['output_unit_type'], { state: 'text', value: 'latent' });
   assert.deepEqual(codec['output_unit_type'], { state: 'text', value: 'audio' });
   assert.deepEqual(
@@ -109,7 +109,7 @@ function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
     stage_gen_time_ms: 8612.345,
   });
   assert.ok(image.rows.includes('inter_output_latencies_ms'), 'the row of an empty list is printed...');
-  assert.equal(diffusion['inter_output_latencies_ms'], undefined, '...but holds no value');
+  assert.deepEqual(diffusion['inter_output_latencies_ms'], BLANK, '...but holds no value (blank)');
   assert.equal(diffusion['scheduler_queue_wait_s'], undefined);
   assert.equal(diffusion['postprocess_time_ms'], undefined);
   assert.equal(diffusion['vllm_prefill_ms'], undefined);

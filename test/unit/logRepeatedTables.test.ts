@@ -13,19 +13,19 @@ import { test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
 import { MAPS_BEFORE_COMPILING, buildFieldMap, compiledBuilderOf } from '../../server/core/log/fieldMaps';
 import { FieldSchema } from '../../server/core/log/fieldSchema';
-import { NOT_MEASURED, cellToJson, measured, type Cell, type FieldMap } from '../../server/core/values';
+import { BLANK, NOT_MEASURED, cellToJson, measured, type Cell, type FieldMap } from '../../server/core/values';
 import { ofKind, prng } from './logSupport';
 
-/** What a generated cell prints, and the cell the parser should read (undefined: an empty cell, so the field is absent). */
+/** What a generated cell prints, and the cell the parser should read (an empty cell is BLANK). */
 interface GeneratedCell {
   readonly text: string;
-  readonly cell: Cell | undefined;
+  readonly cell: Cell;
 }
 
 function randomCell(rand: () => number): GeneratedCell {
   const r = rand();
   if (r < 0.15) return { text: 'None', cell: NOT_MEASURED };
-  if (r < 0.22) return { text: '', cell: undefined };
+  if (r < 0.22) return { text: '', cell: BLANK };
   if (r < 0.3) {
     const mean = Math.round(rand() * 1e5) / 1000;
     const n = Math.floor(rand() * 300);
@@ -69,7 +69,7 @@ function generate(tables: number, names: readonly string[], seed: number): Gener
     const rows = names.map((name) => {
       const cells = Array.from({ length: columns }, (_, c) => {
         const g = randomCell(rand);
-        if (g.cell !== undefined) (fields[c] as Record<string, Cell>)[name] = g.cell;
+        (fields[c] as Record<string, Cell>)[name] = g.cell;
         return g.text;
       });
       return [name, ...cells];
@@ -99,7 +99,7 @@ function assertRecords(generated: Generated, problemsAllowed = false): void {
     assert.equal(table.columns.length, want.length);
     table.columns.forEach((column, c) => {
       assert.deepEqual({ ...column.fields }, want[c], `${table.requestId} column ${c}`);
-      // Field order is the printed row order, with empty cells left out.
+      // Field order is the printed row order.
       assert.deepEqual(Object.keys(column.fields), Object.keys(want[c] as FieldMap), `${table.requestId} column ${c} order`);
     });
   }

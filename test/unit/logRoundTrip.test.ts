@@ -1,7 +1,8 @@
 // Round trip: tables rendered exactly as the server renders them (server/simulate/render.ts)
 // parse back to the values that were rendered: numbers as printed ({:,.3f} for floats,
 // thousands separators for ints), None as not measured, lists as mean + count, empty lists
-// and all-zero rows absent, strings and booleans as text.
+// and keys missing from a column blank (the text cell ""), all-zero rows absent, strings and
+// booleans as text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
@@ -18,18 +19,18 @@ import {
   type LogPrefixOptions,
   type PyValue,
 } from '../../server/simulate/render';
-import { NOT_MEASURED, measured, type Cell, type FieldMap } from '../../server/core/values';
+import { BLANK, NOT_MEASURED, measured, type Cell, type FieldMap } from '../../server/core/values';
 import { ofKind, parseChunks, prng, utf8 } from './logSupport';
 
 /** What the parser should make of a value the server printed. undefined: absent. */
 function expectedCell(v: PyValue | undefined): Cell | undefined {
-  if (v === undefined) return NOT_MEASURED; // a key missing from one column prints `None`
+  if (v === undefined) return BLANK; // a key missing from one column prints blank
   if (v === null) return NOT_MEASURED;
   if (typeof v === 'boolean') return { state: 'text', value: v ? 'True' : 'False' };
   if (typeof v === 'string') return { state: 'text', value: v };
   if (v instanceof PyInt) return measured(Math.trunc(v.value));
   if (typeof v === 'number') return measured(printed(formatCell(v)));
-  if (v.length === 0) return undefined;
+  if (v.length === 0) return BLANK;
   const text = formatCell(v);
   return measured(printed(text.slice(0, text.indexOf(' ('))), v.length);
 }
@@ -180,5 +181,5 @@ test('the list rendering before June 2026 (every element {:,.3f} joined by ", ")
   assert.deepEqual(s0?.['inter_output_latencies_ms'], measured(6.5 / 3, 3));
   assert.deepEqual(s1?.['inter_output_latencies_ms'], measured(619.75, 2));
   assert.deepEqual(s0?.['vllm_itls_ms'], measured(22.65), 'a one-element list prints like a float');
-  assert.equal(s1?.['vllm_itls_ms'], undefined);
+  assert.deepEqual(s1?.['vllm_itls_ms'], BLANK, 'an empty list prints blank');
 });

@@ -86,6 +86,7 @@ test('numbers the int32 slots cannot hold exactly are kept exactly: -0, 4+ decim
     transfers: [],
     complete: false,
     hasStageTable: false,
+    overallSummary: null,
     derived: { addedTimeToFirstOutputMs: {} },
   };
   store.add(request);

@@ -20,7 +20,7 @@ const session = (id: string, requestCount = 1): SessionInfo => ({
   problemCount: 0,
 });
 
-const summaryOf = (sessionId: string, requestCount: number): SummaryResult => ({ sessionId, requestCount, stages: [], findings: [], histograms: [], prometheus: null });
+const summaryOf = (sessionId: string, requestCount: number): SummaryResult => ({ sessionId, requestCount, stages: [], findings: [], histograms: [], prometheus: null, edges: [] });
 
 class FakeSource implements LatencyDataSource {
   current: SessionInfo | null = session('s1');

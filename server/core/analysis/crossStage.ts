@@ -2,7 +2,7 @@
 // serving_time_to_first_output_ms is measured from the client request's arrival on every
 // stage, so its stage-to-stage difference is meaningful; vllm_ttft_ms is stage-local and
 // is never subtracted across stages.
-import { numberOf } from '../values';
+import { numberOf, toLogPrecision } from '../values';
 import type { RequestStage } from './types';
 
 const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
@@ -21,7 +21,8 @@ export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<
   for (const stage of firstSegments) {
     const t = numberOf(stage.fields, FIRST_OUTPUT);
     const usable = t !== undefined && t > 0 ? t : undefined;
-    if (usable !== undefined && previous !== undefined) added[stage.stageKey] = usable - previous;
+    // The difference of two printed 3-decimal values, at that precision (no float noise).
+    if (usable !== undefined && previous !== undefined) added[stage.stageKey] = toLogPrecision(usable - previous);
     if (usable !== undefined) previous = usable;
   }
   return added;

@@ -3,8 +3,15 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import type { Cell } from '../values';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
+import { numberOf } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
+
+/**
+ * An [Overall Summary] whose wall time exceeds its one request's e2e_total_ms by more than this
+ * share (and 1 ms) did not start with that request: offline aggregators share one start.
+ */
+const SHARED_START_SLACK = 0.05;
 
 /** Printing has 3 decimals, so a sum of two printed values can be off by 0.001; beyond 0.002 is real. */
 export const SPLIT_TOLERANCE_MS = 0.002;
@@ -32,6 +39,7 @@ export class FindingsBuilder {
   private requestsWithoutStageTable = 0;
   /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
   private readonly oneOutputExamples = new Map<number | null, OneOutputExample>();
+  private overallSummaries = 0;
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
@@ -40,6 +48,7 @@ export class FindingsBuilder {
       this.requestsWithoutStageTable += 1;
       this.hit('stage-tables-missing', 'info', null, request.requestId);
     }
+    this.checkOverallSummary(request);
     // Called once per request of a 100k-request log: no arrays built here.
     let firstStageId = Number.POSITIVE_INFINITY;
     for (const stage of request.stages) if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
@@ -101,6 +110,23 @@ export class FindingsBuilder {
     }
   }
 
+  /**
+   * Offline Omni.generate builds one aggregator per prompt with one shared start: each
+   * [Overall Summary] says e2e_requests 1, and its wall time runs from the shared start, so it
+   * is longer than the prompt's own E2E and grows with finishing order (formats reference,
+   * "Newer than everything below", 7). Served requests have their own start: wall = E2E.
+   */
+  private checkOverallSummary(request: AnalyzedRequest): void {
+    const overall = request.overallSummary;
+    if (overall === null) return;
+    this.overallSummaries += 1;
+    const covers = numberOf(overall.fields, 'e2e_requests');
+    const wall = numberOf(overall.fields, 'e2e_wall_time_ms');
+    const e2e = numberOf(request.e2e, 'e2e_total_ms');
+    if (covers !== 1 || wall === undefined || e2e === undefined || !(wall > e2e * (1 + SHARED_START_SLACK) + 1)) return;
+    this.hit('overall-summary-per-prompt', 'info', null, request.requestId, wall - e2e, 'e2e_wall_time_ms');
+  }
+
   private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
     // Buckets by code, then stage: no key string built per hit (some codes hit every request).
     let byStage = this.bucketIndex.get(code);
@@ -140,6 +166,12 @@ export class FindingsBuilder {
         return `${n} request${n === 1 ? ' has' : 's have'} no [StageRequestStats] table: builds with the phase split log it at DEBUG, so start the server with VLLM_LOGGING_LEVEL=DEBUG to see queued/prefill/decode per stage. Stage times shown come from [OmniTiming].`;
       case 'prefill-covers-decode':
         return this.oneOutputMessage(b.stageId, of(b.stageId));
+      case 'overall-summary-per-prompt':
+        return (
+          `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
+          `(by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): offline Omni.generate builds one aggregator per prompt with one shared start, so each table covers one prompt ` +
+          'and its wall time grows with finishing order. None of them covers the run, and adding or averaging them does not give one: Stage Lens does neither; the run\'s figures are the per-request tables.'
+        );
       case 'cold-start':
         return '';
     }

@@ -1,13 +1,17 @@
 // Groups parsed records into requests, in stream order. The server prints one request's
 // records in one call (Overall Summary, RequestE2EStats, OmniTiming, StageRequestStats,
 // TransferEdgeStats), so a request is final when a record of another call arrives, a
-// boot marker arrives, or the stream is flushed. Boot markers number the server boots
+// boot marker arrives, or the stream is flushed. The [Overall Summary] that opens a call
+// belongs to the requests of that call: the next `e2e_requests` requests (1 when serving).
+// Boot markers number the server boots
 // inside one log; the first request after each boot is marked cold (seed 001: a cold
 // start can put a one-time cost into any phase).
-import type { LogRecord, OmniTimingRecord, StageTableRecord, TransferEdge } from '../records';
+import type { LogRecord, OmniTimingRecord, OverallSummaryRecord, StageTableRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
+import { numberOf } from '../values';
+import { requestTransfers } from './transfers';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
-import type { AnalyzedRequest } from './types';
+import type { AnalyzedRequest, RequestOverallSummary } from './types';
 import { addedTimeToFirstOutput } from './crossStage';
 
 interface OpenRequest {
@@ -22,7 +26,13 @@ interface OpenRequest {
   timing: OmniTimingRecord | null;
   transfers: TransferEdge[];
   complete: boolean;
+  readonly overallSummary: RequestOverallSummary | null;
 }
+
+/** Requests an [Overall Summary] is taken to cover when it does not say (its rows were not read). */
+const DEFAULT_CALL_REQUESTS = 1;
+/** A summary claiming more requests than this still covers at most this many (garbage input). */
+const MAX_CALL_REQUESTS = 1_000_000;
 
 /** Request ids of duplex records carry response/turn: keep them apart. */
 function requestKeyOf(requestId: string, identity: Readonly<Record<string, string>>): string {
@@ -47,21 +57,28 @@ export class RequestAssembler {
   private boot = 0;
   private bootHasRequest = false;
   private readonly seenKeys = new Map<string, number>();
+  /** The [Overall Summary] of the current call, and how many more requests it covers. */
+  private overall: RequestOverallSummary | null = null;
+  private overallLeft = 0;
 
   /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
   add(record: LogRecord): AnalyzedRequest[] {
     switch (record.kind) {
       case 'bootMarker': {
         const done = this.flush();
+        this.overall = null;
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
           this.bootHasRequest = false;
         }
         return done;
       }
-      case 'overallSummary':
+      case 'overallSummary': {
         // Printed first in each call: the previous call's request is complete.
-        return this.flush();
+        const done = this.flush();
+        this.startCall(record);
+        return done;
+      }
       case 'requestE2E':
       case 'omniTiming':
       case 'stageTable':
@@ -100,6 +117,20 @@ export class RequestAssembler {
     return open === null ? [] : [finalize(open)];
   }
 
+  private startCall(record: OverallSummaryRecord): void {
+    const covers = numberOf(record.fields, 'e2e_requests');
+    this.overall = { line: record.line, fields: record.fields };
+    this.overallLeft = covers !== undefined && Number.isInteger(covers) && covers >= 1 ? Math.min(covers, MAX_CALL_REQUESTS) : DEFAULT_CALL_REQUESTS;
+  }
+
+  /** The summary of the call a request that starts now belongs to. */
+  private takeOverall(): RequestOverallSummary | null {
+    if (this.overall === null) return null;
+    const summary = this.overall;
+    if (--this.overallLeft <= 0) this.overall = null;
+    return summary;
+  }
+
   private startRequest(key: string, line: number, timestamp: string | null): OpenRequest {
     const seen = this.seenKeys.get(key) ?? 0;
     this.seenKeys.set(key, seen + 1);
@@ -118,6 +149,7 @@ export class RequestAssembler {
       timing: null,
       transfers: [],
       complete: true,
+      overallSummary: this.takeOverall(),
     };
     return this.open;
   }
@@ -134,7 +166,8 @@ function finalize(open: OpenRequest): AnalyzedRequest {
     stages,
     e2e: open.e2e,
     timing: open.timing,
-    transfers: open.transfers,
+    transfers: requestTransfers(open.transfers, open.timing),
+    overallSummary: open.overallSummary,
     complete: open.complete,
     hasStageTable: open.stageTable !== null,
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },

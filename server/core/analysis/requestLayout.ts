@@ -1,6 +1,6 @@
 // The shape of a request apart from its numbers: which stages, which fields in which
 // order, which cells carry a sample count, which transfer edges, which [OmniTiming]
-// parts. A server build prints the same shape for request after request, so one layout
+// parts, which [Overall Summary] rows (when kept). A server build prints the same shape for request after request, so one layout
 // object is shared by thousands of requests and each request keeps only its numbers.
 import type { OmniTimingRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
@@ -42,6 +42,8 @@ export interface RequestLayout {
   readonly e2e: FieldLayout;
   readonly transfers: readonly TransferLayout[];
   readonly timing: TimingLayout | null;
+  /** The [Overall Summary] kept with the request: its title's line (one slot), then its fields. */
+  readonly overall: FieldLayout | null;
   readonly slotCount: number;
 }
 
@@ -52,6 +54,7 @@ export interface LayoutSource {
   readonly e2e: FieldMap;
   readonly transfers: readonly TransferEdge[];
   readonly timing: OmniTimingRecord | null;
+  readonly overall: FieldMap | null;
 }
 
 const SEP = '\u0001';
@@ -95,6 +98,8 @@ export class LayoutTable {
     if (timing !== null) {
       parts.push(`t${timing.stages.map((s) => `${s.stageId}=${s.label ?? ''}`).join(',')}|${timing.transfers.map((t) => `${t.fromStage}>${t.toStage}`).join(',')}`);
     }
+    const overallKey = source.overall === null ? null : this.fieldKey(source.overall);
+    if (overallKey !== null) parts.push(`o${overallKey}`);
     const key = parts.join('\u0002');
     const known = this.layouts.get(key);
     if (known !== undefined) return known;
@@ -119,10 +124,11 @@ export class LayoutTable {
             transfers: timing.transfers.map((t) => ({ fromStage: t.fromStage, toStage: t.toStage })),
             slotCount: 4 + timing.stages.length + timing.transfers.length,
           };
-    let slotCount = e2e.slotCount + (timingLayout?.slotCount ?? 0);
+    const overall = source.overall === null || overallKey === null ? null : this.fieldLayout(overallKey, source.overall);
+    let slotCount = e2e.slotCount + (timingLayout?.slotCount ?? 0) + (overall === null ? 0 : 1 + overall.slotCount);
     for (const s of stages) slotCount += s.fields.slotCount;
     for (const t of transfers) slotCount += t.fields.slotCount;
-    const layout: RequestLayout = { stages, stagesFromTiming: source.stagesFromTiming, e2e, transfers, timing: timingLayout, slotCount };
+    const layout: RequestLayout = { stages, stagesFromTiming: source.stagesFromTiming, e2e, transfers, timing: timingLayout, overall, slotCount };
     if (this.layouts.size < MAX_LAYOUTS) this.layouts.set(key, layout);
     return layout;
   }
@@ -159,6 +165,8 @@ export class LayoutTable {
 function matches(layout: RequestLayout, source: LayoutSource): boolean {
   if (layout.stagesFromTiming !== source.stagesFromTiming || layout.stages.length !== source.stages.length) return false;
   if (layout.transfers.length !== source.transfers.length || (layout.timing === null) !== (source.timing === null)) return false;
+  if ((layout.overall === null) !== (source.overall === null)) return false;
+  if (layout.overall !== null && source.overall !== null && !fieldsMatch(layout.overall, source.overall)) return false;
   for (let i = 0; i < source.stages.length; i++) {
     const s = source.stages[i] as LayoutSource['stages'][number];
     const l = layout.stages[i] as StageColumnLayout;

@@ -12,7 +12,8 @@ import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
 import { SlotCodec } from './packedValues';
 import { stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
-import type { AnalyzedRequest, RequestStage } from './types';
+import { requestTransfers, tableEdgesOf } from './transfers';
+import type { AnalyzedRequest, RequestOverallSummary, RequestStage } from './types';
 
 /** Read access to a list of analysed requests: an array, or a RequestStore. */
 export interface RequestList extends Iterable<AnalyzedRequest> {
@@ -62,6 +63,11 @@ function rarePartsOf(request: AnalyzedRequest, asides: Map<number, Cell> | null)
   return { timingIdentity: plainIdentity ? null : identity, timingExtra: extra, asides, whole: null };
 }
 
+export interface RequestStoreOptions {
+  /** Keep each request's [Overall Summary] (default true; a few slots per request). */
+  readonly keepOverallSummaries?: boolean;
+}
+
 export class RequestStore implements RequestList {
   private readonly entries: PackedRequest[] = [];
   private readonly arena = new ChunkedInt32();
@@ -70,6 +76,11 @@ export class RequestStore implements RequestList {
   private readonly textCells = new Map<string, Cell>();
   /** requestId -> position; ids are unique (the assembler numbers repeats). */
   private readonly positions = new Map<string, number>();
+  private readonly keepOverall: boolean;
+
+  constructor(options: RequestStoreOptions = {}) {
+    this.keepOverall = options.keepOverallSummaries !== false;
+  }
 
   get length(): number {
     return this.entries.length;
@@ -85,16 +96,20 @@ export class RequestStore implements RequestList {
     const flags = (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0) | (request.hasStageTable ? HAS_STAGE_TABLE : 0);
     const timing = request.timing;
     const fromTiming = !request.hasStageTable && timing !== null;
+    const tableEdges = tableEdgesOf(request.transfers);
+    const overall = this.keepOverall ? request.overallSummary : null;
     const layout = this.layouts.layoutOf({
       stages: fromTiming ? [] : request.stages,
       stagesFromTiming: fromTiming,
       e2e: request.e2e,
-      transfers: request.transfers,
+      transfers: tableEdges,
       timing,
+      overall: overall?.fields ?? null,
     });
     const bootFlags = request.boot * FLAG_SPAN + flags + (!fromTiming && tableHasNativeStats(request.stages) ? NATIVE_STATS : 0);
     if (layout.slotCount > ChunkedInt32.MAX_RUN) {
-      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: request };
+      const kept = overall === request.overallSummary ? request : { ...request, overallSummary: overall };
+      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
       this.entries.push(new PackedRequest(request.requestId, null, 0, request.line, bootFlags, request.timestamp, 0, null, rare));
       return;
     }
@@ -102,8 +117,9 @@ export class RequestStore implements RequestList {
     const writer = new SlotWriter(this.arena.chunkOf(offset), ChunkedInt32.offsetIn(offset), this.codec, offset);
     if (!fromTiming) request.stages.forEach((s, i) => writer.fields(s.fields, (layout.stages[i] as { fields: FieldLayout }).fields));
     writer.fields(request.e2e, layout.e2e);
-    request.transfers.forEach((t, i) => writer.fields(t.fields, (layout.transfers[i] as { fields: FieldLayout }).fields));
+    tableEdges.forEach((t, i) => writer.fields(t.fields, (layout.transfers[i] as { fields: FieldLayout }).fields));
     if (timing !== null) writer.timing(timing);
+    if (overall !== null && layout.overall !== null) writer.overall(overall, layout.overall);
     this.entries.push(
       new PackedRequest(
         request.requestId,
@@ -142,8 +158,9 @@ export class RequestStore implements RequestList {
       ? []
       : layout.stages.map((s) => ({ column: s.stageKey, stageId: s.stageId, segment: s.segment, fields: reader.fields(s.fields) }));
     const e2e = reader.fields(layout.e2e);
-    const transfers: TransferEdge[] = layout.transfers.map((t) => ({ edge: t.edge, fromStage: t.fromStage, toStage: t.toStage, fields: reader.fields(t.fields) }));
+    const tableEdges: TransferEdge[] = layout.transfers.map((t) => ({ edge: t.edge, fromStage: t.fromStage, toStage: t.toStage, fields: reader.fields(t.fields) }));
     const timing = layout.timing === null ? null : reader.timing(layout, entry);
+    const overallSummary = layout.overall === null ? null : reader.overall(layout.overall);
     const stages: RequestStage[] = layout.stagesFromTiming && timing !== null ? stagesFromTiming(timing) : stagesFromColumns(columns);
     return {
       requestId: entry.requestId,
@@ -154,7 +171,8 @@ export class RequestStore implements RequestList {
       stages,
       e2e,
       timing,
-      transfers,
+      transfers: requestTransfers(tableEdges, timing),
+      overallSummary,
       complete: (entry.bootFlags & COMPLETE) !== 0,
       hasStageTable: (entry.bootFlags & HAS_STAGE_TABLE) !== 0,
       derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
@@ -314,6 +332,11 @@ class SlotWriter {
     for (const x of t.transfers) this.chunk[this.pos++] = this.codec.number(x.ms);
   }
 
+  overall(summary: RequestOverallSummary, layout: FieldLayout): void {
+    this.chunk[this.pos++] = this.codec.number(summary.line);
+    this.fields(summary.fields, layout);
+  }
+
   private get written(): number {
     return this.pos - ChunkedInt32.offsetIn(this.arenaOffset);
   }
@@ -383,6 +406,11 @@ class SlotReader {
       ar2diffusionMs,
       extra: entry.rare?.timingExtra ?? {},
     };
+  }
+
+  overall(layout: FieldLayout): RequestOverallSummary {
+    const line = this.number();
+    return { line, fields: this.fields(layout) };
   }
 
   private number(): number {

@@ -2,11 +2,12 @@
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
+import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
-import type { AnalyzedRequest, Finding, StageSummary } from './types';
+import type { AnalyzedRequest, EdgeSummary, Finding, StageSummary } from './types';
 
 const MAX_OVERALL_SUMMARIES = 16;
 
@@ -16,6 +17,8 @@ export interface AnalysisSnapshot {
   readonly stages: readonly StageSummary[];
   /** Per stage and replica, only for stages seen on more than one replica. */
   readonly replicas: readonly StageSummary[];
+  /** Per transfer edge, over the same requests as the stage summaries. */
+  readonly edges: readonly EdgeSummary[];
   readonly findings: readonly Finding[];
   readonly problems: readonly ParseProblem[];
   readonly overallSummaries: readonly OverallSummaryRecord[];
@@ -30,20 +33,25 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
+  readonly keepOverallSummaries?: boolean;
 }
 
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries = new StageSummaryBuilder();
+  private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
-  private readonly store = new RequestStore();
+  private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
   private readonly overall: OverallSummaryRecord[] = [];
   private readonly engines = new Map<string, EngineStatsRecord>();
   private bootCount = 0;
   private legacyCount = 0;
 
-  constructor(private readonly options: StreamAnalysisOptions = {}) {}
+  constructor(private readonly options: StreamAnalysisOptions = {}) {
+    this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
+  }
 
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
@@ -72,9 +80,9 @@ export class StreamAnalysis {
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
-  summary(maxRequestIds = 200): { stages: StageSummary[]; findings: Finding[] } {
+  summary(maxRequestIds = 200): { stages: StageSummary[]; edges: EdgeSummary[]; findings: Finding[] } {
     const stages = this.summaries.stages();
-    return { stages, findings: this.findingsBuilder.findings(stages, maxRequestIds) };
+    return { stages, edges: this.edgeSummaries.edges(), findings: this.findingsBuilder.findings(stages, maxRequestIds) };
   }
 
   snapshot(): AnalysisSnapshot {
@@ -92,6 +100,7 @@ export class StreamAnalysis {
       get replicas(): readonly StageSummary[] {
         return (replicas ??= summaries.replicas(included()));
       },
+      edges: this.edgeSummaries.edges(),
       findings: this.findingsBuilder.findings(stages),
       problems: this.problemList,
       overallSummaries: this.overall,
@@ -122,7 +131,10 @@ export class StreamAnalysis {
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
     for (const request of requests) {
       this.store.add(request);
-      if (!(this.options.excludeCold === true && request.cold)) this.summaries.add(request);
+      if (!(this.options.excludeCold === true && request.cold)) {
+        this.summaries.add(request);
+        this.edgeSummaries.add(request);
+      }
       this.findingsBuilder.add(request);
       this.options.onRequest?.(request);
     }

@@ -2,7 +2,7 @@
 // distributions, and findings. Shared (as types) by the CLI, the language server and the
 // webviews through server/protocol.ts.
 import type { FieldMap } from '../values';
-import type { OmniTimingRecord, TransferEdge } from '../records';
+import type { OmniTimingRecord } from '../records';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -65,6 +65,44 @@ export interface RequestDerived {
   readonly addedTimeToFirstOutputMs: Readonly<Record<string, number>>;
 }
 
+/**
+ * How to read the send (tx) time `[OmniTiming]` prints for an edge (`transfers=[0->1=0.00ms]`):
+ *  measured     a send was timed: above 0, or the edge's TransferEdgeStats column has a measured tx_time_ms
+ *  notRecorded  0.00 with no measured tx_time_ms for the edge: no payload transfer recorded, not a 0 ms
+ *               hand-off. vLLM-Omni creates the edge when the downstream stage reports its stats (for
+ *               every stage after the first) and prints the send time the orchestrator accumulated on
+ *               it, 0 when it forwarded nothing there (async chunk streams the input through the
+ *               connector instead). `metrics/stats.py` record_transfer_rx / on_forward / _log_omni_timing.
+ *  absent       [OmniTiming] was not printed or does not name the edge
+ */
+export type TransferTxState = 'measured' | 'notRecorded' | 'absent';
+
+/** One edge `from->to` of a request: its TransferEdgeStats column and its [OmniTiming] part, kept apart. */
+export interface RequestTransfer {
+  /** `0->1` as printed. */
+  readonly edge: string;
+  readonly fromStage: number | null;
+  readonly toStage: number | null;
+  /**
+   * The edge's TransferEdgeStats column as printed (size_kbytes, tx_time_ms, rx_decode_time_ms,
+   * in_flight_time_ms, any other row): absent rows are hidden (zero or not measured), `None` is
+   * not measured. Empty when no column was printed for the edge.
+   */
+  readonly fields: FieldMap;
+  /** Whether a TransferEdgeStats column was printed for this edge (DEBUG, and some value not zero). */
+  readonly tablePrinted: boolean;
+  /** The edge's `[OmniTiming]` tx time, ms as printed (2 decimals); null when absent. */
+  readonly omniTimingTxMs: number | null;
+  readonly omniTimingTxState: TransferTxState;
+}
+
+/** The `[Overall Summary]` printed with a request's call (online serving: one per request). */
+export interface RequestOverallSummary {
+  /** Line of the table's title. */
+  readonly line: number;
+  readonly fields: FieldMap;
+}
+
 export interface AnalyzedRequest {
   readonly requestId: string;
   /** 1-based number of the server boot this request ran in; 0 when no boot marker preceded it. */
@@ -78,7 +116,14 @@ export interface AnalyzedRequest {
   readonly stages: readonly RequestStage[];
   readonly e2e: FieldMap;
   readonly timing: OmniTimingRecord | null;
-  readonly transfers: readonly TransferEdge[];
+  /** Every edge named by a TransferEdgeStats table or by [OmniTiming], table edges first, in printed order. */
+  readonly transfers: readonly RequestTransfer[];
+  /**
+   * The [Overall Summary] printed with this request's call (it covers `e2e_requests` requests: one
+   * per request when serving, one per prompt offline); null when none was printed, or not kept
+   * (StreamAnalysisOptions.keepOverallSummaries false). Empty fields when the parser skipped its rows.
+   */
+  readonly overallSummary: RequestOverallSummary | null;
   /** false when one of its tables was cut off. */
   readonly complete: boolean;
   /** false when only E2E/OmniTiming were printed (the stage table is DEBUG-only on phase-split builds). */
@@ -121,6 +166,30 @@ export interface StageSummary {
   readonly prefillDecodeMs: Distribution | null;
 }
 
+/** How many requests had a transfer field measured, None, or no number (hidden row, or no table column). */
+export interface EdgeFieldStates {
+  readonly measured: number;
+  readonly notMeasured: number;
+  readonly hidden: number;
+}
+
+/** One transfer edge `from->to` over the requests that name it (a TransferEdgeStats column or [OmniTiming]). */
+export interface EdgeSummary {
+  readonly edge: string;
+  readonly fromStage: number | null;
+  readonly toStage: number | null;
+  readonly requestCount: number;
+  /** Requests that printed a TransferEdgeStats column for the edge. */
+  readonly tableCount: number;
+  /** Every TransferEdgeStats field (size_kbytes, tx_time_ms, rx_decode_time_ms, in_flight_time_ms, ...) over measured values only. */
+  readonly fields: Readonly<Record<string, Distribution>>;
+  /** Per field, the requests in each state (hidden counts requests without a column too); every field any request printed. */
+  readonly fieldStates: Readonly<Record<string, EdgeFieldStates>>;
+  /** [OmniTiming]'s send time over measured values only (never the notRecorded 0.00s); null when none. */
+  readonly omniTimingTxMs: Distribution | null;
+  readonly omniTimingTxStates: Readonly<Record<TransferTxState, number>>;
+}
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export type FindingCode =
@@ -132,6 +201,7 @@ export type FindingCode =
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'
   | 'stage-tables-missing'
+  | 'overall-summary-per-prompt'
   | 'prefill-covers-decode';
 
 export interface Finding {

@@ -14,7 +14,7 @@ import type {
   StageColumn,
   TransferEdge,
 } from '../records';
-import type { FieldMap } from '../values';
+import { BLANK, type FieldMap } from '../values';
 import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, plainNumberCellEnd, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
 import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
@@ -365,8 +365,9 @@ export class TableBuilder implements OpenRecord {
         }
       }
       if (src.charCodeAt(i) === CH_PIPE) {
+        // A blank cell: printed, with nothing in it (not a hidden row, not None).
         q = i;
-        column?.addAbsent(this.rowSchema.parent ?? this.rowSchema);
+        column?.addCell(name, BLANK);
       } else {
         // Plain numbers, (n=N) and None of ASCII pieces from the bytes; anything else (and
         // every cell of a piece that is not ASCII) through parseCell.
@@ -381,7 +382,7 @@ export class TableBuilder implements OpenRecord {
           q = src.indexOf('|', i);
           const cell = parseCell(src, p + 1, q, this.ctx.texts);
           if (column !== null) {
-            if (cell === undefined) column.addAbsent(this.rowSchema.parent ?? this.rowSchema);
+            if (cell === undefined) column.addCell(name, BLANK);
             else if (typeof cell === 'number') column.addNumber(name, cell);
             else column.addCell(name, cell);
           }
@@ -390,7 +391,7 @@ export class TableBuilder implements OpenRecord {
       k++;
       p = q;
     }
-    // A row short of cells: the missing ones are empty.
+    // A row short of cells (not what PrettyTable prints): the missing ones were not printed, so they are absent.
     for (let m = k; m < n; m++) (columns[m] as ColumnReader).addAbsent(this.rowSchema.parent ?? this.rowSchema);
     if (k !== n && this.title?.kind !== 'overall' && this.title?.kind !== 'e2e' && !this.cellCountReported) {
       this.cellCountReported = true;

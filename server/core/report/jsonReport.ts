@@ -1,26 +1,61 @@
-// `analyze --format json` (schema 1). In `fields` an absent (hidden) row is left out and
-// an explicit None is null; split values are numbers or null, and `splitState` says
-// which of measured / notMeasured / hidden / notRecorded / inferred each one is.
+// `analyze --format json` (schema 1). Field maps are as printed: an absent (hidden) row is left
+// out, an explicit None is null, a blank cell is "", a `mean (n=N)` list cell is its mean with
+// N in `listCounts`. Split values are numbers or null, and `splitState` says which of
+// measured / notMeasured / hidden / notRecorded / inferred each one is. Values derived here or
+// in the analysis (differences, means, percentiles) are at the log's precision, 3 decimals.
+// One request's JSON is made by `requestJson` alone, so the report can be written request by
+// request.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
-import type { AnalyzedRequest, Distribution, SplitName, SplitState } from '../analysis/types';
+import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, RequestTransfer, SplitName, SplitState, TransferTxState } from '../analysis/types';
 import type { FieldMap } from '../values';
-import { cellToJson } from '../values';
+import { cellToJson, toLogPrecision } from '../values';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
 import type { HistogramSummary } from '../promSummary';
 
 export type HistogramSummaryJson = HistogramSummary;
 
+/** A cell as printed: a number, text ("" for a blank cell), or null for None. */
+export type CellJson = number | string | null;
+
 export interface StageJson {
   readonly stageId: number | null;
   readonly segment: number;
   readonly replicaId: number;
   readonly kind: string;
-  readonly fields: Record<string, number | string | null>;
+  readonly fields: Record<string, CellJson>;
+  /** For each `mean (n=N)` list cell of `fields`: N, the samples behind the mean. */
+  readonly listCounts: Record<string, number>;
   readonly split: Readonly<Record<SplitName, number | null>>;
   readonly splitState: Readonly<Record<SplitName, SplitState>>;
   /** true: this stage emitted one output, when it stopped, so split.prefillMs covers its decode steps too (prefill+decode; oneOutputStage.ts). */
   readonly prefillCoversDecode: boolean;
+}
+
+export interface TransferJson {
+  readonly fromStage: number | null;
+  readonly toStage: number | null;
+  /** The edge's TransferEdgeStats column as printed (hidden rows absent); {} without a column. */
+  readonly fields: Record<string, CellJson>;
+  /** Whether a TransferEdgeStats column was printed for the edge. */
+  readonly tablePrinted: boolean;
+  /** The edge's [OmniTiming] send time as printed, ms; null when absent. */
+  readonly omniTimingTxMs: number | null;
+  /** measured | notRecorded (0.00 with no measured tx_time_ms: no payload transfer recorded) | absent */
+  readonly omniTimingTxState: TransferTxState;
+}
+
+export interface OmniTimingJson {
+  readonly totalS: number | null;
+  readonly preprocessS: number | null;
+  readonly engineS: number | null;
+  /** stage id -> seconds as printed. */
+  readonly stages: Record<string, number>;
+  /** `0->1` -> send time in ms as printed (see transfers[edge].omniTimingTxState for what a 0 means). */
+  readonly transfers: Record<string, number>;
+  readonly ar2diffusionMs: number | null;
+  /** Any other key=value parts, verbatim. */
+  readonly extra: Readonly<Record<string, string>>;
 }
 
 export interface RequestJson {
@@ -30,10 +65,28 @@ export interface RequestJson {
   readonly line: number;
   readonly timestamp: string | null;
   readonly complete: boolean;
+  /** Whether a [StageRequestStats] table was printed (it is DEBUG-only); without one, stages come from [OmniTiming]. */
+  readonly stageTable: boolean;
   readonly stages: Record<string, StageJson>;
-  readonly e2e: Record<string, number>;
+  /** The [RequestE2EStats] table as printed. */
+  readonly e2e: Record<string, CellJson>;
   readonly addedTimeToFirstOutputMs: Readonly<Record<string, number>>;
-  readonly omniTiming: { readonly totalS: number | null; readonly stages: Record<string, number> } | null;
+  /** Per edge `from->to`: the TransferEdgeStats column and the [OmniTiming] send time. */
+  readonly transfers: Record<string, TransferJson>;
+  readonly omniTiming: OmniTimingJson | null;
+  /** The [Overall Summary] printed with this request's call (it covers `e2e_requests` requests); null when none. */
+  readonly overallSummary: { readonly line: number; readonly fields: Record<string, CellJson> } | null;
+}
+
+export interface EdgeSummaryJson {
+  readonly fromStage: number | null;
+  readonly toStage: number | null;
+  readonly requestCount: number;
+  readonly tableCount: number;
+  readonly fields: Record<string, Distribution>;
+  readonly fieldStates: Readonly<Record<string, EdgeFieldStates>>;
+  readonly omniTimingTxMs: Distribution | null;
+  readonly omniTimingTxStates: Readonly<Record<TransferTxState, number>>;
 }
 
 export interface AnalysisJson {
@@ -53,29 +106,80 @@ export interface AnalysisJson {
     }
   >;
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
+  /** Per transfer edge: p50/p90/p99 of each field over measured values only. */
+  readonly edgeSummary: Record<string, EdgeSummaryJson>;
   readonly histograms: HistogramSummaryJson[];
   readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; requestCount: number; message: string }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
 }
 
-function fieldsJson(fields: FieldMap): Record<string, number | string | null> {
-  const out: Record<string, number | string | null> = {};
-  for (const [name, cell] of Object.entries(fields)) out[name] = cellToJson(cell);
+function fieldsJson(fields: FieldMap): Record<string, CellJson> {
+  const out: Record<string, CellJson> = {};
+  for (const name in fields) out[name] = cellToJson(fields[name] as FieldMap[string]);
   return out;
 }
 
-function numbersOnly(fields: FieldMap): Record<string, number> {
+function listCountsJson(fields: FieldMap): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [name, cell] of Object.entries(fields)) if (cell.state === 'measured') out[name] = cell.value;
+  for (const name in fields) {
+    const cell = fields[name] as FieldMap[string];
+    if (cell.state === 'measured' && cell.sampleCount !== undefined) out[name] = cell.sampleCount;
+  }
+  return out;
+}
+
+function transferJson(t: RequestTransfer): TransferJson {
+  return { fromStage: t.fromStage, toStage: t.toStage, fields: fieldsJson(t.fields), tablePrinted: t.tablePrinted, omniTimingTxMs: t.omniTimingTxMs, omniTimingTxState: t.omniTimingTxState };
+}
+
+function omniTimingJson(r: AnalyzedRequest): OmniTimingJson | null {
+  const t = r.timing;
+  if (t === null) return null;
+  const stages: Record<string, number> = {};
+  for (const s of t.stages) stages[String(s.stageId)] = s.seconds;
+  const transfers: Record<string, number> = {};
+  for (const x of t.transfers) transfers[`${x.fromStage}->${x.toStage}`] = x.ms;
+  return { totalS: t.totalS, preprocessS: t.preprocessS, engineS: t.engineS, stages, transfers, ar2diffusionMs: t.ar2diffusionMs, extra: t.extra };
+}
+
+/** Derived numbers at the log's precision. */
+function derivedJson(values: Readonly<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k in values) out[k] = toLogPrecision(values[k] as number);
+  return out;
+}
+
+export function distributionJson(d: Distribution): Distribution {
+  return { count: d.count, mean: toLogPrecision(d.mean), p50: toLogPrecision(d.p50), p90: toLogPrecision(d.p90), p99: toLogPrecision(d.p99), max: toLogPrecision(d.max) };
+}
+
+function distributionsJson<K extends string>(ds: Readonly<Partial<Record<K, Distribution>>>): Partial<Record<K, Distribution>> {
+  const out: Partial<Record<K, Distribution>> = {};
+  for (const k in ds) {
+    const d = ds[k];
+    if (d !== undefined) out[k] = distributionJson(d);
+  }
   return out;
 }
 
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
-    stages[s.stageKey] = { stageId: s.stageId, segment: s.segment, replicaId: s.replicaId, kind: s.kind, fields: fieldsJson(s.fields), split: s.split.values, splitState: s.split.states, prefillCoversDecode: prefillCoversDecode(r, s) };
+    stages[s.stageKey] = {
+      stageId: s.stageId,
+      segment: s.segment,
+      replicaId: s.replicaId,
+      kind: s.kind,
+      fields: fieldsJson(s.fields),
+      listCounts: listCountsJson(s.fields),
+      split: derivedSplit(s.split.values, s.split.states),
+      splitState: s.split.states,
+      prefillCoversDecode: prefillCoversDecode(r, s),
+    };
   }
+  const transfers: Record<string, TransferJson> = {};
+  for (const t of r.transfers) transfers[t.edge] = transferJson(t);
   return {
     requestId: r.requestId,
     boot: r.boot,
@@ -83,10 +187,37 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
     line: r.line,
     timestamp: r.timestamp,
     complete: r.complete,
+    stageTable: r.hasStageTable,
     stages,
-    e2e: numbersOnly(r.e2e),
-    addedTimeToFirstOutputMs: r.derived.addedTimeToFirstOutputMs,
-    omniTiming: r.timing === null ? null : { totalS: r.timing.totalS, stages: Object.fromEntries(r.timing.stages.map((s) => [String(s.stageId), s.seconds])) },
+    e2e: fieldsJson(r.e2e),
+    addedTimeToFirstOutputMs: derivedJson(r.derived.addedTimeToFirstOutputMs),
+    transfers,
+    omniTiming: omniTimingJson(r),
+    overallSummary: r.overallSummary === null ? null : { line: r.overallSummary.line, fields: fieldsJson(r.overallSummary.fields) },
+  };
+}
+
+/** Split values: printed ones as printed, inferred ones at the log's precision. */
+function derivedSplit(values: Readonly<Record<SplitName, number | null>>, states: Readonly<Record<SplitName, SplitState>>): Record<SplitName, number | null> {
+  const out = { ...values };
+  for (const k in out) {
+    const name = k as SplitName;
+    const v = out[name];
+    if (v !== null && states[name] === 'inferred') out[name] = toLogPrecision(v);
+  }
+  return out;
+}
+
+export function edgeSummaryJson(e: EdgeSummary): EdgeSummaryJson {
+  return {
+    fromStage: e.fromStage,
+    toStage: e.toStage,
+    requestCount: e.requestCount,
+    tableCount: e.tableCount,
+    fields: distributionsJson(e.fields) as Record<string, Distribution>,
+    fieldStates: e.fieldStates,
+    omniTimingTxMs: e.omniTimingTxMs === null ? null : distributionJson(e.omniTimingTxMs),
+    omniTimingTxStates: e.omniTimingTxStates,
   };
 }
 
@@ -94,17 +225,27 @@ export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSu
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
-    stageSummary[s.stageKey] = { ...s.fields };
-    splitSummary[s.stageKey] = { split: s.split, states: s.splitStates, addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs, requestCount: s.requestCount, oneOutputRequests: s.oneOutputRequests, prefillDecodeMs: s.prefillDecodeMs };
+    stageSummary[s.stageKey] = distributionsJson(s.fields) as Record<string, Distribution>;
+    splitSummary[s.stageKey] = {
+      split: distributionsJson(s.split),
+      states: s.splitStates,
+      addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
+      requestCount: s.requestCount,
+      oneOutputRequests: s.oneOutputRequests,
+      prefillDecodeMs: s.prefillDecodeMs === null ? null : distributionJson(s.prefillDecodeMs),
+    };
   }
   const replicaSummary: AnalysisJson['replicaSummary'] = {};
-  for (const s of snapshot.replicas) replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = { ...s.fields };
+  for (const s of snapshot.replicas) replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = distributionsJson(s.fields) as Record<string, Distribution>;
+  const edgeSummary: AnalysisJson['edgeSummary'] = {};
+  for (const e of snapshot.edges) edgeSummary[e.edge] = edgeSummaryJson(e);
   return {
     schema: 1,
     requests: snapshot.requests.map(requestJson),
     stageSummary,
     splitSummary,
     replicaSummary,
+    edgeSummary,
     histograms,
     findings: snapshot.findings.map((f) => ({ code: f.code, severity: f.severity, stageId: f.stageId, requestIds: f.requestIds, requestCount: f.requestCount, message: f.message })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
