@@ -14,13 +14,16 @@ import { FindingsBuilder } from '../../server/core/analysis/findings';
 import { parseExposition } from '../../server/core/prom';
 import { histogramSummariesOf } from '../../server/core/promSummary';
 import type { SummaryResult } from '../../server/protocol';
-import { formatCompact } from '../../webview/shared/format';
+import { formatCompact, formatDurationMs } from '../../webview/shared/format';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
+import { FakeHost } from '../fixtures/webview/fakeHost';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
+/** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
+const OMNI_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 
 /** The stage's queue time all 0.2 ms, in vLLM's request-latency buckets (the lowest is 0.3 s). */
@@ -34,11 +37,11 @@ vllm:request_queue_time_seconds_sum{stage="0"} 0.0012
 vllm:request_queue_time_seconds_count{stage="0"} 6
 `;
 
-/** A session read from the log, its findings capped to 2 request ids (as live summaries cap them at 200). */
-function sessionOfLog(): SyntheticSession {
+/** A session read from a log, its findings capped to 2 request ids (as live summaries cap them at 200). */
+function sessionOfLog(log = LOG, stageNames: Readonly<Record<string, string>> = { '0': 'talker', '1': 'code2wav' }): SyntheticSession {
   const analysis = new StreamAnalysis();
   const parser = new LogStreamParser();
-  analysis.ingest(parser.push(fs.readFileSync(LOG)));
+  analysis.ingest(parser.push(fs.readFileSync(log)));
   analysis.ingest(parser.end());
   analysis.flush();
   const snapshot = analysis.snapshot();
@@ -55,8 +58,8 @@ function sessionOfLog(): SyntheticSession {
     edges: snapshot.edges,
   };
   return {
-    session: { id: 'import-headline', kind: 'import', description: LOG, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0 },
-    stageNames: { '0': 'talker', '1': 'code2wav' },
+    session: { id: 'import-headline', kind: 'import', description: log, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0 },
+    stageNames,
     requests,
     summary,
     spans: spansOf(requests),
@@ -195,5 +198,89 @@ describe('latency panel', () => {
     await page.getByTestId('histogram-stage').selectOption('0');
     const options = await page.locator('[data-testid="histogram-metric"] option').allTextContents();
     assert.ok(options.includes('prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)'), options.join(' | '));
+  });
+});
+
+describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
+  const omni = (): SyntheticSession => sessionOfLog(OMNI_LOG, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+
+  test('side panel: per edge p50/p90/p99 of send, in flight, receive+decode, size and the [OmniTiming] send', async () => {
+    const data3 = omni();
+    const view = await harness.open('sidePanel', { width: 1000, height: 760 }, new FakeHost(data3));
+    try {
+      const page = view.page;
+      await page.getByTestId('edge-section').waitFor();
+      const rows = await page.getByTestId('edge-row').allTextContents();
+      assert.equal(rows.length, 2);
+      assert.match(rows[0] ?? '', /^0 → 1thinker → talker/);
+      assert.match(rows[1] ?? '', /^1 → 2talker → code2wav/);
+      const e01 = data3.summary.edges.find((e) => e.edge === '0->1')!;
+      const cell = (edge: string, col: string): string => `[data-testid="edge-row"][data-stage-key="${edge}"] td[data-col="${col}"] .v`;
+      for (const [pct, field] of [['p50', 'tx_time_ms'], ['p90', 'rx_decode_time_ms'], ['p99', 'in_flight_time_ms']] as const) {
+        await page.getByTestId(`percentile-${pct}`).click();
+        await waitUntil(page, `document.querySelector('${cell('0->1', `field:${field}`)}').textContent === ${JSON.stringify(formatCompact(e01.fields[field]![pct]))}`);
+      }
+      await page.getByTestId('percentile-p50').click();
+      assert.equal(await page.locator(cell('0->1', 'omniTimingTx')).textContent(), formatCompact(e01.omniTimingTxMs!.p50));
+      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:size_kbytes"]').textContent(), 'size (KB)');
+      await page.getByTestId('edge-section').screenshot({ path: path.join(SHOTS, 'side-panel-transfers.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('side panel: an [OmniTiming] 0.00 send under async chunk reads "not recorded", never 0', async () => {
+    const view = await harness.open('sidePanel', { width: 1000, height: 760 });
+    try {
+      const page = view.page;
+      await page.getByTestId('edge-section').waitFor();
+      const tx = page.locator('[data-testid="edge-row"][data-stage-key="0->1"] td[data-col="omniTimingTx"]');
+      assert.equal(await tx.locator('.v').textContent(), 'not recorded');
+      assert.match((await tx.getAttribute('title')) ?? '', /printed 0\.00 with no payload transfer recorded|no payload transfer was recorded/);
+      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:tx_time_ms"]').count(), 0, 'no TransferEdgeStats column was printed: no such column');
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('waterfall: each hand-off drawn between its two stages from the upstream stage\'s end, its parts and rule said', async () => {
+    const data3 = omni();
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
+      const r = data3.requests.find((x) => x.requestId === id)!;
+      const t01 = r.transfers.find((t) => t.edge === '0->1')!;
+      const ms = (f: string): number => (t01.fields[f] as { value: number }).value;
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      const described = (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
+      const d = (v: number): string => formatDurationMs(v);
+      assert.ok(described.includes(` Hand-off 0->1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`), described);
+      assert.match(described, / Hand-off 1->2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./);
+      assert.match((await page.getByTestId('legend-handoff').textContent()) ?? '', /durations measured \(TransferEdgeStats\), position assumed: a hand-off is drawn from where the upstream stage ends/);
+      const facts = page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"]');
+      assert.equal(await facts.locator('td[data-col="tx_time_ms"] .v').textContent(), formatCompact(ms('tx_time_ms')));
+      assert.equal(await facts.locator('td[data-col="omniTimingTx"] .v').textContent(), formatCompact(t01.omniTimingTxMs as number));
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-handoff-waterfall.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('waterfall under async chunk: no hand-off drawn, the 0.00 said in words', async () => {
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 });
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      assert.doesNotMatch((await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '', /Hand-off/);
+      assert.match((await page.locator('[data-testid="legend-handoff-note"][data-edge="0->1"]').textContent()) ?? '', /^0 → 1: no payload transfer recorded/);
+      assert.equal(await page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"] td[data-col="omniTimingTx"] .v').textContent(), 'not recorded');
+    } finally {
+      await view.close();
+    }
   });
 });

@@ -22,6 +22,12 @@ import { rankedPhases, slowestStageAmong, SLOWEST_STAGE_TEXT } from '../../serve
 import { measured } from '../../server/core/values';
 import type { Finding } from '../../server/core/analysis/types';
 import { scrapeCellView } from '../../webview/sidePanel/scrapeModel';
+import { edgeModel } from '../../webview/sidePanel/edgeModel';
+import { runSamplesFromAnalysis } from '../../server/core/compare/runSamples';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** vLLM's request-latency buckets (seconds) with cumulative counts. */
 const LATENCY_LE = [0.3, 0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 5.0, 10.0, 15.0, 20.0, 30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0, Infinity];
@@ -185,5 +191,58 @@ describe('true counts and one meaning of "slowest"', () => {
     assert.equal(slowestStageAmong(['0', '1', '2'], (k) => gen[k as '0']), '1');
     assert.equal(slowestStageAmong(['2'], (k) => gen[k as '2']), null);
     assert.equal(SLOWEST_STAGE_TEXT, 'slowest stage by stage_gen_time_ms');
+  });
+});
+
+describe('transfer edges in compare and in the side panel model', () => {
+  const DIR = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
+  const analyse = (file: string) => {
+    const analysis = new StreamAnalysis();
+    const parser = new LogStreamParser();
+    analysis.ingest(parser.push(readFileSync(path.join(DIR, file))));
+    analysis.ingest(parser.end());
+    analysis.flush();
+    return analysis.snapshot();
+  };
+  const run = (file: string): RunData => {
+    const snapshot = analyse(file);
+    return { source: file, kind: 'log', histograms: null, problemCount: 0, samples: runSamplesFromAnalysis(snapshot, false) };
+  };
+
+  test('each edge is a scope: send, in flight, receive+decode from TransferEdgeStats, [OmniTiming] send apart', () => {
+    const snapshot = analyse('qwen3-omni-three-stage-transfers.log');
+    const samples = runSamplesFromAnalysis(snapshot, false);
+    assert.deepEqual(samples.scopes.map((s) => s.scope), ['0', '1', '2', '0->1', '1->2', 'request']);
+    const e01 = samples.scopes.find((s) => s.scope === '0->1')!;
+    const printed = (field: string): number[] => snapshot.requests.map((r) => (r.transfers.find((t) => t.edge === '0->1')?.fields[field] as { value: number }).value).sort((a, b) => a - b);
+    assert.deepEqual([...(e01.metrics.edgeTx?.values ?? [])], printed('tx_time_ms'));
+    assert.deepEqual([...(e01.metrics.edgeInFlight?.values ?? [])], printed('in_flight_time_ms'));
+    assert.deepEqual([...(e01.metrics.edgeRxDecode?.values ?? [])], printed('rx_decode_time_ms'));
+    assert.deepEqual([...(e01.metrics.edgeOmniTimingTx?.values ?? [])], snapshot.requests.map((r) => r.transfers.find((t) => t.edge === '0->1')?.omniTimingTxMs as number).sort((a, b) => a - b));
+    const report = compareRuns(run('qwen3-omni-three-stage-transfers.log'), run('qwen3-omni-three-stage-transfers.log'));
+    const row = report.metrics.find((m) => m.scope === '0->1' && m.metric === 'edgeRxDecode')!;
+    assert.equal(row.status, 'compared');
+    assert.deepEqual(row.quantiles.map((q) => q.diffMs), [0, 0, 0]);
+    assert.match(compareTable(report).join('\n'), /^0->1 +receive\+decode +3\/3 +p50 /m);
+    assert.deepEqual(stageGroups(report, false).map((g) => g.title), ['Stage 0', 'Stage 1', 'Stage 2', 'Transfer 0 → 1', 'Transfer 1 → 2', 'Request (end to end)']);
+  });
+
+  test('[OmniTiming] 0.00 under async chunk: "not recorded", never a 0 ms send to compare', () => {
+    const report = compareRuns(run('qwen3tts-talker-first-audio-before-fix.log'), run('qwen3tts-talker-first-audio-after-fix.log'));
+    const tx = report.metrics.find((m) => m.scope === '0->1' && m.metric === 'edgeOmniTimingTx')!;
+    assert.equal(tx.status, 'neither');
+    assert.deepEqual([tx.baseline.unknown, tx.candidate.unknown], [{ notRecorded: 6 }, { notRecorded: 6 }]);
+    assert.deepEqual(parseRules(['stage0.edgeTx.p50 > +10%']).errors.map((e) => e.message), ["'edgeTx' is a transfer-edge metric: rules name stages and the request, not edges (the comparison shows edges)"]);
+  });
+
+  test('side panel model: a row per edge at the percentile shown; states counted, not 0', () => {
+    const omni = analyse('qwen3-omni-three-stage-transfers.log');
+    const model = edgeModel(omni.edges, 'p90', { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+    assert.deepEqual(model.columns.map((c) => c.id), ['field:tx_time_ms', 'field:in_flight_time_ms', 'field:rx_decode_time_ms', 'field:size_kbytes', 'omniTimingTx']);
+    assert.deepEqual(model.rows.map((r) => [r.key, r.label, r.role, r.requestCount]), [['0->1', '0 → 1', 'thinker → talker', 3], ['1->2', '1 → 2', 'talker → code2wav', 3]]);
+    assert.equal(model.rows[0]?.cells['field:tx_time_ms']?.value, omni.edges[0]?.fields['tx_time_ms']?.p90);
+    const tts = analyse('qwen3tts-talker-first-audio-after-fix.log');
+    const tx = edgeModel(tts.edges, 'p50', {}).rows[0]?.cells['omniTimingTx'];
+    assert.deepEqual([tx?.text, tx?.state, tx?.value], ['not recorded', 'notRecorded', null]);
   });
 });

@@ -71,6 +71,10 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   firstOutput: { label: '1st output', source: 'serving_time_to_first_output_ms' },
   addedFirstOutput: { label: '+1st output', source: 'time to first output added by this stage, within each request' },
   e2e: { label: 'end to end', source: 'e2e_total_ms' },
+  edgeTx: { label: 'send (tx)', source: 'tx_time_ms (TransferEdgeStats)' },
+  edgeInFlight: { label: 'in flight', source: 'in_flight_time_ms (TransferEdgeStats)' },
+  edgeRxDecode: { label: 'receive+decode', source: 'rx_decode_time_ms (TransferEdgeStats)' },
+  edgeOmniTimingTx: { label: 'send ([OmniTiming])', source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is not recorded, never 0' },
 };
 
 const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
@@ -172,7 +176,7 @@ export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean):
     if (list === undefined) groups.set(m.scope, (list = []));
     list.push(r);
   }
-  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : `Stage ${scope}`, rows }));
+  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : scope.includes('->') ? `Transfer ${scope.replace('->', ' → ')}` : `Stage ${scope}`, rows }));
 }
 
 export interface Headline {

@@ -12,6 +12,8 @@ export interface Palette {
   readonly highContrast: boolean;
   readonly phase: Readonly<Record<TimelinePhase, string>>;
   readonly red: string;
+  /** Transfer hand-offs between stages. */
+  readonly handoff: string;
   /** The decode colour a prefill+decode bar fades into. */
   readonly decodeEnd: string;
   readonly series: readonly string[];
@@ -47,6 +49,7 @@ export function readPalette(): Palette {
     phase: { inputWait: purple, readyQueued: yellow, queued: orange, prefill: blue, decode: green, prefillDecode: blue, stage: fg },
     red,
     decodeEnd: green,
+    handoff: fg,
     series: [blue, orange, green, purple, yellow, red],
     font: `${size} ${family}`,
   };

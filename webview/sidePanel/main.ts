@@ -16,6 +16,7 @@ import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel } from './summaryModel';
+import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { Trend } from './trend';
 
@@ -69,6 +70,20 @@ scrapeSection.hidden = true;
 const slowestText = h('span', { testId: 'slowest-phase-text' });
 const slowestLine = h('p', { className: 'slowest-phase muted', testId: 'slowest-phase' }, h('span', { className: 'swatch-hot', attrs: { 'aria-hidden': 'true' } }), slowestText);
 slowestLine.hidden = true;
+const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
+  testId: 'edge-summary',
+  rowTestId: 'edge-row',
+  label: 'Transfers per edge (TransferEdgeStats and [OmniTiming])',
+  countPrefix: 'n=',
+  rowHeader: 'edge',
+});
+const edgeSection = h(
+  'section',
+  { className: 'edge-section', testId: 'edge-section', attrs: { 'aria-label': 'Transfers' } },
+  h('h2', {}, 'Transfers ', h('span', { className: 'muted source-note', text: 'per edge, from the log' })),
+  h('div', { className: 'table-wrap' }, edgeTable.el),
+);
+edgeSection.hidden = true;
 const prometheusSection = new PrometheusSection();
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
@@ -82,6 +97,7 @@ const live = h(
   h('div', { className: 'table-wrap' }, table.el),
   slowestLine,
   waiting,
+  edgeSection,
   findings.el,
   scrapeSection,
   prometheusSection.el,
@@ -115,6 +131,9 @@ function render(): void {
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;
   setText(slowestText, model.slowest?.text ?? '');
   slowestLine.title = model.slowest?.title ?? '';
+  const edges = edgeModel(summary.edges ?? [], state.percentile, stageNames);
+  edgeSection.hidden = edges.rows.length === 0;
+  if (edges.rows.length > 0) edgeTable.update(edges);
   findings.update(summary.findings);
   const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0 && s.stageId !== null).map((s) => String(s.stageId)));
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);

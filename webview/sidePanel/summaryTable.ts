@@ -28,7 +28,7 @@ export class SummaryTable {
 
   constructor(
     private readonly onOpenStage: (stageId: number | null) => void,
-    private readonly options: { readonly testId: string; readonly rowTestId: string; readonly label: string; readonly countPrefix: string } = {
+    private readonly options: { readonly testId: string; readonly rowTestId: string; readonly label: string; readonly countPrefix: string; readonly rowHeader?: string } = {
       testId: 'stage-summary',
       rowTestId: 'stage-row',
       label: 'Latency per stage',
@@ -67,8 +67,8 @@ export class SummaryTable {
   }
 
   private renderHead(columns: readonly SummaryColumn[]): void {
-    const tr = h('tr', {}, h('th', { text: 'stage', attrs: { scope: 'col' } }));
-    for (const c of columns) tr.append(h('th', { text: c.unit === 'ms' ? c.label : `${c.label} (${c.unit})`, title: c.help, attrs: { scope: 'col' }, dataset: { col: c.id } }));
+    const tr = h('tr', {}, h('th', { text: this.options.rowHeader ?? 'stage', attrs: { scope: 'col' } }));
+    for (const c of columns) tr.append(h('th', { text: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})`, title: c.help, attrs: { scope: 'col' }, dataset: { col: c.id } }));
     this.head.replaceChildren(tr);
   }
 
@@ -83,7 +83,7 @@ export class SummaryTable {
       const value = h('span', { className: 'v' });
       const fill = h('span', { className: 'fill' });
       // data-label: the column name shown above the value in the narrow (card) layout.
-      const td = h('td', { dataset: { col: c.id, label: c.unit === 'ms' ? c.label : `${c.label} (${c.unit})` } }, value, h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill));
+      const td = h('td', { dataset: { col: c.id, label: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})` } }, value, h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill));
       cells.set(c.id, { td, value, fill });
       tr.append(td);
     }

@@ -40,7 +40,7 @@ export function verdictShort(q: QuantileComparison): string {
 
 /** The scope before this one in the report (the upstream stage), for "+1st output". */
 function upstreamOf(report: ComparisonReport, scope: string): string | null {
-  const stages = [...new Set(report.metrics.map((m) => m.scope))].filter((s) => s !== 'request').sort(compareScopes);
+  const stages = [...new Set(report.metrics.map((m) => m.scope))].filter((s) => s !== 'request' && !s.includes('->')).sort(compareScopes);
   const i = stages.indexOf(scope);
   return i > 0 ? (stages[i - 1] as string) : null;
 }

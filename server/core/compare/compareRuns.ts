@@ -83,12 +83,16 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`);
   }
   if (baseline.samples !== null && candidate.samples !== null) {
-    const bStages = new Set(baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
-    const cStages = new Set(candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
-    const onlyB = [...bStages].filter((s) => !cStages.has(s));
-    const onlyC = [...cStages].filter((s) => !bStages.has(s));
-    if (onlyB.length > 0) notes.push(`Stage ${onlyB.join(', ')} ran only in the baseline.`);
-    if (onlyC.length > 0) notes.push(`Stage ${onlyC.join(', ')} ran only in the candidate.`);
+    const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
+    const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
+    for (const [what, edges] of [['Stage', false], ['Transfer edge', true]] as const) {
+      const b = new Set(bScopes.filter((s) => s.includes('->') === edges));
+      const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
+      const onlyB = [...b].filter((s) => !c.has(s));
+      const onlyC = [...c].filter((s) => !b.has(s));
+      if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${edges ? 'named' : 'ran'} only in the baseline.`);
+      if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
+    }
     if (baseline.samples.coldExcluded) {
       notes.push(`Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`);
     } else if (baseline.samples.coldRequests + candidate.samples.coldRequests > 0) {

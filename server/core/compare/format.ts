@@ -36,7 +36,7 @@ export function unknownText(unknown: UnknownCounts): string {
 }
 
 export function scopeLabel(scope: string): string {
-  return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
+  return scope === REQUEST_SCOPE ? 'request' : scope.includes('->') ? `transfer ${scope}` : `stage ${scope}`;
 }
 
 export function metricLabel(m: MetricComparison): string {

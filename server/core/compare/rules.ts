@@ -17,7 +17,7 @@
 // or `> +5ms` (absolute change). An unsigned one in ms/s is a limit on the candidate's
 // own value: `request.e2e.p99 > 2s`. A `%` threshold must be signed (a percentage is only
 // meaningful relative to the baseline).
-import { isRequestMetric, metricByName } from './metrics';
+import { isEdgeMetric, isRequestMetric, metricByName } from './metrics';
 import { PERCENTILES, type Percentile } from '../percentiles';
 import type { MetricId } from './types';
 import { REQUEST_SCOPE } from './types';
@@ -102,6 +102,7 @@ export function parseRule(raw: string): Rule | RuleError {
   if (metric === undefined) {
     return fail(text, metricAt, metricText.length, `unknown metric '${metricText}': use queued, inputWait, readyQueued, prefill, decode, prefillDecode, ttft, genTime, firstOutput, addedFirstOutput (stage) or e2e (request)`);
   }
+  if (isEdgeMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a transfer-edge metric: rules name stages and the request, not edges (the comparison shows edges)`);
   if (scope === REQUEST_SCOPE && !isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a stage metric: write stage<N>.${metricText}, or request.e2e`);
   if (scope !== REQUEST_SCOPE && isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a request-level metric: write request.${metricText}`);
 

@@ -5,7 +5,7 @@
 // Vocabulary:
 //   run       one input: a server log, a /metrics scrape, or a saved session folder
 //   scope     a stage of the pipeline as printed in the stage table (`0`, `1`, `1_2`),
-//             or `request` for request-level figures (end to end)
+//             a transfer edge (`0->1`), or `request` for request-level figures (end to end)
 //   metric    one timed interval of a scope (see metrics.ts for where each comes from)
 //   measured  a number the server printed (or inferred by the analysis' documented rule);
 //             every other state (None, hidden row, not recorded, ...) is counted apart and
@@ -17,9 +17,12 @@ import type { QuantileBounds } from '../prom/quantileBounds';
 
 export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
+/** Per transfer edge (scope `0->1`): the TransferEdgeStats times and [OmniTiming]'s send time. */
+export const EDGE_METRICS = ['edgeTx', 'edgeInFlight', 'edgeRxDecode', 'edgeOmniTimingTx'] as const;
 export type StageMetric = (typeof STAGE_METRICS)[number];
 export type RequestMetric = (typeof REQUEST_METRICS)[number];
-export type MetricId = StageMetric | RequestMetric;
+export type EdgeMetric = (typeof EDGE_METRICS)[number];
+export type MetricId = StageMetric | RequestMetric | EdgeMetric;
 
 /** The scope of request-level metrics. */
 export const REQUEST_SCOPE = 'request';
