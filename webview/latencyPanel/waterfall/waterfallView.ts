@@ -261,7 +261,8 @@ function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette
   const durationWidth = ctx.measureText(formatDurationMs(bar.endMs - bar.startMs)).width + 12;
   ctx.font = `bold ${palette.font}`;
   if (w + durationWidth + 6 < bar.w) {
-    ctx.fillStyle = palette.background;
+    // On a solid bar the background colour reads; a reconstructed (hatched, translucent) one needs the foreground.
+    ctx.fillStyle = bar.provenance === 'reconstructed' ? palette.foreground : palette.background;
     ctx.fillText(text, bar.x + bar.w - w - 4, bar.y + bar.h / 2);
     return;
   }
