@@ -285,12 +285,31 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
  * the old generation (allocation-site pretenuring), making that whole process ~15% slower.
  */
 export function generateBenchLogApart(path: string, targetBytes: number, seed?: number): GeneratedLog {
-  const args = [...process.execArgv, __filename, path, String(targetBytes), ...(seed === undefined ? [] : [String(seed)])];
+  const args = [...nodeOptionsWithoutScript(process.execArgv), __filename, path, String(targetBytes), ...(seed === undefined ? [] : [String(seed)])];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
   if (child.status !== 0) throw new Error(`generating the bench log failed (${child.status ?? child.signal}): ${child.stderr}`);
   // The last line: V8 flags passed on (--trace-*) may print before it.
   const lines = child.stdout.trimEnd().split('\n');
   return JSON.parse(lines[lines.length - 1] ?? '') as GeneratedLog;
+}
+
+/**
+ * The parent's Node options without a script of its own: a bench started as `node -e '...'`
+ * has `-e <code>` in its execArgv, and passing that on would make every child run the
+ * parent's script again (and generate, and spawn, without end).
+ */
+export function nodeOptionsWithoutScript(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i] as string;
+    if (option === '-e' || option === '--eval' || option === '-p' || option === '--print') {
+      i++;
+      continue;
+    }
+    if (/^--(eval|print)=/.test(option)) continue;
+    kept.push(option);
+  }
+  return kept;
 }
 
 if (require.main === module) {
