@@ -187,7 +187,7 @@ export class FindingsBuilder {
     const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
     return (
       `Stage ${stageId ?? ''} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
-      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and not ranked as a phase.`
+      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and never ranked as the slowest phase.`
     );
   }
 

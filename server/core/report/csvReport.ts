@@ -50,10 +50,9 @@ function csvNumber(v: number): string {
 
 export const CSV_HEADER = [
   'request_id', 'boot', 'cold', 'line', 'stage', 'stage_id', 'replica_id', 'kind',
-  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms',
+  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms', 'prefill_covers_decode',
   ...LIST_FIELDS.flatMap((f) => [f, `${f}_n`]),
   'edge_from_stage', 'edge_to_stage', 'transfer_table', ...TRANSFER_FIELDS, 'omni_timing_tx_ms', 'omni_timing_tx_state',
-  'prefill_covers_decode',
 ];
 
 /** A field cell: the number, the state word, or the text. */
@@ -91,21 +90,19 @@ function stageRow(r: AnalyzedRequest, s: RequestStage): string {
   return [
     ...requestCells(r), csvText(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
     ...SPLIT_NAMES.map((n) => splitCell(s, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]),
-    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)), added === undefined ? '' : csvNumber(toLogPrecision(added)),
+    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)), added === undefined ? '' : csvNumber(toLogPrecision(added)), String(prefillCoversDecode(r, s)),
     ...LIST_FIELDS.flatMap((f) => [fieldCell(s.fields, f), listCountCell(s.fields, f)]),
     ...NO_TRANSFER,
-    String(prefillCoversDecode(r, s)),
   ].join(',');
 }
 
 function transferRow(r: AnalyzedRequest, t: RequestTransfer): string {
   return [
     ...requestCells(r), csvText(t.edge), '', '', 'transfer',
-    ...NO_SPLIT, ...NO_SPLIT, ...NO_STAGE_FIELDS, '', ...NO_LISTS,
+    ...NO_SPLIT, ...NO_SPLIT, ...NO_STAGE_FIELDS, '', '', ...NO_LISTS,
     t.fromStage === null ? '' : String(t.fromStage), t.toStage === null ? '' : String(t.toStage), String(t.tablePrinted),
     ...TRANSFER_FIELDS.map((f) => fieldCell(t.fields, f)),
     t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs), t.omniTimingTxState,
-    '',
   ].join(',');
 }
 
