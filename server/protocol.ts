@@ -309,7 +309,7 @@ export interface RequestSpans {
   readonly requestIds: readonly string[];
   readonly endMs: readonly number[];
   readonly e2eMs: readonly (number | null)[];
-  /** The stage whose stage_gen_time_ms was largest in that request (the slow stage), or null. */
+  /** That request's slowest stage (core/analysis/slowest.ts: the largest stage_gen_time_ms), or null. */
   readonly slowestStage: readonly (string | null)[];
   readonly cold: readonly boolean[];
 }
@@ -607,7 +607,7 @@ export type CompareHostToWebview =
 export interface CompareRendered {
   /** Metric rows in the table (one per stage and metric shown). */
   readonly rows: number;
-  /** Quantile cells marked beyond noise. */
+  /** Quantile cells marked as a change (beyond noise, above the practical threshold, enough values: verdict `changed`). */
   readonly beyondNoise: number;
   /** `change:code:stage` of each finding row, e.g. `disappeared:ttft-not-recorded:1`. */
   readonly findings: readonly string[];

@@ -71,7 +71,7 @@ export function histogramRowsOf(rows: readonly PrometheusStageRow[]): HistogramS
     const labels: Record<string, string> = {};
     if (r.stage !== null) labels['stage'] = r.stage;
     if (r.replica !== null) labels['replica'] = r.replica;
-    out.push({ family: r.family, labels, count: r.count, sum: r.sum, p50: r.p50, p90: r.p90, p99: r.p99, openEnded: r.openEnded, caveat: r.caveat });
+    out.push({ family: r.family, labels, count: r.count, sum: r.sum, p50: r.p50, p90: r.p90, p99: r.p99, openEnded: r.openEnded, bounds: r.bounds, caveat: r.caveat });
   }
   return out;
 }

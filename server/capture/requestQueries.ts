@@ -1,6 +1,7 @@
 // Queries over a session's analysed requests (pure: a list of requests in, an answer
 // out), used by the language server's session requests and by the webview tests' fake
 // host, so both answer the same way.
+import { SLOWEST_STAGE_FIELD, slowestStageAmong } from '../core/analysis/slowest';
 import { RequestStore, type RequestList } from '../core/analysis/requestStore';
 import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
 import type { Cell } from '../core/values';
@@ -203,29 +204,15 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
   return { metric: params.metric, stageKey: params.stageKey, edges, counts, notMeasured, hidden, notRecorded };
 }
 
-/** The stage whose stage_gen_time_ms is largest among `stageKeys` (the slow stage), or null. */
-function slowestOf(stageKeys: Iterable<string>, genTimeOf: (stageKey: string) => Cell | undefined): string | null {
-  let slow: string | null = null;
-  let slowMs = -Infinity;
-  for (const key of stageKeys) {
-    const g = genTimeOf(key);
-    if (g?.state === 'measured' && g.value > slowMs) {
-      slowMs = g.value;
-      slow = key;
-    }
-  }
-  return slow;
-}
-
 /** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */
 export function slowestStageAt(requests: RequestStore, i: number): string | null {
-  return slowestOf(requests.stageKeysAt(i), (key) => requests.stageCellAt(i, key, 'stage_gen_time_ms'));
+  return slowestStageAmong(requests.stageKeysAt(i), (key) => requests.stageCellAt(i, key, SLOWEST_STAGE_FIELD));
 }
 
-/** The stage whose stage_gen_time_ms was largest in the request (the slow stage), or null. */
+/** The request's slowest stage (slowest.ts: largest stage_gen_time_ms), or null. */
 export function slowestStageOf(request: AnalyzedRequest): string | null {
-  return slowestOf(
+  return slowestStageAmong(
     request.stages.map((s) => s.stageKey),
-    (key) => request.stages.find((s) => s.stageKey === key)?.fields['stage_gen_time_ms'],
+    (key) => request.stages.find((s) => s.stageKey === key)?.fields[SLOWEST_STAGE_FIELD],
   );
 }

@@ -6,7 +6,7 @@ import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
-import type { AnalyzedRequest } from '../core/analysis/types';
+import type { AnalyzedRequest, Finding } from '../core/analysis/types';
 import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
 import { rowsInScope } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
@@ -15,6 +15,12 @@ import type { FindingRequestIds } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
 import { prometheusPanelOf } from './prometheusCapture';
+import { withDeployEvidence } from './deployEvidence';
+
+/** A session's findings (all request ids), with its matched deploy config's evidence. */
+export function sessionFindings(session: Session): Finding[] {
+  return [...withDeployEvidence(session.snapshot().findings, session.info.deployConfig)];
+}
 
 /** The mask of a session's requests in a scope (the explain index keeps the requests' order). */
 export function scopeMaskOf(session: Session): ScopeMask {
@@ -44,7 +50,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
+  return { sessionId: session.id, requestCount: count, stages, findings: withDeployEvidence([...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
 }
 
 /** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
@@ -59,7 +65,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
   if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) return summaryOver(session, rowsInScope(session.explainIndex, scope));
   if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
   const summary = session.summary();
-  return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
+  return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: withDeployEvidence([...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */

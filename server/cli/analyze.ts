@@ -1,10 +1,11 @@
 // `stage-lens analyze <file|-> [--format table|json|csv|trace] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream, statSync, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import { CSV_HEADER, csvRequestRows } from '../core/report/csvReport';
@@ -13,11 +14,22 @@ import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { summarizeScrape, type SpeechStreamCounts } from '../core/promSummary';
 import { textTable, withVisibleControls } from '../core/textTable';
+import { boundSign } from '../core/prom/quantileBounds';
+import type { Percentile } from '../core/percentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
+import { withDeployEvidence } from '../capture/deployEvidence';
+
+function isReadableFile(filePath: string): boolean {
+  try {
+    return statSync(filePath).isFile();
+  } catch {
+    return false;
+  }
+}
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -30,6 +42,9 @@ Options:
                             output format (default: table); trace: a Chrome trace (JSON) of
                             every request's stages and phases, for Perfetto (ui.perfetto.dev)
   --exclude-cold            leave the first request after each server start out of the percentiles
+  --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
+                            findings name what it sets that explains them (e.g. model_runner
+                            v2 + async_chunk for a stage whose prefill covers its decode)
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
   -h, --help                this text
@@ -40,7 +55,7 @@ Exit status: 0 when the input was read (findings are data, not failures);
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
 export async function runAnalyze(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' } }, HELP, (message) => {
+  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' }, 'deploy-config': { type: 'string' } }, HELP, (message) => {
     process.stderr.write(`stage-lens analyze: ${message}\n\n${HELP}\n`);
     return 2;
   });
@@ -55,6 +70,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const source = parsed.positionals[0] as string;
+  const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
+  if (deployConfig !== null && !isReadableFile(deployConfig)) {
+    process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
+    return 2;
+  }
   if (parsed.values.follow === true) {
     if (source === '-') {
       process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
@@ -85,7 +105,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    await analyzeStream(input, format, excludeCold, sourceName);
+    await analyzeStream(input, format, excludeCold, sourceName, deployConfig);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -137,12 +157,15 @@ class StdoutText {
  * output of a large log is never held whole (nor as objects), and memory does not grow
  * with the log. The table needs the summaries alone.
  */
-export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string): Promise<void> {
+export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string, deployConfig: string | null = null): Promise<void> {
   const out = new StdoutText();
+  // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
+  const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
+    deployConfig === null ? snapshot : (Object.create(snapshot, { findings: { value: withDeployEvidence(snapshot.findings, deployConfig) } }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.add);
     const { analysis, histograms, speechStreams } = await readAnalysis(input, { excludeCold, keepRequests: false, onRequest: (r) => writer.request(r), drained: () => out.drained() });
-    writer.end(analysisJsonRest(analysis.snapshot(), histograms, speechStreams));
+    writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams));
     out.add('\n');
   } else if (format === 'csv') {
     // The header with the first row (or at the end): nothing is written for an input that cannot be read.
@@ -164,7 +187,7 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
     const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS });
-    const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(analysis.snapshot(), { source: sourceName });
+    const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(withEvidence(analysis.snapshot()), { source: sourceName });
     out.add(lines.join('\n') + '\n');
   }
   out.flush();
@@ -220,12 +243,19 @@ async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOpt
 function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams: readonly SpeechStreamCounts[], source: string): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
-  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), fmt(h.p50), fmt(h.p90), fmt(h.p99)]);
+  // A bound reads as one: "≤ 0.3000" (rank in the lowest bucket: the bucket's bound, not PromQL's interpolation from 0), "≥ 80.00" (+Inf).
+  const cell = (h: HistogramSummaryJson, p: Percentile): string => {
+    const bound = h.bounds?.[p];
+    if (bound === undefined || h[p] === null) return fmt(h[p]);
+    return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
+  };
+  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), cell(h, 'p50'), cell(h, 'p90'), cell(h, 'p99')]);
   const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => maxOf(t.length, rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']));
   pushAll(out, rows.map(line));
   out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
+  out.push('≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.');
   if (speechStreams.length > 0) {
     // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).
     const reasons = [...new Set(speechStreams.flatMap((s) => Object.keys(s.aborted)))].sort();

@@ -38,7 +38,11 @@ are counted apart, never as 0; a metric measured in one run only is said so, not
 
 Significance: a 95% percentile-bootstrap confidence interval of each quantile difference
 (candidate - baseline; 2000 resamples, seed 1, every measured value used); "beyond noise"
-when it excludes 0. Also a Mann-Whitney U test per metric. Scrapes have no per-request
+when it excludes 0. Also a Mann-Whitney U test per metric. A difference is flagged as a
+change (*) only when it is beyond noise, larger than the practical threshold (the larger of
+0.1 ms and 1% of the baseline; --min-change-ms, --min-change-pct) and each run has enough
+values for the quantile (p50 and p90: 10, p99: 100, so that some value lies above it).
+"+1st output" is relative to the upstream stage: a change is "shifted", not faster. Scrapes have no per-request
 values: their histogram quantiles are compared without significance ("not testable").
 
 Options:
@@ -52,6 +56,9 @@ Options:
   --confidence <0..1>           confidence level (default 0.95)
   --resamples <n>               bootstrap resamples per quantile (default 2000)
   --seed <n>                    bootstrap seed (default 1)
+  --min-change-ms <ms>          practical threshold: a change is flagged only when |Δ| exceeds
+                                the larger of this (default 0.1 ms) and --min-change-pct
+  --min-change-pct <percent>    ...of the baseline's quantile (default 1)
   -h, --help                    this text
 
 Rules:
@@ -191,6 +198,8 @@ export async function runCompare(argv: string[]): Promise<number> {
       confidence: { type: 'string' },
       resamples: { type: 'string' },
       seed: { type: 'string' },
+      'min-change-ms': { type: 'string' },
+      'min-change-pct': { type: 'string' },
     },
     HELP,
     usage,
@@ -209,8 +218,17 @@ export async function runCompare(argv: string[]): Promise<number> {
   const confidence = numberOption(v.confidence, 'confidence', DEFAULT_SIGNIFICANCE.confidence, (n) => n > 0 && n < 1, 'between 0 and 1, e.g. 0.95');
   const resamples = numberOption(v.resamples, 'resamples', DEFAULT_SIGNIFICANCE.resamples, (n) => Number.isInteger(n) && n >= 100 && n <= 1_000_000, 'an integer from 100 to 1000000');
   const seed = numberOption(v.seed, 'seed', DEFAULT_SIGNIFICANCE.seed, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer from 0 to 4294967295');
-  for (const o of [confidence, resamples, seed]) if (typeof o === 'string') return usage(o);
-  const significance: SignificanceOptions = { ...DEFAULT_SIGNIFICANCE, confidence: confidence as number, resamples: resamples as number, seed: seed as number };
+  const minChangeMs = numberOption(v['min-change-ms'], 'min-change-ms', DEFAULT_SIGNIFICANCE.minChangeMs, (n) => n >= 0, 'a number of ms, 0 or more');
+  const minChangePct = numberOption(v['min-change-pct'], 'min-change-pct', DEFAULT_SIGNIFICANCE.minChangePct, (n) => n >= 0, 'a percentage, 0 or more');
+  for (const o of [confidence, resamples, seed, minChangeMs, minChangePct]) if (typeof o === 'string') return usage(o);
+  const significance: SignificanceOptions = {
+    ...DEFAULT_SIGNIFICANCE,
+    confidence: confidence as number,
+    resamples: resamples as number,
+    seed: seed as number,
+    minChangeMs: minChangeMs as number,
+    minChangePct: minChangePct as number,
+  };
 
   const [baselineSource, candidateSource] = parsed.positionals as [string, string];
   let runs: [RunData, RunData];

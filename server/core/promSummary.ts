@@ -14,6 +14,7 @@ import { PERCENTILES, type Percentile } from './percentiles';
 import { speechStreamsOf, type SpeechStreamCounts } from './prom/speechStreams';
 
 export type { SpeechStreamCounts };
+import { quantileBoundsFromJson, type QuantileBounds } from './prom/quantileBounds';
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
 export interface HistogramSummary {
@@ -28,6 +29,13 @@ export interface HistogramSummary {
   readonly p99: number | null;
   /** Quantiles whose rank fell into the +Inf bucket: the true value is at least the one given ("≥ x"). Absent: none. */
   readonly openEnded?: readonly Percentile[];
+  /**
+   * Quantiles that are bounds, not values (JSON: `"bounds": {"p50": {"kind": "atMost", "le": 0.3}}`):
+   * `atMost` the rank fell into the lowest bucket, so the value is at most its bound (PromQL
+   * interpolates from 0 there, which reads like a measurement); `atLeast` the +Inf bucket.
+   * Absent: none (or an older saved scrape).
+   */
+  readonly bounds?: QuantileBounds;
   /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
   readonly caveat?: string | null;
 }
@@ -60,6 +68,7 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
         p90: row.p90,
         p99: row.p99,
         openEnded: row.openEnded,
+        bounds: row.bounds,
         caveat: affected ? (caveats.get(labelsKey(row.labels)) ?? null) : null,
       });
     }
@@ -92,6 +101,7 @@ export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
       p90: numberOrNull(r['p90']),
       p99: numberOrNull(r['p99']),
       openEnded,
+      bounds: quantileBoundsFromJson(r['bounds']),
       caveat: typeof r['caveat'] === 'string' ? r['caveat'] : null,
     });
   }

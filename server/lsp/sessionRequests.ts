@@ -4,7 +4,7 @@
 // it (replays its stored bytes) the first time.
 import type { Connection } from 'vscode-languageserver';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { requestDetail, requestPage, requestSpans, sessionSummary, stageHistogram } from '../capture/sessionQueries';
+import { requestDetail, requestPage, requestSpans, sessionFindings, sessionSummary, stageHistogram } from '../capture/sessionQueries';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { compareRequest } from './compareRequests';
@@ -28,7 +28,7 @@ export function registerSessionRequests(connection: Connection, registry: Sessio
   handle(connection, 'stageLens/summary', async (p) => sessionSummary(await registry.open(p.sessionId), p.windowSeconds, p.scope));
   handle(connection, 'stageLens/requests', async (p) => requestPage(await registry.open(p.sessionId), p));
   handle(connection, 'stageLens/request', async (p) => requestDetail(await registry.open(p.sessionId), p.requestId));
-  handle(connection, 'stageLens/findings', async (p) => [...(await registry.open(p.sessionId)).snapshot().findings]);
+  handle(connection, 'stageLens/findings', async (p) => sessionFindings(await registry.open(p.sessionId)));
   handle(connection, 'stageLens/matchDeployConfig', (p) => registry.matchDeployConfig(p.sessionId, p.deployConfig));
   handle(connection, 'stageLens/histogram', async (p) => stageHistogram(await registry.open(p.sessionId), p));
   handle(connection, 'stageLens/requestSpans', async (p) => requestSpans(await registry.open(p.sessionId)));

@@ -68,15 +68,22 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
   assert.equal(ttft?.candidate.measured, 60);
   assert.deepEqual(ttft?.quantiles, [], 'no difference against a value that was never recorded');
   // Same seed, same load: the talker's numbers are identical in both runs, and not beyond noise.
-  const talker = json.metrics.find((m) => m.scope === '0' && m.metric === 'prefill');
+  // The talker emits one output (Model Runner V2 + async chunk): its prefill is compared as prefill+decode.
+  const talker = json.metrics.find((m) => m.scope === '0' && m.metric === 'prefillDecode');
+  assert.equal(talker?.status, 'compared');
+  assert.equal(talker?.quantiles.length, 3);
   assert.ok(talker?.quantiles.every((q) => q.diffMs === 0 && q.beyondNoise === false));
+  const prefill = json.metrics.find((m) => m.scope === '0' && m.metric === 'prefill');
+  assert.equal(prefill?.status, 'neither');
+  assert.equal(prefill?.baseline.unknown['oneOutput'], 60);
+  assert.match(table.stdout, /^0 +prefill\+decode \(one output\) +60\/60 +p50 /m);
 });
 
 test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules that hold exit 0', () => {
-  const heavy = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +10%', '--fail-if', 'stage0.prefill.p50 > +50%; request.e2e.p99 > 60s']);
+  const heavy = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +10%', '--fail-if', 'stage0.prefillDecode.p50 > +50%; request.e2e.p99 > 60s']);
   assert.equal(heavy.status, 1, heavy.stderr);
   assert.match(heavy.stderr, /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms -> [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/);
-  assert.doesNotMatch(heavy.stderr, /stage0\.prefill/);
+  assert.doesNotMatch(heavy.stderr, /stage0\.prefillDecode/);
   const json = JSON.parse(cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--format', 'json', '--fail-if', 'stage1.queued.p90 > +10%']).stdout) as Json;
   assert.equal(json.failed, true);
   assert.deepEqual(json.rules.map((x) => [x.outcome, x.failed]), [['crossed', true]]);

@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
-import type { SessionInfo } from '../../server/protocol';
+import type { Finding, RequestDetail, RequestPage, SessionInfo, SummaryResult } from '../../server/protocol';
 import { buildCli, DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
 
 let client: DeployLspClient;
@@ -66,10 +66,26 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     return found.length === 3 ? found : undefined;
   });
   assert.deepEqual(first.map(([line]) => line), [stage0, stage1, flag]);
-  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)$/);
+  // The talker emits one output (Model Runner V2 + async chunk): its prefill covers decode and is never called prefill.
+  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)$/);
   // The codec's TTFT under talker first audio on a build without the stats fix: not recorded, never 0.
   assert.match(first[1][1], /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
   assert.equal(first[2][1], 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
+
+  // The same session's summary over the connection: the finding with the matched config's evidence, two overlays deep.
+  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+  const talker = summary.stages.find((s) => s.stageKey === '0' && s.replicaId === null);
+  assert.ok(talker !== undefined && talker.oneOutputRequests === talker.requestCount && talker.requestCount > 0);
+  assert.equal(talker.split.prefillMs, undefined);
+  assert.equal(talker.prefillDecodeMs?.count, talker.requestCount);
+  const evidence = 'The matched deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
+  const finding = summary.findings.find((f) => f.code === 'prefill-covers-decode');
+  assert.ok(finding?.message.endsWith(` ${evidence}`), finding?.message);
+  const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
+  assert.ok(all.find((f) => f.code === 'prefill-covers-decode')?.message.endsWith(evidence));
+  const page = await client.request<RequestPage>('stageLens/requests', { sessionId: session.id, offset: 0, limit: 1 });
+  const detail = await client.request<RequestDetail | null>('stageLens/request', { sessionId: session.id, requestId: page.requests[0]?.requestId ?? '' });
+  assert.deepEqual(detail?.timeline.filter((s) => s.stageKey === '0').map((s) => s.phase), ['queued', 'prefillDecode', 'stage']);
 
   // The session updates (throttled to 4 per second): the editor is asked to refresh, and the counts grow.
   const n = (label: string) => Number(/\(n=(\d+)\)/.exec(label)?.[1]);

@@ -4,6 +4,7 @@
 // and storage) as two replicas of one deployment. The figures Stage Lens reads through
 // the query API are checked against what each simulator itself reports, then the same
 // through the language server (dist/server.js over stdio), then the failure cases.
+import { quantileBounds } from '../../server/core/prom/quantileBounds';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -149,6 +150,14 @@ function openEndedOf(buckets: readonly HistogramBucket[]): string[] {
 function expectSameFigures(row: PrometheusStageRow, series: readonly HistogramSeries[], what: string): void {
   const buckets = addBuckets(series);
   assert.deepEqual(row.openEnded, openEndedOf(buckets), `${what}: open-ended quantiles`);
+  // "≤ bound" / "≥ bound": the same quantiles and bounds as the simulator's own buckets give
+  // (the lowest bucket's bound recovered from Prometheus's interpolation).
+  const bounds = quantileBounds(buckets);
+  assert.deepEqual(Object.keys(row.bounds).sort(), Object.keys(bounds).sort(), `${what}: bounded quantiles`);
+  for (const [name, b] of Object.entries(bounds)) {
+    const theirs = row.bounds[name as keyof typeof bounds];
+    assert.ok(theirs !== undefined && theirs.kind === b.kind && Math.abs(theirs.le - b.le) <= 1e-9 * Math.max(1, b.le), `${what}: ${name} bound ${JSON.stringify(theirs)} vs ${JSON.stringify(b)}`);
+  }
   const count = series.reduce((n, s) => n + (s.count ?? 0), 0);
   const sum = series.reduce((n, s) => n + (s.sum ?? 0), 0);
   assert.equal(row.count, count, `${what}: count`);
@@ -284,6 +293,8 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
       }
     }
     assert.ok(compared >= 30, `compared ${compared} rows`);
+    // The talker's queue time (a few ms) sits in vLLM's lowest request-latency bucket (0.3 s): only "≤ 0.3".
+    assert.deepEqual(row(state, 'vllm:request_queue_time_seconds', '0', '0')?.bounds.p50, { kind: 'atMost', le: 0.3 });
     // The two replicas really differ (different seeds and rates): the test would notice a mix-up.
     const a = row(state, 'vllm:time_to_first_token_seconds', '0', '0');
     const b = row(state, 'vllm:time_to_first_token_seconds', '0', '1');

@@ -77,9 +77,18 @@ test('the streaming reader gives the samples of the full analysis: same quantile
         checked++;
       }
     }
+    // A one-output stage's prefill is compared as prefill+decode, over the same requests as its summary.
+    const prefillDecode = scope.metrics.prefillDecode?.values ?? new Float64Array(0);
+    assert.equal(prefillDecode.length, stage.oneOutputRequests, `${stage.stageKey} prefillDecode`);
+    if (stage.prefillDecodeMs !== null) {
+      assert.equal(percentileOfSorted(prefillDecode, 90), stage.prefillDecodeMs.p90);
+      assert.equal(scope.metrics.prefill?.unknown.oneOutput, stage.oneOutputRequests);
+      checked++;
+    }
     const gen = stage.fields['stage_gen_time_ms'];
     assert.equal(percentileOfSorted(scope.metrics.genTime?.values ?? new Float64Array(0), 50), gen?.p50);
   }
+  assert.equal(snapshot.stages.find((s) => s.stageKey === '0')?.oneOutputRequests, 25, 'the sample talker emits one output on every request');
   assert.ok(checked >= 6);
 });
 
@@ -95,7 +104,7 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
     const run = await loadRun(files.dir, { excludeCold: false });
     assert.equal(run.kind, 'session');
     assert.deepEqual(run.samples?.scopes, readSample(false).scopes);
-    assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], caveat: null }]);
+    assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], bounds: {}, caveat: null }]);
 
     // A session folder copied out of storage (to keep a baseline run) replays the same.
     const loose = path.join(storage, 'baseline-run');

@@ -16,6 +16,9 @@ const q = (diffMs: number, ci: [number, number] | null): QuantileComparison => (
   ci: ci === null ? null : { low: ci[0], high: ci[1] },
   beyondNoise: ci === null ? null : ci[0] > 0 || ci[1] < 0,
   notTestable: ci === null ? 'fewer than 10 measured values in a run' : null,
+  thresholdMs: 1,
+  minSamples: 10,
+  verdict: ci === null ? 'notTestable' : !(ci[0] > 0 || ci[1] < 0) ? 'withinNoise' : Math.abs(diffMs) > 1 ? 'changed' : 'belowThreshold',
 });
 
 test('significance: up / down only beyond noise; within noise; not testable', () => {
@@ -98,5 +101,5 @@ test('rows per stage: compared rows with three cells, one-sided rows in words in
   assert.equal(head.disappeared, 1);
   assert.equal(head.tested, 6);
   assert.ok(head.up >= 2);
-  assert.match(head.text, /of 6 quantile differences beyond noise \(▲ \d slower, ▼ 0 faster\) · 1 finding disappeared/);
+  assert.match(head.text, /of 6 quantile differences changed \(▲ \d longer, ▼ 0 shorter\) · 1 finding disappeared/);
 });

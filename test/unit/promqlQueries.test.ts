@@ -113,6 +113,7 @@ describe('queries', () => {
       tag(`sum by (stage, replica) (${count})`, 'total', 'replica'),
       tag(`max by (stage, replica) (sum by (le, stage, replica) (rate(${finite}[5m])))`, 'finiteBuckets', 'replica'),
       tag(`sum by (stage, replica) (rate(${inf}[5m]))`, 'allBuckets', 'replica'),
+      tag(`min by (stage, replica) (sum by (le, stage, replica) (rate(${bucket}[5m])))`, 'lowestBucket', 'replica'),
       tag(`histogram_quantile(0.5, sum by (le, stage) (rate(${bucket}[5m])))`, 'p50', 'stage'),
       tag(`histogram_quantile(0.9, sum by (le, stage) (rate(${bucket}[5m])))`, 'p90', 'stage'),
       tag(`histogram_quantile(0.99, sum by (le, stage) (rate(${bucket}[5m])))`, 'p99', 'stage'),
@@ -121,6 +122,7 @@ describe('queries', () => {
       tag(`sum by (stage) (${count})`, 'total', 'stage'),
       tag(`max by (stage) (sum by (le, stage) (rate(${finite}[5m])))`, 'finiteBuckets', 'stage'),
       tag(`sum by (stage) (rate(${inf}[5m]))`, 'allBuckets', 'stage'),
+      tag(`min by (stage) (sum by (le, stage) (rate(${bucket}[5m])))`, 'lowestBucket', 'stage'),
     ].join(' or ');
     assert.equal(q, expected);
   });

@@ -230,9 +230,9 @@ describe('discovery and rows', () => {
     ];
     const rows = familyRows('vllm:e2e_request_latency_seconds', answer, discovery, false);
     assert.deepEqual(rows, [
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '0', instances: ['hostA:8000'], count: 0, total: 17, sum: 0, p50: null, p90: null, p99: null, openEnded: [], caveat: null },
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '1', instances: ['hostB:8000'], count: 12.5, total: 40, sum: 5, p50: 0.3, p90: 0.9, p99: 1.9, openEnded: [], caveat: null },
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'stage', stage: '0', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 12.5, total: 57, sum: null, p50: null, p90: 0.9, p99: null, openEnded: [], caveat: null },
+      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '0', instances: ['hostA:8000'], count: 0, total: 17, sum: 0, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null },
+      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '1', instances: ['hostB:8000'], count: 12.5, total: 40, sum: 5, p50: 0.3, p90: 0.9, p99: 1.9, openEnded: [], bounds: {}, caveat: null },
+      { family: 'vllm:e2e_request_latency_seconds', scope: 'stage', stage: '0', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 12.5, total: 57, sum: null, p50: null, p90: 0.9, p99: null, openEnded: [], bounds: {}, caveat: null },
     ]);
   });
 
@@ -246,7 +246,7 @@ describe('discovery and rows', () => {
     ];
     const rows = familyRows('vllm_omni:stage_in_queue_s', answer, discovery, true);
     assert.equal(rows.length, 2);
-    assert.deepEqual(rows[0], { family: 'vllm_omni:stage_in_queue_s', scope: 'stage', stage: '1', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 9, total: 9, sum: null, p50: 0.01, p90: null, p99: null, openEnded: [], caveat: null });
+    assert.deepEqual(rows[0], { family: 'vllm_omni:stage_in_queue_s', scope: 'stage', stage: '1', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 9, total: 9, sum: null, p50: 0.01, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null });
     assert.equal(rows[1]?.stage, null, 'a pipeline-wide row (no stage label) sorts last');
     assert.equal(rows[1]?.p99, null, '+Inf is not a value a row can show');
   });
@@ -256,13 +256,25 @@ describe('discovery and rows', () => {
     // 100 observations, 95 at or below the highest finite bound: p99's rank 99 is in +Inf.
     const rows = familyRows('vllm:e2e_request_latency_seconds', [t('p50', 1), t('p90', 4), t('p99', 7680), t('finiteBuckets', 95), t('allBuckets', 100)], discovery, true);
     assert.deepEqual(rows[0]?.openEnded, ['p99']);
+    assert.deepEqual(rows[0]?.bounds, { p99: { kind: 'atLeast', le: 7680 } });
     // No observation: nothing is open-ended (and every quantile is no data).
     const empty = familyRows('vllm:e2e_request_latency_seconds', [t('p50', NaN), t('finiteBuckets', 0), t('allBuckets', 0)], discovery, false);
     assert.deepEqual([empty[0]?.openEnded, empty[0]?.p50], [[], null]);
   });
 
+  it('marks quantiles whose rank fell into the lowest bucket as "≤ its bound", the bound recovered from PromQL\'s interpolation', () => {
+    const t = (stat: string, v: number): VectorSeries => vec({ stage: '0', replica: '0', stage_lens_stat: stat, stage_lens_scope: 'replica' }, v);
+    // 100 observations, 60 in the lowest bucket (le 0.3): histogram_quantile(0.5) = 0.3 · 50 / 60 = 0.25.
+    const p50 = (0.3 * 50) / 60;
+    const rows = familyRows('vllm:request_queue_time_seconds', [t('p50', p50), t('p90', 0.74), t('p99', 2.2), t('finiteBuckets', 100), t('allBuckets', 100), t('lowestBucket', 60)], discovery, true);
+    assert.deepEqual(rows[0]?.bounds, { p50: { kind: 'atMost', le: 0.3 } });
+    // All 100 in it: every quantile is only "≤ 0.3".
+    const all = familyRows('vllm:request_queue_time_seconds', [t('p50', 0.15), t('p90', 0.27), t('p99', 0.297), t('finiteBuckets', 100), t('allBuckets', 100), t('lowestBucket', 100)], discovery, true);
+    assert.deepEqual(all[0]?.bounds, { p50: { kind: 'atMost', le: 0.3 }, p90: { kind: 'atMost', le: 0.3 }, p99: { kind: 'atMost', le: 0.3 } });
+  });
+
   it('flags the codec TTFT signature from since-start totals: TTFT counter 0 with inter-token latencies', () => {
-    const base = { scope: 'replica' as const, stage: '1', instances: [], count: 0, sum: null, p50: null, p90: null, p99: null, openEnded: [], caveat: null };
+    const base = { scope: 'replica' as const, stage: '1', instances: [], count: 0, sum: null, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null };
     const rows = withCodecTtftCaveats([
       { ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 0 },
       { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 79 },

@@ -12,6 +12,8 @@ import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { measured, numberOf } from '../../server/core/values';
 import { timelineOf } from '../../server/core/analysis/timeline';
 import { PHASE_SLICE_NAME, traceChunks, traceText } from '../../server/core/report/trace';
+import { PHASE_SPLIT } from '../../server/core/report/traceMetadata';
+import { PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
 import { PLACEMENT_TEXT } from '../../server/core/report/tracePlacement';
 import { ByteChunks } from '../../server/core/report/traceBytes';
 import { fixedClock } from '../../server/simulate/clock';
@@ -128,7 +130,9 @@ describe('trace of the bundled sample log', () => {
   test('measured phases keep their logged durations to the ns', () => {
     const slices = slicesOf(check, cold.requestId);
     const stage0 = slices.filter((s) => s.pid === 2);
-    const prefill = stage0.find((s) => s.name === 'prefill')!;
+    // The talker emits one output (54 tokens, decode hidden): its vllm_prefill_ms is prefill+decode, never a "prefill" slice.
+    assert.equal(stage0.filter((s) => s.name === 'prefill' || s.name === 'decode').length, 0);
+    const prefill = stage0.find((s) => s.name === PREFILL_DECODE_LABEL)!;
     assert.equal(Math.round(durationUs(prefill) * 1000), 10_020_219_000, 'vllm_prefill_ms 10020.219 -> 10,020,219 µs');
     assert.equal(prefill.args['ms'], 10020.219);
     assert.equal((check.metadata?.['sliceFields'] as Record<string, string>)[prefill.name], 'vllm_prefill_ms');
@@ -213,7 +217,7 @@ describe('trace of the bundled sample log', () => {
       const own = slicesOf(check, r.requestId);
       for (const stage of r.stages) {
         for (const [phase, label] of Object.entries(PHASE_SLICE_NAME)) {
-          const split = `${phase}Ms` as keyof typeof stage.split.values;
+          const split = PHASE_SPLIT[phase as keyof typeof PHASE_SPLIT];
           const value = stage.split.values[split];
           const drawn = timelineOf(r).some((s) => s.stageKey === stage.stageKey && s.phase === phase);
           const found = own.filter((s) => s.name === label && s.pid === pidOf[stage.stageKey]);
@@ -282,9 +286,11 @@ test('nan and inf cells (numbers Python prints) give no slice and keep the JSON 
   assert.equal(requests[0]!.stages[0]!.split.values.prefillMs, Infinity, 'the edit reached the analysis');
   assert.ok(Number.isNaN(requests[1]!.e2e['e2e_total_ms']?.state === 'measured' ? requests[1]!.e2e['e2e_total_ms'].value : 0));
   const check = checked(requests);
-  assert.equal(slicesOf(check, requests[0]!.requestId).filter((s) => s.name === 'prefill').length, 0);
+  assert.equal(slicesOf(check, requests[0]!.requestId).filter((s) => s.name === PREFILL_DECODE_LABEL).length, 0);
   assert.equal(check.slices.filter((s) => s.name === 'e2e').length, 24);
-  assert.equal(check.slices.filter((s) => s.name === 'prefill').length, 24);
+  // The sample's talker emits one output per request: its prefill slices are prefill+decode.
+  assert.equal(check.slices.filter((s) => s.name === PREFILL_DECODE_LABEL).length, 24);
+  assert.equal(check.slices.filter((s) => s.name === 'prefill').length, 0);
 });
 
 describe('placement without log timestamps', () => {

@@ -30,6 +30,8 @@ function summaryStage(over: Partial<StageSummary>): StageSummary {
     split: {},
     splitStates: Object.fromEntries(NAMES.map((n) => [n, counts({})])) as StageSummary['splitStates'],
     addedTimeToFirstOutputMs: null,
+    oneOutputRequests: 0,
+    prefillDecodeMs: null,
     ...over,
   };
 }

@@ -8,7 +8,7 @@ import type { PrometheusPanel, PrometheusStageRow } from '../../server/protocol'
 import { prometheusModel } from '../../webview/sidePanel/prometheusModel';
 
 function row(family: string, scope: 'replica' | 'stage', stage: string | null, replica: string | null, instances: string[]): PrometheusStageRow {
-  return { family, scope, stage, replica, instances, count: 1, total: 1, sum: 1, p50: 1, p90: 1, p99: 1, openEnded: [], caveat: null };
+  return { family, scope, stage, replica, instances, count: 1, total: 1, sum: 1, p50: 1, p90: 1, p99: 1, openEnded: [], bounds: {}, caveat: null };
 }
 
 test('replicasOf: one entry per (stage, replica), instances of every family merged, in numeric order', () => {

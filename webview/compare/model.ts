@@ -1,11 +1,19 @@
 // What the Compare Sessions panel shows, computed from the report without the DOM (so it is
 // unit-tested in Node): per stage the metric rows, per quantile a cell with the two values,
 // the difference, its significance and the geometry of its confidence-interval bar.
-import type { ComparisonReport, FindingDiff, MetricComparison, QuantileComparison, SideStats, UnknownReason } from '../../server/core/compare/types';
+import type { ComparisonReport, FindingDiff, HistogramSide, MetricComparison, MetricId, QuantileComparison, SideStats, UnknownReason } from '../../server/core/compare/types';
+import { changeKind, changeText, verdictShort } from '../../server/core/compare/changeWords';
+import type { Percentile } from '../../server/core/percentiles';
 import { formatCompact, formatExact } from '../shared/format';
+import { PREFILL_DECODE_LABEL } from '../shared/labels';
 
-/** Latency metrics: larger is slower. `up`/`down` only when beyond noise. */
-export type Significance = 'up' | 'down' | 'none' | 'untestable';
+/**
+ * How a cell is marked: `up` / `down` a flagged change of a duration (longer / shorter),
+ * `shift` a flagged change of a figure relative to the upstream stage (+1st output: neither
+ * faster nor slower by itself, so no red or green), `none` not flagged (within noise, below
+ * the practical threshold, too few values for the quantile), `untestable` no CI.
+ */
+export type Significance = 'up' | 'down' | 'shift' | 'none' | 'untestable';
 
 export interface CiBar {
   /** Positions in percent of the track, which spans [−R, +R] around 0. */
@@ -20,6 +28,8 @@ export interface QuantileCell {
   readonly values: string;
   readonly change: string;
   readonly significance: Significance;
+  /** What changed in words when flagged (`p90 12.3 ms shorter (-8.1%)`), else why it is not flagged (`≤ 0.1 ms`, `p99 needs n ≥ 100`). */
+  readonly note: string;
   readonly bar: CiBar | null;
   /** Hover text: exact numbers and the interval. */
   readonly title: string;
@@ -55,11 +65,16 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   readyQueued: { label: 'ready queued', source: 'vllm_ready_queued_ms' },
   prefill: { label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { label: 'decode', source: 'vllm_decode_ms' },
+  prefillDecode: { label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): prefill and decode in one number' },
   ttft: { label: 'TTFT', source: 'vllm_ttft_ms (stage-local)' },
   genTime: { label: 'gen time', source: 'stage_gen_time_ms' },
   firstOutput: { label: '1st output', source: 'serving_time_to_first_output_ms' },
   addedFirstOutput: { label: '+1st output', source: 'time to first output added by this stage, within each request' },
   e2e: { label: 'end to end', source: 'e2e_total_ms' },
+  edgeTx: { label: 'send (tx)', source: 'tx_time_ms (TransferEdgeStats)' },
+  edgeInFlight: { label: 'in flight', source: 'in_flight_time_ms (TransferEdgeStats)' },
+  edgeRxDecode: { label: 'receive+decode', source: 'rx_decode_time_ms (TransferEdgeStats)' },
+  edgeOmniTimingTx: { label: 'send ([OmniTiming])', source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is not recorded, never 0' },
 };
 
 const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
@@ -68,6 +83,7 @@ const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
   hidden: 'hidden',
   noOutput: 'no output',
   notComputable: 'not computable',
+  oneOutput: 'in prefill+decode (one output)',
 };
 
 export function ms(v: number): string {
@@ -79,10 +95,10 @@ export function signed(v: number, unit: string): string {
   return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${text}`;
 }
 
-export function significanceOf(q: QuantileComparison): Significance {
-  if (q.beyondNoise === null) return 'untestable';
-  if (!q.beyondNoise) return 'none';
-  return q.diffMs > 0 ? 'up' : 'down';
+export function significanceOf(q: QuantileComparison, metric: MetricId = 'queued'): Significance {
+  if (q.verdict === 'notTestable') return 'untestable';
+  const kind = changeKind(metric, q);
+  return kind === 'longer' ? 'up' : kind === 'shorter' ? 'down' : kind === 'shifted' ? 'shift' : 'none';
 }
 
 /** The CI bar of a cell: track [−R, R] with R the largest magnitude among the CI ends and the point. */
@@ -94,17 +110,19 @@ export function ciBar(q: QuantileComparison): CiBar | null {
   return { zero: 50, low: pos(q.ci.low), high: pos(q.ci.high), point: pos(q.diffMs) };
 }
 
-function cell(q: QuantileComparison, confidence: number): QuantileCell {
-  const sig = significanceOf(q);
-  const pct = Math.round(confidence * 1000) / 10;
+function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparison): QuantileCell {
+  const sig = significanceOf(q, m.metric);
+  const pct = Math.round(report.method.confidence * 1000) / 10;
   const ci = q.ci === null ? `significance not testable: ${q.notTestable ?? ''}` : `${pct}% CI of the difference: [${formatExact(q.ci.low)}, ${formatExact(q.ci.high)}] ms, ${q.beyondNoise === true ? 'excludes 0: beyond noise' : 'includes 0: within noise'}`;
+  const flagged = sig === 'up' || sig === 'down' || sig === 'shift';
   return {
     quantile: q.quantile,
     values: `${ms(q.baseline)} → ${ms(q.candidate)}`,
     change: `${signed(q.diffMs, 'ms')} (${q.diffPct === null ? 'n/a' : signed(q.diffPct, '%')})`,
     significance: sig,
+    note: flagged ? changeText(report, m, q) : verdictShort(q),
     bar: ciBar(q),
-    title: `${q.quantile}: baseline ${formatExact(q.baseline)} ms, candidate ${formatExact(q.candidate)} ms, difference ${formatExact(q.diffMs)} ms.\n${ci}`,
+    title: `${q.quantile}: baseline ${formatExact(q.baseline)} ms, candidate ${formatExact(q.candidate)} ms, difference ${formatExact(q.diffMs)} ms.\n${ci}\n${changeText(report, m, q)}.\nFlagged only when ${report.method.flagged}.`,
   };
 }
 
@@ -126,7 +144,7 @@ function oneSided(m: MetricComparison): OneSided {
   return { text, state };
 }
 
-function row(m: MetricComparison, confidence: number): MetricRow {
+function row(report: ComparisonReport, m: MetricComparison): MetricRow {
   const info = METRIC_LABEL[m.metric] ?? { label: m.metric, source: m.metric };
   const compared = m.status === 'compared';
   const rank = m.rankTest === null ? (compared ? 'not testable' : '') : m.rankTest.pValue < 0.0001 ? '< 0.0001' : m.rankTest.pValue.toFixed(4);
@@ -135,31 +153,37 @@ function row(m: MetricComparison, confidence: number): MetricRow {
     metric: info.label,
     source: info.source,
     counts: `${m.baseline.measured} / ${m.candidate.measured}`,
-    cells: compared ? m.quantiles.map((q) => cell(q, confidence)) : null,
+    cells: compared ? m.quantiles.map((q) => cell(report, m, q)) : null,
     oneSided: compared ? null : oneSided(m),
     rank,
     rankBeyond: m.rankTest?.beyondNoise === true,
   };
 }
 
-/** Stage groups in pipeline order; `onlyBeyondNoise` keeps the rows with a cell beyond noise (and one-sided rows, which are news too). */
+/** A cell flagged as a change. */
+export function isFlagged(c: QuantileCell): boolean {
+  return c.significance === 'up' || c.significance === 'down' || c.significance === 'shift';
+}
+
+/** Stage groups in pipeline order; `onlyBeyondNoise` keeps the rows with a flagged change (and one-sided rows, which are news too). */
 export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean): StageGroup[] {
   const groups = new Map<string, MetricRow[]>();
-  const confidence = report.method.confidence;
   for (const m of report.metrics) {
     if (m.status === 'neither') continue;
-    const r = row(m, confidence);
-    if (onlyBeyondNoise && r.cells !== null && !r.cells.some((c) => c.significance === 'up' || c.significance === 'down')) continue;
+    const r = row(report, m);
+    if (onlyBeyondNoise && r.cells !== null && !r.cells.some(isFlagged)) continue;
     let list = groups.get(m.scope);
     if (list === undefined) groups.set(m.scope, (list = []));
     list.push(r);
   }
-  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : `Stage ${scope}`, rows }));
+  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : scope.includes('->') ? `Transfer ${scope.replace('->', ' → ')}` : `Stage ${scope}`, rows }));
 }
 
 export interface Headline {
   readonly up: number;
   readonly down: number;
+  /** Flagged changes of relative figures (+1st output): neither up nor down. */
+  readonly shifted: number;
   readonly tested: number;
   readonly appeared: number;
   readonly disappeared: number;
@@ -169,21 +193,24 @@ export interface Headline {
 export function headline(report: ComparisonReport): Headline {
   let up = 0;
   let down = 0;
+  let shifted = 0;
   let tested = 0;
   for (const m of report.metrics) {
     for (const q of m.quantiles) {
-      const s = significanceOf(q);
+      const s = significanceOf(q, m.metric);
       if (s !== 'untestable') tested++;
       if (s === 'up') up++;
       else if (s === 'down') down++;
+      else if (s === 'shift') shifted++;
     }
   }
   const appeared = report.findings.filter((f) => f.change === 'appeared').length;
   const disappeared = report.findings.filter((f) => f.change === 'disappeared').length;
-  const parts = [tested === 0 ? 'no quantile difference could be tested' : `${up + down} of ${tested} quantile differences beyond noise (▲ ${up} slower, ▼ ${down} faster)`];
+  const changes = `${up + down + shifted} of ${tested} quantile differences changed (▲ ${up} longer, ▼ ${down} shorter${shifted > 0 ? `, ◆ ${shifted} shifted relative to the upstream stage` : ''})`;
+  const parts = [tested === 0 ? 'no quantile difference could be tested' : changes];
   if (appeared > 0) parts.push(`${appeared} finding${appeared === 1 ? '' : 's'} appeared`);
   if (disappeared > 0) parts.push(`${disappeared} finding${disappeared === 1 ? '' : 's'} disappeared`);
-  return { up, down, tested, appeared, disappeared, text: parts.join(' · ') };
+  return { up, down, shifted, tested, appeared, disappeared, text: parts.join(' · ') };
 }
 
 export function findingLine(f: FindingDiff): string {
@@ -198,4 +225,12 @@ export function runLine(label: string, side: ComparisonReport['baseline']): stri
   if (side.requestCount !== null) parts.push(`${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`);
   if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
   return parts.join(' · ');
+}
+
+/** A histogram quantile as it may be read: `≤300` (lowest bucket: its bound only), `≥80,000` (+Inf), else the number. */
+export function histogramSideText(side: HistogramSide | null, quantile: Percentile, value: number): { text: string; bound: boolean } {
+  const fmt = (v: number): string => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  const bound = side?.bounds[quantile] ?? (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
+  if (bound === undefined) return { text: fmt(value), bound: false };
+  return { text: `${bound.kind === 'atMost' ? '≤' : '≥'}${fmt(bound.kind === 'atMost' ? bound.le : value)}`, bound: true };
 }

@@ -3,7 +3,7 @@
 import type { ComparisonReport, HistogramComparison } from '../../server/core/compare/types';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
-import { findingLine, headline, runLine, stageGroups } from './model';
+import { findingLine, headline, histogramSideText, isFlagged, runLine, stageGroups } from './model';
 import type { MetricRow, QuantileCell, StageGroup } from './model';
 
 function ciBarElement(c: QuantileCell): HTMLElement | null {
@@ -20,8 +20,8 @@ function ciBarElement(c: QuantileCell): HTMLElement | null {
   return track;
 }
 
-const SIG_MARK = { up: '▲', down: '▼', none: '', untestable: '' } as const;
-const SIG_LABEL = { up: 'slower, beyond noise', down: 'faster, beyond noise', none: 'within noise', untestable: 'not testable' } as const;
+const SIG_MARK = { up: '▲', down: '▼', shift: '◆', none: '', untestable: '' } as const;
+const SIG_LABEL = { up: 'longer: a change', down: 'shorter: a change', shift: 'shifted relative to the upstream stage: a change, neither faster nor slower by itself', none: 'not flagged', untestable: 'not testable' } as const;
 
 function quantileCell(c: QuantileCell): HTMLElement {
   return h(
@@ -29,6 +29,7 @@ function quantileCell(c: QuantileCell): HTMLElement {
     { className: 'q', title: c.title, dataset: { sig: c.significance, col: c.quantile }, attrs: { 'aria-label': `${c.quantile} ${c.values}, ${c.change}, ${SIG_LABEL[c.significance]}` } },
     h('div', { className: 'values v', text: c.values, dataset: { state: 'measured' } }),
     h('div', { className: 'change' }, h('span', { className: 'mark', text: SIG_MARK[c.significance] }), c.change),
+    c.note === '' ? null : h('div', { className: 'note', text: c.note, testId: 'compare-note' }),
     ciBarElement(c),
   );
 }
@@ -57,7 +58,6 @@ function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElem
 }
 
 function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
-  const fmt = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 3 }));
   return h(
     'table',
     { className: 'compare-table histograms', testId: 'compare-histograms' },
@@ -73,7 +73,14 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
           h('td', { text: Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') }),
           h('td', { className: 'n', text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}` }),
           ...(r.status === 'compared'
-            ? r.quantiles.map((q) => h('td', { className: 'q', dataset: { sig: 'untestable' }, title: 'histogram quantile: significance not testable', text: `${fmt(q.baseline)} → ${fmt(q.candidate)} (${q.diffPct === null ? 'n/a' : `${q.diffPct > 0 ? '+' : ''}${q.diffPct.toFixed(1)}%`})` }))
+            ? r.quantiles.map((q) => {
+                const b = histogramSideText(r.baseline, q.quantile, q.baseline);
+                const c = histogramSideText(r.candidate, q.quantile, q.candidate);
+                const bounded = b.bound || c.bound;
+                const change = bounded ? 'a bound: no difference' : q.diffPct === null ? 'n/a' : `${q.diffPct > 0 ? '+' : ''}${q.diffPct.toFixed(1)}%`;
+                const title = `histogram quantile: significance not testable.${bounded ? ' ≤ x: every observation up to this rank fell into the lowest bucket, so only its bound x is known (PromQL interpolates from 0 there); ≥ x: the rank fell into the +Inf bucket.' : ''}`;
+                return h('td', { className: 'q', dataset: { sig: 'untestable', col: q.quantile }, title, text: `${b.text} → ${c.text} (${change})` });
+              })
             : [h('td', { attrs: { colspan: '3' }, text: r.status === 'baselineOnly' ? 'baseline only' : 'candidate only' })]),
         ),
       ),
@@ -105,14 +112,16 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
         'p',
         { className: 'legend muted' },
         h('span', { className: 'swatch', dataset: { sig: 'up' } }),
-        ' slower beyond noise ',
+        ' ▲ longer ',
         h('span', { className: 'swatch', dataset: { sig: 'down' } }),
-        ' faster beyond noise ',
+        ' ▼ shorter ',
+        h('span', { className: 'swatch', dataset: { sig: 'shift' } }),
+        ' ◆ shifted relative to the upstream stage (+1st output: not faster or slower by itself) ',
         h('span', { className: 'swatch', dataset: { sig: 'none' } }),
-        ` within noise. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only.`,
+        ` not a change. A change is ${report.method.flagged}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only.`,
       ),
     );
-    parts.push(groups.length === 0 ? h('p', { className: 'muted', testId: 'compare-nothing', text: 'Nothing beyond noise.' }) : stageTable(groups, report.method.confidence));
+    parts.push(groups.length === 0 ? h('p', { className: 'muted', testId: 'compare-nothing', text: 'No change (nothing beyond noise and above the practical threshold).' }) : stageTable(groups, report.method.confidence));
   }
   if (report.histograms.length > 0) parts.push(h('h3', { text: '/metrics histograms (significance not testable)' }), histogramTable(report.histograms));
   parts.push(
@@ -126,7 +135,7 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
             h('li', { dataset: { change: f.change, code: f.code }, title: f.message }, h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }), findingLine(f)),
           ),
         ),
-    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, [report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
+    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, [report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, `Changed: ${report.method.flagged}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
   );
   const element = h('div', { className: 'compare-body' }, ...parts);
 
@@ -136,7 +145,7 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
   for (const g of groups) {
     for (const r of g.rows) {
       rows++;
-      beyond += (r.cells ?? []).filter((c) => c.significance === 'up' || c.significance === 'down').length;
+      beyond += (r.cells ?? []).filter(isFlagged).length;
     }
   }
   for (const tr of element.querySelectorAll<HTMLElement>('tr[data-key]')) texts[tr.dataset['key'] ?? ''] = (tr.textContent ?? '').replace(/\s+/g, ' ').trim();

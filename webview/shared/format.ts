@@ -55,3 +55,8 @@ export function unitOfField(name: string): string {
   if (name.endsWith('_kbytes')) return 'KiB';
   return '';
 }
+
+/** "339 requests": how many requests a finding concerns in all (its id list may be capped). */
+export function findingRequestsText(f: { readonly requestCount: number }): string {
+  return `${formatCount(f.requestCount)} request${f.requestCount === 1 ? '' : 's'}`;
+}

@@ -2,6 +2,9 @@
 
 // The split's names, labels and log fields are shared with the CLI's table: one source.
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from '../../server/core/analysis/types';
+export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT } from '../../server/core/analysis/oneOutputStage';
+import { PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
+import type { TimelineSegment } from '../../server/core/analysis/types';
 
 export const FIELD_GEN_TIME = 'stage_gen_time_ms';
 export const FIELD_FIRST_OUTPUT = 'serving_time_to_first_output_ms';
@@ -35,7 +38,7 @@ export function stageLabel(stageKey: string, stageNames: Readonly<Record<string,
   return role === '' ? `stage ${stageKey}` : `stage ${stageKey} · ${role}`;
 }
 
-export type TimelinePhase = 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'stage';
+export type TimelinePhase = TimelineSegment['phase'];
 
 export const PHASE_LABEL: Readonly<Record<TimelinePhase, string>> = {
   inputWait: 'input wait',
@@ -43,5 +46,6 @@ export const PHASE_LABEL: Readonly<Record<TimelinePhase, string>> = {
   queued: 'queued',
   prefill: 'prefill',
   decode: 'decode',
+  prefillDecode: PREFILL_DECODE_LABEL,
   stage: 'whole stage (submit → finished)',
 };

@@ -12,6 +12,10 @@ export interface Palette {
   readonly highContrast: boolean;
   readonly phase: Readonly<Record<TimelinePhase, string>>;
   readonly red: string;
+  /** Transfer hand-offs between stages. */
+  readonly handoff: string;
+  /** The decode colour a prefill+decode bar fades into. */
+  readonly decodeEnd: string;
   readonly series: readonly string[];
   readonly font: string;
 }
@@ -41,8 +45,11 @@ export function readPalette(): Palette {
     focus: cssVar(style, '--vscode-focusBorder', blue),
     highContrast,
     // Input wait and ready queued are the two halves of queued: related warm colours.
-    phase: { inputWait: purple, readyQueued: yellow, queued: orange, prefill: blue, decode: green, stage: fg },
+    // prefill+decode (one output) is drawn as a blue-to-green gradient; this is its solid fallback.
+    phase: { inputWait: purple, readyQueued: yellow, queued: orange, prefill: blue, decode: green, prefillDecode: blue, stage: fg },
     red,
+    decodeEnd: green,
+    handoff: fg,
     series: [blue, orange, green, purple, yellow, red],
     font: `${size} ${family}`,
   };

@@ -4,7 +4,7 @@
 import type { RequestStage } from '../../server/core/analysis/types';
 import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
-import { SPLIT_FIELD, SPLIT_LABEL } from './labels';
+import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
@@ -12,11 +12,13 @@ import { SPLIT_FIELD, SPLIT_LABEL } from './labels';
  * notMeasured  printed `None`
  * hidden       the row was absent: zero or not measured
  * notRecorded  a known lie detected (codec TTFT 0 with no prefill): unknown, never 0
+ * combined     a number that covers two phases: a one-output stage's vllm_prefill_ms (prefill+decode)
+ * covered      a phase inside a combined number (that stage's decode: in prefill)
  * text         a non-numeric cell (`audio`)
  * empty        nothing to show (the request did not run on this stage)
  * pending      the row is still being fetched
  */
-export type DisplayState = 'measured' | 'inferred' | 'notMeasured' | 'hidden' | 'notRecorded' | 'text' | 'empty' | 'pending';
+export type DisplayState = 'measured' | 'inferred' | 'notMeasured' | 'hidden' | 'notRecorded' | 'combined' | 'covered' | 'text' | 'empty' | 'pending';
 
 export interface ValueView {
   readonly text: string;
@@ -29,8 +31,9 @@ export interface ValueView {
   readonly partial?: boolean;
 }
 
-export const STATE_TEXT: Readonly<Record<Exclude<DisplayState, 'measured' | 'inferred' | 'text'>, string>> = {
+export const STATE_TEXT: Readonly<Record<Exclude<DisplayState, 'measured' | 'inferred' | 'combined' | 'text'>, string>> = {
   notMeasured: 'not measured',
+  covered: 'in prefill',
   hidden: 'hidden',
   notRecorded: 'not recorded',
   empty: '—',
@@ -46,6 +49,7 @@ export const EXPLAIN = {
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
     'Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker\'s first audio frame ended this stage\'s prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.',
+  oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown as prefill+decode, never as prefill alone, and not ranked as the slowest phase.`,
   empty: 'This request did not run on this stage.',
   pending: 'Loading…',
   text: 'A text cell as printed by the server.',
@@ -78,9 +82,25 @@ const NOT_MEASURED_CELL: CellView = Object.freeze({ text: STATE_TEXT.notMeasured
 const HIDDEN_CELL: CellView = Object.freeze({ text: STATE_TEXT.hidden, state: 'hidden', value: null });
 const NOT_RECORDED_CELL: CellView = Object.freeze({ text: STATE_TEXT.notRecorded, state: 'notRecorded', value: null });
 
-/** splitValueView without the title. */
-export function splitCellView(stage: RequestStage | undefined, name: SplitName): CellView {
+/** The text of a combined prefill+decode number: it reads "prefill: 1,358 +decode". */
+export function combinedText(value: number): string {
+  return `${formatCompact(value)} +decode`;
+}
+
+const COVERED_CELL: CellView = Object.freeze({ text: STATE_TEXT.covered, state: 'covered', value: null });
+
+/** Prefill and decode of a one-output stage (oneOutputStage.ts), or null for any other value. */
+function oneOutputCell(stage: RequestStage, name: SplitName): CellView | null {
+  if (name === 'decodeMs') return COVERED_CELL;
+  const value = stage.split.values.prefillMs;
+  return name === 'prefillMs' && value !== null ? { text: combinedText(value), state: 'combined', value } : null;
+}
+
+/** splitValueView without the title. `oneOutput`: the stage's prefill covers its decode (prefillCoversDecode). */
+export function splitCellView(stage: RequestStage | undefined, name: SplitName, oneOutput = false): CellView {
   if (stage === undefined) return EMPTY_VIEW;
+  const combined = oneOutput ? oneOutputCell(stage, name) : null;
+  if (combined !== null) return combined;
   const state = stage.split.states[name];
   const value = stage.split.values[name];
   if (value !== null && state === 'measured') return { text: formatCompact(value), state, value };
@@ -103,12 +123,17 @@ function numberView(value: number, unit: string, source: string): ValueView {
   return { text: formatCompact(value), state: 'measured', title, value };
 }
 
-/** One split value of one request stage. */
-export function splitValueView(stage: RequestStage | undefined, name: SplitName): ValueView {
+/** One split value of one request stage. `oneOutput`: the stage's prefill covers its decode (prefillCoversDecode). */
+export function splitValueView(stage: RequestStage | undefined, name: SplitName, oneOutput = false): ValueView {
   if (stage === undefined) return EMPTY_VIEW;
   const state = stage.split.states[name];
   const value = stage.split.values[name];
   const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
+  const combined = oneOutput ? oneOutputCell(stage, name) : null;
+  if (combined !== null) {
+    const printed = value === null ? '' : ` Printed: ${formatWithUnit(value, 'ms')}.`;
+    return { ...combined, title: `${source}: ${EXPLAIN.oneOutput}${printed}` };
+  }
   if (state === 'measured' && value !== null) return numberView(value, 'ms', source);
   if (state === 'inferred' && value !== null) {
     return { text: `≈${formatCompact(value)}`, state: 'inferred', title: `${source}: ${formatWithUnit(value, 'ms')}. ${EXPLAIN.inferred}`, value };
@@ -148,18 +173,42 @@ function countsLine(counts: Readonly<Record<SplitState, number>>): string {
   return parts.length === 0 ? '' : ` Left out (never counted as 0): ${parts.join(', ')}.`;
 }
 
+/** What a stage summary's prefill or decode cell says about its one-output requests. */
+function oneOutputNote(stage: StageSummary, pct: Percentile): string {
+  const n = stage.oneOutputRequests;
+  const d = stage.prefillDecodeMs;
+  const figure = d === null ? '' : ` (${PREFILL_DECODE_LABEL} ${pct} ${formatWithUnit(d[pct], 'ms')})`;
+  return ` ${n} request${n === 1 ? '' : 's'} of this stage emit one output: their vllm_prefill_ms covers decode too and is left out here${figure}.`;
+}
+
+/** Prefill or decode of a stage whose every counted request emits one output. */
+function summaryOneOutputView(stage: StageSummary, name: SplitName, pct: Percentile): ValueView | null {
+  const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
+  const d = stage.prefillDecodeMs;
+  const over = `over ${stage.oneOutputRequests} request${stage.oneOutputRequests === 1 ? '' : 's'}`;
+  if (name === 'decodeMs') return { text: STATE_TEXT.covered, state: 'covered', title: `${source}: ${EXPLAIN.oneOutput} (${over}.)`, value: null };
+  if (name !== 'prefillMs' || d === null) return null;
+  const value = d[pct];
+  return { text: combinedText(value), state: 'combined', title: `${PREFILL_DECODE_LABEL} (vllm_prefill_ms) ${pct}: ${formatWithUnit(value, 'ms')} ${over}. ${EXPLAIN.oneOutput}`, value };
+}
+
 /** A split value of a stage summary at a percentile. */
 export function summarySplitView(stage: StageSummary, name: SplitName, pct: Percentile): ValueView {
   const dist: Distribution | undefined = stage.split[name];
   const counts = stage.splitStates[name];
   const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
+  const coversDecode = stage.oneOutputRequests > 0 && (name === 'prefillMs' || name === 'decodeMs');
+  if (coversDecode && (dist === undefined || dist.count === 0)) {
+    const view = summaryOneOutputView(stage, name, pct);
+    if (view !== null) return view;
+  }
   if (dist !== undefined && dist.count > 0) {
     const value = dist[pct];
     const onlyInferred = counts.measured === 0 && counts.inferred > 0;
     const partial = counts.notRecorded + counts.notMeasured + counts.hidden > 0;
     const how = counts.inferred > 0 ? `${counts.measured} measured, ${counts.inferred} inferred` : `${counts.measured} measured`;
-    const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${countsLine(counts)}`;
-    return { text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value), state: onlyInferred ? 'inferred' : 'measured', title, value, partial };
+    const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${countsLine(counts)}${coversDecode ? oneOutputNote(stage, pct) : ''}`;
+    return { text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value), state: onlyInferred ? 'inferred' : 'measured', title, value, partial: partial || coversDecode };
   }
   if (stage.requestCount === 0) return EMPTY_VIEW;
   // No number at all: show the state that explains most (a detected lie first).

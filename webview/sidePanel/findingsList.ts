@@ -3,6 +3,7 @@
 import type { Severity } from '../../server/core/analysis/types';
 import type { Finding } from '../../server/protocol';
 import { h, setAttr, setData, setText } from '../shared/dom';
+import { findingRequestsText } from '../shared/format';
 
 interface ItemParts {
   readonly li: HTMLLIElement;
@@ -41,7 +42,8 @@ export class FindingsList {
       setText(item.severity, SEVERITY_WORD[f.severity]);
       setText(item.message, f.message);
       const stage = f.stageId === null ? '' : `stage ${f.stageId} · `;
-      setText(item.meta, `${stage}${f.requestIds.length} request${f.requestIds.length === 1 ? '' : 's'} · ${f.code}`);
+      // requestCount, never requestIds.length: live summaries cap the id list.
+      setText(item.meta, `${stage}${findingRequestsText(f)} · ${f.code}`);
       setAttr(item.button, 'aria-label', `${SEVERITY_WORD[f.severity]}: ${f.message} Open the requests.`);
     });
     for (const [k, item] of this.items) {

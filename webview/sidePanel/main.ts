@@ -16,6 +16,7 @@ import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
 import { headline, summaryModel } from './summaryModel';
+import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
 import { Trend } from './trend';
@@ -70,6 +71,23 @@ const scrapeSection = h(
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
+const slowestText = h('span', { testId: 'slowest-phase-text' });
+const slowestLine = h('p', { className: 'slowest-phase muted', testId: 'slowest-phase' }, h('span', { className: 'swatch-hot', attrs: { 'aria-hidden': 'true' } }), slowestText);
+slowestLine.hidden = true;
+const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
+  testId: 'edge-summary',
+  rowTestId: 'edge-row',
+  label: 'Transfers per edge (TransferEdgeStats and [OmniTiming])',
+  count: (n) => ({ text: `n=${n}`, title: `${n} requests with this hand-off` }),
+  rowHeader: 'edge',
+});
+const edgeSection = h(
+  'section',
+  { className: 'edge-section', testId: 'edge-section', attrs: { 'aria-label': 'Transfers' } },
+  h('h2', {}, 'Transfers ', h('span', { className: 'muted source-note', text: 'per edge, from the log' })),
+  h('div', { className: 'table-wrap' }, edgeTable.el),
+);
+edgeSection.hidden = true;
 const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
 const tableCaption = h('h2', { className: 'table-caption' }, 'From the log ', tableCaptionNote);
@@ -84,7 +102,9 @@ const live = h(
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   tableCaption,
   h('div', { className: 'table-wrap' }, table.el),
+  slowestLine,
   waiting,
+  edgeSection,
   findings.el,
   scrapeSection,
   prometheusSection.el,
@@ -118,9 +138,17 @@ function render(): void {
   setText(tablesNotice, missing?.message ?? '');
   const timingOnly = missing?.all === true;
   setText(tableCaptionNote, timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage');
-  table.update(timingOnly ? timingModel(summary, state.percentile, stageNames) : summaryModel(summary, state.percentile, stageNames));
+  const model = timingOnly ? timingModel(summary, state.percentile, stageNames) : summaryModel(summary, state.percentile, stageNames);
+  table.update(model);
+  slowestLine.hidden = model.slowest === undefined || model.slowest === null;
+  setText(slowestText, model.slowest?.text ?? '');
+  slowestLine.title = model.slowest?.title ?? '';
+  const edges = edgeModel(summary.edges ?? [], state.percentile, stageNames);
+  edgeSection.hidden = edges.rows.length === 0;
+  if (edges.rows.length > 0) edgeTable.update(edges);
   findings.update(missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'));
-  const scrape = scrapeModel(summary.histograms, state.percentile, stageNames);
+  const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0 && s.stageId !== null).map((s) => String(s.stageId)));
+  const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));

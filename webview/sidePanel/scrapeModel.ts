@@ -7,7 +7,7 @@ import type { HistogramSummary, Percentile } from '../../server/protocol';
 import { formatCompact, formatCount, formatWithUnit } from '../shared/format';
 import { stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
-import { EMPTY_VIEW } from '../shared/valueState';
+import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 import { maxOf } from '../../server/core/arrays';
 
@@ -67,13 +67,21 @@ export function scrapeCellView(series: HistogramSummary | undefined, family: str
     return { text: STATE_NONE, state: 'hidden', title: `${name}: no ${pct}: the series has no buckets to take a quantile of (${n} observations).`, value: null };
   }
   const unit = isSeconds(series.family) ? 'ms' : '';
-  const value = unit === 'ms' ? raw * 1000 : raw;
-  const open = (series.openEnded ?? []).includes(pct);
+  const scale = unit === 'ms' ? 1000 : 1;
+  const value = raw * scale;
+  // A bound is shown as one: "≤ 300" for a rank in the lowest bucket, "≥ 80,000" in +Inf.
+  const bound = series.bounds?.[pct] ?? ((series.openEnded ?? []).includes(pct) ? { kind: 'atLeast' as const, le: raw } : undefined);
   const estimate = `histogram_quantile over ${n} observations of the last /metrics scrape: linear within a bucket, an estimate, not a per-request value`;
-  const title = open
-    ? `${name} ${pct}: at least ${formatWithUnit(value, unit)}: the rank fell into the +Inf bucket, so PromQL returns the highest finite bucket bound (${estimate}).`
-    : `${name} ${pct}: ${formatWithUnit(value, unit)} (${estimate}).`;
-  return { text: `${open ? '≥' : ''}${formatCompact(value)}`, state: 'measured', title, value };
+  if (bound !== undefined && bound.kind === 'atMost') {
+    const le = bound.le * scale;
+    const title = `${name} ${pct}: at most ${formatWithUnit(le, unit)}: every observation up to this rank fell into the lowest bucket (le=${bound.le}), where PromQL interpolates from 0, so its ${formatWithUnit(value, unit)} would read as a measurement. Only the bound is known (${estimate}).`;
+    return { text: `≤${formatCompact(le)}`, state: 'measured', title, value: le };
+  }
+  const title =
+    bound !== undefined
+      ? `${name} ${pct}: at least ${formatWithUnit(value, unit)}: the rank fell into the +Inf bucket, so PromQL returns the highest finite bucket bound (${estimate}).`
+      : `${name} ${pct}: ${formatWithUnit(value, unit)} (${estimate}).`;
+  return { text: `${bound !== undefined ? '≥' : ''}${formatCompact(value)}`, state: 'measured', title, value };
 }
 
 const STATE_NONE = '—';
@@ -83,8 +91,24 @@ function stageIdOf(labels: Readonly<Record<string, string>>): number | null {
   return s !== undefined && /^\d+$/.test(s) ? Number(s) : null;
 }
 
-/** Rows per series label set, in stage then replica order; columns only for families some row has. */
-export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percentile, stageNames: Readonly<Record<string, string>>): SummaryModel {
+/**
+ * A prefill or decode cell of a stage whose log shows one output per request (the finding
+ * prefill-covers-decode): the same engine timestamps feed these histograms, so the
+ * prefill histogram covers the decode steps too and the decode histogram holds zeros.
+ */
+function oneOutputScrapeView(view: ValueView, columnId: string, stage: string): ValueView {
+  const why = `From the log: stage ${stage} emits one output per request (finding prefill-covers-decode). ${EXPLAIN.oneOutput}`;
+  if (columnId === 'decode') return { text: STATE_TEXT.covered, state: 'covered', title: `${view.title} ${why}`, value: null };
+  if (columnId === 'prefill' && view.value !== null && view.state === 'measured') return { ...view, text: `${view.text} +decode`, state: 'combined', title: `${view.title} ${why}` };
+  return view;
+}
+
+/**
+ * Rows per series label set, in stage then replica order; columns only for families some
+ * row has. `oneOutputStages`: values of the `stage` label whose log shows one output per
+ * request (their prefill covers decode).
+ */
+export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percentile, stageNames: Readonly<Record<string, string>>, oneOutputStages: ReadonlySet<string> = new Set()): SummaryModel {
   const rows = new Map<string, { labels: Readonly<Record<string, string>>; series: Map<string, HistogramSummary> }>();
   for (const h of histograms) {
     if (!FAMILIES.has(h.family)) continue;
@@ -101,7 +125,17 @@ export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percen
     if (sa !== sb) return sa < sb ? -1 : 1;
     return rowKey(a.labels) < rowKey(b.labels) ? -1 : 1;
   });
-  const views = ordered.map((r) => ({ r, views: columns.map((c) => scrapeCellView(r.series.get(familyOf(c, r.series)), familyOf(c, r.series), pct)) }));
+  const views = ordered.map((r) => {
+    const stage = r.labels['stage'];
+    const oneOutput = stage !== undefined && oneOutputStages.has(stage);
+    return {
+      r,
+      views: columns.map((c) => {
+        const view = scrapeCellView(r.series.get(familyOf(c, r.series)), familyOf(c, r.series), pct);
+        return oneOutput ? oneOutputScrapeView(view, c.id, stage) : view;
+      }),
+    };
+  });
   const groupMax = new Map<ColumnGroup, number>();
   for (const { views: vs } of views) {
     vs.forEach((v, i) => {

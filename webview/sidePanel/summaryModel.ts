@@ -2,8 +2,10 @@
 // ValueView plus the length of its bar. DOM-free, so the views only diff and copy.
 import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../server/protocol';
 import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
+import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/core/analysis/slowest';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
+import { formatCompact } from '../shared/format';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
 export type ColumnGroup = 'phase' | 'total' | 'audio' | 'token';
@@ -19,8 +21,19 @@ export interface SummaryColumn {
 export interface SummaryCell extends ValueView {
   /** 0..1 of the largest value in the column's group. */
   readonly ratio: number;
-  /** The largest phase value of the table: the slow phase. */
+  /** The slowest phase of the table (slowest.ts), at the percentile shown. */
   readonly hot: boolean;
+}
+
+/** Which cell is the slowest phase, in words. */
+export interface SlowestPhase {
+  readonly stageKey: string;
+  readonly column: string;
+  readonly value: number;
+  /** `slowest phase (p50): stage 1 · code2wav decode 1,293 ms`. */
+  readonly text: string;
+  /** The rule, for the hover. */
+  readonly title: string;
 }
 
 export interface SummaryRow {
@@ -37,6 +50,8 @@ export interface SummaryRow {
 export interface SummaryModel {
   readonly columns: readonly SummaryColumn[];
   readonly rows: readonly SummaryRow[];
+  /** The slowest phase, when some stage row ranks one (never a one-output stage's prefill+decode). */
+  readonly slowest?: SlowestPhase | null;
 }
 
 const split = (id: SplitName, help: string): SummaryColumn => ({ id, label: SPLIT_LABEL[id], unit: 'ms', group: 'phase', help });
@@ -82,23 +97,27 @@ export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames
   const views = summary.stages.map((stage) => ({ stage, views: columns.map((c) => cellView(stage, c, pct)) }));
   // Bars compare stage rows only (replica rows would double count).
   const groupMax = new Map<ColumnGroup, number>();
-  let hotValue = 0;
+  let hot: { stage: StageSummary; column: SummaryColumn; value: number } | null = null;
   for (const { stage, views: vs } of views) {
     if (stage.replicaId !== null) continue;
+    const ranked = rankedPhases(stage.splitStates.inputWaitMs.measured + stage.splitStates.inputWaitMs.inferred > 0, false) as string[];
     vs.forEach((v, i) => {
       const col = columns[i] as SummaryColumn;
       if (v.value === null || v.value <= 0) return;
       groupMax.set(col.group, Math.max(groupMax.get(col.group) ?? 0, v.value));
-      if (col.group === 'phase') hotValue = Math.max(hotValue, v.value);
+      // A combined prefill+decode is two phases in one number: never the slowest phase.
+      const rankable = col.group === 'phase' && ranked.includes(col.id) && v.state !== 'combined';
+      if (rankable && (hot === null || v.value > hot.value)) hot = { stage, column: col, value: v.value };
     });
   }
+  const slow = hot as { stage: StageSummary; column: SummaryColumn; value: number } | null;
   const rows = views.map(({ stage, views: vs }): SummaryRow => {
     const cells: Record<string, SummaryCell> = {};
     vs.forEach((v, i) => {
       const col = columns[i] as SummaryColumn;
       const max = groupMax.get(col.group) ?? 0;
       const ratio = v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max));
-      cells[col.id] = { ...v, ratio, hot: stage.replicaId === null && col.group === 'phase' && hotValue > 0 && v.value === hotValue };
+      cells[col.id] = { ...v, ratio, hot: slow !== null && stage === slow.stage && col === slow.column };
     });
     const role = stageLabel(stage.stageKey, stageNames);
     return {
@@ -111,7 +130,17 @@ export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames
       cells,
     };
   });
-  return { columns, rows };
+  const slowest: SlowestPhase | null =
+    slow === null
+      ? null
+      : {
+          stageKey: slow.stage.stageKey,
+          column: slow.column.id,
+          value: slow.value,
+          text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatCompact(slow.value)} ms`,
+          title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
+        };
+  return { columns, rows, slowest };
 }
 
 export interface Headline {

@@ -25,6 +25,8 @@ export interface SummaryTableOptions {
   readonly label: string;
   /** The count beside a row's name, and its tooltip (the count formatted, e.g. "1,204"). */
   readonly count: (formatted: string) => { readonly text: string; readonly title: string };
+  /** The first column's header (default "stage"). */
+  readonly rowHeader?: string;
 }
 
 export class SummaryTable {
@@ -75,8 +77,8 @@ export class SummaryTable {
   }
 
   private renderHead(columns: readonly SummaryColumn[]): void {
-    const tr = h('tr', {}, h('th', { text: 'stage', attrs: { scope: 'col' } }));
-    for (const c of columns) tr.append(h('th', { text: c.unit === 'ms' ? c.label : `${c.label} (${c.unit})`, title: c.help, attrs: { scope: 'col' }, dataset: { col: c.id } }));
+    const tr = h('tr', {}, h('th', { text: this.options.rowHeader ?? 'stage', attrs: { scope: 'col' } }));
+    for (const c of columns) tr.append(h('th', { text: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})`, title: c.help, attrs: { scope: 'col' }, dataset: { col: c.id } }));
     this.head.replaceChildren(tr);
   }
 
@@ -91,7 +93,7 @@ export class SummaryTable {
       const value = h('span', { className: 'v' });
       const fill = h('span', { className: 'fill' });
       // data-label: the column name shown above the value in the narrow (card) layout.
-      const td = h('td', { dataset: { col: c.id, label: c.unit === 'ms' ? c.label : `${c.label} (${c.unit})` } }, value, h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill));
+      const td = h('td', { dataset: { col: c.id, label: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})` } }, value, h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill));
       cells.set(c.id, { td, value, fill });
       tr.append(td);
     }

@@ -3,6 +3,7 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import { groupedNumber } from '../numberText';
 import type { Cell } from '../values';
+import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { numberOf } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
@@ -39,6 +40,8 @@ export class FindingsBuilder {
   private readonly coldRequests: AnalyzedRequest[] = [];
   /** Requests added, for "N of M" where a finding is about requests rather than stages. */
   private requestTotal = 0;
+  /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
+  private readonly oneOutputExamples = new Map<number | null, OneOutputExample>();
   private overallSummaries = 0;
 
   add(request: AnalyzedRequest): void {
@@ -101,6 +104,11 @@ export class FindingsBuilder {
       if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
     }
     if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
+    if (prefillCoversDecode(request, stage)) {
+      this.hit('prefill-covers-decode', 'info', stage.stageId, id);
+      const example = this.oneOutputExamples.get(stage.stageId);
+      if (example === undefined || (values.prefillMs ?? 0) > example.prefillMs) this.oneOutputExamples.set(stage.stageId, oneOutputExample(request, stage));
+    }
   }
 
   /**
@@ -157,6 +165,8 @@ export class FindingsBuilder {
         return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
       case 'stage-tables-missing':
         return tablesMissingMessage(n, this.requestTotal);
+      case 'prefill-covers-decode':
+        return this.oneOutputMessage(b.stageId, of(b.stageId));
       case 'overall-summary-per-prompt':
         return (
           `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
@@ -169,6 +179,20 @@ export class FindingsBuilder {
     }
   }
 
+  private oneOutputMessage(stageId: number | null, of: string): string {
+    const e = this.oneOutputExamples.get(stageId);
+    const signs: string[] = [];
+    if (e !== undefined) {
+      signs.push(e.tokensOut !== null ? `vllm_decode_ms 0 or hidden with ${fmt(e.tokensOut)} tokens out` : 'vllm_decode_ms 0 or hidden with one output');
+      if (e.ttftMs !== null && e.genTimeMs !== null) signs.push(`TTFT ${fmt(e.ttftMs)} ms of a ${fmt(e.genTimeMs)} ms stage`);
+    }
+    const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
+    return (
+      `Stage ${stageId ?? ''} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
+      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and never ranked as the slowest phase.`
+    );
+  }
+
   private coldFinding(stages: readonly StageSummary[], maxRequestIds: number): Finding | null {
     if (this.coldRequests.length === 0) return null;
     // Name the phase where each cold request stands out most against the stage's median.
@@ -176,12 +200,15 @@ export class FindingsBuilder {
     for (const request of this.coldRequests) {
       for (const stage of request.stages) {
         const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
+        const oneOutput = prefillCoversDecode(request, stage);
         for (const [phase, label] of [['inputWaitMs', 'input wait'], ['queuedMs', 'queued'], ['prefillMs', 'prefill'], ['decodeMs', 'decode']] as const) {
+          if (oneOutput && phase === 'decodeMs') continue;
           const v = stage.split.values[phase];
-          const median = summary?.split[phase]?.p50;
+          const median = oneOutput && phase === 'prefillMs' ? summary?.prefillDecodeMs?.p50 : summary?.split[phase]?.p50;
+          const what = oneOutput && phase === 'prefillMs' ? PREFILL_DECODE_LABEL : label;
           if (v === null || median === undefined || v <= 0) continue;
           const ratio = v / Math.max(median, 0.001);
-          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${label} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
+          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
         }
       }
     }

@@ -2,6 +2,7 @@
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
+import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
@@ -35,6 +36,8 @@ class StageAccumulator {
   /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
   stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
   addedTimeToFirstOutput = new SampleSet();
+  oneOutputRequests = 0;
+  prefillDecode = new SampleSet();
 
   constructor(
     readonly stageKey: string,
@@ -79,6 +82,8 @@ class StageAccumulator {
       split,
       splitStates,
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
+      oneOutputRequests: this.oneOutputRequests,
+      prefillDecodeMs: this.prefillDecode.distribution(),
     };
   }
 
@@ -91,6 +96,8 @@ class StageAccumulator {
     copy.splitOrder = [...this.splitOrder];
     copy.stateCounts = this.stateCounts.slice();
     copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
+    copy.oneOutputRequests = this.oneOutputRequests;
+    copy.prefillDecode = this.prefillDecode.copy();
     return copy;
   }
 }
@@ -200,8 +207,14 @@ function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: Requ
   acc.addSplit(0, values.queuedMs, states.queuedMs);
   acc.addSplit(1, values.inputWaitMs, states.inputWaitMs);
   acc.addSplit(2, values.readyQueuedMs, states.readyQueuedMs);
-  acc.addSplit(3, values.prefillMs, states.prefillMs);
-  acc.addSplit(4, values.decodeMs, states.decodeMs);
+  // A one-output stage's prefill covers its decode: counted apart, never as prefill or decode.
+  if (prefillCoversDecode(request, stage)) {
+    acc.oneOutputRequests += 1;
+    acc.prefillDecode.add(values.prefillMs as number);
+  } else {
+    acc.addSplit(3, values.prefillMs, states.prefillMs);
+    acc.addSplit(4, values.decodeMs, states.decodeMs);
+  }
   acc.addSplit(5, values.ttftMs, states.ttftMs);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);

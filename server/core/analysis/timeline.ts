@@ -4,6 +4,7 @@
 // behind them. Stages overlap as they do under async chunk; nothing here forces them apart.
 import type { AnalyzedRequest, TimelineSegment } from './types';
 import { genTimeOf, placeStages } from './stagePlacement';
+import { prefillCoversDecode } from './oneOutputStage';
 
 export function timelineOf(request: AnalyzedRequest): TimelineSegment[] {
   const out: TimelineSegment[] = [];
@@ -22,8 +23,12 @@ export function timelineOf(request: AnalyzedRequest): TimelineSegment[] {
     } else {
       push('queued', queuedMs);
     }
-    push('prefill', prefillMs);
-    push('decode', decodeMs);
+    // A one-output stage's prefill runs to its one output at the end: one segment, prefill+decode.
+    if (prefillCoversDecode(request, stage)) push('prefillDecode', prefillMs);
+    else {
+      push('prefill', prefillMs);
+      push('decode', decodeMs);
+    }
     const genTime = genTimeOf(stage);
     if (Number.isFinite(genTime)) out.push({ stageKey: stage.stageKey, phase: 'stage', startMs: start, endMs: start + genTime, provenance, rule });
   }

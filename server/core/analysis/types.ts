@@ -156,6 +156,14 @@ export interface StageSummary {
   readonly splitStates: Readonly<Record<SplitName, SplitStateCounts>>;
   /** Distribution of addedTimeToFirstOutputMs for this stage, when computable. */
   readonly addedTimeToFirstOutputMs: Distribution | null;
+  /**
+   * Requests whose vllm_prefill_ms also covers their decode steps (one output, under Model
+   * Runner V2 + async chunk: oneOutputStage.ts). Their prefill and decode are left out of
+   * `split` and `splitStates`; their vllm_prefill_ms is `prefillDecodeMs`.
+   */
+  readonly oneOutputRequests: number;
+  /** vllm_prefill_ms of those requests: prefill+decode, never prefill alone; null when none. */
+  readonly prefillDecodeMs: Distribution | null;
 }
 
 /** End to end per request, ms: `e2e_total_ms` where printed, else [OmniTiming]'s total. */
@@ -211,7 +219,8 @@ export type FindingCode =
   | 'truncated-record'
   | 'stage-tables-missing'
   | 'overall-summary-per-prompt'
-  | 'metric-not-reporting';
+  | 'metric-not-reporting'
+  | 'prefill-covers-decode';
 
 export interface Finding {
   readonly code: FindingCode;
@@ -233,7 +242,8 @@ export interface Finding {
 /** One drawn segment of a request's waterfall. Times are ms from the client request's arrival. */
 export interface TimelineSegment {
   readonly stageKey: string;
-  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'stage';
+  /** prefillDecode: a one-output stage's vllm_prefill_ms, which covers its decode steps too (never drawn as prefill). */
+  readonly phase: 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'prefillDecode' | 'stage';
   readonly startMs: number;
   readonly endMs: number;
   /**

@@ -3,7 +3,7 @@
 // the notes a reader needs to trust (or not) what is shown.
 import { diffFindings } from './findingsDiff';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
-import { compareMetrics, DEFAULT_SIGNIFICANCE } from './metricCompare';
+import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
@@ -45,6 +45,12 @@ export function methodOf(options: SignificanceOptions): SignificanceMethod {
     minSamples: options.minSamples,
     rankTest: `Mann-Whitney U, two-sided, normal approximation with tie and continuity corrections; beyond noise when p < ${Math.round((1 - options.confidence) * 1000) / 1000}`,
     beyondNoise: `the ${pct}% confidence interval of the difference excludes 0`,
+    minChangeMs: options.minChangeMs,
+    minChangePct: options.minChangePct,
+    quantileMinSamples: { p50: quantileMinSamples('p50', options), p90: quantileMinSamples('p90', options), p99: quantileMinSamples('p99', options) },
+    flagged:
+      `a change is flagged only when it is beyond noise, larger than the practical threshold (the larger of ${options.minChangeMs} ms and ${options.minChangePct}% of the baseline's quantile), ` +
+      `and each run has enough measured values for that quantile (p50 ${quantileMinSamples('p50', options)}, p90 ${quantileMinSamples('p90', options)}, p99 ${quantileMinSamples('p99', options)}: n ≥ 1/(1 − q), so some value lies above it)`,
     histograms: `/metrics histograms: quantiles as PromQL histogram_quantile over the buckets (replicas of a stage added); significance not testable (${HISTOGRAM_NOT_TESTABLE})`,
   };
 }
@@ -57,7 +63,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   const significance = options.significance ?? DEFAULT_SIGNIFICANCE;
   const notes: string[] = [];
   const metrics = baseline.samples !== null && candidate.samples !== null ? compareMetrics(baseline.samples, candidate.samples, significance) : [];
-  const histograms = baseline.histograms !== null && candidate.histograms !== null ? compareHistograms(baseline.histograms, candidate.histograms) : [];
+  const histograms = baseline.histograms !== null && candidate.histograms !== null ? compareHistograms(baseline.histograms, candidate.histograms, significance) : [];
   const findings = diffFindings(baseline.samples?.findings ?? [], candidate.samples?.findings ?? []);
 
   if (baseline.samples === null && candidate.samples === null) {
@@ -77,12 +83,16 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`);
   }
   if (baseline.samples !== null && candidate.samples !== null) {
-    const bStages = new Set(baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
-    const cStages = new Set(candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE));
-    const onlyB = [...bStages].filter((s) => !cStages.has(s));
-    const onlyC = [...cStages].filter((s) => !bStages.has(s));
-    if (onlyB.length > 0) notes.push(`Stage ${onlyB.join(', ')} ran only in the baseline.`);
-    if (onlyC.length > 0) notes.push(`Stage ${onlyC.join(', ')} ran only in the candidate.`);
+    const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
+    const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
+    for (const [what, edges] of [['Stage', false], ['Transfer edge', true]] as const) {
+      const b = new Set(bScopes.filter((s) => s.includes('->') === edges));
+      const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
+      const onlyB = [...b].filter((s) => !c.has(s));
+      const onlyC = [...c].filter((s) => !b.has(s));
+      if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${edges ? 'named' : 'ran'} only in the baseline.`);
+      if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
+    }
     if (baseline.samples.coldExcluded) {
       notes.push(`Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`);
     } else if (baseline.samples.coldRequests + candidate.samples.coldRequests > 0) {
@@ -92,6 +102,13 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     if (tested > 0) {
       const expected = tested * (1 - significance.confidence);
       notes.push(`${tested} quantile differences were tested at ${Math.round(significance.confidence * 1000) / 10}%: even with no real change, about ${expected < 1 ? expected.toFixed(1) : Math.round(expected)} of them would show as beyond noise by chance.`);
+      const all = metrics.flatMap((m) => m.quantiles);
+      const small = all.filter((q) => q.verdict === 'belowThreshold').length;
+      const few = all.filter((q) => q.beyondNoise === true && q.verdict === 'fewSamples').length;
+      if (small + few > 0) {
+        const parts = [small > 0 ? `${small} no larger than the practical threshold (${significance.minChangeMs} ms or ${significance.minChangePct}% of the baseline)` : '', few > 0 ? `${few} with fewer values than the quantile needs (p99: ${quantileMinSamples('p99', significance)})` : ''].filter((p) => p !== '');
+        notes.push(`Beyond noise but not flagged as a change: ${parts.join('; ')}.`);
+      }
     }
   }
   if (baseline.problemCount + candidate.problemCount > 0) {

@@ -1,7 +1,9 @@
 // Number and label formatting shared by the terminal table and the Markdown report.
 import { formatMs } from '../textTable';
 import { METRIC_INFO } from './metrics';
-import type { FindingDiff, HistogramComparison, MetricComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
+import type { FindingDiff, HistogramComparison, HistogramSide, MetricComparison, QuantileComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
+import type { Percentile } from '../percentiles';
+import { boundSign } from '../prom/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 
@@ -13,6 +15,7 @@ export const UNKNOWN_LABEL: Readonly<Record<UnknownReason, string>> = {
   hidden: 'hidden',
   noOutput: 'no output',
   notComputable: 'not computable',
+  oneOutput: 'in prefill+decode (one output)',
 };
 
 export function signedMs(v: number): string {
@@ -34,7 +37,7 @@ export function unknownText(unknown: UnknownCounts): string {
 }
 
 export function scopeLabel(scope: string): string {
-  return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
+  return scope === REQUEST_SCOPE ? 'request' : scope.includes('->') ? `transfer ${scope}` : `stage ${scope}`;
 }
 
 export function metricLabel(m: MetricComparison): string {
@@ -95,4 +98,17 @@ export function alignedTable(header: readonly string[], rows: readonly (readonly
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
+/** A histogram quantile as it may be read: `≤ 300` (lowest bucket: only its bound is known), `≥ 80,000` (+Inf), else the number. */
+export function histogramQuantileText(side: HistogramSide | null, quantile: Percentile, value: number): string {
+  const bound = side?.bounds[quantile] ?? (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
+  if (bound === undefined) return formatMs(value);
+  return `${boundSign(bound)} ${formatMs(bound.kind === 'atMost' ? bound.le : value)}`;
+}
+
+/** A difference of two histogram quantiles, or why there is none: a bound on either side makes it meaningless. */
+export function histogramDiffText(h: HistogramComparison, q: QuantileComparison): { ms: string; pct: string } {
+  const bounded = [h.baseline, h.candidate].some((s) => s?.bounds[q.quantile] !== undefined || s?.openEnded.includes(q.quantile) === true);
+  return bounded ? { ms: 'bound', pct: '' } : { ms: signedMs(q.diffMs), pct: signedPct(q.diffPct) };
 }

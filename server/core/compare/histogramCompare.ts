@@ -3,8 +3,9 @@
 // significance is "not testable", said on every row rather than implied.
 import { labelsKey } from '../prom/labels';
 import { isSecondsMetric } from '../prom/metricNames';
-import { percentChange } from './metricCompare';
+import { changeThresholdMs, DEFAULT_SIGNIFICANCE, percentChange, type SignificanceOptions } from './metricCompare';
 import { compareHistogramRows } from './scrapeHistograms';
+import { scaleBounds } from '../prom/quantileBounds';
 import type { ComparisonStatus, HistogramComparison, HistogramRow, HistogramSide, QuantileComparison } from './types';
 import { PERCENTILES } from '../percentiles';
 
@@ -13,7 +14,7 @@ export const HISTOGRAM_NOT_TESTABLE = 'histogram quantiles: no per-request value
 function side(row: HistogramRow | undefined, scale: number): HistogramSide | null {
   if (row === undefined) return null;
   const s = (v: number | null): number | null => (v === null ? null : v * scale);
-  return { count: row.count, p50: s(row.p50), p90: s(row.p90), p99: s(row.p99), openEnded: [...(row.openEnded ?? [])], caveat: row.caveat ?? null };
+  return { count: row.count, p50: s(row.p50), p90: s(row.p90), p99: s(row.p99), openEnded: [...(row.openEnded ?? [])], bounds: scaleBounds(row.bounds, scale), caveat: row.caveat ?? null };
 }
 
 function has(s: HistogramSide | null): boolean {
@@ -21,7 +22,7 @@ function has(s: HistogramSide | null): boolean {
   return s !== null && s.count !== 0 && s.p50 !== null;
 }
 
-export function compareHistograms(baseline: readonly HistogramRow[], candidate: readonly HistogramRow[]): HistogramComparison[] {
+export function compareHistograms(baseline: readonly HistogramRow[], candidate: readonly HistogramRow[], options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE): HistogramComparison[] {
   const key = (r: HistogramRow): string => `${r.family}|${labelsKey(r.labels)}`;
   const b = new Map(baseline.map((r) => [key(r), r]));
   const c = new Map(candidate.map((r) => [key(r), r]));
@@ -40,7 +41,7 @@ export function compareHistograms(baseline: readonly HistogramRow[], candidate: 
         const bv = bs[q];
         const cv = cs[q];
         if (bv === null || cv === null) continue;
-        quantiles.push({ quantile: q, baseline: bv, candidate: cv, diffMs: cv - bv, diffPct: percentChange(bv, cv), ci: null, beyondNoise: null, notTestable: HISTOGRAM_NOT_TESTABLE });
+        quantiles.push({ quantile: q, baseline: bv, candidate: cv, diffMs: cv - bv, diffPct: percentChange(bv, cv), ci: null, beyondNoise: null, notTestable: HISTOGRAM_NOT_TESTABLE, thresholdMs: changeThresholdMs(bv, options), minSamples: 0, verdict: 'notTestable' });
       }
     }
     out.push({ family: row.family, labels: row.labels, unit: seconds ? 'ms' : '', status, baseline: bs, candidate: cs, quantiles });

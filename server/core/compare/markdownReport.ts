@@ -2,8 +2,9 @@
 // moved beyond noise first, findings that appeared or disappeared, then every metric in a
 // collapsed section. Strings from logs (paths, messages) are escaped: a comment must not
 // turn a request id into markup.
-import { CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
+import { CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
 import type { RuleResult } from './ruleCheck';
+import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
 
 /** Escapes Markdown and HTML: entities for <, >, &; a backslash before the punctuation GitHub reads as markup inline (links need [ ], so parentheses stay). */
@@ -16,10 +17,14 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r?\n/g, ' ');
 }
 
-function quantileCell(q: QuantileComparison): string {
+const KIND_MARK = { longer: '▲', shorter: '▼', shifted: '◆', none: '' } as const;
+
+function quantileCell(m: MetricComparison, q: QuantileComparison): string {
   const change = `${formatMs(q.baseline)} → ${formatMs(q.candidate)} (${signedMs(q.diffMs)}, ${signedPct(q.diffPct)})`;
-  if (q.beyondNoise === true) return `**${change} ${q.diffMs > 0 ? '▲' : '▼'}**`;
-  return change;
+  const kind = changeKind(m.metric, q);
+  if (kind !== 'none') return `**${change} ${KIND_MARK[kind]} ${kind}**`;
+  const why = verdictShort(q);
+  return why === '' || q.verdict === 'notTestable' ? change : `${change} ${escapeMarkdown(why)}`;
 }
 
 function rankCell(m: MetricComparison): string {
@@ -47,16 +52,24 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     out.push('');
   }
 
-  const moved = report.metrics.flatMap((m) => m.quantiles.filter((q) => q.beyondNoise === true).map((q) => ({ m, q })));
+  const moved = report.metrics.flatMap((m) => m.quantiles.filter((q) => q.verdict === 'changed').map((q) => ({ m, q })));
+  const threshold = `the larger of ${report.method.minChangeMs} ms and ${report.method.minChangePct}% of the baseline`;
   if (report.metrics.length > 0) {
     const tested = report.metrics.some((m) => m.quantiles.some((q) => q.beyondNoise !== null));
-    if (!tested) out.push('**Beyond noise:** nothing could be tested (no metric measured in both runs with enough values).', '');
-    else if (moved.length === 0) out.push(`**Beyond noise:** nothing (the ${pct}% bootstrap CI of every quantile difference includes 0).`, '');
+    const unflagged = report.metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.beyondNoise === true && q.verdict !== 'changed').length, 0);
+    const aside = unflagged === 0 ? '' : ` (${unflagged} beyond noise but below ${threshold}, or with too few values for the quantile)`;
+    if (!tested) out.push('**Changed:** nothing could be tested (no metric measured in both runs with enough values).', '');
+    else if (moved.length === 0) out.push(`**Changed:** nothing beyond noise and above ${threshold}${aside}.`, '');
     else {
-      out.push(`**Beyond noise** (${pct}% bootstrap CI of the difference excludes 0):`, '', '| stage | metric | quantile | baseline ms | candidate ms | Δ ms | Δ % | CI of Δ ms |', '|---|---|---|--:|--:|--:|--:|---|');
+      out.push(
+        `**Changed** (${pct}% bootstrap CI of the difference excludes 0, |Δ| above ${threshold}, enough values for the quantile)${aside}:`,
+        '',
+        '| stage | metric | quantile | baseline ms | candidate ms | Δ ms | Δ % | CI of Δ ms | what changed |',
+        '|---|---|---|--:|--:|--:|--:|---|---|',
+      );
       for (const { m, q } of moved) {
         const ci = q.ci === null ? '' : `[${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
-        out.push(`| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} |`);
+        out.push(`| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} | ${escapeMarkdown(changeText(report, m, q))} |`);
       }
       out.push('');
     }
@@ -75,28 +88,39 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
 
   const compared = report.metrics.filter((m) => m.status !== 'neither');
   if (compared.length > 0) {
-    out.push(`<details><summary>All metrics (${compared.length})</summary>`, '', 'ms over measured values only; n = measured values (baseline/candidate); **bold ▲/▼** = beyond noise.', '');
+    out.push(`<details><summary>All metrics (${compared.length})</summary>`, '', `ms over measured values only; n = measured values (baseline/candidate); **bold ▲ longer / ▼ shorter / ◆ shifted** = changed (beyond noise, above ${threshold}, enough values); ◆: a figure relative to the upstream stage, not faster or slower by itself.`, '');
     out.push('| stage | metric | n | p50 | p90 | p99 | rank test p |', '|---|---|--:|---|---|---|--:|');
     for (const m of compared) {
-      const cells = m.status === 'compared' ? m.quantiles.map(quantileCell) : [escapeMarkdown(oneSidedText(m)), '', ''];
+      const cells = m.status === 'compared' ? m.quantiles.map((q) => quantileCell(m, q)) : [escapeMarkdown(oneSidedText(m)), '', ''];
       out.push(`| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`);
     }
     out.push('', '</details>', '');
   }
   if (report.histograms.length > 0) {
-    out.push(`<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`, '', 'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes).', '');
+    out.push(`<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`, '', 'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.', '');
     out.push('| family | labels | n | p50 | p90 | p99 |', '|---|---|--:|---|---|---|');
     for (const h of report.histograms) {
       const labels = escapeMarkdown(Object.entries(h.labels).map(([k, v]) => `${k}=${v}`).join(', '));
       const n = histogramCounts(h);
-      const cells = h.status === 'compared' ? h.quantiles.map(quantileCell) : [h.status === 'baselineOnly' ? 'baseline only' : 'candidate only', '', ''];
+      const cells =
+        h.status === 'compared'
+          ? h.quantiles.map((q) => {
+              const diff = histogramDiffText(h, q);
+              return `${histogramQuantileText(h.baseline, q.quantile, q.baseline)} → ${histogramQuantileText(h.candidate, q.quantile, q.candidate)}${diff.ms === 'bound' ? '' : ` (${diff.ms}, ${diff.pct})`}`;
+            })
+          : [h.status === 'baselineOnly' ? 'baseline only' : 'candidate only', '', ''];
       const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
       out.push(`| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`);
     }
     out.push('', '</details>', '');
   }
   out.push('<details><summary>Method and notes</summary>', '');
-  out.push(`- ${escapeMarkdown(report.method.bootstrap)}.`, `- Beyond noise: ${escapeMarkdown(report.method.beyondNoise)}; not testable below ${report.method.minSamples} values per run.`, `- Rank test: ${escapeMarkdown(report.method.rankTest)}.`);
+  out.push(
+    `- ${escapeMarkdown(report.method.bootstrap)}.`,
+    `- Beyond noise: ${escapeMarkdown(report.method.beyondNoise)}; not testable below ${report.method.minSamples} values per run.`,
+    `- Changed: ${escapeMarkdown(report.method.flagged)}.`,
+    `- Rank test: ${escapeMarkdown(report.method.rankTest)}.`,
+  );
   for (const n of report.notes) out.push(`- ${escapeMarkdown(n)}`);
   out.push('', '</details>', '');
   return out.join('\n');

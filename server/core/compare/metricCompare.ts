@@ -9,6 +9,7 @@ import { ALL_METRICS } from './metrics';
 import { hashSeed, seededRandom } from './random';
 import { compareScopes } from './runSamples';
 import type {
+  ChangeVerdict,
   ComparisonStatus,
   MetricComparison,
   MetricId,
@@ -19,7 +20,7 @@ import type {
   ScopeSamples,
   SideStats,
 } from './types';
-import { PERCENTILES, PERCENT_OF } from '../percentiles';
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
 
 export interface SignificanceOptions {
   readonly confidence: number;
@@ -27,9 +28,35 @@ export interface SignificanceOptions {
   readonly seed: number;
   /** Fewer measured values than this on either side: not testable. */
   readonly minSamples: number;
+  /** Practical threshold: a change is flagged only when |Δ| exceeds the larger of this (ms)... */
+  readonly minChangeMs: number;
+  /** ...and this percentage of the baseline's quantile. */
+  readonly minChangePct: number;
 }
 
-export const DEFAULT_SIGNIFICANCE: SignificanceOptions = { confidence: 0.95, resamples: 2000, seed: 1, minSamples: 10 };
+export const DEFAULT_SIGNIFICANCE: SignificanceOptions = { confidence: 0.95, resamples: 2000, seed: 1, minSamples: 10, minChangeMs: 0.1, minChangePct: 1 };
+
+/**
+ * Values each run needs for a quantile to be flagged: at least `minSamples`, and enough that
+ * some value lies above the quantile (n ≥ 1/(1 − q)): p50 and p90 need 10, p99 needs 100.
+ * Below that a p99 is the largest value or an interpolation towards it.
+ */
+export function quantileMinSamples(percentile: Percentile, options: Pick<SignificanceOptions, 'minSamples'> = DEFAULT_SIGNIFICANCE): number {
+  return Math.max(options.minSamples, Math.ceil(1 / (1 - PERCENT_OF[percentile] / 100) - 1e-9));
+}
+
+/** The smallest |Δ| worth flagging for a baseline value. */
+export function changeThresholdMs(baseline: number, options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE): number {
+  return Math.max(options.minChangeMs, (options.minChangePct / 100) * Math.abs(baseline));
+}
+
+/** The verdict of one quantile difference (see ChangeVerdict). */
+export function verdictOf(beyondNoise: boolean | null, diffMs: number, thresholdMs: number, enoughSamples: boolean): ChangeVerdict {
+  if (beyondNoise === null) return 'notTestable';
+  if (!enoughSamples) return 'fewSamples';
+  if (!beyondNoise) return 'withinNoise';
+  return Math.abs(diffMs) > thresholdMs ? 'changed' : 'belowThreshold';
+}
 
 const EMPTY = new Float64Array(0);
 
@@ -80,6 +107,10 @@ function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefi
       const random = seededRandom(hashSeed(options.seed, `${scope}|${metric}|${name}`));
       ci = quantileDifferenceCi(bs.values, cs.values, p, options, random);
     }
+    const beyondNoise = ci === null ? null : ci.low > 0 || ci.high < 0;
+    const minSamples = quantileMinSamples(name, options);
+    const thresholdMs = changeThresholdMs(bq, options);
+    const enough = Math.min(bs.values.length, cs.values.length) >= minSamples;
     return {
       quantile: name,
       baseline: bq,
@@ -87,8 +118,11 @@ function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefi
       diffMs: cq - bq,
       diffPct: percentChange(bq, cq),
       ci,
-      beyondNoise: ci === null ? null : ci.low > 0 || ci.high < 0,
+      beyondNoise,
       notTestable,
+      thresholdMs,
+      minSamples,
+      verdict: verdictOf(beyondNoise, cq - bq, thresholdMs, enough),
     };
   });
   let rankTest: RankTest | null = null;

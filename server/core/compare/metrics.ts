@@ -1,9 +1,10 @@
 // The metrics a comparison covers, where each value of a request comes from, and how a
 // value that is not a number is counted instead (metric-semantics.md: not measured is
 // not zero). One place, so the CLI rules, the tables and the editor view agree.
-import type { AnalyzedRequest, RequestStage, SplitName, SplitState } from '../analysis/types';
-import type { MetricId, StageMetric, UnknownReason } from './types';
-import { REQUEST_METRICS, STAGE_METRICS } from './types';
+import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName, SplitState } from '../analysis/types';
+import type { EdgeMetric, MetricId, StageMetric, UnknownReason } from './types';
+import { EDGE_METRICS, REQUEST_METRICS, STAGE_METRICS } from './types';
+import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 
 export interface MetricInfo {
   readonly id: MetricId;
@@ -19,14 +20,42 @@ export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
   readyQueued: { id: 'readyQueued', label: 'ready queued', source: 'vllm_ready_queued_ms (inferred 0 when only its pair was printed)' },
   prefill: { id: 'prefill', label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { id: 'decode', label: 'decode', source: 'vllm_decode_ms' },
+  prefillDecode: { id: 'prefillDecode', label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): it covers the decode steps too' },
   ttft: { id: 'ttft', label: 'TTFT', source: 'vllm_ttft_ms (stage-local; "not recorded" under the codec first-audio signature)' },
   genTime: { id: 'genTime', label: 'gen time', source: 'stage_gen_time_ms ([OmniTiming] stage seconds when the log has no stage table)' },
   firstOutput: { id: 'firstOutput', label: '1st output', source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)' },
   addedFirstOutput: { id: 'addedFirstOutput', label: '+1st output', source: 'time to first output added by this stage, computed within each request' },
   e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats' },
+  edgeTx: { id: 'edgeTx', label: 'send (tx)', source: 'tx_time_ms of the edge\'s TransferEdgeStats column' },
+  edgeInFlight: { id: 'edgeInFlight', label: 'in flight', source: 'in_flight_time_ms of the edge\'s TransferEdgeStats column' },
+  edgeRxDecode: { id: 'edgeRxDecode', label: 'receive+decode', source: 'rx_decode_time_ms of the edge\'s TransferEdgeStats column' },
+  edgeOmniTimingTx: { id: 'edgeOmniTimingTx', label: 'send ([OmniTiming])', source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is "not recorded", never 0' },
 };
 
-export const ALL_METRICS: readonly MetricId[] = [...STAGE_METRICS, ...REQUEST_METRICS];
+export const ALL_METRICS: readonly MetricId[] = [...STAGE_METRICS, ...EDGE_METRICS, ...REQUEST_METRICS];
+
+/** The TransferEdgeStats field of each edge metric. */
+const EDGE_FIELD: Readonly<Record<Exclude<EdgeMetric, 'edgeOmniTimingTx'>, string>> = {
+  edgeTx: 'tx_time_ms',
+  edgeInFlight: 'in_flight_time_ms',
+  edgeRxDecode: 'rx_decode_time_ms',
+};
+
+/** The value of an edge metric for one transfer edge of a request. */
+export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric): MetricValue {
+  if (metric === 'edgeOmniTimingTx') {
+    if (transfer.omniTimingTxState === 'measured' && transfer.omniTimingTxMs !== null && Number.isFinite(transfer.omniTimingTxMs)) return { value: transfer.omniTimingTxMs, inferred: false };
+    return transfer.omniTimingTxState === 'notRecorded' ? UNKNOWN.notRecorded : UNKNOWN.hidden;
+  }
+  const cell = transfer.fields[EDGE_FIELD[metric]];
+  if (cell === undefined) return UNKNOWN.hidden;
+  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
+  return UNKNOWN.notMeasured;
+}
+
+export function isEdgeScope(scope: string): boolean {
+  return scope.includes('->');
+}
 
 const SPLIT_OF: Partial<Record<StageMetric, SplitName>> = {
   queued: 'queuedMs',
@@ -47,6 +76,7 @@ const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
   notRecorded: Object.freeze({ unknown: 'notRecorded' }),
   noOutput: Object.freeze({ unknown: 'noOutput' }),
   notComputable: Object.freeze({ unknown: 'notComputable' }),
+  oneOutput: Object.freeze({ unknown: 'oneOutput' }),
 };
 
 const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {
@@ -62,8 +92,14 @@ function fieldValue(stage: RequestStage, name: string): MetricValue {
   return UNKNOWN.notMeasured;
 }
 
-/** The value of a stage metric for one stage of one request. */
-export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric): MetricValue {
+/**
+ * The value of a stage metric for one stage of one request; null when the metric does not
+ * apply (prefillDecode on a stage whose prefill is prefill alone).
+ */
+export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric, oneOutput = prefillCoversDecode(request, stage)): MetricValue | null {
+  // A one-output stage's vllm_prefill_ms is prefill+decode: compared as that, never as prefill.
+  if (metric === 'prefillDecode') return oneOutput ? { value: stage.split.values.prefillMs as number, inferred: false } : null;
+  if (oneOutput && (metric === 'prefill' || metric === 'decode')) return UNKNOWN.oneOutput;
   const split = SPLIT_OF[metric];
   if (split !== undefined) {
     const state = stage.split.states[split];
@@ -108,4 +144,8 @@ export function metricByName(name: string): MetricId | undefined {
 
 export function isRequestMetric(metric: MetricId): boolean {
   return (REQUEST_METRICS as readonly string[]).includes(metric);
+}
+
+export function isEdgeMetric(metric: MetricId): metric is EdgeMetric {
+  return (EDGE_METRICS as readonly string[]).includes(metric);
 }

@@ -107,6 +107,8 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     if (lie !== null) return notEvaluated(`the ${row.family} series of ${scopeName(rule.scope)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`, 'histogram', baselineValue, candidateValue);
     const open = [row.baseline, row.candidate].some((side) => side?.openEnded.includes(rule.quantile) === true);
     if (open) return notEvaluated(`${what} lies beyond the highest finite bucket of ${row.family}: only a lower bound is known`, 'histogram', baselineValue, candidateValue);
+    const low = [row.baseline, row.candidate].find((side) => side?.bounds[rule.quantile]?.kind === 'atMost');
+    if (low !== undefined) return notEvaluated(`${what} lies in the lowest bucket of ${row.family} in ${low === row.baseline ? 'the baseline' : 'the candidate'}: only an upper bound (≤ ${fmt(low?.bounds[rule.quantile]?.le ?? 0, 'ms')}) is known, not a value`, 'histogram', baselineValue, candidateValue);
   }
 
   if (rule.kind === 'absolute') {
@@ -126,7 +128,9 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 
   if (status !== 'compared') {
     const side = status === 'baselineOnly' ? 'the baseline only' : status === 'candidateOnly' ? 'the candidate only' : 'neither run';
-    return notEvaluated(`${what} was measured in ${side}, so there is no change to test`, found.basis, baselineValue, candidateValue);
+    const oneOutput = found.basis === 'samples' ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0) : 0;
+    const why = oneOutput > 0 ? `; on ${oneOutput} request-stages its vllm_prefill_ms covers the decode steps (one output): write ${rule.scope === REQUEST_SCOPE ? '' : `stage${rule.scope}.`}prefillDecode.${rule.quantile}` : '';
+    return notEvaluated(`${what} was measured in ${side}, so there is no change to test${why}`, found.basis, baselineValue, candidateValue);
   }
   const q = found.row.quantiles.find((x) => x.quantile === rule.quantile) as QuantileComparison | undefined;
   if (q === undefined) return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);

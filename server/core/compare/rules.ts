@@ -4,7 +4,7 @@
 //   rule       = target op threshold                 (spaces allowed around op)
 //   target     = scope "." metric "." quantile
 //   scope      = "stage" stage-key | "request"        stage1, stage0, stage1_2 (segment 2 of stage 1)
-//   metric     = queued | inputWait | readyQueued | prefill | decode | ttft | genTime
+//   metric     = queued | inputWait | readyQueued | prefill | decode | prefillDecode | ttft | genTime
 //              | firstOutput | addedFirstOutput      (stage scope)
 //              | e2e                                 (request scope)
 //                case-insensitive; "_" and "-" are ignored (input_wait = inputWait)
@@ -17,7 +17,7 @@
 // or `> +5ms` (absolute change). An unsigned one in ms/s is a limit on the candidate's
 // own value: `request.e2e.p99 > 2s`. A `%` threshold must be signed (a percentage is only
 // meaningful relative to the baseline).
-import { isRequestMetric, metricByName } from './metrics';
+import { isEdgeMetric, isRequestMetric, metricByName } from './metrics';
 import { PERCENTILES, type Percentile } from '../percentiles';
 import type { MetricId } from './types';
 import { REQUEST_SCOPE } from './types';
@@ -49,7 +49,7 @@ export interface RuleError {
 
 export const RULE_GRAMMAR = `  rule      = <scope>.<metric>.<quantile> <op> <threshold>   (several: repeat --fail-if or separate with ';')
   scope     = stage<N> (stage1, stage1_2 for a second segment) | request
-  metric    = queued | inputWait | readyQueued | prefill | decode | ttft | genTime | firstOutput | addedFirstOutput
+  metric    = queued | inputWait | readyQueued | prefill | decode | prefillDecode | ttft | genTime | firstOutput | addedFirstOutput
               (stage scope); e2e (request scope); case-insensitive, '_' and '-' ignored
   quantile  = p50 | p90 | p99
   op        = > | >= | < | <=
@@ -100,8 +100,9 @@ export function parseRule(raw: string): Rule | RuleError {
 
   const metric = metricByName(metricText);
   if (metric === undefined) {
-    return fail(text, metricAt, metricText.length, `unknown metric '${metricText}': use queued, inputWait, readyQueued, prefill, decode, ttft, genTime, firstOutput, addedFirstOutput (stage) or e2e (request)`);
+    return fail(text, metricAt, metricText.length, `unknown metric '${metricText}': use queued, inputWait, readyQueued, prefill, decode, prefillDecode, ttft, genTime, firstOutput, addedFirstOutput (stage) or e2e (request)`);
   }
+  if (isEdgeMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a transfer-edge metric: rules name stages and the request, not edges (the comparison shows edges)`);
   if (scope === REQUEST_SCOPE && !isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a stage metric: write stage<N>.${metricText}, or request.e2e`);
   if (scope !== REQUEST_SCOPE && isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a request-level metric: write request.${metricText}`);
 

@@ -2,10 +2,11 @@
 // values that are not numbers, by reason) into growing Float64Arrays; `finish()` sorts
 // them once. Requests go in one at a time, so a 100k-request log is never held whole.
 import type { AnalyzedRequest, Finding } from '../analysis/types';
-import { e2eValue, stageMetricValue } from './metrics';
+import { e2eValue, edgeMetricValue, stageMetricValue } from './metrics';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 import type { MetricValue } from './metrics';
 import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
-import { REQUEST_SCOPE, STAGE_METRICS } from './types';
+import { EDGE_METRICS, REQUEST_SCOPE, STAGE_METRICS } from './types';
 
 class GrowingSamples {
   private values = new Float64Array(64);
@@ -54,11 +55,19 @@ class ScopeAccumulator {
   }
 }
 
-/** Stage keys in pipeline order (`0`, `1`, `1_2`, `2`), then `request`. */
+/** Stage keys in pipeline order (`0`, `1`, `1_2`, `2`), then transfer edges (`0->1`, `1->2`), then `request`. */
 export function compareScopes(a: string, b: string): number {
   if (a === b) return 0;
   if (a === REQUEST_SCOPE) return 1;
   if (b === REQUEST_SCOPE) return -1;
+  const ea = a.includes('->');
+  const eb = b.includes('->');
+  if (ea !== eb) return ea ? 1 : -1;
+  if (ea) {
+    const [af = '', at = ''] = a.split('->');
+    const [bf = '', bt = ''] = b.split('->');
+    return Number(af) - Number(bf) || Number(at) - Number(bt) || (a < b ? -1 : 1);
+  }
   const [an = '', as = '1'] = a.split('_');
   const [bn = '', bs = '1'] = b.split('_');
   const d = Number(an) - Number(bn);
@@ -83,7 +92,17 @@ export class RunSamplesBuilder {
     for (const stage of request.stages) {
       const acc = this.scope(stage.stageKey, stage.stageId);
       acc.requestCount++;
-      for (const metric of STAGE_METRICS) acc.add(metric, stageMetricValue(request, stage, metric));
+      const oneOutput = prefillCoversDecode(request, stage);
+      for (const metric of STAGE_METRICS) {
+        const value = stageMetricValue(request, stage, metric, oneOutput);
+        if (value !== null) acc.add(metric, value);
+      }
+    }
+    // Transfer edges: a scope per edge (`0->1`), over the requests that name it.
+    for (const transfer of request.transfers) {
+      const acc = this.scope(transfer.edge, null);
+      acc.requestCount++;
+      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric));
     }
     const e2e = e2eValue(request);
     // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.

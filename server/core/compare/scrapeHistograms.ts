@@ -8,6 +8,7 @@ import { histogramQuantile } from '../prom/histogramQuantile';
 import { labelsKey, withoutLabels } from '../prom/labels';
 import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../prom/stageHistograms';
 import type { HistogramBucket, HistogramSeries, Labels } from '../prom/model';
+import { quantileBounds } from '../prom/quantileBounds';
 import type { HistogramRow } from './types';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
@@ -67,7 +68,7 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
     const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
     const caveat = CODEC_TTFT_FAMILIES.has(g.family) ? (suspects.get(labelsKey(g.labels)) ?? null) : null;
-    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedQuantiles(buckets), caveat });
+    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedQuantiles(buckets), bounds: quantileBounds(buckets), caveat });
   }
   return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
 }
@@ -91,6 +92,7 @@ export function histogramRowsOfSummaries(summaries: readonly HistogramRow[]): Hi
       p90: s.p90,
       p99: s.p99,
       openEnded: s.openEnded ?? [],
+      bounds: s.bounds ?? {},
       caveat: s.caveat ?? null,
     }))
     .sort(compareHistogramRows);

@@ -1,7 +1,8 @@
 // The comparison as a terminal table: one row per metric and quantile, a `*` where the
 // difference is beyond noise, metrics measured in one run only said in words.
-import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
+import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
 import type { RuleResult } from './ruleCheck';
+import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
 import { pushAll } from '../arrays';
 
@@ -10,9 +11,15 @@ function ciText(q: QuantileComparison): string {
   return `[${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
 }
 
+/** The flag column: `* shorter`, `* longer`, `* shifted` (relative figures), or why a difference is not flagged. */
+function flagText(m: MetricComparison, q: QuantileComparison): string {
+  const kind = changeKind(m.metric, q);
+  return kind === 'none' ? verdictShort(q) : `* ${kind}`;
+}
+
 function metricRows(m: MetricComparison): string[][] {
   const scope = m.scope === 'request' ? 'request' : m.scope;
-  if (m.status !== 'compared') return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '']];
+  if (m.status !== 'compared') return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '', '']];
   return m.quantiles.map((q, i) => [
     i === 0 ? scope : '',
     i === 0 ? metricLabel(m) : '',
@@ -22,14 +29,10 @@ function metricRows(m: MetricComparison): string[][] {
     formatMs(q.candidate),
     signedMs(q.diffMs),
     signedPct(q.diffPct),
-    `${ciText(q)}${q.beyondNoise === true ? ' *' : ''}`,
+    ciText(q),
+    flagText(m, q),
     i === 0 && m.rankTest !== null ? `${m.rankTest.pValue < 0.0001 ? '<0.0001' : m.rankTest.pValue.toFixed(4)}${m.rankTest.beyondNoise ? ' *' : ''}` : '',
   ]);
-}
-
-/** `≥ 80,000` when the quantile is only a lower bound. */
-function histogramValue(side: HistogramComparison['baseline'], q: QuantileComparison, value: number): string {
-  return `${side?.openEnded.includes(q.quantile) === true ? '≥ ' : ''}${formatMs(value)}`;
 }
 
 function histogramRows(h: HistogramComparison): string[][] {
@@ -45,10 +48,10 @@ function histogramRows(h: HistogramComparison): string[][] {
     i === 0 ? labels : '',
     i === 0 ? histogramCounts(h) : '',
     q.quantile,
-    histogramValue(h.baseline, q, q.baseline),
-    histogramValue(h.candidate, q, q.candidate),
-    signedMs(q.diffMs),
-    signedPct(q.diffPct),
+    histogramQuantileText(h.baseline, q.quantile, q.baseline),
+    histogramQuantileText(h.candidate, q.quantile, q.candidate),
+    histogramDiffText(h, q).ms,
+    histogramDiffText(h, q).pct,
   ]);
 }
 
@@ -62,10 +65,15 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   const pct = Math.round(report.method.confidence * 1000) / 10;
   const out = ['Stage Lens compare', `  baseline   ${runText(report.baseline)}`, `  candidate  ${runText(report.candidate)}`, ''];
   if (report.metrics.length > 0) {
-    out.push(`Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = beyond noise.`);
+    out.push(
+      `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = a change: beyond noise, above ` +
+        `the larger of ${report.method.minChangeMs} ms and ${report.method.minChangePct}% of the baseline, with n ≥ ${report.method.quantileMinSamples.p50} (p50, p90) / ${report.method.quantileMinSamples.p99} (p99) per run.`,
+    );
     const shown = report.metrics.filter((m) => m.status !== 'neither');
     const rows = shown.flatMap(metricRows);
-    pushAll(out, alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'rank test p'], rows, 2));
+    pushAll(out, alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'change', 'rank test p'], rows, 2));
+    const changes = shown.flatMap((m) => m.quantiles.filter((q) => q.verdict === 'changed').map((q) => `  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${changeText(report, m, q)}`));
+    if (changes.length > 0) pushAll(out, ['', 'What changed (flagged *):', ...changes]);
     const oneSided = shown.filter((m) => m.status !== 'compared');
     if (oneSided.length > 0) {
       out.push('', 'Measured in one run only (not a difference):');
@@ -76,7 +84,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     out.push('');
   }
   if (report.histograms.length > 0) {
-    out.push('/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≥ = beyond the highest bucket.');
+    out.push('/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds.');
     pushAll(out, alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
     out.push('');
   }
@@ -86,7 +94,13 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   out.push('');
   if (report.notes.length > 0) pushAll(out, ['Notes', ...report.notes.map((n) => `  - ${n}`), '']);
   if (report.metrics.length > 0) {
-    out.push('Significance', `  ${report.method.bootstrap}.`, `  Beyond noise (*): ${report.method.beyondNoise}; not testable below ${report.method.minSamples} values per run.`, `  Rank test: ${report.method.rankTest}.`);
+    out.push(
+      'Significance',
+      `  ${report.method.bootstrap}.`,
+      `  Beyond noise: ${report.method.beyondNoise}; not testable below ${report.method.minSamples} values per run.`,
+      `  Flagged (*): ${report.method.flagged}.`,
+      `  Rank test: ${report.method.rankTest}.`,
+    );
   } else out.push('Significance', `  ${report.method.histograms}.`);
   if (rules.length > 0) pushAll(out, ['', 'Rules (--fail-if)', ...ruleLines(rules)]);
   return out;

@@ -5,7 +5,7 @@
 // Vocabulary:
 //   run       one input: a server log, a /metrics scrape, or a saved session folder
 //   scope     a stage of the pipeline as printed in the stage table (`0`, `1`, `1_2`),
-//             or `request` for request-level figures (end to end)
+//             a transfer edge (`0->1`), or `request` for request-level figures (end to end)
 //   metric    one timed interval of a scope (see metrics.ts for where each comes from)
 //   measured  a number the server printed (or inferred by the analysis' documented rule);
 //             every other state (None, hidden row, not recorded, ...) is counted apart and
@@ -13,12 +13,16 @@
 import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
+import type { QuantileBounds } from '../prom/quantileBounds';
 
-export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
+export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
+/** Per transfer edge (scope `0->1`): the TransferEdgeStats times and [OmniTiming]'s send time. */
+export const EDGE_METRICS = ['edgeTx', 'edgeInFlight', 'edgeRxDecode', 'edgeOmniTimingTx'] as const;
 export type StageMetric = (typeof STAGE_METRICS)[number];
 export type RequestMetric = (typeof REQUEST_METRICS)[number];
-export type MetricId = StageMetric | RequestMetric;
+export type EdgeMetric = (typeof EDGE_METRICS)[number];
+export type MetricId = StageMetric | RequestMetric | EdgeMetric;
 
 /** The scope of request-level metrics. */
 export const REQUEST_SCOPE = 'request';
@@ -30,8 +34,10 @@ export const REQUEST_SCOPE = 'request';
  *  notRecorded    a known lie detected (codec TTFT 0 with no prefill, seed 000)
  *  noOutput       serving_time_to_first_output_ms at its 0.0 default (no non-empty output)
  *  notComputable  a derived figure whose inputs were missing (e.g. no upstream first output)
+ *  oneOutput      prefill or decode of a stage that emitted one output: its vllm_prefill_ms covers
+ *                 both and is compared as the metric prefillDecode instead (oneOutputStage.ts)
  */
-export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable';
+export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable' | 'oneOutput';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
 
 /** The measured values of one metric of one scope in one run, sorted ascending. */
@@ -125,7 +131,22 @@ export interface QuantileComparison {
   readonly beyondNoise: boolean | null;
   /** Why there is no CI, when there is none. */
   readonly notTestable: string | null;
+  /** The practical threshold: a smaller |diffMs| is no change worth flagging (the larger of --min-change-ms and --min-change-pct of the baseline). */
+  readonly thresholdMs: number;
+  /** Measured values each run needs for this quantile to be flagged (p50, p90: 10; p99: 100). */
+  readonly minSamples: number;
+  /** What the change is, in one word; only `changed` is flagged (see ChangeVerdict). */
+  readonly verdict: ChangeVerdict;
 }
+
+/**
+ *  changed         beyond noise, |Δ| above the practical threshold, enough values in both runs: flagged
+ *  belowThreshold  beyond noise but no larger than the practical threshold
+ *  fewSamples      fewer measured values in a run than this quantile needs (p99: 100)
+ *  withinNoise     the CI includes 0
+ *  notTestable     no CI (a /metrics histogram, or fewer than the minimum values)
+ */
+export type ChangeVerdict = 'changed' | 'belowThreshold' | 'fewSamples' | 'withinNoise' | 'notTestable';
 
 /**
  *  compared       measured in both runs: quantiles and their differences
@@ -166,6 +187,8 @@ export interface HistogramSide {
   readonly p99: number | null;
   /** Quantiles that are only lower bounds (rank in the +Inf bucket). */
   readonly openEnded: readonly Percentile[];
+  /** Quantiles that are bounds, not values (≤ the lowest bucket's bound, ≥ the highest finite one), `le` in the side's unit (ms for seconds families). */
+  readonly bounds: QuantileBounds;
   /** The series is known to be wrong in this run (codec TTFT signature): why; null when not. */
   readonly caveat: string | null;
 }
@@ -212,6 +235,13 @@ export interface SignificanceMethod {
   readonly rankTest: string;
   readonly beyondNoise: string;
   readonly histograms: string;
+  /** The practical threshold: a change must exceed the larger of these to be flagged. */
+  readonly minChangeMs: number;
+  readonly minChangePct: number;
+  /** Values each run needs per quantile to be flagged. */
+  readonly quantileMinSamples: Readonly<Record<Percentile, number>>;
+  /** The whole rule for flagging a change, in words. */
+  readonly flagged: string;
 }
 
 export interface RunSummary {

@@ -2,12 +2,19 @@
 // deploy config, and how they read. "Not recorded" is never shown as 0: a codec TTFT of 0
 // with no prefill is the signature of builds without the talker-first-audio stats fix.
 import { groupedNumber } from '../numberText';
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 
 export interface StageLiveNumbers {
   readonly stageId: number;
   /** p50 of `vllm_ttft_ms` over measured values; null when never measured. */
   readonly ttftP50Ms: number | null;
+  /** p50 of `vllm_prefill_ms` where it is prefill alone. */
   readonly prefillP50Ms: number | null;
+  /**
+   * p50 of `vllm_prefill_ms` on requests where the stage emitted one output (Model Runner V2
+   * + async chunk): prefill+decode, never shown as prefill. Absent or null: none.
+   */
+  readonly prefillDecodeP50Ms?: number | null;
   readonly queuedP50Ms: number | null;
   /** Requests of this stage the figures are over. */
   readonly n: number;
@@ -39,12 +46,14 @@ export function formatMs(ms: number): string {
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
-/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`. */
+/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`; a one-output stage's prefill reads `prefill+decode (one output) p50 1,358 ms`. */
 export function formatStageNumbers(numbers: StageLiveNumbers): string {
   const parts: string[] = [];
   if (numbers.ttftNotRecorded) parts.push('TTFT not recorded');
   else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
   if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
+  const combined = numbers.prefillDecodeP50Ms ?? null;
+  if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
   if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null) return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';

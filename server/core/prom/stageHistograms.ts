@@ -4,6 +4,7 @@
 // absent stays absent (not measured), it never becomes a row of zeros.
 import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
 import { histogramQuantile } from './histogramQuantile';
+import { quantileBounds, type QuantileBounds } from './quantileBounds';
 import { replicaIdOf, stageIdOf } from './labels';
 import { canonicalMetricName, isSecondsMetric } from './metricNames';
 import type { HistogramBucket, HistogramSeries, Labels, ParsedExposition } from './model';
@@ -75,6 +76,8 @@ export interface StageHistogramRow {
    * finite bound, so the true value is at least that: show it as "≥ x".
    */
   readonly openEnded: readonly Percentile[];
+  /** Quantiles that are bounds, not values: "≤ le" (lowest bucket) or "≥ le" (+Inf bucket). */
+  readonly bounds: QuantileBounds;
   /** ms figures for `_seconds` / `_s` families, else null. */
   readonly ms: MillisecondFigures | null;
   /** The lowest bucket and how many observations fell into it (cumulative count). */
@@ -123,6 +126,7 @@ export function summarizeHistogramSeries(exposedName: string, series: HistogramS
     p90,
     p99,
     openEnded: openEndedQuantiles(series.buckets),
+    bounds: quantileBounds(series.buckets),
     ms: isSecondsMetric(exposedName)
       ? { sum: toMs(series.sum), p50: toMs(p50), p90: toMs(p90), p99: toMs(p99) }
       : null,

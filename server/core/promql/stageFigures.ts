@@ -4,6 +4,7 @@
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
 import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
 import type { Percentile } from '../percentiles';
+import type { QuantileBound, QuantileBounds } from '../prom/quantileBounds';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
 import { familyOfSeriesName, INSTANCE_LABEL, PROMETHEUS_FAMILIES, QUANTILE_STATS, SCOPE_LABEL, STAT_LABEL, type FamilyStat, type Scope } from './stageQueries';
 
@@ -34,6 +35,8 @@ export interface PrometheusStageRow {
   readonly p99: number | null;
   /** Quantiles whose rank fell into the +Inf bucket: PromQL gives the highest finite bound, the true value is at least that ("≥ x"). */
   readonly openEnded: readonly Percentile[];
+  /** Quantiles that are bounds, not values: "≥ x" as openEnded, and "≤ x" where the rank fell into the lowest bucket (x its bound). */
+  readonly bounds: QuantileBounds;
   /** Why this row's numbers are known to be wrong (the codec TTFT signature), or null. */
   readonly caveat: string | null;
 }
@@ -146,7 +149,7 @@ function rowOrder(a: PrometheusStageRow, b: PrometheusStageRow): number {
 
 type MutableRow = { -readonly [K in keyof PrometheusStageRow]: PrometheusStageRow[K] };
 
-const STATS: readonly FamilyStat[] = ['p50', 'p90', 'p99', 'count', 'sum', 'total', 'finiteBuckets', 'allBuckets'];
+const STATS: readonly FamilyStat[] = ['p50', 'p90', 'p99', 'count', 'sum', 'total', 'finiteBuckets', 'allBuckets', 'lowestBucket'];
 
 function isStat(value: string | null): value is FamilyStat {
   return value !== null && (STATS as readonly string[]).includes(value);
@@ -164,13 +167,31 @@ function openEndedOf(finiteBuckets: number | undefined, allBuckets: number | und
 }
 
 /**
+ * The bounds among a row's quantiles. Inside the lowest bucket histogram_quantile returns
+ * le0 · rank / count0 (interpolated from 0), so the bound is le0 = value · count0 / rank:
+ * Prometheus gives no label as a value, and this recovers it from the quantile itself.
+ */
+function boundsOf(row: Pick<PrometheusStageRow, Percentile | 'openEnded'>, b: { lowestBucket?: number; allBuckets?: number } | undefined): QuantileBounds {
+  const out: Partial<Record<Percentile, QuantileBound>> = {};
+  for (const [name, q] of QUANTILE_STATS) {
+    const value = row[name];
+    if (value === null) continue;
+    if (row.openEnded.includes(name)) out[name] = { kind: 'atLeast', le: value };
+    else if (b?.lowestBucket !== undefined && b.allBuckets !== undefined && b.allBuckets > 0 && b.lowestBucket >= q * b.allBuckets) {
+      out[name] = { kind: 'atMost', le: value <= 0 ? value : Number(((value * b.lowestBucket) / (q * b.allBuckets)).toPrecision(12)) };
+    }
+  }
+  return out;
+}
+
+/**
  * Rows of one family from the answer to its familyQuery. `replica` rows without a
  * replica label (families labelled by stage only) are dropped: they equal the stage row.
  * In the cumulative window `total` is the count itself.
  */
 export function familyRows(family: string, series: readonly VectorSeries[], discovery: Discovery, cumulative: boolean): PrometheusStageRow[] {
   const rows = new Map<string, MutableRow>();
-  const buckets = new Map<string, { finiteBuckets?: number; allBuckets?: number }>();
+  const buckets = new Map<string, { finiteBuckets?: number; allBuckets?: number; lowestBucket?: number }>();
   for (const s of series) {
     const stat = label(s, STAT_LABEL);
     const scopeText = label(s, SCOPE_LABEL);
@@ -182,10 +203,10 @@ export function familyRows(family: string, series: readonly VectorSeries[], disc
     const k = key(scope, stage, replica);
     let row = rows.get(k);
     if (row === undefined) {
-      row = { family, scope, stage, replica, instances: instancesOf(discovery, family, stage, replica), count: null, total: null, sum: null, p50: null, p90: null, p99: null, openEnded: [], caveat: null };
+      row = { family, scope, stage, replica, instances: instancesOf(discovery, family, stage, replica), count: null, total: null, sum: null, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null };
       rows.set(k, row);
     }
-    if (stat === 'finiteBuckets' || stat === 'allBuckets') {
+    if (stat === 'finiteBuckets' || stat === 'allBuckets' || stat === 'lowestBucket') {
       const b = buckets.get(k) ?? {};
       b[stat] = s.sample.v;
       buckets.set(k, b);
@@ -194,6 +215,7 @@ export function familyRows(family: string, series: readonly VectorSeries[], disc
   for (const [k, row] of rows) {
     const b = buckets.get(k);
     row.openEnded = openEndedOf(b?.finiteBuckets, b?.allBuckets).filter((p) => row[p] !== null);
+    row.bounds = boundsOf(row, b);
     if (cumulative) row.total = row.count;
   }
   return [...rows.values()].sort(rowOrder);

@@ -17,8 +17,10 @@ export type QuantileStat = 'p50' | 'p90' | 'p99';
 /**
  * `finiteBuckets`: the highest finite bucket (max over le of the cumulative buckets),
  * `allBuckets`: the +Inf bucket; together they say which quantiles fell into +Inf.
+ * `lowestBucket`: the lowest bucket (min over le: the counts are cumulative), which says
+ * which quantiles fell into it (then only its bound is known: "≤ x").
  */
-export type FamilyStat = QuantileStat | 'count' | 'sum' | 'total' | 'finiteBuckets' | 'allBuckets';
+export type FamilyStat = QuantileStat | 'count' | 'sum' | 'total' | 'finiteBuckets' | 'allBuckets' | 'lowestBucket';
 export type Scope = 'replica' | 'stage';
 
 export const QUANTILE_STATS: ReadonlyArray<readonly [QuantileStat, number]> = [
@@ -119,7 +121,8 @@ function tagged(expr: string, stat: FamilyStat, scope: Scope): string {
  * numbers), and `total` = the `_count` counters now. Cumulative: the same on the raw
  * counters (everything since each server started; wrong across a server restart).
  * The highest finite and the +Inf bucket come along so that a quantile PromQL clamps to
- * the highest finite bound can be shown as "≥ x" (its rank fell into +Inf).
+ * the highest finite bound can be shown as "≥ x" (its rank fell into +Inf), and the lowest
+ * bucket so that one PromQL interpolated from 0 inside it can be shown as "≤ its bound".
  */
 export function familyQuery(exposed: readonly string[], selector: DeploymentSelector, window: QueryWindow): string {
   const series = (suffix: string, extra?: string): string => seriesSelector(exposed.map((n) => `${n}_${suffix}`), selector, extra);
@@ -136,6 +139,7 @@ export function familyQuery(exposed: readonly string[], selector: DeploymentSele
     if (window.kind === 'rate') parts.push(tagged(`sum by (${group}) (${series('count')})`, 'total', scope));
     parts.push(tagged(`max by (${group}) (sum by (le, ${group}) (${over('bucket', 'rate', 'le!="+Inf"')}))`, 'finiteBuckets', scope));
     parts.push(tagged(`sum by (${group}) (${over('bucket', 'rate', 'le="+Inf"')})`, 'allBuckets', scope));
+    parts.push(tagged(`min by (${group}) (sum by (le, ${group}) (${over('bucket', 'rate')}))`, 'lowestBucket', scope));
   }
   return parts.join(' or ');
 }

@@ -7,11 +7,14 @@
 // value has. A list cell `mean (n=N)` is its mean, with N in the `<name>_n` column. An empty CSV
 // cell means the column does not apply to the row. Derived values are at the log's precision
 // (3 decimals). Text cells (ids, text values) are neutralized for spreadsheets (csvText).
+// `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
+// prefill+decode (oneOutputStage.ts), not prefill alone.
 import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
 const STAGE_FIELDS = ['stage_gen_time_ms', 'serving_time_to_first_output_ms', 'num_tokens_in', 'num_tokens_out', 'audio_duration_s', 'vllm_num_preemptions'] as const;
 /** List fields (`mean (n=N)`): the mean, then N. */
@@ -47,7 +50,7 @@ function csvNumber(v: number): string {
 
 export const CSV_HEADER = [
   'request_id', 'boot', 'cold', 'line', 'stage', 'stage_id', 'replica_id', 'kind',
-  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms',
+  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms', 'prefill_covers_decode',
   ...LIST_FIELDS.flatMap((f) => [f, `${f}_n`]),
   'edge_from_stage', 'edge_to_stage', 'transfer_table', ...TRANSFER_FIELDS, 'omni_timing_tx_ms', 'omni_timing_tx_state',
 ];
@@ -87,7 +90,7 @@ function stageRow(r: AnalyzedRequest, s: RequestStage): string {
   return [
     ...requestCells(r), csvText(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
     ...SPLIT_NAMES.map((n) => splitCell(s, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]),
-    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)), added === undefined ? '' : csvNumber(toLogPrecision(added)),
+    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)), added === undefined ? '' : csvNumber(toLogPrecision(added)), String(prefillCoversDecode(r, s)),
     ...LIST_FIELDS.flatMap((f) => [fieldCell(s.fields, f), listCountCell(s.fields, f)]),
     ...NO_TRANSFER,
   ].join(',');
@@ -96,7 +99,7 @@ function stageRow(r: AnalyzedRequest, s: RequestStage): string {
 function transferRow(r: AnalyzedRequest, t: RequestTransfer): string {
   return [
     ...requestCells(r), csvText(t.edge), '', '', 'transfer',
-    ...NO_SPLIT, ...NO_SPLIT, ...NO_STAGE_FIELDS, '', ...NO_LISTS,
+    ...NO_SPLIT, ...NO_SPLIT, ...NO_STAGE_FIELDS, '', '', ...NO_LISTS,
     t.fromStage === null ? '' : String(t.fromStage), t.toStage === null ? '' : String(t.toStage), String(t.tablePrinted),
     ...TRANSFER_FIELDS.map((f) => fieldCell(t.fields, f)),
     t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs), t.omniTimingTxState,

@@ -11,6 +11,7 @@ import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
 import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
 import type { HistogramSummary, SpeechStreamCounts } from '../promSummary';
 
@@ -29,6 +30,8 @@ export interface StageJson {
   readonly listCounts: Record<string, number>;
   readonly split: Readonly<Record<SplitName, number | null>>;
   readonly splitState: Readonly<Record<SplitName, SplitState>>;
+  /** true: this stage emitted one output, when it stopped, so split.prefillMs covers its decode steps too (prefill+decode; oneOutputStage.ts). */
+  readonly prefillCoversDecode: boolean;
 }
 
 export interface TransferJson {
@@ -94,7 +97,18 @@ export interface AnalysisJson {
   readonly schema: 1;
   readonly requests: RequestJson[];
   readonly stageSummary: Record<string, Record<string, Distribution>>;
-  readonly splitSummary: Record<string, { readonly split: Partial<Record<SplitName, Distribution>>; readonly states: Record<SplitName, Record<SplitState, number>>; readonly addedTimeToFirstOutputMs: Distribution | null; readonly requestCount: number }>;
+  /** `split` and `states` leave out the prefill and decode of one-output requests: those are `prefillDecodeMs` over `oneOutputRequests`. */
+  readonly splitSummary: Record<
+    string,
+    {
+      readonly split: Partial<Record<SplitName, Distribution>>;
+      readonly states: Record<SplitName, Record<SplitState, number>>;
+      readonly addedTimeToFirstOutputMs: Distribution | null;
+      readonly requestCount: number;
+      readonly oneOutputRequests: number;
+      readonly prefillDecodeMs: Distribution | null;
+    }
+  >;
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
   /** Per transfer edge: p50/p90/p99 of each field over measured values only. */
   readonly edgeSummary: Record<string, EdgeSummaryJson>;
@@ -168,6 +182,7 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
       listCounts: listCountsJson(s.fields),
       split: derivedSplit(s.split.values, s.split.states),
       splitState: s.split.states,
+      prefillCoversDecode: prefillCoversDecode(r, s),
     };
   }
   const transfers: Record<string, TransferJson> = {};
@@ -227,6 +242,8 @@ export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: Histogr
       states: s.splitStates,
       addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
       requestCount: s.requestCount,
+      oneOutputRequests: s.oneOutputRequests,
+      prefillDecodeMs: s.prefillDecodeMs === null ? null : distributionJson(s.prefillDecodeMs),
     };
   }
   const replicaSummary: AnalysisJson['replicaSummary'] = {};

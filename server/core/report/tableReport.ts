@@ -2,20 +2,31 @@
 // lines each: p50, p90, p99), the phase split in ms over measured values only, then how
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
-import type { Distribution, EdgeSummary, SplitName, StageSummary } from '../analysis/types';
+import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
+import { rankedPhases, SLOWEST_PHASE_TEXT } from '../analysis/slowest';
+import type { Percentile } from '../percentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set(['stage_gen_time_ms', 'omni_timing_stage_s', 'serving_time_to_first_output_ms']);
 
-const COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (s: StageSummary) => Distribution | null | undefined }> = [
+type Column = {
+  readonly title: string;
+  readonly pick: (s: StageSummary) => Distribution | null | undefined;
+  /** What the cell says when pick has nothing: a stage whose prefill covers its decode. */
+  readonly oneOutput?: (s: StageSummary, p: Percentile) => string;
+};
+
+const COLUMNS: readonly Column[] = [
   { title: 'queued', pick: (s) => s.split.queuedMs },
   { title: 'input wait', pick: (s) => s.split.inputWaitMs },
   { title: 'ready queued', pick: (s) => s.split.readyQueuedMs },
-  { title: 'prefill', pick: (s) => s.split.prefillMs },
-  { title: 'decode', pick: (s) => s.split.decodeMs },
+  // A one-output stage's vllm_prefill_ms covers its decode: "1,358 +decode", and its decode is "in prefill".
+  { title: 'prefill', pick: (s) => s.split.prefillMs, oneOutput: (s, p) => (s.prefillDecodeMs === null ? '-' : `${formatMs(s.prefillDecodeMs[p])} +decode`) },
+  { title: 'decode', pick: (s) => s.split.decodeMs, oneOutput: () => 'in prefill' },
   { title: 'TTFT', pick: (s) => s.split.ttftMs },
   { title: 'gen time', pick: (s) => s.fields['stage_gen_time_ms'] ?? (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined) },
   { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
@@ -54,7 +65,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
         rows.push([i === 0 ? s.stageKey : '', i === 0 ? String(s.requestCount) : '', p, ...COLUMNS.map((c) => {
           const d = c.pick(s);
-          return d === null || d === undefined ? '-' : formatMs(d[p]);
+          if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0) return c.oneOutput(s, p);
+          return d === null || d === undefined ? '-' : `${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
         })]);
       });
     }
@@ -62,6 +74,15 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push('', 'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the');
       out.push("talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.");
+    }
+    const slowest = slowestPhaseLine(snapshot.stages);
+    if (slowest !== null) out.push('', slowest);
+    const oneOutput = snapshot.stages.filter((s) => s.oneOutputRequests > 0);
+    if (oneOutput.length > 0) {
+      out.push('', `+decode / in prefill: ${PREFILL_DECODE_LABEL}. These stages emit one output, when they stop (Model Runner V2 + async chunk, a non-final`);
+      out.push('autoregressive stage): vllm_prefill_ms covers every decode step, so it is not prefill alone and vllm_decode_ms is not a measurement.');
+      const mixed = oneOutput.some((s) => s.split.prefillMs !== undefined);
+      out.push(`  ${oneOutput.map((s) => `stage ${s.stageKey}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`);
     }
     const notes: string[] = [];
     for (const s of snapshot.stages) {
@@ -80,7 +101,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
     out.push('', 'Findings:');
-    for (const f of snapshot.findings) if (f.code !== 'stage-tables-missing' || missing === null) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${f.message}`);
+    for (const f of snapshot.findings) if (f.code !== 'stage-tables-missing' || missing === null) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}, ${requestsText(f)}: ${f.message}`);
   }
   if (snapshot.problems.length > 0) {
     out.push('', `Input problems (${snapshot.problems.length}):`);
@@ -153,4 +174,25 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
     if (e.tableCount < e.requestCount) out.push(`  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`);
   }
   return out;
+}
+
+/** "339 requests": the finding's true count, never the length of a capped id list. */
+export function requestsText(f: Finding): string {
+  return `${f.requestCount} request${f.requestCount === 1 ? '' : 's'}`;
+}
+
+/** "Slowest phase (p50): stage 1 decode 1,293 ms" over the stage summaries (slowest.ts), or null. */
+function slowestPhaseLine(stages: readonly StageSummary[]): string | null {
+  let best: { stage: StageSummary; name: SplitName; value: number } | null = null;
+  for (const s of stages) {
+    if (s.replicaId !== null) continue;
+    const split = s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
+    for (const name of rankedPhases(split, false)) {
+      const v = s.split[name]?.p50;
+      if (v !== undefined && v > 0 && (best === null || v > best.value)) best = { stage: s, name, value: v };
+    }
+  }
+  if (best === null) return null;
+  const first = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
+  return `${first} (p50, a single phase; prefill+decode is not ranked): stage ${best.stage.stageKey} ${SPLIT_LABEL[best.name]} ${formatMs(best.value)} ms`;
 }

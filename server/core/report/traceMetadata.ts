@@ -3,6 +3,7 @@
 // trace read without Stage Lens at hand still says which positions are measured.
 import type { SplitName, TimelineSegment } from '../analysis/types';
 import { SPLIT_FIELD } from '../analysis/types';
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import type { Placement, PlacementRule } from './tracePlacement';
 import { PLACEMENT_TEXT } from './tracePlacement';
 
@@ -14,6 +15,8 @@ export const PHASE_SPLIT: Readonly<Record<Phase, SplitName>> = {
   queued: 'queuedMs',
   prefill: 'prefillMs',
   decode: 'decodeMs',
+  // A one-output stage's vllm_prefill_ms: it covers the decode steps too.
+  prefillDecode: 'prefillMs',
 };
 
 /** Slice names of the phases (as the terminal table and the webviews call them). */
@@ -23,6 +26,7 @@ export const PHASE_SLICE_NAME: Readonly<Record<Phase, string>> = {
   queued: 'queued',
   prefill: 'prefill',
   decode: 'decode',
+  prefillDecode: PREFILL_DECODE_LABEL,
 };
 
 /** The parts of a transfer, in the order they happen, and their slice names. */
@@ -101,6 +105,7 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
       ...Object.fromEntries(Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]])),
       ...Object.fromEntries(TRANSFER_PARTS.map((p) => [p.name, p.field])),
     },
+    oneOutput: `a stage that emits one output when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage) has one "${PREFILL_DECODE_LABEL}" slice instead of prefill and decode: its vllm_prefill_ms covers its decode steps too`,
     notShown:
       'a phase whose value is not measured (None), hidden (row absent: zero or not measured) or not recorded (a known-false value) has no slice; no slice stands for 0 ms unless the value was logged (or inferred) as 0',
   };

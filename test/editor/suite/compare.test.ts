@@ -73,6 +73,12 @@ describe('Compare Sessions', () => {
     assert.equal(rendered.rows, report.metrics.filter((m) => m.status !== 'neither').length);
     assert.match(rendered.texts['1.ttft'] ?? '', /measured in the candidate only; baseline: 0 of 60 measured \(60 not recorded\)/);
     assert.ok((rendered.texts['1.queued'] ?? '').includes(`${formatCompact(p50.baseline)} → ${formatCompact(p50.candidate)}`), rendered.texts['1.queued']);
+    // The talker emits one output: its vllm_prefill_ms is compared as prefill+decode, never as prefill.
+    assert.match(rendered.texts['0.prefillDecode'] ?? '', /^prefill\+decode \(one output\) ?60 \/ 60 ?[\d,.]+ → [\d,.]+/, rendered.texts['0.prefillDecode']);
+    assert.equal(rendered.texts['0.prefill'], undefined);
+    // Only flagged changes are counted: beyond noise, above the practical threshold, enough values.
+    const flagged = report.metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.verdict === 'changed').length, 0);
+    assert.equal(rendered.beyondNoise, flagged);
     assert.ok(vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Stage Lens: Compare')), 'the Compare panel is open');
 
     // A file that cannot be compared comes back as an error, not as an empty panel.

@@ -52,7 +52,8 @@ describe('deploy YAML inlay hints', () => {
     assert.deepEqual(hints.map(({ line, character }) => ({ line, character })), [flag, stage0, stage1]);
     // The demo runs a build without the codec TTFT stats fix: "not recorded", never 0.
     assert.equal(hints[0].label, 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
-    assert.match(hints[1].label, /^TTFT p50 [\d,.]+ ms · prefill p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=\d+\)$/);
+    // The talker emits one output (Model Runner V2 + async chunk): prefill+decode, never "prefill".
+    assert.match(hints[1].label, /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=\d+\)$/);
     assert.match(hints[2].label, /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
 
     // Unmatched: the hints go.

@@ -33,8 +33,22 @@ uiTest(
     assert.equal(rows.length, 2, `two stages: ${rows.join(' | ')}`);
     assert.match(rows[0] ?? '', /stage 0\s*talker/);
     assert.match(rows[1] ?? '', /stage 1\s*code2wav/);
-    const prefill0 = await waitText(side, '[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"] .v', (t) => numberOf(t) > 0, 'a p50 prefill of stage 0');
-    assert.ok(numberOf(prefill0) > 0, `stage 0 p50 prefill ${prefill0}`);
+    // The talker emits one output (Model Runner V2 + async chunk): its vllm_prefill_ms covers its
+    // decode, so it reads "+decode", its decode "in prefill", and it is never the red slowest phase.
+    const talkerPrefill = '[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]';
+    const prefill0 = await waitText(side, `${talkerPrefill} .v`, (t) => numberOf(t.replace(/ \+decode$/, '')) > 0 && t.endsWith(' +decode'), 'a p50 prefill+decode of stage 0');
+    assert.ok(numberOf(prefill0.replace(/ \+decode$/, '')) > 0, `stage 0 p50 prefill+decode ${prefill0}`);
+    assert.equal(await side.locator(`${talkerPrefill} .v`).getAttribute('data-state'), 'combined');
+    assert.equal(await side.locator('[data-testid="stage-row"][data-stage-key="0"] td[data-col="decodeMs"] .v').textContent(), 'in prefill');
+    // The slowest phase is a single phase: the codec's wait for its input (the talker sends it only when it stops).
+    const slowest = await waitText(side, '[data-testid="slowest-phase"]', (t) => t.startsWith('slowest phase (p50): '), 'the slowest-phase line');
+    assert.match(slowest, /^slowest phase \(p50\): stage 1 · code2wav input wait [\d,.]+ ms$/);
+    assert.equal(await side.locator(talkerPrefill).getAttribute('data-hot'), 'false');
+    assert.equal(await side.locator('[data-testid="stage-row"][data-stage-key="1"] td[data-col="inputWaitMs"]').getAttribute('data-hot'), 'true');
+    assert.equal(await side.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
+    await side.locator('[data-testid="finding"][data-code="prefill-covers-decode"]').waitFor();
+    assert.match((await side.locator('[data-testid="finding"][data-code="prefill-covers-decode"]').textContent()) ?? '', /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)/);
+    await wb.screenshot('demo-side-panel-slowest-phase');
     assert.ok(numberOf(await waitText(side, '[data-testid="stage-row"][data-stage-key="1"] td[data-col="field:stage_gen_time_ms"] .v', (t) => numberOf(t) > 0, 'a p50 gen time of stage 1')) > 0);
     // The demo runs a build without the codec TTFT fix: the codec's TTFT is "not recorded", never 0.
     assert.equal(await waitText(side, '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v', (t) => t !== '', 'the codec TTFT'), 'not recorded');
@@ -75,7 +89,8 @@ uiTest(
     assert.ok(total >= 3, `${total} requests in the table`);
     assert.ok((await panel.locator('[data-testid="request-id"]').allTextContents()).filter((t) => /^speech-[0-9a-f]{16}/.test(t)).length >= 3);
     const prefillCell = panel.locator('[data-testid="request-row"][data-index="1"] .cell[data-col="0.prefillMs"]');
-    assert.ok(numberOf(((await prefillCell.textContent()) ?? '').trim()) > 0, 'a request row with a measured stage 0 prefill');
+    const prefillText = ((await prefillCell.textContent()) ?? '').trim();
+    assert.ok(prefillText.endsWith(' +decode') && numberOf(prefillText.replace(/ \+decode$/, '')) > 0, `a request row with the stage 0 prefill+decode: ${prefillText}`);
     assert.match(firstId, /^speech-/);
     // The table follows the live session: new requests arrive while it is open.
     await waitText(panel, '[data-testid="request-total"]', (t) => Number(/^([\d,]+) requests/.exec(t)?.[1]?.replace(/,/g, '') ?? 0) >= 8, 'eight requests in the table', 60_000);
@@ -90,8 +105,10 @@ uiTest(
     await waitText(panel, '[data-testid="waterfall-title"]', (t) => t === coldId, 'the cold request\'s waterfall');
     await panel.locator('[data-testid="waterfall-legend"]').waitFor();
     const described = (await panel.locator('[data-testid="waterfall-canvas"]').getAttribute('aria-label')) ?? '';
-    assert.match(described, /Slowest phase/);
-    assert.match(described, /prefill/, `the JIT build shows as the slow phase: ${described}`);
+    // The JIT build sits in the talker's prefill+decode (one output, drawn as such); the slowest
+    // single phase is the codec's wait for that output.
+    assert.match(described, /stage 0 · talker: queued [^;]*, prefill\+decode \(one output\) [\d.,]+ s/, described);
+    assert.match(described, /Slowest phase: stage 1 · code2wav input wait\./, described);
     assert.match((await panel.locator('[data-testid="waterfall-meta"]').textContent()) ?? '', /cold: first request after a server start/);
     assert.ok((await panel.locator('[data-testid="request-facts"] tr[data-stage-key="0"]').count()) === 1);
     await wb.screenshot('demo-request-waterfall');

@@ -4,7 +4,7 @@ import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSumm
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
-import { SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import { PREFILL_DECODE_LABEL, SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -110,13 +110,16 @@ export class HistogramView {
    */
   private fillMetrics(pickMeasured: boolean): void {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
+    // A stage whose requests emit one output: its vllm_prefill_ms covers decode (oneOutputStage.ts).
+    const oneOutput = stage !== undefined && stage.oneOutputRequests > 0;
+    const splitLabel = (n: SplitName): string => (oneOutput && n === 'prefillMs' ? `${PREFILL_DECODE_LABEL} on ${stage.oneOutputRequests} of ${stage.requestCount} requests` : oneOutput && n === 'decodeMs' ? `${SPLIT_LABEL[n]} (0: inside prefill+decode on ${stage.oneOutputRequests} requests)` : SPLIT_LABEL[n]);
     const option = (label: string, value: string): HTMLOptionElement => {
       const measured = stage === undefined || hasMeasuredValues(stage, value);
       const o = new Option(measured ? label : `${label} — nothing measured`, value);
       o.dataset['measured'] = String(measured);
       return o;
     };
-    const splits = SPLIT_NAMES.map((n) => option(`${SPLIT_LABEL[n]} (${SPLIT_FIELD[n]})`, `split:${n}`));
+    const splits = SPLIT_NAMES.map((n) => option(`${splitLabel(n)} (${SPLIT_FIELD[n]})`, `split:${n}`));
     const splitFields = new Set(Object.values(SPLIT_FIELD));
     const fields = Object.keys(stage?.fields ?? {})
       .filter((f) => !splitFields.has(f))
@@ -167,7 +170,7 @@ export class HistogramView {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     if (stage === undefined) return null;
     const m = this.choice.metric;
-    const dist = m.startsWith('split:') ? stage.split[m.slice('split:'.length) as SplitName] : stage.fields[m.slice('field:'.length)];
+    const dist = m.startsWith('split:') ? stage.split[m.slice('split:'.length) as SplitName] ?? (m === 'split:prefillMs' ? stage.prefillDecodeMs ?? undefined : undefined) : stage.fields[m.slice('field:'.length)];
     return dist === undefined ? null : dist[this.pct];
   }
 

@@ -2,6 +2,7 @@
 // zoom/pan; drawing them as batched rects is faster than a general chart library and
 // needs no per-point objects). Wheel zooms at the cursor, drag pans, +/- and arrows do
 // the same from the keyboard, 0 resets; click a request to open its timeline.
+import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/core/analysis/slowest';
 import type { RequestSpans } from '../../../server/protocol';
 import { niceTicks, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';
@@ -43,7 +44,7 @@ export class SpansView {
     this.el = h('div', { className: 'spans' },
       h('div', { className: 'spans-toolbar' }, button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () => this.setView(null)), this.status, help),
       this.wrap, this.legend);
-    this.canvas.setAttribute('aria-label', 'Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its slowest stage. Plus and minus zoom, arrows pan, 0 resets.');
+    this.canvas.setAttribute('aria-label', `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${SLOWEST_STAGE_TEXT}. Plus and minus zoom, arrows pan, 0 resets.`);
     observeSize(this.wrap, (w) => {
       if (Math.abs(w - this.width) >= 1) {
         this.width = w;
@@ -175,8 +176,10 @@ export class SpansView {
     const items = index.stageKeys.map((key, i) => {
       const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
       sw.style.background = palette.series[i % palette.series.length] as string;
-      return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, `slowest: ${stageLabel(key, this.stageNames)}`);
+      return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, stageLabel(key, this.stageNames));
     });
+    // What the colour compares, named once (slowest.ts): the same words as the tooltip.
+    items.unshift(h('span', { className: 'legend-item legend-title', title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}`, testId: 'spans-legend-title' }, `Colour: ${SLOWEST_STAGE_TEXT}:`));
     items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch ring', attrs: { 'aria-hidden': 'true' } }), 'cold (first request after a server start)'));
     this.legend.replaceChildren(h('div', { className: 'legend-row' }, items));
   }
@@ -222,7 +225,7 @@ export class SpansView {
     const e2e = this.index.e2e[i] as number;
     const slow = this.spans.slowestStage[src] ?? null;
     this.tooltip.show(
-      `${this.spans.requestIds[src] ?? ''}\nended ${formatClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\nslowest stage: ${slow === null ? 'unknown' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
+      `${this.spans.requestIds[src] ?? ''}\nended ${formatClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\n${SLOWEST_STAGE_TEXT}: ${slow === null ? 'unknown (no stage_gen_time_ms)' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
       ev.clientX,
       ev.clientY,
     );

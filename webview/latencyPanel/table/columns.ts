@@ -3,6 +3,7 @@ import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '.
 import { FIELD_GEN_TIME, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
+import { prefillCoversDecode } from '../../../server/core/analysis/oneOutputStage';
 
 export interface TableColumn {
   /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */
@@ -35,6 +36,14 @@ function hasInputSplit(stage: StageSummary): boolean {
 }
 
 function splitColumn(stage: StageSummary, group: string, name: SplitName): TableColumn {
+  // A one-output stage's prefill covers its decode (oneOutputStage.ts): its cells say so per request.
+  const coversDecode = stage.oneOutputRequests > 0 && (name === 'prefillMs' || name === 'decodeMs');
+  const oneOutput = (r: AnalyzedRequest): boolean => {
+    if (!coversDecode) return false;
+    const s = stageOf(r, stage.stageKey);
+    return s !== undefined && prefillCoversDecode(r, s);
+  };
+  const p90 = stage.split[name]?.p90 ?? (name === 'prefillMs' ? stage.prefillDecodeMs?.p90 : undefined);
   return {
     id: `${stage.stageKey}.${name}`,
     label: SPLIT_LABEL[name],
@@ -43,9 +52,9 @@ function splitColumn(stage: StageSummary, group: string, name: SplitName): Table
     width: VALUE_WIDTH,
     defaultDescending: true,
     phase: name,
-    slowAbove: stage.split[name]?.p90 ?? null,
-    read: (r) => splitValueView(stageOf(r, stage.stageKey), name),
-    cell: (r) => splitCellView(stageOf(r, stage.stageKey), name),
+    slowAbove: p90 ?? null,
+    read: (r) => splitValueView(stageOf(r, stage.stageKey), name, oneOutput(r)),
+    cell: (r) => splitCellView(stageOf(r, stage.stageKey), name, oneOutput(r)),
   };
 }
 

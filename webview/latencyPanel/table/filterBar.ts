@@ -2,6 +2,7 @@
 import type { Finding, StageSummary } from '../../../server/protocol';
 import { button, debounce, h, setChildren } from '../../shared/dom';
 import { stageLabel } from '../../shared/labels';
+import { findingOptions } from './findingOptions';
 
 export interface FilterValue {
   readonly filterText: string;
@@ -48,11 +49,10 @@ export class FilterBar {
       this.stageKey = stageKey;
       setChildren(this.stage, [new Option('All stages', ''), stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id)))]);
     }
-    const codes = [...new Set(findings.map((f) => f.code))];
-    const findingKey = codes.join('|');
+    const findingKey = findingOptions(findings).map(([c, t]) => `${c}:${t}`).join('|');
     if (findingKey !== this.findingKey) {
       this.findingKey = findingKey;
-      setChildren(this.finding, [new Option('All findings', ''), codes.map((c) => new Option(c, c))]);
+      setChildren(this.finding, [new Option('All findings', ''), findingOptions(findings).map(([c, t]) => new Option(t, c))]);
     }
     this.showValue();
   }

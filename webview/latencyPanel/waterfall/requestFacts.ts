@@ -5,6 +5,7 @@ import { h } from '../../shared/dom';
 import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
 import { fieldValueView, splitValueView } from '../../shared/valueState';
+import { prefillCoversDecode } from '../../../server/core/analysis/oneOutputStage';
 
 const SPLITS: readonly SplitName[] = SPLIT_NAMES;
 
@@ -20,7 +21,8 @@ export class RequestFacts {
     const head = h('tr', {}, h('th', { text: 'stage', attrs: { scope: 'col' } }), ...SPLITS.map((s) => h('th', { text: SPLIT_LABEL[s], attrs: { scope: 'col' } })),
       h('th', { text: 'gen time', attrs: { scope: 'col' } }), h('th', { text: 'first output', attrs: { scope: 'col' } }));
     const rows = request.stages.map((stage) => {
-      const cells: ValueView[] = [...SPLITS.map((s) => splitValueView(stage, s)), fieldValueView(stage, FIELD_GEN_TIME, 'ms'), fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms')];
+      const oneOutput = prefillCoversDecode(request, stage);
+      const cells: ValueView[] = [...SPLITS.map((s) => splitValueView(stage, s, oneOutput)), fieldValueView(stage, FIELD_GEN_TIME, 'ms'), fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms')];
       const names = [...SPLITS, `field:${FIELD_GEN_TIME}`, `field:${FIELD_FIRST_OUTPUT}`];
       return h('tr', { dataset: { stageKey: stage.stageKey } },
         h('th', { text: stageLabel(stage.stageKey, stageNames), attrs: { scope: 'row' } }),

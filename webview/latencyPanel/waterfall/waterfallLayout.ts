@@ -7,6 +7,7 @@ import { niceMax, niceTicks, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
 import { maxOf } from '../../../server/core/arrays';
+import { isRankedSegment } from '../../../server/core/analysis/slowest';
 
 export interface WaterfallBox {
   readonly width: number;
@@ -45,6 +46,44 @@ export interface RuleNote {
   readonly rule: string;
 }
 
+/** One timed part of a hand-off, in the order the payload goes through them. */
+export interface HandoffPart {
+  readonly label: 'send' | 'in flight' | 'receive+decode' | 'send ([OmniTiming])';
+  /** The field it comes from (`tx_time_ms`...). */
+  readonly field: string;
+  readonly ms: number;
+  readonly x: number;
+  readonly w: number;
+}
+
+/**
+ * A transfer edge drawn between its two stages' lanes: its measured durations (send, in
+ * flight, receive+decode) placed from the upstream stage's end, a position assumed (the log
+ * gives no start time for a transfer).
+ */
+export interface WaterfallHandoff {
+  readonly edge: string;
+  readonly fromKey: string;
+  readonly toKey: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  readonly sizeKb: number | null;
+  readonly parts: readonly HandoffPart[];
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** An edge the request names without a timed payload transfer: said in words, not drawn. */
+export interface HandoffNote {
+  readonly edge: string;
+  readonly text: string;
+}
+
+export const HANDOFF_RULE =
+  'assumed: a hand-off is drawn from where the upstream stage ends (the orchestrator forwards a stage\'s output when it finishes); its durations are the TransferEdgeStats values (send, in flight, receive+decode)';
+
 export interface WaterfallLayout {
   readonly lanes: readonly WaterfallLane[];
   /** Whole-stage bars first, phases after (drawing order). */
@@ -53,7 +92,7 @@ export interface WaterfallLayout {
   readonly maxMs: number;
   readonly height: number;
   readonly x: LinearScale;
-  /** The longest phase segment: the slow phase, highlighted. */
+  /** The slowest phase (slowest.ts: the longest single-phase segment; prefill+decode is not ranked), highlighted. */
   readonly slowest: WaterfallBar | null;
   /** Phases present, in drawing-legend order. */
   readonly phases: readonly TimelinePhase[];
@@ -61,9 +100,58 @@ export interface WaterfallLayout {
   readonly reconstructed: readonly RuleNote[];
   /** Rules of the measured (anchored) segments. */
   readonly anchored: readonly RuleNote[];
+  /** Transfer edges with timed parts, drawn between their stages' lanes. */
+  readonly handoffs: readonly WaterfallHandoff[];
+  /** Edges without a timed payload transfer (e.g. [OmniTiming] 0.00 under async chunk). */
+  readonly handoffNotes: readonly HandoffNote[];
 }
 
-const PHASE_ORDER: readonly TimelinePhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'stage'];
+const HANDOFF_FIELDS: readonly { readonly field: string; readonly label: HandoffPart['label'] }[] = [
+  { field: 'tx_time_ms', label: 'send' },
+  { field: 'in_flight_time_ms', label: 'in flight' },
+  { field: 'rx_decode_time_ms', label: 'receive+decode' },
+];
+
+interface PlannedHandoff {
+  readonly edge: string;
+  readonly fromKey: string;
+  readonly toKey: string;
+  readonly startMs: number;
+  readonly sizeKb: number | null;
+  readonly parts: readonly { readonly label: HandoffPart['label']; readonly field: string; readonly ms: number }[];
+}
+
+/** Where each edge's hand-off goes, in ms; edges without timed parts become notes. */
+function planHandoffs(detail: RequestDetail): { planned: PlannedHandoff[]; notes: HandoffNote[] } {
+  const planned: PlannedHandoff[] = [];
+  const notes: HandoffNote[] = [];
+  for (const t of detail.request.transfers ?? []) {
+    const from = detail.request.stages.filter((s) => s.stageId === t.fromStage).sort((a, b) => b.segment - a.segment)[0];
+    const to = detail.request.stages.filter((s) => s.stageId === t.toStage).sort((a, b) => a.segment - b.segment)[0];
+    const parts: { label: HandoffPart['label']; field: string; ms: number }[] = [];
+    for (const f of HANDOFF_FIELDS) {
+      const cell = t.fields[f.field];
+      if (cell !== undefined && cell.state === 'measured' && Number.isFinite(cell.value) && cell.value >= 0) parts.push({ label: f.label, field: f.field, ms: cell.value });
+    }
+    if (parts.length === 0 && t.omniTimingTxState === 'measured' && t.omniTimingTxMs !== null && t.omniTimingTxMs > 0) parts.push({ label: 'send ([OmniTiming])', field: '[OmniTiming] transfers', ms: t.omniTimingTxMs });
+    if (parts.length === 0 || from === undefined || to === undefined) {
+      const why =
+        t.omniTimingTxState === 'notRecorded'
+          ? 'no payload transfer recorded ([OmniTiming] prints 0.00 for every downstream stage; under async chunk the input streams through the connector)'
+          : from === undefined || to === undefined
+            ? 'a stage of this edge is not in the request'
+            : 'no timed part printed';
+      notes.push({ edge: t.edge, text: why });
+      continue;
+    }
+    const startMs = Math.max(0, ...detail.timeline.filter((s) => s.stageKey === from.stageKey && Number.isFinite(s.endMs)).map((s) => s.endMs));
+    const size = t.fields['size_kbytes'];
+    planned.push({ edge: t.edge, fromKey: from.stageKey, toKey: to.stageKey, startMs, sizeKb: size !== undefined && size.state === 'measured' ? size.value : null, parts });
+  }
+  return { planned, notes };
+}
+
+const PHASE_ORDER: readonly TimelinePhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'prefillDecode', 'stage'];
 
 function stageOrder(detail: RequestDetail): string[] {
   const keys = [...detail.request.stages]
@@ -95,7 +183,9 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
   }));
   const laneOf = new Map(lanes.map((l) => [l.stageKey, l]));
   const segments = detail.timeline.filter((s) => Number.isFinite(s.startMs) && Number.isFinite(s.endMs) && s.endMs >= s.startMs);
-  const rawMax = maxOf(0, segments.map((s) => s.endMs));
+  const { planned, notes: handoffNotes } = planHandoffs(detail);
+  const handoffEnd = (p: PlannedHandoff): number => p.startMs + p.parts.reduce((n, x) => n + x.ms, 0);
+  const rawMax = maxOf(maxOf(0, segments.map((s) => s.endMs)), planned.map(handoffEnd));
   const maxMs = niceMax(rawMax, 6);
   const x = scale(0, maxMs, box.gutter, Math.max(box.gutter + 1, box.width - box.rightPad));
   const bar = (s: TimelineSegment): WaterfallBar => {
@@ -110,8 +200,22 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
   const backgrounds = segments.filter((s) => s.phase === 'stage').map(bar);
   const phases = segments.filter((s) => s.phase !== 'stage').map(bar);
   let slowest: WaterfallBar | null = null;
-  for (const b of phases) if (b.endMs - b.startMs > 0 && (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)) slowest = b;
+  for (const b of phases) if (isRankedSegment(b.phase) && b.endMs - b.startMs > 0 && (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)) slowest = b;
   const present = new Set(segments.map((s) => s.phase));
+  // A hand-off sits on the line between its upstream lane and the next one.
+  const handoffs: WaterfallHandoff[] = [];
+  for (const p of planned) {
+    const lane = laneOf.get(p.fromKey);
+    if (lane === undefined || !laneOf.has(p.toKey)) continue;
+    let t = p.startMs;
+    const parts: HandoffPart[] = p.parts.map((part) => {
+      const x0 = project(x, t);
+      t += part.ms;
+      return { ...part, x: x0, w: Math.max(1, project(x, t) - x0) };
+    });
+    const x0 = project(x, p.startMs);
+    handoffs.push({ edge: p.edge, fromKey: p.fromKey, toKey: p.toKey, startMs: p.startMs, endMs: t, sizeKb: p.sizeKb, parts, x: x0, y: lane.y + lane.h - 4, w: Math.max(2, project(x, t) - x0), h: 8 });
+  }
   return {
     lanes,
     bars: [...backgrounds, ...phases],
@@ -123,7 +227,15 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
     phases: PHASE_ORDER.filter((p) => present.has(p)),
     reconstructed: notes(segments, 'reconstructed'),
     anchored: notes(segments, 'measured'),
+    handoffs,
+    handoffNotes,
   };
+}
+
+/** The hand-off under a point, or null. */
+export function handoffAt(layout: WaterfallLayout, px: number, py: number): WaterfallHandoff | null {
+  for (const h of layout.handoffs) if (px >= h.x - 2 && px <= h.x + h.w + 2 && py >= h.y - 2 && py <= h.y + h.h + 2) return h;
+  return null;
 }
 
 /** The bar under a point: phases (drawn on top) before whole-stage bars. */

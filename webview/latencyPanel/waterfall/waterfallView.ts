@@ -7,12 +7,16 @@ import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { PHASE_LABEL, stageLabel } from '../../shared/labels';
+import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/core/analysis/slowest';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import { RequestFacts } from './requestFacts';
+import { TransferFacts } from './transferFacts';
+import { EXPLAIN } from '../../shared/valueState';
 import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
-import { barAt, DEFAULT_BOX, placementWords, slowLabelPlace, waterfallLayout } from './waterfallLayout';
+import { barAt, DEFAULT_BOX, HANDOFF_RULE, handoffAt, placementWords, slowLabelPlace, waterfallLayout } from './waterfallLayout';
+import type { WaterfallHandoff } from './waterfallLayout';
 
 export class WaterfallView {
   readonly el: HTMLElement;
@@ -23,6 +27,7 @@ export class WaterfallView {
   private readonly legend = h('div', { className: 'legend', testId: 'waterfall-legend', attrs: { 'aria-label': 'Legend' } });
   private readonly empty = h('p', { className: 'muted', testId: 'waterfall-empty', text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.' });
   private readonly facts = new RequestFacts();
+  private readonly transferFacts = new TransferFacts();
   private readonly tooltip = new Tooltip();
   private detail: RequestDetail | null = null;
   private layout: WaterfallLayout | null = null;
@@ -31,7 +36,7 @@ export class WaterfallView {
   private loadingId: string | null = null;
 
   constructor() {
-    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.facts.el);
+    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.facts.el, this.transferFacts.el);
     this.wrap.hidden = true;
     this.legend.hidden = true;
     observeSize(this.wrap, (w) => {
@@ -79,6 +84,7 @@ export class WaterfallView {
     this.wrap.hidden = d === null;
     this.legend.hidden = d === null;
     this.facts.show(d?.request ?? null, this.stageNames);
+    this.transferFacts.show(d?.request ?? null, this.stageNames);
     if (d === null) return;
     const r = d.request;
     setText(this.title, r.requestId);
@@ -109,6 +115,7 @@ export class WaterfallView {
     }
     const slowInside = layout.slowest !== null && drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), true);
     for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slowInside);
+    for (const handoff of layout.handoffs) drawHandoff(ctx, handoff, palette);
     if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), false);
     this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
     this.renderLegend(layout);
@@ -118,8 +125,15 @@ export class WaterfallView {
     const items: HTMLElement[] = layout.phases.map((p) =>
       h('span', { className: 'legend-item', dataset: { phase: p } }, h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }), PHASE_LABEL[p]),
     );
-    items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), 'slowest phase'));
+    items.push(h('span', { className: 'legend-item', title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}` }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), SLOWEST_PHASE_TEXT));
+    if (layout.handoffs.length > 0) {
+      items.push(h('span', { className: 'legend-item', title: HANDOFF_RULE }, h('span', { className: 'swatch handoff', attrs: { 'aria-hidden': 'true' } }), 'hand-off (send · in flight · receive+decode)'));
+    }
     const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, items)];
+    if (layout.handoffs.length > 0) {
+      blocks.push(h('div', { className: 'legend-row', testId: 'legend-handoff' }, h('span', { className: 'legend-text', text: `Hand-offs: durations measured (TransferEdgeStats), position ${HANDOFF_RULE.replace(/^assumed: /, 'assumed: ')}.` })));
+    }
+    for (const n of layout.handoffNotes) blocks.push(h('div', { className: 'legend-row', testId: 'legend-handoff-note', dataset: { edge: n.edge } }, h('span', { className: 'legend-text', text: `${n.edge.replace('->', ' → ')}: ${n.text}.` })));
     if (layout.anchored.length > 0) {
       blocks.push(
         h('div', { className: 'legend-row', testId: 'legend-measured' },
@@ -142,12 +156,19 @@ export class WaterfallView {
   private hover(ev: MouseEvent): void {
     if (this.layout === null) return;
     const rect = this.canvas.getBoundingClientRect();
+    const handoff = handoffAt(this.layout, ev.clientX - rect.left, ev.clientY - rect.top);
+    if (handoff !== null) {
+      this.tooltip.show(handoffText(handoff, this.stageNames), ev.clientX, ev.clientY);
+      return;
+    }
     const bar = barAt(this.layout, ev.clientX - rect.left, ev.clientY - rect.top);
     if (bar === null) {
       this.tooltip.hide();
       return;
     }
-    const how = bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${placementWords(bar.rule)}` : `Measured duration, ${placementWords(bar.rule)}`;
+    const how =
+      (bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${placementWords(bar.rule)}` : `Measured duration, ${placementWords(bar.rule)}`) +
+      (bar.phase === 'prefillDecode' ? `\n${EXPLAIN.oneOutput}` : '');
     this.tooltip.show(
       `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
       ev.clientX,
@@ -189,6 +210,13 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
   const reconstructed = bar.provenance === 'reconstructed';
   ctx.globalAlpha = background ? 0.14 : reconstructed ? 0.3 : 1;
   ctx.fillStyle = color;
+  if (bar.phase === 'prefillDecode') {
+    // Prefill and decode in one number: a fade from the prefill colour to the decode colour, not two bars.
+    const fade = ctx.createLinearGradient(bar.x, 0, bar.x + bar.w, 0);
+    fade.addColorStop(0, color);
+    fade.addColorStop(1, palette.decodeEnd);
+    ctx.fillStyle = fade;
+  }
   ctx.fillRect(bar.x, bar.y, bar.w, bar.h);
   ctx.globalAlpha = 1;
   if (reconstructed) {
@@ -223,7 +251,7 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
  * `measureOnly`, draws nothing and says whether the label goes inside the bar.
  */
 function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number, measureOnly: boolean): boolean {
-  const text = `slowest: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
+  const text = `${SLOWEST_PHASE_TEXT}: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
   ctx.font = `bold ${palette.font}`;
   const place = slowLabelPlace(bar, ctx.measureText(text).width, { gutter: DEFAULT_BOX.gutter, width });
   if (place === null || measureOnly) return place?.inside === true;
@@ -231,6 +259,28 @@ function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette
   ctx.textBaseline = 'middle';
   ctx.fillText(text, place.x, bar.y + bar.h / 2);
   return place.inside;
+}
+
+/** A hand-off: its parts side by side on the line between two lanes, dashed (its position is assumed). */
+function drawHandoff(ctx: CanvasRenderingContext2D, handoff: WaterfallHandoff, palette: Palette): void {
+  handoff.parts.forEach((part, i) => {
+    ctx.globalAlpha = i % 2 === 0 ? 0.85 : 0.5;
+    ctx.fillStyle = palette.handoff;
+    ctx.fillRect(part.x, handoff.y, part.w, handoff.h);
+  });
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([3, 2]);
+  ctx.strokeStyle = palette.handoff;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(handoff.x + 0.5, handoff.y + 0.5, Math.max(0, handoff.w - 1), handoff.h - 1);
+  ctx.setLineDash([]);
+}
+
+/** Hover text of a hand-off: each part with its field, the size, and how it was placed. */
+export function handoffText(handoff: WaterfallHandoff, stageNames: Readonly<Record<string, string>>): string {
+  const parts = handoff.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)} (${p.field})`).join(', ');
+  const size = handoff.sizeKb === null ? '' : `, ${handoff.sizeKb.toLocaleString('en-US', { maximumFractionDigits: 1 })} KB`;
+  return `${stageLabel(handoff.fromKey, stageNames)} → ${stageLabel(handoff.toKey, stageNames)} hand-off: ${parts}${size}\nReconstructed position: ${HANDOFF_RULE}`;
 }
 
 function clip(ctx: CanvasRenderingContext2D, text: string, max: number): string {
@@ -248,6 +298,8 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
       .map((b) => `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`);
     return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
   });
-  const slow = layout.slowest === null ? '' : ` Slowest phase: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
-  return `Request timeline. ${lanes.join('; ')}.${slow}`;
+  const sentence = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
+  const handoffs = layout.handoffs.map((h) => ` Hand-off ${h.edge}: ${h.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)}`).join(', ')} (position assumed).`).join('');
+  const slow = layout.slowest === null ? '' : ` ${sentence}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
+  return `Request timeline. ${lanes.join('; ')}.${slow}${handoffs}`;
 }

@@ -1,0 +1,51 @@
+// Findings of a session with what its matched deploy config says about them (read from
+// disk, base_config overlays resolved). Only the one-output finding uses a config today;
+// a config that cannot be read adds nothing (the finding stands on the numbers alone).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Finding } from '../core/analysis/types';
+import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/fileCache';
+import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
+import { withOneOutputEvidence } from '../core/deploy/oneOutputEvidence';
+import { isMap } from '../core/deploy/configTree';
+
+/** A deploy config is kilobytes; anything larger is not one. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+// Not defined on Windows, where opening a FIFO this way cannot block anyway.
+const OPEN_FLAGS = fs.constants.O_RDONLY | ((fs.constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0);
+
+/**
+ * A config or a base it names, read synchronously but never blocking: a `base_config` path
+ * is whatever the file says (a FIFO, /dev/zero, /dev/stdin), so only a regular file up to
+ * 1 MB is read, checked before opening and again once open.
+ */
+function readText(filePath: string): DeployFileText {
+  let fd: number | null = null;
+  try {
+    const before = fs.statSync(filePath);
+    if (!before.isFile()) return { unread: 'refused', reason: 'is not a regular file' };
+    if (before.size > MAX_CONFIG_BYTES) return { unread: 'refused', reason: 'is larger than 1 MB' };
+    fd = fs.openSync(filePath, OPEN_FLAGS);
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile() || opened.size > MAX_CONFIG_BYTES) return { unread: 'refused', reason: 'changed while it was opened' };
+    const buf = Buffer.alloc(opened.size);
+    const n = fs.readSync(fd, buf, 0, buf.length, 0);
+    return buf.toString('utf8', 0, n);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/** One cache for the process: a config is parsed again only when its text changed. */
+const files = new DeployFileCache(readText);
+
+export function withDeployEvidence(findings: readonly Finding[], deployConfig: string | null): readonly Finding[] {
+  if (deployConfig === null || !findings.some((f) => f.code === 'prefill-covers-decode')) return findings;
+  const configPath = path.resolve(deployConfig);
+  const file = files.load(configPath);
+  if (file === undefined || isUnread(file) || !isMap(file.root)) return findings;
+  const effective = resolveEffectiveConfig(file, (base) => files.load(base));
+  return withOneOutputEvidence(findings, effective.root, configPath);
+}

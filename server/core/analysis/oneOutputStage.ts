@@ -1,0 +1,67 @@
+// Under Model Runner V2 with async chunk, a non-final autoregressive stage (the Qwen3-TTS
+// talker) emits one output, when it stops (metric-semantics.md; upstream's metrics design
+// doc). Its vllm_prefill_ms runs from first SCHEDULED to that one output, so it also covers
+// every decode step, and its vllm_decode_ms is a measured 0 (or, next to a downstream
+// stage's None, a hidden row). Detected from the numbers themselves, so that no view shows
+// that figure as prefill alone; a matched deploy config only adds evidence.
+import type { FieldMap } from '../values';
+import { numberOf } from '../values';
+import type { AnalyzedRequest, RequestStage } from './types';
+
+/** What the figure is called wherever it is shown. */
+export const PREFILL_DECODE_LABEL = 'prefill+decode (one output)';
+/** Short form for narrow cells and column heads. */
+export const PREFILL_DECODE_SHORT = 'prefill+decode';
+
+/** Without a token count: the first output came within the last 10% of the stage's time. */
+const TTFT_NEAR_STAGE_END = 0.9;
+
+function hasDownstream(request: AnalyzedRequest, stageId: number): boolean {
+  for (const other of request.stages) if (other.stageId !== null && other.stageId > stageId) return true;
+  return false;
+}
+
+/** The one-output evidence of a stage's fields, given that its decode is 0 or hidden. */
+function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
+  const tokens = numberOf(fields, 'num_tokens_out');
+  // Decode is first token -> last token: 0 with several tokens means they all came out at once.
+  if (tokens !== undefined) return tokens > 1;
+  const outputs = numberOf(fields, 'output_unit_count');
+  const genTime = numberOf(fields, 'stage_gen_time_ms');
+  return outputs === 1 && ttftMs !== null && genTime !== undefined && genTime > 0 && ttftMs >= TTFT_NEAR_STAGE_END * genTime;
+}
+
+/**
+ * Whether this stage's vllm_prefill_ms also covers its decode steps: an LLM stage with a
+ * downstream stage in the same request, prefill measured, decode a measured 0 or hidden,
+ * and more than one token out (or, without a token count, one output and a TTFT at the
+ * end of the stage).
+ */
+export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
+  if (stage.kind !== 'llm' || stage.stageId === null) return false;
+  const { states, values } = stage.split;
+  if (states.prefillMs !== 'measured' || values.prefillMs === null) return false;
+  const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
+  if (!decodeZero || !hasDownstream(request, stage.stageId)) return false;
+  return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);
+}
+
+/** The numbers that showed it, for the finding's message. */
+export interface OneOutputExample {
+  readonly requestId: string;
+  readonly prefillMs: number;
+  readonly tokensOut: number | null;
+  readonly ttftMs: number | null;
+  readonly genTimeMs: number | null;
+}
+
+export function oneOutputExample(request: AnalyzedRequest, stage: RequestStage): OneOutputExample {
+  const { values, states } = stage.split;
+  return {
+    requestId: request.requestId,
+    prefillMs: values.prefillMs ?? 0,
+    tokensOut: numberOf(stage.fields, 'num_tokens_out') ?? null,
+    ttftMs: states.ttftMs === 'measured' ? values.ttftMs : null,
+    genTimeMs: numberOf(stage.fields, 'stage_gen_time_ms') ?? null,
+  };
+}

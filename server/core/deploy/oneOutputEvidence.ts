@@ -1,0 +1,47 @@
+// What a matched deploy config says about the one-output signature (finding
+// prefill-covers-decode): the signature needs Model Runner V2 and async chunk on that
+// stage, so the config either confirms it (with the lines that set both) or contradicts
+// it (then the session probably did not run this config). The finding itself comes from
+// the numbers; this only adds evidence to its message.
+import * as path from 'node:path';
+import type { Finding } from '../analysis/types';
+import { isScalar, type ConfigEntry, type ConfigMap } from './configTree';
+import { entryOf } from './configTree';
+import { modelRunnerSetting, stageSetting, stageViews } from './stageViews';
+
+/** vLLM-Omni's defaults when a key is not set (schema: model_runner v1, async_chunk true). */
+const MODEL_RUNNER_DEFAULT = 'v1';
+const ASYNC_CHUNK_DEFAULT = true;
+
+function where(entry: ConfigEntry): string {
+  return `${path.basename(entry.value.location.file)} line ${entry.value.location.range.start.line + 1}`;
+}
+
+function scalarText(entry: ConfigEntry | undefined): string | null {
+  return entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
+}
+
+/** One sentence: what the effective config `root` (of the file `configPath`) sets for the stage. */
+export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: number): string {
+  const name = path.basename(configPath);
+  const view = stageViews(root).find((v) => v.id === stageId);
+  const runner = modelRunnerSetting(root, view);
+  const chunk = view !== undefined ? stageSetting(root, view, 'async_chunk') : entryOf(root, 'async_chunk');
+  const runnerValue = scalarText(runner) ?? MODEL_RUNNER_DEFAULT;
+  const chunkText = scalarText(chunk);
+  const chunkOn = chunkText === null ? ASYNC_CHUNK_DEFAULT : chunkText === 'true';
+  const runnerPart = `model_runner: ${runnerValue} (${runner === undefined ? 'not set: the default' : where(runner)})`;
+  const chunkPart = `async_chunk: ${chunkText ?? String(ASYNC_CHUNK_DEFAULT)} (${chunk === undefined ? 'not set: the default' : where(chunk)})`;
+  if (runnerValue === 'v2' && chunkOn) return `The matched deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
+  return (
+    `The matched deploy config ${name} sets ${runnerPart} and ${chunkPart} for stage ${stageId}, ` +
+    'while this signature comes with model_runner v2 and async chunk: check that the session ran this config (or a --model-runner / --no-async-chunk override).'
+  );
+}
+
+/** The findings with the config's evidence added to each prefill-covers-decode message. */
+export function withOneOutputEvidence(findings: readonly Finding[], root: ConfigMap, configPath: string): Finding[] {
+  return findings.map((f) =>
+    f.code === 'prefill-covers-decode' && f.stageId !== null ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId)}` } : f,
+  );
+}

@@ -1,0 +1,288 @@
+// Headline numbers that cannot mislead, in the built webview bundles in headless Chromium
+// (real HTML shell, strict CSP), fed by a log vLLM-Omni's own stats code printed: the
+// talker's prefill+decode (one output) is never shown as prefill nor marked as the slowest
+// phase; /metrics quantiles in the lowest bucket read "≤ bound"; a finding shows its true
+// request count while its id list is capped; "slowest" is named the same way everywhere.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { FindingsBuilder } from '../../server/core/analysis/findings';
+import { parseExposition } from '../../server/core/prom';
+import { histogramSummariesOf } from '../../server/core/promSummary';
+import type { SummaryResult } from '../../server/protocol';
+import { formatCompact, formatDurationMs } from '../../webview/shared/format';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf } from '../fixtures/webview/syntheticSession';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+
+const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
+/** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
+const OMNI_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+
+/** The stage's queue time all 0.2 ms, in vLLM's request-latency buckets (the lowest is 0.3 s). */
+const SCRAPE = `# TYPE vllm:request_queue_time_seconds histogram
+vllm:request_queue_time_seconds_bucket{stage="0",le="0.3"} 6
+vllm:request_queue_time_seconds_bucket{stage="0",le="0.5"} 6
+vllm:request_queue_time_seconds_bucket{stage="0",le="0.8"} 6
+vllm:request_queue_time_seconds_bucket{stage="0",le="1.0"} 6
+vllm:request_queue_time_seconds_bucket{stage="0",le="+Inf"} 6
+vllm:request_queue_time_seconds_sum{stage="0"} 0.0012
+vllm:request_queue_time_seconds_count{stage="0"} 6
+`;
+
+/** A session read from a log, its findings capped to 2 request ids (as live summaries cap them at 200). */
+function sessionOfLog(log = LOG, stageNames: Readonly<Record<string, string>> = { '0': 'talker', '1': 'code2wav' }): SyntheticSession {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(fs.readFileSync(log)));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const requests = [...snapshot.requests];
+  const findings = new FindingsBuilder();
+  for (const r of requests) findings.add(r);
+  const summary: SummaryResult = {
+    sessionId: 'import-headline',
+    requestCount: requests.length,
+    stages: snapshot.stages,
+    findings: findings.findings(snapshot.stages, 2),
+    histograms: histogramSummariesOf(parseExposition(SCRAPE)),
+    prometheus: null,
+    endToEnd: snapshot.endToEnd,
+    tablesMissing: snapshot.tablesMissing,
+    edges: snapshot.edges,
+  };
+  return {
+    session: { id: 'import-headline', kind: 'import', description: log, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: 'Qwen3-TTS (imported)' },
+    stageNames,
+    requests,
+    summary,
+    spans: spansOf(requests),
+  };
+}
+
+async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+let data: SyntheticSession;
+let harness: WebviewHarness;
+
+before(async () => {
+  data = sessionOfLog();
+  harness = await WebviewHarness.start(data);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+describe('side panel', () => {
+  let view: WebviewPage;
+  let page: Page;
+  const cell = (stageKey: string, col: string): string => `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
+
+  before(async () => {
+    view = await harness.open('sidePanel', { width: 1000, height: 760 });
+    page = view.page;
+    await page.waitForSelector('[data-testid="stage-row"]');
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('the talker prefill reads prefill+decode, its decode "in prefill"; neither is the slowest phase', async () => {
+    const talker = data.summary.stages.find((s) => s.stageKey === '0')!;
+    const p50 = talker.prefillDecodeMs?.p50 as number;
+    assert.equal(await page.locator(`${cell('0', 'prefillMs')} .v`).textContent(), `${formatCompact(p50)} +decode`);
+    assert.equal(await page.locator(`${cell('0', 'prefillMs')} .v`).getAttribute('data-state'), 'combined');
+    assert.match((await page.locator(cell('0', 'prefillMs')).getAttribute('title')) ?? '', /prefill\+decode \(one output\).*covers every decode step/);
+    assert.equal(await page.locator(`${cell('0', 'decodeMs')} .v`).textContent(), 'in prefill');
+    assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
+    // The red marker: the codec's decode, the largest single phase (1,268 ms of talker prefill+decode is larger, but two phases).
+    const hot: string[] = await page.evaluate(`[...document.querySelectorAll('[data-testid="stage-row"] td[data-hot="true"]')].map((td) => td.closest('tr').dataset.stageKey + '/' + td.dataset.col)`);
+    assert.deepEqual(hot, ['1/decodeMs']);
+    const codecDecode = data.summary.stages.find((s) => s.stageKey === '1')?.split.decodeMs?.p50 as number;
+    assert.ok(p50 > codecDecode, 'the combined number is larger: it would have been marked before');
+    assert.match((await page.getByTestId('slowest-phase').textContent()) ?? '', /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/);
+    await page.screenshot({ path: path.join(SHOTS, 'side-panel-one-output.png') });
+  });
+
+  test('p90: the marker follows the percentile, still never the combined cell', async () => {
+    await page.getByTestId('percentile-p90').click();
+    await waitUntil(page, `/^slowest phase \\(p90\\)/.test(document.querySelector('[data-testid="slowest-phase"]').textContent)`);
+    assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
+    assert.equal(await page.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
+  });
+
+  test('a finding shows how many requests it concerns, not the length of its capped id list', async () => {
+    const f = data.summary.findings.find((x) => x.code === 'prefill-covers-decode')!;
+    assert.deepEqual([f.requestIds.length, f.requestCount], [2, 6]);
+    const meta = (await page.locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-meta').textContent()) ?? '';
+    assert.equal(meta, 'stage 0 · 6 requests · prefill-covers-decode');
+    assert.match((await page.locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-message').textContent()) ?? '', /on 6 of 6 requests/);
+  });
+
+  test('/metrics: a quantile in the lowest bucket reads "≤ 300", not PromQL\'s interpolated 150', async () => {
+    await page.getByTestId('percentile-p50').click();
+    await page.getByTestId('scrape-section').waitFor();
+    const queue = page.locator('[data-testid="scrape-row"] td[data-col="queue"]');
+    assert.equal(await queue.locator('.v').textContent(), '≤300');
+    assert.match((await queue.getAttribute('title')) ?? '', /at most 300 ms: every observation up to this rank fell into the lowest bucket \(le=0\.3\), where PromQL interpolates from 0, so its 150 ms would read as a measurement/);
+    // The stage whose log shows one output: its /metrics prefill (if exposed) is labelled too; here only the queue family is.
+    await page.getByTestId('scrape-section').screenshot({ path: path.join(SHOTS, 'side-panel-metrics-bounds.png') });
+  });
+});
+
+describe('latency panel', () => {
+  let view: WebviewPage;
+  let page: Page;
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1280, height: 800 });
+    page = view.page;
+    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('the finding filter names the true count', async () => {
+    const options = await page.locator('[data-testid="filter-finding"] option').allTextContents();
+    assert.ok(options.includes('prefill-covers-decode (6 requests)'), options.join(' | '));
+  });
+
+  test('request rows: the talker prefill is "+decode", its decode "in prefill"', async () => {
+    const r = data.requests[0]!;
+    const prefill = r.stages.find((s) => s.stageKey === '0')?.split.values.prefillMs as number;
+    assert.equal(await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.prefillMs"]').textContent(), `${formatCompact(prefill)} +decode`);
+    assert.equal(await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.decodeMs"]').textContent(), 'in prefill');
+  });
+
+  test('waterfall: one prefill+decode segment on the talker, the slowest phase a single phase', async () => {
+    await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+    await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+    const described = (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
+    assert.match(described, /stage 0 · talker: queued [^;]*, prefill\+decode \(one output\) [^;]*;/);
+    assert.doesNotMatch(described, /stage 0 · talker:[^;]*\bprefill [\d]/);
+    assert.match(described, /Slowest phase: stage 1 · code2wav (decode|queued|prefill)\./);
+    const legend = (await page.getByTestId('waterfall-legend').textContent()) ?? '';
+    assert.match(legend, /prefill\+decode \(one output\)/);
+    assert.match(legend, /slowest phase/);
+    assert.equal(await page.locator('[data-testid="request-facts"] tr[data-stage-key="0"] td[data-col="decodeMs"] .v').textContent(), 'in prefill');
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-one-output-waterfall.png') });
+  });
+
+  test('over time: the colour is named "slowest stage by stage_gen_time_ms"', async () => {
+    await page.getByTestId('tab-spans').click();
+    await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) > 0`);
+    assert.match((await page.getByTestId('spans-legend-title').textContent()) ?? '', /^Colour: slowest stage by stage_gen_time_ms:$/);
+    assert.match((await page.getByTestId('spans-canvas').getAttribute('aria-label')) ?? '', /coloured by its slowest stage by stage_gen_time_ms/);
+  });
+
+  test('histograms: the talker\'s vllm_prefill_ms is offered as prefill+decode', async () => {
+    await page.getByTestId('tab-histograms').click();
+    await page.getByTestId('histogram-stage').selectOption('0');
+    const options = await page.locator('[data-testid="histogram-metric"] option').allTextContents();
+    assert.ok(options.includes('prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)'), options.join(' | '));
+  });
+});
+
+describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
+  const omni = (): SyntheticSession => sessionOfLog(OMNI_LOG, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+
+  test('side panel: per edge p50/p90/p99 of send, in flight, receive+decode, size and the [OmniTiming] send', async () => {
+    const data3 = omni();
+    const view = await harness.open('sidePanel', { width: 1000, height: 760 }, new FakeHost(data3));
+    try {
+      const page = view.page;
+      await page.getByTestId('edge-section').waitFor();
+      const rows = await page.getByTestId('edge-row').allTextContents();
+      assert.equal(rows.length, 2);
+      assert.match(rows[0] ?? '', /^0 → 1thinker → talker/);
+      assert.match(rows[1] ?? '', /^1 → 2talker → code2wav/);
+      const e01 = data3.summary.edges.find((e) => e.edge === '0->1')!;
+      const cell = (edge: string, col: string): string => `[data-testid="edge-row"][data-stage-key="${edge}"] td[data-col="${col}"] .v`;
+      for (const [pct, field] of [['p50', 'tx_time_ms'], ['p90', 'rx_decode_time_ms'], ['p99', 'in_flight_time_ms']] as const) {
+        await page.getByTestId(`percentile-${pct}`).click();
+        await waitUntil(page, `document.querySelector('${cell('0->1', `field:${field}`)}').textContent === ${JSON.stringify(formatCompact(e01.fields[field]![pct]))}`);
+      }
+      await page.getByTestId('percentile-p50').click();
+      assert.equal(await page.locator(cell('0->1', 'omniTimingTx')).textContent(), formatCompact(e01.omniTimingTxMs!.p50));
+      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:size_kbytes"]').textContent(), 'size (KB)');
+      await page.getByTestId('edge-section').screenshot({ path: path.join(SHOTS, 'side-panel-transfers.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('side panel: an [OmniTiming] 0.00 send under async chunk reads "not recorded", never 0', async () => {
+    const view = await harness.open('sidePanel', { width: 1000, height: 760 });
+    try {
+      const page = view.page;
+      await page.getByTestId('edge-section').waitFor();
+      const tx = page.locator('[data-testid="edge-row"][data-stage-key="0->1"] td[data-col="omniTimingTx"]');
+      assert.equal(await tx.locator('.v').textContent(), 'not recorded');
+      assert.match((await tx.getAttribute('title')) ?? '', /printed 0\.00 with no payload transfer recorded|no payload transfer was recorded/);
+      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:tx_time_ms"]').count(), 0, 'no TransferEdgeStats column was printed: no such column');
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('waterfall: each hand-off drawn between its two stages from the upstream stage\'s end, its parts and rule said', async () => {
+    const data3 = omni();
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
+      const r = data3.requests.find((x) => x.requestId === id)!;
+      const t01 = r.transfers.find((t) => t.edge === '0->1')!;
+      const ms = (f: string): number => (t01.fields[f] as { value: number }).value;
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      const described = (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
+      const d = (v: number): string => formatDurationMs(v);
+      assert.ok(described.includes(` Hand-off 0->1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`), described);
+      assert.match(described, / Hand-off 1->2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./);
+      assert.match((await page.getByTestId('legend-handoff').textContent()) ?? '', /durations measured \(TransferEdgeStats\), position assumed: a hand-off is drawn from where the upstream stage ends/);
+      const facts = page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"]');
+      assert.equal(await facts.locator('td[data-col="tx_time_ms"] .v').textContent(), formatCompact(ms('tx_time_ms')));
+      assert.equal(await facts.locator('td[data-col="omniTimingTx"] .v').textContent(), formatCompact(t01.omniTimingTxMs as number));
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-handoff-waterfall.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('waterfall under async chunk: no hand-off drawn, the 0.00 said in words', async () => {
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 });
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      assert.doesNotMatch((await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '', /Hand-off/);
+      assert.match((await page.locator('[data-testid="legend-handoff-note"][data-edge="0->1"]').textContent()) ?? '', /^0 → 1: no payload transfer recorded/);
+      assert.equal(await page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"] td[data-col="omniTimingTx"] .v').textContent(), 'not recorded');
+    } finally {
+      await view.close();
+    }
+  });
+});
