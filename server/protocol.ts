@@ -314,7 +314,7 @@ export interface RequestSpans {
   readonly cold: readonly boolean[];
 }
 
-export type RequestSortKey = 'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}`;
+export type RequestSortKey = 'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}` | `target:${TargetName}`;
 
 export interface RequestPageParams extends SessionRef {
   readonly offset: number;
@@ -329,6 +329,8 @@ export interface RequestPageParams extends SessionRef {
   readonly findingCode?: string;
   /** Only the requests of this scope (a time window on the log clock, cold left out). */
   readonly scope?: ExplainScope;
+  /** Only the requests whose target is at or above a value (the tail of a tail attribution). */
+  readonly atLeast?: TargetAtLeast;
 }
 
 export interface RequestPage {
@@ -516,6 +518,27 @@ export interface BreakdownSummaryResult {
   readonly summary: BreakdownSummary;
 }
 
+// ---------------------------------------------------------------- why a request is slow: the views
+// The side panel's "Why p99 is slow", Latency Details' Tail tab, load at arrival and the
+// Over Time charts ask these through the host (webview messages below); the table and the
+// histograms take the same ExplainScope (the Over Time brush, the exclude-cold switch).
+
+/** Requests whose target is at or above `ms` (RequestPageParams.atLeast). */
+export interface TargetAtLeast {
+  readonly target: TargetName;
+  readonly ms: number;
+}
+
+/** The tail the request table is filtered to: the target at or above its value at the quantile. */
+export interface TailFilter extends TargetAtLeast {
+  readonly quantile: TailQuantile;
+}
+
+/** What a webview may ask of tail attribution (the session is the host's). */
+export type TailQuery = Omit<TailAttributionParams, 'sessionId'>;
+export type LoadQuery = Omit<LoadAtArrivalParams, 'sessionId'>;
+export type OverTimeQuery = Omit<OverTimeParams, 'sessionId'>;
+
 // ---------------------------------------------------------------- method table
 
 /** Client -> server requests: method name -> [params, result]. */
@@ -570,10 +593,12 @@ export type RequestResult<M extends ServerRequestMethod> = ServerRequests[M][1];
 
 // ---------------------------------------------------------------- webview messages
 
-/** What a latency view is focused on (clicking a stage or a finding). */
+/** What a latency view is focused on (clicking a stage, a finding, or the tail of "Why p99 is slow"). */
 export interface ViewFilter {
   readonly stageId?: number;
   readonly findingCode?: string;
+  /** The tail requests of a target: at or above its value at the quantile. */
+  readonly tail?: TailFilter;
 }
 
 /** Extension host -> webview. */
@@ -585,6 +610,10 @@ export type HostToWebview =
   | { readonly type: 'histogram'; readonly seq: number; readonly histogram: HistogramResult }
   | { readonly type: 'spans'; readonly spans: RequestSpans }
   | { readonly type: 'filter'; readonly filter: ViewFilter }
+  /** seq 0: pushed by the host with each summary (the side panel's "Why p99 is slow"). */
+  | { readonly type: 'tail'; readonly seq: number; readonly tail: TailAttributionResult }
+  | { readonly type: 'loadAtArrival'; readonly seq: number; readonly load: LoadAtArrivalResult }
+  | { readonly type: 'overTime'; readonly seq: number; readonly overTime: OverTimeResult }
   | { readonly type: 'error'; readonly message: string };
 
 /** Webview -> extension host. */
@@ -595,6 +624,9 @@ export type WebviewToHost =
   | { readonly type: 'queryRequest'; readonly requestId: string }
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
   | { readonly type: 'querySpans' }
+  | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }
+  | { readonly type: 'queryLoad'; readonly seq: number; readonly params: LoadQuery }
+  | { readonly type: 'queryOverTime'; readonly seq: number; readonly params: OverTimeQuery }
   | { readonly type: 'runCommand'; readonly command: 'startDemo' | 'launch' | 'attachLog' | 'attachMetrics' | 'importLog' };
 
 /** Extension host -> Compare Sessions panel. */

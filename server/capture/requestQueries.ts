@@ -52,10 +52,18 @@ function readerOf(requests: RequestList): RequestReader {
 
 type SortValue = (i: number) => number | string | null;
 
-/** `requestId`, `line`, `<stageKey>.<splitName>` or `<stageKey>.field:<name>`. */
-function sortValue(key: string, read: RequestReader): SortValue {
+/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>` or `target:<target>`. */
+function sortValue(key: string, read: RequestReader, targets: TargetValues | undefined): SortValue {
   if (key === 'requestId') return (i) => read.requestId(i);
   if (key === 'line') return (i) => read.line(i);
+  if (key.startsWith('target:')) {
+    const column = targets?.(key.slice('target:'.length));
+    if (column === undefined) return () => null;
+    return (i) => {
+      const v = column(i);
+      return Number.isNaN(v) ? null : v;
+    };
+  }
   const dot = key.indexOf('.');
   if (dot > 0) {
     const stageKey = key.slice(0, dot);
@@ -81,19 +89,25 @@ export type FindingRequestIds = (findingCode: string, stageId: number | undefine
 /** The positions of the requests in a scope (time window, cold left out), as a mask; absent: no scope filter. */
 export type ScopeMask = (scope: ExplainScope) => Uint8Array;
 
+/** A target's value in the request at a position (NaN: not measured); undefined for a target no request measured. */
+export type TargetValues = (target: string) => ((i: number) => number) | undefined;
+
 function hasScope(scope: ExplainScope | undefined): scope is ExplainScope {
   return scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true);
 }
 
 /** Positions (in `requests`) of the rows of one query, filtered and sorted. */
-function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask: ScopeMask | undefined): number[] {
+function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask: ScopeMask | undefined, targets: TargetValues | undefined): number[] {
   const named = params.findingCode === undefined ? null : findingIds(params.findingCode, params.stageId);
   const text = params.filterText?.toLowerCase() ?? '';
   const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
-  const filtered = text !== '' || params.stageId !== undefined || named !== null || mask !== null;
+  // A target no request measured has no tail: nothing passes (never "unknown counts as 0").
+  const atLeast = params.atLeast === undefined ? null : (targets?.(params.atLeast.target) ?? (() => Number.NaN));
+  const minMs = params.atLeast?.ms ?? 0;
+  const filtered = text !== '' || params.stageId !== undefined || named !== null || mask !== null || atLeast !== null;
   if (!filtered && params.sortBy === undefined) return Array.from({ length: requests.length }, (_, i) => i);
   const read = readerOf(requests);
-  const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read);
+  const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read, targets);
   const stageId = params.stageId;
   const rows: number[] = [];
   const keys: (number | string | null)[] = [];
@@ -104,6 +118,7 @@ function orderedRequests(requests: RequestList, params: RequestPageParams, findi
       if (text !== '' && !id.toLowerCase().includes(text)) continue;
       if (stageId !== undefined && !read.hasStageId(i, stageId)) continue;
       if (named !== null && !named.has(id)) continue;
+      if (atLeast !== null && !(atLeast(i) >= minMs)) continue;
     }
     rows.push(i);
     if (value !== null) keys[i] = value(i);
@@ -131,24 +146,24 @@ export class RequestOrderCache {
   private readonly orders = new Map<string, number[]>();
   private requestCount = -1;
 
-  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask?: ScopeMask): number[] {
+  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask?: ScopeMask, targets?: TargetValues): number[] {
     if (requests.length !== this.requestCount) {
       this.orders.clear();
       this.requestCount = requests.length;
     }
-    const key = JSON.stringify([params.sortBy, params.descending === true, params.filterText ?? '', params.stageId, params.findingCode, hasScope(params.scope) ? params.scope : null]);
+    const key = JSON.stringify([params.sortBy, params.descending === true, params.filterText ?? '', params.stageId, params.findingCode, hasScope(params.scope) ? params.scope : null, params.atLeast ?? null]);
     let rows = this.orders.get(key);
     if (rows === undefined) {
       // A handful of recent orders is enough (one table, a few sort/filter choices).
       if (this.orders.size >= 8) this.orders.clear();
-      this.orders.set(key, (rows = orderedRequests(requests, params, findingIds, scopeMask)));
+      this.orders.set(key, (rows = orderedRequests(requests, params, findingIds, scopeMask, targets)));
     }
     return rows;
   }
 }
 
-export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache, scopeMask?: ScopeMask): RequestPage {
-  const rows = cache.get(requests, params, findingIds, scopeMask);
+export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache, scopeMask?: ScopeMask, targets?: TargetValues): RequestPage {
+  const rows = cache.get(requests, params, findingIds, scopeMask, targets);
   const offset = Math.max(0, Math.min(params.offset, rows.length));
   const limit = Math.max(0, Math.min(params.limit, 5000));
   return { total: rows.length, offset, requests: rows.slice(offset, offset + limit).map((i) => requests.at(i) as AnalyzedRequest) };

@@ -11,7 +11,7 @@ import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from '.
 import { rowsInScope } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
 import type { ExplainScope } from '../core/explain/types';
-import type { FindingRequestIds } from './requestQueries';
+import type { FindingRequestIds, TargetValues } from './requestQueries';
 import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
 import type { Session } from './session';
 import { prometheusPanelOf } from './prometheusCapture';
@@ -79,8 +79,16 @@ function findingRequestIds(session: Session): FindingRequestIds {
     );
 }
 
+/** A target's column of the session's explain index (same order as its requests). */
+export function targetValuesOf(session: Session): TargetValues {
+  return (target) => {
+    const column = session.explainIndex.target(target);
+    return column === undefined ? undefined : (i) => column.get(i);
+  };
+}
+
 export function requestPage(session: Session, params: RequestPageParams): RequestPage {
-  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders, scopeMaskOf(session));
+  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders, scopeMaskOf(session), targetValuesOf(session));
 }
 
 export function requestDetail(session: Session, requestId: string): RequestDetail | null {

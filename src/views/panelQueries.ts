@@ -3,10 +3,12 @@
 import type { HostToWebview, WebviewToHost } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 
-type Query = Extract<WebviewToHost, { type: 'queryRequests' | 'queryRequest' | 'queryHistogram' | 'querySpans' }>;
+type Query = Extract<WebviewToHost, { type: 'queryRequests' | 'queryRequest' | 'queryHistogram' | 'querySpans' | 'queryTail' | 'queryLoad' | 'queryOverTime' }>;
+
+const QUERIES: ReadonlySet<WebviewToHost['type']> = new Set(['queryRequests', 'queryRequest', 'queryHistogram', 'querySpans', 'queryTail', 'queryLoad', 'queryOverTime']);
 
 export function isPanelQuery(message: WebviewToHost): message is Query {
-  return message.type === 'queryRequests' || message.type === 'queryRequest' || message.type === 'queryHistogram' || message.type === 'querySpans';
+  return QUERIES.has(message.type);
 }
 
 export async function answerPanelQuery(message: Query, source: LatencyDataSource): Promise<HostToWebview> {
@@ -23,6 +25,12 @@ export async function answerPanelQuery(message: Query, source: LatencyDataSource
         return { type: 'histogram', seq: message.seq, histogram: await source.request('stageLens/histogram', { ...message.params, sessionId }) };
       case 'querySpans':
         return { type: 'spans', spans: await source.request('stageLens/requestSpans', { sessionId }) };
+      case 'queryTail':
+        return { type: 'tail', seq: message.seq, tail: await source.request('stageLens/tailAttribution', { ...message.params, sessionId }) };
+      case 'queryLoad':
+        return { type: 'loadAtArrival', seq: message.seq, load: await source.request('stageLens/loadAtArrival', { ...message.params, sessionId }) };
+      case 'queryOverTime':
+        return { type: 'overTime', seq: message.seq, overTime: await source.request('stageLens/overTime', { ...message.params, sessionId }) };
     }
   } catch (err) {
     return { type: 'error', message: `${message.type} failed: ${err instanceof Error ? err.message : String(err)}` };

@@ -28,7 +28,7 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     void this.source.start().catch(() => undefined);
     view.webview.options = webviewOptions(this.extensionUri);
     const post = (m: HostToWebview): Thenable<boolean> => view.webview.postMessage(m);
-    const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible });
+    const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible, wantsTail: true });
     this.feed = feed;
     this.viewDisposables.push(
       feed,
