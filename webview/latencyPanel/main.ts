@@ -3,10 +3,13 @@
 // the extension host; live summaries only bump what changed.
 import '../shared/base.css';
 import './style.css';
-import type { HostToWebview, Percentile, SessionInfo, SummaryResult, ViewFilter } from '../../server/protocol';
-import { debounce, h, setText } from '../shared/dom';
+import type { ExplainScope, HostToWebview, Percentile, SessionInfo, SummaryResult, TailFilter, ViewFilter } from '../../server/protocol';
+import { button, debounce, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
-import { formatCount } from '../shared/format';
+import { formatClock, formatCount, formatDurationMs } from '../shared/format';
+import { oneOutputStages, targetText } from '../shared/tailModel';
+import { TailView } from './tail/tailView';
+import { OverTimeView } from './overTime/overTimeView';
 import { statusWords } from '../shared/sessionStatus';
 import { segmented } from '../shared/segmented';
 import { onThemeChange } from '../shared/theme';
@@ -35,6 +38,14 @@ const post = channel.post;
 // Live updates arrive up to 4/s; the heavier views refresh at most this often while shown.
 const SPANS_REFRESH_MS = 2000;
 const HISTOGRAM_REFRESH_MS = 1000;
+const TAIL_REFRESH_MS = 1000;
+
+/** The scope every view is over (Over Time window, exclude cold); undefined: all requests. */
+function scopeOf(): ExplainScope | undefined {
+  const s = state.scope;
+  if (s.fromMs === null && s.toMs === null && !s.excludeCold) return undefined;
+  return { ...(s.fromMs === null ? {} : { fromMs: s.fromMs }), ...(s.toMs === null ? {} : { toMs: s.toMs }), ...(s.excludeCold ? { excludeCold: true } : {}) };
+}
 
 const persist = debounce(() => {
   const t = table.state();
@@ -58,6 +69,16 @@ function tableQuery(): TableQuery {
   if (state.filterText !== '') q.filterText = state.filterText;
   if (state.stageId !== null) q.stageId = state.stageId;
   if (state.findingCode !== null) q.findingCode = state.findingCode;
+  const scope = scopeOf();
+  if (scope !== undefined) q.scope = scope;
+  if (state.tail !== null) {
+    q.atLeast = { target: state.tail.target, ms: state.tail.ms };
+    // The tail slowest first, unless the user sorted by a column.
+    if (state.sortBy === null) {
+      q.sortBy = `target:${state.tail.target}`;
+      q.descending = true;
+    }
+  }
   return q;
 }
 
@@ -84,6 +105,10 @@ const filterBar = new FilterBar((f) => {
   update({ filterText: f.filterText, stageId: f.stageId, findingCode: f.findingCode, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
   table.setQuery(tableQuery());
   if (f.stageId !== null) table.revealStage(f.stageId);
+}, () => {
+  // Clear: the tail filter goes too (the chip is part of the filters).
+  update({ tail: null });
+  showTailChip();
 });
 filterBar.set({ filterText: state.filterText, stageId: state.stageId, findingCode: state.findingCode });
 const waterfall = new WaterfallView();
@@ -99,12 +124,101 @@ const percentileSwitch = segmented<Percentile>('Percentile marker', ['p50', 'p90
 histogram.addControl(percentileSwitch.el);
 histogram.setPercentile(state.percentile);
 
-const requestsPanel = h('section', { className: 'requests-panel' }, filterBar.el, table.el);
+const tailChipText = h('span', { testId: 'tail-filter-text' });
+const tailChip = h(
+  'div',
+  { className: 'tail-chip', testId: 'tail-filter', role: 'status' },
+  tailChipText,
+  button('Show all requests', { className: 'secondary', testId: 'tail-filter-clear' }, () => setTailFilter(null)),
+);
+tailChip.hidden = true;
+const requestsPanel = h('section', { className: 'requests-panel' }, filterBar.el, tailChip, table.el);
+
+function showTailChip(): void {
+  const t = state.tail;
+  tailChip.hidden = t === null;
+  if (t !== null) setText(tailChipText, `Only the ${t.quantile} tail: ${targetText(t.target, stageNames)} ≥ ${formatDurationMs(t.ms)}, slowest first`);
+}
+
+function setTailFilter(tail: TailFilter | null): void {
+  update({ tail, sortBy: tail === null ? state.sortBy : null, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  showTailChip();
+  table.setQuery(tableQuery());
+}
+
+const tailView = new TailView(
+  {
+    post,
+    nextSeq,
+    openRequest: (id) => openRequest(id),
+    showInTable: (t) => {
+      setTailFilter(t);
+      tabs.activate('requests');
+      table.focus();
+    },
+    changed: (choice) => update({ tailChoice: choice }),
+  },
+  state.tailChoice,
+);
+const tailPanel = h('section', { className: 'tail-panel' }, tailView.el);
+
+// One switch and one window for every view: the table, the histograms, the tail.
+const excludeCold = h('input', { testId: 'exclude-cold', attrs: { type: 'checkbox' } });
+excludeCold.checked = state.scope.excludeCold;
+excludeCold.addEventListener('change', () => setScope({ ...state.scope, excludeCold: excludeCold.checked }));
+const windowText = h('span', { testId: 'scope-window-text' });
+const windowChip = h('span', { className: 'scope-window', testId: 'scope-window' }, windowText, button('×', { className: 'icon-button', testId: 'scope-window-clear', attrs: { 'aria-label': 'Back to all requests (clear the time window)' } }, () => setScope({ ...state.scope, fromMs: null, toMs: null })));
+windowChip.hidden = true;
+const scopeBar = h(
+  'div',
+  { className: 'scope-bar', role: 'group', attrs: { 'aria-label': 'Requests shown in every view' } },
+  windowChip,
+  h('label', { className: 'check', title: 'Leave the first request after each server start (warm-up, compilation) out of the table, histograms, tail and over-time charts' }, excludeCold, ' Exclude cold'),
+);
+
+function showScope(): void {
+  const s = state.scope;
+  excludeCold.checked = s.excludeCold;
+  windowChip.hidden = s.fromMs === null || s.toMs === null;
+  if (s.fromMs !== null && s.toMs !== null) setText(windowText, `Window ${formatClock(s.fromMs - utcOffsetMs(s.fromMs), false)}–${formatClock(s.toMs - utcOffsetMs(s.toMs), false)} (${formatDurationMs(s.toMs - s.fromMs)})`);
+}
+
+/** Log clock times are the printed fields read as UTC: shown as printed, in any time zone. */
+function utcOffsetMs(t: number): number {
+  return new Date(t).getTimezoneOffset() * -60_000;
+}
+
+function applyScope(): void {
+  const scope = scopeOf();
+  histogram.setScope(scope);
+  tailView.setScope(scope);
+  overTime.setScope(scope);
+  showScope();
+}
+
+function setScope(scope: typeof state.scope): void {
+  update({ scope, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  applyScope();
+  table.setQuery(tableQuery());
+  stale.histogram = true;
+  stale.tail = true;
+  stale.spans = true;
+  refreshActive('shown');
+}
 const timelinePanel = h('section', { className: 'timeline-panel' }, waterfall.el);
-const spansPanel = h('section', { className: 'spans-panel' }, spans.el);
+const overTime = new OverTimeView(
+  {
+    post,
+    nextSeq,
+    selectWindow: (w) => setScope({ ...state.scope, fromMs: w?.fromMs ?? null, toMs: w?.toMs ?? null }),
+    metricChanged: (metric) => update({ overTimeMetric: metric }),
+  },
+  state.overTimeMetric,
+);
+const spansPanel = h('section', { className: 'spans-panel' }, overTime.el, h('h3', { className: 'spans-heading', text: 'Each request' }), spans.el);
 const histogramsPanel = h('section', { className: 'histograms-panel' }, histogram.el);
 
-const stale = { spans: true, histogram: true, spansAt: Number.NEGATIVE_INFINITY, histogramAt: Number.NEGATIVE_INFINITY };
+const stale = { spans: true, histogram: true, tail: true, spansAt: Number.NEGATIVE_INFINITY, histogramAt: Number.NEGATIVE_INFINITY, tailAt: Number.NEGATIVE_INFINITY };
 let trailing: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -120,6 +234,7 @@ function refreshActive(reason: 'shown' | 'live'): void {
       stale.spans = false;
       stale.spansAt = now;
       post({ type: 'querySpans' });
+      overTime.query();
     } else wait = left;
   }
   if (tabs.active === 'histograms' && summary !== null && stale.histogram) {
@@ -128,6 +243,14 @@ function refreshActive(reason: 'shown' | 'live'): void {
       stale.histogram = false;
       stale.histogramAt = now;
       histogram.query();
+    } else wait = Math.min(wait, left);
+  }
+  if (tabs.active === 'tail' && summary !== null && stale.tail) {
+    const left = TAIL_REFRESH_MS - (now - stale.tailAt);
+    if (reason === 'shown' || left <= 0) {
+      stale.tail = false;
+      stale.tailAt = now;
+      tailView.query();
     } else wait = Math.min(wait, left);
   }
   if (Number.isFinite(wait) && trailing === undefined) {
@@ -144,6 +267,7 @@ const tabs = new Tabs<PanelTab>(
     { id: 'timeline', label: 'Request Timeline', panel: timelinePanel },
     { id: 'spans', label: 'Over Time', panel: spansPanel },
     { id: 'histograms', label: 'Histograms', panel: histogramsPanel },
+    { id: 'tail', label: 'Tail', panel: tailPanel },
   ],
   state.tab,
   (tab) => {
@@ -164,7 +288,7 @@ tablesNotice.hidden = true;
 const live = h(
   'div',
   { className: 'live' },
-  h('header', { className: 'panel-head', testId: 'session-header' }, h('div', { className: 'session-text' }, sessionTitle, sessionMeta)),
+  h('header', { className: 'panel-head', testId: 'session-header' }, h('div', { className: 'session-text' }, sessionTitle, sessionMeta), scopeBar),
   errorBanner,
   tablesNotice,
   tabs.list,
@@ -172,6 +296,7 @@ const live = h(
   timelinePanel,
   spansPanel,
   histogramsPanel,
+  tailPanel,
 );
 const empty = emptyState(post, 'No session to show. Start the demo server, or capture your own server.');
 document.body.append(h('main', { id: 'latency-panel', className: 'latency-panel' }, live, empty));
@@ -197,6 +322,8 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   empty.hidden = next !== null;
   waterfall.setStageNames(names);
   spans.setStageNames(names);
+  overTime.setStageNames(names);
+  tailView.setStageNames(names);
   if (next === null) {
     summary = null;
     return;
@@ -211,8 +338,11 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
     tabs.activate(state.tab, false);
     channel.saveState(state);
   }
+  applyScope();
+  showTailChip();
   stale.spans = true;
   stale.histogram = true;
+  stale.tail = true;
   table.setActive(tabs.active === 'requests');
   table.setQuery(tableQuery(), restoring ? { scrollTop: state.scrollTop, selectedIndex: state.selectedIndex, selectedRequestId: state.selectedRequestId } : undefined);
   if (state.openRequestId !== null) {
@@ -231,6 +361,8 @@ function onSummary(next: SummaryResult): void {
   table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true));
   filterBar.setOptions(next.stages, next.findings, stageNames);
   histogram.setStages(next.stages, stageNames);
+  overTime.setFindings(next.findings);
+  tailView.setOneOutput(oneOutputStages(next.stages));
   showHeader();
   if (before === undefined) {
     refreshActive('shown');
@@ -240,12 +372,16 @@ function onSummary(next: SummaryResult): void {
     table.refresh();
     stale.spans = true;
     stale.histogram = true;
+    stale.tail = true;
     refreshActive('live');
   }
 }
 
 function onFilter(filter: ViewFilter): void {
-  update({ stageId: filter.stageId ?? null, findingCode: filter.findingCode ?? null, filterText: '', selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  // A tail from the side panel is its own sort (slowest first); other filters keep the user's sort.
+  const tail = filter.tail ?? null;
+  update({ stageId: filter.stageId ?? null, findingCode: filter.findingCode ?? null, filterText: '', tail, ...(tail === null ? {} : { sortBy: null }), selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  showTailChip();
   filterBar.set({ filterText: '', stageId: state.stageId, findingCode: state.findingCode });
   tabs.activate('requests');
   table.setQuery(tableQuery());
@@ -276,6 +412,15 @@ channel.onMessage((msg: HostToWebview) => {
     case 'filter':
       onFilter(msg.filter);
       break;
+    case 'tail':
+      tailView.acceptTail(msg.seq, msg.tail);
+      break;
+    case 'loadAtArrival':
+      tailView.acceptLoad(msg.seq, msg.load);
+      break;
+    case 'overTime':
+      overTime.accept(msg.seq, msg.overTime);
+      break;
     case 'error':
       errorBanner.hidden = false;
       setText(errorBanner, msg.message);
@@ -288,6 +433,7 @@ channel.onMessage((msg: HostToWebview) => {
 onThemeChange(() => {
   waterfall.redraw();
   spans.redraw();
+  overTime.redraw();
   histogram.redraw();
 });
 window.addEventListener('pagehide', () => channel.saveState(state));

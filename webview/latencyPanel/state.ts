@@ -1,8 +1,15 @@
 // What the latency panel keeps across hide/show and window reloads (getState/setState).
 // DOM-free, so the sanitizer is unit-tested.
-import type { Percentile, RequestSortKey } from '../../server/protocol';
+import type { Percentile, RequestSortKey, TailFilter, TailQuantile } from '../../server/protocol';
 
-export type PanelTab = 'requests' | 'timeline' | 'spans' | 'histograms';
+export type PanelTab = 'requests' | 'timeline' | 'spans' | 'histograms' | 'tail';
+
+/** The requests every view is over: a time window (the Over Time brush) and the exclude-cold switch. */
+export interface PanelScope {
+  readonly fromMs: number | null;
+  readonly toMs: number | null;
+  readonly excludeCold: boolean;
+}
 
 export interface PanelState {
   readonly version: 1;
@@ -21,6 +28,12 @@ export interface PanelState {
   readonly openRequestId: string | null;
   readonly histogram: { readonly stageKey: string | null; readonly metric: string; readonly bins: number };
   readonly spansView: { readonly t0: number; readonly t1: number } | null;
+  /** The request table shows only this tail (from "Why p99 is slow" or the Tail tab). */
+  readonly tail: TailFilter | null;
+  readonly scope: PanelScope;
+  readonly tailChoice: { readonly target: string | null; readonly quantile: TailQuantile; readonly byBoot: boolean };
+  /** The target of Over Time's rolling percentiles; null: the last stage's first output. */
+  readonly overTimeMetric: string | null;
 }
 
 export const DEFAULT_PANEL_STATE: PanelState = {
@@ -39,9 +52,14 @@ export const DEFAULT_PANEL_STATE: PanelState = {
   openRequestId: null,
   histogram: { stageKey: null, metric: 'split:prefillMs', bins: 40 },
   spansView: null,
+  tail: null,
+  scope: { fromMs: null, toMs: null, excludeCold: false },
+  tailChoice: { target: null, quantile: 'p99', byBoot: false },
+  overTimeMetric: null,
 };
 
-const TABS: readonly PanelTab[] = ['requests', 'timeline', 'spans', 'histograms'];
+const TABS: readonly PanelTab[] = ['requests', 'timeline', 'spans', 'histograms', 'tail'];
+const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -58,6 +76,15 @@ export function sanitizePanelState(raw: unknown): PanelState {
   const bins = num(hist['bins']);
   const metric = str(hist['metric']);
   const stageId = num(r['stageId']);
+  const tail = typeof r['tail'] === 'object' && r['tail'] !== null ? (r['tail'] as Record<string, unknown>) : null;
+  const tailTarget = str(tail?.['target']);
+  const tailMs = num(tail?.['ms']);
+  const tailQuantile = QUANTILES.find((q) => q === tail?.['quantile']);
+  const scope = typeof r['scope'] === 'object' && r['scope'] !== null ? (r['scope'] as Record<string, unknown>) : {};
+  const choice = typeof r['tailChoice'] === 'object' && r['tailChoice'] !== null ? (r['tailChoice'] as Record<string, unknown>) : {};
+  const fromMs = num(scope['fromMs']);
+  const toMs = num(scope['toMs']);
+  const windowOk = fromMs !== null && toMs !== null && toMs > fromMs;
   return {
     version: 1,
     sessionId: str(r['sessionId']),
@@ -78,6 +105,14 @@ export function sanitizePanelState(raw: unknown): PanelState {
       bins: bins !== null && bins >= 1 && bins <= 500 ? Math.floor(bins) : d.histogram.bins,
     },
     spansView: t0 !== null && t1 !== null && t1 > t0 ? { t0, t1 } : null,
+    tail: tailTarget !== null && tailMs !== null && tailQuantile !== undefined ? { target: tailTarget, ms: tailMs, quantile: tailQuantile } : null,
+    scope: { fromMs: windowOk ? fromMs : null, toMs: windowOk ? toMs : null, excludeCold: scope['excludeCold'] === true },
+    tailChoice: {
+      target: str(choice['target']),
+      quantile: QUANTILES.find((q) => q === choice['quantile']) ?? 'p99',
+      byBoot: choice['byBoot'] === true,
+    },
+    overTimeMetric: str(r['overTimeMetric']),
   };
 }
 
@@ -95,6 +130,9 @@ export function forNewSession(state: PanelState, sessionId: string | null): Pane
     scrollTop: d.scrollTop,
     openRequestId: d.openRequestId,
     spansView: d.spansView,
+    tail: d.tail,
+    scope: { ...d.scope, excludeCold: state.scope.excludeCold },
+    tailChoice: { ...state.tailChoice, target: null },
     tab: state.tab === 'timeline' ? 'requests' : state.tab,
   };
 }

@@ -1,7 +1,7 @@
 // Side-panel latency view: the live per-stage summary of the current session.
 import '../shared/base.css';
 import './style.css';
-import type { Finding, HostToWebview, Percentile, SessionInfo, SummaryResult } from '../../server/protocol';
+import type { Finding, HostToWebview, Percentile, SessionInfo, SummaryResult, TailAttributionResult, ViewFilter } from '../../server/protocol';
 import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
@@ -20,6 +20,8 @@ import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
 import { Trend } from './trend';
+import { TailSection } from './tailSection';
+import { oneOutputStages } from '../shared/tailModel';
 
 const channel = hostChannel<SidePanelState>();
 let state = sanitizeSideState(channel.loadState());
@@ -27,13 +29,14 @@ let session: SessionInfo | null = null;
 let stageNames: Readonly<Record<string, string>> = {};
 let summary: SummaryResult | null = null;
 let headlineLabel = '';
+let tail: TailAttributionResult | null = null;
 
 const save = (next: Partial<SidePanelState>): void => {
   state = { ...state, ...next };
   channel.saveState(state);
 };
 
-const openPanel = (filter: { stageId?: number; findingCode?: string }): void => channel.post({ type: 'openLatencyPanel', filter });
+const openPanel = (filter: ViewFilter): void => channel.post({ type: 'openLatencyPanel', filter });
 
 // ------------------------------------------------------------------ layout
 const statusDot = h('span', { className: 'status-dot', attrs: { 'aria-hidden': 'true' } });
@@ -92,6 +95,7 @@ const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
 const tableCaption = h('h2', { className: 'table-caption' }, 'From the log ', tableCaptionNote);
 const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
+const tailSection = new TailSection((t) => openPanel({ tail: t }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 const live = h(
   'div',
@@ -104,6 +108,7 @@ const live = h(
   h('div', { className: 'table-wrap' }, table.el),
   slowestLine,
   waiting,
+  tailSection.el,
   edgeSection,
   findings.el,
   scrapeSection,
@@ -153,6 +158,7 @@ function render(): void {
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   trend.update(state.trend, state.percentile, headlineLabel);
+  tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
 }
 
 function onMessage(msg: HostToWebview): void {
@@ -161,7 +167,10 @@ function onMessage(msg: HostToWebview): void {
       const changed = msg.session?.id !== session?.id;
       session = msg.session;
       stageNames = msg.stageNames;
-      if (changed) summary = null;
+      if (changed) {
+        summary = null;
+        tail = null;
+      }
       if (session !== null && session.id !== state.sessionId) save({ sessionId: session.id, trend: [] });
       render();
       break;
@@ -175,6 +184,11 @@ function onMessage(msg: HostToWebview): void {
       render();
       break;
     }
+    case 'tail':
+      if (session === null || msg.tail.sessionId !== session.id) return;
+      tail = msg.tail;
+      render();
+      break;
     case 'error':
       errorBanner.hidden = false;
       setText(errorBanner, msg.message);

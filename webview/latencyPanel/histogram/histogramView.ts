@@ -141,11 +141,18 @@ export class HistogramView {
   }
 
   /** Ask for the histogram of the current choice. */
+  private scope: HistogramParams['scope'];
+
+  /** Only the requests of this scope (the Over Time window, exclude cold). */
+  setScope(scope: HistogramParams['scope']): void {
+    this.scope = scope;
+  }
+
   query(): void {
     if (this.choice.stageKey === null) return;
     const seq = this.nextSeq();
     this.pendingSeq = seq;
-    const params: Omit<HistogramParams, 'sessionId'> = { stageKey: this.choice.stageKey, metric: this.choice.metric, bins: this.choice.bins };
+    const params: Omit<HistogramParams, 'sessionId'> = { stageKey: this.choice.stageKey, metric: this.choice.metric, bins: this.choice.bins, ...(this.scope === undefined ? {} : { scope: this.scope }) };
     this.post({ type: 'queryHistogram', seq, params });
   }
 

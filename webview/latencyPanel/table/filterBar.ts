@@ -19,7 +19,7 @@ export class FilterBar {
   private findingKey = '';
   private value: FilterValue = { filterText: '', stageId: null, findingCode: null };
 
-  constructor(private readonly onChange: (value: FilterValue) => void) {
+  constructor(private readonly onChange: (value: FilterValue) => void, onClear: () => void = () => undefined) {
     const emit = (): void => {
       this.value = this.read();
       this.onChange(this.value);
@@ -35,6 +35,7 @@ export class FilterBar {
       this.finding,
       button('Clear', { className: 'secondary', testId: 'filter-clear' }, () => {
         this.set({ filterText: '', stageId: null, findingCode: null });
+        onClear();
         emit();
       }),
     );

@@ -1,0 +1,79 @@
+// Geometry of the over-time charts, DOM-free (unit-tested in Node): the panes stacked on
+// one time axis, points of a series with gaps where a step has no value (null is never
+// drawn as 0), and the brush's pixels turned into a window on the log clock.
+import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
+
+export interface Pane {
+  readonly id: 'latency' | 'rate' | 'load' | 'kv';
+  readonly top: number;
+  readonly height: number;
+}
+
+export const PLOT_MARGIN = { left: 64, right: 12 };
+const PANE_GAP = 18;
+const AXIS_HEIGHT = 22;
+
+export interface OverTimeLayout {
+  readonly panes: readonly Pane[];
+  readonly height: number;
+  readonly t0: number;
+  readonly t1: number;
+  readonly x0: number;
+  readonly x1: number;
+}
+
+/** Gauges worth a pane: some step has a value. */
+export function gaugesWith(gauges: readonly GaugeSeries[], key: 'running' | 'waiting' | 'kvCacheUsagePerc'): GaugeSeries[] {
+  return gauges.filter((g) => g[key].some((v) => v !== null));
+}
+
+export function layoutOverTime(series: OverTimeSeries, width: number, showKv: boolean): OverTimeLayout {
+  const panes: Pane[] = [];
+  let top = 8;
+  const add = (id: Pane['id'], height: number): void => {
+    panes.push({ id, top, height });
+    top += height + PANE_GAP;
+  };
+  add('latency', 170);
+  add('rate', 60);
+  if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0) add('load', 70);
+  if (showKv) add('kv', 60);
+  const t0 = series.times.length === 0 ? 0 : (series.times[0] as number) - series.stepMs;
+  const t1 = series.times.length === 0 ? 1 : (series.times[series.times.length - 1] as number);
+  return { panes, height: top - PANE_GAP + AXIS_HEIGHT, t0, t1: t1 > t0 ? t1 : t0 + 1, x0: PLOT_MARGIN.left, x1: Math.max(PLOT_MARGIN.left + 10, width - PLOT_MARGIN.right) };
+}
+
+export function xOfTime(l: OverTimeLayout, t: number): number {
+  return l.x0 + ((t - l.t0) / (l.t1 - l.t0)) * (l.x1 - l.x0);
+}
+
+export function timeOfX(l: OverTimeLayout, x: number): number {
+  const clamped = Math.max(l.x0, Math.min(l.x1, x));
+  return l.t0 + ((clamped - l.x0) / (l.x1 - l.x0)) * (l.t1 - l.t0);
+}
+
+/** Points of one series in a pane (y from 0 at the bottom to yMax at the top); null where the step has no value. */
+export function points(l: OverTimeLayout, pane: Pane, times: readonly number[], values: readonly (number | null)[], yMax: number): ({ x: number; y: number } | null)[] {
+  return values.map((v, i) => {
+    const t = times[i];
+    if (v === null || !Number.isFinite(v) || t === undefined) return null;
+    const x = xOfTime(l, t);
+    const y = pane.top + pane.height - (Math.max(0, v) / (yMax > 0 ? yMax : 1)) * pane.height;
+    return { x, y };
+  });
+}
+
+/** The largest value of some series (nulls skipped); 0 when none. */
+export function maxOf(series: readonly (readonly (number | null)[])[]): number {
+  let m = 0;
+  for (const s of series) for (const v of s) if (v !== null && v > m) m = v;
+  return m;
+}
+
+/** A drag from x0 to x1 (CSS px) as a window on the log clock; null for a click (under 4 px). */
+export function brushWindow(l: OverTimeLayout, xa: number, xb: number): { fromMs: number; toMs: number } | null {
+  if (Math.abs(xb - xa) < 4) return null;
+  const a = timeOfX(l, Math.min(xa, xb));
+  const b = timeOfX(l, Math.max(xa, xb));
+  return b > a ? { fromMs: Math.floor(a), toMs: Math.ceil(b) } : null;
+}

@@ -1,0 +1,276 @@
+// Over Time, as vLLM's Grafana dashboards show it: rolling p50/p90/p99 of a target
+// (a stage's first output, TTFT, e2e), the request rate, running/waiting requests and KV
+// cache usage per stage and replica (when the session has them), on one time axis. A
+// drag over the charts selects a window that re-scopes the other views (table,
+// histograms, tail); a step without a value is a gap, and a gauge flagged
+// metric-not-reporting is named, never drawn as a real 0.
+import type { ExplainScope, Finding, GaugeSeries, OverTimeResult, OverTimeSeries, WebviewToHost } from '../../../server/protocol';
+import { niceMax, niceTicks, timeTicks } from '../../shared/axis';
+import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
+import { h, setChildren, setText } from '../../shared/dom';
+import { formatClock, formatCompact, formatDurationMs } from '../../shared/format';
+import { stageLabel } from '../../shared/labels';
+import { targetText } from '../../shared/tailModel';
+import { readPalette } from '../../shared/theme';
+import type { OverTimeLayout, Pane } from './overTimeLayout';
+import { brushWindow, gaugesWith, layoutOverTime, maxOf, points, xOfTime } from './overTimeLayout';
+
+export interface OverTimeHost {
+  post(message: WebviewToHost): void;
+  nextSeq(): number;
+  /** A window was brushed (or cleared: null). */
+  selectWindow(window: { fromMs: number; toMs: number } | null): void;
+  metricChanged(metric: string | null): void;
+}
+
+/** Log clock times are the printed fields read as UTC: shown as printed. */
+const asPrinted = (t: number): number => t + new Date(t).getTimezoneOffset() * 60_000;
+
+function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): string {
+  const stage = g.stage === null ? (g.engine ?? 'engine') : stageLabel(g.stage, names);
+  return g.replica === null ? stage : `${stage} replica ${g.replica}`;
+}
+
+/** Gauges whose KV usage a metric-not-reporting finding names: not plotted. */
+function kvNotReporting(g: GaugeSeries, findings: readonly Finding[]): boolean {
+  return findings.some((f) => f.code === 'metric-not-reporting' && /kv/i.test(f.family ?? f.message) && (f.stageId === null || g.stage === null || String(f.stageId) === g.stage.split('_')[0]));
+}
+
+export class OverTimeView {
+  readonly el: HTMLElement;
+  private readonly metricSelect = h('select', { testId: 'overtime-metric', attrs: { 'aria-label': 'Metric of the rolling percentiles' } });
+  private readonly canvas = h('canvas', { testId: 'overtime-canvas', attrs: { role: 'img' } });
+  private readonly wrap = h('div', { className: 'overtime-wrap' }, this.canvas);
+  private readonly status = h('span', { className: 'muted', testId: 'overtime-status', attrs: { 'aria-live': 'polite' } });
+  private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
+  private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
+  private series: OverTimeSeries | null = null;
+  private layout: OverTimeLayout | null = null;
+  private metric: string | null;
+  private findings: readonly Finding[] = [];
+  private stageNames: Readonly<Record<string, string>> = {};
+  private width = 600;
+  private seq = 0;
+  private excludeCold = false;
+  private window: { fromMs: number; toMs: number } | null = null;
+  private drag: { x: number; now: number } | null = null;
+  private frame = 0;
+
+  constructor(private readonly host: OverTimeHost, metric: string | null) {
+    this.metric = metric;
+    this.metricSelect.addEventListener('change', () => {
+      this.metric = this.metricSelect.value;
+      this.host.metricChanged(this.metric);
+      this.schedule();
+    });
+    this.el = h(
+      'div',
+      { className: 'overtime', testId: 'overtime' },
+      h('div', { className: 'spans-toolbar' }, h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect), this.status, h('span', { className: 'muted', text: 'Drag across the charts to look at a window in every view' })),
+      this.wrap,
+      this.legend,
+      this.notes,
+    );
+    observeSize(this.wrap, (w) => {
+      if (Math.abs(w - this.width) >= 1) {
+        this.width = w;
+        this.schedule();
+      }
+    });
+    this.canvas.addEventListener('pointerdown', (ev) => {
+      this.canvas.setPointerCapture(ev.pointerId);
+      this.drag = { x: ev.offsetX, now: ev.offsetX };
+    });
+    this.canvas.addEventListener('pointermove', (ev) => {
+      if (this.drag === null) return;
+      this.drag.now = ev.offsetX;
+      this.schedule();
+    });
+    this.canvas.addEventListener('pointerup', (ev) => {
+      const d = this.drag;
+      this.drag = null;
+      if (d === null || this.layout === null) return;
+      const w = brushWindow(this.layout, d.x, ev.offsetX);
+      if (w !== null) this.host.selectWindow(w);
+      this.schedule();
+    });
+  }
+
+  setStageNames(names: Readonly<Record<string, string>>): void {
+    this.stageNames = names;
+  }
+
+  setFindings(findings: readonly Finding[]): void {
+    this.findings = findings;
+  }
+
+  /** The brushed window is drawn; the series stay over the whole session (cold left out or not). */
+  setScope(scope: ExplainScope | undefined): void {
+    this.excludeCold = scope?.excludeCold === true;
+    this.window = scope?.fromMs !== undefined && scope.toMs !== undefined ? { fromMs: scope.fromMs, toMs: scope.toMs } : null;
+    this.schedule();
+  }
+
+  query(): void {
+    this.seq = this.host.nextSeq();
+    this.host.post({ type: 'queryOverTime', seq: this.seq, params: this.excludeCold ? { scope: { excludeCold: true } } : {} });
+  }
+
+  accept(seq: number, result: OverTimeResult): void {
+    if (seq !== this.seq) return;
+    this.series = result.series;
+    const metrics = result.series.series.map((s) => s.metric);
+    if (this.metric === null || !metrics.includes(this.metric)) this.metric = metrics.find((m) => m.endsWith('.firstOutput')) ?? metrics[0] ?? null;
+    const key = metrics.join('|');
+    if (this.metricSelect.dataset['key'] !== key) {
+      this.metricSelect.dataset['key'] = key;
+      setChildren(this.metricSelect, metrics.map((m) => new Option(targetText(m, this.stageNames), m)));
+    }
+    this.metricSelect.value = this.metric ?? '';
+    this.schedule();
+  }
+
+  redraw(): void {
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private draw(): void {
+    const s = this.series;
+    if (s === null || s.times.length === 0) {
+      setText(this.status, s === null ? 'Loading…' : 'No request has a time yet.');
+      fitCanvas(this.canvas, this.width, 40);
+      return;
+    }
+    const kvGauges = gaugesWith(s.gauges, 'kvCacheUsagePerc');
+    const kvShown = kvGauges.filter((g) => !kvNotReporting(g, this.findings));
+    const l = layoutOverTime(s, this.width, kvShown.length > 0);
+    this.layout = l;
+    const ctx = fitCanvas(this.canvas, this.width, l.height);
+    const pal = readPalette();
+    ctx.font = pal.font;
+    const rolling = s.series.find((r) => r.metric === this.metric) ?? null;
+    const metricText = this.metric === null ? '' : targetText(this.metric, this.stageNames);
+    setText(this.status, `rolling over ${formatDurationMs(s.windowMs)}, a step every ${formatDurationMs(s.stepMs)}${this.excludeCold ? ', cold left out' : ''}`);
+    this.canvas.setAttribute('aria-label', `Over time: rolling p50, p90 and p99 of ${metricText}, requests per second${l.panes.some((p) => p.id === 'load') ? ', running and waiting requests' : ''}${l.panes.some((p) => p.id === 'kv') ? ', KV cache usage' : ''}. Drag to select a window for every view.`);
+    const legend: { label: string; color: string; dashed?: boolean }[] = [];
+    for (const pane of l.panes) {
+      if (pane.id === 'latency' && rolling !== null) {
+        const yMax = niceMax(maxOf([rolling.p99, rolling.p90, rolling.p50]));
+        this.axis(ctx, l, pane, yMax, formatDurationMs, metricText);
+        const lines: [string, readonly (number | null)[], string][] = [
+          ['p50', rolling.p50, pal.series[0] as string],
+          ['p90', rolling.p90, pal.series[1] as string],
+          ['p99', rolling.p99, pal.red],
+        ];
+        for (const [name, values, color] of lines) {
+          strokeGappedLine(ctx, points(l, pane, s.times, values, yMax), color);
+          legend.push({ label: `${name} ${metricText}`, color });
+        }
+      }
+      if (pane.id === 'rate') {
+        const yMax = niceMax(maxOf([s.requestRate]));
+        this.axis(ctx, l, pane, yMax, (v) => `${formatCompact(v)}/s`, 'requests per second');
+        strokeGappedLine(ctx, points(l, pane, s.times, s.requestRate, yMax), pal.foreground);
+        legend.push({ label: 'finished requests per second', color: pal.foreground });
+      }
+      if (pane.id === 'load') {
+        const gs = s.gauges;
+        const yMax = niceMax(Math.max(1, maxOf(gs.flatMap((g) => [g.running, g.waiting]))));
+        this.axis(ctx, l, pane, yMax, formatCompact, 'running / waiting');
+        gs.forEach((g, i) => {
+          const color = pal.series[i % pal.series.length] as string;
+          strokeGappedLine(ctx, points(l, pane, s.times, g.running, yMax), color);
+          ctx.setLineDash([4, 3]);
+          strokeGappedLine(ctx, points(l, pane, s.times, g.waiting, yMax), color);
+          ctx.setLineDash([]);
+          legend.push({ label: `running ${gaugeName(g, this.stageNames)}`, color }, { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true });
+        });
+      }
+      if (pane.id === 'kv') {
+        this.axis(ctx, l, pane, 100, (v) => `${formatCompact(v)}%`, 'KV cache usage');
+        kvShown.forEach((g) => {
+          const color = pal.series[s.gauges.indexOf(g) % pal.series.length] as string;
+          strokeGappedLine(ctx, points(l, pane, s.times, g.kvCacheUsagePerc, 100), color);
+          legend.push({ label: `KV cache ${gaugeName(g, this.stageNames)}`, color });
+        });
+      }
+    }
+    this.timeAxis(ctx, l);
+    this.drawWindow(ctx, l, pal.focus);
+    this.renderLegend(legend);
+    const hidden = kvGauges.filter((g) => kvNotReporting(g, this.findings));
+    setChildren(
+      this.notes,
+      hidden.map((g) => h('li', { testId: 'overtime-not-reporting', text: `KV cache usage of ${gaugeName(g, this.stageNames)} is not plotted: the metric reads 0 while requests run (metric-not-reporting), which is not a measurement.` })),
+    );
+  }
+
+  private axis(ctx: CanvasRenderingContext2D, l: OverTimeLayout, pane: Pane, yMax: number, fmt: (v: number) => string, title: string): void {
+    const pal = readPalette();
+    ctx.strokeStyle = pal.grid;
+    ctx.fillStyle = pal.muted;
+    ctx.lineWidth = 1;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const v of niceTicks(0, yMax, 3)) {
+      const y = pane.top + pane.height - (v / (yMax > 0 ? yMax : 1)) * pane.height;
+      ctx.beginPath();
+      ctx.moveTo(l.x0, Math.round(y) + 0.5);
+      ctx.lineTo(l.x1, Math.round(y) + 0.5);
+      ctx.stroke();
+      ctx.fillText(fmt(v), l.x0 - 4, y);
+    }
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = pal.foreground;
+    ctx.fillText(title, l.x0 + 4, pane.top);
+  }
+
+  private timeAxis(ctx: CanvasRenderingContext2D, l: OverTimeLayout): void {
+    const pal = readPalette();
+    ctx.fillStyle = pal.muted;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const bottom = l.height - 18;
+    for (const t of timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)))) {
+      ctx.fillText(formatClock(asPrinted(t), false), xOfTime(l, t), bottom + 4);
+    }
+  }
+
+  private drawWindow(ctx: CanvasRenderingContext2D, l: OverTimeLayout, color: string): void {
+    const sel = this.drag !== null ? { a: Math.min(this.drag.x, this.drag.now), b: Math.max(this.drag.x, this.drag.now) } : this.window === null ? null : { a: xOfTime(l, this.window.fromMs), b: xOfTime(l, this.window.toMs) };
+    if (sel === null) return;
+    ctx.save();
+    ctx.globalAlpha = 0.15;
+    ctx.fillStyle = color;
+    ctx.fillRect(sel.a, 0, Math.max(1, sel.b - sel.a), l.height - 20);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = color;
+    ctx.strokeRect(sel.a + 0.5, 0.5, Math.max(1, sel.b - sel.a), l.height - 21);
+    ctx.restore();
+    this.canvas.dataset['window'] = this.window === null ? '' : `${this.window.fromMs}-${this.window.toMs}`;
+  }
+
+  private renderLegend(items: readonly { label: string; color: string; dashed?: boolean }[]): void {
+    const key = items.map((i) => `${i.label}${i.color}${i.dashed === true ? 'd' : ''}`).join('|');
+    if (this.legend.dataset['key'] === key) return;
+    this.legend.dataset['key'] = key;
+    setChildren(
+      this.legend,
+      items.map((i) => {
+        const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
+        sw.style.background = i.dashed === true ? 'none' : i.color;
+        if (i.dashed === true) sw.style.borderTop = `2px dashed ${i.color}`;
+        return h('span', { className: 'legend-item' }, sw, i.label);
+      }),
+    );
+  }
+}

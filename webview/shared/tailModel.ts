@@ -1,0 +1,104 @@
+// Words and rows of a tail attribution for the views (side panel "Why p99 is slow", the
+// Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
+// here recomputes them: the residual stays the residual, negative where stages overlap.
+import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
+import { partLabel, targetLabel } from '../../server/core/explain/explainTable';
+import { formatDurationMs } from './format';
+import { PREFILL_DECODE_LABEL, stageRole } from './labels';
+import type { StageSummary } from '../../server/protocol';
+
+/** Stage keys whose requests print one output (MRv2 + async chunk): their prefill holds the decode steps. */
+export function oneOutputStages(stages: readonly StageSummary[]): ReadonlySet<string> {
+  return new Set(stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey));
+}
+
+/** Roles whose first output is audio (Qwen3-TTS / Qwen3-Omni codec stages). */
+const AUDIO_ROLE = /code2wav|codec|vocoder|wav|audio/i;
+
+/** "time to first audio (stage 1 · code2wav)", "stage 0 TTFT (talker)", "end-to-end time". */
+export function targetText(target: TargetName, stageNames: Readonly<Record<string, string>>): string {
+  const m = /^stage([\d_]+)\.(firstOutput|ttft)$/.exec(target);
+  if (m === null) return targetLabel(target);
+  const stageKey = m[1] as string;
+  const role = stageRole(stageKey, stageNames);
+  if (m[2] === 'firstOutput' && AUDIO_ROLE.test(role)) return `time to first audio (stage ${stageKey} · ${role})`;
+  return role === '' ? targetLabel(target) : `${targetLabel(target)} (${role})`;
+}
+
+/** "stage 1 · talker input wait", "0->1 tx", "preprocess"; a one-output stage's prefill is "prefill+decode (one output)". */
+export function partText(part: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string> = new Set()): string {
+  let plain = partLabel(part);
+  if (part.stageKey === null || part.phase === 'transfer') return plain;
+  if (part.phase === 'prefill' && oneOutput.has(part.stageKey)) plain = `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`;
+  const role = stageRole(part.stageKey, stageNames);
+  return role === '' ? plain : plain.replace(`stage ${part.stageKey} `, `stage ${part.stageKey} · ${role} `);
+}
+
+/** "+812 ms", "−40 ms". */
+export function signedMs(ms: number): string {
+  const text = formatDurationMs(Math.abs(ms));
+  return ms < 0 ? `−${text}` : `+${text}`;
+}
+
+export function shareText(share: number | null): string {
+  return share === null ? '–' : `${Math.round(share * 100)}%`;
+}
+
+export interface TailRow {
+  readonly key: string;
+  readonly label: string;
+  readonly kind: 'part' | 'rest' | 'residual';
+  readonly excessMs: number;
+  readonly share: number | null;
+  /** The part's median over the requests in scope; null for rest and residual. */
+  readonly medianMs: number | null;
+  /** Hover text: what the number is over. */
+  readonly title: string;
+}
+
+const shareOf = (ms: number, total: number): number | null => (Math.abs(total) < 1e-9 ? null : ms / total);
+
+/**
+ * The `top` parts with the largest excess, then the others summed, then the residual
+ * (never dropped: it is what no measured part explains, negative where parts overlap).
+ */
+export function tailRows(t: TailAttribution, stageNames: Readonly<Record<string, string>>, top: number, oneOutput: ReadonlySet<string> = new Set()): TailRow[] {
+  const rows: TailRow[] = t.parts.slice(0, top).map((p) => ({
+    key: p.key,
+    label: partText(p, stageNames, oneOutput),
+    kind: 'part',
+    excessMs: p.excessMs,
+    share: p.share,
+    medianMs: p.medianMs,
+    title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${formatDurationMs(p.medianMs)} in the ${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
+  }));
+  const rest = t.parts.slice(top);
+  if (rest.length > 0) {
+    const sum = rest.reduce((a, p) => a + p.excessMs, 0);
+    rows.push({ key: 'rest', label: `${rest.length} other part${rest.length === 1 ? '' : 's'}`, kind: 'rest', excessMs: sum, share: shareOf(sum, t.excessMs), medianMs: null, title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n') });
+  }
+  rows.push({
+    key: 'residual',
+    label: t.residualMs < 0 ? 'residual (overlap)' : 'residual',
+    kind: 'residual',
+    excessMs: t.residualMs,
+    share: shareOf(t.residualMs, t.excessMs),
+    medianMs: null,
+    title:
+      t.residualMs < 0
+        ? 'Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target\'s.'
+        : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
+  });
+  return rows;
+}
+
+/** "3 of 312 requests at or above 1.84 s (p99) are on average +1.2 s above the median 410 ms." */
+export function tailHeadline(t: TailAttribution): string {
+  const boot = t.boot === undefined ? '' : `Boot ${t.boot}: `;
+  return `${boot}${t.requestCount} of ${t.scopeCount} requests at or above ${formatDurationMs(t.thresholdMs)} (${t.quantile}) are on average ${signedMs(t.excessMs)} above the median ${formatDurationMs(t.targetMedianMs)}.`;
+}
+
+/** No tail to explain: every request in scope took about the same. */
+export function tailIsFlat(t: TailAttribution): boolean {
+  return Math.abs(t.excessMs) < 1e-6;
+}

@@ -1,0 +1,79 @@
+// "Why p99 is slow": the main target's p99 tail (time to first audio on TTS pipelines),
+// the three parts with the largest mean excess over their medians with their shares, the
+// residual, and one click to the tail requests in Latency Details' table. Keyed rows, so
+// a live update edits text and widths only.
+import type { TailAttributionResult, TailFilter } from '../../server/protocol';
+import { button, clear, h, setAttr, setData, setText } from '../shared/dom';
+import { formatCount } from '../shared/format';
+import { shareText, signedMs, tailHeadline, tailIsFlat, tailRows, targetText } from '../shared/tailModel';
+
+const TOP = 3;
+
+export class TailSection {
+  readonly el: HTMLElement;
+  private readonly target = h('span', { className: 'muted source-note', testId: 'tail-target' });
+  private readonly headline = h('p', { className: 'tail-headline', testId: 'tail-headline' });
+  private readonly list = h('ul', { className: 'tail-parts', testId: 'tail-parts', attrs: { 'aria-label': 'Parts of the p99 excess' } });
+  private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
+  private readonly open: HTMLButtonElement;
+  private filter: TailFilter | null = null;
+
+  constructor(onOpen: (tail: TailFilter) => void) {
+    this.open = button('Show the tail requests', { className: 'link-button', testId: 'tail-open' }, () => {
+      if (this.filter !== null) onOpen(this.filter);
+    });
+    this.el = h(
+      'section',
+      { className: 'tail-section', testId: 'tail-section', attrs: { 'aria-label': 'Why p99 is slow' } },
+      h('h2', {}, 'Why p99 is slow ', this.target),
+      this.headline,
+      this.list,
+      this.note,
+      this.open,
+    );
+    this.el.hidden = true;
+  }
+
+  update(result: TailAttributionResult | null, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string>): void {
+    const tail = result?.tails[0];
+    if (result === null || result.mainTarget === null || tail === undefined) {
+      this.el.hidden = true;
+      this.filter = null;
+      return;
+    }
+    this.el.hidden = false;
+    const target = targetText(tail.target, stageNames);
+    setText(this.target, target);
+    setData(this.el, 'target', tail.target);
+    setText(this.headline, tailHeadline(tail));
+    this.filter = { target: tail.target, quantile: tail.quantile, ms: tail.thresholdMs };
+    setText(this.open, `Show the ${formatCount(tail.requestCount)} tail request${tail.requestCount === 1 ? '' : 's'}`);
+    setAttr(this.open, 'aria-label', `Open Latency Details on the ${tail.requestCount} requests whose ${target} is at or above its p99`);
+    if (tailIsFlat(tail)) {
+      clear(this.list);
+      setText(this.note, 'Every request took about the same: there is no tail to explain.');
+      return;
+    }
+    const rows = tailRows(tail, stageNames, TOP, oneOutput);
+    const parts = rows.filter((r) => r.kind === 'part');
+    const residual = rows.find((r) => r.kind === 'residual');
+    const maxShare = Math.max(1e-9, ...parts.map((r) => Math.abs(r.share ?? 0)));
+    const items = parts.map((r) => {
+      const fill = h('span', { className: 'tail-fill' });
+      fill.style.width = `${Math.min(100, (Math.abs(r.share ?? 0) / maxShare) * 100)}%`;
+      if (r.excessMs < 0) fill.dataset['negative'] = 'true';
+      return h(
+        'li',
+        { testId: 'tail-part', dataset: { key: r.key, excessMs: String(r.excessMs), share: String(r.share ?? '') }, title: r.title },
+        h('span', { className: 'tail-label', text: r.label }),
+        h('span', { className: 'tail-share', testId: 'tail-share', text: shareText(r.share) }),
+        h('span', { className: 'tail-excess muted', text: signedMs(r.excessMs) }),
+        h('span', { className: 'tail-bar', attrs: { 'aria-hidden': 'true' } }, fill),
+      );
+    });
+    this.list.replaceChildren(...items);
+    setText(this.note, residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`);
+    this.note.title = residual?.title ?? '';
+    setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
+  }
+}
