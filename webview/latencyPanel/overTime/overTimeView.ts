@@ -120,7 +120,7 @@ export class OverTimeView {
     if (seq !== this.seq) return;
     this.series = result.series;
     const metrics = result.series.series.map((s) => s.metric);
-    if (this.metric === null || !metrics.includes(this.metric)) this.metric = metrics.find((m) => m.endsWith('.firstOutput')) ?? metrics[0] ?? null;
+    if (this.metric === null || !metrics.includes(this.metric)) this.metric = metrics.filter((m) => m.endsWith('.firstOutput')).at(-1) ?? metrics[0] ?? null;
     const key = metrics.join('|');
     if (this.metricSelect.dataset['key'] !== key) {
       this.metricSelect.dataset['key'] = key;
@@ -241,7 +241,12 @@ export class OverTimeView {
     ctx.textBaseline = 'top';
     const bottom = l.height - 18;
     for (const t of timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)))) {
-      ctx.fillText(formatClock(asPrinted(t), false), xOfTime(l, t), bottom + 4);
+      const text = formatClock(asPrinted(t), false);
+      const x = xOfTime(l, t);
+      // Labels stay inside the canvas: the last one is right-aligned at the edge.
+      const half = ctx.measureText(text).width / 2;
+      ctx.textAlign = x + half > this.width ? 'right' : 'center';
+      ctx.fillText(text, ctx.textAlign === 'right' ? this.width - 1 : x, bottom + 4);
     }
   }
 

@@ -170,7 +170,7 @@ export class TailView {
         { className: 'tail-requests' },
         h('h4', {}, `Tail requests${more}`),
         h('ul', { className: 'request-links', testId: 'tail-requests' }, requests),
-        button(`Show all ${formatCount(t.requestCount)} in the table`, { className: 'secondary', testId: 'tail-show-table' }, () => this.host.showInTable(filter)),
+        button(t.requestCount === 1 ? "Show it in the table" : `Show all ${formatCount(t.requestCount)} in the table`, { className: 'secondary', testId: 'tail-show-table' }, () => this.host.showInTable(filter)),
       ),
     );
   }

@@ -1,0 +1,252 @@
+// "Why p99 is slow" in the side panel and the Tail, load-at-arrival and Over Time views of
+// Latency Details, in the built bundles in headless Chromium (real HTML shell, strict CSP),
+// fed by a log vLLM-Omni's own stats code printed (Qwen3-TTS, talker -> code2wav; six
+// requests, one of them 4.5 s with a 3.9 s talker prefill+decode). The expected numbers
+// are the language server's (the same core functions) and the hand-read log.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { FindingsBuilder } from '../../server/core/analysis/findings';
+import type { SummaryResult, TailAttribution, WebviewToHost } from '../../server/protocol';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf } from '../fixtures/webview/syntheticSession';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+
+const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+/** The 4.5 s request (e2e_total_ms 4,471.914; its talker prefill+decode took ~4 s). */
+const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
+
+function sessionOfLog(): SyntheticSession {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(fs.readFileSync(LOG)));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const requests = [...snapshot.requests];
+  const findings = new FindingsBuilder();
+  for (const r of requests) findings.add(r);
+  const summary: SummaryResult = {
+    sessionId: 'import-tail',
+    requestCount: requests.length,
+    stages: snapshot.stages,
+    findings: findings.findings(snapshot.stages, 200),
+    histograms: [],
+    prometheus: null,
+    endToEnd: snapshot.endToEnd,
+    tablesMissing: snapshot.tablesMissing,
+    edges: snapshot.edges,
+  };
+  return {
+    session: { id: 'import-tail', kind: 'import', description: LOG, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: 'Qwen3-TTS (imported)' },
+    stageNames: { '0': 'talker', '1': 'code2wav' },
+    requests,
+    summary,
+    spans: spansOf(requests),
+  };
+}
+
+async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const pct = (share: number | null): string => (share === null ? '–' : `${Math.round(share * 100)}%`);
+
+let data: SyntheticSession;
+let harness: WebviewHarness;
+/** The main target's p99 tail as the language server computes it. */
+let expected: TailAttribution;
+
+before(async () => {
+  data = sessionOfLog();
+  const result = new FakeHost(data).tail({});
+  assert.equal(result.mainTarget, 'stage1.firstOutput', 'time to first audio: the codec stage\'s first output');
+  expected = result.tails[0] as TailAttribution;
+  harness = await WebviewHarness.start(data);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+describe('side panel: Why p99 is slow', () => {
+  let view: WebviewPage;
+  let page: Page;
+
+  before(async () => {
+    view = await harness.open('sidePanel', { width: 420, height: 900 });
+    page = view.page;
+    await page.getByTestId('tail-section').waitFor();
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('names time to first audio and the three parts with the largest excess, with their shares', async () => {
+    assert.equal(await page.getByTestId('tail-target').textContent(), 'time to first audio (stage 1 · code2wav)');
+    // From the log: one request of six at or above the p99 (3,803 ms), ~3.9 s above the median 96.7 ms.
+    assert.equal(expected.requestCount, 1);
+    assert.ok(Math.abs(expected.thresholdMs - 3803) < 1, String(expected.thresholdMs));
+    assert.equal(await page.getByTestId('tail-headline').textContent(), '1 of 6 requests at or above 3.80 s (p99) are on average +3.90 s above the median 96.7 ms.');
+    const labels = await page.locator('[data-testid="tail-part"] .tail-label').allTextContents();
+    // The talker prints one output (MRv2 + async chunk): its prefill is named prefill+decode, never prefill.
+    assert.deepEqual(labels, ['stage 0 · talker prefill+decode (one output)', 'stage 1 · code2wav rest of gen time', 'stage 1 · code2wav decode']);
+    const shares = await page.getByTestId('tail-share').allTextContents();
+    assert.deepEqual(shares, expected.parts.slice(0, 3).map((p) => pct(p.share)));
+    assert.equal(shares[0], '100%');
+    // The residual is shown as the residual: negative, the stages overlap.
+    const note = (await page.getByTestId('tail-note').textContent()) ?? '';
+    assert.match(note, /^residual \(overlap\) −3\.90 s \(-100%\)$/);
+    await page.getByTestId('tail-section').screenshot({ path: path.join(SHOTS, 'side-panel-why-p99.png') });
+  });
+
+  test('one click asks for Latency Details on the tail requests', async () => {
+    assert.equal(await page.getByTestId('tail-open').textContent(), 'Show the 1 tail request');
+    await page.getByTestId('tail-open').click();
+    await waitUntil(page, `window.__posted.some((m) => m.type === 'openLatencyPanel' && m.filter.tail)`);
+    const posted = (await view.posted()).filter((m): m is Extract<WebviewToHost, { type: 'openLatencyPanel' }> => m.type === 'openLatencyPanel');
+    assert.deepEqual(posted.at(-1)?.filter, { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs } });
+  });
+});
+
+describe('latency panel: Tail, load at arrival, Over Time', () => {
+  let view: WebviewPage;
+  let page: Page;
+  const total = async (): Promise<number> => Number(await page.getByTestId('request-total').getAttribute('data-total'));
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1280, height: 900 });
+    page = view.page;
+    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('the tail tab draws the parts as bars, the residual below zero, and lists the slow request', async () => {
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('tail-block').waitFor();
+    assert.equal(await page.getByTestId('tail-target').inputValue(), 'stage1.firstOutput');
+    const keys = await page.locator('[data-testid="tail-bar"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['key']));
+    assert.deepEqual(keys, expected.parts.slice(0, keys.length).map((p) => p.key));
+    assert.equal(keys[0], '0/prefill');
+    const residual = page.getByTestId('tail-residual');
+    assert.equal(Number(await residual.getAttribute('data-excess-ms')), expected.residualMs);
+    assert.ok(expected.residualMs < -3800, String(expected.residualMs));
+    assert.equal(await residual.locator('.bar-label').textContent(), 'residual (overlap)');
+    // Drawn left of the zero line.
+    const fill = await residual.locator('.bar-fill').evaluate((e) => ({ negative: (e as HTMLElement).dataset['negative'], left: parseFloat((e as HTMLElement).style.left) }));
+    assert.equal(fill.negative, 'true');
+    assert.ok(fill.left < 100 / 3, JSON.stringify(fill));
+    assert.deepEqual(await page.getByTestId('tail-request').allTextContents(), [SLOW]);
+  });
+
+  test('load at arrival: the tail request arrived with nothing else in flight', async () => {
+    await page.getByTestId('load-table').waitFor();
+    const buckets = await page.locator('[data-testid="load-bucket"]').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset['min'], (e as HTMLElement).dataset['count'], (e as HTMLElement).dataset['tail']]));
+    // Read from the log's timestamps: three requests arrived alone, three with one other in flight; the slow one alone.
+    assert.deepEqual(buckets, [['0', '3', '1'], ['1', '3', '0']]);
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
+  });
+
+  test('the quantile and target pickers ask again; e2e has its own threshold', async () => {
+    await page.getByTestId('tail-target').selectOption('e2e');
+    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]')?.dataset.target === 'e2e'`);
+    const e2e = new FakeHost(data).tail({ target: 'e2e' }).tails[0] as TailAttribution;
+    assert.equal(Number(await page.getByTestId('tail-block').getAttribute('data-threshold-ms')), e2e.thresholdMs);
+    assert.ok(Math.abs(e2e.thresholdMs - 4351) < 1, String(e2e.thresholdMs));
+    await page.getByTestId('tail-quantile-p90').click();
+    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]')?.dataset.quantile === 'p90'`);
+    const posted = await view.posted();
+    assert.deepEqual(posted.filter((m) => m.type === 'queryTail').at(-1), { type: 'queryTail', seq: (posted.filter((m) => m.type === 'queryTail').at(-1) as { seq: number }).seq, params: { target: 'e2e', quantile: 'p90' } });
+    await page.getByTestId('tail-target').selectOption('stage1.firstOutput');
+    await page.getByTestId('tail-quantile-p99').click();
+    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]')?.dataset.quantile === 'p99' && document.querySelector('[data-testid="tail-block"]')?.dataset.target === 'stage1.firstOutput'`);
+  });
+
+  test('"show in the table" filters the request table to the tail, slowest first; clearing shows all', async () => {
+    await page.getByTestId('tail-show-table').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
+    assert.equal(await page.getByTestId('tail-filter').isVisible(), true);
+    assert.match((await page.getByTestId('tail-filter-text').textContent()) ?? '', /^Only the p99 tail: time to first audio \(stage 1 · code2wav\) ≥ 3\.80 s, slowest first$/);
+    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.textContent === ${JSON.stringify(SLOW)}`);
+    await page.getByTestId('tail-filter-clear').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+  });
+
+  test('a tail filter from the side panel opens the table on the tail', async () => {
+    await view.dispatch({ type: 'filter', filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs } } });
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
+    assert.equal(await page.getByTestId('tab-requests').getAttribute('aria-selected'), 'true');
+    await page.getByTestId('filter-clear').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+  });
+
+  test('over time: rolling percentiles of time to first audio; a brushed window scopes the table', async () => {
+    await page.getByTestId('tab-spans').click();
+    await waitUntil(page, `document.querySelector('[data-testid="overtime-metric"]')?.value === 'stage1.firstOutput'`);
+    const legend = (await page.getByTestId('overtime-legend').textContent()) ?? '';
+    assert.match(legend, /p99 time to first audio \(stage 1 · code2wav\)/);
+    assert.match(legend, /finished requests per second/);
+    // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
+    const host = new FakeHost(data);
+    const series = host.overTime({}).series;
+    const box = (await page.getByTestId('overtime-canvas').boundingBox())!;
+    const t0 = (series.times[0] as number) - series.stepMs;
+    const t1 = series.times.at(-1) as number;
+    const x0 = 64;
+    const x1 = box.width - 12;
+    const xOf = (t: number): number => box.x + x0 + ((t - t0) / (t1 - t0)) * (x1 - x0);
+    const from = Date.UTC(2026, 9, 19, 7, 12, 5);
+    const to = Date.UTC(2026, 9, 19, 7, 12, 9);
+    let inWindow = 0;
+    for (let i = 0; i < host.index.length; i++) if (host.index.finishMs(i) >= from && host.index.finishMs(i) <= to) inWindow++;
+    assert.equal(inWindow, 3);
+    await page.mouse.move(xOf(from), box.y + 60);
+    await page.mouse.down();
+    await page.mouse.move(xOf(to), box.y + 60, { steps: 5 });
+    await page.mouse.up();
+    await page.getByTestId('scope-window').waitFor();
+    assert.match((await page.getByTestId('scope-window-text').textContent()) ?? '', /^Window 07:12:0[45]–07:12:(08|09|10) /);
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time.png') });
+    await page.getByTestId('tab-requests').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '3'`);
+    const q = (await view.posted()).filter((m) => m.type === 'queryRequests').at(-1) as Extract<WebviewToHost, { type: 'queryRequests' }>;
+    assert.ok(q.params.scope?.fromMs !== undefined && q.params.scope.toMs !== undefined, JSON.stringify(q.params));
+    // The tail follows the window.
+    await page.getByTestId('tab-tail').click();
+    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]') !== null && /of 3 requests/.test(document.querySelector('[data-testid="tail-headline"]').textContent)`);
+    await page.getByTestId('scope-window-clear').click();
+    await waitUntil(page, `/of 6 requests/.test(document.querySelector('[data-testid="tail-headline"]')?.textContent ?? '')`);
+  });
+
+  test('exclude cold reaches every query', async () => {
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('exclude-cold').check();
+    await waitUntil(page, `window.__posted.some((m) => m.type === 'queryTail' && m.params.scope && m.params.scope.excludeCold === true)`);
+    await page.getByTestId('tab-requests').click();
+    await waitUntil(page, `window.__posted.some((m) => m.type === 'queryRequests' && m.params.scope && m.params.scope.excludeCold === true)`);
+    const cold = data.requests.filter((r) => r.cold).length;
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${6 - cold}'`);
+    await page.getByTestId('exclude-cold').uncheck();
+  });
+
+  test('no CSP violation, no script from log text', async () => {
+    assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
+  });
+});
