@@ -64,6 +64,26 @@ uiTest(
     assert.match((await side.locator('[data-testid="scrape-row"]:nth-child(1) td[data-col="ttft"]').getAttribute('title')) ?? '', /histogram_quantile/);
     assert.equal(await waitText(side, '[data-testid="scrape-row"]:nth-child(2) td[data-col="ttft"] .v', (t) => t !== '', 'the codec /metrics TTFT'), 'not recorded');
 
+    // ---------------------------------------------------------------- why p99 is slow
+    // The main target of a TTS pipeline is time to first audio: the codec's first output.
+    // Its p99 tail, the parts with the largest mean excess over their medians, live.
+    await side.locator('[data-testid="tail-section"]').waitFor({ timeout: 30_000 });
+    assert.equal(await side.locator('[data-testid="tail-target"]').textContent(), 'time to first audio (stage 1 · code2wav)');
+    assert.match(await waitText(side, '[data-testid="tail-headline"]', (t) => / requests at or above /.test(t), 'the tail headline'), /^\d+ of \d+ requests at or above [\d,.]+ m?s \(p99\) are on average \+[\d,.]+ m?s above the median [\d,.]+ m?s\.$/);
+    await side.locator('[data-testid="tail-part"]').first().waitFor();
+    const tailParts = await side.locator('[data-testid="tail-part"]').evaluateAll((els) => els.map((e) => ({ label: e.querySelector('.tail-label')?.textContent ?? '', share: e.querySelector('.tail-share')?.textContent ?? '', excess: Number((e as HTMLElement).dataset['excessMs']) })));
+    assert.ok(tailParts.length >= 1 && tailParts.length <= 3, JSON.stringify(tailParts));
+    // Real parts with real shares: named after the demo's stages, the largest first.
+    for (const p of tailParts) assert.match(p.label, /^(stage [01] · (talker|code2wav) |preprocess|0->1 )/, JSON.stringify(p));
+    assert.match(tailParts[0]?.share ?? '', /^-?\d+%$/);
+    assert.ok((tailParts[0]?.excess ?? 0) > 0, JSON.stringify(tailParts));
+    for (let i = 1; i < tailParts.length; i++) assert.ok((tailParts[i - 1]?.excess ?? 0) >= (tailParts[i]?.excess ?? 0), JSON.stringify(tailParts));
+    // The talker's prefill is never called prefill alone (one output: it holds the decode).
+    assert.ok(!tailParts.some((p) => /talker prefill$/.test(p.label)), JSON.stringify(tailParts));
+    assert.match((await side.locator('[data-testid="tail-note"]').textContent()) ?? '', /^residual( \(overlap\))? [+−][\d,.]+ m?s/);
+    await side.locator('[data-testid="tail-section"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('demo-side-panel-why-p99');
+
     // ---------------------------------------------------------------- latency panel beside the YAML
     // Start Demo Server opened it beside the editor; a person brings the YAML forward and
     // opens the latency view from the palette again: it stays beside the YAML.
@@ -112,6 +132,17 @@ uiTest(
     assert.match((await panel.locator('[data-testid="waterfall-meta"]').textContent()) ?? '', /cold: first request after a server start/);
     assert.ok((await panel.locator('[data-testid="request-facts"] tr[data-stage-key="0"]').count()) === 1);
     await wb.screenshot('demo-request-waterfall');
+
+    // ---------------------------------------------------------------- the tail requests, one click away
+    await side.locator('[data-testid="tail-open"]').click();
+    await waitText(panel, '[data-testid="tail-filter-text"]', (t) => /^Only the p99 tail: time to first audio \(stage 1 · code2wav\) ≥ /.test(t), 'the table filtered to the tail');
+    const tailTotal = Number((await panel.locator('[data-testid="request-total"]').getAttribute('data-total')) ?? 0);
+    assert.ok(tailTotal >= 1 && tailTotal < total + 1000, `${tailTotal} tail requests`);
+    await panel.locator('[data-testid="tab-tail"]').click();
+    await panel.locator('[data-testid="tail-block"]').waitFor();
+    assert.ok((await panel.locator('[data-testid="tail-bar"]').count()) >= 1);
+    await panel.locator('[data-testid="tail-residual"]').waitFor();
+    await wb.screenshot('demo-tail-view');
 
     await wb.runCommand('Stage Lens: Stop Capture');
     await waitText(side, '[data-testid="session-meta"]', (t) => !t.startsWith('running'), 'the capture to stop', 20_000);
