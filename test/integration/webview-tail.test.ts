@@ -18,6 +18,9 @@ import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 
+/** What the page's elements are read as (no DOM types in Node tests). */
+type El = { dataset: Record<string, string | undefined>; style: { left: string } };
+
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 /** The 4.5 s request (e2e_total_ms 4,471.914; its talker prefill+decode took ~4 s). */
@@ -126,7 +129,6 @@ describe('side panel: Why p99 is slow', () => {
 describe('latency panel: Tail, load at arrival, Over Time', () => {
   let view: WebviewPage;
   let page: Page;
-  const total = async (): Promise<number> => Number(await page.getByTestId('request-total').getAttribute('data-total'));
 
   before(async () => {
     view = await harness.open('latencyPanel', { width: 1280, height: 900 });
@@ -142,7 +144,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await page.getByTestId('tab-tail').click();
     await page.getByTestId('tail-block').waitFor();
     assert.equal(await page.getByTestId('tail-target').inputValue(), 'stage1.firstOutput');
-    const keys = await page.locator('[data-testid="tail-bar"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset['key']));
+    const keys = await page.locator('[data-testid="tail-bar"]').evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key']));
     assert.deepEqual(keys, expected.parts.slice(0, keys.length).map((p) => p.key));
     assert.equal(keys[0], '0/prefill');
     const residual = page.getByTestId('tail-residual');
@@ -150,7 +152,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.ok(expected.residualMs < -3800, String(expected.residualMs));
     assert.equal(await residual.locator('.bar-label').textContent(), 'residual (overlap)');
     // Drawn left of the zero line.
-    const fill = await residual.locator('.bar-fill').evaluate((e) => ({ negative: (e as HTMLElement).dataset['negative'], left: parseFloat((e as HTMLElement).style.left) }));
+    const fill = await residual.locator('.bar-fill').evaluate((e) => ({ negative: (e as unknown as El).dataset['negative'], left: parseFloat((e as unknown as El).style.left) }));
     assert.equal(fill.negative, 'true');
     assert.ok(fill.left < 100 / 3, JSON.stringify(fill));
     assert.deepEqual(await page.getByTestId('tail-request').allTextContents(), [SLOW]);
@@ -158,7 +160,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
 
   test('load at arrival: the tail request arrived with nothing else in flight', async () => {
     await page.getByTestId('load-table').waitFor();
-    const buckets = await page.locator('[data-testid="load-bucket"]').evaluateAll((els) => els.map((e) => [(e as HTMLElement).dataset['min'], (e as HTMLElement).dataset['count'], (e as HTMLElement).dataset['tail']]));
+    const buckets = await page.locator('[data-testid="load-bucket"]').evaluateAll((els) => els.map((e) => [(e as unknown as El).dataset['min'], (e as unknown as El).dataset['count'], (e as unknown as El).dataset['tail']]));
     // Read from the log's timestamps: three requests arrived alone, three with one other in flight; the slow one alone.
     assert.deepEqual(buckets, [['0', '3', '1'], ['1', '3', '0']]);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
@@ -195,6 +197,26 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.equal(await page.getByTestId('tab-requests').getAttribute('aria-selected'), 'true');
     await page.getByTestId('filter-clear').click();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+  });
+
+  test('a tail request opens its timeline with the additive breakdown; unknown parts are words, never 0 bars', async () => {
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('tail-request').first().click();
+    await waitUntil(page, `document.querySelector('[data-testid="waterfall-title"]')?.textContent === ${JSON.stringify(SLOW)} && document.querySelector('[data-testid="breakdown-part"]') !== null`);
+    const part = (key: string) => page.locator(`[data-testid="breakdown-part"][data-key="${key}"]`);
+    // From the log: the talker's vllm_prefill_ms 4,314.988 (one output: prefill+decode), e2e_total_ms 4,471.914.
+    assert.equal(await part('0/prefill').getAttribute('data-ms'), '4314.988');
+    assert.equal(await part('0/prefill').locator('.bar-label').textContent(), 'stage 0 · talker prefill+decode (one output)');
+    assert.equal(await part('0/prefill').locator('.bar-fill').count(), 1);
+    // The codec TTFT-style lie on the hand-off (0.00 ms send) and the unmeasured final output: words, no bar.
+    assert.equal(await part('0->1/tx').locator('.bar-excess').textContent(), 'not recorded');
+    assert.equal(await part('0->1/tx').locator('.bar-fill').count(), 0);
+    assert.equal(await part('finalOutput').locator('.bar-excess').textContent(), 'not measured');
+    assert.equal(await part('finalOutput').locator('.bar-fill').count(), 0);
+    assert.equal(await part('0->1/inFlight').locator('.bar-excess').textContent(), 'hidden');
+    assert.equal(await part('1/genOther').locator('.bar-median').textContent(), 'reconstructed');
+    assert.match((await page.getByTestId('breakdown-identity').textContent()) ?? '', /^4\.47 s end to end \(e2e_total_ms\) = Σ parts − overlap 4\.32 s \+ residual \+0\.40 ms$/);
+    await page.getByTestId('breakdown').screenshot({ path: path.join(SHOTS, 'latency-panel-breakdown.png') });
   });
 
   test('over time: rolling percentiles of time to first audio; a brushed window scopes the table', async () => {

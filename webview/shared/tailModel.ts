@@ -26,8 +26,15 @@ export function targetText(target: TargetName, stageNames: Readonly<Record<strin
 }
 
 /** "stage 1 · talker input wait", "0->1 tx", "preprocess"; a one-output stage's prefill is "prefill+decode (one output)". */
-export function partText(part: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string> = new Set()): string {
-  let plain = partLabel(part);
+export interface PartName {
+  readonly stageKey: string | null;
+  readonly phase: TailPart['phase'];
+  readonly edge?: string | null | undefined;
+  readonly component?: TailPart['component'] | null;
+}
+
+export function partText(part: PartName, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string> = new Set()): string {
+  let plain = partLabel({ stageKey: part.stageKey, phase: part.phase, ...(part.edge == null ? {} : { edge: part.edge }), ...(part.component == null ? {} : { component: part.component }) });
   if (part.stageKey === null || part.phase === 'transfer') return plain;
   if (part.phase === 'prefill' && oneOutput.has(part.stageKey)) plain = `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`;
   const role = stageRole(part.stageKey, stageNames);

@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { uiTest } from '../harness/ui';
 import { dragSash, groupOfTab, numberOf, sideBarWebview, waitText } from './uiHelpers';
 
+/** What the page's elements are read as (no DOM types in Node tests). */
+type El = { dataset: Record<string, string | undefined>; style: { left: string } };
+
 const YAML = 'qwen3_tts.yaml';
 const PANEL = 'Stage Lens: Latency Details';
 
@@ -71,7 +74,7 @@ uiTest(
     assert.equal(await side.locator('[data-testid="tail-target"]').textContent(), 'time to first audio (stage 1 · code2wav)');
     assert.match(await waitText(side, '[data-testid="tail-headline"]', (t) => / requests at or above /.test(t), 'the tail headline'), /^\d+ of \d+ requests at or above [\d,.]+ m?s \(p99\) are on average \+[\d,.]+ m?s above the median [\d,.]+ m?s\.$/);
     await side.locator('[data-testid="tail-part"]').first().waitFor();
-    const tailParts = await side.locator('[data-testid="tail-part"]').evaluateAll((els) => els.map((e) => ({ label: e.querySelector('.tail-label')?.textContent ?? '', share: e.querySelector('.tail-share')?.textContent ?? '', excess: Number((e as HTMLElement).dataset['excessMs']) })));
+    const tailParts = await side.locator('[data-testid="tail-part"]').evaluateAll((els) => els.map((e) => ({ label: e.querySelector('.tail-label')?.textContent ?? '', share: e.querySelector('.tail-share')?.textContent ?? '', excess: Number((e as unknown as El).dataset['excessMs']) })));
     assert.ok(tailParts.length >= 1 && tailParts.length <= 3, JSON.stringify(tailParts));
     // Real parts with real shares: named after the demo's stages, the largest first.
     for (const p of tailParts) assert.match(p.label, /^(stage [01] · (talker|code2wav) |preprocess|0->1 )/, JSON.stringify(p));

@@ -12,6 +12,8 @@ import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import { RequestFacts } from './requestFacts';
+import { BreakdownStrip } from './breakdownStrip';
+import { prefillCoversDecode } from '../../../server/core/analysis/oneOutputStage';
 import { TransferFacts } from './transferFacts';
 import { EXPLAIN } from '../../shared/valueState';
 import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
@@ -27,6 +29,7 @@ export class WaterfallView {
   private readonly legend = h('div', { className: 'legend', testId: 'waterfall-legend', attrs: { 'aria-label': 'Legend' } });
   private readonly empty = h('p', { className: 'muted', testId: 'waterfall-empty', text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.' });
   private readonly facts = new RequestFacts();
+  private readonly breakdown = new BreakdownStrip();
   private readonly transferFacts = new TransferFacts();
   private readonly tooltip = new Tooltip();
   private detail: RequestDetail | null = null;
@@ -36,7 +39,7 @@ export class WaterfallView {
   private loadingId: string | null = null;
 
   constructor() {
-    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.facts.el, this.transferFacts.el);
+    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.breakdown.el, this.facts.el, this.transferFacts.el);
     this.wrap.hidden = true;
     this.legend.hidden = true;
     observeSize(this.wrap, (w) => {
@@ -85,6 +88,8 @@ export class WaterfallView {
     this.legend.hidden = d === null;
     this.facts.show(d?.request ?? null, this.stageNames);
     this.transferFacts.show(d?.request ?? null, this.stageNames);
+    const oneOutput = new Set(d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey));
+    this.breakdown.show(d?.breakdown ?? null, this.stageNames, oneOutput);
     if (d === null) return;
     const r = d.request;
     setText(this.title, r.requestId);
