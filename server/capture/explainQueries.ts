@@ -3,7 +3,6 @@
 // summary, each over the session's explain index and scoped. An answer is kept until the
 // next request arrives, so a view that asks again between two arrivals (several panels,
 // a resize) costs nothing.
-import type { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
 import { breakdownSummary } from '../core/explain/breakdownSummary';
 import { costModel } from '../core/explain/costModel';
@@ -12,8 +11,8 @@ import type { GaugeSamples } from '../core/explain/overTime';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
 import { bootsInScope } from '../core/explain/scope';
 import { tailAttribution } from '../core/explain/tailAttribution';
-import { parseTarget } from '../core/explain/targets';
-import type { ExplainScope, TailAttribution, TargetName } from '../core/explain/types';
+import { mainTargetOf } from '../core/explain/mainTarget';
+import type { ExplainScope, TailAttribution } from '../core/explain/types';
 import type {
   BreakdownSummaryParams,
   BreakdownSummaryResult,
@@ -80,17 +79,7 @@ function cached<T>(session: Session, method: string, params: object, gaugeCount:
   return value;
 }
 
-/** The last stage's time to first output (time to first audio on TTS pipelines), else e2e. */
-export function mainTargetOf(index: ExplainIndex): TargetName | null {
-  const targets = index.targets();
-  let best: { name: TargetName; stageId: number; segment: number } | null = null;
-  for (const name of targets) {
-    const t = parseTarget(name);
-    if (t === null || t.kind !== 'firstOutput' || t.stageId === null) continue;
-    if (best === null || t.stageId > best.stageId || (t.stageId === best.stageId && t.segment < best.segment)) best = { name, stageId: t.stageId, segment: t.segment };
-  }
-  return best?.name ?? (targets.includes('e2e') ? 'e2e' : (targets[0] ?? null));
-}
+export { mainTargetOf };
 
 function scopeOf(scope: ExplainScope | undefined): ExplainScope {
   return scope ?? {};

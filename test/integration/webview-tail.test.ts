@@ -65,7 +65,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
   }
 }
 
-const pct = (share: number | null): string => (share === null ? '–' : `${Math.round(share * 100)}%`);
+const pct = (share: number | null): string => (share === null ? '–' : Math.round(share * 100) < 0 ? `−${-Math.round(share * 100)}%` : `${Math.round(share * 100)}%`);
 
 let data: SyntheticSession;
 let harness: WebviewHarness;
@@ -113,7 +113,7 @@ describe('side panel: Why p99 is slow', () => {
     assert.equal(shares[0], '100%');
     // The residual is shown as the residual: negative, the stages overlap.
     const note = (await page.getByTestId('tail-note').textContent()) ?? '';
-    assert.match(note, /^residual \(overlap\) −3\.90 s \(-100%\)$/);
+    assert.match(note, /^residual \(overlap\) −3\.90 s \(−100%\)$/);
     await page.getByTestId('tail-section').screenshot({ path: path.join(SHOTS, 'side-panel-why-p99.png') });
   });
 

@@ -1,5 +1,8 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
+import { tailRows, tailSideText } from '../../server/core/compare/tailText';
+import { targetLabel } from '../../server/core/explain/explainTable';
+import type { TailComparison } from '../../server/core/compare/types';
 import type { ComparisonReport, HistogramComparison } from '../../server/core/compare/types';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
@@ -123,6 +126,7 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
     );
     parts.push(groups.length === 0 ? h('p', { className: 'muted', testId: 'compare-nothing', text: 'No change (nothing beyond noise and above the practical threshold).' }) : stageTable(groups, report.method.confidence));
   }
+  if (report.tail !== undefined && report.tail !== null) parts.push(...tailSection(report.tail));
   if (report.histograms.length > 0) parts.push(h('h3', { text: '/metrics histograms (significance not testable)' }), histogramTable(report.histograms));
   parts.push(
     h('h3', { text: 'Findings' }),
@@ -137,7 +141,7 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
         ),
     h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, [report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, `Changed: ${report.method.flagged}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
   );
-  const element = h('div', { className: 'compare-body' }, ...parts);
+  const element = h('div', { className: 'compare-body' }, parts);
 
   const texts: Record<string, string> = {};
   let rows = 0;
@@ -151,4 +155,24 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
   for (const tr of element.querySelectorAll<HTMLElement>('tr[data-key]')) texts[tr.dataset['key'] ?? ''] = (tr.textContent ?? '').replace(/\s+/g, ' ').trim();
   const rendered: CompareRendered = { rows, beyondNoise: beyond, findings: report.findings.map((f) => `${f.change}:${f.code}:${f.stageId ?? ''}`), texts };
   return { element, rendered };
+}
+
+/** Where the p99 excess lies in each run, side by side, with the sentence that says where it went. */
+function tailSection(t: TailComparison): HTMLElement[] {
+  const rows = tailRows(t);
+  return [
+    h('h3', { text: `Where the p99 excess went (${targetLabel(t.target)})` }),
+    h('p', { className: 'tail-sentence', testId: 'compare-tail-sentence', text: t.sentence.charAt(0).toUpperCase() + t.sentence.slice(1) }),
+    h(
+      'table',
+      { className: 'tail-table', testId: 'compare-tail', attrs: { 'aria-label': 'Mean excess over the median in the p99 tail, per part, in each run' } },
+      h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' }, text: 'part' }), h('th', { attrs: { scope: 'col' }, text: 'baseline' }), h('th', { attrs: { scope: 'col' }, text: 'candidate' }))),
+      h(
+        'tbody',
+        {},
+        h('tr', { className: 'muted' }, h('th', { attrs: { scope: 'row' }, text: 'tail' }), h('td', { text: tailSideText(t.baseline) }), h('td', { text: tailSideText(t.candidate) })),
+        rows.map((r) => h('tr', { dataset: { tailPart: r.label } }, h('th', { attrs: { scope: 'row' }, text: r.label }), h('td', { text: r.baseline }), h('td', { text: r.candidate }))),
+      ),
+    ),
+  ];
 }

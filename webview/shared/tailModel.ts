@@ -48,7 +48,9 @@ export function signedMs(ms: number): string {
 }
 
 export function shareText(share: number | null): string {
-  return share === null ? '–' : `${Math.round(share * 100)}%`;
+  if (share === null) return '–';
+  const pct = Math.round(share * 100);
+  return pct < 0 ? `−${-pct}%` : `${pct}%`;
 }
 
 export interface TailRow {

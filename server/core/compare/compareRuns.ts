@@ -1,6 +1,7 @@
 // Two runs in, one comparison report out: per-request metrics when both runs have
 // per-request data, histogram quantiles when both have a scrape, the findings diff, and
 // the notes a reader needs to trust (or not) what is shown.
+import { compareTails } from './tailCompare';
 import { diffFindings } from './findingsDiff';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
@@ -114,5 +115,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   if (baseline.problemCount + candidate.problemCount > 0) {
     notes.push(`Unreadable lines or series: ${baseline.problemCount} in the baseline, ${candidate.problemCount} in the candidate (skipped; \`stage-lens analyze\` lists them).`);
   }
-  return { schema: 1, baseline: summary(baseline), candidate: summary(candidate), method: methodOf(significance), metrics, histograms, findings, notes };
+  const oneOutput = [...new Set([baseline, candidate].flatMap((r) => r.samples?.scopes.filter((s) => (s.metrics.prefillDecode?.values.length ?? 0) > 0).map((s) => s.scope) ?? []))];
+  const tail = baseline.samples !== null && candidate.samples !== null ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput) : null;
+  return { schema: 1, baseline: summary(baseline), candidate: summary(candidate), method: methodOf(significance), metrics, histograms, findings, notes, tail };
 }

@@ -2,6 +2,8 @@
 // moved beyond noise first, findings that appeared or disappeared, then every metric in a
 // collapsed section. Strings from logs (paths, messages) are escaped: a comment must not
 // turn a request id into markup.
+import { tailRows, tailSideText } from './tailText';
+import { targetLabel } from '../explain/explainTable';
 import { CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
@@ -113,6 +115,13 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       out.push(`| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`);
     }
     out.push('', '</details>', '');
+  }
+  if (report.tail !== undefined && report.tail !== null) {
+    const t = report.tail;
+    out.push(`**Tail (p99 of ${escapeMarkdown(targetLabel(t.target))}):** ${escapeMarkdown(t.sentence)}`, '');
+    out.push(`| part | baseline excess | candidate excess |`, '|---|--:|--:|');
+    for (const r of tailRows(t)) out.push(`| ${escapeMarkdown(r.label)} | ${escapeMarkdown(r.baseline)} | ${escapeMarkdown(r.candidate)} |`);
+    out.push('', `Baseline: ${escapeMarkdown(tailSideText(t.baseline))}. Candidate: ${escapeMarkdown(tailSideText(t.candidate))}.`, '');
   }
   out.push('<details><summary>Method and notes</summary>', '');
   out.push(

@@ -1,6 +1,7 @@
 // Collects, per scope and metric, the measured values of a run's requests (and counts the
 // values that are not numbers, by reason) into growing Float64Arrays; `finish()` sorts
 // them once. Requests go in one at a time, so a 100k-request log is never held whole.
+import { RunTailsBuilder } from './tailCompare';
 import type { AnalyzedRequest, Finding } from '../analysis/types';
 import { e2eValue, edgeMetricValue, stageMetricValue } from './metrics';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
@@ -78,6 +79,7 @@ export function compareScopes(a: string, b: string): number {
 
 export class RunSamplesBuilder {
   private readonly scopes = new Map<string, ScopeAccumulator>();
+  private readonly tails = new RunTailsBuilder();
   private requests = 0;
   private cold = 0;
 
@@ -89,6 +91,7 @@ export class RunSamplesBuilder {
       this.cold++;
       if (this.excludeCold) return;
     }
+    this.tails.add(request);
     for (const stage of request.stages) {
       const acc = this.scope(stage.stageKey, stage.stageId);
       acc.requestCount++;
@@ -120,6 +123,7 @@ export class RunSamplesBuilder {
       coldExcluded: this.excludeCold,
       scopes: [...this.scopes.values()].sort((a, b) => compareScopes(a.scope, b.scope)).map((s) => s.finish()),
       findings: findings.map(findingCount),
+      tails: this.tails.finish(),
     };
   }
 

@@ -1,5 +1,6 @@
 // The comparison as a terminal table: one row per metric and quantile, a `*` where the
 // difference is beyond noise, metrics measured in one run only said in words.
+import { tailTableLines } from './tailText';
 import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
@@ -88,6 +89,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     pushAll(out, alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
     out.push('');
   }
+  if (report.tail !== undefined && report.tail !== null) pushAll(out, [...tailTableLines(report.tail), '']);
   out.push('Findings');
   if (report.findings.length === 0) out.push('  none in either run');
   for (const f of report.findings) out.push(`  ${CHANGE_LABEL[f.change].padEnd(13)} [${f.severity}] ${findingText(f)}`);

@@ -14,6 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../percentiles';
 import type { HistogramSummary } from '../promSummary';
 import type { QuantileBounds } from '../prom/quantileBounds';
+import type { TailAttribution, TargetName } from '../explain/types';
 
 export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
@@ -95,6 +96,26 @@ export interface RunSamples {
   readonly coldExcluded: boolean;
   readonly scopes: readonly ScopeSamples[];
   readonly findings: readonly FindingCount[];
+  /** p99 tail attribution of the run's main target and of e2e (over the same requests as the samples); null with no request. */
+  readonly tails?: RunTails | null;
+}
+
+/** A run's p99 tails, by target. */
+export interface RunTails {
+  readonly mainTarget: TargetName | null;
+  readonly tails: Readonly<Record<TargetName, TailAttribution>>;
+}
+
+/** Tail attribution of both runs side by side (tailCompare.ts). */
+export interface TailComparison {
+  readonly target: TargetName;
+  readonly quantile: 'p99';
+  readonly baseline: TailAttribution | null;
+  readonly candidate: TailAttribution | null;
+  /** Stages whose prefill holds their decode (one output) in a run: their prefill part is named prefill+decode. */
+  readonly oneOutputStages?: readonly string[];
+  /** "the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) …" */
+  readonly sentence: string;
 }
 
 // ---------------------------------------------------------------- comparison results
@@ -267,4 +288,6 @@ export interface ComparisonReport {
   readonly findings: readonly FindingDiff[];
   /** Facts a reader needs (one run has no per-request data, stages differ, ...). */
   readonly notes: readonly string[];
+  /** Where the p99 excess lies in each run; null or absent when neither run has per-request data. */
+  readonly tail?: TailComparison | null;
 }
