@@ -4,6 +4,8 @@ import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { LiveStageNumbers, StageLiveNumbers } from '../core/deploy/liveNumbers';
 import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
+import { sessionTailAttribution } from '../capture/explainQueries';
+import { tailLeadOf } from '../core/deploy/tailLead';
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -53,7 +55,13 @@ export class SessionStageNumbers implements StageNumbersProvider {
       });
     }
     const missing = summary.tablesMissing;
-    const numbers: LiveStageNumbers = { sessionLabel: `${info.kind} session ${info.id} (${info.status})`, stages, tablesMissing: missing === null ? null : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message } };
+    const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey));
+    const numbers: LiveStageNumbers = {
+      sessionLabel: `${info.kind} session ${info.id} (${info.status})`,
+      stages,
+      tablesMissing: missing === null ? null : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message },
+      tailLead: tailLeadOf(sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null, oneOutput),
+    };
     this.cache.set(wanted, { key, numbers });
     return numbers;
   }

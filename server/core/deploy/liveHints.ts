@@ -2,7 +2,7 @@
 // stages that only a base config defines, after `base_config`; and after
 // `talker_first_audio: true`, whether the codec TTFT is recorded.
 import type { DeployAnalysis } from './analysis';
-import { formatCodecTtftStatus, formatStageNumbers, tablesMissingHint, type LiveStageNumbers } from './liveNumbers';
+import { formatCodecTtftStatus, formatStageNumbers, formatTailLead, tablesMissingHint, type LiveStageNumbers } from './liveNumbers';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -25,7 +25,11 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     let label = anchor.inherited ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}` : formatStageNumbers(measured);
     // Said once: on the first stage's hint, before its numbers.
     if (missing !== null && hints.length === 0) label = `${tablesMissingHint(missing)} · ${label}`;
-    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip });
+    const lead = numbers.tailLead ?? null;
+    const leads = lead !== null && lead.stageId === anchor.stageId;
+    if (leads) label = `${label} · ${formatTailLead(lead)}`;
+    const why = leads ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess; Stage Lens: Latency Summary, "Why p99 is slow").` : '';
+    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: tooltip + why });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {
     if (report.flag.value.location.file !== analysis.file.path) continue;

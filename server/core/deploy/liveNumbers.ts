@@ -33,6 +33,28 @@ export interface LiveStageNumbers {
    * so it printed no stats tables): the full notice, for the tooltip. `all`: no request has them.
    */
   readonly tablesMissing?: { readonly requests: number; readonly of: number; readonly all: boolean; readonly message: string } | null;
+  /**
+   * The stage whose part leads the p99 tail of the session's main target (the part with the
+   * largest mean excess over its median, within each tail request): its hint says so.
+   * Absent or null: no tail yet, or no part stands out.
+   */
+  readonly tailLead?: TailLead | null;
+}
+
+export interface TailLead {
+  readonly stageId: number;
+  /** `prefill`, `input wait`, ... (prefill+decode for a one-output stage). */
+  readonly part: string;
+  /** The part's share of the tail's mean excess (0..1, may exceed 1 where stages overlap). */
+  readonly share: number;
+  /** `time to first output of stage 1`, `end-to-end time`. */
+  readonly target: string;
+  readonly tailRequests: number;
+}
+
+/** ` · leads the p99 tail of time to first output: prefill 62%`. */
+export function formatTailLead(lead: TailLead): string {
+  return `leads p99 ${lead.target}: ${lead.part} ${Math.round(lead.share * 100)}%`;
 }
 
 /** The notice's short form, on the first stage's hint only: what is missing and the fix. */

@@ -1,0 +1,28 @@
+// Which stage leads the p99 tail, for the hint after its `stage_id`: the stage of the part
+// with the largest mean excess over its median (within each tail request). Hand-offs and
+// preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
+import { targetLabel } from '../explain/explainTable';
+import type { PartPhase, TailAttribution } from '../explain/types';
+import type { TailLead } from './liveNumbers';
+
+const PHASE_WORD: Partial<Record<PartPhase, string>> = {
+  inputWait: 'input wait',
+  readyQueued: 'ready queued',
+  queued: 'queued',
+  prefill: 'prefill',
+  decode: 'decode',
+  genOther: 'rest of gen time',
+};
+
+/** Below this share a part does not "lead" (a flat tail's noise). */
+const MIN_SHARE = 0.2;
+
+export function tailLeadOf(tail: TailAttribution | null, oneOutput: ReadonlySet<string>): TailLead | null {
+  const top = tail?.parts[0];
+  if (tail === null || top === undefined || top.stageId === null || top.stageKey === null || top.share === null || top.share < MIN_SHARE || !(top.excessMs > 0)) return null;
+  const word = PHASE_WORD[top.phase];
+  if (word === undefined) return null;
+  const part = top.phase === 'prefill' && oneOutput.has(top.stageKey) ? PREFILL_DECODE_LABEL : word;
+  return { stageId: top.stageId, part, share: top.share, target: targetLabel(tail.target), tailRequests: tail.requestCount };
+}
