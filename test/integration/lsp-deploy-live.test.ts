@@ -67,7 +67,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   });
   assert.deepEqual(first.map(([line]) => line), [stage0, stage1, flag]);
   // The talker emits one output (Model Runner V2 + async chunk): its prefill covers decode and is never called prefill.
-  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)$/);
+  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)( · p99 tail: .+)?$/);
   // The codec's TTFT under talker first audio on a build without the stats fix: not recorded, never 0.
   assert.match(first[1][1], /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
   assert.equal(first[2][1], 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
@@ -96,6 +96,14 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     return found.length === 3 && n(found[0][1]) > n(first[0][1]) ? found : undefined;
   });
   assert.ok(n(later[0][1]) > n(first[0][1]));
+  // With a tail: the talker leads the p99 of time to first audio (the cold request's JIT build
+  // sits in its prefill+decode); its hint says so, the codec's does not.
+  const led = await waitFor('the tail lead on the talker', async () => {
+    const found = labels(await client.inlayHints(uri));
+    return found.length === 3 && / · p99 tail: /.test(found[0][1]) ? found : undefined;
+  });
+  assert.match(led[0][1], / \(n=\d+\) · p99 tail: prefill\+decode \(one output\) \d+%$/);
+  assert.doesNotMatch(led[1][1], /p99 tail/);
 
   // Unmatched: no hints (and the hints of another config never showed these numbers).
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);

@@ -35,7 +35,7 @@ test('the hint of the leading stage carries its share of the tail; the others do
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), session);
   assert.deepEqual(hints.slice(0, 2).map((h) => `${h.position.line + 1} ${h.label}`), [
     '35 TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
-    '42 TTFT not recorded · queued p50 1,250 ms (n=18) · leads p99 stage 1 time to first output: input wait 62%',
+    '42 TTFT not recorded · queued p50 1,250 ms (n=18) · p99 tail: input wait 62%',
   ]);
   assert.match(hints[1]?.tooltip ?? '', /The input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess/);
   assert.doesNotMatch(hints[0]?.tooltip ?? '', /largest mean excess/);

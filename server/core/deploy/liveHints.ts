@@ -28,7 +28,7 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const lead = numbers.tailLead ?? null;
     const leads = lead !== null && lead.stageId === anchor.stageId;
     if (leads) label = `${label} · ${formatTailLead(lead)}`;
-    const why = leads ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess; Stage Lens: Latency Summary, "Why p99 is slow").` : '';
+    const why = leads ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ': above 100% because stages overlap, so the parts\' excesses add up to more than the target\'s' : ''}; Stage Lens: Latency Summary, "Why p99 is slow").` : '';
     hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: tooltip + why });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {

@@ -52,9 +52,9 @@ export interface TailLead {
   readonly tailRequests: number;
 }
 
-/** ` · leads the p99 tail of time to first output: prefill 62%`. */
+/** `p99 tail: input wait 62%` (the target is in the tooltip; above 100% where stages overlap). */
 export function formatTailLead(lead: TailLead): string {
-  return `leads p99 ${lead.target}: ${lead.part} ${Math.round(lead.share * 100)}%`;
+  return `p99 tail: ${lead.part} ${Math.round(lead.share * 100)}%`;
 }
 
 /** The notice's short form, on the first stage's hint only: what is missing and the fix. */
