@@ -90,7 +90,7 @@ describe('side panel: Why p99 is slow', () => {
   let page: Page;
 
   before(async () => {
-    view = await harness.open('sidePanel', { width: 420, height: 900 });
+    view = await harness.open('sidePanel', { width: 420, height: 900 }, new FakeHost(data, { pushTail: true }));
     page = view.page;
     await page.getByTestId('tail-section').waitFor();
   });
