@@ -66,7 +66,7 @@ describe('latency panel', () => {
   let page: Page;
 
   before(async () => {
-    view = await harness.open('latencyPanel', { width: 1280, height: 800 });
+    view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data, { explain: false }));
     page = view.page;
     await waitRowLoaded(page, 0);
   });
