@@ -1,4 +1,4 @@
-// Cold benchmark (issue 18, "Fast as users run it"): `stage-lens analyze` as users run it,
+// Cold benchmark ("fast as users run it"): `stage-lens analyze` as users run it,
 // one fresh process from start to last byte, measured from outside as a child process.
 //   floor   node reading the file, decoding UTF-8 and splitting lines (1 MB reads):
 //           scripts/bench/lineFloor.cjs, what any Node program that reads the log pays;
