@@ -30,7 +30,7 @@ const MB = 1e6;
 
 export interface ColdBenchOptions {
   readonly quick?: boolean;
-  /** Rounds per log (each runs the floor and every command once); default 5, at least 5 for the figures the issue asks for. */
+  /** Rounds per log (each runs the floor and every command once); default 5, at least 5 for figures quoted against a target. */
   readonly rounds?: number;
   readonly log?: (line: string) => void;
   /** Another build's dist/cli.js, measured in the same rounds (its commands are named base-table ...). */
