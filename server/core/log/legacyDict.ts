@@ -1,4 +1,4 @@
-// The stats formats before the tables of PR #891 (Feb 2026), real-logs 06, 07, 08, 14:
+// The stats formats before the tables of vllm-omni#891 (Feb 2026), real-logs 06, 07, 08, 14:
 //   log_utils.py  `{'type': 'request_level_metrics', 'request_id': ..., 'stages': {0: {...}}}`
 //                 pprinted over several lines, every line with the log prefix
 //   omni.py       `[Summary] {'e2e_requests': 3, ...}`

@@ -1,4 +1,4 @@
-// The "Omni Metrics Summary" block of the unmerged PR #3069 (real-logs 12), which only a
+// The "Omni Metrics Summary" block of the unmerged vllm-omni#3069 (real-logs 12), which only a
 // server built from that branch prints:
 //   ============ Omni Metrics Summary ============
 //   Total E2E time (ms):                           137,337.674
