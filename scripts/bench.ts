@@ -1,5 +1,5 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain,cold>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
@@ -8,6 +8,7 @@ import { runTraceBench } from './bench/trace';
 import { runCompareBench } from './bench/compare';
 import { runActivationBench } from './bench/activation';
 import { explainQueryBench, explainVsAnalyzeBench } from './bench/explain';
+import { runColdBench } from './bench/cold';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -55,6 +56,10 @@ async function main(): Promise<void> {
     console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze (issue 15)`);
     explainQueryBench(quick ? 20_000 : 100_000, log);
     explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
+  }
+  if (!skip.has('cold')) {
+    console.log(`\n== analyze as users run it: whole cold processes (dist/cli.js, run npm run build first), each round alternated with the floor process, on the ${quick ? '40' : '200'} MB bench log and ${quick ? '2,000' : '10,000'} two-stage requests (issue 18)`);
+    await runColdBench({ quick, log });
   }
 }
 
