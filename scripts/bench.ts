@@ -1,5 +1,5 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain,cold>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain,cold,import>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
@@ -9,6 +9,7 @@ import { runCompareBench } from './bench/compare';
 import { runActivationBench } from './bench/activation';
 import { explainQueryBench, explainVsAnalyzeBench } from './bench/explain';
 import { runColdBench } from './bench/cold';
+import { runImportLogBench } from './bench/importLog';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -60,6 +61,10 @@ async function main(): Promise<void> {
   if (!skip.has('cold')) {
     console.log(`\n== analyze as users run it: whole cold processes (dist/cli.js, run npm run build first), each round alternated with the floor process, on the ${quick ? '40' : '200'} MB bench log and ${quick ? '2,000' : '10,000'} two-stage requests (issue 18)`);
     await runColdBench({ quick, log });
+  }
+  if (!skip.has('import')) {
+    console.log(`\n== the editor's Import Log... of the ${quick ? '40' : '200'} MB bench log in a real VS Code, against analyze on the same file (issue 18)`);
+    await runImportLogBench({ quick, log });
   }
 }
 
