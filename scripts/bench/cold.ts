@@ -260,7 +260,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
   try {
     const big = join(dir, 'bench.log');
     const twoStage = join(dir, 'two-stage.log');
-    const genBig = generateBenchLogApart(big, options.quick === true ? 40 * MB : 200 * MB);
+    const genBig = logs.has('bench') ? generateBenchLogApart(big, options.quick === true ? 40 * MB : 200 * MB) : null;
     const genTwo = generateBenchLogApart(twoStage, Infinity, { kinds: ['tts'], maxRequests: options.quick === true ? 2_000 : 10_000 });
     if (python === null && options.withoutPeer !== true) log('python3 not found: the naive Python peer is skipped');
     const commands = (logPath: string): Command[] => [
@@ -279,7 +279,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     ];
     const two = logs.has('two-stage') ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log) : null;
     if (two !== null) results.push(two);
-    const bench = logs.has('bench') ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
+    const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
     if (two !== null && bench !== null) reportAcross(two, bench, python, log);
     if (!logs.has('start-up')) return results;

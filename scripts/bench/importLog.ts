@@ -60,10 +60,25 @@ function analyzeOnce(logPath: string): number {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
-/** Types the path into VS Code's own file dialog (the web host's) and returns when it is accepted. */
-async function acceptPath(wb: Workbench, filePath: string): Promise<number> {
+/**
+ * Runs Import Log... from the command palette, types the path into VS Code's own file dialog
+ * (the web host's) and returns the time it was accepted. (Not Workbench.runCommand: it waits
+ * for the palette to close, and here the dialog takes its place at once.)
+ */
+async function importThroughDialog(wb: Workbench, filePath: string): Promise<number> {
   const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await wb.page.keyboard.press('F1');
   await input.waitFor({ state: 'visible' });
+  await input.fill('>Stage Lens: Import Log...');
+  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="Stage Lens: Import Log..."]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.page.waitForTimeout(500);
+  await input.press('Enter');
+  // The dialog's box holds its start folder once it is open.
+  const opened = Date.now() + 30_000;
+  while (!(await input.inputValue()).startsWith('/')) {
+    if (Date.now() > opened) throw new Error(`the file dialog did not open; the box shows "${await input.inputValue()}"`);
+    await wb.page.waitForTimeout(100);
+  }
   // The dialog fills in its start folder and lists it after it opens: type once it has, and
   // press Enter only when the typed path has stayed in the box.
   await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -90,8 +105,7 @@ async function importOnce(install: VSCodeInstall, logPath: string, fileName: str
     await wb.openFile('qwen3_tts.yaml');
     await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
-    await wb.runCommand('Stage Lens: Import Log...');
-    const t0 = await acceptPath(wb, logPath);
+    const t0 = await importThroughDialog(wb, logPath);
     const deadline = Date.now() + 600_000;
     // The imported log's rows in the stage table (polled every 50 ms).
     for (;;) {
