@@ -68,4 +68,11 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// Exits when every part is done (a browser or VS Code server a part started must not keep it alive).
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);
