@@ -1,4 +1,4 @@
-// Import Log benchmark (issue 18): the editor's Import Log... of the bench log in a real VS Code
+// Import Log benchmark: the editor's Import Log... of the bench log in a real VS Code
 // (the cached VS Code server, the workbench in headless Chromium, as the UI tests drive it),
 // from the path accepted in the command's file dialog to
 //   first table  the side panel's stage table shows rows of the imported log;
