@@ -42,7 +42,7 @@ export function scanNumberPrefix(src: string, a: number, b: number): number {
   let negative = false;
   let c = src.charCodeAt(i);
   if (c === 45 /* - */ || c === 43 /* + */) {
-    negative = c === 45;
+    negative = c === 45 /* - */;
     i++;
   }
   let mantissa = 0;
@@ -52,23 +52,23 @@ export function scanNumberPrefix(src: string, a: number, b: number): number {
   let slow = false;
   for (; i < b; i++) {
     c = src.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      mantissa = mantissa * 10 + (c - 48);
+    if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
+      mantissa = mantissa * 10 + (c - 48 /* 0 */);
       digits++;
       sawDigit = true;
     } else if (c === 44 /* , */) {
       // A thousands separator sits between digits.
       if (!sawDigit || i + 1 >= b) break;
       const next = src.charCodeAt(i + 1);
-      if (next < 48 || next > 57) break;
+      if (next < 48 /* 0 */ || next > 57 /* 9 */) break;
     } else break;
   }
   if (i < b && src.charCodeAt(i) === 46 /* . */) {
     i++;
     for (; i < b; i++) {
       c = src.charCodeAt(i);
-      if (c < 48 || c > 57) break;
-      mantissa = mantissa * 10 + (c - 48);
+      if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
+      mantissa = mantissa * 10 + (c - 48 /* 0 */);
       digits++;
       fractionDigits++;
       sawDigit = true;
@@ -78,13 +78,13 @@ export function scanNumberPrefix(src: string, a: number, b: number): number {
   if (!sawDigit) return NaN;
   if (i < b) {
     c = src.charCodeAt(i);
-    if (c === 101 || c === 69) {
+    if (c === 101 /* e */ || c === 69 /* E */) {
       // e/E: only when a whole exponent follows.
       let j = i + 1;
       c = src.charCodeAt(j);
-      if (c === 45 || c === 43) j++;
+      if (c === 45 /* - */ || c === 43 /* + */) j++;
       const expStart = j;
-      while (j < b && src.charCodeAt(j) >= 48 && src.charCodeAt(j) <= 57) j++;
+      while (j < b && src.charCodeAt(j) >= 48 /* 0 */ && src.charCodeAt(j) <= 57 /* 9 */) j++;
       if (j > expStart) {
         slow = true;
         i = j;
@@ -126,7 +126,7 @@ function specialNumber(text: string): number | undefined {
 
 /** ` (n=51)` from src[a] to b: the sample count, or -1. */
 function sampleCountSuffix(src: string, a: number, b: number): number {
-  if (b - a < 6 || src.charCodeAt(a) !== 32 || !occursAt(src, a + 1, '(n=') || src.charCodeAt(b - 1) !== 41) return -1;
+  if (b - a < 6 || src.charCodeAt(a) !== 32 /* space */ || !occursAt(src, a + 1, '(n=') || src.charCodeAt(b - 1) !== 41 /* ) */) return -1;
   const n = scanNumber(src, a + 4, b - 1);
   return Number.isInteger(n) && n >= 0 ? n : -1;
 }
@@ -185,35 +185,35 @@ export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): nu
   let c = bytes[i] as number;
   let kind: number;
   let j = i;
-  if ((c >= 48 && c <= 57) || c === 45 /* - */) {
-    const negative = c === 45;
+  if ((c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 45 /* - */) {
+    const negative = c === 45 /* - */;
     if (negative) c = bytes[++j] as number;
     let mantissa = 0;
     let digits = 0;
     let fractionDigits = 0;
     for (; j < b; c = bytes[++j] as number) {
-      if (c >= 48 && c <= 57) {
-        mantissa = mantissa * 10 + (c - 48);
+      if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
+        mantissa = mantissa * 10 + (c - 48 /* 0 */);
         digits++;
       } else if (c !== 44 /* , */ || digits === 0 || j + 1 >= b || (bytes[j + 1] as number) < 48 || (bytes[j + 1] as number) > 57) {
         break;
       }
     }
     if (c === 46 /* . */ && j < b) {
-      for (c = bytes[++j] as number; j < b && c >= 48 && c <= 57; c = bytes[++j] as number) {
-        mantissa = mantissa * 10 + (c - 48);
+      for (c = bytes[++j] as number; j < b && c >= 48 /* 0 */ && c <= 57 /* 9 */; c = bytes[++j] as number) {
+        mantissa = mantissa * 10 + (c - 48 /* 0 */);
         digits++;
         fractionDigits++;
       }
     }
     if (digits === 0 || digits > EXACT_DIGITS) return NOT_COMMON;
     const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
-    if (c === 32 && bytes[j + 1] === 40 /* ( */) {
+    if (c === 32 /* space */ && bytes[j + 1] === 40 /* ( */) {
       // ` (n=N)`
       if (bytes[j + 2] !== 110 /* n */ || bytes[j + 3] !== 61 /* = */) return NOT_COMMON;
       let n = 0;
       let k = j + 4;
-      for (c = bytes[k] as number; k < b && c >= 48 && c <= 57 && k - j < 4 + EXACT_DIGITS; c = bytes[++k] as number) n = n * 10 + (c - 48);
+      for (c = bytes[k] as number; k < b && c >= 48 /* 0 */ && c <= 57 /* 9 */ && k - j < 4 + EXACT_DIGITS; c = bytes[++k] as number) n = n * 10 + (c - 48 /* 0 */);
       if (k === j + 4 || c !== 41 /* ) */) return NOT_COMMON;
       commonCellRead = measured(negative ? -value : value, n);
       kind = COMMON_CELL;
@@ -222,14 +222,14 @@ export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): nu
       scannedValue[0] = negative ? -value : value;
       kind = COMMON_NUMBER;
     }
-  } else if (c === 78 && bytes[i + 1] === 111 && bytes[i + 2] === 110 && bytes[i + 3] === 101) {
+  } else if (c === 78 /* N */ && bytes[i + 1] === 111 /* o */ && bytes[i + 2] === 110 /* n */ && bytes[i + 3] === 101 /* e */) {
     commonCellRead = NOT_MEASURED; // None
     kind = COMMON_CELL;
     j = i + 4;
   } else {
     return NOT_COMMON;
   }
-  while (bytes[j] === 32) j++;
+  while (bytes[j] === 32 /* space */) j++;
   if (bytes[j] !== 124 /* | */ || j >= b) return NOT_COMMON;
   scanned = j;
   return kind;
@@ -246,35 +246,35 @@ export function readCommonCellBytes(bytes: Uint8Array, i: number, b: number): nu
 export function plainNumberCellEnd(bytes: Uint8Array, i: number, b: number): number {
   let j = i;
   let c = bytes[j] as number;
-  const negative = c === 45; /* - */
+  const negative = c === 45 /* - */;
   if (negative) c = bytes[++j] as number;
-  if (c < 48 || c > 57) return -1;
+  if (c < 48 /* 0 */ || c > 57 /* 9 */) return -1;
   let mantissa = 0;
   let digits = 0;
   let fractionDigits = 0;
   // The row ends with `|` at b - 1, which stops every loop here before b.
   for (;;) {
-    if (c >= 48 && c <= 57) {
-      mantissa = mantissa * 10 + (c - 48);
+    if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
+      mantissa = mantissa * 10 + (c - 48 /* 0 */);
       digits++;
     } else if (c !== 44 /* , */) {
       break;
     } else {
       // A thousands separator sits between digits (one was read before it).
       const next = bytes[j + 1] as number;
-      if (next < 48 || next > 57) break;
+      if (next < 48 /* 0 */ || next > 57 /* 9 */) break;
     }
     c = bytes[++j] as number;
   }
   if (c === 46 /* . */) {
-    for (c = bytes[++j] as number; c >= 48 && c <= 57; c = bytes[++j] as number) {
-      mantissa = mantissa * 10 + (c - 48);
+    for (c = bytes[++j] as number; c >= 48 /* 0 */ && c <= 57 /* 9 */; c = bytes[++j] as number) {
+      mantissa = mantissa * 10 + (c - 48 /* 0 */);
       digits++;
       fractionDigits++;
     }
   }
-  if (c !== 32 || digits > EXACT_DIGITS) return -1;
-  for (c = bytes[++j] as number; c === 32; c = bytes[++j] as number);
+  if (c !== 32 /* space */ || digits > EXACT_DIGITS) return -1;
+  for (c = bytes[++j] as number; c === 32 /* space */; c = bytes[++j] as number);
   if (c !== 124 /* | */ || j >= b) return -1;
   const value = fractionDigits === 0 ? mantissa : mantissa / (POW10[fractionDigits] as number);
   scannedValue[0] = negative ? -value : value;
@@ -293,10 +293,10 @@ export function parseCell(src: string, a: number, b: number, texts: TextCells): 
   b = trimBlanksEnd(src, a, b);
   if (a === b) return undefined;
   const c = src.charCodeAt(a);
-  if ((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46) {
+  if ((c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 45 /* - */ || c === 43 /* + */ || c === 46 /* . */) {
     const v = scanNumberPrefix(src, a, b);
     if (scanned === b) return v;
-    if (!Number.isNaN(v) && src.charCodeAt(scanned) === 32) {
+    if (!Number.isNaN(v) && src.charCodeAt(scanned) === 32 /* space */) {
       const n = sampleCountSuffix(src, scanned, b);
       if (n >= 0) return measured(v, n);
     }

@@ -55,7 +55,7 @@ export function sectionTitle(text: string): string | null {
   while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null; // `.` of the old pattern
+    if (c === 10 /* \n */ || c === 13 /* \r */ || c === 0x2028 /* U+2028 */ || c === 0x2029 /* U+2029 */) return null; // `.` of the old pattern
   }
   return text.slice(start, end);
 }

@@ -70,7 +70,7 @@ function indexIn(text: string, c: number, a: number, b: number): number {
 
 /** The items of `[x,y,...]` in text[a, b), read in place; false when it is not such a list. */
 function eachItem(text: string, a: number, b: number, read: (a: number, b: number) => boolean): boolean {
-  if (text.charCodeAt(a) !== 91 || text.charCodeAt(b - 1) !== 93) return false;
+  if (text.charCodeAt(a) !== 91 /* [ */ || text.charCodeAt(b - 1) !== 93 /* ] */) return false;
   let ok = true;
   let from = a + 1;
   const end = b - 1;
@@ -93,7 +93,7 @@ function partEnd(message: string, p: number): number {
   if (open === -1 || open > space) return space; // most parts: `key=value`
   // `stages=[...]`: one bracket pair, then a space or the end.
   const close = message.indexOf(']', open);
-  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32)) {
+  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32 /* space */)) {
     const nested = message.indexOf('[', open + 1);
     if (nested === -1 || nested > close) return close + 1;
   }
@@ -101,9 +101,9 @@ function partEnd(message: string, p: number): number {
   let q = p;
   for (; q < n; q++) {
     const c = message.charCodeAt(q);
-    if (c === 91) depth++;
-    else if (c === 93 && depth > 0) depth--;
-    else if (c === 32 && depth === 0) break;
+    if (c === 91 /* [ */) depth++;
+    else if (c === 93 /* ] */ && depth > 0) depth--;
+    else if (c === 32 /* space */ && depth === 0) break;
   }
   return q;
 }
@@ -124,7 +124,7 @@ export function parseOmniTiming(message: string): OmniTimingParts {
   const transfers: OmniTimingTransfer[] = [];
 
   while (p < n) {
-    while (p < n && message.charCodeAt(p) === 32) p++;
+    while (p < n && message.charCodeAt(p) === 32 /* space */) p++;
     if (p >= n) break;
     const q = partEnd(message, p);
     const eq = message.indexOf('=', p);

@@ -45,7 +45,7 @@ function withoutColourCodes(line: string): string {
   for (let i = line.indexOf('\x1b'); i !== -1; i = line.indexOf('\x1b', i + 1)) {
     if (line.charCodeAt(i + 1) !== 91 /* [ */) continue;
     let j = i + 2;
-    for (let c = line.charCodeAt(j); (c >= 48 && c <= 57) || c === 59; c = line.charCodeAt(++j));
+    for (let c = line.charCodeAt(j); (c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 59 /* ; */; c = line.charCodeAt(++j));
     if (line.charCodeAt(j) !== 109 /* m */) continue;
     out += line.slice(from, i);
     from = j + 1;
@@ -76,25 +76,25 @@ function levelAt(line: string, i: number): string | null {
     default:
       return null;
   }
-  return occursAt(line, i, level) && line.charCodeAt(i + level.length) === 32 ? level : null;
+  return occursAt(line, i, level) && line.charCodeAt(i + level.length) === 32 /* space */ ? level : null;
 }
 
 function isLetter(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return (c >= 65 /* A */ && c <= 90 /* Z */) || (c >= 97 /* a */ && c <= 122 /* z */);
 }
 
 function isDigit(line: string, i: number): boolean {
   const c = line.charCodeAt(i);
-  return c >= 48 && c <= 57;
+  return c >= 48 /* 0 */ && c <= 57 /* 9 */;
 }
 
 /** `MM-DD HH:MM:SS` at i. */
 export function isTimestampAt(line: string, i: number): boolean {
   return (
-    isDigit(line, i) && isDigit(line, i + 1) && line.charCodeAt(i + 2) === 45 &&
-    isDigit(line, i + 3) && isDigit(line, i + 4) && line.charCodeAt(i + 5) === 32 &&
-    isDigit(line, i + 6) && isDigit(line, i + 7) && line.charCodeAt(i + 8) === 58 &&
-    isDigit(line, i + 9) && isDigit(line, i + 10) && line.charCodeAt(i + 11) === 58 &&
+    isDigit(line, i) && isDigit(line, i + 1) && line.charCodeAt(i + 2) === 45 /* - */ &&
+    isDigit(line, i + 3) && isDigit(line, i + 4) && line.charCodeAt(i + 5) === 32 /* space */ &&
+    isDigit(line, i + 6) && isDigit(line, i + 7) && line.charCodeAt(i + 8) === 58 /* : */ &&
+    isDigit(line, i + 9) && isDigit(line, i + 10) && line.charCodeAt(i + 11) === 58 /* : */ &&
     isDigit(line, i + 12) && isDigit(line, i + 13)
   );
 }
@@ -117,16 +117,16 @@ function callSiteAt(line: string, i: number): CallSite | null {
   let scale = 1;
   for (; colon > fileStart; colon--) {
     const c = line.charCodeAt(colon);
-    if (c < 48 || c > 57) break;
-    fileLine += (c - 48) * scale;
+    if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
+    fileLine += (c - 48 /* 0 */) * scale;
     scale *= 10;
   }
   if (colon <= fileStart || line.charCodeAt(colon) !== 58 /* : */ || close - colon < 2 || close - colon > 10) return null;
   for (let d = fileStart; d < colon; d++) {
     const c = line.charCodeAt(d);
-    if (c === 32 || c === 9 || c === 93) return null;
+    if (c === 32 /* space */ || c === 9 /* \t */ || c === 93 /* ] */) return null;
   }
-  if (close + 1 < line.length && line.charCodeAt(close + 1) !== 32) return null;
+  if (close + 1 < line.length && line.charCodeAt(close + 1) !== 32 /* space */) return null;
   return { file: line.slice(fileStart, colon), fileLine, messageStart: Math.min(line.length, close + 2) };
 }
 
@@ -150,8 +150,8 @@ function processEnd(line: string, start: number): number {
   const stop = Math.min(line.length, start + MAX_PROCESS_LENGTH + 2);
   for (let i = start; i < stop; i++) {
     const c = line.charCodeAt(i);
-    if (c === 40) depth++;
-    else if (c === 41 && --depth === 0) return i;
+    if (c === 40 /* ( */) depth++;
+    else if (c === 41 /* ) */ && --depth === 0) return i;
   }
   return -1;
 }
@@ -162,7 +162,7 @@ function headAt(line: string, start: number): PrefixHead | null {
   let stagePrefix: number | null = null;
   if (line.charCodeAt(start) === 40 /* ( */) {
     const close = processEnd(line, start);
-    if (close === -1 || line.charCodeAt(close + 1) !== 32 || !isLetter(line.charCodeAt(start + 1))) return null;
+    if (close === -1 || line.charCodeAt(close + 1) !== 32 /* space */ || !isLetter(line.charCodeAt(start + 1))) return null;
     process = line.slice(start + 1, close);
     i = close + 2;
   }
@@ -172,8 +172,8 @@ function headAt(line: string, start: number): PrefixHead | null {
     let id = 0;
     for (let d = i + 7; d < close; d++) {
       const c = line.charCodeAt(d);
-      if (c < 48 || c > 57) return null;
-      id = id * 10 + (c - 48);
+      if (c < 48 /* 0 */ || c > 57 /* 9 */) return null;
+      id = id * 10 + (c - 48 /* 0 */);
     }
     stagePrefix = id;
     i = close + 2;
@@ -181,7 +181,7 @@ function headAt(line: string, start: number): PrefixHead | null {
   const level = levelAt(line, i);
   if (level === null) return null;
   i += level.length + 1;
-  if (!isTimestampAt(line, i) || line.charCodeAt(i + TIMESTAMP_LENGTH) !== 32) return null;
+  if (!isTimestampAt(line, i) || line.charCodeAt(i + TIMESTAMP_LENGTH) !== 32 /* space */) return null;
   return { process, stagePrefix, level, timestamp: line.slice(i, i + TIMESTAMP_LENGTH), length: i + TIMESTAMP_LENGTH + 1 };
 }
 
@@ -209,7 +209,7 @@ function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): Sc
 /** Only lines that start like a prefix (or a CI timestamp) try the scanner; anything else searches. */
 function startsLikePrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  return c === 40 || c === 91 || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  return c === 40 /* ( */ || c === 91 /* [ */ || (c >= 65 /* A */ && c <= 90 /* Z */) || (c >= 48 /* 0 */ && c <= 57 /* 9 */);
 }
 
 /** `n` digits at i. */
@@ -221,9 +221,9 @@ function digitsAt(line: string, i: number, n: number): boolean {
 /** After `YYYY-MM-DDTHH:MM:SS[.f{1,9}][Z|±HH[:]MM]` at i (the zone required when `zoneRequired`); -1 if none. */
 function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
   if (
-    !digitsAt(line, i, 4) || line.charCodeAt(i + 4) !== 45 || !digitsAt(line, i + 5, 2) || line.charCodeAt(i + 7) !== 45 || !digitsAt(line, i + 8, 2) ||
-    line.charCodeAt(i + 10) !== 84 /* T */ || !digitsAt(line, i + 11, 2) || line.charCodeAt(i + 13) !== 58 || !digitsAt(line, i + 14, 2) ||
-    line.charCodeAt(i + 16) !== 58 || !digitsAt(line, i + 17, 2)
+    !digitsAt(line, i, 4) || line.charCodeAt(i + 4) !== 45 /* - */ || !digitsAt(line, i + 5, 2) || line.charCodeAt(i + 7) !== 45 /* - */ || !digitsAt(line, i + 8, 2) ||
+    line.charCodeAt(i + 10) !== 84 /* T */ || !digitsAt(line, i + 11, 2) || line.charCodeAt(i + 13) !== 58 /* : */ || !digitsAt(line, i + 14, 2) ||
+    line.charCodeAt(i + 16) !== 58 /* : */ || !digitsAt(line, i + 17, 2)
   ) {
     return -1;
   }
@@ -236,9 +236,9 @@ function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
   }
   const c = line.charCodeAt(j);
   if (c === 90 /* Z */) return j + 1;
-  if (c === 43 || c === 45) {
+  if (c === 43 /* + */ || c === 45 /* - */) {
     if (!digitsAt(line, j + 1, 2)) return -1;
-    const m = line.charCodeAt(j + 3) === 58 ? j + 4 : j + 3;
+    const m = line.charCodeAt(j + 3) === 58 /* : */ ? j + 4 : j + 3;
     return digitsAt(line, m, 2) ? m + 2 : -1;
   }
   return zoneRequired ? -1 : j;
@@ -249,11 +249,11 @@ export function stampEndOf(line: string): number {
   const c = line.charCodeAt(0);
   if (c === 91 /* [ */) {
     const end = isoTimeEnd(line, 1, false);
-    return end !== -1 && line.charCodeAt(end) === 93 && line.charCodeAt(end + 1) === 32 ? end + 2 : 0;
+    return end !== -1 && line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(end + 1) === 32 /* space */ ? end + 2 : 0;
   }
-  if (c >= 48 && c <= 57) {
+  if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
     const end = isoTimeEnd(line, 0, true);
-    return end !== -1 && line.charCodeAt(end) === 32 ? end + 1 : 0;
+    return end !== -1 && line.charCodeAt(end) === 32 /* space */ ? end + 1 : 0;
   }
   return 0;
 }
@@ -303,9 +303,9 @@ export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
     // [A-Za-z0-9_.]: a letter case-folded, a digit, `_`, `.`.
     const c = line.charCodeAt(i);
     const lower = c | 32;
-    if (!((lower >= 97 && lower <= 122) || (c >= 48 && c <= 57) || c === 95 || c === 46)) break;
+    if (!((lower >= 97 /* a */ && lower <= 122 /* z */) || (c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 95 /* _ */ || c === 46 /* . */)) break;
   }
-  if (i - nameStart > MAX_LOGGER_NAME || line.charCodeAt(i) !== 58) return null;
+  if (i - nameStart > MAX_LOGGER_NAME || line.charCodeAt(i) !== 58 /* : */) return null;
   return { level, logger: line.slice(nameStart, i), headerStart: start, messageStart: i + 1 };
 }
 
@@ -355,7 +355,7 @@ export function searchPrefix(line: string): ParsedPrefix | null {
 
 /** `[Stage-N] ` ending exactly at `at`. */
 function stageBefore(line: string, at: number): { id: number; start: number } | null {
-  if (at < 10 || line.charCodeAt(at - 1) !== 32 || line.charCodeAt(at - 2) !== 93 /* ] */) return null;
+  if (at < 10 || line.charCodeAt(at - 1) !== 32 /* space */ || line.charCodeAt(at - 2) !== 93 /* ] */) return null;
   const open = line.lastIndexOf('[Stage-', at - 2);
   if (open === -1 || at - 2 - (open + 7) > 6) return null;
   const digits = line.slice(open + 7, at - 2);
@@ -365,12 +365,12 @@ function stageBefore(line: string, at: number): { id: number; start: number } | 
 
 /** `(name) ` ending exactly at `at`; the name may itself contain parentheses: `(API (0))`. */
 function processBefore(line: string, at: number): { name: string; start: number } | null {
-  if (at < 3 || line.charCodeAt(at - 1) !== 32 || line.charCodeAt(at - 2) !== 41 /* ) */) return null;
+  if (at < 3 || line.charCodeAt(at - 1) !== 32 /* space */ || line.charCodeAt(at - 2) !== 41 /* ) */) return null;
   let depth = 0;
   const stop = Math.max(0, at - 2 - MAX_PROCESS_LENGTH);
   for (let i = at - 2; i >= stop; i--) {
     const c = line.charCodeAt(i);
-    if (c === 41) depth++;
+    if (c === 41 /* ) */) depth++;
     else if (c === 40 /* ( */) {
       depth--;
       if (depth === 0) {

@@ -31,7 +31,7 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
-import { CH_PIPE, CH_PLUS, Interner, detach, skipBlanks } from './strings';
+import { Interner, detach, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
@@ -211,7 +211,7 @@ export class RecordReader implements LineSink, RecordSink {
       return;
     }
     const c = message.charCodeAt(first);
-    if (c === CH_PIPE || c === CH_PLUS) {
+    if (c === 124 /* | */ || c === 43 /* + */) {
       const table = this.startTable(origin, lineNo);
       if (table.feed(message, 0, message.length, lineNo) === FINISHED) this.forget(table);
       return;

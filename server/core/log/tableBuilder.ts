@@ -27,7 +27,7 @@ import {
   type OpenRecord,
   type ParseContext,
 } from './openRecord';
-import { CH_PIPE, CH_PLUS, CH_SPACE, detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
+import { detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
 const AWAIT_TITLE = 0;
@@ -71,10 +71,10 @@ function predictedNameCellEnd(src: string, a: number, b: number, view: DataView 
     const words = predicted.rowCellWords;
     if (view !== null && words !== null ? a + words.length <= b && words.occursAt(view, a) : occursAt(src, a, known)) return a + known.length - 1;
   }
-  if (src.charCodeAt(a + 1) !== CH_SPACE || !occursAt(src, a + 2, predicted.name)) return -1;
+  if (src.charCodeAt(a + 1) !== 32 /* space */ || !occursAt(src, a + 2, predicted.name)) return -1;
   let i = a + 2 + predicted.name.length;
-  while (src.charCodeAt(i) === CH_SPACE) i++;
-  if (src.charCodeAt(i) !== CH_PIPE) return -1;
+  while (src.charCodeAt(i) === 32 /* space */) i++;
+  if (src.charCodeAt(i) !== 124 /* | */) return -1;
   if (i - a < MAX_ROW_CELL) {
     predicted.rowCell = detach(src.slice(a, i + 1));
     predicted.rowCellWords = AsciiWords.of(predicted.rowCell);
@@ -138,14 +138,14 @@ export class TableBuilder implements OpenRecord {
     a = skipBlanks(src, a, b);
     if (a === b) return this.emptyLine();
     const c = src.charCodeAt(a);
-    if (c === CH_PIPE) {
+    if (c === 124 /* | */) {
       if (this.state === BODY && this.skipRows) {
         this.rowCount++;
         return CONSUMED;
       }
       return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
     }
-    if (c === CH_PLUS) return this.border(lineNo);
+    if (c === 43 /* + */) return this.border(lineNo);
     if (this.state === AWAIT_TITLE) {
       const title = parseTitle(src.slice(a, b), this.ctx.identities);
       return title === null ? REJECTED : this.startTitle(title, lineNo);
@@ -237,7 +237,7 @@ export class TableBuilder implements OpenRecord {
 
   /** A `|` line: src[a] is `|`, b is the end without trailing blanks. */
   private row(src: string, a: number, b: number, lineNo: number): FeedResult {
-    if (this.state === BODY && src.charCodeAt(b - 1) === CH_PIPE) {
+    if (this.state === BODY && src.charCodeAt(b - 1) === 124 /* | */) {
       // Fast path: the row most likely is the one that followed the previous row last time.
       const predicted = this.rowSchema.lastChild;
       if (predicted !== null) {
@@ -256,7 +256,7 @@ export class TableBuilder implements OpenRecord {
       this.startUntitled(lineNo);
       this.state = TITLED;
     }
-    if (b - a < 2 || src.charCodeAt(b - 1) !== CH_PIPE) {
+    if (b - a < 2 || src.charCodeAt(b - 1) !== 124 /* | */) {
       // A row cut short (the log was truncated, or another writer interrupted it): its
       // last value may be missing digits, so it is not read.
       this.partialRowLine = lineNo;
@@ -361,8 +361,8 @@ export class TableBuilder implements OpenRecord {
     const bytes = ascii.text === src ? ascii.bytes : null;
     while (p < b - 1) {
       let i = p + 1;
-      if (bytes !== null) while (bytes[i] === CH_SPACE) i++;
-      else while (src.charCodeAt(i) === CH_SPACE) i++;
+      if (bytes !== null) while (bytes[i] === 32 /* space */) i++;
+      else while (src.charCodeAt(i) === 32 /* space */) i++;
       let q: number;
       const column = k < n ? (columns[k] as ColumnReader) : null;
       if (bytes !== null && column !== null) {
@@ -374,7 +374,7 @@ export class TableBuilder implements OpenRecord {
           continue;
         }
       }
-      if (src.charCodeAt(i) === CH_PIPE) {
+      if (src.charCodeAt(i) === 124 /* | */) {
         // A blank cell: printed, with nothing in it (not a hidden row, not None).
         q = i;
         column?.addCell(name, BLANK);
