@@ -8,8 +8,10 @@
 // Python's default format (`LEVEL:logger.name:message`, no time, no call site; continuation
 // lines of a message unprefixed) is read by pythonDefaultPrefix, after both found nothing.
 // This runs only on lines the table fast path did not take (record starts, unrelated
-// lines), so a regular expression is affordable here.
+// lines), so a regular expression is affordable here. Every length and digit count the
+// readers here accept is one of prefixLimits.ts (the literals below spell the same numbers).
 import type { LogHeader } from '../records';
+import { MAX_CALL_SITE_LINE_DIGITS, MAX_CALL_SITE_PATH, MAX_CI_FRACTION_DIGITS, MAX_LOGGER_NAME, MAX_PROCESS_NAME, MAX_STAGE_DIGITS, TIMESTAMP_LENGTH } from './prefixLimits';
 import { occursAt } from './strings';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
@@ -20,17 +22,13 @@ export interface ParsedPrefix extends LogHeader {
   readonly messageStart: number;
 }
 
+/** The search's reading: MAX_CALL_SITE_PATH and MAX_CALL_SITE_LINE_DIGITS spelled in the literal. */
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
 /** The reference reading of a CI timestamp at the start of a line (stampEndOf reads the same by hand). */
 export const CI_STAMP = /^(?:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)) /;
 /** The reference reading of Python's default logging prefix (pythonDefaultPrefix reads the same by hand). */
 export const PYTHON_DEFAULT = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][A-Za-z0-9_.]{0,119}):/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
-const MAX_PROCESS_LENGTH = 120;
-/** Length of `MM-DD HH:MM:SS`. */
-export const TIMESTAMP_LENGTH = 14;
-/** Longest `path:line` inside a call site's brackets. */
-export const MAX_CALL_SITE_LENGTH = 320;
 
 export function stripAnsi(line: string, caretNotation: boolean): string {
   let out = line.indexOf('\x1b') === -1 ? line : withoutColourCodes(line);
@@ -110,7 +108,7 @@ function callSiteAt(line: string, i: number): CallSite | null {
   if (line.charCodeAt(i) !== 91 /* [ */) return null;
   const fileStart = i + 1;
   const close = line.indexOf(']', fileStart);
-  if (close === -1 || close - fileStart > MAX_CALL_SITE_LENGTH) return null;
+  if (close === -1 || close - fileStart > MAX_CALL_SITE_PATH + 1 + MAX_CALL_SITE_LINE_DIGITS) return null;
   // The line number: 1-9 digits before `]`, after the last `:` (read backwards, no search).
   let colon = close - 1;
   let fileLine = 0;
@@ -121,13 +119,29 @@ function callSiteAt(line: string, i: number): CallSite | null {
     fileLine += (c - 48 /* 0 */) * scale;
     scale *= 10;
   }
-  if (colon <= fileStart || line.charCodeAt(colon) !== 58 /* : */ || close - colon < 2 || close - colon > 10) return null;
-  for (let d = fileStart; d < colon; d++) {
-    const c = line.charCodeAt(d);
-    if (c === 32 /* space */ || c === 9 /* \t */ || c === 93 /* ] */) return null;
+  if (
+    colon <= fileStart ||
+    line.charCodeAt(colon) !== 58 /* : */ ||
+    close - colon < 2 ||
+    close - colon > MAX_CALL_SITE_LINE_DIGITS + 1 ||
+    colon - fileStart > MAX_CALL_SITE_PATH
+  ) {
+    return null;
   }
+  // HEADER's `[^\]\s]`: no `]` (the first one closes the call site) and no white space.
+  for (let d = fileStart; d < colon; d++) if (isRegExpSpace(line.charCodeAt(d))) return null;
   if (close + 1 < line.length && line.charCodeAt(close + 1) !== 32 /* space */) return null;
   return { file: line.slice(fileStart, colon), fileLine, messageStart: Math.min(line.length, close + 2) };
+}
+
+/** What `\s` matches in a regular expression (JavaScript's white space and line terminators). */
+function isRegExpSpace(c: number): boolean {
+  if (c <= 32 /* space */) return c === 32 /* space */ || (c >= 9 /* \t */ && c <= 13 /* \r */);
+  if (c < 160 /* U+00A0 */) return false;
+  return (
+    c === 160 /* U+00A0 */ || c === 5760 /* U+1680 */ || (c >= 8192 /* U+2000 */ && c <= 8202 /* U+200A */) || c === 8232 /* U+2028 */ ||
+    c === 8233 /* U+2029 */ || c === 8239 /* U+202F */ || c === 8287 /* U+205F */ || c === 12288 /* U+3000 */ || c === 65279 /* U+FEFF */
+  );
 }
 
 /** What precedes the call site in a prefix at the start of a line: `[(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS `. */
@@ -140,14 +154,14 @@ interface PrefixHead {
   readonly length: number;
 }
 
-/** Where the `)` closing the `(` at line[start] is, parentheses nested (`(API (0))`); -1 if not within MAX_PROCESS_LENGTH. */
+/** Where the `)` closing the `(` at line[start] is, parentheses nested (`(API (0))`); -1 if the name is longer than MAX_PROCESS_NAME. */
 function processEnd(line: string, start: number): number {
   const close = line.indexOf(')', start + 1);
-  if (close === -1 || close > start + MAX_PROCESS_LENGTH + 1) return -1;
+  if (close === -1 || close > start + MAX_PROCESS_NAME + 1) return -1;
   const open = line.indexOf('(', start + 1);
   if (open === -1 || open > close) return close;
   let depth = 0;
-  const stop = Math.min(line.length, start + MAX_PROCESS_LENGTH + 2);
+  const stop = Math.min(line.length, start + MAX_PROCESS_NAME + 2);
   for (let i = start; i < stop; i++) {
     const c = line.charCodeAt(i);
     if (c === 40 /* ( */) depth++;
@@ -168,7 +182,7 @@ function headAt(line: string, start: number): PrefixHead | null {
   }
   if (line.charCodeAt(i) === 91 /* [ */ && occursAt(line, i, '[Stage-')) {
     const close = line.indexOf('] ', i + 7);
-    if (close === -1 || close === i + 7 || close - i > 14) return null;
+    if (close === -1 || close === i + 7 || close - (i + 7) > MAX_STAGE_DIGITS) return null;
     let id = 0;
     for (let d = i + 7; d < close; d++) {
       const c = line.charCodeAt(d);
@@ -230,7 +244,7 @@ function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
   let j = i + 19;
   if (line.charCodeAt(j) === 46 /* . */) {
     let d = j + 1;
-    while (d - j - 1 < 9 && isDigit(line, d)) d++;
+    while (d - j - 1 < MAX_CI_FRACTION_DIGITS && isDigit(line, d)) d++;
     if (d === j + 1) return -1;
     j = d;
   }
@@ -266,9 +280,6 @@ export interface PythonDefaultPrefix {
   readonly headerStart: number;
   readonly messageStart: number;
 }
-
-/** Longest logger name read (module paths are a few dozen characters). */
-const MAX_LOGGER_NAME = 120;
 
 /** The Python default prefix at the start of the line; what PYTHON_DEFAULT matches after stampEndOf. */
 export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
@@ -357,7 +368,7 @@ export function searchPrefix(line: string): ParsedPrefix | null {
 function stageBefore(line: string, at: number): { id: number; start: number } | null {
   if (at < 10 || line.charCodeAt(at - 1) !== 32 /* space */ || line.charCodeAt(at - 2) !== 93 /* ] */) return null;
   const open = line.lastIndexOf('[Stage-', at - 2);
-  if (open === -1 || at - 2 - (open + 7) > 6) return null;
+  if (open === -1 || at - 2 - (open + 7) > MAX_STAGE_DIGITS) return null;
   const digits = line.slice(open + 7, at - 2);
   if (!/^\d+$/.test(digits)) return null;
   return { id: Number(digits), start: open };
@@ -367,7 +378,8 @@ function stageBefore(line: string, at: number): { id: number; start: number } | 
 function processBefore(line: string, at: number): { name: string; start: number } | null {
   if (at < 3 || line.charCodeAt(at - 1) !== 32 /* space */ || line.charCodeAt(at - 2) !== 41 /* ) */) return null;
   let depth = 0;
-  const stop = Math.max(0, at - 2 - MAX_PROCESS_LENGTH);
+  // The name is line[i + 1, at - 2): at most MAX_PROCESS_NAME characters.
+  const stop = Math.max(0, at - 3 - MAX_PROCESS_NAME);
   for (let i = at - 2; i >= stop; i--) {
     const c = line.charCodeAt(i);
     if (c === 41 /* ) */) depth++;
