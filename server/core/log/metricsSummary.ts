@@ -7,7 +7,6 @@
 // Its `Label: value` lines are kept as a legacyDict record, keys snake_cased and prefixed
 // by their section (`overall_time_breakdown.stage_0_queue_wait_time_ms`).
 import type { LegacyDictRecord, LogHeader } from '../records';
-import { scanNumber } from './cells';
 import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
 import { detach, isSafeKey } from './strings';
 
@@ -94,7 +93,7 @@ export class MetricsSummaryCollector implements OpenRecord {
     if (entry !== null) {
       const key = (this.section === '' ? '' : `${this.section}.`) + snakeCase(entry[1] as string);
       const raw = entry[2] as string;
-      const n = scanNumber(raw, 0, raw.length);
+      const n = this.ctx.cells.exactNumber(raw, 0, raw.length);
       if (this.count < MAX_VALUES && isSafeKey(key)) {
         this.count++;
         this.values[detach(key)] = Number.isNaN(n) ? detach(raw) : n;

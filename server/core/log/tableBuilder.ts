@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import { BLANK, type FieldMap } from '../values';
-import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, plainNumberCellEnd, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON } from './cells';
 import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
@@ -241,8 +241,7 @@ export class TableBuilder implements OpenRecord {
       // Fast path: the row most likely is the one that followed the previous row last time.
       const predicted = this.rowSchema.lastChild;
       if (predicted !== null) {
-        const ascii = this.ctx.ascii;
-        const nameEnd = predictedNameCellEnd(src, a, b, ascii.text === src ? ascii.view : null, predicted);
+        const nameEnd = predictedNameCellEnd(src, a, b, this.ctx.ascii.viewOf(src), predicted);
         if (nameEnd !== -1) {
           this.rowSchema = predicted;
           this.rowCount++;
@@ -357,8 +356,8 @@ export class TableBuilder implements OpenRecord {
     const columns = this.columns;
     const n = columns.length;
     let k = 0;
-    const ascii = this.ctx.ascii;
-    const bytes = ascii.text === src ? ascii.bytes : null;
+    const cells = this.ctx.cells;
+    const bytes = this.ctx.ascii.bytesOf(src);
     while (p < b - 1) {
       let i = p + 1;
       if (bytes !== null) while (bytes[i] === 32 /* space */) i++;
@@ -366,9 +365,9 @@ export class TableBuilder implements OpenRecord {
       let q: number;
       const column = k < n ? (columns[k] as ColumnReader) : null;
       if (bytes !== null && column !== null) {
-        q = plainNumberCellEnd(bytes, i, b);
+        q = cells.plainNumberCellEnd(bytes, i, b);
         if (q !== -1) {
-          column.addNumber(name, scannedNumber());
+          column.addNumber(name, cells.number);
           k++;
           p = q;
           continue;
@@ -381,16 +380,16 @@ export class TableBuilder implements OpenRecord {
       } else {
         // Plain numbers, (n=N) and None of ASCII pieces from the bytes; anything else (and
         // every cell of a piece that is not ASCII) through parseCell.
-        const kind = bytes === null ? NOT_COMMON : readCommonCellBytes(bytes, i, b);
+        const kind = bytes === null ? NOT_COMMON : cells.commonCellBytes(bytes, i, b);
         if (kind === COMMON_NUMBER) {
-          q = scanEnd();
-          column?.addNumber(name, scannedNumber());
+          q = cells.end;
+          column?.addNumber(name, cells.number);
         } else if (kind === COMMON_CELL) {
-          q = scanEnd();
-          column?.addCell(name, commonCell());
+          q = cells.end;
+          column?.addCell(name, cells.cell);
         } else {
           q = src.indexOf('|', i);
-          const cell = parseCell(src, p + 1, q, this.ctx.texts);
+          const cell = cells.parseCell(src, p + 1, q, this.ctx.texts);
           if (column !== null) {
             if (cell === undefined) column.addCell(name, BLANK);
             else if (typeof cell === 'number') column.addNumber(name, cell);
