@@ -150,10 +150,21 @@ test(`Python's default format: a logger name of ${MAX_LOGGER_NAME} characters re
   assert.deepEqual(timings(`${over}\n`), []);
 });
 
-test('call-site path: white space that a regular expression calls `\\s` is refused by the scanner as by the search', () => {
-  for (const space of ['\t', '\v', '\f', '\u00a0', '\u2003', '\u3000', '\ufeff']) {
-    const line = `${HEAD}[a${space}b.py:12] m`;
-    assert.equal(scanPrefix(line), null, JSON.stringify(space));
-    assert.equal(searchPrefix(line), null, JSON.stringify(space));
+test('call-site path: every UTF-16 code unit inside a path is taken or refused by the scanner as by the search (`[^\]\s]`)', () => {
+  let refused = 0;
+  for (let code = 0; code < 0x10000; code++) {
+    if (code === 10 || code === 13) continue; // never inside a line
+    const line = `${HEAD}[a${String.fromCharCode(code)}b.py:12] m`;
+    const search = searchPrefix(line);
+    const scanned = scanPrefix(line);
+    if (scanned === null) {
+      refused++;
+      assert.ok(search === null || search.file !== `a${String.fromCharCode(code)}b.py`, `U+${code.toString(16)}`);
+    } else {
+      const { timestampStart: _t, ...read } = scanned;
+      assert.deepEqual(read, search, `U+${code.toString(16)}`);
+    }
   }
+  // `]`, and what `\s` matches: tab, vertical tab, form feed, space, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
+  assert.equal(refused, 1 + 4 + 1 + 1 + 11 + 2 + 1 + 1 + 1 + 1);
 });
