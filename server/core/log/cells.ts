@@ -23,7 +23,7 @@
 //   nan  inf  -inf            number                 NOT_COMMON                     -1
 //   1.000, 2.500              measured(mean, 2)      NOT_COMMON                     -1
 //   audio  True               a shared text cell     NOT_COMMON                     -1
-//   (empty)                   undefined (absent)     NOT_COMMON                     -1
+//   (empty)                   undefined              (readCells takes it first: BLANK, not read here)
 //
 // A number the byte readers take is `-`?, digits with `,` between digits, `.` and digits,
 // at most EXACT_DIGITS digits: the string reader reads the same text to the same double
