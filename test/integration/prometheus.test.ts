@@ -61,6 +61,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
     } catch (e) {
       last = e;
     }
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the probe threw, as String() shows it
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last === null ? '' : ` (last error: ${String(last)})`}\nprometheus log tail:\n${prometheusLog.slice(-1500)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
