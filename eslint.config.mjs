@@ -22,6 +22,8 @@ export default tseslint.config(
     // Built output, installed packages and what the tests and benchmarks write.
     ignores: ['dist/**', 'out/**', 'node_modules/**', 'test-output/**', 'bench-output/**', '.vscode-test/**'],
   },
+  // A disable comment that no longer suppresses anything is an error, so none outlives its reason.
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   {
     files: ['**/*.mjs', '**/*.cjs'],
