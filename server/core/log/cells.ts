@@ -1,4 +1,4 @@
-// Table cells as vLLM-Omni's `_format_value` renders them (formats reference §B.5, I.4):
+// Table cells as vLLM-Omni's `_format_value` renders them (docs/formats.md#table-cells):
 //   ""              absent for that column (an empty list)
 //   None            not measured
 //   97,920  -154.683  41,299.190   a number (thousands separators, 3 decimals for floats)

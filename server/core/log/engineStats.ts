@@ -1,4 +1,4 @@
-// vLLM's periodic LoggingStatLogger line (formats reference §B.8, real-logs 09):
+// vLLM's periodic LoggingStatLogger line (docs/formats.md#engine-stats-lines, real-logs 09):
 //   Engine 000: Avg prompt throughput: 2549.0 tokens/s, Avg generation throughput: 2.4 tokens/s,
 //   Running: 8 reqs, Waiting: 2 reqs, GPU KV cache usage: 23.2%, Prefix cache hit rate: 0.0%
 // Newer vLLM appends `Preemptions: N` / `Deferred: N reqs`; any `Label: number unit` part is

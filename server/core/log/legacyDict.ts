@@ -1,8 +1,8 @@
-// The stats formats before the tables of PR #891 (Feb 2026), real-logs 06, 07, 08, 14:
+// The stats formats before the tables of vllm-omni#891 (Feb 2026), real-logs 06, 07, 08, 14:
 //   log_utils.py  `{'type': 'request_level_metrics', 'request_id': ..., 'stages': {0: {...}}}`
 //                 pprinted over several lines, every line with the log prefix
 //   omni.py       `[Summary] {'e2e_requests': 3, ...}`
-//   a summary dict printed on one line (issue 533)
+//   a summary dict printed on one line (vllm-omni#533)
 // The dict is collected until its brackets balance, then read with the tolerant Python
 // literal reader. Cut off, what was read is still emitted, with a problem naming the format.
 import type { LegacyDictRecord, LogHeader } from '../records';

@@ -54,7 +54,7 @@ export class ChunkDecoder {
       this.lastWasAscii = true;
       return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     }
-    // The UTF-8 decoder drops a BOM only at the very start of the stream, as before.
+    // A BOM is not ASCII, so only this decoder sees one; it drops it only at the very start of the stream.
     this.decoder ??= new TextDecoder('utf-8', { ignoreBOM: this.started });
     this.started = true;
     const text = this.decoder.decode(chunk, { stream: true });

@@ -1,4 +1,4 @@
-// The "Omni Metrics Summary" block of the unmerged PR #3069 (real-logs 12), which only a
+// The "Omni Metrics Summary" block of the unmerged vllm-omni#3069 (real-logs 12), which only a
 // server built from that branch prints:
 //   ============ Omni Metrics Summary ============
 //   Total E2E time (ms):                           137,337.674
@@ -55,7 +55,7 @@ export function sectionTitle(text: string): string | null {
   while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null; // `.` of the old pattern
+    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null; // a title never spans a line terminator (what `.` of a regular expression excludes)
   }
   return text.slice(start, end);
 }

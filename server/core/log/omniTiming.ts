@@ -1,7 +1,7 @@
-// The one-line `[OmniTiming]` record (formats reference §B.6):
+// The one-line `[OmniTiming]` record (docs/formats.md#the-omnitiming-line):
 //   [OmniTiming] req=<rid> [response=.. turn=.. reason=..] total=1.40s [preprocess=0.01s]
 //     engine=1.39s stages=[0:1.23s,1:1.30s] [transfers=[0->1=1.20ms,..]] [ar2diffusion=1.23ms]
-// The unmerged #3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
+// The unmerged vllm-omni#3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
 import type { OmniTimingRecord, OmniTimingStage, OmniTimingTransfer } from '../records';
 import { scanEnd, scanNumberPrefix } from './cells';
 import { detach, isSafeKey, smallInt } from './strings';

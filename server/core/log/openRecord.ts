@@ -1,4 +1,4 @@
-// What the multi-line readers (tables, legacy dicts, the #3069 summary block) share with
+// What the multi-line readers (tables, legacy dicts, the vllm-omni#3069 summary block) share with
 // the stream parser: where finished records go, the shared interning state, and the
 // contract of a record that is still being read.
 import type { LogHeader, LogRecord } from '../records';

@@ -1,4 +1,4 @@
-// vLLM's log prefix (formats reference §B.2, checklist I.2):
+// vLLM's log prefix (docs/formats.md#the-log-line-prefix):
 //   [(process) ][[Stage-N] ]LEVEL MM-DD HH:MM:SS [path:line] message
 // The level may appear mid-line (a record glued after a tqdm bar), so the search is not
 // anchored; whatever precedes the process prefix is someone else's unterminated output.

@@ -2,7 +2,7 @@
 // prefix, or read as the start of a record (a lead-in, a title, an [OmniTiming] line, an
 // engine-stats line, a boot marker, a legacy dict), or ignored.
 //
-// Grouping (formats reference §B.2): vLLM writes one log record at once, every line with
+// Grouping (docs/formats.md#records-how-lines-group): vLLM writes one log record at once, every line with
 // the same prefix (process, level, timestamp, call site), and a process's records never
 // interleave with each other, only with other processes' lines. So:
 //  - at most one record is open per process; a line of that process with another prefix,

@@ -1,4 +1,4 @@
-// One stats table, read line by line (formats reference §B.3, checklist I.3-I.5):
+// One stats table, read line by line (docs/formats.md#tables):
 //   [Title [k=v]]            (after an optional empty "\n%s" lead-in line)
 //   +-------+-----+          top border
 //   | Field | 0   |          header: `Field | Value`, `Field | 0 | 1 | 1_2`, `Field | 0->1`

@@ -1,4 +1,4 @@
-// Table titles (formats reference §B.3/§B.4): `[Overall Summary]`,
+// Table titles (docs/formats.md#table-titles): `[Overall Summary]`,
 // `[StageRequestStats [request_id=r]]`, duplex `[... [request_id=r response=x turn=2 reason=y]]`,
 // `[<title>] <empty>` for a table without rows, and the maintainers' markdown headings
 // (`#### StageRequestStats`, real-logs 13).
