@@ -79,8 +79,10 @@ function csvCells(line: string): string[] {
     let cell = '';
     if (line[i] === '"') {
       for (i++; i < line.length; i++) {
-        if (line[i] === '"' && line[i + 1] === '"') (cell += '"'), i++;
-        else if (line[i] === '"') break;
+        if (line[i] === '"' && line[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else if (line[i] === '"') break;
         else cell += line[i];
       }
       i++;
