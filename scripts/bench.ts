@@ -1,5 +1,5 @@
 // `npm run bench`: speed and memory figures (not tests). Prints each figure as it is
-// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain>.
+// measured. Options: --quick (smaller sizes), --skip <parse,live,summary,deploy,webview,compare,trace,activation,explain,cold,import>.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { runParseBench } from './bench/parse';
@@ -8,6 +8,8 @@ import { runTraceBench } from './bench/trace';
 import { runCompareBench } from './bench/compare';
 import { runActivationBench } from './bench/activation';
 import { explainQueryBench, explainVsAnalyzeBench } from './bench/explain';
+import { runColdBench } from './bench/cold';
+import { runImportLogBench } from './bench/importLog';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -56,6 +58,21 @@ async function main(): Promise<void> {
     explainQueryBench(quick ? 20_000 : 100_000, log);
     explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
   }
+  if (!skip.has('cold')) {
+    console.log(`\n== analyze as users run it: whole cold processes (dist/cli.js, run npm run build first), each round alternated with the floor process, on the ${quick ? '40' : '200'} MB bench log and ${quick ? '2,000' : '10,000'} two-stage requests`);
+    await runColdBench({ quick, log });
+  }
+  if (!skip.has('import')) {
+    console.log(`\n== the editor's Import Log... of the ${quick ? '40' : '200'} MB bench log in a real VS Code, against analyze on the same file`);
+    await runImportLogBench({ quick, log });
+  }
 }
 
-void main();
+// Exits when every part is done (a browser or VS Code server a part started must not keep it alive).
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exit(1);
+  },
+);

@@ -23,14 +23,20 @@ const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', 
 // The CLI: dist/cli.js dispatches; each command is a bundle of its own that cli.js requires
 // when it runs (dist/cli-<command>.js), so a command compiles only its own code at start-up.
 const CLI_COMMANDS = { analyze: 'server/cli/analyze.ts', compare: 'server/cli/compare.ts', demo: 'server/cli/demo.ts', explain: 'server/cli/explain.ts', simulate: 'server/simulate/cli.ts' };
+// Parts a command loads only for an option (required where used, bundles of their own):
+// the deploy config's evidence brings the YAML library, which `analyze` without
+// --deploy-config never needs.
+const CLI_PARTS = { 'deploy-evidence': 'server/capture/deployEvidence.ts' };
+const apart = { ...CLI_COMMANDS, ...CLI_PARTS };
 const commandsApart = {
   name: 'cli-commands-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (!args.importer.endsWith(path.join('server', 'cli', 'main.ts'))) return undefined;
+      if (!args.importer.startsWith(path.join(root, 'server', 'cli') + path.sep)) return undefined;
       const target = path.relative(root, path.resolve(args.resolveDir, args.path + '.ts'));
-      const command = Object.keys(CLI_COMMANDS).find((name) => CLI_COMMANDS[name] === target);
-      return command === undefined ? undefined : { path: `./cli-${command}.js`, external: true };
+      const name = Object.keys(apart).find((n) => apart[n] === target);
+      if (name === undefined || (name in CLI_COMMANDS && !args.importer.endsWith(path.join('server', 'cli', 'main.ts')))) return undefined;
+      return { path: `./cli-${name}.js`, external: true };
     });
   },
 };
@@ -38,7 +44,7 @@ const targets = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
   { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { cli: 'server/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [commandsApart] },
-  ...Object.entries(CLI_COMMANDS).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist' })),
+  ...Object.entries(apart).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist', plugins: [commandsApart] })),
 ];
 
 // Webviews: one browser bundle per folder of webview/ that has a main.ts.

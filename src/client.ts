@@ -4,7 +4,7 @@
 // nothing captured is lost when it is killed. The LanguageClient is created at once, so
 // notification handlers can be registered before the server runs.
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind } from 'vscode-languageclient/node';
+import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
 import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
 import { retentionSettings } from './settings';
@@ -62,8 +62,8 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
         if (this.started && e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`))).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
       }),
       this.client.onDidChangeState(async (e) => {
-        // 2 = Running: after a restart the server has replayed its storage; refresh our view.
-        if (e.newState === 2 && this.started) await this.listSessions();
+        // Running again after a restart: the server has replayed its storage; refresh our view.
+        if (e.newState === State.Running && this.started) await this.listSessions();
       }),
     );
   }

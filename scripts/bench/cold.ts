@@ -14,7 +14,8 @@
 // from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
 // Run alone (after npm run build): node --import tsx scripts/bench/cold.ts [--quick] [--rounds n]
 //   [--baseline <another build's dist/cli.js>]: its table, json and csv run in the same rounds
-//   (before/after figures measured in the same minutes).
+//   (before/after figures measured in the same minutes); [--without-peer] leaves the Python
+//   peer out; [--logs two-stage,bench,start-up] measures only those.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -35,6 +36,10 @@ export interface ColdBenchOptions {
   readonly log?: (line: string) => void;
   /** Another build's dist/cli.js, measured in the same rounds (its commands are named base-table ...). */
   readonly baselineCli?: string;
+  /** Leave out the naive Python peer (it takes the longest of all). */
+  readonly withoutPeer?: boolean;
+  /** Which logs to measure (default both, then the 1 MB start-up). */
+  readonly logs?: readonly ('two-stage' | 'bench' | 'start-up')[];
 }
 
 interface Run {
@@ -231,20 +236,33 @@ function headOf(path: string, out: string, bytes: number): number {
   return end;
 }
 
+/** Peak RSS growth per request between the two logs, and the Python peer against analyze --format json. */
+function reportAcross(two: ColdLogResult, bench: ColdLogResult, python: string | null, log: (line: string) => void): void {
+  const tableRss = [two.figures['table']?.peakRssMB, bench.figures['table']?.peakRssMB];
+  const jsonRss = [two.figures['json']?.peakRssMB, bench.figures['json']?.peakRssMB];
+  const perRequest = (pair: (number | null | undefined)[]): string => {
+    const [a, b] = pair;
+    return a === null || a === undefined || b === null || b === undefined ? 'n/a' : `${f(((b - a) * 1024 * 1024) / (bench.requests - two.requests) / 1000, 2)} KB`;
+  };
+  log(`peak RSS growth per request between the two logs: table ${perRequest(tableRss)}, json ${perRequest(jsonRss)} (target: no more than the packed store's ~1 KB)`);
+  if (python !== null) log(`analyze --format json against the Python peer (${python}): ${f((bench.figures['python']?.wallS ?? NaN) / (bench.figures['json']?.wallS ?? NaN), 1)}x faster on the bench log, ${f((two.figures['python']?.wallS ?? NaN) / (two.figures['json']?.wallS ?? NaN), 1)}x on the two-stage log (target >= 10x)`);
+}
+
 export async function runColdBench(options: ColdBenchOptions = {}): Promise<ColdLogResult[]> {
   const log = options.log ?? ((line: string) => console.log(line));
   const rounds = Math.max(options.rounds ?? (options.quick === true ? 3 : 5), 1);
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
-  const python = pythonAvailable();
+  const python = options.withoutPeer === true ? null : pythonAvailable();
+  const logs = new Set(options.logs ?? ['two-stage', 'bench', 'start-up']);
   const baseline = options.baselineCli;
   const dir = mkdtempSync(join(tmpdir(), 'stage-lens-cold-bench-'));
   const results: ColdLogResult[] = [];
   try {
     const big = join(dir, 'bench.log');
     const twoStage = join(dir, 'two-stage.log');
-    const genBig = generateBenchLogApart(big, options.quick === true ? 40 * MB : 200 * MB);
+    const genBig = logs.has('bench') ? generateBenchLogApart(big, options.quick === true ? 40 * MB : 200 * MB) : null;
     const genTwo = generateBenchLogApart(twoStage, Infinity, { kinds: ['tts'], maxRequests: options.quick === true ? 2_000 : 10_000 });
-    if (python === null) log('python3 not found: the naive Python peer is skipped');
+    if (python === null && options.withoutPeer !== true) log('python3 not found: the naive Python peer is skipped');
     const commands = (logPath: string): Command[] => [
       { name: 'table', argv: [process.execPath, CLI, 'analyze', logPath], output: true },
       { name: 'json', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'], output: true },
@@ -259,19 +277,12 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
             { name: 'base-csv', argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'csv'], output: false },
           ]),
     ];
-    const two = await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log);
-    results.push(two);
-    const bench = await measureLog('bench log', big, genBig, commands(big), rounds, dir, log);
-    results.push(bench);
-    const tableRss = [two.figures['table']?.peakRssMB, bench.figures['table']?.peakRssMB];
-    const jsonRss = [two.figures['json']?.peakRssMB, bench.figures['json']?.peakRssMB];
-    const perRequest = (pair: (number | null | undefined)[]): string => {
-      const [a, b] = pair;
-      return a === null || a === undefined || b === null || b === undefined ? 'n/a' : `${f(((b - a) * 1024 * 1024) / (bench.requests - two.requests) / 1000, 2)} KB`;
-    };
-    log(`peak RSS growth per request between the two logs: table ${perRequest(tableRss)}, json ${perRequest(jsonRss)} (target: no more than the packed store's ~1 KB)`);
-    if (python !== null) log(`analyze --format json against the Python peer (${python}): ${f((bench.figures['python']?.wallS ?? NaN) / (bench.figures['json']?.wallS ?? NaN), 1)}x faster on the bench log, ${f((two.figures['python']?.wallS ?? NaN) / (two.figures['json']?.wallS ?? NaN), 1)}x on the two-stage log (target >= 10x)`);
-
+    const two = logs.has('two-stage') ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log) : null;
+    if (two !== null) results.push(two);
+    const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
+    if (bench !== null) results.push(bench);
+    if (two !== null && bench !== null) reportAcross(two, bench, python, log);
+    if (!logs.has('start-up')) return results;
     // Start-up: the first 1 MB of the two-stage log, against `node -e 0` and the floor.
     const small = join(dir, 'one-mb.log');
     const smallBytes = headOf(twoStage, small, 1_000_000);
@@ -299,5 +310,7 @@ if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--rounds');
   const base = args.indexOf('--baseline');
-  void runColdBench({ quick: args.includes('--quick'), rounds: at === -1 ? undefined : Number(args[at + 1]), baselineCli: base === -1 ? undefined : resolve(args[base + 1] ?? '') });
+  const logsAt = args.indexOf('--logs');
+  const logs = logsAt === -1 ? undefined : ((args[logsAt + 1] ?? '').split(',') as ('two-stage' | 'bench' | 'start-up')[]);
+  void runColdBench({ quick: args.includes('--quick'), rounds: at === -1 ? undefined : Number(args[at + 1]), baselineCli: base === -1 ? undefined : resolve(args[base + 1] ?? ''), withoutPeer: args.includes('--without-peer'), logs });
 }

@@ -68,7 +68,10 @@ const overTimeCaches = new WeakMap<Session, OverTimeCache>();
 
 function cached<T>(session: Session, method: string, params: object, gaugeCount: number, compute: () => T): T {
   let cache = caches.get(session);
-  if (cache === undefined) caches.set(session, (cache = new Map()));
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(session, cache);
+  }
   const key = `${method} ${JSON.stringify(params)}`;
   const n = session.explainIndex.length;
   const hit = cache.get(key);

@@ -337,7 +337,9 @@ export class SessionRegistry {
     this.disposed = true;
     this.stopTimers();
     const entries = [...this.entries.values()];
-    await Promise.all(entries.map((e) => e.follower?.stop()));
+    await Promise.all(entries.map(async (e) => {
+      await e.follower?.stop();
+    }));
     await Promise.all(entries.map(async (e) => {
       if (e.session?.hasSources === true) await e.session.stopSources();
     }));

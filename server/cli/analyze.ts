@@ -21,7 +21,6 @@ import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
-import { withDeployEvidence } from '../capture/deployEvidence';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -161,7 +160,7 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
   const out = new StdoutText();
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
-    deployConfig === null ? snapshot : (Object.create(snapshot, { findings: { value: withDeployEvidence(snapshot.findings, deployConfig) } }) as AnalysisSnapshot);
+    deployConfig === null ? snapshot : (Object.create(snapshot, { findings: { value: loadDeployEvidence()(snapshot.findings, deployConfig) } }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.add);
     const { analysis, histograms, speechStreams } = await readAnalysis(input, { excludeCold, keepRequests: false, onRequest: (r) => writer.request(r), drained: () => out.drained() });
@@ -191,6 +190,12 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
     out.add(lines.join('\n') + '\n');
   }
   out.flush();
+}
+
+// The deploy config's evidence needs the YAML library: loaded only with --deploy-config
+// (`require`: a bundle of its own in dist/, which the build marks external).
+function loadDeployEvidence(): typeof import('../capture/deployEvidence').withDeployEvidence {
+  return (require('../capture/deployEvidence') as typeof import('../capture/deployEvidence')).withDeployEvidence;
 }
 
 interface ReadOptions {

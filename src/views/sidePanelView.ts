@@ -1,7 +1,7 @@
 // Host of the side-panel latency view (a webview view in the Stage Lens container): feeds
 // it the current session's summary and turns its clicks into the latency panel or
 // commands.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';

@@ -79,8 +79,10 @@ function csvCells(line: string): string[] {
     let cell = '';
     if (line[i] === '"') {
       for (i++; i < line.length; i++) {
-        if (line[i] === '"' && line[i + 1] === '"') (cell += '"'), i++;
-        else if (line[i] === '"') break;
+        if (line[i] === '"' && line[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else if (line[i] === '"') break;
         else cell += line[i];
       }
       i++;
@@ -241,4 +243,20 @@ test('a reader that closes the pipe early ends the output quietly: exit 0, no st
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('analyze --deploy-config: the finding names what the config sets; without the option the YAML library is not loaded', () => {
+  const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
+  const config = path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml');
+  const evidence = /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\./;
+  const table = cli(['analyze', log, '--deploy-config', config]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout.replace(/\s+/g, ' '), evidence);
+  const json = JSON.parse(cli(['analyze', log, '--format', 'json', '--deploy-config', config]).stdout) as { findings: { code: string; message: string }[] };
+  assert.match(json.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '', evidence);
+  assert.doesNotMatch(cli(['analyze', log]).stdout.replace(/\s+/g, ' '), /matched deploy config/);
+  // Start-up: the analyze bundle requires the deploy-evidence bundle (and with it the YAML library) only for the option.
+  const analyzeBundle = fs.readFileSync(path.join(ROOT, 'dist', 'cli-analyze.js'), 'utf8');
+  assert.doesNotMatch(analyzeBundle, /node_modules\/yaml\//);
+  assert.match(fs.readFileSync(path.join(ROOT, 'dist', 'cli-deploy-evidence.js'), 'utf8'), /node_modules\/yaml\//);
 });

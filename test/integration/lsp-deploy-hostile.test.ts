@@ -111,7 +111,7 @@ test('nesting thousands of levels deep: one clear diagnostic, whole or edited in
   assert.match(messageOf(found.value[0]), new RegExp(`^Nested more than 100 levels deep \\(line ${line + 1}\\): Stage Lens reads this file only up to line \\d+\\.`));
   assert.ok(found.ms < 1000, `${found.ms.toFixed(0)} ms`);
   // Typed keystroke by keystroke (incremental sync) below the deep line: the same single diagnostic.
-  let version = 1;
+  let version: number;
   const end = positionOf(deep, 'max_num_seqs', 0, 1);
   for (const ch of ['x', '[', ']', '\n']) {
     version = await client.edit(uri, { start: { line: end.line + 1, character: 0 }, end: { line: end.line + 1, character: 0 } }, ch);

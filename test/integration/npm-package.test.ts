@@ -66,6 +66,7 @@ describe('npm package (npm pack, npm i -g)', () => {
       'dist/cli-analyze.js',
       'dist/cli-compare.js',
       'dist/cli-demo.js',
+      'dist/cli-deploy-evidence.js',
       'dist/cli-explain.js',
       'dist/cli-simulate.js',
       'dist/cli.js',
@@ -92,6 +93,10 @@ describe('npm package (npm pack, npm i -g)', () => {
     const report = JSON.parse(analyze.stdout) as { schema: number; requests: unknown[] };
     assert.equal(report.schema, 1);
     assert.ok(report.requests.length > 0);
+    // --deploy-config requires its own bundle (the YAML library), shipped beside the others.
+    const withConfig = spawnSync(bin, ['analyze', path.join(repo, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log'), '--deploy-config', path.join(repo, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml')], { encoding: 'utf8' });
+    assert.equal(withConfig.status, 0, withConfig.stderr);
+    assert.match(withConfig.stdout.replace(/\s+/g, ' '), /The matched deploy config qwen3_tts\.yaml agrees/);
   });
 
   test('a usage error goes to stderr with exit 2, stdout stays empty', () => {

@@ -53,15 +53,16 @@ function freePort(): Promise<number> {
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown = null;
+  /** What the probe last threw, as String() shows it; empty while it has thrown nothing. */
+  let lastError = '';
   for (;;) {
     try {
       const v = await probe();
       if (v !== undefined) return v;
     } catch (e) {
-      last = e;
+      lastError = ` (last error: ${String(e)})`;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last === null ? '' : ` (last error: ${String(last)})`}\nprometheus log tail:\n${prometheusLog.slice(-1500)}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError}\nprometheus log tail:\n${prometheusLog.slice(-1500)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

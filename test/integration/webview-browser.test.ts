@@ -429,7 +429,7 @@ describe('side panel', () => {
     assert.deepEqual(await page.getByTestId('replica-rate').allTextContents(), ['3.50 req/s', 'no data']);
     assert.equal(await page.getByTestId('replica-rate').nth(1).getAttribute('data-state'), 'noData');
     // Points drawn: the nulls are left out (gaps), the measured 0 is drawn.
-    assert.deepEqual(await page.locator('[data-testid="prometheus-replica"] canvas').evaluateAll((cs) => cs.map((c) => c.getAttribute('data-points'))), ['3', '3']);
+    assert.deepEqual(await page.locator('[data-testid="prometheus-replica"] canvas').evaluateAll((cs: { getAttribute(name: string): string | null }[]) => cs.map((c) => c.getAttribute('data-points'))), ['3', '3']);
     assert.equal(await evaluate<number>(page, 'window.__alerts'), 0);
     assert.equal(await page.locator('[data-testid="prometheus-section"] img').count(), 0, 'an instance name stays text');
     await page.getByTestId('prometheus-section').screenshot({ path: path.join(SHOTS, 'side-panel-prometheus.png') });

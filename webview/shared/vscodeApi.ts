@@ -11,7 +11,7 @@ interface VsCodeApi {
 declare function acquireVsCodeApi(): VsCodeApi;
 
 export interface HostChannel<S> {
-  post(message: WebviewToHost): void;
+  post(this: void, message: WebviewToHost): void;
   onMessage(handler: (message: HostToWebview) => void): void;
   /** The stored state, or undefined (callers sanitize it: it may come from an older version). */
   loadState(): unknown;

@@ -34,7 +34,6 @@ export function parseIndexLine(line: string): IndexEntry | null {
 /** A corrupt line as a message can quote it: at most 40 characters, control characters shown as `?`. */
 export function quoteLine(line: string): string {
   const cut = line.length > 40 ? `${line.slice(0, 40)}…` : line;
-  // eslint-disable-next-line no-control-regex
   return JSON.stringify(cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?'));
 }
 

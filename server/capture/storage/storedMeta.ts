@@ -23,6 +23,7 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return `the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (typeof v === 'object') return 'an object';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a number or a boolean (JSON has nothing else left)
   return `${typeof v} ${String(v)}`;
 }
 

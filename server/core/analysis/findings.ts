@@ -131,7 +131,10 @@ export class FindingsBuilder {
   private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
     // Buckets by code, then stage: no key string built per hit (some codes hit every request).
     let byStage = this.bucketIndex.get(code);
-    if (byStage === undefined) this.bucketIndex.set(code, (byStage = new Map()));
+    if (byStage === undefined) {
+      byStage = new Map();
+      this.bucketIndex.set(code, byStage);
+    }
     let b = byStage.get(stageId);
     if (b === undefined) {
       b = { code, severity, stageId, requestIds: [], worst: value, worstRequest: requestId, worstField: field };

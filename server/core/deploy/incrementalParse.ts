@@ -101,7 +101,10 @@ export class IncrementalDeployParser {
     let kept = 0;
     for (const [context, byText] of previous.pieces) {
       let into = this.pieces.get(context);
-      if (!into) this.pieces.set(context, (into = new Map()));
+      if (!into) {
+        into = new Map();
+        this.pieces.set(context, into);
+      }
       for (const [text, parse] of byText) if (!into.has(text) && kept++ < MAX_KEPT + segments) into.set(text, parse);
     }
     for (const [key, same] of previous.checks) if (!this.checks.has(key) && this.checks.size < MAX_KEPT) this.checks.set(key, same);
@@ -167,7 +170,10 @@ export class IncrementalDeployParser {
       known = fresh;
     }
     let byText = this.pieces.get(context);
-    if (!byText) this.pieces.set(context, (byText = new Map()));
+    if (!byText) {
+      byText = new Map();
+      this.pieces.set(context, byText);
+    }
     byText.set(segment.text, known);
     used.add(known);
     return known;

@@ -56,7 +56,10 @@ export class DeepMerge {
     for (const [key, entry] of overlay.entries) entries.set(key, mergedEntry(entries.get(key), entry, (b, o) => this.at(b, o, depth + 1)));
     const merged: ConfigMap = { kind: 'map', entries, location: overlay.location };
     let byOverlay = this.done.get(base);
-    if (!byOverlay) this.done.set(base, (byOverlay = new Map()));
+    if (!byOverlay) {
+      byOverlay = new Map();
+      this.done.set(base, byOverlay);
+    }
     byOverlay.set(overlay, merged);
     return merged;
   }

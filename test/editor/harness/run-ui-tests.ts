@@ -35,7 +35,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-// eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*m/g;
 
 function errorText(err: unknown): string {

@@ -54,7 +54,10 @@ class SchemaWalker {
     const walker = new SchemaWalker();
     walker.map(item, schema);
     let bySchema = itemFindings.get(item);
-    if (!bySchema) itemFindings.set(item, (bySchema = new Map()));
+    if (!bySchema) {
+      bySchema = new Map();
+      itemFindings.set(item, bySchema);
+    }
     bySchema.set(schema, { line, found: walker.found });
     pushAll(this.found, walker.found);
   }

@@ -101,7 +101,7 @@ const extraKeys: KeySpec[] = [
     'codec_cudnn_benchmark',
     'boolean',
     'false',
-    `cuDNN algorithm search in the Qwen3-Omni Code2Wav decoder (a connector \`extra\` key; it must be a boolean). ${H200_NOTE}; the note says the search has a start-up cost and restores the process\'s cuDNN settings on exit, and to keep a control with it \`false\` when C64 P99 latency matters most.`,
+    `cuDNN algorithm search in the Qwen3-Omni Code2Wav decoder (a connector \`extra\` key; it must be a boolean). ${H200_NOTE}; the note says the search has a start-up cost and restores the process's cuDNN settings on exit, and to keep a control with it \`false\` when C64 P99 latency matters most.`,
     'The search happens when a shape is first used, so the first requests after a boot can be slower (a cold start in the codec\'s `vllm_decode_ms`); later codec steps may be faster. Compare sessions with and without it.',
   ),
   key('decode_cudagraph_capture_sizes', 'list', 'derived from the chunk sizes', 'Extra stateless decoder shapes to capture as CUDA graphs (ignored with async chunk, where shapes come from the chunk sizes).', METRICS.codecGraphs),
