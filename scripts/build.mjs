@@ -41,13 +41,30 @@ const targets = [
   ...Object.entries(CLI_COMMANDS).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist' })),
 ];
 
+// The webviews take server code only through server/shared.ts and server/protocol.ts
+// (test/unit/layering.test.ts). Those modules and what they reach are pure, so a webview
+// bundle keeps only what it uses of them: without this, the module-level constants of
+// code another webview needs (compare's metric tables) would be kept in every bundle.
+const serverDir = path.join(root, 'server') + path.sep;
+const serverCodeIsPure = {
+  name: 'server-code-is-pure',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'pure') return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'pure' });
+      if (found.errors.length > 0 || !found.path.startsWith(serverDir)) return undefined;
+      return { ...found, sideEffects: false };
+    });
+  },
+};
+
 // Webviews: one browser bundle per folder of webview/ that has a main.ts.
 const webviewRoot = path.join(root, 'webview');
 for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
   const entry = path.join('webview', name, 'main.ts');
   if (existsSync(path.join(root, entry))) {
     targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap, minify: production,
-      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' } });
+      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' }, plugins: [serverCodeIsPure] });
   }
 }
 

@@ -14,6 +14,8 @@ import type {
   Finding,
   Percentile,
   PhaseSplit,
+  RequestStage,
+  Severity,
   SplitName,
   SplitState,
   StageSummary,
@@ -21,9 +23,19 @@ import type {
   TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
-import type { ComparisonReport } from './core/compare/types';
-export type { ComparisonReport };
+export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, RequestStage, Severity, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
+import type {
+  ComparisonReport,
+  FindingDiff,
+  HistogramComparison,
+  HistogramSide,
+  MetricComparison,
+  MetricId,
+  QuantileComparison,
+  SideStats,
+  UnknownReason,
+} from './core/compare/types';
+export type { ComparisonReport, FindingDiff, HistogramComparison, HistogramSide, MetricComparison, MetricId, QuantileComparison, SideStats, UnknownReason };
 import type { HistogramSummary } from './core/promSummary';
 export type { HistogramSummary };
 import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';

@@ -1,6 +1,6 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
-import type { ComparisonReport, HistogramComparison } from '../../server/core/compare/types';
+import type { ComparisonReport, HistogramComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
 import { findingLine, headline, histogramSideText, isFlagged, runLine, stageGroups } from './model';

@@ -7,7 +7,7 @@ import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { PHASE_LABEL, stageLabel } from '../../shared/labels';
-import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/core/analysis/slowest';
+import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
