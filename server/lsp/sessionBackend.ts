@@ -6,9 +6,8 @@ import path from 'node:path';
 import { MessageType, ShowMessageNotification, type Connection } from 'vscode-languageserver';
 import { SessionRegistry } from '../capture/sessionRegistry';
 import { realSourceFactories } from '../capture/sourceFactories';
-import { registerSessionRequests } from './sessionRequests';
+import { registerRequests, requestHandlers } from './requestTable';
 import { notify } from './typedRequests';
-import { registerRetentionRequests } from './retentionRequests';
 import type { RetentionLimits } from '../capture/retention';
 import type { SessionInfo } from '../protocol';
 
@@ -44,8 +43,8 @@ export function startSessionBackend(connection: Connection, storageDir: string, 
       },
     },
   );
-  registerSessionRequests(connection, registry);
-  registerRetentionRequests(connection, registry);
+  registerRequests(connection, requestHandlers(registry));
+  registry.onSessionsRemoved((sessionIds) => notify(connection, 'stageLens/sessionsRemoved', { sessionIds }));
   // The client's limits before the saved sessions are read: retention applies as they load.
   if (retention !== undefined) registry.setRetention(retention);
   // Listed from their metadata only: a saved session is replayed when it is opened.
