@@ -615,6 +615,22 @@ export type RequestResult<M extends ServerRequestMethod> = ServerRequests[M][1];
 
 // ---------------------------------------------------------------- webview messages
 
+/**
+ * The commands a webview button may run (the empty state's "Start Demo Server"...): the name
+ * the page posts -> the VS Code command the host executes. The one list: the page's type, the
+ * host's check of what a page posts (src/views/messageGuard.ts) and the command run
+ * (src/views/webviewMessages.ts) all read it; nothing else is ever run for a webview.
+ */
+export const WEBVIEW_COMMANDS = {
+  startDemo: 'stageLens.startDemo',
+  launch: 'stageLens.launchServer',
+  attachLog: 'stageLens.attachLogFile',
+  attachMetrics: 'stageLens.attachMetrics',
+  importLog: 'stageLens.importLog',
+} as const;
+
+export type WebviewCommand = keyof typeof WEBVIEW_COMMANDS;
+
 /** What a latency view is focused on (clicking a stage or a finding). */
 export interface ViewFilter {
   readonly stageId?: number;
@@ -640,7 +656,7 @@ export type WebviewToHost =
   | { readonly type: 'queryRequest'; readonly requestId: string }
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
   | { readonly type: 'querySpans' }
-  | { readonly type: 'runCommand'; readonly command: 'startDemo' | 'launch' | 'attachLog' | 'attachMetrics' | 'importLog' };
+  | { readonly type: 'runCommand'; readonly command: WebviewCommand };
 
 /** Extension host -> Compare Sessions panel. */
 export type CompareHostToWebview =

@@ -1,6 +1,6 @@
 // Messages from a webview are checked before use: the page renders strings from logs and
 // scrapes, so the host treats what it posts as untrusted input. Pure.
-import type { HistogramParams, RequestPageParams, ViewFilter, WebviewToHost } from '../../server/protocol';
+import { WEBVIEW_COMMANDS, type HistogramParams, type RequestPageParams, type ViewFilter, type WebviewCommand, type WebviewToHost } from '../../server/protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -9,10 +9,10 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 const optInt = (v: unknown): boolean => v === undefined || isInt(v);
 
-/** Largest page the host asks the server for; the webview asks for 200. */
+/** Largest page the host asks the server for; the request table asks for PAGE_SIZE (50) rows at a time. */
 export const MAX_PAGE = 1000;
 const MAX_BINS = 500;
-const COMMANDS = ['startDemo', 'launch', 'attachLog', 'attachMetrics', 'importLog'] as const;
+const isWebviewCommand = (v: unknown): v is WebviewCommand => typeof v === 'string' && Object.hasOwn(WEBVIEW_COMMANDS, v);
 
 function filterOf(v: unknown): ViewFilter | null {
   if (!isObj(v) || !optInt(v['stageId']) || !optStr(v['findingCode'])) return null;
@@ -66,7 +66,7 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | null {
       return params === null || !isInt(raw['seq']) ? null : { type: 'queryHistogram', seq: raw['seq'], params };
     }
     case 'runCommand':
-      return (COMMANDS as readonly unknown[]).includes(raw['command']) ? { type: 'runCommand', command: raw['command'] as (typeof COMMANDS)[number] } : null;
+      return isWebviewCommand(raw['command']) ? { type: 'runCommand', command: raw['command'] } : null;
     default:
       return null;
   }
