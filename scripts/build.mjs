@@ -1,6 +1,6 @@
 // One esbuild context per target (extension host, language server, CLI, webviews,
-// extension-host tests). Entries that do not exist yet are skipped, so the tree builds
-// at every step. `--watch` rebuilds on change; `--only <name>` builds the targets whose
+// extension-host tests). A missing entry stops the build with its name (exit 1): a
+// renamed file must not leave a stale bundle in dist/. `--watch` rebuilds on change; `--only <name>` builds the targets whose
 // output name starts with <name> (`--only cli`: the CLI's bundles, as tests build them).
 // `--production` (vscode:prepublish, prepare): the shipped bundles minified and without
 // source maps, into a dist/ emptied first (nothing stale reaches the .vsix or the npm
@@ -69,14 +69,17 @@ for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
 }
 
 // Extension-host tests run inside a real VS Code: bundled like the extension (with source maps, never shipped).
-if (!production && existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
+if (!production) {
   targets.push({ ...node, sourcemap: true, minify: false, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
 }
 
 if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-const present = targets
-  .filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))))
-  .filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
+const missing = targets.flatMap((t) => Object.values(t.entryPoints)).filter((e) => !existsSync(path.join(root, e)));
+if (missing.length > 0) {
+  console.error(`build: entry point${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')} (scripts/build.mjs names each entry)`);
+  process.exit(1);
+}
+const present = targets.filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
