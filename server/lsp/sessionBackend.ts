@@ -13,7 +13,7 @@ import type { SessionInfo } from '../protocol';
 
 export function defaultStorageDir(argv: readonly string[] = process.argv): string {
   const i = argv.indexOf('--storage');
-  if (i >= 0 && argv[i + 1] !== undefined) return path.resolve(argv[i + 1] as string);
+  if (i >= 0 && argv[i + 1] !== undefined) return path.resolve(argv[i + 1]);
   const state = process.env['XDG_STATE_HOME'] ?? path.join(homedir(), '.local', 'state');
   return path.join(state, 'stage-lens');
 }

@@ -31,7 +31,7 @@ function pageParams(v: unknown): Omit<RequestPageParams, 'sessionId'> | null {
     limit: Math.max(0, Math.min(MAX_PAGE, v['limit'])),
   };
   if (v['sortBy'] !== undefined) out.sortBy = v['sortBy'] as RequestPageParams['sortBy'];
-  if (v['descending'] !== undefined) out.descending = v['descending'] as boolean;
+  if (v['descending'] !== undefined) out.descending = v['descending'];
   if (v['filterText'] !== undefined) out.filterText = v['filterText'] as string;
   if (v['stageId'] !== undefined) out.stageId = v['stageId'] as number;
   if (v['findingCode'] !== undefined) out.findingCode = v['findingCode'] as string;
