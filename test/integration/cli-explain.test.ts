@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 import type { BreakdownJson } from '../../server/core/explain/breakdownJson';
@@ -19,7 +19,7 @@ const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-'));
 
 before(() => {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('cli');
 });
 
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

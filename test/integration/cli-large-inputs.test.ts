@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { MAX_SCRAPE_BYTES } from '../../server/capture/inputByKind';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -16,7 +16,7 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
 let scratch: string;
 
 before(() => {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('cli');
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-large-'));
 });
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -18,7 +18,7 @@ let tmp = '';
 let log = '';
 
 before(() => {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('cli');
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-tty-'));
   log = path.join(tmp, 'server.log');
   // A few MB: read in many 64 KB pieces, so the progress line is drawn between them.

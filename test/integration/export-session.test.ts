@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
 import { checkTrace } from '../unit/traceFormat';
@@ -23,9 +23,8 @@ const children: ChildProcess[] = [];
 type Request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>) => Promise<RequestResult<M>>;
 
 before(() => {
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, outdir: 'dist' };
-  buildSync({ ...common, entryPoints: { server: 'server/lsp/main.ts' } });
-  buildSync({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('server');
+  buildBundles('cli');
 });
 
 after(() => {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { processAlive } from '../../server/capture/procStat';
 import type { ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
@@ -22,7 +22,7 @@ const children: ChildProcess[] = [];
 const strays: number[] = [];
 
 function build(): void {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { server: 'server/lsp/main.ts' } });
+  buildBundles('server');
 }
 
 interface Client {

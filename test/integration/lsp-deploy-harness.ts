@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import {
   CodeActionRequest,
   CodeLensRequest,
@@ -42,11 +42,10 @@ export const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'deploy');
 const SERVER = path.join(ROOT, 'dist', 'server.js');
 
 let built = false;
-const BUNDLE = { absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', outdir: 'dist' } as const;
 
 export function buildServer(): string {
   if (!built) {
-    buildSync({ ...BUNDLE, entryPoints: { server: 'server/lsp/main.ts' } });
+    buildBundles('server');
     built = true;
   }
   return SERVER;
@@ -54,7 +53,7 @@ export function buildServer(): string {
 
 /** The CLI bundle (`dist/cli.js`), for launching the simulator as a live session. */
 export function buildCli(): string {
-  buildSync({ ...BUNDLE, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('cli');
   return path.join(ROOT, 'dist', 'cli.js');
 }
 

@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
 import { asyncChunk, renderRequest } from '../unit/explainLogs';
@@ -28,9 +28,8 @@ after(() => {
 });
 
 function build(): void {
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, outdir: 'dist' };
-  buildSync({ ...common, entryPoints: { server: 'server/lsp/main.ts' } });
-  buildSync({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('server');
+  buildBundles('cli');
 }
 
 interface Client {

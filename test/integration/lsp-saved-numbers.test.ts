@@ -57,6 +57,6 @@ test('a deploy config asks for a saved session\'s numbers: that session, and onl
   });
   const stage0 = positionOf(text, 'stage_id: 0').line;
   const first = hints.find((h) => h.position.line === stage0);
-  assert.match(first === undefined ? '' : label(first), /^TTFT p50 [\d,.]+ ms · prefill p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\)$/);
+  assert.match(first === undefined ? '' : label(first), /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\)$/);
   assert.deepEqual(await loaded(), { 'launch-with-this-yaml': true, 'launch-with-another': false });
 });

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { listServingProcesses } from '../../server/capture/servingProcesses';
 import type { ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
@@ -20,9 +20,8 @@ const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-'));
 const children: ChildProcess[] = [];
 
 function build(): void {
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, outdir: 'dist' };
-  buildSync({ ...common, entryPoints: { server: 'server/lsp/main.ts' } });
-  buildSync({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('server');
+  buildBundles('cli');
 }
 
 function freePort(): Promise<number> {

@@ -3,7 +3,7 @@
 // session changes, removals, and the warnings it shows the user (window/showMessage).
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -23,9 +23,8 @@ let built = false;
 
 export function buildServer(): void {
   if (built) return;
-  const common = { absWorkingDir: ROOT, bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, outdir: 'dist' };
-  buildSync({ ...common, entryPoints: { server: 'server/lsp/main.ts' } });
-  buildSync({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('server');
+  buildBundles('cli');
   built = true;
 }
 

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
 import { SimProcess, httpGet, killAll } from './simulateProcess';
 import { PrometheusApi } from '../../server/capture/prometheusApi';
@@ -343,8 +343,7 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
   });
 
   it('through the language server: start a prometheus session, read its summary, list deployments', async () => {
-    const common = { absWorkingDir: ROOT, bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, logLevel: 'warning' as const, outdir: 'dist' };
-    buildSync({ ...common, entryPoints: { server: 'server/lsp/main.ts' } });
+    buildBundles('server');
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     lspChildren.push(child);
     const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

@@ -4,9 +4,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
+import { buildBundles } from './buildBundles';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ENTRY = path.join(ROOT, 'server/simulate/cli-entry.ts');
+/** The simulator as it ships: `node dist/cli.js simulate` (built once per test process). */
+export const SIMULATE = [path.join(ROOT, 'dist', 'cli.js'), 'simulate'] as const;
+// Built when a test file loads this module, before any test's clock starts.
+buildBundles('cli');
 const live = new Set<ChildProcess>();
 
 export interface Exit {
@@ -25,7 +29,7 @@ export class SimProcess {
   constructor(args: readonly string[], env?: NodeJS.ProcessEnv) {
     const base = { ...process.env };
     delete base['VLLM_LOGGING_LEVEL'];
-    this.child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? base });
+    this.child = spawn(process.execPath, [...SIMULATE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? base });
     live.add(this.child);
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       this.stdout += d;

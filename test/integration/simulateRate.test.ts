@@ -9,10 +9,9 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { parseSimulateArgs } from '../../server/simulate/options';
 import { statsSchedule } from '../../server/simulate/schedule';
-import { killAll, runToEnd } from './simulateProcess';
+import { killAll, runToEnd, SIMULATE } from './simulateProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ENTRY = path.join(ROOT, 'server/simulate/cli-entry.ts');
 const BENCH_DEPLOY = path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_bench.yaml');
 const ARGS = ['--deploy-config', BENCH_DEPLOY, '--debug-tables', '--rps', '500', '--duration', '4', '--seed', '3', '--fixed-clock', '--port', '0'];
 
@@ -24,7 +23,7 @@ const count = (s: string, needle: string): number => s.split(needle).length - 1;
 /** Runs to the end with a reader that stops reading for `pauseMs` once the first requests are out. */
 function runWithStalledReader(args: readonly string[], pauseMs: number): Promise<{ code: number | null; stdout: string; stalled: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SIMULATE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
     const chunks: Buffer[] = [];
     let stalled = false;

@@ -10,14 +10,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildBundles } from './buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const DIR = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 
 before(() => {
-  buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: 'dist', entryPoints: { cli: 'server/cli/main.ts' }, banner: { js: '#!/usr/bin/env node' } });
+  buildBundles('cli');
 });
 
 // ---- expected.json, as its `value_encoding` describes it

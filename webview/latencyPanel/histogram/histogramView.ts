@@ -273,6 +273,8 @@ function drawAxes(ctx: CanvasRenderingContext2D, layout: HistogramLayout, palett
 
 /** Whether `metric` ("split:prefillMs", "field:stage_gen_time_ms") has a measured (or inferred) number in `stage`. */
 export function hasMeasuredValues(stage: StageSummary, metric: string): boolean {
+  // A one-output stage's vllm_prefill_ms is summarized as prefill+decode, not as prefill.
+  if (metric === 'split:prefillMs' && (stage.prefillDecodeMs?.count ?? 0) > 0) return true;
   if (metric.startsWith('split:')) return (stage.split[metric.slice('split:'.length) as SplitName]?.count ?? 0) > 0;
   if (metric.startsWith('field:')) return (stage.fields[metric.slice('field:'.length)]?.count ?? 0) > 0;
   return false;
