@@ -18,41 +18,41 @@ const ROOT = path.resolve(__dirname, '..');
 async function main(): Promise<void> {
   console.log(`Stage Lens benchmark · node ${process.version} · ${new Date().toISOString()}${quick ? ' · quick' : ''}\n`);
   if (!skip.has('parse')) {
-    console.log('== log parser (issue 2)');
+    console.log('== log parser');
     runParseBench({ targetBytes: quick ? 40e6 : 200e6, runs: quick ? 1 : 5, log });
   }
   if (!skip.has('summary')) {
-    console.log('\n== summary query at 100k requests (issue 3)');
+    console.log('\n== summary query at 100k requests');
     summaryQueryBench(100_000, log);
   }
   if (!skip.has('live')) {
-    console.log('\n== live ingest of the simulator (issue 3)');
+    console.log('\n== live ingest of the simulator');
     await liveIngestBench(500, quick ? 10 : 60, log);
     // Headroom: the same pipeline with simulated time running 3x faster, 1,500 requests/s of wall time.
     if (!quick) await liveIngestBench(500, 20, log, 3);
   }
   if (!skip.has('deploy')) {
-    console.log('\n== deploy YAML features on a 5,000-line file (issue 5)');
+    console.log('\n== deploy YAML features on a 5,000-line file');
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts'), '--rounds', quick ? '1' : '3'], { stdio: 'inherit', cwd: ROOT });
   }
   if (!skip.has('trace')) {
-    console.log(`\n== trace export (Chrome trace for Perfetto) of ${quick ? '20k' : '100k'} requests (issue 6)`);
+    console.log(`\n== trace export (Chrome trace for Perfetto) of ${quick ? '20k' : '100k'} requests`);
     await runTraceBench(quick ? 20_000 : 100_000, log, quick ? 1 : 3);
   }
   if (!skip.has('webview')) {
-    console.log('\n== latency panel with 100k requests in headless Chromium (issue 4)');
+    console.log('\n== latency panel with 100k requests in headless Chromium');
     spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/webview.ts')], { stdio: 'inherit', cwd: ROOT });
   }
   if (!skip.has('compare')) {
-    console.log('\n== compare of two 100k-request logs, end to end (issue 6)');
+    console.log('\n== compare of two 100k-request logs, end to end');
     runCompareBench({ requests: quick ? 20_000 : 100_000, runs: quick ? 1 : 3, log });
   }
   if (!skip.has('activation')) {
-    console.log(`\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder (issue 14)`);
+    console.log(`\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder`);
     await runActivationBench({ sessionBytes: (quick ? 20 : 200) * 1024 * 1024, rounds: quick ? 3 : 5, log });
   }
   if (!skip.has('explain')) {
-    console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze (issue 15)`);
+    console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze`);
     explainQueryBench(quick ? 20_000 : 100_000, log);
     explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
   }

@@ -1,5 +1,5 @@
 // Stage roles are not written in a deploy YAML; they come from the model's pipeline
-// (formats §D). We know the three pipelines Stage Lens targets; for others, ids only.
+// (docs/formats.md#stage-roles). We know the three pipelines Stage Lens targets; for others, ids only.
 import type { SessionInfo } from '../server/protocol';
 
 const PIPELINES: ReadonlyArray<{ readonly match: RegExp; readonly roles: readonly string[] }> = [

@@ -1,4 +1,4 @@
-// Activation benchmark (issue 14 §2, "light until used"): a language server (dist/server.js,
+// Activation benchmark ("light until used"): a language server (dist/server.js,
 // a real child process over stdio) starting on a storage folder that holds three saved
 // sessions of a ~200 MB log each, against the floor of the same server starting on an empty
 // folder, alternated in the same run: the time from the initialize request to the

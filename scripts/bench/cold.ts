@@ -1,4 +1,4 @@
-// Cold benchmark (issue 18, "Fast as users run it"): `stage-lens analyze` as users run it,
+// Cold benchmark ("fast as users run it"): `stage-lens analyze` as users run it,
 // one fresh process from start to last byte, measured from outside as a child process.
 //   floor   node reading the file, decoding UTF-8 and splitting lines (1 MB reads):
 //           scripts/bench/lineFloor.cjs, what any Node program that reads the log pays;
@@ -30,7 +30,7 @@ const MB = 1e6;
 
 export interface ColdBenchOptions {
   readonly quick?: boolean;
-  /** Rounds per log (each runs the floor and every command once); default 5, at least 5 for the figures the issue asks for. */
+  /** Rounds per log (each runs the floor and every command once); default 5, at least 5 for figures quoted against a target. */
   readonly rounds?: number;
   readonly log?: (line: string) => void;
   /** Another build's dist/cli.js, measured in the same rounds (its commands are named base-table ...). */

@@ -1,4 +1,4 @@
-// Compare benchmark (issue 6, "compare of two 100k-request logs in under 5 s"): writes
+// Compare benchmark (target: two 100k-request logs compared in under 5 s): writes
 // two ~100k-request logs with the parse benchmark's generator (different seeds, so the
 // values differ), then times `node dist/cli.js compare <a> <b> --format json` end to end
 // as a user runs it (process start, reading both logs, statistics, output), best and

@@ -1,4 +1,4 @@
-// "Why is it slow" benchmark (issue 15):
+// "Why is it slow" benchmark:
 //  (a) queries in a live session of 100k requests: the bench log is fed chunk by chunk
 //      through the parser, the analysis and the explain index (bundled by esbuild, as the
 //      language server ships them); once past 100k requests, while requests keep

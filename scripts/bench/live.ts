@@ -1,4 +1,4 @@
-// Live-session figures (issue 3): (a) ingest of the simulator at a high request rate for
+// Live-session figures: (a) ingest of the simulator at a high request rate for
 // a fixed time through the real capture path (child process -> LaunchSource -> parser ->
 // analysis), reporting whether the simulator holds its schedule (requests printed per
 // second, lag behind the seed's schedule) and whether the analysis keeps up (backlog =

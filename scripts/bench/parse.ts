@@ -1,4 +1,4 @@
-// Parse benchmark (issue 2, "Bad input, speed, memory"): generates a ~200 MB log (in a
+// Parse benchmark (parser throughput and session memory): generates a ~200 MB log (in a
 // child process, see generateBenchLogApart), then in one process measures
 //   floor  what any line reader pays: read 1 MB chunks, decode UTF-8 64 KB at a time (the
 //          parser's own ChunkDecoder: ASCII pieces copied as Latin-1), split into lines;

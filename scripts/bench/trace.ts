@@ -1,4 +1,4 @@
-// Trace export figures (issue 6): a generated log of 100k requests (the parse benchmark's
+// Trace export figures: a generated log of 100k requests (the parse benchmark's
 // mix of Qwen3-TTS, Qwen3-Omni and AR -> diffusion requests) is analysed, then exported as
 // a Chrome trace to a file through the same writer as Export Session. Reported: export
 // time, output size, events; target < 5 s and < 300 MB. The log generation and the

@@ -84,7 +84,7 @@ export interface OverallSummaryRecord extends RecordBase {
 
 export interface OmniTimingStage {
   readonly stageId: number;
-  /** `thinker` in `0:thinker=0.22s` (unmerged #3042 branch); null for `0:0.22s`. */
+  /** `thinker` in `0:thinker=0.22s` (unmerged vllm-omni#3042 branch); null for `0:0.22s`. */
   readonly label: string | null;
   readonly seconds: number;
 }

@@ -1,5 +1,4 @@
-// The three states of a stage field, kept apart end to end (metric-semantics.md,
-// "Not measured is not zero"):
+// The three states of a stage field, kept apart end to end (docs/formats.md#values-and-their-states):
 //   measured     a number the server printed (a measured 0 stays 0)
 //   notMeasured  the literal `None`: not measured on this stage, measured on another
 //   hidden       the key is absent: vLLM-Omni hides a row that is 0/None/"" in every

@@ -1,5 +1,5 @@
-// Reads the few things the simulator needs from a vLLM-Omni deploy YAML (formats
-// reference §D): stage ids, replicas, max_num_seqs, model_runner, async_chunk and the
+// Reads the few things the simulator needs from a vLLM-Omni deploy YAML (see
+// docs/formats.md#deploy-yaml): stage ids, replicas, max_num_seqs, model_runner, async_chunk and the
 // connector extras that shape codec chunks and talker first audio. `base_config`
 // overlays are resolved relative to the file: stages merge by stage_id, maps merge
 // deeply, anything else is replaced. Deliberately small and local: the full

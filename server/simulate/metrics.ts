@@ -1,4 +1,4 @@
-// The /metrics families of a vLLM-Omni server with --log-stats (formats reference §C):
+// The /metrics families of a vLLM-Omni server with --log-stats (docs/formats.md#the-metrics-exposition):
 // `vllm_omni:*` (or the older `vllm:omni_*`) and the upstream `vllm:*` families
 // relabelled with `stage`/`replica`. A request is observed when its tables are logged,
 // from the same event times, so a scrape agrees with the log. The one deliberate

@@ -1,4 +1,4 @@
-// Renders stats records exactly as vLLM-Omni prints them (formats reference §B):
+// Renders stats records exactly as vLLM-Omni prints them (docs/formats.md#the-server-log):
 // PrettyTable default style, `_format_value` cell rules, vLLM's log prefix, the
 // NewLineFormatter's `\r\n` + prefix continuation, optional ANSI colours.
 // Used by the simulator, the benchmark's log generator and parser round-trip tests.

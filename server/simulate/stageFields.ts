@@ -1,6 +1,6 @@
 // Derives every printed value of a request from its event times, per stats build:
 // the StageRequestStats rows, the E2E and Overall Summary fields, the transfer
-// columns and the [OmniTiming] line. The relations of metric-semantics.md follow from
+// columns and the [OmniTiming] line. The relations of the stage fields (docs/formats.md#stage-fields) follow from
 // the derivations (queued = input wait + ready queued, TTFT >= queued + prefill,
 // stage_gen_time >= queued + prefill + decode, e2e >= every stage's gen time).
 import { pyFixed } from './pyFormat';
@@ -75,7 +75,7 @@ export function llmPhases(stage: StageRun, build: StatsBuild): LlmPhases | null 
   };
 }
 
-/** Diffusion dict keys as flattened into the stage row (formats reference §A.4). */
+/** Diffusion dict keys as flattened into the stage row (docs/formats.md#diffusion-keys). */
 function diffusionKeys(stage: StageRun, build: StatsBuild): Row {
   const d = stage.diffusion;
   if (d === null) return {};
@@ -239,7 +239,7 @@ function omniTimingEdges(req: RequestRun): { fromStage: number; toStage: number;
   return edges;
 }
 
-/** The `[OmniTiming] ...` message (formats reference §B.6). */
+/** The `[OmniTiming] ...` message (docs/formats.md#the-omnitiming-line). */
 export function omniTimingMessage(req: RequestRun): string {
   const totalS = sec(req.finalizeTs - req.arrivalTs);
   const preS = sec(req.preprocessUs);

@@ -1,6 +1,6 @@
 // The event times of one simulated request, stage by stage. Every printed field and
 // every Prometheus observation is derived from these, so the relations of
-// metric-semantics.md hold by construction. Times are integer microseconds of
+// docs/formats.md#stage-fields hold by construction. Times are integer microseconds of
 // simulated time since the server booted: ms values then print exactly at 3 decimals,
 // so `vllm_input_wait_ms + vllm_ready_queued_ms` equals `vllm_queued_ms` to the digit.
 import type { OutputUnitType, StageKind } from './topology';

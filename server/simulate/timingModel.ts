@@ -236,7 +236,7 @@ export class TimingModel {
     const last = times[times.length - 1]!;
     slots.occupy(s.slot, last);
     // Under Model Runner V2 + async chunk a non-final AR stage emits one output when it
-    // stops, so its prefill covers its decode steps (metric-semantics.md).
+    // stops, so its prefill covers its decode steps (docs/formats.md#numbers-that-lie-in-known-ways).
     const isFinal = index === this.topology.stages.length - 1;
     const singleOutput = spec.modelRunner === 'v2' && this.topology.asyncChunk && !isFinal;
     const engineTimes = singleOutput ? [last] : times;

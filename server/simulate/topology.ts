@@ -1,6 +1,6 @@
 // What the simulated server runs: the stages of one pipeline and the deploy options
 // that change its timing. Stage roles are not in a deploy YAML; they come from the
-// model's pipeline, so every scenario fixes them (metric-semantics.md, "The pipeline").
+// model's pipeline, so every scenario fixes them (docs/formats.md#stage-roles).
 
 export type StageKind = 'ar' | 'generation' | 'diffusion';
 export type ScenarioName = 'qwen3-tts' | 'qwen3-omni' | 'glm-image' | 'cold-start';
@@ -74,7 +74,7 @@ export function scenarioTopology(scenario: ScenarioName): Topology {
 
 /**
  * Talker first audio only takes effect with Model Runner V2 and async chunk on a
- * talker that feeds a codec (metric-semantics.md). Returns the codec stage id, or null.
+ * talker that feeds a codec (docs/formats.md#numbers-that-lie-in-known-ways). Returns the codec stage id, or null.
  */
 export function talkerFirstAudioCodec(t: Topology): number | null {
   if (!t.talkerFirstAudioRequested || !t.asyncChunk) return null;

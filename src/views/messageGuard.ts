@@ -9,7 +9,7 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 const optInt = (v: unknown): boolean => v === undefined || isInt(v);
 
-/** Largest page the host asks the server for; the request table asks for PAGE_SIZE (50) rows at a time. */
+/** Largest page the host asks the server for; the request table asks for pages of 50 (PAGE_SIZE in webview/latencyPanel/table/requestTable.ts). */
 export const MAX_PAGE = 1000;
 const MAX_BINS = 500;
 const isWebviewCommand = (v: unknown): v is WebviewCommand => typeof v === 'string' && Object.hasOwn(WEBVIEW_COMMANDS, v);

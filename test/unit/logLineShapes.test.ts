@@ -1,4 +1,4 @@
-// Two line shapes seen in real logs (formats reference, "Newer than everything below", 11):
+// Two line shapes seen in real logs (docs/formats.md#other-line-shapes):
 // a CI runner's timestamp before the whole line (`[2026-01-22T14:19:11Z] ` then the vLLM
 // line), and Python's default logging format (`INFO:vllm_omni.entrypoints.async_omni:...`,
 // multi-line messages unprefixed after their first line). The upstream-rendered logs are

@@ -1,4 +1,4 @@
-// Variants of the checklist (formats reference §I) one at a time: cells, column headers,
+// Variants of the log formats (docs/formats.md#the-server-log) one at a time: cells, column headers,
 // titles, [OmniTiming], engine stats, boot markers, grouping of interleaved lines,
 // cut-off and superseded tables, bad input, and the two field-map representations.
 import assert from 'node:assert/strict';

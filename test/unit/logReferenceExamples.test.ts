@@ -1,5 +1,5 @@
-// The reference's reconstructed examples (vllm-omni-formats.md §B.7 (a) Qwen3-TTS and
-// (b) diffusion), written as the server writes them (CRLF continuation lines with the full
+// Two example logs built by hand from vLLM-Omni's rendering rules (docs/formats.md#tables):
+// (a) Qwen3-TTS and (b) diffusion (test/fixtures/logs/b7-examples-*.log), written as the server writes them (CRLF continuation lines with the full
 // prefix): once plain with `(APIServer pid=4242)` and `stats.py`, once with ANSI colours,
 // `(API (0))` and the DEBUG path `vllm_omni/metrics/stats.py`. Plus a phase-split table
 // with `None` cells, the input-wait split and a duplex title, interrupted by another process.
@@ -116,19 +116,19 @@ function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
 }
 
 for (const v of VARIANTS) {
-  test(`§B.7 (a) and (b), ${v.name}: exact values, (n=...) counts, hidden rows absent`, () => {
+  test(`examples (a) and (b), ${v.name}: exact values, (n=...) counts, hidden rows absent`, () => {
     checkQwen3Tts(parseLogText(fixtureLog(v.file)), v.process, v.path);
   });
 }
 
-test('§B.7 plain and ANSI variants give the same records apart from the header', () => {
+test('examples: plain and ANSI variants give the same records apart from the header', () => {
   const plain = parseLogText(fixtureLog('b7-examples-plain.log'));
   const ansi = parseLogText(fixtureLog('b7-examples-ansi.log'));
   const strip = (out: ParseOutput) => out.records.map((r) => ({ ...r, header: null }));
   assert.deepEqual(strip(ansi), strip(plain));
 });
 
-test('§B.7 fixtures keep the CRLF continuation of the server (the test data is what it claims)', () => {
+test('example fixtures keep the CRLF continuation of the server (the test data is what it claims)', () => {
   const text = fixtureLog('b7-examples-plain.log');
   assert.equal(text.split('\r\n').length - 1, 73 - 5, 'every line but the last of each of the 5 records ends in CRLF');
   assert.ok(fixtureLog('b7-examples-ansi.log').includes('\x1b[1;36m(API (0))\x1b[0;0m \x1b[37mDEBUG\x1b[0m \x1b[90m08-21 18:00:00 [vllm_omni/metrics/stats.py:672]\x1b[0m '));

@@ -1,7 +1,7 @@
 // A small, strict reader of the simulator's log output for its tests: it is not the
 // product's parser (server/core/log), only enough to read back what the simulator
 // wrote and to notice anything malformed (a table cut off, a row of the wrong width).
-// Also holds the relation checks of metric-semantics.md applied to printed tables.
+// Also holds the relation checks of docs/formats.md#stage-fields applied to printed tables.
 
 export type TableCell =
   | { readonly kind: 'num'; readonly value: number; readonly n?: number }
@@ -124,7 +124,7 @@ export function e2eMs(log: ReadLog, requestId: string): number {
 
 const TOL = 0.0015; // one unit of the 3rd printed decimal, plus float noise
 
-/** Every relation of metric-semantics.md that a printed stage table must obey. Returns violations. */
+/** Every relation of docs/formats.md#stage-fields that a printed stage table must obey. Returns violations. */
 export function stageTableViolations(t: LogTable, e2eTotalMs: number): string[] {
   const bad: string[] = [];
   const say = (col: string, what: string): void => {

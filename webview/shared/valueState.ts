@@ -1,6 +1,5 @@
 // How a value is shown: a number, or one of the states that are not numbers, each with a
-// distinct look and an explanation on hover (metric-semantics.md, "Not measured is not
-// zero"). DOM-free: the views only copy `text`, `state` and `title` into elements.
+// distinct look and an explanation on hover (docs/formats.md#values-and-their-states). DOM-free: the views only copy `text`, `state` and `title` into elements.
 import type { RequestStage } from '../../server/protocol';
 import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';

@@ -113,8 +113,8 @@ export class FindingsBuilder {
   /**
    * Offline Omni.generate builds one aggregator per prompt with one shared start: each
    * [Overall Summary] says e2e_requests 1, and its wall time runs from the shared start, so it
-   * is longer than the prompt's own E2E and grows with finishing order (formats reference,
-   * "Newer than everything below", 7). Served requests have their own start: wall = E2E.
+   * is longer than the prompt's own E2E and grows with finishing order (docs/formats.md#numbers-that-lie-in-known-ways,
+   * offline overall summaries). Served requests have their own start: wall = E2E.
    */
   private checkOverallSummary(request: AnalyzedRequest): void {
     const overall = request.overallSummary;

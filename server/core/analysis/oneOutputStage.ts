@@ -1,5 +1,5 @@
 // Under Model Runner V2 with async chunk, a non-final autoregressive stage (the Qwen3-TTS
-// talker) emits one output, when it stops (metric-semantics.md; upstream's metrics design
+// talker) emits one output, when it stops (docs/formats.md#numbers-that-lie-in-known-ways; upstream's metrics design
 // doc). Its vllm_prefill_ms runs from first SCHEDULED to that one output, so it also covers
 // every decode step, and its vllm_decode_ms is a measured 0 (or, next to a downstream
 // stage's None, a hidden row). Detected from the numbers themselves, so that no view shows

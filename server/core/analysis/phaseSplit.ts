@@ -1,4 +1,4 @@
-// The per-request, per-stage phase split (metric-semantics.md): queued = input wait +
+// The per-request, per-stage phase split (docs/formats.md#stage-fields): queued = input wait +
 // ready queued, prefill, decode, TTFT. Values are taken from the stage's fields; absent
 // rows stay null ("hidden"), `None` stays null ("notMeasured"), and two documented
 // rules fill in or blank out values:

@@ -1,5 +1,5 @@
 // Whether a stage column is a diffusion stage. Roles are not in the log; diffusion
-// stages are recognised by the keys only they carry (formats §A.4), which are flattened
+// stages are recognised by the keys only they carry (docs/formats.md#diffusion-keys), which are flattened
 // into the stage's column and print `None` in the other stages' columns.
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';

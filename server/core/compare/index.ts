@@ -1,4 +1,4 @@
-// Comparing two runs (issue 6): pure, no I/O. Inputs are RunData (per-request samples of a
+// Comparing two runs: pure, no I/O. Inputs are RunData (per-request samples of a
 // log or session, and/or histograms of a scrape); the output is a ComparisonReport (see
 // types.ts, also the JSON schema), rules are checked against it, and it renders as a
 // terminal table or Markdown.

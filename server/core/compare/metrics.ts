@@ -1,5 +1,5 @@
 // The metrics a comparison covers, where each value of a request comes from, and how a
-// value that is not a number is counted instead (metric-semantics.md: not measured is
+// value that is not a number is counted instead (docs/formats.md#values-and-their-states: not measured is
 // not zero). One place, so the CLI rules, the tables and the editor view agree.
 import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName, SplitState } from '../analysis/types';
 import type { EdgeMetric, MetricId, StageMetric, UnknownReason } from './types';

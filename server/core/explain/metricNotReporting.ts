@@ -2,11 +2,11 @@
 // line is printed) but reads 0 while requests finish. Such a 0 is not a measurement; it
 // is a stats path that does not deliver. Known cases on vLLM-Omni:
 //  - per-stage `vllm:*` families (TTFT, ITL, e2e, prefill, tokens) with no samples while
-//    the pipeline-level `vllm_omni:*` families count finished requests (#4960, #5170);
-//  - a stage's TTFT histogram with no sample while its ITL histogram has some (#4960; the
+//    the pipeline-level `vllm_omni:*` families count finished requests (vllm-omni#4960, vllm-omni#5170);
+//  - a stage's TTFT histogram with no sample while its ITL histogram has some (vllm-omni#4960; the
 //    codec under talker first audio before the stats fix, seed 000);
 //  - KV-cache usage reading 0 on an engine that is running requests (the 1 s throttle in
-//    OmniSchedulerMixin.make_stats(), #4802).
+//    OmniSchedulerMixin.make_stats(), vllm-omni#4802).
 // The finding names the family, the evidence and the known causes; a view greys the
 // series out instead of plotting it as a real 0.
 import type { EngineSeries } from '../analysis/engineSeries';

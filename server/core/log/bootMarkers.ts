@@ -4,7 +4,7 @@
 //   api-server-start     `Starting vLLM API server ...`
 //   orchestrator-ready   vLLM-Omni's `[Orchestrator] All stages initialized successfully`
 //   engine-init-stage0   `Initializing a V1 LLM engine ...` naming `stage0_replica0`
-//                        (what the Timez-zx parser counts boots by, formats reference §G)
+//                        (what a third-party parser counts boots by, docs/formats.md#server-starts-inside-one-log)
 
 export const BOOT_MARKERS = ['api-server-version', 'api-server-start', 'orchestrator-ready', 'engine-init-stage0'] as const;
 export type BootMarkerName = (typeof BOOT_MARKERS)[number];

@@ -1,4 +1,4 @@
-// vLLM's periodic LoggingStatLogger line (formats reference §B.8, real-logs 09):
+// vLLM's periodic LoggingStatLogger line (docs/formats.md#engine-stats-lines, real-logs 09):
 //   Engine 000: Avg prompt throughput: 2549.0 tokens/s, Avg generation throughput: 2.4 tokens/s,
 //   Running: 8 reqs, Waiting: 2 reqs, GPU KV cache usage: 23.2%, Prefix cache hit rate: 0.0%
 // Newer vLLM appends `Preemptions: N` / `Deferred: N reqs`; any `Label: number unit` part is
@@ -45,21 +45,21 @@ function keyOf(label: string): string {
  */
 export function readPart(part: string): { label: string; number: string } | null {
   const colon = part.indexOf(':');
-  if (colon < 1 || part.charCodeAt(colon + 1) !== 32) return null;
+  if (colon < 1 || part.charCodeAt(colon + 1) !== 32 /* space */) return null;
   const label = part.slice(0, colon);
   if (!LABEL.test(label)) return null;
   const start = colon + 2;
   let i = start;
   if (part.charCodeAt(i) === 45 /* - */) i++;
   if (!isDigit(part.charCodeAt(i))) return null;
-  for (i++; isDigit(part.charCodeAt(i)) || part.charCodeAt(i) === 44; i++);
+  for (i++; isDigit(part.charCodeAt(i)) || part.charCodeAt(i) === 44 /* , */; i++);
   if (part.charCodeAt(i) === 46 /* . */ && isDigit(part.charCodeAt(i + 1))) for (i += 2; isDigit(part.charCodeAt(i)); i++);
   if (i < part.length && !UNIT.test(part.slice(i))) return null;
   return { label, number: part.slice(start, i) };
 }
 
 function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
+  return c >= 48 /* 0 */ && c <= 57 /* 9 */;
 }
 
 /** The engine stats in a message, or null when it is not such a line. */

@@ -1,8 +1,8 @@
-// The stats formats before the tables of PR #891 (Feb 2026), real-logs 06, 07, 08, 14:
+// The stats formats before the tables of vllm-omni#891 (Feb 2026), real-logs 06, 07, 08, 14:
 //   log_utils.py  `{'type': 'request_level_metrics', 'request_id': ..., 'stages': {0: {...}}}`
 //                 pprinted over several lines, every line with the log prefix
 //   omni.py       `[Summary] {'e2e_requests': 3, ...}`
-//   a summary dict printed on one line (issue 533)
+//   a summary dict printed on one line (vllm-omni#533)
 // The dict is collected until its brackets balance, then read with the tolerant Python
 // literal reader. Cut off, what was read is still emitted, with a problem naming the format.
 import type { LegacyDictRecord, LogHeader } from '../records';
@@ -74,7 +74,7 @@ export class LegacyDictCollector implements OpenRecord {
     // Lines without a log prefix continue a pasted dict only when they look like it.
     if (this.key === '') {
       const c = src.charCodeAt(a);
-      if (!(c === 32 || c === 39 || c === 34 || c === 125 || c === 93)) return REJECTED;
+      if (!(c === 32 /* space */ || c === 39 /* ' */ || c === 34 /* " */ || c === 125 /* } */ || c === 93 /* ] */)) return REJECTED;
     }
     return this.add(src.slice(a, b), lineNo);
   }
@@ -91,11 +91,11 @@ export class LegacyDictCollector implements OpenRecord {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (quote !== 0) {
-        if (c === 92) i++;
+        if (c === 92 /* \ */) i++;
         else if (c === quote) quote = 0;
-      } else if (c === 39 || c === 34) quote = c;
-      else if (c === 123 || c === 91 || c === 40) this.depth++;
-      else if (c === 125 || c === 93 || c === 41) {
+      } else if (c === 39 /* ' */ || c === 34 /* " */) quote = c;
+      else if (c === 123 /* { */ || c === 91 /* [ */ || c === 40 /* ( */) this.depth++;
+      else if (c === 125 /* } */ || c === 93 /* ] */ || c === 41 /* ) */) {
         this.depth--;
         if (this.depth === 0) {
           this.emit(true, null);

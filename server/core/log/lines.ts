@@ -54,7 +54,7 @@ export class ChunkDecoder {
       this.lastWasAscii = true;
       return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
     }
-    // The UTF-8 decoder drops a BOM only at the very start of the stream, as before.
+    // A BOM is not ASCII, so only this decoder sees one; it drops it only at the very start of the stream.
     this.decoder ??= new TextDecoder('utf-8', { ignoreBOM: this.started });
     this.started = true;
     const text = this.decoder.decode(chunk, { stream: true });
@@ -88,7 +88,6 @@ export interface LineSink {
  * optimized code (a double here deoptimized the line loop once per process).
  */
 const NOT_FOUND = 0x3fffffff;
-const CH_CR = 13;
 
 function find(src: string, needle: string, from: number): number {
   const i = src.indexOf(needle, from);
@@ -171,7 +170,7 @@ export class LineSplitter {
       }
       this.lineNo++;
       let end = nl;
-      if (end > pos && text.charCodeAt(end - 1) === CH_CR) end--;
+      if (end > pos && text.charCodeAt(end - 1) === 13 /* \r */) end--;
       if (end - pos > this.maxLineLength) {
         this.reportLong(end - pos);
         end = pos + this.maxLineLength;
@@ -198,7 +197,7 @@ export class LineSplitter {
 
   private finishPending(): void {
     this.lineNo++;
-    const contentLength = this.pendingRawLength - (this.pendingLastChar === CH_CR ? 1 : 0);
+    const contentLength = this.pendingRawLength - (this.pendingLastChar === 13 /* \r */ ? 1 : 0);
     let line = this.pending;
     if (contentLength > this.maxLineLength) {
       this.reportLong(contentLength);

@@ -1,4 +1,4 @@
-// The "Omni Metrics Summary" block of the unmerged PR #3069 (real-logs 12), which only a
+// The "Omni Metrics Summary" block of the unmerged vllm-omni#3069 (real-logs 12), which only a
 // server built from that branch prints:
 //   ============ Omni Metrics Summary ============
 //   Total E2E time (ms):                           137,337.674
@@ -7,7 +7,6 @@
 // Its `Label: value` lines are kept as a legacyDict record, keys snake_cased and prefixed
 // by their section (`overall_time_breakdown.stage_0_queue_wait_time_ms`).
 import type { LegacyDictRecord, LogHeader } from '../records';
-import { scanNumber } from './cells';
 import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
 import { detach, isSafeKey } from './strings';
 
@@ -55,7 +54,7 @@ export function sectionTitle(text: string): string | null {
   while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null; // `.` of the old pattern
+    if (c === 10 /* \n */ || c === 13 /* \r */ || c === 0x2028 /* U+2028 */ || c === 0x2029 /* U+2029 */) return null; // a title never spans a line terminator (what `.` of a regular expression excludes)
   }
   return text.slice(start, end);
 }
@@ -94,7 +93,7 @@ export class MetricsSummaryCollector implements OpenRecord {
     if (entry !== null) {
       const key = (this.section === '' ? '' : `${this.section}.`) + snakeCase(entry[1] as string);
       const raw = entry[2] as string;
-      const n = scanNumber(raw, 0, raw.length);
+      const n = this.ctx.cells.exactNumber(raw, 0, raw.length);
       if (this.count < MAX_VALUES && isSafeKey(key)) {
         this.count++;
         this.values[detach(key)] = Number.isNaN(n) ? detach(raw) : n;

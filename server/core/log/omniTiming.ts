@@ -1,9 +1,9 @@
-// The one-line `[OmniTiming]` record (formats reference §B.6):
+// The one-line `[OmniTiming]` record (docs/formats.md#the-omnitiming-line):
 //   [OmniTiming] req=<rid> [response=.. turn=.. reason=..] total=1.40s [preprocess=0.01s]
 //     engine=1.39s stages=[0:1.23s,1:1.30s] [transfers=[0->1=1.20ms,..]] [ar2diffusion=1.23ms]
-// The unmerged #3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
+// The unmerged vllm-omni#3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
 import type { OmniTimingRecord, OmniTimingStage, OmniTimingTransfer } from '../records';
-import { scanEnd, scanNumberPrefix } from './cells';
+import type { CellScanner } from './cells';
 import { detach, isSafeKey, smallInt } from './strings';
 
 export const OMNI_TIMING_TAG = '[OmniTiming]';
@@ -19,9 +19,9 @@ const NO_TRANSFERS: readonly OmniTimingTransfer[] = Object.freeze([]);
 const NO_EXTRA: Readonly<Record<string, string>> = Object.freeze({});
 
 /** A printed duration in the requested unit; `s`/`ms` suffixes convert, no suffix means that unit. */
-function duration(text: string, unit: 's' | 'ms', a = 0, b = text.length): number | null {
-  let v = scanNumberPrefix(text, a, b);
-  let end = scanEnd();
+function duration(numbers: CellScanner, text: string, unit: 's' | 'ms', a = 0, b = text.length): number | null {
+  let v = numbers.numberPrefix(text, a, b);
+  let end = numbers.end;
   if (Number.isNaN(v)) {
     const special = /^(-?inf|nan)/.exec(text.slice(a, b));
     if (special === null) return null;
@@ -38,19 +38,19 @@ function duration(text: string, unit: 's' | 'ms', a = 0, b = text.length): numbe
 }
 
 /** `0:1.23s` or `0:thinker=0.22s` in text[a, b). */
-function stageItem(text: string, a: number, b: number): OmniTimingStage | null {
+function stageItem(numbers: CellScanner, text: string, a: number, b: number): OmniTimingStage | null {
   const colon = indexIn(text, 58 /* : */, a, b);
   if (colon === -1) return null;
   const id = smallInt(text, a, colon);
   if (id === null) return null;
   const eq = indexIn(text, 61 /* = */, colon + 1, b);
-  const seconds = duration(text, 's', eq === -1 ? colon + 1 : eq + 1, b);
+  const seconds = duration(numbers, text, 's', eq === -1 ? colon + 1 : eq + 1, b);
   if (seconds === null) return null;
   return { stageId: id, label: eq === -1 ? null : detach(text.slice(colon + 1, eq)), seconds };
 }
 
 /** `0->1=1.20ms` in text[a, b). */
-function transferItem(text: string, a: number, b: number): OmniTimingTransfer | null {
+function transferItem(numbers: CellScanner, text: string, a: number, b: number): OmniTimingTransfer | null {
   // The first `-` of the item must open `->`: any other `-` before it would fail smallInt anyway.
   const arrow = indexIn(text, 45 /* - */, a, b);
   if (arrow === -1 || text.charCodeAt(arrow + 1) !== 62 /* > */) return null;
@@ -58,7 +58,7 @@ function transferItem(text: string, a: number, b: number): OmniTimingTransfer | 
   if (eq === -1) return null;
   const fromStage = smallInt(text, a, arrow);
   const toStage = smallInt(text, arrow + 2, eq);
-  const ms = duration(text, 'ms', eq + 1, b);
+  const ms = duration(numbers, text, 'ms', eq + 1, b);
   return fromStage === null || toStage === null || ms === null ? null : { fromStage, toStage, ms };
 }
 
@@ -70,7 +70,7 @@ function indexIn(text: string, c: number, a: number, b: number): number {
 
 /** The items of `[x,y,...]` in text[a, b), read in place; false when it is not such a list. */
 function eachItem(text: string, a: number, b: number, read: (a: number, b: number) => boolean): boolean {
-  if (text.charCodeAt(a) !== 91 || text.charCodeAt(b - 1) !== 93) return false;
+  if (text.charCodeAt(a) !== 91 /* [ */ || text.charCodeAt(b - 1) !== 93 /* ] */) return false;
   let ok = true;
   let from = a + 1;
   const end = b - 1;
@@ -93,7 +93,7 @@ function partEnd(message: string, p: number): number {
   if (open === -1 || open > space) return space; // most parts: `key=value`
   // `stages=[...]`: one bracket pair, then a space or the end.
   const close = message.indexOf(']', open);
-  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32)) {
+  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32 /* space */)) {
     const nested = message.indexOf('[', open + 1);
     if (nested === -1 || nested > close) return close + 1;
   }
@@ -101,15 +101,16 @@ function partEnd(message: string, p: number): number {
   let q = p;
   for (; q < n; q++) {
     const c = message.charCodeAt(q);
-    if (c === 91) depth++;
-    else if (c === 93 && depth > 0) depth--;
-    else if (c === 32 && depth === 0) break;
+    if (c === 91 /* [ */) depth++;
+    else if (c === 93 /* ] */ && depth > 0) depth--;
+    else if (c === 32 /* space */ && depth === 0) break;
   }
   return q;
 }
 
 /** Reads the part of an `[OmniTiming]` message after the tag, in place. Never throws. */
-export function parseOmniTiming(message: string): OmniTimingParts {
+/** The record in `message`; `numbers` reads its durations. */
+export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimingParts {
   const n = message.length;
   let p = message.indexOf(OMNI_TIMING_TAG);
   p = p === -1 ? 0 : p + OMNI_TIMING_TAG.length;
@@ -124,7 +125,7 @@ export function parseOmniTiming(message: string): OmniTimingParts {
   const transfers: OmniTimingTransfer[] = [];
 
   while (p < n) {
-    while (p < n && message.charCodeAt(p) === 32) p++;
+    while (p < n && message.charCodeAt(p) === 32 /* space */) p++;
     if (p >= n) break;
     const q = partEnd(message, p);
     const eq = message.indexOf('=', p);
@@ -137,27 +138,27 @@ export function parseOmniTiming(message: string): OmniTimingParts {
           requestId = message.slice(v, q); // copied by the identity cache when kept
           break;
         case 'total':
-          understood = (totalS = duration(message, 's', v, q)) !== null;
+          understood = (totalS = duration(numbers, message, 's', v, q)) !== null;
           break;
         case 'preprocess':
-          understood = (preprocessS = duration(message, 's', v, q)) !== null;
+          understood = (preprocessS = duration(numbers, message, 's', v, q)) !== null;
           break;
         case 'engine':
-          understood = (engineS = duration(message, 's', v, q)) !== null;
+          understood = (engineS = duration(numbers, message, 's', v, q)) !== null;
           break;
         case 'ar2diffusion':
-          understood = (ar2diffusionMs = duration(message, 'ms', v, q)) !== null;
+          understood = (ar2diffusionMs = duration(numbers, message, 'ms', v, q)) !== null;
           break;
         case 'stages':
           understood = eachItem(message, v, q, (a, b) => {
-            const stage = stageItem(message, a, b);
+            const stage = stageItem(numbers, message, a, b);
             if (stage !== null) stages.push(stage);
             return stage !== null;
           });
           break;
         case 'transfers':
           understood = eachItem(message, v, q, (a, b) => {
-            const transfer = transferItem(message, a, b);
+            const transfer = transferItem(numbers, message, a, b);
             if (transfer !== null) transfers.push(transfer);
             return transfer !== null;
           });

@@ -1,8 +1,8 @@
-// What the multi-line readers (tables, legacy dicts, the #3069 summary block) share with
+// What the multi-line readers (tables, legacy dicts, the vllm-omni#3069 summary block) share with
 // the stream parser: where finished records go, the shared interning state, and the
 // contract of a record that is still being read.
 import type { LogHeader, LogRecord } from '../records';
-import type { TextCells } from './cells';
+import type { CellScanner, TextCells } from './cells';
 import type { ColumnReaders } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
 import type { Interner } from './strings';
@@ -13,12 +13,33 @@ export interface RecordSink {
   problem(line: number, message: string): void;
 }
 
-/** The decoded piece being read, and its bytes when it is ASCII (lines.ts, LineSink.asciiBytes). */
-export interface AsciiPiece {
-  text: string;
-  bytes: Uint8Array | null;
+/**
+ * The decoded piece being read, and its bytes when it is ASCII (lines.ts, LineSink.asciiBytes).
+ * A reader may read a line's bytes instead of its string only when the line lies in this
+ * piece: bytesOf and viewOf answer that (strings are compared as objects, never by content).
+ */
+export class AsciiPiece {
+  private text = '';
+  private bytes: Uint8Array | null = null;
   /** A view over `bytes` (asciiWords.ts), null with them. */
-  view: DataView | null;
+  private view: DataView | null = null;
+
+  /** The piece now read: `bytes` when `text` was decoded from ASCII bytes (byte i is character i), else null. */
+  set(text: string, bytes: Uint8Array | null): void {
+    this.text = text;
+    this.bytes = bytes;
+    this.view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** The bytes of `src` when it is this piece and the piece is ASCII; else null (read the string). */
+  bytesOf(src: string): Uint8Array | null {
+    return src === this.text ? this.bytes : null;
+  }
+
+  /** A view over the bytes of `src` when it is this piece and the piece is ASCII; else null. */
+  viewOf(src: string): DataView | null {
+    return src === this.text ? this.view : null;
+  }
 }
 
 export interface ParseContext {
@@ -26,11 +47,13 @@ export interface ParseContext {
   /** Field names, column headers. */
   readonly names: Interner;
   readonly texts: TextCells;
+  /** Reads cells and numbers; what a read found stays on it until the next read (cells.ts). */
+  readonly cells: CellScanner;
   /** Column readers of finished tables (tableBuilder.ts). */
   readonly columnReaders: ColumnReaders;
   readonly schemaRoot: FieldSchema;
   readonly identities: IdentityCache;
-  /** Readers may scan `bytes` instead of a string `src` when `src === ascii.text`. */
+  /** The piece being read: readers ask it for a line's bytes (AsciiPiece.bytesOf, viewOf). */
   readonly ascii: AsciiPiece;
   /** Read the rows of [Overall Summary] tables (false: the record is still emitted, with no fields). */
   readonly overallSummaryFields: boolean;

@@ -17,12 +17,10 @@
 import type { LogHeader } from '../records';
 import { AsciiWords } from './asciiWords';
 import { detach } from './strings';
-import { MAX_CALL_SITE_LENGTH, TIMESTAMP_LENGTH, isTimestampAt, type ScannedPrefix } from './prefix';
+import { isTimestampAt, type ScannedPrefix } from './prefix';
+import { MAX_CALL_SITE_LINE_DIGITS, TIMESTAMP_LENGTH } from './prefixLimits';
 
 const MAX_SHAPES = 4;
-const MAX_LINE_DIGITS = 9;
-const CH_SPACE = 32;
-const CH_CLOSE = 93; // ]
 
 /** The fixed parts of a prefix: `<head>MM-DD HH:MM:SS [file:<digits>] `. */
 interface PrefixShape {
@@ -117,17 +115,18 @@ function readShape(shape: PrefixShape, src: string, view: DataView, start: numbe
     if (!isTimestampAt(src, timestampStart)) return null;
     timestamp = src.slice(timestampStart, timestampStart + TIMESTAMP_LENGTH);
   }
-  if (view.getUint8(timestampStart + TIMESTAMP_LENGTH) !== CH_SPACE || !shape.site.occursAt(view, siteStart)) return null;
+  if (view.getUint8(timestampStart + TIMESTAMP_LENGTH) !== 32 /* space */ || !shape.site.occursAt(view, siteStart)) return null;
   let fileLine = 0;
   let d = digitsStart;
-  for (; d < end && d - digitsStart <= MAX_LINE_DIGITS; d++) {
+  for (; d < end && d - digitsStart <= MAX_CALL_SITE_LINE_DIGITS; d++) {
     const c = view.getUint8(d);
-    if (c < 48 || c > 57) break;
-    fileLine = fileLine * 10 + (c - 48);
+    if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
+    fileLine = fileLine * 10 + (c - 48 /* 0 */);
   }
   const digits = d - digitsStart;
-  if (digits === 0 || digits > MAX_LINE_DIGITS || d >= end || view.getUint8(d) !== CH_CLOSE || d - siteStart - 1 > MAX_CALL_SITE_LENGTH) return null;
-  if (d + 1 < end && view.getUint8(d + 1) !== CH_SPACE) return null;
+  // The file is the shape's, which the scanner read: within MAX_CALL_SITE_PATH already.
+  if (digits === 0 || digits > MAX_CALL_SITE_LINE_DIGITS || d >= end || view.getUint8(d) !== 93 /* ] */) return null;
+  if (d + 1 < end && view.getUint8(d + 1) !== 32 /* space */) return null;
   return {
     level: shape.level,
     timestamp,

@@ -49,7 +49,7 @@ class Reader {
     const t = this.text;
     while (this.pos < t.length) {
       const c = t.charCodeAt(this.pos);
-      if (c === 32 || c === 10 || c === 9 || c === 13) this.pos++;
+      if (c === 32 /* space */ || c === 10 /* \n */ || c === 9 /* \t */ || c === 13 /* \r */) this.pos++;
       else break;
     }
   }
@@ -91,7 +91,7 @@ class Reader {
       this.value(child, depth + 1);
       const c = this.peek();
       if (c === 44 /* , */) this.pos++;
-      else if (c !== 125) this.fail();
+      else if (c !== 125 /* } */) this.fail();
     }
   }
 
@@ -104,7 +104,7 @@ class Reader {
       }
       this.value(path === '' ? String(i) : `${path}.${i}`, depth + 1);
       const c = this.peek();
-      if (c === 44) this.pos++;
+      if (c === 44 /* , */) this.pos++;
       else if (c !== close) this.fail();
     }
   }
@@ -112,13 +112,13 @@ class Reader {
   /** A string (adjacent literals joined, as Python does), number or name. */
   private scalar(): number | string {
     const c = this.peek();
-    if (c === 39 || c === 34) {
+    if (c === 39 /* ' */ || c === 34 /* " */) {
       let s = this.string();
       // pprint splits long strings into adjacent literals.
       for (;;) {
         this.skipSpace();
         const next = this.text.charCodeAt(this.pos);
-        if (next !== 39 && next !== 34) return s;
+        if (next !== 39 /* ' */ && next !== 34 /* " */) return s;
         s += this.string();
       }
     }
@@ -162,7 +162,7 @@ class Reader {
         this.pos++;
         return out;
       }
-      if (c === 10) break; // a Python string literal does not span lines
+      if (c === 10 /* \n */) break; // a Python string literal does not span lines
       if (c === 92 /* \ */) {
         out += t.slice(from, this.pos);
         const e = t.charAt(this.pos + 1);

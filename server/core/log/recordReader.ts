@@ -2,7 +2,7 @@
 // prefix, or read as the start of a record (a lead-in, a title, an [OmniTiming] line, an
 // engine-stats line, a boot marker, a legacy dict), or ignored.
 //
-// Grouping (formats reference §B.2): vLLM writes one log record at once, every line with
+// Grouping (docs/formats.md#records-how-lines-group): vLLM writes one log record at once, every line with
 // the same prefix (process, level, timestamp, call site), and a process's records never
 // interleave with each other, only with other processes' lines. So:
 //  - at most one record is open per process; a line of that process with another prefix,
@@ -20,7 +20,7 @@
 // line of an ASCII piece that does not continue it has its prefix read against the shapes
 // of earlier prefixes (prefixTemplates.ts) before the scanner is asked.
 import type { LogHeader, LogRecord, ParseProblem } from '../records';
-import { TextCells } from './cells';
+import { CellScanner, TextCells } from './cells';
 import { bootMarkerOf } from './bootMarkers';
 import { parseEngineStats } from './engineStats';
 import { FieldSchema } from './fieldSchema';
@@ -28,10 +28,10 @@ import { LegacyDictCollector, legacyStartOf } from './legacyDict';
 import { LINE_HAS_CARET, LINE_HAS_CR, LINE_HAS_ESC, type LineSink } from './lines';
 import { MetricsSummaryCollector, isMetricsSummaryStart } from './metricsSummary';
 import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
-import { CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
+import { AsciiPiece, CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
-import { CH_PIPE, CH_PLUS, Interner, detach, skipBlanks } from './strings';
+import { Interner, detach, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
@@ -76,10 +76,11 @@ export class RecordReader implements LineSink, RecordSink {
       sink: this,
       names: new Interner(),
       texts: new TextCells(),
+      cells: new CellScanner(),
       columnReaders: new ColumnReaders(),
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
-      ascii: { text: '', bytes: null, view: null },
+      ascii: new AsciiPiece(),
       overallSummaryFields,
     };
   }
@@ -95,9 +96,7 @@ export class RecordReader implements LineSink, RecordSink {
 
   // LineSink
   asciiBytes(text: string, bytes: Uint8Array | null): void {
-    this.ctx.ascii.text = text;
-    this.ctx.ascii.bytes = bytes;
-    this.ctx.ascii.view = bytes === null ? null : new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.ctx.ascii.set(text, bytes);
     if (bytes === null) this.prefixMatch.release();
   }
 
@@ -108,7 +107,7 @@ export class RecordReader implements LineSink, RecordSink {
       if (
         raw !== null &&
         (flags & (LINE_HAS_CR | LINE_HAS_CARET)) === 0 &&
-        this.prefixMatch.matches(raw, src, start, end, src === this.ctx.ascii.text ? this.ctx.ascii.view : null)
+        this.prefixMatch.matches(raw, src, start, end, this.ctx.ascii.viewOf(src))
       ) {
         const bodyStart = start + raw.length;
         if ((flags & LINE_HAS_ESC) === 0 || !hasEsc(src, bodyStart, end)) {
@@ -120,8 +119,9 @@ export class RecordReader implements LineSink, RecordSink {
         }
       }
     }
-    if (flags === 0 && src === this.ctx.ascii.text && this.ctx.ascii.view !== null) {
-      const prefix = this.templates.read(src, this.ctx.ascii.view, start, end);
+    const view = flags === 0 ? this.ctx.ascii.viewOf(src) : null;
+    if (view !== null) {
+      const prefix = this.templates.read(src, view, start, end);
       if (prefix !== null) {
         const key = src.slice(start, start + prefix.messageStart);
         const info = this.prefixInfo(prefix);
@@ -211,7 +211,7 @@ export class RecordReader implements LineSink, RecordSink {
       return;
     }
     const c = message.charCodeAt(first);
-    if (c === CH_PIPE || c === CH_PLUS) {
+    if (c === 124 /* | */ || c === 43 /* + */) {
       const table = this.startTable(origin, lineNo);
       if (table.feed(message, 0, message.length, lineNo) === FINISHED) this.forget(table);
       return;
@@ -253,7 +253,7 @@ export class RecordReader implements LineSink, RecordSink {
   }
 
   private omniTiming(origin: Origin, message: string, lineNo: number): void {
-    const t = parseOmniTiming(message);
+    const t = parseOmniTiming(message, this.ctx.cells);
     let id = t.requestId;
     if (id === null || id === '') {
       id = UNTITLED_REQUEST_ID;

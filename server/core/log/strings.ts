@@ -2,6 +2,11 @@
 // V8 represents a slice of 13+ characters as a view into its parent string, so a request
 // id sliced out of a 1 MB decoded chunk would keep the whole chunk alive. Everything a
 // record keeps goes through `detach` (or an `Interner`, which detaches once per value).
+//
+// Character codes are written one way in server/core/log: the number, then the character
+// in a comment (`c === 124 /* | */`, `32 /* space */`), never a named constant or a
+// `charCodeAt` of a literal: the hot loops stay free of imported bindings, and every
+// comparison reads the same.
 
 const MIN_SLICE_VIEW = 13;
 
@@ -32,10 +37,6 @@ export function snippet(s: string, max = 80): string {
   return detach(s.length <= max ? s : s.slice(0, max) + '…');
 }
 
-export const CH_TAB = 9;
-export const CH_SPACE = 32;
-export const CH_PLUS = 43;
-export const CH_PIPE = 124;
 
 /**
  * Whether `s` occurs in `src` at `pos`. Same as src.startsWith(s, pos), which V8 runs
@@ -49,7 +50,7 @@ export function occursAt(src: string, pos: number, s: string): boolean {
 export function skipBlanks(src: string, a: number, b: number): number {
   while (a < b) {
     const c = src.charCodeAt(a);
-    if (c !== CH_SPACE && c !== CH_TAB) break;
+    if (c !== 32 /* space */ && c !== 9 /* \t */) break;
     a++;
   }
   return a;
@@ -59,7 +60,7 @@ export function skipBlanks(src: string, a: number, b: number): number {
 export function trimBlanksEnd(src: string, a: number, b: number): number {
   while (b > a) {
     const c = src.charCodeAt(b - 1);
-    if (c !== CH_SPACE && c !== CH_TAB) break;
+    if (c !== 32 /* space */ && c !== 9 /* \t */) break;
     b--;
   }
   return b;
@@ -76,8 +77,8 @@ export function smallInt(text: string, a: number, b: number): number | null {
   let n = 0;
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return null;
-    n = n * 10 + (c - 48);
+    if (c < 48 /* 0 */ || c > 57 /* 9 */) return null;
+    n = n * 10 + (c - 48 /* 0 */);
   }
   return n;
 }

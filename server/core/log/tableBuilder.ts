@@ -1,4 +1,4 @@
-// One stats table, read line by line (formats reference §B.3, checklist I.3-I.5):
+// One stats table, read line by line (docs/formats.md#tables):
 //   [Title [k=v]]            (after an optional empty "\n%s" lead-in line)
 //   +-------+-----+          top border
 //   | Field | 0   |          header: `Field | Value`, `Field | 0 | 1 | 1_2`, `Field | 0->1`
@@ -15,7 +15,7 @@ import type {
   TransferEdge,
 } from '../records';
 import { BLANK, type FieldMap } from '../values';
-import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON, commonCell, parseCell, plainNumberCellEnd, readCommonCellBytes, scanEnd, scannedNumber } from './cells';
+import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON } from './cells';
 import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
@@ -27,7 +27,7 @@ import {
   type OpenRecord,
   type ParseContext,
 } from './openRecord';
-import { CH_PIPE, CH_PLUS, CH_SPACE, detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
+import { detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
 const AWAIT_TITLE = 0;
@@ -71,10 +71,10 @@ function predictedNameCellEnd(src: string, a: number, b: number, view: DataView 
     const words = predicted.rowCellWords;
     if (view !== null && words !== null ? a + words.length <= b && words.occursAt(view, a) : occursAt(src, a, known)) return a + known.length - 1;
   }
-  if (src.charCodeAt(a + 1) !== CH_SPACE || !occursAt(src, a + 2, predicted.name)) return -1;
+  if (src.charCodeAt(a + 1) !== 32 /* space */ || !occursAt(src, a + 2, predicted.name)) return -1;
   let i = a + 2 + predicted.name.length;
-  while (src.charCodeAt(i) === CH_SPACE) i++;
-  if (src.charCodeAt(i) !== CH_PIPE) return -1;
+  while (src.charCodeAt(i) === 32 /* space */) i++;
+  if (src.charCodeAt(i) !== 124 /* | */) return -1;
   if (i - a < MAX_ROW_CELL) {
     predicted.rowCell = detach(src.slice(a, i + 1));
     predicted.rowCellWords = AsciiWords.of(predicted.rowCell);
@@ -138,14 +138,14 @@ export class TableBuilder implements OpenRecord {
     a = skipBlanks(src, a, b);
     if (a === b) return this.emptyLine();
     const c = src.charCodeAt(a);
-    if (c === CH_PIPE) {
+    if (c === 124 /* | */) {
       if (this.state === BODY && this.skipRows) {
         this.rowCount++;
         return CONSUMED;
       }
       return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
     }
-    if (c === CH_PLUS) return this.border(lineNo);
+    if (c === 43 /* + */) return this.border(lineNo);
     if (this.state === AWAIT_TITLE) {
       const title = parseTitle(src.slice(a, b), this.ctx.identities);
       return title === null ? REJECTED : this.startTitle(title, lineNo);
@@ -237,12 +237,11 @@ export class TableBuilder implements OpenRecord {
 
   /** A `|` line: src[a] is `|`, b is the end without trailing blanks. */
   private row(src: string, a: number, b: number, lineNo: number): FeedResult {
-    if (this.state === BODY && src.charCodeAt(b - 1) === CH_PIPE) {
+    if (this.state === BODY && src.charCodeAt(b - 1) === 124 /* | */) {
       // Fast path: the row most likely is the one that followed the previous row last time.
       const predicted = this.rowSchema.lastChild;
       if (predicted !== null) {
-        const ascii = this.ctx.ascii;
-        const nameEnd = predictedNameCellEnd(src, a, b, ascii.text === src ? ascii.view : null, predicted);
+        const nameEnd = predictedNameCellEnd(src, a, b, this.ctx.ascii.viewOf(src), predicted);
         if (nameEnd !== -1) {
           this.rowSchema = predicted;
           this.rowCount++;
@@ -256,7 +255,7 @@ export class TableBuilder implements OpenRecord {
       this.startUntitled(lineNo);
       this.state = TITLED;
     }
-    if (b - a < 2 || src.charCodeAt(b - 1) !== CH_PIPE) {
+    if (b - a < 2 || src.charCodeAt(b - 1) !== 124 /* | */) {
       // A row cut short (the log was truncated, or another writer interrupted it): its
       // last value may be missing digits, so it is not read.
       this.partialRowLine = lineNo;
@@ -357,40 +356,40 @@ export class TableBuilder implements OpenRecord {
     const columns = this.columns;
     const n = columns.length;
     let k = 0;
-    const ascii = this.ctx.ascii;
-    const bytes = ascii.text === src ? ascii.bytes : null;
+    const cells = this.ctx.cells;
+    const bytes = this.ctx.ascii.bytesOf(src);
     while (p < b - 1) {
       let i = p + 1;
-      if (bytes !== null) while (bytes[i] === CH_SPACE) i++;
-      else while (src.charCodeAt(i) === CH_SPACE) i++;
+      if (bytes !== null) while (bytes[i] === 32 /* space */) i++;
+      else while (src.charCodeAt(i) === 32 /* space */) i++;
       let q: number;
       const column = k < n ? (columns[k] as ColumnReader) : null;
       if (bytes !== null && column !== null) {
-        q = plainNumberCellEnd(bytes, i, b);
+        q = cells.plainNumberCellEnd(bytes, i, b);
         if (q !== -1) {
-          column.addNumber(name, scannedNumber());
+          column.addNumber(name, cells.number);
           k++;
           p = q;
           continue;
         }
       }
-      if (src.charCodeAt(i) === CH_PIPE) {
+      if (src.charCodeAt(i) === 124 /* | */) {
         // A blank cell: printed, with nothing in it (not a hidden row, not None).
         q = i;
         column?.addCell(name, BLANK);
       } else {
         // Plain numbers, (n=N) and None of ASCII pieces from the bytes; anything else (and
         // every cell of a piece that is not ASCII) through parseCell.
-        const kind = bytes === null ? NOT_COMMON : readCommonCellBytes(bytes, i, b);
+        const kind = bytes === null ? NOT_COMMON : cells.commonCellBytes(bytes, i, b);
         if (kind === COMMON_NUMBER) {
-          q = scanEnd();
-          column?.addNumber(name, scannedNumber());
+          q = cells.end;
+          column?.addNumber(name, cells.number);
         } else if (kind === COMMON_CELL) {
-          q = scanEnd();
-          column?.addCell(name, commonCell());
+          q = cells.end;
+          column?.addCell(name, cells.cell);
         } else {
           q = src.indexOf('|', i);
-          const cell = parseCell(src, p + 1, q, this.ctx.texts);
+          const cell = cells.parseCell(src, p + 1, q, this.ctx.texts);
           if (column !== null) {
             if (cell === undefined) column.addCell(name, BLANK);
             else if (typeof cell === 'number') column.addNumber(name, cell);

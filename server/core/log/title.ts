@@ -1,4 +1,4 @@
-// Table titles (formats reference §B.3/§B.4): `[Overall Summary]`,
+// Table titles (docs/formats.md#table-titles): `[Overall Summary]`,
 // `[StageRequestStats [request_id=r]]`, duplex `[... [request_id=r response=x turn=2 reason=y]]`,
 // `[<title>] <empty>` for a table without rows, and the maintainers' markdown headings
 // (`#### StageRequestStats`, real-logs 13).
@@ -121,10 +121,10 @@ export function parseMarkdownTitle(message: string): TableTitle | null {
 /** The heading's text after `from`, without trailing spaces; null when it holds a line break. */
 function headingText(message: string, from: number): string | null {
   let end = message.length;
-  while (end > from && message.charCodeAt(end - 1) === 32) end--;
+  while (end > from && message.charCodeAt(end - 1) === 32 /* space */) end--;
   for (let i = from; i < end; i++) {
     const c = message.charCodeAt(i);
-    if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) return null;
+    if (c === 10 /* \n */ || c === 13 /* \r */ || c === 0x2028 /* U+2028 */ || c === 0x2029 /* U+2029 */) return null;
   }
   return message.slice(from, end);
 }
@@ -134,7 +134,7 @@ function titleFromInner(inner: string, empty: boolean, markdown: boolean, identi
   let name = inner;
   let identity: RecordIdentity | null = null;
   if (open !== -1) {
-    if (inner.charCodeAt(inner.length - 1) !== 93) return null;
+    if (inner.charCodeAt(inner.length - 1) !== 93 /* ] */) return null;
     name = inner.slice(0, open);
     const text = inner.slice(open + 2, -1);
     identity = identities === undefined ? parseIdentity(text) : identities.parse(text);

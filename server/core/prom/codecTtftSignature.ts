@@ -1,5 +1,5 @@
 // Detects, from one /metrics scrape, the stats bug of builds without the codec TTFT fix
-// (metric-semantics.md "The codec TTFT signature", seed 000). With talker first audio,
+// (docs/formats.md#numbers-that-lie-in-known-ways, the codec TTFT signature). With talker first audio,
 // the codec stage's first real output is recorded as a decode step, so its vLLM
 // histograms get: no TTFT sample, an ITL measured from a last-token time of 0, a
 // negative prefill time and a decode time measured from a first-token time of 0.

@@ -1,5 +1,5 @@
-// Metric-name normalisation. vLLM-Omni renamed its prefix from `vllm:omni_` (PR #3576)
-// to `vllm_omni:` (PR #4396, 2026-06-18); servers of both ages are in the field, so
+// Metric-name normalisation. vLLM-Omni renamed its prefix from `vllm:omni_` (vllm-omni#3576)
+// to `vllm_omni:` (vllm-omni#4396, 2026-06-18); servers of both ages are in the field, so
 // everything downstream works on the canonical (new) spelling and keeps the original.
 import type { MetricFamily, ParsedExposition } from './model';
 

@@ -1,5 +1,5 @@
 // `vllm_omni:diffusion_preprocess_s` still gets a 0 s sample for a request whose model
-// has no pre-processor (metric-semantics.md, seed 004), so a histogram full of "fast"
+// has no pre-processor (docs/formats.md#numbers-that-lie-in-known-ways, diffusion zeros), so a histogram full of "fast"
 // pre-processing may really be "no pre-processor". A 0 lands in the first bucket
 // (le=0.001 s), which also holds genuinely fast runs: the first-bucket count is an upper
 // bound on such zeros, and that is all the buckets can tell.

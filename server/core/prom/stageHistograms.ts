@@ -12,7 +12,7 @@ import { pushAll } from '../arrays';
 
 /** Canonical names of the histograms with per-stage (or pipeline) latency meaning. */
 export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
-  // Upstream vLLM, relabelled by vLLM-Omni with stage/replica (formats C.3).
+  // Upstream vLLM, relabelled by vLLM-Omni with stage/replica (docs/formats.md#vllm-families).
   'vllm:time_to_first_token_seconds',
   'vllm:request_queue_time_seconds',
   'vllm:request_prefill_time_seconds',
@@ -22,7 +22,7 @@ export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
   'vllm:time_per_output_token_seconds', // older vLLM name of the ITL histogram
   'vllm:request_time_per_output_token_seconds',
   'vllm:e2e_request_latency_seconds',
-  // vLLM-Omni (formats C.2).
+  // vLLM-Omni (docs/formats.md#vllm-omni-families).
   'vllm_omni:e2e_request_latency_s',
   'vllm_omni:request_queue_wait_s',
   'vllm_omni:stage_gen_time_s',

@@ -225,7 +225,7 @@ const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
 const ITL_FAMILIES = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
 
 /**
- * The codec TTFT signature (metric-semantics.md, seed 000) on Prometheus rows: a
+ * The codec TTFT signature (docs/formats.md#numbers-that-lie-in-known-ways) on Prometheus rows: a
  * (stage, replica) whose TTFT counter is 0 since its server started while it has
  * inter-token latencies. An ITL needs an earlier token of the same request, which a
  * correct build records as a TTFT. The since-start totals are used, so a quiet window

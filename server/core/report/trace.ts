@@ -26,7 +26,8 @@ import { timelineOf } from '../analysis/timeline';
 import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } from '../analysis/types';
 import { numberOf } from '../values';
 import { ByteChunks } from './traceBytes';
-import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRACE_CATEGORY, TRANSFER_PARTS, TRANSFER_RULE_AFTER, TRANSFER_RULE_ARRIVAL, traceMetadata, type Phase } from './traceMetadata';
+import { TraceEventWriter, argKey, constantArg, type ConstantArg } from './traceEvents';
+import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRANSFER_PARTS, TRANSFER_RULE_AFTER, TRANSFER_RULE_ARRIVAL, traceMetadata, type Phase } from './traceMetadata';
 import type { PlacementRule, TraceRequests } from './tracePlacement';
 import { placeRequests } from './tracePlacement';
 
@@ -145,11 +146,6 @@ class Tracks {
   }
 }
 
-/** µs with at most 3 decimals (ns): log values are ms with 3 decimals, so this is exact for them. */
-function us(v: number): number {
-  return Math.round(v * 1000) / 1000;
-}
-
 const str = JSON.stringify;
 
 function metadataEvents(track: { readonly pid: number; readonly name: string; readonly sortIndex: number }): string {
@@ -174,46 +170,206 @@ function genTimeOf(stage: RequestStage): { ms: number; field: string } | null {
   return omni === undefined ? null : { ms: omni * 1000, field: 'omni_timing_stage_s' };
 }
 
-// Pieces of events and args, encoded once.
-const ID = ByteChunks.constant(',"id":"0x');
-const ARGS = ByteChunks.constant('","args":{');
-const END_ARGS = ByteChunks.constant('}}');
-const QUOTE_END_ARGS = ByteChunks.constant('"}}');
-const QUOTE = ByteChunks.constant('"');
-const END_ID = ByteChunks.constant('"}');
-const MS = ByteChunks.constant('"ms":');
-const COMMA_MS = ByteChunks.constant(',"ms":');
-const MEASURED = ByteChunks.constant(',"provenance":"measured"');
-const RECONSTRUCTED = ByteChunks.constant(',"provenance":"reconstructed"');
-const RULE = ByteChunks.constant(',"rule":"');
-const RULE_TEXT = ByteChunks.constant('","ruleText":');
-const INFERRED = ByteChunks.constant('","state":"inferred"');
-const REQUEST = ByteChunks.constant('"request":');
-const COLD = ByteChunks.constant(',"cold":true');
-const BOOT = ByteChunks.constant(',"boot":');
-const REPLICA = ByteChunks.constant(',"replica":');
-const DIFFUSION = ByteChunks.constant(',"kind":"diffusion"');
-const SPAN_GEN = ByteChunks.constant(',"span":"gen-time"');
-const SPAN_PHASES = ByteChunks.constant(',"span":"phases"');
-const GEN_MS = ByteChunks.constant(',"genTimeMs":');
-const PLACEMENT: Readonly<Record<PlacementRule, Uint8Array>> = {
-  'log-timestamp': ByteChunks.constant(',"placement":"log-timestamp"'),
-  'capture-time': ByteChunks.constant(',"placement":"capture-time"'),
-  sequential: ByteChunks.constant(',"placement":"sequential"'),
+// Args, encoded once.
+const REQUEST = argKey('request');
+const MS = argKey('ms');
+const BOOT = argKey('boot');
+const REPLICA = argKey('replica');
+const GEN_MS = argKey('genTimeMs');
+const GEN_FIELD = argKey('genTimeField');
+const RULE = argKey('rule');
+const RULE_TEXT = argKey('ruleText');
+const EDGE = argKey('edge');
+const SIZE = argKey('sizeKbytes');
+const SOURCE = argKey('source');
+const COLD = constantArg('cold', 'true');
+const MEASURED = constantArg('provenance', '"measured"');
+const RECONSTRUCTED = constantArg('provenance', '"reconstructed"');
+const INFERRED = constantArg('state', '"inferred"');
+const DIFFUSION = constantArg('kind', '"diffusion"');
+const SPAN_GEN = constantArg('span', '"gen-time"');
+const SPAN_PHASES = constantArg('span', '"phases"');
+const PLACEMENT: Readonly<Record<PlacementRule, ConstantArg>> = {
+  'log-timestamp': constantArg('placement', '"log-timestamp"'),
+  'capture-time': constantArg('placement', '"capture-time"'),
+  sequential: constantArg('placement', '"sequential"'),
 };
 
-/** Event heads: everything before `ts`, constant per (phase, process, name). */
-class Heads {
-  // name -> [b of pid 0, e of pid 0, b of pid 1, ...]; looked up per event, so no key is built.
-  private readonly byName = new Map<string, Uint8Array[]>();
+/** The slices of one request after another, as the header comment lays them out; counts what it wrote. */
+class RequestSlices {
+  readonly tracks = new Tracks();
+  readonly rules = new RuleKeys();
+  events = 0;
+  slices = 0;
+  private nextId = 1;
+  private request: AnalyzedRequest | null = null;
+  private arrival = 0;
+  private placed: PlacementRule = 'sequential';
 
-  of(ph: 'b' | 'e', pid: number, nameJson: string): Uint8Array {
-    let row = this.byName.get(nameJson);
-    if (row === undefined) this.byName.set(nameJson, (row = []));
-    const slot = pid * 2 + (ph === 'e' ? 1 : 0);
-    let bytes = row[slot];
-    if (bytes === undefined) row[slot] = bytes = ByteChunks.constant(`,\n{"ph":"${ph}","pid":${pid},"tid":${pid},"cat":"${TRACE_CATEGORY}","name":${nameJson},"ts":`);
-    return bytes;
+  constructor(private readonly w: TraceEventWriter) {}
+
+  /** All slices of `request`, placed at `arrival` (µs) by `placed`. */
+  write(request: AnalyzedRequest, arrival: number, placed: PlacementRule): void {
+    this.request = request;
+    this.arrival = arrival;
+    this.placed = placed;
+    this.e2e(request);
+    const stageEnds = this.stages(request);
+    for (const transfer of request.transfers) this.transfer(transfer, stageEnds);
+  }
+
+  /** The args every top slice of a request starts with. */
+  private requestArgs(): void {
+    const request = this.request as AnalyzedRequest;
+    this.w.string(REQUEST, request.requestId);
+    if (request.cold) this.w.constant(COLD);
+    this.w.constant(PLACEMENT[this.placed]);
+  }
+
+  /** The request's E2E time on the first process. */
+  private e2e(request: AnalyzedRequest): void {
+    const e2e = numberOf(request.e2e, 'e2e_total_ms');
+    if (e2e === undefined || !Number.isFinite(e2e) || e2e < 0) return;
+    const w = this.w;
+    const id = this.nextId++;
+    w.begin(this.arrival, REQUESTS_PID, E2E_NAME, id);
+    this.requestArgs();
+    w.number(MS, e2e);
+    w.constant(MEASURED);
+    w.endArgs();
+    w.end(this.arrival + e2e * 1000, REQUESTS_PID, E2E_NAME, id);
+    this.events += 2;
+    this.slices += 1;
+  }
+
+  /** A slice per stage the request ran on, its phases as children; where each stage id ends as drawn (transfers start there). */
+  private stages(request: AnalyzedRequest): Map<number, number> | null {
+    // The timeline lists each stage's segments together, stages in order.
+    const segments = timelineOf(request);
+    const stageEnds = request.transfers.length === 0 ? null : new Map<number, number>();
+    for (let from = 0; from < segments.length; ) {
+      const stageKey = (segments[from] as TimelineSegment).stageKey;
+      let to = from + 1;
+      while (to < segments.length && (segments[to] as TimelineSegment).stageKey === stageKey) to++;
+      let stage: RequestStage | undefined;
+      for (const s of request.stages) if (s.stageKey === stageKey) stage = s;
+      if (stage !== undefined) this.stage(stage, segments, from, to, stageEnds);
+      from = to;
+    }
+    return stageEnds;
+  }
+
+  /** The top slice of `stage` over segments[begin, stop), then its phases. */
+  private stage(stage: RequestStage, segments: readonly TimelineSegment[], begin: number, stop: number, stageEnds: Map<number, number> | null): void {
+    const w = this.w;
+    const first = segments[begin] as TimelineSegment;
+    // The process is numbered when first seen, drawable or not (as the trace has always numbered them).
+    const track = this.tracks.of(stage);
+    let start = Number.POSITIVE_INFINITY;
+    let end = Number.NEGATIVE_INFINITY;
+    let measuredPosition = true;
+    let genSeg: TimelineSegment | undefined;
+    for (let k = begin; k < stop; k++) {
+      const s = segments[k] as TimelineSegment;
+      if (!drawable(s)) continue;
+      start = Math.min(start, s.startMs);
+      end = Math.max(end, s.endMs);
+      if (s.provenance !== 'measured') measuredPosition = false;
+      if (s.phase === 'stage') genSeg = s;
+    }
+    if (start > end) return;
+    if (stageEnds !== null && stage.stageId !== null) stageEnds.set(stage.stageId, Math.max(stageEnds.get(stage.stageId) ?? end, end));
+    const gen = genTimeOf(stage);
+    const id = this.nextId++;
+    w.begin(this.arrival + start * 1000, track.pid, track.topName, id);
+    this.requestArgs();
+    w.number(BOOT, (this.request as AnalyzedRequest).boot);
+    w.number(REPLICA, stage.replicaId);
+    if (stage.kind === 'diffusion') w.constant(DIFFUSION);
+    // What the top slice spans: exactly the server-timed stage (submit -> finished) when the
+    // phases fit inside it, else the phases as far as they reach.
+    w.constant(genSeg !== undefined && genSeg.startMs === start && genSeg.endMs === end ? SPAN_GEN : SPAN_PHASES);
+    if (gen !== null && Number.isFinite(gen.ms)) {
+      w.number(GEN_MS, gen.ms);
+      if (gen.field !== 'stage_gen_time_ms') w.word(GEN_FIELD, gen.field);
+    }
+    w.constant(measuredPosition ? MEASURED : RECONSTRUCTED);
+    w.word(RULE, this.rules.keyOf(first.rule));
+    // The rule's full text rides along on reconstructed stages; `metadata.rules` has them all.
+    if (!measuredPosition) w.string(RULE_TEXT, first.rule);
+    w.endArgs();
+    this.events += 1;
+    this.slices += 1;
+    for (let k = begin; k < stop; k++) this.phase(stage, segments[k] as TimelineSegment, track, id);
+    w.end(this.arrival + end * 1000, track.pid, track.topName, id);
+    this.events += 1;
+  }
+
+  /** A phase of a stage: only numbers become slices, measured or inferred by a documented rule (marked). */
+  private phase(stage: RequestStage, seg: TimelineSegment, track: Track, id: number): void {
+    if (seg.phase === 'stage' || !drawable(seg)) return;
+    const split = PHASE_SPLIT[seg.phase];
+    const state = stage.split.states[split];
+    const value = stage.split.values[split];
+    if (value === null || (state !== 'measured' && state !== 'inferred')) return;
+    const w = this.w;
+    const name = PHASE_NAME_JSON[seg.phase];
+    w.begin(this.arrival + seg.startMs * 1000, track.pid, name, id);
+    w.number(MS, value);
+    // Measured phases are anchored by definition (metadata.provenance); others name their rule.
+    if (seg.provenance === 'measured' && state === 'measured') w.constant(MEASURED);
+    else {
+      w.constant(RECONSTRUCTED);
+      w.word(RULE, this.rules.keyOf(seg.rule));
+      if (state === 'inferred') w.constant(INFERRED);
+    }
+    w.endArgs();
+    w.end(this.arrival + seg.endMs * 1000, track.pid, name, id);
+    this.events += 2;
+    this.slices += 1;
+  }
+
+  /** A transfer on its edge's process, after its upstream stage as drawn, its measured parts as children. */
+  private transfer(transfer: RequestTransfer, stageEnds: Map<number, number> | null): void {
+    const parts = transferParts(transfer);
+    if (parts.length === 0) return;
+    const w = this.w;
+    const upstreamEnd = transfer.fromStage === null ? undefined : stageEnds?.get(transfer.fromStage);
+    const ruleText = upstreamEnd === undefined ? TRANSFER_RULE_ARRIVAL : TRANSFER_RULE_AFTER;
+    const rule = this.rules.keyOf(ruleText);
+    const start = upstreamEnd ?? 0;
+    let length = 0;
+    for (const p of parts) length += p.ms;
+    const track = this.tracks.ofEdge(transfer);
+    const id = this.nextId++;
+    w.begin(this.arrival + start * 1000, track.pid, track.topName, id);
+    this.requestArgs();
+    w.string(EDGE, transfer.edge);
+    w.number(MS, length);
+    const size = numberOf(transfer.fields, 'size_kbytes');
+    if (size !== undefined && Number.isFinite(size)) w.number(SIZE, size);
+    w.constant(RECONSTRUCTED);
+    w.word(RULE, rule);
+    w.string(RULE_TEXT, ruleText);
+    w.endArgs();
+    this.events += 1;
+    this.slices += 1;
+    let t = start;
+    for (const p of parts) {
+      const name = str(p.name);
+      w.begin(this.arrival + t * 1000, track.pid, name, id);
+      w.number(MS, p.ms);
+      w.string(SOURCE, p.source);
+      w.constant(RECONSTRUCTED);
+      w.word(RULE, rule);
+      w.endArgs();
+      t += p.ms;
+      w.end(this.arrival + t * 1000, track.pid, name, id);
+      this.events += 2;
+      this.slices += 1;
+    }
+    w.end(this.arrival + (start + length) * 1000, track.pid, track.topName, id);
+    this.events += 1;
   }
 }
 
@@ -224,208 +380,31 @@ class Heads {
 export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}): Generator<Uint8Array, TraceSummary, undefined> {
   const chunkBytes = options.chunkBytes ?? 4 << 20;
   const placement = placeRequests(requests, options.captureTimesMs);
-  const tracks = new Tracks();
-  const rules = new RuleKeys();
-  const heads = new Heads();
   const placementCounts: Partial<Record<PlacementRule, number>> = {};
-  let events = 0;
-  let slices = 0;
-  let nextId = 1;
   // Headroom so that one request's events never spill far past the chunk size.
   const w = new ByteChunks(chunkBytes + (64 << 10));
+  const slices = new RequestSlices(new TraceEventWriter(w));
   // Every event is written with a leading separator; the first one drops it.
   w.text('{"traceEvents":[' + metadataEvents({ pid: REQUESTS_PID, name: 'requests (E2E)', sortIndex: 0 }).slice(1));
-  events += 4;
-
-  const open = (ts: number, pid: number, name: string, id: number): void => {
-    w.raw(heads.of('b', pid, name));
-    w.number(us(ts));
-    w.raw(ID);
-    w.hex(id);
-    w.raw(ARGS);
-  };
-  const close = (ts: number, pid: number, name: string, id: number): void => {
-    w.raw(heads.of('e', pid, name));
-    w.number(us(ts));
-    w.raw(ID);
-    w.hex(id);
-    w.raw(END_ID);
-  };
-  // The args every slice of a request starts with.
-  const requestArgs = (request: AnalyzedRequest, placed: PlacementRule): void => {
-    w.raw(REQUEST);
-    w.string(request.requestId);
-    if (request.cold) w.raw(COLD);
-    w.raw(PLACEMENT[placed]);
-  };
 
   // One pass: each request is materialized once (a packed store builds it on demand).
   let i = -1;
   for (const request of requests) {
     i += 1;
     if (i >= placement.arrivalUs.length) break;
-    const arrival = placement.arrivalUs[i] as number;
     const placed = placement.rule[i] as PlacementRule;
     placementCounts[placed] = (placementCounts[placed] ?? 0) + 1;
-
-    const e2e = numberOf(request.e2e, 'e2e_total_ms');
-    if (e2e !== undefined && Number.isFinite(e2e) && e2e >= 0) {
-      const id = nextId++;
-      open(arrival, REQUESTS_PID, E2E_NAME, id);
-      requestArgs(request, placed);
-      w.raw(COMMA_MS);
-      w.number(e2e);
-      w.raw(MEASURED);
-      w.raw(END_ARGS);
-      close(arrival + e2e * 1000, REQUESTS_PID, E2E_NAME, id);
-      events += 2;
-      slices += 1;
-    }
-
-    // The timeline lists each stage's segments together, stages in order.
-    const segments = timelineOf(request);
-    // Where each stage id ends as drawn: transfers start there.
-    const stageEnds = request.transfers.length === 0 ? null : new Map<number, number>();
-    for (let from = 0; from < segments.length; ) {
-      const first = segments[from] as TimelineSegment;
-      const stageKey = first.stageKey;
-      let to = from + 1;
-      while (to < segments.length && (segments[to] as TimelineSegment).stageKey === stageKey) to++;
-      const begin = from;
-      const stop = to;
-      from = to;
-      let stage: RequestStage | undefined;
-      for (const s of request.stages) if (s.stageKey === stageKey) stage = s;
-      if (stage === undefined) continue;
-      const track = tracks.of(stage);
-      let start = Number.POSITIVE_INFINITY;
-      let end = Number.NEGATIVE_INFINITY;
-      let measuredPosition = true;
-      let genSeg: TimelineSegment | undefined;
-      for (let k = begin; k < stop; k++) {
-        const s = segments[k] as TimelineSegment;
-        if (!drawable(s)) continue;
-        start = Math.min(start, s.startMs);
-        end = Math.max(end, s.endMs);
-        if (s.provenance !== 'measured') measuredPosition = false;
-        if (s.phase === 'stage') genSeg = s;
-      }
-      if (start > end) continue;
-      if (stageEnds !== null && stage.stageId !== null) stageEnds.set(stage.stageId, Math.max(stageEnds.get(stage.stageId) ?? end, end));
-      const gen = genTimeOf(stage);
-      const id = nextId++;
-      open(arrival + start * 1000, track.pid, track.topName, id);
-      requestArgs(request, placed);
-      w.raw(BOOT);
-      w.number(request.boot);
-      w.raw(REPLICA);
-      w.number(stage.replicaId);
-      if (stage.kind === 'diffusion') w.raw(DIFFUSION);
-      // What the top slice spans: exactly the server-timed stage (submit -> finished) when the
-      // phases fit inside it, else the phases as far as they reach.
-      w.raw(genSeg !== undefined && genSeg.startMs === start && genSeg.endMs === end ? SPAN_GEN : SPAN_PHASES);
-      if (gen !== null && Number.isFinite(gen.ms)) {
-        w.raw(GEN_MS);
-        w.number(gen.ms);
-        if (gen.field !== 'stage_gen_time_ms') w.text(`,"genTimeField":"${gen.field}"`);
-      }
-      w.raw(measuredPosition ? MEASURED : RECONSTRUCTED);
-      w.raw(RULE);
-      w.text(rules.keyOf(first.rule));
-      // The rule's full text rides along on reconstructed stages; `metadata.rules` has them all.
-      if (!measuredPosition) {
-        w.raw(RULE_TEXT);
-        w.string(first.rule);
-        w.raw(END_ARGS);
-      } else w.raw(QUOTE_END_ARGS);
-      events += 1;
-      slices += 1;
-      for (let k = begin; k < stop; k++) {
-        const seg = segments[k] as TimelineSegment;
-        if (seg.phase === 'stage' || !drawable(seg)) continue;
-        const split = PHASE_SPLIT[seg.phase];
-        const state = stage.split.states[split];
-        const value = stage.split.values[split];
-        // Only numbers become slices: measured, or inferred by a documented rule (marked).
-        if (value === null || (state !== 'measured' && state !== 'inferred')) continue;
-        const name = PHASE_NAME_JSON[seg.phase];
-        open(arrival + seg.startMs * 1000, track.pid, name, id);
-        w.raw(MS);
-        w.number(value);
-        // Measured phases are anchored by definition (metadata.provenance); others name their rule.
-        if (seg.provenance === 'measured' && state === 'measured') w.raw(MEASURED);
-        else {
-          w.raw(RECONSTRUCTED);
-          w.raw(RULE);
-          w.text(rules.keyOf(seg.rule));
-          w.raw(state === 'inferred' ? INFERRED : QUOTE);
-        }
-        w.raw(END_ARGS);
-        close(arrival + seg.endMs * 1000, track.pid, name, id);
-        events += 2;
-        slices += 1;
-      }
-      close(arrival + end * 1000, track.pid, track.topName, id);
-      events += 1;
-    }
-
-    for (const transfer of request.transfers) {
-      const parts = transferParts(transfer);
-      if (parts.length === 0) continue;
-      const upstreamEnd = transfer.fromStage === null ? undefined : stageEnds?.get(transfer.fromStage);
-      const ruleText = upstreamEnd === undefined ? TRANSFER_RULE_ARRIVAL : TRANSFER_RULE_AFTER;
-      const start = upstreamEnd ?? 0;
-      let length = 0;
-      for (const p of parts) length += p.ms;
-      const track = tracks.ofEdge(transfer);
-      const id = nextId++;
-      open(arrival + start * 1000, track.pid, track.topName, id);
-      requestArgs(request, placed);
-      w.text(`,"edge":${str(transfer.edge)},"ms":`);
-      w.number(length);
-      const size = numberOf(transfer.fields, 'size_kbytes');
-      if (size !== undefined && Number.isFinite(size)) {
-        w.text(',"sizeKbytes":');
-        w.number(size);
-      }
-      w.raw(RECONSTRUCTED);
-      w.raw(RULE);
-      w.text(rules.keyOf(ruleText));
-      w.raw(RULE_TEXT);
-      w.string(ruleText);
-      w.raw(END_ARGS);
-      events += 1;
-      slices += 1;
-      let t = start;
-      for (const p of parts) {
-        const name = str(p.name);
-        open(arrival + t * 1000, track.pid, name, id);
-        w.raw(MS);
-        w.number(p.ms);
-        w.text(`,"source":${str(p.source)}`);
-        w.raw(RECONSTRUCTED);
-        w.raw(RULE);
-        w.text(rules.keyOf(ruleText));
-        w.raw(QUOTE);
-        w.raw(END_ARGS);
-        t += p.ms;
-        close(arrival + t * 1000, track.pid, name, id);
-        events += 2;
-        slices += 1;
-      }
-      close(arrival + (start + length) * 1000, track.pid, track.topName, id);
-      events += 1;
-    }
+    slices.write(request, placement.arrivalUs[i] as number, placed);
     if (w.length >= chunkBytes) yield w.take();
   }
 
+  const { tracks, rules } = slices;
   w.text(tracks.metadata());
-  events += tracks.size * 4;
   w.text('\n],\n"displayTimeUnit":"ms",\n"metadata":');
-  w.text(JSON.stringify(traceMetadata({ source: options.source ?? null, requests: placement.arrivalUs.length, slices, placement, placementCounts, rules: rules.texts })));
+  w.text(JSON.stringify(traceMetadata({ source: options.source ?? null, requests: placement.arrivalUs.length, slices: slices.slices, placement, placementCounts, rules: rules.texts })));
   w.text('}\n');
   yield w.take();
-  return { requests: placement.arrivalUs.length, events, slices, tracks: tracks.size + 1 };
+  return { requests: placement.arrivalUs.length, events: 4 + slices.events + tracks.size * 4, slices: slices.slices, tracks: tracks.size + 1 };
 }
 
 /**
