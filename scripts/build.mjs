@@ -1,6 +1,6 @@
 // One esbuild context per target (extension host, language server, CLI, webviews,
-// extension-host tests). Entries that do not exist yet are skipped, so the tree builds
-// at every step. `--watch` rebuilds on change; `--only <name>` builds the targets whose
+// extension-host tests). A missing entry stops the build with its name (exit 1): a
+// renamed file must not leave a stale bundle in dist/. `--watch` rebuilds on change; `--only <name>` builds the targets whose
 // output name starts with <name> (`--only cli`: the CLI's bundles, as tests build them).
 // `--production` (vscode:prepublish, prepare): the shipped bundles minified and without
 // source maps, into a dist/ emptied first (nothing stale reaches the .vsix or the npm
@@ -47,25 +47,45 @@ const targets = [
   ...Object.entries(apart).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist', plugins: [commandsApart] })),
 ];
 
+// The webviews take server code only through server/shared.ts and server/protocol.ts
+// (test/unit/layering.test.ts). Those modules and what they reach are pure, so a webview
+// bundle keeps only what it uses of them: without this, the module-level constants of
+// code another webview needs (compare's metric tables) would be kept in every bundle.
+const serverDir = path.join(root, 'server') + path.sep;
+const serverCodeIsPure = {
+  name: 'server-code-is-pure',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'pure') return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'pure' });
+      if (found.errors.length > 0 || !found.path.startsWith(serverDir)) return undefined;
+      return { ...found, sideEffects: false };
+    });
+  },
+};
+
 // Webviews: one browser bundle per folder of webview/ that has a main.ts.
 const webviewRoot = path.join(root, 'webview');
 for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
   const entry = path.join('webview', name, 'main.ts');
   if (existsSync(path.join(root, entry))) {
     targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap, minify: production,
-      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' } });
+      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' }, plugins: [serverCodeIsPure] });
   }
 }
 
 // Extension-host tests run inside a real VS Code: bundled like the extension (with source maps, never shipped).
-if (!production && existsSync(path.join(root, 'test/editor/suite/index.ts'))) {
+if (!production) {
   targets.push({ ...node, sourcemap: true, minify: false, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
 }
 
 if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
-const present = targets
-  .filter((t) => Object.values(t.entryPoints).every((e) => existsSync(path.join(root, e))))
-  .filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
+const missing = targets.flatMap((t) => Object.values(t.entryPoints)).filter((e) => !existsSync(path.join(root, e)));
+if (missing.length > 0) {
+  console.error(`build: entry point${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')} (scripts/build.mjs names each entry)`);
+  process.exit(1);
+}
+const present = targets.filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

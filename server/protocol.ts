@@ -14,6 +14,8 @@ import type {
   Finding,
   Percentile,
   PhaseSplit,
+  RequestStage,
+  Severity,
   SplitName,
   SplitState,
   StageSummary,
@@ -21,9 +23,20 @@ import type {
   TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
-import type { ComparisonReport } from './core/compare/types';
-export type { ComparisonReport };
+export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, RequestStage, Severity, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
+import type {
+  ComparisonReport,
+  TailComparison,
+  FindingDiff,
+  HistogramComparison,
+  HistogramSide,
+  MetricComparison,
+  MetricId,
+  QuantileComparison,
+  SideStats,
+  UnknownReason,
+} from './core/compare/types';
+export type { ComparisonReport, TailComparison, FindingDiff, HistogramComparison, HistogramSide, MetricComparison, MetricId, QuantileComparison, SideStats, UnknownReason };
 import type { HistogramSummary } from './core/promSummary';
 export type { HistogramSummary };
 import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
@@ -540,45 +553,78 @@ export type LoadQuery = Omit<LoadAtArrivalParams, 'sessionId'>;
 export type OverTimeQuery = Omit<OverTimeParams, 'sessionId'>;
 
 // ---------------------------------------------------------------- method table
+// The language server's custom requests and notifications, for any LSP client. Each line
+// says who sends it, when, and what it guarantees; docs/lsp-extensions.md describes them
+// for users of other editors and is kept in step with this section by a test
+// (test/unit/lspExtensionsDoc.test.ts). Every request fails as a JSON-RPC error
+// (InvalidRequest) whose message a user can read: an unknown session, bad parameters.
+// A request naming a saved session opens it first (replays its stored files once).
 
 /** Client -> server requests: method name -> [params, result]. */
 export interface ServerRequests {
+  /** Extension at start and on refresh: every session of the storage folder (re-read first), newest first; saved ones from their metadata. */
   'stageLens/listSessions': [Record<string, never>, SessionInfo[]];
+  /** Launch command: starts the server process without a shell and captures its output; answers once started (the process may still fail: watch `status`). */
   'stageLens/launch': [LaunchParams, SessionInfo];
+  /** Attach Log File command: follows a log file (rotation and truncation included) from its start or its end. */
   'stageLens/tail': [TailParams, SessionInfo];
+  /** Attach /metrics command: scrapes a Prometheus text endpoint every `intervalMs`; histograms only, no per-request rows. */
   'stageLens/scrape': [ScrapeParams, SessionInfo];
+  /** Attach to Process command: follows the log of a running server (found by listServingProcesses) through its stdout/stderr files. */
   'stageLens/attach': [AttachParams, SessionInfo];
+  /** Import Log command: reads a whole file once, reporting stageLens/importProgress; the session ends `exited` at its end. */
   'stageLens/import': [ImportParams, SessionInfo];
+  /** Attach to Process command's pick list: local vLLM-Omni serving processes with where their output goes and whether it prints the stats tables. */
   'stageLens/listServingProcesses': [Record<string, never>, ServingProcess[]];
+  /** Stop command and cancelled imports: stops this server's capture (a launched process is terminated); refused for a session another window captures. */
   'stageLens/stop': [SessionRef, SessionInfo];
+  /** Any client: stops a launched session and launches the same command again as a new session; refused for sessions not launched by Stage Lens. */
   'stageLens/restart': [SessionRef, SessionInfo];
+  /** Side panel and status bar, on every sessionChanged: per-stage splits with percentiles, findings, histograms, end to end; unmeasured values never counted as 0. */
   'stageLens/summary': [SummaryParams, SummaryResult];
+  /** Latency panel's request table: one sorted, filtered page of analysed requests (the host caps `limit`). */
   'stageLens/requests': [RequestPageParams, RequestPage];
+  /** Latency panel, when a request is chosen: its per-stage timeline and breakdown; null when the id is unknown. */
   'stageLens/request': [RequestDetailParams, RequestDetail | null];
+  /** Any client: the session's findings (request ids capped), the same as in the summary. */
   'stageLens/findings': [SessionRef, Finding[]];
+  /** Match Deploy Config command: sets (or clears, null) the deploy YAML a session belongs to, so its numbers show in that file. */
   'stageLens/matchDeployConfig': [{ readonly sessionId: string; readonly deployConfig: string | null }, SessionInfo];
+  /** Latency panel's histogram tab: bins of one split or field of one stage; values in other states counted apart, never binned. */
   'stageLens/histogram': [HistogramParams, HistogramResult];
+  /** Export command: writes the session as JSON, CSV or a Chrome trace to `path` (every log-derived string escaped). */
   'stageLens/export': [ExportParams, ExportResult];
+  /** Latency panel's requests-over-time chart: one column per request (end time, e2e, slowest stage, cold). */
   'stageLens/requestSpans': [SessionRef, RequestSpans];
+  /** Compare Sessions panel: two runs (sessions or paths) compared per stage and phase, with noise and findings that appeared or disappeared; refused when they cannot be compared. */
   'stageLens/compare': [CompareParams, CompareResult];
+  /** Extension when stageLens.retention.* changes: applies the limits at once and answers the sessions deleted (never one still capturing). */
   'stageLens/setRetention': [RetentionParams, RetentionResult];
+  /** Read From Prometheus command: polls a Prometheus server's query API for one deployment; bad parameters are refused before a session exists. */
   'stageLens/prometheus': [PrometheusParams, SessionInfo];
+  /** Any client: a Prometheus session's per-stage, per-replica figures; null for other kinds of session. */
   'stageLens/prometheusSummary': [SessionRef, PrometheusSummary | null];
+  /** Read From Prometheus command's pick list: values of the deployment label on the stage histograms, sorted. */
   'stageLens/prometheusDeployments': [PrometheusDeploymentsParams, PrometheusDeployments];
-  /** Stored files found unusable since the server started (skipped sessions, corrupt chunk indexes). */
+  /** Any client: stored files found unusable since the server started (skipped sessions, corrupt chunk indexes). */
   'stageLens/storageProblems': [Record<string, never>, StorageProblem[]];
+  /** Why-slow views and other clients: which parts of the end-to-end time make a quantile's tail, per scope (or per boot). */
   'stageLens/tailAttribution': [TailAttributionParams, TailAttributionResult];
+  /** Why-slow views and other clients: the target's quantile by the load each request met when it arrived. */
   'stageLens/loadAtArrival': [LoadAtArrivalParams, LoadAtArrivalResult];
+  /** Why-slow views and other clients: rolling percentiles of e2e and each stage's first output and TTFT over the log clock. */
   'stageLens/overTime': [OverTimeParams, OverTimeResult];
+  /** Why-slow views and other clients: time per token fitted per stage, with the stages it could not fit and why. */
   'stageLens/costModel': [CostModelParams, CostModelResult];
+  /** Why-slow views and other clients: the distribution of each additive part of end-to-end time over the scope. */
   'stageLens/breakdownSummary': [BreakdownSummaryParams, BreakdownSummaryResult];
 }
 
 /** Server -> client notifications: method name -> payload. */
 export interface ClientNotifications {
-  /** Throttled to at most 4 per second per session. */
+  /** Any change of a session (status, counts, deploy config); throttled to at most 4 per second per session. */
   'stageLens/sessionChanged': SessionChanged;
-  /** Raw process output for the editor terminal. */
+  /** Raw process output of a launched or attached server, for the editor terminal. */
   'stageLens/rawOutput': RawOutput;
   /** Saved sessions deleted by retention (their files are gone). */
   'stageLens/sessionsRemoved': SessionsRemoved;
@@ -592,6 +638,22 @@ export type RequestParams<M extends ServerRequestMethod> = ServerRequests[M][0];
 export type RequestResult<M extends ServerRequestMethod> = ServerRequests[M][1];
 
 // ---------------------------------------------------------------- webview messages
+
+/**
+ * The commands a webview button may run (the empty state's "Start Demo Server"...): the name
+ * the page posts -> the VS Code command the host executes. The one list: the page's type, the
+ * host's check of what a page posts (src/views/messageGuard.ts) and the command run
+ * (src/views/webviewMessages.ts) all read it; nothing else is ever run for a webview.
+ */
+export const WEBVIEW_COMMANDS = {
+  startDemo: 'stageLens.startDemo',
+  launch: 'stageLens.launchServer',
+  attachLog: 'stageLens.attachLogFile',
+  attachMetrics: 'stageLens.attachMetrics',
+  importLog: 'stageLens.importLog',
+} as const;
+
+export type WebviewCommand = keyof typeof WEBVIEW_COMMANDS;
 
 /** What a latency view is focused on (clicking a stage, a finding, or the tail of "Why p99 is slow"). */
 export interface ViewFilter {
@@ -627,7 +689,7 @@ export type WebviewToHost =
   | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }
   | { readonly type: 'queryLoad'; readonly seq: number; readonly params: LoadQuery }
   | { readonly type: 'queryOverTime'; readonly seq: number; readonly params: OverTimeQuery }
-  | { readonly type: 'runCommand'; readonly command: 'startDemo' | 'launch' | 'attachLog' | 'attachMetrics' | 'importLog' };
+  | { readonly type: 'runCommand'; readonly command: WebviewCommand };
 
 /** Extension host -> Compare Sessions panel. */
 export type CompareHostToWebview =

@@ -7,7 +7,7 @@
 // (the renderer sees vscode-remote:// URIs where the extension sees file://): both are
 // published.
 import * as vscode from 'vscode';
-import { mayBeDeployConfig } from '../server/core/deploy/mayBeDeployConfig';
+import { mayBeDeployConfig } from '../server/shared';
 
 export const DEPLOY_CONFIGS_CONTEXT = 'stageLens.deployConfigs';
 

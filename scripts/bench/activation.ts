@@ -170,7 +170,7 @@ async function openSaved(server: string, storageDir: string, id: string): Promis
   return { ms, cpuMs: cpu, requests: summary.requestCount, rssMB: rss };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[], digits = 0): string => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 export async function runActivationBench(options: ActivationBenchOptions = {}): Promise<void> {
@@ -225,7 +225,7 @@ export async function runActivationBench(options: ActivationBenchOptions = {}): 
       const fresh = join(dir, `import-${r}`);
       reimports.push(await importLog(server, fresh, logFile));
       rmSync(fresh, { recursive: true, force: true });
-      opens.push(await openSaved(server, saved, ids[r % ids.length] as string));
+      opens.push(await openSaved(server, saved, ids[r % ids.length]));
     }
     const mbps = (ms: number): string => (generated.bytes / MB / (ms / 1000)).toFixed(0);
     const line = (what: string, xs: Timed[]): string =>
@@ -241,7 +241,7 @@ export async function runActivationBench(options: ActivationBenchOptions = {}): 
 if (require.main === module) {
   const args = process.argv.slice(2);
   const serverAt = args.indexOf('--server');
-  const server = serverAt >= 0 ? resolve(args[serverAt + 1] as string) : undefined;
+  const server = serverAt >= 0 ? resolve(args[serverAt + 1]) : undefined;
   const mb = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--server') ?? 200);
   void runActivationBench({ sessionBytes: mb * MB, ...(server === undefined ? {} : { server }) });
 }

@@ -63,7 +63,7 @@ function runOnce(argv: readonly string[], outFile: string | null): Promise<Run> 
   const out = outFile === null ? 'ignore' : openSync(outFile, 'w');
   return new Promise((resolvePromise, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(args[0] as string, args.slice(1), { stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(args[0], args.slice(1), { stdio: ['ignore', out, 'pipe'] });
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => (stderr += d));
@@ -102,7 +102,7 @@ function runOnce(argv: readonly string[], outFile: string | null): Promise<Run> 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const n = s.length;
-  return n === 0 ? NaN : n % 2 === 1 ? (s[(n - 1) / 2] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
+  return n === 0 ? NaN : n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
 const f = (n: number, d = 2): string => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
@@ -144,7 +144,7 @@ async function measureLog(label: string, logPath: string, generated: GeneratedLo
     }
   }
   const load1 = loadavg()[0] ?? 0;
-  const floorRuns = (measured[0] as Measured).runs.map((r) => r.wallS);
+  const floorRuns = measured[0].runs.map((r) => r.wallS);
   const floorS = median(floorRuns);
   log(`${label}: ${f(generated.bytes / MB, 1)} MB, ${generated.requests.toLocaleString('en-US')} requests; ${rounds} rounds; 1-minute load average ${f(load0, 1)} -> ${f(load1, 1)} on ${availableParallelism()} cores; floor ${f(Math.min(...floorRuns))}-${f(Math.max(...floorRuns))} s`);
   const figures: ColdLogResult['figures'] = {};

@@ -80,8 +80,8 @@ export function runCompareBench(options: CompareBenchOptions = {}): CompareBench
     const timed: Timed[] = [];
     for (let i = 0; i < runs; i++) timed.push(timeCompare(a, b, process.env));
     timed.sort((x, y) => x.wallS - y.wallS);
-    const best = timed[0] as Timed;
-    const median = timed[Math.floor(timed.length / 2)] as Timed;
+    const best = timed[0];
+    const median = timed[Math.floor(timed.length / 2)];
     const cpu = (t: Timed): string => (t.cpuS === null ? '' : `, ${t.cpuS.toFixed(2)} s CPU`);
     log(`compare end to end (dist/cli.js, --format json): best ${best.wallS.toFixed(2)} s${cpu(best)}, median ${median.wallS.toFixed(2)} s of ${runs} (target < 5 s; 1-minute load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`);
     const sequential = timeCompare(a, b, { ...process.env, STAGE_LENS_COMPARE_WORKERS: '0' });

@@ -270,7 +270,7 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
 
   while (out.bytes < targetBytes && requests < maxRequests) {
     if (requests % REQUESTS_PER_BOOT === 0) startBoot();
-    request(kinds[count(0, kinds.length - 1)] as Kind);
+    request(kinds[count(0, kinds.length - 1)]);
     if (rnd() < 0.3) unrelated();
     if (out.buffered > 1 << 22) out.flush();
     else if (out.bytes + out.buffered >= targetBytes) out.flush();
@@ -305,7 +305,7 @@ export function generateBenchLogApart(path: string, targetBytes: number, options
 export function nodeOptionsWithoutScript(execArgv: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
-    const option = execArgv[i] as string;
+    const option = execArgv[i];
     if (option === '-e' || option === '--eval' || option === '-p' || option === '--print') {
       i++;
       continue;

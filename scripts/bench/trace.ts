@@ -76,7 +76,7 @@ export async function runTraceBench(requests: number, log: (line: string) => voi
       cpu.push((c.user + c.system) / 1e6);
     }
     if (statSync(out).size !== bytes) throw new Error('trace size mismatch');
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const result: TraceBenchResult = {
       requests: picked.length,
       seconds: median(wall),

@@ -126,7 +126,7 @@ export function logClockOffset(session: Session): number {
   }
   if (diffs.length === 0) return 0;
   diffs.sort((a, b) => a - b);
-  const median = diffs[diffs.length >> 1] as number;
+  const median = diffs[diffs.length >> 1];
   return Math.round(median / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
 }
 

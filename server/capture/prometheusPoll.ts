@@ -58,7 +58,7 @@ async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) 
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i] as T);
+      out[i] = await fn(items[i]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));

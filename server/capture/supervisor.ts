@@ -61,7 +61,7 @@ export function parseSupervisorMessage(line: string): SupervisorMessage | null {
     case 'error':
       return nullableString(m['code']) && typeof m['message'] === 'string' ? { type: 'error', code: m['code'], message: m['message'] } : null;
     case 'exit':
-      return (m['code'] === null || typeof m['code'] === 'number') && nullableString(m['signal']) ? { type: 'exit', code: m['code'] as number | null, signal: m['signal'] } : null;
+      return (m['code'] === null || typeof m['code'] === 'number') && nullableString(m['signal']) ? { type: 'exit', code: m['code'], signal: m['signal'] } : null;
     default:
       return null;
   }

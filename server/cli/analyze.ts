@@ -68,8 +68,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens analyze: expected one input file (or '-' for stdin), got ${parsed.positionals.length}\n\n${HELP}\n`);
     return 2;
   }
-  const source = parsed.positionals[0] as string;
-  const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
+  const source = parsed.positionals[0];
+  const deployConfig = parsed.values['deploy-config'] ?? null;
   if (deployConfig !== null && !isReadableFile(deployConfig)) {
     process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
     return 2;

@@ -48,7 +48,7 @@ export async function runDemo(argv: string[]): Promise<number> {
     return 2;
   }
   const cli = process.argv[1] ?? '';
-  const simulatorArgv = [process.execPath, ...process.execArgv, cli, 'simulate', '--scenario', values.scenario as string, '--talker-first-audio', '--stats-build', values['stats-build'] as string, '--port', '0', '--rps', values.rps as string, '--speed', values.speed as string, '--cold-start-ms', '6000'];
+  const simulatorArgv = [process.execPath, ...process.execArgv, cli, 'simulate', '--scenario', values.scenario as string, '--talker-first-audio', '--stats-build', values['stats-build'], '--port', '0', '--rps', values.rps as string, '--speed', values.speed as string, '--cold-start-ms', '6000'];
   // Like a real server, the simulator prints its stats tables only at DEBUG: it is launched
   // with the environment Stage Lens gives a launched server (stageLens.serverEnv's default).
   const env = manifest.contributes.configuration.properties['stageLens.serverEnv'].default;

@@ -66,7 +66,7 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: --quantile must be one of ${TAIL_QUANTILES.join(', ')} (got '${q}')\n`);
     return 2;
   }
-  const source = parsed.positionals[0] as string;
+  const source = parsed.positionals[0];
   let report: ExplainReport;
   try {
     const input = await readExplainInput(source, process.stdin);

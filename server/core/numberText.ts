@@ -20,7 +20,7 @@ export function groupedNumber(v: number, minimumFractionDigits: number, maximumF
   if (keep >= 0 && keep < digits.length && digits.charCodeAt(keep) - 48 >= 5) {
     let i = kept.length - 1;
     while (i >= 0 && kept[i] === 9) kept[i--] = 0;
-    if (i >= 0) kept[i] = (kept[i] as number) + 1;
+    if (i >= 0) kept[i] = kept[i] + 1;
     else {
       kept.unshift(1);
       intDigits += 1;

@@ -18,7 +18,7 @@ import { registerDeployFeatures, type DeployFeatures } from './deployFeatures';
 import { testNumbersFile, testStageNumbers } from './testStageNumbers';
 import { startSessionBackend, storageDirFrom } from './sessionBackend';
 import { SessionStageNumbers } from './sessionStageNumbers';
-import { retentionOption } from './retentionRequests';
+import { retentionOption } from './retentionOption';
 
 export interface StageLensServer {
   readonly connection: Connection;

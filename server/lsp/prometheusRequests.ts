@@ -1,15 +1,13 @@
-// The Prometheus requests of the language server: start a session that polls a
-// Prometheus server for one deployment, read its figures, and list the deployments a
+// The Prometheus requests of the language server (registered by requestTable.ts): start a
+// session that polls a Prometheus server for one deployment, and list the deployments a
 // server knows (for the command's pick list). Bad parameters are refused before any
 // session is created, with the reason as the JSON-RPC error message.
-import type { Connection } from 'vscode-languageserver';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { PrometheusCaptureSource, prometheusDescription, prometheusSummaryOf } from '../capture/prometheusCapture';
+import { PrometheusCaptureSource, prometheusDescription } from '../capture/prometheusCapture';
 import { checkPrometheusParams } from '../capture/prometheusSource';
 import { PrometheusApi } from '../capture/prometheusApi';
 import { checkDeploymentLabel, deploymentsQuery } from '../core/promql';
-import type { PrometheusDeployments, PrometheusDeploymentsParams } from '../protocol';
-import { handle } from './typedRequests';
+import type { PrometheusDeployments, PrometheusDeploymentsParams, PrometheusParams, SessionInfo } from '../protocol';
 
 export async function prometheusDeployments(params: PrometheusDeploymentsParams): Promise<PrometheusDeployments> {
   const problem = checkDeploymentLabel(params.deploymentLabel);
@@ -25,11 +23,7 @@ export async function prometheusDeployments(params: PrometheusDeploymentsParams)
   return { label: params.deploymentLabel, values: [...values].sort() };
 }
 
-export function registerPrometheusRequests(connection: Connection, registry: SessionRegistry): void {
-  handle(connection, 'stageLens/prometheus', (p) => {
-    checkPrometheusParams(p);
-    return registry.startWith('prometheus', prometheusDescription(p), (session) => [new PrometheusCaptureSource(p, session)]);
-  });
-  handle(connection, 'stageLens/prometheusSummary', async (p) => prometheusSummaryOf(await registry.open(p.sessionId)));
-  handle(connection, 'stageLens/prometheusDeployments', (p) => prometheusDeployments(p));
+export function startPrometheus(registry: SessionRegistry, params: PrometheusParams): SessionInfo {
+  checkPrometheusParams(params);
+  return registry.startWith('prometheus', prometheusDescription(params), (session) => [new PrometheusCaptureSource(params, session)]);
 }

@@ -6,15 +6,14 @@ import path from 'node:path';
 import { MessageType, ShowMessageNotification, type Connection } from 'vscode-languageserver';
 import { SessionRegistry } from '../capture/sessionRegistry';
 import { realSourceFactories } from '../capture/sourceFactories';
-import { registerSessionRequests } from './sessionRequests';
+import { registerRequests, requestHandlers } from './requestTable';
 import { notify } from './typedRequests';
-import { registerRetentionRequests } from './retentionRequests';
 import type { RetentionLimits } from '../capture/retention';
 import type { SessionInfo } from '../protocol';
 
 export function defaultStorageDir(argv: readonly string[] = process.argv): string {
   const i = argv.indexOf('--storage');
-  if (i >= 0 && argv[i + 1] !== undefined) return path.resolve(argv[i + 1] as string);
+  if (i >= 0 && argv[i + 1] !== undefined) return path.resolve(argv[i + 1]);
   const state = process.env['XDG_STATE_HOME'] ?? path.join(homedir(), '.local', 'state');
   return path.join(state, 'stage-lens');
 }
@@ -44,8 +43,8 @@ export function startSessionBackend(connection: Connection, storageDir: string, 
       },
     },
   );
-  registerSessionRequests(connection, registry);
-  registerRetentionRequests(connection, registry);
+  registerRequests(connection, requestHandlers(registry));
+  registry.onSessionsRemoved((sessionIds) => notify(connection, 'stageLens/sessionsRemoved', { sessionIds }));
   // The client's limits before the saved sessions are read: retention applies as they load.
   if (retention !== undefined) registry.setRetention(retention);
   // Listed from their metadata only: a saved session is replayed when it is opened.

@@ -1,11 +1,11 @@
-// The typed request and notification helpers every `server/lsp/*Requests.ts` module
-// registers its handlers with: protocol method names checked against server/protocol.ts,
-// failures answered as JSON-RPC errors with a message a user can read.
+// The typed request and notification helpers the request table (requestTable.ts) registers
+// its handlers with: protocol method names checked against server/protocol.ts, failures
+// answered as JSON-RPC errors with a message a user can read.
 import type { Connection } from 'vscode-languageserver';
 import { ResponseError, ErrorCodes } from 'vscode-languageserver';
 import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod } from '../protocol';
 
-type Handler<M extends ServerRequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
+export type Handler<M extends ServerRequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
 
 export function handle<M extends ServerRequestMethod>(connection: Connection, method: M, handler: Handler<M>): void {
   connection.onRequest(method, async (params: RequestParams<M>) => {

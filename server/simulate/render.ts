@@ -92,7 +92,7 @@ export function renderColumnsTable(title: string, columns: ReadonlyArray<{ reado
   const keys = [...new Set(columns.flatMap((c) => Object.keys(c.values)))].sort();
   const shown = keys.filter((k) => columns.some((c) => !isHiddenValue(c.values[k])));
   if (shown.length === 0 || columns.length === 0) return [`[${title}] <empty>`];
-  const rows = shown.map((k) => [k, ...columns.map((c) => formatCell(c.values[k] === undefined ? '' : (c.values[k] as PyValue)))]);
+  const rows = shown.map((k) => [k, ...columns.map((c) => formatCell(c.values[k] === undefined ? '' : c.values[k]))]);
   return [`[${title}]`, ...prettyTable(['Field', ...columns.map((c) => c.header)], rows, [true, ...columns.map(() => false)])];
 }
 

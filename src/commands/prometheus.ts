@@ -49,7 +49,7 @@ export async function attachToPrometheus(client: StageLensClient): Promise<void>
       );
       return;
     }
-    if (found.values.length === 1) deploymentValue = found.values[0] as string;
+    if (found.values.length === 1) deploymentValue = found.values[0];
     else {
       const picked = await vscode.window.showQuickPick(found.values, { title: `Stage Lens: which deployment (${deploymentLabel})?` });
       if (picked === undefined) return;

@@ -1,6 +1,6 @@
 // Messages from a webview are checked before use: the page renders strings from logs and
 // scrapes, so the host treats what it posts as untrusted input. Pure.
-import type { ExplainScope, HistogramParams, LoadQuery, OverTimeQuery, RequestPageParams, TailFilter, TailQuantile, TailQuery, TargetAtLeast, ViewFilter, WebviewToHost } from '../../server/protocol';
+import { WEBVIEW_COMMANDS, type ExplainScope, type HistogramParams, type LoadQuery, type OverTimeQuery, type RequestPageParams, type TailFilter, type TailQuantile, type TailQuery, type TargetAtLeast, type ViewFilter, type WebviewCommand, type WebviewToHost } from '../../server/protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -12,7 +12,7 @@ const optInt = (v: unknown): boolean => v === undefined || isInt(v);
 /** Largest page the host asks the server for; the request table asks for pages of 50 (PAGE_SIZE in webview/latencyPanel/table/requestTable.ts). */
 export const MAX_PAGE = 1000;
 const MAX_BINS = 500;
-const COMMANDS = ['startDemo', 'launch', 'attachLog', 'attachMetrics', 'importLog'] as const;
+const isWebviewCommand = (v: unknown): v is WebviewCommand => typeof v === 'string' && Object.hasOwn(WEBVIEW_COMMANDS, v);
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
 /** Longest target name accepted (`stage12_3.firstOutput` is 21). */
 const MAX_TARGET = 64;
@@ -114,7 +114,7 @@ function pageParams(v: unknown): Omit<RequestPageParams, 'sessionId'> | null {
     limit: Math.max(0, Math.min(MAX_PAGE, v['limit'])),
   };
   if (v['sortBy'] !== undefined) out.sortBy = v['sortBy'] as RequestPageParams['sortBy'];
-  if (v['descending'] !== undefined) out.descending = v['descending'] as boolean;
+  if (v['descending'] !== undefined) out.descending = v['descending'];
   if (v['filterText'] !== undefined) out.filterText = v['filterText'] as string;
   if (v['stageId'] !== undefined) out.stageId = v['stageId'] as number;
   if (v['findingCode'] !== undefined) out.findingCode = v['findingCode'] as string;
@@ -171,7 +171,7 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | null {
       return params === null || !isInt(raw['seq']) ? null : { type: 'queryOverTime', seq: raw['seq'], params };
     }
     case 'runCommand':
-      return (COMMANDS as readonly unknown[]).includes(raw['command']) ? { type: 'runCommand', command: raw['command'] as (typeof COMMANDS)[number] } : null;
+      return isWebviewCommand(raw['command']) ? { type: 'runCommand', command: raw['command'] } : null;
     default:
       return null;
   }

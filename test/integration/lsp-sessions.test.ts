@@ -92,7 +92,7 @@ test('launch the simulator through the language server, analyse it live, survive
   const times = first.changes.filter((c) => c.session.id === launched.id).map((c) => c.at);
   assert.ok(times.length >= 2, 'notifications arrived');
   for (let i = 0; i < times.length; i++) {
-    const inWindow = times.filter((t) => t >= (times[i] as number) && t < (times[i] as number) + 1000).length;
+    const inWindow = times.filter((t) => t >= times[i] && t < times[i] + 1000).length;
     assert.ok(inWindow <= 5, `at most 4-5 notifications per second, saw ${inWindow}`);
   }
 

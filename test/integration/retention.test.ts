@@ -101,7 +101,7 @@ describe('session registry retention (real files)', () => {
     assert.ok(!onDisk(storage).includes('old'), 'the oldest stopped session went when the third arrived');
     const removed = registry.setRetention({ maxSessions: 1 });
     assert.deepEqual(removed, [done[0]]);
-    assert.deepEqual(onDisk(storage), [live.id, done[1] as string].sort());
+    assert.deepEqual(onDisk(storage), [live.id, done[1]].sort());
     assert.equal(registry.get(live.id)?.info.status, 'running');
     assert.ok(fs.existsSync(path.join(storage, 'sessions', live.id, 'file.log')), 'the live capture keeps writing its bytes');
 

@@ -160,7 +160,7 @@ describe('latency panel', () => {
     assert.equal(last?.params.sortBy, '1.prefillMs');
     assert.equal(last?.params.descending, true);
     assert.equal(last?.params.offset, 0);
-    const expected = [...data.requests].map((r) => r.stages[1]?.split.values.prefillMs ?? -1).sort((a, b) => b - a)[0] as number;
+    const expected = [...data.requests].map((r) => r.stages[1]?.split.values.prefillMs ?? -1).sort((a, b) => b - a)[0];
     await waitUntil(page, `document.querySelector('${row(0)} .cell[data-col="1.prefillMs"]').textContent === ${JSON.stringify(formatCompact(expected))}`);
     await header.click();
     last = queries(await view.posted()).at(-1);

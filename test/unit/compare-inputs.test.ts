@@ -126,7 +126,7 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
 
 function histogram(stage: string, replica: string, bounds: number[], cumulative: number[]): string {
   const lines = bounds.map((le, i) => `vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="${le}"} ${cumulative[i]}`);
-  const total = cumulative[cumulative.length - 1] as number;
+  const total = cumulative[cumulative.length - 1];
   lines.push(`vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="+Inf"} ${total}`);
   lines.push(`vllm:time_to_first_token_seconds_count{model_name="m",stage="${stage}",replica="${replica}"} ${total}`);
   lines.push(`vllm:time_to_first_token_seconds_sum{model_name="m",stage="${stage}",replica="${replica}"} 1`);

@@ -102,7 +102,7 @@ test('the seeded bootstrap gives the same CI on every run, and a different seed 
 function percentile(s: Float64Array, p: number): number {
   const h = ((s.length - 1) * p) / 100;
   const lo = Math.floor(h);
-  return (s[lo] as number) + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] as number) - (s[lo] as number));
+  return s[lo] + (h - lo) * (s[Math.min(lo + 1, s.length - 1)] - s[lo]);
 }
 
 test('the O(1) order-statistic draw has the distribution of the naive resample-with-replacement bootstrap', () => {
@@ -170,7 +170,7 @@ test('the bootstrap distribution of a difference is sorted and centred on the ob
   const base = sorted(normalSample(1000, 10, 1, 5));
   const cand = sorted(normalSample(1000, 12, 1, 6));
   const d = bootstrapDifferences(base, cand, 90, 1000, seededRandom(9));
-  for (let i = 1; i < d.length; i++) assert.ok((d[i] as number) >= (d[i - 1] as number));
+  for (let i = 1; i < d.length; i++) assert.ok(d[i] >= d[i - 1]);
   const observed = percentile(cand, 90) - percentile(base, 90);
   assert.ok(Math.abs(percentile(d, 50) - observed) < 0.1, `${percentile(d, 50)} vs ${observed}`);
 });

@@ -39,12 +39,12 @@ export function renderRequest(spec: RequestSpec): string {
   }
   const stageTimes = Object.entries(spec.stages)
     .filter(([header]) => !header.includes('_'))
-    .map(([header, f]) => `${header}:${seconds(typeof f['stage_gen_time_ms'] === 'number' ? (f['stage_gen_time_ms'] as number) : 0)}s`);
+    .map(([header, f]) => `${header}:${seconds(typeof f['stage_gen_time_ms'] === 'number' ? f['stage_gen_time_ms'] : 0)}s`);
   // Upstream prints an edge for every downstream stage, with its tx time, zeros included.
   const ids = Object.keys(spec.stages).filter((h) => !h.includes('_')).map(Number).sort((a, b) => a - b);
   const transfers = ids.slice(1).map((to) => {
     const f = spec.transfers?.[`${to - 1}->${to}`];
-    return `${to - 1}->${to}=${(typeof f?.['tx_time_ms'] === 'number' ? (f['tx_time_ms'] as number) : 0).toFixed(2)}ms`;
+    return `${to - 1}->${to}=${(typeof f?.['tx_time_ms'] === 'number' ? f['tx_time_ms'] : 0).toFixed(2)}ms`;
   });
   const parts = [`req=${spec.id}`];
   if (spec.e2eMs !== undefined) parts.push(`total=${seconds(spec.e2eMs)}s`);

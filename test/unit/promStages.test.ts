@@ -16,7 +16,7 @@ function close(actual: number | null | undefined, expected: number, message = ''
 function row(rows: readonly StageHistogramRow[], family: string, stageId: number | null): StageHistogramRow {
   const found = rows.filter((r) => r.family === family && r.stageId === stageId);
   assert.equal(found.length, 1, `${family} stage ${stageId}: ${found.length} rows`);
-  return found[0] as StageHistogramRow;
+  return found[0];
 }
 
 describe('stageHistogramRows', () => {

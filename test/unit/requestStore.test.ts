@@ -111,7 +111,7 @@ test('SampleSet gives the same percentiles whether its samples are all 3-decimal
   const p = (q: number): number => {
     const h = ((reference.length - 1) * q) / 100;
     const lo = Math.floor(h);
-    return (reference[lo] as number) + (h - lo) * ((reference[lo + 1] as number) - (reference[lo] as number));
+    return reference[lo] + (h - lo) * (reference[lo + 1] - reference[lo]);
   };
   const d = mixed.distribution();
   assert.ok(d !== null);
@@ -130,8 +130,8 @@ test('SampleSet answers exactly at every point of a live stream: queries between
   const linear = (sorted: number[], q: number): number => {
     const h = ((sorted.length - 1) * q) / 100;
     const lo = Math.floor(h);
-    const a = sorted[lo] as number;
-    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * ((sorted[lo + 1] as number) - a);
+    const a = sorted[lo];
+    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * (sorted[lo + 1] - a);
   };
   for (let i = 1; i <= 12_000; i++) {
     const v = i === 9000 ? 1 / 7 : Math.round(random() * 5_000_000) / 1000;
@@ -154,17 +154,17 @@ test('SampleSet with few distinct values (kept as runs) answers exactly, also wh
   const linear = (sorted: number[], q: number): number => {
     const h = ((sorted.length - 1) * q) / 100;
     const lo = Math.floor(h);
-    const a = sorted[lo] as number;
-    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * ((sorted[lo + 1] as number) - a);
+    const a = sorted[lo];
+    return lo + 1 >= sorted.length || h === lo ? a : a + (h - lo) * (sorted[lo + 1] - a);
   };
   // Phases: a constant (batch_size 1), a handful of values (sample rates, token counts), then
   // every value distinct, then a value that is not a 3-decimal one, then a handful again.
   const phases: Array<[number, () => number]> = [
     [9000, () => 1],
-    [9000, () => [0, 24000, 44100, 16000][Math.floor(random() * 4)] as number],
+    [9000, () => [0, 24000, 44100, 16000][Math.floor(random() * 4)]],
     [9000, () => Math.round(random() * 5_000_000) / 1000],
     [1, () => 1 / 3],
-    [9000, () => [2.5, 7][Math.floor(random() * 2)] as number],
+    [9000, () => [2.5, 7][Math.floor(random() * 2)]],
   ];
   const set = new SampleSet();
   const reference: number[] = [];

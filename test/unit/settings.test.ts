@@ -3,6 +3,8 @@
 // workspace is asked before a launch or a Prometheus query.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import manifest from '../../package.json';
 import {
   checkDemoRps,
@@ -137,4 +139,20 @@ test("an untrusted workspace's Prometheus URL is queried only when chosen", () =
   assert.ok(q !== null);
   assert.match(q.detail, /http:\/\/evil:9090/);
   assert.equal(q.launch, 'Use My Setting');
+});
+
+test('every setting of the manifest is read in src/settings.ts, and nothing else reads settings', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const settingsModule = fs.readFileSync(path.join(root, 'src', 'settings.ts'), 'utf8');
+  const read = new Set([...settingsModule.matchAll(/\braw\('([\w.]+)'/g)].map((m) => `stageLens.${m[1]}`));
+  // stageLens.trace.server is read by vscode-languageclient itself (the client's id is stageLens).
+  const declared = Object.keys(manifest.contributes.configuration.properties).filter((key) => key !== 'stageLens.trace.server');
+  assert.deepEqual([...read].sort(), [...declared].sort());
+  const readers = (dir: string): string[] =>
+    fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const rel = path.join(dir, e.name);
+      if (e.isDirectory()) return readers(rel);
+      return /\.ts$/.test(e.name) && /getConfiguration\(/.test(fs.readFileSync(path.join(root, rel), 'utf8')) ? [rel] : [];
+    });
+  assert.deepEqual(readers('src'), [path.join('src', 'settings.ts')]);
 });

@@ -368,7 +368,7 @@ describe('transfer edges', () => {
     const requests = analyse(upstream('qwen3-omni-three-stage-transfers.log'));
     const check = checked(requests);
     assert.deepEqual([...check.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1 · replica 0', 'stage 1 · replica 1', 'stage 2', 'transfer 0->1', 'transfer 1->2']);
-    const first = requests[0] as AnalyzedRequest;
+    const first = requests[0];
     const slices = slicesOf(check, first.requestId);
     const top = slices.find((s) => s.name === 'transfer 0->1');
     assert.ok(top !== undefined);

@@ -50,7 +50,7 @@ describe('waterfall of one request', () => {
   // Request 1: stage 2 without the codec signature? find one with and one without.
   const data = Array.from({ length: 40 }, (_, i) => syntheticRequest(i));
   const withSignature = data.find((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded' && !r.cold);
-  const detail = (i: number): RequestDetail => detailOf(data[i] as RequestDetail['request']);
+  const detail = (i: number): RequestDetail => detailOf(data[i]);
 
   test('one lane per stage in stage order, phases over whole-stage bars', () => {
     const d = detail(2);
@@ -100,8 +100,8 @@ describe('waterfall of one request', () => {
 
   test('a measured 0 keeps a visible 1 px mark; hit-testing prefers phases', () => {
     const d: RequestDetail = {
-      request: data[0] as RequestDetail['request'],
-      breakdown: breakdownOf(data[0] as RequestDetail['request']),
+      request: data[0],
+      breakdown: breakdownOf(data[0]),
       timeline: [
         { stageKey: '0', phase: 'stage', startMs: 0, endMs: 100, provenance: 'measured', rule: 'r' },
         { stageKey: '0', phase: 'queued', startMs: 0, endMs: 0, provenance: 'measured', rule: 'r' },
@@ -165,7 +165,7 @@ describe('requests over time', () => {
     assert.deepEqual(Array.from(index.end), [1000, 2000, 2000, 3000]);
     assert.deepEqual(Array.from(index.source).map((i) => spans.requestIds[i]), ['a', 'b', 'd', 'c']);
     assert.equal(index.start[0], 200);
-    assert.ok(Number.isNaN(index.e2e[1] as number));
+    assert.ok(Number.isNaN(index.e2e[1]));
     assert.deepEqual([index.withoutE2e, index.coldCount, index.maxDuration, index.minStart, index.maxEnd], [1, 1, 1500, 200, 3000]);
     assert.deepEqual(index.stageKeys, ['0', '1']);
     assert.equal(index.stage[1], -1);
@@ -196,7 +196,7 @@ describe('requests over time', () => {
     const { from, to } = visibleSlice(big, view);
     const inSlice = new Set<number>();
     for (let i = from; i < to; i++) if (isVisible(big, i, view)) inSlice.add(i);
-    for (let i = 0; i < big.count; i++) assert.equal(inSlice.has(i), (big.start[i] as number) <= 4000 && (big.end[i] as number) >= 3000);
+    for (let i = 0; i < big.count; i++) assert.equal(inSlice.has(i), big.start[i] <= 4000 && big.end[i] >= 3000);
     assert.ok(visibleMaxE2e(big, view) > 0);
   });
 
@@ -204,7 +204,7 @@ describe('requests over time', () => {
     const view = { t0: 0, t1: 4000 };
     const yMax = 2000;
     const i = spanAt(index, view, box, yMax, xOf(view, box, 2000) + 2, yOf(box, yMax, 1500) - 1);
-    assert.equal(spans.requestIds[index.source[i as number] as number], 'd');
+    assert.equal(spans.requestIds[index.source[i as number]], 'd');
     assert.equal(spanAt(index, view, box, yMax, 990, 5), null);
     // No e2e: on the baseline.
     assert.equal(yOf(box, yMax, Number.NaN), 100);
@@ -238,7 +238,7 @@ describe('table models', () => {
     assert.deepEqual(stage0, ['0.queuedMs', '0.prefillMs', '0.decodeMs', '0.ttftMs', '0.field:stage_gen_time_ms']);
     assert.deepEqual(stage1, ['1.inputWaitMs', '1.readyQueuedMs', '1.prefillMs', '1.decodeMs', '1.ttftMs', '1.field:stage_gen_time_ms']);
     assert.equal(cols[1]?.group, 'stage 0 · thinker');
-    assert.equal(cols[0]?.read(data.requests[7] as (typeof data.requests)[number]).text, '<img src=x onerror=alert(1)>');
+    assert.equal(cols[0]?.read(data.requests[7]).text, '<img src=x onerror=alert(1)>');
     assert.deepEqual([isSlow(150, 100), isSlow(100, 100), isSlow(null, 100), isSlow(5, null), isSlow(5, 0)], [true, false, false, false, false]);
     assert.equal(cols[1]?.slowAbove, data.summary.stages[0]?.split.queuedMs?.p90);
   });

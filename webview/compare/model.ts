@@ -1,9 +1,8 @@
 // What the Compare Sessions panel shows, computed from the report without the DOM (so it is
 // unit-tested in Node): per stage the metric rows, per quantile a cell with the two values,
 // the difference, its significance and the geometry of its confidence-interval bar.
-import type { ComparisonReport, FindingDiff, HistogramSide, MetricComparison, MetricId, QuantileComparison, SideStats, UnknownReason } from '../../server/core/compare/types';
-import { changeKind, changeText, verdictShort } from '../../server/core/compare/changeWords';
-import type { Percentile } from '../../server/core/percentiles';
+import type { ComparisonReport, FindingDiff, HistogramSide, MetricComparison, MetricId, Percentile, QuantileComparison, SideStats, UnknownReason } from '../../server/protocol';
+import { changeKind, changeText, verdictShort } from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
 import { PREFILL_DECODE_LABEL } from '../shared/labels';
 

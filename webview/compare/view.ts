@@ -1,9 +1,7 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
-import { tailRows, tailSideText } from '../../server/core/compare/tailText';
-import { targetLabel } from '../../server/core/explain/explainTable';
-import type { TailComparison } from '../../server/core/compare/types';
-import type { ComparisonReport, HistogramComparison } from '../../server/core/compare/types';
+import { tailRows, tailSideText, targetLabel } from '../../server/shared';
+import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
 import { findingLine, headline, histogramSideText, isFlagged, runLine, stageGroups } from './model';

@@ -1,16 +1,15 @@
 // "No session yet": the ways to get one, each a command run by the extension host.
-import type { WebviewToHost } from '../../server/protocol';
+import type { WebviewCommand, WebviewToHost } from '../../server/protocol';
 import { button, h } from './dom';
 
-type RunCommand = Extract<WebviewToHost, { type: 'runCommand' }>['command'];
-
-const ACTIONS: readonly { readonly command: RunCommand; readonly label: string; readonly primary: boolean }[] = [
-  { command: 'startDemo', label: 'Start Demo Server', primary: true },
-  { command: 'launch', label: 'Launch Server…', primary: false },
-  { command: 'attachLog', label: 'Attach to Log File…', primary: false },
-  { command: 'attachMetrics', label: 'Attach to Metrics URL…', primary: false },
-  { command: 'importLog', label: 'Import Log…', primary: false },
-];
+/** A button per command of the protocol's WEBVIEW_COMMANDS (a command without one does not compile), in this order. */
+const ACTIONS: { readonly [C in WebviewCommand]: { readonly label: string; readonly primary: boolean } } = {
+  startDemo: { label: 'Start Demo Server', primary: true },
+  launch: { label: 'Launch Server…', primary: false },
+  attachLog: { label: 'Attach to Log File…', primary: false },
+  attachMetrics: { label: 'Attach to Metrics URL…', primary: false },
+  importLog: { label: 'Import Log…', primary: false },
+};
 
 export function emptyState(post: (m: WebviewToHost) => void, lead: string): HTMLElement {
   return h(
@@ -20,8 +19,8 @@ export function emptyState(post: (m: WebviewToHost) => void, lead: string): HTML
     h(
       'div',
       { className: 'actions' },
-      ...ACTIONS.map((a) =>
-        button(a.label, { className: a.primary ? '' : 'secondary', testId: `run-${a.command}` }, () => post({ type: 'runCommand', command: a.command })),
+      ...(Object.keys(ACTIONS) as WebviewCommand[]).map((command) =>
+        button(ACTIONS[command].label, { className: ACTIONS[command].primary ? '' : 'secondary', testId: `run-${command}` }, () => post({ type: 'runCommand', command })),
       ),
     ),
   );

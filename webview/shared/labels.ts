@@ -1,10 +1,9 @@
 // Human labels for stages, phases and fields. DOM-free.
 
 // The split's names, labels and log fields are shared with the CLI's table: one source.
-export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from '../../server/core/analysis/types';
-export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT } from '../../server/core/analysis/oneOutputStage';
-import { PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
-import type { TimelineSegment } from '../../server/core/analysis/types';
+export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from '../../server/shared';
+import { PREFILL_DECODE_LABEL } from '../../server/shared';
+import type { TimelineSegment } from '../../server/protocol';
 
 export const FIELD_GEN_TIME = 'stage_gen_time_ms';
 export const FIELD_FIRST_OUTPUT = 'serving_time_to_first_output_ms';

@@ -1,5 +1,5 @@
 // Geometry of the side panel's trend line. DOM-free.
-import { maxOf, minOf } from '../../server/core/arrays';
+import { maxOf, minOf } from '../../server/shared';
 
 export interface SparkPoint {
   readonly x: number;

@@ -2,7 +2,7 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
 // here recomputes them: the residual stays the residual, negative where stages overlap.
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { partLabel, targetLabel } from '../../server/core/explain/explainTable';
+import { partLabel, targetLabel } from '../../server/shared';
 import { formatDurationMs } from './format';
 import { PREFILL_DECODE_LABEL, stageRole } from './labels';
 import type { StageSummary } from '../../server/protocol';

@@ -1,6 +1,6 @@
 // How a value is shown: a number, or one of the states that are not numbers, each with a
 // distinct look and an explanation on hover (docs/formats.md#values-and-their-states). DOM-free: the views only copy `text`, `state` and `title` into elements.
-import type { RequestStage } from '../../server/core/analysis/types';
+import type { RequestStage } from '../../server/protocol';
 import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';

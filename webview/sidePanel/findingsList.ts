@@ -1,6 +1,6 @@
 // Findings: numbers that lie in known ways, each with its explanation. Clicking one opens
 // the latency panel on the requests it names. Keyed, so a live update only edits text.
-import type { Severity } from '../../server/core/analysis/types';
+import type { Severity } from '../../server/protocol';
 import type { Finding } from '../../server/protocol';
 import { h, setAttr, setData, setText } from '../shared/dom';
 import { findingRequestsText } from '../shared/format';

@@ -9,7 +9,7 @@ import { stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
-import { maxOf } from '../../server/core/arrays';
+import { maxOf } from '../../server/shared';
 
 interface ScrapeColumn extends SummaryColumn {
   /** Canonical family names, first match wins (older vLLM names last). */

@@ -2,7 +2,7 @@
 // ValueView plus the length of its bar. DOM-free, so the views only diff and copy.
 import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../server/protocol';
 import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
-import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/core/analysis/slowest';
+import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
 import { formatCompact } from '../shared/format';

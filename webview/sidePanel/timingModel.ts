@@ -1,7 +1,7 @@
 // The side panel's table for a session of [OmniTiming] lines only (the server ran at INFO,
 // so it printed no stats tables): each stage's time and the end-to-end time, which is all
 // such a log has. Same row shape as the phase table, so the same view draws it.
-import { maxOf } from '../../server/core/arrays';
+import { maxOf } from '../../server/shared';
 import type { Percentile, SummaryResult } from '../../server/protocol';
 import { stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';

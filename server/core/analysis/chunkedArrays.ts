@@ -29,7 +29,7 @@ export class ChunkedInt32 {
 
   /** The chunk holding index `i` and the position in it (for loops over one reserved run). */
   chunkOf(i: number): Int32Array {
-    return this.chunks[i >>> CHUNK_BITS] as Int32Array;
+    return this.chunks[i >>> CHUNK_BITS];
   }
 
   static offsetIn(i: number): number {
@@ -50,19 +50,19 @@ export class ChunkedFloat64 {
   push(v: number): number {
     const i = this.size;
     if ((i & MASK) === 0) this.chunks.push(new Float64Array(this.chunks.length === 0 ? 1024 : CHUNK));
-    else if (this.chunks.length === 1 && i >= (this.chunks[0] as Float64Array).length) {
+    else if (this.chunks.length === 1 && i >= this.chunks[0].length) {
       // The first chunk starts small (most stores never need a wide number) and grows.
       const grown = new Float64Array(Math.min(CHUNK, i * 2));
-      grown.set(this.chunks[0] as Float64Array);
+      grown.set(this.chunks[0]);
       this.chunks[0] = grown;
     }
-    (this.chunks[i >>> CHUNK_BITS] as Float64Array)[i & MASK] = v;
+    this.chunks[i >>> CHUNK_BITS][i & MASK] = v;
     this.size = i + 1;
     return i;
   }
 
   get(i: number): number {
-    return (this.chunks[i >>> CHUNK_BITS] as Float64Array)[i & MASK] as number;
+    return this.chunks[i >>> CHUNK_BITS][i & MASK];
   }
 
   get externalBytes(): number {

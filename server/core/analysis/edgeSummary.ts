@@ -2,7 +2,6 @@
 // and [OmniTiming]'s send time. A hidden row, a request without a table column and a
 // notRecorded `0.00ms` are counted by state, never averaged in as 0. Incremental, like the
 // stage summaries.
-import type { Cell } from '../values';
 import { SampleSet } from './sampleSet';
 import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, RequestTransfer, TransferTxState } from './types';
 
@@ -34,7 +33,7 @@ class EdgeAccumulator {
     this.requestCount += 1;
     if (transfer.tablePrinted) this.tableCount += 1;
     for (const name in transfer.fields) {
-      const cell = transfer.fields[name] as Cell;
+      const cell = transfer.fields[name];
       let counts = this.fields.get(name);
       if (counts === undefined) {
         if (this.fields.size >= MAX_FIELDS) continue;

@@ -49,7 +49,7 @@ class EngineAccumulator {
     if (this.times.length >= MAX_POINTS) {
       for (const xs of [this.times, this.running, this.waiting, this.kv, this.prefix]) {
         let k = 0;
-        for (let i = 0; i < xs.length; i += 2) xs[k++] = xs[i] as number;
+        for (let i = 0; i < xs.length; i += 2) xs[k++] = xs[i];
         xs.length = k;
       }
       this.stride *= 2;
@@ -104,7 +104,7 @@ export class EngineSeriesBuilder {
         replica = index;
         mapping = 'stagePrefix';
       } else if (index !== null && index < flat.length) {
-        [stage, replica] = flat[index] as [number, number];
+        [stage, replica] = flat[index];
         mapping = 'inferred';
       }
       return {

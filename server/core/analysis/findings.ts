@@ -2,7 +2,6 @@
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import { groupedNumber } from '../numberText';
-import type { Cell } from '../values';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { numberOf } from '../values';
 import { hasLegacyDiffusionTimings } from './stageKind';
@@ -58,12 +57,12 @@ export class FindingsBuilder {
       this.checkStage(request, stage, firstStageId);
     }
     for (const name in request.e2e) {
-      const cell = (request.e2e)[name] as Cell;
+      const cell = (request.e2e)[name];
       if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
     }
     for (const edge of request.transfers) {
       for (const name in edge.fields) {
-        const cell = (edge.fields)[name] as Cell;
+        const cell = (edge.fields)[name];
         if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `transfer ${edge.edge} ${name}`);
       }
     }
@@ -100,7 +99,7 @@ export class FindingsBuilder {
     }
 
     for (const name in stage.fields) {
-      const cell = (stage.fields)[name] as Cell;
+      const cell = (stage.fields)[name];
       if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
     }
     if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);

@@ -8,8 +8,8 @@ export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number
   const h = ((n - 1) * p) / 100;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, n - 1);
-  const a = sorted[lo] as number;
-  const b = sorted[hi] as number;
+  const a = sorted[lo];
+  const b = sorted[hi];
   return a + (h - lo) * (b - a);
 }
 
@@ -20,7 +20,7 @@ export function distributionOfSorted(sorted: ArrayLike<number>, sum?: number): D
   let total = sum;
   if (total === undefined) {
     total = 0;
-    for (let i = 0; i < n; i++) total += sorted[i] as number;
+    for (let i = 0; i < n; i++) total += sorted[i];
   }
   return {
     count: n,
@@ -28,7 +28,7 @@ export function distributionOfSorted(sorted: ArrayLike<number>, sum?: number): D
     p50: percentileOfSorted(sorted, 50),
     p90: percentileOfSorted(sorted, 90),
     p99: percentileOfSorted(sorted, 99),
-    max: sorted[n - 1] as number,
+    max: sorted[n - 1],
   };
 }
 

@@ -71,7 +71,7 @@ export class LayoutTable {
   layoutOf(source: LayoutSource): RequestLayout {
     const recent = this.recent;
     for (let i = 0; i < recent.length; i++) {
-      const layout = recent[i] as RequestLayout;
+      const layout = recent[i];
       if (matches(layout, source)) {
         if (i > 0) {
           recent.splice(i, 1);
@@ -89,11 +89,11 @@ export class LayoutTable {
   private lookUp(source: LayoutSource): RequestLayout {
     const parts: string[] = [source.stagesFromTiming ? 'T' : 'S'];
     const stageFields = source.stages.map((s) => this.fieldKey(s.fields));
-    source.stages.forEach((s, i) => parts.push(`${s.stageKey}${SEP}${s.stageId ?? ''}${SEP}${s.segment}${SEP}${stageFields[i] as string}`));
+    source.stages.forEach((s, i) => parts.push(`${s.stageKey}${SEP}${s.stageId ?? ''}${SEP}${s.segment}${SEP}${stageFields[i]}`));
     const e2eKey = this.fieldKey(source.e2e);
     parts.push(e2eKey);
     const edgeFields = source.transfers.map((t) => this.fieldKey(t.fields));
-    source.transfers.forEach((t, i) => parts.push(`${t.edge}${SEP}${t.fromStage ?? ''}${SEP}${t.toStage ?? ''}${SEP}${edgeFields[i] as string}`));
+    source.transfers.forEach((t, i) => parts.push(`${t.edge}${SEP}${t.fromStage ?? ''}${SEP}${t.toStage ?? ''}${SEP}${edgeFields[i]}`));
     const timing = source.timing;
     if (timing !== null) {
       parts.push(`t${timing.stages.map((s) => `${s.stageId}=${s.label ?? ''}`).join(',')}|${timing.transfers.map((t) => `${t.fromStage}>${t.toStage}`).join(',')}`);
@@ -107,14 +107,14 @@ export class LayoutTable {
       stageKey: s.stageKey,
       stageId: s.stageId,
       segment: s.segment,
-      fields: this.fieldLayout(stageFields[i] as string, s.fields),
+      fields: this.fieldLayout(stageFields[i], s.fields),
     }));
     const e2e = this.fieldLayout(e2eKey, source.e2e);
     const transfers = source.transfers.map((t, i) => ({
       edge: t.edge,
       fromStage: t.fromStage,
       toStage: t.toStage,
-      fields: this.fieldLayout(edgeFields[i] as string, t.fields),
+      fields: this.fieldLayout(edgeFields[i], t.fields),
     }));
     const timingLayout: TimingLayout | null =
       timing === null
@@ -168,14 +168,14 @@ function matches(layout: RequestLayout, source: LayoutSource): boolean {
   if ((layout.overall === null) !== (source.overall === null)) return false;
   if (layout.overall !== null && source.overall !== null && !fieldsMatch(layout.overall, source.overall)) return false;
   for (let i = 0; i < source.stages.length; i++) {
-    const s = source.stages[i] as LayoutSource['stages'][number];
-    const l = layout.stages[i] as StageColumnLayout;
+    const s = source.stages[i];
+    const l = layout.stages[i];
     if (s.stageKey !== l.stageKey || s.stageId !== l.stageId || s.segment !== l.segment || !fieldsMatch(l.fields, s.fields)) return false;
   }
   if (!fieldsMatch(layout.e2e, source.e2e)) return false;
   for (let i = 0; i < source.transfers.length; i++) {
-    const t = source.transfers[i] as TransferEdge;
-    const l = layout.transfers[i] as TransferLayout;
+    const t = source.transfers[i];
+    const l = layout.transfers[i];
     if (t.edge !== l.edge || t.fromStage !== l.fromStage || t.toStage !== l.toStage || !fieldsMatch(l.fields, t.fields)) return false;
   }
   const timing = source.timing;
@@ -183,13 +183,13 @@ function matches(layout: RequestLayout, source: LayoutSource): boolean {
   if (timing !== null && lt !== null) {
     if (timing.stages.length !== lt.stages.length || timing.transfers.length !== lt.transfers.length) return false;
     for (let i = 0; i < timing.stages.length; i++) {
-      const a = timing.stages[i] as OmniTimingRecord['stages'][number];
-      const b = lt.stages[i] as TimingLayout['stages'][number];
+      const a = timing.stages[i];
+      const b = lt.stages[i];
       if (a.stageId !== b.stageId || a.label !== b.label) return false;
     }
     for (let i = 0; i < timing.transfers.length; i++) {
-      const a = timing.transfers[i] as OmniTimingRecord['transfers'][number];
-      const b = lt.transfers[i] as TimingLayout['transfers'][number];
+      const a = timing.transfers[i];
+      const b = lt.transfers[i];
       if (a.fromStage !== b.fromStage || a.toStage !== b.toStage) return false;
     }
   }

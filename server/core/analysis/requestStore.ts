@@ -246,11 +246,11 @@ export class RequestStore implements RequestList {
         const within = slotOffsetOf(s.fields, name);
         if (within === undefined) return undefined;
         const at = entry.offset + skip + within;
-        const slot = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+        const slot = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)];
         const kind = this.codec.kindOf(slot);
         if (kind === 'number') {
           const v = this.codec.valueOf(slot);
-          return s.fields.counted[s.fields.names.indexOf(name)] === true ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)] as number) : measuredCell(v);
+          return s.fields.counted[s.fields.names.indexOf(name)] === true ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)]) : measuredCell(v);
         }
         if (kind === 'none') return entry.rare?.asides?.get(entry.offset + skip + within) ?? NOT_MEASURED;
         return Object.freeze({ state: 'text' as const, value: this.codec.textOf(slot) });
@@ -309,7 +309,7 @@ class SlotWriter {
   fields(fields: FieldMap, layout: FieldLayout): void {
     const names = layout.names;
     for (let i = 0; i < names.length; i++) {
-      const cell = fields[names[i] as string] as Cell;
+      const cell = fields[names[i]];
       if (cell.state === 'measured') {
         this.chunk[this.pos++] = this.codec.number(cell.value);
         if (layout.counted[i] === true) this.chunk[this.pos++] = cell.sampleCount ?? 0;
@@ -367,18 +367,18 @@ class SlotReader {
     const out = { ...layout.template } as unknown as Record<string, Cell>;
     for (let i = 0; i < names.length; i++) {
       const at = this.pos - this.start;
-      const slot = this.chunk[this.pos++] as number;
+      const slot = this.chunk[this.pos++];
       let cell: Cell;
       const kind = this.codec.kindOf(slot);
       if (kind === 'number') {
         const v = this.codec.valueOf(slot);
-        cell = layout.counted[i] === true ? measured(v, this.chunk[this.pos++] as number) : measuredCell(v);
+        cell = layout.counted[i] === true ? measured(v, this.chunk[this.pos++]) : measuredCell(v);
       } else if (kind === 'none') {
         cell = this.asides?.get(this.arenaOffset + at) ?? NOT_MEASURED;
       } else {
         cell = this.textCell(this.codec.textOf(slot));
       }
-      out[names[i] as string] = cell;
+      out[names[i]] = cell;
     }
     return out;
   }
@@ -414,11 +414,11 @@ class SlotReader {
   }
 
   private number(): number {
-    return this.codec.valueOf(this.chunk[this.pos++] as number);
+    return this.codec.valueOf(this.chunk[this.pos++]);
   }
 
   private optional(): number | null {
-    const slot = this.chunk[this.pos++] as number;
+    const slot = this.chunk[this.pos++];
     return this.codec.kindOf(slot) === 'number' ? this.codec.valueOf(slot) : null;
   }
 

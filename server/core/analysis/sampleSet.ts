@@ -63,15 +63,15 @@ export class SampleSet {
   /** The i-th smallest merged sample, in the body's units (thousandths while scaled). */
   private bodyAt(i: number): number {
     const ends = this.runEnds;
-    if (ends === null) return this.body[i] as number;
+    if (ends === null) return this.body[i];
     let lo = 0;
     let hi = ends.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((ends[mid] as number) > i) hi = mid;
+      if (ends[mid] > i) hi = mid;
       else lo = mid + 1;
     }
-    return this.body[lo] as number;
+    return this.body[lo];
   }
 
   distribution(): Distribution | null {
@@ -116,13 +116,13 @@ export class SampleSet {
     while (lo < hi) {
       const i = (lo + hi) >> 1;
       const j = k + 1 - i;
-      if (this.bodyAt(i) / scale < (B[j - 1] as number)) lo = i + 1;
+      if (this.bodyAt(i) / scale < B[j - 1]) lo = i + 1;
       else hi = i;
     }
     const i = lo;
     const j = k + 1 - i;
     const fromA = i > 0 ? this.bodyAt(i - 1) / scale : Number.NEGATIVE_INFINITY;
-    const fromB = j > 0 ? (B[j - 1] as number) : Number.NEGATIVE_INFINITY;
+    const fromB = j > 0 ? B[j - 1] : Number.NEGATIVE_INFINITY;
     return Math.max(fromA, fromB);
   }
 
@@ -150,7 +150,7 @@ export class SampleSet {
     if (this.scaled) {
       scaledTail = new Int32Array(tail.length);
       for (let i = 0; i < tail.length; i++) {
-        const k = scaledOf(tail[i] as number);
+        const k = scaledOf(tail[i]);
         if (k === null) {
           scaledTail = null;
           break;
@@ -176,8 +176,8 @@ export class SampleSet {
     const out = this.scaled ? new Int32Array(this.bodyCount) : new Float64Array(this.bodyCount);
     let from = 0;
     for (let r = 0; r < ends.length; r++) {
-      out.fill(this.body[r] as number, from, ends[r] as number);
-      from = ends[r] as number;
+      out.fill(this.body[r], from, ends[r]);
+      from = ends[r];
     }
     return out;
   }
@@ -199,7 +199,7 @@ export class SampleSet {
     let r = 0;
     for (let i = 0; i < n; i++) {
       if (i > 0 && sorted[i] !== sorted[i - 1]) ends[r++] = i;
-      values[r] = sorted[i] as number;
+      values[r] = sorted[i];
     }
     ends[r] = n;
     this.body = values;
@@ -212,8 +212,8 @@ function mergeSorted<T extends Int32Array | Float64Array>(a: ArrayLike<number>, 
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < a.length && j < b.length) out[k++] = (a[i] as number) <= (b[j] as number) ? (a[i++] as number) : (b[j++] as number);
-  while (i < a.length) out[k++] = a[i++] as number;
-  while (j < b.length) out[k++] = b[j++] as number;
+  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
   return out;
 }

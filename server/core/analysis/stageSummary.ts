@@ -65,12 +65,12 @@ class StageAccumulator {
     const split: Partial<Record<SplitName, Distribution>> = {};
     for (const index of this.splitOrder) {
       const d = this.split[index]?.distribution() ?? null;
-      if (d !== null) split[SPLIT_NAMES[index] as SplitName] = d;
+      if (d !== null) split[SPLIT_NAMES[index]] = d;
     }
     const splitStates = {} as Record<SplitName, SplitStateCounts>;
     SPLIT_NAMES.forEach((name, i) => {
       const counts = {} as Record<SplitState, number>;
-      STATES.forEach((state, j) => (counts[state] = this.stateCounts[i * STATE_COUNT + j] as number));
+      STATES.forEach((state, j) => (counts[state] = this.stateCounts[i * STATE_COUNT + j]));
       splitStates[name] = counts;
     });
     return {

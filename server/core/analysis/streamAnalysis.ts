@@ -209,7 +209,7 @@ export class StreamAnalysis {
     const before = done.length;
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
-    for (let i = before; i < done.length; i++) this.acceptOne(done[i] as AnalyzedRequest);
+    for (let i = before; i < done.length; i++) this.acceptOne(done[i]);
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {

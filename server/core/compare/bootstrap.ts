@@ -23,7 +23,7 @@ export interface BootstrapOptions {
 function atUniform(sorted: Float64Array, u: number): number {
   const n = sorted.length;
   const i = Math.min(n - 1, Math.max(0, Math.ceil(n * u) - 1));
-  return sorted[i] as number;
+  return sorted[i];
 }
 
 /** One bootstrap draw of the p-th percentile (numpy linear) of `sorted`. */
@@ -58,6 +58,6 @@ export function quantileDifferenceCi(baseline: Float64Array, candidate: Float64A
 export function naiveResampledPercentile(sorted: Float64Array, p: number, random: Random): number {
   const n = sorted.length;
   const resample = new Float64Array(n);
-  for (let i = 0; i < n; i++) resample[i] = sorted[Math.floor(random.uniform() * n)] as number;
+  for (let i = 0; i < n; i++) resample[i] = sorted[Math.floor(random.uniform() * n)];
   return percentileOfSorted(resample.sort(), p);
 }

@@ -42,7 +42,7 @@ export function verdictShort(q: QuantileComparison): string {
 function upstreamOf(report: ComparisonReport, scope: string): string | null {
   const stages = [...new Set(report.metrics.map((m) => m.scope))].filter((s) => s !== 'request' && !s.includes('->')).sort(compareScopes);
   const i = stages.indexOf(scope);
-  return i > 0 ? (stages[i - 1] as string) : null;
+  return i > 0 ? stages[i - 1] : null;
 }
 
 /**

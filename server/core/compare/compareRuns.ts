@@ -80,7 +80,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   }
   const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
   if (lies.length > 0) {
-    const first = lies[0] as (typeof lies)[number];
+    const first = lies[0];
     notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`);
   }
   if (baseline.samples !== null && candidate.samples !== null) {

@@ -40,7 +40,7 @@ export function mannWhitney(baseline: Float64Array, candidate: Float64Array): Ma
   let j = 0;
   let rank = 1;
   while (i < n1 || j < n2) {
-    const v = j >= n2 || (i < n1 && (baseline[i] as number) <= (candidate[j] as number)) ? (baseline[i] as number) : (candidate[j] as number);
+    const v = j >= n2 || (i < n1 && baseline[i] <= candidate[j]) ? baseline[i] : candidate[j];
     let a = 0;
     let b = 0;
     while (i < n1 && baseline[i] === v) {

@@ -77,7 +77,7 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
   const rows = report.histograms.filter((h) => h.family === family && (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope));
   if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scopeName(rule.scope)} in the scrapes` };
   if (rows.length > 1) return { basis: null, why: `${rows.length} ${family} series match ${scopeName(rule.scope)} (per replica or label): the rule cannot pick one` };
-  return { basis: 'histogram', row: rows[0] as HistogramComparison };
+  return { basis: 'histogram', row: rows[0] };
 }
 
 export function checkRule(rule: Rule, report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult {

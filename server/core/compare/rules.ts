@@ -94,7 +94,7 @@ export function parseRule(raw: string): Rule | RuleError {
 
   let scope: string;
   const stage = /^stage(\d+(?:_\d+)?)$/i.exec(scopeText);
-  if (stage !== null) scope = stage[1] as string;
+  if (stage !== null) scope = stage[1];
   else if (scopeText.toLowerCase() === REQUEST_SCOPE) scope = REQUEST_SCOPE;
   else return fail(text, 0, scopeText.length, `unknown scope '${scopeText}': use stage<N> (e.g. stage0, stage1, stage1_2) or request`);
 

@@ -224,12 +224,12 @@ function envSwitchChecks(views: readonly StageView[], talkers: readonly StageVie
   const offAt = values.findIndex((value) => value !== undefined && value !== '1');
   const everyOff = values.length > 0 && values.every((value) => value !== undefined && value !== '1');
   if (offAt >= 0 && (talkers.length > 0 || everyOff)) {
-    const view = judged[offAt] as StageView;
+    const view = judged[offAt];
     return [fail('tfa-env-switch-off', requirement, `${where(view)} ${ENV_SWITCH}: ${JSON.stringify(values[offAt])}`, entries[offAt], '"1"')];
   }
   const onAt = values.findIndex((value) => value === '1');
   if (onAt >= 0 && values.every((value) => value === '1')) {
-    return [pass('tfa-env-switch-off', requirement, `${where(judged[onAt] as StageView)} ${ENV_SWITCH}: "1"`, entries[onAt])];
+    return [pass('tfa-env-switch-off', requirement, `${where(judged[onAt])} ${ENV_SWITCH}: "1"`, entries[onAt])];
   }
   return [
     {

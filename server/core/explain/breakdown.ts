@@ -147,7 +147,7 @@ function edgesOf(request: AnalyzedRequest): Edge[] {
   for (const t of request.transfers) add(t.fromStage, t.toStage);
   for (const t of request.timing?.transfers ?? []) add(t.fromStage, t.toStage);
   const ids = [...new Set(request.stages.map((s) => s.stageId).filter((id): id is number => id !== null))].sort((a, b) => a - b);
-  for (let i = 1; i < ids.length; i++) add(ids[i - 1] as number, ids[i] as number);
+  for (let i = 1; i < ids.length; i++) add(ids[i - 1], ids[i]);
   return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
 }
 

@@ -13,13 +13,13 @@ export class TimeColumn {
   push(v: number): void {
     const i = this.size;
     if ((i & MASK) === 0) this.chunks.push(new Float64Array(CHUNK).fill(Number.NaN));
-    (this.chunks[i >>> CHUNK_BITS] as Float64Array)[i & MASK] = v;
+    this.chunks[i >>> CHUNK_BITS][i & MASK] = v;
     this.size = i + 1;
   }
 
   get(i: number): number {
     const chunk = this.chunks[i >>> CHUNK_BITS];
-    return chunk === undefined ? Number.NaN : (chunk[i & MASK] as number);
+    return chunk === undefined ? Number.NaN : chunk[i & MASK];
   }
 
   get length(): number {

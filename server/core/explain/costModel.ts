@@ -34,8 +34,8 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): Ols | null {
   let mx = 0;
   let my = 0;
   for (let i = 0; i < n; i++) {
-    mx += xs[i] as number;
-    my += ys[i] as number;
+    mx += xs[i];
+    my += ys[i];
   }
   mx /= n;
   my /= n;
@@ -43,8 +43,8 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): Ols | null {
   let sxy = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = (xs[i] as number) - mx;
-    const dy = (ys[i] as number) - my;
+    const dx = xs[i] - mx;
+    const dy = ys[i] - my;
     sxx += dx * dx;
     sxy += dx * dy;
     syy += dy * dy;
@@ -64,13 +64,13 @@ export function unsupported(xs: ArrayLike<number>): string | null {
   const distinct = new Set<number>();
   let mean = 0;
   for (let i = 0; i < n; i++) {
-    distinct.add(xs[i] as number);
-    mean += xs[i] as number;
+    distinct.add(xs[i]);
+    mean += xs[i];
   }
   mean /= n;
   if (distinct.size < MIN_DISTINCT_X) return `${distinct.size} distinct token count${distinct.size === 1 ? '' : 's'} (at least ${MIN_DISTINCT_X} needed)`;
   let v = 0;
-  for (let i = 0; i < n; i++) v += ((xs[i] as number) - mean) ** 2;
+  for (let i = 0; i < n; i++) v += (xs[i] - mean) ** 2;
   const cv = mean === 0 ? Infinity : Math.sqrt(v / n) / Math.abs(mean);
   if (cv < MIN_X_SPREAD) return `token counts too alike (spread ${(cv * 100).toFixed(1)}% of the mean; at least ${MIN_X_SPREAD * 100}% needed)`;
   return null;

@@ -21,7 +21,7 @@ class ByArrival {
     let hi = this.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.times[mid] as number) < t) lo = mid + 1;
+      if (this.times[mid] < t) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -38,7 +38,7 @@ class ByArrival {
       this.rows = rows;
     }
     let at = this.size;
-    while (at > 0 && (this.times[at - 1] as number) > t) at--;
+    while (at > 0 && this.times[at - 1] > t) at--;
     this.times.copyWithin(at + 1, at, this.size);
     this.rows.copyWithin(at + 1, at, this.size);
     this.times[at] = t;
@@ -96,7 +96,7 @@ export class InFlightCounts {
         // A stage seen for the first time: every request logged so far had nobody in it.
         const counts = new Counts();
         counts.ensure(this.overall.data.length - 1);
-        for (let r = 0; r < this.overall.data.length; r++) if ((this.overall.data[r] as number) >= 0 && r !== row) counts.data[r] = 0;
+        for (let r = 0; r < this.overall.data.length; r++) if (this.overall.data[r] >= 0 && r !== row) counts.data[r] = 0;
         this.perStage.set(span.stageKey, { counts, starts: new SortedTimes(), ends: new SortedTimes() });
       }
     }
@@ -116,17 +116,17 @@ export class InFlightCounts {
   /** +1 for every logged request but `self` that arrived in [from, to). */
   private increment(counts: Counts, from: number, to: number, self: number): void {
     const b = this.byArrival;
-    for (let k = b.lowerBound(from); k < b.size && (b.times[k] as number) < to; k++) {
-      const row = b.rows[k] as number;
+    for (let k = b.lowerBound(from); k < b.size && b.times[k] < to; k++) {
+      const row = b.rows[k];
       if (row === self) continue;
       counts.ensure(row);
-      if ((counts.data[row] as number) >= 0) counts.data[row] = (counts.data[row] as number) + 1;
+      if (counts.data[row] >= 0) counts.data[row] = counts.data[row] + 1;
     }
   }
 
   /** Others in flight when `row` arrived; -1 when its arrival is unknown. */
   count(row: number): number {
-    return row < this.overall.data.length ? (this.overall.data[row] as number) : -1;
+    return row < this.overall.data.length ? this.overall.data[row] : -1;
   }
 
   /** Per request, others in the stage when it arrived (-1: unknown; rows past the end: unknown); null for a stage never seen. */
@@ -138,7 +138,7 @@ export class InFlightCounts {
   stageCount(stageKey: string, row: number): number {
     const stage = this.perStage.get(stageKey);
     if (stage === undefined || row >= stage.counts.data.length) return -1;
-    return stage.counts.data[row] as number;
+    return stage.counts.data[row];
   }
 
   get bytes(): number {

@@ -71,26 +71,26 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
   let known = 0;
   let unknown = 0;
   for (let k = 0; k < n; k++) {
-    const i = rows[k] as number;
+    const i = rows[k];
     const c = index.inFlight.count(i);
     if (c < 0) {
       unknown++;
       continue;
     }
     inFlight[known] = c;
-    values[known] = targetValues[k] as number;
+    values[known] = targetValues[k];
     kept[known] = i;
     known++;
   }
 
   let measured = 0;
   const scratch = new Float64Array(known);
-  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k] as number)) scratch[measured++] = values[k] as number;
+  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k])) scratch[measured++] = values[k];
   const threshold = measured === 0 ? null : percentileInPlace(scratch, measured, TAIL_PERCENT[query.quantile]);
   const inTail = new Uint8Array(known);
   let tailCount = 0;
   for (let k = 0; k < known; k++) {
-    if (threshold !== null && (values[k] as number) >= threshold) {
+    if (threshold !== null && values[k] >= threshold) {
       inTail[k] = 1;
       tailCount++;
     }
@@ -98,11 +98,11 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
 
   const bucketValues = new Map<number, { values: number[]; count: number; tail: number }>();
   for (let k = 0; k < known; k++) {
-    const b = bucketOf(inFlight[k] as number);
+    const b = bucketOf(inFlight[k]);
     let entry = bucketValues.get(b);
     if (entry === undefined) bucketValues.set(b, (entry = { values: [], count: 0, tail: 0 }));
     entry.count++;
-    if (!Number.isNaN(values[k] as number)) entry.values.push(values[k] as number);
+    if (!Number.isNaN(values[k])) entry.values.push(values[k]);
     if (inTail[k] === 1) entry.tail++;
   }
   const buckets: LoadBucket[] = [...bucketValues.keys()]
@@ -125,10 +125,10 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     }
     return { all: distributionInPlace(all, known), tail: distributionInPlace(tail, t) };
   };
-  const overall = split((k) => inFlight[k] as number);
+  const overall = split((k) => inFlight[k]);
   const stageLoads: StageLoad[] = stages.map((s) => {
     const counts = index.inFlight.stageCounts(s.stageKey);
-    return { stageKey: s.stageKey, stageId: s.stageId, ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k] as number] as number | undefined) ?? 0))) };
+    return { stageKey: s.stageKey, stageId: s.stageId, ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0))) };
   });
   const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
   return {

@@ -156,7 +156,7 @@ export function metricNotReportingInEngineLines(series: readonly EngineSeries[])
     let loaded = 0;
     let zero = 0;
     for (let i = 0; i < e.running.length; i++) {
-      if (!((e.running[i] as number) > 0)) continue;
+      if (!(e.running[i] > 0)) continue;
       loaded++;
       if (e.kvCacheUsagePerc[i] === 0) zero++;
     }

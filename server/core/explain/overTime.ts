@@ -58,12 +58,12 @@ function resample(g: GaugeSamples, times: readonly number[], stepMs: number): Ga
   const n = g.times.length;
   for (const t of times) {
     // Last sample in (t − step, t].
-    while (j < n && (g.times[j] as number) <= t) j++;
+    while (j < n && g.times[j] <= t) j++;
     const k = j - 1;
-    const has = k >= 0 && (g.times[k] as number) > t - stepMs;
+    const has = k >= 0 && g.times[k] > t - stepMs;
     const pick = (xs: ArrayLike<number>): number | null => {
       if (!has) return null;
-      const v = xs[k] as number;
+      const v = xs[k];
       return Number.isFinite(v) ? v : null;
     };
     out.running.push(pick(g.running));
@@ -112,16 +112,16 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
   const timed: number[] = [];
   for (const i of rows) if (Number.isFinite(index.finishMs(i))) timed.push(i);
   let sorted = true;
-  for (let k = 1; k < timed.length; k++) if (index.finishMs(timed[k] as number) < index.finishMs(timed[k - 1] as number)) sorted = false;
+  for (let k = 1; k < timed.length; k++) if (index.finishMs(timed[k]) < index.finishMs(timed[k - 1])) sorted = false;
   if (!sorted) timed.sort((a, b) => index.finishMs(a) - index.finishMs(b) || a - b);
   const metrics = query.metrics ?? index.targets();
   // The axis spans the requests' finish times, or the gauges' samples when there is no request (a scrape-only session).
-  let first = timed.length === 0 ? Infinity : index.finishMs(timed[0] as number);
-  let last = timed.length === 0 ? -Infinity : index.finishMs(timed[timed.length - 1] as number);
+  let first = timed.length === 0 ? Infinity : index.finishMs(timed[0]);
+  let last = timed.length === 0 ? -Infinity : index.finishMs(timed[timed.length - 1]);
   if (timed.length === 0) {
     for (const g of gauges) {
       for (let k = 0; k < g.times.length; k++) {
-        const t = g.times[k] as number;
+        const t = g.times[k];
         if (!(t >= (query.scope.fromMs ?? -Infinity) && t <= (query.scope.toMs ?? Infinity))) continue;
         if (t < first) first = t;
         if (t > last) last = t;
@@ -151,9 +151,9 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
   let reuse = 0;
   if (stable && previous.origin === origin) {
     let earliestNew = Infinity;
-    for (let k = 0; k < timed.length; k++) if ((timed[k] as number) >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k] as number);
+    for (let k = 0; k < timed.length; k++) if (timed[k] >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k]);
     const sameStart = times[0] === previous.times[0];
-    if (sameStart) while (reuse < previous.times.length - 1 && reuse < times.length && (previous.times[reuse] as number) < earliestNew) reuse++;
+    if (sameStart) while (reuse < previous.times.length - 1 && reuse < times.length && previous.times[reuse] < earliestNew) reuse++;
   }
 
   const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
@@ -161,9 +161,9 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
     let a = 0;
     let b = 0;
     for (let s = reuse; s < times.length; s++) {
-      const t = times[s] as number;
-      while (b < finishes.length && (finishes[b] as number) <= t) b++;
-      while (a < b && (finishes[a] as number) <= t - stepMs) a++;
+      const t = times[s];
+      while (b < finishes.length && finishes[b] <= t) b++;
+      while (a < b && finishes[a] <= t - stepMs) a++;
       requestRate.push((b - a) / (stepMs / 1000));
     }
   }
@@ -180,19 +180,19 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
     // Only the rows that the recomputed steps' windows can hold are read.
     let from = 0;
     const fromTime = (times[first] ?? Infinity) - windowMs;
-    while (from < finishes.length && (finishes[from] as number) <= fromTime) from++;
+    while (from < finishes.length && finishes[from] <= fromTime) from++;
     const valuesOf = new Float64Array(timed.length - from);
     if (column !== undefined) column.read(timedRows.subarray(from), valuesOf);
     else valuesOf.fill(Number.NaN);
     let a = from;
     let b = from;
     for (let s = first; s < times.length; s++) {
-      const t = times[s] as number;
-      while (b < finishes.length && (finishes[b] as number) <= t) b++;
-      while (a < b && (finishes[a] as number) <= t - windowMs) a++;
+      const t = times[s];
+      while (b < finishes.length && finishes[b] <= t) b++;
+      while (a < b && finishes[a] <= t - windowMs) a++;
       let n = 0;
       for (let k = a; k < b; k++) {
-        const v = valuesOf[k - from] as number;
+        const v = valuesOf[k - from];
         if (!Number.isNaN(v)) scratch[n++] = v;
       }
       count.push(n);

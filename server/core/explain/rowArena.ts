@@ -32,7 +32,7 @@ class IntList {
   }
 
   at(i: number): number {
-    return this.data[i] as number;
+    return this.data[i];
   }
 
   /** The backing array (valid up to length; replaced when it grows). */
@@ -79,13 +79,13 @@ export class RowArena {
   /** Appends a row of (ordinal, value) pairs; ordinals ascending and distinct; NaN values are left out. */
   addRow(ordinals: readonly number[], values: readonly number[]): void {
     const kept: number[] = [];
-    for (let k = 0; k < ordinals.length; k++) if (Number.isFinite(values[k] as number)) kept.push(k);
-    const id = this.layoutFor(kept.map((k) => ordinals[k] as number));
+    for (let k = 0; k < ordinals.length; k++) if (Number.isFinite(values[k])) kept.push(k);
+    const id = this.layoutFor(kept.map((k) => ordinals[k]));
     const start = kept.length === 0 ? 0 : this.arena.reserve(kept.length);
     const chunk = kept.length === 0 ? null : this.arena.chunkOf(start);
     const base = ChunkedInt32.offsetIn(start);
     kept.forEach((k, slot) => {
-      const v = values[k] as number;
+      const v = values[k];
       const scaled = Math.round(v * 1000);
       let cell: number;
       if (scaled >= SCALED_MIN && scaled <= 0x7fffffff && Math.abs(scaled / 1000 - v) < 1e-6) cell = scaled;
@@ -118,11 +118,11 @@ export class RowArena {
 
   /** The value `ordinal` of `row`, or NaN when the row does not have it. */
   get(row: number, ordinal: number): number {
-    const layout = this.layouts[this.rowLayout.at(row)] as Layout;
-    const slot = ordinal < layout.slotOf.length ? (layout.slotOf[ordinal] as number) : -1;
+    const layout = this.layouts[this.rowLayout.at(row)];
+    const slot = ordinal < layout.slotOf.length ? layout.slotOf[ordinal] : -1;
     if (slot < 0) return Number.NaN;
     const at = this.rowOffset.at(row) + slot;
-    const cell = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+    const cell = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)];
     if (cell >= SCALED_MIN) return cell / 1000;
     return cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
   }
@@ -135,21 +135,21 @@ export class RowArena {
   readColumn(ordinal: number, rows: Int32Array, out: Float64Array): void {
     const slots = new Int32Array(this.layouts.length);
     for (let l = 0; l < this.layouts.length; l++) {
-      const slotOf = (this.layouts[l] as Layout).slotOf;
-      slots[l] = ordinal >= 0 && ordinal < slotOf.length ? (slotOf[ordinal] as number) : -1;
+      const slotOf = this.layouts[l].slotOf;
+      slots[l] = ordinal >= 0 && ordinal < slotOf.length ? slotOf[ordinal] : -1;
     }
     const layoutOf = this.rowLayout.raw;
     const offsetOf = this.rowOffset.raw;
     const arena = this.arena;
     for (let k = 0; k < rows.length; k++) {
-      const row = rows[k] as number;
-      const slot = slots[layoutOf[row] as number] as number;
+      const row = rows[k];
+      const slot = slots[layoutOf[row]];
       if (slot < 0) {
         out[k] = Number.NaN;
         continue;
       }
-      const at = (offsetOf[row] as number) + slot;
-      const cell = arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+      const at = offsetOf[row] + slot;
+      const cell = arena.chunkOf(at)[ChunkedInt32.offsetIn(at)];
       out[k] = cell >= SCALED_MIN ? cell / 1000 : cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
     }
   }
@@ -186,7 +186,7 @@ export function derivedColumn(get: (row: number) => number): Column {
   return {
     get,
     read(rows: Int32Array, out: Float64Array): void {
-      for (let k = 0; k < rows.length; k++) out[k] = get(rows[k] as number);
+      for (let k = 0; k < rows.length; k++) out[k] = get(rows[k]);
     },
   };
 }

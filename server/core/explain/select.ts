@@ -9,18 +9,18 @@ function selectInPlace(values: Float64Array, k: number, lo: number, hi: number):
   while (hi > lo) {
     // Median of three as the pivot: sorted and nearly sorted columns (times) stay linear.
     const mid = (lo + hi) >>> 1;
-    const a = values[lo] as number;
-    const b = values[mid] as number;
-    const c = values[hi] as number;
+    const a = values[lo];
+    const b = values[mid];
+    const c = values[hi];
     const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
     let i = lo;
     let j = hi;
     while (i <= j) {
-      while ((values[i] as number) < pivot) i++;
-      while ((values[j] as number) > pivot) j--;
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
       if (i <= j) {
-        const t = values[i] as number;
-        values[i] = values[j] as number;
+        const t = values[i];
+        values[i] = values[j];
         values[j] = t;
         i++;
         j--;
@@ -38,11 +38,11 @@ export function percentileInPlace(values: Float64Array, n: number, p: number): n
   const h = ((n - 1) * p) / 100;
   const lo = Math.floor(h);
   selectInPlace(values, lo, 0, n - 1);
-  const a = values[lo] as number;
+  const a = values[lo];
   if (h === lo || lo + 1 >= n) return a;
   // The next rank is the smallest of what select left above lo.
   let b = Infinity;
-  for (let i = lo + 1; i < n; i++) if ((values[i] as number) < b) b = values[i] as number;
+  for (let i = lo + 1; i < n; i++) if (values[i] < b) b = values[i];
   return a + (h - lo) * (b - a);
 }
 
@@ -52,7 +52,7 @@ export function distributionInPlace(values: Float64Array, n: number): Distributi
   let sum = 0;
   let max = -Infinity;
   for (let i = 0; i < n; i++) {
-    const v = values[i] as number;
+    const v = values[i];
     sum += v;
     if (v > max) max = v;
   }

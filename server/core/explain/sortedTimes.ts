@@ -26,7 +26,7 @@ export class SortedTimes {
     const body = this.body;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((body[mid] as number) <= t) lo = mid + 1;
+      if (body[mid] <= t) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -48,8 +48,8 @@ export class SortedTimes {
     let k = total - 1;
     const body = this.body;
     while (j >= 0) {
-      if (i >= 0 && (body[i] as number) > (add[j] as number)) out[k--] = body[i--] as number;
-      else out[k--] = add[j--] as number;
+      if (i >= 0 && body[i] > add[j]) out[k--] = body[i--];
+      else out[k--] = add[j--];
     }
     if (out !== body) out.set(body.subarray(0, i + 1), 0);
     this.body = out;

@@ -33,9 +33,9 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
   const values = new Float64Array(scoped.length);
   let n = 0;
   for (let k = 0; k < scoped.length; k++) {
-    const v = all[k] as number;
+    const v = all[k];
     if (Number.isNaN(v)) continue;
-    rows[n] = scoped[k] as number;
+    rows[n] = scoped[k];
     values[n] = v;
     n++;
   }
@@ -48,9 +48,9 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
   const tailList: number[] = [];
   let excess = 0;
   for (let k = 0; k < n; k++) {
-    if ((values[k] as number) >= threshold) {
+    if (values[k] >= threshold) {
       tailList.push(k);
-      excess += (values[k] as number) - median;
+      excess += values[k] - median;
     }
   }
   const tail = Int32Array.from(tailList);
@@ -81,14 +81,14 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
     }
     const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
     for (let k = 0; k < n; k++) {
-      const v = ms[k] as number;
+      const v = ms[k];
       let c = Number.NaN;
       if (!Number.isNaN(v)) {
         if (!clipped) c = v;
         else {
-          const startMs = m.phase === 'preprocess' ? 0 : inStage && v >= 0 ? (clock[k] as number) : Number.NaN;
-          c = contribution(v, startMs, target, values[k] as number, ownStage);
-          if (inStage && v >= 0) clock[k] = (clock[k] as number) + v;
+          const startMs = m.phase === 'preprocess' ? 0 : inStage && v >= 0 ? clock[k] : Number.NaN;
+          c = contribution(v, startMs, target, values[k], ownStage);
+          if (inStage && v >= 0) clock[k] = clock[k] + v;
         }
       }
       contributions[k] = c;
@@ -103,7 +103,7 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
     let sum = 0;
     let measuredIn = 0;
     for (let j = 0; j < tailCount; j++) {
-      const c = contributions[tail[j] as number] as number;
+      const c = contributions[tail[j]];
       if (Number.isNaN(c)) continue;
       sum += c - partMedian;
       measuredIn++;
@@ -127,7 +127,7 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
   let explained = 0;
   for (const p of parts) explained += p.excessMs;
 
-  const slowest = tailList.sort((a, b) => (values[b] as number) - (values[a] as number) || (rows[a] as number) - (rows[b] as number));
+  const slowest = tailList.sort((a, b) => values[b] - values[a] || rows[a] - rows[b]);
   return {
     target: target.name,
     quantile: query.quantile,
@@ -139,6 +139,6 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
     excessMs: excess,
     parts,
     residualMs: excess - explained,
-    requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((k) => index.requestId(rows[k] as number)),
+    requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((k) => index.requestId(rows[k])),
   };
 }

@@ -26,9 +26,9 @@ const PRECISION_TOLERANCE = 1e-12;
 
 function coalesceBuckets(buckets: MutableBucket[]): MutableBucket[] {
   const merged: MutableBucket[] = [];
-  let last = { ...(buckets[0] as MutableBucket) };
+  let last = { ...buckets[0] };
   for (let i = 1; i < buckets.length; i++) {
-    const bucket = buckets[i] as MutableBucket;
+    const bucket = buckets[i];
     if (bucket.upperBound === last.upperBound) {
       last.count += bucket.count;
     } else {
@@ -41,9 +41,9 @@ function coalesceBuckets(buckets: MutableBucket[]): MutableBucket[] {
 }
 
 function correctPrecisionErrors(buckets: MutableBucket[], tolerance: number): void {
-  let prev = (buckets[0] as MutableBucket).count;
+  let prev = buckets[0].count;
   for (let i = 1; i < buckets.length; i++) {
-    const bucket = buckets[i] as MutableBucket;
+    const bucket = buckets[i];
     const delta = Math.abs(bucket.count - prev);
     if (delta === 0) continue;
     if (delta / bucket.count <= tolerance) bucket.count = prev;
@@ -52,9 +52,9 @@ function correctPrecisionErrors(buckets: MutableBucket[], tolerance: number): vo
 }
 
 function ensureMonotonic(buckets: MutableBucket[]): void {
-  let max = (buckets[0] as MutableBucket).count;
+  let max = buckets[0].count;
   for (let i = 1; i < buckets.length; i++) {
-    const bucket = buckets[i] as MutableBucket;
+    const bucket = buckets[i];
     if (bucket.count > max) max = bucket.count;
     else if (bucket.count < max) bucket.count = max;
   }
@@ -83,26 +83,26 @@ export function histogramQuantile(q: number, buckets: readonly HistogramBucket[]
   if (buckets.length === 0) return NaN;
   let sorted: MutableBucket[] = buckets.map((bucket) => ({ upperBound: bucket.le, count: bucket.cumulative }));
   sorted.sort((a, b) => (a.upperBound < b.upperBound ? -1 : a.upperBound > b.upperBound ? 1 : 0));
-  if ((sorted[sorted.length - 1] as MutableBucket).upperBound !== Infinity) return NaN;
+  if (sorted[sorted.length - 1].upperBound !== Infinity) return NaN;
 
   sorted = coalesceBuckets(sorted);
   correctPrecisionErrors(sorted, PRECISION_TOLERANCE);
   ensureMonotonic(sorted);
 
   if (sorted.length < 2) return NaN;
-  const observations = (sorted[sorted.length - 1] as MutableBucket).count;
+  const observations = sorted[sorted.length - 1].count;
   if (observations === 0) return NaN;
   let rank = q * observations;
-  const b = search(sorted.length - 1, (i) => (sorted[i] as MutableBucket).count >= rank);
+  const b = search(sorted.length - 1, (i) => sorted[i].count >= rank);
 
-  if (b === sorted.length - 1) return (sorted[sorted.length - 2] as MutableBucket).upperBound;
-  const bucket = sorted[b] as MutableBucket;
+  if (b === sorted.length - 1) return sorted[sorted.length - 2].upperBound;
+  const bucket = sorted[b];
   if (b === 0 && bucket.upperBound <= 0) return bucket.upperBound;
   let bucketStart = 0;
   const bucketEnd = bucket.upperBound;
   let count = bucket.count;
   if (b > 0) {
-    const previous = sorted[b - 1] as MutableBucket;
+    const previous = sorted[b - 1];
     bucketStart = previous.upperBound;
     count -= previous.count;
     rank -= previous.count;

@@ -30,7 +30,7 @@ export function setLabel(target: Record<string, string>, name: string, value: st
 export function withoutLabels(labels: Labels, omit: readonly string[]): Labels {
   const result: Record<string, string> = {};
   for (const name of Object.keys(labels)) {
-    if (!omit.includes(name)) setLabel(result, name, labels[name] as string);
+    if (!omit.includes(name)) setLabel(result, name, labels[name]);
   }
   return result;
 }

@@ -59,7 +59,7 @@ export function speechStreamsOf(parsed: ParsedExposition): SpeechStreamCounts[] 
       let total: number | null = null;
       if (e.aborted !== null) {
         for (const reason of Object.keys(e.aborted).sort()) {
-          const v = e.aborted[reason] as number;
+          const v = e.aborted[reason];
           Object.defineProperty(aborted, reason, { value: v, enumerable: true, writable: true, configurable: true });
           total = (total ?? 0) + v;
         }

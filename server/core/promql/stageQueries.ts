@@ -76,7 +76,7 @@ export function exposedNames(family: string): string[] {
 export function familyOfSeriesName(name: string): { readonly family: string; readonly suffix: 'bucket' | 'count' | 'sum' } | null {
   const m = /^(.*)_(bucket|count|sum)$/.exec(name);
   if (m === null) return null;
-  const base = m[1] as string;
+  const base = m[1];
   const family = base.startsWith(LEGACY_OMNI_PREFIX) ? OMNI_PREFIX + base.slice(LEGACY_OMNI_PREFIX.length) : base;
   return PROMETHEUS_FAMILIES.includes(family) ? { family, suffix: m[2] as 'bucket' | 'count' | 'sum' } : null;
 }

@@ -40,7 +40,7 @@ export function durationMs(text: string): number | null {
   let total = 0;
   for (let i = 0; i < UNIT_MS.length; i++) {
     const part = m[i + 1];
-    if (part !== undefined) total += Number(part) * (UNIT_MS[i] as number);
+    if (part !== undefined) total += Number(part) * UNIT_MS[i];
   }
   return total > 0 && Number.isSafeInteger(total) ? total : null;
 }

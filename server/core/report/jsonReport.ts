@@ -122,14 +122,14 @@ export interface AnalysisJson {
 
 function fieldsJson(fields: FieldMap): Record<string, CellJson> {
   const out: Record<string, CellJson> = {};
-  for (const name in fields) out[name] = cellToJson(fields[name] as FieldMap[string]);
+  for (const name in fields) out[name] = cellToJson(fields[name]);
   return out;
 }
 
 function listCountsJson(fields: FieldMap): Record<string, number> {
   const out: Record<string, number> = {};
   for (const name in fields) {
-    const cell = fields[name] as FieldMap[string];
+    const cell = fields[name];
     if (cell.state === 'measured' && cell.sampleCount !== undefined) out[name] = cell.sampleCount;
   }
   return out;
@@ -152,7 +152,7 @@ function omniTimingJson(r: AnalyzedRequest): OmniTimingJson | null {
 /** Derived numbers at the log's precision. */
 function derivedJson(values: Readonly<Record<string, number>>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const k in values) out[k] = toLogPrecision(values[k] as number);
+  for (const k in values) out[k] = toLogPrecision(values[k]);
   return out;
 }
 

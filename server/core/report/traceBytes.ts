@@ -38,7 +38,7 @@ export class ByteChunks {
     // A loop beats TypedArray.set for the short pieces written here.
     const bytes = this.bytes;
     let pos = this.pos;
-    for (let i = 0; i < n; i++) bytes[pos++] = piece[i] as number;
+    for (let i = 0; i < n; i++) bytes[pos++] = piece[i];
     this.pos = pos;
   }
 

@@ -133,7 +133,7 @@ export function placeRequests(requests: TraceRequests, captureTimesMs?: readonly
   }
   const originMs = n === 0 ? 0 : min;
   const arrivalUs = new Float64Array(n);
-  for (let i = 0; i < n; i++) arrivalUs[i] = ((arrivalMs[i] as number) - originMs) * 1000;
+  for (let i = 0; i < n; i++) arrivalUs[i] = (arrivalMs[i] - originMs) * 1000;
   const origin =
     clock === 'log-timestamp'
       ? `${formatLogTime(base + originMs)} log time (the log has no year)`

@@ -3,7 +3,7 @@
 // DOM-free.
 import type { HistogramResult } from '../../../server/protocol';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
-import { maxOf } from '../../../server/core/arrays';
+import { maxOf } from '../../../server/shared';
 
 export interface HistogramBox {
   readonly width: number;

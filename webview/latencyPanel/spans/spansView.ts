@@ -2,7 +2,7 @@
 // zoom/pan; drawing them as batched rects is faster than a general chart library and
 // needs no per-point objects). Wheel zooms at the cursor, drag pans, +/- and arrows do
 // the same from the keyboard, 0 resets; click a request to open its timeline.
-import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/core/analysis/slowest';
+import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
 import { niceTicks, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';

@@ -3,7 +3,7 @@ import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '.
 import { FIELD_GEN_TIME, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
-import { prefillCoversDecode } from '../../../server/core/analysis/oneOutputStage';
+import { prefillCoversDecode } from '../../../server/shared';
 
 export interface TableColumn {
   /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */

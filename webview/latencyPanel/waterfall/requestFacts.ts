@@ -5,7 +5,7 @@ import { h } from '../../shared/dom';
 import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
 import { fieldValueView, splitValueView } from '../../shared/valueState';
-import { prefillCoversDecode } from '../../../server/core/analysis/oneOutputStage';
+import { prefillCoversDecode } from '../../../server/shared';
 
 const SPLITS: readonly SplitName[] = SPLIT_NAMES;
 

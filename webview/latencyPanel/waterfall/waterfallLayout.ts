@@ -6,8 +6,8 @@ import type { LinearScale } from '../../shared/axis';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
-import { maxOf } from '../../../server/core/arrays';
-import { isRankedSegment } from '../../../server/core/analysis/slowest';
+import { maxOf } from '../../../server/shared';
+import { isRankedSegment } from '../../../server/shared';
 
 export interface WaterfallBox {
   readonly width: number;

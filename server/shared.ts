@@ -1,0 +1,15 @@
+// The pure rules of server/core that the extension host (src/) and the webviews use too, so
+// both sides say and compute the same thing: the split's names and labels, the one-output
+// stage's label, the slowest-phase rule, compare's change words, the array helpers the
+// charts use, which YAML files are deploy configs. With server/protocol.ts (types and wire
+// constants) this is the only module of server/ that src/ and webview/ import
+// (test/unit/layering.test.ts). Everything it reaches is in server/core and imports no
+// node:* module and no library, so the browser bundles can include it.
+export { maxOf, minOf } from './core/arrays';
+export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
+export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, prefillCoversDecode } from './core/analysis/oneOutputStage';
+export { isRankedSegment, rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from './core/analysis/slowest';
+export { changeKind, changeText, verdictShort } from './core/compare/changeWords';
+export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
+export { tailRows, tailSideText } from './core/compare/tailText';
+export { partLabel, targetLabel } from './core/explain/explainTable';
