@@ -41,7 +41,11 @@ export default tseslint.config(
       // node:test's test()/describe()/it() return promises that the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'describe', 'it', 'suite'] },
+          ],
+        },
       ],
       // `const { dropped: _dropped, ...rest } = x` is how a field is left out of a copy; `_arg` is an
       // argument an interface passes that this implementation does not need.
@@ -67,9 +71,10 @@ export default tseslint.config(
   },
   {
     // Lazy, synchronous loading on purpose. The CLI requires each command's own bundle when that
-    // command runs (scripts/build.mjs, `commandsApart`), typed by `typeof import(...)`; the
+    // command runs (scripts/build.mjs, `commandsApart`), typed by `typeof import(...)`, and
+    // `analyze` the deploy-config evidence (and the YAML library) only with --deploy-config; the
     // benchmarks require the bundle they just built; mocha's UI runner requires its test files.
-    files: ['server/cli/main.ts', 'scripts/bench/*.ts', 'test/editor/harness/run-ui-tests.ts'],
+    files: ['server/cli/main.ts', 'server/cli/analyze.ts', 'scripts/bench/*.ts', 'test/editor/harness/run-ui-tests.ts'],
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],

@@ -23,7 +23,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-protocol';
-import { analyzeDeployText, deployDiagnostics, DeployFileCache, deployHover, liveHints, type LiveStageNumbers } from '../server/core/deploy';
+import {
+  analyzeDeployText,
+  deployDiagnostics,
+  DeployFileCache,
+  deployHover,
+  liveHints,
+  type LiveStageNumbers,
+} from '../server/core/deploy';
 import { parseDeployFile } from '../server/core/deploy/parsedFile';
 import type { SessionInfo } from '../server/protocol';
 import { bigDeployFile } from '../test/integration/lsp-deploy-bigfile';
@@ -39,7 +46,9 @@ function percentile(samples: readonly number[], p: number): number {
 
 function report(name: string, samples: readonly number[]): void {
   const f = (n: number) => n.toFixed(2).padStart(7);
-  console.log(`${name.padEnd(52)} n=${String(samples.length).padStart(4)}  p50 ${f(percentile(samples, 50))} ms  p99 ${f(percentile(samples, 99))} ms  max ${f(Math.max(...samples))} ms`);
+  console.log(
+    `${name.padEnd(52)} n=${String(samples.length).padStart(4)}  p50 ${f(percentile(samples, 50))} ms  p99 ${f(percentile(samples, 99))} ms  max ${f(Math.max(...samples))} ms`,
+  );
 }
 
 interface Edit {
@@ -52,12 +61,18 @@ interface Edit {
 export function* keystrokes(document: TextDocument, stageCount: number): Generator<Edit> {
   const text0 = document.getText();
   const at = (offset: number): Range => ({ start: document.positionAt(offset), end: document.positionAt(offset) });
-  const over = (start: number, end: number): Range => ({ start: document.positionAt(start), end: document.positionAt(end) });
+  const over = (start: number, end: number): Range => ({
+    start: document.positionAt(start),
+    end: document.positionAt(end),
+  });
   // Near the top: a word typed into the first comment line and deleted again.
   const top = text0.indexOf(' deploy config');
   for (const [i, ch] of [...' edited'].entries()) yield { where: 'top', range: at(top + i), text: ch };
   for (let i = ' edited'.length; i > 0; i--) yield { where: 'top', range: over(top + i - 1, top + i), text: '' };
-  for (const [where, stage] of [['middle', Math.floor(stageCount / 2)], ['end', stageCount - 5]] as const) {
+  for (const [where, stage] of [
+    ['middle', Math.floor(stageCount / 2)],
+    ['end', stageCount - 5],
+  ] as const) {
     const text = document.getText();
     const line = positionOf(text, 'gpu_memory_utilization: 0.3', 0, stage).line;
     const lineEnd = document.offsetAt({ line: line + 1, character: 0 }) - 1;
@@ -90,7 +105,6 @@ function freePort(): Promise<number> {
   });
 }
 
-
 /** Runs `run` and waits out the rest of `everyMs`, so requests are spread over the session's updates. */
 async function timed(run: () => Promise<unknown>, everyMs: number): Promise<number> {
   const start = performance.now();
@@ -112,9 +126,29 @@ async function overTheConnection(): Promise<void> {
 
   // The live session: the simulator launched with this deploy config.
   const port = await freePort();
-  const argv = [process.execPath, cli, 'simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', 'before-fix', '--debug-tables', '--rps', '8', '--port', String(port)];
-  const session = await client.request<SessionInfo>('stageLens/launch', { argv, cwd: dir, deployConfig: file, metricsUrl: `http://127.0.0.1:${port}/metrics` });
-  const labelOf = (label: string | { value: string }[]) => (typeof label === 'string' ? label : label.map((part) => part.value).join(''));
+  const argv = [
+    process.execPath,
+    cli,
+    'simulate',
+    '--scenario',
+    'qwen3-tts',
+    '--talker-first-audio',
+    '--stats-build',
+    'before-fix',
+    '--debug-tables',
+    '--rps',
+    '8',
+    '--port',
+    String(port),
+  ];
+  const session = await client.request<SessionInfo>('stageLens/launch', {
+    argv,
+    cwd: dir,
+    deployConfig: file,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+  });
+  const labelOf = (label: string | { value: string }[]) =>
+    typeof label === 'string' ? label : label.map((part) => part.value).join('');
   const firstHints = await waitFor('measured numbers from the live session in the inlay hints', async () => {
     const hints = (await client.inlayHints(uri)) ?? [];
     return hints.some((hint) => /\(n=\d+\)/.test(labelOf(hint.label))) ? hints : undefined;
@@ -133,7 +167,12 @@ async function overTheConnection(): Promise<void> {
   }
   for (let i = 0; i < 200; i++) {
     const top = (i * 97) % (lines - 60);
-    viewport.push(await timed(() => client.inlayHints(uri, { start: { line: top, character: 0 }, end: { line: top + 60, character: 0 } }), 10));
+    viewport.push(
+      await timed(
+        () => client.inlayHints(uri, { start: { line: top, character: 0 }, end: { line: top + 60, character: 0 } }),
+        10,
+      ),
+    );
     whole.push(await timed(() => client.inlayHints(uri), 10));
   }
 
@@ -155,17 +194,27 @@ async function overTheConnection(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   const final = await client.diagnostics(uri, version);
-  const lastHints = ((await client.inlayHints(uri)) ?? []).map((hint) => `line ${hint.position.line + 1}: ${labelOf(hint.label)}`);
+  const lastHints = ((await client.inlayHints(uri)) ?? []).map(
+    (hint) => `line ${hint.position.line + 1}: ${labelOf(hint.label)}`,
+  );
 
-  console.log(`\nOver the connection (${lines} lines, ${big.stageCount} stages; live simulator session ${session.id} matched to the file):`);
-  console.log(`  during the ${seconds.toFixed(1)} s of measurement: ${client.sessionChanges - changesBefore} stageLens/sessionChanged (${((client.sessionChanges - changesBefore) / seconds).toFixed(1)}/s), ${client.refreshRequests - refreshesBefore} inlay-hint refreshes`);
-  console.log(`  hints at the end: ${firstHints.length} at first, now ${lastHints.map((label) => JSON.stringify(label)).join(', ')}`);
+  console.log(
+    `\nOver the connection (${lines} lines, ${big.stageCount} stages; live simulator session ${session.id} matched to the file):`,
+  );
+  console.log(
+    `  during the ${seconds.toFixed(1)} s of measurement: ${client.sessionChanges - changesBefore} stageLens/sessionChanged (${((client.sessionChanges - changesBefore) / seconds).toFixed(1)}/s), ${client.refreshRequests - refreshesBefore} inlay-hint refreshes`,
+  );
+  console.log(
+    `  hints at the end: ${firstHints.length} at first, now ${lastHints.map((label) => JSON.stringify(label)).join(', ')}`,
+  );
   report('hover', hover);
   report('inlay hints, 60-line viewport', viewport);
   report('inlay hints, whole file', whole);
   report('diagnostics, every keystroke (didChange -> publish)', diagnostics);
-  for (const [where, samples] of byPlace) report(`  ${where === 'top' ? 'in the first line (every stage moves)' : `in a stage near the ${where}`}`, samples);
-  if (document.getText() !== big.text || JSON.stringify(final) !== JSON.stringify(initial)) throw new Error('the edits did not end where they began');
+  for (const [where, samples] of byPlace)
+    report(`  ${where === 'top' ? 'in the first line (every stage moves)' : `in a stage near the ${where}`}`, samples);
+  if (document.getText() !== big.text || JSON.stringify(final) !== JSON.stringify(initial))
+    throw new Error('the edits did not end where they began');
 
   await client.request('stageLens/stop', { sessionId: session.id });
   await client.stop();
@@ -177,7 +226,14 @@ function inProcess(): void {
   const file = path.resolve('/bench/big.yaml');
   const numbers: LiveStageNumbers = {
     sessionLabel: 'bench session',
-    stages: Array.from({ length: big.stageCount }, (_, stageId) => ({ stageId, ttftP50Ms: 41, prefillP50Ms: 39, queuedP50Ms: 0.4, n: 100, ttftNotRecorded: stageId === 1 })),
+    stages: Array.from({ length: big.stageCount }, (_, stageId) => ({
+      stageId,
+      ttftP50Ms: 41,
+      prefillP50Ms: 39,
+      queuedP50Ms: 0.4,
+      n: 100,
+      ttftNotRecorded: stageId === 1,
+    })),
   };
   const whole: number[] = [];
   for (let i = 0; i < 10; i++) {
@@ -220,14 +276,20 @@ function inProcess(): void {
   report('inlay hints, all stages measured (analysis cached)', hints);
 }
 
-if (require.main === module) void (async () => {
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`);
-  inProcess();
-  await overTheConnection();
-})().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  void (async () => {
+    console.log(
+      `node ${process.version}, ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((n) => n.toFixed(1))
+        .join(' ')}`,
+    );
+    inProcess();
+    await overTheConnection();
+  })().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
 
 /** waitFor with this file's defaults (60_000 ms, every 100 ms). */
 function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {

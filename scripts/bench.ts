@@ -18,7 +18,9 @@ const log = (line: string): void => console.log(line);
 const ROOT = path.resolve(__dirname, '..');
 
 async function main(): Promise<void> {
-  console.log(`Stage Lens benchmark · node ${process.version} · ${new Date().toISOString()}${quick ? ' · quick' : ''}\n`);
+  console.log(
+    `Stage Lens benchmark · node ${process.version} · ${new Date().toISOString()}${quick ? ' · quick' : ''}\n`,
+  );
   if (!skip.has('parse')) {
     console.log('== log parser');
     runParseBench({ targetBytes: quick ? 40e6 : 200e6, runs: quick ? 1 : 5, log });
@@ -35,7 +37,11 @@ async function main(): Promise<void> {
   }
   if (!skip.has('deploy')) {
     console.log('\n== deploy YAML features on a 5,000-line file');
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts'), '--rounds', quick ? '1' : '3'], { stdio: 'inherit', cwd: ROOT });
+    spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts/bench-deploy.ts'), '--rounds', quick ? '1' : '3'],
+      { stdio: 'inherit', cwd: ROOT },
+    );
   }
   if (!skip.has('trace')) {
     console.log(`\n== trace export (Chrome trace for Perfetto) of ${quick ? '20k' : '100k'} requests`);
@@ -43,27 +49,38 @@ async function main(): Promise<void> {
   }
   if (!skip.has('webview')) {
     console.log('\n== latency panel with 100k requests in headless Chromium');
-    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/webview.ts')], { stdio: 'inherit', cwd: ROOT });
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench/webview.ts')], {
+      stdio: 'inherit',
+      cwd: ROOT,
+    });
   }
   if (!skip.has('compare')) {
     console.log('\n== compare of two 100k-request logs, end to end');
     runCompareBench({ requests: quick ? 20_000 : 100_000, runs: quick ? 1 : 3, log });
   }
   if (!skip.has('activation')) {
-    console.log(`\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder`);
+    console.log(
+      `\n== language-server activation with 3 saved sessions of ${quick ? 20 : 200} MB each, against an empty storage folder`,
+    );
     await runActivationBench({ sessionBytes: (quick ? 20 : 200) * 1024 * 1024, rounds: quick ? 3 : 5, log });
   }
   if (!skip.has('explain')) {
-    console.log(`\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze`);
+    console.log(
+      `\n== why a request is slow: queries at ${quick ? '20k' : '100k'} requests in a live session, explain against analyze`,
+    );
     explainQueryBench(quick ? 20_000 : 100_000, log);
     explainVsAnalyzeBench(quick ? 40e6 : 200e6, quick ? 2 : 5, log);
   }
   if (!skip.has('cold')) {
-    console.log(`\n== analyze as users run it: whole cold processes (dist/cli.js, run npm run build first), each round alternated with the floor process, on the ${quick ? '40' : '200'} MB bench log and ${quick ? '2,000' : '10,000'} two-stage requests`);
+    console.log(
+      `\n== analyze as users run it: whole cold processes (dist/cli.js, run npm run build first), each round alternated with the floor process, on the ${quick ? '40' : '200'} MB bench log and ${quick ? '2,000' : '10,000'} two-stage requests`,
+    );
     await runColdBench({ quick, log });
   }
   if (!skip.has('import')) {
-    console.log(`\n== the editor's Import Log... of the ${quick ? '40' : '200'} MB bench log in a real VS Code, against analyze on the same file`);
+    console.log(
+      `\n== the editor's Import Log... of the ${quick ? '40' : '200'} MB bench log in a real VS Code, against analyze on the same file`,
+    );
     await runImportLogBench({ quick, log });
   }
 }

@@ -14,15 +14,30 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
+const only = process.argv.includes('--only') ? (process.argv[process.argv.indexOf('--only') + 1] ?? '') : null;
 const sourcemap = !production;
 // server/version.ts reads it; `stage-lens --version`, the language server's serverInfo.
 const define = { __STAGE_LENS_VERSION__: JSON.stringify(version) };
-const node = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap, minify: production, logLevel: 'warning', define };
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap,
+  minify: production,
+  logLevel: 'warning',
+  define,
+};
 
 // The CLI: dist/cli.js dispatches; each command is a bundle of its own that cli.js requires
 // when it runs (dist/cli-<command>.js), so a command compiles only its own code at start-up.
-const CLI_COMMANDS = { analyze: 'server/cli/analyze.ts', compare: 'server/cli/compare.ts', demo: 'server/cli/demo.ts', explain: 'server/cli/explain.ts', simulate: 'server/simulate/cli.ts' };
+const CLI_COMMANDS = {
+  analyze: 'server/cli/analyze.ts',
+  compare: 'server/cli/compare.ts',
+  demo: 'server/cli/demo.ts',
+  explain: 'server/cli/explain.ts',
+  simulate: 'server/simulate/cli.ts',
+};
 // Parts a command loads only for an option (required where used, bundles of their own):
 // the deploy config's evidence brings the YAML library, which `analyze` without
 // --deploy-config never needs.
@@ -35,7 +50,11 @@ const commandsApart = {
       if (!args.importer.startsWith(path.join(root, 'server', 'cli') + path.sep)) return undefined;
       const target = path.relative(root, path.resolve(args.resolveDir, args.path + '.ts'));
       const name = Object.keys(apart).find((n) => apart[n] === target);
-      if (name === undefined || (name in CLI_COMMANDS && !args.importer.endsWith(path.join('server', 'cli', 'main.ts')))) return undefined;
+      if (
+        name === undefined ||
+        (name in CLI_COMMANDS && !args.importer.endsWith(path.join('server', 'cli', 'main.ts')))
+      )
+        return undefined;
       return { path: `./cli-${name}.js`, external: true };
     });
   },
@@ -43,8 +62,19 @@ const commandsApart = {
 const targets = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
   { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { cli: 'server/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [commandsApart] },
-  ...Object.entries(apart).map(([name, entry]) => ({ ...node, entryPoints: { [`cli-${name}`]: entry }, outdir: 'dist', plugins: [commandsApart] })),
+  {
+    ...node,
+    entryPoints: { cli: 'server/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [commandsApart],
+  },
+  ...Object.entries(apart).map(([name, entry]) => ({
+    ...node,
+    entryPoints: { [`cli-${name}`]: entry },
+    outdir: 'dist',
+    plugins: [commandsApart],
+  })),
 ];
 
 // The webviews take server code only through server/shared.ts and server/protocol.ts
@@ -57,7 +87,12 @@ const serverCodeIsPure = {
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === 'pure') return undefined;
-      const found = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'pure' });
+      const found = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'pure',
+      });
       if (found.errors.length > 0 || !found.path.startsWith(serverDir)) return undefined;
       return { ...found, sideEffects: false };
     });
@@ -69,23 +104,45 @@ const webviewRoot = path.join(root, 'webview');
 for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
   const entry = path.join('webview', name, 'main.ts');
   if (existsSync(path.join(root, entry))) {
-    targets.push({ bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap, minify: production,
-      logLevel: 'warning', entryPoints: { [name]: entry }, outdir: 'dist/webview', loader: { '.css': 'css' }, plugins: [serverCodeIsPure] });
+    targets.push({
+      bundle: true,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+      sourcemap,
+      minify: production,
+      logLevel: 'warning',
+      entryPoints: { [name]: entry },
+      outdir: 'dist/webview',
+      loader: { '.css': 'css' },
+      plugins: [serverCodeIsPure],
+    });
   }
 }
 
 // Extension-host tests run inside a real VS Code: bundled like the extension (with source maps, never shipped).
 if (!production) {
-  targets.push({ ...node, sourcemap: true, minify: false, entryPoints: { index: 'test/editor/suite/index.ts' }, external: ['vscode', 'mocha'], outdir: 'dist/test/editor' });
+  targets.push({
+    ...node,
+    sourcemap: true,
+    minify: false,
+    entryPoints: { index: 'test/editor/suite/index.ts' },
+    external: ['vscode', 'mocha'],
+    outdir: 'dist/test/editor',
+  });
 }
 
 if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 const missing = targets.flatMap((t) => Object.values(t.entryPoints)).filter((e) => !existsSync(path.join(root, e)));
 if (missing.length > 0) {
-  console.error(`build: entry point${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')} (scripts/build.mjs names each entry)`);
+  console.error(
+    `build: entry point${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')} (scripts/build.mjs names each entry)`,
+  );
   process.exit(1);
 }
-const present = targets.filter((t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)));
+const present = targets.filter(
+  (t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)),
+);
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
@@ -93,5 +150,7 @@ if (watch) {
 } else {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
-  console.log(`built ${present.length} targets into dist/${production ? ' (production: minified, no source maps)' : ''}`);
+  console.log(
+    `built ${present.length} targets into dist/${production ? ' (production: minified, no source maps)' : ''}`,
+  );
 }

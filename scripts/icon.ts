@@ -9,7 +9,8 @@ import { chromium } from 'playwright-core';
 
 const SIZE = 128;
 const root = path.resolve(__dirname, '..');
-const glyph = fs.readFileSync(path.join(root, 'media', 'stage-lens.svg'), 'utf8')
+const glyph = fs
+  .readFileSync(path.join(root, 'media', 'stage-lens.svg'), 'utf8')
   // The glyph draws in currentColor at 24 px; here it fills most of the tile.
   .replace(/width="24" height="24"/, 'width="96" height="96"')
   .replace('stroke-width="1.6"', 'stroke-width="1.9"');
@@ -19,7 +20,10 @@ const page = `<!doctype html><html><body style="margin:0;background:transparent"
 display:flex;align-items:center;justify-content:center;color:#fff">${glyph}</div></body></html>`;
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: process.env.STAGE_LENS_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.STAGE_LENS_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
   try {
     const tab = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
     await tab.setContent(page);

@@ -23,7 +23,21 @@ import type {
   TimelineSegment,
 } from './core/analysis/types';
 
-export type { AnalyzedRequest, Distribution, EndToEndSummary, Finding, Percentile, PhaseSplit, RequestStage, Severity, SplitName, SplitState, StageSummary, TablesMissing, TimelineSegment };
+export type {
+  AnalyzedRequest,
+  Distribution,
+  EndToEndSummary,
+  Finding,
+  Percentile,
+  PhaseSplit,
+  RequestStage,
+  Severity,
+  SplitName,
+  SplitState,
+  StageSummary,
+  TablesMissing,
+  TimelineSegment,
+};
 import type {
   ComparisonReport,
   TailComparison,
@@ -36,7 +50,18 @@ import type {
   SideStats,
   UnknownReason,
 } from './core/compare/types';
-export type { ComparisonReport, TailComparison, FindingDiff, HistogramComparison, HistogramSide, MetricComparison, MetricId, QuantileComparison, SideStats, UnknownReason };
+export type {
+  ComparisonReport,
+  TailComparison,
+  FindingDiff,
+  HistogramComparison,
+  HistogramSide,
+  MetricComparison,
+  MetricId,
+  QuantileComparison,
+  SideStats,
+  UnknownReason,
+};
 import type { HistogramSummary } from './core/promSummary';
 export type { HistogramSummary };
 import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
@@ -290,7 +315,6 @@ export interface PrometheusReplica {
   readonly instances: readonly string[];
 }
 
-
 /** What to histogram: a split value or a numeric field of one stage. */
 export interface HistogramParams extends SessionRef {
   readonly stageKey: string;
@@ -327,7 +351,8 @@ export interface RequestSpans {
   readonly cold: readonly boolean[];
 }
 
-export type RequestSortKey = 'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}` | `target:${TargetName}`;
+export type RequestSortKey =
+  'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}` | `target:${TargetName}`;
 
 export interface RequestPageParams extends SessionRef {
   readonly offset: number;
@@ -665,7 +690,11 @@ export interface ViewFilter {
 
 /** Extension host -> webview. */
 export type HostToWebview =
-  | { readonly type: 'session'; readonly session: SessionInfo | null; readonly stageNames: Readonly<Record<string, string>> }
+  | {
+      readonly type: 'session';
+      readonly session: SessionInfo | null;
+      readonly stageNames: Readonly<Record<string, string>>;
+    }
   | { readonly type: 'summary'; readonly summary: SummaryResult }
   | { readonly type: 'requestPage'; readonly seq: number; readonly page: RequestPage }
   | { readonly type: 'requestDetail'; readonly detail: RequestDetail | null }
@@ -710,4 +739,5 @@ export interface CompareRendered {
 }
 
 /** Compare Sessions panel -> extension host. */
-export type CompareWebviewToHost = { readonly type: 'ready' } | { readonly type: 'rendered'; readonly rendered: CompareRendered };
+export type CompareWebviewToHost =
+  { readonly type: 'ready' } | { readonly type: 'rendered'; readonly rendered: CompareRendered };

@@ -8,7 +8,14 @@
 export { maxOf, minOf } from './core/arrays';
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
 export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, prefillCoversDecode } from './core/analysis/oneOutputStage';
-export { isRankedSegment, rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from './core/analysis/slowest';
+export {
+  isRankedSegment,
+  rankedPhases,
+  SLOWEST_PHASE_RULE,
+  SLOWEST_PHASE_TEXT,
+  SLOWEST_STAGE_RULE,
+  SLOWEST_STAGE_TEXT,
+} from './core/analysis/slowest';
 export { changeKind, changeText, verdictShort } from './core/compare/changeWords';
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { tailRows, tailSideText } from './core/compare/tailText';

@@ -6,7 +6,15 @@
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node';
 import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../server/protocol';
+import type {
+  ClientNotificationMethod,
+  ClientNotifications,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+  SummaryResult,
+} from '../server/protocol';
 import { retentionSettings } from './settings';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRoleNames } from './stageRoles';
@@ -43,23 +51,40 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
       run: { module: serverModule, transport: TransportKind.ipc },
       // When the extension runs under the debugger (F5): the server opens an inspector for the
       // "Attach to Language Server" configuration of .vscode/launch.json.
-      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${SERVER_INSPECT_PORT}`] } },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', `--inspect=${SERVER_INSPECT_PORT}`] },
+      },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'yaml' },
         { scheme: 'untitled', language: 'yaml' },
       ],
-      initializationOptions: { storageDir, retention: retentionSettings((problem) => this.log.warn(`Stage Lens: ${problem}`)) },
+      initializationOptions: {
+        storageDir,
+        retention: retentionSettings((problem) => this.log.warn(`Stage Lens: ${problem}`)),
+      },
       outputChannel: this.log,
     };
     // The id 'stageLens' makes the client honour the setting stageLens.trace.server (off / messages / verbose).
     this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
     this.disposables.push(
-      this.client.onNotification('stageLens/sessionChanged' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session)),
-      this.client.onNotification('stageLens/sessionsRemoved' satisfies ClientNotificationMethod, (p: ClientNotifications['stageLens/sessionsRemoved']) => this.removed(p.sessionIds)),
+      this.client.onNotification(
+        'stageLens/sessionChanged' satisfies ClientNotificationMethod,
+        (p: ClientNotifications['stageLens/sessionChanged']) => this.update(p.session),
+      ),
+      this.client.onNotification(
+        'stageLens/sessionsRemoved' satisfies ClientNotificationMethod,
+        (p: ClientNotifications['stageLens/sessionsRemoved']) => this.removed(p.sessionIds),
+      ),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (this.started && e.affectsConfiguration('stageLens.retention')) void this.request('stageLens/setRetention', retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`))).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
+        if (this.started && e.affectsConfiguration('stageLens.retention'))
+          void this.request(
+            'stageLens/setRetention',
+            retentionSettings((problem) => void vscode.window.showWarningMessage(`Stage Lens: ${problem}`)),
+          ).catch((err: unknown) => this.log.warn(`Stage Lens: retention settings not applied: ${String(err)}`));
       }),
       this.client.onDidChangeState(async (e) => {
         // Running again after a restart: the server has replayed its storage; refresh our view.
@@ -88,7 +113,10 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   }
 
   /** Handlers may be registered before the server runs. */
-  onNotification<M extends ClientNotificationMethod>(method: M, handler: (payload: ClientNotifications[M]) => void): vscode.Disposable {
+  onNotification<M extends ClientNotificationMethod>(
+    method: M,
+    handler: (payload: ClientNotifications[M]) => void,
+  ): vscode.Disposable {
     return this.client.onNotification(method, handler);
   }
 
@@ -105,7 +133,10 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   }
 
   private async listSessions(): Promise<SessionInfo[]> {
-    const list = (await this.client.sendRequest('stageLens/listSessions' satisfies ServerRequestMethod, {})) as SessionInfo[];
+    const list = (await this.client.sendRequest(
+      'stageLens/listSessions' satisfies ServerRequestMethod,
+      {},
+    )) as SessionInfo[];
     for (const s of list) this.update(s);
     if (this.current === null && list.length > 0) this.setCurrent(list[0]?.id ?? null);
     return list;
@@ -169,7 +200,13 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   }
 }
 
-
 function isSessionInfo(value: unknown): value is SessionInfo {
-  return typeof value === 'object' && value !== null && 'id' in value && 'kind' in value && 'startedAt' in value && 'status' in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'id' in value &&
+    'kind' in value &&
+    'startedAt' in value &&
+    'status' in value
+  );
 }

@@ -50,10 +50,13 @@ export class DeployConfigTracker implements vscode.Disposable {
     if (document.languageId !== 'yaml') return;
     const key = document.uri.toString();
     clearTimeout(this.pending.get(key));
-    this.pending.set(key, setTimeout(() => {
-      this.pending.delete(key);
-      this.check(document);
-    }, RECHECK_MS));
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        this.check(document);
+      }, RECHECK_MS),
+    );
   }
 
   private forget(key: string): void {

@@ -31,7 +31,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   const statusBar = new SessionStatusBar();
   const terminals = new Map<string, ServerOutputTerminal>();
   const startServer = (): void => {
-    void client.start().catch((err: unknown) => log.error(`language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+    void client
+      .start()
+      .catch((err: unknown) =>
+        log.error(`language server did not start: ${err instanceof Error ? err.message : String(err)}`),
+      );
   };
   context.subscriptions.push(log, client, statusBar, { dispose: () => terminals.forEach((t) => t.dispose()) });
   context.subscriptions.push(new DeployConfigTracker(startServer), new SessionContextKeys(client));
@@ -92,7 +96,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   };
   command('stageLens.launchServer', () => launchServer(deps));
   command('stageLens.launchWithDeployConfig', (uri?: vscode.Uri | string) =>
-    launchServer(deps, typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri)),
+    launchServer(
+      deps,
+      typeof uri === 'string' ? vscode.Uri.parse(uri) : (uri ?? vscode.window.activeTextEditor?.document.uri),
+    ),
   );
   command('stageLens.startDemo', () => startDemo(deps));
   command('stageLens.attachProcess', () => attachToProcess(client));
@@ -104,7 +111,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));
   command('stageLens.useSessionForConfig', (uri?: vscode.Uri) => useSessionForConfig(client, uri));
-  command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) => revealLatencyView(filter ?? {}));
+  command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) =>
+    revealLatencyView(filter ?? {}),
+  );
   const comparePanel = new ComparePanel(context.extensionUri, client);
   context.subscriptions.push(comparePanel);
   command('stageLens.compareSessions', (args?: CompareArgs) => compareSessions(client, comparePanel, args));

@@ -39,10 +39,16 @@ export function launchConsentQuestion(input: {
   if (input.trusted) return null;
   const lines = [`It runs, on this machine:`, input.commandLine];
   if (input.deployConfig !== null) {
-    lines.push('', `Its deploy config ${input.deployConfig} comes from this workspace; the engine arguments it sets (such as trust_remote_code) can run code from the model's repository.`);
+    lines.push(
+      '',
+      `Its deploy config ${input.deployConfig} comes from this workspace; the engine arguments it sets (such as trust_remote_code) can run code from the model's repository.`,
+    );
   }
   if (input.overrides.length > 0) {
-    lines.push('', "This workspace's settings would also change what runs (they can run code, e.g. LD_PRELOAD or PYTHONPATH):");
+    lines.push(
+      '',
+      "This workspace's settings would also change what runs (they can run code, e.g. LD_PRELOAD or PYTHONPATH):",
+    );
     for (const o of input.overrides) lines.push(`  ${o.key}: ${showValue(o.value)}`);
     lines.push("The command above does not use them; choose 'Launch With Workspace Settings' to use them.");
   }
@@ -55,12 +61,19 @@ export function launchConsentQuestion(input: {
 }
 
 /** The server environment with the workspace's values applied over the user's (objects merge, as VS Code merges them). */
-export function withWorkspaceEnv(userEnv: Readonly<Record<string, string>>, workspaceEnv: Readonly<Record<string, string>>): Record<string, string> {
+export function withWorkspaceEnv(
+  userEnv: Readonly<Record<string, string>>,
+  workspaceEnv: Readonly<Record<string, string>>,
+): Record<string, string> {
   return { ...userEnv, ...workspaceEnv };
 }
 
 /** The question before a Prometheus URL from an untrusted workspace's settings is queried. */
-export function prometheusUrlQuestion(input: { readonly trusted: boolean; readonly workspaceUrl: string | null; readonly ownUrl: string }): ConsentQuestion | null {
+export function prometheusUrlQuestion(input: {
+  readonly trusted: boolean;
+  readonly workspaceUrl: string | null;
+  readonly ownUrl: string;
+}): ConsentQuestion | null {
   if (input.trusted || input.workspaceUrl === null || input.workspaceUrl === input.ownUrl) return null;
   return {
     message: 'This workspace is not trusted. Query the Prometheus server its settings name?',

@@ -55,7 +55,8 @@ function integerIn(key: string, raw: unknown, min: number, max: number): number 
 }
 
 function numberAtLeast(key: string, raw: unknown, min: number): number {
-  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < min) throw new SettingError(key, `must be a number of at least ${min}, not ${shown(raw)}`);
+  if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < min)
+    throw new SettingError(key, `must be a number of at least ${min}, not ${shown(raw)}`);
   return raw;
 }
 
@@ -75,8 +76,10 @@ export function checkPort(raw: unknown): number {
 export function checkModel(raw: unknown, key = 'stageLens.model'): string {
   const model = plainString(key, raw).trim();
   if (model === '') throw new SettingError(key, 'must not be empty');
-  if (model.startsWith('-')) throw new SettingError(key, `must be a model name or path, not an option (${shown(model)})`);
-  if (/\s/.test(model)) throw new SettingError(key, `must be one model name or path without spaces, not ${shown(model)}`);
+  if (model.startsWith('-'))
+    throw new SettingError(key, `must be a model name or path, not an option (${shown(model)})`);
+  if (/\s/.test(model))
+    throw new SettingError(key, `must be one model name or path without spaces, not ${shown(model)}`);
   return model;
 }
 
@@ -90,25 +93,36 @@ export interface ServerCommand {
 export function checkServerCommand(raw: unknown): ServerCommand {
   const key = 'stageLens.serverCommand';
   if (typeof raw === 'string') {
-    const words = plainString(key, raw).trim().split(/\s+/).filter((w) => w !== '');
+    const words = plainString(key, raw)
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== '');
     if (words.length === 0) throw new SettingError(key, 'is empty: give the program to run and its arguments');
     return { words, form: 'string' };
   }
-  if (!Array.isArray(raw)) throw new SettingError(key, `must be an array of arguments (["vllm", "serve", ...]) or a command string, not ${shown(raw)}`);
+  if (!Array.isArray(raw))
+    throw new SettingError(
+      key,
+      `must be an array of arguments (["vllm", "serve", ...]) or a command string, not ${shown(raw)}`,
+    );
   const words = raw.map((w, i) => plainString(`${key}[${i}]`, w));
-  if (words.length === 0 || (words[0] ?? '').trim() === '') throw new SettingError(key, 'is empty: its first element is the program to run');
+  if (words.length === 0 || (words[0] ?? '').trim() === '')
+    throw new SettingError(key, 'is empty: its first element is the program to run');
   return { words, form: 'argv' };
 }
 
 /** Variables the launched server gets on top of the inherited environment. `null` drops a default. */
 export function checkServerEnv(raw: unknown): Record<string, string> {
   const key = 'stageLens.serverEnv';
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SettingError(key, `must be an object of NAME: "value" pairs, not ${shown(raw)}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new SettingError(key, `must be an object of NAME: "value" pairs, not ${shown(raw)}`);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (name === '' || name.includes('=') || name.includes('\0')) throw new SettingError(key, `has an invalid variable name ${shown(name)}`);
+    if (name === '' || name.includes('=') || name.includes('\0'))
+      throw new SettingError(key, `has an invalid variable name ${shown(name)}`);
     if (value === null) continue;
-    if (typeof value !== 'string') throw new SettingError(key, `value of ${name} must be a string (or null to add nothing), not ${shown(value)}`);
+    if (typeof value !== 'string')
+      throw new SettingError(key, `value of ${name} must be a string (or null to add nothing), not ${shown(value)}`);
     if (value.includes('\0')) throw new SettingError(key, `value of ${name} must not contain a NUL character`);
     env[name] = value;
   }
@@ -124,8 +138,13 @@ export function checkHttpUrl(key: string, raw: unknown): string {
   } catch {
     throw new SettingError(key, `must be an http:// or https:// URL, not ${shown(text)}`);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw new SettingError(key, `must be an http:// or https:// URL, not ${shown(text)}`);
-  if (url.username !== '' || url.password !== '') throw new SettingError(key, 'must not carry a user name or password (they would be sent with every query and shown in titles)');
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+    throw new SettingError(key, `must be an http:// or https:// URL, not ${shown(text)}`);
+  if (url.username !== '' || url.password !== '')
+    throw new SettingError(
+      key,
+      'must not carry a user name or password (they would be sent with every query and shown in titles)',
+    );
   return text;
 }
 
@@ -143,14 +162,16 @@ export function checkMaxSessions(raw: unknown): number {
 
 export function checkDemoRps(raw: unknown): number {
   const rps = numberAtLeast('stageLens.demo.rps', raw, 0);
-  if (rps === 0 || rps > 1000) throw new SettingError('stageLens.demo.rps', `must be a number above 0 and at most 1000, not ${shown(raw)}`);
+  if (rps === 0 || rps > 1000)
+    throw new SettingError('stageLens.demo.rps', `must be a number above 0 and at most 1000, not ${shown(raw)}`);
   return rps;
 }
 
 const SCENARIOS: readonly string[] = PROPERTIES['stageLens.demo.scenario'].enum;
 
 export function checkDemoScenario(raw: unknown): string {
-  if (typeof raw !== 'string' || !SCENARIOS.includes(raw)) throw new SettingError('stageLens.demo.scenario', `must be one of ${SCENARIOS.join(', ')}, not ${shown(raw)}`);
+  if (typeof raw !== 'string' || !SCENARIOS.includes(raw))
+    throw new SettingError('stageLens.demo.scenario', `must be one of ${SCENARIOS.join(', ')}, not ${shown(raw)}`);
   return raw;
 }
 

@@ -82,9 +82,21 @@ export interface PrometheusSettings {
 export function prometheusSettings(): PrometheusSettings {
   return {
     url: checkHttpUrl('stageLens.prometheus.url', raw('prometheus.url', SETTING_DEFAULTS.prometheusUrl)),
-    deploymentLabel: checkText('stageLens.prometheus.deploymentLabel', raw('prometheus.deploymentLabel', SETTING_DEFAULTS.prometheusDeploymentLabel), SETTING_DEFAULTS.prometheusDeploymentLabel),
-    deploymentValue: checkText('stageLens.prometheus.deploymentValue', raw('prometheus.deploymentValue', SETTING_DEFAULTS.prometheusDeploymentValue), ''),
-    window: checkText('stageLens.prometheus.window', raw('prometheus.window', SETTING_DEFAULTS.prometheusWindow), SETTING_DEFAULTS.prometheusWindow),
+    deploymentLabel: checkText(
+      'stageLens.prometheus.deploymentLabel',
+      raw('prometheus.deploymentLabel', SETTING_DEFAULTS.prometheusDeploymentLabel),
+      SETTING_DEFAULTS.prometheusDeploymentLabel,
+    ),
+    deploymentValue: checkText(
+      'stageLens.prometheus.deploymentValue',
+      raw('prometheus.deploymentValue', SETTING_DEFAULTS.prometheusDeploymentValue),
+      '',
+    ),
+    window: checkText(
+      'stageLens.prometheus.window',
+      raw('prometheus.window', SETTING_DEFAULTS.prometheusWindow),
+      SETTING_DEFAULTS.prometheusWindow,
+    ),
     pollIntervalMs: checkPollInterval(raw('prometheus.pollIntervalMs', SETTING_DEFAULTS.prometheusPollIntervalMs)),
   };
 }
@@ -97,7 +109,9 @@ export function retentionSettings(onProblem: (message: string) => void): Retenti
   try {
     return { maxSessions: checkMaxSessions(raw('retention.maxSessions', SETTING_DEFAULTS.retentionMaxSessions)) };
   } catch (err) {
-    onProblem(`${err instanceof Error ? err.message : String(err)}; keeping ${SETTING_DEFAULTS.retentionMaxSessions} sessions`);
+    onProblem(
+      `${err instanceof Error ? err.message : String(err)}; keeping ${SETTING_DEFAULTS.retentionMaxSessions} sessions`,
+    );
     return { maxSessions: SETTING_DEFAULTS.retentionMaxSessions };
   }
 }
@@ -111,7 +125,8 @@ export function workspaceValue(key: string): unknown {
 /** Shows a SettingError with a button that opens the setting; other errors as they are. */
 export async function showSettingError(err: SettingError): Promise<void> {
   const choice = await vscode.window.showErrorMessage(`Stage Lens: ${err.message}`, 'Open Settings');
-  if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', err.key.replace(/\[\d+\]$/, ''));
+  if (choice === 'Open Settings')
+    await vscode.commands.executeCommand('workbench.action.openSettings', err.key.replace(/\[\d+\]$/, ''));
 }
 
 export function isSettingError(err: unknown): err is SettingError {

@@ -27,7 +27,9 @@ export class SessionStatusBar implements vscode.Disposable {
       `${statusWords(session)} · ${session.description}`,
       session.lastError === null ? '' : `Error: ${session.lastError}`,
       'Click to open Latency Details.',
-    ].filter((l) => l !== '').join('\n');
+    ]
+      .filter((l) => l !== '')
+      .join('\n');
     this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.show();
   }

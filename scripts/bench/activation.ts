@@ -13,7 +13,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import type { SessionInfo } from '../../server/protocol';
 import { generateBenchLogApart } from './generateLog';
 
@@ -40,7 +47,10 @@ interface Server {
 
 function startServer(server: string): Server {
   const child = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   connection.listen();
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   return { child, connection, exited };
@@ -74,11 +84,17 @@ function rssMB(pid: number): number {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function initialize(s: Server, storageDir: string): Promise<void> {
-  await s.connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir } });
+  await s.connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir },
+  });
   await s.connection.sendNotification(InitializedNotification.type, {});
 }
 
-const list = (s: Server): Promise<SessionInfo[]> => s.connection.sendRequest('stageLens/listSessions', {}) as Promise<SessionInfo[]>;
+const list = (s: Server): Promise<SessionInfo[]> =>
+  s.connection.sendRequest('stageLens/listSessions', {}) as Promise<SessionInfo[]>;
 
 interface Activation {
   /** initialize request sent -> session list answered, the server already loaded and idle. */
@@ -171,7 +187,8 @@ async function openSaved(server: string, storageDir: string, id: string): Promis
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const range = (xs: number[], digits = 0): string => `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
+const range = (xs: number[], digits = 0): string =>
+  `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 
 export async function runActivationBench(options: ActivationBenchOptions = {}): Promise<void> {
   const log = options.log ?? ((line: string) => console.log(line));
@@ -182,7 +199,9 @@ export async function runActivationBench(options: ActivationBenchOptions = {}): 
   try {
     const logFile = join(dir, 'server.log');
     const generated = generateBenchLogApart(logFile, options.sessionBytes ?? 200 * MB);
-    log(`activation bench: ${sessions} saved sessions of a ${(generated.bytes / MB).toFixed(1)} MB log (${generated.requests.toLocaleString('en-US')} requests) each; server ${server}; load ${loadavg()[0]?.toFixed(1)}`);
+    log(
+      `activation bench: ${sessions} saved sessions of a ${(generated.bytes / MB).toFixed(1)} MB log (${generated.requests.toLocaleString('en-US')} requests) each; server ${server}; load ${loadavg()[0]?.toFixed(1)}`,
+    );
     const saved = join(dir, 'saved');
     const empty = join(dir, 'empty');
     // The saved sessions are made as a user makes them: Import Log... in a language server.
@@ -201,24 +220,52 @@ export async function runActivationBench(options: ActivationBenchOptions = {}): 
     const floorListed = median(floor.map((a) => a.listedMs));
     const rss = median(withSessions.map((a) => a.rssMB));
     const floorRss = median(floor.map((a) => a.rssMB));
-    log(`  initialize + session list (${withSessions[0]?.sessions} sessions): median ${listed.toFixed(1)} ms (${range(withSessions.map((a) => a.listedMs), 1)}); floor, no sessions: ${floorListed.toFixed(1)} ms (${range(floor.map((a) => a.listedMs), 1)})  [target < 150 ms]`);
-    log(`    server CPU time for it: median ${median(withSessions.map((a) => a.listedCpuMs)).toFixed(1)} ms (${range(withSessions.map((a) => a.listedCpuMs), 1)}); floor ${median(floor.map((a) => a.listedCpuMs)).toFixed(1)} ms (${range(floor.map((a) => a.listedCpuMs), 1)})`);
-    log(`  resident memory after the list: median ${rss.toFixed(1)} MB (${range(withSessions.map((a) => a.rssMB), 1)}); floor ${floorRss.toFixed(1)} MB (${range(floor.map((a) => a.rssMB), 1)}); above the floor: ${(rss - floorRss).toFixed(1)} MB  [target < 60 MB above]`);
+    log(
+      `  initialize + session list (${withSessions[0]?.sessions} sessions): median ${listed.toFixed(1)} ms (${range(
+        withSessions.map((a) => a.listedMs),
+        1,
+      )}); floor, no sessions: ${floorListed.toFixed(1)} ms (${range(
+        floor.map((a) => a.listedMs),
+        1,
+      )})  [target < 150 ms]`,
+    );
+    log(
+      `    server CPU time for it: median ${median(withSessions.map((a) => a.listedCpuMs)).toFixed(1)} ms (${range(
+        withSessions.map((a) => a.listedCpuMs),
+        1,
+      )}); floor ${median(floor.map((a) => a.listedCpuMs)).toFixed(1)} ms (${range(
+        floor.map((a) => a.listedCpuMs),
+        1,
+      )})`,
+    );
+    log(
+      `  resident memory after the list: median ${rss.toFixed(1)} MB (${range(
+        withSessions.map((a) => a.rssMB),
+        1,
+      )}); floor ${floorRss.toFixed(1)} MB (${range(
+        floor.map((a) => a.rssMB),
+        1,
+      )}); above the floor: ${(rss - floorRss).toFixed(1)} MB  [target < 60 MB above]`,
+    );
     const cold: number[] = [];
     const coldFloor: number[] = [];
     for (let r = 0; r < rounds; r++) {
       coldFloor.push(await coldActivation(server, empty));
       cold.push(await coldActivation(server, saved));
     }
-    log(`  spawn to session list (Node start-up and the bundle's load included): median ${median(cold).toFixed(0)} ms (${range(cold)}); floor ${median(coldFloor).toFixed(0)} ms (${range(coldFloor)})`);
+    log(
+      `  spawn to session list (Node start-up and the bundle's load included): median ${median(cold).toFixed(0)} ms (${range(cold)}); floor ${median(coldFloor).toFixed(0)} ms (${range(coldFloor)})`,
+    );
 
-    const ids = (await (async () => {
-      const s = startServer(server);
-      await initialize(s, saved);
-      const l = await list(s);
-      await stopServer(s);
-      return l;
-    })()).map((x) => x.id);
+    const ids = (
+      await (async () => {
+        const s = startServer(server);
+        await initialize(s, saved);
+        const l = await list(s);
+        await stopServer(s);
+        return l;
+      })()
+    ).map((x) => x.id);
     const opens: Timed[] = [];
     const reimports: Timed[] = [];
     for (let r = 0; r < Math.min(3, rounds); r++) {
@@ -229,8 +276,14 @@ export async function runActivationBench(options: ActivationBenchOptions = {}): 
     }
     const mbps = (ms: number): string => (generated.bytes / MB / (ms / 1000)).toFixed(0);
     const line = (what: string, xs: Timed[]): string =>
-      `  ${what}: median ${(median(xs.map((o) => o.ms)) / 1000).toFixed(2)} s (${range(xs.map((o) => o.ms / 1000), 2)}), ${mbps(median(xs.map((o) => o.ms)))} MB/s; ` +
-      `server CPU ${(median(xs.map((o) => o.cpuMs)) / 1000).toFixed(2)} s (${range(xs.map((o) => o.cpuMs / 1000), 2)}); ${xs[0]?.requests.toLocaleString('en-US')} requests, ${median(xs.map((o) => o.rssMB)).toFixed(0)} MB resident after`;
+      `  ${what}: median ${(median(xs.map((o) => o.ms)) / 1000).toFixed(2)} s (${range(
+        xs.map((o) => o.ms / 1000),
+        2,
+      )}), ${mbps(median(xs.map((o) => o.ms)))} MB/s; ` +
+      `server CPU ${(median(xs.map((o) => o.cpuMs)) / 1000).toFixed(2)} s (${range(
+        xs.map((o) => o.cpuMs / 1000),
+        2,
+      )}); ${xs[0]?.requests.toLocaleString('en-US')} requests, ${median(xs.map((o) => o.rssMB)).toFixed(0)} MB resident after`;
     log(line('opening a saved session (first request about it: replay of its stored bytes)', opens));
     log(`${line('importing the same log (Import Log..., alternated)', reimports)}  [target: opening ≤ importing]`);
   } finally {

@@ -17,7 +17,17 @@
 //   (before/after figures measured in the same minutes); [--without-peer] leaves the Python
 //   peer out; [--logs two-stage,bench,start-up] measures only those.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateBenchLogApart, type GeneratedLog } from './generateLog';
@@ -104,7 +114,8 @@ const median = (xs: readonly number[]): number => {
   const n = s.length;
   return n === 0 ? NaN : n % 2 === 1 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
-const f = (n: number, d = 2): string => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const f = (n: number, d = 2): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 function pythonAvailable(): string | null {
   const r = spawnSync('python3', ['--version'], { encoding: 'utf8' });
@@ -123,11 +134,22 @@ export interface ColdLogResult {
   readonly bytes: number;
   readonly requests: number;
   readonly floorS: number;
-  readonly figures: Record<string, { wallS: number; ratio: number; pairedRatio: number; cpuS: number | null; peakRssMB: number | null; outMB: number }>;
+  readonly figures: Record<
+    string,
+    { wallS: number; ratio: number; pairedRatio: number; cpuS: number | null; peakRssMB: number | null; outMB: number }
+  >;
 }
 
 /** Rounds of [floor, ...commands] on one log; the checks run on the last round's outputs. */
-async function measureLog(label: string, logPath: string, generated: GeneratedLog, commands: readonly Command[], rounds: number, dir: string, log: (line: string) => void): Promise<ColdLogResult> {
+async function measureLog(
+  label: string,
+  logPath: string,
+  generated: GeneratedLog,
+  commands: readonly Command[],
+  rounds: number,
+  dir: string,
+  log: (line: string) => void,
+): Promise<ColdLogResult> {
   const floor: Command = { name: 'floor', argv: [process.execPath, FLOOR, logPath], output: false };
   const all = [floor, ...commands];
   const measured: Measured[] = all.map((command) => ({ command, runs: [], ratios: [] }));
@@ -146,14 +168,23 @@ async function measureLog(label: string, logPath: string, generated: GeneratedLo
   const load1 = loadavg()[0] ?? 0;
   const floorRuns = measured[0].runs.map((r) => r.wallS);
   const floorS = median(floorRuns);
-  log(`${label}: ${f(generated.bytes / MB, 1)} MB, ${generated.requests.toLocaleString('en-US')} requests; ${rounds} rounds; 1-minute load average ${f(load0, 1)} -> ${f(load1, 1)} on ${availableParallelism()} cores; floor ${f(Math.min(...floorRuns))}-${f(Math.max(...floorRuns))} s`);
+  log(
+    `${label}: ${f(generated.bytes / MB, 1)} MB, ${generated.requests.toLocaleString('en-US')} requests; ${rounds} rounds; 1-minute load average ${f(load0, 1)} -> ${f(load1, 1)} on ${availableParallelism()} cores; floor ${f(Math.min(...floorRuns))}-${f(Math.max(...floorRuns))} s`,
+  );
   const figures: ColdLogResult['figures'] = {};
   for (const m of measured) {
     const wallS = median(m.runs.map((r) => r.wallS));
     const cpu = m.runs.map((r) => r.cpuS).filter((c): c is number => c !== null);
     const rss = m.runs.map((r) => r.peakRssMB).filter((c): c is number => c !== null);
     const outMB = (m.runs[m.runs.length - 1]?.outBytes ?? 0) / MB;
-    const figure = { wallS, ratio: wallS / floorS, pairedRatio: median(m.ratios), cpuS: cpu.length === 0 ? null : median(cpu), peakRssMB: rss.length === 0 ? null : Math.max(...rss), outMB };
+    const figure = {
+      wallS,
+      ratio: wallS / floorS,
+      pairedRatio: median(m.ratios),
+      cpuS: cpu.length === 0 ? null : median(cpu),
+      peakRssMB: rss.length === 0 ? null : Math.max(...rss),
+      outMB,
+    };
     figures[m.command.name] = figure;
     const walls = m.runs.map((r) => r.wallS);
     log(
@@ -173,12 +204,18 @@ interface AnalysisJsonShape {
 }
 
 /** The outputs of the last round: JSON parses with every request; the Python peer read the same stage fields. */
-function checkOutputs(dir: string, generated: GeneratedLog, commands: readonly Command[], log: (line: string) => void): void {
+function checkOutputs(
+  dir: string,
+  generated: GeneratedLog,
+  commands: readonly Command[],
+  log: (line: string) => void,
+): void {
   const names = new Set(commands.map((c) => c.name));
   let ours: AnalysisJsonShape | null = null;
   if (names.has('json')) {
     ours = JSON.parse(readFileSync(join(dir, 'json.out'), 'utf8')) as AnalysisJsonShape;
-    if (ours.requests.length !== generated.requests) throw new Error(`analyze --format json gave ${ours.requests.length} requests, the log has ${generated.requests}`);
+    if (ours.requests.length !== generated.requests)
+      throw new Error(`analyze --format json gave ${ours.requests.length} requests, the log has ${generated.requests}`);
   }
   if (names.has('csv')) {
     const rows = countLines(join(dir, 'csv.out')) - 1;
@@ -192,8 +229,11 @@ function checkOutputs(dir: string, generated: GeneratedLog, commands: readonly C
       const p = byId.get(r.requestId);
       if (p !== undefined && sameStageFields(r, p)) same++;
     }
-    log(`  checks: the Python peer read ${peer.requests.length.toLocaleString('en-US')} requests; ${same.toLocaleString('en-US')} of ${ours.requests.length.toLocaleString('en-US')} have exactly Stage Lens's stage fields`);
-    if (same !== ours.requests.length) throw new Error('the Python peer does not read the same tables: fix it before comparing speed');
+    log(
+      `  checks: the Python peer read ${peer.requests.length.toLocaleString('en-US')} requests; ${same.toLocaleString('en-US')} of ${ours.requests.length.toLocaleString('en-US')} have exactly Stage Lens's stage fields`,
+    );
+    if (same !== ours.requests.length)
+      throw new Error('the Python peer does not read the same tables: fix it before comparing speed');
   }
   for (const c of commands) rmSync(join(dir, `${c.name}.out`), { force: true });
 }
@@ -237,15 +277,27 @@ function headOf(path: string, out: string, bytes: number): number {
 }
 
 /** Peak RSS growth per request between the two logs, and the Python peer against analyze --format json. */
-function reportAcross(two: ColdLogResult, bench: ColdLogResult, python: string | null, log: (line: string) => void): void {
+function reportAcross(
+  two: ColdLogResult,
+  bench: ColdLogResult,
+  python: string | null,
+  log: (line: string) => void,
+): void {
   const tableRss = [two.figures['table']?.peakRssMB, bench.figures['table']?.peakRssMB];
   const jsonRss = [two.figures['json']?.peakRssMB, bench.figures['json']?.peakRssMB];
   const perRequest = (pair: (number | null | undefined)[]): string => {
     const [a, b] = pair;
-    return a === null || a === undefined || b === null || b === undefined ? 'n/a' : `${f(((b - a) * 1024 * 1024) / (bench.requests - two.requests) / 1000, 2)} KB`;
+    return a === null || a === undefined || b === null || b === undefined
+      ? 'n/a'
+      : `${f(((b - a) * 1024 * 1024) / (bench.requests - two.requests) / 1000, 2)} KB`;
   };
-  log(`peak RSS growth per request between the two logs: table ${perRequest(tableRss)}, json ${perRequest(jsonRss)} (target: no more than the packed store's ~1 KB)`);
-  if (python !== null) log(`analyze --format json against the Python peer (${python}): ${f((bench.figures['python']?.wallS ?? NaN) / (bench.figures['json']?.wallS ?? NaN), 1)}x faster on the bench log, ${f((two.figures['python']?.wallS ?? NaN) / (two.figures['json']?.wallS ?? NaN), 1)}x on the two-stage log (target >= 10x)`);
+  log(
+    `peak RSS growth per request between the two logs: table ${perRequest(tableRss)}, json ${perRequest(jsonRss)} (target: no more than the packed store's ~1 KB)`,
+  );
+  if (python !== null)
+    log(
+      `analyze --format json against the Python peer (${python}): ${f((bench.figures['python']?.wallS ?? NaN) / (bench.figures['json']?.wallS ?? NaN), 1)}x faster on the bench log, ${f((two.figures['python']?.wallS ?? NaN) / (two.figures['json']?.wallS ?? NaN), 1)}x on the two-stage log (target >= 10x)`,
+    );
 }
 
 export async function runColdBench(options: ColdBenchOptions = {}): Promise<ColdLogResult[]> {
@@ -261,7 +313,10 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     const big = join(dir, 'bench.log');
     const twoStage = join(dir, 'two-stage.log');
     const genBig = logs.has('bench') ? generateBenchLogApart(big, options.quick === true ? 40 * MB : 200 * MB) : null;
-    const genTwo = generateBenchLogApart(twoStage, Infinity, { kinds: ['tts'], maxRequests: options.quick === true ? 2_000 : 10_000 });
+    const genTwo = generateBenchLogApart(twoStage, Infinity, {
+      kinds: ['tts'],
+      maxRequests: options.quick === true ? 2_000 : 10_000,
+    });
     if (python === null && options.withoutPeer !== true) log('python3 not found: the naive Python peer is skipped');
     const commands = (logPath: string): Command[] => [
       { name: 'table', argv: [process.execPath, CLI, 'analyze', logPath], output: true },
@@ -273,11 +328,21 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
         ? []
         : [
             { name: 'base-table', argv: [process.execPath, baseline, 'analyze', logPath], output: false },
-            { name: 'base-json', argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'json'], output: false },
-            { name: 'base-csv', argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'csv'], output: false },
+            {
+              name: 'base-json',
+              argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'json'],
+              output: false,
+            },
+            {
+              name: 'base-csv',
+              argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'csv'],
+              output: false,
+            },
           ]),
     ];
-    const two = logs.has('two-stage') ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log) : null;
+    const two = logs.has('two-stage')
+      ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log)
+      : null;
     if (two !== null) results.push(two);
     const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
@@ -291,15 +356,27 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       { name: 'node -e 0', argv: [process.execPath, '-e', '0'], output: false },
       { name: 'floor', argv: [process.execPath, FLOOR, small], output: false },
       { name: 'analyze', argv: [process.execPath, CLI, 'analyze', small], output: false },
-      { name: 'analyze --format json', argv: [process.execPath, CLI, 'analyze', small, '--format', 'json'], output: false },
-      ...(baseline === undefined ? [] : [{ name: 'base analyze', argv: [process.execPath, baseline, 'analyze', small], output: false }]),
+      {
+        name: 'analyze --format json',
+        argv: [process.execPath, CLI, 'analyze', small, '--format', 'json'],
+        output: false,
+      },
+      ...(baseline === undefined
+        ? []
+        : [{ name: 'base analyze', argv: [process.execPath, baseline, 'analyze', small], output: false }]),
     ];
     const walls = startCommands.map(() => [] as number[]);
     for (let round = 0; round < startRounds; round++) {
       for (const [i, c] of startCommands.entries()) walls[i]?.push((await runOnce(c.argv, null)).wallS);
     }
-    log(`a 1 MB log (${f(smallBytes / MB, 2)} MB, ${startRounds} rounds; load ${f(loadavg()[0] ?? 0, 1)}), wall medians:`);
-    startCommands.forEach((c, i) => log(`  ${c.name.padEnd(22)} ${f((median(walls[i] ?? []) * 1000), 0)} ms (${f(Math.min(...(walls[i] ?? [])) * 1000, 0)}-${f(Math.max(...(walls[i] ?? [])) * 1000, 0)})${c.name === 'analyze' ? ' (target <= 100 ms)' : ''}`));
+    log(
+      `a 1 MB log (${f(smallBytes / MB, 2)} MB, ${startRounds} rounds; load ${f(loadavg()[0] ?? 0, 1)}), wall medians:`,
+    );
+    startCommands.forEach((c, i) =>
+      log(
+        `  ${c.name.padEnd(22)} ${f(median(walls[i] ?? []) * 1000, 0)} ms (${f(Math.min(...(walls[i] ?? [])) * 1000, 0)}-${f(Math.max(...(walls[i] ?? [])) * 1000, 0)})${c.name === 'analyze' ? ' (target <= 100 ms)' : ''}`,
+      ),
+    );
     return results;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -311,6 +388,13 @@ if (require.main === module) {
   const at = args.indexOf('--rounds');
   const base = args.indexOf('--baseline');
   const logsAt = args.indexOf('--logs');
-  const logs = logsAt === -1 ? undefined : ((args[logsAt + 1] ?? '').split(',') as ('two-stage' | 'bench' | 'start-up')[]);
-  void runColdBench({ quick: args.includes('--quick'), rounds: at === -1 ? undefined : Number(args[at + 1]), baselineCli: base === -1 ? undefined : resolve(args[base + 1] ?? ''), withoutPeer: args.includes('--without-peer'), logs });
+  const logs =
+    logsAt === -1 ? undefined : ((args[logsAt + 1] ?? '').split(',') as ('two-stage' | 'bench' | 'start-up')[]);
+  void runColdBench({
+    quick: args.includes('--quick'),
+    rounds: at === -1 ? undefined : Number(args[at + 1]),
+    baselineCli: base === -1 ? undefined : resolve(args[base + 1] ?? ''),
+    withoutPeer: args.includes('--without-peer'),
+    logs,
+  });
 }

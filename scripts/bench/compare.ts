@@ -50,7 +50,11 @@ interface Timed {
 function timeCompare(a: string, b: string, env: NodeJS.ProcessEnv): Timed {
   const cpu0 = childrenCpuSeconds();
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [CLI, 'compare', a, b, '--format', 'json'], { env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [CLI, 'compare', a, b, '--format', 'json'], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   const cpu1 = childrenCpuSeconds();
   if (r.status !== 0) throw new Error(`compare exited ${r.status}: ${r.stderr}`);
@@ -76,17 +80,29 @@ export function runCompareBench(options: CompareBenchOptions = {}): CompareBench
     const target = Math.round((ga.bytes / ga.requests) * requests);
     if (Math.abs(ga.requests - requests) > requests * 0.01) ga = generateBenchLog(a, target, 20260821);
     const gb = generateBenchLog(b, target, 20260822);
-    log(`logs: ${ga.requests.toLocaleString('en-US')} and ${gb.requests.toLocaleString('en-US')} requests, ${(statSync(a).size / 1e6).toFixed(0)} MB and ${(statSync(b).size / 1e6).toFixed(0)} MB`);
+    log(
+      `logs: ${ga.requests.toLocaleString('en-US')} and ${gb.requests.toLocaleString('en-US')} requests, ${(statSync(a).size / 1e6).toFixed(0)} MB and ${(statSync(b).size / 1e6).toFixed(0)} MB`,
+    );
     const timed: Timed[] = [];
     for (let i = 0; i < runs; i++) timed.push(timeCompare(a, b, process.env));
     timed.sort((x, y) => x.wallS - y.wallS);
     const best = timed[0];
     const median = timed[Math.floor(timed.length / 2)];
     const cpu = (t: Timed): string => (t.cpuS === null ? '' : `, ${t.cpuS.toFixed(2)} s CPU`);
-    log(`compare end to end (dist/cli.js, --format json): best ${best.wallS.toFixed(2)} s${cpu(best)}, median ${median.wallS.toFixed(2)} s of ${runs} (target < 5 s; 1-minute load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`);
+    log(
+      `compare end to end (dist/cli.js, --format json): best ${best.wallS.toFixed(2)} s${cpu(best)}, median ${median.wallS.toFixed(2)} s of ${runs} (target < 5 s; 1-minute load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
+    );
     const sequential = timeCompare(a, b, { ...process.env, STAGE_LENS_COMPARE_WORKERS: '0' });
-    log(`same without worker threads (logs read one after the other): ${sequential.wallS.toFixed(2)} s${cpu(sequential)}`);
-    return { requests: [ga.requests, gb.requests], bytes: [ga.bytes, gb.bytes], bestS: best.wallS, medianS: median.wallS, sequentialS: sequential.wallS };
+    log(
+      `same without worker threads (logs read one after the other): ${sequential.wallS.toFixed(2)} s${cpu(sequential)}`,
+    );
+    return {
+      requests: [ga.requests, gb.requests],
+      bytes: [ga.bytes, gb.bytes],
+      bestS: best.wallS,
+      medianS: median.wallS,
+      sequentialS: sequential.wallS,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -23,12 +23,21 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 
 function bundledCore(dir: string): typeof Core {
   const out = join(dir, 'explain-core.js');
-  const built = buildSync({ entryPoints: [join(__dirname, 'explainCore.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
+  const built = buildSync({
+    entryPoints: [join(__dirname, 'explainCore.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
   writeFileSync(out, built.outputFiles[0]?.text ?? '');
   return require(out) as typeof Core;
 }
 
-const pick = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const pick = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 export interface QueryFigures {
   readonly p50Ms: number;
@@ -67,7 +76,14 @@ function timed<T>(into: Timing, run: () => T): T {
 function figures(t: Timing): QueryFigures {
   const sorted = [...t.wall].sort((a, b) => a - b);
   const cpu = [...t.cpu].sort((a, b) => a - b);
-  return { p50Ms: pick(sorted, 50), p99Ms: pick(sorted, 99), maxMs: sorted[sorted.length - 1] ?? NaN, cpuP50Ms: pick(cpu, 50), cpuP99Ms: pick(cpu, 99), samples: sorted.length };
+  return {
+    p50Ms: pick(sorted, 50),
+    p99Ms: pick(sorted, 99),
+    maxMs: sorted[sorted.length - 1] ?? NaN,
+    cpuP50Ms: pick(cpu, 50),
+    cpuP99Ms: pick(cpu, 99),
+    samples: sorted.length,
+  };
 }
 
 /** Query latency at `requests` requests in a live session, while requests keep arriving. */
@@ -103,10 +119,14 @@ export function explainQueryBench(requests: number, log: (l: string) => void): E
       analysis.ingest(parser.push(buffer.subarray(0, n)));
       if (analysis.requestCount < requests || chunks++ % 12 !== 0) continue;
       target ??= core.mainTargetOf(index) ?? 'e2e';
-      const t = timed(tail, () => core.tailAttribution(index, { target: target as string, quantile: 'p99', scope: {} }));
+      const t = timed(tail, () =>
+        core.tailAttribution(index, { target: target as string, quantile: 'p99', scope: {} }),
+      );
       const l = timed(load, () => core.loadAtArrival(index, { target: target as string, quantile: 'p99', scope: {} }));
       // As the language server answers it: the steps no new request reaches are kept from the last answer.
-      const o = timed(over, () => core.overTime(index, { scope: {} }, core.gaugesOfEngines(analysis.engineSeries()), steps));
+      const o = timed(over, () =>
+        core.overTime(index, { scope: {} }, core.gaugesOfEngines(analysis.engineSeries()), steps),
+      );
       if (t === null || l === null || o.times.length === 0) throw new Error('a query gave no answer');
     }
     closeSync(fd);
@@ -121,12 +141,19 @@ export function explainQueryBench(requests: number, log: (l: string) => void): E
       indexMbPer100k: (index.bytes / 1e6) * (100_000 / index.length),
       addUsPerRequest: Number(addNs) / 1000 / index.length,
     };
-    const f = (q: QueryFigures): string => `p50 ${q.p50Ms.toFixed(1)} ms, p99 ${q.p99Ms.toFixed(1)} ms, max ${q.maxMs.toFixed(1)} ms wall; CPU p50 ${q.cpuP50Ms.toFixed(1)} ms, p99 ${q.cpuP99Ms.toFixed(1)} ms`;
-    log(`at ${index.length.toLocaleString('en-US')} requests, while requests arrive (${result.tail.samples} queries each; main target ${target}; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}):`);
+    const f = (q: QueryFigures): string =>
+      `p50 ${q.p50Ms.toFixed(1)} ms, p99 ${q.p99Ms.toFixed(1)} ms, max ${q.maxMs.toFixed(1)} ms wall; CPU p50 ${q.cpuP50Ms.toFixed(1)} ms, p99 ${q.cpuP99Ms.toFixed(1)} ms`;
+    log(
+      `at ${index.length.toLocaleString('en-US')} requests, while requests arrive (${result.tail.samples} queries each; main target ${target}; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}):`,
+    );
     log(`  tail attribution (p99): ${f(result.tail)} (target < 100 ms)`);
     log(`  load at arrival:        ${f(result.load)} (target < 100 ms)`);
     log(`  over-time series:       ${f(result.overTime)} (target < 100 ms)`);
-    log(`  explain index: ${result.indexMbPer100k.toFixed(1)} MB per 100k requests; ${result.addUsPerRequest.toFixed(1)} µs per arriving request (its breakdown and columns)`);
+    log(
+      `  explain index: ${result.indexMbPer100k.toFixed(1)} MB per 100k requests; ${result.addUsPerRequest.toFixed(1)} µs per arriving request (its breakdown and columns)`,
+    );
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -150,14 +177,22 @@ function timeCli(args: string[]): number {
 }
 
 /** `explain` and `analyze` on the same log, cold processes, alternated. */
-export function explainVsAnalyzeBench(targetBytes: number, runs: number, log: (l: string) => void): ExplainVsAnalyzeResult {
+export function explainVsAnalyzeBench(
+  targetBytes: number,
+  runs: number,
+  log: (l: string) => void,
+): ExplainVsAnalyzeResult {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
   const dir = mkdtempSync(join(tmpdir(), 'stage-lens-explain-cli-'));
   try {
     const file = join(dir, 'server.log');
     const generated = generateBenchLogApart(file, targetBytes);
     const bytes = statSync(file).size;
-    log(`log: ${(bytes / 1e6).toFixed(0)} MB, ${generated.requests.toLocaleString('en-US')} requests; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    log(
+      `log: ${(bytes / 1e6).toFixed(0)} MB, ${generated.requests.toLocaleString('en-US')} requests; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     const analyze: number[] = [];
     const explain: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -172,8 +207,16 @@ export function explainVsAnalyzeBench(targetBytes: number, runs: number, log: (l
       log(`  run ${i + 1}: analyze ${analyze[i]!.toFixed(2)} s, explain ${explain[i]!.toFixed(2)} s`);
     }
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? NaN;
-    const result = { bytes, analyzeS: analyze, explainS: explain, ratioOfMedians: median(explain) / median(analyze), ratioOfBests: Math.min(...explain) / Math.min(...analyze) };
-    log(`explain / analyze: ${result.ratioOfMedians.toFixed(2)} (medians ${median(explain).toFixed(2)} / ${median(analyze).toFixed(2)} s), ${result.ratioOfBests.toFixed(2)} (bests) (target <= 1.5)`);
+    const result = {
+      bytes,
+      analyzeS: analyze,
+      explainS: explain,
+      ratioOfMedians: median(explain) / median(analyze),
+      ratioOfBests: Math.min(...explain) / Math.min(...analyze),
+    };
+    log(
+      `explain / analyze: ${result.ratioOfMedians.toFixed(2)} (medians ${median(explain).toFixed(2)} / ${median(analyze).toFixed(2)} s), ${result.ratioOfBests.toFixed(2)} (bests) (target <= 1.5)`,
+    );
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });

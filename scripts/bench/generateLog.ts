@@ -62,7 +62,13 @@ class LogWriter {
 export const DEFAULT_KINDS: readonly Kind[] = ['tts', 'tts', 'omni', 'image'];
 
 /** Writes requests until the log reaches targetBytes (or maxRequests requests). */
-export function generateBenchLog(path: string, targetBytes: number, seed = 20260821, kinds: readonly Kind[] = DEFAULT_KINDS, maxRequests = Infinity): GeneratedLog {
+export function generateBenchLog(
+  path: string,
+  targetBytes: number,
+  seed = 20260821,
+  kinds: readonly Kind[] = DEFAULT_KINDS,
+  maxRequests = Infinity,
+): GeneratedLog {
   const rnd = mulberry32(seed);
   const ms = (lo: number, hi: number): number => lo + rnd() * (hi - lo);
   const count = (lo: number, hi: number): number => Math.floor(lo + rnd() * (hi - lo + 1));
@@ -81,8 +87,12 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
   let process = 'APIServer pid=4242';
   let ansi = false;
   let debugPath = 'stats.py';
-  const prefix = (level: LogPrefixOptions['level'], file: string, fileLine: number, proc: string | null = process): string =>
-    logPrefix({ process: proc, level, timestamp: timestamp(), file, fileLine, ansi });
+  const prefix = (
+    level: LogPrefixOptions['level'],
+    file: string,
+    fileLine: number,
+    proc: string | null = process,
+  ): string => logPrefix({ process: proc, level, timestamp: timestamp(), file, fileLine, ansi });
 
   const startBoot = (): void => {
     boot++;
@@ -90,13 +100,21 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
     process = boot % 3 === 0 ? 'API' : `APIServer pid=${4000 + boot}`;
     debugPath = boot % 2 === 0 ? 'vllm_omni/metrics/stats.py' : 'stats.py';
     out.write(renderLogRecord(prefix('INFO', 'api_server.py', 1888), ['vLLM API server version 0.11.0']));
-    out.write(renderLogRecord(prefix('INFO', 'omni.py', 463, null), ['[Orchestrator] All stages initialized successfully']));
+    out.write(
+      renderLogRecord(prefix('INFO', 'omni.py', 463, null), ['[Orchestrator] All stages initialized successfully']),
+    );
   };
 
   const unrelated = (): void => {
     const r = rnd();
-    if (r < 0.5) out.write(`(${process}) INFO:     127.0.0.1:${count(30000, 60000)} - "POST /v1/audio/speech HTTP/1.1" 200 OK\n`);
-    else if (r < 0.8) out.write(renderLogRecord(prefix('INFO', 'core.py', 227, `EngineCore_DP0 pid=${5000 + boot}`), ['Scheduler step took 3.2 ms']));
+    if (r < 0.5)
+      out.write(`(${process}) INFO:     127.0.0.1:${count(30000, 60000)} - "POST /v1/audio/speech HTTP/1.1" 200 OK\n`);
+    else if (r < 0.8)
+      out.write(
+        renderLogRecord(prefix('INFO', 'core.py', 227, `EngineCore_DP0 pid=${5000 + boot}`), [
+          'Scheduler step took 3.2 ms',
+        ]),
+      );
     else
       out.write(
         renderLogRecord(prefix('INFO', 'loggers.py', 127), [
@@ -111,14 +129,23 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
     if (rnd() < 0.04) {
       const cut = text.indexOf('\n', text.length >> 1) + 1;
       out.write(text.slice(0, cut));
-      out.write(renderLogRecord(prefix('INFO', 'core.py', 227, `EngineCore_DP0 pid=${5000 + boot}`), ['Preempted 0 requests']));
+      out.write(
+        renderLogRecord(prefix('INFO', 'core.py', 227, `EngineCore_DP0 pid=${5000 + boot}`), ['Preempted 0 requests']),
+      );
       out.write(text.slice(cut));
     } else out.write(text);
   };
 
   const list = (n: number, mean: number): number[] => new Array<number>(n).fill(mean);
 
-  const llmStage = (batchId: number, tokensIn: number, tokensOut: number, first: number, gen: number, downstream: boolean): Row => {
+  const llmStage = (
+    batchId: number,
+    tokensIn: number,
+    tokensOut: number,
+    first: number,
+    gen: number,
+    downstream: boolean,
+  ): Row => {
     const tpot = ms(10, 40);
     return {
       batch_id: int(batchId),
@@ -220,7 +247,12 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
       if (!last && (kind !== 'tts' || rnd() < 0.3)) {
         transfers.push({
           header: `${s}->${s + 1}`,
-          values: { in_flight_time_ms: ms(0, 5), rx_decode_time_ms: ms(0, 100), size_kbytes: ms(10, 100000), tx_time_ms: ms(0, 80) },
+          values: {
+            in_flight_time_ms: ms(0, 5),
+            rx_decode_time_ms: ms(0, 100),
+            size_kbytes: ms(10, 100000),
+            tx_time_ms: ms(0, 80),
+          },
         });
       }
     }
@@ -251,7 +283,10 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
       ]),
     );
     const stagesText = stageSeconds.map((s, i) => `${i}:${s.toFixed(2)}s`).join(',');
-    const transfersText = transfers.length === 0 ? '' : ` transfers=[${transfers.map((t) => `${t.header}=${ms(0, 80).toFixed(2)}ms`).join(',')}]`;
+    const transfersText =
+      transfers.length === 0
+        ? ''
+        : ` transfers=[${transfers.map((t) => `${t.header}=${ms(0, 80).toFixed(2)}ms`).join(',')}]`;
     out.write(
       renderLogRecord(prefix('INFO', 'stats.py', 655), [
         `[OmniTiming] req=${rid} total=${(e2e / 1000).toFixed(2)}s preprocess=0.01s engine=${(e2e / 1000 - 0.01).toFixed(2)}s stages=[${stagesText}]${transfersText}`,
@@ -265,7 +300,8 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
         stageRows.map((values, i) => ({ header: String(i), values })),
       ),
     );
-    if (transfers.length > 0) table(prefix('INFO', 'stats.py', 690), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transfers));
+    if (transfers.length > 0)
+      table(prefix('INFO', 'stats.py', 690), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transfers));
   };
 
   while (out.bytes < targetBytes && requests < maxRequests) {
@@ -287,11 +323,24 @@ export function generateBenchLog(path: string, targetBytes: number, seed = 20260
  * times decides, at the first collection of a parse, to allocate the parser's objects in
  * the old generation (allocation-site pretenuring), making that whole process ~15% slower.
  */
-export function generateBenchLogApart(path: string, targetBytes: number, options: { seed?: number; kinds?: readonly Kind[]; maxRequests?: number } = {}): GeneratedLog {
+export function generateBenchLogApart(
+  path: string,
+  targetBytes: number,
+  options: { seed?: number; kinds?: readonly Kind[]; maxRequests?: number } = {},
+): GeneratedLog {
   const { seed, kinds, maxRequests } = options;
-  const args = [...nodeOptionsWithoutScript(process.execArgv), __filename, path, String(targetBytes), String(seed ?? ''), (kinds ?? DEFAULT_KINDS).join(','), String(maxRequests ?? '')];
+  const args = [
+    ...nodeOptionsWithoutScript(process.execArgv),
+    __filename,
+    path,
+    String(targetBytes),
+    String(seed ?? ''),
+    (kinds ?? DEFAULT_KINDS).join(','),
+    String(maxRequests ?? ''),
+  ];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (child.status !== 0) throw new Error(`generating the bench log failed (${child.status ?? child.signal}): ${child.stderr}`);
+  if (child.status !== 0)
+    throw new Error(`generating the bench log failed (${child.status ?? child.signal}): ${child.stderr}`);
   // The last line: V8 flags passed on (--trace-*) may print before it.
   const lines = child.stdout.trimEnd().split('\n');
   return JSON.parse(lines[lines.length - 1] ?? '') as GeneratedLog;
@@ -324,6 +373,12 @@ if (require.main === module) {
   }
   const kindList = kinds === undefined || kinds === '' ? undefined : (kinds.split(',') as Kind[]);
   const max = maxRequests === undefined || maxRequests === '' ? undefined : Number(maxRequests);
-  const generated = generateBenchLog(path, Number(bytes), seed === undefined || seed === '' ? undefined : Number(seed), kindList, max);
+  const generated = generateBenchLog(
+    path,
+    Number(bytes),
+    seed === undefined || seed === '' ? undefined : Number(seed),
+    kindList,
+    max,
+  );
   process.stdout.write(`\n${JSON.stringify(generated)}\n`);
 }

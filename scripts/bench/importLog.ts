@@ -39,9 +39,14 @@ export interface ImportLogFigures {
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const n = s.length;
-  return n === 0 ? NaN : n % 2 === 1 ? (s[(n - 1) / 2] as number) : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
+  return n === 0
+    ? NaN
+    : n % 2 === 1
+      ? (s[(n - 1) / 2] as number)
+      : ((s[n / 2 - 1] as number) + (s[n / 2] as number)) / 2;
 };
-const f = (n: number, d = 2): string => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const f = (n: number, d = 2): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const grouped = (n: number): string => n.toLocaleString('en-US');
 
 function installOrNull(): VSCodeInstall | null {
@@ -55,7 +60,10 @@ function installOrNull(): VSCodeInstall | null {
 /** `stage-lens analyze <log>` as a fresh process, output discarded: wall seconds. */
 function analyzeOnce(logPath: string): number {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [CLI, 'analyze', logPath], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, 'analyze', logPath], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`analyze exited ${r.status}: ${r.stderr}`);
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
@@ -70,24 +78,32 @@ async function importThroughDialog(wb: Workbench, filePath: string): Promise<num
   await wb.page.keyboard.press('F1');
   await input.waitFor({ state: 'visible' });
   await input.fill('>Stage Lens: Import Log...');
-  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="Stage Lens: Import Log..."]').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="Stage Lens: Import Log..."]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await wb.page.waitForTimeout(500);
   await input.press('Enter');
   // The dialog's box holds its start folder once it is open.
   const opened = Date.now() + 30_000;
   while (!(await input.inputValue()).startsWith('/')) {
-    if (Date.now() > opened) throw new Error(`the file dialog did not open; the box shows "${await input.inputValue()}"`);
+    if (Date.now() > opened)
+      throw new Error(`the file dialog did not open; the box shows "${await input.inputValue()}"`);
     await wb.page.waitForTimeout(100);
   }
   // The dialog fills in its start folder and lists it after it opens: type once it has, and
   // press Enter only when the typed path has stayed in the box.
-  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
   const deadline = Date.now() + 30_000;
   for (;;) {
     await input.fill(filePath);
     await wb.page.waitForTimeout(700);
     if ((await input.inputValue()) === filePath) break;
-    if (Date.now() > deadline) throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
+    if (Date.now() > deadline)
+      throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
   }
   const t0 = Date.now();
   await input.press('Enter');
@@ -95,7 +111,12 @@ async function importThroughDialog(wb: Workbench, filePath: string): Promise<num
 }
 
 /** One import in a fresh workbench (fresh profile and workspace, the same server): seconds to the first table and to the complete one. */
-async function importOnce(install: VSCodeInstall, logPath: string, fileName: string, requests: number): Promise<{ firstTableS: number; completeS: number }> {
+async function importOnce(
+  install: VSCodeInstall,
+  logPath: string,
+  fileName: string,
+  requests: number,
+): Promise<{ firstTableS: number; completeS: number }> {
   const server = await startServer({ install, name: 'bench-import-log' });
   const workspace = createWorkspace();
   let wb: Workbench | undefined;
@@ -109,7 +130,11 @@ async function importOnce(install: VSCodeInstall, logPath: string, fileName: str
     const deadline = Date.now() + 600_000;
     // The imported log's rows in the stage table (polled every 50 ms).
     for (;;) {
-      const title = await view.locator('[data-testid="session-title"]').first().textContent().catch(() => null);
+      const title = await view
+        .locator('[data-testid="session-title"]')
+        .first()
+        .textContent()
+        .catch(() => null);
       if (title?.includes(fileName) === true && (await view.locator('[data-testid="stage-row"]').count()) > 0) break;
       if (Date.now() > deadline) throw new Error('no table of the imported log after 600 s');
       await new Promise((r) => setTimeout(r, 50));
@@ -150,13 +175,26 @@ export async function runImportLogBench(options: ImportLogBenchOptions = {}): Pr
       first.push(r.firstTableS);
       complete.push(r.completeS);
       analyze.push(analyzeOnce(logPath));
-      log(`  round ${round + 1}: import first table ${f(r.firstTableS)} s, complete ${f(r.completeS)} s; analyze ${f(analyze[analyze.length - 2] ?? NaN)} s, ${f(analyze[analyze.length - 1] ?? NaN)} s`);
+      log(
+        `  round ${round + 1}: import first table ${f(r.firstTableS)} s, complete ${f(r.completeS)} s; analyze ${f(analyze[analyze.length - 2] ?? NaN)} s, ${f(analyze[analyze.length - 1] ?? NaN)} s`,
+      );
     }
-    const figures: ImportLogFigures = { requests: generated.requests, analyzeS: median(analyze), firstTableS: median(first), completeS: median(complete) };
-    log(`${f(generated.bytes / MB, 1)} MB, ${grouped(generated.requests)} requests; ${rounds} imports alternated with ${analyze.length} analyze runs; 1-minute load average ${f(load0, 1)} -> ${f(loadavg()[0] ?? 0, 1)}`);
+    const figures: ImportLogFigures = {
+      requests: generated.requests,
+      analyzeS: median(analyze),
+      firstTableS: median(first),
+      completeS: median(complete),
+    };
+    log(
+      `${f(generated.bytes / MB, 1)} MB, ${grouped(generated.requests)} requests; ${rounds} imports alternated with ${analyze.length} analyze runs; 1-minute load average ${f(load0, 1)} -> ${f(loadavg()[0] ?? 0, 1)}`,
+    );
     log(`  stage-lens analyze (table)         ${f(figures.analyzeS)} s median`);
-    log(`  Import Log... to the first table   ${f(figures.firstTableS)} s median (${f(figures.firstTableS / figures.analyzeS)}x analyze)`);
-    log(`  Import Log... to the complete one  ${f(figures.completeS)} s median (${f(figures.completeS / figures.analyzeS)}x analyze; target <= 1.5x)`);
+    log(
+      `  Import Log... to the first table   ${f(figures.firstTableS)} s median (${f(figures.firstTableS / figures.analyzeS)}x analyze)`,
+    );
+    log(
+      `  Import Log... to the complete one  ${f(figures.completeS)} s median (${f(figures.completeS / figures.analyzeS)}x analyze; target <= 1.5x)`,
+    );
     return figures;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -62,17 +62,37 @@ function procPeakRssMb(pid: number): number | null {
   }
 }
 
-const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /**
  * Runs the simulator at `rps` for `seconds` of wall time and samples the backlog every
  * second. With `speed` > 1 simulated time runs faster, so the wall-clock rate is
  * rps x speed on the same pipeline (whose replicas would saturate at a higher --rps).
  */
-export async function liveIngestBench(rps: number, seconds: number, log: (l: string) => void, speed = 1): Promise<LiveIngestResult> {
+export async function liveIngestBench(
+  rps: number,
+  seconds: number,
+  log: (l: string) => void,
+  speed = 1,
+): Promise<LiveIngestResult> {
   const deploy = path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_bench.yaml');
   const simSeconds = seconds * speed;
-  const simArgs = ['--deploy-config', deploy, '--debug-tables', '--rps', String(rps), '--duration', String(simSeconds), '--speed', String(speed), '--port', '0', '--seed', '3'];
+  const simArgs = [
+    '--deploy-config',
+    deploy,
+    '--debug-tables',
+    '--rps',
+    String(rps),
+    '--duration',
+    String(simSeconds),
+    '--speed',
+    String(speed),
+    '--port',
+    '0',
+    '--seed',
+    '3',
+  ];
   const options = parseSimulateArgs(simArgs)!;
   // Print times of the seed's schedule: request k is due k-th, printAt[k] µs of simulated time after the simulator's start.
   const schedule = statsSchedule(options, Math.round(simSeconds * 1e6));
@@ -151,7 +171,10 @@ export async function liveIngestBench(rps: number, seconds: number, log: (l: str
   const sortedLags = [...lags].sort((a, b) => a - b);
   const first = cpuSamples[0];
   const last = cpuSamples[cpuSamples.length - 1];
-  const simulatorCpu = first !== undefined && last !== undefined && last.at > first.at ? (last.cpu - first.cpu) / ((last.at - first.at) / 1000) : null;
+  const simulatorCpu =
+    first !== undefined && last !== undefined && last.at > first.at
+      ? (last.cpu - first.cpu) / ((last.at - first.at) / 1000)
+      : null;
   const result: LiveIngestResult = {
     seconds: elapsed,
     printed,
@@ -160,7 +183,11 @@ export async function liveIngestBench(rps: number, seconds: number, log: (l: str
     steadyPrintedPerS: steadyPrinted / (steadyEnd - RAMP_S),
     steadyScheduledPerS: steadyScheduled / (steadyEnd - RAMP_S),
     printedPerSecond: perSecond,
-    lagMs: { p50: percentile(sortedLags, 50), p99: percentile(sortedLags, 99), max: sortedLags[sortedLags.length - 1] ?? NaN },
+    lagMs: {
+      p50: percentile(sortedLags, 50),
+      p99: percentile(sortedLags, 99),
+      max: sortedLags[sortedLags.length - 1] ?? NaN,
+    },
     simulatorCpu,
     simulatorPeakRssMb: peakRss,
     ingestCpu: (ingestCpuUs.user + ingestCpuUs.system) / 1e6 / elapsed,
@@ -170,14 +197,28 @@ export async function liveIngestBench(rps: number, seconds: number, log: (l: str
   };
   const pct = (x: number | null): string => (x === null ? 'n/a' : `${(100 * x).toFixed(0)}% of a core`);
   const speedArg = speed === 1 ? '' : ` --speed ${speed}`;
-  log(`simulator --rps ${rps} --duration ${simSeconds}${speedArg} (sim_tts_bench.yaml, --debug-tables, seed 3): ${rps * speed} requests/s of wall time; load average before: ${load.map((l) => l.toFixed(2)).join(' ')}`);
-  log(`  arrivals: ${schedule.arrivals} in ${(simSeconds - 0.5).toFixed(1)} s of simulated time (${(schedule.arrivals / (simSeconds - 0.5)).toFixed(0)}/s)`);
-  log(`  printed ${printed} request records of the ${result.scheduled} the seed schedules; run took ${elapsed.toFixed(1)} s wall`);
-  log(`  steady rate (wall seconds ${RAMP_S}-${steadyEnd}): ${result.steadyPrintedPerS.toFixed(0)}/s printed, ${result.steadyScheduledPerS.toFixed(0)}/s scheduled`);
+  log(
+    `simulator --rps ${rps} --duration ${simSeconds}${speedArg} (sim_tts_bench.yaml, --debug-tables, seed 3): ${rps * speed} requests/s of wall time; load average before: ${load.map((l) => l.toFixed(2)).join(' ')}`,
+  );
+  log(
+    `  arrivals: ${schedule.arrivals} in ${(simSeconds - 0.5).toFixed(1)} s of simulated time (${(schedule.arrivals / (simSeconds - 0.5)).toFixed(0)}/s)`,
+  );
+  log(
+    `  printed ${printed} request records of the ${result.scheduled} the seed schedules; run took ${elapsed.toFixed(1)} s wall`,
+  );
+  log(
+    `  steady rate (wall seconds ${RAMP_S}-${steadyEnd}): ${result.steadyPrintedPerS.toFixed(0)}/s printed, ${result.steadyScheduledPerS.toFixed(0)}/s scheduled`,
+  );
   log(`  printed per second: ${perSecond.join(',')}`);
-  log(`  lag behind schedule: p50 ${result.lagMs.p50.toFixed(1)} ms, p99 ${result.lagMs.p99.toFixed(1)} ms, max ${result.lagMs.max.toFixed(1)} ms`);
-  log(`  simulator CPU ${pct(simulatorCpu)}, peak RSS ${result.simulatorPeakRssMb === null ? 'n/a' : `${result.simulatorPeakRssMb.toFixed(0)} MB`}`);
-  log(`live ingest: analysed ${analysis.requestCount} of ${printed}; backlog sampled per second ${trend.join(',')} (max ${result.maxBacklog}, at exit ${finalBacklog}); ingest CPU ${pct(result.ingestCpu)}`);
+  log(
+    `  lag behind schedule: p50 ${result.lagMs.p50.toFixed(1)} ms, p99 ${result.lagMs.p99.toFixed(1)} ms, max ${result.lagMs.max.toFixed(1)} ms`,
+  );
+  log(
+    `  simulator CPU ${pct(simulatorCpu)}, peak RSS ${result.simulatorPeakRssMb === null ? 'n/a' : `${result.simulatorPeakRssMb.toFixed(0)} MB`}`,
+  );
+  log(
+    `live ingest: analysed ${analysis.requestCount} of ${printed}; backlog sampled per second ${trend.join(',')} (max ${result.maxBacklog}, at exit ${finalBacklog}); ingest CPU ${pct(result.ingestCpu)}`,
+  );
   return result;
 }
 
@@ -217,8 +258,15 @@ export function summaryQueryBench(requests: number, log: (l: string) => void): S
     analysis.flush();
     times.sort((a, b) => a - b);
     const pick = (p: number): number => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
-    const result = { requests: analysis.requestCount, p50Ms: pick(50), p99Ms: pick(99), maxMs: times[times.length - 1] ?? NaN };
-    log(`summary query at ${analysis.requestCount} requests: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms over ${times.length} queries (target < 20 ms)`);
+    const result = {
+      requests: analysis.requestCount,
+      p50Ms: pick(50),
+      p99Ms: pick(99),
+      maxMs: times[times.length - 1] ?? NaN,
+    };
+    log(
+      `summary query at ${analysis.requestCount} requests: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms over ${times.length} queries (target < 20 ms)`,
+    );
     return result;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -206,7 +206,9 @@ function sessionMemory(path: string): { mb: number; seconds: number; exact: bool
 }
 
 const MIXED_EVERY = 400;
-const BAR_LINE = new TextEncoder().encode('Processed prompts: 100%|\u2588\u2588\u2588\u2588| 1/1 [00:01<00:00,  1.00it/s]\n');
+const BAR_LINE = new TextEncoder().encode(
+  'Processed prompts: 100%|\u2588\u2588\u2588\u2588| 1/1 [00:01<00:00,  1.00it/s]\n',
+);
 
 /**
  * A copy of the log with a tqdm progress-bar line (█, not ASCII) after every MIXED_EVERY
@@ -266,9 +268,18 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
     let floorTextDecoderS = Infinity;
     let parseS = Infinity;
     for (let i = 0; i < runs; i++) {
-      floorS = Math.min(floorS, best(1, () => floor(path)));
-      floorTextDecoderS = Math.min(floorTextDecoderS, best(1, () => floorTextDecoder(path)));
-      parseS = Math.min(parseS, best(1, () => parse(path)));
+      floorS = Math.min(
+        floorS,
+        best(1, () => floor(path)),
+      );
+      floorTextDecoderS = Math.min(
+        floorTextDecoderS,
+        best(1, () => floorTextDecoder(path)),
+      );
+      parseS = Math.min(
+        parseS,
+        best(1, () => parse(path)),
+      );
     }
     const mixedPath = join(dir, 'server-mixed.log');
     const mixedBytes = writeMixedCopy(path, mixedPath);
@@ -294,15 +305,24 @@ export function runParseBench(options: ParseBenchOptions = {}): ParseBenchResult
       workingSetMB,
       mixedParseMBps: mixedBytes / MB / mixedS,
     };
-    const f = (n: number, d = 1): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-    log(`  floor (read + decode + split lines): ${f(result.floorMBps)} MB/s, ${f(result.floorRequestsPerS, 0)} requests/s`);
-    log(`  parse (LogStreamParser):            ${f(result.parseMBps)} MB/s, ${f(result.parseRequestsPerS, 0)} requests/s`);
-    log(`  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3); against a reader using the standard TextDecoder (${f(result.floorTextDecoderMBps)} MB/s): ${f(result.ratioTextDecoderFloor, 3)}`);
+    const f = (n: number, d = 1): string =>
+      n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+    log(
+      `  floor (read + decode + split lines): ${f(result.floorMBps)} MB/s, ${f(result.floorRequestsPerS, 0)} requests/s`,
+    );
+    log(
+      `  parse (LogStreamParser):            ${f(result.parseMBps)} MB/s, ${f(result.parseRequestsPerS, 0)} requests/s`,
+    );
+    log(
+      `  ratio parse/floor: ${f(result.ratio, 2)} (target >= 0.3); against a reader using the standard TextDecoder (${f(result.floorTextDecoderMBps)} MB/s): ${f(result.ratioTextDecoderFloor, 3)}`,
+    );
     log(
       `  memory a session keeps per 100k requests (packed store + summaries + findings; heap + typed arrays): ${f(result.sessionMBPer100k)} MB (target <= 100)` +
         (result.exactHeap ? '' : '  [approximate: run with --expose-gc for exact figures]'),
     );
-    log(`  parse of the same log with a tqdm bar line every ${MIXED_EVERY} lines (pieces not all ASCII): ${f(result.mixedParseMBps)} MB/s`);
+    log(
+      `  parse of the same log with a tqdm bar line every ${MIXED_EVERY} lines (pieces not all ASCII): ${f(result.mixedParseMBps)} MB/s`,
+    );
     log(`  full ingest (parse + analysis, one pass): ${f(result.ingestMBps)} MB/s`);
     log(`  parser working set while streaming (records not kept): ${f(result.workingSetMB)} MB`);
     return result;

@@ -42,7 +42,11 @@ function analyse(file: string): StreamAnalysis {
   return analysis;
 }
 
-export async function runTraceBench(requests: number, log: (line: string) => void, runs = 3): Promise<TraceBenchResult> {
+export async function runTraceBench(
+  requests: number,
+  log: (line: string) => void,
+  runs = 3,
+): Promise<TraceBenchResult> {
   const dir = mkdtempSync(path.join(tmpdir(), 'stage-lens-trace-'));
   try {
     const file = path.join(dir, 'log.txt');
@@ -50,7 +54,8 @@ export async function runTraceBench(requests: number, log: (line: string) => voi
     generateBenchLog(file, requests * 8300);
     const analysis = analyse(file);
     rmSync(file);
-    if (analysis.requestCount < requests) throw new Error(`the generated log holds only ${analysis.requestCount} requests`);
+    if (analysis.requestCount < requests)
+      throw new Error(`the generated log holds only ${analysis.requestCount} requests`);
     // The first `requests` of the packed store, read as a session export reads it.
     const store = analysis.requests;
     const picked: TraceRequests = {

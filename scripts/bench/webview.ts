@@ -104,7 +104,9 @@ interface TraceEvent {
 
 /** CPU ms of the busiest renderer main thread's top-level tasks in a trace. */
 export function mainThreadCpuMs(events: readonly TraceEvent[]): number {
-  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mains = new Set(
+    events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
   const byThread = new Map<string, TraceEvent[]>();
   for (const e of events) {
     const key = `${e.pid}:${e.tid}`;
@@ -128,7 +130,12 @@ export function mainThreadCpuMs(events: readonly TraceEvent[]): number {
   return busiest / 1000;
 }
 
-function figures(pxPerFrame: number, rows: ScrollFigures['rows'], raw: { deltas: number[]; elapsed: number; scrollTop: number; maxRows: number; loadingShare: number }, mainCpuMsPerFrame: number): ScrollFigures {
+function figures(
+  pxPerFrame: number,
+  rows: ScrollFigures['rows'],
+  raw: { deltas: number[]; elapsed: number; scrollTop: number; maxRows: number; loadingShare: number },
+  mainCpuMsPerFrame: number,
+): ScrollFigures {
   const sorted = [...raw.deltas].sort((a, b) => a - b);
   const p95 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? 0;
   return {
@@ -166,14 +173,20 @@ export async function benchWebview(requests = 100_000, scrollMs = 3000): Promise
     const traceFile = path.join(os.tmpdir(), `stage-lens-webview-bench-${process.pid}.json`);
     // A trackpad-like pace (5 rows a frame) and a scrollbar drag (40 rows a frame); the drag
     // again over the first 3,000 rows once they are fetched (no "…" rows: every cell written).
-    const runs: readonly { px: number; fetchedRows: number }[] = [{ px: 110, fetchedRows: 0 }, { px: 880, fetchedRows: 0 }, { px: 880, fetchedRows: 3000 }];
+    const runs: readonly { px: number; fetchedRows: number }[] = [
+      { px: 110, fetchedRows: 0 },
+      { px: 880, fetchedRows: 0 },
+      { px: 880, fetchedRows: 3000 },
+    ];
     for (const { px, fetchedRows } of runs) {
       if (fetchedRows > 0) await page.evaluate(fetchProbe(fetchedRows));
       const raw = (await page.evaluate(scrollProbe(px, scrollMs, fetchedRows))) as Parameters<typeof figures>[2];
       let cpu = Number.NaN;
       if (browser !== null) {
         await browser.startTracing(page, { path: traceFile, categories: ['disabled-by-default-devtools.timeline'] });
-        const traced = (await page.evaluate(scrollProbe(px, Math.min(scrollMs, 1500), fetchedRows))) as Parameters<typeof figures>[2];
+        const traced = (await page.evaluate(scrollProbe(px, Math.min(scrollMs, 1500), fetchedRows))) as Parameters<
+          typeof figures
+        >[2];
         await browser.stopTracing();
         const events = (JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
         fs.rmSync(traceFile, { force: true });

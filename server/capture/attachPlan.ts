@@ -67,7 +67,11 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
   if (logFileArg !== null && path.isAbsolute(logFileArg)) addFile(logFileArg);
 
   const parts: string[] = [];
-  parts.push(metricsUrl !== null ? `Stage Lens scrapes ${metricsUrl}.` : 'Its port is not known, so Stage Lens cannot scrape its /metrics.');
+  parts.push(
+    metricsUrl !== null
+      ? `Stage Lens scrapes ${metricsUrl}.`
+      : 'Its port is not known, so Stage Lens cannot scrape its /metrics.',
+  );
   if (logFiles.length > 0) {
     parts.push(`It tails ${logFiles.join(' and ')} for the per-request stats log.`);
   } else {
@@ -76,18 +80,29 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
         ? `its output goes to ${unreadableTarget(proc.stdout)}`
         : `its stdout goes to ${unreadableTarget(proc.stdout)} and its stderr to ${unreadableTarget(proc.stderr)}`;
     const restart = `${describeArgv(proc.argv)} 2>&1 | tee server.log`;
-    const metricsRoute = metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
-    parts.push(`Stage Lens cannot capture its log: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`);
+    const metricsRoute =
+      metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
+    parts.push(
+      `Stage Lens cannot capture its log: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`,
+    );
   }
   if (logFileArg !== null && !path.isAbsolute(logFileArg)) {
-    parts.push(`It also writes --log-file ${logFileArg}, relative to its working directory; tail that file to read it.`);
+    parts.push(
+      `It also writes --log-file ${logFileArg}, relative to its working directory; tail that file to read it.`,
+    );
   }
   if (command?.kind === 'vllm' && !args.includes('--log-stats')) {
-    parts.push('It was started without --log-stats, so it prints no per-request stats; restart it with --log-stats to get them.');
+    parts.push(
+      'It was started without --log-stats, so it prints no per-request stats; restart it with --log-stats to get them.',
+    );
   } else if (proc.statsTables.tables === 'no') {
-    parts.push(`It prints no stats tables (${proc.statsTables.reason}): only [OmniTiming] lines, so Stage Lens shows per-stage wall time, end to end and the /metrics histograms, but no queued/prefill/decode/TTFT split; for the split, ${STATS_TABLES_FIX}.`);
+    parts.push(
+      `It prints no stats tables (${proc.statsTables.reason}): only [OmniTiming] lines, so Stage Lens shows per-stage wall time, end to end and the /metrics histograms, but no queued/prefill/decode/TTFT split; for the split, ${STATS_TABLES_FIX}.`,
+    );
   } else if (proc.statsTables.tables === 'unknown') {
-    parts.push(`Whether it prints the stats tables is unknown (${proc.statsTables.reason}); they appear only at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).`);
+    parts.push(
+      `Whether it prints the stats tables is unknown (${proc.statsTables.reason}); they appear only at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).`,
+    );
   }
   return { metricsUrl, logFiles, explanation: parts.join(' ') };
 }

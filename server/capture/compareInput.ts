@@ -12,7 +12,6 @@ import type { RunData } from '../core/compare';
 import { importFile, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
 
-
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
 }
@@ -20,7 +19,14 @@ export interface LoadRunOptions {
 /** A message a user can act on, for a path that cannot be read. */
 export function ioMessage(source: string, err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  const why = e.code === 'ENOENT' ? 'no such file or folder' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'is a folder' : (e.message ?? String(err));
+  const why =
+    e.code === 'ENOENT'
+      ? 'no such file or folder'
+      : e.code === 'EACCES'
+        ? 'permission denied'
+        : e.code === 'EISDIR'
+          ? 'is a folder'
+          : (e.message ?? String(err));
   return `cannot read ${source}: ${why}`;
 }
 
@@ -41,7 +47,10 @@ async function loadLogFile(file: string, source: string, options: LoadRunOptions
 }
 
 async function loadScrapeFile(file: string, source: string, size: number): Promise<RunData> {
-  if (size > MAX_SCRAPE_BYTES) throw new Error(`${source} looks like a /metrics scrape but is ${Math.round(size / 1e6)} MB (more than ${MAX_SCRAPE_BYTES / 1e6} MB)`);
+  if (size > MAX_SCRAPE_BYTES)
+    throw new Error(
+      `${source} looks like a /metrics scrape but is ${Math.round(size / 1e6)} MB (more than ${MAX_SCRAPE_BYTES / 1e6} MB)`,
+    );
   return scrapeRun(await fsp.readFile(file, 'utf8'), source);
 }
 
@@ -59,9 +68,18 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   const samples = reader.end();
   const scrape = files.lastScrape();
   // A series without a count (unknown) is left out, never compared as 0 observations.
-  const histograms = scrape === null ? null : histogramRowsOfSummaries(scrape.filter((h): h is typeof h & { count: number } => h.count !== null));
+  const histograms =
+    scrape === null
+      ? null
+      : histogramRowsOfSummaries(scrape.filter((h): h is typeof h & { count: number } => h.count !== null));
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
-  return { source, kind: 'session', samples: chunks === 0 ? null : samples, histograms, problemCount: reader.problemCount };
+  return {
+    source,
+    kind: 'session',
+    samples: chunks === 0 ? null : samples,
+    histograms,
+    problemCount: reader.problemCount,
+  };
 }
 
 /** A run being read from a stream, once its kind is known. */
@@ -76,7 +94,8 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
     return {
       push(bytes) {
         size += bytes.length;
-        if (size > MAX_SCRAPE_BYTES) throw new Error(`${source} looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
+        if (size > MAX_SCRAPE_BYTES)
+          throw new Error(`${source} looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
         parts.push(bytes);
       },
       end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source),
@@ -116,7 +135,10 @@ export async function loadRun(source: string, options: LoadRunOptions): Promise<
         () => true,
         () => false,
       );
-      if (!hasMeta) throw new Error(`${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`);
+      if (!hasMeta)
+        throw new Error(
+          `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
+        );
       return await loadSessionFolder(path.resolve(source), source, options);
     }
     const handle = await fsp.open(source, 'r');

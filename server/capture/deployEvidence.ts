@@ -27,7 +27,8 @@ function readText(filePath: string): DeployFileText {
     if (before.size > MAX_CONFIG_BYTES) return { unread: 'refused', reason: 'is larger than 1 MB' };
     fd = fs.openSync(filePath, OPEN_FLAGS);
     const opened = fs.fstatSync(fd);
-    if (!opened.isFile() || opened.size > MAX_CONFIG_BYTES) return { unread: 'refused', reason: 'changed while it was opened' };
+    if (!opened.isFile() || opened.size > MAX_CONFIG_BYTES)
+      return { unread: 'refused', reason: 'changed while it was opened' };
     const buf = Buffer.alloc(opened.size);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     return buf.toString('utf8', 0, n);

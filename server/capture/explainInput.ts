@@ -51,13 +51,25 @@ class LogExplainReader {
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.analysis.flush();
     const snapshot = this.analysis.snapshot();
-    return { kind, index: this.index, findings: snapshot.findings, gauges: gaugesOfEngines(snapshot.engineSeries), problemCount: snapshot.problems.length };
+    return {
+      kind,
+      index: this.index,
+      findings: snapshot.findings,
+      gauges: gaugesOfEngines(snapshot.engineSeries),
+      problemCount: snapshot.problems.length,
+    };
   }
 }
 
 function scrapeInput(text: string): ExplainInput {
   const exposition = parseExposition(text);
-  return { kind: 'scrape', index: new ExplainIndex(), findings: metricNotReportingInScrape(exposition), gauges: [], problemCount: exposition.problems.length };
+  return {
+    kind: 'scrape',
+    index: new ExplainIndex(),
+    findings: metricNotReportingInScrape(exposition),
+    gauges: [],
+    problemCount: exposition.problems.length,
+  };
 }
 
 /** Reads a log or a scrape from a stream (stdin, a file). */
@@ -72,7 +84,8 @@ export async function explainFromStream(input: Readable | AsyncIterable<unknown>
           kind,
           push: (b: Buffer) => {
             scrapeBytes += b.length;
-            if (scrapeBytes > MAX_SCRAPE_BYTES) throw new Error(`the input looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
+            if (scrapeBytes > MAX_SCRAPE_BYTES)
+              throw new Error(`the input looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
             scrape.push(b);
           },
         },
@@ -87,7 +100,8 @@ export async function explainFromSessionFolder(dir: string, source: string): Pro
   const meta = files.readMeta();
   if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
   const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear());
-  for await (const chunk of files.chunkReader(meta.info.startedAt).read(true)) reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
+  for await (const chunk of files.chunkReader(meta.info.startedAt).read(true))
+    reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
   return reader.end('session');
 }
 
@@ -106,7 +120,10 @@ export async function readExplainInput(source: string, stdin: Readable): Promise
       () => true,
       () => false,
     );
-    if (!hasMeta) throw new Error(`${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`);
+    if (!hasMeta)
+      throw new Error(
+        `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
+      );
     return explainFromSessionFolder(path.resolve(source), source);
   }
   try {

@@ -43,7 +43,10 @@ export function prometheusMetricFindings(session: Session): Finding[] {
   if (gauges === null) return [];
   const tracker = new KvUsageTracker();
   for (const s of gauges.series) {
-    const labels = { ...(s.stage === null ? {} : { stage: s.stage }), ...(s.replica === null ? {} : { replica: s.replica }) };
+    const labels = {
+      ...(s.stage === null ? {} : { stage: s.stage }),
+      ...(s.replica === null ? {} : { replica: s.replica }),
+    };
     s.running.forEach((running, i) => {
       const kv = s.kvCacheUsagePerc[i];
       if (running !== null && kv !== null && kv !== undefined) tracker.note(labels, kv, running);
@@ -94,10 +97,17 @@ export function sessionTailAttribution(session: Session, params: TailAttribution
   const target = params.target ?? mainTarget;
   const quantile = params.quantile ?? 'p99';
   const scope = scopeOf(params.scope);
-  const tails = target === null ? [] : cached(session, 'tail', { target, quantile, scope, byBoot: params.byBoot === true }, 0, () => {
-    const boots = params.byBoot === true ? bootsInScope(index, scope) : [undefined];
-    return boots.map((boot) => tailAttribution(index, { target, quantile, scope: boot === undefined ? scope : { ...scope, boot } })).filter((t): t is TailAttribution => t !== null);
-  });
+  const tails =
+    target === null
+      ? []
+      : cached(session, 'tail', { target, quantile, scope, byBoot: params.byBoot === true }, 0, () => {
+          const boots = params.byBoot === true ? bootsInScope(index, scope) : [undefined];
+          return boots
+            .map((boot) =>
+              tailAttribution(index, { target, quantile, scope: boot === undefined ? scope : { ...scope, boot } }),
+            )
+            .filter((t): t is TailAttribution => t !== null);
+        });
   return { sessionId: session.id, requestCount: index.length, targets: index.targets(), mainTarget, tails };
 }
 
@@ -106,7 +116,12 @@ export function sessionLoadAtArrival(session: Session, params: LoadAtArrivalPara
   const target = params.target ?? mainTargetOf(index);
   const quantile = params.quantile ?? 'p99';
   const scope = scopeOf(params.scope);
-  const load = target === null ? null : cached(session, 'load', { target, quantile, scope }, 0, () => loadAtArrival(index, { target, quantile, scope }));
+  const load =
+    target === null
+      ? null
+      : cached(session, 'load', { target, quantile, scope }, 0, () =>
+          loadAtArrival(index, { target, quantile, scope }),
+        );
   return { sessionId: session.id, load };
 }
 
@@ -133,12 +148,23 @@ export function logClockOffset(session: Session): number {
 /** The gauges of the session on its log clock: the log's engine lines, and its scrapes' per-replica gauges. */
 export function sessionGauges(session: Session): GaugeSamples[] {
   const fromLog = gaugesOfEngines(session.engineSeries());
-  const fromScrapes = session.scrapeGauges.size === 0 ? [] : session.scrapeGauges.samples('metrics', logClockOffset(session));
+  const fromScrapes =
+    session.scrapeGauges.size === 0 ? [] : session.scrapeGauges.samples('metrics', logClockOffset(session));
   const prom = prometheusGauges(session);
   const fromPrometheus: GaugeSamples[] =
     prom === null
       ? []
-      : prom.series.map((s) => ({ stage: s.stage, replica: s.replica, source: 'prometheus', engine: null, mapping: 'labels', times: prom.times, running: nanOf(s.running), waiting: nanOf(s.waiting), kvCacheUsagePerc: nanOf(s.kvCacheUsagePerc) }));
+      : prom.series.map((s) => ({
+          stage: s.stage,
+          replica: s.replica,
+          source: 'prometheus',
+          engine: null,
+          mapping: 'labels',
+          times: prom.times,
+          running: nanOf(s.running),
+          waiting: nanOf(s.waiting),
+          kvCacheUsagePerc: nanOf(s.kvCacheUsagePerc),
+        }));
   return [...fromLog, ...fromScrapes, ...fromPrometheus];
 }
 
@@ -149,23 +175,39 @@ export function sessionOverTime(session: Session, params: OverTimeParams): OverT
   let steps = overTimeCaches.get(session);
   if (steps === undefined) overTimeCaches.set(session, (steps = new OverTimeCache()));
   const kept = steps;
-  const series = cached(session, 'overTime', { scope, metrics: params.metrics, stepMs: params.stepMs, windowMs: params.windowMs }, gaugePoints, () =>
-    overTime(
-      session.explainIndex,
-      { scope, ...(params.metrics === undefined ? {} : { metrics: params.metrics }), ...(params.stepMs === undefined ? {} : { stepMs: params.stepMs }), ...(params.windowMs === undefined ? {} : { windowMs: params.windowMs }) },
-      gauges,
-      kept,
-    ),
+  const series = cached(
+    session,
+    'overTime',
+    { scope, metrics: params.metrics, stepMs: params.stepMs, windowMs: params.windowMs },
+    gaugePoints,
+    () =>
+      overTime(
+        session.explainIndex,
+        {
+          scope,
+          ...(params.metrics === undefined ? {} : { metrics: params.metrics }),
+          ...(params.stepMs === undefined ? {} : { stepMs: params.stepMs }),
+          ...(params.windowMs === undefined ? {} : { windowMs: params.windowMs }),
+        },
+        gauges,
+        kept,
+      ),
   );
   return { sessionId: session.id, series };
 }
 
 export function sessionCostModel(session: Session, params: CostModelParams): CostModelResult {
   const scope = scopeOf(params.scope);
-  return { sessionId: session.id, model: cached(session, 'cost', { scope }, 0, () => costModel(session.explainIndex, scope)) };
+  return {
+    sessionId: session.id,
+    model: cached(session, 'cost', { scope }, 0, () => costModel(session.explainIndex, scope)),
+  };
 }
 
 export function sessionBreakdownSummary(session: Session, params: BreakdownSummaryParams): BreakdownSummaryResult {
   const scope = scopeOf(params.scope);
-  return { sessionId: session.id, summary: cached(session, 'breakdown', { scope }, 0, () => breakdownSummary(session.explainIndex, scope)) };
+  return {
+    sessionId: session.id,
+    summary: cached(session, 'breakdown', { scope }, 0, () => breakdownSummary(session.explainIndex, scope)),
+  };
 }

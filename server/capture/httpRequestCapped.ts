@@ -65,10 +65,17 @@ export function formatBytes(bytes: number): string {
   return `${bytes} B`;
 }
 
-function describeSocketError(error: NodeJS.ErrnoException, url: URL, server: string): { kind: HttpFailureKind; cause: string } {
+function describeSocketError(
+  error: NodeJS.ErrnoException,
+  url: URL,
+  server: string,
+): { kind: HttpFailureKind; cause: string } {
   switch (error.code) {
     case 'ECONNREFUSED':
-      return { kind: 'refused', cause: `connection refused (is ${server} running and listening on port ${url.port || (url.protocol === 'https:' ? 443 : 80)}?)` };
+      return {
+        kind: 'refused',
+        cause: `connection refused (is ${server} running and listening on port ${url.port || (url.protocol === 'https:' ? 443 : 80)}?)`,
+      };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return { kind: 'network', cause: `host "${url.hostname}" not found` };
@@ -113,7 +120,13 @@ export function httpRequestCapped(url: URL, options: HttpRequestOptions): Promis
     const transport = url.protocol === 'https:' ? https : http;
     const baseHeaders = { accept: options.accept, 'accept-encoding': 'identity', 'user-agent': 'stage-lens' };
     const headers =
-      body === null ? baseHeaders : { ...baseHeaders, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+      body === null
+        ? baseHeaders
+        : {
+            ...baseHeaders,
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': String(Buffer.byteLength(body)),
+          };
     // agent: false -> a fresh connection that closes after the answer: no pooled
     // keep-alive sockets outlive a scrape, a poll or a stop().
     const request = transport.request(url, { method: body === null ? 'GET' : 'POST', agent: false, headers });
@@ -130,7 +143,10 @@ export function httpRequestCapped(url: URL, options: HttpRequestOptions): Promis
         if (!response.complete) fail('network', `the connection broke while reading the ${reply}`);
       });
       if (!keepErrorBody && status !== 200) {
-        fail('status', `${server} answered HTTP ${status ?? '?'}${response.statusMessage ? ' ' + response.statusMessage : ''}`);
+        fail(
+          'status',
+          `${server} answered HTTP ${status ?? '?'}${response.statusMessage ? ' ' + response.statusMessage : ''}`,
+        );
         return;
       }
       const encoding = response.headers['content-encoding'];
@@ -140,7 +156,10 @@ export function httpRequestCapped(url: URL, options: HttpRequestOptions): Promis
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        fail('tooLarge', `the ${reply} is larger than the ${formatBytes(maxBytes)} limit (${formatBytes(declared)} announced); not read`);
+        fail(
+          'tooLarge',
+          `the ${reply} is larger than the ${formatBytes(maxBytes)} limit (${formatBytes(declared)} announced); not read`,
+        );
         return;
       }
       response.on('data', (chunk: Buffer) => {

@@ -18,16 +18,24 @@ export class ImportSource implements CaptureSource {
 
   start(listener: CaptureListener): void {
     listener.onStatus('running', null);
-    this.done = importFile(this.path, (chunk) => listener.onData(chunk, 'file'), { signal: this.abort.signal, onProgress: (p) => this.onProgress(p, false) }).then(
+    this.done = importFile(this.path, (chunk) => listener.onData(chunk, 'file'), {
+      signal: this.abort.signal,
+      onProgress: (p) => this.onProgress(p, false),
+    }).then(
       (p) => {
         this.onProgress(p, true);
-        listener.onStatus(this.abort.signal.aborted ? 'stopped' : 'exited', this.abort.signal.aborted ? 'import cancelled; what was read is kept' : null);
+        listener.onStatus(
+          this.abort.signal.aborted ? 'stopped' : 'exited',
+          this.abort.signal.aborted ? 'import cancelled; what was read is kept' : null,
+        );
       },
       (err: unknown) => {
         this.onProgress({ bytesRead: 0, size: 0 }, true);
         const e = err as NodeJS.ErrnoException;
-        if (this.abort.signal.aborted || e.name === 'AbortError') listener.onStatus('stopped', 'import cancelled; what was read is kept');
-        else listener.onStatus('error', `cannot import ${this.path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+        if (this.abort.signal.aborted || e.name === 'AbortError')
+          listener.onStatus('stopped', 'import cancelled; what was read is kept');
+        else
+          listener.onStatus('error', `cannot import ${this.path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
       },
     );
   }

@@ -20,7 +20,10 @@ export interface ChunkReader {
  * the reader `start` returned, in order. Resolves with that reader. A chunk passed to the
  * reader is valid only during its push (the source may reuse the buffer).
  */
-export async function readByKind<R extends ChunkReader>(input: AsyncIterable<unknown> | Iterable<unknown>, start: (kind: InputKind) => R): Promise<R> {
+export async function readByKind<R extends ChunkReader>(
+  input: AsyncIterable<unknown> | Iterable<unknown>,
+  start: (kind: InputKind) => R,
+): Promise<R> {
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;

@@ -158,7 +158,10 @@ export class LaunchSource implements CaptureSource {
         windowsHide: true,
       });
     } catch (err) {
-      listener.onStatus('error', `cannot start the Stage Lens supervisor (${process.execPath}): ${(err as Error).message}`);
+      listener.onStatus(
+        'error',
+        `cannot start the Stage Lens supervisor (${process.execPath}): ${(err as Error).message}`,
+      );
       return;
     }
     this.run = this.watch(child, listener, spec);
@@ -208,7 +211,13 @@ export class LaunchSource implements CaptureSource {
       run.exit = { code, signal };
       // The server is gone; its workers may not be. Stop whatever is left of the group so
       // a crashed server does not leave stage workers holding GPUs and our pipes.
-      if (!run.stopRequested && run.serverPid !== null && child.pid !== undefined && usesProcessGroups && processGroupAlive(child.pid)) {
+      if (
+        !run.stopRequested &&
+        run.serverPid !== null &&
+        child.pid !== undefined &&
+        usesProcessGroups &&
+        processGroupAlive(child.pid)
+      ) {
         listener.onNotice('the process exited but left child processes running; stopping them');
         void this.stopGroup(run);
       }
@@ -239,7 +248,11 @@ export class LaunchSource implements CaptureSource {
           run.resolveStarted();
           run.listener.onStatus('running', `running (pid ${message.pid})`);
         } else if (message.type === 'error') {
-          this.finish(run, 'error', describeSpawnFailure(spec.argv[0] ?? '', spec.cwd, spec.env['PATH'] ?? '', message.code, message.message));
+          this.finish(
+            run,
+            'error',
+            describeSpawnFailure(spec.argv[0] ?? '', spec.cwd, spec.env['PATH'] ?? '', message.code, message.message),
+          );
         } else {
           run.serverExit = { code: message.code, signal: message.signal };
         }
@@ -258,7 +271,9 @@ export class LaunchSource implements CaptureSource {
       const quiet = now - run.lastDataAt >= PIPE_QUIET_MS;
       if ((quiet && now - exitedAt >= stopping + PIPE_QUIET_MS) || now - exitedAt >= stopping + PIPE_CLOSE_MAX_MS) {
         // Someone outside the group still holds the pipes: stop waiting for their output.
-        run.listener.onNotice('the process exited, but a process outside its group still holds its output open; no longer reading it');
+        run.listener.onNotice(
+          'the process exited, but a process outside its group still holds its output open; no longer reading it',
+        );
         run.child.stdout?.destroy();
         run.child.stderr?.destroy();
         (run.child.stdio[SUPERVISOR_STATUS_FD] as Readable | null | undefined)?.destroy();
@@ -276,7 +291,12 @@ export class LaunchSource implements CaptureSource {
     const code = exit.code;
     if (run.stopRequested) {
       const how = run.killedHard ? `killed with SIGKILL after ${this.graceMs} ms grace` : 'stopped';
-      this.finish(run, 'exited', `${how} by Stage Lens${code !== null && code !== 0 ? ` (exit code ${code})` : ''}`, exit);
+      this.finish(
+        run,
+        'exited',
+        `${how} by Stage Lens${code !== null && code !== 0 ? ` (exit code ${code})` : ''}`,
+        exit,
+      );
     } else if (exit.signal !== null) {
       this.finish(run, 'crashed', `killed by signal ${exit.signal}`, exit);
     } else if (code === 0) {

@@ -19,7 +19,9 @@ export class ListenerSet<T> {
       try {
         listener(value);
       } catch (error) {
-        process.emitWarning(`stage-lens ${this.source} listener failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.emitWarning(
+          `stage-lens ${this.source} listener failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
   }

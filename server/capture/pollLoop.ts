@@ -45,10 +45,13 @@ export class PollLoop {
     const done = this.poll(controller.signal).then(() => {
       if (this.inFlight?.controller === controller) this.inFlight = null;
       if (!this.active || controller.signal.aborted) return;
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.active) this.pollAndReschedule();
-      }, Math.max(0, this.intervalMs - (Date.now() - started)));
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          if (this.active) this.pollAndReschedule();
+        },
+        Math.max(0, this.intervalMs - (Date.now() - started)),
+      );
     });
     this.inFlight = { controller, done };
   }

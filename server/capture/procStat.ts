@@ -19,7 +19,10 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
   const pid = Number(text.slice(0, open).trim());
-  const rest = text.slice(close + 1).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const [state, ppid, pgrp] = rest;
   if (!Number.isInteger(pid) || state === undefined || ppid === undefined || pgrp === undefined) return null;
   const parsed = { pid, state, ppid: Number(ppid), pgrp: Number(pgrp) };

@@ -2,7 +2,12 @@
 // range queries (/api/v1/query_range) over bounded HTTP (form-encoded POST). Every call resolves to a
 // value: the data, or a failure whose message names the server and the cause in words
 // a user reads (server down, not a Prometheus server, PromQL rejected and why).
-import { parseApiResponse, type MatrixSeries, type PromApiResponse, type VectorSeries } from '../core/promql/apiResponse';
+import {
+  parseApiResponse,
+  type MatrixSeries,
+  type PromApiResponse,
+  type VectorSeries,
+} from '../core/promql/apiResponse';
 import { httpRequestCapped, type HttpFailureKind, type HttpWording } from './httpRequestCapped';
 
 export const PROMETHEUS_API_DEFAULTS = Object.freeze({ timeoutMs: 5000, maxBytes: 16 * 1024 * 1024 });
@@ -46,7 +51,9 @@ export class PrometheusConfigError extends Error {
  * `/graph` or `/query` UI address, or an `/api/v1/...` address. A path prefix
  * (`http://host/prometheus`) is kept.
  */
-export function checkPrometheusUrl(text: string): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string } {
+export function checkPrometheusUrl(
+  text: string,
+): { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string } {
   const trimmed = text.trim();
   let url: URL;
   try {
@@ -54,7 +61,8 @@ export function checkPrometheusUrl(text: string): { readonly ok: true; readonly 
   } catch {
     return { ok: false, message: `"${text}" is not a valid URL (expected something like http://127.0.0.1:9090)` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `Prometheus is reached over http:// or https://; "${text}" uses ${url.protocol}` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, message: `Prometheus is reached over http:// or https://; "${text}" uses ${url.protocol}` };
   let path = withoutTrailingSlashes(url.pathname);
   path = path.replace(/\/api\/v1(\/.*)?$/, '').replace(/\/(graph|query|alerts|targets|status)$/, '');
   url.pathname = path === '' ? '/' : `${path}/`;
@@ -65,7 +73,8 @@ export function checkPrometheusUrl(text: string): { readonly ok: true; readonly 
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   const chosen = value ?? fallback;
-  if (!Number.isFinite(chosen) || chosen <= 0) throw new PrometheusConfigError(`${name} must be a positive number, got ${chosen}`);
+  if (!Number.isFinite(chosen) || chosen <= 0)
+    throw new PrometheusConfigError(`${name} must be a positive number, got ${chosen}`);
   return chosen;
 }
 
@@ -99,14 +108,29 @@ export class PrometheusApi {
   }
 
   /** A range query from `start` to `end` (seconds since epoch) every `stepSeconds`. */
-  async queryRange(expr: string, start: number, end: number, stepSeconds: number, signal?: AbortSignal): Promise<PromOutcome<MatrixSeries[]>> {
-    const answer = await this.get('api/v1/query_range', { query: expr, start: String(start), end: String(end), step: String(stepSeconds) }, signal);
+  async queryRange(
+    expr: string,
+    start: number,
+    end: number,
+    stepSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<PromOutcome<MatrixSeries[]>> {
+    const answer = await this.get(
+      'api/v1/query_range',
+      { query: expr, start: String(start), end: String(end), step: String(stepSeconds) },
+      signal,
+    );
     if (!answer.ok) return answer;
-    if (answer.data.resultType !== 'matrix') return this.failure('malformed', `the range query answered a ${answer.data.resultType}, not a matrix`, null);
+    if (answer.data.resultType !== 'matrix')
+      return this.failure('malformed', `the range query answered a ${answer.data.resultType}, not a matrix`, null);
     return { ...answer, data: [...answer.data.result] };
   }
 
-  private async get(path: string, params: Record<string, string>, signal?: AbortSignal): Promise<PromOutcome<Extract<PromApiResponse, { status: 'success' }>['data']>> {
+  private async get(
+    path: string,
+    params: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<PromOutcome<Extract<PromApiResponse, { status: 'success' }>['data']>> {
     const url = new URL(path, this.base);
     // keepErrorBody: Prometheus explains a rejected query in the body of its 400/422/503.
     const response = await httpRequestCapped(url, {
@@ -122,11 +146,19 @@ export class PrometheusApi {
     if (!response.ok) return this.failure(response.kind === 'status' ? 'http' : response.kind, response.cause, null);
     const parsed = parseApiResponse(response.body.toString('utf8'));
     if (parsed.status === 'error') {
-      return this.failure('promql', `rejected the query (${parsed.errorType}${response.status === 200 ? '' : `, HTTP ${response.status}`}): ${parsed.error}`, parsed.errorType);
+      return this.failure(
+        'promql',
+        `rejected the query (${parsed.errorType}${response.status === 200 ? '' : `, HTTP ${response.status}`}): ${parsed.error}`,
+        parsed.errorType,
+      );
     }
     if (parsed.status === 'malformed') {
       const http = response.status === 200 ? '' : `HTTP ${response.status} for /${path}; `;
-      return this.failure(response.status === 200 ? 'malformed' : 'http', `${http}${parsed.message}. Is this the base URL of a Prometheus server (like http://host:9090)?`, null);
+      return this.failure(
+        response.status === 200 ? 'malformed' : 'http',
+        `${http}${parsed.message}. Is this the base URL of a Prometheus server (like http://host:9090)?`,
+        null,
+      );
     }
     return { ok: true, data: parsed.data, warnings: parsed.warnings, skipped: parsed.skipped.count };
   }

@@ -5,7 +5,14 @@
 // figures stay.
 import { readFileSync, renameSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { HistogramSummary, PrometheusPanel, PrometheusParams, PrometheusReplica, PrometheusStageRow, PrometheusSummary } from '../protocol';
+import type {
+  HistogramSummary,
+  PrometheusPanel,
+  PrometheusParams,
+  PrometheusReplica,
+  PrometheusStageRow,
+  PrometheusSummary,
+} from '../protocol';
 import type { Session } from './session';
 import type { CaptureListener, CaptureSource } from './source';
 import { PrometheusSource, type PrometheusState } from './prometheusSource';
@@ -33,7 +40,9 @@ function load(dir: string): PrometheusState | null {
 /** The Prometheus figures of a session (live, or saved by an earlier run); null for other kinds of session. */
 export function prometheusSummaryOf(session: Session): PrometheusSummary | null {
   const state = live.get(session.id) ?? load(session.files.dir);
-  return state === null ? null : { sessionId: session.id, ...state, lastError: session.info.lastError ?? state.lastError };
+  return state === null
+    ? null
+    : { sessionId: session.id, ...state, lastError: session.info.lastError ?? state.lastError };
 }
 
 /** The (stage, replica) pairs of the rows, each with every instance any family reports it from. */
@@ -56,7 +65,12 @@ export function prometheusPanelOf(session: Session): PrometheusPanel | null {
   if (session.info.kind !== 'prometheus') return null;
   const summary = prometheusSummaryOf(session);
   if (summary === null) return null;
-  return { window: summary.window, evaluatedAt: summary.evaluatedAt, replicas: replicasOf(summary.rows), trend: summary.trend };
+  return {
+    window: summary.window,
+    evaluatedAt: summary.evaluatedAt,
+    replicas: replicasOf(summary.rows),
+    trend: summary.trend,
+  };
 }
 
 /**
@@ -64,21 +78,35 @@ export function prometheusPanelOf(session: Session): PrometheusPanel | null {
  * of families that have no replica label (they are the only row of their stage).
  */
 export function histogramRowsOf(rows: readonly PrometheusStageRow[]): HistogramSummary[] {
-  const withReplicas = new Set(rows.filter((r) => r.scope === 'replica').map((r) => `${r.family}\u0000${r.stage ?? ''}`));
+  const withReplicas = new Set(
+    rows.filter((r) => r.scope === 'replica').map((r) => `${r.family}\u0000${r.stage ?? ''}`),
+  );
   const out: HistogramSummary[] = [];
   for (const r of rows) {
     if (r.scope === 'stage' && withReplicas.has(`${r.family}\u0000${r.stage ?? ''}`)) continue;
     const labels: Record<string, string> = {};
     if (r.stage !== null) labels['stage'] = r.stage;
     if (r.replica !== null) labels['replica'] = r.replica;
-    out.push({ family: r.family, labels, count: r.count, sum: r.sum, p50: r.p50, p90: r.p90, p99: r.p99, openEnded: r.openEnded, bounds: r.bounds, caveat: r.caveat });
+    out.push({
+      family: r.family,
+      labels,
+      count: r.count,
+      sum: r.sum,
+      p50: r.p50,
+      p90: r.p90,
+      p99: r.p99,
+      openEnded: r.openEnded,
+      bounds: r.bounds,
+      caveat: r.caveat,
+    });
   }
   return out;
 }
 
 /** How a Prometheus session is named to the user: the server and the deployment. */
 export function prometheusDescription(params: PrometheusParams): string {
-  const value = params.deploymentValue === undefined || params.deploymentValue === '' ? '' : `="${params.deploymentValue}"`;
+  const value =
+    params.deploymentValue === undefined || params.deploymentValue === '' ? '' : `="${params.deploymentValue}"`;
   return `${params.url.trim()} · ${params.deploymentLabel}${value}`;
 }
 

@@ -46,7 +46,9 @@ export interface PollResult {
   readonly warnings: readonly string[];
 }
 
-export type PollOutcome = { readonly ok: true; readonly result: PollResult } | { readonly ok: false; readonly failure: PromFailure | { readonly kind: 'noData'; readonly message: string } };
+export type PollOutcome =
+  | { readonly ok: true; readonly result: PollResult }
+  | { readonly ok: false; readonly failure: PromFailure | { readonly kind: 'noData'; readonly message: string } };
 
 function noData(message: string): PollOutcome {
   return { ok: false, failure: { kind: 'noData', message } };
@@ -65,7 +67,11 @@ async function inBatches<T, R>(items: readonly T[], size: number, fn: (item: T) 
   return out;
 }
 
-export async function pollPrometheus(api: PrometheusApi, settings: PollSettings, signal?: AbortSignal): Promise<PollOutcome> {
+export async function pollPrometheus(
+  api: PrometheusApi,
+  settings: PollSettings,
+  signal?: AbortSignal,
+): Promise<PollOutcome> {
   const { label } = settings.selector;
   const found = await api.query(discoveryQuery(settings.selector), undefined, signal);
   if (!found.ok) return { ok: false, failure: found };
@@ -79,7 +85,9 @@ export async function pollPrometheus(api: PrometheusApi, settings: PollSettings,
   let value = settings.selector.value;
   if (value === null) {
     if (discovery.deploymentValues.length > 1) {
-      return noData(`Prometheus at ${api.baseUrl} has ${discovery.deploymentValues.length} deployments under the label "${label}" (${discovery.deploymentValues.join(', ')}); choose one (setting stageLens.prometheus.deploymentValue).`);
+      return noData(
+        `Prometheus at ${api.baseUrl} has ${discovery.deploymentValues.length} deployments under the label "${label}" (${discovery.deploymentValues.join(', ')}); choose one (setting stageLens.prometheus.deploymentValue).`,
+      );
     }
     value = discovery.deploymentValues[0] ?? null;
     if (value === null) return noData(`Prometheus at ${api.baseUrl}: no series carries the label "${label}".`);
@@ -118,9 +126,11 @@ export async function pollPrometheus(api: PrometheusApi, settings: PollSettings,
   }
   let gauges: PrometheusGauges | null = null;
   const gaugeAnswer = await api.queryRange(gaugeQuery(selector), start, t, range.stepSeconds, signal);
-  if (gaugeAnswer.ok) gauges = gaugeAnswer.data.length === 0 ? null : gaugesOf(gaugeAnswer.data, start, range.stepSeconds, points);
+  if (gaugeAnswer.ok)
+    gauges = gaugeAnswer.data.length === 0 ? null : gaugesOf(gaugeAnswer.data, start, range.stepSeconds, points);
   else warnings.push(`running / waiting / KV-cache usage: ${gaugeAnswer.message}`);
-  if (skipped > 0) warnings.push(`${skipped} series or points of Prometheus's answers could not be read and were left out`);
+  if (skipped > 0)
+    warnings.push(`${skipped} series or points of Prometheus's answers could not be read and were left out`);
   return {
     ok: true,
     result: {

@@ -29,13 +29,18 @@ export interface PrometheusUpdate {
 }
 
 /** Checks the parameters of a Prometheus session; throws PrometheusConfigError with a message for the user. */
-export function checkPrometheusParams(params: PrometheusParams): { readonly api: PrometheusApi; readonly window: QueryWindow; readonly intervalMs: number } {
+export function checkPrometheusParams(params: PrometheusParams): {
+  readonly api: PrometheusApi;
+  readonly window: QueryWindow;
+  readonly intervalMs: number;
+} {
   const labelProblem = checkDeploymentLabel(params.deploymentLabel);
   if (labelProblem !== null) throw new PrometheusConfigError(`deployment label: ${labelProblem}`);
   const window = parseWindow(params.window ?? PROMETHEUS_POLL_DEFAULTS.window);
   if ('error' in window) throw new PrometheusConfigError(window.error);
   const intervalMs = params.intervalMs ?? PROMETHEUS_POLL_DEFAULTS.intervalMs;
-  if (!Number.isFinite(intervalMs) || intervalMs < 250) throw new PrometheusConfigError(`intervalMs must be at least 250 ms, got ${intervalMs}`);
+  if (!Number.isFinite(intervalMs) || intervalMs < 250)
+    throw new PrometheusConfigError(`intervalMs must be at least 250 ms, got ${intervalMs}`);
   return { api: new PrometheusApi(params.url), window, intervalMs };
 }
 
@@ -49,11 +54,13 @@ export class PrometheusSource {
 
   constructor(private readonly params: PrometheusSourceOptions) {
     const checked = checkPrometheusParams(params);
-    this.api = params.timeoutMs === undefined ? checked.api : new PrometheusApi(params.url, { timeoutMs: params.timeoutMs });
+    this.api =
+      params.timeoutMs === undefined ? checked.api : new PrometheusApi(params.url, { timeoutMs: params.timeoutMs });
     this.window = checked.window;
     this.intervalMs = checked.intervalMs;
     this.loop = new PollLoop(this.intervalMs, (signal) => this.pollOnce(signal));
-    const deploymentValue = params.deploymentValue === undefined || params.deploymentValue === '' ? null : params.deploymentValue;
+    const deploymentValue =
+      params.deploymentValue === undefined || params.deploymentValue === '' ? null : params.deploymentValue;
     this.current = {
       url: this.api.baseUrl,
       deploymentLabel: params.deploymentLabel,
@@ -91,13 +98,26 @@ export class PrometheusSource {
 
   /** One poll, applied to the state; resolves with the update (also emitted). */
   async pollOnce(signal?: AbortSignal): Promise<PrometheusUpdate | null> {
-    const deploymentValue = this.params.deploymentValue === undefined || this.params.deploymentValue === '' ? null : this.params.deploymentValue;
+    const deploymentValue =
+      this.params.deploymentValue === undefined || this.params.deploymentValue === ''
+        ? null
+        : this.params.deploymentValue;
     let outcome: Awaited<ReturnType<typeof pollPrometheus>>;
     try {
-      outcome = await pollPrometheus(this.api, { selector: { label: this.params.deploymentLabel, value: deploymentValue }, window: this.window }, signal);
+      outcome = await pollPrometheus(
+        this.api,
+        { selector: { label: this.params.deploymentLabel, value: deploymentValue }, window: this.window },
+        signal,
+      );
     } catch (error) {
       // pollPrometheus resolves every failure; a throw is a bug, shown rather than crashing the loop.
-      outcome = { ok: false, failure: { kind: 'noData', message: `Prometheus at ${this.api.baseUrl}: ${error instanceof Error ? error.message : String(error)}` } };
+      outcome = {
+        ok: false,
+        failure: {
+          kind: 'noData',
+          message: `Prometheus at ${this.api.baseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      };
     }
     if (signal?.aborted === true) return null;
     let update: PrometheusUpdate;
@@ -122,7 +142,10 @@ export class PrometheusSource {
           trend: r.trend ?? this.current.trend,
           gauges: r.gauges ?? this.current.gauges,
           warnings: r.warnings,
-          lastError: firstFailure === undefined ? null : `${r.failedFamilies.size} of ${r.families.length} families failed; first: ${firstFailure}`,
+          lastError:
+            firstFailure === undefined
+              ? null
+              : `${r.failedFamilies.size} of ${r.families.length} families failed; first: ${firstFailure}`,
         },
         good: firstFailure === undefined,
         fresh: true,

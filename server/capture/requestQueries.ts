@@ -6,7 +6,14 @@ import { RequestStore, type RequestList } from '../core/analysis/requestStore';
 import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
 import type { Cell } from '../core/values';
 import { SPLIT_NAMES } from '../core/analysis/types';
-import type { ExplainScope, HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams } from '../protocol';
+import type {
+  ExplainScope,
+  HistogramParams,
+  HistogramResult,
+  RequestDetail,
+  RequestPage,
+  RequestPageParams,
+} from '../protocol';
 import { timelineOf } from '../core/analysis/timeline';
 import { breakdownOf } from '../core/explain/breakdown';
 
@@ -97,7 +104,13 @@ function hasScope(scope: ExplainScope | undefined): scope is ExplainScope {
 }
 
 /** Positions (in `requests`) of the rows of one query, filtered and sorted. */
-function orderedRequests(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask: ScopeMask | undefined, targets: TargetValues | undefined): number[] {
+function orderedRequests(
+  requests: RequestList,
+  params: RequestPageParams,
+  findingIds: FindingRequestIds,
+  scopeMask: ScopeMask | undefined,
+  targets: TargetValues | undefined,
+): number[] {
   const named = params.findingCode === undefined ? null : findingIds(params.findingCode, params.stageId);
   const text = params.filterText?.toLowerCase() ?? '';
   const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
@@ -146,12 +159,26 @@ export class RequestOrderCache {
   private readonly orders = new Map<string, number[]>();
   private requestCount = -1;
 
-  get(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, scopeMask?: ScopeMask, targets?: TargetValues): number[] {
+  get(
+    requests: RequestList,
+    params: RequestPageParams,
+    findingIds: FindingRequestIds,
+    scopeMask?: ScopeMask,
+    targets?: TargetValues,
+  ): number[] {
     if (requests.length !== this.requestCount) {
       this.orders.clear();
       this.requestCount = requests.length;
     }
-    const key = JSON.stringify([params.sortBy, params.descending === true, params.filterText ?? '', params.stageId, params.findingCode, hasScope(params.scope) ? params.scope : null, params.atLeast ?? null]);
+    const key = JSON.stringify([
+      params.sortBy,
+      params.descending === true,
+      params.filterText ?? '',
+      params.stageId,
+      params.findingCode,
+      hasScope(params.scope) ? params.scope : null,
+      params.atLeast ?? null,
+    ]);
     let rows = this.orders.get(key);
     if (rows === undefined) {
       // A handful of recent orders is enough (one table, a few sort/filter choices).
@@ -162,11 +189,22 @@ export class RequestOrderCache {
   }
 }
 
-export function pageOf(requests: RequestList, params: RequestPageParams, findingIds: FindingRequestIds, cache: RequestOrderCache, scopeMask?: ScopeMask, targets?: TargetValues): RequestPage {
+export function pageOf(
+  requests: RequestList,
+  params: RequestPageParams,
+  findingIds: FindingRequestIds,
+  cache: RequestOrderCache,
+  scopeMask?: ScopeMask,
+  targets?: TargetValues,
+): RequestPage {
   const rows = cache.get(requests, params, findingIds, scopeMask, targets);
   const offset = Math.max(0, Math.min(params.offset, rows.length));
   const limit = Math.max(0, Math.min(params.limit, 5000));
-  return { total: rows.length, offset, requests: rows.slice(offset, offset + limit).map((i) => requests.at(i) as AnalyzedRequest) };
+  return {
+    total: rows.length,
+    offset,
+    requests: rows.slice(offset, offset + limit).map((i) => requests.at(i) as AnalyzedRequest),
+  };
 }
 
 /** Histogram of one stage's split value or field; non-numbers are counted by state, never binned. */
@@ -197,8 +235,7 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
       if (cell === undefined) {
         if (!read.hasStage(i, params.stageKey)) continue;
         hidden += 1;
-      }
-      else if (cell.state === 'measured') values.push(cell.value);
+      } else if (cell.state === 'measured') values.push(cell.value);
       else notMeasured += 1;
     }
   }
@@ -210,7 +247,16 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  if (values.length === 0) return { metric: params.metric, stageKey: params.stageKey, edges: [], counts: [], notMeasured, hidden, notRecorded };
+  if (values.length === 0)
+    return {
+      metric: params.metric,
+      stageKey: params.stageKey,
+      edges: [],
+      counts: [],
+      notMeasured,
+      hidden,
+      notRecorded,
+    };
   if (hi === lo) hi = lo + 1;
   const width = (hi - lo) / bins;
   const edges = Array.from({ length: bins + 1 }, (_, i) => lo + i * width);

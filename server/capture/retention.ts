@@ -32,7 +32,16 @@ export function isCapturing(info: Pick<SessionInfo, 'status'>): boolean {
  * those still count toward the limit. Newest first by start time (ties: by id, so the
  * choice is stable).
  */
-export function sessionsToDelete(sessions: readonly Pick<SessionInfo, 'id' | 'startedAt' | 'status'>[], maxSessions: number, keep: (id: string) => boolean = () => false): string[] {
-  const newestFirst = [...sessions].sort((a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  return newestFirst.slice(Math.max(1, maxSessions)).filter((s) => !isCapturing(s) && !keep(s.id)).map((s) => s.id);
+export function sessionsToDelete(
+  sessions: readonly Pick<SessionInfo, 'id' | 'startedAt' | 'status'>[],
+  maxSessions: number,
+  keep: (id: string) => boolean = () => false,
+): string[] {
+  const newestFirst = [...sessions].sort(
+    (a, b) => b.startedAt - a.startedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
+  return newestFirst
+    .slice(Math.max(1, maxSessions))
+    .filter((s) => !isCapturing(s) && !keep(s.id))
+    .map((s) => s.id);
 }

@@ -30,7 +30,8 @@ export async function findRotatedCopy(file: string, seen: ContentFingerprint): P
     if (name === base || !name.startsWith(base) || COMPRESSED.test(name)) continue;
     const candidate = path.join(dir, name);
     const stats = await fsp.stat(candidate).catch(() => null);
-    if (stats !== null && stats.isFile() && stats.size >= seen.position) candidates.push({ path: candidate, mtimeMs: stats.mtimeMs });
+    if (stats !== null && stats.isFile() && stats.size >= seen.position)
+      candidates.push({ path: candidate, mtimeMs: stats.mtimeMs });
   }
   candidates.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const candidate of candidates) {

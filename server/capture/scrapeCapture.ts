@@ -19,7 +19,10 @@ export class ScrapeCaptureSource implements CaptureSource {
 
   start(listener: CaptureListener): void {
     try {
-      this.source = new ScrapeSource({ url: this.url, ...(this.intervalMs === undefined ? {} : { intervalMs: this.intervalMs }) });
+      this.source = new ScrapeSource({
+        url: this.url,
+        ...(this.intervalMs === undefined ? {} : { intervalMs: this.intervalMs }),
+      });
     } catch (err) {
       listener.onStatus('error', err instanceof Error ? err.message : String(err));
       return;
@@ -27,7 +30,10 @@ export class ScrapeCaptureSource implements CaptureSource {
     this.source.onScrape((result) => {
       this.session.applyScrapeGauges(result.exposition, result.at);
       this.session.applyScrape(histogramSummariesOf(result.exposition));
-      if (result.exposition.problems.length > 0) listener.onNotice(`${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`);
+      if (result.exposition.problems.length > 0)
+        listener.onNotice(
+          `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,
+        );
     });
     this.source.onError((error) => this.session.setLastError(error.message));
     this.source.start();

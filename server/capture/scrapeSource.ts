@@ -54,7 +54,8 @@ export class ScrapeConfigError extends Error {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   const chosen = value ?? fallback;
-  if (!Number.isFinite(chosen) || chosen <= 0) throw new ScrapeConfigError(`${name} must be a positive number of ms/bytes, got ${chosen}`);
+  if (!Number.isFinite(chosen) || chosen <= 0)
+    throw new ScrapeConfigError(`${name} must be a positive number of ms/bytes, got ${chosen}`);
   return chosen;
 }
 
@@ -142,7 +143,13 @@ export class ScrapeSource {
     }
     this.failures = 0;
     this.error = null;
-    this.good = { url: this.url, at: Date.now(), durationMs: response.durationMs, bytes: response.body.length, exposition };
+    this.good = {
+      url: this.url,
+      at: Date.now(),
+      durationMs: response.durationMs,
+      bytes: response.body.length,
+      exposition,
+    };
     this.scrapeListeners.emit(this.good);
   }
 

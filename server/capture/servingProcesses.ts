@@ -91,7 +91,8 @@ export function classifyServingCommand(argv: readonly string[]): ServingCommand 
     const next = argv[i + 1];
     const base = baseName(arg);
     // `vllm serve … --omni` (vLLM only takes the omni path with --omni) or `vllm-omni serve …`.
-    if (next === 'serve' && ((base === 'vllm' && hasOmni) || base === 'vllm-omni')) return { kind: 'vllm', argsFrom: i + 2 };
+    if (next === 'serve' && ((base === 'vllm' && hasOmni) || base === 'vllm-omni'))
+      return { kind: 'vllm', argsFrom: i + 2 };
     // `python -m vllm.entrypoints.… --omni` or `python -m vllm_omni.…`.
     if (arg === '-m' && next !== undefined) {
       if (next.startsWith('vllm_omni.') || (next.startsWith('vllm.entrypoints') && hasOmni)) {
@@ -99,7 +100,8 @@ export function classifyServingCommand(argv: readonly string[]): ServingCommand 
         return { kind: 'vllm', argsFrom: serveAt >= 0 ? serveAt + 1 : i + 2 };
       }
     }
-    if ((base === 'stage-lens' || BUILT_CLI.test(arg)) && next === 'simulate') return { kind: 'simulator', argsFrom: i + 2 };
+    if ((base === 'stage-lens' || BUILT_CLI.test(arg)) && next === 'simulate')
+      return { kind: 'simulator', argsFrom: i + 2 };
     if (SIMULATOR_ENTRY.test(arg)) return { kind: 'simulator', argsFrom: i + 1 };
   }
   return null;
@@ -145,7 +147,12 @@ function describeProcess(procRoot: string, pid: number, argv: string[], command:
     port: parsePort(optionValue(args, '--port')),
     stdout: readFd(procRoot, pid, 1),
     stderr: readFd(procRoot, pid, 2),
-    statsTables: statsTablesOutlook({ args, env: readEnviron(procRoot, pid), cwd, simulator: command.kind === 'simulator' }),
+    statsTables: statsTablesOutlook({
+      args,
+      env: readEnviron(procRoot, pid),
+      cwd,
+      simulator: command.kind === 'simulator',
+    }),
   };
 }
 
@@ -170,7 +177,8 @@ export function listServingProcesses(procRoot = '/proc'): ServingProcess[] {
     const command = classifyServingCommand(argv);
     if (command !== null) found.set(pid, describeProcess(procRoot, pid, argv, command));
   }
-  const sameArgv = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameArgv = (a: readonly string[], b: readonly string[]): boolean =>
+    a.length === b.length && a.every((x, i) => x === b[i]);
   return [...found.values()]
     .filter((proc) => {
       const parent = found.get(readProcStat(proc.pid, procRoot)?.ppid ?? -1);

@@ -78,7 +78,11 @@ export class Session {
   }
 
   get info(): SessionInfo {
-    return withTitle(this.meta, { ...this.meta.info, requestCount: this.analysis.requestCount, problemCount: this.analysis.problemCount });
+    return withTitle(this.meta, {
+      ...this.meta.info,
+      requestCount: this.analysis.requestCount,
+      problemCount: this.analysis.problemCount,
+    });
   }
 
   get sessionMeta(): SessionMeta {
@@ -218,7 +222,8 @@ export class Session {
   setStatus(status: SessionStatus, detail: string | null, exit?: ExitInfo): void {
     this.updateInfo({
       status,
-      lastError: status === 'error' || status === 'crashed' ? (detail ?? this.meta.info.lastError) : this.meta.info.lastError,
+      lastError:
+        status === 'error' || status === 'crashed' ? (detail ?? this.meta.info.lastError) : this.meta.info.lastError,
       exit: exit === undefined ? this.meta.info.exit : { code: exit.code, signal: exit.signal },
     });
     if (detail !== null) this.events.raw(this, 'system', `[stage-lens] ${detail}\r\n`);
@@ -279,7 +284,15 @@ export class Session {
   }
 
   private updateInfo(patch: Partial<SessionInfo>): void {
-    this.meta = { ...this.meta, info: { ...this.meta.info, ...patch, requestCount: this.analysis.requestCount, problemCount: this.analysis.problemCount } };
+    this.meta = {
+      ...this.meta,
+      info: {
+        ...this.meta.info,
+        ...patch,
+        requestCount: this.analysis.requestCount,
+        problemCount: this.analysis.problemCount,
+      },
+    };
     this.store.save(this.meta);
     this.events.changed(this);
   }

@@ -29,7 +29,10 @@ export interface ExportInput {
 const CSV_BATCH = 5_000;
 
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
-export function* exportChunks(format: ExportFormat, input: ExportInput): Generator<string | Uint8Array, void, undefined> {
+export function* exportChunks(
+  format: ExportFormat,
+  input: ExportInput,
+): Generator<string | Uint8Array, void, undefined> {
   if (format === 'json') {
     // Request by request (never the whole document as objects), in chunks of about 1 MB.
     // The summaries are taken first: a live session keeps growing while the export is written.
@@ -80,7 +83,8 @@ export function* exportChunks(format: ExportFormat, input: ExportInput): Generat
 
 /** Writes the export to `path` (replacing it); returns the bytes written. */
 export async function writeExport(path: string, format: ExportFormat, input: ExportInput): Promise<number> {
-  if (!EXPORT_FORMATS.includes(format)) throw new Error(`unknown export format '${String(format)}' (expected json, csv or trace)`);
+  if (!EXPORT_FORMATS.includes(format))
+    throw new Error(`unknown export format '${String(format)}' (expected json, csv or trace)`);
   const file = await open(path, 'w');
   let bytes = 0;
   let done = false;

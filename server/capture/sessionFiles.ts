@@ -8,10 +8,30 @@
 //                  replay feeds the same chunks with the same capture times
 //                  (storage/storedChunks.ts reads them back)
 //   scrape.json    histogram rows of the last good /metrics scrape
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { HistogramSummary, SessionInfo, LaunchParams, TailParams, ScrapeParams, ImportParams, AttachParams } from '../protocol';
+import type {
+  HistogramSummary,
+  SessionInfo,
+  LaunchParams,
+  TailParams,
+  ScrapeParams,
+  ImportParams,
+  AttachParams,
+} from '../protocol';
 import { histogramSummariesFromJson } from '../core/promSummary';
 import { indexLine } from './storage/chunkIndex';
 import { parseSessionMeta, type MetaCheck } from './storage/storedMeta';
@@ -43,7 +63,11 @@ export class SessionFiles {
   private readonly inStorage: boolean;
 
   /** The session `sessionId` in Stage Lens's storage; `folder` reads one from elsewhere (see atFolder). */
-  constructor(storageDir: string, readonly sessionId: string, folder?: string) {
+  constructor(
+    storageDir: string,
+    readonly sessionId: string,
+    folder?: string,
+  ) {
     this.dir = folder ?? path.join(storageDir, 'sessions', sessionId);
     this.inStorage = folder === undefined;
   }
@@ -80,7 +104,10 @@ export class SessionFiles {
     try {
       text = readFileSync(path.join(this.dir, 'session.json'), 'utf8');
     } catch (err) {
-      return { ok: false, problem: `session.json cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+      return {
+        ok: false,
+        problem: `session.json cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      };
     }
     return parseSessionMeta(text, this.inStorage ? this.sessionId : null);
   }
@@ -113,7 +140,10 @@ export class SessionFiles {
     }
     writeSync(fd, chunk.bytes);
     if (this.indexFd === null) this.indexFd = openSync(path.join(this.dir, 'chunks.idx'), 'a');
-    writeSync(this.indexFd, indexLine({ stream: chunk.stream, bytes: chunk.bytes.length, capturedAt: chunk.capturedAt }));
+    writeSync(
+      this.indexFd,
+      indexLine({ stream: chunk.stream, bytes: chunk.bytes.length, capturedAt: chunk.capturedAt }),
+    );
   }
 
   saveScrape(rows: readonly HistogramSummary[]): void {
@@ -142,7 +172,10 @@ export class SessionFiles {
    */
   remove(): void {
     this.close();
-    const doomed = path.join(path.dirname(this.dir), `.deleting-${path.basename(this.dir)}-${randomBytes(3).toString('hex')}`);
+    const doomed = path.join(
+      path.dirname(this.dir),
+      `.deleting-${path.basename(this.dir)}-${randomBytes(3).toString('hex')}`,
+    );
     try {
       renameSync(this.dir, doomed);
     } catch {

@@ -12,7 +12,15 @@ import { rowsInScope } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
 import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds, TargetValues } from './requestQueries';
-import type { HistogramParams, HistogramResult, RequestDetail, RequestPage, RequestPageParams, RequestSpans, SummaryResult } from '../protocol';
+import type {
+  HistogramParams,
+  HistogramResult,
+  RequestDetail,
+  RequestPage,
+  RequestPageParams,
+  RequestSpans,
+  SummaryResult,
+} from '../protocol';
 import type { Session } from './session';
 import { prometheusPanelOf } from './prometheusCapture';
 import { withDeployEvidence } from './deployEvidence';
@@ -50,7 +58,20 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     count += 1;
   }
   const stages = summaries.stages();
-  return { sessionId: session.id, requestCount: count, stages, findings: withDeployEvidence([...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)], session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: endToEnd.summary(), tablesMissing: tablesMissing.notice(), edges: edges.edges() };
+  return {
+    sessionId: session.id,
+    requestCount: count,
+    stages,
+    findings: withDeployEvidence(
+      [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)],
+      session.info.deployConfig,
+    ),
+    histograms: session.histograms(),
+    prometheus: prometheusPanelOf(session),
+    endToEnd: endToEnd.summary(),
+    tablesMissing: tablesMissing.notice(),
+    edges: edges.edges(),
+  };
 }
 
 /** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
@@ -62,10 +83,24 @@ function* recentRows(session: Session, windowSeconds: number): Generator<number>
 }
 
 export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
-  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true)) return summaryOver(session, rowsInScope(session.explainIndex, scope));
+  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true))
+    return summaryOver(session, rowsInScope(session.explainIndex, scope));
   if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
   const summary = session.summary();
-  return { sessionId: session.id, requestCount: session.requests().length, stages: summary.stages, findings: withDeployEvidence([...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)], session.info.deployConfig), histograms: session.histograms(), prometheus: prometheusPanelOf(session), endToEnd: summary.endToEnd, tablesMissing: summary.tablesMissing, edges: summary.edges };
+  return {
+    sessionId: session.id,
+    requestCount: session.requests().length,
+    stages: summary.stages,
+    findings: withDeployEvidence(
+      [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)],
+      session.info.deployConfig,
+    ),
+    histograms: session.histograms(),
+    prometheus: prometheusPanelOf(session),
+    endToEnd: summary.endToEnd,
+    tablesMissing: summary.tablesMissing,
+    edges: summary.edges,
+  };
 }
 
 /** Request ids that a finding names (all of them, not the capped list of live summaries). */
@@ -74,7 +109,9 @@ function findingRequestIds(session: Session): FindingRequestIds {
     new Set(
       session
         .summary(Number.POSITIVE_INFINITY)
-        .findings.filter((f) => f.code === code && (stageId === undefined || f.stageId === null || f.stageId === stageId))
+        .findings.filter(
+          (f) => f.code === code && (stageId === undefined || f.stageId === null || f.stageId === stageId),
+        )
         .flatMap((f) => f.requestIds),
     );
 }
@@ -88,7 +125,14 @@ export function targetValuesOf(session: Session): TargetValues {
 }
 
 export function requestPage(session: Session, params: RequestPageParams): RequestPage {
-  return pageOf(session.requests(), params, findingRequestIds(session), session.requestOrders, scopeMaskOf(session), targetValuesOf(session));
+  return pageOf(
+    session.requests(),
+    params,
+    findingRequestIds(session),
+    session.requestOrders,
+    scopeMaskOf(session),
+    targetValuesOf(session),
+  );
 }
 
 export function requestDetail(session: Session, requestId: string): RequestDetail | null {

@@ -15,7 +15,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { AttachParams, ImportParams, LaunchParams, ScrapeParams, SessionInfo, SessionSourceKind, StorageProblem, TailParams } from '../protocol';
+import type {
+  AttachParams,
+  ImportParams,
+  LaunchParams,
+  ScrapeParams,
+  SessionInfo,
+  SessionSourceKind,
+  StorageProblem,
+  TailParams,
+} from '../protocol';
 import type { RetentionLimits } from './retention';
 import { DEFAULT_RETENTION, isCapturing, sessionsToDelete } from './retention';
 import { Session } from './session';
@@ -56,9 +65,9 @@ export interface RegistryOptions {
   readonly scanIntervalMs?: number;
 }
 
-
 function interruptedMessage(pid: number | null): string {
-  const who = pid === null ? 'the language server that captured it' : `the language server that captured it (pid ${pid})`;
+  const who =
+    pid === null ? 'the language server that captured it' : `the language server that captured it (pid ${pid})`;
   return `capture was interrupted: ${who} ended; everything captured before is kept`;
 }
 
@@ -167,7 +176,8 @@ export class SessionRegistry {
   /** A loaded session; throws for an unknown one. Requests use open(). */
   require(id: string): Session {
     const s = this.get(id);
-    if (s === undefined) throw new Error(this.entries.has(id) ? `session '${id}' is not open` : `no session with id '${id}'`);
+    if (s === undefined)
+      throw new Error(this.entries.has(id) ? `session '${id}' is not open` : `no session with id '${id}'`);
     return s;
   }
 
@@ -191,7 +201,8 @@ export class SessionRegistry {
     }
     if (entry.session !== null) return Promise.resolve(entry.session);
     if (entry.opening !== null) return entry.opening;
-    if (entry.openFailure !== null && entry.openFailure.stamp === entry.files.metaStamp()) return Promise.reject(new Error(entry.openFailure.message));
+    if (entry.openFailure !== null && entry.openFailure.stamp === entry.files.metaStamp())
+      return Promise.reject(new Error(entry.openFailure.message));
     const opening = this.load(entry);
     entry.opening = opening;
     this.updatePresence();
@@ -234,7 +245,9 @@ export class SessionRegistry {
     entry.session = session;
     entry.openFailure = null;
     if (following && live()) {
-      entry.follower = new SessionFollower(session, reader, (err) => this.report(entry.id, 'chunks.idx', `following the session failed: ${messageOf(err)}`, false));
+      entry.follower = new SessionFollower(session, reader, (err) =>
+        this.report(entry.id, 'chunks.idx', `following the session failed: ${messageOf(err)}`, false),
+      );
       entry.follower.start();
     } else {
       if (following) await this.finishFollowing(entry, session, reader);
@@ -309,7 +322,9 @@ export class SessionRegistry {
     if (entry.session?.hasSources === true) {
       await entry.session.stopSources();
     } else if (entry.readOnly && isCapturing(entry.meta.info)) {
-      throw new Error(`session '${id}' is captured by another window (language server pid ${entry.foreignOwner?.pid ?? 'unknown'}): stop it there`);
+      throw new Error(
+        `session '${id}' is captured by another window (language server pid ${entry.foreignOwner?.pid ?? 'unknown'}): stop it there`,
+      );
     }
     return entry.info();
   }
@@ -318,7 +333,8 @@ export class SessionRegistry {
   async restart(id: string): Promise<SessionInfo> {
     const entry = this.entry(id);
     const launch = (entry.session?.sessionMeta ?? entry.meta).launch;
-    if (launch === undefined) throw new Error(`session '${id}' was not launched by Stage Lens, so it cannot be restarted`);
+    if (launch === undefined)
+      throw new Error(`session '${id}' was not launched by Stage Lens, so it cannot be restarted`);
     await this.stop(id);
     return this.launch(launch);
   }
@@ -337,12 +353,16 @@ export class SessionRegistry {
     this.disposed = true;
     this.stopTimers();
     const entries = [...this.entries.values()];
-    await Promise.all(entries.map(async (e) => {
-      await e.follower?.stop();
-    }));
-    await Promise.all(entries.map(async (e) => {
-      if (e.session?.hasSources === true) await e.session.stopSources();
-    }));
+    await Promise.all(
+      entries.map(async (e) => {
+        await e.follower?.stop();
+      }),
+    );
+    await Promise.all(
+      entries.map(async (e) => {
+        if (e.session?.hasSources === true) await e.session.stopSources();
+      }),
+    );
     for (const e of entries) {
       await e.dispose();
       e.lock?.release();
@@ -351,9 +371,25 @@ export class SessionRegistry {
     this.presence.dispose();
   }
 
-  private create(kind: SessionSourceKind, description: string, deployConfig: string | null, params: Omit<SessionMeta, 'info'>): Session {
+  private create(
+    kind: SessionSourceKind,
+    description: string,
+    deployConfig: string | null,
+    params: Omit<SessionMeta, 'info'>,
+  ): Session {
     const id = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-    const info = { id, kind, description, startedAt: Date.now(), status: 'starting' as const, requestCount: 0, deployConfig, lastError: null, exit: null, problemCount: 0 };
+    const info = {
+      id,
+      kind,
+      description,
+      startedAt: Date.now(),
+      status: 'starting' as const,
+      requestCount: 0,
+      deployConfig,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+    };
     const meta: SessionMeta = { ...params, info: withTitle(params, info) };
     const files = new SessionFiles(this.storageDir, id);
     mkdirSync(files.dir, { recursive: true });
@@ -373,7 +409,9 @@ export class SessionRegistry {
   }
 
   private newEntry(files: SessionFiles, meta: SessionMeta, stamp: string | null): SessionEntry {
-    const entry = new SessionEntry(files, meta, stamp, (err) => this.report(entry.id, 'session.json', `metadata not saved: ${messageOf(err)}`, false));
+    const entry = new SessionEntry(files, meta, stamp, (err) =>
+      this.report(entry.id, 'session.json', `metadata not saved: ${messageOf(err)}`, false),
+    );
     entry.throttle = new Throttle(NOTIFY_INTERVAL_MS, () => {
       if (this.entries.get(entry.id) === entry) this.events.sessionChanged(entry.info());
     });
@@ -427,7 +465,9 @@ export class SessionRegistry {
 
   private updatePresence(): void {
     if (this.disposed) return;
-    this.presence.setOpen([...this.entries.values()].filter((e) => e.session !== null || e.opening !== null).map((e) => e.id));
+    this.presence.setOpen(
+      [...this.entries.values()].filter((e) => e.session !== null || e.opening !== null).map((e) => e.id),
+    );
   }
 
   // ------------------------------------------------------------ the storage folder
@@ -460,7 +500,12 @@ export class SessionRegistry {
     const checked = files.checkMeta();
     if (!checked.ok) {
       this.refused.set(id, stamp);
-      this.report(id, 'session.json', `saved session '${id}' skipped: ${checked.problem}; its folder is left as it is`, true);
+      this.report(
+        id,
+        'session.json',
+        `saved session '${id}' skipped: ${checked.problem}; its folder is left as it is`,
+        true,
+      );
       return;
     }
     this.refused.delete(id);
@@ -477,7 +522,12 @@ export class SessionRegistry {
     entry.stamp = stamp;
     const checked = entry.files.checkMeta();
     if (!checked.ok) {
-      this.report(entry.id, 'session.json', `session '${entry.id}': ${checked.problem}; its last good metadata is kept`, false);
+      this.report(
+        entry.id,
+        'session.json',
+        `session '${entry.id}': ${checked.problem}; its last good metadata is kept`,
+        false,
+      );
       return;
     }
     entry.meta = checked.meta;
@@ -596,7 +646,11 @@ export class SessionRegistry {
       // The lock is not ours any more: its folder was deleted, or another window took the
       // session over (it judged this window gone). Stop capturing into files we do not own.
       entry.lock = null;
-      this.events.rawOutput(entry.id, 'system', '[stage-lens] this session was taken over by another window or deleted; capture here stopped\r\n');
+      this.events.rawOutput(
+        entry.id,
+        'system',
+        '[stage-lens] this session was taken over by another window or deleted; capture here stopped\r\n',
+      );
       void entry.session?.stopSources();
     }
     this.presence.heartbeat();

@@ -82,15 +82,21 @@ function what(meta: SessionMeta): string {
 }
 
 function deployFile(meta: SessionMeta): string | null {
-  const file = meta.info.deployConfig ?? (meta.launch === undefined ? undefined : option(meta.launch.argv, '--deploy-config'));
+  const file =
+    meta.info.deployConfig ?? (meta.launch === undefined ? undefined : option(meta.launch.argv, '--deploy-config'));
   return file === undefined || file === null || file === '' ? null : path.basename(file);
 }
 
 export function sessionTitle(meta: SessionMeta): string {
-  return [what(meta), deployFile(meta), startTimeLabel(meta.info.startedAt)].filter((p): p is string => p !== null && p !== '').join(' · ');
+  return [what(meta), deployFile(meta), startTimeLabel(meta.info.startedAt)]
+    .filter((p): p is string => p !== null && p !== '')
+    .join(' · ');
 }
 
 /** `info` titled from it and its session's capture parameters (metadata saved before titles existed has none). */
-export function withTitle(params: Omit<SessionMeta, 'info'>, info: Omit<SessionInfo, 'title'> & { readonly title?: string }): SessionInfo {
+export function withTitle(
+  params: Omit<SessionMeta, 'info'>,
+  info: Omit<SessionInfo, 'title'> & { readonly title?: string },
+): SessionInfo {
   return { ...info, title: sessionTitle({ ...params, info: { ...info, title: '' } }) };
 }

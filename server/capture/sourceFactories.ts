@@ -36,7 +36,8 @@ export function realSourceFactories(onImportProgress: (progress: ImportProgress)
     },
     attach: (p, session) => {
       const proc = listServingProcesses().find((x) => x.pid === p.pid);
-      if (proc === undefined) throw new Error(`no vLLM-Omni server with pid ${p.pid} is running (or it is not readable from /proc)`);
+      if (proc === undefined)
+        throw new Error(`no vLLM-Omni server with pid ${p.pid} is running (or it is not readable from /proc)`);
       const plan = attachPlan(proc);
       const sources: CaptureSource[] = plan.logFiles.map((file) => new TailSource({ path: file, fromStart: true }));
       if (plan.metricsUrl !== null) sources.push(new ScrapeCaptureSource(plan.metricsUrl, undefined, session));

@@ -32,7 +32,13 @@ function listDirs(dirs: readonly string[]): string {
  * The message for a failed spawn of `program` in `cwd` with `searchPath` (the PATH the
  * command was given). `code` is the errno code (ENOENT, EACCES, ...), `message` Node's text.
  */
-export function describeSpawnFailure(program: string, cwd: string, searchPath: string, code: string | null, message: string): string {
+export function describeSpawnFailure(
+  program: string,
+  cwd: string,
+  searchPath: string,
+  code: string | null,
+  message: string,
+): string {
   const head = `cannot start "${program}" in ${cwd}`;
   let cwdState: ReturnType<typeof isExecutableFile>;
   try {
@@ -59,14 +65,16 @@ export function describeSpawnFailure(program: string, cwd: string, searchPath: s
   }
   const dirs = searchPath.split(path.delimiter).filter((d) => d !== '');
   if (code === 'ENOENT') {
-    if (dirs.length === 0) return `${head}: not found, and the command's PATH is empty (give the full path of the program)`;
+    if (dirs.length === 0)
+      return `${head}: not found, and the command's PATH is empty (give the full path of the program)`;
     return `${head}: not found on PATH (looked in ${listDirs(dirs)}); give its full path in stageLens.serverCommand, or add its directory to PATH in stageLens.serverEnv`;
   }
   if (code === 'EACCES') {
     for (const dir of dirs) {
       const candidate = path.resolve(cwd, dir, program);
       const state = isExecutableFile(candidate);
-      if (state === 'not-executable') return `${head}: ${candidate} is not executable (permission denied; chmod +x it?)`;
+      if (state === 'not-executable')
+        return `${head}: ${candidate} is not executable (permission denied; chmod +x it?)`;
       if (state === 'directory') return `${head}: ${candidate} is a directory, not a program`;
     }
     return `${head}: permission denied (is it executable?)`;

@@ -22,7 +22,16 @@ export { STATS_TABLES_FIX } from '../core/analysis/tablesMissing';
 /** A logging config is a few KB; anything larger is not read. */
 const MAX_CONFIG_BYTES = 1 << 20;
 
-const LEVELS: Readonly<Record<string, number>> = { NOTSET: 0, DEBUG: 10, INFO: 20, WARN: 30, WARNING: 30, ERROR: 40, FATAL: 50, CRITICAL: 50 };
+const LEVELS: Readonly<Record<string, number>> = {
+  NOTSET: 0,
+  DEBUG: 10,
+  INFO: 20,
+  WARN: 30,
+  WARNING: 30,
+  ERROR: 40,
+  FATAL: 50,
+  CRITICAL: 50,
+};
 const DEBUG = 10;
 
 function levelOf(raw: unknown): number | null {
@@ -89,29 +98,51 @@ export function outlookOfLoggingConfig(config: unknown, where: string): StatsTab
   }
   const effectiveLevel = effective?.level ?? 30; // Python's root default: WARNING
   if (effectiveLevel > DEBUG) {
-    return { tables: 'no', reason: `its logging config ${where} sets ${effective === null ? 'no level for the stats logger (WARNING applies)' : `logger "${effective.name}" to level ${String(effective.level === 20 ? 'INFO' : effective.level)}`}` };
+    return {
+      tables: 'no',
+      reason: `its logging config ${where} sets ${effective === null ? 'no level for the stats logger (WARNING applies)' : `logger "${effective.name}" to level ${String(effective.level === 20 ? 'INFO' : effective.level)}`}`,
+    };
   }
   // Handlers reached: those of each logger up the chain until one does not propagate.
   let anyHandler = false;
   for (const { name, entry } of entries) {
-    const names = Array.isArray(entry['handlers']) ? entry['handlers'].filter((h): h is string => typeof h === 'string') : [];
+    const names = Array.isArray(entry['handlers'])
+      ? entry['handlers'].filter((h): h is string => typeof h === 'string')
+      : [];
     for (const handlerName of names) {
       anyHandler = true;
       const handler = asEntry(handlers[handlerName]);
       const level = handler === null ? 0 : (levelOf(handler['level']) ?? 0);
-      if (level <= DEBUG) return { tables: 'yes', reason: `its logging config ${where} enables DEBUG for the stats logger (logger "${effective?.name ?? name}", handler "${handlerName}")` };
+      if (level <= DEBUG)
+        return {
+          tables: 'yes',
+          reason: `its logging config ${where} enables DEBUG for the stats logger (logger "${effective?.name ?? name}", handler "${handlerName}")`,
+        };
     }
     if (entry['propagate'] === false || entry['propagate'] === 0) break;
   }
-  return { tables: 'no', reason: anyHandler ? `its logging config ${where} enables DEBUG for the stats logger, but no handler on its way lets DEBUG records through` : `its logging config ${where} gives the stats logger no handler` };
+  return {
+    tables: 'no',
+    reason: anyHandler
+      ? `its logging config ${where} enables DEBUG for the stats logger, but no handler on its way lets DEBUG records through`
+      : `its logging config ${where} gives the stats logger no handler`,
+  };
 }
 
 /** The outlook of a logging config file (read only when it is a small regular file). */
 function outlookOfConfigFile(file: string, cwd: string | null, where: string): StatsTablesOutlook {
   const resolved = path.isAbsolute(file) ? file : cwd !== null ? path.resolve(cwd, file) : null;
-  if (resolved === null) return { tables: 'unknown', reason: `it uses the logging config ${file} (${where}), relative to a working directory Stage Lens cannot see` };
+  if (resolved === null)
+    return {
+      tables: 'unknown',
+      reason: `it uses the logging config ${file} (${where}), relative to a working directory Stage Lens cannot see`,
+    };
   const text = readSmallRegularFile(resolved);
-  if (text === null) return { tables: 'unknown', reason: `it uses the logging config ${resolved} (${where}), which Stage Lens cannot read` };
+  if (text === null)
+    return {
+      tables: 'unknown',
+      reason: `it uses the logging config ${resolved} (${where}), which Stage Lens cannot read`,
+    };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -146,21 +177,32 @@ export function statsTablesOutlook(input: {
   readonly simulator: boolean;
 }): StatsTablesOutlook {
   const { args, env } = input;
-  if (input.simulator && args.includes('--debug-tables')) return { tables: 'yes', reason: 'it runs with --debug-tables' };
+  if (input.simulator && args.includes('--debug-tables'))
+    return { tables: 'yes', reason: 'it runs with --debug-tables' };
   const configFlag = flagValue(args, '--log-config-file', '--logging-config.pylogging_config_file');
   if (configFlag !== null) return outlookOfConfigFile(configFlag.value, input.cwd, configFlag.name);
   const configureLogging = env?.['VLLM_CONFIGURE_LOGGING'];
   const configPath = env?.['VLLM_LOGGING_CONFIG_PATH'];
-  if (configPath !== undefined && configPath !== '') return outlookOfConfigFile(configPath, input.cwd, 'VLLM_LOGGING_CONFIG_PATH');
+  if (configPath !== undefined && configPath !== '')
+    return outlookOfConfigFile(configPath, input.cwd, 'VLLM_LOGGING_CONFIG_PATH');
   const levelFlag = flagValue(args, '--log-level', '--logging-config.log_level');
   if (levelFlag !== null) {
     const level = levelFlag.value.trim().toUpperCase();
-    return level === 'DEBUG' ? { tables: 'yes', reason: `it runs with ${levelFlag.name} ${levelFlag.value}` } : { tables: 'no', reason: `it runs with ${levelFlag.name} ${levelFlag.value}` };
+    return level === 'DEBUG'
+      ? { tables: 'yes', reason: `it runs with ${levelFlag.name} ${levelFlag.value}` }
+      : { tables: 'no', reason: `it runs with ${levelFlag.name} ${levelFlag.value}` };
   }
-  if (env === null) return { tables: 'unknown', reason: 'Stage Lens cannot read its environment (/proc/<pid>/environ; another user\'s process?), so its log level is unknown' };
-  if (configureLogging !== undefined && configureLogging.trim() === '0') return { tables: 'no', reason: 'it runs with VLLM_CONFIGURE_LOGGING=0 (vLLM sets up no logging: warnings only)' };
+  if (env === null)
+    return {
+      tables: 'unknown',
+      reason:
+        "Stage Lens cannot read its environment (/proc/<pid>/environ; another user's process?), so its log level is unknown",
+    };
+  if (configureLogging !== undefined && configureLogging.trim() === '0')
+    return { tables: 'no', reason: 'it runs with VLLM_CONFIGURE_LOGGING=0 (vLLM sets up no logging: warnings only)' };
   const level = env['VLLM_LOGGING_LEVEL'];
-  if (level === undefined) return { tables: 'no', reason: 'VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO' };
+  if (level === undefined)
+    return { tables: 'no', reason: 'VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO' };
   return level.trim().toUpperCase() === 'DEBUG'
     ? { tables: 'yes', reason: `VLLM_LOGGING_LEVEL=${level} in its environment` }
     : { tables: 'no', reason: `VLLM_LOGGING_LEVEL=${level} in its environment` };

@@ -59,9 +59,13 @@ export function parseSupervisorMessage(line: string): SupervisorMessage | null {
     case 'spawned':
       return typeof m['pid'] === 'number' && Number.isInteger(m['pid']) ? { type: 'spawned', pid: m['pid'] } : null;
     case 'error':
-      return nullableString(m['code']) && typeof m['message'] === 'string' ? { type: 'error', code: m['code'], message: m['message'] } : null;
+      return nullableString(m['code']) && typeof m['message'] === 'string'
+        ? { type: 'error', code: m['code'], message: m['message'] }
+        : null;
     case 'exit':
-      return (m['code'] === null || typeof m['code'] === 'number') && nullableString(m['signal']) ? { type: 'exit', code: m['code'], signal: m['signal'] } : null;
+      return (m['code'] === null || typeof m['code'] === 'number') && nullableString(m['signal'])
+        ? { type: 'exit', code: m['code'], signal: m['signal'] }
+        : null;
     default:
       return null;
   }

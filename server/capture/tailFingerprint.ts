@@ -36,7 +36,10 @@ export class ContentFingerprint {
   /** `chunk` was read at the current offset. */
   advance(chunk: Buffer): void {
     if (this.offset < HEAD_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, HEAD_BYTES - this.offset)]);
-    this.edge = chunk.length >= EDGE_BYTES ? Buffer.from(chunk.subarray(chunk.length - EDGE_BYTES)) : Buffer.concat([this.edge, chunk]).subarray(-EDGE_BYTES);
+    this.edge =
+      chunk.length >= EDGE_BYTES
+        ? Buffer.from(chunk.subarray(chunk.length - EDGE_BYTES))
+        : Buffer.concat([this.edge, chunk]).subarray(-EDGE_BYTES);
     this.offset += chunk.length;
   }
 
@@ -44,7 +47,11 @@ export class ContentFingerprint {
   async matches(handle: FileHandle, size: number): Promise<boolean> {
     if (size < this.offset) return false;
     if (this.head.length > 0 && !(await readAt(handle, 0, this.head.length)).equals(this.head)) return false;
-    if (this.edge.length > 0 && !(await readAt(handle, this.offset - this.edge.length, this.edge.length)).equals(this.edge)) return false;
+    if (
+      this.edge.length > 0 &&
+      !(await readAt(handle, this.offset - this.edge.length, this.edge.length)).equals(this.edge)
+    )
+      return false;
     return true;
   }
 

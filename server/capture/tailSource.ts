@@ -122,7 +122,10 @@ export class TailSource implements CaptureSource {
       await this.poll();
       if (!this.running) return;
       if (first) {
-        this.listener?.onStatus('running', this.file !== null ? `following ${this.path}` : `waiting for ${this.path} to appear`);
+        this.listener?.onStatus(
+          'running',
+          this.file !== null ? `following ${this.path}` : `waiting for ${this.path} to appear`,
+        );
       } else if (this.errorShown !== null) {
         this.listener?.onStatus('running', `following ${this.path} again`);
       }
@@ -263,7 +266,9 @@ export class TailSource implements CaptureSource {
   private async readTailFromCopy(seen: ContentFingerprint): Promise<void> {
     const copy = await findRotatedCopy(this.path, seen);
     if (copy === null) {
-      this.notice(`${this.path} was truncated; reading it again from the start (no copy holding what was written just before was found next to it)`);
+      this.notice(
+        `${this.path} was truncated; reading it again from the start (no copy holding what was written just before was found next to it)`,
+      );
       return;
     }
     let position = seen.position;

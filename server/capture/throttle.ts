@@ -20,14 +20,17 @@ export class Throttle {
     }
     this.pending = true;
     if (this.timer === null) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.pending) {
-          this.pending = false;
-          this.last = Date.now();
-          this.fn();
-        }
-      }, Math.max(wait, 0));
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          if (this.pending) {
+            this.pending = false;
+            this.last = Date.now();
+            this.fn();
+          }
+        },
+        Math.max(wait, 0),
+      );
     }
   }
 

@@ -54,10 +54,19 @@ Exit status: 0 when the input was read (findings are data, not failures);
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
 export async function runAnalyze(argv: string[]): Promise<number> {
-  const parsed = parseCommandArgs(argv, { follow: { type: 'boolean', short: 'f', default: false }, duration: { type: 'string' }, 'deploy-config': { type: 'string' } }, HELP, (message) => {
-    process.stderr.write(`stage-lens analyze: ${message}\n\n${HELP}\n`);
-    return 2;
-  });
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      follow: { type: 'boolean', short: 'f', default: false },
+      duration: { type: 'string' },
+      'deploy-config': { type: 'string' },
+    },
+    HELP,
+    (message) => {
+      process.stderr.write(`stage-lens analyze: ${message}\n\n${HELP}\n`);
+      return 2;
+    },
+  );
   if (typeof parsed === 'number') return parsed;
   const format = parsed.values.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'csv' && format !== 'trace') {
@@ -65,7 +74,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   if (parsed.positionals.length !== 1) {
-    process.stderr.write(`stage-lens analyze: expected one input file (or '-' for stdin), got ${parsed.positionals.length}\n\n${HELP}\n`);
+    process.stderr.write(
+      `stage-lens analyze: expected one input file (or '-' for stdin), got ${parsed.positionals.length}\n\n${HELP}\n`,
+    );
     return 2;
   }
   const source = parsed.positionals[0];
@@ -86,7 +97,13 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     }
     const { TailSource } = await import('../capture/tailSource');
     const { runLive } = await import('./live');
-    return runLive({ source: new TailSource({ path: source, fromStart: true }), title: `following ${source}`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
+    return runLive({
+      source: new TailSource({ path: source, fromStart: true }),
+      title: `following ${source}`,
+      durationSeconds: duration,
+      refreshMs: 1000,
+      out: process.stdout,
+    });
   }
   let progress: ProgressLine | null = null;
   try {
@@ -108,7 +125,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    const why =
+      e.code === 'ENOENT'
+        ? 'no such file'
+        : e.code === 'EISDIR'
+          ? 'is a directory'
+          : e.code === 'EACCES'
+            ? 'permission denied'
+            : e.message;
     process.stderr.write(`stage-lens analyze: cannot read ${source}: ${why}\n`);
     return 2;
   } finally {
@@ -146,7 +170,9 @@ class StdoutText {
   }
 
   drained(): Promise<void> | undefined {
-    return process.stdout.writableNeedDrain ? new Promise((resolve) => process.stdout.once('drain', () => resolve())) : undefined;
+    return process.stdout.writableNeedDrain
+      ? new Promise((resolve) => process.stdout.once('drain', () => resolve()))
+      : undefined;
   }
 }
 
@@ -156,14 +182,29 @@ class StdoutText {
  * output of a large log is never held whole (nor as objects), and memory does not grow
  * with the log. The table needs the summaries alone.
  */
-export async function analyzeStream(input: Readable | Iterable<Buffer>, format: Exclude<Format, 'trace'>, excludeCold: boolean, sourceName: string, deployConfig: string | null = null): Promise<void> {
+export async function analyzeStream(
+  input: Readable | Iterable<Buffer>,
+  format: Exclude<Format, 'trace'>,
+  excludeCold: boolean,
+  sourceName: string,
+  deployConfig: string | null = null,
+): Promise<void> {
   const out = new StdoutText();
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
-    deployConfig === null ? snapshot : (Object.create(snapshot, { findings: { value: loadDeployEvidence()(snapshot.findings, deployConfig) } }) as AnalysisSnapshot);
+    deployConfig === null
+      ? snapshot
+      : (Object.create(snapshot, {
+          findings: { value: loadDeployEvidence()(snapshot.findings, deployConfig) },
+        }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.add);
-    const { analysis, histograms, speechStreams } = await readAnalysis(input, { excludeCold, keepRequests: false, onRequest: (r) => writer.request(r), drained: () => out.drained() });
+    const { analysis, histograms, speechStreams } = await readAnalysis(input, {
+      excludeCold,
+      keepRequests: false,
+      onRequest: (r) => writer.request(r),
+      drained: () => out.drained(),
+    });
     writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams));
     out.add('\n');
   } else if (format === 'csv') {
@@ -185,8 +226,15 @@ export async function analyzeStream(input: Readable | Iterable<Buffer>, format: 
     writeHeader();
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS });
-    const lines = kind === 'scrape' ? scrapeTable(histograms, speechStreams, sourceName) : tableReport(withEvidence(analysis.snapshot()), { source: sourceName });
+    const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {
+      excludeCold,
+      keepRequests: false,
+      summaryFields: TABLE_SUMMARY_FIELDS,
+    });
+    const lines =
+      kind === 'scrape'
+        ? scrapeTable(histograms, speechStreams, sourceName)
+        : tableReport(withEvidence(analysis.snapshot()), { source: sourceName });
     out.add(lines.join('\n') + '\n');
   }
   out.flush();
@@ -209,7 +257,15 @@ interface ReadOptions {
 }
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
-async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOptions): Promise<{ analysis: StreamAnalysis; histograms: HistogramSummaryJson[]; speechStreams: SpeechStreamCounts[]; kind: 'log' | 'scrape' }> {
+async function readAnalysis(
+  input: Readable | Iterable<Buffer>,
+  options: ReadOptions,
+): Promise<{
+  analysis: StreamAnalysis;
+  histograms: HistogramSummaryJson[];
+  speechStreams: SpeechStreamCounts[];
+  kind: 'log' | 'scrape';
+}> {
   const { drained, ...analysisOptions } = options;
   const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
@@ -245,7 +301,11 @@ async function readAnalysis(input: Readable | Iterable<Buffer>, options: ReadOpt
   return { analysis, histograms, speechStreams, kind };
 }
 
-function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams: readonly SpeechStreamCounts[], source: string): string[] {
+function scrapeTable(
+  histograms: readonly HistogramSummaryJson[],
+  speechStreams: readonly SpeechStreamCounts[],
+  source: string,
+): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
   const fmt = (v: number | null): string => (v === null || Number.isNaN(v) ? '-' : v.toPrecision(4));
   // A bound reads as one: "≤ 0.3000" (rank in the lowest bucket: the bucket's bound, not PromQL's interpolation from 0), "≥ 80.00" (+Inf).
@@ -254,20 +314,48 @@ function scrapeTable(histograms: readonly HistogramSummaryJson[], speechStreams:
     if (bound === undefined || h[p] === null) return fmt(h[p]);
     return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
   };
-  const rows = histograms.map((h) => [h.family, h.labels['stage'] ?? '', h.labels['replica'] ?? '', h.count === null ? '-' : String(h.count), cell(h, 'p50'), cell(h, 'p90'), cell(h, 'p99')]);
-  const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) => maxOf(t.length, rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  const rows = histograms.map((h) => [
+    h.family,
+    h.labels['stage'] ?? '',
+    h.labels['replica'] ?? '',
+    h.count === null ? '-' : String(h.count),
+    cell(h, 'p50'),
+    cell(h, 'p90'),
+    cell(h, 'p99'),
+  ]);
+  const widths = ['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99'].map((t, i) =>
+    maxOf(
+      t.length,
+      rows.map((r) => (r[i] ?? '').length),
+    ),
+  );
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
   out.push(line(['family', 'stage', 'replica', 'count', 'p50', 'p90', 'p99']));
   pushAll(out, rows.map(line));
-  out.push('', 'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).');
-  out.push('≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.');
+  out.push(
+    '',
+    'Quantiles as PromQL histogram_quantile (linear within a bucket), in the family unit (seconds for *_seconds and *_s).',
+  );
+  out.push(
+    '≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.',
+  );
   if (speechStreams.length > 0) {
     // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).
     const reasons = [...new Set(speechStreams.flatMap((s) => Object.keys(s.aborted)))].sort();
     const count = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : String(v));
     const header = ['model', 'completed', 'aborted', ...reasons.map((r) => `aborted: ${withVisibleControls(r)}`)];
-    const streamRows = speechStreams.map((s) => [s.modelName === null ? '(no model_name)' : withVisibleControls(s.modelName), count(s.completed), count(s.abortedTotal), ...reasons.map((r) => count(s.aborted[r]))]);
-    out.push('', 'Speech streams (vllm_omni:speech_stream_completed_total, vllm_omni:speech_stream_aborted_total by reason; "-" = not exposed):', ...textTable(header, streamRows));
+    const streamRows = speechStreams.map((s) => [
+      s.modelName === null ? '(no model_name)' : withVisibleControls(s.modelName),
+      count(s.completed),
+      count(s.abortedTotal),
+      ...reasons.map((r) => count(s.aborted[r])),
+    ]);
+    out.push(
+      '',
+      'Speech streams (vllm_omni:speech_stream_completed_total, vllm_omni:speech_stream_aborted_total by reason; "-" = not exposed):',
+      ...textTable(header, streamRows),
+    );
   }
   return out;
 }

@@ -24,7 +24,11 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
 ): CommandArgs<O> | number {
   let parsed: CommandArgs<O>;
   try {
-    parsed = parseArgs<CommandConfig<O>>({ args: argv, allowPositionals: true, options: { ...SHARED_OPTIONS, ...options } });
+    parsed = parseArgs<CommandConfig<O>>({
+      args: argv,
+      allowPositionals: true,
+      options: { ...SHARED_OPTIONS, ...options },
+    });
   } catch (err) {
     return usage((err as Error).message);
   }

@@ -97,7 +97,8 @@ export async function runCompareWorker(): Promise<number> {
   try {
     const run = await loadRun(request.source, { excludeCold: request.excludeCold });
     for (const scope of run.samples?.scopes ?? []) {
-      for (const m of Object.values(scope.metrics)) if (m !== undefined && m.values.buffer instanceof ArrayBuffer) transfer.push(m.values.buffer);
+      for (const m of Object.values(scope.metrics))
+        if (m !== undefined && m.values.buffer instanceof ArrayBuffer) transfer.push(m.values.buffer);
     }
     reply = { ok: true, run };
   } catch (err) {
@@ -114,12 +115,21 @@ function cliEntry(): string | undefined {
 
 /** Workers need the entry to be the bundle (dist/cli.js); under tsx (tests) it is not. */
 function workersUsable(): boolean {
-  return isMainThread && __filename.endsWith('.js') && (cliEntry()?.endsWith('.js') ?? false) && availableParallelism() > 1 && process.env['STAGE_LENS_COMPARE_WORKERS'] !== '0';
+  return (
+    isMainThread &&
+    __filename.endsWith('.js') &&
+    (cliEntry()?.endsWith('.js') ?? false) &&
+    availableParallelism() > 1 &&
+    process.env['STAGE_LENS_COMPARE_WORKERS'] !== '0'
+  );
 }
 
 function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): Promise<RunData> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(cliEntry() as string, { argv: [COMPARE_WORKER_COMMAND], workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest });
+    const worker = new Worker(cliEntry() as string, {
+      argv: [COMPARE_WORKER_COMMAND],
+      workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest,
+    });
     workers.push(worker);
     let settled = false;
     worker.once('message', (reply: WorkerReply) => {
@@ -141,7 +151,8 @@ function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): 
 const STDIN_SOURCE = '-';
 
 export async function loadRuns(baseline: string, candidate: string, excludeCold: boolean): Promise<[RunData, RunData]> {
-  if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE) throw new Error("only one of the two inputs can be '-' (stdin)");
+  if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE)
+    throw new Error("only one of the two inputs can be '-' (stdin)");
   // A missing path is reported at once, not after the other input was read.
   for (const source of [baseline, candidate]) {
     if (source === STDIN_SOURCE) continue;
@@ -171,11 +182,19 @@ export async function loadRuns(baseline: string, candidate: string, excludeCold:
 }
 
 function usage(message: string): number {
-  process.stderr.write(`stage-lens compare: ${message}\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n`);
+  process.stderr.write(
+    `stage-lens compare: ${message}\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n`,
+  );
   return 2;
 }
 
-function numberOption(value: string | undefined, name: string, fallback: number, valid: (n: number) => boolean, what: string): number | string {
+function numberOption(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  valid: (n: number) => boolean,
+  what: string,
+): number | string {
   if (value === undefined) return fallback;
   const n = Number(value);
   return Number.isFinite(n) && valid(n) ? n : `--${name} must be ${what} (got '${value}')`;
@@ -207,19 +226,53 @@ export async function runCompare(argv: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const v = parsed.values;
   const format = v.format as string;
-  if (format !== 'table' && format !== 'json' && format !== 'markdown') return usage(`--format must be table, json or markdown (got '${format}')`);
-  if (parsed.positionals.length !== 2) return usage(`expected two inputs, <baseline> <candidate>, got ${parsed.positionals.length}`);
+  if (format !== 'table' && format !== 'json' && format !== 'markdown')
+    return usage(`--format must be table, json or markdown (got '${format}')`);
+  if (parsed.positionals.length !== 2)
+    return usage(`expected two inputs, <baseline> <candidate>, got ${parsed.positionals.length}`);
 
   const { rules, errors } = parseRules((v['fail-if'] as string[] | undefined) ?? []);
   if (errors.length > 0) {
-    process.stderr.write(errors.map((e) => `stage-lens compare: ${formatRuleError(e)}\n`).join('') + `\nRule grammar:\n${RULE_GRAMMAR}\n`);
+    process.stderr.write(
+      errors.map((e) => `stage-lens compare: ${formatRuleError(e)}\n`).join('') + `\nRule grammar:\n${RULE_GRAMMAR}\n`,
+    );
     return 2;
   }
-  const confidence = numberOption(v.confidence, 'confidence', DEFAULT_SIGNIFICANCE.confidence, (n) => n > 0 && n < 1, 'between 0 and 1, e.g. 0.95');
-  const resamples = numberOption(v.resamples, 'resamples', DEFAULT_SIGNIFICANCE.resamples, (n) => Number.isInteger(n) && n >= 100 && n <= 1_000_000, 'an integer from 100 to 1000000');
-  const seed = numberOption(v.seed, 'seed', DEFAULT_SIGNIFICANCE.seed, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer from 0 to 4294967295');
-  const minChangeMs = numberOption(v['min-change-ms'], 'min-change-ms', DEFAULT_SIGNIFICANCE.minChangeMs, (n) => n >= 0, 'a number of ms, 0 or more');
-  const minChangePct = numberOption(v['min-change-pct'], 'min-change-pct', DEFAULT_SIGNIFICANCE.minChangePct, (n) => n >= 0, 'a percentage, 0 or more');
+  const confidence = numberOption(
+    v.confidence,
+    'confidence',
+    DEFAULT_SIGNIFICANCE.confidence,
+    (n) => n > 0 && n < 1,
+    'between 0 and 1, e.g. 0.95',
+  );
+  const resamples = numberOption(
+    v.resamples,
+    'resamples',
+    DEFAULT_SIGNIFICANCE.resamples,
+    (n) => Number.isInteger(n) && n >= 100 && n <= 1_000_000,
+    'an integer from 100 to 1000000',
+  );
+  const seed = numberOption(
+    v.seed,
+    'seed',
+    DEFAULT_SIGNIFICANCE.seed,
+    (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff,
+    'an integer from 0 to 4294967295',
+  );
+  const minChangeMs = numberOption(
+    v['min-change-ms'],
+    'min-change-ms',
+    DEFAULT_SIGNIFICANCE.minChangeMs,
+    (n) => n >= 0,
+    'a number of ms, 0 or more',
+  );
+  const minChangePct = numberOption(
+    v['min-change-pct'],
+    'min-change-pct',
+    DEFAULT_SIGNIFICANCE.minChangePct,
+    (n) => n >= 0,
+    'a percentage, 0 or more',
+  );
   for (const o of [confidence, resamples, seed, minChangeMs, minChangePct]) if (typeof o === 'string') return usage(o);
   const significance: SignificanceOptions = {
     ...DEFAULT_SIGNIFICANCE,
@@ -246,15 +299,28 @@ export async function runCompare(argv: string[]): Promise<number> {
   }
 
   const report = compareRuns(baseline, candidate, { significance });
-  const results = checkRules(rules, report, { noiseFilter: v['fail-within-noise'] !== true, failUnevaluated: v['fail-unevaluated'] === true });
-  const text = format === 'json' ? JSON.stringify(compareJson(report, results), null, 2) + '\n' : format === 'markdown' ? compareMarkdown(report, results) : compareTable(report, results).join('\n') + '\n';
+  const results = checkRules(rules, report, {
+    noiseFilter: v['fail-within-noise'] !== true,
+    failUnevaluated: v['fail-unevaluated'] === true,
+  });
+  const text =
+    format === 'json'
+      ? JSON.stringify(compareJson(report, results), null, 2) + '\n'
+      : format === 'markdown'
+        ? compareMarkdown(report, results)
+        : compareTable(report, results).join('\n') + '\n';
   await write(process.stdout, text);
 
   const failed = results.filter((r) => r.failed);
   const unevaluated = results.filter((r) => r.outcome === 'notEvaluated' && !r.failed);
-  if (unevaluated.length > 0) process.stderr.write(`stage-lens compare: ${unevaluated.length} rule${unevaluated.length === 1 ? '' : 's'} not evaluated (not failing; --fail-unevaluated makes them fail):\n${ruleLines(unevaluated).join('\n')}\n`);
+  if (unevaluated.length > 0)
+    process.stderr.write(
+      `stage-lens compare: ${unevaluated.length} rule${unevaluated.length === 1 ? '' : 's'} not evaluated (not failing; --fail-unevaluated makes them fail):\n${ruleLines(unevaluated).join('\n')}\n`,
+    );
   if (failed.length > 0) {
-    process.stderr.write(`stage-lens compare: ${failed.length} of ${results.length} rule${results.length === 1 ? '' : 's'} failed:\n${ruleLines(failed).join('\n')}\n`);
+    process.stderr.write(
+      `stage-lens compare: ${failed.length} of ${results.length} rule${results.length === 1 ? '' : 's'} failed:\n${ruleLines(failed).join('\n')}\n`,
+    );
     return 1;
   }
   return 0;

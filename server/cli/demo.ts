@@ -48,10 +48,34 @@ export async function runDemo(argv: string[]): Promise<number> {
     return 2;
   }
   const cli = process.argv[1] ?? '';
-  const simulatorArgv = [process.execPath, ...process.execArgv, cli, 'simulate', '--scenario', values.scenario as string, '--talker-first-audio', '--stats-build', values['stats-build'], '--port', '0', '--rps', values.rps as string, '--speed', values.speed as string, '--cold-start-ms', '6000'];
+  const simulatorArgv = [
+    process.execPath,
+    ...process.execArgv,
+    cli,
+    'simulate',
+    '--scenario',
+    values.scenario as string,
+    '--talker-first-audio',
+    '--stats-build',
+    values['stats-build'],
+    '--port',
+    '0',
+    '--rps',
+    values.rps as string,
+    '--speed',
+    values.speed as string,
+    '--cold-start-ms',
+    '6000',
+  ];
   // Like a real server, the simulator prints its stats tables only at DEBUG: it is launched
   // with the environment Stage Lens gives a launched server (stageLens.serverEnv's default).
   const env = manifest.contributes.configuration.properties['stageLens.serverEnv'].default;
   const source = new LaunchSource({ argv: simulatorArgv, cwd: process.cwd(), graceMs: 2000, env });
-  return runLive({ source, title: `simulator (${values.scenario as string})`, durationSeconds: duration, refreshMs: 1000, out: process.stdout });
+  return runLive({
+    source,
+    title: `simulator (${values.scenario as string})`,
+    durationSeconds: duration,
+    refreshMs: 1000,
+    out: process.stdout,
+  });
 }

@@ -44,14 +44,24 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${message}\n\n${HELP}\n`);
     return 2;
   };
-  const parsed = parseCommandArgs(argv, { target: { type: 'string', multiple: true }, quantile: { type: 'string' }, 'by-boot': { type: 'boolean', default: false } }, HELP, usage);
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      target: { type: 'string', multiple: true },
+      quantile: { type: 'string' },
+      'by-boot': { type: 'boolean', default: false },
+    },
+    HELP,
+    usage,
+  );
   if (typeof parsed === 'number') return parsed;
   const format = parsed.values.format as string;
   if (format !== 'table' && format !== 'json') {
     process.stderr.write(`stage-lens explain: --format must be table or json (got '${format}')\n`);
     return 2;
   }
-  if (parsed.positionals.length !== 1) return usage(`expected one input (a file, a session folder, or '-' for stdin), got ${parsed.positionals.length}`);
+  if (parsed.positionals.length !== 1)
+    return usage(`expected one input (a file, a session folder, or '-' for stdin), got ${parsed.positionals.length}`);
   const targets: string[] = [];
   for (const t of (parsed.values.target as string[] | undefined) ?? []) {
     const target = parseTarget(t);
@@ -95,7 +105,10 @@ export async function runExplain(argv: string[]): Promise<number> {
 }
 
 function scrapeText(report: ExplainReport, source: string): string {
-  const out = [`Stage Lens explain: /metrics scrape from ${source === '-' ? 'stdin' : source}: no per-request values, so no tail to explain.`, ''];
+  const out = [
+    `Stage Lens explain: /metrics scrape from ${source === '-' ? 'stdin' : source}: no per-request values, so no tail to explain.`,
+    '',
+  ];
   const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
   if (notReporting.length === 0) out.push('Every registered per-stage family that was checked reports values.');
   for (const f of notReporting) {

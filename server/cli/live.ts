@@ -62,7 +62,8 @@ export async function runLive(options: LiveOptions): Promise<number> {
     analysis.flushIdle(parsers.values());
     render(false);
   }, options.refreshMs);
-  const deadline = options.durationSeconds === null ? null : new Promise<void>((r) => setTimeout(r, options.durationSeconds! * 1000));
+  const deadline =
+    options.durationSeconds === null ? null : new Promise<void>((r) => setTimeout(r, options.durationSeconds! * 1000));
   const interrupted = new Promise<void>((r) => process.once('SIGINT', () => r()));
   await Promise.race([done, interrupted, ...(deadline === null ? [] : [deadline])]);
   clearInterval(timer);

@@ -10,7 +10,11 @@ export interface ProgressLine {
 const MB = 1024 * 1024;
 
 /** Starts reporting `input`'s reading of `file` on `out` (stderr) if `out` is a terminal. */
-export function readProgress(input: ReadStream, file: string, out: NodeJS.WriteStream = process.stderr): ProgressLine | null {
+export function readProgress(
+  input: ReadStream,
+  file: string,
+  out: NodeJS.WriteStream = process.stderr,
+): ProgressLine | null {
   if (!out.isTTY) return null;
   let total = 0;
   try {

@@ -41,7 +41,11 @@ export interface HistogramSummary {
 }
 
 /** One parse of a scrape body: its histogram rows, its speech stream counters and the lines that could not be read. */
-export function summarizeScrape(body: string): { histograms: HistogramSummary[]; speechStreams: SpeechStreamCounts[]; problems: ParseProblem[] } {
+export function summarizeScrape(body: string): {
+  histograms: HistogramSummary[];
+  speechStreams: SpeechStreamCounts[];
+  problems: ParseProblem[];
+} {
   const parsed = parseExposition(body);
   return {
     histograms: histogramSummariesOf(parsed),
@@ -90,8 +94,11 @@ export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
     const r = item as Record<string, unknown>;
     if (typeof r['family'] !== 'string' || typeof r['labels'] !== 'object' || r['labels'] === null) continue;
     const labels: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r['labels'] as Record<string, unknown>)) if (typeof v === 'string') labels[k] = v;
-    const openEnded = Array.isArray(r['openEnded']) ? PERCENTILES.filter((p) => (r['openEnded'] as unknown[]).includes(p)) : [];
+    for (const [k, v] of Object.entries(r['labels'] as Record<string, unknown>))
+      if (typeof v === 'string') labels[k] = v;
+    const openEnded = Array.isArray(r['openEnded'])
+      ? PERCENTILES.filter((p) => (r['openEnded'] as unknown[]).includes(p))
+      : [];
     out.push({
       family: r['family'],
       labels,

@@ -4,9 +4,17 @@ import { maxOf } from './arrays';
 import { groupedNumber } from './numberText';
 
 export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  const widths = header.map((h, i) => maxOf(h.length, rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) =>
+    maxOf(
+      h.length,
+      rows.map((r) => (r[i] ?? '').length),
+    ),
+  );
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -19,5 +27,7 @@ export function formatMs(v: number): string {
 
 /** Text from the input made safe to print: C0 control characters (and DEL) become their visible Unicode control pictures (ESC -> U+241B). */
 export function withVisibleControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)),
+  );
 }

@@ -14,7 +14,10 @@ export const MAX_BASE_CONFIG_BYTES = 1024 * 1024;
 const MAX_KEPT = 256;
 
 // Not defined on Windows, where opening a FIFO or a terminal this way cannot block anyway.
-const OPEN_FLAGS = fs.constants.O_RDONLY | ((fs.constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0) | ((fs.constants as { O_NOCTTY?: number }).O_NOCTTY ?? 0);
+const OPEN_FLAGS =
+  fs.constants.O_RDONLY |
+  ((fs.constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0) |
+  ((fs.constants as { O_NOCTTY?: number }).O_NOCTTY ?? 0);
 
 export type BaseFileReader = (filePath: string) => Promise<DeployFileText>;
 
@@ -34,7 +37,9 @@ function refused(reason: string): DeployFileText {
 }
 
 function tooLarge(bytes: number): DeployFileText {
-  return refused(`is ${(bytes / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_BASE_CONFIG_BYTES / 1024 / 1024} MB a deploy config can be`);
+  return refused(
+    `is ${(bytes / 1024 / 1024).toFixed(1)} MB, more than the ${MAX_BASE_CONFIG_BYTES / 1024 / 1024} MB a deploy config can be`,
+  );
 }
 
 function errorCode(error: unknown): string {

@@ -8,7 +8,11 @@ import { loadRun } from '../capture/compareInput';
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { CompareParams, CompareResult, CompareTarget } from '../protocol';
 
-async function runOf(registry: SessionRegistry, target: CompareTarget, excludeCold: boolean): Promise<{ run: RunData; label: string }> {
+async function runOf(
+  registry: SessionRegistry,
+  target: CompareTarget,
+  excludeCold: boolean,
+): Promise<{ run: RunData; label: string }> {
   if ('sessionId' in target) {
     const session = await registry.open(target.sessionId);
     const info = session.info;
@@ -32,8 +36,15 @@ async function runOf(registry: SessionRegistry, target: CompareTarget, excludeCo
 
 export async function compareRequest(registry: SessionRegistry, params: CompareParams): Promise<CompareResult> {
   const excludeCold = params.excludeCold === true;
-  const [baseline, candidate] = await Promise.all([runOf(registry, params.baseline, excludeCold), runOf(registry, params.candidate, excludeCold)]);
+  const [baseline, candidate] = await Promise.all([
+    runOf(registry, params.baseline, excludeCold),
+    runOf(registry, params.candidate, excludeCold),
+  ]);
   const reason = incomparableReason(baseline.run, candidate.run);
   if (reason !== null) throw new Error(reason);
-  return { report: compareRuns(baseline.run, candidate.run), baselineLabel: baseline.label, candidateLabel: candidate.label };
+  return {
+    report: compareRuns(baseline.run, candidate.run),
+    baselineLabel: baseline.label,
+    candidateLabel: candidate.label,
+  };
 }

@@ -9,7 +9,16 @@
 // analysis checks again, by `stat`, the disk files it read.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver';
-import { analyzeDeployText, deployDiagnostics, DeployFileCache, filesRead, isUnread, type DeployAnalysis, type DeployDiagnostic, type DeployFileText } from '../core/deploy';
+import {
+  analyzeDeployText,
+  deployDiagnostics,
+  DeployFileCache,
+  filesRead,
+  isUnread,
+  type DeployAnalysis,
+  type DeployDiagnostic,
+  type DeployFileText,
+} from '../core/deploy';
 import { BaseFiles, readBaseFile, type BaseFileReader } from './baseFiles';
 import { isYamlDocument, uriToPath } from './documentPaths';
 
@@ -71,12 +80,15 @@ export class DeployDocuments {
   async isDeploy(document: TextDocument): Promise<boolean> {
     const analysis = await this.analysis(document);
     if (!analysis) return false;
-    if (analysis.isDeployConfig || analysis.file.problems.some((p) => p.code === 'yaml-too-deep')) this.recognised.add(document.uri);
+    if (analysis.isDeployConfig || analysis.file.problems.some((p) => p.code === 'yaml-too-deep'))
+      this.recognised.add(document.uri);
     return this.recognised.has(document.uri);
   }
 
   /** The diagnostics, and the version of the document they are for. */
-  async diagnostics(document: TextDocument): Promise<{ readonly version: number; readonly diagnostics: readonly DeployDiagnostic[] }> {
+  async diagnostics(
+    document: TextDocument,
+  ): Promise<{ readonly version: number; readonly diagnostics: readonly DeployDiagnostic[] }> {
     if (!(await this.isDeploy(document))) return { version: document.version, diagnostics: [] };
     const entry = await this.ready(document);
     entry.diagnostics ??= deployDiagnostics({ ...entry.analysis, isDeployConfig: true });
@@ -126,7 +138,13 @@ export class DeployDocuments {
     } finally {
       this.reading = null;
     }
-    const fresh: CachedAnalysis = { version: document.version, generation: this.generation, analysis, diskPaths, diskChecked: diskPaths.size === 0 };
+    const fresh: CachedAnalysis = {
+      version: document.version,
+      generation: this.generation,
+      analysis,
+      diskPaths,
+      diskChecked: diskPaths.size === 0,
+    };
     this.cache.set(document.uri, fresh);
     return fresh;
   }
@@ -147,6 +165,7 @@ export class DeployDocuments {
 
 function sameText(before: DeployFileText, after: DeployFileText, known: boolean): boolean {
   if (!known) return false;
-  if (isUnread(before) || isUnread(after)) return isUnread(before) && isUnread(after) && before.unread === after.unread && before.reason === after.reason;
+  if (isUnread(before) || isUnread(after))
+    return isUnread(before) && isUnread(after) && before.unread === after.unread && before.reason === after.reason;
   return before === after;
 }

@@ -85,16 +85,26 @@ export function registerDeployFeatures(
     // Other YAML files get nothing from us, unless they once had deploy diagnostics to clear.
     if (!isDeploy && !published.has(document.uri)) return;
     if (isDeploy) published.add(document.uri);
-    const found = isDeploy ? await deployDocuments.diagnostics(document) : { version: document.version, diagnostics: [] };
-    if (documents.get(document.uri) !== document || found.version < (publishedVersions.get(document.uri) ?? -Infinity)) return;
+    const found = isDeploy
+      ? await deployDocuments.diagnostics(document)
+      : { version: document.version, diagnostics: [] };
+    if (documents.get(document.uri) !== document || found.version < (publishedVersions.get(document.uri) ?? -Infinity))
+      return;
     publishedVersions.set(document.uri, found.version);
-    void connection.sendDiagnostics({ uri: document.uri, version: found.version, diagnostics: found.diagnostics.map(toLspDiagnostic) });
+    void connection.sendDiagnostics({
+      uri: document.uri,
+      version: found.version,
+      diagnostics: found.diagnostics.map(toLspDiagnostic),
+    });
   }
 
   function schedule(document: TextDocument, delayMs: number): void {
     debouncer.schedule(document.uri, delayMs, () => {
       const current = documents.get(document.uri);
-      if (current) void publish(current).catch((error: unknown) => connection.console.error(`Stage Lens: deploy diagnostics failed: ${String(error)}`));
+      if (current)
+        void publish(current).catch((error: unknown) =>
+          connection.console.error(`Stage Lens: deploy diagnostics failed: ${String(error)}`),
+        );
     });
   }
 
@@ -122,7 +132,8 @@ export function registerDeployFeatures(
       debouncer.cancel(event.document.uri);
       publishedVersions.delete(event.document.uri);
       deployDocuments.closed(event.document.uri);
-      if (published.delete(event.document.uri)) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+      if (published.delete(event.document.uri))
+        void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
     }),
   ];
 
@@ -163,12 +174,19 @@ export function registerDeployFeatures(
     const analysis = await deployDocuments.analysis(document);
     if (!analysis) return [];
     const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-    const lenses: CodeLens[] = [{ range: top, command: { title: 'Launch with this config', command: LAUNCH_COMMAND, arguments: [document.uri] } }];
+    const lenses: CodeLens[] = [
+      { range: top, command: { title: 'Launch with this config', command: LAUNCH_COMMAND, arguments: [document.uri] } },
+    ];
     const deployConfig = uriToPath(document.uri);
     for (const anchor of stageAnchors(analysis)) {
       const args: OpenLatencyViewArgs = { deployConfig, stageId: anchor.stageId };
-      const title = anchor.inherited ? `Latency Details for stage ${anchor.stageId} (from base config)` : `Latency Details for stage ${anchor.stageId}`;
-      lenses.push({ range: anchor.entry.keyLocation.range, command: { title, command: OPEN_LATENCY_COMMAND, arguments: [args] } });
+      const title = anchor.inherited
+        ? `Latency Details for stage ${anchor.stageId} (from base config)`
+        : `Latency Details for stage ${anchor.stageId}`;
+      lenses.push({
+        range: anchor.entry.keyLocation.range,
+        command: { title, command: OPEN_LATENCY_COMMAND, arguments: [args] },
+      });
     }
     return lenses;
   });
@@ -182,7 +200,8 @@ export function registerDeployFeatures(
     },
     initialize(params: InitializeParams): void {
       canRefreshInlays = params.capabilities?.workspace?.inlayHint?.refreshSupport === true;
-      const delay = (params.initializationOptions as { deployDiagnosticsDelayMs?: unknown } | undefined)?.deployDiagnosticsDelayMs;
+      const delay = (params.initializationOptions as { deployDiagnosticsDelayMs?: unknown } | undefined)
+        ?.deployDiagnosticsDelayMs;
       if (typeof delay === 'number' && delay >= 0) diagnosticsDelayMs = delay;
     },
     setStageNumbers,

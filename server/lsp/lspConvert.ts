@@ -1,12 +1,6 @@
 // Deploy-core results as LSP values. Core ranges already use LSP's convention (0-based
 // lines, UTF-16 characters), so this only renames and wraps.
-import {
-  CodeAction,
-  CodeActionKind,
-  DiagnosticSeverity,
-  type Diagnostic,
-  type Range,
-} from 'vscode-languageserver';
+import { CodeAction, CodeActionKind, DiagnosticSeverity, type Diagnostic, type Range } from 'vscode-languageserver';
 import type { DeployDiagnostic, DeploySeverity } from '../core/deploy';
 import { pathToUri } from './documentPaths';
 
@@ -38,7 +32,11 @@ export function toLspDiagnostic(found: DeployDiagnostic): Diagnostic {
 
 export function quickFixes(uri: string, found: DeployDiagnostic): CodeAction[] {
   return found.fixes.map((fix) => {
-    const action = CodeAction.create(fix.title, { changes: { [uri]: fix.edits.map((edit) => ({ range: edit.range, newText: edit.newText })) } }, CodeActionKind.QuickFix);
+    const action = CodeAction.create(
+      fix.title,
+      { changes: { [uri]: fix.edits.map((edit) => ({ range: edit.range, newText: edit.newText })) } },
+      CodeActionKind.QuickFix,
+    );
     action.diagnostics = [toLspDiagnostic(found)];
     action.isPreferred = fix.preferred;
     return action;

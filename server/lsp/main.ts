@@ -31,10 +31,18 @@ export interface StageLensServer {
 export type InitializeHook = (params: InitializeParams) => ServerCapabilities | void;
 
 /** Wires the deploy features onto a connection; further requests can be added to it before `listen`. */
-export function createStageLensServer(connection: Connection, argv: readonly string[], onInitialize?: InitializeHook): StageLensServer {
+export function createStageLensServer(
+  connection: Connection,
+  argv: readonly string[],
+  onInitialize?: InitializeHook,
+): StageLensServer {
   const documents = new TextDocuments(TextDocument);
   const numbersFile = testNumbersFile(argv);
-  const deploy = registerDeployFeatures(connection, documents, numbersFile ? { stageNumbers: testStageNumbers(connection, numbersFile) } : {});
+  const deploy = registerDeployFeatures(
+    connection,
+    documents,
+    numbersFile ? { stageNumbers: testStageNumbers(connection, numbersFile) } : {},
+  );
   connection.onInitialize((params): InitializeResult => {
     deploy.initialize(params);
     const more = onInitialize?.(params) ?? {};

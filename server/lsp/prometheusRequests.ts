@@ -17,7 +17,9 @@ export async function prometheusDeployments(params: PrometheusDeploymentsParams)
   if (!answer.ok) throw new Error(answer.message);
   const values = new Set<string>();
   for (const s of answer.data) {
-    const v = Object.prototype.hasOwnProperty.call(s.metric, params.deploymentLabel) ? s.metric[params.deploymentLabel] : undefined;
+    const v = Object.prototype.hasOwnProperty.call(s.metric, params.deploymentLabel)
+      ? s.metric[params.deploymentLabel]
+      : undefined;
     if (v !== undefined && v !== '') values.add(v);
   }
   return { label: params.deploymentLabel, values: [...values].sort() };
@@ -25,5 +27,7 @@ export async function prometheusDeployments(params: PrometheusDeploymentsParams)
 
 export function startPrometheus(registry: SessionRegistry, params: PrometheusParams): SessionInfo {
   checkPrometheusParams(params);
-  return registry.startWith('prometheus', prometheusDescription(params), (session) => [new PrometheusCaptureSource(params, session)]);
+  return registry.startWith('prometheus', prometheusDescription(params), (session) => [
+    new PrometheusCaptureSource(params, session),
+  ]);
 }

@@ -8,8 +8,21 @@
 import type { Connection } from 'vscode-languageserver';
 import type { ServerRequestMethod } from '../protocol';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { requestDetail, requestPage, requestSpans, sessionFindings, sessionSummary, stageHistogram } from '../capture/sessionQueries';
-import { sessionBreakdownSummary, sessionCostModel, sessionLoadAtArrival, sessionOverTime, sessionTailAttribution } from '../capture/explainQueries';
+import {
+  requestDetail,
+  requestPage,
+  requestSpans,
+  sessionFindings,
+  sessionSummary,
+  stageHistogram,
+} from '../capture/sessionQueries';
+import {
+  sessionBreakdownSummary,
+  sessionCostModel,
+  sessionLoadAtArrival,
+  sessionOverTime,
+  sessionTailAttribution,
+} from '../capture/explainQueries';
 import { prometheusSummaryOf } from '../capture/prometheusCapture';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
@@ -56,7 +69,11 @@ export function requestHandlers(registry: SessionRegistry): RequestHandlers {
   };
 }
 
-function registerOne<M extends ServerRequestMethod>(connection: Connection, method: M, handlers: RequestHandlers): void {
+function registerOne<M extends ServerRequestMethod>(
+  connection: Connection,
+  method: M,
+  handlers: RequestHandlers,
+): void {
   handle(connection, method, handlers[method]);
 }
 

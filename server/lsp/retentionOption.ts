@@ -5,6 +5,9 @@ import { retentionFrom } from '../capture/retention';
 
 /** initializationOptions.retention, when the client sent it. */
 export function retentionOption(initializationOptions: unknown): ReturnType<typeof retentionFrom> {
-  const options = typeof initializationOptions === 'object' && initializationOptions !== null ? (initializationOptions as Record<string, unknown>)['retention'] : undefined;
+  const options =
+    typeof initializationOptions === 'object' && initializationOptions !== null
+      ? (initializationOptions as Record<string, unknown>)['retention']
+      : undefined;
   return retentionFrom(options);
 }

@@ -19,14 +19,23 @@ export function defaultStorageDir(argv: readonly string[] = process.argv): strin
 }
 
 export function storageDirFrom(initializationOptions: unknown): string {
-  if (typeof initializationOptions === 'object' && initializationOptions !== null && 'storageDir' in initializationOptions) {
+  if (
+    typeof initializationOptions === 'object' &&
+    initializationOptions !== null &&
+    'storageDir' in initializationOptions
+  ) {
     const dir = (initializationOptions as { storageDir: unknown }).storageDir;
     if (typeof dir === 'string' && dir !== '') return dir;
   }
   return defaultStorageDir();
 }
 
-export function startSessionBackend(connection: Connection, storageDir: string, onSessionChanged?: (info: SessionInfo) => void, retention?: RetentionLimits): SessionRegistry {
+export function startSessionBackend(
+  connection: Connection,
+  storageDir: string,
+  onSessionChanged?: (info: SessionInfo) => void,
+  retention?: RetentionLimits,
+): SessionRegistry {
   const registry = new SessionRegistry(
     storageDir,
     realSourceFactories((progress) => notify(connection, 'stageLens/importProgress', progress)),
@@ -39,7 +48,10 @@ export function startSessionBackend(connection: Connection, storageDir: string, 
       storageProblem: (problem) => {
         connection.console.warn(`Stage Lens: ${problem.path}: ${problem.message}`);
         // A notification (window/showMessage), not a request: nothing to answer, nothing to fail.
-        void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: `Stage Lens: ${problem.message} (${problem.path})` });
+        void connection.sendNotification(ShowMessageNotification.type, {
+          type: MessageType.Warning,
+          message: `Stage Lens: ${problem.message} (${problem.path})`,
+        });
       },
     },
   );

@@ -51,15 +51,22 @@ export class SessionStageNumbers implements StageNumbersProvider {
         queuedP50Ms: s.split.queuedMs?.p50 ?? null,
         n: s.requestCount,
         ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
-        stageTimeP50Ms: s.fields['stage_gen_time_ms']?.p50 ?? (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
+        stageTimeP50Ms:
+          s.fields['stage_gen_time_ms']?.p50 ??
+          (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
       });
     }
     const missing = summary.tablesMissing;
-    const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey));
+    const oneOutput = new Set(
+      summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey),
+    );
     const numbers: LiveStageNumbers = {
       sessionLabel: `${info.kind} session ${info.id} (${info.status})`,
       stages,
-      tablesMissing: missing === null ? null : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message },
+      tablesMissing:
+        missing === null
+          ? null
+          : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message },
       tailLead: tailLeadOf(sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null, oneOutput),
     };
     this.cache.set(wanted, { key, numbers });

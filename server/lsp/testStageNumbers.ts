@@ -26,6 +26,8 @@ export function testStageNumbers(connection: Connection, file: string): InMemory
   const provider = new InMemoryStageNumbers();
   const initial = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, LiveStageNumbers>;
   for (const [deployConfig, numbers] of Object.entries(initial)) provider.set(deployConfig, numbers);
-  connection.onNotification(SET_TEST_NUMBERS, (params: SetTestNumbersParams) => provider.set(params.deployConfig, params.numbers));
+  connection.onNotification(SET_TEST_NUMBERS, (params: SetTestNumbersParams) =>
+    provider.set(params.deployConfig, params.numbers),
+  );
   return provider;
 }

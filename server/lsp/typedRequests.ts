@@ -3,9 +3,17 @@
 // answered as JSON-RPC errors with a message a user can read.
 import type { Connection } from 'vscode-languageserver';
 import { ResponseError, ErrorCodes } from 'vscode-languageserver';
-import type { ClientNotificationMethod, ClientNotifications, RequestParams, RequestResult, ServerRequestMethod } from '../protocol';
+import type {
+  ClientNotificationMethod,
+  ClientNotifications,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+} from '../protocol';
 
-export type Handler<M extends ServerRequestMethod> = (params: RequestParams<M>) => RequestResult<M> | Promise<RequestResult<M>>;
+export type Handler<M extends ServerRequestMethod> = (
+  params: RequestParams<M>,
+) => RequestResult<M> | Promise<RequestResult<M>>;
 
 export function handle<M extends ServerRequestMethod>(connection: Connection, method: M, handler: Handler<M>): void {
   connection.onRequest(method, async (params: RequestParams<M>) => {
@@ -17,6 +25,10 @@ export function handle<M extends ServerRequestMethod>(connection: Connection, me
   });
 }
 
-export function notify<M extends ClientNotificationMethod>(connection: Connection, method: M, payload: ClientNotifications[M]): void {
+export function notify<M extends ClientNotificationMethod>(
+  connection: Connection,
+  method: M,
+  payload: ClientNotifications[M],
+): void {
   void connection.sendNotification(method, payload);
 }

@@ -40,7 +40,10 @@ function mergeStages(base: Json[], over: Json[]): Json[] {
 }
 
 /** The YAML with its base_config chain applied; `files` lists the chain, the given file first. */
-export function loadMergedDeployConfig(file: string, seen: readonly string[] = []): { config: JsonMap; files: string[] } {
+export function loadMergedDeployConfig(
+  file: string,
+  seen: readonly string[] = [],
+): { config: JsonMap; files: string[] } {
   const abs = path.resolve(file);
   if (seen.includes(abs)) throw new DeployConfigError(`base_config cycle through ${abs}`);
   let text: string;
@@ -92,15 +95,19 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
   if (!Array.isArray(rawStages) || rawStages.length === 0) throw new DeployConfigError(`${file}: no stages`);
   const stageMaps = rawStages.filter(isMap).sort((a, b) => (num(a['stage_id']) ?? 0) - (num(b['stage_id']) ?? 0));
   if (stageMaps.length !== base.stages.length) {
-    throw new DeployConfigError(`${file} has ${stageMaps.length} stages; scenario ${base.scenario} runs ${base.stages.length}`);
+    throw new DeployConfigError(
+      `${file} has ${stageMaps.length} stages; scenario ${base.scenario} runs ${base.stages.length}`,
+    );
   }
   const topRunner = runner(config['model_runner']);
   const stages: StageSpec[] = stageMaps.map((s, i) => {
     const def = base.stages[i]!;
     const stageId = num(s['stage_id']);
-    if (stageId === null || !Number.isInteger(stageId) || stageId < 0) throw new DeployConfigError(`${file}: stage ${i} has no valid stage_id`);
+    if (stageId === null || !Number.isInteger(stageId) || stageId < 0)
+      throw new DeployConfigError(`${file}: stage ${i} has no valid stage_id`);
     const replicas = num(s['num_replicas']) ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1) throw new DeployConfigError(`${file}: stage ${stageId}: num_replicas must be a positive integer`);
+    if (!Number.isInteger(replicas) || replicas < 1)
+      throw new DeployConfigError(`${file}: stage ${stageId}: num_replicas must be a positive integer`);
     return {
       ...def,
       stageId,
@@ -112,12 +119,21 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
   });
   const extra = connectorExtra(config);
   const chunkFrames = num(extra['codec_chunk_frames']) ?? base.chunks.chunkFrames;
-  const ramp = Array.isArray(extra['codec_chunk_ramp']) ? extra['codec_chunk_ramp'].filter((x): x is number => typeof x === 'number' && x > 0) : null;
+  const ramp = Array.isArray(extra['codec_chunk_ramp'])
+    ? extra['codec_chunk_ramp'].filter((x): x is number => typeof x === 'number' && x > 0)
+    : null;
   const chunks: ChunkPlan = {
     chunkFrames,
     initialFrames: num(extra['initial_codec_chunk_frames']) ?? chunkFrames,
     ramp: ramp !== null && ramp.length > 0 ? ramp : null,
   };
   const asyncChunk = typeof config['async_chunk'] === 'boolean' ? config['async_chunk'] : true; // DeployConfig default
-  return { ...base, stages, asyncChunk, chunks, talkerFirstAudioRequested: extra['talker_first_audio'] === true, deployConfigPath: file };
+  return {
+    ...base,
+    stages,
+    asyncChunk,
+    chunks,
+    talkerFirstAudioRequested: extra['talker_first_audio'] === true,
+    deployConfigPath: file,
+  };
 }

@@ -71,7 +71,12 @@ export function pipelineLoad(runs: Iterable<RequestRun>, t: Micros): { running: 
 }
 
 /** Prompt tokens prefilled and tokens generated on one engine during (t0, t1], per second. */
-export function throughput(runs: Iterable<RequestRun>, e: EngineRef, t0: Micros, t1: Micros): { prompt: number; generation: number } {
+export function throughput(
+  runs: Iterable<RequestRun>,
+  e: EngineRef,
+  t0: Micros,
+  t1: Micros,
+): { prompt: number; generation: number } {
   let prompt = 0;
   let generation = 0;
   for (const r of runs) {
@@ -81,7 +86,9 @@ export function throughput(runs: Iterable<RequestRun>, e: EngineRef, t0: Micros,
     if (p.scheduled > t0 && p.scheduled <= t1) prompt += s.llm.promptTokens;
     // Tokens are spread evenly over the running phase: good enough for a throughput line.
     const overlap = Math.max(0, Math.min(t1, p.end) - Math.max(t0, p.scheduled));
-    generation += s.llm.generationTokens * (p.end > p.scheduled ? overlap / (p.end - p.scheduled) : p.end > t0 && p.end <= t1 ? 1 : 0);
+    generation +=
+      s.llm.generationTokens *
+      (p.end > p.scheduled ? overlap / (p.end - p.scheduled) : p.end > t0 && p.end <= t1 ? 1 : 0);
   }
   const seconds = (t1 - t0) / 1e6;
   return { prompt: prompt / seconds, generation: generation / seconds };
@@ -100,7 +107,12 @@ export interface EngineSnapshot extends Load {
  * hundreds of requests per second a pass per engine adds up). Sums are taken in the
  * same order as the per-engine functions, so the printed values are identical.
  */
-export function engineSnapshots(runs: Iterable<RequestRun>, engines: readonly EngineRef[], t0: Micros, t1: Micros): EngineSnapshot[] {
+export function engineSnapshots(
+  runs: Iterable<RequestRun>,
+  engines: readonly EngineRef[],
+  t0: Micros,
+  t1: Micros,
+): EngineSnapshot[] {
   const acc = engines.map(() => ({ prompt: 0, generation: 0, running: 0, waiting: 0, kvTokens: 0 }));
   const byKey = new Map<string, number>(engines.map((e, i) => [`${e.stageId}/${e.replicaId}`, i]));
   const stageIds = [...new Set(engines.map((e) => e.stageId))];
@@ -114,7 +126,9 @@ export function engineSnapshots(runs: Iterable<RequestRun>, engines: readonly En
       const p = phases(s);
       if (p.scheduled > t0 && p.scheduled <= t1) a.prompt += s.llm.promptTokens;
       const overlap = Math.max(0, Math.min(t1, p.end) - Math.max(t0, p.scheduled));
-      a.generation += s.llm.generationTokens * (p.end > p.scheduled ? overlap / (p.end - p.scheduled) : p.end > t0 && p.end <= t1 ? 1 : 0);
+      a.generation +=
+        s.llm.generationTokens *
+        (p.end > p.scheduled ? overlap / (p.end - p.scheduled) : p.end > t0 && p.end <= t1 ? 1 : 0);
       if (p.queued <= t1 && t1 < p.scheduled) a.waiting++;
       else if (p.scheduled <= t1 && t1 < p.end) {
         a.running++;

@@ -17,7 +17,11 @@ const ROUTES: Readonly<Record<string, (h: HttpHandlers) => { type: string; body:
   '/v1/models': (h) => ({ type: 'application/json', body: JSON.stringify(h.models()) }),
 };
 
-export async function startHttpServer(host: string, port: number, handlers: HttpHandlers): Promise<{ server: http.Server; port: number }> {
+export async function startHttpServer(
+  host: string,
+  port: number,
+  handlers: HttpHandlers,
+): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = ROUTES[path];

@@ -10,8 +10,23 @@
 // --debug-tables), where vLLM also prints relative file paths
 // (`vllm_omni/metrics/stats.py`) for every line.
 import type { LogClock } from './clock';
-import { logPrefix, recordTitle, renderColumnsTable, renderFieldValueTable, renderLogRecord, renderTableRecord, type LogPrefixOptions } from './render';
-import { e2eFields, omniTimingMessage, overallFields, stageColumns, transferColumns, type StatsBuild } from './stageFields';
+import {
+  logPrefix,
+  recordTitle,
+  renderColumnsTable,
+  renderFieldValueTable,
+  renderLogRecord,
+  renderTableRecord,
+  type LogPrefixOptions,
+} from './render';
+import {
+  e2eFields,
+  omniTimingMessage,
+  overallFields,
+  stageColumns,
+  transferColumns,
+  type StatsBuild,
+} from './stageFields';
 import type { Micros, RequestRun } from './timeline';
 
 type Level = LogPrefixOptions['level'];
@@ -49,11 +64,21 @@ export interface LogStyle {
 }
 
 export class LogWriter {
-  constructor(private readonly style: LogStyle, private readonly build: StatsBuild) {}
+  constructor(
+    private readonly style: LogStyle,
+    private readonly build: StatsBuild,
+  ) {}
 
   private prefix(level: Level, source: Source, at: Micros): string {
     const [short, long, line] = SOURCES[source];
-    return logPrefix({ process: this.style.process, level, timestamp: this.style.clock.stamp(at), file: this.style.debug ? long : short, fileLine: line, ansi: this.style.ansi });
+    return logPrefix({
+      process: this.style.process,
+      level,
+      timestamp: this.style.clock.stamp(at),
+      file: this.style.debug ? long : short,
+      fileLine: line,
+      ansi: this.style.ansi,
+    });
   }
 
   /** One ordinary log line. DEBUG lines are dropped unless in debug mode. */
@@ -64,7 +89,12 @@ export class LogWriter {
 
   /** A uvicorn line (`INFO:     ...`), which bypasses vLLM's formatter. */
   uvicorn(message: string): string {
-    const proc = this.style.process === null ? '' : this.style.ansi ? `\x1b[1;36m(${this.style.process})\x1b[0;0m ` : `(${this.style.process}) `;
+    const proc =
+      this.style.process === null
+        ? ''
+        : this.style.ansi
+          ? `\x1b[1;36m(${this.style.process})\x1b[0;0m `
+          : `(${this.style.process}) `;
     const level = this.style.ansi ? '\x1b[32mINFO\x1b[0m' : 'INFO';
     return `${proc}${level}:     ${message}\n`;
   }
@@ -75,12 +105,24 @@ export class LogWriter {
     const timing = renderLogRecord(this.prefix('INFO', 'omniTiming', at), [omniTimingMessage(req)]);
     if (!this.style.debug) return timing;
     const identity = { request_id: req.requestId };
-    let out = renderTableRecord(this.prefix('DEBUG', 'statsOverall', at), renderFieldValueTable('Overall Summary', overallFields(req)));
-    out += renderTableRecord(this.prefix('DEBUG', 'statsE2E', at), renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eFields(req)));
+    let out = renderTableRecord(
+      this.prefix('DEBUG', 'statsOverall', at),
+      renderFieldValueTable('Overall Summary', overallFields(req)),
+    );
+    out += renderTableRecord(
+      this.prefix('DEBUG', 'statsE2E', at),
+      renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eFields(req)),
+    );
     out += timing;
-    out += renderTableRecord(this.prefix('DEBUG', 'statsStage', at), renderColumnsTable(recordTitle('StageRequestStats', identity), stageColumns(req, batchIds, this.build)));
+    out += renderTableRecord(
+      this.prefix('DEBUG', 'statsStage', at),
+      renderColumnsTable(recordTitle('StageRequestStats', identity), stageColumns(req, batchIds, this.build)),
+    );
     if (req.transfers.some((t) => t.sizeBytes > 0 || t.txUs > 0 || t.rxDecodeUs > 0 || t.inFlightUs > 0)) {
-      out += renderTableRecord(this.prefix('DEBUG', 'statsTransfer', at), renderColumnsTable(recordTitle('TransferEdgeStats', identity), transferColumns(req)));
+      out += renderTableRecord(
+        this.prefix('DEBUG', 'statsTransfer', at),
+        renderColumnsTable(recordTitle('TransferEdgeStats', identity), transferColumns(req)),
+      );
     }
     return out;
   }

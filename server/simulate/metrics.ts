@@ -15,7 +15,9 @@ const FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60
 const RTF = [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.25, 1.5, 2, 5, 10];
 const BYTES = [1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864, 268435456];
 const DEFAULT = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-const TTFT = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560];
+const TTFT = [
+  0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560,
+];
 const ITL = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80];
 const REQUEST = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680];
 const FINISH_REASONS = ['stop', 'length', 'abort', 'error'];
@@ -46,7 +48,17 @@ export class SimMetrics {
     const m = ctx.modelName;
     for (const e of llmEngines(ctx.topology)) {
       const l = [m, String(e.stageId), String(e.replicaId)];
-      for (const h of [this.vllm.ttft, this.vllm.itl, this.vllm.tpot, this.vllm.e2e, this.vllm.queue, this.vllm.inference, this.vllm.prefill, this.vllm.decode]) h.touch(l);
+      for (const h of [
+        this.vllm.ttft,
+        this.vllm.itl,
+        this.vllm.tpot,
+        this.vllm.e2e,
+        this.vllm.queue,
+        this.vllm.inference,
+        this.vllm.prefill,
+        this.vllm.decode,
+      ])
+        h.touch(l);
       this.vllm.promptTokens.touch(l);
       this.vllm.generationTokens.touch(l);
       this.vllm.preemptions.touch(l);
@@ -67,40 +79,215 @@ export class SimMetrics {
     const TR = ['model_name', 'from_stage', 'from_replica', 'to_stage', 'to_replica'];
     const ctx = this.ctx;
     return {
-      running: r.add(new Gauge(n('num_requests_running'), 'Number of requests currently running across all pipeline stages.', ['model_name'],
-        () => [[[ctx.modelName], pipelineLoad(ctx.runs(), ctx.now()).running]])),
-      waiting: r.add(new Gauge(n('num_requests_waiting'), 'Number of requests waiting to be scheduled.', ['model_name'],
-        () => [[[ctx.modelName], pipelineLoad(ctx.runs(), ctx.now()).waiting]])),
-      success: r.add(new Counter(n('requests_success'), 'Total requests by completion reason (stop / length / abort / ...). Aborts cover client-disconnect / cancellation paths in addition to upstream FinishReason.ABORT.', ['model_name', 'finished_reason'])),
-      e2e: r.add(new Histogram(n('e2e_request_latency_s'), 'Pipeline-global end-to-end request latency in seconds (user arrival to complete response).', ['model_name'], SECONDS)),
-      promptTokens: r.add(new Counter(n('prompt_tokens'), 'Total prompt (input) tokens processed across all pipeline stages.', ['model_name'])),
-      generationTokens: r.add(new Counter(n('generation_tokens'), 'Total generation (output) tokens produced across all pipeline stages.', ['model_name'])),
-      stageGenTime: r.add(new Histogram(n('stage_gen_time_s'), 'Per-stage generation time in seconds for diffusion / image stages.', ['model_name', 'stage', 'stage_type'], SECONDS)),
-      queueWait: r.add(new Histogram(n('request_queue_wait_s'), 'Per-request queue wait between submit arrival and stage submit, in seconds.', ['model_name'], SECONDS)),
-      stageWaiting: r.add(new Gauge(n('stage_waiting_requests'), "Sum of the latest scheduler waiting snapshots across a stage's replicas; diffusion snapshots update when outputs arrive.", ['model_name', 'stage'],
-        () => ctx.topology.stages.map((s) => [[ctx.modelName, String(s.stageId)], stageLoad(ctx.runs(), s.stageId, null, ctx.now()).waiting] as const))),
-      inferenceSteps: r.add(new Histogram(n('num_inference_steps'), 'Diffusion step count distribution per request.', ['model_name'], DEFAULT)),
-      imageCount: r.add(new Counter(n('image_count'), 'Cumulative image count; per-model rate. Throughput recovered via rate().', ['model_name'])),
-      imagePixels: r.add(new Histogram(n('image_pixels'), 'Image pixel count distribution per request.', ['model_name'], DEFAULT)),
-      stageInQueue: r.add(new Histogram(n('stage_in_queue_s'), 'Time in seconds from diffusion scheduler enqueue to initial execution admission. Zero is the healthy low-load baseline and is counted.', ['model_name', 'stage'], FAST)),
+      running: r.add(
+        new Gauge(
+          n('num_requests_running'),
+          'Number of requests currently running across all pipeline stages.',
+          ['model_name'],
+          () => [[[ctx.modelName], pipelineLoad(ctx.runs(), ctx.now()).running]],
+        ),
+      ),
+      waiting: r.add(
+        new Gauge(n('num_requests_waiting'), 'Number of requests waiting to be scheduled.', ['model_name'], () => [
+          [[ctx.modelName], pipelineLoad(ctx.runs(), ctx.now()).waiting],
+        ]),
+      ),
+      success: r.add(
+        new Counter(
+          n('requests_success'),
+          'Total requests by completion reason (stop / length / abort / ...). Aborts cover client-disconnect / cancellation paths in addition to upstream FinishReason.ABORT.',
+          ['model_name', 'finished_reason'],
+        ),
+      ),
+      e2e: r.add(
+        new Histogram(
+          n('e2e_request_latency_s'),
+          'Pipeline-global end-to-end request latency in seconds (user arrival to complete response).',
+          ['model_name'],
+          SECONDS,
+        ),
+      ),
+      promptTokens: r.add(
+        new Counter(n('prompt_tokens'), 'Total prompt (input) tokens processed across all pipeline stages.', [
+          'model_name',
+        ]),
+      ),
+      generationTokens: r.add(
+        new Counter(n('generation_tokens'), 'Total generation (output) tokens produced across all pipeline stages.', [
+          'model_name',
+        ]),
+      ),
+      stageGenTime: r.add(
+        new Histogram(
+          n('stage_gen_time_s'),
+          'Per-stage generation time in seconds for diffusion / image stages.',
+          ['model_name', 'stage', 'stage_type'],
+          SECONDS,
+        ),
+      ),
+      queueWait: r.add(
+        new Histogram(
+          n('request_queue_wait_s'),
+          'Per-request queue wait between submit arrival and stage submit, in seconds.',
+          ['model_name'],
+          SECONDS,
+        ),
+      ),
+      stageWaiting: r.add(
+        new Gauge(
+          n('stage_waiting_requests'),
+          "Sum of the latest scheduler waiting snapshots across a stage's replicas; diffusion snapshots update when outputs arrive.",
+          ['model_name', 'stage'],
+          () =>
+            ctx.topology.stages.map(
+              (s) =>
+                [
+                  [ctx.modelName, String(s.stageId)],
+                  stageLoad(ctx.runs(), s.stageId, null, ctx.now()).waiting,
+                ] as const,
+            ),
+        ),
+      ),
+      inferenceSteps: r.add(
+        new Histogram(
+          n('num_inference_steps'),
+          'Diffusion step count distribution per request.',
+          ['model_name'],
+          DEFAULT,
+        ),
+      ),
+      imageCount: r.add(
+        new Counter(n('image_count'), 'Cumulative image count; per-model rate. Throughput recovered via rate().', [
+          'model_name',
+        ]),
+      ),
+      imagePixels: r.add(
+        new Histogram(n('image_pixels'), 'Image pixel count distribution per request.', ['model_name'], DEFAULT),
+      ),
+      stageInQueue: r.add(
+        new Histogram(
+          n('stage_in_queue_s'),
+          'Time in seconds from diffusion scheduler enqueue to initial execution admission. Zero is the healthy low-load baseline and is counted.',
+          ['model_name', 'stage'],
+          FAST,
+        ),
+      ),
       failed: r.add(new Counter(n('requests_failed'), 'Total requests by failure reason.', ['model_name', 'reason'])),
-      audioTtfp: r.add(new Histogram(n('audio_ttfp_s'), 'Time from request arrival to first audio packet/frame, in seconds.', SR, SECONDS)),
-      audioDuration: r.add(new Histogram(n('audio_duration_s'), 'Generated audio content duration in seconds (audio_frames / sample_rate).', SR, SECONDS)),
-      audioRtf: r.add(new Histogram(n('audio_rtf'), 'Audio real-time factor (stage_gen_time_s / audio_duration_s); streaming TTS requires < 1.', SR, RTF)),
-      audioFrames: r.add(new Counter(n('audio_frames'), 'Cumulative audio frame count; per-model rate (not summable across models). Throughput recovered via rate().', SR)),
-      diffusionExec: r.add(new Histogram(n('diffusion_exec_s'), 'DiT forward pass execution time per request in seconds.', SR, SECONDS)),
-      diffusionExecPerStep: r.add(new Histogram(n('diffusion_exec_per_step_s'), 'DiT forward pass execution time per denoising step in seconds.', SR, FAST)),
-      diffusionPreprocess: r.add(new Histogram(n('diffusion_preprocess_s'), 'Diffusion input preprocessing time per request in seconds.', SR, FAST)),
-      diffusionPostprocess: r.add(new Histogram(n('diffusion_postprocess_s'), 'Diffusion output postprocessing (VAE decode) time per request in seconds.', SR, FAST)),
-      vaeDecode: r.add(new Histogram(n('vae_decode_s'), 'VAE decode latency in seconds (latents -> pixels/audio/video).', SR, SECONDS)),
-      diffusionForward: r.add(new Histogram(n('diffusion_forward_s'), 'Diffusion pipeline forward time in seconds. Absent when the pipeline profiler is off.', SR, SECONDS)),
-      diffusionKvLoad: r.add(new Histogram(n('diffusion_kv_load_s'), 'Diffusion KV-recv latency in seconds (AR→diffusion KV fetch; absent when the stage has no upstream KV to receive).', SR, FAST)),
-      imageTtfp: r.add(new Histogram(n('image_ttfp_s'), 'Image time-to-first-output in seconds (stage submit → first image materialized).', SR, SECONDS)),
-      denoiseStep: r.add(new Histogram(n('denoise_step_latency_s'), 'Mean per-step denoise forward latency in seconds (forward_time / num_inference_steps).', SR, FAST)),
-      transferSize: r.add(new Histogram(n('transfer_size_bytes'), 'Per-transfer payload size in bytes (one observation per physical hop).', TR, BYTES)),
-      transferTx: r.add(new Histogram(n('transfer_tx_s'), 'Sender-side time in seconds (serialize + submit to connector).', TR, FAST)),
-      transferRx: r.add(new Histogram(n('transfer_rx_s'), 'Receiver-side time in seconds (recv + deserialize).', TR, FAST)),
-      transferInFlight: r.add(new Histogram(n('transfer_in_flight_s'), 'Network in-flight time in seconds (TX done -> RX recv start).', TR, FAST)),
+      audioTtfp: r.add(
+        new Histogram(
+          n('audio_ttfp_s'),
+          'Time from request arrival to first audio packet/frame, in seconds.',
+          SR,
+          SECONDS,
+        ),
+      ),
+      audioDuration: r.add(
+        new Histogram(
+          n('audio_duration_s'),
+          'Generated audio content duration in seconds (audio_frames / sample_rate).',
+          SR,
+          SECONDS,
+        ),
+      ),
+      audioRtf: r.add(
+        new Histogram(
+          n('audio_rtf'),
+          'Audio real-time factor (stage_gen_time_s / audio_duration_s); streaming TTS requires < 1.',
+          SR,
+          RTF,
+        ),
+      ),
+      audioFrames: r.add(
+        new Counter(
+          n('audio_frames'),
+          'Cumulative audio frame count; per-model rate (not summable across models). Throughput recovered via rate().',
+          SR,
+        ),
+      ),
+      diffusionExec: r.add(
+        new Histogram(n('diffusion_exec_s'), 'DiT forward pass execution time per request in seconds.', SR, SECONDS),
+      ),
+      diffusionExecPerStep: r.add(
+        new Histogram(
+          n('diffusion_exec_per_step_s'),
+          'DiT forward pass execution time per denoising step in seconds.',
+          SR,
+          FAST,
+        ),
+      ),
+      diffusionPreprocess: r.add(
+        new Histogram(
+          n('diffusion_preprocess_s'),
+          'Diffusion input preprocessing time per request in seconds.',
+          SR,
+          FAST,
+        ),
+      ),
+      diffusionPostprocess: r.add(
+        new Histogram(
+          n('diffusion_postprocess_s'),
+          'Diffusion output postprocessing (VAE decode) time per request in seconds.',
+          SR,
+          FAST,
+        ),
+      ),
+      vaeDecode: r.add(
+        new Histogram(n('vae_decode_s'), 'VAE decode latency in seconds (latents -> pixels/audio/video).', SR, SECONDS),
+      ),
+      diffusionForward: r.add(
+        new Histogram(
+          n('diffusion_forward_s'),
+          'Diffusion pipeline forward time in seconds. Absent when the pipeline profiler is off.',
+          SR,
+          SECONDS,
+        ),
+      ),
+      diffusionKvLoad: r.add(
+        new Histogram(
+          n('diffusion_kv_load_s'),
+          'Diffusion KV-recv latency in seconds (AR→diffusion KV fetch; absent when the stage has no upstream KV to receive).',
+          SR,
+          FAST,
+        ),
+      ),
+      imageTtfp: r.add(
+        new Histogram(
+          n('image_ttfp_s'),
+          'Image time-to-first-output in seconds (stage submit → first image materialized).',
+          SR,
+          SECONDS,
+        ),
+      ),
+      denoiseStep: r.add(
+        new Histogram(
+          n('denoise_step_latency_s'),
+          'Mean per-step denoise forward latency in seconds (forward_time / num_inference_steps).',
+          SR,
+          FAST,
+        ),
+      ),
+      transferSize: r.add(
+        new Histogram(
+          n('transfer_size_bytes'),
+          'Per-transfer payload size in bytes (one observation per physical hop).',
+          TR,
+          BYTES,
+        ),
+      ),
+      transferTx: r.add(
+        new Histogram(n('transfer_tx_s'), 'Sender-side time in seconds (serialize + submit to connector).', TR, FAST),
+      ),
+      transferRx: r.add(
+        new Histogram(n('transfer_rx_s'), 'Receiver-side time in seconds (recv + deserialize).', TR, FAST),
+      ),
+      transferInFlight: r.add(
+        new Histogram(
+          n('transfer_in_flight_s'),
+          'Network in-flight time in seconds (TX done -> RX recv start).',
+          TR,
+          FAST,
+        ),
+      ),
     };
   }
 
@@ -109,24 +296,89 @@ export class SimMetrics {
     const L = ['model_name', 'stage', 'replica'];
     const ctx = this.ctx;
     const perEngine = (f: (stageId: number, replicaId: number) => number) => () =>
-      llmEngines(ctx.topology).map((e) => [[ctx.modelName, String(e.stageId), String(e.replicaId)], f(e.stageId, e.replicaId)] as const);
+      llmEngines(ctx.topology).map(
+        (e) => [[ctx.modelName, String(e.stageId), String(e.replicaId)], f(e.stageId, e.replicaId)] as const,
+      );
     return {
-      running: r.add(new Gauge('vllm:num_requests_running', 'Number of requests in model execution batches.', L, perEngine((s, rep) => stageLoad(ctx.runs(), s, rep, ctx.now()).running))),
-      waiting: r.add(new Gauge('vllm:num_requests_waiting', 'Number of requests waiting to be processed.', L, perEngine((s, rep) => stageLoad(ctx.runs(), s, rep, ctx.now()).waiting))),
-      kv: r.add(new Gauge('vllm:kv_cache_usage_perc', 'KV-cache usage. 1 means 100 percent usage.', L,
-        perEngine((s, rep) => Math.min(1, stageLoad(ctx.runs(), s, rep, ctx.now()).kvTokens / ctx.kvCapacityTokens)))),
+      running: r.add(
+        new Gauge(
+          'vllm:num_requests_running',
+          'Number of requests in model execution batches.',
+          L,
+          perEngine((s, rep) => stageLoad(ctx.runs(), s, rep, ctx.now()).running),
+        ),
+      ),
+      waiting: r.add(
+        new Gauge(
+          'vllm:num_requests_waiting',
+          'Number of requests waiting to be processed.',
+          L,
+          perEngine((s, rep) => stageLoad(ctx.runs(), s, rep, ctx.now()).waiting),
+        ),
+      ),
+      kv: r.add(
+        new Gauge(
+          'vllm:kv_cache_usage_perc',
+          'KV-cache usage. 1 means 100 percent usage.',
+          L,
+          perEngine((s, rep) => Math.min(1, stageLoad(ctx.runs(), s, rep, ctx.now()).kvTokens / ctx.kvCapacityTokens)),
+        ),
+      ),
       preemptions: r.add(new Counter('vllm:num_preemptions', 'Cumulative number of preemption from the engine.', L)),
       promptTokens: r.add(new Counter('vllm:prompt_tokens', 'Number of prefill tokens processed.', L)),
       generationTokens: r.add(new Counter('vllm:generation_tokens', 'Number of generation tokens processed.', L)),
-      success: r.add(new Counter('vllm:request_success', 'Count of successfully processed requests.', [...L, 'finished_reason'])),
-      ttft: r.add(new Histogram('vllm:time_to_first_token_seconds', 'Histogram of time to first token in seconds.', L, TTFT)),
-      itl: r.add(new Histogram('vllm:inter_token_latency_seconds', 'Histogram of inter-token latency in seconds.', L, ITL)),
-      tpot: r.add(new Histogram('vllm:request_time_per_output_token_seconds', 'Histogram of time_per_output_token_seconds per request.', L, ITL)),
-      e2e: r.add(new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', L, REQUEST)),
-      queue: r.add(new Histogram('vllm:request_queue_time_seconds', 'Histogram of time spent in WAITING phase for request.', L, REQUEST)),
-      inference: r.add(new Histogram('vllm:request_inference_time_seconds', 'Histogram of time spent in RUNNING phase for request.', L, REQUEST)),
-      prefill: r.add(new Histogram('vllm:request_prefill_time_seconds', 'Histogram of time spent in PREFILL phase for request.', L, REQUEST)),
-      decode: r.add(new Histogram('vllm:request_decode_time_seconds', 'Histogram of time spent in DECODE phase for request.', L, REQUEST)),
+      success: r.add(
+        new Counter('vllm:request_success', 'Count of successfully processed requests.', [...L, 'finished_reason']),
+      ),
+      ttft: r.add(
+        new Histogram('vllm:time_to_first_token_seconds', 'Histogram of time to first token in seconds.', L, TTFT),
+      ),
+      itl: r.add(
+        new Histogram('vllm:inter_token_latency_seconds', 'Histogram of inter-token latency in seconds.', L, ITL),
+      ),
+      tpot: r.add(
+        new Histogram(
+          'vllm:request_time_per_output_token_seconds',
+          'Histogram of time_per_output_token_seconds per request.',
+          L,
+          ITL,
+        ),
+      ),
+      e2e: r.add(
+        new Histogram('vllm:e2e_request_latency_seconds', 'Histogram of e2e request latency in seconds.', L, REQUEST),
+      ),
+      queue: r.add(
+        new Histogram(
+          'vllm:request_queue_time_seconds',
+          'Histogram of time spent in WAITING phase for request.',
+          L,
+          REQUEST,
+        ),
+      ),
+      inference: r.add(
+        new Histogram(
+          'vllm:request_inference_time_seconds',
+          'Histogram of time spent in RUNNING phase for request.',
+          L,
+          REQUEST,
+        ),
+      ),
+      prefill: r.add(
+        new Histogram(
+          'vllm:request_prefill_time_seconds',
+          'Histogram of time spent in PREFILL phase for request.',
+          L,
+          REQUEST,
+        ),
+      ),
+      decode: r.add(
+        new Histogram(
+          'vllm:request_decode_time_seconds',
+          'Histogram of time spent in DECODE phase for request.',
+          L,
+          REQUEST,
+        ),
+      ),
     };
   }
 
@@ -139,7 +391,10 @@ export class SimMetrics {
     o.success.inc([m, 'stop']);
     o.queueWait.observe([m], sec(req.queueWaitUs));
     o.promptTokens.inc([m], req.stages[0]?.numTokensIn ?? 0);
-    o.generationTokens.inc([m], req.stages.reduce((a, s) => a + s.numTokensOut, 0));
+    o.generationTokens.inc(
+      [m],
+      req.stages.reduce((a, s) => a + s.numTokensOut, 0),
+    );
 
     for (const s of req.stages) {
       const l: LabelValues = [m, String(s.stageId), String(s.replicaId)];

@@ -93,22 +93,32 @@ export interface SimulateOptions {
   readonly linger: boolean;
 }
 
-function number(name: string, raw: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+function number(
+  name: string,
+  raw: string | undefined,
+  check: (n: number) => boolean,
+  what: string,
+): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be ${what}, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`--${name} must be ${what}, got '${raw}'`);
   return n;
 }
 
 function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly T[]): T | undefined {
   if (raw === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(raw)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${raw}'`);
   return raw as T;
 }
 
 export function parseStatsBuild(raw: string): StatsBuild {
   let build: StatsBuild = FIXED_BUILD;
-  for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     if (part === 'fixed') continue;
     else if (part === 'before-fix') build = { ...build, codecFirstAudioFix: false, diffusionMissingValueRule: false };
     else if (part === 'no-input-split') build = { ...build, inputSplit: false };
@@ -126,7 +136,10 @@ export function debugFromEnvironment(env: Readonly<Record<string, string | undef
 }
 
 /** Parses argv; returns null when --help was asked for. `env` decides the log level, as vLLM's. */
-export function parseSimulateArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): SimulateOptions | null {
+export function parseSimulateArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): SimulateOptions | null {
   let values;
   try {
     ({ values } = parseArgs({
@@ -179,25 +192,30 @@ export function parseSimulateArgs(argv: readonly string[], env: Readonly<Record<
   } else {
     topology = scenarioTopology(explicitScenario ?? 'qwen3-tts');
   }
-  if (values['async-chunk'] === true && values['no-async-chunk'] === true) throw new UsageError('--async-chunk and --no-async-chunk exclude each other');
+  if (values['async-chunk'] === true && values['no-async-chunk'] === true)
+    throw new UsageError('--async-chunk and --no-async-chunk exclude each other');
   if (values['async-chunk'] === true) topology = { ...topology, asyncChunk: true };
   if (values['no-async-chunk'] === true) topology = { ...topology, asyncChunk: false };
   if (values['talker-first-audio'] === true) topology = { ...topology, talkerFirstAudioRequested: true };
   const runner = oneOf<ModelRunner>('model-runner', values['model-runner'], ['v1', 'v2']);
-  if (runner !== undefined) topology = { ...topology, stages: topology.stages.map((s) => ({ ...s, modelRunner: runner })) };
+  if (runner !== undefined)
+    topology = { ...topology, stages: topology.stages.map((s) => ({ ...s, modelRunner: runner })) };
   if (values.model !== undefined) {
     if (values.model.trim() === '') throw new UsageError('--model must not be empty');
     topology = { ...topology, model: values.model };
   }
 
   const host = values.host ?? '127.0.0.1';
-  if (!LOOPBACK_HOSTS.includes(host)) throw new UsageError(`--host must be a loopback address (${LOOPBACK_HOSTS.join(', ')}), got '${host}'`);
+  if (!LOOPBACK_HOSTS.includes(host))
+    throw new UsageError(`--host must be a loopback address (${LOOPBACK_HOSTS.join(', ')}), got '${host}'`);
   const positiveInt = (n: number): boolean => Number.isInteger(n) && n > 0;
   return {
     topology,
     build: parseStatsBuild(values['stats-build'] ?? 'fixed'),
     seed: number('seed', values.seed, Number.isSafeInteger, 'an integer') ?? Math.floor(Math.random() * 2 ** 31),
-    rps: number('rps', values.rps, (n) => n > 0 && n <= 100_000, 'a number in (0, 100000]') ?? (topology.scenario === 'glm-image' ? 0.15 : 2),
+    rps:
+      number('rps', values.rps, (n) => n > 0 && n <= 100_000, 'a number in (0, 100000]') ??
+      (topology.scenario === 'glm-image' ? 0.15 : 2),
     speed: number('speed', values.speed, (n) => n > 0, 'a positive number') ?? 1,
     requests: number('requests', values.requests, positiveInt, 'a positive integer') ?? null,
     durationS: number('duration', values.duration, (n) => n > 0, 'a positive number of seconds') ?? null,
@@ -207,7 +225,8 @@ export function parseSimulateArgs(argv: readonly string[], env: Readonly<Record<
     metricsPrefix: oneOf<MetricsPrefix>('metrics-prefix', values['metrics-prefix'], ['new', 'old']) ?? 'new',
     fixedClock: values['fixed-clock'] === true,
     host,
-    port: number('port', values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer in 0..65535') ?? 8000,
+    port:
+      number('port', values.port, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'an integer in 0..65535') ?? 8000,
     coldStartMs: number('cold-start-ms', values['cold-start-ms'], (n) => n >= 0, 'a non-negative number') ?? 8500,
     linger: values.linger === true,
   };

@@ -17,9 +17,14 @@ function labelText(names: readonly string[], values: LabelValues, extra?: readon
 
 abstract class Family {
   protected readonly series = new Map<string, { labels: LabelValues }>();
-  constructor(readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+  ) {}
   protected key(labels: LabelValues): string {
-    if (labels.length !== this.labelNames.length) throw new Error(`${this.name}: expected labels ${this.labelNames.join(',')}`);
+    if (labels.length !== this.labelNames.length)
+      throw new Error(`${this.name}: expected labels ${this.labelNames.join(',')}`);
     return labels.join('\u0000');
   }
   abstract expose(): string;
@@ -27,13 +32,19 @@ abstract class Family {
 
 export class Histogram extends Family {
   private readonly data = new Map<string, { labels: LabelValues; buckets: number[]; sum: number; count: number }>();
-  constructor(name: string, help: string, labelNames: readonly string[], readonly bounds: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    readonly bounds: readonly number[],
+  ) {
     super(name, help, labelNames);
   }
   /** Creates the series with zero counts, as a labelled child created at startup. */
   touch(labels: LabelValues): void {
     const k = this.key(labels);
-    if (!this.data.has(k)) this.data.set(k, { labels: [...labels], buckets: this.bounds.map(() => 0), sum: 0, count: 0 });
+    if (!this.data.has(k))
+      this.data.set(k, { labels: [...labels], buckets: this.bounds.map(() => 0), sum: 0, count: 0 });
   }
   observe(labels: LabelValues, value: number): void {
     this.touch(labels);
@@ -85,7 +96,12 @@ export class Counter extends Family {
 
 /** A gauge whose series are computed at scrape time. */
 export class Gauge extends Family {
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly read: () => ReadonlyArray<readonly [LabelValues, number]>) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly read: () => ReadonlyArray<readonly [LabelValues, number]>,
+  ) {
     super(name, help, labelNames);
   }
   expose(): string {

@@ -12,7 +12,8 @@ export class PyInt {
 }
 export const int = (value: number): PyInt => new PyInt(value);
 
-const thousands = (digits: string): string => (digits.length <= 3 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
+const thousands = (digits: string): string =>
+  digits.length <= 3 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** Python `'{:,.3f}'.format(v)`. */
 export function formatFloat(v: number): string {
@@ -67,11 +68,19 @@ export function isHiddenValue(v: PyValue | undefined): boolean {
 }
 
 /** PrettyTable default style. `alignLeft[i]` says whether column i is left-aligned (header too). */
-export function prettyTable(header: readonly string[], rows: readonly (readonly string[])[], alignLeft: readonly boolean[]): string[] {
+export function prettyTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  alignLeft: readonly boolean[],
+): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const border = '+' + widths.map((w) => '-'.repeat(w + 2)).join('+') + '+';
   const line = (cells: readonly string[]): string =>
-    '|' + widths.map((w, i) => ' ' + (alignLeft[i] ? (cells[i] ?? '').padEnd(w) : (cells[i] ?? '').padStart(w)) + ' ').join('|') + '|';
+    '|' +
+    widths
+      .map((w, i) => ' ' + (alignLeft[i] ? (cells[i] ?? '').padEnd(w) : (cells[i] ?? '').padStart(w)) + ' ')
+      .join('|') +
+    '|';
   return [border, line(header), border, ...rows.map(line), border];
 }
 
@@ -79,7 +88,14 @@ export function prettyTable(header: readonly string[], rows: readonly (readonly 
 export function renderFieldValueTable(title: string, fields: ReadonlyArray<readonly [string, PyValue]>): string[] {
   const shown = fields.filter(([, v]) => !isHiddenValue(v));
   if (shown.length === 0) return [`[${title}] <empty>`];
-  return [`[${title}]`, ...prettyTable(['Field', 'Value'], shown.map(([k, v]) => [k, formatCell(v)]), [true, false])];
+  return [
+    `[${title}]`,
+    ...prettyTable(
+      ['Field', 'Value'],
+      shown.map(([k, v]) => [k, formatCell(v)]),
+      [true, false],
+    ),
+  ];
 }
 
 /**
@@ -88,17 +104,25 @@ export function renderFieldValueTable(title: string, fields: ReadonlyArray<reado
  * A key missing from a column renders blank (`_format_table` reads `row.get(field, "")`):
  * diffusion values that are None are left out of their stage's row, so they print blank.
  */
-export function renderColumnsTable(title: string, columns: ReadonlyArray<{ readonly header: string; readonly values: Readonly<Record<string, PyValue>> }>): string[] {
+export function renderColumnsTable(
+  title: string,
+  columns: ReadonlyArray<{ readonly header: string; readonly values: Readonly<Record<string, PyValue>> }>,
+): string[] {
   const keys = [...new Set(columns.flatMap((c) => Object.keys(c.values)))].sort();
   const shown = keys.filter((k) => columns.some((c) => !isHiddenValue(c.values[k])));
   if (shown.length === 0 || columns.length === 0) return [`[${title}] <empty>`];
   const rows = shown.map((k) => [k, ...columns.map((c) => formatCell(c.values[k] === undefined ? '' : c.values[k]))]);
-  return [`[${title}]`, ...prettyTable(['Field', ...columns.map((c) => c.header)], rows, [true, ...columns.map(() => false)])];
+  return [
+    `[${title}]`,
+    ...prettyTable(['Field', ...columns.map((c) => c.header)], rows, [true, ...columns.map(() => false)]),
+  ];
 }
 
 /** `[StageRequestStats [request_id=...]]` style titles; duplex identities add response/turn/reason. */
 export function recordTitle(name: string, identity: Readonly<Record<string, string>>): string {
-  return `${name} [${Object.entries(identity).map(([k, v]) => `${k}=${v}`).join(' ')}]`;
+  return `${name} [${Object.entries(identity)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}]`;
 }
 
 export interface LogPrefixOptions {

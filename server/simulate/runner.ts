@@ -16,7 +16,6 @@ import { runTimingModel } from './schedule';
 import { shutdownLines, startupLines } from './startupLines';
 import type { Micros, RequestRun } from './timeline';
 
-
 /** The parsed command line plus where the log goes. */
 export interface RunOptions extends SimulateOptions {
   readonly out: Writable;
@@ -105,7 +104,15 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     const t = Math.floor((performance.now() - wallStart) * 1000 * o.speed);
     return o.durationS === null ? t : Math.min(t, Math.round(o.durationS * 1e6));
   };
-  const metrics = new SimMetrics({ topology: o.topology, modelName, prefix: o.metricsPrefix, monotonicBaseUs, runs: () => runs, now: simNow, kvCapacityTokens: KV_CAPACITY_TOKENS });
+  const metrics = new SimMetrics({
+    topology: o.topology,
+    modelName,
+    prefix: o.metricsPrefix,
+    monotonicBaseUs,
+    runs: () => runs,
+    now: simNow,
+    kvCapacityTokens: KV_CAPACITY_TOKENS,
+  });
 
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {
@@ -113,7 +120,17 @@ export async function runSimulation(o: RunOptions): Promise<number> {
       metrics: () => metrics.expose(),
       models: () => ({
         object: 'list',
-        data: [{ id: modelName, object: 'model', created: clock.epochSeconds(0), owned_by: 'vllm', root: modelName, parent: null, max_model_len: 4096 }],
+        data: [
+          {
+            id: modelName,
+            object: 'model',
+            created: clock.epochSeconds(0),
+            owned_by: 'vllm',
+            root: modelName,
+            parent: null,
+            max_model_len: 4096,
+          },
+        ],
       }),
     });
   } catch (e) {
@@ -134,7 +151,16 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     pending = '';
     return o.out.write(chunk);
   };
-  write(startupLines(writer, { topology: o.topology, host: o.host, port: http.port, pid, talkerFirstAudioActive: model.talkerFirstAudioActive, debug: o.debugTables }));
+  write(
+    startupLines(writer, {
+      topology: o.topology,
+      host: o.host,
+      port: http.port,
+      pid,
+      talkerFirstAudioActive: model.talkerFirstAudioActive,
+      debug: o.debugTables,
+    }),
+  );
   flush();
   wallStart = performance.now();
 
@@ -142,8 +168,12 @@ export async function runSimulation(o: RunOptions): Promise<number> {
   let seq = 0;
   let printed = 0;
   const batchCounters = new Map<string, number>();
-  const endpoint = o.topology.scenario === 'qwen3-tts' || o.topology.scenario === 'cold-start' ? '/v1/audio/speech' : '/v1/chat/completions';
-  const engineProcess = o.prefix === 'apiserver' ? `EngineCore_DP0 pid=${pid + 7}` : o.prefix === 'api' ? 'Engine (DP0)' : null;
+  const endpoint =
+    o.topology.scenario === 'qwen3-tts' || o.topology.scenario === 'cold-start'
+      ? '/v1/audio/speech'
+      : '/v1/chat/completions';
+  const engineProcess =
+    o.prefix === 'apiserver' ? `EngineCore_DP0 pid=${pid + 7}` : o.prefix === 'api' ? 'Engine (DP0)' : null;
   const engineWriter = new LogWriter({ process: engineProcess, ansi: o.color, debug: o.debugTables, clock }, o.build);
 
   let finish: (code: number) => void = () => undefined;
@@ -158,10 +188,18 @@ export async function runSimulation(o: RunOptions): Promise<number> {
       runs.push(req);
       const clientPort = aux.int(32_768, 60_999);
       // The response starts streaming right away: uvicorn's access line comes first.
-      queue.push({ at: req.arrivalTs, seq: seq++, emit: () => write(writer.uvicorn(`127.0.0.1:${clientPort} - "POST ${endpoint} HTTP/1.1" 200 OK`)) });
+      queue.push({
+        at: req.arrivalTs,
+        seq: seq++,
+        emit: () => write(writer.uvicorn(`127.0.0.1:${clientPort} - "POST ${endpoint} HTTP/1.1" 200 OK`)),
+      });
       if (req.cold) {
         const talker = req.stages[0]!;
-        queue.push({ at: talker.llm!.scheduledTs, seq: seq++, emit: () => write(engineWriter.line('INFO', 'jit', 'Building JIT module sampling', talker.llm!.scheduledTs)) });
+        queue.push({
+          at: talker.llm!.scheduledTs,
+          seq: seq++,
+          emit: () => write(engineWriter.line('INFO', 'jit', 'Building JIT module sampling', talker.llm!.scheduledTs)),
+        });
       }
       queue.push({ at: req.statsLoggedTs, seq: seq++, emit: () => printRequest(req) });
     }
@@ -191,7 +229,8 @@ export async function runSimulation(o: RunOptions): Promise<number> {
       const idle = load.prompt === 0 && load.generation === 0 && (lastThroughput.get(e.engineIndex) ?? 0) === 0;
       lastThroughput.set(e.engineIndex, load.prompt + load.generation);
       const kv = Math.min(100, (100 * load.kvTokens) / KV_CAPACITY_TOKENS);
-      const msg = `Engine ${String(e.engineIndex).padStart(3, '0')}: Avg prompt throughput: ${pyFixed(load.prompt, 1)} tokens/s, Avg generation throughput: ${pyFixed(load.generation, 1)} tokens/s, ` +
+      const msg =
+        `Engine ${String(e.engineIndex).padStart(3, '0')}: Avg prompt throughput: ${pyFixed(load.prompt, 1)} tokens/s, Avg generation throughput: ${pyFixed(load.generation, 1)} tokens/s, ` +
         `Running: ${load.running} reqs, Waiting: ${load.waiting} reqs, GPU KV cache usage: ${pyFixed(kv, 1)}%, Prefix cache hit rate: 0.0%`;
       write(writer.line(idle ? 'DEBUG' : 'INFO', 'engineStats', msg, t));
     }
@@ -245,16 +284,23 @@ export async function runSimulation(o: RunOptions): Promise<number> {
     // Runs are kept by how far the output got, not the wall clock, so the engine lines do not depend on tick timing.
     while (runs.length > 0 && runs[0]!.statsLoggedTs < handledTo - KEEP_RUNS_US) runs.shift();
     if (!full && o.durationS !== null && t >= o.durationS * 1e6) return stop();
-    const wakeAt = Math.min(queue.peek()?.at ?? Infinity, model.peekArrival(), nextEngineLineAt, o.durationS === null ? Infinity : o.durationS * 1e6);
+    const wakeAt = Math.min(
+      queue.peek()?.at ?? Infinity,
+      model.peekArrival(),
+      nextEngineLineAt,
+      o.durationS === null ? Infinity : o.durationS * 1e6,
+    );
     const delayMs = full ? 0 : Math.min(Math.max(MIN_TICK_MS, (wakeAt - t) / 1000 / o.speed), 1_000);
     const wakeWall = performance.now() + delayMs;
     // Backpressure: when the reader is behind (pipe full), wait for it as a blocking
     // writer would instead of buffering without bound; the next tick catches up on
     // everything that fell due meanwhile.
     if (flush()) timer = setTimeout(tick, delayMs);
-    else o.out.once('drain', () => {
-      if (!stopped && frozenAt === null && timer === null) timer = setTimeout(tick, Math.max(0, wakeWall - performance.now()));
-    });
+    else
+      o.out.once('drain', () => {
+        if (!stopped && frozenAt === null && timer === null)
+          timer = setTimeout(tick, Math.max(0, wakeWall - performance.now()));
+      });
   };
 
   const onSignal = (): void => shutdown();

@@ -13,7 +13,12 @@ export const FIRST_ARRIVAL_US = 500_000;
 export type ScheduleOptions = Pick<SimulateOptions, 'topology' | 'seed' | 'rps' | 'coldStartMs'>;
 
 export function runTimingModel(o: ScheduleOptions): TimingModel {
-  return new TimingModel(o.topology, { seed: o.seed, rps: o.rps, coldStartMs: o.coldStartMs, firstArrivalUs: FIRST_ARRIVAL_US });
+  return new TimingModel(o.topology, {
+    seed: o.seed,
+    rps: o.rps,
+    coldStartMs: o.coldStartMs,
+    firstArrivalUs: FIRST_ARRIVAL_US,
+  });
 }
 
 export interface StatsSchedule {

@@ -137,7 +137,8 @@ export function stageRow(req: RequestRun, stage: StageRun, batchId: number, buil
     output_unit_count: int(count),
     serving_time_to_first_output_ms: firstOutput === undefined ? 0 : ms(firstOutput - req.arrivalTs),
     image_time_to_first_output_ms: d === null ? 0 : ms(d.imageReadyTs - stage.submitTs),
-    time_per_output_unit_ms: stage.outputUnitType !== 'image' && count > 1 ? ms(stage.finishTs - firstOutput!) / (count - 1) : 0,
+    time_per_output_unit_ms:
+      stage.outputUnitType !== 'image' && count > 1 ? ms(stage.finishTs - firstOutput!) / (count - 1) : 0,
     inter_output_latency_ms: mean(outputLatencies),
     inter_output_latencies_ms: outputLatencies,
     vllm_ttft_ms: 0,
@@ -172,7 +173,11 @@ export function stageRow(req: RequestRun, stage: StageRun, batchId: number, buil
 }
 
 /** All stage columns; `postprocess_time_ms` leaves the table when any stage has diffusion metrics. */
-export function stageColumns(req: RequestRun, batchIds: readonly number[], build: StatsBuild): { header: string; values: Row }[] {
+export function stageColumns(
+  req: RequestRun,
+  batchIds: readonly number[],
+  build: StatsBuild,
+): { header: string; values: Row }[] {
   const anyDiffusion = req.stages.some((s) => s.diffusion !== null);
   return req.stages.map((s, i) => {
     const row = stageRow(req, s, batchIds[i]!, build);
@@ -186,11 +191,17 @@ export function transferColumns(req: RequestRun): { header: string; values: Row 
     .sort((a, b) => a.fromStage - b.fromStage || a.toStage - b.toStage)
     .map((t) => ({
       header: `${t.fromStage}->${t.toStage}`,
-      values: { in_flight_time_ms: ms(t.inFlightUs), rx_decode_time_ms: ms(t.rxDecodeUs), size_kbytes: t.sizeBytes / 1024, tx_time_ms: ms(t.txUs) },
+      values: {
+        in_flight_time_ms: ms(t.inFlightUs),
+        rx_decode_time_ms: ms(t.rxDecodeUs),
+        size_kbytes: t.sizeBytes / 1024,
+        tx_time_ms: ms(t.txUs),
+      },
     }));
 }
 
-const transferTotalUs = (req: RequestRun): Micros => req.transfers.reduce((a, t) => a + t.txUs + t.rxDecodeUs + t.inFlightUs, 0);
+const transferTotalUs = (req: RequestRun): Micros =>
+  req.transfers.reduce((a, t) => a + t.txUs + t.rxDecodeUs + t.inFlightUs, 0);
 const transferBytes = (req: RequestRun): number => req.transfers.reduce((a, t) => a + t.sizeBytes, 0);
 
 export function e2eTotalTokens(req: RequestRun): number {
@@ -231,7 +242,11 @@ export function overallFields(req: RequestRun): [string, PyValue][] {
  * chunk, where nothing is forwarded as a whole and the tx time is 0.00 ms.
  */
 function omniTimingEdges(req: RequestRun): { fromStage: number; toStage: number; txUs: Micros }[] {
-  const edges: { fromStage: number; toStage: number; txUs: Micros }[] = req.transfers.map((t) => ({ fromStage: t.fromStage, toStage: t.toStage, txUs: t.txUs }));
+  const edges: { fromStage: number; toStage: number; txUs: Micros }[] = req.transfers.map((t) => ({
+    fromStage: t.fromStage,
+    toStage: t.toStage,
+    txUs: t.txUs,
+  }));
   for (const s of req.stages) {
     if (s.stageId <= 0 || edges.some((e) => e.fromStage === s.stageId - 1 && e.toStage === s.stageId)) continue;
     edges.push({ fromStage: s.stageId - 1, toStage: s.stageId, txUs: 0 });
@@ -251,7 +266,8 @@ export function omniTimingMessage(req: RequestRun): string {
     `stages=[${req.stages.map((s) => `${s.stageId}:${pyFixed(sec(s.finishTs - s.submitTs), 2)}s`).join(',')}]`,
   ];
   const edges = omniTimingEdges(req);
-  if (edges.length > 0) parts.push(`transfers=[${edges.map((t) => `${t.fromStage}->${t.toStage}=${pyFixed(ms(t.txUs), 2)}ms`).join(',')}]`);
+  if (edges.length > 0)
+    parts.push(`transfers=[${edges.map((t) => `${t.fromStage}->${t.toStage}=${pyFixed(ms(t.txUs), 2)}ms`).join(',')}]`);
   if (req.ar2diffusionUs !== null) parts.push(`ar2diffusion=${pyFixed(ms(req.ar2diffusionUs), 2)}ms`);
   return `[OmniTiming] ${parts.join(' ')}`;
 }

@@ -71,9 +71,14 @@ export class TimingModel {
   private nextArrival: Micros;
   private count = 0;
 
-  constructor(private readonly topology: Topology, private readonly options: TimingOptions) {
+  constructor(
+    private readonly topology: Topology,
+    private readonly options: TimingOptions,
+  ) {
     this.rng = new Random(options.seed);
-    this.replicas = topology.stages.map((s) => Array.from({ length: s.replicas }, () => new ReplicaSlots(s.maxNumSeqs)));
+    this.replicas = topology.stages.map((s) =>
+      Array.from({ length: s.replicas }, () => new ReplicaSlots(s.maxNumSeqs)),
+    );
     this.roundRobin = topology.stages.map(() => 0);
     this.firstAudioCodec = talkerFirstAudioCodec(topology);
     this.nextArrival = options.firstArrivalUs;
@@ -94,7 +99,8 @@ export class TimingModel {
     const index = this.count++;
     const arrivalTs = this.nextArrival;
     const cold = this.topology.scenario === 'cold-start' && index === 0;
-    const prefix = this.topology.scenario === 'qwen3-tts' || this.topology.scenario === 'cold-start' ? 'speech' : 'chatcmpl';
+    const prefix =
+      this.topology.scenario === 'qwen3-tts' || this.topology.scenario === 'cold-start' ? 'speech' : 'chatcmpl';
     const requestId = `${prefix}-${rng.hex(16)}`;
     const preprocessUs = this.topology.scenario === 'qwen3-omni' ? rng.int(8_000, 40_000) : rng.int(2_000, 15_000);
     const queueWaitUs = rng.int(20, 300);
@@ -138,7 +144,17 @@ export class TimingModel {
       if (spec.kind === 'ar') {
         const r = this.arStage(spec, i, slots, submitTs, upstreamTokens, cold && i === 0);
         tokenTimes = r.tokenTimes;
-        run = this.llmRun(spec, replicaId, submitTs, r.finishTs, r.llm, r.handled, null, i === 0 ? r.llm.promptTokens : 0, r.llm.generationTokens);
+        run = this.llmRun(
+          spec,
+          replicaId,
+          submitTs,
+          r.finishTs,
+          r.llm,
+          r.handled,
+          null,
+          i === 0 ? r.llm.promptTokens : 0,
+          r.llm.generationTokens,
+        );
       } else if (spec.kind === 'generation') {
         run = this.codecStage(spec, replicaId, slots, submitTs, upstreamTokens, payloadReadyTs);
       } else {
@@ -157,7 +173,19 @@ export class TimingModel {
     // seed 001's run); the other scenarios are open-loop Poisson arrivals.
     const gap = Math.max(1, Math.round(rng.exponential(1e6 / this.options.rps)));
     this.nextArrival = (this.topology.scenario === 'cold-start' ? finalizeTs : arrivalTs) + gap;
-    return { index, requestId, arrivalTs, preprocessUs, queueWaitUs, stages, transfers, ar2diffusionUs, finalizeTs, statsLoggedTs, cold };
+    return {
+      index,
+      requestId,
+      arrivalTs,
+      preprocessUs,
+      queueWaitUs,
+      stages,
+      transfers,
+      ar2diffusionUs,
+      finalizeTs,
+      statsLoggedTs,
+      cold,
+    };
   }
 
   /** SCHEDULED time of a stage request whose input is there at `readyTs`. */
@@ -182,7 +210,14 @@ export class TimingModel {
     return { queuedTs, inputReadyTs: gate === null ? null : readyTs, scheduledTs, slot: index, active };
   }
 
-  private arStage(spec: StageSpec, index: number, slots: ReplicaSlots, submitTs: Micros, upstream: readonly Micros[], coldJit: boolean): ArResult {
+  private arStage(
+    spec: StageSpec,
+    index: number,
+    slots: ReplicaSlots,
+    submitTs: Micros,
+    upstream: readonly Micros[],
+    coldJit: boolean,
+  ): ArResult {
     const rng = this.rng;
     const role = spec.role;
     const omniTalker = role === 'talker' && index > 0;
@@ -215,7 +250,8 @@ export class TimingModel {
     }
     const ipc = rng.int(150, 700);
     const queuedTs = submitTs + ipc;
-    const gate: Gate = omniTalker && this.topology.asyncChunk ? { readyTs: upstream[0]! + rng.int(200, 2_000), scheduler: 'ar' } : null;
+    const gate: Gate =
+      omniTalker && this.topology.asyncChunk ? { readyTs: upstream[0]! + rng.int(200, 2_000), scheduler: 'ar' } : null;
     const s = this.schedule(slots, queuedTs, gate, stepUs);
     const loadFactor = 1 + 0.008 * s.active; // batched decode steps slow down sub-linearly
     const step = (): number => Math.round(stepUs * loadFactor * rng.jitter(0.2));
@@ -229,7 +265,8 @@ export class TimingModel {
     for (let k = 1; k < tokens; k++) {
       t += step();
       // The talker turns thinker tokens into codec frames: it cannot run ahead of them.
-      if (omniTalker && upstream.length > 0) t = Math.max(t, upstream[Math.min(upstream.length - 1, Math.floor(k / 4))]! + rng.int(200, 2_000));
+      if (omniTalker && upstream.length > 0)
+        t = Math.max(t, upstream[Math.min(upstream.length - 1, Math.floor(k / 4))]! + rng.int(200, 2_000));
       if (k === preemptAt) t += rng.int(30_000, 250_000); // preempted, re-SCHEDULED later: stays inside decode
       times.push(t);
     }
@@ -249,14 +286,26 @@ export class TimingModel {
     }
     const finishTs = prevHandled + rng.int(200, 900);
     const llm: LlmEvents = {
-      queuedTs: s.queuedTs, inputReadyTs: s.inputReadyTs, scheduledTs: s.scheduledTs,
-      numPreemptions: preemptAt > 0 ? 1 : 0, outputs, promptTokens, generationTokens: tokens,
+      queuedTs: s.queuedTs,
+      inputReadyTs: s.inputReadyTs,
+      scheduledTs: s.scheduledTs,
+      numPreemptions: preemptAt > 0 ? 1 : 0,
+      outputs,
+      promptTokens,
+      generationTokens: tokens,
     };
     return { llm, tokenTimes: times, finishTs, handled: outputs.map((o) => o.handledTs) };
   }
 
   /** Code2wav: decodes the talker's frames chunk by chunk (async chunk) or from one full payload. */
-  private codecStage(spec: StageSpec, replicaId: number, slots: ReplicaSlots, submitTs: Micros, frames: readonly Micros[], payloadReadyTs: Micros | null): StageRun {
+  private codecStage(
+    spec: StageSpec,
+    replicaId: number,
+    slots: ReplicaSlots,
+    submitTs: Micros,
+    frames: readonly Micros[],
+    payloadReadyTs: Micros | null,
+  ): StageRun {
     const rng = this.rng;
     const plan = this.topology.chunks;
     const chunks: { frames: number; availTs: Micros }[] = [];
@@ -301,8 +350,13 @@ export class TimingModel {
     const finishTs = prevHandled + rng.int(300, 1_000);
     const handled = [...(firstAudioTs === null ? [] : [firstAudioTs]), ...outputs.map((o) => o.handledTs)];
     const llm: LlmEvents = {
-      queuedTs: s.queuedTs, inputReadyTs: s.inputReadyTs, scheduledTs: s.scheduledTs, numPreemptions: 0, outputs,
-      promptTokens: frames.length * CODE_GROUPS, generationTokens: outputs.length,
+      queuedTs: s.queuedTs,
+      inputReadyTs: s.inputReadyTs,
+      scheduledTs: s.scheduledTs,
+      numPreemptions: 0,
+      outputs,
+      promptTokens: frames.length * CODE_GROUPS,
+      generationTokens: outputs.length,
     };
     return {
       ...this.llmRun(spec, replicaId, submitTs, finishTs, llm, handled, firstAudioTs, 0, outputs.length),
@@ -311,7 +365,13 @@ export class TimingModel {
     };
   }
 
-  private diffusionStage(spec: StageSpec, replicaId: number, slots: ReplicaSlots, submitTs: Micros, priorTokens: number): StageRun {
+  private diffusionStage(
+    spec: StageSpec,
+    replicaId: number,
+    slots: ReplicaSlots,
+    submitTs: Micros,
+    priorTokens: number,
+  ): StageRun {
     const rng = this.rng;
     const side = Math.round(Math.sqrt(Math.max(1, priorTokens)) * 32);
     const pixels = side * side;
@@ -345,20 +405,54 @@ export class TimingModel {
       imageReadyTs,
     };
     return {
-      stageId: spec.stageId, replicaId, kind: spec.kind, role: spec.role, outputUnitType: spec.outputUnitType,
-      submitTs, finishTs, numTokensIn: 0, numTokensOut: 0, llm: null, diffusion,
-      outputHandledTs: [imageReadyTs], firstAudioTs: null, postprocessUs: 0, audioSamples: 0, sampleRate: 0,
+      stageId: spec.stageId,
+      replicaId,
+      kind: spec.kind,
+      role: spec.role,
+      outputUnitType: spec.outputUnitType,
+      submitTs,
+      finishTs,
+      numTokensIn: 0,
+      numTokensOut: 0,
+      llm: null,
+      diffusion,
+      outputHandledTs: [imageReadyTs],
+      firstAudioTs: null,
+      postprocessUs: 0,
+      audioSamples: 0,
+      sampleRate: 0,
     };
   }
 
-  private llmRun(spec: StageSpec, replicaId: number, submitTs: Micros, finishTs: Micros, llm: LlmEvents, handled: readonly Micros[],
-    firstAudioTs: Micros | null, numTokensIn: number, numTokensOut: number): StageRun {
+  private llmRun(
+    spec: StageSpec,
+    replicaId: number,
+    submitTs: Micros,
+    finishTs: Micros,
+    llm: LlmEvents,
+    handled: readonly Micros[],
+    firstAudioTs: Micros | null,
+    numTokensIn: number,
+    numTokensOut: number,
+  ): StageRun {
     const isFinal = spec.stageId === this.topology.stages[this.topology.stages.length - 1]!.stageId;
     return {
-      stageId: spec.stageId, replicaId, kind: spec.kind, role: spec.role, outputUnitType: spec.outputUnitType,
-      submitTs, finishTs, numTokensIn, numTokensOut, llm, diffusion: null,
-      outputHandledTs: [...handled].sort((a, b) => a - b), firstAudioTs,
-      postprocessUs: isFinal ? 0 : this.rng.int(150, 900), audioSamples: 0, sampleRate: 0,
+      stageId: spec.stageId,
+      replicaId,
+      kind: spec.kind,
+      role: spec.role,
+      outputUnitType: spec.outputUnitType,
+      submitTs,
+      finishTs,
+      numTokensIn,
+      numTokensOut,
+      llm,
+      diffusion: null,
+      outputHandledTs: [...handled].sort((a, b) => a - b),
+      firstAudioTs,
+      postprocessUs: isFinal ? 0 : this.rng.int(150, 900),
+      audioSamples: 0,
+      sampleRate: 0,
     };
   }
 
@@ -367,7 +461,10 @@ export class TimingModel {
     const perToken = from.role === 'thinker' ? 4_096 : from.role === 'talker' ? CODE_GROUPS * 8 : 8;
     const sizeBytes = upstreamTokens * perToken + rng.int(512, 4_096);
     return {
-      fromStage: from.stageId, toStage: to.stageId, fromReplica: from.replicaId, toReplica,
+      fromStage: from.stageId,
+      toStage: to.stageId,
+      fromReplica: from.replicaId,
+      toReplica,
       sizeBytes,
       txUs: rng.int(150, 1_500) + Math.round(sizeBytes / 2_000),
       inFlightUs: rng.int(50, 400) + Math.round(sizeBytes / 10_000),

@@ -40,8 +40,22 @@ export interface Topology {
   readonly deployConfigPath: string | null;
 }
 
-const stage = (stageId: number, role: string, kind: StageKind, outputUnitType: OutputUnitType, modelRunner: ModelRunner, maxNumSeqs = 64): StageSpec => ({
-  stageId, role, kind, replicas: 1, maxNumSeqs, modelRunner, outputUnitType, diffusionProfiler: false,
+const stage = (
+  stageId: number,
+  role: string,
+  kind: StageKind,
+  outputUnitType: OutputUnitType,
+  modelRunner: ModelRunner,
+  maxNumSeqs = 64,
+): StageSpec => ({
+  stageId,
+  role,
+  kind,
+  replicas: 1,
+  maxNumSeqs,
+  modelRunner,
+  outputUnitType,
+  diffusionProfiler: false,
 });
 
 /** The built-in pipelines, matching the deploy YAMLs they are named after. */
@@ -51,23 +65,39 @@ export function scenarioTopology(scenario: ScenarioName): Topology {
     case 'cold-start':
       // qwen3_tts.yaml: model_runner v2, async_chunk, initial_codec_chunk_frames 1.
       return {
-        scenario, model: 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice', asyncChunk: true, talkerFirstAudioRequested: false,
+        scenario,
+        model: 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
+        asyncChunk: true,
+        talkerFirstAudioRequested: false,
         stages: [stage(0, 'talker', 'ar', 'latent', 'v2'), stage(1, 'code2wav', 'generation', 'audio', 'v2')],
-        chunks: { initialFrames: 1, chunkFrames: 25, ramp: null }, deployConfigPath: null,
+        chunks: { initialFrames: 1, chunkFrames: 25, ramp: null },
+        deployConfigPath: null,
       };
     case 'qwen3-omni':
       // qwen3_omni_moe.yaml: every stage on V1, async_chunk, 25-frame codec chunks.
       return {
-        scenario, model: 'Qwen/Qwen3-Omni-30B-A3B-Instruct', asyncChunk: true, talkerFirstAudioRequested: false,
-        stages: [stage(0, 'thinker', 'ar', 'text', 'v1'), stage(1, 'talker', 'ar', 'latent', 'v1'), stage(2, 'code2wav', 'generation', 'audio', 'v1')],
-        chunks: { initialFrames: 25, chunkFrames: 25, ramp: null }, deployConfigPath: null,
+        scenario,
+        model: 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
+        asyncChunk: true,
+        talkerFirstAudioRequested: false,
+        stages: [
+          stage(0, 'thinker', 'ar', 'text', 'v1'),
+          stage(1, 'talker', 'ar', 'latent', 'v1'),
+          stage(2, 'code2wav', 'generation', 'audio', 'v1'),
+        ],
+        chunks: { initialFrames: 25, chunkFrames: 25, ramp: null },
+        deployConfigPath: null,
       };
     case 'glm-image':
       // glm_image.yaml: async_chunk false, max_num_seqs 1 on both stages.
       return {
-        scenario, model: 'zai-org/GLM-Image', asyncChunk: false, talkerFirstAudioRequested: false,
+        scenario,
+        model: 'zai-org/GLM-Image',
+        asyncChunk: false,
+        talkerFirstAudioRequested: false,
         stages: [stage(0, 'ar', 'ar', 'latent', 'v1', 1), stage(1, 'diffusion', 'diffusion', 'image', 'v1', 1)],
-        chunks: { initialFrames: 25, chunkFrames: 25, ramp: null }, deployConfigPath: null,
+        chunks: { initialFrames: 25, chunkFrames: 25, ramp: null },
+        deployConfigPath: null,
       };
   }
 }
@@ -81,7 +111,8 @@ export function talkerFirstAudioCodec(t: Topology): number | null {
   for (let i = 1; i < t.stages.length; i++) {
     const up = t.stages[i - 1]!;
     const codec = t.stages[i]!;
-    if (codec.kind === 'generation' && up.kind === 'ar' && up.role === 'talker' && up.modelRunner === 'v2') return codec.stageId;
+    if (codec.kind === 'generation' && up.kind === 'ar' && up.role === 'talker' && up.modelRunner === 'v2')
+      return codec.stageId;
   }
   return null;
 }

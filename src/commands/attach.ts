@@ -6,16 +6,26 @@ import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
-  return outlook.tables === 'yes' ? 'stats tables: yes (DEBUG)' : outlook.tables === 'no' ? 'no stats tables (not DEBUG): [OmniTiming] only' : 'stats tables: unknown';
+  return outlook.tables === 'yes'
+    ? 'stats tables: yes (DEBUG)'
+    : outlook.tables === 'no'
+      ? 'no stats tables (not DEBUG): [OmniTiming] only'
+      : 'stats tables: unknown';
 }
 
 export async function attachToProcess(client: StageLensClient): Promise<void> {
   const processes = await client.request('stageLens/listServingProcesses', {});
   if (processes.length === 0) {
-    void vscode.window.showInformationMessage('Stage Lens found no running vLLM-Omni server (vllm serve … --omni) on this machine. You can attach to its log file or its /metrics URL instead.', 'Attach to Log File...', 'Attach to Metrics URL...').then((choice) => {
-      if (choice === 'Attach to Log File...') void vscode.commands.executeCommand('stageLens.attachLogFile');
-      if (choice === 'Attach to Metrics URL...') void vscode.commands.executeCommand('stageLens.attachMetrics');
-    });
+    void vscode.window
+      .showInformationMessage(
+        'Stage Lens found no running vLLM-Omni server (vllm serve … --omni) on this machine. You can attach to its log file or its /metrics URL instead.',
+        'Attach to Log File...',
+        'Attach to Metrics URL...',
+      )
+      .then((choice) => {
+        if (choice === 'Attach to Log File...') void vscode.commands.executeCommand('stageLens.attachLogFile');
+        if (choice === 'Attach to Metrics URL...') void vscode.commands.executeCommand('stageLens.attachMetrics');
+      });
     return;
   }
   const picked = await vscode.window.showQuickPick(
@@ -32,7 +42,9 @@ export async function attachToProcess(client: StageLensClient): Promise<void> {
   const outlook = picked.process.statsTables;
   if (outlook.tables !== 'yes') {
     const choice = await vscode.window.showWarningMessage(
-      outlook.tables === 'no' ? `pid ${picked.process.pid} prints no stats tables, so there will be no queued / prefill / decode / TTFT split.` : `Stage Lens cannot tell whether pid ${picked.process.pid} prints its stats tables.`,
+      outlook.tables === 'no'
+        ? `pid ${picked.process.pid} prints no stats tables, so there will be no queued / prefill / decode / TTFT split.`
+        : `Stage Lens cannot tell whether pid ${picked.process.pid} prints its stats tables.`,
       {
         modal: true,
         detail: `${outlook.reason}. vLLM-Omni logs its per-request tables at DEBUG; at INFO a server prints only [OmniTiming] lines. Attached, Stage Lens shows what that gives: per-stage wall time, end to end, and the /metrics histograms. For the phase split, restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Launch Server... sets it).`,
@@ -47,10 +59,16 @@ export async function attachToProcess(client: StageLensClient): Promise<void> {
 }
 
 export async function attachToLogFile(client: StageLensClient): Promise<void> {
-  const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: server log to follow', filters: { Logs: ['log', 'txt', 'out'], 'All files': ['*'] } });
+  const chosen = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    title: 'Stage Lens: server log to follow',
+    filters: { Logs: ['log', 'txt', 'out'], 'All files': ['*'] },
+  });
   const file = chosen?.[0];
   if (file === undefined) return;
-  const fromStart = await vscode.window.showQuickPick(['Read it from the start', 'Only what is written from now on'], { title: 'Stage Lens: the log file already has content' });
+  const fromStart = await vscode.window.showQuickPick(['Read it from the start', 'Only what is written from now on'], {
+    title: 'Stage Lens: the log file already has content',
+  });
   if (fromStart === undefined) return;
   const info = await client.request('stageLens/tail', { path: file.fsPath, fromStart: fromStart.startsWith('Read') });
   client.setCurrent(info.id);
@@ -62,7 +80,10 @@ export async function attachToMetrics(client: StageLensClient): Promise<void> {
   const url = await vscode.window.showInputBox({
     title: 'Stage Lens: /metrics URL to scrape',
     value: `http://127.0.0.1:${port}/metrics`,
-    validateInput: (v) => (/^https?:\/\/[^\s]+$/.test(v.trim()) ? undefined : 'An http:// or https:// URL, e.g. http://127.0.0.1:8000/metrics'),
+    validateInput: (v) =>
+      /^https?:\/\/[^\s]+$/.test(v.trim())
+        ? undefined
+        : 'An http:// or https:// URL, e.g. http://127.0.0.1:8000/metrics',
   });
   if (url === undefined) return;
   const info = await client.request('stageLens/scrape', { url: url.trim(), intervalMs });
@@ -70,19 +91,28 @@ export async function attachToMetrics(client: StageLensClient): Promise<void> {
 }
 
 export async function importLog(client: StageLensClient, uri?: vscode.Uri): Promise<string | null> {
-  const file = uri ?? (await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: import a server log' }))?.[0];
+  const file =
+    uri ??
+    (await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: import a server log' }))?.[0];
   if (file === undefined) return null;
   const info = await client.request('stageLens/import', { path: file.fsPath });
   client.setCurrent(info.id);
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Importing ${path.basename(file.fsPath)}`, cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Importing ${path.basename(file.fsPath)}`,
+      cancellable: true,
+    },
     (progress, token) =>
       new Promise<void>((resolve) => {
         let reported = 0;
         const sub = client.onNotification('stageLens/importProgress', (p) => {
           if (p.sessionId !== info.id) return;
           const pct = p.totalBytes > 0 ? (p.bytesRead / p.totalBytes) * 100 : 0;
-          progress.report({ increment: pct - reported, message: `${(p.bytesRead / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MB` });
+          progress.report({
+            increment: pct - reported,
+            message: `${(p.bytesRead / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MB`,
+          });
           reported = pct;
           if (p.done) finish();
         });

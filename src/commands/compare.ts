@@ -24,15 +24,35 @@ function sessionItem(s: SessionInfo): Pick {
   };
 }
 
-async function pickTarget(sessions: readonly SessionInfo[], step: string, exclude: CompareTarget | null): Promise<CompareTarget | undefined> {
+async function pickTarget(
+  sessions: readonly SessionInfo[],
+  step: string,
+  exclude: CompareTarget | null,
+): Promise<CompareTarget | undefined> {
   const items: Pick[] = [
-    ...sessions.filter((s) => exclude === null || !('sessionId' in exclude) || exclude.sessionId !== s.id).map(sessionItem),
-    { target: 'file', label: '$(file) Choose a file or folder…', detail: 'A server log, a /metrics scrape, or a saved session folder' },
+    ...sessions
+      .filter((s) => exclude === null || !('sessionId' in exclude) || exclude.sessionId !== s.id)
+      .map(sessionItem),
+    {
+      target: 'file',
+      label: '$(file) Choose a file or folder…',
+      detail: 'A server log, a /metrics scrape, or a saved session folder',
+    },
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `Stage Lens: compare (${step})`, placeHolder: step.startsWith('1') ? 'The baseline: the run to compare against' : 'The candidate: the run to judge', matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Stage Lens: compare (${step})`,
+    placeHolder: step.startsWith('1') ? 'The baseline: the run to compare against' : 'The candidate: the run to judge',
+    matchOnDetail: true,
+  });
   if (picked === undefined) return undefined;
   if (picked.target !== 'file') return picked.target;
-  const uris = await vscode.window.showOpenDialog({ title: `Stage Lens: compare (${step})`, canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel: step.startsWith('1') ? 'Baseline' : 'Candidate' });
+  const uris = await vscode.window.showOpenDialog({
+    title: `Stage Lens: compare (${step})`,
+    canSelectFiles: true,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: step.startsWith('1') ? 'Baseline' : 'Candidate',
+  });
   const uri = uris?.[0];
   return uri === undefined ? undefined : { path: uri.fsPath };
 }
@@ -43,7 +63,11 @@ function labelOf(target: CompareTarget, sessions: readonly SessionInfo[]): strin
 }
 
 /** Runs the comparison in the panel; resolves with what was compared and drawn (undefined when a picker was cancelled). */
-export async function compareSessions(client: StageLensClient, panel: ComparePanel, args?: CompareArgs): Promise<ShownComparison | undefined> {
+export async function compareSessions(
+  client: StageLensClient,
+  panel: ComparePanel,
+  args?: CompareArgs,
+): Promise<ShownComparison | undefined> {
   const sessions = await client.refreshSessions();
   let baseline = args?.baseline;
   let candidate = args?.candidate;
@@ -51,5 +75,8 @@ export async function compareSessions(client: StageLensClient, panel: ComparePan
   if (baseline === undefined) return undefined;
   if (candidate === undefined) candidate = await pickTarget(sessions, '2/2: candidate', baseline);
   if (candidate === undefined) return undefined;
-  return panel.show({ baseline, candidate, excludeCold: args?.excludeCold === true }, { baseline: labelOf(baseline, sessions), candidate: labelOf(candidate, sessions) });
+  return panel.show(
+    { baseline, candidate, excludeCold: args?.excludeCold === true },
+    { baseline: labelOf(baseline, sessions), candidate: labelOf(candidate, sessions) },
+  );
 }

@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import type { StageLensClient } from '../client';
 import { launchConsentQuestion, withWorkspaceEnv, type WorkspaceOverride } from '../launchConsent';
 import { checkModel, demoSettings, launchSettings, workspaceValue } from '../settings';
-import { checkServerCommand, checkServerEnv, commandUses, expandServerCommand, SETTING_DEFAULTS, type ServerCommand } from '../settingValues';
+import {
+  checkServerCommand,
+  checkServerEnv,
+  commandUses,
+  expandServerCommand,
+  SETTING_DEFAULTS,
+  type ServerCommand,
+} from '../settingValues';
 import type { ServerOutputTerminal } from '../terminal';
 import type { SessionInfo } from '../../server/protocol';
 
@@ -32,11 +39,17 @@ async function pickDeployConfig(): Promise<string | undefined> {
   const active = vscode.window.activeTextEditor?.document;
   const files = await vscode.workspace.findFiles('**/*.{yaml,yml}', '**/node_modules/**', 200);
   const items = files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f as vscode.Uri | undefined }));
-  if (active !== undefined && /\.ya?ml$/.test(active.fileName)) items.unshift({ label: `${vscode.workspace.asRelativePath(active.uri)} (active editor)`, uri: active.uri });
-  const picked = await vscode.window.showQuickPick([...items, { label: 'Browse...', uri: undefined }], { title: 'Stage Lens: deploy config (--deploy-config)' });
+  if (active !== undefined && /\.ya?ml$/.test(active.fileName))
+    items.unshift({ label: `${vscode.workspace.asRelativePath(active.uri)} (active editor)`, uri: active.uri });
+  const picked = await vscode.window.showQuickPick([...items, { label: 'Browse...', uri: undefined }], {
+    title: 'Stage Lens: deploy config (--deploy-config)',
+  });
   if (picked === undefined) return undefined;
   if (picked.uri === undefined) {
-    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Deploy YAML': ['yaml', 'yml'] } });
+    const chosen = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Deploy YAML': ['yaml', 'yml'] },
+    });
     return chosen?.[0]?.fsPath;
   }
   return picked.uri.fsPath;
@@ -44,12 +57,17 @@ async function pickDeployConfig(): Promise<string | undefined> {
 
 /** The shell-like line a user reads: `NAME=value … argv`. Display only. */
 function commandLine(argv: readonly string[], env: Readonly<Record<string, string>>): string {
-  const quote = (a: string): string => (a !== '' && /^[\w@%+=:,./${}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+  const quote = (a: string): string =>
+    a !== '' && /^[\w@%+=:,./${}-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
   return [...Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`), ...argv.map(quote)].join(' ');
 }
 
 /** The restricted settings this workspace sets for a launch, checked like the user's own. */
-function workspaceLaunchOverrides(): { overrides: WorkspaceOverride[]; command: ServerCommand | null; env: Record<string, string> | null } {
+function workspaceLaunchOverrides(): {
+  overrides: WorkspaceOverride[];
+  command: ServerCommand | null;
+  env: Record<string, string> | null;
+} {
   const rawCommand = workspaceValue('serverCommand');
   const rawEnv = workspaceValue('serverEnv');
   const overrides: WorkspaceOverride[] = [];
@@ -69,7 +87,8 @@ export async function launchServer(deps: LaunchDeps, deployConfigUri?: vscode.Ur
   const workspace = untrusted ? workspaceLaunchOverrides() : { overrides: [], command: null, env: null };
   const deployConfig = deployConfigUri?.fsPath ?? (await pickDeployConfig());
   if (deployConfig === undefined) return;
-  const usesModel = commandUses(settings.command, 'model') || (workspace.command !== null && commandUses(workspace.command, 'model'));
+  const usesModel =
+    commandUses(settings.command, 'model') || (workspace.command !== null && commandUses(workspace.command, 'model'));
   let model = settings.model;
   if (usesModel) {
     const typed = await vscode.window.showInputBox({
@@ -92,10 +111,19 @@ export async function launchServer(deps: LaunchDeps, deployConfigUri?: vscode.Ur
   let argv = expandServerCommand(settings.command, values);
   let env: Record<string, string> = { ...settings.env };
 
-  const question = launchConsentQuestion({ trusted: !untrusted, commandLine: commandLine(argv, env), deployConfig, overrides: workspace.overrides });
+  const question = launchConsentQuestion({
+    trusted: !untrusted,
+    commandLine: commandLine(argv, env),
+    deployConfig,
+    overrides: workspace.overrides,
+  });
   if (question !== null) {
     const buttons = question.withWorkspace === null ? [question.launch] : [question.launch, question.withWorkspace];
-    const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...buttons);
+    const choice = await vscode.window.showWarningMessage(
+      question.message,
+      { modal: true, detail: question.detail },
+      ...buttons,
+    );
     if (choice === undefined) return;
     if (choice === question.withWorkspace) {
       if (workspace.command !== null) argv = expandServerCommand(workspace.command, values);
@@ -118,9 +146,33 @@ export async function startDemo(deps: LaunchDeps): Promise<string | null> {
   // (ELECTRON_RUN_AS_NODE makes a desktop VS Code's executable behave as Node). Like a
   // real server it prints its stats tables only at DEBUG: it gets the environment Stage Lens
   // gives a launched server by default, not the user's (it runs nothing from the workspace).
-  const argv = [process.execPath, deps.context.asAbsolutePath('dist/cli.js'), 'simulate', '--scenario', demo.scenario, '--talker-first-audio', '--stats-build', 'before-fix', '--color', '--port', String(port), '--rps', String(demo.rps)];
-  const deployConfig = vscode.window.activeTextEditor?.document.languageId === 'yaml' ? vscode.window.activeTextEditor.document.uri.fsPath : undefined;
-  const id = await startLaunch(deps, argv, deps.context.extensionPath, deployConfig, `http://127.0.0.1:${port}/metrics`, { ...statsTablesEnv(), ELECTRON_RUN_AS_NODE: '1' });
+  const argv = [
+    process.execPath,
+    deps.context.asAbsolutePath('dist/cli.js'),
+    'simulate',
+    '--scenario',
+    demo.scenario,
+    '--talker-first-audio',
+    '--stats-build',
+    'before-fix',
+    '--color',
+    '--port',
+    String(port),
+    '--rps',
+    String(demo.rps),
+  ];
+  const deployConfig =
+    vscode.window.activeTextEditor?.document.languageId === 'yaml'
+      ? vscode.window.activeTextEditor.document.uri.fsPath
+      : undefined;
+  const id = await startLaunch(
+    deps,
+    argv,
+    deps.context.extensionPath,
+    deployConfig,
+    `http://127.0.0.1:${port}/metrics`,
+    { ...statsTablesEnv(), ELECTRON_RUN_AS_NODE: '1' },
+  );
   await deps.revealLatencyView();
   return id;
 }
@@ -144,7 +196,10 @@ function reportOutcome(deps: LaunchDeps, sessionId: string, terminal: ServerOutp
     reported = true;
     sub.dispose();
     if (s.status === 'exited') return; // stopped, or ended with code 0
-    const message = s.status === 'error' ? `Stage Lens could not start the server: ${s.lastError ?? 'unknown error'}` : `Stage Lens: the server stopped: ${s.lastError ?? describeExit(s.exit)}`;
+    const message =
+      s.status === 'error'
+        ? `Stage Lens could not start the server: ${s.lastError ?? 'unknown error'}`
+        : `Stage Lens: the server stopped: ${s.lastError ?? describeExit(s.exit)}`;
     void vscode.window.showErrorMessage(message, 'Show Output').then((choice) => {
       if (choice === 'Show Output') terminal.terminal.show();
     });
@@ -155,9 +210,22 @@ function reportOutcome(deps: LaunchDeps, sessionId: string, terminal: ServerOutp
   if (now !== undefined) report(now);
 }
 
-async function startLaunch(deps: LaunchDeps, argv: string[], cwd: string, deployConfig: string | undefined, metricsUrl: string, env: Record<string, string>): Promise<string | null> {
+async function startLaunch(
+  deps: LaunchDeps,
+  argv: string[],
+  cwd: string,
+  deployConfig: string | undefined,
+  metricsUrl: string,
+  env: Record<string, string>,
+): Promise<string | null> {
   try {
-    const info = await deps.client.request('stageLens/launch', { argv, cwd, env, metricsUrl, ...(deployConfig === undefined ? {} : { deployConfig }) });
+    const info = await deps.client.request('stageLens/launch', {
+      argv,
+      cwd,
+      env,
+      metricsUrl,
+      ...(deployConfig === undefined ? {} : { deployConfig }),
+    });
     deps.client.setCurrent(info.id);
     // The server writes the first line (the environment it added and the argument vector)
     // and every status line; output that arrived before this terminal existed is replayed.
@@ -166,7 +234,9 @@ async function startLaunch(deps: LaunchDeps, argv: string[], cwd: string, deploy
     reportOutcome(deps, info.id, terminal);
     return info.id;
   } catch (err) {
-    void vscode.window.showErrorMessage(`Stage Lens could not launch ${argv[0] ?? ''}: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(
+      `Stage Lens could not launch ${argv[0] ?? ''}: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return null;
   }
 }

@@ -13,10 +13,18 @@ import { checkHttpUrl } from '../settingValues';
  */
 async function offeredUrl(ownUrl: string): Promise<string | null> {
   const fromWorkspace = workspaceValue('prometheus.url');
-  const question = prometheusUrlQuestion({ trusted: vscode.workspace.isTrusted, workspaceUrl: typeof fromWorkspace === 'string' ? fromWorkspace : null, ownUrl });
+  const question = prometheusUrlQuestion({
+    trusted: vscode.workspace.isTrusted,
+    workspaceUrl: typeof fromWorkspace === 'string' ? fromWorkspace : null,
+    ownUrl,
+  });
   if (question === null) return ownUrl;
   const buttons = question.withWorkspace === null ? [question.launch] : [question.launch, question.withWorkspace];
-  const choice = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, ...buttons);
+  const choice = await vscode.window.showWarningMessage(
+    question.message,
+    { modal: true, detail: question.detail },
+    ...buttons,
+  );
   if (choice === undefined) return null;
   return choice === question.withWorkspace ? checkHttpUrl('stageLens.prometheus.url', fromWorkspace) : ownUrl;
 }
@@ -51,7 +59,9 @@ export async function attachToPrometheus(client: StageLensClient): Promise<void>
     }
     if (found.values.length === 1) deploymentValue = found.values[0];
     else {
-      const picked = await vscode.window.showQuickPick(found.values, { title: `Stage Lens: which deployment (${deploymentLabel})?` });
+      const picked = await vscode.window.showQuickPick(found.values, {
+        title: `Stage Lens: which deployment (${deploymentLabel})?`,
+      });
       if (picked === undefined) return;
       deploymentValue = picked;
     }

@@ -19,7 +19,9 @@ function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
 async function pickSession(client: StageLensClient, title: string): Promise<SessionInfo | undefined> {
   const sessions = await client.refreshSessions();
   if (sessions.length === 0) {
-    void vscode.window.showInformationMessage('Stage Lens has no sessions yet. Start the demo server, launch a server, or import a log.');
+    void vscode.window.showInformationMessage(
+      'Stage Lens has no sessions yet. Start the demo server, launch a server, or import a log.',
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(sessions.map(describe), { title, matchOnDetail: true });
@@ -51,7 +53,10 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(live.map(describe), {
-      title: current === null ? 'Stage Lens: stop which capture?' : `Stage Lens: the session on screen is not capturing (${statusWords(current)}); stop which capture?`,
+      title:
+        current === null
+          ? 'Stage Lens: stop which capture?'
+          : `Stage Lens: the session on screen is not capturing (${statusWords(current)}); stop which capture?`,
       matchOnDetail: true,
     });
     target = live.find((s) => s.id === picked?.id);
@@ -69,10 +74,32 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
   return stopped;
 }
 
-const EXPORT_CHOICES: readonly (vscode.QuickPickItem & { format: ExportFormat; suffix: string; filter: Record<string, string[]> })[] = [
-  { label: 'JSON', description: 'same schema as stage-lens analyze --format json', format: 'json', suffix: '.json', filter: { JSON: ['json'] } },
-  { label: 'CSV', description: 'one row per request and stage', format: 'csv', suffix: '.csv', filter: { CSV: ['csv'] } },
-  { label: 'Chrome trace', description: 'every request\'s stages and phases; open in Perfetto (ui.perfetto.dev) or chrome://tracing', format: 'trace', suffix: '.trace.json', filter: { 'Chrome trace (JSON)': ['json'] } },
+const EXPORT_CHOICES: readonly (vscode.QuickPickItem & {
+  format: ExportFormat;
+  suffix: string;
+  filter: Record<string, string[]>;
+})[] = [
+  {
+    label: 'JSON',
+    description: 'same schema as stage-lens analyze --format json',
+    format: 'json',
+    suffix: '.json',
+    filter: { JSON: ['json'] },
+  },
+  {
+    label: 'CSV',
+    description: 'one row per request and stage',
+    format: 'csv',
+    suffix: '.csv',
+    filter: { CSV: ['csv'] },
+  },
+  {
+    label: 'Chrome trace',
+    description: "every request's stages and phases; open in Perfetto (ui.perfetto.dev) or chrome://tracing",
+    format: 'trace',
+    suffix: '.trace.json',
+    filter: { 'Chrome trace (JSON)': ['json'] },
+  },
 ];
 
 export async function exportSession(client: StageLensClient): Promise<void> {
@@ -83,19 +110,30 @@ export async function exportSession(client: StageLensClient): Promise<void> {
   const target = await vscode.window.showSaveDialog({
     title: `Stage Lens: export session as ${choice.label}`,
     filters: choice.filter,
-    defaultUri: vscode.Uri.file(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(), exportFileName(s, choice.suffix))),
+    defaultUri: vscode.Uri.file(
+      path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(), exportFileName(s, choice.suffix)),
+    ),
   });
   if (target === undefined) return;
-  const result = await client.request('stageLens/export', { sessionId: s.id, format: choice.format, path: target.fsPath });
+  const result = await client.request('stageLens/export', {
+    sessionId: s.id,
+    format: choice.format,
+    path: target.fsPath,
+  });
   const hint = choice.format === 'trace' ? ' Open it in Perfetto (ui.perfetto.dev).' : '';
-  void vscode.window.showInformationMessage(`Stage Lens exported ${result.requestCount} requests to ${result.path}.${hint}`);
+  void vscode.window.showInformationMessage(
+    `Stage Lens exported ${result.requestCount} requests to ${result.path}.${hint}`,
+  );
 }
 
 /** The explicit match between a deploy YAML and a session: its live numbers then show as inlay hints. */
 export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<void> {
   const file = uri ?? vscode.window.activeTextEditor?.document.uri;
   if (file === undefined) return;
-  const s = await pickSession(client, `Stage Lens: show which session's numbers in ${vscode.workspace.asRelativePath(file)}?`);
+  const s = await pickSession(
+    client,
+    `Stage Lens: show which session's numbers in ${vscode.workspace.asRelativePath(file)}?`,
+  );
   if (s === undefined) return;
   await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: file.fsPath });
 }

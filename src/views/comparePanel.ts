@@ -3,7 +3,16 @@
 // extension-host test reads that back). Same shell as the other webviews: strict CSP, a
 // fresh nonce per load, local resources limited to dist/webview.
 import * as vscode from 'vscode';
-import type { CompareHostToWebview, CompareParams, CompareRendered, CompareResult, CompareWebviewToHost, ServerRequestMethod, RequestParams, RequestResult } from '../../server/protocol';
+import type {
+  CompareHostToWebview,
+  CompareParams,
+  CompareRendered,
+  CompareResult,
+  CompareWebviewToHost,
+  ServerRequestMethod,
+  RequestParams,
+  RequestResult,
+} from '../../server/protocol';
 import { createNonce, renderWebviewHtml } from './webviewHtml';
 import { webviewOptions } from './webviewResources';
 
@@ -27,10 +36,25 @@ function parseMessage(raw: unknown): CompareWebviewToHost | null {
   if (m.type !== 'rendered' || typeof m.rendered !== 'object' || m.rendered === null) return null;
   const r = m.rendered as Record<string, unknown>;
   const texts = r['texts'];
-  if (typeof r['rows'] !== 'number' || typeof r['beyondNoise'] !== 'number' || !Array.isArray(r['findings']) || typeof texts !== 'object' || texts === null) return null;
+  if (
+    typeof r['rows'] !== 'number' ||
+    typeof r['beyondNoise'] !== 'number' ||
+    !Array.isArray(r['findings']) ||
+    typeof texts !== 'object' ||
+    texts === null
+  )
+    return null;
   const cleanTexts: Record<string, string> = {};
   for (const [k, v] of Object.entries(texts)) if (typeof v === 'string') cleanTexts[k] = v;
-  return { type: 'rendered', rendered: { rows: r['rows'], beyondNoise: r['beyondNoise'], findings: r['findings'].filter((f): f is string => typeof f === 'string'), texts: cleanTexts } };
+  return {
+    type: 'rendered',
+    rendered: {
+      rows: r['rows'],
+      beyondNoise: r['beyondNoise'],
+      findings: r['findings'].filter((f): f is string => typeof f === 'string'),
+      texts: cleanTexts,
+    },
+  };
 }
 
 export class ComparePanel implements vscode.Disposable {
@@ -48,7 +72,11 @@ export class ComparePanel implements vscode.Disposable {
   ) {}
 
   /** Opens (or reveals) the panel, compares, and resolves once the page drew the result (or after `waitMs`). */
-  async show(params: CompareParams, labels: { baseline: string; candidate: string }, waitMs = 15_000): Promise<ShownComparison> {
+  async show(
+    params: CompareParams,
+    labels: { baseline: string; candidate: string },
+    waitMs = 15_000,
+  ): Promise<ShownComparison> {
     this.open();
     this.post({ type: 'loading', baselineLabel: labels.baseline, candidateLabel: labels.candidate });
     let result: CompareResult;
@@ -68,11 +96,16 @@ export class ComparePanel implements vscode.Disposable {
       this.panel.reveal(undefined, false);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(ComparePanel.viewType, 'Stage Lens: Compare', { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      ...webviewOptions(this.extensionUri),
-      retainContextWhenHidden: true,
-      enableFindWidget: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      ComparePanel.viewType,
+      'Stage Lens: Compare',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        ...webviewOptions(this.extensionUri),
+        retainContextWhenHidden: true,
+        enableFindWidget: true,
+      },
+    );
     this.panel = panel;
     this.ready = false;
     this.disposables.push(

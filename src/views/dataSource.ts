@@ -1,7 +1,13 @@
 // What the webview hosts need from the rest of the extension: the session being shown,
 // and typed requests to the language server. Implemented by src/client.ts.
 import type * as vscode from 'vscode';
-import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../../server/protocol';
+import type {
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+  SummaryResult,
+} from '../../server/protocol';
 
 export interface LatencyDataSource {
   /** Start the language server if it is not running yet (a view being shown is a Stage Lens action). */

@@ -78,7 +78,8 @@ export class LatencyPanel implements vscode.Disposable {
   }
 
   private postFilter(filter: ViewFilter): void {
-    if (this.ready && this.panel !== undefined) void this.panel.webview.postMessage({ type: 'filter', filter } satisfies HostToWebview);
+    if (this.ready && this.panel !== undefined)
+      void this.panel.webview.postMessage({ type: 'filter', filter } satisfies HostToWebview);
     else this.pendingFilter = filter;
   }
 

@@ -1,6 +1,20 @@
 // Messages from a webview are checked before use: the page renders strings from logs and
 // scrapes, so the host treats what it posts as untrusted input. Pure.
-import { WEBVIEW_COMMANDS, type ExplainScope, type HistogramParams, type LoadQuery, type OverTimeQuery, type RequestPageParams, type TailFilter, type TailQuantile, type TailQuery, type TargetAtLeast, type ViewFilter, type WebviewCommand, type WebviewToHost } from '../../server/protocol';
+import {
+  WEBVIEW_COMMANDS,
+  type ExplainScope,
+  type HistogramParams,
+  type LoadQuery,
+  type OverTimeQuery,
+  type RequestPageParams,
+  type TailFilter,
+  type TailQuantile,
+  type TailQuery,
+  type TargetAtLeast,
+  type ViewFilter,
+  type WebviewCommand,
+  type WebviewToHost,
+} from '../../server/protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -12,7 +26,8 @@ const optInt = (v: unknown): boolean => v === undefined || isInt(v);
 /** Largest page the host asks the server for; the request table asks for pages of 50 (PAGE_SIZE in webview/latencyPanel/table/requestTable.ts). */
 export const MAX_PAGE = 1000;
 const MAX_BINS = 500;
-const isWebviewCommand = (v: unknown): v is WebviewCommand => typeof v === 'string' && Object.hasOwn(WEBVIEW_COMMANDS, v);
+const isWebviewCommand = (v: unknown): v is WebviewCommand =>
+  typeof v === 'string' && Object.hasOwn(WEBVIEW_COMMANDS, v);
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
 /** Longest target name accepted (`stage12_3.firstOutput` is 21). */
 const MAX_TARGET = 64;
@@ -91,7 +106,8 @@ function overTimeQuery(v: unknown): OverTimeQuery | null {
   const scope = scopeOf(v['scope']);
   if (scope === null) return null;
   const metrics = v['metrics'];
-  if (metrics !== undefined && !(Array.isArray(metrics) && metrics.length <= MAX_METRICS && metrics.every(isTarget))) return null;
+  if (metrics !== undefined && !(Array.isArray(metrics) && metrics.length <= MAX_METRICS && metrics.every(isTarget)))
+    return null;
   // The step and window are the server's choice from the data's rate unless given sensibly.
   const stepMs = v['stepMs'];
   const windowMs = v['windowMs'];
@@ -109,10 +125,11 @@ function pageParams(v: unknown): Omit<RequestPageParams, 'sessionId'> | null {
   if (!isObj(v) || !isInt(v['offset']) || !isInt(v['limit'])) return null;
   if (!optStr(v['sortBy']) || !(v['descending'] === undefined || typeof v['descending'] === 'boolean')) return null;
   if (!optStr(v['filterText']) || !optInt(v['stageId']) || !optStr(v['findingCode'])) return null;
-  const out: { -readonly [K in keyof Omit<RequestPageParams, 'sessionId'>]: Omit<RequestPageParams, 'sessionId'>[K] } = {
-    offset: Math.max(0, v['offset']),
-    limit: Math.max(0, Math.min(MAX_PAGE, v['limit'])),
-  };
+  const out: { -readonly [K in keyof Omit<RequestPageParams, 'sessionId'>]: Omit<RequestPageParams, 'sessionId'>[K] } =
+    {
+      offset: Math.max(0, v['offset']),
+      limit: Math.max(0, Math.min(MAX_PAGE, v['limit'])),
+    };
   if (v['sortBy'] !== undefined) out.sortBy = v['sortBy'] as RequestPageParams['sortBy'];
   if (v['descending'] !== undefined) out.descending = v['descending'];
   if (v['filterText'] !== undefined) out.filterText = v['filterText'] as string;
@@ -130,11 +147,17 @@ function pageParams(v: unknown): Omit<RequestPageParams, 'sessionId'> | null {
 }
 
 function histogramParams(v: unknown): Omit<HistogramParams, 'sessionId'> | null {
-  if (!isObj(v) || typeof v['stageKey'] !== 'string' || typeof v['metric'] !== 'string' || !isInt(v['bins'])) return null;
+  if (!isObj(v) || typeof v['stageKey'] !== 'string' || typeof v['metric'] !== 'string' || !isInt(v['bins']))
+    return null;
   if (!/^(split|field):/.test(v['metric'])) return null;
   const scope = scopeOf(v['scope']);
   if (scope === null) return null;
-  return { stageKey: v['stageKey'], metric: v['metric'], bins: Math.max(1, Math.min(MAX_BINS, v['bins'])), ...(scope === undefined ? {} : { scope }) };
+  return {
+    stageKey: v['stageKey'],
+    metric: v['metric'],
+    bins: Math.max(1, Math.min(MAX_BINS, v['bins'])),
+    ...(scope === undefined ? {} : { scope }),
+  };
 }
 
 export function parseWebviewMessage(raw: unknown): WebviewToHost | null {

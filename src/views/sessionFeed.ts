@@ -96,7 +96,11 @@ export class SessionFeed implements Disposable {
     const key = sessionKey(session);
     if (key !== this.lastSession) {
       this.lastSession = key;
-      await this.target.post({ type: 'session', session, stageNames: session === null ? {} : this.source.stageNames(session) });
+      await this.target.post({
+        type: 'session',
+        session,
+        stageNames: session === null ? {} : this.source.stageNames(session),
+      });
     }
     if (session === null || this.disposed) return;
     try {
@@ -110,7 +114,10 @@ export class SessionFeed implements Disposable {
       this.scheduleTail();
     } catch (err) {
       this.onError(err);
-      await this.target.post({ type: 'error', message: `Could not get the session summary: ${err instanceof Error ? err.message : String(err)}` });
+      await this.target.post({
+        type: 'error',
+        message: `Could not get the session summary: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   }
 

@@ -22,7 +22,10 @@ export function createNonce(): string {
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -37,7 +40,9 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 
 export function renderWebviewHtml(page: WebviewPage): string {
   const nonce = escapeHtml(page.nonce);
-  const styles = page.styleUris.map((u) => `    <link rel="stylesheet" href="${escapeHtml(u)}" nonce="${nonce}">`).join('\n');
+  const styles = page.styleUris
+    .map((u) => `    <link rel="stylesheet" href="${escapeHtml(u)}" nonce="${nonce}">`)
+    .join('\n');
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

@@ -7,6 +7,9 @@ export async function runWebviewCommand(command: WebviewCommand, post: (m: HostT
   try {
     await vscode.commands.executeCommand(WEBVIEW_COMMANDS[command]);
   } catch (err) {
-    post({ type: 'error', message: `${WEBVIEW_COMMANDS[command]} failed: ${err instanceof Error ? err.message : String(err)}` });
+    post({
+      type: 'error',
+      message: `${WEBVIEW_COMMANDS[command]} failed: ${err instanceof Error ? err.message : String(err)}`,
+    });
   }
 }

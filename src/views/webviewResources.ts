@@ -14,7 +14,12 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 /** A fresh page (and nonce) for each load. */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, bundle: WebviewBundle, title: string): string {
+export function webviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  bundle: WebviewBundle,
+  title: string,
+): string {
   const root = bundleRoot(extensionUri);
   return renderWebviewHtml({
     cspSource: webview.cspSource,

@@ -10,7 +10,10 @@ const built = new Set<string>();
 export function buildBundles(...names: readonly ('server' | 'cli')[]): void {
   for (const name of names) {
     if (built.has(name)) continue;
-    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', name], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', name], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     if (run.status !== 0) throw new Error(`building ${name} failed (exit ${run.status}): ${run.stderr}`);
     built.add(name);
   }

@@ -13,7 +13,12 @@ const node = process.execPath;
 const cwd = os.tmpdir();
 
 /** Starts a source and registers its stop with the test, so nothing outlives a failing test. */
-function launch(t: { after(fn: () => Promise<void>): void }, script: string, extra: Partial<LaunchOptions> = {}, args: string[] = []): { source: LaunchSource; rec: Recorder } {
+function launch(
+  t: { after(fn: () => Promise<void>): void },
+  script: string,
+  extra: Partial<LaunchOptions> = {},
+  args: string[] = [],
+): { source: LaunchSource; rec: Recorder } {
   const source = new LaunchSource({ argv: [node, '-e', script, ...args], cwd, graceMs: 3000, ...extra });
   const rec = new Recorder();
   t.after(() => source.stop());
@@ -45,14 +50,21 @@ test('captures stdout and stderr, each in order, and reports a clean exit', asyn
   const expected = (label: string): string => Array.from({ length: 300 }, (_, i) => `${label} ${i}\n`).join('');
   assert.equal(rec.text('stdout'), expected('out'));
   assert.equal(rec.text('stderr'), expected('err'));
-  assert.deepEqual(rec.statuses.map((s) => s.status), ['starting', 'running', 'exited']);
+  assert.deepEqual(
+    rec.statuses.map((s) => s.status),
+    ['starting', 'running', 'exited'],
+  );
   assert.deepEqual(rec.lastStatus?.exit, { code: 0, signal: null });
 });
 
 test('passes PYTHONUNBUFFERED=1 and merges the given env over ours', async (t) => {
-  const { rec, source } = launch(t, `console.log(JSON.stringify([process.env.PYTHONUNBUFFERED, process.env.STAGE_LENS_X, typeof process.env.PATH]))`, {
-    env: { STAGE_LENS_X: 'y' },
-  });
+  const { rec, source } = launch(
+    t,
+    `console.log(JSON.stringify([process.env.PYTHONUNBUFFERED, process.env.STAGE_LENS_X, typeof process.env.PATH]))`,
+    {
+      env: { STAGE_LENS_X: 'y' },
+    },
+  );
   await rec.untilStatus('exited');
   assert.deepEqual(JSON.parse(rec.text('stdout')), ['1', 'y', 'string']);
   assert.deepEqual(source.exit, { code: 0, signal: null });
@@ -115,7 +127,10 @@ test('a crash in the middle of a table delivers every byte and reports the exit 
   const { rec } = launch(t, script);
   await rec.untilStatus('crashed');
   const row = '| stage_gen_time_ms | 1234.567 | 987.654 |\n';
-  assert.equal(rec.text('stdout'), '[Stage table] request_id=req-1\n' + row.repeat(4000) + '[Stage table] request_id=req-2\n| stage_gen_time_ms | 12');
+  assert.equal(
+    rec.text('stdout'),
+    '[Stage table] request_id=req-1\n' + row.repeat(4000) + '[Stage table] request_id=req-2\n| stage_gen_time_ms | 12',
+  );
   assert.equal(rec.text('stderr'), 'Traceback: boom\n');
   assert.deepEqual(rec.lastStatus?.exit, { code: 3, signal: null });
   assert.match(rec.lastStatus?.detail ?? '', /code 3/);
@@ -168,7 +183,10 @@ test('restart stops the running process and starts a new one with the same liste
   assert.notEqual(first, second);
   assert.ok(first !== undefined && !processAlive(first), 'the first process is gone');
   assert.equal(source.pid, second);
-  assert.deepEqual(rec.statuses.map((s) => s.status), ['starting', 'running', 'exited', 'starting', 'running']);
+  assert.deepEqual(
+    rec.statuses.map((s) => s.status),
+    ['starting', 'running', 'exited', 'starting', 'running'],
+  );
   await source.stop();
   assert.ok(second !== undefined && !processAlive(second));
 });
@@ -209,7 +227,10 @@ test('a server that crashes leaving its workers behind: the workers are stopped 
 test('stop right after start waits for the spawn, then stops', async (t) => {
   const { source, rec } = launch(t, 'setInterval(() => {}, 1000)', { graceMs: 1000 });
   await source.stop();
-  assert.deepEqual(rec.statuses.map((s) => s.status), ['starting', 'running', 'exited']);
+  assert.deepEqual(
+    rec.statuses.map((s) => s.status),
+    ['starting', 'running', 'exited'],
+  );
   assert.equal(source.pid, null);
 });
 

@@ -49,7 +49,9 @@ function nth(needle: string, n: number, from = 0): number {
 }
 
 /** Places in the k-th request's printout (0-based, calls start at `[Overall Summary]`). */
-function placesOf(k: number): Record<'insideTable' | 'betweenTables' | 'afterTitle' | 'afterLeadIn' | 'betweenRequests', number> {
+function placesOf(
+  k: number,
+): Record<'insideTable' | 'betweenTables' | 'afterTitle' | 'afterLeadIn' | 'betweenRequests', number> {
   const call = nth('[Overall Summary]', k);
   const stageTitle = bytes.indexOf('[StageRequestStats', call);
   return {
@@ -80,13 +82,19 @@ interface Run {
 function newRegistry(): Run {
   const changes: Run['changes'] = [];
   const pauses: Run['pauses'] = [];
-  const registry = new SessionRegistry(storage, realSourceFactories(() => undefined), {
-    sessionChanged: (info) => changes.push({ at: Date.now(), info }),
-    rawOutput: (_id, stream, text) => {
-      if (stream !== 'stderr') return;
-      for (const m of text.matchAll(/pause (\d+) (-?\d+)/g)) pauses.push({ at: Date.now(), offset: Number(m[1]), ms: Number(m[2]) });
+  const registry = new SessionRegistry(
+    storage,
+    realSourceFactories(() => undefined),
+    {
+      sessionChanged: (info) => changes.push({ at: Date.now(), info }),
+      rawOutput: (_id, stream, text) => {
+        if (stream !== 'stderr') return;
+        for (const m of text.matchAll(/pause (\d+) (-?\d+)/g))
+          pauses.push({ at: Date.now(), offset: Number(m[1]), ms: Number(m[2]) });
+      },
     },
-  }, { scanIntervalMs: 0 });
+    { scanIntervalMs: 0 },
+  );
   registry.loadSaved();
   return { registry, changes, pauses };
 }
@@ -102,48 +110,69 @@ async function replayed(id: string): Promise<AnalyzedRequest[]> {
 
 const LENGTHS_MS = [120, 400, 900];
 
-test('pauses inside and between the tables of a request never split it: live = replay = all at once', { timeout: 60_000 }, async () => {
-  const expected = analyseAtOnce(bytes);
-  assert.equal(expected.length, 25);
-  const plan: [number, number][] = [];
-  const kinds = ['insideTable', 'betweenTables', 'afterTitle', 'afterLeadIn', 'betweenRequests'] as const;
-  const boundaryPauses: { request: number; ms: number; offset: number }[] = [];
-  let k = 2;
-  for (const kind of kinds) {
-    for (const ms of LENGTHS_MS) {
-      const offset = placesOf(k)[kind];
-      plan.push([offset, ms]);
-      if (kind === 'betweenRequests') boundaryPauses.push({ request: k, ms, offset });
-      k++;
+test(
+  'pauses inside and between the tables of a request never split it: live = replay = all at once',
+  { timeout: 60_000 },
+  async () => {
+    const expected = analyseAtOnce(bytes);
+    assert.equal(expected.length, 25);
+    const plan: [number, number][] = [];
+    const kinds = ['insideTable', 'betweenTables', 'afterTitle', 'afterLeadIn', 'betweenRequests'] as const;
+    const boundaryPauses: { request: number; ms: number; offset: number }[] = [];
+    let k = 2;
+    for (const kind of kinds) {
+      for (const ms of LENGTHS_MS) {
+        const offset = placesOf(k)[kind];
+        plan.push([offset, ms]);
+        if (kind === 'betweenRequests') boundaryPauses.push({ request: k, ms, offset });
+        k++;
+      }
     }
-  }
-  plan.sort((a, b) => a[0] - b[0]);
+    plan.sort((a, b) => a[0] - b[0]);
 
-  const run = newRegistry();
-  const launched = run.registry.launch({ argv: [process.execPath, WRITER, SAMPLE, JSON.stringify(plan)], cwd: ROOT });
-  await waitFor('the writer to finish', () => (run.registry.get(launched.id)?.info.status === 'exited' ? true : undefined), 30_000);
-  const live = [...run.registry.require(launched.id).requests()];
-  await run.registry.dispose();
+    const run = newRegistry();
+    const launched = run.registry.launch({ argv: [process.execPath, WRITER, SAMPLE, JSON.stringify(plan)], cwd: ROOT });
+    await waitFor(
+      'the writer to finish',
+      () => (run.registry.get(launched.id)?.info.status === 'exited' ? true : undefined),
+      30_000,
+    );
+    const live = [...run.registry.require(launched.id).requests()];
+    await run.registry.dispose();
 
-  assert.deepEqual(live.map((r) => r.requestId), expected.map((r) => r.requestId), 'no request split in two (no "#2")');
-  assert.deepEqual(live, expected, 'every value as read at once');
-  assert.deepEqual(await replayed(launched.id), expected, 'the stored bytes replay to the same requests');
+    assert.deepEqual(
+      live.map((r) => r.requestId),
+      expected.map((r) => r.requestId),
+      'no request split in two (no "#2")',
+    );
+    assert.deepEqual(live, expected, 'every value as read at once');
+    assert.deepEqual(await replayed(launched.id), expected, 'the stored bytes replay to the same requests');
 
-  // A long pause between requests still shows the request that just finished, during the pause
-  // (300 ms of quiet, then the next notification: at most 250 ms later).
-  assert.equal(run.pauses.length, plan.length);
-  for (const b of boundaryPauses.filter((p) => p.ms >= 900)) {
-    const pause = run.pauses.find((p) => p.offset === b.offset);
-    assert.ok(pause !== undefined);
-    const shown = run.changes.find((c) => c.info.id === launched.id && c.info.requestCount === b.request + 1 && c.at >= pause.at && c.at < pause.at + b.ms);
-    assert.ok(shown !== undefined, `request ${b.request + 1} shown during the ${b.ms} ms pause after it`);
-  }
-});
+    // A long pause between requests still shows the request that just finished, during the pause
+    // (300 ms of quiet, then the next notification: at most 250 ms later).
+    assert.equal(run.pauses.length, plan.length);
+    for (const b of boundaryPauses.filter((p) => p.ms >= 900)) {
+      const pause = run.pauses.find((p) => p.offset === b.offset);
+      assert.ok(pause !== undefined);
+      const shown = run.changes.find(
+        (c) =>
+          c.info.id === launched.id &&
+          c.info.requestCount === b.request + 1 &&
+          c.at >= pause.at &&
+          c.at < pause.at + b.ms,
+      );
+      assert.ok(shown !== undefined, `request ${b.request + 1} shown during the ${b.ms} ms pause after it`);
+    }
+  },
+);
 
 test('a process killed 600 ms after printing half a table: live = replay', { timeout: 30_000 }, async () => {
   const cut = placesOf(6).insideTable;
   const run = newRegistry();
-  const launched = run.registry.launch({ argv: [process.execPath, WRITER, SAMPLE, JSON.stringify([[cut, -1]])], cwd: ROOT });
+  const launched = run.registry.launch({
+    argv: [process.execPath, WRITER, SAMPLE, JSON.stringify([[cut, -1]])],
+    cwd: ROOT,
+  });
   await waitFor('the writer to stop mid-table', () => (run.pauses.length === 1 ? true : undefined), 10_000);
   await new Promise((r) => setTimeout(r, 600));
   await run.registry.stop(launched.id);
@@ -152,26 +181,47 @@ test('a process killed 600 ms after printing half a table: live = replay', { tim
   const expected = analyseAtOnce(bytes.subarray(0, cut));
   assert.equal(expected.length, 7);
   assert.equal(expected[6]?.complete, false, 'the cut table is kept, marked incomplete');
-  assert.deepEqual(live.map((r) => r.requestId), expected.map((r) => r.requestId));
+  assert.deepEqual(
+    live.map((r) => r.requestId),
+    expected.map((r) => r.requestId),
+  );
   assert.deepEqual(live, expected);
   assert.deepEqual(await replayed(launched.id), expected);
 });
 
-test('a process writing a real file with pauses, followed by a tail session: live = replay = all at once', { timeout: 60_000 }, async () => {
-  const plan: [number, number][] = [[placesOf(3).insideTable, 900], [placesOf(4).betweenTables, 900], [placesOf(5).afterTitle, 700], [placesOf(6).betweenRequests, 900]];
-  const logFile = path.join(storage, 'server.log');
-  const out = fs.openSync(logFile, 'w');
-  const writer = spawn(process.execPath, [WRITER, SAMPLE, JSON.stringify(plan)], { stdio: ['ignore', out, 'ignore'] });
-  fs.closeSync(out);
-  const run = newRegistry();
-  const tailed = run.registry.tail({ path: logFile, fromStart: true });
-  await new Promise((r) => writer.once('exit', r));
-  const expected = analyseAtOnce(bytes);
-  await waitFor('the tail to read the whole file', () => (run.registry.get(tailed.id)?.info.requestCount === expected.length ? true : undefined), 15_000);
-  await run.registry.stop(tailed.id);
-  const live = [...run.registry.require(tailed.id).requests()];
-  await run.registry.dispose();
-  assert.deepEqual(live.map((r) => r.requestId), expected.map((r) => r.requestId));
-  assert.deepEqual(live, expected);
-  assert.deepEqual(await replayed(tailed.id), expected);
-});
+test(
+  'a process writing a real file with pauses, followed by a tail session: live = replay = all at once',
+  { timeout: 60_000 },
+  async () => {
+    const plan: [number, number][] = [
+      [placesOf(3).insideTable, 900],
+      [placesOf(4).betweenTables, 900],
+      [placesOf(5).afterTitle, 700],
+      [placesOf(6).betweenRequests, 900],
+    ];
+    const logFile = path.join(storage, 'server.log');
+    const out = fs.openSync(logFile, 'w');
+    const writer = spawn(process.execPath, [WRITER, SAMPLE, JSON.stringify(plan)], {
+      stdio: ['ignore', out, 'ignore'],
+    });
+    fs.closeSync(out);
+    const run = newRegistry();
+    const tailed = run.registry.tail({ path: logFile, fromStart: true });
+    await new Promise((r) => writer.once('exit', r));
+    const expected = analyseAtOnce(bytes);
+    await waitFor(
+      'the tail to read the whole file',
+      () => (run.registry.get(tailed.id)?.info.requestCount === expected.length ? true : undefined),
+      15_000,
+    );
+    await run.registry.stop(tailed.id);
+    const live = [...run.registry.require(tailed.id).requests()];
+    await run.registry.dispose();
+    assert.deepEqual(
+      live.map((r) => r.requestId),
+      expected.map((r) => r.requestId),
+    );
+    assert.deepEqual(live, expected);
+    assert.deepEqual(await replayed(tailed.id), expected);
+  },
+);

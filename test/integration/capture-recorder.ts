@@ -53,7 +53,11 @@ export class Recorder implements CaptureListener {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(check);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; statuses ${JSON.stringify(this.statuses)}, notices ${JSON.stringify(this.notices)}, ${this.bytes().length} bytes`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; statuses ${JSON.stringify(this.statuses)}, notices ${JSON.stringify(this.notices)}, ${this.bytes().length} bytes`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(check);
     });
@@ -68,7 +72,11 @@ export class Recorder implements CaptureListener {
   }
 
   untilText(needle: string, stream?: ChunkStream, timeoutMs?: number): Promise<void> {
-    return this.until(() => this.text(stream).includes(needle), `output containing ${JSON.stringify(needle)}`, timeoutMs);
+    return this.until(
+      () => this.text(stream).includes(needle),
+      `output containing ${JSON.stringify(needle)}`,
+      timeoutMs,
+    );
   }
 
   private wake(): void {

@@ -18,7 +18,10 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
-function follow(t: { after(fn: () => Promise<void>): void }, options: Omit<TailOptions, 'intervalMs'> & { intervalMs?: number }): { source: TailSource; rec: Recorder } {
+function follow(
+  t: { after(fn: () => Promise<void>): void },
+  options: Omit<TailOptions, 'intervalMs'> & { intervalMs?: number },
+): { source: TailSource; rec: Recorder } {
   const source = new TailSource({ intervalMs: INTERVAL_MS, ...options });
   const rec = new Recorder();
   t.after(() => source.stop());
@@ -28,7 +31,11 @@ function follow(t: { after(fn: () => Promise<void>): void }, options: Omit<TailO
 
 /** Waits until the source has delivered exactly `expected` (and fails on anything else). */
 async function received(rec: Recorder, expected: string, timeoutMs = 5000): Promise<void> {
-  await rec.until(() => rec.bytes().length >= Buffer.byteLength(expected), `${Buffer.byteLength(expected)} bytes`, timeoutMs);
+  await rec.until(
+    () => rec.bytes().length >= Buffer.byteLength(expected),
+    `${Buffer.byteLength(expected)} bytes`,
+    timeoutMs,
+  );
   assert.equal(rec.text('file'), expected);
 }
 
@@ -88,7 +95,8 @@ test('copytruncate: the file shrinks, reading starts again from 0', async (t) =>
 /** Lines like a server's, numbered: each must arrive exactly once. */
 const requestLines = (from: number, to: number, pad = ''): string => {
   let out = '';
-  for (let i = from; i <= to; i++) out += `INFO 07-24 10:00:${String(i).padStart(2, '0')} [stats.py:1] request req-${String(i).padStart(3, '0')} finished${pad}\n`;
+  for (let i = from; i <= to; i++)
+    out += `INFO 07-24 10:00:${String(i).padStart(2, '0')} [stats.py:1] request req-${String(i).padStart(3, '0')} finished${pad}\n`;
   return out;
 };
 
@@ -111,7 +119,12 @@ test('copytruncate race: bytes written after the last poll and before the trunca
   const after = requestLines(5, 5);
   fs.appendFileSync(file, after);
   await received(rec, before + lastBefore + after);
-  assert.ok(rec.notices.some((n) => n.includes(`the ${Buffer.byteLength(lastBefore)} bytes written just before were read from its copy ${file}.1`)), JSON.stringify(rec.notices));
+  assert.ok(
+    rec.notices.some((n) =>
+      n.includes(`the ${Buffer.byteLength(lastBefore)} bytes written just before were read from its copy ${file}.1`),
+    ),
+    JSON.stringify(rec.notices),
+  );
 });
 
 test('copytruncate race: a writer that is past the old offset again by the next poll', async (t) => {
@@ -164,7 +177,10 @@ test('rotation by rename: bytes written to the old file around the rotation are 
   fs.writeSync(writer, 'C: still to the old fd\n');
   fs.writeFileSync(file, 'D: new file\n');
   await received(rec, 'A: first\nB: just before rotation\nC: still to the old fd\nD: new file\n');
-  assert.ok(rec.notices.some((n) => /was rotated/.test(n)), JSON.stringify(rec.notices));
+  assert.ok(
+    rec.notices.some((n) => /was rotated/.test(n)),
+    JSON.stringify(rec.notices),
+  );
 });
 
 test('rotation by rename with a gap: the old file is read until the new one appears', async (t) => {
@@ -239,7 +255,10 @@ test('importFile reads the whole file in chunks with progress', async (t) => {
   fs.writeFileSync(file, content);
   const chunks: Buffer[] = [];
   const progress: FileProgress[] = [];
-  const result = await importFile(file, (c) => chunks.push(c), { chunkBytes: 256 * 1024, onProgress: (p) => progress.push(p) });
+  const result = await importFile(file, (c) => chunks.push(c), {
+    chunkBytes: 256 * 1024,
+    onProgress: (p) => progress.push(p),
+  });
   assert.ok(Buffer.concat(chunks).equals(content));
   assert.deepEqual(result, { bytesRead: content.length, size: content.length });
   assert.deepEqual(progress[0], { bytesRead: 0, size: content.length });
@@ -256,13 +275,23 @@ test('importFile stops when aborted and rejects with an AbortError', async (t) =
   let delivered = 0;
   let calls = 0;
   await assert.rejects(
-    importFile(file, (c) => {
-      delivered += c.length;
-      if (++calls === 2) controller.abort();
-    }, { chunkBytes: 256 * 1024, signal: controller.signal }),
+    importFile(
+      file,
+      (c) => {
+        delivered += c.length;
+        if (++calls === 2) controller.abort();
+      },
+      { chunkBytes: 256 * 1024, signal: controller.signal },
+    ),
     (err: Error) => err.name === 'AbortError',
   );
   assert.equal(delivered, 2 * 256 * 1024, 'no chunk after the abort');
-  await assert.rejects(importFile(file, () => undefined, { signal: AbortSignal.abort() }), { name: 'AbortError' });
-  await assert.rejects(importFile(path.join(path.dirname(file), 'missing.log'), () => undefined), { code: 'ENOENT' });
+  await assert.rejects(
+    importFile(file, () => undefined, { signal: AbortSignal.abort() }),
+    { name: 'AbortError' },
+  );
+  await assert.rejects(
+    importFile(path.join(path.dirname(file), 'missing.log'), () => undefined),
+    { code: 'ENOENT' },
+  );
 });

@@ -19,14 +19,36 @@ function cli(args: string[], env: NodeJS.ProcessEnv = process.env) {
 
 /** A qwen3-tts simulator run of 60 requests with DEBUG stage tables, written to a file. */
 function simulate(file: string, statsBuild: string, rps: number): void {
-  const r = cli(['simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', statsBuild, '--requests', '60', '--seed', '1', '--rps', String(rps), '--speed', '1000', '--fixed-clock', '--debug-tables', '--port', '0']);
+  const r = cli([
+    'simulate',
+    '--scenario',
+    'qwen3-tts',
+    '--talker-first-audio',
+    '--stats-build',
+    statsBuild,
+    '--requests',
+    '60',
+    '--seed',
+    '1',
+    '--rps',
+    String(rps),
+    '--speed',
+    '1000',
+    '--fixed-clock',
+    '--debug-tables',
+    '--port',
+    '0',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   fs.writeFileSync(file, r.stdout);
 }
 
 before(() => {
   // Built as shipped: dist/cli.js and a bundle per command (scripts/build.mjs).
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(built.status, 0, built.stderr);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-compare-'));
   simulate(log('before-fix.log'), 'before-fix', 5);
@@ -41,8 +63,26 @@ after(() => {
 interface Json {
   schema: number;
   baseline: { requestCount: number; kind: string };
-  metrics: { scope: string; metric: string; status: string; baseline: { measured: number; unknown: Record<string, number> }; candidate: { measured: number }; quantiles: { quantile: string; diffMs: number; beyondNoise: boolean | null; ci: { low: number; high: number } | null }[] }[];
-  findings: { code: string; stageId: number | null; change: string; baselineRequests: number; candidateRequests: number }[];
+  metrics: {
+    scope: string;
+    metric: string;
+    status: string;
+    baseline: { measured: number; unknown: Record<string, number> };
+    candidate: { measured: number };
+    quantiles: {
+      quantile: string;
+      diffMs: number;
+      beyondNoise: boolean | null;
+      ci: { low: number; high: number } | null;
+    }[];
+  }[];
+  findings: {
+    code: string;
+    stageId: number | null;
+    change: string;
+    baselineRequests: number;
+    candidateRequests: number;
+  }[];
   rules: { rule: string; outcome: string; failed: boolean }[];
   failed: boolean;
 }
@@ -51,8 +91,14 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
   const table = cli(['compare', log('before-fix.log'), log('fixed.log')]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /baseline +.*before-fix\.log \(log\) 60 requests/);
-  assert.match(table.stdout, /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
-  assert.match(table.stdout, /stage 1 TTFT: measured in the candidate only \(baseline: none of 60 measured: 60 not recorded\)/);
+  assert.match(
+    table.stdout,
+    /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
+  );
+  assert.match(
+    table.stdout,
+    /stage 1 TTFT: measured in the candidate only \(baseline: none of 60 measured: 60 not recorded\)/,
+  );
 
   const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'json']);
   assert.equal(r.status, 0, r.stderr);
@@ -60,7 +106,15 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
   assert.equal(json.schema, 1);
   assert.equal(json.baseline.requestCount, 60);
   const gone = json.findings.find((f) => f.code === 'ttft-not-recorded');
-  assert.deepEqual(gone && { change: gone.change, stageId: gone.stageId, baselineRequests: gone.baselineRequests, candidateRequests: gone.candidateRequests }, { change: 'disappeared', stageId: 1, baselineRequests: 60, candidateRequests: 0 });
+  assert.deepEqual(
+    gone && {
+      change: gone.change,
+      stageId: gone.stageId,
+      baselineRequests: gone.baselineRequests,
+      candidateRequests: gone.candidateRequests,
+    },
+    { change: 'disappeared', stageId: 1, baselineRequests: 60, candidateRequests: 0 },
+  );
   const ttft = json.metrics.find((m) => m.scope === '1' && m.metric === 'ttft');
   assert.equal(ttft?.status, 'candidateOnly');
   assert.equal(ttft?.baseline.measured, 0);
@@ -80,14 +134,40 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
 });
 
 test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules that hold exit 0', () => {
-  const heavy = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +10%', '--fail-if', 'stage0.prefillDecode.p50 > +50%; request.e2e.p99 > 60s']);
+  const heavy = cli([
+    'compare',
+    log('fixed.log'),
+    log('fixed-heavy.log'),
+    '--fail-if',
+    'stage1.queued.p90 > +10%',
+    '--fail-if',
+    'stage0.prefillDecode.p50 > +50%; request.e2e.p99 > 60s',
+  ]);
   assert.equal(heavy.status, 1, heavy.stderr);
-  assert.match(heavy.stderr, /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms -> [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/);
+  assert.match(
+    heavy.stderr,
+    /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms -> [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/,
+  );
   assert.doesNotMatch(heavy.stderr, /stage0\.prefillDecode/);
-  const json = JSON.parse(cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--format', 'json', '--fail-if', 'stage1.queued.p90 > +10%']).stdout) as Json;
+  const json = JSON.parse(
+    cli([
+      'compare',
+      log('fixed.log'),
+      log('fixed-heavy.log'),
+      '--format',
+      'json',
+      '--fail-if',
+      'stage1.queued.p90 > +10%',
+    ]).stdout,
+  ) as Json;
   assert.equal(json.failed, true);
-  assert.deepEqual(json.rules.map((x) => [x.outcome, x.failed]), [['crossed', true]]);
-  const p90 = json.metrics.find((m) => m.scope === '1' && m.metric === 'queued')?.quantiles.find((q) => q.quantile === 'p90');
+  assert.deepEqual(
+    json.rules.map((x) => [x.outcome, x.failed]),
+    [['crossed', true]],
+  );
+  const p90 = json.metrics
+    .find((m) => m.scope === '1' && m.metric === 'queued')
+    ?.quantiles.find((q) => q.quantile === 'p90');
   assert.ok(p90 && p90.beyondNoise === true && (p90.ci?.low ?? 0) > 0);
 
   const holds = cli(['compare', log('fixed.log'), log('fixed-heavy.log'), '--fail-if', 'stage1.queued.p90 > +500%']);
@@ -103,15 +183,31 @@ test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules t
 test('a change rule on a metric measured in one run only is not evaluated: exit 0, or 1 with --fail-unevaluated', () => {
   const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p90 > +10%']);
   assert.equal(r.status, 0);
-  assert.match(r.stderr, /1 rule not evaluated.*\n.*stage1\.ttft\.p90 > \+10%: not evaluated: stage 1 TTFT p90 was measured in the candidate only/);
-  assert.equal(cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p90 > +10%', '--fail-unevaluated']).status, 1);
+  assert.match(
+    r.stderr,
+    /1 rule not evaluated.*\n.*stage1\.ttft\.p90 > \+10%: not evaluated: stage 1 TTFT p90 was measured in the candidate only/,
+  );
+  assert.equal(
+    cli([
+      'compare',
+      log('before-fix.log'),
+      log('fixed.log'),
+      '--fail-if',
+      'stage1.ttft.p90 > +10%',
+      '--fail-unevaluated',
+    ]).status,
+    1,
+  );
 });
 
 test('a malformed rule exits 2 and points at the problem, before reading any input', () => {
   const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p95 > +10%']);
   assert.equal(r.status, 2);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /malformed rule 'stage1\.ttft\.p95 > \+10%': unknown quantile 'p95': use p50, p90 or p99\n {4}stage1\.ttft\.p95 > \+10%\n {4} {12}\^\^\^\n/);
+  assert.match(
+    r.stderr,
+    /malformed rule 'stage1\.ttft\.p95 > \+10%': unknown quantile 'p95': use p50, p90 or p99\n {4}stage1\.ttft\.p95 > \+10%\n {4} {12}\^\^\^\n/,
+  );
   assert.match(r.stderr, /Rule grammar:/);
   const sign = cli(['compare', 'a', 'b', '--fail-if', 'stage1.ttft.p90 > 10%']);
   assert.equal(sign.status, 2);
@@ -123,16 +219,30 @@ test('usage and input errors exit 2 with a message; Markdown for a pull-request 
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read .*nope\.log: no such file or folder/);
   assert.equal(cli(['compare', log('fixed.log')]).status, 2);
-  assert.match(cli(['compare', log('fixed.log'), log('fixed.log'), '--format', 'html']).stderr, /--format must be table, json or markdown/);
+  assert.match(
+    cli(['compare', log('fixed.log'), log('fixed.log'), '--format', 'html']).stderr,
+    /--format must be table, json or markdown/,
+  );
   const help = cli(['compare', '--help']);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /quantile  = p50 \| p90 \| p99/);
 
-  const md = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'markdown', '--fail-if', 'stage1.ttft.p50 > 1ms']);
+  const md = cli([
+    'compare',
+    log('before-fix.log'),
+    log('fixed.log'),
+    '--format',
+    'markdown',
+    '--fail-if',
+    'stage1.ttft.p50 > 1ms',
+  ]);
   assert.equal(md.status, 1);
   assert.match(md.stdout, /^### Stage Lens: compare\n/);
   assert.match(md.stdout, /\*\*Rules:\*\* ❌ 1 of 1 failed/);
-  assert.match(md.stdout, /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
+  assert.match(
+    md.stdout,
+    /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
+  );
   assert.match(md.stdout, /\| stage 1 \| TTFT \| 0\/60 \| measured in the candidate only/);
 });
 
@@ -157,13 +267,26 @@ test("'-' reads one input from stdin (a real pipe): the same report as from the 
   const b = JSON.parse(piped.stdout) as { baseline: { source: string } };
   assert.equal(b.baseline.source, 'stdin');
   assert.equal(a.baseline.source, log('before-fix.log'));
-  assert.deepEqual({ ...b, baseline: { ...b.baseline, source: '' } }, { ...a, baseline: { ...a.baseline, source: '' } });
+  assert.deepEqual(
+    { ...b, baseline: { ...b.baseline, source: '' } },
+    { ...a, baseline: { ...a.baseline, source: '' } },
+  );
 
-  const table = spawnSync(process.execPath, [CLI, 'compare', log('fixed.log'), '-'], { encoding: 'utf8', timeout: 120_000, cwd: ROOT, input: fs.readFileSync(log('fixed-heavy.log')) });
+  const table = spawnSync(process.execPath, [CLI, 'compare', log('fixed.log'), '-'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    cwd: ROOT,
+    input: fs.readFileSync(log('fixed-heavy.log')),
+  });
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /candidate +.*stdin \(log\) 60 requests/);
 
-  const both = spawnSync(process.execPath, [CLI, 'compare', '-', '-'], { encoding: 'utf8', timeout: 30_000, cwd: ROOT, input: '' });
+  const both = spawnSync(process.execPath, [CLI, 'compare', '-', '-'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+    cwd: ROOT,
+    input: '',
+  });
   assert.equal(both.status, 2);
   assert.match(both.stderr, /only one of the two inputs can be '-' \(stdin\)/);
 });

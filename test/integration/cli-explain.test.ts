@@ -25,7 +25,13 @@ before(() => {
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT, maxBuffer: 64 << 20 });
+  return spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+    cwd: ROOT,
+    maxBuffer: 64 << 20,
+  });
 }
 
 function explainJson(args: string[], input?: string): ExplainReport {
@@ -35,44 +41,115 @@ function explainJson(args: string[], input?: string): ExplainReport {
 }
 
 const close = (actual: number | null | undefined, expected: number, what: string, tolerance = 1e-3): void => {
-  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) <= tolerance, `${what}: ${actual} != ${expected}`);
+  assert.ok(
+    actual !== null && actual !== undefined && Math.abs(actual - expected) <= tolerance,
+    `${what}: ${actual} != ${expected}`,
+  );
 };
 
 /** 20 Qwen3-TTS requests a second apart, two of them with the talker prefill 1,000 ms longer. */
 function plantedLog(): string {
-  return Array.from({ length: 20 }, (_, i) => renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 : 0, `10-22 09:00:${String(10 + i).padStart(2, '0')}`))).join('');
+  return Array.from({ length: 20 }, (_, i) =>
+    renderRequest(
+      asyncChunk(
+        `speech-${String(i).padStart(2, '0')}`,
+        i === 7 || i === 13 ? 1000 : 0,
+        `10-22 09:00:${String(10 + i).padStart(2, '0')}`,
+      ),
+    ),
+  ).join('');
 }
 
 test('analyze --format json: every request carries its breakdown; the worked examples of docs/breakdown.md', () => {
   const three = cli(['analyze', path.join(UPSTREAM, 'qwen3-omni-three-stage-transfers.log'), '--format', 'json']);
   assert.equal(three.status, 0, three.stderr);
-  const requests = (JSON.parse(three.stdout) as { requests: { requestId: string; breakdown: BreakdownJson }[] }).requests;
+  const requests = (JSON.parse(three.stdout) as { requests: { requestId: string; breakdown: BreakdownJson }[] })
+    .requests;
   const b = requests.find((r) => r.requestId === 'chatcmpl-3c88c0cf9be8c9bf')!.breakdown;
   assert.equal(b.totalMs, 40815.25);
   assert.equal(b.overlapMs, 0);
   assert.equal(b.residualMs, -194.245);
   const ms = (key: string): number | null => b.parts.find((p) => p.key === key)?.ms ?? null;
-  assert.deepEqual([ms('preprocess'), ms('0/genOther'), ms('0->1/postprocess'), ms('0->1/tx'), ms('0->1/inFlight'), ms('0->1/rxDecode'), ms('1->2/rxDecode')], [57, 8521.117, 256.158, 78.701, 2.015, 111.865, 31.706]);
-  assert.deepEqual(b.parts.find((p) => p.key === 'finalOutput'), { key: 'finalOutput', stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured' });
+  assert.deepEqual(
+    [
+      ms('preprocess'),
+      ms('0/genOther'),
+      ms('0->1/postprocess'),
+      ms('0->1/tx'),
+      ms('0->1/inFlight'),
+      ms('0->1/rxDecode'),
+      ms('1->2/rxDecode'),
+    ],
+    [57, 8521.117, 256.158, 78.701, 2.015, 111.865, 31.706],
+  );
+  assert.deepEqual(
+    b.parts.find((p) => p.key === 'finalOutput'),
+    { key: 'finalOutput', stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured' },
+  );
   for (const r of requests) {
     const sum = r.breakdown.parts.reduce((a, p) => a + (p.ms ?? 0), 0);
-    close(sum - r.breakdown.overlapMs + (r.breakdown.residualMs ?? NaN), r.breakdown.totalMs ?? NaN, `${r.requestId} identity`, 0.01);
+    close(
+      sum - r.breakdown.overlapMs + (r.breakdown.residualMs ?? NaN),
+      r.breakdown.totalMs ?? NaN,
+      `${r.requestId} identity`,
+      0.01,
+    );
   }
 
-  const tts = JSON.parse(cli(['analyze', path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log'), '--format', 'json']).stdout) as { requests: { requestId: string; breakdown: BreakdownJson }[] };
+  const tts = JSON.parse(
+    cli(['analyze', path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log'), '--format', 'json']).stdout,
+  ) as { requests: { requestId: string; breakdown: BreakdownJson }[] };
   const async = tts.requests.find((r) => r.requestId === 'speech-1d2893d9177b5763df3d547f5103319a')!.breakdown;
   assert.deepEqual([async.overlapMs, async.overlapPlacement, async.residualMs], [612.904, 'reconstructed', 0.4]);
-  assert.deepEqual(async.parts.find((p) => p.key === '0->1/tx'), { key: '0->1/tx', stageKey: null, stageId: null, phase: 'transfer', edge: '0->1', component: 'tx', ms: null, state: 'notRecorded' });
-  assert.deepEqual(async.parts.find((p) => p.key === '0->1/inFlight'), { key: '0->1/inFlight', stageKey: null, stageId: null, phase: 'transfer', edge: '0->1', component: 'inFlight', ms: null, state: 'hidden' });
+  assert.deepEqual(
+    async.parts.find((p) => p.key === '0->1/tx'),
+    {
+      key: '0->1/tx',
+      stageKey: null,
+      stageId: null,
+      phase: 'transfer',
+      edge: '0->1',
+      component: 'tx',
+      ms: null,
+      state: 'notRecorded',
+    },
+  );
+  assert.deepEqual(
+    async.parts.find((p) => p.key === '0->1/inFlight'),
+    {
+      key: '0->1/inFlight',
+      stageKey: null,
+      stageId: null,
+      phase: 'transfer',
+      edge: '0->1',
+      component: 'inFlight',
+      ms: null,
+      state: 'hidden',
+    },
+  );
 });
 
 test('explain on every upstream-rendered log: one tail entry per supported target at p95 and p99, with the schema of the issue', () => {
   const expected: Record<string, string[]> = {
-    'qwen3-omni-three-stage-transfers.log': ['e2e', 'stage0.firstOutput', 'stage1.firstOutput', 'stage2.firstOutput', 'stage0.ttft', 'stage1.ttft', 'stage2.ttft'],
+    'qwen3-omni-three-stage-transfers.log': [
+      'e2e',
+      'stage0.firstOutput',
+      'stage1.firstOutput',
+      'stage2.firstOutput',
+      'stage0.ttft',
+      'stage1.ttft',
+      'stage2.ttft',
+    ],
     'qwen3tts-info-level-omnitiming-only.log': ['e2e'],
     // Before the codec fix the codec's TTFT is not recorded: no stage1.ttft target.
     'qwen3tts-talker-first-audio-before-fix.log': ['e2e', 'stage0.firstOutput', 'stage1.firstOutput', 'stage0.ttft'],
-    'qwen3tts-talker-first-audio-after-fix.log': ['e2e', 'stage0.firstOutput', 'stage1.firstOutput', 'stage0.ttft', 'stage1.ttft'],
+    'qwen3tts-talker-first-audio-after-fix.log': [
+      'e2e',
+      'stage0.firstOutput',
+      'stage1.firstOutput',
+      'stage0.ttft',
+      'stage1.ttft',
+    ],
   };
   for (const [name, targets] of Object.entries(expected)) {
     const report = explainJson([path.join(UPSTREAM, name)]);
@@ -84,12 +161,39 @@ test('explain on every upstream-rendered log: one tail entry per supported targe
       name,
     );
     for (const t of report.tail) {
-      for (const key of ['target', 'quantile', 'thresholdMs', 'requestCount', 'targetMedianMs', 'excessMs', 'parts', 'residualMs'] as const) assert.ok(key in t, `${name} ${t.target}: ${key}`);
+      for (const key of [
+        'target',
+        'quantile',
+        'thresholdMs',
+        'requestCount',
+        'targetMedianMs',
+        'excessMs',
+        'parts',
+        'residualMs',
+      ] as const)
+        assert.ok(key in t, `${name} ${t.target}: ${key}`);
       for (const p of t.parts) {
-        assert.ok(['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'genOther', 'transfer', 'preprocess', 'finalOutput'].includes(p.phase));
+        assert.ok(
+          [
+            'inputWait',
+            'readyQueued',
+            'queued',
+            'prefill',
+            'decode',
+            'genOther',
+            'transfer',
+            'preprocess',
+            'finalOutput',
+          ].includes(p.phase),
+        );
         if (p.phase === 'transfer') assert.match(p.edge ?? '', /^\d+->\d+$/);
       }
-      close(t.parts.reduce((a, p) => a + p.excessMs, 0) + t.residualMs, t.excessMs, `${name} ${t.target} additivity`, 0.01);
+      close(
+        t.parts.reduce((a, p) => a + p.excessMs, 0) + t.residualMs,
+        t.excessMs,
+        `${name} ${t.target} additivity`,
+        0.01,
+      );
     }
     const table = cli(['explain', path.join(UPSTREAM, name)]);
     assert.equal(table.status, 0, table.stderr);
@@ -102,25 +206,40 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
   const file = path.join(tmp, 'planted.log');
   fs.writeFileSync(file, log);
   const report = explainJson([file, '--target', 'e2e', '--target', 'stage1.firstOutput', '--quantile', 'p95']);
-  assert.deepEqual(report.tail.map((t) => t.target), ['e2e', 'stage1.firstOutput']);
+  assert.deepEqual(
+    report.tail.map((t) => t.target),
+    ['e2e', 'stage1.firstOutput'],
+  );
   const e2e = report.tail[0]!;
   assert.deepEqual([e2e.requestCount, e2e.excessMs, e2e.targetMedianMs, e2e.residualMs], [2, 1000, 800, -1000]);
-  assert.deepEqual(e2e.parts.slice(0, 2).map((p) => [p.stageId, p.phase, p.excessMs, p.share]).sort(), [
-    [0, 'prefill', 1000, 1],
-    [1, 'inputWait', 1000, 1],
-  ]);
+  assert.deepEqual(
+    e2e.parts
+      .slice(0, 2)
+      .map((p) => [p.stageId, p.phase, p.excessMs, p.share])
+      .sort(),
+    [
+      [0, 'prefill', 1000, 1],
+      [1, 'inputWait', 1000, 1],
+    ],
+  );
   // Load: the slow two arrived one second apart with nothing else in flight (requests are 0.8 s long, a second apart).
   assert.equal(report.load[0]?.target, 'e2e');
   assert.equal(report.load[0]?.arrivalsKnown, 20);
   const table = cli(['explain', file, '--target', 'e2e', '--quantile', 'p95']);
-  assert.match(table.stdout, /Why end-to-end time is slow at p95: 2 of 20 requests at or above 1,800 ms, on average 1,000 ms above the median 800 ms/);
+  assert.match(
+    table.stdout,
+    /Why end-to-end time is slow at p95: 2 of 20 requests at or above 1,800 ms, on average 1,000 ms above the median 800 ms/,
+  );
   assert.match(table.stdout, /stage 0 prefill\s+\+1,000 ms\s+100%/);
   assert.match(table.stdout, /residual\s+-1,000 ms\s+-100%/);
   const fromStdin = explainJson(['-', '--target', 'e2e', '--quantile', 'p95'], log);
   assert.deepEqual(fromStdin.tail, report.tail.slice(0, 1));
   // Cold switch and per-boot option are accepted; without boots in the log, one boot (0).
   const byBoot = explainJson([file, '--target', 'e2e', '--quantile', 'p95', '--by-boot', '--exclude-cold']);
-  assert.deepEqual(byBoot.tail.map((t) => t.boot), [0]);
+  assert.deepEqual(
+    byBoot.tail.map((t) => t.boot),
+    [0],
+  );
   assert.equal(byBoot.scope.excludeCold, true);
 });
 
@@ -128,7 +247,21 @@ test('explain a saved session folder: its captured bytes replayed, like compare 
   const dir = path.join(tmp, 'sessions', 's-1');
   const files = SessionFiles.atFolder(dir);
   const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({ info: { id: 's-1', kind: 'import', description: 'planted.log', startedAt, status: 'stopped', requestCount: 20, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: '' } });
+  files.writeMeta({
+    info: {
+      id: 's-1',
+      kind: 'import',
+      description: 'planted.log',
+      startedAt,
+      status: 'stopped',
+      requestCount: 20,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: '',
+    },
+  });
   const bytes = Buffer.from(plantedLog());
   const half = Math.floor(bytes.length / 2);
   files.append({ stream: 'file', bytes: bytes.subarray(0, half), capturedAt: startedAt + 1000 });
@@ -140,22 +273,26 @@ test('explain a saved session folder: its captured bytes replayed, like compare 
 });
 
 test('explain a /metrics scrape: no tail, the metrics that do not report', () => {
-  const scrape = [
-    '# HELP vllm_omni:e2e_request_latency_s e2e',
-    '# TYPE vllm_omni:e2e_request_latency_s histogram',
-    'vllm_omni:e2e_request_latency_s_bucket{le="+Inf",model_name="m"} 12',
-    'vllm_omni:e2e_request_latency_s_count{model_name="m"} 12',
-    'vllm_omni:e2e_request_latency_s_sum{model_name="m"} 30',
-    '# HELP vllm:time_to_first_token_seconds ttft',
-    '# TYPE vllm:time_to_first_token_seconds histogram',
-    'vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m",stage="0",replica="0"} 0',
-    'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 0',
-    'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 0',
-  ].join('\n') + '\n';
+  const scrape =
+    [
+      '# HELP vllm_omni:e2e_request_latency_s e2e',
+      '# TYPE vllm_omni:e2e_request_latency_s histogram',
+      'vllm_omni:e2e_request_latency_s_bucket{le="+Inf",model_name="m"} 12',
+      'vllm_omni:e2e_request_latency_s_count{model_name="m"} 12',
+      'vllm_omni:e2e_request_latency_s_sum{model_name="m"} 30',
+      '# HELP vllm:time_to_first_token_seconds ttft',
+      '# TYPE vllm:time_to_first_token_seconds histogram',
+      'vllm:time_to_first_token_seconds_bucket{le="+Inf",model_name="m",stage="0",replica="0"} 0',
+      'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 0',
+      'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 0',
+    ].join('\n') + '\n';
   const table = cli(['explain', '-'], scrape);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /no per-request values/);
-  assert.match(table.stdout, /vllm:time_to_first_token_seconds is registered but reads 0 while requests finish: 0 on all 1 \(stage, replica\) series while vllm_omni:e2e_request_latency_s counts 12 finished requests/);
+  assert.match(
+    table.stdout,
+    /vllm:time_to_first_token_seconds is registered but reads 0 while requests finish: 0 on all 1 \(stage, replica\) series while vllm_omni:e2e_request_latency_s counts 12 finished requests/,
+  );
   assert.match(table.stdout, /known cause: vllm-omni #5170/);
   const json = explainJson(['-'], scrape);
   assert.equal(json.tail.length, 0);
@@ -163,7 +300,12 @@ test('explain a /metrics scrape: no tail, the metrics that do not report', () =>
 });
 
 test('explain usage and I/O errors exit 2 with a message', () => {
-  const bad = cli(['explain', path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log'), '--target', 'stage1.latency']);
+  const bad = cli([
+    'explain',
+    path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log'),
+    '--target',
+    'stage1.latency',
+  ]);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--target 'stage1\.latency' is not a target: e2e \| stage<N>\.firstOutput/);
   const q = cli(['explain', path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log'), '--quantile', 'p50']);
@@ -176,6 +318,10 @@ test('explain usage and I/O errors exit 2 with a message', () => {
   assert.equal(folder.status, 2);
   assert.match(folder.stderr, /is a folder without a session\.json/);
   // A target the log does not measure is reported, not an error.
-  const unmeasured = explainJson([path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log'), '--target', 'stage1.ttft']);
+  const unmeasured = explainJson([
+    path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log'),
+    '--target',
+    'stage1.ttft',
+  ]);
   assert.deepEqual(unmeasured.unsupportedTargets, ['stage1.ttft']);
 });

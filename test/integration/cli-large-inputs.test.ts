@@ -23,14 +23,26 @@ before(() => {
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 function analyze(file: string, format: string) {
-  return spawnSync(process.execPath, [CLI, 'analyze', file, '--format', format], { encoding: 'utf8', timeout: 300_000, maxBuffer: 512 * 1024 * 1024 });
+  return spawnSync(process.execPath, [CLI, 'analyze', file, '--format', format], {
+    encoding: 'utf8',
+    timeout: 300_000,
+    maxBuffer: 512 * 1024 * 1024,
+  });
 }
 
 test('a stage table with 60,000 stage columns: the text report', () => {
   const stages = 60_000;
   const ids = Array.from({ length: stages }, (_, i) => String(i));
   const row = (name: string, value: string) => `| ${name} | ${ids.map(() => value).join(' | ')} |`;
-  const lines = ['[StageRequestStats [request_id=wide]]', '+---+', `| Field | ${ids.join(' | ')} |`, '+---+', row('vllm_ttft_ms', '1'), row('vllm_prefill_ms', '2'), '+---+'];
+  const lines = [
+    '[StageRequestStats [request_id=wide]]',
+    '+---+',
+    `| Field | ${ids.join(' | ')} |`,
+    '+---+',
+    row('vllm_ttft_ms', '1'),
+    row('vllm_prefill_ms', '2'),
+    '+---+',
+  ];
   const file = path.join(scratch, 'wide.log');
   fs.writeFileSync(file, lines.map((line) => `INFO 08-21 18:00:00 [stats.py:1] ${line}\n`).join(''));
 
@@ -46,7 +58,11 @@ test('a /metrics scrape of 200,000 histogram series (under the size cap): a row 
   const lines = ['# TYPE vllm:time_to_first_token_seconds histogram'];
   for (let i = 0; i < series; i++) {
     const labels = `stage="${i % 2}",replica="${i}"`;
-    lines.push(`vllm:time_to_first_token_seconds_bucket{${labels},le="0.1"} 1`, `vllm:time_to_first_token_seconds_bucket{${labels},le="+Inf"} 2`, `vllm:time_to_first_token_seconds_count{${labels}} 2`);
+    lines.push(
+      `vllm:time_to_first_token_seconds_bucket{${labels},le="0.1"} 1`,
+      `vllm:time_to_first_token_seconds_bucket{${labels},le="+Inf"} 2`,
+      `vllm:time_to_first_token_seconds_count{${labels}} 2`,
+    );
   }
   const file = path.join(scratch, 'scrape.prom');
   fs.writeFileSync(file, `${lines.join('\n')}\n`);

@@ -32,33 +32,42 @@ after(() => {
 
 const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-test('on a terminal, a long read shows its progress on stderr and erases it', { skip: hasScript ? false : 'needs util-linux script(1) for a pseudo-terminal' }, () => {
-  const out = path.join(tmp, 'report.json');
-  const command = `${shellQuote(process.execPath)} ${shellQuote(CLI)} analyze ${shellQuote(log)} --format json > ${shellQuote(out)}`;
-  // script runs the command on a pseudo-terminal and copies what it shows to our stdout.
-  const run = spawnSync('script', ['-qfec', command, '/dev/null'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { ...process.env, STAGE_LENS_PROGRESS_DELAY_MS: '0' },
-  });
-  assert.equal(run.status, 0, run.stderr);
-  const screen = run.stdout;
-  const lines = [...screen.matchAll(/\r\x1b\[Kstage-lens: reading (\S+): ([\d.]+) of ([\d.]+) MB \((\d+)%\)/g)];
-  assert.ok(lines.length >= 1, `no progress line on the terminal: ${JSON.stringify(screen.slice(0, 300))}`);
-  const size = (fs.statSync(log).size / 1048576).toFixed(1);
-  for (const m of lines) {
-    assert.equal(m[1], log);
-    assert.equal(m[3], size);
-    assert.ok(Number(m[2]) <= Number(size));
-  }
-  // The last thing on the terminal erases the line; the report went to the file, whole.
-  assert.ok(screen.endsWith('\r\x1b[K'), `ends with ${JSON.stringify(screen.slice(-40))}`);
-  const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: unknown[] };
-  assert.equal(report.requests.length, 25 * 20);
-});
+test(
+  'on a terminal, a long read shows its progress on stderr and erases it',
+  { skip: hasScript ? false : 'needs util-linux script(1) for a pseudo-terminal' },
+  () => {
+    const out = path.join(tmp, 'report.json');
+    const command = `${shellQuote(process.execPath)} ${shellQuote(CLI)} analyze ${shellQuote(log)} --format json > ${shellQuote(out)}`;
+    // script runs the command on a pseudo-terminal and copies what it shows to our stdout.
+    const run = spawnSync('script', ['-qfec', command, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, STAGE_LENS_PROGRESS_DELAY_MS: '0' },
+    });
+    assert.equal(run.status, 0, run.stderr);
+    const screen = run.stdout;
+    const lines = [...screen.matchAll(/\r\x1b\[Kstage-lens: reading (\S+): ([\d.]+) of ([\d.]+) MB \((\d+)%\)/g)];
+    assert.ok(lines.length >= 1, `no progress line on the terminal: ${JSON.stringify(screen.slice(0, 300))}`);
+    const size = (fs.statSync(log).size / 1048576).toFixed(1);
+    for (const m of lines) {
+      assert.equal(m[1], log);
+      assert.equal(m[3], size);
+      assert.ok(Number(m[2]) <= Number(size));
+    }
+    // The last thing on the terminal erases the line; the report went to the file, whole.
+    assert.ok(screen.endsWith('\r\x1b[K'), `ends with ${JSON.stringify(screen.slice(-40))}`);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { requests: unknown[] };
+    assert.equal(report.requests.length, 25 * 20);
+  },
+);
 
 test('stderr that is not a terminal gets no progress', () => {
-  const run = spawnSync(process.execPath, [CLI, 'analyze', log, '--format', 'json'], { encoding: 'utf8', timeout: 120_000, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, STAGE_LENS_PROGRESS_DELAY_MS: '0' } });
+  const run = spawnSync(process.execPath, [CLI, 'analyze', log, '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, STAGE_LENS_PROGRESS_DELAY_MS: '0' },
+  });
   assert.equal(run.status, 0);
   assert.equal(run.stderr, '');
 });

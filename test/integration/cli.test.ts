@@ -12,7 +12,10 @@ const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'
 
 before(() => {
   // Built as shipped: dist/cli.js and a bundle per command (scripts/build.mjs).
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(built.status, 0, built.stderr);
 });
 
@@ -22,7 +25,19 @@ function cli(args: string[], input?: string) {
 
 interface Json {
   schema: number;
-  requests: { requestId: string; boot: number; cold: boolean; stages: Record<string, { fields: Record<string, number | string | null>; split: Record<string, number | null>; splitState: Record<string, string> }> }[];
+  requests: {
+    requestId: string;
+    boot: number;
+    cold: boolean;
+    stages: Record<
+      string,
+      {
+        fields: Record<string, number | string | null>;
+        split: Record<string, number | null>;
+        splitState: Record<string, string>;
+      }
+    >;
+  }[];
   stageSummary: Record<string, Record<string, { count: number; p50: number }>>;
   findings: { code: string; stageId: number | null; requestIds: string[] }[];
   problems: { line: number; message: string }[];
@@ -38,7 +53,10 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   const json = JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as Json;
   assert.equal(json.schema, 1);
   assert.equal(json.requests.length, 25);
-  assert.deepEqual(json.requests.filter((r) => r.cold).map((r) => r.boot), [1, 2]);
+  assert.deepEqual(
+    json.requests.filter((r) => r.cold).map((r) => r.boot),
+    [1, 2],
+  );
   const r = json.requests[3]!;
   assert.equal(r.stages['1']?.fields['vllm_prefill_ms'], null, 'explicit None is null');
   assert.equal('vllm_ready_queued_ms' in (r.stages['1']?.fields ?? {}), false, 'a hidden row is left out');
@@ -46,7 +64,11 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   assert.equal(r.stages['1']?.splitState['ttftMs'], 'notRecorded');
   assert.equal(r.stages['1']?.split['readyQueuedMs'], 0);
   assert.equal(r.stages['1']?.splitState['readyQueuedMs'], 'inferred');
-  assert.equal(json.stageSummary['1']?.['vllm_ttft_ms']?.count, 25, 'the raw field keeps its printed zeros in stageSummary');
+  assert.equal(
+    json.stageSummary['1']?.['vllm_ttft_ms']?.count,
+    25,
+    'the raw field keeps its printed zeros in stageSummary',
+  );
   assert.equal(json.findings.find((f) => f.code === 'ttft-not-recorded')?.requestIds.length, 25);
   assert.deepEqual(json.problems, []);
 
@@ -55,15 +77,28 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   const header = csv[0]!.split(',');
   const codecRow = csv.find((l) => l.includes(`,1,1,0,llm,`))!.split(',');
   assert.equal(codecRow[header.indexOf('ttftMs')], 'notRecorded');
-  assert.equal(codecRow[header.indexOf('ttftMs_state')], 'notRecorded', 'one spelling per state: the value cell and the state column agree');
+  assert.equal(
+    codecRow[header.indexOf('ttftMs_state')],
+    'notRecorded',
+    'one spelling per state: the value cell and the state column agree',
+  );
   assert.equal(codecRow[header.indexOf('prefillMs')], 'notMeasured');
   assert.equal(codecRow[header.indexOf('prefillMs_state')], 'notMeasured');
   assert.equal(codecRow[header.indexOf('readyQueuedMs')], '0');
   assert.equal(codecRow[header.indexOf('readyQueuedMs_state')], 'inferred');
   // A derived value at the log's precision: 9092.733 - 10034.441, not -941.7080000000005.
-  assert.equal(csv.find((l) => l.startsWith('speech-5bd188e314d812a5,') && l.includes(',1,1,0,llm,'))!.split(',')[header.indexOf('added_time_to_first_output_ms')], '-941.708');
   assert.equal(
-    (JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as { requests: { addedTimeToFirstOutputMs: Record<string, number> }[] }).requests[0]?.addedTimeToFirstOutputMs['1'],
+    csv.find((l) => l.startsWith('speech-5bd188e314d812a5,') && l.includes(',1,1,0,llm,'))!.split(',')[
+      header.indexOf('added_time_to_first_output_ms')
+    ],
+    '-941.708',
+  );
+  assert.equal(
+    (
+      JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as {
+        requests: { addedTimeToFirstOutputMs: Record<string, number> }[];
+      }
+    ).requests[0]?.addedTimeToFirstOutputMs['1'],
     -941.708,
   );
   // A list cell: its mean, and its n.
@@ -98,14 +133,29 @@ function csvCells(line: string): string[] {
 }
 
 test('CSV: hostile request ids are neutralized for spreadsheets, numbers stay numbers; JSON keeps them as they are', () => {
-  const ids = ['=HYPERLINK("http://evil.example","x")', '+1+2', '-2+3', '@SUM(A1)', '\tcmd', 'a\u0001b\u001bc', '=cmd|"/c_calc"!A1', 'plain-1'];
+  const ids = [
+    '=HYPERLINK("http://evil.example","x")',
+    '+1+2',
+    '-2+3',
+    '@SUM(A1)',
+    '\tcmd',
+    'a\u0001b\u001bc',
+    '=cmd|"/c_calc"!A1',
+    'plain-1',
+  ];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-csv-'));
   try {
     const log = path.join(dir, 'hostile.log');
     const P = '(APIServer pid=7) INFO 10-22 09:30:00 [stats.py:910] ';
-    const unescape = (s: string): string => s.replace(/\\t/g, '\t').replace(/\\u(....)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const unescape = (s: string): string =>
+      s.replace(/\\t/g, '\t').replace(/\\u(....)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
     const real = ids.map(unescape);
-    fs.writeFileSync(log, real.map((id, i) => `${P}[OmniTiming] req=${id} total=1.00s stages=[0:0.50s,1:-0.25s] transfers=[0->1=${i}.00ms]\n`).join(''));
+    fs.writeFileSync(
+      log,
+      real
+        .map((id, i) => `${P}[OmniTiming] req=${id} total=1.00s stages=[0:0.50s,1:-0.25s] transfers=[0->1=${i}.00ms]\n`)
+        .join(''),
+    );
     const out = cli(['analyze', log, '--format', 'csv']);
     assert.equal(out.status, 0, out.stderr);
     const rows = out.stdout.trim().split('\n').slice(1).map(csvCells);
@@ -122,15 +172,23 @@ test('CSV: hostile request ids are neutralized for spreadsheets, numbers stay nu
     ]);
     // Nothing a spreadsheet would evaluate or a terminal would interpret is left at the start of a cell or anywhere in it.
     for (const row of rows) {
-      for (const cell of row) assert.ok(!/^[=+\-@\t\r]/.test(cell) && !/[\u0000-\u001f]/.test(cell), `unsafe cell ${JSON.stringify(cell)}`);
+      for (const cell of row)
+        assert.ok(!/^[=+\-@\t\r]/.test(cell) && !/[\u0000-\u001f]/.test(cell), `unsafe cell ${JSON.stringify(cell)}`);
     }
     // Numbers stay numbers: the [OmniTiming] send time of request 3 is 3, of request 0 the state word.
     const header = out.stdout.split('\n')[0]!.split(',');
     const transferRows = rows.filter((r) => r[header.indexOf('kind')] === 'transfer');
-    assert.deepEqual(transferRows.map((r) => r.slice(-2).join(',')), ['0,notRecorded', ...ids.slice(1).map((_, i) => `${i + 1},measured`)]);
+    assert.deepEqual(
+      transferRows.map((r) => r.slice(-2).join(',')),
+      ['0,notRecorded', ...ids.slice(1).map((_, i) => `${i + 1},measured`)],
+    );
     assert.equal(header.at(-1), 'omni_timing_tx_state');
     const json = JSON.parse(cli(['analyze', log, '--format', 'json']).stdout) as { requests: { requestId: string }[] };
-    assert.deepEqual(json.requests.map((r) => r.requestId), real, 'JSON is not neutralized: the ids as printed');
+    assert.deepEqual(
+      json.requests.map((r) => r.requestId),
+      real,
+      'JSON is not neutralized: the ids as printed',
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -149,7 +207,9 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
     'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.5',
     'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 4',
   ].join('\n');
-  const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as { histograms: { family: string; count: number; p50: number; p90: number }[] };
+  const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as {
+    histograms: { family: string; count: number; p50: number; p90: number }[];
+  };
   assert.equal(out.histograms.length, 1);
   assert.equal(out.histograms[0]?.count, 4);
   assert.equal(out.histograms[0]?.p50, 0.1, 'rank 2 of 4 is the top of the first bucket');
@@ -165,7 +225,9 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
     'vllm_omni:speech_stream_aborted_total{model_name="m",reason="engine_dead"} 1',
   ].join('\n');
   const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], streams).stdout) as { speechStreams: unknown[] };
-  assert.deepEqual(json.speechStreams, [{ modelName: 'm', completed: 12, aborted: { cancelled: 2, engine_dead: 1 }, abortedTotal: 3 }]);
+  assert.deepEqual(json.speechStreams, [
+    { modelName: 'm', completed: 12, aborted: { cancelled: 2, engine_dead: 1 }, abortedTotal: 3 },
+  ]);
   const table = cli(['analyze', '-'], streams).stdout;
   assert.match(table, /Speech streams/);
   assert.match(table, /^m +12 +3 +2 +1$/m);
@@ -181,33 +243,40 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
   assert.match(badFormat.stderr, /--format must be table, json or csv/);
   assert.equal(cli(['analyze']).status, 2);
   assert.equal(cli(['frobnicate']).status, 2);
-  const garbage = cli(['analyze', '-', '--format', 'json'], '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n');
+  const garbage = cli(
+    ['analyze', '-', '--format', 'json'],
+    '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n',
+  );
   assert.equal(garbage.status, 0, 'input was read');
 });
 
-test('analyze --follow shows a live table of a growing file and ends with a final summary', { timeout: 30_000 }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-follow-'));
-  const file = path.join(dir, 'server.log');
-  const lines = fs.readFileSync(SAMPLE, 'utf8').split('\n');
-  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '4'], { cwd: ROOT });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  // The file appears after the follower started, then grows in pieces (partial lines included).
-  await new Promise((r) => setTimeout(r, 500));
-  const text = lines.join('\n');
-  const third = Math.floor(text.length / 3);
-  fs.writeFileSync(file, text.slice(0, third));
-  await new Promise((r) => setTimeout(r, 800));
-  fs.appendFileSync(file, text.slice(third, 2 * third));
-  await new Promise((r) => setTimeout(r, 800));
-  fs.appendFileSync(file, text.slice(2 * third));
-  const code = await new Promise<number | null>((r) => child.once('exit', r));
-  fs.rmSync(dir, { recursive: true, force: true });
-  assert.equal(code, 0);
-  const final = out.slice(out.lastIndexOf('Final summary'));
-  assert.match(final, /25 requests, 2 stages, 2 server boots/);
-  assert.ok(out.split('Live ·').length >= 3, 'refreshed while following');
-});
+test(
+  'analyze --follow shows a live table of a growing file and ends with a final summary',
+  { timeout: 30_000 },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-follow-'));
+    const file = path.join(dir, 'server.log');
+    const lines = fs.readFileSync(SAMPLE, 'utf8').split('\n');
+    const child = spawn(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '4'], { cwd: ROOT });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    // The file appears after the follower started, then grows in pieces (partial lines included).
+    await new Promise((r) => setTimeout(r, 500));
+    const text = lines.join('\n');
+    const third = Math.floor(text.length / 3);
+    fs.writeFileSync(file, text.slice(0, third));
+    await new Promise((r) => setTimeout(r, 800));
+    fs.appendFileSync(file, text.slice(third, 2 * third));
+    await new Promise((r) => setTimeout(r, 800));
+    fs.appendFileSync(file, text.slice(2 * third));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    fs.rmSync(dir, { recursive: true, force: true });
+    assert.equal(code, 0);
+    const final = out.slice(out.lastIndexOf('Final summary'));
+    assert.match(final, /25 requests, 2 stages, 2 server boots/);
+    assert.ok(out.split('Live ·').length >= 3, 'refreshed while following');
+  },
+);
 
 test('demo: the simulator as a child process, live table, bounded time, final summary', { timeout: 60_000 }, () => {
   const demo = cli(['demo', '--duration', '6', '--speed', '8', '--rps', '6']);
@@ -219,40 +288,50 @@ test('demo: the simulator as a child process, live table, bounded time, final su
   assert.match(final, /cold-start/);
 });
 
-test('a reader that closes the pipe early ends the output quietly: exit 0, no stack trace', { timeout: 60_000 }, async () => {
-  // 40 copies of the sample: a JSON report of ~1,000 requests, far more than a pipe buffers.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-epipe-'));
-  try {
-    const log = path.join(dir, 'big.log');
-    fs.writeFileSync(log, fs.readFileSync(SAMPLE, 'utf8').repeat(40));
-    const child = spawn(process.execPath, [CLI, 'analyze', log, '--format', 'json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    let first = '';
-    await new Promise<void>((resolve) => {
-      child.stdout.once('data', (d: Buffer) => {
-        first = d.toString();
-        child.stdout.destroy(); // what `head` does once it has its lines
-        resolve();
+test(
+  'a reader that closes the pipe early ends the output quietly: exit 0, no stack trace',
+  { timeout: 60_000 },
+  async () => {
+    // 40 copies of the sample: a JSON report of ~1,000 requests, far more than a pipe buffers.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-epipe-'));
+    try {
+      const log = path.join(dir, 'big.log');
+      fs.writeFileSync(log, fs.readFileSync(SAMPLE, 'utf8').repeat(40));
+      const child = spawn(process.execPath, [CLI, 'analyze', log, '--format', 'json'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-    assert.match(first, /^\{\n {2}"schema": 1/);
-    assert.equal(stderr, '', 'nothing on stderr');
-    assert.equal(code, 0);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      let first = '';
+      await new Promise<void>((resolve) => {
+        child.stdout.once('data', (d: Buffer) => {
+          first = d.toString();
+          child.stdout.destroy(); // what `head` does once it has its lines
+          resolve();
+        });
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      assert.match(first, /^\{\n {2}"schema": 1/);
+      assert.equal(stderr, '', 'nothing on stderr');
+      assert.equal(code, 0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('analyze --deploy-config: the finding names what the config sets; without the option the YAML library is not loaded', () => {
   const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
   const config = path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml');
-  const evidence = /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\./;
+  const evidence =
+    /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\./;
   const table = cli(['analyze', log, '--deploy-config', config]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout.replace(/\s+/g, ' '), evidence);
-  const json = JSON.parse(cli(['analyze', log, '--format', 'json', '--deploy-config', config]).stdout) as { findings: { code: string; message: string }[] };
+  const json = JSON.parse(cli(['analyze', log, '--format', 'json', '--deploy-config', config]).stdout) as {
+    findings: { code: string; message: string }[];
+  };
   assert.match(json.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '', evidence);
   assert.doesNotMatch(cli(['analyze', log]).stdout.replace(/\s+/g, ' '), /matched deploy config/);
   // Start-up: the analyze bundle requires the deploy-evidence bundle (and with it the YAML library) only for the option.

@@ -11,7 +11,13 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
 import { checkTrace } from '../unit/traceFormat';
 
@@ -33,18 +39,34 @@ after(() => {
 });
 
 async function startServer(): Promise<{ request: Request; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: storage } });
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir: storage },
+  });
   await connection.sendNotification(InitializedNotification.type, {});
-  return { child, request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>> };
+  return {
+    child,
+    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
+  };
 }
 
-
 function cli(args: string[]): string {
-  const out = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], { encoding: 'utf8', maxBuffer: 64 << 20, cwd: ROOT });
+  const out = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    cwd: ROOT,
+  });
   assert.equal(out.status, 0, out.stderr);
   return out.stdout;
 }
@@ -57,35 +79,56 @@ async function sessionWith(request: Request, count: number, start: () => Promise
   });
 }
 
-test('an imported log exports as JSON, CSV and trace exactly as `analyze` prints them', { timeout: 60_000 }, async () => {
-  const { request, child } = await startServer();
-  const session = await sessionWith(request, 25, () => request('stageLens/import', { path: SAMPLE }));
-  const written: Record<string, string> = {};
-  for (const format of ['json', 'csv', 'trace'] as const) {
-    const out = path.join(storage, `import.${format}`);
-    const result = await request('stageLens/export', { sessionId: session.id, format, path: out });
-    assert.equal(result.requestCount, 25);
-    assert.equal(result.bytes, fs.statSync(out).size, `${format}: the reported size is the file's`);
-    written[format] = fs.readFileSync(out, 'utf8');
-  }
-  assert.equal(written['json'], cli(['analyze', SAMPLE, '--format', 'json']), 'JSON: the schema and bytes of analyze --format json');
-  assert.equal(written['csv'], cli(['analyze', SAMPLE, '--format', 'csv']), 'CSV: the bytes of analyze --format csv');
+test(
+  'an imported log exports as JSON, CSV and trace exactly as `analyze` prints them',
+  { timeout: 60_000 },
+  async () => {
+    const { request, child } = await startServer();
+    const session = await sessionWith(request, 25, () => request('stageLens/import', { path: SAMPLE }));
+    const written: Record<string, string> = {};
+    for (const format of ['json', 'csv', 'trace'] as const) {
+      const out = path.join(storage, `import.${format}`);
+      const result = await request('stageLens/export', { sessionId: session.id, format, path: out });
+      assert.equal(result.requestCount, 25);
+      assert.equal(result.bytes, fs.statSync(out).size, `${format}: the reported size is the file's`);
+      written[format] = fs.readFileSync(out, 'utf8');
+    }
+    assert.equal(
+      written['json'],
+      cli(['analyze', SAMPLE, '--format', 'json']),
+      'JSON: the schema and bytes of analyze --format json',
+    );
+    assert.equal(written['csv'], cli(['analyze', SAMPLE, '--format', 'csv']), 'CSV: the bytes of analyze --format csv');
 
-  const fromSession = checkTrace(written['trace']!);
-  const fromCli = checkTrace(cli(['analyze', SAMPLE, '--format', 'trace']));
-  assert.deepEqual(fromSession.errors, []);
-  assert.deepEqual(fromCli.errors, []);
-  assert.deepEqual(fromSession.slices, fromCli.slices, 'the same slices from the session and from the CLI');
-  assert.equal(fromSession.metadata?.['source'], `import: ${SAMPLE}`);
-  // 25 requests x (e2e + stage 0 with queued, prefill + stage 1 with input wait, ready queued).
-  assert.equal(fromSession.slices.length, 25 * 7);
-  const stage1 = fromSession.slices.filter((s) => s.pid === 3);
-  assert.ok(stage1.every((s) => s.args['provenance'] === 'reconstructed' || s.depth > 0), 'codec placement is reconstructed');
-  assert.ok(!stage1.some((s) => s.name === 'prefill' || s.name === 'decode'), 'no slice for the codec prefill (None) or decode (hidden)');
+    const fromSession = checkTrace(written['trace']!);
+    const fromCli = checkTrace(cli(['analyze', SAMPLE, '--format', 'trace']));
+    assert.deepEqual(fromSession.errors, []);
+    assert.deepEqual(fromCli.errors, []);
+    assert.deepEqual(fromSession.slices, fromCli.slices, 'the same slices from the session and from the CLI');
+    assert.equal(fromSession.metadata?.['source'], `import: ${SAMPLE}`);
+    // 25 requests x (e2e + stage 0 with queued, prefill + stage 1 with input wait, ready queued).
+    assert.equal(fromSession.slices.length, 25 * 7);
+    const stage1 = fromSession.slices.filter((s) => s.pid === 3);
+    assert.ok(
+      stage1.every((s) => s.args['provenance'] === 'reconstructed' || s.depth > 0),
+      'codec placement is reconstructed',
+    );
+    assert.ok(
+      !stage1.some((s) => s.name === 'prefill' || s.name === 'decode'),
+      'no slice for the codec prefill (None) or decode (hidden)',
+    );
 
-  await assert.rejects(request('stageLens/export', { sessionId: session.id, format: 'xml' as 'json', path: path.join(storage, 'x.xml') }), /unknown export format 'xml'/);
-  child.kill('SIGTERM');
-});
+    await assert.rejects(
+      request('stageLens/export', {
+        sessionId: session.id,
+        format: 'xml' as 'json',
+        path: path.join(storage, 'x.xml'),
+      }),
+      /unknown export format 'xml'/,
+    );
+    child.kill('SIGTERM');
+  },
+);
 
 test('a live simulator session with a /metrics scrape exports in all three formats', { timeout: 90_000 }, async () => {
   const port = await new Promise<number>((resolve) => {
@@ -95,22 +138,56 @@ test('a live simulator session with a /metrics scrape exports in all three forma
     });
   });
   const { request, child } = await startServer();
-  const argv = [process.execPath, path.join(ROOT, 'dist', 'cli.js'), 'simulate', '--scenario', 'qwen3-omni', '--debug-tables', '--requests', '10', '--rps', '20', '--speed', '10', '--seed', '3', '--port', String(port), '--linger'];
-  const session = await sessionWith(request, 10, () => request('stageLens/launch', { argv, cwd: ROOT, metricsUrl: `http://127.0.0.1:${port}/metrics` }));
-  await waitFor('a scrape', async () => ((await request('stageLens/summary', { sessionId: session.id })).histograms.length > 0 ? true : undefined));
+  const argv = [
+    process.execPath,
+    path.join(ROOT, 'dist', 'cli.js'),
+    'simulate',
+    '--scenario',
+    'qwen3-omni',
+    '--debug-tables',
+    '--requests',
+    '10',
+    '--rps',
+    '20',
+    '--speed',
+    '10',
+    '--seed',
+    '3',
+    '--port',
+    String(port),
+    '--linger',
+  ];
+  const session = await sessionWith(request, 10, () =>
+    request('stageLens/launch', { argv, cwd: ROOT, metricsUrl: `http://127.0.0.1:${port}/metrics` }),
+  );
+  await waitFor('a scrape', async () =>
+    (await request('stageLens/summary', { sessionId: session.id })).histograms.length > 0 ? true : undefined,
+  );
 
   const out = (format: string): string => path.join(storage, `live.${format}`);
-  for (const format of ['json', 'csv', 'trace'] as const) await request('stageLens/export', { sessionId: session.id, format, path: out(format) });
+  for (const format of ['json', 'csv', 'trace'] as const)
+    await request('stageLens/export', { sessionId: session.id, format, path: out(format) });
 
-  const json = JSON.parse(fs.readFileSync(out('json'), 'utf8')) as Record<string, unknown> & { requests: unknown[]; histograms: unknown[] };
+  const json = JSON.parse(fs.readFileSync(out('json'), 'utf8')) as Record<string, unknown> & {
+    requests: unknown[];
+    histograms: unknown[];
+  };
   const cliKeys = Object.keys(JSON.parse(cli(['analyze', SAMPLE, '--format', 'json'])) as object);
   assert.deepEqual(Object.keys(json), cliKeys, 'the top-level schema of analyze --format json');
   assert.equal(json.requests.length, 10);
   assert.ok(json.histograms.length > 0, 'the scrape rows are in the JSON export');
   const csv = fs.readFileSync(out('csv'), 'utf8').trim().split('\n');
-  assert.equal(csv[0], cli(['analyze', SAMPLE, '--format', 'csv']).split('\n')[0], 'the CSV header of analyze --format csv');
+  assert.equal(
+    csv[0],
+    cli(['analyze', SAMPLE, '--format', 'csv']).split('\n')[0],
+    'the CSV header of analyze --format csv',
+  );
   const kinds = csv.slice(1).map((row) => row.split(',')[7]);
-  assert.equal(kinds.filter((k) => k === 'transfer').length, 10 * 2, 'one row per request and transfer edge (0->1, 1->2)');
+  assert.equal(
+    kinds.filter((k) => k === 'transfer').length,
+    10 * 2,
+    'one row per request and transfer edge (0->1, 1->2)',
+  );
   assert.equal(kinds.length - 10 * 2, 10 * 3, 'one row per request and stage (3 stages)');
 
   const trace = checkTrace(fs.readFileSync(out('trace'), 'utf8'));
@@ -118,7 +195,11 @@ test('a live simulator session with a /metrics scrape exports in all three forma
   assert.deepEqual([...trace.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1', 'stage 2']);
   for (const [pid, names] of trace.asyncTrackNames) assert.equal(names.size, 1, `one track in pid ${pid}`);
   assert.equal(trace.slices.filter((s) => s.name === 'e2e').length, 10);
-  assert.equal((trace.metadata?.['clock'] as { basis: string }).basis, 'log-timestamp', 'the simulator stamps its lines: the log is the clock');
+  assert.equal(
+    (trace.metadata?.['clock'] as { basis: string }).basis,
+    'log-timestamp',
+    'the simulator stamps its lines: the log is the clock',
+  );
   await request('stageLens/stop', { sessionId: session.id });
   child.kill('SIGTERM');
 });

@@ -27,7 +27,10 @@ test('open publishes at once; edits publish once, after the quiet time', async (
   const last = await client.change(uri, text.replace('async_chunk: true', 'asyn_chunk: tru'));
   const found = await client.diagnostics(uri, last);
   assert.ok(Date.now() - start >= 380, `published after ${Date.now() - start} ms`);
-  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1]), [['unknown-key', 15]]);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line + 1]),
+    [['unknown-key', 15]],
+  );
   // open, then one publish for both edits: the first edit was never published on its own
   await new Promise((resolve) => setTimeout(resolve, 500));
   assert.equal(client.publishCounts.get(uri), 2);

@@ -108,14 +108,23 @@ export class DeployLspClient {
     }
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
     if (!child.stdout || !child.stdin) throw new Error('no pipes to the server');
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout),
+      new StreamMessageWriter(child.stdin),
+    );
     connection.listen();
     const client = new DeployLspClient(child, connection);
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: uriOf(FIXTURES),
-      capabilities: { workspace: { inlayHint: { refreshSupport: true } }, textDocument: { publishDiagnostics: { relatedInformation: true } } },
-      initializationOptions: { deployDiagnosticsDelayMs: options.diagnosticsDelayMs ?? 0, ...(options.storageDir === undefined ? {} : { storageDir: options.storageDir }) },
+      capabilities: {
+        workspace: { inlayHint: { refreshSupport: true } },
+        textDocument: { publishDiagnostics: { relatedInformation: true } },
+      },
+      initializationOptions: {
+        deployDiagnosticsDelayMs: options.diagnosticsDelayMs ?? 0,
+        ...(options.storageDir === undefined ? {} : { storageDir: options.storageDir }),
+      },
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return client;
@@ -125,7 +134,9 @@ export class DeployLspClient {
     const uri = uriOf(file);
     this.versions.set(uri, 1);
     this.diagnosticsByUri.delete(uri);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: 'yaml', version: 1, text },
+    });
     return uri;
   }
 
@@ -133,7 +144,10 @@ export class DeployLspClient {
   async change(uri: string, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
     return version;
   }
 
@@ -141,7 +155,10 @@ export class DeployLspClient {
   async edit(uri: string, range: Range, text: string): Promise<number> {
     const version = (this.versions.get(uri) ?? 1) + 1;
     this.versions.set(uri, version);
-    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: [{ range, text }] });
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: [{ range, text }],
+    });
     return version;
   }
 
@@ -151,7 +168,8 @@ export class DeployLspClient {
     for (;;) {
       const found = this.diagnosticsByUri.get(uri);
       if (found && (version === undefined || found.version === version)) return found.diagnostics;
-      if (Date.now() > deadline) throw new Error(`no diagnostics for ${uri}${version === undefined ? '' : ` version ${version}`}`);
+      if (Date.now() > deadline)
+        throw new Error(`no diagnostics for ${uri}${version === undefined ? '' : ` version ${version}`}`);
       await this.wake(deadline - Date.now());
     }
   }
@@ -168,7 +186,10 @@ export class DeployLspClient {
     return this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
   }
 
-  inlayHints(uri: string, range: Range = { start: { line: 0, character: 0 }, end: { line: 100000, character: 0 } }): Promise<InlayHint[] | null> {
+  inlayHints(
+    uri: string,
+    range: Range = { start: { line: 0, character: 0 }, end: { line: 100000, character: 0 } },
+  ): Promise<InlayHint[] | null> {
     return this.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range });
   }
 
@@ -177,7 +198,11 @@ export class DeployLspClient {
   }
 
   codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<Array<CodeAction> | null> {
-    return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } }) as Promise<CodeAction[] | null>;
+    return this.connection.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri },
+      range,
+      context: { diagnostics },
+    }) as Promise<CodeAction[] | null>;
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
@@ -190,7 +215,9 @@ export class DeployLspClient {
 
   /** The server's exit code or signal, once it has exited (null while it runs). */
   get exited(): { readonly code: number | null; readonly signal: NodeJS.Signals | null } | null {
-    return this.child.exitCode !== null || this.child.signalCode !== null ? { code: this.child.exitCode, signal: this.child.signalCode } : null;
+    return this.child.exitCode !== null || this.child.signalCode !== null
+      ? { code: this.child.exitCode, signal: this.child.signalCode }
+      : null;
   }
 
   async stop(): Promise<void> {

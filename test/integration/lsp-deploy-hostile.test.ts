@@ -60,7 +60,10 @@ test('an alias bomb of eight levels of ten aliases, used as a value: the server 
     // An aliased value is the anchored one: it is placed where the anchor is.
     [['wrong-type', positionOf(text, '&a8').line]],
   );
-  assert.equal(messageOf(opened.value[0]), '`max_num_seqs` expects an integer; `[[[[[[[["x","x","x","x","x","x","x","x","x","x"],["x","x","…` is a list.');
+  assert.equal(
+    messageOf(opened.value[0]),
+    '`max_num_seqs` expects an integer; `[[[[[[[["x","x","x","x","x","x","x","x","x","x"],["x","x","…` is a list.',
+  );
   const hover = await timed(() => client.hover(uri, positionOf(text, 'max_num_seqs', 2)));
   assert.match(hoverText(hover.value), /^\*\*`max_num_seqs`\*\*/);
   const stage = await timed(() => client.hover(uri, positionOf(text, 'stage_id', 2)));
@@ -70,7 +73,12 @@ test('an alias bomb of eight levels of ten aliases, used as a value: the server 
   const edited = await timed(() => client.diagnostics(uri, version, 30_000));
   assert.equal(edited.value.length, 1);
   assert.equal(client.exited, null);
-  for (const [what, ms] of [['diagnostics', opened.ms], ['hover', hover.ms], ['stage hover', stage.ms], ['diagnostics after an edit', edited.ms]] as const) {
+  for (const [what, ms] of [
+    ['diagnostics', opened.ms],
+    ['hover', hover.ms],
+    ['stage hover', stage.ms],
+    ['diagnostics after an edit', edited.ms],
+  ] as const) {
     assert.ok(ms < 1000, `${what}: ${ms.toFixed(0)} ms`);
   }
 });
@@ -107,24 +115,44 @@ test('nesting thousands of levels deep: one clear diagnostic, whole or edited in
   const uri = await client.open(write('deep.yaml', deep));
   const found = await timed(() => client.diagnostics(uri, 1, 30_000));
   const line = positionOf(deep, '[[[').line;
-  assert.deepEqual(found.value.map((d) => [d.code, d.range.start.line, d.severity]), [['yaml-too-deep', line, 1]]);
-  assert.match(messageOf(found.value[0]), new RegExp(`^Nested more than 100 levels deep \\(line ${line + 1}\\): Stage Lens reads this file only up to line \\d+\\.`));
+  assert.deepEqual(
+    found.value.map((d) => [d.code, d.range.start.line, d.severity]),
+    [['yaml-too-deep', line, 1]],
+  );
+  assert.match(
+    messageOf(found.value[0]),
+    new RegExp(
+      `^Nested more than 100 levels deep \\(line ${line + 1}\\): Stage Lens reads this file only up to line \\d+\\.`,
+    ),
+  );
   assert.ok(found.ms < 1000, `${found.ms.toFixed(0)} ms`);
   // Typed keystroke by keystroke (incremental sync) below the deep line: the same single diagnostic.
   let version: number;
   const end = positionOf(deep, 'max_num_seqs', 0, 1);
   for (const ch of ['x', '[', ']', '\n']) {
-    version = await client.edit(uri, { start: { line: end.line + 1, character: 0 }, end: { line: end.line + 1, character: 0 } }, ch);
+    version = await client.edit(
+      uri,
+      { start: { line: end.line + 1, character: 0 }, end: { line: end.line + 1, character: 0 } },
+      ch,
+    );
     const now = await client.diagnostics(uri, version, 30_000);
-    assert.deepEqual(now.map((d) => [d.code, d.range.start.line]), [['yaml-too-deep', line]]);
+    assert.deepEqual(
+      now.map((d) => [d.code, d.range.start.line]),
+      [['yaml-too-deep', line]],
+    );
   }
   // Fixed: the config reads clean again.
   version = await client.change(uri, good);
   assert.deepEqual(await client.diagnostics(uri, version, 30_000), []);
   // A file that is nothing but brackets, unclosed: refused, not parsed for seconds.
-  const brackets = await client.open(write('brackets.yaml', `stages:\n  - stage_id: 0\n    x: ${'['.repeat(200_000)}\n`));
+  const brackets = await client.open(
+    write('brackets.yaml', `stages:\n  - stage_id: 0\n    x: ${'['.repeat(200_000)}\n`),
+  );
   const refused = await timed(() => client.diagnostics(brackets, 1, 30_000));
-  assert.deepEqual(refused.value.map((d) => d.code), ['yaml-too-deep']);
+  assert.deepEqual(
+    refused.value.map((d) => d.code),
+    ['yaml-too-deep'],
+  );
   assert.ok(refused.ms < 1000, `${refused.ms.toFixed(0)} ms`);
   assert.equal(client.exited, null);
 });
@@ -151,12 +179,20 @@ test('base_config naming a FIFO, a link to /dev/zero and a link to /dev/stdin: n
     );
     const hover = await timed(() => client.hover(uri, positionOf(text, 'async_chunk', 2)));
     assert.match(hoverText(hover.value), /^\*\*`async_chunk`\*\*/);
-    assert.ok(found.ms < 1000 && hover.ms < 1000, `${name}: diagnostics ${found.ms.toFixed(0)} ms, hover ${hover.ms.toFixed(0)} ms`);
+    assert.ok(
+      found.ms < 1000 && hover.ms < 1000,
+      `${name}: diagnostics ${found.ms.toFixed(0)} ms, hover ${hover.ms.toFixed(0)} ms`,
+    );
   }
   // A base over the size cap, and one that is fine: read as before.
   fs.writeFileSync(path.join(scratch, 'huge.yaml'), `async_chunk: true\n# ${'x'.repeat(2 * 1024 * 1024)}\n`);
   const huge = await client.open(write('over-huge.yaml', 'base_config: huge.yaml\n'));
-  assert.deepEqual((await client.diagnostics(huge, 1)).map((d) => messageOf(d)), [`\`base_config\` ${path.join(scratch, 'huge.yaml')} was not read: it is 2.0 MB, more than the 1 MB a deploy config can be.`]);
+  assert.deepEqual(
+    (await client.diagnostics(huge, 1)).map((d) => messageOf(d)),
+    [
+      `\`base_config\` ${path.join(scratch, 'huge.yaml')} was not read: it is 2.0 MB, more than the 1 MB a deploy config can be.`,
+    ],
+  );
   fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), path.join(scratch, 'real.yaml'));
   const fine = await client.open(write('over-real.yaml', 'base_config: real.yaml\nasync_chunk: false\n'));
   assert.deepEqual(await client.diagnostics(fine, 1), []);

@@ -39,13 +39,19 @@ function freePort(): Promise<number> {
 }
 
 function labels(hints: InlayHint[] | null): [number, string][] {
-  return (hints ?? []).map((hint) => [hint.position.line + 1, typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join('')]);
+  return (hints ?? []).map((hint) => [
+    hint.position.line + 1,
+    typeof hint.label === 'string' ? hint.label : hint.label.map((part) => part.value).join(''),
+  ]);
 }
-
 
 test('a launched simulator session shows its numbers in the deploy config, and they go when it is unmatched', async () => {
   // A copy of the single-GPU overlay with its bases: talker_first_audio on, stages 0 and 1.
-  for (const name of ['qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'qwen3_tts_high_concurrency_mrv2.yaml', 'qwen3_tts_high_concurrency.yaml']) {
+  for (const name of [
+    'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml',
+    'qwen3_tts_high_concurrency_mrv2.yaml',
+    'qwen3_tts_high_concurrency.yaml',
+  ]) {
     fs.copyFileSync(path.join(FIXTURES, name), path.join(scratch, name));
   }
   const file = path.join(scratch, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
@@ -54,8 +60,29 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   assert.deepEqual(await client.inlayHints(uri), []);
 
   const port = await freePort();
-  const argv = [process.execPath, cli, 'simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', 'before-fix', '--debug-tables', '--rps', '20', '--seed', '7', '--port', String(port)];
-  const session = await client.request<SessionInfo>('stageLens/launch', { argv, cwd: scratch, deployConfig: file, metricsUrl: `http://127.0.0.1:${port}/metrics` });
+  const argv = [
+    process.execPath,
+    cli,
+    'simulate',
+    '--scenario',
+    'qwen3-tts',
+    '--talker-first-audio',
+    '--stats-build',
+    'before-fix',
+    '--debug-tables',
+    '--rps',
+    '20',
+    '--seed',
+    '7',
+    '--port',
+    String(port),
+  ];
+  const session = await client.request<SessionInfo>('stageLens/launch', {
+    argv,
+    cwd: scratch,
+    deployConfig: file,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+  });
   assert.equal(session.deployConfig, file);
 
   const stage0 = positionOf(text, 'stage_id: 0').line + 1;
@@ -65,12 +92,21 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     const found = labels(await client.inlayHints(uri));
     return found.length === 3 ? found : undefined;
   });
-  assert.deepEqual(first.map(([line]) => line), [stage0, stage1, flag]);
+  assert.deepEqual(
+    first.map(([line]) => line),
+    [stage0, stage1, flag],
+  );
   // The talker emits one output (Model Runner V2 + async chunk): its prefill covers decode and is never called prefill.
-  assert.match(first[0][1], /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)( · p99 tail: .+)?$/);
+  assert.match(
+    first[0][1],
+    /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=(\d+)\)( · p99 tail: .+)?$/,
+  );
   // The codec's TTFT under talker first audio on a build without the stats fix: not recorded, never 0.
   assert.match(first[1][1], /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
-  assert.equal(first[2][1], 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
+  assert.equal(
+    first[2][1],
+    'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
+  );
 
   // The same session's summary over the connection: the finding with the matched config's evidence, two overlays deep.
   const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
@@ -78,14 +114,21 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   assert.ok(talker !== undefined && talker.oneOutputRequests === talker.requestCount && talker.requestCount > 0);
   assert.equal(talker.split.prefillMs, undefined);
   assert.equal(talker.prefillDecodeMs?.count, talker.requestCount);
-  const evidence = 'The matched deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
+  const evidence =
+    'The matched deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
   const finding = summary.findings.find((f) => f.code === 'prefill-covers-decode');
   assert.ok(finding?.message.endsWith(` ${evidence}`), finding?.message);
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
   assert.ok(all.find((f) => f.code === 'prefill-covers-decode')?.message.endsWith(evidence));
   const page = await client.request<RequestPage>('stageLens/requests', { sessionId: session.id, offset: 0, limit: 1 });
-  const detail = await client.request<RequestDetail | null>('stageLens/request', { sessionId: session.id, requestId: page.requests[0]?.requestId ?? '' });
-  assert.deepEqual(detail?.timeline.filter((s) => s.stageKey === '0').map((s) => s.phase), ['queued', 'prefillDecode', 'stage']);
+  const detail = await client.request<RequestDetail | null>('stageLens/request', {
+    sessionId: session.id,
+    requestId: page.requests[0]?.requestId ?? '',
+  });
+  assert.deepEqual(
+    detail?.timeline.filter((s) => s.stageKey === '0').map((s) => s.phase),
+    ['queued', 'prefillDecode', 'stage'],
+  );
 
   // The session updates (throttled to 4 per second): the editor is asked to refresh, and the counts grow.
   const n = (label: string) => Number(/\(n=(\d+)\)/.exec(label)?.[1]);
@@ -108,6 +151,9 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   // Unmatched: no hints (and the hints of another config never showed these numbers).
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
   await client.request<SessionInfo>('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
-  await waitFor('no hints once unmatched', async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined);
+  await waitFor(
+    'no hints once unmatched',
+    async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined,
+  );
   await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
 });

@@ -43,7 +43,10 @@ function hoverText(hover: Awaited<ReturnType<DeployLspClient['hover']>>): string
 
 // No false alarms on the real configs (see test/unit/deploy-fixtures.test.ts for why each
 // list is right): the server publishes an empty list for each.
-const FIXTURE_FILES = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+const FIXTURE_FILES = fs
+  .readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 test('the eight real configs publish exactly no diagnostics', async () => {
   assert.equal(FIXTURE_FILES.length, 8);
@@ -66,7 +69,10 @@ test('hovers on keys of the real configs', async () => {
   assert.match(seqs, /^\*\*`max_num_seqs`\*\* · integer/);
   assert.match(seqs, /that wait is `vllm_ready_queued_ms`/);
   const hover = await client.hover(uri, positionOf(text, 'initial_codec_chunk_frames', 3));
-  assert.deepEqual(hover?.range, { start: positionOf(text, 'initial_codec_chunk_frames'), end: positionOf(text, 'initial_codec_chunk_frames', 26) });
+  assert.deepEqual(hover?.range, {
+    start: positionOf(text, 'initial_codec_chunk_frames'),
+    end: positionOf(text, 'initial_codec_chunk_frames', 26),
+  });
   assert.equal(await client.hover(uri, { line: 0, character: 3 }), null); // a comment
 
   const single = fs.readFileSync(SINGLE_GPU, 'utf8');
@@ -91,14 +97,21 @@ test('inlay hints show the measured numbers, "not recorded" for the codec TTFT, 
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'glm_image.yaml'))), []);
 
   const before = client.refreshRequests;
-  const fixed: LiveStageNumbers = { ...NUMBERS, stages: [NUMBERS.stages[0], { ...NUMBERS.stages[1], ttftNotRecorded: false, ttftP50Ms: 4000, prefillP50Ms: 500 }] };
+  const fixed: LiveStageNumbers = {
+    ...NUMBERS,
+    stages: [NUMBERS.stages[0], { ...NUMBERS.stages[1], ttftNotRecorded: false, ttftP50Ms: 4000, prefillP50Ms: 500 }],
+  };
   // four updates in quick succession: throttled to one refresh now and at most one later
-  for (let i = 0; i < 4; i++) await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: fixed });
+  for (let i = 0; i < 4; i++)
+    await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: fixed });
   await client.waitForRefreshes(before + 1);
   await new Promise((resolve) => setTimeout(resolve, 700));
   assert.ok(client.refreshRequests - before <= 2, `${client.refreshRequests - before} refreshes for 4 updates`);
   const updated = ((await client.inlayHints(uri)) ?? []).map((h) => h.label);
-  assert.deepEqual(updated.slice(1), ['TTFT p50 4,000 ms · prefill p50 500 ms · queued p50 53 ms (n=120)', 'codec TTFT recorded (stage 1 p50 4,000 ms)']);
+  assert.deepEqual(updated.slice(1), [
+    'TTFT p50 4,000 ms · prefill p50 500 ms · queued p50 53 ms (n=120)',
+    'codec TTFT recorded (stage 1 p50 4,000 ms)',
+  ]);
   await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: null });
   await client.waitForRefreshes(client.refreshRequests + 1);
   assert.deepEqual(await client.inlayHints(uri), []);
@@ -113,7 +126,12 @@ test('code lenses: launch at the top, latency per stage (inherited stages on bas
     [
       [1, 'Launch with this config', 'stageLens.launchWithDeployConfig', [uri]],
       [18, 'Latency Details for stage 0', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 0 }]],
-      [4, 'Latency Details for stage 1 (from base config)', 'stageLens.openLatencyView', [{ deployConfig: file, stageId: 1 }]],
+      [
+        4,
+        'Latency Details for stage 1 (from base config)',
+        'stageLens.openLatencyView',
+        [{ deployConfig: file, stageId: 1 }],
+      ],
     ],
   );
 });
@@ -121,25 +139,41 @@ test('code lenses: launch at the top, latency per stage (inherited stages on bas
 test('a quick fix over the connection, and an overlay re-checked when its unsaved base changes', async () => {
   const base = path.join(scratch, 'base.yaml');
   const overlay = path.join(scratch, 'overlay.yaml');
-  const baseText = fs.readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8').replace('      decode_batch_max_size: 4\n', '      decode_batch_max_size: 4\n      talker_first_audio: true\n');
+  const baseText = fs
+    .readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8')
+    .replace('      decode_batch_max_size: 4\n', '      decode_batch_max_size: 4\n      talker_first_audio: true\n');
   fs.writeFileSync(base, baseText);
   const overlayText = 'base_config: base.yaml\nasync_chunk: false\n';
   fs.writeFileSync(overlay, overlayText);
   const uri = await client.open(overlay);
   const diagnostics = await client.diagnostics(uri, 1);
-  assert.deepEqual(diagnostics.map((d) => [d.code, d.range.start.line, d.source, d.severity]), [['tfa-async-chunk-off', 1, 'stage-lens', 2]]);
-  assert.ok(messageOf(diagnostics[0]).includes(`set in base.yaml:${positionOf(baseText, 'talker_first_audio').line + 1} `));
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.range.start.line, d.source, d.severity]),
+    [['tfa-async-chunk-off', 1, 'stage-lens', 2]],
+  );
+  assert.ok(
+    messageOf(diagnostics[0]).includes(`set in base.yaml:${positionOf(baseText, 'talker_first_audio').line + 1} `),
+  );
   assert.equal(diagnostics[0].relatedInformation?.[0].location.uri.endsWith('/base.yaml'), true);
   const actions = (await client.codeActions(uri, diagnostics[0].range, diagnostics)) ?? [];
-  assert.deepEqual(actions.map((a) => [a.title, a.kind, a.isPreferred]), [['Set `async_chunk: true`', 'quickfix', true]]);
-  assert.deepEqual(actions[0].edit?.changes?.[uri], [{ range: { start: { line: 1, character: 13 }, end: { line: 1, character: 18 } }, newText: 'true' }]);
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.kind, a.isPreferred]),
+    [['Set `async_chunk: true`', 'quickfix', true]],
+  );
+  assert.deepEqual(actions[0].edit?.changes?.[uri], [
+    { range: { start: { line: 1, character: 13 }, end: { line: 1, character: 18 } }, newText: 'true' },
+  ]);
 
   // the base, opened and edited without saving, turns the flag off: the overlay is clean
   const baseUri = await client.open(base);
   await client.diagnostics(baseUri, 1);
-  const version = await client.change(baseUri, baseText.replace('talker_first_audio: true', 'talker_first_audio: false'));
+  const version = await client.change(
+    baseUri,
+    baseText.replace('talker_first_audio: true', 'talker_first_audio: false'),
+  );
   assert.deepEqual(await client.diagnostics(baseUri, version), []);
-  for (let i = 0; i < 50 && (await client.diagnostics(uri)).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let i = 0; i < 50 && (await client.diagnostics(uri)).length > 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(await client.diagnostics(uri), []);
 });
 
@@ -149,27 +183,40 @@ test('invalid YAML mid-edit: the error, then clean again once fixed', async () =
   fs.writeFileSync(file, text);
   const uri = await client.open(file);
   assert.deepEqual(await client.diagnostics(uri, 1), []);
-  const broken = text.replace('    max_num_seqs: 64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true', '    max_num_seqs: [64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true');
+  const broken = text.replace(
+    '    max_num_seqs: 64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true',
+    '    max_num_seqs: [64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true',
+  );
   let version = await client.change(uri, broken);
   const found = await client.diagnostics(uri, version);
   assert.ok(found.length >= 1);
-  assert.deepEqual([found[0].code, found[0].severity, found[0].range.start.line], ['yaml-syntax', 1, positionOf(text, 'max_num_seqs: 64').line + 1]);
+  assert.deepEqual(
+    [found[0].code, found[0].severity, found[0].range.start.line],
+    ['yaml-syntax', 1, positionOf(text, 'max_num_seqs: 64').line + 1],
+  );
   // hover still answers on the part before the error
-  assert.match(hoverText(await client.hover(uri, positionOf(broken, 'async_chunk: true', 2))), /^\*\*`async_chunk`\*\*/);
+  assert.match(
+    hoverText(await client.hover(uri, positionOf(broken, 'async_chunk: true', 2))),
+    /^\*\*`async_chunk`\*\*/,
+  );
   version = await client.change(uri, text);
   assert.deepEqual(await client.diagnostics(uri, version), []);
 });
 
 test('tabs, anchors and aliases, several documents', async () => {
   const file = path.join(scratch, 'crafted.yaml');
-  const text = 'shared: &engine\n  max_num_seqs: 8\n  enable_prefix_caching: false\nstages:\n  - stage_id: 0\n    <<: *engine\n  - stage_id: 1\n    <<: *engine\n\tdevices: "0"\n---\nextra: doc\n';
+  const text =
+    'shared: &engine\n  max_num_seqs: 8\n  enable_prefix_caching: false\nstages:\n  - stage_id: 0\n    <<: *engine\n  - stage_id: 1\n    <<: *engine\n\tdevices: "0"\n---\nextra: doc\n';
   fs.writeFileSync(file, text);
   const uri = await client.open(file);
   const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1]), [
-    ['yaml-syntax', 9],
-    ['yaml-multiple-documents', 10],
-  ]);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line + 1]),
+    [
+      ['yaml-syntax', 9],
+      ['yaml-multiple-documents', 10],
+    ],
+  );
   const hover = hoverText(await client.hover(uri, positionOf(text, 'max_num_seqs', 2)));
   assert.match(hover, /^\*\*`max_num_seqs`\*\*/);
 });
@@ -180,11 +227,21 @@ test('a 5,000-line config: exact diagnostics, hover, lenses', async () => {
   fs.writeFileSync(file, big.text);
   const uri = await client.open(file);
   const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(found.map((d) => [d.code, d.range.start.line + 1, d.message]), [
-    ['unknown-key', big.typoLine, 'Unknown key `max_num_seq` in a stage: did you mean `max_num_seqs`? It would be passed on unchanged, and nothing reads it.'],
-  ]);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line + 1, d.message]),
+    [
+      [
+        'unknown-key',
+        big.typoLine,
+        'Unknown key `max_num_seq` in a stage: did you mean `max_num_seqs`? It would be passed on unchanged, and nothing reads it.',
+      ],
+    ],
+  );
   const actions = (await client.codeActions(uri, found[0].range, found)) ?? [];
-  assert.deepEqual(actions.map((a) => a.title), ['Rename to `max_num_seqs`']);
+  assert.deepEqual(
+    actions.map((a) => a.title),
+    ['Rename to `max_num_seqs`'],
+  );
   const hover = hoverText(await client.hover(uri, positionOf(big.text, 'max_tokens', 2, 200)));
   assert.match(hover, /^\*\*`max_tokens`\*\*/);
   assert.equal(((await client.codeLenses(uri)) ?? []).length, big.stageCount + 1);
@@ -196,28 +253,47 @@ test('a 5,000-line config edited keystroke by keystroke (incremental sync): diag
   fs.writeFileSync(file, big.text);
   const uri = await client.open(file);
   const typo = { line: big.typoLine - 1, character: 4 };
-  assert.deepEqual((await client.diagnostics(uri, 1)).map((d) => [d.code, d.range.start]), [['unknown-key', typo]]);
+  assert.deepEqual(
+    (await client.diagnostics(uri, 1)).map((d) => [d.code, d.range.start]),
+    [['unknown-key', typo]],
+  );
   const at = (line: number, character: number) => ({ start: { line, character }, end: { line, character } });
 
   // Enter at the end of line 2 and a half-typed key: the lines below move by one; the YAML
   // error is where it is typed, and past it the semantic checks are held back.
   let version = await client.edit(uri, at(1, 'model_runner: v2'.length), '\nx');
-  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [['yaml-syntax', 2]]);
+  assert.deepEqual(
+    (await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]),
+    [['yaml-syntax', 2]],
+  );
   version = await client.edit(uri, at(2, 1), ':');
-  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [
-    ['unknown-key', 2],
-    ['unknown-key', big.typoLine],
-  ]);
+  assert.deepEqual(
+    (await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]),
+    [
+      ['unknown-key', 2],
+      ['unknown-key', big.typoLine],
+    ],
+  );
   // A hover far below the edit answers for the key that is there now.
   const moved = positionOf(big.text, 'max_tokens', 2, 250);
   const hover = await client.hover(uri, { line: moved.line + 1, character: moved.character });
   assert.match(hoverText(hover), /^\*\*`max_tokens`\*\*/);
-  assert.deepEqual(hover?.range, { start: { line: moved.line + 1, character: 6 }, end: { line: moved.line + 1, character: 16 } });
+  assert.deepEqual(hover?.range, {
+    start: { line: moved.line + 1, character: 6 },
+    end: { line: moved.line + 1, character: 16 },
+  });
   // The typo fixed by typing the missing `s`: clean but for the new key.
   version = await client.edit(uri, at(big.typoLine, 'max_num_seq'.length + 4), 's');
-  assert.deepEqual((await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]), [['unknown-key', 2]]);
+  assert.deepEqual(
+    (await client.diagnostics(uri, version)).map((d) => [d.code, d.range.start.line]),
+    [['unknown-key', 2]],
+  );
   // Undo the new line: as opened, but without the typo.
-  version = await client.edit(uri, { start: { line: 1, character: 'model_runner: v2'.length }, end: { line: 2, character: 2 } }, '');
+  version = await client.edit(
+    uri,
+    { start: { line: 1, character: 'model_runner: v2'.length }, end: { line: 2, character: 2 } },
+    '',
+  );
   assert.deepEqual(await client.diagnostics(uri, version), []);
   assert.equal(((await client.codeLenses(uri)) ?? []).length, big.stageCount + 1);
 });

@@ -20,8 +20,24 @@ let client: DeployLspClient;
 
 function saved(storage: string, id: string, startedAt: number, deployConfig: string): void {
   const files = new SessionFiles(storage, id);
-  files.writeMeta({ info: { id, kind: 'launch', description: 'vllm serve Qwen/Qwen3-TTS', startedAt, status: 'exited', requestCount: 25, deployConfig, lastError: null, exit: { code: 0, signal: null }, problemCount: 0, title: '' }, launch: { argv: ['vllm', 'serve'], cwd: '/' } });
-  for (let i = 0; i < SAMPLE.length; i += 65536) files.append({ stream: 'stdout', bytes: SAMPLE.subarray(i, i + 65536), capturedAt: startedAt + i });
+  files.writeMeta({
+    info: {
+      id,
+      kind: 'launch',
+      description: 'vllm serve Qwen/Qwen3-TTS',
+      startedAt,
+      status: 'exited',
+      requestCount: 25,
+      deployConfig,
+      lastError: null,
+      exit: { code: 0, signal: null },
+      problemCount: 0,
+      title: '',
+    },
+    launch: { argv: ['vllm', 'serve'], cwd: '/' },
+  });
+  for (let i = 0; i < SAMPLE.length; i += 65536)
+    files.append({ stream: 'stdout', bytes: SAMPLE.subarray(i, i + 65536), capturedAt: startedAt + i });
   files.close();
 }
 
@@ -33,30 +49,40 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test('a deploy config asks for a saved session\'s numbers: that session, and only it, is replayed', { timeout: 60_000 }, async () => {
-  const yaml = path.join(scratch, 'qwen3_tts.yaml');
-  fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
-  const storage = path.join(scratch, 'storage');
-  saved(storage, 'launch-with-this-yaml', Date.UTC(2025, 6, 24, 10), yaml);
-  saved(storage, 'launch-with-another', Date.UTC(2025, 6, 24, 11), path.join(scratch, 'other.yaml'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: storage });
-  const loaded = async (): Promise<Record<string, boolean | undefined>> =>
-    Object.fromEntries((await client.request<SessionInfo[]>('stageLens/listSessions', {})).map((s) => [s.id, s.access?.loaded]));
-  assert.deepEqual(await loaded(), { 'launch-with-this-yaml': false, 'launch-with-another': false });
+test(
+  "a deploy config asks for a saved session's numbers: that session, and only it, is replayed",
+  { timeout: 60_000 },
+  async () => {
+    const yaml = path.join(scratch, 'qwen3_tts.yaml');
+    fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
+    const storage = path.join(scratch, 'storage');
+    saved(storage, 'launch-with-this-yaml', Date.UTC(2025, 6, 24, 10), yaml);
+    saved(storage, 'launch-with-another', Date.UTC(2025, 6, 24, 11), path.join(scratch, 'other.yaml'));
+    client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: storage });
+    const loaded = async (): Promise<Record<string, boolean | undefined>> =>
+      Object.fromEntries(
+        (await client.request<SessionInfo[]>('stageLens/listSessions', {})).map((s) => [s.id, s.access?.loaded]),
+      );
+    assert.deepEqual(await loaded(), { 'launch-with-this-yaml': false, 'launch-with-another': false });
 
-  const text = fs.readFileSync(yaml, 'utf8');
-  const uri = await client.open(yaml);
-  const refreshes = client.refreshRequests;
-  const label = (h: InlayHint): string => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
-  // The first answer may come before the replay ends; the editor is asked to refresh when it does.
-  await client.inlayHints(uri);
-  await client.waitForRefreshes(refreshes + 1, 30_000);
-  const hints = await waitFor('the saved session\'s numbers', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
-    return found.length >= 2 ? found : undefined;
-  });
-  const stage0 = positionOf(text, 'stage_id: 0').line;
-  const first = hints.find((h) => h.position.line === stage0);
-  assert.match(first === undefined ? '' : label(first), /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\)$/);
-  assert.deepEqual(await loaded(), { 'launch-with-this-yaml': true, 'launch-with-another': false });
-});
+    const text = fs.readFileSync(yaml, 'utf8');
+    const uri = await client.open(yaml);
+    const refreshes = client.refreshRequests;
+    const label = (h: InlayHint): string =>
+      typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+    // The first answer may come before the replay ends; the editor is asked to refresh when it does.
+    await client.inlayHints(uri);
+    await client.waitForRefreshes(refreshes + 1, 30_000);
+    const hints = await waitFor("the saved session's numbers", async () => {
+      const found = (await client.inlayHints(uri)) ?? [];
+      return found.length >= 2 ? found : undefined;
+    });
+    const stage0 = positionOf(text, 'stage_id: 0').line;
+    const first = hints.find((h) => h.position.line === stage0);
+    assert.match(
+      first === undefined ? '' : label(first),
+      /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\)$/,
+    );
+    assert.deepEqual(await loaded(), { 'launch-with-this-yaml': true, 'launch-with-another': false });
+  },
+);

@@ -11,9 +11,22 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { listServingProcesses } from '../../server/capture/servingProcesses';
-import type { ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
+import type {
+  ClientNotifications,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+} from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-'));
@@ -41,15 +54,25 @@ interface Client {
 }
 
 async function startServer(): Promise<Client> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   const changes: Client['changes'] = [];
   connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => {
     changes.push({ at: Date.now(), session: p.session });
   });
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: storage } });
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir: storage },
+  });
   await connection.sendNotification(InitializedNotification.type, {});
   return {
     child,
@@ -58,7 +81,6 @@ async function startServer(): Promise<Client> {
     request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
   };
 }
-
 
 const simulatorPorts: number[] = [];
 
@@ -71,93 +93,153 @@ after(() => {
   else console.log('storage kept at', storage);
 });
 
-test('launch the simulator through the language server, analyse it live, survive a server kill', { timeout: 90_000 }, async () => {
-  build();
-  const port = await freePort();
-  simulatorPorts.push(port);
-  const first = await startServer();
-  const argv = [process.execPath, path.join(ROOT, 'dist', 'cli.js'), 'simulate', '--scenario', 'cold-start', '--cold-start-ms', '3000', '--talker-first-audio', '--stats-build', 'before-fix', '--debug-tables', '--requests', '12', '--rps', '20', '--speed', '10', '--seed', '7', '--port', String(port), '--linger'];
-  const launched = await first.request('stageLens/launch', { argv, cwd: ROOT, metricsUrl: `http://127.0.0.1:${port}/metrics` });
-  assert.equal(launched.kind, 'launch');
-  assert.match(launched.description, /simulate --scenario cold-start/);
+test(
+  'launch the simulator through the language server, analyse it live, survive a server kill',
+  { timeout: 90_000 },
+  async () => {
+    build();
+    const port = await freePort();
+    simulatorPorts.push(port);
+    const first = await startServer();
+    const argv = [
+      process.execPath,
+      path.join(ROOT, 'dist', 'cli.js'),
+      'simulate',
+      '--scenario',
+      'cold-start',
+      '--cold-start-ms',
+      '3000',
+      '--talker-first-audio',
+      '--stats-build',
+      'before-fix',
+      '--debug-tables',
+      '--requests',
+      '12',
+      '--rps',
+      '20',
+      '--speed',
+      '10',
+      '--seed',
+      '7',
+      '--port',
+      String(port),
+      '--linger',
+    ];
+    const launched = await first.request('stageLens/launch', {
+      argv,
+      cwd: ROOT,
+      metricsUrl: `http://127.0.0.1:${port}/metrics`,
+    });
+    assert.equal(launched.kind, 'launch');
+    assert.match(launched.description, /simulate --scenario cold-start/);
 
-  const done = await waitFor('12 requests analysed', async () => {
-    const s = (await first.request('stageLens/listSessions', {})).find((x) => x.id === launched.id);
-    return s !== undefined && s.requestCount >= 12 ? s : undefined;
-  });
-  assert.equal(done.requestCount, 12);
-  assert.equal(done.status, 'running', '--linger keeps the server up');
+    const done = await waitFor('12 requests analysed', async () => {
+      const s = (await first.request('stageLens/listSessions', {})).find((x) => x.id === launched.id);
+      return s !== undefined && s.requestCount >= 12 ? s : undefined;
+    });
+    assert.equal(done.requestCount, 12);
+    assert.equal(done.status, 'running', '--linger keeps the server up');
 
-  // Notifications are throttled: never more than 4 in any one second (+1 for the trailing edge).
-  const times = first.changes.filter((c) => c.session.id === launched.id).map((c) => c.at);
-  assert.ok(times.length >= 2, 'notifications arrived');
-  for (let i = 0; i < times.length; i++) {
-    const inWindow = times.filter((t) => t >= times[i] && t < times[i] + 1000).length;
-    assert.ok(inWindow <= 5, `at most 4-5 notifications per second, saw ${inWindow}`);
-  }
+    // Notifications are throttled: never more than 4 in any one second (+1 for the trailing edge).
+    const times = first.changes.filter((c) => c.session.id === launched.id).map((c) => c.at);
+    assert.ok(times.length >= 2, 'notifications arrived');
+    for (let i = 0; i < times.length; i++) {
+      const inWindow = times.filter((t) => t >= times[i] && t < times[i] + 1000).length;
+      assert.ok(inWindow <= 5, `at most 4-5 notifications per second, saw ${inWindow}`);
+    }
 
-  const summary = await first.request('stageLens/summary', { sessionId: launched.id });
-  const codec = summary.stages.find((s) => s.stageKey === '1');
-  assert.equal(codec?.requestCount, 12);
-  assert.equal(codec?.splitStates.ttftMs.notRecorded, 12, 'codec TTFT signature on every request (before-fix build)');
-  assert.equal(codec?.split.ttftMs, undefined, 'no TTFT distribution made of zeros');
-  assert.ok((codec?.split.inputWaitMs?.max ?? 0) > 2500, 'the cold request waited for the stage-0 JIT build');
-  const ttftFinding = summary.findings.find((f) => f.code === 'ttft-not-recorded');
-  assert.equal(ttftFinding?.requestIds.length, 12);
-  const cold = summary.findings.find((f) => f.code === 'cold-start');
-  assert.equal(cold?.requestIds.length, 1);
+    const summary = await first.request('stageLens/summary', { sessionId: launched.id });
+    const codec = summary.stages.find((s) => s.stageKey === '1');
+    assert.equal(codec?.requestCount, 12);
+    assert.equal(codec?.splitStates.ttftMs.notRecorded, 12, 'codec TTFT signature on every request (before-fix build)');
+    assert.equal(codec?.split.ttftMs, undefined, 'no TTFT distribution made of zeros');
+    assert.ok((codec?.split.inputWaitMs?.max ?? 0) > 2500, 'the cold request waited for the stage-0 JIT build');
+    const ttftFinding = summary.findings.find((f) => f.code === 'ttft-not-recorded');
+    assert.equal(ttftFinding?.requestIds.length, 12);
+    const cold = summary.findings.find((f) => f.code === 'cold-start');
+    assert.equal(cold?.requestIds.length, 1);
 
-  // Sorted server-side: the cold request has the largest codec input wait.
-  const page = await first.request('stageLens/requests', { sessionId: launched.id, offset: 0, limit: 5, sortBy: '1.inputWaitMs', descending: true });
-  assert.equal(page.total, 12);
-  assert.equal(page.requests.length, 5);
-  assert.equal(page.requests[0]?.requestId, cold?.requestIds[0]);
-  assert.equal(page.requests[0]?.cold, true);
+    // Sorted server-side: the cold request has the largest codec input wait.
+    const page = await first.request('stageLens/requests', {
+      sessionId: launched.id,
+      offset: 0,
+      limit: 5,
+      sortBy: '1.inputWaitMs',
+      descending: true,
+    });
+    assert.equal(page.total, 12);
+    assert.equal(page.requests.length, 5);
+    assert.equal(page.requests[0]?.requestId, cold?.requestIds[0]);
+    assert.equal(page.requests[0]?.cold, true);
 
-  const detail = await first.request('stageLens/request', { sessionId: launched.id, requestId: page.requests[1]!.requestId });
-  assert.ok(detail !== null);
-  const phases = detail.timeline.filter((s) => s.stageKey === '1').map((s) => s.phase);
-  assert.ok(phases.includes('inputWait') && phases.includes('stage'), `codec waterfall has input wait and the stage bar: ${phases.join(',')}`);
-  assert.ok(detail.timeline.filter((s) => s.stageKey === '1').every((s) => s.provenance === 'reconstructed'), 'codec TTFT not recorded: its placement is reconstructed, never shown as measured');
+    const detail = await first.request('stageLens/request', {
+      sessionId: launched.id,
+      requestId: page.requests[1]!.requestId,
+    });
+    assert.ok(detail !== null);
+    const phases = detail.timeline.filter((s) => s.stageKey === '1').map((s) => s.phase);
+    assert.ok(
+      phases.includes('inputWait') && phases.includes('stage'),
+      `codec waterfall has input wait and the stage bar: ${phases.join(',')}`,
+    );
+    assert.ok(
+      detail.timeline.filter((s) => s.stageKey === '1').every((s) => s.provenance === 'reconstructed'),
+      'codec TTFT not recorded: its placement is reconstructed, never shown as measured',
+    );
 
-  // The scrape of the simulator's real /metrics arrives within a couple of intervals.
-  // (--linger freezes the simulator's /metrics after the 12th request, so a later scrape holds all 12.)
-  const ttftHist = await waitFor('a /metrics scrape with all 12 requests', async () => {
-    const s = await first.request('stageLens/summary', { sessionId: launched.id });
-    const h = s.histograms.find((x) => x.family === 'vllm:time_to_first_token_seconds' && x.labels['stage'] === '0');
-    return h !== undefined && h.count === 12 ? h : undefined;
-  });
-  assert.ok(ttftHist.p50 !== null && ttftHist.p50 > 0);
-  const codecTtft = (await first.request('stageLens/summary', { sessionId: launched.id })).histograms.find((x) => x.family === 'vllm:time_to_first_token_seconds' && x.labels['stage'] === '1');
-  assert.equal(codecTtft?.count ?? 0, 0, 'before-fix: no TTFT sample for the codec in /metrics either');
+    // The scrape of the simulator's real /metrics arrives within a couple of intervals.
+    // (--linger freezes the simulator's /metrics after the 12th request, so a later scrape holds all 12.)
+    const ttftHist = await waitFor('a /metrics scrape with all 12 requests', async () => {
+      const s = await first.request('stageLens/summary', { sessionId: launched.id });
+      const h = s.histograms.find((x) => x.family === 'vllm:time_to_first_token_seconds' && x.labels['stage'] === '0');
+      return h !== undefined && h.count === 12 ? h : undefined;
+    });
+    assert.ok(ttftHist.p50 !== null && ttftHist.p50 > 0);
+    const codecTtft = (await first.request('stageLens/summary', { sessionId: launched.id })).histograms.find(
+      (x) => x.family === 'vllm:time_to_first_token_seconds' && x.labels['stage'] === '1',
+    );
+    assert.equal(codecTtft?.count ?? 0, 0, 'before-fix: no TTFT sample for the codec in /metrics either');
 
-  const histogram = await first.request('stageLens/histogram', { sessionId: launched.id, stageKey: '1', metric: 'split:ttftMs', bins: 10 });
-  assert.equal(histogram.notRecorded, 12);
-  assert.deepEqual(histogram.counts, [], 'nothing binned as 0');
+    const histogram = await first.request('stageLens/histogram', {
+      sessionId: launched.id,
+      stageKey: '1',
+      metric: 'split:ttftMs',
+      bins: 10,
+    });
+    assert.equal(histogram.notRecorded, 12);
+    assert.deepEqual(histogram.counts, [], 'nothing binned as 0');
 
-  // Kill the language server outright; the launched simulator is its child and goes too.
-  first.child.kill('SIGKILL');
-  await new Promise((r) => first.child.once('exit', r));
+    // Kill the language server outright; the launched simulator is its child and goes too.
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
 
-  const second = await startServer();
-  const restored = (await second.request('stageLens/listSessions', {})).find((s) => s.id === launched.id);
-  assert.ok(restored !== undefined, 'the session is back after the restart');
-  assert.equal(restored.requestCount, 12, 'every captured request is back');
-  assert.equal(restored.status, 'stopped');
-  const again = await second.request('stageLens/summary', { sessionId: launched.id });
-  assert.equal(again.stages.find((s) => s.stageKey === '1')?.splitStates.ttftMs.notRecorded, 12);
-  assert.equal(again.histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.count, 12, 'last good scrape kept on disk');
+    const second = await startServer();
+    const restored = (await second.request('stageLens/listSessions', {})).find((s) => s.id === launched.id);
+    assert.ok(restored !== undefined, 'the session is back after the restart');
+    assert.equal(restored.requestCount, 12, 'every captured request is back');
+    assert.equal(restored.status, 'stopped');
+    const again = await second.request('stageLens/summary', { sessionId: launched.id });
+    assert.equal(again.stages.find((s) => s.stageKey === '1')?.splitStates.ttftMs.notRecorded, 12);
+    assert.equal(
+      again.histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.count,
+      12,
+      'last good scrape kept on disk',
+    );
 
-  // Export: same schema as `stage-lens analyze --format json`.
-  const out = path.join(storage, 'export.json');
-  const exported = await second.request('stageLens/export', { sessionId: launched.id, format: 'json', path: out });
-  assert.equal(exported.requestCount, 12);
-  const json = JSON.parse(fs.readFileSync(out, 'utf8')) as { schema: number; requests: { stages: Record<string, { split: { ttftMs: number | null }; splitState: { ttftMs: string } }> }[] };
-  assert.equal(json.schema, 1);
-  assert.equal(json.requests[0]?.stages['1']?.split.ttftMs, null);
-  assert.equal(json.requests[0]?.stages['1']?.splitState.ttftMs, 'notRecorded');
-  second.child.kill('SIGTERM');
-});
+    // Export: same schema as `stage-lens analyze --format json`.
+    const out = path.join(storage, 'export.json');
+    const exported = await second.request('stageLens/export', { sessionId: launched.id, format: 'json', path: out });
+    assert.equal(exported.requestCount, 12);
+    const json = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      schema: number;
+      requests: { stages: Record<string, { split: { ttftMs: number | null }; splitState: { ttftMs: string } }> }[];
+    };
+    assert.equal(json.schema, 1);
+    assert.equal(json.requests[0]?.stages['1']?.split.ttftMs, null);
+    assert.equal(json.requests[0]?.stages['1']?.splitState.ttftMs, 'notRecorded');
+    second.child.kill('SIGTERM');
+  },
+);
 
 test('bad requests get clear errors, not crashes', { timeout: 30_000 }, async () => {
   build();
@@ -180,21 +262,48 @@ test('bad requests get clear errors, not crashes', { timeout: 30_000 }, async ()
   client.child.kill('SIGTERM');
 });
 
-test('an imported log with transfer edges: the summary carries per-edge distributions, the requests their edges', { timeout: 60_000 }, async () => {
-  build();
-  const client = await startServer();
-  const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
-  const session = await client.request('stageLens/import', { path: log });
-  await waitFor('3 requests', async () => ((await client.request('stageLens/listSessions', {})).find((x) => x.id === session.id)?.requestCount === 3 ? true : undefined));
-  const summary = await client.request('stageLens/summary', { sessionId: session.id });
-  assert.deepEqual(summary.edges.map((e) => [e.edge, e.fromStage, e.toStage, e.requestCount, e.tableCount]), [['0->1', 0, 1, 3, 3], ['1->2', 1, 2, 3, 3]]);
-  const first = summary.edges[0];
-  // tx_time_ms of edge 0->1 in the three requests (the fixture's expected.json): 78.701, 75.701, 72.701.
-  assert.deepEqual(first?.fields['tx_time_ms'], { count: 3, mean: (78.701 + 75.701 + 72.701) / 3, p50: 75.701, p90: 75.701 + 0.8 * 3, p99: 75.701 + 0.98 * 3, max: 78.701 });
-  assert.deepEqual(first?.fieldStates['size_kbytes'], { measured: 3, notMeasured: 0, hidden: 0 });
-  assert.deepEqual(first?.omniTimingTxStates, { measured: 3, notRecorded: 0, absent: 0 });
-  const page = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 3 });
-  assert.deepEqual(page.requests[0]?.transfers.map((t) => [t.edge, t.tablePrinted, t.omniTimingTxMs, t.omniTimingTxState]), [['0->1', true, 78.7, 'measured'], ['1->2', true, 18.79, 'measured']]);
-  assert.equal(page.requests[0]?.stages[0]?.fields['vllm_itls_ms']?.state, 'measured');
-  client.child.kill('SIGTERM');
-});
+test(
+  'an imported log with transfer edges: the summary carries per-edge distributions, the requests their edges',
+  { timeout: 60_000 },
+  async () => {
+    build();
+    const client = await startServer();
+    const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
+    const session = await client.request('stageLens/import', { path: log });
+    await waitFor('3 requests', async () =>
+      (await client.request('stageLens/listSessions', {})).find((x) => x.id === session.id)?.requestCount === 3
+        ? true
+        : undefined,
+    );
+    const summary = await client.request('stageLens/summary', { sessionId: session.id });
+    assert.deepEqual(
+      summary.edges.map((e) => [e.edge, e.fromStage, e.toStage, e.requestCount, e.tableCount]),
+      [
+        ['0->1', 0, 1, 3, 3],
+        ['1->2', 1, 2, 3, 3],
+      ],
+    );
+    const first = summary.edges[0];
+    // tx_time_ms of edge 0->1 in the three requests (the fixture's expected.json): 78.701, 75.701, 72.701.
+    assert.deepEqual(first?.fields['tx_time_ms'], {
+      count: 3,
+      mean: (78.701 + 75.701 + 72.701) / 3,
+      p50: 75.701,
+      p90: 75.701 + 0.8 * 3,
+      p99: 75.701 + 0.98 * 3,
+      max: 78.701,
+    });
+    assert.deepEqual(first?.fieldStates['size_kbytes'], { measured: 3, notMeasured: 0, hidden: 0 });
+    assert.deepEqual(first?.omniTimingTxStates, { measured: 3, notRecorded: 0, absent: 0 });
+    const page = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 3 });
+    assert.deepEqual(
+      page.requests[0]?.transfers.map((t) => [t.edge, t.tablePrinted, t.omniTimingTxMs, t.omniTimingTxState]),
+      [
+        ['0->1', true, 78.7, 'measured'],
+        ['1->2', true, 18.79, 'measured'],
+      ],
+    );
+    assert.equal(page.requests[0]?.stages[0]?.fields['vllm_itls_ms']?.state, 'measured');
+    client.child.kill('SIGTERM');
+  },
+);

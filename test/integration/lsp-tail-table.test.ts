@@ -11,7 +11,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
 import { asyncChunk, renderRequest } from '../unit/explainLogs';
 
@@ -24,44 +30,103 @@ after(() => {
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
-async function startServer(): Promise<{ request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> }> {
+async function startServer(): Promise<{
+  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
+}> {
   buildBundles('server');
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   children.push(child);
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   connection.listen();
-  await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: storage } });
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir: storage },
+  });
   await connection.sendNotification(InitializedNotification.type, {});
-  return { request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>> };
+  return {
+    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
+  };
 }
 
-const stamp = (s: number): string => `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-const planted = (i: number): string => renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 + i : 0, stamp(10 + i)));
+const stamp = (s: number): string =>
+  `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+const planted = (i: number): string =>
+  renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 + i : 0, stamp(10 + i)));
 
-test('a page filtered to a tail lists the tail attribution\'s requests, slowest first', { timeout: 60_000 }, async () => {
-  const client = await startServer();
-  const file = path.join(storage, 'server.log');
-  fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => planted(i)).join(''));
-  const session = await client.request('stageLens/tail', { path: file, fromStart: true });
-  await waitFor('20 requests', async () => ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >= 20 || undefined);
+test(
+  "a page filtered to a tail lists the tail attribution's requests, slowest first",
+  { timeout: 60_000 },
+  async () => {
+    const client = await startServer();
+    const file = path.join(storage, 'server.log');
+    fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => planted(i)).join(''));
+    const session = await client.request('stageLens/tail', { path: file, fromStart: true });
+    await waitFor(
+      '20 requests',
+      async () =>
+        ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
+          20 || undefined,
+    );
 
-  const tail = (await client.request('stageLens/tailAttribution', { sessionId: session.id, target: 'e2e', quantile: 'p90' })).tails[0]!;
-  assert.deepEqual(tail.requestIds, ['speech-13', 'speech-07'], 'the planted slow requests, slowest first');
-  const page = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, atLeast: { target: 'e2e', ms: tail.thresholdMs }, sortBy: 'target:e2e', descending: true });
-  assert.equal(page.total, tail.requestCount);
-  assert.deepEqual(page.requests.map((r) => r.requestId), tail.requestIds);
+    const tail = (
+      await client.request('stageLens/tailAttribution', { sessionId: session.id, target: 'e2e', quantile: 'p90' })
+    ).tails[0]!;
+    assert.deepEqual(tail.requestIds, ['speech-13', 'speech-07'], 'the planted slow requests, slowest first');
+    const page = await client.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      atLeast: { target: 'e2e', ms: tail.thresholdMs },
+      sortBy: 'target:e2e',
+      descending: true,
+    });
+    assert.equal(page.total, tail.requestCount);
+    assert.deepEqual(
+      page.requests.map((r) => r.requestId),
+      tail.requestIds,
+    );
 
-  // With a window that holds only speech-07 (finished at 09:00:17).
-  const from = Date.UTC(new Date().getUTCFullYear(), 9, 22, 9, 0, 17);
-  const windowed = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, atLeast: { target: 'e2e', ms: tail.thresholdMs }, scope: { fromMs: from, toMs: from + 999 } });
-  assert.deepEqual(windowed.requests.map((r) => r.requestId), ['speech-07']);
+    // With a window that holds only speech-07 (finished at 09:00:17).
+    const from = Date.UTC(new Date().getUTCFullYear(), 9, 22, 9, 0, 17);
+    const windowed = await client.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      atLeast: { target: 'e2e', ms: tail.thresholdMs },
+      scope: { fromMs: from, toMs: from + 999 },
+    });
+    assert.deepEqual(
+      windowed.requests.map((r) => r.requestId),
+      ['speech-07'],
+    );
 
-  // A target no request measured: nothing is at or above anything (unknown is not 0).
-  const none = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, atLeast: { target: 'stage9.firstOutput', ms: 0 } });
-  assert.equal(none.total, 0);
-  // Sorting by a target: the fastest first ascending, requests without it last.
-  const ascending = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, sortBy: 'target:e2e' });
-  assert.equal(ascending.total, 20);
-  assert.deepEqual(ascending.requests.slice(-2).map((r) => r.requestId), ['speech-07', 'speech-13']);
-  await client.request('stageLens/stop', { sessionId: session.id });
-});
+    // A target no request measured: nothing is at or above anything (unknown is not 0).
+    const none = await client.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      atLeast: { target: 'stage9.firstOutput', ms: 0 },
+    });
+    assert.equal(none.total, 0);
+    // Sorting by a target: the fastest first ascending, requests without it last.
+    const ascending = await client.request('stageLens/requests', {
+      sessionId: session.id,
+      offset: 0,
+      limit: 50,
+      sortBy: 'target:e2e',
+    });
+    assert.equal(ascending.total, 20);
+    assert.deepEqual(
+      ascending.requests.slice(-2).map((r) => r.requestId),
+      ['speech-07', 'speech-13'],
+    );
+    await client.request('stageLens/stop', { sessionId: session.id });
+  },
+);

@@ -15,7 +15,13 @@ import {
   type ShowMessageParams,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import type { ClientNotifications, RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
+import type {
+  ClientNotifications,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+} from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const started: ChildProcess[] = [];
@@ -41,11 +47,19 @@ export interface LspProcess {
   session(id: string): Promise<SessionInfo | undefined>;
 }
 
-export async function startLanguageServer(storageDir: string, initializationOptions: Record<string, unknown> = {}): Promise<LspProcess> {
+export async function startLanguageServer(
+  storageDir: string,
+  initializationOptions: Record<string, unknown> = {},
+): Promise<LspProcess> {
   buildServer();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   started.push(child);
-  const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
   const changes: LspProcess['changes'] = [];
   const removed: string[] = [];
   const warnings: string[] = [];
@@ -59,9 +73,15 @@ export async function startLanguageServer(storageDir: string, initializationOpti
     warnings.push(p.message);
   });
   connection.listen();
-  const initialized = await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir, ...initializationOptions } });
+  const initialized = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir, ...initializationOptions },
+  });
   await connection.sendNotification(InitializedNotification.type, {});
-  const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> => connection.sendRequest(method, params) as Promise<RequestResult<M>>;
+  const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
+    connection.sendRequest(method, params) as Promise<RequestResult<M>>;
   const list = (): Promise<SessionInfo[]> => request('stageLens/listSessions', {});
   return {
     child,

@@ -29,7 +29,10 @@ describe('npm package (npm pack, npm i -g)', () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-npm-'));
     // A checkout: the tracked and new files without the tests, samples and docs, and the installed node_modules.
     const copy = path.join(tmp, 'repo');
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: repo, encoding: 'utf8' })
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: repo,
+      encoding: 'utf8',
+    })
       .split('\n')
       .filter((f) => f !== '' && !/^(test|samples|docs)\//.test(f));
     for (const f of files) {
@@ -40,16 +43,29 @@ describe('npm package (npm pack, npm i -g)', () => {
     }
     fs.symlinkSync(path.join(repo, 'node_modules'), path.join(copy, 'node_modules'));
 
-    const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: copy, encoding: 'utf8', env: npmEnv(), timeout: 180_000 });
+    const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], {
+      cwd: copy,
+      encoding: 'utf8',
+      env: npmEnv(),
+      timeout: 180_000,
+    });
     assert.equal(pack.status, 0, `npm pack failed:\n${pack.stderr}`);
-    const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[]; unpackedSize: number }[];
+    const info = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+      unpackedSize: number;
+    }[];
     packed = (info[0]?.files ?? []).map((f) => f.path).sort();
     tarball = path.join(tmp, info[0]?.filename ?? '');
     assert.ok(fs.existsSync(tarball), tarball);
     assert.ok((info[0]?.unpackedSize ?? Infinity) < 3_000_000, `unpacked ${info[0]?.unpackedSize} bytes`);
 
     const prefix = path.join(tmp, 'prefix');
-    const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball], { encoding: 'utf8', env: npmEnv(), timeout: 120_000 });
+    const install = spawnSync(
+      'npm',
+      ['install', '--global', '--prefix', prefix, '--offline', '--no-audit', '--no-fund', tarball],
+      { encoding: 'utf8', env: npmEnv(), timeout: 120_000 },
+    );
     assert.equal(install.status, 0, `npm install -g failed:\n${install.stderr}`);
     bin = path.join(prefix, 'bin', 'stage-lens');
   });
@@ -88,13 +104,26 @@ describe('npm package (npm pack, npm i -g)', () => {
     const version = spawnSync(bin, ['--version'], { encoding: 'utf8' });
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout, `stage-lens ${manifest.version}\n`);
-    const analyze = spawnSync(bin, ['analyze', path.join(repo, 'samples', 'qwen3-tts-first-audio-cold-start.log'), '--format', 'json'], { encoding: 'utf8' });
+    const analyze = spawnSync(
+      bin,
+      ['analyze', path.join(repo, 'samples', 'qwen3-tts-first-audio-cold-start.log'), '--format', 'json'],
+      { encoding: 'utf8' },
+    );
     assert.equal(analyze.status, 0, analyze.stderr);
     const report = JSON.parse(analyze.stdout) as { schema: number; requests: unknown[] };
     assert.equal(report.schema, 1);
     assert.ok(report.requests.length > 0);
     // --deploy-config requires its own bundle (the YAML library), shipped beside the others.
-    const withConfig = spawnSync(bin, ['analyze', path.join(repo, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log'), '--deploy-config', path.join(repo, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml')], { encoding: 'utf8' });
+    const withConfig = spawnSync(
+      bin,
+      [
+        'analyze',
+        path.join(repo, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log'),
+        '--deploy-config',
+        path.join(repo, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml'),
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(withConfig.status, 0, withConfig.stderr);
     assert.match(withConfig.stdout.replace(/\s+/g, ' '), /The matched deploy config qwen3_tts\.yaml agrees/);
   });

@@ -22,7 +22,10 @@ function tmp(t: { after(fn: () => void): void }): string {
 }
 
 function run(args: string[]): { child: ChildProcess; line: Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', HOLDER, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = new Promise<string>((resolve) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -66,15 +69,43 @@ test('a pid that names another process now, and a silent holder on another machi
   const dir = tmp(t);
   const me = selfIdentity();
   // This test's own parent process is alive, but started at another time than the lock says.
-  writeLock(dir, { pid: process.ppid, host: me.host, bootId: me.bootId, startTicks: '1', token: 'old', heartbeatAt: Date.now() });
+  writeLock(dir, {
+    pid: process.ppid,
+    host: me.host,
+    bootId: me.bootId,
+    startTicks: '1',
+    token: 'old',
+    heartbeatAt: Date.now(),
+  });
   assert.equal(readLockState(dir).kind, me.startTicks === null ? 'held' : 'stale');
   // Another boot of this machine.
-  writeLock(dir, { pid: process.pid, host: me.host, bootId: 'another-boot', startTicks: me.startTicks, token: 'old', heartbeatAt: Date.now() });
+  writeLock(dir, {
+    pid: process.pid,
+    host: me.host,
+    bootId: 'another-boot',
+    startTicks: me.startTicks,
+    token: 'old',
+    heartbeatAt: Date.now(),
+  });
   assert.equal(readLockState(dir).kind, me.bootId === null ? 'held' : 'stale');
   // Another machine sharing the folder: only its heartbeat counts.
-  writeLock(dir, { pid: 1, host: 'build-host-2', bootId: null, startTicks: null, token: 'remote', heartbeatAt: Date.now() });
+  writeLock(dir, {
+    pid: 1,
+    host: 'build-host-2',
+    bootId: null,
+    startTicks: null,
+    token: 'remote',
+    heartbeatAt: Date.now(),
+  });
   assert.equal(readLockState(dir).kind, 'held');
-  writeLock(dir, { pid: 1, host: 'build-host-2', bootId: null, startTicks: null, token: 'remote', heartbeatAt: Date.now() - STALE_AFTER_MS - 1 });
+  writeLock(dir, {
+    pid: 1,
+    host: 'build-host-2',
+    bootId: null,
+    startTicks: null,
+    token: 'remote',
+    heartbeatAt: Date.now() - STALE_AFTER_MS - 1,
+  });
   assert.equal(readLockState(dir).kind, 'stale');
   // An unreadable lock counts as held while it is recent (being written), stale once old.
   fs.writeFileSync(path.join(dir, LOCK_FILE), '{"pid": 12');
@@ -84,27 +115,49 @@ test('a pid that names another process now, and a silent holder on another machi
   assert.equal(readLockState(dir).kind, 'stale');
 });
 
-test('processes taking over one stale lock at the same instant: exactly one gets it', { timeout: 60_000 }, async (t) => {
-  const dir = tmp(t);
-  for (let round = 0; round < 4; round++) {
-    writeLock(dir, { pid: 1, host: 'gone-host', bootId: null, startTicks: null, token: `stale-${round}`, heartbeatAt: 0 });
-    const goAt = Date.now() + 2500;
-    const racers = [run([dir, 'race', String(goAt)]), run([dir, 'race', String(goAt)]), run([dir, 'race', String(goAt)])];
-    const lines = await Promise.all(racers.map((r) => r.line));
-    const winners = lines.filter((l) => l.startsWith('locked'));
-    assert.equal(winners.length, 1, `round ${round}: ${lines.join(' | ')}`);
-    const token = (JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { token: string }).token;
-    assert.equal(winners[0], `locked ${token}`);
-    assert.ok(!fs.existsSync(path.join(dir, `${LOCK_FILE}.takeover`)), 'the takeover marker is gone');
-  }
-});
+test(
+  'processes taking over one stale lock at the same instant: exactly one gets it',
+  { timeout: 60_000 },
+  async (t) => {
+    const dir = tmp(t);
+    for (let round = 0; round < 4; round++) {
+      writeLock(dir, {
+        pid: 1,
+        host: 'gone-host',
+        bootId: null,
+        startTicks: null,
+        token: `stale-${round}`,
+        heartbeatAt: 0,
+      });
+      const goAt = Date.now() + 2500;
+      const racers = [
+        run([dir, 'race', String(goAt)]),
+        run([dir, 'race', String(goAt)]),
+        run([dir, 'race', String(goAt)]),
+      ];
+      const lines = await Promise.all(racers.map((r) => r.line));
+      const winners = lines.filter((l) => l.startsWith('locked'));
+      assert.equal(winners.length, 1, `round ${round}: ${lines.join(' | ')}`);
+      const token = (JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { token: string }).token;
+      assert.equal(winners[0], `locked ${token}`);
+      assert.ok(!fs.existsSync(path.join(dir, `${LOCK_FILE}.takeover`)), 'the takeover marker is gone');
+    }
+  },
+);
 
 test('a holder whose lock was taken over learns it at its next heartbeat and does not remove the new one', (t) => {
   const dir = tmp(t);
   const first = OwnerLock.acquire(dir);
   assert.ok(first !== null);
   // Another process judged this holder gone (as from another machine, after its heartbeat stopped).
-  writeLock(dir, { pid: 1, host: 'build-host-2', bootId: null, startTicks: null, token: 'theirs', heartbeatAt: Date.now() });
+  writeLock(dir, {
+    pid: 1,
+    host: 'build-host-2',
+    bootId: null,
+    startTicks: null,
+    token: 'theirs',
+    heartbeatAt: Date.now(),
+  });
   assert.equal(first.heartbeat(), false);
   first.release();
   assert.equal((JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8')) as { token: string }).token, 'theirs');

@@ -13,7 +13,14 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter, type ProtocolConnection } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
 import { SimProcess, httpGet, killAll } from './simulateProcess';
 import { PrometheusApi } from '../../server/capture/prometheusApi';
 import { PrometheusSource, type PrometheusState } from '../../server/capture/prometheusSource';
@@ -31,7 +38,11 @@ const DEPLOYMENT = 'tts-test';
 // the caveat, and its ITL quantiles fall into the +Inf bucket (open-ended).
 const SIMS = [
   { replica: '0', requests: 24, args: ['--seed', '11', '--rps', '3'] },
-  { replica: '1', requests: 60, args: ['--seed', '22', '--rps', '6', '--talker-first-audio', '--stats-build', 'before-fix'] },
+  {
+    replica: '1',
+    requests: 60,
+    args: ['--seed', '22', '--rps', '6', '--talker-first-audio', '--stats-build', 'before-fix'],
+  },
 ] as const;
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-prom-'));
@@ -44,10 +55,13 @@ const lspChildren: ChildProcess[] = [];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
+    const srv = net
+      .createServer()
+      .once('error', reject)
+      .listen(0, '127.0.0.1', () => {
+        const port = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(port));
+      });
   });
 }
 
@@ -62,7 +76,8 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
     } catch (e) {
       lastError = ` (last error: ${String(e)})`;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError}\nprometheus log tail:\n${prometheusLog.slice(-1500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${lastError}\nprometheus log tail:\n${prometheusLog.slice(-1500)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -74,7 +89,10 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
  */
 function prometheusConfig(ports: readonly number[]): string {
   const targets = ports
-    .map((port, i) => `      - targets: ['127.0.0.1:${port}']\n        labels: { deployment: '${DEPLOYMENT}', host_replica: '${SIMS[i]?.replica}' }`)
+    .map(
+      (port, i) =>
+        `      - targets: ['127.0.0.1:${port}']\n        labels: { deployment: '${DEPLOYMENT}', host_replica: '${SIMS[i]?.replica}' }`,
+    )
     .join('\n');
   return `global:
   scrape_interval: 1s
@@ -97,8 +115,11 @@ ${targets}
 function prometheusMissing(): string | null {
   const probe = spawnSync('prometheus', ['--version'], { encoding: 'utf8' });
   if (probe.error === undefined && probe.status === 0) return null;
-  return 'The `prometheus` binary is not on PATH. These tests need a real Prometheus server: install the Debian package ' +
-    '(`apt-get install prometheus`); CI installs it. ' + (probe.error?.message ?? probe.stderr);
+  return (
+    'The `prometheus` binary is not on PATH. These tests need a real Prometheus server: install the Debian package ' +
+    '(`apt-get install prometheus`); CI installs it. ' +
+    (probe.error?.message ?? probe.stderr)
+  );
 }
 
 // Skipped with that message on a machine without it, except where nothing may be skipped
@@ -145,7 +166,15 @@ function openEndedOf(buckets: readonly HistogramBucket[]): string[] {
   const total = buckets.find((b) => b.le === Infinity)?.cumulative ?? 0;
   const finite = Math.max(0, ...buckets.filter((b) => b.le !== Infinity).map((b) => b.cumulative));
   if (total === 0) return [];
-  return ([['p50', 0.5], ['p90', 0.9], ['p99', 0.99]] as const).filter(([, q]) => finite < q * total).map(([n]) => n);
+  return (
+    [
+      ['p50', 0.5],
+      ['p90', 0.9],
+      ['p99', 0.99],
+    ] as const
+  )
+    .filter(([, q]) => finite < q * total)
+    .map(([n]) => n);
 }
 
 function expectSameFigures(row: PrometheusStageRow, series: readonly HistogramSeries[], what: string): void {
@@ -157,30 +186,64 @@ function expectSameFigures(row: PrometheusStageRow, series: readonly HistogramSe
   assert.deepEqual(Object.keys(row.bounds).sort(), Object.keys(bounds).sort(), `${what}: bounded quantiles`);
   for (const [name, b] of Object.entries(bounds)) {
     const theirs = row.bounds[name as keyof typeof bounds];
-    assert.ok(theirs !== undefined && theirs.kind === b.kind && Math.abs(theirs.le - b.le) <= 1e-9 * Math.max(1, b.le), `${what}: ${name} bound ${JSON.stringify(theirs)} vs ${JSON.stringify(b)}`);
+    assert.ok(
+      theirs !== undefined && theirs.kind === b.kind && Math.abs(theirs.le - b.le) <= 1e-9 * Math.max(1, b.le),
+      `${what}: ${name} bound ${JSON.stringify(theirs)} vs ${JSON.stringify(b)}`,
+    );
   }
   const count = series.reduce((n, s) => n + (s.count ?? 0), 0);
   const sum = series.reduce((n, s) => n + (s.sum ?? 0), 0);
   assert.equal(row.count, count, `${what}: count`);
   assert.equal(row.total, count, `${what}: total`);
-  assert.ok(row.sum !== null && Math.abs(row.sum - sum) <= 1e-9 * Math.max(1, Math.abs(sum)), `${what}: sum ${row.sum} vs ${sum}`);
-  for (const [name, q] of [['p50', 0.5], ['p90', 0.9], ['p99', 0.99]] as const) {
+  assert.ok(
+    row.sum !== null && Math.abs(row.sum - sum) <= 1e-9 * Math.max(1, Math.abs(sum)),
+    `${what}: sum ${row.sum} vs ${sum}`,
+  );
+  for (const [name, q] of [
+    ['p50', 0.5],
+    ['p90', 0.9],
+    ['p99', 0.99],
+  ] as const) {
     const ours = nullIfNaN(histogramQuantile(q, buckets));
     const theirs = row[name];
     if (ours === null) assert.equal(theirs, null, `${what}: ${name} is no data on both sides`);
-    else assert.ok(theirs !== null && Math.abs(theirs - ours) <= 1e-12 * Math.max(1, Math.abs(ours)), `${what}: ${name} Prometheus ${theirs} vs simulator ${ours}`);
+    else
+      assert.ok(
+        theirs !== null && Math.abs(theirs - ours) <= 1e-12 * Math.max(1, Math.abs(ours)),
+        `${what}: ${name} Prometheus ${theirs} vs simulator ${ours}`,
+      );
   }
 }
 
-async function poll(window: string, extra: { deploymentValue?: string; url?: string; timeoutMs?: number } = {}): Promise<PrometheusState> {
-  const source = new PrometheusSource({ url: extra.url ?? promUrl, deploymentLabel: 'deployment', deploymentValue: DEPLOYMENT, window, ...extra });
+async function poll(
+  window: string,
+  extra: { deploymentValue?: string; url?: string; timeoutMs?: number } = {},
+): Promise<PrometheusState> {
+  const source = new PrometheusSource({
+    url: extra.url ?? promUrl,
+    deploymentLabel: 'deployment',
+    deploymentValue: DEPLOYMENT,
+    window,
+    ...extra,
+  });
   const update = await source.pollOnce();
   assert.ok(update !== null);
   return update.state;
 }
 
-function row(state: PrometheusState, family: string, stage: string | null, replica: string | null): PrometheusStageRow | undefined {
-  return state.rows.find((r) => r.family === family && r.stage === stage && r.replica === replica && r.scope === (replica === null ? 'stage' : 'replica'));
+function row(
+  state: PrometheusState,
+  family: string,
+  stage: string | null,
+  replica: string | null,
+): PrometheusStageRow | undefined {
+  return state.rows.find(
+    (r) =>
+      r.family === family &&
+      r.stage === stage &&
+      r.replica === replica &&
+      r.scope === (replica === null ? 'stage' : 'replica'),
+  );
 }
 
 before(async () => {
@@ -193,7 +256,11 @@ before(async () => {
   fs.writeFileSync(path.join(tmp, 'prometheus.yml'), prometheusConfig(simPorts));
   prometheus = spawn(
     'prometheus',
-    [`--config.file=${path.join(tmp, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(tmp, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    [
+      `--config.file=${path.join(tmp, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(tmp, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   prometheus.stdout!.setEncoding('utf8').on('data', (d: string) => (prometheusLog += d));
@@ -205,7 +272,20 @@ before(async () => {
     const up = await api.query(`up{deployment="${DEPLOYMENT}"}`);
     return up.ok && up.data.length === SIMS.length ? true : undefined;
   });
-  SIMS.forEach((sim, i) => sims.push(new SimProcess(['--port', String(simPorts[i]), '--requests', String(sim.requests), '--speed', '2', '--linger', ...sim.args])));
+  SIMS.forEach((sim, i) =>
+    sims.push(
+      new SimProcess([
+        '--port',
+        String(simPorts[i]),
+        '--requests',
+        String(sim.requests),
+        '--speed',
+        '2',
+        '--linger',
+        ...sim.args,
+      ]),
+    ),
+  );
   await Promise.all(sims.map((p) => p.port()));
 });
 
@@ -231,20 +311,38 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     assert.deepEqual(state.warnings, [], 'each host has its own replica id: no collision');
     const stage0 = row(state, 'vllm:e2e_request_latency_seconds', '0', '0');
     assert.deepEqual(stage0?.instances, [`127.0.0.1:${simPorts[0]}`]);
-    assert.deepEqual(row(state, 'vllm:e2e_request_latency_seconds', '0', null)?.instances, simPorts.map((p) => `127.0.0.1:${p}`).sort());
+    assert.deepEqual(
+      row(state, 'vllm:e2e_request_latency_seconds', '0', null)?.instances,
+      simPorts.map((p) => `127.0.0.1:${p}`).sort(),
+    );
     assert.ok(state.families.includes('vllm_omni:audio_ttfp_s'));
     assert.ok(row(state, 'vllm_omni:audio_ttfp_s', '1', '1') !== undefined, 'the codec stage of replica 1');
-    assert.ok(row(state, 'vllm_omni:e2e_request_latency_s', null, null) !== undefined, 'the pipeline-wide e2e family (no stage label) has one deployment row');
+    assert.ok(
+      row(state, 'vllm_omni:e2e_request_latency_s', null, null) !== undefined,
+      'the pipeline-wide e2e family (no stage label) has one deployment row',
+    );
     // query_range: the throughput trend per (stage, replica).
     assert.equal(state.trend?.family, 'vllm:e2e_request_latency_seconds');
     const trendSeries = state.trend?.series.filter((s) => s.stage === '0').map((s) => s.replica);
     assert.deepEqual(trendSeries, ['0', '1']);
-    assert.ok(state.trend?.series.every((s) => s.perSecond.some((v) => v !== null && v > 0)), 'both replicas finished requests in the trend');
+    assert.ok(
+      state.trend?.series.every((s) => s.perSecond.some((v) => v !== null && v > 0)),
+      'both replicas finished requests in the trend',
+    );
     // query_range: the engines' gauges per (stage, replica) on the same steps, KV usage in percent.
-    assert.deepEqual(state.gauges?.series.filter((s) => s.stage === '0').map((s) => s.replica), ['0', '1']);
+    assert.deepEqual(
+      state.gauges?.series.filter((s) => s.stage === '0').map((s) => s.replica),
+      ['0', '1'],
+    );
     assert.deepEqual(state.gauges?.times, state.trend?.times);
-    assert.ok(state.gauges?.series.some((s) => s.running.some((v) => v !== null)), 'running requests were read');
-    assert.ok(state.gauges?.series.every((s) => s.kvCacheUsagePerc.every((v) => v === null || (v >= 0 && v <= 100))), 'KV usage in percent');
+    assert.ok(
+      state.gauges?.series.some((s) => s.running.some((v) => v !== null)),
+      'running requests were read',
+    );
+    assert.ok(
+      state.gauges?.series.every((s) => s.kvCacheUsagePerc.every((v) => v === null || (v >= 0 && v <= 100))),
+      'KV usage in percent',
+    );
   });
 
   it('per-replica and per-stage figures equal what each simulator reports', async () => {
@@ -261,7 +359,9 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     // window would extrapolate each bucket separately, so it is not comparable exactly.)
     const state = await waitFor('prometheus holding the final counts', async () => {
       const s = await poll('all');
-      return SIMS.every((sim) => row(s, 'vllm:e2e_request_latency_seconds', '0', sim.replica)?.total === sim.requests) ? s : undefined;
+      return SIMS.every((sim) => row(s, 'vllm:e2e_request_latency_seconds', '0', sim.replica)?.total === sim.requests)
+        ? s
+        : undefined;
     });
     assert.equal(state.lastError, null);
     const scrapeRows = finals.map(histogramSummariesOf);
@@ -274,7 +374,8 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
       });
       const stages = new Set(perSim.flat().map((s) => s.labels['stage'] ?? null));
       for (const stage of stages) {
-        const seriesOf = (i: number): HistogramSeries[] => (perSim[i] ?? []).filter((s) => (s.labels['stage'] ?? null) === stage);
+        const seriesOf = (i: number): HistogramSeries[] =>
+          (perSim[i] ?? []).filter((s) => (s.labels['stage'] ?? null) === stage);
         const hasReplica = (perSim[0] ?? []).some((s) => s.labels['replica'] !== undefined);
         if (hasReplica) {
           SIMS.forEach((sim, i) => {
@@ -283,7 +384,11 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
             expectSameFigures(r, seriesOf(i), `${family} stage ${stage} replica ${sim.replica}`);
             // Same verdict as a direct /metrics scrape of that host gives.
             const scraped = scrapeRows[i]?.find((h) => h.family === family && (h.labels['stage'] ?? null) === stage);
-            assert.equal(r.caveat !== null, (scraped?.caveat ?? null) !== null, `${family} stage ${stage} replica ${sim.replica}: caveat as in a direct scrape`);
+            assert.equal(
+              r.caveat !== null,
+              (scraped?.caveat ?? null) !== null,
+              `${family} stage ${stage} replica ${sim.replica}: caveat as in a direct scrape`,
+            );
             compared++;
           });
         }
@@ -307,59 +412,111 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     assert.equal(itl?.p50, null);
     // The codec TTFT signature: replica 1 (before-fix build) only, and the stage-1 row that mixes it in.
     assert.equal(row(state, 'vllm:time_to_first_token_seconds', '1', '0')?.caveat, null);
-    assert.match(row(state, 'vllm:time_to_first_token_seconds', '1', '1')?.caveat ?? '', /^TTFT not recorded on stage 1 replica 1: no TTFT sample but \d+ inter-token latencies/);
+    assert.match(
+      row(state, 'vllm:time_to_first_token_seconds', '1', '1')?.caveat ?? '',
+      /^TTFT not recorded on stage 1 replica 1: no TTFT sample but \d+ inter-token latencies/,
+    );
     assert.match(row(state, 'vllm:inter_token_latency_seconds', '1', null)?.caveat ?? '', /codec TTFT bug/);
     assert.equal(row(state, 'vllm:time_to_first_token_seconds', '1', '1')?.total, 0);
-    assert.ok(row(state, 'vllm:inter_token_latency_seconds', '1', '1')?.openEnded.includes('p99'), 'ITLs measured from 0 lie beyond every finite bucket: p99 is "≥ 80 s"');
+    assert.ok(
+      row(state, 'vllm:inter_token_latency_seconds', '1', '1')?.openEnded.includes('p99'),
+      'ITLs measured from 0 lie beyond every finite bucket: p99 is "≥ 80 s"',
+    );
     assert.deepEqual(row(state, 'vllm:inter_token_latency_seconds', '1', '0')?.openEnded, []);
 
     // Request counts per replica in the 5m window's `total` and over query_range.
     const windowed = await poll('5m');
-    for (const sim of SIMS) assert.equal(row(windowed, 'vllm:e2e_request_latency_seconds', '0', sim.replica)?.total, sim.requests);
+    for (const sim of SIMS)
+      assert.equal(row(windowed, 'vllm:e2e_request_latency_seconds', '0', sim.replica)?.total, sim.requests);
     const api = new PrometheusApi(promUrl);
     const end = (windowed.evaluatedAt ?? Date.now()) / 1000;
-    const range = await api.queryRange(`sum by (replica) (vllm:e2e_request_latency_seconds_count{deployment="${DEPLOYMENT}",stage="0"})`, end - 20, end, 1);
+    const range = await api.queryRange(
+      `sum by (replica) (vllm:e2e_request_latency_seconds_count{deployment="${DEPLOYMENT}",stage="0"})`,
+      end - 20,
+      end,
+      1,
+    );
     assert.ok(range.ok, range.ok ? '' : range.message);
     for (const sim of SIMS) {
-      const points: readonly { readonly v: number }[] = range.data.find((s) => s.metric['replica'] === sim.replica)?.samples ?? [];
+      const points: readonly { readonly v: number }[] =
+        range.data.find((s) => s.metric['replica'] === sim.replica)?.samples ?? [];
       assert.ok(points.length >= 5, `range points of replica ${sim.replica}`);
       assert.equal(points[points.length - 1]?.v, sim.requests);
-      assert.ok(points.every((p, i) => i === 0 || p.v >= (points[i - 1]?.v ?? 0)), 'a counter never goes down');
+      assert.ok(
+        points.every((p, i) => i === 0 || p.v >= (points[i - 1]?.v ?? 0)),
+        'a counter never goes down',
+      );
     }
   });
 
   it('a window with no new observation gives no data (null), never 0', async () => {
     // The simulators are frozen now: over a 3s window every bucket's rate is 0 and
     // histogram_quantile answers NaN.
-    const state = await waitFor('a quiet 3s window', async () => {
-      const s = await poll('3s');
-      const r = row(s, 'vllm:e2e_request_latency_seconds', '0', '1');
-      return r !== undefined && r.count === 0 ? s : undefined;
-    }, 15_000);
+    const state = await waitFor(
+      'a quiet 3s window',
+      async () => {
+        const s = await poll('3s');
+        const r = row(s, 'vllm:e2e_request_latency_seconds', '0', '1');
+        return r !== undefined && r.count === 0 ? s : undefined;
+      },
+      15_000,
+    );
     for (const r of state.rows) {
       assert.equal(r.count, 0, `${r.family} ${r.stage}/${r.replica}: nothing in the window`);
       assert.deepEqual([r.p50, r.p90, r.p99], [null, null, null], `${r.family} ${r.stage}/${r.replica}: no data`);
     }
-    assert.equal(row(state, 'vllm:e2e_request_latency_seconds', '0', '1')?.total, SIMS[1].requests, 'the cumulative total is still known');
+    assert.equal(
+      row(state, 'vllm:e2e_request_latency_seconds', '0', '1')?.total,
+      SIMS[1].requests,
+      'the cumulative total is still known',
+    );
   });
 
   it('through the language server: start a prometheus session, read its summary, list deployments', async () => {
     buildBundles('server');
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     lspChildren.push(child);
-    const connection: ProtocolConnection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection: ProtocolConnection = createProtocolConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     connection.listen();
-    const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> => connection.sendRequest(method, params) as Promise<RequestResult<M>>;
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: path.join(tmp, 'storage') } });
+    const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
+      connection.sendRequest(method, params) as Promise<RequestResult<M>>;
+    await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      initializationOptions: { storageDir: path.join(tmp, 'storage') },
+    });
     await connection.sendNotification(InitializedNotification.type, {});
 
-    assert.deepEqual(await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'deployment' }), { label: 'deployment', values: [DEPLOYMENT] });
-    assert.deepEqual(await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'job' }), { label: 'job', values: ['vllm-omni'] });
-    await assert.rejects(request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'not a label' }), /"not a label" is not a Prometheus label name/);
-    await assert.rejects(request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'job', window: 'forever' }), /"forever" is not a PromQL duration/);
+    assert.deepEqual(
+      await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'deployment' }),
+      { label: 'deployment', values: [DEPLOYMENT] },
+    );
+    assert.deepEqual(await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'job' }), {
+      label: 'job',
+      values: ['vllm-omni'],
+    });
+    await assert.rejects(
+      request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'not a label' }),
+      /"not a label" is not a Prometheus label name/,
+    );
+    await assert.rejects(
+      request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'job', window: 'forever' }),
+      /"forever" is not a PromQL duration/,
+    );
 
     // No value given: the only deployment found is used.
-    const info = await request('stageLens/prometheus', { url: `${promUrl}/graph`, deploymentLabel: 'deployment', window: 'all', intervalMs: 500 });
+    const info = await request('stageLens/prometheus', {
+      url: `${promUrl}/graph`,
+      deploymentLabel: 'deployment',
+      window: 'all',
+      intervalMs: 500,
+    });
     assert.equal(info.kind, 'prometheus');
     const summary = await waitFor('a prometheus summary', async () => {
       const s = await request('stageLens/prometheusSummary', { sessionId: info.id });
@@ -368,13 +525,25 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     assert.equal(summary.url, `${promUrl}/`);
     assert.equal(summary.deploymentValue, DEPLOYMENT);
     assert.equal(summary.lastError, null);
-    for (const sim of SIMS) assert.equal(summary.rows.find((r) => r.family === 'vllm:e2e_request_latency_seconds' && r.stage === '0' && r.replica === sim.replica)?.total, sim.requests);
+    for (const sim of SIMS)
+      assert.equal(
+        summary.rows.find(
+          (r) => r.family === 'vllm:e2e_request_latency_seconds' && r.stage === '0' && r.replica === sim.replica,
+        )?.total,
+        sim.requests,
+      );
     const listed = (await request('stageLens/listSessions', {})).find((s) => s.id === info.id);
     assert.equal(listed?.status, 'running');
     // The per-(stage, replica) rows also reach the session's histogram rows (export, CLI).
     const sessionSummary = await request('stageLens/summary', { sessionId: info.id });
     const histograms = sessionSummary.histograms;
-    assert.equal(histograms.find((h) => h.family === 'vllm:e2e_request_latency_seconds' && h.labels['stage'] === '0' && h.labels['replica'] === '1')?.count, SIMS[1].requests);
+    assert.equal(
+      histograms.find(
+        (h) =>
+          h.family === 'vllm:e2e_request_latency_seconds' && h.labels['stage'] === '0' && h.labels['replica'] === '1',
+      )?.count,
+      SIMS[1].requests,
+    );
     // What the side panel shows beside them: each replica with the host that reports it, and its throughput line.
     const panel = sessionSummary.prometheus;
     assert.equal(panel?.window, 'all');
@@ -382,16 +551,33 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
       panel?.replicas.filter((r) => r.stage === '0'),
       SIMS.map((sim, i) => ({ stage: '0', replica: sim.replica, instances: [`127.0.0.1:${simPorts[i]}`] })),
     );
-    assert.deepEqual(panel?.replicas.map((r) => r.stage), [...panel!.replicas.map((r) => r.stage)].sort(), 'by stage');
+    assert.deepEqual(
+      panel?.replicas.map((r) => r.stage),
+      [...panel!.replicas.map((r) => r.stage)].sort(),
+      'by stage',
+    );
     assert.equal(panel?.trend?.family, 'vllm:e2e_request_latency_seconds');
-    assert.deepEqual(panel?.trend?.series.filter((t) => t.stage === '0').map((t) => t.replica), ['0', '1']);
+    assert.deepEqual(
+      panel?.trend?.series.filter((t) => t.stage === '0').map((t) => t.replica),
+      ['0', '1'],
+    );
     // The gauges on the over-time axis of the session (no log: the axis is Prometheus's own time).
     const over = (await request('stageLens/overTime', { sessionId: info.id })).series;
-    assert.deepEqual(over.gauges.filter((g) => g.stage === '0').map((g) => [g.source, g.replica, g.mapping]), [['prometheus', '0', 'labels'], ['prometheus', '1', 'labels']]);
+    assert.deepEqual(
+      over.gauges.filter((g) => g.stage === '0').map((g) => [g.source, g.replica, g.mapping]),
+      [
+        ['prometheus', '0', 'labels'],
+        ['prometheus', '1', 'labels'],
+      ],
+    );
     assert.ok(over.times.length > 0 && over.gauges.some((g) => g.running.some((v) => v !== null)));
     const stopped = await request('stageLens/stop', { sessionId: info.id });
     assert.equal(stopped.status, 'stopped');
-    assert.equal((await request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length, summary.rows.length, 'figures kept after stop (prometheus.json)');
+    assert.equal(
+      (await request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length,
+      summary.rows.length,
+      'figures kept after stop (prometheus.json)',
+    );
     child.kill('SIGTERM');
   });
 
@@ -402,15 +588,24 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     if (bad.ok) return;
     assert.equal(bad.kind, 'promql');
     assert.equal(bad.errorType, 'bad_data');
-    assert.match(bad.message, /^Prometheus at http:\/\/127\.0\.0\.1:\d+\/: rejected the query \(bad_data, HTTP 400\): .*parse error/);
+    assert.match(
+      bad.message,
+      /^Prometheus at http:\/\/127\.0\.0\.1:\d+\/: rejected the query \(bad_data, HTTP 400\): .*parse error/,
+    );
 
     // A simulator's address is a web server but not Prometheus: 404 for /api/v1/query.
     const notProm = await poll('5m', { url: `http://127.0.0.1:${simPorts[0]}` });
-    assert.match(notProm.lastError ?? '', /HTTP 404 for \/api\/v1\/query; .*Is this the base URL of a Prometheus server/);
+    assert.match(
+      notProm.lastError ?? '',
+      /HTTP 404 for \/api\/v1\/query; .*Is this the base URL of a Prometheus server/,
+    );
 
     // A value with a quote and a backslash is escaped: Prometheus answers "nothing", not a parse error.
     const unknown = await poll('5m', { deploymentValue: 'no "such" \\ deployment' });
-    assert.match(unknown.lastError ?? '', /has no vLLM-Omni or vLLM stage histograms with deployment="no "such" \\ deployment"/);
+    assert.match(
+      unknown.lastError ?? '',
+      /has no vLLM-Omni or vLLM stage histograms with deployment="no "such" \\ deployment"/,
+    );
     assert.deepEqual(unknown.rows, []);
   });
 
@@ -418,7 +613,10 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     const deadPort = await freePort();
     let started = Date.now();
     const dead = await poll('5m', { url: `http://127.0.0.1:${deadPort}` });
-    assert.match(dead.lastError ?? '', new RegExp(`Prometheus at http://127\\.0\\.0\\.1:${deadPort}/: connection refused`));
+    assert.match(
+      dead.lastError ?? '',
+      new RegExp(`Prometheus at http://127\\.0\\.0\\.1:${deadPort}/: connection refused`),
+    );
     assert.ok(Date.now() - started < 2000);
 
     // Accepts the connection and never answers.
@@ -435,7 +633,12 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     assert.ok(elapsed >= 350 && elapsed < 2000, `gave up after ${elapsed} ms`);
 
     // A poller with good figures, then Prometheus goes away.
-    const source = new PrometheusSource({ url: promUrl, deploymentLabel: 'deployment', deploymentValue: DEPLOYMENT, window: 'all' });
+    const source = new PrometheusSource({
+      url: promUrl,
+      deploymentLabel: 'deployment',
+      deploymentValue: DEPLOYMENT,
+      window: 'all',
+    });
     const good = await source.pollOnce();
     assert.equal(good?.good, true);
     const rows = good?.state.rows ?? [];

@@ -11,7 +11,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildSync } from 'esbuild';
-import { createProtocolConnection, InitializeRequest, InitializedNotification, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import { SessionRegistry } from '../../server/capture/sessionRegistry';
 import { realSourceFactories } from '../../server/capture/sourceFactories';
@@ -36,7 +42,19 @@ function tmp(prefix: string): string {
 /** A saved session as an earlier language server left it: metadata and captured bytes on disk. */
 function saveSession(storage: string, id: string, startedAt: number, status: SessionStatus): void {
   const files = new SessionFiles(storage, id);
-  const info: SessionInfo = { id, kind: 'tail', description: `/var/log/${id}.log`, title: `log ${id}.log`, startedAt, status, requestCount: 0, deployConfig: null, lastError: null, exit: null, problemCount: 0 };
+  const info: SessionInfo = {
+    id,
+    kind: 'tail',
+    description: `/var/log/${id}.log`,
+    title: `log ${id}.log`,
+    startedAt,
+    status,
+    requestCount: 0,
+    deployConfig: null,
+    lastError: null,
+    exit: null,
+    problemCount: 0,
+  };
   files.writeMeta({ info, tail: { path: `/var/log/${id}.log`, fromStart: true } });
   files.append({ stream: 'file', bytes: LOG_LINE, capturedAt: startedAt });
   files.close();
@@ -44,7 +62,6 @@ function saveSession(storage: string, id: string, startedAt: number, status: Ses
 
 const onDisk = (storage: string): string[] => SessionFiles.listIds(storage).sort();
 const sessionDirs = (storage: string): string[] => fs.readdirSync(path.join(storage, 'sessions')).sort();
-
 
 describe('session registry retention (real files)', () => {
   test('loading: the oldest beyond the limit are deleted, the newest kept (listed from their metadata)', async () => {
@@ -57,14 +74,24 @@ describe('session registry retention (real files)', () => {
     saveSession(storage, 's3', t0 + 3000, 'stopped');
     saveSession(storage, 's4', t0 + 4000, 'crashed');
     const removed: string[][] = [];
-    const registry = new SessionRegistry(storage, realSourceFactories(() => undefined), { sessionChanged: () => undefined, rawOutput: () => undefined });
+    const registry = new SessionRegistry(
+      storage,
+      realSourceFactories(() => undefined),
+      { sessionChanged: () => undefined, rawOutput: () => undefined },
+    );
     registry.onSessionsRemoved((ids) => removed.push(ids));
     registry.setRetention({ maxSessions: 3 });
     const listed = registry.loadSaved();
-    assert.deepEqual(listed.map((s) => s.id), ['s4', 's3', 's2']);
+    assert.deepEqual(
+      listed.map((s) => s.id),
+      ['s4', 's3', 's2'],
+    );
     assert.deepEqual(onDisk(storage), ['s2', 's3', 's4']);
     assert.deepEqual(sessionDirs(storage), ['s2', 's3', 's4'], 'the folders are gone, bytes and all');
-    assert.deepEqual(removed.map((ids) => [...ids].sort()), [['s0', 's1']]);
+    assert.deepEqual(
+      removed.map((ids) => [...ids].sort()),
+      [['s0', 's1']],
+    );
     // A lower limit applies at once; a higher one deletes nothing.
     assert.deepEqual(registry.setRetention({ maxSessions: 2 }), ['s2']);
     assert.deepEqual(registry.setRetention({ maxSessions: 10 }), []);
@@ -77,7 +104,11 @@ describe('session registry retention (real files)', () => {
     const logs = tmp('stage-lens-retention-logs-');
     const t0 = Date.now() - 60_000;
     saveSession(storage, 'old', t0, 'stopped');
-    const registry = new SessionRegistry(storage, realSourceFactories(() => undefined), { sessionChanged: () => undefined, rawOutput: () => undefined });
+    const registry = new SessionRegistry(
+      storage,
+      realSourceFactories(() => undefined),
+      { sessionChanged: () => undefined, rawOutput: () => undefined },
+    );
     registry.setRetention({ maxSessions: 2 });
     registry.loadSaved();
 
@@ -103,7 +134,10 @@ describe('session registry retention (real files)', () => {
     assert.deepEqual(removed, [done[0]]);
     assert.deepEqual(onDisk(storage), [live.id, done[1]].sort());
     assert.equal(registry.get(live.id)?.info.status, 'running');
-    assert.ok(fs.existsSync(path.join(storage, 'sessions', live.id, 'file.log')), 'the live capture keeps writing its bytes');
+    assert.ok(
+      fs.existsSync(path.join(storage, 'sessions', live.id, 'file.log')),
+      'the live capture keeps writing its bytes',
+    );
 
     // Once it stops, it is an old session like any other.
     await registry.stop(live.id);
@@ -116,33 +150,63 @@ describe('session registry retention (real files)', () => {
 describe('retention over a real LSP connection', () => {
   test('initializationOptions.retention applies at load; setRetention applies at once and is announced', async () => {
     const out = tmp('stage-lens-retention-build-');
-    buildSync({ absWorkingDir: ROOT, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning', outdir: out, entryPoints: { server: 'server/lsp/main.ts' } });
+    buildSync({
+      absWorkingDir: ROOT,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      logLevel: 'warning',
+      outdir: out,
+      entryPoints: { server: 'server/lsp/main.ts' },
+    });
     const storage = tmp('stage-lens-retention-lsp-');
     const t0 = Date.UTC(2025, 6, 24, 10);
     for (let i = 0; i < 4; i++) saveSession(storage, `lsp${i}`, t0 + i * 1000, 'stopped');
 
-    const child = spawn(process.execPath, [path.join(out, 'server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(out, 'server.js'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     children.push(child);
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
     const announced: string[][] = [];
     connection.onNotification('stageLens/sessionsRemoved', (p: ClientNotifications['stageLens/sessionsRemoved']) => {
       announced.push([...p.sessionIds]);
     });
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { storageDir: storage, retention: { maxSessions: 2 } } });
+    await connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      initializationOptions: { storageDir: storage, retention: { maxSessions: 2 } },
+    });
     await connection.sendNotification(InitializedNotification.type, {});
 
     const listed = (await connection.sendRequest('stageLens/listSessions', {})) as SessionInfo[];
-    assert.deepEqual(listed.map((s) => s.id), ['lsp3', 'lsp2']);
+    assert.deepEqual(
+      listed.map((s) => s.id),
+      ['lsp3', 'lsp2'],
+    );
     assert.deepEqual(onDisk(storage), ['lsp2', 'lsp3']);
 
-    const result = (await connection.sendRequest('stageLens/setRetention', { maxSessions: 1 })) as { removed: string[] };
+    const result = (await connection.sendRequest('stageLens/setRetention', { maxSessions: 1 })) as {
+      removed: string[];
+    };
     assert.deepEqual(result.removed, ['lsp2']);
     await waitFor('the removal notification', () => (announced.some((ids) => ids.includes('lsp2')) ? true : undefined));
     assert.deepEqual(onDisk(storage), ['lsp3']);
     // A malformed limit keeps the current one (nothing more deleted, no error).
-    assert.deepEqual(((await connection.sendRequest('stageLens/setRetention', { maxSessions: -3 })) as { removed: string[] }).removed, []);
-    assert.deepEqual(((await connection.sendRequest('stageLens/listSessions', {})) as SessionInfo[]).map((s) => s.id), ['lsp3']);
+    assert.deepEqual(
+      ((await connection.sendRequest('stageLens/setRetention', { maxSessions: -3 })) as { removed: string[] }).removed,
+      [],
+    );
+    assert.deepEqual(
+      ((await connection.sendRequest('stageLens/listSessions', {})) as SessionInfo[]).map((s) => s.id),
+      ['lsp3'],
+    );
     connection.dispose();
     child.kill('SIGKILL');
   });

@@ -3,7 +3,12 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ScrapeConfigError, ScrapeSource, type ScrapeError, type ScrapeResult } from '../../server/capture/scrapeSource';
+import {
+  ScrapeConfigError,
+  ScrapeSource,
+  type ScrapeError,
+  type ScrapeResult,
+} from '../../server/capture/scrapeSource';
 import { findFamily } from '../../server/core/prom/metricNames';
 import { HEALTHY_SCRAPE } from '../unit/promScrapeFixtures';
 
@@ -42,7 +47,10 @@ async function startServer(handler: http.RequestListener, port = 0): Promise<Tes
   return { port: actualPort, url: `http://127.0.0.1:${actualPort}/metrics`, requests, close };
 }
 
-function source(url: string, options: { intervalMs?: number; timeoutMs?: number; maxBytes?: number } = {}): ScrapeSource {
+function source(
+  url: string,
+  options: { intervalMs?: number; timeoutMs?: number; maxBytes?: number } = {},
+): ScrapeSource {
   const scraper = new ScrapeSource({ url, intervalMs: 40, timeoutMs: 500, ...options });
   cleanups.push(() => scraper.stop());
   return scraper;
@@ -62,8 +70,10 @@ function next<T>(subscribe: (listener: (value: T) => void) => () => void, what: 
   });
 }
 
-const nextScrape = (s: ScrapeSource, withinMs?: number): Promise<ScrapeResult> => next((l) => s.onScrape(l), 'scrape', withinMs);
-const nextError = (s: ScrapeSource, withinMs?: number): Promise<ScrapeError> => next((l) => s.onError(l), 'error', withinMs);
+const nextScrape = (s: ScrapeSource, withinMs?: number): Promise<ScrapeResult> =>
+  next((l) => s.onScrape(l), 'scrape', withinMs);
+const nextError = (s: ScrapeSource, withinMs?: number): Promise<ScrapeError> =>
+  next((l) => s.onError(l), 'error', withinMs);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function servePrometheus(body: string): http.RequestListener {
@@ -307,14 +317,20 @@ describe('ScrapeSource', () => {
   });
 
   it('refuses URLs that are not http(s) with a clear message', () => {
-    assert.throws(() => new ScrapeSource({ url: 'file:///etc/passwd' }), (error: unknown) => {
-      assert.ok(error instanceof ScrapeConfigError);
-      assert.equal(error.message, 'Only http:// and https:// URLs can be scraped; "file:///etc/passwd" uses file:');
-      return true;
-    });
+    assert.throws(
+      () => new ScrapeSource({ url: 'file:///etc/passwd' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ScrapeConfigError);
+        assert.equal(error.message, 'Only http:// and https:// URLs can be scraped; "file:///etc/passwd" uses file:');
+        return true;
+      },
+    );
     assert.throws(() => new ScrapeSource({ url: 'ftp://127.0.0.1/metrics' }), /Only http:\/\/ and https:\/\//);
     assert.throws(() => new ScrapeSource({ url: 'localhost:8000/metrics' }), /Only http/);
     assert.throws(() => new ScrapeSource({ url: 'not a url' }), /is not a valid URL/);
-    assert.throws(() => new ScrapeSource({ url: 'http://127.0.0.1:1/metrics', intervalMs: 0 }), /intervalMs must be a positive/);
+    assert.throws(
+      () => new ScrapeSource({ url: 'http://127.0.0.1:1/metrics', intervalMs: 0 }),
+      /intervalMs must be a positive/,
+    );
   });
 });

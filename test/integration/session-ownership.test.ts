@@ -21,37 +21,57 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const lockOf = (id: string): string => readLockState(path.join(storage, 'sessions', id)).kind;
 const storedStatus = (id: string): string | undefined => new SessionFiles(storage, id).readMeta()?.info.status;
 
-test('the lock is held while capturing, released when the capture ends or fails, taken again on recovery', { timeout: 30_000 }, async () => {
-  const registry = new SessionRegistry(storage, realSourceFactories(() => undefined), { sessionChanged: () => undefined, rawOutput: () => undefined }, { scanIntervalMs: 0 });
-  registry.loadSaved();
-  try {
-    // A process that exits by itself.
-    const launched = registry.launch({ argv: [process.execPath, '-e', 'setTimeout(() => console.log("done"), 300)'], cwd: dir });
-    assert.equal(lockOf(launched.id), 'held');
-    await waitFor('the process to exit', () => (registry.info(launched.id)?.status === 'exited' ? true : undefined), 10_000);
-    assert.equal(lockOf(launched.id), 'free');
-    assert.deepEqual(registry.info(launched.id)?.access, { readOnly: false, ownerPid: null, loaded: true });
+test(
+  'the lock is held while capturing, released when the capture ends or fails, taken again on recovery',
+  { timeout: 30_000 },
+  async () => {
+    const registry = new SessionRegistry(
+      storage,
+      realSourceFactories(() => undefined),
+      { sessionChanged: () => undefined, rawOutput: () => undefined },
+      { scanIntervalMs: 0 },
+    );
+    registry.loadSaved();
+    try {
+      // A process that exits by itself.
+      const launched = registry.launch({
+        argv: [process.execPath, '-e', 'setTimeout(() => console.log("done"), 300)'],
+        cwd: dir,
+      });
+      assert.equal(lockOf(launched.id), 'held');
+      await waitFor(
+        'the process to exit',
+        () => (registry.info(launched.id)?.status === 'exited' ? true : undefined),
+        10_000,
+      );
+      assert.equal(lockOf(launched.id), 'free');
+      assert.deepEqual(registry.info(launched.id)?.access, { readOnly: false, ownerPid: null, loaded: true });
 
-    // A tailed path that is a folder (an error), then a file.
-    const target = path.join(dir, 'server.log');
-    fs.mkdirSync(target);
-    const tailed = registry.tail({ path: target, fromStart: true });
-    await waitFor('the tail error', () => (registry.info(tailed.id)?.status === 'error' ? true : undefined), 10_000);
-    assert.equal(lockOf(tailed.id), 'free');
-    assert.equal(storedStatus(tailed.id), 'error');
-    fs.rmdirSync(target);
-    fs.writeFileSync(target, 'INFO 07-24 10:00:00 [api_server.py:1] Started server process\n');
-    await waitFor('the tail to recover', () => (registry.info(tailed.id)?.status === 'running' ? true : undefined), 10_000);
-    assert.equal(lockOf(tailed.id), 'held');
-    assert.equal(storedStatus(tailed.id), 'running', 'the status is written again by the owner');
-    assert.deepEqual(registry.info(tailed.id)?.access, { readOnly: false, ownerPid: process.pid, loaded: true });
+      // A tailed path that is a folder (an error), then a file.
+      const target = path.join(dir, 'server.log');
+      fs.mkdirSync(target);
+      const tailed = registry.tail({ path: target, fromStart: true });
+      await waitFor('the tail error', () => (registry.info(tailed.id)?.status === 'error' ? true : undefined), 10_000);
+      assert.equal(lockOf(tailed.id), 'free');
+      assert.equal(storedStatus(tailed.id), 'error');
+      fs.rmdirSync(target);
+      fs.writeFileSync(target, 'INFO 07-24 10:00:00 [api_server.py:1] Started server process\n');
+      await waitFor(
+        'the tail to recover',
+        () => (registry.info(tailed.id)?.status === 'running' ? true : undefined),
+        10_000,
+      );
+      assert.equal(lockOf(tailed.id), 'held');
+      assert.equal(storedStatus(tailed.id), 'running', 'the status is written again by the owner');
+      assert.deepEqual(registry.info(tailed.id)?.access, { readOnly: false, ownerPid: process.pid, loaded: true });
 
-    // Stop: released; retention may now delete the older, finished session.
-    await registry.stop(tailed.id);
-    assert.equal(lockOf(tailed.id), 'free');
-    assert.deepEqual(registry.setRetention({ maxSessions: 1 }), [launched.id]);
-    assert.deepEqual(SessionFiles.listIds(storage), [tailed.id]);
-  } finally {
-    await registry.dispose();
-  }
-});
+      // Stop: released; retention may now delete the older, finished session.
+      await registry.stop(tailed.id);
+      assert.equal(lockOf(tailed.id), 'free');
+      assert.deepEqual(registry.setRetention({ maxSessions: 1 }), [launched.id]);
+      assert.deepEqual(SessionFiles.listIds(storage), [tailed.id]);
+    } finally {
+      await registry.dispose();
+    }
+  },
+);

@@ -29,7 +29,11 @@ export class SimProcess {
   constructor(args: readonly string[], env?: NodeJS.ProcessEnv) {
     const base = { ...process.env };
     delete base['VLLM_LOGGING_LEVEL'];
-    this.child = spawn(process.execPath, [...SIMULATE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: env ?? base });
+    this.child = spawn(process.execPath, [...SIMULATE, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: env ?? base,
+    });
     live.add(this.child);
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       this.stdout += d;
@@ -55,10 +59,14 @@ export class SimProcess {
   async waitFor(ready: (out: string) => boolean, timeoutMs = 10_000): Promise<void> {
     if (ready(this.stdout)) return;
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`timed out; stdout tail:\n${this.stdout.slice(-2000)}\nstderr:\n${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`timed out; stdout tail:\n${this.stdout.slice(-2000)}\nstderr:\n${this.stderr}`)),
+        timeoutMs,
+      );
       const check = (): void => {
         if (ready(this.stdout)) finish();
-        else if (this.child.exitCode !== null || this.child.signalCode !== null) finish(new Error(`exited early: ${this.stderr}`));
+        else if (this.child.exitCode !== null || this.child.signalCode !== null)
+          finish(new Error(`exited early: ${this.stderr}`));
       };
       const finish = (e?: Error): void => {
         clearTimeout(timer);
@@ -82,7 +90,11 @@ export class SimProcess {
 }
 
 /** Runs to completion (e.g. with --requests) and returns the exit and the output. */
-export async function runToEnd(args: readonly string[], timeoutMs = 15_000, env?: NodeJS.ProcessEnv): Promise<{ exit: Exit; stdout: string; stderr: string }> {
+export async function runToEnd(
+  args: readonly string[],
+  timeoutMs = 15_000,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ exit: Exit; stdout: string; stderr: string }> {
   const p = new SimProcess(args, env);
   const timer = setTimeout(() => p.signal('SIGKILL'), timeoutMs);
   const exit = await p.exited;
@@ -94,7 +106,12 @@ export function httpGet(port: number, urlPath: string): Promise<{ status: number
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: urlPath, timeout: 5_000 }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (d: string) => (body += d))
+        .on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }),
+        );
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
@@ -103,10 +120,13 @@ export function httpGet(port: number, urlPath: string): Promise<{ status: number
 
 /** Kills whatever a failed test left running. */
 export async function killAll(): Promise<void> {
-  const pending = [...live].map((c) => new Promise<void>((resolve) => {
-    c.once('exit', () => resolve());
-    c.kill('SIGKILL');
-  }));
+  const pending = [...live].map(
+    (c) =>
+      new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      }),
+  );
   await Promise.all(pending);
 }
 

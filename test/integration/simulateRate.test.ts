@@ -13,15 +13,32 @@ import { killAll, runToEnd, SIMULATE } from './simulateProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BENCH_DEPLOY = path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_bench.yaml');
-const ARGS = ['--deploy-config', BENCH_DEPLOY, '--debug-tables', '--rps', '500', '--duration', '4', '--seed', '3', '--fixed-clock', '--port', '0'];
+const ARGS = [
+  '--deploy-config',
+  BENCH_DEPLOY,
+  '--debug-tables',
+  '--rps',
+  '500',
+  '--duration',
+  '4',
+  '--seed',
+  '3',
+  '--fixed-clock',
+  '--port',
+  '0',
+];
 
 after(killAll);
 
-const normalize = (s: string): string => s.replace(/127\.0\.0\.1:\d+(?=\n|$)/g, '127.0.0.1:PORT').replace(/'port': \d+/, "'port': PORT");
+const normalize = (s: string): string =>
+  s.replace(/127\.0\.0\.1:\d+(?=\n|$)/g, '127.0.0.1:PORT').replace(/'port': \d+/, "'port': PORT");
 const count = (s: string, needle: string): number => s.split(needle).length - 1;
 
 /** Runs to the end with a reader that stops reading for `pauseMs` once the first requests are out. */
-function runWithStalledReader(args: readonly string[], pauseMs: number): Promise<{ code: number | null; stdout: string; stalled: boolean }> {
+function runWithStalledReader(
+  args: readonly string[],
+  pauseMs: number,
+): Promise<{ code: number | null; stdout: string; stalled: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...SIMULATE, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -44,7 +61,7 @@ function runWithStalledReader(args: readonly string[], pauseMs: number): Promise
 }
 
 describe('simulator request rate (real process)', { concurrency: true }, () => {
-  test('--rps 500 --duration 4: the seed schedule\'s requests, identical at --speed 1 and 40 and with a stalled reader', async () => {
+  test("--rps 500 --duration 4: the seed schedule's requests, identical at --speed 1 and 40 and with a stalled reader", async () => {
     const schedule = statsSchedule(parseSimulateArgs(ARGS)!, 4_000_000);
     // Poisson arrivals from 0.5 s on: about 1,750 in 3.5 s of simulated time.
     assert.ok(Math.abs(schedule.arrivals - 1750) < 90, `${schedule.arrivals} arrivals`);

@@ -34,16 +34,42 @@ function firstRequests(n: number): Buffer {
 /** A saved session as a window that has since closed left it: stopped, nobody has it open. */
 function savedSession(id: string, startedAt: number): void {
   const files = new SessionFiles(storage, id);
-  files.writeMeta({ info: { id, kind: 'import', description: `/logs/${id}.log`, startedAt, status: 'stopped', requestCount: 3, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: '' }, import: { path: `/logs/${id}.log` } });
+  files.writeMeta({
+    info: {
+      id,
+      kind: 'import',
+      description: `/logs/${id}.log`,
+      startedAt,
+      status: 'stopped',
+      requestCount: 3,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: '',
+    },
+    import: { path: `/logs/${id}.log` },
+  });
   files.append({ stream: 'file', bytes: firstRequests(3), capturedAt: startedAt });
   files.close();
 }
 
-async function until(client: LspProcess, what: string, id: string, ok: (s: SessionInfo) => boolean, timeoutMs = 20_000): Promise<SessionInfo> {
-  return waitFor(`${what} (${id})`, async () => {
-    const s = await client.session(id);
-    return s !== undefined && ok(s) ? s : undefined;
-  }, timeoutMs, 100);
+async function until(
+  client: LspProcess,
+  what: string,
+  id: string,
+  ok: (s: SessionInfo) => boolean,
+  timeoutMs = 20_000,
+): Promise<SessionInfo> {
+  return waitFor(
+    `${what} (${id})`,
+    async () => {
+      const s = await client.session(id);
+      return s !== undefined && ok(s) ? s : undefined;
+    },
+    timeoutMs,
+    100,
+  );
 }
 
 test('two language servers, one storage folder: nothing lost, nothing overwritten', { timeout: 120_000 }, async () => {
@@ -67,28 +93,43 @@ test('two language servers, one storage folder: nothing lost, nothing overwritte
   await until(b, 'B to capture 5 requests', liveB.id, (s) => s.requestCount === 5);
 
   // Each lists the other's sessions: read-only, with the owner's pid, counts from the metadata.
-  const seenByB = await until(b, 'B to see A\'s session with its count', liveA.id, (s) => s.requestCount === 12);
+  const seenByB = await until(b, "B to see A's session with its count", liveA.id, (s) => s.requestCount === 12);
   assert.equal(seenByB.status, 'running');
   assert.deepEqual(seenByB.access, { readOnly: true, ownerPid: a.pid, loaded: false });
-  const seenByA = await until(a, 'A to see B\'s session', liveB.id, (s) => s.requestCount === 5);
+  const seenByA = await until(a, "A to see B's session", liveB.id, (s) => s.requestCount === 5);
   assert.deepEqual(seenByA.access, { readOnly: true, ownerPid: b.pid, loaded: false });
   assert.deepEqual((await a.session(liveA.id))?.access, { readOnly: false, ownerPid: a.pid, loaded: true });
-  assert.equal((await b.session(imported.id))?.access?.readOnly, false, 'a finished capture is nobody\'s');
+  assert.equal((await b.session(imported.id))?.access?.readOnly, false, "a finished capture is nobody's");
 
   // B opens A's live session: replayed from A's files, then followed as A captures more.
   assert.equal((await b.request('stageLens/summary', { sessionId: liveA.id })).requestCount, 12);
   fs.appendFileSync(logA, firstRequests(20).subarray(firstRequests(12).length));
-  await waitFor('B to follow A\'s capture to 20 requests', async () => ((await b.request('stageLens/summary', { sessionId: liveA.id })).requestCount === 20 ? true : undefined), 20_000);
+  await waitFor(
+    "B to follow A's capture to 20 requests",
+    async () =>
+      (await b.request('stageLens/summary', { sessionId: liveA.id })).requestCount === 20 ? true : undefined,
+    20_000,
+  );
   const pageInB = await b.request('stageLens/requests', { sessionId: liveA.id, offset: 0, limit: 50 });
   const pageInA = await a.request('stageLens/requests', { sessionId: liveA.id, offset: 0, limit: 50 });
-  assert.deepEqual(pageInB.requests.map((r) => r.requestId), pageInA.requests.map((r) => r.requestId), 'the same requests in both windows');
+  assert.deepEqual(
+    pageInB.requests.map((r) => r.requestId),
+    pageInA.requests.map((r) => r.requestId),
+    'the same requests in both windows',
+  );
 
   // B may not stop it or write its metadata; a deploy-config match stays in B.
-  await assert.rejects(b.request('stageLens/stop', { sessionId: liveA.id }), new RegExp(`captured by another window \\(language server pid ${a.pid}\\)`));
+  await assert.rejects(
+    b.request('stageLens/stop', { sessionId: liveA.id }),
+    new RegExp(`captured by another window \\(language server pid ${a.pid}\\)`),
+  );
   const stored = (): SessionInfo | undefined => new SessionFiles(storage, liveA.id).readMeta()?.info;
-  const matched = await b.request('stageLens/matchDeployConfig', { sessionId: liveA.id, deployConfig: '/work/deploy.yaml' });
+  const matched = await b.request('stageLens/matchDeployConfig', {
+    sessionId: liveA.id,
+    deployConfig: '/work/deploy.yaml',
+  });
   assert.equal(matched.deployConfig, '/work/deploy.yaml');
-  assert.equal(stored()?.deployConfig, null, 'not written to A\'s session.json');
+  assert.equal(stored()?.deployConfig, null, "not written to A's session.json");
   assert.equal(stored()?.status, 'running');
 
   // Retention at 1 in B: the sessions nobody captures or has open go; A's live one, B's own
@@ -96,7 +137,11 @@ test('two language servers, one storage folder: nothing lost, nothing overwritte
   const { removed } = await b.request('stageLens/setRetention', { maxSessions: 1 });
   assert.deepEqual([...removed].sort(), ['import-old1', 'import-old2']);
   assert.deepEqual(SessionFiles.listIds(storage).sort(), [imported.id, liveA.id, liveB.id].sort());
-  await waitFor('A to hear that B deleted the old sessions', () => (['import-old1', 'import-old2'].every((id) => a.removed.includes(id)) ? true : undefined), 10_000);
+  await waitFor(
+    'A to hear that B deleted the old sessions',
+    () => (['import-old1', 'import-old2'].every((id) => a.removed.includes(id)) ? true : undefined),
+    10_000,
+  );
   assert.equal((await a.session(liveA.id))?.status, 'running');
 
   // A is killed outright. B takes its session over once it sees A gone, with every request A captured.
@@ -104,16 +149,36 @@ test('two language servers, one storage folder: nothing lost, nothing overwritte
   assert.equal(capturedByA, 20);
   a.child.kill('SIGKILL');
   await new Promise((r) => a.child.once('exit', r));
-  const takenOver = await until(b, 'B to take A\'s session over', liveA.id, (s) => s.status === 'stopped', 20_000);
-  assert.match(takenOver.lastError ?? '', new RegExp(`capture was interrupted: the language server that captured it \\(pid ${a.pid}\\) ended; everything captured before is kept`));
+  const takenOver = await until(b, "B to take A's session over", liveA.id, (s) => s.status === 'stopped', 20_000);
+  assert.match(
+    takenOver.lastError ?? '',
+    new RegExp(
+      `capture was interrupted: the language server that captured it \\(pid ${a.pid}\\) ended; everything captured before is kept`,
+    ),
+  );
   assert.deepEqual(takenOver.access, { readOnly: false, ownerPid: null, loaded: true });
   assert.equal(takenOver.requestCount, capturedByA);
   assert.equal(stored()?.status, 'stopped');
   assert.equal(stored()?.requestCount, capturedByA, 'the count is saved with the status');
   // The stored bytes, read by the CLI, hold the same requests.
-  const cli = JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'analyze', path.join(storage, 'sessions', liveA.id, 'file.log'), '--format', 'json'], { encoding: 'utf8' })) as { requests: { requestId: string }[] };
+  const cli = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'dist', 'cli.js'),
+        'analyze',
+        path.join(storage, 'sessions', liveA.id, 'file.log'),
+        '--format',
+        'json',
+      ],
+      { encoding: 'utf8' },
+    ),
+  ) as { requests: { requestId: string }[] };
   const pageAfter = await b.request('stageLens/requests', { sessionId: liveA.id, offset: 0, limit: 50 });
-  assert.deepEqual(pageAfter.requests.map((r) => r.requestId), cli.requests.map((r) => r.requestId));
+  assert.deepEqual(
+    pageAfter.requests.map((r) => r.requestId),
+    cli.requests.map((r) => r.requestId),
+  );
   // B's own capture went on all along.
   assert.equal((await b.session(liveB.id))?.status, 'running');
 

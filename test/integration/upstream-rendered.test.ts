@@ -61,10 +61,30 @@ interface Report {
     requestId: string;
     timestamp: string | null;
     stageTable: boolean;
-    stages: Record<string, { fields: Record<string, Cell>; listCounts: Record<string, number>; splitState: Record<string, string> }>;
+    stages: Record<
+      string,
+      { fields: Record<string, Cell>; listCounts: Record<string, number>; splitState: Record<string, string> }
+    >;
     e2e: Record<string, Cell>;
-    transfers: Record<string, { fromStage: number | null; toStage: number | null; fields: Record<string, Cell>; tablePrinted: boolean; omniTimingTxMs: number | null; omniTimingTxState: string }>;
-    omniTiming: { totalS: number | null; preprocessS: number | null; engineS: number | null; stages: Record<string, number>; transfers: Record<string, number>; ar2diffusionMs: number | null } | null;
+    transfers: Record<
+      string,
+      {
+        fromStage: number | null;
+        toStage: number | null;
+        fields: Record<string, Cell>;
+        tablePrinted: boolean;
+        omniTimingTxMs: number | null;
+        omniTimingTxState: string;
+      }
+    >;
+    omniTiming: {
+      totalS: number | null;
+      preprocessS: number | null;
+      engineS: number | null;
+      stages: Record<string, number>;
+      transfers: Record<string, number>;
+      ar2diffusionMs: number | null;
+    } | null;
     overallSummary: { line: number; fields: Record<string, Cell> } | null;
   }[];
   findings: { code: string; stageId: number | null; requestIds: string[] }[];
@@ -82,7 +102,13 @@ const SPLIT_OF: Readonly<Record<string, { readonly name: string; readonly rules:
 };
 
 /** Checks one printed table against its report form; returns how many values were checked. */
-function checkTable(where: string, want: PrintedTable, fields: Record<string, Cell>, listCounts: Record<string, number> | null, splitState: Record<string, string> | null): number {
+function checkTable(
+  where: string,
+  want: PrintedTable,
+  fields: Record<string, Cell>,
+  listCounts: Record<string, number> | null,
+  splitState: Record<string, string> | null,
+): number {
   let checked = 0;
   for (const [name, value] of Object.entries(want)) {
     const at = `${where} ${name}`;
@@ -92,7 +118,10 @@ function checkTable(where: string, want: PrintedTable, fields: Record<string, Ce
       const split = SPLIT_OF[name];
       if (split !== undefined && splitState !== null) {
         const state = splitState[split.name];
-        assert.ok(state === 'hidden' || split.rules.includes(state ?? ''), `${at}: split ${split.name} is hidden (or ${split.rules.join('/') || 'no rule'}), got ${state}`);
+        assert.ok(
+          state === 'hidden' || split.rules.includes(state ?? ''),
+          `${at}: split ${split.name} is hidden (or ${split.rules.join('/') || 'no rule'}), got ${state}`,
+        );
       }
     } else if (value !== null && typeof value === 'object') {
       assert.equal(fields[name], value.mean, `${at}: a list cell's mean`);
@@ -103,7 +132,8 @@ function checkTable(where: string, want: PrintedTable, fields: Record<string, Ce
       assert.strictEqual(fields[name], value, at);
       if (listCounts !== null) assert.ok(!(name in listCounts), `${at}: not a list cell, no count`);
       const split = SPLIT_OF[name];
-      if (split !== undefined && splitState !== null && value === null) assert.equal(splitState[split.name], 'notMeasured', `${at}: None is not measured`);
+      if (split !== undefined && splitState !== null && value === null)
+        assert.equal(splitState[split.name], 'notMeasured', `${at}: None is not measured`);
     }
   }
   // Nothing printed that the expectation does not name.
@@ -136,7 +166,9 @@ function checkRequest(rid: string, want: ExpectedRequest, report: Report): numbe
         assert.ok(stage === undefined || !(name in stage.fields), `${rid} stage ${column} ${name}: absent`);
         checked += 1;
       }
-      if (stage !== undefined) for (const state of Object.values(stage.splitState)) assert.equal(state, 'hidden', `${rid} stage ${column}: no split without the table`);
+      if (stage !== undefined)
+        for (const state of Object.values(stage.splitState))
+          assert.equal(state, 'hidden', `${rid} stage ${column}: no split without the table`);
     }
   }
 
@@ -175,7 +207,11 @@ function checkRequest(rid: string, want: ExpectedRequest, report: Report): numbe
       assert.equal(transfer.omniTimingTxMs, timedMs, `${rid} ${edge}: [OmniTiming] tx`);
       const tableTx = table['tx_time_ms'];
       const sent = timedMs > 0 || (typeof tableTx === 'number' && tableTx > 0);
-      assert.equal(transfer.omniTimingTxState, sent ? 'measured' : 'notRecorded', `${rid} ${edge}: 0.00 without a measured send is no transfer recorded`);
+      assert.equal(
+        transfer.omniTimingTxState,
+        sent ? 'measured' : 'notRecorded',
+        `${rid} ${edge}: 0.00 without a measured send is no transfer recorded`,
+      );
     }
     checked += 1;
   }
@@ -187,7 +223,11 @@ function checkRequest(rid: string, want: ExpectedRequest, report: Report): numbe
     assert.equal(got.omniTiming.totalS, absentAsNull(timing.total_s), `${rid}: [OmniTiming] total`);
     assert.equal(got.omniTiming.engineS, absentAsNull(timing.engine_s), `${rid}: [OmniTiming] engine`);
     assert.equal(got.omniTiming.preprocessS, absentAsNull(timing.preprocess_s), `${rid}: [OmniTiming] preprocess`);
-    assert.equal(got.omniTiming.ar2diffusionMs, absentAsNull(timing.ar2diffusion_ms), `${rid}: [OmniTiming] ar2diffusion`);
+    assert.equal(
+      got.omniTiming.ar2diffusionMs,
+      absentAsNull(timing.ar2diffusion_ms),
+      `${rid}: [OmniTiming] ar2diffusion`,
+    );
     assert.deepEqual(got.omniTiming.stages, timing.stages_s, `${rid}: [OmniTiming] stages`);
     assert.deepEqual(got.omniTiming.transfers, timing.transfers_tx_ms, `${rid}: [OmniTiming] transfers`);
     checked += 4 + Object.keys(timing.stages_s).length + Object.keys(timing.transfers_tx_ms).length;
@@ -204,18 +244,32 @@ function checkRequest(rid: string, want: ExpectedRequest, report: Report): numbe
   return checked;
 }
 
-const logs = fs.readdirSync(DIR).filter((f) => f.endsWith('.log')).sort();
+const logs = fs
+  .readdirSync(DIR)
+  .filter((f) => f.endsWith('.log'))
+  .sort();
 
 test('every upstream-rendered log has its expected.json', () => {
   assert.ok(logs.length >= 4, `${logs.length} logs in ${DIR}`);
-  for (const log of logs) assert.ok(fs.existsSync(path.join(DIR, log.replace(/\.log$/, '.expected.json'))), `${log}: its expected.json`);
+  for (const log of logs)
+    assert.ok(fs.existsSync(path.join(DIR, log.replace(/\.log$/, '.expected.json'))), `${log}: its expected.json`);
 });
 
 for (const log of logs) {
   test(`${log}: analyze --format json reproduces every value of its expected.json`, () => {
-    const expected = JSON.parse(fs.readFileSync(path.join(DIR, log.replace(/\.log$/, '.expected.json')), 'utf8')) as Expected;
-    assert.deepEqual(Object.keys(expected.value_encoding).sort(), ['"', 'hidden', 'null', 'number', 'truth', '{mean,n}'].map((k) => (k === '"' ? '""' : k)).sort(), 'the value encoding this test reads');
-    const run = spawnSync(process.execPath, [CLI, 'analyze', path.join(DIR, log), '--format', 'json'], { encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 });
+    const expected = JSON.parse(
+      fs.readFileSync(path.join(DIR, log.replace(/\.log$/, '.expected.json')), 'utf8'),
+    ) as Expected;
+    assert.deepEqual(
+      Object.keys(expected.value_encoding).sort(),
+      ['"', 'hidden', 'null', 'number', 'truth', '{mean,n}'].map((k) => (k === '"' ? '""' : k)).sort(),
+      'the value encoding this test reads',
+    );
+    const run = spawnSync(process.execPath, [CLI, 'analyze', path.join(DIR, log), '--format', 'json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 64 << 20,
+    });
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout) as Report;
     assert.deepEqual(report.problems, [], 'read without problems');
@@ -229,13 +283,19 @@ for (const log of logs) {
 
 test("analyze's table shows the transfers per edge, and says what a 0.00 ms [OmniTiming] send is", () => {
   const table = (log: string): string => {
-    const run = spawnSync(process.execPath, [CLI, 'analyze', path.join(DIR, log)], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [CLI, 'analyze', path.join(DIR, log)], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(run.status, 0, run.stderr);
     return run.stdout;
   };
   const info = table('qwen3tts-info-level-omnitiming-only.log');
   assert.match(info, /^0->1 +6 +0 +p50 +- +- +- +- +-$/m, 'no measured transfer value: no number, never 0');
-  assert.match(info, /0->1: 6 of 6 \[OmniTiming\] sends print 0\.00 ms with no measured tx_time_ms: no payload transfer recorded/);
+  assert.match(
+    info,
+    /0->1: 6 of 6 \[OmniTiming\] sends print 0\.00 ms with no measured tx_time_ms: no payload transfer recorded/,
+  );
   const omni = table('qwen3-omni-three-stage-transfers.log');
   // Send p50 of 78.701, 75.701, 72.701; size p50 of the three sizes (KB).
   assert.match(omni, /^0->1 +3 +3 +p50 +75\.70 +/m);

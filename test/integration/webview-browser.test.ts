@@ -14,7 +14,14 @@ import { BUGGY_CODEC_SCRAPE } from '../unit/promScrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { spansOf, summarize, syntheticRequest, syntheticSession, XSS_INDEX, XSS_REQUEST_ID } from '../fixtures/webview/syntheticSession';
+import {
+  spansOf,
+  summarize,
+  syntheticRequest,
+  syntheticSession,
+  XSS_INDEX,
+  XSS_REQUEST_ID,
+} from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 
 const COUNT = 100_000;
@@ -58,7 +65,10 @@ const row = (index: number): string => `[data-testid="request-row"][data-index="
 const idCell = (index: number): string => `[data-testid="request-id"][data-index="${index}"]`;
 
 async function waitRowLoaded(page: Page, index: number): Promise<void> {
-  await waitUntil(page, `(() => { const c = document.querySelector('${idCell(index)}'); return c !== null && c.dataset.state === 'text'; })()`);
+  await waitUntil(
+    page,
+    `(() => { const c = document.querySelector('${idCell(index)}'); return c !== null && c.dataset.state === 'text'; })()`,
+  );
 }
 
 describe('latency panel', () => {
@@ -146,27 +156,41 @@ describe('latency panel', () => {
   test('the selected row carries its explanations (keyboard users cannot hover)', async () => {
     await page.locator(`${idCell(5)}`).click();
     assert.equal(await page.locator(row(5)).getAttribute('aria-selected'), 'true');
-    assert.match((await page.locator(`${row(5)} .cell[data-col="1.decodeMs"]`).getAttribute('title')) ?? '', /printed None/);
+    assert.match(
+      (await page.locator(`${row(5)} .cell[data-col="1.decodeMs"]`).getAttribute('title')) ?? '',
+      /printed None/,
+    );
   });
 
   test('clicking a header sorts on the server: the query names the column', async () => {
     const header = page.locator('[data-sort-key="1.prefillMs"]');
     const before = queries(await view.posted()).length;
     await header.click();
-    await waitUntil(page, `document.querySelector('[role=columnheader][data-col="1.prefillMs"]').getAttribute('aria-sort') === 'descending'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[role=columnheader][data-col="1.prefillMs"]').getAttribute('aria-sort') === 'descending'`,
+    );
     // The first question that names the column is the new order's first page (a fetch the
     // earlier scrolling scheduled may still post in the old order just before it).
-    let last: ReturnType<typeof queries>[number] | undefined = queries(await view.posted()).slice(before).find((q) => q.params.sortBy === '1.prefillMs');
+    let last: ReturnType<typeof queries>[number] | undefined = queries(await view.posted())
+      .slice(before)
+      .find((q) => q.params.sortBy === '1.prefillMs');
     assert.equal(last?.params.sortBy, '1.prefillMs');
     assert.equal(last?.params.descending, true);
     assert.equal(last?.params.offset, 0);
     const expected = [...data.requests].map((r) => r.stages[1]?.split.values.prefillMs ?? -1).sort((a, b) => b - a)[0];
-    await waitUntil(page, `document.querySelector('${row(0)} .cell[data-col="1.prefillMs"]').textContent === ${JSON.stringify(formatCompact(expected))}`);
+    await waitUntil(
+      page,
+      `document.querySelector('${row(0)} .cell[data-col="1.prefillMs"]').textContent === ${JSON.stringify(formatCompact(expected))}`,
+    );
     await header.click();
     last = queries(await view.posted()).at(-1);
     assert.equal(last?.params.sortBy, '1.prefillMs');
     assert.equal(last?.params.descending, false);
-    await waitUntil(page, `document.querySelector('[role=columnheader][data-col="1.prefillMs"]').getAttribute('aria-sort') === 'ascending'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[role=columnheader][data-col="1.prefillMs"]').getAttribute('aria-sort') === 'ascending'`,
+    );
   });
 
   test('scrolling far fetches the page at that offset and keeps the DOM small', async () => {
@@ -187,10 +211,16 @@ describe('latency panel', () => {
     assert.equal(await page.getByTestId('request-table').getAttribute('aria-activedescendant'), 'request-row-2');
     const id = await page.locator(`${idCell(2)}`).textContent();
     await page.keyboard.press('Enter');
-    await waitUntil(page, `document.querySelector('[data-testid="tab-timeline"]').getAttribute('aria-selected') === 'true'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="tab-timeline"]').getAttribute('aria-selected') === 'true'`,
+    );
     const opened = (await view.posted()).filter((m) => m.type === 'queryRequest').at(-1);
     assert.deepEqual(opened, { type: 'queryRequest', requestId: id });
-    await waitUntil(page, `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(id)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(id)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`,
+    );
   });
 
   test('timeline: reconstructed segments are hatched and their rule is in the legend', async () => {
@@ -202,18 +232,27 @@ describe('latency panel', () => {
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '1'`);
     await waitRowLoaded(page, 0);
     await page.locator(`${idCell(0)}`).dblclick();
-    await waitUntil(page, `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(target)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(target)} && !document.querySelector('[data-testid="waterfall-legend"]').hidden`,
+    );
     const legend = page.getByTestId('legend-reconstructed');
     assert.equal(await legend.isVisible(), true);
     assert.match((await legend.textContent()) ?? '', /Hatched: reconstructed, not measured/);
     const rules = await page.locator('[data-testid="waterfall-rules"] li').allTextContents();
-    assert.ok(rules.some((r) => r.startsWith('stage 2 · code2wav') && /drawn .*no measured anchor/.test(r)), rules.join('\n'));
+    assert.ok(
+      rules.some((r) => r.startsWith('stage 2 · code2wav') && /drawn .*no measured anchor/.test(r)),
+      rules.join('\n'),
+    );
     assert.equal(await page.getByTestId('legend-measured').isVisible(), true);
     // The placement rule in words, not the timeline's rule id ("placed by anchored: ...").
     const measured = (await page.getByTestId('legend-measured').textContent()) ?? '';
     assert.match(measured, /placed from the stage's measured time to first output/);
     assert.doesNotMatch(measured, /anchored|serving_time_to_first_output_ms/);
-    assert.equal(await page.locator('[data-testid="request-facts"] tr[data-stage-key="2"] td[data-col="ttftMs"] .v').textContent(), 'not recorded');
+    assert.equal(
+      await page.locator('[data-testid="request-facts"] tr[data-stage-key="2"] td[data-col="ttftMs"] .v').textContent(),
+      'not recorded',
+    );
     assert.match((await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '', /Slowest phase/);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-timeline.png') });
     await page.getByTestId('tab-requests').click();
@@ -223,7 +262,10 @@ describe('latency panel', () => {
 
   test('over time: all requests drawn, zoom with + and reset with 0', async () => {
     await page.getByTestId('tab-spans').click();
-    await waitUntil(page, `/of 100,000 requests in view/.test(document.querySelector('[data-testid="spans-status"]').textContent)`);
+    await waitUntil(
+      page,
+      `/of 100,000 requests in view/.test(document.querySelector('[data-testid="spans-status"]').textContent)`,
+    );
     const all = Number(await page.getByTestId('spans-canvas').getAttribute('data-visible'));
     assert.equal(all, COUNT);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time.png') });
@@ -232,7 +274,10 @@ describe('latency panel', () => {
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) < ${COUNT}`);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('0');
-    await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) === ${COUNT}`);
+    await waitUntil(
+      page,
+      `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) === ${COUNT}`,
+    );
     assert.match((await page.getByTestId('spans-legend').textContent()) ?? '', /cold/);
   });
 
@@ -242,11 +287,18 @@ describe('latency panel', () => {
     await page.getByTestId('histogram-metric').selectOption('split:ttftMs');
     const states = data.summary.stages.find((s) => s.stageKey === '2' && s.replicaId === null)?.splitStates.ttftMs;
     assert.ok(states !== undefined && states.notRecorded > 0);
-    await waitUntil(page, `document.querySelector('[data-testid="histogram-unbinned"] li[data-state="notRecorded"]')?.dataset.count === '${states.notRecorded}'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="histogram-unbinned"] li[data-state="notRecorded"]')?.dataset.count === '${states.notRecorded}'`,
+    );
     const binned = (await page.getByTestId('histogram-binned').textContent()) ?? '';
     assert.match(binned, new RegExp(`${(states.measured + states.inferred).toLocaleString('en-US')} numbers binned`));
     const last = (await view.posted()).filter((m) => m.type === 'queryHistogram').at(-1);
-    assert.deepEqual(last, { type: 'queryHistogram', seq: (last as { seq: number }).seq, params: { stageKey: '2', metric: 'split:ttftMs', bins: 40 } });
+    assert.deepEqual(last, {
+      type: 'queryHistogram',
+      seq: (last as { seq: number }).seq,
+      params: { stageKey: '2', metric: 'split:ttftMs', bins: 40 },
+    });
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram.png') });
   });
 
@@ -254,16 +306,25 @@ describe('latency panel', () => {
     await page.getByTestId('tab-requests').click();
     await page.evaluate(`document.querySelector('[data-testid="request-table-scroll"]').scrollTop = 2200`);
     await waitRowLoaded(page, 100);
-    const before = await evaluate<number>(page, `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`);
+    const before = await evaluate<number>(
+      page,
+      `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`,
+    );
     const summary = view.host.append(Array.from({ length: 5 }, (_, i) => syntheticRequest(COUNT + i)));
     await view.dispatch(summary);
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '${COUNT + 5}'`);
-    assert.equal(await evaluate<number>(page, `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`), before);
+    assert.equal(
+      await evaluate<number>(page, `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`),
+      before,
+    );
     assert.match((await page.getByTestId('session-meta').textContent()) ?? '', /100,005 requests/);
   });
 
   test('state is restored after a reload: tab, sort, scroll position', async () => {
-    const before = await evaluate<number>(page, `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`);
+    const before = await evaluate<number>(
+      page,
+      `document.querySelector('[data-testid="request-table-scroll"]').scrollTop`,
+    );
     await page.waitForTimeout(300); // the state is saved debounced
     await page.reload();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT + 5}'`);
@@ -284,7 +345,10 @@ describe('latency panel', () => {
     assert.ok(first >= 0, `no query named stage 2; asked: ${JSON.stringify(after.map((q) => q.params))}`);
     assert.equal(after[first]?.params.offset, 0);
     // Once filtered, every later question keeps the filter.
-    assert.deepEqual(after.slice(first).map((q) => q.params.stageId), after.slice(first).map(() => 2));
+    assert.deepEqual(
+      after.slice(first).map((q) => q.params.stageId),
+      after.slice(first).map(() => 2),
+    );
   });
 
   test('canvas colours follow the theme (redrawn on a body class change)', async () => {
@@ -298,19 +362,34 @@ describe('latency panel', () => {
       style.textContent = style.textContent.replace(/--vscode-charts-(\\w+): #[0-9a-f]+;/g, '--vscode-charts-$1: #101010;').replace(/--vscode-descriptionForeground: #[0-9a-f]+;/, '--vscode-descriptionForeground: #202020;');
       document.body.classList.replace('vscode-dark', 'vscode-light');
     })()`);
-    await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').toDataURL() !== ${JSON.stringify(dark)}`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="spans-canvas"]').toDataURL() !== ${JSON.stringify(dark)}`,
+    );
   });
 });
 
 describe('latency panel opened before the first request', () => {
   test('the empty table fills in as requests arrive (a live session that starts empty)', async () => {
-    const empty: SyntheticSession = { ...data, session: { ...data.session, requestCount: 0 }, requests: [], summary: summarize(data.session.id, []), spans: spansOf([]) };
+    const empty: SyntheticSession = {
+      ...data,
+      session: { ...data.session, requestCount: 0 },
+      requests: [],
+      summary: summarize(data.session.id, []),
+      spans: spansOf([]),
+    };
     const view = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(empty));
     try {
       const page = view.page;
       await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '0'`);
       for (const n of [3, 7]) {
-        await view.dispatch(view.host.append(Array.from({ length: n - view.host.session.requests.length }, (_, i) => syntheticRequest(view.host.session.requests.length + i))));
+        await view.dispatch(
+          view.host.append(
+            Array.from({ length: n - view.host.session.requests.length }, (_, i) =>
+              syntheticRequest(view.host.session.requests.length + i),
+            ),
+          ),
+        );
         await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '${n}'`);
       }
       await waitRowLoaded(page, 6);
@@ -335,7 +414,8 @@ describe('side panel', () => {
     await view?.close();
   });
 
-  const cell = (stageKey: string, col: string): string => `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
+  const cell = (stageKey: string, col: string): string =>
+    `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
 
   test('one row per stage with its role name', async () => {
     const rows = await page.getByTestId('stage-row').allTextContents();
@@ -368,7 +448,10 @@ describe('side panel', () => {
   test('the percentile switch changes the numbers', async () => {
     await page.getByTestId('percentile-p99').click();
     const p99 = data.summary.stages[0]?.split.prefillMs?.p99 as number;
-    await waitUntil(page, `document.querySelector('${cell('0', 'prefillMs')} .v').textContent === ${JSON.stringify(formatCompact(p99))}`);
+    await waitUntil(
+      page,
+      `document.querySelector('${cell('0', 'prefillMs')} .v').textContent === ${JSON.stringify(formatCompact(p99))}`,
+    );
     assert.equal(await page.getByTestId('percentile-p99').getAttribute('aria-checked'), 'true');
     await page.getByTestId('percentile-p50').click();
   });
@@ -385,10 +468,16 @@ describe('side panel', () => {
     // Observations of the histograms, in words (not "obs=").
     assert.match(rows[0] ?? '', /\d observed/);
     assert.doesNotMatch(rows[0] ?? '', /obs=/);
-    const scrapeCell = (row: number, col: string): string => `[data-testid="scrape-row"]:nth-child(${row + 1}) td[data-col="${col}"]`;
-    const ttft0 = (histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.p50 ?? NaN) * 1000;
+    const scrapeCell = (row: number, col: string): string =>
+      `[data-testid="scrape-row"]:nth-child(${row + 1}) td[data-col="${col}"]`;
+    const ttft0 =
+      (histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0')?.p50 ??
+        NaN) * 1000;
     assert.equal(await page.locator(`${scrapeCell(0, 'ttft')} .v`).textContent(), formatCompact(ttft0));
-    assert.match((await page.locator(scrapeCell(0, 'ttft')).getAttribute('title')) ?? '', /histogram_quantile over 8 observations of the last \/metrics scrape/);
+    assert.match(
+      (await page.locator(scrapeCell(0, 'ttft')).getAttribute('title')) ?? '',
+      /histogram_quantile over 8 observations of the last \/metrics scrape/,
+    );
     assert.equal(await page.locator(`${scrapeCell(1, 'ttft')} .v`).textContent(), 'not recorded');
     assert.equal(await page.locator(`${scrapeCell(1, 'prefill')} .v`).textContent(), 'not usable');
     assert.match((await page.locator(scrapeCell(1, 'prefill')).getAttribute('title')) ?? '', /codec TTFT bug/);
@@ -421,17 +510,34 @@ describe('side panel', () => {
     };
     await view.dispatch({ type: 'summary', summary: { ...data.summary, prometheus } });
     await page.getByTestId('prometheus-section').waitFor();
-    assert.match((await page.getByTestId('prometheus-caption').textContent()) ?? '', /^window 5m · evaluated \d\d:\d\d:\d\d$/);
+    assert.match(
+      (await page.getByTestId('prometheus-caption').textContent()) ?? '',
+      /^window 5m · evaluated \d\d:\d\d:\d\d$/,
+    );
     const items = page.getByTestId('prometheus-replica');
     assert.equal(await items.count(), 2);
     assert.match((await items.nth(0).textContent()) ?? '', /^stage 0 \S* ?· replica 0/);
-    assert.deepEqual(await page.getByTestId('replica-instances').allTextContents(), ['10.0.0.5:8000', `10.0.0.6:8000, ${hostile}`]);
+    assert.deepEqual(await page.getByTestId('replica-instances').allTextContents(), [
+      '10.0.0.5:8000',
+      `10.0.0.6:8000, ${hostile}`,
+    ]);
     assert.deepEqual(await page.getByTestId('replica-rate').allTextContents(), ['3.50 req/s', 'no data']);
     assert.equal(await page.getByTestId('replica-rate').nth(1).getAttribute('data-state'), 'noData');
     // Points drawn: the nulls are left out (gaps), the measured 0 is drawn.
-    assert.deepEqual(await page.locator('[data-testid="prometheus-replica"] canvas').evaluateAll((cs: { getAttribute(name: string): string | null }[]) => cs.map((c) => c.getAttribute('data-points'))), ['3', '3']);
+    assert.deepEqual(
+      await page
+        .locator('[data-testid="prometheus-replica"] canvas')
+        .evaluateAll((cs: { getAttribute(name: string): string | null }[]) =>
+          cs.map((c) => c.getAttribute('data-points')),
+        ),
+      ['3', '3'],
+    );
     assert.equal(await evaluate<number>(page, 'window.__alerts'), 0);
-    assert.equal(await page.locator('[data-testid="prometheus-section"] img').count(), 0, 'an instance name stays text');
+    assert.equal(
+      await page.locator('[data-testid="prometheus-section"] img').count(),
+      0,
+      'an instance name stays text',
+    );
     await page.getByTestId('prometheus-section').screenshot({ path: path.join(SHOTS, 'side-panel-prometheus.png') });
     await view.dispatch({ type: 'summary', summary: data.summary });
     await waitUntil(page, `document.querySelector('[data-testid="prometheus-section"]').hidden`);
@@ -451,7 +557,10 @@ describe('side panel', () => {
     await page.setViewportSize({ width: 320, height: 760 });
     await page.waitForTimeout(100);
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-narrow.png') });
-    const width = await evaluate<number>(page, `document.querySelector('[data-testid="stage-summary"]').getBoundingClientRect().width`);
+    const width = await evaluate<number>(
+      page,
+      `document.querySelector('[data-testid="stage-summary"]').getBoundingClientRect().width`,
+    );
     assert.ok(width <= 320, `table ${width}px wide`);
   });
 
@@ -471,7 +580,8 @@ describe('side panel', () => {
     await page.getByTestId('empty-state').waitFor();
     await page.getByTestId('run-startDemo').click();
     assert.deepEqual((await view.posted()).at(-1), { type: 'runCommand', command: 'startDemo' });
-    for (const c of ['launch', 'attachLog', 'attachMetrics', 'importLog']) assert.equal(await page.getByTestId(`run-${c}`).isVisible(), true);
+    for (const c of ['launch', 'attachLog', 'attachMetrics', 'importLog'])
+      assert.equal(await page.getByTestId(`run-${c}`).isVisible(), true);
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-empty.png') });
   });
 });

@@ -39,7 +39,7 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
   }
 }
 
-describe('side panel at the side bar\'s default width', () => {
+describe("side panel at the side bar's default width", () => {
   let view: WebviewPage;
   let page: Page;
 
@@ -56,21 +56,30 @@ describe('side panel at the side bar\'s default width', () => {
   test('nothing is cut: the session title wraps, the button fits, nothing overflows sideways', async () => {
     const title = await page.getByTestId('session-title').textContent();
     assert.equal(title, data.session.title);
-    const overflow = await evaluate<{ page: number; title: { scroll: number; client: number }; button: number }>(page, `(() => {
+    const overflow = await evaluate<{ page: number; title: { scroll: number; client: number }; button: number }>(
+      page,
+      `(() => {
       const t = document.querySelector('[data-testid="session-title"]');
       return {
         page: document.documentElement.scrollWidth,
         title: { scroll: t.scrollWidth, client: t.clientWidth },
         button: document.querySelector('[data-testid="open-panel"]').getBoundingClientRect().right,
       };
-    })()`);
+    })()`,
+    );
     assert.ok(overflow.page <= 300, `the page is ${overflow.page}px wide in a 300px side bar`);
-    assert.ok(overflow.title.scroll <= overflow.title.client, `title cut: ${overflow.title.scroll} > ${overflow.title.client}`);
+    assert.ok(
+      overflow.title.scroll <= overflow.title.client,
+      `title cut: ${overflow.title.scroll} > ${overflow.title.client}`,
+    );
     assert.ok(overflow.button <= 300, `button ends at ${overflow.button}px`);
     // Every element that cuts its text with an ellipsis shows it whole.
-    const cut = await evaluate<string[]>(page, `[...document.querySelectorAll('#side-panel *')]
+    const cut = await evaluate<string[]>(
+      page,
+      `[...document.querySelectorAll('#side-panel *')]
       .filter((el) => el.offsetParent !== null && getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth)
-      .map((el) => el.textContent)`);
+      .map((el) => el.textContent)`,
+    );
     assert.deepEqual(cut, []);
   });
 
@@ -78,12 +87,17 @@ describe('side panel at the side bar\'s default width', () => {
     // The demo's codec: every TTFT not recorded, the longest value a card shows.
     const only = data.requests.filter((r) => r.stages[2]?.split.states.ttftMs === 'notRecorded').slice(0, 50);
     await view.dispatch({ type: 'summary', summary: summarize(data.session.id, only) });
-    await waitUntil(page, `document.querySelector('[data-testid="stage-row"][data-stage-key="2"] td[data-col="ttftMs"] .v').textContent === 'not recorded'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="stage-row"][data-stage-key="2"] td[data-col="ttftMs"] .v').textContent === 'not recorded'`,
+    );
     for (const width of [300, 270, 240, 210]) {
       await page.setViewportSize({ width, height: 900 });
       await page.waitForTimeout(100);
       // The text's own extent (a Range), against its cell and its card.
-      const out = await evaluate<string[]>(page, `[...document.querySelectorAll('[data-testid="stage-row"] td')].filter((td) => {
+      const out = await evaluate<string[]>(
+        page,
+        `[...document.querySelectorAll('[data-testid="stage-row"] td')].filter((td) => {
         const v = td.querySelector('.v');
         const range = document.createRange();
         range.selectNodeContents(v);
@@ -91,7 +105,8 @@ describe('side panel at the side bar\'s default width', () => {
         const row = td.closest('tr').getBoundingClientRect();
         const box = td.getBoundingClientRect();
         return v.scrollWidth > v.clientWidth + 0.5 || text.right > box.right + 0.5 || text.right > row.right + 0.5;
-      }).map((td) => td.closest('tr').dataset.stageKey + ':' + td.dataset.col + '=' + td.querySelector('.v').textContent)`);
+      }).map((td) => td.closest('tr').dataset.stageKey + ':' + td.dataset.col + '=' + td.querySelector('.v').textContent)`,
+      );
       assert.deepEqual(out, [], `${width}px: values running out of their cell`);
     }
     await page.setViewportSize({ width: 300, height: 900 });
@@ -110,16 +125,28 @@ describe('side panel at the side bar\'s default width', () => {
     assert.match(before, new RegExp(`over ${COUNT} values`));
     await cell.hover();
     await view.dispatch(view.host.append(Array.from({ length: 3 }, (_, i) => syntheticRequest(COUNT + i))));
-    await waitUntil(page, `document.querySelector('[data-testid="stage-row"][data-stage-key="0"] .stage-count').textContent === 'n=${COUNT + 3}'`);
-    assert.equal(await cell.getAttribute('title'), before, 'the hovered cell\'s title changed under the pointer');
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="stage-row"][data-stage-key="0"] .stage-count').textContent === 'n=${COUNT + 3}'`,
+    );
+    assert.equal(await cell.getAttribute('title'), before, "the hovered cell's title changed under the pointer");
     await page.mouse.move(2, 2);
-    await waitUntil(page, `/over ${COUNT + 3} values/.test(document.querySelector('[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]').title)`);
+    await waitUntil(
+      page,
+      `/over ${COUNT + 3} values/.test(document.querySelector('[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]').title)`,
+    );
   });
 });
 
 describe('request table', () => {
   test('an empty table says why: nothing captured yet, or nothing matches the filter', async () => {
-    const empty: SyntheticSession = { ...data, session: { ...data.session, requestCount: 0 }, requests: [], summary: summarize(data.session.id, []), spans: spansOf([]) };
+    const empty: SyntheticSession = {
+      ...data,
+      session: { ...data.session, requestCount: 0 },
+      requests: [],
+      summary: summarize(data.session.id, []),
+      spans: spansOf([]),
+    };
     const view = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(empty));
     try {
       const page = view.page;
@@ -141,7 +168,7 @@ describe('request table', () => {
     }
   });
 
-  test('a stage picked (a click in the side bar) brings that stage\'s columns into view', async () => {
+  test("a stage picked (a click in the side bar) brings that stage's columns into view", async () => {
     const view = await harness.open('latencyPanel', { width: 700, height: 600 });
     try {
       const page = view.page;
@@ -155,7 +182,10 @@ describe('request table', () => {
       // and back: stage 0 is brought back into view from the filter bar
       await page.getByTestId('filter-stage').selectOption('0');
       const stage0 = `[...document.querySelectorAll('.head-row [data-col]')].find((c) => c.dataset.col.startsWith('0.'))`;
-      await waitUntil(page, `(() => { const s = document.querySelector('[data-testid="request-table-scroll"]').getBoundingClientRect(); const c = ${stage0}.getBoundingClientRect(); return c.left >= s.left && c.right <= s.right; })()`);
+      await waitUntil(
+        page,
+        `(() => { const s = document.querySelector('[data-testid="request-table-scroll"]').getBoundingClientRect(); const c = ${stage0}.getBoundingClientRect(); return c.left >= s.left && c.right <= s.right; })()`,
+      );
     } finally {
       await view.close();
     }
@@ -165,7 +195,9 @@ describe('request table', () => {
 describe('histograms tab', () => {
   test('opens on a value that has measured numbers; values without any are marked', async () => {
     // The last stage (the one the tab opens on) with no measured prefill, as a codec often has.
-    const stages: StageSummary[] = data.summary.stages.map((s) => (s.stageKey === '2' ? { ...s, split: { ...s.split, prefillMs: undefined } } : s));
+    const stages: StageSummary[] = data.summary.stages.map((s) =>
+      s.stageKey === '2' ? { ...s, split: { ...s.split, prefillMs: undefined } } : s,
+    );
     const host = new FakeHost({ ...data, summary: { ...data.summary, stages } });
     const view = await harness.open('latencyPanel', { width: 1000, height: 700 }, host);
     try {
@@ -175,8 +207,14 @@ describe('histograms tab', () => {
       assert.equal(await page.getByTestId('histogram-stage').inputValue(), '2');
       const metric = await page.getByTestId('histogram-metric').inputValue();
       assert.notEqual(metric, 'split:prefillMs');
-      assert.equal(await page.locator(`[data-testid="histogram-metric"] option[value="${metric}"]`).getAttribute('data-measured'), 'true');
-      assert.match((await page.locator('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent()) ?? '', /nothing measured/);
+      assert.equal(
+        await page.locator(`[data-testid="histogram-metric"] option[value="${metric}"]`).getAttribute('data-measured'),
+        'true',
+      );
+      assert.match(
+        (await page.locator('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent()) ?? '',
+        /nothing measured/,
+      );
       // A value the user picks is kept even without numbers.
       await page.getByTestId('histogram-metric').selectOption('split:prefillMs');
       assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'split:prefillMs');

@@ -38,7 +38,10 @@ vllm:request_queue_time_seconds_count{stage="0"} 6
 `;
 
 /** A session read from a log, its findings capped to 2 request ids (as live summaries cap them at 200). */
-function sessionOfLog(log = LOG, stageNames: Readonly<Record<string, string>> = { '0': 'talker', '1': 'code2wav' }): SyntheticSession {
+function sessionOfLog(
+  log = LOG,
+  stageNames: Readonly<Record<string, string>> = { '0': 'talker', '1': 'code2wav' },
+): SyntheticSession {
   const analysis = new StreamAnalysis();
   const parser = new LogStreamParser();
   analysis.ingest(parser.push(fs.readFileSync(log)));
@@ -60,7 +63,19 @@ function sessionOfLog(log = LOG, stageNames: Readonly<Record<string, string>> = 
     edges: snapshot.edges,
   };
   return {
-    session: { id: 'import-headline', kind: 'import', description: log, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: 'Qwen3-TTS (imported)' },
+    session: {
+      id: 'import-headline',
+      kind: 'import',
+      description: log,
+      startedAt: Date.UTC(2026, 9, 19),
+      status: 'stopped',
+      requestCount: requests.length,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: 'Qwen3-TTS (imported)',
+    },
     stageNames,
     requests,
     summary,
@@ -93,7 +108,8 @@ after(async () => {
 describe('side panel', () => {
   let view: WebviewPage;
   let page: Page;
-  const cell = (stageKey: string, col: string): string => `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
+  const cell = (stageKey: string, col: string): string =>
+    `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
 
   before(async () => {
     view = await harness.open('sidePanel', { width: 1000, height: 760 });
@@ -110,21 +126,32 @@ describe('side panel', () => {
     const p50 = talker.prefillDecodeMs?.p50 as number;
     assert.equal(await page.locator(`${cell('0', 'prefillMs')} .v`).textContent(), `${formatCompact(p50)} +decode`);
     assert.equal(await page.locator(`${cell('0', 'prefillMs')} .v`).getAttribute('data-state'), 'combined');
-    assert.match((await page.locator(cell('0', 'prefillMs')).getAttribute('title')) ?? '', /prefill\+decode \(one output\).*covers every decode step/);
+    assert.match(
+      (await page.locator(cell('0', 'prefillMs')).getAttribute('title')) ?? '',
+      /prefill\+decode \(one output\).*covers every decode step/,
+    );
     assert.equal(await page.locator(`${cell('0', 'decodeMs')} .v`).textContent(), 'in prefill');
     assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
     // The red marker: the codec's decode, the largest single phase (1,268 ms of talker prefill+decode is larger, but two phases).
-    const hot: string[] = await page.evaluate(`[...document.querySelectorAll('[data-testid="stage-row"] td[data-hot="true"]')].map((td) => td.closest('tr').dataset.stageKey + '/' + td.dataset.col)`);
+    const hot: string[] = await page.evaluate(
+      `[...document.querySelectorAll('[data-testid="stage-row"] td[data-hot="true"]')].map((td) => td.closest('tr').dataset.stageKey + '/' + td.dataset.col)`,
+    );
     assert.deepEqual(hot, ['1/decodeMs']);
     const codecDecode = data.summary.stages.find((s) => s.stageKey === '1')?.split.decodeMs?.p50 as number;
     assert.ok(p50 > codecDecode, 'the combined number is larger: it would have been marked before');
-    assert.match((await page.getByTestId('slowest-phase').textContent()) ?? '', /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/);
+    assert.match(
+      (await page.getByTestId('slowest-phase').textContent()) ?? '',
+      /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-one-output.png') });
   });
 
   test('p90: the marker follows the percentile, still never the combined cell', async () => {
     await page.getByTestId('percentile-p90').click();
-    await waitUntil(page, `/^slowest phase \\(p90\\)/.test(document.querySelector('[data-testid="slowest-phase"]').textContent)`);
+    await waitUntil(
+      page,
+      `/^slowest phase \\(p90\\)/.test(document.querySelector('[data-testid="slowest-phase"]').textContent)`,
+    );
     assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
     assert.equal(await page.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
   });
@@ -132,9 +159,16 @@ describe('side panel', () => {
   test('a finding shows how many requests it concerns, not the length of its capped id list', async () => {
     const f = data.summary.findings.find((x) => x.code === 'prefill-covers-decode')!;
     assert.deepEqual([f.requestIds.length, f.requestCount], [2, 6]);
-    const meta = (await page.locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-meta').textContent()) ?? '';
+    const meta =
+      (await page.locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-meta').textContent()) ??
+      '';
     assert.equal(meta, 'stage 0 · 6 requests · prefill-covers-decode');
-    assert.match((await page.locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-message').textContent()) ?? '', /on 6 of 6 requests/);
+    assert.match(
+      (await page
+        .locator('[data-testid="finding"][data-code="prefill-covers-decode"] .finding-message')
+        .textContent()) ?? '',
+      /on 6 of 6 requests/,
+    );
   });
 
   test('/metrics: a quantile in the lowest bucket reads "≤ 300", not PromQL\'s interpolated 150', async () => {
@@ -142,7 +176,10 @@ describe('side panel', () => {
     await page.getByTestId('scrape-section').waitFor();
     const queue = page.locator('[data-testid="scrape-row"] td[data-col="queue"]');
     assert.equal(await queue.locator('.v').textContent(), '≤300');
-    assert.match((await queue.getAttribute('title')) ?? '', /at most 300 ms: every observation up to this rank fell into the lowest bucket \(le=0\.3\), where PromQL interpolates from 0, so its 150 ms would read as a measurement/);
+    assert.match(
+      (await queue.getAttribute('title')) ?? '',
+      /at most 300 ms: every observation up to this rank fell into the lowest bucket \(le=0\.3\), where PromQL interpolates from 0, so its 150 ms would read as a measurement/,
+    );
     // The stage whose log shows one output: its /metrics prefill (if exposed) is labelled too; here only the queue family is.
     await page.getByTestId('scrape-section').screenshot({ path: path.join(SHOTS, 'side-panel-metrics-bounds.png') });
   });
@@ -155,7 +192,10 @@ describe('latency panel', () => {
   before(async () => {
     view = await harness.open('latencyPanel', { width: 1280, height: 800 });
     page = view.page;
-    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+    );
   });
 
   after(async () => {
@@ -170,8 +210,14 @@ describe('latency panel', () => {
   test('request rows: the talker prefill is "+decode", its decode "in prefill"', async () => {
     const r = data.requests[0]!;
     const prefill = r.stages.find((s) => s.stageKey === '0')?.split.values.prefillMs as number;
-    assert.equal(await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.prefillMs"]').textContent(), `${formatCompact(prefill)} +decode`);
-    assert.equal(await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.decodeMs"]').textContent(), 'in prefill');
+    assert.equal(
+      await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.prefillMs"]').textContent(),
+      `${formatCompact(prefill)} +decode`,
+    );
+    assert.equal(
+      await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="0.decodeMs"]').textContent(),
+      'in prefill',
+    );
   });
 
   test('waterfall: one prefill+decode segment on the talker, the slowest phase a single phase', async () => {
@@ -184,22 +230,36 @@ describe('latency panel', () => {
     const legend = (await page.getByTestId('waterfall-legend').textContent()) ?? '';
     assert.match(legend, /prefill\+decode \(one output\)/);
     assert.match(legend, /slowest phase/);
-    assert.equal(await page.locator('[data-testid="request-facts"] tr[data-stage-key="0"] td[data-col="decodeMs"] .v').textContent(), 'in prefill');
+    assert.equal(
+      await page
+        .locator('[data-testid="request-facts"] tr[data-stage-key="0"] td[data-col="decodeMs"] .v')
+        .textContent(),
+      'in prefill',
+    );
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-one-output-waterfall.png') });
   });
 
   test('over time: the colour is named "slowest stage by stage_gen_time_ms"', async () => {
     await page.getByTestId('tab-spans').click();
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) > 0`);
-    assert.match((await page.getByTestId('spans-legend-title').textContent()) ?? '', /^Colour: slowest stage by stage_gen_time_ms:$/);
-    assert.match((await page.getByTestId('spans-canvas').getAttribute('aria-label')) ?? '', /coloured by its slowest stage by stage_gen_time_ms/);
+    assert.match(
+      (await page.getByTestId('spans-legend-title').textContent()) ?? '',
+      /^Colour: slowest stage by stage_gen_time_ms:$/,
+    );
+    assert.match(
+      (await page.getByTestId('spans-canvas').getAttribute('aria-label')) ?? '',
+      /coloured by its slowest stage by stage_gen_time_ms/,
+    );
   });
 
-  test('histograms: the talker\'s vllm_prefill_ms is offered as prefill+decode', async () => {
+  test("histograms: the talker's vllm_prefill_ms is offered as prefill+decode", async () => {
     await page.getByTestId('tab-histograms').click();
     await page.getByTestId('histogram-stage').selectOption('0');
     const options = await page.locator('[data-testid="histogram-metric"] option').allTextContents();
-    assert.ok(options.includes('prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)'), options.join(' | '));
+    assert.ok(
+      options.includes('prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)'),
+      options.join(' | '),
+    );
   });
 });
 
@@ -217,14 +277,28 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
       assert.match(rows[0] ?? '', /^0 → 1thinker → talker/);
       assert.match(rows[1] ?? '', /^1 → 2talker → code2wav/);
       const e01 = data3.summary.edges.find((e) => e.edge === '0->1')!;
-      const cell = (edge: string, col: string): string => `[data-testid="edge-row"][data-stage-key="${edge}"] td[data-col="${col}"] .v`;
-      for (const [pct, field] of [['p50', 'tx_time_ms'], ['p90', 'rx_decode_time_ms'], ['p99', 'in_flight_time_ms']] as const) {
+      const cell = (edge: string, col: string): string =>
+        `[data-testid="edge-row"][data-stage-key="${edge}"] td[data-col="${col}"] .v`;
+      for (const [pct, field] of [
+        ['p50', 'tx_time_ms'],
+        ['p90', 'rx_decode_time_ms'],
+        ['p99', 'in_flight_time_ms'],
+      ] as const) {
         await page.getByTestId(`percentile-${pct}`).click();
-        await waitUntil(page, `document.querySelector('${cell('0->1', `field:${field}`)}').textContent === ${JSON.stringify(formatCompact(e01.fields[field]![pct]))}`);
+        await waitUntil(
+          page,
+          `document.querySelector('${cell('0->1', `field:${field}`)}').textContent === ${JSON.stringify(formatCompact(e01.fields[field]![pct]))}`,
+        );
       }
       await page.getByTestId('percentile-p50').click();
-      assert.equal(await page.locator(cell('0->1', 'omniTimingTx')).textContent(), formatCompact(e01.omniTimingTxMs!.p50));
-      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:size_kbytes"]').textContent(), 'size (KB)');
+      assert.equal(
+        await page.locator(cell('0->1', 'omniTimingTx')).textContent(),
+        formatCompact(e01.omniTimingTxMs!.p50),
+      );
+      assert.equal(
+        await page.locator('[data-testid="edge-summary"] th[data-col="field:size_kbytes"]').textContent(),
+        'size (KB)',
+      );
       await page.getByTestId('edge-section').screenshot({ path: path.join(SHOTS, 'side-panel-transfers.png') });
     } finally {
       await view.close();
@@ -238,19 +312,29 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
       await page.getByTestId('edge-section').waitFor();
       const tx = page.locator('[data-testid="edge-row"][data-stage-key="0->1"] td[data-col="omniTimingTx"]');
       assert.equal(await tx.locator('.v').textContent(), 'not recorded');
-      assert.match((await tx.getAttribute('title')) ?? '', /printed 0\.00 with no payload transfer recorded|no payload transfer was recorded/);
-      assert.equal(await page.locator('[data-testid="edge-summary"] th[data-col="field:tx_time_ms"]').count(), 0, 'no TransferEdgeStats column was printed: no such column');
+      assert.match(
+        (await tx.getAttribute('title')) ?? '',
+        /printed 0\.00 with no payload transfer recorded|no payload transfer was recorded/,
+      );
+      assert.equal(
+        await page.locator('[data-testid="edge-summary"] th[data-col="field:tx_time_ms"]').count(),
+        0,
+        'no TransferEdgeStats column was printed: no such column',
+      );
     } finally {
       await view.close();
     }
   });
 
-  test('waterfall: each hand-off drawn between its two stages from the upstream stage\'s end, its parts and rule said', async () => {
+  test("waterfall: each hand-off drawn between its two stages from the upstream stage's end, its parts and rule said", async () => {
     const data3 = omni();
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
     try {
       const page = view.page;
-      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+      );
       const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
       const r = data3.requests.find((x) => x.requestId === id)!;
       const t01 = r.transfers.find((t) => t.edge === '0->1')!;
@@ -259,12 +343,26 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
       await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
       const described = (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
       const d = (v: number): string => formatDurationMs(v);
-      assert.ok(described.includes(` Hand-off 0->1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`), described);
-      assert.match(described, / Hand-off 1->2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./);
-      assert.match((await page.getByTestId('legend-handoff').textContent()) ?? '', /durations measured \(TransferEdgeStats\), position assumed: a hand-off is drawn from where the upstream stage ends/);
+      assert.ok(
+        described.includes(
+          ` Hand-off 0->1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`,
+        ),
+        described,
+      );
+      assert.match(
+        described,
+        / Hand-off 1->2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./,
+      );
+      assert.match(
+        (await page.getByTestId('legend-handoff').textContent()) ?? '',
+        /durations measured \(TransferEdgeStats\), position assumed: a hand-off is drawn from where the upstream stage ends/,
+      );
       const facts = page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"]');
       assert.equal(await facts.locator('td[data-col="tx_time_ms"] .v').textContent(), formatCompact(ms('tx_time_ms')));
-      assert.equal(await facts.locator('td[data-col="omniTimingTx"] .v').textContent(), formatCompact(t01.omniTimingTxMs as number));
+      assert.equal(
+        await facts.locator('td[data-col="omniTimingTx"] .v').textContent(),
+        formatCompact(t01.omniTimingTxMs as number),
+      );
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-handoff-waterfall.png') });
     } finally {
       await view.close();
@@ -275,12 +373,23 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 });
     try {
       const page = view.page;
-      await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+      );
       await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
       await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
       assert.doesNotMatch((await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '', /Hand-off/);
-      assert.match((await page.locator('[data-testid="legend-handoff-note"][data-edge="0->1"]').textContent()) ?? '', /^0 → 1: no payload transfer recorded/);
-      assert.equal(await page.locator('[data-testid="transfer-facts"] tr[data-edge="0->1"] td[data-col="omniTimingTx"] .v').textContent(), 'not recorded');
+      assert.match(
+        (await page.locator('[data-testid="legend-handoff-note"][data-edge="0->1"]').textContent()) ?? '',
+        /^0 → 1: no payload transfer recorded/,
+      );
+      assert.equal(
+        await page
+          .locator('[data-testid="transfer-facts"] tr[data-edge="0->1"] td[data-col="omniTimingTx"] .v')
+          .textContent(),
+        'not recorded',
+      );
     } finally {
       await view.close();
     }

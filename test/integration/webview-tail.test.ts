@@ -48,7 +48,19 @@ function sessionOfLog(): SyntheticSession {
     edges: snapshot.edges,
   };
   return {
-    session: { id: 'import-tail', kind: 'import', description: LOG, startedAt: Date.UTC(2026, 9, 19), status: 'stopped', requestCount: requests.length, deployConfig: null, lastError: null, exit: null, problemCount: 0, title: 'Qwen3-TTS (imported)' },
+    session: {
+      id: 'import-tail',
+      kind: 'import',
+      description: LOG,
+      startedAt: Date.UTC(2026, 9, 19),
+      status: 'stopped',
+      requestCount: requests.length,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: 'Qwen3-TTS (imported)',
+    },
     stageNames: { '0': 'talker', '1': 'code2wav' },
     requests,
     summary,
@@ -65,7 +77,8 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
   }
 }
 
-const pct = (share: number | null): string => (share === null ? '–' : Math.round(share * 100) < 0 ? `−${-Math.round(share * 100)}%` : `${Math.round(share * 100)}%`);
+const pct = (share: number | null): string =>
+  share === null ? '–' : Math.round(share * 100) < 0 ? `−${-Math.round(share * 100)}%` : `${Math.round(share * 100)}%`;
 
 let data: SyntheticSession;
 let harness: WebviewHarness;
@@ -75,7 +88,7 @@ let expected: TailAttribution;
 before(async () => {
   data = sessionOfLog();
   const result = new FakeHost(data).tail({});
-  assert.equal(result.mainTarget, 'stage1.firstOutput', 'time to first audio: the codec stage\'s first output');
+  assert.equal(result.mainTarget, 'stage1.firstOutput', "time to first audio: the codec stage's first output");
   expected = result.tails[0] as TailAttribution;
   harness = await WebviewHarness.start(data);
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -104,12 +117,22 @@ describe('side panel: Why p99 is slow', () => {
     // From the log: one request of six at or above the p99 (3,803 ms), ~3.9 s above the median 96.7 ms.
     assert.equal(expected.requestCount, 1);
     assert.ok(Math.abs(expected.thresholdMs - 3803) < 1, String(expected.thresholdMs));
-    assert.equal(await page.getByTestId('tail-headline').textContent(), '1 of 6 requests at or above 3.80 s (p99) are on average +3.90 s above the median 96.7 ms.');
+    assert.equal(
+      await page.getByTestId('tail-headline').textContent(),
+      '1 of 6 requests at or above 3.80 s (p99) are on average +3.90 s above the median 96.7 ms.',
+    );
     const labels = await page.locator('[data-testid="tail-part"] .tail-label').allTextContents();
     // The talker prints one output (MRv2 + async chunk): its prefill is named prefill+decode, never prefill.
-    assert.deepEqual(labels, ['stage 0 · talker prefill+decode (one output)', 'stage 1 · code2wav rest of gen time', 'stage 1 · code2wav decode']);
+    assert.deepEqual(labels, [
+      'stage 0 · talker prefill+decode (one output)',
+      'stage 1 · code2wav rest of gen time',
+      'stage 1 · code2wav decode',
+    ]);
     const shares = await page.getByTestId('tail-share').allTextContents();
-    assert.deepEqual(shares, expected.parts.slice(0, 3).map((p) => pct(p.share)));
+    assert.deepEqual(
+      shares,
+      expected.parts.slice(0, 3).map((p) => pct(p.share)),
+    );
     assert.equal(shares[0], '100%');
     // The residual is shown as the residual: negative, the stages overlap.
     const note = (await page.getByTestId('tail-note').textContent()) ?? '';
@@ -121,8 +144,12 @@ describe('side panel: Why p99 is slow', () => {
     assert.equal(await page.getByTestId('tail-open').textContent(), 'Show the 1 tail request');
     await page.getByTestId('tail-open').click();
     await waitUntil(page, `window.__posted.some((m) => m.type === 'openLatencyPanel' && m.filter.tail)`);
-    const posted = (await view.posted()).filter((m): m is Extract<WebviewToHost, { type: 'openLatencyPanel' }> => m.type === 'openLatencyPanel');
-    assert.deepEqual(posted.at(-1)?.filter, { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs } });
+    const posted = (await view.posted()).filter(
+      (m): m is Extract<WebviewToHost, { type: 'openLatencyPanel' }> => m.type === 'openLatencyPanel',
+    );
+    assert.deepEqual(posted.at(-1)?.filter, {
+      tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs },
+    });
   });
 });
 
@@ -133,7 +160,10 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
   before(async () => {
     view = await harness.open('latencyPanel', { width: 1280, height: 900 });
     page = view.page;
-    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+    );
   });
 
   after(async () => {
@@ -144,15 +174,23 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await page.getByTestId('tab-tail').click();
     await page.getByTestId('tail-block').waitFor();
     assert.equal(await page.getByTestId('tail-target').inputValue(), 'stage1.firstOutput');
-    const keys = await page.locator('[data-testid="tail-bar"]').evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key']));
-    assert.deepEqual(keys, expected.parts.slice(0, keys.length).map((p) => p.key));
+    const keys = await page
+      .locator('[data-testid="tail-bar"]')
+      .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key']));
+    assert.deepEqual(
+      keys,
+      expected.parts.slice(0, keys.length).map((p) => p.key),
+    );
     assert.equal(keys[0], '0/prefill');
     const residual = page.getByTestId('tail-residual');
     assert.equal(Number(await residual.getAttribute('data-excess-ms')), expected.residualMs);
     assert.ok(expected.residualMs < -3800, String(expected.residualMs));
     assert.equal(await residual.locator('.bar-label').textContent(), 'residual (overlap)');
     // Drawn left of the zero line.
-    const fill = await residual.locator('.bar-fill').evaluate((e) => ({ negative: (e as unknown as El).dataset['negative'], left: parseFloat((e as unknown as El).style.left) }));
+    const fill = await residual.locator('.bar-fill').evaluate((e) => ({
+      negative: (e as unknown as El).dataset['negative'],
+      left: parseFloat((e as unknown as El).style.left),
+    }));
     assert.equal(fill.negative, 'true');
     assert.ok(fill.left < 100 / 3, JSON.stringify(fill));
     assert.deepEqual(await page.getByTestId('tail-request').allTextContents(), [SLOW]);
@@ -160,9 +198,20 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
 
   test('load at arrival: the tail request arrived with nothing else in flight', async () => {
     await page.getByTestId('load-table').waitFor();
-    const buckets = await page.locator('[data-testid="load-bucket"]').evaluateAll((els) => els.map((e) => [(e as unknown as El).dataset['min'], (e as unknown as El).dataset['count'], (e as unknown as El).dataset['tail']]));
+    const buckets = await page
+      .locator('[data-testid="load-bucket"]')
+      .evaluateAll((els) =>
+        els.map((e) => [
+          (e as unknown as El).dataset['min'],
+          (e as unknown as El).dataset['count'],
+          (e as unknown as El).dataset['tail'],
+        ]),
+      );
     // Read from the log's timestamps: three requests arrived alone, three with one other in flight; the slow one alone.
-    assert.deepEqual(buckets, [['0', '3', '1'], ['1', '3', '0']]);
+    assert.deepEqual(buckets, [
+      ['0', '3', '1'],
+      ['1', '3', '0'],
+    ]);
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
   });
 
@@ -175,24 +224,40 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await page.getByTestId('tail-quantile-p90').click();
     await waitUntil(page, `document.querySelector('[data-testid="tail-block"]')?.dataset.quantile === 'p90'`);
     const posted = await view.posted();
-    assert.deepEqual(posted.filter((m) => m.type === 'queryTail').at(-1), { type: 'queryTail', seq: (posted.filter((m) => m.type === 'queryTail').at(-1) as { seq: number }).seq, params: { target: 'e2e', quantile: 'p90' } });
+    assert.deepEqual(posted.filter((m) => m.type === 'queryTail').at(-1), {
+      type: 'queryTail',
+      seq: (posted.filter((m) => m.type === 'queryTail').at(-1) as { seq: number }).seq,
+      params: { target: 'e2e', quantile: 'p90' },
+    });
     await page.getByTestId('tail-target').selectOption('stage1.firstOutput');
     await page.getByTestId('tail-quantile-p99').click();
-    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]')?.dataset.quantile === 'p99' && document.querySelector('[data-testid="tail-block"]')?.dataset.target === 'stage1.firstOutput'`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="tail-block"]')?.dataset.quantile === 'p99' && document.querySelector('[data-testid="tail-block"]')?.dataset.target === 'stage1.firstOutput'`,
+    );
   });
 
   test('"show in the table" filters the request table to the tail, slowest first; clearing shows all', async () => {
     await page.getByTestId('tail-show-table').click();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
     assert.equal(await page.getByTestId('tail-filter').isVisible(), true);
-    assert.match((await page.getByTestId('tail-filter-text').textContent()) ?? '', /^Only the p99 tail: time to first audio \(stage 1 · code2wav\) ≥ 3\.80 s, slowest first$/);
-    await waitUntil(page, `document.querySelector('[data-testid="request-id"][data-index="0"]')?.textContent === ${JSON.stringify(SLOW)}`);
+    assert.match(
+      (await page.getByTestId('tail-filter-text').textContent()) ?? '',
+      /^Only the p99 tail: time to first audio \(stage 1 · code2wav\) ≥ 3\.80 s, slowest first$/,
+    );
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="request-id"][data-index="0"]')?.textContent === ${JSON.stringify(SLOW)}`,
+    );
     await page.getByTestId('tail-filter-clear').click();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
   });
 
   test('a tail filter from the side panel opens the table on the tail', async () => {
-    await view.dispatch({ type: 'filter', filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs } } });
+    await view.dispatch({
+      type: 'filter',
+      filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: expected.thresholdMs } },
+    });
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
     assert.equal(await page.getByTestId('tab-requests').getAttribute('aria-selected'), 'true');
     await page.getByTestId('filter-clear').click();
@@ -202,11 +267,17 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
   test('a tail request opens its timeline with the additive breakdown; unknown parts are words, never 0 bars', async () => {
     await page.getByTestId('tab-tail').click();
     await page.getByTestId('tail-request').first().click();
-    await waitUntil(page, `document.querySelector('[data-testid="waterfall-title"]')?.textContent === ${JSON.stringify(SLOW)} && document.querySelector('[data-testid="breakdown-part"]') !== null`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="waterfall-title"]')?.textContent === ${JSON.stringify(SLOW)} && document.querySelector('[data-testid="breakdown-part"]') !== null`,
+    );
     const part = (key: string) => page.locator(`[data-testid="breakdown-part"][data-key="${key}"]`);
     // From the log: the talker's vllm_prefill_ms 4,314.988 (one output: prefill+decode), e2e_total_ms 4,471.914.
     assert.equal(await part('0/prefill').getAttribute('data-ms'), '4314.988');
-    assert.equal(await part('0/prefill').locator('.bar-label').textContent(), 'stage 0 · talker prefill+decode (one output)');
+    assert.equal(
+      await part('0/prefill').locator('.bar-label').textContent(),
+      'stage 0 · talker prefill+decode (one output)',
+    );
     assert.equal(await part('0/prefill').locator('.bar-fill').count(), 1);
     // The codec TTFT-style lie on the hand-off (0.00 ms send) and the unmeasured final output: words, no bar.
     assert.equal(await part('0->1/tx').locator('.bar-excess').textContent(), 'not recorded');
@@ -215,7 +286,10 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.equal(await part('finalOutput').locator('.bar-fill').count(), 0);
     assert.equal(await part('0->1/inFlight').locator('.bar-excess').textContent(), 'hidden');
     assert.equal(await part('1/genOther').locator('.bar-median').textContent(), 'reconstructed');
-    assert.match((await page.getByTestId('breakdown-identity').textContent()) ?? '', /^4\.47 s end to end \(e2e_total_ms\) = Σ parts − overlap 4\.32 s \+ residual \+0\.40 ms$/);
+    assert.match(
+      (await page.getByTestId('breakdown-identity').textContent()) ?? '',
+      /^4\.47 s end to end \(e2e_total_ms\) = Σ parts − overlap 4\.32 s \+ residual \+0\.40 ms$/,
+    );
     await page.getByTestId('breakdown').screenshot({ path: path.join(SHOTS, 'latency-panel-breakdown.png') });
   });
 
@@ -237,32 +311,51 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const from = Date.UTC(2026, 9, 19, 7, 12, 5);
     const to = Date.UTC(2026, 9, 19, 7, 12, 9);
     let inWindow = 0;
-    for (let i = 0; i < host.index.length; i++) if (host.index.finishMs(i) >= from && host.index.finishMs(i) <= to) inWindow++;
+    for (let i = 0; i < host.index.length; i++)
+      if (host.index.finishMs(i) >= from && host.index.finishMs(i) <= to) inWindow++;
     assert.equal(inWindow, 3);
     await page.mouse.move(xOf(from), box.y + 60);
     await page.mouse.down();
     await page.mouse.move(xOf(to), box.y + 60, { steps: 5 });
     await page.mouse.up();
     await page.getByTestId('scope-window').waitFor();
-    assert.match((await page.getByTestId('scope-window-text').textContent()) ?? '', /^Window 07:12:0[45]–07:12:(08|09|10) /);
+    assert.match(
+      (await page.getByTestId('scope-window-text').textContent()) ?? '',
+      /^Window 07:12:0[45]–07:12:(08|09|10) /,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time.png') });
     await page.getByTestId('tab-requests').click();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '3'`);
-    const q = (await view.posted()).filter((m) => m.type === 'queryRequests').at(-1) as Extract<WebviewToHost, { type: 'queryRequests' }>;
+    const q = (await view.posted()).filter((m) => m.type === 'queryRequests').at(-1) as Extract<
+      WebviewToHost,
+      { type: 'queryRequests' }
+    >;
     assert.ok(q.params.scope?.fromMs !== undefined && q.params.scope.toMs !== undefined, JSON.stringify(q.params));
     // The tail follows the window.
     await page.getByTestId('tab-tail').click();
-    await waitUntil(page, `document.querySelector('[data-testid="tail-block"]') !== null && /of 3 requests/.test(document.querySelector('[data-testid="tail-headline"]').textContent)`);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="tail-block"]') !== null && /of 3 requests/.test(document.querySelector('[data-testid="tail-headline"]').textContent)`,
+    );
     await page.getByTestId('scope-window-clear').click();
-    await waitUntil(page, `/of 6 requests/.test(document.querySelector('[data-testid="tail-headline"]')?.textContent ?? '')`);
+    await waitUntil(
+      page,
+      `/of 6 requests/.test(document.querySelector('[data-testid="tail-headline"]')?.textContent ?? '')`,
+    );
   });
 
   test('exclude cold reaches every query', async () => {
     await page.getByTestId('tab-tail').click();
     await page.getByTestId('exclude-cold').check();
-    await waitUntil(page, `window.__posted.some((m) => m.type === 'queryTail' && m.params.scope && m.params.scope.excludeCold === true)`);
+    await waitUntil(
+      page,
+      `window.__posted.some((m) => m.type === 'queryTail' && m.params.scope && m.params.scope.excludeCold === true)`,
+    );
     await page.getByTestId('tab-requests').click();
-    await waitUntil(page, `window.__posted.some((m) => m.type === 'queryRequests' && m.params.scope && m.params.scope.excludeCold === true)`);
+    await waitUntil(
+      page,
+      `window.__posted.some((m) => m.type === 'queryRequests' && m.params.scope && m.params.scope.excludeCold === true)`,
+    );
     const cold = data.requests.filter((r) => r.cold).length;
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${6 - cold}'`);
     await page.getByTestId('exclude-cold').uncheck();

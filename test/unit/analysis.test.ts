@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { percentileOfSorted, distributionOf } from '../../server/core/analysis/percentiles';
 import { SampleSet } from '../../server/core/analysis/sampleSet';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import type { BootMarkerRecord, LogRecord, StageColumn, StageTableRecord, RequestE2ERecord, OmniTimingRecord } from '../../server/core/records';
+import type {
+  BootMarkerRecord,
+  LogRecord,
+  StageColumn,
+  StageTableRecord,
+  RequestE2ERecord,
+  OmniTimingRecord,
+} from '../../server/core/records';
 import type { FieldMap } from '../../server/core/values';
 import { measured, NOT_MEASURED } from '../../server/core/values';
 
@@ -13,21 +20,50 @@ type Spec = Record<string, number | null | string>;
 
 function fields(spec: Spec): FieldMap {
   const out: Record<string, FieldMap[string]> = {};
-  for (const [k, v] of Object.entries(spec)) out[k] = v === null ? NOT_MEASURED : typeof v === 'string' ? { state: 'text', value: v } : measured(v);
+  for (const [k, v] of Object.entries(spec))
+    out[k] = v === null ? NOT_MEASURED : typeof v === 'string' ? { state: 'text', value: v } : measured(v);
   return out;
 }
 
 function stageTable(requestId: string, line: number, columns: Record<string, Spec>): StageTableRecord {
-  const cols: StageColumn[] = Object.entries(columns).map(([column, spec]) => ({ column, stageId: Number(column.split('_')[0]), segment: Number(column.split('_')[1] ?? 1), fields: fields(spec) }));
-  return { kind: 'stageTable', requestId, identity: { request_id: requestId }, columns: cols, rows: [], complete: true, line, header: null };
+  const cols: StageColumn[] = Object.entries(columns).map(([column, spec]) => ({
+    column,
+    stageId: Number(column.split('_')[0]),
+    segment: Number(column.split('_')[1] ?? 1),
+    fields: fields(spec),
+  }));
+  return {
+    kind: 'stageTable',
+    requestId,
+    identity: { request_id: requestId },
+    columns: cols,
+    rows: [],
+    complete: true,
+    line,
+    header: null,
+  };
 }
 
 function e2e(requestId: string, line: number, spec: Spec): RequestE2ERecord {
-  return { kind: 'requestE2E', requestId, identity: { request_id: requestId }, fields: fields(spec), complete: true, line, header: null };
+  return {
+    kind: 'requestE2E',
+    requestId,
+    identity: { request_id: requestId },
+    fields: fields(spec),
+    complete: true,
+    line,
+    header: null,
+  };
 }
 
 function boot(line: number): BootMarkerRecord {
-  return { kind: 'bootMarker', marker: 'api-server-version', text: 'vLLM API server version 0.11.0', line, header: null };
+  return {
+    kind: 'bootMarker',
+    marker: 'api-server-version',
+    text: 'vLLM API server version 0.11.0',
+    line,
+    header: null,
+  };
 }
 
 function run(records: LogRecord[], excludeCold = false) {
@@ -40,8 +76,29 @@ function run(records: LogRecord[], excludeCold = false) {
 // A talker -> codec request on the phase-split build with the input split.
 function ttsRequest(id: string, line: number, codec: Spec = {}): StageTableRecord {
   return stageTable(id, line, {
-    '0': { vllm_queued_ms: 0.412, vllm_prefill_ms: 38.905, vllm_decode_ms: 1139.25, vllm_ttft_ms: 41.25, vllm_input_wait_ms: null, vllm_ready_queued_ms: null, serving_time_to_first_output_ms: 95.321, output_unit_count: 51, stage_gen_time_ms: 1234.567 },
-    '1': { vllm_queued_ms: 120.5, vllm_input_wait_ms: 118.25, vllm_ready_queued_ms: 2.25, vllm_prefill_ms: 17.336, vllm_decode_ms: 1098.614, vllm_ttft_ms: 18.4, serving_time_to_first_output_ms: 142.605, output_unit_count: 5, stage_gen_time_ms: 1301.884, ...codec },
+    '0': {
+      vllm_queued_ms: 0.412,
+      vllm_prefill_ms: 38.905,
+      vllm_decode_ms: 1139.25,
+      vllm_ttft_ms: 41.25,
+      vllm_input_wait_ms: null,
+      vllm_ready_queued_ms: null,
+      serving_time_to_first_output_ms: 95.321,
+      output_unit_count: 51,
+      stage_gen_time_ms: 1234.567,
+    },
+    '1': {
+      vllm_queued_ms: 120.5,
+      vllm_input_wait_ms: 118.25,
+      vllm_ready_queued_ms: 2.25,
+      vllm_prefill_ms: 17.336,
+      vllm_decode_ms: 1098.614,
+      vllm_ttft_ms: 18.4,
+      serving_time_to_first_output_ms: 142.605,
+      output_unit_count: 5,
+      stage_gen_time_ms: 1301.884,
+      ...codec,
+    },
   });
 }
 
@@ -86,12 +143,25 @@ test('split: measured values, None, hidden rows and the inferred zero are kept a
     // ready queued hidden (0 on every stage) while input wait is measured: inferred 0
     stageTable('r2', 50, {
       '0': { vllm_queued_ms: 1, vllm_prefill_ms: 30, vllm_ttft_ms: 31, vllm_input_wait_ms: null, output_unit_count: 3 },
-      '1': { vllm_queued_ms: 50.5, vllm_input_wait_ms: 50.5, vllm_prefill_ms: 10, vllm_ttft_ms: 61, output_unit_count: 2 },
+      '1': {
+        vllm_queued_ms: 50.5,
+        vllm_input_wait_ms: 50.5,
+        vllm_prefill_ms: 10,
+        vllm_ttft_ms: 61,
+        output_unit_count: 2,
+      },
     }),
   ]);
   const [r1, r2] = snap.requests;
   assert.ok(r1 && r2);
-  assert.deepEqual(r1.stages[0]?.split.values, { queuedMs: 0.412, inputWaitMs: null, readyQueuedMs: null, prefillMs: 38.905, decodeMs: 1139.25, ttftMs: 41.25 });
+  assert.deepEqual(r1.stages[0]?.split.values, {
+    queuedMs: 0.412,
+    inputWaitMs: null,
+    readyQueuedMs: null,
+    prefillMs: 38.905,
+    decodeMs: 1139.25,
+    ttftMs: 41.25,
+  });
   assert.equal(r1.stages[0]?.split.states.inputWaitMs, 'notMeasured');
   assert.equal(r1.stages[1]?.split.values.inputWaitMs, 118.25);
   assert.equal(r2.stages[1]?.split.values.readyQueuedMs, 0);
@@ -114,10 +184,24 @@ test('split: measured values, None, hidden rows and the inferred zero are kept a
 test('ttft-not-recorded: codec TTFT 0 with no prefill is null, not 0, and is named', () => {
   const records: LogRecord[] = [];
   for (let i = 0; i < 18; i++) {
-    records.push(stageTable(`speech-${i}`, i * 40 + 1, {
-      '0': { vllm_queued_ms: 0.5, vllm_prefill_ms: 900 + i, vllm_ttft_ms: 905 + i, serving_time_to_first_output_ms: 95, output_unit_count: 51 },
-      '1': { vllm_queued_ms: 80 + i, vllm_prefill_ms: null, vllm_ttft_ms: 0, serving_time_to_first_output_ms: 140 + i, output_unit_count: 5 },
-    }));
+    records.push(
+      stageTable(`speech-${i}`, i * 40 + 1, {
+        '0': {
+          vllm_queued_ms: 0.5,
+          vllm_prefill_ms: 900 + i,
+          vllm_ttft_ms: 905 + i,
+          serving_time_to_first_output_ms: 95,
+          output_unit_count: 51,
+        },
+        '1': {
+          vllm_queued_ms: 80 + i,
+          vllm_prefill_ms: null,
+          vllm_ttft_ms: 0,
+          serving_time_to_first_output_ms: 140 + i,
+          output_unit_count: 5,
+        },
+      }),
+    );
   }
   const snap = run(records);
   const codec = snap.requests[3]?.stages[1];
@@ -152,7 +236,10 @@ test('split-mismatch beyond 0.002 ms, not within printing error', () => {
 });
 
 test('negative-interval on stage fields and e2e fields', () => {
-  const snap = run([e2e('neg', 1, { e2e_total_ms: 100, transfers_total_time_ms: -154.683 }), ttsRequest('neg', 10, { vllm_prefill_ms: -3 })]);
+  const snap = run([
+    e2e('neg', 1, { e2e_total_ms: 100, transfers_total_time_ms: -154.683 }),
+    ttsRequest('neg', 10, { vllm_prefill_ms: -3 }),
+  ]);
   const found = snap.findings.filter((f) => f.code === 'negative-interval');
   assert.deepEqual(found.map((f) => f.stageId).sort(), [1, null].sort());
   assert.match(found.find((f) => f.stageId === null)?.message ?? '', /transfers_total_time_ms = -154\.683/);
@@ -160,10 +247,12 @@ test('negative-interval on stage fields and e2e fields', () => {
 });
 
 test('queued-includes-input-wait on a downstream stage of a build without the split', () => {
-  const snap = run([stageTable('old', 1, {
-    '0': { vllm_queued_ms: 0.4, vllm_prefill_ms: 30, vllm_ttft_ms: 31, output_unit_count: 3 },
-    '1': { vllm_queued_ms: 86443, vllm_prefill_ms: 12, vllm_ttft_ms: 86460, output_unit_count: 3 },
-  })]);
+  const snap = run([
+    stageTable('old', 1, {
+      '0': { vllm_queued_ms: 0.4, vllm_prefill_ms: 30, vllm_ttft_ms: 31, output_unit_count: 3 },
+      '1': { vllm_queued_ms: 86443, vllm_prefill_ms: 12, vllm_ttft_ms: 86460, output_unit_count: 3 },
+    }),
+  ]);
   const f = snap.findings.find((x) => x.code === 'queued-includes-input-wait');
   assert.equal(f?.stageId, 1);
   assert.deepEqual(f?.requestIds, ['old']);
@@ -174,29 +263,64 @@ test('queued-includes-input-wait on a downstream stage of a build without the sp
 test('boots are numbered and the first request after each is cold', () => {
   const snap = run([
     ttsRequest('before-any-boot', 1),
-    boot(10), boot(11), // two marker lines of the same start
+    boot(10),
+    boot(11), // two marker lines of the same start
     ttsRequest('cold-1', 20, { vllm_queued_ms: 86443, vllm_input_wait_ms: 86440.5, vllm_ready_queued_ms: 2.5 }),
-    ttsRequest('warm-1', 60), ttsRequest('warm-2', 100), ttsRequest('warm-3', 140),
+    ttsRequest('warm-1', 60),
+    ttsRequest('warm-2', 100),
+    ttsRequest('warm-3', 140),
     boot(180),
-    ttsRequest('cold-2', 190), ttsRequest('warm-4', 230),
+    ttsRequest('cold-2', 190),
+    ttsRequest('warm-4', 230),
   ]);
-  assert.deepEqual(snap.requests.map((r) => [r.requestId, r.boot, r.cold]), [
-    ['before-any-boot', 0, false], ['cold-1', 1, true], ['warm-1', 1, false], ['warm-2', 1, false], ['warm-3', 1, false], ['cold-2', 2, true], ['warm-4', 2, false],
-  ]);
+  assert.deepEqual(
+    snap.requests.map((r) => [r.requestId, r.boot, r.cold]),
+    [
+      ['before-any-boot', 0, false],
+      ['cold-1', 1, true],
+      ['warm-1', 1, false],
+      ['warm-2', 1, false],
+      ['warm-3', 1, false],
+      ['cold-2', 2, true],
+      ['warm-4', 2, false],
+    ],
+  );
   assert.equal(snap.boots, 2);
   const cold = snap.findings.find((f) => f.code === 'cold-start');
   assert.deepEqual(cold?.requestIds, ['cold-1', 'cold-2']);
-  assert.match(cold?.message ?? '', /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms/);
+  assert.match(
+    cold?.message ?? '',
+    /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms/,
+  );
 
-  const warmOnly = run([boot(1), ttsRequest('c', 2, { vllm_queued_ms: 86443, vllm_input_wait_ms: 86440.5, vllm_ready_queued_ms: 2.5 }), ttsRequest('w', 40)], true);
-  assert.equal(warmOnly.stages.find((s) => s.stageKey === '1')?.split.inputWaitMs?.max, 118.25, 'cold request left out with excludeCold');
+  const warmOnly = run(
+    [
+      boot(1),
+      ttsRequest('c', 2, { vllm_queued_ms: 86443, vllm_input_wait_ms: 86440.5, vllm_ready_queued_ms: 2.5 }),
+      ttsRequest('w', 40),
+    ],
+    true,
+  );
+  assert.equal(
+    warmOnly.stages.find((s) => s.stageKey === '1')?.split.inputWaitMs?.max,
+    118.25,
+    'cold request left out with excludeCold',
+  );
   assert.equal(warmOnly.requests.length, 2, 'but still listed');
 });
 
 test('time to first output added by a stage is computed within each request', () => {
   const snap = run([
-    stageTable('a', 1, { '0': { serving_time_to_first_output_ms: 100, output_unit_count: 1 }, '1': { serving_time_to_first_output_ms: 150, output_unit_count: 1 }, '2': { serving_time_to_first_output_ms: 400, output_unit_count: 1 } }),
-    stageTable('b', 30, { '0': { serving_time_to_first_output_ms: 300, output_unit_count: 1 }, '1': { serving_time_to_first_output_ms: 310, output_unit_count: 1 }, '2': { serving_time_to_first_output_ms: 0, output_unit_count: 0 } }),
+    stageTable('a', 1, {
+      '0': { serving_time_to_first_output_ms: 100, output_unit_count: 1 },
+      '1': { serving_time_to_first_output_ms: 150, output_unit_count: 1 },
+      '2': { serving_time_to_first_output_ms: 400, output_unit_count: 1 },
+    }),
+    stageTable('b', 30, {
+      '0': { serving_time_to_first_output_ms: 300, output_unit_count: 1 },
+      '1': { serving_time_to_first_output_ms: 310, output_unit_count: 1 },
+      '2': { serving_time_to_first_output_ms: 0, output_unit_count: 0 },
+    }),
   ]);
   assert.deepEqual(snap.requests[0]?.derived.addedTimeToFirstOutputMs, { '1': 50, '2': 250 });
   assert.deepEqual(snap.requests[1]?.derived.addedTimeToFirstOutputMs, { '1': 10 }, '0.0 means no output: no delta');
@@ -206,19 +330,53 @@ test('time to first output added by a stage is computed within each request', ()
 });
 
 test('diffusion stage: no LLM split, no TTFT finding; legacy _ms timings flagged', () => {
-  const snap = run([stageTable('img', 1, {
-    '0': { vllm_queued_ms: 2, vllm_prefill_ms: 300, vllm_ttft_ms: 302, output_unit_count: 1, diffusion_engine_exec_time_ms: null },
-    '1': { diffusion_engine_exec_time_ms: 8431, num_inference_steps: 50, image_pixels: 1048576, vllm_queued_ms: null, output_unit_count: 1, stage_gen_time_ms: 8612 },
-  })]);
+  const snap = run([
+    stageTable('img', 1, {
+      '0': {
+        vllm_queued_ms: 2,
+        vllm_prefill_ms: 300,
+        vllm_ttft_ms: 302,
+        output_unit_count: 1,
+        diffusion_engine_exec_time_ms: null,
+      },
+      '1': {
+        diffusion_engine_exec_time_ms: 8431,
+        num_inference_steps: 50,
+        image_pixels: 1048576,
+        vllm_queued_ms: null,
+        output_unit_count: 1,
+        stage_gen_time_ms: 8612,
+      },
+    }),
+  ]);
   const s1 = snap.requests[0]?.stages[1];
   assert.equal(s1?.kind, 'diffusion');
   assert.equal(s1?.split.states.queuedMs, 'notMeasured');
-  assert.equal(snap.findings.some((f) => f.code === 'ttft-not-recorded'), false);
+  assert.equal(
+    snap.findings.some((f) => f.code === 'ttft-not-recorded'),
+    false,
+  );
   assert.equal(snap.findings.find((f) => f.code === 'diffusion-zero-ambiguous')?.stageId, 1);
 });
 
 test('without stage tables, stages come from OmniTiming and the missing DEBUG table is explained', () => {
-  const timing: OmniTimingRecord = { kind: 'omniTiming', requestId: 'x', identity: { request_id: 'x' }, totalS: 2.71, preprocessS: 0.01, engineS: 2.7, stages: [{ stageId: 0, label: null, seconds: 1.23 }, { stageId: 1, label: null, seconds: 1.3 }], transfers: [], ar2diffusionMs: null, extra: {}, line: 5, header: null };
+  const timing: OmniTimingRecord = {
+    kind: 'omniTiming',
+    requestId: 'x',
+    identity: { request_id: 'x' },
+    totalS: 2.71,
+    preprocessS: 0.01,
+    engineS: 2.7,
+    stages: [
+      { stageId: 0, label: null, seconds: 1.23 },
+      { stageId: 1, label: null, seconds: 1.3 },
+    ],
+    transfers: [],
+    ar2diffusionMs: null,
+    extra: {},
+    line: 5,
+    header: null,
+  };
   const snap = run([e2e('x', 1, { e2e_total_ms: 2714.781 }), timing]);
   assert.equal(snap.requests.length, 1);
   assert.equal(snap.stages.find((s) => s.stageKey === '1')?.fields['omni_timing_stage_s']?.p50, 1.3);

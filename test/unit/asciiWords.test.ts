@@ -63,7 +63,11 @@ test('sameBytes agrees with a string compare for ranges that differ in one byte 
 
 test('RawPrefixMatcher: same answers as a string compare, line by line, across pieces reusing one buffer', () => {
   const rand = prng(3);
-  const prefixes = ['(APIServer pid=4242) DEBUG 08-21 00:00:01 [stats.py:672] ', '(APIServer pid=4243) DEBUG 08-21 00:00:01 [stats.py:672] ', '(API) INFO 08-21 00:00:01 [x.py:1] '];
+  const prefixes = [
+    '(APIServer pid=4242) DEBUG 08-21 00:00:01 [stats.py:672] ',
+    '(APIServer pid=4243) DEBUG 08-21 00:00:01 [stats.py:672] ',
+    '(API) INFO 08-21 00:00:01 [x.py:1] ',
+  ];
   const buffer = new Uint8Array(4096);
   const matcher = new RawPrefixMatcher();
   let checked = 0;
@@ -83,10 +87,14 @@ test('RawPrefixMatcher: same answers as a string compare, line by line, across p
     const view = viewOf(bytes);
     // The record's raw prefix changes now and then, as records do; sometimes to an equal string that is another object.
     let raw = prefixes[piece % prefixes.length] as string;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = text.indexOf('\n', start);
       if (rand() < 0.05) raw = (' ' + (prefixes[Math.floor(rand() * prefixes.length)] as string)).slice(1);
-      assert.equal(matcher.matches(raw, text, start, end, view), text.startsWith(raw, start) && end - start >= raw.length, `piece ${piece} at ${start}`);
+      assert.equal(
+        matcher.matches(raw, text, start, end, view),
+        text.startsWith(raw, start) && end - start >= raw.length,
+        `piece ${piece} at ${start}`,
+      );
       checked++;
       start = end + 1;
     }
@@ -94,7 +102,7 @@ test('RawPrefixMatcher: same answers as a string compare, line by line, across p
   assert.ok(checked > 1000);
 });
 
-test('a line whose prefix differs from its record\'s in one character is not read as part of it, with a reused read buffer', () => {
+test("a line whose prefix differs from its record's in one character is not read as part of it, with a reused read buffer", () => {
   const prefix = (pid: number): string => `(APIServer pid=${pid}) DEBUG 08-21 00:00:01 [stats.py:672] `;
   const table = (pid: number, id: string, value: number): string[] =>
     [
@@ -143,12 +151,18 @@ test('a line whose prefix differs from its record\'s in one character is not rea
   }
 });
 
-test('after a push the parser holds no reference to the caller\'s buffer, with a table still open', async () => {
+test("after a push the parser holds no reference to the caller's buffer, with a table still open", async () => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
   const prefix = '(APIServer pid=4242) DEBUG 08-21 00:00:01 [stats.py:672] ';
   // Rows matched by their bytes, and no bottom border: the table is still open after the push.
-  const text = ['', '[StageRequestStats [request_id=r1]]', '+----------------+-------+', '| Field          | 0     |', '+----------------+-------+']
+  const text = [
+    '',
+    '[StageRequestStats [request_id=r1]]',
+    '+----------------+-------+',
+    '| Field          | 0     |',
+    '+----------------+-------+',
+  ]
     .concat(Array.from({ length: 40 }, (_, i) => `| row_${String(i).padStart(2, '0')}_ms      | ${i}.000 |`))
     .map((line) => prefix + line + '\n')
     .join('');

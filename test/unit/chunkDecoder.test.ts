@@ -18,10 +18,18 @@ function decodeInChunks(bytes: Uint8Array, cuts: number[]): string {
 }
 
 const PIECES: number[][] = [
-  [0x61], [0x7c, 0x20], [0x0a], [0x0d, 0x0a], // ASCII
-  [0xc3, 0xa9], [0xe2, 0x82, 0xac], [0xf0, 0x9f, 0x98, 0x80], // é € 😀
+  [0x61],
+  [0x7c, 0x20],
+  [0x0a],
+  [0x0d, 0x0a], // ASCII
+  [0xc3, 0xa9],
+  [0xe2, 0x82, 0xac],
+  [0xf0, 0x9f, 0x98, 0x80], // é € 😀
   [0xef, 0xbb, 0xbf], // BOM
-  [0xff], [0xc3], [0x80], [0xe2, 0x82], // invalid / cut sequences
+  [0xff],
+  [0xc3],
+  [0x80],
+  [0xe2, 0x82], // invalid / cut sequences
 ];
 
 test('random byte streams cut at random places decode as one TextDecoder stream does', () => {
@@ -31,12 +39,21 @@ test('random byte streams cut at random places decode as one TextDecoder stream 
     const asciiRun = random() < 0.5;
     const n = 1 + Math.floor(random() * 40);
     for (let i = 0; i < n; i++) {
-      const piece = asciiRun && random() < 0.8 ? (PIECES[Math.floor(random() * 4)] as number[]) : (PIECES[Math.floor(random() * PIECES.length)] as number[]);
+      const piece =
+        asciiRun && random() < 0.8
+          ? (PIECES[Math.floor(random() * 4)] as number[])
+          : (PIECES[Math.floor(random() * PIECES.length)] as number[]);
       bytes.push(...piece);
     }
     const all = Uint8Array.from(bytes);
-    const cuts = [...new Set(Array.from({ length: Math.floor(random() * 6) }, () => Math.floor(random() * (all.length + 1))))].sort((a, b) => a - b);
-    assert.equal(decodeInChunks(all, cuts), new TextDecoder('utf-8').decode(all), `bytes ${[...all].map((b) => b.toString(16)).join(' ')} cut at ${cuts.join(',')}`);
+    const cuts = [
+      ...new Set(Array.from({ length: Math.floor(random() * 6) }, () => Math.floor(random() * (all.length + 1)))),
+    ].sort((a, b) => a - b);
+    assert.equal(
+      decodeInChunks(all, cuts),
+      new TextDecoder('utf-8').decode(all),
+      `bytes ${[...all].map((b) => b.toString(16)).join(' ')} cut at ${cuts.join(',')}`,
+    );
   }
 });
 

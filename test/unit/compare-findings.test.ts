@@ -8,7 +8,12 @@ import { compareMarkdown, escapeMarkdown } from '../../server/core/compare/markd
 import { compareTable } from '../../server/core/compare/tableReport';
 import type { FindingCount, RunData } from '../../server/core/compare/types';
 
-const f = (code: FindingCount['code'], stageId: number | null, requestCount: number, severity: FindingCount['severity'] = 'warning'): FindingCount => ({
+const f = (
+  code: FindingCount['code'],
+  stageId: number | null,
+  requestCount: number,
+  severity: FindingCount['severity'] = 'warning',
+): FindingCount => ({
   code,
   stageId,
   requestCount,
@@ -17,8 +22,18 @@ const f = (code: FindingCount['code'], stageId: number | null, requestCount: num
 });
 
 test('findings diff: appeared / disappeared / persisted by code and stage, with both counts', () => {
-  const before = [f('ttft-not-recorded', 1, 60), f('cold-start', null, 1, 'info'), f('split-mismatch', 1, 3), f('split-mismatch', 2, 4)];
-  const after = [f('cold-start', null, 1, 'info'), f('split-mismatch', 2, 9), f('negative-interval', 0, 2), f('queued-includes-input-wait', 1, 60, 'info')];
+  const before = [
+    f('ttft-not-recorded', 1, 60),
+    f('cold-start', null, 1, 'info'),
+    f('split-mismatch', 1, 3),
+    f('split-mismatch', 2, 4),
+  ];
+  const after = [
+    f('cold-start', null, 1, 'info'),
+    f('split-mismatch', 2, 9),
+    f('negative-interval', 0, 2),
+    f('queued-includes-input-wait', 1, 60, 'info'),
+  ];
   const diff = diffFindings(before, after);
   assert.deepEqual(
     diff.map((d) => [d.change, d.code, d.stageId, d.baselineRequests, d.candidateRequests]),
@@ -32,7 +47,10 @@ test('findings diff: appeared / disappeared / persisted by code and stage, with 
     ],
   );
   // The candidate's message when the finding is there, the baseline's when it is gone.
-  assert.equal(diff.find((d) => d.code === 'split-mismatch' && d.stageId === 2)?.message, 'split-mismatch on 9 requests');
+  assert.equal(
+    diff.find((d) => d.code === 'split-mismatch' && d.stageId === 2)?.message,
+    'split-mismatch on 9 requests',
+  );
   assert.equal(diff.find((d) => d.code === 'ttft-not-recorded')?.message, 'ttft-not-recorded on 60 requests');
   assert.deepEqual(diffFindings([], []), []);
 });
@@ -43,15 +61,37 @@ function run(source: string, findings: FindingCount[]): RunData {
     kind: 'log',
     histograms: null,
     problemCount: 0,
-    samples: { requestCount: 60, coldRequests: 1, coldExcluded: false, findings, scopes: [{ scope: '1', stageId: 1, requestCount: 60, metrics: { ttft: { values: new Float64Array(0), inferred: 0, unknown: { notRecorded: 60 } } } }] },
+    samples: {
+      requestCount: 60,
+      coldRequests: 1,
+      coldExcluded: false,
+      findings,
+      scopes: [
+        {
+          scope: '1',
+          stageId: 1,
+          requestCount: 60,
+          metrics: { ttft: { values: new Float64Array(0), inferred: 0, unknown: { notRecorded: 60 } } },
+        },
+      ],
+    },
   };
 }
 
 test('the table and the Markdown say which findings disappeared and which appeared', () => {
-  const report = compareRuns(run('before.log', [f('ttft-not-recorded', 1, 60)]), run('after.log', [f('negative-interval', 0, 2)]));
+  const report = compareRuns(
+    run('before.log', [f('ttft-not-recorded', 1, 60)]),
+    run('after.log', [f('negative-interval', 0, 2)]),
+  );
   const table = compareTable(report).join('\n');
-  assert.match(table, /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
-  assert.match(table, /appeared +\[warning\] negative-interval \(stage 0\): 2 requests in the candidate, none in the baseline/);
+  assert.match(
+    table,
+    /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
+  );
+  assert.match(
+    table,
+    /appeared +\[warning\] negative-interval \(stage 0\): 2 requests in the candidate, none in the baseline/,
+  );
   const md = compareMarkdown(report);
   assert.match(md, /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/);
   assert.match(md, /🆕 appeared: negative-interval \(stage 0\): 2 requests in the candidate, none in the baseline/);

@@ -24,7 +24,14 @@ import { parseRule } from '../../server/core/compare/rules';
 import type { Rule } from '../../server/core/compare/rules';
 
 const SAMPLE = path.resolve(__dirname, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log');
-const SPLIT_METRIC: Record<(typeof SPLIT_NAMES)[number], MetricId> = { queuedMs: 'queued', inputWaitMs: 'inputWait', readyQueuedMs: 'readyQueued', prefillMs: 'prefill', decodeMs: 'decode', ttftMs: 'ttft' };
+const SPLIT_METRIC: Record<(typeof SPLIT_NAMES)[number], MetricId> = {
+  queuedMs: 'queued',
+  inputWaitMs: 'inputWait',
+  readyQueuedMs: 'readyQueued',
+  prefillMs: 'prefill',
+  decodeMs: 'decode',
+  ttftMs: 'ttft',
+};
 
 function readSample(excludeCold: boolean): RunSamples {
   const reader = new LogRunReader(excludeCold);
@@ -51,7 +58,11 @@ test('the bundled sample log: codec TTFT not recorded on 25 of 25, never a 0 ms 
   const cold = readSample(true);
   assert.equal(cold.coldExcluded, true);
   assert.equal(cold.scopes.find((s) => s.scope === '1')?.requestCount, 23);
-  assert.equal(cold.findings.find((f) => f.code === 'ttft-not-recorded')?.requestCount, 25, 'findings still cover cold requests');
+  assert.equal(
+    cold.findings.find((f) => f.code === 'ttft-not-recorded')?.requestCount,
+    25,
+    'findings still cover cold requests',
+  );
 });
 
 test('the streaming reader gives the samples of the full analysis: same quantiles as analyze', () => {
@@ -88,7 +99,11 @@ test('the streaming reader gives the samples of the full analysis: same quantile
     const gen = stage.fields['stage_gen_time_ms'];
     assert.equal(percentileOfSorted(scope.metrics.genTime?.values ?? new Float64Array(0), 50), gen?.p50);
   }
-  assert.equal(snapshot.stages.find((s) => s.stageKey === '0')?.oneOutputRequests, 25, 'the sample talker emits one output on every request');
+  assert.equal(
+    snapshot.stages.find((s) => s.stageKey === '0')?.oneOutputRequests,
+    25,
+    'the sample talker emits one output on every request',
+  );
   assert.ok(checked >= 6);
 });
 
@@ -96,15 +111,52 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
   const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-'));
   try {
     const files = new SessionFiles(storage, 'import-abc');
-    files.writeMeta({ info: { id: 'import-abc', kind: 'import', description: SAMPLE, title: 'imported sample', startedAt: 1, status: 'stopped', requestCount: 25, deployConfig: null, lastError: null, exit: null, problemCount: 0 } });
+    files.writeMeta({
+      info: {
+        id: 'import-abc',
+        kind: 'import',
+        description: SAMPLE,
+        title: 'imported sample',
+        startedAt: 1,
+        status: 'stopped',
+        requestCount: 25,
+        deployConfig: null,
+        lastError: null,
+        exit: null,
+        problemCount: 0,
+      },
+    });
     const bytes = fs.readFileSync(SAMPLE);
-    for (let i = 0; i < bytes.length; i += 65536) files.append({ stream: 'file', bytes: bytes.subarray(i, i + 65536), capturedAt: 1000 + i });
-    files.saveScrape([{ family: 'vllm:time_to_first_token_seconds', labels: { model_name: 'm', stage: '0', replica: '0' }, count: 8, sum: 1, p50: 0.05, p90: 0.2, p99: 0.29 }]);
+    for (let i = 0; i < bytes.length; i += 65536)
+      files.append({ stream: 'file', bytes: bytes.subarray(i, i + 65536), capturedAt: 1000 + i });
+    files.saveScrape([
+      {
+        family: 'vllm:time_to_first_token_seconds',
+        labels: { model_name: 'm', stage: '0', replica: '0' },
+        count: 8,
+        sum: 1,
+        p50: 0.05,
+        p90: 0.2,
+        p99: 0.29,
+      },
+    ]);
     files.close();
     const run = await loadRun(files.dir, { excludeCold: false });
     assert.equal(run.kind, 'session');
     assert.deepEqual(run.samples?.scopes, readSample(false).scopes);
-    assert.deepEqual(run.histograms, [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0' }, count: 8, p50: 0.05, p90: 0.2, p99: 0.29, openEnded: [], bounds: {}, caveat: null }]);
+    assert.deepEqual(run.histograms, [
+      {
+        family: 'vllm:time_to_first_token_seconds',
+        labels: { stage: '0' },
+        count: 8,
+        p50: 0.05,
+        p90: 0.2,
+        p99: 0.29,
+        openEnded: [],
+        bounds: {},
+        caveat: null,
+      },
+    ]);
 
     // A session folder copied out of storage (to keep a baseline run) replays the same.
     const loose = path.join(storage, 'baseline-run');
@@ -118,23 +170,36 @@ test('a saved session folder is replayed stream by stream; its saved scrape come
     const bare = await loadRun(loose, { excludeCold: false });
     assert.equal(bare.samples, null);
     await assert.rejects(loadRun(storage, { excludeCold: false }), /folder without a session\.json/);
-    await assert.rejects(loadRun(path.join(storage, 'nope.log'), { excludeCold: false }), /cannot read .*nope\.log: no such file or folder/);
+    await assert.rejects(
+      loadRun(path.join(storage, 'nope.log'), { excludeCold: false }),
+      /cannot read .*nope\.log: no such file or folder/,
+    );
   } finally {
     fs.rmSync(storage, { recursive: true, force: true });
   }
 });
 
 function histogram(stage: string, replica: string, bounds: number[], cumulative: number[]): string {
-  const lines = bounds.map((le, i) => `vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="${le}"} ${cumulative[i]}`);
+  const lines = bounds.map(
+    (le, i) =>
+      `vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="${le}"} ${cumulative[i]}`,
+  );
   const total = cumulative[cumulative.length - 1];
-  lines.push(`vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="+Inf"} ${total}`);
+  lines.push(
+    `vllm:time_to_first_token_seconds_bucket{model_name="m",stage="${stage}",replica="${replica}",le="+Inf"} ${total}`,
+  );
   lines.push(`vllm:time_to_first_token_seconds_count{model_name="m",stage="${stage}",replica="${replica}"} ${total}`);
   lines.push(`vllm:time_to_first_token_seconds_sum{model_name="m",stage="${stage}",replica="${replica}"} 1`);
   return lines.join('\n');
 }
 
 test('scrapes: replicas of a stage are added bucket by bucket, then histogram_quantile', () => {
-  const body = ['# TYPE vllm:time_to_first_token_seconds histogram', histogram('1', '0', [0.1, 0.2, 0.4], [2, 6, 10]), histogram('1', '1', [0.1, 0.2, 0.4], [8, 10, 10])].join('\n') + '\n';
+  const body =
+    [
+      '# TYPE vllm:time_to_first_token_seconds histogram',
+      histogram('1', '0', [0.1, 0.2, 0.4], [2, 6, 10]),
+      histogram('1', '1', [0.1, 0.2, 0.4], [8, 10, 10]),
+    ].join('\n') + '\n';
   const { rows, problemCount } = histogramRowsOfScrape(body);
   assert.equal(problemCount, 0);
   assert.equal(rows.length, 1);
@@ -149,19 +214,46 @@ test('scrapes: replicas of a stage are added bucket by bucket, then histogram_qu
 
   // A session's saved rows cannot be added (no buckets): one row per replica when there are several.
   const saved = histogramRowsOfSummaries([
-    { family: 'vllm:time_to_first_token_seconds', labels: { model_name: 'm', stage: '1', replica: '0' }, count: 10, p50: 0.15, p90: 0.3, p99: 0.4 },
-    { family: 'vllm:time_to_first_token_seconds', labels: { model_name: 'm', stage: '1', replica: '1' }, count: 10, p50: 0.05, p90: 0.1, p99: 0.2 },
+    {
+      family: 'vllm:time_to_first_token_seconds',
+      labels: { model_name: 'm', stage: '1', replica: '0' },
+      count: 10,
+      p50: 0.15,
+      p90: 0.3,
+      p99: 0.4,
+    },
+    {
+      family: 'vllm:time_to_first_token_seconds',
+      labels: { model_name: 'm', stage: '1', replica: '1' },
+      count: 10,
+      p50: 0.05,
+      p90: 0.1,
+      p99: 0.2,
+    },
     { family: 'vllm:num_requests_running', labels: {}, count: 1, p50: 1, p90: 1, p99: 1 },
   ]);
-  assert.deepEqual(saved.map((r) => r.labels), [{ stage: '1', replica: '0' }, { stage: '1', replica: '1' }]);
+  assert.deepEqual(
+    saved.map((r) => r.labels),
+    [
+      { stage: '1', replica: '0' },
+      { stage: '1', replica: '1' },
+    ],
+  );
 });
 
 test('two scrapes compare histogram quantiles in ms, significance not testable; a log and a scrape do not compare', () => {
   const { rows } = histogramRowsOfScrape(HEALTHY_SCRAPE);
-  const slower = rows.map((r) => (r.family === 'vllm:time_to_first_token_seconds' && r.labels['stage'] === '0' ? { ...r, p90: (r.p90 ?? 0) * 2 } : r));
-  const report = compareRuns({ source: 'a.prom', kind: 'scrape', samples: null, histograms: rows, problemCount: 0 }, { source: 'b.prom', kind: 'scrape', samples: null, histograms: slower, problemCount: 0 });
+  const slower = rows.map((r) =>
+    r.family === 'vllm:time_to_first_token_seconds' && r.labels['stage'] === '0' ? { ...r, p90: (r.p90 ?? 0) * 2 } : r,
+  );
+  const report = compareRuns(
+    { source: 'a.prom', kind: 'scrape', samples: null, histograms: rows, problemCount: 0 },
+    { source: 'b.prom', kind: 'scrape', samples: null, histograms: slower, problemCount: 0 },
+  );
   assert.deepEqual(report.metrics, []);
-  const ttft = report.histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0');
+  const ttft = report.histograms.find(
+    (h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '0',
+  );
   assert.ok(ttft);
   assert.equal(ttft.unit, 'ms');
   const p90 = ttft.quantiles.find((q) => q.quantile === 'p90');
@@ -172,7 +264,11 @@ test('two scrapes compare histogram quantiles in ms, significance not testable; 
   assert.match(p90.notTestable ?? '', /no per-request values/);
   assert.match(report.notes.join('\n'), /Neither run has per-request data \(both are \/metrics scrapes\)/);
   const log = { source: 'x.log', kind: 'log' as const, samples: readSample(false), histograms: null, problemCount: 0 };
-  assert.match(incomparableReason(log, { source: 'a.prom', kind: 'scrape', samples: null, histograms: rows, problemCount: 0 }) ?? '', /nothing to compare: the baseline \(x\.log\) has per-request data \(a log\), the candidate \(a\.prom\) has only \/metrics histograms/);
+  assert.match(
+    incomparableReason(log, { source: 'a.prom', kind: 'scrape', samples: null, histograms: rows, problemCount: 0 }) ??
+      '',
+    /nothing to compare: the baseline \(x\.log\) has per-request data \(a log\), the candidate \(a\.prom\) has only \/metrics histograms/,
+  );
   assert.equal(incomparableReason(log, log), null);
 });
 
@@ -182,9 +278,18 @@ test('a scrape with the codec TTFT signature: its stage-1 series are marked wron
   const decode1 = buggy.find((r) => r.family === 'vllm:request_decode_time_seconds' && r.labels['stage'] === '1');
   assert.match(decode1?.caveat ?? '', /codec TTFT bug/);
   assert.deepEqual(decode1?.openEnded, ['p50', 'p90', 'p99']);
-  assert.equal(buggy.find((r) => r.family === 'vllm:request_decode_time_seconds' && r.labels['stage'] === '0')?.caveat, null);
-  assert.equal(healthy.every((r) => r.caveat === null), true);
-  const report = compareRuns({ source: 'buggy.prom', kind: 'scrape', samples: null, histograms: buggy, problemCount: 0 }, { source: 'healthy.prom', kind: 'scrape', samples: null, histograms: healthy, problemCount: 0 });
+  assert.equal(
+    buggy.find((r) => r.family === 'vllm:request_decode_time_seconds' && r.labels['stage'] === '0')?.caveat,
+    null,
+  );
+  assert.equal(
+    healthy.every((r) => r.caveat === null),
+    true,
+  );
+  const report = compareRuns(
+    { source: 'buggy.prom', kind: 'scrape', samples: null, histograms: buggy, problemCount: 0 },
+    { source: 'healthy.prom', kind: 'scrape', samples: null, histograms: healthy, problemCount: 0 },
+  );
   assert.match(report.notes.join('\n'), /series are known to be wrong in a run/);
   const result = checkRule(parseRule('stage1.decode.p90 < -10%') as Rule, report, { failUnevaluated: true });
   assert.equal(result.outcome, 'notEvaluated');
@@ -225,7 +330,9 @@ test('a run read from a stream (stdin) is the run read from the file: a log in o
       fs.writeFileSync(file, scrape);
       const want = await loadRun(file, { excludeCold: false });
       const bytes = Buffer.from(scrape, 'utf8');
-      const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 5000), bytes.subarray(5000)].filter((c) => c.length > 0);
+      const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000, 5000), bytes.subarray(5000)].filter(
+        (c) => c.length > 0,
+      );
       const got = await loadRunFromStream(Readable.from(chunks), 'stdin', { excludeCold: false });
       assert.equal(got.kind, 'scrape');
       assert.ok((got.histograms?.length ?? 0) > 0);

@@ -22,9 +22,36 @@ function bad(text: string): RuleError {
 }
 
 test('good rules: relative and absolute changes, limits, seconds, segments, request scope, spacing and case', () => {
-  assert.deepEqual(ok('stage1.ttft.p90 > +10%'), { text: 'stage1.ttft.p90 > +10%', scope: '1', metric: 'ttft', quantile: 'p90', op: '>', kind: 'change', unit: '%', threshold: 10 });
-  assert.deepEqual(ok('stage0.queued.p50>=+5ms'), { text: 'stage0.queued.p50>=+5ms', scope: '0', metric: 'queued', quantile: 'p50', op: '>=', kind: 'change', unit: 'ms', threshold: 5 });
-  assert.deepEqual(ok('  request.e2e.p99 > 2.5s '), { text: 'request.e2e.p99 > 2.5s', scope: 'request', metric: 'e2e', quantile: 'p99', op: '>', kind: 'absolute', unit: 'ms', threshold: 2500 });
+  assert.deepEqual(ok('stage1.ttft.p90 > +10%'), {
+    text: 'stage1.ttft.p90 > +10%',
+    scope: '1',
+    metric: 'ttft',
+    quantile: 'p90',
+    op: '>',
+    kind: 'change',
+    unit: '%',
+    threshold: 10,
+  });
+  assert.deepEqual(ok('stage0.queued.p50>=+5ms'), {
+    text: 'stage0.queued.p50>=+5ms',
+    scope: '0',
+    metric: 'queued',
+    quantile: 'p50',
+    op: '>=',
+    kind: 'change',
+    unit: 'ms',
+    threshold: 5,
+  });
+  assert.deepEqual(ok('  request.e2e.p99 > 2.5s '), {
+    text: 'request.e2e.p99 > 2.5s',
+    scope: 'request',
+    metric: 'e2e',
+    quantile: 'p99',
+    op: '>',
+    kind: 'absolute',
+    unit: 'ms',
+    threshold: 2500,
+  });
   const r = ok('Stage1_2.INPUT_WAIT.P99 < -20 %');
   assert.equal(r.scope, '1_2');
   assert.equal(r.metric, 'inputWait');
@@ -37,7 +64,10 @@ test('good rules: relative and absolute changes, limits, seconds, segments, requ
 
 test('several rules: repeated flags and ";" separated, a trailing ";" ignored, every error returned', () => {
   const { rules, errors } = parseRules(['stage1.ttft.p90 > +10%; request.e2e.p99 > 3s;', 'stage0.prefill.p50 > +5ms']);
-  assert.deepEqual(rules.map((r) => r.text), ['stage1.ttft.p90 > +10%', 'request.e2e.p99 > 3s', 'stage0.prefill.p50 > +5ms']);
+  assert.deepEqual(
+    rules.map((r) => r.text),
+    ['stage1.ttft.p90 > +10%', 'request.e2e.p99 > 3s', 'stage0.prefill.p50 > +5ms'],
+  );
   assert.deepEqual(errors, []);
   const two = parseRules(['stage1.ttft.p95 > +10%;stage1.ttft.p90 > 10%']);
   assert.equal(two.rules.length, 0);
@@ -50,7 +80,11 @@ test('malformed rules say what is wrong and point at it', () => {
     ['stage1.ttfb.p90 > +10%', /unknown metric 'ttfb'/, '       ^^^^'],
     ['stageX.ttft.p90 > +10%', /unknown scope 'stageX'/, '^^^^^^'],
     ['stage1.ttft > +10%', /three parts/, '^^^^^^^^^^^'],
-    ['stage1.ttft.p90 > 10%', /needs a sign: a percentage is a change from the baseline, write \+10% or -10%/, '                  ^^^'],
+    [
+      'stage1.ttft.p90 > 10%',
+      /needs a sign: a percentage is a change from the baseline, write \+10% or -10%/,
+      '                  ^^^',
+    ],
     ['stage1.ttft.p90 > +10', /bad threshold '\+10'/, '                  ^^^'],
     ['stage1.ttft.p90 > +10 percent', /bad threshold/, '                  ^^^^^^^^^^^'],
     ['stage1.ttft.p90 +10%', /expected a comparison/, '                    ^'],
@@ -80,7 +114,10 @@ function normal(n: number, mean: number, sd: number, seed: number): Float64Array
   return Float64Array.from({ length: n }, () => mean + sd * r.normal()).sort();
 }
 
-function logRun(metrics: Partial<Record<MetricId, MetricSamples>>, requestMetrics: Partial<Record<MetricId, MetricSamples>> = {}): RunData {
+function logRun(
+  metrics: Partial<Record<MetricId, MetricSamples>>,
+  requestMetrics: Partial<Record<MetricId, MetricSamples>> = {},
+): RunData {
   return {
     source: 'x.log',
     kind: 'log',
@@ -101,8 +138,18 @@ function logRun(metrics: Partial<Record<MetricId, MetricSamples>>, requestMetric
 
 const m = (values: Float64Array, unknown = {}): MetricSamples => ({ values, inferred: 0, unknown });
 
-const baseline = logRun({ ttft: m(normal(400, 100, 10, 1)), prefill: m(normal(400, 50, 5, 2)), decode: m(new Float64Array(0), { notRecorded: 400 }) }, { e2e: m(normal(400, 1000, 50, 3)) });
-const candidate = logRun({ ttft: m(normal(400, 115, 10, 4)), prefill: m(normal(400, 50.2, 5, 5)), decode: m(normal(400, 30, 3, 6)) }, { e2e: m(normal(400, 1000, 50, 7)) });
+const baseline = logRun(
+  {
+    ttft: m(normal(400, 100, 10, 1)),
+    prefill: m(normal(400, 50, 5, 2)),
+    decode: m(new Float64Array(0), { notRecorded: 400 }),
+  },
+  { e2e: m(normal(400, 1000, 50, 3)) },
+);
+const candidate = logRun(
+  { ttft: m(normal(400, 115, 10, 4)), prefill: m(normal(400, 50.2, 5, 5)), decode: m(normal(400, 30, 3, 6)) },
+  { e2e: m(normal(400, 1000, 50, 7)) },
+);
 const report = compareRuns(baseline, candidate);
 
 test('a change beyond noise that crosses the threshold fails; one under it passes', () => {
@@ -152,12 +199,28 @@ test('rules that cannot be evaluated say why, and fail only when asked', () => {
   const noStage = checkRule(ok('stage7.ttft.p90 > +10%'), report);
   assert.equal(noStage.outcome, 'notEvaluated');
   assert.match(noStage.detail, /neither run has stage 7 \(present: stage 1, request\)/);
-  assert.match(checkRule(ok('stage1.queued.p90 > +10%'), report).detail, /stage 1 queued was not measured in either run/);
+  assert.match(
+    checkRule(ok('stage1.queued.p90 > +10%'), report).detail,
+    /stage 1 queued was not measured in either run/,
+  );
 });
 
 test('scrapes: rules use the histogram of the metric, the point estimate decides (not testable)', () => {
-  const row = (family: string, stage: string | null, p90: number): HistogramRow => ({ family, labels: stage === null ? {} : { stage }, count: 100, p50: p90 / 2, p90, p99: p90 * 1.2 });
-  const scrape = (ttft: number): RunData => ({ source: 's.prom', kind: 'scrape', samples: null, problemCount: 0, histograms: [row('vllm:time_to_first_token_seconds', '1', ttft), row('vllm_omni:e2e_request_latency_s', null, 2)] });
+  const row = (family: string, stage: string | null, p90: number): HistogramRow => ({
+    family,
+    labels: stage === null ? {} : { stage },
+    count: 100,
+    p50: p90 / 2,
+    p90,
+    p99: p90 * 1.2,
+  });
+  const scrape = (ttft: number): RunData => ({
+    source: 's.prom',
+    kind: 'scrape',
+    samples: null,
+    problemCount: 0,
+    histograms: [row('vllm:time_to_first_token_seconds', '1', ttft), row('vllm_omni:e2e_request_latency_s', null, 2)],
+  });
   const r = compareRuns(scrape(0.2), scrape(0.25));
   const result = checkRule(ok('stage1.ttft.p90 > +10%'), r);
   assert.equal(result.basis, 'histogram');

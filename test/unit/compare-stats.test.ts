@@ -3,7 +3,12 @@
 // Mann-Whitney U against scipy, and what is (and is not) called beyond noise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapDifferences, naiveResampledPercentile, quantileDifferenceCi, resampledPercentile } from '../../server/core/compare/bootstrap';
+import {
+  bootstrapDifferences,
+  naiveResampledPercentile,
+  quantileDifferenceCi,
+  resampledPercentile,
+} from '../../server/core/compare/bootstrap';
 import { erfc, mannWhitney } from '../../server/core/compare/mannWhitney';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, percentChange } from '../../server/core/compare/metricCompare';
 import { seededRandom } from '../../server/core/compare/random';
@@ -19,7 +24,12 @@ function run(scopes: Record<string, Partial<Record<MetricId, MetricSamples>>>, r
   const list: ScopeSamples[] = Object.entries(scopes).map(([scope, metrics]) => ({
     scope,
     stageId: scope === 'request' ? null : Number(scope),
-    requestCount: Math.max(0, ...Object.values(metrics).map((m) => (m?.values.length ?? 0) + Object.values(m?.unknown ?? {}).reduce((a, b) => a + (b ?? 0), 0))),
+    requestCount: Math.max(
+      0,
+      ...Object.values(metrics).map(
+        (m) => (m?.values.length ?? 0) + Object.values(m?.unknown ?? {}).reduce((a, b) => a + (b ?? 0), 0),
+      ),
+    ),
     metrics,
   }));
   return { requestCount, coldRequests: 0, coldExcluded: false, scopes: list, findings: [] };
@@ -32,13 +42,19 @@ function normalSample(n: number, mean: number, sd: number, seed: number): number
 }
 
 test('quantiles are numpy linear: [1,2,3,4,10] -> p50 3, p90 7.6, p99 9.76', () => {
-  const [m] = compareMetrics(run({ '0': { prefill: samples([10, 1, 4, 2, 3]) } }), run({ '0': { prefill: samples([1, 2, 3, 4, 10]) } }));
+  const [m] = compareMetrics(
+    run({ '0': { prefill: samples([10, 1, 4, 2, 3]) } }),
+    run({ '0': { prefill: samples([1, 2, 3, 4, 10]) } }),
+  );
   assert.ok(m);
   assert.equal(m.baseline.p50, 3);
   assert.ok(Math.abs((m.baseline.p90 as number) - 7.6) < 1e-12);
   assert.ok(Math.abs((m.baseline.p99 as number) - 9.76) < 1e-12);
   // numpy: np.percentile([12.5,3.1,7.7,7.7,9.0,15.2,4.4,8.8,10.1,6.0], [50,90,99]) = [8.25, 12.77, 14.957]
-  const [n] = compareMetrics(run({ '0': { decode: samples([12.5, 3.1, 7.7, 7.7, 9.0, 15.2, 4.4, 8.8, 10.1, 6.0]) } }), run({ '0': { decode: samples([14.0, 9.9, 7.7, 16.3, 11.2, 12.8, 18.4, 10.5, 13.3, 9.0, 15.0]) } }));
+  const [n] = compareMetrics(
+    run({ '0': { decode: samples([12.5, 3.1, 7.7, 7.7, 9.0, 15.2, 4.4, 8.8, 10.1, 6.0]) } }),
+    run({ '0': { decode: samples([14.0, 9.9, 7.7, 16.3, 11.2, 12.8, 18.4, 10.5, 13.3, 9.0, 15.0]) } }),
+  );
   assert.ok(n);
   const q = Object.fromEntries(n.quantiles.map((x) => [x.quantile, x]));
   assert.ok(Math.abs((q['p50']?.baseline ?? 0) - 8.25) < 1e-9);
@@ -65,7 +81,10 @@ test('Mann-Whitney U matches scipy.stats.mannwhitneyu(method="asymptotic")', () 
   assert.equal(a.u, 25.5);
   assert.ok(Math.abs(a.pValue - 0.066015431521231) < 1e-6, String(a.pValue));
   // scipy: U 89.5, p 0.01648018185506732
-  const b = mannWhitney(sorted([12.5, 3.1, 7.7, 7.7, 9.0, 15.2, 4.4, 8.8, 10.1, 6.0]), sorted([14.0, 9.9, 7.7, 16.3, 11.2, 12.8, 18.4, 10.5, 13.3, 9.0, 15.0]));
+  const b = mannWhitney(
+    sorted([12.5, 3.1, 7.7, 7.7, 9.0, 15.2, 4.4, 8.8, 10.1, 6.0]),
+    sorted([14.0, 9.9, 7.7, 16.3, 11.2, 12.8, 18.4, 10.5, 13.3, 9.0, 15.0]),
+  );
   assert.ok(b);
   assert.equal(b.u, 89.5);
   assert.ok(Math.abs(b.pValue - 0.01648018185506732) < 1e-6, String(b.pValue));
@@ -122,7 +141,10 @@ test('the O(1) order-statistic draw has the distribution of the naive resample-w
     const spread = percentile(naive, 97.5) - percentile(naive, 2.5);
     assert.ok(Math.abs(mean(fast) - mean(naive)) < 0.03 * spread, `p${p} means ${mean(fast)} vs ${mean(naive)}`);
     for (const q of [2.5, 25, 50, 75, 97.5]) {
-      assert.ok(Math.abs(percentile(fast, q) - percentile(naive, q)) <= 0.06 * spread + 1e-9, `p${p} q${q}: ${percentile(fast, q)} vs ${percentile(naive, q)}`);
+      assert.ok(
+        Math.abs(percentile(fast, q) - percentile(naive, q)) <= 0.06 * spread + 1e-9,
+        `p${p} q${q}: ${percentile(fast, q)} vs ${percentile(naive, q)}`,
+      );
     }
   }
 });
@@ -131,7 +153,8 @@ test('a shifted sample is beyond noise; the same distribution and the same value
   const base = normalSample(2000, 100, 10, 1);
   const shifted = base.map((v, i) => v + 5 + (i % 3) - 1); // +4..+6 ms
   const same = normalSample(2000, 100, 10, 2); // another draw of the same distribution
-  const report = (cand: number[]) => compareMetrics(run({ '1': { ttft: samples(base) } }), run({ '1': { ttft: samples(cand) } }))[0];
+  const report = (cand: number[]) =>
+    compareMetrics(run({ '1': { ttft: samples(base) } }), run({ '1': { ttft: samples(cand) } }))[0];
 
   const up = report(shifted);
   assert.ok(up);
@@ -145,7 +168,8 @@ test('a shifted sample is beyond noise; the same distribution and the same value
 
   const noise = report(same);
   assert.ok(noise);
-  for (const q of noise.quantiles) assert.equal(q.beyondNoise, false, `${q.quantile} diff ${q.diffMs} CI ${JSON.stringify(q.ci)}`);
+  for (const q of noise.quantiles)
+    assert.equal(q.beyondNoise, false, `${q.quantile} diff ${q.diffMs} CI ${JSON.stringify(q.ci)}`);
   assert.equal(noise.rankTest?.beyondNoise, false);
 
   const identical = report(base);
@@ -162,8 +186,14 @@ test('a CI depends on its own metric only: adding another metric leaves it uncha
   const b = normalSample(300, 50, 5, 3);
   const c = normalSample(300, 52, 5, 4);
   const alone = compareMetrics(run({ '0': { prefill: samples(b) } }), run({ '0': { prefill: samples(c) } }));
-  const withMore = compareMetrics(run({ '0': { queued: samples(c), prefill: samples(b) } }), run({ '0': { queued: samples(b), prefill: samples(c) } }));
-  assert.deepEqual(withMore.find((m) => m.metric === 'prefill'), alone[0]);
+  const withMore = compareMetrics(
+    run({ '0': { queued: samples(c), prefill: samples(b) } }),
+    run({ '0': { queued: samples(b), prefill: samples(c) } }),
+  );
+  assert.deepEqual(
+    withMore.find((m) => m.metric === 'prefill'),
+    alone[0],
+  );
 });
 
 test('the bootstrap distribution of a difference is sorted and centred on the observed difference', () => {
@@ -177,7 +207,9 @@ test('the bootstrap distribution of a difference is sorted and centred on the ob
 
 test('not measured is not zero: a metric measured in one run only is reported as such, with the reason', () => {
   const before = run({ '1': { ttft: samples([], { notRecorded: 60 }), prefill: samples([], { notMeasured: 60 }) } });
-  const after = run({ '1': { ttft: samples(normalSample(60, 40, 3, 7)), prefill: samples(normalSample(60, 20, 2, 8)) } });
+  const after = run({
+    '1': { ttft: samples(normalSample(60, 40, 3, 7)), prefill: samples(normalSample(60, 20, 2, 8)) },
+  });
   const rows = compareMetrics(before, after);
   const ttft = rows.find((m) => m.metric === 'ttft');
   assert.ok(ttft);
@@ -195,7 +227,11 @@ test('not measured is not zero: a metric measured in one run only is reported as
 });
 
 test('fewer than the minimum values: quantiles compared, significance not testable (said, not guessed)', () => {
-  const [m] = compareMetrics(run({ '0': { decode: samples([1, 2, 3]) } }), run({ '0': { decode: samples([10, 20, 30]) } }), DEFAULT_SIGNIFICANCE);
+  const [m] = compareMetrics(
+    run({ '0': { decode: samples([1, 2, 3]) } }),
+    run({ '0': { decode: samples([10, 20, 30]) } }),
+    DEFAULT_SIGNIFICANCE,
+  );
   assert.ok(m);
   assert.equal(m.status, 'compared');
   assert.equal(m.quantiles[0]?.diffMs, 18);

@@ -23,36 +23,81 @@ function run(name: string): RunData {
 }
 
 test('before -> after the talker first-audio fix: the p99 excess of time to first audio moved to the talker', () => {
-  const report = compareRuns(run('qwen3tts-talker-first-audio-before-fix.log'), run('qwen3tts-talker-first-audio-after-fix.log'));
+  const report = compareRuns(
+    run('qwen3tts-talker-first-audio-before-fix.log'),
+    run('qwen3tts-talker-first-audio-after-fix.log'),
+  );
   const tail = report.tail!;
   assert.equal(tail.target, 'stage1.firstOutput');
   // Baseline: 1 of 6 requests at or above 125 ms; its largest excess the codec's queue (+29.6 ms).
   assert.equal(tail.baseline?.parts[0]?.key, '1/queued');
   assert.equal(tail.candidate?.parts[0]?.key, '0/prefill');
-  assert.equal(tail.sentence, 'the p99 excess of stage 1 time to first output moved from stage 1 queued (+29.6 ms) to stage 0 prefill+decode (one output) (+3,899 ms) (+32 ms → +3,900 ms over the median).');
+  assert.equal(
+    tail.sentence,
+    'the p99 excess of stage 1 time to first output moved from stage 1 queued (+29.6 ms) to stage 0 prefill+decode (one output) (+3,899 ms) (+32 ms → +3,900 ms over the median).',
+  );
   const table = compareTable(report, []).join('\n');
-  assert.match(table, /^Tail \(p99 of stage 1 time to first output\): the p99 excess of stage 1 time to first output moved from stage 1 queued/m);
+  assert.match(
+    table,
+    /^Tail \(p99 of stage 1 time to first output\): the p99 excess of stage 1 time to first output moved from stage 1 queued/m,
+  );
   assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3,899 ms \(100%\)$/m);
   const md = [compareMarkdown(report, [])].flat().join('\n');
   assert.match(md, /\| stage 1 queued \| \+29\.6 ms \(93%\) \| \+161 ms \(4%\) \|/);
   // JSON: the report itself (schema 1) carries it.
-  assert.equal(JSON.parse(JSON.stringify(report)).tail.sentence, tail.sentence);
+  assert.equal((JSON.parse(JSON.stringify(report)) as { tail: { sentence: string } }).tail.sentence, tail.sentence);
 });
 
 function tailOf(parts: [string, number][], excessMs: number): TailAttribution {
   return {
-    target: 'e2e', quantile: 'p99', thresholdMs: 1000, requestCount: 2, scopeCount: 200, targetMedianMs: 400, excessMs,
-    parts: parts.map(([key, ms]) => ({ key, stageId: Number(key[0]), stageKey: key[0] as string, phase: key.slice(2) as 'prefill', excessMs: ms, share: ms / excessMs, medianMs: 10, measuredIn: 2 })),
+    target: 'e2e',
+    quantile: 'p99',
+    thresholdMs: 1000,
+    requestCount: 2,
+    scopeCount: 200,
+    targetMedianMs: 400,
+    excessMs,
+    parts: parts.map(([key, ms]) => ({
+      key,
+      stageId: Number(key[0]),
+      stageKey: key[0] as string,
+      phase: key.slice(2) as 'prefill',
+      excessMs: ms,
+      share: ms / excessMs,
+      medianMs: 10,
+      measuredIn: 2,
+    })),
     residualMs: excessMs - parts.reduce((a, [, ms]) => a + ms, 0),
     requestIds: ['a', 'b'],
   };
 }
 
 test('the sentence: moved, stayed, nothing stands out, one side only', () => {
-  const b = tailOf([['1/inputWait', 812], ['0/prefill', 100]], 900);
-  const c = tailOf([['0/prefill', 640], ['1/inputWait', 20]], 700);
-  assert.equal(tailSentence('e2e', b, c), 'the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) (+900 ms → +700 ms over the median).');
-  assert.equal(tailSentence('e2e', b, b), 'the p99 excess of end-to-end time stayed in stage 1 input wait: +812 ms → +812 ms (+900 ms → +900 ms over the median).');
-  assert.equal(tailSentence('e2e', tailOf([], 0), c), 'the p99 excess of end-to-end time: +0 ms in the baseline, +700 ms in the candidate (no part stands out in the baseline).');
+  const b = tailOf(
+    [
+      ['1/inputWait', 812],
+      ['0/prefill', 100],
+    ],
+    900,
+  );
+  const c = tailOf(
+    [
+      ['0/prefill', 640],
+      ['1/inputWait', 20],
+    ],
+    700,
+  );
+  assert.equal(
+    tailSentence('e2e', b, c),
+    'the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) (+900 ms → +700 ms over the median).',
+  );
+  assert.equal(
+    tailSentence('e2e', b, b),
+    'the p99 excess of end-to-end time stayed in stage 1 input wait: +812 ms → +812 ms (+900 ms → +900 ms over the median).',
+  );
+  assert.equal(
+    tailSentence('e2e', tailOf([], 0), c),
+    'the p99 excess of end-to-end time: +0 ms in the baseline, +700 ms in the candidate (no part stands out in the baseline).',
+  );
   assert.equal(tailSentence('e2e', null, c), 'the p99 excess of end-to-end time is known in the candidate only.');
 });

@@ -18,7 +18,14 @@ const q = (diffMs: number, ci: [number, number] | null): QuantileComparison => (
   notTestable: ci === null ? 'fewer than 10 measured values in a run' : null,
   thresholdMs: 1,
   minSamples: 10,
-  verdict: ci === null ? 'notTestable' : !(ci[0] > 0 || ci[1] < 0) ? 'withinNoise' : Math.abs(diffMs) > 1 ? 'changed' : 'belowThreshold',
+  verdict:
+    ci === null
+      ? 'notTestable'
+      : !(ci[0] > 0 || ci[1] < 0)
+        ? 'withinNoise'
+        : Math.abs(diffMs) > 1
+          ? 'changed'
+          : 'belowThreshold',
 });
 
 test('significance: up / down only beyond noise; within noise; not testable', () => {
@@ -60,7 +67,9 @@ function run(shift: number, ttftRecorded: boolean): RunData {
       requestCount: 200,
       coldRequests: 0,
       coldExcluded: false,
-      findings: ttftRecorded ? [] : [{ code: 'ttft-not-recorded', severity: 'warning', stageId: 1, requestCount: 200, message: 'm' }],
+      findings: ttftRecorded
+        ? []
+        : [{ code: 'ttft-not-recorded', severity: 'warning', stageId: 1, requestCount: 200, message: 'm' }],
       scopes: [
         {
           scope: '1',
@@ -82,7 +91,10 @@ test('rows per stage: compared rows with three cells, one-sided rows in words in
   const [group] = stageGroups(report, false);
   assert.ok(group);
   assert.equal(group.title, 'Stage 1');
-  assert.deepEqual(group.rows.map((r) => r.key), ['1.queued', '1.prefill', '1.ttft']);
+  assert.deepEqual(
+    group.rows.map((r) => r.key),
+    ['1.queued', '1.prefill', '1.ttft'],
+  );
   const queued = group.rows[0];
   assert.ok(queued?.cells);
   assert.equal(queued.cells.length, 3);
@@ -91,11 +103,17 @@ test('rows per stage: compared rows with three cells, one-sided rows in words in
   assert.match(queued.cells[0]?.change ?? '', /^\+[\d.,]+ ms \(\+[\d.]+%\)$/);
   const ttft = group.rows[2];
   assert.equal(ttft?.cells, null);
-  assert.deepEqual(ttft?.oneSided, { text: 'measured in the candidate only; baseline: 0 of 200 measured (200 not recorded)', state: 'notRecorded' });
+  assert.deepEqual(ttft?.oneSided, {
+    text: 'measured in the candidate only; baseline: 0 of 200 measured (200 not recorded)',
+    state: 'notRecorded',
+  });
 
   // Only beyond noise: prefill (same distribution, other draw) goes, the one-sided TTFT stays.
   const [filtered] = stageGroups(report, true);
-  assert.deepEqual(filtered?.rows.map((r) => r.key), ['1.queued', '1.ttft']);
+  assert.deepEqual(
+    filtered?.rows.map((r) => r.key),
+    ['1.queued', '1.ttft'],
+  );
 
   const head = headline(report);
   assert.equal(head.disappeared, 1);

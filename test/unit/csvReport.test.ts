@@ -24,7 +24,15 @@ test('csvText: a leading = + - @ tab or CR gets an apostrophe; every C0 control 
 });
 
 function stage(stageKey: string, fields: FieldMap): RequestStage {
-  return { stageKey, stageId: Number(stageKey), segment: 1, replicaId: 0, kind: 'llm', fields, split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: true }) };
+  return {
+    stageKey,
+    stageId: Number(stageKey),
+    segment: 1,
+    replicaId: 0,
+    kind: 'llm',
+    fields,
+    split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: true }),
+  };
 }
 
 test('csvRows: numbers as numbers (negatives too), states in one spelling, list counts, transfer rows, derived values rounded', () => {
@@ -35,11 +43,27 @@ test('csvRows: numbers as numbers (negatives too), states in one spelling, list 
     line: 3,
     timestamp: null,
     stages: [
-      stage('0', { vllm_queued_ms: measured(-1.5), vllm_prefill_ms: NOT_MEASURED, vllm_itls_ms: measured(22.5, 7), inter_output_latencies_ms: BLANK, vllm_input_wait_ms: measured(0.25) }),
+      stage('0', {
+        vllm_queued_ms: measured(-1.5),
+        vllm_prefill_ms: NOT_MEASURED,
+        vllm_itls_ms: measured(22.5, 7),
+        inter_output_latencies_ms: BLANK,
+        vllm_input_wait_ms: measured(0.25),
+      }),
     ],
     e2e: {},
     timing: null,
-    transfers: [{ edge: '0->1', fromStage: 0, toStage: 1, fields: { size_kbytes: measured(12.5), tx_time_ms: NOT_MEASURED }, tablePrinted: true, omniTimingTxMs: null, omniTimingTxState: 'absent' }],
+    transfers: [
+      {
+        edge: '0->1',
+        fromStage: 0,
+        toStage: 1,
+        fields: { size_kbytes: measured(12.5), tx_time_ms: NOT_MEASURED },
+        tablePrinted: true,
+        omniTimingTxMs: null,
+        omniTimingTxState: 'absent',
+      },
+    ],
     overallSummary: null,
     complete: true,
     hasStageTable: true,
@@ -66,7 +90,16 @@ test('csvRows: numbers as numbers (negatives too), states in one spelling, list 
   assert.equal(at(edge, 'stage'), '0->1');
   assert.equal(at(edge, 'queuedMs'), '', 'stage columns do not apply to an edge row');
   assert.deepEqual(
-    ['edge_from_stage', 'edge_to_stage', 'transfer_table', 'size_kbytes', 'tx_time_ms', 'rx_decode_time_ms', 'omni_timing_tx_ms', 'omni_timing_tx_state'].map((n) => at(edge, n)),
+    [
+      'edge_from_stage',
+      'edge_to_stage',
+      'transfer_table',
+      'size_kbytes',
+      'tx_time_ms',
+      'rx_decode_time_ms',
+      'omni_timing_tx_ms',
+      'omni_timing_tx_state',
+    ].map((n) => at(edge, n)),
     ['0', '1', 'true', '12.5', 'notMeasured', 'hidden', 'absent', 'absent'],
   );
 });

@@ -30,7 +30,13 @@ function check(text: string, expected: string[], files: Record<string, string> =
 }
 
 /** Applies the first fix of the only diagnostic with `code` and expects a clean file. */
-function fixIsClean(text: string, found: DeployDiagnostic[], code: string, title: string, files: Record<string, string> = {}): string {
+function fixIsClean(
+  text: string,
+  found: DeployDiagnostic[],
+  code: string,
+  title: string,
+  files: Record<string, string> = {},
+): string {
   const target = found.find((d) => d.code === code);
   assert.ok(target, `no ${code}`);
   const fix = target.fixes.find((f) => f.title === title);
@@ -47,7 +53,10 @@ test('the crafted base is clean', () => {
 test('talker_first_audio with async_chunk off', () => {
   const text = TTS.replace('async_chunk: true', 'async_chunk: false');
   const found = check(text, ['tfa-async-chunk-off@2']);
-  assert.match(found[0].message, /`talker_first_audio: true` cannot take effect: async_chunk: false; it needs `async_chunk` on/);
+  assert.match(
+    found[0].message,
+    /`talker_first_audio: true` cannot take effect: async_chunk: false; it needs `async_chunk` on/,
+  );
   fixIsClean(text, found, 'tfa-async-chunk-off', 'Set `async_chunk: true`');
   assert.ok(found[0].fixes.some((f) => f.title === 'Turn `talker_first_audio` off' && !f.preferred));
 });
@@ -63,18 +72,34 @@ test('talker_first_audio with model_runner v1, and with model_runner unset', () 
 });
 
 test('a stage-level model_runner v2 counts for the talker', () => {
-  const text = TTS.replace('model_runner: v2\n', '').replace('  - stage_id: 0\n', '  - stage_id: 0\n    model_runner: v2\n');
+  const text = TTS.replace('model_runner: v2\n', '').replace(
+    '  - stage_id: 0\n',
+    '  - stage_id: 0\n    model_runner: v2\n',
+  );
   check(text, []);
 });
 
 test('talker_first_audio with a first codec chunk other than 1', () => {
   const four = TTS.replace('initial_codec_chunk_frames: 1', 'initial_codec_chunk_frames: 4');
-  fixIsClean(four, check(four, ['tfa-initial-chunk-not-one@8']), 'tfa-initial-chunk-not-one', 'Set `initial_codec_chunk_frames: 1`');
+  fixIsClean(
+    four,
+    check(four, ['tfa-initial-chunk-not-one@8']),
+    'tfa-initial-chunk-not-one',
+    'Set `initial_codec_chunk_frames: 1`',
+  );
   const unset = TTS.replace('      initial_codec_chunk_frames: 1\n', '');
-  const fixed = fixIsClean(unset, check(unset, ['tfa-initial-chunk-not-one@7']), 'tfa-initial-chunk-not-one', 'Add `initial_codec_chunk_frames: 1`');
+  const fixed = fixIsClean(
+    unset,
+    check(unset, ['tfa-initial-chunk-not-one@7']),
+    'tfa-initial-chunk-not-one',
+    'Add `initial_codec_chunk_frames: 1`',
+  );
   assert.match(fixed, /talker_first_audio: true\n {6}initial_codec_chunk_frames: 1\n/);
   // a ramp overrides initial_codec_chunk_frames: its first entry is the first chunk
-  const ramp = TTS.replace('initial_codec_chunk_frames: 1', 'initial_codec_chunk_frames: 1\n      codec_chunk_ramp: [4, 8, 25]');
+  const ramp = TTS.replace(
+    'initial_codec_chunk_frames: 1',
+    'initial_codec_chunk_frames: 1\n      codec_chunk_ramp: [4, 8, 25]',
+  );
   const found = check(ramp, ['tfa-initial-chunk-not-one@9']);
   assert.match(found[0].message, /codec_chunk_ramp starts at 4/);
   check(TTS.replace('initial_codec_chunk_frames: 1', 'codec_chunk_ramp: [1, 2, 4, 25]'), []);
@@ -82,10 +107,27 @@ test('talker_first_audio with a first codec chunk other than 1', () => {
 
 test('talker_first_audio with prefix caching, parallel talkers, an mp executor', () => {
   const prefix = TTS.replace('enable_prefix_caching: false', 'enable_prefix_caching: true');
-  fixIsClean(prefix, check(prefix, ['tfa-prefix-caching-on@11']), 'tfa-prefix-caching-on', 'Set `enable_prefix_caching: false`');
-  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    tensor_parallel_size: 2\n'), ['tfa-talker-parallel@12']);
+  fixIsClean(
+    prefix,
+    check(prefix, ['tfa-prefix-caching-on@11']),
+    'tfa-prefix-caching-on',
+    'Set `enable_prefix_caching: false`',
+  );
+  check(
+    TTS.replace(
+      '    enable_prefix_caching: false\n',
+      '    enable_prefix_caching: false\n    tensor_parallel_size: 2\n',
+    ),
+    ['tfa-talker-parallel@12'],
+  );
   check(`pipeline_parallel_size: 2\n${TTS}`, ['tfa-talker-parallel@1']);
-  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    distributed_executor_backend: mp\n'), ['tfa-executor-not-local@12']);
+  check(
+    TTS.replace(
+      '    enable_prefix_caching: false\n',
+      '    enable_prefix_caching: false\n    distributed_executor_backend: mp\n',
+    ),
+    ['tfa-executor-not-local@12'],
+  );
   // the prefix-caching setting of a non-talker stage does not matter
   check(TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    enable_prefix_caching: true\n'), []);
 });
@@ -108,19 +150,31 @@ test('talker_first_audio prerequisites are judged on the effective config across
 test('unknown keys, with "did you mean" where a known key is close', () => {
   const typo = TTS.replace('async_chunk: true', 'asyn_chunk: true');
   const found = check(typo, ['unknown-key@2']);
-  assert.equal(found[0].message, 'Unknown key `asyn_chunk` at the top level: did you mean `async_chunk`? vLLM-Omni does not read it.');
+  assert.equal(
+    found[0].message,
+    'Unknown key `asyn_chunk` at the top level: did you mean `async_chunk`? vLLM-Omni does not read it.',
+  );
   fixIsClean(typo, found, 'unknown-key', 'Rename to `async_chunk`');
   const unknown = check(`flavour: 1\n${TTS}`, ['unknown-key@1']);
   assert.deepEqual(unknown[0].fixes, []);
   // stage keys pass through to vLLM: only likely typos are flagged
-  check(TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    max_num_seq: 4\n    some_future_vllm_arg: 1\n'), ['unknown-key@12']);
+  check(
+    TTS.replace(
+      '    enable_prefix_caching: false\n',
+      '    enable_prefix_caching: false\n    max_num_seq: 4\n    some_future_vllm_arg: 1\n',
+    ),
+    ['unknown-key@12'],
+  );
   check(TTS.replace('talker_first_audio: true', 'talker_frist_audio: true'), ['unknown-key@7']);
   // a top-level key holding an anchor is a place for shared values, not a typo
   check(`defaults: &d\n  max_num_seqs: 4\n${TTS}`, []);
 });
 
 test('wrong value types and values out of range', () => {
-  const quoted = TTS.replace('    enable_prefix_caching: false\n', '    enable_prefix_caching: false\n    max_num_seqs: "64"\n');
+  const quoted = TTS.replace(
+    '    enable_prefix_caching: false\n',
+    '    enable_prefix_caching: false\n    max_num_seqs: "64"\n',
+  );
   const found = check(quoted, ['wrong-type@12']);
   assert.equal(found[0].message, '`max_num_seqs` expects an integer; `64` is a string.');
   fixIsClean(quoted, found, 'wrong-type', 'Write `64` without quotes');
@@ -147,45 +201,72 @@ test('base_config missing, in a cycle, or broken', () => {
 test('connectors referenced but not defined, edges to missing stages', () => {
   const typo = TTS.replace('to_stage_1: shm', 'to_stage_1: shmm');
   const found = check(typo, ['connector-undefined@13']);
-  assert.match(found[0].message, /Connector `shmm` is not defined under `connectors` \(defined: `shm`\)\. Did you mean `shm`\?/);
+  assert.match(
+    found[0].message,
+    /Connector `shmm` is not defined under `connectors` \(defined: `shm`\)\. Did you mean `shm`\?/,
+  );
   fixIsClean(typo, found, 'connector-undefined', 'Change to `shm`');
   check(TTS.replace('to_stage_1: shm', 'to_stage_5: shm'), ['edge-unknown-stage@13']);
   check(`${TTS}edges:\n  - {from: 0, to: 9}\n`, ['edge-unknown-stage@18']);
-  check(`${TTS}platforms:\n  npu:\n    stages:\n      - stage_id: 7\n        enforce_eager: true\n`, ['platform-stage-unknown@20']);
+  check(`${TTS}platforms:\n  npu:\n    stages:\n      - stage_id: 7\n        enforce_eager: true\n`, [
+    'platform-stage-unknown@20',
+  ]);
 });
 
 test('YAML problems: tabs, duplicate keys, several documents', () => {
   // one error per line; no checks past the first error, where the parser guesses the structure
-  const tabs = check(TTS.replace('    enable_prefix_caching: false', '\tenable_prefix_caching: false'), ['yaml-syntax@11', 'yaml-syntax@14']);
+  const tabs = check(TTS.replace('    enable_prefix_caching: false', '\tenable_prefix_caching: false'), [
+    'yaml-syntax@11',
+    'yaml-syntax@14',
+  ]);
   assert.equal(tabs[0].severity, 'error');
   assert.equal(tabs[0].message, 'Tabs are not allowed as indentation');
-  const dup = check(TTS.replace('async_chunk: true\n', 'async_chunk: true\nasync_chunk: true\n'), ['yaml-duplicate-key@3']);
+  const dup = check(TTS.replace('async_chunk: true\n', 'async_chunk: true\nasync_chunk: true\n'), [
+    'yaml-duplicate-key@3',
+  ]);
   assert.equal(dup[0].severity, 'warning');
   check(`${TTS}---\nother: 1\n`, ['yaml-multiple-documents@17']);
 });
 
 test('talker_first_audio needs a local executor: anything but unset or `uni` on the talker, or on every stage when the talker is unknown', () => {
-  const withExecutor = (value: string) => TTS.replace('    enable_prefix_caching: false\n', `    enable_prefix_caching: false\n    distributed_executor_backend: ${value}\n`);
+  const withExecutor = (value: string) =>
+    TTS.replace(
+      '    enable_prefix_caching: false\n',
+      `    enable_prefix_caching: false\n    distributed_executor_backend: ${value}\n`,
+    );
   check(withExecutor('uni'), []);
   check(withExecutor('null'), []);
   const launcher = check(withExecutor('external_launcher'), ['tfa-executor-not-local@12']);
-  assert.match(launcher[0].message, /cannot take effect: stage 0 distributed_executor_backend: external_launcher; it needs a local executor for the talker \(stage 0\)\./);
+  assert.match(
+    launcher[0].message,
+    /cannot take effect: stage 0 distributed_executor_backend: external_launcher; it needs a local executor for the talker \(stage 0\)\./,
+  );
   // pipeline-wide: the talker runs with it too
   check(`distributed_executor_backend: ray\n${TTS}`, ['tfa-executor-not-local@1']);
   // a stage that is not the talker may run where it likes
   check(TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    distributed_executor_backend: mp\n'), []);
   // no edges, so no known talker: only a setting that every stage runs with decides
-  const noEdges = TTS.replace('    output_connectors:\n      to_stage_1: shm\n', '').replace('    input_connectors:\n      from_stage_0: shm\n', '');
+  const noEdges = TTS.replace('    output_connectors:\n      to_stage_1: shm\n', '').replace(
+    '    input_connectors:\n      from_stage_0: shm\n',
+    '',
+  );
   check(noEdges, []);
   check(`distributed_executor_backend: mp\n${noEdges}`, ['tfa-executor-not-local@1']);
   check(noEdges.replace('  - stage_id: 1\n', '  - stage_id: 1\n    distributed_executor_backend: mp\n'), []);
 });
 
 test('talker_first_audio needs VLLM_OMNI_TALKER_FIRST_AUDIO on: a diagnostic only when a stage env in the YAML turns it off', () => {
-  const withEnv = (stage: 0 | 1, env: string) => TTS.replace(`  - stage_id: ${stage}\n`, `  - stage_id: ${stage}\n    env:\n      VLLM_OMNI_TALKER_FIRST_AUDIO: ${env}\n`);
+  const withEnv = (stage: 0 | 1, env: string) =>
+    TTS.replace(
+      `  - stage_id: ${stage}\n`,
+      `  - stage_id: ${stage}\n    env:\n      VLLM_OMNI_TALKER_FIRST_AUDIO: ${env}\n`,
+    );
   const off = withEnv(0, '"0"');
   const found = check(off, ['tfa-env-switch-off@12']);
-  assert.match(found[0].message, /cannot take effect: stage 0 env VLLM_OMNI_TALKER_FIRST_AUDIO: "0"; it needs `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\)\./);
+  assert.match(
+    found[0].message,
+    /cannot take effect: stage 0 env VLLM_OMNI_TALKER_FIRST_AUDIO: "0"; it needs `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\)\./,
+  );
   fixIsClean(off, found, 'tfa-env-switch-off', 'Set `VLLM_OMNI_TALKER_FIRST_AUDIO: "1"`');
   check(withEnv(0, '0'), ['tfa-env-switch-off@12']);
   check(withEnv(0, '"on"'), ['tfa-env-switch-off@12']); // the process compares with "1" exactly
@@ -196,5 +277,8 @@ test('talker_first_audio needs VLLM_OMNI_TALKER_FIRST_AUDIO on: a diagnostic onl
   // the codec's environment is not where the talker reads it
   check(withEnv(1, '"0"'), []);
   // the nested layout
-  check(TTS.replace('  - stage_id: 0\n', '  - stage_id: 0\n    runtime:\n      env: {VLLM_OMNI_TALKER_FIRST_AUDIO: "0"}\n'), ['tfa-env-switch-off@12']);
+  check(
+    TTS.replace('  - stage_id: 0\n', '  - stage_id: 0\n    runtime:\n      env: {VLLM_OMNI_TALKER_FIRST_AUDIO: "0"}\n'),
+    ['tfa-env-switch-off@12'],
+  );
 });

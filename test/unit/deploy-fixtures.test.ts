@@ -38,13 +38,20 @@ for (const [name, expected] of Object.entries(EXPECTED)) {
 }
 
 test('overlay chains resolve relative to the file, several levels deep', () => {
-  const chain = analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml').effective.chain.map((f) => path.relative(FIXTURES, f.path));
-  assert.deepEqual(chain, ['qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'qwen3_tts_high_concurrency_mrv2.yaml', 'qwen3_tts_high_concurrency.yaml']);
+  const chain = analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml').effective.chain.map((f) =>
+    path.relative(FIXTURES, f.path),
+  );
+  assert.deepEqual(chain, [
+    'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml',
+    'qwen3_tts_high_concurrency_mrv2.yaml',
+    'qwen3_tts_high_concurrency.yaml',
+  ]);
 });
 
 test('the effective config records which file and line each value comes from', () => {
   const root = analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml').effective.root;
-  const where = (entry: ReturnType<typeof entryOf>) => entry && `${path.basename(entry.keyLocation.file)}:${entry.keyLocation.range.start.line + 1}`;
+  const where = (entry: ReturnType<typeof entryOf>) =>
+    entry && `${path.basename(entry.keyLocation.file)}:${entry.keyLocation.range.start.line + 1}`;
   assert.equal(where(entryOf(root, 'model_runner')), 'qwen3_tts_high_concurrency_mrv2.yaml:3');
   assert.equal(where(entryOf(root, 'async_chunk')), 'qwen3_tts_high_concurrency.yaml:13');
   assert.equal(where(entryOf(root, 'cuda_mps')), 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml:16');
@@ -62,29 +69,47 @@ test('the effective config records which file and line each value comes from', (
   // a stage key the overlay does not set is inherited
   assert.equal(where(entryOf(stage0, 'max_num_batched_tokens')), 'qwen3_tts_high_concurrency.yaml:64');
   // compilation_config is not a deep-merge key on the server: the overlay's replaces the base's
-  assert.equal(where(entryOf(valueOf(stage0, 'compilation_config'), 'cudagraph_capture_sizes')), 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml:40');
+  assert.equal(
+    where(entryOf(valueOf(stage0, 'compilation_config'), 'cudagraph_capture_sizes')),
+    'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml:40',
+  );
 });
 
 test('talker and codec are found from the connector edges', () => {
   const omni = talkerFirstAudioReports(analyzeFixture('qwen3_omni_moe_mrv2.yaml').effective.root);
-  assert.deepEqual(omni.map((r) => [r.connector, r.talkers, r.codecs, r.checks.filter((c) => c.ok !== true).map((c) => [c.code, c.ok])]), [['connector_of_shared_memory', [1], [2], [['tfa-env-switch-off', null]]]]);
+  assert.deepEqual(
+    omni.map((r) => [
+      r.connector,
+      r.talkers,
+      r.codecs,
+      r.checks.filter((c) => c.ok !== true).map((c) => [c.code, c.ok]),
+    ]),
+    [['connector_of_shared_memory', [1], [2], [['tfa-env-switch-off', null]]]],
+  );
   const tts = talkerFirstAudioReports(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml').effective.root);
-  assert.deepEqual(tts.map((r) => [r.talkers, r.codecs, r.checks.map((c) => `${c.ok === null ? 'undecided' : c.ok ? 'ok' : 'fail'} ${c.actual}`)]), [
+  assert.deepEqual(
+    tts.map((r) => [
+      r.talkers,
+      r.codecs,
+      r.checks.map((c) => `${c.ok === null ? 'undecided' : c.ok ? 'ok' : 'fail'} ${c.actual}`),
+    ]),
     [
-      [0],
-      [1],
       [
-        'ok async_chunk: true',
-        'ok stage 0 model_runner: v2',
-        'ok initial_codec_chunk_frames: 1',
-        'ok stage 0 enable_prefix_caching: false',
-        'ok stage 0 tensor_parallel_size: 1 (default)',
-        'ok stage 0 pipeline_parallel_size: 1 (default)',
-        'ok stage 0 distributed_executor_backend: unset',
-        'undecided not set in this config: it is on unless the server\'s environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" (Stage Lens cannot see that environment from the YAML)',
+        [0],
+        [1],
+        [
+          'ok async_chunk: true',
+          'ok stage 0 model_runner: v2',
+          'ok initial_codec_chunk_frames: 1',
+          'ok stage 0 enable_prefix_caching: false',
+          'ok stage 0 tensor_parallel_size: 1 (default)',
+          'ok stage 0 pipeline_parallel_size: 1 (default)',
+          'ok stage 0 distributed_executor_backend: unset',
+          'undecided not set in this config: it is on unless the server\'s environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" (Stage Lens cannot see that environment from the YAML)',
+        ],
       ],
     ],
-  ]);
+  );
   // no talker_first_audio anywhere in the chain: no report
   assert.deepEqual(talkerFirstAudioReports(analyzeFixture('qwen3_tts.yaml').effective.root), []);
 });

@@ -2,7 +2,13 @@
 // same injected reader the language server uses.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { analyzeDeployText, deployDiagnostics, DeployFileCache, type DeployAnalysis, type DeployDiagnostic } from '../../server/core/deploy';
+import {
+  analyzeDeployText,
+  deployDiagnostics,
+  DeployFileCache,
+  type DeployAnalysis,
+  type DeployDiagnostic,
+} from '../../server/core/deploy';
 
 export const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'deploy');
 export const VIRTUAL = path.resolve('/virtual/deploy');
@@ -34,11 +40,19 @@ export function diagnosticsOf(files: Record<string, string>, main: string): Depl
 }
 
 /** Applies a quick fix's edits to a text (edits in one file, not overlapping). */
-export function applyEdits(text: string, edits: readonly { range: { start: { line: number; character: number }; end: { line: number; character: number } }; newText: string }[]): string {
+export function applyEdits(
+  text: string,
+  edits: readonly {
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    newText: string;
+  }[],
+): string {
   const lines = text.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  const offset = (p: { line: number; character: number }) =>
+    lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
   let out = text;
-  for (const edit of sorted) out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
+  for (const edit of sorted)
+    out = out.slice(0, offset(edit.range.start)) + edit.newText + out.slice(offset(edit.range.end));
   return out;
 }

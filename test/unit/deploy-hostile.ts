@@ -5,7 +5,12 @@
 /** `a1: &a1 [x, …]`, `a2: &a2 [*a1, …]`, …, `levels` levels of `width`, used as a stage value. */
 export function aliasBomb(levels: number, width: number, use = 'max_num_seqs'): string {
   const lines = [`a1: &a1 [${Array(width).fill('x').join(', ')}]`];
-  for (let level = 2; level <= levels; level++) lines.push(`a${level}: &a${level} [${Array(width).fill(`*a${level - 1}`).join(', ')}]`);
+  for (let level = 2; level <= levels; level++)
+    lines.push(
+      `a${level}: &a${level} [${Array(width)
+        .fill(`*a${level - 1}`)
+        .join(', ')}]`,
+    );
   return `${lines.join('\n')}\nstages:\n  - stage_id: 0\n    ${use}: *a${levels}\n`;
 }
 

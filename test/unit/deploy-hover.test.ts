@@ -34,13 +34,17 @@ test('talker_first_audio: codec TTFT semantics, the signature, and the checklist
   assert.match(md, /Stage Lens shows that TTFT as \*not recorded\*, never as 0 ms/);
   assert.match(md, /\*\*Prerequisites on the effective config\*\* \(talker stage 0 → codec stage 1\):/);
   assert.match(md, /- ✓ `async_chunk` on: async_chunk: true — qwen3_tts_high_concurrency\.yaml:13/);
-  assert.match(md, /- ✓ `model_runner: v2` for the talker: stage 0 model_runner: v2 — qwen3_tts_high_concurrency_mrv2\.yaml:3/);
+  assert.match(
+    md,
+    /- ✓ `model_runner: v2` for the talker: stage 0 model_runner: v2 — qwen3_tts_high_concurrency_mrv2\.yaml:3/,
+  );
   assert.match(md, /- ✓ a one-frame first codec chunk: initial_codec_chunk_frames: 1 — this file:24/);
 });
 
 test('talker_first_audio checklist marks a missing prerequisite', () => {
   const text = 'base_config: base.yaml\nconnectors:\n  shm:\n    extra:\n      talker_first_audio: true\n';
-  const base = 'async_chunk: false\nconnectors:\n  shm:\n    name: SharedMemoryConnector\nstages:\n  - stage_id: 0\n    output_connectors: {to_stage_1: shm}\n  - stage_id: 1\n';
+  const base =
+    'async_chunk: false\nconnectors:\n  shm:\n    name: SharedMemoryConnector\nstages:\n  - stage_id: 0\n    output_connectors: {to_stage_1: shm}\n  - stage_id: 1\n';
   const analysis = analyzeVirtual({ 'o.yaml': text, 'base.yaml': base }, 'o.yaml');
   const md = deployHover(analysis, text.indexOf('talker_first_audio') + 2)?.markdown ?? '';
   assert.match(md, /- ✗ `async_chunk` on: async_chunk: false — base\.yaml:1/);
@@ -49,16 +53,31 @@ test('talker_first_audio checklist marks a missing prerequisite', () => {
 
 test('codec chunk keys, active_stream_window, num_replicas, max_num_seqs', () => {
   assert.match(hoverAt('qwen3_tts.yaml', 'initial_codec_chunk_frames: 1'), /`talker_first_audio` needs exactly 1/);
-  assert.match(hoverAt('qwen3_tts.yaml', 'codec_chunk_frames: 25'), /waits for later chunks stay inside its `vllm_decode_ms`/);
-  assert.match(hoverAt('qwen3_tts.yaml', 'max_num_seqs'), /that wait is `vllm_ready_queued_ms` \(part of `vllm_queued_ms`\)/);
+  assert.match(
+    hoverAt('qwen3_tts.yaml', 'codec_chunk_frames: 25'),
+    /waits for later chunks stay inside its `vllm_decode_ms`/,
+  );
+  assert.match(
+    hoverAt('qwen3_tts.yaml', 'max_num_seqs'),
+    /that wait is `vllm_ready_queued_ms` \(part of `vllm_queued_ms`\)/,
+  );
   const text = 'active_stream_window: 4\nstages:\n  - stage_id: 0\n    num_replicas: 2\n';
   const window = analyzeVirtual({ 'w.yaml': text }, 'w.yaml');
-  assert.match(deployHover(window, 2)?.markdown ?? '', /its wait for a slot counts as input wait\*\* \(`vllm_input_wait_ms`\)/);
-  assert.match(deployHover(window, text.indexOf('num_replicas'))?.markdown ?? '', /Each replica reports its own `replica_id`/);
+  assert.match(
+    deployHover(window, 2)?.markdown ?? '',
+    /its wait for a slot counts as input wait\*\* \(`vllm_input_wait_ms`\)/,
+  );
+  assert.match(
+    deployHover(window, text.indexOf('num_replicas'))?.markdown ?? '',
+    /Each replica reports its own `replica_id`/,
+  );
 });
 
 test('base_config shows the overlay chain; stage_id the effective stage and where each value comes from', () => {
-  assert.match(hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'base_config:'), /\*\*Overlay chain:\*\* this file → `qwen3_tts_high_concurrency_mrv2\.yaml` → `qwen3_tts_high_concurrency\.yaml`/);
+  assert.match(
+    hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'base_config:'),
+    /\*\*Overlay chain:\*\* this file → `qwen3_tts_high_concurrency_mrv2\.yaml` → `qwen3_tts_high_concurrency\.yaml`/,
+  );
   const md = hoverAt('qwen3_omni_moe_mrv2.yaml', 'stage_id: 1');
   assert.match(md, /\*\*Effective stage 1\*\* \(after overlays, CUDA\):/);
   assert.match(md, /- `max_num_seqs: 64` — qwen3_omni_moe\.yaml:41/);
@@ -76,12 +95,16 @@ test('hover on a value, on a nested key, and nowhere', () => {
 test('talker_first_audio checklist: the local executor and the environment switch (undecided when the YAML does not set it)', () => {
   const md = hoverAt('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml', 'talker_first_audio');
   assert.match(md, /- ✓ a local executor for the talker \(stage 0\): stage 0 distributed_executor_backend: unset/);
-  assert.match(md, /- \? `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\): not set in this config: it is on unless the server's environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" \(Stage Lens cannot see that environment from the YAML\)/);
+  assert.match(
+    md,
+    /- \? `VLLM_OMNI_TALKER_FIRST_AUDIO` on \(unset or "1"\): not set in this config: it is on unless the server's environment sets `VLLM_OMNI_TALKER_FIRST_AUDIO` to anything but "1" \(Stage Lens cannot see that environment from the YAML\)/,
+  );
   assert.match(md, /the talker's process reads it as on when it is unset or exactly `"1"`/);
 });
 
 test('the H200 profile keys say what the public note says, no more', () => {
-  const text = 'connectors:\n  shm:\n    name: SharedMemoryConnector\n    extra:\n      code_predictor_fused_sampling: true\n      codec_cudnn_benchmark: true\n      codec_fused_snake: true\nstages:\n  - stage_id: 0\n';
+  const text =
+    'connectors:\n  shm:\n    name: SharedMemoryConnector\n    extra:\n      code_predictor_fused_sampling: true\n      codec_cudnn_benchmark: true\n      codec_fused_snake: true\nstages:\n  - stage_id: 0\n';
   const analysis = analyzeVirtual({ 'h200.yaml': text }, 'h200.yaml');
   const at = (key: string) => deployHover(analysis, text.indexOf(key) + 1)?.markdown ?? '';
   for (const key of ['code_predictor_fused_sampling', 'codec_cudnn_benchmark', 'codec_fused_snake']) {

@@ -10,7 +10,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deployDiagnostics, DeployFileCache, analyzeDeployText, isUnread, type DeployAnalysis, type DeployDiagnostic, type DeployFileText } from '../../server/core/deploy';
+import {
+  deployDiagnostics,
+  DeployFileCache,
+  analyzeDeployText,
+  isUnread,
+  type DeployAnalysis,
+  type DeployDiagnostic,
+  type DeployFileText,
+} from '../../server/core/deploy';
 import { isList, scalarOf, toPlain, valueOf } from '../../server/core/deploy/configTree';
 import { resolveEffectiveConfig } from '../../server/core/deploy/effectiveConfig';
 import { IncrementalDeployParser } from '../../server/core/deploy/incrementalParse';
@@ -25,7 +33,32 @@ import { assertLinear } from './linearity';
 import { bigDeployFile } from '../integration/lsp-deploy-bigfile';
 import { FIXTURES, fixtureText, VIRTUAL } from './deploy-helpers';
 
-const CHARACTERS = [':', '-', '#', ' ', '\n', '[', ']', '{', '}', '"', "'", ',', '&', '*', '!', '|', '>', '?', '\t', '%', 'a', '1', '.', '\r'];
+const CHARACTERS = [
+  ':',
+  '-',
+  '#',
+  ' ',
+  '\n',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  ',',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  '?',
+  '\t',
+  '%',
+  'a',
+  '1',
+  '.',
+  '\r',
+];
 
 function read(file: string): DeployFileText {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
@@ -45,7 +78,13 @@ function fromScratch(file: string, text: string, readFile: (p: string) => Deploy
 function plain(diagnostics: readonly DeployDiagnostic[]): unknown {
   return diagnostics.map((d) => ({
     ...d,
-    related: d.related.map((r) => ({ message: r.message, file: r.location.file, range: r.location.range, start: r.location.startOffset, end: r.location.endOffset })),
+    related: d.related.map((r) => ({
+      message: r.message,
+      file: r.location.file,
+      range: r.location.range,
+      start: r.location.startOffset,
+      end: r.location.endOffset,
+    })),
   }));
 }
 
@@ -75,7 +114,14 @@ function singleCharacterEdit(text: string, random: Random): string {
  * one edit from the one before, the cache of pieces carried along); returns how many
  * versions were parsed in pieces rather than whole.
  */
-function checkEdits(file: string, base: string, readFile: (p: string) => DeployFileText, edits: number, seed: number, walk = 8): number {
+function checkEdits(
+  file: string,
+  base: string,
+  readFile: (p: string) => DeployFileText,
+  edits: number,
+  seed: number,
+  walk = 8,
+): number {
   const random = new Random(seed);
   const cache = new DeployFileCache(readFile);
   let text = base;
@@ -90,12 +136,19 @@ function checkEdits(file: string, base: string, readFile: (p: string) => DeployF
     assert.ok(sameProblems(incremental.file.problems, scratch.file.problems), `YAML problems differ: ${where}`);
     assert.deepEqual(incremental.file.lines.lineCount, scratch.file.lines.lineCount, where);
     assert.equal(incremental.isDeployConfig, scratch.isDeployConfig, where);
-    assert.deepEqual(plain(deployDiagnostics(incremental)), plain(deployDiagnostics(scratch)), `diagnostics differ: ${where}`);
+    assert.deepEqual(
+      plain(deployDiagnostics(incremental)),
+      plain(deployDiagnostics(scratch)),
+      `diagnostics differ: ${where}`,
+    );
   }
   return inPieces;
 }
 
-const REAL = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).sort();
+const REAL = fs
+  .readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 
 test('the eight real configs: random single-character edits, incremental = from scratch', () => {
   assert.equal(REAL.length, 8);
@@ -115,14 +168,22 @@ test('the eight real configs: random single-character edits, incremental = from 
 const CRAFTED: Record<string, string> = {
   'anchors.yaml':
     'defaults: &d\n  max_num_seqs: 8\n  enforce_eager: yes\nstages:\n  - stage_id: 0\n    <<: *d\n    max_num_seqs: 16\n  - stage_id: 1\n    default_sampling_params: &s {temperature: 0.5}\n  - stage_id: 2\n    default_sampling_params: *s\n',
-  'multi-document.yaml': 'async_chunk: true\nstages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n    max_num_seqs: 4\n---\nextra: doc\n',
-  'leading-marker.yaml': '--- # one document\nasync_chunk: true\nstages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n    max_num_seqs: 4\n',
+  'multi-document.yaml':
+    'async_chunk: true\nstages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n    max_num_seqs: 4\n---\nextra: doc\n',
+  'leading-marker.yaml':
+    '--- # one document\nasync_chunk: true\nstages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n    max_num_seqs: 4\n',
   'tabs.yaml': 'async_chunk: true\nstages:\n  - stage_id: 0\n\tmax_num_seqs: 4\n  - stage_id: 1\n    devices: "0"\n',
-  'invalid-mid-edit.yaml': fixtureText('qwen3_tts.yaml').replace('    max_num_seqs: 64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true', '    max_num_seqs: [64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true'),
-  'flow-and-quotes.yaml': 'connectors:\n  c: {name: SharedMemoryConnector, extra: {codec_chunk_frames: 25}}\nstages:\n  - stage_id: 0\n    devices: "0,\n      1"\n    output_connectors: {to_stage_1: c}\n  - stage_id: 1\n    engine_args: |\n      not: parsed\n    max_num_seqs: \'4\'\n',
+  'invalid-mid-edit.yaml': fixtureText('qwen3_tts.yaml').replace(
+    '    max_num_seqs: 64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true',
+    '    max_num_seqs: [64\n    gpu_memory_utilization: 0.3\n    trust_remote_code: true',
+  ),
+  'flow-and-quotes.yaml':
+    'connectors:\n  c: {name: SharedMemoryConnector, extra: {codec_chunk_frames: 25}}\nstages:\n  - stage_id: 0\n    devices: "0,\n      1"\n    output_connectors: {to_stage_1: c}\n  - stage_id: 1\n    engine_args: |\n      not: parsed\n    max_num_seqs: \'4\'\n',
   // A stage whose last value is empty ends where the next stage's `-` is, not at its line start.
-  'empty-values.yaml': 'stages:\n  - stage_id: 0\n    model_runner: #v2\n  - stage_id: 1\n    model_runner:\n  - stage_id: 2\n    engine_args:\n\n  - stage_id: 3\n',
-  'crlf.yaml': 'async_chunk: true\r\nstages:\r\n  - stage_id: 0\r\n    max_num_seqs: 4\r\n  - stage_id: 1\r\n    max_num_seqs: 4\r\n',
+  'empty-values.yaml':
+    'stages:\n  - stage_id: 0\n    model_runner: #v2\n  - stage_id: 1\n    model_runner:\n  - stage_id: 2\n    engine_args:\n\n  - stage_id: 3\n',
+  'crlf.yaml':
+    'async_chunk: true\r\nstages:\r\n  - stage_id: 0\r\n    max_num_seqs: 4\r\n  - stage_id: 1\r\n    max_num_seqs: 4\r\n',
 };
 
 test('crafted broken files: anchors and aliases, several documents, tabs, invalid YAML mid-edit', () => {
@@ -156,7 +217,10 @@ test('an edit inside one stage parses that stage only; half-typed YAML too', () 
   const result = parser.parse(halfTyped);
   assert.equal(parser.last.mode, 'pieces');
   assert.equal(parser.last.parsedPieces, 1);
-  assert.deepEqual(result.problems.map((p) => [p.code, p.location.range.start.line]), parseDeployFile('/x/big.yaml', halfTyped).problems.map((p) => [p.code, p.location.range.start.line]));
+  assert.deepEqual(
+    result.problems.map((p) => [p.code, p.location.range.start.line]),
+    parseDeployFile('/x/big.yaml', halfTyped).problems.map((p) => [p.code, p.location.range.start.line]),
+  );
   assert.equal(result.problems.length > 0, true);
   // An unclosed `[` ends where the next stage starts (`yaml` stops it there): still in pieces.
   const unclosedFlow = `${big.text.slice(0, at)}max_num_seqs: [64${big.text.slice(at + 'max_num_seqs: 64'.length)}`;
@@ -176,7 +240,8 @@ test('an edit inside one stage parses that stage only; half-typed YAML too', () 
 });
 
 test('the split: top-level entries and list items; refused where pieces could depend on each other', () => {
-  const text = '# head\nmodel_runner: v2\nstages:  # the pipeline\n  # first\n  - stage_id: 0\n    x: 1\n  - stage_id: 1\nplatforms:\n  npu: {}\n';
+  const text =
+    '# head\nmodel_runner: v2\nstages:  # the pipeline\n  # first\n  - stage_id: 0\n    x: 1\n  - stage_id: 1\nplatforms:\n  npu: {}\n';
   const split = splitSegments(text);
   assert.ok(split);
   assert.deepEqual(
@@ -188,13 +253,23 @@ test('the split: top-level entries and list items; refused where pieces could de
       ['entries', 7, 'platforms:\n  npu: {}\n', '', ''],
     ],
   );
-  for (const unsafe of ['a: &x 1\nb: *x\n', 'a: 1\n---\nb: 2\n', '%YAML 1.1\n---\na: 1\nb: 2\n', 'a: 1\n\tb: 2\nc: 3\n', 'a: 1\rb: 2\nc: 3\n', 'a: {x: 1}\n<<: {y: 2}\nb: 1\n']) {
+  for (const unsafe of [
+    'a: &x 1\nb: *x\n',
+    'a: 1\n---\nb: 2\n',
+    '%YAML 1.1\n---\na: 1\nb: 2\n',
+    'a: 1\n\tb: 2\nc: 3\n',
+    'a: 1\rb: 2\nc: 3\n',
+    'a: {x: 1}\n<<: {y: 2}\nb: 1\n',
+  ]) {
     assert.equal(splitSegments(unsafe), null, unsafe);
   }
   assert.ok(splitSegments('---\na: 1\nb: 2\n'));
   assert.ok(splitSegments('# a *comment* & more\na: 1\nb: 2\n'));
   // Values agree with a whole parse, whatever the split.
-  assert.deepEqual(toPlain(new IncrementalDeployParser('/x/t.yaml').parse(text).root!), toPlain(parseDeployFile('/x/t.yaml', text).root!));
+  assert.deepEqual(
+    toPlain(new IncrementalDeployParser('/x/t.yaml').parse(text).root!),
+    toPlain(parseDeployFile('/x/t.yaml', text).root!),
+  );
 });
 
 // Hostile files in the same property test: alias bombs (lists, and maps merged over a base
@@ -230,7 +305,8 @@ async function specialBases(): Promise<Map<string, DeployFileText>> {
     fs.symlinkSync('/dev/stdin', path.join(dir, 'stdin.yaml'));
     fs.writeFileSync(path.join(dir, 'huge.yaml'), `async_chunk: true\n#${'x'.repeat(MAX_BASE_CONFIG_BYTES)}\n`);
     const read = new Map<string, DeployFileText>();
-    for (const name of ['fifo.yaml', 'zero.yaml', 'stdin.yaml', 'huge.yaml']) read.set(path.join(VIRTUAL, name), await readBaseFile(path.join(dir, name)));
+    for (const name of ['fifo.yaml', 'zero.yaml', 'stdin.yaml', 'huge.yaml'])
+      read.set(path.join(VIRTUAL, name), await readBaseFile(path.join(dir, name)));
     return read;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -240,14 +316,26 @@ async function specialBases(): Promise<Map<string, DeployFileText>> {
 test('hostile files: alias bombs, thousands of aliases, deep nesting, special-file bases; incremental = from scratch', async () => {
   const special = await specialBases();
   const reasons = [...special.values()].map((text) => (isUnread(text) ? text.reason : text));
-  assert.deepEqual(reasons.slice(0, 2), ['is a named pipe (FIFO), not a regular file', 'is a character device, not a regular file']);
+  assert.deepEqual(reasons.slice(0, 2), [
+    'is a named pipe (FIFO), not a regular file',
+    'is a character device, not a regular file',
+  ]);
   assert.match(String(reasons[2]), /^is a .*, not a regular file$/); // /dev/stdin: /dev/null, a pipe or a socket, by how the test runs
   assert.equal(reasons[3], 'is 1.0 MB, more than the 1 MB a deploy config can be');
-  const byPath = new Map<string, DeployFileText>([...Object.entries(HOSTILE).map(([name, text]) => [path.join(VIRTUAL, name), text] as const), ...special]);
+  const byPath = new Map<string, DeployFileText>([
+    ...Object.entries(HOSTILE).map(([name, text]) => [path.join(VIRTUAL, name), text] as const),
+    ...special,
+  ]);
   const readVirtual = (p: string): DeployFileText => byPath.get(p);
   for (const [i, [name, text]] of Object.entries(HOSTILE).entries()) {
     const started = performance.now();
-    checkEdits(path.join(VIRTUAL, name), text, readVirtual, name === 'aliases.yaml' || name.startsWith('deep-after') ? 10 : 25, 4000 + i);
+    checkEdits(
+      path.join(VIRTUAL, name),
+      text,
+      readVirtual,
+      name === 'aliases.yaml' || name.startsWith('deep-after') ? 10 : 25,
+      4000 + i,
+    );
     // Generous: what matters is seconds, not minutes or a crash (the whole test once took the process down).
     assert.ok(performance.now() - started < 30_000, `${name}: ${(performance.now() - started).toFixed(0)} ms`);
   }
@@ -256,9 +344,17 @@ test('hostile files: alias bombs, thousands of aliases, deep nesting, special-fi
 test('nesting: refused past the limit with one diagnostic where it happens, the same whole and in pieces', () => {
   const at = parseDeployFile('/x/a.yaml', deepFlow(MAX_NESTING - 3));
   assert.deepEqual(at.problems, []);
-  for (const text of [deepFlow(MAX_NESTING - 1), deepFlow(5000), `${fixtureText('qwen3_tts.yaml')}extra: ${'[{'.repeat(3000)}\n`]) {
+  for (const text of [
+    deepFlow(MAX_NESTING - 1),
+    deepFlow(5000),
+    `${fixtureText('qwen3_tts.yaml')}extra: ${'[{'.repeat(3000)}\n`,
+  ]) {
     const whole = parseDeployFile('/x/b.yaml', text);
-    assert.deepEqual(whole.problems.map((p) => p.code), ['yaml-too-deep'], text.slice(0, 80));
+    assert.deepEqual(
+      whole.problems.map((p) => p.code),
+      ['yaml-too-deep'],
+      text.slice(0, 80),
+    );
     const pieces = new IncrementalDeployParser('/x/b.yaml').parse(text);
     assert.ok(sameValue(whole.root, pieces.root));
     assert.ok(sameProblems(whole.problems, pieces.problems));
@@ -266,26 +362,54 @@ test('nesting: refused past the limit with one diagnostic where it happens, the 
   // Before the deep entry, the file is read: a config with a deep last key keeps its stages.
   const tail = parseDeployFile('/x/c.yaml', `${fixtureText('qwen3_tts.yaml')}extra: ${'['.repeat(3000)}\n`);
   assert.equal(isDeployConfig(tail.root), true);
-  assert.match(tail.problems[0].message, /^Nested more than 100 levels deep \(line \d+\): Stage Lens reads this file only up to line \d+\./);
+  assert.match(
+    tail.problems[0].message,
+    /^Nested more than 100 levels deep \(line \d+\): Stage Lens reads this file only up to line \d+\./,
+  );
   // Deep text inside quotes, comments and block scalars is text, not nesting.
-  for (const text of [`a: "${'['.repeat(500)}"\n`, `a: '${'{'.repeat(500)}'\n`, `a: 1 # ${'['.repeat(500)}\n`, `a: |\n  ${'['.repeat(500)}\nb: 2\n`, `a: x${'['.repeat(500)}\n`]) {
+  for (const text of [
+    `a: "${'['.repeat(500)}"\n`,
+    `a: '${'{'.repeat(500)}'\n`,
+    `a: 1 # ${'['.repeat(500)}\n`,
+    `a: |\n  ${'['.repeat(500)}\nb: 2\n`,
+    `a: x${'['.repeat(500)}\n`,
+  ]) {
     assert.deepEqual(parseDeployFile('/x/d.yaml', text).problems, [], text.slice(0, 12));
   }
 });
 
 test('alias resolution is linear: parse time of n aliases against 4n', () => {
-  assertLinear('aliases', (n) => manyAliases(n), (text) => parseDeployFile('/x/aliases.yaml', text), { start: 200, targetMs: 8, maxN: 20_000 });
+  assertLinear(
+    'aliases',
+    (n) => manyAliases(n),
+    (text) => parseDeployFile('/x/aliases.yaml', text),
+    { start: 200, targetMs: 8, maxN: 20_000 },
+  );
   // And the 6,500 of the report (over 90 s before), with every alias read as its anchor.
   const started = performance.now();
   const parsed = parseDeployFile('/x/aliases.yaml', manyAliases(6500));
   const stages = valueOf(parsed.root, 'stages');
-  assert.ok(isList(stages) && stages.items.length === 6500 && stages.items.every((stage) => scalarOf(stage, 'enforce_eager') === true));
+  assert.ok(
+    isList(stages) &&
+      stages.items.length === 6500 &&
+      stages.items.every((stage) => scalarOf(stage, 'enforce_eager') === true),
+  );
   assert.ok(performance.now() - started < 20_000, `${(performance.now() - started).toFixed(0)} ms`);
 });
 
 test('the split is linear, comment lines full of anchor marks included', () => {
-  assertLinear('a comment of anchors', (n) => `# ${'&a '.repeat(n)}\na: 1\nb: 2\n`, (text) => splitSegments(text), { start: 256, targetMs: 4, maxN: 2_000_000 });
-  assertLinear('many stages', (n) => `stages:\n${'  - stage_id: 0\n    x: 1\n'.repeat(n)}`, (text) => splitSegments(text), { start: 64, targetMs: 4, maxN: 200_000 });
+  assertLinear(
+    'a comment of anchors',
+    (n) => `# ${'&a '.repeat(n)}\na: 1\nb: 2\n`,
+    (text) => splitSegments(text),
+    { start: 256, targetMs: 4, maxN: 2_000_000 },
+  );
+  assertLinear(
+    'many stages',
+    (n) => `stages:\n${'  - stage_id: 0\n    x: 1\n'.repeat(n)}`,
+    (text) => splitSegments(text),
+    { start: 64, targetMs: 4, maxN: 200_000 },
+  );
   assert.ok(splitSegments(`# ${'&a '.repeat(10)}\na: 1\nb: 2\n`));
   assert.equal(splitSegments(`# ${'&a '.repeat(10)}\na: &x 1\nb: *x\n`), null);
 });

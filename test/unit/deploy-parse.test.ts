@@ -20,9 +20,12 @@ test('recognised by content: stages with stage_id, or base_config', () => {
 });
 
 test('anchors, aliases and merge keys read as PyYAML reads them', () => {
-  const text = 'defaults: &d\n  max_num_seqs: 8\n  enforce_eager: yes\nstages:\n  - stage_id: 0\n    <<: *d\n    max_num_seqs: 16\n  - stage_id: 1\n    default_sampling_params: &s {temperature: 0.5}\n  - stage_id: 2\n    default_sampling_params: *s\n';
+  const text =
+    'defaults: &d\n  max_num_seqs: 8\n  enforce_eager: yes\nstages:\n  - stage_id: 0\n    <<: *d\n    max_num_seqs: 16\n  - stage_id: 1\n    default_sampling_params: &s {temperature: 0.5}\n  - stage_id: 2\n    default_sampling_params: *s\n';
   const file = parseDeployFile('/x/d.yaml', text);
-  const stages = toPlain(valueOf(file.root, 'stages') ?? { kind: 'list', items: [], location: file.lines.location(0, 0) });
+  const stages = toPlain(
+    valueOf(file.root, 'stages') ?? { kind: 'list', items: [], location: file.lines.location(0, 0) },
+  );
   assert.deepEqual(stages, [
     { max_num_seqs: 16, enforce_eager: true, stage_id: 0 },
     { stage_id: 1, default_sampling_params: { temperature: 0.5 } },
@@ -51,7 +54,20 @@ test('invalid YAML mid-edit keeps the parts that parsed', () => {
 });
 
 test('never throws on arbitrary text', () => {
-  const samples = ['{', '[[[', ': :', '- - -', '\t\t', 'a: "unterminated', '&a *b', '%YAML 9.9\n---\n', '? [a]\n: b', 'stages: !!binary abc', '\u0000\u0001', 'stages:\n  - stage_id: 0\n    x: *nowhere\n'];
+  const samples = [
+    '{',
+    '[[[',
+    ': :',
+    '- - -',
+    '\t\t',
+    'a: "unterminated',
+    '&a *b',
+    '%YAML 9.9\n---\n',
+    '? [a]\n: b',
+    'stages: !!binary abc',
+    '\u0000\u0001',
+    'stages:\n  - stage_id: 0\n    x: *nowhere\n',
+  ];
   let seed = 7;
   for (let i = 0; i < 200; i++) {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -72,7 +88,14 @@ test('YAML 1.1 booleans (PyYAML): on/off/yes/no', () => {
 test('a 5,000-line config parses and checks', () => {
   const lines = ['model_runner: v2', 'stages:'];
   let id = 0;
-  while (lines.length < 4995) lines.push(`  - stage_id: ${id++}`, '    # tuned', '    max_num_seqs: 64', '    devices: "0"', '    enable_prefix_caching: false');
+  while (lines.length < 4995)
+    lines.push(
+      `  - stage_id: ${id++}`,
+      '    # tuned',
+      '    max_num_seqs: 64',
+      '    devices: "0"',
+      '    enable_prefix_caching: false',
+    );
   lines.push('  - stage_id: 0');
   const text = `${lines.join('\n')}\n`;
   assert.equal(text.split('\n').length - 1, lines.length);

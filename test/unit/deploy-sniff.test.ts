@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import { mayBeDeployConfig } from '../../server/core/deploy/mayBeDeployConfig';
 import { analyzeVirtual, FIXTURES, fixtureText } from './deploy-helpers';
 
-const recognised = (text: string): boolean => analyzeVirtual({ 'x.yaml': text, 'base.yaml': fixtureText('qwen3_tts.yaml') }, 'x.yaml').isDeployConfig;
+const recognised = (text: string): boolean =>
+  analyzeVirtual({ 'x.yaml': text, 'base.yaml': fixtureText('qwen3_tts.yaml') }, 'x.yaml').isDeployConfig;
 
 describe('mayBeDeployConfig', () => {
   test('accepts every deploy fixture', () => {

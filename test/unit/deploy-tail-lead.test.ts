@@ -8,35 +8,109 @@ import { tailLeadOf } from '../../server/core/deploy/tailLead';
 import type { TailAttribution, TailPart } from '../../server/core/explain/types';
 import { analyzeFixture } from './deploy-helpers';
 
-const talker: StageLiveNumbers = { stageId: 0, ttftP50Ms: 41.2, prefillP50Ms: 39, queuedP50Ms: 0.44, n: 120, ttftNotRecorded: false };
-const codec: StageLiveNumbers = { stageId: 1, ttftP50Ms: 0, prefillP50Ms: null, queuedP50Ms: 1250.4, n: 18, ttftNotRecorded: true };
+const talker: StageLiveNumbers = {
+  stageId: 0,
+  ttftP50Ms: 41.2,
+  prefillP50Ms: 39,
+  queuedP50Ms: 0.44,
+  n: 120,
+  ttftNotRecorded: false,
+};
+const codec: StageLiveNumbers = {
+  stageId: 1,
+  ttftP50Ms: 0,
+  prefillP50Ms: null,
+  queuedP50Ms: 1250.4,
+  n: 18,
+  ttftNotRecorded: true,
+};
 
 const part = (key: string, excessMs: number, total: number): TailPart => {
   const [stage, phase] = key.split('/') as [string, TailPart['phase']];
-  return { key, stageId: key.includes('->') ? null : Number(stage), stageKey: key.includes('->') ? null : stage, phase: key.includes('->') ? 'transfer' : phase, excessMs, share: excessMs / total, medianMs: 10, measuredIn: 3 };
+  return {
+    key,
+    stageId: key.includes('->') ? null : Number(stage),
+    stageKey: key.includes('->') ? null : stage,
+    phase: key.includes('->') ? 'transfer' : phase,
+    excessMs,
+    share: excessMs / total,
+    medianMs: 10,
+    measuredIn: 3,
+  };
 };
 
 function tail(parts: [string, number][], excessMs: number): TailAttribution {
-  return { target: 'stage1.firstOutput', quantile: 'p99', thresholdMs: 900, requestCount: 3, scopeCount: 300, targetMedianMs: 80, excessMs, parts: parts.map(([k, v]) => part(k, v, excessMs)), residualMs: 0, requestIds: [] };
+  return {
+    target: 'stage1.firstOutput',
+    quantile: 'p99',
+    thresholdMs: 900,
+    requestCount: 3,
+    scopeCount: 300,
+    targetMedianMs: 80,
+    excessMs,
+    parts: parts.map(([k, v]) => part(k, v, excessMs)),
+    residualMs: 0,
+    requestIds: [],
+  };
 }
 
 test('the leading stage: its part, share and target; a one-output prefill is prefill+decode', () => {
-  assert.deepEqual(tailLeadOf(tail([['1/inputWait', 620], ['0/prefill', 300]], 1000), new Set()), { stageId: 1, part: 'input wait', share: 0.62, target: 'stage 1 time to first output', tailRequests: 3 });
+  assert.deepEqual(
+    tailLeadOf(
+      tail(
+        [
+          ['1/inputWait', 620],
+          ['0/prefill', 300],
+        ],
+        1000,
+      ),
+      new Set(),
+    ),
+    { stageId: 1, part: 'input wait', share: 0.62, target: 'stage 1 time to first output', tailRequests: 3 },
+  );
   assert.equal(tailLeadOf(tail([['0/prefill', 800]], 1000), new Set(['0']))?.part, 'prefill+decode (one output)');
   assert.equal(tailLeadOf(tail([['0->1/tx', 900]], 1000), new Set()), null, 'a hand-off belongs to no stage');
-  assert.equal(tailLeadOf(tail([['0/prefill', 150], ['1/decode', 140]], 1000), new Set()), null, 'nothing stands out');
+  assert.equal(
+    tailLeadOf(
+      tail(
+        [
+          ['0/prefill', 150],
+          ['1/decode', 140],
+        ],
+        1000,
+      ),
+      new Set(),
+    ),
+    null,
+    'nothing stands out',
+  );
   assert.equal(tailLeadOf(tail([['0/prefill', 0]], 0), new Set()), null, 'a flat tail');
   assert.equal(tailLeadOf(null, new Set()), null);
 });
 
 test('the hint of the leading stage carries its share of the tail; the others do not', () => {
-  const lead = tailLeadOf(tail([['1/inputWait', 620], ['0/prefill', 300]], 1000), new Set());
+  const lead = tailLeadOf(
+    tail(
+      [
+        ['1/inputWait', 620],
+        ['0/prefill', 300],
+      ],
+      1000,
+    ),
+    new Set(),
+  );
   const session: LiveStageNumbers = { sessionLabel: 'launch: vllm serve', stages: [talker, codec], tailLead: lead };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), session);
-  assert.deepEqual(hints.slice(0, 2).map((h) => `${h.position.line + 1} ${h.label}`), [
-    '35 TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
-    '42 TTFT not recorded · queued p50 1,250 ms (n=18) · p99 tail: input wait 62%',
-  ]);
-  assert.match(hints[1]?.tooltip ?? '', /The input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess/);
+  assert.deepEqual(
+    hints.slice(0, 2).map((h) => `${h.position.line + 1} ${h.label}`),
+    [
+      '35 TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
+      '42 TTFT not recorded · queued p50 1,250 ms (n=18) · p99 tail: input wait 62%',
+    ],
+  );
+  assert.match(
+    hints[1]?.tooltip ?? '',
+    /The input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess/,
+  );
   assert.doesNotMatch(hints[0]?.tooltip ?? '', /largest mean excess/);
 });

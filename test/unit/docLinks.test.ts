@@ -56,7 +56,8 @@ function linkProblem(from: string, target: string): string | null {
   const anchor = hash === -1 ? '' : target.slice(hash + 1);
   const file = filePart === '' ? from : path.posix.normalize(path.posix.join(path.posix.dirname(from), filePart));
   if (!existsSync(path.join(ROOT, file))) return `${from}: ${target}: no file ${file}`;
-  if (anchor !== '' && file.endsWith('.md') && !anchorsOf(file).has(anchor)) return `${from}: ${target}: no heading #${anchor} in ${file}`;
+  if (anchor !== '' && file.endsWith('.md') && !anchorsOf(file).has(anchor))
+    return `${from}: ${target}: no heading #${anchor} in ${file}`;
   return null;
 }
 
@@ -86,7 +87,9 @@ test('every relative link of the Markdown documents names an existing file and h
 });
 
 test('the README shows screenshots that exist', () => {
-  const images = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1] ?? '');
+  const images = [...readFileSync(path.join(ROOT, 'README.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map(
+    (m) => m[1] ?? '',
+  );
   assert.ok(images.length >= 3, `${images.length} images`);
   for (const image of images) assert.ok(existsSync(path.join(ROOT, image)), image);
 });
@@ -124,7 +127,8 @@ test('no code comment cites an outside reference by section number', () => {
     readFileSync(path.join(ROOT, file), 'utf8')
       .split('\n')
       .forEach((line, i) => {
-        if (/formats reference|§[A-J]\.?\d|metric-semantics\.md|vllm-omni-formats\.md/.test(line)) offenders.push(`${file}:${i + 1}`);
+        if (/formats reference|§[A-J]\.?\d|metric-semantics\.md|vllm-omni-formats\.md/.test(line))
+          offenders.push(`${file}:${i + 1}`);
       });
   }
   assert.deepEqual(offenders, []);

@@ -22,7 +22,10 @@ function identityHolds(b: RequestBreakdown): void {
   if (b.totalMs === null) return;
   let sum = 0;
   for (const p of b.parts) if (p.ms !== null) sum += p.ms;
-  assert.ok(Math.abs(sum - b.overlapMs + (b.residualMs ?? NaN) - b.totalMs) < 1e-6, `identity: ${sum} - ${b.overlapMs} + ${b.residualMs} = ${b.totalMs}`);
+  assert.ok(
+    Math.abs(sum - b.overlapMs + (b.residualMs ?? NaN) - b.totalMs) < 1e-6,
+    `identity: ${sum} - ${b.overlapMs} + ${b.residualMs} = ${b.totalMs}`,
+  );
 }
 
 test('full payload: every part measured and placed, no overlap, the residual is the unexplained gaps', () => {
@@ -50,8 +53,19 @@ test('full payload: every part measured and placed, no overlap, the residual is 
       ['finalOutput', 50, 'reconstructed'],
     ],
   );
-  assert.deepEqual([part(b, '0/queued').startMs, part(b, '0/prefill').startMs, part(b, '0/decode').startMs, part(b, '0/genOther').endMs], [30, 35, 130, 450]);
-  assert.deepEqual([part(b, '1/inputWait').startMs, part(b, '1/prefill').startMs, part(b, '1/genOther').endMs], [480, 485, 950]);
+  assert.deepEqual(
+    [
+      part(b, '0/queued').startMs,
+      part(b, '0/prefill').startMs,
+      part(b, '0/decode').startMs,
+      part(b, '0/genOther').endMs,
+    ],
+    [30, 35, 130, 450],
+  );
+  assert.deepEqual(
+    [part(b, '1/inputWait').startMs, part(b, '1/prefill').startMs, part(b, '1/genOther').endMs],
+    [480, 485, 950],
+  );
   assert.deepEqual([part(b, 'finalOutput').startMs, part(b, 'finalOutput').endMs], [950, 1000]);
   assert.equal(part(b, '0->1/tx').startMs, null, 'a hand-off has no measured place');
   assert.equal(b.overlapMs, 0);
@@ -59,10 +73,13 @@ test('full payload: every part measured and placed, no overlap, the residual is 
   // Gaps [20, 30] and [450, 480] = 40 ms, of which the hand-off explains 25.
   close(b.residualMs, 15, 'residual');
   identityHolds(b);
-  assert.deepEqual(b.stageSpans.map((s) => [s.stageKey, s.startMs, s.endMs, s.placement]), [
-    ['0', 30, 450, 'measured'],
-    ['1', 480, 950, 'measured'],
-  ]);
+  assert.deepEqual(
+    b.stageSpans.map((s) => [s.stageKey, s.startMs, s.endMs, s.placement]),
+    [
+      ['0', 30, 450, 'measured'],
+      ['1', 480, 950, 'measured'],
+    ],
+  );
 });
 
 test('async chunk: overlapping stages are counted once, the overlap shown; nothing is left over', () => {
@@ -103,8 +120,25 @@ test('a missing part stays missing with its state, and its time shows in the res
     e2eMs: 700,
     stages: {
       // decode 0 on the talker and None on the codec: the row is hidden. prefill: None on the codec only.
-      '0': { num_tokens_out: int(50), serving_time_to_first_output_ms: 400, stage_gen_time_ms: 420, vllm_queued_ms: 1, vllm_prefill_ms: 399, vllm_decode_ms: 0, vllm_ttft_ms: 400 },
-      '1': { num_tokens_out: int(3), output_unit_count: int(3), serving_time_to_first_output_ms: 80, stage_gen_time_ms: 690, vllm_queued_ms: 60, vllm_prefill_ms: null, vllm_decode_ms: null, vllm_ttft_ms: 0 },
+      '0': {
+        num_tokens_out: int(50),
+        serving_time_to_first_output_ms: 400,
+        stage_gen_time_ms: 420,
+        vllm_queued_ms: 1,
+        vllm_prefill_ms: 399,
+        vllm_decode_ms: 0,
+        vllm_ttft_ms: 400,
+      },
+      '1': {
+        num_tokens_out: int(3),
+        output_unit_count: int(3),
+        serving_time_to_first_output_ms: 80,
+        stage_gen_time_ms: 690,
+        vllm_queued_ms: 60,
+        vllm_prefill_ms: null,
+        vllm_decode_ms: null,
+        vllm_ttft_ms: 0,
+      },
     },
   };
   const [request] = analyseSpecs([spec]).requests;
@@ -128,7 +162,10 @@ test('a missing part stays missing with its state, and its time shows in the res
 });
 
 test('an INFO-level log ([OmniTiming] only): stage times and tx measured, phases not measured, overlap reconstructed', () => {
-  const text = readFileSync(path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'), 'utf8');
+  const text = readFileSync(
+    path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
+    'utf8',
+  );
   const b = breakdownOf(analyse(text).requests[1]!); // total=4.47s preprocess=0.01s stages=[0:4.32s,1:4.46s]
   assert.equal(b.totalSource, 'omniTiming.total');
   close(b.totalMs, 4470, 'total');
@@ -141,7 +178,10 @@ test('an INFO-level log ([OmniTiming] only): stage times and tx measured, phases
 });
 
 test('the identity Σ parts − overlap + residual = total holds on every request of every fixture log', () => {
-  const dirs = [path.join(__dirname, '..', 'fixtures', 'upstream-rendered'), path.join(__dirname, '..', '..', 'samples')];
+  const dirs = [
+    path.join(__dirname, '..', 'fixtures', 'upstream-rendered'),
+    path.join(__dirname, '..', '..', 'samples'),
+  ];
   let checked = 0;
   for (const dir of dirs) {
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.log'))) {
@@ -149,8 +189,16 @@ test('the identity Σ parts − overlap + residual = total holds on every reques
         const b = breakdownOf(r);
         identityHolds(b);
         for (const p of b.parts) {
-          if (p.ms === null) assert.ok(['notMeasured', 'hidden', 'notRecorded'].includes(p.state), `${name} ${r.requestId} ${p.key}: null with state ${p.state}`);
-          else assert.ok(['measured', 'inferred', 'reconstructed'].includes(p.state), `${name} ${r.requestId} ${p.key}: ${p.ms} with state ${p.state}`);
+          if (p.ms === null)
+            assert.ok(
+              ['notMeasured', 'hidden', 'notRecorded'].includes(p.state),
+              `${name} ${r.requestId} ${p.key}: null with state ${p.state}`,
+            );
+          else
+            assert.ok(
+              ['measured', 'inferred', 'reconstructed'].includes(p.state),
+              `${name} ${r.requestId} ${p.key}: ${p.ms} with state ${p.state}`,
+            );
         }
         checked++;
       }

@@ -15,7 +15,10 @@ const hms = (s: number): string => {
 };
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => {
-  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} != ${expected}`);
+  assert.ok(
+    actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-6,
+    `${what}: ${actual} != ${expected}`,
+  );
 };
 
 test('load at arrival: a tail that arrived into a busier server is read as queueing behind others', () => {
@@ -43,19 +46,27 @@ test('load at arrival: a tail that arrived into a busier server is read as queue
       [2, 3, 2, 2, 5000],
     ],
   );
-  assert.deepEqual(load.stages.map((s) => [s.stageKey, s.all?.mean, s.tail?.mean]), [
-    ['0', 6 / 14, 1.5],
-    ['1', 6 / 14, 1.5],
-  ]);
+  assert.deepEqual(
+    load.stages.map((s) => [s.stageKey, s.all?.mean, s.tail?.mean]),
+    [
+      ['0', 6 / 14, 1.5],
+      ['1', 6 / 14, 1.5],
+    ],
+  );
 });
 
 test('load at arrival: a tail at the same load as the rest is read as slower at the same load', () => {
-  const specs = Array.from({ length: 10 }, (_, i) => asyncChunk(`r${i}`, i === 3 || i === 8 ? 900 : 0, hms(10 + 3 * i)));
+  const specs = Array.from({ length: 10 }, (_, i) =>
+    asyncChunk(`r${i}`, i === 3 || i === 8 ? 900 : 0, hms(10 + 3 * i)),
+  );
   const { index } = analyse(specs.map(renderRequest).join(''));
   const load = loadAtArrival(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
   assert.equal(load.reading, 'sameLoad');
   assert.match(load.readingText, /not queued behind others/);
-  assert.deepEqual(load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]), [[0, 10, 2]]);
+  assert.deepEqual(
+    load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]),
+    [[0, 10, 2]],
+  );
 });
 
 test('load at arrival without timestamps: arrivals unknown, nothing invented', () => {
@@ -77,9 +88,19 @@ function specsWithoutPrefix(): string {
 }
 
 const engineLine = (time: string, engine: string, running: number, waiting: number, kv: string): string =>
-  renderLogRecord(logPrefix({ process: 'APIServer pid=4242', level: 'INFO', timestamp: time, file: 'v1/metrics/loggers.py', fileLine: 127, ansi: false }), [
-    `Engine ${engine}: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 5.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: ${kv}%, Prefix cache hit rate: 0.0%`,
-  ]);
+  renderLogRecord(
+    logPrefix({
+      process: 'APIServer pid=4242',
+      level: 'INFO',
+      timestamp: time,
+      file: 'v1/metrics/loggers.py',
+      fileLine: 127,
+      ansi: false,
+    }),
+    [
+      `Engine ${engine}: Avg prompt throughput: 10.0 tokens/s, Avg generation throughput: 5.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: ${kv}%, Prefix cache hit rate: 0.0%`,
+    ],
+  );
 
 test('percentiles over time: a rolling window chosen from the rate, the step change visible, gauges on the same steps', () => {
   // One request a second for two minutes: 800 ms for the first minute, 1,300 ms for the second.
@@ -91,11 +112,18 @@ test('percentiles over time: a rolling window chosen from the rate, the step cha
   }
   const { index, analysis } = analyse(text);
   assert.deepEqual(chooseGrid(120, 119_000), { windowMs: 60_000, stepMs: 15_000 });
-  const series = overTime(index, { scope: {}, metrics: ['e2e', 'stage1.firstOutput'] }, gaugesOfEngines(analysis.engineSeries()));
+  const series = overTime(
+    index,
+    { scope: {}, metrics: ['e2e', 'stage1.firstOutput'] },
+    gaugesOfEngines(analysis.engineSeries()),
+  );
   const t0 = Date.UTC(2026, 9, 22, 9, 0, 0);
   assert.equal(series.stepMs, 15_000);
   assert.equal(series.windowMs, 60_000);
-  assert.deepEqual(series.times, Array.from({ length: 8 }, (_, k) => t0 + 15_000 * (k + 1)));
+  assert.deepEqual(
+    series.times,
+    Array.from({ length: 8 }, (_, k) => t0 + 15_000 * (k + 1)),
+  );
   assert.deepEqual(series.requestRate, Array(8).fill(1));
   const e2e = series.series[0]!;
   const at = (t: number): number => series.times.indexOf(t0 + t * 1000);
@@ -112,11 +140,17 @@ test('percentiles over time: a rolling window chosen from the rate, the step cha
   const finding = analysis.snapshot().findings.find((f) => f.code === 'metric-not-reporting');
   assert.ok(finding !== undefined);
   assert.equal(finding.stageId, 1);
-  assert.match(finding.evidence ?? '', /Engine 001 \(stage 1 replica 0, inferred from the engine index\): 2 of 2 lines with requests running read 0\.0%/);
+  assert.match(
+    finding.evidence ?? '',
+    /Engine 001 \(stage 1 replica 0, inferred from the engine index\): 2 of 2 lines with requests running read 0\.0%/,
+  );
   assert.ok((finding.knownCauses ?? []).some((c) => c.includes('#4802')));
 
   // Re-scoped to the second minute, with the cold switch on (no cold request here): the first minute is gone.
-  const second = overTime(index, { scope: { fromMs: t0 + 60_000, toMs: t0 + 120_000, excludeCold: true }, metrics: ['e2e'] });
+  const second = overTime(index, {
+    scope: { fromMs: t0 + 60_000, toMs: t0 + 120_000, excludeCold: true },
+    metrics: ['e2e'],
+  });
   assert.ok(second.series[0]!.p50.every((v) => v === null || v === 1300));
 });
 
@@ -132,7 +166,14 @@ test('in-flight counts kept as requests arrive equal a recount from scratch (ran
       const e2e = Math.round(100 + rand() * 5000);
       const s0 = arrival + Math.round(rand() * 50);
       const s1 = arrival + Math.round(rand() * 200);
-      return { arrival, finish: arrival + e2e, spans: [{ stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) }, { stageKey: '1', start: s1, end: arrival + e2e - 5 }] };
+      return {
+        arrival,
+        finish: arrival + e2e,
+        spans: [
+          { stageKey: '0', start: s0, end: s0 + Math.round(e2e * 0.6) },
+          { stageKey: '1', start: s1, end: arrival + e2e - 5 },
+        ],
+      };
     }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0));
     made.forEach((r, row) => {
       const unknown = rand() < 0.05;
@@ -144,7 +185,9 @@ test('in-flight counts kept as requests arrive equal a recount from scratch (ran
         assert.equal(counts.count(i), -1);
         return;
       }
-      const expected = reqs.filter((o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish > r.arrival).length;
+      const expected = reqs.filter(
+        (o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish > r.arrival,
+      ).length;
       assert.equal(counts.count(i), expected, `round ${round} request ${i}`);
     });
   }
@@ -152,7 +195,9 @@ test('in-flight counts kept as requests arrive equal a recount from scratch (ran
 
 test('percentiles over time answered again after more requests arrive: only the new steps change, and equal a fresh answer', () => {
   const rand = mulberry32(5);
-  const specs = Array.from({ length: 300 }, (_, s) => asyncChunk(`r${s}`, Math.round(rand() * 400), hms(Math.floor(s / 2))));
+  const specs = Array.from({ length: 300 }, (_, s) =>
+    asyncChunk(`r${s}`, Math.round(rand() * 400), hms(Math.floor(s / 2))),
+  );
   const texts = specs.map(renderRequest);
   const cache = new OverTimeCache();
   for (const upTo of [100, 101, 160, 230, 300]) {

@@ -13,34 +13,81 @@ import { analyseSpecs, asyncChunk, int } from './explainLogs';
 
 function histogram(name: string, stage: string, count: number, help = 'h'): string {
   const l = `model_name="m",stage="${stage}",replica="0"`;
-  return [`# HELP ${name} ${help}`, `# TYPE ${name} histogram`, `${name}_bucket{le="1.0",${l}} ${count}`, `${name}_bucket{le="+Inf",${l}} ${count}`, `${name}_count{${l}} ${count}`, `${name}_sum{${l}} ${count * 0.5}`].join('\n');
+  return [
+    `# HELP ${name} ${help}`,
+    `# TYPE ${name} histogram`,
+    `${name}_bucket{le="1.0",${l}} ${count}`,
+    `${name}_bucket{le="+Inf",${l}} ${count}`,
+    `${name}_count{${l}} ${count}`,
+    `${name}_sum{${l}} ${count * 0.5}`,
+  ].join('\n');
 }
 
 function gauge(name: string, samples: [string, number][]): string {
-  return [`# HELP ${name} g`, `# TYPE ${name} gauge`, ...samples.map(([stage, v]) => `${name}{model_name="m",stage="${stage}",replica="0"} ${v}`)].join('\n');
+  return [
+    `# HELP ${name} g`,
+    `# TYPE ${name} gauge`,
+    ...samples.map(([stage, v]) => `${name}{model_name="m",stage="${stage}",replica="0"} ${v}`),
+  ].join('\n');
 }
 
 const omniE2e = (count: number): string =>
-  ['# HELP vllm_omni:e2e_request_latency_s e2e', '# TYPE vllm_omni:e2e_request_latency_s histogram', `vllm_omni:e2e_request_latency_s_bucket{le="+Inf",model_name="m"} ${count}`, `vllm_omni:e2e_request_latency_s_count{model_name="m"} ${count}`, `vllm_omni:e2e_request_latency_s_sum{model_name="m"} ${count}`].join('\n');
+  [
+    '# HELP vllm_omni:e2e_request_latency_s e2e',
+    '# TYPE vllm_omni:e2e_request_latency_s histogram',
+    `vllm_omni:e2e_request_latency_s_bucket{le="+Inf",model_name="m"} ${count}`,
+    `vllm_omni:e2e_request_latency_s_count{model_name="m"} ${count}`,
+    `vllm_omni:e2e_request_latency_s_sum{model_name="m"} ${count}`,
+  ].join('\n');
 
 test('a scrape whose per-stage vllm:* families read 0 while vllm_omni:* counts finished requests (#4960, #5170)', () => {
-  const body = [omniE2e(42), histogram('vllm:time_to_first_token_seconds', '0', 0), histogram('vllm:inter_token_latency_seconds', '0', 0), histogram('vllm:e2e_request_latency_seconds', '0', 0)].join('\n') + '\n';
+  const body =
+    [
+      omniE2e(42),
+      histogram('vllm:time_to_first_token_seconds', '0', 0),
+      histogram('vllm:inter_token_latency_seconds', '0', 0),
+      histogram('vllm:e2e_request_latency_seconds', '0', 0),
+    ].join('\n') + '\n';
   const findings = metricNotReportingInScrape(parseExposition(body));
-  assert.deepEqual(findings.map((f) => f.family).sort(), ['vllm:e2e_request_latency_seconds', 'vllm:inter_token_latency_seconds', 'vllm:time_to_first_token_seconds']);
+  assert.deepEqual(findings.map((f) => f.family).sort(), [
+    'vllm:e2e_request_latency_seconds',
+    'vllm:inter_token_latency_seconds',
+    'vllm:time_to_first_token_seconds',
+  ]);
   const ttft = findings.find((f) => f.family === 'vllm:time_to_first_token_seconds')!;
   assert.equal(ttft.code, 'metric-not-reporting');
-  assert.equal(ttft.evidence, '0 on all 1 (stage, replica) series while vllm_omni:e2e_request_latency_s counts 42 finished requests');
+  assert.equal(
+    ttft.evidence,
+    '0 on all 1 (stage, replica) series while vllm_omni:e2e_request_latency_s counts 42 finished requests',
+  );
   assert.ok(ttft.knownCauses!.some((c) => c.startsWith('vllm-omni #5170')));
   assert.ok(ttft.knownCauses!.some((c) => c.startsWith('vllm-omni #4960')));
   // The same families with samples: nothing to report.
-  const healthy = [omniE2e(42), histogram('vllm:time_to_first_token_seconds', '0', 42), histogram('vllm:inter_token_latency_seconds', '0', 900)].join('\n') + '\n';
+  const healthy =
+    [
+      omniE2e(42),
+      histogram('vllm:time_to_first_token_seconds', '0', 42),
+      histogram('vllm:inter_token_latency_seconds', '0', 900),
+    ].join('\n') + '\n';
   assert.deepEqual(metricNotReportingInScrape(parseExposition(healthy)), []);
   // Zero before any request finished is a real 0.
-  assert.deepEqual(metricNotReportingInScrape(parseExposition([omniE2e(0), histogram('vllm:time_to_first_token_seconds', '0', 0)].join('\n') + '\n')), []);
+  assert.deepEqual(
+    metricNotReportingInScrape(
+      parseExposition([omniE2e(0), histogram('vllm:time_to_first_token_seconds', '0', 0)].join('\n') + '\n'),
+    ),
+    [],
+  );
 });
 
 test('a stage whose TTFT histogram has no sample while its ITL has some', () => {
-  const body = [omniE2e(10), histogram('vllm:time_to_first_token_seconds', '0', 10), histogram('vllm:inter_token_latency_seconds', '0', 300), histogram('vllm:time_to_first_token_seconds', '1', 0), histogram('vllm:inter_token_latency_seconds', '1', 40)].join('\n') + '\n';
+  const body =
+    [
+      omniE2e(10),
+      histogram('vllm:time_to_first_token_seconds', '0', 10),
+      histogram('vllm:inter_token_latency_seconds', '0', 300),
+      histogram('vllm:time_to_first_token_seconds', '1', 0),
+      histogram('vllm:inter_token_latency_seconds', '1', 40),
+    ].join('\n') + '\n';
   const findings = metricNotReportingInScrape(parseExposition(body));
   assert.equal(findings.length, 1);
   assert.equal(findings[0]!.stageId, 1);
@@ -49,7 +96,17 @@ test('a stage whose TTFT histogram has no sample while its ITL has some', () => 
 });
 
 test('KV-cache usage 0 on a replica running requests, in one scrape and over several (#4802)', () => {
-  const one = [gauge('vllm:kv_cache_usage_perc', [['0', 0.23], ['1', 0]]), gauge('vllm:num_requests_running', [['0', 4], ['1', 3]])].join('\n') + '\n';
+  const one =
+    [
+      gauge('vllm:kv_cache_usage_perc', [
+        ['0', 0.23],
+        ['1', 0],
+      ]),
+      gauge('vllm:num_requests_running', [
+        ['0', 4],
+        ['1', 3],
+      ]),
+    ].join('\n') + '\n';
   const findings = metricNotReportingInScrape(parseExposition(one));
   assert.equal(findings.length, 1);
   assert.equal(findings[0]!.family, 'vllm:kv_cache_usage_perc');
@@ -69,13 +126,22 @@ test('cost per token: a planted line is recovered; too few points, no spread or 
     const spec = asyncChunk(`r${i}`);
     const tokensIn = 100 * (i + 1);
     const tokensOut = 10 + (i % 4) * 5;
-    const s0 = { ...spec.stages['0'], num_tokens_in: int(tokensIn), num_tokens_out: int(tokensOut), vllm_prefill_ms: 20 + 0.05 * tokensIn, vllm_decode_ms: 3 + 10 * tokensOut };
+    const s0 = {
+      ...spec.stages['0'],
+      num_tokens_in: int(tokensIn),
+      num_tokens_out: int(tokensOut),
+      vllm_prefill_ms: 20 + 0.05 * tokensIn,
+      vllm_decode_ms: 3 + 10 * tokensOut,
+    };
     return { ...spec, stages: { ...spec.stages, '0': s0 } };
   });
   const { index } = analyseSpecs(specs);
   const model = costModel(index, {});
   const prefill = model.fits.find((f) => f.stageKey === '0' && f.x === 'num_tokens_in')!;
-  assert.ok(Math.abs(prefill.slopeMsPer1kTokens - 50) < 1e-6 && Math.abs(prefill.interceptMs - 20) < 1e-6, JSON.stringify(prefill));
+  assert.ok(
+    Math.abs(prefill.slopeMsPer1kTokens - 50) < 1e-6 && Math.abs(prefill.interceptMs - 20) < 1e-6,
+    JSON.stringify(prefill),
+  );
   assert.ok(Math.abs(prefill.r2 - 1) < 1e-9);
   assert.equal(prefill.n, 12);
   assert.equal(prefill.y, 'vllm_prefill_ms');
@@ -97,15 +163,19 @@ test('ols by hand, and no line through points without spread', () => {
   assert.equal(ols([2, 2, 2], [1, 2, 3]), null);
 });
 
-test('quickselect percentiles equal numpy\'s linear percentile of the sorted values; sorted times count like a sorted array', () => {
+test("quickselect percentiles equal numpy's linear percentile of the sorted values; sorted times count like a sorted array", () => {
   const rand = mulberry32(7);
   for (let round = 0; round < 200; round++) {
     const n = 1 + Math.floor(rand() * 300);
     const values = Float64Array.from({ length: n }, () => Math.round(rand() * 50) / (round % 3 === 0 ? 1 : 7));
     const sorted = values.slice().sort();
-    for (const p of [0, 1, 50, 90, 95, 99, 100]) assert.equal(percentileInPlace(values.slice(), n, p), percentileOfSorted(sorted, p), `n=${n} p=${p}`);
+    for (const p of [0, 1, 50, 90, 95, 99, 100])
+      assert.equal(percentileInPlace(values.slice(), n, p), percentileOfSorted(sorted, p), `n=${n} p=${p}`);
     const d = distributionInPlace(values.slice(), n)!;
-    assert.deepEqual([d.p50, d.p90, d.p99, d.max], [percentileOfSorted(sorted, 50), percentileOfSorted(sorted, 90), percentileOfSorted(sorted, 99), sorted[n - 1]]);
+    assert.deepEqual(
+      [d.p50, d.p90, d.p99, d.max],
+      [percentileOfSorted(sorted, 50), percentileOfSorted(sorted, 90), percentileOfSorted(sorted, 99), sorted[n - 1]],
+    );
     const times = new SortedTimes();
     const all: number[] = [];
     for (const v of values) {

@@ -7,7 +7,10 @@ import type { TailAttribution } from '../../server/core/explain/types';
 import { analyse, analyseSpecs, asyncChunk, BOOT_LINE, renderRequest } from './explainLogs';
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => {
-  assert.ok(actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} != ${expected}`);
+  assert.ok(
+    actual !== null && actual !== undefined && Math.abs(actual - expected) < 1e-6,
+    `${what}: ${actual} != ${expected}`,
+  );
 };
 
 const excessOf = (t: TailAttribution, key: string): number | undefined => t.parts.find((p) => p.key === key)?.excessMs;
@@ -19,11 +22,13 @@ function identity(t: TailAttribution): void {
 
 /** 18 requests as asyncChunk, 2 with the talker's prefill 1,000 ms longer (their codec waits for it). */
 function planted() {
-  const specs = Array.from({ length: 20 }, (_, i) => asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 : 0));
+  const specs = Array.from({ length: 20 }, (_, i) =>
+    asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 : 0),
+  );
   return analyseSpecs(specs);
 }
 
-test('a planted cause: the tail is the two slow requests, and the talker prefill explains them (within each request, against each part\'s median)', () => {
+test("a planted cause: the tail is the two slow requests, and the talker prefill explains them (within each request, against each part's median)", () => {
   const { index } = planted();
   for (const quantile of ['p90', 'p95'] as const) {
     const t = tailAttribution(index, { target: 'e2e', quantile, scope: {} })!;
@@ -55,11 +60,12 @@ test('time to first audio (stage 1 first output): parts are taken for the time t
   close(decode.medianMs, 71, 'talker decode before the first audio');
   close(decode.excessMs, 0, 'talker decode excess');
   // What lies wholly after the first output is not a part of it.
-  for (const key of ['1/decode', '1/genOther', '0/genOther', 'finalOutput']) assert.equal(excessOf(t, key), undefined, key);
+  for (const key of ['1/decode', '1/genOther', '0/genOther', 'finalOutput'])
+    assert.equal(excessOf(t, key), undefined, key);
   identity(t);
 });
 
-test('stage TTFT is stage-local: only that stage\'s queued (input wait, ready queued) and prefill', () => {
+test("stage TTFT is stage-local: only that stage's queued (input wait, ready queued) and prefill", () => {
   const { index } = planted();
   const t = tailAttribution(index, { target: 'stage1.ttft', quantile: 'p95', scope: {} })!;
   assert.deepEqual(t.parts.map((p) => p.key).sort(), ['1/inputWait', '1/prefill', '1/readyQueued']);
@@ -111,11 +117,24 @@ test('a part some tail requests did not measure: measuredIn says how many, its t
 });
 
 test('exclude cold and per boot: the cold request leaves the scope; each boot has its own tail', () => {
-  const boot1 = [asyncChunk('b1-cold', 5000, '10-22 09:00:01'), ...Array.from({ length: 9 }, (_, i) => asyncChunk(`b1-${i}`, i === 4 ? 300 : 0, '10-22 09:00:05'))];
-  const boot2 = [asyncChunk('b2-cold', 6000, '10-22 10:00:01'), ...Array.from({ length: 9 }, (_, i) => asyncChunk(`b2-${i}`, i === 2 ? 700 : 0, '10-22 10:00:05'))];
-  const text = BOOT_LINE('10-22 09:00:00') + boot1.map(renderRequest).join('') + BOOT_LINE('10-22 10:00:00') + boot2.map(renderRequest).join('');
+  const boot1 = [
+    asyncChunk('b1-cold', 5000, '10-22 09:00:01'),
+    ...Array.from({ length: 9 }, (_, i) => asyncChunk(`b1-${i}`, i === 4 ? 300 : 0, '10-22 09:00:05')),
+  ];
+  const boot2 = [
+    asyncChunk('b2-cold', 6000, '10-22 10:00:01'),
+    ...Array.from({ length: 9 }, (_, i) => asyncChunk(`b2-${i}`, i === 2 ? 700 : 0, '10-22 10:00:05')),
+  ];
+  const text =
+    BOOT_LINE('10-22 09:00:00') +
+    boot1.map(renderRequest).join('') +
+    BOOT_LINE('10-22 10:00:00') +
+    boot2.map(renderRequest).join('');
   const { index, requests } = analyse(text);
-  assert.deepEqual(requests.filter((r) => r.cold).map((r) => r.requestId), ['b1-cold', 'b2-cold']);
+  assert.deepEqual(
+    requests.filter((r) => r.cold).map((r) => r.requestId),
+    ['b1-cold', 'b2-cold'],
+  );
   const all = tailAttribution(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
   assert.deepEqual([...all.requestIds].sort(), ['b1-cold', 'b2-cold']);
   const warm = tailAttribution(index, { target: 'e2e', quantile: 'p90', scope: { excludeCold: true } })!;
@@ -128,7 +147,11 @@ test('exclude cold and per boot: the cold request leaves the scope; each boot ha
   close(excessOf(second, '0/prefill'), 700, 'boot 2 tail: talker prefill');
   // A time window: boot 1's requests only (10-22 09:00:00 .. 09:59:59 on the log clock).
   const from = Date.UTC(2026, 9, 22, 9, 0, 0);
-  const windowed = tailAttribution(index, { target: 'e2e', quantile: 'p90', scope: { fromMs: from, toMs: from + 3600_000 - 1 } })!;
+  const windowed = tailAttribution(index, {
+    target: 'e2e',
+    quantile: 'p90',
+    scope: { fromMs: from, toMs: from + 3600_000 - 1 },
+  })!;
   assert.equal(windowed.scopeCount, 10);
   assert.deepEqual(windowed.requestIds, ['b1-cold']);
 });

@@ -5,7 +5,16 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { ExplainIndex } from '../../server/core/explain/explainIndex';
-import { int, logPrefix, recordTitle, renderColumnsTable, renderFieldValueTable, renderLogRecord, renderTableRecord, type PyValue } from '../../server/simulate/render';
+import {
+  int,
+  logPrefix,
+  recordTitle,
+  renderColumnsTable,
+  renderFieldValueTable,
+  renderLogRecord,
+  renderTableRecord,
+  type PyValue,
+} from '../../server/simulate/render';
 
 export { int };
 
@@ -26,7 +35,14 @@ export interface RequestSpec {
 }
 
 const prefix = (level: 'DEBUG' | 'INFO', time: string, line: number): string =>
-  logPrefix({ process: 'APIServer pid=4242', level, timestamp: time, file: 'vllm_omni/metrics/stats.py', fileLine: line, ansi: false });
+  logPrefix({
+    process: 'APIServer pid=4242',
+    level,
+    timestamp: time,
+    file: 'vllm_omni/metrics/stats.py',
+    fileLine: line,
+    ansi: false,
+  });
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(2);
 
@@ -35,13 +51,21 @@ export function renderRequest(spec: RequestSpec): string {
   const identity = { request_id: spec.id };
   let out = '';
   if (spec.e2eMs !== undefined && spec.infoOnly !== true) {
-    out += renderTableRecord(prefix('DEBUG', time, 987), renderFieldValueTable(recordTitle('RequestE2EStats', identity), [['e2e_total_ms', spec.e2eMs]]));
+    out += renderTableRecord(
+      prefix('DEBUG', time, 987),
+      renderFieldValueTable(recordTitle('RequestE2EStats', identity), [['e2e_total_ms', spec.e2eMs]]),
+    );
   }
   const stageTimes = Object.entries(spec.stages)
     .filter(([header]) => !header.includes('_'))
-    .map(([header, f]) => `${header}:${seconds(typeof f['stage_gen_time_ms'] === 'number' ? f['stage_gen_time_ms'] : 0)}s`);
+    .map(
+      ([header, f]) => `${header}:${seconds(typeof f['stage_gen_time_ms'] === 'number' ? f['stage_gen_time_ms'] : 0)}s`,
+    );
   // Upstream prints an edge for every downstream stage, with its tx time, zeros included.
-  const ids = Object.keys(spec.stages).filter((h) => !h.includes('_')).map(Number).sort((a, b) => a - b);
+  const ids = Object.keys(spec.stages)
+    .filter((h) => !h.includes('_'))
+    .map(Number)
+    .sort((a, b) => a - b);
   const transfers = ids.slice(1).map((to) => {
     const f = spec.transfers?.[`${to - 1}->${to}`];
     return `${to - 1}->${to}=${(typeof f?.['tx_time_ms'] === 'number' ? f['tx_time_ms'] : 0).toFixed(2)}ms`;
@@ -54,14 +78,37 @@ export function renderRequest(spec: RequestSpec): string {
   if (transfers.length > 0) parts.push(`transfers=[${transfers.join(',')}]`);
   out += renderLogRecord(prefix('INFO', time, 910), [`[OmniTiming] ${parts.join(' ')}`]);
   if (spec.infoOnly === true) return out;
-  out += renderTableRecord(prefix('DEBUG', time, 1044), renderColumnsTable(recordTitle('StageRequestStats', identity), Object.entries(spec.stages).map(([header, values]) => ({ header, values }))));
+  out += renderTableRecord(
+    prefix('DEBUG', time, 1044),
+    renderColumnsTable(
+      recordTitle('StageRequestStats', identity),
+      Object.entries(spec.stages).map(([header, values]) => ({ header, values })),
+    ),
+  );
   if (spec.transfers !== undefined) {
-    out += renderTableRecord(prefix('DEBUG', time, 1084), renderColumnsTable(recordTitle('TransferEdgeStats', identity), Object.entries(spec.transfers).map(([header, values]) => ({ header, values }))));
+    out += renderTableRecord(
+      prefix('DEBUG', time, 1084),
+      renderColumnsTable(
+        recordTitle('TransferEdgeStats', identity),
+        Object.entries(spec.transfers).map(([header, values]) => ({ header, values })),
+      ),
+    );
   }
   return out;
 }
 
-export const BOOT_LINE = (time: string): string => renderLogRecord(logPrefix({ process: 'APIServer pid=4242', level: 'INFO', timestamp: time, file: 'api_server.py', fileLine: 1888, ansi: false }), ['vLLM API server version 0.11.0']);
+export const BOOT_LINE = (time: string): string =>
+  renderLogRecord(
+    logPrefix({
+      process: 'APIServer pid=4242',
+      level: 'INFO',
+      timestamp: time,
+      file: 'api_server.py',
+      fileLine: 1888,
+      ansi: false,
+    }),
+    ['vLLM API server version 0.11.0'],
+  );
 
 export interface Analysed {
   readonly requests: AnalyzedRequest[];
@@ -101,8 +148,30 @@ export const SEQUENTIAL: RequestSpec = {
   e2eMs: 1000,
   preprocessS: 0.02,
   stages: {
-    '0': { num_tokens_in: int(100), num_tokens_out: int(40), postprocess_time_ms: 10, serving_time_to_first_output_ms: 130, stage_gen_time_ms: 420, vllm_queued_ms: 5, vllm_prefill_ms: 95, vllm_decode_ms: 300, vllm_ttft_ms: 100 },
-    '1': { num_tokens_in: int(0), num_tokens_out: int(200), postprocess_time_ms: 0, serving_time_to_first_output_ms: 535, stage_gen_time_ms: 470, vllm_queued_ms: 5, vllm_input_wait_ms: 2, vllm_ready_queued_ms: 3, vllm_prefill_ms: 50, vllm_decode_ms: 400, vllm_ttft_ms: 55 },
+    '0': {
+      num_tokens_in: int(100),
+      num_tokens_out: int(40),
+      postprocess_time_ms: 10,
+      serving_time_to_first_output_ms: 130,
+      stage_gen_time_ms: 420,
+      vllm_queued_ms: 5,
+      vllm_prefill_ms: 95,
+      vllm_decode_ms: 300,
+      vllm_ttft_ms: 100,
+    },
+    '1': {
+      num_tokens_in: int(0),
+      num_tokens_out: int(200),
+      postprocess_time_ms: 0,
+      serving_time_to_first_output_ms: 535,
+      stage_gen_time_ms: 470,
+      vllm_queued_ms: 5,
+      vllm_input_wait_ms: 2,
+      vllm_ready_queued_ms: 3,
+      vllm_prefill_ms: 50,
+      vllm_decode_ms: 400,
+      vllm_ttft_ms: 55,
+    },
   },
   transfers: { '0->1': { tx_time_ms: 8, in_flight_time_ms: 2, rx_decode_time_ms: 5, size_kbytes: 10 } },
 };
@@ -119,9 +188,28 @@ export function asyncChunk(id: string, extraPrefillMs = 0, time?: string): Reque
     e2eMs: 800 + x,
     preprocessS: 0.01,
     stages: {
-      '0': { num_tokens_in: int(64), num_tokens_out: int(50), serving_time_to_first_output_ms: 112 + x, stage_gen_time_ms: 610 + x, vllm_queued_ms: 2, vllm_prefill_ms: 100 + x, vllm_decode_ms: 500, vllm_ttft_ms: 102 + x },
-      '1': { num_tokens_in: int(0), num_tokens_out: int(30), serving_time_to_first_output_ms: 183 + x, stage_gen_time_ms: 785 + x, vllm_queued_ms: 151 + x, vllm_input_wait_ms: 150 + x, vllm_ready_queued_ms: 1, vllm_prefill_ms: 20, vllm_decode_ms: 600, vllm_ttft_ms: 171 + x },
+      '0': {
+        num_tokens_in: int(64),
+        num_tokens_out: int(50),
+        serving_time_to_first_output_ms: 112 + x,
+        stage_gen_time_ms: 610 + x,
+        vllm_queued_ms: 2,
+        vllm_prefill_ms: 100 + x,
+        vllm_decode_ms: 500,
+        vllm_ttft_ms: 102 + x,
+      },
+      '1': {
+        num_tokens_in: int(0),
+        num_tokens_out: int(30),
+        serving_time_to_first_output_ms: 183 + x,
+        stage_gen_time_ms: 785 + x,
+        vllm_queued_ms: 151 + x,
+        vllm_input_wait_ms: 150 + x,
+        vllm_ready_queued_ms: 1,
+        vllm_prefill_ms: 20,
+        vllm_decode_ms: 600,
+        vllm_ttft_ms: 171 + x,
+      },
     },
   };
 }
-

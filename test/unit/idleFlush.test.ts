@@ -17,7 +17,8 @@ function feed(text: string | Buffer): { analysis: StreamAnalysis; parser: LogStr
 }
 
 test('INFO logs (one [OmniTiming] line per request): the first request is final once the stream goes quiet', () => {
-  const line = (id: string): string => `INFO 07-24 10:00:00 [omni_base.py:253] [OmniTiming] req=${id} total=1.00s preprocess=0.01s engine=0.99s stages=[0:0.50s,1:0.99s]\n`;
+  const line = (id: string): string =>
+    `INFO 07-24 10:00:00 [omni_base.py:253] [OmniTiming] req=${id} total=1.00s preprocess=0.01s engine=0.99s stages=[0:0.50s,1:0.99s]\n`;
   const { analysis, parser } = feed(line('a'));
   assert.equal(analysis.requestCount, 0);
   assert.equal(analysis.flushIdle([parser]).length, 1);
@@ -47,9 +48,18 @@ test('DEBUG tables: not after the E2E table or [OmniTiming] (the stage table fol
 
 test('what the stream showed wins over the usual order: a transfer table after the stage table', () => {
   const table = (title: string, header: string, rows: string[]): string =>
-    [`[${title}]`, '+-------+-------+', `| Field | ${header} |`, '+-------+-------+', ...rows.map((r) => `| ${r} |`), '+-------+-------+', ''].join('\n');
+    [
+      `[${title}]`,
+      '+-------+-------+',
+      `| Field | ${header} |`,
+      '+-------+-------+',
+      ...rows.map((r) => `| ${r} |`),
+      '+-------+-------+',
+      '',
+    ].join('\n');
   const call = (id: string): string =>
-    table(`StageRequestStats [request_id=${id}]`, '0    ', ['vllm_ttft_ms | 1.000']) + table(`TransferEdgeStats [request_id=${id}]`, '0->1 ', ['tx_ms | 0.100']);
+    table(`StageRequestStats [request_id=${id}]`, '0    ', ['vllm_ttft_ms | 1.000']) +
+    table(`TransferEdgeStats [request_id=${id}]`, '0->1 ', ['tx_ms | 0.100']);
   const first = call('r1');
   const stageOnly = first.slice(0, first.indexOf('[TransferEdgeStats'));
   // Before a whole call was seen, a stage table is usually the last record...
@@ -61,5 +71,11 @@ test('what the stream showed wins over the usual order: a transfer table after t
   assert.equal(analysis.flushIdle([parser]).length, 0);
   analysis.ingest(parser.push(call('r2').slice(call('r2').indexOf('[TransferEdgeStats'))));
   assert.equal(analysis.flushIdle([parser]).length, 1);
-  assert.deepEqual([...analysis.requests].map((r) => [r.requestId, r.transfers.length]), [['r1', 1], ['r2', 1]]);
+  assert.deepEqual(
+    [...analysis.requests].map((r) => [r.requestId, r.transfers.length]),
+    [
+      ['r1', 1],
+      ['r2', 1],
+    ],
+  );
 });

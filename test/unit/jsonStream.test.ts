@@ -23,7 +23,17 @@ import { generateBenchLog } from '../../scripts/bench/generateLog';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
-const histograms: HistogramSummary[] = [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0', replica: '0' }, count: 25, sum: 30.5, p50: 1.1, p90: null, p99: 8.6 }];
+const histograms: HistogramSummary[] = [
+  {
+    family: 'vllm:time_to_first_token_seconds',
+    labels: { stage: '0', replica: '0' },
+    count: 25,
+    sum: 30.5,
+    p50: 1.1,
+    p90: null,
+    p99: 8.6,
+  },
+];
 
 function analyse(bytes: Buffer, options: StreamAnalysisOptions): StreamAnalysis {
   const analysis = new StreamAnalysis(options);
@@ -36,7 +46,11 @@ function analyse(bytes: Buffer, options: StreamAnalysisOptions): StreamAnalysis 
 }
 
 /** The streamed JSON and CSV of a log, and the analysis that produced them (no request kept). */
-function streamed(bytes: Buffer, excludeCold: boolean, batchSize: number): { json: string; csv: string; analysis: StreamAnalysis } {
+function streamed(
+  bytes: Buffer,
+  excludeCold: boolean,
+  batchSize: number,
+): { json: string; csv: string; analysis: StreamAnalysis } {
   let json = '';
   const writer = new AnalysisJsonWriter((text) => (json += text), batchSize);
   let csv = CSV_HEADER.join(',') + '\n';
@@ -57,22 +71,35 @@ function sameAsWhole(name: string, bytes: Buffer): void {
     const wantCsv = csvRows(snapshot.requests).join('\n') + '\n';
     for (const batchSize of [1, 3, 128]) {
       const got = streamed(bytes, excludeCold, batchSize);
-      assert.deepEqual(JSON.parse(got.json), JSON.parse(wantJson), `${name}: parsed JSON (excludeCold ${excludeCold}, batch ${batchSize})`);
+      assert.deepEqual(
+        JSON.parse(got.json),
+        JSON.parse(wantJson),
+        `${name}: parsed JSON (excludeCold ${excludeCold}, batch ${batchSize})`,
+      );
       assert.equal(got.json, wantJson, `${name}: JSON text (excludeCold ${excludeCold}, batch ${batchSize})`);
       assert.equal(got.csv, wantCsv, `${name}: CSV (excludeCold ${excludeCold})`);
       assert.equal(got.analysis.requestCount, snapshot.requests.length);
       assert.equal(got.analysis.requests.length, 0, 'no request kept');
-      assert.deepEqual(tableReport(got.analysis.snapshot(), { source: name }), tableReport(snapshot, { source: name }), `${name}: table`);
+      assert.deepEqual(
+        tableReport(got.analysis.snapshot(), { source: name }),
+        tableReport(snapshot, { source: name }),
+        `${name}: table`,
+      );
     }
     // The table as analyze prints it: no request kept, only the fields it shows summarized (and the edges).
     const tableOnly = analyse(bytes, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS });
-    assert.deepEqual(tableReport(tableOnly.snapshot(), { source: name }), tableReport(snapshot, { source: name }), `${name}: table-only analysis (excludeCold ${excludeCold})`);
+    assert.deepEqual(
+      tableReport(tableOnly.snapshot(), { source: name }),
+      tableReport(snapshot, { source: name }),
+      `${name}: table-only analysis (excludeCold ${excludeCold})`,
+    );
   }
 }
 
 test('streamed JSON and CSV equal the whole-document writers: sample and upstream-rendered logs', () => {
   sameAsWhole('sample', readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log')));
-  for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.log'))) sameAsWhole(file, readFileSync(path.join(FIXTURES, file)));
+  for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.log')))
+    sameAsWhole(file, readFileSync(path.join(FIXTURES, file)));
 });
 
 test('streamed JSON and CSV equal the whole-document writers: a generated log (boots, colours, interleaved lines, three pipelines)', () => {
@@ -112,14 +139,29 @@ function stageRecord(id: string, line: number, replicas: readonly number[]): Log
     if (i > 0 && line % 3 !== 0) fields['vllm_input_wait_ms'] = measured(100 + (line % 19));
     return { column: String(i), stageId: i, segment: 1, fields };
   });
-  return { kind: 'stageTable', requestId: id, identity: { request_id: id }, columns, rows: [], complete: true, line, header: null };
+  return {
+    kind: 'stageTable',
+    requestId: id,
+    identity: { request_id: id },
+    columns,
+    rows: [],
+    complete: true,
+    line,
+    header: null,
+  };
 }
 
 test('per-replica summaries kept as requests arrive equal those computed from the kept requests', () => {
   // Stage 0 on one replica throughout; stage 1 on replica 0 for 40 requests, then on 0 and 1
   // (and 5 later), so its first replica's samples start as a copy of the stage's.
   const records: LogRecord[] = [];
-  records.push({ kind: 'bootMarker', marker: 'api-server-version', text: 'vLLM API server version 0.11.0', line: 1, header: null });
+  records.push({
+    kind: 'bootMarker',
+    marker: 'api-server-version',
+    text: 'vLLM API server version 0.11.0',
+    line: 1,
+    header: null,
+  });
   for (let i = 0; i < 120; i++) {
     const second = i < 40 ? 0 : i > 90 ? (i % 3 === 0 ? 5 : i % 2) : i % 2;
     records.push(stageRecord(`r${i}`, 10 + i * 10, [0, second]));

@@ -62,7 +62,8 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
 
 function resolve(file: string, spec: string, known: ReadonlySet<string>): string {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
-  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base]) if (known.has(candidate) || fs.existsSync(path.join(ROOT, candidate))) return candidate;
+  for (const candidate of [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, base])
+    if (known.has(candidate) || fs.existsSync(path.join(ROOT, candidate))) return candidate;
   return base;
 }
 
@@ -73,11 +74,21 @@ function allTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean
     if (clause.isTypeOnly) return true;
     if (clause.name !== undefined) return false;
     const bindings = clause.namedBindings;
-    return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+    return (
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every((e) => e.isTypeOnly)
+    );
   }
   if (node.isTypeOnly) return true;
   const clause = node.exportClause;
-  return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  return (
+    clause !== undefined &&
+    ts.isNamedExports(clause) &&
+    clause.elements.length > 0 &&
+    clause.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** Every import of a source text: static imports, re-exports, `import()` and `require()`. */
@@ -89,14 +100,30 @@ export function importsOf(file: string, text: string, known: ReadonlySet<string>
     out.push({ file, line, spec, target: spec.startsWith('.') ? resolve(file, spec, known) : null, typeOnly });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node, node.moduleSpecifier.text, allTypeOnly(node));
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       add(node, node.moduleReference.expression.text, node.isTypeOnly);
-    } else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require'))) {
+    } else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    ) {
       const arg = node.arguments[0];
       if (arg !== undefined && ts.isStringLiteralLike(arg)) add(node, arg.text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node, node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
@@ -118,28 +145,40 @@ export function brokenRule(imp: Import): string | null {
     return under(target, 'server/core') ? null : `server/core imports only its own files, not ${target}`;
   }
   if (under(file, 'server/simulate')) {
-    if (target === null) return spec.startsWith('node:') || SIMULATE_LIBRARIES.has(spec) ? null : `server/simulate imports only node:* and ${[...SIMULATE_LIBRARIES].join(', ')}, not '${spec}'`;
+    if (target === null)
+      return spec.startsWith('node:') || SIMULATE_LIBRARIES.has(spec)
+        ? null
+        : `server/simulate imports only node:* and ${[...SIMULATE_LIBRARIES].join(', ')}, not '${spec}'`;
     return under(target, 'server/simulate') ? null : `server/simulate imports nothing of the product, not ${target}`;
   }
-  if (target !== null && under(target, 'server/simulate') && !under(file, 'server/cli')) return `only the CLI's simulate command loads server/simulate, not ${file}`;
+  if (target !== null && under(target, 'server/simulate') && !under(file, 'server/cli'))
+    return `only the CLI's simulate command loads server/simulate, not ${file}`;
   if (under(file, 'src') || under(file, 'webview')) {
-    if (target !== null && under(target, 'server') && !VIEW_GATES.has(target)) return `${file.split('/')[0]}/ reaches server/ only through ${[...VIEW_GATES].join(' or ')}, not ${target}`;
+    if (target !== null && under(target, 'server') && !VIEW_GATES.has(target))
+      return `${file.split('/')[0]}/ reaches server/ only through ${[...VIEW_GATES].join(' or ')}, not ${target}`;
     if (under(file, 'webview')) {
       if (target === null) return `a webview is a browser bundle of this repository's code only, not '${spec}'`;
       if (under(target, 'src')) return `webview/ does not import the extension host (${target})`;
     }
-    if (under(file, 'src') && target !== null && under(target, 'webview') && !HOST_SHARES_WITH_VIEWS.has(target)) return `src/ does not import a webview's code (${target}): they talk through messages`;
+    if (under(file, 'src') && target !== null && under(target, 'webview') && !HOST_SHARES_WITH_VIEWS.has(target))
+      return `src/ does not import a webview's code (${target}): they talk through messages`;
     return null;
   }
   if (under(file, 'server')) {
-    if (target !== null && (under(target, 'src') || under(target, 'webview'))) return `server/ does not import ${target}`;
-    if (file === 'server/protocol.ts' && !imp.typeOnly) return `server/protocol.ts imports types only, not a value of '${spec}'`;
+    if (target !== null && (under(target, 'src') || under(target, 'webview')))
+      return `server/ does not import ${target}`;
+    if (file === 'server/protocol.ts' && !imp.typeOnly)
+      return `server/protocol.ts imports types only, not a value of '${spec}'`;
     if (under(file, 'server/capture') && target !== null) {
-      if (target === 'server/protocol.ts' && !imp.typeOnly) return 'server/capture imports the protocol\'s types only (`import type`)';
-      if (under(target, 'server/lsp') || under(target, 'server/cli')) return `server/capture is below the language server and the CLI, it does not import ${target}`;
+      if (target === 'server/protocol.ts' && !imp.typeOnly)
+        return "server/capture imports the protocol's types only (`import type`)";
+      if (under(target, 'server/lsp') || under(target, 'server/cli'))
+        return `server/capture is below the language server and the CLI, it does not import ${target}`;
     }
-    if (under(file, 'server/cli') && target !== null && under(target, 'server/lsp')) return `the CLI does not import the language server (${target})`;
-    if (under(file, 'server/lsp') && target !== null && under(target, 'server/cli')) return `the language server does not import the CLI (${target})`;
+    if (under(file, 'server/cli') && target !== null && under(target, 'server/lsp'))
+      return `the CLI does not import the language server (${target})`;
+    if (under(file, 'server/lsp') && target !== null && under(target, 'server/cli'))
+      return `the language server does not import the CLI (${target})`;
   }
   return null;
 }
@@ -155,8 +194,14 @@ function sharedClosure(all: ReadonlyMap<string, readonly Import[]>): string[] {
     seen.add(file);
     for (const imp of all.get(file) ?? []) {
       if (imp.typeOnly) continue;
-      if (imp.target === null) problems.push(`${file}:${imp.line}: reached from server/shared.ts (bundled into the webviews), it may not import '${imp.spec}'`);
-      else if (file !== 'server/shared.ts' && !under(imp.target, 'server/core')) problems.push(`${file}:${imp.line}: reached from server/shared.ts, it may import only server/core, not ${imp.target}`);
+      if (imp.target === null)
+        problems.push(
+          `${file}:${imp.line}: reached from server/shared.ts (bundled into the webviews), it may not import '${imp.spec}'`,
+        );
+      else if (file !== 'server/shared.ts' && !under(imp.target, 'server/core'))
+        problems.push(
+          `${file}:${imp.line}: reached from server/shared.ts, it may import only server/core, not ${imp.target}`,
+        );
       else queue.push(imp.target);
     }
   }
@@ -180,20 +225,42 @@ test('every import of server/, src/ and webview/ keeps the layering rules', () =
     }
   }
   problems.push(...sharedClosure(all));
-  assert.deepEqual(problems, [], `layering rules broken (see the header of test/unit/layering.test.ts):\n${problems.join('\n')}`);
+  assert.deepEqual(
+    problems,
+    [],
+    `layering rules broken (see the header of test/unit/layering.test.ts):\n${problems.join('\n')}`,
+  );
 });
 
 test('the libraries the core and the simulator may import are dependencies of the package', () => {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-  const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})]);
-  for (const lib of [...CORE_LIBRARIES, ...SIMULATE_LIBRARIES]) assert.ok(declared.has(lib), `${lib} is not in package.json`);
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.devDependencies ?? {}),
+  ]);
+  for (const lib of [...CORE_LIBRARIES, ...SIMULATE_LIBRARIES])
+    assert.ok(declared.has(lib), `${lib} is not in package.json`);
 });
 
 test('the rules catch a forbidden import of each kind', () => {
-  const known = new Set(['server/core/a.ts', 'server/capture/b.ts', 'server/protocol.ts', 'server/shared.ts', 'server/lsp/c.ts', 'server/simulate/d.ts', 'webview/e/f.ts']);
+  const known = new Set([
+    'server/core/a.ts',
+    'server/capture/b.ts',
+    'server/protocol.ts',
+    'server/shared.ts',
+    'server/lsp/c.ts',
+    'server/simulate/d.ts',
+    'webview/e/f.ts',
+  ]);
   const broken = (file: string, text: string): (string | null)[] => importsOf(file, text, known).map(brokenRule);
   assert.match(String(broken('server/core/x.ts', "import { readFileSync } from 'node:fs';")[0]), /no I\/O/);
-  assert.match(String(broken('server/core/x.ts', "import { createConnection } from 'vscode-languageserver';")[0]), /no I\/O, editor or LSP/);
+  assert.match(
+    String(broken('server/core/x.ts', "import { createConnection } from 'vscode-languageserver';")[0]),
+    /no I\/O, editor or LSP/,
+  );
   assert.match(String(broken('server/core/x.ts', "const fs = require('fs');")[0]), /no I\/O/);
   assert.match(String(broken('server/core/x.ts', "import type { X } from '../capture/b';")[0]), /only its own files/);
   assert.match(String(broken('webview/e/g.ts', "import { a } from '../../server/core/a';")[0]), /only through/);
@@ -204,7 +271,25 @@ test('the rules catch a forbidden import of each kind', () => {
   assert.match(String(broken('server/simulate/x.ts', "import { a } from '../core/a';")[0]), /nothing of the product/);
   assert.match(String(broken('server/capture/x.ts', "const d = await import('../simulate/d');")[0]), /only the CLI/);
   assert.match(String(broken('server/protocol.ts', "import { a } from './core/a';")[0]), /types only/);
-  assert.deepEqual(broken('server/core/x.ts', "import path from 'node:path';\nimport { parse } from 'yaml';\nimport { a } from './a';"), [null, null, null]);
-  assert.deepEqual(broken('server/capture/x.ts', "import type { SessionInfo } from '../protocol';\nimport { type RawOutput } from '../protocol';"), [null, null]);
-  assert.deepEqual(broken('webview/e/g.ts', "import type { SessionInfo } from '../../server/protocol';\nimport { maxOf } from '../../server/shared';\nimport './f';"), [null, null, null]);
+  assert.deepEqual(
+    broken(
+      'server/core/x.ts',
+      "import path from 'node:path';\nimport { parse } from 'yaml';\nimport { a } from './a';",
+    ),
+    [null, null, null],
+  );
+  assert.deepEqual(
+    broken(
+      'server/capture/x.ts',
+      "import type { SessionInfo } from '../protocol';\nimport { type RawOutput } from '../protocol';",
+    ),
+    [null, null],
+  );
+  assert.deepEqual(
+    broken(
+      'webview/e/g.ts',
+      "import type { SessionInfo } from '../../server/protocol';\nimport { maxOf } from '../../server/shared';\nimport './f';",
+    ),
+    [null, null, null],
+  );
 });

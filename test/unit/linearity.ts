@@ -23,7 +23,11 @@ function cpuMs(run: () => void): number {
 
 function fastest<T>(input: T, run: (input: T) => void, times: number): number {
   let best = Infinity;
-  for (let i = 0; i < times; i++) best = Math.min(best, cpuMs(() => run(input)));
+  for (let i = 0; i < times; i++)
+    best = Math.min(
+      best,
+      cpuMs(() => run(input)),
+    );
   return best;
 }
 
@@ -70,11 +74,17 @@ export function measureGrowth<T>(make: (n: number) => T, run: (input: T) => void
  * one of three measurements. Runs faster than `floorMs` even at 4n are too short to
  * time and count as linear (that takes inputs of megabytes: maxN).
  */
-export function assertLinear<T>(what: string, make: (n: number) => T, run: (input: T) => void, options: GrowthOptions & { readonly bound?: number; readonly floorMs?: number } = {}): Growth {
+export function assertLinear<T>(
+  what: string,
+  make: (n: number) => T,
+  run: (input: T) => void,
+  options: GrowthOptions & { readonly bound?: number; readonly floorMs?: number } = {},
+): Growth {
   const bound = options.bound ?? 9;
   const floorMs = options.floorMs ?? 1;
   let growth = measureGrowth(make, run, options);
-  for (let attempt = 1; attempt < 3 && growth.ratio >= bound && growth.largeMs >= floorMs; attempt++) growth = measureGrowth(make, run, { ...options, start: growth.n });
+  for (let attempt = 1; attempt < 3 && growth.ratio >= bound && growth.largeMs >= floorMs; attempt++)
+    growth = measureGrowth(make, run, { ...options, start: growth.n });
   assert.ok(
     growth.ratio < bound || growth.largeMs < floorMs,
     `${what}: not linear: ${growth.smallMs.toFixed(2)} ms at n=${growth.n}, ${growth.largeMs.toFixed(2)} ms at 4n (x${growth.ratio.toFixed(1)}; linear is ~4)`,

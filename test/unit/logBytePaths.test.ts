@@ -20,9 +20,15 @@ function assertBytesReadAsText(text: string): void {
 }
 
 /** A table as PrettyTable pads it: every column as wide as its widest cell, numbers right-aligned. */
-function paddedTable(prefix: string, title: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+function paddedTable(
+  prefix: string,
+  title: string,
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: readonly string[]): string => `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join(' | ')} |`;
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join(' | ')} |`;
   const border = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+`;
   const lines = ['', title, border, line(header), border, ...rows.map(line), border];
   return prefix + lines.join('\r\n' + prefix) + '\n';
@@ -30,7 +36,26 @@ function paddedTable(prefix: string, title: string, header: readonly string[], r
 
 test('plain-number cells: 3,000 seeded cells read from bytes as from text, near-misses included', () => {
   const rand = prng(11);
-  const pieces = ['1', '0', '9', '42', '1,234', ',', '.', '-', ' ', '5', '.125', '(n=3)', ' (n=7)', 'None', 'x', 'e5', '1234567890', '00'];
+  const pieces = [
+    '1',
+    '0',
+    '9',
+    '42',
+    '1,234',
+    ',',
+    '.',
+    '-',
+    ' ',
+    '5',
+    '.125',
+    '(n=3)',
+    ' (n=7)',
+    'None',
+    'x',
+    'e5',
+    '1234567890',
+    '00',
+  ];
   const cell = (): string => {
     let s = '';
     const parts = 1 + Math.floor(rand() * 4);
@@ -40,13 +65,20 @@ test('plain-number cells: 3,000 seeded cells read from bytes as from text, near-
   let text = '';
   for (let t = 0; t < 100; t++) {
     const rows = Array.from({ length: 10 }, (_, r) => [`field_${r}`, cell(), cell(), cell()]);
-    text += paddedTable(`(APIServer pid=7) DEBUG 08-21 18:00:${String(t % 60).padStart(2, '0')} [stats.py:672] `, `[StageRequestStats [request_id=r${t}]]`, ['Field', '0', '1', '2'], rows);
+    text += paddedTable(
+      `(APIServer pid=7) DEBUG 08-21 18:00:${String(t % 60).padStart(2, '0')} [stats.py:672] `,
+      `[StageRequestStats [request_id=r${t}]]`,
+      ['Field', '0', '1', '2'],
+      rows,
+    );
   }
   assertBytesReadAsText(text);
   // The cells that are plain numbers did read as numbers.
   const tables = ofKind(parseBytes(utf8(text)), 'stageTable');
   assert.equal(tables.length, 100);
-  const numbers = tables.flatMap((t) => t.columns.flatMap((c) => Object.values(c.fields))).filter((c) => c.state === 'measured' && c.sampleCount === undefined).length;
+  const numbers = tables
+    .flatMap((t) => t.columns.flatMap((c) => Object.values(c.fields)))
+    .filter((c) => c.state === 'measured' && c.sampleCount === undefined).length;
   assert.ok(numbers > 500, `${numbers} plain numbers`);
 });
 
@@ -59,7 +91,16 @@ test('plain-number cells: more cells than columns, a cell against its bar, 16 di
     '| d_ms |   12.5 |   7 |   8 |   9 |',
     '| e_ms |   -.5 |   1,2 |',
   ];
-  const text = [`${prefix}`, `${prefix}[StageRequestStats [request_id=r]]`, `${prefix}+------+----+----+`, `${prefix}| Field | 0 | 1 |`, `${prefix}+------+----+----+`, ...rows.map((r) => prefix + r), `${prefix}+------+----+----+`].join('\r\n') + '\n';
+  const text =
+    [
+      `${prefix}`,
+      `${prefix}[StageRequestStats [request_id=r]]`,
+      `${prefix}+------+----+----+`,
+      `${prefix}| Field | 0 | 1 |`,
+      `${prefix}+------+----+----+`,
+      ...rows.map((r) => prefix + r),
+      `${prefix}+------+----+----+`,
+    ].join('\r\n') + '\n';
   assertBytesReadAsText(text);
   const fields = ofKind(parseBytes(utf8(text)), 'stageTable')[0]?.columns.map((c) => c.fields);
   assert.deepEqual(fields?.[0]?.['a_ms'], { state: 'measured', value: 1234.5 });
@@ -101,23 +142,53 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
     '[2026-01-22T14:19:13Z] INFO:vllm_omni.metrics.stats:',
   ];
   for (const [i, start] of starts.entries()) {
-    tables.push(paddedTable(start, `[StageRequestStats [request_id=r${i}]]`, ['Field', '0'], [['a_ms', `${i}.5`], ['b_ms', '2']]));
+    tables.push(
+      paddedTable(
+        start,
+        `[StageRequestStats [request_id=r${i}]]`,
+        ['Field', '0'],
+        [
+          ['a_ms', `${i}.5`],
+          ['b_ms', '2'],
+        ],
+      ),
+    );
     tables.push(`${start}[OmniTiming] req=r${i} total=1.00s engine=1.00s stages=[0:1.00s]\n`);
   }
   // The lead-in alone, ending at the call site's `]`.
-  tables.push(`${HEAD}08-21 18:00:05 [stats.py:601]\n${HEAD}08-21 18:00:05 [stats.py:601] [RequestE2EStats [request_id=e]]\n`);
+  tables.push(
+    `${HEAD}08-21 18:00:05 [stats.py:601]\n${HEAD}08-21 18:00:05 [stats.py:601] [RequestE2EStats [request_id=e]]\n`,
+  );
   const text = tables.join('');
   assertBytesReadAsText(text);
   const out = parseBytes(utf8(text));
   // The valid prefixes gave tables with their headers; the ten-digit call site and the bad timestamp did not read as prefixes.
   const stage = ofKind(out, 'stageTable');
-  assert.deepEqual(stage.find((t) => t.requestId === 'r7')?.header, { level: 'INFO', timestamp: '08-21 18:00:01', file: 'stats.py', fileLine: 123456789, process: 'APIServer pid=4242', stagePrefix: null });
+  assert.deepEqual(stage.find((t) => t.requestId === 'r7')?.header, {
+    level: 'INFO',
+    timestamp: '08-21 18:00:01',
+    file: 'stats.py',
+    fileLine: 123456789,
+    process: 'APIServer pid=4242',
+    stagePrefix: null,
+  });
   assert.equal(stage.find((t) => t.requestId === 'r3')?.header?.process, 'APIServer pid=4243');
   assert.equal(stage.find((t) => t.requestId === 'r5')?.header?.file, 'stats.pz');
   assert.equal(stage.find((t) => t.requestId === 'r14')?.header?.stagePrefix, 2);
   // A CI timestamp is not part of the header; Python's default format has none to give.
   for (const id of ['r19', 'r20', 'r21']) {
-    assert.deepEqual(stage.find((t) => t.requestId === id)?.header, { level: 'INFO', timestamp: id === 'r21' ? '08-21 18:00:05' : '08-21 18:00:04', file: 'stats.py', fileLine: 601, process: 'APIServer pid=4242', stagePrefix: null }, id);
+    assert.deepEqual(
+      stage.find((t) => t.requestId === id)?.header,
+      {
+        level: 'INFO',
+        timestamp: id === 'r21' ? '08-21 18:00:05' : '08-21 18:00:04',
+        file: 'stats.py',
+        fileLine: 601,
+        process: 'APIServer pid=4242',
+        stagePrefix: null,
+      },
+      id,
+    );
   }
   assert.equal(stage.find((t) => t.requestId === 'r23')?.header, null);
   assert.equal(stage.find((t) => t.requestId === 'r24')?.header, null);

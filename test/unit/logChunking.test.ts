@@ -24,7 +24,13 @@ const CRAFTED =
   '\xff\xfe not utf-8 \ud83d\n';
 
 function inputs(): Array<{ name: string; bytes: Uint8Array }> {
-  const real = ['04-pr1977-diffusion-overall-glued-to-tqdm.log', '08-pr500-legacy-omni-summary.log', '09-pr517-vllm-loggers-ansi-prefix.log', '13-docs-contributing-metrics-example-tables.log', '15-timez-zx-parser-test-fixture-SYNTHETIC.log'];
+  const real = [
+    '04-pr1977-diffusion-overall-glued-to-tqdm.log',
+    '08-pr500-legacy-omni-summary.log',
+    '09-pr517-vllm-loggers-ansi-prefix.log',
+    '13-docs-contributing-metrics-example-tables.log',
+    '15-timez-zx-parser-test-fixture-SYNTHETIC.log',
+  ];
   const bad = new Uint8Array([...utf8(CRAFTED), 0xe2, 0x96, 0x0a, 0xc3]); // a cut 3-byte sequence, a lone lead byte at the end
   return [
     { name: 'b7-examples-ansi.log', bytes: utf8(fixtureLog('b7-examples-ansi.log')) },
@@ -63,7 +69,7 @@ test('random chunk sizes (1-97 bytes, also empty chunks), seeded', () => {
     const whole = parseBytes(bytes);
     for (let round = 0; round < 40; round++) {
       const cuts: number[] = [];
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         at += Math.floor(random() * 98);
         if (at < bytes.length) cuts.push(at);
       }
@@ -75,7 +81,8 @@ test('random chunk sizes (1-97 bytes, also empty chunks), seeded', () => {
 test('text chunks split at every character (including inside a surrogate pair) give the same output', () => {
   const text = fixtureLog('b7-examples-ansi.log') + CRAFTED;
   const whole = parseChunks([text]);
-  for (let i = 0; i <= text.length; i++) assertSame(parseChunks([text.slice(0, i), text.slice(i)]), whole, `split at char ${i}`);
+  for (let i = 0; i <= text.length; i++)
+    assertSame(parseChunks([text.slice(0, i), text.slice(i)]), whole, `split at char ${i}`);
 });
 
 /** Every real excerpt, in name order, one after the other. */

@@ -23,8 +23,14 @@ const corpus: Uint8Array[] = [
     .sort()
     .flatMap((f) => {
       const text = readFileSync(join(FIXTURES, 'upstream-rendered', f), 'utf8');
-      const stamped = text.split('\n').map((l, i) => (l === '' ? l : `[2026-01-22T14:19:${String(i % 60).padStart(2, '0')}Z] ${l}`)).join('\n');
-      const python = text.replace(/^\((?:[^()]|\([^()]*\))*\) (DEBUG|INFO|WARNING) \d\d-\d\d \d\d:\d\d:\d\d \[[^\]]+\] ?/gm, '$1:vllm_omni.metrics.stats:');
+      const stamped = text
+        .split('\n')
+        .map((l, i) => (l === '' ? l : `[2026-01-22T14:19:${String(i % 60).padStart(2, '0')}Z] ${l}`))
+        .join('\n');
+      const python = text.replace(
+        /^\((?:[^()]|\([^()]*\))*\) (DEBUG|INFO|WARNING) \d\d-\d\d \d\d:\d\d:\d\d \[[^\]]+\] ?/gm,
+        '$1:vllm_omni.metrics.stats:',
+      );
       return [utf8(text), utf8(stamped), utf8(python)];
     }),
 ];
@@ -39,7 +45,29 @@ const GARBAGE = [
   [0x0a],
   [0x1b, 0x5b, 0x33, 0x32, 0x6d], // ESC[32m
   [0x1b, 0x5b],
-  ...['|', '+', '[', ']', '{', '}', "'", '(', ')', '#', '=', ' None ', ' (n=', '->', '\r\n', '[StageRequestStats [request_id=', '] <empty>', '+---+', 'INFO 08-21 18:00:00 [stats.py:1] ', '[2026-01-22T14:19:11Z] ', 'INFO:vllm_omni.metrics.stats:'].map((s) => [...utf8(s)]),
+  ...[
+    '|',
+    '+',
+    '[',
+    ']',
+    '{',
+    '}',
+    "'",
+    '(',
+    ')',
+    '#',
+    '=',
+    ' None ',
+    ' (n=',
+    '->',
+    '\r\n',
+    '[StageRequestStats [request_id=',
+    '] <empty>',
+    '+---+',
+    'INFO 08-21 18:00:00 [stats.py:1] ',
+    '[2026-01-22T14:19:11Z] ',
+    'INFO:vllm_omni.metrics.stats:',
+  ].map((s) => [...utf8(s)]),
 ];
 
 function lines(bytes: Uint8Array): Uint8Array[] {
@@ -79,7 +107,11 @@ function mutate(input: Uint8Array, random: () => number, iteration: number): Uin
         bytes = concat([bytes.subarray(0, at), bytes.subarray(Math.min(bytes.length, at + 1 + pick(40)))]);
         break;
       case 2: // inject garbage
-        bytes = concat([bytes.subarray(0, at), Uint8Array.from(GARBAGE[pick(GARBAGE.length)] ?? []), bytes.subarray(at)]);
+        bytes = concat([
+          bytes.subarray(0, at),
+          Uint8Array.from(GARBAGE[pick(GARBAGE.length)] ?? []),
+          bytes.subarray(at),
+        ]);
         break;
       case 3: {
         // duplicate a line
@@ -110,8 +142,9 @@ function mutate(input: Uint8Array, random: () => number, iteration: number): Uin
       case 6: // cut the input anywhere
         bytes = bytes.subarray(0, at);
         break;
-      default: // splice in a piece of another fixture
+      default:
         {
+          // splice in a piece of another fixture
           const other = corpus[pick(corpus.length)] ?? new Uint8Array();
           const from = pick(other.length);
           bytes = concat([bytes.subarray(0, at), other.subarray(from, from + pick(400)), bytes.subarray(at)]);
@@ -138,7 +171,9 @@ function assertWellFormed(out: ParseOutput, where: string): void {
     switch (r.kind) {
       case 'stageTable':
         assert.equal(typeof r.requestId, 'string');
-        for (const c of r.columns) for (const cell of Object.values(c.fields)) assert.ok(['measured', 'notMeasured', 'text'].includes(cell.state), where);
+        for (const c of r.columns)
+          for (const cell of Object.values(c.fields))
+            assert.ok(['measured', 'notMeasured', 'text'].includes(cell.state), where);
         break;
       case 'omniTiming':
         for (const s of r.stages) assert.ok(Number.isInteger(s.stageId), where);
@@ -159,7 +194,7 @@ test('4000 seeded mutations of the fixtures: no throw, no internal error, well-f
     if (i % 8 === 0) {
       // Same output in random chunks.
       const cuts: Uint8Array[] = [];
-      for (let at = 0; at < bytes.length; ) {
+      for (let at = 0; at < bytes.length;) {
         const size = 1 + Math.floor(random() * 300);
         cuts.push(bytes.subarray(at, at + size));
         at += size;
@@ -189,17 +224,50 @@ function chunked(bytes: Uint8Array): Uint8Array[] {
 const repeat = (unit: string, bytes: number): Uint8Array => utf8(unit.repeat(Math.ceil(bytes / unit.length)));
 
 const SHAPES: ReadonlyArray<readonly [string, (size: number) => Uint8Array]> = [
-  ['a realistic log (the fixtures, repeated)', (n) => repeat(fixtureLog('b7-examples-ansi.log') + fixtureLog('phase-split-none-duplex.log') + realLog('13-docs-contributing-metrics-example-tables.log'), n)],
-  ['one table that never ends, every row a new field', (n) => utf8('[StageRequestStats [request_id=x]]\n| Field | 0 |\n' + Array.from({ length: Math.ceil(n / 24) }, (_, i) => `| f_${i} | ${i} |\n`).join(''))],
+  [
+    'a realistic log (the fixtures, repeated)',
+    (n) =>
+      repeat(
+        fixtureLog('b7-examples-ansi.log') +
+          fixtureLog('phase-split-none-duplex.log') +
+          realLog('13-docs-contributing-metrics-example-tables.log'),
+        n,
+      ),
+  ],
+  [
+    'one table that never ends, every row a new field',
+    (n) =>
+      utf8(
+        '[StageRequestStats [request_id=x]]\n| Field | 0 |\n' +
+          Array.from({ length: Math.ceil(n / 24) }, (_, i) => `| f_${i} | ${i} |\n`).join(''),
+      ),
+  ],
   ['rows without a title', (n) => repeat('| a | 1 | 2 |\n', n)],
-  ['a legacy dict that never closes', (n) => utf8("INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',\n" + "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'x': 1.5,\n".repeat(Math.ceil(n / 70)))],
+  [
+    'a legacy dict that never closes',
+    (n) =>
+      utf8(
+        "INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',\n" +
+          "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'x': 1.5,\n".repeat(Math.ceil(n / 70)),
+      ),
+  ],
   ['one huge line of prefix look-alikes', (n) => repeat('INFO 08-21 18:00:00 [', n)],
   ['one huge line of brackets and parentheses', (n) => repeat('((([[[{{{', n)],
   ['one huge line of CI timestamp look-alikes', (n) => repeat('[2026-01-22T14:19:11.123456789Z] ', n)],
-  ['CI timestamps before Python default prefixes with huge logger names', (n) => repeat(`[2026-01-22T14:19:11Z] INFO:${'a.'.repeat(500)}x\n`, n)],
+  [
+    'CI timestamps before Python default prefixes with huge logger names',
+    (n) => repeat(`[2026-01-22T14:19:11Z] INFO:${'a.'.repeat(500)}x\n`, n),
+  ],
   ['one huge line of Python default prefix look-alikes', (n) => repeat('INFO:a', n)],
-  ['an "Omni Metrics Summary" header, then one line of dashes', (n) => utf8(`============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`)],
-  ['many processes, each with a lead-in', (n) => utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join(''))],
+  [
+    'an "Omni Metrics Summary" header, then one line of dashes',
+    (n) => utf8(`============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`),
+  ],
+  [
+    'many processes, each with a lead-in',
+    (n) =>
+      utf8(Array.from({ length: Math.ceil(n / 50) }, (_, i) => `(P${i}) INFO 08-21 18:00:00 [stats.py:1] \n`).join('')),
+  ],
 ];
 
 test('time is linear: per-byte cost of 10x the input stays within a generous bound', () => {

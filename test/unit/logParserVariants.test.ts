@@ -11,7 +11,12 @@ import { fixtureLog, num, ofKind, parseBytes, parseChunks, prng, realLog, single
 const P = '(APIServer pid=7) INFO 08-21 18:00:00 [stats.py:600] ';
 
 /** A stage table record as the server writes it (lines joined with CRLF + prefix). */
-function stageTable(prefix: string, id: string, header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
+function stageTable(
+  prefix: string,
+  id: string,
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+): string {
   const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
   const border = '+-------+';
   const lines = ['', `[StageRequestStats [request_id=${id}]]`, border, line(header), border, ...rows.map(line), border];
@@ -20,16 +25,21 @@ function stageTable(prefix: string, id: string, header: readonly string[], rows:
 
 test('cells: separators, negatives, (n=N), None, blank, nan/inf, text', () => {
   const out = parseLogText(
-    stageTable(P, 'cells', ['Field', '0', '1'], [
-      ['a_ms', '97,920', '-154.683'],
-      ['b_ms', '13.490 (n=51)', 'None'],
-      ['c_ms', '', '1,234,567.125'],
-      ['d', 'nan', '-inf'],
-      ['e', 'inf', '-0.000'],
-      ['f', 'True', 'image'],
-      ['g', '1.000, 2.500, 3.000', '0'],
-      ['h', '1e-05', '+7'],
-    ]),
+    stageTable(
+      P,
+      'cells',
+      ['Field', '0', '1'],
+      [
+        ['a_ms', '97,920', '-154.683'],
+        ['b_ms', '13.490 (n=51)', 'None'],
+        ['c_ms', '', '1,234,567.125'],
+        ['d', 'nan', '-inf'],
+        ['e', 'inf', '-0.000'],
+        ['f', 'True', 'image'],
+        ['g', '1.000, 2.500, 3.000', '0'],
+        ['h', '1e-05', '+7'],
+      ],
+    ),
   );
   assert.deepEqual(out.problems, []);
   const [s0, s1] = single(out, 'stageTable').columns.map((c) => c.fields);
@@ -55,17 +65,36 @@ test('cells: separators, negatives, (n=N), None, blank, nan/inf, text', () => {
 test('column headers: N, N_k segments, non-numeric; transfer edges a->b', () => {
   const text =
     stageTable(P, 'seg', ['Field', '0', '1', '1_2', 'talker'], [['x', '1', '2', '3', '4']]) +
-    P.replace('600', '690') + ['', '[TransferEdgeStats [request_id=seg]]', '+--+', '| Field | 0->1 | 1->2 | x |', '+--+', '| tx_time_ms | 1.5 | 2.5 | 3 |', '+--+'].join('\r\n' + P.replace('600', '690')) + '\n';
+    P.replace('600', '690') +
+    [
+      '',
+      '[TransferEdgeStats [request_id=seg]]',
+      '+--+',
+      '| Field | 0->1 | 1->2 | x |',
+      '+--+',
+      '| tx_time_ms | 1.5 | 2.5 | 3 |',
+      '+--+',
+    ].join('\r\n' + P.replace('600', '690')) +
+    '\n';
   const out = parseLogText(text);
   const stages = single(out, 'stageTable');
   assert.deepEqual(
     stages.columns.map((c) => [c.column, c.stageId, c.segment, num(c.fields, 'x')]),
-    [['0', 0, 1, 1], ['1', 1, 1, 2], ['1_2', 1, 2, 3], ['talker', null, 1, 4]],
+    [
+      ['0', 0, 1, 1],
+      ['1', 1, 1, 2],
+      ['1_2', 1, 2, 3],
+      ['talker', null, 1, 4],
+    ],
   );
   const transfers = single(out, 'transferTable');
   assert.deepEqual(
     transfers.edges.map((e) => [e.edge, e.fromStage, e.toStage, num(e.fields, 'tx_time_ms')]),
-    [['0->1', 0, 1, 1.5], ['1->2', 1, 2, 2.5], ['x', null, null, 3]],
+    [
+      ['0->1', 0, 1, 1.5],
+      ['1->2', 1, 2, 2.5],
+      ['x', null, null, 3],
+    ],
   );
 });
 
@@ -73,7 +102,15 @@ test('titles: duplex identity, `<empty>` tables, unknown snake_case fields kept'
   const out = parseLogText(
     `${P}[RequestE2EStats [request_id=r9 response=resp-1 turn=3 reason=barge in]] <empty>\n` +
       `${P}[StageRequestStats [request_id=r9]] <empty>\n` +
-      stageTable(P, 'r10', ['Field', '0'], [['a_brand_new_field_ms', '5.000'], ['vllm_input_wait_ms', '1.250']]),
+      stageTable(
+        P,
+        'r10',
+        ['Field', '0'],
+        [
+          ['a_brand_new_field_ms', '5.000'],
+          ['vllm_input_wait_ms', '1.250'],
+        ],
+      ),
   );
   assert.deepEqual(out.problems, []);
   const e2e = single(out, 'requestE2E');
@@ -153,12 +190,42 @@ test('engine stats: optional Preemptions / Deferred parts; V0 line without `Engi
 
 test('engine stats: a part is read as the PART pattern reads it (5,000 seeded parts, near-misses included)', () => {
   const rand = prng(17);
-  const pieces = ['Avg', ' ', 'KV', '(', ')', '/', '-', ':', ': ', '1', '0', ',', '.', '5', 'tokens/s', '%', 'reqs', '\t', '\u00a0', 'x', '_', '12345678901234567', ';'];
+  const pieces = [
+    'Avg',
+    ' ',
+    'KV',
+    '(',
+    ')',
+    '/',
+    '-',
+    ':',
+    ': ',
+    '1',
+    '0',
+    ',',
+    '.',
+    '5',
+    'tokens/s',
+    '%',
+    'reqs',
+    '\t',
+    '\u00a0',
+    'x',
+    '_',
+    '12345678901234567',
+    ';',
+  ];
   let read = 0;
   for (let n = 0; n < 5000; n++) {
     const pick = (): string => pieces[Math.floor(rand() * pieces.length)] as string;
     // A well-formed part (`GPU KV cache usage: 1,234.5 %`), then a few pieces put in anywhere.
-    const labels = ['Running', 'GPU KV cache usage', 'Avg prompt throughput', 'Prefix cache hit rate', 'Deferred (x/y)-z'];
+    const labels = [
+      'Running',
+      'GPU KV cache usage',
+      'Avg prompt throughput',
+      'Prefix cache hit rate',
+      'Deferred (x/y)-z',
+    ];
     const units = ['', ' reqs', ' tokens/s', '%', ' 1234567890123456', ' 12345678901234567'];
     let part = `${labels[Math.floor(rand() * labels.length)]}: ${rand() < 0.3 ? '-' : ''}${Math.floor(rand() * 1e6).toLocaleString('en-US')}${rand() < 0.5 ? '.5' : ''}${units[Math.floor(rand() * units.length)]}`;
     const edits = Math.floor(rand() * 3);
@@ -186,20 +253,43 @@ test('boot markers: every marker line is reported, with its name', () => {
   );
   assert.deepEqual(
     ofKind(out, 'bootMarker').map((b) => [b.marker, b.line]),
-    [['api-server-version', 1], ['api-server-start', 2], ['orchestrator-ready', 3], ['engine-init-stage0', 4]],
+    [
+      ['api-server-version', 1],
+      ['api-server-start', 2],
+      ['orchestrator-ready', 3],
+      ['engine-init-stage0', 4],
+    ],
   );
 });
 
 test('interleaving: other processes and bare lines between the rows of a table do not break it', () => {
-  const rows = stageTable(P, 'mix', ['Field', '0', '1'], [['a_ms', '1.000', '2.000'], ['b_ms', '3.000', '4.000'], ['c_ms', '5.000', '6.000']]).split('\r\n');
-  const other = ['(EngineCore_DP0 pid=9) INFO 08-21 18:00:00 [core.py:1] step', 'Processed prompts:  50%|\u2588\u2588   | 1/2', '(API (1)) INFO 08-21 18:00:00 [stats.py:600] [Overall Summary]'];
-  const text = rows.flatMap((r, i) => (i > 0 && i < rows.length - 1 ? [r, other[i % other.length] as string] : [r])).join('\n');
+  const rows = stageTable(
+    P,
+    'mix',
+    ['Field', '0', '1'],
+    [
+      ['a_ms', '1.000', '2.000'],
+      ['b_ms', '3.000', '4.000'],
+      ['c_ms', '5.000', '6.000'],
+    ],
+  ).split('\r\n');
+  const other = [
+    '(EngineCore_DP0 pid=9) INFO 08-21 18:00:00 [core.py:1] step',
+    'Processed prompts:  50%|\u2588\u2588   | 1/2',
+    '(API (1)) INFO 08-21 18:00:00 [stats.py:600] [Overall Summary]',
+  ];
+  const text = rows
+    .flatMap((r, i) => (i > 0 && i < rows.length - 1 ? [r, other[i % other.length] as string] : [r]))
+    .join('\n');
   const out = parseLogText(text);
   const table = single(out, 'stageTable');
   assert.equal(table.complete, true);
   assert.deepEqual(
     table.columns.map((c) => [num(c.fields, 'a_ms'), num(c.fields, 'b_ms'), num(c.fields, 'c_ms')]),
-    [[1, 3, 5], [2, 4, 6]],
+    [
+      [1, 3, 5],
+      [2, 4, 6],
+    ],
   );
   // The `(API (1))` Overall Summary titles are another process's: each new title on that
   // prefix supersedes the last one, which had no table.
@@ -214,25 +304,48 @@ test('consecutive tables from one call site in the same second are separate reco
   const out = parseLogText(a + b);
   assert.deepEqual(
     ofKind(out, 'stageTable').map((t) => [t.requestId, t.complete, num(t.columns[0]?.fields ?? {}, 'x')]),
-    [['a', true, 1], ['b', true, 2]],
+    [
+      ['a', true, 1],
+      ['b', true, 2],
+    ],
   );
 });
 
 test('a table superseded before its closing border is kept incomplete, with the line where it started', () => {
-  const cut = stageTable(P, 'cut', ['Field', '0'], [['x', '1'], ['y', '2']]).split('\r\n').slice(0, -1).join('\r\n') + '\n';
+  const cut =
+    stageTable(
+      P,
+      'cut',
+      ['Field', '0'],
+      [
+        ['x', '1'],
+        ['y', '2'],
+      ],
+    )
+      .split('\r\n')
+      .slice(0, -1)
+      .join('\r\n') + '\n';
   const next = stageTable(P, 'next', ['Field', '0'], [['x', '3']]);
   const otherSite = `${P.replace('600', '655')}[OmniTiming] req=z total=1.00s engine=1.00s stages=[0:1.00s]\n`;
   const out = parseLogText(`${cut}${next}${cut}${otherSite}`);
   const tables = ofKind(out, 'stageTable');
   assert.deepEqual(
     tables.map((t) => [t.requestId, t.complete, t.line, Object.keys(t.columns[0]?.fields ?? {})]),
-    [['cut', false, 2, ['x', 'y']], ['next', true, 9, ['x']], ['cut', false, 16, ['x', 'y']]],
+    [
+      ['cut', false, 2, ['x', 'y']],
+      ['next', true, 9, ['x']],
+      ['cut', false, 16, ['x', 'y']],
+    ],
   );
   assert.deepEqual(
     out.problems.map((p) => p.line),
     [2, 16],
   );
-  assert.match(out.problems[0]?.message ?? '', /starting at line 2 was cut off by line 8 \(2 complete rows kept\)/, 'the next lead-in ends it');
+  assert.match(
+    out.problems[0]?.message ?? '',
+    /starting at line 2 was cut off by line 8 \(2 complete rows kept\)/,
+    'the next lead-in ends it',
+  );
   assert.match(out.problems[1]?.message ?? '', /cut off by line 22/, 'another record of the same process ends it');
 });
 
@@ -243,11 +356,19 @@ test('a table cut off at the end of input: problem at its first line, complete t
   const out = parseLogText(text);
   assert.deepEqual(
     out.records.map((r) => [r.kind, r.line, 'complete' in r ? r.complete : true]),
-    [['overallSummary', 2, true], ['requestE2E', 16, true], ['omniTiming', 23, true], ['stageTable', 25, false]],
+    [
+      ['overallSummary', 2, true],
+      ['requestE2E', 16, true],
+      ['omniTiming', 23, true],
+      ['stageTable', 25, false],
+    ],
   );
   assert.equal(out.problems.length, 1);
   assert.equal(out.problems[0]?.line, 25);
-  assert.match(out.problems[0]?.message ?? '', /StageRequestStats request_id=speech-5d0c9a7e2b4f4c1d\] table starting at line 25 was cut off by the end of the input/);
+  assert.match(
+    out.problems[0]?.message ?? '',
+    /StageRequestStats request_id=speech-5d0c9a7e2b4f4c1d\] table starting at line 25 was cut off by the end of the input/,
+  );
   const table = single(out, 'stageTable');
   assert.equal(table.rows.length, 40 - 28, 'every complete row read (lines 29-40) is kept');
 });
@@ -263,7 +384,20 @@ test('tables the parser has no record for are reported, not silently dropped', (
 });
 
 test('bad input: invalid UTF-8, NUL and control bytes, stray CRs never throw', () => {
-  const bytes = new Uint8Array([0xff, 0xfe, 0x00, 0x0a, 0xc3, 0x28, 0x0d, 0x0d, 0x0a, ...utf8(`${P}[OmniTiming] req=\u00e9\r x total=1s\n`), 0xe2, 0x82]);
+  const bytes = new Uint8Array([
+    0xff,
+    0xfe,
+    0x00,
+    0x0a,
+    0xc3,
+    0x28,
+    0x0d,
+    0x0d,
+    0x0a,
+    ...utf8(`${P}[OmniTiming] req=\u00e9\r x total=1s\n`),
+    0xe2,
+    0x82,
+  ]);
   const out = parseBytes(bytes);
   const timing = single(out, 'omniTiming');
   assert.equal(timing.requestId, '\u00e9', 'the stray CR inside the line is dropped');
@@ -299,7 +433,12 @@ test('push after end() is ignored and reported, not thrown', () => {
 });
 
 test('overallSummaryFields: false skips the [Overall Summary] rows only: same records otherwise, same requests', () => {
-  const text = fixtureLog('b7-examples-ansi.log') + fixtureLog('phase-split-none-duplex.log') + realLog('02-pr891-overall-apiserver-prefix.log') + realLog('04-pr1977-diffusion-overall-glued-to-tqdm.log') + realLog('01-pr891-overall-e2e-noprefix.log');
+  const text =
+    fixtureLog('b7-examples-ansi.log') +
+    fixtureLog('phase-split-none-duplex.log') +
+    realLog('02-pr891-overall-apiserver-prefix.log') +
+    realLog('04-pr1977-diffusion-overall-glued-to-tqdm.log') +
+    realLog('01-pr891-overall-e2e-noprefix.log');
   const full = parseChunks([text]);
   const skipped = parseChunks([text], { overallSummaryFields: false });
   assert.deepEqual(skipped.problems, full.problems);
@@ -320,9 +459,36 @@ test('overallSummaryFields: false skips the [Overall Summary] rows only: same re
 
 test('cells: the byte reader of ASCII input and the string reader give the same cells, edge cases included', () => {
   const shapes = [
-    '0', '-0.000', '1.', '12,345.5', '1,2,3', '1,', ',5', '-', '-12', '+7', '.5', '1e-05', '2.5E+3', '1234567890123456', '123456789012345',
-    '0.1234567890123456', '13.490 (n=51)', '13.490 (n=1,000)', '1.0 (n=-1)', '1.0 (n=2.5)', '1.0 (n=)', '1.0 (n=5', '2 (x=1)', 'None', 'Nonesuch',
-    'nan', 'audio', '1.000, 2.500', '7  ', '',
+    '0',
+    '-0.000',
+    '1.',
+    '12,345.5',
+    '1,2,3',
+    '1,',
+    ',5',
+    '-',
+    '-12',
+    '+7',
+    '.5',
+    '1e-05',
+    '2.5E+3',
+    '1234567890123456',
+    '123456789012345',
+    '0.1234567890123456',
+    '13.490 (n=51)',
+    '13.490 (n=1,000)',
+    '1.0 (n=-1)',
+    '1.0 (n=2.5)',
+    '1.0 (n=)',
+    '1.0 (n=5',
+    '2 (x=1)',
+    'None',
+    'Nonesuch',
+    'nan',
+    'audio',
+    '1.000, 2.500',
+    '7  ',
+    '',
   ];
   const rows = shapes.map((shape, i) => [`f${i}`, shape, '1']);
   const text = stageTable(P, 'bytes', ['Field', '0', '1'], rows);
@@ -354,7 +520,10 @@ test('cells: the byte reader of ASCII input and the string reader give the same 
 });
 
 test('a stray CR inside a row of a CRLF table is dropped, as if it were not there (ASCII input, one chunk)', () => {
-  const rows = [['a_ms', '1.5', '2'], ['b_ms', '3', '4']];
+  const rows = [
+    ['a_ms', '1.5', '2'],
+    ['b_ms', '3', '4'],
+  ];
   const clean = stageTable(P, 'cr', ['Field', '0', '1'], rows);
   const stray = clean.replace('| 1.5 |', '| 1.\r5 |');
   assert.notEqual(stray, clean);

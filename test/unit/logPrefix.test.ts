@@ -13,8 +13,13 @@ const HEAD = '(APIServer pid=7) INFO 08-21 18:00:00 ';
 function realLines(): string[] {
   const lines: string[] = [];
   const texts = [
-    ...readdirSync(join(FIXTURES, 'real-logs')).sort().map((name) => realLog(name)),
-    ...readdirSync(join(FIXTURES, 'logs')).filter((name) => name.endsWith('.log')).sort().map((name) => fixtureLog(name)),
+    ...readdirSync(join(FIXTURES, 'real-logs'))
+      .sort()
+      .map((name) => realLog(name)),
+    ...readdirSync(join(FIXTURES, 'logs'))
+      .filter((name) => name.endsWith('.log'))
+      .sort()
+      .map((name) => fixtureLog(name)),
   ];
   for (const text of texts) for (const raw of text.split('\n')) lines.push(stripAnsi(raw.replace(/\r/g, ''), true));
   return lines;
@@ -36,13 +41,57 @@ test('the scanner reads every line of the real excerpts and the fixture logs as 
 });
 
 test('heads and call sites: what the scanner takes, and what it leaves to the search', () => {
-  const cases: Array<[string, { process: string | null; stagePrefix: number | null; level: string; file: string; fileLine: number; message: string } | null]> = [
-    [`${HEAD}[stats.py:600] first`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'stats.py', fileLine: 600, message: 'first' }],
-    [`${HEAD}[stats.py:640]`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'stats.py', fileLine: 640, message: '' }],
-    [`${HEAD}[vllm_omni/metrics/stats.py:0012] x`, { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'vllm_omni/metrics/stats.py', fileLine: 12, message: 'x' }],
-    [`(API (0)) [Stage-12] WARNING 08-21 18:00:01 [omni_stage.py:7] m`, { process: 'API (0)', stagePrefix: 12, level: 'WARNING', file: 'omni_stage.py', fileLine: 7, message: 'm' }],
-    [`[Stage-0] ERROR 08-21 18:00:01 [a:b.py:9] m`, { process: null, stagePrefix: 0, level: 'ERROR', file: 'a:b.py', fileLine: 9, message: 'm' }],
-    [`CRITICAL 08-21 18:00:01 [omni.py:463] no process`, { process: null, stagePrefix: null, level: 'CRITICAL', file: 'omni.py', fileLine: 463, message: 'no process' }],
+  const cases: Array<
+    [
+      string,
+      {
+        process: string | null;
+        stagePrefix: number | null;
+        level: string;
+        file: string;
+        fileLine: number;
+        message: string;
+      } | null,
+    ]
+  > = [
+    [
+      `${HEAD}[stats.py:600] first`,
+      {
+        process: 'APIServer pid=7',
+        stagePrefix: null,
+        level: 'INFO',
+        file: 'stats.py',
+        fileLine: 600,
+        message: 'first',
+      },
+    ],
+    [
+      `${HEAD}[stats.py:640]`,
+      { process: 'APIServer pid=7', stagePrefix: null, level: 'INFO', file: 'stats.py', fileLine: 640, message: '' },
+    ],
+    [
+      `${HEAD}[vllm_omni/metrics/stats.py:0012] x`,
+      {
+        process: 'APIServer pid=7',
+        stagePrefix: null,
+        level: 'INFO',
+        file: 'vllm_omni/metrics/stats.py',
+        fileLine: 12,
+        message: 'x',
+      },
+    ],
+    [
+      `(API (0)) [Stage-12] WARNING 08-21 18:00:01 [omni_stage.py:7] m`,
+      { process: 'API (0)', stagePrefix: 12, level: 'WARNING', file: 'omni_stage.py', fileLine: 7, message: 'm' },
+    ],
+    [
+      `[Stage-0] ERROR 08-21 18:00:01 [a:b.py:9] m`,
+      { process: null, stagePrefix: 0, level: 'ERROR', file: 'a:b.py', fileLine: 9, message: 'm' },
+    ],
+    [
+      `CRITICAL 08-21 18:00:01 [omni.py:463] no process`,
+      { process: null, stagePrefix: null, level: 'CRITICAL', file: 'omni.py', fileLine: 463, message: 'no process' },
+    ],
     [`${HEAD}[stats.py:abc] not a line number`, null],
     [`${HEAD}[stats.py:] no digits`, null],
     [`${HEAD}[:12] no file`, null],
@@ -63,7 +112,14 @@ test('heads and call sites: what the scanner takes, and what it leaves to the se
     }
     assert.ok(got !== null, line);
     assert.deepEqual(
-      { process: got.process, stagePrefix: got.stagePrefix, level: got.level, file: got.file, fileLine: got.fileLine, message: line.slice(got.messageStart) },
+      {
+        process: got.process,
+        stagePrefix: got.stagePrefix,
+        level: got.level,
+        file: got.file,
+        fileLine: got.fileLine,
+        message: line.slice(got.messageStart),
+      },
       want,
       line,
     );
@@ -73,7 +129,25 @@ test('heads and call sites: what the scanner takes, and what it leaves to the se
 
 test('stripAnsi removes exactly what /\\x1b\\[[0-9;]*m/g matches, on real colour codes and malformed ones', () => {
   const rand = prng(5);
-  const pieces = ['\x1b[0m', '\x1b[1;36m', '\x1b[32m', '\x1b[', '\x1b', '\x1b[12', '\x1b[1;2x', '\x1b[m', '\x1b\x1b[0m', 'm', ';', '[', 'INFO ', '08-21 ', 'text', '\x1b[0;', '\x1b[33mm'];
+  const pieces = [
+    '\x1b[0m',
+    '\x1b[1;36m',
+    '\x1b[32m',
+    '\x1b[',
+    '\x1b',
+    '\x1b[12',
+    '\x1b[1;2x',
+    '\x1b[m',
+    '\x1b\x1b[0m',
+    'm',
+    ';',
+    '[',
+    'INFO ',
+    '08-21 ',
+    'text',
+    '\x1b[0;',
+    '\x1b[33mm',
+  ];
   for (let n = 0; n < 3000; n++) {
     let line = '';
     const parts = Math.floor(rand() * 8);

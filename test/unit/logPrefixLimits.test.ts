@@ -7,7 +7,14 @@
 // string and as bytes (the byte paths: templates and the raw-prefix matcher).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CI_STAMP, PYTHON_DEFAULT, pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf } from '../../server/core/log/prefix';
+import {
+  CI_STAMP,
+  PYTHON_DEFAULT,
+  pythonDefaultPrefix,
+  scanPrefix,
+  searchPrefix,
+  stampEndOf,
+} from '../../server/core/log/prefix';
 import {
   MAX_CALL_SITE_LINE_DIGITS,
   MAX_CALL_SITE_PATH,
@@ -43,7 +50,12 @@ function templateRead(learnFrom: string, line: string): ReturnType<PrefixTemplat
   const { headerStart: _h, messageStart: _m, timestampStart: _t, ...header } = scanned;
   templates.learn(learnFrom, scanned, header);
   const bytes = Buffer.from(`${line}\n`, 'latin1');
-  return templates.read(bytes.toString('latin1'), new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0, line.length);
+  return templates.read(
+    bytes.toString('latin1'),
+    new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    0,
+    line.length,
+  );
 }
 
 test(`call-site path: ${MAX_CALL_SITE_PATH} characters read by every reader, ${MAX_CALL_SITE_PATH + 1} by none`, () => {
@@ -70,13 +82,19 @@ test(`call-site line number: ${MAX_CALL_SITE_LINE_DIGITS} digits read by every r
   assert.equal(searchPrefix(at)?.fileLine, line);
   assert.equal(searchPrefix(GLUE + at)?.fileLine, line);
   assert.deepEqual(templateRead(learned, at), scanPrefix(at));
-  assert.deepEqual(timings(`${learned}\n${at}\n`).map((h) => h?.fileLine), [1, line]);
+  assert.deepEqual(
+    timings(`${learned}\n${at}\n`).map((h) => h?.fileLine),
+    [1, line],
+  );
 
   assert.equal(scanPrefix(over), null);
   assert.equal(searchPrefix(over), null);
   assert.equal(searchPrefix(GLUE + over), null);
   assert.equal(templateRead(learned, over), null);
-  assert.deepEqual(timings(`${learned}\n${over}\n`).map((h) => h?.fileLine), [1]);
+  assert.deepEqual(
+    timings(`${learned}\n${over}\n`).map((h) => h?.fileLine),
+    [1],
+  );
 });
 
 test(`process name: ${MAX_PROCESS_NAME} characters read by every reader, ${MAX_PROCESS_NAME + 1} by none`, () => {
@@ -87,7 +105,10 @@ test(`process name: ${MAX_PROCESS_NAME} characters read by every reader, ${MAX_P
   assert.equal(searchPrefix(at)?.process, name(MAX_PROCESS_NAME));
   assert.equal(searchPrefix(GLUE + at)?.process, name(MAX_PROCESS_NAME));
   assert.deepEqual(templateRead(at, at), scanPrefix(at));
-  assert.deepEqual(timings(`${at}\n${at}\n`).map((h) => h?.process), [name(MAX_PROCESS_NAME), name(MAX_PROCESS_NAME)]);
+  assert.deepEqual(
+    timings(`${at}\n${at}\n`).map((h) => h?.process),
+    [name(MAX_PROCESS_NAME), name(MAX_PROCESS_NAME)],
+  );
 
   // One over: no reader takes the parenthesis as the process; the search still reads the
   // rest of the prefix, with other output before it.
@@ -95,7 +116,10 @@ test(`process name: ${MAX_PROCESS_NAME} characters read by every reader, ${MAX_P
   assert.equal(searchPrefix(over)?.process, null);
   assert.equal(searchPrefix(over)?.headerStart, MAX_PROCESS_NAME + 4);
   assert.equal(searchPrefix(GLUE + over)?.process, null);
-  assert.deepEqual(timings(`${over}\n${over}\n`).map((h) => h?.process), [null, null]);
+  assert.deepEqual(
+    timings(`${over}\n${over}\n`).map((h) => h?.process),
+    [null, null],
+  );
 });
 
 test(`stage prefix: ${MAX_STAGE_DIGITS} digits read by every reader, ${MAX_STAGE_DIGITS + 1} by none`, () => {
@@ -107,25 +131,40 @@ test(`stage prefix: ${MAX_STAGE_DIGITS} digits read by every reader, ${MAX_STAGE
   assert.equal(searchPrefix(at)?.process, 'API (0)');
   assert.equal(searchPrefix(GLUE + at)?.stagePrefix, stage);
   assert.deepEqual(templateRead(at, at), scanPrefix(at));
-  assert.deepEqual(timings(`${at}\n${at}\n`).map((h) => h?.stagePrefix), [stage, stage]);
+  assert.deepEqual(
+    timings(`${at}\n${at}\n`).map((h) => h?.stagePrefix),
+    [stage, stage],
+  );
 
   assert.equal(scanPrefix(over), null);
   assert.equal(searchPrefix(over)?.stagePrefix, null);
   assert.equal(searchPrefix(over)?.process, null);
   assert.equal(searchPrefix(GLUE + over)?.stagePrefix, null);
-  assert.deepEqual(timings(`${over}\n${over}\n`).map((h) => h?.stagePrefix), [null, null]);
+  assert.deepEqual(
+    timings(`${over}\n${over}\n`).map((h) => h?.stagePrefix),
+    [null, null],
+  );
 });
 
 test(`CI timestamp: a fraction of ${MAX_CI_FRACTION_DIGITS} digits read by every reader, ${MAX_CI_FRACTION_DIGITS + 1} by none`, () => {
-  for (const [open, close] of [['[', ']'], ['', '']] as const) {
+  for (const [open, close] of [
+    ['[', ']'],
+    ['', ''],
+  ] as const) {
     const stamp = (n: number): string => `${open}2026-01-22T14:19:11.${digits(n)}Z${close} `;
     const at = `${stamp(MAX_CI_FRACTION_DIGITS)}${HEAD}[stats.py:12] ${TIMING}`;
     const over = `${stamp(MAX_CI_FRACTION_DIGITS + 1)}${HEAD}[stats.py:12] ${TIMING}`;
     assert.equal(stampEndOf(at), stamp(MAX_CI_FRACTION_DIGITS).length, at);
     assert.equal(CI_STAMP.exec(at)?.[0].length, stamp(MAX_CI_FRACTION_DIGITS).length);
     assert.equal(scanPrefix(at)?.headerStart, stamp(MAX_CI_FRACTION_DIGITS).length);
-    assert.equal(pythonDefaultPrefix(`${stamp(MAX_CI_FRACTION_DIGITS)}INFO:vllm_omni.metrics:${TIMING}`)?.headerStart, stamp(MAX_CI_FRACTION_DIGITS).length);
-    assert.deepEqual(timings(`${at}\n`).map((h) => h?.file), ['stats.py']);
+    assert.equal(
+      pythonDefaultPrefix(`${stamp(MAX_CI_FRACTION_DIGITS)}INFO:vllm_omni.metrics:${TIMING}`)?.headerStart,
+      stamp(MAX_CI_FRACTION_DIGITS).length,
+    );
+    assert.deepEqual(
+      timings(`${at}\n`).map((h) => h?.file),
+      ['stats.py'],
+    );
 
     assert.equal(stampEndOf(over), 0, over);
     assert.equal(CI_STAMP.exec(over), null);
@@ -150,7 +189,7 @@ test(`Python's default format: a logger name of ${MAX_LOGGER_NAME} characters re
   assert.deepEqual(timings(`${over}\n`), []);
 });
 
-test('call-site path: every UTF-16 code unit inside a path is taken or refused by the scanner as by the search (`[^\]\s]`)', () => {
+test('call-site path: every UTF-16 code unit inside a path is taken or refused by the scanner as by the search (`[^\\]\\s]`)', () => {
   let refused = 0;
   for (let code = 0; code < 0x10000; code++) {
     if (code === 10 || code === 13) continue; // never inside a line

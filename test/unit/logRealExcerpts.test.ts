@@ -31,7 +31,14 @@ test('01 PR #891: Overall Summary without process prefix, cut-off RequestE2EStat
   });
   assert.equal(overall.complete, true);
   assert.equal(overall.line, 1);
-  assert.deepEqual(overall.header, { level: 'INFO', timestamp: '02-06 15:29:11', file: 'stats.py', fileLine: 454, process: null, stagePrefix: null });
+  assert.deepEqual(overall.header, {
+    level: 'INFO',
+    timestamp: '02-06 15:29:11',
+    file: 'stats.py',
+    fileLine: 454,
+    process: null,
+    stagePrefix: null,
+  });
 
   const e2e = single(out, 'requestE2E');
   assert.equal(e2e.requestId, '0_72e5beab-aa6d-447d-9727-a3ca66667ac0');
@@ -81,7 +88,14 @@ test('04 PR #1977: record glued after a tqdm bar', () => {
   assert.equal(num(overall.fields, 'e2e_stage_0_wall_time_ms'), 40252.345);
   assert.equal(num(overall.fields, 'e2e_stage_1_wall_time_ms'), 34140.089);
   assert.equal(overall.fields['e2e_stage_2_wall_time_ms'], undefined, 'a two-stage run has no stage 2 row');
-  assert.deepEqual(overall.header, { level: 'INFO', timestamp: '03-19 02:42:42', file: 'stats.py', fileLine: 519, process: null, stagePrefix: null });
+  assert.deepEqual(overall.header, {
+    level: 'INFO',
+    timestamp: '03-19 02:42:42',
+    file: 'stats.py',
+    fileLine: 519,
+    process: null,
+    stagePrefix: null,
+  });
   const e2e = single(out, 'requestE2E');
   assert.equal(e2e.requestId, '0_501f96ba-184a-4d36-a336-3498e498c5e3');
   assert.equal(e2e.complete, false);
@@ -140,7 +154,10 @@ test('06 PR #1107: legacy log_utils request_level_metrics dict, cut off', () => 
   });
   assert.equal(out.problems.length, 1);
   assert.equal(out.problems[0]?.line, 2);
-  assert.match(out.problems[0]?.message ?? '', /legacy log_utils request_level_metrics dict \(pre-Feb-2026 format\).*cut off at line 11/);
+  assert.match(
+    out.problems[0]?.message ?? '',
+    /legacy log_utils request_level_metrics dict \(pre-Feb-2026 format\).*cut off at line 11/,
+  );
 });
 
 test('07 issue #693: legacy log_utils dict; the value cut mid-number is dropped', () => {
@@ -180,7 +197,10 @@ test('08 PR #500: legacy dict whose start is missing, then an [Summary] dict', (
 
   assert.equal(out.problems.length, 2);
   assert.match(out.problems[0]?.message ?? '', /log_utils request_level_metrics dict.*begins before line 1/);
-  assert.match(out.problems[1]?.message ?? '', /legacy omni\.py \[Summary\] dict \(pre-Feb-2026 format\).*cut off at line 17/);
+  assert.match(
+    out.problems[1]?.message ?? '',
+    /legacy omni\.py \[Summary\] dict \(pre-Feb-2026 format\).*cut off at line 17/,
+  );
 });
 
 test('09 PR #517: vLLM engine stats per engine, ANSI prefix pasted in caret notation', () => {
@@ -245,7 +265,7 @@ test('12 PR #3069: unmerged "Omni Metrics Summary" layout', () => {
   assert.match(out.problems[0]?.message ?? '', /Omni Metrics Summary.*unmerged PR #3069.*cut off at line 26/);
 });
 
-test('13 docs: the maintainers\' markdown transcription of a 3-stage run', () => {
+test("13 docs: the maintainers' markdown transcription of a 3-stage run", () => {
   const out = parse('13-docs-contributing-metrics-example-tables.log');
   const overall = single(out, 'overallSummary');
   assert.equal(num(overall.fields, 'e2e_wall_time_ms'), 41299.19);
@@ -263,23 +283,46 @@ test('13 docs: the maintainers\' markdown transcription of a 3-stage run', () =>
   assert.equal(stages.complete, true);
   assert.deepEqual(
     stages.columns.map((c) => [c.column, c.stageId, c.segment]),
-    [['0', 0, 1], ['1', 1, 1], ['2', 2, 1]],
+    [
+      ['0', 0, 1],
+      ['1', 1, 1],
+      ['2', 2, 1],
+    ],
   );
   const [s0, s1, s2] = stages.columns.map((c) => c.fields);
   assert.ok(s0 !== undefined && s1 !== undefined && s2 !== undefined);
   assert.equal(num(s2, 'audio_generated_frames'), 525525);
   assert.equal(num(s0, 'audio_generated_frames'), 0);
-  assert.deepEqual([num(s0, 'stage_gen_time_ms'), num(s1, 'stage_gen_time_ms'), num(s2, 'stage_gen_time_ms')], [9910.007, 30379.198, 160.745]);
+  assert.deepEqual(
+    [num(s0, 'stage_gen_time_ms'), num(s1, 'stage_gen_time_ms'), num(s2, 'stage_gen_time_ms')],
+    [9910.007, 30379.198, 160.745],
+  );
   assert.deepEqual([num(s0, 'num_tokens_in'), num(s1, 'num_tokens_in'), num(s2, 'num_tokens_in')], [4860, 4826, 4384]);
   assert.equal(num(s0, 'postprocess_time_ms'), 256.158);
-  assert.deepEqual(stages.rows, ['audio_generated_frames', 'batch_id', 'batch_size', 'num_tokens_in', 'num_tokens_out', 'postprocess_time_ms', 'stage_gen_time_ms']);
+  assert.deepEqual(stages.rows, [
+    'audio_generated_frames',
+    'batch_id',
+    'batch_size',
+    'num_tokens_in',
+    'num_tokens_out',
+    'postprocess_time_ms',
+    'stage_gen_time_ms',
+  ]);
 
   const transfers = single(out, 'transferTable');
   assert.deepEqual(
     transfers.edges.map((e) => [e.edge, e.fromStage, e.toStage]),
-    [['0->1', 0, 1], ['1->2', 1, 2]],
+    [
+      ['0->1', 0, 1],
+      ['1->2', 1, 2],
+    ],
   );
-  assert.deepEqual(numbers(transfers.edges[0]?.fields ?? {}), { size_kbytes: 109277.349, tx_time_ms: 78.701, rx_decode_time_ms: 111.865, in_flight_time_ms: 2.015 });
+  assert.deepEqual(numbers(transfers.edges[0]?.fields ?? {}), {
+    size_kbytes: 109277.349,
+    tx_time_ms: 78.701,
+    rx_decode_time_ms: 111.865,
+    in_flight_time_ms: 2.015,
+  });
   assert.equal(num(transfers.edges[1]?.fields ?? {}, 'rx_decode_time_ms'), 31.706);
 
   // The transcription names no request id: said once per per-request table.
@@ -299,7 +342,10 @@ test('14 issue #533: legacy single-line summary dict, cut off', () => {
   assert.equal(legacy.values['transfers.1.rx_samples'], 1);
   assert.equal(legacy.complete, false);
   assert.equal(out.problems.length, 1);
-  assert.match(out.problems[0]?.message ?? '', /legacy single-line summary dict \(Dec-2025 format\).*cut off at line 1/);
+  assert.match(
+    out.problems[0]?.message ?? '',
+    /legacy single-line summary dict \(Dec-2025 format\).*cut off at line 1/,
+  );
 });
 
 test('15 Timez-zx synthetic fixture: headerless, borderless rows', () => {
@@ -311,7 +357,11 @@ test('15 Timez-zx synthetic fixture: headerless, borderless rows', () => {
   assert.equal(stages.header?.fileLine, 999);
   assert.deepEqual(
     stages.columns.map((c) => [c.column, c.stageId]),
-    [['0', 0], ['1', 1], ['2', 2]],
+    [
+      ['0', 0],
+      ['1', 1],
+      ['2', 2],
+    ],
   );
   assert.deepEqual(
     stages.columns.map((c) => num(c.fields, 'vllm_ttft_ms')),

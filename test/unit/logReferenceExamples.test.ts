@@ -12,18 +12,36 @@ import { parseLogText } from '../../server/core/log';
 
 const VARIANTS = [
   { name: 'plain', file: 'b7-examples-plain.log', process: 'APIServer pid=4242', path: 'stats.py' },
-  { name: 'ANSI colours, (API (0)), vllm_omni/metrics/stats.py', file: 'b7-examples-ansi.log', process: 'API (0)', path: 'vllm_omni/metrics/stats.py' },
+  {
+    name: 'ANSI colours, (API (0)), vllm_omni/metrics/stats.py',
+    file: 'b7-examples-ansi.log',
+    process: 'API (0)',
+    path: 'vllm_omni/metrics/stats.py',
+  },
 ] as const;
 
 function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
   assert.deepEqual(out.problems, []);
   assert.deepEqual(
     out.records.map((r) => [r.kind, r.line]),
-    [['overallSummary', 2], ['requestE2E', 16], ['omniTiming', 23], ['stageTable', 25], ['stageTable', 53]],
+    [
+      ['overallSummary', 2],
+      ['requestE2E', 16],
+      ['omniTiming', 23],
+      ['stageTable', 25],
+      ['stageTable', 53],
+    ],
   );
 
   const overall = single(out, 'overallSummary');
-  assert.deepEqual(overall.header, { level: 'INFO', timestamp: '08-21 18:00:00', file: path, fileLine: 612, process, stagePrefix: null });
+  assert.deepEqual(overall.header, {
+    level: 'INFO',
+    timestamp: '08-21 18:00:00',
+    file: path,
+    fileLine: 612,
+    process,
+    stagePrefix: null,
+  });
   assert.deepEqual(numbers(overall.fields), {
     e2e_requests: 1,
     e2e_wall_time_ms: 2714.905,
@@ -56,7 +74,10 @@ function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
   assert.equal(tts.header?.file, path);
   assert.deepEqual(
     tts.columns.map((c) => [c.column, c.stageId, c.segment]),
-    [['0', 0, 1], ['1', 1, 1]],
+    [
+      ['0', 0, 1],
+      ['1', 1, 1],
+    ],
   );
   const [talker, codec] = tts.columns.map((c) => c.fields);
   assert.ok(talker !== undefined && codec !== undefined);
@@ -71,11 +92,21 @@ function checkQwen3Tts(out: ParseOutput, process: string, path: string): void {
   assert.deepEqual(talker['output_unit_type'], { state: 'text', value: 'latent' });
   assert.deepEqual(codec['output_unit_type'], { state: 'text', value: 'audio' });
   assert.deepEqual(
-    [num(talker, 'vllm_queued_ms'), num(talker, 'vllm_prefill_ms'), num(talker, 'vllm_decode_ms'), num(talker, 'vllm_ttft_ms')],
+    [
+      num(talker, 'vllm_queued_ms'),
+      num(talker, 'vllm_prefill_ms'),
+      num(talker, 'vllm_decode_ms'),
+      num(talker, 'vllm_ttft_ms'),
+    ],
     [0.412, 38.905, 1139.25, 41.25],
   );
   assert.deepEqual(
-    [num(codec, 'vllm_queued_ms'), num(codec, 'vllm_prefill_ms'), num(codec, 'vllm_decode_ms'), num(codec, 'vllm_ttft_ms')],
+    [
+      num(codec, 'vllm_queued_ms'),
+      num(codec, 'vllm_prefill_ms'),
+      num(codec, 'vllm_decode_ms'),
+      num(codec, 'vllm_ttft_ms'),
+    ],
     [0.188, 17.336, 1098.614, 18.4],
   );
   assert.equal(num(codec, 'serving_time_to_first_output_ms'), 142.605);
@@ -131,7 +162,11 @@ test('examples: plain and ANSI variants give the same records apart from the hea
 test('example fixtures keep the CRLF continuation of the server (the test data is what it claims)', () => {
   const text = fixtureLog('b7-examples-plain.log');
   assert.equal(text.split('\r\n').length - 1, 73 - 5, 'every line but the last of each of the 5 records ends in CRLF');
-  assert.ok(fixtureLog('b7-examples-ansi.log').includes('\x1b[1;36m(API (0))\x1b[0;0m \x1b[37mDEBUG\x1b[0m \x1b[90m08-21 18:00:00 [vllm_omni/metrics/stats.py:672]\x1b[0m '));
+  assert.ok(
+    fixtureLog('b7-examples-ansi.log').includes(
+      '\x1b[1;36m(API (0))\x1b[0;0m \x1b[37mDEBUG\x1b[0m \x1b[90m08-21 18:00:00 [vllm_omni/metrics/stats.py:672]\x1b[0m ',
+    ),
+  );
 });
 
 test('phase split: None cells stay not-measured, input-wait split, duplex identity, interleaved process', () => {
@@ -143,7 +178,14 @@ test('phase split: None cells stay not-measured, input-wait split, duplex identi
   assert.equal(table.line, 2);
   assert.equal(table.requestId, 'r1');
   assert.deepEqual(table.identity, { request_id: 'r1', response: 'resp-2', turn: '2', reason: 'stop' });
-  assert.deepEqual(table.header, { level: 'DEBUG', timestamp: '08-21 18:00:05', file: 'vllm_omni/metrics/stats.py', fileLine: 672, process: 'API', stagePrefix: null });
+  assert.deepEqual(table.header, {
+    level: 'DEBUG',
+    timestamp: '08-21 18:00:05',
+    file: 'vllm_omni/metrics/stats.py',
+    fileLine: 672,
+    process: 'API',
+    stagePrefix: null,
+  });
   const [s0, s1] = table.columns.map((c) => c.fields);
   assert.ok(s0 !== undefined && s1 !== undefined);
   assert.deepEqual(s0['vllm_decode_ms'], measured(900));

@@ -44,11 +44,21 @@ function randomCell(rand: () => number): GeneratedCell {
 }
 
 /** PrettyTable as vLLM-Omni prints it: names left-aligned, values right-aligned, one width per column. */
-function prettyTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>, extraNameWidth: number): string[] {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)) + (c === 0 ? extraNameWidth : 0));
+function prettyTable(
+  header: readonly string[],
+  rows: ReadonlyArray<readonly string[]>,
+  extraNameWidth: number,
+): string[] {
+  const widths = header.map(
+    (h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)) + (c === 0 ? extraNameWidth : 0),
+  );
   const border = '+' + widths.map((w) => '-'.repeat(w + 2)).join('+') + '+';
   const line = (cells: readonly string[]): string =>
-    '|' + cells.map((cell, c) => ' ' + (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)) + ' ').join('|') + '|';
+    '|' +
+    cells
+      .map((cell, c) => ' ' + (c === 0 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)) + ' ')
+      .join('|') +
+    '|';
   return [border, line(header), border, ...rows.map(line), border];
 }
 
@@ -100,18 +110,42 @@ function assertRecords(generated: Generated, problemsAllowed = false): void {
     table.columns.forEach((column, c) => {
       assert.deepEqual({ ...column.fields }, want[c], `${table.requestId} column ${c}`);
       // Field order is the printed row order.
-      assert.deepEqual(Object.keys(column.fields), Object.keys(want[c] as FieldMap), `${table.requestId} column ${c} order`);
+      assert.deepEqual(
+        Object.keys(column.fields),
+        Object.keys(want[c] as FieldMap),
+        `${table.requestId} column ${c} order`,
+      );
     });
   }
 }
 
 test(`${MAPS_BEFORE_COMPILING * 6} tables of one layout: every value as printed, past the compiled builders and across name-column widths`, () => {
-  const names = ['audio_duration_s', 'batch_size', 'inter_output_latencies_ms', 'num_tokens_in', 'vllm_itls_ms', 'vllm_queued_ms', 'vllm_ttft_ms'];
+  const names = [
+    'audio_duration_s',
+    'batch_size',
+    'inter_output_latencies_ms',
+    'num_tokens_in',
+    'vllm_itls_ms',
+    'vllm_queued_ms',
+    'vllm_ttft_ms',
+  ];
   assertRecords(generate(MAPS_BEFORE_COMPILING * 6, names, 7));
 });
 
 test('field names that need escaping in generated code are read exactly, before and after compiling', () => {
-  const names = ['we"ird', "it's", 'back\\slash', 'line\u2028sep', '${x}', '*/ end', 'constructor', 'toString', '0', 'ünïcode_ms', 'a`b'];
+  const names = [
+    'we"ird',
+    "it's",
+    'back\\slash',
+    'line\u2028sep',
+    '${x}',
+    '*/ end',
+    'constructor',
+    'toString',
+    '0',
+    'ünïcode_ms',
+    'a`b',
+  ];
   assertRecords(generate(MAPS_BEFORE_COMPILING * 3, names, 11));
 });
 
@@ -121,19 +155,31 @@ test('buildFieldMap: compiled and generic maps are the same, extras and small in
   for (const name of ['x', 'y', 'z']) schema = schema.child(name);
   const maps: FieldMap[] = [];
   for (let i = 0; i < MAPS_BEFORE_COMPILING + 3; i++) {
-    maps.push(buildFieldMap(schema, { values: [i, 2.5 + i, 0], extras: i % 2 === 0 ? [undefined, undefined, NOT_MEASURED] : null }));
+    maps.push(
+      buildFieldMap(schema, {
+        values: [i, 2.5 + i, 0],
+        extras: i % 2 === 0 ? [undefined, undefined, NOT_MEASURED] : null,
+      }),
+    );
   }
   assert.notEqual(compiledBuilderOf(schema), null, 'compiled after MAPS_BEFORE_COMPILING maps');
   maps.forEach((map, i) => {
-    assert.deepEqual(map, { x: measured(i), y: measured(2.5 + i), z: i % 2 === 0 ? NOT_MEASURED : measured(0) }, `map ${i}`);
+    assert.deepEqual(
+      map,
+      { x: measured(i), y: measured(2.5 + i), z: i % 2 === 0 ? NOT_MEASURED : measured(0) },
+      `map ${i}`,
+    );
     assert.deepEqual(Object.keys(map), ['x', 'y', 'z']);
   });
 });
 
 test('parsers share the compiled builder of a layout; another layout gets its own', () => {
-  const layout = (root: FieldSchema, names: readonly string[]): FieldSchema => names.reduce((s, name) => s.child(name), root);
+  const layout = (root: FieldSchema, names: readonly string[]): FieldSchema =>
+    names.reduce((s, name) => s.child(name), root);
   const fill = (schema: FieldSchema, offset: number): FieldMap[] =>
-    Array.from({ length: MAPS_BEFORE_COMPILING + 1 }, (_, i) => buildFieldMap(schema, { values: [offset + i, 0.5], extras: null }));
+    Array.from({ length: MAPS_BEFORE_COMPILING + 1 }, (_, i) =>
+      buildFieldMap(schema, { values: [offset + i, 0.5], extras: null }),
+    );
   const first = layout(FieldSchema.root(), ['shared_a_ms', 'shared_b_ms']);
   const second = layout(FieldSchema.root(), ['shared_a_ms', 'shared_b_ms']);
   const other = layout(FieldSchema.root(), ['shared_a_ms', 'other_b_ms']);
@@ -142,10 +188,12 @@ test('parsers share the compiled builder of a layout; another layout gets its ow
   fill(other, 0);
   const builder = compiledBuilderOf(first);
   assert.notEqual(builder, null);
-  assert.equal(compiledBuilderOf(second), builder, 'the second parser reuses the first one\'s builder');
+  assert.equal(compiledBuilderOf(second), builder, "the second parser reuses the first one's builder");
   assert.notEqual(compiledBuilderOf(other), null);
   assert.notEqual(compiledBuilderOf(other), builder);
-  maps.forEach((map, i) => assert.deepEqual(map, { shared_a_ms: measured(100 + i), shared_b_ms: measured(0.5) }, `map ${i}`));
+  maps.forEach((map, i) =>
+    assert.deepEqual(map, { shared_a_ms: measured(100 + i), shared_b_ms: measured(0.5) }, `map ${i}`),
+  );
 });
 
 test('with code generation disallowed, the CLI reads the same records (the generic builder)', (t) => {
@@ -163,7 +211,9 @@ test('with code generation disallowed, the CLI reads the same records (the gener
       return r.stdout;
     };
     const withoutCodegen = run(['--disallow-code-generation-from-strings']);
-    const report = JSON.parse(withoutCodegen) as { requests: Array<{ requestId: string; stages: Record<string, { fields: Record<string, unknown> }> }> };
+    const report = JSON.parse(withoutCodegen) as {
+      requests: Array<{ requestId: string; stages: Record<string, { fields: Record<string, unknown> }> }>;
+    };
     assert.equal(report.requests.length, generated.expected.size);
     for (const request of report.requests) {
       const want = generated.expected.get(request.requestId)?.[0];

@@ -119,14 +119,42 @@ test('StageRequestStats / TransferEdgeStats / RequestE2EStats / Overall Summary 
       ['transfers_total_kbytes', random() < 0.5 ? 0 : random() * 1e5],
       ['transfers_total_time_ms', random() < 0.3 ? null : random() * 100],
     ];
-    const edges = [{ header: '0->1', values: { size_kbytes: random() * 1e5, tx_time_ms: random() * 10, in_flight_time_ms: 0, rx_decode_time_ms: null } as Record<string, PyValue> }];
+    const edges = [
+      {
+        header: '0->1',
+        values: {
+          size_kbytes: random() * 1e5,
+          tx_time_ms: random() * 10,
+          in_flight_time_ms: 0,
+          rx_decode_time_ms: null,
+        } as Record<string, PyValue>,
+      },
+    ];
 
     let text = '';
-    text += renderTableRecord(randomPrefix(random, 'INFO', 640), renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eValues));
-    text += renderTableRecord(randomPrefix(random, 'DEBUG', 672), renderColumnsTable(recordTitle('StageRequestStats', identity), columns));
-    if (random() < 0.3) text += renderLogRecord(randomPrefix(random, 'INFO', 227).replace(/\(.*?\) /, '(EngineCore_DP0 pid=9) '), ['unrelated']);
-    text += renderTableRecord(randomPrefix(random, 'INFO', 690), renderColumnsTable(recordTitle('TransferEdgeStats', identity), edges));
-    text += renderTableRecord(randomPrefix(random, 'INFO', 612), renderFieldValueTable('Overall Summary', [['e2e_requests', int(1)], ['e2e_wall_time_ms', random() * 1e5]]));
+    text += renderTableRecord(
+      randomPrefix(random, 'INFO', 640),
+      renderFieldValueTable(recordTitle('RequestE2EStats', identity), e2eValues),
+    );
+    text += renderTableRecord(
+      randomPrefix(random, 'DEBUG', 672),
+      renderColumnsTable(recordTitle('StageRequestStats', identity), columns),
+    );
+    if (random() < 0.3)
+      text += renderLogRecord(randomPrefix(random, 'INFO', 227).replace(/\(.*?\) /, '(EngineCore_DP0 pid=9) '), [
+        'unrelated',
+      ]);
+    text += renderTableRecord(
+      randomPrefix(random, 'INFO', 690),
+      renderColumnsTable(recordTitle('TransferEdgeStats', identity), edges),
+    );
+    text += renderTableRecord(
+      randomPrefix(random, 'INFO', 612),
+      renderFieldValueTable('Overall Summary', [
+        ['e2e_requests', int(1)],
+        ['e2e_wall_time_ms', random() * 1e5],
+      ]),
+    );
 
     const out = parseChunks([utf8(text)]);
     assert.deepEqual(out.problems, [], `round ${round}`);
@@ -147,7 +175,11 @@ test('StageRequestStats / TransferEdgeStats / RequestE2EStats / Overall Summary 
         headers,
       );
       columns.forEach((c, i) => {
-        assert.deepStrictEqual(table.columns[i]?.fields, expectedFields(c.values, shown), `round ${round} column ${c.header}`);
+        assert.deepStrictEqual(
+          table.columns[i]?.fields,
+          expectedFields(c.values, shown),
+          `round ${round} column ${c.header}`,
+        );
         const [id, segment] = c.header.split('_');
         assert.equal(table.columns[i]?.stageId, Number(id));
         assert.equal(table.columns[i]?.segment, segment === undefined ? 1 : Number(segment));
@@ -155,17 +187,34 @@ test('StageRequestStats / TransferEdgeStats / RequestE2EStats / Overall Summary 
     }
     const e2e = ofKind(out, 'requestE2E')[0];
     const shownE2E = e2eValues.filter(([, v]) => !isHiddenValue(v));
-    assert.deepStrictEqual(e2e?.fields, Object.fromEntries(shownE2E.map(([k, v]) => [k, expectedCell(v)])), `round ${round}: e2e`);
+    assert.deepStrictEqual(
+      e2e?.fields,
+      Object.fromEntries(shownE2E.map(([k, v]) => [k, expectedCell(v)])),
+      `round ${round}: e2e`,
+    );
     const transfer = ofKind(out, 'transferTable')[0];
     const edgeValues = edges[0]?.values ?? {};
-    const shownEdge = Object.keys(edgeValues).sort().filter((k) => !isHiddenValue(edgeValues[k]));
-    assert.deepStrictEqual(transfer?.edges[0]?.fields, expectedFields(edgeValues, shownEdge), `round ${round}: transfer`);
+    const shownEdge = Object.keys(edgeValues)
+      .sort()
+      .filter((k) => !isHiddenValue(edgeValues[k]));
+    assert.deepStrictEqual(
+      transfer?.edges[0]?.fields,
+      expectedFields(edgeValues, shownEdge),
+      `round ${round}: transfer`,
+    );
     assert.equal(ofKind(out, 'overallSummary').length, 1);
   }
 });
 
 test('the list rendering before June 2026 (every element {:,.3f} joined by ", ") reads as mean and count', () => {
-  const prefix = logPrefix({ process: 'API', level: 'INFO', timestamp: '03-01 10:00:00', file: 'stats.py', fileLine: 500, ansi: false });
+  const prefix = logPrefix({
+    process: 'API',
+    level: 'INFO',
+    timestamp: '03-01 10:00:00',
+    file: 'stats.py',
+    fileLine: 500,
+    ansi: false,
+  });
   const old = (v: readonly number[]): string => v.map((x) => formatCell(x)).join(', ');
   const text = renderTableRecord(prefix, [
     '[StageRequestStats [request_id=old]]',

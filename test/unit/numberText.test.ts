@@ -4,17 +4,59 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { groupedNumber } from '../../server/core/numberText';
 
-const FRACTIONS = [[0, 0], [0, 1], [0, 3], [1, 1], [2, 2], [3, 3]] as const;
+const FRACTIONS = [
+  [0, 0],
+  [0, 1],
+  [0, 3],
+  [1, 1],
+  [2, 2],
+  [3, 3],
+] as const;
 
 function same(v: number): void {
   for (const [min, max] of FRACTIONS) {
-    assert.equal(groupedNumber(v, min, max), v.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max }), `${v} (${min}, ${max})`);
+    assert.equal(
+      groupedNumber(v, min, max),
+      v.toLocaleString('en-US', { minimumFractionDigits: min, maximumFractionDigits: max }),
+      `${v} (${min}, ${max})`,
+    );
   }
 }
 
 test('edge values: signs, ties, carries, exponents, infinities', () => {
-  for (const v of [0, -0, 1, -1, 0.5, 1.5, 2.5, -2.5, 1.0005, 1.005, 4.35, 9.9995, 999.9995, 99999.5, 0.0005, 0.00049999, -0.0001, 0.9995,
-    1e21, 1.5e-7, 123e-20, 5e-324, Number.MAX_VALUE, Number.MAX_SAFE_INTEGER, 123456789.125, -1234.5, 1234567.8901, Infinity, -Infinity, NaN]) same(v);
+  for (const v of [
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    1.5,
+    2.5,
+    -2.5,
+    1.0005,
+    1.005,
+    4.35,
+    9.9995,
+    999.9995,
+    99999.5,
+    0.0005,
+    0.00049999,
+    -0.0001,
+    0.9995,
+    1e21,
+    1.5e-7,
+    123e-20,
+    5e-324,
+    Number.MAX_VALUE,
+    Number.MAX_SAFE_INTEGER,
+    123456789.125,
+    -1234.5,
+    1234567.8901,
+    Infinity,
+    -Infinity,
+    NaN,
+  ])
+    same(v);
 });
 
 test('seeded random values of every magnitude and 3-decimal log values', () => {

@@ -46,7 +46,9 @@ function expected(file: string): Expected {
 
 /** The printed talker vllm_prefill_ms of every request, sorted. */
 function printedPrefill(file: string, stage: string): Float64Array {
-  const values = Object.values(expected(file).requests).map((r) => r.stages.table[stage]?.['vllm_prefill_ms']).filter((v): v is number => typeof v === 'number');
+  const values = Object.values(expected(file).requests)
+    .map((r) => r.stages.table[stage]?.['vllm_prefill_ms'])
+    .filter((v): v is number => typeof v === 'number');
   return Float64Array.from(values).sort();
 }
 
@@ -56,7 +58,13 @@ function stageOf(r: AnalyzedRequest, key: string): RequestStage {
 
 function effective(name: string): ConfigMap {
   const load = (p: string) => parseDeployFile(p, readFileSync(p, 'utf8'));
-  return resolveEffectiveConfig(load(path.join(DEPLOY, name)), (p) => { try { return load(p); } catch { return undefined; } }).root as ConfigMap;
+  return resolveEffectiveConfig(load(path.join(DEPLOY, name)), (p) => {
+    try {
+      return load(p);
+    } catch {
+      return undefined;
+    }
+  }).root as ConfigMap;
 }
 
 for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talker-first-audio-before-fix.log']) {
@@ -103,7 +111,10 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
     test('the waterfall draws one prefill+decode segment on the talker, no prefill or decode', () => {
       for (const r of snapshot.requests) {
         const talkerSegments = timelineOf(r).filter((s) => s.stageKey === '0');
-        assert.deepEqual(talkerSegments.filter((s) => s.phase === 'prefill' || s.phase === 'decode'), []);
+        assert.deepEqual(
+          talkerSegments.filter((s) => s.phase === 'prefill' || s.phase === 'decode'),
+          [],
+        );
         const combined = talkerSegments.filter((s) => s.phase === 'prefillDecode');
         assert.equal(combined.length, 1);
         assert.equal(combined[0]!.endMs - combined[0]!.startMs, stageOf(r, '0').split.values.prefillMs);
@@ -117,16 +128,29 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
       assert.ok(lines.some((l) => l.includes('stage 0: 6 of 6 requests')));
       const json = analysisJson(snapshot);
       assert.equal(json.splitSummary['0']?.oneOutputRequests, 6);
-      assert.ok(Math.abs((json.splitSummary['0']?.prefillDecodeMs?.p50 ?? 0) - (talker.prefillDecodeMs?.p50 ?? -1)) < 0.0005, 'at the log\'s precision');
+      assert.ok(
+        Math.abs((json.splitSummary['0']?.prefillDecodeMs?.p50 ?? 0) - (talker.prefillDecodeMs?.p50 ?? -1)) < 0.0005,
+        "at the log's precision",
+      );
       assert.equal(json.splitSummary['0']?.split.prefillMs, undefined);
-      assert.ok(json.requests.every((r) => r.stages['0']?.prefillCoversDecode === true && r.stages['1']?.prefillCoversDecode === false));
+      assert.ok(
+        json.requests.every(
+          (r) => r.stages['0']?.prefillCoversDecode === true && r.stages['1']?.prefillCoversDecode === false,
+        ),
+      );
       const csv = csvRows([...snapshot.requests]);
       const column = csv[0]!.split(',').indexOf('prefill_covers_decode');
       assert.ok(column > 0);
       const rows = csv.slice(1).map((l) => l.split(','));
       const stageRows = rows.filter((cells) => cells[7] !== 'transfer');
-      assert.deepEqual(stageRows.map((cells) => `${cells[4]}:${cells[column]}`), Array.from({ length: 6 }, () => ['0:true', '1:false']).flat());
-      assert.ok(rows.filter((cells) => cells[7] === 'transfer').every((cells) => cells[column] === ''), 'does not apply to a transfer row');
+      assert.deepEqual(
+        stageRows.map((cells) => `${cells[4]}:${cells[column]}`),
+        Array.from({ length: 6 }, () => ['0:true', '1:false']).flat(),
+      );
+      assert.ok(
+        rows.filter((cells) => cells[7] === 'transfer').every((cells) => cells[column] === ''),
+        'does not apply to a transfer row',
+      );
     });
 
     test('compare reads it as the metric prefillDecode, prefill and decode as "one output"', () => {
@@ -136,7 +160,11 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
       assert.equal(scope.metrics.prefill?.values.length, 0);
       assert.equal(scope.metrics.prefill?.unknown.oneOutput, 6);
       assert.equal(scope.metrics.decode?.unknown.oneOutput, 6);
-      assert.equal(run.scopes.find((s) => s.scope === '1')!.metrics.prefillDecode, undefined, 'no such metric where the prefill is prefill');
+      assert.equal(
+        run.scopes.find((s) => s.scope === '1')!.metrics.prefillDecode,
+        undefined,
+        'no such metric where the prefill is prefill',
+      );
     });
   });
 }
@@ -144,9 +172,18 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
 describe('not the signature', () => {
   test('Qwen3-Omni without async chunk: decode measured on thinker and talker, the final code2wav decode 0 is not flagged', () => {
     const snapshot = analyse('qwen3-omni-three-stage-transfers.log');
-    assert.deepEqual(snapshot.stages.map((s) => s.oneOutputRequests), [0, 0, 0]);
-    assert.equal(snapshot.findings.some((f) => f.code === 'prefill-covers-decode'), false);
-    assert.ok((snapshot.stages[2]?.split.decodeMs?.p50 ?? -1) === 0, 'code2wav decode is a printed 0 on the final stage');
+    assert.deepEqual(
+      snapshot.stages.map((s) => s.oneOutputRequests),
+      [0, 0, 0],
+    );
+    assert.equal(
+      snapshot.findings.some((f) => f.code === 'prefill-covers-decode'),
+      false,
+    );
+    assert.ok(
+      (snapshot.stages[2]?.split.decodeMs?.p50 ?? -1) === 0,
+      'code2wav decode is a printed 0 on the final stage',
+    );
   });
 
   test('a stage with one token out, or a decode above 0, or no downstream stage', () => {
@@ -154,7 +191,13 @@ describe('not the signature', () => {
     const talker = stageOf(r, '0');
     const with1 = (patch: Partial<RequestStage>): RequestStage => ({ ...talker, ...patch });
     assert.equal(prefillCoversDecode(r, with1({ fields: { ...talker.fields, num_tokens_out: measured(1) } })), false);
-    assert.equal(prefillCoversDecode(r, with1({ split: { values: { ...talker.split.values, decodeMs: 12.5 }, states: talker.split.states } })), false);
+    assert.equal(
+      prefillCoversDecode(
+        r,
+        with1({ split: { values: { ...talker.split.values, decodeMs: 12.5 }, states: talker.split.states } }),
+      ),
+      false,
+    );
     assert.equal(prefillCoversDecode({ ...r, stages: [talker] }, talker), false);
     // Without num_tokens_out: one output and a TTFT at the stage's end still show it.
     const { num_tokens_out: _gone, ...noTokens } = talker.fields;
@@ -166,34 +209,75 @@ describe('not the signature', () => {
 describe('deploy-config evidence', () => {
   test('qwen3_tts_mrv2.yaml: model_runner v2 from the overlay, async_chunk from its base', () => {
     const text = oneOutputEvidence(effective('qwen3_tts_mrv2.yaml'), path.join(DEPLOY, 'qwen3_tts_mrv2.yaml'), 0);
-    assert.equal(text, 'The matched deploy config qwen3_tts_mrv2.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_mrv2.yaml line 5) and async_chunk: true (qwen3_tts.yaml line 15).');
+    assert.equal(
+      text,
+      'The matched deploy config qwen3_tts_mrv2.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_mrv2.yaml line 5) and async_chunk: true (qwen3_tts.yaml line 15).',
+    );
   });
 
   test('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml: two overlays deep', () => {
-    const text = oneOutputEvidence(effective('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), path.join(DEPLOY, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), 0);
-    assert.match(text, /agrees: stage 0 runs with model_runner: v2 \(qwen3_tts_high_concurrency_mrv2\.yaml line 3\) and async_chunk: true \(qwen3_tts_high_concurrency\.yaml line 13\)/);
+    const text = oneOutputEvidence(
+      effective('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'),
+      path.join(DEPLOY, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'),
+      0,
+    );
+    assert.match(
+      text,
+      /agrees: stage 0 runs with model_runner: v2 \(qwen3_tts_high_concurrency_mrv2\.yaml line 3\) and async_chunk: true \(qwen3_tts_high_concurrency\.yaml line 13\)/,
+    );
   });
 
   test('qwen3_omni_moe_mrv2.yaml sets model_runner per stage', () => {
-    const text = oneOutputEvidence(effective('qwen3_omni_moe_mrv2.yaml'), path.join(DEPLOY, 'qwen3_omni_moe_mrv2.yaml'), 1);
-    assert.match(text, /agrees: stage 1 runs with model_runner: v2 \(qwen3_omni_moe_mrv2\.yaml line \d+\) and async_chunk: true \(qwen3_omni_moe\.yaml line 14\)/);
+    const text = oneOutputEvidence(
+      effective('qwen3_omni_moe_mrv2.yaml'),
+      path.join(DEPLOY, 'qwen3_omni_moe_mrv2.yaml'),
+      1,
+    );
+    assert.match(
+      text,
+      /agrees: stage 1 runs with model_runner: v2 \(qwen3_omni_moe_mrv2\.yaml line \d+\) and async_chunk: true \(qwen3_omni_moe\.yaml line 14\)/,
+    );
   });
 
   test('a config that contradicts the numbers says so (V1 by default)', () => {
-    const text = oneOutputEvidence(effective('qwen3_tts_high_concurrency.yaml'), path.join(DEPLOY, 'qwen3_tts_high_concurrency.yaml'), 0);
-    assert.match(text, /sets model_runner: v1 \(not set: the default\) and async_chunk: true \(qwen3_tts_high_concurrency\.yaml line 13\) for stage 0, while this signature comes with model_runner v2 and async chunk/);
+    const text = oneOutputEvidence(
+      effective('qwen3_tts_high_concurrency.yaml'),
+      path.join(DEPLOY, 'qwen3_tts_high_concurrency.yaml'),
+      0,
+    );
+    assert.match(
+      text,
+      /sets model_runner: v1 \(not set: the default\) and async_chunk: true \(qwen3_tts_high_concurrency\.yaml line 13\) for stage 0, while this signature comes with model_runner v2 and async chunk/,
+    );
   });
 
   test('a session matched to a config on disk gets the sentence appended to its finding; others untouched', () => {
     const snapshot = analyse('qwen3tts-talker-first-audio-after-fix.log');
     const out = withDeployEvidence(snapshot.findings, path.join(DEPLOY, 'qwen3_tts.yaml'));
     const f = out.find((x) => x.code === 'prefill-covers-decode')!;
-    assert.match(f.message, / The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/);
-    assert.deepEqual(out.filter((x) => x.code !== 'prefill-covers-decode'), snapshot.findings.filter((x) => x.code !== 'prefill-covers-decode'));
+    assert.match(
+      f.message,
+      / The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
+    );
+    assert.deepEqual(
+      out.filter((x) => x.code !== 'prefill-covers-decode'),
+      snapshot.findings.filter((x) => x.code !== 'prefill-covers-decode'),
+    );
     assert.equal(withDeployEvidence(snapshot.findings, path.join(DEPLOY, 'missing.yaml')), snapshot.findings);
   });
 });
 
 test('deploy-YAML hints: a one-output stage reads prefill+decode, never prefill', () => {
-  assert.equal(formatStageNumbers({ stageId: 0, ttftP50Ms: 1271.2, prefillP50Ms: null, prefillDecodeP50Ms: 1268.4, queuedP50Ms: 0.357, n: 6, ttftNotRecorded: false }), `TTFT p50 1,271 ms · ${PREFILL_DECODE_LABEL} p50 1,268 ms · queued p50 0.4 ms (n=6)`);
+  assert.equal(
+    formatStageNumbers({
+      stageId: 0,
+      ttftP50Ms: 1271.2,
+      prefillP50Ms: null,
+      prefillDecodeP50Ms: 1268.4,
+      queuedP50Ms: 0.357,
+      n: 6,
+      ttftNotRecorded: false,
+    }),
+    `TTFT p50 1,271 ms · ${PREFILL_DECODE_LABEL} p50 1,268 ms · queued p50 0.4 ms (n=6)`,
+  );
 });

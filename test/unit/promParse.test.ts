@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { parseExposition } from '../../server/core/prom/exposition';
 import { canonicalMetricName, findFamily } from '../../server/core/prom/metricNames';
 import { replicaIdOf, stageIdOf } from '../../server/core/prom/labels';
-import type { HistogramFamily, MetricFamily, ParsedExposition, ScalarFamily, SummaryFamily } from '../../server/core/prom/model';
+import type {
+  HistogramFamily,
+  MetricFamily,
+  ParsedExposition,
+  ScalarFamily,
+  SummaryFamily,
+} from '../../server/core/prom/model';
 import { assertLinear } from './linearity';
 import { HEALTHY_SCRAPE } from './promScrapeFixtures';
 
@@ -137,7 +143,12 @@ describe('parseExposition: syntax', () => {
     assert.deepEqual(parsed.problems, []);
     const odd = scalar(parsed, 'odd');
     assert.equal(odd.type, 'untyped');
-    assert.deepEqual(odd.series[0]?.labels, { path: 'C:\\models\\tts', quote: 'say "hi"', lines: 'a\nb', other: 'x\\ty' });
+    assert.deepEqual(odd.series[0]?.labels, {
+      path: 'C:\\models\\tts',
+      quote: 'say "hi"',
+      lines: 'a\nb',
+      other: 'x\\ty',
+    });
   });
 
   it('reads NaN, +Inf, -Inf, exponents, timestamps, blanks and an empty label set', () => {
@@ -169,7 +180,12 @@ describe('parseExposition: syntax', () => {
 
   it('decodes HELP escapes and keeps HELP-only and undeclared families', () => {
     const parsed = parseExposition(
-      ['# HELP lonely Line one\\nline \\\\two', '# a free comment', 'undeclared_thing 4', '# TYPE empty_counter counter'].join('\n'),
+      [
+        '# HELP lonely Line one\\nline \\\\two',
+        '# a free comment',
+        'undeclared_thing 4',
+        '# TYPE empty_counter counter',
+      ].join('\n'),
     );
     assert.deepEqual(parsed.problems, []);
     assert.equal(family(parsed, 'lonely').help, 'Line one\nline \\two');
@@ -206,7 +222,9 @@ describe('parseExposition: syntax', () => {
         created: null,
       },
     ]);
-    assert.deepEqual(scalar(parsed, 'jobs').series, [{ labels: { kind: 'a' }, value: 5, timestampMs: null, created: 100 }]);
+    assert.deepEqual(scalar(parsed, 'jobs').series, [
+      { labels: { kind: 'a' }, value: 5, timestampMs: null, created: 100 },
+    ]);
   });
 
   it('takes the histogram count from the +Inf bucket when _count is missing, and keeps null sum', () => {
@@ -284,10 +302,15 @@ describe('parseExposition: garbage', () => {
 
   it('stays linear on a large body', () => {
     const line = 'vllm:inter_token_latency_seconds_bucket{model_name="m",stage="1",replica="0",le="0.1"} 12.0\n';
-    const bodyOf = (n: number): string => '# TYPE vllm:inter_token_latency_seconds histogram\n' + line + 'garbage {{{\n'.repeat(n) + line.repeat(2 * n);
+    const bodyOf = (n: number): string =>
+      '# TYPE vllm:inter_token_latency_seconds histogram\n' + line + 'garbage {{{\n'.repeat(n) + line.repeat(2 * n);
     const parsed = parseExposition(bodyOf(100_000));
     assert.equal(parsed.problems.length, 100_000 + 200_000); // garbage + duplicate buckets
     // Growth from n to 4n, not a wall-clock bound: it holds on a loaded machine.
-    assertLinear('a body of garbage lines and duplicate buckets', bodyOf, (body) => parseExposition(body), { start: 256, targetMs: 8, maxN: 400_000 });
+    assertLinear('a body of garbage lines and duplicate buckets', bodyOf, (body) => parseExposition(body), {
+      start: 256,
+      targetMs: 8,
+      maxN: 400_000,
+    });
   });
 });

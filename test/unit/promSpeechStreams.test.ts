@@ -29,19 +29,32 @@ test('completed and aborted streams per model and reason, both declaration style
   const streams = speechStreamsOf(parseExposition(body));
   assert.equal(
     JSON.stringify(streams),
-    JSON.stringify(JSON.parse(
-      '[{"modelName":null,"completed":null,"aborted":{"unknown":7},"abortedTotal":7},' +
-        '{"modelName":"old","completed":null,"aborted":{"closed":2},"abortedTotal":2},' +
-        '{"modelName":"tts","completed":42,"aborted":{"__proto__":5,"cancelled":3,"engine_dead":1},"abortedTotal":9}]',
-    )),
+    JSON.stringify(
+      JSON.parse(
+        '[{"modelName":null,"completed":null,"aborted":{"unknown":7},"abortedTotal":7},' +
+          '{"modelName":"old","completed":null,"aborted":{"closed":2},"abortedTotal":2},' +
+          '{"modelName":"tts","completed":42,"aborted":{"__proto__":5,"cancelled":3,"engine_dead":1},"abortedTotal":9}]',
+      ),
+    ),
     'NaN is not a count: the error reason is left out',
   );
-  assert.equal(Object.getPrototypeOf(streams[2]?.aborted), Object.prototype, 'a reason named __proto__ is a key, not a prototype');
+  assert.equal(
+    Object.getPrototypeOf(streams[2]?.aborted),
+    Object.prototype,
+    'a reason named __proto__ is a key, not a prototype',
+  );
   assert.deepEqual(summarizeScrape(body).speechStreams, streams);
 });
 
 test('a scrape without the families has none; completed alone leaves aborted unknown', () => {
-  assert.deepEqual(speechStreamsOf(parseExposition('# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 1\n')), []);
+  assert.deepEqual(
+    speechStreamsOf(parseExposition('# TYPE vllm:num_requests_running gauge\nvllm:num_requests_running 1\n')),
+    [],
+  );
   const only = speechStreamsOf(parseExposition('vllm_omni:speech_stream_completed_total{model_name="m"} 0\n'));
-  assert.deepEqual(only, [{ modelName: 'm', completed: 0, aborted: {}, abortedTotal: null }], 'a measured 0 stays 0; no aborted series is null, not 0');
+  assert.deepEqual(
+    only,
+    [{ modelName: 'm', completed: 0, aborted: {}, abortedTotal: null }],
+    'a measured 0 stays 0; no aborted series is null, not 0',
+  );
 });

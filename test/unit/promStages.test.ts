@@ -10,7 +10,10 @@ import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './promScrapeFixtures';
 
 function close(actual: number | null | undefined, expected: number, message = ''): void {
   assert.ok(typeof actual === 'number', `${message}: ${String(actual)} is not a number`);
-  assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${message}: ${actual} != ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
+    `${message}: ${actual} != ${expected}`,
+  );
 }
 
 function row(rows: readonly StageHistogramRow[], family: string, stageId: number | null): StageHistogramRow {
@@ -172,7 +175,14 @@ describe('diffusionPreprocessFirstBuckets', () => {
       'vllm:omni_diffusion_preprocess_s_sum{model_name="glm",stage="1",replica="0"} 0.0504',
     ].join('\n');
     assert.deepEqual(diffusionPreprocessFirstBuckets(parseExposition(body)), [
-      { labels: { model_name: 'glm', stage: '1', replica: '0' }, stageId: 1, replicaId: 0, count: 6, firstBucketLe: 0.001, firstBucketCount: 4 },
+      {
+        labels: { model_name: 'glm', stage: '1', replica: '0' },
+        stageId: 1,
+        replicaId: 0,
+        count: 6,
+        firstBucketLe: 0.001,
+        firstBucketCount: 4,
+      },
     ]);
   });
 

@@ -52,7 +52,8 @@ describe('PromQL syntax', () => {
     assert.equal(durationMs('500ms'), 500);
     assert.equal(durationMs('2d'), 172_800_000);
     assert.equal(durationMs('1w'), 604_800_000);
-    for (const bad of ['', '5', '5x', 'm5', '5m1h', '-5m', '1.5m', '0s', '5 m', 'all']) assert.equal(durationMs(bad), null, bad);
+    for (const bad of ['', '5', '5x', 'm5', '5m1h', '-5m', '1.5m', '0s', '5 m', 'all'])
+      assert.equal(durationMs(bad), null, bad);
     assert.equal(formatDuration(90_000), '1m30s');
     assert.equal(formatDuration(300_000), '5m');
     assert.equal(formatDuration(1500), '1s500ms');
@@ -71,10 +72,20 @@ describe('family names', () => {
   it('knows both prefix generations of the vLLM-Omni families', () => {
     assert.deepEqual(exposedNames('vllm_omni:audio_ttfp_s'), ['vllm_omni:audio_ttfp_s', 'vllm:omni_audio_ttfp_s']);
     assert.deepEqual(exposedNames('vllm:time_to_first_token_seconds'), ['vllm:time_to_first_token_seconds']);
-    assert.deepEqual(familyOfSeriesName('vllm:omni_audio_ttfp_s_count'), { family: 'vllm_omni:audio_ttfp_s', suffix: 'count' });
-    assert.deepEqual(familyOfSeriesName('vllm:request_queue_time_seconds_bucket'), { family: 'vllm:request_queue_time_seconds', suffix: 'bucket' });
+    assert.deepEqual(familyOfSeriesName('vllm:omni_audio_ttfp_s_count'), {
+      family: 'vllm_omni:audio_ttfp_s',
+      suffix: 'count',
+    });
+    assert.deepEqual(familyOfSeriesName('vllm:request_queue_time_seconds_bucket'), {
+      family: 'vllm:request_queue_time_seconds',
+      suffix: 'bucket',
+    });
     assert.equal(familyOfSeriesName('vllm:num_requests_running'), null);
-    assert.equal(familyOfSeriesName('vllm_omni:transfer_tx_s_count'), null, 'transfer families are labelled by edge, not read by stage');
+    assert.equal(
+      familyOfSeriesName('vllm_omni:transfer_tx_s_count'),
+      null,
+      'transfer families are labelled by edge, not read by stage',
+    );
   });
 
   it('reads the per-stage families but not the per-edge transfer families', () => {
@@ -132,25 +143,46 @@ describe('queries', () => {
     assert.ok(!q.includes('rate('));
     assert.ok(!q.includes('increase('));
     assert.ok(!q.includes('"total"'));
-    assert.ok(q.includes('histogram_quantile(0.9, sum by (le, stage, replica) ({__name__=~"vllm:e2e_request_latency_seconds_bucket",job="tts"}))'));
+    assert.ok(
+      q.includes(
+        'histogram_quantile(0.9, sum by (le, stage, replica) ({__name__=~"vllm:e2e_request_latency_seconds_bucket",job="tts"}))',
+      ),
+    );
     assert.ok(q.includes('sum by (stage) ({__name__=~"vllm:e2e_request_latency_seconds_count",job="tts"})'));
-    assert.ok(q.includes('max by (stage, replica) (sum by (le, stage, replica) ({__name__=~"vllm:e2e_request_latency_seconds_bucket",job="tts",le!="+Inf"}))'));
+    assert.ok(
+      q.includes(
+        'max by (stage, replica) (sum by (le, stage, replica) ({__name__=~"vllm:e2e_request_latency_seconds_bucket",job="tts",le!="+Inf"}))',
+      ),
+    );
   });
 
   it('discovery groups the _count series by name, stage, replica and instance (and the deployment label when no value is chosen)', () => {
     const chosen = discoveryQuery({ label: 'deployment', value: 'a' }, ['vllm_omni:audio_rtf']);
-    assert.equal(chosen, 'group by (__name__, stage, replica, instance) ({__name__=~"vllm_omni:audio_rtf_count|vllm:omni_audio_rtf_count",deployment="a"})');
+    assert.equal(
+      chosen,
+      'group by (__name__, stage, replica, instance) ({__name__=~"vllm_omni:audio_rtf_count|vllm:omni_audio_rtf_count",deployment="a"})',
+    );
     const open = discoveryQuery({ label: 'namespace', value: null }, ['vllm:e2e_request_latency_seconds']);
-    assert.equal(open, 'group by (__name__, stage, replica, instance, namespace) ({__name__=~"vllm:e2e_request_latency_seconds_count",namespace!=""})');
+    assert.equal(
+      open,
+      'group by (__name__, stage, replica, instance, namespace) ({__name__=~"vllm:e2e_request_latency_seconds_count",namespace!=""})',
+    );
     // `instance` as the deployment label is not grouped twice.
-    assert.ok(discoveryQuery({ label: 'instance', value: null }).startsWith('group by (__name__, stage, replica, instance) ('));
-    assert.ok(deploymentsQuery('job').startsWith('group by (job) ({__name__=~"vllm:time_to_first_token_seconds_count|'));
+    assert.ok(
+      discoveryQuery({ label: 'instance', value: null }).startsWith('group by (__name__, stage, replica, instance) ('),
+    );
+    assert.ok(
+      deploymentsQuery('job').startsWith('group by (job) ({__name__=~"vllm:time_to_first_token_seconds_count|'),
+    );
   });
 
   it('trend: about 60 steps over the window, rate over at least a minute', () => {
     const five = trendQuery(['vllm:e2e_request_latency_seconds'], { label: 'job', value: 'tts' }, FIVE_MINUTES);
     assert.deepEqual([five.rangeSeconds, five.stepSeconds], [300, 5]);
-    assert.equal(five.expr, 'sum by (stage, replica) (rate({__name__=~"vllm:e2e_request_latency_seconds_count",job="tts"}[1m]))');
+    assert.equal(
+      five.expr,
+      'sum by (stage, replica) (rate({__name__=~"vllm:e2e_request_latency_seconds_count",job="tts"}[1m]))',
+    );
     const hour = trendQuery(['x'], { label: 'job', value: 'tts' }, { kind: 'rate', duration: '1h', ms: 3_600_000 });
     assert.deepEqual([hour.rangeSeconds, hour.stepSeconds], [3600, 60]);
     assert.ok(hour.expr.endsWith('[4m]))'));

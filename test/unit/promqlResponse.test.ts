@@ -42,7 +42,8 @@ const DOCS_MATRIX = `{
 }`;
 
 // Real answer of Prometheus 2.42 to `sum(` (HTTP 400).
-const REAL_BAD_DATA = '{"status":"error","errorType":"bad_data","error":"invalid parameter \\"query\\": 1:5: parse error: unclosed left parenthesis"}';
+const REAL_BAD_DATA =
+  '{"status":"error","errorType":"bad_data","error":"invalid parameter \\"query\\": 1:5: parse error: unclosed left parenthesis"}';
 
 function success(r: PromApiResponse): Extract<PromApiResponse, { status: 'success' }> {
   assert.equal(r.status, 'success', JSON.stringify(r));
@@ -55,7 +56,10 @@ describe('parseApiResponse', () => {
     assert.equal(r.data.resultType, 'vector');
     if (r.data.resultType !== 'vector') return;
     assert.deepEqual(r.data.result, [
-      { metric: { __name__: 'up', job: 'prometheus', instance: 'localhost:9090' }, sample: { t: 1435781451.781, v: 1 } },
+      {
+        metric: { __name__: 'up', job: 'prometheus', instance: 'localhost:9090' },
+        sample: { t: 1435781451.781, v: 1 },
+      },
       { metric: { __name__: 'up', job: 'node', instance: 'localhost:9100' }, sample: { t: 1435781451.781, v: 0 } },
     ]);
     assert.deepEqual(r.warnings, []);
@@ -67,17 +71,24 @@ describe('parseApiResponse', () => {
     assert.equal(r.data.resultType, 'matrix');
     if (r.data.resultType !== 'matrix') return;
     assert.equal(r.data.result.length, 2);
-    assert.deepEqual(r.data.result[1]?.samples.map((s) => [s.t, s.v]), [
-      [1435781430.781, 0],
-      [1435781445.781, 0],
-      [1435781460.781, 1],
-    ]);
+    assert.deepEqual(
+      r.data.result[1]?.samples.map((s) => [s.t, s.v]),
+      [
+        [1435781430.781, 0],
+        [1435781445.781, 0],
+        [1435781460.781, 1],
+      ],
+    );
   });
 
   it('reads scalar and string results', () => {
-    const scalar = success(parseApiResponse('{"status":"success","data":{"resultType":"scalar","result":[1712000000,"2"]}}'));
+    const scalar = success(
+      parseApiResponse('{"status":"success","data":{"resultType":"scalar","result":[1712000000,"2"]}}'),
+    );
     assert.deepEqual(scalar.data, { resultType: 'scalar', result: { t: 1712000000, v: 2 } });
-    const str = success(parseApiResponse('{"status":"success","data":{"resultType":"string","result":[1712000000,"hi"]}}'));
+    const str = success(
+      parseApiResponse('{"status":"success","data":{"resultType":"string","result":[1712000000,"hi"]}}'),
+    );
     assert.deepEqual(str.data, { resultType: 'string', result: { t: 1712000000, v: 'hi' } });
   });
 
@@ -87,7 +98,8 @@ describe('parseApiResponse', () => {
     assert.equal(parseSampleValue('-Inf'), -Infinity);
     assert.equal(parseSampleValue('1e-3'), 0.001);
     assert.equal(parseSampleValue('-0.5'), -0.5);
-    for (const bad of ['', ' 1', 'one', null, 1, undefined, '0x', 'Infinity ']) assert.equal(parseSampleValue(bad), undefined, String(bad));
+    for (const bad of ['', ' 1', 'one', null, 1, undefined, '0x', 'Infinity '])
+      assert.equal(parseSampleValue(bad), undefined, String(bad));
   });
 
   it('reads the error envelope with its type and message, whatever the HTTP status', () => {
@@ -97,26 +109,53 @@ describe('parseApiResponse', () => {
       error: 'invalid parameter "query": 1:5: parse error: unclosed left parenthesis',
       warnings: [],
     });
-    const timeout = parseApiResponse('{"status":"error","errorType":"timeout","error":"query timed out in expression evaluation","warnings":["w1"]}');
-    assert.deepEqual(timeout, { status: 'error', errorType: 'timeout', error: 'query timed out in expression evaluation', warnings: ['w1'] });
-    assert.deepEqual(parseApiResponse('{"status":"error"}'), { status: 'error', errorType: 'unknown', error: '(no message)', warnings: [] });
+    const timeout = parseApiResponse(
+      '{"status":"error","errorType":"timeout","error":"query timed out in expression evaluation","warnings":["w1"]}',
+    );
+    assert.deepEqual(timeout, {
+      status: 'error',
+      errorType: 'timeout',
+      error: 'query timed out in expression evaluation',
+      warnings: ['w1'],
+    });
+    assert.deepEqual(parseApiResponse('{"status":"error"}'), {
+      status: 'error',
+      errorType: 'unknown',
+      error: '(no message)',
+      warnings: [],
+    });
   });
 
   it('passes warnings on', () => {
-    const r = success(parseApiResponse('{"status":"success","data":{"resultType":"vector","result":[]},"warnings":["PromQL info: metric might not be a counter",7]}'));
+    const r = success(
+      parseApiResponse(
+        '{"status":"success","data":{"resultType":"vector","result":[]},"warnings":["PromQL info: metric might not be a counter",7]}',
+      ),
+    );
     assert.deepEqual(r.warnings, ['PromQL info: metric might not be a counter']);
   });
 
   it('calls anything that is not an API answer malformed, with a hint of what it was', () => {
     const html = parseApiResponse('<html><body>404 page not found</body></html>');
-    assert.deepEqual(html, { status: 'malformed', message: 'the answer is not JSON (it starts with "<html><body>404 page not found</body></html>")' });
+    assert.deepEqual(html, {
+      status: 'malformed',
+      message: 'the answer is not JSON (it starts with "<html><body>404 page not found</body></html>")',
+    });
     assert.deepEqual(parseApiResponse(''), { status: 'malformed', message: 'the answer is not JSON (empty body)' });
     assert.equal(parseApiResponse('null').status, 'malformed');
     assert.equal(parseApiResponse('[1,2]').status, 'malformed');
     assert.match((parseApiResponse('{"data":{}}') as { message: string }).message, /no "status": "success" or "error"/);
     assert.match((parseApiResponse('{"status":"success"}') as { message: string }).message, /no "data" object/);
-    assert.match((parseApiResponse('{"status":"success","data":{"resultType":"vector","result":{}}}') as { message: string }).message, /vector result is not a list/);
-    assert.match((parseApiResponse('{"status":"success","data":{"resultType":"table","result":[]}}') as { message: string }).message, /unknown resultType "table"/);
+    assert.match(
+      (parseApiResponse('{"status":"success","data":{"resultType":"vector","result":{}}}') as { message: string })
+        .message,
+      /vector result is not a list/,
+    );
+    assert.match(
+      (parseApiResponse('{"status":"success","data":{"resultType":"table","result":[]}}') as { message: string })
+        .message,
+      /unknown resultType "table"/,
+    );
   });
 
   it('skips unreadable series and counts them, keeping the good ones', () => {
@@ -136,13 +175,20 @@ describe('parseApiResponse', () => {
     });
     const r = success(parseApiResponse(body));
     if (r.data.resultType !== 'vector') return assert.fail('vector expected');
-    assert.deepEqual(r.data.result.map((s) => s.metric['stage']), ['0']);
+    assert.deepEqual(
+      r.data.result.map((s) => s.metric['stage']),
+      ['0'],
+    );
     assert.equal(r.skipped.count, 5);
     assert.match(r.skipped.first ?? '', /series 2: native-histogram samples are not read/);
   });
 
   it('keeps a label named __proto__ as a plain label', () => {
-    const r = success(parseApiResponse('{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__proto__":"x","stage":"0"},"value":[1,"1"]}]}}'));
+    const r = success(
+      parseApiResponse(
+        '{"status":"success","data":{"resultType":"vector","result":[{"metric":{"__proto__":"x","stage":"0"},"value":[1,"1"]}]}}',
+      ),
+    );
     if (r.data.resultType !== 'vector') return assert.fail('vector expected');
     const labels = r.data.result[0]?.metric ?? {};
     assert.deepEqual(Object.keys(labels).sort(), ['__proto__', 'stage']);
@@ -180,11 +226,14 @@ describe('discovery and rows', () => {
   );
 
   it('finds families under either prefix, in family order, with their instances', () => {
-    assert.deepEqual([...discovery.families], [
-      ['vllm:e2e_request_latency_seconds', ['vllm:e2e_request_latency_seconds']],
-      ['vllm_omni:stage_in_queue_s', ['vllm_omni:stage_in_queue_s']],
-      ['vllm_omni:audio_ttfp_s', ['vllm:omni_audio_ttfp_s', 'vllm_omni:audio_ttfp_s']],
-    ]);
+    assert.deepEqual(
+      [...discovery.families],
+      [
+        ['vllm:e2e_request_latency_seconds', ['vllm:e2e_request_latency_seconds']],
+        ['vllm_omni:stage_in_queue_s', ['vllm_omni:stage_in_queue_s']],
+        ['vllm_omni:audio_ttfp_s', ['vllm:omni_audio_ttfp_s', 'vllm_omni:audio_ttfp_s']],
+      ],
+    );
     assert.deepEqual(discovery.allInstances, ['hostA:8000', 'hostB:8000', 'hostC:8000']);
   });
 
@@ -197,8 +246,26 @@ describe('discovery and rows', () => {
   it('collects the deployment values when none was chosen', () => {
     const d = readDiscovery(
       [
-        vec({ __name__: 'vllm:e2e_request_latency_seconds_count', stage: '0', replica: '0', instance: 'a', namespace: 'tts-b' }, 1),
-        vec({ __name__: 'vllm:e2e_request_latency_seconds_count', stage: '0', replica: '0', instance: 'b', namespace: 'tts-a' }, 1),
+        vec(
+          {
+            __name__: 'vllm:e2e_request_latency_seconds_count',
+            stage: '0',
+            replica: '0',
+            instance: 'a',
+            namespace: 'tts-b',
+          },
+          1,
+        ),
+        vec(
+          {
+            __name__: 'vllm:e2e_request_latency_seconds_count',
+            stage: '0',
+            replica: '0',
+            instance: 'b',
+            namespace: 'tts-a',
+          },
+          1,
+        ),
       ],
       'namespace',
     );
@@ -207,7 +274,15 @@ describe('discovery and rows', () => {
 
   it('builds rows per (stage, replica) and per stage; a NaN quantile is null (no data), not 0', () => {
     const tagged = (stage: string, replica: string | null, stat: string, v: number): VectorSeries =>
-      vec({ stage, ...(replica === null ? {} : { replica }), stage_lens_stat: stat, stage_lens_scope: replica === null ? 'stage' : 'replica' }, v);
+      vec(
+        {
+          stage,
+          ...(replica === null ? {} : { replica }),
+          stage_lens_stat: stat,
+          stage_lens_scope: replica === null ? 'stage' : 'replica',
+        },
+        v,
+      );
     const answer: VectorSeries[] = [
       tagged('0', '1', 'p50', 0.3),
       tagged('0', '1', 'p90', 0.9),
@@ -230,9 +305,54 @@ describe('discovery and rows', () => {
     ];
     const rows = familyRows('vllm:e2e_request_latency_seconds', answer, discovery, false);
     assert.deepEqual(rows, [
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '0', instances: ['hostA:8000'], count: 0, total: 17, sum: 0, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null },
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'replica', stage: '0', replica: '1', instances: ['hostB:8000'], count: 12.5, total: 40, sum: 5, p50: 0.3, p90: 0.9, p99: 1.9, openEnded: [], bounds: {}, caveat: null },
-      { family: 'vllm:e2e_request_latency_seconds', scope: 'stage', stage: '0', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 12.5, total: 57, sum: null, p50: null, p90: 0.9, p99: null, openEnded: [], bounds: {}, caveat: null },
+      {
+        family: 'vllm:e2e_request_latency_seconds',
+        scope: 'replica',
+        stage: '0',
+        replica: '0',
+        instances: ['hostA:8000'],
+        count: 0,
+        total: 17,
+        sum: 0,
+        p50: null,
+        p90: null,
+        p99: null,
+        openEnded: [],
+        bounds: {},
+        caveat: null,
+      },
+      {
+        family: 'vllm:e2e_request_latency_seconds',
+        scope: 'replica',
+        stage: '0',
+        replica: '1',
+        instances: ['hostB:8000'],
+        count: 12.5,
+        total: 40,
+        sum: 5,
+        p50: 0.3,
+        p90: 0.9,
+        p99: 1.9,
+        openEnded: [],
+        bounds: {},
+        caveat: null,
+      },
+      {
+        family: 'vllm:e2e_request_latency_seconds',
+        scope: 'stage',
+        stage: '0',
+        replica: null,
+        instances: ['hostA:8000', 'hostB:8000'],
+        count: 12.5,
+        total: 57,
+        sum: null,
+        p50: null,
+        p90: 0.9,
+        p99: null,
+        openEnded: [],
+        bounds: {},
+        caveat: null,
+      },
     ]);
   });
 
@@ -246,35 +366,102 @@ describe('discovery and rows', () => {
     ];
     const rows = familyRows('vllm_omni:stage_in_queue_s', answer, discovery, true);
     assert.equal(rows.length, 2);
-    assert.deepEqual(rows[0], { family: 'vllm_omni:stage_in_queue_s', scope: 'stage', stage: '1', replica: null, instances: ['hostA:8000', 'hostB:8000'], count: 9, total: 9, sum: null, p50: 0.01, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null });
+    assert.deepEqual(rows[0], {
+      family: 'vllm_omni:stage_in_queue_s',
+      scope: 'stage',
+      stage: '1',
+      replica: null,
+      instances: ['hostA:8000', 'hostB:8000'],
+      count: 9,
+      total: 9,
+      sum: null,
+      p50: 0.01,
+      p90: null,
+      p99: null,
+      openEnded: [],
+      bounds: {},
+      caveat: null,
+    });
     assert.equal(rows[1]?.stage, null, 'a pipeline-wide row (no stage label) sorts last');
     assert.equal(rows[1]?.p99, null, '+Inf is not a value a row can show');
   });
 
   it('marks quantiles whose rank fell into the +Inf bucket as open-ended (≥ the highest bound)', () => {
-    const t = (stat: string, v: number): VectorSeries => vec({ stage: '0', replica: '0', stage_lens_stat: stat, stage_lens_scope: 'replica' }, v);
+    const t = (stat: string, v: number): VectorSeries =>
+      vec({ stage: '0', replica: '0', stage_lens_stat: stat, stage_lens_scope: 'replica' }, v);
     // 100 observations, 95 at or below the highest finite bound: p99's rank 99 is in +Inf.
-    const rows = familyRows('vllm:e2e_request_latency_seconds', [t('p50', 1), t('p90', 4), t('p99', 7680), t('finiteBuckets', 95), t('allBuckets', 100)], discovery, true);
+    const rows = familyRows(
+      'vllm:e2e_request_latency_seconds',
+      [t('p50', 1), t('p90', 4), t('p99', 7680), t('finiteBuckets', 95), t('allBuckets', 100)],
+      discovery,
+      true,
+    );
     assert.deepEqual(rows[0]?.openEnded, ['p99']);
     assert.deepEqual(rows[0]?.bounds, { p99: { kind: 'atLeast', le: 7680 } });
     // No observation: nothing is open-ended (and every quantile is no data).
-    const empty = familyRows('vllm:e2e_request_latency_seconds', [t('p50', NaN), t('finiteBuckets', 0), t('allBuckets', 0)], discovery, false);
+    const empty = familyRows(
+      'vllm:e2e_request_latency_seconds',
+      [t('p50', NaN), t('finiteBuckets', 0), t('allBuckets', 0)],
+      discovery,
+      false,
+    );
     assert.deepEqual([empty[0]?.openEnded, empty[0]?.p50], [[], null]);
   });
 
   it('marks quantiles whose rank fell into the lowest bucket as "≤ its bound", the bound recovered from PromQL\'s interpolation', () => {
-    const t = (stat: string, v: number): VectorSeries => vec({ stage: '0', replica: '0', stage_lens_stat: stat, stage_lens_scope: 'replica' }, v);
+    const t = (stat: string, v: number): VectorSeries =>
+      vec({ stage: '0', replica: '0', stage_lens_stat: stat, stage_lens_scope: 'replica' }, v);
     // 100 observations, 60 in the lowest bucket (le 0.3): histogram_quantile(0.5) = 0.3 · 50 / 60 = 0.25.
     const p50 = (0.3 * 50) / 60;
-    const rows = familyRows('vllm:request_queue_time_seconds', [t('p50', p50), t('p90', 0.74), t('p99', 2.2), t('finiteBuckets', 100), t('allBuckets', 100), t('lowestBucket', 60)], discovery, true);
+    const rows = familyRows(
+      'vllm:request_queue_time_seconds',
+      [
+        t('p50', p50),
+        t('p90', 0.74),
+        t('p99', 2.2),
+        t('finiteBuckets', 100),
+        t('allBuckets', 100),
+        t('lowestBucket', 60),
+      ],
+      discovery,
+      true,
+    );
     assert.deepEqual(rows[0]?.bounds, { p50: { kind: 'atMost', le: 0.3 } });
     // All 100 in it: every quantile is only "≤ 0.3".
-    const all = familyRows('vllm:request_queue_time_seconds', [t('p50', 0.15), t('p90', 0.27), t('p99', 0.297), t('finiteBuckets', 100), t('allBuckets', 100), t('lowestBucket', 100)], discovery, true);
-    assert.deepEqual(all[0]?.bounds, { p50: { kind: 'atMost', le: 0.3 }, p90: { kind: 'atMost', le: 0.3 }, p99: { kind: 'atMost', le: 0.3 } });
+    const all = familyRows(
+      'vllm:request_queue_time_seconds',
+      [
+        t('p50', 0.15),
+        t('p90', 0.27),
+        t('p99', 0.297),
+        t('finiteBuckets', 100),
+        t('allBuckets', 100),
+        t('lowestBucket', 100),
+      ],
+      discovery,
+      true,
+    );
+    assert.deepEqual(all[0]?.bounds, {
+      p50: { kind: 'atMost', le: 0.3 },
+      p90: { kind: 'atMost', le: 0.3 },
+      p99: { kind: 'atMost', le: 0.3 },
+    });
   });
 
   it('flags the codec TTFT signature from since-start totals: TTFT counter 0 with inter-token latencies', () => {
-    const base = { scope: 'replica' as const, stage: '1', instances: [], count: 0, sum: null, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null };
+    const base = {
+      scope: 'replica' as const,
+      stage: '1',
+      instances: [],
+      count: 0,
+      sum: null,
+      p50: null,
+      p90: null,
+      p99: null,
+      openEnded: [],
+      bounds: {},
+      caveat: null,
+    };
     const rows = withCodecTtftCaveats([
       { ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 0 },
       { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 79 },
@@ -284,22 +471,42 @@ describe('discovery and rows', () => {
       { ...base, family: 'vllm:inter_token_latency_seconds', replica: '1', total: 79 },
       { ...base, family: 'vllm:time_to_first_token_seconds', scope: 'stage', replica: null, total: 20 },
     ]);
-    assert.match(rows[0]?.caveat ?? '', /^TTFT not recorded on stage 1 replica 0: no TTFT sample but 79 inter-token latencies since the server started\. This looks like the codec TTFT bug/);
+    assert.match(
+      rows[0]?.caveat ?? '',
+      /^TTFT not recorded on stage 1 replica 0: no TTFT sample but 79 inter-token latencies since the server started\. This looks like the codec TTFT bug/,
+    );
     assert.equal(rows[1]?.caveat, rows[0]?.caveat);
     assert.equal(rows[2]?.caveat, rows[0]?.caveat, 'prefill of that replica is unusable too');
     assert.equal(rows[3]?.caveat, null, 'audio TTFP is not affected');
     assert.equal(rows[4]?.caveat, null, 'replica 1 records its TTFT');
     assert.equal(rows[6]?.caveat, rows[0]?.caveat, 'the stage row mixes in the broken replica');
     // A quiet window (count 0) on a correct build is not the bug: totals decide.
-    assert.ok(withCodecTtftCaveats([{ ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 5 }, { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 9 }]).every((r) => r.caveat === null));
+    assert.ok(
+      withCodecTtftCaveats([
+        { ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 5 },
+        { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 9 },
+      ]).every((r) => r.caveat === null),
+    );
   });
 
   it('puts range points on the step grid; missing steps stay null', () => {
     const trend = trendOf(
       'vllm:e2e_request_latency_seconds',
       [
-        { metric: { stage: '0', replica: '1' }, samples: [{ t: 100, v: 2 }, { t: 110, v: 3 }] },
-        { metric: { stage: '0', replica: '0' }, samples: [{ t: 105.0004, v: 1 }, { t: 200, v: 9 }] },
+        {
+          metric: { stage: '0', replica: '1' },
+          samples: [
+            { t: 100, v: 2 },
+            { t: 110, v: 3 },
+          ],
+        },
+        {
+          metric: { stage: '0', replica: '0' },
+          samples: [
+            { t: 105.0004, v: 1 },
+            { t: 200, v: 9 },
+          ],
+        },
       ],
       100,
       5,

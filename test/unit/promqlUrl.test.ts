@@ -26,10 +26,16 @@ describe('checkPrometheusUrl', () => {
 
   it('refuses what can never be a Prometheus server, with a message', () => {
     const ftp = checkPrometheusUrl('ftp://prom:9090');
-    assert.deepEqual(ftp, { ok: false, message: 'Prometheus is reached over http:// or https://; "ftp://prom:9090" uses ftp:' });
+    assert.deepEqual(ftp, {
+      ok: false,
+      message: 'Prometheus is reached over http:// or https://; "ftp://prom:9090" uses ftp:',
+    });
     const junk = checkPrometheusUrl('http://exa mple:9090');
     assert.equal(junk.ok, false);
-    assert.match(junk.ok ? '' : junk.message, /is not a valid URL \(expected something like http:\/\/127\.0\.0\.1:9090\)/);
+    assert.match(
+      junk.ok ? '' : junk.message,
+      /is not a valid URL \(expected something like http:\/\/127\.0\.0\.1:9090\)/,
+    );
     assert.throws(() => new PrometheusApi('file:///etc/passwd'), PrometheusConfigError);
     assert.throws(() => new PrometheusApi('http://p:9090', { timeoutMs: 0 }), /timeoutMs must be a positive number/);
   });

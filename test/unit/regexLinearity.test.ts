@@ -36,8 +36,15 @@ interface Shape {
  */
 const SHAPES: Record<string, Record<string, readonly Shape[]>> = {
   'server/core/log/metricsSummary.ts': {
-    '/^=+ *Omni Metrics Summary *=+\\s*$/': [{ prefix: '= Omni Metrics Summary ', pump: '=', suffix: 'x' }, { prefix: '=', pump: ' ', suffix: 'x' }],
-    '/^([A-Za-z][^:]{0,100}):\\s+(\\S+)\\s*$/': [{ prefix: 'a:', pump: ' x', suffix: '' }, { prefix: 'a: x', pump: ' ', suffix: 'x' }, { prefix: 'a', pump: 'b', suffix: ': x' }],
+    '/^=+ *Omni Metrics Summary *=+\\s*$/': [
+      { prefix: '= Omni Metrics Summary ', pump: '=', suffix: 'x' },
+      { prefix: '=', pump: ' ', suffix: 'x' },
+    ],
+    '/^([A-Za-z][^:]{0,100}):\\s+(\\S+)\\s*$/': [
+      { prefix: 'a:', pump: ' x', suffix: '' },
+      { prefix: 'a: x', pump: ' ', suffix: 'x' },
+      { prefix: 'a', pump: 'b', suffix: ': x' },
+    ],
   },
   'server/core/log/engineStats.ts': {
     '/^Engine (\\w{1,20}): /': [{ prefix: 'Engine ', pump: 'a', suffix: ':' }],
@@ -48,47 +55,106 @@ const SHAPES: Record<string, Record<string, readonly Shape[]>> = {
     ],
   },
   'server/core/log/prefix.ts': {
-    '/(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d) \\[([^\\]\\s]{1,300}):(\\d{1,9})\\](?: |$)/': [
-      { prefix: '', pump: 'INFO 08-21 18:00:00 [a:1:1:1:1:1', suffix: '' },
-      { prefix: '', pump: 'INFO 08-21 18:00:00 [' + 'a'.repeat(290) + ':123456789', suffix: '' },
-    ],
+    '/(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d) \\[([^\\]\\s]{1,300}):(\\d{1,9})\\](?: |$)/':
+      [
+        { prefix: '', pump: 'INFO 08-21 18:00:00 [a:1:1:1:1:1', suffix: '' },
+        { prefix: '', pump: 'INFO 08-21 18:00:00 [' + 'a'.repeat(290) + ':123456789', suffix: '' },
+      ],
   },
   'server/core/log/legacyDict.ts': {
     "/^\\s+'\\w+': /": [{ prefix: " '", pump: 'a', suffix: "'" }],
   },
   'server/core/inputKind.ts': {
-    '/^[a-zA-Z_:][a-zA-Z0-9_:]*(\\{[^}]*\\})?\\s+([-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?|[-+]?Inf|NaN)(\\s+-?\\d+)?$/': [
-      { prefix: 'a', pump: 'a', suffix: ' x' },
-      { prefix: 'a{', pump: 'x=', suffix: '' },
-      { prefix: 'a ', pump: '1', suffix: 'x' },
-      { prefix: 'a 1', pump: ' ', suffix: 'x' },
-      { prefix: 'a 1 ', pump: '1', suffix: 'x' },
-    ],
+    '/^[a-zA-Z_:][a-zA-Z0-9_:]*(\\{[^}]*\\})?\\s+([-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?|[-+]?Inf|NaN)(\\s+-?\\d+)?$/':
+      [
+        { prefix: 'a', pump: 'a', suffix: ' x' },
+        { prefix: 'a{', pump: 'x=', suffix: '' },
+        { prefix: 'a ', pump: '1', suffix: 'x' },
+        { prefix: 'a 1', pump: ' ', suffix: 'x' },
+        { prefix: 'a 1 ', pump: '1', suffix: 'x' },
+      ],
   },
   'server/core/prom/sampleLine.ts': {
-    '/^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$/': [{ prefix: '', pump: '1', suffix: 'x' }, { prefix: '1.', pump: '1', suffix: 'x' }, { prefix: '1e', pump: '1', suffix: 'x' }],
+    '/^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$/': [
+      { prefix: '', pump: '1', suffix: 'x' },
+      { prefix: '1.', pump: '1', suffix: 'x' },
+      { prefix: '1e', pump: '1', suffix: 'x' },
+    ],
   },
   'server/core/promql/stageQueries.ts': {
-    '/^(.*)_(bucket|count|sum)$/': [{ prefix: '', pump: '_bucket', suffix: 'x' }, { prefix: '', pump: '_', suffix: 'x' }],
+    '/^(.*)_(bucket|count|sum)$/': [
+      { prefix: '', pump: '_bucket', suffix: 'x' },
+      { prefix: '', pump: '_', suffix: 'x' },
+    ],
   },
   'server/core/promql/syntax.ts': {
-    '/^(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?$/': [{ prefix: '', pump: '1', suffix: 'x' }, { prefix: '1y1w1d1h1m', pump: '1', suffix: 'x' }],
+    '/^(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?$/': [
+      { prefix: '', pump: '1', suffix: 'x' },
+      { prefix: '1y1w1d1h1m', pump: '1', suffix: 'x' },
+    ],
   },
   'server/core/compare/rules.ts': {
-    '/^([+-])?(\\d+(?:\\.\\d+)?|\\.\\d+)(ms|s|%)$/': [{ prefix: '', pump: '1', suffix: 'x' }, { prefix: '1.', pump: '1', suffix: 'x' }],
+    '/^([+-])?(\\d+(?:\\.\\d+)?|\\.\\d+)(ms|s|%)$/': [
+      { prefix: '', pump: '1', suffix: 'x' },
+      { prefix: '1.', pump: '1', suffix: 'x' },
+    ],
   },
   'server/core/deploy/yamlSegments.ts': {
-    '/[A-Za-z_][\\w.-]*:[ ]*(?:#[^\\n]*)?(?:\\n|$)/y': [{ prefix: 'a:', pump: ' ', suffix: 'x' }, { prefix: 'a: #', pump: 'x', suffix: '' }],
-    '/^---[ ]*(?:#.*)?\\r?$/': [{ prefix: '---', pump: ' ', suffix: 'x' }, { prefix: '--- #', pump: 'x', suffix: '\n' }],
-    '/^[ ]*(?:#.*)?\\r?$/': [{ prefix: '', pump: ' ', suffix: 'x' }, { prefix: '#', pump: 'x', suffix: '\rx' }],
+    '/[A-Za-z_][\\w.-]*:[ ]*(?:#[^\\n]*)?(?:\\n|$)/y': [
+      { prefix: 'a:', pump: ' ', suffix: 'x' },
+      { prefix: 'a: #', pump: 'x', suffix: '' },
+    ],
+    '/^---[ ]*(?:#.*)?\\r?$/': [
+      { prefix: '---', pump: ' ', suffix: 'x' },
+      { prefix: '--- #', pump: 'x', suffix: '\n' },
+    ],
+    '/^[ ]*(?:#.*)?\\r?$/': [
+      { prefix: '', pump: ' ', suffix: 'x' },
+      { prefix: '#', pump: 'x', suffix: '\rx' },
+    ],
   },
   'server/core/deploy/parsedFile.ts': {
-    '/ at line \\d+, column \\d+:?$/': [{ prefix: '', pump: ' at line 1, column ', suffix: '' }, { prefix: ' at line ', pump: '1', suffix: 'x' }],
+    '/ at line \\d+, column \\d+:?$/': [
+      { prefix: '', pump: ' at line 1, column ', suffix: '' },
+      { prefix: ' at line ', pump: '1', suffix: 'x' },
+    ],
   },
 };
 
 /** Characters every pattern's inputs are built from, beside those the pattern names. */
-const COMMON = [' ', 'a', 'A', '1', '_', '-', ':', '.', ',', '/', '\\', '"', "'", '=', '#', '[', ']', '{', '}', '(', ')', '|', '+', '*', '%', '&', '\n', '\r', '\t', 'x', 'é'];
+const COMMON = [
+  ' ',
+  'a',
+  'A',
+  '1',
+  '_',
+  '-',
+  ':',
+  '.',
+  ',',
+  '/',
+  '\\',
+  '"',
+  "'",
+  '=',
+  '#',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '|',
+  '+',
+  '*',
+  '%',
+  '&',
+  '\n',
+  '\r',
+  '\t',
+  'x',
+  'é',
+];
 const SUFFIXES = ['', '!', '\n', '\u0000'];
 
 interface Found {
@@ -118,9 +184,15 @@ function findPatterns(): { patterns: Found[]; dynamic: string[] } {
       const relative = path.relative(ROOT, file).split(path.sep).join('/');
       const visit = (node: ts.Node): void => {
         if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
-          patterns.push({ file: relative, literal: node.getText(), line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+          patterns.push({
+            file: relative,
+            literal: node.getText(),
+            line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1,
+          });
         } else if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && node.expression.getText() === 'RegExp') {
-          dynamic.push(`${relative}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText()}`);
+          dynamic.push(
+            `${relative}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${node.getText()}`,
+          );
         }
         ts.forEachChild(node, visit);
       };
@@ -146,7 +218,19 @@ function alphabet(regex: RegExp): string[] {
       continue;
     }
     const next = source[++i] ?? '';
-    const classes: Record<string, string[]> = { d: ['7'], D: ['x'], w: ['b', '_'], W: ['-'], s: [' ', '\t'], S: ['y'], b: [], B: [], n: ['\n'], r: ['\r'], t: ['\t'] };
+    const classes: Record<string, string[]> = {
+      d: ['7'],
+      D: ['x'],
+      w: ['b', '_'],
+      W: ['-'],
+      s: [' ', '\t'],
+      S: ['y'],
+      b: [],
+      B: [],
+      n: ['\n'],
+      r: ['\r'],
+      t: ['\t'],
+    };
     for (const ch of classes[next] ?? [next]) chars.add(ch);
   }
   return [...chars];
@@ -190,7 +274,11 @@ test('the patterns are found: every regular expression literal of server/ (but t
   assert.ok(patterns.length > 80, `${patterns.length} patterns`);
   const known = new Set(patterns.map((p) => `${p.file} ${p.literal}`));
   for (const [file, byPattern] of Object.entries(SHAPES)) {
-    for (const literal of Object.keys(byPattern)) assert.ok(known.has(`${file} ${literal}`), `SHAPES names ${literal} in ${file}, which is not there (changed? update SHAPES)`);
+    for (const literal of Object.keys(byPattern))
+      assert.ok(
+        known.has(`${file} ${literal}`),
+        `SHAPES names ${literal} in ${file}, which is not there (changed? update SHAPES)`,
+      );
   }
 });
 
@@ -205,18 +293,32 @@ for (const found of patterns) {
     // slowest shapes are measured for growth.
     const screened = shapes.map((shape) => {
       const input = build(shape, 512);
-      return { shape, ms: Math.min(msOf(() => run(input)), msOf(() => run(input))) };
+      return {
+        shape,
+        ms: Math.min(
+          msOf(() => run(input)),
+          msOf(() => run(input)),
+        ),
+      };
     });
     screened.sort((a, b) => b.ms - a.ms);
     for (const { shape } of screened.slice(0, 2)) {
-      assertLinear(`${found.literal} on ${JSON.stringify(shape.prefix)} + ${JSON.stringify(shape.pump)} x n + ${JSON.stringify(shape.suffix)}`, (n) => build(shape, n), run, { start: 256, targetMs: 2, maxN: 131_072, floorMs: 0.5 });
+      assertLinear(
+        `${found.literal} on ${JSON.stringify(shape.prefix)} + ${JSON.stringify(shape.pump)} x n + ${JSON.stringify(shape.suffix)}`,
+        (n) => build(shape, n),
+        run,
+        { start: 256, targetMs: 2, maxN: 131_072, floorMs: 0.5 },
+      );
     }
   });
 }
 
 // The same shapes through the whole log parser, as a log file would bring them.
 const READER_SHAPES: ReadonlyArray<readonly [string, (n: number) => string]> = [
-  ['an "Omni Metrics Summary" header, then a line of dashes', (n) => `============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`],
+  [
+    'an "Omni Metrics Summary" header, then a line of dashes',
+    (n) => `============ Omni Metrics Summary ============\n${'-'.repeat(n)}x\n`,
+  ],
   ['a markdown heading with trailing spaces', (n) => `# StageRequestStats${' '.repeat(n)}x\n`],
   ['a markdown heading of spaces', (n) => `#### a${' '.repeat(n)}\n`],
 ];

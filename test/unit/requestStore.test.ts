@@ -32,19 +32,36 @@ function assertRoundTrip(name: string, text: string): number {
   assert.equal(analysis.requests.length, originals.length, name);
   originals.forEach((original, i) => {
     assert.deepStrictEqual(analysis.requests.at(i), original, `${name}: request ${i} (${original.requestId})`);
-    assert.deepStrictEqual(analysis.requests.byId(original.requestId), original, `${name}: by id ${original.requestId}`);
-    for (const stage of original.stages) assert.deepStrictEqual(analysis.requests.stageAt(i, stage.stageKey), stage, `${name}: request ${i} stage ${stage.stageKey}`);
+    assert.deepStrictEqual(
+      analysis.requests.byId(original.requestId),
+      original,
+      `${name}: by id ${original.requestId}`,
+    );
+    for (const stage of original.stages)
+      assert.deepStrictEqual(
+        analysis.requests.stageAt(i, stage.stageKey),
+        stage,
+        `${name}: request ${i} stage ${stage.stageKey}`,
+      );
     assert.equal(analysis.requests.stageAt(i, 'no-such-stage'), undefined);
-    assert.deepStrictEqual(analysis.requests.stageKeysAt(i), original.stages.map((s) => s.stageKey));
+    assert.deepStrictEqual(
+      analysis.requests.stageKeysAt(i),
+      original.stages.map((s) => s.stageKey),
+    );
     assert.equal(analysis.requests.lineAt(i), original.line);
     for (const stage of original.stages) {
       assert.equal(analysis.requests.hasStageId(i, stage.stageId ?? -1), stage.stageId !== null);
       for (const [field, cell] of Object.entries(stage.fields)) {
-        assert.deepStrictEqual(analysis.requests.stageCellAt(i, stage.stageKey, field), cell, `${name}: request ${i} stage ${stage.stageKey} ${field}`);
+        assert.deepStrictEqual(
+          analysis.requests.stageCellAt(i, stage.stageKey, field),
+          cell,
+          `${name}: request ${i} stage ${stage.stageKey} ${field}`,
+        );
       }
       assert.equal(analysis.requests.stageCellAt(i, stage.stageKey, 'no_such_field'), undefined);
     }
-    for (const [field, cell] of Object.entries(original.e2e)) assert.deepStrictEqual(analysis.requests.e2eCellAt(i, field), cell, `${name}: request ${i} e2e ${field}`);
+    for (const [field, cell] of Object.entries(original.e2e))
+      assert.deepStrictEqual(analysis.requests.e2eCellAt(i, field), cell, `${name}: request ${i} e2e ${field}`);
     assert.equal(analysis.requests.timestampAt(i), original.timestamp);
   });
   return originals.length;
@@ -53,8 +70,12 @@ function assertRoundTrip(name: string, text: string): number {
 test('every real excerpt and crafted log round-trips through the store', () => {
   let requests = 0;
   for (const name of readdirSync(join(FIXTURES, 'real-logs'))) requests += assertRoundTrip(name, realLog(name));
-  for (const name of readdirSync(join(FIXTURES, 'logs'))) requests += assertRoundTrip(name, readFileSync(join(FIXTURES, 'logs', name), 'utf8'));
-  requests += assertRoundTrip('sample', readFileSync(join(__dirname, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log'), 'utf8'));
+  for (const name of readdirSync(join(FIXTURES, 'logs')))
+    requests += assertRoundTrip(name, readFileSync(join(FIXTURES, 'logs', name), 'utf8'));
+  requests += assertRoundTrip(
+    'sample',
+    readFileSync(join(__dirname, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log'), 'utf8'),
+  );
   assert.ok(requests > 20, `only ${requests} requests in the fixtures`);
 });
 
@@ -124,7 +145,7 @@ test('SampleSet gives the same percentiles whether its samples are all 3-decimal
 
 test('SampleSet answers exactly at every point of a live stream: queries between adds, merges, 3-decimal and wider values', () => {
   let seed = 12345;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const set = new SampleSet();
   const reference: number[] = [];
   const linear = (sorted: number[], q: number): number => {
@@ -142,7 +163,12 @@ test('SampleSet answers exactly at every point of a live stream: queries between
       const d = set.distribution();
       assert.ok(d !== null);
       assert.equal(d.count, i);
-      for (const [q, got] of [[50, d.p50], [90, d.p90], [99, d.p99]] as const) assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
+      for (const [q, got] of [
+        [50, d.p50],
+        [90, d.p90],
+        [99, d.p99],
+      ] as const)
+        assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
       assert.equal(d.max, sorted[sorted.length - 1]);
     }
   }
@@ -150,7 +176,7 @@ test('SampleSet answers exactly at every point of a live stream: queries between
 
 test('SampleSet with few distinct values (kept as runs) answers exactly, also when the values then spread out, or turn wide', () => {
   let seed = 777;
-  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const linear = (sorted: number[], q: number): number => {
     const h = ((sorted.length - 1) * q) / 100;
     const lo = Math.floor(h);
@@ -180,7 +206,12 @@ test('SampleSet with few distinct values (kept as runs) answers exactly, also wh
         const d = set.distribution();
         assert.ok(d !== null);
         assert.equal(d.count, i);
-        for (const [q, got] of [[50, d.p50], [90, d.p90], [99, d.p99]] as const) assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
+        for (const [q, got] of [
+          [50, d.p50],
+          [90, d.p90],
+          [99, d.p99],
+        ] as const)
+          assert.equal(got, linear(sorted, q), `p${q} after ${i}`);
         assert.equal(d.max, sorted[sorted.length - 1]);
       }
     }

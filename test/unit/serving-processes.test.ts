@@ -25,7 +25,10 @@ interface FakeProc {
   readonly ppid?: number;
 }
 
-function fakeProcRoot(t: { after(fn: () => void): void }, procs: Record<number, FakeProc>): { root: string; base: string } {
+function fakeProcRoot(
+  t: { after(fn: () => void): void },
+  procs: Record<number, FakeProc>,
+): { root: string; base: string } {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-proc-'));
   t.after(() => fs.rmSync(base, { recursive: true, force: true }));
   const root = path.join(base, 'proc');
@@ -39,7 +42,10 @@ function fakeProcRoot(t: { after(fn: () => void): void }, procs: Record<number, 
     fs.writeFileSync(path.join(dir, 'cmdline'), cmdline);
     fs.writeFileSync(path.join(dir, 'stat'), `${pid} (python3) S ${proc.ppid ?? 1} ${pid} ${pid} 0 -1 4194560\n`);
     if (proc.cwd !== undefined) fs.symlinkSync(proc.cwd, path.join(dir, 'cwd'));
-    for (const [fd, target] of [['1', proc.fd1], ['2', proc.fd2]] as const) {
+    for (const [fd, target] of [
+      ['1', proc.fd1],
+      ['2', proc.fd2],
+    ] as const) {
       if (target === undefined) continue;
       if (target.startsWith('file:')) fs.writeFileSync(path.join(dir, 'fd', fd), '');
       else fs.symlinkSync(target, path.join(dir, 'fd', fd));
@@ -49,16 +55,56 @@ function fakeProcRoot(t: { after(fn: () => void): void }, procs: Record<number, 
 }
 
 test('finds vllm serve --omni, vllm-omni serve, python -m vllm…, and the simulator', (t) => {
-  const tts = ['/usr/bin/python3', '/opt/venv/bin/vllm', 'serve', 'Qwen/Qwen3-TTS-12Hz-1.7B-Base', '--omni', '--deploy-config', 'configs/tts.yaml', '--port', '8091', '--log-stats'];
+  const tts = [
+    '/usr/bin/python3',
+    '/opt/venv/bin/vllm',
+    'serve',
+    'Qwen/Qwen3-TTS-12Hz-1.7B-Base',
+    '--omni',
+    '--deploy-config',
+    'configs/tts.yaml',
+    '--port',
+    '8091',
+    '--log-stats',
+  ];
   const { root, base } = fakeProcRoot(t, {
     100: { argv: tts, cwd: '/srv/tts', fd1: '/srv/tts/server.log', fd2: '/srv/tts/server.log' },
     // A forked worker inherits the command line: listed once, under the parent.
     107: { argv: tts, cwd: '/srv/tts', fd1: '/srv/tts/server.log', fd2: '/srv/tts/server.log', ppid: 100 },
-    101: { argv: ['vllm-omni', 'serve', 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--deploy-config=/etc/omni/omni.yaml'], cwd: '/home/u', fd1: '/dev/pts/3', fd2: 'pipe:[5550]' },
+    101: {
+      argv: ['vllm-omni', 'serve', 'Qwen/Qwen3-Omni-30B-A3B-Instruct', '--deploy-config=/etc/omni/omni.yaml'],
+      cwd: '/home/u',
+      fd1: '/dev/pts/3',
+      fd2: 'pipe:[5550]',
+    },
     102: { argv: ['vllm', 'serve', 'meta-llama/Llama-3.1-8B', '--port', '9000'], fd1: '/tmp/plain.log' },
-    103: { argv: ['python', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'x', '--omni', '--port', '8001'], fd1: 'socket:[123]', fd2: '/dev/null' },
-    104: { argv: ['node', '--import', 'tsx', 'server/simulate/cli-entry.ts', '--scenario', 'qwen3-tts', '--port', '8555', '--deploy-config', 'test/fixtures/deploy/qwen3_tts.yaml'], cwd: '/work/main', fd1: '/dev/tty1', fd2: '/dev/tty1' },
-    105: { argv: ['node', '/usr/lib/node_modules/stage-lens/dist/cli.js', 'simulate', '--port=8600'], fd1: '/tmp/sim.log (deleted)', fd2: 'anon_inode:[eventfd]' },
+    103: {
+      argv: ['python', '-m', 'vllm.entrypoints.openai.api_server', '--model', 'x', '--omni', '--port', '8001'],
+      fd1: 'socket:[123]',
+      fd2: '/dev/null',
+    },
+    104: {
+      argv: [
+        'node',
+        '--import',
+        'tsx',
+        'server/simulate/cli-entry.ts',
+        '--scenario',
+        'qwen3-tts',
+        '--port',
+        '8555',
+        '--deploy-config',
+        'test/fixtures/deploy/qwen3_tts.yaml',
+      ],
+      cwd: '/work/main',
+      fd1: '/dev/tty1',
+      fd2: '/dev/tty1',
+    },
+    105: {
+      argv: ['node', '/usr/lib/node_modules/stage-lens/dist/cli.js', 'simulate', '--port=8600'],
+      fd1: '/tmp/sim.log (deleted)',
+      fd2: 'anon_inode:[eventfd]',
+    },
     106: { argv: ['/usr/local/bin/stage-lens', 'simulate', '--scenario', 'glm-image'], fd1: 'file:', fd2: 'file:' },
     108: { argv: '' }, // kernel thread
     109: { argv: 'vllm serve Qwen/Qwen3-TTS --omni --port 8100' }, // rewrote its title
@@ -75,17 +121,33 @@ test('finds vllm serve --omni, vllm-omni serve, python -m vllm…, and the simul
     port: 8091,
     stdout: '/srv/tts/server.log',
     stderr: '/srv/tts/server.log',
-    statsTables: { tables: 'unknown', reason: "Stage Lens cannot read its environment (/proc/<pid>/environ; another user's process?), so its log level is unknown" },
+    statsTables: {
+      tables: 'unknown',
+      reason:
+        "Stage Lens cannot read its environment (/proc/<pid>/environ; another user's process?), so its log level is unknown",
+    },
   });
   const omni = found.get(101);
   assert.equal(omni?.deployConfig, '/etc/omni/omni.yaml');
   assert.equal(omni?.port, 8000, 'vllm default port');
   assert.equal(omni?.stdout, 'terminal');
   assert.equal(omni?.stderr, 'pipe');
-  assert.deepEqual([found.get(103)?.port, found.get(103)?.stdout, found.get(103)?.stderr, found.get(103)?.deployConfig], [8001, 'socket', '/dev/null', null]);
-  assert.deepEqual([found.get(104)?.port, found.get(104)?.deployConfig, found.get(104)?.stdout], [8555, '/work/main/test/fixtures/deploy/qwen3_tts.yaml', 'terminal']);
-  assert.deepEqual([found.get(105)?.port, found.get(105)?.stdout, found.get(105)?.stderr], [8600, 'deleted file', 'unknown']);
-  assert.deepEqual([found.get(106)?.port, found.get(106)?.stdout, found.get(106)?.stderr], [8000, 'unknown', 'unknown']);
+  assert.deepEqual(
+    [found.get(103)?.port, found.get(103)?.stdout, found.get(103)?.stderr, found.get(103)?.deployConfig],
+    [8001, 'socket', '/dev/null', null],
+  );
+  assert.deepEqual(
+    [found.get(104)?.port, found.get(104)?.deployConfig, found.get(104)?.stdout],
+    [8555, '/work/main/test/fixtures/deploy/qwen3_tts.yaml', 'terminal'],
+  );
+  assert.deepEqual(
+    [found.get(105)?.port, found.get(105)?.stdout, found.get(105)?.stderr],
+    [8600, 'deleted file', 'unknown'],
+  );
+  assert.deepEqual(
+    [found.get(106)?.port, found.get(106)?.stdout, found.get(106)?.stderr],
+    [8000, 'unknown', 'unknown'],
+  );
   assert.deepEqual([found.get(109)?.port, found.get(109)?.stdout], [8100, 'closed']);
   assert.equal(found.get(111)?.port, null, 'an unparsable port is unknown, not a guess');
   assert.ok(base.length > 0);
@@ -103,7 +165,10 @@ test('a relative deploy config without a readable cwd is kept as given', (t) => 
 test('command and option parsing', () => {
   assert.deepEqual(classifyServingCommand(['vllm', 'serve', 'm', '--omni']), { kind: 'vllm', argsFrom: 2 });
   assert.equal(classifyServingCommand(['vllm', 'serve', 'm']), null, 'plain vLLM is not an omni server');
-  assert.deepEqual(classifyServingCommand(['python', '-m', 'vllm_omni.entrypoints.cli.main', 'serve', 'm']), { kind: 'vllm', argsFrom: 4 });
+  assert.deepEqual(classifyServingCommand(['python', '-m', 'vllm_omni.entrypoints.cli.main', 'serve', 'm']), {
+    kind: 'vllm',
+    argsFrom: 4,
+  });
   assert.deepEqual(classifyServingCommand(['node', 'dist/cli.js', 'simulate']), { kind: 'simulator', argsFrom: 3 });
   assert.equal(classifyServingCommand(['node', 'dist/cli.js', 'analyze', 'x.log']), null);
   assert.equal(optionValue(['--port', '1', '--port=2'], '--port'), '2');
@@ -115,7 +180,16 @@ test('command and option parsing', () => {
 });
 
 function proc(over: Partial<ServingProcess>): ServingProcess {
-  return { pid: 1, argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'], deployConfig: null, port: 8000, stdout: 'terminal', stderr: 'terminal', statsTables: { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' }, ...over };
+  return {
+    pid: 1,
+    argv: ['vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--log-stats'],
+    deployConfig: null,
+    port: 8000,
+    stdout: 'terminal',
+    stderr: 'terminal',
+    statsTables: { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' },
+    ...over,
+  };
 }
 
 test('attach plan: files are tailed, the port is scraped', () => {
@@ -133,7 +207,10 @@ test('attach plan: a terminal or a pipe is explained, with the log-file and metr
   const terminal = attachPlan(proc({}));
   assert.deepEqual(terminal.logFiles, []);
   assert.equal(terminal.metricsUrl, 'http://127.0.0.1:8000/metrics');
-  assert.match(terminal.explanation, /its output goes to a terminal, which Stage Lens cannot read; attach to a log file \(restart the server with `vllm serve Qwen\/Qwen3-TTS --omni --log-stats 2>&1 \| tee server\.log`\) or use the metrics route/);
+  assert.match(
+    terminal.explanation,
+    /its output goes to a terminal, which Stage Lens cannot read; attach to a log file \(restart the server with `vllm serve Qwen\/Qwen3-TTS --omni --log-stats 2>&1 \| tee server\.log`\) or use the metrics route/,
+  );
   const pipe = attachPlan(proc({ stdout: 'pipe', stderr: 'pipe' }));
   assert.match(pipe.explanation, /goes to a pipe/);
   const split = attachPlan(proc({ stdout: '/dev/null', stderr: 'socket' }));
@@ -144,11 +221,15 @@ test('attach plan: a terminal or a pipe is explained, with the log-file and metr
 });
 
 test('attach plan: --log-file and a missing --log-stats are mentioned', () => {
-  const withLogFile = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni', '--log-stats', '--log-file', '/var/log/omni.log'] }));
+  const withLogFile = attachPlan(
+    proc({ argv: ['vllm', 'serve', 'm', '--omni', '--log-stats', '--log-file', '/var/log/omni.log'] }),
+  );
   assert.deepEqual(withLogFile.logFiles, ['/var/log/omni.log']);
   const relative = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni', '--log-stats', '--log-file=omni.log'] }));
   assert.match(relative.explanation, /--log-file omni\.log, relative to its working directory/);
-  const noStats = attachPlan(proc({ argv: ['vllm', 'serve', 'm', '--omni'], stdout: '/srv/a.log', stderr: '/srv/a.log' }));
+  const noStats = attachPlan(
+    proc({ argv: ['vllm', 'serve', 'm', '--omni'], stdout: '/srv/a.log', stderr: '/srv/a.log' }),
+  );
   assert.match(noStats.explanation, /without --log-stats/);
   const sim = attachPlan(proc({ argv: ['stage-lens', 'simulate'] }));
   assert.doesNotMatch(sim.explanation, /--log-stats/);
@@ -157,13 +238,32 @@ test('attach plan: --log-file and a missing --log-stats are mentioned', () => {
 // ------------------------------------------------------------ the real /proc
 
 function waitForExit(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((r) => child.once('exit', () => r()));
 }
 
-function startFakeServer(t: { after(fn: () => Promise<void>): void }, cwd: string, stdio: ['ignore', number | 'pipe', number | 'pipe'], env?: NodeJS.ProcessEnv): Promise<ChildProcess> {
+function startFakeServer(
+  t: { after(fn: () => Promise<void>): void },
+  cwd: string,
+  stdio: ['ignore', number | 'pipe', number | 'pipe'],
+  env?: NodeJS.ProcessEnv,
+): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['-e', 'setInterval(() => {}, 1000)', 'vllm', 'serve', 'Qwen/Qwen3-TTS', '--omni', '--deploy-config', 'x.yaml', '--port', '8123', '--log-stats'],
+    [
+      '-e',
+      'setInterval(() => {}, 1000)',
+      'vllm',
+      'serve',
+      'Qwen/Qwen3-TTS',
+      '--omni',
+      '--deploy-config',
+      'x.yaml',
+      '--port',
+      '8123',
+      '--log-stats',
+    ],
     { cwd, stdio, ...(env === undefined ? {} : { env }) },
   );
   t.after(async () => {
@@ -193,78 +293,129 @@ test('finds a real process in /proc: port, deploy config, stdout file', { skip: 
   assert.equal(found.stderr, logPath);
   assert.equal(found.argv[found.argv.length - 1], '--log-stats');
   const plan = attachPlan(found);
-  assert.deepEqual(plan, { metricsUrl: 'http://127.0.0.1:8123/metrics', logFiles: [logPath], explanation: plan.explanation });
-});
-
-test('a real process: its environment (/proc/<pid>/environ) says whether its stats tables will appear', { skip: !hasProc && 'no /proc' }, async (t) => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-attach-env-')));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const base = { ...process.env };
-  delete base['VLLM_LOGGING_LEVEL'];
-  const atDebug = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], { ...base, VLLM_LOGGING_LEVEL: 'DEBUG' });
-  const atInfo = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], base);
-  const found = new Map(listServingProcesses().map((p) => [p.pid, p]));
-  assert.deepEqual(found.get(atDebug.pid!)?.statsTables, { tables: 'yes', reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment' });
-  const info = found.get(atInfo.pid!);
-  assert.deepEqual(info?.statsTables, { tables: 'no', reason: 'VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO' });
-  // Said in the attach plan too, with what will be shown and the fix.
-  assert.match(attachPlan(info!).explanation, /It prints no stats tables \(VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO\): only \[OmniTiming\] lines.*restart the server with VLLM_LOGGING_LEVEL=DEBUG/);
-});
-
-test('a real process in a shell pipeline (`… | cat`) is reported as a pipe', { skip: !hasProc && 'no /proc' }, async (t) => {
-  // A true anonymous pipe, as `vllm serve … | tee` makes. The shell is only this test's
-  // way to build one; the sources themselves never use a shell.
-  const marker = `stage-lens-pipe-${process.pid}-${Date.now()}.yaml`;
-  const shell = spawn('/bin/sh', ['-c', '"$@" | cat > /dev/null', 'sh', process.execPath, '-e', 'setInterval(() => {}, 1000)', 'vllm', 'serve', 'm', '--omni', '--deploy-config', marker], {
-    detached: true,
-    stdio: 'ignore',
+  assert.deepEqual(plan, {
+    metricsUrl: 'http://127.0.0.1:8123/metrics',
+    logFiles: [logPath],
+    explanation: plan.explanation,
   });
-  t.after(async () => {
-    try {
-      process.kill(-(shell.pid ?? 0), 'SIGKILL');
-    } catch {
-      // already gone
+});
+
+test(
+  'a real process: its environment (/proc/<pid>/environ) says whether its stats tables will appear',
+  { skip: !hasProc && 'no /proc' },
+  async (t) => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-attach-env-')));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const base = { ...process.env };
+    delete base['VLLM_LOGGING_LEVEL'];
+    const atDebug = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], { ...base, VLLM_LOGGING_LEVEL: 'DEBUG' });
+    const atInfo = await startFakeServer(t, dir, ['ignore', 'pipe', 'pipe'], base);
+    const found = new Map(listServingProcesses().map((p) => [p.pid, p]));
+    assert.deepEqual(found.get(atDebug.pid!)?.statsTables, {
+      tables: 'yes',
+      reason: 'VLLM_LOGGING_LEVEL=DEBUG in its environment',
+    });
+    const info = found.get(atInfo.pid!);
+    assert.deepEqual(info?.statsTables, {
+      tables: 'no',
+      reason: 'VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO',
+    });
+    // Said in the attach plan too, with what will be shown and the fix.
+    assert.match(
+      attachPlan(info!).explanation,
+      /It prints no stats tables \(VLLM_LOGGING_LEVEL is not set in its environment, so it logs at INFO\): only \[OmniTiming\] lines.*restart the server with VLLM_LOGGING_LEVEL=DEBUG/,
+    );
+  },
+);
+
+test(
+  'a real process in a shell pipeline (`… | cat`) is reported as a pipe',
+  { skip: !hasProc && 'no /proc' },
+  async (t) => {
+    // A true anonymous pipe, as `vllm serve … | tee` makes. The shell is only this test's
+    // way to build one; the sources themselves never use a shell.
+    const marker = `stage-lens-pipe-${process.pid}-${Date.now()}.yaml`;
+    const shell = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        '"$@" | cat > /dev/null',
+        'sh',
+        process.execPath,
+        '-e',
+        'setInterval(() => {}, 1000)',
+        'vllm',
+        'serve',
+        'm',
+        '--omni',
+        '--deploy-config',
+        marker,
+      ],
+      {
+        detached: true,
+        stdio: 'ignore',
+      },
+    );
+    t.after(async () => {
+      try {
+        process.kill(-(shell.pid ?? 0), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await waitForExit(shell);
+    });
+    let found: ServingProcess | undefined;
+    for (let i = 0; i < 250 && found === undefined; i++) {
+      // The shell's own argv carries the words too; the server is the node process.
+      found = listServingProcesses().find(
+        (p) => p.deployConfig?.endsWith(marker) === true && p.argv[0] === process.execPath,
+      );
+      if (found === undefined) await new Promise((r) => setTimeout(r, 20));
     }
-    await waitForExit(shell);
-  });
-  let found: ServingProcess | undefined;
-  for (let i = 0; i < 250 && found === undefined; i++) {
-    // The shell's own argv carries the words too; the server is the node process.
-    found = listServingProcesses().find((p) => p.deployConfig?.endsWith(marker) === true && p.argv[0] === process.execPath);
-    if (found === undefined) await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.ok(found, 'the piped server is listed');
-  assert.equal(found.stdout, 'pipe');
-  assert.notEqual(found.pid, shell.pid);
-  const plan = attachPlan(found);
-  assert.deepEqual(plan.logFiles, []);
-  assert.match(plan.explanation, /its stdout goes to a pipe \(another program reads it\), which Stage Lens cannot read/);
-  assert.match(plan.explanation, /tee server\.log/);
-});
+    assert.ok(found, 'the piped server is listed');
+    assert.equal(found.stdout, 'pipe');
+    assert.notEqual(found.pid, shell.pid);
+    const plan = attachPlan(found);
+    assert.deepEqual(plan.logFiles, []);
+    assert.match(
+      plan.explanation,
+      /its stdout goes to a pipe \(another program reads it\), which Stage Lens cannot read/,
+    );
+    assert.match(plan.explanation, /tee server\.log/);
+  },
+);
 
-test('a real process spawned by Node with piped stdio: libuv gives it a socket pair', { skip: !hasProc && 'no /proc' }, async (t) => {
-  const child = await startFakeServer(t, os.tmpdir(), ['ignore', 'pipe', 'pipe']);
-  const found = listServingProcesses().find((p) => p.pid === child.pid);
-  assert.ok(found, 'the child is listed');
-  assert.equal(found.stdout, 'socket');
-  assert.equal(found.stderr, 'socket');
-  const plan = attachPlan(found);
-  assert.deepEqual(plan.logFiles, []);
-  assert.match(plan.explanation, /goes to a socket/);
-  assert.ok(!listServingProcesses().some((p) => p.pid === process.pid), 'the test runner itself is not a server');
-});
+test(
+  'a real process spawned by Node with piped stdio: libuv gives it a socket pair',
+  { skip: !hasProc && 'no /proc' },
+  async (t) => {
+    const child = await startFakeServer(t, os.tmpdir(), ['ignore', 'pipe', 'pipe']);
+    const found = listServingProcesses().find((p) => p.pid === child.pid);
+    assert.ok(found, 'the child is listed');
+    assert.equal(found.stdout, 'socket');
+    assert.equal(found.stderr, 'socket');
+    const plan = attachPlan(found);
+    assert.deepEqual(plan.logFiles, []);
+    assert.match(plan.explanation, /goes to a socket/);
+    assert.ok(!listServingProcesses().some((p) => p.pid === process.pid), 'the test runner itself is not a server');
+  },
+);
 
-test('a named pipe (mkfifo) given as stdout is a pipe, not a file to tail', { skip: !hasProc && 'no /proc' }, async (t) => {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-fifo-')));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const fifo = path.join(dir, 'out.fifo');
-  execFileSync('mkfifo', [fifo]);
-  // Open the read end first without blocking, then the write end for the child.
-  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  t.after(() => fs.closeSync(reader));
-  const writer = fs.openSync(fifo, 'w');
-  t.after(() => fs.closeSync(writer));
-  const child = await startFakeServer(t, dir, ['ignore', writer, writer]);
-  const found = listServingProcesses().find((p) => p.pid === child.pid);
-  assert.equal(found?.stdout, 'pipe');
-});
+test(
+  'a named pipe (mkfifo) given as stdout is a pipe, not a file to tail',
+  { skip: !hasProc && 'no /proc' },
+  async (t) => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-fifo-')));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const fifo = path.join(dir, 'out.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // Open the read end first without blocking, then the write end for the child.
+    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    t.after(() => fs.closeSync(reader));
+    const writer = fs.openSync(fifo, 'w');
+    t.after(() => fs.closeSync(writer));
+    const child = await startFakeServer(t, dir, ['ignore', writer, writer]);
+    const found = listServingProcesses().find((p) => p.pid === child.pid);
+    assert.equal(found?.stdout, 'pipe');
+  },
+);

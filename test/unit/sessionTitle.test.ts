@@ -9,7 +9,19 @@ import type { SessionInfo, SessionSourceKind } from '../../server/protocol';
 const at = new Date(2026, 11, 1, 14, 2, 59).getTime();
 
 function info(kind: SessionSourceKind, description: string, deployConfig: string | null = null): SessionInfo {
-  return { id: `${kind}-1`, kind, description, title: '', startedAt: at, status: 'running', requestCount: 0, deployConfig, lastError: null, exit: null, problemCount: 0 };
+  return {
+    id: `${kind}-1`,
+    kind,
+    description,
+    title: '',
+    startedAt: at,
+    status: 'running',
+    requestCount: 0,
+    deployConfig,
+    lastError: null,
+    exit: null,
+    problemCount: 0,
+  };
 }
 
 describe('session titles', () => {
@@ -19,36 +31,97 @@ describe('session titles', () => {
   });
 
   test('a launched vLLM-Omni server: model, deploy file, start time', () => {
-    const argv = ['vllm', 'serve', 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice', '--omni', '--deploy-config', '/work/configs/qwen3_tts.yaml', '--log-stats', '--port', '8000'];
-    const meta: SessionMeta = { info: info('launch', argv.join(' '), '/work/configs/qwen3_tts.yaml'), launch: { argv, cwd: '/work' } };
+    const argv = [
+      'vllm',
+      'serve',
+      'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
+      '--omni',
+      '--deploy-config',
+      '/work/configs/qwen3_tts.yaml',
+      '--log-stats',
+      '--port',
+      '8000',
+    ];
+    const meta: SessionMeta = {
+      info: info('launch', argv.join(' '), '/work/configs/qwen3_tts.yaml'),
+      launch: { argv, cwd: '/work' },
+    };
     assert.equal(sessionTitle(meta), 'Qwen3-TTS-12Hz-1.7B-CustomVoice · qwen3_tts.yaml · Dec 1 14:02');
     // --model and --deploy-config=..., a deploy file not matched yet
-    const other = ['python', '-m', 'vllm_omni.entrypoints.api_server', '--model=/models/glm-image/', '--deploy-config=glm_image.yaml'];
-    assert.equal(sessionTitle({ info: info('launch', other.join(' ')), launch: { argv: other, cwd: '/' } }), 'glm-image · glm_image.yaml · Dec 1 14:02');
+    const other = [
+      'python',
+      '-m',
+      'vllm_omni.entrypoints.api_server',
+      '--model=/models/glm-image/',
+      '--deploy-config=glm_image.yaml',
+    ];
+    assert.equal(
+      sessionTitle({ info: info('launch', other.join(' ')), launch: { argv: other, cwd: '/' } }),
+      'glm-image · glm_image.yaml · Dec 1 14:02',
+    );
     // nothing known but the program
     const bare = ['/opt/bin/my-server', '--port', '9000'];
-    assert.equal(sessionTitle({ info: info('launch', bare.join(' ')), launch: { argv: bare, cwd: '/' } }), 'my-server · Dec 1 14:02');
+    assert.equal(
+      sessionTitle({ info: info('launch', bare.join(' ')), launch: { argv: bare, cwd: '/' } }),
+      'my-server · Dec 1 14:02',
+    );
   });
 
   test('the demo names the model it simulates and its scenario, never the command line', () => {
-    const argv = ['/usr/bin/node', '/ext/dist/cli.js', 'simulate', '--scenario', 'cold-start', '--talker-first-audio', '--port', '40123'];
-    const title = sessionTitle({ info: info('launch', argv.join(' '), '/ws/deploy/qwen3_tts.yaml'), launch: { argv, cwd: '/ext' } });
+    const argv = [
+      '/usr/bin/node',
+      '/ext/dist/cli.js',
+      'simulate',
+      '--scenario',
+      'cold-start',
+      '--talker-first-audio',
+      '--port',
+      '40123',
+    ];
+    const title = sessionTitle({
+      info: info('launch', argv.join(' '), '/ws/deploy/qwen3_tts.yaml'),
+      launch: { argv, cwd: '/ext' },
+    });
     assert.equal(title, 'Qwen3-TTS-12Hz-1.7B-CustomVoice (demo, cold-start) · qwen3_tts.yaml · Dec 1 14:02');
     assert.doesNotMatch(title, /cli\.js|simulate|node/);
   });
 
   test('logs, imports, scrapes, attached processes and Prometheus by what they read', () => {
-    assert.equal(sessionTitle({ info: info('tail', '/var/log/vllm/server.log'), tail: { path: '/var/log/vllm/server.log', fromStart: true } }), 'log server.log · Dec 1 14:02');
-    assert.equal(sessionTitle({ info: info('import', '/data/run-42.log', '/ws/qwen3_omni_moe.yaml'), import: { path: '/data/run-42.log' } }), 'imported run-42.log · qwen3_omni_moe.yaml · Dec 1 14:02');
-    assert.equal(sessionTitle({ info: info('scrape', 'http://10.0.0.5:8000/metrics'), scrape: { url: 'http://10.0.0.5:8000/metrics' } }), '/metrics of 10.0.0.5:8000 · Dec 1 14:02');
+    assert.equal(
+      sessionTitle({
+        info: info('tail', '/var/log/vllm/server.log'),
+        tail: { path: '/var/log/vllm/server.log', fromStart: true },
+      }),
+      'log server.log · Dec 1 14:02',
+    );
+    assert.equal(
+      sessionTitle({
+        info: info('import', '/data/run-42.log', '/ws/qwen3_omni_moe.yaml'),
+        import: { path: '/data/run-42.log' },
+      }),
+      'imported run-42.log · qwen3_omni_moe.yaml · Dec 1 14:02',
+    );
+    assert.equal(
+      sessionTitle({
+        info: info('scrape', 'http://10.0.0.5:8000/metrics'),
+        scrape: { url: 'http://10.0.0.5:8000/metrics' },
+      }),
+      '/metrics of 10.0.0.5:8000 · Dec 1 14:02',
+    );
     assert.equal(sessionTitle({ info: info('attach', 'pid 4242') }), 'pid 4242 · Dec 1 14:02');
-    assert.equal(sessionTitle({ info: info('prometheus', 'http://prom:9090 · job="tts"') }), 'Prometheus http://prom:9090 · job="tts" · Dec 1 14:02');
+    assert.equal(
+      sessionTitle({ info: info('prometheus', 'http://prom:9090 · job="tts"') }),
+      'Prometheus http://prom:9090 · job="tts" · Dec 1 14:02',
+    );
   });
 
   test('a session matched to a deploy file later takes its name; metadata saved without a title gets one', () => {
     const stored = info('tail', '/var/log/a.log');
     const { title: _none, ...old } = stored;
-    const titled = withTitle({ tail: { path: '/var/log/a.log', fromStart: true } }, { ...old, deployConfig: '/ws/qwen3_tts.yaml' });
+    const titled = withTitle(
+      { tail: { path: '/var/log/a.log', fromStart: true } },
+      { ...old, deployConfig: '/ws/qwen3_tts.yaml' },
+    );
     assert.equal(titled.title, 'log a.log · qwen3_tts.yaml · Dec 1 14:02');
     assert.equal(titled.description, '/var/log/a.log');
   });

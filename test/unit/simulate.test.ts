@@ -15,16 +15,34 @@ import { formatFloat } from '../../server/simulate/render';
 import { FIXED_BUILD, type StatsBuild } from '../../server/simulate/stageFields';
 import type { RequestRun } from '../../server/simulate/timeline';
 import { TimingModel } from '../../server/simulate/timingModel';
-import { scenarioTopology, talkerFirstAudioCodec, type ScenarioName, type Topology } from '../../server/simulate/topology';
+import {
+  scenarioTopology,
+  talkerFirstAudioCodec,
+  type ScenarioName,
+  type Topology,
+} from '../../server/simulate/topology';
 import { e2eMs, field, readLog, sampleCount, stageTableViolations } from './simulateLogReader';
 
 const DEPLOY = path.resolve(__dirname, '../fixtures/sim/deploy');
 
-function simulate(topology: Topology, build: StatsBuild, n: number, seed = 11, rps = 4): { runs: RequestRun[]; text: string } {
+function simulate(
+  topology: Topology,
+  build: StatsBuild,
+  n: number,
+  seed = 11,
+  rps = 4,
+): { runs: RequestRun[]; text: string } {
   const model = new TimingModel(topology, { seed, rps, coldStartMs: 8500, firstArrivalUs: 500_000 });
   const writer = new LogWriter({ process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() }, build);
   const runs = Array.from({ length: n }, () => model.next());
-  const text = runs.map((r) => writer.requestRecords(r, r.stages.map(() => r.index + 1))).join('');
+  const text = runs
+    .map((r) =>
+      writer.requestRecords(
+        r,
+        r.stages.map(() => r.index + 1),
+      ),
+    )
+    .join('');
   return { runs, text };
 }
 
@@ -35,7 +53,11 @@ const NO_SPLIT = parseStatsBuild('no-input-split');
 describe('timing model relations, read back from the rendered log', () => {
   const cases: [string, Topology, StatsBuild][] = [];
   for (const s of ['qwen3-tts', 'qwen3-omni', 'glm-image', 'cold-start'] as ScenarioName[]) {
-    for (const [name, build] of [['fixed', FIXED_BUILD], ['before-fix', BEFORE_FIX], ['no-input-split', NO_SPLIT]] as const) {
+    for (const [name, build] of [
+      ['fixed', FIXED_BUILD],
+      ['before-fix', BEFORE_FIX],
+      ['no-input-split', NO_SPLIT],
+    ] as const) {
       cases.push([`${s} ${name}`, scenarioTopology(s), build]);
       if (s === 'qwen3-tts') cases.push([`${s} ${name} first-audio`, withFirstAudio(scenarioTopology(s)), build]);
     }
@@ -59,13 +81,17 @@ describe('timing model relations, read back from the rendered log', () => {
   }
 
   test('input split: None on stage 0, present on gated stages, absent without the split build', () => {
-    const fixed = readLog(simulate(scenarioTopology('qwen3-omni'), FIXED_BUILD, 20).text).tables.filter((t) => t.kind === 'stage');
+    const fixed = readLog(simulate(scenarioTopology('qwen3-omni'), FIXED_BUILD, 20).text).tables.filter(
+      (t) => t.kind === 'stage',
+    );
     for (const t of fixed) {
       assert.equal(field(t, '0', 'vllm_input_wait_ms'), null);
       assert.equal(typeof field(t, '1', 'vllm_input_wait_ms'), 'number');
       assert.equal(typeof field(t, '2', 'vllm_input_wait_ms'), 'number');
     }
-    const old = readLog(simulate(scenarioTopology('qwen3-omni'), NO_SPLIT, 20).text).tables.filter((t) => t.kind === 'stage');
+    const old = readLog(simulate(scenarioTopology('qwen3-omni'), NO_SPLIT, 20).text).tables.filter(
+      (t) => t.kind === 'stage',
+    );
     for (const t of old) assert.equal(t.rows.has('vllm_input_wait_ms') || t.rows.has('vllm_ready_queued_ms'), false);
   });
 
@@ -82,7 +108,8 @@ describe('timing model relations, read back from the rendered log', () => {
     const { runs } = simulate(scenarioTopology('qwen3-omni'), FIXED_BUILD, 60);
     for (const r of runs) {
       const firsts = r.stages.map((s) => s.outputHandledTs[0]!);
-      for (let i = 1; i < firsts.length; i++) assert.ok(firsts[i]! > firsts[i - 1]!, `${r.requestId}: stage ${i} first output before stage ${i - 1}`);
+      for (let i = 1; i < firsts.length; i++)
+        assert.ok(firsts[i]! > firsts[i - 1]!, `${r.requestId}: stage ${i} first output before stage ${i - 1}`);
     }
   });
 
@@ -97,19 +124,26 @@ describe('timing model relations, read back from the rendered log', () => {
       const prefill = field(t, '1', 'vllm_prefill_ms') as number;
       const ttft = field(t, '1', 'vllm_ttft_ms') as number;
       const frameWait = (r.stages[1]!.firstAudioTs! - r.stages[1]!.llm!.outputs[0]!.engineTs) / 1000;
-      assert.ok(ttft >= queued + prefill + frameWait - 0.01, `${r.requestId}: ${ttft} vs ${queued}+${prefill}+${frameWait}`);
+      assert.ok(
+        ttft >= queued + prefill + frameWait - 0.01,
+        `${r.requestId}: ${ttft} vs ${queued}+${prefill}+${frameWait}`,
+      );
     }
   });
 
   test('before-fix: the codec signature on every request, only under talker first audio', () => {
-    const sig = readLog(simulate(withFirstAudio(scenarioTopology('qwen3-tts')), BEFORE_FIX, 40).text).tables.filter((t) => t.kind === 'stage');
+    const sig = readLog(simulate(withFirstAudio(scenarioTopology('qwen3-tts')), BEFORE_FIX, 40).text).tables.filter(
+      (t) => t.kind === 'stage',
+    );
     for (const t of sig) {
       assert.equal(field(t, '1', 'vllm_ttft_ms'), 0);
       assert.equal(field(t, '1', 'vllm_prefill_ms'), null);
       assert.ok(field(t, '1', 'vllm_decode_ms') == null);
       assert.equal(typeof field(t, '0', 'vllm_prefill_ms'), 'number');
     }
-    const plain = readLog(simulate(scenarioTopology('qwen3-tts'), BEFORE_FIX, 40).text).tables.filter((t) => t.kind === 'stage');
+    const plain = readLog(simulate(scenarioTopology('qwen3-tts'), BEFORE_FIX, 40).text).tables.filter(
+      (t) => t.kind === 'stage',
+    );
     for (const t of plain) assert.ok((field(t, '1', 'vllm_ttft_ms') as number) > 0);
   });
 
@@ -123,7 +157,13 @@ describe('timing model relations, read back from the rendered log', () => {
   test('glm-image: diffusion column has no LLM phase values and follows the missing-value rule', () => {
     const log = readLog(simulate(scenarioTopology('glm-image'), FIXED_BUILD, 15, 3, 0.15).text);
     for (const t of log.tables.filter((x) => x.kind === 'stage')) {
-      for (const f of ['vllm_queued_ms', 'vllm_prefill_ms', 'vllm_decode_ms', 'vllm_input_wait_ms', 'vllm_ready_queued_ms']) {
+      for (const f of [
+        'vllm_queued_ms',
+        'vllm_prefill_ms',
+        'vllm_decode_ms',
+        'vllm_input_wait_ms',
+        'vllm_ready_queued_ms',
+      ]) {
         assert.ok(field(t, '1', f) == null, `${f} on the diffusion stage`);
       }
       assert.equal(typeof field(t, '1', 'diffusion_engine_exec_time_s'), 'number');
@@ -131,7 +171,10 @@ describe('timing model relations, read back from the rendered log', () => {
       assert.equal(t.rows.has('forward_time_s'), false, 'profiler off');
       assert.equal(t.rows.has('postprocess_time_ms'), false, 'dropped when diffusion metrics exist');
     }
-    assert.ok(log.tables.some((t) => t.kind === 'transfer'), 'no async chunk: transfers recorded');
+    assert.ok(
+      log.tables.some((t) => t.kind === 'transfer'),
+      'no async chunk: transfers recorded',
+    );
     const old = readLog(simulate(scenarioTopology('glm-image'), BEFORE_FIX, 5, 3, 0.15).text);
     for (const t of old.tables.filter((x) => x.kind === 'stage')) {
       assert.ok(Number.isInteger(field(t, '1', 'diffusion_engine_exec_time_ms')));
@@ -144,30 +187,54 @@ describe('metrics agree with the log', () => {
   test('histogram counts and sums equal the logged values', () => {
     const topology = withFirstAudio(scenarioTopology('qwen3-tts'));
     const { runs, text } = simulate(topology, FIXED_BUILD, 40);
-    const metrics = new SimMetrics({ topology, modelName: 'm', prefix: 'new', monotonicBaseUs: 1e9, runs: () => runs, now: () => 0, kvCapacityTokens: 1e5 });
+    const metrics = new SimMetrics({
+      topology,
+      modelName: 'm',
+      prefix: 'new',
+      monotonicBaseUs: 1e9,
+      runs: () => runs,
+      now: () => 0,
+      kvCapacityTokens: 1e5,
+    });
     for (const r of runs) metrics.record(r, FIXED_BUILD);
     const prom = metrics.expose();
     const log = readLog(text).tables.filter((t) => t.kind === 'stage');
     for (const stage of ['0', '1']) {
-      const sum = (name: string): number => log.reduce((a, t) => a + ((field(t, stage, name) as number | undefined) ?? 0), 0);
-      const value = (family: string): number => Number(new RegExp(`^${family}\\{model_name="m",stage="${stage}",replica="0"\\} (\\S+)$`, 'm').exec(prom)![1]);
+      const sum = (name: string): number =>
+        log.reduce((a, t) => a + ((field(t, stage, name) as number | undefined) ?? 0), 0);
+      const value = (family: string): number =>
+        Number(new RegExp(`^${family}\\{model_name="m",stage="${stage}",replica="0"\\} (\\S+)$`, 'm').exec(prom)![1]);
       assert.equal(value('vllm:time_to_first_token_seconds_count'), runs.length);
       assert.ok(Math.abs(value('vllm:time_to_first_token_seconds_sum') - sum('vllm_ttft_ms') / 1000) < 1e-6);
       assert.ok(Math.abs(value('vllm:request_queue_time_seconds_sum') - sum('vllm_queued_ms') / 1000) < 1e-6);
       assert.ok(Math.abs(value('vllm:request_prefill_time_seconds_sum') - sum('vllm_prefill_ms') / 1000) < 1e-6);
-      assert.equal(value('vllm:inter_token_latency_seconds_count'), log.reduce((a, t) => a + sampleCount(t, stage, 'vllm_itls_ms'), 0));
+      assert.equal(
+        value('vllm:inter_token_latency_seconds_count'),
+        log.reduce((a, t) => a + sampleCount(t, stage, 'vllm_itls_ms'), 0),
+      );
     }
   });
 
   test('old prefix and exposition details', () => {
     const topology = scenarioTopology('glm-image');
     const { runs } = simulate(topology, FIXED_BUILD, 3, 3, 0.15);
-    const metrics = new SimMetrics({ topology, modelName: 'g', prefix: 'old', monotonicBaseUs: 0, runs: () => runs, now: () => 0, kvCapacityTokens: 1e5 });
+    const metrics = new SimMetrics({
+      topology,
+      modelName: 'g',
+      prefix: 'old',
+      monotonicBaseUs: 0,
+      runs: () => runs,
+      now: () => 0,
+      kvCapacityTokens: 1e5,
+    });
     for (const r of runs) metrics.record(r, FIXED_BUILD);
     const prom = metrics.expose();
     assert.match(prom, /^# TYPE vllm:omni_e2e_request_latency_s histogram$/m);
     assert.match(prom, /^# TYPE vllm:omni_requests_success_total counter$/m);
-    assert.match(prom, /^vllm:omni_transfer_size_bytes_bucket\{model_name="g",from_stage="0",from_replica="0",to_stage="1",to_replica="0",le="1\.048576e\+06"\} /m);
+    assert.match(
+      prom,
+      /^vllm:omni_transfer_size_bytes_bucket\{model_name="g",from_stage="0",from_replica="0",to_stage="1",to_replica="0",le="1\.048576e\+06"\} /m,
+    );
     assert.match(prom, /^vllm:omni_diffusion_preprocess_s_sum\{model_name="g",stage="1",replica="0"\} 0\.0$/m);
     assert.doesNotMatch(prom, /^vllm:omni_diffusion_forward_s_count/m);
     assert.doesNotMatch(prom, /vllm_omni:/);
@@ -203,14 +270,23 @@ describe('deploy config', () => {
     assert.equal(files.length, 3);
     assert.equal(inferScenario(files, 2), 'qwen3-tts');
     const t = applyDeployConfig(scenarioTopology('qwen3-tts'), config, 'x.yaml');
-    assert.deepEqual(t.stages.map((s) => [s.stageId, s.replicas, s.modelRunner]), [[0, 1, 'v2'], [1, 2, 'v2']]);
+    assert.deepEqual(
+      t.stages.map((s) => [s.stageId, s.replicas, s.modelRunner]),
+      [
+        [0, 1, 'v2'],
+        [1, 2, 'v2'],
+      ],
+    );
     assert.equal(t.talkerFirstAudioRequested, true);
     assert.equal(t.asyncChunk, true);
     assert.equal(t.chunks.initialFrames, 1);
     assert.equal(talkerFirstAudioCodec(t), 1);
     // Replica ids are assigned round-robin.
     const model = new TimingModel(t, { seed: 1, rps: 2, coldStartMs: 0, firstArrivalUs: 0 });
-    assert.deepEqual(Array.from({ length: 4 }, () => model.next().stages[1]!.replicaId), [0, 1, 0, 1]);
+    assert.deepEqual(
+      Array.from({ length: 4 }, () => model.next().stages[1]!.replicaId),
+      [0, 1, 0, 1],
+    );
   });
 
   test('single-GPU MRv2 profile sets talker_first_audio through two overlays; omni MRv2 has a ramp', () => {
@@ -222,7 +298,10 @@ describe('deploy config', () => {
     assert.equal(inferScenario(omni.files, 3), 'qwen3-omni');
     const o = applyDeployConfig(scenarioTopology('qwen3-omni'), omni.config, 'x');
     assert.deepEqual(o.chunks.ramp, [1, 2, 4, 8, 16, 25]);
-    assert.equal(o.stages.every((s) => s.modelRunner === 'v2'), true);
+    assert.equal(
+      o.stages.every((s) => s.modelRunner === 'v2'),
+      true,
+    );
     // Talker first audio needs a talker -> code2wav edge on MRv2: the omni talker qualifies.
     assert.equal(talkerFirstAudioCodec(o), 2);
     const glm = loadMergedDeployConfig(path.join(DEPLOY, 'glm_image.yaml'));
@@ -238,11 +317,24 @@ describe('arguments', () => {
     assert.equal(o.rps, 2);
     assert.equal(o.topology.scenario, 'qwen3-tts');
     assert.equal(parseSimulateArgs(['--help']), null);
-    for (const bad of [['--scenario', 'x'], ['--port', '70000'], ['--host', '10.0.0.1'], ['--rps', '0'], ['--requests', '1.5'], ['--stats-build', 'newest'], ['--bogus'],
-      ['--deploy-config', path.join(DEPLOY, 'missing.yaml')], ['--deploy-config', path.join(DEPLOY, 'qwen3_omni_moe.yaml'), '--scenario', 'glm-image']]) {
+    for (const bad of [
+      ['--scenario', 'x'],
+      ['--port', '70000'],
+      ['--host', '10.0.0.1'],
+      ['--rps', '0'],
+      ['--requests', '1.5'],
+      ['--stats-build', 'newest'],
+      ['--bogus'],
+      ['--deploy-config', path.join(DEPLOY, 'missing.yaml')],
+      ['--deploy-config', path.join(DEPLOY, 'qwen3_omni_moe.yaml'), '--scenario', 'glm-image'],
+    ]) {
       assert.throws(() => parseSimulateArgs(bad), UsageError, bad.join(' '));
     }
-    assert.deepEqual(parseStatsBuild('before-fix,no-input-split'), { codecFirstAudioFix: false, inputSplit: false, diffusionMissingValueRule: false });
+    assert.deepEqual(parseStatsBuild('before-fix,no-input-split'), {
+      codecFirstAudioFix: false,
+      inputSplit: false,
+      diffusionMissingValueRule: false,
+    });
   });
 });
 

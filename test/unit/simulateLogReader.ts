@@ -30,7 +30,8 @@ export interface ReadLog {
 }
 
 const ANSI = /\x1b\[[0-9;]*m/g;
-const PREFIX = /^(?:\((?:[^()]|\([^()]*\))*\) )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]]+):(\d+)\] (.*)$/;
+const PREFIX =
+  /^(?:\((?:[^()]|\([^()]*\))*\) )?(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]]+):(\d+)\] (.*)$/;
 
 export function readCell(text: string): TableCell {
   if (text === '') return { kind: 'empty' };
@@ -45,7 +46,10 @@ export function readCell(text: string): TableCell {
 
 function splitRow(msg: string): string[] | null {
   if (!msg.startsWith('|') || !msg.endsWith('|')) return null;
-  return msg.slice(1, -1).split('|').map((c) => c.trim());
+  return msg
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim());
 }
 
 export function readLog(raw: string): ReadLog {
@@ -62,7 +66,8 @@ export function readLog(raw: string): ReadLog {
     if (line.includes('\r')) problems.push(`line ${i + 1}: stray CR`);
     const m = PREFIX.exec(line);
     if (m === null) {
-      if (current !== null && !current.complete) problems.push(`line ${i + 1}: unprefixed line inside table ${current.title}`);
+      if (current !== null && !current.complete)
+        problems.push(`line ${i + 1}: unprefixed line inside table ${current.title}`);
       return;
     }
     const [, level, , file, , message] = m as unknown as [string, string, string, string, string, string];
@@ -86,11 +91,29 @@ export function readLog(raw: string): ReadLog {
         return;
       }
     }
-    const title = /^\[(Overall Summary|(RequestE2EStats|StageRequestStats|TransferEdgeStats) \[request_id=([^\]]+)\])\]$/.exec(message);
+    const title =
+      /^\[(Overall Summary|(RequestE2EStats|StageRequestStats|TransferEdgeStats) \[request_id=([^\]]+)\])\]$/.exec(
+        message,
+      );
     if (title !== null) {
       const name = title[2] ?? 'Overall Summary';
-      const kind = name === 'Overall Summary' ? 'overall' : name === 'RequestE2EStats' ? 'e2e' : name === 'StageRequestStats' ? 'stage' : 'transfer';
-      current = { title: title[1]!, kind, requestId: title[3] ?? null, level, headers: [], rows: new Map(), complete: false };
+      const kind =
+        name === 'Overall Summary'
+          ? 'overall'
+          : name === 'RequestE2EStats'
+            ? 'e2e'
+            : name === 'StageRequestStats'
+              ? 'stage'
+              : 'transfer';
+      current = {
+        title: title[1]!,
+        kind,
+        requestId: title[3] ?? null,
+        level,
+        headers: [],
+        rows: new Map(),
+        complete: false,
+      };
       borders = 0;
       tables.push(current);
       return;
@@ -119,7 +142,9 @@ export function sampleCount(t: LogTable, column: string, name: string): number {
 
 export function e2eMs(log: ReadLog, requestId: string): number {
   const t = log.tables.find((x) => x.kind === 'e2e' && x.requestId === requestId);
-  return t?.rows.get('e2e_total_ms')?.[0]?.kind === 'num' ? (t.rows.get('e2e_total_ms')![0] as { value: number }).value : NaN;
+  return t?.rows.get('e2e_total_ms')?.[0]?.kind === 'num'
+    ? (t.rows.get('e2e_total_ms')![0] as { value: number }).value
+    : NaN;
 }
 
 const TOL = 0.0015; // one unit of the 3rd printed decimal, plus float noise
@@ -149,7 +174,8 @@ export function stageTableViolations(t: LogTable, e2eTotalMs: number): string[] 
     if (typeof inputWait === 'number') {
       // A hidden ready-queued row is a measured 0 (the other stages are None or 0).
       const readyQueued = num('vllm_ready_queued_ms') ?? 0;
-      if (Math.abs(inputWait + readyQueued - queued) > TOL) say(col, `input wait ${inputWait} + ready queued ${readyQueued} != queued ${queued}`);
+      if (Math.abs(inputWait + readyQueued - queued) > TOL)
+        say(col, `input wait ${inputWait} + ready queued ${readyQueued} != queued ${queued}`);
     }
     const prefill = field(t, col, 'vllm_prefill_ms');
     const ttft = num('vllm_ttft_ms') ?? 0;

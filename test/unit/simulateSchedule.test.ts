@@ -14,7 +14,8 @@ import { FIRST_ARRIVAL_US, runTimingModel, statsSchedule } from '../../server/si
 import type { RequestRun } from '../../server/simulate/timeline';
 
 const BENCH_DEPLOY = path.resolve(__dirname, '../fixtures/sim/deploy/sim_tts_bench.yaml');
-const benchOptions = (rps: number, seed = 3) => parseSimulateArgs(['--deploy-config', BENCH_DEPLOY, '--rps', String(rps), '--seed', String(seed)])!;
+const benchOptions = (rps: number, seed = 3) =>
+  parseSimulateArgs(['--deploy-config', BENCH_DEPLOY, '--rps', String(rps), '--seed', String(seed)])!;
 
 describe('request schedule', () => {
   test('--rps is the arrival rate of simulated time: 500/s over 60 s, arrivals from 0.5 s on', () => {
@@ -22,7 +23,10 @@ describe('request schedule', () => {
     const perS = s.arrivals / ((60_000_000 - FIRST_ARRIVAL_US) / 1e6);
     assert.ok(Math.abs(perS - 500) < 10, `${perS}/s`);
     // Each request prints when it finished: all but the last seconds' arrivals are printed by the end.
-    assert.ok(s.printAt.length < s.arrivals && s.printAt.length > s.arrivals - 5 * 500, `${s.printAt.length} of ${s.arrivals}`);
+    assert.ok(
+      s.printAt.length < s.arrivals && s.printAt.length > s.arrivals - 5 * 500,
+      `${s.printAt.length} of ${s.arrivals}`,
+    );
     for (let i = 1; i < s.printAt.length; i++) assert.ok(s.printAt[i - 1]! <= s.printAt[i]!);
     assert.ok(s.printAt[s.printAt.length - 1]! <= 60_000_000);
     assert.ok(s.printAt[0]! > FIRST_ARRIVAL_US);
@@ -36,10 +40,19 @@ describe('request schedule', () => {
     while (model.peekArrival() <= until) runs.push(model.next());
     const s = statsSchedule(o, until);
     assert.equal(s.arrivals, runs.length);
-    assert.deepEqual(s.printAt, runs.map((r) => r.statsLoggedTs).filter((t) => t <= until).sort((a, b) => a - b));
+    assert.deepEqual(
+      s.printAt,
+      runs
+        .map((r) => r.statsLoggedTs)
+        .filter((t) => t <= until)
+        .sort((a, b) => a - b),
+    );
     // A later end only adds requests: the first 5 s are a prefix of the first 6 s.
     const longer = statsSchedule(o, 6_000_000);
-    assert.deepEqual(longer.printAt.filter((t) => t <= until), s.printAt);
+    assert.deepEqual(
+      longer.printAt.filter((t) => t <= until),
+      s.printAt,
+    );
   });
 });
 
@@ -57,7 +70,13 @@ describe('engine snapshots for the periodic engine lines', () => {
       for (const [i, e] of engines.entries()) {
         const tp = throughput(runs, e, t - 10_000_000, t);
         const load = stageLoad(runs, e.stageId, e.replicaId, t);
-        assert.deepEqual(snapshots[i], { prompt: tp.prompt, generation: tp.generation, running: load.running, waiting: load.waiting, kvTokens: load.kvTokens });
+        assert.deepEqual(snapshots[i], {
+          prompt: tp.prompt,
+          generation: tp.generation,
+          running: load.running,
+          waiting: load.waiting,
+          kvTokens: load.kvTokens,
+        });
         if (load.running > 0) busy++;
       }
       assert.equal(busy, engines.length, 'every engine busy at 500 requests/s');

@@ -13,10 +13,24 @@ import { checkPrometheusState } from '../../server/capture/storage/storedPrometh
 import type { StoredChunk } from '../../server/capture/storage/storedChunks';
 import type { ChunkStream } from '../../server/capture/source';
 
-const INFO = { id: 's1', kind: 'tail', description: '/var/log/x.log', startedAt: 1000, status: 'stopped', requestCount: 3, deployConfig: null, lastError: null, exit: null, problemCount: 0 };
+const INFO = {
+  id: 's1',
+  kind: 'tail',
+  description: '/var/log/x.log',
+  startedAt: 1000,
+  status: 'stopped',
+  requestCount: 3,
+  deployConfig: null,
+  lastError: null,
+  exit: null,
+  problemCount: 0,
+};
 
 test('session.json: a whole session passes, extra fields are kept, access is dropped', () => {
-  const checked = checkSessionMeta({ info: { ...INFO, access: { readOnly: true } }, tail: { path: '/var/log/x.log', fromStart: true }, pgid: 42 }, 's1');
+  const checked = checkSessionMeta(
+    { info: { ...INFO, access: { readOnly: true } }, tail: { path: '/var/log/x.log', fromStart: true }, pgid: 42 },
+    's1',
+  );
   assert.ok(checked.ok);
   assert.equal((checked.meta as unknown as { pgid: number }).pgid, 42);
   assert.equal('access' in checked.meta.info, false);
@@ -33,8 +47,14 @@ test('session.json: the first thing wrong is named', () => {
     [{ info: { ...INFO, startedAt: 'yesterday' } }, /info\.startedAt is the text "yesterday", not a number/],
     [{ info: { ...INFO, status: undefined } }, /info\.status is missing/],
     [{ info: { ...INFO, requestCount: -1 } }, /info\.requestCount is number -1, not a count/],
-    [{ info: { ...INFO, exit: { code: 'x', signal: null } } }, /info\.exit\.code is the text "x", not a whole number or null/],
-    [{ info: INFO, launch: { argv: 'vllm serve', cwd: '/' } }, /session\.json\.launch\.argv is the text "vllm serve", not a list of texts/],
+    [
+      { info: { ...INFO, exit: { code: 'x', signal: null } } },
+      /info\.exit\.code is the text "x", not a whole number or null/,
+    ],
+    [
+      { info: INFO, launch: { argv: 'vllm serve', cwd: '/' } },
+      /session\.json\.launch\.argv is the text "vllm serve", not a list of texts/,
+    ],
     [{ info: INFO, tail: { path: '/x' } }, /session\.json\.tail\.fromStart is missing, not true or false/],
     [{ info: INFO, launch: { argv: [], cwd: '/', env: { A: 1 } } }, /launch\.env is an object, not a map of texts/],
   ];
@@ -47,7 +67,7 @@ test('session.json: the first thing wrong is named', () => {
   assert.ok(!torn.ok && /session\.json is not JSON/.test(torn.problem));
 });
 
-test('session.json: the id must be the folder\'s name in storage, any name elsewhere', () => {
+test("session.json: the id must be the folder's name in storage, any name elsewhere", () => {
   const other = checkSessionMeta({ info: INFO }, 'import-copy');
   assert.ok(!other.ok && other.problem === 'session.json names the session "s1", but its folder is "import-copy"');
   assert.ok(checkSessionMeta({ info: INFO }, null).ok);
@@ -67,7 +87,10 @@ function write(storage: string, chunks: [ChunkStream, string, number][]): Sessio
   return files;
 }
 
-async function readAll(files: SessionFiles, final = true): Promise<{ chunks: [ChunkStream, string, number][]; problems: string[] }> {
+async function readAll(
+  files: SessionFiles,
+  final = true,
+): Promise<{ chunks: [ChunkStream, string, number][]; problems: string[] }> {
   const reader = files.chunkReader(INFO.startedAt);
   const chunks: StoredChunk[] = [];
   for await (const c of reader.read(final)) chunks.push(c);
@@ -105,13 +128,27 @@ test('a corrupt index line in the middle: what it stood for keeps the time befor
   fs.writeFileSync(idx, lines.join('\n'));
   const { chunks, problems } = await readAll(files);
   assert.deepEqual(chunks, [CHUNKS[0], CHUNKS[1], ['stdout', 'out two\n', 2100], CHUNKS[3], CHUNKS[4], CHUNKS[5]]);
-  assert.deepEqual(problems, ['chunks.idx line 3 is not a chunk entry ("stdout 8x 2200"): the bytes it stood for are read with the capture time before it, everything after it as stored']);
+  assert.deepEqual(problems, [
+    'chunks.idx line 3 is not a chunk entry ("stdout 8x 2200"): the bytes it stood for are read with the capture time before it, everything after it as stored',
+  ]);
   // Two bad lines in a row, of two streams, one of them unreadable as a stream.
   lines[1] = '\u0000\u0000\u0000';
   fs.writeFileSync(idx, lines.join('\n'));
   const twice = await readAll(files);
-  assert.equal(twice.chunks.filter((c) => c[0] === 'stdout').map((c) => c[1]).join(''), 'out one\nout two\nout three\nout four\n');
-  assert.equal(twice.chunks.filter((c) => c[0] === 'stderr').map((c) => c[1]).join(''), 'err one\nerr two\n');
+  assert.equal(
+    twice.chunks
+      .filter((c) => c[0] === 'stdout')
+      .map((c) => c[1])
+      .join(''),
+    'out one\nout two\nout three\nout four\n',
+  );
+  assert.equal(
+    twice.chunks
+      .filter((c) => c[0] === 'stderr')
+      .map((c) => c[1])
+      .join(''),
+    'err one\nerr two\n',
+  );
   assert.equal(twice.problems.length, 2);
   assert.match(twice.problems[0] ?? '', /chunks\.idx line 2 is not a chunk entry \("\?\?\?"\)/);
 });
@@ -142,12 +179,38 @@ test('following files still being written: each read gives what was appended; a 
 });
 
 test('prometheus.json: the stored figures pass whole, anything else is refused whole', () => {
-  const row = { family: 'vllm:time_to_first_token_seconds', scope: 'replica', stage: '0', replica: '1', instances: ['h1:8000'], count: 12, total: 40, sum: 0.5, p50: 0.04, p90: null, p99: 0.2, openEnded: ['p99'], caveat: null };
+  const row = {
+    family: 'vllm:time_to_first_token_seconds',
+    scope: 'replica',
+    stage: '0',
+    replica: '1',
+    instances: ['h1:8000'],
+    count: 12,
+    total: 40,
+    sum: 0.5,
+    p50: 0.04,
+    p90: null,
+    p99: 0.2,
+    openEnded: ['p99'],
+    caveat: null,
+  };
   const state = {
-    url: 'http://127.0.0.1:9090', deploymentLabel: 'job', deploymentValue: 'tts', window: '5m', evaluatedAt: 1_700_000_000_000,
-    families: ['vllm:time_to_first_token_seconds'], instances: ['h1:8000'], rows: [row],
-    trend: { family: 'vllm:e2e_request_latency_seconds', stepSeconds: 15, times: [1, 2], series: [{ stage: '0', replica: '1', perSecond: [0.5, null] }] },
-    warnings: [], lastError: null,
+    url: 'http://127.0.0.1:9090',
+    deploymentLabel: 'job',
+    deploymentValue: 'tts',
+    window: '5m',
+    evaluatedAt: 1_700_000_000_000,
+    families: ['vllm:time_to_first_token_seconds'],
+    instances: ['h1:8000'],
+    rows: [row],
+    trend: {
+      family: 'vllm:e2e_request_latency_seconds',
+      stepSeconds: 15,
+      times: [1, 2],
+      series: [{ stage: '0', replica: '1', perSecond: [0.5, null] }],
+    },
+    warnings: [],
+    lastError: null,
   };
   assert.deepEqual(checkPrometheusState(state), state);
   assert.deepEqual(checkPrometheusState({ ...state, trend: null }), { ...state, trend: null });
@@ -160,5 +223,6 @@ test('prometheus.json: the stored figures pass whole, anything else is refused w
     { ...state, families: null },
     { rows: [] },
     [],
-  ]) assert.equal(checkPrometheusState(bad), null, JSON.stringify(bad).slice(0, 120));
+  ])
+    assert.equal(checkPrometheusState(bad), null, JSON.stringify(bad).slice(0, 120));
 });

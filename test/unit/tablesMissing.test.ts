@@ -32,7 +32,10 @@ const occurrences = (text: string, needle: string): number => text.split(needle)
 test('the upstream INFO log: the notice once, stage time and end to end in place of the phase split', () => {
   const snap = analyse(fs.readFileSync(INFO_LOG, 'utf8'));
   assert.equal(snap.requests.length, 6);
-  assert.deepEqual({ requests: snap.tablesMissing?.requests, of: snap.tablesMissing?.of, all: snap.tablesMissing?.all }, { requests: 6, of: 6, all: true });
+  assert.deepEqual(
+    { requests: snap.tablesMissing?.requests, of: snap.tablesMissing?.of, all: snap.tablesMissing?.all },
+    { requests: 6, of: 6, all: true },
+  );
   assert.ok(snap.tablesMissing?.message.includes(`Fix: ${STATS_TABLES_FIX}.`));
   assert.match(STATS_TABLES_FIX, /VLLM_LOGGING_LEVEL=DEBUG/);
   // End to end from [OmniTiming] total= (0.74, 4.47, 2.05, 1.13, 0.45, 1.72 s).
@@ -45,7 +48,10 @@ test('the upstream INFO log: the notice once, stage time and end to end in place
   assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1, 'said once');
   assert.equal(occurrences(text, 'stage-tables-missing'), 0, 'not repeated as a finding');
   assert.doesNotMatch(text, /Phase split per stage/);
-  const rows = text.split('\n').filter((l) => /^(stage \d|end to end)/.test(l)).map((l) => l.split(/\s{2,}/));
+  const rows = text
+    .split('\n')
+    .filter((l) => /^(stage \d|end to end)/.test(l))
+    .map((l) => l.split(/\s{2,}/));
   assert.deepEqual(rows, [
     ['stage 0', '6', '1,275', '3,095', '4,198', '4,320'],
     ['stage 1', '6', '1,415', '3,250', '4,339', '4,460'],
@@ -61,46 +67,96 @@ test('a log where only some requests lack the tables says how many, and keeps th
   const missing = snap.tablesMissing;
   assert.ok(missing !== null && !missing.all);
   assert.equal(missing.requests, 6);
-  assert.ok(missing.message.startsWith(`6 of ${missing.of} requests have no [StageRequestStats] table, only [OmniTiming] lines`), missing.message);
+  assert.ok(
+    missing.message.startsWith(
+      `6 of ${missing.of} requests have no [StageRequestStats] table, only [OmniTiming] lines`,
+    ),
+    missing.message,
+  );
   const text = tableReport(snap, { source: 'mixed.log' }).join('\n');
   assert.match(text, /Phase split per stage/);
   assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1);
 });
 
 function summaryOf(snap: AnalysisSnapshot): SummaryResult {
-  return { sessionId: 's', requestCount: snap.requests.length, stages: snap.stages, findings: snap.findings, histograms: [], prometheus: null, endToEnd: snap.endToEnd, tablesMissing: snap.tablesMissing, edges: snap.edges };
+  return {
+    sessionId: 's',
+    requestCount: snap.requests.length,
+    stages: snap.stages,
+    findings: snap.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: snap.endToEnd,
+    tablesMissing: snap.tablesMissing,
+    edges: snap.edges,
+  };
 }
 
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {
   const summary = summaryOf(analyse(fs.readFileSync(INFO_LOG, 'utf8')));
   const model = timingModel(summary, 'p50', { '0': 'talker', '1': 'code2wav' });
-  assert.deepEqual(model.columns.map((c) => c.id), ['time']);
-  assert.deepEqual(model.rows.map((r) => [r.label, r.role, r.cells['time']?.text, r.cells['time']?.value]), [
-    ['stage 0', 'talker', '1,275', 1275],
-    ['stage 1', 'code2wav', '1,415', 1415],
-    ['end to end', '', '1,425', 1425],
-  ]);
-  assert.deepEqual(headline(summary), { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 }, 'the trend follows the end-to-end time');
+  assert.deepEqual(
+    model.columns.map((c) => c.id),
+    ['time'],
+  );
+  assert.deepEqual(
+    model.rows.map((r) => [r.label, r.role, r.cells['time']?.text, r.cells['time']?.value]),
+    [
+      ['stage 0', 'talker', '1,275', 1275],
+      ['stage 1', 'code2wav', '1,415', 1415],
+      ['end to end', '', '1,425', 1425],
+    ],
+  );
+  assert.deepEqual(
+    headline(summary),
+    { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 },
+    'the trend follows the end-to-end time',
+  );
   const columns = tableColumns(summary.stages, {}, true);
-  assert.deepEqual(columns.map((c) => c.id), ['requestId', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s']);
+  assert.deepEqual(
+    columns.map((c) => c.id),
+    ['requestId', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s'],
+  );
 });
 
 test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {
   const numbers: LiveStageNumbers = {
     sessionLabel: 'launch session x (running)',
     stages: [
-      { stageId: 0, ttftP50Ms: null, prefillP50Ms: null, queuedP50Ms: null, n: 6, ttftNotRecorded: false, stageTimeP50Ms: 1275 },
-      { stageId: 1, ttftP50Ms: null, prefillP50Ms: null, queuedP50Ms: null, n: 6, ttftNotRecorded: false, stageTimeP50Ms: 1415 },
+      {
+        stageId: 0,
+        ttftP50Ms: null,
+        prefillP50Ms: null,
+        queuedP50Ms: null,
+        n: 6,
+        ttftNotRecorded: false,
+        stageTimeP50Ms: 1275,
+      },
+      {
+        stageId: 1,
+        ttftP50Ms: null,
+        prefillP50Ms: null,
+        queuedP50Ms: null,
+        n: 6,
+        ttftNotRecorded: false,
+        stageTimeP50Ms: 1415,
+      },
     ],
     tablesMissing: { requests: 6, of: 6, all: true, message: 'No request has a [StageRequestStats] table ... Fix: x.' },
   };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), numbers);
-  assert.deepEqual(hints.map((h) => h.label), [
-    'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · stage time p50 1,275 ms (n=6)',
-    'stage time p50 1,415 ms (n=6)',
-    'codec TTFT unknown: no stats tables in this session (server at INFO)',
-  ]);
+  assert.deepEqual(
+    hints.map((h) => h.label),
+    [
+      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · stage time p50 1,275 ms (n=6)',
+      'stage time p50 1,415 ms (n=6)',
+      'codec TTFT unknown: no stats tables in this session (server at INFO)',
+    ],
+  );
   assert.ok(hints.every((h) => h.tooltip.includes('No request has a [StageRequestStats] table')));
-  const partial = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), { ...numbers, tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false } });
+  const partial = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    ...numbers,
+    tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false },
+  });
   assert.match(partial[0]?.label ?? '', /^2 of 6 requests without stats tables \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · /);
 });

@@ -32,9 +32,17 @@ function analyse(text: string | Buffer): AnalyzedRequest[] {
 
 function generatedLog(topology: Topology, n: number, seed: number): string {
   const model = new TimingModel(topology, { seed, rps: 4, coldStartMs: 0, firstArrivalUs: 500_000 });
-  const writer = new LogWriter({ process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() }, FIXED_BUILD);
+  const writer = new LogWriter(
+    { process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() },
+    FIXED_BUILD,
+  );
   return Array.from({ length: n }, () => model.next())
-    .map((r) => writer.requestRecords(r, r.stages.map(() => r.index + 1)))
+    .map((r) =>
+      writer.requestRecords(
+        r,
+        r.stages.map(() => r.index + 1),
+      ),
+    )
     .join('');
 }
 
@@ -53,31 +61,59 @@ const upstream = (name: string): AnalyzedRequest[] => analyse(readFileSync(path.
 
 const CASES: ReadonlyArray<readonly [string, () => string]> = [
   ['upstream-rendered qwen3-omni-three-stage-transfers', () => digest(upstream('qwen3-omni-three-stage-transfers'))],
-  ['upstream-rendered qwen3tts-info-level-omnitiming-only', () => digest(upstream('qwen3tts-info-level-omnitiming-only'))],
-  ['upstream-rendered qwen3tts-talker-first-audio-after-fix', () => digest(upstream('qwen3tts-talker-first-audio-after-fix'))],
-  ['upstream-rendered qwen3tts-talker-first-audio-before-fix', () => digest(upstream('qwen3tts-talker-first-audio-before-fix'))],
-  ['the bundled sample (cold starts)', () => digest(analyse(readFileSync(path.join(ROOT, 'samples/qwen3-tts-first-audio-cold-start.log'))))],
+  [
+    'upstream-rendered qwen3tts-info-level-omnitiming-only',
+    () => digest(upstream('qwen3tts-info-level-omnitiming-only')),
+  ],
+  [
+    'upstream-rendered qwen3tts-talker-first-audio-after-fix',
+    () => digest(upstream('qwen3tts-talker-first-audio-after-fix')),
+  ],
+  [
+    'upstream-rendered qwen3tts-talker-first-audio-before-fix',
+    () => digest(upstream('qwen3tts-talker-first-audio-before-fix')),
+  ],
+  [
+    'the bundled sample (cold starts)',
+    () => digest(analyse(readFileSync(path.join(ROOT, 'samples/qwen3-tts-first-audio-cold-start.log')))),
+  ],
   ['generated qwen3-omni, 60 requests', () => digest(analyse(generatedLog(scenarioTopology('qwen3-omni'), 60, 7)))],
-  ['generated glm-image (diffusion), 40 requests', () => digest(analyse(generatedLog(scenarioTopology('glm-image'), 40, 9)))],
+  [
+    'generated glm-image (diffusion), 40 requests',
+    () => digest(analyse(generatedLog(scenarioTopology('glm-image'), 40, 9))),
+  ],
   [
     'generated qwen3-tts on two codec replicas, capture times',
     () => {
-      const { config } = loadMergedDeployConfig(path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_two_codec_replicas.yaml'));
-      const requests = analyse(generatedLog(applyDeployConfig(scenarioTopology('qwen3-tts'), config, 'x.yaml'), 50, 11));
-      return digest(requests, requests.map((_, i) => 1_767_000_000_000 + i * 250));
+      const { config } = loadMergedDeployConfig(
+        path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_two_codec_replicas.yaml'),
+      );
+      const requests = analyse(
+        generatedLog(applyDeployConfig(scenarioTopology('qwen3-tts'), config, 'x.yaml'), 50, 11),
+      );
+      return digest(
+        requests,
+        requests.map((_, i) => 1_767_000_000_000 + i * 250),
+      );
     },
   ],
 ];
 
 const PINNED: Record<string, string> = {
-   "upstream-rendered qwen3-omni-three-stage-transfers": "24853 89f9dbd5ca832b51a227e274a0464fcae5b347351d49b71e11325b1189eaec2f",
-   "upstream-rendered qwen3tts-info-level-omnitiming-only": "12216 3ae6afefd6300a6e544a7a8d8b23c823de0fd9bfcfc01e81e5310173b2c52fcc",
-   "upstream-rendered qwen3tts-talker-first-audio-after-fix": "21322 29a3fb8764b709f58301f6421a08e8d8e0b344411791980c32058c4f371a089b",
-   "upstream-rendered qwen3tts-talker-first-audio-before-fix": "16984 9f73ad7dc1731bd6d8cb3f58c3656ac635c5967422fd40153bae49481efef0f4",
-   "the bundled sample (cold starts)": "59706 606ac9e0c993718b43713a432f3a10d59c62ce391f42fd3b1466d7e28fb2759f",
-   "generated qwen3-omni, 60 requests": "230639 7ff434397efd3532d9f25d0e218bee58b11683168369e410d1fcf0d8f12c6087",
-   "generated glm-image (diffusion), 40 requests": "130410 5c8e0e8079bdd67b9901960a600410a6525a1af2fe1f4ddb16ada7aacbbebbeb",
-   "generated qwen3-tts on two codec replicas, capture times": "134301 c5bed21dcd3429db5497ea15bbbe30fed60060485c2d097c2f9bc3225f70fa19",
+  'upstream-rendered qwen3-omni-three-stage-transfers':
+    '24853 89f9dbd5ca832b51a227e274a0464fcae5b347351d49b71e11325b1189eaec2f',
+  'upstream-rendered qwen3tts-info-level-omnitiming-only':
+    '12216 3ae6afefd6300a6e544a7a8d8b23c823de0fd9bfcfc01e81e5310173b2c52fcc',
+  'upstream-rendered qwen3tts-talker-first-audio-after-fix':
+    '21322 29a3fb8764b709f58301f6421a08e8d8e0b344411791980c32058c4f371a089b',
+  'upstream-rendered qwen3tts-talker-first-audio-before-fix':
+    '16984 9f73ad7dc1731bd6d8cb3f58c3656ac635c5967422fd40153bae49481efef0f4',
+  'the bundled sample (cold starts)': '59706 606ac9e0c993718b43713a432f3a10d59c62ce391f42fd3b1466d7e28fb2759f',
+  'generated qwen3-omni, 60 requests': '230639 7ff434397efd3532d9f25d0e218bee58b11683168369e410d1fcf0d8f12c6087',
+  'generated glm-image (diffusion), 40 requests':
+    '130410 5c8e0e8079bdd67b9901960a600410a6525a1af2fe1f4ddb16ada7aacbbebbeb',
+  'generated qwen3-tts on two codec replicas, capture times':
+    '134301 c5bed21dcd3429db5497ea15bbbe30fed60060485c2d097c2f9bc3225f70fa19',
 };
 
 for (const [name, run] of CASES) {

@@ -33,17 +33,40 @@ const joined = (chunks: Iterable<string | Uint8Array>): string => {
   return out + decoder.decode();
 };
 
-const histograms: HistogramSummary[] = [{ family: 'vllm:time_to_first_token_seconds', labels: { stage: '0', replica: '0' }, count: 25, sum: 30.5, p50: 1.1, p90: null, p99: 8.6 }];
+const histograms: HistogramSummary[] = [
+  {
+    family: 'vllm:time_to_first_token_seconds',
+    labels: { stage: '0', replica: '0' },
+    count: 25,
+    sum: 30.5,
+    p50: 1.1,
+    p90: null,
+    p99: 8.6,
+  },
+];
 
 test('prettyJsonChunks is JSON.stringify(value, null, 2), whatever the chunk size', () => {
-  const value = { a: 1, empty: [], list: [{ x: [1, 2, { y: 'z\n"q"' }], u: undefined }, null, 'é', 3.5], nested: { k: [] }, skip: undefined, last: [[]] };
-  for (const size of [1, 7, 1 << 20]) assert.equal([...prettyJsonChunks(value, size)].join(''), JSON.stringify(value, null, 2));
+  const value = {
+    a: 1,
+    empty: [],
+    list: [{ x: [1, 2, { y: 'z\n"q"' }], u: undefined }, null, 'é', 3.5],
+    nested: { k: [] },
+    skip: undefined,
+    last: [[]],
+  };
+  for (const size of [1, 7, 1 << 20])
+    assert.equal([...prettyJsonChunks(value, size)].join(''), JSON.stringify(value, null, 2));
   assert.equal([...prettyJsonChunks({})].join(''), '{}');
 });
 
 test('JSON, CSV and trace exports equal the analyze output', () => {
   const analysis = sampleAnalysis();
-  const input: ExportInput = { requests: analysis.requests, snapshot: () => analysis.snapshot(), histograms, source: 'sample' };
+  const input: ExportInput = {
+    requests: analysis.requests,
+    snapshot: () => analysis.snapshot(),
+    histograms,
+    source: 'sample',
+  };
   const snapshot = analysis.snapshot();
   const json = joined(exportChunks('json', input));
   assert.equal(json, JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n');
@@ -56,7 +79,12 @@ test('CSV across its batches of requests: one header, every row once, in order',
   const requests = [...sampleAnalysis().requests];
   // 25 x 250 requests: more than one batch of 5,000.
   const many = Array.from({ length: 250 }, () => requests).flat();
-  const input: ExportInput = { requests: many, snapshot: () => assert.fail('CSV needs no summaries'), histograms: [], source: 'x' };
+  const input: ExportInput = {
+    requests: many,
+    snapshot: () => assert.fail('CSV needs no summaries'),
+    histograms: [],
+    source: 'x',
+  };
   const text = joined(exportChunks('csv', input));
   assert.equal(text, csvRows(many).join('\n') + '\n');
   assert.equal(text.split('\n').filter((l) => l.startsWith('request_id,')).length, 1);

@@ -44,9 +44,17 @@ function checked(requests: readonly AnalyzedRequest[], captureTimesMs?: readonly
 
 function simulatedLog(topology: Topology, n: number, seed = 5): string {
   const model = new TimingModel(topology, { seed, rps: 4, coldStartMs: 0, firstArrivalUs: 500_000 });
-  const writer = new LogWriter({ process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() }, FIXED_BUILD);
+  const writer = new LogWriter(
+    { process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() },
+    FIXED_BUILD,
+  );
   return Array.from({ length: n }, () => model.next())
-    .map((r) => writer.requestRecords(r, r.stages.map(() => r.index + 1)))
+    .map((r) =>
+      writer.requestRecords(
+        r,
+        r.stages.map(() => r.index + 1),
+      ),
+    )
     .join('');
 }
 
@@ -64,20 +72,40 @@ describe('ByteChunks (the trace writer)', () => {
   };
 
   test('numbers read back as the same double; 3-decimal values print as String() does', () => {
-    for (const v of [0, -0.25, 0.001, 10020.219, 86443602, 123456789012.345, 1 / 3, 1e-7, 2 ** 60, 0.1 + 0.2]) assert.equal(Number(written((w) => w.number(v))), v, String(v));
+    for (const v of [0, -0.25, 0.001, 10020.219, 86443602, 123456789012.345, 1 / 3, 1e-7, 2 ** 60, 0.1 + 0.2])
+      assert.equal(Number(written((w) => w.number(v))), v, String(v));
     for (let i = 0; i < 20_000; i++) {
       const v = (Math.round(Math.random() * 1e13) / 1000) * (i % 2 ? -1 : 1);
-      assert.equal(written((w) => w.number(v)), String(v));
+      assert.equal(
+        written((w) => w.number(v)),
+        String(v),
+      );
     }
-    assert.equal(written((w) => w.number(Number.NaN)), 'null');
+    assert.equal(
+      written((w) => w.number(Number.NaN)),
+      'null',
+    );
   });
 
   test('hex ids, JSON strings with escapes and non-ASCII, growing past the chunk size', () => {
-    assert.equal(written((w) => w.hex(0)), '0');
-    assert.equal(written((w) => w.hex(0x1f3a2)), '1f3a2');
-    for (const s of ['speech-5bd188e314d812a5', 'a"b\\c\n', 'stage 1 · replica 0', 'é→', '\u0001']) assert.equal(written((w) => w.string(s)), JSON.stringify(s));
+    assert.equal(
+      written((w) => w.hex(0)),
+      '0',
+    );
+    assert.equal(
+      written((w) => w.hex(0x1f3a2)),
+      '1f3a2',
+    );
+    for (const s of ['speech-5bd188e314d812a5', 'a"b\\c\n', 'stage 1 · replica 0', 'é→', '\u0001'])
+      assert.equal(
+        written((w) => w.string(s)),
+        JSON.stringify(s),
+      );
     const long = 'x'.repeat(10_000) + 'ü';
-    assert.equal(written((w) => w.text(long)), long);
+    assert.equal(
+      written((w) => w.text(long)),
+      long,
+    );
   });
 });
 
@@ -87,9 +115,25 @@ describe('the checker itself', () => {
   const e = (name: string, ts: number, id = '0x1', pid = 1) => ({ ph: 'e', name, cat: 'c', id, pid, tid: pid, ts });
 
   test('accepts nested and overlapping async slices of different ids', () => {
-    const ok = checkTrace(wrap([b('stage', 0), b('prefill', 0), e('prefill', 5), e('stage', 9), b('stage', 3, '0x2'), e('stage', 12, '0x2')]));
+    const ok = checkTrace(
+      wrap([
+        b('stage', 0),
+        b('prefill', 0),
+        e('prefill', 5),
+        e('stage', 9),
+        b('stage', 3, '0x2'),
+        e('stage', 12, '0x2'),
+      ]),
+    );
     assert.deepEqual(ok.errors, []);
-    assert.deepEqual(ok.slices.map((s) => [s.name, s.depth, s.startUs, s.endUs]), [['prefill', 1, 0, 5], ['stage', 0, 0, 9], ['stage', 0, 3, 12]]);
+    assert.deepEqual(
+      ok.slices.map((s) => [s.name, s.depth, s.startUs, s.endUs]),
+      [
+        ['prefill', 1, 0, 5],
+        ['stage', 0, 0, 9],
+        ['stage', 0, 3, 12],
+      ],
+    );
   });
 
   test('rejects what viewers get wrong', () => {
@@ -97,10 +141,21 @@ describe('the checker itself', () => {
       ['crossed slices of one id', wrap([b('a', 0), b('b', 1), e('a', 2), e('b', 3)]), /innermost open slice is "b"/],
       ['end before begin', wrap([e('a', 0), b('a', 1)]), /end without an open begin/],
       ['unclosed', wrap([b('a', 0)]), /never ends/],
-      ['same key open twice', wrap([b('a', 0), b('a', 1), e('a', 2), e('a', 3)]), /same cat, id and name is still open/],
+      [
+        'same key open twice',
+        wrap([b('a', 0), b('a', 1), e('a', 2), e('a', 3)]),
+        /same cat, id and name is still open/,
+      ],
       ['negative ts', wrap([b('a', -1), e('a', 2)]), /ts must be a finite number >= 0/],
       ['missing id', wrap([{ ph: 'b', name: 'a', cat: 'c', pid: 1, tid: 1, ts: 0 }]), /exactly one of id \/ id2/],
-      ['missing cat', wrap([{ ph: 'b', name: 'a', id: '1', pid: 1, tid: 1, ts: 0 }, { ph: 'e', name: 'a', id: '1', pid: 1, tid: 1, ts: 1 }]), /async events need a cat/],
+      [
+        'missing cat',
+        wrap([
+          { ph: 'b', name: 'a', id: '1', pid: 1, tid: 1, ts: 0 },
+          { ph: 'e', name: 'a', id: '1', pid: 1, tid: 1, ts: 1 },
+        ]),
+        /async events need a cat/,
+      ],
       ['id on two processes', wrap([b('a', 0, '0x1', 1), e('a', 1, '0x1', 2)]), /used on pid 1 and pid 2/],
       ['bad metadata', wrap([{ ph: 'M', name: 'process_name', pid: 1, args: {} }]), /needs args.name/],
       ['unknown metadata', wrap([{ ph: 'M', name: 'process_colour', pid: 1, args: {} }]), /unknown metadata event/],
@@ -123,7 +178,11 @@ describe('trace of the bundled sample log', () => {
     assert.deepEqual([...check.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1']);
     for (const [pid, name] of check.processNames) {
       const tracks = check.asyncTrackNames.get(pid);
-      assert.deepEqual([...(tracks ?? [])], [pid === 1 ? 'e2e' : name], `Perfetto merges the tracks of ${name} into one`);
+      assert.deepEqual(
+        [...(tracks ?? [])],
+        [pid === 1 ? 'e2e' : name],
+        `Perfetto merges the tracks of ${name} into one`,
+      );
     }
   });
 
@@ -160,10 +219,14 @@ describe('trace of the bundled sample log', () => {
     assert.deepEqual(stage1.map((s) => s.name).sort(), ['input wait', 'ready queued', 'stage 1']);
     assert.equal(check.slices.filter((s) => s.pid === 3 && (s.name === 'prefill' || s.name === 'decode')).length, 0);
     // Stage 0 never prints the input split (None) nor a decode row.
-    assert.equal(check.slices.filter((s) => s.pid === 2 && ['input wait', 'ready queued', 'decode'].includes(s.name)).length, 0);
+    assert.equal(
+      check.slices.filter((s) => s.pid === 2 && ['input wait', 'ready queued', 'decode'].includes(s.name)).length,
+      0,
+    );
     assert.ok(!check.slices.some((s) => /ttft/i.test(s.name)), 'TTFT is a point, never drawn as a phase');
     // Every 0-length slice is a value logged (or inferred) as 0, never a missing one.
-    for (const s of check.slices.filter((x) => x.endUs === x.startUs && x.depth > 0)) assert.equal(s.args['ms'], 0, `${s.name} of ${s.id}`);
+    for (const s of check.slices.filter((x) => x.endUs === x.startUs && x.depth > 0))
+      assert.equal(s.args['ms'], 0, `${s.name} of ${s.id}`);
   });
 
   test('reconstructed positions and inferred values are marked, with their rule', () => {
@@ -176,7 +239,11 @@ describe('trace of the bundled sample log', () => {
     assert.equal((check.metadata?.['rules'] as Record<string, string>)['alongside-upstream'], ruleText);
     assert.equal(stage1.find((s) => s.depth === 0)!.args['ruleText'], ruleText);
     const readyQueued = stage1.find((s) => s.name === 'ready queued')!;
-    assert.equal(readyQueued.args['state'], 'inferred', 'hidden row with the other half measured: inferred 0, not logged');
+    assert.equal(
+      readyQueued.args['state'],
+      'inferred',
+      'hidden row with the other half measured: inferred 0, not logged',
+    );
     assert.equal(durationUs(readyQueued), 0);
     const inputWait = stage1.find((s) => s.name === 'input wait')!;
     assert.equal(Math.round(durationUs(inputWait) * 1000), 9_083_602_000);
@@ -187,7 +254,8 @@ describe('trace of the bundled sample log', () => {
     for (const r of requests) {
       const e2e = numberOf(r.e2e, 'e2e_total_ms');
       assert.ok(e2e !== undefined, r.requestId);
-      for (const s of timelineOf(r)) assert.ok(s.endMs <= e2e + 0.01, `${r.requestId} stage ${s.stageKey} ${s.phase} ends at ${s.endMs} > ${e2e}`);
+      for (const s of timelineOf(r))
+        assert.ok(s.endMs <= e2e + 0.01, `${r.requestId} stage ${s.stageKey} ${s.phase} ends at ${s.endMs} > ${e2e}`);
     }
   });
 
@@ -196,7 +264,11 @@ describe('trace of the bundled sample log', () => {
       const s = timelineOf(request).find((x) => x.stageKey === '1' && x.phase === 'stage')!;
       return { start: s.startMs, rule: s.rule };
     };
-    const talkerEnd = Math.max(...timelineOf(cold).filter((x) => x.stageKey === '0').map((x) => x.endMs));
+    const talkerEnd = Math.max(
+      ...timelineOf(cold)
+        .filter((x) => x.stageKey === '0')
+        .map((x) => x.endMs),
+    );
     const longer = codecStart({ ...cold, e2e: { ...cold.e2e, e2e_total_ms: measured(1e9) } });
     assert.equal(longer.start, talkerEnd);
     assert.match(longer.rule, /^assumed: drawn after the upstream stage ends/);
@@ -224,7 +296,10 @@ describe('trace of the bundled sample log', () => {
           if (value === null || !drawn) assert.equal(found.length, 0, `${r.requestId} ${stage.stageKey} ${phase}`);
           else {
             assert.equal(found.length, 1, `${r.requestId} ${stage.stageKey} ${phase}`);
-            assert.ok(Math.abs(durationUs(found[0]!) - value * 1000) <= 0.001, `${phase} ${durationUs(found[0]!)} vs ${value}`);
+            assert.ok(
+              Math.abs(durationUs(found[0]!) - value * 1000) <= 0.001,
+              `${phase} ${durationUs(found[0]!)} vs ${value}`,
+            );
             phases += 1;
           }
         }
@@ -284,7 +359,9 @@ test('nan and inf cells (numbers Python prints) give no slice and keep the JSON 
     .replace('| e2e_total_ms     | 1,101.153 |', '| e2e_total_ms     |       nan |');
   const requests = analyse(text);
   assert.equal(requests[0]!.stages[0]!.split.values.prefillMs, Infinity, 'the edit reached the analysis');
-  assert.ok(Number.isNaN(requests[1]!.e2e['e2e_total_ms']?.state === 'measured' ? requests[1]!.e2e['e2e_total_ms'].value : 0));
+  assert.ok(
+    Number.isNaN(requests[1]!.e2e['e2e_total_ms']?.state === 'measured' ? requests[1]!.e2e['e2e_total_ms'].value : 0),
+  );
   const check = checked(requests);
   assert.equal(slicesOf(check, requests[0]!.requestId).filter((s) => s.name === PREFILL_DECODE_LABEL).length, 0);
   assert.equal(check.slices.filter((s) => s.name === 'e2e').length, 24);
@@ -320,12 +397,17 @@ describe('placement without log timestamps', () => {
 
 describe('simulated deployments', () => {
   test('two codec replicas: one process per replica, overlapping requests never pair up', () => {
-    const { config } = loadMergedDeployConfig(path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_two_codec_replicas.yaml'));
+    const { config } = loadMergedDeployConfig(
+      path.join(ROOT, 'test/fixtures/sim/deploy/sim_tts_two_codec_replicas.yaml'),
+    );
     const topology = applyDeployConfig(scenarioTopology('qwen3-tts'), config, 'x.yaml');
     const requests = analyse(simulatedLog({ ...topology }, 80));
     assert.equal(requests.length, 80);
     const check = checked(requests);
-    assert.deepEqual([...check.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1 · replica 0', 'stage 1 · replica 1']);
+    assert.deepEqual(
+      [...check.processNames.values()],
+      ['requests (E2E)', 'stage 0', 'stage 1 · replica 0', 'stage 1 · replica 1'],
+    );
     const replicaOf = new Map(requests.map((r) => [r.requestId, r.stages.find((s) => s.stageKey === '1')!.replicaId]));
     for (const s of check.slices.filter((x) => x.depth === 0 && x.pid >= 3)) {
       assert.equal(s.pid, 3 + replicaOf.get(s.args['request'] as string)!, 'on its replica');
@@ -333,7 +415,10 @@ describe('simulated deployments', () => {
     }
     // Requests overlap in time on a stage (what B/E events could not show).
     const tops = check.slices.filter((x) => x.depth === 0 && x.pid === 2).sort((x, y) => x.startUs - y.startUs);
-    assert.ok(tops.some((t, i) => i > 0 && t.startUs < tops[i - 1]!.endUs), 'overlapping stage-0 slices');
+    assert.ok(
+      tops.some((t, i) => i > 0 && t.startUs < tops[i - 1]!.endUs),
+      'overlapping stage-0 slices',
+    );
     for (const [pid, names] of check.asyncTrackNames) assert.equal(names.size, 1, `one track name in pid ${pid}`);
   });
 
@@ -344,7 +429,10 @@ describe('simulated deployments', () => {
     const pid = [...check.processNames].find(([, name]) => name === `stage ${diffusion.stageKey}`)![0];
     const onDiffusion = check.slices.filter((s) => s.pid === pid);
     assert.ok(onDiffusion.length > 0);
-    assert.ok(onDiffusion.every((s) => s.depth === 0 && s.args['kind'] === 'diffusion'), 'diffusion stages report no LLM split: only the stage slice');
+    assert.ok(
+      onDiffusion.every((s) => s.depth === 0 && s.args['kind'] === 'diffusion'),
+      'diffusion stages report no LLM split: only the stage slice',
+    );
   });
 
   test('three-stage Qwen3-Omni: all stages valid and in stage order', () => {
@@ -362,12 +450,24 @@ describe('simulated deployments', () => {
 });
 
 describe('transfer edges', () => {
-  const upstream = (name: string): string => readFileSync(path.join(ROOT, 'test/fixtures/upstream-rendered', name), 'utf8');
+  const upstream = (name: string): string =>
+    readFileSync(path.join(ROOT, 'test/fixtures/upstream-rendered', name), 'utf8');
 
   test('TransferEdgeStats: one process per edge, a reconstructed slice per request and edge after its upstream stage, its parts as logged', () => {
     const requests = analyse(upstream('qwen3-omni-three-stage-transfers.log'));
     const check = checked(requests);
-    assert.deepEqual([...check.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1 · replica 0', 'stage 1 · replica 1', 'stage 2', 'transfer 0->1', 'transfer 1->2']);
+    assert.deepEqual(
+      [...check.processNames.values()],
+      [
+        'requests (E2E)',
+        'stage 0',
+        'stage 1 · replica 0',
+        'stage 1 · replica 1',
+        'stage 2',
+        'transfer 0->1',
+        'transfer 1->2',
+      ],
+    );
     const first = requests[0];
     const slices = slicesOf(check, first.requestId);
     const top = slices.find((s) => s.name === 'transfer 0->1');
@@ -378,12 +478,18 @@ describe('transfer edges', () => {
     assert.match(String(top.args['ruleText']), /upstream stage ends/);
     // Send 78.701, in flight 2.015, receive decode 111.865, one after the other.
     const parts = check.slices.filter((s) => s.id === top.id && s.depth === 1).sort((a, b) => a.startUs - b.startUs);
-    assert.deepEqual(parts.map((p) => [p.name, p.args['ms'], p.args['source']]), [
-      ['send (tx)', 78.701, 'TransferEdgeStats'],
-      ['in flight', 2.015, 'TransferEdgeStats'],
-      ['receive decode', 111.865, 'TransferEdgeStats'],
-    ]);
-    assert.deepEqual(parts.map((p) => durationUs(p)), [78701, 2015, 111865]);
+    assert.deepEqual(
+      parts.map((p) => [p.name, p.args['ms'], p.args['source']]),
+      [
+        ['send (tx)', 78.701, 'TransferEdgeStats'],
+        ['in flight', 2.015, 'TransferEdgeStats'],
+        ['receive decode', 111.865, 'TransferEdgeStats'],
+      ],
+    );
+    assert.deepEqual(
+      parts.map((p) => durationUs(p)),
+      [78701, 2015, 111865],
+    );
     assert.equal(parts[0]?.startUs, top.startUs);
     assert.equal(parts[2]?.endUs, top.endUs);
     // It starts where stage 0 ends as drawn.
@@ -394,12 +500,19 @@ describe('transfer edges', () => {
 
   test('[OmniTiming] 0.00 ms sends that are not recorded draw nothing; a measured one draws its send alone', () => {
     const none = checked(analyse(upstream('qwen3tts-info-level-omnitiming-only.log')));
-    assert.ok(![...none.processNames.values()].some((n) => n.startsWith('transfer ')), 'no payload transfer recorded: no slice, no track');
-    const line = '(APIServer pid=1) INFO 10-19 07:12:05 [stats.py:910] [OmniTiming] req=r1 total=0.74s preprocess=0.00s engine=0.73s stages=[0:0.61s,1:0.73s] transfers=[0->1=12.50ms]\n';
+    assert.ok(
+      ![...none.processNames.values()].some((n) => n.startsWith('transfer ')),
+      'no payload transfer recorded: no slice, no track',
+    );
+    const line =
+      '(APIServer pid=1) INFO 10-19 07:12:05 [stats.py:910] [OmniTiming] req=r1 total=0.74s preprocess=0.00s engine=0.73s stages=[0:0.61s,1:0.73s] transfers=[0->1=12.50ms]\n';
     const timed = checked(analyse(line));
     const top = timed.slices.find((s) => s.name === 'transfer 0->1');
     assert.ok(top !== undefined);
     const parts = timed.slices.filter((s) => s.id === top.id && s.depth === 1);
-    assert.deepEqual(parts.map((p) => [p.name, p.args['ms'], p.args['source'], durationUs(p)]), [['send (tx)', 12.5, '[OmniTiming]', 12500]]);
+    assert.deepEqual(
+      parts.map((p) => [p.name, p.args['ms'], p.args['source'], durationUs(p)]),
+      [['send (tx)', 12.5, '[OmniTiming]', 12500]],
+    );
   });
 });

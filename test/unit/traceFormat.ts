@@ -38,14 +38,45 @@ export interface TraceCheck {
   readonly eventCount: number;
 }
 
-const PHASES = new Set(['B', 'E', 'X', 'i', 'I', 'C', 'b', 'n', 'e', 's', 't', 'f', 'P', 'N', 'O', 'D', 'M', 'V', 'v', 'R', 'c', '(', ')']);
-const METADATA_NAMES = new Set(['process_name', 'process_labels', 'process_sort_index', 'thread_name', 'thread_sort_index']);
+const PHASES = new Set([
+  'B',
+  'E',
+  'X',
+  'i',
+  'I',
+  'C',
+  'b',
+  'n',
+  'e',
+  's',
+  't',
+  'f',
+  'P',
+  'N',
+  'O',
+  'D',
+  'M',
+  'V',
+  'v',
+  'R',
+  'c',
+  '(',
+  ')',
+]);
+const METADATA_NAMES = new Set([
+  'process_name',
+  'process_labels',
+  'process_sort_index',
+  'thread_name',
+  'thread_sort_index',
+]);
 
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-const isId = (v: unknown): boolean => (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isInteger(v));
+const isId = (v: unknown): boolean =>
+  (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isInteger(v));
 
 interface Open {
   readonly name: string;
@@ -80,12 +111,18 @@ function idOf(event: Json, where: string, errors: string[]): { key: string; id: 
     return { key: `global:${String(event['id'])}`, id: String(event['id']) };
   }
   const id2 = event['id2'];
-  if (!isObject(id2) || Object.keys(id2).length !== 1 || !(('local' in id2 && isId(id2['local'])) || ('global' in id2 && isId(id2['global'])))) {
+  if (
+    !isObject(id2) ||
+    Object.keys(id2).length !== 1 ||
+    !(('local' in id2 && isId(id2['local'])) || ('global' in id2 && isId(id2['global'])))
+  ) {
     errors.push(`${where}: id2 must be {"local": id} or {"global": id}`);
     return null;
   }
   // A local id is scoped to its process.
-  return 'local' in id2 ? { key: `local:${String(event['pid'])}:${String(id2['local'])}`, id: String(id2['local']) } : { key: `global:${String(id2['global'])}`, id: String(id2['global']) };
+  return 'local' in id2
+    ? { key: `local:${String(event['pid'])}:${String(id2['local'])}`, id: String(id2['local']) }
+    : { key: `global:${String(id2['global'])}`, id: String(id2['global']) };
 }
 
 export function checkTrace(text: string): TraceCheck {
@@ -93,7 +130,14 @@ export function checkTrace(text: string): TraceCheck {
   const slices: TraceSlice[] = [];
   const processNames = new Map<number, string>();
   const asyncTrackNames = new Map<number, Set<string>>();
-  const result = (metadata: Json | null, eventCount: number): TraceCheck => ({ errors, slices, processNames, asyncTrackNames, metadata, eventCount });
+  const result = (metadata: Json | null, eventCount: number): TraceCheck => ({
+    errors,
+    slices,
+    processNames,
+    asyncTrackNames,
+    metadata,
+    eventCount,
+  });
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -105,7 +149,8 @@ export function checkTrace(text: string): TraceCheck {
     errors.push('not the JSON Object Format: expected an object with a traceEvents array');
     return result(null, 0);
   }
-  if ('displayTimeUnit' in doc && doc['displayTimeUnit'] !== 'ms' && doc['displayTimeUnit'] !== 'ns') errors.push('displayTimeUnit must be "ms" or "ns"');
+  if ('displayTimeUnit' in doc && doc['displayTimeUnit'] !== 'ms' && doc['displayTimeUnit'] !== 'ns')
+    errors.push('displayTimeUnit must be "ms" or "ns"');
   const metadata = isObject(doc['metadata']) ? doc['metadata'] : null;
   const events = doc['traceEvents'] as unknown[];
   const asyncEvents: AsyncEvent[] = [];
@@ -117,14 +162,17 @@ export function checkTrace(text: string): TraceCheck {
       errors.push(`${where}: not an object`);
       return;
     }
-    for (const [key, value] of Object.entries(event)) if (Array.isArray(value)) errors.push(`${where}: top-level array in "${key}" (Perfetto cannot read it)`);
+    for (const [key, value] of Object.entries(event))
+      if (Array.isArray(value)) errors.push(`${where}: top-level array in "${key}" (Perfetto cannot read it)`);
     const ph = event['ph'];
     if (typeof ph !== 'string' || !PHASES.has(ph)) {
       errors.push(`${where}: unknown ph ${JSON.stringify(ph)}`);
       return;
     }
-    if (typeof event['name'] !== 'string' || event['name'] === '') errors.push(`${where}: name must be a non-empty string`);
-    if (!Number.isInteger(event['pid']) || (event['pid'] as number) < 0) errors.push(`${where}: pid must be a non-negative integer`);
+    if (typeof event['name'] !== 'string' || event['name'] === '')
+      errors.push(`${where}: name must be a non-empty string`);
+    if (!Number.isInteger(event['pid']) || (event['pid'] as number) < 0)
+      errors.push(`${where}: pid must be a non-negative integer`);
     if ('args' in event && !isObject(event['args'])) errors.push(`${where}: args must be an object`);
     if (ph === 'M') {
       const name = String(event['name']);
@@ -132,13 +180,18 @@ export function checkTrace(text: string): TraceCheck {
       if (!METADATA_NAMES.has(name)) errors.push(`${where}: unknown metadata event ${name}`);
       if ('ts' in event && !isNonNegative(event['ts'])) errors.push(`${where}: ts must be a number >= 0`);
       if (name.startsWith('thread_') && !Number.isInteger(event['tid'])) errors.push(`${where}: ${name} needs a tid`);
-      if ((name === 'process_name' || name === 'thread_name') && typeof args['name'] !== 'string') errors.push(`${where}: ${name} needs args.name`);
-      if (name.endsWith('_sort_index') && !Number.isInteger(args['sort_index'])) errors.push(`${where}: ${name} needs an integer args.sort_index`);
-      if (name === 'process_labels' && typeof args['labels'] !== 'string') errors.push(`${where}: process_labels needs args.labels`);
-      if (name === 'process_name' && typeof args['name'] === 'string') processNames.set(event['pid'] as number, args['name']);
+      if ((name === 'process_name' || name === 'thread_name') && typeof args['name'] !== 'string')
+        errors.push(`${where}: ${name} needs args.name`);
+      if (name.endsWith('_sort_index') && !Number.isInteger(args['sort_index']))
+        errors.push(`${where}: ${name} needs an integer args.sort_index`);
+      if (name === 'process_labels' && typeof args['labels'] !== 'string')
+        errors.push(`${where}: process_labels needs args.labels`);
+      if (name === 'process_name' && typeof args['name'] === 'string')
+        processNames.set(event['pid'] as number, args['name']);
       return;
     }
-    if (!Number.isInteger(event['tid']) || (event['tid'] as number) < 0) errors.push(`${where}: tid must be a non-negative integer`);
+    if (!Number.isInteger(event['tid']) || (event['tid'] as number) < 0)
+      errors.push(`${where}: tid must be a non-negative integer`);
     if (!isNonNegative(event['ts'])) {
       errors.push(`${where}: ts must be a finite number >= 0 (µs)`);
       return;
@@ -148,7 +201,8 @@ export function checkTrace(text: string): TraceCheck {
     if (ph === 'b' || ph === 'e' || ph === 'n') {
       if (typeof event['cat'] !== 'string' || event['cat'] === '') errors.push(`${where}: async events need a cat`);
       const id = idOf(event, where, errors);
-      if (id !== null) asyncEvents.push({ index, ts, ph, event, tree: `${String(event['cat'])}\u0000${id.key}`, id: id.id });
+      if (id !== null)
+        asyncEvents.push({ index, ts, ph, event, tree: `${String(event['cat'])}\u0000${id.key}`, id: id.id });
     } else if (ph === 'B' || ph === 'E') {
       syncEvents.push({ index, ts, event });
     }
@@ -169,13 +223,21 @@ export function checkTrace(text: string): TraceCheck {
     if (stack === undefined) stacks.set(a.tree, (stack = []));
     const name = String(a.event['name']);
     if (a.ph === 'b') {
-      if (stack.some((o) => o.name === name)) errors.push(`${where}: a slice with the same cat, id and name is still open`);
+      if (stack.some((o) => o.name === name))
+        errors.push(`${where}: a slice with the same cat, id and name is still open`);
       if (stack.length === 0 && owner === undefined) {
         let names = asyncTrackNames.get(pid);
         if (names === undefined) asyncTrackNames.set(pid, (names = new Set()));
         names.add(name);
       }
-      stack.push({ name, startUs: a.ts, index: a.index, args: isObject(a.event['args']) ? a.event['args'] : {}, pid, tid: a.event['tid'] as number });
+      stack.push({
+        name,
+        startUs: a.ts,
+        index: a.index,
+        args: isObject(a.event['args']) ? a.event['args'] : {},
+        pid,
+        tid: a.event['tid'] as number,
+      });
     } else if (a.ph === 'e') {
       const top = stack[stack.length - 1];
       if (top === undefined) {
@@ -183,15 +245,29 @@ export function checkTrace(text: string): TraceCheck {
         continue;
       }
       if (top.name !== name) {
-        errors.push(`${where}: ends "${name}" but the innermost open slice is "${top.name}" (slices of one id must nest)`);
+        errors.push(
+          `${where}: ends "${name}" but the innermost open slice is "${top.name}" (slices of one id must nest)`,
+        );
         continue;
       }
       stack.pop();
       const endArgs = isObject(a.event['args']) ? a.event['args'] : {};
-      slices.push({ name, cat: String(a.event['cat']), id: a.id, pid: top.pid, tid: top.tid, startUs: top.startUs, endUs: a.ts, depth: stack.length, args: { ...top.args, ...endArgs } });
+      slices.push({
+        name,
+        cat: String(a.event['cat']),
+        id: a.id,
+        pid: top.pid,
+        tid: top.tid,
+        startUs: top.startUs,
+        endUs: a.ts,
+        depth: stack.length,
+        args: { ...top.args, ...endArgs },
+      });
     }
   }
-  for (const [tree, stack] of stacks) for (const o of stack) errors.push(`event ${o.index}: slice "${o.name}" (${tree.replace('\u0000', ' ')}) never ends`);
+  for (const [tree, stack] of stacks)
+    for (const o of stack)
+      errors.push(`event ${o.index}: slice "${o.name}" (${tree.replace('\u0000', ' ')}) never ends`);
 
   syncEvents.sort(byTime);
   const threadStacks = new Map<string, { name: string; index: number }[]>();
@@ -200,7 +276,8 @@ export function checkTrace(text: string): TraceCheck {
     let stack = threadStacks.get(key);
     if (stack === undefined) threadStacks.set(key, (stack = []));
     if (s.event['ph'] === 'B') stack.push({ name: String(s.event['name']), index: s.index });
-    else if (stack.pop()?.name !== s.event['name']) errors.push(`event ${s.index}: E does not close the innermost B of its thread`);
+    else if (stack.pop()?.name !== s.event['name'])
+      errors.push(`event ${s.index}: E does not close the innermost B of its thread`);
   }
   for (const stack of threadStacks.values()) for (const o of stack) errors.push(`event ${o.index}: B never ends`);
   return result(metadata, events.length);

@@ -14,14 +14,17 @@ import { pushTrend, sanitizeSideState } from '../../webview/sidePanel/state';
 const ROOT = path.resolve(__dirname, '../..');
 
 function sources(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
-  );
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 describe('no markup sinks', () => {
   test('webview code builds DOM from text only (no innerHTML, outerHTML, insertAdjacentHTML, document.write, eval)', () => {
-    const sink = /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(|srcdoc|createContextualFragment|DOMParser/;
+    const sink =
+      /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\(|srcdoc|createContextualFragment|DOMParser/;
     const files = [...sources('webview'), ...sources('src/views')];
     assert.ok(files.length > 20);
     for (const f of files) {
@@ -39,7 +42,14 @@ describe('no markup sinks', () => {
 });
 
 describe('HTML shell', () => {
-  const page = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abc123', scriptUri: 'https://x/dist/webview/latencyPanel.js', styleUris: ['https://x/dist/webview/latencyPanel.css'], title: 'Stage Lens', view: 'latencyPanel' };
+  const page = {
+    cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+    nonce: 'abc123',
+    scriptUri: 'https://x/dist/webview/latencyPanel.js',
+    styleUris: ['https://x/dist/webview/latencyPanel.css'],
+    title: 'Stage Lens',
+    view: 'latencyPanel',
+  };
 
   test('strict CSP: nothing by default, scripts only by nonce, styles/images/fonts only from the webview source', () => {
     assert.equal(
@@ -47,7 +57,10 @@ describe('HTML shell', () => {
       `default-src 'none'; script-src 'nonce-N'; style-src ${page.cspSource} 'nonce-N'; img-src ${page.cspSource} data:; font-src ${page.cspSource}`,
     );
     const html = renderWebviewHtml(page);
-    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc123&#39;/);
+    assert.match(
+      html,
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc123&#39;/,
+    );
     assert.match(html, /<script nonce="abc123" src="https:\/\/x\/dist\/webview\/latencyPanel.js"><\/script>/);
     assert.match(html, /<link rel="stylesheet" href="https:\/\/x\/dist\/webview\/latencyPanel.css" nonce="abc123">/);
     // Exactly one script, no inline code, nothing remote besides the given URIs.
@@ -63,8 +76,15 @@ describe('HTML shell', () => {
   });
 
   test('attribute values are escaped', () => {
-    assert.equal(escapeHtml(`"><img src=x onerror=alert(1)>'&`), '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;&amp;');
-    const html = renderWebviewHtml({ ...page, title: '<script>alert(1)</script>', scriptUri: 'https://x/a.js" onload="alert(1)' });
+    assert.equal(
+      escapeHtml(`"><img src=x onerror=alert(1)>'&`),
+      '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;&amp;',
+    );
+    const html = renderWebviewHtml({
+      ...page,
+      title: '<script>alert(1)</script>',
+      scriptUri: 'https://x/a.js" onload="alert(1)',
+    });
     assert.doesNotMatch(html, /<script>alert/);
     assert.doesNotMatch(html, /" onload="/);
   });
@@ -73,17 +93,34 @@ describe('HTML shell', () => {
 describe('messages from a page', () => {
   test('well-formed messages pass; limits are clamped', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
-    assert.deepEqual(parseWebviewMessage({ type: 'queryRequests', seq: 3, params: { offset: -5, limit: 1e6, sortBy: '1.prefillMs', descending: true, stageId: 1 } }), {
-      type: 'queryRequests',
-      seq: 3,
-      params: { offset: 0, limit: 1000, sortBy: '1.prefillMs', descending: true, stageId: 1 },
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryRequests',
+        seq: 3,
+        params: { offset: -5, limit: 1e6, sortBy: '1.prefillMs', descending: true, stageId: 1 },
+      }),
+      {
+        type: 'queryRequests',
+        seq: 3,
+        params: { offset: 0, limit: 1000, sortBy: '1.prefillMs', descending: true, stageId: 1 },
+      },
+    );
+    assert.deepEqual(parseWebviewMessage({ type: 'openLatencyPanel', filter: { findingCode: 'cold-start' } }), {
+      type: 'openLatencyPanel',
+      filter: { findingCode: 'cold-start' },
     });
-    assert.deepEqual(parseWebviewMessage({ type: 'openLatencyPanel', filter: { findingCode: 'cold-start' } }), { type: 'openLatencyPanel', filter: { findingCode: 'cold-start' } });
-    assert.deepEqual(parseWebviewMessage({ type: 'queryHistogram', seq: 1, params: { stageKey: '1', metric: 'field:stage_gen_time_ms', bins: 9999 } }), {
-      type: 'queryHistogram',
-      seq: 1,
-      params: { stageKey: '1', metric: 'field:stage_gen_time_ms', bins: 500 },
-    });
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryHistogram',
+        seq: 1,
+        params: { stageKey: '1', metric: 'field:stage_gen_time_ms', bins: 9999 },
+      }),
+      {
+        type: 'queryHistogram',
+        seq: 1,
+        params: { stageKey: '1', metric: 'field:stage_gen_time_ms', bins: 500 },
+      },
+    );
   });
 
   test('anything else is dropped', () => {
@@ -108,7 +145,17 @@ describe('stored state', () => {
   test('the latency panel keeps only well-formed fields', () => {
     assert.deepEqual(sanitizePanelState(undefined), DEFAULT_PANEL_STATE);
     assert.deepEqual(sanitizePanelState('junk'), DEFAULT_PANEL_STATE);
-    const s = sanitizePanelState({ tab: 'histograms', sortBy: '1.prefillMs', descending: false, scrollTop: -4, stageId: 1.5, selectedIndex: 3, histogram: { metric: 'x', bins: 1e6 }, spansView: { t0: 5, t1: 2 }, percentile: 'p42' });
+    const s = sanitizePanelState({
+      tab: 'histograms',
+      sortBy: '1.prefillMs',
+      descending: false,
+      scrollTop: -4,
+      stageId: 1.5,
+      selectedIndex: 3,
+      histogram: { metric: 'x', bins: 1e6 },
+      spansView: { t0: 5, t1: 2 },
+      percentile: 'p42',
+    });
     assert.equal(s.tab, 'histograms');
     assert.equal(s.sortBy, '1.prefillMs');
     assert.equal(s.descending, false);
@@ -121,12 +168,31 @@ describe('stored state', () => {
   });
 
   test('a new session forgets rows and selection but keeps view choices', () => {
-    const s = forNewSession({ ...DEFAULT_PANEL_STATE, sessionId: 'a', tab: 'timeline', sortBy: 'requestId', scrollTop: 500, selectedIndex: 4, openRequestId: 'r', filterText: 'x' }, 'b');
-    assert.deepEqual([s.sessionId, s.tab, s.sortBy, s.scrollTop, s.selectedIndex, s.openRequestId, s.filterText], ['b', 'requests', 'requestId', 0, -1, null, '']);
+    const s = forNewSession(
+      {
+        ...DEFAULT_PANEL_STATE,
+        sessionId: 'a',
+        tab: 'timeline',
+        sortBy: 'requestId',
+        scrollTop: 500,
+        selectedIndex: 4,
+        openRequestId: 'r',
+        filterText: 'x',
+      },
+      'b',
+    );
+    assert.deepEqual(
+      [s.sessionId, s.tab, s.sortBy, s.scrollTop, s.selectedIndex, s.openRequestId, s.filterText],
+      ['b', 'requests', 'requestId', 0, -1, null, ''],
+    );
   });
 
   test('the side panel trend keeps one point per request count, bounded', () => {
-    const s = sanitizeSideState({ percentile: 'p99', sessionId: 's', trend: [{ n: 1, p50: 1, p90: 2, p99: null }, { n: 'x' }, null] });
+    const s = sanitizeSideState({
+      percentile: 'p99',
+      sessionId: 's',
+      trend: [{ n: 1, p50: 1, p90: 2, p99: null }, { n: 'x' }, null],
+    });
     assert.deepEqual(s, { percentile: 'p99', sessionId: 's', trend: [{ n: 1, p50: 1, p90: 2, p99: null }] });
     let t: readonly TrendPoint[] = s.trend;
     t = pushTrend(t, { n: 1, p50: 5, p90: 5, p99: 5 });

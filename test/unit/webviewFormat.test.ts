@@ -7,17 +7,36 @@ import { measured, NOT_MEASURED } from '../../server/core/values';
 import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
 import { statusWords } from '../../webview/shared/sessionStatus';
-import { distributionView, fieldCellView, fieldValueView, splitCellView, splitValueView, summaryFieldView, summarySplitView } from '../../webview/shared/valueState';
+import {
+  distributionView,
+  fieldCellView,
+  fieldValueView,
+  splitCellView,
+  splitValueView,
+  summaryFieldView,
+  summarySplitView,
+} from '../../webview/shared/valueState';
 
 const NAMES: SplitName[] = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'];
 
-function stageWith(values: Partial<Record<SplitName, number | null>>, states: Partial<Record<SplitName, SplitState>>, fields: RequestStage['fields'] = {}): RequestStage {
+function stageWith(
+  values: Partial<Record<SplitName, number | null>>,
+  states: Partial<Record<SplitName, SplitState>>,
+  fields: RequestStage['fields'] = {},
+): RequestStage {
   const v = Object.fromEntries(NAMES.map((n) => [n, values[n] ?? null])) as Record<SplitName, number | null>;
   const s = Object.fromEntries(NAMES.map((n) => [n, states[n] ?? 'hidden'])) as Record<SplitName, SplitState>;
   return { stageKey: '1', stageId: 1, segment: 1, replicaId: 0, kind: 'llm', fields, split: { values: v, states: s } };
 }
 
-const counts = (c: Partial<Record<SplitState, number>>): Record<SplitState, number> => ({ measured: 0, notMeasured: 0, hidden: 0, notRecorded: 0, inferred: 0, ...c });
+const counts = (c: Partial<Record<SplitState, number>>): Record<SplitState, number> => ({
+  measured: 0,
+  notMeasured: 0,
+  hidden: 0,
+  notRecorded: 0,
+  inferred: 0,
+  ...c,
+});
 const dist = (p50: number, count = 10) => ({ count, mean: p50, p50, p90: p50 * 2, p99: p50 * 3, max: p50 * 4 });
 
 function summaryStage(over: Partial<StageSummary>): StageSummary {
@@ -101,7 +120,11 @@ describe('value states of one request stage', () => {
     const states: SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
     for (const st of states) {
       const value = st === 'measured' || st === 'inferred' ? 12.5 : null;
-      const s = stageWith({ prefillMs: value }, { prefillMs: st }, { f: measured(3), g: NOT_MEASURED, t: { state: 'text', value: 'audio' } });
+      const s = stageWith(
+        { prefillMs: value },
+        { prefillMs: st },
+        { f: measured(3), g: NOT_MEASURED, t: { state: 'text', value: 'audio' } },
+      );
       const full = splitValueView(s, 'prefillMs');
       assert.deepEqual(splitCellView(s, 'prefillMs'), { text: full.text, state: full.state, value: full.value });
       for (const f of ['f', 'g', 't', 'absent']) {
@@ -128,7 +151,10 @@ describe('value states of one request stage', () => {
 
 describe('value states of a stage summary', () => {
   test('a percentile over numbers only, with what was left out in the title', () => {
-    const st = summaryStage({ split: { ttftMs: dist(133, 4) }, splitStates: { ...summaryStage({}).splitStates, ttftMs: counts({ measured: 4, notRecorded: 6 }) } });
+    const st = summaryStage({
+      split: { ttftMs: dist(133, 4) },
+      splitStates: { ...summaryStage({}).splitStates, ttftMs: counts({ measured: 4, notRecorded: 6 }) },
+    });
     const v = summarySplitView(st, 'ttftMs', 'p90');
     assert.deepEqual([v.text, v.state, v.value, v.partial], ['266', 'measured', 266, true]);
     assert.match(v.title, /6 not recorded/);
@@ -137,17 +163,36 @@ describe('value states of a stage summary', () => {
 
   test('no number at all: the state that explains most is shown', () => {
     const base = summaryStage({}).splitStates;
-    const nr = summarySplitView(summaryStage({ splitStates: { ...base, ttftMs: counts({ notRecorded: 10 }) } }), 'ttftMs', 'p50');
+    const nr = summarySplitView(
+      summaryStage({ splitStates: { ...base, ttftMs: counts({ notRecorded: 10 }) } }),
+      'ttftMs',
+      'p50',
+    );
     assert.deepEqual([nr.text, nr.state], ['not recorded', 'notRecorded']);
-    const nm = summarySplitView(summaryStage({ splitStates: { ...base, inputWaitMs: counts({ notMeasured: 8, hidden: 2 }) } }), 'inputWaitMs', 'p50');
+    const nm = summarySplitView(
+      summaryStage({ splitStates: { ...base, inputWaitMs: counts({ notMeasured: 8, hidden: 2 }) } }),
+      'inputWaitMs',
+      'p50',
+    );
     assert.equal(nm.state, 'notMeasured');
-    const hd = summarySplitView(summaryStage({ splitStates: { ...base, prefillMs: counts({ hidden: 10 }) } }), 'prefillMs', 'p50');
+    const hd = summarySplitView(
+      summaryStage({ splitStates: { ...base, prefillMs: counts({ hidden: 10 }) } }),
+      'prefillMs',
+      'p50',
+    );
     assert.equal(hd.state, 'hidden');
   });
 
   test('only inferred values are marked as inferred', () => {
     const base = summaryStage({}).splitStates;
-    const v = summarySplitView(summaryStage({ split: { readyQueuedMs: dist(0) }, splitStates: { ...base, readyQueuedMs: counts({ inferred: 10 }) } }), 'readyQueuedMs', 'p50');
+    const v = summarySplitView(
+      summaryStage({
+        split: { readyQueuedMs: dist(0) },
+        splitStates: { ...base, readyQueuedMs: counts({ inferred: 10 }) },
+      }),
+      'readyQueuedMs',
+      'p50',
+    );
     assert.deepEqual([v.text, v.state], ['≈0', 'inferred']);
   });
 
@@ -176,8 +221,14 @@ describe('session status in words', () => {
   });
 
   test('an ended process says how it ended: exit code or signal', () => {
-    assert.equal(statusWords({ kind: 'launch', status: 'exited', exit: { code: 3, signal: null } }), 'exited (exit code 3)');
-    assert.equal(statusWords({ kind: 'attach', status: 'crashed', exit: { code: null, signal: 'SIGKILL' } }), 'crashed (signal SIGKILL)');
+    assert.equal(
+      statusWords({ kind: 'launch', status: 'exited', exit: { code: 3, signal: null } }),
+      'exited (exit code 3)',
+    );
+    assert.equal(
+      statusWords({ kind: 'attach', status: 'crashed', exit: { code: null, signal: 'SIGKILL' } }),
+      'crashed (signal SIGKILL)',
+    );
     assert.equal(statusWords({ kind: 'import', status: 'exited', exit: { code: 0, signal: null } }), 'imported');
   });
 });

@@ -6,7 +6,19 @@ import { detailOf } from '../../server/capture/requestQueries';
 import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { RequestDetail, RequestSpans } from '../../server/protocol';
 import { histogramBarAt, histogramLayout, unbinnedCounts } from '../../webview/latencyPanel/histogram/histogramLayout';
-import { buildSpanIndex, clampView, fullView, isVisible, panView, spanAt, visibleMaxE2e, visibleSlice, xOf, yOf, zoomView } from '../../webview/latencyPanel/spans/spansLayout';
+import {
+  buildSpanIndex,
+  clampView,
+  fullView,
+  isVisible,
+  panView,
+  spanAt,
+  visibleMaxE2e,
+  visibleSlice,
+  xOf,
+  yOf,
+  zoomView,
+} from '../../webview/latencyPanel/spans/spansLayout';
 import { columnsInView, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
 import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
@@ -42,7 +54,10 @@ describe('sparkline', () => {
   });
 
   test('a flat series sits in the middle', () => {
-    assert.deepEqual(sparklinePoints([5, 5], 10, 20).map((p) => p?.y), [10, 10]);
+    assert.deepEqual(
+      sparklinePoints([5, 5], 10, 20).map((p) => p?.y),
+      [10, 10],
+    );
   });
 });
 
@@ -55,13 +70,19 @@ describe('waterfall of one request', () => {
   test('one lane per stage in stage order, phases over whole-stage bars', () => {
     const d = detail(2);
     const layout = waterfallLayout(d, STAGE_NAMES, { ...DEFAULT_BOX, width: 900 });
-    assert.deepEqual(layout.lanes.map((l) => l.label), ['stage 0 · thinker', 'stage 1 · talker', 'stage 2 · code2wav']);
+    assert.deepEqual(
+      layout.lanes.map((l) => l.label),
+      ['stage 0 · thinker', 'stage 1 · talker', 'stage 2 · code2wav'],
+    );
     const firstPhase = layout.bars.findIndex((b) => b.phase !== 'stage');
     assert.ok(layout.bars.slice(0, firstPhase).every((b) => b.phase === 'stage'));
     assert.ok(layout.bars.slice(firstPhase).every((b) => b.phase !== 'stage'));
     assert.ok(layout.maxMs >= Math.max(...d.timeline.map((s) => s.endMs)));
     for (const b of layout.bars) {
-      assert.ok(b.x >= DEFAULT_BOX.gutter - 1e-9 && b.x + b.w <= 900 - DEFAULT_BOX.rightPad + 1e-6, `${b.stageKey} ${b.phase} ${b.x} ${b.w}`);
+      assert.ok(
+        b.x >= DEFAULT_BOX.gutter - 1e-9 && b.x + b.w <= 900 - DEFAULT_BOX.rightPad + 1e-6,
+        `${b.stageKey} ${b.phase} ${b.x} ${b.w}`,
+      );
       const lane = layout.lanes.find((l) => l.stageKey === b.stageKey);
       assert.ok(lane !== undefined && b.y >= lane.y && b.y + b.h <= lane.y + lane.h);
     }
@@ -73,11 +94,19 @@ describe('waterfall of one request', () => {
     for (const seg of d.timeline) {
       const bar = layout.bars.find((b) => b.stageKey === seg.stageKey && b.phase === seg.phase);
       assert.ok(bar !== undefined);
-      assert.ok(Math.abs(bar.x - (DEFAULT_BOX.gutter + (seg.startMs / layout.maxMs) * (900 - DEFAULT_BOX.gutter - DEFAULT_BOX.rightPad))) < 1e-6);
+      assert.ok(
+        Math.abs(
+          bar.x -
+            (DEFAULT_BOX.gutter + (seg.startMs / layout.maxMs) * (900 - DEFAULT_BOX.gutter - DEFAULT_BOX.rightPad)),
+        ) < 1e-6,
+      );
     }
     const s0 = d.timeline.find((s) => s.stageKey === '0' && s.phase === 'stage');
     const s1 = d.timeline.find((s) => s.stageKey === '1' && s.phase === 'stage');
-    assert.ok(s0 !== undefined && s1 !== undefined && s1.startMs < s0.endMs, 'stage 1 starts before stage 0 ends (async chunk)');
+    assert.ok(
+      s0 !== undefined && s1 !== undefined && s1.startMs < s0.endMs,
+      'stage 1 starts before stage 0 ends (async chunk)',
+    );
   });
 
   test('the slowest phase is the longest phase segment', () => {
@@ -122,7 +151,15 @@ describe('waterfall of one request', () => {
 });
 
 describe('histogram', () => {
-  const h = { metric: 'split:ttftMs', stageKey: '2', edges: [0, 10, 20, 30, 40], counts: [1, 4, 0, 2], notMeasured: 3, hidden: 5, notRecorded: 7 };
+  const h = {
+    metric: 'split:ttftMs',
+    stageKey: '2',
+    edges: [0, 10, 20, 30, 40],
+    counts: [1, 4, 0, 2],
+    notMeasured: 3,
+    hidden: 5,
+    notRecorded: 7,
+  };
   const box = { width: 440, height: 200, left: 40, right: 0, top: 0, bottom: 20 };
 
   test('one bar per bin, heights proportional to counts, the mode found', () => {
@@ -139,7 +176,14 @@ describe('histogram', () => {
   });
 
   test('values that are not numbers are counted apart, not binned', () => {
-    assert.deepEqual(unbinnedCounts(h).map((c) => [c.state, c.count]), [['notRecorded', 7], ['notMeasured', 3], ['hidden', 5]]);
+    assert.deepEqual(
+      unbinnedCounts(h).map((c) => [c.state, c.count]),
+      [
+        ['notRecorded', 7],
+        ['notMeasured', 3],
+        ['hidden', 5],
+      ],
+    );
     const l = histogramLayout(h, box);
     assert.equal(l.binned, 1 + 4 + 0 + 2);
   });
@@ -163,10 +207,16 @@ describe('requests over time', () => {
 
   test('sorted by end time, starts from e2e, unknown e2e counted', () => {
     assert.deepEqual(Array.from(index.end), [1000, 2000, 2000, 3000]);
-    assert.deepEqual(Array.from(index.source).map((i) => spans.requestIds[i]), ['a', 'b', 'd', 'c']);
+    assert.deepEqual(
+      Array.from(index.source).map((i) => spans.requestIds[i]),
+      ['a', 'b', 'd', 'c'],
+    );
     assert.equal(index.start[0], 200);
     assert.ok(Number.isNaN(index.e2e[1]));
-    assert.deepEqual([index.withoutE2e, index.coldCount, index.maxDuration, index.minStart, index.maxEnd], [1, 1, 1500, 200, 3000]);
+    assert.deepEqual(
+      [index.withoutE2e, index.coldCount, index.maxDuration, index.minStart, index.maxEnd],
+      [1, 1, 1500, 200, 3000],
+    );
     assert.deepEqual(index.stageKeys, ['0', '1']);
     assert.equal(index.stage[1], -1);
   });
@@ -221,7 +271,11 @@ describe('table models', () => {
     assert.ok(ids.includes('field:audio_duration_s'));
     assert.equal(model.rows.length, 3);
     assert.equal(model.rows[0]?.role, 'thinker');
-    const hot = model.rows.flatMap((r) => Object.entries(r.cells).filter(([, c]) => c.hot).map(([k]) => `${r.key}.${k}`));
+    const hot = model.rows.flatMap((r) =>
+      Object.entries(r.cells)
+        .filter(([, c]) => c.hot)
+        .map(([k]) => `${r.key}.${k}`),
+    );
     assert.equal(hot.length, 1);
     for (const r of model.rows) for (const c of Object.values(r.cells)) assert.ok(c.ratio >= 0 && c.ratio <= 1);
     assert.equal(model.rows[0]?.cells['inputWaitMs']?.state, 'notMeasured');
@@ -236,10 +290,20 @@ describe('table models', () => {
     const stage0 = cols.filter((c) => c.stageKey === '0').map((c) => c.id);
     const stage1 = cols.filter((c) => c.stageKey === '1').map((c) => c.id);
     assert.deepEqual(stage0, ['0.queuedMs', '0.prefillMs', '0.decodeMs', '0.ttftMs', '0.field:stage_gen_time_ms']);
-    assert.deepEqual(stage1, ['1.inputWaitMs', '1.readyQueuedMs', '1.prefillMs', '1.decodeMs', '1.ttftMs', '1.field:stage_gen_time_ms']);
+    assert.deepEqual(stage1, [
+      '1.inputWaitMs',
+      '1.readyQueuedMs',
+      '1.prefillMs',
+      '1.decodeMs',
+      '1.ttftMs',
+      '1.field:stage_gen_time_ms',
+    ]);
     assert.equal(cols[1]?.group, 'stage 0 · thinker');
     assert.equal(cols[0]?.read(data.requests[7]).text, '<img src=x onerror=alert(1)>');
-    assert.deepEqual([isSlow(150, 100), isSlow(100, 100), isSlow(null, 100), isSlow(5, null), isSlow(5, 0)], [true, false, false, false, false]);
+    assert.deepEqual(
+      [isSlow(150, 100), isSlow(100, 100), isSlow(null, 100), isSlow(5, null), isSlow(5, 0)],
+      [true, false, false, false, false],
+    );
     assert.equal(cols[1]?.slowAbove, data.summary.stages[0]?.split.queuedMs?.p90);
   });
 

@@ -2,7 +2,14 @@
 // and the latency panel's query answers, with a fake data source.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { HostToWebview, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult } from '../../server/protocol';
+import type {
+  HostToWebview,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+  SummaryResult,
+} from '../../server/protocol';
 import type { LatencyDataSource } from '../../src/views/dataSource';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed } from '../../src/views/sessionFeed';
@@ -21,7 +28,17 @@ const session = (id: string, requestCount = 1): SessionInfo => ({
   problemCount: 0,
 });
 
-const summaryOf = (sessionId: string, requestCount: number): SummaryResult => ({ sessionId, requestCount, stages: [], findings: [], histograms: [], prometheus: null, endToEnd: null, tablesMissing: null, edges: [] });
+const summaryOf = (sessionId: string, requestCount: number): SummaryResult => ({
+  sessionId,
+  requestCount,
+  stages: [],
+  findings: [],
+  histograms: [],
+  prometheus: null,
+  endToEnd: null,
+  tablesMissing: null,
+  edges: [],
+});
 
 class FakeSource implements LatencyDataSource {
   current: SessionInfo | null = session('s1');
@@ -63,7 +80,15 @@ class FakeSource implements LatencyDataSource {
       'stageLens/summary': summaryOf(p.sessionId, this.count),
       'stageLens/requests': { total: 1, offset: 0, requests: [] },
       'stageLens/request': null,
-      'stageLens/histogram': { metric: 'm', stageKey: '0', edges: [], counts: [], notMeasured: 0, hidden: 0, notRecorded: 0 },
+      'stageLens/histogram': {
+        metric: 'm',
+        stageKey: '0',
+        edges: [],
+        counts: [],
+        notMeasured: 0,
+        hidden: 0,
+        notRecorded: 0,
+      },
       'stageLens/requestSpans': { requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] },
     };
     return answers[method] as RequestResult<M>;
@@ -83,7 +108,10 @@ describe('session feed', () => {
     const source = new FakeSource();
     const { feed, posted } = feedWith(source);
     await feed.resend();
-    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session', 'summary'],
+    );
     assert.deepEqual(posted[0], { type: 'session', session: source.current, stageNames: { '0': 'talker' } });
     feed.dispose();
   });
@@ -96,11 +124,17 @@ describe('session feed', () => {
     for (let i = 0; i < 10; i++) source.fire();
     await tick();
     assert.equal(source.calls.length, 1);
-    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session', 'summary'],
+    );
     source.count = 2;
     source.fire();
     await tick();
-    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary', 'summary']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session', 'summary', 'summary'],
+    );
     feed.dispose();
   });
 
@@ -126,7 +160,10 @@ describe('session feed', () => {
     visible.value = true;
     feed.visibilityChanged();
     await tick();
-    assert.deepEqual(posted.map((m) => m.type), ['session', 'summary']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session', 'summary'],
+    );
     feed.dispose();
   });
 
@@ -148,7 +185,10 @@ describe('session feed', () => {
     await tick(5);
     source.current = session('s2');
     await done;
-    assert.deepEqual(posted.map((m) => m.type), ['session']);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session'],
+    );
     feed.dispose();
   });
 
@@ -174,15 +214,27 @@ describe('session feed', () => {
 describe('latency panel queries', () => {
   test('each query goes to its server method with the current session id; seq is echoed', async () => {
     const source = new FakeSource();
-    assert.deepEqual(await answerPanelQuery({ type: 'queryRequests', seq: 7, params: { offset: 200, limit: 200, sortBy: '1.prefillMs' } }, source), {
-      type: 'requestPage',
-      seq: 7,
-      page: { total: 1, offset: 0, requests: [] },
+    assert.deepEqual(
+      await answerPanelQuery(
+        { type: 'queryRequests', seq: 7, params: { offset: 200, limit: 200, sortBy: '1.prefillMs' } },
+        source,
+      ),
+      {
+        type: 'requestPage',
+        seq: 7,
+        page: { total: 1, offset: 0, requests: [] },
+      },
+    );
+    assert.deepEqual(source.calls[0], {
+      method: 'stageLens/requests',
+      params: { offset: 200, limit: 200, sortBy: '1.prefillMs', sessionId: 's1' },
     });
-    assert.deepEqual(source.calls[0], { method: 'stageLens/requests', params: { offset: 200, limit: 200, sortBy: '1.prefillMs', sessionId: 's1' } });
     assert.equal((await answerPanelQuery({ type: 'queryRequest', requestId: 'r' }, source)).type, 'requestDetail');
     assert.deepEqual(source.calls[1], { method: 'stageLens/request', params: { sessionId: 's1', requestId: 'r' } });
-    const h = await answerPanelQuery({ type: 'queryHistogram', seq: 9, params: { stageKey: '0', metric: 'split:prefillMs', bins: 40 } }, source);
+    const h = await answerPanelQuery(
+      { type: 'queryHistogram', seq: 9, params: { stageKey: '0', metric: 'split:prefillMs', bins: 40 } },
+      source,
+    );
     assert.equal(h.type === 'histogram' && h.seq, 9);
     assert.equal((await answerPanelQuery({ type: 'querySpans' }, source)).type, 'spans');
     assert.deepEqual(source.calls[3], { method: 'stageLens/requestSpans', params: { sessionId: 's1' } });

@@ -7,8 +7,29 @@ import { replicasOf } from '../../server/capture/prometheusCapture';
 import type { PrometheusPanel, PrometheusStageRow } from '../../server/protocol';
 import { prometheusModel } from '../../webview/sidePanel/prometheusModel';
 
-function row(family: string, scope: 'replica' | 'stage', stage: string | null, replica: string | null, instances: string[]): PrometheusStageRow {
-  return { family, scope, stage, replica, instances, count: 1, total: 1, sum: 1, p50: 1, p90: 1, p99: 1, openEnded: [], bounds: {}, caveat: null };
+function row(
+  family: string,
+  scope: 'replica' | 'stage',
+  stage: string | null,
+  replica: string | null,
+  instances: string[],
+): PrometheusStageRow {
+  return {
+    family,
+    scope,
+    stage,
+    replica,
+    instances,
+    count: 1,
+    total: 1,
+    sum: 1,
+    p50: 1,
+    p90: 1,
+    p99: 1,
+    openEnded: [],
+    bounds: {},
+    caveat: null,
+  };
 }
 
 test('replicasOf: one entry per (stage, replica), instances of every family merged, in numeric order', () => {
@@ -59,6 +80,9 @@ test('prometheusModel: labels with role names, instances, last rate; a missing p
   assert.deepEqual(model.rows[0]?.rate, [2.5, null, 3.25]);
   // A measured 0 stays 0; the missing last point does not become one.
   assert.deepEqual(model.rows[1]?.rate, [1, 0, null]);
-  assert.match(model.rows[0]?.title ?? '', /rate of vllm:e2e_request_latency_seconds_count in 15 s steps, the last 3 steps/);
+  assert.match(
+    model.rows[0]?.title ?? '',
+    /rate of vllm:e2e_request_latency_seconds_count in 15 s steps, the last 3 steps/,
+  );
   assert.match(model.rows[2]?.title ?? '', /no throughput series from Prometheus yet/);
 });

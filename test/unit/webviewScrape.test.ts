@@ -36,9 +36,14 @@ describe('histogram summaries of a scrape', () => {
     assert.ok(rows.every((r) => r.caveat === null));
   });
 
-  test('the codec TTFT signature marks that stage\'s TTFT, ITL, prefill and decode series, and nothing else', () => {
+  test("the codec TTFT signature marks that stage's TTFT, ITL, prefill and decode series, and nothing else", () => {
     const rows = histogramSummariesOf(parseExposition(BUGGY_CODEC_SCRAPE));
-    for (const family of ['vllm:time_to_first_token_seconds', 'vllm:inter_token_latency_seconds', 'vllm:request_prefill_time_seconds', 'vllm:request_decode_time_seconds']) {
+    for (const family of [
+      'vllm:time_to_first_token_seconds',
+      'vllm:inter_token_latency_seconds',
+      'vllm:request_prefill_time_seconds',
+      'vllm:request_decode_time_seconds',
+    ]) {
       assert.match(find(rows, family, '1')?.caveat ?? '', /TTFT not recorded on stage 1/, family);
       assert.equal(find(rows, family, '0')?.caveat, null, `${family} stage 0 is fine`);
     }
@@ -48,8 +53,24 @@ describe('histogram summaries of a scrape', () => {
 
   test('rows read back from scrape.json: well-formed kept, a missing count stays null, junk dropped', () => {
     const rows = histogramSummariesFromJson([
-      { family: 'vllm:e2e_request_latency_seconds', labels: { stage: '0', bad: 3 }, count: 5, sum: 2.5, p50: 0.4, p90: 0.9, p99: 1 },
-      { family: 'vllm:time_to_first_token_seconds', labels: { stage: '1' }, p50: null, p90: null, p99: null, openEnded: ['p99', 'x'], caveat: 'why' },
+      {
+        family: 'vllm:e2e_request_latency_seconds',
+        labels: { stage: '0', bad: 3 },
+        count: 5,
+        sum: 2.5,
+        p50: 0.4,
+        p90: 0.9,
+        p99: 1,
+      },
+      {
+        family: 'vllm:time_to_first_token_seconds',
+        labels: { stage: '1' },
+        p50: null,
+        p90: null,
+        p99: null,
+        openEnded: ['p99', 'x'],
+        caveat: 'why',
+      },
       { family: 3 },
       'junk',
     ]);
@@ -70,9 +91,18 @@ describe('side panel /metrics table', () => {
 
   test('one row per stage series, quantiles in ms, labelled as histogram_quantile estimates', () => {
     const model = scrapeModel(buggy, 'p50', { '0': 'talker', '1': 'code2wav' });
-    assert.deepEqual(model.rows.map((r) => r.label), ['stage 0 · replica 0', 'stage 1 · replica 0']);
-    assert.deepEqual(model.rows.map((r) => r.role), ['talker', 'code2wav']);
-    assert.deepEqual(model.rows.map((r) => r.stageId), [0, 1]);
+    assert.deepEqual(
+      model.rows.map((r) => r.label),
+      ['stage 0 · replica 0', 'stage 1 · replica 0'],
+    );
+    assert.deepEqual(
+      model.rows.map((r) => r.role),
+      ['talker', 'code2wav'],
+    );
+    assert.deepEqual(
+      model.rows.map((r) => r.stageId),
+      [0, 1],
+    );
     assert.ok(model.columns.some((c) => c.id === 'ttft'));
     const ttft0 = model.rows[0]?.cells['ttft'];
     const expected = (find(buggy, 'vllm:time_to_first_token_seconds', '0')?.p50 ?? NaN) * 1000;
@@ -97,9 +127,19 @@ describe('side panel /metrics table', () => {
   });
 
   test('an open-ended quantile reads "≥", a series with 0 observations "no samples", an absent family "—"', () => {
-    const base = { family: 'vllm:e2e_request_latency_seconds', labels: { stage: '0' }, sum: 100, p50: 1.5, p90: 80, p99: 80 };
+    const base = {
+      family: 'vllm:e2e_request_latency_seconds',
+      labels: { stage: '0' },
+      sum: 100,
+      p50: 1.5,
+      p90: 80,
+      p99: 80,
+    };
     assert.equal(scrapeCellView({ ...base, count: 10, openEnded: ['p90', 'p99'] }, base.family, 'p99').text, '≥80,000');
-    assert.match(scrapeCellView({ ...base, count: 10, openEnded: ['p90', 'p99'] }, base.family, 'p99').title, /at least 80,000 ms/);
+    assert.match(
+      scrapeCellView({ ...base, count: 10, openEnded: ['p90', 'p99'] }, base.family, 'p99').title,
+      /at least 80,000 ms/,
+    );
     assert.equal(scrapeCellView({ ...base, count: 10, openEnded: ['p90', 'p99'] }, base.family, 'p50').text, '1,500');
     const none = scrapeCellView({ ...base, count: 0, p50: null, p90: null, p99: null }, base.family, 'p50');
     assert.equal(none.text, 'no samples');
@@ -111,6 +151,13 @@ describe('side panel /metrics table', () => {
 
   test('no latency histograms in the scrape: no rows (the section stays hidden)', () => {
     assert.equal(scrapeModel([], 'p50', {}).rows.length, 0);
-    assert.equal(scrapeModel([{ family: 'vllm:some_other_seconds', labels: {}, count: 1, sum: 1, p50: 1, p90: 1, p99: 1 }], 'p50', {}).rows.length, 0);
+    assert.equal(
+      scrapeModel(
+        [{ family: 'vllm:some_other_seconds', labels: {}, count: 1, sum: 1, p50: 1, p90: 1, p99: 1 }],
+        'p50',
+        {},
+      ).rows.length,
+      0,
+    );
   });
 });

@@ -3,7 +3,16 @@
 // words (residual kept, one-output prefill named), the Over Time brush geometry.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { HostToWebview, RequestParams, RequestResult, ServerRequestMethod, SessionInfo, SummaryResult, TailAttribution, TailAttributionResult } from '../../server/protocol';
+import type {
+  HostToWebview,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+  SummaryResult,
+  TailAttribution,
+  TailAttributionResult,
+} from '../../server/protocol';
 import type { LatencyDataSource } from '../../src/views/dataSource';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
@@ -13,50 +22,189 @@ import { brushWindow, layoutOverTime, points } from '../../webview/latencyPanel/
 
 describe('message guard: the why-views', () => {
   test('queryTail / queryLoad / queryOverTime keep only well-formed fields', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { target: 'stage1.firstOutput', quantile: 'p95', byBoot: true, scope: { fromMs: 1, toMs: 2, excludeCold: true }, extra: 'x' } }), {
-      type: 'queryTail',
-      seq: 4,
-      params: { target: 'stage1.firstOutput', quantile: 'p95', scope: { fromMs: 1, toMs: 2, excludeCold: true }, byBoot: true },
-    });
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryTail',
+        seq: 4,
+        params: {
+          target: 'stage1.firstOutput',
+          quantile: 'p95',
+          byBoot: true,
+          scope: { fromMs: 1, toMs: 2, excludeCold: true },
+          extra: 'x',
+        },
+      }),
+      {
+        type: 'queryTail',
+        seq: 4,
+        params: {
+          target: 'stage1.firstOutput',
+          quantile: 'p95',
+          scope: { fromMs: 1, toMs: 2, excludeCold: true },
+          byBoot: true,
+        },
+      },
+    );
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { quantile: 'p42' } }), null);
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { fromMs: 'yesterday' } } }), null);
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { target: 'x'.repeat(65) } }), null);
-    assert.deepEqual(parseWebviewMessage({ type: 'queryLoad', seq: 5, params: { byBoot: true, quantile: 'p99' } }), { type: 'queryLoad', seq: 5, params: { quantile: 'p99' } });
-    assert.deepEqual(parseWebviewMessage({ type: 'queryOverTime', seq: 6, params: { scope: { excludeCold: true }, metrics: ['e2e'] } }), { type: 'queryOverTime', seq: 6, params: { scope: { excludeCold: true }, metrics: ['e2e'] } });
-    assert.equal(parseWebviewMessage({ type: 'queryOverTime', seq: 6, params: { stepMs: 1 } }), null, 'a step of 1 ms over a day of requests would be a flood');
-    assert.equal(parseWebviewMessage({ type: 'queryOverTime', seq: 6, params: { metrics: Array.from({ length: 33 }, () => 'e2e') } }), null);
+    assert.deepEqual(parseWebviewMessage({ type: 'queryLoad', seq: 5, params: { byBoot: true, quantile: 'p99' } }), {
+      type: 'queryLoad',
+      seq: 5,
+      params: { quantile: 'p99' },
+    });
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryOverTime',
+        seq: 6,
+        params: { scope: { excludeCold: true }, metrics: ['e2e'] },
+      }),
+      { type: 'queryOverTime', seq: 6, params: { scope: { excludeCold: true }, metrics: ['e2e'] } },
+    );
+    assert.equal(
+      parseWebviewMessage({ type: 'queryOverTime', seq: 6, params: { stepMs: 1 } }),
+      null,
+      'a step of 1 ms over a day of requests would be a flood',
+    );
+    assert.equal(
+      parseWebviewMessage({
+        type: 'queryOverTime',
+        seq: 6,
+        params: { metrics: Array.from({ length: 33 }, () => 'e2e') },
+      }),
+      null,
+    );
   });
 
   test('request pages and histograms carry a scope and a tail; an open carries a tail filter', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'queryRequests', seq: 1, params: { offset: 0, limit: 50, sortBy: 'target:e2e', descending: true, scope: { excludeCold: true }, atLeast: { target: 'e2e', ms: 812.5 } } }), {
-      type: 'queryRequests',
-      seq: 1,
-      params: { offset: 0, limit: 50, sortBy: 'target:e2e', descending: true, scope: { excludeCold: true }, atLeast: { target: 'e2e', ms: 812.5 } },
-    });
-    assert.equal(parseWebviewMessage({ type: 'queryRequests', seq: 1, params: { offset: 0, limit: 50, atLeast: { target: 'e2e', ms: Number.NaN } } }), null);
-    assert.deepEqual(parseWebviewMessage({ type: 'queryHistogram', seq: 2, params: { stageKey: '0', metric: 'split:prefillMs', bins: 10, scope: { fromMs: 5, toMs: 9 } } }), {
-      type: 'queryHistogram',
-      seq: 2,
-      params: { stageKey: '0', metric: 'split:prefillMs', bins: 10, scope: { fromMs: 5, toMs: 9 } },
-    });
-    assert.deepEqual(parseWebviewMessage({ type: 'openLatencyPanel', filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: 3803 } } }), {
-      type: 'openLatencyPanel',
-      filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: 3803 } },
-    });
-    assert.equal(parseWebviewMessage({ type: 'openLatencyPanel', filter: { tail: { target: 'e2e', ms: 1 } } }), null, 'a tail without its quantile');
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryRequests',
+        seq: 1,
+        params: {
+          offset: 0,
+          limit: 50,
+          sortBy: 'target:e2e',
+          descending: true,
+          scope: { excludeCold: true },
+          atLeast: { target: 'e2e', ms: 812.5 },
+        },
+      }),
+      {
+        type: 'queryRequests',
+        seq: 1,
+        params: {
+          offset: 0,
+          limit: 50,
+          sortBy: 'target:e2e',
+          descending: true,
+          scope: { excludeCold: true },
+          atLeast: { target: 'e2e', ms: 812.5 },
+        },
+      },
+    );
+    assert.equal(
+      parseWebviewMessage({
+        type: 'queryRequests',
+        seq: 1,
+        params: { offset: 0, limit: 50, atLeast: { target: 'e2e', ms: Number.NaN } },
+      }),
+      null,
+    );
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'queryHistogram',
+        seq: 2,
+        params: { stageKey: '0', metric: 'split:prefillMs', bins: 10, scope: { fromMs: 5, toMs: 9 } },
+      }),
+      {
+        type: 'queryHistogram',
+        seq: 2,
+        params: { stageKey: '0', metric: 'split:prefillMs', bins: 10, scope: { fromMs: 5, toMs: 9 } },
+      },
+    );
+    assert.deepEqual(
+      parseWebviewMessage({
+        type: 'openLatencyPanel',
+        filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: 3803 } },
+      }),
+      {
+        type: 'openLatencyPanel',
+        filter: { tail: { target: 'stage1.firstOutput', quantile: 'p99', ms: 3803 } },
+      },
+    );
+    assert.equal(
+      parseWebviewMessage({ type: 'openLatencyPanel', filter: { tail: { target: 'e2e', ms: 1 } } }),
+      null,
+      'a tail without its quantile',
+    );
   });
 });
 
-const session = (id: string): SessionInfo => ({ id, kind: 'launch', description: 'vllm serve', title: 'vllm', startedAt: 0, status: 'running', requestCount: 1, deployConfig: null, lastError: null, exit: null, problemCount: 0 });
+const session = (id: string): SessionInfo => ({
+  id,
+  kind: 'launch',
+  description: 'vllm serve',
+  title: 'vllm',
+  startedAt: 0,
+  status: 'running',
+  requestCount: 1,
+  deployConfig: null,
+  lastError: null,
+  exit: null,
+  problemCount: 0,
+});
 
 function tailOf(requestCount: number): TailAttribution {
   return {
-    target: 'stage1.firstOutput', quantile: 'p99', thresholdMs: 3803, requestCount, scopeCount: 6, targetMedianMs: 96.7, excessMs: 3900,
+    target: 'stage1.firstOutput',
+    quantile: 'p99',
+    thresholdMs: 3803,
+    requestCount,
+    scopeCount: 6,
+    targetMedianMs: 96.7,
+    excessMs: 3900,
     parts: [
-      { key: '0/prefill', stageId: 0, stageKey: '0', phase: 'prefill', excessMs: 3899, share: 3899 / 3900, medianMs: 84.9, measuredIn: 1 },
-      { key: '1/genOther', stageId: 1, stageKey: '1', phase: 'genOther', excessMs: 1987, share: 1987 / 3900, medianMs: 0, measuredIn: 1 },
-      { key: '1/decode', stageId: 1, stageKey: '1', phase: 'decode', excessMs: 1250, share: 1250 / 3900, medianMs: 0, measuredIn: 1 },
-      { key: '0/queued', stageId: 0, stageKey: '0', phase: 'queued', excessMs: 0.1, share: 0.1 / 3900, medianMs: 0.4, measuredIn: 1 },
+      {
+        key: '0/prefill',
+        stageId: 0,
+        stageKey: '0',
+        phase: 'prefill',
+        excessMs: 3899,
+        share: 3899 / 3900,
+        medianMs: 84.9,
+        measuredIn: 1,
+      },
+      {
+        key: '1/genOther',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'genOther',
+        excessMs: 1987,
+        share: 1987 / 3900,
+        medianMs: 0,
+        measuredIn: 1,
+      },
+      {
+        key: '1/decode',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'decode',
+        excessMs: 1250,
+        share: 1250 / 3900,
+        medianMs: 0,
+        measuredIn: 1,
+      },
+      {
+        key: '0/queued',
+        stageId: 0,
+        stageKey: '0',
+        phase: 'queued',
+        excessMs: 0.1,
+        share: 0.1 / 3900,
+        medianMs: 0.4,
+        measuredIn: 1,
+      },
     ],
     residualMs: 3900 - 3899 - 1987 - 1250 - 0.1,
     requestIds: ['speech-628f'],
@@ -89,10 +237,29 @@ class Source implements LatencyDataSource {
     this.calls.push(method);
     const sessionId = (params as { sessionId: string }).sessionId;
     const answers: Partial<Record<ServerRequestMethod, unknown>> = {
-      'stageLens/summary': { sessionId, requestCount: this.count, stages: [], findings: [], histograms: [], prometheus: null, endToEnd: null, tablesMissing: null, edges: [] } satisfies SummaryResult,
-      'stageLens/tailAttribution': { sessionId, requestCount: this.count, targets: ['e2e', 'stage1.firstOutput'], mainTarget: 'stage1.firstOutput', tails: [tailOf(this.count)] } satisfies TailAttributionResult,
+      'stageLens/summary': {
+        sessionId,
+        requestCount: this.count,
+        stages: [],
+        findings: [],
+        histograms: [],
+        prometheus: null,
+        endToEnd: null,
+        tablesMissing: null,
+        edges: [],
+      } satisfies SummaryResult,
+      'stageLens/tailAttribution': {
+        sessionId,
+        requestCount: this.count,
+        targets: ['e2e', 'stage1.firstOutput'],
+        mainTarget: 'stage1.firstOutput',
+        tails: [tailOf(this.count)],
+      } satisfies TailAttributionResult,
       'stageLens/loadAtArrival': { sessionId, load: null },
-      'stageLens/overTime': { sessionId, series: { times: [], stepMs: 1000, windowMs: 1000, requestRate: [], series: [], gauges: [] } },
+      'stageLens/overTime': {
+        sessionId,
+        series: { times: [], stepMs: 1000, windowMs: 1000, requestRate: [], series: [], gauges: [] },
+      },
     };
     return answers[method] as RequestResult<M>;
   }
@@ -101,15 +268,29 @@ class Source implements LatencyDataSource {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('side panel feed: the tail', () => {
-  test('after a new summary the main target\'s tail is posted; a burst of updates asks at most once a second', async () => {
+  test("after a new summary the main target's tail is posted; a burst of updates asks at most once a second", async () => {
     const source = new Source();
     const posted: HostToWebview[] = [];
-    const feed = new SessionFeed(source, { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true }, 5);
+    const feed = new SessionFeed(
+      source,
+      { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true },
+      5,
+    );
     await feed.resend();
     await sleep(30);
     const tails = (): HostToWebview[] => posted.filter((m) => m.type === 'tail');
     assert.equal(tails().length, 1);
-    assert.deepEqual(tails()[0], { type: 'tail', seq: 0, tail: { sessionId: 's1', requestCount: 1, targets: ['e2e', 'stage1.firstOutput'], mainTarget: 'stage1.firstOutput', tails: [tailOf(1)] } });
+    assert.deepEqual(tails()[0], {
+      type: 'tail',
+      seq: 0,
+      tail: {
+        sessionId: 's1',
+        requestCount: 1,
+        targets: ['e2e', 'stage1.firstOutput'],
+        mainTarget: 'stage1.firstOutput',
+        tails: [tailOf(1)],
+      },
+    });
     // Five new summaries within 0.3 s: one more tail query, a second after the first.
     for (let i = 2; i <= 6; i++) {
       source.count = i;
@@ -119,7 +300,11 @@ describe('side panel feed: the tail', () => {
     assert.equal(source.calls.filter((c) => c === 'stageLens/tailAttribution').length, 1, 'throttled');
     await sleep(TAIL_REFRESH_MS);
     assert.equal(source.calls.filter((c) => c === 'stageLens/tailAttribution').length, 2);
-    assert.equal((tails().at(-1) as Extract<HostToWebview, { type: 'tail' }>).tail.requestCount, 6, 'the last update is not lost');
+    assert.equal(
+      (tails().at(-1) as Extract<HostToWebview, { type: 'tail' }>).tail.requestCount,
+      6,
+      'the last update is not lost',
+    );
     feed.dispose();
   });
 
@@ -148,25 +333,38 @@ describe('tail rows', () => {
   test('the top parts, the rest summed, the residual kept and named for what it is', () => {
     const names = { '0': 'talker', '1': 'code2wav' };
     const rows = tailRows(tailOf(1), names, 3, new Set(['0']));
-    assert.deepEqual(rows.map((r) => [r.label, r.kind]), [
-      ['stage 0 · talker prefill+decode (one output)', 'part'],
-      ['stage 1 · code2wav rest of gen time', 'part'],
-      ['stage 1 · code2wav decode', 'part'],
-      ['1 other part', 'rest'],
-      ['residual (overlap)', 'residual'],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => [r.label, r.kind]),
+      [
+        ['stage 0 · talker prefill+decode (one output)', 'part'],
+        ['stage 1 · code2wav rest of gen time', 'part'],
+        ['stage 1 · code2wav decode', 'part'],
+        ['1 other part', 'rest'],
+        ['residual (overlap)', 'residual'],
+      ],
+    );
     const residual = rows.at(-1)!;
     assert.ok(Math.abs(residual.excessMs - -3236.1) < 1e-9, String(residual.excessMs));
     assert.ok(Math.abs((residual.share ?? 0) - -3236.1 / 3900) < 1e-12);
     assert.equal(targetText('stage1.firstOutput', names), 'time to first audio (stage 1 · code2wav)');
     assert.equal(targetText('stage0.ttft', names), 'stage 0 TTFT (talker)');
     assert.equal(targetText('e2e', names), 'end-to-end time');
-    assert.equal(partText({ stageKey: null, phase: 'transfer', edge: '0->1', component: 'inFlight' }, names), '0->1 in flight');
+    assert.equal(
+      partText({ stageKey: null, phase: 'transfer', edge: '0->1', component: 'inFlight' }, names),
+      '0->1 in flight',
+    );
   });
 });
 
 describe('over time geometry', () => {
-  const series = { times: [10_000, 20_000, 30_000], stepMs: 10_000, windowMs: 30_000, requestRate: [1, 2, 3], series: [], gauges: [] };
+  const series = {
+    times: [10_000, 20_000, 30_000],
+    stepMs: 10_000,
+    windowMs: 30_000,
+    requestRate: [1, 2, 3],
+    series: [],
+    gauges: [],
+  };
 
   test('a step without a value is a gap, never a point at 0', () => {
     const l = layoutOverTime(series, 676, false);

@@ -2,7 +2,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PageCache } from '../../webview/latencyPanel/table/pageCache';
-import { pagesCovering, rowWindow, scrollTopToReveal, visibleRange } from '../../webview/latencyPanel/table/virtualWindow';
+import {
+  pagesCovering,
+  rowWindow,
+  scrollTopToReveal,
+  visibleRange,
+} from '../../webview/latencyPanel/table/virtualWindow';
 
 const base = { rowHeight: 22, viewportHeight: 440, overscan: 5 };
 
@@ -20,10 +25,24 @@ describe('row window', () => {
   });
 
   test('overscan on one side only: rows prepared ahead of the scroll, few behind', () => {
-    const w = rowWindow({ scrollTop: 22 * 100, viewportHeight: 220, rowHeight: 22, total: 1000, overscan: 2, overscanAfter: 8 });
+    const w = rowWindow({
+      scrollTop: 22 * 100,
+      viewportHeight: 220,
+      rowHeight: 22,
+      total: 1000,
+      overscan: 2,
+      overscanAfter: 8,
+    });
     assert.equal(w.first, 98);
     assert.equal(w.end, 118);
-    const none = rowWindow({ scrollTop: 22 * 100, viewportHeight: 220, rowHeight: 22, total: 1000, overscan: 0, overscanAfter: 0 });
+    const none = rowWindow({
+      scrollTop: 22 * 100,
+      viewportHeight: 220,
+      rowHeight: 22,
+      total: 1000,
+      overscan: 0,
+      overscanAfter: 0,
+    });
     assert.deepEqual([none.first, none.end], [100, 110]);
   });
 
@@ -34,7 +53,13 @@ describe('row window', () => {
   });
 
   test('empty and tiny lists', () => {
-    assert.deepEqual(rowWindow({ ...base, scrollTop: 0, total: 0 }), { first: 0, end: 0, offsetY: 0, spacerHeight: 0, scaled: false });
+    assert.deepEqual(rowWindow({ ...base, scrollTop: 0, total: 0 }), {
+      first: 0,
+      end: 0,
+      offsetY: 0,
+      spacerHeight: 0,
+      scaled: false,
+    });
     const w = rowWindow({ ...base, scrollTop: 0, total: 3 });
     assert.deepEqual([w.first, w.end], [0, 3]);
   });

@@ -23,11 +23,17 @@ const onlyBeyond = h('input', { attrs: { type: 'checkbox' }, testId: 'only-beyon
 const toolbar = h('label', { className: 'toolbar' }, onlyBeyond, ' only rows beyond noise');
 toolbar.hidden = true;
 const content = h('div', { className: 'content', testId: 'compare-content' });
-document.body.append(h('main', { className: 'compare-panel' }, h('header', {}, title, toolbar), status, errorBanner, content));
+document.body.append(
+  h('main', { className: 'compare-panel' }, h('header', {}, title, toolbar), status, errorBanner, content),
+);
 
 function draw(): void {
   if (result === null) return;
-  const { element, rendered } = renderComparison(result.report, { baseline: result.baselineLabel, candidate: result.candidateLabel }, onlyBeyond.checked);
+  const { element, rendered } = renderComparison(
+    result.report,
+    { baseline: result.baselineLabel, candidate: result.candidateLabel },
+    onlyBeyond.checked,
+  );
   content.replaceChildren(element);
   vscode.postMessage({ type: 'rendered', rendered });
 }

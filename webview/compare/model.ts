@@ -1,7 +1,17 @@
 // What the Compare Sessions panel shows, computed from the report without the DOM (so it is
 // unit-tested in Node): per stage the metric rows, per quantile a cell with the two values,
 // the difference, its significance and the geometry of its confidence-interval bar.
-import type { ComparisonReport, FindingDiff, HistogramSide, MetricComparison, MetricId, Percentile, QuantileComparison, SideStats, UnknownReason } from '../../server/protocol';
+import type {
+  ComparisonReport,
+  FindingDiff,
+  HistogramSide,
+  MetricComparison,
+  MetricId,
+  Percentile,
+  QuantileComparison,
+  SideStats,
+  UnknownReason,
+} from '../../server/protocol';
 import { changeKind, changeText, verdictShort } from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
 import { PREFILL_DECODE_LABEL } from '../shared/labels';
@@ -64,7 +74,11 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   readyQueued: { label: 'ready queued', source: 'vllm_ready_queued_ms' },
   prefill: { label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { label: 'decode', source: 'vllm_decode_ms' },
-  prefillDecode: { label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): prefill and decode in one number' },
+  prefillDecode: {
+    label: PREFILL_DECODE_LABEL,
+    source:
+      'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): prefill and decode in one number',
+  },
   ttft: { label: 'TTFT', source: 'vllm_ttft_ms (stage-local)' },
   genTime: { label: 'gen time', source: 'stage_gen_time_ms' },
   firstOutput: { label: '1st output', source: 'serving_time_to_first_output_ms' },
@@ -73,7 +87,10 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   edgeTx: { label: 'send (tx)', source: 'tx_time_ms (TransferEdgeStats)' },
   edgeInFlight: { label: 'in flight', source: 'in_flight_time_ms (TransferEdgeStats)' },
   edgeRxDecode: { label: 'receive+decode', source: 'rx_decode_time_ms (TransferEdgeStats)' },
-  edgeOmniTimingTx: { label: 'send ([OmniTiming])', source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is not recorded, never 0' },
+  edgeOmniTimingTx: {
+    label: 'send ([OmniTiming])',
+    source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is not recorded, never 0',
+  },
 };
 
 const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
@@ -90,7 +107,10 @@ export function ms(v: number): string {
 }
 
 export function signed(v: number, unit: string): string {
-  const text = unit === '%' ? `${Math.abs(v) >= 100 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)}%` : `${formatCompact(Math.abs(v))} ${unit}`;
+  const text =
+    unit === '%'
+      ? `${Math.abs(v) >= 100 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)}%`
+      : `${formatCompact(Math.abs(v))} ${unit}`;
   return `${v > 0 ? '+' : v < 0 ? '−' : '±'}${text}`;
 }
 
@@ -112,7 +132,10 @@ export function ciBar(q: QuantileComparison): CiBar | null {
 function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparison): QuantileCell {
   const sig = significanceOf(q, m.metric);
   const pct = Math.round(report.method.confidence * 1000) / 10;
-  const ci = q.ci === null ? `significance not testable: ${q.notTestable ?? ''}` : `${pct}% CI of the difference: [${formatExact(q.ci.low)}, ${formatExact(q.ci.high)}] ms, ${q.beyondNoise === true ? 'excludes 0: beyond noise' : 'includes 0: within noise'}`;
+  const ci =
+    q.ci === null
+      ? `significance not testable: ${q.notTestable ?? ''}`
+      : `${pct}% CI of the difference: [${formatExact(q.ci.low)}, ${formatExact(q.ci.high)}] ms, ${q.beyondNoise === true ? 'excludes 0: beyond noise' : 'includes 0: within noise'}`;
   const flagged = sig === 'up' || sig === 'down' || sig === 'shift';
   return {
     quantile: q.quantile,
@@ -127,13 +150,20 @@ function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparis
 
 function missingText(side: SideStats): string {
   if (side.requests === 0) return 'did not run';
-  const parts = (Object.keys(UNKNOWN_TEXT) as UnknownReason[]).filter((k) => (side.unknown[k] ?? 0) > 0).map((k) => `${side.unknown[k]} ${UNKNOWN_TEXT[k]}`);
+  const parts = (Object.keys(UNKNOWN_TEXT) as UnknownReason[])
+    .filter((k) => (side.unknown[k] ?? 0) > 0)
+    .map((k) => `${side.unknown[k]} ${UNKNOWN_TEXT[k]}`);
   return `0 of ${side.requests} measured${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
 }
 
 function oneSided(m: MetricComparison): OneSided {
   const missing = m.status === 'baselineOnly' ? m.candidate : m.baseline;
-  const state = (missing.unknown.notRecorded ?? 0) > 0 ? 'notRecorded' : (missing.unknown.notMeasured ?? 0) > 0 ? 'notMeasured' : 'hidden';
+  const state =
+    (missing.unknown.notRecorded ?? 0) > 0
+      ? 'notRecorded'
+      : (missing.unknown.notMeasured ?? 0) > 0
+        ? 'notMeasured'
+        : 'hidden';
   const text =
     m.status === 'baselineOnly'
       ? `measured in the baseline only; candidate: ${missingText(m.candidate)}`
@@ -146,7 +176,14 @@ function oneSided(m: MetricComparison): OneSided {
 function row(report: ComparisonReport, m: MetricComparison): MetricRow {
   const info = METRIC_LABEL[m.metric] ?? { label: m.metric, source: m.metric };
   const compared = m.status === 'compared';
-  const rank = m.rankTest === null ? (compared ? 'not testable' : '') : m.rankTest.pValue < 0.0001 ? '< 0.0001' : m.rankTest.pValue.toFixed(4);
+  const rank =
+    m.rankTest === null
+      ? compared
+        ? 'not testable'
+        : ''
+      : m.rankTest.pValue < 0.0001
+        ? '< 0.0001'
+        : m.rankTest.pValue.toFixed(4);
   return {
     key: `${m.scope}.${m.metric}`,
     metric: info.label,
@@ -175,7 +212,16 @@ export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean):
     if (list === undefined) groups.set(m.scope, (list = []));
     list.push(r);
   }
-  return [...groups].map(([scope, rows]) => ({ scope, title: scope === 'request' ? 'Request (end to end)' : scope.includes('->') ? `Transfer ${scope.replace('->', ' → ')}` : `Stage ${scope}`, rows }));
+  return [...groups].map(([scope, rows]) => ({
+    scope,
+    title:
+      scope === 'request'
+        ? 'Request (end to end)'
+        : scope.includes('->')
+          ? `Transfer ${scope.replace('->', ' → ')}`
+          : `Stage ${scope}`,
+    rows,
+  }));
 }
 
 export interface Headline {
@@ -214,22 +260,36 @@ export function headline(report: ComparisonReport): Headline {
 
 export function findingLine(f: FindingDiff): string {
   const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
-  if (f.change === 'appeared') return `${f.code}${where}: ${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`;
-  if (f.change === 'disappeared') return `${f.code}${where}: ${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`;
+  if (f.change === 'appeared')
+    return `${f.code}${where}: ${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`;
+  if (f.change === 'disappeared')
+    return `${f.code}${where}: ${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`;
   return `${f.code}${where}: ${f.baselineRequests} → ${f.candidateRequests} requests`;
 }
 
 export function runLine(label: string, side: ComparisonReport['baseline']): string {
   const parts: string[] = [label];
-  if (side.requestCount !== null) parts.push(`${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`);
+  if (side.requestCount !== null)
+    parts.push(
+      `${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
+    );
   if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
   return parts.join(' · ');
 }
 
 /** A histogram quantile as it may be read: `≤300` (lowest bucket: its bound only), `≥80,000` (+Inf), else the number. */
-export function histogramSideText(side: HistogramSide | null, quantile: Percentile, value: number): { text: string; bound: boolean } {
+export function histogramSideText(
+  side: HistogramSide | null,
+  quantile: Percentile,
+  value: number,
+): { text: string; bound: boolean } {
   const fmt = (v: number): string => v.toLocaleString('en-US', { maximumFractionDigits: 3 });
-  const bound = side?.bounds[quantile] ?? (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
+  const bound =
+    side?.bounds[quantile] ??
+    (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
   if (bound === undefined) return { text: fmt(value), bound: false };
-  return { text: `${bound.kind === 'atMost' ? '≤' : '≥'}${fmt(bound.kind === 'atMost' ? bound.le : value)}`, bound: true };
+  return {
+    text: `${bound.kind === 'atMost' ? '≤' : '≥'}${fmt(bound.kind === 'atMost' ? bound.le : value)}`,
+    bound: true,
+  };
 }

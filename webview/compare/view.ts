@@ -22,12 +22,23 @@ function ciBarElement(c: QuantileCell): HTMLElement | null {
 }
 
 const SIG_MARK = { up: '▲', down: '▼', shift: '◆', none: '', untestable: '' } as const;
-const SIG_LABEL = { up: 'longer: a change', down: 'shorter: a change', shift: 'shifted relative to the upstream stage: a change, neither faster nor slower by itself', none: 'not flagged', untestable: 'not testable' } as const;
+const SIG_LABEL = {
+  up: 'longer: a change',
+  down: 'shorter: a change',
+  shift: 'shifted relative to the upstream stage: a change, neither faster nor slower by itself',
+  none: 'not flagged',
+  untestable: 'not testable',
+} as const;
 
 function quantileCell(c: QuantileCell): HTMLElement {
   return h(
     'td',
-    { className: 'q', title: c.title, dataset: { sig: c.significance, col: c.quantile }, attrs: { 'aria-label': `${c.quantile} ${c.values}, ${c.change}, ${SIG_LABEL[c.significance]}` } },
+    {
+      className: 'q',
+      title: c.title,
+      dataset: { sig: c.significance, col: c.quantile },
+      attrs: { 'aria-label': `${c.quantile} ${c.values}, ${c.change}, ${SIG_LABEL[c.significance]}` },
+    },
     h('div', { className: 'values v', text: c.values, dataset: { state: 'measured' } }),
     h('div', { className: 'change' }, h('span', { className: 'mark', text: SIG_MARK[c.significance] }), c.change),
     c.note === '' ? null : h('div', { className: 'note', text: c.note, testId: 'compare-note' }),
@@ -36,12 +47,31 @@ function quantileCell(c: QuantileCell): HTMLElement {
 }
 
 function metricRow(r: MetricRow): HTMLTableRowElement {
-  const head = [h('th', { className: 'metric', text: r.metric, title: r.source, attrs: { scope: 'row' } }), h('td', { className: 'n', text: r.counts, title: 'measured values: baseline / candidate' })];
+  const head = [
+    h('th', { className: 'metric', text: r.metric, title: r.source, attrs: { scope: 'row' } }),
+    h('td', { className: 'n', text: r.counts, title: 'measured values: baseline / candidate' }),
+  ];
   const body =
     r.cells !== null
       ? r.cells.map(quantileCell)
-      : [h('td', { className: 'one-sided', attrs: { colspan: '3' } }, h('span', { className: 'v', text: r.oneSided?.text ?? '', dataset: { state: r.oneSided?.state ?? 'hidden' }, title: 'Not a difference: a value that was not measured is never compared as 0.' }))];
-  const rank = h('td', { className: 'rank', text: r.rank, dataset: { beyond: String(r.rankBeyond) }, title: 'Mann-Whitney U, two-sided p-value of the whole distribution' });
+      : [
+          h(
+            'td',
+            { className: 'one-sided', attrs: { colspan: '3' } },
+            h('span', {
+              className: 'v',
+              text: r.oneSided?.text ?? '',
+              dataset: { state: r.oneSided?.state ?? 'hidden' },
+              title: 'Not a difference: a value that was not measured is never compared as 0.',
+            }),
+          ),
+        ];
+  const rank = h('td', {
+    className: 'rank',
+    text: r.rank,
+    dataset: { beyond: String(r.rankBeyond) },
+    title: 'Mann-Whitney U, two-sided p-value of the whole distribution',
+  });
   return h('tr', { testId: 'compare-row', dataset: { key: r.key } }, ...head, ...body, rank);
 }
 
@@ -50,19 +80,55 @@ function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElem
   const thead = h(
     'thead',
     {},
-    h('tr', {}, h('th', { text: 'metric' }), h('th', { text: 'n' }), h('th', { text: 'p50' }), h('th', { text: 'p90' }), h('th', { text: 'p99' }), h('th', { text: 'rank test p', title: 'Mann-Whitney U' })),
+    h(
+      'tr',
+      {},
+      h('th', { text: 'metric' }),
+      h('th', { text: 'n' }),
+      h('th', { text: 'p50' }),
+      h('th', { text: 'p90' }),
+      h('th', { text: 'p99' }),
+      h('th', { text: 'rank test p', title: 'Mann-Whitney U' }),
+    ),
   );
   const bodies = groups.map((g) =>
-    h('tbody', { dataset: { scope: g.scope } }, h('tr', { className: 'group' }, h('th', { text: g.title, attrs: { colspan: '6', scope: 'rowgroup' } })), g.rows.map(metricRow)),
+    h(
+      'tbody',
+      { dataset: { scope: g.scope } },
+      h('tr', { className: 'group' }, h('th', { text: g.title, attrs: { colspan: '6', scope: 'rowgroup' } })),
+      g.rows.map(metricRow),
+    ),
   );
-  return h('table', { className: 'compare-table', testId: 'compare-table', attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` } }, thead, bodies);
+  return h(
+    'table',
+    {
+      className: 'compare-table',
+      testId: 'compare-table',
+      attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` },
+    },
+    thead,
+    bodies,
+  );
 }
 
 function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
   return h(
     'table',
     { className: 'compare-table histograms', testId: 'compare-histograms' },
-    h('thead', {}, h('tr', {}, h('th', { text: 'family' }), h('th', { text: 'labels' }), h('th', { text: 'n' }), h('th', { text: 'p50' }), h('th', { text: 'p90' }), h('th', { text: 'p99' }))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { text: 'family' }),
+        h('th', { text: 'labels' }),
+        h('th', { text: 'n' }),
+        h('th', { text: 'p50' }),
+        h('th', { text: 'p90' }),
+        h('th', { text: 'p99' }),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -71,18 +137,39 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
           'tr',
           {},
           h('th', { text: r.family + (r.unit === 'ms' ? ' (ms)' : ''), attrs: { scope: 'row' } }),
-          h('td', { text: Object.entries(r.labels).map(([k, v]) => `${k}=${v}`).join(', ') }),
-          h('td', { className: 'n', text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}` }),
+          h('td', {
+            text: Object.entries(r.labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(', '),
+          }),
+          h('td', {
+            className: 'n',
+            text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}`,
+          }),
           ...(r.status === 'compared'
             ? r.quantiles.map((q) => {
                 const b = histogramSideText(r.baseline, q.quantile, q.baseline);
                 const c = histogramSideText(r.candidate, q.quantile, q.candidate);
                 const bounded = b.bound || c.bound;
-                const change = bounded ? 'a bound: no difference' : q.diffPct === null ? 'n/a' : `${q.diffPct > 0 ? '+' : ''}${q.diffPct.toFixed(1)}%`;
+                const change = bounded
+                  ? 'a bound: no difference'
+                  : q.diffPct === null
+                    ? 'n/a'
+                    : `${q.diffPct > 0 ? '+' : ''}${q.diffPct.toFixed(1)}%`;
                 const title = `histogram quantile: significance not testable.${bounded ? ' ≤ x: every observation up to this rank fell into the lowest bucket, so only its bound x is known (PromQL interpolates from 0 there); ≥ x: the rank fell into the +Inf bucket.' : ''}`;
-                return h('td', { className: 'q', dataset: { sig: 'untestable', col: q.quantile }, title, text: `${b.text} → ${c.text} (${change})` });
+                return h('td', {
+                  className: 'q',
+                  dataset: { sig: 'untestable', col: q.quantile },
+                  title,
+                  text: `${b.text} → ${c.text} (${change})`,
+                });
               })
-            : [h('td', { attrs: { colspan: '3' }, text: r.status === 'baselineOnly' ? 'baseline only' : 'candidate only' })]),
+            : [
+                h('td', {
+                  attrs: { colspan: '3' },
+                  text: r.status === 'baselineOnly' ? 'baseline only' : 'candidate only',
+                }),
+              ]),
         ),
       ),
     ),
@@ -94,7 +181,11 @@ export interface Rendered {
   readonly rendered: CompareRendered;
 }
 
-export function renderComparison(report: ComparisonReport, labels: { baseline: string; candidate: string }, onlyBeyondNoise: boolean): Rendered {
+export function renderComparison(
+  report: ComparisonReport,
+  labels: { baseline: string; candidate: string },
+  onlyBeyondNoise: boolean,
+): Rendered {
   const groups = stageGroups(report, onlyBeyondNoise);
   const head = headline(report);
   const pct = Math.round(report.method.confidence * 1000) / 10;
@@ -102,8 +193,18 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
     h(
       'section',
       { className: 'runs', testId: 'compare-runs' },
-      h('div', {}, h('span', { className: 'role', text: 'Baseline' }), h('span', { testId: 'compare-baseline', text: runLine(labels.baseline, report.baseline) })),
-      h('div', {}, h('span', { className: 'role', text: 'Candidate' }), h('span', { testId: 'compare-candidate', text: runLine(labels.candidate, report.candidate) })),
+      h(
+        'div',
+        {},
+        h('span', { className: 'role', text: 'Baseline' }),
+        h('span', { testId: 'compare-baseline', text: runLine(labels.baseline, report.baseline) }),
+      ),
+      h(
+        'div',
+        {},
+        h('span', { className: 'role', text: 'Candidate' }),
+        h('span', { testId: 'compare-candidate', text: runLine(labels.candidate, report.candidate) }),
+      ),
     ),
     h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
   ];
@@ -122,10 +223,19 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
         ` not a change. A change is ${report.method.flagged}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only.`,
       ),
     );
-    parts.push(groups.length === 0 ? h('p', { className: 'muted', testId: 'compare-nothing', text: 'No change (nothing beyond noise and above the practical threshold).' }) : stageTable(groups, report.method.confidence));
+    parts.push(
+      groups.length === 0
+        ? h('p', {
+            className: 'muted',
+            testId: 'compare-nothing',
+            text: 'No change (nothing beyond noise and above the practical threshold).',
+          })
+        : stageTable(groups, report.method.confidence),
+    );
   }
   if (report.tail !== undefined && report.tail !== null) parts.push(...tailSection(report.tail));
-  if (report.histograms.length > 0) parts.push(h('h3', { text: '/metrics histograms (significance not testable)' }), histogramTable(report.histograms));
+  if (report.histograms.length > 0)
+    parts.push(h('h3', { text: '/metrics histograms (significance not testable)' }), histogramTable(report.histograms));
   parts.push(
     h('h3', { text: 'Findings' }),
     report.findings.length === 0
@@ -134,10 +244,30 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
           'ul',
           { className: 'findings', testId: 'compare-findings' },
           report.findings.map((f) =>
-            h('li', { dataset: { change: f.change, code: f.code }, title: f.message }, h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }), findingLine(f)),
+            h(
+              'li',
+              { dataset: { change: f.change, code: f.code }, title: f.message },
+              h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }),
+              findingLine(f),
+            ),
           ),
         ),
-    h('details', { className: 'method' }, h('summary', { text: 'Method and notes' }), h('ul', {}, [report.method.bootstrap, `Beyond noise: ${report.method.beyondNoise}.`, `Changed: ${report.method.flagged}.`, report.method.rankTest, ...report.notes].map((t) => h('li', { text: t })))),
+    h(
+      'details',
+      { className: 'method' },
+      h('summary', { text: 'Method and notes' }),
+      h(
+        'ul',
+        {},
+        [
+          report.method.bootstrap,
+          `Beyond noise: ${report.method.beyondNoise}.`,
+          `Changed: ${report.method.flagged}.`,
+          report.method.rankTest,
+          ...report.notes,
+        ].map((t) => h('li', { text: t })),
+      ),
+    ),
   );
   const element = h('div', { className: 'compare-body' }, parts);
 
@@ -150,8 +280,14 @@ export function renderComparison(report: ComparisonReport, labels: { baseline: s
       beyond += (r.cells ?? []).filter(isFlagged).length;
     }
   }
-  for (const tr of element.querySelectorAll<HTMLElement>('tr[data-key]')) texts[tr.dataset['key'] ?? ''] = (tr.textContent ?? '').replace(/\s+/g, ' ').trim();
-  const rendered: CompareRendered = { rows, beyondNoise: beyond, findings: report.findings.map((f) => `${f.change}:${f.code}:${f.stageId ?? ''}`), texts };
+  for (const tr of element.querySelectorAll<HTMLElement>('tr[data-key]'))
+    texts[tr.dataset['key'] ?? ''] = (tr.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const rendered: CompareRendered = {
+    rows,
+    beyondNoise: beyond,
+    findings: report.findings.map((f) => `${f.change}:${f.code}:${f.stageId ?? ''}`),
+    texts,
+  };
   return { element, rendered };
 }
 
@@ -160,16 +296,48 @@ function tailSection(t: TailComparison): HTMLElement[] {
   const rows = tailRows(t);
   return [
     h('h3', { text: `Where the p99 excess went (${targetLabel(t.target)})` }),
-    h('p', { className: 'tail-sentence', testId: 'compare-tail-sentence', text: t.sentence.charAt(0).toUpperCase() + t.sentence.slice(1) }),
+    h('p', {
+      className: 'tail-sentence',
+      testId: 'compare-tail-sentence',
+      text: t.sentence.charAt(0).toUpperCase() + t.sentence.slice(1),
+    }),
     h(
       'table',
-      { className: 'tail-table', testId: 'compare-tail', attrs: { 'aria-label': 'Mean excess over the median in the p99 tail, per part, in each run' } },
-      h('thead', {}, h('tr', {}, h('th', { attrs: { scope: 'col' }, text: 'part' }), h('th', { attrs: { scope: 'col' }, text: 'baseline' }), h('th', { attrs: { scope: 'col' }, text: 'candidate' }))),
+      {
+        className: 'tail-table',
+        testId: 'compare-tail',
+        attrs: { 'aria-label': 'Mean excess over the median in the p99 tail, per part, in each run' },
+      },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { attrs: { scope: 'col' }, text: 'part' }),
+          h('th', { attrs: { scope: 'col' }, text: 'baseline' }),
+          h('th', { attrs: { scope: 'col' }, text: 'candidate' }),
+        ),
+      ),
       h(
         'tbody',
         {},
-        h('tr', { className: 'muted' }, h('th', { attrs: { scope: 'row' }, text: 'tail' }), h('td', { text: tailSideText(t.baseline) }), h('td', { text: tailSideText(t.candidate) })),
-        rows.map((r) => h('tr', { dataset: { tailPart: r.label } }, h('th', { attrs: { scope: 'row' }, text: r.label }), h('td', { text: r.baseline }), h('td', { text: r.candidate }))),
+        h(
+          'tr',
+          { className: 'muted' },
+          h('th', { attrs: { scope: 'row' }, text: 'tail' }),
+          h('td', { text: tailSideText(t.baseline) }),
+          h('td', { text: tailSideText(t.candidate) }),
+        ),
+        rows.map((r) =>
+          h(
+            'tr',
+            { dataset: { tailPart: r.label } },
+            h('th', { attrs: { scope: 'row' }, text: r.label }),
+            h('td', { text: r.baseline }),
+            h('td', { text: r.candidate }),
+          ),
+        ),
       ),
     ),
   ];

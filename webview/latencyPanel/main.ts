@@ -3,7 +3,15 @@
 // the extension host; live summaries only bump what changed.
 import '../shared/base.css';
 import './style.css';
-import type { ExplainScope, HostToWebview, Percentile, SessionInfo, SummaryResult, TailFilter, ViewFilter } from '../../server/protocol';
+import type {
+  ExplainScope,
+  HostToWebview,
+  Percentile,
+  SessionInfo,
+  SummaryResult,
+  TailFilter,
+  ViewFilter,
+} from '../../server/protocol';
 import { button, debounce, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatClock, formatCount, formatDurationMs } from '../shared/format';
@@ -44,14 +52,26 @@ const TAIL_REFRESH_MS = 1000;
 function scopeOf(): ExplainScope | undefined {
   const s = state.scope;
   if (s.fromMs === null && s.toMs === null && !s.excludeCold) return undefined;
-  return { ...(s.fromMs === null ? {} : { fromMs: s.fromMs }), ...(s.toMs === null ? {} : { toMs: s.toMs }), ...(s.excludeCold ? { excludeCold: true } : {}) };
+  return {
+    ...(s.fromMs === null ? {} : { fromMs: s.fromMs }),
+    ...(s.toMs === null ? {} : { toMs: s.toMs }),
+    ...(s.excludeCold ? { excludeCold: true } : {}),
+  };
 }
 
 const persist = debounce(() => {
   const t = table.state();
   // Until spans arrive, the stored zoom is still the one to restore.
   const spansView = spans.loaded ? spans.currentView : state.spansView;
-  state = { ...state, tab: tabs.active, scrollTop: t.scrollTop, selectedIndex: t.selectedIndex, selectedRequestId: t.selectedRequestId, spansView, histogram: histogram.current };
+  state = {
+    ...state,
+    tab: tabs.active,
+    scrollTop: t.scrollTop,
+    selectedIndex: t.selectedIndex,
+    selectedRequestId: t.selectedRequestId,
+    spansView,
+    histogram: histogram.current,
+  };
   channel.saveState(state);
 }, 150);
 
@@ -101,15 +121,25 @@ const table = new RequestTable({
     table.setQuery(tableQuery());
   },
 });
-const filterBar = new FilterBar((f) => {
-  update({ filterText: f.filterText, stageId: f.stageId, findingCode: f.findingCode, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
-  table.setQuery(tableQuery());
-  if (f.stageId !== null) table.revealStage(f.stageId);
-}, () => {
-  // Clear: the tail filter goes too (the chip is part of the filters).
-  update({ tail: null });
-  showTailChip();
-});
+const filterBar = new FilterBar(
+  (f) => {
+    update({
+      filterText: f.filterText,
+      stageId: f.stageId,
+      findingCode: f.findingCode,
+      selectedIndex: -1,
+      selectedRequestId: null,
+      scrollTop: 0,
+    });
+    table.setQuery(tableQuery());
+    if (f.stageId !== null) table.revealStage(f.stageId);
+  },
+  () => {
+    // Clear: the tail filter goes too (the chip is part of the filters).
+    update({ tail: null });
+    showTailChip();
+  },
+);
 filterBar.set({ filterText: state.filterText, stageId: state.stageId, findingCode: state.findingCode });
 const waterfall = new WaterfallView();
 const spans = new SpansView(
@@ -117,10 +147,16 @@ const spans = new SpansView(
   () => persist(),
 );
 const histogram = new HistogramView(state.histogram, post, nextSeq, () => persist());
-const percentileSwitch = segmented<Percentile>('Percentile marker', ['p50', 'p90', 'p99'], state.percentile, 'percentile', (p) => {
-  update({ percentile: p });
-  histogram.setPercentile(p);
-});
+const percentileSwitch = segmented<Percentile>(
+  'Percentile marker',
+  ['p50', 'p90', 'p99'],
+  state.percentile,
+  'percentile',
+  (p) => {
+    update({ percentile: p });
+    histogram.setPercentile(p);
+  },
+);
 histogram.addControl(percentileSwitch.el);
 histogram.setPercentile(state.percentile);
 
@@ -137,11 +173,21 @@ const requestsPanel = h('section', { className: 'requests-panel' }, filterBar.el
 function showTailChip(): void {
   const t = state.tail;
   tailChip.hidden = t === null;
-  if (t !== null) setText(tailChipText, `Only the ${t.quantile} tail: ${targetText(t.target, stageNames)} ≥ ${formatDurationMs(t.ms)}, slowest first`);
+  if (t !== null)
+    setText(
+      tailChipText,
+      `Only the ${t.quantile} tail: ${targetText(t.target, stageNames)} ≥ ${formatDurationMs(t.ms)}, slowest first`,
+    );
 }
 
 function setTailFilter(tail: TailFilter | null): void {
-  update({ tail, sortBy: tail === null ? state.sortBy : null, selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  update({
+    tail,
+    sortBy: tail === null ? state.sortBy : null,
+    selectedIndex: -1,
+    selectedRequestId: null,
+    scrollTop: 0,
+  });
   showTailChip();
   table.setQuery(tableQuery());
 }
@@ -167,20 +213,46 @@ const excludeCold = h('input', { testId: 'exclude-cold', attrs: { type: 'checkbo
 excludeCold.checked = state.scope.excludeCold;
 excludeCold.addEventListener('change', () => setScope({ ...state.scope, excludeCold: excludeCold.checked }));
 const windowText = h('span', { testId: 'scope-window-text' });
-const windowChip = h('span', { className: 'scope-window', testId: 'scope-window' }, windowText, button('×', { className: 'icon-button', testId: 'scope-window-clear', attrs: { 'aria-label': 'Back to all requests (clear the time window)' } }, () => setScope({ ...state.scope, fromMs: null, toMs: null })));
+const windowChip = h(
+  'span',
+  { className: 'scope-window', testId: 'scope-window' },
+  windowText,
+  button(
+    '×',
+    {
+      className: 'icon-button',
+      testId: 'scope-window-clear',
+      attrs: { 'aria-label': 'Back to all requests (clear the time window)' },
+    },
+    () => setScope({ ...state.scope, fromMs: null, toMs: null }),
+  ),
+);
 windowChip.hidden = true;
 const scopeBar = h(
   'div',
   { className: 'scope-bar', role: 'group', attrs: { 'aria-label': 'Requests shown in every view' } },
   windowChip,
-  h('label', { className: 'check', title: 'Leave the first request after each server start (warm-up, compilation) out of the table, histograms, tail and over-time charts' }, excludeCold, ' Exclude cold'),
+  h(
+    'label',
+    {
+      className: 'check',
+      title:
+        'Leave the first request after each server start (warm-up, compilation) out of the table, histograms, tail and over-time charts',
+    },
+    excludeCold,
+    ' Exclude cold',
+  ),
 );
 
 function showScope(): void {
   const s = state.scope;
   excludeCold.checked = s.excludeCold;
   windowChip.hidden = s.fromMs === null || s.toMs === null;
-  if (s.fromMs !== null && s.toMs !== null) setText(windowText, `Window ${formatClock(s.fromMs - utcOffsetMs(s.fromMs), false)}–${formatClock(s.toMs - utcOffsetMs(s.toMs), false)} (${formatDurationMs(s.toMs - s.fromMs)})`);
+  if (s.fromMs !== null && s.toMs !== null)
+    setText(
+      windowText,
+      `Window ${formatClock(s.fromMs - utcOffsetMs(s.fromMs), false)}–${formatClock(s.toMs - utcOffsetMs(s.toMs), false)} (${formatDurationMs(s.toMs - s.fromMs)})`,
+    );
 }
 
 /** Log clock times are the printed fields read as UTC: shown as printed, in any time zone. */
@@ -215,10 +287,23 @@ const overTime = new OverTimeView(
   },
   state.overTimeMetric,
 );
-const spansPanel = h('section', { className: 'spans-panel' }, overTime.el, h('h3', { className: 'spans-heading', text: 'Each request' }), spans.el);
+const spansPanel = h(
+  'section',
+  { className: 'spans-panel' },
+  overTime.el,
+  h('h3', { className: 'spans-heading', text: 'Each request' }),
+  spans.el,
+);
 const histogramsPanel = h('section', { className: 'histograms-panel' }, histogram.el);
 
-const stale = { spans: true, histogram: true, tail: true, spansAt: Number.NEGATIVE_INFINITY, histogramAt: Number.NEGATIVE_INFINITY, tailAt: Number.NEGATIVE_INFINITY };
+const stale = {
+  spans: true,
+  histogram: true,
+  tail: true,
+  spansAt: Number.NEGATIVE_INFINITY,
+  histogramAt: Number.NEGATIVE_INFINITY,
+  tailAt: Number.NEGATIVE_INFINITY,
+};
 let trailing: ReturnType<typeof setTimeout> | undefined;
 
 /**
@@ -288,7 +373,12 @@ tablesNotice.hidden = true;
 const live = h(
   'div',
   { className: 'live' },
-  h('header', { className: 'panel-head', testId: 'session-header' }, h('div', { className: 'session-text' }, sessionTitle, sessionMeta), scopeBar),
+  h(
+    'header',
+    { className: 'panel-head', testId: 'session-header' },
+    h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
+    scopeBar,
+  ),
   errorBanner,
   tablesNotice,
   tabs.list,
@@ -344,7 +434,12 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   stale.histogram = true;
   stale.tail = true;
   table.setActive(tabs.active === 'requests');
-  table.setQuery(tableQuery(), restoring ? { scrollTop: state.scrollTop, selectedIndex: state.selectedIndex, selectedRequestId: state.selectedRequestId } : undefined);
+  table.setQuery(
+    tableQuery(),
+    restoring
+      ? { scrollTop: state.scrollTop, selectedIndex: state.selectedIndex, selectedRequestId: state.selectedRequestId }
+      : undefined,
+  );
   if (state.openRequestId !== null) {
     waterfall.loading(state.openRequestId);
     post({ type: 'queryRequest', requestId: state.openRequestId });
@@ -380,7 +475,16 @@ function onSummary(next: SummaryResult): void {
 function onFilter(filter: ViewFilter): void {
   // A tail from the side panel is its own sort (slowest first); other filters keep the user's sort.
   const tail = filter.tail ?? null;
-  update({ stageId: filter.stageId ?? null, findingCode: filter.findingCode ?? null, filterText: '', tail, ...(tail === null ? {} : { sortBy: null }), selectedIndex: -1, selectedRequestId: null, scrollTop: 0 });
+  update({
+    stageId: filter.stageId ?? null,
+    findingCode: filter.findingCode ?? null,
+    filterText: '',
+    tail,
+    ...(tail === null ? {} : { sortBy: null }),
+    selectedIndex: -1,
+    selectedRequestId: null,
+    scrollTop: 0,
+  });
   showTailChip();
   filterBar.set({ filterText: '', stageId: state.stageId, findingCode: state.findingCode });
   tabs.activate('requests');

@@ -69,8 +69,10 @@ export function sanitizePanelState(raw: unknown): PanelState {
   if (typeof raw !== 'object' || raw === null) return DEFAULT_PANEL_STATE;
   const r = raw as Record<string, unknown>;
   const d = DEFAULT_PANEL_STATE;
-  const hist = typeof r['histogram'] === 'object' && r['histogram'] !== null ? (r['histogram'] as Record<string, unknown>) : {};
-  const spans = typeof r['spansView'] === 'object' && r['spansView'] !== null ? (r['spansView'] as Record<string, unknown>) : null;
+  const hist =
+    typeof r['histogram'] === 'object' && r['histogram'] !== null ? (r['histogram'] as Record<string, unknown>) : {};
+  const spans =
+    typeof r['spansView'] === 'object' && r['spansView'] !== null ? (r['spansView'] as Record<string, unknown>) : null;
   const t0 = num(spans?.['t0']);
   const t1 = num(spans?.['t1']);
   const bins = num(hist['bins']);
@@ -81,7 +83,8 @@ export function sanitizePanelState(raw: unknown): PanelState {
   const tailMs = num(tail?.['ms']);
   const tailQuantile = QUANTILES.find((q) => q === tail?.['quantile']);
   const scope = typeof r['scope'] === 'object' && r['scope'] !== null ? (r['scope'] as Record<string, unknown>) : {};
-  const choice = typeof r['tailChoice'] === 'object' && r['tailChoice'] !== null ? (r['tailChoice'] as Record<string, unknown>) : {};
+  const choice =
+    typeof r['tailChoice'] === 'object' && r['tailChoice'] !== null ? (r['tailChoice'] as Record<string, unknown>) : {};
   const fromMs = num(scope['fromMs']);
   const toMs = num(scope['toMs']);
   const windowOk = fromMs !== null && toMs !== null && toMs > fromMs;
@@ -105,8 +108,15 @@ export function sanitizePanelState(raw: unknown): PanelState {
       bins: bins !== null && bins >= 1 && bins <= 500 ? Math.floor(bins) : d.histogram.bins,
     },
     spansView: t0 !== null && t1 !== null && t1 > t0 ? { t0, t1 } : null,
-    tail: tailTarget !== null && tailMs !== null && tailQuantile !== undefined ? { target: tailTarget, ms: tailMs, quantile: tailQuantile } : null,
-    scope: { fromMs: windowOk ? fromMs : null, toMs: windowOk ? toMs : null, excludeCold: scope['excludeCold'] === true },
+    tail:
+      tailTarget !== null && tailMs !== null && tailQuantile !== undefined
+        ? { target: tailTarget, ms: tailMs, quantile: tailQuantile }
+        : null,
+    scope: {
+      fromMs: windowOk ? fromMs : null,
+      toMs: windowOk ? toMs : null,
+      excludeCold: scope['excludeCold'] === true,
+    },
     tailChoice: {
       target: str(choice['target']),
       quantile: QUANTILES.find((q) => q === choice['quantile']) ?? 'p99',

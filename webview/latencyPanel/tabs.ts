@@ -13,11 +13,22 @@ export class Tabs<T extends string> {
   private readonly buttons = new Map<T, HTMLButtonElement>();
   private activeId: T;
 
-  constructor(private readonly specs: readonly TabSpec<T>[], active: T, private readonly onActivate: (id: T) => void) {
+  constructor(
+    private readonly specs: readonly TabSpec<T>[],
+    active: T,
+    private readonly onActivate: (id: T) => void,
+  ) {
     this.activeId = active;
     this.list = h('div', { className: 'tabs', role: 'tablist', attrs: { 'aria-label': 'Latency views' } });
     for (const spec of specs) {
-      const b = h('button', { className: 'tab', role: 'tab', text: spec.label, id: `tab-${spec.id}`, testId: `tab-${spec.id}`, attrs: { type: 'button', 'aria-controls': `panel-${spec.id}` } });
+      const b = h('button', {
+        className: 'tab',
+        role: 'tab',
+        text: spec.label,
+        id: `tab-${spec.id}`,
+        testId: `tab-${spec.id}`,
+        attrs: { type: 'button', 'aria-controls': `panel-${spec.id}` },
+      });
       b.addEventListener('click', () => this.activate(spec.id, true));
       b.addEventListener('keydown', (ev) => this.onKey(ev, spec.id));
       spec.panel.id = `panel-${spec.id}`;
@@ -53,7 +64,16 @@ export class Tabs<T extends string> {
   private onKey(ev: KeyboardEvent, id: T): void {
     const ids = this.specs.map((s) => s.id);
     const i = ids.indexOf(id);
-    const target = ev.key === 'ArrowRight' ? ids[(i + 1) % ids.length] : ev.key === 'ArrowLeft' ? ids[(i - 1 + ids.length) % ids.length] : ev.key === 'Home' ? ids[0] : ev.key === 'End' ? ids[ids.length - 1] : undefined;
+    const target =
+      ev.key === 'ArrowRight'
+        ? ids[(i + 1) % ids.length]
+        : ev.key === 'ArrowLeft'
+          ? ids[(i - 1 + ids.length) % ids.length]
+          : ev.key === 'Home'
+            ? ids[0]
+            : ev.key === 'End'
+              ? ids[ids.length - 1]
+              : undefined;
     if (target === undefined) return;
     ev.preventDefault();
     this.activate(target, true);

@@ -39,7 +39,8 @@ export function niceTicks(min: number, max: number, count: number): number[] {
   const step = niceStep(min, max, count);
   const out: number[] = [];
   const first = Math.ceil(min / step) * step;
-  for (let v = first; v <= max + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
+  for (let v = first; v <= max + step * 1e-9; v += step)
+    out.push(Math.abs(v) < step * 1e-9 ? 0 : Number(v.toPrecision(12)));
   return out;
 }
 
@@ -50,7 +51,10 @@ export function niceMax(max: number, count = 4): number {
   return Math.ceil(max / step) * step;
 }
 
-const TIME_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
+const TIME_STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
+  900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000,
+];
 
 /** Wall-clock ticks (ms since epoch) on round seconds/minutes/hours. */
 export function timeTicks(t0: number, t1: number, count: number): number[] {

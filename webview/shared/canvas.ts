@@ -47,7 +47,11 @@ export function observeSize(el: HTMLElement, callback: (width: number, height: n
 }
 
 /** A line through the points, lifted at each null (a value not measured is a gap, not a dip to 0). */
-export function strokeGappedLine(ctx: CanvasRenderingContext2D, points: readonly (SparkPoint | null)[], color: string): void {
+export function strokeGappedLine(
+  ctx: CanvasRenderingContext2D,
+  points: readonly (SparkPoint | null)[],
+  color: string,
+): void {
   ctx.strokeStyle = color;
   ctx.lineWidth = 1.5;
   ctx.beginPath();
@@ -65,6 +69,7 @@ export function strokeGappedLine(ctx: CanvasRenderingContext2D, points: readonly
   // A point between two gaps draws no line: a dot, so a measured value never vanishes.
   ctx.fillStyle = color;
   points.forEach((p, i) => {
-    if (p !== null && (points[i - 1] ?? null) === null && (points[i + 1] ?? null) === null) ctx.fillRect(p.x - 1.5, p.y - 1.5, 3, 3);
+    if (p !== null && (points[i - 1] ?? null) === null && (points[i + 1] ?? null) === null)
+      ctx.fillRect(p.x - 1.5, p.y - 1.5, 3, 3);
   });
 }

@@ -17,7 +17,11 @@ export interface Props {
   readonly dataset?: Readonly<Record<string, string>>;
 }
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Children[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Children[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (props.className !== undefined) el.className = props.className;
   if (props.id !== undefined) el.id = props.id;
@@ -34,7 +38,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 function appendAll(el: Element, children: readonly Children[]): void {
   for (const child of children) {
     if (Array.isArray(child)) appendAll(el, child as readonly Child[]);
-    else if (child !== null && child !== undefined && child !== false) el.append(typeof child === 'string' ? document.createTextNode(child) : (child as Node));
+    else if (child !== null && child !== undefined && child !== false)
+      el.append(typeof child === 'string' ? document.createTextNode(child) : (child as Node));
   }
 }
 

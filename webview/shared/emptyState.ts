@@ -20,7 +20,11 @@ export function emptyState(post: (m: WebviewToHost) => void, lead: string): HTML
       'div',
       { className: 'actions' },
       ...(Object.keys(ACTIONS) as WebviewCommand[]).map((command) =>
-        button(ACTIONS[command].label, { className: ACTIONS[command].primary ? '' : 'secondary', testId: `run-${command}` }, () => post({ type: 'runCommand', command })),
+        button(
+          ACTIONS[command].label,
+          { className: ACTIONS[command].primary ? '' : 'secondary', testId: `run-${command}` },
+          () => post({ type: 'runCommand', command }),
+        ),
       ),
     ),
   );

@@ -7,14 +7,25 @@ export interface Segmented<T extends string> {
   set(value: T): void;
 }
 
-export function segmented<T extends string>(label: string, options: readonly T[], value: T, testId: string, onChange: (v: T) => void): Segmented<T> {
+export function segmented<T extends string>(
+  label: string,
+  options: readonly T[],
+  value: T,
+  testId: string,
+  onChange: (v: T) => void,
+): Segmented<T> {
   const el = h('div', { className: 'segmented', role: 'radiogroup', testId, attrs: { 'aria-label': label } });
   const buttons = options.map((opt) => {
     const b = h('button', { text: opt, role: 'radio', testId: `${testId}-${opt}`, attrs: { type: 'button' } });
     b.addEventListener('click', () => choose(opt, true));
     b.addEventListener('keydown', (ev) => {
       const i = options.indexOf(opt);
-      const next = ev.key === 'ArrowRight' || ev.key === 'ArrowDown' ? i + 1 : ev.key === 'ArrowLeft' || ev.key === 'ArrowUp' ? i - 1 : null;
+      const next =
+        ev.key === 'ArrowRight' || ev.key === 'ArrowDown'
+          ? i + 1
+          : ev.key === 'ArrowLeft' || ev.key === 'ArrowUp'
+            ? i - 1
+            : null;
       if (next === null) return;
       ev.preventDefault();
       const target = options[(next + options.length) % options.length] as T;

@@ -7,7 +7,12 @@ export interface SparkPoint {
 }
 
 /** Points of a sparkline for `values` (nulls are gaps) in a w × h box with `pad` pixels inside. */
-export function sparklinePoints(values: readonly (number | null)[], w: number, h: number, pad = 2): (SparkPoint | null)[] {
+export function sparklinePoints(
+  values: readonly (number | null)[],
+  w: number,
+  h: number,
+  pad = 2,
+): (SparkPoint | null)[] {
   const numbers = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (numbers.length === 0) return values.map(() => null);
   const lo = minOf(Infinity, numbers);

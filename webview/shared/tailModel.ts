@@ -33,10 +33,20 @@ export interface PartName {
   readonly component?: TailPart['component'] | null;
 }
 
-export function partText(part: PartName, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string> = new Set()): string {
-  let plain = partLabel({ stageKey: part.stageKey, phase: part.phase, ...(part.edge == null ? {} : { edge: part.edge }), ...(part.component == null ? {} : { component: part.component }) });
+export function partText(
+  part: PartName,
+  stageNames: Readonly<Record<string, string>>,
+  oneOutput: ReadonlySet<string> = new Set(),
+): string {
+  let plain = partLabel({
+    stageKey: part.stageKey,
+    phase: part.phase,
+    ...(part.edge == null ? {} : { edge: part.edge }),
+    ...(part.component == null ? {} : { component: part.component }),
+  });
   if (part.stageKey === null || part.phase === 'transfer') return plain;
-  if (part.phase === 'prefill' && oneOutput.has(part.stageKey)) plain = `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`;
+  if (part.phase === 'prefill' && oneOutput.has(part.stageKey))
+    plain = `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`;
   const role = stageRole(part.stageKey, stageNames);
   return role === '' ? plain : plain.replace(`stage ${part.stageKey} `, `stage ${part.stageKey} · ${role} `);
 }
@@ -71,7 +81,12 @@ const shareOf = (ms: number, total: number): number | null => (Math.abs(total) <
  * The `top` parts with the largest excess, then the others summed, then the residual
  * (never dropped: it is what no measured part explains, negative where parts overlap).
  */
-export function tailRows(t: TailAttribution, stageNames: Readonly<Record<string, string>>, top: number, oneOutput: ReadonlySet<string> = new Set()): TailRow[] {
+export function tailRows(
+  t: TailAttribution,
+  stageNames: Readonly<Record<string, string>>,
+  top: number,
+  oneOutput: ReadonlySet<string> = new Set(),
+): TailRow[] {
   const rows: TailRow[] = t.parts.slice(0, top).map((p) => ({
     key: p.key,
     label: partText(p, stageNames, oneOutput),
@@ -84,7 +99,15 @@ export function tailRows(t: TailAttribution, stageNames: Readonly<Record<string,
   const rest = t.parts.slice(top);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
-    rows.push({ key: 'rest', label: `${rest.length} other part${rest.length === 1 ? '' : 's'}`, kind: 'rest', excessMs: sum, share: shareOf(sum, t.excessMs), medianMs: null, title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n') });
+    rows.push({
+      key: 'rest',
+      label: `${rest.length} other part${rest.length === 1 ? '' : 's'}`,
+      kind: 'rest',
+      excessMs: sum,
+      share: shareOf(sum, t.excessMs),
+      medianMs: null,
+      title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n'),
+    });
   }
   rows.push({
     key: 'residual',
@@ -95,7 +118,7 @@ export function tailRows(t: TailAttribution, stageNames: Readonly<Record<string,
     medianMs: null,
     title:
       t.residualMs < 0
-        ? 'Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target\'s.'
+        ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
         : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
   });
   return rows;

@@ -36,7 +36,9 @@ export function readPalette(): Palette {
   const purple = cssVar(style, '--vscode-charts-purple', '#b180d7');
   const family = cssVar(style, '--vscode-font-family', 'sans-serif');
   const size = cssVar(style, '--vscode-font-size', '12px');
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const highContrast =
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light');
   return {
     foreground: fg,
     muted: cssVar(style, '--vscode-descriptionForeground', fg),
@@ -46,7 +48,15 @@ export function readPalette(): Palette {
     highContrast,
     // Input wait and ready queued are the two halves of queued: related warm colours.
     // prefill+decode (one output) is drawn as a blue-to-green gradient; this is its solid fallback.
-    phase: { inputWait: purple, readyQueued: yellow, queued: orange, prefill: blue, decode: green, prefillDecode: blue, stage: fg },
+    phase: {
+      inputWait: purple,
+      readyQueued: yellow,
+      queued: orange,
+      prefill: blue,
+      decode: green,
+      prefillDecode: blue,
+      stage: fg,
+    },
     red,
     decodeEnd: green,
     handoff: fg,

@@ -1,7 +1,14 @@
 // How a value is shown: a number, or one of the states that are not numbers, each with a
 // distinct look and an explanation on hover (docs/formats.md#values-and-their-states). DOM-free: the views only copy `text`, `state` and `title` into elements.
 import type { RequestStage } from '../../server/protocol';
-import type { AnalyzedRequest, Distribution, Percentile, SplitName, SplitState, StageSummary } from '../../server/protocol';
+import type {
+  AnalyzedRequest,
+  Distribution,
+  Percentile,
+  SplitName,
+  SplitState,
+  StageSummary,
+} from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
 
@@ -17,7 +24,17 @@ import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
  * empty        nothing to show (the request did not run on this stage)
  * pending      the row is still being fetched
  */
-export type DisplayState = 'measured' | 'inferred' | 'notMeasured' | 'hidden' | 'notRecorded' | 'combined' | 'covered' | 'text' | 'empty' | 'pending';
+export type DisplayState =
+  | 'measured'
+  | 'inferred'
+  | 'notMeasured'
+  | 'hidden'
+  | 'notRecorded'
+  | 'combined'
+  | 'covered'
+  | 'text'
+  | 'empty'
+  | 'pending';
 
 export interface ValueView {
   readonly text: string;
@@ -30,7 +47,9 @@ export interface ValueView {
   readonly partial?: boolean;
 }
 
-export const STATE_TEXT: Readonly<Record<Exclude<DisplayState, 'measured' | 'inferred' | 'combined' | 'text'>, string>> = {
+export const STATE_TEXT: Readonly<
+  Record<Exclude<DisplayState, 'measured' | 'inferred' | 'combined' | 'text'>, string>
+> = {
   notMeasured: 'not measured',
   covered: 'in prefill',
   hidden: 'hidden',
@@ -43,11 +62,12 @@ export const EXPLAIN = {
   measuredZero: 'A measured 0: the server printed 0 for this interval. It is a real zero, not a missing value.',
   inferred:
     'Inferred by a documented rule, not printed: input wait and ready queued are measured together, and the log hides a row that is 0 on every stage; one half was printed and the other hidden, so the hidden one is a measured 0.',
-  notMeasured: 'Not measured: the server printed None. This interval was not measured on this stage (it was on another stage). Not counted as 0.',
+  notMeasured:
+    'Not measured: the server printed None. This interval was not measured on this stage (it was on another stage). Not counted as 0.',
   hidden:
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
-    'Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker\'s first audio frame ended this stage\'s prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.',
+    "Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.",
   oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown as prefill+decode, never as prefill alone, and not ranked as the slowest phase.`,
   empty: 'This request did not run on this stage.',
   pending: 'Loading…',
@@ -71,8 +91,18 @@ function explainState(state: SplitState | 'text'): string {
   }
 }
 
-export const PENDING_VIEW: ValueView = Object.freeze({ text: STATE_TEXT.pending, state: 'pending', title: EXPLAIN.pending, value: null });
-export const EMPTY_VIEW: ValueView = Object.freeze({ text: STATE_TEXT.empty, state: 'empty', title: EXPLAIN.empty, value: null });
+export const PENDING_VIEW: ValueView = Object.freeze({
+  text: STATE_TEXT.pending,
+  state: 'pending',
+  title: EXPLAIN.pending,
+  value: null,
+});
+export const EMPTY_VIEW: ValueView = Object.freeze({
+  text: STATE_TEXT.empty,
+  state: 'empty',
+  title: EXPLAIN.empty,
+  value: null,
+});
 
 /** What a table cell shows, without the hover text (cheap enough for every cell of every frame). */
 export type CellView = Pick<ValueView, 'text' | 'state' | 'value'>;
@@ -118,7 +148,8 @@ export function fieldCellView(stage: RequestStage | undefined, field: string): C
 }
 
 function numberView(value: number, unit: string, source: string): ValueView {
-  const title = value === 0 ? `${source}: ${EXPLAIN.measuredZero}` : `${source}: ${formatWithUnit(value, unit)}, measured.`;
+  const title =
+    value === 0 ? `${source}: ${EXPLAIN.measuredZero}` : `${source}: ${formatWithUnit(value, unit)}, measured.`;
   return { text: formatCompact(value), state: 'measured', title, value };
 }
 
@@ -135,24 +166,42 @@ export function splitValueView(stage: RequestStage | undefined, name: SplitName,
   }
   if (state === 'measured' && value !== null) return numberView(value, 'ms', source);
   if (state === 'inferred' && value !== null) {
-    return { text: `≈${formatCompact(value)}`, state: 'inferred', title: `${source}: ${formatWithUnit(value, 'ms')}. ${EXPLAIN.inferred}`, value };
+    return {
+      text: `≈${formatCompact(value)}`,
+      state: 'inferred',
+      title: `${source}: ${formatWithUnit(value, 'ms')}. ${EXPLAIN.inferred}`,
+      value,
+    };
   }
   const shown: SplitState = state === 'measured' || state === 'inferred' ? 'hidden' : state;
-  return { text: STATE_TEXT[shown as 'notMeasured' | 'hidden' | 'notRecorded'], state: shown as DisplayState, title: `${source}: ${explainState(shown)}`, value: null };
+  return {
+    text: STATE_TEXT[shown as 'notMeasured' | 'hidden' | 'notRecorded'],
+    state: shown as DisplayState,
+    title: `${source}: ${explainState(shown)}`,
+    value: null,
+  };
 }
 
 /** One log field of one request stage. */
 export function fieldValueView(stage: RequestStage | undefined, field: string, unit: string): ValueView {
   if (stage === undefined) return EMPTY_VIEW;
   const cell = stage.fields[field];
-  if (cell === undefined) return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
+  if (cell === undefined)
+    return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
   switch (cell.state) {
     case 'measured': {
       const view = numberView(cell.value, unit, field);
-      return cell.sampleCount === undefined ? view : { ...view, title: `${view.title} Mean of ${cell.sampleCount} samples.` };
+      return cell.sampleCount === undefined
+        ? view
+        : { ...view, title: `${view.title} Mean of ${cell.sampleCount} samples.` };
     }
     case 'notMeasured':
-      return { text: STATE_TEXT.notMeasured, state: 'notMeasured', title: `${field}: ${EXPLAIN.notMeasured}`, value: null };
+      return {
+        text: STATE_TEXT.notMeasured,
+        state: 'notMeasured',
+        title: `${field}: ${EXPLAIN.notMeasured}`,
+        value: null,
+      };
     case 'text':
       return { text: cell.value, state: 'text', title: `${field}: ${EXPLAIN.text}`, value: null };
     default:
@@ -185,10 +234,21 @@ function summaryOneOutputView(stage: StageSummary, name: SplitName, pct: Percent
   const source = `${SPLIT_LABEL[name]} (${SPLIT_FIELD[name]})`;
   const d = stage.prefillDecodeMs;
   const over = `over ${stage.oneOutputRequests} request${stage.oneOutputRequests === 1 ? '' : 's'}`;
-  if (name === 'decodeMs') return { text: STATE_TEXT.covered, state: 'covered', title: `${source}: ${EXPLAIN.oneOutput} (${over}.)`, value: null };
+  if (name === 'decodeMs')
+    return {
+      text: STATE_TEXT.covered,
+      state: 'covered',
+      title: `${source}: ${EXPLAIN.oneOutput} (${over}.)`,
+      value: null,
+    };
   if (name !== 'prefillMs' || d === null) return null;
   const value = d[pct];
-  return { text: combinedText(value), state: 'combined', title: `${PREFILL_DECODE_LABEL} (vllm_prefill_ms) ${pct}: ${formatWithUnit(value, 'ms')} ${over}. ${EXPLAIN.oneOutput}`, value };
+  return {
+    text: combinedText(value),
+    state: 'combined',
+    title: `${PREFILL_DECODE_LABEL} (vllm_prefill_ms) ${pct}: ${formatWithUnit(value, 'ms')} ${over}. ${EXPLAIN.oneOutput}`,
+    value,
+  };
 }
 
 /** A split value of a stage summary at a percentile. */
@@ -205,32 +265,75 @@ export function summarySplitView(stage: StageSummary, name: SplitName, pct: Perc
     const value = dist[pct];
     const onlyInferred = counts.measured === 0 && counts.inferred > 0;
     const partial = counts.notRecorded + counts.notMeasured + counts.hidden > 0;
-    const how = counts.inferred > 0 ? `${counts.measured} measured, ${counts.inferred} inferred` : `${counts.measured} measured`;
+    const how =
+      counts.inferred > 0 ? `${counts.measured} measured, ${counts.inferred} inferred` : `${counts.measured} measured`;
     const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${countsLine(counts)}${coversDecode ? oneOutputNote(stage, pct) : ''}`;
-    return { text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value), state: onlyInferred ? 'inferred' : 'measured', title, value, partial: partial || coversDecode };
+    return {
+      text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value),
+      state: onlyInferred ? 'inferred' : 'measured',
+      title,
+      value,
+      partial: partial || coversDecode,
+    };
   }
   if (stage.requestCount === 0) return EMPTY_VIEW;
   // No number at all: show the state that explains most (a detected lie first).
-  const state: 'notRecorded' | 'notMeasured' | 'hidden' = counts.notRecorded > 0 ? 'notRecorded' : counts.notMeasured > 0 ? 'notMeasured' : 'hidden';
-  return { text: STATE_TEXT[state], state, title: `${source}: ${explainState(state)}${countsLine(counts)}`, value: null };
+  const state: 'notRecorded' | 'notMeasured' | 'hidden' =
+    counts.notRecorded > 0 ? 'notRecorded' : counts.notMeasured > 0 ? 'notMeasured' : 'hidden';
+  return {
+    text: STATE_TEXT[state],
+    state,
+    title: `${source}: ${explainState(state)}${countsLine(counts)}`,
+    value: null,
+  };
 }
 
 /** A numeric field of a stage summary at a percentile; `absent` says how to show a field no request printed. */
-export function summaryFieldView(stage: StageSummary, field: string, unit: string, pct: Percentile, absent: 'hidden' | 'empty'): ValueView {
+export function summaryFieldView(
+  stage: StageSummary,
+  field: string,
+  unit: string,
+  pct: Percentile,
+  absent: 'hidden' | 'empty',
+): ValueView {
   const dist = stage.fields[field];
   if (dist !== undefined && dist.count > 0) {
     const value = dist[pct];
     const partial = dist.count < stage.requestCount;
-    const left = partial ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.` : '';
-    return { text: formatCompact(value), state: 'measured', title: `${field} ${pct}: ${formatWithUnit(value, unit)} over ${dist.count} values.${left}`, value, partial };
+    const left = partial
+      ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.`
+      : '';
+    return {
+      text: formatCompact(value),
+      state: 'measured',
+      title: `${field} ${pct}: ${formatWithUnit(value, unit)} over ${dist.count} values.${left}`,
+      value,
+      partial,
+    };
   }
-  if (absent === 'empty' || stage.requestCount === 0) return { ...EMPTY_VIEW, title: `${field}: not printed for this stage.` };
-  return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: no request printed a number for this stage. ${EXPLAIN.hidden}`, value: null };
+  if (absent === 'empty' || stage.requestCount === 0)
+    return { ...EMPTY_VIEW, title: `${field}: not printed for this stage.` };
+  return {
+    text: STATE_TEXT.hidden,
+    state: 'hidden',
+    title: `${field}: no request printed a number for this stage. ${EXPLAIN.hidden}`,
+    value: null,
+  };
 }
 
 /** A distribution that is not a split or a field (added time to first output). */
-export function distributionView(dist: Distribution | null, pct: Percentile, what: string, whyMissing: string): ValueView {
+export function distributionView(
+  dist: Distribution | null,
+  pct: Percentile,
+  what: string,
+  whyMissing: string,
+): ValueView {
   if (dist === null || dist.count === 0) return { ...EMPTY_VIEW, title: `${what}: ${whyMissing}` };
   const value = dist[pct];
-  return { text: formatCompact(value), state: 'measured', title: `${what} ${pct}: ${formatExact(value)} ms over ${dist.count} requests.`, value };
+  return {
+    text: formatCompact(value),
+    state: 'measured',
+    title: `${what} ${pct}: ${formatExact(value)} ms over ${dist.count} requests.`,
+    value,
+  };
 }

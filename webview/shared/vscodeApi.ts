@@ -29,7 +29,8 @@ export function hostChannel<S>(): HostChannel<S> {
     onMessage: (handler) => {
       window.addEventListener('message', (ev: MessageEvent<unknown>) => {
         const data = ev.data;
-        if (typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string') handler(data as HostToWebview);
+        if (typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string')
+          handler(data as HostToWebview);
       });
     },
     loadState: () => vscode.getState() ?? undefined,

@@ -13,10 +13,34 @@ import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow 
 const OMNI_TX = 'omniTimingTx';
 
 /** The fields upstream prints per edge, in its order, with how people call them. */
-const KNOWN: readonly { readonly field: string; readonly label: string; readonly unit: string; readonly group: ColumnGroup; readonly help: string }[] = [
-  { field: 'tx_time_ms', label: 'send', unit: 'ms', group: 'phase', help: 'Sender: serializing and putting the payload on the connector (tx_time_ms).' },
-  { field: 'in_flight_time_ms', label: 'in flight', unit: 'ms', group: 'phase', help: 'Between the send and the receiver getting it (in_flight_time_ms).' },
-  { field: 'rx_decode_time_ms', label: 'receive+decode', unit: 'ms', group: 'phase', help: 'Receiver: getting and decoding the payload (rx_decode_time_ms).' },
+const KNOWN: readonly {
+  readonly field: string;
+  readonly label: string;
+  readonly unit: string;
+  readonly group: ColumnGroup;
+  readonly help: string;
+}[] = [
+  {
+    field: 'tx_time_ms',
+    label: 'send',
+    unit: 'ms',
+    group: 'phase',
+    help: 'Sender: serializing and putting the payload on the connector (tx_time_ms).',
+  },
+  {
+    field: 'in_flight_time_ms',
+    label: 'in flight',
+    unit: 'ms',
+    group: 'phase',
+    help: 'Between the send and the receiver getting it (in_flight_time_ms).',
+  },
+  {
+    field: 'rx_decode_time_ms',
+    label: 'receive+decode',
+    unit: 'ms',
+    group: 'phase',
+    help: 'Receiver: getting and decoding the payload (rx_decode_time_ms).',
+  },
   { field: 'size_kbytes', label: 'size', unit: 'KB', group: 'audio', help: 'Payload size (size_kbytes).' },
 ];
 
@@ -27,13 +51,27 @@ function unitOf(field: string): string {
 export function edgeColumns(edges: readonly EdgeSummary[]): SummaryColumn[] {
   const fields = new Set(edges.flatMap((e) => Object.keys(e.fieldStates)));
   const out: SummaryColumn[] = [];
-  for (const k of KNOWN) if (fields.has(k.field)) out.push({ id: `field:${k.field}`, label: k.label, unit: k.unit, group: k.group, help: k.help });
+  for (const k of KNOWN)
+    if (fields.has(k.field))
+      out.push({ id: `field:${k.field}`, label: k.label, unit: k.unit, group: k.group, help: k.help });
   for (const f of [...fields].sort()) {
     if (KNOWN.some((k) => k.field === f)) continue;
-    out.push({ id: `field:${f}`, label: f, unit: unitOf(f), group: 'token', help: `${f} (TransferEdgeStats), as printed.` });
+    out.push({
+      id: `field:${f}`,
+      label: f,
+      unit: unitOf(f),
+      group: 'token',
+      help: `${f} (TransferEdgeStats), as printed.`,
+    });
   }
   if (edges.some((e) => e.omniTimingTxStates.measured + e.omniTimingTxStates.notRecorded > 0)) {
-    out.push({ id: OMNI_TX, label: 'send ([OmniTiming])', unit: 'ms', group: 'total', help: 'The send time [OmniTiming] prints per edge (transfers=[0->1=N ms]); 0.00 without a measured tx_time_ms is no payload transfer recorded, not 0 ms.' });
+    out.push({
+      id: OMNI_TX,
+      label: 'send ([OmniTiming])',
+      unit: 'ms',
+      group: 'total',
+      help: 'The send time [OmniTiming] prints per edge (transfers=[0->1=N ms]); 0.00 without a measured tx_time_ms is no payload transfer recorded, not 0 ms.',
+    });
   }
   return out;
 }
@@ -46,34 +84,72 @@ function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percenti
   const states = edge.fieldStates[field];
   const name = `${edge.edge} ${field}`;
   const left = (s: { notMeasured: number; hidden: number }): string => {
-    const parts = [s.notMeasured > 0 ? `${s.notMeasured} not measured (None)` : '', s.hidden > 0 ? `${s.hidden} hidden or without a TransferEdgeStats column` : ''].filter((p) => p !== '');
+    const parts = [
+      s.notMeasured > 0 ? `${s.notMeasured} not measured (None)` : '',
+      s.hidden > 0 ? `${s.hidden} hidden or without a TransferEdgeStats column` : '',
+    ].filter((p) => p !== '');
     return parts.length === 0 ? '' : ` Left out (never counted as 0): ${parts.join(', ')}.`;
   };
   if (d !== undefined && d.count > 0) {
     const value = d[pct];
-    return { text: formatCompact(value), state: 'measured', title: `${name} ${pct}: ${formatWithUnit(value, unit)} over ${d.count} requests.${states === undefined ? '' : left(states)}`, value, partial: states !== undefined && states.notMeasured + states.hidden > 0 };
+    return {
+      text: formatCompact(value),
+      state: 'measured',
+      title: `${name} ${pct}: ${formatWithUnit(value, unit)} over ${d.count} requests.${states === undefined ? '' : left(states)}`,
+      value,
+      partial: states !== undefined && states.notMeasured + states.hidden > 0,
+    };
   }
   if (states === undefined) return { ...EMPTY_VIEW, title: `${name}: not printed for this edge.` };
   const state = states.notMeasured > 0 ? 'notMeasured' : 'hidden';
-  return { text: STATE_TEXT[state], state, title: `${name}: ${state === 'notMeasured' ? EXPLAIN.notMeasured : EXPLAIN.hidden}${left(states)}`, value: null };
+  return {
+    text: STATE_TEXT[state],
+    state,
+    title: `${name}: ${state === 'notMeasured' ? EXPLAIN.notMeasured : EXPLAIN.hidden}${left(states)}`,
+    value: null,
+  };
 }
 
 function omniTxView(edge: EdgeSummary, pct: Percentile): ValueView {
   const d = edge.omniTimingTxMs;
   const s = edge.omniTimingTxStates;
-  const others = s.notRecorded > 0 ? ` ${s.notRecorded} requests printed 0.00 with no payload transfer recorded (not 0 ms, left out).` : '';
+  const others =
+    s.notRecorded > 0
+      ? ` ${s.notRecorded} requests printed 0.00 with no payload transfer recorded (not 0 ms, left out).`
+      : '';
   if (d !== null && d.count > 0) {
     const value = d[pct];
-    return { text: formatCompact(value), state: 'measured', title: `${edge.edge} [OmniTiming] send ${pct}: ${formatWithUnit(value, 'ms')} over ${d.count} requests.${others}`, value, partial: s.notRecorded + s.absent > 0 };
+    return {
+      text: formatCompact(value),
+      state: 'measured',
+      title: `${edge.edge} [OmniTiming] send ${pct}: ${formatWithUnit(value, 'ms')} over ${d.count} requests.${others}`,
+      value,
+      partial: s.notRecorded + s.absent > 0,
+    };
   }
-  if (s.notRecorded > 0) return { text: STATE_TEXT.notRecorded, state: 'notRecorded', title: `${edge.edge} [OmniTiming] send on ${s.notRecorded} requests: ${NOT_RECORDED_TX}`, value: null };
+  if (s.notRecorded > 0)
+    return {
+      text: STATE_TEXT.notRecorded,
+      state: 'notRecorded',
+      title: `${edge.edge} [OmniTiming] send on ${s.notRecorded} requests: ${NOT_RECORDED_TX}`,
+      value: null,
+    };
   return { ...EMPTY_VIEW, title: `${edge.edge}: [OmniTiming] does not name this edge.` };
 }
 
 /** Rows per edge in the order given (by upstream then downstream stage). */
-export function edgeModel(edges: readonly EdgeSummary[], pct: Percentile, stageNames: Readonly<Record<string, string>>): SummaryModel {
+export function edgeModel(
+  edges: readonly EdgeSummary[],
+  pct: Percentile,
+  stageNames: Readonly<Record<string, string>>,
+): SummaryModel {
   const columns = edgeColumns(edges);
-  const views = edges.map((edge) => ({ edge, views: columns.map((c) => (c.id === OMNI_TX ? omniTxView(edge, pct) : fieldView(edge, c.id.slice('field:'.length), c.unit, pct))) }));
+  const views = edges.map((edge) => ({
+    edge,
+    views: columns.map((c) =>
+      c.id === OMNI_TX ? omniTxView(edge, pct) : fieldView(edge, c.id.slice('field:'.length), c.unit, pct),
+    ),
+  }));
   const groupMax = new Map<ColumnGroup, number>();
   for (const { views: vs } of views) {
     vs.forEach((v, i) => {
@@ -86,7 +162,11 @@ export function edgeModel(edges: readonly EdgeSummary[], pct: Percentile, stageN
     vs.forEach((v, i) => {
       const c = columns[i] as SummaryColumn;
       const max = groupMax.get(c.group) ?? 0;
-      cells[c.id] = { ...v, ratio: v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max)), hot: false };
+      cells[c.id] = {
+        ...v,
+        ratio: v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max)),
+        hot: false,
+      };
     });
     const from = edge.fromStage === null ? '?' : String(edge.fromStage);
     const to = edge.toStage === null ? '?' : String(edge.toStage);

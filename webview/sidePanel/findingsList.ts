@@ -23,7 +23,13 @@ export class FindingsList {
   private items = new Map<string, ItemParts>();
 
   constructor(private readonly onOpen: (finding: Finding) => void) {
-    this.el = h('section', { className: 'findings-section', attrs: { 'aria-label': 'Findings' } }, h('h2', { text: 'Findings' }), this.list, this.none);
+    this.el = h(
+      'section',
+      { className: 'findings-section', attrs: { 'aria-label': 'Findings' } },
+      h('h2', { text: 'Findings' }),
+      this.list,
+      this.none,
+    );
   }
 
   update(findings: readonly Finding[]): void {
@@ -60,7 +66,12 @@ export class FindingsList {
     const message = h('span', { className: 'finding-message' });
     const meta = h('span', { className: 'finding-meta muted' });
     const icon = h('span', { className: 'severity-icon', attrs: { 'aria-hidden': 'true' } });
-    const button = h('button', { className: 'finding', attrs: { type: 'button' } }, icon, h('span', { className: 'finding-text' }, severity, message, meta));
+    const button = h(
+      'button',
+      { className: 'finding', attrs: { type: 'button' } },
+      icon,
+      h('span', { className: 'finding-text' }, severity, message, meta),
+    );
     const li = h('li', { testId: 'finding', dataset: { code: f.code } }, button);
     const parts: ItemParts = { li, button, severity, message, meta, finding: f };
     button.addEventListener('click', () => this.onOpen(parts.finding));

@@ -1,7 +1,15 @@
 // Side-panel latency view: the live per-stage summary of the current session.
 import '../shared/base.css';
 import './style.css';
-import type { Finding, HostToWebview, Percentile, SessionInfo, SummaryResult, TailAttributionResult, ViewFilter } from '../../server/protocol';
+import type {
+  Finding,
+  HostToWebview,
+  Percentile,
+  SessionInfo,
+  SummaryResult,
+  TailAttributionResult,
+  ViewFilter,
+} from '../../server/protocol';
 import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatCount } from '../shared/format';
@@ -54,28 +62,50 @@ const header = h(
   h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
   button('Open Latency Details', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
 );
-const percentileSwitch = segmented<Percentile>('Percentile', ['p50', 'p90', 'p99'], state.percentile, 'percentile', (p) => {
-  save({ percentile: p });
-  render();
-});
+const percentileSwitch = segmented<Percentile>(
+  'Percentile',
+  ['p50', 'p90', 'p99'],
+  state.percentile,
+  'percentile',
+  (p) => {
+    save({ percentile: p });
+    render();
+  },
+);
 const trend = new Trend();
 const table = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }));
 const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
   testId: 'scrape-summary',
   rowTestId: 'scrape-row',
-  label: 'Latency per stage from the server\'s /metrics histograms',
-  count: (n) => ({ text: `${n} observed`, title: `${n} observations in the server's histograms since it started (not requests of this log)` }),
+  label: "Latency per stage from the server's /metrics histograms",
+  count: (n) => ({
+    text: `${n} observed`,
+    title: `${n} observations in the server's histograms since it started (not requests of this log)`,
+  }),
 });
 const scrapeSection = h(
   'section',
   { className: 'scrape-section', testId: 'scrape-section', attrs: { 'aria-label': 'From /metrics' } },
-  h('h2', {}, 'From /metrics ', h('span', { className: 'muted source-note', text: 'Prometheus histograms · last scrape' })),
-  h('p', { className: 'muted note', text: 'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.' }),
+  h(
+    'h2',
+    {},
+    'From /metrics ',
+    h('span', { className: 'muted source-note', text: 'Prometheus histograms · last scrape' }),
+  ),
+  h('p', {
+    className: 'muted note',
+    text: 'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.',
+  }),
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
 const slowestText = h('span', { testId: 'slowest-phase-text' });
-const slowestLine = h('p', { className: 'slowest-phase muted', testId: 'slowest-phase' }, h('span', { className: 'swatch-hot', attrs: { 'aria-hidden': 'true' } }), slowestText);
+const slowestLine = h(
+  'p',
+  { className: 'slowest-phase muted', testId: 'slowest-phase' },
+  h('span', { className: 'swatch-hot', attrs: { 'aria-hidden': 'true' } }),
+  slowestText,
+);
 slowestLine.hidden = true;
 const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
   testId: 'edge-summary',
@@ -94,7 +124,9 @@ edgeSection.hidden = true;
 const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
 const tableCaption = h('h2', { className: 'table-caption' }, 'From the log ', tableCaptionNote);
-const findings = new FindingsList((f: Finding) => openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }));
+const findings = new FindingsList((f: Finding) =>
+  openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }),
+);
 const tailSection = new TailSection((t) => openPanel({ tail: t }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 const live = h(
@@ -114,7 +146,10 @@ const live = h(
   scrapeSection,
   prometheusSection.el,
 );
-const empty = emptyState((m) => channel.post(m), 'No session yet. Start the demo server for live numbers in seconds, or capture your own server.');
+const empty = emptyState(
+  (m) => channel.post(m),
+  'No session yet. Start the demo server for live numbers in seconds, or capture your own server.',
+);
 const root = h('main', { id: 'side-panel', className: 'side-panel' }, live, empty);
 document.body.append(root);
 
@@ -142,8 +177,13 @@ function render(): void {
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');
   const timingOnly = missing?.all === true;
-  setText(tableCaptionNote, timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage');
-  const model = timingOnly ? timingModel(summary, state.percentile, stageNames) : summaryModel(summary, state.percentile, stageNames);
+  setText(
+    tableCaptionNote,
+    timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage',
+  );
+  const model = timingOnly
+    ? timingModel(summary, state.percentile, stageNames)
+    : summaryModel(summary, state.percentile, stageNames);
   table.update(model);
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;
   setText(slowestText, model.slowest?.text ?? '');
@@ -151,8 +191,14 @@ function render(): void {
   const edges = edgeModel(summary.edges ?? [], state.percentile, stageNames);
   edgeSection.hidden = edges.rows.length === 0;
   if (edges.rows.length > 0) edgeTable.update(edges);
-  findings.update(missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'));
-  const oneOutput = new Set(summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0 && s.stageId !== null).map((s) => String(s.stageId)));
+  findings.update(
+    missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'),
+  );
+  const oneOutput = new Set(
+    summary.stages
+      .filter((s) => s.replicaId === null && s.oneOutputRequests > 0 && s.stageId !== null)
+      .map((s) => String(s.stageId)),
+  );
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
@@ -180,7 +226,10 @@ function onMessage(msg: HostToWebview): void {
       summary = msg.summary;
       const head = headline(msg.summary);
       headlineLabel = head?.label ?? '';
-      if (head !== null) save({ trend: pushTrend(state.trend, { n: msg.summary.requestCount, p50: head.p50, p90: head.p90, p99: head.p99 }) });
+      if (head !== null)
+        save({
+          trend: pushTrend(state.trend, { n: msg.summary.requestCount, p50: head.p50, p90: head.p90, p99: head.p99 }),
+        });
       render();
       break;
     }

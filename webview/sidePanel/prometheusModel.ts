@@ -26,14 +26,19 @@ export interface PrometheusModel {
   readonly rows: readonly ReplicaRowModel[];
 }
 
-function replicaLabel(stage: string | null, replica: string | null, stageNames: Readonly<Record<string, string>>): string {
+function replicaLabel(
+  stage: string | null,
+  replica: string | null,
+  stageNames: Readonly<Record<string, string>>,
+): string {
   const role = stage === null ? '' : stageRole(stage, stageNames);
   const stagePart = stage === null ? 'pipeline' : `stage ${stage}${role === '' ? '' : ` ${role}`}`;
   return replica === null ? stagePart : `${stagePart} · replica ${replica}`;
 }
 
 export function prometheusModel(panel: PrometheusPanel, stageNames: Readonly<Record<string, string>>): PrometheusModel {
-  const evaluated = panel.evaluatedAt === null ? 'not evaluated yet' : `evaluated ${formatClock(panel.evaluatedAt, false)}`;
+  const evaluated =
+    panel.evaluatedAt === null ? 'not evaluated yet' : `evaluated ${formatClock(panel.evaluatedAt, false)}`;
   const caption = `window ${panel.window} · ${evaluated}`;
   const trend = panel.trend;
   const rows = panel.replicas.map((r): ReplicaRowModel => {

@@ -13,7 +13,11 @@ const HEIGHT = 20;
 export class PrometheusSection {
   readonly el: HTMLElement;
   private readonly caption = h('span', { className: 'muted source-note', testId: 'prometheus-caption' });
-  private readonly list = h('ul', { className: 'replica-list', testId: 'prometheus-replicas', attrs: { 'aria-label': 'Replicas reported through Prometheus' } });
+  private readonly list = h('ul', {
+    className: 'replica-list',
+    testId: 'prometheus-replicas',
+    attrs: { 'aria-label': 'Replicas reported through Prometheus' },
+  });
   private model: PrometheusModel = { caption: '', rows: [] };
 
   constructor() {
@@ -31,18 +35,34 @@ export class PrometheusSection {
     if (model === null) return;
     this.model = model;
     setText(this.caption, model.caption);
-    setChildren(this.list, model.rows.map((row) => this.item(row)));
+    setChildren(
+      this.list,
+      model.rows.map((row) => this.item(row)),
+    );
     this.draw();
   }
 
   private item(row: ReplicaRowModel): HTMLElement {
-    const canvas = h('canvas', { className: 'replica-trend', attrs: { role: 'img', 'aria-label': `${row.label}: requests per second` } });
+    const canvas = h('canvas', {
+      className: 'replica-trend',
+      attrs: { role: 'img', 'aria-label': `${row.label}: requests per second` },
+    });
     return h(
       'li',
       { className: 'replica', testId: 'prometheus-replica', title: row.title, dataset: { key: row.key } },
-      h('div', { className: 'replica-text' }, h('span', { className: 'replica-label', text: row.label }), h('span', { className: 'replica-instances muted', testId: 'replica-instances', text: row.instances })),
+      h(
+        'div',
+        { className: 'replica-text' },
+        h('span', { className: 'replica-label', text: row.label }),
+        h('span', { className: 'replica-instances muted', testId: 'replica-instances', text: row.instances }),
+      ),
       canvas,
-      h('span', { className: 'replica-rate', testId: 'replica-rate', dataset: { state: row.lastState }, text: row.lastText }),
+      h('span', {
+        className: 'replica-rate',
+        testId: 'replica-rate',
+        dataset: { state: row.lastState },
+        text: row.lastText,
+      }),
     );
   }
 
@@ -53,7 +73,11 @@ export class PrometheusSection {
     this.model.rows.forEach((row, i) => {
       const canvas = canvases[i];
       if (canvas === undefined) return;
-      strokeGappedLine(fitCanvas(canvas, WIDTH, HEIGHT), sparklinePoints(row.rate, WIDTH, HEIGHT, 2), palette.phase.decode);
+      strokeGappedLine(
+        fitCanvas(canvas, WIDTH, HEIGHT),
+        sparklinePoints(row.rate, WIDTH, HEIGHT, 2),
+        palette.phase.decode,
+      );
       canvas.dataset['points'] = String(row.rate.filter((v) => v !== null).length);
     });
   }

@@ -16,7 +16,13 @@ interface ScrapeColumn extends SummaryColumn {
   readonly families: readonly string[];
 }
 
-const column = (id: string, label: string, group: ColumnGroup, families: readonly string[], what: string): ScrapeColumn => ({
+const column = (
+  id: string,
+  label: string,
+  group: ColumnGroup,
+  families: readonly string[],
+  what: string,
+): ScrapeColumn => ({
   id,
   label,
   unit: 'ms',
@@ -30,9 +36,21 @@ export const SCRAPE_COLUMNS: readonly ScrapeColumn[] = [
   column('prefill', 'prefill', 'phase', ['vllm:request_prefill_time_seconds'], 'Prefill time'),
   column('decode', 'decode', 'phase', ['vllm:request_decode_time_seconds'], 'Decode time'),
   column('ttft', 'TTFT', 'total', ['vllm:time_to_first_token_seconds'], 'Stage-local time to first token'),
-  column('itl', 'ITL', 'token', ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'], 'Inter-token latency'),
+  column(
+    'itl',
+    'ITL',
+    'token',
+    ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'],
+    'Inter-token latency',
+  ),
   column('gen', 'gen time', 'total', ['vllm_omni:stage_gen_time_s'], 'Stage generation time'),
-  column('e2e', 'e2e', 'total', ['vllm:e2e_request_latency_seconds'], 'End-to-end latency as this stage\'s engine saw it'),
+  column(
+    'e2e',
+    'e2e',
+    'total',
+    ['vllm:e2e_request_latency_seconds'],
+    "End-to-end latency as this stage's engine saw it",
+  ),
 ];
 
 const FAMILIES: ReadonlySet<string> = new Set(SCRAPE_COLUMNS.flatMap((c) => c.families));
@@ -41,17 +59,25 @@ const isSeconds = (family: string): boolean => family.endsWith('_seconds') || fa
 
 /** A series' labels as the row key: every label but the few that never tell stages apart. */
 function rowKey(labels: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.keys(labels).sort().filter((k) => k !== 'le').map((k) => [k, labels[k]]));
+  return JSON.stringify(
+    Object.keys(labels)
+      .sort()
+      .filter((k) => k !== 'le')
+      .map((k) => [k, labels[k]]),
+  );
 }
 
 function describeLabels(labels: Readonly<Record<string, string>>): string {
-  const parts = Object.keys(labels).sort().map((k) => `${k}="${labels[k]}"`);
+  const parts = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}="${labels[k]}"`);
   return parts.length === 0 ? '' : `{${parts.join(', ')}}`;
 }
 
 /** One cell: the quantile of one series, or why there is none. Exported for tests. */
 export function scrapeCellView(series: HistogramSummary | undefined, family: string, pct: Percentile): ValueView {
-  if (series === undefined) return { ...EMPTY_VIEW, title: `${family}: not exposed for this stage in the last scrape (not measured).` };
+  if (series === undefined)
+    return { ...EMPTY_VIEW, title: `${family}: not exposed for this stage in the last scrape (not measured).` };
   const name = `${series.family}${describeLabels(series.labels)}`;
   const n = series.count === null ? 'an unknown number of' : formatCount(series.count);
   const caveat = series.caveat ?? null;
@@ -60,17 +86,29 @@ export function scrapeCellView(series: HistogramSummary | undefined, family: str
     return { text, state: 'notRecorded', title: `${name}: ${caveat}`, value: null };
   }
   if (series.count === 0) {
-    return { text: 'no samples', state: 'notMeasured', title: `${name}: 0 observations in the last scrape, so there is no ${pct} (not 0 ms).`, value: null };
+    return {
+      text: 'no samples',
+      state: 'notMeasured',
+      title: `${name}: 0 observations in the last scrape, so there is no ${pct} (not 0 ms).`,
+      value: null,
+    };
   }
   const raw = series[pct];
   if (raw === null) {
-    return { text: STATE_NONE, state: 'hidden', title: `${name}: no ${pct}: the series has no buckets to take a quantile of (${n} observations).`, value: null };
+    return {
+      text: STATE_NONE,
+      state: 'hidden',
+      title: `${name}: no ${pct}: the series has no buckets to take a quantile of (${n} observations).`,
+      value: null,
+    };
   }
   const unit = isSeconds(series.family) ? 'ms' : '';
   const scale = unit === 'ms' ? 1000 : 1;
   const value = raw * scale;
   // A bound is shown as one: "≤ 300" for a rank in the lowest bucket, "≥ 80,000" in +Inf.
-  const bound = series.bounds?.[pct] ?? ((series.openEnded ?? []).includes(pct) ? { kind: 'atLeast' as const, le: raw } : undefined);
+  const bound =
+    series.bounds?.[pct] ??
+    ((series.openEnded ?? []).includes(pct) ? { kind: 'atLeast' as const, le: raw } : undefined);
   const estimate = `histogram_quantile over ${n} observations of the last /metrics scrape: linear within a bucket, an estimate, not a per-request value`;
   if (bound !== undefined && bound.kind === 'atMost') {
     const le = bound.le * scale;
@@ -98,8 +136,10 @@ function stageIdOf(labels: Readonly<Record<string, string>>): number | null {
  */
 function oneOutputScrapeView(view: ValueView, columnId: string, stage: string): ValueView {
   const why = `From the log: stage ${stage} emits one output per request (finding prefill-covers-decode). ${EXPLAIN.oneOutput}`;
-  if (columnId === 'decode') return { text: STATE_TEXT.covered, state: 'covered', title: `${view.title} ${why}`, value: null };
-  if (columnId === 'prefill' && view.value !== null && view.state === 'measured') return { ...view, text: `${view.text} +decode`, state: 'combined', title: `${view.title} ${why}` };
+  if (columnId === 'decode')
+    return { text: STATE_TEXT.covered, state: 'covered', title: `${view.title} ${why}`, value: null };
+  if (columnId === 'prefill' && view.value !== null && view.state === 'measured')
+    return { ...view, text: `${view.text} +decode`, state: 'combined', title: `${view.title} ${why}` };
   return view;
 }
 
@@ -108,7 +148,12 @@ function oneOutputScrapeView(view: ValueView, columnId: string, stage: string): 
  * row has. `oneOutputStages`: values of the `stage` label whose log shows one output per
  * request (their prefill covers decode).
  */
-export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percentile, stageNames: Readonly<Record<string, string>>, oneOutputStages: ReadonlySet<string> = new Set()): SummaryModel {
+export function scrapeModel(
+  histograms: readonly HistogramSummary[],
+  pct: Percentile,
+  stageNames: Readonly<Record<string, string>>,
+  oneOutputStages: ReadonlySet<string> = new Set(),
+): SummaryModel {
   const rows = new Map<string, { labels: Readonly<Record<string, string>>; series: Map<string, HistogramSummary> }>();
   for (const h of histograms) {
     if (!FAMILIES.has(h.family)) continue;
@@ -117,7 +162,8 @@ export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percen
     if (row === undefined) rows.set(key, (row = { labels: h.labels, series: new Map() }));
     row.series.set(h.family, h);
   }
-  const familyOf = (c: ScrapeColumn, series: Map<string, HistogramSummary>): string => c.families.find((f) => series.has(f)) ?? (c.families[0] as string);
+  const familyOf = (c: ScrapeColumn, series: Map<string, HistogramSummary>): string =>
+    c.families.find((f) => series.has(f)) ?? (c.families[0] as string);
   const columns = SCRAPE_COLUMNS.filter((c) => [...rows.values()].some((r) => c.families.some((f) => r.series.has(f))));
   const ordered = [...rows.values()].sort((a, b) => {
     const sa = stageIdOf(a.labels) ?? Infinity;
@@ -148,14 +194,23 @@ export function scrapeModel(histograms: readonly HistogramSummary[], pct: Percen
     vs.forEach((v, i) => {
       const c = columns[i] as ScrapeColumn;
       const max = groupMax.get(c.group) ?? 0;
-      cells[c.id] = { ...v, ratio: v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max)), hot: false };
+      cells[c.id] = {
+        ...v,
+        ratio: v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max)),
+        hot: false,
+      };
     });
     const stage = r.labels['stage'];
     const replica = r.labels['replica'];
     const counts = [...r.series.values()].map((s) => s.count).filter((c): c is number => c !== null);
     return {
       key: rowKey(r.labels),
-      label: stage === undefined ? 'all stages' : replica === undefined ? `stage ${stage}` : `stage ${stage} · replica ${replica}`,
+      label:
+        stage === undefined
+          ? 'all stages'
+          : replica === undefined
+            ? `stage ${stage}`
+            : `stage ${stage} · replica ${replica}`,
       role: stage === undefined ? '' : stageRole(stage, stageNames),
       // Every scrape row is its own series (no stage row above it to indent under).
       replica: null,

@@ -54,20 +54,59 @@ export interface SummaryModel {
   readonly slowest?: SlowestPhase | null;
 }
 
-const split = (id: SplitName, help: string): SummaryColumn => ({ id, label: SPLIT_LABEL[id], unit: 'ms', group: 'phase', help });
+const split = (id: SplitName, help: string): SummaryColumn => ({
+  id,
+  label: SPLIT_LABEL[id],
+  unit: 'ms',
+  group: 'phase',
+  help,
+});
 
 const INPUT_WAIT = split('inputWaitMs', 'QUEUED → the step the stage input was ready (vllm_input_wait_ms).');
-const READY_QUEUED = split('readyQueuedMs', 'input ready → first SCHEDULED: waiting for a scheduling slot (vllm_ready_queued_ms).');
+const READY_QUEUED = split(
+  'readyQueuedMs',
+  'input ready → first SCHEDULED: waiting for a scheduling slot (vllm_ready_queued_ms).',
+);
 const BASE_COLUMNS: readonly SummaryColumn[] = [
   split('queuedMs', 'QUEUED → first SCHEDULED (vllm_queued_ms); includes input wait.'),
   split('prefillMs', 'first SCHEDULED → first token (vllm_prefill_ms).'),
   split('decodeMs', 'first token → last token (vllm_decode_ms).'),
-  { id: 'ttftMs', label: 'TTFT', unit: 'ms', group: 'total', help: 'Stage-local TTFT (vllm_ttft_ms); never subtract across stages.' },
-  { id: `field:${FIELD_GEN_TIME}`, label: 'gen time', unit: 'ms', group: 'total', help: 'Stage submit → stage finished (stage_gen_time_ms); includes queueing.' },
-  { id: `field:${FIELD_FIRST_OUTPUT}`, label: 'first output', unit: 'ms', group: 'total', help: 'Client request arrival → this stage\'s first output (serving_time_to_first_output_ms).' },
-  { id: 'added', label: '+ first output', unit: 'ms', group: 'total', help: 'Time this stage adds to the time to first output: its first output minus the previous stage\'s, within each request.' },
+  {
+    id: 'ttftMs',
+    label: 'TTFT',
+    unit: 'ms',
+    group: 'total',
+    help: 'Stage-local TTFT (vllm_ttft_ms); never subtract across stages.',
+  },
+  {
+    id: `field:${FIELD_GEN_TIME}`,
+    label: 'gen time',
+    unit: 'ms',
+    group: 'total',
+    help: 'Stage submit → stage finished (stage_gen_time_ms); includes queueing.',
+  },
+  {
+    id: `field:${FIELD_FIRST_OUTPUT}`,
+    label: 'first output',
+    unit: 'ms',
+    group: 'total',
+    help: "Client request arrival → this stage's first output (serving_time_to_first_output_ms).",
+  },
+  {
+    id: 'added',
+    label: '+ first output',
+    unit: 'ms',
+    group: 'total',
+    help: "Time this stage adds to the time to first output: its first output minus the previous stage's, within each request.",
+  },
 ];
-const AUDIO: SummaryColumn = { id: `field:${FIELD_AUDIO_DURATION}`, label: 'audio', unit: 's', group: 'audio', help: 'Audio duration produced (audio_duration_s).' };
+const AUDIO: SummaryColumn = {
+  id: `field:${FIELD_AUDIO_DURATION}`,
+  label: 'audio',
+  unit: 's',
+  group: 'audio',
+  help: 'Audio duration produced (audio_duration_s).',
+};
 
 function hasSplit(stages: readonly StageSummary[], name: SplitName): boolean {
   return stages.some((s) => s.splitStates[name].measured + s.splitStates[name].inferred > 0);
@@ -83,7 +122,12 @@ export function summaryColumns(stages: readonly StageSummary[]): SummaryColumn[]
 
 function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): ValueView {
   if (column.id === 'added') {
-    return distributionView(stage.addedTimeToFirstOutputMs, pct, 'added time to first output', 'needs this and the previous stage\'s first output in the same request (the first stage adds nothing to compare).');
+    return distributionView(
+      stage.addedTimeToFirstOutputMs,
+      pct,
+      'added time to first output',
+      "needs this and the previous stage's first output in the same request (the first stage adds nothing to compare).",
+    );
   }
   if (column.id.startsWith('field:')) {
     const field = column.id.slice('field:'.length);
@@ -92,7 +136,11 @@ function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): 
   return summarySplitView(stage, column.id as SplitName, pct);
 }
 
-export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames: Readonly<Record<string, string>>): SummaryModel {
+export function summaryModel(
+  summary: SummaryResult,
+  pct: Percentile,
+  stageNames: Readonly<Record<string, string>>,
+): SummaryModel {
   const columns = summaryColumns(summary.stages);
   const views = summary.stages.map((stage) => ({ stage, views: columns.map((c) => cellView(stage, c, pct)) }));
   // Bars compare stage rows only (replica rows would double count).
@@ -100,7 +148,10 @@ export function summaryModel(summary: SummaryResult, pct: Percentile, stageNames
   let hot: { stage: StageSummary; column: SummaryColumn; value: number } | null = null;
   for (const { stage, views: vs } of views) {
     if (stage.replicaId !== null) continue;
-    const ranked = rankedPhases(stage.splitStates.inputWaitMs.measured + stage.splitStates.inputWaitMs.inferred > 0, false) as string[];
+    const ranked = rankedPhases(
+      stage.splitStates.inputWaitMs.measured + stage.splitStates.inputWaitMs.inferred > 0,
+      false,
+    ) as string[];
     vs.forEach((v, i) => {
       const col = columns[i] as SummaryColumn;
       if (v.value === null || v.value <= 0) return;

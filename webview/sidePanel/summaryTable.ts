@@ -45,7 +45,12 @@ export class SummaryTable {
       count: (n) => ({ text: `n=${n}`, title: `${n} requests measured in this stage` }),
     },
   ) {
-    this.el = h('table', { className: 'stage-table', testId: options.testId, attrs: { 'aria-label': options.label } }, this.head, this.body);
+    this.el = h(
+      'table',
+      { className: 'stage-table', testId: options.testId, attrs: { 'aria-label': options.label } },
+      this.head,
+      this.body,
+    );
   }
 
   update(model: SummaryModel): void {
@@ -78,7 +83,15 @@ export class SummaryTable {
 
   private renderHead(columns: readonly SummaryColumn[]): void {
     const tr = h('tr', {}, h('th', { text: this.options.rowHeader ?? 'stage', attrs: { scope: 'col' } }));
-    for (const c of columns) tr.append(h('th', { text: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})`, title: c.help, attrs: { scope: 'col' }, dataset: { col: c.id } }));
+    for (const c of columns)
+      tr.append(
+        h('th', {
+          text: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})`,
+          title: c.help,
+          attrs: { scope: 'col' },
+          dataset: { col: c.id },
+        }),
+      );
     this.head.replaceChildren(tr);
   }
 
@@ -87,13 +100,27 @@ export class SummaryTable {
     const role = h('span', { className: 'stage-role' });
     const count = h('span', { className: 'stage-count muted' });
     const th = h('th', { attrs: { scope: 'row' } }, label, role, count);
-    const tr = h('tr', { testId: this.options.rowTestId, className: row.replica === null ? 'stage' : 'replica', attrs: { tabindex: '0' }, dataset: { stageKey: row.key } }, th);
+    const tr = h(
+      'tr',
+      {
+        testId: this.options.rowTestId,
+        className: row.replica === null ? 'stage' : 'replica',
+        attrs: { tabindex: '0' },
+        dataset: { stageKey: row.key },
+      },
+      th,
+    );
     const cells = new Map<string, CellParts>();
     for (const c of columns) {
       const value = h('span', { className: 'v' });
       const fill = h('span', { className: 'fill' });
       // data-label: the column name shown above the value in the narrow (card) layout.
-      const td = h('td', { dataset: { col: c.id, label: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})` } }, value, h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill));
+      const td = h(
+        'td',
+        { dataset: { col: c.id, label: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})` } },
+        value,
+        h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill),
+      );
       cells.set(c.id, { td, value, fill });
       tr.append(td);
     }
@@ -120,7 +147,11 @@ export class SummaryTable {
     const count = row.requestCount === null ? null : this.options.count(formatCount(row.requestCount));
     setText(parts.count, count?.text ?? '');
     setLiveTitle(parts.count, count?.title ?? '');
-    setAttr(parts.tr, 'aria-label', `${row.label}${row.role === '' ? '' : ` ${row.role}`}: open the requests of this stage`);
+    setAttr(
+      parts.tr,
+      'aria-label',
+      `${row.label}${row.role === '' ? '' : ` ${row.role}`}: open the requests of this stage`,
+    );
     for (const c of columns) {
       const cell = row.cells[c.id];
       const p = parts.cells.get(c.id);

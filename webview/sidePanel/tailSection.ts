@@ -13,7 +13,11 @@ export class TailSection {
   readonly el: HTMLElement;
   private readonly target = h('span', { className: 'muted source-note', testId: 'tail-target' });
   private readonly headline = h('p', { className: 'tail-headline', testId: 'tail-headline' });
-  private readonly list = h('ul', { className: 'tail-parts', testId: 'tail-parts', attrs: { 'aria-label': 'Parts of the p99 excess' } });
+  private readonly list = h('ul', {
+    className: 'tail-parts',
+    testId: 'tail-parts',
+    attrs: { 'aria-label': 'Parts of the p99 excess' },
+  });
   private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
   private readonly open: HTMLButtonElement;
   private filter: TailFilter | null = null;
@@ -34,7 +38,11 @@ export class TailSection {
     this.el.hidden = true;
   }
 
-  update(result: TailAttributionResult | null, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string>): void {
+  update(
+    result: TailAttributionResult | null,
+    stageNames: Readonly<Record<string, string>>,
+    oneOutput: ReadonlySet<string>,
+  ): void {
     const tail = result?.tails[0];
     if (result === null || result.mainTarget === null || tail === undefined) {
       this.el.hidden = true;
@@ -48,7 +56,11 @@ export class TailSection {
     setText(this.headline, tailHeadline(tail));
     this.filter = { target: tail.target, quantile: tail.quantile, ms: tail.thresholdMs };
     setText(this.open, `Show the ${formatCount(tail.requestCount)} tail request${tail.requestCount === 1 ? '' : 's'}`);
-    setAttr(this.open, 'aria-label', `Open Latency Details on the ${tail.requestCount} requests whose ${target} is at or above its p99`);
+    setAttr(
+      this.open,
+      'aria-label',
+      `Open Latency Details on the ${tail.requestCount} requests whose ${target} is at or above its p99`,
+    );
     if (tailIsFlat(tail)) {
       clear(this.list);
       setText(this.note, 'Every request took about the same: there is no tail to explain.');
@@ -64,7 +76,11 @@ export class TailSection {
       if (r.excessMs < 0) fill.dataset['negative'] = 'true';
       return h(
         'li',
-        { testId: 'tail-part', dataset: { key: r.key, excessMs: String(r.excessMs), share: String(r.share ?? '') }, title: r.title },
+        {
+          testId: 'tail-part',
+          dataset: { key: r.key, excessMs: String(r.excessMs), share: String(r.share ?? '') },
+          title: r.title,
+        },
         h('span', { className: 'tail-label', text: r.label }),
         h('span', { className: 'tail-share', testId: 'tail-share', text: shareText(r.share) }),
         h('span', { className: 'tail-excess muted', text: signedMs(r.excessMs) }),
@@ -72,7 +88,10 @@ export class TailSection {
       );
     });
     this.list.replaceChildren(...items);
-    setText(this.note, residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`);
+    setText(
+      this.note,
+      residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`,
+    );
     this.note.title = residual?.title ?? '';
     setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
   }

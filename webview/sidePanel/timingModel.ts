@@ -16,34 +16,71 @@ const TIME: SummaryColumn = {
   label: 'time',
   unit: 'ms',
   group: 'total',
-  help: 'Stage time from [OmniTiming] (the stage\'s stage_gen_time_ms, printed to 10 ms); the last row is the request\'s end-to-end time.',
+  help: "Stage time from [OmniTiming] (the stage's stage_gen_time_ms, printed to 10 ms); the last row is the request's end-to-end time.",
 };
 
 function toMs(view: ValueView): ValueView {
   if (view.value === null) return view;
   const ms = view.value * 1000;
-  return { ...view, value: ms, text: ms >= 100 ? Math.round(ms).toLocaleString('en-US') : String(Number(ms.toFixed(1))) };
+  return {
+    ...view,
+    value: ms,
+    text: ms >= 100 ? Math.round(ms).toLocaleString('en-US') : String(Number(ms.toFixed(1))),
+  };
 }
 
-export function timingModel(summary: SummaryResult, pct: Percentile, stageNames: Readonly<Record<string, string>>): SummaryModel {
+export function timingModel(
+  summary: SummaryResult,
+  pct: Percentile,
+  stageNames: Readonly<Record<string, string>>,
+): SummaryModel {
   const views: { row: Omit<SummaryRow, 'cells'>; view: ValueView }[] = [];
   for (const stage of summary.stages) {
     if (stage.replicaId !== null) continue;
-    const view = stage.fields['stage_gen_time_ms'] !== undefined ? summaryFieldView(stage, 'stage_gen_time_ms', 'ms', pct, 'hidden') : toMs(summaryFieldView(stage, FIELD_OMNI_TIMING_STAGE, 's', pct, 'hidden'));
+    const view =
+      stage.fields['stage_gen_time_ms'] !== undefined
+        ? summaryFieldView(stage, 'stage_gen_time_ms', 'ms', pct, 'hidden')
+        : toMs(summaryFieldView(stage, FIELD_OMNI_TIMING_STAGE, 's', pct, 'hidden'));
     const role = stageLabel(stage.stageKey, stageNames);
     views.push({
-      row: { key: stage.stageKey, label: `stage ${stage.stageKey}`, role: role.includes(' · ') ? role.slice(role.indexOf(' · ') + 3) : '', replica: null, requestCount: stage.requestCount, stageId: stage.stageId },
+      row: {
+        key: stage.stageKey,
+        label: `stage ${stage.stageKey}`,
+        role: role.includes(' · ') ? role.slice(role.indexOf(' · ') + 3) : '',
+        replica: null,
+        requestCount: stage.requestCount,
+        stageId: stage.stageId,
+      },
       view,
     });
   }
   const e2e = summary.endToEnd;
   views.push({
-    row: { key: 'e2e', label: 'end to end', role: '', replica: null, requestCount: e2e?.ms.count ?? null, stageId: null },
-    view: distributionView(e2e?.ms ?? null, pct, 'end to end (e2e_total_ms, or [OmniTiming] total)', 'no request printed its end-to-end time yet.'),
+    row: {
+      key: 'e2e',
+      label: 'end to end',
+      role: '',
+      replica: null,
+      requestCount: e2e?.ms.count ?? null,
+      stageId: null,
+    },
+    view: distributionView(
+      e2e?.ms ?? null,
+      pct,
+      'end to end (e2e_total_ms, or [OmniTiming] total)',
+      'no request printed its end-to-end time yet.',
+    ),
   });
-  const max = maxOf(0, views.map((v) => v.view.value ?? 0));
+  const max = maxOf(
+    0,
+    views.map((v) => v.view.value ?? 0),
+  );
   const rows = views.map(({ row, view }): SummaryRow => {
-    const cell: SummaryCell = { ...view, ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)), hot: false };
+    const cell: SummaryCell = {
+      ...view,
+      ratio: view.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, view.value / max)),
+      hot: false,
+    };
     return { ...row, cells: { [TIME.id]: cell } };
   });
   return { columns: [TIME], rows };

@@ -20,7 +20,12 @@ export class Trend {
   private pct: Percentile = 'p50';
 
   constructor() {
-    this.el = h('div', { className: 'trend' }, this.canvas, h('div', { className: 'trend-text' }, this.value, this.label));
+    this.el = h(
+      'div',
+      { className: 'trend' },
+      this.canvas,
+      h('div', { className: 'trend-text' }, this.value, this.label),
+    );
   }
 
   update(points: readonly TrendPoint[], pct: Percentile, label: string): void {
@@ -39,7 +44,12 @@ export class Trend {
   draw(): void {
     const ctx = fitCanvas(this.canvas, WIDTH, HEIGHT);
     const palette = readPalette();
-    const pts = sparklinePoints(this.points.map((p) => p[this.pct]), WIDTH, HEIGHT, 3);
+    const pts = sparklinePoints(
+      this.points.map((p) => p[this.pct]),
+      WIDTH,
+      HEIGHT,
+      3,
+    );
     strokeGappedLine(ctx, pts, palette.phase.prefill);
     const last = [...pts].reverse().find((p) => p !== null);
     if (last) {

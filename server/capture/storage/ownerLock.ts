@@ -47,7 +47,13 @@ function parseLock(text: string): LockRecord | null {
   const r = raw as Record<string, unknown>;
   const identity = identityFrom(r);
   const { token, heartbeatAt } = r;
-  if (identity === null || typeof token !== 'string' || typeof heartbeatAt !== 'number' || !Number.isFinite(heartbeatAt)) return null;
+  if (
+    identity === null ||
+    typeof token !== 'string' ||
+    typeof heartbeatAt !== 'number' ||
+    !Number.isFinite(heartbeatAt)
+  )
+    return null;
   return { ...identity, token, heartbeatAt };
 }
 
@@ -103,8 +109,11 @@ export function readLockState(dir: string, now = Date.now()): LockState {
   const read = readRecord(path.join(dir, LOCK_FILE));
   if (read === null) return { kind: 'free' };
   const { record, mtimeMs } = read;
-  if (record === null) return now - mtimeMs < STALE_AFTER_MS ? { kind: 'held', owner: null } : { kind: 'stale', owner: null };
-  return stillRunning(record, record.heartbeatAt, STALE_AFTER_MS, now) ? { kind: 'held', owner: record } : { kind: 'stale', owner: record };
+  if (record === null)
+    return now - mtimeMs < STALE_AFTER_MS ? { kind: 'held', owner: null } : { kind: 'stale', owner: null };
+  return stillRunning(record, record.heartbeatAt, STALE_AFTER_MS, now)
+    ? { kind: 'held', owner: record }
+    : { kind: 'stale', owner: record };
 }
 
 export class OwnerLock {
@@ -146,7 +155,8 @@ export class OwnerLock {
       const again = readLockState(dir);
       const file = path.join(dir, LOCK_FILE);
       if (again.kind === 'held') return null;
-      if (again.kind === 'free') return createExclusive(file, JSON.stringify(record)) ? new OwnerLock(dir, record) : null;
+      if (again.kind === 'free')
+        return createExclusive(file, JSON.stringify(record)) ? new OwnerLock(dir, record) : null;
       if ((again.owner?.token ?? null) !== (stale?.token ?? null)) return null;
       replaceAtomically(file, JSON.stringify(record));
       return new OwnerLock(dir, record);

@@ -39,7 +39,12 @@ let self: ProcessIdentity | null = null;
 
 /** This process. */
 export function selfIdentity(): ProcessIdentity {
-  self ??= { pid: process.pid, host: hostname(), bootId: readTrimmed('/proc/sys/kernel/random/boot_id'), startTicks: processStartTicks(process.pid) };
+  self ??= {
+    pid: process.pid,
+    host: hostname(),
+    bootId: readTrimmed('/proc/sys/kernel/random/boot_id'),
+    startTicks: processStartTicks(process.pid),
+  };
   return self;
 }
 
@@ -54,7 +59,12 @@ export function isSelf(other: Pick<ProcessIdentity, 'pid' | 'host'>): boolean {
  * heartbeat: it may be busy); on another machine sharing the folder, only a heartbeat
  * younger than `staleAfterMs` counts.
  */
-export function stillRunning(owner: ProcessIdentity, heartbeatAt: number, staleAfterMs: number, now = Date.now()): boolean {
+export function stillRunning(
+  owner: ProcessIdentity,
+  heartbeatAt: number,
+  staleAfterMs: number,
+  now = Date.now(),
+): boolean {
   const me = selfIdentity();
   const fresh = now - heartbeatAt < staleAfterMs;
   if (owner.host !== me.host) return fresh;
@@ -69,6 +79,7 @@ export function stillRunning(owner: ProcessIdentity, heartbeatAt: number, staleA
 export function identityFrom(raw: Record<string, unknown>): ProcessIdentity | null {
   const { pid, host, bootId, startTicks } = raw;
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0 || typeof host !== 'string') return null;
-  if (!(bootId === null || typeof bootId === 'string') || !(startTicks === null || typeof startTicks === 'string')) return null;
+  if (!(bootId === null || typeof bootId === 'string') || !(startTicks === null || typeof startTicks === 'string'))
+    return null;
   return { pid, host, bootId, startTicks };
 }

@@ -41,7 +41,8 @@ class StreamFile {
     const end = Math.min(start + length, this.size);
     if (end <= start) return Buffer.alloc(0);
     const blockEnd = this.blockStart + this.block.length;
-    if (start >= this.blockStart && end <= blockEnd) return this.block.subarray(start - this.blockStart, end - this.blockStart);
+    if (start >= this.blockStart && end <= blockEnd)
+      return this.block.subarray(start - this.blockStart, end - this.blockStart);
     // Part of the chunk may be in the current block: keep it, read the rest.
     const head = start >= this.blockStart && start < blockEnd ? this.block.subarray(start - this.blockStart) : null;
     const from = head === null ? start : blockEnd;
@@ -54,7 +55,8 @@ class StreamFile {
     const ahead = this.ahead;
     this.ahead = null;
     let block = ahead !== null && ahead.start === start ? await ahead.read : null;
-    if (block === null || block.length < Math.min(atLeast, this.size - start)) block = await readChunkAt(this.handle, start, Math.max(atLeast, BLOCK_BYTES));
+    if (block === null || block.length < Math.min(atLeast, this.size - start))
+      block = await readChunkAt(this.handle, start, Math.max(atLeast, BLOCK_BYTES));
     this.block = block;
     this.blockStart = start;
     const next = start + block.length;
@@ -72,7 +74,10 @@ class StreamFile {
 }
 
 /** Complete lines of chunks.idx from a byte offset, read in blocks (latin1: one byte, one character). */
-async function* indexLines(file: string, from: number): AsyncGenerator<{ readonly line: string; readonly end: number }> {
+async function* indexLines(
+  file: string,
+  from: number,
+): AsyncGenerator<{ readonly line: string; readonly end: number }> {
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(file, 'r');
@@ -147,13 +152,19 @@ export class StoredChunkReader {
         const entry = parseIndexLine(line);
         if (entry === null) {
           if (!final) {
-            if (this.stoppedAtLine !== this.indexLineNo + 1) this.problems.push(`chunks.idx line ${this.indexLineNo + 1} is not a chunk entry (${quoteLine(line)}): what follows is read when the capture ends`);
+            if (this.stoppedAtLine !== this.indexLineNo + 1)
+              this.problems.push(
+                `chunks.idx line ${this.indexLineNo + 1} is not a chunk entry (${quoteLine(line)}): what follows is read when the capture ends`,
+              );
             this.stoppedAtLine = this.indexLineNo + 1;
             return;
           }
           this.indexLineNo++;
           this.indexOffset = end;
-          if (this.stoppedAtLine !== this.indexLineNo) this.problems.push(`chunks.idx line ${this.indexLineNo} is not a chunk entry (${quoteLine(line)}): the bytes it stood for are read with the capture time before it, everything after it as stored`);
+          if (this.stoppedAtLine !== this.indexLineNo)
+            this.problems.push(
+              `chunks.idx line ${this.indexLineNo} is not a chunk entry (${quoteLine(line)}): the bytes it stood for are read with the capture time before it, everything after it as stored`,
+            );
           yield* this.recoverAfterCorruptLine(files, indexFile, end);
           continue;
         }
@@ -191,7 +202,11 @@ export class StoredChunkReader {
    * bytes from where they start; whatever lies between this reader's place and there is
    * what the corrupt line stood for, given now with the last known time.
    */
-  private async *recoverAfterCorruptLine(files: Map<ChunkStream, StreamFile>, indexFile: string, from: number): AsyncGenerator<StoredChunk> {
+  private async *recoverAfterCorruptLine(
+    files: Map<ChunkStream, StreamFile>,
+    indexFile: string,
+    from: number,
+  ): AsyncGenerator<StoredChunk> {
     const after = new Map<ChunkStream, number>(STREAMS.map((s) => [s, 0]));
     for await (const { line } of indexLines(indexFile, from)) {
       const entry: IndexEntry | null = parseIndexLine(line);

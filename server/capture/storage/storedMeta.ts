@@ -9,7 +9,8 @@ import type { SessionMeta } from '../sessionFiles';
 const KINDS: readonly SessionSourceKind[] = ['launch', 'tail', 'scrape', 'attach', 'import', 'prometheus'];
 const STATUSES: readonly SessionStatus[] = ['starting', 'running', 'stopped', 'exited', 'crashed', 'error'];
 
-export type MetaCheck = { readonly ok: true; readonly meta: SessionMeta } | { readonly ok: false; readonly problem: string };
+export type MetaCheck =
+  { readonly ok: true; readonly meta: SessionMeta } | { readonly ok: false; readonly problem: string };
 
 type Fields = Record<string, unknown>;
 
@@ -50,7 +51,10 @@ class Checker {
 
   count(o: Fields, key: string, where: string): boolean {
     const v = o[key];
-    return (typeof v === 'number' && Number.isInteger(v) && v >= 0) || this.fail(`${where}.${key}`, 'a count (a whole number ≥ 0)', v);
+    return (
+      (typeof v === 'number' && Number.isInteger(v) && v >= 0) ||
+      this.fail(`${where}.${key}`, 'a count (a whole number ≥ 0)', v)
+    );
   }
 
   finite(o: Fields, key: string, where: string): boolean {
@@ -60,17 +64,26 @@ class Checker {
 
   oneOf<T extends string>(o: Fields, key: string, where: string, values: readonly T[]): boolean {
     const v = o[key];
-    return (typeof v === 'string' && (values as readonly string[]).includes(v)) || this.fail(`${where}.${key}`, `one of ${values.join(', ')}`, v);
+    return (
+      (typeof v === 'string' && (values as readonly string[]).includes(v)) ||
+      this.fail(`${where}.${key}`, `one of ${values.join(', ')}`, v)
+    );
   }
 
   stringList(o: Fields, key: string, where: string): boolean {
     const v = o[key];
-    return (Array.isArray(v) && v.every((x) => typeof x === 'string')) || this.fail(`${where}.${key}`, 'a list of texts', v);
+    return (
+      (Array.isArray(v) && v.every((x) => typeof x === 'string')) || this.fail(`${where}.${key}`, 'a list of texts', v)
+    );
   }
 
   stringMap(o: Fields, key: string, where: string): boolean {
     const v = o[key];
-    return v === undefined || (isObject(v) && Object.values(v).every((x) => typeof x === 'string')) || this.fail(`${where}.${key}`, 'a map of texts', v);
+    return (
+      v === undefined ||
+      (isObject(v) && Object.values(v).every((x) => typeof x === 'string')) ||
+      this.fail(`${where}.${key}`, 'a map of texts', v)
+    );
   }
 
   object(o: Fields, key: string, where: string): Fields | null {
@@ -109,7 +122,8 @@ function checkExit(c: Checker, exit: unknown): boolean {
   if (exit === null) return true;
   if (!isObject(exit)) return c.fail(w, 'an object or null', exit);
   const code = exit['code'];
-  if (!(code === null || (typeof code === 'number' && Number.isInteger(code)))) return c.fail(`${w}.code`, 'a whole number or null', code);
+  if (!(code === null || (typeof code === 'number' && Number.isInteger(code))))
+    return c.fail(`${w}.code`, 'a whole number or null', code);
   return c.stringOrNull(exit, 'signal', w);
 }
 
@@ -125,13 +139,37 @@ export function checkSessionMeta(raw: unknown, folderName: string | null): MetaC
   const valid =
     info !== null &&
     checkInfo(c, info) &&
-    c.optionalParams(raw, 'launch', (p, w) => c.stringList(p, 'argv', w) && c.string(p, 'cwd', w) && c.stringMap(p, 'env', w) && c.optionalString(p, 'deployConfig', w) && c.optionalString(p, 'metricsUrl', w)) &&
-    c.optionalParams(raw, 'tail', (p, w) => c.string(p, 'path', w) && (typeof p['fromStart'] === 'boolean' || c.fail(`${w}.fromStart`, 'true or false', p['fromStart'])) && c.optionalString(p, 'deployConfig', w)) &&
-    c.optionalParams(raw, 'scrape', (p, w) => c.string(p, 'url', w) && (p['intervalMs'] === undefined || c.finite(p, 'intervalMs', w))) &&
+    c.optionalParams(
+      raw,
+      'launch',
+      (p, w) =>
+        c.stringList(p, 'argv', w) &&
+        c.string(p, 'cwd', w) &&
+        c.stringMap(p, 'env', w) &&
+        c.optionalString(p, 'deployConfig', w) &&
+        c.optionalString(p, 'metricsUrl', w),
+    ) &&
+    c.optionalParams(
+      raw,
+      'tail',
+      (p, w) =>
+        c.string(p, 'path', w) &&
+        (typeof p['fromStart'] === 'boolean' || c.fail(`${w}.fromStart`, 'true or false', p['fromStart'])) &&
+        c.optionalString(p, 'deployConfig', w),
+    ) &&
+    c.optionalParams(
+      raw,
+      'scrape',
+      (p, w) => c.string(p, 'url', w) && (p['intervalMs'] === undefined || c.finite(p, 'intervalMs', w)),
+    ) &&
     c.optionalParams(raw, 'import', (p, w) => c.string(p, 'path', w) && c.optionalString(p, 'deployConfig', w)) &&
     c.optionalParams(raw, 'attach', (p, w) => c.count(p, 'pid', w));
   if (!valid || info === null) return { ok: false, problem: c.problem ?? 'session.json is not a session' };
-  if (folderName !== null && info['id'] !== folderName) return { ok: false, problem: `session.json names the session ${JSON.stringify(info['id'])}, but its folder is ${JSON.stringify(folderName)}` };
+  if (folderName !== null && info['id'] !== folderName)
+    return {
+      ok: false,
+      problem: `session.json names the session ${JSON.stringify(info['id'])}, but its folder is ${JSON.stringify(folderName)}`,
+    };
   // The per-window view (SessionInfo.access) is never part of the stored metadata.
   const { access: _access, ...storedInfo } = info;
   return { ok: true, meta: { ...(raw as object), info: storedInfo as unknown as SessionInfo } as SessionMeta };

@@ -29,11 +29,24 @@ function isRow(v: unknown): v is PrometheusStageRow {
 }
 
 function isTrend(v: unknown): v is PrometheusTrend {
-  if (!isObject(v) || !isText(v['family']) || typeof v['stepSeconds'] !== 'number' || !Array.isArray(v['times']) || !Array.isArray(v['series'])) return false;
+  if (
+    !isObject(v) ||
+    !isText(v['family']) ||
+    typeof v['stepSeconds'] !== 'number' ||
+    !Array.isArray(v['times']) ||
+    !Array.isArray(v['series'])
+  )
+    return false;
   const times = v['times'] as unknown[];
   if (!times.every((t) => typeof t === 'number' && Number.isFinite(t))) return false;
   return (v['series'] as unknown[]).every(
-    (s) => isObject(s) && textOrNull(s['stage']) && textOrNull(s['replica']) && Array.isArray(s['perSecond']) && (s['perSecond'] as unknown[]).length === times.length && (s['perSecond'] as unknown[]).every(numberOrNull),
+    (s) =>
+      isObject(s) &&
+      textOrNull(s['stage']) &&
+      textOrNull(s['replica']) &&
+      Array.isArray(s['perSecond']) &&
+      (s['perSecond'] as unknown[]).length === times.length &&
+      (s['perSecond'] as unknown[]).every(numberOrNull),
   );
 }
 

@@ -27,7 +27,9 @@ export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<
   }
   const firstSegments = ordered
     ? stages
-    : stages.filter((s) => s.stageId !== null && s.segment === 1).sort((a, b) => (a.stageId as number) - (b.stageId as number));
+    : stages
+        .filter((s) => s.stageId !== null && s.segment === 1)
+        .sort((a, b) => (a.stageId as number) - (b.stageId as number));
   let previous: number | undefined;
   for (const stage of firstSegments) {
     if (stage.stageId === null || stage.segment !== 1) continue;

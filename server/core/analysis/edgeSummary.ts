@@ -3,7 +3,14 @@
 // notRecorded `0.00ms` are counted by state, never averaged in as 0. Incremental, like the
 // stage summaries.
 import { SampleSet } from './sampleSet';
-import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, RequestTransfer, TransferTxState } from './types';
+import type {
+  AnalyzedRequest,
+  Distribution,
+  EdgeFieldStates,
+  EdgeSummary,
+  RequestTransfer,
+  TransferTxState,
+} from './types';
 
 /** Distinct edges kept per analysis (garbage input can name many). */
 const MAX_EDGES = 1024;
@@ -57,7 +64,11 @@ class EdgeAccumulator {
     for (const [name, counts] of [...this.fields].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const d = counts.values.distribution();
       if (d !== null) fields[name] = d;
-      fieldStates[name] = { measured: counts.measured, notMeasured: counts.notMeasured, hidden: this.requestCount - counts.measured - counts.notMeasured };
+      fieldStates[name] = {
+        measured: counts.measured,
+        notMeasured: counts.notMeasured,
+        hidden: this.requestCount - counts.measured - counts.notMeasured,
+      };
     }
     return {
       edge: this.edge,
@@ -81,7 +92,10 @@ export class EdgeSummaryBuilder {
       let acc = this.byEdge.get(transfer.edge);
       if (acc === undefined) {
         if (this.byEdge.size >= MAX_EDGES) continue;
-        this.byEdge.set(transfer.edge, (acc = new EdgeAccumulator(transfer.edge, transfer.fromStage, transfer.toStage)));
+        this.byEdge.set(
+          transfer.edge,
+          (acc = new EdgeAccumulator(transfer.edge, transfer.fromStage, transfer.toStage)),
+        );
       }
       acc.add(transfer);
     }
@@ -91,7 +105,12 @@ export class EdgeSummaryBuilder {
   edges(): EdgeSummary[] {
     const id = (x: number | null): number => x ?? Number.MAX_SAFE_INTEGER;
     return [...this.byEdge.values()]
-      .sort((a, b) => id(a.fromStage) - id(b.fromStage) || id(a.toStage) - id(b.toStage) || (a.edge < b.edge ? -1 : a.edge > b.edge ? 1 : 0))
+      .sort(
+        (a, b) =>
+          id(a.fromStage) - id(b.fromStage) ||
+          id(a.toStage) - id(b.toStage) ||
+          (a.edge < b.edge ? -1 : a.edge > b.edge ? 1 : 0),
+      )
       .map((a) => a.summary());
   }
 }

@@ -9,7 +9,8 @@ export function endToEndOf(request: AnalyzedRequest): { ms: number; from: 'e2eTa
   const cell = request.e2e['e2e_total_ms'];
   if (cell !== undefined && cell.state === 'measured') return { ms: cell.value, from: 'e2eTable' };
   const total = request.timing?.totalS;
-  if (total !== undefined && total !== null && Number.isFinite(total)) return { ms: Math.round(total * 1000 * 1000) / 1000, from: 'omniTiming' };
+  if (total !== undefined && total !== null && Number.isFinite(total))
+    return { ms: Math.round(total * 1000 * 1000) / 1000, from: 'omniTiming' };
   return null;
 }
 

@@ -93,7 +93,8 @@ export class EngineSeriesBuilder {
 
   series(): EngineSeries[] {
     const flat: [number, number][] = [];
-    for (const [stage, maxReplica] of [...this.llmReplicas].sort((a, b) => a[0] - b[0])) for (let r = 0; r <= maxReplica; r++) flat.push([stage, r]);
+    for (const [stage, maxReplica] of [...this.llmReplicas].sort((a, b) => a[0] - b[0]))
+      for (let r = 0; r <= maxReplica; r++) flat.push([stage, r]);
     return [...this.engines.values()].map((e) => {
       let stage: number | null = null;
       let replica: number | null = null;

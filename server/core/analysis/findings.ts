@@ -51,19 +51,29 @@ export class FindingsBuilder {
     this.checkOverallSummary(request);
     // Called once per request of a 100k-request log: no arrays built here.
     let firstStageId = Number.POSITIVE_INFINITY;
-    for (const stage of request.stages) if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
+    for (const stage of request.stages)
+      if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
     for (const stage of request.stages) {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
     }
     for (const name in request.e2e) {
-      const cell = (request.e2e)[name];
-      if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
+      const cell = request.e2e[name];
+      if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
+        this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
     }
     for (const edge of request.transfers) {
       for (const name in edge.fields) {
-        const cell = (edge.fields)[name];
-        if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `transfer ${edge.edge} ${name}`);
+        const cell = edge.fields[name];
+        if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
+          this.hit(
+            'negative-interval',
+            'warning',
+            null,
+            request.requestId,
+            cell.value,
+            `transfer ${edge.edge} ${name}`,
+          );
       }
     }
   }
@@ -72,12 +82,22 @@ export class FindingsBuilder {
   findings(stages: readonly StageSummary[] = [], maxRequestIds = Number.POSITIVE_INFINITY): Finding[] {
     const out: Finding[] = [];
     for (const b of this.buckets) {
-      out.push({ code: b.code, severity: b.severity, stageId: b.stageId, requestIds: b.requestIds.slice(0, maxRequestIds), requestCount: b.requestIds.length, message: this.message(b) });
+      out.push({
+        code: b.code,
+        severity: b.severity,
+        stageId: b.stageId,
+        requestIds: b.requestIds.slice(0, maxRequestIds),
+        requestCount: b.requestIds.length,
+        message: this.message(b),
+      });
     }
     const cold = this.coldFinding(stages, maxRequestIds);
     if (cold !== null) out.push(cold);
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
-    return out.sort((a, b) => rank[a.severity] - rank[b.severity] || (a.stageId ?? -1) - (b.stageId ?? -1) || (a.code < b.code ? -1 : 1));
+    return out.sort(
+      (a, b) =>
+        rank[a.severity] - rank[b.severity] || (a.stageId ?? -1) - (b.stageId ?? -1) || (a.code < b.code ? -1 : 1),
+    );
   }
 
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
@@ -90,23 +110,40 @@ export class FindingsBuilder {
     const rq = values.readyQueuedMs;
     if (q !== null && iw !== null && rq !== null) {
       const off = iw + rq - q;
-      if (Math.abs(off) > SPLIT_TOLERANCE_MS) this.hit('split-mismatch', 'warning', stage.stageId, id, off, 'vllm_input_wait_ms + vllm_ready_queued_ms - vllm_queued_ms');
+      if (Math.abs(off) > SPLIT_TOLERANCE_MS)
+        this.hit(
+          'split-mismatch',
+          'warning',
+          stage.stageId,
+          id,
+          off,
+          'vllm_input_wait_ms + vllm_ready_queued_ms - vllm_queued_ms',
+        );
     }
 
     const downstream = stage.stageId !== null && stage.stageId > firstStageId;
-    if (downstream && stage.kind === 'llm' && states.queuedMs === 'measured' && states.inputWaitMs === 'hidden' && states.readyQueuedMs === 'hidden') {
+    if (
+      downstream &&
+      stage.kind === 'llm' &&
+      states.queuedMs === 'measured' &&
+      states.inputWaitMs === 'hidden' &&
+      states.readyQueuedMs === 'hidden'
+    ) {
       this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
     }
 
     for (const name in stage.fields) {
-      const cell = (stage.fields)[name];
-      if (cell.state === 'measured' && cell.value < 0 && isDuration(name)) this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
+      const cell = stage.fields[name];
+      if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
+        this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
     }
-    if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields)) this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
+    if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields))
+      this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
     if (prefillCoversDecode(request, stage)) {
       this.hit('prefill-covers-decode', 'info', stage.stageId, id);
       const example = this.oneOutputExamples.get(stage.stageId);
-      if (example === undefined || (values.prefillMs ?? 0) > example.prefillMs) this.oneOutputExamples.set(stage.stageId, oneOutputExample(request, stage));
+      if (example === undefined || (values.prefillMs ?? 0) > example.prefillMs)
+        this.oneOutputExamples.set(stage.stageId, oneOutputExample(request, stage));
     }
   }
 
@@ -127,7 +164,14 @@ export class FindingsBuilder {
     this.hit('overall-summary-per-prompt', 'info', null, request.requestId, wall - e2e, 'e2e_wall_time_ms');
   }
 
-  private hit(code: FindingCode, severity: Severity, stageId: number | null, requestId: string, value = 0, field = ''): void {
+  private hit(
+    code: FindingCode,
+    severity: Severity,
+    stageId: number | null,
+    requestId: string,
+    value = 0,
+    field = '',
+  ): void {
     // Buckets by code, then stage: no key string built per hit (some codes hit every request).
     let byStage = this.bucketIndex.get(code);
     if (byStage === undefined) {
@@ -173,7 +217,7 @@ export class FindingsBuilder {
         return (
           `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
           `(by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): offline Omni.generate builds one aggregator per prompt with one shared start, so each table covers one prompt ` +
-          'and its wall time grows with finishing order. None of them covers the run, and adding or averaging them does not give one: Stage Lens does neither; the run\'s figures are the per-request tables.'
+          "and its wall time grows with finishing order. None of them covers the run, and adding or averaging them does not give one: Stage Lens does neither; the run's figures are the per-request tables."
         );
       case 'cold-start':
       case 'metric-not-reporting':
@@ -185,8 +229,13 @@ export class FindingsBuilder {
     const e = this.oneOutputExamples.get(stageId);
     const signs: string[] = [];
     if (e !== undefined) {
-      signs.push(e.tokensOut !== null ? `vllm_decode_ms 0 or hidden with ${fmt(e.tokensOut)} tokens out` : 'vllm_decode_ms 0 or hidden with one output');
-      if (e.ttftMs !== null && e.genTimeMs !== null) signs.push(`TTFT ${fmt(e.ttftMs)} ms of a ${fmt(e.genTimeMs)} ms stage`);
+      signs.push(
+        e.tokensOut !== null
+          ? `vllm_decode_ms 0 or hidden with ${fmt(e.tokensOut)} tokens out`
+          : 'vllm_decode_ms 0 or hidden with one output',
+      );
+      if (e.ttftMs !== null && e.genTimeMs !== null)
+        signs.push(`TTFT ${fmt(e.ttftMs)} ms of a ${fmt(e.genTimeMs)} ms stage`);
     }
     const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
     return (
@@ -203,14 +252,24 @@ export class FindingsBuilder {
       for (const stage of request.stages) {
         const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
         const oneOutput = prefillCoversDecode(request, stage);
-        for (const [phase, label] of [['inputWaitMs', 'input wait'], ['queuedMs', 'queued'], ['prefillMs', 'prefill'], ['decodeMs', 'decode']] as const) {
+        for (const [phase, label] of [
+          ['inputWaitMs', 'input wait'],
+          ['queuedMs', 'queued'],
+          ['prefillMs', 'prefill'],
+          ['decodeMs', 'decode'],
+        ] as const) {
           if (oneOutput && phase === 'decodeMs') continue;
           const v = stage.split.values[phase];
-          const median = oneOutput && phase === 'prefillMs' ? summary?.prefillDecodeMs?.p50 : summary?.split[phase]?.p50;
+          const median =
+            oneOutput && phase === 'prefillMs' ? summary?.prefillDecodeMs?.p50 : summary?.split[phase]?.p50;
           const what = oneOutput && phase === 'prefillMs' ? PREFILL_DECODE_LABEL : label;
           if (v === null || median === undefined || v <= 0) continue;
           const ratio = v / Math.max(median, 0.001);
-          if (ratio > best.ratio) best = { ratio, text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.` };
+          if (ratio > best.ratio)
+            best = {
+              ratio,
+              text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.`,
+            };
         }
       }
     }

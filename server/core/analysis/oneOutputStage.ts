@@ -28,7 +28,9 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
   if (tokens !== undefined) return tokens > 1;
   const outputs = numberOf(fields, 'output_unit_count');
   const genTime = numberOf(fields, 'stage_gen_time_ms');
-  return outputs === 1 && ttftMs !== null && genTime !== undefined && genTime > 0 && ttftMs >= TTFT_NEAR_STAGE_END * genTime;
+  return (
+    outputs === 1 && ttftMs !== null && genTime !== undefined && genTime > 0 && ttftMs >= TTFT_NEAR_STAGE_END * genTime
+  );
 }
 
 /**

@@ -111,7 +111,8 @@ export class RequestAssembler {
       case 'transferTable': {
         const key = requestKeyOf(record.requestId, record.identity);
         let target = this.open;
-        const sameCall = target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
+        const sameCall =
+          target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
           this.finishCallInto(done);
           target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
@@ -122,7 +123,8 @@ export class RequestAssembler {
         target.lastKind = record.kind;
         if (record.kind !== 'omniTiming') this.sawTable = true;
         // The parser hands out a fresh map per record: the first one is taken as it is.
-        if (record.kind === 'requestE2E') target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
+        if (record.kind === 'requestE2E')
+          target.e2e = target.e2e === NO_E2E ? record.fields : { ...target.e2e, ...record.fields };
         else if (record.kind === 'omniTiming') target.timing = record;
         else if (record.kind === 'stageTable') target.stageTable = record;
         else for (const edge of record.edges) target.transfers.push(edge);
@@ -177,7 +179,10 @@ export class RequestAssembler {
   private startCall(record: OverallSummaryRecord): void {
     const covers = numberOf(record.fields, 'e2e_requests');
     this.overall = { line: record.line, fields: record.fields };
-    this.overallLeft = covers !== undefined && Number.isInteger(covers) && covers >= 1 ? Math.min(covers, MAX_CALL_REQUESTS) : DEFAULT_CALL_REQUESTS;
+    this.overallLeft =
+      covers !== undefined && Number.isInteger(covers) && covers >= 1
+        ? Math.min(covers, MAX_CALL_REQUESTS)
+        : DEFAULT_CALL_REQUESTS;
   }
 
   /** The summary of the call a request that starts now belongs to. */
@@ -214,7 +219,12 @@ export class RequestAssembler {
 }
 
 function finalize(open: OpenRequest): AnalyzedRequest {
-  const stages = open.stageTable !== null ? stagesFromColumns(open.stageTable.columns) : open.timing !== null ? stagesFromTiming(open.timing) : [];
+  const stages =
+    open.stageTable !== null
+      ? stagesFromColumns(open.stageTable.columns)
+      : open.timing !== null
+        ? stagesFromTiming(open.timing)
+        : [];
   return {
     requestId: open.requestId,
     boot: open.boot,

@@ -49,7 +49,12 @@ export interface RequestLayout {
 
 /** What a layout is made from: a request's parts, numbers ignored. */
 export interface LayoutSource {
-  readonly stages: readonly { readonly stageKey: string; readonly stageId: number | null; readonly segment: number; readonly fields: FieldMap }[];
+  readonly stages: readonly {
+    readonly stageKey: string;
+    readonly stageId: number | null;
+    readonly segment: number;
+    readonly fields: FieldMap;
+  }[];
   readonly stagesFromTiming: boolean;
   readonly e2e: FieldMap;
   readonly transfers: readonly TransferEdge[];
@@ -89,14 +94,20 @@ export class LayoutTable {
   private lookUp(source: LayoutSource): RequestLayout {
     const parts: string[] = [source.stagesFromTiming ? 'T' : 'S'];
     const stageFields = source.stages.map((s) => this.fieldKey(s.fields));
-    source.stages.forEach((s, i) => parts.push(`${s.stageKey}${SEP}${s.stageId ?? ''}${SEP}${s.segment}${SEP}${stageFields[i]}`));
+    source.stages.forEach((s, i) =>
+      parts.push(`${s.stageKey}${SEP}${s.stageId ?? ''}${SEP}${s.segment}${SEP}${stageFields[i]}`),
+    );
     const e2eKey = this.fieldKey(source.e2e);
     parts.push(e2eKey);
     const edgeFields = source.transfers.map((t) => this.fieldKey(t.fields));
-    source.transfers.forEach((t, i) => parts.push(`${t.edge}${SEP}${t.fromStage ?? ''}${SEP}${t.toStage ?? ''}${SEP}${edgeFields[i]}`));
+    source.transfers.forEach((t, i) =>
+      parts.push(`${t.edge}${SEP}${t.fromStage ?? ''}${SEP}${t.toStage ?? ''}${SEP}${edgeFields[i]}`),
+    );
     const timing = source.timing;
     if (timing !== null) {
-      parts.push(`t${timing.stages.map((s) => `${s.stageId}=${s.label ?? ''}`).join(',')}|${timing.transfers.map((t) => `${t.fromStage}>${t.toStage}`).join(',')}`);
+      parts.push(
+        `t${timing.stages.map((s) => `${s.stageId}=${s.label ?? ''}`).join(',')}|${timing.transfers.map((t) => `${t.fromStage}>${t.toStage}`).join(',')}`,
+      );
     }
     const overallKey = source.overall === null ? null : this.fieldKey(source.overall);
     if (overallKey !== null) parts.push(`o${overallKey}`);
@@ -124,11 +135,20 @@ export class LayoutTable {
             transfers: timing.transfers.map((t) => ({ fromStage: t.fromStage, toStage: t.toStage })),
             slotCount: 4 + timing.stages.length + timing.transfers.length,
           };
-    const overall = source.overall === null || overallKey === null ? null : this.fieldLayout(overallKey, source.overall);
+    const overall =
+      source.overall === null || overallKey === null ? null : this.fieldLayout(overallKey, source.overall);
     let slotCount = e2e.slotCount + (timingLayout?.slotCount ?? 0) + (overall === null ? 0 : 1 + overall.slotCount);
     for (const s of stages) slotCount += s.fields.slotCount;
     for (const t of transfers) slotCount += t.fields.slotCount;
-    const layout: RequestLayout = { stages, stagesFromTiming: source.stagesFromTiming, e2e, transfers, timing: timingLayout, overall, slotCount };
+    const layout: RequestLayout = {
+      stages,
+      stagesFromTiming: source.stagesFromTiming,
+      e2e,
+      transfers,
+      timing: timingLayout,
+      overall,
+      slotCount,
+    };
     if (this.layouts.size < MAX_LAYOUTS) this.layouts.set(key, layout);
     return layout;
   }
@@ -141,7 +161,10 @@ export class LayoutTable {
     let key = '';
     for (const name in fields) {
       const cell = fields[name];
-      key += cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined ? `${name}*${SEP}` : `${name}${SEP}`;
+      key +=
+        cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined
+          ? `${name}*${SEP}`
+          : `${name}${SEP}`;
     }
     return key;
   }
@@ -163,20 +186,29 @@ export class LayoutTable {
 
 /** Whether the request has exactly this shape (compared in place: no key string built). */
 function matches(layout: RequestLayout, source: LayoutSource): boolean {
-  if (layout.stagesFromTiming !== source.stagesFromTiming || layout.stages.length !== source.stages.length) return false;
-  if (layout.transfers.length !== source.transfers.length || (layout.timing === null) !== (source.timing === null)) return false;
+  if (layout.stagesFromTiming !== source.stagesFromTiming || layout.stages.length !== source.stages.length)
+    return false;
+  if (layout.transfers.length !== source.transfers.length || (layout.timing === null) !== (source.timing === null))
+    return false;
   if ((layout.overall === null) !== (source.overall === null)) return false;
   if (layout.overall !== null && source.overall !== null && !fieldsMatch(layout.overall, source.overall)) return false;
   for (let i = 0; i < source.stages.length; i++) {
     const s = source.stages[i];
     const l = layout.stages[i];
-    if (s.stageKey !== l.stageKey || s.stageId !== l.stageId || s.segment !== l.segment || !fieldsMatch(l.fields, s.fields)) return false;
+    if (
+      s.stageKey !== l.stageKey ||
+      s.stageId !== l.stageId ||
+      s.segment !== l.segment ||
+      !fieldsMatch(l.fields, s.fields)
+    )
+      return false;
   }
   if (!fieldsMatch(layout.e2e, source.e2e)) return false;
   for (let i = 0; i < source.transfers.length; i++) {
     const t = source.transfers[i];
     const l = layout.transfers[i];
-    if (t.edge !== l.edge || t.fromStage !== l.fromStage || t.toStage !== l.toStage || !fieldsMatch(l.fields, t.fields)) return false;
+    if (t.edge !== l.edge || t.fromStage !== l.fromStage || t.toStage !== l.toStage || !fieldsMatch(l.fields, t.fields))
+      return false;
   }
   const timing = source.timing;
   const lt = layout.timing;

@@ -57,7 +57,8 @@ class PackedRequest {
 
 function rarePartsOf(request: AnalyzedRequest, asides: Map<number, Cell> | null): RareParts | null {
   const identity = request.timing?.identity ?? null;
-  const plainIdentity = identity === null || (Object.keys(identity).length === 1 && identity['request_id'] === request.requestId);
+  const plainIdentity =
+    identity === null || (Object.keys(identity).length === 1 && identity['request_id'] === request.requestId);
   const extra = request.timing === null || Object.keys(request.timing.extra).length === 0 ? null : request.timing.extra;
   if (plainIdentity && extra === null && asides === null) return null;
   return { timingIdentity: plainIdentity ? null : identity, timingExtra: extra, asides, whole: null };
@@ -93,7 +94,8 @@ export class RequestStore implements RequestList {
 
   add(request: AnalyzedRequest): void {
     this.positions.set(request.requestId, this.entries.length);
-    const flags = (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0) | (request.hasStageTable ? HAS_STAGE_TABLE : 0);
+    const flags =
+      (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0) | (request.hasStageTable ? HAS_STAGE_TABLE : 0);
     const timing = request.timing;
     const fromTiming = !request.hasStageTable && timing !== null;
     const tableEdges = tableEdgesOf(request.transfers);
@@ -106,16 +108,20 @@ export class RequestStore implements RequestList {
       timing,
       overall: overall?.fields ?? null,
     });
-    const bootFlags = request.boot * FLAG_SPAN + flags + (!fromTiming && tableHasNativeStats(request.stages) ? NATIVE_STATS : 0);
+    const bootFlags =
+      request.boot * FLAG_SPAN + flags + (!fromTiming && tableHasNativeStats(request.stages) ? NATIVE_STATS : 0);
     if (layout.slotCount > ChunkedInt32.MAX_RUN) {
       const kept = overall === request.overallSummary ? request : { ...request, overallSummary: overall };
       const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
-      this.entries.push(new PackedRequest(request.requestId, null, 0, request.line, bootFlags, request.timestamp, 0, null, rare));
+      this.entries.push(
+        new PackedRequest(request.requestId, null, 0, request.line, bootFlags, request.timestamp, 0, null, rare),
+      );
       return;
     }
     const offset = this.arena.reserve(layout.slotCount);
     const writer = new SlotWriter(this.arena.chunkOf(offset), ChunkedInt32.offsetIn(offset), this.codec, offset);
-    if (!fromTiming) request.stages.forEach((s, i) => writer.fields(s.fields, (layout.stages[i] as { fields: FieldLayout }).fields));
+    if (!fromTiming)
+      request.stages.forEach((s, i) => writer.fields(s.fields, (layout.stages[i] as { fields: FieldLayout }).fields));
     writer.fields(request.e2e, layout.e2e);
     tableEdges.forEach((t, i) => writer.fields(t.fields, (layout.transfers[i] as { fields: FieldLayout }).fields));
     if (timing !== null) writer.timing(timing);
@@ -153,15 +159,33 @@ export class RequestStore implements RequestList {
     if (entry === undefined) return undefined;
     const layout = entry.layout;
     if (layout === null) return entry.rare?.whole ?? undefined;
-    const reader = new SlotReader(this.arena.chunkOf(entry.offset), ChunkedInt32.offsetIn(entry.offset), this.codec, entry.rare?.asides ?? null, entry.offset, this.textCells);
+    const reader = new SlotReader(
+      this.arena.chunkOf(entry.offset),
+      ChunkedInt32.offsetIn(entry.offset),
+      this.codec,
+      entry.rare?.asides ?? null,
+      entry.offset,
+      this.textCells,
+    );
     const columns = layout.stagesFromTiming
       ? []
-      : layout.stages.map((s) => ({ column: s.stageKey, stageId: s.stageId, segment: s.segment, fields: reader.fields(s.fields) }));
+      : layout.stages.map((s) => ({
+          column: s.stageKey,
+          stageId: s.stageId,
+          segment: s.segment,
+          fields: reader.fields(s.fields),
+        }));
     const e2e = reader.fields(layout.e2e);
-    const tableEdges: TransferEdge[] = layout.transfers.map((t) => ({ edge: t.edge, fromStage: t.fromStage, toStage: t.toStage, fields: reader.fields(t.fields) }));
+    const tableEdges: TransferEdge[] = layout.transfers.map((t) => ({
+      edge: t.edge,
+      fromStage: t.fromStage,
+      toStage: t.toStage,
+      fields: reader.fields(t.fields),
+    }));
     const timing = layout.timing === null ? null : reader.timing(layout, entry);
     const overallSummary = layout.overall === null ? null : reader.overall(layout.overall);
-    const stages: RequestStage[] = layout.stagesFromTiming && timing !== null ? stagesFromTiming(timing) : stagesFromColumns(columns);
+    const stages: RequestStage[] =
+      layout.stagesFromTiming && timing !== null ? stagesFromTiming(timing) : stagesFromColumns(columns);
     return {
       requestId: entry.requestId,
       boot: Math.floor(entry.bootFlags / FLAG_SPAN),
@@ -192,7 +216,14 @@ export class RequestStore implements RequestList {
     for (const s of layout.stages) {
       if (s.stageKey === stageKey) {
         const start = entry.offset + skip;
-        const reader = new SlotReader(this.arena.chunkOf(start), ChunkedInt32.offsetIn(start), this.codec, entry.rare?.asides ?? null, entry.offset + skip, this.textCells);
+        const reader = new SlotReader(
+          this.arena.chunkOf(start),
+          ChunkedInt32.offsetIn(start),
+          this.codec,
+          entry.rare?.asides ?? null,
+          entry.offset + skip,
+          this.textCells,
+        );
         const column = { column: s.stageKey, stageId: s.stageId, segment: s.segment, fields: reader.fields(s.fields) };
         return stageFromColumn(column, (entry.bootFlags & NATIVE_STATS) !== 0);
       }
@@ -210,7 +241,14 @@ export class RequestStore implements RequestList {
     let skip = 0;
     if (!layout.stagesFromTiming) for (const s of layout.stages) skip += s.fields.slotCount;
     const start = entry.offset + skip;
-    const reader = new SlotReader(this.arena.chunkOf(start), ChunkedInt32.offsetIn(start), this.codec, entry.rare?.asides ?? null, entry.offset + skip, this.textCells);
+    const reader = new SlotReader(
+      this.arena.chunkOf(start),
+      ChunkedInt32.offsetIn(start),
+      this.codec,
+      entry.rare?.asides ?? null,
+      entry.offset + skip,
+      this.textCells,
+    );
     return reader.fields(layout.e2e)[name];
   }
 
@@ -222,7 +260,8 @@ export class RequestStore implements RequestList {
   stageKeysAt(index: number): readonly string[] {
     const entry = this.entries[index];
     if (entry === undefined) return [];
-    if (entry.layout === null || entry.layout.stagesFromTiming) return (this.at(index)?.stages ?? []).map((s) => s.stageKey);
+    if (entry.layout === null || entry.layout.stagesFromTiming)
+      return (this.at(index)?.stages ?? []).map((s) => s.stageKey);
     return stageKeysOf(entry.layout);
   }
 
@@ -230,7 +269,8 @@ export class RequestStore implements RequestList {
   hasStageId(index: number, stageId: number): boolean {
     const entry = this.entries[index];
     if (entry === undefined) return false;
-    if (entry.layout === null || entry.layout.stagesFromTiming) return (this.at(index)?.stages ?? []).some((s) => s.stageId === stageId);
+    if (entry.layout === null || entry.layout.stagesFromTiming)
+      return (this.at(index)?.stages ?? []).some((s) => s.stageId === stageId);
     return entry.layout.stages.some((s) => s.stageId === stageId);
   }
 
@@ -239,7 +279,8 @@ export class RequestStore implements RequestList {
     const entry = this.entries[index];
     const layout = entry?.layout;
     if (entry === undefined || layout === undefined) return undefined;
-    if (layout === null || layout.stagesFromTiming) return this.at(index)?.stages.find((s) => s.stageKey === stageKey)?.fields[name];
+    if (layout === null || layout.stagesFromTiming)
+      return this.at(index)?.stages.find((s) => s.stageKey === stageKey)?.fields[name];
     let skip = 0;
     for (const s of layout.stages) {
       if (s.stageKey === stageKey) {
@@ -250,7 +291,9 @@ export class RequestStore implements RequestList {
         const kind = this.codec.kindOf(slot);
         if (kind === 'number') {
           const v = this.codec.valueOf(slot);
-          return s.fields.counted[s.fields.names.indexOf(name)] === true ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)]) : measuredCell(v);
+          return s.fields.counted[s.fields.names.indexOf(name)] === true
+            ? measured(v, this.arena.chunkOf(at + 1)[ChunkedInt32.offsetIn(at + 1)])
+            : measuredCell(v);
         }
         if (kind === 'none') return entry.rare?.asides?.get(entry.offset + skip + within) ?? NOT_MEASURED;
         return Object.freeze({ state: 'text' as const, value: this.codec.textOf(slot) });

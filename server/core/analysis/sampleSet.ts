@@ -163,7 +163,10 @@ export class SampleSet {
       }
     }
     const n = this.bodyCount + tail.length;
-    const merged = scaledTail !== null ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n)) : mergeSorted(this.flatBody(), tail, new Float64Array(n));
+    const merged =
+      scaledTail !== null
+        ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n))
+        : mergeSorted(this.flatBody(), tail, new Float64Array(n));
     this.keepBody(merged);
     this.tailLength = 0;
     this.sortedUpTo = 0;

@@ -18,7 +18,7 @@ export const SLOWEST_STAGE_TEXT = `slowest stage by ${SLOWEST_STAGE_FIELD}`;
 export const SLOWEST_PHASE_TEXT = 'slowest phase';
 /** The rule, for hover texts and legends. */
 export const SLOWEST_PHASE_RULE =
-  'the largest single phase: input wait, ready queued (queued where the input split is not measured), prefill or decode; a one-output stage\'s prefill+decode is two phases in one number and is not ranked';
+  "the largest single phase: input wait, ready queued (queued where the input split is not measured), prefill or decode; a one-output stage's prefill+decode is two phases in one number and is not ranked";
 export const SLOWEST_STAGE_RULE = `the stage with the largest ${SLOWEST_STAGE_FIELD} (stage submit -> finished, its queueing included)`;
 
 /** The split values that compete for slowest phase on a stage. */
@@ -34,7 +34,10 @@ export function isRankedSegment(phase: TimelineSegment['phase']): boolean {
 }
 
 /** The stage whose stage_gen_time_ms is largest among `stageKeys`, or null when none is measured. */
-export function slowestStageAmong(stageKeys: Iterable<string>, genTimeOf: (stageKey: string) => Cell | undefined): string | null {
+export function slowestStageAmong(
+  stageKeys: Iterable<string>,
+  genTimeOf: (stageKey: string) => Cell | undefined,
+): string | null {
   let slow: string | null = null;
   let slowMs = -Infinity;
   for (const key of stageKeys) {

@@ -5,7 +5,8 @@ import type { FieldMap } from '../values';
 import { numberOf } from '../values';
 import type { StageKind } from './types';
 
-const DIFFUSION_TIMING = /^(preprocess_time|diffusion_engine_exec_time|diffusion_engine_total_time|output_ready_wait_time|postprocess_time|scheduler_queue_wait|vae_decode_time|forward_time|kv_recv_time)_(ms|s)$/;
+const DIFFUSION_TIMING =
+  /^(preprocess_time|diffusion_engine_exec_time|diffusion_engine_total_time|output_ready_wait_time|postprocess_time|scheduler_queue_wait|vae_decode_time|forward_time|kv_recv_time)_(ms|s)$/;
 
 // Field names repeat on every request: the answer per name is kept (bounded).
 const diffusionTiming = new Map<string, boolean>();
@@ -30,12 +31,18 @@ export function stageKindOf(fields: FieldMap): StageKind {
 
 /** Older builds ([M]-era) printed diffusion timings as truncated `_ms` integers, with 0 for "not measured". */
 export function hasLegacyDiffusionTimings(fields: FieldMap): boolean {
-  return Object.keys(fields).some((name) => name.endsWith('_ms') && isDiffusionTimingField(name) && fields[name]?.state === 'measured');
+  return Object.keys(fields).some(
+    (name) => name.endsWith('_ms') && isDiffusionTimingField(name) && fields[name]?.state === 'measured',
+  );
 }
 
 /** Evidence that the stage produced output (so a TTFT should exist). */
 export function producedOutput(fields: FieldMap): boolean {
-  return ['output_unit_count', 'num_tokens_out', 'audio_generated_frames', 'serving_time_to_first_output_ms', 'image_pixels'].some(
-    (name) => (numberOf(fields, name) ?? 0) > 0,
-  );
+  return [
+    'output_unit_count',
+    'num_tokens_out',
+    'audio_generated_frames',
+    'serving_time_to_first_output_ms',
+    'image_pixels',
+  ].some((name) => (numberOf(fields, name) ?? 0) > 0);
 }

@@ -19,14 +19,18 @@ import { numberOf } from '../values';
 import type { AnalyzedRequest, RequestStage } from './types';
 
 export const RULE_ANCHORED = 'anchored: start = serving_time_to_first_output_ms - prefill - queued';
-const RULE_ASYNC_FROM_ARRIVAL = 'assumed: drawn from the request arrival (async chunk submits downstream stages with stage 0); no measured anchor';
-const RULE_ASYNC_FROM_PREPROCESS = 'assumed: starts when preprocessing ends (async chunk submits downstream stages with stage 0); no measured anchor';
-const RULE_ANCHOR_BEFORE_ARRIVAL = 'first output minus prefill minus queued falls before the request arrived (the first output was not this stage\'s own, e.g. the talker\'s first audio frame), so: ';
+const RULE_ASYNC_FROM_ARRIVAL =
+  'assumed: drawn from the request arrival (async chunk submits downstream stages with stage 0); no measured anchor';
+const RULE_ASYNC_FROM_PREPROCESS =
+  'assumed: starts when preprocessing ends (async chunk submits downstream stages with stage 0); no measured anchor';
+const RULE_ANCHOR_BEFORE_ARRIVAL =
+  "first output minus prefill minus queued falls before the request arrived (the first output was not this stage's own, e.g. the talker's first audio frame), so: ";
 /** A stage may end this share of its length after the request before its anchor is rejected (the printed values are rounded and the first output is taken at the orchestrator). */
 const OVERRUN_SHARE = 0.05;
 /** Rounding of three printed values. */
 const ANCHOR_SLACK_MS = 0.01;
-const RULE_ANCHOR_REJECTED = 'first output minus prefill minus queued would end the stage after the request (its first output was held back), so: ';
+const RULE_ANCHOR_REJECTED =
+  'first output minus prefill minus queued would end the stage after the request (its first output was held back), so: ';
 const RULE_AFTER = 'assumed: drawn after the upstream stage ends; no measured anchor';
 const RULE_ALONGSIDE_FROM_ARRIVAL =
   'assumed: drawn from the request arrival, alongside the upstream stage: drawn after it, the stage would end after the request (e2e_total_ms); no measured anchor';
@@ -70,7 +74,10 @@ function rawAnchorOf(stage: RequestStage): number | null {
 /** Sum of the phases that are numbers (negative values do not advance the clock). */
 function phasesLength(stage: RequestStage): number {
   const { inputWaitMs, readyQueuedMs, queuedMs, prefillMs, decodeMs } = stage.split.values;
-  const queued = inputWaitMs !== null && readyQueuedMs !== null ? Math.max(0, inputWaitMs) + Math.max(0, readyQueuedMs) : Math.max(0, queuedMs ?? 0);
+  const queued =
+    inputWaitMs !== null && readyQueuedMs !== null
+      ? Math.max(0, inputWaitMs) + Math.max(0, readyQueuedMs)
+      : Math.max(0, queuedMs ?? 0);
   return queued + Math.max(0, prefillMs ?? 0) + Math.max(0, decodeMs ?? 0);
 }
 
@@ -102,7 +109,11 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
     if (anchor !== null && anchor < -ANCHOR_SLACK_MS) {
       anchor = null;
       prefix = RULE_ANCHOR_BEFORE_ARRIVAL;
-    } else if (anchor !== null && e2eTotal !== undefined && anchor + drawnLength(stage) > e2eTotal + Math.max(slack, OVERRUN_SHARE * drawnLength(stage))) {
+    } else if (
+      anchor !== null &&
+      e2eTotal !== undefined &&
+      anchor + drawnLength(stage) > e2eTotal + Math.max(slack, OVERRUN_SHARE * drawnLength(stage))
+    ) {
       anchor = null;
       prefix = RULE_ANCHOR_REJECTED;
     }

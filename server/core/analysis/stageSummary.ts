@@ -5,7 +5,15 @@
 import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
-import type { AnalyzedRequest, Distribution, RequestStage, SplitName, SplitState, SplitStateCounts, StageSummary } from './types';
+import type {
+  AnalyzedRequest,
+  Distribution,
+  RequestStage,
+  SplitName,
+  SplitState,
+  SplitStateCounts,
+  StageSummary,
+} from './types';
 import { SPLIT_NAMES } from './types';
 
 /** Split states in the order their counts are reported. */
@@ -149,7 +157,19 @@ export class StageSummaryBuilder {
       }
       if (replicas.size < 1024) replicas.add(stage.replicaId);
       accumulate(stageAcc, request, stage, this.fields);
-      if (byReplica !== null && replicas.size > 1) accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
+      if (byReplica !== null && replicas.size > 1)
+        accumulate(
+          accumulator(
+            byReplica,
+            `${stage.stageKey}/${stage.replicaId}`,
+            stage.stageKey,
+            stage.stageId,
+            stage.replicaId,
+          ),
+          request,
+          stage,
+          this.fields,
+        );
     }
   }
 
@@ -171,7 +191,18 @@ export class StageSummaryBuilder {
     for (const request of requests) {
       for (const stage of request.stages) {
         if (!multi.has(stage.stageKey)) continue;
-        accumulate(accumulator(byReplica, `${stage.stageKey}/${stage.replicaId}`, stage.stageKey, stage.stageId, stage.replicaId), request, stage, this.fields);
+        accumulate(
+          accumulator(
+            byReplica,
+            `${stage.stageKey}/${stage.replicaId}`,
+            stage.stageKey,
+            stage.stageId,
+            stage.replicaId,
+          ),
+          request,
+          stage,
+          this.fields,
+        );
       }
     }
     return sortedSummaries(byReplica);
@@ -184,7 +215,13 @@ function sortedSummaries(byReplica: Map<string, StageAccumulator>): StageSummary
     .map((a) => a.summary());
 }
 
-function accumulator(map: Map<string, StageAccumulator>, key: string, stageKey: string, stageId: number | null, replicaId: number | null): StageAccumulator {
+function accumulator(
+  map: Map<string, StageAccumulator>,
+  key: string,
+  stageKey: string,
+  stageId: number | null,
+  replicaId: number | null,
+): StageAccumulator {
   let acc = map.get(key);
   if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
   return acc;
@@ -197,7 +234,12 @@ function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): 
   set.add(cell.value);
 }
 
-function accumulate(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage, only: ReadonlySet<string> | null): void {
+function accumulate(
+  acc: StageAccumulator,
+  request: AnalyzedRequest,
+  stage: RequestStage,
+  only: ReadonlySet<string> | null,
+): void {
   acc.requestCount += 1;
   const fields = stage.fields;
   if (only === null) for (const name in fields) addField(acc, name, fields[name]);

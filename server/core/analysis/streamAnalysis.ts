@@ -145,7 +145,13 @@ export class StreamAnalysis {
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */
   summary(maxRequestIds = 200): LiveSummary {
     const stages = this.summaries.stages();
-    return { stages, edges: this.edgeSummaries.edges(), findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()], endToEnd: this.endToEnd.summary(), tablesMissing: this.tablesMissing.notice() };
+    return {
+      stages,
+      edges: this.edgeSummaries.edges(),
+      findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()],
+      endToEnd: this.endToEnd.summary(),
+      tablesMissing: this.tablesMissing.notice(),
+    };
   }
 
   /** The periodic engine lines so far, per engine. */
@@ -154,7 +160,9 @@ export class StreamAnalysis {
   }
 
   private engineFindings(): Finding[] {
-    return this.engineSeriesBuilder.size === 0 ? [] : metricNotReportingInEngineLines(this.engineSeriesBuilder.series());
+    return this.engineSeriesBuilder.size === 0
+      ? []
+      : metricNotReportingInEngineLines(this.engineSeriesBuilder.series());
   }
 
   snapshot(): AnalysisSnapshot {
@@ -200,12 +208,10 @@ export class StreamAnalysis {
       // Printed with every request: keep the latest few, not one per request.
       if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
       this.overall.push(record);
-    }
-    else if (record.kind === 'engineStats') {
+    } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
-    }
-    else if (record.kind === 'legacyDict') this.legacyCount += 1;
+    } else if (record.kind === 'legacyDict') this.legacyCount += 1;
     const before = done.length;
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;

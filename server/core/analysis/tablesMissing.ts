@@ -6,10 +6,14 @@
 import type { AnalyzedRequest, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
-export const STATS_TABLES_FIX = "restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv)";
+export const STATS_TABLES_FIX =
+  "restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment (Stage Lens's Launch Server... sets it: stageLens.serverEnv)";
 
 export function tablesMissingMessage(missing: number, total: number): string {
-  const which = missing >= total ? 'No request has a' : `${missing} of ${total} request${total === 1 ? '' : 's'} ${missing === 1 ? 'has' : 'have'} no`;
+  const which =
+    missing >= total
+      ? 'No request has a'
+      : `${missing} of ${total} request${total === 1 ? '' : 's'} ${missing === 1 ? 'has' : 'have'} no`;
   return `${which} [StageRequestStats] table, only [OmniTiming] lines: vLLM-Omni logs its stats tables at DEBUG and this server ran at INFO, so there is no queued / prefill / decode / TTFT split${missing >= total ? '' : ' for them'}. Shown instead: each stage's time and the end-to-end time from [OmniTiming] (10 ms resolution), and the /metrics histograms when scraped. Fix: ${STATS_TABLES_FIX}.`;
 }
 
@@ -33,6 +37,11 @@ export class TablesMissingCounter {
 
   notice(): TablesMissing | null {
     if (this.missing === 0) return null;
-    return { requests: this.missing, of: this.total, all: this.missing >= this.total, message: tablesMissingMessage(this.missing, this.total) };
+    return {
+      requests: this.missing,
+      of: this.total,
+      all: this.missing >= this.total,
+      message: tablesMissingMessage(this.missing, this.total),
+    };
   }
 }

@@ -30,7 +30,8 @@ export function timelineOf(request: AnalyzedRequest): TimelineSegment[] {
       push('decode', decodeMs);
     }
     const genTime = genTimeOf(stage);
-    if (Number.isFinite(genTime)) out.push({ stageKey: stage.stageKey, phase: 'stage', startMs: start, endMs: start + genTime, provenance, rule });
+    if (Number.isFinite(genTime))
+      out.push({ stageKey: stage.stageKey, phase: 'stage', startMs: start, endMs: start + genTime, provenance, rule });
   }
   return out;
 }

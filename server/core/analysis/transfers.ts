@@ -33,11 +33,27 @@ export function requestTransfers(table: readonly TransferEdge[], timing: OmniTim
     if (edge.fromStage !== null && edge.toStage !== null) {
       for (const t of timed) if (t.fromStage === edge.fromStage && t.toStage === edge.toStage) ms = t.ms;
     }
-    out.push({ edge: edge.edge, fromStage: edge.fromStage, toStage: edge.toStage, fields: edge.fields, tablePrinted: true, omniTimingTxMs: ms, omniTimingTxState: txStateOf(ms, edge) });
+    out.push({
+      edge: edge.edge,
+      fromStage: edge.fromStage,
+      toStage: edge.toStage,
+      fields: edge.fields,
+      tablePrinted: true,
+      omniTimingTxMs: ms,
+      omniTimingTxState: txStateOf(ms, edge),
+    });
   }
   for (const t of timed) {
     if (table.some((e) => e.fromStage === t.fromStage && e.toStage === t.toStage)) continue;
-    out.push({ edge: edgeName(t.fromStage, t.toStage), fromStage: t.fromStage, toStage: t.toStage, fields: {}, tablePrinted: false, omniTimingTxMs: t.ms, omniTimingTxState: txStateOf(t.ms, undefined) });
+    out.push({
+      edge: edgeName(t.fromStage, t.toStage),
+      fromStage: t.fromStage,
+      toStage: t.toStage,
+      fields: {},
+      tablePrinted: false,
+      omniTimingTxMs: t.ms,
+      omniTimingTxState: txStateOf(t.ms, undefined),
+    });
   }
   return out;
 }
@@ -45,6 +61,7 @@ export function requestTransfers(table: readonly TransferEdge[], timing: OmniTim
 /** The TransferEdgeStats columns of a request's edges (what the packed store keeps). */
 export function tableEdgesOf(transfers: readonly RequestTransfer[]): TransferEdge[] {
   const out: TransferEdge[] = [];
-  for (const t of transfers) if (t.tablePrinted) out.push({ edge: t.edge, fromStage: t.fromStage, toStage: t.toStage, fields: t.fields });
+  for (const t of transfers)
+    if (t.tablePrinted) out.push({ edge: t.edge, fromStage: t.fromStage, toStage: t.toStage, fields: t.fields });
   return out;
 }

@@ -41,14 +41,27 @@ export function resampledPercentile(sorted: Float64Array, p: number, random: Ran
 }
 
 /** The bootstrap distribution of quantile(candidate) − quantile(baseline), sorted. */
-export function bootstrapDifferences(baseline: Float64Array, candidate: Float64Array, p: number, resamples: number, random: Random): Float64Array {
+export function bootstrapDifferences(
+  baseline: Float64Array,
+  candidate: Float64Array,
+  p: number,
+  resamples: number,
+  random: Random,
+): Float64Array {
   const diffs = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) diffs[b] = resampledPercentile(candidate, p, random) - resampledPercentile(baseline, p, random);
+  for (let b = 0; b < resamples; b++)
+    diffs[b] = resampledPercentile(candidate, p, random) - resampledPercentile(baseline, p, random);
   return diffs.sort();
 }
 
 /** Percentile interval of the bootstrap distribution of the quantile difference. */
-export function quantileDifferenceCi(baseline: Float64Array, candidate: Float64Array, p: number, options: BootstrapOptions, random: Random): ConfidenceInterval {
+export function quantileDifferenceCi(
+  baseline: Float64Array,
+  candidate: Float64Array,
+  p: number,
+  options: BootstrapOptions,
+  random: Random,
+): ConfidenceInterval {
   const diffs = bootstrapDifferences(baseline, candidate, p, options.resamples, random);
   const tail = ((1 - options.confidence) / 2) * 100;
   return { low: percentileOfSorted(diffs, tail), high: percentileOfSorted(diffs, 100 - tail) };

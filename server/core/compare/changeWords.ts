@@ -24,7 +24,10 @@ export function changeKind(metric: MetricId, q: QuantileComparison): ChangeKind 
 }
 
 const signed = (v: number): string => `${v > 0 ? '+' : v < 0 ? '-' : ''}${formatMs(Math.abs(v))}`;
-const pct = (v: number | null): string => (v === null ? '' : ` (${v > 0 ? '+' : v < 0 ? '-' : ''}${Math.abs(v) >= 100 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)}%)`);
+const pct = (v: number | null): string =>
+  v === null
+    ? ''
+    : ` (${v > 0 ? '+' : v < 0 ? '-' : ''}${Math.abs(v) >= 100 ? Math.abs(v).toFixed(0) : Math.abs(v).toFixed(1)}%)`;
 
 /** Short reason a difference is not flagged: `within noise`, `≤ 0.1 ms`, `p99 needs n ≥ 100`, `not testable`; '' when flagged. */
 export function verdictShort(q: QuantileComparison): string {
@@ -40,7 +43,9 @@ export function verdictShort(q: QuantileComparison): string {
 
 /** The scope before this one in the report (the upstream stage), for "+1st output". */
 function upstreamOf(report: ComparisonReport, scope: string): string | null {
-  const stages = [...new Set(report.metrics.map((m) => m.scope))].filter((s) => s !== 'request' && !s.includes('->')).sort(compareScopes);
+  const stages = [...new Set(report.metrics.map((m) => m.scope))]
+    .filter((s) => s !== 'request' && !s.includes('->'))
+    .sort(compareScopes);
   const i = stages.indexOf(scope);
   return i > 0 ? stages[i - 1] : null;
 }
@@ -67,7 +72,9 @@ export function changeText(report: ComparisonReport, m: MetricComparison, q: Qua
   const upstream = upstreamOf(report, m.scope);
   const relativeTo = upstream === null ? "its upstream stage's" : `stage ${upstream}'s`;
   const direction = q.diffMs < 0 ? 'earlier' : 'later';
-  const own = report.metrics.find((x) => x.scope === m.scope && x.metric === 'firstOutput')?.quantiles.find((x) => x.quantile === q.quantile);
+  const own = report.metrics
+    .find((x) => x.scope === m.scope && x.metric === 'firstOutput')
+    ?.quantiles.find((x) => x.quantile === q.quantile);
   const ownText =
     own === undefined
       ? `stage ${m.scope}'s own time to first output was not compared`

@@ -48,7 +48,11 @@ export function methodOf(options: SignificanceOptions): SignificanceMethod {
     beyondNoise: `the ${pct}% confidence interval of the difference excludes 0`,
     minChangeMs: options.minChangeMs,
     minChangePct: options.minChangePct,
-    quantileMinSamples: { p50: quantileMinSamples('p50', options), p90: quantileMinSamples('p90', options), p99: quantileMinSamples('p99', options) },
+    quantileMinSamples: {
+      p50: quantileMinSamples('p50', options),
+      p90: quantileMinSamples('p90', options),
+      p99: quantileMinSamples('p99', options),
+    },
     flagged:
       `a change is flagged only when it is beyond noise, larger than the practical threshold (the larger of ${options.minChangeMs} ms and ${options.minChangePct}% of the baseline's quantile), ` +
       `and each run has enough measured values for that quantile (p50 ${quantileMinSamples('p50', options)}, p90 ${quantileMinSamples('p90', options)}, p99 ${quantileMinSamples('p99', options)}: n ≥ 1/(1 − q), so some value lies above it)`,
@@ -63,30 +67,50 @@ export interface CompareOptions {
 export function compareRuns(baseline: RunData, candidate: RunData, options: CompareOptions = {}): ComparisonReport {
   const significance = options.significance ?? DEFAULT_SIGNIFICANCE;
   const notes: string[] = [];
-  const metrics = baseline.samples !== null && candidate.samples !== null ? compareMetrics(baseline.samples, candidate.samples, significance) : [];
-  const histograms = baseline.histograms !== null && candidate.histograms !== null ? compareHistograms(baseline.histograms, candidate.histograms, significance) : [];
+  const metrics =
+    baseline.samples !== null && candidate.samples !== null
+      ? compareMetrics(baseline.samples, candidate.samples, significance)
+      : [];
+  const histograms =
+    baseline.histograms !== null && candidate.histograms !== null
+      ? compareHistograms(baseline.histograms, candidate.histograms, significance)
+      : [];
   const findings = diffFindings(baseline.samples?.findings ?? [], candidate.samples?.findings ?? []);
 
   if (baseline.samples === null && candidate.samples === null) {
-    notes.push('Neither run has per-request data (both are /metrics scrapes): histogram quantiles only, without significance, and no findings.');
+    notes.push(
+      'Neither run has per-request data (both are /metrics scrapes): histogram quantiles only, without significance, and no findings.',
+    );
   } else if (baseline.samples === null || candidate.samples === null) {
     const which = baseline.samples === null ? 'baseline' : 'candidate';
-    notes.push(`The ${which} has no per-request data (${describeKind(baseline.samples === null ? baseline : candidate)}): per-request metrics and findings are not compared.`);
+    notes.push(
+      `The ${which} has no per-request data (${describeKind(baseline.samples === null ? baseline : candidate)}): per-request metrics and findings are not compared.`,
+    );
   }
-  for (const [name, run] of [['baseline', baseline], ['candidate', candidate]] as const) {
+  for (const [name, run] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
     if (run.samples !== null && run.samples.requestCount === 0) {
-      notes.push(`The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`);
+      notes.push(
+        `The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
+      );
     }
   }
   const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
   if (lies.length > 0) {
     const first = lies[0];
-    notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`);
+    notes.push(
+      `${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`,
+    );
   }
   if (baseline.samples !== null && candidate.samples !== null) {
     const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
-    for (const [what, edges] of [['Stage', false], ['Transfer edge', true]] as const) {
+    for (const [what, edges] of [
+      ['Stage', false],
+      ['Transfer edge', true],
+    ] as const) {
       const b = new Set(bScopes.filter((s) => s.includes('->') === edges));
       const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
       const onlyB = [...b].filter((s) => !c.has(s));
@@ -95,27 +119,62 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
     }
     if (baseline.samples.coldExcluded) {
-      notes.push(`Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`);
+      notes.push(
+        `Cold requests (first after a server start) left out of the quantiles: ${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate.`,
+      );
     } else if (baseline.samples.coldRequests + candidate.samples.coldRequests > 0) {
-      notes.push(`Cold requests are included (${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate); --exclude-cold leaves them out.`);
+      notes.push(
+        `Cold requests are included (${baseline.samples.coldRequests} in the baseline, ${candidate.samples.coldRequests} in the candidate); --exclude-cold leaves them out.`,
+      );
     }
     const tested = metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.beyondNoise !== null).length, 0);
     if (tested > 0) {
       const expected = tested * (1 - significance.confidence);
-      notes.push(`${tested} quantile differences were tested at ${Math.round(significance.confidence * 1000) / 10}%: even with no real change, about ${expected < 1 ? expected.toFixed(1) : Math.round(expected)} of them would show as beyond noise by chance.`);
+      notes.push(
+        `${tested} quantile differences were tested at ${Math.round(significance.confidence * 1000) / 10}%: even with no real change, about ${expected < 1 ? expected.toFixed(1) : Math.round(expected)} of them would show as beyond noise by chance.`,
+      );
       const all = metrics.flatMap((m) => m.quantiles);
       const small = all.filter((q) => q.verdict === 'belowThreshold').length;
       const few = all.filter((q) => q.beyondNoise === true && q.verdict === 'fewSamples').length;
       if (small + few > 0) {
-        const parts = [small > 0 ? `${small} no larger than the practical threshold (${significance.minChangeMs} ms or ${significance.minChangePct}% of the baseline)` : '', few > 0 ? `${few} with fewer values than the quantile needs (p99: ${quantileMinSamples('p99', significance)})` : ''].filter((p) => p !== '');
+        const parts = [
+          small > 0
+            ? `${small} no larger than the practical threshold (${significance.minChangeMs} ms or ${significance.minChangePct}% of the baseline)`
+            : '',
+          few > 0
+            ? `${few} with fewer values than the quantile needs (p99: ${quantileMinSamples('p99', significance)})`
+            : '',
+        ].filter((p) => p !== '');
         notes.push(`Beyond noise but not flagged as a change: ${parts.join('; ')}.`);
       }
     }
   }
   if (baseline.problemCount + candidate.problemCount > 0) {
-    notes.push(`Unreadable lines or series: ${baseline.problemCount} in the baseline, ${candidate.problemCount} in the candidate (skipped; \`stage-lens analyze\` lists them).`);
+    notes.push(
+      `Unreadable lines or series: ${baseline.problemCount} in the baseline, ${candidate.problemCount} in the candidate (skipped; \`stage-lens analyze\` lists them).`,
+    );
   }
-  const oneOutput = [...new Set([baseline, candidate].flatMap((r) => r.samples?.scopes.filter((s) => (s.metrics.prefillDecode?.values.length ?? 0) > 0).map((s) => s.scope) ?? []))];
-  const tail = baseline.samples !== null && candidate.samples !== null ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput) : null;
-  return { schema: 1, baseline: summary(baseline), candidate: summary(candidate), method: methodOf(significance), metrics, histograms, findings, notes, tail };
+  const oneOutput = [
+    ...new Set(
+      [baseline, candidate].flatMap(
+        (r) =>
+          r.samples?.scopes.filter((s) => (s.metrics.prefillDecode?.values.length ?? 0) > 0).map((s) => s.scope) ?? [],
+      ),
+    ),
+  ];
+  const tail =
+    baseline.samples !== null && candidate.samples !== null
+      ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput)
+      : null;
+  return {
+    schema: 1,
+    baseline: summary(baseline),
+    candidate: summary(candidate),
+    method: methodOf(significance),
+    metrics,
+    histograms,
+    findings,
+    notes,
+    tail,
+  };
 }

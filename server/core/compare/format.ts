@@ -1,7 +1,17 @@
 // Number and label formatting shared by the terminal table and the Markdown report.
 import { formatMs } from '../textTable';
 import { METRIC_INFO } from './metrics';
-import type { FindingDiff, HistogramComparison, HistogramSide, MetricComparison, QuantileComparison, RunSummary, SideStats, UnknownCounts, UnknownReason } from './types';
+import type {
+  FindingDiff,
+  HistogramComparison,
+  HistogramSide,
+  MetricComparison,
+  QuantileComparison,
+  RunSummary,
+  SideStats,
+  UnknownCounts,
+  UnknownReason,
+} from './types';
 import type { Percentile } from '../percentiles';
 import { boundSign } from '../prom/quantileBounds';
 import { REQUEST_SCOPE } from './types';
@@ -66,7 +76,10 @@ export function oneSidedText(m: MetricComparison): string {
 export function runText(run: RunSummary): string {
   const parts: string[] = [run.source, `(${run.kind})`];
   if (run.requestCount !== null) {
-    const cold = run.coldRequests !== null && run.coldRequests > 0 ? `, ${run.coldRequests} cold${run.coldExcluded ? ' left out' : ''}` : '';
+    const cold =
+      run.coldRequests !== null && run.coldRequests > 0
+        ? `, ${run.coldRequests} cold${run.coldExcluded ? ' left out' : ''}`
+        : '';
     parts.push(`${run.requestCount} requests${cold}`);
   }
   if (run.histogramSeries !== null) parts.push(`${run.histogramSeries} histogram series`);
@@ -88,27 +101,44 @@ export const CHANGE_LABEL = { appeared: 'appeared', disappeared: 'disappeared', 
 
 /** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
 export function histogramCounts(h: HistogramComparison): string {
-  const n = (side: HistogramComparison['baseline']): string => (side === null ? '0' : side.count === null ? '?' : String(side.count));
+  const n = (side: HistogramComparison['baseline']): string =>
+    side === null ? '0' : side.count === null ? '?' : String(side.count);
   return `${n(h.baseline)}/${n(h.candidate)}`;
 }
 
 /** A plain-text table: the first `leftColumns` columns left-aligned (labels), the rest right-aligned (numbers). */
-export function alignedTable(header: readonly string[], rows: readonly (readonly string[])[], leftColumns: number): string[] {
-  const widths = header.map((h, i) => maxOf(h.length, rows.map((r) => (r[i] ?? '').length)));
+export function alignedTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  leftColumns: number,
+): string[] {
+  const widths = header.map((h, i) =>
+    maxOf(
+      h.length,
+      rows.map((r) => (r[i] ?? '').length),
+    ),
+  );
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 /** A histogram quantile as it may be read: `≤ 300` (lowest bucket: only its bound is known), `≥ 80,000` (+Inf), else the number. */
 export function histogramQuantileText(side: HistogramSide | null, quantile: Percentile, value: number): string {
-  const bound = side?.bounds[quantile] ?? (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
+  const bound =
+    side?.bounds[quantile] ??
+    (side?.openEnded.includes(quantile) === true ? { kind: 'atLeast' as const, le: value } : undefined);
   if (bound === undefined) return formatMs(value);
   return `${boundSign(bound)} ${formatMs(bound.kind === 'atMost' ? bound.le : value)}`;
 }
 
 /** A difference of two histogram quantiles, or why there is none: a bound on either side makes it meaningless. */
 export function histogramDiffText(h: HistogramComparison, q: QuantileComparison): { ms: string; pct: string } {
-  const bounded = [h.baseline, h.candidate].some((s) => s?.bounds[q.quantile] !== undefined || s?.openEnded.includes(q.quantile) === true);
+  const bounded = [h.baseline, h.candidate].some(
+    (s) => s?.bounds[q.quantile] !== undefined || s?.openEnded.includes(q.quantile) === true,
+  );
   return bounded ? { ms: 'bound', pct: '' } : { ms: signedMs(q.diffMs), pct: signedPct(q.diffPct) };
 }

@@ -14,7 +14,15 @@ export const HISTOGRAM_NOT_TESTABLE = 'histogram quantiles: no per-request value
 function side(row: HistogramRow | undefined, scale: number): HistogramSide | null {
   if (row === undefined) return null;
   const s = (v: number | null): number | null => (v === null ? null : v * scale);
-  return { count: row.count, p50: s(row.p50), p90: s(row.p90), p99: s(row.p99), openEnded: [...(row.openEnded ?? [])], bounds: scaleBounds(row.bounds, scale), caveat: row.caveat ?? null };
+  return {
+    count: row.count,
+    p50: s(row.p50),
+    p90: s(row.p90),
+    p99: s(row.p99),
+    openEnded: [...(row.openEnded ?? [])],
+    bounds: scaleBounds(row.bounds, scale),
+    caveat: row.caveat ?? null,
+  };
 }
 
 function has(s: HistogramSide | null): boolean {
@@ -22,7 +30,11 @@ function has(s: HistogramSide | null): boolean {
   return s !== null && s.count !== 0 && s.p50 !== null;
 }
 
-export function compareHistograms(baseline: readonly HistogramRow[], candidate: readonly HistogramRow[], options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE): HistogramComparison[] {
+export function compareHistograms(
+  baseline: readonly HistogramRow[],
+  candidate: readonly HistogramRow[],
+  options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE,
+): HistogramComparison[] {
   const key = (r: HistogramRow): string => `${r.family}|${labelsKey(r.labels)}`;
   const b = new Map(baseline.map((r) => [key(r), r]));
   const c = new Map(candidate.map((r) => [key(r), r]));
@@ -33,7 +45,8 @@ export function compareHistograms(baseline: readonly HistogramRow[], candidate: 
     const scale = seconds ? 1000 : 1;
     const bs = side(b.get(key(row)), scale);
     const cs = side(c.get(key(row)), scale);
-    const status: ComparisonStatus = has(bs) && has(cs) ? 'compared' : has(bs) ? 'baselineOnly' : has(cs) ? 'candidateOnly' : 'neither';
+    const status: ComparisonStatus =
+      has(bs) && has(cs) ? 'compared' : has(bs) ? 'baselineOnly' : has(cs) ? 'candidateOnly' : 'neither';
     if (status === 'neither') continue; // an empty series in both: nothing was observed
     const quantiles: QuantileComparison[] = [];
     if (status === 'compared' && bs !== null && cs !== null) {
@@ -41,10 +54,30 @@ export function compareHistograms(baseline: readonly HistogramRow[], candidate: 
         const bv = bs[q];
         const cv = cs[q];
         if (bv === null || cv === null) continue;
-        quantiles.push({ quantile: q, baseline: bv, candidate: cv, diffMs: cv - bv, diffPct: percentChange(bv, cv), ci: null, beyondNoise: null, notTestable: HISTOGRAM_NOT_TESTABLE, thresholdMs: changeThresholdMs(bv, options), minSamples: 0, verdict: 'notTestable' });
+        quantiles.push({
+          quantile: q,
+          baseline: bv,
+          candidate: cv,
+          diffMs: cv - bv,
+          diffPct: percentChange(bv, cv),
+          ci: null,
+          beyondNoise: null,
+          notTestable: HISTOGRAM_NOT_TESTABLE,
+          thresholdMs: changeThresholdMs(bv, options),
+          minSamples: 0,
+          verdict: 'notTestable',
+        });
       }
     }
-    out.push({ family: row.family, labels: row.labels, unit: seconds ? 'ms' : '', status, baseline: bs, candidate: cs, quantiles });
+    out.push({
+      family: row.family,
+      labels: row.labels,
+      unit: seconds ? 'ms' : '',
+      status,
+      baseline: bs,
+      candidate: cs,
+      quantiles,
+    });
   }
   return out;
 }

@@ -4,7 +4,21 @@
 // turn a request id into markup.
 import { tailRows, tailSideText } from './tailText';
 import { targetLabel } from '../explain/explainTable';
-import { CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
+import {
+  CHANGE_LABEL,
+  countsText,
+  findingText,
+  formatMs,
+  histogramCounts,
+  histogramDiffText,
+  histogramQuantileText,
+  metricLabel,
+  oneSidedText,
+  runText,
+  scopeLabel,
+  signedMs,
+  signedPct,
+} from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
@@ -40,7 +54,13 @@ const FINDING_ICON: Readonly<Record<FindingChange, string>> = { appeared: '🆕'
 
 export function compareMarkdown(report: ComparisonReport, rules: readonly RuleResult[] = []): string {
   const pct = Math.round(report.method.confidence * 1000) / 10;
-  const out: string[] = ['### Stage Lens: compare', '', `**Baseline:** ${escapeMarkdown(runText(report.baseline))}  `, `**Candidate:** ${escapeMarkdown(runText(report.candidate))}`, ''];
+  const out: string[] = [
+    '### Stage Lens: compare',
+    '',
+    `**Baseline:** ${escapeMarkdown(runText(report.baseline))}  `,
+    `**Candidate:** ${escapeMarkdown(runText(report.candidate))}`,
+    '',
+  ];
 
   if (rules.length > 0) {
     const failed = rules.filter((r) => r.failed).length;
@@ -49,18 +69,35 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       .filter(([, n]) => n > 0)
       .map(([o, n]) => `${n} ${o === 'withinNoise' ? 'crossed within noise' : 'not evaluated'}`);
     const extra = aside.length === 0 ? '' : ` (${aside.join(', ')})`;
-    out.push(failed === 0 ? `**Rules:** ✅ none of ${rules.length} failed${extra}` : `**Rules:** ❌ ${failed} of ${rules.length} failed${extra}`, '', '| | rule | result |', '|---|---|---|');
-    for (const r of rules) out.push(`| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${escapeMarkdown(r.detail)} |`);
+    out.push(
+      failed === 0
+        ? `**Rules:** ✅ none of ${rules.length} failed${extra}`
+        : `**Rules:** ❌ ${failed} of ${rules.length} failed${extra}`,
+      '',
+      '| | rule | result |',
+      '|---|---|---|',
+    );
+    for (const r of rules)
+      out.push(`| ${RULE_ICON[r.outcome]} | ${escapeMarkdown(r.rule)} | ${escapeMarkdown(r.detail)} |`);
     out.push('');
   }
 
-  const moved = report.metrics.flatMap((m) => m.quantiles.filter((q) => q.verdict === 'changed').map((q) => ({ m, q })));
+  const moved = report.metrics.flatMap((m) =>
+    m.quantiles.filter((q) => q.verdict === 'changed').map((q) => ({ m, q })),
+  );
   const threshold = `the larger of ${report.method.minChangeMs} ms and ${report.method.minChangePct}% of the baseline`;
   if (report.metrics.length > 0) {
     const tested = report.metrics.some((m) => m.quantiles.some((q) => q.beyondNoise !== null));
-    const unflagged = report.metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.beyondNoise === true && q.verdict !== 'changed').length, 0);
-    const aside = unflagged === 0 ? '' : ` (${unflagged} beyond noise but below ${threshold}, or with too few values for the quantile)`;
-    if (!tested) out.push('**Changed:** nothing could be tested (no metric measured in both runs with enough values).', '');
+    const unflagged = report.metrics.reduce(
+      (n, m) => n + m.quantiles.filter((q) => q.beyondNoise === true && q.verdict !== 'changed').length,
+      0,
+    );
+    const aside =
+      unflagged === 0
+        ? ''
+        : ` (${unflagged} beyond noise but below ${threshold}, or with too few values for the quantile)`;
+    if (!tested)
+      out.push('**Changed:** nothing could be tested (no metric measured in both runs with enough values).', '');
     else if (moved.length === 0) out.push(`**Changed:** nothing beyond noise and above ${threshold}${aside}.`, '');
     else {
       out.push(
@@ -71,38 +108,61 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       );
       for (const { m, q } of moved) {
         const ci = q.ci === null ? '' : `[${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
-        out.push(`| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} | ${escapeMarkdown(changeText(report, m, q))} |`);
+        out.push(
+          `| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} | ${escapeMarkdown(changeText(report, m, q))} |`,
+        );
       }
       out.push('');
     }
     const oneSided = report.metrics.filter((m) => m.status === 'baselineOnly' || m.status === 'candidateOnly');
     if (oneSided.length > 0) {
       out.push('**Measured in one run only** (not a difference):', '');
-      for (const m of oneSided) out.push(`- ${escapeMarkdown(scopeLabel(m.scope))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m))}`);
+      for (const m of oneSided)
+        out.push(`- ${escapeMarkdown(scopeLabel(m.scope))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m))}`);
       out.push('');
     }
   }
 
   out.push('**Findings**', '');
   if (report.findings.length === 0) out.push('- none in either run');
-  for (const f of report.findings) out.push(`- ${FINDING_ICON[f.change]} ${CHANGE_LABEL[f.change]}: ${escapeMarkdown(findingText(f))}`);
+  for (const f of report.findings)
+    out.push(`- ${FINDING_ICON[f.change]} ${CHANGE_LABEL[f.change]}: ${escapeMarkdown(findingText(f))}`);
   out.push('');
 
   const compared = report.metrics.filter((m) => m.status !== 'neither');
   if (compared.length > 0) {
-    out.push(`<details><summary>All metrics (${compared.length})</summary>`, '', `ms over measured values only; n = measured values (baseline/candidate); **bold ▲ longer / ▼ shorter / ◆ shifted** = changed (beyond noise, above ${threshold}, enough values); ◆: a figure relative to the upstream stage, not faster or slower by itself.`, '');
+    out.push(
+      `<details><summary>All metrics (${compared.length})</summary>`,
+      '',
+      `ms over measured values only; n = measured values (baseline/candidate); **bold ▲ longer / ▼ shorter / ◆ shifted** = changed (beyond noise, above ${threshold}, enough values); ◆: a figure relative to the upstream stage, not faster or slower by itself.`,
+      '',
+    );
     out.push('| stage | metric | n | p50 | p90 | p99 | rank test p |', '|---|---|--:|---|---|---|--:|');
     for (const m of compared) {
-      const cells = m.status === 'compared' ? m.quantiles.map((q) => quantileCell(m, q)) : [escapeMarkdown(oneSidedText(m)), '', ''];
-      out.push(`| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`);
+      const cells =
+        m.status === 'compared'
+          ? m.quantiles.map((q) => quantileCell(m, q))
+          : [escapeMarkdown(oneSidedText(m)), '', ''];
+      out.push(
+        `| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
+      );
     }
     out.push('', '</details>', '');
   }
   if (report.histograms.length > 0) {
-    out.push(`<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`, '', 'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.', '');
+    out.push(
+      `<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`,
+      '',
+      'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
+      '',
+    );
     out.push('| family | labels | n | p50 | p90 | p99 |', '|---|---|--:|---|---|---|');
     for (const h of report.histograms) {
-      const labels = escapeMarkdown(Object.entries(h.labels).map(([k, v]) => `${k}=${v}`).join(', '));
+      const labels = escapeMarkdown(
+        Object.entries(h.labels)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', '),
+      );
       const n = histogramCounts(h);
       const cells =
         h.status === 'compared'
@@ -112,7 +172,9 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
             })
           : [h.status === 'baselineOnly' ? 'baseline only' : 'candidate only', '', ''];
       const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
-      out.push(`| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`);
+      out.push(
+        `| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,
+      );
     }
     out.push('', '</details>', '');
   }
@@ -120,8 +182,13 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     const t = report.tail;
     out.push(`**Tail (p99 of ${escapeMarkdown(targetLabel(t.target))}):** ${escapeMarkdown(t.sentence)}`, '');
     out.push(`| part | baseline excess | candidate excess |`, '|---|--:|--:|');
-    for (const r of tailRows(t)) out.push(`| ${escapeMarkdown(r.label)} | ${escapeMarkdown(r.baseline)} | ${escapeMarkdown(r.candidate)} |`);
-    out.push('', `Baseline: ${escapeMarkdown(tailSideText(t.baseline))}. Candidate: ${escapeMarkdown(tailSideText(t.candidate))}.`, '');
+    for (const r of tailRows(t))
+      out.push(`| ${escapeMarkdown(r.label)} | ${escapeMarkdown(r.baseline)} | ${escapeMarkdown(r.candidate)} |`);
+    out.push(
+      '',
+      `Baseline: ${escapeMarkdown(tailSideText(t.baseline))}. Candidate: ${escapeMarkdown(tailSideText(t.candidate))}.`,
+      '',
+    );
   }
   out.push('<details><summary>Method and notes</summary>', '');
   out.push(

@@ -34,24 +34,42 @@ export interface SignificanceOptions {
   readonly minChangePct: number;
 }
 
-export const DEFAULT_SIGNIFICANCE: SignificanceOptions = { confidence: 0.95, resamples: 2000, seed: 1, minSamples: 10, minChangeMs: 0.1, minChangePct: 1 };
+export const DEFAULT_SIGNIFICANCE: SignificanceOptions = {
+  confidence: 0.95,
+  resamples: 2000,
+  seed: 1,
+  minSamples: 10,
+  minChangeMs: 0.1,
+  minChangePct: 1,
+};
 
 /**
  * Values each run needs for a quantile to be flagged: at least `minSamples`, and enough that
  * some value lies above the quantile (n ≥ 1/(1 − q)): p50 and p90 need 10, p99 needs 100.
  * Below that a p99 is the largest value or an interpolation towards it.
  */
-export function quantileMinSamples(percentile: Percentile, options: Pick<SignificanceOptions, 'minSamples'> = DEFAULT_SIGNIFICANCE): number {
+export function quantileMinSamples(
+  percentile: Percentile,
+  options: Pick<SignificanceOptions, 'minSamples'> = DEFAULT_SIGNIFICANCE,
+): number {
   return Math.max(options.minSamples, Math.ceil(1 / (1 - PERCENT_OF[percentile] / 100) - 1e-9));
 }
 
 /** The smallest |Δ| worth flagging for a baseline value. */
-export function changeThresholdMs(baseline: number, options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE): number {
+export function changeThresholdMs(
+  baseline: number,
+  options: Pick<SignificanceOptions, 'minChangeMs' | 'minChangePct'> = DEFAULT_SIGNIFICANCE,
+): number {
   return Math.max(options.minChangeMs, (options.minChangePct / 100) * Math.abs(baseline));
 }
 
 /** The verdict of one quantile difference (see ChangeVerdict). */
-export function verdictOf(beyondNoise: boolean | null, diffMs: number, thresholdMs: number, enoughSamples: boolean): ChangeVerdict {
+export function verdictOf(
+  beyondNoise: boolean | null,
+  diffMs: number,
+  thresholdMs: number,
+  enoughSamples: boolean,
+): ChangeVerdict {
   if (beyondNoise === null) return 'notTestable';
   if (!enoughSamples) return 'fewSamples';
   if (!beyondNoise) return 'withinNoise';
@@ -86,14 +104,21 @@ function statusOf(b: number, c: number): ComparisonStatus {
   return 'neither';
 }
 
-function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefined, c: ScopeSamples | undefined, options: SignificanceOptions): MetricComparison {
+function compareMetric(
+  scope: string,
+  metric: MetricId,
+  b: ScopeSamples | undefined,
+  c: ScopeSamples | undefined,
+  options: SignificanceOptions,
+): MetricComparison {
   const bs = b?.metrics[metric];
   const cs = c?.metrics[metric];
   const baseline = sideStats(b, bs);
   const candidate = sideStats(c, cs);
   const status = statusOf(baseline.measured, candidate.measured);
   const stageId = b?.stageId ?? c?.stageId ?? null;
-  if (status !== 'compared' || bs === undefined || cs === undefined) return { scope, stageId, metric, status, baseline, candidate, quantiles: [], rankTest: null };
+  if (status !== 'compared' || bs === undefined || cs === undefined)
+    return { scope, stageId, metric, status, baseline, candidate, quantiles: [], rankTest: null };
 
   const few = Math.min(bs.values.length, cs.values.length) < options.minSamples;
   const notTestable = few ? `fewer than ${options.minSamples} measured values in a run` : null;
@@ -134,7 +159,11 @@ function compareMetric(scope: string, metric: MetricId, b: ScopeSamples | undefi
 }
 
 /** Every (scope, metric) seen in either run, scopes in pipeline order, metrics in catalogue order. */
-export function compareMetrics(baseline: RunSamples, candidate: RunSamples, options: SignificanceOptions = DEFAULT_SIGNIFICANCE): MetricComparison[] {
+export function compareMetrics(
+  baseline: RunSamples,
+  candidate: RunSamples,
+  options: SignificanceOptions = DEFAULT_SIGNIFICANCE,
+): MetricComparison[] {
   const b = new Map(baseline.scopes.map((s) => [s.scope, s]));
   const c = new Map(candidate.scopes.map((s) => [s.scope, s]));
   const scopes = [...new Set([...b.keys(), ...c.keys()])].sort(compareScopes);

@@ -16,20 +16,61 @@ export interface MetricInfo {
 
 export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
   queued: { id: 'queued', label: 'queued', source: 'vllm_queued_ms' },
-  inputWait: { id: 'inputWait', label: 'input wait', source: 'vllm_input_wait_ms (inferred 0 when only its pair was printed)' },
-  readyQueued: { id: 'readyQueued', label: 'ready queued', source: 'vllm_ready_queued_ms (inferred 0 when only its pair was printed)' },
+  inputWait: {
+    id: 'inputWait',
+    label: 'input wait',
+    source: 'vllm_input_wait_ms (inferred 0 when only its pair was printed)',
+  },
+  readyQueued: {
+    id: 'readyQueued',
+    label: 'ready queued',
+    source: 'vllm_ready_queued_ms (inferred 0 when only its pair was printed)',
+  },
   prefill: { id: 'prefill', label: 'prefill', source: 'vllm_prefill_ms' },
   decode: { id: 'decode', label: 'decode', source: 'vllm_decode_ms' },
-  prefillDecode: { id: 'prefillDecode', label: PREFILL_DECODE_LABEL, source: 'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): it covers the decode steps too' },
-  ttft: { id: 'ttft', label: 'TTFT', source: 'vllm_ttft_ms (stage-local; "not recorded" under the codec first-audio signature)' },
-  genTime: { id: 'genTime', label: 'gen time', source: 'stage_gen_time_ms ([OmniTiming] stage seconds when the log has no stage table)' },
-  firstOutput: { id: 'firstOutput', label: '1st output', source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)' },
-  addedFirstOutput: { id: 'addedFirstOutput', label: '+1st output', source: 'time to first output added by this stage, computed within each request' },
+  prefillDecode: {
+    id: 'prefillDecode',
+    label: PREFILL_DECODE_LABEL,
+    source:
+      'vllm_prefill_ms of a stage that emits one output when it stops (Model Runner V2 + async chunk): it covers the decode steps too',
+  },
+  ttft: {
+    id: 'ttft',
+    label: 'TTFT',
+    source: 'vllm_ttft_ms (stage-local; "not recorded" under the codec first-audio signature)',
+  },
+  genTime: {
+    id: 'genTime',
+    label: 'gen time',
+    source: 'stage_gen_time_ms ([OmniTiming] stage seconds when the log has no stage table)',
+  },
+  firstOutput: {
+    id: 'firstOutput',
+    label: '1st output',
+    source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)',
+  },
+  addedFirstOutput: {
+    id: 'addedFirstOutput',
+    label: '+1st output',
+    source: 'time to first output added by this stage, computed within each request',
+  },
   e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats' },
-  edgeTx: { id: 'edgeTx', label: 'send (tx)', source: 'tx_time_ms of the edge\'s TransferEdgeStats column' },
-  edgeInFlight: { id: 'edgeInFlight', label: 'in flight', source: 'in_flight_time_ms of the edge\'s TransferEdgeStats column' },
-  edgeRxDecode: { id: 'edgeRxDecode', label: 'receive+decode', source: 'rx_decode_time_ms of the edge\'s TransferEdgeStats column' },
-  edgeOmniTimingTx: { id: 'edgeOmniTimingTx', label: 'send ([OmniTiming])', source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is "not recorded", never 0' },
+  edgeTx: { id: 'edgeTx', label: 'send (tx)', source: "tx_time_ms of the edge's TransferEdgeStats column" },
+  edgeInFlight: {
+    id: 'edgeInFlight',
+    label: 'in flight',
+    source: "in_flight_time_ms of the edge's TransferEdgeStats column",
+  },
+  edgeRxDecode: {
+    id: 'edgeRxDecode',
+    label: 'receive+decode',
+    source: "rx_decode_time_ms of the edge's TransferEdgeStats column",
+  },
+  edgeOmniTimingTx: {
+    id: 'edgeOmniTimingTx',
+    label: 'send ([OmniTiming])',
+    source: '[OmniTiming] transfers=[from->to=N ms]; 0.00 with no payload transfer recorded is "not recorded", never 0',
+  },
 };
 
 export const ALL_METRICS: readonly MetricId[] = [...STAGE_METRICS, ...EDGE_METRICS, ...REQUEST_METRICS];
@@ -44,7 +85,12 @@ const EDGE_FIELD: Readonly<Record<Exclude<EdgeMetric, 'edgeOmniTimingTx'>, strin
 /** The value of an edge metric for one transfer edge of a request. */
 export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric): MetricValue {
   if (metric === 'edgeOmniTimingTx') {
-    if (transfer.omniTimingTxState === 'measured' && transfer.omniTimingTxMs !== null && Number.isFinite(transfer.omniTimingTxMs)) return { value: transfer.omniTimingTxMs, inferred: false };
+    if (
+      transfer.omniTimingTxState === 'measured' &&
+      transfer.omniTimingTxMs !== null &&
+      Number.isFinite(transfer.omniTimingTxMs)
+    )
+      return { value: transfer.omniTimingTxMs, inferred: false };
     return transfer.omniTimingTxState === 'notRecorded' ? UNKNOWN.notRecorded : UNKNOWN.hidden;
   }
   const cell = transfer.fields[EDGE_FIELD[metric]];
@@ -96,15 +142,22 @@ function fieldValue(stage: RequestStage, name: string): MetricValue {
  * The value of a stage metric for one stage of one request; null when the metric does not
  * apply (prefillDecode on a stage whose prefill is prefill alone).
  */
-export function stageMetricValue(request: AnalyzedRequest, stage: RequestStage, metric: StageMetric, oneOutput = prefillCoversDecode(request, stage)): MetricValue | null {
+export function stageMetricValue(
+  request: AnalyzedRequest,
+  stage: RequestStage,
+  metric: StageMetric,
+  oneOutput = prefillCoversDecode(request, stage),
+): MetricValue | null {
   // A one-output stage's vllm_prefill_ms is prefill+decode: compared as that, never as prefill.
-  if (metric === 'prefillDecode') return oneOutput ? { value: stage.split.values.prefillMs as number, inferred: false } : null;
+  if (metric === 'prefillDecode')
+    return oneOutput ? { value: stage.split.values.prefillMs as number, inferred: false } : null;
   if (oneOutput && (metric === 'prefill' || metric === 'decode')) return UNKNOWN.oneOutput;
   const split = SPLIT_OF[metric];
   if (split !== undefined) {
     const state = stage.split.states[split];
     const value = stage.split.values[split];
-    if ((state === 'measured' || state === 'inferred') && value !== null) return { value, inferred: state === 'inferred' };
+    if ((state === 'measured' || state === 'inferred') && value !== null)
+      return { value, inferred: state === 'inferred' };
     return UNKNOWN[state === 'measured' || state === 'inferred' ? 'hidden' : UNKNOWN_OF_SPLIT[state]];
   }
   switch (metric) {

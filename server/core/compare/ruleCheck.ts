@@ -60,7 +60,10 @@ function scopeName(scope: string): string {
   return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
 }
 
-type Found = { basis: 'samples'; row: MetricComparison } | { basis: 'histogram'; row: HistogramComparison } | { basis: null; why: string };
+type Found =
+  | { basis: 'samples'; row: MetricComparison }
+  | { basis: 'histogram'; row: HistogramComparison }
+  | { basis: null; why: string };
 
 function findTarget(rule: Rule, report: ComparisonReport): Found {
   const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label}`;
@@ -68,22 +71,44 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
     const row = report.metrics.find((m) => m.scope === rule.scope && m.metric === rule.metric);
     if (row !== undefined) return { basis: 'samples', row };
     const scopes = [...new Set(report.metrics.map((m) => m.scope))];
-    if (!scopes.includes(rule.scope)) return { basis: null, why: `neither run has ${scopeName(rule.scope)} (present: ${scopes.map(scopeName).join(', ') || 'none'})` };
+    if (!scopes.includes(rule.scope))
+      return {
+        basis: null,
+        why: `neither run has ${scopeName(rule.scope)} (present: ${scopes.map(scopeName).join(', ') || 'none'})`,
+      };
     return { basis: null, why: `${what} was not measured in either run` };
   }
-  if (rule.scope.includes('_')) return { basis: null, why: `${scopeName(rule.scope)} is a stage segment, which /metrics does not break out, and the runs have no per-request data` };
+  if (rule.scope.includes('_'))
+    return {
+      basis: null,
+      why: `${scopeName(rule.scope)} is a stage segment, which /metrics does not break out, and the runs have no per-request data`,
+    };
   const family = HISTOGRAM_FAMILY[rule.metric];
-  if (family === undefined) return { basis: null, why: `${what} has no /metrics histogram, and the runs have no per-request data to compare` };
-  const rows = report.histograms.filter((h) => h.family === family && (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope));
+  if (family === undefined)
+    return { basis: null, why: `${what} has no /metrics histogram, and the runs have no per-request data to compare` };
+  const rows = report.histograms.filter(
+    (h) =>
+      h.family === family &&
+      (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope),
+  );
   if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scopeName(rule.scope)} in the scrapes` };
-  if (rows.length > 1) return { basis: null, why: `${rows.length} ${family} series match ${scopeName(rule.scope)} (per replica or label): the rule cannot pick one` };
+  if (rows.length > 1)
+    return {
+      basis: null,
+      why: `${rows.length} ${family} series match ${scopeName(rule.scope)} (per replica or label): the rule cannot pick one`,
+    };
   return { basis: 'histogram', row: rows[0] };
 }
 
 export function checkRule(rule: Rule, report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult {
   const noiseFilter = options.noiseFilter ?? true;
   const failUnevaluated = options.failUnevaluated ?? false;
-  const notEvaluated = (detail: string, basis: RuleResult['basis'] = null, baseline: number | null = null, candidate: number | null = null): RuleResult => ({
+  const notEvaluated = (
+    detail: string,
+    basis: RuleResult['basis'] = null,
+    baseline: number | null = null,
+    candidate: number | null = null,
+  ): RuleResult => ({
     rule: rule.text,
     outcome: 'notEvaluated',
     failed: failUnevaluated,
@@ -98,21 +123,42 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   if (found.basis === null) return notEvaluated(found.why);
   const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label} ${rule.quantile}`;
   const status = found.row.status;
-  const baselineValue = found.basis === 'samples' ? found.row.baseline[rule.quantile] : (found.row.baseline?.[rule.quantile] ?? null);
-  const candidateValue = found.basis === 'samples' ? found.row.candidate[rule.quantile] : (found.row.candidate?.[rule.quantile] ?? null);
+  const baselineValue =
+    found.basis === 'samples' ? found.row.baseline[rule.quantile] : (found.row.baseline?.[rule.quantile] ?? null);
+  const candidateValue =
+    found.basis === 'samples' ? found.row.candidate[rule.quantile] : (found.row.candidate?.[rule.quantile] ?? null);
 
   if (found.basis === 'histogram') {
     const row = found.row;
     const lie = row.baseline?.caveat ?? row.candidate?.caveat ?? null;
-    if (lie !== null) return notEvaluated(`the ${row.family} series of ${scopeName(rule.scope)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`, 'histogram', baselineValue, candidateValue);
+    if (lie !== null)
+      return notEvaluated(
+        `the ${row.family} series of ${scopeName(rule.scope)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
     const open = [row.baseline, row.candidate].some((side) => side?.openEnded.includes(rule.quantile) === true);
-    if (open) return notEvaluated(`${what} lies beyond the highest finite bucket of ${row.family}: only a lower bound is known`, 'histogram', baselineValue, candidateValue);
+    if (open)
+      return notEvaluated(
+        `${what} lies beyond the highest finite bucket of ${row.family}: only a lower bound is known`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
     const low = [row.baseline, row.candidate].find((side) => side?.bounds[rule.quantile]?.kind === 'atMost');
-    if (low !== undefined) return notEvaluated(`${what} lies in the lowest bucket of ${row.family} in ${low === row.baseline ? 'the baseline' : 'the candidate'}: only an upper bound (≤ ${fmt(low?.bounds[rule.quantile]?.le ?? 0, 'ms')}) is known, not a value`, 'histogram', baselineValue, candidateValue);
+    if (low !== undefined)
+      return notEvaluated(
+        `${what} lies in the lowest bucket of ${row.family} in ${low === row.baseline ? 'the baseline' : 'the candidate'}: only an upper bound (≤ ${fmt(low?.bounds[rule.quantile]?.le ?? 0, 'ms')}) is known, not a value`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
   }
 
   if (rule.kind === 'absolute') {
-    if (candidateValue === null) return notEvaluated(`${what} was not measured in the candidate`, found.basis, baselineValue, null);
+    if (candidateValue === null)
+      return notEvaluated(`${what} was not measured in the candidate`, found.basis, baselineValue, null);
     const crossed = compareOp(rule.op, candidateValue, rule.threshold);
     return {
       rule: rule.text,
@@ -127,15 +173,38 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   }
 
   if (status !== 'compared') {
-    const side = status === 'baselineOnly' ? 'the baseline only' : status === 'candidateOnly' ? 'the candidate only' : 'neither run';
-    const oneOutput = found.basis === 'samples' ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0) : 0;
-    const why = oneOutput > 0 ? `; on ${oneOutput} request-stages its vllm_prefill_ms covers the decode steps (one output): write ${rule.scope === REQUEST_SCOPE ? '' : `stage${rule.scope}.`}prefillDecode.${rule.quantile}` : '';
-    return notEvaluated(`${what} was measured in ${side}, so there is no change to test${why}`, found.basis, baselineValue, candidateValue);
+    const side =
+      status === 'baselineOnly'
+        ? 'the baseline only'
+        : status === 'candidateOnly'
+          ? 'the candidate only'
+          : 'neither run';
+    const oneOutput =
+      found.basis === 'samples'
+        ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0)
+        : 0;
+    const why =
+      oneOutput > 0
+        ? `; on ${oneOutput} request-stages its vllm_prefill_ms covers the decode steps (one output): write ${rule.scope === REQUEST_SCOPE ? '' : `stage${rule.scope}.`}prefillDecode.${rule.quantile}`
+        : '';
+    return notEvaluated(
+      `${what} was measured in ${side}, so there is no change to test${why}`,
+      found.basis,
+      baselineValue,
+      candidateValue,
+    );
   }
   const q = found.row.quantiles.find((x) => x.quantile === rule.quantile) as QuantileComparison | undefined;
-  if (q === undefined) return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);
+  if (q === undefined)
+    return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);
   const observed = rule.unit === '%' ? q.diffPct : q.diffMs;
-  if (observed === null) return notEvaluated(`the baseline's ${what} is 0 ms, so a relative change is undefined (use a change in ms)`, found.basis, q.baseline, q.candidate);
+  if (observed === null)
+    return notEvaluated(
+      `the baseline's ${what} is 0 ms, so a relative change is undefined (use a change in ms)`,
+      found.basis,
+      q.baseline,
+      q.candidate,
+    );
 
   const crosses = compareOp(rule.op, observed, rule.threshold);
   const numbers = `${what} ${fmt(q.baseline, 'ms')} -> ${fmt(q.candidate, 'ms')} (${signedMs(q.diffMs)}${q.diffPct === null ? '' : `, ${fmt(q.diffPct, '%')}`}; rule ${rule.op} ${rule.unit === '%' ? fmt(rule.threshold, '%') : signedMs(rule.threshold)})`;
@@ -164,6 +233,10 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   };
 }
 
-export function checkRules(rules: readonly Rule[], report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult[] {
+export function checkRules(
+  rules: readonly Rule[],
+  report: ComparisonReport,
+  options: RuleCheckOptions = {},
+): RuleResult[] {
   return rules.map((r) => checkRule(r, report, options));
 }

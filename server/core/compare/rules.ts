@@ -73,21 +73,44 @@ export function parseRule(raw: string): Rule | RuleError {
   const text = raw.trim();
   if (text === '') return fail(text, 0, 1, 'empty rule');
   const m = OP.exec(text);
-  if (m === null) return fail(text, text.length, 1, 'expected a comparison: one of > >= < <= followed by a threshold, e.g. "stage1.ttft.p90 > +10%"');
+  if (m === null)
+    return fail(
+      text,
+      text.length,
+      1,
+      'expected a comparison: one of > >= < <= followed by a threshold, e.g. "stage1.ttft.p90 > +10%"',
+    );
   const op = m[1] as RuleOp;
   const opAt = m.index;
   const target = text.slice(0, opAt).trimEnd();
   const rest = text.slice(opAt + op.length).trim();
   const thresholdAt = rest === '' ? text.length : text.lastIndexOf(rest);
-  if (target === '') return fail(text, 0, op.length, 'missing target before the comparison: <scope>.<metric>.<quantile>, e.g. stage1.ttft.p90');
+  if (target === '')
+    return fail(
+      text,
+      0,
+      op.length,
+      'missing target before the comparison: <scope>.<metric>.<quantile>, e.g. stage1.ttft.p90',
+    );
   const stray = /[^\w.-]/.exec(target);
   if (stray !== null) {
     const what = /\s/.test(stray[0]) ? 'space' : `'${stray[0]}'`;
-    return fail(text, stray.index, 1, `unexpected ${what} in the target '${target}': write <scope>.<metric>.<quantile> <op> <threshold>, e.g. stage1.ttft.p90 > +10%`);
+    return fail(
+      text,
+      stray.index,
+      1,
+      `unexpected ${what} in the target '${target}': write <scope>.<metric>.<quantile> <op> <threshold>, e.g. stage1.ttft.p90 > +10%`,
+    );
   }
 
   const parts = target.split('.');
-  if (parts.length !== 3) return fail(text, 0, target.length, `target '${target}' must have three parts: <scope>.<metric>.<quantile>, e.g. stage1.ttft.p90`);
+  if (parts.length !== 3)
+    return fail(
+      text,
+      0,
+      target.length,
+      `target '${target}' must have three parts: <scope>.<metric>.<quantile>, e.g. stage1.ttft.p90`,
+    );
   const [scopeText = '', metricText = '', quantileText = ''] = parts;
   const metricAt = scopeText.length + 1;
   const quantileAt = metricAt + metricText.length + 1;
@@ -96,25 +119,67 @@ export function parseRule(raw: string): Rule | RuleError {
   const stage = /^stage(\d+(?:_\d+)?)$/i.exec(scopeText);
   if (stage !== null) scope = stage[1];
   else if (scopeText.toLowerCase() === REQUEST_SCOPE) scope = REQUEST_SCOPE;
-  else return fail(text, 0, scopeText.length, `unknown scope '${scopeText}': use stage<N> (e.g. stage0, stage1, stage1_2) or request`);
+  else
+    return fail(
+      text,
+      0,
+      scopeText.length,
+      `unknown scope '${scopeText}': use stage<N> (e.g. stage0, stage1, stage1_2) or request`,
+    );
 
   const metric = metricByName(metricText);
   if (metric === undefined) {
-    return fail(text, metricAt, metricText.length, `unknown metric '${metricText}': use queued, inputWait, readyQueued, prefill, decode, prefillDecode, ttft, genTime, firstOutput, addedFirstOutput (stage) or e2e (request)`);
+    return fail(
+      text,
+      metricAt,
+      metricText.length,
+      `unknown metric '${metricText}': use queued, inputWait, readyQueued, prefill, decode, prefillDecode, ttft, genTime, firstOutput, addedFirstOutput (stage) or e2e (request)`,
+    );
   }
-  if (isEdgeMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a transfer-edge metric: rules name stages and the request, not edges (the comparison shows edges)`);
-  if (scope === REQUEST_SCOPE && !isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a stage metric: write stage<N>.${metricText}, or request.e2e`);
-  if (scope !== REQUEST_SCOPE && isRequestMetric(metric)) return fail(text, metricAt, metricText.length, `'${metricText}' is a request-level metric: write request.${metricText}`);
+  if (isEdgeMetric(metric))
+    return fail(
+      text,
+      metricAt,
+      metricText.length,
+      `'${metricText}' is a transfer-edge metric: rules name stages and the request, not edges (the comparison shows edges)`,
+    );
+  if (scope === REQUEST_SCOPE && !isRequestMetric(metric))
+    return fail(
+      text,
+      metricAt,
+      metricText.length,
+      `'${metricText}' is a stage metric: write stage<N>.${metricText}, or request.e2e`,
+    );
+  if (scope !== REQUEST_SCOPE && isRequestMetric(metric))
+    return fail(
+      text,
+      metricAt,
+      metricText.length,
+      `'${metricText}' is a request-level metric: write request.${metricText}`,
+    );
 
   const quantile = PERCENTILES.find((q) => q === quantileText.toLowerCase());
-  if (quantile === undefined) return fail(text, quantileAt, quantileText.length, `unknown quantile '${quantileText}': use p50, p90 or p99`);
+  if (quantile === undefined)
+    return fail(text, quantileAt, quantileText.length, `unknown quantile '${quantileText}': use p50, p90 or p99`);
 
-  if (rest === '') return fail(text, text.length, 1, 'missing threshold after the comparison, e.g. +10%, +5ms or 500ms');
+  if (rest === '')
+    return fail(text, text.length, 1, 'missing threshold after the comparison, e.g. +10%, +5ms or 500ms');
   const t = THRESHOLD.exec(rest.replace(/\s+/g, ''));
-  if (t === null) return fail(text, thresholdAt, rest.length, `bad threshold '${rest}': write a number with a unit, e.g. +10% (change from the baseline), +5ms (change in ms) or 500ms (limit on the candidate)`);
+  if (t === null)
+    return fail(
+      text,
+      thresholdAt,
+      rest.length,
+      `bad threshold '${rest}': write a number with a unit, e.g. +10% (change from the baseline), +5ms (change in ms) or 500ms (limit on the candidate)`,
+    );
   const [, sign, number = '0', unit = 'ms'] = t;
   if (unit === '%' && sign === undefined) {
-    return fail(text, thresholdAt, rest.length, `'${rest}' needs a sign: a percentage is a change from the baseline, write +${number}% or -${number}%`);
+    return fail(
+      text,
+      thresholdAt,
+      rest.length,
+      `'${rest}' needs a sign: a percentage is a change from the baseline, write +${number}% or -${number}%`,
+    );
   }
   const magnitude = Number(number) * (unit === 's' ? 1000 : 1);
   return {

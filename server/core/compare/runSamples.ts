@@ -139,7 +139,10 @@ export function findingCount(f: Finding): FindingCount {
 }
 
 /** Samples of an analysis already in memory (a live or reopened session): its requests (the packed store is iterable) and findings. */
-export function runSamplesFromAnalysis(analysis: { readonly requests: Iterable<AnalyzedRequest>; readonly findings: readonly Finding[] }, excludeCold: boolean): RunSamples {
+export function runSamplesFromAnalysis(
+  analysis: { readonly requests: Iterable<AnalyzedRequest>; readonly findings: readonly Finding[] },
+  excludeCold: boolean,
+): RunSamples {
   const builder = new RunSamplesBuilder(excludeCold);
   for (const request of analysis.requests) builder.add(request);
   return builder.finish(analysis.findings);

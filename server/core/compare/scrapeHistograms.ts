@@ -15,7 +15,10 @@ const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
 
 /** Family order of STAGE_LATENCY_HISTOGRAMS, then stage, then the other labels. */
-export function compareHistogramRows(a: Pick<HistogramRow, 'family' | 'labels'>, b: Pick<HistogramRow, 'family' | 'labels'>): number {
+export function compareHistogramRows(
+  a: Pick<HistogramRow, 'family' | 'labels'>,
+  b: Pick<HistogramRow, 'family' | 'labels'>,
+): number {
   const fa = STAGE_LATENCY_HISTOGRAMS.indexOf(a.family);
   const fb = STAGE_LATENCY_HISTOGRAMS.indexOf(b.family);
   if (fa !== fb) return fa - fb;
@@ -49,7 +52,8 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
   const parsed = parseExposition(body);
   // A stage whose series show the codec TTFT signature: its affected families are marked, never compared as truth.
   const suspects = new Map<string, string>();
-  for (const suspect of findCodecTtftSignature(parsed)) suspects.set(labelsKey(withoutLabels(suspect.labels, AGGREGATED_AWAY)), suspect.message);
+  for (const suspect of findCodecTtftSignature(parsed))
+    suspects.set(labelsKey(withoutLabels(suspect.labels, AGGREGATED_AWAY)), suspect.message);
   const groups = new Map<string, { family: string; labels: Labels; series: HistogramSeries[] }>();
   for (const family of parsed.families) {
     if (family.type !== 'histogram' || !LATENCY.has(family.canonicalName)) continue;
@@ -68,7 +72,17 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
     const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
     const caveat = CODEC_TTFT_FAMILIES.has(g.family) ? (suspects.get(labelsKey(g.labels)) ?? null) : null;
-    rows.push({ family: g.family, labels: g.labels, count, p50: q(0.5), p90: q(0.9), p99: q(0.99), openEnded: openEndedQuantiles(buckets), bounds: quantileBounds(buckets), caveat });
+    rows.push({
+      family: g.family,
+      labels: g.labels,
+      count,
+      p50: q(0.5),
+      p90: q(0.9),
+      p99: q(0.99),
+      openEnded: openEndedQuantiles(buckets),
+      bounds: quantileBounds(buckets),
+      caveat,
+    });
   }
   return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
 }

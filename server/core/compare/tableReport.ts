@@ -1,7 +1,22 @@
 // The comparison as a terminal table: one row per metric and quantile, a `*` where the
 // difference is beyond noise, metrics measured in one run only said in words.
 import { tailTableLines } from './tailText';
-import { alignedTable, CHANGE_LABEL, countsText, findingText, formatMs, histogramCounts, histogramDiffText, histogramQuantileText, metricLabel, oneSidedText, runText, scopeLabel, signedMs, signedPct } from './format';
+import {
+  alignedTable,
+  CHANGE_LABEL,
+  countsText,
+  findingText,
+  formatMs,
+  histogramCounts,
+  histogramDiffText,
+  histogramQuantileText,
+  metricLabel,
+  oneSidedText,
+  runText,
+  scopeLabel,
+  signedMs,
+  signedPct,
+} from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
@@ -20,7 +35,8 @@ function flagText(m: MetricComparison, q: QuantileComparison): string {
 
 function metricRows(m: MetricComparison): string[][] {
   const scope = m.scope === 'request' ? 'request' : m.scope;
-  if (m.status !== 'compared') return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '', '']];
+  if (m.status !== 'compared')
+    return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '', '']];
   return m.quantiles.map((q, i) => [
     i === 0 ? scope : '',
     i === 0 ? metricLabel(m) : '',
@@ -32,12 +48,16 @@ function metricRows(m: MetricComparison): string[][] {
     signedPct(q.diffPct),
     ciText(q),
     flagText(m, q),
-    i === 0 && m.rankTest !== null ? `${m.rankTest.pValue < 0.0001 ? '<0.0001' : m.rankTest.pValue.toFixed(4)}${m.rankTest.beyondNoise ? ' *' : ''}` : '',
+    i === 0 && m.rankTest !== null
+      ? `${m.rankTest.pValue < 0.0001 ? '<0.0001' : m.rankTest.pValue.toFixed(4)}${m.rankTest.beyondNoise ? ' *' : ''}`
+      : '',
   ]);
 }
 
 function histogramRows(h: HistogramComparison): string[][] {
-  const labels = Object.entries(h.labels).map(([k, v]) => `${k}=${v}`).join(',');
+  const labels = Object.entries(h.labels)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   const lie = (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null ? ' !' : '';
   const unit = (h.unit === 'ms' ? '' : ' (unit as exposed)') + lie;
   if (h.status !== 'compared') {
@@ -56,15 +76,27 @@ function histogramRows(h: HistogramComparison): string[][] {
   ]);
 }
 
-const OUTCOME_LABEL = { crossed: 'CROSSED', withinNoise: 'within noise', passed: 'ok', notEvaluated: 'not evaluated' } as const;
+const OUTCOME_LABEL = {
+  crossed: 'CROSSED',
+  withinNoise: 'within noise',
+  passed: 'ok',
+  notEvaluated: 'not evaluated',
+} as const;
 
 export function ruleLines(results: readonly RuleResult[]): string[] {
-  return results.map((r) => `  ${(r.failed ? 'FAIL ' : '     ') + OUTCOME_LABEL[r.outcome].padEnd(13)} ${r.rule}: ${r.detail}`);
+  return results.map(
+    (r) => `  ${(r.failed ? 'FAIL ' : '     ') + OUTCOME_LABEL[r.outcome].padEnd(13)} ${r.rule}: ${r.detail}`,
+  );
 }
 
 export function compareTable(report: ComparisonReport, rules: readonly RuleResult[] = []): string[] {
   const pct = Math.round(report.method.confidence * 1000) / 10;
-  const out = ['Stage Lens compare', `  baseline   ${runText(report.baseline)}`, `  candidate  ${runText(report.candidate)}`, ''];
+  const out = [
+    'Stage Lens compare',
+    `  baseline   ${runText(report.baseline)}`,
+    `  candidate  ${runText(report.candidate)}`,
+    '',
+  ];
   if (report.metrics.length > 0) {
     out.push(
       `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = a change: beyond noise, above ` +
@@ -72,8 +104,31 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     );
     const shown = report.metrics.filter((m) => m.status !== 'neither');
     const rows = shown.flatMap(metricRows);
-    pushAll(out, alignedTable(['stage', 'metric', 'n', 'q', 'baseline', 'candidate', 'Δ ms', 'Δ %', `${pct}% CI of Δ ms`, 'change', 'rank test p'], rows, 2));
-    const changes = shown.flatMap((m) => m.quantiles.filter((q) => q.verdict === 'changed').map((q) => `  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${changeText(report, m, q)}`));
+    pushAll(
+      out,
+      alignedTable(
+        [
+          'stage',
+          'metric',
+          'n',
+          'q',
+          'baseline',
+          'candidate',
+          'Δ ms',
+          'Δ %',
+          `${pct}% CI of Δ ms`,
+          'change',
+          'rank test p',
+        ],
+        rows,
+        2,
+      ),
+    );
+    const changes = shown.flatMap((m) =>
+      m.quantiles
+        .filter((q) => q.verdict === 'changed')
+        .map((q) => `  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${changeText(report, m, q)}`),
+    );
     if (changes.length > 0) pushAll(out, ['', 'What changed (flagged *):', ...changes]);
     const oneSided = shown.filter((m) => m.status !== 'compared');
     if (oneSided.length > 0) {
@@ -81,12 +136,22 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       for (const m of oneSided) out.push(`  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${oneSidedText(m)}`);
     }
     const neither = report.metrics.length - shown.length;
-    if (neither > 0) out.push(`(${neither} metric${neither === 1 ? '' : 's'} measured in neither run not shown; see --format json)`);
+    if (neither > 0)
+      out.push(`(${neither} metric${neither === 1 ? '' : 's'} measured in neither run not shown; see --format json)`);
     out.push('');
   }
   if (report.histograms.length > 0) {
-    out.push('/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds.');
-    pushAll(out, alignedTable(['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'], report.histograms.flatMap(histogramRows), 2));
+    out.push(
+      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds.',
+    );
+    pushAll(
+      out,
+      alignedTable(
+        ['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'],
+        report.histograms.flatMap(histogramRows),
+        2,
+      ),
+    );
     out.push('');
   }
   if (report.tail !== undefined && report.tail !== null) pushAll(out, [...tailTableLines(report.tail), '']);

@@ -33,11 +33,14 @@ export class RunTailsBuilder {
   }
 }
 
-const ms = (v: number): string => `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+const ms = (v: number): string =>
+  `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
 
 /** A part's name; a one-output stage's prefill holds its decode (oneOutputStage.ts) and is named so. */
 export function tailPartLabel(part: Parameters<typeof partLabel>[0], oneOutput: readonly string[]): string {
-  return part.phase === 'prefill' && part.stageKey !== null && oneOutput.includes(part.stageKey) ? `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}` : partLabel(part);
+  return part.phase === 'prefill' && part.stageKey !== null && oneOutput.includes(part.stageKey)
+    ? `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`
+    : partLabel(part);
 }
 
 function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
@@ -46,25 +49,47 @@ function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
 }
 
 /** Where the p99 excess of the target lies in each run, in one sentence. */
-export function tailSentence(target: TargetName, baseline: TailAttribution | null, candidate: TailAttribution | null, oneOutput: readonly string[] = []): string {
+export function tailSentence(
+  target: TargetName,
+  baseline: TailAttribution | null,
+  candidate: TailAttribution | null,
+  oneOutput: readonly string[] = [],
+): string {
   const what = `the p99 excess of ${targetLabel(target)}`;
-  if (baseline === null || candidate === null) return `${what} is known in ${baseline === null ? 'the candidate' : 'the baseline'} only.`;
+  if (baseline === null || candidate === null)
+    return `${what} is known in ${baseline === null ? 'the candidate' : 'the baseline'} only.`;
   const b = topPart(baseline);
   const c = topPart(candidate);
-  if (b === null || c === null) return `${what}: ${ms(baseline.excessMs)} in the baseline, ${ms(candidate.excessMs)} in the candidate (no part stands out in ${b === null ? 'the baseline' : 'the candidate'}).`;
+  if (b === null || c === null)
+    return `${what}: ${ms(baseline.excessMs)} in the baseline, ${ms(candidate.excessMs)} in the candidate (no part stands out in ${b === null ? 'the baseline' : 'the candidate'}).`;
   const excess = `(${ms(baseline.excessMs)} → ${ms(candidate.excessMs)} over the median)`;
-  if (b.key === c.key) return `${what} stayed in ${tailPartLabel(b, oneOutput)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
+  if (b.key === c.key)
+    return `${what} stayed in ${tailPartLabel(b, oneOutput)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
   return `${what} moved from ${tailPartLabel(b, oneOutput)} (${ms(b.excessMs)}) to ${tailPartLabel(c, oneOutput)} (${ms(c.excessMs)}) ${excess}.`;
 }
 
 /** The target both runs measure: the baseline's main one when the candidate has it too, else e2e. */
-export function compareTails(baseline: RunTails | null, candidate: RunTails | null, oneOutput: readonly string[] = []): TailComparison | null {
+export function compareTails(
+  baseline: RunTails | null,
+  candidate: RunTails | null,
+  oneOutput: readonly string[] = [],
+): TailComparison | null {
   if (baseline === null && candidate === null) return null;
-  const candidates = [baseline?.mainTarget, candidate?.mainTarget, 'e2e'].filter((t): t is string => t !== null && t !== undefined);
-  const target = candidates.find((t) => baseline?.tails[t] !== undefined && candidate?.tails[t] !== undefined) ?? candidates.find((t) => (baseline?.tails[t] ?? candidate?.tails[t]) !== undefined);
+  const candidates = [baseline?.mainTarget, candidate?.mainTarget, 'e2e'].filter(
+    (t): t is string => t !== null && t !== undefined,
+  );
+  const target =
+    candidates.find((t) => baseline?.tails[t] !== undefined && candidate?.tails[t] !== undefined) ??
+    candidates.find((t) => (baseline?.tails[t] ?? candidate?.tails[t]) !== undefined);
   if (target === undefined) return null;
   const b = baseline?.tails[target] ?? null;
   const c = candidate?.tails[target] ?? null;
-  return { target, quantile: 'p99', baseline: b, candidate: c, oneOutputStages: oneOutput, sentence: tailSentence(target, b, c, oneOutput) };
+  return {
+    target,
+    quantile: 'p99',
+    baseline: b,
+    candidate: c,
+    oneOutputStages: oneOutput,
+    sentence: tailSentence(target, b, c, oneOutput),
+  };
 }
-

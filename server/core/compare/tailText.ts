@@ -6,21 +6,32 @@ import type { TailAttribution } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
 
-const ms = (v: number): string => `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+const ms = (v: number): string =>
+  `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
 
 /** Rows of the two runs' top parts, part by part (the union of each run's top `n`). */
 export function tailRows(t: TailComparison, n = 5): { label: string; baseline: string; candidate: string }[] {
   const keys: string[] = [];
-  for (const side of [t.baseline, t.candidate]) for (const p of side?.parts.slice(0, n) ?? []) if (!keys.includes(p.key)) keys.push(p.key);
+  for (const side of [t.baseline, t.candidate])
+    for (const p of side?.parts.slice(0, n) ?? []) if (!keys.includes(p.key)) keys.push(p.key);
   const cell = (side: TailAttribution | null, key: string): string => {
     const p = side?.parts.find((x) => x.key === key);
     return p === undefined ? '–' : `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
   const rows = keys.map((key) => {
-    const part = (t.baseline?.parts.find((x) => x.key === key) ?? t.candidate?.parts.find((x) => x.key === key)) as TailAttribution['parts'][number];
-    return { label: tailPartLabel(part, t.oneOutputStages ?? []), baseline: cell(t.baseline, key), candidate: cell(t.candidate, key) };
+    const part = (t.baseline?.parts.find((x) => x.key === key) ??
+      t.candidate?.parts.find((x) => x.key === key)) as TailAttribution['parts'][number];
+    return {
+      label: tailPartLabel(part, t.oneOutputStages ?? []),
+      baseline: cell(t.baseline, key),
+      candidate: cell(t.candidate, key),
+    };
   });
-  rows.push({ label: 'residual', baseline: t.baseline === null ? '–' : ms(t.baseline.residualMs), candidate: t.candidate === null ? '–' : ms(t.candidate.residualMs) });
+  rows.push({
+    label: 'residual',
+    baseline: t.baseline === null ? '–' : ms(t.baseline.residualMs),
+    candidate: t.candidate === null ? '–' : ms(t.candidate.residualMs),
+  });
   return rows;
 }
 
@@ -31,7 +42,11 @@ export function tailTableLines(t: TailComparison): string[] {
     `Tail (p99 of ${targetLabel(t.target)}): ${t.sentence}`,
     `  baseline:  ${tailSideText(t.baseline)}`,
     `  candidate: ${tailSideText(t.candidate)}`,
-    ...alignedTable(['part', 'baseline excess', 'candidate excess'], rows.map((r) => [r.label, r.baseline, r.candidate]), 1),
+    ...alignedTable(
+      ['part', 'baseline excess', 'candidate excess'],
+      rows.map((r) => [r.label, r.baseline, r.candidate]),
+      1,
+    ),
   ];
 }
 

@@ -16,7 +16,18 @@ import type { HistogramSummary } from '../promSummary';
 import type { QuantileBounds } from '../prom/quantileBounds';
 import type { TailAttribution, TargetName } from '../explain/types';
 
-export const STAGE_METRICS = ['queued', 'inputWait', 'readyQueued', 'prefill', 'decode', 'prefillDecode', 'ttft', 'genTime', 'firstOutput', 'addedFirstOutput'] as const;
+export const STAGE_METRICS = [
+  'queued',
+  'inputWait',
+  'readyQueued',
+  'prefill',
+  'decode',
+  'prefillDecode',
+  'ttft',
+  'genTime',
+  'firstOutput',
+  'addedFirstOutput',
+] as const;
 export const REQUEST_METRICS = ['e2e'] as const;
 /** Per transfer edge (scope `0->1`): the TransferEdgeStats times and [OmniTiming]'s send time. */
 export const EDGE_METRICS = ['edgeTx', 'edgeInFlight', 'edgeRxDecode', 'edgeOmniTimingTx'] as const;

@@ -21,6 +21,8 @@ export function analyzeDeployText(filePath: string, text: string, files: DeployF
 
 /** Absolute paths this analysis depends on: itself, its bases, and bases it could not find. */
 export function filesRead(analysis: DeployAnalysis): string[] {
-  const missing = analysis.effective.problems.map((problem) => problem.target).filter((target): target is string => target !== null);
+  const missing = analysis.effective.problems
+    .map((problem) => problem.target)
+    .filter((target): target is string => target !== null);
   return [...analysis.effective.chain.map((file) => file.path), ...missing];
 }

@@ -90,7 +90,8 @@ export const MAX_WALK_DEPTH = 200;
 export function toPlain(value: ConfigValue, maxNodes = MAX_WALK_NODES): unknown {
   let nodes = 0;
   const walk = (node: ConfigValue, depth: number): unknown => {
-    if (++nodes > maxNodes || depth > MAX_WALK_DEPTH) throw new RangeError(`toPlain: value larger than ${maxNodes} nodes or ${MAX_WALK_DEPTH} levels`);
+    if (++nodes > maxNodes || depth > MAX_WALK_DEPTH)
+      throw new RangeError(`toPlain: value larger than ${maxNodes} nodes or ${MAX_WALK_DEPTH} levels`);
     switch (node.kind) {
       case 'scalar':
         return node.value;

@@ -6,7 +6,12 @@ import { mergeOverlay } from './mergeConfig';
 import { isUnread, type UnreadFile } from './fileCache';
 import type { ParsedDeployFile } from './parsedFile';
 
-export type OverlayProblemKind = 'base-config-missing' | 'base-config-unreadable' | 'base-config-cycle' | 'base-config-not-a-path' | 'base-config-not-a-map';
+export type OverlayProblemKind =
+  | 'base-config-missing'
+  | 'base-config-unreadable'
+  | 'base-config-cycle'
+  | 'base-config-not-a-path'
+  | 'base-config-not-a-map';
 
 export interface OverlayProblem {
   readonly kind: OverlayProblemKind;
@@ -59,12 +64,22 @@ function followBase(
 ): ParsedDeployFile | null {
   const value = entry.value;
   if (!isScalar(value) || typeof value.value !== 'string' || value.value.trim() === '') {
-    problems.push({ kind: 'base-config-not-a-path', message: '`base_config` must be a file path (relative to this file\'s folder).', entry, target: null });
+    problems.push({
+      kind: 'base-config-not-a-path',
+      message: "`base_config` must be a file path (relative to this file's folder).",
+      entry,
+      target: null,
+    });
     return null;
   }
   const target = path.resolve(path.dirname(file.path), value.value);
   if (seen.has(target)) {
-    problems.push({ kind: 'base-config-cycle', message: `\`base_config\` cycle: ${path.basename(target)} is already in this chain of overlays; vLLM-Omni would recurse without end.`, entry, target });
+    problems.push({
+      kind: 'base-config-cycle',
+      message: `\`base_config\` cycle: ${path.basename(target)} is already in this chain of overlays; vLLM-Omni would recurse without end.`,
+      entry,
+      target,
+    });
     return null;
   }
   const base = load(target);
@@ -73,11 +88,21 @@ function followBase(
     return null;
   }
   if (isUnread(base)) {
-    problems.push({ kind: 'base-config-unreadable', message: `\`base_config\` ${target} was not read: it ${base.reason}.`, entry, target });
+    problems.push({
+      kind: 'base-config-unreadable',
+      message: `\`base_config\` ${target} was not read: it ${base.reason}.`,
+      entry,
+      target,
+    });
     return null;
   }
   if (!isMap(base.root)) {
-    problems.push({ kind: 'base-config-not-a-map', message: `\`base_config\` ${path.basename(target)} is not a YAML map of deploy settings.`, entry, target });
+    problems.push({
+      kind: 'base-config-not-a-map',
+      message: `\`base_config\` ${path.basename(target)} is not a YAML map of deploy settings.`,
+      entry,
+      target,
+    });
     return null;
   }
   return base;

@@ -31,7 +31,11 @@ export function deployHover(analysis: DeployAnalysis, offset: number): DeployHov
 
 function describeSpec(name: string, spec: KeySpec): string[] {
   const kinds = spec.values ? spec.values.map((v) => `\`${v}\``).join(' | ') : spec.kinds.join(' | ');
-  return [`**\`${name}\`** · ${kinds} · default: ${spec.defaultText}`, spec.description, `**Metrics:** ${spec.metrics}`];
+  return [
+    `**\`${name}\`** · ${kinds} · default: ${spec.defaultText}`,
+    spec.description,
+    `**Metrics:** ${spec.metrics}`,
+  ];
 }
 
 function unknownKeyText(hit: KeyHit): string {
@@ -47,7 +51,8 @@ function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
     const id = stageIdOf(hit.parent);
     return id === null ? [] : [stageText(analysis.effective.root, id, file)];
   }
-  if (last === 'talker_first_audio' && first === 'connectors') return [talkerFirstAudioText(analysis.effective.root, hit.path[1], file)];
+  if (last === 'talker_first_audio' && first === 'connectors')
+    return [talkerFirstAudioText(analysis.effective.root, hit.path[1], file)];
   return [];
 }
 
@@ -85,4 +90,3 @@ function talkerFirstAudioText(root: ConfigMap, connector: string, file: string):
   });
   return [`**Prerequisites on the effective config** (${roles}):`, ...lines].join('\n');
 }
-

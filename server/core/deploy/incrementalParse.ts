@@ -18,7 +18,14 @@
 import type { Document } from 'yaml';
 import { isMap as isYamlMap, isPair, isScalar as isYamlScalar } from 'yaml';
 import type { ConfigEntry, ConfigMap, ConfigValue } from './configTree';
-import { fromYamlError, inDocumentOrder, parseDeployFile, parseYamlDocuments, type ParsedDeployFile, type YamlProblem } from './parsedFile';
+import {
+  fromYamlError,
+  inDocumentOrder,
+  parseDeployFile,
+  parseYamlDocuments,
+  type ParsedDeployFile,
+  type YamlProblem,
+} from './parsedFile';
 import { scanNestingExcess } from './nesting';
 import { PieceLineIndex, PieceOrigin } from './pieceLocation';
 import { sameProblems, sameValue } from './sameParse';
@@ -84,7 +91,11 @@ export class IncrementalDeployParser {
     this.checks = new Map();
     this.parsedNow = 0;
     if (split && split.segments.length >= 2) {
-      const assembled = this.assemblePieces(split.segments, LineIndex.fromLineStarts(this.path, split.lineStarts), previous);
+      const assembled = this.assemblePieces(
+        split.segments,
+        LineIndex.fromLineStarts(this.path, split.lineStarts),
+        previous,
+      );
       if (assembled) {
         this.last = { mode: 'pieces', pieces: split.segments.length, parsedPieces: this.parsedNow };
         return { path: this.path, text, lines: assembled.lines, root: assembled.root, problems: assembled.problems };
@@ -97,7 +108,10 @@ export class IncrementalDeployParser {
     return parseDeployFile(this.path, text);
   }
 
-  private keepPrevious(previous: { pieces: Map<string, Map<string, PieceParse>>; checks: Map<string, boolean> }, segments: number): void {
+  private keepPrevious(
+    previous: { pieces: Map<string, Map<string, PieceParse>>; checks: Map<string, boolean> },
+    segments: number,
+  ): void {
     let kept = 0;
     for (const [context, byText] of previous.pieces) {
       let into = this.pieces.get(context);
@@ -107,7 +121,8 @@ export class IncrementalDeployParser {
       }
       for (const [text, parse] of byText) if (!into.has(text) && kept++ < MAX_KEPT + segments) into.set(text, parse);
     }
-    for (const [key, same] of previous.checks) if (!this.checks.has(key) && this.checks.size < MAX_KEPT) this.checks.set(key, same);
+    for (const [key, same] of previous.checks)
+      if (!this.checks.has(key) && this.checks.size < MAX_KEPT) this.checks.set(key, same);
   }
 
   private assemblePieces(
@@ -129,17 +144,29 @@ export class IncrementalDeployParser {
       // Problems inside a list item's borrowed header would be placed in the item before it.
       const inPrefix = (p: YamlProblem) => p.location.startOffset - parse.origin.offset < segment.prefix.length;
       if (segment.prefix !== '' && (parse.errors.some(inPrefix) || parse.warnings.some(inPrefix))) return null;
-      if (i + 1 < segments.length && !this.checkWithNext(segment, parse, segments[i + 1], parses[i + 1], previous.checks)) return null;
+      if (
+        i + 1 < segments.length &&
+        !this.checkWithNext(segment, parse, segments[i + 1], parses[i + 1], previous.checks)
+      )
+        return null;
     }
     // Last, after the checks placed pieces where they compared them: each piece where it is now.
-    const placed = segments.map((segment, i) => place(parses[i], segment, segment.start - segment.prefix.length, segment.line - segment.prefixLines));
+    const placed = segments.map((segment, i) =>
+      place(parses[i], segment, segment.start - segment.prefix.length, segment.line - segment.prefixLines),
+    );
     if (placed.some((piece) => piece === null)) return null;
     const assembled = assemble(segments, placed as PlacedPiece[], lines);
     return assembled && { ...assembled, lines };
   }
 
   /** Parses `segment` and `next` as one text and compares with the two pieces put together. */
-  private checkWithNext(segment: YamlSegment, parse: PieceParse, next: YamlSegment, nextParse: PieceParse, previous: Map<string, boolean>): boolean {
+  private checkWithNext(
+    segment: YamlSegment,
+    parse: PieceParse,
+    next: YamlSegment,
+    nextParse: PieceParse,
+    previous: Map<string, boolean>,
+  ): boolean {
     const key = `${segment.prefix}\u0000${segment.text}\u0000${next.prefix}\u0000${next.text}\u0000${next.suffix}`;
     const known = this.checks.get(key) ?? previous.get(key);
     if (known !== undefined) {
@@ -149,16 +176,25 @@ export class IncrementalDeployParser {
     const text = segment.prefix + segment.text + next.text + next.suffix;
     const whole = parseDeployFile(this.path, text);
     const here: YamlSegment = { ...segment, start: segment.prefix.length, line: segment.prefixLines };
-    const there: YamlSegment = { ...next, start: here.start + segment.text.length, line: here.line + countLines(segment.text) };
+    const there: YamlSegment = {
+      ...next,
+      start: here.start + segment.text.length,
+      line: here.line + countLines(segment.text),
+    };
     const first = place(parse, here, 0, 0);
     const second = place(nextParse, there, there.start - next.prefix.length, there.line - next.prefixLines);
     const together = first && second && assemble([here, there], [first, second], whole.lines);
-    const same = together !== null && sameValue(whole.root, together.root) && sameProblems(whole.problems, together.problems);
+    const same =
+      together !== null && sameValue(whole.root, together.root) && sameProblems(whole.problems, together.problems);
     this.checks.set(key, same);
     return same;
   }
 
-  private pieceParse(segment: YamlSegment, previous: Map<string, Map<string, PieceParse>>, used: Set<PieceParse>): PieceParse | null {
+  private pieceParse(
+    segment: YamlSegment,
+    previous: Map<string, Map<string, PieceParse>>,
+    used: Set<PieceParse>,
+  ): PieceParse | null {
     const context = `${segment.prefix}\u0000${segment.suffix}`;
     let known = this.pieces.get(context)?.get(segment.text) ?? previous.get(context)?.get(segment.text);
     // The same text twice in one file: each place needs a tree (and an origin) of its own.
@@ -228,7 +264,11 @@ function place(parse: PieceParse, segment: YamlSegment, offset: number, lines: n
 }
 
 /** The root map and problems of consecutive pieces, or null when a key repeats across pieces. */
-function assemble(segments: readonly YamlSegment[], pieces: readonly PlacedPiece[], lines: LineIndex): Assembled | null {
+function assemble(
+  segments: readonly YamlSegment[],
+  pieces: readonly PlacedPiece[],
+  lines: LineIndex,
+): Assembled | null {
   const entries = new Map<string, ConfigEntry>();
   const keyValues = new Set<unknown>();
   let list: { key: ConfigEntry; items: ConfigValue[]; start: number; end: number } | null = null;
@@ -249,7 +289,11 @@ function assemble(segments: readonly YamlSegment[], pieces: readonly PlacedPiece
     const { key, items, start, end } = list;
     list = null;
     const value: ConfigValue = { kind: 'list', items, location: lines.location(start, end) };
-    return add({ ...key, value, span: lines.location(key.keyLocation.startOffset, Math.max(end, key.keyLocation.endOffset)) });
+    return add({
+      ...key,
+      value,
+      span: lines.location(key.keyLocation.startOffset, Math.max(end, key.keyLocation.endOffset)),
+    });
   };
 
   for (let i = 0; i < segments.length; i++) {
@@ -266,7 +310,11 @@ function assemble(segments: readonly YamlSegment[], pieces: readonly PlacedPiece
     }
   }
   if (!closeList()) return null;
-  const root: ConfigMap = { kind: 'map', entries, location: lines.location(pieces[0].rootStart, pieces[pieces.length - 1].rootEnd) };
+  const root: ConfigMap = {
+    kind: 'map',
+    entries,
+    location: lines.location(pieces[0].rootStart, pieces[pieces.length - 1].rootEnd),
+  };
   const problems = inDocumentOrder(pieces.flatMap((piece) => [...piece.errors, ...piece.warnings]));
   return { root, problems };
 }

@@ -27,7 +27,9 @@ export function keyAtOffset(root: ConfigValue | null, file: string, offset: numb
     }
     if (value.kind !== 'map') return hit;
     const map: ConfigMap = value;
-    const entry = [...map.entries.values()].find((candidate) => candidate.span.file === file && containsOffset(candidate.span, offset));
+    const entry = [...map.entries.values()].find(
+      (candidate) => candidate.span.file === file && containsOffset(candidate.span, offset),
+    );
     if (!entry) return hit;
     path.push(entry.key);
     hit = { entry, path: [...path], parent: map };

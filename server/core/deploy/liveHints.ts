@@ -2,7 +2,13 @@
 // stages that only a base config defines, after `base_config`; and after
 // `talker_first_audio: true`, whether the codec TTFT is recorded.
 import type { DeployAnalysis } from './analysis';
-import { formatCodecTtftStatus, formatStageNumbers, formatTailLead, tablesMissingHint, type LiveStageNumbers } from './liveNumbers';
+import {
+  formatCodecTtftStatus,
+  formatStageNumbers,
+  formatTailLead,
+  tablesMissingHint,
+  type LiveStageNumbers,
+} from './liveNumbers';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -22,13 +28,17 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
   for (const anchor of stageAnchors(analysis)) {
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
-    let label = anchor.inherited ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}` : formatStageNumbers(measured);
+    let label = anchor.inherited
+      ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}`
+      : formatStageNumbers(measured);
     // Said once: on the first stage's hint, before its numbers.
     if (missing !== null && hints.length === 0) label = `${tablesMissingHint(missing)} · ${label}`;
     const lead = numbers.tailLead ?? null;
     const leads = lead !== null && lead.stageId === anchor.stageId;
     if (leads) label = `${label} · ${formatTailLead(lead)}`;
-    const why = leads ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ': above 100% because stages overlap, so the parts\' excesses add up to more than the target\'s' : ''}; Stage Lens: Latency Summary, "Why p99 is slow").` : '';
+    const why = leads
+      ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
+      : '';
     hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: tooltip + why });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {

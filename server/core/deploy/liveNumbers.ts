@@ -32,7 +32,12 @@ export interface LiveStageNumbers {
    * Set when the session's requests have only [OmniTiming] lines (the server ran at INFO,
    * so it printed no stats tables): the full notice, for the tooltip. `all`: no request has them.
    */
-  readonly tablesMissing?: { readonly requests: number; readonly of: number; readonly all: boolean; readonly message: string } | null;
+  readonly tablesMissing?: {
+    readonly requests: number;
+    readonly of: number;
+    readonly all: boolean;
+    readonly message: string;
+  } | null;
   /**
    * The stage whose part leads the p99 tail of the session's main target (the part with the
    * largest mean excess over its median, within each tail request): its hint says so.
@@ -58,8 +63,14 @@ export function formatTailLead(lead: TailLead): string {
 }
 
 /** The notice's short form, on the first stage's hint only: what is missing and the fix. */
-export function tablesMissingHint(missing: { readonly requests: number; readonly of: number; readonly all: boolean }): string {
-  const what = missing.all ? 'no phase split: the server logs at INFO' : `${missing.requests} of ${missing.of} requests without stats tables`;
+export function tablesMissingHint(missing: {
+  readonly requests: number;
+  readonly of: number;
+  readonly all: boolean;
+}): string {
+  const what = missing.all
+    ? 'no phase split: the server logs at INFO'
+    : `${missing.requests} of ${missing.of} requests without stats tables`;
   return `${what} (fix: VLLM_LOGGING_LEVEL=DEBUG)`;
 }
 
@@ -77,7 +88,8 @@ export function formatStageNumbers(numbers: StageLiveNumbers): string {
   const combined = numbers.prefillDecodeP50Ms ?? null;
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
-  if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null) return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)} (n=${numbers.n})`;
+  if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
+    return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
   return `${head} (n=${numbers.n})`;
 }
@@ -87,8 +99,11 @@ export function formatStageNumbers(numbers: StageLiveNumbers): string {
  * codec stage ids of the config; when unknown, any stage showing the signature counts.
  */
 export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
-  if (numbers.tablesMissing?.all === true) return 'codec TTFT unknown: no stats tables in this session (server at INFO)';
-  const candidates = numbers.stages.filter((stage) => (codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded));
+  if (numbers.tablesMissing?.all === true)
+    return 'codec TTFT unknown: no stats tables in this session (server at INFO)';
+  const candidates = numbers.stages.filter((stage) =>
+    codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded,
+  );
   const lying = candidates.filter((stage) => stage.ttftNotRecorded);
   if (lying.length > 0) {
     const ids = lying.map((stage) => stage.stageId).join(', ');

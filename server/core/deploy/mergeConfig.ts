@@ -10,7 +10,17 @@
 //     `stages` merge by `stage_id` like the top-level ones.
 // So `compilation_config` or `env` in an overlay stage replace the base's wholesale, as
 // they do on the server.
-import { isList, isMap, MAX_WALK_DEPTH, MAX_WALK_NODES, stageIdOf, type ConfigEntry, type ConfigList, type ConfigMap, type ConfigValue } from './configTree';
+import {
+  isList,
+  isMap,
+  MAX_WALK_DEPTH,
+  MAX_WALK_NODES,
+  stageIdOf,
+  type ConfigEntry,
+  type ConfigList,
+  type ConfigMap,
+  type ConfigValue,
+} from './configTree';
 
 const STAGE_DEEP_MERGE_KEYS = new Set([
   'default_sampling_params',
@@ -28,8 +38,16 @@ export function mergeOverlay(base: ConfigMap, overlay: ConfigMap): ConfigMap {
     if (key === 'base_config') continue;
     const old = entries.get(key);
     if (key === 'connectors') entries.set(key, mergedEntry(old, entry, deep.merge));
-    else if (key === 'stages') entries.set(key, mergedEntry(old, entry, (b, o) => mergeStageLists(b, o, deep)));
-    else if (key === 'platforms') entries.set(key, mergedEntry(old, entry, (b, o) => mergePlatforms(b, o, deep)));
+    else if (key === 'stages')
+      entries.set(
+        key,
+        mergedEntry(old, entry, (b, o) => mergeStageLists(b, o, deep)),
+      );
+    else if (key === 'platforms')
+      entries.set(
+        key,
+        mergedEntry(old, entry, (b, o) => mergePlatforms(b, o, deep)),
+      );
     else entries.set(key, replacing(entry, old));
   }
   return { kind: 'map', entries, location: overlay.location };
@@ -53,7 +71,11 @@ export class DeepMerge {
     if (known) return known;
     if (depth >= MAX_WALK_DEPTH || ++this.pairs > MAX_WALK_NODES) return overlay;
     const entries = new Map(base.entries);
-    for (const [key, entry] of overlay.entries) entries.set(key, mergedEntry(entries.get(key), entry, (b, o) => this.at(b, o, depth + 1)));
+    for (const [key, entry] of overlay.entries)
+      entries.set(
+        key,
+        mergedEntry(entries.get(key), entry, (b, o) => this.at(b, o, depth + 1)),
+      );
     const merged: ConfigMap = { kind: 'map', entries, location: overlay.location };
     let byOverlay = this.done.get(base);
     if (!byOverlay) {
@@ -109,7 +131,10 @@ function mergePlatforms(base: ConfigValue, overlay: ConfigValue, deep: DeepMerge
   if (!isMap(base) || !isMap(overlay)) return overlay;
   const entries = new Map(base.entries);
   for (const [name, entry] of overlay.entries) {
-    entries.set(name, mergedEntry(entries.get(name), entry, (b, o) => mergePlatform(b, o, deep)));
+    entries.set(
+      name,
+      mergedEntry(entries.get(name), entry, (b, o) => mergePlatform(b, o, deep)),
+    );
   }
   return { kind: 'map', entries, location: overlay.location };
 }
@@ -119,7 +144,10 @@ function mergePlatform(base: ConfigValue, overlay: ConfigValue, deep: DeepMerge)
   const entries = new Map(base.entries);
   for (const [key, entry] of overlay.entries) {
     const old = entries.get(key);
-    entries.set(key, key === 'stages' ? mergedEntry(old, entry, (b, o) => mergeStageLists(b, o, deep)) : replacing(entry, old));
+    entries.set(
+      key,
+      key === 'stages' ? mergedEntry(old, entry, (b, o) => mergeStageLists(b, o, deep)) : replacing(entry, old),
+    );
   }
   return { kind: 'map', entries, location: overlay.location };
 }

@@ -81,7 +81,13 @@ export function scanNestingExcess(text: string, max = MAX_NESTING): number | nul
     }
     // An unclosed flow collection ends at a line indented no more than where it opened
     // (a closing bracket there still belongs to it).
-    if (flow > 0 && flowIndent >= 0 && indent <= flowIndent && !(flow === 1 && indent === flowIndent && (first === CLOSE_SQUARE || first === CLOSE_CURLY))) flow = 0;
+    if (
+      flow > 0 &&
+      flowIndent >= 0 &&
+      indent <= flowIndent &&
+      !(flow === 1 && indent === flowIndent && (first === CLOSE_SQUARE || first === CLOSE_CURLY))
+    )
+      flow = 0;
     if (flow === 0) {
       while (block.length > 0 && block[block.length - 1] >= indent) block.pop();
       block.push(indent);

@@ -32,7 +32,8 @@ export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: 
   const chunkOn = chunkText === null ? ASYNC_CHUNK_DEFAULT : chunkText === 'true';
   const runnerPart = `model_runner: ${runnerValue} (${runner === undefined ? 'not set: the default' : where(runner)})`;
   const chunkPart = `async_chunk: ${chunkText ?? String(ASYNC_CHUNK_DEFAULT)} (${chunk === undefined ? 'not set: the default' : where(chunk)})`;
-  if (runnerValue === 'v2' && chunkOn) return `The matched deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
+  if (runnerValue === 'v2' && chunkOn)
+    return `The matched deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
   return (
     `The matched deploy config ${name} sets ${runnerPart} and ${chunkPart} for stage ${stageId}, ` +
     'while this signature comes with model_runner v2 and async chunk: check that the session ran this config (or a --model-runner / --no-async-chunk override).'
@@ -42,6 +43,8 @@ export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: 
 /** The findings with the config's evidence added to each prefill-covers-decode message. */
 export function withOneOutputEvidence(findings: readonly Finding[], root: ConfigMap, configPath: string): Finding[] {
   return findings.map((f) =>
-    f.code === 'prefill-covers-decode' && f.stageId !== null ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId)}` } : f,
+    f.code === 'prefill-covers-decode' && f.stageId !== null
+      ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId)}` }
+      : f,
   );
 }

@@ -63,7 +63,8 @@ export function parseDeployFile(path: string, text: string): ParsedDeployFile {
   // Read what comes before the top-level entry that nests too deep, and say where it stops.
   const cut = topLevelEntryStart(text, tooDeepAt);
   const before = parseYamlDocuments(path, text.slice(0, cut), lines);
-  const read = before.tooDeepAt === null ? fromDocuments(path, text, before.documents, lines) : { root: null, problems: [] };
+  const read =
+    before.tooDeepAt === null ? fromDocuments(path, text, before.documents, lines) : { root: null, problems: [] };
   const line = lines.position(tooDeepAt).line;
   const tooDeep: YamlProblem = {
     code: 'yaml-too-deep',
@@ -96,7 +97,8 @@ function topLevelEntryStart(text: string, offset: number): number {
   let at = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
   for (;;) {
     const c = text.charCodeAt(at);
-    if (at === 0 || !(c === 0x20 || c === 0x23 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x5d || c === 0x7d)) return at;
+    if (at === 0 || !(c === 0x20 || c === 0x23 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x5d || c === 0x7d))
+      return at;
     at = at >= 2 ? text.lastIndexOf('\n', at - 2) + 1 : 0;
   }
 }
@@ -107,7 +109,10 @@ function topLevelEntryStart(text: string, offset: number): number {
  */
 export function inDocumentOrder(problems: readonly YamlProblem[]): YamlProblem[] {
   const byOffset = (a: YamlProblem, b: YamlProblem) => a.location.startOffset - b.location.startOffset;
-  return [...problems.filter((p) => p.severity === 'error').sort(byOffset), ...problems.filter((p) => p.severity !== 'error').sort(byOffset)];
+  return [
+    ...problems.filter((p) => p.severity === 'error').sort(byOffset),
+    ...problems.filter((p) => p.severity !== 'error').sort(byOffset),
+  ];
 }
 
 export function fromYamlError(error: YAMLError | YAMLWarning, lines: LineIndex, severity?: 'warning'): YamlProblem {
@@ -117,7 +122,9 @@ export function fromYamlError(error: YAMLError | YAMLWarning, lines: LineIndex, 
   return {
     code: duplicate ? 'yaml-duplicate-key' : 'yaml-syntax',
     severity: severity ?? (duplicate ? 'warning' : 'error'),
-    message: duplicate ? 'Duplicate key: PyYAML keeps the last value, so this one is overridden or overrides an earlier one.' : firstLine(error.message),
+    message: duplicate
+      ? 'Duplicate key: PyYAML keeps the last value, so this one is overridden or overrides an earlier one.'
+      : firstLine(error.message),
     location: lines.location(start, Math.max(start, end)),
   };
 }

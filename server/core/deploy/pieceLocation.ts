@@ -3,7 +3,14 @@
 // piece's origin says where the piece now starts. Moving a piece is then one assignment
 // instead of a walk over its tree. The origin belongs to the piece's latest placement:
 // a tree of an older version of the file is not to be read after a newer one is parsed.
-import { LineIndex, lineCounterOf, lineStartsOf, type SourceLocation, type SourcePosition, type SourceRange } from './sourceRange';
+import {
+  LineIndex,
+  lineCounterOf,
+  lineStartsOf,
+  type SourceLocation,
+  type SourcePosition,
+  type SourceRange,
+} from './sourceRange';
 
 export class PieceOrigin {
   /** Offset and 0-based line in the file of the piece's first character (of its parsed text). */

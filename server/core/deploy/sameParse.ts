@@ -37,7 +37,8 @@ export function sameValue(a: ConfigValue | null, b: ConfigValue | null): boolean
     if (++pairs > MAX_PAIRS) return false;
     if (x.kind !== y.kind || !sameLocation(x.location, y.location)) return false;
     if (x.kind === 'scalar' && y.kind === 'scalar') {
-      if (!(Object.is(x.value, y.value) && x.text === y.text && x.quoted === y.quoted && x.integer === y.integer)) return false;
+      if (!(Object.is(x.value, y.value) && x.text === y.text && x.quoted === y.quoted && x.integer === y.integer))
+        return false;
     } else if (x.kind === 'list' && y.kind === 'list') {
       if (x.items.length !== y.items.length) return false;
       for (let i = 0; i < x.items.length; i++) todo.push([x.items[i], y.items[i]]);
@@ -56,9 +57,23 @@ export function sameValue(a: ConfigValue | null, b: ConfigValue | null): boolean
 }
 
 function sameEntryHead(a: ConfigEntry, b: ConfigEntry): boolean {
-  return a.key === b.key && a.anchored === b.anchored && sameLocation(a.keyLocation, b.keyLocation) && sameLocation(a.span, b.span);
+  return (
+    a.key === b.key &&
+    a.anchored === b.anchored &&
+    sameLocation(a.keyLocation, b.keyLocation) &&
+    sameLocation(a.span, b.span)
+  );
 }
 
 export function sameProblems(a: readonly YamlProblem[], b: readonly YamlProblem[]): boolean {
-  return a.length === b.length && a.every((p, i) => p.code === b[i].code && p.severity === b[i].severity && p.message === b[i].message && sameLocation(p.location, b[i].location));
+  return (
+    a.length === b.length &&
+    a.every(
+      (p, i) =>
+        p.code === b[i].code &&
+        p.severity === b[i].severity &&
+        p.message === b[i].message &&
+        sameLocation(p.location, b[i].location),
+    )
+  );
 }

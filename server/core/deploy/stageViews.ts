@@ -63,13 +63,19 @@ export function stageSetting(root: ConfigMap, view: StageView, key: string): Con
 
 function ownSetting(stage: ConfigMap | undefined, key: string): ConfigEntry | undefined {
   if (!stage) return undefined;
-  return entryOf(stage, key) ?? entryOf(valueOf(stage, 'engine_args'), key) ?? entryOf(valueOf(stage, 'engine_extras'), key);
+  return (
+    entryOf(stage, key) ?? entryOf(valueOf(stage, 'engine_args'), key) ?? entryOf(valueOf(stage, 'engine_extras'), key)
+  );
 }
 
 /** model_runner: stage, then the platform section, then the top level. */
-export function modelRunnerSetting(root: ConfigMap, view: StageView | undefined, platform = DEFAULT_PLATFORM): ConfigEntry | undefined {
+export function modelRunnerSetting(
+  root: ConfigMap,
+  view: StageView | undefined,
+  platform = DEFAULT_PLATFORM,
+): ConfigEntry | undefined {
   return (
-    (view ? ownSetting(view.platformStage, 'model_runner') ?? ownSetting(view.stage, 'model_runner') : undefined) ??
+    (view ? (ownSetting(view.platformStage, 'model_runner') ?? ownSetting(view.stage, 'model_runner')) : undefined) ??
     entryOf(valueOf(valueOf(root, 'platforms'), platform), 'model_runner') ??
     entryOf(root, 'model_runner')
   );
@@ -98,7 +104,11 @@ export function connectorEdges(views: readonly StageView[]): StageEdge[] {
         if (!match) continue;
         const other = Number(match[1]);
         const connector = isScalar(entry.value) && typeof entry.value.value === 'string' ? entry.value.value : null;
-        edges.push(field === 'output_connectors' ? { from: view.id, to: other, connector, entry } : { from: other, to: view.id, connector, entry });
+        edges.push(
+          field === 'output_connectors'
+            ? { from: view.id, to: other, connector, entry }
+            : { from: other, to: view.id, connector, entry },
+        );
       }
     }
   }

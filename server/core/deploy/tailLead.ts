@@ -20,9 +20,24 @@ const MIN_SHARE = 0.2;
 
 export function tailLeadOf(tail: TailAttribution | null, oneOutput: ReadonlySet<string>): TailLead | null {
   const top = tail?.parts[0];
-  if (tail === null || top === undefined || top.stageId === null || top.stageKey === null || top.share === null || top.share < MIN_SHARE || !(top.excessMs > 0)) return null;
+  if (
+    tail === null ||
+    top === undefined ||
+    top.stageId === null ||
+    top.stageKey === null ||
+    top.share === null ||
+    top.share < MIN_SHARE ||
+    !(top.excessMs > 0)
+  )
+    return null;
   const word = PHASE_WORD[top.phase];
   if (word === undefined) return null;
   const part = top.phase === 'prefill' && oneOutput.has(top.stageKey) ? PREFILL_DECODE_LABEL : word;
-  return { stageId: top.stageId, part, share: top.share, target: targetLabel(tail.target), tailRequests: tail.requestCount };
+  return {
+    stageId: top.stageId,
+    part,
+    share: top.share,
+    target: targetLabel(tail.target),
+    tailRequests: tail.requestCount,
+  };
 }

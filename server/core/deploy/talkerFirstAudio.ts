@@ -50,7 +50,11 @@ export interface TfaCheck {
   /** A value for `decidedBy` that satisfies the check, when the fix is obvious. */
   readonly fixValue?: string;
   /** A key to add when nothing is written and the default fails the check. */
-  readonly missingKey?: { readonly key: string; readonly value: string; readonly scope: 'top-level' | 'connector-extra' };
+  readonly missingKey?: {
+    readonly key: string;
+    readonly value: string;
+    readonly scope: 'top-level' | 'connector-extra';
+  };
 }
 
 export interface TalkerFirstAudioReport {
@@ -101,9 +105,15 @@ function asyncChunkCheck(root: ConfigMap, ends: readonly StageView[]): TfaCheck 
   if (readsAsFalse(top)) return fail('tfa-async-chunk-off', requirement, 'async_chunk: false', top, 'true');
   for (const view of ends) {
     const own = entryOf(view.stage, 'async_chunk') ?? entryOf(view.platformStage, 'async_chunk');
-    if (readsAsFalse(own)) return fail('tfa-async-chunk-off', requirement, `stage ${view.id} async_chunk: false`, own, 'true');
+    if (readsAsFalse(own))
+      return fail('tfa-async-chunk-off', requirement, `stage ${view.id} async_chunk: false`, own, 'true');
   }
-  return pass('tfa-async-chunk-off', requirement, top ? `async_chunk: ${renderValue(top.value)}` : 'async_chunk: true (default)', top);
+  return pass(
+    'tfa-async-chunk-off',
+    requirement,
+    top ? `async_chunk: ${renderValue(top.value)}` : 'async_chunk: true (default)',
+    top,
+  );
 }
 
 function modelRunnerChecks(root: ConfigMap, views: readonly StageView[], talkers: readonly StageView[]): TfaCheck[] {
@@ -112,17 +122,30 @@ function modelRunnerChecks(root: ConfigMap, views: readonly StageView[], talkers
     // Without a known talker, every stage setting v2 counts as v2.
     const all = views.length > 0 && views.every((view) => runnerOf(modelRunnerSetting(root, view)) === 'v2');
     const top = modelRunnerSetting(root, undefined);
-    if (all) return [pass('tfa-model-runner-not-v2', requirement, 'model_runner: v2 on every stage', modelRunnerSetting(root, views[0]))];
+    if (all)
+      return [
+        pass(
+          'tfa-model-runner-not-v2',
+          requirement,
+          'model_runner: v2 on every stage',
+          modelRunnerSetting(root, views[0]),
+        ),
+      ];
     return [runnerCheck(requirement, top, 'model_runner')];
   }
-  return talkers.map((view) => runnerCheck(requirement, modelRunnerSetting(root, view), `stage ${view.id} model_runner`));
+  return talkers.map((view) =>
+    runnerCheck(requirement, modelRunnerSetting(root, view), `stage ${view.id} model_runner`),
+  );
 }
 
 function runnerCheck(requirement: string, entry: ConfigEntry | undefined, label: string): TfaCheck {
   const runner = runnerOf(entry);
   if (runner === 'v2') return pass('tfa-model-runner-not-v2', requirement, `${label}: v2`, entry);
   if (entry) return fail('tfa-model-runner-not-v2', requirement, `${label}: ${runner}`, entry, 'v2');
-  return { ...fail('tfa-model-runner-not-v2', requirement, `${label}: v1 (default)`, undefined), missingKey: { key: 'model_runner', value: 'v2', scope: 'top-level' } };
+  return {
+    ...fail('tfa-model-runner-not-v2', requirement, `${label}: v1 (default)`, undefined),
+    missingKey: { key: 'model_runner', value: 'v2', scope: 'top-level' },
+  };
 }
 
 function runnerOf(entry: ConfigEntry | undefined): string {
@@ -135,16 +158,30 @@ function firstChunkCheck(extra: ConfigMap): TfaCheck {
   const ramp = parseRamp(rampEntry);
   if (ramp && rampEntry) {
     const text = `codec_chunk_ramp starts at ${ramp[0]}`;
-    return ramp[0] === 1 ? pass('tfa-initial-chunk-not-one', requirement, text, rampEntry) : fail('tfa-initial-chunk-not-one', requirement, text, rampEntry);
+    return ramp[0] === 1
+      ? pass('tfa-initial-chunk-not-one', requirement, text, rampEntry)
+      : fail('tfa-initial-chunk-not-one', requirement, text, rampEntry);
   }
   const initialEntry = entryOf(extra, 'initial_codec_chunk_frames');
   const initial = integerOf(initialEntry);
-  if (initial === 1) return pass('tfa-initial-chunk-not-one', requirement, 'initial_codec_chunk_frames: 1', initialEntry);
+  if (initial === 1)
+    return pass('tfa-initial-chunk-not-one', requirement, 'initial_codec_chunk_frames: 1', initialEntry);
   if (initialEntry && !(isScalar(initialEntry.value) && initialEntry.value.value === null)) {
-    return fail('tfa-initial-chunk-not-one', requirement, `initial_codec_chunk_frames: ${renderValue(initialEntry.value)}`, initialEntry, '1');
+    return fail(
+      'tfa-initial-chunk-not-one',
+      requirement,
+      `initial_codec_chunk_frames: ${renderValue(initialEntry.value)}`,
+      initialEntry,
+      '1',
+    );
   }
   return {
-    ...fail('tfa-initial-chunk-not-one', requirement, 'initial_codec_chunk_frames unset (counts as 0) and no codec_chunk_ramp', undefined),
+    ...fail(
+      'tfa-initial-chunk-not-one',
+      requirement,
+      'initial_codec_chunk_frames unset (counts as 0) and no codec_chunk_ramp',
+      undefined,
+    ),
     missingKey: { key: 'initial_codec_chunk_frames', value: '1', scope: 'connector-extra' },
   };
 }
@@ -154,8 +191,10 @@ function parseRamp(entry: ConfigEntry | undefined): number[] | null {
   if (!entry) return null;
   const value = entry.value;
   let numbers: number[];
-  if (isList(value)) numbers = value.items.map((item) => (isScalar(item) && typeof item.value === 'number' ? item.value : NaN));
-  else if (isScalar(value) && typeof value.value === 'string') numbers = value.value.split(',').map((part) => Number(part.trim()));
+  if (isList(value))
+    numbers = value.items.map((item) => (isScalar(item) && typeof item.value === 'number' ? item.value : NaN));
+  else if (isScalar(value) && typeof value.value === 'string')
+    numbers = value.value.split(',').map((part) => Number(part.trim()));
   else return null;
   if (numbers.length < 2 || numbers.some((n) => !Number.isInteger(n) || n <= 0)) return null;
   return numbers;
@@ -168,11 +207,26 @@ function talkerChecks(root: ConfigMap, view: StageView): TfaCheck[] {
   const stage = `stage ${view.id}`;
   return [
     readsAsTrue(prefix)
-      ? fail('tfa-prefix-caching-on', `prefix caching off for the talker (${stage})`, `${stage} enable_prefix_caching: true`, prefix, 'false')
-      : pass('tfa-prefix-caching-on', `prefix caching off for the talker (${stage})`, `${stage} enable_prefix_caching: ${prefix ? renderValue(prefix.value) : 'unset'}`, prefix),
+      ? fail(
+          'tfa-prefix-caching-on',
+          `prefix caching off for the talker (${stage})`,
+          `${stage} enable_prefix_caching: true`,
+          prefix,
+          'false',
+        )
+      : pass(
+          'tfa-prefix-caching-on',
+          `prefix caching off for the talker (${stage})`,
+          `${stage} enable_prefix_caching: ${prefix ? renderValue(prefix.value) : 'unset'}`,
+          prefix,
+        ),
     parallelCheck(stage, 'tensor_parallel_size', tp),
     parallelCheck(stage, 'pipeline_parallel_size', pp),
-    executorCheck(`a local executor for the talker (${stage})`, stage, stageSetting(root, view, 'distributed_executor_backend')),
+    executorCheck(
+      `a local executor for the talker (${stage})`,
+      stage,
+      stageSetting(root, view, 'distributed_executor_backend'),
+    ),
   ];
 }
 
@@ -184,7 +238,9 @@ function executorName(entry: ConfigEntry | undefined): string | null {
 function executorCheck(requirement: string, label: string, entry: ConfigEntry | undefined): TfaCheck {
   const name = executorName(entry);
   const actual = `${label} distributed_executor_backend: ${name ?? 'unset'}`;
-  return name === null || name === 'uni' ? pass('tfa-executor-not-local', requirement, actual, entry) : fail('tfa-executor-not-local', requirement, actual, entry);
+  return name === null || name === 'uni'
+    ? pass('tfa-executor-not-local', requirement, actual, entry)
+    : fail('tfa-executor-not-local', requirement, actual, entry);
 }
 
 /**
@@ -203,7 +259,8 @@ const ENV_SWITCH = 'VLLM_OMNI_TALKER_FIRST_AUDIO';
 /** The stage's `VLLM_OMNI_TALKER_FIRST_AUDIO` entry: platform override, then `env`, then `runtime.env`. */
 function envSwitchEntry(view: StageView): ConfigEntry | undefined {
   for (const stage of [view.platformStage, view.stage]) {
-    const entry = entryOf(valueOf(stage, 'env'), ENV_SWITCH) ?? entryOf(valueOf(valueOf(stage, 'runtime'), 'env'), ENV_SWITCH);
+    const entry =
+      entryOf(valueOf(stage, 'env'), ENV_SWITCH) ?? entryOf(valueOf(valueOf(stage, 'runtime'), 'env'), ENV_SWITCH);
     if (entry) return entry;
   }
   return undefined;
@@ -218,14 +275,26 @@ function envSwitchChecks(views: readonly StageView[], talkers: readonly StageVie
   const requirement = `\`${ENV_SWITCH}\` on (unset or "1")`;
   const judged = talkers.length > 0 ? talkers : views;
   const entries = judged.map(envSwitchEntry);
-  const values = entries.map((entry) => (entry && isScalar(entry.value) && (typeof entry.value.value === 'string' || typeof entry.value.value === 'number') ? String(entry.value.value) : undefined));
+  const values = entries.map((entry) =>
+    entry && isScalar(entry.value) && (typeof entry.value.value === 'string' || typeof entry.value.value === 'number')
+      ? String(entry.value.value)
+      : undefined,
+  );
   const where = (view: StageView) => (talkers.length > 0 ? `stage ${view.id} env` : 'env');
   // Off where the talker runs: for a known talker, its own env; otherwise only when every stage turns it off.
   const offAt = values.findIndex((value) => value !== undefined && value !== '1');
   const everyOff = values.length > 0 && values.every((value) => value !== undefined && value !== '1');
   if (offAt >= 0 && (talkers.length > 0 || everyOff)) {
     const view = judged[offAt];
-    return [fail('tfa-env-switch-off', requirement, `${where(view)} ${ENV_SWITCH}: ${JSON.stringify(values[offAt])}`, entries[offAt], '"1"')];
+    return [
+      fail(
+        'tfa-env-switch-off',
+        requirement,
+        `${where(view)} ${ENV_SWITCH}: ${JSON.stringify(values[offAt])}`,
+        entries[offAt],
+        '"1"',
+      ),
+    ];
   }
   const onAt = values.findIndex((value) => value === '1');
   if (onAt >= 0 && values.every((value) => value === '1')) {
@@ -246,13 +315,23 @@ function parallelCheck(stage: string, key: string, entry: ConfigEntry | undefine
   const size = integerOf(entry);
   const requirement = `${key} 1 for the talker (${stage})`;
   const actual = `${stage} ${key}: ${size ?? '1 (default)'}`;
-  return size !== null && size > 1 ? fail('tfa-talker-parallel', requirement, actual, entry) : pass('tfa-talker-parallel', requirement, actual, entry);
+  return size !== null && size > 1
+    ? fail('tfa-talker-parallel', requirement, actual, entry)
+    : pass('tfa-talker-parallel', requirement, actual, entry);
 }
 
 function pass(code: TfaCheckCode, requirement: string, actual: string, decidedBy: ConfigEntry | undefined): TfaCheck {
   return { code, ok: true, requirement, actual, decidedBy };
 }
 
-function fail(code: TfaCheckCode, requirement: string, actual: string, decidedBy: ConfigEntry | undefined, fixValue?: string): TfaCheck {
-  return fixValue === undefined ? { code, ok: false, requirement, actual, decidedBy } : { code, ok: false, requirement, actual, decidedBy, fixValue };
+function fail(
+  code: TfaCheckCode,
+  requirement: string,
+  actual: string,
+  decidedBy: ConfigEntry | undefined,
+  fixValue?: string,
+): TfaCheck {
+  return fixValue === undefined
+    ? { code, ok: false, requirement, actual, decidedBy }
+    : { code, ok: false, requirement, actual, decidedBy, fixValue };
 }

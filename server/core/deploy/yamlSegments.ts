@@ -58,7 +58,8 @@ export function splitSegments(text: string): SegmentedText | null {
 
   const lineStarts = lineStartsOf(text);
   // A text ending with a newline has an empty last "line" that starts at its end.
-  const lineCount = lineStarts[lineStarts.length - 1] === text.length && text.length > 0 ? lineStarts.length - 1 : lineStarts.length;
+  const lineCount =
+    lineStarts[lineStarts.length - 1] === text.length && text.length > 0 ? lineStarts.length - 1 : lineStarts.length;
 
   // Top-level blocks: each starts at a key line, except that the first key line belongs to
   // the first block with whatever comes before it.
@@ -79,7 +80,16 @@ export function splitSegments(text: string): SegmentedText | null {
     const end = to < lineStarts.length ? lineStarts[to] : text.length;
     const items = listItemLines(text, lineStarts, from, to);
     if (!items) {
-      segments.push({ prefix: '', prefixLines: 0, text: text.slice(start, end), suffix: '', start, line: from, kind: 'entries', listStart: false });
+      segments.push({
+        prefix: '',
+        prefixLines: 0,
+        text: text.slice(start, end),
+        suffix: '',
+        start,
+        line: from,
+        kind: 'entries',
+        listStart: false,
+      });
       continue;
     }
     const header = text.slice(start, lineStarts[items[0]]);

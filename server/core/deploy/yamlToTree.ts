@@ -2,7 +2,18 @@
 // what PyYAML's safe_load (which vLLM-Omni uses) makes of the same text: aliases read as
 // the anchored value, `<<` merge keys copy the merged map's entries under the explicit
 // ones, and a repeated key keeps its last value.
-import { isAlias, isCollection, isMap, isPair, isScalar, isSeq, type Alias, type Document, type Node, type Scalar } from 'yaml';
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Alias,
+  type Document,
+  type Node,
+  type Scalar,
+} from 'yaml';
 import type { ConfigEntry, ConfigValue } from './configTree';
 import type { LineIndex } from './sourceRange';
 
@@ -150,7 +161,14 @@ class TreeBuilder {
 
   /** `key:` with nothing after it is null, placed right after the key. */
   private emptyValue(offset: number): ConfigValue {
-    return { kind: 'scalar', value: null, text: '', quoted: false, integer: false, location: this.lines.location(offset, offset) };
+    return {
+      kind: 'scalar',
+      value: null,
+      text: '',
+      quoted: false,
+      integer: false,
+      location: this.lines.location(offset, offset),
+    };
   }
 }
 

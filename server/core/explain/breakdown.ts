@@ -12,9 +12,11 @@ import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
 
 const OMNI_TIMING_SECONDS = 'printed by [OmniTiming] in seconds with 2 decimals (10 ms resolution)';
-const GEN_OTHER_RULE = 'stage_gen_time_ms minus the stage phases that are numbers (submit -> QUEUED and output handling after the last token; any phase not measured is in here too)';
+const GEN_OTHER_RULE =
+  'stage_gen_time_ms minus the stage phases that are numbers (submit -> QUEUED and output handling after the last token; any phase not measured is in here too)';
 const PRINT_SLACK_MS = 0.01;
-const FINAL_OUTPUT_RULE = 'e2e total minus the end of the last stage (anchored on its measured first output): output handling after the last stage finished';
+const FINAL_OUTPUT_RULE =
+  'e2e total minus the end of the last stage (anchored on its measured first output): output handling after the last stage finished';
 
 /** A part's fields before its key is made. */
 interface PartInput {
@@ -32,7 +34,12 @@ interface PartInput {
   readonly placementRule?: string | null;
 }
 
-export function partKey(stageKey: string | null, phase: PartPhase, edge?: string | null, component?: TransferComponent | null): string {
+export function partKey(
+  stageKey: string | null,
+  phase: PartPhase,
+  edge?: string | null,
+  component?: TransferComponent | null,
+): string {
   if (phase === 'transfer') return `${edge ?? '?'}/${component ?? '?'}`;
   if (stageKey === null) return phase;
   return `${stageKey}/${phase}`;
@@ -62,7 +69,11 @@ function splitPartState(state: SplitState, hasStageTable: boolean): PartState {
 }
 
 /** A field's value and state as a part (absent row: hidden when the table was printed). */
-function fieldPart(fields: FieldMap | null, name: string, tablePrinted: boolean): { ms: number | null; state: PartState } {
+function fieldPart(
+  fields: FieldMap | null,
+  name: string,
+  tablePrinted: boolean,
+): { ms: number | null; state: PartState } {
   if (fields === null) return { ms: null, state: 'notMeasured' };
   const ms = numberOf(fields, name);
   if (ms !== undefined) return { ms, state: 'measured' };
@@ -90,7 +101,19 @@ function stagePhases(request: AnalyzedRequest, placed: StagePlacement): Breakdow
     anyPhase = true;
     // A negative interval (a finding of its own) has no place; its value still counts.
     const placedHere = ms >= 0;
-    out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase, ms, state, startMs: placedHere ? t : null, endMs: placedHere ? t + ms : null, placement: placedHere ? placement : null, placementRule: placedHere ? placementRule : null }));
+    out.push(
+      part({
+        stageKey: stage.stageKey,
+        stageId: stage.stageId,
+        phase,
+        ms,
+        state,
+        startMs: placedHere ? t : null,
+        endMs: placedHere ? t + ms : null,
+        placement: placedHere ? placement : null,
+        placementRule: placedHere ? placementRule : null,
+      }),
+    );
     if (placedHere) t += ms;
   };
   if (values.inputWaitMs !== null && values.readyQueuedMs !== null) {
@@ -104,7 +127,8 @@ function stagePhases(request: AnalyzedRequest, placed: StagePlacement): Breakdow
 
   const gen = genTimeOf(stage);
   if (!Number.isFinite(gen)) {
-    const state: PartState = request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
+    const state: PartState =
+      request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
     out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase: 'genOther', ms: null, state }));
     return out;
   }
@@ -119,7 +143,11 @@ function stagePhases(request: AnalyzedRequest, placed: StagePlacement): Breakdow
       phase: 'genOther',
       ms,
       state: anyPhase ? 'reconstructed' : 'measured',
-      note: anyPhase ? GEN_OTHER_RULE : fromTiming ? `stage time ${OMNI_TIMING_SECONDS}` : 'stage_gen_time_ms: no phase split measured',
+      note: anyPhase
+        ? GEN_OTHER_RULE
+        : fromTiming
+          ? `stage time ${OMNI_TIMING_SECONDS}`
+          : 'stage_gen_time_ms: no phase split measured',
       startMs: placedHere ? t : null,
       endMs: placedHere ? end : null,
       placement: placedHere ? placement : null,
@@ -146,14 +174,21 @@ function edgesOf(request: AnalyzedRequest): Edge[] {
   };
   for (const t of request.transfers) add(t.fromStage, t.toStage);
   for (const t of request.timing?.transfers ?? []) add(t.fromStage, t.toStage);
-  const ids = [...new Set(request.stages.map((s) => s.stageId).filter((id): id is number => id !== null))].sort((a, b) => a - b);
+  const ids = [...new Set(request.stages.map((s) => s.stageId).filter((id): id is number => id !== null))].sort(
+    (a, b) => a - b,
+  );
   for (let i = 1; i < ids.length; i++) add(ids[i - 1], ids[i]);
   return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
 }
 
 const TX_FROM_TIMING = 'tx time printed by [OmniTiming] with 2 decimals';
-const TX_NOT_RECORDED = '[OmniTiming] prints 0.00 ms and no tx_time_ms was measured: no payload transfer was recorded on this edge (async chunk streams the input through the connector), not a 0 ms hand-off';
-const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>, string>> = { tx: 'tx_time_ms', inFlight: 'in_flight_time_ms', rxDecode: 'rx_decode_time_ms' };
+const TX_NOT_RECORDED =
+  '[OmniTiming] prints 0.00 ms and no tx_time_ms was measured: no payload transfer was recorded on this edge (async chunk streams the input through the connector), not a 0 ms hand-off';
+const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>, string>> = {
+  tx: 'tx_time_ms',
+  inFlight: 'in_flight_time_ms',
+  rxDecode: 'rx_decode_time_ms',
+};
 
 function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
   const name = edgeName(edge);
@@ -164,7 +199,17 @@ function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
   const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1) ?? null;
   const out: BreakdownPart[] = [];
   const post = fieldPart(upstream?.fields ?? null, 'postprocess_time_ms', request.hasStageTable);
-  out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component: 'postprocess', ...post, note: post.ms === null ? null : `postprocess_time_ms of stage ${edge.from}: building stage ${edge.to}'s inputs` }));
+  out.push(
+    part({
+      stageKey: null,
+      stageId: null,
+      phase: 'transfer',
+      edge: name,
+      component: 'postprocess',
+      ...post,
+      note: post.ms === null ? null : `postprocess_time_ms of stage ${edge.from}: building stage ${edge.to}'s inputs`,
+    }),
+  );
   for (const component of ['tx', 'inFlight', 'rxDecode'] as const) {
     let value: { ms: number | null; state: PartState } = { ms: null, state: missing };
     let note: string | null = null;
@@ -182,7 +227,10 @@ function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
 }
 
 /** Length of the union of intervals, and the sum of their lengths, within [0, limit]. */
-function coverage(intervals: readonly (readonly [number, number])[], limit: number | null): { sum: number; union: number } {
+function coverage(
+  intervals: readonly (readonly [number, number])[],
+  limit: number | null,
+): { sum: number; union: number } {
   const clipped: [number, number][] = [];
   let sum = 0;
   for (const [a, b] of intervals) {
@@ -217,7 +265,8 @@ function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | 
   const summary = request.overallSummary?.fields ?? null;
   if (summary !== null && numberOf(summary, 'e2e_requests') === 1) {
     const ms = numberOf(summary, 'input_preprocess_time_ms');
-    if (ms !== undefined) return { ms, note: 'input_preprocess_time_ms of the [Overall Summary] printed with this request' };
+    if (ms !== undefined)
+      return { ms, note: 'input_preprocess_time_ms of the [Overall Summary] printed with this request' };
   }
   const s = request.timing?.preprocessS ?? null;
   return s === null ? null : { ms: s * 1000, note: `preprocess ${OMNI_TIMING_SECONDS}` };
@@ -235,17 +284,28 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   parts.push(
     preprocessMs === null
       ? part({ stageKey: null, stageId: null, phase: 'preprocess', ms: null, state: 'notMeasured' })
-      : part({ stageKey: null, stageId: null, phase: 'preprocess', ms: preprocessMs, state: 'measured', note: preprocess?.note ?? null, startMs: 0, endMs: preprocessMs, placement: 'measured' }),
+      : part({
+          stageKey: null,
+          stageId: null,
+          phase: 'preprocess',
+          ms: preprocessMs,
+          state: 'measured',
+          note: preprocess?.note ?? null,
+          startMs: 0,
+          endMs: preprocessMs,
+          placement: 'measured',
+        }),
   );
 
   const placements = placeStages(request, preprocessMs ?? 0);
   const edges = edgesOf(request);
   const edgesDone = new Set<string>();
   const addEdgesInto = (stageId: number | null): void => {
-    for (const e of edges) if (!edgesDone.has(edgeName(e)) && stageId !== null && e.to <= stageId) {
-      edgesDone.add(edgeName(e));
-      parts.push(...edgeParts(request, e));
-    }
+    for (const e of edges)
+      if (!edgesDone.has(edgeName(e)) && stageId !== null && e.to <= stageId) {
+        edgesDone.add(edgeName(e));
+        parts.push(...edgeParts(request, e));
+      }
   };
   for (const placed of placements) {
     addEdgesInto(placed.stage.stageId);
@@ -257,10 +317,29 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const finalOutputMs = last !== undefined && last.anchored && totalMs !== null ? totalMs - last.endMs : null;
   // Within the printing's 1 µs rounding of both ends, a stage ending "after" the request ended with it.
   if (finalOutputMs !== null && finalOutputMs >= -PRINT_SLACK_MS) {
-    parts.push(part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: Math.max(0, finalOutputMs), state: 'reconstructed', note: FINAL_OUTPUT_RULE, startMs: Math.min((last as StagePlacement).endMs, totalMs as number), endMs: totalMs, placement: 'measured' }));
+    parts.push(
+      part({
+        stageKey: null,
+        stageId: null,
+        phase: 'finalOutput',
+        ms: Math.max(0, finalOutputMs),
+        state: 'reconstructed',
+        note: FINAL_OUTPUT_RULE,
+        startMs: Math.min((last as StagePlacement).endMs, totalMs as number),
+        endMs: totalMs,
+        placement: 'measured',
+      }),
+    );
   } else {
-    const why = last === undefined ? null : last.anchored ? 'the last stage is placed ending after the request: its output handling is not separable' : 'the last stage has no measured anchor: its output handling is in the residual';
-    parts.push(part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured', note: why }));
+    const why =
+      last === undefined
+        ? null
+        : last.anchored
+          ? 'the last stage is placed ending after the request: its output handling is not separable'
+          : 'the last stage has no measured anchor: its output handling is in the residual';
+    parts.push(
+      part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured', note: why }),
+    );
   }
 
   const intervals: [number, number][] = [];
@@ -282,7 +361,14 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
     overlapMs,
     overlapPlacement: allMeasured ? 'measured' : 'reconstructed',
     residualMs: totalMs === null ? null : totalMs - sum + overlapMs,
-    stageSpans: placements.map((p) => ({ stageKey: p.stage.stageKey, stageId: p.stage.stageId, startMs: p.startMs, endMs: p.endMs, placement: p.anchored ? 'measured' : 'reconstructed', placementRule: p.anchored ? null : p.rule })),
+    stageSpans: placements.map((p) => ({
+      stageKey: p.stage.stageKey,
+      stageId: p.stage.stageId,
+      startMs: p.startMs,
+      endMs: p.endMs,
+      placement: p.anchored ? 'measured' : 'reconstructed',
+      placementRule: p.anchored ? null : p.rule,
+    })),
   };
 }
 
@@ -292,16 +378,37 @@ export function partStageId(p: Pick<BreakdownPart, 'stageId' | 'edge' | 'phase'>
   return p.stageId;
 }
 
-
-const PHASE_ORDER: Readonly<Record<PartPhase, number>> = { preprocess: 0, inputWait: 1, readyQueued: 2, queued: 3, prefill: 4, decode: 5, genOther: 6, transfer: 7, finalOutput: 8 };
-const COMPONENT_ORDER: Readonly<Record<TransferComponent, number>> = { postprocess: 0, tx: 1, inFlight: 2, rxDecode: 3 };
+const PHASE_ORDER: Readonly<Record<PartPhase, number>> = {
+  preprocess: 0,
+  inputWait: 1,
+  readyQueued: 2,
+  queued: 3,
+  prefill: 4,
+  decode: 5,
+  genOther: 6,
+  transfer: 7,
+  finalOutput: 8,
+};
+const COMPONENT_ORDER: Readonly<Record<TransferComponent, number>> = {
+  postprocess: 0,
+  tx: 1,
+  inFlight: 2,
+  rxDecode: 3,
+};
 
 /** Position of a part in a request's time order: preprocess, then per stage its hand-offs in and its phases, then final output. */
-export function comparePartMeta(a: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge' | 'component'>, b: typeof a): number {
+export function comparePartMeta(
+  a: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge' | 'component'>,
+  b: typeof a,
+): number {
   const rank = (p: typeof a): [number, number] => {
     if (p.phase === 'preprocess') return [-1, 0];
     if (p.phase === 'finalOutput') return [1e9, 0];
-    if (p.phase === 'transfer') return [(partStageId(p) ?? 0) - 0.5 + (Number(p.edge?.split('->')[0] ?? 0) / 1e6), COMPONENT_ORDER[p.component ?? 'tx']];
+    if (p.phase === 'transfer')
+      return [
+        (partStageId(p) ?? 0) - 0.5 + Number(p.edge?.split('->')[0] ?? 0) / 1e6,
+        COMPONENT_ORDER[p.component ?? 'tx'],
+      ];
     const segment = Number(p.stageKey?.split('_')[1] ?? '1');
     return [(p.stageId ?? 0) + segment / 1000, PHASE_ORDER[p.phase]];
   };

@@ -44,7 +44,9 @@ function partJson(p: BreakdownPart): BreakdownPartJson {
     ...(p.component === null ? {} : { component: p.component }),
     ms: round3OrNull(p.ms),
     state: p.state,
-    ...(p.startMs === null || p.endMs === null || p.placement === null ? {} : { startMs: round3(p.startMs), endMs: round3(p.endMs), placement: p.placement }),
+    ...(p.startMs === null || p.endMs === null || p.placement === null
+      ? {}
+      : { startMs: round3(p.startMs), endMs: round3(p.endMs), placement: p.placement }),
   };
 }
 

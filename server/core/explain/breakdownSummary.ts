@@ -6,7 +6,10 @@ import { rowsInScope, type RowScope } from './scope';
 import { distributionInPlace } from './select';
 import type { BreakdownSummary, PartDistribution } from './types';
 
-function columnDistribution(column: Column, rows: Int32Array): { distribution: PartDistribution['distribution']; missing: number } {
+function columnDistribution(
+  column: Column,
+  rows: Int32Array,
+): { distribution: PartDistribution['distribution']; missing: number } {
   const values = new Float64Array(rows.length);
   let n = 0;
   for (const i of rows) {
@@ -21,7 +24,20 @@ export function breakdownSummary(index: ExplainIndex, scope: RowScope): Breakdow
   const parts: PartDistribution[] = [];
   for (const p of index.parts()) {
     const { distribution, missing } = columnDistribution(p.ms, rows);
-    parts.push({ key: p.meta.key, stageKey: p.meta.stageKey, stageId: p.meta.stageId, phase: p.meta.phase, edge: p.meta.edge, component: p.meta.component, distribution, missing });
+    parts.push({
+      key: p.meta.key,
+      stageKey: p.meta.stageKey,
+      stageId: p.meta.stageId,
+      phase: p.meta.phase,
+      edge: p.meta.edge,
+      component: p.meta.component,
+      distribution,
+      missing,
+    });
   }
-  return { parts, overlap: columnDistribution(index.overlap, rows).distribution, residual: columnDistribution(index.residual, rows).distribution };
+  return {
+    parts,
+    overlap: columnDistribution(index.overlap, rows).distribution,
+    residual: columnDistribution(index.residual, rows).distribution,
+  };
 }

@@ -68,11 +68,13 @@ export function unsupported(xs: ArrayLike<number>): string | null {
     mean += xs[i];
   }
   mean /= n;
-  if (distinct.size < MIN_DISTINCT_X) return `${distinct.size} distinct token count${distinct.size === 1 ? '' : 's'} (at least ${MIN_DISTINCT_X} needed)`;
+  if (distinct.size < MIN_DISTINCT_X)
+    return `${distinct.size} distinct token count${distinct.size === 1 ? '' : 's'} (at least ${MIN_DISTINCT_X} needed)`;
   let v = 0;
   for (let i = 0; i < n; i++) v += (xs[i] - mean) ** 2;
   const cv = mean === 0 ? Infinity : Math.sqrt(v / n) / Math.abs(mean);
-  if (cv < MIN_X_SPREAD) return `token counts too alike (spread ${(cv * 100).toFixed(1)}% of the mean; at least ${MIN_X_SPREAD * 100}% needed)`;
+  if (cv < MIN_X_SPREAD)
+    return `token counts too alike (spread ${(cv * 100).toFixed(1)}% of the mean; at least ${MIN_X_SPREAD * 100}% needed)`;
   return null;
 }
 
@@ -106,10 +108,26 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
       const why = unsupported(xs) ?? constantY(ys, f.y);
       const line = why === null ? ols(xs, ys) : null;
       if (line === null) {
-        skipped.push({ stageId: stage.stageId, stageKey: stage.stageKey, x: f.x, y: f.y, n: xs.length, reason: why ?? 'no spread in token counts' });
+        skipped.push({
+          stageId: stage.stageId,
+          stageKey: stage.stageKey,
+          x: f.x,
+          y: f.y,
+          n: xs.length,
+          reason: why ?? 'no spread in token counts',
+        });
         continue;
       }
-      fits.push({ stageId: stage.stageId, stageKey: stage.stageKey, x: f.x, y: f.y, slopeMsPer1kTokens: line.slope * 1000, interceptMs: line.intercept, r2: line.r2, n: line.n });
+      fits.push({
+        stageId: stage.stageId,
+        stageKey: stage.stageKey,
+        x: f.x,
+        y: f.y,
+        slopeMsPer1kTokens: line.slope * 1000,
+        interceptMs: line.intercept,
+        r2: line.r2,
+        n: line.n,
+      });
     }
     // A prefill that also holds the decode steps (decode measured 0 throughout) is not a prefill cost alone.
     const prefillFit = fits.find((x) => x.stageKey === stage.stageKey && x.y === 'vllm_prefill_ms');

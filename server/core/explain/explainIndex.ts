@@ -100,7 +100,14 @@ export class ExplainIndex {
     for (const p of breakdown.parts) {
       if (p.ms === null) continue;
       if (!this.partMetas.has(p.key)) {
-        this.partMetas.set(p.key, { key: p.key, stageKey: p.stageKey, stageId: p.stageId, phase: p.phase, edge: p.edge, component: p.component });
+        this.partMetas.set(p.key, {
+          key: p.key,
+          stageKey: p.stageKey,
+          stageId: p.stageId,
+          phase: p.phase,
+          edge: p.edge,
+          component: p.component,
+        });
         this.partOrder = null;
       }
       put(`p:${p.key}`, p.ms);
@@ -129,7 +136,10 @@ export class ExplainIndex {
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
     const ordinals = [...values.keys()].sort((a, b) => a - b);
-    this.arena.addRow(ordinals, ordinals.map((o) => values.get(o) as number));
+    this.arena.addRow(
+      ordinals,
+      ordinals.map((o) => values.get(o) as number),
+    );
     this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
     return breakdown;
   }
@@ -163,7 +173,9 @@ export class ExplainIndex {
 
   /** Every part seen, in a request's time order (preprocess, stages with their hand-offs in, final output). */
   parts(): readonly PartColumns[] {
-    return (this.partOrder ??= [...this.partMetas.values()].sort(comparePartMeta).map((meta) => this.partColumns(meta)));
+    return (this.partOrder ??= [...this.partMetas.values()]
+      .sort(comparePartMeta)
+      .map((meta) => this.partColumns(meta)));
   }
 
   private partColumns(meta: PartMeta): PartColumns {
@@ -181,7 +193,9 @@ export class ExplainIndex {
     }
     if (meta.phase === 'transfer' || meta.stageKey === null) return nan;
     const stageStart = namedColumn(this.arena, `s:${meta.stageKey}:start`);
-    const before = PHASE_ORDER.slice(0, PHASE_ORDER.indexOf(meta.phase)).map((phase) => namedColumn(this.arena, `p:${meta.stageKey}/${phase}`));
+    const before = PHASE_ORDER.slice(0, PHASE_ORDER.indexOf(meta.phase)).map((phase) =>
+      namedColumn(this.arena, `p:${meta.stageKey}/${phase}`),
+    );
     return derivedColumn((i) => {
       const own = ms.get(i);
       if (!(own >= 0)) return Number.NaN;

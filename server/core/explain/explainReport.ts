@@ -11,7 +11,17 @@ import { loadAtArrival } from './loadAtArrival';
 import { overTime, type GaugeSamples } from './overTime';
 import { bootsInScope, rowsInScope } from './scope';
 import { tailAttribution } from './tailAttribution';
-import type { BreakdownSummary, CostFit, CostFitSkipped, ExplainScope, LoadAtArrival, OverTimeSeries, TailAttribution, TailQuantile, TargetName } from './types';
+import type {
+  BreakdownSummary,
+  CostFit,
+  CostFitSkipped,
+  ExplainScope,
+  LoadAtArrival,
+  OverTimeSeries,
+  TailAttribution,
+  TailQuantile,
+  TargetName,
+} from './types';
 
 export const DEFAULT_QUANTILES: readonly TailQuantile[] = ['p95', 'p99'];
 
@@ -27,7 +37,12 @@ export interface ExplainOptions {
 export interface ExplainReport {
   readonly schema: 1;
   readonly source: string;
-  readonly scope: { readonly excludeCold: boolean; readonly byBoot: boolean; readonly fromMs: number | null; readonly toMs: number | null };
+  readonly scope: {
+    readonly excludeCold: boolean;
+    readonly byBoot: boolean;
+    readonly fromMs: number | null;
+    readonly toMs: number | null;
+  };
   readonly requestCount: number;
   readonly requestsInScope: number;
   /** Targets some request in the log measured. */
@@ -58,7 +73,13 @@ export function gaugesOfEngines(series: readonly EngineSeries[]): GaugeSamples[]
   }));
 }
 
-export function explainReport(index: ExplainIndex, source: string, options: ExplainOptions, gauges: readonly GaugeSamples[], findings: readonly Finding[]): ExplainReport {
+export function explainReport(
+  index: ExplainIndex,
+  source: string,
+  options: ExplainOptions,
+  gauges: readonly GaugeSamples[],
+  findings: readonly Finding[],
+): ExplainReport {
   const quantiles = options.quantiles ?? DEFAULT_QUANTILES;
   const known = index.targets();
   const wanted = options.targets ?? known;
@@ -70,7 +91,11 @@ export function explainReport(index: ExplainIndex, source: string, options: Expl
     let any = false;
     for (const quantile of quantiles) {
       for (const boot of boots) {
-        const entry = tailAttribution(index, { target, quantile, scope: boot === undefined ? options.scope : { ...options.scope, boot } });
+        const entry = tailAttribution(index, {
+          target,
+          quantile,
+          scope: boot === undefined ? options.scope : { ...options.scope, boot },
+        });
         if (entry !== null) {
           tail.push(entry);
           any = true;
@@ -85,7 +110,12 @@ export function explainReport(index: ExplainIndex, source: string, options: Expl
   return {
     schema: 1,
     source,
-    scope: { excludeCold: options.scope.excludeCold === true, byBoot: options.byBoot === true, fromMs: options.scope.fromMs ?? null, toMs: options.scope.toMs ?? null },
+    scope: {
+      excludeCold: options.scope.excludeCold === true,
+      byBoot: options.byBoot === true,
+      fromMs: options.scope.fromMs ?? null,
+      toMs: options.scope.toMs ?? null,
+    },
     requestCount: index.length,
     requestsInScope: rowsInScope(index, options.scope).length,
     targets: known,
@@ -102,5 +132,10 @@ export function explainReport(index: ExplainIndex, source: string, options: Expl
 
 /** The report as JSON text: numbers to at most 4 decimals (they are sums and means of 3-decimal values), NaN as null. */
 export function explainJsonText(report: ExplainReport): string {
-  return JSON.stringify(report, (_key, v: unknown) => (typeof v === 'number' ? (Number.isFinite(v) ? (Number.isInteger(v) ? v : Math.round(v * 1e4) / 1e4) : null) : v), 2);
+  return JSON.stringify(
+    report,
+    (_key, v: unknown) =>
+      typeof v === 'number' ? (Number.isFinite(v) ? (Number.isInteger(v) ? v : Math.round(v * 1e4) / 1e4) : null) : v,
+    2,
+  );
 }

@@ -17,7 +17,12 @@ const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   finalOutput: 'final output',
 };
 
-const COMPONENT_LABEL: Readonly<Record<TransferComponent, string>> = { postprocess: 'postprocess', tx: 'tx', inFlight: 'in flight', rxDecode: 'rx decode' };
+const COMPONENT_LABEL: Readonly<Record<TransferComponent, string>> = {
+  postprocess: 'postprocess',
+  tx: 'tx',
+  inFlight: 'in flight',
+  rxDecode: 'rx decode',
+};
 
 const TOP_PARTS = 6;
 
@@ -34,13 +39,21 @@ export function targetLabel(target: string): string {
   return m[2] === 'ttft' ? `stage ${m[1]} TTFT` : `stage ${m[1]} time to first output`;
 }
 
-const ms = (v: number): string => `${v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+const ms = (v: number): string =>
+  `${v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
 const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${ms(Math.abs(v))}`;
 const pct = (v: number | null): string => (v === null ? '-' : `${Math.round(v * 100)}%`);
 
 function table(rows: string[][], leftColumns = 1): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => '  ' + r.map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('   ').trimEnd());
+  return rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+        .join('   ')
+        .trimEnd(),
+  );
 }
 
 function tailBlock(t: TailAttribution): string[] {
@@ -54,51 +67,90 @@ function tailBlock(t: TailAttribution): string[] {
   const rest = t.parts.slice(TOP_PARTS);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
-    rows.push([`${rest.length} other part${rest.length === 1 ? '' : 's'}`, signed(sum), pct(Math.abs(t.excessMs) < 1e-9 ? null : sum / t.excessMs), '']);
+    rows.push([
+      `${rest.length} other part${rest.length === 1 ? '' : 's'}`,
+      signed(sum),
+      pct(Math.abs(t.excessMs) < 1e-9 ? null : sum / t.excessMs),
+      '',
+    ]);
   }
-  rows.push(['residual', signed(t.residualMs), pct(Math.abs(t.excessMs) < 1e-9 ? null : t.residualMs / t.excessMs), '']);
+  rows.push([
+    'residual',
+    signed(t.residualMs),
+    pct(Math.abs(t.excessMs) < 1e-9 ? null : t.residualMs / t.excessMs),
+    '',
+  ]);
   out.push(...table(rows));
   if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
-    out.push('  (a negative residual: parts overlap; a downstream stage\'s input wait is the wait for the upstream work above it)');
+    out.push(
+      "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)",
+    );
   }
-  if (t.requestIds.length > 0) out.push(`  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`);
+  if (t.requestIds.length > 0)
+    out.push(
+      `  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`,
+    );
   return out;
 }
 
-const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string => (x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]));
+const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string =>
+  x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]);
 
 export function explainTable(report: ExplainReport): string[] {
   const out: string[] = [];
   const cold = report.scope.excludeCold ? '; cold requests left out' : '';
-  out.push(`Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`, '');
+  out.push(
+    `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`,
+    '',
+  );
   if (report.tail.length === 0) {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
-    if (report.unsupportedTargets.length > 0) out.push(`Not measured in this log: ${report.unsupportedTargets.join(', ')}`);
+    if (report.unsupportedTargets.length > 0)
+      out.push(`Not measured in this log: ${report.unsupportedTargets.join(', ')}`);
     return out;
   }
   for (const t of report.tail) out.push(...tailBlock(t), '');
-  if (report.unsupportedTargets.length > 0) out.push(`Not measured by any request in scope: ${report.unsupportedTargets.join(', ')}`, '');
+  if (report.unsupportedTargets.length > 0)
+    out.push(`Not measured by any request in scope: ${report.unsupportedTargets.join(', ')}`, '');
 
   const load = report.load[0];
   if (load !== undefined) {
-    out.push(`Load at arrival (${targetLabel(load.target)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`);
+    out.push(
+      `Load at arrival (${targetLabel(load.target)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`,
+    );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {
-      rows.push([b.maxInFlight === b.minInFlight ? String(b.minInFlight) : `${b.minInFlight}-${b.maxInFlight ?? ''}`, String(b.count), String(b.tailCount), d(b.target, 'p50'), d(b.target, 'p90'), d(b.target, 'p99')]);
+      rows.push([
+        b.maxInFlight === b.minInFlight ? String(b.minInFlight) : `${b.minInFlight}-${b.maxInFlight ?? ''}`,
+        String(b.count),
+        String(b.tailCount),
+        d(b.target, 'p50'),
+        d(b.target, 'p90'),
+        d(b.target, 'p99'),
+      ]);
     }
     out.push(...table(rows));
-    if (load.stages.length > 0) out.push(`  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `stage ${s.stageKey} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`);
-    if (load.arrivalsUnknown > 0) out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
+    if (load.stages.length > 0)
+      out.push(
+        `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `stage ${s.stageKey} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
+      );
+    if (load.arrivalsUnknown > 0)
+      out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
     out.push('');
   }
 
   if (report.costModel.length > 0 || report.costModelSkipped.length > 0) {
     out.push('Cost per token (least squares over requests)');
     for (const f of report.costModel) {
-      out.push(`  stage ${f.stageKey} ${f.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`);
+      out.push(
+        `  stage ${f.stageKey} ${f.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
+      );
       if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
     }
-    for (const s of report.costModelSkipped) out.push(`  stage ${s.stageKey} ${s.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${s.x}: not fitted, ${s.reason}`);
+    for (const s of report.costModelSkipped)
+      out.push(
+        `  stage ${s.stageKey} ${s.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${s.x}: not fitted, ${s.reason}`,
+      );
     out.push('');
   }
 

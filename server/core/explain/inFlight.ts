@@ -80,7 +80,12 @@ export class InFlightCounts {
    * Adds request `row` (arrival and finish on one clock; stage spans absolute), or records
    * it as unknown when its arrival is not known.
    */
-  add(row: number, arrival: number, finish: number, spans: readonly { readonly stageKey: string; readonly start: number; readonly end: number }[]): void {
+  add(
+    row: number,
+    arrival: number,
+    finish: number,
+    spans: readonly { readonly stageKey: string; readonly start: number; readonly end: number }[],
+  ): void {
     this.overall.ensure(row);
     if (!Number.isFinite(arrival) || !Number.isFinite(finish)) return;
     const at = this.byArrival.insert(arrival, row);
@@ -96,7 +101,8 @@ export class InFlightCounts {
         // A stage seen for the first time: every request logged so far had nobody in it.
         const counts = new Counts();
         counts.ensure(this.overall.data.length - 1);
-        for (let r = 0; r < this.overall.data.length; r++) if (this.overall.data[r] >= 0 && r !== row) counts.data[r] = 0;
+        for (let r = 0; r < this.overall.data.length; r++)
+          if (this.overall.data[r] >= 0 && r !== row) counts.data[r] = 0;
         this.perStage.set(span.stageKey, { counts, starts: new SortedTimes(), ends: new SortedTimes() });
       }
     }

@@ -38,20 +38,37 @@ function dist(values: number[]): Distribution | null {
   return distributionInPlace(Float64Array.from(values), values.length);
 }
 
-function readingOf(all: Distribution | null, tail: Distribution | null, tailCount: number): { reading: LoadReading; text: string } {
-  if (all === null || tail === null || tailCount < 2) return { reading: 'unknown', text: 'Too few requests with a known arrival to tell.' };
+function readingOf(
+  all: Distribution | null,
+  tail: Distribution | null,
+  tailCount: number,
+): { reading: LoadReading; text: string } {
+  if (all === null || tail === null || tailCount < 2)
+    return { reading: 'unknown', text: 'Too few requests with a known arrival to tell.' };
   const f = (v: number): string => v.toFixed(1);
   if (all.mean === 0 && tail.mean === 0) {
-    return { reading: 'sameLoad', text: 'No other request was in flight when any request arrived: the tail was slower on its own, not queued behind others.' };
+    return {
+      reading: 'sameLoad',
+      text: 'No other request was in flight when any request arrived: the tail was slower on its own, not queued behind others.',
+    };
   }
   const ratio = all.mean === 0 ? Infinity : tail.mean / all.mean;
   if (ratio >= BUSIER_RATIO) {
-    return { reading: 'busier', text: `The tail arrived into a busier server: ${f(tail.mean)} other requests in flight on average, against ${f(all.mean)} for all requests. It queued behind others.` };
+    return {
+      reading: 'busier',
+      text: `The tail arrived into a busier server: ${f(tail.mean)} other requests in flight on average, against ${f(all.mean)} for all requests. It queued behind others.`,
+    };
   }
   if (ratio <= SAME_LOAD_RATIO) {
-    return { reading: 'sameLoad', text: `The tail arrived at the same load as the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): requests were slower at the same load, not queued behind more others.` };
+    return {
+      reading: 'sameLoad',
+      text: `The tail arrived at the same load as the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): requests were slower at the same load, not queued behind more others.`,
+    };
   }
-  return { reading: 'mixed', text: `The tail arrived at a somewhat higher load (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): partly queueing, partly slower at the same load.` };
+  return {
+    reading: 'mixed',
+    text: `The tail arrived at a somewhat higher load (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): partly queueing, partly slower at the same load.`,
+  };
 }
 
 export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArrival | null {
@@ -110,7 +127,13 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     .map((b) => {
       const entry = bucketValues.get(b)!;
       const [lo, hi] = bucketBounds(b);
-      return { minInFlight: lo, maxInFlight: hi, count: entry.count, tailCount: entry.tail, target: dist(entry.values) };
+      return {
+        minInFlight: lo,
+        maxInFlight: hi,
+        count: entry.count,
+        tailCount: entry.tail,
+        target: dist(entry.values),
+      };
     });
 
   /** Distributions of a count over all known rows and over the tail. */
@@ -128,7 +151,11 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
   const overall = split((k) => inFlight[k]);
   const stageLoads: StageLoad[] = stages.map((s) => {
     const counts = index.inFlight.stageCounts(s.stageKey);
-    return { stageKey: s.stageKey, stageId: s.stageId, ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0))) };
+    return {
+      stageKey: s.stageKey,
+      stageId: s.stageId,
+      ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0))),
+    };
   });
   const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
   return {

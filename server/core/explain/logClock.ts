@@ -22,7 +22,8 @@ export class LogClock {
     if (timestamp === null) return null;
     const m = TIME.exec(timestamp);
     if (m === null) return null;
-    const at = (year: number): number => Date.UTC(year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
+    const at = (year: number): number =>
+      Date.UTC(year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
     let t = at(this.year);
     if (t < this.last - HALF_YEAR_MS) {
       this.year += 1;

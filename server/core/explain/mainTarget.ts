@@ -10,7 +10,8 @@ export function mainTargetOf(index: ExplainIndex): TargetName | null {
   for (const name of targets) {
     const t = parseTarget(name);
     if (t === null || t.kind !== 'firstOutput' || t.stageId === null) continue;
-    if (best === null || t.stageId > best.stageId || (t.stageId === best.stageId && t.segment < best.segment)) best = { name, stageId: t.stageId, segment: t.segment };
+    if (best === null || t.stageId > best.stageId || (t.stageId === best.stageId && t.segment < best.segment))
+      best = { name, stageId: t.stageId, segment: t.segment };
   }
   return best?.name ?? (targets.includes('e2e') ? 'e2e' : (targets[0] ?? null));
 }

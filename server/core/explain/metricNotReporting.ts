@@ -19,9 +19,9 @@ export const KNOWN_CAUSES = {
   statsNotDelivered:
     'vllm-omni #5170: log_stats never reaches locally launched stage engines (stage_runtime passes log_stats=False) and the IterationStats that do arrive are discarded, so the per-stage vllm:* families can never carry data',
   statsPathDrift:
-    'vllm-omni #4960 (fixed by PR #4974): the stage metrics path drifted from vLLM\'s (log_stats not propagated, IterationStats replaced, stats gated on SchedulerStats), so per-stage vllm:* time and token metrics stay 0 while vllm_omni:* ones update',
+    "vllm-omni #4960 (fixed by PR #4974): the stage metrics path drifted from vLLM's (log_stats not propagated, IterationStats replaced, stats gated on SchedulerStats), so per-stage vllm:* time and token metrics stay 0 while vllm_omni:* ones update",
   statsThrottle:
-    'vllm-omni #4802: OmniSchedulerMixin.make_stats() returns None within 1 s of its last stats and skips vLLM\'s own make_stats(), so kv_cache_usage_perc, prefix-cache and prompt-token counters read 0 under load',
+    "vllm-omni #4802: OmniSchedulerMixin.make_stats() returns None within 1 s of its last stats and skips vLLM's own make_stats(), so kv_cache_usage_perc, prefix-cache and prompt-token counters read 0 under load",
   codecFirstAudio:
     'seed 000: before the codec TTFT fix, under talker first audio the codec stage records no TTFT (its first output is counted as a decode step) while its ITL has samples',
 } as const;
@@ -59,7 +59,8 @@ function familyOf(exposition: ParsedExposition, name: string): MetricFamily | un
 
 /** Observations of a histogram series, or the value of a counter/gauge series. */
 function amounts(family: MetricFamily): { labels: Labels; amount: number | null }[] {
-  if (family.type === 'histogram') return (family as HistogramFamily).series.map((s) => ({ labels: s.labels, amount: s.count }));
+  if (family.type === 'histogram')
+    return (family as HistogramFamily).series.map((s) => ({ labels: s.labels, amount: s.count }));
   if (family.type === 'summary') return family.series.map((s) => ({ labels: s.labels, amount: s.count }));
   return (family as ScalarFamily).series.map((s) => ({ labels: s.labels, amount: s.value }));
 }
@@ -75,14 +76,21 @@ const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} r
 
 /** KV-cache usage against running requests per (stage, replica), over one or more scrapes. */
 export class KvUsageTracker {
-  private readonly byReplica = new Map<string, { stage: number | null; labels: Labels; loaded: number; zeroUnderLoad: number; lastRunning: number }>();
+  private readonly byReplica = new Map<
+    string,
+    { stage: number | null; labels: Labels; loaded: number; zeroUnderLoad: number; lastRunning: number }
+  >();
 
   /** One reading of a (stage, replica): KV usage (any unit) and running requests. */
   note(labels: Labels, kvUsage: number, running: number): void {
     if (!(running > 0)) return;
     const key = `${labels['stage'] ?? ''}/${labels['replica'] ?? ''}`;
     let entry = this.byReplica.get(key);
-    if (entry === undefined) this.byReplica.set(key, (entry = { stage: stageIdOf(labels), labels, loaded: 0, zeroUnderLoad: 0, lastRunning: 0 }));
+    if (entry === undefined)
+      this.byReplica.set(
+        key,
+        (entry = { stage: stageIdOf(labels), labels, loaded: 0, zeroUnderLoad: 0, lastRunning: 0 }),
+      );
     entry.loaded++;
     entry.lastRunning = running;
     if (kvUsage === 0) entry.zeroUnderLoad++;
@@ -92,7 +100,9 @@ export class KvUsageTracker {
     const kv = familyOf(exposition, 'vllm:kv_cache_usage_perc');
     const running = familyOf(exposition, 'vllm:num_requests_running');
     if (kv === undefined || running === undefined) return;
-    const runningBy = new Map(amounts(running).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]));
+    const runningBy = new Map(
+      amounts(running).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
+    );
     for (const a of amounts(kv)) {
       const r = runningBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
       if (a.amount !== null && r !== undefined && r !== null) this.note(a.labels, a.amount, r);
@@ -103,7 +113,14 @@ export class KvUsageTracker {
     const out: Finding[] = [];
     for (const e of this.byReplica.values()) {
       if (e.zeroUnderLoad === 0 || e.zeroUnderLoad < e.loaded) continue;
-      out.push(finding(e.stage, family, `${stageText(e.labels)}: ${e.zeroUnderLoad} of ${e.loaded} ${source} with requests running (last: ${e.lastRunning}) read 0`, [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered]));
+      out.push(
+        finding(
+          e.stage,
+          family,
+          `${stageText(e.labels)}: ${e.zeroUnderLoad} of ${e.loaded} ${source} with requests running (last: ${e.lastRunning}) read 0`,
+          [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered],
+        ),
+      );
     }
     return out;
   }
@@ -112,7 +129,9 @@ export class KvUsageTracker {
 /** Findings of one /metrics scrape (a session adds its KV tracker over all scrapes instead of the single-scrape one). */
 export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvUsageTracker | null = null): Finding[] {
   const out: Finding[] = [];
-  const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find((f) => f.family !== undefined && total(f.family) > 0);
+  const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find(
+    (f) => f.family !== undefined && total(f.family) > 0,
+  );
   const finished = finishedFamily === undefined ? 0 : total(finishedFamily.family);
   const silentFamilies = new Set<string>();
   if (finishedFamily !== undefined) {
@@ -135,11 +154,20 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
   const ttft = familyOf(exposition, 'vllm:time_to_first_token_seconds');
   const itl = familyOf(exposition, 'vllm:inter_token_latency_seconds');
   if (ttft !== undefined && itl !== undefined && !silentFamilies.has('vllm:time_to_first_token_seconds')) {
-    const itlBy = new Map(amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]));
+    const itlBy = new Map(
+      amounts(itl).map((a) => [`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`, a.amount]),
+    );
     for (const a of amounts(ttft)) {
       const itlCount = itlBy.get(`${a.labels['stage'] ?? ''}/${a.labels['replica'] ?? ''}`);
       if (a.amount === 0 && itlCount !== undefined && itlCount !== null && itlCount > 0) {
-        out.push(finding(stageIdOf(a.labels), ttft.name, `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${itlCount.toLocaleString('en-US')}`, [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift]));
+        out.push(
+          finding(
+            stageIdOf(a.labels),
+            ttft.name,
+            `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${itlCount.toLocaleString('en-US')}`,
+            [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift],
+          ),
+        );
       }
     }
   }
@@ -161,8 +189,18 @@ export function metricNotReportingInEngineLines(series: readonly EngineSeries[])
       if (e.kvCacheUsagePerc[i] === 0) zero++;
     }
     if (loaded === 0 || zero < loaded) continue;
-    const where = e.stage === null ? `Engine ${e.engine}` : `Engine ${e.engine} (stage ${e.stage} replica ${e.replica ?? '?'}${e.mapping === 'inferred' ? ', inferred from the engine index' : ''})`;
-    out.push(finding(e.stage, 'GPU KV cache usage (Engine log line)', `${where}: ${zero} of ${loaded} lines with requests running read 0.0%`, [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered]));
+    const where =
+      e.stage === null
+        ? `Engine ${e.engine}`
+        : `Engine ${e.engine} (stage ${e.stage} replica ${e.replica ?? '?'}${e.mapping === 'inferred' ? ', inferred from the engine index' : ''})`;
+    out.push(
+      finding(
+        e.stage,
+        'GPU KV cache usage (Engine log line)',
+        `${where}: ${zero} of ${loaded} lines with requests running read 0.0%`,
+        [KNOWN_CAUSES.statsThrottle, KNOWN_CAUSES.statsNotDelivered],
+      ),
+    );
   }
   return out;
 }

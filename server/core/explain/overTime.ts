@@ -15,7 +15,9 @@ export const WINDOW_REQUESTS = 50;
 export const MAX_STEPS = 500;
 /** Steps per window: windows overlap, so the lines are smooth but still local. */
 const STEPS_PER_WINDOW = 4;
-const NICE_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400].map((s) => s * 1000);
+const NICE_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400].map(
+  (s) => s * 1000,
+);
 
 /** Samples of one engine's gauges, as read (before resampling); kv in percent. */
 export interface GaugeSamples {
@@ -70,7 +72,16 @@ function resample(g: GaugeSamples, times: readonly number[], stepMs: number): Ga
     out.waiting.push(pick(g.waiting));
     out.kv.push(pick(g.kvCacheUsagePerc));
   }
-  return { stage: g.stage, replica: g.replica, source: g.source, engine: g.engine, mapping: g.mapping, running: out.running, waiting: out.waiting, kvCacheUsagePerc: out.kv };
+  return {
+    stage: g.stage,
+    replica: g.replica,
+    source: g.source,
+    engine: g.engine,
+    mapping: g.mapping,
+    running: out.running,
+    waiting: out.waiting,
+    kvCacheUsagePerc: out.kv,
+  };
 }
 
 /** What a previous answer of the same query keeps, so that the next one recomputes only the steps new requests reach. */
@@ -106,7 +117,12 @@ export class OverTimeCache {
   }
 }
 
-export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: readonly GaugeSamples[] = [], cache?: OverTimeCache): OverTimeSeries {
+export function overTime(
+  index: ExplainIndex,
+  query: OverTimeQuery,
+  gauges: readonly GaugeSamples[] = [],
+  cache?: OverTimeCache,
+): OverTimeSeries {
   const rows = rowsInScope(index, query.scope);
   // Rows with a time, ordered by finish (the log order nearly is; several streams interleave).
   const timed: number[] = [];
@@ -128,15 +144,39 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
       }
     }
   }
-  if (!Number.isFinite(first)) return { times: [], stepMs: 0, windowMs: 0, requestRate: [], series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })), gauges: [] };
+  if (!Number.isFinite(first))
+    return {
+      times: [],
+      stepMs: 0,
+      windowMs: 0,
+      requestRate: [],
+      series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })),
+      gauges: [],
+    };
 
   const key = JSON.stringify([query.scope, metrics, query.stepMs, query.windowMs]);
   const previous = cache?.get(key);
-  const auto = timed.length === 0 ? { windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)), stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)) } : chooseGrid(timed.length, last - first);
-  let stepMs = query.stepMs !== undefined && query.stepMs > 0 ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4)) : auto.stepMs;
+  const auto =
+    timed.length === 0
+      ? {
+          windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)),
+          stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)),
+        }
+      : chooseGrid(timed.length, last - first);
+  let stepMs =
+    query.stepMs !== undefined && query.stepMs > 0
+      ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4))
+      : auto.stepMs;
   let windowMs = query.windowMs !== undefined && query.windowMs > 0 ? query.windowMs : Math.max(auto.windowMs, stepMs);
   // Keep the previous grid while the data's rate and span stay within 2x of what chose it.
-  const stable = previous !== undefined && previous.rows <= timed.length && stepMs <= previous.stepMs * 2 && stepMs * 2 >= previous.stepMs && windowMs <= previous.windowMs * 2 && windowMs * 2 >= previous.windowMs && (last - first) / previous.stepMs <= MAX_STEPS * 2;
+  const stable =
+    previous !== undefined &&
+    previous.rows <= timed.length &&
+    stepMs <= previous.stepMs * 2 &&
+    stepMs * 2 >= previous.stepMs &&
+    windowMs <= previous.windowMs * 2 &&
+    windowMs * 2 >= previous.windowMs &&
+    (last - first) / previous.stepMs <= MAX_STEPS * 2;
   if (stable) {
     stepMs = previous.stepMs;
     windowMs = previous.windowMs;
@@ -151,9 +191,11 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
   let reuse = 0;
   if (stable && previous.origin === origin) {
     let earliestNew = Infinity;
-    for (let k = 0; k < timed.length; k++) if (timed[k] >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k]);
+    for (let k = 0; k < timed.length; k++)
+      if (timed[k] >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k]);
     const sameStart = times[0] === previous.times[0];
-    if (sameStart) while (reuse < previous.times.length - 1 && reuse < times.length && previous.times[reuse] < earliestNew) reuse++;
+    if (sameStart)
+      while (reuse < previous.times.length - 1 && reuse < times.length && previous.times[reuse] < earliestNew) reuse++;
   }
 
   const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
@@ -209,6 +251,16 @@ export function overTime(index: ExplainIndex, query: OverTimeQuery, gauges: read
     return { metric, count, p50, p90, p99 };
   });
 
-  cache?.set({ key, indexLength: index.length, rows: timed.length, origin, stepMs, windowMs, times, requestRate, series });
+  cache?.set({
+    key,
+    indexLength: index.length,
+    rows: timed.length,
+    origin,
+    stepMs,
+    windowMs,
+    times,
+    requestRate,
+    series,
+  });
   return { times, stepMs, windowMs, requestRate, series, gauges: gauges.map((g) => resample(g, times, stepMs)) };
 }

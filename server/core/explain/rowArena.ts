@@ -102,7 +102,12 @@ export class RowArena {
   private layoutFor(ordinals: readonly number[]): number {
     // Most rows have the shape of the row before.
     const last = this.layouts[this.lastLayout];
-    if (last !== undefined && last.ordinals.length === ordinals.length && ordinals.every((o, i) => last.ordinals[i] === o)) return this.lastLayout;
+    if (
+      last !== undefined &&
+      last.ordinals.length === ordinals.length &&
+      ordinals.every((o, i) => last.ordinals[i] === o)
+    )
+      return this.lastLayout;
     const key = ordinals.join(',');
     let id = this.layoutIds.get(key);
     if (id === undefined) {

@@ -19,7 +19,8 @@ interface Series {
 }
 
 function scalars(family: MetricFamily | undefined): readonly { labels: Labels; value: number }[] {
-  if (family === undefined || (family.type !== 'gauge' && family.type !== 'untyped' && family.type !== 'counter')) return [];
+  if (family === undefined || (family.type !== 'gauge' && family.type !== 'untyped' && family.type !== 'counter'))
+    return [];
   return (family as ScalarFamily).series;
 }
 
@@ -46,7 +47,18 @@ export class ScrapeGauges {
     take('vllm:kv_cache_usage_perc', 'kv', 100);
     for (const [key, v] of values) {
       let s = this.series.get(key);
-      if (s === undefined) this.series.set(key, (s = { stage: v.labels['stage'] ?? null, replica: v.labels['replica'] ?? null, times: [], running: [], waiting: [], kv: [] }));
+      if (s === undefined)
+        this.series.set(
+          key,
+          (s = {
+            stage: v.labels['stage'] ?? null,
+            replica: v.labels['replica'] ?? null,
+            times: [],
+            running: [],
+            waiting: [],
+            kv: [],
+          }),
+        );
       if (s.times.length >= MAX_POINTS) {
         const half = <T>(xs: T[]): T[] => xs.filter((_, i) => i % 2 === 1);
         s.times = half(s.times);

@@ -72,7 +72,8 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
     part.ms.read(population, ms);
     let count = 0;
     let allZero = true;
-    const inStage = m.phase !== 'preprocess' && m.phase !== 'transfer' && m.phase !== 'finalOutput' && m.stageKey !== null;
+    const inStage =
+      m.phase !== 'preprocess' && m.phase !== 'transfer' && m.phase !== 'finalOutput' && m.stageKey !== null;
     if (clipped && inStage && clockStage !== m.stageKey) {
       clockStage = m.stageKey;
       const start = stageStarts.get(m.stageKey as string);

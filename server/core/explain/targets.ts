@@ -56,7 +56,10 @@ export function targetValue(request: AnalyzedRequest, target: Target, totalMs: n
 const TTFT_PHASES: ReadonlySet<PartPhase> = new Set(['inputWait', 'readyQueued', 'queued', 'prefill']);
 
 /** Whether a part makes up the target at all (before clipping to the target's instant). */
-export function partCounts(part: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge'>, target: Target): boolean {
+export function partCounts(
+  part: Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge'>,
+  target: Target,
+): boolean {
   if (target.kind === 'e2e') return true;
   if (target.kind === 'ttft') return part.stageKey === target.stageKey && TTFT_PHASES.has(part.phase);
   if (part.phase === 'finalOutput') return false;

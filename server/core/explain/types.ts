@@ -4,7 +4,16 @@
 import type { Distribution } from '../analysis/types';
 
 /** What a part of a request's time is. `transfer` parts name their edge and component. */
-export type PartPhase = 'preprocess' | 'inputWait' | 'readyQueued' | 'queued' | 'prefill' | 'decode' | 'genOther' | 'transfer' | 'finalOutput';
+export type PartPhase =
+  | 'preprocess'
+  | 'inputWait'
+  | 'readyQueued'
+  | 'queued'
+  | 'prefill'
+  | 'decode'
+  | 'genOther'
+  | 'transfer'
+  | 'finalOutput';
 
 /**
  * The pieces of a hand-off between two stages: building the next stage's inputs

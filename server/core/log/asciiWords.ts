@@ -13,7 +13,8 @@ export const WORD = 8;
 
 /** Whether bytes [a, a + n) and [b, b + n) of `view` are equal; n >= WORD, both ranges inside the view. */
 export function sameBytes(view: DataView, a: number, b: number, n: number): boolean {
-  for (let k = 0; k < n - WORD; k += WORD) if (view.getFloat64(a + k, true) !== view.getFloat64(b + k, true)) return false;
+  for (let k = 0; k < n - WORD; k += WORD)
+    if (view.getFloat64(a + k, true) !== view.getFloat64(b + k, true)) return false;
   return view.getFloat64(a + n - WORD, true) === view.getFloat64(b + n - WORD, true);
 }
 
@@ -28,7 +29,10 @@ function wordOf(text: string, at: number): number {
 export class AsciiWords {
   private readonly words: Float64Array;
 
-  private constructor(readonly length: number, text: string) {
+  private constructor(
+    readonly length: number,
+    text: string,
+  ) {
     const whole = Math.floor(length / WORD);
     this.words = new Float64Array(whole + 1);
     for (let w = 0; w < whole; w++) this.words[w] = wordOf(text, w * WORD);

@@ -6,7 +6,12 @@
 //   engine-init-stage0   `Initializing a V1 LLM engine ...` naming `stage0_replica0`
 //                        (what a third-party parser counts boots by, docs/formats.md#server-starts-inside-one-log)
 
-export const BOOT_MARKERS = ['api-server-version', 'api-server-start', 'orchestrator-ready', 'engine-init-stage0'] as const;
+export const BOOT_MARKERS = [
+  'api-server-version',
+  'api-server-start',
+  'orchestrator-ready',
+  'engine-init-stage0',
+] as const;
 export type BootMarkerName = (typeof BOOT_MARKERS)[number];
 
 /** Which boot marker the message is, or null. */
@@ -14,6 +19,7 @@ export function bootMarkerOf(message: string): BootMarkerName | null {
   if (message.includes('vLLM API server version')) return 'api-server-version';
   if (message.includes('Starting vLLM API server')) return 'api-server-start';
   if (message.includes('[Orchestrator] All stages initialized successfully')) return 'orchestrator-ready';
-  if (message.includes('Initializing a V1 LLM engine') && message.includes('stage0_replica0')) return 'engine-init-stage0';
+  if (message.includes('Initializing a V1 LLM engine') && message.includes('stage0_replica0'))
+    return 'engine-init-stage0';
   return null;
 }

@@ -74,7 +74,7 @@ export class CellScanner {
     let negative = false;
     let c = src.charCodeAt(i);
     if (c === 45 /* - */ || c === 43 /* + */) {
-      negative = c === 45 /* - */;
+      negative = c === 45; /* - */
       i++;
     }
     let mantissa = 0;
@@ -85,7 +85,7 @@ export class CellScanner {
     for (; i < b; i++) {
       c = src.charCodeAt(i);
       if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
-        mantissa = mantissa * 10 + (c - 48 /* 0 */);
+        mantissa = mantissa * 10 + (c - 48); /* 0 */
         digits++;
         sawDigit = true;
       } else if (c === 44 /* , */) {
@@ -100,7 +100,7 @@ export class CellScanner {
       for (; i < b; i++) {
         c = src.charCodeAt(i);
         if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
-        mantissa = mantissa * 10 + (c - 48 /* 0 */);
+        mantissa = mantissa * 10 + (c - 48); /* 0 */
         digits++;
         fractionDigits++;
         sawDigit = true;
@@ -153,23 +153,29 @@ export class CellScanner {
     let c = bytes[i] as number;
     let kind: number;
     let j = i;
-    if ((c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 45 /* - */) {
-      const negative = c === 45 /* - */;
+    if ((c >= 48 /* 0 */ && c <= 57) /* 9 */ || c === 45 /* - */) {
+      const negative = c === 45; /* - */
       if (negative) c = bytes[++j] as number;
       let mantissa = 0;
       let digits = 0;
       let fractionDigits = 0;
       for (; j < b; c = bytes[++j] as number) {
         if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
-          mantissa = mantissa * 10 + (c - 48 /* 0 */);
+          mantissa = mantissa * 10 + (c - 48); /* 0 */
           digits++;
-        } else if (c !== 44 /* , */ || digits === 0 || j + 1 >= b || (bytes[j + 1] as number) < 48 /* 0 */ || (bytes[j + 1] as number) > 57 /* 9 */) {
+        } else if (
+          c !== 44 /* , */ ||
+          digits === 0 ||
+          j + 1 >= b ||
+          (bytes[j + 1] as number) < 48 /* 0 */ ||
+          (bytes[j + 1] as number) > 57 /* 9 */
+        ) {
           break;
         }
       }
       if (c === 46 /* . */ && j < b) {
         for (c = bytes[++j] as number; j < b && c >= 48 /* 0 */ && c <= 57 /* 9 */; c = bytes[++j] as number) {
-          mantissa = mantissa * 10 + (c - 48 /* 0 */);
+          mantissa = mantissa * 10 + (c - 48); /* 0 */
           digits++;
           fractionDigits++;
         }
@@ -181,7 +187,12 @@ export class CellScanner {
         if (bytes[j + 2] !== 110 /* n */ || bytes[j + 3] !== 61 /* = */) return NOT_COMMON;
         let n = 0;
         let k = j + 4;
-        for (c = bytes[k] as number; k < b && c >= 48 /* 0 */ && c <= 57 /* 9 */ && k - j < 4 + EXACT_DIGITS; c = bytes[++k] as number) n = n * 10 + (c - 48 /* 0 */);
+        for (
+          c = bytes[k] as number;
+          k < b && c >= 48 /* 0 */ && c <= 57 /* 9 */ && k - j < 4 + EXACT_DIGITS;
+          c = bytes[++k] as number
+        )
+          n = n * 10 + (c - 48); /* 0 */
         if (k === j + 4 || c !== 41 /* ) */) return NOT_COMMON;
         this.cell = measured(negative ? -value : value, n);
         kind = COMMON_CELL;
@@ -190,7 +201,12 @@ export class CellScanner {
         this.found[0] = negative ? -value : value;
         kind = COMMON_NUMBER;
       }
-    } else if (c === 78 /* N */ && bytes[i + 1] === 111 /* o */ && bytes[i + 2] === 110 /* n */ && bytes[i + 3] === 101 /* e */) {
+    } else if (
+      c === 78 /* N */ &&
+      bytes[i + 1] === 111 /* o */ &&
+      bytes[i + 2] === 110 /* n */ &&
+      bytes[i + 3] === 101 /* e */
+    ) {
       this.cell = NOT_MEASURED; // None
       kind = COMMON_CELL;
       j = i + 4;
@@ -214,7 +230,7 @@ export class CellScanner {
   plainNumberCellEnd(bytes: Uint8Array, i: number, b: number): number {
     let j = i;
     let c = bytes[j] as number;
-    const negative = c === 45 /* - */;
+    const negative = c === 45; /* - */
     if (negative) c = bytes[++j] as number;
     if (c < 48 /* 0 */ || c > 57 /* 9 */) return -1;
     let mantissa = 0;
@@ -223,7 +239,7 @@ export class CellScanner {
     // The row ends with `|` at b - 1, which stops every loop here before b.
     for (;;) {
       if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
-        mantissa = mantissa * 10 + (c - 48 /* 0 */);
+        mantissa = mantissa * 10 + (c - 48); /* 0 */
         digits++;
       } else if (c !== 44 /* , */) {
         break;
@@ -236,7 +252,7 @@ export class CellScanner {
     }
     if (c === 46 /* . */) {
       for (c = bytes[++j] as number; c >= 48 /* 0 */ && c <= 57 /* 9 */; c = bytes[++j] as number) {
-        mantissa = mantissa * 10 + (c - 48 /* 0 */);
+        mantissa = mantissa * 10 + (c - 48); /* 0 */
         digits++;
         fractionDigits++;
       }
@@ -258,7 +274,7 @@ export class CellScanner {
     b = trimBlanksEnd(src, a, b);
     if (a === b) return undefined;
     const c = src.charCodeAt(a);
-    if ((c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 45 /* - */ || c === 43 /* + */ || c === 46 /* . */) {
+    if ((c >= 48 /* 0 */ && c <= 57) /* 9 */ || c === 45 /* - */ || c === 43 /* + */ || c === 46 /* . */) {
       const v = this.numberPrefix(src, a, b);
       const end = this.end;
       if (end === b) return v;
@@ -281,7 +297,13 @@ export class CellScanner {
 
   /** ` (n=51)` from src[a] to b: the sample count, or -1. */
   private sampleCountSuffix(src: string, a: number, b: number): number {
-    if (b - a < 6 || src.charCodeAt(a) !== 32 /* space */ || !occursAt(src, a + 1, '(n=') || src.charCodeAt(b - 1) !== 41 /* ) */) return -1;
+    if (
+      b - a < 6 ||
+      src.charCodeAt(a) !== 32 /* space */ ||
+      !occursAt(src, a + 1, '(n=') ||
+      src.charCodeAt(b - 1) !== 41 /* ) */
+    )
+      return -1;
     const n = this.exactNumber(src, a + 4, b - 1);
     return Number.isInteger(n) && n >= 0 ? n : -1;
   }

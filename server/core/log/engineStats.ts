@@ -53,13 +53,14 @@ export function readPart(part: string): { label: string; number: string } | null
   if (part.charCodeAt(i) === 45 /* - */) i++;
   if (!isDigit(part.charCodeAt(i))) return null;
   for (i++; isDigit(part.charCodeAt(i)) || part.charCodeAt(i) === 44 /* , */; i++);
-  if (part.charCodeAt(i) === 46 /* . */ && isDigit(part.charCodeAt(i + 1))) for (i += 2; isDigit(part.charCodeAt(i)); i++);
+  if (part.charCodeAt(i) === 46 /* . */ && isDigit(part.charCodeAt(i + 1)))
+    for (i += 2; isDigit(part.charCodeAt(i)); i++);
   if (i < part.length && !UNIT.test(part.slice(i))) return null;
   return { label, number: part.slice(start, i) };
 }
 
 function isDigit(c: number): boolean {
-  return c >= 48 /* 0 */ && c <= 57 /* 9 */;
+  return c >= 48 /* 0 */ && c <= 57; /* 9 */
 }
 
 /** The engine stats in a message, or null when it is not such a line. */

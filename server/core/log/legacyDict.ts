@@ -31,7 +31,8 @@ export function describeLegacyFormat(format: string): string {
 
 /** Whether a message starts a legacy stats dict; `file` is the log prefix's file, if any. */
 export function legacyStartOf(message: string, file: string | null): LegacyStart | null {
-  if (message.startsWith(SUMMARY_TAG + '{')) return { format: 'omni [Summary]', offset: SUMMARY_TAG.length, fragment: false };
+  if (message.startsWith(SUMMARY_TAG + '{'))
+    return { format: 'omni [Summary]', offset: SUMMARY_TAG.length, fragment: false };
   if (message.startsWith("{'type': '")) {
     const end = message.indexOf("'", 10);
     const type = end === -1 ? 'metrics' : message.slice(10, Math.min(end, 60));
@@ -74,7 +75,8 @@ export class LegacyDictCollector implements OpenRecord {
     // Lines without a log prefix continue a pasted dict only when they look like it.
     if (this.key === '') {
       const c = src.charCodeAt(a);
-      if (!(c === 32 /* space */ || c === 39 /* ' */ || c === 34 /* " */ || c === 125 /* } */ || c === 93 /* ] */)) return REJECTED;
+      if (!(c === 32 /* space */ || c === 39 /* ' */ || c === 34 /* " */ || c === 125 /* } */ || c === 93 /* ] */))
+        return REJECTED;
     }
     return this.add(src.slice(a, b), lineNo);
   }
@@ -131,7 +133,8 @@ export class LegacyDictCollector implements OpenRecord {
     let why: string;
     if (this.start.fragment) why = `begins before line ${this.startLine} (its first lines are not in the input)`;
     else if (balanced) why = `starting at line ${this.startLine} could not be read past some point`;
-    else if (this.length > MAX_DICT_TEXT) why = `starting at line ${this.startLine} is longer than ${MAX_DICT_TEXT} characters`;
+    else if (this.length > MAX_DICT_TEXT)
+      why = `starting at line ${this.startLine} is longer than ${MAX_DICT_TEXT} characters`;
     else {
       const by = supersededAt === null ? 'the end of the input' : `line ${supersededAt}`;
       why = `starting at line ${this.startLine} was cut off at line ${this.lastLine} (by ${by})`;

@@ -27,7 +27,8 @@ export const MIXED_PART_BYTES = 1 << 12;
 /** Calls `onPiece` with `bytes` cut into DECODE_PIECE_BYTES pieces, in order (`bytes` itself when it is one piece). */
 export function eachDecodePiece(bytes: Uint8Array, onPiece: (piece: Uint8Array) => void): void {
   if (bytes.length <= DECODE_PIECE_BYTES) return onPiece(bytes);
-  for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES) onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES)));
+  for (let i = 0; i < bytes.length; i += DECODE_PIECE_BYTES)
+    onPiece(bytes.subarray(i, Math.min(bytes.length, i + DECODE_PIECE_BYTES)));
 }
 
 /**
@@ -123,7 +124,8 @@ export class LineSplitter {
         // A piece with a few bytes that are not ASCII (a tqdm bar, a name) would decode
         // whole into a two-byte string and be read without the byte fast path, at about
         // half the speed: decoded in small parts, only the parts with such bytes are.
-        for (let i = 0; i < piece.length; i += MIXED_PART_BYTES) this.decodeAndFeed(piece.subarray(i, Math.min(piece.length, i + MIXED_PART_BYTES)));
+        for (let i = 0; i < piece.length; i += MIXED_PART_BYTES)
+          this.decodeAndFeed(piece.subarray(i, Math.min(piece.length, i + MIXED_PART_BYTES)));
       });
       this.sink.asciiBytes?.('', null);
     }

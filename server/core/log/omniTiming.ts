@@ -93,7 +93,7 @@ function partEnd(message: string, p: number): number {
   if (open === -1 || open > space) return space; // most parts: `key=value`
   // `stages=[...]`: one bracket pair, then a space or the end.
   const close = message.indexOf(']', open);
-  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32 /* space */)) {
+  if (close !== -1 && (close + 1 === n || message.charCodeAt(close + 1) === 32) /* space */) {
     const nested = message.indexOf('[', open + 1);
     if (nested === -1 || nested > close) return close + 1;
   }

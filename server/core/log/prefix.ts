@@ -11,7 +11,15 @@
 // lines), so a regular expression is affordable here. Every length and digit count the
 // readers here accept is one of prefixLimits.ts (the literals below spell the same numbers).
 import type { LogHeader } from '../records';
-import { MAX_CALL_SITE_LINE_DIGITS, MAX_CALL_SITE_PATH, MAX_CI_FRACTION_DIGITS, MAX_LOGGER_NAME, MAX_PROCESS_NAME, MAX_STAGE_DIGITS, TIMESTAMP_LENGTH } from './prefixLimits';
+import {
+  MAX_CALL_SITE_LINE_DIGITS,
+  MAX_CALL_SITE_PATH,
+  MAX_CI_FRACTION_DIGITS,
+  MAX_LOGGER_NAME,
+  MAX_PROCESS_NAME,
+  MAX_STAGE_DIGITS,
+  TIMESTAMP_LENGTH,
+} from './prefixLimits';
 import { occursAt } from './strings';
 
 /** The header fields of one line, with positions in the (cleaned) line. */
@@ -25,7 +33,8 @@ export interface ParsedPrefix extends LogHeader {
 /** The search's reading: MAX_CALL_SITE_PATH and MAX_CALL_SITE_LINE_DIGITS spelled in the literal. */
 const HEADER = /(DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d\d-\d\d \d\d:\d\d:\d\d) \[([^\]\s]{1,300}):(\d{1,9})\](?: |$)/;
 /** The reference reading of a CI timestamp at the start of a line (stampEndOf reads the same by hand). */
-export const CI_STAMP = /^(?:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)) /;
+export const CI_STAMP =
+  /^(?:\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,9})?(?:Z|[+-]\d\d:?\d\d)) /;
 /** The reference reading of Python's default logging prefix (pythonDefaultPrefix reads the same by hand). */
 export const PYTHON_DEFAULT = /^(DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][A-Za-z0-9_.]{0,119}):/;
 const ANSI_CARET = /\^\[\[[0-9;]*m/g;
@@ -43,7 +52,11 @@ function withoutColourCodes(line: string): string {
   for (let i = line.indexOf('\x1b'); i !== -1; i = line.indexOf('\x1b', i + 1)) {
     if (line.charCodeAt(i + 1) !== 91 /* [ */) continue;
     let j = i + 2;
-    for (let c = line.charCodeAt(j); (c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 59 /* ; */; c = line.charCodeAt(++j));
+    for (
+      let c = line.charCodeAt(j);
+      (c >= 48 /* 0 */ && c <= 57) /* 9 */ || c === 59 /* ; */;
+      c = line.charCodeAt(++j)
+    );
     if (line.charCodeAt(j) !== 109 /* m */) continue;
     out += line.slice(from, i);
     from = j + 1;
@@ -78,22 +91,31 @@ function levelAt(line: string, i: number): string | null {
 }
 
 function isLetter(c: number): boolean {
-  return (c >= 65 /* A */ && c <= 90 /* Z */) || (c >= 97 /* a */ && c <= 122 /* z */);
+  return (c >= 65 /* A */ && c <= 90) /* Z */ || (c >= 97 /* a */ && c <= 122); /* z */
 }
 
 function isDigit(line: string, i: number): boolean {
   const c = line.charCodeAt(i);
-  return c >= 48 /* 0 */ && c <= 57 /* 9 */;
+  return c >= 48 /* 0 */ && c <= 57; /* 9 */
 }
 
 /** `MM-DD HH:MM:SS` at i. */
 export function isTimestampAt(line: string, i: number): boolean {
   return (
-    isDigit(line, i) && isDigit(line, i + 1) && line.charCodeAt(i + 2) === 45 /* - */ &&
-    isDigit(line, i + 3) && isDigit(line, i + 4) && line.charCodeAt(i + 5) === 32 /* space */ &&
-    isDigit(line, i + 6) && isDigit(line, i + 7) && line.charCodeAt(i + 8) === 58 /* : */ &&
-    isDigit(line, i + 9) && isDigit(line, i + 10) && line.charCodeAt(i + 11) === 58 /* : */ &&
-    isDigit(line, i + 12) && isDigit(line, i + 13)
+    isDigit(line, i) &&
+    isDigit(line, i + 1) &&
+    line.charCodeAt(i + 2) === 45 /* - */ &&
+    isDigit(line, i + 3) &&
+    isDigit(line, i + 4) &&
+    line.charCodeAt(i + 5) === 32 /* space */ &&
+    isDigit(line, i + 6) &&
+    isDigit(line, i + 7) &&
+    line.charCodeAt(i + 8) === 58 /* : */ &&
+    isDigit(line, i + 9) &&
+    isDigit(line, i + 10) &&
+    line.charCodeAt(i + 11) === 58 /* : */ &&
+    isDigit(line, i + 12) &&
+    isDigit(line, i + 13)
   );
 }
 
@@ -116,7 +138,7 @@ function callSiteAt(line: string, i: number): CallSite | null {
   for (; colon > fileStart; colon--) {
     const c = line.charCodeAt(colon);
     if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
-    fileLine += (c - 48 /* 0 */) * scale;
+    fileLine += (c - 48) /* 0 */ * scale;
     scale *= 10;
   }
   if (
@@ -136,11 +158,18 @@ function callSiteAt(line: string, i: number): CallSite | null {
 
 /** What `\s` matches in a regular expression (JavaScript's white space and line terminators). */
 function isRegExpSpace(c: number): boolean {
-  if (c <= 32 /* space */) return c === 32 /* space */ || (c >= 9 /* \t */ && c <= 13 /* \r */);
+  if (c <= 32 /* space */) return c === 32 /* space */ || (c >= 9 /* \t */ && c <= 13); /* \r */
   if (c < 160 /* U+00A0 */) return false;
   return (
-    c === 160 /* U+00A0 */ || c === 5760 /* U+1680 */ || (c >= 8192 /* U+2000 */ && c <= 8202 /* U+200A */) || c === 8232 /* U+2028 */ ||
-    c === 8233 /* U+2029 */ || c === 8239 /* U+202F */ || c === 8287 /* U+205F */ || c === 12288 /* U+3000 */ || c === 65279 /* U+FEFF */
+    c === 160 /* U+00A0 */ ||
+    c === 5760 /* U+1680 */ ||
+    (c >= 8192 /* U+2000 */ && c <= 8202) /* U+200A */ ||
+    c === 8232 /* U+2028 */ ||
+    c === 8233 /* U+2029 */ ||
+    c === 8239 /* U+202F */ ||
+    c === 8287 /* U+205F */ ||
+    c === 12288 /* U+3000 */ ||
+    c === 65279 /* U+FEFF */
   );
 }
 
@@ -176,7 +205,8 @@ function headAt(line: string, start: number): PrefixHead | null {
   let stagePrefix: number | null = null;
   if (line.charCodeAt(start) === 40 /* ( */) {
     const close = processEnd(line, start);
-    if (close === -1 || line.charCodeAt(close + 1) !== 32 /* space */ || !isLetter(line.charCodeAt(start + 1))) return null;
+    if (close === -1 || line.charCodeAt(close + 1) !== 32 /* space */ || !isLetter(line.charCodeAt(start + 1)))
+      return null;
     process = line.slice(start + 1, close);
     i = close + 2;
   }
@@ -187,7 +217,7 @@ function headAt(line: string, start: number): PrefixHead | null {
     for (let d = i + 7; d < close; d++) {
       const c = line.charCodeAt(d);
       if (c < 48 /* 0 */ || c > 57 /* 9 */) return null;
-      id = id * 10 + (c - 48 /* 0 */);
+      id = id * 10 + (c - 48); /* 0 */
     }
     stagePrefix = id;
     i = close + 2;
@@ -196,7 +226,13 @@ function headAt(line: string, start: number): PrefixHead | null {
   if (level === null) return null;
   i += level.length + 1;
   if (!isTimestampAt(line, i) || line.charCodeAt(i + TIMESTAMP_LENGTH) !== 32 /* space */) return null;
-  return { process, stagePrefix, level, timestamp: line.slice(i, i + TIMESTAMP_LENGTH), length: i + TIMESTAMP_LENGTH + 1 };
+  return {
+    process,
+    stagePrefix,
+    level,
+    timestamp: line.slice(i, i + TIMESTAMP_LENGTH),
+    length: i + TIMESTAMP_LENGTH + 1,
+  };
 }
 
 /** A prefix read by the scanner: at the start of the line, its parts in the usual order. */
@@ -204,7 +240,6 @@ export interface ScannedPrefix extends ParsedPrefix {
   /** Where the timestamp starts; what precedes it is process, stage and level (prefixTemplates.ts). */
   readonly timestampStart: number;
 }
-
 
 function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): ScannedPrefix {
   return {
@@ -223,7 +258,9 @@ function withCallSite(head: PrefixHead, site: CallSite, headerStart: number): Sc
 /** Only lines that start like a prefix (or a CI timestamp) try the scanner; anything else searches. */
 function startsLikePrefix(line: string): boolean {
   const c = line.charCodeAt(0);
-  return c === 40 /* ( */ || c === 91 /* [ */ || (c >= 65 /* A */ && c <= 90 /* Z */) || (c >= 48 /* 0 */ && c <= 57 /* 9 */);
+  return (
+    c === 40 /* ( */ || c === 91 /* [ */ || (c >= 65 /* A */ && c <= 90) /* Z */ || (c >= 48 /* 0 */ && c <= 57) /* 9 */
+  );
 }
 
 /** `n` digits at i. */
@@ -235,9 +272,17 @@ function digitsAt(line: string, i: number, n: number): boolean {
 /** After `YYYY-MM-DDTHH:MM:SS[.f{1,9}][Z|±HH[:]MM]` at i (the zone required when `zoneRequired`); -1 if none. */
 function isoTimeEnd(line: string, i: number, zoneRequired: boolean): number {
   if (
-    !digitsAt(line, i, 4) || line.charCodeAt(i + 4) !== 45 /* - */ || !digitsAt(line, i + 5, 2) || line.charCodeAt(i + 7) !== 45 /* - */ || !digitsAt(line, i + 8, 2) ||
-    line.charCodeAt(i + 10) !== 84 /* T */ || !digitsAt(line, i + 11, 2) || line.charCodeAt(i + 13) !== 58 /* : */ || !digitsAt(line, i + 14, 2) ||
-    line.charCodeAt(i + 16) !== 58 /* : */ || !digitsAt(line, i + 17, 2)
+    !digitsAt(line, i, 4) ||
+    line.charCodeAt(i + 4) !== 45 /* - */ ||
+    !digitsAt(line, i + 5, 2) ||
+    line.charCodeAt(i + 7) !== 45 /* - */ ||
+    !digitsAt(line, i + 8, 2) ||
+    line.charCodeAt(i + 10) !== 84 /* T */ ||
+    !digitsAt(line, i + 11, 2) ||
+    line.charCodeAt(i + 13) !== 58 /* : */ ||
+    !digitsAt(line, i + 14, 2) ||
+    line.charCodeAt(i + 16) !== 58 /* : */ ||
+    !digitsAt(line, i + 17, 2)
   ) {
     return -1;
   }
@@ -263,7 +308,9 @@ export function stampEndOf(line: string): number {
   const c = line.charCodeAt(0);
   if (c === 91 /* [ */) {
     const end = isoTimeEnd(line, 1, false);
-    return end !== -1 && line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(end + 1) === 32 /* space */ ? end + 2 : 0;
+    return end !== -1 && line.charCodeAt(end) === 93 /* ] */ && line.charCodeAt(end + 1) === 32 /* space */
+      ? end + 2
+      : 0;
   }
   if (c >= 48 /* 0 */ && c <= 57 /* 9 */) {
     const end = isoTimeEnd(line, 0, true);
@@ -314,7 +361,13 @@ export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
     // [A-Za-z0-9_.]: a letter case-folded, a digit, `_`, `.`.
     const c = line.charCodeAt(i);
     const lower = c | 32;
-    if (!((lower >= 97 /* a */ && lower <= 122 /* z */) || (c >= 48 /* 0 */ && c <= 57 /* 9 */) || c === 95 /* _ */ || c === 46 /* . */)) break;
+    if (!(
+      (lower >= 97 /* a */ && lower <= 122) /* z */ ||
+      (c >= 48 /* 0 */ && c <= 57) /* 9 */ ||
+      c === 95 /* _ */ ||
+      c === 46 /* . */
+    ))
+      break;
   }
   if (i - nameStart > MAX_LOGGER_NAME || line.charCodeAt(i) !== 58 /* : */) return null;
   return { level, logger: line.slice(nameStart, i), headerStart: start, messageStart: i + 1 };

@@ -115,13 +115,14 @@ function readShape(shape: PrefixShape, src: string, view: DataView, start: numbe
     if (!isTimestampAt(src, timestampStart)) return null;
     timestamp = src.slice(timestampStart, timestampStart + TIMESTAMP_LENGTH);
   }
-  if (view.getUint8(timestampStart + TIMESTAMP_LENGTH) !== 32 /* space */ || !shape.site.occursAt(view, siteStart)) return null;
+  if (view.getUint8(timestampStart + TIMESTAMP_LENGTH) !== 32 /* space */ || !shape.site.occursAt(view, siteStart))
+    return null;
   let fileLine = 0;
   let d = digitsStart;
   for (; d < end && d - digitsStart <= MAX_CALL_SITE_LINE_DIGITS; d++) {
     const c = view.getUint8(d);
     if (c < 48 /* 0 */ || c > 57 /* 9 */) break;
-    fileLine = fileLine * 10 + (c - 48 /* 0 */);
+    fileLine = fileLine * 10 + (c - 48); /* 0 */
   }
   const digits = d - digitsStart;
   // The file is the shape's, which the scanner read: within MAX_CALL_SITE_PATH already.

@@ -227,7 +227,15 @@ export class RecordReader implements LineSink, RecordSink {
     }
     const legacy = legacyStartOf(message, origin.header?.file ?? null);
     if (legacy !== null) {
-      const collector = new LegacyDictCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, legacy, lineNo);
+      const collector = new LegacyDictCollector(
+        this.ctx,
+        origin.key,
+        origin.processKey,
+        origin.header,
+        origin.rawPrefix,
+        legacy,
+        lineNo,
+      );
       this.register(origin, collector, lineNo);
       if (collector.begin(message) === FINISHED) this.forget(collector);
       return;
@@ -240,12 +248,22 @@ export class RecordReader implements LineSink, RecordSink {
       }
     }
     if (c === 61 /* = */ && isMetricsSummaryStart(message)) {
-      this.register(origin, new MetricsSummaryCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, lineNo), lineNo);
+      this.register(
+        origin,
+        new MetricsSummaryCollector(this.ctx, origin.key, origin.processKey, origin.header, origin.rawPrefix, lineNo),
+        lineNo,
+      );
       return;
     }
     const marker = bootMarkerOf(message);
     if (marker !== null) {
-      this.record({ kind: 'bootMarker', line: lineNo, header: origin.header, marker, text: detach(message.slice(0, MAX_MARKER_TEXT)) });
+      this.record({
+        kind: 'bootMarker',
+        line: lineNo,
+        header: origin.header,
+        marker,
+        text: detach(message.slice(0, MAX_MARKER_TEXT)),
+      });
       return;
     }
     const stats = parseEngineStats(message);
@@ -257,7 +275,10 @@ export class RecordReader implements LineSink, RecordSink {
     let id = t.requestId;
     if (id === null || id === '') {
       id = UNTITLED_REQUEST_ID;
-      this.problem(lineNo, `[OmniTiming] line names no req=; its values are reported under the request id ${UNTITLED_REQUEST_ID}`);
+      this.problem(
+        lineNo,
+        `[OmniTiming] line names no req=; its values are reported under the request id ${UNTITLED_REQUEST_ID}`,
+      );
     }
     // Shared with the request's other records when it is the same identity.
     const identity = this.ctx.identities.forRequest(id, t.identity);
@@ -332,7 +353,8 @@ export class RecordReader implements LineSink, RecordSink {
     const last = recent[this.nextHeader === 0 ? recent.length - 1 : this.nextHeader - 1];
     // Reuse the strings of the last header where they are equal (no hashing, no copy).
     const lh = last?.header;
-    const process = p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
+    const process =
+      p.process === null ? null : lh !== undefined && lh.process === p.process ? lh.process : names.get(p.process);
     // Shared by every record of the prefix: frozen.
     const header: LogHeader = Object.freeze({
       level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),

@@ -37,7 +37,6 @@ export function snippet(s: string, max = 80): string {
   return detach(s.length <= max ? s : s.slice(0, max) + '…');
 }
 
-
 /**
  * Whether `s` occurs in `src` at `pos`. Same as src.startsWith(s, pos), which V8 runs
  * several times slower in the hot loops here than a substring compare.
@@ -78,7 +77,7 @@ export function smallInt(text: string, a: number, b: number): number | null {
   for (let i = a; i < b; i++) {
     const c = text.charCodeAt(i);
     if (c < 48 /* 0 */ || c > 57 /* 9 */) return null;
-    n = n * 10 + (c - 48 /* 0 */);
+    n = n * 10 + (c - 48); /* 0 */
   }
   return n;
 }

@@ -8,25 +8,13 @@
 // Also read: the maintainers' markdown transcription (`#### Title`, `|---|` separator,
 // no borders) and borderless, headerless rows right after a title (real-logs 15).
 // Table rows are the bulk of a log, so rows are scanned in place with indexOf/charCodeAt.
-import type {
-  LogHeader,
-  RecordIdentity,
-  StageColumn,
-  TransferEdge,
-} from '../records';
+import type { LogHeader, RecordIdentity, StageColumn, TransferEdge } from '../records';
 import { BLANK, type FieldMap } from '../values';
 import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON } from './cells';
 import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
-import {
-  CONSUMED,
-  FINISHED,
-  REJECTED,
-  type FeedResult,
-  type OpenRecord,
-  type ParseContext,
-} from './openRecord';
+import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
 import { detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
@@ -65,11 +53,18 @@ const MAX_ROW_CELL = 256;
  * -1 otherwise. PrettyTable pads the name column to one width, so the whole name cell,
  * padding included, repeats from table to table and is compared in one go once known.
  */
-function predictedNameCellEnd(src: string, a: number, b: number, view: DataView | null, predicted: FieldSchema): number {
+function predictedNameCellEnd(
+  src: string,
+  a: number,
+  b: number,
+  view: DataView | null,
+  predicted: FieldSchema,
+): number {
   const known = predicted.rowCell;
   if (known !== null) {
     const words = predicted.rowCellWords;
-    if (view !== null && words !== null ? a + words.length <= b && words.occursAt(view, a) : occursAt(src, a, known)) return a + known.length - 1;
+    if (view !== null && words !== null ? a + words.length <= b && words.occursAt(view, a) : occursAt(src, a, known))
+      return a + known.length - 1;
   }
   if (src.charCodeAt(a + 1) !== 32 /* space */ || !occursAt(src, a + 2, predicted.name)) return -1;
   let i = a + 2 + predicted.name.length;
@@ -84,7 +79,7 @@ function predictedNameCellEnd(src: string, a: number, b: number, view: DataView 
 
 function isSeparatorStart(src: string, i: number): boolean {
   const c = src.charCodeAt(i);
-  return c === 45 /* - */ || c === 58 /* : */;
+  return c === 45 /* - */ || c === 58; /* : */
 }
 
 export class TableBuilder implements OpenRecord {
@@ -322,7 +317,11 @@ export class TableBuilder implements OpenRecord {
     // The row name most likely is the one that followed the previous row last time.
     let name: string;
     const predicted = this.rowSchema.lastChild;
-    if (predicted !== null && predicted.name.length === nameEnd - nameStart && occursAt(src, nameStart, predicted.name)) {
+    if (
+      predicted !== null &&
+      predicted.name.length === nameEnd - nameStart &&
+      occursAt(src, nameStart, predicted.name)
+    ) {
       name = predicted.name;
       this.rowSchema = predicted;
     } else {
@@ -427,11 +426,25 @@ export class TableBuilder implements OpenRecord {
     const line = this.startLine;
     switch (title.kind) {
       case 'overall':
-        this.ctx.sink.record({ kind: 'overallSummary', line, header, fields: this.skipRows ? {} : this.singleFields(), complete });
+        this.ctx.sink.record({
+          kind: 'overallSummary',
+          line,
+          header,
+          fields: this.skipRows ? {} : this.singleFields(),
+          complete,
+        });
         return;
       case 'e2e': {
         const { requestId, identity } = this.requestIdentity(title);
-        this.ctx.sink.record({ kind: 'requestE2E', line, header, requestId, identity, fields: this.singleFields(), complete });
+        this.ctx.sink.record({
+          kind: 'requestE2E',
+          line,
+          header,
+          requestId,
+          identity,
+          fields: this.singleFields(),
+          complete,
+        });
         return;
       }
       case 'stage': {

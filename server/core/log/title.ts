@@ -129,7 +129,12 @@ function headingText(message: string, from: number): string | null {
   return message.slice(from, end);
 }
 
-function titleFromInner(inner: string, empty: boolean, markdown: boolean, identities?: IdentityCache): TableTitle | null {
+function titleFromInner(
+  inner: string,
+  empty: boolean,
+  markdown: boolean,
+  identities?: IdentityCache,
+): TableTitle | null {
   const open = inner.indexOf(' [');
   let name = inner;
   let identity: RecordIdentity | null = null;

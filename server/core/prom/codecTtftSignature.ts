@@ -126,7 +126,8 @@ export function findCodecTtftSignature(exposition: ParsedExposition): CodecTtftS
   const suspects: CodecTtftSuspect[] = [];
   for (const [key, ttftSeries] of ttft) {
     const itlOfStage = itl.get(key);
-    if (ttftSeries.count !== 0 || itlOfStage === undefined || itlOfStage.count === null || itlOfStage.count <= 0) continue;
+    if (ttftSeries.count !== 0 || itlOfStage === undefined || itlOfStage.count === null || itlOfStage.count <= 0)
+      continue;
     const clues = cluesFor(itlOfStage, prefill.get(key), decode.get(key), inference.get(key));
     const stageId = stageIdOf(ttftSeries.labels);
     const where = stageId === null ? 'a stage' : `stage ${stageId}`;

@@ -155,7 +155,8 @@ class ExpositionBuilder {
     if (declaration !== undefined) {
       if (!('family' in declaration)) return { family: declaration.createdOf, role: 'created' };
       const family = declaration.family;
-      if (family.type === 'histogram') return { error: `histogram ${name} needs a _bucket, _sum or _count sample name` };
+      if (family.type === 'histogram')
+        return { error: `histogram ${name} needs a _bucket, _sum or _count sample name` };
       return { family, role: family.type === 'summary' ? 'quantile' : 'value' };
     }
     const suffixed = this.resolveSuffix(name);
@@ -235,7 +236,8 @@ function applyDistribution(
   let point: number | undefined;
   if (role === pointRole) {
     const text = labels[pointLabel];
-    if (!Object.prototype.hasOwnProperty.call(labels, pointLabel) || text === undefined) return `${name} has no "${pointLabel}" label`;
+    if (!Object.prototype.hasOwnProperty.call(labels, pointLabel) || text === undefined)
+      return `${name} has no "${pointLabel}" label`;
     point = parseNumber(text);
     if (point === undefined || Number.isNaN(point)) return `${name} has an invalid ${pointLabel}="${text}"`;
   }

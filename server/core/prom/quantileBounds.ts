@@ -31,7 +31,11 @@ export function quantileBounds(buckets: readonly HistogramBucket[]): QuantileBou
     if (last !== undefined && last.le === b.le) last.count += b.cumulative;
     else merged.push({ le: b.le, count: b.cumulative });
   }
-  for (let i = 1; i < merged.length; i++) (merged[i] as { count: number }).count = Math.max((merged[i] as { count: number }).count, (merged[i - 1] as { count: number }).count);
+  for (let i = 1; i < merged.length; i++)
+    (merged[i] as { count: number }).count = Math.max(
+      (merged[i] as { count: number }).count,
+      (merged[i - 1] as { count: number }).count,
+    );
   // What histogram_quantile needs to answer at all: 2+ buckets, the last +Inf, some observations.
   if (merged.length < 2 || merged[merged.length - 1]?.le !== Infinity) return {};
   const total = (merged[merged.length - 1] as { count: number }).count;
@@ -55,7 +59,8 @@ export function quantileBoundsFromJson(raw: unknown): QuantileBounds {
     const b = (raw as Record<string, unknown>)[p];
     if (typeof b !== 'object' || b === null) continue;
     const { kind, le } = b as { kind?: unknown; le?: unknown };
-    if ((kind === 'atMost' || kind === 'atLeast') && typeof le === 'number' && Number.isFinite(le)) out[p] = { kind, le };
+    if ((kind === 'atMost' || kind === 'atLeast') && typeof le === 'number' && Number.isFinite(le))
+      out[p] = { kind, le };
   }
   return out;
 }

@@ -12,7 +12,8 @@ export interface SampleLine {
   readonly timestampMs: number | null;
 }
 
-export type SampleLineResult = { readonly ok: true; readonly sample: SampleLine } | { readonly ok: false; readonly message: string };
+export type SampleLineResult =
+  { readonly ok: true; readonly sample: SampleLine } | { readonly ok: false; readonly message: string };
 
 export type CommentLine =
   | { readonly kind: 'help'; readonly name: string; readonly help: string }
@@ -39,7 +40,9 @@ function isBlank(code: number): boolean {
 }
 
 function isNameStart(code: number, allowColon: boolean): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || (allowColon && code === 0x3a);
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f || (allowColon && code === 0x3a)
+  );
 }
 
 function isNameChar(code: number, allowColon: boolean): boolean {

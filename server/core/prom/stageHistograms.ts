@@ -47,7 +47,9 @@ export const STAGE_LATENCY_HISTOGRAMS: readonly string[] = [
 ];
 
 /** Each percentile with its quantile φ, as histogram_quantile takes it. */
-const QUANTILES: ReadonlyArray<readonly [Percentile, number]> = PERCENTILES.map((name) => [name, PERCENT_OF[name] / 100] as const);
+const QUANTILES: ReadonlyArray<readonly [Percentile, number]> = PERCENTILES.map(
+  (name) => [name, PERCENT_OF[name] / 100] as const,
+);
 
 export interface MillisecondFigures {
   readonly sum: number | null;
@@ -127,9 +129,7 @@ export function summarizeHistogramSeries(exposedName: string, series: HistogramS
     p99,
     openEnded: openEndedQuantiles(series.buckets),
     bounds: quantileBounds(series.buckets),
-    ms: isSecondsMetric(exposedName)
-      ? { sum: toMs(series.sum), p50: toMs(p50), p90: toMs(p90), p99: toMs(p99) }
-      : null,
+    ms: isSecondsMetric(exposedName) ? { sum: toMs(series.sum), p50: toMs(p50), p90: toMs(p90), p99: toMs(p99) } : null,
     firstBucket: first === undefined ? null : { le: first.le, count: first.cumulative },
   };
 }

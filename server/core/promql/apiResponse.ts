@@ -39,7 +39,12 @@ export type PromApiResponse =
       /** Series or points that could not be read and were left out, with the first reason. */
       readonly skipped: { readonly count: number; readonly first: string | null };
     }
-  | { readonly status: 'error'; readonly errorType: string; readonly error: string; readonly warnings: readonly string[] }
+  | {
+      readonly status: 'error';
+      readonly errorType: string;
+      readonly error: string;
+      readonly warnings: readonly string[];
+    }
   /** Not an API answer at all (HTML, truncated JSON, another service). */
   | { readonly status: 'malformed'; readonly message: string };
 
@@ -152,9 +157,13 @@ function dataOf(data: unknown, skips: Skips): PromData | string {
   const result = data['result'];
   switch (type) {
     case 'vector':
-      return Array.isArray(result) ? { resultType: 'vector', result: vectorOf(result, skips) } : 'the vector result is not a list';
+      return Array.isArray(result)
+        ? { resultType: 'vector', result: vectorOf(result, skips) }
+        : 'the vector result is not a list';
     case 'matrix':
-      return Array.isArray(result) ? { resultType: 'matrix', result: matrixOf(result, skips) } : 'the matrix result is not a list';
+      return Array.isArray(result)
+        ? { resultType: 'matrix', result: matrixOf(result, skips) }
+        : 'the matrix result is not a list';
     case 'scalar': {
       const s = sampleOf(result, skips, 'scalar');
       return s === null ? 'the scalar result is not a [time, "value"] pair' : { resultType: 'scalar', result: s };
@@ -175,7 +184,10 @@ export function parseApiResponse(body: string): PromApiResponse {
     json = JSON.parse(body);
   } catch {
     const start = body.trimStart().slice(0, 60).replace(/\s+/g, ' ');
-    return { status: 'malformed', message: `the answer is not JSON${start === '' ? ' (empty body)' : ` (it starts with "${start}")`}` };
+    return {
+      status: 'malformed',
+      message: `the answer is not JSON${start === '' ? ' (empty body)' : ` (it starts with "${start}")`}`,
+    };
   }
   if (!isRecord(json)) return { status: 'malformed', message: 'the answer is JSON but not an object' };
   const warnings = stringsOf(json['warnings']);
@@ -184,7 +196,11 @@ export function parseApiResponse(body: string): PromApiResponse {
     const error = typeof json['error'] === 'string' ? json['error'] : '(no message)';
     return { status: 'error', errorType, error, warnings };
   }
-  if (json['status'] !== 'success') return { status: 'malformed', message: `the answer has no "status": "success" or "error" (got ${JSON.stringify(json['status'])?.slice(0, 40) ?? 'nothing'})` };
+  if (json['status'] !== 'success')
+    return {
+      status: 'malformed',
+      message: `the answer has no "status": "success" or "error" (got ${JSON.stringify(json['status'])?.slice(0, 40) ?? 'nothing'})`,
+    };
   const skips = new Skips();
   const data = dataOf(json['data'], skips);
   if (typeof data === 'string') return { status: 'malformed', message: data };

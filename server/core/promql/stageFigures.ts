@@ -6,7 +6,16 @@ import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
 import type { Percentile } from '../percentiles';
 import type { QuantileBound, QuantileBounds } from '../prom/quantileBounds';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
-import { familyOfSeriesName, INSTANCE_LABEL, PROMETHEUS_FAMILIES, QUANTILE_STATS, SCOPE_LABEL, STAT_LABEL, type FamilyStat, type Scope } from './stageQueries';
+import {
+  familyOfSeriesName,
+  INSTANCE_LABEL,
+  PROMETHEUS_FAMILIES,
+  QUANTILE_STATS,
+  SCOPE_LABEL,
+  STAT_LABEL,
+  type FamilyStat,
+  type Scope,
+} from './stageQueries';
 
 /**
  * One row of figures for one histogram family: a (stage, replica) pair (scope `replica`)
@@ -144,12 +153,26 @@ export function compareLabel(a: string | null, b: string | null): number {
 }
 
 function rowOrder(a: PrometheusStageRow, b: PrometheusStageRow): number {
-  return compareLabel(a.stage, b.stage) || (a.scope === b.scope ? 0 : a.scope === 'replica' ? -1 : 1) || compareLabel(a.replica, b.replica);
+  return (
+    compareLabel(a.stage, b.stage) ||
+    (a.scope === b.scope ? 0 : a.scope === 'replica' ? -1 : 1) ||
+    compareLabel(a.replica, b.replica)
+  );
 }
 
 type MutableRow = { -readonly [K in keyof PrometheusStageRow]: PrometheusStageRow[K] };
 
-const STATS: readonly FamilyStat[] = ['p50', 'p90', 'p99', 'count', 'sum', 'total', 'finiteBuckets', 'allBuckets', 'lowestBucket'];
+const STATS: readonly FamilyStat[] = [
+  'p50',
+  'p90',
+  'p99',
+  'count',
+  'sum',
+  'total',
+  'finiteBuckets',
+  'allBuckets',
+  'lowestBucket',
+];
 
 function isStat(value: string | null): value is FamilyStat {
   return value !== null && (STATS as readonly string[]).includes(value);
@@ -171,14 +194,25 @@ function openEndedOf(finiteBuckets: number | undefined, allBuckets: number | und
  * le0 · rank / count0 (interpolated from 0), so the bound is le0 = value · count0 / rank:
  * Prometheus gives no label as a value, and this recovers it from the quantile itself.
  */
-function boundsOf(row: Pick<PrometheusStageRow, Percentile | 'openEnded'>, b: { lowestBucket?: number; allBuckets?: number } | undefined): QuantileBounds {
+function boundsOf(
+  row: Pick<PrometheusStageRow, Percentile | 'openEnded'>,
+  b: { lowestBucket?: number; allBuckets?: number } | undefined,
+): QuantileBounds {
   const out: Partial<Record<Percentile, QuantileBound>> = {};
   for (const [name, q] of QUANTILE_STATS) {
     const value = row[name];
     if (value === null) continue;
     if (row.openEnded.includes(name)) out[name] = { kind: 'atLeast', le: value };
-    else if (b?.lowestBucket !== undefined && b.allBuckets !== undefined && b.allBuckets > 0 && b.lowestBucket >= q * b.allBuckets) {
-      out[name] = { kind: 'atMost', le: value <= 0 ? value : Number(((value * b.lowestBucket) / (q * b.allBuckets)).toPrecision(12)) };
+    else if (
+      b?.lowestBucket !== undefined &&
+      b.allBuckets !== undefined &&
+      b.allBuckets > 0 &&
+      b.lowestBucket >= q * b.allBuckets
+    ) {
+      out[name] = {
+        kind: 'atMost',
+        le: value <= 0 ? value : Number(((value * b.lowestBucket) / (q * b.allBuckets)).toPrecision(12)),
+      };
     }
   }
   return out;
@@ -189,7 +223,12 @@ function boundsOf(row: Pick<PrometheusStageRow, Percentile | 'openEnded'>, b: { 
  * replica label (families labelled by stage only) are dropped: they equal the stage row.
  * In the cumulative window `total` is the count itself.
  */
-export function familyRows(family: string, series: readonly VectorSeries[], discovery: Discovery, cumulative: boolean): PrometheusStageRow[] {
+export function familyRows(
+  family: string,
+  series: readonly VectorSeries[],
+  discovery: Discovery,
+  cumulative: boolean,
+): PrometheusStageRow[] {
   const rows = new Map<string, MutableRow>();
   const buckets = new Map<string, { finiteBuckets?: number; allBuckets?: number; lowestBucket?: number }>();
   for (const s of series) {
@@ -203,7 +242,22 @@ export function familyRows(family: string, series: readonly VectorSeries[], disc
     const k = key(scope, stage, replica);
     let row = rows.get(k);
     if (row === undefined) {
-      row = { family, scope, stage, replica, instances: instancesOf(discovery, family, stage, replica), count: null, total: null, sum: null, p50: null, p90: null, p99: null, openEnded: [], bounds: {}, caveat: null };
+      row = {
+        family,
+        scope,
+        stage,
+        replica,
+        instances: instancesOf(discovery, family, stage, replica),
+        count: null,
+        total: null,
+        sum: null,
+        p50: null,
+        p90: null,
+        p99: null,
+        openEnded: [],
+        bounds: {},
+        caveat: null,
+      };
       rows.set(k, row);
     }
     if (stat === 'finiteBuckets' || stat === 'allBuckets' || stat === 'lowestBucket') {
@@ -235,7 +289,9 @@ export function withCodecTtftCaveats(rows: readonly PrometheusStageRow[]): Prome
   const where = (r: PrometheusStageRow): string => key(r.scope, r.stage, r.replica);
   const ttftTotals = new Map(rows.filter((r) => r.family === TTFT_FAMILY).map((r) => [where(r), r.total]));
   const itlTotals = new Map<string, number>();
-  for (const r of rows) if (ITL_FAMILIES.includes(r.family) && r.total !== null && r.total > 0 && !itlTotals.has(where(r))) itlTotals.set(where(r), r.total);
+  for (const r of rows)
+    if (ITL_FAMILIES.includes(r.family) && r.total !== null && r.total > 0 && !itlTotals.has(where(r)))
+      itlTotals.set(where(r), r.total);
   const caveats = new Map<string, string>();
   for (const [k, itl] of itlTotals) {
     if (ttftTotals.get(k) !== 0) continue;
@@ -249,7 +305,9 @@ export function withCodecTtftCaveats(rows: readonly PrometheusStageRow[]): Prome
     if (!caveats.has(stageKey)) caveats.set(stageKey, message);
   }
   if (caveats.size === 0) return [...rows];
-  return rows.map((r) => (CODEC_TTFT_FAMILIES.has(r.family) && caveats.has(where(r)) ? { ...r, caveat: caveats.get(where(r)) ?? null } : r));
+  return rows.map((r) =>
+    CODEC_TTFT_FAMILIES.has(r.family) && caveats.has(where(r)) ? { ...r, caveat: caveats.get(where(r)) ?? null } : r,
+  );
 }
 
 function instancesOf(discovery: Discovery, family: string, stage: string | null, replica: string | null): string[] {
@@ -279,12 +337,33 @@ export interface PrometheusGauges {
 }
 
 /** Reads the answer of gaugeQuery over `points` steps from `startSeconds`. */
-export function gaugesOf(series: readonly MatrixSeries[], startSeconds: number, stepSeconds: number, points: number): PrometheusGauges {
+export function gaugesOf(
+  series: readonly MatrixSeries[],
+  startSeconds: number,
+  stepSeconds: number,
+  points: number,
+): PrometheusGauges {
   const times = Array.from({ length: points }, (_, i) => Math.round((startSeconds + i * stepSeconds) * 1000));
-  const byKey = new Map<string, { stage: string | null; replica: string | null; running: (number | null)[]; waiting: (number | null)[]; kvCacheUsagePerc: (number | null)[] }>();
+  const byKey = new Map<
+    string,
+    {
+      stage: string | null;
+      replica: string | null;
+      running: (number | null)[];
+      waiting: (number | null)[];
+      kvCacheUsagePerc: (number | null)[];
+    }
+  >();
   for (const s of series) {
     const stat = s.metric['stage_lens_stat'];
-    const field = stat === 'running' ? 'running' : stat === 'waiting' ? 'waiting' : stat === 'kvCacheUsage' ? 'kvCacheUsagePerc' : null;
+    const field =
+      stat === 'running'
+        ? 'running'
+        : stat === 'waiting'
+          ? 'waiting'
+          : stat === 'kvCacheUsage'
+            ? 'kvCacheUsagePerc'
+            : null;
     if (field === null) continue;
     const stage = label(s, 'stage');
     const replica = label(s, 'replica');
@@ -305,7 +384,13 @@ export function gaugesOf(series: readonly MatrixSeries[], startSeconds: number, 
   return { stepSeconds, times, series: out };
 }
 
-export function trendOf(family: string, series: readonly MatrixSeries[], startSeconds: number, stepSeconds: number, points: number): PrometheusTrend {
+export function trendOf(
+  family: string,
+  series: readonly MatrixSeries[],
+  startSeconds: number,
+  stepSeconds: number,
+  points: number,
+): PrometheusTrend {
   const times = Array.from({ length: points }, (_, i) => Math.round((startSeconds + i * stepSeconds) * 1000));
   const out = series.map((s) => {
     const perSecond: (number | null)[] = new Array<number | null>(points).fill(null);

@@ -36,10 +36,13 @@ const GROUPING: Readonly<Record<Scope, string>> = { replica: 'stage, replica', s
  * transfer families are left out: they are labelled by edge (from/to stage and replica),
  * so grouping them by stage would mix every edge into one row.
  */
-export const PROMETHEUS_FAMILIES: readonly string[] = STAGE_LATENCY_HISTOGRAMS.filter((name) => !name.startsWith(`${OMNI_PREFIX}transfer_`));
+export const PROMETHEUS_FAMILIES: readonly string[] = STAGE_LATENCY_HISTOGRAMS.filter(
+  (name) => !name.startsWith(`${OMNI_PREFIX}transfer_`),
+);
 
 /** How quantiles and counts are taken: over a sliding window (`rate`/`increase`) or over everything since each server started. */
-export type QueryWindow = { readonly kind: 'rate'; readonly duration: string; readonly ms: number } | { readonly kind: 'cumulative' };
+export type QueryWindow =
+  { readonly kind: 'rate'; readonly duration: string; readonly ms: number } | { readonly kind: 'cumulative' };
 
 /** The window setting's text: a PromQL duration (`5m`), or `all` for the cumulative buckets since each server started. */
 export const CUMULATIVE_WINDOW = 'all';
@@ -48,7 +51,10 @@ export function parseWindow(text: string): QueryWindow | { readonly error: strin
   const trimmed = text.trim();
   if (trimmed === CUMULATIVE_WINDOW) return { kind: 'cumulative' };
   const ms = durationMs(trimmed);
-  if (ms === null) return { error: `window "${text}" is not a PromQL duration like 30s, 5m or 1h (or "${CUMULATIVE_WINDOW}" for everything since each server started)` };
+  if (ms === null)
+    return {
+      error: `window "${text}" is not a PromQL duration like 30s, 5m or 1h (or "${CUMULATIVE_WINDOW}" for everything since each server started)`,
+    };
   return { kind: 'rate', duration: trimmed, ms };
 }
 
@@ -63,7 +69,9 @@ export interface DeploymentSelector {
 }
 
 export function checkDeploymentLabel(label: string): string | null {
-  return isLabelName(label) ? null : `"${label}" is not a Prometheus label name (letters, digits and _, not starting with a digit or __)`;
+  return isLabelName(label)
+    ? null
+    : `"${label}" is not a Prometheus label name (letters, digits and _, not starting with a digit or __)`;
 }
 
 /** The names a family is exposed under: vLLM-Omni families under both prefix generations. */
@@ -73,7 +81,9 @@ export function exposedNames(family: string): string[] {
 }
 
 /** Canonical family and suffix of an exposed series name (`vllm:omni_x_count` -> [`vllm_omni:x`, `count`]), or null. */
-export function familyOfSeriesName(name: string): { readonly family: string; readonly suffix: 'bucket' | 'count' | 'sum' } | null {
+export function familyOfSeriesName(
+  name: string,
+): { readonly family: string; readonly suffix: 'bucket' | 'count' | 'sum' } | null {
   const m = /^(.*)_(bucket|count|sum)$/.exec(name);
   if (m === null) return null;
   const base = m[1];
@@ -95,7 +105,10 @@ export function seriesSelector(names: readonly string[], selector: DeploymentSel
  * Which families the deployment exposes and from which instances: one sample per
  * (family name, stage, replica, instance[, deployment label]) from the `_count` series.
  */
-export function discoveryQuery(selector: DeploymentSelector, families: readonly string[] = PROMETHEUS_FAMILIES): string {
+export function discoveryQuery(
+  selector: DeploymentSelector,
+  families: readonly string[] = PROMETHEUS_FAMILIES,
+): string {
   const names = families.flatMap(exposedNames).map((n) => `${n}_count`);
   const by = ['__name__', 'stage', 'replica', INSTANCE_LABEL];
   if (selector.value === null && !by.includes(selector.label)) by.push(selector.label);
@@ -125,7 +138,12 @@ function tagged(expr: string, stat: FamilyStat, scope: Scope): string {
  * bucket so that one PromQL interpolated from 0 inside it can be shown as "≤ its bound".
  */
 export function familyQuery(exposed: readonly string[], selector: DeploymentSelector, window: QueryWindow): string {
-  const series = (suffix: string, extra?: string): string => seriesSelector(exposed.map((n) => `${n}_${suffix}`), selector, extra);
+  const series = (suffix: string, extra?: string): string =>
+    seriesSelector(
+      exposed.map((n) => `${n}_${suffix}`),
+      selector,
+      extra,
+    );
   const over = (suffix: string, fn: 'rate' | 'increase', extra?: string): string =>
     window.kind === 'cumulative' ? series(suffix, extra) : `${fn}(${series(suffix, extra)}[${window.duration}])`;
   const parts: string[] = [];
@@ -137,7 +155,13 @@ export function familyQuery(exposed: readonly string[], selector: DeploymentSele
     parts.push(tagged(`sum by (${group}) (${over('count', 'increase')})`, 'count', scope));
     parts.push(tagged(`sum by (${group}) (${over('sum', 'increase')})`, 'sum', scope));
     if (window.kind === 'rate') parts.push(tagged(`sum by (${group}) (${series('count')})`, 'total', scope));
-    parts.push(tagged(`max by (${group}) (sum by (le, ${group}) (${over('bucket', 'rate', 'le!="+Inf"')}))`, 'finiteBuckets', scope));
+    parts.push(
+      tagged(
+        `max by (${group}) (sum by (le, ${group}) (${over('bucket', 'rate', 'le!="+Inf"')}))`,
+        'finiteBuckets',
+        scope,
+      ),
+    );
     parts.push(tagged(`sum by (${group}) (${over('bucket', 'rate', 'le="+Inf"')})`, 'allBuckets', scope));
     parts.push(tagged(`min by (${group}) (sum by (le, ${group}) (${over('bucket', 'rate')}))`, 'lowestBucket', scope));
   }
@@ -145,7 +169,11 @@ export function familyQuery(exposed: readonly string[], selector: DeploymentSele
 }
 
 /** The family whose `_count` rate is the per-replica throughput trend: a request-level family present on every LLM stage. */
-export const TREND_FAMILIES: readonly string[] = ['vllm:e2e_request_latency_seconds', 'vllm_omni:diffusion_exec_s', 'vllm_omni:audio_ttfp_s'];
+export const TREND_FAMILIES: readonly string[] = [
+  'vllm:e2e_request_latency_seconds',
+  'vllm_omni:diffusion_exec_s',
+  'vllm_omni:audio_ttfp_s',
+];
 
 export interface TrendQuery {
   readonly expr: string;
@@ -163,12 +191,19 @@ export function trendQuery(exposed: readonly string[], selector: DeploymentSelec
   const rangeSeconds = Math.max(60, Math.round((window.kind === 'rate' ? window.ms : 15 * 60_000) / 1000));
   const stepSeconds = Math.max(1, Math.ceil(rangeSeconds / 60));
   const rateSeconds = Math.max(60, stepSeconds * 4);
-  const expr = `sum by (stage, replica) (rate(${seriesSelector(exposed.map((n) => `${n}_count`), selector)}[${formatDuration(rateSeconds * 1000)}]))`;
+  const expr = `sum by (stage, replica) (rate(${seriesSelector(
+    exposed.map((n) => `${n}_count`),
+    selector,
+  )}[${formatDuration(rateSeconds * 1000)}]))`;
   return { expr, rangeSeconds, stepSeconds };
 }
 
 /** The engines' gauges read over the trend's range: running, waiting, KV-cache usage (a fraction, 1 = 100%). */
-export const GAUGE_FAMILIES = { running: 'vllm:num_requests_running', waiting: 'vllm:num_requests_waiting', kvCacheUsage: 'vllm:kv_cache_usage_perc' } as const;
+export const GAUGE_FAMILIES = {
+  running: 'vllm:num_requests_running',
+  waiting: 'vllm:num_requests_waiting',
+  kvCacheUsage: 'vllm:kv_cache_usage_perc',
+} as const;
 export type GaugeStat = keyof typeof GAUGE_FAMILIES;
 
 /**

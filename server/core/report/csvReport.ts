@@ -16,7 +16,14 @@ import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
-const STAGE_FIELDS = ['stage_gen_time_ms', 'serving_time_to_first_output_ms', 'num_tokens_in', 'num_tokens_out', 'audio_duration_s', 'vllm_num_preemptions'] as const;
+const STAGE_FIELDS = [
+  'stage_gen_time_ms',
+  'serving_time_to_first_output_ms',
+  'num_tokens_in',
+  'num_tokens_out',
+  'audio_duration_s',
+  'vllm_num_preemptions',
+] as const;
 /** List fields (`mean (n=N)`): the mean, then N. */
 const LIST_FIELDS = ['inter_output_latencies_ms', 'vllm_itls_ms'] as const;
 /** The rows of a TransferEdgeStats column (any other row is in the JSON). */
@@ -49,10 +56,26 @@ function csvNumber(v: number): string {
 }
 
 export const CSV_HEADER = [
-  'request_id', 'boot', 'cold', 'line', 'stage', 'stage_id', 'replica_id', 'kind',
-  ...SPLIT_NAMES, ...SPLIT_NAMES.map((n) => `${n}_state`), ...STAGE_FIELDS, 'added_time_to_first_output_ms', 'prefill_covers_decode',
+  'request_id',
+  'boot',
+  'cold',
+  'line',
+  'stage',
+  'stage_id',
+  'replica_id',
+  'kind',
+  ...SPLIT_NAMES,
+  ...SPLIT_NAMES.map((n) => `${n}_state`),
+  ...STAGE_FIELDS,
+  'added_time_to_first_output_ms',
+  'prefill_covers_decode',
   ...LIST_FIELDS.flatMap((f) => [f, `${f}_n`]),
-  'edge_from_stage', 'edge_to_stage', 'transfer_table', ...TRANSFER_FIELDS, 'omni_timing_tx_ms', 'omni_timing_tx_state',
+  'edge_from_stage',
+  'edge_to_stage',
+  'transfer_table',
+  ...TRANSFER_FIELDS,
+  'omni_timing_tx_ms',
+  'omni_timing_tx_state',
 ];
 
 /** A field cell: the number, the state word, or the text. */
@@ -66,7 +89,9 @@ function fieldCell(fields: FieldMap, name: string): string {
 
 function listCountCell(fields: FieldMap, name: string): string {
   const cell = fields[name];
-  return cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined ? String(cell.sampleCount) : '';
+  return cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined
+    ? String(cell.sampleCount)
+    : '';
 }
 
 function splitCell(stage: RequestStage, name: SplitName): string {
@@ -88,9 +113,16 @@ function requestCells(r: AnalyzedRequest): string[] {
 function stageRow(r: AnalyzedRequest, s: RequestStage): string {
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
   return [
-    ...requestCells(r), csvText(s.stageKey), s.stageId === null ? '' : String(s.stageId), String(s.replicaId), s.kind,
-    ...SPLIT_NAMES.map((n) => splitCell(s, n)), ...SPLIT_NAMES.map((n) => s.split.states[n]),
-    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)), added === undefined ? '' : csvNumber(toLogPrecision(added)), String(prefillCoversDecode(r, s)),
+    ...requestCells(r),
+    csvText(s.stageKey),
+    s.stageId === null ? '' : String(s.stageId),
+    String(s.replicaId),
+    s.kind,
+    ...SPLIT_NAMES.map((n) => splitCell(s, n)),
+    ...SPLIT_NAMES.map((n) => s.split.states[n]),
+    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)),
+    added === undefined ? '' : csvNumber(toLogPrecision(added)),
+    String(prefillCoversDecode(r, s)),
     ...LIST_FIELDS.flatMap((f) => [fieldCell(s.fields, f), listCountCell(s.fields, f)]),
     ...NO_TRANSFER,
   ].join(',');
@@ -98,11 +130,23 @@ function stageRow(r: AnalyzedRequest, s: RequestStage): string {
 
 function transferRow(r: AnalyzedRequest, t: RequestTransfer): string {
   return [
-    ...requestCells(r), csvText(t.edge), '', '', 'transfer',
-    ...NO_SPLIT, ...NO_SPLIT, ...NO_STAGE_FIELDS, '', '', ...NO_LISTS,
-    t.fromStage === null ? '' : String(t.fromStage), t.toStage === null ? '' : String(t.toStage), String(t.tablePrinted),
+    ...requestCells(r),
+    csvText(t.edge),
+    '',
+    '',
+    'transfer',
+    ...NO_SPLIT,
+    ...NO_SPLIT,
+    ...NO_STAGE_FIELDS,
+    '',
+    '',
+    ...NO_LISTS,
+    t.fromStage === null ? '' : String(t.fromStage),
+    t.toStage === null ? '' : String(t.toStage),
+    String(t.tablePrinted),
     ...TRANSFER_FIELDS.map((f) => fieldCell(t.fields, f)),
-    t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs), t.omniTimingTxState,
+    t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs),
+    t.omniTimingTxState,
   ].join(',');
 }
 

@@ -6,7 +6,9 @@ const indent = (text: string, pad: string): string => text.replace(/\n/g, `\n${p
 
 /** Chunks of `JSON.stringify(value, null, 2)` for a plain object (no toJSON, no cycles). */
 export function* prettyJsonChunks(value: object, chunkChars = 1 << 20): Generator<string, void, undefined> {
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
+  const entries = Object.entries(value).filter(
+    ([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol',
+  );
   if (entries.length === 0) {
     yield '{}';
     return;
@@ -20,7 +22,10 @@ export function* prettyJsonChunks(value: object, chunkChars = 1 << 20): Generato
       for (let j = 0; j < v.length; j++) {
         // Inside an array, undefined/functions print as null, as JSON.stringify does.
         const element: unknown = v[j];
-        const text = element === undefined || typeof element === 'function' || typeof element === 'symbol' ? 'null' : JSON.stringify(element, null, 2);
+        const text =
+          element === undefined || typeof element === 'function' || typeof element === 'symbol'
+            ? 'null'
+            : JSON.stringify(element, null, 2);
         buf += `    ${indent(text, '    ')}${j < v.length - 1 ? ',' : ''}\n`;
         if (buf.length >= chunkChars) {
           yield buf;

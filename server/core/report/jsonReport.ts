@@ -6,7 +6,16 @@
 // One request's JSON is made by `requestJson` alone, so the report can be written request by
 // request.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
-import type { AnalyzedRequest, Distribution, EdgeFieldStates, EdgeSummary, RequestTransfer, SplitName, SplitState, TransferTxState } from '../analysis/types';
+import type {
+  AnalyzedRequest,
+  Distribution,
+  EdgeFieldStates,
+  EdgeSummary,
+  RequestTransfer,
+  SplitName,
+  SplitState,
+  TransferTxState,
+} from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
 import { breakdownOf } from '../explain/breakdown';
@@ -115,7 +124,14 @@ export interface AnalysisJson {
   readonly histograms: HistogramSummaryJson[];
   /** A scrape's speech stream counters per model (vllm_omni:speech_stream_completed_total / _aborted_total); [] for a log. */
   readonly speechStreams: SpeechStreamCounts[];
-  readonly findings: { code: string; severity: string; stageId: number | null; requestIds: readonly string[]; requestCount: number; message: string }[];
+  readonly findings: {
+    code: string;
+    severity: string;
+    stageId: number | null;
+    requestIds: readonly string[];
+    requestCount: number;
+    message: string;
+  }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
 }
@@ -136,7 +152,14 @@ function listCountsJson(fields: FieldMap): Record<string, number> {
 }
 
 function transferJson(t: RequestTransfer): TransferJson {
-  return { fromStage: t.fromStage, toStage: t.toStage, fields: fieldsJson(t.fields), tablePrinted: t.tablePrinted, omniTimingTxMs: t.omniTimingTxMs, omniTimingTxState: t.omniTimingTxState };
+  return {
+    fromStage: t.fromStage,
+    toStage: t.toStage,
+    fields: fieldsJson(t.fields),
+    tablePrinted: t.tablePrinted,
+    omniTimingTxMs: t.omniTimingTxMs,
+    omniTimingTxState: t.omniTimingTxState,
+  };
 }
 
 function omniTimingJson(r: AnalyzedRequest): OmniTimingJson | null {
@@ -146,7 +169,15 @@ function omniTimingJson(r: AnalyzedRequest): OmniTimingJson | null {
   for (const s of t.stages) stages[String(s.stageId)] = s.seconds;
   const transfers: Record<string, number> = {};
   for (const x of t.transfers) transfers[`${x.fromStage}->${x.toStage}`] = x.ms;
-  return { totalS: t.totalS, preprocessS: t.preprocessS, engineS: t.engineS, stages, transfers, ar2diffusionMs: t.ar2diffusionMs, extra: t.extra };
+  return {
+    totalS: t.totalS,
+    preprocessS: t.preprocessS,
+    engineS: t.engineS,
+    stages,
+    transfers,
+    ar2diffusionMs: t.ar2diffusionMs,
+    extra: t.extra,
+  };
 }
 
 /** Derived numbers at the log's precision. */
@@ -157,10 +188,19 @@ function derivedJson(values: Readonly<Record<string, number>>): Record<string, n
 }
 
 export function distributionJson(d: Distribution): Distribution {
-  return { count: d.count, mean: toLogPrecision(d.mean), p50: toLogPrecision(d.p50), p90: toLogPrecision(d.p90), p99: toLogPrecision(d.p99), max: toLogPrecision(d.max) };
+  return {
+    count: d.count,
+    mean: toLogPrecision(d.mean),
+    p50: toLogPrecision(d.p50),
+    p90: toLogPrecision(d.p90),
+    p99: toLogPrecision(d.p99),
+    max: toLogPrecision(d.max),
+  };
 }
 
-function distributionsJson<K extends string>(ds: Readonly<Partial<Record<K, Distribution>>>): Partial<Record<K, Distribution>> {
+function distributionsJson<K extends string>(
+  ds: Readonly<Partial<Record<K, Distribution>>>,
+): Partial<Record<K, Distribution>> {
   const out: Partial<Record<K, Distribution>> = {};
   for (const k in ds) {
     const d = ds[k];
@@ -200,13 +240,17 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
     addedTimeToFirstOutputMs: derivedJson(r.derived.addedTimeToFirstOutputMs),
     transfers,
     omniTiming: omniTimingJson(r),
-    overallSummary: r.overallSummary === null ? null : { line: r.overallSummary.line, fields: fieldsJson(r.overallSummary.fields) },
+    overallSummary:
+      r.overallSummary === null ? null : { line: r.overallSummary.line, fields: fieldsJson(r.overallSummary.fields) },
     breakdown: breakdownJson(breakdownOf(r)),
   };
 }
 
 /** Split values: printed ones as printed, inferred ones at the log's precision. */
-function derivedSplit(values: Readonly<Record<SplitName, number | null>>, states: Readonly<Record<SplitName, SplitState>>): Record<SplitName, number | null> {
+function derivedSplit(
+  values: Readonly<Record<SplitName, number | null>>,
+  states: Readonly<Record<SplitName, SplitState>>,
+): Record<SplitName, number | null> {
   const out = { ...values };
   for (const k in out) {
     const name = k as SplitName;
@@ -232,7 +276,11 @@ export function edgeSummaryJson(e: EdgeSummary): EdgeSummaryJson {
 /** Everything of the analysis JSON after `requests`, in order. */
 export type AnalysisJsonRest = Omit<AnalysisJson, 'schema' | 'requests'>;
 
-export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJsonRest {
+export function analysisJsonRest(
+  snapshot: AnalysisSnapshot,
+  histograms: HistogramSummaryJson[] = [],
+  speechStreams: SpeechStreamCounts[] = [],
+): AnalysisJsonRest {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
   for (const s of snapshot.stages) {
@@ -240,14 +288,16 @@ export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: Histogr
     splitSummary[s.stageKey] = {
       split: distributionsJson(s.split),
       states: s.splitStates,
-      addedTimeToFirstOutputMs: s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
+      addedTimeToFirstOutputMs:
+        s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
       requestCount: s.requestCount,
       oneOutputRequests: s.oneOutputRequests,
       prefillDecodeMs: s.prefillDecodeMs === null ? null : distributionJson(s.prefillDecodeMs),
     };
   }
   const replicaSummary: AnalysisJson['replicaSummary'] = {};
-  for (const s of snapshot.replicas) replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = distributionsJson(s.fields) as Record<string, Distribution>;
+  for (const s of snapshot.replicas)
+    replicaSummary[`${s.stageKey}/${s.replicaId ?? 0}`] = distributionsJson(s.fields) as Record<string, Distribution>;
   const edgeSummary: AnalysisJson['edgeSummary'] = {};
   for (const e of snapshot.edges) edgeSummary[e.edge] = edgeSummaryJson(e);
   return {
@@ -257,12 +307,27 @@ export function analysisJsonRest(snapshot: AnalysisSnapshot, histograms: Histogr
     edgeSummary,
     histograms,
     speechStreams,
-    findings: snapshot.findings.map((f) => ({ code: f.code, severity: f.severity, stageId: f.stageId, requestIds: f.requestIds, requestCount: f.requestCount, message: f.message })),
+    findings: snapshot.findings.map((f) => ({
+      code: f.code,
+      severity: f.severity,
+      stageId: f.stageId,
+      requestIds: f.requestIds,
+      requestCount: f.requestCount,
+      message: f.message,
+    })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
   };
 }
 
-export function analysisJson(snapshot: AnalysisSnapshot, histograms: HistogramSummaryJson[] = [], speechStreams: SpeechStreamCounts[] = []): AnalysisJson {
-  return { schema: 1, requests: snapshot.requests.map(requestJson), ...analysisJsonRest(snapshot, histograms, speechStreams) };
+export function analysisJson(
+  snapshot: AnalysisSnapshot,
+  histograms: HistogramSummaryJson[] = [],
+  speechStreams: SpeechStreamCounts[] = [],
+): AnalysisJson {
+  return {
+    schema: 1,
+    requests: snapshot.requests.map(requestJson),
+    ...analysisJsonRest(snapshot, histograms, speechStreams),
+  };
 }

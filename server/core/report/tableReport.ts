@@ -11,7 +11,11 @@ import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
-export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set(['stage_gen_time_ms', 'omni_timing_stage_s', 'serving_time_to_first_output_ms']);
+export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
+  'stage_gen_time_ms',
+  'omni_timing_stage_s',
+  'serving_time_to_first_output_ms',
+]);
 
 type Column = {
   readonly title: string;
@@ -25,10 +29,19 @@ const COLUMNS: readonly Column[] = [
   { title: 'input wait', pick: (s) => s.split.inputWaitMs },
   { title: 'ready queued', pick: (s) => s.split.readyQueuedMs },
   // A one-output stage's vllm_prefill_ms covers its decode: "1,358 +decode", and its decode is "in prefill".
-  { title: 'prefill', pick: (s) => s.split.prefillMs, oneOutput: (s, p) => (s.prefillDecodeMs === null ? '-' : `${formatMs(s.prefillDecodeMs[p])} +decode`) },
+  {
+    title: 'prefill',
+    pick: (s) => s.split.prefillMs,
+    oneOutput: (s, p) => (s.prefillDecodeMs === null ? '-' : `${formatMs(s.prefillDecodeMs[p])} +decode`),
+  },
   { title: 'decode', pick: (s) => s.split.decodeMs, oneOutput: () => 'in prefill' },
   { title: 'TTFT', pick: (s) => s.split.ttftMs },
-  { title: 'gen time', pick: (s) => s.fields['stage_gen_time_ms'] ?? (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined) },
+  {
+    title: 'gen time',
+    pick: (s) =>
+      s.fields['stage_gen_time_ms'] ??
+      (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined),
+  },
   { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
   { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
 ];
@@ -48,41 +61,69 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const count = snapshot.requestCount;
   out.push(
     `Stage Lens: ${count} request${count === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
-      (snapshot.boots > 0 ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})` : '') +
+      (snapshot.boots > 0
+        ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})`
+        : '') +
       ` from ${options.source}`,
   );
   const missing = snapshot.tablesMissing;
   // Said once, before any number: what is missing and the fix.
   if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
   if (snapshot.stages.length === 0) {
-    out.push('', 'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.');
+    out.push(
+      '',
+      'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
+    );
   } else if (missing?.all === true) {
     pushAll(out, ['', ...timingOnlyTable(snapshot)]);
   } else {
-    out.push('', 'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)');
+    out.push(
+      '',
+      'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)',
+    );
     const rows: string[][] = [];
     for (const s of snapshot.stages) {
       (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
-        rows.push([i === 0 ? s.stageKey : '', i === 0 ? String(s.requestCount) : '', p, ...COLUMNS.map((c) => {
-          const d = c.pick(s);
-          if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0) return c.oneOutput(s, p);
-          return d === null || d === undefined ? '-' : `${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
-        })]);
+        rows.push([
+          i === 0 ? s.stageKey : '',
+          i === 0 ? String(s.requestCount) : '',
+          p,
+          ...COLUMNS.map((c) => {
+            const d = c.pick(s);
+            if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0)
+              return c.oneOutput(s, p);
+            return d === null || d === undefined
+              ? '-'
+              : `${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
+          }),
+        ]);
       });
     }
     pushAll(out, textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
-      out.push('', 'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the');
-      out.push("talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.");
+      out.push(
+        '',
+        'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the',
+      );
+      out.push(
+        "talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.",
+      );
     }
     const slowest = slowestPhaseLine(snapshot.stages);
     if (slowest !== null) out.push('', slowest);
     const oneOutput = snapshot.stages.filter((s) => s.oneOutputRequests > 0);
     if (oneOutput.length > 0) {
-      out.push('', `+decode / in prefill: ${PREFILL_DECODE_LABEL}. These stages emit one output, when they stop (Model Runner V2 + async chunk, a non-final`);
-      out.push('autoregressive stage): vllm_prefill_ms covers every decode step, so it is not prefill alone and vllm_decode_ms is not a measurement.');
+      out.push(
+        '',
+        `+decode / in prefill: ${PREFILL_DECODE_LABEL}. These stages emit one output, when they stop (Model Runner V2 + async chunk, a non-final`,
+      );
+      out.push(
+        'autoregressive stage): vllm_prefill_ms covers every decode step, so it is not prefill alone and vllm_decode_ms is not a measurement.',
+      );
       const mixed = oneOutput.some((s) => s.split.prefillMs !== undefined);
-      out.push(`  ${oneOutput.map((s) => `stage ${s.stageKey}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`);
+      out.push(
+        `  ${oneOutput.map((s) => `stage ${s.stageKey}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`,
+      );
     }
     const notes: string[] = [];
     for (const s of snapshot.stages) {
@@ -101,7 +142,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
     out.push('', 'Findings:');
-    for (const f of snapshot.findings) if (f.code !== 'stage-tables-missing' || missing === null) out.push(`  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}, ${requestsText(f)}: ${f.message}`);
+    for (const f of snapshot.findings)
+      if (f.code !== 'stage-tables-missing' || missing === null)
+        out.push(
+          `  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}, ${requestsText(f)}: ${f.message}`,
+        );
   }
   if (snapshot.problems.length > 0) {
     out.push('', `Input problems (${snapshot.problems.length}):`);
@@ -135,15 +180,23 @@ function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
     rows.push([label, String(n), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
   };
   for (const s of snapshot.stages) {
-    const d = s.fields['stage_gen_time_ms'] ?? (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined);
+    const d =
+      s.fields['stage_gen_time_ms'] ??
+      (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined);
     if (d !== undefined) line(`stage ${s.stageKey}`, d.count, d);
   }
   const e2e = snapshot.endToEnd;
   if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
-  return ['Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)', ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows)];
+  return [
+    'Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)',
+    ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
+  ];
 }
 
-const EDGE_COLUMNS: ReadonlyArray<{ readonly title: string; readonly pick: (e: EdgeSummary) => Distribution | null | undefined }> = [
+const EDGE_COLUMNS: ReadonlyArray<{
+  readonly title: string;
+  readonly pick: (e: EdgeSummary) => Distribution | null | undefined;
+}> = [
   { title: 'send', pick: (e) => e.fields['tx_time_ms'] },
   { title: 'in flight', pick: (e) => e.fields['in_flight_time_ms'] },
   { title: 'recv decode', pick: (e) => e.fields['rx_decode_time_ms'] },
@@ -156,10 +209,16 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
   const rows: string[][] = [];
   for (const e of edges) {
     (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
-      rows.push([i === 0 ? withVisibleControls(e.edge) : '', i === 0 ? String(e.requestCount) : '', i === 0 ? String(e.tableCount) : '', p, ...EDGE_COLUMNS.map((c) => {
-        const d = c.pick(e);
-        return d === null || d === undefined ? '-' : formatMs(d[p]);
-      })]);
+      rows.push([
+        i === 0 ? withVisibleControls(e.edge) : '',
+        i === 0 ? String(e.requestCount) : '',
+        i === 0 ? String(e.tableCount) : '',
+        p,
+        ...EDGE_COLUMNS.map((c) => {
+          const d = c.pick(e);
+          return d === null || d === undefined ? '-' : formatMs(d[p]);
+        }),
+      ]);
     });
   }
   const out = [
@@ -169,9 +228,14 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
   for (const e of edges) {
     const unrecorded = e.omniTimingTxStates.notRecorded;
     if (unrecorded > 0) {
-      out.push(`  ${withVisibleControls(e.edge)}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`);
+      out.push(
+        `  ${withVisibleControls(e.edge)}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`,
+      );
     }
-    if (e.tableCount < e.requestCount) out.push(`  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`);
+    if (e.tableCount < e.requestCount)
+      out.push(
+        `  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,
+      );
   }
   return out;
 }

@@ -27,7 +27,16 @@ import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } 
 import { numberOf } from '../values';
 import { ByteChunks } from './traceBytes';
 import { TraceEventWriter, argKey, constantArg, type ConstantArg } from './traceEvents';
-import { E2E_SLICE_NAME, PHASE_SLICE_NAME, PHASE_SPLIT, TRANSFER_PARTS, TRANSFER_RULE_AFTER, TRANSFER_RULE_ARRIVAL, traceMetadata, type Phase } from './traceMetadata';
+import {
+  E2E_SLICE_NAME,
+  PHASE_SLICE_NAME,
+  PHASE_SPLIT,
+  TRANSFER_PARTS,
+  TRANSFER_RULE_AFTER,
+  TRANSFER_RULE_ARRIVAL,
+  traceMetadata,
+  type Phase,
+} from './traceMetadata';
 import type { PlacementRule, TraceRequests } from './tracePlacement';
 import { placeRequests } from './tracePlacement';
 
@@ -50,7 +59,9 @@ export interface TraceSummary {
   readonly tracks: number;
 }
 
-const PHASE_NAME_JSON = Object.fromEntries(Object.entries(PHASE_SLICE_NAME).map(([k, v]) => [k, JSON.stringify(v)])) as Record<Phase, string>;
+const PHASE_NAME_JSON = Object.fromEntries(
+  Object.entries(PHASE_SLICE_NAME).map(([k, v]) => [k, JSON.stringify(v)]),
+) as Record<Phase, string>;
 const E2E_NAME = JSON.stringify(E2E_SLICE_NAME);
 
 const KNOWN_RULES: ReadonlyArray<readonly [RegExp, string]> = [
@@ -107,7 +118,17 @@ class Tracks {
     let track = this.byKey.get(key);
     if (track === undefined) {
       const { stageKey, stageId, segment, replicaId } = stage;
-      this.byKey.set(key, (track = { pid: REQUESTS_PID + 1 + this.byKey.size, stageKey, stageId, segment, replicaId, topName: JSON.stringify(`stage ${stageKey}`) }));
+      this.byKey.set(
+        key,
+        (track = {
+          pid: REQUESTS_PID + 1 + this.byKey.size,
+          stageKey,
+          stageId,
+          segment,
+          replicaId,
+          topName: JSON.stringify(`stage ${stageKey}`),
+        }),
+      );
     }
     return track;
   }
@@ -118,7 +139,15 @@ class Tracks {
     let track = this.byKey.get(key);
     if (track === undefined) {
       const name = `transfer ${transfer.edge}`;
-      track = { pid: REQUESTS_PID + 1 + this.byKey.size, stageKey: '', stageId: transfer.fromStage, segment: 1, replicaId: 0, topName: JSON.stringify(name), edge: { name, toStage: transfer.toStage } };
+      track = {
+        pid: REQUESTS_PID + 1 + this.byKey.size,
+        stageKey: '',
+        stageId: transfer.fromStage,
+        segment: 1,
+        replicaId: 0,
+        topName: JSON.stringify(name),
+        edge: { name, toStage: transfer.toStage },
+      };
       this.byKey.set(key, track);
     }
     return track;
@@ -141,7 +170,9 @@ class Tracks {
         (a.edge?.name ?? '').localeCompare(b.edge?.name ?? '') ||
         a.replicaId - b.replicaId,
     );
-    const nameOf = (t: Track): string => t.edge?.name ?? ((replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}`);
+    const nameOf = (t: Track): string =>
+      t.edge?.name ??
+      ((replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}`);
     return tracks.map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: nameOf(t) })).join('');
   }
 }
@@ -247,7 +278,7 @@ class RequestSlices {
     // The timeline lists each stage's segments together, stages in order.
     const segments = timelineOf(request);
     const stageEnds = request.transfers.length === 0 ? null : new Map<number, number>();
-    for (let from = 0; from < segments.length; ) {
+    for (let from = 0; from < segments.length;) {
       const stageKey = (segments[from] as TimelineSegment).stageKey;
       let to = from + 1;
       while (to < segments.length && (segments[to] as TimelineSegment).stageKey === stageKey) to++;
@@ -260,7 +291,13 @@ class RequestSlices {
   }
 
   /** The top slice of `stage` over segments[begin, stop), then its phases. */
-  private stage(stage: RequestStage, segments: readonly TimelineSegment[], begin: number, stop: number, stageEnds: Map<number, number> | null): void {
+  private stage(
+    stage: RequestStage,
+    segments: readonly TimelineSegment[],
+    begin: number,
+    stop: number,
+    stageEnds: Map<number, number> | null,
+  ): void {
     const w = this.w;
     const first = segments[begin] as TimelineSegment;
     // The process is numbered when first seen, drawable or not (as the trace has always numbered them).
@@ -278,7 +315,8 @@ class RequestSlices {
       if (s.phase === 'stage') genSeg = s;
     }
     if (start > end) return;
-    if (stageEnds !== null && stage.stageId !== null) stageEnds.set(stage.stageId, Math.max(stageEnds.get(stage.stageId) ?? end, end));
+    if (stageEnds !== null && stage.stageId !== null)
+      stageEnds.set(stage.stageId, Math.max(stageEnds.get(stage.stageId) ?? end, end));
     const gen = genTimeOf(stage);
     const id = this.nextId++;
     w.begin(this.arrival + start * 1000, track.pid, track.topName, id);
@@ -377,7 +415,10 @@ class RequestSlices {
  * The trace as chunks of UTF-8 JSON; concatenated they are one JSON document. The summary
  * (event counts) is the generator's return value.
  */
-export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}): Generator<Uint8Array, TraceSummary, undefined> {
+export function* traceChunks(
+  requests: TraceRequests,
+  options: TraceOptions = {},
+): Generator<Uint8Array, TraceSummary, undefined> {
   const chunkBytes = options.chunkBytes ?? 4 << 20;
   const placement = placeRequests(requests, options.captureTimesMs);
   const placementCounts: Partial<Record<PlacementRule, number>> = {};
@@ -401,10 +442,26 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
   const { tracks, rules } = slices;
   w.text(tracks.metadata());
   w.text('\n],\n"displayTimeUnit":"ms",\n"metadata":');
-  w.text(JSON.stringify(traceMetadata({ source: options.source ?? null, requests: placement.arrivalUs.length, slices: slices.slices, placement, placementCounts, rules: rules.texts })));
+  w.text(
+    JSON.stringify(
+      traceMetadata({
+        source: options.source ?? null,
+        requests: placement.arrivalUs.length,
+        slices: slices.slices,
+        placement,
+        placementCounts,
+        rules: rules.texts,
+      }),
+    ),
+  );
   w.text('}\n');
   yield w.take();
-  return { requests: placement.arrivalUs.length, events: 4 + slices.events + tracks.size * 4, slices: slices.slices, tracks: tracks.size + 1 };
+  return {
+    requests: placement.arrivalUs.length,
+    events: 4 + slices.events + tracks.size * 4,
+    slices: slices.slices,
+    tracks: tracks.size + 1,
+  };
 }
 
 /**
@@ -412,14 +469,22 @@ export function* traceChunks(requests: TraceRequests, options: TraceOptions = {}
  * send, in-flight and decode times; without a column, [OmniTiming]'s send time when it is
  * measured (a notRecorded 0.00 is no transfer). Hidden, None and non-finite parts are left out.
  */
-function transferParts(t: RequestTransfer): Array<{ readonly name: string; readonly ms: number; readonly source: string }> {
+function transferParts(
+  t: RequestTransfer,
+): Array<{ readonly name: string; readonly ms: number; readonly source: string }> {
   const out: Array<{ name: string; ms: number; source: string }> = [];
   if (t.tablePrinted) {
     for (const p of TRANSFER_PARTS) {
       const ms = numberOf(t.fields, p.field);
-      if (ms !== undefined && Number.isFinite(ms) && ms >= 0) out.push({ name: p.name, ms, source: 'TransferEdgeStats' });
+      if (ms !== undefined && Number.isFinite(ms) && ms >= 0)
+        out.push({ name: p.name, ms, source: 'TransferEdgeStats' });
     }
-  } else if (t.omniTimingTxState === 'measured' && t.omniTimingTxMs !== null && Number.isFinite(t.omniTimingTxMs) && t.omniTimingTxMs >= 0) {
+  } else if (
+    t.omniTimingTxState === 'measured' &&
+    t.omniTimingTxMs !== null &&
+    Number.isFinite(t.omniTimingTxMs) &&
+    t.omniTimingTxMs >= 0
+  ) {
     out.push({ name: (TRANSFER_PARTS[0] as { name: string }).name, ms: t.omniTimingTxMs, source: '[OmniTiming]' });
   }
   return out;

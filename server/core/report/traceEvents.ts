@@ -101,7 +101,10 @@ export class TraceEventWriter {
     if (row === undefined) this.heads.set(nameJson, (row = []));
     const slot = pid * 2 + (ph === 'e' ? 1 : 0);
     let bytes = row[slot];
-    if (bytes === undefined) row[slot] = bytes = ByteChunks.constant(`,\n{"ph":"${ph}","pid":${pid},"tid":${pid},"cat":"${TRACE_CATEGORY}","name":${nameJson},"ts":`);
+    if (bytes === undefined)
+      row[slot] = bytes = ByteChunks.constant(
+        `,\n{"ph":"${ph}","pid":${pid},"tid":${pid},"cat":"${TRACE_CATEGORY}","name":${nameJson},"ts":`,
+      );
     return bytes;
   }
 }

@@ -38,7 +38,8 @@ export const TRANSFER_PARTS: ReadonlyArray<{ readonly field: string; readonly na
 
 export const TRANSFER_RULE_AFTER =
   'assumed: a transfer starts where its upstream stage ends as drawn (the log gives no start time for it); its parts follow one another: send, in flight, receive decode';
-export const TRANSFER_RULE_ARRIVAL = 'assumed: drawn from the request arrival (its upstream stage is not drawn); its parts follow one another: send, in flight, receive decode';
+export const TRANSFER_RULE_ARRIVAL =
+  'assumed: drawn from the request arrival (its upstream stage is not drawn); its parts follow one another: send, in flight, receive decode';
 
 /** The category of every slice. One category: a request-stage's slices must share it to nest on one track. */
 export const TRACE_CATEGORY = 'request';
@@ -80,29 +81,36 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
       ms: 'the value as logged, in ms (a slice lasts ms * 1000 µs)',
       provenance: 'measured | reconstructed (see provenance)',
       rule: 'a key of rules: how the slice was positioned; on phases only when reconstructed',
-      state: '"inferred" on a phase whose value was not printed but follows from a documented rule (see rules.inferred)',
+      state:
+        '"inferred" on a phase whose value was not printed but follows from a documented rule (see rules.inferred)',
       span: 'what a top slice covers (see span)',
       genTimeMs: 'the stage time the server logged (stage_gen_time_ms, or genTimeField)',
       edge: 'the transfer edge `from->to` (transfer slices)',
-      source: 'where a transfer part comes from: "TransferEdgeStats" (the DEBUG table) or "[OmniTiming]" (its send time, 0.01 ms resolution)',
+      source:
+        'where a transfer part comes from: "TransferEdgeStats" (the DEBUG table) or "[OmniTiming]" (its send time, 0.01 ms resolution)',
       sizeKbytes: 'size_kbytes of the transfer, as logged',
     },
     span: {
-      'gen-time': 'the top slice is the stage as the server timed it (stage_gen_time_ms, or omni_timing_stage_s): submit -> finished',
-      phases: 'the top slice covers the phases, which reach past the timed stage or have no stage time to sit in; genTimeMs (when given) is the server-timed length',
+      'gen-time':
+        'the top slice is the stage as the server timed it (stage_gen_time_ms, or omni_timing_stage_s): submit -> finished',
+      phases:
+        'the top slice covers the phases, which reach past the timed stage or have no stage time to sit in; genTimeMs (when given) is the server-timed length',
     },
     provenance: {
       measured:
-        "duration logged by the server and position anchored (rule \"anchored\") on a measured time of the same origin (serving_time_to_first_output_ms) within the request; the request's own wall-clock position follows its placement",
+        'duration logged by the server and position anchored (rule "anchored") on a measured time of the same origin (serving_time_to_first_output_ms) within the request; the request\'s own wall-clock position follows its placement',
       reconstructed: 'the position within the request (or an inferred duration) follows `rule`, not a measurement',
     },
     rules: {
       ...m.rules,
-      inferred: 'state "inferred": the value is 0 by the documented rule that a hidden half of the input split is 0 when the other half is measured (the log hides all-zero rows); not printed by the server',
+      inferred:
+        'state "inferred": the value is 0 by the documented rule that a hidden half of the input split is 0 when the other half is measured (the log hides all-zero rows); not printed by the server',
     },
     sliceFields: {
       [E2E_SLICE_NAME]: 'e2e_total_ms',
-      ...Object.fromEntries(Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]])),
+      ...Object.fromEntries(
+        Object.entries(PHASE_SPLIT).map(([phase, split]) => [PHASE_SLICE_NAME[phase as Phase], SPLIT_FIELD[split]]),
+      ),
       ...Object.fromEntries(TRANSFER_PARTS.map((p) => [p.name, p.field])),
     },
     oneOutput: `a stage that emits one output when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage) has one "${PREFILL_DECODE_LABEL}" slice instead of prefill and decode: its vllm_prefill_ms covers its decode steps too`,

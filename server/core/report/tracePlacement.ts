@@ -27,7 +27,8 @@ function timestampOf(requests: TraceRequests, i: number): string | null {
 function lengthOf(requests: TraceRequests, i: number): number {
   if (requests.e2eCellAt !== undefined) {
     const cell = requests.e2eCellAt(i, 'e2e_total_ms');
-    if (cell !== undefined && cell.state === 'measured' && Number.isFinite(cell.value) && cell.value >= 0) return cell.value;
+    if (cell !== undefined && cell.state === 'measured' && Number.isFinite(cell.value) && cell.value >= 0)
+      return cell.value;
   }
   const request = requests.at(i);
   return request === undefined ? 0 : requestLengthMs(request);
@@ -95,7 +96,11 @@ export function placeRequests(requests: TraceRequests, captureTimesMs?: readonly
     clockMs[i] = t;
     if (t !== null) hasLogTime = true;
   }
-  const clock: PlacementRule = hasLogTime ? 'log-timestamp' : captureTimesMs !== undefined && captureTimesMs.length >= n && n > 0 ? 'capture-time' : 'sequential';
+  const clock: PlacementRule = hasLogTime
+    ? 'log-timestamp'
+    : captureTimesMs !== undefined && captureTimesMs.length >= n && n > 0
+      ? 'capture-time'
+      : 'sequential';
   if (clock === 'capture-time') for (let i = 0; i < n; i++) clockMs[i] = captureTimesMs?.[i] ?? null;
   // Work relative to the first clock reading: epoch ms (~1.7e12) leave float64 only about
   // 0.2 µs of resolution, not enough to keep logged 3-decimal ms durations exact.

@@ -23,7 +23,10 @@ const chromiumArgs = [
   '--disable-sync',
 ];
 
-export async function openBrowser(install: VSCodeInstall, viewport = { width: 1400, height: 900 }): Promise<BrowserPage> {
+export async function openBrowser(
+  install: VSCodeInstall,
+  viewport = { width: 1400, height: 900 },
+): Promise<BrowserPage> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-chromium-'));
   recordForCleanup('dir', userDataDir);
   const removeProfile = onCleanup(() => removeDirNow(userDataDir));

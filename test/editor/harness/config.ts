@@ -24,7 +24,8 @@ export const extensionBundle: string = path.join(repoRoot, 'dist', 'extension.js
 export function packagedVsix(): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version?: unknown };
   const file = path.join(repoRoot, `stage-lens-${String(manifest.version)}.vsix`);
-  if (!fs.existsSync(file)) throw new Error(`${path.relative(repoRoot, file)} is missing: run npm run package (npm test does)`);
+  if (!fs.existsSync(file))
+    throw new Error(`${path.relative(repoRoot, file)} is missing: run npm run package (npm test does)`);
   const built = fs.statSync(file).mtimeMs;
   const newest = (p: string): { file: string; mtime: number } => {
     const st = fs.statSync(p);
@@ -40,7 +41,10 @@ export function packagedVsix(): string {
     const abs = path.join(repoRoot, source);
     if (!fs.existsSync(abs)) continue;
     const n = newest(abs);
-    if (n.mtime > built) throw new Error(`${path.relative(repoRoot, file)} is older than ${path.relative(repoRoot, n.file)}: run npm run package`);
+    if (n.mtime > built)
+      throw new Error(
+        `${path.relative(repoRoot, file)} is older than ${path.relative(repoRoot, n.file)}: run npm run package`,
+      );
   }
   return file;
 }
@@ -66,7 +70,8 @@ export function failureScreenshotDir(): string {
  * Console output of this offline code-server setup that says nothing about our code (the gallery at
  * open-vsx.org is unreachable, code-server's own service worker and web manifest are absent).
  */
-const knownNoise = /Failed to load resource|Manifest fetch|[Ss]ervice ?[Ww]orker|open-vsx\.org|ERR_NAME_NOT_RESOLVED|bad HTTP response code \(404\)/;
+const knownNoise =
+  /Failed to load resource|Manifest fetch|[Ss]ervice ?[Ww]orker|open-vsx\.org|ERR_NAME_NOT_RESOLVED|bad HTTP response code \(404\)/;
 
 export function isKnownNoise(message: string): boolean {
   return knownNoise.test(message.split('\n')[0] ?? '');
@@ -96,12 +101,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /** Reads what ensure-vscode.sh installed; fails with a clear message when it has not run. */
 export function loadInstall(): VSCodeInstall {
-  const version = process.env.STAGE_LENS_CODE_SERVER_VERSION
-    ?? fs.readFileSync(path.join(editorTestDir, 'code-server-version.txt'), 'utf8').trim();
+  const version =
+    process.env.STAGE_LENS_CODE_SERVER_VERSION ??
+    fs.readFileSync(path.join(editorTestDir, 'code-server-version.txt'), 'utf8').trim();
   const cache = process.env.STAGE_LENS_VSCODE_CACHE ?? path.join(os.homedir(), '.cache', 'stage-lens-vscode');
   const marker = path.join(cache, `code-server-${version}`, 'stage-lens-vscode.json');
   if (!fs.existsSync(marker)) {
-    throw new Error(`VS Code (code-server ${version}) is not installed in ${cache}: run bash test/editor/ensure-vscode.sh`);
+    throw new Error(
+      `VS Code (code-server ${version}) is not installed in ${cache}: run bash test/editor/ensure-vscode.sh`,
+    );
   }
   const raw: unknown = JSON.parse(fs.readFileSync(marker, 'utf8'));
   if (!isRecord(raw)) throw new Error(`${marker}: not a JSON object`);
@@ -120,7 +128,8 @@ export function loadInstall(): VSCodeInstall {
     chromium,
   };
   for (const p of [install.node, install.serverMain]) {
-    if (!fs.existsSync(p)) throw new Error(`${p} is missing: delete ${path.dirname(marker)} and run bash test/editor/ensure-vscode.sh`);
+    if (!fs.existsSync(p))
+      throw new Error(`${p} is missing: delete ${path.dirname(marker)} and run bash test/editor/ensure-vscode.sh`);
   }
   return install;
 }

@@ -24,24 +24,41 @@ const WINDOWS: readonly { readonly name: string; readonly workspace: () => TestW
 ];
 
 function countsOf(resultsFile: string): Counts {
-  const lines = fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, 'utf8').split('\n').filter((l) => l.trim() !== '') : [];
+  const lines = fs.existsSync(resultsFile)
+    ? fs
+        .readFileSync(resultsFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+    : [];
   let counts: Counts | undefined;
   for (const line of lines) {
     if (isSummaryLine(line)) counts = parseSummaryLine(line);
     else console.log(line);
   }
-  return counts ?? {
-    passed: lines.filter((l) => l.startsWith('ok ')).length,
-    failed: lines.filter((l) => l.startsWith('FAIL ')).length,
-    skipped: lines.filter((l) => l.startsWith('skip ')).length,
-  };
+  return (
+    counts ?? {
+      passed: lines.filter((l) => l.startsWith('ok ')).length,
+      failed: lines.filter((l) => l.startsWith('FAIL ')).length,
+      skipped: lines.filter((l) => l.startsWith('skip ')).length,
+    }
+  );
 }
 
 async function main(): Promise<never> {
   const executable = process.env.STAGE_LENS_VSCODE_EXECUTABLE ?? '';
-  if (executable === '' || !fs.existsSync(executable)) return finish(KIND, { passed: 0, failed: 0, skipped: 0 }, `STAGE_LENS_VSCODE_EXECUTABLE=${executable}: no such file (a desktop VS Code executable)`);
+  if (executable === '' || !fs.existsSync(executable))
+    return finish(
+      KIND,
+      { passed: 0, failed: 0, skipped: 0 },
+      `STAGE_LENS_VSCODE_EXECUTABLE=${executable}: no such file (a desktop VS Code executable)`,
+    );
   for (const f of [extensionBundle, extensionTestsBundle]) {
-    if (!fs.existsSync(f)) return finish(KIND, { passed: 0, failed: 0, skipped: 0 }, `${path.relative(repoRoot, f)} is missing: run npm run build`);
+    if (!fs.existsSync(f))
+      return finish(
+        KIND,
+        { passed: 0, failed: 0, skipped: 0 },
+        `${path.relative(repoRoot, f)} is missing: run npm run build`,
+      );
   }
   fs.mkdirSync(outputDir, { recursive: true });
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
@@ -60,8 +77,10 @@ async function main(): Promise<never> {
         extensionTestsEnv: { STAGE_LENS_TEST_RESULTS: resultsFile, STAGE_LENS_EDITOR_WINDOW: window.name },
         launchArgs: [
           workspace.dir,
-          '--user-data-dir', path.join(profile, 'user'),
-          '--extensions-dir', path.join(profile, 'extensions'),
+          '--user-data-dir',
+          path.join(profile, 'user'),
+          '--extensions-dir',
+          path.join(profile, 'extensions'),
           '--disable-workspace-trust',
           '--skip-welcome',
           '--skip-release-notes',
@@ -84,5 +103,5 @@ async function main(): Promise<never> {
 }
 
 main().catch((err: unknown) => {
-  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? err.stack ?? err.message : String(err));
+  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? (err.stack ?? err.message) : String(err));
 });

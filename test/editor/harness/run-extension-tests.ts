@@ -16,7 +16,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as util from 'node:util';
 import { openBrowser, type BrowserPage } from './browser';
-import { envNumber, extensionBundle, extensionTestsBundle, failureScreenshotDir, isKnownNoise, loadInstall, outputDir, repoRoot, verbose, type VSCodeInstall } from './config';
+import {
+  envNumber,
+  extensionBundle,
+  extensionTestsBundle,
+  failureScreenshotDir,
+  isKnownNoise,
+  loadInstall,
+  outputDir,
+  repoRoot,
+  verbose,
+  type VSCodeInstall,
+} from './config';
 import { startServer, type VSCodeServer } from './server';
 import { type Counts, finish, isSummaryLine, parseSummaryLine } from './summary';
 import { createPlainYamlWorkspace, createWorkspace, type TestWorkspace } from './workspace';
@@ -37,7 +48,12 @@ const WINDOWS: readonly { readonly name: string; readonly workspace: () => TestW
 
 async function main(): Promise<never> {
   for (const f of [extensionBundle, extensionTestsBundle]) {
-    if (!fs.existsSync(f)) return finish(KIND, { passed: 0, failed: 0, skipped: 0 }, `${path.relative(repoRoot, f)} is missing: run npm run build`);
+    if (!fs.existsSync(f))
+      return finish(
+        KIND,
+        { passed: 0, failed: 0, skipped: 0 },
+        `${path.relative(repoRoot, f)} is missing: run npm run build`,
+      );
   }
   const install = loadInstall();
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
@@ -54,7 +70,11 @@ async function main(): Promise<never> {
   return finish(KIND, total, problems.length > 0 ? problems.join('; ') : undefined);
 }
 
-async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspace: () => TestWorkspace): Promise<{ counts: Counts; problem: string | undefined }> {
+async function runWindow(
+  install: VSCodeInstall,
+  windowName: string,
+  makeWorkspace: () => TestWorkspace,
+): Promise<{ counts: Counts; problem: string | undefined }> {
   const timeoutMs = envNumber('STAGE_LENS_EDITOR_TIMEOUT_MS', 180_000);
   const name = windowName === 'deploy' ? KIND : `${KIND}-${windowName}`;
   const resultsFile = path.join(outputDir, `${name}.results.txt`);
@@ -68,12 +88,18 @@ async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspa
   let outcome: Outcome;
   try {
     workspace = makeWorkspace();
-    server = await startServer({ install, name, env: { STAGE_LENS_TEST_RESULTS: resultsFile, STAGE_LENS_EDITOR_WINDOW: windowName } });
+    server = await startServer({
+      install,
+      name,
+      env: { STAGE_LENS_TEST_RESULTS: resultsFile, STAGE_LENS_EDITOR_WINDOW: windowName },
+    });
     browser = await openBrowser(install);
     const { page } = browser;
 
     let resolveExit: (code: number) => void = () => undefined;
-    const exited = new Promise<number>((resolve) => { resolveExit = resolve; });
+    const exited = new Promise<number>((resolve) => {
+      resolveExit = resolve;
+    });
     await page.exposeFunction('codeAutomationExit', (code: unknown) => {
       resolveExit(typeof code === 'number' ? code : Number(code));
     });
@@ -88,10 +114,15 @@ async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspa
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
       ['extensionTestsPath', server.remoteUri(extensionTestsBundle)],
     ]);
-    if (verbose) console.log(`VS Code ${install.vscodeVersion} (code-server ${install.codeServerVersion}) at ${server.base}, ${windowName} window`);
+    if (verbose)
+      console.log(
+        `VS Code ${install.vscodeVersion} (code-server ${install.codeServerVersion}) at ${server.base}, ${windowName} window`,
+      );
     await page.goto(url);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
     const result = await Promise.race([exited, timedOut]);
     clearTimeout(timer);
     outcome = result === 'timeout' ? { kind: 'timeout' } : { kind: 'exit', code: result };
@@ -107,7 +138,12 @@ async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspa
   }
 
   // Results written by test/editor/suite/index.ts inside the extension host.
-  const lines = fs.existsSync(resultsFile) ? fs.readFileSync(resultsFile, 'utf8').split('\n').filter((l) => l.trim() !== '') : [];
+  const lines = fs.existsSync(resultsFile)
+    ? fs
+        .readFileSync(resultsFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+    : [];
   let counts: Counts | undefined;
   for (const line of lines) {
     if (isSummaryLine(line)) counts = parseSummaryLine(line);
@@ -122,16 +158,20 @@ async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspa
   }
 
   let problem: string | undefined;
-  if (outcome.kind === 'timeout') problem = `no exit code from the extension host within ${timeoutMs} ms (STAGE_LENS_EDITOR_TIMEOUT_MS)`;
+  if (outcome.kind === 'timeout')
+    problem = `no exit code from the extension host within ${timeoutMs} ms (STAGE_LENS_EDITOR_TIMEOUT_MS)`;
   else if (outcome.kind === 'error') problem = outcome.message;
-  else if (outcome.code !== 0 && counts.failed === 0) problem = `the extension host exited with code ${outcome.code} (tests module failed to load?)`;
+  else if (outcome.code !== 0 && counts.failed === 0)
+    problem = `the extension host exited with code ${outcome.code} (tests module failed to load?)`;
   else if (outcome.code === 0 && counts.failed > 0) problem = 'the extension host exited with 0 although tests failed';
   else if (counts.passed === 0) problem = 'no test ran';
 
   const failedRun = problem !== undefined || counts.failed > 0;
   if (failedRun && !verbose) {
     const shown = hostLog.filter((l) => !isKnownNoise(l.replace(/^\[\w+\] /, '')));
-    console.log(`--- extension host log, ${windowName} window (${shown.length} entries; the server log is ${path.relative(repoRoot, server?.logFile ?? '')}):`);
+    console.log(
+      `--- extension host log, ${windowName} window (${shown.length} entries; the server log is ${path.relative(repoRoot, server?.logFile ?? '')}):`,
+    );
     for (const l of shown.slice(-300)) console.log(l);
     console.log('--- end of extension host log');
   }
@@ -139,5 +179,5 @@ async function runWindow(install: VSCodeInstall, windowName: string, makeWorkspa
 }
 
 main().catch((err: unknown) => {
-  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? err.stack ?? err.message : String(err));
+  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? (err.stack ?? err.message) : String(err));
 });

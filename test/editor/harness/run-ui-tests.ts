@@ -14,7 +14,17 @@
 // writes the screenshots for the README; VERBOSE=1 prints browser console errors of passing tests too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { editorTestDir, envNumber, extensionBundle, failureScreenshotDir, isKnownNoise, loadInstall, packagedVsix, repoRoot, verbose } from './config';
+import {
+  editorTestDir,
+  envNumber,
+  extensionBundle,
+  failureScreenshotDir,
+  isKnownNoise,
+  loadInstall,
+  packagedVsix,
+  repoRoot,
+  verbose,
+} from './config';
 import { startServer, type VSCodeServer } from './server';
 import { type Counts, finish } from './summary';
 import { registeredUiTests, setCurrentFile } from './ui';
@@ -24,7 +34,10 @@ import { createWorkspace } from './workspace';
 const KIND = 'ui-tests';
 
 function slug(name: string): string {
-  return name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
+  return name
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -39,8 +52,15 @@ const ansi = /\u001b\[[0-9;]*m/g;
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
-    const message = err.message.replace(ansi, '').split('\n').filter((l) => l.trim() !== '').slice(0, 8);
-    const frames = (err.stack ?? '').split('\n').filter((l) => l.includes('/test/editor/ui/')).slice(0, 2);
+    const message = err.message
+      .replace(ansi, '')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(0, 8);
+    const frames = (err.stack ?? '')
+      .split('\n')
+      .filter((l) => l.includes('/test/editor/ui/'))
+      .slice(0, 2);
     return [...message, ...frames.map((f) => f.trim())].join('\n       ');
   }
   return String(err);
@@ -48,23 +68,39 @@ function errorText(err: unknown): string {
 
 async function main(): Promise<never> {
   const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
-  if (!fs.existsSync(extensionBundle)) return finish(KIND, counts, `${path.relative(repoRoot, extensionBundle)} is missing: run npm run build`);
+  if (!fs.existsSync(extensionBundle))
+    return finish(KIND, counts, `${path.relative(repoRoot, extensionBundle)} is missing: run npm run build`);
   const uiDir = path.join(editorTestDir, 'ui');
-  const files = fs.existsSync(uiDir) ? fs.readdirSync(uiDir).filter((f) => f.endsWith('.ui.ts')).sort() : [];
+  const files = fs.existsSync(uiDir)
+    ? fs
+        .readdirSync(uiDir)
+        .filter((f) => f.endsWith('.ui.ts'))
+        .sort()
+    : [];
   for (const f of files) {
     setCurrentFile(f);
     require(path.join(uiDir, f));
   }
   const grep = process.env.STAGE_LENS_UI_GREP ?? '';
   const tests = registeredUiTests().filter((t) => t.name.includes(grep));
-  if (tests.length === 0) return finish(KIND, counts, `no UI test found in ${path.relative(repoRoot, uiDir)}/*.ui.ts${grep ? ` matching "${grep}"` : ''}`);
+  if (tests.length === 0)
+    return finish(
+      KIND,
+      counts,
+      `no UI test found in ${path.relative(repoRoot, uiDir)}/*.ui.ts${grep ? ` matching "${grep}"` : ''}`,
+    );
 
   const install = loadInstall();
   const defaultTimeout = envNumber('STAGE_LENS_UI_TEST_TIMEOUT_MS', 90_000);
   const t0 = Date.now();
   const servers: { dev?: VSCodeServer; installed?: VSCodeServer } = {};
   const serverFor = async (installed: boolean): Promise<VSCodeServer> => {
-    if (installed) return (servers.installed ??= await startServer({ install, name: `${KIND}-installed`, installVsix: packagedVsix() }));
+    if (installed)
+      return (servers.installed ??= await startServer({
+        install,
+        name: `${KIND}-installed`,
+        installVsix: packagedVsix(),
+      }));
     return (servers.dev ??= await startServer({ install, name: KIND }));
   };
   let problem: string | undefined;
@@ -82,10 +118,18 @@ async function main(): Promise<never> {
       const installed = test.options.installed === true;
       const body = (async () => {
         const srv = await serverFor(installed);
-        current.wb = await startWorkbench({ install, server: srv, workspace: workspace.dir, ...(installed ? { extensionDevelopmentPath: null } : {}) });
+        current.wb = await startWorkbench({
+          install,
+          server: srv,
+          workspace: workspace.dir,
+          ...(installed ? { extensionDevelopmentPath: null } : {}),
+        });
         await test.body(current.wb);
       })();
-      const settled = body.then(() => undefined, () => undefined); // also: no unhandled rejection after a timeout
+      const settled = body.then(
+        () => undefined,
+        () => undefined,
+      ); // also: no unhandled rejection after a timeout
       try {
         await withTimeout(body, test.options.timeoutMs ?? defaultTimeout, `UI test "${test.name}"`);
         counts.passed++;
@@ -97,10 +141,14 @@ async function main(): Promise<never> {
         const wb = current.wb;
         if (wb) {
           const shot = path.join(failureScreenshotDir(), `${slug(test.name)}-fail.png`);
-          const saved = await withTimeout(wb.page.screenshot({ path: shot }), 10_000, 'failure screenshot').then(() => true, () => false);
+          const saved = await withTimeout(wb.page.screenshot({ path: shot }), 10_000, 'failure screenshot').then(
+            () => true,
+            () => false,
+          );
           if (saved) console.log(`       screenshot: ${path.relative(repoRoot, shot)}`);
           const errors = wb.consoleErrors.filter((e) => !isKnownNoise(e)).map((e) => e.split('\n')[0]);
-          if (errors.length > 0) console.log(`       browser console errors:\n         ${errors.slice(-20).join('\n         ')}`);
+          if (errors.length > 0)
+            console.log(`       browser console errors:\n         ${errors.slice(-20).join('\n         ')}`);
         }
       } finally {
         await current.wb?.close(); // a body still running after a timeout fails fast now
@@ -120,5 +168,5 @@ async function main(): Promise<never> {
 }
 
 main().catch((err: unknown) => {
-  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? err.stack ?? err.message : String(err));
+  finish(KIND, { passed: 0, failed: 0, skipped: 0 }, err instanceof Error ? (err.stack ?? err.message) : String(err));
 });

@@ -115,31 +115,46 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
   fs.mkdirSync(outputDir, { recursive: true });
   const logFile = path.join(outputDir, `${opts.name}-server.log`);
   const dataArgs = [
-    '--server-data-dir', path.join(stateDir, 'server'),
-    '--user-data-dir', path.join(stateDir, 'user'),
-    '--extensions-dir', path.join(stateDir, 'extensions'),
+    '--server-data-dir',
+    path.join(stateDir, 'server'),
+    '--user-data-dir',
+    path.join(stateDir, 'user'),
+    '--extensions-dir',
+    path.join(stateDir, 'extensions'),
   ];
   if (opts.installVsix !== undefined) {
-    const installed = spawnSync(opts.install.node, [opts.install.serverMain, ...dataArgs, '--install-extension', opts.installVsix], {
-      encoding: 'utf8',
-      env: cleanEnv(opts.env ?? {}, stateDir),
-      timeout: 120_000,
-    });
+    const installed = spawnSync(
+      opts.install.node,
+      [opts.install.serverMain, ...dataArgs, '--install-extension', opts.installVsix],
+      {
+        encoding: 'utf8',
+        env: cleanEnv(opts.env ?? {}, stateDir),
+        timeout: 120_000,
+      },
+    );
     const said = `${installed.stdout ?? ''}${installed.stderr ?? ''}`.trim();
     fs.writeFileSync(path.join(outputDir, `${opts.name}-install.log`), said + '\n');
     if (installed.status !== 0 || !/successfully installed/i.test(said)) {
       removeState();
-      throw new Error(`--install-extension ${opts.installVsix} failed (exit ${String(installed.status ?? installed.signal)}): ${said.split('\n').slice(-5).join(' | ')}`);
+      throw new Error(
+        `--install-extension ${opts.installVsix} failed (exit ${String(installed.status ?? installed.signal)}): ${said.split('\n').slice(-5).join(' | ')}`,
+      );
     }
   }
   const logFd = fs.openSync(logFile, 'w');
   const args = [
-    opts.install.node, opts.install.serverMain,
-    '--host', '127.0.0.1', '--port', String(port),
-    '--without-connection-token', '--accept-server-license-terms',
+    opts.install.node,
+    opts.install.serverMain,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
     // Without it a built product ignores ?payload= (extensionDevelopmentPath / extensionTestsPath).
     '--enable-smoke-test-driver',
-    '--telemetry-level', 'off',
+    '--telemetry-level',
+    'off',
     ...dataArgs,
   ];
   // `setsid` puts the server into a new process group (pgid = the pid of `setsid`'s child), so
@@ -159,7 +174,9 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
   recordForCleanup('pgid', pgid);
   const killNow = onCleanup(() => killGroupNow(pgid));
   let exited: number | string | null = null;
-  child.on('exit', (code, signal) => { exited = code ?? signal ?? 'exit'; });
+  child.on('exit', (code, signal) => {
+    exited = code ?? signal ?? 'exit';
+  });
 
   const stop = async (): Promise<void> => {
     await stopGroup(pgid);

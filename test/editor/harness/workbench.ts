@@ -28,7 +28,14 @@ const DEFAULT_TIMEOUT = 30_000;
 
 // The few DOM shapes used in page.evaluate() callbacks (the project's tsconfig has no "dom" lib;
 // those callbacks run in the browser, where globalThis.document exists).
-interface DomRect { left: number; right: number; top: number; bottom: number; width: number; height: number }
+interface DomRect {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
 interface DomElement {
   readonly id: string;
   readonly textContent: string | null;
@@ -40,7 +47,9 @@ interface DomElement {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   getBoundingClientRect(): DomRect;
 }
-interface DomWindow { document: { title: string; querySelectorAll(selector: string): ArrayLike<DomElement> } }
+interface DomWindow {
+  document: { title: string; querySelectorAll(selector: string): ArrayLike<DomElement> };
+}
 
 /** CSS attribute-value escaping for use inside "..." */
 function cssString(s: string): string {
@@ -75,7 +84,12 @@ export class Workbench {
         if (msg.type() === 'error') wb.consoleErrors.push(`[console] ${msg.text()}`);
       });
       const devPath = opts.extensionDevelopmentPath === undefined ? repoRoot : opts.extensionDevelopmentPath;
-      await page.goto(opts.server.workbenchUrl(opts.workspace, devPath === null ? [] : [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]]));
+      await page.goto(
+        opts.server.workbenchUrl(
+          opts.workspace,
+          devPath === null ? [] : [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]],
+        ),
+      );
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
       await page.locator('.monaco-workbench .part.editor').waitFor();
       return wb;
@@ -92,7 +106,9 @@ export class Workbench {
 
   /** Waits until the window title contains `text`. */
   async waitForWindowTitle(text: string, timeout = DEFAULT_TIMEOUT): Promise<string> {
-    await this.page.waitForFunction((t) => (globalThis as unknown as DomWindow).document.title.includes(t), text, { timeout });
+    await this.page.waitForFunction((t) => (globalThis as unknown as DomWindow).document.title.includes(t), text, {
+      timeout,
+    });
     return this.page.title();
   }
 
@@ -127,11 +143,16 @@ export class Workbench {
         last = snap.key;
         stableSince = now;
       } else if (snap.index !== null && !snap.busy && now - stableSince >= 300) {
-        await this.page.locator(`.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`).click();
-        await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: Math.max(1000, deadline - Date.now()) });
+        await this.page
+          .locator(`.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`)
+          .click();
+        await this.page
+          .locator('.quick-input-widget')
+          .waitFor({ state: 'hidden', timeout: Math.max(1000, deadline - Date.now()) });
         return;
       }
-      if (now > deadline) throw new Error(`quick input: no row "${label}" after ${timeout} ms; rows: ${last.replace(/\|/g, ' | ')}`);
+      if (now > deadline)
+        throw new Error(`quick input: no row "${label}" after ${timeout} ms; rows: ${last.replace(/\|/g, ' | ')}`);
       await this.page.waitForTimeout(50);
     }
   }
@@ -176,7 +197,8 @@ export class Workbench {
   async webview(title: string, timeout = DEFAULT_TIMEOUT): Promise<FrameLocator> {
     const deadline = Date.now() + timeout;
     const tab = this.tab(title);
-    if ((await tab.count()) > 0 && !((await tab.getAttribute('class')) ?? '').split(/\s+/).includes('active')) await tab.click();
+    if ((await tab.count()) > 0 && !((await tab.getAttribute('class')) ?? '').split(/\s+/).includes('active'))
+      await tab.click();
     for (;;) {
       const id = await this.page.evaluate((wanted) => {
         const document = (globalThis as unknown as DomWindow).document;
@@ -189,7 +211,8 @@ export class Workbench {
         if (!container) {
           for (const h of Array.from(document.querySelectorAll('.pane-header'))) {
             const text = h.querySelector('.title')?.textContent?.trim() ?? '';
-            if (text.toLowerCase() === wanted.toLowerCase()) container = h.parentElement?.querySelector('.pane-body') ?? null;
+            if (text.toLowerCase() === wanted.toLowerCase())
+              container = h.parentElement?.querySelector('.pane-body') ?? null;
           }
         }
         if (!container) return null;
@@ -204,7 +227,8 @@ export class Workbench {
         }
         return null;
       }, title);
-      if (id) return this.page.frameLocator(`[id="${cssString(id)}"] > iframe.webview.ready`).frameLocator('#active-frame');
+      if (id)
+        return this.page.frameLocator(`[id="${cssString(id)}"] > iframe.webview.ready`).frameLocator('#active-frame');
       if (Date.now() > deadline) throw new Error(`no visible webview titled "${title}" after ${timeout} ms`);
       await this.page.waitForTimeout(200);
     }

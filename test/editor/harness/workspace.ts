@@ -19,7 +19,10 @@ export function createWorkspace(): TestWorkspace {
   const remove = onCleanup(() => removeDirNow(parent));
   const dir = path.join(parent, 'deploy');
   fs.mkdirSync(dir);
-  const files = fs.readdirSync(fixturesDeployDir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = fs
+    .readdirSync(fixturesDeployDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   if (files.length === 0) throw new Error(`no *.yaml fixtures in ${fixturesDeployDir}`);
   for (const f of files) fs.copyFileSync(path.join(fixturesDeployDir, f), path.join(dir, f));
   return { dir, files, remove };

@@ -9,7 +9,9 @@ describe('activation', () => {
     const ext = stageLensExtension();
     assert.equal(ext.id, EXTENSION_ID);
     const manifest: unknown = ext.packageJSON;
-    assert.ok(typeof manifest === 'object' && manifest !== null && 'name' in manifest && manifest.name === 'stage-lens');
+    assert.ok(
+      typeof manifest === 'object' && manifest !== null && 'name' in manifest && manifest.name === 'stage-lens',
+    );
   });
 
   it('activates when asked', async () => {
@@ -20,7 +22,10 @@ describe('activation', () => {
 
   it('declares no startup activation and runs next to the workspace', () => {
     const manifest = stageLensExtension().packageJSON as { activationEvents?: string[]; extensionKind?: string[] };
-    assert.ok(!(manifest.activationEvents ?? []).some((e) => e === '*' || e === 'onStartupFinished'), `activationEvents: ${String(manifest.activationEvents)}`);
+    assert.ok(
+      !(manifest.activationEvents ?? []).some((e) => e === '*' || e === 'onStartupFinished'),
+      `activationEvents: ${String(manifest.activationEvents)}`,
+    );
     assert.deepEqual(manifest.extensionKind, ['workspace']);
   });
 
@@ -37,9 +42,15 @@ describe('activation', () => {
     const contributed: string[] = [];
     if (typeof manifest === 'object' && manifest !== null && 'contributes' in manifest) {
       const { contributes } = manifest;
-      if (typeof contributes === 'object' && contributes !== null && 'commands' in contributes && Array.isArray(contributes.commands)) {
+      if (
+        typeof contributes === 'object' &&
+        contributes !== null &&
+        'commands' in contributes &&
+        Array.isArray(contributes.commands)
+      ) {
         for (const c of contributes.commands as unknown[]) {
-          if (typeof c === 'object' && c !== null && 'command' in c && typeof c.command === 'string') contributed.push(c.command);
+          if (typeof c === 'object' && c !== null && 'command' in c && typeof c.command === 'string')
+            contributed.push(c.command);
         }
       }
     }

@@ -16,8 +16,33 @@ import { stageLensExtension, waitFor } from './helpers';
 function simulateLog(extensionPath: string, file: string, statsBuild: string): void {
   const r = spawnSync(
     process.execPath,
-    [path.join(extensionPath, 'dist', 'cli.js'), 'simulate', '--scenario', 'qwen3-tts', '--talker-first-audio', '--stats-build', statsBuild, '--requests', '60', '--seed', '1', '--rps', '5', '--speed', '1000', '--fixed-clock', '--debug-tables', '--port', '0'],
-    { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, maxBuffer: 64 * 1024 * 1024 },
+    [
+      path.join(extensionPath, 'dist', 'cli.js'),
+      'simulate',
+      '--scenario',
+      'qwen3-tts',
+      '--talker-first-audio',
+      '--stats-build',
+      statsBuild,
+      '--requests',
+      '60',
+      '--seed',
+      '1',
+      '--rps',
+      '5',
+      '--speed',
+      '1000',
+      '--fixed-clock',
+      '--debug-tables',
+      '--port',
+      '0',
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
   );
   if (r.status !== 0) throw new Error(`simulate exited ${r.status}: ${r.stderr}`);
   fs.writeFileSync(file, r.stdout);
@@ -40,10 +65,14 @@ describe('Compare Sessions', () => {
     simulateLog(ext.extensionPath, fixed, 'fixed');
 
     const imported = await client.request('stageLens/import', { path: before });
-    const session = await waitFor('the imported session with its 60 requests', async () => {
-      const s = (await client.refreshSessions()).find((x) => x.id === imported.id);
-      return s !== undefined && s.requestCount >= 60 ? s : undefined;
-    }, 30_000);
+    const session = await waitFor(
+      'the imported session with its 60 requests',
+      async () => {
+        const s = (await client.refreshSessions()).find((x) => x.id === imported.id);
+        return s !== undefined && s.requestCount >= 60 ? s : undefined;
+      },
+      30_000,
+    );
 
     // The request the command runs.
     const params = { baseline: { sessionId: session.id }, candidate: { path: fixed } };
@@ -64,25 +93,51 @@ describe('Compare Sessions', () => {
     assert.ok(p50 !== undefined && p50.baseline > 0 && p50.ci !== null);
 
     // The command: the panel opens, draws, and reports what it drew.
-    const shown = await vscode.commands.executeCommand<ShownComparison | undefined>('stageLens.compareSessions', params);
+    const shown = await vscode.commands.executeCommand<ShownComparison | undefined>(
+      'stageLens.compareSessions',
+      params,
+    );
     assert.ok(shown !== undefined);
     assert.deepEqual(shown.result.report, report);
     const rendered = shown.rendered;
     assert.ok(rendered !== null, 'the panel reported what it drew');
     assert.ok(rendered.findings.includes('disappeared:ttft-not-recorded:1'), rendered.findings.join(', '));
     assert.equal(rendered.rows, report.metrics.filter((m) => m.status !== 'neither').length);
-    assert.match(rendered.texts['1.ttft'] ?? '', /measured in the candidate only; baseline: 0 of 60 measured \(60 not recorded\)/);
-    assert.ok((rendered.texts['1.queued'] ?? '').includes(`${formatCompact(p50.baseline)} → ${formatCompact(p50.candidate)}`), rendered.texts['1.queued']);
+    assert.match(
+      rendered.texts['1.ttft'] ?? '',
+      /measured in the candidate only; baseline: 0 of 60 measured \(60 not recorded\)/,
+    );
+    assert.ok(
+      (rendered.texts['1.queued'] ?? '').includes(`${formatCompact(p50.baseline)} → ${formatCompact(p50.candidate)}`),
+      rendered.texts['1.queued'],
+    );
     // The talker emits one output: its vllm_prefill_ms is compared as prefill+decode, never as prefill.
-    assert.match(rendered.texts['0.prefillDecode'] ?? '', /^prefill\+decode \(one output\) ?60 \/ 60 ?[\d,.]+ → [\d,.]+/, rendered.texts['0.prefillDecode']);
+    assert.match(
+      rendered.texts['0.prefillDecode'] ?? '',
+      /^prefill\+decode \(one output\) ?60 \/ 60 ?[\d,.]+ → [\d,.]+/,
+      rendered.texts['0.prefillDecode'],
+    );
     assert.equal(rendered.texts['0.prefill'], undefined);
     // Only flagged changes are counted: beyond noise, above the practical threshold, enough values.
     const flagged = report.metrics.reduce((n, m) => n + m.quantiles.filter((q) => q.verdict === 'changed').length, 0);
     assert.equal(rendered.beyondNoise, flagged);
-    assert.ok(vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Stage Lens: Compare')), 'the Compare panel is open');
+    assert.ok(
+      vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Stage Lens: Compare')),
+      'the Compare panel is open',
+    );
 
     // A file that cannot be compared comes back as an error, not as an empty panel.
-    await assert.rejects(client.request('stageLens/compare', { baseline: { path: path.join(dir, 'missing.log') }, candidate: { path: fixed } }), /cannot read .*missing\.log/);
-    await waitFor('the panel still open', () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Stage Lens: Compare')), 5_000);
+    await assert.rejects(
+      client.request('stageLens/compare', {
+        baseline: { path: path.join(dir, 'missing.log') },
+        candidate: { path: fixed },
+      }),
+      /cannot read .*missing\.log/,
+    );
+    await waitFor(
+      'the panel still open',
+      () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === 'Stage Lens: Compare')),
+      5_000,
+    );
   });
 });

@@ -16,7 +16,11 @@ function labelOf(hint: vscode.InlayHint): string {
 
 async function hintsOf(document: vscode.TextDocument): Promise<{ line: number; character: number; label: string }[]> {
   const range = new vscode.Range(0, 0, document.lineCount, 0);
-  const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', document.uri, range);
+  const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>(
+    'vscode.executeInlayHintProvider',
+    document.uri,
+    range,
+  );
   return hints.map((hint) => ({ line: hint.position.line, character: hint.position.character, label: labelOf(hint) }));
 }
 
@@ -38,41 +42,73 @@ describe('deploy YAML inlay hints', () => {
 
     await vscode.commands.executeCommand('stageLens.startDemo');
     const session = await waitFor('the demo session', () => client.currentSession() ?? undefined, 15_000);
-    assert.equal(session.deployConfig, document.uri.fsPath, 'Start Demo Server matches the deploy config of the active editor');
+    assert.equal(
+      session.deployConfig,
+      document.uri.fsPath,
+      'Start Demo Server matches the deploy config of the active editor',
+    );
 
     const stage0 = endOf(document, 'stage_id: 0');
     const stage1 = endOf(document, 'stage_id: 1');
     const flag = endOf(document, 'talker_first_audio: true');
     // The cold-start demo's first request waits for a JIT build; then both stages are measured.
-    const hints = await waitFor('inlay hints with both stages measured', async () => {
-      const found = await hintsOf(document);
-      return found.length === 3 && found.every((hint) => !hint.label.startsWith('codec TTFT: no measurement')) ? found : undefined;
-    }, 60_000, 500);
+    const hints = await waitFor(
+      'inlay hints with both stages measured',
+      async () => {
+        const found = await hintsOf(document);
+        return found.length === 3 && found.every((hint) => !hint.label.startsWith('codec TTFT: no measurement'))
+          ? found
+          : undefined;
+      },
+      60_000,
+      500,
+    );
     // VS Code lists them in document order: the connector's flag comes before the stages.
-    assert.deepEqual(hints.map(({ line, character }) => ({ line, character })), [flag, stage0, stage1]);
+    assert.deepEqual(
+      hints.map(({ line, character }) => ({ line, character })),
+      [flag, stage0, stage1],
+    );
     // The demo runs a build without the codec TTFT stats fix: "not recorded", never 0.
-    assert.equal(hints[0].label, 'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)');
+    assert.equal(
+      hints[0].label,
+      'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
+    );
     // The talker emits one output (Model Runner V2 + async chunk): prefill+decode, never "prefill".
-    assert.match(hints[1].label, /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=\d+\)$/);
+    assert.match(
+      hints[1].label,
+      /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=\d+\)$/,
+    );
     assert.match(hints[2].label, /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
 
     // Unmatched: the hints go.
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
-    await waitFor('no inlay hints once no session matches', async () => ((await hintsOf(document)).length === 0 ? true : undefined), 15_000);
+    await waitFor(
+      'no inlay hints once no session matches',
+      async () => ((await hintsOf(document)).length === 0 ? true : undefined),
+      15_000,
+    );
 
     // Matched again by the user (the request behind "Show This Session's Numbers in This Deploy Config..."): back.
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: document.uri.fsPath });
-    const again = await waitFor('inlay hints again', async () => {
-      const found = await hintsOf(document);
-      return found.length === 3 ? found : undefined;
-    }, 15_000);
+    const again = await waitFor(
+      'inlay hints again',
+      async () => {
+        const found = await hintsOf(document);
+        return found.length === 3 ? found : undefined;
+      },
+      15_000,
+    );
     assert.match(again[1].label, /^TTFT p50 .* \(n=\d+\)$/);
 
     await vscode.commands.executeCommand('stageLens.stopCapture');
-    await waitFor('capture stopped', () => {
-      const s = client.currentSession();
-      return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
-    }, 15_000);
+    await waitFor(
+      'capture stopped',
+      () => {
+        const s = client.currentSession();
+        return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
+      },
+      15_000,
+    );
     // A stopped session keeps its numbers for the file it was launched with.
     assert.equal((await hintsOf(document)).length, 3);
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });

@@ -19,11 +19,18 @@ describe('demo on a desktop VS Code', () => {
     const { client } = (await stageLensExtension().activate()) as StageLensApi;
     const id = await vscode.commands.executeCommand<string | null>('stageLens.startDemo');
     assert.ok(typeof id === 'string', 'Start Demo Server started no session');
-    const session = await waitFor('demo requests', () => {
-      const s = client.allSessions().find((x) => x.id === id);
-      return s !== undefined && s.requestCount >= 3 ? s : undefined;
-    }, 60_000);
-    assert.ok(session.description.startsWith(process.execPath), `the demo did not run on ${process.execPath}: ${session.description}`);
+    const session = await waitFor(
+      'demo requests',
+      () => {
+        const s = client.allSessions().find((x) => x.id === id);
+        return s !== undefined && s.requestCount >= 3 ? s : undefined;
+      },
+      60_000,
+    );
+    assert.ok(
+      session.description.startsWith(process.execPath),
+      `the demo did not run on ${process.execPath}: ${session.description}`,
+    );
     // The simulator process: Electron's executable, running as Node (checked where /proc exists).
     const pids = (fs.existsSync('/proc') ? fs.readdirSync('/proc') : []).filter((p) => /^\d+$/.test(p));
     const simulator = pids.find((p) => {
@@ -34,7 +41,8 @@ describe('demo on a desktop VS Code', () => {
         return false;
       }
     });
-    if (simulator !== undefined) assert.match(fs.readFileSync(`/proc/${simulator}/environ`, 'utf8'), /(^|\0)ELECTRON_RUN_AS_NODE=1(\0|$)/);
+    if (simulator !== undefined)
+      assert.match(fs.readFileSync(`/proc/${simulator}/environ`, 'utf8'), /(^|\0)ELECTRON_RUN_AS_NODE=1(\0|$)/);
     await vscode.commands.executeCommand('stageLens.stopCapture');
   });
 });

@@ -36,7 +36,9 @@ function resultsFile(): string {
 function errorText(err: unknown): string {
   if (err instanceof Error) {
     const message = err.message.split('\n').filter((l) => l.trim() !== '');
-    const frames = (err.stack ?? '').split('\n').filter((l) => /^\s+at /.test(l) && !l.includes('node_modules') && !l.includes('node:internal'));
+    const frames = (err.stack ?? '')
+      .split('\n')
+      .filter((l) => /^\s+at /.test(l) && !l.includes('node_modules') && !l.includes('node:internal'));
     return [...message, ...frames.slice(0, 4).map((l) => l.trim())].join('\n       ');
   }
   return String(err);
@@ -60,8 +62,10 @@ export function run(): Promise<void> {
   const write = (line: string): void => {
     fs.appendFileSync(file, `${line}\n`);
   };
-  write(`# VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI, ` +
-    `remote ${vscode.env.remoteName ?? 'none'}), extension host on Node ${process.version}`);
+  write(
+    `# VS Code ${vscode.version} (${vscode.env.appName}, ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'} UI, ` +
+      `remote ${vscode.env.remoteName ?? 'none'}), extension host on Node ${process.version}`,
+  );
 
   return new Promise<void>((resolve, reject) => {
     try {

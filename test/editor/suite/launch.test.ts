@@ -19,7 +19,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('Launch through the user\'s command setting', () => {
+describe("Launch through the user's command setting", () => {
   const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('stageLens');
 
   after(async () => {
@@ -33,16 +33,39 @@ describe('Launch through the user\'s command setting', () => {
     const port = await freePort();
     const cli = vscode.Uri.joinPath(stageLensExtension().extensionUri, 'dist', 'cli.js').fsPath;
     // The user's command: an argument vector with ${port}; no --debug-tables, no environment.
-    await config().update('serverCommand', [process.execPath, cli, 'simulate', '--scenario', 'qwen3-tts', '--rps', '8', '--speed', '4', '--seed', '5', '--port', '${port}'], vscode.ConfigurationTarget.Workspace);
+    await config().update(
+      'serverCommand',
+      [
+        process.execPath,
+        cli,
+        'simulate',
+        '--scenario',
+        'qwen3-tts',
+        '--rps',
+        '8',
+        '--speed',
+        '4',
+        '--seed',
+        '5',
+        '--port',
+        '${port}',
+      ],
+      vscode.ConfigurationTarget.Workspace,
+    );
     await config().update('port', port, vscode.ConfigurationTarget.Workspace);
     assert.deepEqual(config().get('serverEnv'), { VLLM_LOGGING_LEVEL: 'DEBUG' }, 'the default environment');
 
     const editor = await openFixture('qwen3_tts.yaml');
     await vscode.commands.executeCommand('stageLens.launchWithDeployConfig', editor.document.uri);
-    const session = await waitFor('the launched session with 4 requests', () => {
-      const s = client.currentSession();
-      return s !== null && s.kind === 'launch' && s.requestCount >= 4 ? s : undefined;
-    }, 60_000, 250);
+    const session = await waitFor(
+      'the launched session with 4 requests',
+      () => {
+        const s = client.currentSession();
+        return s !== null && s.kind === 'launch' && s.requestCount >= 4 ? s : undefined;
+      },
+      60_000,
+      250,
+    );
     assert.match(session.description, /simulate --scenario qwen3-tts/);
     assert.doesNotMatch(session.description, /--debug-tables/);
     assert.equal(session.deployConfig, editor.document.uri.fsPath);
@@ -51,10 +74,14 @@ describe('Launch through the user\'s command setting', () => {
       await checkPhaseSplit(client, session.id);
     } finally {
       await vscode.commands.executeCommand('stageLens.stopCapture');
-      await waitFor('capture stopped', () => {
-        const s = client.currentSession();
-        return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
-      }, 15_000);
+      await waitFor(
+        'capture stopped',
+        () => {
+          const s = client.currentSession();
+          return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
+        },
+        15_000,
+      );
     }
   });
 
@@ -65,11 +92,19 @@ describe('Launch through the user\'s command setting', () => {
     const codec = summary.stages.find((s) => s.stageKey === '1');
     assert.ok(talker !== undefined && codec !== undefined);
     // The demo's talker emits one output (Model Runner V2 + async chunk): its prefill is kept as prefill+decode.
-    assert.ok((talker.split.prefillMs?.count ?? 0) + (talker.prefillDecodeMs?.count ?? 0) >= 4, 'talker prefill (or prefill+decode) measured');
+    assert.ok(
+      (talker.split.prefillMs?.count ?? 0) + (talker.prefillDecodeMs?.count ?? 0) >= 4,
+      'talker prefill (or prefill+decode) measured',
+    );
     assert.ok((talker.split.queuedMs?.count ?? 0) >= 4, 'talker queued measured');
     assert.ok((codec.split.inputWaitMs?.count ?? 0) >= 4, 'codec input wait measured');
     // The metrics URL came from the checked port setting.
-    await waitFor('a /metrics scrape', async () => ((await client.request('stageLens/summary', { sessionId })).histograms.length > 0 ? true : undefined), 20_000, 250);
+    await waitFor(
+      'a /metrics scrape',
+      async () => ((await client.request('stageLens/summary', { sessionId })).histograms.length > 0 ? true : undefined),
+      20_000,
+      250,
+    );
   }
 
   it('a bad port is refused with the setting named, and nothing is launched', async function () {

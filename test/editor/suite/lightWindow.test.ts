@@ -65,17 +65,32 @@ describe('light window', () => {
   it('the first deploy config starts the language server, which then serves it', async function () {
     this.timeout(60_000);
     const file = workspaceFile('deploy.yaml');
-    fs.writeFileSync(file.fsPath, 'async_chunk: true\nstages:\n  - stage_id: 0\n    engine_args:\n      model_stage: talker\n  - stage_id: 1\n    engine_args:\n      model_stage: code2wav\n');
+    fs.writeFileSync(
+      file.fsPath,
+      'async_chunk: true\nstages:\n  - stage_id: 0\n    engine_args:\n      model_stage: talker\n  - stage_id: 1\n    engine_args:\n      model_stage: code2wav\n',
+    );
     const editor = await open('deploy.yaml');
     const api = stageLensExtension().exports as StageLensApi;
-    const servers = await waitFor('a language server process', () => (languageServers().length > 0 ? languageServers() : undefined), 20_000);
+    const servers = await waitFor(
+      'a language server process',
+      () => (languageServers().length > 0 ? languageServers() : undefined),
+      20_000,
+    );
     assert.equal(servers.length, 1);
     assert.equal(api.client.isStarted, true);
     const at = editor.document.getText().indexOf('async_chunk');
-    const hovers = await waitFor('a hover from the language server', async () => {
-      const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(at + 2));
-      return h.length > 0 ? h : undefined;
-    }, 20_000);
+    const hovers = await waitFor(
+      'a hover from the language server',
+      async () => {
+        const h = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          editor.document.uri,
+          editor.document.positionAt(at + 2),
+        );
+        return h.length > 0 ? h : undefined;
+      },
+      20_000,
+    );
     assert.ok(hovers.length > 0);
   });
 });

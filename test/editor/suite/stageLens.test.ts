@@ -19,10 +19,14 @@ describe('Stage Lens', () => {
     this.timeout(60_000);
     const { client } = await api();
     await vscode.commands.executeCommand('stageLens.startDemo');
-    const session = await waitFor('a demo session with requests', () => {
-      const s = client.currentSession();
-      return s !== null && s.requestCount >= 3 ? s : undefined;
-    }, 45_000);
+    const session = await waitFor(
+      'a demo session with requests',
+      () => {
+        const s = client.currentSession();
+        return s !== null && s.requestCount >= 3 ? s : undefined;
+      },
+      45_000,
+    );
     assert.equal(session.kind, 'launch');
     assert.match(session.description, /simulate/);
     const summary = await client.request('stageLens/summary', { sessionId: session.id });
@@ -38,10 +42,14 @@ describe('Stage Lens', () => {
     assert.equal(json.schema, 1);
 
     await vscode.commands.executeCommand('stageLens.stopCapture');
-    await waitFor('capture stopped', () => {
-      const s = client.currentSession();
-      return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
-    }, 15_000);
+    await waitFor(
+      'capture stopped',
+      () => {
+        const s = client.currentSession();
+        return s !== null && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
+      },
+      15_000,
+    );
   });
 
   it('hovers explain talker_first_audio and async_chunk in a deploy YAML', async function () {
@@ -50,10 +58,18 @@ describe('Stage Lens', () => {
     const text = editor.document.getText();
     const at = text.indexOf('async_chunk');
     assert.ok(at >= 0);
-    const hovers = await waitFor('a hover', async () => {
-      const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, editor.document.positionAt(at + 2));
-      return h.length > 0 ? h : undefined;
-    }, 20_000);
+    const hovers = await waitFor(
+      'a hover',
+      async () => {
+        const h = await vscode.commands.executeCommand<vscode.Hover[]>(
+          'vscode.executeHoverProvider',
+          editor.document.uri,
+          editor.document.positionAt(at + 2),
+        );
+        return h.length > 0 ? h : undefined;
+      },
+      20_000,
+    );
     const content = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
     assert.match(content, /input/i);
   });
@@ -61,10 +77,17 @@ describe('Stage Lens', () => {
   it('code lenses: launch with this config and show latency per stage', async function () {
     this.timeout(30_000);
     const editor = await openFixture('qwen3_tts.yaml');
-    const lenses = await waitFor('code lenses', async () => {
-      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
-      return l.length > 0 ? l : undefined;
-    }, 20_000);
+    const lenses = await waitFor(
+      'code lenses',
+      async () => {
+        const l = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          editor.document.uri,
+        );
+        return l.length > 0 ? l : undefined;
+      },
+      20_000,
+    );
     const commands = lenses.map((l) => l.command?.command);
     assert.ok(commands.includes('stageLens.launchWithDeployConfig'));
     assert.ok(commands.includes('stageLens.openLatencyView'));
@@ -74,32 +97,42 @@ describe('Stage Lens', () => {
     this.timeout(30_000);
     const clean = await openFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
     await new Promise((r) => setTimeout(r, 1500));
-    assert.deepEqual(vscode.languages.getDiagnostics(clean.document.uri).map((d) => d.message), []);
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(clean.document.uri).map((d) => d.message),
+      [],
+    );
     const broken = workspaceFile('broken-first-audio.yaml');
-    fs.writeFileSync(broken.fsPath, [
-      'async_chunk: false',
-      'model_runner: v2',
-      'connectors:',
-      '  connector_of_shared_memory:',
-      '    name: SharedMemoryConnector',
-      '    extra:',
-      '      talker_first_audio: true',
-      '      initial_codec_chunk_frames: 1',
-      'stages:',
-      '  - stage_id: 0',
-      '    output_connectors:',
-      '      to_stage_1: connector_of_shared_memory',
-      '  - stage_id: 1',
-      '    input_connectors:',
-      '      from_stage_0: connector_of_shared_memory',
-      '',
-    ].join('\n'));
+    fs.writeFileSync(
+      broken.fsPath,
+      [
+        'async_chunk: false',
+        'model_runner: v2',
+        'connectors:',
+        '  connector_of_shared_memory:',
+        '    name: SharedMemoryConnector',
+        '    extra:',
+        '      talker_first_audio: true',
+        '      initial_codec_chunk_frames: 1',
+        'stages:',
+        '  - stage_id: 0',
+        '    output_connectors:',
+        '      to_stage_1: connector_of_shared_memory',
+        '  - stage_id: 1',
+        '    input_connectors:',
+        '      from_stage_0: connector_of_shared_memory',
+        '',
+      ].join('\n'),
+    );
     const doc = await vscode.workspace.openTextDocument(broken);
     await vscode.window.showTextDocument(doc);
-    const diags = await waitFor('a talker_first_audio diagnostic', () => {
-      const d = vscode.languages.getDiagnostics(broken);
-      return d.some((x) => /async_chunk/.test(x.message)) ? d : undefined;
-    }, 20_000);
+    const diags = await waitFor(
+      'a talker_first_audio diagnostic',
+      () => {
+        const d = vscode.languages.getDiagnostics(broken);
+        return d.some((x) => /async_chunk/.test(x.message)) ? d : undefined;
+      },
+      20_000,
+    );
     assert.ok(diags.every((d) => d.severity !== vscode.DiagnosticSeverity.Error || /yaml/i.test(d.message)));
   });
 });

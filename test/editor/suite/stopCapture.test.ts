@@ -9,7 +9,8 @@ import type { SessionInfo } from '../../../server/protocol';
 import type { StageLensApi } from '../../../src/extension';
 import { stageLensExtension, waitFor } from './helpers';
 
-const isLive = (s: SessionInfo | undefined): boolean => s !== undefined && (s.status === 'running' || s.status === 'starting');
+const isLive = (s: SessionInfo | undefined): boolean =>
+  s !== undefined && (s.status === 'running' || s.status === 'starting');
 
 describe('Stop Capture', () => {
   let dir = '';
@@ -41,14 +42,21 @@ describe('Stop Capture', () => {
     // A (on screen) is no longer capturing: the user is asked; accepting the one offered stops B.
     const running = vscode.commands.executeCommand<SessionInfo | undefined>('stageLens.stopCapture');
     let answered: SessionInfo | undefined | 'pending' = 'pending';
-    void running.then((r) => { answered = r; });
+    void running.then((r) => {
+      answered = r;
+    });
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(answered, 'pending', 'a background capture was stopped without asking');
     assert.equal(isLive(byId(b.id)), true);
-    const result = await waitFor('the pick to be accepted', async () => {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return answered === 'pending' ? undefined : answered;
-    }, 15_000, 300);
+    const result = await waitFor(
+      'the pick to be accepted',
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return answered === 'pending' ? undefined : answered;
+      },
+      15_000,
+      300,
+    );
     assert.equal(result?.id, b.id);
     await waitFor('B stopped', () => !isLive(byId(b.id)), 10_000);
   });

@@ -13,7 +13,9 @@ import { sideBarWebview, waitText } from './uiHelpers';
 const PLAY = '.editor-actions .action-label[aria-label*="Launch With This Deploy Config"]';
 const STATUS = '.part.statusbar .statusbar-item[id*="stageLens.status"]';
 
-interface Doc { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }> }
+interface Doc {
+  querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null }>;
+}
 
 /** The palette's rows for `query` once the list has settled (same rows for 500 ms). */
 async function paletteRows(wb: Workbench, query: string): Promise<string[]> {
@@ -24,7 +26,13 @@ async function paletteRows(wb: Workbench, query: string): Promise<string[]> {
   let last = '';
   let since = Date.now();
   for (;;) {
-    const rows = await wb.page.evaluate(() => Array.from((globalThis as unknown as { document: Doc }).document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')).map((r) => r.getAttribute('aria-label') ?? ''));
+    const rows = await wb.page.evaluate(() =>
+      Array.from(
+        (globalThis as unknown as { document: Doc }).document.querySelectorAll(
+          '.quick-input-widget .quick-input-list .monaco-list-row',
+        ),
+      ).map((r) => r.getAttribute('aria-label') ?? ''),
+    );
     const key = rows.join('|');
     if (key !== last) {
       last = key;
@@ -41,16 +49,30 @@ uiTest(
   'first minutes: nothing on other YAML files; play button on deploy configs; Start Demo Server keeps the keyboard; then the session commands, status bar item and inlay numbers',
   async (wb) => {
     await wb.page.setViewportSize({ width: 1500, height: 950 });
-    fs.writeFileSync(path.join(wb.workspace, 'values.yaml'), 'replicaCount: 2\nimage:\n  repository: vllm/vllm-openai\n  tag: latest\n');
+    fs.writeFileSync(
+      path.join(wb.workspace, 'values.yaml'),
+      'replicaCount: 2\nimage:\n  repository: vllm/vllm-openai\n  tag: latest\n',
+    );
 
     // ------------------------------------------------ a YAML file that is not a deploy config
     await wb.openFile('values.yaml');
     await wb.page.waitForTimeout(2000); // activation (onLanguage:yaml) has had its time
-    assert.equal(await wb.page.locator(PLAY).count(), 0, 'the play button shows on a YAML file that is not a deploy config');
+    assert.equal(
+      await wb.page.locator(PLAY).count(),
+      0,
+      'the play button shows on a YAML file that is not a deploy config',
+    );
     assert.equal(await wb.page.locator(STATUS).count(), 0, 'a status bar item without a session');
     const before = await paletteRows(wb, 'Stage Lens: ');
-    assert.ok(before.some((r) => r.startsWith('Stage Lens: Start Demo Server')), `palette: ${before.join(' | ')}`);
-    for (const hidden of ['Stage Lens: Stop Capture', 'Stage Lens: Export Session...', 'Stage Lens: Launch With This Deploy Config']) {
+    assert.ok(
+      before.some((r) => r.startsWith('Stage Lens: Start Demo Server')),
+      `palette: ${before.join(' | ')}`,
+    );
+    for (const hidden of [
+      'Stage Lens: Stop Capture',
+      'Stage Lens: Export Session...',
+      'Stage Lens: Launch With This Deploy Config',
+    ]) {
       assert.ok(!before.some((r) => r.startsWith(hidden)), `"${hidden}" is offered without a session / deploy config`);
     }
 
@@ -67,11 +89,25 @@ uiTest(
     await wb.page.keyboard.type('Stage Lens: Stop', { delay: 40 }); // F1 starts the input with '>'
     // The side view and Latency Details open and fill meanwhile (reading them moves no focus);
     // the palette must stay under the user's fingers all along.
-    await wb.page.locator('.tabs-container .tab[aria-label^="Stage Lens: Latency Details"]').waitFor({ timeout: 30_000 });
+    await wb.page
+      .locator('.tabs-container .tab[aria-label^="Stage Lens: Latency Details"]')
+      .waitFor({ timeout: 30_000 });
     const details = await wb.webview('Stage Lens: Latency Details', 60_000);
-    await waitText(details, '[data-testid="request-total"]', (t) => /^[1-9][\d,]* requests?/.test(t), 'requests in Latency Details', 90_000);
+    await waitText(
+      details,
+      '[data-testid="request-total"]',
+      (t) => /^[1-9][\d,]* requests?/.test(t),
+      'requests in Latency Details',
+      90_000,
+    );
     const sideView = await sideBarWebview(wb, 30_000);
-    await waitText(sideView, '[data-testid="session-meta"]', (t) => /^running · [1-9]/.test(t), 'the session in Latency Summary', 60_000);
+    await waitText(
+      sideView,
+      '[data-testid="session-meta"]',
+      (t) => /^running · [1-9]/.test(t),
+      'the session in Latency Summary',
+      60_000,
+    );
     await wb.page.waitForTimeout(1500);
     assert.equal(await input.isVisible(), true, 'the palette closed: Start Demo Server took the focus');
     assert.equal(await input.inputValue(), '>Stage Lens: Stop');
@@ -81,11 +117,20 @@ uiTest(
     // ------------------------------------------------ with a session
     await wb.page.locator(STATUS).first().waitFor({ timeout: 30_000 });
     const side = await sideBarWebview(wb, 30_000);
-    await waitText(side, '[data-testid="session-meta"]', (t) => /^running · ([3-9]|\d\d+) requests/.test(t), 'three captured requests', 90_000);
+    await waitText(
+      side,
+      '[data-testid="session-meta"]',
+      (t) => /^running · ([3-9]|\d\d+) requests/.test(t),
+      'three captured requests',
+      90_000,
+    );
     assert.match((await wb.page.locator(STATUS).first().textContent()) ?? '', /\d+ req/);
     const during = await paletteRows(wb, 'Stage Lens: ');
     for (const shown of ['Stage Lens: Stop Capture', 'Stage Lens: Export Session...']) {
-      assert.ok(during.some((r) => r.startsWith(shown)), `"${shown}" missing with a live session: ${during.join(' | ')}`);
+      assert.ok(
+        during.some((r) => r.startsWith(shown)),
+        `"${shown}" missing with a live session: ${during.join(' | ')}`,
+      );
     }
     // The deploy YAML shows the session's numbers after each stage_id (inlay hints): go to
     // the stages (line 63 of the fixture; only lines on screen are drawn).
@@ -95,13 +140,26 @@ uiTest(
     await wb.page.keyboard.type('58');
     await wb.page.keyboard.press('Enter');
     await wb.page.waitForFunction(
-      () => Array.from((globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document.querySelectorAll('.monaco-editor .view-lines span')).some((s) => /p50/.test(s.textContent ?? '')),
+      () =>
+        Array.from(
+          (
+            globalThis as unknown as {
+              document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
+            }
+          ).document.querySelectorAll('.monaco-editor .view-lines span'),
+        ).some((s) => /p50/.test(s.textContent ?? '')),
       undefined,
       { timeout: 60_000 },
     );
     await wb.screenshot('first-minutes-inlay-numbers');
     await wb.runCommand('Stage Lens: Stop Capture');
-    await waitText(side, '[data-testid="session-meta"]', (t) => !t.startsWith('running'), 'the capture to stop', 20_000);
+    await waitText(
+      side,
+      '[data-testid="session-meta"]',
+      (t) => !t.startsWith('running'),
+      'the capture to stop',
+      20_000,
+    );
   },
   { timeoutMs: 240_000 },
 );

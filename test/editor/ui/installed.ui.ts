@@ -16,20 +16,50 @@ uiTest(
     await wb.runCommand('Stage Lens: Start Demo Server');
 
     const side = await sideBarWebview(wb, 60_000);
-    await waitText(side, '[data-testid="session-meta"]', (t) => /^running · ([3-9]|\d\d+) requests/.test(t), 'three captured requests', 90_000);
+    await waitText(
+      side,
+      '[data-testid="session-meta"]',
+      (t) => /^running · ([3-9]|\d\d+) requests/.test(t),
+      'three captured requests',
+      90_000,
+    );
     // The demo's talker emits one output (Model Runner V2 + async chunk): its prefill covers its decode.
-    const prefill = await waitText(side, '[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"] .v', (t) => t.endsWith(' +decode') && numberOf(t.replace(/ \+decode$/, '')) > 0, 'a p50 prefill+decode of stage 0');
+    const prefill = await waitText(
+      side,
+      '[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"] .v',
+      (t) => t.endsWith(' +decode') && numberOf(t.replace(/ \+decode$/, '')) > 0,
+      'a p50 prefill+decode of stage 0',
+    );
     assert.ok(numberOf(prefill.replace(/ \+decode$/, '')) > 0);
-    assert.equal(await waitText(side, '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v', (t) => t !== '', 'the codec TTFT'), 'not recorded');
+    assert.equal(
+      await waitText(
+        side,
+        '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v',
+        (t) => t !== '',
+        'the codec TTFT',
+      ),
+      'not recorded',
+    );
 
     // Latency Details opened beside the YAML, with the captured requests.
     const panel = await wb.webview('Stage Lens: Latency Details');
     await panel.locator('[data-testid="tab-requests"]').click();
-    await waitText(panel, '[data-testid="request-total"]', (t) => Number(/^([\d,]+) requests/.exec(t)?.[1]?.replace(/,/g, '') ?? 0) >= 3, 'three requests in the table');
+    await waitText(
+      panel,
+      '[data-testid="request-total"]',
+      (t) => Number(/^([\d,]+) requests/.exec(t)?.[1]?.replace(/,/g, '') ?? 0) >= 3,
+      'three requests in the table',
+    );
     await wb.screenshot('installed-vsix-demo');
 
     await wb.runCommand('Stage Lens: Stop Capture');
-    await waitText(side, '[data-testid="session-meta"]', (t) => !t.startsWith('running'), 'the capture to stop', 20_000);
+    await waitText(
+      side,
+      '[data-testid="session-meta"]',
+      (t) => !t.startsWith('running'),
+      'the capture to stop',
+      20_000,
+    );
   },
   { installed: true, timeoutMs: 180_000 },
 );

@@ -21,21 +21,35 @@ uiTest(
     await input.waitFor({ state: 'visible' });
     // The dialog fills in its start folder and lists it after it opens: type once it has, and
     // press Enter only when the typed path has stayed in the box.
-    await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const deadline = Date.now() + 30_000;
     for (;;) {
       await input.fill(LOG);
       await wb.page.waitForTimeout(700);
       if ((await input.inputValue()) === LOG) break;
-      if (Date.now() > deadline) throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
+      if (Date.now() > deadline)
+        throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
     }
     await input.press('Enter');
     await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
     await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
     // The imported log is the session on screen (other tests' sessions share the storage folder).
-    await waitText(view, '[data-testid="session-title"]', (t) => t.includes('qwen3tts-info-level'), 'the imported log as the current session');
-    const notice = await waitText(view, '[data-testid="tables-missing"]', (t) => t.length > 0, 'the tables-missing notice');
+    await waitText(
+      view,
+      '[data-testid="session-title"]',
+      (t) => t.includes('qwen3tts-info-level'),
+      'the imported log as the current session',
+    );
+    const notice = await waitText(
+      view,
+      '[data-testid="tables-missing"]',
+      (t) => t.length > 0,
+      'the tables-missing notice',
+    );
     assert.match(notice, /^No request has a \[StageRequestStats\] table, only \[OmniTiming\] lines/);
     assert.match(notice, /Fix: restart the server with VLLM_LOGGING_LEVEL=DEBUG in its environment/);
     const text = await waitText(view, '#side-panel', (t) => /end to end/.test(t), 'the stage-time table');

@@ -4,9 +4,23 @@ import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
 
 // The few DOM shapes used inside page.evaluate (the tsconfig has no "dom" lib).
-interface Box { left: number; right: number; top: number; bottom: number; width: number; height: number }
-interface El { readonly id: string; readonly parentElement: El | null; getBoundingClientRect(): Box }
-interface Doc { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> }
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+interface El {
+  readonly id: string;
+  readonly parentElement: El | null;
+  getBoundingClientRect(): Box;
+}
+interface Doc {
+  querySelector(s: string): El | null;
+  querySelectorAll(s: string): ArrayLike<El>;
+}
 
 /**
  * The webview of the view shown in the side bar. Stage Lens's container holds one view, so
@@ -27,7 +41,16 @@ export async function sideBarWebview(wb: Workbench, timeoutMs: number): Promise<
         const cx = r.left + r.width / 2;
         const cy = r.top + r.height / 2;
         const holder = frame.parentElement;
-        if (holder !== null && holder.id !== '' && r.width > 0 && cx >= box.left && cx <= box.right && cy >= box.top && cy <= box.bottom) return holder.id;
+        if (
+          holder !== null &&
+          holder.id !== '' &&
+          r.width > 0 &&
+          cx >= box.left &&
+          cx <= box.right &&
+          cy >= box.top &&
+          cy <= box.bottom
+        )
+          return holder.id;
       }
       return null;
     });
@@ -38,7 +61,13 @@ export async function sideBarWebview(wb: Workbench, timeoutMs: number): Promise<
 }
 
 /** Text of a webview element, polled until `accept` is happy with it (the webview updates live). */
-export async function waitText(view: FrameLocator, selector: string, accept: (text: string) => boolean, what: string, timeoutMs = 60_000): Promise<string> {
+export async function waitText(
+  view: FrameLocator,
+  selector: string,
+  accept: (text: string) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   for (;;) {
@@ -53,7 +82,8 @@ export async function waitText(view: FrameLocator, selector: string, accept: (te
 }
 
 /** A measured number as the cells print it ("1,451", "13.4"), or NaN for words. */
-export const numberOf = (text: string): number => (/^[\d,]+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : Number.NaN);
+export const numberOf = (text: string): number =>
+  /^[\d,]+(\.\d+)?$/.test(text) ? Number(text.replace(/,/g, '')) : Number.NaN;
 
 /** Drags the vertical sash (a split between side bar, editor groups...) nearest to x = `near` to x = `to`, as a person would with the mouse. */
 export async function dragSash(wb: Workbench, near: number, to: number): Promise<void> {

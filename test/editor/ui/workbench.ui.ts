@@ -15,7 +15,10 @@ uiTest('workbench loads Stage Lens in development mode and opens a deploy YAML',
   // The palette, with a built-in command: the running-extensions list shows our extension
   // (activated by the YAML file, onLanguage:yaml; listed by display name or id).
   await wb.runCommand('Developer: Show Running Extensions');
-  await wb.page.locator('.part.editor .monaco-list-row', { hasText: /Stage Lens|stage-lens\.stage-lens/ }).first().waitFor();
+  await wb.page
+    .locator('.part.editor .monaco-list-row', { hasText: /Stage Lens|stage-lens\.stage-lens/ })
+    .first()
+    .waitFor();
   await wb.page.keyboard.press('Escape'); // newer VS Code shows that editor as a modal, which would block Ctrl+P
 
   await wb.openFile('qwen3_tts.yaml');

@@ -73,7 +73,10 @@ export function histogramLayout(h: HistogramResult, box: HistogramBox): Histogra
     bars.push(bar);
     if (count > 0 && (mode === null || count > mode.count)) mode = bar;
   }
-  const xTicks = niceTicks(lo, hi, Math.max(2, Math.floor((box.width - box.left - box.right) / 80))).map((value) => ({ value, x: project(x, value) }));
+  const xTicks = niceTicks(lo, hi, Math.max(2, Math.floor((box.width - box.left - box.right) / 80))).map((value) => ({
+    value,
+    x: project(x, value),
+  }));
   const yTicks = niceTicks(0, yTop, 4).map((count) => ({ count, y: project(y, count) }));
   return { bars, xTicks, yTicks, binned, maxCount, mode };
 }

@@ -1,10 +1,24 @@
 // Per-stage histogram of any split value or field (own canvas: a few dozen bars plus
 // percentile markers; counts that are not numbers are listed beside, never binned).
-import type { HistogramParams, HistogramResult, Percentile, SplitName, StageSummary, WebviewToHost } from '../../../server/protocol';
+import type {
+  HistogramParams,
+  HistogramResult,
+  Percentile,
+  SplitName,
+  StageSummary,
+  WebviewToHost,
+} from '../../../server/protocol';
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
-import { PREFILL_DECODE_LABEL, SPLIT_NAMES, fieldLabel, SPLIT_FIELD, SPLIT_LABEL, stageLabel } from '../../shared/labels';
+import {
+  PREFILL_DECODE_LABEL,
+  SPLIT_NAMES,
+  fieldLabel,
+  SPLIT_FIELD,
+  SPLIT_LABEL,
+  stageLabel,
+} from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -25,14 +39,27 @@ const BIN_CHOICES = [20, 40, 80];
 export class HistogramView {
   readonly el: HTMLElement;
   private readonly stageSelect = h('select', { testId: 'histogram-stage', attrs: { 'aria-label': 'Stage' } });
-  private readonly metricSelect = h('select', { testId: 'histogram-metric', attrs: { 'aria-label': 'Value to histogram' } });
+  private readonly metricSelect = h('select', {
+    testId: 'histogram-metric',
+    attrs: { 'aria-label': 'Value to histogram' },
+  });
   private readonly binsSelect = h('select', { testId: 'histogram-bins', attrs: { 'aria-label': 'Number of bins' } });
   private readonly canvas = h('canvas', { testId: 'histogram-canvas', attrs: { role: 'img', tabindex: '0' } });
   private readonly wrap = h('div', { className: 'histogram-wrap' }, this.canvas);
-  private readonly unbinned = h('ul', { className: 'unbinned', testId: 'histogram-unbinned', attrs: { 'aria-label': 'Values that are not numbers, not binned' } });
+  private readonly unbinned = h('ul', {
+    className: 'unbinned',
+    testId: 'histogram-unbinned',
+    attrs: { 'aria-label': 'Values that are not numbers, not binned' },
+  });
   private readonly binnedNote = h('p', { className: 'muted', testId: 'histogram-binned' });
   private readonly tooltip = new Tooltip();
-  private readonly controls = h('div', { className: 'histogram-controls' }, this.stageSelect, this.metricSelect, this.binsSelect);
+  private readonly controls = h(
+    'div',
+    { className: 'histogram-controls' },
+    this.stageSelect,
+    this.metricSelect,
+    this.binsSelect,
+  );
   private stages: readonly StageSummary[] = [];
   private result: HistogramResult | null = null;
   private layout: HistogramLayout | null = null;
@@ -52,7 +79,11 @@ export class HistogramView {
     this.binsSelect.value = String(choice.bins);
     // A metric the user picks is kept even with nothing measured; a new stage gets one that has numbers.
     const changed = (pickMeasured: boolean): void => {
-      this.choice = { stageKey: this.stageSelect.value || null, metric: this.metricSelect.value, bins: Number(this.binsSelect.value) };
+      this.choice = {
+        stageKey: this.stageSelect.value || null,
+        metric: this.metricSelect.value,
+        bins: Number(this.binsSelect.value),
+      };
       this.fillMetrics(pickMeasured);
       this.onChoice(this.choice);
       this.query();
@@ -60,10 +91,17 @@ export class HistogramView {
     this.stageSelect.addEventListener('change', () => changed(true));
     this.metricSelect.addEventListener('change', () => changed(false));
     this.binsSelect.addEventListener('change', () => changed(false));
-    this.el = h('div', { className: 'histogram' },
+    this.el = h(
+      'div',
+      { className: 'histogram' },
       this.controls,
-      h('div', { className: 'histogram-body' }, this.wrap,
-        h('aside', { className: 'unbinned-box' }, h('h3', { text: 'Not binned' }), this.unbinned, this.binnedNote)));
+      h(
+        'div',
+        { className: 'histogram-body' },
+        this.wrap,
+        h('aside', { className: 'unbinned-box' }, h('h3', { text: 'Not binned' }), this.unbinned, this.binnedNote),
+      ),
+    );
     observeSize(this.wrap, (w) => {
       if (Math.abs(w - this.width) >= 1) {
         this.width = w;
@@ -91,10 +129,14 @@ export class HistogramView {
   /** The session's stages changed (new stage, new fields): refresh the pickers. */
   setStages(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>): void {
     this.stages = stages.filter((s) => s.replicaId === null);
-    const key = this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
+    const key =
+      this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
     if (key === this.optionsKey) return;
     this.optionsKey = key;
-    setChildren(this.stageSelect, this.stages.map((s) => new Option(stageLabel(s.stageKey, stageNames), s.stageKey)));
+    setChildren(
+      this.stageSelect,
+      this.stages.map((s) => new Option(stageLabel(s.stageKey, stageNames), s.stageKey)),
+    );
     if (this.choice.stageKey === null || !this.stages.some((s) => s.stageKey === this.choice.stageKey)) {
       this.choice = { ...this.choice, stageKey: this.stages[this.stages.length - 1]?.stageKey ?? null };
     }
@@ -112,7 +154,12 @@ export class HistogramView {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     // A stage whose requests emit one output: its vllm_prefill_ms covers decode (oneOutputStage.ts).
     const oneOutput = stage !== undefined && stage.oneOutputRequests > 0;
-    const splitLabel = (n: SplitName): string => (oneOutput && n === 'prefillMs' ? `${PREFILL_DECODE_LABEL} on ${stage.oneOutputRequests} of ${stage.requestCount} requests` : oneOutput && n === 'decodeMs' ? `${SPLIT_LABEL[n]} (0: inside prefill+decode on ${stage.oneOutputRequests} requests)` : SPLIT_LABEL[n]);
+    const splitLabel = (n: SplitName): string =>
+      oneOutput && n === 'prefillMs'
+        ? `${PREFILL_DECODE_LABEL} on ${stage.oneOutputRequests} of ${stage.requestCount} requests`
+        : oneOutput && n === 'decodeMs'
+          ? `${SPLIT_LABEL[n]} (0: inside prefill+decode on ${stage.oneOutputRequests} requests)`
+          : SPLIT_LABEL[n];
     const option = (label: string, value: string): HTMLOptionElement => {
       const measured = stage === undefined || hasMeasuredValues(stage, value);
       const o = new Option(measured ? label : `${label} — nothing measured`, value);
@@ -152,7 +199,12 @@ export class HistogramView {
     if (this.choice.stageKey === null) return;
     const seq = this.nextSeq();
     this.pendingSeq = seq;
-    const params: Omit<HistogramParams, 'sessionId'> = { stageKey: this.choice.stageKey, metric: this.choice.metric, bins: this.choice.bins, ...(this.scope === undefined ? {} : { scope: this.scope }) };
+    const params: Omit<HistogramParams, 'sessionId'> = {
+      stageKey: this.choice.stageKey,
+      metric: this.choice.metric,
+      bins: this.choice.bins,
+      ...(this.scope === undefined ? {} : { scope: this.scope }),
+    };
     this.post({ type: 'queryHistogram', seq, params });
   }
 
@@ -177,7 +229,10 @@ export class HistogramView {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     if (stage === undefined) return null;
     const m = this.choice.metric;
-    const dist = m.startsWith('split:') ? stage.split[m.slice('split:'.length) as SplitName] ?? (m === 'split:prefillMs' ? stage.prefillDecodeMs ?? undefined : undefined) : stage.fields[m.slice('field:'.length)];
+    const dist = m.startsWith('split:')
+      ? (stage.split[m.slice('split:'.length) as SplitName] ??
+        (m === 'split:prefillMs' ? (stage.prefillDecodeMs ?? undefined) : undefined))
+      : stage.fields[m.slice('field:'.length)];
     return dist === undefined ? null : dist[this.pct];
   }
 
@@ -187,7 +242,13 @@ export class HistogramView {
     const items = unbinnedCounts(result).map((c) => {
       let li = this.unbinnedItems.get(c.state);
       if (li === undefined) {
-        li = h('li', { title: explain[c.state], dataset: { state: c.state } }, h('span', { className: 'v', text: c.label, dataset: { state: c.state } }), ' ', h('strong'));
+        li = h(
+          'li',
+          { title: explain[c.state], dataset: { state: c.state } },
+          h('span', { className: 'v', text: c.label, dataset: { state: c.state } }),
+          ' ',
+          h('strong'),
+        );
         this.unbinnedItems.set(c.state, li);
       }
       setData(li, 'count', String(c.count));
@@ -195,7 +256,8 @@ export class HistogramView {
       if (count !== null) setText(count, formatCount(c.count));
       return li;
     });
-    if (items.length !== this.unbinned.children.length || items.some((li, i) => this.unbinned.children[i] !== li)) this.unbinned.replaceChildren(...items);
+    if (items.length !== this.unbinned.children.length || items.some((li, i) => this.unbinned.children[i] !== li))
+      this.unbinned.replaceChildren(...items);
   }
 
   private draw(): void {
@@ -236,10 +298,12 @@ export class HistogramView {
       ctx.fillText(`${this.pct} ${formatCompact(p)}`, Math.min(x + 4, width - 80), BOX.top);
     }
     const mode = layout.mode;
-    this.canvas.setAttribute('aria-label',
+    this.canvas.setAttribute(
+      'aria-label',
       `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
-      (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
-      `. Not binned: ${r.notRecorded} not recorded, ${r.notMeasured} not measured, ${r.hidden} hidden.`);
+        (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
+        `. Not binned: ${r.notRecorded} not recorded, ${r.notMeasured} not measured, ${r.hidden} hidden.`,
+    );
   }
 
   private hover(ev: MouseEvent): void {
@@ -250,11 +314,21 @@ export class HistogramView {
       this.tooltip.hide();
       return;
     }
-    this.tooltip.show(`${formatExact(bar.from)} – ${formatExact(bar.to)} ${this.unit()}\n${formatCount(bar.count)} values`, ev.clientX, ev.clientY);
+    this.tooltip.show(
+      `${formatExact(bar.from)} – ${formatExact(bar.to)} ${this.unit()}\n${formatCount(bar.count)} values`,
+      ev.clientX,
+      ev.clientY,
+    );
   }
 }
 
-function drawAxes(ctx: CanvasRenderingContext2D, layout: HistogramLayout, palette: Palette, width: number, unit: string): void {
+function drawAxes(
+  ctx: CanvasRenderingContext2D,
+  layout: HistogramLayout,
+  palette: Palette,
+  width: number,
+  unit: string,
+): void {
   ctx.font = palette.font;
   ctx.lineWidth = 1;
   ctx.fillStyle = palette.muted;

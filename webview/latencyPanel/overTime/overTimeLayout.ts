@@ -23,7 +23,10 @@ export interface OverTimeLayout {
 }
 
 /** Gauges worth a pane: some step has a value. */
-export function gaugesWith(gauges: readonly GaugeSeries[], key: 'running' | 'waiting' | 'kvCacheUsagePerc'): GaugeSeries[] {
+export function gaugesWith(
+  gauges: readonly GaugeSeries[],
+  key: 'running' | 'waiting' | 'kvCacheUsagePerc',
+): GaugeSeries[] {
   return gauges.filter((g) => g[key].some((v) => v !== null));
 }
 
@@ -36,11 +39,19 @@ export function layoutOverTime(series: OverTimeSeries, width: number, showKv: bo
   };
   add('latency', 170);
   add('rate', 60);
-  if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0) add('load', 70);
+  if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0)
+    add('load', 70);
   if (showKv) add('kv', 60);
   const t0 = series.times.length === 0 ? 0 : (series.times[0] as number) - series.stepMs;
   const t1 = series.times.length === 0 ? 1 : (series.times[series.times.length - 1] as number);
-  return { panes, height: top - PANE_GAP + AXIS_HEIGHT, t0, t1: t1 > t0 ? t1 : t0 + 1, x0: PLOT_MARGIN.left, x1: Math.max(PLOT_MARGIN.left + 10, width - PLOT_MARGIN.right) };
+  return {
+    panes,
+    height: top - PANE_GAP + AXIS_HEIGHT,
+    t0,
+    t1: t1 > t0 ? t1 : t0 + 1,
+    x0: PLOT_MARGIN.left,
+    x1: Math.max(PLOT_MARGIN.left + 10, width - PLOT_MARGIN.right),
+  };
 }
 
 export function xOfTime(l: OverTimeLayout, t: number): number {
@@ -53,7 +64,13 @@ export function timeOfX(l: OverTimeLayout, x: number): number {
 }
 
 /** Points of one series in a pane (y from 0 at the bottom to yMax at the top); null where the step has no value. */
-export function points(l: OverTimeLayout, pane: Pane, times: readonly number[], values: readonly (number | null)[], yMax: number): ({ x: number; y: number } | null)[] {
+export function points(
+  l: OverTimeLayout,
+  pane: Pane,
+  times: readonly number[],
+  values: readonly (number | null)[],
+  yMax: number,
+): ({ x: number; y: number } | null)[] {
   return values.map((v, i) => {
     const t = times[i];
     if (v === null || !Number.isFinite(v) || t === undefined) return null;

@@ -4,7 +4,14 @@
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
 // metric-not-reporting is named, never drawn as a real 0.
-import type { ExplainScope, Finding, GaugeSeries, OverTimeResult, OverTimeSeries, WebviewToHost } from '../../../server/protocol';
+import type {
+  ExplainScope,
+  Finding,
+  GaugeSeries,
+  OverTimeResult,
+  OverTimeSeries,
+  WebviewToHost,
+} from '../../../server/protocol';
 import { niceMax, niceTicks, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
@@ -33,15 +40,27 @@ function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): str
 
 /** Gauges whose KV usage a metric-not-reporting finding names: not plotted. */
 function kvNotReporting(g: GaugeSeries, findings: readonly Finding[]): boolean {
-  return findings.some((f) => f.code === 'metric-not-reporting' && /kv/i.test(f.family ?? f.message) && (f.stageId === null || g.stage === null || String(f.stageId) === g.stage.split('_')[0]));
+  return findings.some(
+    (f) =>
+      f.code === 'metric-not-reporting' &&
+      /kv/i.test(f.family ?? f.message) &&
+      (f.stageId === null || g.stage === null || String(f.stageId) === g.stage.split('_')[0]),
+  );
 }
 
 export class OverTimeView {
   readonly el: HTMLElement;
-  private readonly metricSelect = h('select', { testId: 'overtime-metric', attrs: { 'aria-label': 'Metric of the rolling percentiles' } });
+  private readonly metricSelect = h('select', {
+    testId: 'overtime-metric',
+    attrs: { 'aria-label': 'Metric of the rolling percentiles' },
+  });
   private readonly canvas = h('canvas', { testId: 'overtime-canvas', attrs: { role: 'img' } });
   private readonly wrap = h('div', { className: 'overtime-wrap' }, this.canvas);
-  private readonly status = h('span', { className: 'muted', testId: 'overtime-status', attrs: { 'aria-live': 'polite' } });
+  private readonly status = h('span', {
+    className: 'muted',
+    testId: 'overtime-status',
+    attrs: { 'aria-live': 'polite' },
+  });
   private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
   private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
   private series: OverTimeSeries | null = null;
@@ -56,7 +75,10 @@ export class OverTimeView {
   private drag: { x: number; now: number } | null = null;
   private frame = 0;
 
-  constructor(private readonly host: OverTimeHost, metric: string | null) {
+  constructor(
+    private readonly host: OverTimeHost,
+    metric: string | null,
+  ) {
     this.metric = metric;
     this.metricSelect.addEventListener('change', () => {
       this.metric = this.metricSelect.value;
@@ -66,7 +88,13 @@ export class OverTimeView {
     this.el = h(
       'div',
       { className: 'overtime', testId: 'overtime' },
-      h('div', { className: 'spans-toolbar' }, h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect), this.status, h('span', { className: 'muted', text: 'Drag across the charts to look at a window in every view' })),
+      h(
+        'div',
+        { className: 'spans-toolbar' },
+        h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect),
+        this.status,
+        h('span', { className: 'muted', text: 'Drag across the charts to look at a window in every view' }),
+      ),
       this.wrap,
       this.legend,
       this.notes,
@@ -107,24 +135,33 @@ export class OverTimeView {
   /** The brushed window is drawn; the series stay over the whole session (cold left out or not). */
   setScope(scope: ExplainScope | undefined): void {
     this.excludeCold = scope?.excludeCold === true;
-    this.window = scope?.fromMs !== undefined && scope.toMs !== undefined ? { fromMs: scope.fromMs, toMs: scope.toMs } : null;
+    this.window =
+      scope?.fromMs !== undefined && scope.toMs !== undefined ? { fromMs: scope.fromMs, toMs: scope.toMs } : null;
     this.schedule();
   }
 
   query(): void {
     this.seq = this.host.nextSeq();
-    this.host.post({ type: 'queryOverTime', seq: this.seq, params: this.excludeCold ? { scope: { excludeCold: true } } : {} });
+    this.host.post({
+      type: 'queryOverTime',
+      seq: this.seq,
+      params: this.excludeCold ? { scope: { excludeCold: true } } : {},
+    });
   }
 
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
     const metrics = result.series.series.map((s) => s.metric);
-    if (this.metric === null || !metrics.includes(this.metric)) this.metric = metrics.filter((m) => m.endsWith('.firstOutput')).at(-1) ?? metrics[0] ?? null;
+    if (this.metric === null || !metrics.includes(this.metric))
+      this.metric = metrics.filter((m) => m.endsWith('.firstOutput')).at(-1) ?? metrics[0] ?? null;
     const key = metrics.join('|');
     if (this.metricSelect.dataset['key'] !== key) {
       this.metricSelect.dataset['key'] = key;
-      setChildren(this.metricSelect, metrics.map((m) => new Option(targetText(m, this.stageNames), m)));
+      setChildren(
+        this.metricSelect,
+        metrics.map((m) => new Option(targetText(m, this.stageNames), m)),
+      );
     }
     this.metricSelect.value = this.metric ?? '';
     this.schedule();
@@ -158,8 +195,14 @@ export class OverTimeView {
     ctx.font = pal.font;
     const rolling = s.series.find((r) => r.metric === this.metric) ?? null;
     const metricText = this.metric === null ? '' : targetText(this.metric, this.stageNames);
-    setText(this.status, `rolling over ${formatDurationMs(s.windowMs)}, a step every ${formatDurationMs(s.stepMs)}${this.excludeCold ? ', cold left out' : ''}`);
-    this.canvas.setAttribute('aria-label', `Over time: rolling p50, p90 and p99 of ${metricText}, requests per second${l.panes.some((p) => p.id === 'load') ? ', running and waiting requests' : ''}${l.panes.some((p) => p.id === 'kv') ? ', KV cache usage' : ''}. Drag to select a window for every view.`);
+    setText(
+      this.status,
+      `rolling over ${formatDurationMs(s.windowMs)}, a step every ${formatDurationMs(s.stepMs)}${this.excludeCold ? ', cold left out' : ''}`,
+    );
+    this.canvas.setAttribute(
+      'aria-label',
+      `Over time: rolling p50, p90 and p99 of ${metricText}, requests per second${l.panes.some((p) => p.id === 'load') ? ', running and waiting requests' : ''}${l.panes.some((p) => p.id === 'kv') ? ', KV cache usage' : ''}. Drag to select a window for every view.`,
+    );
     const legend: { label: string; color: string; dashed?: boolean }[] = [];
     for (const pane of l.panes) {
       if (pane.id === 'latency' && rolling !== null) {
@@ -191,7 +234,10 @@ export class OverTimeView {
           ctx.setLineDash([4, 3]);
           strokeGappedLine(ctx, points(l, pane, s.times, g.waiting, yMax), color);
           ctx.setLineDash([]);
-          legend.push({ label: `running ${gaugeName(g, this.stageNames)}`, color }, { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true });
+          legend.push(
+            { label: `running ${gaugeName(g, this.stageNames)}`, color },
+            { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true },
+          );
         });
       }
       if (pane.id === 'kv') {
@@ -209,11 +255,23 @@ export class OverTimeView {
     const hidden = kvGauges.filter((g) => kvNotReporting(g, this.findings));
     setChildren(
       this.notes,
-      hidden.map((g) => h('li', { testId: 'overtime-not-reporting', text: `KV cache usage of ${gaugeName(g, this.stageNames)} is not plotted: the metric reads 0 while requests run (metric-not-reporting), which is not a measurement.` })),
+      hidden.map((g) =>
+        h('li', {
+          testId: 'overtime-not-reporting',
+          text: `KV cache usage of ${gaugeName(g, this.stageNames)} is not plotted: the metric reads 0 while requests run (metric-not-reporting), which is not a measurement.`,
+        }),
+      ),
     );
   }
 
-  private axis(ctx: CanvasRenderingContext2D, l: OverTimeLayout, pane: Pane, yMax: number, fmt: (v: number) => string, title: string): void {
+  private axis(
+    ctx: CanvasRenderingContext2D,
+    l: OverTimeLayout,
+    pane: Pane,
+    yMax: number,
+    fmt: (v: number) => string,
+    title: string,
+  ): void {
     const pal = readPalette();
     ctx.strokeStyle = pal.grid;
     ctx.fillStyle = pal.muted;
@@ -251,7 +309,12 @@ export class OverTimeView {
   }
 
   private drawWindow(ctx: CanvasRenderingContext2D, l: OverTimeLayout, color: string): void {
-    const sel = this.drag !== null ? { a: Math.min(this.drag.x, this.drag.now), b: Math.max(this.drag.x, this.drag.now) } : this.window === null ? null : { a: xOfTime(l, this.window.fromMs), b: xOfTime(l, this.window.toMs) };
+    const sel =
+      this.drag !== null
+        ? { a: Math.min(this.drag.x, this.drag.now), b: Math.max(this.drag.x, this.drag.now) }
+        : this.window === null
+          ? null
+          : { a: xOfTime(l, this.window.fromMs), b: xOfTime(l, this.window.toMs) };
     if (sel === null) return;
     ctx.save();
     ctx.globalAlpha = 0.15;

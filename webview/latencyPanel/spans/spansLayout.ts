@@ -31,8 +31,12 @@ export interface TimeView {
 
 export function buildSpanIndex(spans: RequestSpans): SpanIndex {
   const n = spans.endMs.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (spans.endMs[a] as number) - (spans.endMs[b] as number));
-  const stageKeys = [...new Set(spans.slowestStage.filter((s): s is string => s !== null))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (spans.endMs[a] as number) - (spans.endMs[b] as number),
+  );
+  const stageKeys = [...new Set(spans.slowestStage.filter((s): s is string => s !== null))].sort((a, b) =>
+    a.localeCompare(b, 'en', { numeric: true }),
+  );
   const stagePos = new Map(stageKeys.map((k, i) => [k, i]));
   const end = new Float64Array(n);
   const start = new Float64Array(n);
@@ -66,7 +70,21 @@ export function buildSpanIndex(spans: RequestSpans): SpanIndex {
     minStart = 0;
     maxEnd = 1000;
   }
-  return { count: n, end, start, e2e, stage, cold, source, stageKeys, minStart, maxEnd, maxDuration, withoutE2e, coldCount };
+  return {
+    count: n,
+    end,
+    start,
+    e2e,
+    stage,
+    cold,
+    source,
+    stageKeys,
+    minStart,
+    maxEnd,
+    maxDuration,
+    withoutE2e,
+    coldCount,
+  };
 }
 
 /** The whole session with a little air on both sides (a second at least). */
@@ -155,7 +173,15 @@ export function yOf(box: PlotBox, yMax: number, e2e: number): number {
 }
 
 /** The request whose end point is nearest to (px, py), within `radius` pixels. */
-export function spanAt(index: SpanIndex, view: TimeView, box: PlotBox, yMax: number, px: number, py: number, radius = 6): number | null {
+export function spanAt(
+  index: SpanIndex,
+  view: TimeView,
+  box: PlotBox,
+  yMax: number,
+  px: number,
+  py: number,
+  radius = 6,
+): number | null {
   const tLo = timeAt(view, box, px - radius);
   const tHi = timeAt(view, box, px + radius);
   let best: number | null = null;

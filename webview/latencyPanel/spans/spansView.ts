@@ -13,7 +13,20 @@ import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import type { PlotBox, SpanIndex, TimeView } from './spansLayout';
-import { buildSpanIndex, clampView, fullView, isVisible, panView, spanAt, timeAt, visibleMaxE2e, visibleSlice, xOf, yOf, zoomView } from './spansLayout';
+import {
+  buildSpanIndex,
+  clampView,
+  fullView,
+  isVisible,
+  panView,
+  spanAt,
+  timeAt,
+  visibleMaxE2e,
+  visibleSlice,
+  xOf,
+  yOf,
+  zoomView,
+} from './spansLayout';
 
 const HEIGHT = 360;
 const MARGIN = { left: 64, right: 12, top: 10, bottom: 24 };
@@ -40,11 +53,27 @@ export class SpansView {
     private readonly onOpen: (requestId: string) => void,
     private readonly onViewChange: (view: TimeView | null) => void,
   ) {
-    const help = h('span', { className: 'muted', text: 'Wheel or +/− zoom · drag or ←/→ pan · 0 resets · click a request to open it' });
-    this.el = h('div', { className: 'spans' },
-      h('div', { className: 'spans-toolbar' }, button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () => this.setView(null)), this.status, help),
-      this.wrap, this.legend);
-    this.canvas.setAttribute('aria-label', `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${SLOWEST_STAGE_TEXT}. Plus and minus zoom, arrows pan, 0 resets.`);
+    const help = h('span', {
+      className: 'muted',
+      text: 'Wheel or +/− zoom · drag or ←/→ pan · 0 resets · click a request to open it',
+    });
+    this.el = h(
+      'div',
+      { className: 'spans' },
+      h(
+        'div',
+        { className: 'spans-toolbar' },
+        button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () => this.setView(null)),
+        this.status,
+        help,
+      ),
+      this.wrap,
+      this.legend,
+    );
+    this.canvas.setAttribute(
+      'aria-label',
+      `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${SLOWEST_STAGE_TEXT}. Plus and minus zoom, arrows pan, 0 resets.`,
+    );
     observeSize(this.wrap, (w) => {
       if (Math.abs(w - this.width) >= 1) {
         this.width = w;
@@ -88,7 +117,12 @@ export class SpansView {
   }
 
   private box(): PlotBox {
-    return { left: MARGIN.left, top: MARGIN.top, width: Math.max(50, this.width - MARGIN.left - MARGIN.right), height: HEIGHT - MARGIN.top - MARGIN.bottom };
+    return {
+      left: MARGIN.left,
+      top: MARGIN.top,
+      width: Math.max(50, this.width - MARGIN.left - MARGIN.right),
+      height: HEIGHT - MARGIN.top - MARGIN.bottom,
+    };
   }
 
   private effectiveView(): TimeView {
@@ -165,7 +199,10 @@ export class SpansView {
       ctx.stroke();
     }
     const noE2e = index.withoutE2e > 0 ? ` · ${formatCount(index.withoutE2e)} without e2e (on the baseline)` : '';
-    setText(this.status, `${formatCount(shown)} of ${formatCount(index.count)} requests in view · ${formatCount(cold)} cold${noE2e}`);
+    setText(
+      this.status,
+      `${formatCount(shown)} of ${formatCount(index.count)} requests in view · ${formatCount(cold)} cold${noE2e}`,
+    );
     this.canvas.dataset['visible'] = String(shown);
   }
 
@@ -179,8 +216,25 @@ export class SpansView {
       return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, stageLabel(key, this.stageNames));
     });
     // What the colour compares, named once (slowest.ts): the same words as the tooltip.
-    items.unshift(h('span', { className: 'legend-item legend-title', title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}`, testId: 'spans-legend-title' }, `Colour: ${SLOWEST_STAGE_TEXT}:`));
-    items.push(h('span', { className: 'legend-item' }, h('span', { className: 'swatch ring', attrs: { 'aria-hidden': 'true' } }), 'cold (first request after a server start)'));
+    items.unshift(
+      h(
+        'span',
+        {
+          className: 'legend-item legend-title',
+          title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}`,
+          testId: 'spans-legend-title',
+        },
+        `Colour: ${SLOWEST_STAGE_TEXT}:`,
+      ),
+    );
+    items.push(
+      h(
+        'span',
+        { className: 'legend-item' },
+        h('span', { className: 'swatch ring', attrs: { 'aria-hidden': 'true' } }),
+        'cold (first request after a server start)',
+      ),
+    );
     this.legend.replaceChildren(h('div', { className: 'legend-row' }, items));
   }
 
@@ -216,7 +270,14 @@ export class SpansView {
       return;
     }
     const rect = this.canvas.getBoundingClientRect();
-    const i = spanAt(this.index, this.effectiveView(), this.box(), this.yMax, ev.clientX - rect.left, ev.clientY - rect.top);
+    const i = spanAt(
+      this.index,
+      this.effectiveView(),
+      this.box(),
+      this.yMax,
+      ev.clientX - rect.left,
+      ev.clientY - rect.top,
+    );
     if (i === null || this.spans === null) {
       this.tooltip.hide();
       return;
@@ -236,7 +297,14 @@ export class SpansView {
     this.drag = null;
     if (drag === null || drag.moved || this.index === null || this.spans === null) return;
     const rect = this.canvas.getBoundingClientRect();
-    const i = spanAt(this.index, this.effectiveView(), this.box(), this.yMax, ev.clientX - rect.left, ev.clientY - rect.top);
+    const i = spanAt(
+      this.index,
+      this.effectiveView(),
+      this.box(),
+      this.yMax,
+      ev.clientX - rect.left,
+      ev.clientY - rect.top,
+    );
     if (i !== null) this.onOpen(this.spans.requestIds[this.index.source[i] as number] ?? '');
   }
 

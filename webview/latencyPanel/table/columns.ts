@@ -82,7 +82,12 @@ export const REQUEST_ID_COLUMN: TableColumn = {
   defaultDescending: false,
   phase: null,
   slowAbove: null,
-  read: (r) => ({ text: r.requestId, state: 'text', title: r.cold ? `${r.requestId} (first request after a server start: cold)` : r.requestId, value: null }),
+  read: (r) => ({
+    text: r.requestId,
+    state: 'text',
+    title: r.cold ? `${r.requestId} (first request after a server start: cold)` : r.requestId,
+    value: null,
+  }),
   cell: (r) => ({ text: r.requestId, state: 'text', value: null }),
 };
 
@@ -90,7 +95,11 @@ export const REQUEST_ID_COLUMN: TableColumn = {
  * Request id, then per stage: input wait + ready queued when the stage measures the
  * input split (else queued), prefill, decode, TTFT, gen time.
  */
-export function tableColumns(stages: readonly StageSummary[], stageNames: Readonly<Record<string, string>>, timingOnly = false): TableColumn[] {
+export function tableColumns(
+  stages: readonly StageSummary[],
+  stageNames: Readonly<Record<string, string>>,
+  timingOnly = false,
+): TableColumn[] {
   const out: TableColumn[] = [REQUEST_ID_COLUMN];
   for (const stage of stages) {
     if (stage.replicaId !== null) continue;
@@ -101,7 +110,8 @@ export function tableColumns(stages: readonly StageSummary[], stageNames: Readon
       continue;
     }
     const queued: SplitName[] = hasInputSplit(stage) ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];
-    for (const name of [...queued, 'prefillMs', 'decodeMs', 'ttftMs'] as SplitName[]) out.push(splitColumn(stage, group, name));
+    for (const name of [...queued, 'prefillMs', 'decodeMs', 'ttftMs'] as SplitName[])
+      out.push(splitColumn(stage, group, name));
     out.push(fieldColumn(stage, group, FIELD_GEN_TIME, 'gen time'));
   }
   return out;
@@ -125,7 +135,12 @@ export function totalWidth(columns: readonly TableColumn[]): number {
  * Value columns in horizontal view, [from, to) as column indices (the request id column,
  * index 0, is sticky and always shown). Off-screen cells are not written while scrolling.
  */
-export function columnsInView(columns: readonly TableColumn[], scrollLeft: number, viewportWidth: number, slack = 1): { from: number; to: number } {
+export function columnsInView(
+  columns: readonly TableColumn[],
+  scrollLeft: number,
+  viewportWidth: number,
+  slack = 1,
+): { from: number; to: number } {
   const idWidth = columns[0]?.width ?? 0;
   const left = scrollLeft + idWidth;
   const right = scrollLeft + viewportWidth;
@@ -150,7 +165,12 @@ export function columnsInView(columns: readonly TableColumn[], scrollLeft: numbe
  * after the id column (as many of its columns as fit). null when the table has no column of
  * that stage (yet).
  */
-export function scrollLeftToShowStage(columns: readonly TableColumn[], stageId: number, scrollLeft: number, viewportWidth: number): number | null {
+export function scrollLeftToShowStage(
+  columns: readonly TableColumn[],
+  stageId: number,
+  scrollLeft: number,
+  viewportWidth: number,
+): number | null {
   const idWidth = columns[0]?.width ?? 0;
   let x = idWidth;
   let start = -1;

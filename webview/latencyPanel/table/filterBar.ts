@@ -12,14 +12,28 @@ export interface FilterValue {
 
 export class FilterBar {
   readonly el: HTMLElement;
-  private readonly text = h('input', { testId: 'filter-text', attrs: { type: 'search', placeholder: 'Filter by request id', 'aria-label': 'Filter by request id', spellcheck: 'false' } });
+  private readonly text = h('input', {
+    testId: 'filter-text',
+    attrs: {
+      type: 'search',
+      placeholder: 'Filter by request id',
+      'aria-label': 'Filter by request id',
+      spellcheck: 'false',
+    },
+  });
   private readonly stage = h('select', { testId: 'filter-stage', attrs: { 'aria-label': 'Only requests on stage' } });
-  private readonly finding = h('select', { testId: 'filter-finding', attrs: { 'aria-label': 'Only requests named by finding' } });
+  private readonly finding = h('select', {
+    testId: 'filter-finding',
+    attrs: { 'aria-label': 'Only requests named by finding' },
+  });
   private stageKey = '';
   private findingKey = '';
   private value: FilterValue = { filterText: '', stageId: null, findingCode: null };
 
-  constructor(private readonly onChange: (value: FilterValue) => void, onClear: () => void = () => undefined) {
+  constructor(
+    private readonly onChange: (value: FilterValue) => void,
+    onClear: () => void = () => undefined,
+  ) {
     const emit = (): void => {
       this.value = this.read();
       this.onChange(this.value);
@@ -43,17 +57,31 @@ export class FilterBar {
   }
 
   /** Options follow the session's stages and findings; rebuilt only when they change. */
-  setOptions(stages: readonly StageSummary[], findings: readonly Finding[], stageNames: Readonly<Record<string, string>> = {}): void {
-    const stageIds = [...new Set(stages.filter((s) => s.stageId !== null && s.replicaId === null).map((s) => s.stageId as number))];
+  setOptions(
+    stages: readonly StageSummary[],
+    findings: readonly Finding[],
+    stageNames: Readonly<Record<string, string>> = {},
+  ): void {
+    const stageIds = [
+      ...new Set(stages.filter((s) => s.stageId !== null && s.replicaId === null).map((s) => s.stageId as number)),
+    ];
     const stageKey = stageIds.map((id) => `${id}:${stageNames[String(id)] ?? ''}`).join('|');
     if (stageKey !== this.stageKey) {
       this.stageKey = stageKey;
-      setChildren(this.stage, [new Option('All stages', ''), stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id)))]);
+      setChildren(this.stage, [
+        new Option('All stages', ''),
+        stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id))),
+      ]);
     }
-    const findingKey = findingOptions(findings).map(([c, t]) => `${c}:${t}`).join('|');
+    const findingKey = findingOptions(findings)
+      .map(([c, t]) => `${c}:${t}`)
+      .join('|');
     if (findingKey !== this.findingKey) {
       this.findingKey = findingKey;
-      setChildren(this.finding, [new Option('All findings', ''), findingOptions(findings).map(([c, t]) => new Option(t, c))]);
+      setChildren(this.finding, [
+        new Option('All findings', ''),
+        findingOptions(findings).map(([c, t]) => new Option(t, c)),
+      ]);
     }
     this.showValue();
   }
@@ -68,14 +96,20 @@ export class FilterBar {
     const stage = this.value.stageId === null ? '' : String(this.value.stageId);
     const code = this.value.findingCode ?? '';
     // A filter from a click may name a stage or finding not listed yet: add it so it shows.
-    if (stage !== '' && ![...this.stage.options].some((o) => o.value === stage)) this.stage.append(new Option(`stage ${stage}`, stage));
-    if (code !== '' && ![...this.finding.options].some((o) => o.value === code)) this.finding.append(new Option(code, code));
+    if (stage !== '' && ![...this.stage.options].some((o) => o.value === stage))
+      this.stage.append(new Option(`stage ${stage}`, stage));
+    if (code !== '' && ![...this.finding.options].some((o) => o.value === code))
+      this.finding.append(new Option(code, code));
     this.stage.value = stage;
     this.finding.value = code;
   }
 
   private read(): FilterValue {
     const stage = this.stage.value;
-    return { filterText: this.text.value.trim(), stageId: stage === '' ? null : Number(stage), findingCode: this.finding.value === '' ? null : this.finding.value };
+    return {
+      filterText: this.text.value.trim(),
+      stageId: stage === '' ? null : Number(stage),
+      findingCode: this.finding.value === '' ? null : this.finding.value,
+    };
   }
 }

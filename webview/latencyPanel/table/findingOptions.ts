@@ -17,7 +17,9 @@ export function findingOptions(findings: readonly Finding[]): [code: string, tex
   }
   return [...byCode].map(([code, list]) => {
     if (list.length === 1) return [code, `${code} (${findingRequestsText(list[0] as Finding)})`];
-    const parts = list.map((f) => `${f.stageId === null ? 'all' : `stage ${f.stageId}`}: ${formatCount(f.requestCount)}`);
+    const parts = list.map(
+      (f) => `${f.stageId === null ? 'all' : `stage ${f.stageId}`}: ${formatCount(f.requestCount)}`,
+    );
     return [code, `${code} (${parts.join(', ')} requests)`];
   });
 }

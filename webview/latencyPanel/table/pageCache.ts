@@ -62,7 +62,8 @@ export class PageCache<T> {
     return pages.filter((p) => {
       const cached = this.pages.get(p);
       if (cached !== undefined && cached.epoch === this.epochValue) return false;
-      for (const q of this.pending.values()) if (q.page === p && q.generation === this.generationValue && q.epoch === this.epochValue) return false;
+      for (const q of this.pending.values())
+        if (q.page === p && q.generation === this.generationValue && q.epoch === this.epochValue) return false;
       return true;
     });
   }

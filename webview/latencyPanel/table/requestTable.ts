@@ -109,24 +109,43 @@ export class RequestTable {
     this.rowsEl = h('div', { className: 'grid-rows' });
     this.idColumn = h('div', { className: 'id-column', role: 'none' });
     this.body = h('div', { className: 'grid-body', role: 'rowgroup' }, this.idColumn, this.rowsEl);
-    this.grid = h('div', {
-      className: 'grid',
-      role: 'grid',
-      testId: 'request-table',
-      attrs: { tabindex: '0', 'aria-label': 'Requests: arrow keys move, Enter opens the timeline', 'aria-rowcount': '1', 'aria-colcount': '1', 'aria-multiselectable': 'false' },
-    }, this.head, this.body);
+    this.grid = h(
+      'div',
+      {
+        className: 'grid',
+        role: 'grid',
+        testId: 'request-table',
+        attrs: {
+          tabindex: '0',
+          'aria-label': 'Requests: arrow keys move, Enter opens the timeline',
+          'aria-rowcount': '1',
+          'aria-colcount': '1',
+          'aria-multiselectable': 'false',
+        },
+      },
+      this.head,
+      this.body,
+    );
     this.scroll = h('div', { className: 'grid-scroll', testId: 'request-table-scroll' }, this.grid);
-    this.status = h('div', { className: 'table-status muted', testId: 'request-total', attrs: { 'aria-live': 'polite' } });
+    this.status = h('div', {
+      className: 'table-status muted',
+      testId: 'request-total',
+      attrs: { 'aria-live': 'polite' },
+    });
     this.emptyText = h('p', {});
     this.empty = h('div', { className: 'table-empty', testId: 'request-table-empty', role: 'status' }, this.emptyText);
     this.empty.hidden = true;
     this.el = h('div', { className: 'table-region' }, this.scroll, this.empty, this.status);
-    this.scroll.addEventListener('scroll', () => {
-      // Scroll events come once per frame, before its animation callbacks: render now, so
-      // the rows match the scroll position in this very frame.
-      if (this.active) this.renderNow();
-      this.events.changed();
-    }, { passive: true });
+    this.scroll.addEventListener(
+      'scroll',
+      () => {
+        // Scroll events come once per frame, before its animation callbacks: render now, so
+        // the rows match the scroll position in this very frame.
+        if (this.active) this.renderNow();
+        this.events.changed();
+      },
+      { passive: true },
+    );
     this.grid.addEventListener('keydown', (ev) => this.onKey(ev));
     this.body.addEventListener('pointerover', (ev) => this.explainCell(ev.target));
     this.body.addEventListener('click', (ev) => this.onClick(ev, false));
@@ -178,7 +197,10 @@ export class RequestTable {
   }
 
   /** A new sort or filter: the rows are fetched from the start. */
-  setQuery(query: TableQuery, restore?: { scrollTop: number; selectedIndex: number; selectedRequestId: string | null }): void {
+  setQuery(
+    query: TableQuery,
+    restore?: { scrollTop: number; selectedIndex: number; selectedRequestId: string | null },
+  ): void {
     this.query = query;
     this.cache.reset();
     this.total = null;
@@ -223,7 +245,11 @@ export class RequestTable {
   }
 
   state(): { scrollTop: number; selectedIndex: number; selectedRequestId: string | null } {
-    return { scrollTop: this.pendingScrollTop ?? this.scroll.scrollTop, selectedIndex: this.selected, selectedRequestId: this.selectedId };
+    return {
+      scrollTop: this.pendingScrollTop ?? this.scroll.scrollTop,
+      selectedIndex: this.selected,
+      selectedRequestId: this.selectedId,
+    };
   }
 
   focus(): void {
@@ -275,7 +301,13 @@ export class RequestTable {
   private render(): void {
     const total = this.total ?? 0;
     this.headHeight = this.head.offsetHeight || this.headHeight;
-    const input = { scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: 0 };
+    const input = {
+      scrollTop: this.scroll.scrollTop,
+      viewportHeight: this.viewport(),
+      rowHeight: ROW_HEIGHT,
+      total,
+      overscan: 0,
+    };
     const visible = rowWindow(input);
     const overscan = this.overscanFor(visible.first, visible.end - visible.first);
     const win = rowWindow({ ...input, overscan: overscan.before, overscanAfter: overscan.after });
@@ -348,7 +380,8 @@ export class RequestTable {
     }
     // A row still loading shows "…" in its id cell; its other cells are hidden by CSS and
     // not written (fast scrolling passes many such rows).
-    const wrote = this.writeCell(row, 0) + (request === undefined ? 0 : this.writeCells(row, this.colRange.from, this.colRange.to));
+    const wrote =
+      this.writeCell(row, 0) + (request === undefined ? 0 : this.writeCells(row, this.colRange.from, this.colRange.to));
     if (selected && (wrote > 0 || selectionChanged)) this.explainRow(row);
   }
 
@@ -393,20 +426,53 @@ export class RequestTable {
       const attrs = { 'aria-colindex': String(i + 1) };
       const cell =
         i === 0
-          ? h('div', { className: 'cell v id-cell', role: 'rowheader', testId: 'request-id', id: `request-id-${slot}`, attrs, dataset: { ...dataset, selected: 'false' } }, text)
+          ? h(
+              'div',
+              {
+                className: 'cell v id-cell',
+                role: 'rowheader',
+                testId: 'request-id',
+                id: `request-id-${slot}`,
+                attrs,
+                dataset: { ...dataset, selected: 'false' },
+              },
+              text,
+            )
           : h('div', { className: 'cell v', role: 'gridcell', attrs, dataset }, text);
       cell.style.width = `${col.width}px`;
       return cell;
     });
     const [idCell, ...valueCells] = cells as [HTMLDivElement, ...HTMLDivElement[]];
-    const el = h('div', { className: 'grid-row data-row', role: 'row', testId: 'request-row', attrs: { 'aria-selected': 'false', 'aria-owns': idCell.id }, dataset: { slot } }, valueCells);
+    const el = h(
+      'div',
+      {
+        className: 'grid-row data-row',
+        role: 'row',
+        testId: 'request-row',
+        attrs: { 'aria-selected': 'false', 'aria-owns': idCell.id },
+        dataset: { slot },
+      },
+      valueCells,
+    );
     el.style.width = `${totalWidth(this.columns)}px`;
     el.style.paddingLeft = `${this.columns[0]?.width ?? 0}px`;
     el.hidden = true;
     idCell.hidden = true;
     this.rowsEl.append(el);
     this.idColumn.append(idCell);
-    return { el, idCell, cells, texts, index: -1, requestId: null, request: null, version: -1, written: new Uint8Array(cells.length), y: Number.NaN, selected: false };
+    return {
+      el,
+      idCell,
+      cells,
+      texts,
+      index: -1,
+      requestId: null,
+      request: null,
+      version: -1,
+      written: new Uint8Array(cells.length),
+      y: Number.NaN,
+      selected: false,
+    };
   }
 
   private renderHead(): void {
@@ -422,7 +488,8 @@ export class RequestTable {
       const group = (this.columns[i] as TableColumn).group;
       let w = 0;
       let j = i;
-      while (j < this.columns.length && (this.columns[j] as TableColumn).group === group) w += (this.columns[j++] as TableColumn).width;
+      while (j < this.columns.length && (this.columns[j] as TableColumn).group === group)
+        w += (this.columns[j++] as TableColumn).width;
       const cell = h('div', { className: i === 0 ? 'cell group-cell id-cell' : 'cell group-cell', text: group });
       cell.style.width = `${w}px`;
       this.groupRow.append(cell);
@@ -438,7 +505,16 @@ export class RequestTable {
         dataset: { sortKey: col.id },
       });
       sortButton.addEventListener('click', () => this.events.sortRequested(col));
-      const header = h('div', { className: col.id === 'requestId' ? 'cell head-cell id-cell' : 'cell head-cell', role: 'columnheader', title: label, dataset: { col: col.id } }, sortButton);
+      const header = h(
+        'div',
+        {
+          className: col.id === 'requestId' ? 'cell head-cell id-cell' : 'cell head-cell',
+          role: 'columnheader',
+          title: label,
+          dataset: { col: col.id },
+        },
+        sortButton,
+      );
       header.style.width = `${col.width}px`;
       this.headRow.append(header);
     }
@@ -455,14 +531,18 @@ export class RequestTable {
 
   private updateStatus(): void {
     const parts: string[] = [];
-    parts.push(this.total === null ? 'Loading requests…' : `${formatCount(this.total)} request${this.total === 1 ? '' : 's'}`);
+    parts.push(
+      this.total === null ? 'Loading requests…' : `${formatCount(this.total)} request${this.total === 1 ? '' : 's'}`,
+    );
     if (this.query.filterText) parts.push(`id contains “${this.query.filterText}”`);
     if (this.query.stageId !== undefined) parts.push(`on stage ${this.query.stageId}`);
     if (this.query.findingCode !== undefined) parts.push(`named by finding ${this.query.findingCode}`);
     if (this.query.sortBy !== undefined) {
       const col = this.columns.find((c) => c.id === this.query.sortBy);
       const name = col === undefined ? this.query.sortBy : col.group === '' ? col.label : `${col.group} ${col.label}`;
-      parts.push(`sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`);
+      parts.push(
+        `sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`,
+      );
     }
     setText(this.status, parts.join(' · '));
     setData(this.status, 'total', this.total === null ? '' : String(this.total));
@@ -472,11 +552,15 @@ export class RequestTable {
   private updateEmpty(): void {
     this.empty.hidden = this.total !== 0;
     if (this.total !== 0) return;
-    const narrowed = this.query.filterText !== undefined || this.query.stageId !== undefined || this.query.findingCode !== undefined;
+    const narrowed =
+      this.query.filterText !== undefined || this.query.stageId !== undefined || this.query.findingCode !== undefined;
     setData(this.empty, 'reason', narrowed ? 'filtered' : 'none');
-    setText(this.emptyText, narrowed
-      ? 'No request matches this filter. Clear (above) shows every request.'
-      : 'No requests yet. They appear here as the server finishes them (a request is listed once its stage tables are printed).');
+    setText(
+      this.emptyText,
+      narrowed
+        ? 'No request matches this filter. Clear (above) shows every request.'
+        : 'No requests yet. They appear here as the server finishes them (a request is listed once its stage tables are printed).',
+    );
   }
 
   // ------------------------------------------------------------ fetching
@@ -496,7 +580,12 @@ export class RequestTable {
       // The window's pages first, then the next page in the scroll direction, so that rows
       // scrolled into view at a reading pace are there already.
       const { first, end } = this.window;
-      const ahead = this.direction > 0 ? [Math.floor((end - 1) / PAGE_SIZE) + 1] : this.direction < 0 ? [Math.floor(first / PAGE_SIZE) - 1] : [];
+      const ahead =
+        this.direction > 0
+          ? [Math.floor((end - 1) / PAGE_SIZE) + 1]
+          : this.direction < 0
+            ? [Math.floor(first / PAGE_SIZE) - 1]
+            : [];
       const last = Math.floor(Math.max(0, this.total - 1) / PAGE_SIZE);
       this.fetch([...pagesCovering(first, end, PAGE_SIZE), ...ahead.filter((p) => p >= 0 && p <= last)]);
     }, wait);
@@ -519,7 +608,16 @@ export class RequestTable {
     this.selected = Math.max(0, Math.min(total - 1, index));
     this.selectedId = this.cache.row(this.selected)?.requestId ?? null;
     if (reveal) {
-      const top = scrollTopToReveal({ scrollTop: this.scroll.scrollTop, viewportHeight: this.viewport(), rowHeight: ROW_HEIGHT, total, overscan: 0 }, this.selected);
+      const top = scrollTopToReveal(
+        {
+          scrollTop: this.scroll.scrollTop,
+          viewportHeight: this.viewport(),
+          rowHeight: ROW_HEIGHT,
+          total,
+          overscan: 0,
+        },
+        this.selected,
+      );
       if (top !== null) this.scroll.scrollTop = top;
     }
     this.render();
@@ -529,7 +627,14 @@ export class RequestTable {
   private onKey(ev: KeyboardEvent): void {
     const page = Math.max(1, Math.floor(this.viewport() / ROW_HEIGHT) - 1);
     const at = this.selected < 0 ? this.window.first - 1 : this.selected;
-    const moves: Record<string, number> = { ArrowDown: at + 1, ArrowUp: at - 1, PageDown: at + page, PageUp: at - page, Home: 0, End: (this.total ?? 1) - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: at + 1,
+      ArrowUp: at - 1,
+      PageDown: at + page,
+      PageUp: at - page,
+      Home: 0,
+      End: (this.total ?? 1) - 1,
+    };
     const target = moves[ev.key];
     if (target !== undefined) {
       ev.preventDefault();
@@ -550,7 +655,9 @@ export class RequestTable {
     const column = this.columns[row?.cells.indexOf(target as HTMLDivElement) ?? -1];
     if (row === undefined || column === undefined) return;
     const view = row.request === undefined || row.request === null ? PENDING_VIEW : column.read(row.request);
-    const slow = isSlow(view.value, column.slowAbove) ? ` Slow: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).` : '';
+    const slow = isSlow(view.value, column.slowAbove)
+      ? ` Slow: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).`
+      : '';
     setTitle(target, `${view.title}${slow}`);
   }
 

@@ -3,7 +3,16 @@
 // (the residual as the residual: negative where stages overlap), the tail requests (one
 // click opens a request's timeline), optionally one attribution per server boot; and load
 // at arrival: latency by how many requests were in flight when each arrived, tail vs all.
-import type { Distribution, LoadAtArrivalResult, TailAttribution, TailAttributionResult, TailFilter, TailQuantile, TailQuery, WebviewToHost } from '../../../server/protocol';
+import type {
+  Distribution,
+  LoadAtArrivalResult,
+  TailAttribution,
+  TailAttributionResult,
+  TailFilter,
+  TailQuantile,
+  TailQuery,
+  WebviewToHost,
+} from '../../../server/protocol';
 import { button, h, setChildren, setText } from '../../shared/dom';
 import { formatCount, formatDurationMs } from '../../shared/format';
 import { segmented } from '../../shared/segmented';
@@ -30,17 +39,25 @@ export interface TailViewHost {
 }
 
 const dist = (d: Distribution | null, k: 'p50' | 'p90' | 'p99'): string => (d === null ? '–' : formatDurationMs(d[k]));
-const count = (d: Distribution | null, k: 'p50' | 'p90'): string => (d === null ? '–' : d[k].toLocaleString('en-US', { maximumFractionDigits: 1 }));
+const count = (d: Distribution | null, k: 'p50' | 'p90'): string =>
+  d === null ? '–' : d[k].toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 export class TailView {
   readonly el: HTMLElement;
   private readonly targetSelect = h('select', { testId: 'tail-target', attrs: { 'aria-label': 'Target metric' } });
   private readonly quantileSwitch;
-  private readonly byBootBox = h('input', { testId: 'tail-by-boot', attrs: { type: 'checkbox', 'aria-label': 'One attribution per server boot' } });
+  private readonly byBootBox = h('input', {
+    testId: 'tail-by-boot',
+    attrs: { type: 'checkbox', 'aria-label': 'One attribution per server boot' },
+  });
   private readonly byBootLabel: HTMLElement;
   private readonly status = h('p', { className: 'muted', testId: 'tail-status', role: 'status' });
   private readonly tails = h('div', { className: 'tail-list', testId: 'tail-attributions' });
-  private readonly loadSection = h('section', { className: 'load-section', testId: 'load-at-arrival', attrs: { 'aria-label': 'Load at arrival' } });
+  private readonly loadSection = h('section', {
+    className: 'load-section',
+    testId: 'load-at-arrival',
+    attrs: { 'aria-label': 'Load at arrival' },
+  });
   private choice: TailChoice;
   private scope: TailQuery['scope'];
   private stageNames: Readonly<Record<string, string>> = {};
@@ -50,18 +67,36 @@ export class TailView {
   private targetsKey = '';
   private bootsSeen = 1;
 
-  constructor(private readonly host: TailViewHost, choice: TailChoice) {
+  constructor(
+    private readonly host: TailViewHost,
+    choice: TailChoice,
+  ) {
     this.choice = choice;
-    this.quantileSwitch = segmented<TailQuantile>('Quantile', QUANTILES, choice.quantile, 'tail-quantile', (q) => this.choose({ quantile: q }));
-    this.targetSelect.addEventListener('change', () => this.choose({ target: this.targetSelect.value === '' ? null : this.targetSelect.value }));
+    this.quantileSwitch = segmented<TailQuantile>('Quantile', QUANTILES, choice.quantile, 'tail-quantile', (q) =>
+      this.choose({ quantile: q }),
+    );
+    this.targetSelect.addEventListener('change', () =>
+      this.choose({ target: this.targetSelect.value === '' ? null : this.targetSelect.value }),
+    );
     this.byBootBox.checked = choice.byBoot;
     this.byBootBox.addEventListener('change', () => this.choose({ byBoot: this.byBootBox.checked }));
-    this.byBootLabel = h('label', { className: 'check', title: 'The session has requests of several server boots: one attribution each' }, this.byBootBox, ' per server boot');
+    this.byBootLabel = h(
+      'label',
+      { className: 'check', title: 'The session has requests of several server boots: one attribution each' },
+      this.byBootBox,
+      ' per server boot',
+    );
     this.byBootLabel.hidden = true;
     this.el = h(
       'div',
       { className: 'tail-view' },
-      h('div', { className: 'tail-controls' }, h('label', { className: 'control' }, 'Target ', this.targetSelect), this.quantileSwitch.el, this.byBootLabel),
+      h(
+        'div',
+        { className: 'tail-controls' },
+        h('label', { className: 'control' }, 'Target ', this.targetSelect),
+        this.quantileSwitch.el,
+        this.byBootLabel,
+      ),
       this.status,
       this.tails,
       this.loadSection,
@@ -110,19 +145,39 @@ export class TailView {
     const target = this.choice.target ?? result.mainTarget;
     if (key !== this.targetsKey || this.targetSelect.value !== (target ?? '')) {
       this.targetsKey = key;
-      setChildren(this.targetSelect, result.targets.map((t) => new Option(`${targetText(t, this.stageNames)}${t === result.mainTarget ? ' (main)' : ''}`, t)));
+      setChildren(
+        this.targetSelect,
+        result.targets.map(
+          (t) => new Option(`${targetText(t, this.stageNames)}${t === result.mainTarget ? ' (main)' : ''}`, t),
+        ),
+      );
       this.targetSelect.value = target ?? '';
     }
     if (result.tails.length > 1) this.bootsSeen = result.tails.length;
     // Several boots in the session: offer one attribution each.
-    this.byBootLabel.hidden = !(this.choice.byBoot || this.bootsSeen > 1 || result.tails.some((t) => t.boot !== undefined));
+    this.byBootLabel.hidden = !(
+      this.choice.byBoot ||
+      this.bootsSeen > 1 ||
+      result.tails.some((t) => t.boot !== undefined)
+    );
     if (target === null || result.tails.length === 0) {
-      setText(this.status, target === null ? 'No request measured a target yet (end-to-end time or a stage\'s first output).' : `No request in scope measured ${targetText(target, this.stageNames)}.`);
+      setText(
+        this.status,
+        target === null
+          ? "No request measured a target yet (end-to-end time or a stage's first output)."
+          : `No request in scope measured ${targetText(target, this.stageNames)}.`,
+      );
       this.tails.replaceChildren();
       return;
     }
-    setText(this.status, `Why ${targetText(target, this.stageNames)} is slow at ${this.choice.quantile}: each tail request's parts minus their medians, averaged over the tail.`);
-    setChildren(this.tails, result.tails.map((t) => this.tailBlock(t)));
+    setText(
+      this.status,
+      `Why ${targetText(target, this.stageNames)} is slow at ${this.choice.quantile}: each tail request's parts minus their medians, averaged over the tail.`,
+    );
+    setChildren(
+      this.tails,
+      result.tails.map((t) => this.tailBlock(t)),
+    );
   }
 
   /** Until the multi-boot state is known from an answer. */
@@ -147,20 +202,57 @@ export class TailView {
       zeroLine.style.left = `${zero * 100}%`;
       return h(
         'li',
-        { className: 'tail-bar-row', testId: r.kind === 'residual' ? 'tail-residual' : 'tail-bar', dataset: { key: r.key, kind: r.kind, excessMs: String(r.excessMs), share: String(r.share ?? '') }, title: r.title },
+        {
+          className: 'tail-bar-row',
+          testId: r.kind === 'residual' ? 'tail-residual' : 'tail-bar',
+          dataset: { key: r.key, kind: r.kind, excessMs: String(r.excessMs), share: String(r.share ?? '') },
+          title: r.title,
+        },
         h('span', { className: 'bar-label', text: r.label }),
         h('span', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } }, zeroLine, fill),
         h('span', { className: 'bar-excess', text: signedMs(r.excessMs) }),
         h('span', { className: 'bar-share', text: shareText(r.share) }),
-        h('span', { className: 'bar-median muted', text: r.medianMs === null ? '' : `median ${formatDurationMs(r.medianMs)}` }),
+        h('span', {
+          className: 'bar-median muted',
+          text: r.medianMs === null ? '' : `median ${formatDurationMs(r.medianMs)}`,
+        }),
       );
     });
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
-    const requests = t.requestIds.map((id) => h('li', {}, button(id, { className: 'link-button request-link', testId: 'tail-request', dataset: { requestId: id }, attrs: { 'aria-label': `Open request ${id}` } }, () => this.host.openRequest(id))));
-    const more = t.requestCount > t.requestIds.length ? ` (the slowest ${t.requestIds.length} of ${formatCount(t.requestCount)})` : '';
+    const requests = t.requestIds.map((id) =>
+      h(
+        'li',
+        {},
+        button(
+          id,
+          {
+            className: 'link-button request-link',
+            testId: 'tail-request',
+            dataset: { requestId: id },
+            attrs: { 'aria-label': `Open request ${id}` },
+          },
+          () => this.host.openRequest(id),
+        ),
+      ),
+    );
+    const more =
+      t.requestCount > t.requestIds.length
+        ? ` (the slowest ${t.requestIds.length} of ${formatCount(t.requestCount)})`
+        : '';
     return h(
       'section',
-      { className: 'tail-block', testId: 'tail-block', dataset: { target: t.target, quantile: t.quantile, boot: t.boot === undefined ? '' : String(t.boot), thresholdMs: String(t.thresholdMs), requestCount: String(t.requestCount) }, attrs: { 'aria-label': tailHeadline(t) } },
+      {
+        className: 'tail-block',
+        testId: 'tail-block',
+        dataset: {
+          target: t.target,
+          quantile: t.quantile,
+          boot: t.boot === undefined ? '' : String(t.boot),
+          thresholdMs: String(t.thresholdMs),
+          requestCount: String(t.requestCount),
+        },
+        attrs: { 'aria-label': tailHeadline(t) },
+      },
       h('h3', { className: 'tail-headline', testId: 'tail-headline', text: tailHeadline(t) }),
       tailIsFlat(t)
         ? h('p', { className: 'muted', text: 'Every request took about the same: there is no tail to explain.' })
@@ -170,7 +262,11 @@ export class TailView {
         { className: 'tail-requests' },
         h('h4', {}, `Tail requests${more}`),
         h('ul', { className: 'request-links', testId: 'tail-requests' }, requests),
-        button(t.requestCount === 1 ? "Show it in the table" : `Show all ${formatCount(t.requestCount)} in the table`, { className: 'secondary', testId: 'tail-show-table' }, () => this.host.showInTable(filter)),
+        button(
+          t.requestCount === 1 ? 'Show it in the table' : `Show all ${formatCount(t.requestCount)} in the table`,
+          { className: 'secondary', testId: 'tail-show-table' },
+          () => this.host.showInTable(filter),
+        ),
       ),
     );
   }
@@ -179,16 +275,36 @@ export class TailView {
     if (seq !== this.loadSeq) return;
     const load = result.load;
     if (load === null) {
-      setChildren(this.loadSection, [h('h3', { text: 'Load at arrival' }), h('p', { className: 'muted', text: 'The target is not measured in scope.' })]);
+      setChildren(this.loadSection, [
+        h('h3', { text: 'Load at arrival' }),
+        h('p', { className: 'muted', text: 'The target is not measured in scope.' }),
+      ]);
       return;
     }
     const target = targetText(load.target, this.stageNames);
-    const head = h('tr', {}, ['in flight at arrival', 'requests', 'tail', `${target} p50`, 'p90', 'p99'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })));
+    const head = h(
+      'tr',
+      {},
+      ['in flight at arrival', 'requests', 'tail', `${target} p50`, 'p90', 'p99'].map((t) =>
+        h('th', { attrs: { scope: 'col' }, text: t }),
+      ),
+    );
     const rows = load.buckets.map((b) =>
       h(
         'tr',
-        { testId: 'load-bucket', dataset: { min: String(b.minInFlight), count: String(b.count), tail: String(b.tailCount) } },
-        h('th', { attrs: { scope: 'row' }, text: b.maxInFlight === null ? `${b.minInFlight}+` : b.minInFlight === b.maxInFlight ? String(b.minInFlight) : `${b.minInFlight}–${b.maxInFlight}` }),
+        {
+          testId: 'load-bucket',
+          dataset: { min: String(b.minInFlight), count: String(b.count), tail: String(b.tailCount) },
+        },
+        h('th', {
+          attrs: { scope: 'row' },
+          text:
+            b.maxInFlight === null
+              ? `${b.minInFlight}+`
+              : b.minInFlight === b.maxInFlight
+                ? String(b.minInFlight)
+                : `${b.minInFlight}–${b.maxInFlight}`,
+        }),
         h('td', { text: formatCount(b.count) }),
         h('td', { text: formatCount(b.tailCount) }),
         h('td', { text: dist(b.target, 'p50') }),
@@ -197,20 +313,64 @@ export class TailView {
       ),
     );
     const stageRows = load.stages.map((s) =>
-      h('tr', {}, h('th', { attrs: { scope: 'row' }, text: stageLabel(s.stageKey, this.stageNames) }), h('td', { text: count(s.all, 'p50') }), h('td', { text: count(s.tail, 'p50') }), h('td', { text: count(s.all, 'p90') }), h('td', { text: count(s.tail, 'p90') })),
+      h(
+        'tr',
+        {},
+        h('th', { attrs: { scope: 'row' }, text: stageLabel(s.stageKey, this.stageNames) }),
+        h('td', { text: count(s.all, 'p50') }),
+        h('td', { text: count(s.tail, 'p50') }),
+        h('td', { text: count(s.all, 'p90') }),
+        h('td', { text: count(s.tail, 'p90') }),
+      ),
     );
-    const unknown = load.arrivalsUnknown > 0 ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no e2e_total_ms) are left out.` : '';
+    const unknown =
+      load.arrivalsUnknown > 0
+        ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no e2e_total_ms) are left out.`
+        : '';
     setChildren(this.loadSection, [
       h('h3', { text: 'Load at arrival' }),
-      h('p', { className: 'load-reading', testId: 'load-reading', dataset: { reading: load.reading }, text: load.readingText }),
-      h('p', { className: 'muted note', text: `In flight = other requests between their arrival (finish − e2e_total_ms) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). In flight at arrival: all p50 ${count(load.inFlight.all, 'p50')}, tail p50 ${count(load.inFlight.tail, 'p50')}.${unknown}` }),
-      load.buckets.length === 0 ? null : h('table', { className: 'load-table', testId: 'load-table', attrs: { 'aria-label': 'Latency by requests in flight at arrival' } }, h('thead', {}, head), h('tbody', {}, rows)),
+      h('p', {
+        className: 'load-reading',
+        testId: 'load-reading',
+        dataset: { reading: load.reading },
+        text: load.readingText,
+      }),
+      h('p', {
+        className: 'muted note',
+        text: `In flight = other requests between their arrival (finish − e2e_total_ms) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). In flight at arrival: all p50 ${count(load.inFlight.all, 'p50')}, tail p50 ${count(load.inFlight.tail, 'p50')}.${unknown}`,
+      }),
+      load.buckets.length === 0
+        ? null
+        : h(
+            'table',
+            {
+              className: 'load-table',
+              testId: 'load-table',
+              attrs: { 'aria-label': 'Latency by requests in flight at arrival' },
+            },
+            h('thead', {}, head),
+            h('tbody', {}, rows),
+          ),
       load.stages.length === 0
         ? null
         : h(
             'table',
-            { className: 'load-table', testId: 'load-stages', attrs: { 'aria-label': 'Requests in each stage at arrival, all vs tail' } },
-            h('thead', {}, h('tr', {}, ['others in the stage at arrival', 'all p50', 'tail p50', 'all p90', 'tail p90'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })))),
+            {
+              className: 'load-table',
+              testId: 'load-stages',
+              attrs: { 'aria-label': 'Requests in each stage at arrival, all vs tail' },
+            },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['others in the stage at arrival', 'all p50', 'tail p50', 'all p90', 'tail p90'].map((t) =>
+                  h('th', { attrs: { scope: 'col' }, text: t }),
+                ),
+              ),
+            ),
             h('tbody', {}, stageRows),
           ),
     ]);

@@ -28,9 +28,17 @@ const STATE_TITLE: Readonly<Record<BreakdownPart['state'], string>> = {
 };
 
 export class BreakdownStrip {
-  readonly el = h('section', { className: 'breakdown', testId: 'breakdown', attrs: { 'aria-label': 'Where the end-to-end time went' } });
+  readonly el = h('section', {
+    className: 'breakdown',
+    testId: 'breakdown',
+    attrs: { 'aria-label': 'Where the end-to-end time went' },
+  });
 
-  show(breakdown: RequestBreakdown | null, stageNames: Readonly<Record<string, string>>, oneOutput: ReadonlySet<string>): void {
+  show(
+    breakdown: RequestBreakdown | null,
+    stageNames: Readonly<Record<string, string>>,
+    oneOutput: ReadonlySet<string>,
+  ): void {
     this.el.hidden = breakdown === null;
     if (breakdown === null) {
       this.el.replaceChildren();
@@ -38,7 +46,14 @@ export class BreakdownStrip {
     }
     const total = breakdown.totalMs;
     const scale = Math.max(1e-9, total ?? 0, ...breakdown.parts.map((p) => p.ms ?? 0));
-    const row = (key: string, label: string, ms: number | null, state: string, title: string, kind: string): HTMLElement => {
+    const row = (
+      key: string,
+      label: string,
+      ms: number | null,
+      state: string,
+      title: string,
+      kind: string,
+    ): HTMLElement => {
       const track = h('span', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } });
       if (ms !== null) {
         const fill = h('span', { className: 'bar-fill', dataset: { kind, state } });
@@ -47,23 +62,58 @@ export class BreakdownStrip {
         if (ms < 0) fill.dataset['negative'] = 'true';
         track.append(fill);
       }
-      const value = ms === null ? STATE_WORD[state as BreakdownPart['state']] || state : kind === 'part' ? formatDurationMs(ms) : signedMs(kind === 'overlap' ? -ms : ms);
+      const value =
+        ms === null
+          ? STATE_WORD[state as BreakdownPart['state']] || state
+          : kind === 'part'
+            ? formatDurationMs(ms)
+            : signedMs(kind === 'overlap' ? -ms : ms);
       return h(
         'li',
-        { className: 'breakdown-row', testId: 'breakdown-part', title, dataset: { key, kind, state, ms: ms === null ? '' : String(ms) } },
+        {
+          className: 'breakdown-row',
+          testId: 'breakdown-part',
+          title,
+          dataset: { key, kind, state, ms: ms === null ? '' : String(ms) },
+        },
         h('span', { className: 'bar-label', text: label }),
         track,
         h('span', { className: 'bar-excess', dataset: { state }, text: value }),
-        h('span', { className: 'bar-median muted', text: ms !== null && state !== 'measured' && kind === 'part' ? STATE_WORD[state as BreakdownPart['state']] : '' }),
+        h('span', {
+          className: 'bar-median muted',
+          text:
+            ms !== null && state !== 'measured' && kind === 'part' ? STATE_WORD[state as BreakdownPart['state']] : '',
+        }),
       );
     };
     const parts = breakdown.parts.map((p) =>
-      row(p.key, partText(p, stageNames, oneOutput), p.ms, p.state, `${partText(p, stageNames, oneOutput)}: ${p.ms === null ? STATE_WORD[p.state] : formatDurationMs(p.ms)} (${STATE_TITLE[p.state]})${p.note === null ? '' : `. ${p.note}`}`, 'part'),
+      row(
+        p.key,
+        partText(p, stageNames, oneOutput),
+        p.ms,
+        p.state,
+        `${partText(p, stageNames, oneOutput)}: ${p.ms === null ? STATE_WORD[p.state] : formatDurationMs(p.ms)} (${STATE_TITLE[p.state]})${p.note === null ? '' : `. ${p.note}`}`,
+        'part',
+      ),
     );
     const rows = [
       ...parts,
-      row('overlap', 'overlap (stages at once, counted once)', breakdown.overlapMs, breakdown.overlapPlacement === 'measured' ? 'measured' : 'reconstructed', 'Time during which two or more parts ran at the same time (async chunk): subtracted once so nothing is summed twice.', 'overlap'),
-      row('residual', 'residual (what no part explains)', breakdown.residualMs, breakdown.residualMs === null ? 'notMeasured' : 'measured', 'End-to-end time minus the parts plus the overlap: final output and orchestration when not measured, gaps between stages; negative when parts claim more time than the request had.', 'residual'),
+      row(
+        'overlap',
+        'overlap (stages at once, counted once)',
+        breakdown.overlapMs,
+        breakdown.overlapPlacement === 'measured' ? 'measured' : 'reconstructed',
+        'Time during which two or more parts ran at the same time (async chunk): subtracted once so nothing is summed twice.',
+        'overlap',
+      ),
+      row(
+        'residual',
+        'residual (what no part explains)',
+        breakdown.residualMs,
+        breakdown.residualMs === null ? 'notMeasured' : 'measured',
+        'End-to-end time minus the parts plus the overlap: final output and orchestration when not measured, gaps between stages; negative when parts claim more time than the request had.',
+        'residual',
+      ),
     ];
     const identity =
       total === null

@@ -10,7 +10,11 @@ import { prefillCoversDecode } from '../../../server/shared';
 const SPLITS: readonly SplitName[] = SPLIT_NAMES;
 
 export class RequestFacts {
-  readonly el = h('table', { className: 'facts', testId: 'request-facts', attrs: { 'aria-label': 'Phase values of this request' } });
+  readonly el = h('table', {
+    className: 'facts',
+    testId: 'request-facts',
+    attrs: { 'aria-label': 'Phase values of this request' },
+  });
 
   show(request: AnalyzedRequest | null, stageNames: Readonly<Record<string, string>>): void {
     this.el.hidden = request === null;
@@ -18,15 +22,34 @@ export class RequestFacts {
       this.el.replaceChildren();
       return;
     }
-    const head = h('tr', {}, h('th', { text: 'stage', attrs: { scope: 'col' } }), ...SPLITS.map((s) => h('th', { text: SPLIT_LABEL[s], attrs: { scope: 'col' } })),
-      h('th', { text: 'gen time', attrs: { scope: 'col' } }), h('th', { text: 'first output', attrs: { scope: 'col' } }));
+    const head = h(
+      'tr',
+      {},
+      h('th', { text: 'stage', attrs: { scope: 'col' } }),
+      ...SPLITS.map((s) => h('th', { text: SPLIT_LABEL[s], attrs: { scope: 'col' } })),
+      h('th', { text: 'gen time', attrs: { scope: 'col' } }),
+      h('th', { text: 'first output', attrs: { scope: 'col' } }),
+    );
     const rows = request.stages.map((stage) => {
       const oneOutput = prefillCoversDecode(request, stage);
-      const cells: ValueView[] = [...SPLITS.map((s) => splitValueView(stage, s, oneOutput)), fieldValueView(stage, FIELD_GEN_TIME, 'ms'), fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms')];
+      const cells: ValueView[] = [
+        ...SPLITS.map((s) => splitValueView(stage, s, oneOutput)),
+        fieldValueView(stage, FIELD_GEN_TIME, 'ms'),
+        fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms'),
+      ];
       const names = [...SPLITS, `field:${FIELD_GEN_TIME}`, `field:${FIELD_FIRST_OUTPUT}`];
-      return h('tr', { dataset: { stageKey: stage.stageKey } },
+      return h(
+        'tr',
+        { dataset: { stageKey: stage.stageKey } },
         h('th', { text: stageLabel(stage.stageKey, stageNames), attrs: { scope: 'row' } }),
-        ...cells.map((v, i) => h('td', { title: v.title, dataset: { col: names[i] ?? '' } }, h('span', { className: 'v', text: v.text, dataset: { state: v.state } }))));
+        ...cells.map((v, i) =>
+          h(
+            'td',
+            { title: v.title, dataset: { col: names[i] ?? '' } },
+            h('span', { className: 'v', text: v.text, dataset: { state: v.state } }),
+          ),
+        ),
+      );
     });
     this.el.replaceChildren(h('thead', {}, head), h('tbody', {}, rows));
   }

@@ -82,7 +82,7 @@ export interface HandoffNote {
 }
 
 export const HANDOFF_RULE =
-  'assumed: a hand-off is drawn from where the upstream stage ends (the orchestrator forwards a stage\'s output when it finishes); its durations are the TransferEdgeStats values (send, in flight, receive+decode)';
+  "assumed: a hand-off is drawn from where the upstream stage ends (the orchestrator forwards a stage's output when it finishes); its durations are the TransferEdgeStats values (send, in flight, receive+decode)";
 
 export interface WaterfallLayout {
   readonly lanes: readonly WaterfallLane[];
@@ -126,14 +126,18 @@ function planHandoffs(detail: RequestDetail): { planned: PlannedHandoff[]; notes
   const planned: PlannedHandoff[] = [];
   const notes: HandoffNote[] = [];
   for (const t of detail.request.transfers ?? []) {
-    const from = detail.request.stages.filter((s) => s.stageId === t.fromStage).sort((a, b) => b.segment - a.segment)[0];
+    const from = detail.request.stages
+      .filter((s) => s.stageId === t.fromStage)
+      .sort((a, b) => b.segment - a.segment)[0];
     const to = detail.request.stages.filter((s) => s.stageId === t.toStage).sort((a, b) => a.segment - b.segment)[0];
     const parts: { label: HandoffPart['label']; field: string; ms: number }[] = [];
     for (const f of HANDOFF_FIELDS) {
       const cell = t.fields[f.field];
-      if (cell !== undefined && cell.state === 'measured' && Number.isFinite(cell.value) && cell.value >= 0) parts.push({ label: f.label, field: f.field, ms: cell.value });
+      if (cell !== undefined && cell.state === 'measured' && Number.isFinite(cell.value) && cell.value >= 0)
+        parts.push({ label: f.label, field: f.field, ms: cell.value });
     }
-    if (parts.length === 0 && t.omniTimingTxState === 'measured' && t.omniTimingTxMs !== null && t.omniTimingTxMs > 0) parts.push({ label: 'send ([OmniTiming])', field: '[OmniTiming] transfers', ms: t.omniTimingTxMs });
+    if (parts.length === 0 && t.omniTimingTxState === 'measured' && t.omniTimingTxMs !== null && t.omniTimingTxMs > 0)
+      parts.push({ label: 'send ([OmniTiming])', field: '[OmniTiming] transfers', ms: t.omniTimingTxMs });
     if (parts.length === 0 || from === undefined || to === undefined) {
       const why =
         t.omniTimingTxState === 'notRecorded'
@@ -144,14 +148,32 @@ function planHandoffs(detail: RequestDetail): { planned: PlannedHandoff[]; notes
       notes.push({ edge: t.edge, text: why });
       continue;
     }
-    const startMs = Math.max(0, ...detail.timeline.filter((s) => s.stageKey === from.stageKey && Number.isFinite(s.endMs)).map((s) => s.endMs));
+    const startMs = Math.max(
+      0,
+      ...detail.timeline.filter((s) => s.stageKey === from.stageKey && Number.isFinite(s.endMs)).map((s) => s.endMs),
+    );
     const size = t.fields['size_kbytes'];
-    planned.push({ edge: t.edge, fromKey: from.stageKey, toKey: to.stageKey, startMs, sizeKb: size !== undefined && size.state === 'measured' ? size.value : null, parts });
+    planned.push({
+      edge: t.edge,
+      fromKey: from.stageKey,
+      toKey: to.stageKey,
+      startMs,
+      sizeKb: size !== undefined && size.state === 'measured' ? size.value : null,
+      parts,
+    });
   }
   return { planned, notes };
 }
 
-const PHASE_ORDER: readonly TimelinePhase[] = ['inputWait', 'readyQueued', 'queued', 'prefill', 'decode', 'prefillDecode', 'stage'];
+const PHASE_ORDER: readonly TimelinePhase[] = [
+  'inputWait',
+  'readyQueued',
+  'queued',
+  'prefill',
+  'decode',
+  'prefillDecode',
+  'stage',
+];
 
 function stageOrder(detail: RequestDetail): string[] {
   const keys = [...detail.request.stages]
@@ -173,7 +195,11 @@ function notes(segments: readonly TimelineSegment[], provenance: TimelineSegment
   return out;
 }
 
-export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Record<string, string>>, box: WaterfallBox): WaterfallLayout {
+export function waterfallLayout(
+  detail: RequestDetail,
+  stageNames: Readonly<Record<string, string>>,
+  box: WaterfallBox,
+): WaterfallLayout {
   const order = stageOrder(detail);
   const lanes: WaterfallLane[] = order.map((stageKey, i) => ({
     stageKey,
@@ -182,10 +208,18 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
     h: box.laneHeight,
   }));
   const laneOf = new Map(lanes.map((l) => [l.stageKey, l]));
-  const segments = detail.timeline.filter((s) => Number.isFinite(s.startMs) && Number.isFinite(s.endMs) && s.endMs >= s.startMs);
+  const segments = detail.timeline.filter(
+    (s) => Number.isFinite(s.startMs) && Number.isFinite(s.endMs) && s.endMs >= s.startMs,
+  );
   const { planned, notes: handoffNotes } = planHandoffs(detail);
   const handoffEnd = (p: PlannedHandoff): number => p.startMs + p.parts.reduce((n, x) => n + x.ms, 0);
-  const rawMax = maxOf(maxOf(0, segments.map((s) => s.endMs)), planned.map(handoffEnd));
+  const rawMax = maxOf(
+    maxOf(
+      0,
+      segments.map((s) => s.endMs),
+    ),
+    planned.map(handoffEnd),
+  );
   const maxMs = niceMax(rawMax, 6);
   const x = scale(0, maxMs, box.gutter, Math.max(box.gutter + 1, box.width - box.rightPad));
   const bar = (s: TimelineSegment): WaterfallBar => {
@@ -195,12 +229,29 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
     const x0 = project(x, s.startMs);
     const x1 = project(x, s.endMs);
     // A measured 0 keeps a 1 px mark so that it is seen as present.
-    return { stageKey: s.stageKey, phase: s.phase, provenance: s.provenance, rule: s.rule, startMs: s.startMs, endMs: s.endMs, x: x0, y: lane.y + inset, w: Math.max(1, x1 - x0), h: lane.h - 2 * inset };
+    return {
+      stageKey: s.stageKey,
+      phase: s.phase,
+      provenance: s.provenance,
+      rule: s.rule,
+      startMs: s.startMs,
+      endMs: s.endMs,
+      x: x0,
+      y: lane.y + inset,
+      w: Math.max(1, x1 - x0),
+      h: lane.h - 2 * inset,
+    };
   };
   const backgrounds = segments.filter((s) => s.phase === 'stage').map(bar);
   const phases = segments.filter((s) => s.phase !== 'stage').map(bar);
   let slowest: WaterfallBar | null = null;
-  for (const b of phases) if (isRankedSegment(b.phase) && b.endMs - b.startMs > 0 && (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)) slowest = b;
+  for (const b of phases)
+    if (
+      isRankedSegment(b.phase) &&
+      b.endMs - b.startMs > 0 &&
+      (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)
+    )
+      slowest = b;
   const present = new Set(segments.map((s) => s.phase));
   // A hand-off sits on the line between its upstream lane and the next one.
   const handoffs: WaterfallHandoff[] = [];
@@ -214,12 +265,27 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
       return { ...part, x: x0, w: Math.max(1, project(x, t) - x0) };
     });
     const x0 = project(x, p.startMs);
-    handoffs.push({ edge: p.edge, fromKey: p.fromKey, toKey: p.toKey, startMs: p.startMs, endMs: t, sizeKb: p.sizeKb, parts, x: x0, y: lane.y + lane.h - 4, w: Math.max(2, project(x, t) - x0), h: 8 });
+    handoffs.push({
+      edge: p.edge,
+      fromKey: p.fromKey,
+      toKey: p.toKey,
+      startMs: p.startMs,
+      endMs: t,
+      sizeKb: p.sizeKb,
+      parts,
+      x: x0,
+      y: lane.y + lane.h - 4,
+      w: Math.max(2, project(x, t) - x0),
+      h: 8,
+    });
   }
   return {
     lanes,
     bars: [...backgrounds, ...phases],
-    ticks: niceTicks(0, maxMs, Math.max(2, Math.floor((box.width - box.gutter) / 90))).map((ms) => ({ ms, x: project(x, ms) })),
+    ticks: niceTicks(0, maxMs, Math.max(2, Math.floor((box.width - box.gutter) / 90))).map((ms) => ({
+      ms,
+      x: project(x, ms),
+    })),
     maxMs,
     height: box.axisHeight + lanes.length * box.laneHeight + 4,
     x,
@@ -234,7 +300,8 @@ export function waterfallLayout(detail: RequestDetail, stageNames: Readonly<Reco
 
 /** The hand-off under a point, or null. */
 export function handoffAt(layout: WaterfallLayout, px: number, py: number): WaterfallHandoff | null {
-  for (const h of layout.handoffs) if (px >= h.x - 2 && px <= h.x + h.w + 2 && py >= h.y - 2 && py <= h.y + h.h + 2) return h;
+  for (const h of layout.handoffs)
+    if (px >= h.x - 2 && px <= h.x + h.w + 2 && py >= h.y - 2 && py <= h.y + h.h + 2) return h;
   return null;
 }
 
@@ -253,7 +320,11 @@ export function barAt(layout: WaterfallLayout, px: number, py: number): Waterfal
  * (`inside`: drawn in the bar's text colour, instead of its duration), else nowhere (the red
  * outline and the legend still mark it). DOM-free.
  */
-export function slowLabelPlace(bar: WaterfallBar, textWidth: number, box: Pick<WaterfallBox, 'gutter' | 'width'>): { readonly x: number; readonly inside: boolean } | null {
+export function slowLabelPlace(
+  bar: WaterfallBar,
+  textWidth: number,
+  box: Pick<WaterfallBox, 'gutter' | 'width'>,
+): { readonly x: number; readonly inside: boolean } | null {
   const gap = 6;
   if (bar.x + bar.w + gap + textWidth <= box.width) return { x: bar.x + bar.w + gap, inside: false };
   if (bar.x - gap - textWidth >= box.gutter) return { x: bar.x - gap - textWidth, inside: false };
@@ -266,6 +337,7 @@ export function slowLabelPlace(bar: WaterfallBar, textWidth: number, box: Pick<W
  * serving_time_to_first_output_ms - prefill - queued", "assumed: drawn after ...") in words.
  */
 export function placementWords(rule: string): string {
-  if (rule.startsWith('anchored')) return 'placed from the stage\'s measured time to first output (start = first output − prefill − queued)';
+  if (rule.startsWith('anchored'))
+    return "placed from the stage's measured time to first output (start = first output − prefill − queued)";
   return rule.replace(/^assumed: /, '');
 }

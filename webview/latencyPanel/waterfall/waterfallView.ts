@@ -16,7 +16,15 @@ import { BreakdownStrip } from './breakdownStrip';
 import { TransferFacts } from './transferFacts';
 import { EXPLAIN } from '../../shared/valueState';
 import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
-import { barAt, DEFAULT_BOX, HANDOFF_RULE, handoffAt, placementWords, slowLabelPlace, waterfallLayout } from './waterfallLayout';
+import {
+  barAt,
+  DEFAULT_BOX,
+  HANDOFF_RULE,
+  handoffAt,
+  placementWords,
+  slowLabelPlace,
+  waterfallLayout,
+} from './waterfallLayout';
 import type { WaterfallHandoff } from './waterfallLayout';
 
 export class WaterfallView {
@@ -25,8 +33,16 @@ export class WaterfallView {
   private readonly meta = h('p', { className: 'request-meta muted', testId: 'waterfall-meta' });
   private readonly canvas = h('canvas', { testId: 'waterfall-canvas', attrs: { role: 'img', tabindex: '0' } });
   private readonly wrap = h('div', { className: 'waterfall-wrap' }, this.canvas);
-  private readonly legend = h('div', { className: 'legend', testId: 'waterfall-legend', attrs: { 'aria-label': 'Legend' } });
-  private readonly empty = h('p', { className: 'muted', testId: 'waterfall-empty', text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.' });
+  private readonly legend = h('div', {
+    className: 'legend',
+    testId: 'waterfall-legend',
+    attrs: { 'aria-label': 'Legend' },
+  });
+  private readonly empty = h('p', {
+    className: 'muted',
+    testId: 'waterfall-empty',
+    text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.',
+  });
   private readonly facts = new RequestFacts();
   private readonly breakdown = new BreakdownStrip();
   private readonly transferFacts = new TransferFacts();
@@ -38,7 +54,18 @@ export class WaterfallView {
   private loadingId: string | null = null;
 
   constructor() {
-    this.el = h('div', { className: 'waterfall' }, this.title, this.meta, this.empty, this.wrap, this.legend, this.breakdown.el, this.facts.el, this.transferFacts.el);
+    this.el = h(
+      'div',
+      { className: 'waterfall' },
+      this.title,
+      this.meta,
+      this.empty,
+      this.wrap,
+      this.legend,
+      this.breakdown.el,
+      this.facts.el,
+      this.transferFacts.el,
+    );
     this.wrap.hidden = true;
     this.legend.hidden = true;
     observeSize(this.wrap, (w) => {
@@ -87,7 +114,9 @@ export class WaterfallView {
     this.legend.hidden = d === null;
     this.facts.show(d?.request ?? null, this.stageNames);
     this.transferFacts.show(d?.request ?? null, this.stageNames);
-    const oneOutput = new Set(d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey));
+    const oneOutput = new Set(
+      d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey),
+    );
     this.breakdown.show(d?.breakdown ?? null, this.stageNames, oneOutput);
     if (d === null) return;
     const r = d.request;
@@ -117,8 +146,10 @@ export class WaterfallView {
       ctx.textBaseline = 'middle';
       ctx.fillText(clip(ctx, lane.label, DEFAULT_BOX.gutter - 8), 4, lane.y + lane.h / 2);
     }
-    const slowInside = layout.slowest !== null && drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), true);
-    for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slowInside);
+    const slowInside =
+      layout.slowest !== null && drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), true);
+    for (const bar of layout.bars)
+      drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slowInside);
     for (const handoff of layout.handoffs) drawHandoff(ctx, handoff, palette);
     if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), false);
     this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
@@ -127,31 +158,88 @@ export class WaterfallView {
 
   private renderLegend(layout: WaterfallLayout): void {
     const items: HTMLElement[] = layout.phases.map((p) =>
-      h('span', { className: 'legend-item', dataset: { phase: p } }, h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }), PHASE_LABEL[p]),
+      h(
+        'span',
+        { className: 'legend-item', dataset: { phase: p } },
+        h('span', { className: 'swatch', dataset: { phase: p }, attrs: { 'aria-hidden': 'true' } }),
+        PHASE_LABEL[p],
+      ),
     );
-    items.push(h('span', { className: 'legend-item', title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}` }, h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }), SLOWEST_PHASE_TEXT));
+    items.push(
+      h(
+        'span',
+        { className: 'legend-item', title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}` },
+        h('span', { className: 'swatch slow', attrs: { 'aria-hidden': 'true' } }),
+        SLOWEST_PHASE_TEXT,
+      ),
+    );
     if (layout.handoffs.length > 0) {
-      items.push(h('span', { className: 'legend-item', title: HANDOFF_RULE }, h('span', { className: 'swatch handoff', attrs: { 'aria-hidden': 'true' } }), 'hand-off (send · in flight · receive+decode)'));
+      items.push(
+        h(
+          'span',
+          { className: 'legend-item', title: HANDOFF_RULE },
+          h('span', { className: 'swatch handoff', attrs: { 'aria-hidden': 'true' } }),
+          'hand-off (send · in flight · receive+decode)',
+        ),
+      );
     }
     const blocks: HTMLElement[] = [h('div', { className: 'legend-row' }, items)];
     if (layout.handoffs.length > 0) {
-      blocks.push(h('div', { className: 'legend-row', testId: 'legend-handoff' }, h('span', { className: 'legend-text', text: `Hand-offs: durations measured (TransferEdgeStats), position ${HANDOFF_RULE.replace(/^assumed: /, 'assumed: ')}.` })));
+      blocks.push(
+        h(
+          'div',
+          { className: 'legend-row', testId: 'legend-handoff' },
+          h('span', {
+            className: 'legend-text',
+            text: `Hand-offs: durations measured (TransferEdgeStats), position ${HANDOFF_RULE.replace(/^assumed: /, 'assumed: ')}.`,
+          }),
+        ),
+      );
     }
-    for (const n of layout.handoffNotes) blocks.push(h('div', { className: 'legend-row', testId: 'legend-handoff-note', dataset: { edge: n.edge } }, h('span', { className: 'legend-text', text: `${n.edge.replace('->', ' → ')}: ${n.text}.` })));
+    for (const n of layout.handoffNotes)
+      blocks.push(
+        h(
+          'div',
+          { className: 'legend-row', testId: 'legend-handoff-note', dataset: { edge: n.edge } },
+          h('span', { className: 'legend-text', text: `${n.edge.replace('->', ' → ')}: ${n.text}.` }),
+        ),
+      );
     if (layout.anchored.length > 0) {
       blocks.push(
-        h('div', { className: 'legend-row', testId: 'legend-measured' },
+        h(
+          'div',
+          { className: 'legend-row', testId: 'legend-measured' },
           h('span', { className: 'swatch solid', attrs: { 'aria-hidden': 'true' } }),
-          h('span', { className: 'legend-text', text: `Solid: measured durations, ${placementWords(layout.anchored[0]?.rule ?? '')}.` })),
+          h('span', {
+            className: 'legend-text',
+            text: `Solid: measured durations, ${placementWords(layout.anchored[0]?.rule ?? '')}.`,
+          }),
+        ),
       );
     }
     if (layout.reconstructed.length > 0) {
       blocks.push(
-        h('div', { className: 'legend-row reconstructed', testId: 'legend-reconstructed' },
+        h(
+          'div',
+          { className: 'legend-row reconstructed', testId: 'legend-reconstructed' },
           h('span', { className: 'swatch hatched', attrs: { 'aria-hidden': 'true' } }),
-          h('span', { className: 'legend-text', text: 'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:' })),
-        h('ul', { className: 'rules', testId: 'waterfall-rules' },
-          layout.reconstructed.map((n) => h('li', { dataset: { stageKey: n.stageKey } }, h('strong', { text: stageLabel(n.stageKey, this.stageNames) }), `: ${placementWords(n.rule)}`))),
+          h('span', {
+            className: 'legend-text',
+            text: 'Hatched: reconstructed, not measured. The log gives durations, not start times, so these positions follow a rule:',
+          }),
+        ),
+        h(
+          'ul',
+          { className: 'rules', testId: 'waterfall-rules' },
+          layout.reconstructed.map((n) =>
+            h(
+              'li',
+              { dataset: { stageKey: n.stageKey } },
+              h('strong', { text: stageLabel(n.stageKey, this.stageNames) }),
+              `: ${placementWords(n.rule)}`,
+            ),
+          ),
+        ),
       );
     }
     this.legend.replaceChildren(...blocks);
@@ -171,7 +259,9 @@ export class WaterfallView {
       return;
     }
     const how =
-      (bar.provenance === 'reconstructed' ? `Reconstructed (not measured): ${placementWords(bar.rule)}` : `Measured duration, ${placementWords(bar.rule)}`) +
+      (bar.provenance === 'reconstructed'
+        ? `Reconstructed (not measured): ${placementWords(bar.rule)}`
+        : `Measured duration, ${placementWords(bar.rule)}`) +
       (bar.phase === 'prefillDecode' ? `\n${EXPLAIN.oneOutput}` : '');
     this.tooltip.show(
       `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
@@ -208,7 +298,13 @@ function drawAxis(ctx: CanvasRenderingContext2D, layout: WaterfallLayout, palett
 }
 
 /** `labelled`: the slow label is drawn inside this bar, so its duration is not. */
-function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, slowest: boolean, labelled: boolean): void {
+function drawBar(
+  ctx: CanvasRenderingContext2D,
+  bar: WaterfallBar,
+  palette: Palette,
+  slowest: boolean,
+  labelled: boolean,
+): void {
   const color = palette.phase[bar.phase];
   const background = bar.phase === 'stage';
   const reconstructed = bar.provenance === 'reconstructed';
@@ -254,12 +350,22 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
  * The slowest bar's label, placed by slowLabelPlace (never over the stage names). With
  * `measureOnly`, draws nothing and says whether the label goes inside the bar.
  */
-function drawSlowLabel(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, width: number, measureOnly: boolean): boolean {
+function drawSlowLabel(
+  ctx: CanvasRenderingContext2D,
+  bar: WaterfallBar,
+  palette: Palette,
+  width: number,
+  measureOnly: boolean,
+): boolean {
   const text = `${SLOWEST_PHASE_TEXT}: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
   ctx.font = `bold ${palette.font}`;
   const place = slowLabelPlace(bar, ctx.measureText(text).width, { gutter: DEFAULT_BOX.gutter, width });
   if (place === null || measureOnly) return place?.inside === true;
-  ctx.fillStyle = place.inside ? (bar.provenance === 'reconstructed' ? palette.foreground : palette.background) : palette.red;
+  ctx.fillStyle = place.inside
+    ? bar.provenance === 'reconstructed'
+      ? palette.foreground
+      : palette.background
+    : palette.red;
   ctx.textBaseline = 'middle';
   ctx.fillText(text, place.x, bar.y + bar.h / 2);
   return place.inside;
@@ -283,7 +389,8 @@ function drawHandoff(ctx: CanvasRenderingContext2D, handoff: WaterfallHandoff, p
 /** Hover text of a hand-off: each part with its field, the size, and how it was placed. */
 export function handoffText(handoff: WaterfallHandoff, stageNames: Readonly<Record<string, string>>): string {
   const parts = handoff.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)} (${p.field})`).join(', ');
-  const size = handoff.sizeKb === null ? '' : `, ${handoff.sizeKb.toLocaleString('en-US', { maximumFractionDigits: 1 })} KB`;
+  const size =
+    handoff.sizeKb === null ? '' : `, ${handoff.sizeKb.toLocaleString('en-US', { maximumFractionDigits: 1 })} KB`;
   return `${stageLabel(handoff.fromKey, stageNames)} → ${stageLabel(handoff.toKey, stageNames)} hand-off: ${parts}${size}\nReconstructed position: ${HANDOFF_RULE}`;
 }
 
@@ -299,11 +406,22 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
   const lanes = layout.lanes.map((lane) => {
     const phases = layout.bars
       .filter((b) => b.stageKey === lane.stageKey && b.phase !== 'stage')
-      .map((b) => `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`);
+      .map(
+        (b) =>
+          `${PHASE_LABEL[b.phase]} ${formatDurationMs(b.endMs - b.startMs)}${b.provenance === 'reconstructed' ? ' (reconstructed)' : ''}`,
+      );
     return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
   });
   const sentence = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
-  const handoffs = layout.handoffs.map((h) => ` Hand-off ${h.edge}: ${h.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)}`).join(', ')} (position assumed).`).join('');
-  const slow = layout.slowest === null ? '' : ` ${sentence}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
+  const handoffs = layout.handoffs
+    .map(
+      (h) =>
+        ` Hand-off ${h.edge}: ${h.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)}`).join(', ')} (position assumed).`,
+    )
+    .join('');
+  const slow =
+    layout.slowest === null
+      ? ''
+      : ` ${sentence}: ${stageLabel(layout.slowest.stageKey, stageNames)} ${PHASE_LABEL[layout.slowest.phase]}.`;
   return `Request timeline. ${lanes.join('; ')}.${slow}${handoffs}`;
 }

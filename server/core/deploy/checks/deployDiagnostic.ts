@@ -54,7 +54,14 @@ export function diagnostic(
   location: SourceLocation,
   more: { severity?: DeploySeverity; fixes?: DeployQuickFix[]; related?: DeployRelated[] } = {},
 ): DeployDiagnostic {
-  return { code, severity: more.severity ?? 'warning', message, range: location.range, fixes: more.fixes ?? [], related: more.related ?? [] };
+  return {
+    code,
+    severity: more.severity ?? 'warning',
+    message,
+    range: location.range,
+    fixes: more.fixes ?? [],
+    related: more.related ?? [],
+  };
 }
 
 export function replaceFix(title: string, location: SourceLocation, newText: string, preferred = true): DeployQuickFix {

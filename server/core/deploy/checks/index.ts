@@ -27,7 +27,9 @@ export function deployDiagnostics(analysis: DeployAnalysis): DeployDiagnostic[] 
     seen.add(key);
     return true;
   });
-  return unique.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return unique.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }
 
 /** YAML problems, one syntax error per line: the parser reports follow-on errors of one mistake. */
@@ -45,4 +47,11 @@ function yamlDiagnostics(analysis: DeployAnalysis): DeployDiagnostic[] {
   return found;
 }
 
-export type { DeployDiagnostic, DeployDiagnosticCode, DeployQuickFix, DeployTextEdit, DeploySeverity, DeployRelated } from './deployDiagnostic';
+export type {
+  DeployDiagnostic,
+  DeployDiagnosticCode,
+  DeployQuickFix,
+  DeployTextEdit,
+  DeploySeverity,
+  DeployRelated,
+} from './deployDiagnostic';

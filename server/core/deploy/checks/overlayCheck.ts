@@ -7,7 +7,11 @@ import type { EffectiveDeployConfig } from '../effectiveConfig';
 import { describeLocation } from '../sourceRange';
 import { diagnostic, type DeployDiagnostic } from './deployDiagnostic';
 
-export function overlayDiagnostics(file: string, own: ConfigValue | null, effective: EffectiveDeployConfig): DeployDiagnostic[] {
+export function overlayDiagnostics(
+  file: string,
+  own: ConfigValue | null,
+  effective: EffectiveDeployConfig,
+): DeployDiagnostic[] {
   const ownBase = entryOf(own, 'base_config');
   if (!ownBase) return [];
   const found: DeployDiagnostic[] = [];
@@ -16,7 +20,11 @@ export function overlayDiagnostics(file: string, own: ConfigValue | null, effect
       found.push(diagnostic(problem.kind, problem.message, problem.entry.value.location));
     } else {
       const where = describeLocation(problem.entry.span, file);
-      found.push(diagnostic(problem.kind, `In the base config chain (${where}): ${problem.message}`, ownBase.value.location, { related: [{ location: problem.entry.span, message: problem.message }] }));
+      found.push(
+        diagnostic(problem.kind, `In the base config chain (${where}): ${problem.message}`, ownBase.value.location, {
+          related: [{ location: problem.entry.span, message: problem.message }],
+        }),
+      );
     }
   }
   for (const base of effective.chain.slice(1)) {
@@ -24,9 +32,14 @@ export function overlayDiagnostics(file: string, own: ConfigValue | null, effect
     if (errors.length === 0) continue;
     const name = path.basename(base.path);
     found.push(
-      diagnostic('base-config-invalid', `Base config ${name} has ${errors.length} YAML error${errors.length === 1 ? '' : 's'} (first: ${errors[0].message}); the effective config may be incomplete.`, ownBase.value.location, {
-        related: [{ location: errors[0].location, message: errors[0].message }],
-      }),
+      diagnostic(
+        'base-config-invalid',
+        `Base config ${name} has ${errors.length} YAML error${errors.length === 1 ? '' : 's'} (first: ${errors[0].message}); the effective config may be incomplete.`,
+        ownBase.value.location,
+        {
+          related: [{ location: errors[0].location, message: errors[0].message }],
+        },
+      ),
     );
   }
   return found;

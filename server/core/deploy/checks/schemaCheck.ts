@@ -12,7 +12,10 @@ import { pushAll } from '../../arrays';
  * and has not moved to other lines: an edit in one stage of a long config re-checks that
  * stage only (the incremental parse reuses the trees of the stages it did not touch).
  */
-const itemFindings = new WeakMap<ConfigMap, Map<MapSchema, { readonly line: number; readonly found: readonly DeployDiagnostic[] }>>();
+const itemFindings = new WeakMap<
+  ConfigMap,
+  Map<MapSchema, { readonly line: number; readonly found: readonly DeployDiagnostic[] }>
+>();
 
 export function schemaDiagnostics(root: ConfigValue | null): DeployDiagnostic[] {
   if (!isMap(root)) return [];
@@ -37,7 +40,13 @@ class SchemaWalker {
       else this.unknown(entry, schema, topLevel);
     }
     if (schema.name === 'stage' && !map.entries.has('stage_id')) {
-      this.found.push(diagnostic('missing-stage-id', 'This stage has no `stage_id`: vLLM-Omni cannot place it (it fails with a KeyError).', firstLine(map)));
+      this.found.push(
+        diagnostic(
+          'missing-stage-id',
+          'This stage has no `stage_id`: vLLM-Omni cannot place it (it fails with a KeyError).',
+          firstLine(map),
+        ),
+      );
     }
   }
 
@@ -83,7 +92,8 @@ class SchemaWalker {
   private value(entry: ConfigEntry, spec: KeySpec): void {
     const value = entry.value;
     if (value.kind === 'scalar' && value.value === null) {
-      if (spec.required) this.found.push(diagnostic('wrong-type', `\`${entry.key}\` is required and cannot be empty.`, entry.span));
+      if (spec.required)
+        this.found.push(diagnostic('wrong-type', `\`${entry.key}\` is required and cannot be empty.`, entry.span));
       return;
     }
     const kind = kindOf(value);
@@ -96,7 +106,14 @@ class SchemaWalker {
     if (value.kind === 'list' && spec.items) {
       for (const item of value.items) {
         if (isMap(item)) this.item(item, spec.items);
-        else this.found.push(diagnostic('wrong-type', `Each entry of \`${entry.key}\` must be a map of settings; this is ${describeKind(kindOf(item))}.`, item.location));
+        else
+          this.found.push(
+            diagnostic(
+              'wrong-type',
+              `Each entry of \`${entry.key}\` must be a map of settings; this is ${describeKind(kindOf(item))}.`,
+              item.location,
+            ),
+          );
       }
     }
   }
@@ -107,9 +124,15 @@ class SchemaWalker {
     const fixes = [];
     if (value.kind === 'scalar' && typeof value.value === 'string') {
       const unquoted = unquotedAs(value.value, spec.kinds);
-      if (unquoted !== undefined) fixes.push(replaceFix(`Write \`${unquoted}\` without quotes`, value.location, unquoted));
+      if (unquoted !== undefined)
+        fixes.push(replaceFix(`Write \`${unquoted}\` without quotes`, value.location, unquoted));
     }
-    if (value.kind === 'scalar' && typeof value.value === 'number' && spec.kinds.includes('integer') && Number.isInteger(value.value)) {
+    if (
+      value.kind === 'scalar' &&
+      typeof value.value === 'number' &&
+      spec.kinds.includes('integer') &&
+      Number.isInteger(value.value)
+    ) {
       fixes.push(replaceFix(`Write \`${value.value}\` as an integer`, value.location, String(value.value)));
     }
     const message = `\`${entry.key}\` expects ${expected}; \`${renderValue(value)}\` is ${describeKind(kind)}.`;
@@ -123,10 +146,23 @@ class SchemaWalker {
       const suggestion = closestName(value.value, spec.values);
       const fixes = suggestion ? [replaceFix(`Change to \`${suggestion}\``, value.location, suggestion)] : [];
       const allowed = spec.values.map((v) => `\`${v}\``).join(', ');
-      this.found.push(diagnostic('invalid-value', `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${value.value}\`.`, value.location, { fixes }));
+      this.found.push(
+        diagnostic(
+          'invalid-value',
+          `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${value.value}\`.`,
+          value.location,
+          { fixes },
+        ),
+      );
     }
     if (spec.minimum !== undefined && typeof value.value === 'number' && value.value < spec.minimum) {
-      this.found.push(diagnostic('invalid-value', `\`${entry.key}\` must be at least ${spec.minimum}; it is ${value.value}.`, value.location));
+      this.found.push(
+        diagnostic(
+          'invalid-value',
+          `\`${entry.key}\` must be at least ${spec.minimum}; it is ${value.value}.`,
+          value.location,
+        ),
+      );
     }
   }
 }

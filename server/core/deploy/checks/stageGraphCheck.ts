@@ -13,7 +13,8 @@ export function stageGraphDiagnostics(file: string, own: ConfigValue | null, eff
     duplicateIds(file, valueOf(own, 'stages'), 'stages', found);
     const platforms = valueOf(own, 'platforms');
     if (isMap(platforms)) {
-      for (const [name, platform] of platforms.entries) duplicateIds(file, valueOf(platform.value, 'stages'), `platforms.${name}.stages`, found);
+      for (const [name, platform] of platforms.entries)
+        duplicateIds(file, valueOf(platform.value, 'stages'), `platforms.${name}.stages`, found);
     }
   }
   const views = stageViews(effective);
@@ -25,15 +26,29 @@ export function stageGraphDiagnostics(file: string, own: ConfigValue | null, eff
     if (edge.entry.keyLocation.file !== file) continue;
     const other = edge.entry.key.startsWith('to_') ? edge.to : edge.from;
     if (!stageIds.has(other)) {
-      found.push(diagnostic('edge-unknown-stage', `\`${edge.entry.key}\` names stage ${other}, which this config does not define (stages: ${[...stageIds].sort((a, b) => a - b).join(', ') || 'none'}).`, edge.entry.keyLocation));
+      found.push(
+        diagnostic(
+          'edge-unknown-stage',
+          `\`${edge.entry.key}\` names stage ${other}, which this config does not define (stages: ${[...stageIds].sort((a, b) => a - b).join(', ') || 'none'}).`,
+          edge.entry.keyLocation,
+        ),
+      );
     }
     if (edge.connector !== null && !connectorNames.includes(edge.connector) && isScalar(edge.entry.value)) {
       const suggestion = closestName(edge.connector, connectorNames);
-      const defined = connectorNames.length > 0 ? `defined: ${connectorNames.map((n) => `\`${n}\``).join(', ')}` : 'no connectors are defined';
+      const defined =
+        connectorNames.length > 0
+          ? `defined: ${connectorNames.map((n) => `\`${n}\``).join(', ')}`
+          : 'no connectors are defined';
       found.push(
-        diagnostic('connector-undefined', `Connector \`${edge.connector}\` is not defined under \`connectors\` (${defined}).${suggestion ? ` Did you mean \`${suggestion}\`?` : ''}`, edge.entry.value.location, {
-          fixes: suggestion ? [replaceFix(`Change to \`${suggestion}\``, edge.entry.value.location, suggestion)] : [],
-        }),
+        diagnostic(
+          'connector-undefined',
+          `Connector \`${edge.connector}\` is not defined under \`connectors\` (${defined}).${suggestion ? ` Did you mean \`${suggestion}\`?` : ''}`,
+          edge.entry.value.location,
+          {
+            fixes: suggestion ? [replaceFix(`Change to \`${suggestion}\``, edge.entry.value.location, suggestion)] : [],
+          },
+        ),
       );
     }
   }
@@ -43,9 +58,21 @@ export function stageGraphDiagnostics(file: string, own: ConfigValue | null, eff
     for (const edge of edges.items) {
       for (const side of ['from', 'to', 'from_stage', 'to_stage', 'source', 'target']) {
         const entry = entryOf(edge, side);
-        if (!entry || entry.keyLocation.file !== file || !isScalar(entry.value) || typeof entry.value.value !== 'number') continue;
+        if (
+          !entry ||
+          entry.keyLocation.file !== file ||
+          !isScalar(entry.value) ||
+          typeof entry.value.value !== 'number'
+        )
+          continue;
         if (!stageIds.has(entry.value.value)) {
-          found.push(diagnostic('edge-unknown-stage', `This edge names stage ${entry.value.value}, which this config does not define.`, entry.value.location));
+          found.push(
+            diagnostic(
+              'edge-unknown-stage',
+              `This edge names stage ${entry.value.value}, which this config does not define.`,
+              entry.value.location,
+            ),
+          );
         }
       }
     }
@@ -60,7 +87,13 @@ export function stageGraphDiagnostics(file: string, own: ConfigValue | null, eff
         const id = stageIdOf(stage);
         const idEntry = entryOf(stage, 'stage_id');
         if (id === null || !idEntry || idEntry.keyLocation.file !== file || stageIds.has(id)) continue;
-        found.push(diagnostic('platform-stage-unknown', `The \`${name}\` override for stage ${id} is skipped: this config has no stage ${id}.`, idEntry.span));
+        found.push(
+          diagnostic(
+            'platform-stage-unknown',
+            `The \`${name}\` override for stage ${id} is skipped: this config has no stage ${id}.`,
+            idEntry.span,
+          ),
+        );
       }
     }
   }
@@ -81,9 +114,14 @@ function duplicateIds(file: string, stages: ConfigValue | undefined, where: stri
     }
     const earlierEntry = entryOf(earlier, 'stage_id');
     found.push(
-      diagnostic('duplicate-stage-id', `Duplicate \`stage_id: ${id}\` in \`${where}\`: vLLM-Omni keeps only the last entry with this id, so the settings of ${earlierEntry ? describeLocation(earlierEntry.span, file) : 'the earlier one'} are dropped.`, idEntry.span, {
-        related: earlierEntry ? [{ location: earlierEntry.span, message: `first \`stage_id: ${id}\`` }] : [],
-      }),
+      diagnostic(
+        'duplicate-stage-id',
+        `Duplicate \`stage_id: ${id}\` in \`${where}\`: vLLM-Omni keeps only the last entry with this id, so the settings of ${earlierEntry ? describeLocation(earlierEntry.span, file) : 'the earlier one'} are dropped.`,
+        idEntry.span,
+        {
+          related: earlierEntry ? [{ location: earlierEntry.span, message: `first \`stage_id: ${id}\`` }] : [],
+        },
+      ),
     );
   }
 }

@@ -3,10 +3,14 @@
 import { key, METRICS, type KeySpec } from './keySpec';
 import { acceptAll } from './engineArgKeys';
 
-const integer = (name: string, description: string): KeySpec => key(name, 'integer', 'unset (pipeline default)', description, METRICS.diffusion);
-const flag = (name: string, description: string): KeySpec => key(name, 'boolean', 'unset (pipeline default)', description, METRICS.diffusion);
-const text = (name: string, description: string): KeySpec => key(name, 'string', 'unset (pipeline default)', description, METRICS.diffusion);
-const map = (name: string, description: string): KeySpec => key(name, 'map', 'unset', description, METRICS.diffusion, { children: acceptAll(name) });
+const integer = (name: string, description: string): KeySpec =>
+  key(name, 'integer', 'unset (pipeline default)', description, METRICS.diffusion);
+const flag = (name: string, description: string): KeySpec =>
+  key(name, 'boolean', 'unset (pipeline default)', description, METRICS.diffusion);
+const text = (name: string, description: string): KeySpec =>
+  key(name, 'string', 'unset (pipeline default)', description, METRICS.diffusion);
+const map = (name: string, description: string): KeySpec =>
+  key(name, 'map', 'unset', description, METRICS.diffusion, { children: acceptAll(name) });
 
 export const diffusionStageKeys: KeySpec[] = [
   integer('ulysses_degree', 'Ulysses sequence-parallel degree.'),
@@ -44,7 +48,13 @@ export const diffusionStageKeys: KeySpec[] = [
   flag('step_execution', 'Step-wise execution.'),
   flag('vae_use_slicing', 'VAE slicing.'),
   flag('vae_use_tiling', 'VAE tiling.'),
-  key('boundary_ratio', 'number', 'unset', 'Boundary ratio between expert models (two-stage video models).', METRICS.diffusion),
+  key(
+    'boundary_ratio',
+    'number',
+    'unset',
+    'Boundary ratio between expert models (two-stage video models).',
+    METRICS.diffusion,
+  ),
   key('flow_shift', 'number', 'unset', 'Flow-matching shift.', METRICS.diffusion),
   text('diffusion_kv_cache_dtype', 'Diffusion KV-cache dtype.'),
   text('diffusion_kv_cache_skip_steps', 'Steps that skip the diffusion KV cache.'),
@@ -61,7 +71,13 @@ export const diffusionStageKeys: KeySpec[] = [
   integer('dlo_resident_layers', 'Distributed layer-wise offload: resident layers.'),
   text('host_weight_runtime_mode', 'Host weight runtime mode.'),
   text('host_weight_runtime_root', 'Host weight runtime root.'),
-  key('dlo_host_registration_limit_gib', 'number', 'unset', 'Distributed layer-wise offload: host registration limit.', METRICS.diffusion),
+  key(
+    'dlo_host_registration_limit_gib',
+    'number',
+    'unset',
+    'Distributed layer-wise offload: host registration limit.',
+    METRICS.diffusion,
+  ),
   key(
     'enable_diffusion_pipeline_profiler',
     'boolean',

@@ -71,7 +71,8 @@ export function lookupKey(schema: MapSchema, name: string): KeySpec | undefined 
 
 /** Shared metrics notes for settings that only change speed, not what a field means. */
 export const METRICS = {
-  engineSpeed: 'Changes how fast this stage\'s engine runs, so it moves its `vllm_prefill_ms` / `vllm_decode_ms`; it does not change what any field measures.',
+  engineSpeed:
+    "Changes how fast this stage's engine runs, so it moves its `vllm_prefill_ms` / `vllm_decode_ms`; it does not change what any field measures.",
   none: 'No direct effect on the latency fields.',
   diffusion:
     'Diffusion stages never report the LLM split (all `None`); this shows in the diffusion timings (`diffusion_engine_exec_time_s`, `forward_time_s`, `vae_decode_time_s`, …), which overlap and must not be added together.',
