@@ -42,8 +42,9 @@ export class SimProcess {
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       this.stderr += d;
     });
+    // 'close', not 'exit': the last output may still be in the pipe when the process exits.
     this.exited = new Promise((resolve) => {
-      this.child.on('exit', (code, signal) => {
+      this.child.on('close', (code, signal) => {
         live.delete(this.child);
         for (const w of this.waiters) w();
         resolve({ code, signal });
