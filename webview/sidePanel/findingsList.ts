@@ -48,8 +48,10 @@ export class FindingsList {
       setText(item.severity, SEVERITY_WORD[f.severity]);
       setText(item.message, f.message);
       const stage = f.stageId === null ? '' : `stage ${f.stageId} · `;
-      // requestCount, never requestIds.length: live summaries cap the id list.
-      setText(item.meta, `${stage}${findingRequestsText(f)} · ${f.code}`);
+      // requestCount, never requestIds.length: live summaries cap the id list. A finding about
+      // a metric (metric-not-reporting) concerns no request: no count is shown.
+      const requests = f.requestCount > 0 ? `${findingRequestsText(f)} · ` : '';
+      setText(item.meta, `${stage}${requests}${f.code}`);
       setAttr(item.button, 'aria-label', `${SEVERITY_WORD[f.severity]}: ${f.message} Open the requests.`);
     });
     for (const [k, item] of this.items) {

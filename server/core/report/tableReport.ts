@@ -145,7 +145,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     for (const f of snapshot.findings)
       if (f.code !== 'stage-tables-missing' || missing === null)
         out.push(
-          `  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}, ${requestsText(f)}: ${f.message}`,
+          `  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}${f.requestCount > 0 ? `, ${requestsText(f)}` : ''}: ${f.message}`,
         );
   }
   if (snapshot.problems.length > 0) {
