@@ -65,8 +65,8 @@ function withoutColourCodes(line: string): string {
   return from === 0 ? line : out + line.slice(from);
 }
 
-/** The level name followed by a space at i, or null. */
-function levelAt(line: string, i: number): string | null {
+/** The level name (DEBUG, INFO, WARNING, ERROR, CRITICAL) written at i, or null. */
+function levelNameAt(line: string, i: number): string | null {
   let level: string;
   switch (line.charCodeAt(i)) {
     case 68 /* D */:
@@ -87,7 +87,13 @@ function levelAt(line: string, i: number): string | null {
     default:
       return null;
   }
-  return occursAt(line, i, level) && line.charCodeAt(i + level.length) === 32 /* space */ ? level : null;
+  return occursAt(line, i, level) ? level : null;
+}
+
+/** The level name followed by a space at i, or null. */
+function levelAt(line: string, i: number): string | null {
+  const level = levelNameAt(line, i);
+  return level !== null && line.charCodeAt(i + level.length) === 32 /* space */ ? level : null;
 }
 
 function isLetter(c: number): boolean {
@@ -331,28 +337,10 @@ export interface PythonDefaultPrefix {
 /** The Python default prefix at the start of the line; what PYTHON_DEFAULT matches after stampEndOf. */
 export function pythonDefaultPrefix(line: string): PythonDefaultPrefix | null {
   const start = stampEndOf(line);
-  let level: string;
-  switch (line.charCodeAt(start)) {
-    case 68 /* D */:
-      level = 'DEBUG';
-      break;
-    case 73 /* I */:
-      level = 'INFO';
-      break;
-    case 87 /* W */:
-      level = 'WARNING';
-      break;
-    case 69 /* E */:
-      level = 'ERROR';
-      break;
-    case 67 /* C */:
-      level = 'CRITICAL';
-      break;
-    default:
-      return null;
-  }
+  const level = levelNameAt(line, start);
+  if (level === null) return null;
   const nameStart = start + level.length + 1;
-  if (!occursAt(line, start, level) || line.charCodeAt(nameStart - 1) !== 58 /* : */) return null;
+  if (line.charCodeAt(nameStart - 1) !== 58 /* : */) return null;
   const first = line.charCodeAt(nameStart);
   if (!isLetter(first) && first !== 95 /* _ */) return null;
   const stop = Math.min(line.length, nameStart + MAX_LOGGER_NAME + 1);
