@@ -62,9 +62,9 @@ export type {
   SideStats,
   UnknownReason,
 };
-import type { HistogramSummary } from './core/promSummary';
+import type { HistogramSummary } from './core/metricsText/scrapeSummary';
 export type { HistogramSummary };
-import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/promql/stageFigures';
+import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/prometheusQuery/stageFigures';
 export type { PrometheusGauges, PrometheusStageRow, PrometheusTrend };
 import type {
   BreakdownPart,

@@ -20,7 +20,7 @@ import {
   type LogPrefixOptions,
   type PyValue,
 } from '../../server/simulate/render';
-import { mulberry32 } from '../../server/simulate/random';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 
 export interface GeneratedLog {
   readonly bytes: number;

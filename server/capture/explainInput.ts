@@ -14,7 +14,7 @@ import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
 import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { GaugeSamples } from '../core/explain/overTime';
-import { parseExposition } from '../core/prom';
+import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { SessionFiles } from './sessionFiles';

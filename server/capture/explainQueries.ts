@@ -29,7 +29,7 @@ import type { Session } from './session';
 import { prometheusSummaryOf } from './prometheusCapture';
 import { KvUsageTracker } from '../core/explain/metricNotReporting';
 import type { Finding } from '../core/analysis/types';
-import type { PrometheusGauges } from '../core/promql/stageFigures';
+import type { PrometheusGauges } from '../core/prometheusQuery/stageFigures';
 
 function prometheusGauges(session: Session): PrometheusGauges | null {
   return session.info.kind === 'prometheus' ? (prometheusSummaryOf(session)?.gauges ?? null) : null;

@@ -7,7 +7,7 @@ import {
   type MatrixSeries,
   type PromApiResponse,
   type VectorSeries,
-} from '../core/promql/apiResponse';
+} from '../core/prometheusQuery/apiResponse';
 import { httpRequestCapped, type HttpFailureKind, type HttpWording } from './httpRequestCapped';
 
 export const PROMETHEUS_API_DEFAULTS = Object.freeze({ timeoutMs: 5000, maxBytes: 16 * 1024 * 1024 });

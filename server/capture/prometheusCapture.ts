@@ -16,7 +16,7 @@ import type {
 import type { Session } from './session';
 import type { CaptureListener, CaptureSource } from './source';
 import { PrometheusSource, type PrometheusState } from './prometheusSource';
-import { compareLabel } from '../core/promql';
+import { compareLabel } from '../core/prometheusQuery';
 import { checkPrometheusState } from './storage/storedPrometheus';
 
 const FILE = 'prometheus.json';

@@ -18,7 +18,7 @@ import {
   type PrometheusGauges,
   type DeploymentSelector,
   type QueryWindow,
-} from '../core/promql';
+} from '../core/prometheusQuery';
 import type { PrometheusApi, PromFailure } from './prometheusApi';
 import { pushAll } from '../core/arrays';
 

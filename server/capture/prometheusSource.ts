@@ -4,7 +4,7 @@
 // family keeps its previous rows), and the error clears at the next good poll. Polls
 // never overlap: the next one is scheduled when the previous one has finished.
 import type { PrometheusParams, PrometheusSummary } from '../protocol';
-import { checkDeploymentLabel, parseWindow, windowText, type QueryWindow } from '../core/promql';
+import { checkDeploymentLabel, parseWindow, windowText, type QueryWindow } from '../core/prometheusQuery';
 import { PrometheusApi, PrometheusConfigError } from './prometheusApi';
 import { pollPrometheus } from './prometheusPoll';
 import { ListenerSet } from './listenerSet';

@@ -3,7 +3,7 @@
 import type { Session } from './session';
 import { ScrapeSource } from './scrapeSource';
 import type { CaptureListener, CaptureSource } from './source';
-import { histogramSummariesOf } from '../core/promSummary';
+import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
 
 export class ScrapeCaptureSource implements CaptureSource {
   readonly description: string;

@@ -2,8 +2,8 @@
 // separately, the current error: a dead endpoint does not erase what was last measured,
 // and the error clears at the first good scrape after it. Scrapes never overlap: the next
 // one is scheduled when the previous one has finished.
-import { parseExposition } from '../core/prom/exposition';
-import type { ParsedExposition } from '../core/prom/model';
+import { parseExposition } from '../core/metricsText/exposition';
+import type { ParsedExposition } from '../core/metricsText/model';
 import { httpGetCapped, type HttpFailureKind } from './httpGetCapped';
 import { checkScrapeUrl } from './scrapeUrl';
 import { ListenerSet, type Listener } from './listenerSet';

@@ -10,7 +10,7 @@ import { RequestOrderCache } from './requestQueries';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
-import type { ParsedExposition } from '../core/prom/model';
+import type { ParsedExposition } from '../core/metricsText/model';
 import type { Finding } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';

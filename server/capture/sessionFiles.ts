@@ -32,7 +32,7 @@ import type {
   ImportParams,
   AttachParams,
 } from '../protocol';
-import { histogramSummariesFromJson } from '../core/promSummary';
+import { histogramSummariesFromJson } from '../core/metricsText/scrapeSummary';
 import { indexLine } from './storage/chunkIndex';
 import { parseSessionMeta, type MetaCheck } from './storage/storedMeta';
 import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';

@@ -6,7 +6,7 @@ import type { SessionRegistry } from '../capture/sessionRegistry';
 import { PrometheusCaptureSource, prometheusDescription } from '../capture/prometheusCapture';
 import { checkPrometheusParams } from '../capture/prometheusSource';
 import { PrometheusApi } from '../capture/prometheusApi';
-import { checkDeploymentLabel, deploymentsQuery } from '../core/promql';
+import { checkDeploymentLabel, deploymentsQuery } from '../core/prometheusQuery';
 import type { PrometheusDeployments, PrometheusDeploymentsParams, PrometheusParams, SessionInfo } from '../protocol';
 
 export async function prometheusDeployments(params: PrometheusDeploymentsParams): Promise<PrometheusDeployments> {

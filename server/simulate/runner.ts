@@ -11,7 +11,7 @@ import { LogWriter } from './logWriter';
 import { SimMetrics } from './metrics';
 import type { SimulateOptions } from './options';
 import { pyFixed } from './pyFormat';
-import { Random } from './random';
+import { Random } from './seededRandom';
 import { runTimingModel } from './schedule';
 import { shutdownLines, startupLines } from './startupLines';
 import type { Micros, RequestRun } from './timeline';

@@ -3,7 +3,7 @@
 // vLLM-Omni server would record. Stage replicas have `max_num_seqs` slots, so load
 // shows up as queueing and slower steps. Nothing here formats anything: see
 // stageFields.ts for how the printed values are derived from these times.
-import { Random } from './random';
+import { Random } from './seededRandom';
 import type { DiffusionEvents, EngineOutput, LlmEvents, Micros, RequestRun, StageRun, TransferRun } from './timeline';
 import { chunkFrames, talkerFirstAudioCodec, type StageSpec, type Topology } from './topology';
 

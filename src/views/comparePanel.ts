@@ -110,7 +110,7 @@ export class ComparePanel implements vscode.Disposable {
     this.ready = false;
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
-      panel.onDidDispose(() => this.detach()),
+      panel.onDidDispose(() => this.forgetPanel()),
     );
     const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     panel.webview.html = renderWebviewHtml({
@@ -154,7 +154,7 @@ export class ComparePanel implements vscode.Disposable {
     for (const w of this.renderWaiters.splice(0)) w(message.rendered);
   }
 
-  private detach(): void {
+  private forgetPanel(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel = undefined;
     this.ready = false;
@@ -162,7 +162,7 @@ export class ComparePanel implements vscode.Disposable {
 
   dispose(): void {
     const panel = this.panel;
-    this.detach();
+    this.forgetPanel();
     panel?.dispose();
   }
 }

@@ -72,7 +72,7 @@ export class LatencyPanel implements vscode.Disposable {
     this.panelDisposables.push(
       feed,
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw, post)),
-      panel.onDidDispose(() => this.detach()),
+      panel.onDidDispose(() => this.forgetPanel()),
     );
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'latencyPanel', TITLE);
   }
@@ -112,7 +112,7 @@ export class LatencyPanel implements vscode.Disposable {
     }
   }
 
-  private detach(): void {
+  private forgetPanel(): void {
     for (const d of this.panelDisposables.splice(0)) d.dispose();
     this.panel = undefined;
     this.feed = undefined;
@@ -121,7 +121,7 @@ export class LatencyPanel implements vscode.Disposable {
 
   dispose(): void {
     const panel = this.panel;
-    this.detach();
+    this.forgetPanel();
     panel?.dispose();
   }
 }

@@ -4,7 +4,7 @@
 // and storage) as two replicas of one deployment. The figures Stage Lens reads through
 // the query API are checked against what each simulator itself reports, then the same
 // through the language server (dist/server.js over stdio), then the failure cases.
-import { quantileBounds } from '../../server/core/prom/quantileBounds';
+import { quantileBounds } from '../../server/core/metricsText/quantileBounds';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -24,10 +24,10 @@ import {
 import { SimProcess, httpGet, killAll } from './simulateProcess';
 import { PrometheusApi } from '../../server/capture/prometheusApi';
 import { PrometheusSource, type PrometheusState } from '../../server/capture/prometheusSource';
-import { parseExposition } from '../../server/core/prom/exposition';
-import { histogramQuantile } from '../../server/core/prom/histogramQuantile';
-import { histogramSummariesOf } from '../../server/core/promSummary';
-import type { HistogramBucket, HistogramSeries, ParsedExposition } from '../../server/core/prom/model';
+import { parseExposition } from '../../server/core/metricsText/exposition';
+import { histogramQuantile } from '../../server/core/metricsText/histogramQuantile';
+import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
+import type { HistogramBucket, HistogramSeries, ParsedExposition } from '../../server/core/metricsText/model';
 import type { PrometheusStageRow, RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');

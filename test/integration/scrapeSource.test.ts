@@ -9,7 +9,7 @@ import {
   type ScrapeError,
   type ScrapeResult,
 } from '../../server/capture/scrapeSource';
-import { findFamily } from '../../server/core/prom/metricNames';
+import { findFamily } from '../../server/core/metricsText/metricNames';
 import { HEALTHY_SCRAPE } from '../unit/promScrapeFixtures';
 
 interface TestServer {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { percentileOfSorted, distributionOf } from '../../server/core/analysis/percentiles';
+import { percentileOfSorted, distributionOf } from '../../server/core/analysis/distribution';
 import { SampleSet } from '../../server/core/analysis/sampleSet';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ChunkDecoder } from '../../server/core/log/lines';
-import { mulberry32 } from '../../server/simulate/random';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 
 function decodeInChunks(bytes: Uint8Array, cuts: number[]): string {
   const decoder = new ChunkDecoder();

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { SPLIT_NAMES } from '../../server/core/analysis/types';
 import { LogStreamParser } from '../../server/core/log';
-import { percentileOfSorted } from '../../server/core/analysis/percentiles';
+import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { LogRunReader } from '../../server/core/compare/logRunReader';
 import { runSamplesFromAnalysis } from '../../server/core/compare/runSamples';
 import { histogramRowsOfScrape, histogramRowsOfSummaries } from '../../server/core/compare/scrapeHistograms';

@@ -6,7 +6,7 @@ import { compareRuns } from '../../server/core/compare/compareRuns';
 import { checkRule } from '../../server/core/compare/ruleCheck';
 import { formatRuleError, isRuleError, parseRule, parseRules } from '../../server/core/compare/rules';
 import type { Rule, RuleError } from '../../server/core/compare/rules';
-import { seededRandom } from '../../server/core/compare/random';
+import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { HistogramRow, MetricId, MetricSamples, RunData } from '../../server/core/compare/types';
 
 function ok(text: string): Rule {
@@ -110,7 +110,7 @@ test('malformed rules say what is wrong and point at it', () => {
 // ---------------------------------------------------------------- deciding rules
 
 function normal(n: number, mean: number, sd: number, seed: number): Float64Array {
-  const r = seededRandom(seed);
+  const r = bootstrapRandom(seed);
   return Float64Array.from({ length: n }, () => mean + sd * r.normal()).sort();
 }
 

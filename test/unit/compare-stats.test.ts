@@ -11,7 +11,7 @@ import {
 } from '../../server/core/compare/bootstrap';
 import { erfc, mannWhitney } from '../../server/core/compare/mannWhitney';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, percentChange } from '../../server/core/compare/metricCompare';
-import { seededRandom } from '../../server/core/compare/random';
+import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from '../../server/core/compare/types';
 
 const sorted = (values: readonly number[]): Float64Array => Float64Array.from(values).sort();
@@ -37,7 +37,7 @@ function run(scopes: Record<string, Partial<Record<MetricId, MetricSamples>>>, r
 
 /** Normal(mean, sd) values from a seeded stream. */
 function normalSample(n: number, mean: number, sd: number, seed: number): number[] {
-  const r = seededRandom(seed);
+  const r = bootstrapRandom(seed);
   return Array.from({ length: n }, () => mean + sd * r.normal());
 }
 
@@ -103,13 +103,13 @@ test('the seeded bootstrap gives the same CI on every run, and a different seed 
   const base = sorted(normalSample(500, 100, 10, 11));
   const cand = sorted(normalSample(500, 103, 10, 12));
   const opts = { confidence: 0.95, resamples: 2000 };
-  const a = quantileDifferenceCi(base, cand, 50, opts, seededRandom(42));
-  const b = quantileDifferenceCi(base, cand, 50, opts, seededRandom(42));
+  const a = quantileDifferenceCi(base, cand, 50, opts, bootstrapRandom(42));
+  const b = quantileDifferenceCi(base, cand, 50, opts, bootstrapRandom(42));
   assert.deepEqual(a, b);
   // The pinned values of this seed: a change in the draw (or in the seeding) shows here.
   assert.ok(Math.abs(a.low - 1.3837629267210383) < 1e-9, String(a.low));
   assert.ok(Math.abs(a.high - 4.832432217324526) < 1e-9, String(a.high));
-  const c = quantileDifferenceCi(base, cand, 50, opts, seededRandom(43));
+  const c = quantileDifferenceCi(base, cand, 50, opts, bootstrapRandom(43));
   assert.notDeepEqual(a, c);
   // Same width to within a few percent: the seed moves the ends, not the answer.
   assert.ok(Math.abs(a.high - a.low - (c.high - c.low)) < 0.15 * (a.high - a.low));
@@ -129,8 +129,8 @@ test('the O(1) order-statistic draw has the distribution of the naive resample-w
   for (const p of [50, 90, 99]) {
     const fast = new Float64Array(20000);
     const naive = new Float64Array(20000);
-    const rf = seededRandom(1);
-    const rn = seededRandom(2);
+    const rf = bootstrapRandom(1);
+    const rn = bootstrapRandom(2);
     for (let i = 0; i < fast.length; i++) {
       fast[i] = resampledPercentile(x, p, rf);
       naive[i] = naiveResampledPercentile(x, p, rn);
@@ -199,7 +199,7 @@ test('a CI depends on its own metric only: adding another metric leaves it uncha
 test('the bootstrap distribution of a difference is sorted and centred on the observed difference', () => {
   const base = sorted(normalSample(1000, 10, 1, 5));
   const cand = sorted(normalSample(1000, 12, 1, 6));
-  const d = bootstrapDifferences(base, cand, 90, 1000, seededRandom(9));
+  const d = bootstrapDifferences(base, cand, 90, 1000, bootstrapRandom(9));
   for (let i = 1; i < d.length; i++) assert.ok(d[i] >= d[i - 1]);
   const observed = percentile(cand, 90) - percentile(base, 90);
   assert.ok(Math.abs(percentile(d, 50) - observed) < 0.1, `${percentile(d, 50)} vs ${observed}`);

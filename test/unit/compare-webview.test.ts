@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns } from '../../server/core/compare/compareRuns';
-import { seededRandom } from '../../server/core/compare/random';
+import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { MetricSamples, QuantileComparison, RunData } from '../../server/core/compare/types';
 import { ciBar, headline, significanceOf, stageGroups } from '../../webview/compare/model';
 
@@ -51,7 +51,7 @@ test('CI bar: the track spans ±1.1 × the largest magnitude, 0 in the middle', 
 });
 
 function normal(n: number, mean: number, seed: number): Float64Array {
-  const r = seededRandom(seed);
+  const r = bootstrapRandom(seed);
   return Float64Array.from({ length: n }, () => mean + 5 * r.normal()).sort();
 }
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
 import { chooseGrid, overTime, OverTimeCache } from '../../server/core/explain/overTime';
 import { InFlightCounts } from '../../server/core/explain/inFlight';
-import { mulberry32 } from '../../server/simulate/random';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 import { gaugesOfEngines } from '../../server/core/explain/explainReport';
 import { logPrefix, renderLogRecord } from '../../server/simulate/render';
 import { analyse, asyncChunk, renderRequest } from './explainLogs';

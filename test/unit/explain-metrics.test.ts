@@ -2,13 +2,13 @@
 // the queries are built on.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseExposition } from '../../server/core/prom';
+import { parseExposition } from '../../server/core/metricsText';
 import { KvUsageTracker, metricNotReportingInScrape } from '../../server/core/explain/metricNotReporting';
 import { costModel, ols } from '../../server/core/explain/costModel';
 import { distributionInPlace, percentileInPlace } from '../../server/core/explain/select';
 import { SortedTimes } from '../../server/core/explain/sortedTimes';
-import { percentileOfSorted } from '../../server/core/analysis/percentiles';
-import { mulberry32 } from '../../server/simulate/random';
+import { percentileOfSorted } from '../../server/core/analysis/distribution';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 import { analyseSpecs, asyncChunk, int } from './explainLogs';
 
 function histogram(name: string, stage: string, count: number, help = 'h'): string {

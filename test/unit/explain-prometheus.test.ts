@@ -2,7 +2,7 @@
 // answer becomes per-(stage, replica) series (KV usage in percent, gaps kept as null).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gaugeQuery, gaugesOf } from '../../server/core/promql';
+import { gaugeQuery, gaugesOf } from '../../server/core/prometheusQuery';
 
 test('one range query tags running, waiting and KV-cache usage by (stage, replica)', () => {
   const q = gaugeQuery({ label: 'job', value: 'tts' });

@@ -3,9 +3,9 @@
 // words), true finding counts, and one meaning of "slowest".
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile } from '../../server/core/prom/histogramQuantile';
-import { quantileBounds, quantileBoundsFromJson } from '../../server/core/prom/quantileBounds';
-import { histogramSummariesFromJson, summarizeScrape } from '../../server/core/promSummary';
+import { histogramQuantile } from '../../server/core/metricsText/histogramQuantile';
+import { quantileBounds, quantileBoundsFromJson } from '../../server/core/metricsText/quantileBounds';
+import { histogramSummariesFromJson, summarizeScrape } from '../../server/core/metricsText/scrapeSummary';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import { changeThresholdMs, DEFAULT_SIGNIFICANCE, quantileMinSamples } from '../../server/core/compare/metricCompare';
 import { changeKind, changeText } from '../../server/core/compare/changeWords';
@@ -13,7 +13,7 @@ import { compareTable } from '../../server/core/compare/tableReport';
 import { compareMarkdown } from '../../server/core/compare/markdownReport';
 import { checkRules } from '../../server/core/compare/ruleCheck';
 import { parseRules } from '../../server/core/compare/rules';
-import { seededRandom } from '../../server/core/compare/random';
+import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { HistogramRow, MetricId, MetricSamples, RunData } from '../../server/core/compare/types';
 import { headline, significanceOf, stageGroups } from '../../webview/compare/model';
 import { findingOptions } from '../../webview/latencyPanel/table/findingOptions';
@@ -158,7 +158,7 @@ describe('histogram quantiles that are bounds', () => {
 });
 
 function normal(n: number, mean: number, sd: number, seed: number): number[] {
-  const r = seededRandom(seed);
+  const r = bootstrapRandom(seed);
   return Array.from({ length: n }, () => mean + sd * r.normal());
 }
 const m = (values: readonly number[]): MetricSamples => ({

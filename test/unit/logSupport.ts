@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { LogStreamParser, type LogStreamParserOptions } from '../../server/core/log';
 import type { LogRecord, ParseOutput } from '../../server/core/records';
 import type { FieldMap } from '../../server/core/values';
-import { mulberry32 } from '../../server/simulate/random';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures');
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
-import { percentileOfSorted } from '../../server/core/analysis/percentiles';
+import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { timelineOf } from '../../server/core/analysis/timeline';
 import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/types';
 import { measured } from '../../server/core/values';

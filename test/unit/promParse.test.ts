@@ -1,15 +1,15 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseExposition } from '../../server/core/prom/exposition';
-import { canonicalMetricName, findFamily } from '../../server/core/prom/metricNames';
-import { replicaIdOf, stageIdOf } from '../../server/core/prom/labels';
+import { parseExposition } from '../../server/core/metricsText/exposition';
+import { canonicalMetricName, findFamily } from '../../server/core/metricsText/metricNames';
+import { replicaIdOf, stageIdOf } from '../../server/core/metricsText/labels';
 import type {
   HistogramFamily,
   MetricFamily,
   ParsedExposition,
   ScalarFamily,
   SummaryFamily,
-} from '../../server/core/prom/model';
+} from '../../server/core/metricsText/model';
 import { assertLinear } from './linearity';
 import { HEALTHY_SCRAPE } from './promScrapeFixtures';
 

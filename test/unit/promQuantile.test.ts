@@ -2,8 +2,8 @@
 // Prometheus's own promql/testdata/histograms.test ("testhistogram" positive/negative).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { histogramQuantile } from '../../server/core/prom/histogramQuantile';
-import type { HistogramBucket } from '../../server/core/prom/model';
+import { histogramQuantile } from '../../server/core/metricsText/histogramQuantile';
+import type { HistogramBucket } from '../../server/core/metricsText/model';
 
 function close(actual: number, expected: number, message?: string): void {
   assert.ok(

@@ -3,9 +3,9 @@
 // server does not expose unknown (null), never 0.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseExposition } from '../../server/core/prom';
-import { speechStreamsOf } from '../../server/core/prom/speechStreams';
-import { summarizeScrape } from '../../server/core/promSummary';
+import { parseExposition } from '../../server/core/metricsText';
+import { speechStreamsOf } from '../../server/core/metricsText/speechStreams';
+import { summarizeScrape } from '../../server/core/metricsText/scrapeSummary';
 
 test('completed and aborted streams per model and reason, both declaration styles and the legacy prefix', () => {
   const body = [

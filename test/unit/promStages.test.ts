@@ -2,10 +2,10 @@
 // on the realistic scrapes of promScrapeFixtures.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseExposition } from '../../server/core/prom/exposition';
-import { stageHistogramRows, type StageHistogramRow } from '../../server/core/prom/stageHistograms';
-import { findCodecTtftSignature } from '../../server/core/prom/codecTtftSignature';
-import { diffusionPreprocessFirstBuckets } from '../../server/core/prom/preprocessZeros';
+import { parseExposition } from '../../server/core/metricsText/exposition';
+import { stageHistogramRows, type StageHistogramRow } from '../../server/core/metricsText/stageHistograms';
+import { findCodecTtftSignature } from '../../server/core/metricsText/codecTtftSignature';
+import { diffusionPreprocessFirstBuckets } from '../../server/core/metricsText/preprocessZeros';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './promScrapeFixtures';
 
 function close(actual: number | null | undefined, expected: number, message = ''): void {

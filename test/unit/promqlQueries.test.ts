@@ -19,7 +19,7 @@ import {
   stringLiteral,
   trendQuery,
   type QueryWindow,
-} from '../../server/core/promql';
+} from '../../server/core/prometheusQuery';
 
 const FIVE_MINUTES: QueryWindow = { kind: 'rate', duration: '5m', ms: 300_000 };
 

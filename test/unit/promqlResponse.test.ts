@@ -13,7 +13,7 @@ import {
   withCodecTtftCaveats,
   type PromApiResponse,
   type VectorSeries,
-} from '../../server/core/promql';
+} from '../../server/core/prometheusQuery';
 
 // docs: "Instant queries" example.
 const DOCS_VECTOR = `{

@@ -74,20 +74,20 @@ const SHAPES: Record<string, Record<string, readonly Shape[]>> = {
         { prefix: 'a 1 ', pump: '1', suffix: 'x' },
       ],
   },
-  'server/core/prom/sampleLine.ts': {
+  'server/core/metricsText/sampleLine.ts': {
     '/^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$/': [
       { prefix: '', pump: '1', suffix: 'x' },
       { prefix: '1.', pump: '1', suffix: 'x' },
       { prefix: '1e', pump: '1', suffix: 'x' },
     ],
   },
-  'server/core/promql/stageQueries.ts': {
+  'server/core/prometheusQuery/stageQueries.ts': {
     '/^(.*)_(bucket|count|sum)$/': [
       { prefix: '', pump: '_bucket', suffix: 'x' },
       { prefix: '', pump: '_', suffix: 'x' },
     ],
   },
-  'server/core/promql/syntax.ts': {
+  'server/core/prometheusQuery/syntax.ts': {
     '/^(?:(\\d+)y)?(?:(\\d+)w)?(?:(\\d+)d)?(?:(\\d+)h)?(?:(\\d+)m)?(?:(\\d+)s)?(?:(\\d+)ms)?$/': [
       { prefix: '', pump: '1', suffix: 'x' },
       { prefix: '1y1w1d1h1m', pump: '1', suffix: 'x' },

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { engineSnapshots, llmEngines, stageLoad, throughput } from '../../server/simulate/engineLoad';
 import { parseSimulateArgs } from '../../server/simulate/options';
 import { pyFixed } from '../../server/simulate/pyFormat';
-import { mulberry32 } from '../../server/simulate/random';
+import { mulberry32 } from '../../server/simulate/seededRandom';
 import { formatFloat } from '../../server/simulate/render';
 import { FIRST_ARRIVAL_US, runTimingModel, statsSchedule } from '../../server/simulate/schedule';
 import type { RequestRun } from '../../server/simulate/timeline';

@@ -3,8 +3,12 @@
 // open-ended quantiles), the rows read back from disk, and the side panel's /metrics table.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseExposition } from '../../server/core/prom';
-import { histogramSummariesFromJson, histogramSummariesOf, summarizeScrape } from '../../server/core/promSummary';
+import { parseExposition } from '../../server/core/metricsText';
+import {
+  histogramSummariesFromJson,
+  histogramSummariesOf,
+  summarizeScrape,
+} from '../../server/core/metricsText/scrapeSummary';
 import type { HistogramSummary } from '../../server/protocol';
 import { scrapeCellView, scrapeModel } from '../../webview/sidePanel/scrapeModel';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './promScrapeFixtures';

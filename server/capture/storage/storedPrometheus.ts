@@ -3,7 +3,7 @@
 // write, another version, a hand edit) is refused as a whole rather than shown in part.
 import type { PrometheusStageRow, PrometheusTrend } from '../../protocol';
 import type { PrometheusState } from '../prometheusSource';
-import { PERCENTILES } from '../../core/percentiles';
+import { PERCENTILES } from '../../core/reportedPercentiles';
 
 type Fields = Record<string, unknown>;
 

@@ -255,4 +255,4 @@ export interface TimelineSegment {
   readonly rule: string;
 }
 
-export type { Percentile } from '../percentiles';
+export type { Percentile } from '../reportedPercentiles';

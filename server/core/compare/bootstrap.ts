@@ -9,8 +9,8 @@
 // quantile costs O(1) whatever n is, all n values take part (no subsampling), and the
 // distribution of the resampled quantile is that of the ordinary resample-with-replacement
 // bootstrap (test/unit/compare-stats.test.ts checks it against the naive one).
-import { percentileOfSorted } from '../analysis/percentiles';
-import type { Random } from './random';
+import { percentileOfSorted } from '../analysis/distribution';
+import type { BootstrapRandom } from './bootstrapRandom';
 import type { ConfidenceInterval } from './types';
 
 export interface BootstrapOptions {
@@ -27,7 +27,7 @@ function atUniform(sorted: Float64Array, u: number): number {
 }
 
 /** One bootstrap draw of the p-th percentile (numpy linear) of `sorted`. */
-export function resampledPercentile(sorted: Float64Array, p: number, random: Random): number {
+export function resampledPercentile(sorted: Float64Array, p: number, random: BootstrapRandom): number {
   const n = sorted.length;
   const h = ((n - 1) * p) / 100;
   const lo = Math.floor(h);
@@ -46,7 +46,7 @@ export function bootstrapDifferences(
   candidate: Float64Array,
   p: number,
   resamples: number,
-  random: Random,
+  random: BootstrapRandom,
 ): Float64Array {
   const diffs = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++)
@@ -60,7 +60,7 @@ export function quantileDifferenceCi(
   candidate: Float64Array,
   p: number,
   options: BootstrapOptions,
-  random: Random,
+  random: BootstrapRandom,
 ): ConfidenceInterval {
   const diffs = bootstrapDifferences(baseline, candidate, p, options.resamples, random);
   const tail = ((1 - options.confidence) / 2) * 100;
@@ -68,7 +68,7 @@ export function quantileDifferenceCi(
 }
 
 /** The naive bootstrap (n index draws per resample): the reference the fast draw is tested against. */
-export function naiveResampledPercentile(sorted: Float64Array, p: number, random: Random): number {
+export function naiveResampledPercentile(sorted: Float64Array, p: number, random: BootstrapRandom): number {
   const n = sorted.length;
   const resample = new Float64Array(n);
   for (let i = 0; i < n; i++) resample[i] = sorted[Math.floor(random.uniform() * n)];

@@ -12,8 +12,8 @@ import type {
   UnknownCounts,
   UnknownReason,
 } from './types';
-import type { Percentile } from '../percentiles';
-import { boundSign } from '../prom/quantileBounds';
+import type { Percentile } from '../reportedPercentiles';
+import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 

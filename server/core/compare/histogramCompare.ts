@@ -1,13 +1,13 @@
 // Two scrapes compared series by series: p50/p90/p99 from the buckets and their
 // difference. A histogram holds no per-request values, so there is nothing to resample:
 // significance is "not testable", said on every row rather than implied.
-import { labelsKey } from '../prom/labels';
-import { isSecondsMetric } from '../prom/metricNames';
+import { labelsKey } from '../metricsText/labels';
+import { isSecondsMetric } from '../metricsText/metricNames';
 import { changeThresholdMs, DEFAULT_SIGNIFICANCE, percentChange, type SignificanceOptions } from './metricCompare';
 import { compareHistogramRows } from './scrapeHistograms';
-import { scaleBounds } from '../prom/quantileBounds';
+import { scaleBounds } from '../metricsText/quantileBounds';
 import type { ComparisonStatus, HistogramComparison, HistogramRow, HistogramSide, QuantileComparison } from './types';
-import { PERCENTILES } from '../percentiles';
+import { PERCENTILES } from '../reportedPercentiles';
 
 export const HISTOGRAM_NOT_TESTABLE = 'histogram quantiles: no per-request values to resample';
 

@@ -2,11 +2,11 @@
 // and whether it is beyond noise (bootstrap CI of the quantile difference; Mann-Whitney U
 // for the whole distribution). A metric measured in one run only is reported as such,
 // never as a difference against 0.
-import { percentileOfSorted } from '../analysis/percentiles';
+import { percentileOfSorted } from '../analysis/distribution';
 import { quantileDifferenceCi } from './bootstrap';
 import { mannWhitney } from './mannWhitney';
 import { ALL_METRICS } from './metrics';
-import { hashSeed, seededRandom } from './random';
+import { hashSeed, bootstrapRandom } from './bootstrapRandom';
 import { compareScopes } from './runSamples';
 import type {
   ChangeVerdict,
@@ -20,7 +20,7 @@ import type {
   ScopeSamples,
   SideStats,
 } from './types';
-import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../reportedPercentiles';
 
 export interface SignificanceOptions {
   readonly confidence: number;
@@ -129,7 +129,7 @@ function compareMetric(
     let ci = null;
     if (!few) {
       // One random stream per comparison: a CI does not depend on what else was compared.
-      const random = seededRandom(hashSeed(options.seed, `${scope}|${metric}|${name}`));
+      const random = bootstrapRandom(hashSeed(options.seed, `${scope}|${metric}|${name}`));
       ci = quantileDifferenceCi(bs.values, cs.values, p, options, random);
     }
     const beyondNoise = ci === null ? null : ci.low > 0 || ci.high < 0;

@@ -18,7 +18,7 @@
 // own value: `request.e2e.p99 > 2s`. A `%` threshold must be signed (a percentage is only
 // meaningful relative to the baseline).
 import { isEdgeMetric, isRequestMetric, metricByName } from './metrics';
-import { PERCENTILES, type Percentile } from '../percentiles';
+import { PERCENTILES, type Percentile } from '../reportedPercentiles';
 import type { MetricId } from './types';
 import { REQUEST_SCOPE } from './types';
 

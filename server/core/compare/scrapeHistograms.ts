@@ -2,13 +2,13 @@
 // of a stage's replicas are added bucket by bucket (PromQL `sum by (le, stage)`), then the
 // quantiles are PromQL's histogram_quantile. `model_name` is left out of the identity so
 // two runs of differently named deployments still line up.
-import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
-import { findCodecTtftSignature, parseExposition } from '../prom';
-import { histogramQuantile } from '../prom/histogramQuantile';
-import { labelsKey, withoutLabels } from '../prom/labels';
-import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../prom/stageHistograms';
-import type { HistogramBucket, HistogramSeries, Labels } from '../prom/model';
-import { quantileBounds } from '../prom/quantileBounds';
+import { CODEC_TTFT_FAMILIES } from '../metricsText/codecTtftSignature';
+import { findCodecTtftSignature, parseExposition } from '../metricsText';
+import { histogramQuantile } from '../metricsText/histogramQuantile';
+import { labelsKey, withoutLabels } from '../metricsText/labels';
+import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../metricsText/stageHistograms';
+import type { HistogramBucket, HistogramSeries, Labels } from '../metricsText/model';
+import { quantileBounds } from '../metricsText/quantileBounds';
 import type { HistogramRow } from './types';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];

@@ -11,9 +11,9 @@
 //             every other state (None, hidden row, not recorded, ...) is counted apart and
 //             never enters a quantile as 0.
 import type { FindingCode, Severity } from '../analysis/types';
-import type { Percentile } from '../percentiles';
-import type { HistogramSummary } from '../promSummary';
-import type { QuantileBounds } from '../prom/quantileBounds';
+import type { Percentile } from '../reportedPercentiles';
+import type { HistogramSummary } from '../metricsText/scrapeSummary';
+import type { QuantileBounds } from '../metricsText/quantileBounds';
 import type { TailAttribution, TargetName } from '../explain/types';
 
 export const STAGE_METRICS = [

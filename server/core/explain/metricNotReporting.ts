@@ -11,9 +11,9 @@
 // series out instead of plotting it as a real 0.
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
-import { stageIdOf } from '../prom/labels';
-import { findFamily } from '../prom/metricNames';
-import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../prom/model';
+import { stageIdOf } from '../metricsText/labels';
+import { findFamily } from '../metricsText/metricNames';
+import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 
 export const KNOWN_CAUSES = {
   statsNotDelivered:

@@ -3,8 +3,8 @@
 // (exposed as a fraction, 1 = 100%; kept in percent like the log line). A series that a
 // scrape does not expose gets no point (not 0). Bounded: past MAX_POINTS a series keeps
 // every other point.
-import { findFamily } from '../prom/metricNames';
-import type { Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../prom/model';
+import { findFamily } from '../metricsText/metricNames';
+import type { Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import type { GaugeSamples } from './overTime';
 
 const MAX_POINTS = 20_000;

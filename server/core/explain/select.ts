@@ -1,6 +1,6 @@
 // Percentiles of a column without sorting it: quickselect in place (expected O(n)), with
 // numpy's default linear interpolation between the two closest ranks, as every other
-// percentile in Stage Lens (analysis/percentiles.ts). A query over 100k requests takes
+// percentile in Stage Lens (analysis/distribution.ts). A query over 100k requests takes
 // one select per part instead of one sort per part.
 import type { Distribution } from '../analysis/types';
 

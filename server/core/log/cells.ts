@@ -31,7 +31,7 @@
 // (tableBuilder.ts readCells: plainNumberCellEnd, then commonCellBytes, then parseCell).
 // numberPrefix and exactNumber are the string reader's number, for other records' values.
 import { NOT_MEASURED, measured, type Cell, type TextCell } from '../values';
-import { detach, occursAt, skipBlanks, trimBlanksEnd } from './strings';
+import { ownCopy, occursAt, skipBlanks, trimBlanksEnd } from './strings';
 
 const POW10: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** Digits a double holds exactly; longer numbers go through Number(). */
@@ -345,7 +345,7 @@ export class TextCells {
   cell(text: string): TextCell {
     const known = this.map.get(text);
     if (known !== undefined) return known;
-    const value = detach(text);
+    const value = ownCopy(text);
     const cell: TextCell = Object.freeze({ state: 'text', value });
     if (this.map.size < this.capacity) this.map.set(value, cell);
     return cell;

@@ -3,7 +3,7 @@
 //   Running: 8 reqs, Waiting: 2 reqs, GPU KV cache usage: 23.2%, Prefix cache hit rate: 0.0%
 // Newer vLLM appends `Preemptions: N` / `Deferred: N reqs`; any `Label: number unit` part is
 // kept under its snake_case label. Percentages stay percentages (23.2, not 0.232).
-import { detach, isSafeKey } from './strings';
+import { ownCopy, isSafeKey } from './strings';
 
 const MARKER = 'Avg prompt throughput:';
 const ENGINE = /^Engine (\w{1,20}): /;
@@ -31,8 +31,8 @@ function snakeCase(label: string): string {
 function keyOf(label: string): string {
   const known = keys.get(label);
   if (known !== undefined) return known;
-  const key = detach(snakeCase(label));
-  if (keys.size < MAX_KEYS) keys.set(detach(label), key);
+  const key = ownCopy(snakeCase(label));
+  if (keys.size < MAX_KEYS) keys.set(ownCopy(label), key);
   return key;
 }
 
@@ -69,7 +69,7 @@ export function parseEngineStats(message: string): EngineStats | null {
   if (at === -1) return null;
   const m = ENGINE.exec(message);
   // vLLM V0 printed the same line without the `Engine NNN:` part.
-  const engine = m === null ? '' : detach(m[1] as string);
+  const engine = m === null ? '' : ownCopy(m[1] as string);
   const body = message.slice(m === null ? at : m[0].length);
   const values: Record<string, number> = {};
   for (const part of body.split(', ')) {

@@ -8,7 +8,7 @@
 // by their section (`overall_time_breakdown.stage_0_queue_wait_time_ms`).
 import type { LegacyDictRecord, LogHeader } from '../records';
 import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
-import { detach, isSafeKey } from './strings';
+import { ownCopy, isSafeKey } from './strings';
 
 export const METRICS_SUMMARY_FORMAT = 'omni metrics summary (unmerged PR #3069)';
 const START = /^=+ *Omni Metrics Summary *=+\s*$/;
@@ -17,9 +17,6 @@ const ENTRY = /^([A-Za-z][^:]{0,100}):\s+(\S+)\s*$/;
 /** A label without its value: the line was cut. */
 const CUT_ENTRY = /^[A-Z][A-Za-z0-9 ()>_/-]{0,100}$/;
 const MAX_VALUES = 1000;
-const DASH = 0x2d;
-const SPACE = 0x20;
-const UNDERSCORE = 0x5f;
 
 export function isMetricsSummaryStart(message: string): boolean {
   return message.charCodeAt(0) === 61 /* = */ && START.test(message);
@@ -32,8 +29,8 @@ function snakeCase(label: string): string {
 function trimUnderscores(text: string): string {
   let start = 0;
   let end = text.length;
-  while (start < end && text.charCodeAt(start) === UNDERSCORE) start++;
-  while (end > start && text.charCodeAt(end - 1) === UNDERSCORE) end--;
+  while (start < end && text.charCodeAt(start) === 95 /* _ */) start++;
+  while (end > start && text.charCodeAt(end - 1) === 95 /* _ */) end--;
   return text.slice(start, end);
 }
 
@@ -44,14 +41,14 @@ function trimUnderscores(text: string): string {
  */
 export function sectionTitle(text: string): string | null {
   let start = 0;
-  while (text.charCodeAt(start) === DASH) start++;
+  while (text.charCodeAt(start) === 45 /* - */) start++;
   if (start < 3) return null;
   if (start === text.length) return start >= 6 ? '' : null; // dashes only: three and three
   let end = text.length;
-  while (text.charCodeAt(end - 1) === DASH) end--;
+  while (text.charCodeAt(end - 1) === 45 /* - */) end--;
   if (text.length - end < 3) return null;
-  while (start < end && text.charCodeAt(start) === SPACE) start++;
-  while (end > start && text.charCodeAt(end - 1) === SPACE) end--;
+  while (start < end && text.charCodeAt(start) === 32 /* space */) start++;
+  while (end > start && text.charCodeAt(end - 1) === 32 /* space */) end--;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 10 /* \n */ || c === 13 /* \r */ || c === 0x2028 /* U+2028 */ || c === 0x2029 /* U+2029 */) return null; // a title never spans a line terminator (what `.` of a regular expression excludes)
@@ -96,7 +93,7 @@ export class MetricsSummaryCollector implements OpenRecord {
       const n = this.ctx.cells.exactNumber(raw, 0, raw.length);
       if (this.count < MAX_VALUES && isSafeKey(key)) {
         this.count++;
-        this.values[detach(key)] = Number.isNaN(n) ? detach(raw) : n;
+        this.values[ownCopy(key)] = Number.isNaN(n) ? ownCopy(raw) : n;
       }
       return CONSUMED;
     }

@@ -4,7 +4,7 @@
 // The unmerged vllm-omni#3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
 import type { OmniTimingRecord, OmniTimingStage, OmniTimingTransfer } from '../records';
 import type { CellScanner } from './cells';
-import { detach, isSafeKey, smallInt } from './strings';
+import { ownCopy, isSafeKey, smallInt } from './strings';
 
 export const OMNI_TIMING_TAG = '[OmniTiming]';
 
@@ -46,7 +46,7 @@ function stageItem(numbers: CellScanner, text: string, a: number, b: number): Om
   const eq = indexIn(text, 61 /* = */, colon + 1, b);
   const seconds = duration(numbers, text, 's', eq === -1 ? colon + 1 : eq + 1, b);
   if (seconds === null) return null;
-  return { stageId: id, label: eq === -1 ? null : detach(text.slice(colon + 1, eq)), seconds };
+  return { stageId: id, label: eq === -1 ? null : ownCopy(text.slice(colon + 1, eq)), seconds };
 }
 
 /** `0->1=1.20ms` in text[a, b). */
@@ -164,11 +164,11 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
           });
           break;
         default:
-          if (IDENTITY_KEYS.has(key)) identity[key] = detach(message.slice(v, q));
+          if (IDENTITY_KEYS.has(key)) identity[key] = ownCopy(message.slice(v, q));
           else understood = false;
       }
     }
-    if (!understood && isSafeKey(key)) (extra ??= {})[detach(key)] = detach(v === q ? '' : message.slice(v, q));
+    if (!understood && isSafeKey(key)) (extra ??= {})[ownCopy(key)] = ownCopy(v === q ? '' : message.slice(v, q));
     p = q;
   }
   return {

@@ -16,7 +16,7 @@
 // reads as the scanner would read it. Anything else falls back to the scanner.
 import type { LogHeader } from '../records';
 import { AsciiWords } from './asciiWords';
-import { detach } from './strings';
+import { ownCopy } from './strings';
 import { isTimestampAt, type ScannedPrefix } from './prefix';
 import { MAX_CALL_SITE_LINE_DIGITS, TIMESTAMP_LENGTH } from './prefixLimits';
 
@@ -62,7 +62,7 @@ export class PrefixTemplates {
     return null;
   }
 
-  /** The prefix read() returned last has become `header`: its shape keeps the (detached) timestamp. */
+  /** The prefix read() returned last has become `header`: its shape keeps the timestamp (an own copy). */
   confirm(header: LogHeader): void {
     const shape = this.matched;
     this.matched = null;
@@ -75,7 +75,7 @@ export class PrefixTemplates {
 
   /**
    * Learns the shape of a prefix the scanner read at the start of `line` (a plain line: no
-   * colour codes, no stray `\r`), now known as `header` (interned strings, detached timestamp).
+   * colour codes, no stray `\r`), now known as `header` (interned strings, the timestamp an own copy).
    */
   learn(line: string, prefix: ScannedPrefix, header: LogHeader): void {
     this.matched = null;
@@ -88,7 +88,7 @@ export class PrefixTemplates {
     // Shorter than a word (`INFO ` without a process): left to the scanner.
     if (head === null || site === null || timestampWords === null) return;
     this.shapes.unshift({
-      headText: detach(headText),
+      headText: ownCopy(headText),
       head,
       siteText,
       site,

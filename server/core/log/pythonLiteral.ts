@@ -4,7 +4,7 @@
 // read completely, flattened to dotted keys (`stages.0.num_tokens_out`), and says whether
 // the whole literal was read. A scalar at the very end of the input may be cut
 // (`273.30756187` of `273.307561874389`), so it is dropped. Linear, never throws.
-import { detach, isSafeKey } from './strings';
+import { ownCopy, isSafeKey } from './strings';
 
 export interface LiteralValues {
   readonly values: Record<string, number | string>;
@@ -63,7 +63,7 @@ class Reader {
   private emit(path: string, v: number | string): void {
     if (this.count >= this.maxValues || path === '' || !isSafeKey(path)) return;
     this.count++;
-    this.values[detach(path)] = typeof v === 'string' ? detach(v) : v;
+    this.values[ownCopy(path)] = typeof v === 'string' ? ownCopy(v) : v;
   }
 
   private value(path: string, depth: number): void {

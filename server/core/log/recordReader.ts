@@ -31,7 +31,7 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { AsciiPiece, CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
-import { Interner, detach, skipBlanks } from './strings';
+import { Interner, ownCopy, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
@@ -262,7 +262,7 @@ export class RecordReader implements LineSink, RecordSink {
         line: lineNo,
         header: origin.header,
         marker,
-        text: detach(message.slice(0, MAX_MARKER_TEXT)),
+        text: ownCopy(message.slice(0, MAX_MARKER_TEXT)),
       });
       return;
     }
@@ -358,7 +358,7 @@ export class RecordReader implements LineSink, RecordSink {
     // Shared by every record of the prefix: frozen.
     const header: LogHeader = Object.freeze({
       level: lh !== undefined && lh.level === p.level ? lh.level : names.get(p.level),
-      timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : detach(p.timestamp),
+      timestamp: lh !== undefined && lh.timestamp === p.timestamp ? lh.timestamp : ownCopy(p.timestamp),
       file: lh !== undefined && lh.file === p.file ? lh.file : names.get(p.file),
       fileLine: p.fileLine,
       process,

@@ -1,7 +1,7 @@
 // String helpers for a parser that keeps its output for a long time.
 // V8 represents a slice of 13+ characters as a view into its parent string, so a request
 // id sliced out of a 1 MB decoded chunk would keep the whole chunk alive. Everything a
-// record keeps goes through `detach` (or an `Interner`, which detaches once per value).
+// record keeps goes through `ownCopy` (or an `Interner`, which copies once per value).
 //
 // Character codes are written one way in server/core/log: the number, then the character
 // in a comment (`c === 124 /* | */`, `32 /* space */`), never a named constant or a
@@ -10,8 +10,8 @@
 
 const MIN_SLICE_VIEW = 13;
 
-/** A copy of `s` that does not keep alive the string it was sliced from. */
-export function detach(s: string): string {
+/** A copy of `s` that owns its characters: it does not keep alive the string it was sliced from. */
+export function ownCopy(s: string): string {
   // Concatenation + re-slice forces V8 to flatten into a fresh string of our own.
   return s.length < MIN_SLICE_VIEW ? s : (' ' + s).slice(1);
 }
@@ -25,16 +25,16 @@ export class Interner {
   get(s: string): string {
     const known = this.map.get(s);
     if (known !== undefined) return known;
-    const own = detach(s);
-    // Past the capacity (garbage input), values are still detached, just not shared.
+    const own = ownCopy(s);
+    // Past the capacity (garbage input), values are still copied, just not shared.
     if (this.map.size < this.capacity) this.map.set(own, own);
     return own;
   }
 }
 
-/** At most `max` characters of `s` for a problem message, detached, with an ellipsis when cut. */
+/** At most `max` characters of `s` for a problem message, an own copy, with an ellipsis when cut. */
 export function snippet(s: string, max = 80): string {
-  return detach(s.length <= max ? s : s.slice(0, max) + '…');
+  return ownCopy(s.length <= max ? s : s.slice(0, max) + '…');
 }
 
 /**

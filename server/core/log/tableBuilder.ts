@@ -15,7 +15,7 @@ import { AsciiWords } from './asciiWords';
 import type { ColumnReader } from './columnReaders';
 import type { FieldSchema } from './fieldSchema';
 import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
-import { detach, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
+import { ownCopy, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
 
 const AWAIT_TITLE = 0;
@@ -71,7 +71,7 @@ function predictedNameCellEnd(
   while (src.charCodeAt(i) === 32 /* space */) i++;
   if (src.charCodeAt(i) !== 124 /* | */) return -1;
   if (i - a < MAX_ROW_CELL) {
-    predicted.rowCell = detach(src.slice(a, i + 1));
+    predicted.rowCell = ownCopy(src.slice(a, i + 1));
     predicted.rowCellWords = AsciiWords.of(predicted.rowCell);
   }
   return i;

@@ -3,7 +3,7 @@
 // `[<title>] <empty>` for a table without rows, and the maintainers' markdown headings
 // (`#### StageRequestStats`, real-logs 13).
 import type { RecordIdentity } from '../records';
-import { detach, isSafeKey } from './strings';
+import { ownCopy, isSafeKey } from './strings';
 
 export type TableKind = 'overall' | 'e2e' | 'stage' | 'transfer' | 'unknown';
 
@@ -66,7 +66,7 @@ export class IdentityCache {
   parse(text: string): RecordIdentity {
     if (this.identity !== null && text === this.text) return this.identity;
     this.identity = parseIdentity(text);
-    this.text = detach(text);
+    this.text = ownCopy(text);
     return this.identity;
   }
 
@@ -75,7 +75,7 @@ export class IdentityCache {
     const last = this.identity;
     if (last !== null && last['request_id'] === requestId && sameParts(last, rest)) return last;
     const restKeys = Object.keys(rest);
-    const identity: RecordIdentity = { request_id: detach(requestId), ...rest };
+    const identity: RecordIdentity = { request_id: ownCopy(requestId), ...rest };
     this.identity = identity;
     this.text = ['request_id=' + requestId, ...restKeys.map((k) => `${k}=${rest[k]}`)].join(' ');
     return identity;
@@ -147,7 +147,7 @@ function titleFromInner(
   const kind = kindOfTitle(name);
   // The four known names are valid names; only others go through the pattern.
   if (kind === 'unknown' && !NAME.test(name)) return null;
-  return { kind, name: kind === 'unknown' ? detach(name) : knownName(kind), identity, empty, markdown };
+  return { kind, name: kind === 'unknown' ? ownCopy(name) : knownName(kind), identity, empty, markdown };
 }
 
 /**
@@ -163,13 +163,13 @@ export function parseIdentity(text: string): RecordIdentity {
     if (eq > 0) {
       const key = part.slice(0, eq);
       if (!isSafeKey(key)) continue;
-      lastKey = detach(key);
-      out[lastKey] = detach(part.slice(eq + 1));
+      lastKey = ownCopy(key);
+      out[lastKey] = ownCopy(part.slice(eq + 1));
     } else if (lastKey !== null) {
-      out[lastKey] = detach(`${out[lastKey]} ${part}`);
+      out[lastKey] = ownCopy(`${out[lastKey]} ${part}`);
     } else {
       lastKey = 'request_id';
-      out[lastKey] = detach(part);
+      out[lastKey] = ownCopy(part);
     }
   }
   return out;

@@ -22,7 +22,7 @@ import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
 
-import type { HistogramSummary, SpeechStreamCounts } from '../promSummary';
+import type { HistogramSummary, SpeechStreamCounts } from '../metricsText/scrapeSummary';
 
 export type HistogramSummaryJson = HistogramSummary;
 

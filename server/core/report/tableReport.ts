@@ -6,7 +6,7 @@ import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from
 import { SPLIT_LABEL } from '../analysis/types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { rankedPhases, SLOWEST_PHASE_TEXT } from '../analysis/slowest';
-import type { Percentile } from '../percentiles';
+import type { Percentile } from '../reportedPercentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
 

@@ -2,8 +2,8 @@
 // which histogram families exist for a deployment (and on which instances), and per
 // family the p50/p90/p99, observation counts and sums, grouped by (stage, replica) and
 // by stage over all replicas. Pure text building; the caller sends and parses.
-import { LEGACY_OMNI_PREFIX, OMNI_PREFIX } from '../prom/metricNames';
-import { STAGE_LATENCY_HISTOGRAMS } from '../prom/stageHistograms';
+import { LEGACY_OMNI_PREFIX, OMNI_PREFIX } from '../metricsText/metricNames';
+import { STAGE_LATENCY_HISTOGRAMS } from '../metricsText/stageHistograms';
 import { durationMs, formatDuration, isLabelName, regexEscape, stringLiteral } from './syntax';
 
 /** Label added to every sample of a family query: which figure it is. */

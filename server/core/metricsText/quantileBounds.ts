@@ -5,7 +5,7 @@
 // observations were all 0.2 ms). All it shows is "at most the bucket's bound". In the +Inf
 // bucket PromQL returns the highest finite bound: "at least" that. Same bucket walk as
 // histogramQuantile.ts (sorted by bound, equal bounds merged, counts made monotonic).
-import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../reportedPercentiles';
 import type { HistogramBucket } from './model';
 
 /**

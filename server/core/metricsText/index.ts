@@ -1,5 +1,7 @@
-// The Prometheus side of server/core: parse a /metrics body, take PromQL-exact
-// quantiles, and read the per-stage latency histograms. Pure: no I/O, no editor APIs.
+// What a /metrics body says (the Prometheus text exposition a server serves): parse it, take
+// PromQL-exact quantiles, and read the per-stage latency histograms; scrapeSummary.ts is the
+// per-series summary the CLI and sessions report. Talking to a Prometheus server is
+// prometheusQuery/. Pure: no I/O, no editor APIs.
 export type * from './model';
 export { parseExposition } from './exposition';
 export { histogramQuantile } from './histogramQuantile';

@@ -2,9 +2,9 @@
 // deployment has (the discovery query), per-family rows for each (stage, replica) and
 // each stage over all replicas (the family query), and the per-replica throughput trend
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
-import { CODEC_TTFT_FAMILIES } from '../prom/codecTtftSignature';
-import type { Percentile } from '../percentiles';
-import type { QuantileBound, QuantileBounds } from '../prom/quantileBounds';
+import { CODEC_TTFT_FAMILIES } from '../metricsText/codecTtftSignature';
+import type { Percentile } from '../reportedPercentiles';
+import type { QuantileBound, QuantileBounds } from '../metricsText/quantileBounds';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
 import {
   familyOfSeriesName,

@@ -2,7 +2,7 @@
 // series (family x stage x replica x other labels) with count, sum and PromQL-exact
 // p50/p90/p99. Rows exist only for series the server exposed: a family or stage that is
 // absent stays absent (not measured), it never becomes a row of zeros.
-import { PERCENTILES, PERCENT_OF, type Percentile } from '../percentiles';
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../reportedPercentiles';
 import { histogramQuantile } from './histogramQuantile';
 import { quantileBounds, type QuantileBounds } from './quantileBounds';
 import { replicaIdOf, stageIdOf } from './labels';

@@ -1,8 +1,11 @@
 // Seeded random draws for the bootstrap: the same inputs and seed give the same CI on
 // every machine. mulberry32 for uniforms, Box-Muller for normals, Marsaglia-Tsang for
 // gamma (shape >= 1 is all the bootstrap needs) and beta as a ratio of gammas.
+// The simulator's generator (server/simulate/seededRandom.ts) runs the same mulberry32 step but
+// maps it to [0, 1) and draws other shapes; the two stay apart because server/simulate imports
+// nothing of the product and server/core nothing outside itself (test/unit/layering.test.ts).
 
-export interface Random {
+export interface BootstrapRandom {
   /** Uniform in (0, 1): never exactly 0, so logs and powers stay finite. */
   uniform(): number;
   normal(): number;
@@ -22,7 +25,7 @@ export function hashSeed(seed: number, name: string): number {
   return h;
 }
 
-export function seededRandom(seed: number): Random {
+export function bootstrapRandom(seed: number): BootstrapRandom {
   let state = seed >>> 0;
   let spare: number | null = null;
   const uniform = (): number => {

@@ -1,5 +1,6 @@
 // The three percentiles Stage Lens summarises every distribution at: per-stage summaries,
-// Prometheus histogram quantiles, compare and its rules all report p50, p90 and p99.
+// Prometheus histogram quantiles, compare and its rules all report p50, p90 and p99. How a
+// percentile of numbers is computed is analysis/distribution.ts.
 export const PERCENTILES = ['p50', 'p90', 'p99'] as const;
 export type Percentile = (typeof PERCENTILES)[number];
 /** Each as a percent (the rank numpy's percentile takes). */

@@ -1,6 +1,7 @@
-// A small seeded PRNG (mulberry32). All randomness of a run flows from one seed and
+// The simulator's seeded PRNG (mulberry32). All randomness of a run flows from one seed and
 // is drawn while requests are generated in arrival order, so the same seed always
-// yields the same requests whatever the wall clock does.
+// yields the same requests whatever the wall clock does. compare's bootstrap has its own
+// (server/core/compare/bootstrapRandom.ts): the simulator imports nothing of the product.
 
 /** mulberry32: uniform draws in [0, 1) from a 32-bit seed. Shared by the simulator, the benchmark log and the tests. */
 export function mulberry32(seed: number): () => number {

@@ -1,5 +1,7 @@
-// Percentiles as numpy's default (`method='linear'`): linear interpolation between the
-// closest ranks, rank h = (n - 1) * p / 100 over the sorted values.
+// The distribution of a set of numbers (count, mean, p50/p90/p99, max), its percentiles as
+// numpy's default (`method='linear'`): linear interpolation between the closest ranks,
+// rank h = (n - 1) * p / 100 over the sorted values. Which percentiles are reported is
+// server/core/reportedPercentiles.ts.
 import type { Distribution } from './types';
 
 export function percentileOfSorted(sorted: ArrayLike<number>, p: number): number {

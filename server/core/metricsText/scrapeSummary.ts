@@ -3,18 +3,18 @@
 // histogram_quantile. A series that is absent stays absent: not measured. A count or
 // sum the series did not expose stays null (unknown), never 0; series that show the
 // codec TTFT signature carry its explanation, so no view presents them as truth.
-import { parseExposition } from './prom';
-import { findCodecTtftSignature, CODEC_TTFT_FAMILIES } from './prom/codecTtftSignature';
-import { labelsKey } from './prom/labels';
-import { canonicalMetricName } from './prom/metricNames';
-import type { ParsedExposition } from './prom/model';
-import { summarizeHistogramSeries } from './prom/stageHistograms';
-import type { ParseProblem } from './records';
-import { PERCENTILES, type Percentile } from './percentiles';
-import { speechStreamsOf, type SpeechStreamCounts } from './prom/speechStreams';
+import { parseExposition } from './exposition';
+import { findCodecTtftSignature, CODEC_TTFT_FAMILIES } from './codecTtftSignature';
+import { labelsKey } from './labels';
+import { canonicalMetricName } from './metricNames';
+import type { ParsedExposition } from './model';
+import { summarizeHistogramSeries } from './stageHistograms';
+import type { ParseProblem } from '../records';
+import { PERCENTILES, type Percentile } from '../reportedPercentiles';
+import { speechStreamsOf, type SpeechStreamCounts } from './speechStreams';
 
 export type { SpeechStreamCounts };
-import { quantileBoundsFromJson, type QuantileBounds } from './prom/quantileBounds';
+import { quantileBoundsFromJson, type QuantileBounds } from './quantileBounds';
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
 export interface HistogramSummary {

@@ -6,8 +6,8 @@
 // numbers with NaN and ±Infinity kept: the caller decides what NaN means (for a
 // quantile: no observation in the window, which is "no data", never 0). Series that
 // cannot be read (a native-histogram sample, a broken pair) are skipped and counted.
-import { setLabel } from '../prom/labels';
-import type { Labels } from '../prom/model';
+import { setLabel } from '../metricsText/labels';
+import type { Labels } from '../metricsText/model';
 
 export interface PromSample {
   /** Evaluation time, seconds since epoch (Prometheus's float timestamps). */
