@@ -16,7 +16,7 @@
 // The edits are keystrokes of typing and deleting a new key (half-typed YAML on the way),
 // retyping a value, near the top of the file (every stage below moves), in the middle
 // and near the end. In process: the same edits without the connection, step by step.
-import { waitFor as waitUntil } from '../test/integration/waitFor';
+import { waitFor as waitUntil } from '../test/integration/support/waitFor';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -33,8 +33,8 @@ import {
 } from '../server/core/deploy';
 import { parseDeployFile } from '../server/core/deploy/parsedFile';
 import type { SessionInfo } from '../server/protocol';
-import { bigDeployFile } from '../test/integration/lsp-deploy-bigfile';
-import { buildCli, DeployLspClient, positionOf } from '../test/integration/lsp-deploy-harness';
+import { bigDeployFile } from '../test/integration/support/bigDeployFile';
+import { buildCli, DeployLspClient, positionOf } from '../test/integration/support/lspDeployHarness';
 
 const roundsAt = process.argv.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 3;

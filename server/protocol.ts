@@ -581,7 +581,7 @@ export type OverTimeQuery = Omit<OverTimeParams, 'sessionId'>;
 // The language server's custom requests and notifications, for any LSP client. Each line
 // says who sends it, when, and what it guarantees; docs/lsp-extensions.md describes them
 // for users of other editors and is kept in step with this section by a test
-// (test/unit/lspExtensionsDoc.test.ts). Every request fails as a JSON-RPC error
+// (test/unit/lsp-extensions-doc.test.ts). Every request fails as a JSON-RPC error
 // (InvalidRequest) whose message a user can read: an unknown session, bad parameters.
 // A request naming a saved session opens it first (replays its stored files once).
 

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LaunchSource, type LaunchOptions } from '../../server/capture/launchSource';
 import { processAlive } from '../../server/capture/procStat';
-import { Recorder } from './capture-recorder';
+import { Recorder } from './support/captureRecorder';
 
 const node = process.execPath;
 const cwd = os.tmpdir();

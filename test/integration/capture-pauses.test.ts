@@ -19,7 +19,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import type { SessionInfo } from '../../server/protocol';
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');

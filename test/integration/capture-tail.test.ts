@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TailSource, type TailOptions } from '../../server/capture/tailSource';
 import { importFile, type FileProgress } from '../../server/capture/importFile';
-import { Recorder } from './capture-recorder';
+import { Recorder } from './support/captureRecorder';
 
 const INTERVAL_MS = 20;
 

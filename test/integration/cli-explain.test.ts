@@ -7,11 +7,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 import type { BreakdownJson } from '../../server/core/explain/breakdownJson';
-import { asyncChunk, renderRequest } from '../unit/explainLogs';
+import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');

@@ -2,7 +2,7 @@
 // process on stdio), in all three formats, compared with what the CLI (dist/cli.js, a
 // child process too) prints for the same log: JSON and CSV byte for byte, the trace event
 // for event; the traces are checked against the format's rules.
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -19,7 +19,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
-import { checkTrace } from '../unit/traceFormat';
+import { checkTrace } from '../unit/support/traceFormat';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -27,7 +27,7 @@ import type {
   ServerRequestMethod,
   SessionInfo,
 } from '../../server/protocol';
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-launch-'));

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DeployLspClient, FIXTURES } from './lsp-deploy-harness';
+import { DeployLspClient, FIXTURES } from './support/lspDeployHarness';
 
 let client: DeployLspClient;
 before(async () => {

@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, MarkupContent } from 'vscode-languageserver-protocol';
-import { DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
-import { aliasBomb, manyAliases, mapAliasBomb } from '../unit/deploy-hostile';
+import { DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
+import { aliasBomb, manyAliases, mapAliasBomb } from '../unit/support/deployHostile';
 
 let client: DeployLspClient;
 let scratch: string;

@@ -3,7 +3,7 @@
 // real HTTP /metrics) with a deploy config; that session's measured numbers appear after
 // each stage_id and after `talker_first_audio: true`, refresh as it updates, and disappear
 // when the session is no longer matched to the file.
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { Finding, RequestDetail, RequestPage, SessionInfo, SummaryResult } from '../../server/protocol';
-import { buildCli, DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
+import { buildCli, DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
 
 let client: DeployLspClient;
 let scratch: string;

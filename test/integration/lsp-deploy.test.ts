@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Diagnostic, MarkupContent } from 'vscode-languageserver-protocol';
 import type { LiveStageNumbers } from '../../server/core/deploy';
-import { bigDeployFile } from './lsp-deploy-bigfile';
-import { DeployLspClient, FIXTURES, positionOf } from './lsp-deploy-harness';
+import { bigDeployFile } from './support/bigDeployFile';
+import { DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
 
 const SINGLE_GPU = path.join(FIXTURES, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
 const NUMBERS: LiveStageNumbers = {

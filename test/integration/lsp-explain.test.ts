@@ -2,7 +2,7 @@
 // real child process on stdio) tails a log file that grows while it is queried, launches
 // the simulator with its /metrics scraped, and scrapes a /metrics endpoint whose KV usage
 // reads 0 under load (a real HTTP server).
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -20,7 +20,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
-import { asyncChunk, renderRequest } from '../unit/explainLogs';
+import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-explain-'));

@@ -11,8 +11,8 @@ import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import type { SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, positionOf, ROOT } from './lsp-deploy-harness';
-import { waitFor } from './waitFor';
+import { DeployLspClient, FIXTURES, positionOf, ROOT } from './support/lspDeployHarness';
+import { waitFor } from './support/waitFor';
 
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
 let scratch: string;

@@ -2,7 +2,7 @@
 // (dist/server.js, a real child process on stdio) launches the simulator (a real child
 // process serving real HTTP /metrics), captures and analyses it, persists it, is killed
 // with SIGKILL, and a new server process brings every captured request back.
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,

@@ -3,14 +3,14 @@
 // talker prefill 1,000 ms longer); a page asked with `atLeast` the tail's threshold and
 // sorted by the target lists exactly the tail attribution's requests, slowest first; the
 // same with a time window; a target no request measured lists nothing.
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -19,7 +19,7 @@ import {
   StreamMessageWriter,
 } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
-import { asyncChunk, renderRequest } from '../unit/explainLogs';
+import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-tail-table-'));

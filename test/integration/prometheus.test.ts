@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './buildBundles';
+import { buildBundles } from './support/buildBundles';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -21,7 +21,7 @@ import {
   StreamMessageWriter,
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
-import { SimProcess, httpGet, killAll } from './simulateProcess';
+import { SimProcess, httpGet, killAll } from './support/simulateProcess';
 import { PrometheusApi } from '../../server/capture/prometheusApi';
 import { PrometheusSource, type PrometheusState } from '../../server/capture/prometheusSource';
 import { parseExposition } from '../../server/core/metricsText/exposition';

@@ -3,7 +3,7 @@
 // is still capturing (a real tail of a real file) is never deleted. Then the same over a
 // real LSP connection: the limit comes as initializationOptions.retention, changes with
 // stageLens/setRetention, and deletions are announced with stageLens/sessionsRemoved.
-import { waitFor as waitUntil } from './waitFor';
+import { waitFor as waitUntil } from './support/waitFor';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -12,7 +12,7 @@ import { SessionFiles } from '../../server/capture/sessionFiles';
 import { SessionRegistry } from '../../server/capture/sessionRegistry';
 import { realSourceFactories } from '../../server/capture/sourceFactories';
 import { readLockState } from '../../server/capture/storage/ownerLock';
-import { waitFor } from './waitFor';
+import { waitFor } from './support/waitFor';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-ownership-'));
 const storage = path.join(dir, 'storage');

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { killAll, runToEnd } from './simulateProcess';
+import { killAll, runToEnd } from './support/simulateProcess';
 
 /** Printed by vLLM-Omni's own stats code at INFO (test/fixtures/upstream-rendered/). */
 const FIXTURE = path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');

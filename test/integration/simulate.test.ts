@@ -12,8 +12,8 @@ import {
   stageTableViolations,
   type LogTable,
   type ReadLog,
-} from '../unit/simulateLogReader';
-import { httpGet, killAll, runToEnd, sample, SimProcess } from './simulateProcess';
+} from '../unit/support/simulateLogReader';
+import { httpGet, killAll, runToEnd, sample, SimProcess } from './support/simulateProcess';
 
 const DEPLOY = path.resolve(__dirname, '../fixtures/sim/deploy');
 const FAST = ['--port', '0', '--speed', '50'];

@@ -15,8 +15,8 @@ import { DidOpenTextDocumentNotification, HoverRequest, type MarkupContent } fro
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { killLanguageServers, startLanguageServer } from './lspProcess';
-import { waitFor } from './waitFor';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));

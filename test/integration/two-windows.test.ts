@@ -12,8 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import type { SessionInfo } from '../../server/protocol';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './lspProcess';
-import { waitFor } from './waitFor';
+import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));

@@ -10,7 +10,7 @@ import type { WebviewToHost } from '../../server/protocol';
 import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import { formatCompact } from '../../webview/shared/format';
-import { BUGGY_CODEC_SCRAPE } from '../unit/promScrapeFixtures';
+import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';

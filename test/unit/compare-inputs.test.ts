@@ -18,7 +18,7 @@ import { compareRuns, incomparableReason } from '../../server/core/compare/compa
 import type { MetricId, RunSamples } from '../../server/core/compare/types';
 import { loadRun, loadRunFromStream } from '../../server/capture/compareInput';
 import { SessionFiles } from '../../server/capture/sessionFiles';
-import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './promScrapeFixtures';
+import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './support/scrapeFixtures';
 import { checkRule } from '../../server/core/compare/ruleCheck';
 import { parseRule } from '../../server/core/compare/rules';
 import type { Rule } from '../../server/core/compare/rules';

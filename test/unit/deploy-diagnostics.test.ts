@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeployDiagnostic } from '../../server/core/deploy';
-import { applyEdits, diagnosticsOf, summary } from './deploy-helpers';
+import { applyEdits, diagnosticsOf, summary } from './support/deployHelpers';
 
 const TTS = `model_runner: v2
 async_chunk: true

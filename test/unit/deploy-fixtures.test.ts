@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { deployDiagnostics, talkerFirstAudioReports } from '../../server/core/deploy';
 import { entryOf, isList, stageIdOf, valueOf } from '../../server/core/deploy/configTree';
-import { analyzeFixture, FIXTURES, summary } from './deploy-helpers';
+import { analyzeFixture, FIXTURES, summary } from './support/deployHelpers';
 
 // Exact diagnostics per file. All eight are empty, and that is right:
 // - every key they use is in the schema (engine args, diffusion `parallel_config`, NPU

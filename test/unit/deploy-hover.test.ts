@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deployHover } from '../../server/core/deploy';
-import { analyzeFixture, analyzeVirtual, diagnosticsOf, fixtureText } from './deploy-helpers';
+import { analyzeFixture, analyzeVirtual, diagnosticsOf, fixtureText } from './support/deployHelpers';
 
 function hoverAt(name: string, needle: string, n = 0): string {
   const text = fixtureText(name);

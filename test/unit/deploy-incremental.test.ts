@@ -28,10 +28,10 @@ import { sameProblems, sameValue } from '../../server/core/deploy/sameParse';
 import { splitSegments } from '../../server/core/deploy/yamlSegments';
 import { MAX_NESTING } from '../../server/core/deploy/nesting';
 import { MAX_BASE_CONFIG_BYTES, readBaseFile } from '../../server/lsp/baseFiles';
-import { aliasBomb, deepFlow, manyAliases, mapAliasBomb } from './deploy-hostile';
-import { assertLinear } from './linearity';
-import { bigDeployFile } from '../integration/lsp-deploy-bigfile';
-import { FIXTURES, fixtureText, VIRTUAL } from './deploy-helpers';
+import { aliasBomb, deepFlow, manyAliases, mapAliasBomb } from './support/deployHostile';
+import { assertLinear } from './support/linearity';
+import { bigDeployFile } from '../integration/support/bigDeployFile';
+import { FIXTURES, fixtureText, VIRTUAL } from './support/deployHelpers';
 
 const CHARACTERS = [
   ':',

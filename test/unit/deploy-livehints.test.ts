@@ -10,7 +10,7 @@ import {
   type LiveStageNumbers,
   type StageLiveNumbers,
 } from '../../server/core/deploy';
-import { analyzeFixture } from './deploy-helpers';
+import { analyzeFixture } from './support/deployHelpers';
 
 const talker: StageLiveNumbers = {
   stageId: 0,

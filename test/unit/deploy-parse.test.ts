@@ -7,7 +7,7 @@ import { deployDiagnostics } from '../../server/core/deploy';
 import { entryOf, isList, toPlain, valueOf } from '../../server/core/deploy/configTree';
 import { parseDeployFile } from '../../server/core/deploy/parsedFile';
 import { isDeployConfig } from '../../server/core/deploy/recognise';
-import { analyzeVirtual, summary } from './deploy-helpers';
+import { analyzeVirtual, summary } from './support/deployHelpers';
 
 test('recognised by content: stages with stage_id, or base_config', () => {
   const yes = (text: string) => isDeployConfig(parseDeployFile('/x/anything.txt', text).root);

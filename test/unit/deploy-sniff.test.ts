@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { describe, test } from 'node:test';
 import { mayBeDeployConfig } from '../../server/core/deploy/mayBeDeployConfig';
-import { analyzeVirtual, FIXTURES, fixtureText } from './deploy-helpers';
+import { analyzeVirtual, FIXTURES, fixtureText } from './support/deployHelpers';
 
 const recognised = (text: string): boolean =>
   analyzeVirtual({ 'x.yaml': text, 'base.yaml': fixtureText('qwen3_tts.yaml') }, 'x.yaml').isDeployConfig;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { liveHints, type LiveStageNumbers, type StageLiveNumbers } from '../../server/core/deploy';
 import { tailLeadOf } from '../../server/core/deploy/tailLead';
 import type { TailAttribution, TailPart } from '../../server/core/explain/types';
-import { analyzeFixture } from './deploy-helpers';
+import { analyzeFixture } from './support/deployHelpers';
 
 const talker: StageLiveNumbers = {
   stageId: 0,

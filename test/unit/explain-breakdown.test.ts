@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { RequestBreakdown } from '../../server/core/explain/types';
-import { analyse, analyseSpecs, asyncChunk, int, SEQUENTIAL, type RequestSpec } from './explainLogs';
+import { analyse, analyseSpecs, asyncChunk, int, SEQUENTIAL, type RequestSpec } from './support/explainLogs';
 
 const close = (actual: number | null, expected: number, what: string): void => {
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-6, `${what}: ${actual} != ${expected}`);

@@ -7,7 +7,7 @@ import { InFlightCounts } from '../../server/core/explain/inFlight';
 import { mulberry32 } from '../../server/simulate/seededRandom';
 import { gaugesOfEngines } from '../../server/core/explain/explainReport';
 import { logPrefix, renderLogRecord } from '../../server/simulate/render';
-import { analyse, asyncChunk, renderRequest } from './explainLogs';
+import { analyse, asyncChunk, renderRequest } from './support/explainLogs';
 
 const hms = (s: number): string => {
   const m = Math.floor(s / 60);

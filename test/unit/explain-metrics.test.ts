@@ -9,7 +9,7 @@ import { distributionInPlace, percentileInPlace } from '../../server/core/explai
 import { SortedTimes } from '../../server/core/explain/sortedTimes';
 import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { mulberry32 } from '../../server/simulate/seededRandom';
-import { analyseSpecs, asyncChunk, int } from './explainLogs';
+import { analyseSpecs, asyncChunk, int } from './support/explainLogs';
 
 function histogram(name: string, stage: string, count: number, help = 'h'): string {
   const l = `model_name="m",stage="${stage}",replica="0"`;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tailAttribution } from '../../server/core/explain/tailAttribution';
 import type { TailAttribution } from '../../server/core/explain/types';
-import { analyse, analyseSpecs, asyncChunk, BOOT_LINE, renderRequest } from './explainLogs';
+import { analyse, analyseSpecs, asyncChunk, BOOT_LINE, renderRequest } from './support/explainLogs';
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => {
   assert.ok(

@@ -21,7 +21,7 @@ import {
   type ScenarioName,
   type Topology,
 } from '../../server/simulate/topology';
-import { e2eMs, field, readLog, sampleCount, stageTableViolations } from './simulateLogReader';
+import { e2eMs, field, readLog, sampleCount, stageTableViolations } from './support/simulateLogReader';
 
 const DEPLOY = path.resolve(__dirname, '../fixtures/sim/deploy');
 

@@ -22,7 +22,7 @@ import { LogWriter } from '../../server/simulate/logWriter';
 import { FIXED_BUILD } from '../../server/simulate/stageFields';
 import { TimingModel } from '../../server/simulate/timingModel';
 import { scenarioTopology, type Topology } from '../../server/simulate/topology';
-import { checkTrace, type TraceCheck, type TraceSlice } from './traceFormat';
+import { checkTrace, type TraceCheck, type TraceSlice } from './support/traceFormat';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples/qwen3-tts-first-audio-cold-start.log');

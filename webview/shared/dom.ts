@@ -1,6 +1,6 @@
 // DOM building without markup strings: every piece of text goes through a text node or
 // textContent, so a request id like `<img src=x onerror=alert(1)>` stays text. Nothing in
-// webview/ uses innerHTML/outerHTML/insertAdjacentHTML (test/unit/webviewEscaping.test.ts).
+// webview/ uses innerHTML/outerHTML/insertAdjacentHTML (test/unit/webview-escaping.test.ts).
 
 type Child = Node | string | null | undefined | false;
 /** Children may come as an array: an input-sized list spread into a call (`...rows`) overflows the stack. */

@@ -27,7 +27,7 @@
 //
 // A number the byte readers take is `-`?, digits with `,` between digits, `.` and digits,
 // at most EXACT_DIGITS digits: the string reader reads the same text to the same double
-// (logBytePaths.test.ts); NOT_COMMON and -1 send the cell on to the next entry point
+// (log-byte-paths.test.ts); NOT_COMMON and -1 send the cell on to the next entry point
 // (tableBuilder.ts readCells: plainNumberCellEnd, then commonCellBytes, then parseCell).
 // numberPrefix and exactNumber are the string reader's number, for other records' values.
 import { NOT_MEASURED, measured, type Cell, type TextCell } from '../values';

@@ -13,8 +13,8 @@
 //                                                                 the above accepted, byte for byte
 //
 // The regular expressions spell these numbers inside their literals (a literal, not a
-// RegExp built from the constants, so that regexLinearity.test.ts can read and time it);
-// logPrefixLimits.test.ts holds every reader to every limit: at the limit accepted by all,
+// RegExp built from the constants, so that regex-linearity.test.ts can read and time it);
+// log-prefix-limits.test.ts holds every reader to every limit: at the limit accepted by all,
 // one over refused by all.
 
 /** Length of `MM-DD HH:MM:SS`. */

@@ -16,13 +16,13 @@ import * as vscode from 'vscode';
 import { mocha } from './setup';
 // ---- suites (one line each) ----
 import './activation.test';
-import './stageLens.test';
-import './deployInlay.test';
+import './stage-lens.test';
+import './deploy-inlay.test';
 import './compare.test';
 import './launch.test';
-import './stopCapture.test';
-import './electronDemo.test';
-import './lightWindow.test';
+import './stop-capture.test';
+import './electron-demo.test';
+import './light-window.test';
 // ---- end of suites ----
 
 /**

@@ -1,0 +1,103 @@
+// A real Stage Lens language server (dist/server.js built from the sources, a child process
+// on stdio) with a typed client over a real JSON-RPC connection, recording what it pushes:
+// session changes, removals, and the warnings it shows the user (window/showMessage).
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { buildBundles } from './buildBundles';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  InitializedNotification,
+  ShowMessageNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type InitializeResult,
+  type ShowMessageParams,
+  type ProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+import type {
+  ClientNotifications,
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+} from '../../../server/protocol';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const started: ChildProcess[] = [];
+let built = false;
+
+export function buildServer(): void {
+  if (built) return;
+  buildBundles('server');
+  buildBundles('cli');
+  built = true;
+}
+
+export interface LspProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly connection: ProtocolConnection;
+  readonly initialized: InitializeResult;
+  readonly changes: { at: number; session: SessionInfo }[];
+  readonly removed: string[];
+  readonly warnings: string[];
+  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
+  list(): Promise<SessionInfo[]>;
+  session(id: string): Promise<SessionInfo | undefined>;
+}
+
+export async function startLanguageServer(
+  storageDir: string,
+  initializationOptions: Record<string, unknown> = {},
+): Promise<LspProcess> {
+  buildServer();
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  started.push(child);
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
+  const changes: LspProcess['changes'] = [];
+  const removed: string[] = [];
+  const warnings: string[] = [];
+  connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => {
+    changes.push({ at: Date.now(), session: p.session });
+  });
+  connection.onNotification('stageLens/sessionsRemoved', (p: ClientNotifications['stageLens/sessionsRemoved']) => {
+    removed.push(...p.sessionIds);
+  });
+  connection.onNotification(ShowMessageNotification.method, (p: ShowMessageParams) => {
+    warnings.push(p.message);
+  });
+  connection.listen();
+  const initialized = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir, ...initializationOptions },
+  });
+  await connection.sendNotification(InitializedNotification.type, {});
+  const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
+    connection.sendRequest(method, params) as Promise<RequestResult<M>>;
+  const list = (): Promise<SessionInfo[]> => request('stageLens/listSessions', {});
+  return {
+    child,
+    pid: child.pid as number,
+    connection,
+    initialized,
+    changes,
+    removed,
+    warnings,
+    request,
+    list,
+    session: async (id) => (await list()).find((s) => s.id === id),
+  };
+}
+
+/** Kills every language server these tests started that is still running. */
+export function killLanguageServers(): void {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}

@@ -1,0 +1,162 @@
+// A log of [OmniTiming] lines only (a server at the default INFO level, printed by
+// vLLM-Omni's own stats code): every surface says once what is missing and the exact fix,
+// and still shows what the log has: each stage's time and the end-to-end time.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import { tableReport } from '../../server/core/report/tableReport';
+import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
+import { liveHints, type LiveStageNumbers } from '../../server/core/deploy';
+import { timingModel } from '../../webview/sidePanel/timingModel';
+import { headline } from '../../webview/sidePanel/summaryModel';
+import { tableColumns } from '../../webview/latencyPanel/table/columns';
+import type { SummaryResult } from '../../server/protocol';
+import { analyzeFixture } from './support/deployHelpers';
+
+const INFO_LOG = path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
+
+function analyse(text: string): AnalysisSnapshot {
+  const parser = new LogStreamParser();
+  const analysis = new StreamAnalysis();
+  analysis.ingest(parser.push(Buffer.from(text)));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  return analysis.snapshot();
+}
+
+const occurrences = (text: string, needle: string): number => text.split(needle).length - 1;
+
+test('the upstream INFO log: the notice once, stage time and end to end in place of the phase split', () => {
+  const snap = analyse(fs.readFileSync(INFO_LOG, 'utf8'));
+  assert.equal(snap.requests.length, 6);
+  assert.deepEqual(
+    { requests: snap.tablesMissing?.requests, of: snap.tablesMissing?.of, all: snap.tablesMissing?.all },
+    { requests: 6, of: 6, all: true },
+  );
+  assert.ok(snap.tablesMissing?.message.includes(`Fix: ${STATS_TABLES_FIX}.`));
+  assert.match(STATS_TABLES_FIX, /VLLM_LOGGING_LEVEL=DEBUG/);
+  // End to end from [OmniTiming] total= (0.74, 4.47, 2.05, 1.13, 0.45, 1.72 s).
+  assert.equal(snap.endToEnd?.ms.count, 6);
+  assert.equal(snap.endToEnd?.fromOmniTiming, 6);
+  assert.equal(snap.endToEnd?.ms.p50, 1425);
+  assert.equal(snap.endToEnd?.ms.max, 4470);
+
+  const text = tableReport(snap, { source: 'info.log' }).join('\n');
+  assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1, 'said once');
+  assert.equal(occurrences(text, 'stage-tables-missing'), 0, 'not repeated as a finding');
+  assert.doesNotMatch(text, /Phase split per stage/);
+  const rows = text
+    .split('\n')
+    .filter((l) => /^(stage \d|end to end)/.test(l))
+    .map((l) => l.split(/\s{2,}/));
+  assert.deepEqual(rows, [
+    ['stage 0', '6', '1,275', '3,095', '4,198', '4,320'],
+    ['stage 1', '6', '1,415', '3,250', '4,339', '4,460'],
+    ['end to end', '6', '1,425', '3,260', '4,349', '4,470'],
+  ]);
+  // The finding is still there for JSON consumers, with the same words.
+  assert.equal(snap.findings.find((f) => f.code === 'stage-tables-missing')?.message, snap.tablesMissing?.message);
+});
+
+test('a log where only some requests lack the tables says how many, and keeps the phase split', () => {
+  const debug = fs.readFileSync(path.join(__dirname, '../fixtures/logs/phase-split-none-duplex.log'), 'utf8');
+  const snap = analyse(debug + fs.readFileSync(INFO_LOG, 'utf8'));
+  const missing = snap.tablesMissing;
+  assert.ok(missing !== null && !missing.all);
+  assert.equal(missing.requests, 6);
+  assert.ok(
+    missing.message.startsWith(
+      `6 of ${missing.of} requests have no [StageRequestStats] table, only [OmniTiming] lines`,
+    ),
+    missing.message,
+  );
+  const text = tableReport(snap, { source: 'mixed.log' }).join('\n');
+  assert.match(text, /Phase split per stage/);
+  assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1);
+});
+
+function summaryOf(snap: AnalysisSnapshot): SummaryResult {
+  return {
+    sessionId: 's',
+    requestCount: snap.requests.length,
+    stages: snap.stages,
+    findings: snap.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: snap.endToEnd,
+    tablesMissing: snap.tablesMissing,
+    edges: snap.edges,
+  };
+}
+
+test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {
+  const summary = summaryOf(analyse(fs.readFileSync(INFO_LOG, 'utf8')));
+  const model = timingModel(summary, 'p50', { '0': 'talker', '1': 'code2wav' });
+  assert.deepEqual(
+    model.columns.map((c) => c.id),
+    ['time'],
+  );
+  assert.deepEqual(
+    model.rows.map((r) => [r.label, r.role, r.cells['time']?.text, r.cells['time']?.value]),
+    [
+      ['stage 0', 'talker', '1,275', 1275],
+      ['stage 1', 'code2wav', '1,415', 1415],
+      ['end to end', '', '1,425', 1425],
+    ],
+  );
+  assert.deepEqual(
+    headline(summary),
+    { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 },
+    'the trend follows the end-to-end time',
+  );
+  const columns = tableColumns(summary.stages, {}, true);
+  assert.deepEqual(
+    columns.map((c) => c.id),
+    ['requestId', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s'],
+  );
+});
+
+test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {
+  const numbers: LiveStageNumbers = {
+    sessionLabel: 'launch session x (running)',
+    stages: [
+      {
+        stageId: 0,
+        ttftP50Ms: null,
+        prefillP50Ms: null,
+        queuedP50Ms: null,
+        n: 6,
+        ttftNotRecorded: false,
+        stageTimeP50Ms: 1275,
+      },
+      {
+        stageId: 1,
+        ttftP50Ms: null,
+        prefillP50Ms: null,
+        queuedP50Ms: null,
+        n: 6,
+        ttftNotRecorded: false,
+        stageTimeP50Ms: 1415,
+      },
+    ],
+    tablesMissing: { requests: 6, of: 6, all: true, message: 'No request has a [StageRequestStats] table ... Fix: x.' },
+  };
+  const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), numbers);
+  assert.deepEqual(
+    hints.map((h) => h.label),
+    [
+      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · stage time p50 1,275 ms (n=6)',
+      'stage time p50 1,415 ms (n=6)',
+      'codec TTFT unknown: no stats tables in this session (server at INFO)',
+    ],
+  );
+  assert.ok(hints.every((h) => h.tooltip.includes('No request has a [StageRequestStats] table')));
+  const partial = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    ...numbers,
+    tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false },
+  });
+  assert.match(partial[0]?.label ?? '', /^2 of 6 requests without stats tables \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · /);
+});
