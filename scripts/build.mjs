@@ -121,15 +121,28 @@ for (const name of existsSync(webviewRoot) ? readdirSync(webviewRoot) : []) {
 }
 
 // Extension-host tests run inside a real VS Code: bundled like the extension (with source maps, never shipped).
+// index.js is the runner; every test/editor/suite/*.test.ts is a bundle of its own next to it, which
+// the runner finds by its name (no list to keep). The folder is emptied first, so a renamed or
+// deleted suite leaves no stale bundle behind for the runner to find.
+const editorSuiteDir = 'test/editor/suite';
+const editorTestOut = 'dist/test/editor';
+let editorTests = null;
 if (!production) {
-  targets.push({
+  const suites = readdirSync(path.join(root, editorSuiteDir))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort();
+  editorTests = {
     ...node,
     sourcemap: true,
     minify: false,
-    entryPoints: { index: 'test/editor/suite/index.ts' },
+    entryPoints: Object.fromEntries([
+      ['index', `${editorSuiteDir}/index.ts`],
+      ...suites.map((f) => [f.slice(0, -'.ts'.length), `${editorSuiteDir}/${f}`]),
+    ]),
     external: ['vscode', 'mocha'],
-    outdir: 'dist/test/editor',
-  });
+    outdir: editorTestOut,
+  };
+  targets.push(editorTests);
 }
 
 if (production && only === null) rmSync(path.join(root, 'dist'), { recursive: true, force: true });
@@ -143,6 +156,7 @@ if (missing.length > 0) {
 const present = targets.filter(
   (t) => only === null || Object.keys(t.entryPoints).every((name) => name.startsWith(only)),
 );
+if (present.includes(editorTests)) rmSync(path.join(root, editorTestOut), { recursive: true, force: true });
 const contexts = await Promise.all(present.map((t) => esbuild.context({ absWorkingDir: root, ...t })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

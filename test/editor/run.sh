@@ -2,7 +2,7 @@
 # test/editor/run.sh - the editor tests, inside a REAL VS Code (npm run test:editor; the last step of npm test).
 #
 #   1. test/editor/ensure-vscode.sh  installs Chromium + the VS Code server (code-server) if missing
-#   2. extension-host tests          test/editor/suite/*.test.ts, bundled into dist/test/editor/index.js
+#   2. extension-host tests          test/editor/suite/*.test.ts, bundled next to dist/test/editor/index.js
 #   3. UI tests                      test/editor/ui/*.ui.ts, playwright-core driving the workbench
 # and prints the combined closing line `N passed, N failed[, N skipped]`.
 # Exit code: 0 only if every test passed and at least one ran.

@@ -1,29 +1,28 @@
 /**
- * Extension-host test entry: scripts/build.mjs bundles this file (and everything it imports) into
- * dist/test/editor/index.js; VS Code `require`s it inside the extension host and awaits `run()`
- * (the same contract as @vscode/test-electron). Harness: test/editor/run.sh.
+ * Extension-host test entry: scripts/build.mjs bundles this file into dist/test/editor/index.js and
+ * every test/editor/suite/*.test.ts into a bundle of its own next to it; VS Code `require`s this one
+ * inside the extension host and awaits `run()` (the same contract as @vscode/test-electron), which
+ * hands mocha every `*.test.js` of its folder. Harness: test/editor/run.sh.
  *
- * ADD A SUITE (one line):
- *   1. write test/editor/suite/<feature>.test.ts with mocha's BDD globals (describe/it/before/...);
- *      `import * as vscode from 'vscode'` and the helpers in ./helpers are available;
- *   2. add `import './<feature>.test';` to the list below.
- * Keep `./setup` above the suites: it installs the mocha globals that the suites call at load time.
+ * ADD A SUITE: write test/editor/suite/<feature>.test.ts with mocha's BDD globals
+ * (describe/it/before/...); `import * as vscode from 'vscode'` and the helpers in ./helpers are
+ * available. There is no list to edit. Suites run in file-name order, and none may rely on another
+ * having run before it (each starts what it needs and stops what it started).
  * Run: `npm run build && npm run test:editor` (VERBOSE=1 also prints the extension host's console).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mocha } from './setup';
-// ---- suites (one line each) ----
-import './activation.test';
-import './stage-lens.test';
-import './deploy-inlay.test';
-import './compare.test';
-import './launch.test';
-import './stop-capture.test';
-import './electron-demo.test';
-import './light-window.test';
-// ---- end of suites ----
+
+/** The compiled suites next to this bundle, in file-name order. */
+function suiteFiles(): string[] {
+  return fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort()
+    .map((f) => path.join(__dirname, f));
+}
 
 /**
  * Where the ok/FAIL/skip lines and the closing `N passed, N failed[, N skipped]` line go; the harness
@@ -69,6 +68,10 @@ export function run(): Promise<void> {
 
   return new Promise<void>((resolve, reject) => {
     try {
+      const suites = suiteFiles();
+      if (suites.length === 0) throw new Error(`no *.test.js suite next to ${__filename}: run npm run build`);
+      for (const file of suites) mocha.addFile(file);
+      // run() requires the files (installing mocha's globals before each), then runs them.
       const runner = mocha.run((failures) => {
         const s = runner.stats;
         const passed = s?.passes ?? 0;

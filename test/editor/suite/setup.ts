@@ -1,7 +1,6 @@
-// Creates the mocha instance of the extension-host tests and installs mocha's BDD globals
-// (describe, it, before, after, beforeEach, afterEach, ...) on globalThis.
-// index.ts imports this module FIRST, so the suite files it imports after it can call
-// describe()/it() at load time; everything lands in this one bundle, dist/test/editor/index.js.
+// Creates the mocha instance of the extension-host tests. index.ts adds the suite bundles to it;
+// mocha's run() installs its BDD globals (describe, it, before, after, ...) on globalThis before
+// it requires each, so a suite calls describe()/it() at load time.
 import Mocha from 'mocha';
 
 export const mocha: Mocha = new Mocha({
@@ -10,5 +9,3 @@ export const mocha: Mocha = new Mocha({
   color: false,
   timeout: 30_000,
 });
-
-mocha.suite.emit('pre-require', globalThis, 'dist/test/editor/index.js', mocha);
