@@ -6,12 +6,10 @@
 // same bytes. Reported per stretch of the log: the first MB, MB 2-8, MB 9-16, the rest.
 // Run alone: node --import tsx scripts/bench/coldParse.ts <log> [rounds]
 import { spawnSync } from 'node:child_process';
-import { buildSync } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const CORE = join(__dirname, '..', '..', 'server', 'core');
+import { writeCoreBundle } from './coreBundle';
 
 /** A script for the child: two passes over the log, each chunk's push + ingest time in ms, as JSON. */
 const CHILD = `
@@ -73,21 +71,7 @@ export function runColdParseBench(
 ): ColdParseResult {
   const dir = mkdtempSync(join(tmpdir(), 'stage-lens-cold-parse-'));
   try {
-    const bundle = join(dir, 'core.js');
-    const built = buildSync({
-      stdin: {
-        contents: `export { LogStreamParser } from './log/index.ts';\nexport { StreamAnalysis } from './analysis/streamAnalysis.ts';\n`,
-        resolveDir: CORE,
-        loader: 'ts',
-      },
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      write: false,
-      logLevel: 'silent',
-    });
-    writeFileSync(bundle, built.outputFiles[0]?.text ?? '');
+    const bundle = writeCoreBundle(join(dir, 'core.js'));
     const child = join(dir, 'child.cjs');
     writeFileSync(child, CHILD);
     const runs: { fresh: number[]; warm: number[]; totalFresh: number; totalWarm: number }[] = [];
