@@ -10,7 +10,9 @@
 // the medians and the median of the per-round ratios (the second follows a load that
 // drifts during the run). Logs: the parse bench's 200 MB log (Qwen3-TTS, Qwen3-Omni and
 // AR -> diffusion requests) and one of 10,000 two-stage (Qwen3-TTS) requests; then the
-// first 1 MB of the latter against `node -e 0`, with the CLI's code cache (filled by one run
+// parser and analysis per MB of the two-stage log in a fresh process and again in it
+// (scripts/bench/coldParse.ts: what a fresh process pays before V8 optimizes); the
+// first 1 MB of the two-stage log against `node -e 0`, with the CLI's code cache (filled by one run
 // before the rounds, in a directory of the bench's own) and without it. Peak RSS (GNU time's %M, else VmHWM polled
 // from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
 // Run alone (after npm run build): node --import tsx scripts/bench/cold.ts [--quick] [--rounds n]
@@ -32,6 +34,7 @@ import {
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateBenchLogApart, type GeneratedLog } from './generateLog';
+import { runColdParseBench } from './coldParse';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -360,6 +363,8 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log)
       : null;
     if (two !== null) results.push(two);
+    // Where a fresh process's extra time goes: the parser and analysis per MB, fresh and again.
+    if (two !== null) runColdParseBench(twoStage, Math.min(rounds, 3), log);
     const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
     if (two !== null && bench !== null) reportAcross(two, bench, python, log);

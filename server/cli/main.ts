@@ -1,10 +1,10 @@
 // `stage-lens <command>`: a thin shell over server/core and server/capture. A command's
 // code is loaded only when it runs: in dist/ each command is its own bundle
 // (scripts/build.mjs), so `analyze` compiles neither the simulator nor compare nor the
-// YAML library; this file loads only what the code cache needs (./codeCache.ts).
+// YAML library; this file loads only what the code cache needs (../codeCache.ts).
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
-import { withCodeCache } from './codeCache';
+import { withCodeCache } from '../codeCache';
 
 const USAGE = `Usage: stage-lens <command> [options]
 

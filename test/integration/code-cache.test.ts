@@ -1,20 +1,28 @@
-// The CLI's code cache (server/cli/codeCache.ts) through the built dist/cli.js as real child
-// processes: it is written after a first run and used by the next, with the same output; a
-// damaged cache, another build's cache, a directory others may write to, and the switch that
-// turns it off.
+// V8's code cache of the bundles (server/codeCache.ts), through the built dist/cli.js and
+// dist/server.js as real child processes: it is written after a first run and used by the
+// next, with the same output; a damaged cache, another build's cache, a directory others may
+// write to, the switch that turns it off; the language server's, written when its client ends it.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  ExitNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
 import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
-before(() => buildBundles('cli'));
+before(() => buildBundles('cli', 'server'));
 
 function analyze(env: Record<string, string>): string {
   const run = spawnSync(process.execPath, [CLI, 'analyze', SAMPLE, '--format', 'json'], {
@@ -89,5 +97,49 @@ test('a cache directory that others may write to is not used; STAGE_LENS_CODE_CA
     assert.equal(fs.existsSync(dir), false);
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+/** Starts dist/server.js on stdio, initializes it, ends it as a client does; resolves with its serverInfo name. */
+async function languageServerSession(env: Record<string, string>, storageDir: string): Promise<string | undefined> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  connection.listen();
+  const result = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir },
+  });
+  await connection.sendRequest(ShutdownRequest.type);
+  await connection.sendNotification(ExitNotification.type);
+  assert.equal(await exited, 0);
+  connection.dispose();
+  return result.serverInfo?.name;
+}
+
+test('the language server writes the cache of dist/server-main.js when it ends, and starts from it', async () => {
+  const { home, dir } = cacheHome();
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-code-cache-storage-'));
+  try {
+    assert.equal(await languageServerSession({ XDG_CACHE_HOME: home }, storage), 'stage-lens');
+    const files = cacheFiles(dir);
+    assert.equal(files.length, 1, files.join(', '));
+    assert.match(files[0] ?? '', /^server-main-\d+-\d+-v[\d.]+-\w+\.bin$/);
+    const file = path.join(dir, files[0] ?? '');
+    const written = fs.statSync(file).mtimeMs;
+    assert.ok(fs.statSync(file).size > 200_000, `cache of ${fs.statSync(file).size} bytes`);
+    assert.equal(await languageServerSession({ XDG_CACHE_HOME: home }, storage), 'stage-lens');
+    assert.equal(fs.statSync(file).mtimeMs, written, 'accepted, so not written again');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(storage, { recursive: true, force: true });
   }
 });

@@ -1,11 +1,12 @@
-// V8's code cache for the command bundles (dist/cli-<command>.js): a fresh process otherwise
-// compiles its command's ~300 KB of JavaScript, and then each function again as it first runs,
-// on every start (a quarter of `analyze`'s start-up on a small log). The cache is what V8
-// makes of the bundle after a run (so it holds the functions that ran), kept per user in
+// V8's code cache for the bundles a process loads at start: the CLI's command
+// (dist/cli-<command>.js, ~300 KB) and the language server (dist/server-main.js, ~1.4 MB).
+// Without it a fresh process compiles the bundle, then each function again as it first runs,
+// on every start (a sixth of `analyze`'s start-up on a small log). The cache is what V8 makes
+// of the bundle when the process ends (so it holds the functions that ran), kept per user in
 // $XDG_CACHE_HOME/stage-lens/code-cache (default ~/.cache), and read only from a directory
-// that the user owns and nobody else may write to. V8 checks that a cache belongs to the
-// source and to its own version and flags, and ignores it otherwise (then it is rewritten).
-// STAGE_LENS_CODE_CACHE=0 turns it off.
+// that the user owns and nobody else may write to. Its name carries the bundle's size and
+// modification time and the Node version; V8 ignores a cache that does not fit its source,
+// version or flags (it is then written again). STAGE_LENS_CODE_CACHE=0 turns it off.
 import {
   closeSync,
   mkdirSync,
