@@ -89,7 +89,7 @@ export class SampleSet {
   }
 
   private growTail(): void {
-    const grown = new Float64Array(Math.min(this.tail.length * 4, MERGE_AT));
+    const grown = new Float64Array(Math.min(this.tail.length * 2, MERGE_AT));
     grown.set(this.tail);
     this.tail = grown;
   }
@@ -168,6 +168,8 @@ export class SampleSet {
         ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n))
         : mergeSorted(this.flatBody(), tail, new Float64Array(n));
     this.keepBody(merged);
+    // A set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
+    this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
   }
