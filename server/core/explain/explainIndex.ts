@@ -44,6 +44,13 @@ export interface StageColumns {
   readonly tokensOut: Column;
 }
 
+/** Something kept up to date from the index's requests as they arrive (tailState.ts). */
+export interface IndexFollower {
+  /** Row `row` was just added. */
+  add(row: number): void;
+  readonly bytes: number;
+}
+
 export interface ExplainIndexOptions {
   /** Year of the log's `MM-DD` timestamps. */
   readonly year?: number;
@@ -71,6 +78,7 @@ export class ExplainIndex {
   /** Others in flight (overall and per stage) when each request arrived. */
   readonly inFlight = new InFlightCounts();
   private timesKnown = 0;
+  private readonly followers: IndexFollower[] = [];
 
   constructor(options: ExplainIndexOptions = {}) {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
@@ -141,7 +149,13 @@ export class ExplainIndex {
       ordinals.map((o) => values.get(o) as number),
     );
     this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
+    for (const f of this.followers) f.add(row);
     return breakdown;
+  }
+
+  /** Feeds `follower` every request added from now on. */
+  follow(follower: IndexFollower): void {
+    this.followers.push(follower);
   }
 
   requestId(i: number): string {
@@ -232,6 +246,15 @@ export class ExplainIndex {
 
   /** Bytes held (typed arrays and side maps; the id strings are shared with the request store). */
   get bytes(): number {
-    return this.arena.bytes + this.finish.bytes + this.bootCold.length * 8 + this.ids.length * 8 + this.inFlight.bytes;
+    let followers = 0;
+    for (const f of this.followers) followers += f.bytes;
+    return (
+      this.arena.bytes +
+      this.finish.bytes +
+      this.bootCold.length * 8 +
+      this.ids.length * 8 +
+      this.inFlight.bytes +
+      followers
+    );
   }
 }
