@@ -15,6 +15,9 @@ import { parseTarget } from '../../server/core/explain/targets';
 import { percentileOfRanks, WarmColdSamples } from '../../server/core/explain/orderStatistics';
 import { percentileInPlace } from '../../server/core/explain/select';
 import type { TailQuantile } from '../../server/core/explain/types';
+import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
+import { overTime, OverTimeCache } from '../../server/core/explain/overTime';
+import { loadAtArrivalByPass } from './loadAtArrivalPass';
 import { BOOT_LINE, int, renderRequest, type RequestSpec } from './explainLogs';
 import type { PyValue } from '../../server/simulate/render';
 
@@ -81,7 +84,8 @@ function randomSession(seed: number, count: number): string[] {
     }
     const spec: RequestSpec = {
       id: `req-${seed}-${i}`,
-      time: clockAt(second),
+      // Now and then logged after requests that finished later (several streams interleave).
+      time: clockAt(r() < 0.1 ? Math.max(0, second - 1 - Math.floor(r() * 5)) : second),
       ...(r() < 0.9 ? { e2eMs: Math.round((firstOutput + 100 + r() * 2000) * 1000) / 1000 } : {}),
       ...(r() < 0.8 ? { preprocessS: Math.round(r() * 50) / 1000 } : {}),
       stages,
@@ -121,6 +125,25 @@ function assertSameAsPass(index: ExplainIndex, what: string): number {
   return compared;
 }
 
+/** Load at arrival equals the reference pass; the over-time series kept from earlier answers equals a fresh one. */
+function assertLoadAndOverTime(index: ExplainIndex, steps: OverTimeCache, what: string): void {
+  for (const name of index.targets()) {
+    for (const scope of [{}, { excludeCold: true }]) {
+      const query = { target: name, quantile: 'p95' as const, scope };
+      assert.deepEqual(loadAtArrival(index, query), loadAtArrivalByPass(index, query), `${what}: load ${name}`);
+    }
+  }
+  overTimeSameAsFresh(index, steps, what);
+}
+
+function overTimeSameAsFresh(index: ExplainIndex, steps: OverTimeCache, what: string): void {
+  // On a given grid (a chosen one is kept while the rate stays within 2x, by design).
+  for (const scope of [{}, { excludeCold: true }, { boot: 1 }]) {
+    const query = { scope, stepMs: 10_000, windowMs: 30_000 };
+    assert.deepEqual(overTime(index, query, [], steps), overTime(index, query), `${what}: over time`);
+  }
+}
+
 /** Reads the pieces through the real parser and analysis; `atRequest` runs after the index adds each request. */
 function feed(pieces: readonly string[], atRequest: (index: ExplainIndex) => void): ExplainIndex {
   const index = new ExplainIndex({ year: 2026 });
@@ -139,17 +162,28 @@ function feed(pieces: readonly string[], atRequest: (index: ExplainIndex) => voi
 }
 
 for (const seed of [1, 2, 3, 4]) {
-  test(`seeded random session ${seed}: tail attribution kept as requests arrive equals the pass over the session, exactly`, () => {
+  test(`seeded random session ${seed}: tail attribution kept as requests arrive equals the pass over the session, exactly; so do load at arrival and the over-time series`, () => {
     const pieces = randomSession(seed, 260);
     const checkpoints = new Set([1, 2, 3, 7, 20, 60, 90, 131, 200]);
     let compared = 0;
+    const steps = new OverTimeCache();
     const live = feed(pieces, (index) => {
-      if (checkpoints.has(index.length)) compared += assertSameAsPass(index, `${seed} at ${index.length}`);
+      // Over time after every request for a while: a request logged after later ones lands inside the kept order.
+      if (index.length >= 60 && index.length < 100) overTimeSameAsFresh(index, steps, `${seed} at ${index.length}`);
+      if (!checkpoints.has(index.length)) return;
+      compared += assertSameAsPass(index, `${seed} at ${index.length}`);
+      assertLoadAndOverTime(index, steps, `${seed} at ${index.length}`);
     });
+    assertLoadAndOverTime(live, steps, `${seed} at the end`);
     compared += assertSameAsPass(live, `${seed} at the end`);
     // A state made at the end in one pass gives the same as the one fed request by request.
     const late = feed(pieces, () => {});
     compared += assertSameAsPass(late, `${seed} made at the end`);
+    // One made at the first request and not asked again: fed in a batch (BATCH requests) and the rest when asked.
+    const early = feed(pieces, (index) => {
+      if (index.length === 1) assertSameAsPass(index, `${seed} at the first request`);
+    });
+    compared += assertSameAsPass(early, `${seed} made at the first request`);
     for (const name of live.targets())
       for (const quantile of QUANTILES)
         assert.deepEqual(

@@ -2,15 +2,20 @@
 // the order statistics of its values and of every part's contribution to it
 // (orderStatistics.ts), so that a query selects the threshold and the medians in O(log n)
 // instead of a pass and a select over every request for each of ~30 parts. Made on the
-// first query for a target (one pass over the requests so far), then fed each request as
-// the index adds it. A request adds its contributions once; nothing it holds changes later.
+// first query for a target (one pass over the requests so far), then fed the requests as
+// the index adds them (in batches of up to BATCH, and the rest when a query comes). A
+// request adds its contributions once; nothing it holds changes later.
 import type { ExplainIndex, IndexFollower } from './explainIndex';
 import { WarmColdSamples } from './orderStatistics';
 import { forEachContribution } from './tailContributions';
 import { tailResult } from './tailResult';
 import type { Target } from './targets';
+import { targetValuesOf } from './targetValues';
 import type { TailAttribution, TailQuantile, TargetName } from './types';
 import { TAIL_PERCENT } from './types';
+
+/** Requests taken at once at most, between two queries. */
+const BATCH = 256;
 
 const states = new WeakMap<ExplainIndex, Map<TargetName, TailState>>();
 
@@ -28,23 +33,32 @@ export function tailStateOf(index: ExplainIndex, target: Target): TailState {
 }
 
 export class TailState implements IndexFollower {
-  /** The target's value per row (NaN: not measured). */
-  private values = new Float64Array(1024);
-  private rows = 0;
   private readonly targetSamples = new WarmColdSamples();
   private readonly parts = new Map<string, WarmColdSamples>();
+
+  /** Rows [0, taken) are in the order statistics. */
+  private taken = 0;
 
   constructor(
     private readonly index: ExplainIndex,
     private readonly target: Target,
   ) {
-    const all = new Int32Array(index.length);
-    for (let i = 0; i < all.length; i++) all[i] = i;
-    this.take(all);
+    this.catchUp();
   }
 
   add(row: number): void {
-    this.take(Int32Array.of(row));
+    // Taken in batches: one pass over the parts for many requests costs less than one each.
+    if (row + 1 - this.taken >= BATCH) this.catchUp();
+  }
+
+  /** Takes the rows added since the last time. */
+  private catchUp(): void {
+    const n = this.index.length;
+    if (n === this.taken) return;
+    const rows = new Int32Array(n - this.taken);
+    for (let k = 0; k < rows.length; k++) rows[k] = this.taken + k;
+    this.taken = n;
+    this.take(rows);
   }
 
   /** Adds rows (ascending, each the next one of the index). */
@@ -54,9 +68,6 @@ export class TailState implements IndexFollower {
     const read = new Float64Array(rows.length);
     if (column === undefined) read.fill(Number.NaN);
     else column.read(rows, read);
-    this.grow(this.rows + rows.length);
-    this.values.set(read, this.rows);
-    this.rows += rows.length;
 
     let n = 0;
     for (let k = 0; k < rows.length; k++) if (!Number.isNaN(read[k])) n++;
@@ -79,24 +90,16 @@ export class TailState implements IndexFollower {
     });
   }
 
-  private grow(size: number): void {
-    if (size <= this.values.length) return;
-    let n = this.values.length;
-    while (n < size) n *= 2;
-    const grown = new Float64Array(n);
-    grown.set(this.values.subarray(0, this.rows));
-    this.values = grown;
-  }
-
   /** The tail at a quantile over every request of the session, or its warm ones; null when none measured the target. */
   attribution(quantile: TailQuantile, excludeCold: boolean): TailAttribution | null {
+    this.catchUp();
     const n = this.targetSamples.count(excludeCold);
     if (n === 0) return null;
     const threshold = this.targetSamples.percentile(TAIL_PERCENT[quantile], excludeCold);
     const median = this.targetSamples.percentile(50, excludeCold);
     const tail: number[] = [];
-    const values = this.values;
-    for (let i = 0; i < this.rows; i++) {
+    const values = targetValuesOf(this.index, this.target.name) ?? new Float64Array(0);
+    for (let i = 0; i < values.length; i++) {
       if (values[i] >= threshold && !(excludeCold && this.index.isCold(i) === 1)) tail.push(i);
     }
     const tailRows = Int32Array.from(tail);
@@ -121,7 +124,7 @@ export class TailState implements IndexFollower {
   }
 
   get bytes(): number {
-    let n = this.values.byteLength + this.targetSamples.bytes;
+    let n = this.targetSamples.bytes;
     for (const s of this.parts.values()) n += s.bytes;
     return n;
   }
