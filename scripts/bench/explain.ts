@@ -99,7 +99,7 @@ export function explainQueryBench(requests: number, log: (l: string) => void): E
     const file = join(dir, 'log.txt');
     // ~7.8 KB per request in the generated log; a little more than needed so queries run while requests arrive.
     generateBenchLogApart(file, requests * 8600);
-    const index = new core.ExplainIndex({ year: 2026 });
+    const index = new core.ExplainIndex({ year: 2026, live: true });
     let addNs = 0n;
     const analysis = new core.StreamAnalysis({
       year: 2026,

@@ -146,7 +146,7 @@ function overTimeSameAsFresh(index: ExplainIndex, steps: OverTimeCache, what: st
 
 /** Reads the pieces through the real parser and analysis; `atRequest` runs after the index adds each request. */
 function feed(pieces: readonly string[], atRequest: (index: ExplainIndex) => void): ExplainIndex {
-  const index = new ExplainIndex({ year: 2026 });
+  const index = new ExplainIndex({ year: 2026, live: true });
   const analysis = new StreamAnalysis({
     year: 2026,
     onRequest: (req) => {

@@ -54,6 +54,12 @@ export interface IndexFollower {
 export interface ExplainIndexOptions {
   /** Year of the log's `MM-DD` timestamps. */
   readonly year?: number;
+  /**
+   * A live session, asked the same questions again and again as requests arrive: the tail
+   * over the whole session is answered from order statistics kept from then on
+   * (tailState.ts). A one-shot report (the CLI) takes one pass per question instead.
+   */
+  readonly live?: boolean;
 }
 
 const COLD = 1;
@@ -79,9 +85,11 @@ export class ExplainIndex {
   readonly inFlight = new InFlightCounts();
   private timesKnown = 0;
   private readonly followers: IndexFollower[] = [];
+  readonly live: boolean;
 
   constructor(options: ExplainIndexOptions = {}) {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
+    this.live = options.live === true;
     this.overlap = namedColumn(this.arena, 'overlap');
     this.residual = namedColumn(this.arena, 'residual');
     this.e2eOrdinal = this.arena.ordinal('t:e2e');

@@ -6,10 +6,10 @@
 // A part a tail request did not measure adds nothing for that request (its time is in the
 // residual), so the identity holds exactly: excess = Σ parts' excess + residual.
 //
-// Over the whole session (every boot, cold requests in or out) the medians and the
-// threshold come from order statistics kept as requests arrive (tailState.ts); a scope
-// that cuts the session (a time window, one boot) takes a pass over its requests here.
-// Both give the same answer.
+// In a live session, over the whole session (every boot, cold requests in or out), the
+// medians and the threshold come from order statistics kept as requests arrive
+// (tailState.ts); a scope that cuts the session (a time window, one boot), and a one-shot
+// report, take a pass over the requests here. Both give the same answer.
 import type { ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import { percentileInPlace } from './select';
@@ -31,7 +31,7 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
   const target = parseTarget(query.target);
   if (target === null || index.target(target.name) === undefined) return null;
   const { scope } = query;
-  if (scope.fromMs === undefined && scope.toMs === undefined && scope.boot === undefined)
+  if (index.live && scope.fromMs === undefined && scope.toMs === undefined && scope.boot === undefined)
     return tailStateOf(index, target).attribution(query.quantile, scope.excludeCold === true);
   return scopedTailAttribution(index, target, query);
 }
