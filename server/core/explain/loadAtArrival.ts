@@ -29,7 +29,8 @@ export const SAME_LOAD_RATIO = 1.15;
 
 /** Bucket i holds in-flight counts [lo, hi]: 0, 1, 2-3, 4-7, 8-15, ... */
 function bucketOf(inFlight: number): number {
-  return inFlight <= 0 ? 0 : Math.floor(Math.log2(inFlight)) + 1;
+  // floor(log2(n)) + 1, from the bit length.
+  return inFlight <= 0 ? 0 : 32 - Math.clz32(inFlight);
 }
 
 function bucketBounds(b: number): [number, number] {
@@ -157,9 +158,12 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
   all.set(inFlight.subarray(0, known));
   const overall = split();
   const stageLoads: StageLoad[] = stages.map((s) => {
-    const counts = index.inFlight.stageCounts(s.stageKey);
+    // Rows past the end of a stage's counts, and unknown ones (-1), count 0.
+    const counts = index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0);
+    const size = counts.length;
     for (let k = 0; k < known; k++) {
-      const c = counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0);
+      const i = kept[k];
+      const c = i < size ? counts[i] : 0;
       all[k] = c > 0 ? c : 0;
     }
     return { stageKey: s.stageKey, stageId: s.stageId, ...split() };
