@@ -73,8 +73,15 @@ export default tseslint.config(
     // Lazy, synchronous loading on purpose. The CLI requires each command's own bundle when that
     // command runs (scripts/build.mjs, `commandsApart`), typed by `typeof import(...)`, and
     // `analyze` the deploy-config evidence (and the YAML library) only with --deploy-config; the
-    // benchmarks require the bundle they just built; mocha's UI runner requires its test files.
-    files: ['server/cli/main.ts', 'server/cli/analyze.ts', 'scripts/bench/*.ts', 'test/editor/harness/run-ui-tests.ts'],
+    // benchmarks require the bundle they just built; mocha's UI runner requires its test files;
+    // the language server's entry requires the server's bundle through the code cache.
+    files: [
+      'server/cli/main.ts',
+      'server/cli/analyze.ts',
+      'server/lsp/boot.ts',
+      'scripts/bench/*.ts',
+      'test/editor/harness/run-ui-tests.ts',
+    ],
     rules: {
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { disallowTypeAnnotations: false }],

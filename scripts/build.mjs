@@ -59,9 +59,23 @@ const commandsApart = {
     });
   },
 };
+// The language server's entry requires the server as a bundle of its own.
+const serverMainApart = {
+  name: 'server-main-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main$/ }, (args) =>
+      args.importer.endsWith(path.join('server', 'lsp', 'boot.ts'))
+        ? { path: './server-main.js', external: true }
+        : undefined,
+    );
+  },
+};
 const targets = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, external: ['vscode'], outdir: 'dist' },
-  { ...node, entryPoints: { server: 'server/lsp/main.ts' }, outdir: 'dist' },
+  // dist/server.js is a small entry that loads dist/server-main.js through V8's code cache
+  // (server/codeCache.ts); the server itself is that second bundle.
+  { ...node, entryPoints: { server: 'server/lsp/boot.ts' }, outdir: 'dist', plugins: [serverMainApart] },
+  { ...node, entryPoints: { 'server-main': 'server/lsp/main.ts' }, outdir: 'dist' },
   {
     ...node,
     entryPoints: { cli: 'server/cli/main.ts' },

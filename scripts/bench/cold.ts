@@ -10,7 +10,10 @@
 // the medians and the median of the per-round ratios (the second follows a load that
 // drifts during the run). Logs: the parse bench's 200 MB log (Qwen3-TTS, Qwen3-Omni and
 // AR -> diffusion requests) and one of 10,000 two-stage (Qwen3-TTS) requests; then the
-// first 1 MB of the latter against `node -e 0`. Peak RSS (GNU time's %M, else VmHWM polled
+// parser and analysis per MB of the two-stage log in a fresh process and again in it
+// (scripts/bench/coldParse.ts: what a fresh process pays before V8 optimizes); the
+// first 1 MB of the two-stage log against `node -e 0`, with the CLI's code cache (filled by one run
+// before the rounds, in a directory of the bench's own) and without it. Peak RSS (GNU time's %M, else VmHWM polled
 // from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
 // Run alone (after npm run build): node --import tsx scripts/bench/cold.ts [--quick] [--rounds n]
 //   [--baseline <another build's dist/cli.js>]: its table, json and csv run in the same rounds
@@ -31,6 +34,7 @@ import {
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateBenchLogApart, type GeneratedLog } from './generateLog';
+import { runColdParseBench } from './coldParse';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -64,16 +68,26 @@ interface Command {
   readonly argv: readonly string[];
   /** Writes its result to stdout (kept in a file for the checks). */
   readonly output: boolean;
+  /** Added to the environment (e.g. STAGE_LENS_CODE_CACHE=0). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
+// The CLI keeps V8's code cache of its bundles per user (server/cli/codeCache.ts): the bench
+// gives it a directory of its own, filled by one run before the rounds, as a user's second run finds it.
+let childEnv: NodeJS.ProcessEnv = process.env;
+
 /** Runs one command as a child process: wall time from spawn to exit, with its stdout in `outFile`. */
-function runOnce(argv: readonly string[], outFile: string | null): Promise<Run> {
+function runOnce(
+  argv: readonly string[],
+  outFile: string | null,
+  env: Readonly<Record<string, string>> = {},
+): Promise<Run> {
   const timed = existsSync(GNU_TIME);
   const args = timed ? [GNU_TIME, '-f', '@@ %U %S %M', ...argv] : [...argv];
   const out = outFile === null ? 'ignore' : openSync(outFile, 'w');
   return new Promise((resolvePromise, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(args[0], args.slice(1), { stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(args[0], args.slice(1), { stdio: ['ignore', out, 'pipe'], env: { ...childEnv, ...env } });
     let stderr = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (d: string) => (stderr += d));
@@ -158,7 +172,7 @@ async function measureLog(
     let floorWall = NaN;
     for (const m of measured) {
       const out = m.command.output ? join(dir, `${m.command.name}.out`) : null;
-      const run = await runOnce(m.command.argv, out);
+      const run = await runOnce(m.command.argv, out, m.command.env);
       if (m.command === floor) floorWall = run.wallS;
       m.runs.push(run);
       m.ratios.push(run.wallS / floorWall);
@@ -318,6 +332,11 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       maxRequests: options.quick === true ? 2_000 : 10_000,
     });
     if (python === null && options.withoutPeer !== true) log('python3 not found: the naive Python peer is skipped');
+    // The 1 MB head: the start-up figures, and the run that fills the code cache first.
+    const small = join(dir, 'one-mb.log');
+    const smallBytes = headOf(twoStage, small, 1_000_000);
+    childEnv = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') };
+    await runOnce([process.execPath, CLI, 'analyze', small], null);
     const commands = (logPath: string): Command[] => [
       { name: 'table', argv: [process.execPath, CLI, 'analyze', logPath], output: true },
       { name: 'json', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'], output: true },
@@ -344,18 +363,24 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log)
       : null;
     if (two !== null) results.push(two);
+    // Where a fresh process's extra time goes: the parser and analysis per MB, fresh and again.
+    if (two !== null) runColdParseBench(twoStage, Math.min(rounds, 3), log);
     const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
     if (two !== null && bench !== null) reportAcross(two, bench, python, log);
     if (!logs.has('start-up')) return results;
     // Start-up: the first 1 MB of the two-stage log, against `node -e 0` and the floor.
-    const small = join(dir, 'one-mb.log');
-    const smallBytes = headOf(twoStage, small, 1_000_000);
     const startRounds = options.quick === true ? 5 : 15;
     const startCommands: Command[] = [
       { name: 'node -e 0', argv: [process.execPath, '-e', '0'], output: false },
       { name: 'floor', argv: [process.execPath, FLOOR, small], output: false },
       { name: 'analyze', argv: [process.execPath, CLI, 'analyze', small], output: false },
+      {
+        name: 'analyze, no code cache',
+        argv: [process.execPath, CLI, 'analyze', small],
+        output: false,
+        env: { STAGE_LENS_CODE_CACHE: '0' },
+      },
       {
         name: 'analyze --format json',
         argv: [process.execPath, CLI, 'analyze', small, '--format', 'json'],
@@ -367,7 +392,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     ];
     const walls = startCommands.map(() => [] as number[]);
     for (let round = 0; round < startRounds; round++) {
-      for (const [i, c] of startCommands.entries()) walls[i]?.push((await runOnce(c.argv, null)).wallS);
+      for (const [i, c] of startCommands.entries()) walls[i]?.push((await runOnce(c.argv, null, c.env)).wallS);
     }
     log(
       `a 1 MB log (${f(smallBytes / MB, 2)} MB, ${startRounds} rounds; load ${f(loadavg()[0] ?? 0, 1)}), wall medians:`,

@@ -10,8 +10,7 @@
 // exact with --expose-gc) and the time that full ingest takes; and the parser's own
 // working set while streaming.
 // Run alone: node --expose-gc --import tsx scripts/bench/parse.ts [sizeMB]
-import { buildSync } from 'esbuild';
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogRecord } from '../../server/core/records';
@@ -19,33 +18,17 @@ import type * as LogModule from '../../server/core/log';
 import type * as AnalysisModule from '../../server/core/analysis/streamAnalysis';
 import { ChunkDecoder, eachDecodePiece } from '../../server/core/log/lines';
 import { generateBenchLogApart } from './generateLog';
+import { writeCoreBundle } from './coreBundle';
 
 type ParserClass = typeof LogModule.LogStreamParser;
 type AnalysisClass = typeof AnalysisModule.StreamAnalysis;
 
-/**
- * The parser as the product runs it: bundled by esbuild into one module, like dist/.
- * (Loaded through tsx file by file, every cross-module call and constant goes through an
- * export getter, which makes the same code markedly slower than what ships.)
- */
+/** The parser as the product runs it: bundled into one module, like dist/ (coreBundle.ts). */
 function bundledCore(dir: string): { parser: ParserClass; analysis: AnalysisClass } {
-  const out = join(dir, 'log-parser.js');
-  const core = join(__dirname, '..', '..', 'server', 'core');
-  const built = buildSync({
-    stdin: {
-      contents: `export { LogStreamParser } from './log/index.ts';\nexport { StreamAnalysis } from './analysis/streamAnalysis.ts';\n`,
-      resolveDir: core,
-      loader: 'ts',
-    },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  });
-  writeFileSync(out, built.outputFiles[0]?.text ?? '');
-  const mod = require(out) as { LogStreamParser: ParserClass; StreamAnalysis: AnalysisClass };
+  const mod = require(writeCoreBundle(join(dir, 'log-parser.js'))) as {
+    LogStreamParser: ParserClass;
+    StreamAnalysis: AnalysisClass;
+  };
   return { parser: mod.LogStreamParser, analysis: mod.StreamAnalysis };
 }
 

@@ -1,9 +1,10 @@
 // `stage-lens <command>`: a thin shell over server/core and server/capture. A command's
 // code is loaded only when it runs: in dist/ each command is its own bundle
 // (scripts/build.mjs), so `analyze` compiles neither the simulator nor compare nor the
-// YAML library, and this file loads no Node module of its own.
+// YAML library; this file loads only what the code cache needs (../codeCache.ts).
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
+import { withCodeCache } from '../codeCache';
 
 const USAGE = `Usage: stage-lens <command> [options]
 
@@ -21,8 +22,12 @@ Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version
 type CommandRunner = (argv: string[]) => Promise<number>;
 
 // `require`, not `import()`: a separate bundle in dist/ is loaded synchronously, without
-// Node's ESM loader (the build marks these paths external).
+// Node's ESM loader (the build marks these paths external), through V8's code cache.
 function loadCommand(name: string): CommandRunner | null {
+  return withCodeCache(__dirname, () => requireCommand(name));
+}
+
+function requireCommand(name: string): CommandRunner | null {
   switch (name) {
     case 'analyze':
       return (require('./analyze') as typeof import('./analyze')).runAnalyze;

@@ -65,3 +65,26 @@ function group(integer: string): string {
   for (let i = out.length; i < integer.length; i += 3) out += `,${integer.slice(i, i + 3)}`;
   return out;
 }
+
+// The fraction digits of n/1000 for n in 0..999, trailing zeros dropped ('' for 0).
+const THOUSANDTHS: readonly string[] = Array.from({ length: 1000 }, (_, n) => {
+  let digits = String(n).padStart(3, '0');
+  while (digits.endsWith('0')) digits = digits.slice(0, -1);
+  return digits;
+});
+
+/**
+ * `String(v)`, faster for the values logs hold: a value with at most 3 decimals and at most
+ * 15 significant digits (every logged ms) is written from integers, since its shortest
+ * round-trip form is then exactly that decimal (doubles tell all 15-digit decimals apart).
+ * V8's own double-to-text takes 3-4x as long, and a CSV or trace has millions of them.
+ */
+export function shortestNumberText(v: number): string {
+  const k = Math.round(v * 1000);
+  if (k / 1000 !== v || k >= 1e15 || k <= -1e15) return String(v);
+  const abs = k < 0 ? -k : k;
+  const whole = Math.floor(abs / 1000);
+  const fraction = abs - whole * 1000;
+  const text = fraction === 0 ? String(whole) : `${whole}.${THOUSANDTHS[fraction]}`;
+  return k < 0 ? `-${text}` : text;
+}

@@ -55,7 +55,8 @@ export function createStageLensServer(
   return { connection, documents, deploy };
 }
 
-if (require.main === module) {
+/** The language server of the editor (IPC) or of any LSP client (`--stdio`), until the client ends it. */
+export function runServer(): void {
   const connection = createConnection(ProposedFeatures.all);
   const liveNumbers = new SessionStageNumbers();
   const server = createStageLensServer(connection, process.argv, (params) => {
@@ -71,3 +72,6 @@ if (require.main === module) {
   if (testNumbersFile(process.argv) === undefined) server.deploy.setStageNumbers(liveNumbers);
   connection.listen();
 }
+
+// dist/server.js (server/lsp/boot.ts) calls runServer; run directly (tsx), this file starts it.
+if (require.main === module) runServer();

@@ -87,6 +87,7 @@ describe('npm package (npm pack, npm i -g)', () => {
       'dist/cli-simulate.js',
       'dist/cli.js',
       'dist/extension.js',
+      'dist/server-main.js',
       'dist/server.js',
       'dist/webview/compare.css',
       'dist/webview/compare.js',

@@ -2,7 +2,7 @@
 // writes (the reports use it so that a CLI run never loads ICU's number data).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupedNumber } from '../../server/core/numberText';
+import { groupedNumber, shortestNumberText } from '../../server/core/numberText';
 
 const FRACTIONS = [
   [0, 0],
@@ -66,5 +66,34 @@ test('seeded random values of every magnitude and 3-decimal log values', () => {
     same((rnd() - 0.3) * 10 ** Math.floor(rnd() * 30 - 12));
     same((Math.round(rnd() * 1e9) / 1000) * (rnd() < 0.2 ? -1 : 1));
     same(Math.round(rnd() * 1e6) / 2000);
+  }
+});
+
+test('shortestNumberText is String(v) for every double: log values, 15-16 digit edges, signs, non-finite', () => {
+  const same = (v: number): void => assert.equal(shortestNumberText(v), String(v), `for ${String(v)}`);
+  for (const v of [
+    0, -0, 1, -1, 0.001, -0.001, 0.0005, 0.1, 0.12, 0.123, 0.1234, 18.844, 18.84, 18.8, 1000.5, 999999999999.999,
+  ])
+    same(v);
+  for (const v of [
+    999999999999.999,
+    1e12 - 0.001,
+    1e15,
+    1e15 - 1,
+    9007199254740991 / 1000,
+    9007199254740991,
+    1e21,
+    1.5e-7,
+  ])
+    same(v);
+  // 16 digits: the shortest form can be shorter than the 3-decimal one (8951597507288.94, not 8951597507288.939).
+  for (const v of [8951597507288.94, 8832310687330.22, -8893971636039.12]) same(v);
+  for (const v of [Number.MAX_VALUE, Number.MIN_VALUE, Number.EPSILON, Infinity, -Infinity, NaN]) same(v);
+  let seed = 20261202;
+  const rnd = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < 20_000; i++) {
+    same((Math.round(rnd() * 10 ** Math.floor(rnd() * 16)) / 1000) * (rnd() < 0.2 ? -1 : 1));
+    same((rnd() - 0.3) * 10 ** Math.floor(rnd() * 40 - 20));
+    same(Math.round(rnd() * 1e7) / 10 ** Math.floor(rnd() * 5));
   }
 });

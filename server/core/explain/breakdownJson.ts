@@ -34,20 +34,27 @@ export interface BreakdownJson {
 const round3 = (v: number): number => Math.round(v * 1000) / 1000;
 const round3OrNull = (v: number | null): number | null => (v === null ? null : round3(v));
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+// Built by assignment in the order of the interface (which is the order JSON.stringify
+// writes), not by spreading optional parts in: a part per stage and phase of every request.
 function partJson(p: BreakdownPart): BreakdownPartJson {
-  return {
+  const out: Partial<Mutable<BreakdownPartJson>> = {
     key: p.key,
     stageKey: p.stageKey,
     stageId: p.stageId,
     phase: p.phase,
-    ...(p.edge === null ? {} : { edge: p.edge }),
-    ...(p.component === null ? {} : { component: p.component }),
-    ms: round3OrNull(p.ms),
-    state: p.state,
-    ...(p.startMs === null || p.endMs === null || p.placement === null
-      ? {}
-      : { startMs: round3(p.startMs), endMs: round3(p.endMs), placement: p.placement }),
   };
+  if (p.edge !== null) out.edge = p.edge;
+  if (p.component !== null) out.component = p.component;
+  out.ms = round3OrNull(p.ms);
+  out.state = p.state;
+  if (p.startMs !== null && p.endMs !== null && p.placement !== null) {
+    out.startMs = round3(p.startMs);
+    out.endMs = round3(p.endMs);
+    out.placement = p.placement;
+  }
+  return out as BreakdownPartJson;
 }
 
 export function breakdownJson(b: RequestBreakdown): BreakdownJson {

@@ -15,6 +15,7 @@ import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { shortestNumberText } from '../numberText';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -52,7 +53,7 @@ export function csvText(value: string): string {
 function csvNumber(v: number): string {
   if (Number.isNaN(v)) return 'nan';
   if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  return String(v);
+  return shortestNumberText(v);
 }
 
 export const CSV_HEADER = [

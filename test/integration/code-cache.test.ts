@@ -1,0 +1,145 @@
+// V8's code cache of the bundles (server/codeCache.ts), through the built dist/cli.js and
+// dist/server.js as real child processes: it is written after a first run and used by the
+// next, with the same output; a damaged cache, another build's cache, a directory others may
+// write to, the switch that turns it off; the language server's, written when its client ends it.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  createProtocolConnection,
+  InitializeRequest,
+  ExitNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-languageserver-protocol/node';
+import { buildBundles } from './buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
+
+before(() => buildBundles('cli', 'server'));
+
+function analyze(env: Record<string, string>): string {
+  const run = spawnSync(process.execPath, [CLI, 'analyze', SAMPLE, '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stderr, '');
+  return run.stdout;
+}
+
+function cacheHome(): { home: string; dir: string } {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-code-cache-'));
+  return { home, dir: path.join(home, 'stage-lens', 'code-cache') };
+}
+
+const cacheFiles = (dir: string): string[] => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
+
+test('a first run writes the cache of its bundle (private), the next reads it, with the same output', () => {
+  const { home, dir } = cacheHome();
+  try {
+    const plain = analyze({ STAGE_LENS_CODE_CACHE: '0' });
+    assert.equal(analyze({ XDG_CACHE_HOME: home }), plain);
+    const files = cacheFiles(dir);
+    assert.equal(files.length, 1, files.join(', '));
+    assert.match(files[0] ?? '', /^cli-analyze-\d+-\d+-v\d+\.\d+\.\d+-\w+\.bin$/);
+    const file = path.join(dir, files[0] ?? '');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
+    assert.ok(fs.statSync(file).size > 50_000, `cache of ${fs.statSync(file).size} bytes`);
+    const written = fs.statSync(file).mtimeMs;
+    assert.equal(analyze({ XDG_CACHE_HOME: home }), plain);
+    // Accepted, so not written again.
+    assert.equal(fs.statSync(file).mtimeMs, written);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a damaged cache is refused by V8 and replaced; caches of earlier builds are removed', () => {
+  const { home, dir } = cacheHome();
+  try {
+    const plain = analyze({ STAGE_LENS_CODE_CACHE: '0' });
+    analyze({ XDG_CACHE_HOME: home });
+    const [name] = cacheFiles(dir);
+    assert.ok(name !== undefined);
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, Buffer.alloc(4096, 0x5a), { mode: 0o600 });
+    const earlier = path.join(dir, 'cli-analyze-1-2-v0.0.0-x64.bin');
+    const other = path.join(dir, 'cli-analyze-extra-1-2-v0.0.0-x64.bin');
+    fs.writeFileSync(earlier, 'old', { mode: 0o600 });
+    fs.writeFileSync(other, 'not this bundle', { mode: 0o600 });
+    assert.equal(analyze({ XDG_CACHE_HOME: home }), plain);
+    assert.ok(fs.statSync(file).size > 50_000, 'the damaged cache was rewritten');
+    assert.deepEqual(cacheFiles(dir), [name, path.basename(other)].sort());
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('a cache directory that others may write to is not used; STAGE_LENS_CODE_CACHE=0 writes nothing', () => {
+  const { home, dir } = cacheHome();
+  try {
+    const plain = analyze({ STAGE_LENS_CODE_CACHE: '0' });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.chmodSync(dir, 0o777);
+    assert.equal(analyze({ XDG_CACHE_HOME: home }), plain);
+    assert.deepEqual(cacheFiles(dir), []);
+    fs.rmSync(dir, { recursive: true });
+    assert.equal(analyze({ XDG_CACHE_HOME: home, STAGE_LENS_CODE_CACHE: '0' }), plain);
+    assert.equal(fs.existsSync(dir), false);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
+
+/** Starts dist/server.js on stdio, initializes it, ends it as a client does; resolves with its serverInfo name. */
+async function languageServerSession(env: Record<string, string>, storageDir: string): Promise<string | undefined> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  connection.listen();
+  const result = await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { storageDir },
+  });
+  await connection.sendRequest(ShutdownRequest.type);
+  await connection.sendNotification(ExitNotification.type);
+  assert.equal(await exited, 0);
+  connection.dispose();
+  return result.serverInfo?.name;
+}
+
+test('the language server writes the cache of dist/server-main.js when it ends, and starts from it', async () => {
+  const { home, dir } = cacheHome();
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-code-cache-storage-'));
+  try {
+    assert.equal(await languageServerSession({ XDG_CACHE_HOME: home }, storage), 'stage-lens');
+    const files = cacheFiles(dir);
+    assert.equal(files.length, 1, files.join(', '));
+    assert.match(files[0] ?? '', /^server-main-\d+-\d+-v[\d.]+-\w+\.bin$/);
+    const file = path.join(dir, files[0] ?? '');
+    const written = fs.statSync(file).mtimeMs;
+    assert.ok(fs.statSync(file).size > 200_000, `cache of ${fs.statSync(file).size} bytes`);
+    assert.equal(await languageServerSession({ XDG_CACHE_HOME: home }, storage), 'stage-lens');
+    assert.equal(fs.statSync(file).mtimeMs, written, 'accepted, so not written again');
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
+});
