@@ -269,7 +269,7 @@ export class Session {
   }
 
   private newExplainIndex(): ExplainIndex {
-    return new ExplainIndex({ year: this.logYear });
+    return new ExplainIndex({ year: this.logYear, live: true });
   }
 
   private newAnalysis(): StreamAnalysis {

@@ -41,6 +41,37 @@ export class SampleSet {
     if (this.tailLength >= MERGE_AT) this.merge();
   }
 
+  /**
+   * Adds many samples at once: sorted once and merged into the body in one pass (adding
+   * them one by one would merge the body every MERGE_AT samples).
+   */
+  addAll(values: ArrayLike<number>): void {
+    if (values.length < MERGE_AT) {
+      for (let i = 0; i < values.length; i++) this.add(values[i]);
+      return;
+    }
+    this.merge();
+    const sorted = Float64Array.from(values).sort();
+    for (let i = 0; i < sorted.length; i++) this.total += values[i];
+    if (sorted[sorted.length - 1] > this.largest) this.largest = sorted[sorted.length - 1];
+    this.tail = sorted;
+    this.tailLength = sorted.length;
+    this.sortedUpTo = sorted.length;
+    this.merge();
+    this.tail = new Float64Array(8);
+  }
+
+  /** The k-th smallest sample (0-based; k < count). */
+  at(k: number): number {
+    this.sortTail();
+    return this.kth(k);
+  }
+
+  /** Bytes held by the samples. */
+  get bytes(): number {
+    return this.body.byteLength + (this.runEnds?.byteLength ?? 0) + this.tail.byteLength;
+  }
+
   /** An independent set with the same samples (added in the same order: the same mean). */
   copy(): SampleSet {
     const copy = new SampleSet();
@@ -89,7 +120,7 @@ export class SampleSet {
   }
 
   private growTail(): void {
-    const grown = new Float64Array(Math.min(this.tail.length * 4, MERGE_AT));
+    const grown = new Float64Array(Math.min(this.tail.length * 2, MERGE_AT));
     grown.set(this.tail);
     this.tail = grown;
   }
@@ -168,6 +199,8 @@ export class SampleSet {
         ? mergeSorted(this.flatBody(), scaledTail, new Int32Array(n))
         : mergeSorted(this.flatBody(), tail, new Float64Array(n));
     this.keepBody(merged);
+    // A set stays alive for the whole session: its full 32 KB tail is let go, not kept empty.
+    this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
   }

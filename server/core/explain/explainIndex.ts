@@ -44,9 +44,22 @@ export interface StageColumns {
   readonly tokensOut: Column;
 }
 
+/** Something kept up to date from the index's requests as they arrive (tailState.ts). */
+export interface IndexFollower {
+  /** Row `row` was just added. */
+  add(row: number): void;
+  readonly bytes: number;
+}
+
 export interface ExplainIndexOptions {
   /** Year of the log's `MM-DD` timestamps. */
   readonly year?: number;
+  /**
+   * A live session, asked the same questions again and again as requests arrive: the tail
+   * over the whole session is answered from order statistics kept from then on
+   * (tailState.ts). A one-shot report (the CLI) takes one pass per question instead.
+   */
+  readonly live?: boolean;
 }
 
 const COLD = 1;
@@ -71,9 +84,12 @@ export class ExplainIndex {
   /** Others in flight (overall and per stage) when each request arrived. */
   readonly inFlight = new InFlightCounts();
   private timesKnown = 0;
+  private readonly followers: IndexFollower[] = [];
+  readonly live: boolean;
 
   constructor(options: ExplainIndexOptions = {}) {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
+    this.live = options.live === true;
     this.overlap = namedColumn(this.arena, 'overlap');
     this.residual = namedColumn(this.arena, 'residual');
     this.e2eOrdinal = this.arena.ordinal('t:e2e');
@@ -141,7 +157,13 @@ export class ExplainIndex {
       ordinals.map((o) => values.get(o) as number),
     );
     this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
+    for (const f of this.followers) f.add(row);
     return breakdown;
+  }
+
+  /** Feeds `follower` every request added from now on. */
+  follow(follower: IndexFollower): void {
+    this.followers.push(follower);
   }
 
   requestId(i: number): string {
@@ -232,6 +254,15 @@ export class ExplainIndex {
 
   /** Bytes held (typed arrays and side maps; the id strings are shared with the request store). */
   get bytes(): number {
-    return this.arena.bytes + this.finish.bytes + this.bootCold.length * 8 + this.ids.length * 8 + this.inFlight.bytes;
+    let followers = 0;
+    for (const f of this.followers) followers += f.bytes;
+    return (
+      this.arena.bytes +
+      this.finish.bytes +
+      this.bootCold.length * 8 +
+      this.ids.length * 8 +
+      this.inFlight.bytes +
+      followers
+    );
   }
 }

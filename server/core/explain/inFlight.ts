@@ -130,6 +130,11 @@ export class InFlightCounts {
     }
   }
 
+  /** Per row, others in flight when it arrived (-1: unknown; rows past the end: unknown). */
+  counts(): Int32Array {
+    return this.overall.data;
+  }
+
   /** Others in flight when `row` arrived; -1 when its arrival is unknown. */
   count(row: number): number {
     return row < this.overall.data.length ? this.overall.data[row] : -1;

@@ -9,8 +9,10 @@ import type { Distribution } from '../analysis/types';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope, type RowScope } from './scope';
-import { distributionInPlace, percentileInPlace } from './select';
+import { countDistribution, distributionInPlace, percentileInPlace } from './select';
+import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch';
 import { parseTarget } from './targets';
+import { targetValuesOf } from './targetValues';
 import type { LoadAtArrival, LoadBucket, LoadReading, StageLoad, TailQuantile, TargetName } from './types';
 import { TAIL_PERCENT } from './types';
 
@@ -27,15 +29,12 @@ export const SAME_LOAD_RATIO = 1.15;
 
 /** Bucket i holds in-flight counts [lo, hi]: 0, 1, 2-3, 4-7, 8-15, ... */
 function bucketOf(inFlight: number): number {
-  return inFlight <= 0 ? 0 : Math.floor(Math.log2(inFlight)) + 1;
+  // floor(log2(n)) + 1, from the bit length.
+  return inFlight <= 0 ? 0 : 32 - Math.clz32(inFlight);
 }
 
 function bucketBounds(b: number): [number, number] {
   return b === 0 ? [0, 0] : [2 ** (b - 1), 2 ** b - 1];
-}
-
-function dist(values: number[]): Distribution | null {
-  return distributionInPlace(Float64Array.from(values), values.length);
 }
 
 function readingOf(
@@ -73,38 +72,37 @@ function readingOf(
 
 export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArrival | null {
   const target = parseTarget(query.target);
-  const column = target === null ? undefined : index.target(target.name);
-  if (target === null || column === undefined) return null;
-  const rows = rowsInScope(index, query.scope);
+  const targetValues = target === null ? null : targetValuesOf(index, target.name);
+  if (target === null || targetValues === null) return null;
+  const rows = rowsInScope(index, query.scope, 0, scratchInt32('load.rows', index.length));
   const stages = index.stages();
 
   // Counts kept by the index as requests arrived (inFlight.ts); -1: arrival unknown.
   const n = rows.length;
-  const targetValues = new Float64Array(n);
-  column.read(rows, targetValues);
-  const inFlight = new Int32Array(n);
-  const values = new Float64Array(n);
-  const kept = new Int32Array(n);
+  const counts = index.inFlight.counts();
+  const inFlight = scratchInt32('load.inFlight', n);
+  const values = scratchFloat64('load.values', n);
+  const kept = scratchInt32('load.kept', n);
   let known = 0;
   let unknown = 0;
   for (let k = 0; k < n; k++) {
     const i = rows[k];
-    const c = index.inFlight.count(i);
+    const c = i < counts.length ? counts[i] : -1;
     if (c < 0) {
       unknown++;
       continue;
     }
     inFlight[known] = c;
-    values[known] = targetValues[k];
+    values[known] = targetValues[i];
     kept[known] = i;
     known++;
   }
 
   let measured = 0;
-  const scratch = new Float64Array(known);
+  const scratch = scratchFloat64('load.scratch', known);
   for (let k = 0; k < known; k++) if (!Number.isNaN(values[k])) scratch[measured++] = values[k];
   const threshold = measured === 0 ? null : percentileInPlace(scratch, measured, TAIL_PERCENT[query.quantile]);
-  const inTail = new Uint8Array(known);
+  const inTail = scratchUint8('load.inTail', known).fill(0);
   let tailCount = 0;
   for (let k = 0; k < known; k++) {
     if (threshold !== null && values[k] >= threshold) {
@@ -113,49 +111,62 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     }
   }
 
-  const bucketValues = new Map<number, { values: number[]; count: number; tail: number }>();
+  // Rows by bucket (a stable counting sort: each bucket's values stay in index order).
+  const bucketOfRow = scratchUint8('load.bucket', known);
+  let buckets = 0;
   for (let k = 0; k < known; k++) {
     const b = bucketOf(inFlight[k]);
-    let entry = bucketValues.get(b);
-    if (entry === undefined) bucketValues.set(b, (entry = { values: [], count: 0, tail: 0 }));
-    entry.count++;
-    if (!Number.isNaN(values[k])) entry.values.push(values[k]);
-    if (inTail[k] === 1) entry.tail++;
+    bucketOfRow[k] = b;
+    if (b + 1 > buckets) buckets = b + 1;
   }
-  const buckets: LoadBucket[] = [...bucketValues.keys()]
-    .sort((a, b) => a - b)
-    .map((b) => {
-      const entry = bucketValues.get(b)!;
-      const [lo, hi] = bucketBounds(b);
-      return {
-        minInFlight: lo,
-        maxInFlight: hi,
-        count: entry.count,
-        tailCount: entry.tail,
-        target: dist(entry.values),
-      };
+  const bucketCount = new Int32Array(buckets);
+  const bucketTail = new Int32Array(buckets);
+  const bucketMeasured = new Int32Array(buckets + 1);
+  for (let k = 0; k < known; k++) {
+    const b = bucketOfRow[k];
+    bucketCount[b]++;
+    if (inTail[k] === 1) bucketTail[b]++;
+    if (!Number.isNaN(values[k])) bucketMeasured[b + 1]++;
+  }
+  for (let b = 1; b <= buckets; b++) bucketMeasured[b] += bucketMeasured[b - 1];
+  const byBucket = scratchFloat64('load.byBucket', measured);
+  const next = bucketMeasured.slice(0, buckets);
+  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k])) byBucket[next[bucketOfRow[k]]++] = values[k];
+  const loadBuckets: LoadBucket[] = [];
+  for (let b = 0; b < buckets; b++) {
+    if (bucketCount[b] === 0) continue;
+    const [lo, hi] = bucketBounds(b);
+    const from = bucketMeasured[b];
+    const to = bucketMeasured[b + 1];
+    loadBuckets.push({
+      minInFlight: lo,
+      maxInFlight: hi,
+      count: bucketCount[b],
+      tailCount: bucketTail[b],
+      target: distributionInPlace(byBucket.subarray(from, to), to - from),
     });
+  }
 
   /** Distributions of a count over all known rows and over the tail. */
-  const split = (countOf: (k: number) => number): { all: Distribution | null; tail: Distribution | null } => {
-    const all = new Float64Array(known);
-    const tail = new Float64Array(tailCount);
+  const all = scratchInt32('load.all', known);
+  const tail = scratchInt32('load.tail', tailCount);
+  const split = (): { all: Distribution | null; tail: Distribution | null } => {
     let t = 0;
-    for (let k = 0; k < known; k++) {
-      const c = countOf(k);
-      all[k] = c;
-      if (inTail[k] === 1) tail[t++] = c;
-    }
-    return { all: distributionInPlace(all, known), tail: distributionInPlace(tail, t) };
+    for (let k = 0; k < known; k++) if (inTail[k] === 1) tail[t++] = all[k];
+    return { all: countDistribution(all, known), tail: countDistribution(tail, t) };
   };
-  const overall = split((k) => inFlight[k]);
+  all.set(inFlight.subarray(0, known));
+  const overall = split();
   const stageLoads: StageLoad[] = stages.map((s) => {
-    const counts = index.inFlight.stageCounts(s.stageKey);
-    return {
-      stageKey: s.stageKey,
-      stageId: s.stageId,
-      ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0))),
-    };
+    // Rows past the end of a stage's counts, and unknown ones (-1), count 0.
+    const counts = index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0);
+    const size = counts.length;
+    for (let k = 0; k < known; k++) {
+      const i = kept[k];
+      const c = i < size ? counts[i] : 0;
+      all[k] = c > 0 ? c : 0;
+    }
+    return { stageKey: s.stageKey, stageId: s.stageId, ...split() };
   });
   const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
   return {
@@ -166,7 +177,7 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     resolutionMs: LOG_RESOLUTION_MS,
     thresholdMs: threshold,
     inFlight: overall,
-    buckets,
+    buckets: loadBuckets,
     stages: stageLoads,
     reading,
     readingText: text,

@@ -40,6 +40,10 @@ export interface OverTimeQuery {
   readonly windowMs?: number;
 }
 
+function metrics(index: ExplainIndex, query: OverTimeQuery): readonly TargetName[] {
+  return query.metrics ?? index.targets();
+}
+
 function niceAtLeast(ms: number): number {
   for (const n of NICE_MS) if (n >= ms) return n;
   return Math.ceil(ms / 86_400_000) * 86_400_000;
@@ -87,9 +91,14 @@ function resample(g: GaugeSamples, times: readonly number[], stepMs: number): Ga
 /** What a previous answer of the same query keeps, so that the next one recomputes only the steps new requests reach. */
 interface Kept {
   readonly key: string;
+  /** The index it was computed from. */
+  readonly index: ExplainIndex;
   /** Requests of the index when it was computed: later ones are the new ones. */
   readonly indexLength: number;
   readonly rows: number;
+  /** The rows in scope with a time, ordered by (finish, row), and their finishes: [0, rows) of each (room after for more). */
+  readonly timedRows: Int32Array;
+  readonly finishes: Float64Array;
   readonly origin: number;
   readonly stepMs: number;
   readonly windowMs: number;
@@ -107,8 +116,10 @@ interface Kept {
 export class OverTimeCache {
   private readonly kept = new Map<string, Kept>();
 
-  get(key: string): Kept | undefined {
-    return this.kept.get(key);
+  /** The previous answer of a query over this index (not one over an index since replaced). */
+  of(key: string, index: ExplainIndex): Kept | undefined {
+    const kept = this.kept.get(key);
+    return kept !== undefined && kept.index === index && kept.indexLength <= index.length ? kept : undefined;
   }
 
   set(value: Kept): void {
@@ -117,24 +128,92 @@ export class OverTimeCache {
   }
 }
 
+/** How many of the first n sorted values are <= t. */
+function countAtMost(sorted: Float64Array, n: number, t: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+interface Timed {
+  readonly rows: Int32Array;
+  readonly finishes: Float64Array;
+  readonly count: number;
+  /** The earliest finish among rows added since the previous answer (Infinity: none). */
+  readonly earliestNew: number;
+}
+
+/**
+ * The rows in scope with a time, ordered by (finish, row) (the log order nearly is; several
+ * streams interleave): the previous answer's order extended by the rows added since, which
+ * nearly always finish after it (appended in place), else merged in.
+ */
+function timedByFinish(index: ExplainIndex, scope: RowScope, previous: Kept | undefined): Timed {
+  const first = previous?.indexLength ?? 0;
+  const fresh: number[] = [];
+  for (const i of rowsInScope(index, scope, first)) if (Number.isFinite(index.finishMs(i))) fresh.push(i);
+  let sorted = true;
+  for (let k = 1; k < fresh.length; k++) if (index.finishMs(fresh[k]) < index.finishMs(fresh[k - 1])) sorted = false;
+  if (!sorted) fresh.sort((a, b) => index.finishMs(a) - index.finishMs(b) || a - b);
+  let earliestNew = Infinity;
+  for (const i of fresh) earliestNew = Math.min(earliestNew, index.finishMs(i));
+  const kept = previous?.rows ?? 0;
+  const count = kept + fresh.length;
+  const last = kept === 0 ? -Infinity : (previous as Kept).finishes[kept - 1];
+  if (previous !== undefined && (fresh.length === 0 || index.finishMs(fresh[0]) >= last)) {
+    // Rows are added in index order: a new row with the same finish as the last comes after it.
+    let { timedRows: rows, finishes } = previous;
+    if (count > rows.length) {
+      const room = Math.max(count, Math.ceil(rows.length * 1.5), 1024);
+      rows = new Int32Array(room);
+      rows.set(previous.timedRows.subarray(0, kept));
+      finishes = new Float64Array(room);
+      finishes.set(previous.finishes.subarray(0, kept));
+    }
+    fresh.forEach((i, k) => {
+      rows[kept + k] = i;
+      finishes[kept + k] = index.finishMs(i);
+    });
+    return { rows, finishes, count, earliestNew };
+  }
+  const rows = new Int32Array(Math.max(count, 1024));
+  const finishes = new Float64Array(rows.length);
+  let a = 0;
+  let b = 0;
+  let k = 0;
+  const before = previous?.timedRows;
+  const beforeFinishes = previous?.finishes;
+  while (a < kept || b < fresh.length) {
+    const takeOld = b >= fresh.length || (a < kept && (beforeFinishes as Float64Array)[a] <= index.finishMs(fresh[b]));
+    const row = takeOld ? (before as Int32Array)[a++] : fresh[b++];
+    rows[k] = row;
+    finishes[k++] = index.finishMs(row);
+  }
+  return { rows, finishes, count, earliestNew };
+}
+
 export function overTime(
   index: ExplainIndex,
   query: OverTimeQuery,
   gauges: readonly GaugeSamples[] = [],
   cache?: OverTimeCache,
 ): OverTimeSeries {
-  const rows = rowsInScope(index, query.scope);
-  // Rows with a time, ordered by finish (the log order nearly is; several streams interleave).
-  const timed: number[] = [];
-  for (const i of rows) if (Number.isFinite(index.finishMs(i))) timed.push(i);
-  let sorted = true;
-  for (let k = 1; k < timed.length; k++) if (index.finishMs(timed[k]) < index.finishMs(timed[k - 1])) sorted = false;
-  if (!sorted) timed.sort((a, b) => index.finishMs(a) - index.finishMs(b) || a - b);
-  const metrics = query.metrics ?? index.targets();
+  const key = JSON.stringify([query.scope, metrics(index, query), query.stepMs, query.windowMs]);
+  const previous = cache?.of(key, index);
+  const timed = timedByFinish(index, query.scope, previous);
+  const timedCount = timed.count;
+  const finishes = timed.finishes.subarray(0, timedCount);
+  const timedRows = timed.rows.subarray(0, timedCount);
+  const metricNames = metrics(index, query);
   // The axis spans the requests' finish times, or the gauges' samples when there is no request (a scrape-only session).
-  let first = timed.length === 0 ? Infinity : index.finishMs(timed[0]);
-  let last = timed.length === 0 ? -Infinity : index.finishMs(timed[timed.length - 1]);
-  if (timed.length === 0) {
+  let first = timedCount === 0 ? Infinity : finishes[0];
+  let last = timedCount === 0 ? -Infinity : finishes[timedCount - 1];
+  if (timedCount === 0) {
     for (const g of gauges) {
       for (let k = 0; k < g.times.length; k++) {
         const t = g.times[k];
@@ -150,19 +229,17 @@ export function overTime(
       stepMs: 0,
       windowMs: 0,
       requestRate: [],
-      series: metrics.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })),
+      series: metricNames.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })),
       gauges: [],
     };
 
-  const key = JSON.stringify([query.scope, metrics, query.stepMs, query.windowMs]);
-  const previous = cache?.get(key);
   const auto =
-    timed.length === 0
+    timedCount === 0
       ? {
           windowMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)),
           stepMs: niceAtLeast(Math.max(LOG_RESOLUTION_MS, (last - first) / MAX_STEPS)),
         }
-      : chooseGrid(timed.length, last - first);
+      : chooseGrid(timedCount, last - first);
   let stepMs =
     query.stepMs !== undefined && query.stepMs > 0
       ? Math.max(query.stepMs, (last - first) / (MAX_STEPS * 4))
@@ -171,7 +248,7 @@ export function overTime(
   // Keep the previous grid while the data's rate and span stay within 2x of what chose it.
   const stable =
     previous !== undefined &&
-    previous.rows <= timed.length &&
+    previous.rows <= timedCount &&
     stepMs <= previous.stepMs * 2 &&
     stepMs * 2 >= previous.stepMs &&
     windowMs <= previous.windowMs * 2 &&
@@ -184,15 +261,10 @@ export function overTime(
   const origin = stable ? previous.origin : Math.floor(first / stepMs) * stepMs;
   const times: number[] = [];
   for (let t = Math.floor(first / stepMs) * stepMs + stepMs; t < last + stepMs; t += stepMs) times.push(t);
-  const finishes = Float64Array.from(timed, (i) => index.finishMs(i));
-  const timedRows = Int32Array.from(timed);
-
   // Steps before this index keep the previous answer: no new request is in their window.
   let reuse = 0;
   if (stable && previous.origin === origin) {
-    let earliestNew = Infinity;
-    for (let k = 0; k < timed.length; k++)
-      if (timed[k] >= previous.indexLength) earliestNew = Math.min(earliestNew, finishes[k]);
+    const earliestNew = timed.earliestNew;
     const sameStart = times[0] === previous.times[0];
     if (sameStart)
       while (reuse < previous.times.length - 1 && reuse < times.length && previous.times[reuse] < earliestNew) reuse++;
@@ -200,8 +272,10 @@ export function overTime(
 
   const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
   {
-    let a = 0;
-    let b = 0;
+    // Where the walk over the finishes stands at the first recomputed step.
+    const start = (times[reuse] ?? Infinity) - stepMs;
+    let a = countAtMost(finishes, timedCount, start);
+    let b = a;
     for (let s = reuse; s < times.length; s++) {
       const t = times[s];
       while (b < finishes.length && finishes[b] <= t) b++;
@@ -210,20 +284,18 @@ export function overTime(
     }
   }
 
-  const series: RollingSeries[] = metrics.map((metric, m) => {
+  const series: RollingSeries[] = metricNames.map((metric, m) => {
     const column = index.target(metric);
     const kept = reuse > 0 ? previous!.series[m] : undefined;
     const count: number[] = kept === undefined ? [] : kept.count.slice(0, reuse);
     const p50: (number | null)[] = kept === undefined ? [] : kept.p50.slice(0, reuse);
     const p90: (number | null)[] = kept === undefined ? [] : kept.p90.slice(0, reuse);
     const p99: (number | null)[] = kept === undefined ? [] : kept.p99.slice(0, reuse);
-    const scratch = new Float64Array(timed.length);
     const first = kept === undefined ? 0 : reuse;
     // Only the rows that the recomputed steps' windows can hold are read.
-    let from = 0;
-    const fromTime = (times[first] ?? Infinity) - windowMs;
-    while (from < finishes.length && finishes[from] <= fromTime) from++;
-    const valuesOf = new Float64Array(timed.length - from);
+    const from = countAtMost(finishes, timedCount, (times[first] ?? Infinity) - windowMs);
+    const scratch = new Float64Array(timedCount - from);
+    const valuesOf = new Float64Array(timedCount - from);
     if (column !== undefined) column.read(timedRows.subarray(from), valuesOf);
     else valuesOf.fill(Number.NaN);
     let a = from;
@@ -253,8 +325,11 @@ export function overTime(
 
   cache?.set({
     key,
+    index,
     indexLength: index.length,
-    rows: timed.length,
+    rows: timedCount,
+    timedRows: timed.rows,
+    finishes: timed.finishes,
     origin,
     stepMs,
     windowMs,

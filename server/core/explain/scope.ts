@@ -9,17 +9,22 @@ export interface RowScope extends ExplainScope {
   readonly boot?: number;
 }
 
-/** Row indices in scope, in index order. */
-export function rowsInScope(index: ExplainIndex, scope: RowScope): Int32Array {
+/** Row indices in scope, in index order (from row `first` on); written into `into` when given (room for every row from `first`). */
+export function rowsInScope(
+  index: ExplainIndex,
+  scope: RowScope,
+  first = 0,
+  into: Int32Array = new Int32Array(Math.max(0, index.length - first)),
+): Int32Array {
   const n = index.length;
-  const out = new Int32Array(n);
+  const out = into;
   let k = 0;
   const from = scope.fromMs ?? Number.NEGATIVE_INFINITY;
   const to = scope.toMs ?? Number.POSITIVE_INFINITY;
   const windowed = scope.fromMs !== undefined || scope.toMs !== undefined;
   const excludeCold = scope.excludeCold === true;
   const boot = scope.boot;
-  for (let i = 0; i < n; i++) {
+  for (let i = first; i < n; i++) {
     if (excludeCold && index.isCold(i) === 1) continue;
     if (boot !== undefined && index.boot(i) !== boot) continue;
     if (windowed) {

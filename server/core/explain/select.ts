@@ -62,3 +62,41 @@ export function distributionInPlace(values: Float64Array, n: number): Distributi
   const p50 = percentileInPlace(values, n, 50);
   return { count: n, mean: sum / n, p50, p90, p99, max };
 }
+
+/**
+ * The same as distributionInPlace for counts (non-negative integers) of the first n values,
+ * by a histogram: one pass and a walk over the distinct counts instead of three selects.
+ * The sum of integers is exact in any order, and every percentile reads the same ranks.
+ */
+export function countDistribution(values: Int32Array, n: number): Distribution | null {
+  if (n === 0) return null;
+  let sum = 0;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    sum += v;
+    if (v > max) max = v;
+  }
+  // ends[c]: how many values are <= c.
+  const ends = new Int32Array(max + 1);
+  for (let i = 0; i < n; i++) ends[values[i]]++;
+  for (let c = 1; c <= max; c++) ends[c] += ends[c - 1];
+  const kth = (k: number): number => {
+    let lo = 0;
+    let hi = max;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ends[mid] > k) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const percentile = (p: number): number => {
+    const h = ((n - 1) * p) / 100;
+    const lo = Math.floor(h);
+    const a = kth(lo);
+    if (h === lo || lo + 1 >= n) return a;
+    return a + (h - lo) * (kth(lo + 1) - a);
+  };
+  return { count: n, mean: sum / n, p50: percentile(50), p90: percentile(90), p99: percentile(99), max };
+}

@@ -1,0 +1,60 @@
+// What each part of a request's breakdown contributes to a target, for a list of requests:
+// the part's ms, or under a first-output target the share of its interval before that
+// first output (its start on the request's clock is its stage's start plus the phases of
+// that stage before it). A request's contributions depend only on its own numbers and on
+// which parts precede each other, so the same values come out whether the requests are
+// read all at once (a query over a scope) or one by one as they arrive (tailState.ts).
+import type { ExplainIndex, PartColumns } from './explainIndex';
+import { contribution, partCounts, type Target } from './targets';
+
+/**
+ * Calls `visit` for each part that makes up the target, in the index's part order, with
+ * the part's contribution in each of `rows` (NaN: not measured there). `targetValues[k]`
+ * is the target's value in rows[k]. The array passed to `visit` is reused for the next part.
+ */
+export function forEachContribution(
+  index: ExplainIndex,
+  target: Target,
+  rows: Int32Array,
+  targetValues: Float64Array,
+  visit: (part: PartColumns, contributions: Float64Array) => void,
+): void {
+  const n = rows.length;
+  const ms = new Float64Array(n);
+  const contributions = new Float64Array(n);
+  // Only a first-output target clips parts at its instant; the others take them whole.
+  const clipped = target.kind === 'firstOutput';
+  // Where the next phase of the current stage starts, per request (clipped targets only).
+  const clock = new Float64Array(clipped ? n : 0);
+  let clockStage: string | null = null;
+  const stageStarts = clipped ? new Map(index.stages().map((s) => [s.stageKey, s.start])) : null;
+  for (const part of index.parts()) {
+    const m = part.meta;
+    if (!partCounts(m, target)) continue;
+    part.ms.read(rows, ms);
+    if (!clipped) {
+      visit(part, ms);
+      continue;
+    }
+    const inStage =
+      m.phase !== 'preprocess' && m.phase !== 'transfer' && m.phase !== 'finalOutput' && m.stageKey !== null;
+    if (inStage && clockStage !== m.stageKey) {
+      clockStage = m.stageKey;
+      const start = stageStarts?.get(m.stageKey as string);
+      if (start === undefined) clock.fill(Number.NaN);
+      else start.read(rows, clock);
+    }
+    const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
+    for (let k = 0; k < n; k++) {
+      const v = ms[k];
+      let c = Number.NaN;
+      if (!Number.isNaN(v)) {
+        const startMs = m.phase === 'preprocess' ? 0 : inStage && v >= 0 ? clock[k] : Number.NaN;
+        c = contribution(v, startMs, target, targetValues[k], ownStage);
+        if (inStage && v >= 0) clock[k] = clock[k] + v;
+      }
+      contributions[k] = c;
+    }
+    visit(part, contributions);
+  }
+}

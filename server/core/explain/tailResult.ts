@@ -1,0 +1,83 @@
+// The answer of a tail attribution from its ingredients, whichever way they were found (a
+// pass over the requests in scope, tailAttribution.ts, or the order statistics kept as
+// requests arrive, tailState.ts): the tail's requests in index order with their target
+// values, the target's median, and each part's median over the population. Sums run in
+// index order, so both ways give the same numbers to the last bit.
+import type { ExplainIndex } from './explainIndex';
+import { forEachContribution } from './tailContributions';
+import type { Target } from './targets';
+import type { TailAttribution, TailPart, TailQuantile } from './types';
+
+const MAX_REQUEST_IDS = 50;
+
+export interface TailIngredients {
+  readonly target: Target;
+  readonly quantile: TailQuantile;
+  readonly boot?: number;
+  readonly thresholdMs: number;
+  readonly targetMedianMs: number;
+  /** Requests in scope that measured the target. */
+  readonly scopeCount: number;
+  /** The tail's rows (target >= threshold), ascending, and their target values. */
+  readonly tailRows: Int32Array;
+  readonly tailValues: Float64Array;
+  /** Median contribution of each part that makes up the target in this population (by part key). */
+  readonly partMedians: ReadonlyMap<string, number>;
+}
+
+export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribution {
+  const { tailRows, tailValues } = t;
+  const tailCount = tailRows.length;
+  let excess = 0;
+  for (let j = 0; j < tailCount; j++) excess += tailValues[j] - t.targetMedianMs;
+  excess /= tailCount;
+
+  const parts: TailPart[] = [];
+  forEachContribution(index, t.target, tailRows, tailValues, (part, contributions) => {
+    const partMedian = t.partMedians.get(part.meta.key);
+    if (partMedian === undefined) return;
+    let sum = 0;
+    let measuredIn = 0;
+    for (let j = 0; j < tailCount; j++) {
+      const c = contributions[j];
+      if (Number.isNaN(c)) continue;
+      sum += c - partMedian;
+      measuredIn++;
+    }
+    if (measuredIn === 0) return;
+    const m = part.meta;
+    const partExcess = sum / tailCount;
+    parts.push({
+      key: m.key,
+      stageId: m.stageId,
+      stageKey: m.stageKey,
+      phase: m.phase,
+      ...(m.edge === null ? {} : { edge: m.edge }),
+      ...(m.component === null ? {} : { component: m.component }),
+      excessMs: partExcess,
+      share: Math.abs(excess) < 1e-9 ? null : partExcess / excess,
+      medianMs: partMedian,
+      measuredIn,
+    });
+  });
+  parts.sort((a, b) => b.excessMs - a.excessMs || (a.key < b.key ? -1 : 1));
+  let explained = 0;
+  for (const p of parts) explained += p.excessMs;
+
+  const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
+    (a, b) => tailValues[b] - tailValues[a] || tailRows[a] - tailRows[b],
+  );
+  return {
+    target: t.target.name,
+    quantile: t.quantile,
+    ...(t.boot === undefined ? {} : { boot: t.boot }),
+    thresholdMs: t.thresholdMs,
+    requestCount: tailCount,
+    scopeCount: t.scopeCount,
+    targetMedianMs: t.targetMedianMs,
+    excessMs: excess,
+    parts,
+    residualMs: excess - explained,
+    requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
+  };
+}
