@@ -17,8 +17,8 @@ import { percentileInPlace } from '../../server/core/explain/select';
 import type { TailQuantile } from '../../server/core/explain/types';
 import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
 import { overTime, OverTimeCache } from '../../server/core/explain/overTime';
-import { loadAtArrivalByPass } from './loadAtArrivalPass';
-import { BOOT_LINE, int, renderRequest, type RequestSpec } from './explainLogs';
+import { loadAtArrivalByPass } from './support/loadAtArrivalPass';
+import { BOOT_LINE, int, renderRequest, type RequestSpec } from './support/explainLogs';
 import type { PyValue } from '../../server/simulate/render';
 
 function random(seed: number): () => number {

@@ -2,12 +2,12 @@
 // that answered it before buckets were sorted by counting and count distributions read
 // from a histogram (server/core/explain/loadAtArrival.ts), kept as written then. The
 // product's answer must equal it exactly.
-import type { Distribution } from '../../server/core/analysis/types';
-import type { ExplainIndex } from '../../server/core/explain/explainIndex';
-import { LOG_RESOLUTION_MS } from '../../server/core/explain/logClock';
-import { rowsInScope, type RowScope } from '../../server/core/explain/scope';
-import { distributionInPlace, percentileInPlace } from '../../server/core/explain/select';
-import { parseTarget } from '../../server/core/explain/targets';
+import type { Distribution } from '../../../server/core/analysis/types';
+import type { ExplainIndex } from '../../../server/core/explain/explainIndex';
+import { LOG_RESOLUTION_MS } from '../../../server/core/explain/logClock';
+import { rowsInScope, type RowScope } from '../../../server/core/explain/scope';
+import { distributionInPlace, percentileInPlace } from '../../../server/core/explain/select';
+import { parseTarget } from '../../../server/core/explain/targets';
 import type {
   LoadAtArrival,
   LoadBucket,
@@ -15,8 +15,8 @@ import type {
   StageLoad,
   TailQuantile,
   TargetName,
-} from '../../server/core/explain/types';
-import { TAIL_PERCENT } from '../../server/core/explain/types';
+} from '../../../server/core/explain/types';
+import { TAIL_PERCENT } from '../../../server/core/explain/types';
 
 interface LoadQuery {
   readonly target: TargetName;
