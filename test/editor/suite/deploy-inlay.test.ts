@@ -8,6 +8,9 @@ import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
 import { openFixture, stageLensExtension, waitFor } from './helpers';
 
+/** The optional end of the leading stage's hint: ` · p99 tail: <part> N%` (server/core/deploy/liveNumbers.ts). */
+const TAIL_LEAD = '( · p99 tail: [^·]+ -?\\d+%)?';
+
 const CONFIG = 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml';
 
 function labelOf(hint: vscode.InlayHint): string {
@@ -74,11 +77,18 @@ describe('deploy YAML inlay hints', () => {
       'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
     );
     // The talker emits one output (Model Runner V2 + async chunk): prefill+decode, never "prefill".
+    // Once two requests are measured, the stage whose part leads the p99 tail says so at the end.
     assert.match(
       hints[1].label,
-      /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=\d+\)$/,
+      new RegExp(
+        `^TTFT p50 [\\d,.]+ ms · prefill\\+decode \\(one output\\) p50 [\\d,.]+ ms · queued p50 [\\d,.]+ ms \\(n=\\d+\\)${TAIL_LEAD}$`,
+      ),
     );
-    assert.match(hints[2].label, /^TTFT not recorded · queued p50 [\d,.]+ ms \(n=\d+\)$/);
+    assert.match(hints[2].label, new RegExp(`^TTFT not recorded · queued p50 [\\d,.]+ ms \\(n=\\d+\\)${TAIL_LEAD}$`));
+    assert.ok(
+      !(/ · p99 tail: /.test(hints[1].label) && / · p99 tail: /.test(hints[2].label)),
+      'one stage leads the tail',
+    );
 
     // Unmatched: the hints go.
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
@@ -98,7 +108,7 @@ describe('deploy YAML inlay hints', () => {
       },
       15_000,
     );
-    assert.match(again[1].label, /^TTFT p50 .* \(n=\d+\)$/);
+    assert.match(again[1].label, new RegExp(`^TTFT p50 .* \\(n=\\d+\\)${TAIL_LEAD}$`));
 
     await vscode.commands.executeCommand('stageLens.stopCapture');
     await waitFor(
