@@ -17,6 +17,7 @@ import type { GaugeSamples } from '../core/explain/overTime';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
+import { regularFileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
 
@@ -37,7 +38,14 @@ class LogExplainReader {
 
   constructor(year: number) {
     this.index = new ExplainIndex({ year });
-    this.analysis = new StreamAnalysis({ year, onRequest: (r) => this.index.add(r, this.capturedAt) });
+    // The index takes every request as it comes; the analysis keeps none and summarizes no
+    // field (explain reports neither), only its findings and engine series are read.
+    this.analysis = new StreamAnalysis({
+      year,
+      keepRequests: false,
+      summaryFields: new Set(),
+      onRequest: (r) => this.index.add(r, this.capturedAt),
+    });
   }
 
   push(bytes: Buffer, stream: ChunkStream = 'file', capturedAt = Number.NaN): void {
@@ -73,7 +81,10 @@ function scrapeInput(text: string): ExplainInput {
 }
 
 /** Reads a log or a scrape from a stream (stdin, a file). */
-export async function explainFromStream(input: Readable | AsyncIterable<unknown>, year: number): Promise<ExplainInput> {
+export async function explainFromStream(
+  input: Readable | AsyncIterable<unknown> | Iterable<Buffer>,
+  year: number,
+): Promise<ExplainInput> {
   let log: LogExplainReader | null = null;
   const scrape: Buffer[] = [];
   let scrapeBytes = 0;
@@ -127,7 +138,8 @@ export async function readExplainInput(source: string, stdin: Readable): Promise
     return explainFromSessionFolder(path.resolve(source), source);
   }
   try {
-    return await explainFromStream(createReadStream(source), year);
+    // A regular file in large synchronous reads (as analyze reads it); a FIFO or device as a stream.
+    return await explainFromStream(regularFileChunks(source) ?? createReadStream(source), year);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;

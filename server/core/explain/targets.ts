@@ -88,13 +88,26 @@ export function contribution(ms: number, startMs: number, target: Target, target
 }
 
 /** The targets a request supports (each measured in it). */
+// The targets of a stage key, parsed once (every request of a log names the same few stages).
+const stageTargets = new Map<string, readonly (Target | null)[]>();
+
+function targetsOfStage(stageKey: string): readonly (Target | null)[] {
+  let targets = stageTargets.get(stageKey);
+  if (targets === undefined) {
+    targets = (['firstOutput', 'ttft'] as const).map((kind) => parseTarget(stageTargetName(stageKey, kind)));
+    if (stageTargets.size < 1024) stageTargets.set(stageKey, targets);
+  }
+  return targets;
+}
+
+const E2E = parseTarget('e2e') as Target;
+
 export function targetsOf(request: AnalyzedRequest, totalMs: number | null): Target[] {
   const out: Target[] = [];
-  if (totalMs !== null) out.push(parseTarget('e2e') as Target);
+  if (totalMs !== null) out.push(E2E);
   for (const stage of request.stages) {
     if (stage.stageId === null) continue;
-    for (const kind of ['firstOutput', 'ttft'] as const) {
-      const t = parseTarget(stageTargetName(stage.stageKey, kind));
+    for (const t of targetsOfStage(stage.stageKey)) {
       if (t !== null && targetValue(request, t, totalMs) !== null) out.push(t);
     }
   }
