@@ -68,6 +68,8 @@ const PHASE_ORDER: readonly PartPhase[] = ['inputWait', 'readyQueued', 'queued',
 
 export class ExplainIndex {
   private readonly arena = new RowArena();
+  private readonly ordinalsByPrefix = new Map<string, Map<string, number>>();
+  private readonly rowValues = new RowValues();
   private readonly ids: string[] = [];
   /** boot * 2 + cold */
   private readonly bootCold: number[] = [];
@@ -109,9 +111,10 @@ export class ExplainIndex {
     this.finish.push(finish);
     if (Number.isFinite(finish)) this.timesKnown += 1;
 
-    const values = new Map<number, number>();
-    const put = (name: string, v: number | null | undefined): void => {
-      if (v !== null && v !== undefined && Number.isFinite(v)) values.set(this.arena.ordinal(name), v);
+    const rowValues = this.rowValues;
+    rowValues.start();
+    const put = (ordinal: number, v: number | null | undefined): void => {
+      if (v !== null && v !== undefined && Number.isFinite(v)) rowValues.set(ordinal, v);
     };
     for (const p of breakdown.parts) {
       if (p.ms === null) continue;
@@ -126,13 +129,13 @@ export class ExplainIndex {
         });
         this.partOrder = null;
       }
-      put(`p:${p.key}`, p.ms);
+      put(this.named('p:', p.key), p.ms);
     }
-    put('overlap', breakdown.overlapMs);
-    put('residual', breakdown.residualMs);
+    put(this.named('', 'overlap'), breakdown.overlapMs);
+    put(this.named('', 'residual'), breakdown.residualMs);
     for (const t of targetsOf(request, breakdown.totalMs)) {
       this.targetNames.add(t.name);
-      put(`t:${t.name}`, targetValue(request, t, breakdown.totalMs));
+      put(this.named('t:', t.name), targetValue(request, t, breakdown.totalMs));
     }
     const arrival = breakdown.totalMs === null ? Number.NaN : finish - breakdown.totalMs;
     const spans: { stageKey: string; start: number; end: number }[] = [];
@@ -142,23 +145,33 @@ export class ExplainIndex {
         this.stageOrder = null;
       }
       const stage = request.stages.find((s) => s.stageKey === span.stageKey);
-      put(`s:${span.stageKey}:start`, span.startMs);
-      put(`s:${span.stageKey}:end`, span.endMs);
+      const prefix = `s:${span.stageKey}:`;
+      put(this.named(prefix, 'start'), span.startMs);
+      put(this.named(prefix, 'end'), span.endMs);
       // Hidden rows stay unknown (zero or not measured), never 0 tokens.
       if (stage !== undefined) {
-        put(`s:${span.stageKey}:in`, numberOf(stage.fields, 'num_tokens_in'));
-        put(`s:${span.stageKey}:out`, numberOf(stage.fields, 'num_tokens_out'));
+        put(this.named(prefix, 'in'), numberOf(stage.fields, 'num_tokens_in'));
+        put(this.named(prefix, 'out'), numberOf(stage.fields, 'num_tokens_out'));
       }
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
-    const ordinals = [...values.keys()].sort((a, b) => a - b);
-    this.arena.addRow(
-      ordinals,
-      ordinals.map((o) => values.get(o) as number),
-    );
+    const { ordinals, values } = rowValues.finish();
+    this.arena.addRow(ordinals, values);
     this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
     for (const f of this.followers) f.add(row);
     return breakdown;
+  }
+
+  /** The arena's ordinal of `prefix + name`, looked up without concatenating them each time. */
+  private named(prefix: string, name: string): number {
+    let byName = this.ordinalsByPrefix.get(prefix);
+    if (byName === undefined) this.ordinalsByPrefix.set(prefix, (byName = new Map<string, number>()));
+    let ordinal = byName.get(name);
+    if (ordinal === undefined) {
+      ordinal = this.arena.ordinal(prefix + name);
+      byName.set(name, ordinal);
+    }
+    return ordinal;
   }
 
   /** Feeds `follower` every request added from now on. */
@@ -264,5 +277,44 @@ export class ExplainIndex {
       this.inFlight.bytes +
       followers
     );
+  }
+}
+
+/**
+ * One request's values by column ordinal, gathered before the row is stored: a later value
+ * for the same ordinal replaces the earlier one; finish() gives them in ordinal order.
+ * Its buffers are reused from request to request.
+ */
+class RowValues {
+  private value = new Float64Array(64);
+  private mark = new Int32Array(64);
+  private generation = 0;
+  private readonly touched: number[] = [];
+
+  start(): void {
+    this.generation += 1;
+    this.touched.length = 0;
+  }
+
+  set(ordinal: number, v: number): void {
+    if (ordinal >= this.value.length) {
+      const size = Math.max(ordinal + 1, this.value.length * 2);
+      const value = new Float64Array(size);
+      value.set(this.value);
+      const mark = new Int32Array(size);
+      mark.set(this.mark);
+      this.value = value;
+      this.mark = mark;
+    }
+    if (this.mark[ordinal] !== this.generation) {
+      this.mark[ordinal] = this.generation;
+      this.touched.push(ordinal);
+    }
+    this.value[ordinal] = v;
+  }
+
+  finish(): { ordinals: number[]; values: number[] } {
+    const ordinals = this.touched.slice().sort((a, b) => a - b);
+    return { ordinals, values: ordinals.map((o) => this.value[o] as number) };
   }
 }

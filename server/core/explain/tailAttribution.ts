@@ -36,6 +36,15 @@ export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttr
   return scopedTailAttribution(index, target, query);
 }
 
+// The parts' medians depend on the target and the requests in scope, not on the quantile:
+// a report asks for p95 and p99 of each target over the same requests in a row, so the last
+// medians are kept per index, for the same row count, target and scope.
+const lastMedians = new WeakMap<ExplainIndex, { readonly key: string; readonly medians: Map<string, number> }>();
+
+function mediansKey(index: ExplainIndex, target: Target, scope: RowScope): string {
+  return `${index.length}|${target.name}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+}
+
 /** The same answer from a pass over the requests in scope (any scope). */
 export function scopedTailAttribution(index: ExplainIndex, target: Target, query: TailQuery): TailAttribution | null {
   const column = index.target(target.name);
@@ -71,21 +80,26 @@ export function scopedTailAttribution(index: ExplainIndex, target: Target, query
     tailValues[j++] = populationValues[k];
   }
 
-  const partMedians = new Map<string, number>();
+  const key = mediansKey(index, target, query.scope);
+  const last = lastMedians.get(index);
+  const known = last !== undefined && last.key === key ? last.medians : null;
+  const partMedians = known ?? new Map<string, number>();
   const clipped = target.kind === 'firstOutput';
-  forEachContribution(index, target, population, populationValues, (part, contributions) => {
-    let count = 0;
-    let allZero = true;
-    for (let k = 0; k < n; k++) {
-      const c = contributions[k];
-      if (Number.isNaN(c)) continue;
-      scratch[count++] = c;
-      if (c !== 0) allZero = false;
-    }
-    // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
-    if (count === 0 || (clipped && allZero)) return;
-    partMedians.set(part.meta.key, percentileInPlace(scratch, count, 50));
-  });
+  if (known === null)
+    forEachContribution(index, target, population, populationValues, (part, contributions) => {
+      let count = 0;
+      let allZero = true;
+      for (let k = 0; k < n; k++) {
+        const c = contributions[k];
+        if (Number.isNaN(c)) continue;
+        scratch[count++] = c;
+        if (c !== 0) allZero = false;
+      }
+      // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
+      if (count === 0 || (clipped && allZero)) return;
+      partMedians.set(part.meta.key, percentileInPlace(scratch, count, 50));
+    });
+  lastMedians.set(index, { key, medians: partMedians });
 
   return tailResult(index, {
     target,
