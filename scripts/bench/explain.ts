@@ -13,30 +13,19 @@
 //      dist/cli.js, alternated, best and median of `runs` each; target explain within
 //      1.5x of analyze.
 // Run alone (after npm run build): node --expose-gc --import tsx scripts/bench/explain.ts [requests] [sizeMB]
-import { buildSync } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type * as Core from './explainCore';
 import { generateBenchLogApart } from './generateLog';
+import { writeEntryBundle } from './coreBundle';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 
 function bundledCore(dir: string): typeof Core {
-  const out = join(dir, 'explain-core.js');
-  const built = buildSync({
-    entryPoints: [join(__dirname, 'explainCore.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-  });
-  writeFileSync(out, built.outputFiles[0]?.text ?? '');
-  return require(out) as typeof Core;
+  return require(writeEntryBundle(join(dir, 'explain-core.js'), join(__dirname, 'explainCore.ts'))) as typeof Core;
 }
 
 const pick = (sorted: readonly number[], p: number): number =>
