@@ -11,6 +11,7 @@ import { tailAttribution } from '../explain/tailAttribution';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
+import { groupedNumber } from '../numberText';
 
 /** Collects a run's requests into an explain index; the tails are computed at the end. */
 export class RunTailsBuilder {
@@ -34,7 +35,7 @@ export class RunTailsBuilder {
 }
 
 const ms = (v: number): string =>
-  `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+  `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
 
 /** A part's name; a one-output stage's prefill holds its decode (oneOutputStage.ts) and is named so. */
 export function tailPartLabel(part: Parameters<typeof partLabel>[0], oneOutput: readonly string[]): string {

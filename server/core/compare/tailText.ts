@@ -5,9 +5,10 @@ import { tailPartLabel } from './tailCompare';
 import type { TailAttribution } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
+import { groupedNumber } from '../numberText';
 
 const ms = (v: number): string =>
-  `${v >= 0 ? '+' : '−'}${Math.abs(v).toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+  `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
 
 /** Rows of the two runs' top parts, part by part (the union of each run's top `n`). */
 export function tailRows(t: TailComparison, n = 5): { label: string; baseline: string; candidate: string }[] {
@@ -53,5 +54,5 @@ export function tailTableLines(t: TailComparison): string[] {
 /** "1 of 96 requests ≥ 3,803 ms, +3,900 ms over the median 97 ms". */
 export function tailSideText(t: TailAttribution | null): string {
   if (t === null) return 'not measured';
-  return `${t.requestCount} of ${t.scopeCount} requests ≥ ${Math.round(t.thresholdMs).toLocaleString('en-US')} ms, ${ms(t.excessMs)} over the median ${t.targetMedianMs.toLocaleString('en-US', { maximumFractionDigits: t.targetMedianMs >= 100 ? 0 : 1 })} ms`;
+  return `${t.requestCount} of ${t.scopeCount} requests ≥ ${groupedNumber(Math.round(t.thresholdMs), 0, 3)} ms, ${ms(t.excessMs)} over the median ${groupedNumber(t.targetMedianMs, 0, t.targetMedianMs >= 100 ? 0 : 1)} ms`;
 }

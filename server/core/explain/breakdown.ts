@@ -40,9 +40,25 @@ export function partKey(
   edge?: string | null,
   component?: TransferComponent | null,
 ): string {
-  if (phase === 'transfer') return `${edge ?? '?'}/${component ?? '?'}`;
+  if (phase === 'transfer') return internedKey(edge ?? '?', component ?? '?');
   if (stageKey === null) return phase;
-  return `${stageKey}/${phase}`;
+  return internedKey(stageKey, phase);
+}
+
+// A deployment has a few dozen part keys and every request names each of them: one string
+// per key, looked up rather than built per request, so the index's maps hash it once.
+const keys = new Map<string, Map<string, string>>();
+
+function internedKey(owner: string, name: string): string {
+  let byName = keys.get(owner);
+  if (byName === undefined) {
+    // Hostile logs can name any number of stages; the cache stays a cache.
+    if (keys.size >= 4096) keys.clear();
+    keys.set(owner, (byName = new Map<string, string>()));
+  }
+  let key = byName.get(name);
+  if (key === undefined) byName.set(name, (key = `${owner}/${name}`));
+  return key;
 }
 
 function part(p: PartInput): BreakdownPart {
@@ -160,23 +176,37 @@ function stagePhases(request: AnalyzedRequest, placed: StagePlacement): Breakdow
 interface Edge {
   readonly from: number;
   readonly to: number;
+  /** `from->to` */
+  readonly name: string;
 }
 
-const edgeName = (e: Edge): string => `${e.from}->${e.to}`;
+const edgeNames = new Map<number, Map<number, string>>();
+
+/** `from->to`, one string per edge (a deployment has a handful). */
+function edgeName(from: number, to: number): string {
+  let byTo = edgeNames.get(from);
+  if (byTo === undefined) {
+    if (edgeNames.size >= 4096) edgeNames.clear();
+    edgeNames.set(from, (byTo = new Map<number, string>()));
+  }
+  let name = byTo.get(to);
+  if (name === undefined) byTo.set(to, (name = `${from}->${to}`));
+  return name;
+}
 
 /** Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and consecutive stages. */
 function edgesOf(request: AnalyzedRequest): Edge[] {
   const seen = new Map<string, Edge>();
   const add = (from: number | null, to: number | null): void => {
     if (from === null || to === null) return;
-    const e = { from, to };
-    if (!seen.has(edgeName(e))) seen.set(edgeName(e), e);
+    const name = edgeName(from, to);
+    if (!seen.has(name)) seen.set(name, { from, to, name });
   };
   for (const t of request.transfers) add(t.fromStage, t.toStage);
   for (const t of request.timing?.transfers ?? []) add(t.fromStage, t.toStage);
-  const ids = [...new Set(request.stages.map((s) => s.stageId).filter((id): id is number => id !== null))].sort(
-    (a, b) => a - b,
-  );
+  const ids: number[] = [];
+  for (const s of request.stages) if (s.stageId !== null && !ids.includes(s.stageId)) ids.push(s.stageId);
+  ids.sort((a, b) => a - b);
   for (let i = 1; i < ids.length; i++) add(ids[i - 1], ids[i]);
   return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
 }
@@ -191,7 +221,7 @@ const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>,
 };
 
 function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
-  const name = edgeName(edge);
+  const name = edge.name;
   const transfer = request.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to);
   const table = transfer !== undefined && transfer.tablePrinted ? transfer.fields : null;
   // With tables printed (a stage table is there), a missing transfer column was hidden: every value 0 or unmeasured.
@@ -226,26 +256,42 @@ function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
   return out;
 }
 
-/** Length of the union of intervals, and the sum of their lengths, within [0, limit]. */
-function coverage(
-  intervals: readonly (readonly [number, number])[],
-  limit: number | null,
-): { sum: number; union: number } {
-  const clipped: [number, number][] = [];
-  let sum = 0;
-  for (const [a, b] of intervals) {
-    const s = Math.max(0, a);
-    const e = limit === null ? b : Math.min(limit, b);
-    if (e > s) {
-      clipped.push([s, e]);
-      sum += e - s;
-    }
+// Interval ends of one request's parts, reused from request to request.
+let clippedStarts = new Float64Array(64);
+let clippedEnds = new Float64Array(64);
+
+/** Length of the union of the placed parts' intervals, and the sum of their lengths, within [0, limit]. */
+function coverage(parts: readonly BreakdownPart[], limit: number | null): { sum: number; union: number } {
+  if (clippedStarts.length < parts.length) {
+    clippedStarts = new Float64Array(parts.length * 2);
+    clippedEnds = new Float64Array(parts.length * 2);
   }
-  clipped.sort((x, y) => x[0] - y[0]);
+  const starts = clippedStarts;
+  const ends = clippedEnds;
+  let n = 0;
+  let sum = 0;
+  for (const p of parts) {
+    if (p.startMs === null || p.endMs === null) continue;
+    const s = Math.max(0, p.startMs);
+    const e = limit === null ? p.endMs : Math.min(limit, p.endMs);
+    if (!(e > s)) continue;
+    sum += e - s;
+    // Insertion by start: parts come nearly in clock order, so this rarely moves anything.
+    let i = n - 1;
+    for (; i >= 0 && starts[i] > s; i--) {
+      starts[i + 1] = starts[i];
+      ends[i + 1] = ends[i];
+    }
+    starts[i + 1] = s;
+    ends[i + 1] = e;
+    n++;
+  }
   let union = 0;
   let curS = -Infinity;
   let curE = -Infinity;
-  for (const [s, e] of clipped) {
+  for (let k = 0; k < n; k++) {
+    const s = starts[k];
+    const e = ends[k];
     if (s > curE) {
       if (curE > curS) union += curE - curS;
       curS = s;
@@ -302,8 +348,8 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const edgesDone = new Set<string>();
   const addEdgesInto = (stageId: number | null): void => {
     for (const e of edges)
-      if (!edgesDone.has(edgeName(e)) && stageId !== null && e.to <= stageId) {
-        edgesDone.add(edgeName(e));
+      if (!edgesDone.has(e.name) && stageId !== null && e.to <= stageId) {
+        edgesDone.add(e.name);
         parts.push(...edgeParts(request, e));
       }
   };
@@ -311,7 +357,7 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
     addEdgesInto(placed.stage.stageId);
     parts.push(...stagePhases(request, placed));
   }
-  for (const e of edges) if (!edgesDone.has(edgeName(e))) parts.push(...edgeParts(request, e));
+  for (const e of edges) if (!edgesDone.has(e.name)) parts.push(...edgeParts(request, e));
 
   const last: StagePlacement | undefined = placements[placements.length - 1];
   const finalOutputMs = last !== undefined && last.anchored && totalMs !== null ? totalMs - last.endMs : null;
@@ -342,17 +388,13 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
     );
   }
 
-  const intervals: [number, number][] = [];
   let allMeasured = true;
   let sum = 0;
   for (const p of parts) {
     if (p.ms !== null) sum += p.ms;
-    if (p.startMs !== null && p.endMs !== null) {
-      intervals.push([p.startMs, p.endMs]);
-      if (p.placement !== 'measured') allMeasured = false;
-    }
+    if (p.startMs !== null && p.endMs !== null && p.placement !== 'measured') allMeasured = false;
   }
-  const cover = coverage(intervals, totalMs);
+  const cover = coverage(parts, totalMs);
   const overlapMs = cover.sum - cover.union;
   return {
     totalMs,

@@ -11,9 +11,10 @@ function columnDistribution(
   rows: Int32Array,
 ): { distribution: PartDistribution['distribution']; missing: number } {
   const values = new Float64Array(rows.length);
+  column.read(rows, values);
   let n = 0;
-  for (const i of rows) {
-    const v = column.get(i);
+  for (let k = 0; k < rows.length; k++) {
+    const v = values[k];
     if (!Number.isNaN(v)) values[n++] = v;
   }
   return { distribution: distributionInPlace(values, n), missing: rows.length - n };

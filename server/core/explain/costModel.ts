@@ -64,7 +64,8 @@ export function unsupported(xs: ArrayLike<number>): string | null {
   const distinct = new Set<number>();
   let mean = 0;
   for (let i = 0; i < n; i++) {
-    distinct.add(xs[i]);
+    // Only whether there are enough distinct values matters.
+    if (distinct.size < MIN_DISTINCT_X) distinct.add(xs[i]);
     mean += xs[i];
   }
   mean /= n;
@@ -88,6 +89,8 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
   const fits: CostFit[] = [];
   const skipped: CostFitSkipped[] = [];
   const parts = new Map([...index.parts()].map((p) => [p.meta.key, p]));
+  const xColumn = new Float64Array(rows.length);
+  const yColumn = new Float64Array(rows.length);
   for (const stage of index.stages()) {
     for (const f of FITS) {
       const part = parts.get(`${stage.stageKey}/${f.part}`);
@@ -95,9 +98,11 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
       const xs: number[] = [];
       const ys: number[] = [];
       if (part !== undefined) {
-        for (const i of rows) {
-          const x = tokens.get(i);
-          const y = part.ms.get(i);
+        tokens.read(rows, xColumn);
+        part.ms.read(rows, yColumn);
+        for (let k = 0; k < rows.length; k++) {
+          const x = xColumn[k];
+          const y = yColumn[k];
           if (Number.isNaN(x) || Number.isNaN(y)) continue;
           xs.push(x);
           ys.push(y);
@@ -141,8 +146,9 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
 
 function allZero(column: Column, rows: Int32Array): boolean {
   let any = false;
-  for (const i of rows) {
-    const v = column.get(i);
+  const values = new Float64Array(rows.length);
+  column.read(rows, values);
+  for (const v of values) {
     if (Number.isNaN(v)) continue;
     if (v !== 0) return false;
     any = true;

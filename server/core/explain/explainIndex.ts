@@ -75,9 +75,16 @@ export class ExplainIndex {
   private readonly bootCold: number[] = [];
   private readonly finish = new TimeColumn();
   private readonly partMetas = new Map<string, PartMeta>();
+  /** The arena ordinal of each part's ms, by part key. */
+  private readonly partOrdinals = new Map<string, number>();
   private partOrder: PartColumns[] | null = null;
   private readonly targetNames = new Set<TargetName>();
   private readonly stageMetas = new Map<string, { stageKey: string; stageId: number | null }>();
+  /** The arena ordinals of each stage's span and token counts, by stage key. */
+  private readonly stageOrdinals = new Map<
+    string,
+    { readonly start: number; readonly end: number; readonly tokensIn: number; readonly tokensOut: number }
+  >();
   private stageOrder: StageColumns[] | null = null;
   readonly overlap: Column;
   readonly residual: Column;
@@ -118,7 +125,8 @@ export class ExplainIndex {
     };
     for (const p of breakdown.parts) {
       if (p.ms === null) continue;
-      if (!this.partMetas.has(p.key)) {
+      let ordinal = this.partOrdinals.get(p.key);
+      if (ordinal === undefined) {
         this.partMetas.set(p.key, {
           key: p.key,
           stageKey: p.stageKey,
@@ -128,8 +136,10 @@ export class ExplainIndex {
           component: p.component,
         });
         this.partOrder = null;
+        ordinal = this.named('p:', p.key);
+        this.partOrdinals.set(p.key, ordinal);
       }
-      put(this.named('p:', p.key), p.ms);
+      put(ordinal, p.ms);
     }
     put(this.named('', 'overlap'), breakdown.overlapMs);
     put(this.named('', 'residual'), breakdown.residualMs);
@@ -140,23 +150,30 @@ export class ExplainIndex {
     const arrival = breakdown.totalMs === null ? Number.NaN : finish - breakdown.totalMs;
     const spans: { stageKey: string; start: number; end: number }[] = [];
     for (const span of breakdown.stageSpans) {
-      if (!this.stageMetas.has(span.stageKey)) {
+      let ordinals = this.stageOrdinals.get(span.stageKey);
+      if (ordinals === undefined) {
         this.stageMetas.set(span.stageKey, { stageKey: span.stageKey, stageId: span.stageId });
         this.stageOrder = null;
+        const prefix = `s:${span.stageKey}:`;
+        ordinals = {
+          start: this.named(prefix, 'start'),
+          end: this.named(prefix, 'end'),
+          tokensIn: this.named(prefix, 'in'),
+          tokensOut: this.named(prefix, 'out'),
+        };
+        this.stageOrdinals.set(span.stageKey, ordinals);
       }
       const stage = request.stages.find((s) => s.stageKey === span.stageKey);
-      const prefix = `s:${span.stageKey}:`;
-      put(this.named(prefix, 'start'), span.startMs);
-      put(this.named(prefix, 'end'), span.endMs);
+      put(ordinals.start, span.startMs);
+      put(ordinals.end, span.endMs);
       // Hidden rows stay unknown (zero or not measured), never 0 tokens.
       if (stage !== undefined) {
-        put(this.named(prefix, 'in'), numberOf(stage.fields, 'num_tokens_in'));
-        put(this.named(prefix, 'out'), numberOf(stage.fields, 'num_tokens_out'));
+        put(ordinals.tokensIn, numberOf(stage.fields, 'num_tokens_in'));
+        put(ordinals.tokensOut, numberOf(stage.fields, 'num_tokens_out'));
       }
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
-    const { ordinals, values } = rowValues.finish();
-    this.arena.addRow(ordinals, values);
+    this.arena.addRow(rowValues.ordinals(), rowValues.count, rowValues.values);
     this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
     for (const f of this.followers) f.add(row);
     return breakdown;
@@ -282,39 +299,42 @@ export class ExplainIndex {
 
 /**
  * One request's values by column ordinal, gathered before the row is stored: a later value
- * for the same ordinal replaces the earlier one; finish() gives them in ordinal order.
+ * for the same ordinal replaces the earlier one.
  * Its buffers are reused from request to request.
  */
 class RowValues {
-  private value = new Float64Array(64);
+  /** Value by ordinal (valid for the ordinals set since start()). */
+  values = new Float64Array(64);
   private mark = new Int32Array(64);
   private generation = 0;
   private readonly touched: number[] = [];
+  /** Ordinals set since start(): touched[0..count). */
+  count = 0;
 
   start(): void {
     this.generation += 1;
-    this.touched.length = 0;
+    this.count = 0;
   }
 
   set(ordinal: number, v: number): void {
-    if (ordinal >= this.value.length) {
-      const size = Math.max(ordinal + 1, this.value.length * 2);
-      const value = new Float64Array(size);
-      value.set(this.value);
+    if (ordinal >= this.values.length) {
+      const size = Math.max(ordinal + 1, this.values.length * 2);
+      const values = new Float64Array(size);
+      values.set(this.values);
       const mark = new Int32Array(size);
       mark.set(this.mark);
-      this.value = value;
+      this.values = values;
       this.mark = mark;
     }
     if (this.mark[ordinal] !== this.generation) {
       this.mark[ordinal] = this.generation;
-      this.touched.push(ordinal);
+      this.touched[this.count++] = ordinal;
     }
-    this.value[ordinal] = v;
+    this.values[ordinal] = v;
   }
 
-  finish(): { ordinals: number[]; values: number[] } {
-    const ordinals = this.touched.slice().sort((a, b) => a - b);
-    return { ordinals, values: ordinals.map((o) => this.value[o] as number) };
+  /** The ordinals set since start() (the first `count`), in the order first set (the same for every request of one shape). */
+  ordinals(): readonly number[] {
+    return this.touched;
   }
 }

@@ -4,6 +4,7 @@
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type { PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import { groupedNumber } from '../numberText';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -39,8 +40,7 @@ export function targetLabel(target: string): string {
   return m[2] === 'ttft' ? `stage ${m[1]} TTFT` : `stage ${m[1]} time to first output`;
 }
 
-const ms = (v: number): string =>
-  `${v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) >= 100 ? 0 : 1 })} ms`;
+const ms = (v: number): string => `${groupedNumber(v, 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
 const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${ms(Math.abs(v))}`;
 const pct = (v: number | null): string => (v === null ? '-' : `${Math.round(v * 100)}%`);
 

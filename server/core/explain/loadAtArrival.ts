@@ -70,33 +70,79 @@ function readingOf(
   };
 }
 
+/** What every load query over the same requests shares: who had a known arrival, and their counts. */
+interface ArrivalBase {
+  readonly key: string;
+  /** Rows in scope with a known arrival, and how many others were in flight then. */
+  readonly kept: Int32Array;
+  readonly inFlight: Int32Array;
+  readonly unknown: number;
+  readonly all: Distribution | null;
+  readonly stages: readonly {
+    stageKey: string;
+    stageId: number | null;
+    counts: Int32Array;
+    all: Distribution | null;
+  }[];
+}
+
+// A report asks for the load of every target at every quantile over the same requests: the
+// counts and their distributions over all requests are the same for each, kept per index
+// for the same row count and scope (a new request changes the key).
+const lastBase = new WeakMap<ExplainIndex, ArrivalBase>();
+
+function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
+  const key = `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+  const last = lastBase.get(index);
+  if (last !== undefined && last.key === key) return last;
+  const rows = rowsInScope(index, scope, 0, scratchInt32('load.rows', index.length));
+  // Counts kept by the index as requests arrived (inFlight.ts); -1: arrival unknown.
+  const n = rows.length;
+  const counts = index.inFlight.counts();
+  const inFlight = scratchInt32('load.base.inFlight', n);
+  const kept = scratchInt32('load.base.kept', n);
+  let known = 0;
+  for (let k = 0; k < n; k++) {
+    const i = rows[k];
+    const c = i < counts.length ? counts[i] : -1;
+    if (c < 0) continue;
+    inFlight[known] = c;
+    kept[known] = i;
+    known++;
+  }
+  const stages = index.stages().map((s, at) => {
+    // Rows past the end of a stage's counts, and unknown ones (-1), count 0.
+    const counts = index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0);
+    const size = counts.length;
+    const own = scratchInt32(`load.base.stage.${at}`, known);
+    for (let k = 0; k < known; k++) {
+      const i = kept[k];
+      const c = i < size ? counts[i] : 0;
+      own[k] = c > 0 ? c : 0;
+    }
+    return { stageKey: s.stageKey, stageId: s.stageId, counts: own, all: countDistribution(own, known) };
+  });
+  const base: ArrivalBase = {
+    key,
+    kept: kept.subarray(0, known),
+    inFlight: inFlight.subarray(0, known),
+    unknown: n - known,
+    all: countDistribution(inFlight, known),
+    stages,
+  };
+  lastBase.set(index, base);
+  return base;
+}
+
 export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArrival | null {
   const target = parseTarget(query.target);
   const targetValues = target === null ? null : targetValuesOf(index, target.name);
   if (target === null || targetValues === null) return null;
-  const rows = rowsInScope(index, query.scope, 0, scratchInt32('load.rows', index.length));
-  const stages = index.stages();
-
-  // Counts kept by the index as requests arrived (inFlight.ts); -1: arrival unknown.
-  const n = rows.length;
-  const counts = index.inFlight.counts();
-  const inFlight = scratchInt32('load.inFlight', n);
-  const values = scratchFloat64('load.values', n);
-  const kept = scratchInt32('load.kept', n);
-  let known = 0;
-  let unknown = 0;
-  for (let k = 0; k < n; k++) {
-    const i = rows[k];
-    const c = i < counts.length ? counts[i] : -1;
-    if (c < 0) {
-      unknown++;
-      continue;
-    }
-    inFlight[known] = c;
-    values[known] = targetValues[i];
-    kept[known] = i;
-    known++;
-  }
+  const base = arrivalBase(index, query.scope);
+  const { kept, inFlight } = base;
+  const known = kept.length;
+  const values = scratchFloat64('load.values', known);
+  for (let k = 0; k < known; k++) values[k] = targetValues[kept[k]];
 
   let measured = 0;
   const scratch = scratchFloat64('load.scratch', known);
@@ -147,33 +193,26 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     });
   }
 
-  /** Distributions of a count over all known rows and over the tail. */
-  const all = scratchInt32('load.all', known);
+  /** The distribution of a count over the tail's rows. */
   const tail = scratchInt32('load.tail', tailCount);
-  const split = (): { all: Distribution | null; tail: Distribution | null } => {
+  const tailOf = (counts: Int32Array): Distribution | null => {
     let t = 0;
-    for (let k = 0; k < known; k++) if (inTail[k] === 1) tail[t++] = all[k];
-    return { all: countDistribution(all, known), tail: countDistribution(tail, t) };
+    for (let k = 0; k < known; k++) if (inTail[k] === 1) tail[t++] = counts[k];
+    return countDistribution(tail, t);
   };
-  all.set(inFlight.subarray(0, known));
-  const overall = split();
-  const stageLoads: StageLoad[] = stages.map((s) => {
-    // Rows past the end of a stage's counts, and unknown ones (-1), count 0.
-    const counts = index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0);
-    const size = counts.length;
-    for (let k = 0; k < known; k++) {
-      const i = kept[k];
-      const c = i < size ? counts[i] : 0;
-      all[k] = c > 0 ? c : 0;
-    }
-    return { stageKey: s.stageKey, stageId: s.stageId, ...split() };
-  });
+  const overall = { all: base.all, tail: tailOf(inFlight) };
+  const stageLoads: StageLoad[] = base.stages.map((s) => ({
+    stageKey: s.stageKey,
+    stageId: s.stageId,
+    all: s.all,
+    tail: tailOf(s.counts),
+  }));
   const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
   return {
     target: target.name,
     quantile: query.quantile,
     arrivalsKnown: known,
-    arrivalsUnknown: unknown,
+    arrivalsUnknown: base.unknown,
     resolutionMs: LOG_RESOLUTION_MS,
     thresholdMs: threshold,
     inFlight: overall,

@@ -12,6 +12,12 @@ export const LOG_RESOLUTION_MS = 1000;
 export class LogClock {
   private year: number;
   private last = Number.NEGATIVE_INFINITY;
+  private lastText: string | null = null;
+  private lastMs: number | null = null;
+  /** month * 100 + date of the cached day start. */
+  private cachedDay = -1;
+  private cachedYear = 0;
+  private cachedDayMs = 0;
 
   constructor(year: number) {
     this.year = year;
@@ -20,17 +26,39 @@ export class LogClock {
   /** The start of the printed second, ms (UTC of the printed fields); null when the text is not a timestamp. */
   toMs(timestamp: string | null): number | null {
     if (timestamp === null) return null;
+    // Many requests finish within one printed second; the same text gives the same time.
+    if (timestamp === this.lastText) return this.lastMs;
+    const t = this.parse(timestamp);
+    this.lastText = timestamp;
+    this.lastMs = t;
+    return t;
+  }
+
+  private parse(timestamp: string): number | null {
     const m = TIME.exec(timestamp);
     if (m === null) return null;
-    const at = (year: number): number =>
-      Date.UTC(year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
-    let t = at(this.year);
+    // Date.UTC is linear in its hour, minute and second (out-of-range values roll over), so
+    // the day is looked up once per MM-DD and the time of day added.
+    const time = Number(m[3]) * 3_600_000 + Number(m[4]) * 60_000 + Number(m[5]) * 1000;
+    const month = Number(m[1]);
+    const date = Number(m[2]);
+    let t = this.dayStart(month, date) + time;
     if (t < this.last - HALF_YEAR_MS) {
       this.year += 1;
-      t = at(this.year);
+      t = this.dayStart(month, date) + time;
     }
     if (t > this.last) this.last = t;
     return t;
+  }
+
+  private dayStart(month: number, date: number): number {
+    const day = month * 100 + date;
+    if (day !== this.cachedDay || this.year !== this.cachedYear) {
+      this.cachedDay = day;
+      this.cachedYear = this.year;
+      this.cachedDayMs = Date.UTC(this.year, month - 1, date);
+    }
+    return this.cachedDayMs;
   }
 
   /** The middle of the printed second. */

@@ -14,6 +14,7 @@ import type { Finding } from '../analysis/types';
 import { stageIdOf } from '../metricsText/labels';
 import { findFamily } from '../metricsText/metricNames';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
+import { groupedNumber } from '../numberText';
 
 export const KNOWN_CAUSES = {
   statsNotDelivered:
@@ -144,7 +145,7 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
         finding(
           null,
           family.name,
-          `0 on all ${family.series.length} (stage, replica) series while ${finishedFamily.name} counts ${finished.toLocaleString('en-US')} finished requests`,
+          `0 on all ${family.series.length} (stage, replica) series while ${finishedFamily.name} counts ${groupedNumber(finished, 0, 3)} finished requests`,
           [KNOWN_CAUSES.statsNotDelivered, KNOWN_CAUSES.statsPathDrift],
         ),
       );
@@ -164,7 +165,7 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
           finding(
             stageIdOf(a.labels),
             ttft.name,
-            `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${itlCount.toLocaleString('en-US')}`,
+            `${stageText(a.labels)}: no TTFT sample while its inter-token latency has ${groupedNumber(itlCount, 0, 3)}`,
             [KNOWN_CAUSES.codecFirstAudio, KNOWN_CAUSES.statsPathDrift],
           ),
         );

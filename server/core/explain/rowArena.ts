@@ -49,7 +49,8 @@ export class RowArena {
   private readonly ordinals = new Map<string, number>();
   private readonly names: string[] = [];
   private readonly layouts: Layout[] = [];
-  private readonly layoutIds = new Map<string, number>();
+  /** Layout ids by a hash of their ordinals. */
+  private readonly layoutsByHash = new Map<number, number[]>();
   private readonly rowLayout = new IntList();
   private readonly rowOffset = new IntList();
   private readonly arena = new ChunkedInt32();
@@ -76,49 +77,58 @@ export class RowArena {
     return this.rowLayout.length;
   }
 
-  /** Appends a row of (ordinal, value) pairs; ordinals ascending and distinct; NaN values are left out. */
-  addRow(ordinals: readonly number[], values: readonly number[]): void {
-    const kept: number[] = [];
-    for (let k = 0; k < ordinals.length; k++) if (Number.isFinite(values[k])) kept.push(k);
-    const id = this.layoutFor(kept.map((k) => ordinals[k]));
-    const start = kept.length === 0 ? 0 : this.arena.reserve(kept.length);
-    const chunk = kept.length === 0 ? null : this.arena.chunkOf(start);
-    const base = ChunkedInt32.offsetIn(start);
-    kept.forEach((k, slot) => {
-      const v = values[k];
-      const scaled = Math.round(v * 1000);
-      let cell: number;
-      if (scaled >= SCALED_MIN && scaled <= 0x7fffffff && Math.abs(scaled / 1000 - v) < 1e-6) cell = scaled;
-      else {
-        cell = WIDE;
-        this.wide.set(start + slot, v);
+  /**
+   * Appends a row: the values valueOf[ordinals[k]] for k < count, ordinals distinct (rows of
+   * one shape name them in one order: the order is the layout's), values finite. Read from the caller's buffers; nothing is allocated for a
+   * row of the same shape as the row before.
+   */
+  addRow(ordinals: ArrayLike<number>, count: number, valueOf: Float64Array): void {
+    const id = this.layoutFor(ordinals, count);
+    const start = count === 0 ? 0 : this.arena.reserve(count);
+    if (count > 0) {
+      const chunk = this.arena.chunkOf(start);
+      const base = ChunkedInt32.offsetIn(start);
+      for (let slot = 0; slot < count; slot++) {
+        const v = valueOf[ordinals[slot]];
+        const scaled = Math.round(v * 1000);
+        if (scaled >= SCALED_MIN && scaled <= 0x7fffffff && Math.abs(scaled / 1000 - v) < 1e-6) {
+          chunk[base + slot] = scaled;
+        } else {
+          chunk[base + slot] = WIDE;
+          this.wide.set(start + slot, v);
+        }
       }
-      (chunk as Int32Array)[base + slot] = cell;
-    });
+    }
     this.rowLayout.push(id);
     this.rowOffset.push(start);
   }
 
-  private layoutFor(ordinals: readonly number[]): number {
-    // Most rows have the shape of the row before.
-    const last = this.layouts[this.lastLayout];
-    if (
-      last !== undefined &&
-      last.ordinals.length === ordinals.length &&
-      ordinals.every((o, i) => last.ordinals[i] === o)
-    )
-      return this.lastLayout;
-    const key = ordinals.join(',');
-    let id = this.layoutIds.get(key);
-    if (id === undefined) {
-      const slotOf = new Int32Array(this.names.length).fill(-1);
-      ordinals.forEach((o, slot) => (slotOf[o] = slot));
-      id = this.layouts.length;
-      this.layouts.push({ ordinals: Int32Array.from(ordinals), slotOf });
-      this.layoutIds.set(key, id);
-    }
-    this.lastLayout = id;
-    return id;
+  private layoutFor(ordinals: ArrayLike<number>, count: number): number {
+    // Most rows have the shape of the row before; the rest one of a few seen before, found by a hash of their ordinals.
+    if (this.sameLayout(this.lastLayout, ordinals, count)) return this.lastLayout;
+    let hash = count;
+    for (let i = 0; i < count; i++) hash = Math.imul(hash ^ ordinals[i], 0x9e3779b1) >>> 0;
+    let ids = this.layoutsByHash.get(hash);
+    if (ids !== undefined) {
+      for (const id of ids) {
+        if (this.sameLayout(id, ordinals, count)) return (this.lastLayout = id);
+      }
+    } else this.layoutsByHash.set(hash, (ids = []));
+    const own = Int32Array.from({ length: count }, (_, i) => ordinals[i]);
+    const slotOf = new Int32Array(this.names.length).fill(-1);
+    own.forEach((o, slot) => (slotOf[o] = slot));
+    const id = this.layouts.length;
+    this.layouts.push({ ordinals: own, slotOf });
+    ids.push(id);
+    return (this.lastLayout = id);
+  }
+
+  private sameLayout(id: number, ordinals: ArrayLike<number>, count: number): boolean {
+    const layout = this.layouts[id];
+    if (layout === undefined || layout.ordinals.length !== count) return false;
+    const own = layout.ordinals;
+    for (let i = 0; i < count; i++) if (own[i] !== ordinals[i]) return false;
+    return true;
   }
 
   /** The value `ordinal` of `row`, or NaN when the row does not have it. */

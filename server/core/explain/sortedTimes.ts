@@ -35,7 +35,11 @@ export class SortedTimes {
   private settle(): void {
     const fresh = this.pending;
     if (fresh.length === 0) return;
-    this.pending = [];
+    if (fresh.length === 1) {
+      // One new time per request in a one-shot pass: placed without sorting or allocating.
+      this.insertOne(fresh.pop() as number);
+      return;
+    }
     const add = Float64Array.from(fresh).sort();
     const total = this.size + add.length;
     let out = this.body;
@@ -54,6 +58,20 @@ export class SortedTimes {
     if (out !== body) out.set(body.subarray(0, i + 1), 0);
     this.body = out;
     this.size = total;
+    fresh.length = 0;
+  }
+
+  private insertOne(t: number): void {
+    if (this.size === this.body.length) {
+      const grown = new Float64Array(Math.max(1024, Math.ceil(this.body.length * 1.5)));
+      grown.set(this.body);
+      this.body = grown;
+    }
+    const body = this.body;
+    let i = this.size - 1;
+    for (; i >= 0 && body[i] > t; i--) body[i + 1] = body[i];
+    body[i + 1] = t;
+    this.size++;
   }
 
   get bytes(): number {
