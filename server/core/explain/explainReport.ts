@@ -5,6 +5,7 @@
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { breakdownSummary } from './breakdownSummary';
+import { ColumnReads } from './columnReads';
 import { costModel } from './costModel';
 import type { ExplainIndex } from './explainIndex';
 import { loadAtArrival } from './loadAtArrival';
@@ -87,15 +88,16 @@ export function explainReport(
   const load: LoadAtArrival[] = [];
   const unsupported: TargetName[] = [];
   const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];
+  const reads = new ColumnReads();
   for (const target of wanted) {
     let any = false;
     for (const quantile of quantiles) {
       for (const boot of boots) {
-        const entry = tailAttribution(index, {
-          target,
-          quantile,
-          scope: boot === undefined ? options.scope : { ...options.scope, boot },
-        });
+        const entry = tailAttribution(
+          index,
+          { target, quantile, scope: boot === undefined ? options.scope : { ...options.scope, boot } },
+          reads,
+        );
         if (entry !== null) {
           tail.push(entry);
           any = true;
@@ -122,7 +124,7 @@ export function explainReport(
     tail,
     unsupportedTargets: unsupported,
     load,
-    breakdown: breakdownSummary(index, options.scope),
+    breakdown: breakdownSummary(index, options.scope, reads),
     overTime: overTime(index, { scope: options.scope }, gauges),
     costModel: cost.fits,
     costModelSkipped: cost.skipped,

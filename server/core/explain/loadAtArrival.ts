@@ -9,7 +9,7 @@ import type { Distribution } from '../analysis/types';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope, type RowScope } from './scope';
-import { countDistribution, distributionInPlace, percentileInPlace } from './select';
+import { countDistribution, distributionInPlace, measuredInto, percentileInPlace } from './select';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch';
 import { parseTarget } from './targets';
 import { targetValuesOf } from './targetValues';
@@ -70,7 +70,7 @@ function readingOf(
   };
 }
 
-/** What every load query over the same requests shares: who had a known arrival, and their counts. */
+/** What every load query over the same requests shares: who had a known arrival, their counts and buckets. */
 interface ArrivalBase {
   readonly key: string;
   /** Rows in scope with a known arrival, and how many others were in flight then. */
@@ -84,11 +84,15 @@ interface ArrivalBase {
     counts: Int32Array;
     all: Distribution | null;
   }[];
+  /** Each kept row's in-flight bucket, how many buckets there are, and the rows in each. */
+  readonly bucketOfRow: Uint8Array;
+  readonly buckets: number;
+  readonly bucketCount: Int32Array;
 }
 
 // A report asks for the load of every target at every quantile over the same requests: the
-// counts and their distributions over all requests are the same for each, kept per index
-// for the same row count and scope (a new request changes the key).
+// counts, their distributions over all requests and the buckets are the same for each,
+// kept per index for the same row count and scope (a new request changes the key).
 const lastBase = new WeakMap<ExplainIndex, ArrivalBase>();
 
 function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
@@ -98,30 +102,19 @@ function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
   const rows = rowsInScope(index, scope, 0, scratchInt32('load.rows', index.length));
   // Counts kept by the index as requests arrived (inFlight.ts); -1: arrival unknown.
   const n = rows.length;
-  const counts = index.inFlight.counts();
   const inFlight = scratchInt32('load.base.inFlight', n);
   const kept = scratchInt32('load.base.kept', n);
-  let known = 0;
-  for (let k = 0; k < n; k++) {
-    const i = rows[k];
-    const c = i < counts.length ? counts[i] : -1;
-    if (c < 0) continue;
-    inFlight[known] = c;
-    kept[known] = i;
-    known++;
-  }
+  const known = knownCounts(rows, index.inFlight.counts(), kept, inFlight);
   const stages = index.stages().map((s, at) => {
-    // Rows past the end of a stage's counts, and unknown ones (-1), count 0.
-    const counts = index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0);
-    const size = counts.length;
     const own = scratchInt32(`load.base.stage.${at}`, known);
-    for (let k = 0; k < known; k++) {
-      const i = kept[k];
-      const c = i < size ? counts[i] : 0;
-      own[k] = c > 0 ? c : 0;
-    }
+    stageCountsOf(kept, known, index.inFlight.stageCounts(s.stageKey) ?? new Int32Array(0), own);
     return { stageKey: s.stageKey, stageId: s.stageId, counts: own, all: countDistribution(own, known) };
   });
+  // Rows by bucket (a stable counting sort: each bucket's values stay in index order).
+  const bucketOfRow = scratchUint8('load.base.bucket', known);
+  const buckets = bucketsOf(inFlight, known, bucketOfRow);
+  const bucketCount = new Int32Array(buckets);
+  for (let k = 0; k < known; k++) bucketCount[bucketOfRow[k]]++;
   const base: ArrivalBase = {
     key,
     kept: kept.subarray(0, known),
@@ -129,6 +122,9 @@ function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
     unknown: n - known,
     all: countDistribution(inFlight, known),
     stages,
+    bucketOfRow,
+    buckets,
+    bucketCount,
   };
   lastBase.set(index, base);
   return base;
@@ -139,45 +135,23 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
   const targetValues = target === null ? null : targetValuesOf(index, target.name);
   if (target === null || targetValues === null) return null;
   const base = arrivalBase(index, query.scope);
-  const { kept, inFlight } = base;
+  const { kept, inFlight, bucketOfRow, buckets, bucketCount } = base;
   const known = kept.length;
   const values = scratchFloat64('load.values', known);
-  for (let k = 0; k < known; k++) values[k] = targetValues[kept[k]];
+  gather(targetValues, kept, values);
 
-  let measured = 0;
   const scratch = scratchFloat64('load.scratch', known);
-  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k])) scratch[measured++] = values[k];
+  const measured = measuredInto(values, known, scratch);
   const threshold = measured === 0 ? null : percentileInPlace(scratch, measured, TAIL_PERCENT[query.quantile]);
-  const inTail = scratchUint8('load.inTail', known).fill(0);
-  let tailCount = 0;
-  for (let k = 0; k < known; k++) {
-    if (threshold !== null && values[k] >= threshold) {
-      inTail[k] = 1;
-      tailCount++;
-    }
-  }
+  const inTail = scratchUint8('load.inTail', known);
+  const tailCount = markAtLeast(values, known, threshold ?? Number.POSITIVE_INFINITY, inTail);
 
-  // Rows by bucket (a stable counting sort: each bucket's values stay in index order).
-  const bucketOfRow = scratchUint8('load.bucket', known);
-  let buckets = 0;
-  for (let k = 0; k < known; k++) {
-    const b = bucketOf(inFlight[k]);
-    bucketOfRow[k] = b;
-    if (b + 1 > buckets) buckets = b + 1;
-  }
-  const bucketCount = new Int32Array(buckets);
   const bucketTail = new Int32Array(buckets);
   const bucketMeasured = new Int32Array(buckets + 1);
-  for (let k = 0; k < known; k++) {
-    const b = bucketOfRow[k];
-    bucketCount[b]++;
-    if (inTail[k] === 1) bucketTail[b]++;
-    if (!Number.isNaN(values[k])) bucketMeasured[b + 1]++;
-  }
+  countByBucket(bucketOfRow, inTail, values, bucketTail, bucketMeasured);
   for (let b = 1; b <= buckets; b++) bucketMeasured[b] += bucketMeasured[b - 1];
   const byBucket = scratchFloat64('load.byBucket', measured);
-  const next = bucketMeasured.slice(0, buckets);
-  for (let k = 0; k < known; k++) if (!Number.isNaN(values[k])) byBucket[next[bucketOfRow[k]]++] = values[k];
+  fillByBucket(values, bucketOfRow, bucketMeasured.slice(0, buckets), byBucket);
   const loadBuckets: LoadBucket[] = [];
   for (let b = 0; b < buckets; b++) {
     if (bucketCount[b] === 0) continue;
@@ -195,11 +169,7 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
 
   /** The distribution of a count over the tail's rows. */
   const tail = scratchInt32('load.tail', tailCount);
-  const tailOf = (counts: Int32Array): Distribution | null => {
-    let t = 0;
-    for (let k = 0; k < known; k++) if (inTail[k] === 1) tail[t++] = counts[k];
-    return countDistribution(tail, t);
-  };
+  const tailOf = (counts: Int32Array): Distribution | null => countDistribution(tail, marked(counts, inTail, tail));
   const overall = { all: base.all, tail: tailOf(inFlight) };
   const stageLoads: StageLoad[] = base.stages.map((s) => ({
     stageKey: s.stageKey,
@@ -221,4 +191,83 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     reading,
     readingText: text,
   };
+}
+
+// The loops, each in a function of its own (select.ts says why).
+
+/** The rows with a known count (>= 0), and their counts; returns how many. */
+function knownCounts(rows: Int32Array, counts: Int32Array, kept: Int32Array, inFlight: Int32Array): number {
+  let known = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const i = rows[k];
+    const c = i < counts.length ? counts[i] : -1;
+    if (c < 0) continue;
+    inFlight[known] = c;
+    kept[known] = i;
+    known++;
+  }
+  return known;
+}
+
+/** A stage's count at each kept row; rows past the end of its counts, and unknown ones (-1), count 0. */
+function stageCountsOf(kept: Int32Array, known: number, counts: Int32Array, into: Int32Array): void {
+  const size = counts.length;
+  for (let k = 0; k < known; k++) {
+    const i = kept[k];
+    const c = i < size ? counts[i] : 0;
+    into[k] = c > 0 ? c : 0;
+  }
+}
+
+/** Each count's bucket; returns the number of buckets. */
+function bucketsOf(inFlight: Int32Array, n: number, into: Uint8Array): number {
+  let buckets = 0;
+  for (let k = 0; k < n; k++) {
+    const b = bucketOf(inFlight[k]);
+    into[k] = b;
+    if (b + 1 > buckets) buckets = b + 1;
+  }
+  return buckets;
+}
+
+function gather(values: Float64Array, rows: Int32Array, into: Float64Array): void {
+  for (let k = 0; k < rows.length; k++) into[k] = values[rows[k]];
+}
+
+/** marks[k] = 1 where values[k] >= threshold, else 0; returns how many. */
+function markAtLeast(values: Float64Array, n: number, threshold: number, marks: Uint8Array): number {
+  let count = 0;
+  for (let k = 0; k < n; k++) {
+    const at = values[k] >= threshold ? 1 : 0;
+    marks[k] = at;
+    count += at;
+  }
+  return count;
+}
+
+/** Per bucket, the tail rows, and the measured values (at b + 1, for prefix sums). */
+function countByBucket(
+  bucketOfRow: Uint8Array,
+  inTail: Uint8Array,
+  values: Float64Array,
+  tail: Int32Array,
+  measured: Int32Array,
+): void {
+  for (let k = 0; k < values.length; k++) {
+    const b = bucketOfRow[k];
+    if (inTail[k] === 1) tail[b]++;
+    if (!Number.isNaN(values[k])) measured[b + 1]++;
+  }
+}
+
+/** The measured values grouped by bucket, each group in row order; next[b]: where bucket b's next value goes. */
+function fillByBucket(values: Float64Array, bucketOfRow: Uint8Array, next: Int32Array, into: Float64Array): void {
+  for (let k = 0; k < values.length; k++) if (!Number.isNaN(values[k])) into[next[bucketOfRow[k]]++] = values[k];
+}
+
+/** The counts at marked rows, in order; returns how many. */
+function marked(counts: Int32Array, marks: Uint8Array, into: Int32Array): number {
+  let t = 0;
+  for (let k = 0; k < marks.length; k++) if (marks[k] === 1) into[t++] = counts[k];
+  return t;
 }

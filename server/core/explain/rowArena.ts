@@ -165,8 +165,13 @@ export class RowArena {
       }
       const at = offsetOf[row] + slot;
       const cell = arena.chunkOf(at)[ChunkedInt32.offsetIn(at)];
-      out[k] = cell >= SCALED_MIN ? cell / 1000 : cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
+      out[k] = cell >= SCALED_MIN ? cell / 1000 : this.unscaled(cell, at);
     }
+  }
+
+  /** A cell that holds no scaled value: a wide one (from the side map) or a missing one. Out of the loop: rare. */
+  private unscaled(cell: number, at: number): number {
+    return cell === WIDE ? (this.wide.get(at) ?? Number.NaN) : Number.NaN;
   }
 
   get bytes(): number {
@@ -181,27 +186,48 @@ export interface Column {
   read(rows: Int32Array, out: Float64Array): void;
 }
 
+// Columns are class instances, not objects of closures: a query calls `read` on many
+// columns from one place, and one method for all of them keeps that call compiled.
+
 /** The column of a value name; a name no row has yet reads NaN until one does. */
-export function namedColumn(arena: RowArena, name: string): Column {
-  let ordinal = arena.find(name);
-  const resolved = (): boolean => ordinal >= 0 || (ordinal = arena.find(name)) >= 0;
-  return {
-    get(row: number): number {
-      return resolved() ? arena.get(row, ordinal) : Number.NaN;
-    },
-    read(rows: Int32Array, out: Float64Array): void {
-      if (resolved()) arena.readColumn(ordinal, rows, out);
-      else out.fill(Number.NaN, 0, rows.length);
-    },
-  };
+class NamedColumn implements Column {
+  private ordinal: number;
+
+  constructor(
+    private readonly arena: RowArena,
+    private readonly name: string,
+  ) {
+    this.ordinal = arena.find(name);
+  }
+
+  private resolved(): boolean {
+    return this.ordinal >= 0 || (this.ordinal = this.arena.find(this.name)) >= 0;
+  }
+
+  get(row: number): number {
+    return this.resolved() ? this.arena.get(row, this.ordinal) : Number.NaN;
+  }
+
+  read(rows: Int32Array, out: Float64Array): void {
+    if (this.resolved()) this.arena.readColumn(this.ordinal, rows, out);
+    else out.fill(Number.NaN, 0, rows.length);
+  }
 }
 
 /** A column computed row by row from others (its bulk read falls back to get). */
+class DerivedColumn implements Column {
+  constructor(readonly get: (row: number) => number) {}
+
+  read(rows: Int32Array, out: Float64Array): void {
+    const get = this.get;
+    for (let k = 0; k < rows.length; k++) out[k] = get(rows[k]);
+  }
+}
+
+export function namedColumn(arena: RowArena, name: string): Column {
+  return new NamedColumn(arena, name);
+}
+
 export function derivedColumn(get: (row: number) => number): Column {
-  return {
-    get,
-    read(rows: Int32Array, out: Float64Array): void {
-      for (let k = 0; k < rows.length; k++) out[k] = get(rows[k]);
-    },
-  };
+  return new DerivedColumn(get);
 }

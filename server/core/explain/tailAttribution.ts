@@ -11,8 +11,9 @@
 // (tailState.ts); a scope that cuts the session (a time window, one boot), and a one-shot
 // report, take a pass over the requests here. Both give the same answer.
 import type { ExplainIndex } from './explainIndex';
+import type { ColumnReads } from './columnReads';
 import { rowsInScope, type RowScope } from './scope';
-import { percentileInPlace } from './select';
+import { countAtLeast, measuredInto, percentileInPlace } from './select';
 import { forEachContribution } from './tailContributions';
 import { tailResult } from './tailResult';
 import { tailStateOf } from './tailState';
@@ -27,79 +28,111 @@ export interface TailQuery {
 }
 
 /** The tail of one target at one quantile over the scope; null when no request in scope measured the target. */
-export function tailAttribution(index: ExplainIndex, query: TailQuery): TailAttribution | null {
+/** `reads`: column values shared with the other questions of one report. */
+export function tailAttribution(index: ExplainIndex, query: TailQuery, reads?: ColumnReads): TailAttribution | null {
   const target = parseTarget(query.target);
   if (target === null || index.target(target.name) === undefined) return null;
   const { scope } = query;
   if (index.live && scope.fromMs === undefined && scope.toMs === undefined && scope.boot === undefined)
     return tailStateOf(index, target).attribution(query.quantile, scope.excludeCold === true);
-  return scopedTailAttribution(index, target, query);
+  return scopedTailAttribution(index, target, query, reads);
 }
 
-// The parts' medians depend on the target and the requests in scope, not on the quantile:
-// a report asks for p95 and p99 of each target over the same requests in a row, so the last
-// medians are kept per index, for the same row count, target and scope.
-const lastMedians = new WeakMap<ExplainIndex, { readonly key: string; readonly medians: Map<string, number> }>();
+// The population (requests in scope that measured the target) and its parts' medians depend
+// on the target and the scope, not on the quantile: a report asks for p95 and p99 of each
+// target over the same requests in a row, so the last ones are kept per index, for the same
+// row count, target and scope.
+interface Population {
+  readonly key: string;
+  readonly rows: Int32Array;
+  readonly values: Float64Array;
+  readonly medians: Map<string, number>;
+}
+const lastPopulation = new WeakMap<ExplainIndex, Population>();
 
-function mediansKey(index: ExplainIndex, target: Target, scope: RowScope): string {
+function populationKey(index: ExplainIndex, target: Target, scope: RowScope): string {
   return `${index.length}|${target.name}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
 }
 
-/** The same answer from a pass over the requests in scope (any scope). */
-export function scopedTailAttribution(index: ExplainIndex, target: Target, query: TailQuery): TailAttribution | null {
+function populationOf(
+  index: ExplainIndex,
+  target: Target,
+  scope: RowScope,
+  reads: ColumnReads | undefined,
+): Population | null {
+  const key = populationKey(index, target, scope);
+  const last = lastPopulation.get(index);
+  if (last !== undefined && last.key === key) return last;
   const column = index.target(target.name);
   if (column === undefined) return null;
-  const scoped = rowsInScope(index, query.scope);
-  // The population: requests in scope that measured the target.
+  const scoped = rowsInScope(index, scope);
   const all = new Float64Array(scoped.length);
   column.read(scoped, all);
   const rows = new Int32Array(scoped.length);
   const values = new Float64Array(scoped.length);
-  let n = 0;
-  for (let k = 0; k < scoped.length; k++) {
-    const v = all[k];
-    if (Number.isNaN(v)) continue;
-    rows[n] = scoped[k];
-    values[n] = v;
-    n++;
-  }
-  if (n === 0) return null;
-  const population = rows.subarray(0, n);
-  const populationValues = values.subarray(0, n);
-  const scratch = values.slice(0, n);
+  const n = rowsMeasured(scoped, all, rows, values);
+  const population: Population = {
+    key,
+    rows: rows.subarray(0, n),
+    values: values.subarray(0, n),
+    medians: partMedians(index, target, rows.subarray(0, n), values.subarray(0, n), reads),
+  };
+  lastPopulation.set(index, population);
+  return population;
+}
+
+/** Each part's median contribution over the population. */
+function partMedians(
+  index: ExplainIndex,
+  target: Target,
+  rows: Int32Array,
+  values: Float64Array,
+  reads: ColumnReads | undefined,
+): Map<string, number> {
+  const n = rows.length;
+  const medians = new Map<string, number>();
+  const scratch = new Float64Array(n);
+  const clipped = target.kind === 'firstOutput';
+  forEachContribution(
+    index,
+    target,
+    rows,
+    values,
+    (part, contributions) => {
+      const count = measuredInto(contributions, n, scratch);
+      // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
+      if (count === 0 || (clipped && allZeroIn(scratch, count))) return;
+      medians.set(part.meta.key, percentileInPlace(scratch, count, 50));
+    },
+    reads,
+  );
+  return medians;
+}
+
+function allZeroIn(values: Float64Array, n: number): boolean {
+  for (let k = 0; k < n; k++) if (values[k] !== 0) return false;
+  return true;
+}
+
+/** The same answer from a pass over the requests in scope (any scope). */
+export function scopedTailAttribution(
+  index: ExplainIndex,
+  target: Target,
+  query: TailQuery,
+  reads?: ColumnReads,
+): TailAttribution | null {
+  const population = populationOf(index, target, query.scope, reads);
+  if (population === null || population.rows.length === 0) return null;
+  const { rows, values } = population;
+  const n = rows.length;
+  const scratch = values.slice();
   const threshold = percentileInPlace(scratch, n, TAIL_PERCENT[query.quantile]);
   const median = percentileInPlace(scratch, n, 50);
 
-  let tailCount = 0;
-  for (let k = 0; k < n; k++) if (populationValues[k] >= threshold) tailCount++;
+  const tailCount = countAtLeast(values, n, threshold);
   const tailRows = new Int32Array(tailCount);
   const tailValues = new Float64Array(tailCount);
-  for (let k = 0, j = 0; k < n; k++) {
-    if (populationValues[k] < threshold) continue;
-    tailRows[j] = population[k];
-    tailValues[j++] = populationValues[k];
-  }
-
-  const key = mediansKey(index, target, query.scope);
-  const last = lastMedians.get(index);
-  const known = last !== undefined && last.key === key ? last.medians : null;
-  const partMedians = known ?? new Map<string, number>();
-  const clipped = target.kind === 'firstOutput';
-  if (known === null)
-    forEachContribution(index, target, population, populationValues, (part, contributions) => {
-      let count = 0;
-      let allZero = true;
-      for (let k = 0; k < n; k++) {
-        const c = contributions[k];
-        if (Number.isNaN(c)) continue;
-        scratch[count++] = c;
-        if (c !== 0) allZero = false;
-      }
-      // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
-      if (count === 0 || (clipped && allZero)) return;
-      partMedians.set(part.meta.key, percentileInPlace(scratch, count, 50));
-    });
-  lastMedians.set(index, { key, medians: partMedians });
+  rowsAtLeast(rows, values, threshold, tailRows, tailValues);
 
   return tailResult(index, {
     target,
@@ -110,6 +143,34 @@ export function scopedTailAttribution(index: ExplainIndex, target: Target, query
     scopeCount: n,
     tailRows,
     tailValues,
-    partMedians,
+    partMedians: population.medians,
   });
+}
+
+/** The rows whose value is a number, with their values; returns how many. */
+function rowsMeasured(rows: Int32Array, values: Float64Array, intoRows: Int32Array, intoValues: Float64Array): number {
+  let n = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const v = values[k];
+    if (Number.isNaN(v)) continue;
+    intoRows[n] = rows[k];
+    intoValues[n] = v;
+    n++;
+  }
+  return n;
+}
+
+/** The rows whose value is >= threshold, with their values, in order (the outputs are sized for them). */
+function rowsAtLeast(
+  rows: Int32Array,
+  values: Float64Array,
+  threshold: number,
+  intoRows: Int32Array,
+  intoValues: Float64Array,
+): void {
+  for (let k = 0, j = 0; k < rows.length; k++) {
+    if (values[k] < threshold) continue;
+    intoRows[j] = rows[k];
+    intoValues[j++] = values[k];
+  }
 }

@@ -4,13 +4,15 @@
 // that stage before it). A request's contributions depend only on its own numbers and on
 // which parts precede each other, so the same values come out whether the requests are
 // read all at once (a query over a scope) or one by one as they arrive (tailState.ts).
+import type { ColumnReads } from './columnReads';
 import type { ExplainIndex, PartColumns } from './explainIndex';
 import { contribution, partCounts, type Target } from './targets';
 
 /**
  * Calls `visit` for each part that makes up the target, in the index's part order, with
  * the part's contribution in each of `rows` (NaN: not measured there). `targetValues[k]`
- * is the target's value in rows[k]. The array passed to `visit` is reused for the next part.
+ * is the target's value in rows[k]. The array passed to `visit` is reused for the next part,
+ * or shared through `reads` (read through it when given): `visit` must not write to it.
  */
 export function forEachContribution(
   index: ExplainIndex,
@@ -18,9 +20,10 @@ export function forEachContribution(
   rows: Int32Array,
   targetValues: Float64Array,
   visit: (part: PartColumns, contributions: Float64Array) => void,
+  reads?: ColumnReads,
 ): void {
   const n = rows.length;
-  const ms = new Float64Array(n);
+  const own = new Float64Array(n);
   const contributions = new Float64Array(n);
   // Only a first-output target clips parts at its instant; the others take them whole.
   const clipped = target.kind === 'firstOutput';
@@ -31,7 +34,9 @@ export function forEachContribution(
   for (const part of index.parts()) {
     const m = part.meta;
     if (!partCounts(m, target)) continue;
-    part.ms.read(rows, ms);
+    let ms: Float64Array = own;
+    if (reads === undefined) part.ms.read(rows, own);
+    else ms = reads.read(part.ms, rows);
     if (!clipped) {
       visit(part, ms);
       continue;
@@ -45,16 +50,35 @@ export function forEachContribution(
       else start.read(rows, clock);
     }
     const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
-    for (let k = 0; k < n; k++) {
-      const v = ms[k];
-      let c = Number.NaN;
-      if (!Number.isNaN(v)) {
-        const startMs = m.phase === 'preprocess' ? 0 : inStage && v >= 0 ? clock[k] : Number.NaN;
-        c = contribution(v, startMs, target, targetValues[k], ownStage);
-        if (inStage && v >= 0) clock[k] = clock[k] + v;
-      }
-      contributions[k] = c;
-    }
+    clipPart(ms, clock, targetValues, contributions, n, m.phase === 'preprocess', inStage, target, ownStage);
     visit(part, contributions);
+  }
+}
+
+/**
+ * One part's contributions to a first-output target, advancing the stage clock. A loop of
+ * its own: called for every part of every target, it is compiled once for all of them,
+ * where inside the loop over parts each new kind of part sent the compiled code back.
+ */
+function clipPart(
+  ms: Float64Array,
+  clock: Float64Array,
+  targetValues: Float64Array,
+  out: Float64Array,
+  n: number,
+  preprocess: boolean,
+  inStage: boolean,
+  target: Target,
+  ownStage: boolean,
+): void {
+  for (let k = 0; k < n; k++) {
+    const v = ms[k];
+    let c = Number.NaN;
+    if (!Number.isNaN(v)) {
+      const startMs = preprocess ? 0 : inStage && v >= 0 ? clock[k] : Number.NaN;
+      c = contribution(v, startMs, target, targetValues[k], ownStage);
+      if (inStage && v >= 0) clock[k] = clock[k] + v;
+    }
+    out[k] = c;
   }
 }
