@@ -16,6 +16,9 @@ import { percentileOfRanks, WarmColdSamples } from '../../server/core/explain/or
 import { percentileInPlace } from '../../server/core/explain/select';
 import type { TailQuantile } from '../../server/core/explain/types';
 import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
+import { explainReport } from '../../server/core/explain/explainReport';
+import { breakdownSummary } from '../../server/core/explain/breakdownSummary';
+import { bootsInScope } from '../../server/core/explain/scope';
 import { overTime, OverTimeCache } from '../../server/core/explain/overTime';
 import { loadAtArrivalByPass } from './support/loadAtArrivalPass';
 import { BOOT_LINE, int, renderRequest, type RequestSpec } from './support/explainLogs';
@@ -247,4 +250,41 @@ test('warm and cold samples: every percentile over all of them or the warm ones 
     }
   }
   assert.ok(Number.isNaN(percentileOfRanks(0, 50, () => 0)));
+});
+
+test("a report's questions sharing their column reads, populations and load counts answer as each asked alone", () => {
+  const pieces = randomSession(5, 200);
+  // The report reads one index; the questions asked alone read a twin, so no cache is shared.
+  const reported = feed(pieces, () => {});
+  const alone = feed(pieces, () => {});
+  let compared = 0;
+  for (const byBoot of [false, true]) {
+    for (const excludeCold of [false, true]) {
+      const scope = { excludeCold };
+      const report = explainReport(reported, 'x', { scope, byBoot, quantiles: QUANTILES }, [], []);
+      const boots = byBoot ? bootsInScope(alone, scope) : [undefined];
+      const tails = [];
+      const loads = [];
+      for (const target of alone.targets()) {
+        for (const quantile of QUANTILES) {
+          for (const boot of boots) {
+            const t = tailAttribution(alone, {
+              target,
+              quantile,
+              scope: boot === undefined ? scope : { ...scope, boot },
+            });
+            if (t !== null) tails.push(t);
+          }
+          const l = loadAtArrivalByPass(alone, { target, quantile, scope });
+          if (l !== null && l.arrivalsKnown > 0) loads.push(l);
+        }
+      }
+      assert.ok(tails.length > (byBoot ? 20 : 10), `${tails.length} tails`);
+      assert.deepEqual(report.tail, tails, `tails byBoot=${byBoot} excludeCold=${excludeCold}`);
+      assert.deepEqual(report.load, loads, `loads byBoot=${byBoot} excludeCold=${excludeCold}`);
+      assert.deepEqual(report.breakdown, breakdownSummary(alone, scope), `breakdown excludeCold=${excludeCold}`);
+      compared += tails.length;
+    }
+  }
+  assert.ok(compared > 60, `${compared} tails compared`);
 });
