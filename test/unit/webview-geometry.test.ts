@@ -284,6 +284,27 @@ describe('table models', () => {
     assert.match(head?.label ?? '', /time to first output, stage 2/);
   });
 
+  test('side panel: a negative added time to first output is marked and says why, a positive one is a plain number', () => {
+    const added = (p50: number) => ({ count: 9, mean: p50, p50, p90: p50, p99: p50, max: p50 });
+    const stages = data.summary.stages.map((s, i) =>
+      i === 1
+        ? { ...s, addedTimeToFirstOutputMs: added(-1648) }
+        : i === 2
+          ? { ...s, addedTimeToFirstOutputMs: added(120) }
+          : s,
+    );
+    const model = summaryModel({ ...data.summary, stages }, 'p50', STAGE_NAMES);
+    const negative = model.rows[1]?.cells['added'];
+    const positive = model.rows[2]?.cells['added'];
+    assert.equal(negative?.text, '-1,648*');
+    assert.match(
+      negative?.title ?? '',
+      /^added time to first output p50: -1,648 ms over 9 requests\. Negative: .*talker first audio.*Model Runner V2/,
+    );
+    assert.equal(positive?.text, '120');
+    assert.doesNotMatch(positive?.title ?? '', /Negative/);
+  });
+
   test('request table: per stage input wait + ready queued when measured, else queued', () => {
     const cols = tableColumns(data.summary.stages, STAGE_NAMES);
     assert.equal(cols[0]?.id, 'requestId');

@@ -69,6 +69,8 @@ export const EXPLAIN = {
   notRecorded:
     "Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.",
   oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown as prefill+decode, never as prefill alone, and not ranked as the slowest phase.`,
+  negativeAdded:
+    "Negative: this stage's first output came before its upstream stage's, within the same requests. Under talker first audio the codec forwards the talker's first frame as its own first output, and under Model Runner V2 + async chunk the talker's serving_time_to_first_output_ms is when it stops (its one output), not its first audio. Not a stage that takes negative time: read the upstream stage's first output with that in mind.",
   empty: 'This request did not run on this stage.',
   pending: 'Loading…',
   text: 'A text cell as printed by the server.',

@@ -4,7 +4,7 @@ import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../s
 import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
 import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
-import { distributionView, summaryFieldView, summarySplitView } from '../shared/valueState';
+import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
 import { formatCompact } from '../shared/format';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
@@ -122,12 +122,16 @@ export function summaryColumns(stages: readonly StageSummary[]): SummaryColumn[]
 
 function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): ValueView {
   if (column.id === 'added') {
-    return distributionView(
+    const view = distributionView(
       stage.addedTimeToFirstOutputMs,
       pct,
       'added time to first output',
       "needs this and the previous stage's first output in the same request (the first stage adds nothing to compare).",
     );
+    // Marked and explained, as the CLI's table does: the number is real arithmetic on a first output that is not what it seems.
+    return view.value !== null && view.value < 0
+      ? { ...view, text: `${view.text}*`, title: `${view.title} ${EXPLAIN.negativeAdded}` }
+      : view;
   }
   if (column.id.startsWith('field:')) {
     const field = column.id.slice('field:'.length);
