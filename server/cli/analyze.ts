@@ -214,9 +214,11 @@ export async function analyzeStream(
       if (!header) out.add(CSV_HEADER.join(',') + '\n');
       header = true;
     };
+    // The CSV is the requests' rows alone: nothing of the whole is summarized.
     await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
+      summarize: false,
       onRequest: (r) => {
         writeHeader();
         for (const row of csvRequestRows(r)) out.add(row + '\n');
@@ -252,6 +254,7 @@ interface ReadOptions {
   readonly onRequest?: (request: AnalyzedRequest) => void;
   readonly summaryFields?: ReadonlySet<string>;
   readonly edgeSummaries?: boolean;
+  readonly summarize?: boolean;
   /** Awaited after each chunk: output backpressure. */
   readonly drained?: () => Promise<void> | undefined;
 }

@@ -86,6 +86,24 @@ function sameAsWhole(name: string, bytes: Buffer): void {
         `${name}: table`,
       );
     }
+    // The CSV as analyze writes it: no request kept, nothing summarized; the same rows.
+    let csvOnly = CSV_HEADER.join(',') + '\n';
+    const rowsOnly = analyse(bytes, {
+      excludeCold,
+      keepRequests: false,
+      summarize: false,
+      onRequest: (r) => {
+        for (const row of csvRequestRows(r)) csvOnly += row + '\n';
+      },
+    });
+    assert.equal(csvOnly, wantCsv, `${name}: CSV of an analysis that summarizes nothing (excludeCold ${excludeCold})`);
+    assert.equal(rowsOnly.requestCount, snapshot.requests.length);
+    const nothing = rowsOnly.snapshot();
+    assert.deepEqual(
+      [nothing.stages, nothing.findings, nothing.endToEnd],
+      [[], [], null],
+      `${name}: nothing summarized`,
+    );
     // The table as analyze prints it: no request kept, only the fields it shows summarized (and the edges).
     const tableOnly = analyse(bytes, { excludeCold, keepRequests: false, summaryFields: TABLE_SUMMARY_FIELDS });
     assert.deepEqual(

@@ -75,6 +75,12 @@ export interface StreamAnalysisOptions {
   readonly summaryFields?: ReadonlySet<string>;
   /** Summarize the transfer edges (default true). */
   readonly edgeSummaries?: boolean;
+  /**
+   * Summarize at all (default true). A reader that writes each request and nothing of the
+   * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
+   * tables-missing notice; the snapshot's are then empty.
+   */
+  readonly summarize?: boolean;
 }
 
 export class StreamAnalysis {
@@ -96,6 +102,7 @@ export class StreamAnalysis {
   private accepted = 0;
   private readonly keepRequests: boolean;
   private readonly summarizeEdges: boolean;
+  private readonly summarize: boolean;
 
   constructor(private readonly options: StreamAnalysisOptions = {}) {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
@@ -103,6 +110,7 @@ export class StreamAnalysis {
     this.keepRequests = options.keepRequests ?? true;
     this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
     this.summarizeEdges = options.edgeSummaries ?? true;
+    this.summarize = options.summarize ?? true;
   }
 
   /** Feeds one parser output; returns the requests it finalized. */
@@ -227,13 +235,15 @@ export class StreamAnalysis {
     if (this.keepRequests) this.store.add(request);
     this.accepted += 1;
     if (request.cold) this.coldCount += 1;
-    if (!(this.options.excludeCold === true && request.cold)) {
-      this.summaries.add(request);
-      if (this.summarizeEdges) this.edgeSummaries.add(request);
-      this.endToEnd.add(request);
+    if (this.summarize) {
+      if (!(this.options.excludeCold === true && request.cold)) {
+        this.summaries.add(request);
+        if (this.summarizeEdges) this.edgeSummaries.add(request);
+        this.endToEnd.add(request);
+      }
+      this.tablesMissing.add(request);
+      this.findingsBuilder.add(request);
     }
-    this.tablesMissing.add(request);
-    this.findingsBuilder.add(request);
     this.engineSeriesBuilder.noteRequest(request);
     this.options.onRequest?.(request);
   }
