@@ -1,7 +1,9 @@
 // vLLM's log timestamps (`MM-DD HH:MM:SS`, no year, no milliseconds, the server's local
 // time) as ms on one axis. The year is given (the capture's, or the current one); a log
-// that runs over New Year is followed: a month going back by more than half a year means
-// the next year. The printed second is truncated, so an event happened somewhere in
+// that runs over New Year is followed: each line takes the year that puts it nearest the
+// latest time so far, so a month going back by more than half a year means the next year,
+// and a line printed a moment late from before New Year (another process's) stays in the
+// old one. The printed second is truncated, so an event happened somewhere in
 // [t, t + 1 s); `midpoint` says t + 0.5 s, the least biased estimate.
 
 const TIME = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
@@ -42,21 +44,24 @@ export class LogClock {
     const time = Number(m[3]) * 3_600_000 + Number(m[4]) * 60_000 + Number(m[5]) * 1000;
     const month = Number(m[1]);
     const date = Number(m[2]);
-    let t = this.dayStart(month, date) + time;
+    let t = this.dayStart(this.year, month, date) + time;
     if (t < this.last - HALF_YEAR_MS) {
       this.year += 1;
-      t = this.dayStart(month, date) + time;
+      t = this.dayStart(this.year, month, date) + time;
+    } else if (t > this.last + HALF_YEAR_MS && this.last > Number.NEGATIVE_INFINITY) {
+      // Late from before New Year: the year before, and the clock stays where it is.
+      return this.dayStart(this.year - 1, month, date) + time;
     }
     if (t > this.last) this.last = t;
     return t;
   }
 
-  private dayStart(month: number, date: number): number {
+  private dayStart(year: number, month: number, date: number): number {
     const day = month * 100 + date;
-    if (day !== this.cachedDay || this.year !== this.cachedYear) {
+    if (day !== this.cachedDay || year !== this.cachedYear) {
       this.cachedDay = day;
-      this.cachedYear = this.year;
-      this.cachedDayMs = Date.UTC(this.year, month - 1, date);
+      this.cachedYear = year;
+      this.cachedDayMs = Date.UTC(year, month - 1, date);
     }
     return this.cachedDayMs;
   }
