@@ -102,45 +102,60 @@ function splitCell(stage: RequestStage, name: SplitName): string {
   return state === 'measured' || state === 'inferred' ? '' : state;
 }
 
-/** Cells written after a row's last own cell, each with its leading comma. */
-const trailing = (cells: readonly string[]): string => cells.map((c) => `,${c}`).join('');
-const NO_SPLIT = trailing(SPLIT_NAMES.map(() => ''));
-const NO_STAGE_FIELDS = trailing(STAGE_FIELDS.map(() => ''));
-const NO_LISTS = trailing(LIST_FIELDS.flatMap(() => ['', '']));
-const NO_TRANSFER = trailing(['', '', '', ...TRANSFER_FIELDS.map(() => ''), '', '']);
+const NO_SPLIT = SPLIT_NAMES.map(() => '');
+const NO_STAGE_FIELDS = STAGE_FIELDS.map(() => '');
+const NO_LISTS = LIST_FIELDS.flatMap(() => ['', '']);
+const NO_TRANSFER = ['', '', '', ...TRANSFER_FIELDS.map(() => ''), '', ''];
 
-// Rows are built by appending to one string, cell by cell: a CSV has a row per request and
-// stage, and arrays of cells joined per row cost more than the cells.
-
-/** The request's cells, the same on each of its rows. */
-function requestCells(r: AnalyzedRequest): string {
-  return `${csvText(r.requestId)},${r.boot},${r.cold},${r.line}`;
+function requestCells(r: AnalyzedRequest): string[] {
+  return [csvText(r.requestId), String(r.boot), String(r.cold), String(r.line)];
 }
 
-function stageRow(request: string, r: AnalyzedRequest, s: RequestStage): string {
+function stageRow(r: AnalyzedRequest, s: RequestStage): string {
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
-  let row = `${request},${csvText(s.stageKey)},${s.stageId === null ? '' : s.stageId},${s.replicaId},${s.kind}`;
-  for (const n of SPLIT_NAMES) row += `,${splitCell(s, n)}`;
-  for (const n of SPLIT_NAMES) row += `,${s.split.states[n]}`;
-  for (const f of STAGE_FIELDS) row += `,${fieldCell(s.fields, f)}`;
-  row += `,${added === undefined ? '' : csvNumber(toLogPrecision(added))},${prefillCoversDecode(r, s)}`;
-  for (const f of LIST_FIELDS) row += `,${fieldCell(s.fields, f)},${listCountCell(s.fields, f)}`;
-  return row + NO_TRANSFER;
+  return [
+    ...requestCells(r),
+    csvText(s.stageKey),
+    s.stageId === null ? '' : String(s.stageId),
+    String(s.replicaId),
+    s.kind,
+    ...SPLIT_NAMES.map((n) => splitCell(s, n)),
+    ...SPLIT_NAMES.map((n) => s.split.states[n]),
+    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)),
+    added === undefined ? '' : csvNumber(toLogPrecision(added)),
+    String(prefillCoversDecode(r, s)),
+    ...LIST_FIELDS.flatMap((f) => [fieldCell(s.fields, f), listCountCell(s.fields, f)]),
+    ...NO_TRANSFER,
+  ].join(',');
 }
 
-function transferRow(request: string, t: RequestTransfer): string {
-  let row = `${request},${csvText(t.edge)},,,transfer${NO_SPLIT}${NO_SPLIT}${NO_STAGE_FIELDS},,${NO_LISTS}`;
-  row += `,${t.fromStage === null ? '' : t.fromStage},${t.toStage === null ? '' : t.toStage},${t.tablePrinted}`;
-  for (const f of TRANSFER_FIELDS) row += `,${fieldCell(t.fields, f)}`;
-  return `${row},${t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs)},${t.omniTimingTxState}`;
+function transferRow(r: AnalyzedRequest, t: RequestTransfer): string {
+  return [
+    ...requestCells(r),
+    csvText(t.edge),
+    '',
+    '',
+    'transfer',
+    ...NO_SPLIT,
+    ...NO_SPLIT,
+    ...NO_STAGE_FIELDS,
+    '',
+    '',
+    ...NO_LISTS,
+    t.fromStage === null ? '' : String(t.fromStage),
+    t.toStage === null ? '' : String(t.toStage),
+    String(t.tablePrinted),
+    ...TRANSFER_FIELDS.map((f) => fieldCell(t.fields, f)),
+    t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs),
+    t.omniTimingTxState,
+  ].join(',');
 }
 
 /** The rows of one request: its stages, then its transfer edges. */
 export function csvRequestRows(r: AnalyzedRequest): string[] {
-  const request = requestCells(r);
   const rows: string[] = [];
-  for (const s of r.stages) rows.push(stageRow(request, r, s));
-  for (const t of r.transfers) rows.push(transferRow(request, t));
+  for (const s of r.stages) rows.push(stageRow(r, s));
+  for (const t of r.transfers) rows.push(transferRow(r, t));
   return rows;
 }
 
