@@ -18,6 +18,7 @@ import type { TailQuantile } from '../../server/core/explain/types';
 import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
 import { explainReport } from '../../server/core/explain/explainReport';
 import { breakdownSummary } from '../../server/core/explain/breakdownSummary';
+import { costModel } from '../../server/core/explain/costModel';
 import { bootsInScope } from '../../server/core/explain/scope';
 import { overTime, OverTimeCache } from '../../server/core/explain/overTime';
 import { loadAtArrivalByPass } from './support/loadAtArrivalPass';
@@ -252,7 +253,7 @@ test('warm and cold samples: every percentile over all of them or the warm ones 
   assert.ok(Number.isNaN(percentileOfRanks(0, 50, () => 0)));
 });
 
-test("a report's questions sharing their column reads, populations and load counts answer as each asked alone", () => {
+test("a report's questions sharing their column reads, populations and load counts answer as each asked alone (tails, load, part distributions, cost model)", () => {
   const pieces = randomSession(5, 200);
   // The report reads one index; the questions asked alone read a twin, so no cache is shared.
   const reported = feed(pieces, () => {});
@@ -283,6 +284,9 @@ test("a report's questions sharing their column reads, populations and load coun
       assert.deepEqual(report.tail, tails, `tails byBoot=${byBoot} excludeCold=${excludeCold}`);
       assert.deepEqual(report.load, loads, `loads byBoot=${byBoot} excludeCold=${excludeCold}`);
       assert.deepEqual(report.breakdown, breakdownSummary(alone, scope), `breakdown excludeCold=${excludeCold}`);
+      const cost = costModel(alone, scope);
+      assert.deepEqual([report.costModel, report.costModelSkipped], [cost.fits, cost.skipped], `cost model`);
+      assert.ok(cost.fits.length + cost.skipped.length > 0, 'the cost model had points');
       compared += tails.length;
     }
   }

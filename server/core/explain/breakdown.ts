@@ -45,21 +45,24 @@ export function partKey(
   return internedKey(stageKey, phase);
 }
 
-// A deployment has a few dozen part keys and every request names each of them: one string
-// per key, looked up rather than built per request, so the index's maps hash it once.
-const keys = new Map<string, Map<string, string>>();
-
-function internedKey(owner: string, name: string): string {
-  let byName = keys.get(owner);
+// A deployment has a few dozen part keys and a handful of edges, and every request names
+// each of them: one string per (owner, name) pair, looked up rather than built per request,
+// so the index's maps hash it once.
+function interned<A, B>(cache: Map<A, Map<B, string>>, owner: A, name: B, text: (owner: A, name: B) => string): string {
+  let byName = cache.get(owner);
   if (byName === undefined) {
     // Hostile logs can name any number of stages; the cache stays a cache.
-    if (keys.size >= 4096) keys.clear();
-    keys.set(owner, (byName = new Map<string, string>()));
+    if (cache.size >= 4096) cache.clear();
+    cache.set(owner, (byName = new Map<B, string>()));
   }
-  let key = byName.get(name);
-  if (key === undefined) byName.set(name, (key = `${owner}/${name}`));
-  return key;
+  let value = byName.get(name);
+  if (value === undefined) byName.set(name, (value = text(owner, name)));
+  return value;
 }
+
+const partKeys = new Map<string, Map<string, string>>();
+const keyText = (owner: string, name: string): string => `${owner}/${name}`;
+const internedKey = (owner: string, name: string): string => interned(partKeys, owner, name, keyText);
 
 function part(p: PartInput): BreakdownPart {
   return {
@@ -181,18 +184,9 @@ interface Edge {
 }
 
 const edgeNames = new Map<number, Map<number, string>>();
-
-/** `from->to`, one string per edge (a deployment has a handful). */
-function edgeName(from: number, to: number): string {
-  let byTo = edgeNames.get(from);
-  if (byTo === undefined) {
-    if (edgeNames.size >= 4096) edgeNames.clear();
-    edgeNames.set(from, (byTo = new Map<number, string>()));
-  }
-  let name = byTo.get(to);
-  if (name === undefined) byTo.set(to, (name = `${from}->${to}`));
-  return name;
-}
+const edgeText = (from: number, to: number): string => `${from}->${to}`;
+/** `from->to`, one string per edge. */
+const edgeName = (from: number, to: number): string => interned(edgeNames, from, to, edgeText);
 
 /** Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and consecutive stages. */
 function edgesOf(request: AnalyzedRequest): Edge[] {

@@ -5,6 +5,7 @@
 // it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
 // spread of x (coefficient of variation) of at least MIN_X_SPREAD; otherwise it is listed
 // as skipped with the reason. A hidden or None value is not a point (never x = 0).
+import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import type { CostFit, CostFitSkipped, CostModel } from './types';
@@ -84,13 +85,18 @@ function constantY(ys: readonly number[], name: string): string | null {
   return `${name} is ${ys[0] ?? 0} ms in every request: nothing to fit${ys[0] === 0 && name === 'vllm_decode_ms' ? ' (under Model Runner V2 + async chunk a non-final stage emits one output at the end, so its decode steps are inside its prefill)' : ''}`;
 }
 
-export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
+/** `reads`: column values shared with the other questions of one report. */
+export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnReads): CostModel {
   const rows = rowsInScope(index, scope);
   const fits: CostFit[] = [];
   const skipped: CostFitSkipped[] = [];
   const parts = new Map([...index.parts()].map((p) => [p.meta.key, p]));
-  const xColumn = new Float64Array(rows.length);
-  const yColumn = new Float64Array(rows.length);
+  const own = { x: new Float64Array(rows.length), y: new Float64Array(rows.length) };
+  const read = (column: Column, into: Float64Array): Float64Array => {
+    if (reads !== undefined) return reads.read(column, rows);
+    column.read(rows, into);
+    return into;
+  };
   for (const stage of index.stages()) {
     for (const f of FITS) {
       const part = parts.get(`${stage.stageKey}/${f.part}`);
@@ -98,8 +104,8 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
       const xs: number[] = [];
       const ys: number[] = [];
       if (part !== undefined) {
-        tokens.read(rows, xColumn);
-        part.ms.read(rows, yColumn);
+        const xColumn = read(tokens, own.x);
+        const yColumn = read(part.ms, own.y);
         for (let k = 0; k < rows.length; k++) {
           const x = xColumn[k];
           const y = yColumn[k];
@@ -137,17 +143,16 @@ export function costModel(index: ExplainIndex, scope: RowScope): CostModel {
     // A prefill that also holds the decode steps (decode measured 0 throughout) is not a prefill cost alone.
     const prefillFit = fits.find((x) => x.stageKey === stage.stageKey && x.y === 'vllm_prefill_ms');
     const decode = parts.get(`${stage.stageKey}/decode`);
-    if (prefillFit !== undefined && decode !== undefined && allZero(decode.ms, rows)) {
+    if (prefillFit !== undefined && decode !== undefined && allZero(read(decode.ms, own.y))) {
       fits[fits.indexOf(prefillFit)] = { ...prefillFit, caveat: DECODE_IN_PREFILL };
     }
   }
   return { fits, skipped };
 }
 
-function allZero(column: Column, rows: Int32Array): boolean {
+/** Whether the values that are numbers are all 0 (and there is one). */
+function allZero(values: Float64Array): boolean {
   let any = false;
-  const values = new Float64Array(rows.length);
-  column.read(rows, values);
   for (const v of values) {
     if (Number.isNaN(v)) continue;
     if (v !== 0) return false;

@@ -89,6 +89,8 @@ export class ExplainIndex {
   readonly overlap: Column;
   readonly residual: Column;
   private readonly e2eOrdinal: number;
+  private readonly overlapOrdinal: number;
+  private readonly residualOrdinal: number;
   readonly clock: LogClock;
   /** Others in flight (overall and per stage) when each request arrived. */
   readonly inFlight = new InFlightCounts();
@@ -102,6 +104,8 @@ export class ExplainIndex {
     this.overlap = namedColumn(this.arena, 'overlap');
     this.residual = namedColumn(this.arena, 'residual');
     this.e2eOrdinal = this.arena.ordinal('t:e2e');
+    this.overlapOrdinal = this.arena.ordinal('overlap');
+    this.residualOrdinal = this.arena.ordinal('residual');
   }
 
   get length(): number {
@@ -141,8 +145,8 @@ export class ExplainIndex {
       }
       put(ordinal, p.ms);
     }
-    put(this.named('', 'overlap'), breakdown.overlapMs);
-    put(this.named('', 'residual'), breakdown.residualMs);
+    put(this.overlapOrdinal, breakdown.overlapMs);
+    put(this.residualOrdinal, breakdown.residualMs);
     for (const t of targetsOf(request, breakdown.totalMs)) {
       this.targetNames.add(t.name);
       put(this.named('t:', t.name), targetValue(request, t, breakdown.totalMs));

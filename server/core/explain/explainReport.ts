@@ -108,7 +108,7 @@ export function explainReport(
     }
     if (!any) unsupported.push(target);
   }
-  const cost = costModel(index, options.scope);
+  const cost = costModel(index, options.scope, reads);
   return {
     schema: 1,
     source,
