@@ -8,7 +8,7 @@
 import type { Distribution } from '../analysis/types';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
-import { rowsInScope, type RowScope } from './scope';
+import { rowsInScope, scopeKey, type RowScope } from './scope';
 import { countDistribution, distributionInPlace, measuredInto, percentileInPlace } from './select';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch';
 import { parseTarget } from './targets';
@@ -96,7 +96,7 @@ interface ArrivalBase {
 const lastBase = new WeakMap<ExplainIndex, ArrivalBase>();
 
 function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
-  const key = `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+  const key = scopeKey(index, scope);
   const last = lastBase.get(index);
   if (last !== undefined && last.key === key) return last;
   const rows = rowsInScope(index, scope, 0, scratchInt32('load.rows', index.length));

@@ -38,6 +38,11 @@ export function rowsInScope(
   return out.subarray(0, k);
 }
 
+/** Names the requests in scope at the index's current length: equal keys, equal rows (rows are only appended). */
+export function scopeKey(index: ExplainIndex, scope: RowScope): string {
+  return `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+}
+
 /** Boots that have requests in the scope, ascending. */
 export function bootsInScope(index: ExplainIndex, scope: ExplainScope): number[] {
   const boots = new Set<number>();

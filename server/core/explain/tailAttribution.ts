@@ -12,7 +12,7 @@
 // report, take a pass over the requests here. Both give the same answer.
 import type { ExplainIndex } from './explainIndex';
 import type { ColumnReads } from './columnReads';
-import { rowsInScope, type RowScope } from './scope';
+import { rowsInScope, scopeKey, type RowScope } from './scope';
 import { countAtLeast, measuredInto, percentileInPlace } from './select';
 import { forEachContribution } from './tailContributions';
 import { tailResult } from './tailResult';
@@ -51,7 +51,7 @@ interface Population {
 const lastPopulation = new WeakMap<ExplainIndex, Population>();
 
 function populationKey(index: ExplainIndex, target: Target, scope: RowScope): string {
-  return `${index.length}|${target.name}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
+  return `${target.name}|${scopeKey(index, scope)}`;
 }
 
 function populationOf(
