@@ -4,6 +4,10 @@
 // parser and analysis. The first pass pays for V8 running the code before it is optimized
 // (interpreted, then compiled as functions get hot); the second shows the optimized cost of the
 // same bytes. Reported per stretch of the log: the first MB, MB 2-8, MB 9-16, the rest.
+// Then, warmed up (after those two passes, best of WARM_ROUNDS alternated): the floor's loop
+// (lineFloor.cjs: TextDecoder and a string per line), the parser alone, and the parser with the
+// analysis, in that same process: what the code costs when V8 has nothing left to compile, the
+// ceiling of a cold process's ratio to the floor.
 // Run alone: node --import tsx scripts/bench/coldParse.ts <log> [rounds]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeCoreBundle } from './coreBundle';
 
-/** A script for the child: two passes over the log, each chunk's push + ingest time in ms, as JSON. */
+/** Alternated warm rounds of the floor's loop, the parser and parser + analysis (best of each). */
+const WARM_ROUNDS = 4;
+
+/** A script for the child: two passes over the log, each chunk's push + ingest time in ms, then the warm rounds, as JSON. */
 const CHILD = `
 const { LogStreamParser, StreamAnalysis } = require(process.argv[2]);
 const fs = require('node:fs');
@@ -34,7 +41,55 @@ for (let pass = 0; pass < 2; pass++) {
   fs.closeSync(fd);
   passes.push(times);
 }
-process.stdout.write(JSON.stringify(passes));
+function lineFloor() {
+  const fd = fs.openSync(process.argv[3], 'r');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const decoder = new TextDecoder('utf-8');
+  let carry = '';
+  let chars = 0;
+  for (;;) {
+    const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+    if (n === 0) break;
+    const text = decoder.decode(buffer.subarray(0, n), { stream: true });
+    let pos = 0;
+    for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', pos)) {
+      const line = pos === 0 && carry !== '' ? carry + text.slice(0, nl) : text.slice(pos, nl);
+      carry = '';
+      chars += line.length;
+      pos = nl + 1;
+    }
+    carry += text.slice(pos);
+  }
+  fs.closeSync(fd);
+  return chars;
+}
+function parseAll(analyze) {
+  const fd = fs.openSync(process.argv[3], 'r');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  const parser = new LogStreamParser();
+  const analysis = new StreamAnalysis({ keepRequests: false });
+  let records = 0;
+  for (;;) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) break;
+    const read = parser.push(chunk.subarray(0, n));
+    records += read.records.length;
+    if (analyze) analysis.ingest(read);
+  }
+  analysis.ingest(parser.end());
+  analysis.flush();
+  fs.closeSync(fd);
+  return records;
+}
+const warm = { floor: Infinity, parse: Infinity, parseAndAnalysis: Infinity };
+for (let round = 0; round < ${WARM_ROUNDS}; round++) {
+  for (const [name, run] of [['floor', lineFloor], ['parse', () => parseAll(false)], ['parseAndAnalysis', () => parseAll(true)]]) {
+    const t0 = performance.now();
+    run();
+    warm[name] = Math.min(warm[name], performance.now() - t0);
+  }
+}
+process.stdout.write(JSON.stringify({ passes, warm }));
 `;
 
 export interface ColdParseResult {
@@ -43,6 +98,15 @@ export interface ColdParseResult {
   readonly warm: readonly number[];
   readonly totalFreshMs: number;
   readonly totalWarmMs: number;
+  /** Warmed up in the same process (medians over rounds of each round's best), ms for the whole log. */
+  readonly warmedUp: WarmedUp;
+}
+
+export interface WarmedUp {
+  /** The floor process's loop: TextDecoder and a string per line. */
+  readonly floorMs: number;
+  readonly parseMs: number;
+  readonly parseAndAnalysisMs: number;
 }
 
 const STRETCHES: readonly [number, number][] = [
@@ -74,19 +138,34 @@ export function runColdParseBench(
     const bundle = writeCoreBundle(join(dir, 'core.js'));
     const child = join(dir, 'child.cjs');
     writeFileSync(child, CHILD);
-    const runs: { fresh: number[]; warm: number[]; totalFresh: number; totalWarm: number }[] = [];
+    const runs: { fresh: number[]; warm: number[]; totalFresh: number; totalWarm: number; warmedUp: WarmedUp }[] = [];
     for (let r = 0; r < rounds; r++) {
       const run = spawnSync(process.execPath, [child, bundle, logPath], { encoding: 'utf8', maxBuffer: 64 << 20 });
       if (run.status !== 0) throw new Error(`cold parse child failed: ${run.stderr}`);
-      const [fresh, warm] = JSON.parse(run.stdout) as [number[], number[]];
+      const out = JSON.parse(run.stdout) as {
+        passes: [number[], number[]];
+        warm: { floor: number; parse: number; parseAndAnalysis: number };
+      };
+      const [fresh, warm] = out.passes;
       const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-      runs.push({ fresh: perStretch(fresh), warm: perStretch(warm), totalFresh: sum(fresh), totalWarm: sum(warm) });
+      runs.push({
+        fresh: perStretch(fresh),
+        warm: perStretch(warm),
+        totalFresh: sum(fresh),
+        totalWarm: sum(warm),
+        warmedUp: { floorMs: out.warm.floor, parseMs: out.warm.parse, parseAndAnalysisMs: out.warm.parseAndAnalysis },
+      });
     }
     const result: ColdParseResult = {
       fresh: STRETCHES.map((_, i) => median(runs.map((x) => x.fresh[i]!))),
       warm: STRETCHES.map((_, i) => median(runs.map((x) => x.warm[i]!))),
       totalFreshMs: median(runs.map((x) => x.totalFresh)),
       totalWarmMs: median(runs.map((x) => x.totalWarm)),
+      warmedUp: {
+        floorMs: median(runs.map((x) => x.warmedUp.floorMs)),
+        parseMs: median(runs.map((x) => x.warmedUp.parseMs)),
+        parseAndAnalysisMs: median(runs.map((x) => x.warmedUp.parseAndAnalysisMs)),
+      },
     };
     const f = (v: number): string => (Number.isNaN(v) ? '-' : v.toFixed(1));
     log(`parse + analysis per 1 MB chunk in a fresh process, then again in it (median of ${rounds}), ms/MB:`);
@@ -95,6 +174,12 @@ export function runColdParseBench(
     );
     log(
       `  MB 1 / 2-8 / 9-16 / rest, again: ${result.warm.map(f).join(' / ')}; total ${result.totalWarmMs.toFixed(0)} ms`,
+    );
+    const w = result.warmedUp;
+    const ratio = (ms: number): string => `${ms.toFixed(0)} ms (${(ms / w.floorMs).toFixed(2)}x)`;
+    log(
+      `  warmed up in that process (best of ${WARM_ROUNDS}, median of ${rounds}): the floor's loop ${w.floorMs.toFixed(0)} ms;` +
+        ` parser ${ratio(w.parseMs)}; parser + analysis ${ratio(w.parseAndAnalysisMs)}`,
     );
     return result;
   } finally {
