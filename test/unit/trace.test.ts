@@ -81,6 +81,19 @@ describe('ByteChunks (the trace writer)', () => {
         String(v),
       );
     }
+    // 16 and 17 significant digits: the shortest text that reads back, as String() writes it.
+    for (const v of [1234567890123.457, 9007199254740991 / 1000, 4503599627370.497, -2251799813685.249])
+      assert.equal(
+        written((w) => w.number(v)),
+        String(v),
+      );
+    for (let i = 0; i < 20_000; i++) {
+      const v = (Math.round(Math.random() * 2 ** 53) / 1000) * (i % 2 ? -1 : 1);
+      assert.equal(
+        written((w) => w.number(v)),
+        String(v),
+      );
+    }
     assert.equal(
       written((w) => w.number(Number.NaN)),
       'null',

@@ -4,8 +4,9 @@
 // numbers and ASCII text are copied byte by byte; other text goes through TextEncoder.
 
 const encoder = new TextEncoder();
-// Beyond this (in thousandths) integer arithmetic on doubles is no longer exact.
-const MAX_FIXED = Number.MAX_SAFE_INTEGER;
+// Thousandths below 1e15: the value has at most 15 significant digits, so its 3-decimal text is
+// the shortest that reads back as it (as in shortestNumberText); past it, String() is.
+const MAX_FIXED = 1e15 - 1;
 
 export class ByteChunks {
   private bytes: Uint8Array;
