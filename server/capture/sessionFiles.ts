@@ -23,31 +23,13 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type {
-  HistogramSummary,
-  SessionInfo,
-  LaunchParams,
-  TailParams,
-  ScrapeParams,
-  ImportParams,
-  AttachParams,
-} from '../protocol';
+import type { HistogramSummary } from '../protocol';
 import { histogramSummariesFromJson } from '../core/metricsText/scrapeSummary';
 import { indexLine } from './storage/chunkIndex';
-import { parseSessionMeta, type MetaCheck } from './storage/storedMeta';
+import { parseSessionMeta, type MetaCheck, type SessionMeta } from './storage/storedMeta';
 import { StoredChunkReader, type StoredChunk } from './storage/storedChunks';
 
-export type { StoredChunk };
-
-/** What is needed to describe and reopen a session. */
-export interface SessionMeta {
-  readonly info: SessionInfo;
-  readonly launch?: LaunchParams;
-  readonly tail?: TailParams;
-  readonly scrape?: ScrapeParams;
-  readonly import?: ImportParams;
-  readonly attach?: AttachParams;
-}
+export type { SessionMeta, StoredChunk };
 
 /** Folders under sessions/ that are not sessions: a session being deleted is renamed to `.deleting-…` first. */
 function isSessionFolderName(name: string): boolean {

@@ -3,8 +3,26 @@
 // a file that is not a session's metadata is refused with the first thing wrong in it, so
 // the session is skipped with a message instead of breaking whatever reads it. Fields
 // this version does not know are kept as they are.
-import type { SessionInfo, SessionSourceKind, SessionStatus } from '../../protocol';
-import type { SessionMeta } from '../sessionFiles';
+import type {
+  AttachParams,
+  ImportParams,
+  LaunchParams,
+  ScrapeParams,
+  SessionInfo,
+  SessionSourceKind,
+  SessionStatus,
+  TailParams,
+} from '../../protocol';
+
+/** What is needed to describe and reopen a session: the contents of its session.json. */
+export interface SessionMeta {
+  readonly info: SessionInfo;
+  readonly launch?: LaunchParams;
+  readonly tail?: TailParams;
+  readonly scrape?: ScrapeParams;
+  readonly import?: ImportParams;
+  readonly attach?: AttachParams;
+}
 
 const KINDS: readonly SessionSourceKind[] = ['launch', 'tail', 'scrape', 'attach', 'import', 'prometheus'];
 const STATUSES: readonly SessionStatus[] = ['starting', 'running', 'stopped', 'exited', 'crashed', 'error'];
