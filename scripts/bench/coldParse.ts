@@ -41,28 +41,8 @@ for (let pass = 0; pass < 2; pass++) {
   fs.closeSync(fd);
   passes.push(times);
 }
-function lineFloor() {
-  const fd = fs.openSync(process.argv[3], 'r');
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  const decoder = new TextDecoder('utf-8');
-  let carry = '';
-  let chars = 0;
-  for (;;) {
-    const n = fs.readSync(fd, buffer, 0, buffer.length, null);
-    if (n === 0) break;
-    const text = decoder.decode(buffer.subarray(0, n), { stream: true });
-    let pos = 0;
-    for (let nl = text.indexOf('\\n'); nl !== -1; nl = text.indexOf('\\n', pos)) {
-      const line = pos === 0 && carry !== '' ? carry + text.slice(0, nl) : text.slice(pos, nl);
-      carry = '';
-      chars += line.length;
-      pos = nl + 1;
-    }
-    carry += text.slice(pos);
-  }
-  fs.closeSync(fd);
-  return chars;
-}
+const { readLines } = require(process.argv[4]);
+const lineFloor = () => readLines(process.argv[3]);
 function parseAll(analyze) {
   const fd = fs.openSync(process.argv[3], 'r');
   const chunk = Buffer.allocUnsafe(1 << 20);
@@ -140,7 +120,10 @@ export function runColdParseBench(
     writeFileSync(child, CHILD);
     const runs: { fresh: number[]; warm: number[]; totalFresh: number; totalWarm: number; warmedUp: WarmedUp }[] = [];
     for (let r = 0; r < rounds; r++) {
-      const run = spawnSync(process.execPath, [child, bundle, logPath], { encoding: 'utf8', maxBuffer: 64 << 20 });
+      const run = spawnSync(process.execPath, [child, bundle, logPath, join(__dirname, 'lineFloor.cjs')], {
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
       if (run.status !== 0) throw new Error(`cold parse child failed: ${run.stderr}`);
       const out = JSON.parse(run.stdout) as {
         passes: [number[], number[]];
