@@ -61,9 +61,9 @@ function parseAll(analyze) {
   fs.closeSync(fd);
   return records;
 }
-const warm = { floor: Infinity, parse: Infinity, parseAndAnalysis: Infinity };
+const warm = { floorMs: Infinity, parseMs: Infinity, parseAndAnalysisMs: Infinity };
 for (let round = 0; round < ${WARM_ROUNDS}; round++) {
-  for (const [name, run] of [['floor', lineFloor], ['parse', () => parseAll(false)], ['parseAndAnalysis', () => parseAll(true)]]) {
+  for (const [name, run] of [['floorMs', lineFloor], ['parseMs', () => parseAll(false)], ['parseAndAnalysisMs', () => parseAll(true)]]) {
     const t0 = performance.now();
     run();
     warm[name] = Math.min(warm[name], performance.now() - t0);
@@ -127,7 +127,7 @@ export function runColdParseBench(
       if (run.status !== 0) throw new Error(`cold parse child failed: ${run.stderr}`);
       const out = JSON.parse(run.stdout) as {
         passes: [number[], number[]];
-        warm: { floor: number; parse: number; parseAndAnalysis: number };
+        warm: WarmedUp;
       };
       const [fresh, warm] = out.passes;
       const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
@@ -136,7 +136,7 @@ export function runColdParseBench(
         warm: perStretch(warm),
         totalFresh: sum(fresh),
         totalWarm: sum(warm),
-        warmedUp: { floorMs: out.warm.floor, parseMs: out.warm.parse, parseAndAnalysisMs: out.warm.parseAndAnalysis },
+        warmedUp: out.warm,
       });
     }
     const result: ColdParseResult = {
