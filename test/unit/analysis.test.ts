@@ -135,6 +135,24 @@ test('SampleSet merges late samples and matches a full sort', () => {
   }
 });
 
+test('SampleSet: every rank after merges whose rest comes from the body, from the tail, and from both in turn', () => {
+  const orders: [string, (i: number) => number][] = [
+    ['ascending: the tail outlasts the body', (i) => i / 8],
+    ['descending: the body outlasts the tail', (i) => (20_000 - i) / 8],
+    ['alternating halves', (i) => (Math.floor(i / 2048) % 2 === 0 ? i : 20_000 - i) / 4],
+  ];
+  for (const [label, valueAt] of orders) {
+    const set = new SampleSet();
+    const all: number[] = [];
+    for (let i = 0; i < 3 * 4096 + 777; i++) {
+      set.add(valueAt(i));
+      all.push(valueAt(i));
+    }
+    all.sort((a, b) => a - b);
+    for (let k = 0; k < all.length; k++) assert.equal(set.at(k), all[k], `${label}: rank ${k}`);
+  }
+});
+
 // ------------------------------------------------------------ phase split
 
 test('split: measured values, None, hidden rows and the inferred zero are kept apart', () => {

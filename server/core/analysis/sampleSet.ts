@@ -244,12 +244,18 @@ export class SampleSet {
 }
 
 /** Merges two ascending sequences into `out` (of their total length). */
-function mergeSorted<T extends Int32Array | Float64Array>(a: ArrayLike<number>, b: ArrayLike<number>, out: T): T {
+function mergeSorted<T extends Int32Array | Float64Array>(
+  a: Int32Array | Float64Array,
+  b: Int32Array | Float64Array,
+  out: T,
+): T {
   let i = 0;
   let j = 0;
   let k = 0;
   while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
-  while (i < a.length) out[k++] = a[i++];
-  while (j < b.length) out[k++] = b[j++];
+  // What is left of either is copied whole: a loop here first ran at the end of a merge, after
+  // V8 had compiled the one above, and sent that code back on every merge.
+  if (i < a.length) out.set(a.subarray(i), k);
+  else if (j < b.length) out.set(b.subarray(j), k);
   return out;
 }
