@@ -337,6 +337,10 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
     const smallBytes = headOf(twoStage, small, 1_000_000);
     childEnv = { ...process.env, XDG_CACHE_HOME: join(dir, 'cache') };
     await runOnce([process.execPath, CLI, 'analyze', small], null);
+    // The baseline's cache apart: a bundle of the same name but another build replaces the
+    // other's cache when it saves its own (codeCache.ts), so sharing one would leave each stale.
+    const baseEnv = { XDG_CACHE_HOME: join(dir, 'cache-baseline') };
+    if (baseline !== undefined) await runOnce([process.execPath, baseline, 'analyze', small], null, baseEnv);
     const commands = (logPath: string): Command[] => [
       { name: 'table', argv: [process.execPath, CLI, 'analyze', logPath], output: true },
       { name: 'json', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'], output: true },
@@ -346,16 +350,18 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       ...(baseline === undefined
         ? []
         : [
-            { name: 'base-table', argv: [process.execPath, baseline, 'analyze', logPath], output: false },
+            { name: 'base-table', argv: [process.execPath, baseline, 'analyze', logPath], output: false, env: baseEnv },
             {
               name: 'base-json',
               argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'json'],
               output: false,
+              env: baseEnv,
             },
             {
               name: 'base-csv',
               argv: [process.execPath, baseline, 'analyze', logPath, '--format', 'csv'],
               output: false,
+              env: baseEnv,
             },
           ]),
     ];
@@ -388,7 +394,9 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       },
       ...(baseline === undefined
         ? []
-        : [{ name: 'base analyze', argv: [process.execPath, baseline, 'analyze', small], output: false }]),
+        : [
+            { name: 'base analyze', argv: [process.execPath, baseline, 'analyze', small], output: false, env: baseEnv },
+          ]),
     ];
     const walls = startCommands.map(() => [] as number[]);
     for (let round = 0; round < startRounds; round++) {

@@ -5,6 +5,7 @@
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
 import { withCodeCache } from '../codeCache';
+import { useOneShotFlags } from './oneShotFlags';
 
 const USAGE = `Usage: stage-lens <command> [options]
 
@@ -20,6 +21,9 @@ Commands:
 Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version' prints the version.`;
 
 type CommandRunner = (argv: string[]) => Promise<number>;
+
+/** The commands that read their inputs once and exit (see oneShotFlags.ts). */
+const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'explain', 'compare', COMPARE_WORKER_COMMAND]);
 
 // `require`, not `import()`: a separate bundle in dist/ is loaded synchronously, without
 // Node's ESM loader (the build marks these paths external), through V8's code cache.
@@ -62,6 +66,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`stage-lens ${STAGE_LENS_VERSION}\n`);
     return 0;
   }
+  // Before the command's code is loaded: nothing has been optimized yet.
+  if (ONE_SHOT_COMMANDS.has(command)) useOneShotFlags();
   const runner = loadCommand(command);
   if (runner === null) {
     process.stderr.write(`stage-lens: unknown command '${command}'\n\n${USAGE}\n`);
