@@ -4,7 +4,8 @@
 // with it. Less inlining per optimized function makes those jobs about half as long
 // (`node --trace-opt` of `analyze` on a 75 MB log: 1.99 -> 1.01 s of compile jobs), so the
 // optimized code arrives sooner, at a small cost to that code (measured: README, "Cold
-// processes"). Long-running processes (the language server, demo, simulate) keep V8's defaults.
+// processes"). Long-running processes (the language server, demo, simulate) keep V8's defaults;
+// `analyze --follow` takes the budget too (it keeps pace with a log, not with a CPU).
 import { setFlagsFromString } from 'node:v8';
 
 /** TurboFan's cumulative inlining budget per optimized function, in bytecode bytes (V8's default: 920). */
