@@ -22,8 +22,11 @@ Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
-/** The commands that read their inputs once and exit (see oneShotFlags.ts). */
-const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'explain', 'compare', COMPARE_WORKER_COMMAND]);
+/**
+ * The commands that read their inputs once and exit (see oneShotFlags.ts). Not compare's
+ * worker: a thread of a compare process, whose V8 flags (process-wide) compare has set.
+ */
+const ONE_SHOT_COMMANDS: ReadonlySet<string> = new Set(['analyze', 'explain', 'compare']);
 
 // `require`, not `import()`: a separate bundle in dist/ is loaded synchronously, without
 // Node's ESM loader (the build marks these paths external), through V8's code cache.
