@@ -38,26 +38,21 @@ export function* exportChunks(
     // The summaries are taken first: a live session keeps growing while the export is written.
     const snapshot = input.snapshot();
     const rest = analysisJsonRest(snapshot, [...input.histograms]);
-    let parts: string[] = [];
-    let size = 0;
-    const writer = new AnalysisJsonWriter((text) => {
-      parts.push(text);
-      size += text.length;
-    });
-    const take = (): string => {
-      const text = parts.join('');
-      parts = [];
-      size = 0;
-      return text;
-    };
+    // The writer hands out chunks of about 1 MB; they are yielded between requests.
+    let chunks: Uint8Array[] = [];
+    const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk));
     const n = Math.min(snapshot.requestCount, input.requests.length);
     for (let i = 0; i < n; i++) {
       const request = input.requests.at(i);
       if (request !== undefined) writer.request(request);
-      if (size >= 1 << 20) yield take();
+      if (chunks.length > 0) {
+        yield* chunks;
+        chunks = [];
+      }
     }
     writer.end(rest);
-    yield take() + '\n';
+    yield* chunks;
+    yield '\n';
   } else if (format === 'csv') {
     // In batches: a packed store materializes each request once, and only a batch is held.
     const n = input.requests.length;

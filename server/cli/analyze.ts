@@ -162,6 +162,12 @@ class StdoutText {
     if (this.size >= 1 << 20) this.flush();
   };
 
+  /** UTF-8 text made as bytes (the JSON), written after the text added before it. */
+  readonly addBytes = (bytes: Uint8Array): void => {
+    this.flush();
+    process.stdout.write(bytes);
+  };
+
   flush(): void {
     if (this.size === 0) return;
     process.stdout.write(this.parts.join(''));
@@ -198,7 +204,7 @@ export async function analyzeStream(
           findings: { value: loadDeployEvidence()(snapshot.findings, deployConfig) },
         }) as AnalysisSnapshot);
   if (format === 'json') {
-    const writer = new AnalysisJsonWriter(out.add);
+    const writer = new AnalysisJsonWriter(out.addBytes);
     const { analysis, histograms, speechStreams } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,

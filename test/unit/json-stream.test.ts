@@ -1,7 +1,7 @@
 // `analyze --format json|csv` are written as the requests are read, with no request kept
 // (StreamAnalysis keepRequests: false): the text must be exactly what the whole-document
 // writers make from an analysis that keeps every request (packed, read back), on real and
-// generated logs, with and without --exclude-cold, across batch boundaries; so must the table
+// generated logs, with and without --exclude-cold, across chunk boundaries; so must the table
 // of an analysis that summarizes only what the table shows. Per-replica
 // summaries, kept as requests arrive in that mode, must equal those computed afterwards.
 import { test } from 'node:test';
@@ -12,7 +12,10 @@ import path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
-import { analysisJson, analysisJsonRest } from '../../server/core/report/jsonReport';
+import { analysisJson, analysisJsonRest, requestJson } from '../../server/core/report/jsonReport';
+import { ByteChunks } from '../../server/core/report/byteChunks';
+import { PrettyJsonBytes } from '../../server/core/report/prettyJsonBytes';
+import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
 import { CSV_HEADER, csvRequestRows, csvRows } from '../../server/core/report/csvReport';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
@@ -49,10 +52,10 @@ function analyse(bytes: Buffer, options: StreamAnalysisOptions): StreamAnalysis 
 function streamed(
   bytes: Buffer,
   excludeCold: boolean,
-  batchSize: number,
+  chunkBytes: number,
 ): { json: string; csv: string; analysis: StreamAnalysis } {
-  let json = '';
-  const writer = new AnalysisJsonWriter((text) => (json += text), batchSize);
+  const chunks: Uint8Array[] = [];
+  const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk), chunkBytes);
   let csv = CSV_HEADER.join(',') + '\n';
   const onRequest = (r: AnalyzedRequest): void => {
     writer.request(r);
@@ -60,6 +63,8 @@ function streamed(
   };
   const analysis = analyse(bytes, { excludeCold, keepRequests: false, onRequest });
   writer.end(analysisJsonRest(analysis.snapshot(), histograms));
+  // Each chunk ends between two pieces of text: decoded alone, none splits a character.
+  const json = chunks.map((chunk) => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).join('');
   return { json: json + '\n', csv, analysis };
 }
 
@@ -69,14 +74,18 @@ function sameAsWhole(name: string, bytes: Buffer): void {
     const snapshot = whole.snapshot();
     const wantJson = JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
     const wantCsv = csvRows(snapshot.requests).join('\n') + '\n';
-    for (const batchSize of [1, 3, 128]) {
-      const got = streamed(bytes, excludeCold, batchSize);
+    for (const chunkBytes of [1, 3000, 1 << 20]) {
+      const got = streamed(bytes, excludeCold, chunkBytes);
       assert.deepEqual(
         JSON.parse(got.json),
         JSON.parse(wantJson),
-        `${name}: parsed JSON (excludeCold ${excludeCold}, batch ${batchSize})`,
+        `${name}: parsed JSON (excludeCold ${excludeCold}, chunks of ${chunkBytes} bytes)`,
       );
-      assert.equal(got.json, wantJson, `${name}: JSON text (excludeCold ${excludeCold}, batch ${batchSize})`);
+      assert.equal(
+        got.json,
+        wantJson,
+        `${name}: JSON text (excludeCold ${excludeCold}, chunks of ${chunkBytes} bytes)`,
+      );
       assert.equal(got.csv, wantCsv, `${name}: CSV (excludeCold ${excludeCold})`);
       assert.equal(got.analysis.requestCount, snapshot.requests.length);
       assert.equal(got.analysis.requests.length, 0, 'no request kept');
@@ -131,9 +140,58 @@ test('streamed JSON and CSV equal the whole-document writers: a generated log (b
   }
 });
 
+test('streamed JSON equals the whole-document writer for hostile names: quotes, escapes, non-ASCII, integer-like and __proto__', () => {
+  const lines = readFileSync(path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log'), 'utf8')
+    .split('\n')
+    .slice(15, 67);
+  const id = 'chat"q\\\u00e9\u{1f600}\u2028';
+  const hostileRows = ['__proto__', '10', '2', 'toJSON', '"quoted"', 'na\u00efve\u{1f600}', 'tab\there'].map(
+    (name) =>
+      `(APIServer pid=12672) DEBUG 10-22 09:30:53 [vllm_omni/metrics/stats.py:1044] | ${name} | 1.5 | 2 | None |`,
+  );
+  const text = lines
+    .flatMap((line) => (line.includes('| vllm_ttft_ms') ? [line, ...hostileRows] : [line]))
+    .map((line) =>
+      line
+        .replaceAll('chatcmpl-3c88c0cf9be8c9bf', id)
+        .replace(
+          'transfers=[0->1=78.70ms,1->2=18.79ms]',
+          'transfers=[0->1=78.70ms,1->2=18.79ms] 5=five __proto__=p "k"=\u00e9',
+        ),
+    )
+    .join('\n');
+  sameAsWhole('hostile names', Buffer.from(text + '\n'));
+  // The names reached the JSON (a test of the writer, not of a log the parser dropped).
+  const got = streamed(Buffer.from(text + '\n'), false, 1 << 20).json;
+  const request = (JSON.parse(got) as { requests: { requestId: string; stages: Record<string, { fields: object }> }[] })
+    .requests[0];
+  assert.equal(request?.requestId, id);
+  assert.deepEqual(
+    Object.keys(request?.stages['0']?.fields ?? {}).filter((k) => !k.includes('_')),
+    ['2', '10', 'toJSON', '"quoted"', 'na\u00efve\u{1f600}', 'tab\there'],
+  );
+  // The parser keeps no `__proto__` name; a request made otherwise (a field map with one of its
+  // own) is written as requestJson's object holds it, without that name.
+  const [parsed] = analyse(Buffer.from(text + '\n'), {}).snapshot().requests;
+  assert.ok(parsed !== undefined);
+  const withProto = (fields: FieldMap): FieldMap =>
+    Object.defineProperty({ ...fields }, '__proto__', { value: measured(1), enumerable: true, writable: true });
+  const odd: AnalyzedRequest = {
+    ...parsed,
+    e2e: withProto(parsed.e2e),
+    stages: parsed.stages.map((stage) => ({ ...stage, fields: withProto(stage.fields) })),
+  };
+  for (const r of [parsed, odd]) {
+    const chunks = new ByteChunks(64);
+    writeRequestJson(new PrettyJsonBytes(chunks), r);
+    assert.equal(Buffer.from(chunks.take()).toString('utf8'), JSON.stringify(requestJson(r), null, 2));
+  }
+  assert.ok(Object.keys(odd.e2e).includes('__proto__'));
+});
+
 test('no input read, nothing written until the end; an empty log is an empty report', () => {
   let text = '';
-  const writer = new AnalysisJsonWriter((t) => (text += t));
+  const writer = new AnalysisJsonWriter((chunk) => (text += Buffer.from(chunk).toString('utf8')));
   assert.equal(text, '');
   const analysis = analyse(Buffer.alloc(0), { keepRequests: false, onRequest: (r) => writer.request(r) });
   writer.end(analysisJsonRest(analysis.snapshot(), []));

@@ -15,7 +15,7 @@ import { PHASE_SLICE_NAME, traceChunks, traceText } from '../../server/core/repo
 import { PHASE_SPLIT } from '../../server/core/report/traceMetadata';
 import { PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
 import { PLACEMENT_TEXT } from '../../server/core/report/tracePlacement';
-import { ByteChunks } from '../../server/core/report/traceBytes';
+import { ByteChunks } from '../../server/core/report/byteChunks';
 import { fixedClock } from '../../server/simulate/clock';
 import { applyDeployConfig, loadMergedDeployConfig } from '../../server/simulate/deployConfig';
 import { LogWriter } from '../../server/simulate/logWriter';

@@ -31,8 +31,8 @@ export interface BreakdownJson {
   readonly parts: readonly BreakdownPartJson[];
 }
 
-const round3 = (v: number): number => Math.round(v * 1000) / 1000;
-const round3OrNull = (v: number | null): number | null => (v === null ? null : round3(v));
+export const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+export const round3OrNull = (v: number | null): number | null => (v === null ? null : round3(v));
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

@@ -1,65 +1,67 @@
 // `analyze --format json` written as the requests come, never held whole: the text of
 // prettyJsonChunks(analysisJson(...)) (that is, JSON.stringify(value, null, 2)), byte for
-// byte. A request's JSON is requestJson's (the one place that says what it holds); requests
-// are turned into text a batch at a time by one native JSON.stringify of the batch inside
-// a `requests` array, which indents them as they sit in the document.
+// byte, as UTF-8 in chunks of about 1 MB. What a request's JSON holds is requestJson's
+// (jsonReport.ts); each request is written by writeRequestJson, without its objects.
 import type { AnalyzedRequest } from '../analysis/types';
+import { ByteChunks } from './byteChunks';
 import { prettyJsonChunks } from './jsonChunks';
-import { requestJson, type AnalysisJsonRest, type RequestJson } from './jsonReport';
+import type { AnalysisJsonRest } from './jsonReport';
+import { PrettyJsonBytes } from './prettyJsonBytes';
+import { writeRequestJson } from './requestJsonBytes';
 
-/** How `JSON.stringify({ requests: [...] }, null, 2)` opens and closes around the requests. */
-const BATCH_OPEN = '{\n  "requests": [\n';
-const BATCH_CLOSE = '\n  ]\n}';
+/** A chunk is handed out once it holds this much (a request's JSON is a few KB). */
+const CHUNK_BYTES = 1 << 20;
+
+const OPENING = ByteChunks.constant('{\n  "schema": 1,\n  "requests": [');
+const REQUEST_START = ByteChunks.constant('\n    ');
+const NEXT_REQUEST_START = ByteChunks.constant(',\n    ');
 
 export class AnalysisJsonWriter {
-  private batch: RequestJson[] = [];
+  private readonly bytes: ByteChunks;
+  private readonly json: PrettyJsonBytes;
   private written = 0;
   private opened = false;
 
   /**
-   * @param emit receives the text in order (the document's opening is emitted with the
-   *        first request or at end(), so nothing is written for an input that fails first)
+   * @param emit receives the UTF-8 text in order, never a character split across two chunks
+   *        (the document's opening is written with the first request or at end(), so nothing
+   *        is emitted for an input that fails first)
+   * @param chunkBytes how much text is gathered before it is emitted
    */
   constructor(
-    private readonly emit: (text: string) => void,
-    private readonly batchSize = 128,
-  ) {}
-
-  request(r: AnalyzedRequest): void {
-    this.batch.push(requestJson(r));
-    if (this.batch.length >= this.batchSize) this.flush();
+    private readonly emit: (chunk: Uint8Array) => void,
+    private readonly chunkBytes = CHUNK_BYTES,
+  ) {
+    this.bytes = new ByteChunks(chunkBytes + (chunkBytes >> 4));
+    // A request sits in `requests` of the document: its members are indented 6 spaces.
+    this.json = new PrettyJsonBytes(this.bytes, 2);
   }
 
-  /** Requests written so far (those in the pending batch included). */
-  get count(): number {
-    return this.written + this.batch.length;
+  request(r: AnalyzedRequest): void {
+    this.open();
+    this.bytes.raw(this.written === 0 ? REQUEST_START : NEXT_REQUEST_START);
+    writeRequestJson(this.json, r);
+    this.written++;
+    if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
   }
 
   /** Closes `requests` and writes the rest of the document; the last text ends with `}` (no newline). */
   end(rest: AnalysisJsonRest): void {
-    this.flush();
     this.open();
-    this.emit(this.written === 0 ? ']' : '\n  ]');
+    this.bytes.text(this.written === 0 ? ']' : '\n  ]');
     // prettyJsonChunks of the rest alone opens with `{\n`: here the rest continues the document.
     let first = true;
     for (const chunk of prettyJsonChunks(rest)) {
-      this.emit(first ? `,\n${chunk.slice(2)}` : chunk);
+      this.bytes.text(first ? `,\n${chunk.slice(2)}` : chunk);
       first = false;
+      if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
     }
+    if (this.bytes.length > 0) this.emit(this.bytes.take());
   }
 
   private open(): void {
     if (this.opened) return;
     this.opened = true;
-    this.emit('{\n  "schema": 1,\n  "requests": [');
-  }
-
-  private flush(): void {
-    if (this.batch.length === 0) return;
-    this.open();
-    const text = JSON.stringify({ requests: this.batch }, null, 2);
-    this.emit((this.written === 0 ? '\n' : ',\n') + text.slice(BATCH_OPEN.length, text.length - BATCH_CLOSE.length));
-    this.written += this.batch.length;
-    this.batch = [];
+    this.bytes.raw(OPENING);
   }
 }

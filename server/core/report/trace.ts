@@ -25,7 +25,7 @@
 import { timelineOf } from '../analysis/timeline';
 import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } from '../analysis/types';
 import { numberOf } from '../values';
-import { ByteChunks } from './traceBytes';
+import { ByteChunks } from './byteChunks';
 import { TraceEventWriter, argKey, constantArg, type ConstantArg } from './traceEvents';
 import {
   E2E_SLICE_NAME,

@@ -7,7 +7,7 @@
 // before each but the first), `endArgs` closes the event; `end` writes a whole `e` event.
 // Every event starts with its separator; the document's first event drops it (trace.ts).
 // Keys and constant args are encoded once (`argKey`, `constantArg`).
-import { ByteChunks } from './traceBytes';
+import { ByteChunks } from './byteChunks';
 import { TRACE_CATEGORY } from './traceMetadata';
 
 /** A key of an args object, encoded as the first arg and as a following one. */

@@ -1,12 +1,17 @@
-// UTF-8 bytes written straight into fixed-size chunks, for the trace export: a 100k-request
-// trace is a few million small pieces of text, and concatenating them as JS strings spends
-// most of the time in allocation and GC. Constant pieces are encoded once (`constant`);
+// UTF-8 bytes written straight into fixed-size chunks, for the trace and JSON exports: a
+// 100k-request export is millions of small pieces of text, and concatenating them as JS strings
+// (or building objects for JSON.stringify) spends most of the time in allocation and GC. Constant pieces are encoded once (`constant`);
 // numbers and ASCII text are copied byte by byte; other text goes through TextEncoder.
 
 const encoder = new TextEncoder();
 // Thousandths below 1e15: the value has at most 15 significant digits, so its 3-decimal text is
 // the shortest that reads back as it (as in shortestNumberText); past it, String() is.
 const MAX_FIXED = 1e15 - 1;
+
+// The decimals of each number of thousandths 0-999 as written: "" for 0, ".5" for 500, ".125" for 125.
+const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 1000 }, (_, k) =>
+  encoder.encode(k === 0 ? '' : `.${String(k).padStart(3, '0').replace(/0+$/, '')}`),
+);
 
 export class ByteChunks {
   private bytes: Uint8Array;
@@ -33,10 +38,21 @@ export class ByteChunks {
     this.bytes = grown;
   }
 
+  /** One ASCII character. */
+  byte(c: number): void {
+    this.room(1);
+    this.bytes[this.pos++] = c;
+  }
+
   raw(piece: Uint8Array): void {
     const n = piece.length;
     this.room(n);
-    // A loop beats TypedArray.set for the short pieces written here.
+    // A loop beats TypedArray.set for short pieces; set beats the loop past ~16 bytes.
+    if (n > 16) {
+      this.bytes.set(piece, this.pos);
+      this.pos += n;
+      return;
+    }
     const bytes = this.bytes;
     let pos = this.pos;
     for (let i = 0; i < n; i++) bytes[pos++] = piece[i];
@@ -83,22 +99,24 @@ export class ByteChunks {
       bytes[pos++] = 0x2d;
       abs = -abs;
     }
-    const whole = Math.floor(abs / 1000);
-    let frac = abs - whole * 1000;
+    let whole: number;
+    let frac: number;
     let digits = 1;
-    for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
-    for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
-    pos += digits;
-    if (frac !== 0) {
-      bytes[pos++] = 0x2e;
-      let places = 3;
-      while (frac % 10 === 0) {
-        frac /= 10;
-        places--;
-      }
-      for (let i = places - 1, t = frac; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
-      pos += places;
+    if (abs <= 0x7fffffff) {
+      // Int32 division: V8 turns it into a multiply, where a float division is not.
+      whole = (abs / 1000) | 0;
+      frac = abs - whole * 1000;
+      for (let t = whole; t >= 10; t = (t / 10) | 0) digits++;
+      for (let i = digits - 1, t = whole; i >= 0; i--, t = (t / 10) | 0) bytes[pos + i] = 0x30 + (t % 10);
+    } else {
+      whole = Math.floor(abs / 1000);
+      frac = abs - whole * 1000;
+      for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
+      for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
     }
+    pos += digits;
+    const decimals = FRACTIONS[frac] as Uint8Array;
+    for (let i = 0; i < decimals.length; i++) bytes[pos++] = decimals[i];
     this.pos = pos;
   }
 

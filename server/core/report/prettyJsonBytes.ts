@@ -1,0 +1,163 @@
+// The text of JSON.stringify(value, null, 2), written piece by piece as UTF-8 into ByteChunks:
+// the caller says where objects and arrays open and close, names members and gives values,
+// and no object is built for the value. Nesting starts at `depth` (a value written inside an
+// enclosing document is indented as it sits there).
+import { ByteChunks } from './byteChunks';
+
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const NAME_END = ByteChunks.constant(': ');
+const NULL = ByteChunks.constant('null');
+const TRUE = ByteChunks.constant('true');
+const FALSE = ByteChunks.constant('false');
+
+// A line break and the indent of each depth, encoded once.
+const lineIndents: Uint8Array[] = [];
+function lineIndent(depth: number): Uint8Array {
+  let piece = lineIndents[depth];
+  if (piece === undefined) {
+    piece = ByteChunks.constant('\n' + '  '.repeat(depth));
+    lineIndents[depth] = piece;
+  }
+  return piece;
+}
+
+/**
+ * A member name with each of its lines (comma, line break, indent, `"name": `) encoded once per
+ * depth: a member is one copy of bytes, not four writes.
+ */
+export class MemberName {
+  private readonly lines: Uint8Array[] = [];
+
+  constructor(readonly name: string) {}
+
+  /** The member's line at a depth, opening its object (first) or after a member. */
+  line(depth: number, first: boolean): Uint8Array {
+    const at = depth * 2 + (first ? 0 : 1);
+    let piece = this.lines[at];
+    if (piece === undefined) {
+      piece = ByteChunks.constant(`${first ? '' : ','}\n${'  '.repeat(depth)}${JSON.stringify(this.name)}: `);
+      this.lines[at] = piece;
+    }
+    return piece;
+  }
+}
+
+// Names and words read from a log are kept encoded up to this many per writer (a hostile log can
+// name a million fields; past this they are written as they come).
+const MAX_KEPT = 4096;
+
+export class PrettyJsonBytes {
+  /** Per open object or array (index: its depth): whether nothing is in it yet. */
+  private readonly empty: boolean[] = [];
+  private readonly names = new Map<string, MemberName>();
+  private readonly words = new Map<string, Uint8Array>();
+
+  constructor(
+    readonly out: ByteChunks,
+    private depth = 0,
+  ) {}
+
+  openObject(): void {
+    this.open(OPEN_OBJECT);
+  }
+
+  closeObject(): void {
+    this.close(CLOSE_OBJECT);
+  }
+
+  openArray(): void {
+    this.open(OPEN_ARRAY);
+  }
+
+  closeArray(): void {
+    this.close(CLOSE_ARRAY);
+  }
+
+  /** The next member of the open object. */
+  member(name: MemberName): void {
+    const first = this.empty[this.depth] === true;
+    if (first) this.empty[this.depth] = false;
+    this.out.raw(name.line(this.depth, first));
+  }
+
+  /** The next member of the open object, by a name read from the input. */
+  named(name: string): void {
+    let member = this.names.get(name);
+    if (member === undefined) {
+      if (this.names.size >= MAX_KEPT) {
+        this.next();
+        this.out.string(name);
+        this.out.raw(NAME_END);
+        return;
+      }
+      member = new MemberName(name);
+      this.names.set(name, member);
+    }
+    this.member(member);
+  }
+
+  /** The next element of the open array. */
+  element(): void {
+    this.next();
+  }
+
+  /** A number, or null (JSON.stringify's text of a non-finite number is null too). */
+  number(v: number | null): void {
+    if (v === null) this.out.raw(NULL);
+    else this.out.number(v);
+  }
+
+  string(s: string | null): void {
+    if (s === null) this.out.raw(NULL);
+    else this.out.string(s);
+  }
+
+  /** A string from a small set (a state, a phase, a kind): kept encoded after its first time. */
+  word(s: string | null): void {
+    if (s === null) {
+      this.out.raw(NULL);
+      return;
+    }
+    let piece = this.words.get(s);
+    if (piece === undefined) {
+      if (this.words.size >= MAX_KEPT) {
+        this.out.string(s);
+        return;
+      }
+      piece = ByteChunks.constant(JSON.stringify(s));
+      this.words.set(s, piece);
+    }
+    this.out.raw(piece);
+  }
+
+  boolean(b: boolean): void {
+    this.out.raw(b ? TRUE : FALSE);
+  }
+
+  null(): void {
+    this.out.raw(NULL);
+  }
+
+  private open(bracket: number): void {
+    this.out.byte(bracket);
+    this.depth++;
+    this.empty[this.depth] = true;
+  }
+
+  private close(bracket: number): void {
+    // An empty object or array is `{}` / `[]`, on one line.
+    if (this.empty[this.depth] !== true) this.out.raw(lineIndent(this.depth - 1));
+    this.out.byte(bracket);
+    this.depth--;
+  }
+
+  private next(): void {
+    if (this.empty[this.depth] === true) this.empty[this.depth] = false;
+    else this.out.byte(COMMA);
+    this.out.raw(lineIndent(this.depth));
+  }
+}

@@ -1,0 +1,332 @@
+// One request of `analyze --format json`, written as text straight from the analyzed request:
+// exactly the bytes of JSON.stringify(requestJson(r), null, 2) at its place in the document,
+// without building requestJson's objects (for 10,000 requests of two stages, building them and
+// JSON.stringify took ~0.7 s warmed up, a cold `analyze --format json` ~1.2 s). requestJson
+// (jsonReport.ts) stays the definition; json-stream.test.ts checks the two agree byte for byte.
+// Member order and dropped names follow JSON.stringify of requestJson's objects: a map built by
+// assignment puts integer-like names first and drops `__proto__`.
+import type { AnalyzedRequest, RequestStage, RequestTransfer } from '../analysis/types';
+import type { FieldMap } from '../values';
+import { toLogPrecision } from '../values';
+import { breakdownOf } from '../explain/breakdown';
+import type { BreakdownPart, RequestBreakdown } from '../explain/types';
+import { round3, round3OrNull } from '../explain/breakdownJson';
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import type { OmniTimingRecord } from '../records';
+import { MemberName, type PrettyJsonBytes } from './prettyJsonBytes';
+
+const REQUEST_ID = new MemberName('requestId');
+const BOOT = new MemberName('boot');
+const COLD = new MemberName('cold');
+const LINE = new MemberName('line');
+const TIMESTAMP = new MemberName('timestamp');
+const COMPLETE = new MemberName('complete');
+const STAGE_TABLE = new MemberName('stageTable');
+const STAGES = new MemberName('stages');
+const E2E = new MemberName('e2e');
+const ADDED_TTFO = new MemberName('addedTimeToFirstOutputMs');
+const TRANSFERS = new MemberName('transfers');
+const OMNI_TIMING = new MemberName('omniTiming');
+const OVERALL_SUMMARY = new MemberName('overallSummary');
+const BREAKDOWN = new MemberName('breakdown');
+
+const STAGE_ID = new MemberName('stageId');
+const SEGMENT = new MemberName('segment');
+const REPLICA_ID = new MemberName('replicaId');
+const KIND = new MemberName('kind');
+const FIELDS = new MemberName('fields');
+const LIST_COUNTS = new MemberName('listCounts');
+const SPLIT = new MemberName('split');
+const SPLIT_STATE = new MemberName('splitState');
+const PREFILL_COVERS_DECODE = new MemberName('prefillCoversDecode');
+
+const FROM_STAGE = new MemberName('fromStage');
+const TO_STAGE = new MemberName('toStage');
+const TABLE_PRINTED = new MemberName('tablePrinted');
+const OMNI_TIMING_TX_MS = new MemberName('omniTimingTxMs');
+const OMNI_TIMING_TX_STATE = new MemberName('omniTimingTxState');
+
+const TOTAL_S = new MemberName('totalS');
+const PREPROCESS_S = new MemberName('preprocessS');
+const ENGINE_S = new MemberName('engineS');
+const AR2DIFFUSION_MS = new MemberName('ar2diffusionMs');
+const EXTRA = new MemberName('extra');
+
+const TOTAL_MS = new MemberName('totalMs');
+const TOTAL_SOURCE = new MemberName('totalSource');
+const OVERLAP_MS = new MemberName('overlapMs');
+const OVERLAP_PLACEMENT = new MemberName('overlapPlacement');
+const RESIDUAL_MS = new MemberName('residualMs');
+const PARTS = new MemberName('parts');
+const KEY = new MemberName('key');
+const STAGE_KEY = new MemberName('stageKey');
+const PHASE = new MemberName('phase');
+const EDGE = new MemberName('edge');
+const COMPONENT = new MemberName('component');
+const MS = new MemberName('ms');
+const STATE = new MemberName('state');
+const START_MS = new MemberName('startMs');
+const END_MS = new MemberName('endMs');
+const PLACEMENT = new MemberName('placement');
+
+// A name requestJson assigns into a fresh object: `__proto__` sets (or is ignored as) the prototype.
+const DROPPED = '__proto__';
+
+/** Writes requestJson(r) as JSON.stringify(…, null, 2) would at the writer's depth. */
+export function writeRequestJson(w: PrettyJsonBytes, r: AnalyzedRequest): void {
+  w.openObject();
+  w.member(REQUEST_ID);
+  w.string(r.requestId);
+  w.member(BOOT);
+  w.number(r.boot);
+  w.member(COLD);
+  w.boolean(r.cold);
+  w.member(LINE);
+  w.number(r.line);
+  w.member(TIMESTAMP);
+  w.string(r.timestamp);
+  w.member(COMPLETE);
+  w.boolean(r.complete);
+  w.member(STAGE_TABLE);
+  w.boolean(r.hasStageTable);
+
+  w.member(STAGES);
+  w.openObject();
+  const stages = byName(r.stages, (s) => s.stageKey);
+  for (const key of Object.keys(stages)) {
+    w.named(key);
+    writeStage(w, r, stages[key] as RequestStage);
+  }
+  w.closeObject();
+
+  w.member(E2E);
+  writeFields(w, r.e2e);
+
+  w.member(ADDED_TTFO);
+  w.openObject();
+  const added = r.derived.addedTimeToFirstOutputMs;
+  for (const key in added) {
+    if (key === DROPPED) continue;
+    w.named(key);
+    w.number(toLogPrecision(added[key] as number));
+  }
+  w.closeObject();
+
+  w.member(TRANSFERS);
+  w.openObject();
+  const transfers = byName(r.transfers, (t) => t.edge);
+  for (const edge of Object.keys(transfers)) {
+    w.named(edge);
+    writeTransfer(w, transfers[edge] as RequestTransfer);
+  }
+  w.closeObject();
+
+  w.member(OMNI_TIMING);
+  if (r.timing === null) w.null();
+  else writeOmniTiming(w, r.timing);
+
+  w.member(OVERALL_SUMMARY);
+  if (r.overallSummary === null) w.null();
+  else {
+    w.openObject();
+    w.member(LINE);
+    w.number(r.overallSummary.line);
+    w.member(FIELDS);
+    writeFields(w, r.overallSummary.fields);
+    w.closeObject();
+  }
+
+  w.member(BREAKDOWN);
+  writeBreakdown(w, breakdownOf(r));
+  w.closeObject();
+}
+
+/** Items by name as an object built by assignment holds them: its names in its order, the last item of a name. */
+function byName<T>(items: readonly T[], name: (item: T) => string): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const item of items) out[name(item)] = item;
+  return out;
+}
+
+function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): void {
+  w.openObject();
+  w.member(STAGE_ID);
+  w.number(s.stageId);
+  w.member(SEGMENT);
+  w.number(s.segment);
+  w.member(REPLICA_ID);
+  w.number(s.replicaId);
+  w.member(KIND);
+  w.word(s.kind);
+  w.member(FIELDS);
+  writeFields(w, s.fields);
+  w.member(LIST_COUNTS);
+  w.openObject();
+  for (const name in s.fields) {
+    const cell = s.fields[name] as FieldMap[string];
+    if (name === DROPPED || cell.state !== 'measured' || cell.sampleCount === undefined) continue;
+    w.named(name);
+    w.number(cell.sampleCount);
+  }
+  w.closeObject();
+  // Printed values as printed, inferred ones at the log's precision.
+  const { values, states } = s.split;
+  w.member(SPLIT);
+  w.openObject();
+  for (const key of Object.keys(values) as (keyof typeof values)[]) {
+    const v = values[key];
+    w.named(key);
+    w.number(v !== null && states[key] === 'inferred' ? toLogPrecision(v) : v);
+  }
+  w.closeObject();
+  w.member(SPLIT_STATE);
+  writeTexts(w, states, true);
+  w.member(PREFILL_COVERS_DECODE);
+  w.boolean(prefillCoversDecode(r, s));
+  w.closeObject();
+}
+
+function writeFields(w: PrettyJsonBytes, fields: FieldMap): void {
+  w.openObject();
+  for (const name in fields) {
+    if (name === DROPPED) continue;
+    const cell = fields[name] as FieldMap[string];
+    w.named(name);
+    switch (cell.state) {
+      case 'measured':
+        w.number(cell.value);
+        break;
+      case 'notMeasured':
+        w.null();
+        break;
+      case 'text':
+        w.string(cell.value);
+        break;
+    }
+  }
+  w.closeObject();
+}
+
+/**
+ * An object of text values held as is (JSON.stringify writes its own names, leaving out
+ * undefined); `words`: its values come from a small set.
+ */
+function writeTexts(w: PrettyJsonBytes, texts: Readonly<Record<string, string>>, words: boolean): void {
+  w.openObject();
+  for (const name of Object.keys(texts)) {
+    const text = texts[name];
+    if (text === undefined) continue;
+    w.named(name);
+    if (words) w.word(text);
+    else w.string(text);
+  }
+  w.closeObject();
+}
+
+function writeTransfer(w: PrettyJsonBytes, t: RequestTransfer): void {
+  w.openObject();
+  w.member(FROM_STAGE);
+  w.number(t.fromStage);
+  w.member(TO_STAGE);
+  w.number(t.toStage);
+  w.member(FIELDS);
+  writeFields(w, t.fields);
+  w.member(TABLE_PRINTED);
+  w.boolean(t.tablePrinted);
+  w.member(OMNI_TIMING_TX_MS);
+  w.number(t.omniTimingTxMs);
+  w.member(OMNI_TIMING_TX_STATE);
+  w.word(t.omniTimingTxState);
+  w.closeObject();
+}
+
+function writeOmniTiming(w: PrettyJsonBytes, t: OmniTimingRecord): void {
+  w.openObject();
+  w.member(TOTAL_S);
+  w.number(t.totalS);
+  w.member(PREPROCESS_S);
+  w.number(t.preprocessS);
+  w.member(ENGINE_S);
+  w.number(t.engineS);
+  w.member(STAGES);
+  writeNumbers(
+    w,
+    byName(t.stages, (s) => String(s.stageId)),
+    (s) => s.seconds,
+  );
+  w.member(TRANSFERS);
+  writeNumbers(
+    w,
+    byName(t.transfers, (x) => `${x.fromStage}->${x.toStage}`),
+    (x) => x.ms,
+  );
+  w.member(AR2DIFFUSION_MS);
+  w.number(t.ar2diffusionMs);
+  w.member(EXTRA);
+  writeTexts(w, t.extra, false);
+  w.closeObject();
+}
+
+function writeNumbers<T>(w: PrettyJsonBytes, items: Record<string, T>, value: (item: T) => number): void {
+  w.openObject();
+  for (const name of Object.keys(items)) {
+    w.named(name);
+    w.number(value(items[name] as T));
+  }
+  w.closeObject();
+}
+
+function writeBreakdown(w: PrettyJsonBytes, b: RequestBreakdown): void {
+  w.openObject();
+  w.member(TOTAL_MS);
+  w.number(round3OrNull(b.totalMs));
+  w.member(TOTAL_SOURCE);
+  w.word(b.totalSource);
+  w.member(OVERLAP_MS);
+  w.number(round3(b.overlapMs));
+  w.member(OVERLAP_PLACEMENT);
+  w.word(b.overlapPlacement);
+  w.member(RESIDUAL_MS);
+  w.number(round3OrNull(b.residualMs));
+  w.member(PARTS);
+  w.openArray();
+  for (const part of b.parts) {
+    w.element();
+    writePart(w, part);
+  }
+  w.closeArray();
+  w.closeObject();
+}
+
+function writePart(w: PrettyJsonBytes, p: BreakdownPart): void {
+  w.openObject();
+  w.member(KEY);
+  w.word(p.key);
+  w.member(STAGE_KEY);
+  w.word(p.stageKey);
+  w.member(STAGE_ID);
+  w.number(p.stageId);
+  w.member(PHASE);
+  w.word(p.phase);
+  if (p.edge !== null) {
+    w.member(EDGE);
+    w.word(p.edge);
+  }
+  if (p.component !== null) {
+    w.member(COMPONENT);
+    w.word(p.component);
+  }
+  w.member(MS);
+  w.number(round3OrNull(p.ms));
+  w.member(STATE);
+  w.word(p.state);
+  if (p.startMs !== null && p.endMs !== null && p.placement !== null) {
+    w.member(START_MS);
+    w.number(round3(p.startMs));
+    w.member(END_MS);
+    w.number(round3(p.endMs));
+    w.member(PLACEMENT);
+    w.word(p.placement);
+  }
+  w.closeObject();
+}
