@@ -64,7 +64,7 @@ const slicesOf = (check: TraceCheck, requestId: string): TraceSlice[] => {
   return check.slices.filter((s) => ids.has(s.id));
 };
 
-describe('ByteChunks (the trace writer)', () => {
+describe('ByteChunks (the trace and JSON writer)', () => {
   const written = (f: (w: ByteChunks) => void, size = 8): string => {
     const w = new ByteChunks(size);
     f(w);
@@ -89,6 +89,21 @@ describe('ByteChunks (the trace writer)', () => {
       );
     for (let i = 0; i < 20_000; i++) {
       const v = (Math.round(Math.random() * 2 ** 53) / 1000) * (i % 2 ? -1 : 1);
+      assert.equal(
+        written((w) => w.number(v)),
+        String(v),
+      );
+    }
+    // Either side of the Int32 digit path's end (2^31 - 1 thousandths), and below it.
+    for (const k of [0x7fffffff, 0x80000000, 0x7ffffffe, 1, 10, 999, 1000, 1001, 999_999_999]) {
+      for (const v of [k / 1000, -k / 1000])
+        assert.equal(
+          written((w) => w.number(v)),
+          String(v),
+        );
+    }
+    for (let i = 0; i < 20_000; i++) {
+      const v = (Math.round(Math.random() * 2 ** 32) / 1000) * (i % 2 ? -1 : 1);
       assert.equal(
         written((w) => w.number(v)),
         String(v),

@@ -9,9 +9,11 @@ const encoder = new TextEncoder();
 const MAX_FIXED = 1e15 - 1;
 
 // The decimals of each number of thousandths 0-999 as written: "" for 0, ".5" for 500, ".125" for 125.
-const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 1000 }, (_, k) =>
-  encoder.encode(k === 0 ? '' : `.${String(k).padStart(3, '0').replace(/0+$/, '')}`),
-);
+const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 1000 }, (_, k) => {
+  let digits = String(k).padStart(3, '0');
+  while (digits.endsWith('0')) digits = digits.slice(0, -1);
+  return encoder.encode(digits === '' ? '' : `.${digits}`);
+});
 
 export class ByteChunks {
   private bytes: Uint8Array;
