@@ -3,11 +3,10 @@
 // written to the file in chunks, so a 100k-request session never becomes one string.
 import { open, rm } from 'node:fs/promises';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
-import type { AnalyzedRequest } from '../core/analysis/types';
 import type { TraceRequests } from '../core/report/trace';
 import { analysisJsonRest } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
-import { csvRows } from '../core/report/csvReport';
+import { CsvWriter } from '../core/report/csvReport';
 import { traceChunks } from '../core/report/trace';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
@@ -25,8 +24,6 @@ export interface ExportInput {
   /** When each request was completed in a live capture (ms since epoch): the trace's clock when the log has no timestamps. */
   readonly captureTimesMs?: readonly number[];
 }
-
-const CSV_BATCH = 5_000;
 
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
 export function* exportChunks(
@@ -54,23 +51,20 @@ export function* exportChunks(
     yield* chunks;
     yield '\n';
   } else if (format === 'csv') {
-    // In batches: a packed store materializes each request once, and only a batch is held.
+    // Request by request (a packed store materializes each request once), in chunks of about 1 MB.
+    let chunks: Uint8Array[] = [];
+    const writer = new CsvWriter((chunk) => chunks.push(chunk));
     const n = input.requests.length;
-    let batch: AnalyzedRequest[] = [];
-    let header = true;
-    const rows = (): string => {
-      const lines = csvRows(batch);
-      batch = [];
-      const text = (header ? lines : lines.slice(1)).join('\n') + '\n';
-      header = false;
-      return text;
-    };
     for (let i = 0; i < n; i++) {
       const request = input.requests.at(i);
-      if (request !== undefined) batch.push(request);
-      if (batch.length === CSV_BATCH) yield rows();
+      if (request !== undefined) writer.request(request);
+      if (chunks.length > 0) {
+        yield* chunks;
+        chunks = [];
+      }
     }
-    if (header || batch.length > 0) yield rows();
+    writer.end();
+    yield* chunks;
   } else {
     yield* traceChunks(input.requests, { source: input.source, captureTimesMs: input.captureTimesMs });
   }

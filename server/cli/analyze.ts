@@ -8,7 +8,7 @@ import { LogStreamParser } from '../core/log';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
-import { CSV_HEADER, csvRequestRows } from '../core/report/csvReport';
+import { CsvWriter } from '../core/report/csvReport';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
@@ -214,24 +214,16 @@ export async function analyzeStream(
     writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams));
     out.add('\n');
   } else if (format === 'csv') {
-    // The header with the first row (or at the end): nothing is written for an input that cannot be read.
-    let header = false;
-    const writeHeader = (): void => {
-      if (!header) out.add(CSV_HEADER.join(',') + '\n');
-      header = true;
-    };
+    const writer = new CsvWriter(out.addBytes);
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
     await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
-      onRequest: (r) => {
-        writeHeader();
-        for (const row of csvRequestRows(r)) out.add(row + '\n');
-      },
+      onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
     });
-    writeHeader();
+    writer.end();
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
     const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {

@@ -17,7 +17,7 @@ import { ByteChunks } from '../../server/core/report/byteChunks';
 import { PrettyJsonBytes } from '../../server/core/report/prettyJsonBytes';
 import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
-import { CSV_HEADER, csvRequestRows, csvRows } from '../../server/core/report/csvReport';
+import { CsvWriter, csvRows } from '../../server/core/report/csvReport';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import type { LogRecord, StageColumn } from '../../server/core/records';
 import { measured, NOT_MEASURED, type FieldMap } from '../../server/core/values';
@@ -56,16 +56,21 @@ function streamed(
 ): { json: string; csv: string; analysis: StreamAnalysis } {
   const chunks: Uint8Array[] = [];
   const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk), chunkBytes);
-  let csv = CSV_HEADER.join(',') + '\n';
+  const csvChunks: Uint8Array[] = [];
+  const csvWriter = new CsvWriter((chunk) => csvChunks.push(chunk), chunkBytes);
   const onRequest = (r: AnalyzedRequest): void => {
     writer.request(r);
-    for (const row of csvRequestRows(r)) csv += row + '\n';
+    csvWriter.request(r);
   };
   const analysis = analyse(bytes, { excludeCold, keepRequests: false, onRequest });
   writer.end(analysisJsonRest(analysis.snapshot(), histograms));
-  // Each chunk ends between two pieces of text: decoded alone, none splits a character.
-  const json = chunks.map((chunk) => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).join('');
-  return { json: json + '\n', csv, analysis };
+  csvWriter.end();
+  return { json: decodedChunks(chunks) + '\n', csv: decodedChunks(csvChunks), analysis };
+}
+
+/** Chunks end between two pieces of text: each decodes alone, none splits a character. */
+function decodedChunks(chunks: readonly Uint8Array[]): string {
+  return chunks.map((chunk) => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).join('');
 }
 
 function sameAsWhole(name: string, bytes: Buffer): void {
@@ -96,16 +101,20 @@ function sameAsWhole(name: string, bytes: Buffer): void {
       );
     }
     // The CSV as analyze writes it: no request kept, nothing summarized; the same rows.
-    let csvOnly = CSV_HEADER.join(',') + '\n';
+    const csvChunks: Uint8Array[] = [];
+    const csvWriter = new CsvWriter((chunk) => csvChunks.push(chunk));
     const rowsOnly = analyse(bytes, {
       excludeCold,
       keepRequests: false,
       summarize: false,
-      onRequest: (r) => {
-        for (const row of csvRequestRows(r)) csvOnly += row + '\n';
-      },
+      onRequest: (r) => csvWriter.request(r),
     });
-    assert.equal(csvOnly, wantCsv, `${name}: CSV of an analysis that summarizes nothing (excludeCold ${excludeCold})`);
+    csvWriter.end();
+    assert.equal(
+      decodedChunks(csvChunks),
+      wantCsv,
+      `${name}: CSV of an analysis that summarizes nothing (excludeCold ${excludeCold})`,
+    );
     assert.equal(rowsOnly.requestCount, snapshot.requests.length);
     const nothing = rowsOnly.snapshot();
     assert.deepEqual(

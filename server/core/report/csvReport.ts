@@ -15,7 +15,7 @@ import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
-import { shortestNumberText } from '../numberText';
+import { ByteChunks } from './byteChunks';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -49,13 +49,6 @@ export function csvText(value: string): string {
   return csvEscape(FORMULA_START.test(value) ? `'${visible}` : visible);
 }
 
-/** A number as a CSV cell: as printed (shortest round-trip form); `nan`/`inf` spelled as Python prints them. */
-function csvNumber(v: number): string {
-  if (Number.isNaN(v)) return 'nan';
-  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
-  return shortestNumberText(v);
-}
-
 export const CSV_HEADER = [
   'request_id',
   'boot',
@@ -79,88 +72,169 @@ export const CSV_HEADER = [
   'omni_timing_tx_state',
 ];
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const COMMA = 0x2c;
+const NEWLINE = 0x0a;
+
+// The words a cell can hold besides numbers and text (states, kinds, booleans), encoded once.
+const words = new Map<string, Uint8Array>();
+function word(out: ByteChunks, text: string): void {
+  let piece = words.get(text);
+  if (piece === undefined) {
+    piece = ByteChunks.constant(text);
+    words.set(text, piece);
+  }
+  out.raw(piece);
+}
+
+/** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them. */
+function numberCell(out: ByteChunks, v: number): void {
+  if (Number.isNaN(v)) word(out, 'nan');
+  else if (!Number.isFinite(v)) word(out, v > 0 ? 'inf' : '-inf');
+  else out.number(v);
+}
+
 /** A field cell: the number, the state word, or the text. */
-function fieldCell(fields: FieldMap, name: string): string {
+function fieldCell(out: ByteChunks, fields: FieldMap, name: string): void {
   const cell: Cell | undefined = fields[name];
-  if (cell === undefined) return 'hidden';
-  if (cell.state === 'notMeasured') return 'notMeasured';
-  if (cell.state === 'measured') return csvNumber(cell.value);
-  return cell.value === '' ? 'blank' : csvText(cell.value);
+  if (cell === undefined) word(out, 'hidden');
+  else if (cell.state === 'notMeasured') word(out, 'notMeasured');
+  else if (cell.state === 'measured') numberCell(out, cell.value);
+  else if (cell.value === '') word(out, 'blank');
+  else out.text(csvText(cell.value));
 }
 
-function listCountCell(fields: FieldMap, name: string): string {
+function listCountCell(out: ByteChunks, fields: FieldMap, name: string): void {
   const cell = fields[name];
-  return cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined
-    ? String(cell.sampleCount)
-    : '';
+  if (cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined) out.number(cell.sampleCount);
 }
 
-function splitCell(stage: RequestStage, name: SplitName): string {
+function splitCell(out: ByteChunks, stage: RequestStage, name: SplitName): void {
   const value = stage.split.values[name];
   const state = stage.split.states[name];
-  if (value !== null) return csvNumber(state === 'inferred' ? toLogPrecision(value) : value);
-  return state === 'measured' || state === 'inferred' ? '' : state;
+  if (value !== null) numberCell(out, state === 'inferred' ? toLogPrecision(value) : value);
+  else if (state !== 'measured' && state !== 'inferred') word(out, state);
 }
 
-const NO_SPLIT = SPLIT_NAMES.map(() => '');
-const NO_STAGE_FIELDS = STAGE_FIELDS.map(() => '');
-const NO_LISTS = LIST_FIELDS.flatMap(() => ['', '']);
-const NO_TRANSFER = ['', '', '', ...TRANSFER_FIELDS.map(() => ''), '', ''];
+/** The empty cells of a stage row's transfer columns, or of a transfer row's stage columns, with their commas. */
+const NO_TRANSFER = ByteChunks.constant(','.repeat(3 + TRANSFER_FIELDS.length + 2));
+const NO_STAGE = ByteChunks.constant(
+  ','.repeat(SPLIT_NAMES.length * 2 + STAGE_FIELDS.length + 2 + LIST_FIELDS.length * 2),
+);
 
-function requestCells(r: AnalyzedRequest): string[] {
-  return [csvText(r.requestId), String(r.boot), String(r.cold), String(r.line)];
+/** The cells every row of a request starts with (id, boot, cold, line), and the comma after them. */
+function requestCells(r: AnalyzedRequest): Uint8Array {
+  return encoder.encode(`${csvText(r.requestId)},${r.boot},${r.cold},${r.line},`);
 }
 
-function stageRow(r: AnalyzedRequest, s: RequestStage): string {
+function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, start: Uint8Array): void {
+  out.raw(start);
+  out.text(csvText(s.stageKey));
+  out.byte(COMMA);
+  if (s.stageId !== null) out.number(s.stageId);
+  out.byte(COMMA);
+  out.number(s.replicaId);
+  out.byte(COMMA);
+  word(out, s.kind);
+  for (const n of SPLIT_NAMES) {
+    out.byte(COMMA);
+    splitCell(out, s, n);
+  }
+  for (const n of SPLIT_NAMES) {
+    out.byte(COMMA);
+    word(out, s.split.states[n]);
+  }
+  for (const f of STAGE_FIELDS) {
+    out.byte(COMMA);
+    fieldCell(out, s.fields, f);
+  }
+  out.byte(COMMA);
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
-  return [
-    ...requestCells(r),
-    csvText(s.stageKey),
-    s.stageId === null ? '' : String(s.stageId),
-    String(s.replicaId),
-    s.kind,
-    ...SPLIT_NAMES.map((n) => splitCell(s, n)),
-    ...SPLIT_NAMES.map((n) => s.split.states[n]),
-    ...STAGE_FIELDS.map((f) => fieldCell(s.fields, f)),
-    added === undefined ? '' : csvNumber(toLogPrecision(added)),
-    String(prefillCoversDecode(r, s)),
-    ...LIST_FIELDS.flatMap((f) => [fieldCell(s.fields, f), listCountCell(s.fields, f)]),
-    ...NO_TRANSFER,
-  ].join(',');
+  if (added !== undefined) numberCell(out, toLogPrecision(added));
+  out.byte(COMMA);
+  word(out, String(prefillCoversDecode(r, s)));
+  for (const f of LIST_FIELDS) {
+    out.byte(COMMA);
+    fieldCell(out, s.fields, f);
+    out.byte(COMMA);
+    listCountCell(out, s.fields, f);
+  }
+  out.raw(NO_TRANSFER);
+  out.byte(NEWLINE);
 }
 
-function transferRow(r: AnalyzedRequest, t: RequestTransfer): string {
-  return [
-    ...requestCells(r),
-    csvText(t.edge),
-    '',
-    '',
-    'transfer',
-    ...NO_SPLIT,
-    ...NO_SPLIT,
-    ...NO_STAGE_FIELDS,
-    '',
-    '',
-    ...NO_LISTS,
-    t.fromStage === null ? '' : String(t.fromStage),
-    t.toStage === null ? '' : String(t.toStage),
-    String(t.tablePrinted),
-    ...TRANSFER_FIELDS.map((f) => fieldCell(t.fields, f)),
-    t.omniTimingTxMs === null ? 'absent' : csvNumber(t.omniTimingTxMs),
-    t.omniTimingTxState,
-  ].join(',');
+function transferRow(out: ByteChunks, t: RequestTransfer, start: Uint8Array): void {
+  out.raw(start);
+  out.text(csvText(t.edge));
+  out.byte(COMMA);
+  out.byte(COMMA);
+  out.byte(COMMA);
+  word(out, 'transfer');
+  out.raw(NO_STAGE);
+  out.byte(COMMA);
+  if (t.fromStage !== null) out.number(t.fromStage);
+  out.byte(COMMA);
+  if (t.toStage !== null) out.number(t.toStage);
+  out.byte(COMMA);
+  word(out, String(t.tablePrinted));
+  for (const f of TRANSFER_FIELDS) {
+    out.byte(COMMA);
+    fieldCell(out, t.fields, f);
+  }
+  out.byte(COMMA);
+  if (t.omniTimingTxMs === null) word(out, 'absent');
+  else numberCell(out, t.omniTimingTxMs);
+  out.byte(COMMA);
+  word(out, t.omniTimingTxState);
+  out.byte(NEWLINE);
 }
 
-/** The rows of one request: its stages, then its transfer edges. */
-export function csvRequestRows(r: AnalyzedRequest): string[] {
-  const rows: string[] = [];
-  for (const s of r.stages) rows.push(stageRow(r, s));
-  for (const t of r.transfers) rows.push(transferRow(r, t));
-  return rows;
+/** Writes the rows of one request, each ending in a newline: its stages, then its transfer edges. */
+export function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
+  if (r.stages.length === 0 && r.transfers.length === 0) return;
+  const start = requestCells(r);
+  for (const s of r.stages) stageRow(out, r, s, start);
+  for (const t of r.transfers) transferRow(out, t, start);
 }
 
+/** The header and the rows of whole requests as lines (no cell holds a line break: csvText). */
 export function csvRows(requests: Iterable<AnalyzedRequest>): string[] {
-  const lines = [CSV_HEADER.join(',')];
-  for (const r of requests) for (const row of csvRequestRows(r)) lines.push(row);
-  return lines;
+  const out = new ByteChunks(1 << 16);
+  for (const r of requests) writeCsvRequestRows(out, r);
+  const text = decoder.decode(out.take());
+  return [CSV_HEADER.join(','), ...(text === '' ? [] : text.slice(0, -1).split('\n'))];
+}
+
+/**
+ * `analyze --format csv` written as the requests come, as UTF-8 in chunks of about 1 MB: the
+ * header with the first row, or at end() (nothing is emitted for an input that fails first).
+ */
+export class CsvWriter {
+  private readonly bytes: ByteChunks;
+  private headed = false;
+
+  constructor(
+    private readonly emit: (chunk: Uint8Array) => void,
+    private readonly chunkBytes = 1 << 20,
+  ) {
+    this.bytes = new ByteChunks(chunkBytes + (chunkBytes >> 4));
+  }
+
+  request(r: AnalyzedRequest): void {
+    this.head();
+    writeCsvRequestRows(this.bytes, r);
+    if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
+  }
+
+  end(): void {
+    this.head();
+    if (this.bytes.length > 0) this.emit(this.bytes.take());
+  }
+
+  private head(): void {
+    if (this.headed) return;
+    this.headed = true;
+    this.bytes.text(CSV_HEADER.join(',') + '\n');
+  }
 }
