@@ -45,6 +45,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
  * cells: they are written as numbers, negative ones included.
  */
 export function csvText(value: string): string {
+  if (isPlainCsvText(value)) return value;
   const visible = withVisibleControls(value);
   return csvEscape(FORMULA_START.test(value) ? `'${visible}` : visible);
 }
@@ -72,7 +73,6 @@ export const CSV_HEADER = [
   'omni_timing_tx_state',
 ];
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
@@ -86,6 +86,18 @@ function word(out: ByteChunks, text: string): void {
     words.set(text, piece);
   }
   out.raw(piece);
+}
+
+/** Whether csvText leaves `value` as it is: no control character, quote, comma or formula start (most ids and keys). */
+function isPlainCsvText(value: string): boolean {
+  const first = value.charCodeAt(0);
+  // = + - @ (tab and CR are control characters, below).
+  if (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x22 || c === 0x2c) return false;
+  }
+  return true;
 }
 
 /** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them. */
@@ -124,12 +136,19 @@ const NO_STAGE = ByteChunks.constant(
 );
 
 /** The cells every row of a request starts with (id, boot, cold, line), and the comma after them. */
-function requestCells(r: AnalyzedRequest): Uint8Array {
-  return encoder.encode(`${csvText(r.requestId)},${r.boot},${r.cold},${r.line},`);
+function requestCells(out: ByteChunks, r: AnalyzedRequest, id: string): void {
+  out.text(id);
+  out.byte(COMMA);
+  out.number(r.boot);
+  out.byte(COMMA);
+  word(out, r.cold ? 'true' : 'false');
+  out.byte(COMMA);
+  out.number(r.line);
+  out.byte(COMMA);
 }
 
-function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, start: Uint8Array): void {
-  out.raw(start);
+function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: string): void {
+  requestCells(out, r, id);
   out.text(csvText(s.stageKey));
   out.byte(COMMA);
   if (s.stageId !== null) out.number(s.stageId);
@@ -153,7 +172,7 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, start: U
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
   if (added !== undefined) numberCell(out, toLogPrecision(added));
   out.byte(COMMA);
-  word(out, String(prefillCoversDecode(r, s)));
+  word(out, prefillCoversDecode(r, s) ? 'true' : 'false');
   for (const f of LIST_FIELDS) {
     out.byte(COMMA);
     fieldCell(out, s.fields, f);
@@ -164,8 +183,8 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, start: U
   out.byte(NEWLINE);
 }
 
-function transferRow(out: ByteChunks, t: RequestTransfer, start: Uint8Array): void {
-  out.raw(start);
+function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id: string): void {
+  requestCells(out, r, id);
   out.text(csvText(t.edge));
   out.byte(COMMA);
   out.byte(COMMA);
@@ -177,7 +196,7 @@ function transferRow(out: ByteChunks, t: RequestTransfer, start: Uint8Array): vo
   out.byte(COMMA);
   if (t.toStage !== null) out.number(t.toStage);
   out.byte(COMMA);
-  word(out, String(t.tablePrinted));
+  word(out, t.tablePrinted ? 'true' : 'false');
   for (const f of TRANSFER_FIELDS) {
     out.byte(COMMA);
     fieldCell(out, t.fields, f);
@@ -193,9 +212,9 @@ function transferRow(out: ByteChunks, t: RequestTransfer, start: Uint8Array): vo
 /** Writes the rows of one request, each ending in a newline: its stages, then its transfer edges. */
 export function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
   if (r.stages.length === 0 && r.transfers.length === 0) return;
-  const start = requestCells(r);
-  for (const s of r.stages) stageRow(out, r, s, start);
-  for (const t of r.transfers) transferRow(out, t, start);
+  const id = csvText(r.requestId);
+  for (const s of r.stages) stageRow(out, r, s, id);
+  for (const t of r.transfers) transferRow(out, r, t, id);
 }
 
 /** The header and the rows of whole requests as lines (no cell holds a line break: csvText). */
