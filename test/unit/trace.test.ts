@@ -72,43 +72,27 @@ describe('ByteChunks (the trace and JSON writer)', () => {
   };
 
   test('numbers read back as the same double; 3-decimal values print as String() does', () => {
+    const asString = (v: number): void =>
+      assert.equal(
+        written((w) => w.number(v)),
+        String(v),
+      );
+    /** Random numbers of thousandths below `max`, either sign. */
+    const randomThousandths = (max: number): void => {
+      for (let i = 0; i < 20_000; i++) asString((Math.round(Math.random() * max) / 1000) * (i % 2 ? -1 : 1));
+    };
     for (const v of [0, -0.25, 0.001, 10020.219, 86443602, 123456789012.345, 1 / 3, 1e-7, 2 ** 60, 0.1 + 0.2])
       assert.equal(Number(written((w) => w.number(v))), v, String(v));
-    for (let i = 0; i < 20_000; i++) {
-      const v = (Math.round(Math.random() * 1e13) / 1000) * (i % 2 ? -1 : 1);
-      assert.equal(
-        written((w) => w.number(v)),
-        String(v),
-      );
-    }
+    randomThousandths(1e13);
     // 16 and 17 significant digits: the shortest text that reads back, as String() writes it.
-    for (const v of [1234567890123.457, 9007199254740991 / 1000, 4503599627370.497, -2251799813685.249])
-      assert.equal(
-        written((w) => w.number(v)),
-        String(v),
-      );
-    for (let i = 0; i < 20_000; i++) {
-      const v = (Math.round(Math.random() * 2 ** 53) / 1000) * (i % 2 ? -1 : 1);
-      assert.equal(
-        written((w) => w.number(v)),
-        String(v),
-      );
-    }
+    for (const v of [1234567890123.457, 9007199254740991 / 1000, 4503599627370.497, -2251799813685.249]) asString(v);
+    randomThousandths(2 ** 53);
     // Either side of the Int32 digit path's end (2^31 - 1 thousandths), and below it.
     for (const k of [0x7fffffff, 0x80000000, 0x7ffffffe, 1, 10, 999, 1000, 1001, 999_999_999]) {
-      for (const v of [k / 1000, -k / 1000])
-        assert.equal(
-          written((w) => w.number(v)),
-          String(v),
-        );
+      asString(k / 1000);
+      asString(-k / 1000);
     }
-    for (let i = 0; i < 20_000; i++) {
-      const v = (Math.round(Math.random() * 2 ** 32) / 1000) * (i % 2 ? -1 : 1);
-      assert.equal(
-        written((w) => w.number(v)),
-        String(v),
-      );
-    }
+    randomThousandths(2 ** 32);
     assert.equal(
       written((w) => w.number(Number.NaN)),
       'null',

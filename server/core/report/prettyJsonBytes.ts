@@ -100,6 +100,27 @@ export class PrettyJsonBytes {
     this.member(member);
   }
 
+  /** A member and its value, in one call each: what a writer of fixed members mostly says. */
+  numberMember(name: MemberName, v: number | null): void {
+    this.member(name);
+    this.number(v);
+  }
+
+  stringMember(name: MemberName, s: string | null): void {
+    this.member(name);
+    this.string(s);
+  }
+
+  wordMember(name: MemberName, s: string | null): void {
+    this.member(name);
+    this.word(s);
+  }
+
+  booleanMember(name: MemberName, b: boolean): void {
+    this.member(name);
+    this.boolean(b);
+  }
+
   /** The next element of the open array. */
   element(): void {
     this.next();

@@ -75,20 +75,13 @@ const DROPPED = '__proto__';
 /** Writes requestJson(r) as JSON.stringify(…, null, 2) would at the writer's depth. */
 export function writeRequestJson(w: PrettyJsonBytes, r: AnalyzedRequest): void {
   w.openObject();
-  w.member(REQUEST_ID);
-  w.string(r.requestId);
-  w.member(BOOT);
-  w.number(r.boot);
-  w.member(COLD);
-  w.boolean(r.cold);
-  w.member(LINE);
-  w.number(r.line);
-  w.member(TIMESTAMP);
-  w.string(r.timestamp);
-  w.member(COMPLETE);
-  w.boolean(r.complete);
-  w.member(STAGE_TABLE);
-  w.boolean(r.hasStageTable);
+  w.stringMember(REQUEST_ID, r.requestId);
+  w.numberMember(BOOT, r.boot);
+  w.booleanMember(COLD, r.cold);
+  w.numberMember(LINE, r.line);
+  w.stringMember(TIMESTAMP, r.timestamp);
+  w.booleanMember(COMPLETE, r.complete);
+  w.booleanMember(STAGE_TABLE, r.hasStageTable);
 
   w.member(STAGES);
   w.openObject();
@@ -129,8 +122,7 @@ export function writeRequestJson(w: PrettyJsonBytes, r: AnalyzedRequest): void {
   if (r.overallSummary === null) w.null();
   else {
     w.openObject();
-    w.member(LINE);
-    w.number(r.overallSummary.line);
+    w.numberMember(LINE, r.overallSummary.line);
     w.member(FIELDS);
     writeFields(w, r.overallSummary.fields);
     w.closeObject();
@@ -150,14 +142,10 @@ function byName<T>(items: readonly T[], name: (item: T) => string): Record<strin
 
 function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): void {
   w.openObject();
-  w.member(STAGE_ID);
-  w.number(s.stageId);
-  w.member(SEGMENT);
-  w.number(s.segment);
-  w.member(REPLICA_ID);
-  w.number(s.replicaId);
-  w.member(KIND);
-  w.word(s.kind);
+  w.numberMember(STAGE_ID, s.stageId);
+  w.numberMember(SEGMENT, s.segment);
+  w.numberMember(REPLICA_ID, s.replicaId);
+  w.wordMember(KIND, s.kind);
   w.member(FIELDS);
   writeFields(w, s.fields);
   w.member(LIST_COUNTS);
@@ -181,8 +169,7 @@ function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): vo
   w.closeObject();
   w.member(SPLIT_STATE);
   writeTexts(w, states, true);
-  w.member(PREFILL_COVERS_DECODE);
-  w.boolean(prefillCoversDecode(r, s));
+  w.booleanMember(PREFILL_COVERS_DECODE, prefillCoversDecode(r, s));
   w.closeObject();
 }
 
@@ -225,29 +212,21 @@ function writeTexts(w: PrettyJsonBytes, texts: Readonly<Record<string, string>>,
 
 function writeTransfer(w: PrettyJsonBytes, t: RequestTransfer): void {
   w.openObject();
-  w.member(FROM_STAGE);
-  w.number(t.fromStage);
-  w.member(TO_STAGE);
-  w.number(t.toStage);
+  w.numberMember(FROM_STAGE, t.fromStage);
+  w.numberMember(TO_STAGE, t.toStage);
   w.member(FIELDS);
   writeFields(w, t.fields);
-  w.member(TABLE_PRINTED);
-  w.boolean(t.tablePrinted);
-  w.member(OMNI_TIMING_TX_MS);
-  w.number(t.omniTimingTxMs);
-  w.member(OMNI_TIMING_TX_STATE);
-  w.word(t.omniTimingTxState);
+  w.booleanMember(TABLE_PRINTED, t.tablePrinted);
+  w.numberMember(OMNI_TIMING_TX_MS, t.omniTimingTxMs);
+  w.wordMember(OMNI_TIMING_TX_STATE, t.omniTimingTxState);
   w.closeObject();
 }
 
 function writeOmniTiming(w: PrettyJsonBytes, t: OmniTimingRecord): void {
   w.openObject();
-  w.member(TOTAL_S);
-  w.number(t.totalS);
-  w.member(PREPROCESS_S);
-  w.number(t.preprocessS);
-  w.member(ENGINE_S);
-  w.number(t.engineS);
+  w.numberMember(TOTAL_S, t.totalS);
+  w.numberMember(PREPROCESS_S, t.preprocessS);
+  w.numberMember(ENGINE_S, t.engineS);
   w.member(STAGES);
   writeNumbers(
     w,
@@ -260,8 +239,7 @@ function writeOmniTiming(w: PrettyJsonBytes, t: OmniTimingRecord): void {
     byName(t.transfers, (x) => `${x.fromStage}->${x.toStage}`),
     (x) => x.ms,
   );
-  w.member(AR2DIFFUSION_MS);
-  w.number(t.ar2diffusionMs);
+  w.numberMember(AR2DIFFUSION_MS, t.ar2diffusionMs);
   w.member(EXTRA);
   writeTexts(w, t.extra, false);
   w.closeObject();
@@ -278,16 +256,11 @@ function writeNumbers<T>(w: PrettyJsonBytes, items: Record<string, T>, value: (i
 
 function writeBreakdown(w: PrettyJsonBytes, b: RequestBreakdown): void {
   w.openObject();
-  w.member(TOTAL_MS);
-  w.number(round3OrNull(b.totalMs));
-  w.member(TOTAL_SOURCE);
-  w.word(b.totalSource);
-  w.member(OVERLAP_MS);
-  w.number(round3(b.overlapMs));
-  w.member(OVERLAP_PLACEMENT);
-  w.word(b.overlapPlacement);
-  w.member(RESIDUAL_MS);
-  w.number(round3OrNull(b.residualMs));
+  w.numberMember(TOTAL_MS, round3OrNull(b.totalMs));
+  w.wordMember(TOTAL_SOURCE, b.totalSource);
+  w.numberMember(OVERLAP_MS, round3(b.overlapMs));
+  w.wordMember(OVERLAP_PLACEMENT, b.overlapPlacement);
+  w.numberMember(RESIDUAL_MS, round3OrNull(b.residualMs));
   w.member(PARTS);
   w.openArray();
   for (const part of b.parts) {
@@ -300,33 +273,22 @@ function writeBreakdown(w: PrettyJsonBytes, b: RequestBreakdown): void {
 
 function writePart(w: PrettyJsonBytes, p: BreakdownPart): void {
   w.openObject();
-  w.member(KEY);
-  w.word(p.key);
-  w.member(STAGE_KEY);
-  w.word(p.stageKey);
-  w.member(STAGE_ID);
-  w.number(p.stageId);
-  w.member(PHASE);
-  w.word(p.phase);
+  w.wordMember(KEY, p.key);
+  w.wordMember(STAGE_KEY, p.stageKey);
+  w.numberMember(STAGE_ID, p.stageId);
+  w.wordMember(PHASE, p.phase);
   if (p.edge !== null) {
-    w.member(EDGE);
-    w.word(p.edge);
+    w.wordMember(EDGE, p.edge);
   }
   if (p.component !== null) {
-    w.member(COMPONENT);
-    w.word(p.component);
+    w.wordMember(COMPONENT, p.component);
   }
-  w.member(MS);
-  w.number(round3OrNull(p.ms));
-  w.member(STATE);
-  w.word(p.state);
+  w.numberMember(MS, round3OrNull(p.ms));
+  w.wordMember(STATE, p.state);
   if (p.startMs !== null && p.endMs !== null && p.placement !== null) {
-    w.member(START_MS);
-    w.number(round3(p.startMs));
-    w.member(END_MS);
-    w.number(round3(p.endMs));
-    w.member(PLACEMENT);
-    w.word(p.placement);
+    w.numberMember(START_MS, round3(p.startMs));
+    w.numberMember(END_MS, round3(p.endMs));
+    w.wordMember(PLACEMENT, p.placement);
   }
   w.closeObject();
 }
