@@ -93,6 +93,9 @@ describe('ByteChunks (the trace and JSON writer)', () => {
       asString(-k / 1000);
     }
     randomThousandths(2 ** 32);
+    // Whole numbers, Int32 or not (the integer path ends at 2^31 - 1).
+    for (const v of [0, -0, 1, -1, 7, 10, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -(2 ** 31) - 1, 1e15, 2 ** 53]) asString(v);
+    for (let i = 0; i < 20_000; i++) asString(Math.round((Math.random() - 0.5) * 2 ** (i % 40)));
     assert.equal(
       written((w) => w.number(Number.NaN)),
       'null',

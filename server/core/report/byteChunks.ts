@@ -15,6 +15,20 @@ const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 1000 }, (_, k) => 
   return encoder.encode(digits === '' ? '' : `.${digits}`);
 });
 
+/** Writes the digits of a whole number at bytes[pos] (room made by the caller); returns the position after them. */
+function wholeDigits(bytes: Uint8Array, pos: number, whole: number): number {
+  let digits = 1;
+  if (whole <= 0x7fffffff) {
+    // Int32 division: V8 turns it into a multiply, where a float division is not.
+    for (let t = whole; t >= 10; t = (t / 10) | 0) digits++;
+    for (let i = digits - 1, t = whole; i >= 0; i--, t = (t / 10) | 0) bytes[pos + i] = 0x30 + (t % 10);
+  } else {
+    for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
+    for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
+  }
+  return pos + digits;
+}
+
 export class ByteChunks {
   private bytes: Uint8Array;
   private pos = 0;
@@ -83,6 +97,14 @@ export class ByteChunks {
    * to ns) are written digit by digit, without making a string.
    */
   number(v: number): void {
+    if ((v | 0) === v) {
+      // An Int32 (counts, ids, lines; -0 is written 0, as JSON.stringify does).
+      this.room(12);
+      let pos = this.pos;
+      if (v < 0) this.bytes[pos++] = 0x2d;
+      this.pos = wholeDigits(this.bytes, pos, v < 0 ? -v : v);
+      return;
+    }
     if (!Number.isFinite(v)) {
       // JSON has no NaN/Infinity; callers keep them out, this keeps the document valid regardless.
       this.text('null');
@@ -101,22 +123,10 @@ export class ByteChunks {
       bytes[pos++] = 0x2d;
       abs = -abs;
     }
-    let whole: number;
-    let frac: number;
-    let digits = 1;
-    if (abs <= 0x7fffffff) {
-      // Int32 division: V8 turns it into a multiply, where a float division is not.
-      whole = (abs / 1000) | 0;
-      frac = abs - whole * 1000;
-      for (let t = whole; t >= 10; t = (t / 10) | 0) digits++;
-      for (let i = digits - 1, t = whole; i >= 0; i--, t = (t / 10) | 0) bytes[pos + i] = 0x30 + (t % 10);
-    } else {
-      whole = Math.floor(abs / 1000);
-      frac = abs - whole * 1000;
-      for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
-      for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
-    }
-    pos += digits;
+    // Int32 division where it fits (see wholeDigits).
+    const whole = abs <= 0x7fffffff ? (abs / 1000) | 0 : Math.floor(abs / 1000);
+    const frac = abs - whole * 1000;
+    pos = wholeDigits(bytes, pos, whole);
     const decimals = FRACTIONS[frac] as Uint8Array;
     for (let i = 0; i < decimals.length; i++) bytes[pos++] = decimals[i];
     this.pos = pos;
