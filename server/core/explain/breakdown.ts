@@ -18,35 +18,9 @@ const PRINT_SLACK_MS = 0.01;
 const FINAL_OUTPUT_RULE =
   'e2e total minus the end of the last stage (anchored on its measured first output): output handling after the last stage finished';
 
-/** A part's fields before its key is made. */
-interface PartInput {
-  readonly stageKey: string | null;
-  readonly stageId: number | null;
-  readonly phase: PartPhase;
-  readonly edge?: string;
-  readonly component?: TransferComponent;
-  readonly ms: number | null;
-  readonly state: PartState;
-  readonly note?: string | null;
-  readonly startMs?: number | null;
-  readonly endMs?: number | null;
-  readonly placement?: 'measured' | 'reconstructed' | null;
-  readonly placementRule?: string | null;
-}
-
-export function partKey(
-  stageKey: string | null,
-  phase: PartPhase,
-  edge?: string | null,
-  component?: TransferComponent | null,
-): string {
-  if (phase === 'transfer') return internedKey(edge ?? '?', component ?? '?');
-  if (stageKey === null) return phase;
-  return internedKey(stageKey, phase);
-}
-
-// A deployment has a few dozen part keys and a handful of edges, and every request names
-// each of them: one string per (owner, name) pair, looked up rather than built per request,
+// A part's key is `<stageKey>/<phase>`, `<from>-><to>/<component>` or its phase. A deployment
+// has a few dozen part keys and a handful of edges, and every request names each of them: one
+// string per (owner, name) pair, looked up rather than built per request,
 // so the index's maps hash it once.
 function interned<A, B>(cache: Map<A, Map<B, string>>, owner: A, name: B, text: (owner: A, name: B) => string): string {
   let byName = cache.get(owner);
@@ -64,21 +38,87 @@ const partKeys = new Map<string, Map<string, string>>();
 const keyText = (owner: string, name: string): string => `${owner}/${name}`;
 const internedKey = (owner: string, name: string): string => interned(partKeys, owner, name, keyText);
 
-function part(p: PartInput): BreakdownPart {
+// Every part is made by one of the constructors below, all with the same fields in the same
+// order: its readers (the JSON writers, the explain index) then see one object layout.
+
+/** A phase of a stage. */
+function stagePart(
+  stageKey: string,
+  stageId: number | null,
+  phase: PartPhase,
+  ms: number | null,
+  state: PartState,
+  note: string | null,
+  startMs: number | null,
+  endMs: number | null,
+  placement: 'measured' | 'reconstructed' | null,
+  placementRule: string | null,
+): BreakdownPart {
   return {
-    key: partKey(p.stageKey, p.phase, p.edge, p.component),
-    stageKey: p.stageKey,
-    stageId: p.stageId,
-    phase: p.phase,
-    edge: p.edge ?? null,
-    component: p.component ?? null,
-    ms: p.ms,
-    state: p.state,
-    note: p.note ?? null,
-    startMs: p.startMs ?? null,
-    endMs: p.endMs ?? null,
-    placement: p.placement ?? null,
-    placementRule: p.placementRule ?? null,
+    key: internedKey(stageKey, phase),
+    stageKey,
+    stageId,
+    phase,
+    edge: null,
+    component: null,
+    ms,
+    state,
+    note,
+    startMs,
+    endMs,
+    placement,
+    placementRule,
+  };
+}
+
+/** A component of a hand-off between two stages (no place on the clock). */
+function transferPart(
+  edge: string,
+  component: TransferComponent,
+  ms: number | null,
+  state: PartState,
+  note: string | null,
+): BreakdownPart {
+  return {
+    key: internedKey(edge, component),
+    stageKey: null,
+    stageId: null,
+    phase: 'transfer',
+    edge,
+    component,
+    ms,
+    state,
+    note,
+    startMs: null,
+    endMs: null,
+    placement: null,
+    placementRule: null,
+  };
+}
+
+/** Preprocess or final output: the request's own parts. */
+function requestPart(
+  phase: 'preprocess' | 'finalOutput',
+  ms: number | null,
+  state: PartState,
+  note: string | null,
+  startMs: number | null,
+  endMs: number | null,
+): BreakdownPart {
+  return {
+    key: phase,
+    stageKey: null,
+    stageId: null,
+    phase,
+    edge: null,
+    component: null,
+    ms,
+    state,
+    note,
+    startMs,
+    endMs,
+    placement: startMs === null ? null : 'measured',
+    placementRule: null,
   };
 }
 
@@ -87,93 +127,108 @@ function splitPartState(state: SplitState, hasStageTable: boolean): PartState {
   return hasStageTable ? state : 'notMeasured';
 }
 
-/** A field's value and state as a part (absent row: hidden when the table was printed). */
-function fieldPart(
-  fields: FieldMap | null,
-  name: string,
-  tablePrinted: boolean,
-): { ms: number | null; state: PartState } {
-  if (fields === null) return { ms: null, state: 'notMeasured' };
-  const ms = numberOf(fields, name);
-  if (ms !== undefined) return { ms, state: 'measured' };
-  const state = stateOf(fields, name);
-  return { ms: null, state: state === 'hidden' ? (tablePrinted ? 'hidden' : 'notMeasured') : 'notMeasured' };
+/** A field's state as a part when it is not a number (absent row: hidden when the table was printed). */
+function fieldState(fields: FieldMap | null, name: string, tablePrinted: boolean): PartState {
+  if (fields === null) return 'notMeasured';
+  return stateOf(fields, name) === 'hidden' && tablePrinted ? 'hidden' : 'notMeasured';
 }
 
-function stagePhases(request: AnalyzedRequest, placed: StagePlacement): BreakdownPart[] {
+/** The stage's phases, in clock order from its start, pushed onto `out`. */
+function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed: StagePlacement): void {
   const { stage, startMs, anchored, rule } = placed;
   const placement = anchored ? 'measured' : 'reconstructed';
   const placementRule = anchored ? null : rule;
-  const { values, states } = stage.split;
-  const out: BreakdownPart[] = [];
-  let t = startMs;
-  let phasesSum = 0;
-  let anyPhase = false;
-  const push = (phase: PartPhase, name: SplitName): void => {
-    const ms = values[name];
-    const state = splitPartState(states[name], request.hasStageTable);
-    if (ms === null) {
-      out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase, ms: null, state }));
-      return;
-    }
-    phasesSum += ms;
-    anyPhase = true;
-    // A negative interval (a finding of its own) has no place; its value still counts.
-    const placedHere = ms >= 0;
-    out.push(
-      part({
-        stageKey: stage.stageKey,
-        stageId: stage.stageId,
-        phase,
-        ms,
-        state,
-        startMs: placedHere ? t : null,
-        endMs: placedHere ? t + ms : null,
-        placement: placedHere ? placement : null,
-        placementRule: placedHere ? placementRule : null,
-      }),
-    );
-    if (placedHere) t += ms;
-  };
+  const { values } = stage.split;
+  const phases = new PhaseClock(out, request, placed.stage, startMs, placement, placementRule);
   if (values.inputWaitMs !== null && values.readyQueuedMs !== null) {
-    push('inputWait', 'inputWaitMs');
-    push('readyQueued', 'readyQueuedMs');
+    phases.push('inputWait', 'inputWaitMs');
+    phases.push('readyQueued', 'readyQueuedMs');
   } else {
-    push('queued', 'queuedMs');
+    phases.push('queued', 'queuedMs');
   }
-  push('prefill', 'prefillMs');
-  push('decode', 'decodeMs');
+  phases.push('prefill', 'prefillMs');
+  phases.push('decode', 'decodeMs');
 
   const gen = genTimeOf(stage);
   if (!Number.isFinite(gen)) {
     const state: PartState =
       request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
-    out.push(part({ stageKey: stage.stageKey, stageId: stage.stageId, phase: 'genOther', ms: null, state }));
-    return out;
+    out.push(stagePart(stage.stageKey, stage.stageId, 'genOther', null, state, null, null, null, null, null));
+    return;
   }
   const fromTiming = numberOf(stage.fields, 'stage_gen_time_ms') === undefined;
-  const ms = gen - phasesSum;
+  const ms = gen - phases.sum;
   const end = startMs + gen;
-  const placedHere = end >= t;
+  const placedHere = end >= phases.t;
   out.push(
-    part({
-      stageKey: stage.stageKey,
-      stageId: stage.stageId,
-      phase: 'genOther',
+    stagePart(
+      stage.stageKey,
+      stage.stageId,
+      'genOther',
       ms,
-      state: anyPhase ? 'reconstructed' : 'measured',
-      note: anyPhase
+      phases.any ? 'reconstructed' : 'measured',
+      phases.any
         ? GEN_OTHER_RULE
         : fromTiming
           ? `stage time ${OMNI_TIMING_SECONDS}`
           : 'stage_gen_time_ms: no phase split measured',
-      startMs: placedHere ? t : null,
-      endMs: placedHere ? end : null,
-      placement: placedHere ? placement : null,
-      placementRule: placedHere ? placementRule : null,
-    }),
+      placedHere ? phases.t : null,
+      placedHere ? end : null,
+      placedHere ? placement : null,
+      placedHere ? placementRule : null,
+    ),
   );
-  return out;
+}
+
+/** A stage's phases placed one after another from its start; what they add up to. */
+class PhaseClock {
+  /** Where the next phase starts. */
+  t: number;
+  /** Sum of the phases that are numbers. */
+  sum = 0;
+  /** Whether any phase was a number. */
+  any = false;
+
+  constructor(
+    private readonly out: BreakdownPart[],
+    private readonly request: AnalyzedRequest,
+    private readonly stage: StagePlacement['stage'],
+    startMs: number,
+    private readonly placement: 'measured' | 'reconstructed',
+    private readonly placementRule: string | null,
+  ) {
+    this.t = startMs;
+  }
+
+  push(phase: PartPhase, name: SplitName): void {
+    const { stage } = this;
+    const ms = stage.split.values[name];
+    const state = splitPartState(stage.split.states[name], this.request.hasStageTable);
+    if (ms === null) {
+      this.out.push(stagePart(stage.stageKey, stage.stageId, phase, null, state, null, null, null, null, null));
+      return;
+    }
+    this.sum += ms;
+    this.any = true;
+    // A negative interval (a finding of its own) has no place; its value still counts.
+    const placedHere = ms >= 0;
+    const t = this.t;
+    this.out.push(
+      stagePart(
+        stage.stageKey,
+        stage.stageId,
+        phase,
+        ms,
+        state,
+        null,
+        placedHere ? t : null,
+        placedHere ? t + ms : null,
+        placedHere ? this.placement : null,
+        placedHere ? this.placementRule : null,
+      ),
+    );
+    if (placedHere) this.t = t + ms;
+  }
 }
 
 interface Edge {
@@ -208,46 +263,60 @@ function edgesOf(request: AnalyzedRequest): Edge[] {
 const TX_FROM_TIMING = 'tx time printed by [OmniTiming] with 2 decimals';
 const TX_NOT_RECORDED =
   '[OmniTiming] prints 0.00 ms and no tx_time_ms was measured: no payload transfer was recorded on this edge (async chunk streams the input through the connector), not a 0 ms hand-off';
-const TRANSFER_FIELD: Readonly<Record<Exclude<TransferComponent, 'postprocess'>, string>> = {
+const TRANSFER_COMPONENTS = ['tx', 'inFlight', 'rxDecode'] as const;
+const TRANSFER_FIELD: Readonly<Record<(typeof TRANSFER_COMPONENTS)[number], string>> = {
   tx: 'tx_time_ms',
   inFlight: 'in_flight_time_ms',
   rxDecode: 'rx_decode_time_ms',
 };
 
-function edgeParts(request: AnalyzedRequest, edge: Edge): BreakdownPart[] {
+const postprocessNotes = new Map<number, Map<number, string>>();
+const postprocessNoteText = (from: number, to: number): string =>
+  `postprocess_time_ms of stage ${from}: building stage ${to}'s inputs`;
+
+/** The hand-off's parts (postprocess, tx, in flight, rx decode), pushed onto `out`. */
+function pushEdgeParts(out: BreakdownPart[], request: AnalyzedRequest, edge: Edge): void {
   const name = edge.name;
   const transfer = request.transfers.find((t) => t.fromStage === edge.from && t.toStage === edge.to);
   const table = transfer !== undefined && transfer.tablePrinted ? transfer.fields : null;
   // With tables printed (a stage table is there), a missing transfer column was hidden: every value 0 or unmeasured.
   const missing: PartState = request.hasStageTable ? 'hidden' : 'notMeasured';
-  const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1) ?? null;
-  const out: BreakdownPart[] = [];
-  const post = fieldPart(upstream?.fields ?? null, 'postprocess_time_ms', request.hasStageTable);
+  const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1)?.fields ?? null;
+  const post = upstream === null ? undefined : numberOf(upstream, 'postprocess_time_ms');
   out.push(
-    part({
-      stageKey: null,
-      stageId: null,
-      phase: 'transfer',
-      edge: name,
-      component: 'postprocess',
-      ...post,
-      note: post.ms === null ? null : `postprocess_time_ms of stage ${edge.from}: building stage ${edge.to}'s inputs`,
-    }),
+    post === undefined
+      ? transferPart(
+          name,
+          'postprocess',
+          null,
+          fieldState(upstream, 'postprocess_time_ms', request.hasStageTable),
+          null,
+        )
+      : transferPart(
+          name,
+          'postprocess',
+          post,
+          'measured',
+          interned(postprocessNotes, edge.from, edge.to, postprocessNoteText),
+        ),
   );
-  for (const component of ['tx', 'inFlight', 'rxDecode'] as const) {
-    let value: { ms: number | null; state: PartState } = { ms: null, state: missing };
-    let note: string | null = null;
-    if (table !== null) value = fieldPart(table, TRANSFER_FIELD[component], true);
-    else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
-      value = { ms: transfer.omniTimingTxMs, state: 'measured' };
-      note = TX_FROM_TIMING;
+  for (const component of TRANSFER_COMPONENTS) {
+    if (table !== null) {
+      const field = TRANSFER_FIELD[component];
+      const ms = numberOf(table, field);
+      out.push(
+        ms === undefined
+          ? transferPart(name, component, null, fieldState(table, field, true), null)
+          : transferPart(name, component, ms, 'measured', null),
+      );
+    } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
+      out.push(transferPart(name, component, transfer.omniTimingTxMs, 'measured', TX_FROM_TIMING));
     } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'notRecorded') {
-      value = { ms: null, state: 'notRecorded' };
-      note = TX_NOT_RECORDED;
+      out.push(transferPart(name, component, null, 'notRecorded', TX_NOT_RECORDED));
+    } else {
+      out.push(transferPart(name, component, null, missing, null));
     }
-    out.push(part({ stageKey: null, stageId: null, phase: 'transfer', edge: name, component, ...value, note }));
   }
-  return out;
 }
 
 // Interval ends of one request's parts, reused from request to request.
@@ -323,52 +392,42 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const parts: BreakdownPart[] = [];
   parts.push(
     preprocessMs === null
-      ? part({ stageKey: null, stageId: null, phase: 'preprocess', ms: null, state: 'notMeasured' })
-      : part({
-          stageKey: null,
-          stageId: null,
-          phase: 'preprocess',
-          ms: preprocessMs,
-          state: 'measured',
-          note: preprocess?.note ?? null,
-          startMs: 0,
-          endMs: preprocessMs,
-          placement: 'measured',
-        }),
+      ? requestPart('preprocess', null, 'notMeasured', null, null, null)
+      : requestPart('preprocess', preprocessMs, 'measured', preprocess?.note ?? null, 0, preprocessMs),
   );
 
   const placements = placeStages(request, preprocessMs ?? 0);
+  // Each hand-off goes before the first stage at or after its destination; the rest at the end.
   const edges = edgesOf(request);
-  const edgesDone = new Set<string>();
-  const addEdgesInto = (stageId: number | null): void => {
-    for (const e of edges)
-      if (!edgesDone.has(e.name) && stageId !== null && e.to <= stageId) {
-        edgesDone.add(e.name);
-        parts.push(...edgeParts(request, e));
-      }
-  };
+  const edgeDone = edges.map(() => false);
   for (const placed of placements) {
-    addEdgesInto(placed.stage.stageId);
-    parts.push(...stagePhases(request, placed));
+    const stageId = placed.stage.stageId;
+    if (stageId !== null) {
+      for (let i = 0; i < edges.length; i++) {
+        const e = edges[i] as Edge;
+        if (edgeDone[i] !== true && e.to <= stageId) {
+          edgeDone[i] = true;
+          pushEdgeParts(parts, request, e);
+        }
+      }
+    }
+    pushStagePhases(parts, request, placed);
   }
-  for (const e of edges) if (!edgesDone.has(e.name)) parts.push(...edgeParts(request, e));
+  for (let i = 0; i < edges.length; i++) if (edgeDone[i] !== true) pushEdgeParts(parts, request, edges[i] as Edge);
 
   const last: StagePlacement | undefined = placements[placements.length - 1];
   const finalOutputMs = last !== undefined && last.anchored && totalMs !== null ? totalMs - last.endMs : null;
   // Within the printing's 1 µs rounding of both ends, a stage ending "after" the request ended with it.
   if (finalOutputMs !== null && finalOutputMs >= -PRINT_SLACK_MS) {
     parts.push(
-      part({
-        stageKey: null,
-        stageId: null,
-        phase: 'finalOutput',
-        ms: Math.max(0, finalOutputMs),
-        state: 'reconstructed',
-        note: FINAL_OUTPUT_RULE,
-        startMs: Math.min((last as StagePlacement).endMs, totalMs as number),
-        endMs: totalMs,
-        placement: 'measured',
-      }),
+      requestPart(
+        'finalOutput',
+        Math.max(0, finalOutputMs),
+        'reconstructed',
+        FINAL_OUTPUT_RULE,
+        Math.min((last as StagePlacement).endMs, totalMs as number),
+        totalMs,
+      ),
     );
   } else {
     const why =
@@ -377,9 +436,7 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
         : last.anchored
           ? 'the last stage is placed ending after the request: its output handling is not separable'
           : 'the last stage has no measured anchor: its output handling is in the residual';
-    parts.push(
-      part({ stageKey: null, stageId: null, phase: 'finalOutput', ms: null, state: 'notMeasured', note: why }),
-    );
+    parts.push(requestPart('finalOutput', null, 'notMeasured', why, null, null));
   }
 
   let allMeasured = true;
