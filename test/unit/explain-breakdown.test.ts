@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { breakdownOf } from '../../server/core/explain/breakdown';
+import { timelineOf } from '../../server/core/analysis/timeline';
 import type { RequestBreakdown } from '../../server/core/explain/types';
 import { analyse, analyseSpecs, asyncChunk, int, SEQUENTIAL, type RequestSpec } from './support/explainLogs';
 
@@ -205,4 +206,15 @@ test('the identity Σ parts − overlap + residual = total holds on every reques
     }
   }
   assert.ok(checked >= 40, `${checked} requests checked`);
+});
+
+test('stages listed out of clock order are placed and broken down as if listed in order', () => {
+  const file = path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
+  const requests = analyse(readFileSync(file, 'utf8')).requests.filter((r) => r.stages.length === 3);
+  assert.ok(requests.length > 0);
+  for (const r of requests) {
+    const reversed = { ...r, stages: [...r.stages].reverse() };
+    assert.deepEqual(breakdownOf(reversed), breakdownOf(r), r.requestId);
+    assert.deepEqual(timelineOf(reversed), timelineOf(r), r.requestId);
+  }
 });

@@ -81,14 +81,17 @@ function phasesLength(stage: RequestStage): number {
   return queued + Math.max(0, prefillMs ?? 0) + Math.max(0, decodeMs ?? 0);
 }
 
-function drawnLength(stage: RequestStage): number {
-  const genTime = genTimeOf(stage);
-  return Number.isFinite(genTime) ? genTime : phasesLength(stage);
-}
+/** The order of stages on the clock: stage id, then segment. */
+const byStageOrder = (a: RequestStage, b: RequestStage): number =>
+  (a.stageId ?? 0) - (b.stageId ?? 0) || a.segment - b.segment;
 
-/** The request's stages in order (stage id, then segment). */
-export function orderedStages(request: AnalyzedRequest): RequestStage[] {
-  return [...request.stages].sort((a, b) => (a.stageId ?? 0) - (b.stageId ?? 0) || a.segment - b.segment);
+/** The request's stages in order (stage id, then segment); as they are when they are in order already (they nearly always are). */
+function orderedStages(request: AnalyzedRequest): readonly RequestStage[] {
+  const stages = request.stages;
+  for (let i = 1; i < stages.length; i++)
+    if (byStageOrder(stages[i - 1] as RequestStage, stages[i] as RequestStage) > 0)
+      return [...stages].sort(byStageOrder);
+  return stages;
 }
 
 /** Every stage of the request placed on its clock; stages without an anchor never start before `floorMs`. */
@@ -100,7 +103,13 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
   const fromPreprocess = floorMs > 0;
   const out: StagePlacement[] = [];
   let upstreamEnd: number | null = null;
-  orderedStages(request).forEach((stage, index) => {
+  const stages = orderedStages(request);
+  for (let index = 0; index < stages.length; index++) {
+    const stage = stages[index] as RequestStage;
+    const genTime = genTimeOf(stage);
+    const phases = phasesLength(stage);
+    // Its length as drawn: the generation time, or its phases without one.
+    const drawn = Number.isFinite(genTime) ? genTime : phases;
     let anchor = rawAnchorOf(stage);
     let prefix = '';
     // An anchor that contradicts the request's own bounds is not the stage's position: a first
@@ -112,7 +121,7 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
     } else if (
       anchor !== null &&
       e2eTotal !== undefined &&
-      anchor + drawnLength(stage) > e2eTotal + Math.max(slack, OVERRUN_SHARE * drawnLength(stage))
+      anchor + drawn > e2eTotal + Math.max(slack, OVERRUN_SHARE * drawn)
     ) {
       anchor = null;
       prefix = RULE_ANCHOR_REJECTED;
@@ -126,19 +135,18 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
     } else if (index === 0 || upstreamEnd === null) {
       start = floorMs;
       rule = fromPreprocess ? RULE_ASYNC_FROM_PREPROCESS : RULE_ASYNC_FROM_ARRIVAL;
-    } else if (e2eTotal !== undefined && upstreamEnd + drawnLength(stage) > e2eTotal + slack) {
+    } else if (e2eTotal !== undefined && upstreamEnd + drawn > e2eTotal + slack) {
       start = floorMs;
       rule = fromPreprocess ? RULE_ALONGSIDE_FROM_PREPROCESS : RULE_ALONGSIDE_FROM_ARRIVAL;
     } else {
       start = upstreamEnd;
       rule = RULE_AFTER;
     }
-    rule = prefix + rule;
-    const genTime = genTimeOf(stage);
-    const phasesEnd = start + phasesLength(stage);
+    if (prefix !== '') rule = prefix + rule;
+    const phasesEnd = start + phases;
     const endMs = Number.isFinite(genTime) ? Math.max(start + genTime, phasesEnd) : phasesEnd;
     out.push({ stage, startMs: start, endMs, anchored: anchor !== null, rule });
     upstreamEnd = endMs;
-  });
+  }
   return out;
 }
