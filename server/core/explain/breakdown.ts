@@ -38,13 +38,29 @@ const partKeys = new Map<string, Map<string, string>>();
 const keyText = (owner: string, name: string): string => `${owner}/${name}`;
 const internedKey = (owner: string, name: string): string => interned(partKeys, owner, name, keyText);
 
-// Every part is made by one of the constructors below, all with the same fields in the same
-// order: its readers (the JSON writers, the explain index) then see one object layout.
+// Every part is made here, with the same fields in the same order: its readers (the JSON
+// writers, the explain index) see one object layout, and no intermediate object is made.
+function makePart(
+  key: string,
+  stageKey: string | null,
+  stageId: number | null,
+  phase: PartPhase,
+  edge: string | null,
+  component: TransferComponent | null,
+  ms: number | null,
+  state: PartState,
+  note: string | null,
+  startMs: number | null,
+  endMs: number | null,
+  placement: 'measured' | 'reconstructed' | null,
+  placementRule: string | null,
+): BreakdownPart {
+  return { key, stageKey, stageId, phase, edge, component, ms, state, note, startMs, endMs, placement, placementRule };
+}
 
 /** A phase of a stage. */
 function stagePart(
-  stageKey: string,
-  stageId: number | null,
+  stage: { readonly stageKey: string; readonly stageId: number | null },
   phase: PartPhase,
   ms: number | null,
   state: PartState,
@@ -54,21 +70,9 @@ function stagePart(
   placement: 'measured' | 'reconstructed' | null,
   placementRule: string | null,
 ): BreakdownPart {
-  return {
-    key: internedKey(stageKey, phase),
-    stageKey,
-    stageId,
-    phase,
-    edge: null,
-    component: null,
-    ms,
-    state,
-    note,
-    startMs,
-    endMs,
-    placement,
-    placementRule,
-  };
+  const { stageKey, stageId } = stage;
+  const key = internedKey(stageKey, phase);
+  return makePart(key, stageKey, stageId, phase, null, null, ms, state, note, startMs, endMs, placement, placementRule);
 }
 
 /** A component of a hand-off between two stages (no place on the clock). */
@@ -79,24 +83,11 @@ function transferPart(
   state: PartState,
   note: string | null,
 ): BreakdownPart {
-  return {
-    key: internedKey(edge, component),
-    stageKey: null,
-    stageId: null,
-    phase: 'transfer',
-    edge,
-    component,
-    ms,
-    state,
-    note,
-    startMs: null,
-    endMs: null,
-    placement: null,
-    placementRule: null,
-  };
+  const key = internedKey(edge, component);
+  return makePart(key, null, null, 'transfer', edge, component, ms, state, note, null, null, null, null);
 }
 
-/** Preprocess or final output: the request's own parts. */
+/** Preprocess or final output: the request's own parts (placed: measured). */
 function requestPart(
   phase: 'preprocess' | 'finalOutput',
   ms: number | null,
@@ -105,21 +96,8 @@ function requestPart(
   startMs: number | null,
   endMs: number | null,
 ): BreakdownPart {
-  return {
-    key: phase,
-    stageKey: null,
-    stageId: null,
-    phase,
-    edge: null,
-    component: null,
-    ms,
-    state,
-    note,
-    startMs,
-    endMs,
-    placement: startMs === null ? null : 'measured',
-    placementRule: null,
-  };
+  const placement = startMs === null ? null : 'measured';
+  return makePart(phase, null, null, phase, null, null, ms, state, note, startMs, endMs, placement, null);
 }
 
 /** A phase's state as a part: without a stage table nothing of the split was printed at all. */
@@ -153,7 +131,7 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   if (!Number.isFinite(gen)) {
     const state: PartState =
       request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
-    out.push(stagePart(stage.stageKey, stage.stageId, 'genOther', null, state, null, null, null, null, null));
+    out.push(stagePart(stage, 'genOther', null, state, null, null, null, null, null));
     return;
   }
   const fromTiming = numberOf(stage.fields, 'stage_gen_time_ms') === undefined;
@@ -162,8 +140,7 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   const placedHere = end >= phases.t;
   out.push(
     stagePart(
-      stage.stageKey,
-      stage.stageId,
+      stage,
       'genOther',
       ms,
       phases.any ? 'reconstructed' : 'measured',
@@ -205,7 +182,7 @@ class PhaseClock {
     const ms = stage.split.values[name];
     const state = splitPartState(stage.split.states[name], this.request.hasStageTable);
     if (ms === null) {
-      this.out.push(stagePart(stage.stageKey, stage.stageId, phase, null, state, null, null, null, null, null));
+      this.out.push(stagePart(stage, phase, null, state, null, null, null, null, null));
       return;
     }
     this.sum += ms;
@@ -215,8 +192,7 @@ class PhaseClock {
     const t = this.t;
     this.out.push(
       stagePart(
-        stage.stageKey,
-        stage.stageId,
+        stage,
         phase,
         ms,
         state,
