@@ -28,11 +28,12 @@ export function isDiffusionTimingField(name: string): boolean {
   return DIFFUSION_TIMING.has(name);
 }
 
-// Looked up by name (17 lookups) rather than by walking the column's ~25 fields: this runs
-// for every stage of every request.
+// The column's own names walked and looked up in the set, rather than the 17 names read from
+// the column by variable key: half the time on the 200 MB bench log's 57,495 stage columns of
+// many layouts (0.6 against 1.2 us a column). This runs for every stage of every request.
 export function stageKindOf(fields: FieldMap): StageKind {
-  for (const name of DIFFUSION_TIMING_FIELDS) {
-    if (fields[name]?.state === 'measured') return 'diffusion';
+  for (const name in fields) {
+    if (DIFFUSION_TIMING.has(name) && fields[name]?.state === 'measured') return 'diffusion';
   }
   if ((numberOf(fields, 'num_inference_steps') ?? 0) > 0) return 'diffusion';
   return 'llm';
