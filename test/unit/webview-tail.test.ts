@@ -17,7 +17,7 @@ import type { LatencyDataSource } from '../../src/views/dataSource';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
-import { partText, tailRows, targetText } from '../../webview/shared/tailModel';
+import { partText, tailOverlapNote, tailRows, targetText } from '../../webview/shared/tailModel';
 import { brushWindow, layoutOverTime, points } from '../../webview/latencyPanel/overTime/overTimeLayout';
 
 describe('message guard: the why-views', () => {
@@ -353,6 +353,50 @@ describe('tail rows', () => {
       partText({ stageKey: null, phase: 'transfer', edge: '0->1', component: 'inFlight' }, names),
       '0->1 in flight',
     );
+  });
+});
+
+describe('tail overlap note', () => {
+  const names = { '0': 'talker', '1': 'code2wav' };
+  const waitPart = (
+    phase: 'inputWait' | 'queued',
+    stageId: number,
+    excessMs: number,
+  ): TailAttribution['parts'][number] => ({
+    key: `${stageId}/${phase}`,
+    stageId,
+    stageKey: String(stageId),
+    phase,
+    excessMs,
+    share: excessMs / 3900,
+    medianMs: 60,
+    measuredIn: 1,
+  });
+  const withParts = (parts: TailAttribution['parts']): TailAttribution => {
+    const t = tailOf(1);
+    const all = [...t.parts, ...parts];
+    return { ...t, parts: all, residualMs: t.excessMs - all.reduce((a, p) => a + p.excessMs, 0) };
+  };
+
+  test("names a downstream stage's input wait (or queued time) as the wait for the upstream parts when the residual is negative", () => {
+    assert.equal(
+      tailOverlapNote(withParts([waitPart('inputWait', 1, 3850)]), names, new Set(['0'])),
+      'stage 1 · code2wav input wait (+3.85 s) is the wait for its input from the stages upstream: it runs while their parts do, so the two grow together; the residual (−7.09 s) takes the overlap back.',
+    );
+    // Without the input split, the downstream queued time holds the wait; the largest such part is named.
+    assert.match(
+      tailOverlapNote(withParts([waitPart('queued', 1, 900), waitPart('inputWait', 1, 20)]), names) ?? '',
+      /^stage 1 · code2wav queued \(\+900 ms\) is the wait/,
+    );
+  });
+
+  test('no note without a negative residual, or without a downstream wait that adds to the tail', () => {
+    const t = tailOf(1);
+    assert.equal(tailOverlapNote({ ...t, residualMs: 12 }, names), null);
+    // The residual is negative here, but the only queued part is the first stage's own.
+    assert.ok(t.residualMs < 0);
+    assert.equal(tailOverlapNote(t, names), null);
+    assert.equal(tailOverlapNote(withParts([waitPart('inputWait', 1, -5)]), names), null);
   });
 });
 

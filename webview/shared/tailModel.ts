@@ -124,6 +124,41 @@ export function tailRows(
   return rows;
 }
 
+/**
+ * With a negative residual (parts that overlap in time), the sentence that names the tail part
+ * which is the wait for the others: a downstream stage's input wait, or its queued time (which
+ * holds that wait when the split is not printed). Its excess and the upstream excess it waited
+ * on are the same time seen twice; the residual counts it once. Null when the residual is not
+ * negative or no such part adds to the tail.
+ */
+export function tailOverlapNote(
+  t: TailAttribution,
+  stageNames: Readonly<Record<string, string>>,
+  oneOutput: ReadonlySet<string> = new Set(),
+): string | null {
+  if (!(t.residualMs < 0)) return null;
+  let first = Infinity;
+  for (const p of t.parts) if (p.stageId !== null && p.stageId < first) first = p.stageId;
+  let wait: TailPart | null = null;
+  for (const p of t.parts) {
+    const waits = p.phase === 'inputWait' || p.phase === 'queued';
+    if (
+      waits &&
+      p.stageId !== null &&
+      p.stageId > first &&
+      p.excessMs > 0 &&
+      (wait === null || p.excessMs > wait.excessMs)
+    )
+      wait = p;
+  }
+  if (wait === null) return null;
+  return (
+    `${partText(wait, stageNames, oneOutput)} (${signedMs(wait.excessMs)}) is the wait for its input from the stages ` +
+    `upstream: it runs while their parts do, so the two grow together; the residual (${signedMs(t.residualMs)}) ` +
+    'takes the overlap back.'
+  );
+}
+
 /** "3 of 312 requests at or above 1.84 s (p99) are on average +1.2 s above the median 410 ms." */
 export function tailHeadline(t: TailAttribution): string {
   const boot = t.boot === undefined ? '' : `Boot ${t.boot}: `;

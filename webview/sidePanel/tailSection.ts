@@ -5,7 +5,15 @@
 import type { TailAttributionResult, TailFilter } from '../../server/protocol';
 import { button, clear, h, setAttr, setData, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
-import { shareText, signedMs, tailHeadline, tailIsFlat, tailRows, targetText } from '../shared/tailModel';
+import {
+  shareText,
+  signedMs,
+  tailHeadline,
+  tailIsFlat,
+  tailOverlapNote,
+  tailRows,
+  targetText,
+} from '../shared/tailModel';
 
 const TOP = 3;
 
@@ -19,6 +27,7 @@ export class TailSection {
     attrs: { 'aria-label': 'Parts of the p99 excess' },
   });
   private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
+  private readonly overlap = h('p', { className: 'muted note', testId: 'tail-overlap-note' });
   private readonly open: HTMLButtonElement;
   private filter: TailFilter | null = null;
 
@@ -33,6 +42,7 @@ export class TailSection {
       this.headline,
       this.list,
       this.note,
+      this.overlap,
       this.open,
     );
     this.el.hidden = true;
@@ -64,6 +74,7 @@ export class TailSection {
     if (tailIsFlat(tail)) {
       clear(this.list);
       setText(this.note, 'Every request took about the same: there is no tail to explain.');
+      setText(this.overlap, '');
       return;
     }
     const rows = tailRows(tail, stageNames, TOP, oneOutput);
@@ -94,5 +105,6 @@ export class TailSection {
     );
     this.note.title = residual?.title ?? '';
     setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
+    setText(this.overlap, tailOverlapNote(tail, stageNames, oneOutput) ?? '');
   }
 }

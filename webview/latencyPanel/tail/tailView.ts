@@ -16,7 +16,15 @@ import type {
 import { button, h, setChildren, setText } from '../../shared/dom';
 import { formatCount, formatDurationMs } from '../../shared/format';
 import { segmented } from '../../shared/segmented';
-import { shareText, signedMs, tailHeadline, tailIsFlat, tailRows, targetText } from '../../shared/tailModel';
+import {
+  shareText,
+  signedMs,
+  tailHeadline,
+  tailIsFlat,
+  tailOverlapNote,
+  tailRows,
+  targetText,
+} from '../../shared/tailModel';
 import { stageLabel } from '../../shared/labels';
 
 const TOP = 8;
@@ -257,6 +265,11 @@ export class TailView {
       tailIsFlat(t)
         ? h('p', { className: 'muted', text: 'Every request took about the same: there is no tail to explain.' })
         : h('ul', { className: 'tail-bars', attrs: { 'aria-label': 'Mean excess over the median, per part' } }, bars),
+      h('p', {
+        className: 'muted',
+        testId: 'tail-overlap-note',
+        text: tailIsFlat(t) ? '' : (tailOverlapNote(t, this.stageNames, this.oneOutput) ?? ''),
+      }),
       h(
         'div',
         { className: 'tail-requests' },
