@@ -162,7 +162,7 @@ class StdoutText {
     if (this.size >= 1 << 20) this.flush();
   };
 
-  /** UTF-8 text made as bytes (the JSON), written after the text added before it. */
+  /** UTF-8 text made as bytes (JSON, CSV), written after the text added before it. */
   readonly addBytes = (bytes: Uint8Array): void => {
     this.flush();
     process.stdout.write(bytes);
