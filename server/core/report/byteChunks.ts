@@ -1,7 +1,8 @@
-// UTF-8 bytes written straight into fixed-size chunks, for the trace and JSON exports: a
+// UTF-8 bytes written straight into fixed-size chunks, for the trace, JSON and CSV exports: a
 // 100k-request export is millions of small pieces of text, and concatenating them as JS strings
-// (or building objects for JSON.stringify) spends most of the time in allocation and GC. Constant pieces are encoded once (`constant`);
-// numbers and ASCII text are copied byte by byte; other text goes through TextEncoder.
+// (or building objects for JSON.stringify) spends most of the time in allocation and GC.
+// Constant pieces are encoded once (`constant`); numbers and ASCII text are copied byte by
+// byte; other text goes through TextEncoder.
 
 const encoder = new TextEncoder();
 // Thousandths below 1e15: the value has at most 15 significant digits, so its 3-decimal text is
