@@ -20,3 +20,4 @@ export { changeKind, changeText, verdictShort } from './core/compare/changeWords
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { tailRows, tailSideText } from './core/compare/tailText';
 export { partLabel, targetLabel } from './core/explain/explainTable';
+export { overlapWait } from './core/explain/overlapWait';

@@ -232,6 +232,11 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
   );
   assert.match(table.stdout, /stage 0 prefill\s+\+1,000 ms\s+100%/);
   assert.match(table.stdout, /residual\s+-1,000 ms\s+-100%/);
+  // The overlap named: the codec's input wait is the talker prefill's time seen from downstream.
+  assert.match(
+    table.stdout,
+    /\(a negative residual: parts overlap; stage 1 input wait is the wait for its input from the stages upstream, so it grows with their parts above\)/,
+  );
   const fromStdin = explainJson(['-', '--target', 'e2e', '--quantile', 'p95'], log);
   assert.deepEqual(fromStdin.tail, report.tail.slice(0, 1));
   // Cold switch and per-boot option are accepted; without boots in the log, one boot (0).

@@ -2,7 +2,7 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
 // here recomputes them: the residual stays the residual, negative where stages overlap.
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { partLabel, targetLabel } from '../../server/shared';
+import { overlapWait, partLabel, targetLabel } from '../../server/shared';
 import { formatDurationMs } from './format';
 import { PREFILL_DECODE_LABEL, stageRole } from './labels';
 import type { StageSummary } from '../../server/protocol';
@@ -126,31 +126,15 @@ export function tailRows(
 
 /**
  * With a negative residual (parts that overlap in time), the sentence that names the tail part
- * which is the wait for the others: a downstream stage's input wait, or its queued time (which
- * holds that wait when the split is not printed). Its excess and the upstream excess it waited
- * on are the same time seen twice; the residual counts it once. Null when the residual is not
- * negative or no such part adds to the tail.
+ * which is the wait for the others (overlapWait: a downstream stage's input wait or queued
+ * time). Null when the residual is not negative or no such part adds to the tail.
  */
 export function tailOverlapNote(
   t: TailAttribution,
   stageNames: Readonly<Record<string, string>>,
   oneOutput: ReadonlySet<string> = new Set(),
 ): string | null {
-  if (!(t.residualMs < 0)) return null;
-  let first = Infinity;
-  for (const p of t.parts) if (p.stageId !== null && p.stageId < first) first = p.stageId;
-  let wait: TailPart | null = null;
-  for (const p of t.parts) {
-    const waits = p.phase === 'inputWait' || p.phase === 'queued';
-    if (
-      waits &&
-      p.stageId !== null &&
-      p.stageId > first &&
-      p.excessMs > 0 &&
-      (wait === null || p.excessMs > wait.excessMs)
-    )
-      wait = p;
-  }
+  const wait = overlapWait(t);
   if (wait === null) return null;
   return (
     `${partText(wait, stageNames, oneOutput)} (${signedMs(wait.excessMs)}) is the wait for its input from the stages ` +

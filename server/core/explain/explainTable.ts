@@ -5,6 +5,7 @@ import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type { PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { groupedNumber } from '../numberText';
+import { overlapWait } from './overlapWait';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -82,8 +83,11 @@ function tailBlock(t: TailAttribution): string[] {
   ]);
   out.push(...table(rows));
   if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
+    const wait = overlapWait(t);
     out.push(
-      "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)",
+      wait === null
+        ? "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)"
+        : `  (a negative residual: parts overlap; ${partLabel(wait)} is the wait for its input from the stages upstream, so it grows with their parts above)`,
     );
   }
   if (t.requestIds.length > 0)
