@@ -3,7 +3,8 @@
 // rows, derived values at the log's precision.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CSV_HEADER, csvRows, csvText } from '../../server/core/report/csvReport';
+import { CSV_HEADER, csvText } from '../../server/core/report/csvReport';
+import { csvRows } from './support/csvRows';
 import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/types';
 import { phaseSplitOf } from '../../server/core/analysis/phaseSplit';
 import { BLANK, NOT_MEASURED, measured, type FieldMap } from '../../server/core/values';

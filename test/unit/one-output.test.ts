@@ -15,7 +15,7 @@ import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/t
 import { measured } from '../../server/core/values';
 import { tableReport } from '../../server/core/report/tableReport';
 import { analysisJson } from '../../server/core/report/jsonReport';
-import { csvRows } from '../../server/core/report/csvReport';
+import { csvRows } from './support/csvRows';
 import { runSamplesFromAnalysis } from '../../server/core/compare/runSamples';
 import { parseDeployFile } from '../../server/core/deploy/parsedFile';
 import { resolveEffectiveConfig } from '../../server/core/deploy/effectiveConfig';

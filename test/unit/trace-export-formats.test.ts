@@ -9,7 +9,7 @@ import path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { analysisJson } from '../../server/core/report/jsonReport';
-import { csvRows } from '../../server/core/report/csvReport';
+import { csvRows } from './support/csvRows';
 import { prettyJsonChunks } from '../../server/core/report/jsonChunks';
 import { traceText } from '../../server/core/report/trace';
 import { exportChunks, writeExport, type ExportInput } from '../../server/capture/sessionExport';

@@ -73,7 +73,6 @@ export const CSV_HEADER = [
   'omni_timing_tx_state',
 ];
 
-const decoder = new TextDecoder();
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 
@@ -210,19 +209,11 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
 }
 
 /** Writes the rows of one request, each ending in a newline: its stages, then its transfer edges. */
-export function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
+function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
   if (r.stages.length === 0 && r.transfers.length === 0) return;
   const id = csvText(r.requestId);
   for (const s of r.stages) stageRow(out, r, s, id);
   for (const t of r.transfers) transferRow(out, r, t, id);
-}
-
-/** The header and the rows of whole requests as lines (no cell holds a line break: csvText). */
-export function csvRows(requests: Iterable<AnalyzedRequest>): string[] {
-  const out = new ByteChunks(1 << 16);
-  for (const r of requests) writeCsvRequestRows(out, r);
-  const text = decoder.decode(out.take());
-  return [CSV_HEADER.join(','), ...(text === '' ? [] : text.slice(0, -1).split('\n'))];
 }
 
 /**
