@@ -127,7 +127,7 @@ export function tailRows(
 /**
  * With a negative residual (parts that overlap in time), the sentence that names the tail part
  * which is the wait for the others (overlapWait: a downstream stage's input wait or queued
- * time). Null when the residual is not negative or no such part adds to the tail.
+ * time, when it holds at least half the overlap). Null when overlapWait names none.
  */
 export function tailOverlapNote(
   t: TailAttribution,

@@ -46,6 +46,7 @@ export class TailSection {
       this.open,
     );
     this.el.hidden = true;
+    this.overlap.hidden = true;
   }
 
   update(
@@ -74,7 +75,7 @@ export class TailSection {
     if (tailIsFlat(tail)) {
       clear(this.list);
       setText(this.note, 'Every request took about the same: there is no tail to explain.');
-      setText(this.overlap, '');
+      this.overlap.hidden = true;
       return;
     }
     const rows = tailRows(tail, stageNames, TOP, oneOutput);
@@ -105,6 +106,8 @@ export class TailSection {
     );
     this.note.title = residual?.title ?? '';
     setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
-    setText(this.overlap, tailOverlapNote(tail, stageNames, oneOutput) ?? '');
+    const overlap = tailOverlapNote(tail, stageNames, oneOutput);
+    setText(this.overlap, overlap ?? '');
+    this.overlap.hidden = overlap === null;
   }
 }

@@ -227,6 +227,7 @@ export class TailView {
       );
     });
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
+    const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
     const requests = t.requestIds.map((id) =>
       h(
         'li',
@@ -265,11 +266,7 @@ export class TailView {
       tailIsFlat(t)
         ? h('p', { className: 'muted', text: 'Every request took about the same: there is no tail to explain.' })
         : h('ul', { className: 'tail-bars', attrs: { 'aria-label': 'Mean excess over the median, per part' } }, bars),
-      h('p', {
-        className: 'muted',
-        testId: 'tail-overlap-note',
-        text: tailIsFlat(t) ? '' : (tailOverlapNote(t, this.stageNames, this.oneOutput) ?? ''),
-      }),
+      overlap === null ? null : h('p', { className: 'muted', testId: 'tail-overlap-note', text: overlap }),
       h(
         'div',
         { className: 'tail-requests' },
