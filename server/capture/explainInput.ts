@@ -138,7 +138,7 @@ export async function readExplainInput(source: string, stdin: Readable): Promise
     return explainFromSessionFolder(path.resolve(source), source);
   }
   try {
-    // A regular file in large synchronous reads (as analyze reads it); a FIFO or device as a stream.
+    // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.
     return await explainFromStream(regularFileChunks(source) ?? createReadStream(source), year);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));

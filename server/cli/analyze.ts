@@ -108,10 +108,10 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   let progress: ProgressLine | null = null;
   try {
     // On a terminal the file is streamed so that its progress can be shown; otherwise it is
-    // read in large synchronous reads (faster, and nobody watches).
+    // read in large reads, each next one running while the last is parsed (faster, and nobody watches).
     const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
-    const input: Readable | Iterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
+    const input: Readable | AsyncIterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
     const sourceName = source === '-' ? 'stdin' : source;
     const excludeCold = parsed.values['exclude-cold'] === true;
     if (format === 'trace') {
@@ -189,7 +189,7 @@ class StdoutText {
  * with the log. The table needs the summaries alone.
  */
 export async function analyzeStream(
-  input: Readable | Iterable<Buffer>,
+  input: Readable | AsyncIterable<Buffer>,
   format: Exclude<Format, 'trace'>,
   excludeCold: boolean,
   sourceName: string,
@@ -259,7 +259,7 @@ interface ReadOptions {
 
 /** The analysis of a log, or the histograms of a /metrics scrape (told apart by content). */
 async function readAnalysis(
-  input: Readable | Iterable<Buffer>,
+  input: Readable | AsyncIterable<Buffer>,
   options: ReadOptions,
 ): Promise<{
   analysis: StreamAnalysis;

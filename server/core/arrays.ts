@@ -22,3 +22,15 @@ export function minOf(ceiling: number, values: Iterable<number>): number {
   for (const value of values) if (value < min) min = value;
   return min;
 }
+
+/**
+ * `items.map(fn)`, always as the same kind of array. `Array.prototype.map` makes a holey
+ * array when the interpreter runs it and a packed one once the optimizing compiler has
+ * inlined it; hot code that iterates both kinds (a request's stages) is thrown away at the
+ * first one of the other kind ("wrong map") and compiled again. Pushing makes one kind.
+ */
+export function mapPacked<T, U>(items: readonly T[], fn: (item: T, index: number) => U): U[] {
+  const out: U[] = [];
+  for (let i = 0; i < items.length; i++) out.push(fn(items[i] as T, i));
+  return out;
+}

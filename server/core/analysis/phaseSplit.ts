@@ -12,7 +12,7 @@
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
-import { SPLIT_FIELD } from './types';
+import { SPLIT_FIELD, SPLIT_NAMES } from './types';
 
 function valueOf(cell: Cell | undefined): number | null {
   return cell !== undefined && cell.state === 'measured' ? cell.value : null;
@@ -22,6 +22,23 @@ function stateOf(cell: Cell | undefined): SplitState {
   if (cell === undefined) return 'hidden';
   return cell.state === 'measured' ? 'measured' : 'notMeasured';
 }
+
+/**
+ * The layout every split's values are copied from. V8 tracks what each field of an object
+ * layout has held: a field that has held only null and fractions (heap objects, to V8) takes
+ * a small integer only after V8 has thrown away the optimized code that reads splits (a dozen
+ * functions of the analysis) and compiled it again, and on a long log the first whole
+ * number comes after that code was compiled. This template's fields have held both.
+ */
+const VALUES_LAYOUT: Record<SplitName, number | null> = {
+  queuedMs: null,
+  inputWaitMs: null,
+  readyQueuedMs: null,
+  prefillMs: null,
+  decodeMs: null,
+  ttftMs: null,
+};
+for (const name of SPLIT_NAMES) VALUES_LAYOUT[name] = 0;
 
 export interface SplitContext {
   readonly kind: StageKind;
@@ -48,14 +65,13 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
   const prefill = fields[SPLIT_FIELD.prefillMs];
   const decode = fields[SPLIT_FIELD.decodeMs];
   const ttft = fields[SPLIT_FIELD.ttftMs];
-  const values: Record<SplitName, number | null> = {
-    queuedMs: valueOf(queued),
-    inputWaitMs: valueOf(inputWait),
-    readyQueuedMs: valueOf(readyQueued),
-    prefillMs: valueOf(prefill),
-    decodeMs: valueOf(decode),
-    ttftMs: valueOf(ttft),
-  };
+  const values = { ...VALUES_LAYOUT };
+  values.queuedMs = valueOf(queued);
+  values.inputWaitMs = valueOf(inputWait);
+  values.readyQueuedMs = valueOf(readyQueued);
+  values.prefillMs = valueOf(prefill);
+  values.decodeMs = valueOf(decode);
+  values.ttftMs = valueOf(ttft);
   const states: Record<SplitName, SplitState> = {
     queuedMs: stateOf(queued),
     inputWaitMs: stateOf(inputWait),

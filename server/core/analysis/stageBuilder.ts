@@ -1,6 +1,7 @@
 // A request's stages from what the log printed: the columns of its stage table (with the
 // phase split of each), or, when the stage table is missing, the stage times of its
 // [OmniTiming] line. Used when a request is assembled and when a stored one is read back.
+import { mapPacked } from '../arrays';
 import type { OmniTimingRecord, StageColumn } from '../records';
 import type { FieldMap } from '../values';
 import { measured } from '../values';
@@ -10,7 +11,7 @@ import type { RequestStage } from './types';
 
 export function stagesFromColumns(columns: readonly StageColumn[]): RequestStage[] {
   const nativeStats = tableHasNativeStats(columns);
-  return columns.map((column) => stageFromColumn(column, nativeStats));
+  return mapPacked(columns, (column) => stageFromColumn(column, nativeStats));
 }
 
 /** Whether some column of the table prints a measured vLLM-native (`vllm_*`) value. */
@@ -39,7 +40,7 @@ export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolea
 
 /** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
 export function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
-  return timing.stages.map((s) => {
+  return mapPacked(timing.stages, (s) => {
     const fields: FieldMap = { omni_timing_stage_s: measured(s.seconds) };
     return {
       stageKey: String(s.stageId),

@@ -8,6 +8,7 @@
 // Also read: the maintainers' markdown transcription (`#### Title`, `|---|` separator,
 // no borders) and borderless, headerless rows right after a title (real-logs 15).
 // Table rows are the bulk of a log, so rows are scanned in place with indexOf/charCodeAt.
+import { mapPacked } from '../arrays';
 import type { LogHeader, RecordIdentity, StageColumn, TransferEdge } from '../records';
 import { BLANK, type FieldMap } from '../values';
 import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON } from './cells';
@@ -449,7 +450,7 @@ export class TableBuilder implements OpenRecord {
       }
       case 'stage': {
         const { requestId, identity } = this.requestIdentity(title);
-        const columns: StageColumn[] = this.columns.map((reader, i) => {
+        const columns: StageColumn[] = mapPacked(this.columns, (reader, i) => {
           const column = this.columnNames[i] as string;
           const { stageId, segment } = stageOfColumn(column);
           return { column, stageId, segment, fields: reader.fields(this.rowSchema) };
@@ -460,7 +461,7 @@ export class TableBuilder implements OpenRecord {
       }
       case 'transfer': {
         const { requestId, identity } = this.requestIdentity(title);
-        const edges: TransferEdge[] = this.columns.map((reader, i) => {
+        const edges: TransferEdge[] = mapPacked(this.columns, (reader, i) => {
           const edge = this.columnNames[i] as string;
           return { edge, ...stagesOfEdge(edge), fields: reader.fields(this.rowSchema) };
         });
