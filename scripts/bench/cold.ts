@@ -11,7 +11,8 @@
 // drifts during the run). Logs: the parse bench's 200 MB log (Qwen3-TTS, Qwen3-Omni and
 // AR -> diffusion requests) and one of 10,000 two-stage (Qwen3-TTS) requests; then the
 // parser and analysis per MB of the two-stage log in a fresh process and again in it
-// (scripts/bench/coldParse.ts: what a fresh process pays before V8 optimizes); the
+// (scripts/bench/coldParse.ts: what a fresh process pays before V8 optimizes) and V8's
+// compiles and deopts in one table run (scripts/bench/v8Work.ts); the
 // first 1 MB of the two-stage log against `node -e 0`, with the CLI's code cache (filled by one run
 // before the rounds, in a directory of the bench's own) and without it. Peak RSS (GNU time's %M, else VmHWM polled
 // from /proc) of each; the growth of analyze's peak RSS per request between the two logs.
@@ -34,6 +35,7 @@ import {
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateBenchLogApart, type GeneratedLog } from './generateLog';
+import { describeV8Work, v8WorkOf } from './v8Work';
 import { runColdParseBench } from './coldParse';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -371,8 +373,16 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       ? await measureLog('two-stage log', twoStage, genTwo, commands(twoStage), rounds, dir, log)
       : null;
     if (two !== null) results.push(two);
-    // Where a fresh process's extra time goes: the parser and analysis per MB, fresh and again.
-    if (two !== null) runColdParseBench(twoStage, Math.min(rounds, 3), log);
+    // Where a fresh process's extra time goes: the parser and analysis per MB, fresh and again;
+    // and V8's compiles and deopts in one table run.
+    if (two !== null) {
+      runColdParseBench(twoStage, Math.min(rounds, 3), log);
+      log(`  V8 in one table run: ${describeV8Work(v8WorkOf([CLI, 'analyze', twoStage], childEnv))}`);
+      if (baseline !== undefined)
+        log(
+          `  the baseline's: ${describeV8Work(v8WorkOf([baseline, 'analyze', twoStage], { ...childEnv, ...baseEnv }))}`,
+        );
+    }
     const bench = genBig !== null ? await measureLog('bench log', big, genBig, commands(big), rounds, dir, log) : null;
     if (bench !== null) results.push(bench);
     if (two !== null && bench !== null) reportAcross(two, bench, python, log);
