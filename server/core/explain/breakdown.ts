@@ -6,6 +6,7 @@
 // placed on the request's clock where the log allows (stages by stagePlacement.ts), so
 // time during which two stages ran at once (async chunk) is counted once: it is the
 // overlap. What no part explains is the residual; it is never forced to 0.
+import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, SplitName, SplitState } from '../analysis/types';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
 import { numberOf, stateOf, type FieldMap } from '../values';
@@ -375,7 +376,7 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const placements = placeStages(request, preprocessMs ?? 0);
   // Each hand-off goes before the first stage at or after its destination; the rest at the end.
   const edges = edgesOf(request);
-  const edgeDone = edges.map(() => false);
+  const edgeDone = mapPacked(edges, () => false);
   for (const placed of placements) {
     const stageId = placed.stage.stageId;
     if (stageId !== null) {
@@ -430,7 +431,7 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
     overlapMs,
     overlapPlacement: allMeasured ? 'measured' : 'reconstructed',
     residualMs: totalMs === null ? null : totalMs - sum + overlapMs,
-    stageSpans: placements.map((p) => ({
+    stageSpans: mapPacked(placements, (p) => ({
       stageKey: p.stage.stageKey,
       stageId: p.stage.stageId,
       startMs: p.startMs,
