@@ -147,7 +147,12 @@ async function importOnce(
     await wb.openFile('qwen3_tts.yaml');
     await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
-    const t0 = await importThroughDialog(wb, logPath);
+    const t0 = await importThroughDialog(wb, logPath).catch(async (error: unknown) => {
+      // What the window showed when the palette or the dialog failed: kept for a look.
+      const shot = join(tmpdir(), `stage-lens-import-bench-failure-${Date.now()}.png`);
+      await wb?.page.screenshot({ path: shot }).catch(() => undefined);
+      throw new Error(`${error instanceof Error ? error.message : String(error)} (screenshot: ${shot})`);
+    });
     const deadline = Date.now() + 600_000;
     // The imported log's rows in the stage table (polled every 50 ms).
     for (;;) {
