@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
-const FIXTURES = join(ROOT, '..', 'shared', 'fixtures', 'upstream-rendered');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 
 /** Runs `body` (CommonJS, `src(path)` requires a source module, `natives` runs V8's test functions) in a child; its stdout as JSON. */
 function inChild(body: string, args: readonly string[] = []): Record<string, unknown> {
