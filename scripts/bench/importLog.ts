@@ -14,7 +14,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadInstall, type VSCodeInstall } from '../../test/editor/harness/config';
 import { startServer } from '../../test/editor/harness/server';
-import type { Locator } from 'playwright-core';
 import { startWorkbench, type Workbench } from '../../test/editor/harness/workbench';
 import { createWorkspace } from '../../test/editor/harness/workspace';
 import { sideBarWebview, waitText } from '../../test/editor/ui/uiHelpers';
@@ -70,34 +69,12 @@ function analyzeOnce(logPath: string): number {
 }
 
 /**
- * Opens the command palette with F1. The side panel's webview can hold the keyboard, and F1
- * then never reaches the workbench: the editor gets it back and F1 is pressed again.
- */
-async function openPalette(wb: Workbench, input: Locator): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    await wb.page.keyboard.press('F1');
-    const shown = await input.waitFor({ state: 'visible', timeout: 6_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (shown) return;
-    await wb.page
-      .locator('.monaco-editor .view-lines')
-      .first()
-      .click()
-      .catch(() => undefined);
-  }
-  throw new Error('the command palette did not open after F1, five times');
-}
-
-/**
  * Runs Import Log... from the command palette, types the path into VS Code's own file dialog
  * (the web host's) and returns the time it was accepted. (Not Workbench.runCommand: it waits
  * for the palette to close, and here the dialog takes its place at once.)
  */
 async function importThroughDialog(wb: Workbench, filePath: string): Promise<number> {
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await openPalette(wb, input);
+  const input = await wb.openPalette();
   await input.fill('>Stage Lens: Import Log...');
   await wb.page
     .locator('.quick-input-widget .quick-input-list .monaco-list-row[aria-label^="Stage Lens: Import Log..."]')

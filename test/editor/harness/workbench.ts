@@ -168,11 +168,32 @@ export class Workbench {
     await this.page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first().waitFor({ timeout });
   }
 
+  /**
+   * Opens the command palette with F1 and returns its input box. A webview (the side panel)
+   * can hold the keyboard, and F1 then never reaches the workbench: the editor gets it back
+   * and F1 is pressed again.
+   */
+  async openPalette(): Promise<Locator> {
+    const input = this.quickInput();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.page.keyboard.press('F1');
+      const shown = await input.waitFor({ state: 'visible', timeout: 6_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return input;
+      await this.page
+        .locator('.monaco-editor .view-lines')
+        .first()
+        .click()
+        .catch(() => undefined);
+    }
+    throw new Error('the command palette did not open after F1, five times');
+  }
+
   /** Command palette (F1): types the title and runs the command with exactly that title, e.g. "View: Toggle Word Wrap". */
   async runCommand(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
-    await this.page.keyboard.press('F1');
-    await this.quickInput().waitFor({ state: 'visible' });
-    await this.quickInput().fill(`>${title}`);
+    await (await this.openPalette()).fill(`>${title}`);
     await this.pickQuickInputRow(title, timeout);
   }
 
