@@ -240,3 +240,55 @@ test('PrefixTemplates: a line matched against a learned shape gives what scanPre
   }
   assert.ok(matched > 1000, `${matched} lines matched a shape`);
 });
+
+/** vLLM's logger on a terminal: codes around the process, the level, the time and the call site. */
+const coloured = (process: string, level: string, time: string, site: string): string =>
+  `\x1b[1;36m(${process})\x1b[0;0m \x1b[32m${level}\x1b[0m \x1b[90m${time} [${site}]\x1b[0m `;
+
+test('coloured record starts and their tables: bytes read as the text, near-misses of the colour codes included', () => {
+  const starts = [
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:00', 'stats.py:601'),
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:00', 'stats.py:640'), // another call site
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:01', 'stats.py:601'), // another second
+    coloured('APIServer pid=4243', 'INFO', '08-21 18:00:01', 'stats.py:601'), // another process
+    coloured('APIServer pid=4242', 'DEBUG', '08-21 18:00:01', 'vllm_omni/metrics/stats.py:672'),
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:01', 'stats.py:0601'),
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:01', 'stats.py:123456789'),
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:01', 'stats.py:1234567890'), // ten digits: no prefix
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:0a:01', 'stats.py:601'), // not a timestamp
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:02', 'stats.py:601').replace('\x1b[0m ', '\x1b[0m'), // no space before the message
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:02', 'stats.py:601').replace('[90m', '[9'), // a code cut short
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:02', 'stats.py:601').replace('\x1b[0m ', '\x1b[0'), // a code left open before the message
+    `\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:03 [omni.py:463]\x1b[0m `, // no process
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601'), // back to the first shape
+    `${coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601')}\x1b[1m`, // a code in the message
+  ];
+  const tables: string[] = [];
+  for (const [i, start] of starts.entries()) {
+    tables.push(
+      paddedTable(
+        start,
+        `[StageRequestStats [request_id=c${i}]]`,
+        ['Field', '0'],
+        [
+          ['a_ms', `${i}.5`],
+          ['b_ms', '2'],
+        ],
+      ),
+    );
+    tables.push(`${start}[OmniTiming] req=c${i} total=1.00s engine=1.00s stages=[0:1.00s]\n`);
+  }
+  const text = tables.join('');
+  assertBytesReadAsText(text);
+  const stage = ofKind(parseBytes(utf8(text)), 'stageTable');
+  assert.deepEqual(stage.find((t) => t.requestId === 'c6')?.header, {
+    level: 'INFO',
+    timestamp: '08-21 18:00:01',
+    file: 'stats.py',
+    fileLine: 123456789,
+    process: 'APIServer pid=4242',
+    stagePrefix: null,
+  });
+  assert.equal(stage.find((t) => t.requestId === 'c4')?.header?.file, 'vllm_omni/metrics/stats.py');
+  assert.equal(stage.find((t) => t.requestId === 'c13')?.header?.timestamp, '08-21 18:00:04');
+});
