@@ -9,65 +9,30 @@ const encoder = new TextEncoder();
 // the shortest that reads back as it (as in shortestNumberText); past it, String() is.
 const MAX_FIXED = 1e15 - 1;
 
-// The decimals of each number of thousandths 0-999 as written, up to 4 bytes each at 4 * k:
-// "" for 0, ".5" for 500, ".125" for 125; their lengths in FRACTION_LENGTHS. Made at the first
-// number with decimals, not when the module loads (a command writing no JSON, CSV or trace
-// would pay for it at start).
-let fractionBytes: Uint8Array | null = null;
-const FRACTION_LENGTHS = new Uint8Array(1000);
-function makeFractions(): Uint8Array {
-  const table = new Uint8Array(4000);
-  for (let k = 0; k < 1000; k++) {
+// The decimals of each number of thousandths 0-999 as written: "" for 0, ".5" for 500, ".125"
+// for 125. Made at the first number with decimals, not when the module loads (~2 ms that a
+// command writing no JSON, CSV or trace would pay at start).
+let fractions: readonly Uint8Array[] | null = null;
+function makeFractions(): readonly Uint8Array[] {
+  return Array.from({ length: 1000 }, (_, k) => {
     let digits = String(k).padStart(3, '0');
     while (digits.endsWith('0')) digits = digits.slice(0, -1);
-    const text = digits === '' ? '' : `.${digits}`;
-    for (let i = 0; i < text.length; i++) table[4 * k + i] = text.charCodeAt(i);
-    FRACTION_LENGTHS[k] = text.length;
-  }
-  return table;
-}
-
-// "00" "01" … "99": a whole number is written two digits per division.
-const DIGIT_PAIRS = new Uint8Array(200);
-for (let n = 0; n < 100; n++) {
-  DIGIT_PAIRS[2 * n] = 0x30 + ((n / 10) | 0);
-  DIGIT_PAIRS[2 * n + 1] = 0x30 + (n % 10);
-}
-
-/** Digits of a whole number (below 2^53: every power of ten up to it is exact). */
-function digitCount(whole: number): number {
-  let digits = 1;
-  for (let bound = 10; whole >= bound; bound *= 10) digits++;
-  return digits;
+    return encoder.encode(digits === '' ? '' : `.${digits}`);
+  });
 }
 
 /** Writes the digits of a whole number at bytes[pos] (room made by the caller); returns the position after them. */
 function wholeDigits(bytes: Uint8Array, pos: number, whole: number): number {
-  const end = pos + digitCount(whole);
-  let i = end;
-  let t = whole;
-  // Past Int32: float division until it fits.
-  while (t > 0x7fffffff) {
-    const q = Math.floor(t / 100);
-    const pair = (t - q * 100) * 2;
-    bytes[--i] = DIGIT_PAIRS[pair + 1] as number;
-    bytes[--i] = DIGIT_PAIRS[pair] as number;
-    t = q;
+  let digits = 1;
+  if (whole <= 0x7fffffff) {
+    // Int32 division: V8 turns it into a multiply, where a float division is not.
+    for (let t = whole; t >= 10; t = (t / 10) | 0) digits++;
+    for (let i = digits - 1, t = whole; i >= 0; i--, t = (t / 10) | 0) bytes[pos + i] = 0x30 + (t % 10);
+  } else {
+    for (let t = whole; t >= 10; t = Math.floor(t / 10)) digits++;
+    for (let i = digits - 1, t = whole; i >= 0; i--, t = Math.floor(t / 10)) bytes[pos + i] = 0x30 + (t % 10);
   }
-  // Int32 division: V8 turns it into a multiply, where a float division is not.
-  while (t >= 100) {
-    const q = (t / 100) | 0;
-    const pair = (t - q * 100) * 2;
-    bytes[--i] = DIGIT_PAIRS[pair + 1] as number;
-    bytes[--i] = DIGIT_PAIRS[pair] as number;
-    t = q;
-  }
-  // What is left is the first one or two digits, at pos.
-  if (t >= 10) {
-    bytes[pos] = DIGIT_PAIRS[t * 2] as number;
-    bytes[pos + 1] = DIGIT_PAIRS[t * 2 + 1] as number;
-  } else bytes[pos] = 0x30 + t;
-  return end;
+  return pos + digits;
 }
 
 export class ByteChunks {
@@ -168,9 +133,9 @@ export class ByteChunks {
     const whole = abs <= 0x7fffffff ? (abs / 1000) | 0 : Math.floor(abs / 1000);
     const frac = abs - whole * 1000;
     pos = wholeDigits(bytes, pos, whole);
-    const decimals = (fractionBytes ??= makeFractions());
-    const length = FRACTION_LENGTHS[frac] as number;
-    for (let i = 4 * frac, last = i + length; i < last; i++) bytes[pos++] = decimals[i] as number;
+    fractions ??= makeFractions();
+    const decimals = fractions[frac] as Uint8Array;
+    for (let i = 0; i < decimals.length; i++) bytes[pos++] = decimals[i];
     this.pos = pos;
   }
 
