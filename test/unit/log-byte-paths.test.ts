@@ -112,6 +112,36 @@ test('plain-number cells: more cells than columns, a cell against its bar, 16 di
 
 const HEAD = '(APIServer pid=4242) INFO ';
 
+/** The header of a record start at `stats.py:123456789` (the most digits a line number may have). */
+const NINE_DIGIT_CALL_SITE = {
+  level: 'INFO',
+  timestamp: '08-21 18:00:01',
+  file: 'stats.py',
+  fileLine: 123456789,
+  process: 'APIServer pid=4242',
+  stagePrefix: null,
+};
+
+/** After each prefix a stage table and an [OmniTiming] line of request `<idPrefix><i>`. */
+function recordsAfter(starts: readonly string[], idPrefix: string): string[] {
+  const records: string[] = [];
+  for (const [i, start] of starts.entries()) {
+    records.push(
+      paddedTable(
+        start,
+        `[StageRequestStats [request_id=${idPrefix}${i}]]`,
+        ['Field', '0'],
+        [
+          ['a_ms', `${i}.5`],
+          ['b_ms', '2'],
+        ],
+      ),
+    );
+    records.push(`${start}[OmniTiming] req=${idPrefix}${i} total=1.00s engine=1.00s stages=[0:1.00s]\n`);
+  }
+  return records;
+}
+
 test('record starts: prefixes that differ from an earlier shape in one place read as the scanner reads them', () => {
   const tables: string[] = [];
   const starts = [
@@ -141,20 +171,7 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
     'DEBUG:vllm_omni.metrics.stats:', // Python's default format
     '[2026-01-22T14:19:13Z] INFO:vllm_omni.metrics.stats:',
   ];
-  for (const [i, start] of starts.entries()) {
-    tables.push(
-      paddedTable(
-        start,
-        `[StageRequestStats [request_id=r${i}]]`,
-        ['Field', '0'],
-        [
-          ['a_ms', `${i}.5`],
-          ['b_ms', '2'],
-        ],
-      ),
-    );
-    tables.push(`${start}[OmniTiming] req=r${i} total=1.00s engine=1.00s stages=[0:1.00s]\n`);
-  }
+  tables.push(...recordsAfter(starts, 'r'));
   // The lead-in alone, ending at the call site's `]`.
   tables.push(
     `${HEAD}08-21 18:00:05 [stats.py:601]\n${HEAD}08-21 18:00:05 [stats.py:601] [RequestE2EStats [request_id=e]]\n`,
@@ -164,14 +181,7 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
   const out = parseBytes(utf8(text));
   // The valid prefixes gave tables with their headers; the ten-digit call site and the bad timestamp did not read as prefixes.
   const stage = ofKind(out, 'stageTable');
-  assert.deepEqual(stage.find((t) => t.requestId === 'r7')?.header, {
-    level: 'INFO',
-    timestamp: '08-21 18:00:01',
-    file: 'stats.py',
-    fileLine: 123456789,
-    process: 'APIServer pid=4242',
-    stagePrefix: null,
-  });
+  assert.deepEqual(stage.find((t) => t.requestId === 'r7')?.header, NINE_DIGIT_CALL_SITE);
   assert.equal(stage.find((t) => t.requestId === 'r3')?.header?.process, 'APIServer pid=4243');
   assert.equal(stage.find((t) => t.requestId === 'r5')?.header?.file, 'stats.pz');
   assert.equal(stage.find((t) => t.requestId === 'r14')?.header?.stagePrefix, 2);
@@ -263,32 +273,10 @@ test('coloured record starts and their tables: bytes read as the text, near-miss
     coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601'), // back to the first shape
     `${coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601')}\x1b[1m`, // a code in the message
   ];
-  const tables: string[] = [];
-  for (const [i, start] of starts.entries()) {
-    tables.push(
-      paddedTable(
-        start,
-        `[StageRequestStats [request_id=c${i}]]`,
-        ['Field', '0'],
-        [
-          ['a_ms', `${i}.5`],
-          ['b_ms', '2'],
-        ],
-      ),
-    );
-    tables.push(`${start}[OmniTiming] req=c${i} total=1.00s engine=1.00s stages=[0:1.00s]\n`);
-  }
-  const text = tables.join('');
+  const text = recordsAfter(starts, 'c').join('');
   assertBytesReadAsText(text);
   const stage = ofKind(parseBytes(utf8(text)), 'stageTable');
-  assert.deepEqual(stage.find((t) => t.requestId === 'c6')?.header, {
-    level: 'INFO',
-    timestamp: '08-21 18:00:01',
-    file: 'stats.py',
-    fileLine: 123456789,
-    process: 'APIServer pid=4242',
-    stagePrefix: null,
-  });
+  assert.deepEqual(stage.find((t) => t.requestId === 'c6')?.header, NINE_DIGIT_CALL_SITE);
   assert.equal(stage.find((t) => t.requestId === 'c4')?.header?.file, 'vllm_omni/metrics/stats.py');
   assert.equal(stage.find((t) => t.requestId === 'c13')?.header?.timestamp, '08-21 18:00:04');
 });
