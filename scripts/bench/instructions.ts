@@ -69,7 +69,8 @@ function instructions(child: string, core: string, log: string, passes: number, 
     ],
     { encoding: 'utf8', maxBuffer: 1 << 26 },
   );
-  if (run.error !== undefined) throw new Error(`valgrind did not run (${run.error.message}): apt install valgrind`);
+  if (run.error !== undefined)
+    throw new Error(`valgrind did not run (${run.error.message}); Debian: apt install valgrind`);
   const refs = /I\s+refs:\s+([\d,]+)/.exec(run.stderr);
   if (run.status !== 0 || refs === null) throw new Error(`the counted run failed:\n${run.stderr.slice(-2000)}`);
   return Number((refs[1] as string).replaceAll(',', ''));
@@ -112,4 +113,9 @@ function main(): void {
   }
 }
 
-main();
+try {
+  main();
+} catch (err) {
+  process.stderr.write(`instructions.ts: ${(err as Error).message}\n`);
+  process.exitCode = 1;
+}
