@@ -23,25 +23,25 @@ import { writeCoreBundle } from './coreBundle';
 
 const FLOOR = resolve(__dirname, 'lineFloor.cjs');
 
-/** The child: `passes` passes over the log with a new parser each (and an analysis with ANALYZE=1), or the floor's reader. */
+/** The child: `passes` passes over the log, each with a new parser (`parse`), a new parser and analysis (`analysis`), or the floor's reader (`floor`: `code` is lineFloor.cjs). */
 const CHILD = `
-const [core, log, passes, what] = process.argv.slice(2);
+const [code, log, passes, what] = process.argv.slice(2);
 const fs = require('node:fs');
 if (what === 'floor') {
-  const { readLines } = require(core);
+  const { readLines } = require(code);
   for (let p = 0; p < Number(passes); p++) readLines(log);
 } else {
-  const { LogStreamParser, StreamAnalysis } = require(core);
+  const { LogStreamParser, StreamAnalysis } = require(code);
   const bytes = fs.readFileSync(log);
   for (let p = 0; p < Number(passes); p++) {
     const parser = new LogStreamParser();
-    const analysis = new StreamAnalysis({ keepRequests: false });
+    const analysis = what === 'analysis' ? new StreamAnalysis({ keepRequests: false }) : null;
     for (let i = 0; i < bytes.length; i += 1 << 20) {
       const read = parser.push(bytes.subarray(i, i + (1 << 20)));
-      if (what === 'analysis') analysis.ingest(read);
+      if (analysis !== null) analysis.ingest(read);
     }
     const rest = parser.end();
-    if (what === 'analysis') {
+    if (analysis !== null) {
       analysis.ingest(rest);
       analysis.flush();
     }
@@ -50,7 +50,7 @@ if (what === 'floor') {
 `;
 
 /** Instructions of one child run, from cachegrind's summary. */
-function instructions(child: string, core: string, log: string, passes: number, what: string): number {
+function instructions(child: string, code: string, log: string, passes: number, what: string): number {
   const run = spawnSync(
     'valgrind',
     [
@@ -62,7 +62,7 @@ function instructions(child: string, core: string, log: string, passes: number, 
       process.execPath,
       '--predictable',
       child,
-      core,
+      code,
       log,
       String(passes),
       what,
