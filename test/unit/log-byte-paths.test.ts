@@ -143,7 +143,6 @@ function recordsAfter(starts: readonly string[], idPrefix: string): string[] {
 }
 
 test('record starts: prefixes that differ from an earlier shape in one place read as the scanner reads them', () => {
-  const tables: string[] = [];
   const starts = [
     `${HEAD}08-21 18:00:00 [stats.py:601] `,
     `${HEAD}08-21 18:00:00 [stats.py:640] `, // another call site
@@ -171,7 +170,7 @@ test('record starts: prefixes that differ from an earlier shape in one place rea
     'DEBUG:vllm_omni.metrics.stats:', // Python's default format
     '[2026-01-22T14:19:13Z] INFO:vllm_omni.metrics.stats:',
   ];
-  tables.push(...recordsAfter(starts, 'r'));
+  const tables = recordsAfter(starts, 'r');
   // The lead-in alone, ending at the call site's `]`.
   tables.push(
     `${HEAD}08-21 18:00:05 [stats.py:601]\n${HEAD}08-21 18:00:05 [stats.py:601] [RequestE2EStats [request_id=e]]\n`,
@@ -270,7 +269,7 @@ test('coloured record starts and their tables: bytes read as the text, near-miss
     coloured('APIServer pid=4242', 'INFO', '08-21 18:00:02', 'stats.py:601').replace('[90m', '[9'), // a code cut short
     coloured('APIServer pid=4242', 'INFO', '08-21 18:00:02', 'stats.py:601').replace('\x1b[0m ', '\x1b[0'), // a code left open before the message
     `\x1b[32mINFO\x1b[0m \x1b[90m08-21 18:00:03 [omni.py:463]\x1b[0m `, // no process
-    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601'), // back to the first shape
+    coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601'), // the first prefix again, after others
     `${coloured('APIServer pid=4242', 'INFO', '08-21 18:00:04', 'stats.py:601')}\x1b[1m`, // a code in the message
   ];
   const text = recordsAfter(starts, 'c').join('');
