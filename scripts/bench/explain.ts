@@ -98,7 +98,7 @@ export function explainQueryBench(requests: number, log: (l: string) => void): E
         addNs += process.hrtime.bigint() - t0;
       },
     });
-    const parser = new core.LogStreamParser({ overallSummaryFields: false });
+    const parser = new core.LogStreamParser();
     const buffer = Buffer.alloc(64 * 1024);
     const fd = openSync(file, 'r');
     const tail: Timing = { wall: [], cpu: [] };

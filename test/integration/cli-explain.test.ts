@@ -201,6 +201,25 @@ test('explain on every upstream-rendered log: one tail entry per supported targe
   }
 });
 
+test("explain takes preprocess from the [Overall Summary] printed with each request, as analyze does, not [OmniTiming]'s 10 ms steps", () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log');
+  // input_preprocess_time_ms of the six requests' summaries; [OmniTiming] prints 0.00s or 0.01s.
+  const printed = [9.214, 4.87, 11.023, 6.337, 3.912, 8.455];
+  const report = explainJson([log]);
+  const preprocess = report.breakdown.parts.find((p) => p.key === 'preprocess');
+  assert.ok(preprocess !== undefined);
+  assert.equal(preprocess.distribution?.count, 6);
+  close(preprocess.distribution?.p50, (6.337 + 8.455) / 2, 'median preprocess');
+  close(preprocess.distribution?.max, 11.023, 'largest preprocess');
+  const analyzed = cli(['analyze', log, '--format', 'json']);
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  const requests = (JSON.parse(analyzed.stdout) as { requests: { breakdown: BreakdownJson }[] }).requests;
+  assert.deepEqual(
+    requests.map((r) => r.breakdown.parts.find((p) => p.key === 'preprocess')?.ms),
+    printed,
+  );
+});
+
 test('explain a planted cause: --target and --quantile select the entry; the table names the talker prefill first; stdin works', () => {
   const log = plantedLog();
   const file = path.join(tmp, 'planted.log');

@@ -29,12 +29,12 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   );
   const tail = report.tail!;
   assert.equal(tail.target, 'stage1.firstOutput');
-  // Baseline: 1 of 6 requests at or above 125 ms; its largest excess the codec's queue (+29.6 ms).
+  // Baseline: 1 of 6 requests at or above 125 ms; its largest excess the codec's queue (+31.3 ms).
   assert.equal(tail.baseline?.parts[0]?.key, '1/queued');
   assert.equal(tail.candidate?.parts[0]?.key, '0/prefill');
   assert.equal(
     tail.sentence,
-    'the p99 excess of stage 1 time to first output moved from stage 1 queued (+29.6 ms) to stage 0 prefill+decode (one output) (+3,899 ms) (+32 ms → +3,900 ms over the median).',
+    'the p99 excess of stage 1 time to first output moved from stage 1 queued (+31.3 ms) to stage 0 prefill+decode (one output) (+3,899 ms) (+32 ms → +3,900 ms over the median).',
   );
   const table = compareTable(report, []).join('\n');
   assert.match(

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { LogStreamParser, parseLogText } from '../../server/core/log';
 import { BLANK, NOT_MEASURED, measured } from '../../server/core/values';
 import { PART, readPart } from '../../server/core/log/engineStats';
-import { fixtureLog, num, ofKind, parseBytes, parseChunks, prng, realLog, single, utf8 } from './support/logHelpers';
+import { fixtureLog, num, ofKind, parseBytes, parseChunks, prng, single, utf8 } from './support/logHelpers';
 
 const P = '(APIServer pid=7) INFO 08-21 18:00:00 [stats.py:600] ';
 
@@ -430,31 +430,6 @@ test('push after end() is ignored and reported, not thrown', () => {
   const out = parser.push('more');
   assert.deepEqual(out.records, []);
   assert.match(out.problems[0]?.message ?? '', /after end\(\)/);
-});
-
-test('overallSummaryFields: false skips the [Overall Summary] rows only: same records otherwise, same requests', () => {
-  const text =
-    fixtureLog('b7-examples-ansi.log') +
-    fixtureLog('phase-split-none-duplex.log') +
-    realLog('02-pr891-overall-apiserver-prefix.log') +
-    realLog('04-pr1977-diffusion-overall-glued-to-tqdm.log') +
-    realLog('01-pr891-overall-e2e-noprefix.log');
-  const full = parseChunks([text]);
-  const skipped = parseChunks([text], { overallSummaryFields: false });
-  assert.deepEqual(skipped.problems, full.problems);
-  assert.equal(skipped.records.length, full.records.length);
-  let overall = 0;
-  full.records.forEach((record, i) => {
-    const other = skipped.records[i];
-    if (record.kind === 'overallSummary') {
-      overall++;
-      assert.ok(Object.keys(record.fields).length > 0);
-      assert.deepEqual(other, { ...record, fields: {} });
-    } else {
-      assert.deepStrictEqual(other, record);
-    }
-  });
-  assert.ok(overall >= 2, `${overall} overall summaries`);
 });
 
 test('cells: the byte reader of ASCII input and the string reader give the same cells, edge cases included', () => {

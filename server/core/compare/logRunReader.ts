@@ -33,7 +33,8 @@ export class LogRunReader {
   }
 
   private startStream(stream: string): LogStreamParser {
-    const parser = new LogStreamParser({ overallSummaryFields: false });
+    // With the [Overall Summary] rows: the tail's preprocess part reads input_preprocess_time_ms.
+    const parser = new LogStreamParser();
     this.parsers.set(stream, parser);
     return parser;
   }

@@ -7,12 +7,6 @@ import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
 
 export interface LogStreamParserOptions {
-  /**
-   * Read the rows of `[Overall Summary]` tables (default true). A consumer that does not use
-   * them (the analysis does not: they repeat the request's E2E figures per call) can skip
-   * them; the record is still emitted, with no fields, and still marks the call boundary.
-   */
-  readonly overallSummaryFields?: boolean;
   /** Longest line kept, in UTF-16 code units; longer lines are cut and reported. Default 1 MiB. */
   readonly maxLineLength?: number;
 }
@@ -23,7 +17,7 @@ export class LogStreamParser {
   private ended = false;
 
   constructor(options: LogStreamParserOptions = {}) {
-    this.reader = new RecordReader(options.overallSummaryFields ?? true);
+    this.reader = new RecordReader();
     this.splitter = new LineSplitter(this.reader, options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH);
   }
 

@@ -55,8 +55,6 @@ export interface ParseContext {
   readonly identities: IdentityCache;
   /** The piece being read: readers ask it for a line's bytes (AsciiPiece.bytesOf, viewOf). */
   readonly ascii: AsciiPiece;
-  /** Read the rows of [Overall Summary] tables (false: the record is still emitted, with no fields). */
-  readonly overallSummaryFields: boolean;
 }
 
 /** The message was not part of this record; the caller closes the record and reads the message anew. */

@@ -71,7 +71,7 @@ export class RecordReader implements LineSink, RecordSink {
   private readonly prefixMatch = new RawPrefixMatcher();
   private readonly templates = new PrefixTemplates();
 
-  constructor(overallSummaryFields: boolean) {
+  constructor() {
     this.ctx = {
       sink: this,
       names: new Interner(),
@@ -81,7 +81,6 @@ export class RecordReader implements LineSink, RecordSink {
       schemaRoot: FieldSchema.root(),
       identities: new IdentityCache(),
       ascii: new AsciiPiece(),
-      overallSummaryFields,
     };
   }
 

@@ -98,8 +98,6 @@ export class TableBuilder implements OpenRecord {
   private cellCountReported = false;
   private duplicateReported = false;
   private rowNames: Set<string> | null = null;
-  /** The consumer does not want this table's values (ParseContext.overallSummaryFields). */
-  private skipRows = false;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -135,10 +133,6 @@ export class TableBuilder implements OpenRecord {
     if (a === b) return this.emptyLine();
     const c = src.charCodeAt(a);
     if (c === 124 /* | */) {
-      if (this.state === BODY && this.skipRows) {
-        this.rowCount++;
-        return CONSUMED;
-      }
       return this.row(src, a, trimBlanksEnd(src, a, b), lineNo);
     }
     if (c === 43 /* + */) return this.border(lineNo);
@@ -305,7 +299,6 @@ export class TableBuilder implements OpenRecord {
     const single = this.title?.kind === 'overall' || this.title?.kind === 'e2e';
     // Single-value tables read only the `Value` column.
     this.columnNames = single ? names.slice(0, 1) : names;
-    this.skipRows = this.title?.kind === 'overall' && !this.ctx.overallSummaryFields;
     this.releaseColumns();
     this.columns = this.ctx.columnReaders.take(this.columnNames.length);
   }
@@ -431,7 +424,7 @@ export class TableBuilder implements OpenRecord {
           kind: 'overallSummary',
           line,
           header,
-          fields: this.skipRows ? {} : this.singleFields(),
+          fields: this.singleFields(),
           complete,
         });
         return;
