@@ -227,6 +227,8 @@ test('ttft-not-recorded: codec TTFT 0 with no prefill is null, not 0, and is nam
   assert.equal(codec?.split.states.ttftMs, 'notRecorded');
   const stage1 = snap.stages.find((s) => s.stageKey === '1');
   assert.equal(stage1?.split.ttftMs, undefined, 'no TTFT distribution made of zeros');
+  assert.equal(stage1?.fields['vllm_ttft_ms'], undefined, 'nor a field distribution of them');
+  assert.equal(stage1?.fields['serving_time_to_first_output_ms']?.count, 18);
   assert.equal(stage1?.splitStates.ttftMs.notRecorded, 18);
   const finding = snap.findings.find((f) => f.code === 'ttft-not-recorded');
   assert.equal(finding?.stageId, 1);
@@ -375,6 +377,48 @@ test('diffusion stage: no LLM split, no TTFT finding; legacy _ms timings flagged
     false,
   );
   assert.equal(snap.findings.find((f) => f.code === 'diffusion-zero-ambiguous')?.stageId, 1);
+});
+
+test("diffusion-ttft-default: a diffusion stage's vllm_ttft_ms 0 beside an AR stage's TTFT is not recorded, not 0 ms", () => {
+  const snap = run(
+    [1, 2, 3].map((i) =>
+      stageTable(`img-${i}`, i * 40, {
+        '0': { vllm_queued_ms: 2, vllm_prefill_ms: 300, vllm_ttft_ms: 302 + i, output_unit_count: 40 },
+        '1': {
+          vllm_ttft_ms: 0,
+          diffusion_engine_exec_time_s: 8.4 + i / 10,
+          num_inference_steps: 50,
+          serving_time_to_first_output_ms: 9000 + i,
+          output_unit_count: 1,
+        },
+      }),
+    ),
+  );
+  for (const r of snap.requests) {
+    assert.equal(r.stages[1]?.kind, 'diffusion');
+    assert.equal(r.stages[1]?.split.values.ttftMs, null);
+    assert.equal(r.stages[1]?.split.states.ttftMs, 'notRecorded');
+    assert.equal(r.stages[0]?.split.states.ttftMs, 'measured');
+  }
+  const diffusion = snap.stages.find((s) => s.stageKey === '1');
+  assert.equal(diffusion?.split.ttftMs, undefined);
+  assert.equal(diffusion?.fields['vllm_ttft_ms'], undefined);
+  assert.equal(diffusion?.splitStates.ttftMs.notRecorded, 3);
+  const finding = snap.findings.find((f) => f.code === 'diffusion-ttft-default');
+  assert.equal(finding?.stageId, 1);
+  assert.equal(finding?.requestCount, 3);
+  assert.equal(finding?.severity, 'info');
+  assert.match(finding?.message ?? '', /^Stage 1 is a diffusion stage and printed vllm_ttft_ms 0 on 3 of 3 requests/);
+  assert.equal(
+    snap.findings.some((f) => f.code === 'ttft-not-recorded'),
+    false,
+    'not the codec signature',
+  );
+  // A diffusion TTFT that is not 0 is what was printed.
+  const printed = run([
+    stageTable('img-9', 1, { '0': { vllm_ttft_ms: 5 }, '1': { vllm_ttft_ms: 7, num_inference_steps: 50 } }),
+  ]);
+  assert.equal(printed.requests[0]?.stages[1]?.split.values.ttftMs, 7);
 });
 
 test('without stage tables, stages come from OmniTiming and the missing DEBUG table is explained', () => {

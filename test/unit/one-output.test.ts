@@ -138,6 +138,21 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
           (r) => r.stages['0']?.prefillCoversDecode === true && r.stages['1']?.prefillCoversDecode === false,
         ),
       );
+      // Per request the talker's decode is not a 0 ms to sum: null, notRecorded; its prefill the printed figure.
+      for (const r of json.requests) {
+        const talkerJson = r.stages['0']!;
+        assert.equal(talkerJson.split.decodeMs, null, r.requestId);
+        assert.equal(talkerJson.splitState.decodeMs, 'notRecorded', r.requestId);
+        assert.equal(talkerJson.splitState.prefillMs, 'measured', r.requestId);
+        assert.equal(
+          talkerJson.split.prefillMs,
+          expected(file).requests[r.requestId]?.stages.table['0']?.['vllm_prefill_ms'],
+        );
+      }
+      // The per-field summary leaves the printed prefill and decode of a one-output stage out too.
+      assert.equal(json.stageSummary['0']?.['vllm_prefill_ms'], undefined);
+      assert.equal(json.stageSummary['0']?.['vllm_decode_ms'], undefined);
+      assert.equal(json.stageSummary['0']?.['stage_gen_time_ms']?.count, 6);
       const csv = csvRows([...snapshot.requests]);
       const column = csv[0]!.split(',').indexOf('prefill_covers_decode');
       assert.ok(column > 0);
@@ -146,6 +161,13 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
       assert.deepEqual(
         stageRows.map((cells) => `${cells[4]}:${cells[column]}`),
         Array.from({ length: 6 }, () => ['0:true', '1:false']).flat(),
+      );
+      const header = csv[0]!.split(',');
+      const decode = header.indexOf('decodeMs');
+      const decodeState = header.indexOf('decodeMs_state');
+      assert.deepEqual(
+        stageRows.filter((cells) => cells[4] === '0').map((cells) => `${cells[decode]}/${cells[decodeState]}`),
+        Array.from({ length: 6 }, () => 'notRecorded/notRecorded'),
       );
       assert.ok(
         rows.filter((cells) => cells[7] === 'transfer').every((cells) => cells[column] === ''),

@@ -6,7 +6,7 @@
 // that figure as prefill alone; a matched deploy config only adds evidence.
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
-import type { AnalyzedRequest, RequestStage } from './types';
+import type { AnalyzedRequest, PhaseSplit, RequestStage } from './types';
 
 /** What the figure is called wherever it is shown. */
 export const PREFILL_DECODE_LABEL = 'prefill+decode (one output)';
@@ -46,6 +46,17 @@ export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStag
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
   if (!decodeZero || !hasDownstream(request, stage.stageId)) return false;
   return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);
+}
+
+/**
+ * The split as a request's JSON and CSV rows report it: a one-output stage's decode (a printed
+ * 0, or a hidden row) is not a measurement but part of its prefill figure, so it is null and
+ * `notRecorded` beside `prefillCoversDecode` true, never a measured 0 ms of decode to sum.
+ */
+export function reportedSplit(request: AnalyzedRequest, stage: RequestStage): PhaseSplit {
+  if (!prefillCoversDecode(request, stage)) return stage.split;
+  const { values, states } = stage.split;
+  return { values: { ...values, decodeMs: null }, states: { ...states, decodeMs: 'notRecorded' } };
 }
 
 /** The numbers that showed it, for the finding's message. */

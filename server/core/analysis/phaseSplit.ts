@@ -8,7 +8,8 @@
 //    of 0 appears only in the summary").
 //  - notRecorded: a stage that produced output but has vllm_ttft_ms 0 (or hidden) and no
 //    vllm_prefill_ms is the codec first-audio signature of builds without the stats fix
-//    (seed 000); its TTFT is unknown, not 0 ms.
+//    (seed 000); its TTFT is unknown, not 0 ms. A diffusion stage's vllm_ttft_ms of 0 is the
+//    field's default: a diffusion engine has no vLLM first-token time to set it from.
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
@@ -80,7 +81,13 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     decodeMs: stateOf(decode),
     ttftMs: stateOf(ttft),
   };
-  if (ctx.kind === 'diffusion') return { values, states };
+  if (ctx.kind === 'diffusion') {
+    if (states.ttftMs === 'measured' && values.ttftMs === 0) {
+      values.ttftMs = null;
+      states.ttftMs = 'notRecorded';
+    }
+    return { values, states };
+  }
 
   // One of the pair measured, the other hidden -> the hidden one is a measured 0.
   if (states.inputWaitMs === 'measured' && states.readyQueuedMs === 'hidden') {

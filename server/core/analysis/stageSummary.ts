@@ -14,7 +14,7 @@ import type {
   SplitStateCounts,
   StageSummary,
 } from './types';
-import { SPLIT_NAMES } from './types';
+import { SPLIT_FIELD, SPLIT_NAMES } from './types';
 
 /** Split states in the order their counts are reported. */
 const STATES: readonly SplitState[] = ['measured', 'notMeasured', 'hidden', 'notRecorded', 'inferred'];
@@ -234,6 +234,16 @@ function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): 
   set.add(cell.value);
 }
 
+const TTFT_LIES: readonly string[] = [SPLIT_FIELD.ttftMs];
+const ONE_OUTPUT_LIES: readonly string[] = [SPLIT_FIELD.prefillMs, SPLIT_FIELD.decodeMs];
+const BOTH_LIES: readonly string[] = [...ONE_OUTPUT_LIES, ...TTFT_LIES];
+
+/** The printed split fields a stage's split found not to be what their names say. */
+function knownLies(oneOutput: boolean, ttftNotRecorded: boolean): readonly string[] {
+  if (oneOutput) return ttftNotRecorded ? BOTH_LIES : ONE_OUTPUT_LIES;
+  return ttftNotRecorded ? TTFT_LIES : [];
+}
+
 function accumulate(
   acc: StageAccumulator,
   request: AnalyzedRequest,
@@ -242,15 +252,26 @@ function accumulate(
 ): void {
   acc.requestCount += 1;
   const fields = stage.fields;
-  if (only === null) for (const name in fields) addField(acc, name, fields[name]);
+  const { values, states } = stage.split;
+  const oneOutput = prefillCoversDecode(request, stage);
+  if (oneOutput || states.ttftMs === 'notRecorded') {
+    // The printed values the split found to lie stay out of the fields' distributions too
+    // (counted in the split's states): a TTFT that was never set, and a one-output stage's
+    // prefill (prefill+decode, summarized apart) and decode (not a measurement).
+    const liars = knownLies(oneOutput, states.ttftMs === 'notRecorded');
+    if (only === null) {
+      for (const name in fields) if (!liars.includes(name)) addField(acc, name, fields[name]);
+    } else {
+      for (const name of only) if (!liars.includes(name)) addField(acc, name, fields[name]);
+    }
+  } else if (only === null) for (const name in fields) addField(acc, name, fields[name]);
   else for (const name of only) addField(acc, name, fields[name]);
   // Unrolled in SPLIT_NAMES order: a loop over the names would read both records by a variable key.
-  const { values, states } = stage.split;
   acc.addSplit(0, values.queuedMs, states.queuedMs);
   acc.addSplit(1, values.inputWaitMs, states.inputWaitMs);
   acc.addSplit(2, values.readyQueuedMs, states.readyQueuedMs);
   // A one-output stage's prefill covers its decode: counted apart, never as prefill or decode.
-  if (prefillCoversDecode(request, stage)) {
+  if (oneOutput) {
     acc.oneOutputRequests += 1;
     acc.prefillDecode.add(values.prefillMs as number);
   } else {

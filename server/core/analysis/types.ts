@@ -211,6 +211,7 @@ export type Severity = 'error' | 'warning' | 'info';
 
 export type FindingCode =
   | 'ttft-not-recorded'
+  | 'diffusion-ttft-default'
   | 'split-mismatch'
   | 'negative-interval'
   | 'queued-includes-input-wait'

@@ -8,13 +8,13 @@
 // cell means the column does not apply to the row. Derived values are at the log's precision
 // (3 decimals). Text cells (ids, text values) are neutralized for spreadsheets (csvText).
 // `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
-// prefill+decode (oneOutputStage.ts), not prefill alone.
-import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
+// prefill+decode (oneOutputStage.ts), not prefill alone, and its decodeMs is `notRecorded`.
+import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
-import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks } from './byteChunks';
 
 const STAGE_FIELDS = [
@@ -121,9 +121,9 @@ function listCountCell(out: ByteChunks, fields: FieldMap, name: string): void {
   if (cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined) out.number(cell.sampleCount);
 }
 
-function splitCell(out: ByteChunks, stage: RequestStage, name: SplitName): void {
-  const value = stage.split.values[name];
-  const state = stage.split.states[name];
+function splitCell(out: ByteChunks, split: PhaseSplit, name: SplitName): void {
+  const value = split.values[name];
+  const state = split.states[name];
   if (value !== null) numberCell(out, state === 'inferred' ? toLogPrecision(value) : value);
   else if (state !== 'measured' && state !== 'inferred') word(out, state);
 }
@@ -155,13 +155,14 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   out.number(s.replicaId);
   out.byte(COMMA);
   word(out, s.kind);
+  const split = reportedSplit(r, s);
   for (const n of SPLIT_NAMES) {
     out.byte(COMMA);
-    splitCell(out, s, n);
+    splitCell(out, split, n);
   }
   for (const n of SPLIT_NAMES) {
     out.byte(COMMA);
-    word(out, s.split.states[n]);
+    word(out, split.states[n]);
   }
   for (const f of STAGE_FIELDS) {
     out.byte(COMMA);

@@ -20,7 +20,7 @@ import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
 import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
-import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 
 import type { HistogramSummary, SpeechStreamCounts } from '../metricsText/scrapeSummary';
 
@@ -213,6 +213,7 @@ function distributionsJson<K extends string>(
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
+    const split = reportedSplit(r, s);
     stages[s.stageKey] = {
       stageId: s.stageId,
       segment: s.segment,
@@ -220,8 +221,8 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
       kind: s.kind,
       fields: fieldsJson(s.fields),
       listCounts: listCountsJson(s.fields),
-      split: derivedSplit(s.split.values, s.split.states),
-      splitState: s.split.states,
+      split: derivedSplit(split.values, split.states),
+      splitState: split.states,
       prefillCoversDecode: prefillCoversDecode(r, s),
     };
   }

@@ -11,7 +11,7 @@ import { toLogPrecision } from '../values';
 import { breakdownOf } from '../explain/breakdown';
 import type { BreakdownPart, RequestBreakdown } from '../explain/types';
 import { round3, round3OrNull } from '../explain/breakdownJson';
-import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import type { OmniTimingRecord } from '../records';
 import { MemberName, type PrettyJsonBytes } from './prettyJsonBytes';
 
@@ -158,7 +158,7 @@ function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): vo
   }
   w.closeObject();
   // Printed values as printed, inferred ones at the log's precision.
-  const { values, states } = s.split;
+  const { values, states } = reportedSplit(r, s);
   w.member(SPLIT);
   w.openObject();
   for (const key of Object.keys(values) as (keyof typeof values)[]) {
