@@ -220,6 +220,28 @@ test("explain takes preprocess from the [Overall Summary] printed with each requ
   );
 });
 
+test("explain names a one-output stage's prefill as prefill+decode, in its tail and its cost fits, and fits no decode for it", () => {
+  for (const name of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talker-first-audio-before-fix.log']) {
+    const log = path.join(UPSTREAM, name);
+    const report = explainJson([log]);
+    assert.deepEqual(report.oneOutputStages, ['0'], name);
+    const decodeFit = report.costModelSkipped.find((s) => s.stageKey === '0' && s.y === 'vllm_decode_ms');
+    assert.match(decodeFit?.reason ?? '', /vllm_decode_ms is not a measurement/, name);
+    assert.equal(
+      report.costModel.some((f) => f.stageKey === '0' && f.y === 'vllm_decode_ms'),
+      false,
+    );
+    const table = cli(['explain', log, '--target', 'e2e', '--quantile', 'p99']);
+    assert.equal(table.status, 0, table.stderr);
+    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) +\+[\d,]+ ms/m, name);
+    assert.doesNotMatch(table.stdout, /^ {2}stage 0 prefill +[+-]/m, name);
+    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) vs num_tokens_in: /m, name);
+  }
+  // A stage with its own decode keeps its name.
+  const omni = explainJson([path.join(UPSTREAM, 'qwen3-omni-three-stage-transfers.log')]);
+  assert.deepEqual(omni.oneOutputStages, []);
+});
+
 test('explain a planted cause: --target and --quantile select the entry; the table names the talker prefill first; stdin works', () => {
   const log = plantedLog();
   const file = path.join(tmp, 'planted.log');

@@ -13,6 +13,8 @@ import type { CostFit, CostFitSkipped, CostModel } from './types';
 export const MIN_POINTS = 10;
 const DECODE_IN_PREFILL =
   'vllm_decode_ms is 0 in every request: under Model Runner V2 + async chunk this stage emits one output at the end, so its prefill covers its decode steps and the slope is not a prefill cost alone';
+const DECODE_NOT_MEASURED =
+  'this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_decode_ms is not a measurement, its decode steps are in its prefill+decode';
 export const MIN_DISTINCT_X = 3;
 export const MIN_X_SPREAD = 0.1;
 
@@ -97,8 +99,21 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
     column.read(rows, into);
     return into;
   };
+  const oneOutput = new Set(index.oneOutputStages());
   for (const stage of index.stages()) {
     for (const f of FITS) {
+      if (f.part === 'decode' && oneOutput.has(stage.stageKey)) {
+        // Its decode is inside the prefill+decode figure: no decode points to fit.
+        skipped.push({
+          stageId: stage.stageId,
+          stageKey: stage.stageKey,
+          x: f.x,
+          y: f.y,
+          n: 0,
+          reason: DECODE_NOT_MEASURED,
+        });
+        continue;
+      }
       const part = parts.get(`${stage.stageKey}/${f.part}`);
       const tokens = stage[f.tokens];
       const xs: number[] = [];
@@ -140,10 +155,13 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
         n: line.n,
       });
     }
-    // A prefill that also holds the decode steps (decode measured 0 throughout) is not a prefill cost alone.
+    // A prefill that also holds the decode steps (one output, or decode measured 0 throughout) is not a prefill cost alone.
     const prefillFit = fits.find((x) => x.stageKey === stage.stageKey && x.y === 'vllm_prefill_ms');
     const decode = parts.get(`${stage.stageKey}/decode`);
-    if (prefillFit !== undefined && decode !== undefined && allZero(read(decode.ms, own.y))) {
+    if (
+      prefillFit !== undefined &&
+      (oneOutput.has(stage.stageKey) || (decode !== undefined && allZero(read(decode.ms, own.y))))
+    ) {
       fits[fits.indexOf(prefillFit)] = { ...prefillFit, caveat: DECODE_IN_PREFILL };
     }
   }

@@ -5,6 +5,7 @@
 // incrementally, inFlight.ts). Tail attribution, load at arrival, the over-time series
 // and the cost model are linear passes over these numbers: no request is re-analysed or
 // materialized to answer them, and each new request costs one breakdown.
+import { prefillCoversDecode } from '../analysis/oneOutputStage';
 import type { AnalyzedRequest } from '../analysis/types';
 import { numberOf } from '../values';
 import { breakdownOf, comparePartMeta } from './breakdown';
@@ -80,6 +81,8 @@ export class ExplainIndex {
   private partOrder: PartColumns[] | null = null;
   private readonly targetNames = new Set<TargetName>();
   private readonly stageMetas = new Map<string, { stageKey: string; stageId: number | null }>();
+  /** Stages some request showed emitting one output (oneOutputStage.ts): their prefill part is prefill+decode. */
+  private readonly oneOutput = new Set<string>();
   /** The arena ordinals of each stage's span and token counts, by stage key. */
   private readonly stageOrdinals = new Map<
     string,
@@ -117,6 +120,7 @@ export class ExplainIndex {
     const row = this.ids.length;
     const breakdown = breakdownOf(request);
     this.ids.push(request.requestId);
+    for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
     const finish = this.clock.midpoint(request.timestamp) ?? fallbackFinishMs;
     this.finish.push(finish);
@@ -271,6 +275,13 @@ export class ExplainIndex {
   /** Targets seen in some request, in a stable order. */
   targets(): TargetName[] {
     return [...this.targetNames].sort(compareTargets);
+  }
+
+  /** The stages whose prefill part covers their decode steps in some request, in stage order. */
+  oneOutputStages(): readonly string[] {
+    return this.stages()
+      .map((s) => s.stageKey)
+      .filter((key) => this.oneOutput.has(key));
   }
 
   stages(): readonly StageColumns[] {

@@ -56,6 +56,8 @@ export interface ExplainReport {
   readonly overTime: OverTimeSeries;
   readonly costModel: readonly CostFit[];
   readonly costModelSkipped: readonly CostFitSkipped[];
+  /** Stages whose vllm_prefill_ms covers their decode (one output): their `prefill` part and fit are prefill+decode. */
+  readonly oneOutputStages: readonly string[];
   readonly findings: readonly Finding[];
 }
 
@@ -128,6 +130,7 @@ export function explainReport(
     overTime: overTime(index, { scope: options.scope }, gauges),
     costModel: cost.fits,
     costModelSkipped: cost.skipped,
+    oneOutputStages: index.oneOutputStages(),
     findings,
   };
 }

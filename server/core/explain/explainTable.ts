@@ -3,7 +3,8 @@
 // target's tail; the cost per token; the findings that say which numbers not to trust.
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
-import type { PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { groupedNumber } from '../numberText';
 import { overlapWait } from './overlapWait';
 
@@ -28,10 +29,21 @@ const COMPONENT_LABEL: Readonly<Record<TransferComponent, string>> = {
 
 const TOP_PARTS = 6;
 
-export function partLabel(p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>): string {
+/** `oneOutput`: stages whose prefill covers their decode steps; their prefill is named prefill+decode (one output). */
+export function partLabel(
+  p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>,
+  oneOutput: readonly string[] = [],
+): string {
   if (p.phase === 'transfer') return `${p.edge ?? '?'} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
+  if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `stage ${p.stageKey} ${PREFILL_DECODE_LABEL}`;
   return `stage ${p.stageKey} ${PHASE_LABEL[p.phase]}`;
+}
+
+/** The phase a cost fit's y is, as named wherever it is shown. */
+function fitPhase(f: Pick<CostFit, 'stageKey' | 'y'>, oneOutput: readonly string[]): string {
+  if (f.y === 'vllm_decode_ms') return 'decode';
+  return oneOutput.includes(f.stageKey) ? PREFILL_DECODE_LABEL : 'prefill';
 }
 
 export function targetLabel(target: string): string {
@@ -57,14 +69,14 @@ function table(rows: string[][], leftColumns = 1): string[] {
   );
 }
 
-function tailBlock(t: TailAttribution): string[] {
+function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
   const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
   const out = [
     `Why ${targetLabel(t.target)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
   ];
   const shown = t.parts.slice(0, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
-  for (const p of shown) rows.push([partLabel(p), signed(p.excessMs), pct(p.share), ms(p.medianMs)]);
+  for (const p of shown) rows.push([partLabel(p, oneOutput), signed(p.excessMs), pct(p.share), ms(p.medianMs)]);
   const rest = t.parts.slice(TOP_PARTS);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
@@ -113,7 +125,7 @@ export function explainTable(report: ExplainReport): string[] {
       out.push(`Not measured in this log: ${report.unsupportedTargets.join(', ')}`);
     return out;
   }
-  for (const t of report.tail) out.push(...tailBlock(t), '');
+  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages), '');
   if (report.unsupportedTargets.length > 0)
     out.push(`Not measured by any request in scope: ${report.unsupportedTargets.join(', ')}`, '');
 
@@ -147,14 +159,12 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('Cost per token (least squares over requests)');
     for (const f of report.costModel) {
       out.push(
-        `  stage ${f.stageKey} ${f.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
+        `  stage ${f.stageKey} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
       );
       if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
     }
     for (const s of report.costModelSkipped)
-      out.push(
-        `  stage ${s.stageKey} ${s.y === 'vllm_prefill_ms' ? 'prefill' : 'decode'} vs ${s.x}: not fitted, ${s.reason}`,
-      );
+      out.push(`  stage ${s.stageKey} ${fitPhase(s, report.oneOutputStages)} vs ${s.x}: not fitted, ${s.reason}`);
     out.push('');
   }
 
