@@ -191,6 +191,23 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
   });
 }
 
+test('CLI table: the slowest phase says what weighs against it (an unsplit downstream queue, a larger prefill+decode)', () => {
+  const before = tableReport(analyse('qwen3tts-talker-first-audio-before-fix.log'), { source: 'before' });
+  const at = before.findIndex((l) => l.startsWith('Slowest phase'));
+  assert.deepEqual(before.slice(at, at + 3), [
+    'Slowest phase (p50, a single phase; prefill+decode is not ranked): stage 1 queued 94.34 ms',
+    "  (stage 1's queued time includes its wait for the upstream stages' output: the input-wait split is not printed)",
+    '  (not ranked, and larger: stage 0 prefill+decode (one output) 1,107 ms, two phases in one number)',
+  ]);
+  const after = tableReport(analyse('qwen3tts-talker-first-audio-after-fix.log'), { source: 'after' });
+  const from = after.findIndex((l) => l.startsWith('Slowest phase'));
+  assert.deepEqual(after.slice(from, from + 3), [
+    'Slowest phase (p50, a single phase; prefill+decode is not ranked): stage 1 decode 1,115 ms',
+    '  (not ranked, and larger: stage 0 prefill+decode (one output) 1,268 ms, two phases in one number)',
+    '',
+  ]);
+});
+
 describe('not the signature', () => {
   test('Qwen3-Omni without async chunk: decode measured on thinker and talker, the final code2wav decode 0 is not flagged', () => {
     const snapshot = analyse('qwen3-omni-three-stage-transfers.log');

@@ -109,8 +109,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         "talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.",
       );
     }
-    const slowest = slowestPhaseLine(snapshot.stages);
-    if (slowest !== null) out.push('', slowest);
+    const slowest = slowestPhaseLines(snapshot.stages);
+    if (slowest.length > 0) out.push('', ...slowest);
     const oneOutput = snapshot.stages.filter((s) => s.oneOutputRequests > 0);
     if (oneOutput.length > 0) {
       out.push(
@@ -245,9 +245,15 @@ export function requestsText(f: Finding): string {
   return `${f.requestCount} request${f.requestCount === 1 ? '' : 's'}`;
 }
 
-/** "Slowest phase (p50): stage 1 decode 1,293 ms" over the stage summaries (slowest.ts), or null. */
-function slowestPhaseLine(stages: readonly StageSummary[]): string | null {
+/**
+ * "Slowest phase (p50): stage 1 decode 1,293 ms" over the stage summaries (slowest.ts), with
+ * what the reader must know to weigh it: a downstream stage's input wait (or queued time
+ * without the split) is its wait for upstream output, and an unranked prefill+decode may be larger.
+ */
+function slowestPhaseLines(stages: readonly StageSummary[]): string[] {
   let best: { stage: StageSummary; name: SplitName; value: number } | null = null;
+  let firstStageId = Infinity;
+  for (const s of stages) if (s.stageId !== null && s.stageId < firstStageId) firstStageId = s.stageId;
   for (const s of stages) {
     if (s.replicaId !== null) continue;
     const split = s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
@@ -256,7 +262,25 @@ function slowestPhaseLine(stages: readonly StageSummary[]): string | null {
       if (v !== undefined && v > 0 && (best === null || v > best.value)) best = { stage: s, name, value: v };
     }
   }
-  if (best === null) return null;
+  if (best === null) return [];
   const first = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
-  return `${first} (p50, a single phase; prefill+decode is not ranked): stage ${best.stage.stageKey} ${SPLIT_LABEL[best.name]} ${formatMs(best.value)} ms`;
+  const key = best.stage.stageKey;
+  const out = [
+    `${first} (p50, a single phase; prefill+decode is not ranked): stage ${key} ${SPLIT_LABEL[best.name]} ${formatMs(best.value)} ms`,
+  ];
+  const downstream = best.stage.stageId !== null && best.stage.stageId > firstStageId;
+  if (downstream && best.name === 'inputWaitMs')
+    out.push(`  (stage ${key}'s input wait is its wait for the upstream stages' output, not work of its own)`);
+  if (downstream && best.name === 'queuedMs')
+    out.push(
+      `  (stage ${key}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed)`,
+    );
+  for (const s of stages) {
+    const combined = s.replicaId === null ? s.prefillDecodeMs?.p50 : undefined;
+    if (combined !== undefined && combined > best.value)
+      out.push(
+        `  (not ranked, and larger: stage ${s.stageKey} ${PREFILL_DECODE_LABEL} ${formatMs(combined)} ms, two phases in one number)`,
+      );
+  }
+  return out;
 }
