@@ -1,6 +1,7 @@
-// Findings of a session with what its matched deploy config says about them (read from
-// disk, base_config overlays resolved). Only the one-output finding uses a config today;
-// a config that cannot be read adds nothing (the finding stands on the numbers alone).
+// Findings of a session with what its deploy config (the one it was launched with, or
+// `analyze --deploy-config`) says about them (read from disk, base_config overlays resolved).
+// Only the one-output finding uses a config today; a config that cannot be read adds nothing
+// (the finding stands on the numbers alone), and `deployConfigProblem` says why up front.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../core/analysis/types';
@@ -8,6 +9,7 @@ import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/f
 import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
 import { withOneOutputEvidence } from '../core/deploy/oneOutputEvidence';
 import { isMap } from '../core/deploy/configTree';
+import { stageViews } from '../core/deploy/stageViews';
 
 /** A deploy config is kilobytes; anything larger is not one. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -42,11 +44,32 @@ function readText(filePath: string): DeployFileText {
 /** One cache for the process: a config is parsed again only when its text changed. */
 const files = new DeployFileCache(readText);
 
-export function withDeployEvidence(findings: readonly Finding[], deployConfig: string | null): readonly Finding[] {
+/**
+ * Why `deployConfig` cannot serve as evidence, as a phrase after its name, or null when it
+ * can: unreadable, not YAML, or YAML without the stages of a vLLM-Omni deploy config.
+ */
+export function deployConfigProblem(deployConfig: string): string | null {
+  const file = files.load(path.resolve(deployConfig));
+  if (file === undefined) return 'cannot be read';
+  if (isUnread(file)) return file.reason;
+  const error = file.problems.find((p) => p.severity === 'error');
+  if (error !== undefined) return `is not valid YAML: line ${error.location.range.start.line + 1}: ${error.message}`;
+  if (!isMap(file.root)) return 'is not a vLLM-Omni deploy config (not a mapping of keys)';
+  if (stageViews(resolveEffectiveConfig(file, (base) => files.load(base)).root).length === 0)
+    return 'is not a vLLM-Omni deploy config (no stages with a stage_id, base_config included)';
+  return null;
+}
+
+/** `logStageIds`: the stage ids the log's requests have; a config with other stages is said not to match. */
+export function withDeployEvidence(
+  findings: readonly Finding[],
+  deployConfig: string | null,
+  logStageIds?: readonly number[],
+): readonly Finding[] {
   if (deployConfig === null || !findings.some((f) => f.code === 'prefill-covers-decode')) return findings;
   const configPath = path.resolve(deployConfig);
   const file = files.load(configPath);
   if (file === undefined || isUnread(file) || !isMap(file.root)) return findings;
   const effective = resolveEffectiveConfig(file, (base) => files.load(base));
-  return withOneOutputEvidence(findings, effective.root, configPath);
+  return withOneOutputEvidence(findings, effective.root, configPath, logStageIds);
 }

@@ -85,6 +85,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
     return 2;
   }
+  const configProblem = deployConfig === null ? null : loadDeployEvidence().deployConfigProblem(deployConfig);
+  if (configProblem !== null) {
+    process.stderr.write(`stage-lens analyze: the deploy config ${deployConfig} ${configProblem}\n`);
+    return 2;
+  }
   if (parsed.values.follow === true) {
     if (source === '-') {
       process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
@@ -201,7 +206,9 @@ export async function analyzeStream(
     deployConfig === null
       ? snapshot
       : (Object.create(snapshot, {
-          findings: { value: loadDeployEvidence()(snapshot.findings, deployConfig) },
+          findings: {
+            value: loadDeployEvidence().withDeployEvidence(snapshot.findings, deployConfig, logStageIds(snapshot)),
+          },
         }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes);
@@ -242,8 +249,15 @@ export async function analyzeStream(
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
 // (`require`: a bundle of its own in dist/, which the build marks external).
-function loadDeployEvidence(): typeof import('../capture/deployEvidence').withDeployEvidence {
-  return (require('../capture/deployEvidence') as typeof import('../capture/deployEvidence')).withDeployEvidence;
+function loadDeployEvidence(): typeof import('../capture/deployEvidence') {
+  return require('../capture/deployEvidence') as typeof import('../capture/deployEvidence');
+}
+
+/** The stage ids of the log's requests (a deploy config with other stages did not serve it). */
+function logStageIds(snapshot: AnalysisSnapshot): number[] {
+  const ids: number[] = [];
+  for (const s of snapshot.stages) if (s.stageId !== null && s.replicaId === null) ids.push(s.stageId);
+  return ids;
 }
 
 interface ReadOptions {

@@ -325,7 +325,7 @@ test('analyze --deploy-config: the finding names what the config sets; without t
   const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
   const config = path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml');
   const evidence =
-    /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\./;
+    /The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\./;
   const table = cli(['analyze', log, '--deploy-config', config]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout.replace(/\s+/g, ' '), evidence);
@@ -333,9 +333,43 @@ test('analyze --deploy-config: the finding names what the config sets; without t
     findings: { code: string; message: string }[];
   };
   assert.match(json.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '', evidence);
-  assert.doesNotMatch(cli(['analyze', log]).stdout.replace(/\s+/g, ' '), /matched deploy config/);
+  assert.doesNotMatch(cli(['analyze', log]).stdout.replace(/\s+/g, ' '), /The deploy config/);
   // Start-up: the analyze bundle requires the deploy-evidence bundle (and with it the YAML library) only for the option.
   const analyzeBundle = fs.readFileSync(path.join(ROOT, 'dist', 'cli-analyze.js'), 'utf8');
   assert.doesNotMatch(analyzeBundle, /node_modules\/yaml\//);
   assert.match(fs.readFileSync(path.join(ROOT, 'dist', 'cli-deploy-evidence.js'), 'utf8'), /node_modules\/yaml\//);
+});
+
+test('analyze --deploy-config: YAML that does not parse, or is no deploy config, exits 2 and says why; a config of other stages is no evidence', () => {
+  const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-config-'));
+  try {
+    const broken = path.join(dir, 'broken.yaml');
+    fs.writeFileSync(broken, 'stages:\n  - stage_id: 0\nhello: [1, 2\n');
+    const notConfig = path.join(dir, 'other.yaml');
+    fs.writeFileSync(notConfig, 'name: something else\nitems: [1, 2]\n');
+    const r1 = cli(['analyze', log, '--deploy-config', broken]);
+    assert.equal(r1.status, 2);
+    assert.match(r1.stderr, /^stage-lens analyze: the deploy config .*broken\.yaml is not valid YAML: line \d+: Flow sequence/);
+    assert.equal(r1.stdout, '');
+    const r2 = cli(['analyze', log, '--deploy-config', notConfig]);
+    assert.equal(r2.status, 2);
+    assert.match(r2.stderr, /other\.yaml is not a vLLM-Omni deploy config \(no stages with a stage_id/);
+    // Three stages against this log's two: not the config this server ran.
+    const omni = cli([
+      'analyze',
+      log,
+      '--deploy-config',
+      path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_omni_moe.yaml'),
+    ]);
+    assert.equal(omni.status, 0, omni.stderr);
+    const text = omni.stdout.replace(/\s+/g, ' ');
+    assert.match(
+      text,
+      /The deploy config qwen3_omni_moe\.yaml has stages 0, 1 and 2, this log's requests have stages 0 and 1: it is not the config this server ran, so its settings are no evidence here\./,
+    );
+    assert.doesNotMatch(text, /qwen3_omni_moe\.yaml (agrees|sets)/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -115,7 +115,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   assert.equal(talker.split.prefillMs, undefined);
   assert.equal(talker.prefillDecodeMs?.count, talker.requestCount);
   const evidence =
-    'The matched deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
+    'The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
   const finding = summary.findings.find((f) => f.code === 'prefill-covers-decode');
   assert.ok(finding?.message.endsWith(` ${evidence}`), finding?.message);
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });

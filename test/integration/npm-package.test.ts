@@ -126,7 +126,7 @@ describe('npm package (npm pack, npm i -g)', () => {
       { encoding: 'utf8' },
     );
     assert.equal(withConfig.status, 0, withConfig.stderr);
-    assert.match(withConfig.stdout.replace(/\s+/g, ' '), /The matched deploy config qwen3_tts\.yaml agrees/);
+    assert.match(withConfig.stdout.replace(/\s+/g, ' '), /The deploy config qwen3_tts\.yaml agrees/);
   });
 
   test('a usage error goes to stderr with exit 2, stdout stays empty', () => {

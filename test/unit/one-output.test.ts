@@ -250,7 +250,7 @@ describe('deploy-config evidence', () => {
     const text = oneOutputEvidence(effective('qwen3_tts_mrv2.yaml'), path.join(DEPLOY, 'qwen3_tts_mrv2.yaml'), 0);
     assert.equal(
       text,
-      'The matched deploy config qwen3_tts_mrv2.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_mrv2.yaml line 5) and async_chunk: true (qwen3_tts.yaml line 15).',
+      'The deploy config qwen3_tts_mrv2.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_mrv2.yaml line 5) and async_chunk: true (qwen3_tts.yaml line 15).',
     );
   });
 
@@ -296,7 +296,7 @@ describe('deploy-config evidence', () => {
     const f = out.find((x) => x.code === 'prefill-covers-decode')!;
     assert.match(
       f.message,
-      / The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
+      / The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
     );
     assert.deepEqual(
       out.filter((x) => x.code !== 'prefill-covers-decode'),

@@ -1,4 +1,4 @@
-// What a matched deploy config says about the one-output signature (finding
+// What a deploy config says about the one-output signature (finding
 // prefill-covers-decode): the signature needs Model Runner V2 and async chunk on that
 // stage, so the config either confirms it (with the lines that set both) or contradicts
 // it (then the session probably did not run this config). The finding itself comes from
@@ -21,10 +21,28 @@ function scalarText(entry: ConfigEntry | undefined): string | null {
   return entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
 }
 
-/** One sentence: what the effective config `root` (of the file `configPath`) sets for the stage. */
-export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: number): string {
+/** "0, 1 and 2". */
+function idList(ids: readonly number[]): string {
+  return ids.length <= 1 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+}
+
+/**
+ * One sentence: what the effective config `root` (of the file `configPath`) sets for the stage;
+ * or, when its stages are not the log's (`logStageIds`), that it does not match.
+ */
+export function oneOutputEvidence(
+  root: ConfigMap,
+  configPath: string,
+  stageId: number,
+  logStageIds?: readonly number[],
+): string {
   const name = path.basename(configPath);
-  const view = stageViews(root).find((v) => v.id === stageId);
+  const views = stageViews(root);
+  const configIds = [...new Set(views.map((v) => v.id))].sort((a, b) => a - b);
+  const logIds = logStageIds === undefined ? null : [...new Set(logStageIds)].sort((a, b) => a - b);
+  if (logIds !== null && configIds.length > 0 && configIds.join() !== logIds.join())
+    return `The deploy config ${name} has stage${configIds.length === 1 ? '' : 's'} ${idList(configIds)}, this log's requests have stage${logIds.length === 1 ? '' : 's'} ${idList(logIds)}: it is not the config this server ran, so its settings are no evidence here.`;
+  const view = views.find((v) => v.id === stageId);
   const runner = modelRunnerSetting(root, view);
   const chunk = view !== undefined ? stageSetting(root, view, 'async_chunk') : entryOf(root, 'async_chunk');
   const runnerValue = scalarText(runner) ?? MODEL_RUNNER_DEFAULT;
@@ -33,18 +51,23 @@ export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: 
   const runnerPart = `model_runner: ${runnerValue} (${runner === undefined ? 'not set: the default' : where(runner)})`;
   const chunkPart = `async_chunk: ${chunkText ?? String(ASYNC_CHUNK_DEFAULT)} (${chunk === undefined ? 'not set: the default' : where(chunk)})`;
   if (runnerValue === 'v2' && chunkOn)
-    return `The matched deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
+    return `The deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
   return (
-    `The matched deploy config ${name} sets ${runnerPart} and ${chunkPart} for stage ${stageId}, ` +
+    `The deploy config ${name} sets ${runnerPart} and ${chunkPart} for stage ${stageId}, ` +
     'while this signature comes with model_runner v2 and async chunk: check that the session ran this config (or a --model-runner / --no-async-chunk override).'
   );
 }
 
 /** The findings with the config's evidence added to each prefill-covers-decode message. */
-export function withOneOutputEvidence(findings: readonly Finding[], root: ConfigMap, configPath: string): Finding[] {
+export function withOneOutputEvidence(
+  findings: readonly Finding[],
+  root: ConfigMap,
+  configPath: string,
+  logStageIds?: readonly number[],
+): Finding[] {
   return findings.map((f) =>
     f.code === 'prefill-covers-decode' && f.stageId !== null
-      ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId)}` }
+      ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId, logStageIds)}` }
       : f,
   );
 }

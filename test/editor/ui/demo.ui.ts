@@ -83,7 +83,7 @@ uiTest(
     await side.locator('[data-testid="finding"][data-code="prefill-covers-decode"]').waitFor();
     assert.match(
       (await side.locator('[data-testid="finding"][data-code="prefill-covers-decode"]').textContent()) ?? '',
-      /The matched deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)/,
+      /The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)/,
     );
     await wb.screenshot('demo-side-panel-slowest-phase');
     assert.ok(
