@@ -15,6 +15,10 @@ import { headline } from '../../webview/sidePanel/summaryModel';
 import { tableColumns } from '../../webview/latencyPanel/table/columns';
 import type { SummaryResult } from '../../server/protocol';
 import { analyzeFixture } from './support/deployHelpers';
+import { LogRunReader } from '../../server/core/compare/logRunReader';
+import { compareRuns } from '../../server/core/compare/compareRuns';
+import { compareTable } from '../../server/core/compare/tableReport';
+import type { RunData } from '../../server/core/compare/types';
 
 const INFO_LOG = path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 
@@ -159,4 +163,28 @@ test('deploy-YAML hints: the notice on the first stage only, stage times after e
     tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false },
   });
   assert.match(partial[0]?.label ?? '', /^2 of 6 requests without stats tables \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · /);
+});
+
+test('compare against an INFO log: end to end from [OmniTiming] total=, the phases "no stage table", never "hidden"', () => {
+  const run = (file: string): RunData => {
+    const reader = new LogRunReader(false);
+    reader.push(fs.readFileSync(file));
+    return { source: path.basename(file), kind: 'log', samples: reader.end(), histograms: null, problemCount: 0 };
+  };
+  const debugLog = path.join(path.dirname(INFO_LOG), 'qwen3tts-talker-first-audio-before-fix.log');
+  const report = compareRuns(run(debugLog), run(INFO_LOG));
+  const e2e = report.metrics.find((m) => m.scope === 'request' && m.metric === 'e2e');
+  assert.equal(e2e?.status, 'compared');
+  assert.equal(e2e?.candidate.measured, 6);
+  // The median of the printed totals 0.74, 4.47, 2.05, 1.13, 0.45, 1.72 s.
+  assert.equal(e2e?.candidate.p50, 1425);
+  const queued = report.metrics.find((m) => m.scope === '1' && m.metric === 'queued');
+  assert.equal(queued?.status, 'baselineOnly');
+  assert.deepEqual(queued?.candidate.unknown, { noStageTable: 6 });
+  const text = compareTable(report, []).join('\n');
+  assert.match(
+    text,
+    /stage 1 queued: measured in the baseline only \(candidate: none of 6 measured: 6 no stage table \(\[OmniTiming\] only, INFO level\)\)/,
+  );
+  assert.doesNotMatch(text, /\d+ hidden/);
 });

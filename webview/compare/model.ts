@@ -100,6 +100,7 @@ const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
   noOutput: 'no output',
   notComputable: 'not computable',
   oneOutput: 'in prefill+decode (one output)',
+  noStageTable: 'no stage table ([OmniTiming] only, INFO level)',
 };
 
 export function ms(v: number): string {

@@ -38,10 +38,13 @@ export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolea
   };
 }
 
+/** The one field of a stage known only from [OmniTiming] (no stage table prints it). */
+export const OMNI_TIMING_STAGE_FIELD = 'omni_timing_stage_s';
+
 /** Without a stage table (it is DEBUG-only on phase-split builds), OmniTiming still gives each stage's time. */
 export function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
   return mapPacked(timing.stages, (s) => {
-    const fields: FieldMap = { omni_timing_stage_s: measured(s.seconds) };
+    const fields: FieldMap = { [OMNI_TIMING_STAGE_FIELD]: measured(s.seconds) };
     return {
       stageKey: String(s.stageId),
       stageId: s.stageId,

@@ -26,6 +26,7 @@ export const UNKNOWN_LABEL: Readonly<Record<UnknownReason, string>> = {
   noOutput: 'no output',
   notComputable: 'not computable',
   oneOutput: 'in prefill+decode (one output)',
+  noStageTable: 'no stage table ([OmniTiming] only, INFO level)',
 };
 
 export function signedMs(v: number): string {

@@ -5,6 +5,8 @@ import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName, SplitSt
 import type { EdgeMetric, MetricId, StageMetric, UnknownReason } from './types';
 import { EDGE_METRICS, REQUEST_METRICS, STAGE_METRICS } from './types';
 import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
+import { endToEndOf } from '../analysis/endToEnd';
+import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
 
 export interface MetricInfo {
   readonly id: MetricId;
@@ -54,7 +56,7 @@ export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
     label: '+1st output',
     source: 'time to first output added by this stage, computed within each request',
   },
-  e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats' },
+  e2e: { id: 'e2e', label: 'e2e', source: 'e2e_total_ms of RequestE2EStats, else the [OmniTiming] total=' },
   edgeTx: { id: 'edgeTx', label: 'send (tx)', source: "tx_time_ms of the edge's TransferEdgeStats column" },
   edgeInFlight: {
     id: 'edgeInFlight',
@@ -123,6 +125,7 @@ const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
   noOutput: Object.freeze({ unknown: 'noOutput' }),
   notComputable: Object.freeze({ unknown: 'notComputable' }),
   oneOutput: Object.freeze({ unknown: 'oneOutput' }),
+  noStageTable: Object.freeze({ unknown: 'noStageTable' }),
 };
 
 const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {
@@ -148,6 +151,8 @@ export function stageMetricValue(
   metric: StageMetric,
   oneOutput = prefillCoversDecode(request, stage),
 ): MetricValue | null {
+  // A stage known only from [OmniTiming] has its time and nothing else: no table was printed.
+  if (stage.fields[OMNI_TIMING_STAGE_FIELD] !== undefined && metric !== 'genTime') return UNKNOWN.noStageTable;
   // A one-output stage's vllm_prefill_ms is prefill+decode: compared as that, never as prefill.
   if (metric === 'prefillDecode')
     return oneOutput ? { value: stage.split.values.prefillMs as number, inferred: false } : null;
@@ -164,7 +169,7 @@ export function stageMetricValue(
     case 'genTime': {
       const gen = fieldValue(stage, 'stage_gen_time_ms');
       if ('value' in gen) return gen;
-      const timing = stage.fields['omni_timing_stage_s'];
+      const timing = stage.fields[OMNI_TIMING_STAGE_FIELD];
       if (timing !== undefined && timing.state === 'measured') return { value: timing.value * 1000, inferred: false };
       return gen;
     }
@@ -181,12 +186,16 @@ export function stageMetricValue(
   }
 }
 
-/** The end-to-end time of a request. */
+/**
+ * The end-to-end time of a request, as analyze and explain take it: e2e_total_ms of its
+ * RequestE2EStats, else its [OmniTiming] total= (an INFO-level log prints only that line).
+ * Hidden only where an E2E table was printed without the row.
+ */
 export function e2eValue(request: AnalyzedRequest): MetricValue {
-  const cell = request.e2e['e2e_total_ms'];
-  if (cell === undefined) return UNKNOWN.hidden;
-  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
-  return UNKNOWN.notMeasured;
+  const e2e = endToEndOf(request);
+  if (e2e !== null && Number.isFinite(e2e.ms)) return { value: e2e.ms, inferred: false };
+  const tablePrinted = Object.keys(request.e2e).length > 0;
+  return tablePrinted && request.e2e['e2e_total_ms'] === undefined ? UNKNOWN.hidden : UNKNOWN.notMeasured;
 }
 
 /** `inputWait`, `input_wait`, `INPUT-WAIT` -> `inputWait`; undefined when unknown. */

@@ -49,7 +49,15 @@ export const REQUEST_SCOPE = 'request';
  *  oneOutput      prefill or decode of a stage that emitted one output: its vllm_prefill_ms covers
  *                 both and is compared as the metric prefillDecode instead (oneOutputStage.ts)
  */
-export type UnknownReason = 'notMeasured' | 'hidden' | 'notRecorded' | 'noOutput' | 'notComputable' | 'oneOutput';
+export type UnknownReason =
+  | 'notMeasured'
+  | 'hidden'
+  | 'notRecorded'
+  | 'noOutput'
+  | 'notComputable'
+  | 'oneOutput'
+  /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level). */
+  | 'noStageTable';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
 
 /** The measured values of one metric of one scope in one run, sorted ascending. */
