@@ -242,6 +242,21 @@ test("explain names a one-output stage's prefill as prefill+decode, in its tail 
   assert.deepEqual(omni.oneOutputStages, []);
 });
 
+test('explain: a rest of gen time that holds unmeasured phases is named so; an INFO-level log says why first', () => {
+  const before = explainJson([path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log')]);
+  const e2e = before.tail.find((t) => t.target === 'e2e' && t.quantile === 'p99');
+  // The codec printed no prefill (None) and no decode row: its gen time beyond queued is unsplit work.
+  assert.equal(e2e?.parts.find((p) => p.key === '1/genOther')?.withUnmeasuredPhases, true);
+  // The talker's decode is inside its prefill+decode: its rest of gen time is the rest.
+  assert.equal(e2e?.parts.find((p) => p.key === '0/genOther')?.withUnmeasuredPhases, undefined);
+  const info = cli(['explain', path.join(UPSTREAM, 'qwen3tts-info-level-omnitiming-only.log')]);
+  assert.equal(info.status, 0, info.stderr);
+  const lines = info.stdout.split('\n');
+  assert.match(lines[2] ?? '', /^No request has a \[StageRequestStats\] table, only \[OmniTiming\] lines/);
+  assert.match(info.stdout, /^ {2}stage 0 gen time not split \(prefill\/decode not measured\) +\+/m);
+  assert.doesNotMatch(info.stdout, /rest of gen time/);
+});
+
 test('explain a planted cause: --target and --quantile select the entry; the table names the talker prefill first; stdin works', () => {
   const log = plantedLog();
   const file = path.join(tmp, 'planted.log');

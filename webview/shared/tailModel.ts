@@ -31,6 +31,7 @@ export interface PartName {
   readonly phase: TailPart['phase'];
   readonly edge?: string | null | undefined;
   readonly component?: TailPart['component'] | null;
+  readonly withUnmeasuredPhases?: true;
 }
 
 export function partText(
@@ -43,6 +44,7 @@ export function partText(
     phase: part.phase,
     ...(part.edge == null ? {} : { edge: part.edge }),
     ...(part.component == null ? {} : { component: part.component }),
+    ...(part.withUnmeasuredPhases === true ? { withUnmeasuredPhases: true as const } : {}),
   });
   if (part.stageKey === null || part.phase === 'transfer') return plain;
   if (part.phase === 'prefill' && oneOutput.has(part.stageKey))

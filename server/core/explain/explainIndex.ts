@@ -83,6 +83,8 @@ export class ExplainIndex {
   private readonly stageMetas = new Map<string, { stageKey: string; stageId: number | null }>();
   /** Stages some request showed emitting one output (oneOutputStage.ts): their prefill part is prefill+decode. */
   private readonly oneOutput = new Set<string>();
+  /** Stages whose rest of gen time held an unmeasured prefill or decode in some request. */
+  private readonly unsplit = new Set<string>();
   /** The arena ordinals of each stage's span and token counts, by stage key. */
   private readonly stageOrdinals = new Map<
     string,
@@ -120,7 +122,12 @@ export class ExplainIndex {
     const row = this.ids.length;
     const breakdown = breakdownOf(request);
     this.ids.push(request.requestId);
-    for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
+    let requestOneOutput: string[] | null = null;
+    for (const s of request.stages)
+      if (prefillCoversDecode(request, s)) {
+        this.oneOutput.add(s.stageKey);
+        (requestOneOutput ??= []).push(s.stageKey);
+      }
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
     const finish = this.clock.midpoint(request.timestamp) ?? fallbackFinishMs;
     this.finish.push(finish);
@@ -132,7 +139,16 @@ export class ExplainIndex {
       if (v !== null && v !== undefined && Number.isFinite(v)) rowValues.set(ordinal, v);
     };
     for (const p of breakdown.parts) {
-      if (p.ms === null) continue;
+      if (p.ms === null) {
+        // Its time is in the stage's rest of gen time (breakdown.ts), unless the prefill holds it.
+        if (
+          (p.phase === 'prefill' || p.phase === 'decode') &&
+          p.stageKey !== null &&
+          requestOneOutput?.includes(p.stageKey) !== true
+        )
+          this.unsplit.add(p.stageKey);
+        continue;
+      }
       let ordinal = this.partOrdinals.get(p.key);
       if (ordinal === undefined) {
         this.partMetas.set(p.key, {
@@ -275,6 +291,11 @@ export class ExplainIndex {
   /** Targets seen in some request, in a stable order. */
   targets(): TargetName[] {
     return [...this.targetNames].sort(compareTargets);
+  }
+
+  /** Whether the stage's rest of gen time holds an unmeasured prefill or decode in some request. */
+  holdsUnmeasuredPhases(stageKey: string): boolean {
+    return this.unsplit.has(stageKey);
   }
 
   /** The stages whose prefill part covers their decode steps in some request, in stage order. */

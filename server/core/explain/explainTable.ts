@@ -31,14 +31,18 @@ const TOP_PARTS = 6;
 
 /** `oneOutput`: stages whose prefill covers their decode steps; their prefill is named prefill+decode (one output). */
 export function partLabel(
-  p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component'>,
+  p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component' | 'withUnmeasuredPhases'>,
   oneOutput: readonly string[] = [],
 ): string {
   if (p.phase === 'transfer') return `${p.edge ?? '?'} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
   if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `stage ${p.stageKey} ${PREFILL_DECODE_LABEL}`;
+  if (p.withUnmeasuredPhases === true) return `stage ${p.stageKey} ${UNSPLIT_GEN_LABEL}`;
   return `stage ${p.stageKey} ${PHASE_LABEL[p.phase]}`;
 }
+
+/** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
+export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
 
 /** The phase a cost fit's y is, as named wherever it is shown. */
 function fitPhase(f: Pick<CostFit, 'stageKey' | 'y'>, oneOutput: readonly string[]): string {
@@ -119,6 +123,9 @@ export function explainTable(report: ExplainReport): string[] {
     `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`,
     '',
   );
+  // Without the stats tables every stage's time is one unsplit part: said before any tail.
+  const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
+  if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
   if (report.tail.length === 0) {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     if (report.unsupportedTargets.length > 0)

@@ -58,6 +58,9 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
       share: Math.abs(excess) < 1e-9 ? null : partExcess / excess,
       medianMs: partMedian,
       measuredIn,
+      ...(m.phase === 'genOther' && m.stageKey !== null && index.holdsUnmeasuredPhases(m.stageKey)
+        ? { withUnmeasuredPhases: true as const }
+        : {}),
     });
   });
   parts.sort((a, b) => b.excessMs - a.excessMs || (a.key < b.key ? -1 : 1));

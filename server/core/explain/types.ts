@@ -121,6 +121,8 @@ export interface TailPart {
   readonly medianMs: number;
   /** Tail requests in which the part was measured; in the others its time is in the residual. */
   readonly measuredIn: number;
+  /** A stage's rest of gen time that also holds its prefill or decode where they were not measured (None or hidden). */
+  readonly withUnmeasuredPhases?: true;
 }
 
 export interface TailAttribution {
