@@ -257,6 +257,22 @@ test('explain: a rest of gen time that holds unmeasured phases is named so; an I
   assert.doesNotMatch(info.stdout, /rest of gen time/);
 });
 
+test('explain --target of a TTFT that is not recorded says so, and which targets the log measures', () => {
+  const r = cli([
+    'explain',
+    path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log'),
+    '--target',
+    'stage1.ttft',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /^Not measured by any request in scope: stage1\.ttft \(its TTFT is not recorded: finding ttft-not-recorded\)$/m,
+  );
+  assert.match(r.stdout, /^Targets this log measures: e2e, stage0\.firstOutput, stage1\.firstOutput, stage0\.ttft$/m);
+  assert.doesNotMatch(r.stdout, /no request printed an end-to-end time/);
+});
+
 test('explain a planted cause: --target and --quantile select the entry; the table names the talker prefill first; stdin works', () => {
   const log = plantedLog();
   const file = path.join(tmp, 'planted.log');

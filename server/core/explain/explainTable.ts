@@ -44,6 +44,18 @@ export function partLabel(
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
 export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
 
+/** A target no request measured, with the finding that says why when one does (a TTFT not recorded). */
+function unsupportedText(target: string, findings: ExplainReport['findings']): string {
+  const m = /^stage(\d+)(?:_\d+)?\.ttft$/.exec(target);
+  const why =
+    m === null
+      ? undefined
+      : findings.find(
+          (f) => (f.code === 'ttft-not-recorded' || f.code === 'diffusion-ttft-default') && f.stageId === Number(m[1]),
+        );
+  return why === undefined ? target : `${target} (its TTFT is not recorded: finding ${why.code})`;
+}
+
 /** The phase a cost fit's y is, as named wherever it is shown. */
 function fitPhase(f: Pick<CostFit, 'stageKey' | 'y'>, oneOutput: readonly string[]): string {
   if (f.y === 'vllm_decode_ms') return 'decode';
@@ -126,15 +138,18 @@ export function explainTable(report: ExplainReport): string[] {
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
-  if (report.tail.length === 0) {
+  if (report.tail.length === 0 && report.targets.length === 0) {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
-    if (report.unsupportedTargets.length > 0)
-      out.push(`Not measured in this log: ${report.unsupportedTargets.join(', ')}`);
     return out;
   }
   for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages), '');
-  if (report.unsupportedTargets.length > 0)
-    out.push(`Not measured by any request in scope: ${report.unsupportedTargets.join(', ')}`, '');
+  if (report.unsupportedTargets.length > 0) {
+    out.push(
+      `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,
+    );
+    if (report.tail.length === 0) out.push(`Targets this log measures: ${report.targets.join(', ')}`);
+    out.push('');
+  }
 
   const load = report.load[0];
   if (load !== undefined) {
