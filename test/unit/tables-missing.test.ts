@@ -188,3 +188,22 @@ test('compare against an INFO log: end to end from [OmniTiming] total=, the phas
   );
   assert.doesNotMatch(text, /\d+ hidden/);
 });
+
+test('a log of the format before February 2026: says which format it is and that it is not analyzed, not that DEBUG is missing', () => {
+  const text = fs
+    .readFileSync(path.join(__dirname, '../fixtures/real-logs/08-pr500-legacy-omni-summary.log'), 'utf8')
+    .split('\n')
+    .slice(1)
+    .join('\n');
+  const snap = analyse(text);
+  assert.equal(snap.requests.length, 0);
+  assert.equal(snap.legacyRecords, 2);
+  const out = tableReport(snap, { source: 'legacy.log' }).join(' ').replace(/\s+/g, ' ');
+  assert.match(
+    out,
+    /No per-request stage statistics in the current format\. The log has 2 stats dicts of vLLM-Omni's format before February 2026 \(printed at INFO, without a phase split\): their values are read, not analyzed\./,
+  );
+  assert.doesNotMatch(out, /its stats tables need VLLM_LOGGING_LEVEL=DEBUG/);
+  assert.match(out, /\(12 values read\)/);
+  assert.doesNotMatch(out, /were kept/);
+});

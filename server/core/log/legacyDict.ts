@@ -139,6 +139,6 @@ export class LegacyDictCollector implements OpenRecord {
       const by = supersededAt === null ? 'the end of the input' : `line ${supersededAt}`;
       why = `starting at line ${this.startLine} was cut off at line ${this.lastLine} (by ${by})`;
     }
-    this.ctx.sink.problem(this.startLine, `${what} ${why}; the ${count} values read were kept`);
+    this.ctx.sink.problem(this.startLine, `${what} ${why} (${count} values read)`);
   }
 }

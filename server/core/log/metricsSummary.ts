@@ -123,7 +123,7 @@ export class MetricsSummaryCollector implements OpenRecord {
     if (!complete) {
       this.ctx.sink.problem(
         this.startLine,
-        `"Omni Metrics Summary" block (layout of the unmerged PR #3069) starting at line ${this.startLine} was cut off at line ${this.cutLine}; the ${this.count} values read were kept`,
+        `"Omni Metrics Summary" block (layout of the unmerged PR #3069) starting at line ${this.startLine} was cut off at line ${this.cutLine} (${this.count} values read)`,
       );
     }
   }
