@@ -278,6 +278,17 @@ test('queued-includes-input-wait on a downstream stage of a build without the sp
   assert.deepEqual(f?.requestIds, ['old']);
   assert.match(f?.message ?? '', /86,443 ms/);
   assert.equal(snap.findings.filter((x) => x.code === 'queued-includes-input-wait' && x.stageId === 0).length, 0);
+  // A downstream queued time of 0 held no wait at all: not flagged.
+  const zero = run([
+    stageTable('zero', 1, {
+      '0': { vllm_queued_ms: 0.4, vllm_prefill_ms: 30, vllm_ttft_ms: 31, output_unit_count: 3 },
+      '1': { vllm_queued_ms: 0, vllm_prefill_ms: 12, vllm_ttft_ms: 13, output_unit_count: 3 },
+    }),
+  ]);
+  assert.equal(
+    zero.findings.some((x) => x.code === 'queued-includes-input-wait'),
+    false,
+  );
 });
 
 test('boots are numbered and the first request after each is cold', () => {

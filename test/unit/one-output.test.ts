@@ -199,6 +199,8 @@ test('CLI table: the slowest phase says what weighs against it (an unsplit downs
     "  (stage 1's queued time includes its wait for the upstream stages' output: the input-wait split is not printed)",
     '  (not ranked, and larger: stage 0 prefill+decode (one output) 1,107 ms, two phases in one number)',
   ]);
+  // The codec's decode row, hidden on every request (seed 000), is said among the values left out.
+  assert.ok(before.includes('  stage 1 decode: 6 hidden (zero or not measured) of 6'));
   const after = tableReport(analyse('qwen3tts-talker-first-audio-after-fix.log'), { source: 'after' });
   const from = after.findIndex((l) => l.startsWith('Slowest phase'));
   assert.deepEqual(after.slice(from, from + 3), [

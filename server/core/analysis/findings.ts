@@ -130,6 +130,9 @@ export class FindingsBuilder {
       downstream &&
       stage.kind === 'llm' &&
       states.queuedMs === 'measured' &&
+      // A queued time of 0 held no wait of either kind: nothing to tell apart.
+      q !== null &&
+      q > 0 &&
       states.inputWaitMs === 'hidden' &&
       states.readyQueuedMs === 'hidden'
     ) {

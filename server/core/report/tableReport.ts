@@ -140,7 +140,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         if (st.notRecorded > 0) parts.push(`${st.notRecorded} not recorded`);
         if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
         if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
-        if (st.hidden > 0 && st.hidden < s.requestCount) parts.push(`${st.hidden} hidden (zero or not measured)`);
+        // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
+        // under the first-audio signature), not for the input split a stage may not have at all.
+        const always = name === 'prefillMs' || name === 'decodeMs' || name === 'ttftMs';
+        if (st.hidden > 0 && (st.hidden < s.requestCount || (always && s.oneOutputRequests === 0)))
+          parts.push(`${st.hidden} hidden (zero or not measured)`);
         if (parts.length > 0) notes.push(`  stage ${s.stageKey} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
