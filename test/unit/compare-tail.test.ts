@@ -101,3 +101,22 @@ test('the sentence: moved, stayed, nothing stands out, one side only', () => {
   );
   assert.equal(tailSentence('e2e', null, c), 'the p99 excess of end-to-end time is known in the candidate only.');
 });
+
+test('two runs of different pipelines (two stages against three): the first note says so', () => {
+  const report = compareRuns(
+    run('qwen3tts-talker-first-audio-after-fix.log'),
+    run('qwen3-omni-three-stage-transfers.log'),
+  );
+  assert.equal(
+    report.notes[0],
+    'The runs have different stages (baseline 0, 1; candidate 0, 1, 2): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.',
+  );
+  const same = compareRuns(
+    run('qwen3tts-talker-first-audio-before-fix.log'),
+    run('qwen3tts-talker-first-audio-after-fix.log'),
+  );
+  assert.equal(
+    same.notes.some((n) => n.startsWith('The runs have different stages')),
+    false,
+  );
+});

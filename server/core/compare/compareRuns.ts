@@ -107,6 +107,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   if (baseline.samples !== null && candidate.samples !== null) {
     const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
+    const bStages = bScopes.filter((s) => !s.includes('->'));
+    const cStages = cScopes.filter((s) => !s.includes('->'));
+    if (bStages.length > 0 && cStages.length > 0 && bStages.join() !== cStages.join())
+      notes.unshift(
+        `The runs have different stages (baseline ${bStages.join(', ')}; candidate ${cStages.join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`,
+      );
     for (const [what, edges] of [
       ['Stage', false],
       ['Transfer edge', true],
