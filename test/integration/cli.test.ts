@@ -350,7 +350,10 @@ test('analyze --deploy-config: YAML that does not parse, or is no deploy config,
     fs.writeFileSync(notConfig, 'name: something else\nitems: [1, 2]\n');
     const r1 = cli(['analyze', log, '--deploy-config', broken]);
     assert.equal(r1.status, 2);
-    assert.match(r1.stderr, /^stage-lens analyze: the deploy config .*broken\.yaml is not valid YAML: line \d+: Flow sequence/);
+    assert.match(
+      r1.stderr,
+      /^stage-lens analyze: the deploy config .*broken\.yaml is not valid YAML: line \d+: Flow sequence/,
+    );
     assert.equal(r1.stdout, '');
     const r2 = cli(['analyze', log, '--deploy-config', notConfig]);
     assert.equal(r2.status, 2);
