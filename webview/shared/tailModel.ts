@@ -4,7 +4,7 @@
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import { overlapWait, partLabel, targetLabel } from '../../server/shared';
 import { formatDurationMs } from './format';
-import { PREFILL_DECODE_LABEL, stageRole } from './labels';
+import { stageRole } from './labels';
 import type { StageSummary } from '../../server/protocol';
 
 /** Stage keys whose requests print one output (MRv2 + async chunk): their prefill holds the decode steps. */
@@ -39,16 +39,17 @@ export function partText(
   stageNames: Readonly<Record<string, string>>,
   oneOutput: ReadonlySet<string> = new Set(),
 ): string {
-  let plain = partLabel({
-    stageKey: part.stageKey,
-    phase: part.phase,
-    ...(part.edge == null ? {} : { edge: part.edge }),
-    ...(part.component == null ? {} : { component: part.component }),
-    ...(part.withUnmeasuredPhases === true ? { withUnmeasuredPhases: true as const } : {}),
-  });
+  const plain = partLabel(
+    {
+      stageKey: part.stageKey,
+      phase: part.phase,
+      ...(part.edge == null ? {} : { edge: part.edge }),
+      ...(part.component == null ? {} : { component: part.component }),
+      ...(part.withUnmeasuredPhases === true ? { withUnmeasuredPhases: true as const } : {}),
+    },
+    [...oneOutput],
+  );
   if (part.stageKey === null || part.phase === 'transfer') return plain;
-  if (part.phase === 'prefill' && oneOutput.has(part.stageKey))
-    plain = `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`;
   const role = stageRole(part.stageKey, stageNames);
   return role === '' ? plain : plain.replace(`stage ${part.stageKey} `, `stage ${part.stageKey} · ${role} `);
 }

@@ -5,7 +5,6 @@
 // is computed within its own requests; nothing is subtracted across runs.
 import { ExplainIndex } from '../explain/explainIndex';
 import { partLabel, targetLabel } from '../explain/explainTable';
-import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { mainTargetOf } from '../explain/mainTarget';
 import { tailAttribution } from '../explain/tailAttribution';
 import type { TailAttribution, TargetName } from '../explain/types';
@@ -37,13 +36,6 @@ export class RunTailsBuilder {
 const ms = (v: number): string =>
   `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
 
-/** A part's name; a one-output stage's prefill holds its decode (oneOutputStage.ts) and is named so. */
-export function tailPartLabel(part: Parameters<typeof partLabel>[0], oneOutput: readonly string[]): string {
-  return part.phase === 'prefill' && part.stageKey !== null && oneOutput.includes(part.stageKey)
-    ? `stage ${part.stageKey} ${PREFILL_DECODE_LABEL}`
-    : partLabel(part);
-}
-
 function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
   const first = t.parts[0];
   return first !== undefined && first.excessMs > 0 ? first : null;
@@ -65,8 +57,8 @@ export function tailSentence(
     return `${what}: ${ms(baseline.excessMs)} in the baseline, ${ms(candidate.excessMs)} in the candidate (no part stands out in ${b === null ? 'the baseline' : 'the candidate'}).`;
   const excess = `(${ms(baseline.excessMs)} → ${ms(candidate.excessMs)} over the median)`;
   if (b.key === c.key)
-    return `${what} stayed in ${tailPartLabel(b, oneOutput)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
-  return `${what} moved from ${tailPartLabel(b, oneOutput)} (${ms(b.excessMs)}) to ${tailPartLabel(c, oneOutput)} (${ms(c.excessMs)}) ${excess}.`;
+    return `${what} stayed in ${partLabel(b, oneOutput)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
+  return `${what} moved from ${partLabel(b, oneOutput)} (${ms(b.excessMs)}) to ${partLabel(c, oneOutput)} (${ms(c.excessMs)}) ${excess}.`;
 }
 
 /** The target both runs measure: the baseline's main one when the candidate has it too, else e2e. */

@@ -1,7 +1,6 @@
 // The two runs' tails in words and rows, for the terminal table, the markdown report and
 // the Compare panel (no analysis here: formatting of a TailComparison).
-import { targetLabel } from '../explain/explainTable';
-import { tailPartLabel } from './tailCompare';
+import { partLabel, targetLabel } from '../explain/explainTable';
 import type { TailAttribution } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
@@ -23,7 +22,7 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
     const part = (t.baseline?.parts.find((x) => x.key === key) ??
       t.candidate?.parts.find((x) => x.key === key)) as TailAttribution['parts'][number];
     return {
-      label: tailPartLabel(part, t.oneOutputStages ?? []),
+      label: partLabel(part, t.oneOutputStages ?? []),
       baseline: cell(t.baseline, key),
       candidate: cell(t.candidate, key),
     };
