@@ -55,7 +55,12 @@ export function deployConfigProblem(deployConfig: string): string | null {
   const error = file.problems.find((p) => p.severity === 'error');
   if (error !== undefined) return `is not valid YAML: line ${error.location.range.start.line + 1}: ${error.message}`;
   if (!isMap(file.root)) return 'is not a vLLM-Omni deploy config (not a mapping of keys)';
-  if (stageViews(resolveEffectiveConfig(file, (base) => files.load(base)).root).length === 0)
+  const effective = resolveEffectiveConfig(file, (base) => files.load(base));
+  // Without its base an overlay is a fragment: its few stages would read as another pipeline.
+  const overlay = effective.problems[0];
+  if (overlay !== undefined)
+    return `cannot be resolved: ${overlay.message} (${path.basename(overlay.entry.value.location.file)} line ${overlay.entry.value.location.range.start.line + 1})`;
+  if (stageViews(effective.root).length === 0)
     return 'is not a vLLM-Omni deploy config (no stages with a stage_id, base_config included)';
   return null;
 }

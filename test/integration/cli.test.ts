@@ -353,6 +353,15 @@ test('analyze --deploy-config: YAML that does not parse, or is no deploy config,
       /^stage-lens analyze: the deploy config .*broken\.yaml is not valid YAML: line \d+: Flow sequence/,
     );
     assert.equal(r1.stdout, '');
+    // An overlay without its base is a fragment (here: stage 0 of the platform fallbacks only).
+    const overlay = path.join(dir, 'qwen3_tts_mrv2.yaml');
+    fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts_mrv2.yaml'), overlay);
+    const r3 = cli(['analyze', log, '--deploy-config', overlay]);
+    assert.equal(r3.status, 2);
+    assert.match(
+      r3.stderr,
+      /qwen3_tts_mrv2\.yaml cannot be resolved: `base_config` file not found: .*qwen3_tts\.yaml \(qwen3_tts_mrv2\.yaml line 4\)/,
+    );
     const r2 = cli(['analyze', log, '--deploy-config', notConfig]);
     assert.equal(r2.status, 2);
     assert.match(r2.stderr, /other\.yaml is not a vLLM-Omni deploy config \(no stages with a stage_id/);
