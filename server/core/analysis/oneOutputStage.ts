@@ -49,12 +49,13 @@ export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStag
 }
 
 /**
- * The split as a request's JSON and CSV rows report it: a one-output stage's decode (a printed
+ * The split as a request's JSON and CSV rows report it (`oneOutput`: prefillCoversDecode of the
+ * stage in its request): a one-output stage's decode (a printed
  * 0, or a hidden row) is not a measurement but part of its prefill figure, so it is null and
  * `notRecorded` beside `prefillCoversDecode` true, never a measured 0 ms of decode to sum.
  */
-export function reportedSplit(request: AnalyzedRequest, stage: RequestStage): PhaseSplit {
-  if (!prefillCoversDecode(request, stage)) return stage.split;
+export function reportedSplit(stage: RequestStage, oneOutput: boolean): PhaseSplit {
+  if (!oneOutput) return stage.split;
   const { values, states } = stage.split;
   return { values: { ...values, decodeMs: null }, states: { ...states, decodeMs: 'notRecorded' } };
 }

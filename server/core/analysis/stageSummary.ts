@@ -237,11 +237,12 @@ function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): 
 const TTFT_LIES: readonly string[] = [SPLIT_FIELD.ttftMs];
 const ONE_OUTPUT_LIES: readonly string[] = [SPLIT_FIELD.prefillMs, SPLIT_FIELD.decodeMs];
 const BOTH_LIES: readonly string[] = [...ONE_OUTPUT_LIES, ...TTFT_LIES];
+const NO_LIES: readonly string[] = [];
 
 /** The printed split fields a stage's split found not to be what their names say. */
 function knownLies(oneOutput: boolean, ttftNotRecorded: boolean): readonly string[] {
   if (oneOutput) return ttftNotRecorded ? BOTH_LIES : ONE_OUTPUT_LIES;
-  return ttftNotRecorded ? TTFT_LIES : [];
+  return ttftNotRecorded ? TTFT_LIES : NO_LIES;
 }
 
 function accumulate(
@@ -254,18 +255,16 @@ function accumulate(
   const fields = stage.fields;
   const { values, states } = stage.split;
   const oneOutput = prefillCoversDecode(request, stage);
-  if (oneOutput || states.ttftMs === 'notRecorded') {
-    // The printed values the split found to lie stay out of the fields' distributions too
-    // (counted in the split's states): a TTFT that was never set, and a one-output stage's
-    // prefill (prefill+decode, summarized apart) and decode (not a measurement).
-    const liars = knownLies(oneOutput, states.ttftMs === 'notRecorded');
-    if (only === null) {
-      for (const name in fields) if (!liars.includes(name)) addField(acc, name, fields[name]);
-    } else {
-      for (const name of only) if (!liars.includes(name)) addField(acc, name, fields[name]);
-    }
-  } else if (only === null) for (const name in fields) addField(acc, name, fields[name]);
-  else for (const name of only) addField(acc, name, fields[name]);
+  // The printed values the split found to lie stay out of the fields' distributions too
+  // (counted in the split's states): a TTFT that was never set, and a one-output stage's
+  // prefill (prefill+decode, summarized apart) and decode (not a measurement).
+  const liars = knownLies(oneOutput, states.ttftMs === 'notRecorded');
+  const check = liars.length > 0;
+  if (only === null) {
+    for (const name in fields) if (!check || !liars.includes(name)) addField(acc, name, fields[name]);
+  } else {
+    for (const name of only) if (!check || !liars.includes(name)) addField(acc, name, fields[name]);
+  }
   // Unrolled in SPLIT_NAMES order: a loop over the names would read both records by a variable key.
   acc.addSplit(0, values.queuedMs, states.queuedMs);
   acc.addSplit(1, values.inputWaitMs, states.inputWaitMs);

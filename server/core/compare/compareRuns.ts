@@ -107,12 +107,6 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   if (baseline.samples !== null && candidate.samples !== null) {
     const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
-    const bStages = bScopes.filter((s) => !s.includes('->'));
-    const cStages = cScopes.filter((s) => !s.includes('->'));
-    if (bStages.length > 0 && cStages.length > 0 && bStages.join() !== cStages.join())
-      notes.unshift(
-        `The runs have different stages (baseline ${bStages.join(', ')}; candidate ${cStages.join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`,
-      );
     for (const [what, edges] of [
       ['Stage', false],
       ['Transfer edge', true],
@@ -121,6 +115,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
       const onlyB = [...b].filter((s) => !c.has(s));
       const onlyC = [...c].filter((s) => !b.has(s));
+      if (!edges && b.size > 0 && c.size > 0 && onlyB.length + onlyC.length > 0)
+        notes.unshift(
+          `The runs have different stages (baseline ${[...b].join(', ')}; candidate ${[...c].join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`,
+        );
       if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${edges ? 'named' : 'ran'} only in the baseline.`);
       if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
     }

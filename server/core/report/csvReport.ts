@@ -155,7 +155,8 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   out.number(s.replicaId);
   out.byte(COMMA);
   word(out, s.kind);
-  const split = reportedSplit(r, s);
+  const oneOutput = prefillCoversDecode(r, s);
+  const split = reportedSplit(s, oneOutput);
   for (const n of SPLIT_NAMES) {
     out.byte(COMMA);
     splitCell(out, split, n);
@@ -172,7 +173,7 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
   if (added !== undefined) numberCell(out, toLogPrecision(added));
   out.byte(COMMA);
-  word(out, prefillCoversDecode(r, s) ? 'true' : 'false');
+  word(out, oneOutput ? 'true' : 'false');
   for (const f of LIST_FIELDS) {
     out.byte(COMMA);
     fieldCell(out, s.fields, f);

@@ -213,7 +213,8 @@ function distributionsJson<K extends string>(
 export function requestJson(r: AnalyzedRequest): RequestJson {
   const stages: Record<string, StageJson> = {};
   for (const s of r.stages) {
-    const split = reportedSplit(r, s);
+    const oneOutput = prefillCoversDecode(r, s);
+    const split = reportedSplit(s, oneOutput);
     stages[s.stageKey] = {
       stageId: s.stageId,
       segment: s.segment,
@@ -223,7 +224,7 @@ export function requestJson(r: AnalyzedRequest): RequestJson {
       listCounts: listCountsJson(s.fields),
       split: derivedSplit(split.values, split.states),
       splitState: split.states,
-      prefillCoversDecode: prefillCoversDecode(r, s),
+      prefillCoversDecode: oneOutput,
     };
   }
   const transfers: Record<string, TransferJson> = {};

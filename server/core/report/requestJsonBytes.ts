@@ -158,7 +158,8 @@ function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): vo
   }
   w.closeObject();
   // Printed values as printed, inferred ones at the log's precision.
-  const { values, states } = reportedSplit(r, s);
+  const oneOutput = prefillCoversDecode(r, s);
+  const { values, states } = reportedSplit(s, oneOutput);
   w.member(SPLIT);
   w.openObject();
   for (const key of Object.keys(values) as (keyof typeof values)[]) {
@@ -169,7 +170,7 @@ function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): vo
   w.closeObject();
   w.member(SPLIT_STATE);
   writeTexts(w, states, true);
-  w.booleanMember(PREFILL_COVERS_DECODE, prefillCoversDecode(r, s));
+  w.booleanMember(PREFILL_COVERS_DECODE, oneOutput);
   w.closeObject();
 }
 
