@@ -5,3 +5,11 @@ export const PERCENTILES = ['p50', 'p90', 'p99'] as const;
 export type Percentile = (typeof PERCENTILES)[number];
 /** Each as a percent (the rank numpy's percentile takes). */
 export const PERCENT_OF: Readonly<Record<Percentile, number>> = { p50: 50, p90: 90, p99: 99 };
+
+/**
+ * Values a percentile needs before some value lies above it (n ≥ 1/(1 − q)): p50 2, p90 10,
+ * p99 100. From fewer, it is the largest value or an interpolation towards it, not a tail estimate.
+ */
+export function valuesAbovePercentile(percentile: Percentile): number {
+  return Math.ceil(1 / (1 - PERCENT_OF[percentile] / 100) - 1e-9);
+}

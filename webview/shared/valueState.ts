@@ -11,6 +11,7 @@ import type {
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
+import { valuesAbovePercentile } from '../../server/shared';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
@@ -45,6 +46,18 @@ export interface ValueView {
   readonly value: number | null;
   /** A number computed while some values of the same population were not numbers. */
   readonly partial?: boolean;
+  /** A p90 / p99 from fewer values than it needs: the largest value or an interpolation towards it. */
+  readonly fewValues?: boolean;
+}
+
+/**
+ * The hover's sentence for a p90 / p99 from fewer values than it needs (n ≥ 1/(1 − q): 10 and
+ * 100, compare's rule and the CLI table's note); '' when it has enough, and for p50.
+ */
+export function fewValuesNote(count: number, pct: Percentile): string {
+  const needs = valuesAbovePercentile(pct);
+  if (pct === 'p50' || count >= needs) return '';
+  return ` From ${count} value${count === 1 ? '' : 's'}, a ${pct} is the largest value or an interpolation towards it, not a tail estimate (a ${pct} needs ${needs}).`;
 }
 
 export const STATE_TEXT: Readonly<
@@ -245,11 +258,13 @@ function summaryOneOutputView(stage: StageSummary, name: SplitName, pct: Percent
     };
   if (name !== 'prefillMs' || d === null) return null;
   const value = d[pct];
+  const few = fewValuesNote(d.count, pct);
   return {
     text: combinedText(value),
     state: 'combined',
-    title: `${PREFILL_DECODE_LABEL} (vllm_prefill_ms) ${pct}: ${formatWithUnit(value, 'ms')} ${over}. ${EXPLAIN.oneOutput}`,
+    title: `${PREFILL_DECODE_LABEL} (vllm_prefill_ms) ${pct}: ${formatWithUnit(value, 'ms')} ${over}.${few} ${EXPLAIN.oneOutput}`,
     value,
+    fewValues: few !== '',
   };
 }
 
@@ -269,13 +284,15 @@ export function summarySplitView(stage: StageSummary, name: SplitName, pct: Perc
     const partial = counts.notRecorded + counts.notMeasured + counts.hidden > 0;
     const how =
       counts.inferred > 0 ? `${counts.measured} measured, ${counts.inferred} inferred` : `${counts.measured} measured`;
-    const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${countsLine(counts)}${coversDecode ? oneOutputNote(stage, pct) : ''}`;
+    const few = fewValuesNote(dist.count, pct);
+    const title = `${source} ${pct}: ${formatWithUnit(value, 'ms')} over ${dist.count} values (${how}).${few}${countsLine(counts)}${coversDecode ? oneOutputNote(stage, pct) : ''}`;
     return {
       text: onlyInferred ? `≈${formatCompact(value)}` : formatCompact(value),
       state: onlyInferred ? 'inferred' : 'measured',
       title,
       value,
       partial: partial || coversDecode,
+      fewValues: few !== '',
     };
   }
   if (stage.requestCount === 0) return EMPTY_VIEW;
@@ -305,12 +322,14 @@ export function summaryFieldView(
     const left = partial
       ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.`
       : '';
+    const few = fewValuesNote(dist.count, pct);
     return {
       text: formatCompact(value),
       state: 'measured',
-      title: `${field} ${pct}: ${formatWithUnit(value, unit)} over ${dist.count} values.${left}`,
+      title: `${field} ${pct}: ${formatWithUnit(value, unit)} over ${dist.count} values.${few}${left}`,
       value,
       partial,
+      fewValues: few !== '',
     };
   }
   if (absent === 'empty' || stage.requestCount === 0)
@@ -332,10 +351,12 @@ export function distributionView(
 ): ValueView {
   if (dist === null || dist.count === 0) return { ...EMPTY_VIEW, title: `${what}: ${whyMissing}` };
   const value = dist[pct];
+  const few = fewValuesNote(dist.count, pct);
   return {
     text: formatCompact(value),
     state: 'measured',
-    title: `${what} ${pct}: ${formatExact(value)} ms over ${dist.count} requests.`,
+    title: `${what} ${pct}: ${formatExact(value)} ms over ${dist.count} requests.${few}`,
     value,
+    fewValues: few !== '',
   };
 }

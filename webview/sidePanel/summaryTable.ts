@@ -164,6 +164,7 @@ function updateCell(p: CellParts, cell: SummaryCell): void {
   setText(p.value, cell.text);
   setData(p.value, 'state', cell.state);
   setData(p.value, 'partial', String(cell.partial === true));
+  setData(p.value, 'few', String(cell.fewValues === true));
   setLiveTitle(p.td, cell.title);
   setData(p.td, 'hot', String(cell.hot));
   const width = `${(cell.ratio * 100).toFixed(1)}%`;

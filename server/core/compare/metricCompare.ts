@@ -20,7 +20,7 @@ import type {
   ScopeSamples,
   SideStats,
 } from './types';
-import { PERCENTILES, PERCENT_OF, type Percentile } from '../reportedPercentiles';
+import { PERCENTILES, PERCENT_OF, valuesAbovePercentile, type Percentile } from '../reportedPercentiles';
 
 export interface SignificanceOptions {
   readonly confidence: number;
@@ -52,7 +52,7 @@ export function quantileMinSamples(
   percentile: Percentile,
   options: Pick<SignificanceOptions, 'minSamples'> = DEFAULT_SIGNIFICANCE,
 ): number {
-  return Math.max(options.minSamples, Math.ceil(1 / (1 - PERCENT_OF[percentile] / 100) - 1e-9));
+  return Math.max(options.minSamples, valuesAbovePercentile(percentile));
 }
 
 /** The smallest |Δ| worth flagging for a baseline value. */

@@ -9,6 +9,7 @@ import { rankedPhases, SLOWEST_PHASE_TEXT } from '../analysis/slowest';
 import type { Percentile } from '../reportedPercentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
+import { fewValuesLines, type CountedRow } from './fewValues';
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
@@ -45,6 +46,17 @@ const COLUMNS: readonly Column[] = [
   { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
   { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
 ];
+
+/** The values behind each of a stage row's percentile columns (a one-output prefill: its prefill+decode). */
+function stageCounts(s: StageSummary): CountedRow {
+  return {
+    label: `stage ${s.stageKey}`,
+    columns: COLUMNS.map((c) => {
+      const d = c.pick(s) ?? (c.oneOutput !== undefined && c.title === 'prefill' ? s.prefillDecodeMs : null);
+      return { column: c.title, count: d?.count ?? 0 };
+    }),
+  };
+}
 
 function scale(d: Distribution, k: number): Distribution {
   return { count: d.count, mean: d.mean * k, p50: d.p50 * k, p90: d.p90 * k, p99: d.p99 * k, max: d.max * k };
@@ -107,6 +119,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       });
     }
     pushAll(out, textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    const few = fewValuesLines(snapshot.stages.map(stageCounts));
+    if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push(
         '',
@@ -198,9 +212,13 @@ function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
   }
   const e2e = snapshot.endToEnd;
   if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
+  const few = fewValuesLines(
+    rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
+  );
   return [
     'Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)',
     ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
+    ...(few.length > 0 ? ['', ...few] : []),
   ];
 }
 
@@ -236,6 +254,13 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
     'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none measured)',
     ...textTable(['edge', 'n', 'table', '', ...EDGE_COLUMNS.map((c) => c.title)], rows),
   ];
+  const few = fewValuesLines(
+    edges.map((e) => ({
+      label: `edge ${withVisibleControls(e.edge)}`,
+      columns: EDGE_COLUMNS.map((c) => ({ column: c.title, count: c.pick(e)?.count ?? 0 })),
+    })),
+  );
+  if (few.length > 0) out.push('', ...few);
   for (const e of edges) {
     const unrecorded = e.omniTimingTxStates.notRecorded;
     if (unrecorded > 0) {
