@@ -1,13 +1,13 @@
 // Findings of a session with what its deploy config (the one it was launched with, or
 // `analyze --deploy-config`) says about them (read from disk, base_config overlays resolved).
-// Only the one-output finding uses a config today; a config that cannot be read adds nothing
+// The one-output and the codec first-audio findings use it (core/deploy/configEvidence.ts); a config that cannot be read adds nothing
 // (the finding stands on the numbers alone), and `deployConfigProblem` says why up front.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../core/analysis/types';
 import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/fileCache';
 import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
-import { withOneOutputEvidence } from '../core/deploy/oneOutputEvidence';
+import { hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
 import { isMap } from '../core/deploy/configTree';
 import { stageViews } from '../core/deploy/stageViews';
 
@@ -71,10 +71,10 @@ export function withDeployEvidence(
   deployConfig: string | null,
   logStageIds?: readonly number[],
 ): readonly Finding[] {
-  if (deployConfig === null || !findings.some((f) => f.code === 'prefill-covers-decode')) return findings;
+  if (deployConfig === null || !hasConfigEvidence(findings)) return findings;
   const configPath = path.resolve(deployConfig);
   const file = files.load(configPath);
   if (file === undefined || isUnread(file) || !isMap(file.root)) return findings;
   const effective = resolveEffectiveConfig(file, (base) => files.load(base));
-  return withOneOutputEvidence(findings, effective.root, configPath, logStageIds);
+  return withConfigEvidence(findings, effective.root, configPath, logStageIds);
 }

@@ -4,8 +4,8 @@
 // it (then the session probably did not run this config). The finding itself comes from
 // the numbers; this only adds evidence to its message.
 import * as path from 'node:path';
-import type { Finding } from '../analysis/types';
 import { isScalar, type ConfigEntry, type ConfigMap } from './configTree';
+import { stageMismatch, where } from './evidenceText';
 import { entryOf } from './configTree';
 import { modelRunnerSetting, stageSetting, stageViews } from './stageViews';
 
@@ -13,17 +13,8 @@ import { modelRunnerSetting, stageSetting, stageViews } from './stageViews';
 const MODEL_RUNNER_DEFAULT = 'v1';
 const ASYNC_CHUNK_DEFAULT = true;
 
-function where(entry: ConfigEntry): string {
-  return `${path.basename(entry.value.location.file)} line ${entry.value.location.range.start.line + 1}`;
-}
-
 function scalarText(entry: ConfigEntry | undefined): string | null {
   return entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
-}
-
-/** "0, 1 and 2". */
-function idList(ids: readonly number[]): string {
-  return ids.length <= 1 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
 }
 
 /**
@@ -36,13 +27,10 @@ export function oneOutputEvidence(
   stageId: number,
   logStageIds?: readonly number[],
 ): string {
+  const mismatch = stageMismatch(root, configPath, logStageIds);
+  if (mismatch !== null) return mismatch;
   const name = path.basename(configPath);
-  const views = stageViews(root);
-  const configIds = [...new Set(views.map((v) => v.id))].sort((a, b) => a - b);
-  const logIds = logStageIds === undefined ? null : [...new Set(logStageIds)].sort((a, b) => a - b);
-  if (logIds !== null && configIds.length > 0 && configIds.join() !== logIds.join())
-    return `The deploy config ${name} has stage${configIds.length === 1 ? '' : 's'} ${idList(configIds)}, this log's requests have stage${logIds.length === 1 ? '' : 's'} ${idList(logIds)}: it is not the config this server ran, so its settings are no evidence here.`;
-  const view = views.find((v) => v.id === stageId);
+  const view = stageViews(root).find((v) => v.id === stageId);
   const runner = modelRunnerSetting(root, view);
   const chunk = view !== undefined ? stageSetting(root, view, 'async_chunk') : entryOf(root, 'async_chunk');
   const runnerValue = scalarText(runner) ?? MODEL_RUNNER_DEFAULT;
@@ -55,19 +43,5 @@ export function oneOutputEvidence(
   return (
     `The deploy config ${name} sets ${runnerPart} and ${chunkPart} for stage ${stageId}, ` +
     'while this signature comes with model_runner v2 and async chunk: check that the session ran this config (or a --model-runner / --no-async-chunk override).'
-  );
-}
-
-/** The findings with the config's evidence added to each prefill-covers-decode message. */
-export function withOneOutputEvidence(
-  findings: readonly Finding[],
-  root: ConfigMap,
-  configPath: string,
-  logStageIds?: readonly number[],
-): Finding[] {
-  return findings.map((f) =>
-    f.code === 'prefill-covers-decode' && f.stageId !== null
-      ? { ...f, message: `${f.message} ${oneOutputEvidence(root, configPath, f.stageId, logStageIds)}` }
-      : f,
   );
 }
