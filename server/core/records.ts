@@ -1,5 +1,6 @@
 // Records the log parser yields, one per complete log record (a table, an
 // [OmniTiming] line, a periodic engine line, a boot marker). Pure data, no behaviour.
+import type { CompressedFormat } from './log/compressedInput';
 import type { FieldMap } from './values';
 
 /** Where a record starts in the input: 1-based physical line number. */
@@ -151,6 +152,8 @@ export type LogRecord =
 export interface ParseProblem {
   readonly line: number;
   readonly message: string;
+  /** The input starts with a compressed format's magic number (compressedInput.ts). */
+  readonly compressed?: CompressedFormat;
 }
 
 export interface ParseOutput {

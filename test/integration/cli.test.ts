@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -230,6 +231,29 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   assert.match(table, /Speech streams/);
   assert.match(table, /^m +12 +3 +2 +1$/m);
   assert.deepEqual((JSON.parse(fromStdin.stdout) as { speechStreams: unknown[] }).speechStreams, [], 'a log has none');
+});
+
+test('a rotated, gzip-compressed log: analyze and explain say so and how to read it; the same bytes through zcat are read', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gz-'));
+  try {
+    const gz = path.join(dir, 'server.log.1.gz');
+    fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(SAMPLE)));
+    const analyzed = cli(['analyze', gz]);
+    assert.equal(analyzed.status, 0, analyzed.stderr);
+    assert.match(analyzed.stdout, /No per-request stage statistics: the input is a compressed file, not a text log/);
+    assert.match(
+      analyzed.stdout,
+      /\[error\] input-compressed: The input is gzip-compressed .*`zcat server\.log\.1\.gz \| stage-lens analyze -`/,
+    );
+    assert.doesNotMatch(analyzed.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
+    const explained = cli(['explain', gz]);
+    assert.match(explained.stdout, /The input is gzip-compressed/);
+    // What the message advises: the decompressed bytes on stdin.
+    const piped = cli(['analyze', '-'], zlib.gunzipSync(fs.readFileSync(gz)).toString('utf8'));
+    assert.match(piped.stdout, /^Stage Lens: \d+ requests, 2 stages, 2 server boots/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('exit codes: 2 for usage and I/O errors with a clear message, 0 for findings', () => {

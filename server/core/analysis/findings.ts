@@ -4,8 +4,10 @@
 import { groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { numberOf } from '../values';
+import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
+import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
 /**
@@ -42,6 +44,13 @@ export class FindingsBuilder {
   /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
   private readonly oneOutputExamples = new Map<number | null, OneOutputExample>();
   private overallSummaries = 0;
+  /** The input is a compressed file (its first bytes): nothing in it was read. */
+  private compressed: CompressedFormat | null = null;
+
+  /** The parser's problems: one says when the input is a compressed file. */
+  addProblems(problems: readonly ParseProblem[]): void {
+    for (const p of problems) if (p.compressed !== undefined) this.compressed = p.compressed;
+  }
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
@@ -93,6 +102,7 @@ export class FindingsBuilder {
     }
     const cold = this.coldFinding(stages, maxRequestIds);
     if (cold !== null) out.push(cold);
+    if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort(
       (a, b) =>
@@ -230,6 +240,7 @@ export class FindingsBuilder {
         );
       case 'cold-start':
       case 'metric-not-reporting':
+      case 'input-compressed':
         return '';
     }
   }
@@ -298,4 +309,17 @@ export class FindingsBuilder {
 /** Fields that are durations by their unit suffix. */
 function isDuration(name: string): boolean {
   return name.endsWith('_ms') || name.endsWith('_s');
+}
+
+/** A compressed file read as a log: what it is and how to read it, said before any number. */
+function compressedFinding(format: CompressedFormat): Finding {
+  const { cat, extension } = decompressWith(format);
+  return {
+    code: 'input-compressed',
+    severity: 'error',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
+  };
 }

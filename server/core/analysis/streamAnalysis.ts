@@ -116,6 +116,7 @@ export class StreamAnalysis {
   /** Feeds one parser output; returns the requests it finalized. */
   ingest(output: ParseOutput): AnalyzedRequest[] {
     for (const problem of output.problems) this.problemList.push(problem);
+    this.findingsBuilder.addProblems(output.problems);
     const done: AnalyzedRequest[] = [];
     for (const record of output.records) this.addRecord(record, done);
     return done;

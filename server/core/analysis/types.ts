@@ -221,7 +221,8 @@ export type FindingCode =
   | 'stage-tables-missing'
   | 'overall-summary-per-prompt'
   | 'metric-not-reporting'
-  | 'prefill-covers-decode';
+  | 'prefill-covers-decode'
+  | 'input-compressed';
 
 export interface Finding {
   readonly code: FindingCode;

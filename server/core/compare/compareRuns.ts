@@ -92,8 +92,11 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ['candidate', candidate],
   ] as const) {
     if (run.samples !== null && run.samples.requestCount === 0) {
+      const compressed = run.samples.findings.find((f) => f.code === 'input-compressed');
       notes.push(
-        `The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
+        compressed !== undefined
+          ? `The ${name} (${run.source}): ${compressed.message}`
+          : `The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
       );
     }
   }

@@ -9,8 +9,10 @@ const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 
 
 export function diffFindings(baseline: readonly FindingCount[], candidate: readonly FindingCount[]): FindingDiff[] {
   const key = (f: FindingCount): string => `${f.code}|${f.stageId ?? ''}`;
-  const b = new Map(baseline.map((f) => [key(f), f]));
-  const c = new Map(candidate.map((f) => [key(f), f]));
+  // A compressed input is a fact of the file given, not a change between the runs: the notes say it.
+  const compared = (fs: readonly FindingCount[]) => fs.filter((f) => f.code !== 'input-compressed');
+  const b = new Map(compared(baseline).map((f) => [key(f), f]));
+  const c = new Map(compared(candidate).map((f) => [key(f), f]));
   const out: FindingDiff[] = [];
   for (const k of new Set([...b.keys(), ...c.keys()])) {
     const bf = b.get(k);

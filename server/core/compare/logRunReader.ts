@@ -53,6 +53,7 @@ export class LogRunReader {
 
   private ingest(output: ParseOutput): void {
     this.problems += output.problems.length;
+    this.findings.addProblems(output.problems);
     for (const record of output.records) this.accept(this.assembler.add(record));
   }
 

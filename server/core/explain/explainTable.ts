@@ -139,6 +139,8 @@ export function explainTable(report: ExplainReport): string[] {
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
   if (report.tail.length === 0 && report.targets.length === 0) {
+    const compressed = report.findings.find((f) => f.code === 'input-compressed');
+    if (compressed !== undefined) out.push(compressed.message, '');
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }

@@ -5,6 +5,7 @@
 import type { ParseOutput } from '../records';
 import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
+import { COMPRESSED_HEAD_BYTES, compressedFormatOf, decompressWith } from './compressedInput';
 
 export interface LogStreamParserOptions {
   /** Longest line kept, in UTF-16 code units; longer lines are cut and reported. Default 1 MiB. */
@@ -15,6 +16,8 @@ export class LogStreamParser {
   private readonly reader: RecordReader;
   private readonly splitter: LineSplitter;
   private ended = false;
+  /** The input's first bytes, until it is known whether they are a compressed file's. */
+  private head: number[] | null = [];
 
   constructor(options: LogStreamParserOptions = {}) {
     this.reader = new RecordReader();
@@ -24,8 +27,31 @@ export class LogStreamParser {
   /** Reads one chunk (bytes, split anywhere, or text). Returns the records it completed. */
   push(chunk: Uint8Array | string): ParseOutput {
     if (this.ended) return this.afterEnd();
+    if (this.head !== null) this.lookAtHead(chunk);
     this.guard(() => this.splitter.push(chunk));
     return this.take();
+  }
+
+  /** Collects the first bytes of a byte input and says once if they are a compressed file's. */
+  private lookAtHead(chunk: Uint8Array | string): void {
+    const head = this.head as number[];
+    if (typeof chunk === 'string') {
+      this.head = null;
+      return;
+    }
+    for (let i = 0; i < chunk.length && head.length < COMPRESSED_HEAD_BYTES; i++) head.push(chunk[i] as number);
+    if (head.length >= COMPRESSED_HEAD_BYTES) this.judgeHead();
+  }
+
+  private judgeHead(): void {
+    const format = this.head === null ? null : compressedFormatOf(this.head);
+    this.head = null;
+    if (format === null) return;
+    this.reader.problems.push({
+      line: 1,
+      message: `the input is ${format}-compressed, not a text log: decompress it first (${decompressWith(format).cat})`,
+      compressed: format,
+    });
   }
 
   /**
@@ -40,6 +66,7 @@ export class LogStreamParser {
   end(): ParseOutput {
     if (this.ended) return this.afterEnd();
     this.ended = true;
+    this.judgeHead();
     this.guard(() => this.splitter.end());
     this.guard(() => this.reader.finish());
     return this.take();

@@ -83,15 +83,18 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
   if (snapshot.stages.length === 0) {
     const legacy = snapshot.legacyRecords;
+    const compressed = snapshot.findings.some((f) => f.code === 'input-compressed');
     out.push(
       '',
-      ...(legacy > 0
-        ? wrap(
-            `No per-request stage statistics in the current format. The log has ${legacy} stats dict${legacy === 1 ? '' : 's'} of vLLM-Omni's format before February 2026 (printed at INFO, without a phase split): their values are read, not analyzed. A current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG.`,
-          )
-        : [
-            'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
-          ]),
+      ...(compressed
+        ? ['No per-request stage statistics: the input is a compressed file, not a text log (see Findings).']
+        : legacy > 0
+          ? wrap(
+              `No per-request stage statistics in the current format. The log has ${legacy} stats dict${legacy === 1 ? '' : 's'} of vLLM-Omni's format before February 2026 (printed at INFO, without a phase split): their values are read, not analyzed. A current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG.`,
+            )
+          : [
+              'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
+            ]),
     );
   } else if (missing?.all === true) {
     pushAll(out, ['', ...timingOnlyTable(snapshot)]);
