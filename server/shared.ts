@@ -14,6 +14,8 @@ export {
   rankedPhases,
   SLOWEST_PHASE_RULE,
   SLOWEST_PHASE_TEXT,
+  slowestPhaseCaveats,
+  slowestPhaseOf,
   SLOWEST_STAGE_RULE,
   SLOWEST_STAGE_TEXT,
 } from './core/analysis/slowest';

@@ -143,6 +143,13 @@ describe('side panel', () => {
       (await page.getByTestId('slowest-phase').textContent()) ?? '',
       /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/,
     );
+    // Said under it, as the CLI's table says it: the larger number that is not ranked.
+    assert.deepEqual(await page.getByTestId('slowest-phase-caveats').locator('li').allTextContents(), [
+      `not ranked, and larger: stage 0 prefill+decode (one output) ${formatCompact(p50)} ms, two phases in one number`,
+    ]);
+    // 6 requests: the p50 is not marked as from too few values.
+    assert.equal(await page.locator(`${cell('1', 'decodeMs')} .v`).getAttribute('data-few'), 'false');
+    assert.equal(await page.getByTestId('few-values-note').isVisible(), false);
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-one-output.png') });
   });
 
@@ -154,6 +161,17 @@ describe('side panel', () => {
     );
     assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
     assert.equal(await page.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
+    // A p90 of 6 values: underlined, and the hover says why.
+    assert.equal(await page.locator(`${cell('1', 'decodeMs')} .v`).getAttribute('data-few'), 'true');
+    assert.match(
+      (await page.locator(cell('1', 'decodeMs')).getAttribute('title')) ?? '',
+      /From 6 values, a p90 is the largest value or an interpolation towards it, not a tail estimate \(a p90 needs 10\)\./,
+    );
+    assert.equal(
+      await page.getByTestId('few-values-note').textContent(),
+      'Dotted: a p90 from fewer than 10 values, the largest value or an interpolation towards it (hover a cell).',
+    );
+    await page.screenshot({ path: path.join(SHOTS, 'side-panel-p90-few-values.png') });
   });
 
   test('a finding shows how many requests it concerns, not the length of its capped id list', async () => {

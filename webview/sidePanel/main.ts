@@ -28,6 +28,7 @@ import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
 import { Trend } from './trend';
+import { valuesAbovePercentile } from '../../server/shared';
 import { TailSection } from './tailSection';
 import { oneOutputStages } from '../shared/tailModel';
 
@@ -107,6 +108,10 @@ const slowestLine = h(
   slowestText,
 );
 slowestLine.hidden = true;
+const slowestCaveats = h('ul', { className: 'slowest-caveats muted', testId: 'slowest-phase-caveats' });
+slowestCaveats.hidden = true;
+const fewValuesNote = h('p', { className: 'muted few-values-note', testId: 'few-values-note' });
+fewValuesNote.hidden = true;
 const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
   testId: 'edge-summary',
   rowTestId: 'edge-row',
@@ -139,6 +144,8 @@ const live = h(
   tableCaption,
   h('div', { className: 'table-wrap' }, table.el),
   slowestLine,
+  slowestCaveats,
+  fewValuesNote,
   waiting,
   tailSection.el,
   edgeSection,
@@ -188,6 +195,18 @@ function render(): void {
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;
   setText(slowestText, model.slowest?.text ?? '');
   slowestLine.title = model.slowest?.title ?? '';
+  const few = model.rows.some((r) => Object.values(r.cells).some((c) => c.fewValues === true));
+  fewValuesNote.hidden = !few;
+  setText(
+    fewValuesNote,
+    few
+      ? `Dotted: a ${state.percentile} from fewer than ${valuesAbovePercentile(state.percentile)} values, the largest value or an interpolation towards it (hover a cell).`
+      : '',
+  );
+  const caveats = slowestLine.hidden ? [] : (model.slowest?.caveats ?? []);
+  slowestCaveats.hidden = caveats.length === 0;
+  if (slowestCaveats.textContent !== caveats.join(''))
+    slowestCaveats.replaceChildren(...caveats.map((c) => h('li', { text: c })));
   const edges = edgeModel(summary.edges ?? [], state.percentile, stageNames);
   edgeSection.hidden = edges.rows.length === 0;
   if (edges.rows.length > 0) edgeTable.update(edges);

@@ -2,7 +2,7 @@
 // ValueView plus the length of its bar. DOM-free, so the views only diff and copy.
 import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../server/protocol';
 import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
-import { rankedPhases, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../server/shared';
+import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
 import { formatCompact } from '../shared/format';
@@ -34,6 +34,8 @@ export interface SlowestPhase {
   readonly text: string;
   /** The rule, for the hover. */
   readonly title: string;
+  /** What a reader must know to weigh it (slowestPhaseCaveats): upstream waits, a larger unranked prefill+decode. */
+  readonly caveats: readonly string[];
 }
 
 export interface SummaryRow {
@@ -149,23 +151,18 @@ export function summaryModel(
   const views = summary.stages.map((stage) => ({ stage, views: columns.map((c) => cellView(stage, c, pct)) }));
   // Bars compare stage rows only (replica rows would double count).
   const groupMax = new Map<ColumnGroup, number>();
-  let hot: { stage: StageSummary; column: SummaryColumn; value: number } | null = null;
   for (const { stage, views: vs } of views) {
     if (stage.replicaId !== null) continue;
-    const ranked = rankedPhases(
-      stage.splitStates.inputWaitMs.measured + stage.splitStates.inputWaitMs.inferred > 0,
-      false,
-    ) as string[];
     vs.forEach((v, i) => {
       const col = columns[i] as SummaryColumn;
-      if (v.value === null || v.value <= 0) return;
-      groupMax.set(col.group, Math.max(groupMax.get(col.group) ?? 0, v.value));
-      // A combined prefill+decode is two phases in one number: never the slowest phase.
-      const rankable = col.group === 'phase' && ranked.includes(col.id) && v.state !== 'combined';
-      if (rankable && (hot === null || v.value > hot.value)) hot = { stage, column: col, value: v.value };
+      if (v.value !== null && v.value > 0) groupMax.set(col.group, Math.max(groupMax.get(col.group) ?? 0, v.value));
     });
   }
-  const slow = hot as { stage: StageSummary; column: SummaryColumn; value: number } | null;
+  // The CLI's rule and numbers (slowest.ts): a combined prefill+decode is never ranked.
+  const hit = slowestPhaseOf(summary.stages, pct);
+  const slowColumn = hit === null ? undefined : columns.find((c) => c.id === hit.name);
+  const slow =
+    hit === null || slowColumn === undefined ? null : { stage: hit.stage, column: slowColumn, value: hit.value };
   const rows = views.map(({ stage, views: vs }): SummaryRow => {
     const cells: Record<string, SummaryCell> = {};
     vs.forEach((v, i) => {
@@ -194,6 +191,7 @@ export function summaryModel(
           value: slow.value,
           text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatCompact(slow.value)} ms`,
           title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
+          caveats: hit === null ? [] : slowestPhaseCaveats(summary.stages, hit, pct, formatCompact),
         };
   return { columns, rows, slowest };
 }

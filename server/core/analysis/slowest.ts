@@ -9,7 +9,10 @@
 //                  one request's segments. A one-output stage's prefill+decode is two phases
 //                  in one number: it is never ranked.
 import type { Cell } from '../values';
-import type { SplitName, TimelineSegment } from './types';
+import type { Percentile } from '../reportedPercentiles';
+import { PREFILL_DECODE_LABEL } from './oneOutputStage';
+import type { SplitName, StageSummary, TimelineSegment } from './types';
+import { SPLIT_LABEL } from './types';
 
 export const SLOWEST_STAGE_FIELD = 'stage_gen_time_ms';
 /** How views name the slowest stage. */
@@ -48,4 +51,62 @@ export function slowestStageAmong(
     }
   }
   return slow;
+}
+
+/** The slowest phase of a table of stage summaries at a percentile. */
+export interface SlowestPhase {
+  readonly stage: StageSummary;
+  readonly name: SplitName;
+  readonly value: number;
+}
+
+/** The largest ranked phase over the stage rows (replica rows left out) at `pct`; null when none is above 0. */
+export function slowestPhaseOf(stages: readonly StageSummary[], pct: Percentile): SlowestPhase | null {
+  let best: SlowestPhase | null = null;
+  for (const s of stages) {
+    if (s.replicaId !== null) continue;
+    const split = s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
+    for (const name of rankedPhases(split, false)) {
+      const v = s.split[name]?.[pct];
+      if (v !== undefined && v > 0 && (best === null || v > best.value)) best = { stage: s, name, value: v };
+    }
+  }
+  return best;
+}
+
+/**
+ * What a reader must know to weigh the slowest phase, one sentence each: a downstream stage's
+ * input wait (or queued time without the split) is its wait for upstream output, and an
+ * unranked prefill+decode may be larger. `ms` formats a number as the view does.
+ */
+export function slowestPhaseCaveats(
+  stages: readonly StageSummary[],
+  slowest: SlowestPhase,
+  pct: Percentile,
+  ms: (value: number) => string,
+): string[] {
+  let firstStageId = Infinity;
+  for (const s of stages) if (s.stageId !== null && s.stageId < firstStageId) firstStageId = s.stageId;
+  const key = slowest.stage.stageKey;
+  const downstream = slowest.stage.stageId !== null && slowest.stage.stageId > firstStageId;
+  const out: string[] = [];
+  if (downstream && slowest.name === 'inputWaitMs')
+    out.push(`stage ${key}'s input wait is its wait for the upstream stages' output, not work of its own`);
+  if (downstream && slowest.name === 'queuedMs')
+    out.push(
+      `stage ${key}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed`,
+    );
+  for (const s of stages) {
+    const combined = s.replicaId === null ? s.prefillDecodeMs?.[pct] : undefined;
+    if (combined !== undefined && combined > slowest.value)
+      out.push(
+        `not ranked, and larger: stage ${s.stageKey} ${PREFILL_DECODE_LABEL} ${ms(combined)} ms, two phases in one number`,
+      );
+  }
+  return out;
+}
+
+/** `stage 1 decode 1,115 ms`. */
+export function slowestPhaseText(slowest: SlowestPhase, ms: (value: number) => string): string {
+  return `stage ${slowest.stage.stageKey} ${SPLIT_LABEL[slowest.name]} ${ms(slowest.value)} ms`;
 }

@@ -5,7 +5,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
 import { SPLIT_LABEL } from '../analysis/types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { rankedPhases, SLOWEST_PHASE_TEXT } from '../analysis/slowest';
+import { SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf, slowestPhaseText } from '../analysis/slowest';
 import type { Percentile } from '../reportedPercentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
@@ -284,42 +284,13 @@ export function requestsText(f: Finding): string {
   return `${f.requestCount} request${f.requestCount === 1 ? '' : 's'}`;
 }
 
-/**
- * "Slowest phase (p50): stage 1 decode 1,293 ms" over the stage summaries (slowest.ts), with
- * what the reader must know to weigh it: a downstream stage's input wait (or queued time
- * without the split) is its wait for upstream output, and an unranked prefill+decode may be larger.
- */
+/** "Slowest phase (p50): stage 1 decode 1,293 ms" (slowest.ts), with its caveats in parentheses. */
 function slowestPhaseLines(stages: readonly StageSummary[]): string[] {
-  let best: { stage: StageSummary; name: SplitName; value: number } | null = null;
-  let firstStageId = Infinity;
-  for (const s of stages) if (s.stageId !== null && s.stageId < firstStageId) firstStageId = s.stageId;
-  for (const s of stages) {
-    if (s.replicaId !== null) continue;
-    const split = s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
-    for (const name of rankedPhases(split, false)) {
-      const v = s.split[name]?.p50;
-      if (v !== undefined && v > 0 && (best === null || v > best.value)) best = { stage: s, name, value: v };
-    }
-  }
+  const best = slowestPhaseOf(stages, 'p50');
   if (best === null) return [];
   const first = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
-  const key = best.stage.stageKey;
-  const out = [
-    `${first} (p50, a single phase; prefill+decode is not ranked): stage ${key} ${SPLIT_LABEL[best.name]} ${formatMs(best.value)} ms`,
+  return [
+    `${first} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs)}`,
+    ...slowestPhaseCaveats(stages, best, 'p50', formatMs).map((c) => `  (${c})`),
   ];
-  const downstream = best.stage.stageId !== null && best.stage.stageId > firstStageId;
-  if (downstream && best.name === 'inputWaitMs')
-    out.push(`  (stage ${key}'s input wait is its wait for the upstream stages' output, not work of its own)`);
-  if (downstream && best.name === 'queuedMs')
-    out.push(
-      `  (stage ${key}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed)`,
-    );
-  for (const s of stages) {
-    const combined = s.replicaId === null ? s.prefillDecodeMs?.p50 : undefined;
-    if (combined !== undefined && combined > best.value)
-      out.push(
-        `  (not ranked, and larger: stage ${s.stageKey} ${PREFILL_DECODE_LABEL} ${formatMs(combined)} ms, two phases in one number)`,
-      );
-  }
-  return out;
 }

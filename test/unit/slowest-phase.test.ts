@@ -1,0 +1,90 @@
+// The slowest phase and what a reader must know to weigh it, the same in the CLI's table and the
+// side panel (one rule, slowest.ts): a downstream stage's queued time or input wait is its wait
+// for upstream output, and a one-output stage's larger prefill+decode is not ranked.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import { tableReport } from '../../server/core/report/tableReport';
+import { summaryModel } from '../../webview/sidePanel/summaryModel';
+import type { SummaryResult } from '../../server/protocol';
+import { formatCompact } from '../../webview/shared/format';
+
+const ROOT = path.join(__dirname, '..', '..');
+
+function analyse(file: string): AnalysisSnapshot {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(readFileSync(path.join(ROOT, file))));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  return analysis.snapshot();
+}
+
+function summaryOf(s: AnalysisSnapshot): SummaryResult {
+  return {
+    sessionId: 's',
+    requestCount: s.requestCount,
+    stages: s.stages,
+    findings: s.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: s.endToEnd,
+    tablesMissing: s.tablesMissing,
+    edges: s.edges,
+  };
+}
+
+/** The table's slowest-phase line and its caveats, without the parentheses. */
+function cliSlowest(s: AnalysisSnapshot): { line: string; caveats: string[] } {
+  const lines = tableReport(s, { source: 'x' });
+  const i = lines.findIndex((l) => l.startsWith('Slowest phase'));
+  const caveats: string[] = [];
+  for (let j = i + 1; lines[j]?.startsWith('  (') === true; j++) caveats.push((lines[j] as string).slice(3, -1));
+  return { line: lines[i] as string, caveats };
+}
+
+const CASES = [
+  {
+    file: 'samples/qwen3-tts-first-audio-cold-start.log',
+    line: /stage 1 input wait 59\.87 ms$/,
+    first: "stage 1's input wait is its wait for the upstream stages' output, not work of its own",
+  },
+  {
+    file: 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log',
+    line: /stage 1 queued 94\.34 ms$/,
+    first:
+      "stage 1's queued time includes its wait for the upstream stages' output: the input-wait split is not printed",
+  },
+] as const;
+
+describe('the slowest phase and its caveats', () => {
+  for (const c of CASES) {
+    test(`${path.basename(c.file)}: the CLI and the side panel name the same phase and say the same caveats`, () => {
+      const snapshot = analyse(c.file);
+      const cli = cliSlowest(snapshot);
+      assert.match(cli.line, c.line);
+      assert.equal(cli.caveats[0], c.first);
+      assert.match(cli.caveats[1] ?? '', /^not ranked, and larger: stage 0 prefill\+decode \(one output\) [\d,]+ ms/);
+      const side = summaryModel(summaryOf(snapshot), 'p50', {}).slowest;
+      assert.ok(side);
+      assert.equal(side.stageKey, '1');
+      // The same sentences; the numbers in each view's own format.
+      assert.equal(side.caveats[0], c.first);
+      const combined = snapshot.stages[0]?.prefillDecodeMs?.p50 as number;
+      assert.equal(
+        side.caveats[1],
+        `not ranked, and larger: stage 0 prefill+decode (one output) ${formatCompact(combined)} ms, two phases in one number`,
+      );
+      assert.equal(side.caveats.length, cli.caveats.length);
+    });
+  }
+
+  test('a first stage, or a phase larger than every prefill+decode, has no caveat', () => {
+    const snapshot = analyse('test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
+    assert.deepEqual(cliSlowest(snapshot).caveats, []);
+    assert.deepEqual(summaryModel(summaryOf(snapshot), 'p50', {}).slowest?.caveats, []);
+  });
+});
