@@ -11,6 +11,7 @@ import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysi
 import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
 import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { timelineOf } from '../../server/core/analysis/timeline';
+import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/types';
 import { measured } from '../../server/core/values';
 import { tableReport } from '../../server/core/report/tableReport';
@@ -72,6 +73,17 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
     const snapshot = analyse(file);
     const talker = snapshot.stages.find((s) => s.stageKey === '0')!;
     const codec = snapshot.stages.find((s) => s.stageKey === '1')!;
+
+    test("the request breakdown (Request Timeline, JSON) has no measured 0 ms talker decode, the codec's decode measured", () => {
+      for (const r of snapshot.requests) {
+        const parts = breakdownOf(r).parts;
+        const talkerDecode = parts.find((p) => p.key === '0/decode');
+        assert.deepEqual([talkerDecode?.ms, talkerDecode?.state], [null, 'notRecorded'], r.requestId);
+        assert.equal(parts.find((p) => p.key === '0/prefill')?.state, 'measured');
+        const codecDecode = parts.find((p) => p.key === '1/decode');
+        assert.equal(codecDecode?.state, stageOf(r, '1').split.states.decodeMs, r.requestId);
+      }
+    });
 
     test('every talker request is detected, no codec request (the codec is the final stage)', () => {
       assert.equal(snapshot.requests.length, 6);

@@ -8,6 +8,7 @@
 // overlap. What no part explains is the residual; it is never forced to 0.
 import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, SplitName, SplitState } from '../analysis/types';
+import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
 import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
@@ -117,8 +118,10 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   const { stage, startMs, anchored, rule } = placed;
   const placement = anchored ? 'measured' : 'reconstructed';
   const placementRule = anchored ? null : rule;
-  const { values } = stage.split;
-  const phases = new PhaseClock(out, request, placed.stage, startMs, placement, placementRule);
+  // A one-output stage's decode is inside its prefill figure: not a measured 0 ms part.
+  const oneOutput = prefillCoversDecode(request, stage);
+  const { values } = reportedSplit(stage, oneOutput);
+  const phases = new PhaseClock(out, request, placed.stage, oneOutput, startMs, placement, placementRule);
   if (values.inputWaitMs !== null && values.readyQueuedMs !== null) {
     phases.push('inputWait', 'inputWaitMs');
     phases.push('readyQueued', 'readyQueuedMs');
@@ -171,6 +174,8 @@ class PhaseClock {
     private readonly out: BreakdownPart[],
     private readonly request: AnalyzedRequest,
     private readonly stage: StagePlacement['stage'],
+    /** The stage emits one output (oneOutputStage.ts): its decode is inside its prefill figure. */
+    private readonly oneOutput: boolean,
     startMs: number,
     private readonly placement: 'measured' | 'reconstructed',
     private readonly placementRule: string | null,
@@ -180,10 +185,12 @@ class PhaseClock {
 
   push(phase: PartPhase, name: SplitName): void {
     const { stage } = this;
-    const ms = stage.split.values[name];
-    const state = splitPartState(stage.split.states[name], this.request.hasStageTable);
+    const split = reportedSplit(stage, this.oneOutput);
+    const ms = split.values[name];
+    const state = splitPartState(split.states[name], this.request.hasStageTable);
     if (ms === null) {
-      this.out.push(stagePart(stage, phase, null, state, null, null, null, null, null));
+      const note = this.oneOutput && name === 'decodeMs' ? `in the ${PREFILL_DECODE_LABEL} figure` : null;
+      this.out.push(stagePart(stage, phase, null, state, note, null, null, null, null));
       return;
     }
     this.sum += ms;
