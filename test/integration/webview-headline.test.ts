@@ -413,3 +413,81 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
     }
   });
 });
+
+describe('Request Timeline across sessions and without the stats tables', () => {
+  const INFO_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
+
+  test("switching to another session clears the open request instead of showing it under the new session's names", async () => {
+    const data3 = sessionOfLog(OMNI_LOG, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
+    try {
+      const page = view.page;
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+      );
+      const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      assert.equal(await page.getByTestId('waterfall-title').textContent(), id);
+      const info = sessionOfLog(INFO_LOG);
+      await view.dispatch({
+        type: 'session',
+        session: { ...info.session, id: 'import-info-level' },
+        stageNames: info.stageNames,
+      });
+      await waitUntil(page, `document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      assert.equal(await page.getByTestId('waterfall-title').textContent(), '');
+      assert.equal(await page.getByTestId('waterfall-empty').isVisible(), false, 'the timeline tab is not shown');
+      assert.equal(
+        await page.getByTestId('waterfall-empty').evaluate((e) => (e as unknown as { hidden: boolean }).hidden),
+        false,
+      );
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('an INFO-level request: its end to end from [OmniTiming] in the header, not "e2e not printed"', async () => {
+    const info = sessionOfLog(INFO_LOG);
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
+    try {
+      const page = view.page;
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+      );
+      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      const id = (await page.getByTestId('waterfall-title').textContent()) ?? '';
+      const r = info.requests.find((x) => x.requestId === id)!;
+      const total = r.timing?.totalS as number;
+      const meta = (await page.getByTestId('waterfall-meta').textContent()) ?? '';
+      assert.match(meta, /^e2e \d[\d.,]* m?s \(\[OmniTiming\] total, 10 ms steps\)/);
+      assert.doesNotMatch(meta, /e2e not printed/);
+      assert.ok(meta.includes(total >= 1 ? `${total.toFixed(2)} s` : `${Math.round(total * 1000)} ms`), meta);
+      // No table was printed: its cells say so (not "hidden"); the stage time is [OmniTiming]'s.
+      const facts = page.locator('[data-testid="request-facts"] tr[data-stage-key="0"]');
+      assert.equal(await facts.locator('td[data-col="queuedMs"] .v').textContent(), 'no table');
+      assert.match(
+        (await facts.locator('td[data-col="queuedMs"]').getAttribute('title')) ?? '',
+        /printed no \[StageRequestStats\] table/,
+      );
+      const stageS = (r.stages[0]?.fields['omni_timing_stage_s'] as { value: number }).value;
+      assert.equal(
+        await facts.locator('td[data-col="field:stage_gen_time_ms"] .v').textContent(),
+        formatCompact(stageS * 1000),
+      );
+      // The breakdown names the stage's time as unsplit, as explain and the side panel do.
+      const labels = await page.locator('[data-testid="breakdown-part"] .bar-label').allTextContents();
+      assert.ok(
+        labels.includes('stage 0 · talker gen time not split (prefill/decode not measured)'),
+        labels.join(' | '),
+      );
+      assert.ok(!labels.some((l) => l.includes('rest of gen time')), labels.join(' | '));
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-timeline.png') });
+    } finally {
+      await view.close();
+    }
+  });
+});

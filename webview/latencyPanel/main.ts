@@ -443,7 +443,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   if (state.openRequestId !== null) {
     waterfall.loading(state.openRequestId);
     post({ type: 'queryRequest', requestId: state.openRequestId });
-  }
+  } else waterfall.clear();
   refreshActive('shown');
 }
 

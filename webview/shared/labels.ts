@@ -6,6 +6,8 @@ import { PREFILL_DECODE_LABEL } from '../../server/shared';
 import type { TimelineSegment } from '../../server/protocol';
 
 export const FIELD_GEN_TIME = 'stage_gen_time_ms';
+/** A stage's time from its [OmniTiming] line, in seconds (10 ms steps): all an INFO-level log has. */
+export const FIELD_OMNI_TIMING_STAGE = 'omni_timing_stage_s';
 export const FIELD_FIRST_OUTPUT = 'serving_time_to_first_output_ms';
 export const FIELD_AUDIO_DURATION = 'audio_duration_s';
 

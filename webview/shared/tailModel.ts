@@ -31,7 +31,7 @@ export interface PartName {
   readonly phase: TailPart['phase'];
   readonly edge?: string | null | undefined;
   readonly component?: TailPart['component'] | null;
-  readonly withUnmeasuredPhases?: true;
+  readonly withUnmeasuredPhases?: boolean | undefined;
 }
 
 export function partText(

@@ -3,13 +3,10 @@
 // such a log has. Same row shape as the phase table, so the same view draws it.
 import { maxOf } from '../../server/shared';
 import type { Percentile, SummaryResult } from '../../server/protocol';
-import { stageLabel } from '../shared/labels';
+import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, summaryFieldView } from '../shared/valueState';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
-
-/** [OmniTiming]'s per-stage seconds (the stage's stage_gen_time_ms, printed to 10 ms). */
-export const FIELD_OMNI_TIMING_STAGE = 'omni_timing_stage_s';
 
 const TIME: SummaryColumn = {
   id: 'time',

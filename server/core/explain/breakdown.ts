@@ -56,8 +56,24 @@ function makePart(
   endMs: number | null,
   placement: 'measured' | 'reconstructed' | null,
   placementRule: string | null,
+  withUnmeasuredPhases = false,
 ): BreakdownPart {
-  return { key, stageKey, stageId, phase, edge, component, ms, state, note, startMs, endMs, placement, placementRule };
+  return {
+    key,
+    stageKey,
+    stageId,
+    phase,
+    edge,
+    component,
+    ms,
+    state,
+    note,
+    startMs,
+    endMs,
+    placement,
+    placementRule,
+    withUnmeasuredPhases,
+  };
 }
 
 /** A phase of a stage. */
@@ -71,10 +87,26 @@ function stagePart(
   endMs: number | null,
   placement: 'measured' | 'reconstructed' | null,
   placementRule: string | null,
+  withUnmeasuredPhases = false,
 ): BreakdownPart {
   const { stageKey, stageId } = stage;
   const key = internedKey(stageKey, phase);
-  return makePart(key, stageKey, stageId, phase, null, null, ms, state, note, startMs, endMs, placement, placementRule);
+  return makePart(
+    key,
+    stageKey,
+    stageId,
+    phase,
+    null,
+    null,
+    ms,
+    state,
+    note,
+    startMs,
+    endMs,
+    placement,
+    placementRule,
+    withUnmeasuredPhases,
+  );
 }
 
 /** A component of a hand-off between two stages (no place on the clock). */
@@ -131,11 +163,13 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   phases.push('prefill', 'prefillMs');
   phases.push('decode', 'decodeMs');
 
+  // Its prefill or decode not a number (a one-output decode is in its prefill): the rest holds them.
+  const unsplit = values.prefillMs === null || (values.decodeMs === null && !oneOutput);
   const gen = genTimeOf(stage);
   if (!Number.isFinite(gen)) {
     const state: PartState =
       request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
-    out.push(stagePart(stage, 'genOther', null, state, null, null, null, null, null));
+    out.push(stagePart(stage, 'genOther', null, state, null, null, null, null, null, unsplit));
     return;
   }
   const fromTiming = numberOf(stage.fields, 'stage_gen_time_ms') === undefined;
@@ -157,6 +191,7 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
       placedHere ? end : null,
       placedHere ? placement : null,
       placedHere ? placementRule : null,
+      unsplit,
     ),
   );
 }

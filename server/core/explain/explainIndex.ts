@@ -122,12 +122,7 @@ export class ExplainIndex {
     const row = this.ids.length;
     const breakdown = breakdownOf(request);
     this.ids.push(request.requestId);
-    let requestOneOutput: string[] | null = null;
-    for (const s of request.stages)
-      if (prefillCoversDecode(request, s)) {
-        this.oneOutput.add(s.stageKey);
-        (requestOneOutput ??= []).push(s.stageKey);
-      }
+    for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
     const finish = this.clock.midpoint(request.timestamp) ?? fallbackFinishMs;
     this.finish.push(finish);
@@ -139,16 +134,9 @@ export class ExplainIndex {
       if (v !== null && v !== undefined && Number.isFinite(v)) rowValues.set(ordinal, v);
     };
     for (const p of breakdown.parts) {
-      if (p.ms === null) {
-        // Its time is in the stage's rest of gen time (breakdown.ts), unless the prefill holds it.
-        if (
-          (p.phase === 'prefill' || p.phase === 'decode') &&
-          p.stageKey !== null &&
-          requestOneOutput?.includes(p.stageKey) !== true
-        )
-          this.unsplit.add(p.stageKey);
-        continue;
-      }
+      // Its rest of gen time holds an unmeasured prefill or decode (breakdown.ts).
+      if (p.withUnmeasuredPhases && p.stageKey !== null) this.unsplit.add(p.stageKey);
+      if (p.ms === null) continue;
       let ordinal = this.partOrdinals.get(p.key);
       if (ordinal === undefined) {
         this.partMetas.set(p.key, {

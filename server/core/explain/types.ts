@@ -54,6 +54,11 @@ export interface BreakdownPart {
   /** measured: anchored on a measured time of the same origin; reconstructed: placed by `placementRule`. */
   readonly placement: 'measured' | 'reconstructed' | null;
   readonly placementRule: string | null;
+  /**
+   * A stage's rest of gen time that holds phases the log did not measure (its prefill or decode
+   * not a number, and not inside a one-output prefill): the stage's unsplit work, not overhead.
+   */
+  readonly withUnmeasuredPhases: boolean;
 }
 
 /**

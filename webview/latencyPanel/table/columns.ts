@@ -1,6 +1,6 @@
 // The request table's columns, derived from the session's stages. DOM-free.
 import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
-import { FIELD_GEN_TIME, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
+import { FIELD_GEN_TIME, FIELD_OMNI_TIMING_STAGE, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
@@ -26,8 +26,6 @@ export interface TableColumn {
 }
 
 const ID_WIDTH = 240;
-/** [OmniTiming]'s per-stage seconds (stage_gen_time_ms printed to 10 ms). */
-const FIELD_OMNI_TIMING_STAGE = 'omni_timing_stage_s';
 const VALUE_WIDTH = 100;
 
 function hasInputSplit(stage: StageSummary): boolean {

@@ -99,6 +99,15 @@ export class WaterfallView {
     this.render();
   }
 
+  /** Back to the prompt: another session's request must not stay on screen under this one's header. */
+  clear(): void {
+    this.loadingId = null;
+    this.detail = null;
+    setText(this.title, '');
+    setText(this.meta, '');
+    this.render();
+  }
+
   get requestId(): string | null {
     return this.detail?.request.requestId ?? null;
   }
@@ -123,7 +132,11 @@ export class WaterfallView {
     setText(this.title, r.requestId);
     const e2e = r.e2e['e2e_total_ms'];
     const parts = [
-      e2e?.state === 'measured' ? `e2e ${formatDurationMs(e2e.value)}` : 'e2e not printed',
+      e2e?.state === 'measured'
+        ? `e2e ${formatDurationMs(e2e.value)}`
+        : d.breakdown?.totalSource === 'omniTiming.total'
+          ? `e2e ${formatDurationMs(d.breakdown.totalMs as number)} ([OmniTiming] total, 10 ms steps)`
+          : 'e2e not printed',
       r.timestamp === null ? null : `at ${r.timestamp}`,
       `log line ${r.line}`,
       r.cold ? 'cold: first request after a server start' : null,
