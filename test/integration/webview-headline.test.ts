@@ -448,6 +448,25 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     }
   });
 
+  test("Over Time, each request: an INFO-level log's requests at their [OmniTiming] end to end, none without one", async () => {
+    const info = sessionOfLog(INFO_LOG);
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
+    try {
+      const page = view.page;
+      await page.getByTestId('tab-spans').click();
+      await waitUntil(
+        page,
+        `/requests in view/.test(document.querySelector('[data-testid="spans-status"]').textContent)`,
+      );
+      const status = (await page.getByTestId('spans-status').textContent()) ?? '';
+      assert.match(status, /^6 of 6 requests in view · 0 cold$/);
+      assert.equal(await page.getByTestId('spans-canvas').getAttribute('data-visible'), '6');
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-spans.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
   test('an INFO-level request: its end to end from [OmniTiming] in the header, not "e2e not printed"', async () => {
     const info = sessionOfLog(INFO_LOG);
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { LogStreamParser } from '../../server/core/log';
 import { RequestStore } from '../../server/core/analysis/requestStore';
 import { SampleSet } from '../../server/core/analysis/sampleSet';
+import { endToEndOf } from '../../server/core/analysis/endToEnd';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { measured, NOT_MEASURED } from '../../server/core/values';
@@ -63,6 +64,7 @@ function assertRoundTrip(name: string, text: string): number {
     for (const [field, cell] of Object.entries(original.e2e))
       assert.deepStrictEqual(analysis.requests.e2eCellAt(i, field), cell, `${name}: request ${i} e2e ${field}`);
     assert.equal(analysis.requests.timestampAt(i), original.timestamp);
+    assert.equal(analysis.requests.endToEndMsAt(i), endToEndOf(original)?.ms ?? null, `${name}: request ${i} e2e`);
   });
   return originals.length;
 }
@@ -72,6 +74,14 @@ test('every real excerpt and crafted log round-trips through the store', () => {
   for (const name of readdirSync(join(FIXTURES, 'real-logs'))) requests += assertRoundTrip(name, realLog(name));
   for (const name of readdirSync(join(FIXTURES, 'logs')))
     requests += assertRoundTrip(name, readFileSync(join(FIXTURES, 'logs', name), 'utf8'));
+  // The upstream-rendered logs, the INFO-level one ([OmniTiming] only: its end to end is total=) included.
+  let fromTiming = 0;
+  for (const name of readdirSync(join(FIXTURES, 'upstream-rendered')).filter((n) => n.endsWith('.log'))) {
+    const text = readFileSync(join(FIXTURES, 'upstream-rendered', name), 'utf8');
+    requests += assertRoundTrip(name, text);
+    for (const r of analyse(text).originals) if (endToEndOf(r)?.from === 'omniTiming') fromTiming += 1;
+  }
+  assert.equal(fromTiming, 6, 'the INFO-level log: 6 ends to end from [OmniTiming]');
   requests += assertRoundTrip(
     'sample',
     readFileSync(join(__dirname, '..', '..', 'samples', 'qwen3-tts-first-audio-cold-start.log'), 'utf8'),

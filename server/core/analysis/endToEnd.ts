@@ -10,8 +10,13 @@ export function endToEndOf(request: AnalyzedRequest): { ms: number; from: 'e2eTa
   if (cell !== undefined && cell.state === 'measured') return { ms: cell.value, from: 'e2eTable' };
   const total = request.timing?.totalS;
   if (total !== undefined && total !== null && Number.isFinite(total))
-    return { ms: Math.round(total * 1000 * 1000) / 1000, from: 'omniTiming' };
+    return { ms: omniTimingTotalMs(total), from: 'omniTiming' };
   return null;
+}
+
+/** [OmniTiming]'s `total=` seconds in ms, to the printed figures' 3 decimals. */
+export function omniTimingTotalMs(totalS: number): number {
+  return Math.round(totalS * 1000 * 1000) / 1000;
 }
 
 export class EndToEndBuilder {

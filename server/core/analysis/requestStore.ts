@@ -12,6 +12,7 @@ import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
 import { SlotCodec } from './packedValues';
 import { stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
+import { endToEndOf, omniTimingTotalMs } from './endToEnd';
 import { requestTransfers, tableEdgesOf } from './transfers';
 import type { AnalyzedRequest, RequestOverallSummary, RequestStage } from './types';
 
@@ -250,6 +251,26 @@ export class RequestStore implements RequestList {
       this.textCells,
     );
     return reader.fields(layout.e2e)[name];
+  }
+
+  /** endToEndOf(request)'s ms without building the request (the spans view asks it of every request). */
+  endToEndMsAt(index: number): number | null {
+    const entry = this.entries[index];
+    const layout = entry?.layout;
+    if (entry === undefined || layout === undefined) return null;
+    if (layout === null) {
+      const whole = entry.rare?.whole;
+      return whole === undefined || whole === null ? null : (endToEndOf(whole)?.ms ?? null);
+    }
+    const cell = this.e2eCellAt(index, 'e2e_total_ms');
+    if (cell?.state === 'measured') return cell.value;
+    if (layout.timing === null) return null;
+    // The timing block follows the stages, the e2e fields and the transfer edges (SlotWriter's order); its first slot is total.
+    let at = entry.offset + layout.e2e.slotCount;
+    if (!layout.stagesFromTiming) for (const s of layout.stages) at += s.fields.slotCount;
+    for (const t of layout.transfers) at += t.fields.slotCount;
+    const slot = this.arena.chunkOf(at)[ChunkedInt32.offsetIn(at)] as number;
+    return this.codec.kindOf(slot) === 'number' ? omniTimingTotalMs(this.codec.valueOf(slot)) : null;
   }
 
   lineAt(index: number): number | undefined {

@@ -166,7 +166,7 @@ export function timeAt(view: TimeView, box: PlotBox, px: number): number {
   return view.t0 + ((px - box.left) / box.width) * (view.t1 - view.t0);
 }
 
-/** y of an e2e value; requests without e2e sit on the baseline. */
+/** y of an e2e value (requests without one are not drawn; NaN reads as the baseline). */
 export function yOf(box: PlotBox, yMax: number, e2e: number): number {
   const v = Number.isNaN(e2e) ? 0 : Math.min(e2e, yMax);
   return box.top + box.height - (v / yMax) * box.height;
@@ -187,6 +187,7 @@ export function spanAt(
   let best: number | null = null;
   let bestD = radius * radius;
   for (let i = lowerBound(index.end, tLo); i < index.count && (index.end[i] as number) <= tHi; i++) {
+    if (Number.isNaN(index.e2e[i])) continue;
     const dx = xOf(view, box, index.end[i] as number) - px;
     const dy = yOf(box, yMax, index.e2e[i] as number) - py;
     const d = dx * dx + dy * dy;

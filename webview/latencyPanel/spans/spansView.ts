@@ -165,7 +165,8 @@ export class SpansView {
       ctx.beginPath();
       const linePath = new Path2D();
       for (let i = from; i < to; i++) {
-        if (index.stage[i] !== s || !isVisible(index, i, view)) continue;
+        // No end-to-end time: no height to draw it at (never on the baseline as if 0 ms).
+        if (index.stage[i] !== s || !isVisible(index, i, view) || Number.isNaN(index.e2e[i])) continue;
         const x1 = xOf(view, box, index.end[i] as number);
         const y = yOf(box, this.yMax, index.e2e[i] as number);
         ctx.rect(x1 - 1.5, y - 1.5, 3, 3);
@@ -192,13 +193,14 @@ export class SpansView {
     for (let i = from; i < to; i++) {
       if (!isVisible(index, i, view)) continue;
       shown += 1;
-      if (index.cold[i] !== 1) continue;
+      if (index.cold[i] !== 1 || Number.isNaN(index.e2e[i])) continue;
       cold += 1;
       ctx.beginPath();
       ctx.arc(xOf(view, box, index.end[i] as number), yOf(box, this.yMax, index.e2e[i] as number), 5, 0, Math.PI * 2);
       ctx.stroke();
     }
-    const noE2e = index.withoutE2e > 0 ? ` · ${formatCount(index.withoutE2e)} without e2e (on the baseline)` : '';
+    const noE2e =
+      index.withoutE2e > 0 ? ` · ${formatCount(index.withoutE2e)} without an end-to-end time (not drawn)` : '';
     setText(
       this.status,
       `${formatCount(shown)} of ${formatCount(index.count)} requests in view · ${formatCount(cold)} cold${noE2e}`,
