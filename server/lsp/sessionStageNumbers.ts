@@ -61,7 +61,8 @@ export class SessionStageNumbers implements StageNumbersProvider {
       summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey),
     );
     const numbers: LiveStageNumbers = {
-      sessionLabel: `${info.kind} session ${info.id} (${info.status})`,
+      // Its title names what was read or served ("imported server.log · Dec 2 12:38"), not the internal id.
+      sessionLabel: `${info.title} (${info.status})`,
       stages,
       tablesMissing:
         missing === null

@@ -118,6 +118,23 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     'The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
   const finding = summary.findings.find((f) => f.code === 'prefill-covers-decode');
   assert.ok(finding?.message.endsWith(` ${evidence}`), finding?.message);
+  // The codec's unrecorded TTFT with what the launched config says of talker_first_audio.
+  const ttft = summary.findings.find((f) => f.code === 'ttft-not-recorded');
+  assert.ok(
+    ttft?.message.endsWith(
+      ' The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: it turns talker_first_audio on (qwen3_tts_high_concurrency_mrv2_single_gpu.yaml line 21, connector connector_of_shared_memory) with stage 1 as its codec.',
+    ),
+    ttft?.message,
+  );
+  // A hint's hover repeats its whole label (the editor cuts long ones) and names the session by its title.
+  const hints = (await client.inlayHints(uri)) ?? [];
+  assert.equal(hints.length, 3);
+  const tooltip = (h: (typeof hints)[number]): string =>
+    typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? '');
+  for (const h of hints) {
+    const label = typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+    assert.ok(tooltip(h).startsWith(`${label}\n\nMeasured in ${session.title} (`), tooltip(h));
+  }
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
   assert.ok(all.find((f) => f.code === 'prefill-covers-decode')?.message.endsWith(evidence));
   const page = await client.request<RequestPage>('stageLens/requests', { sessionId: session.id, offset: 0, limit: 1 });

@@ -113,4 +113,6 @@ test('the hint of the leading stage carries its share of the tail; the others do
     /The input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess/,
   );
   assert.doesNotMatch(hints[0]?.tooltip ?? '', /largest mean excess/);
+  // The editor cuts long hints: the hover starts with the whole label, then where it was measured.
+  for (const h of hints) assert.ok(h.tooltip.startsWith(`${h.label}\n\nMeasured in launch: vllm serve`), h.tooltip);
 });

@@ -39,12 +39,14 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const why = leads
       ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
       : '';
-    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: tooltip + why });
+    // The whole label first: the editor cuts long inlay hints (editor.inlayHints.maximumLength).
+    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: `${label}\n\n${tooltip}${why}` });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {
     if (report.flag.value.location.file !== analysis.file.path) continue;
     const status = formatCodecTtftStatus(numbers, report.codecs);
-    if (status) hints.push({ position: report.flag.value.location.range.end, label: status, tooltip });
+    if (status)
+      hints.push({ position: report.flag.value.location.range.end, label: status, tooltip: `${status}\n\n${tooltip}` });
   }
   return hints;
 }
