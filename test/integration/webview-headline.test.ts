@@ -448,6 +448,22 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     }
   });
 
+  test('side panel of an INFO-level log: the notice once at the top, and "no other findings" below', async () => {
+    const info = sessionOfLog(INFO_LOG);
+    const view = await harness.open('sidePanel', { width: 1000, height: 760 }, new FakeHost(info));
+    try {
+      const page = view.page;
+      await page.getByTestId('findings-none').waitFor();
+      assert.equal(
+        await page.getByTestId('findings-none').textContent(),
+        'No other findings (the missing stats tables are said at the top).',
+      );
+      assert.equal(await page.locator('[data-testid="finding"][data-code="stage-tables-missing"]').count(), 0);
+    } finally {
+      await view.close();
+    }
+  });
+
   test("Over Time, each request: an INFO-level log's requests at their [OmniTiming] end to end, none without one", async () => {
     const info = sessionOfLog(INFO_LOG);
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));

@@ -32,7 +32,8 @@ export class FindingsList {
     );
   }
 
-  update(findings: readonly Finding[]): void {
+  /** `shownAbove`: findings said elsewhere on the panel (the missing stats tables' notice): "no other findings". */
+  update(findings: readonly Finding[], shownAbove = false): void {
     const seen = new Set<string>();
     findings.forEach((f, i) => {
       const key = `${f.code}/${f.stageId ?? ''}`;
@@ -61,6 +62,10 @@ export class FindingsList {
       }
     }
     this.none.hidden = findings.length > 0;
+    setText(
+      this.none,
+      shownAbove ? 'No other findings (the missing stats tables are said at the top).' : 'No findings.',
+    );
   }
 
   private create(f: Finding): ItemParts {

@@ -212,6 +212,7 @@ function render(): void {
   if (edges.rows.length > 0) edgeTable.update(edges);
   findings.update(
     missing === null ? summary.findings : summary.findings.filter((f) => f.code !== 'stage-tables-missing'),
+    missing !== null,
   );
   const oneOutput = new Set(
     summary.stages
