@@ -1,7 +1,8 @@
 // Findings of a session with what its deploy config (the one it was launched with, or
 // `analyze --deploy-config`) says about them (read from disk, base_config overlays resolved).
-// The one-output and the codec first-audio findings use it (core/deploy/configEvidence.ts); a config that cannot be read adds nothing
-// (the finding stands on the numbers alone), and `deployConfigProblem` says why up front.
+// The one-output and the codec first-audio findings use it (core/deploy/configEvidence.ts); a
+// config that cannot be read adds nothing (the finding stands on the numbers alone), and
+// `deployConfigProblem` says why up front.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../core/analysis/types';

@@ -7,7 +7,7 @@
 // time during which two stages ran at once (async chunk) is counted once: it is the
 // overlap. What no part explains is the residual; it is never forced to 0.
 import { mapPacked } from '../arrays';
-import type { AnalyzedRequest, SplitName, SplitState } from '../analysis/types';
+import type { AnalyzedRequest, PhaseSplit, SplitName, SplitState } from '../analysis/types';
 import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
 import { numberOf, stateOf, type FieldMap } from '../values';
@@ -152,8 +152,9 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   const placementRule = anchored ? null : rule;
   // A one-output stage's decode is inside its prefill figure: not a measured 0 ms part.
   const oneOutput = prefillCoversDecode(request, stage);
-  const { values } = reportedSplit(stage, oneOutput);
-  const phases = new PhaseClock(out, request, placed.stage, oneOutput, startMs, placement, placementRule);
+  const split = reportedSplit(stage, oneOutput);
+  const { values } = split;
+  const phases = new PhaseClock(out, request, placed.stage, split, oneOutput, startMs, placement, placementRule);
   if (values.inputWaitMs !== null && values.readyQueuedMs !== null) {
     phases.push('inputWait', 'inputWaitMs');
     phases.push('readyQueued', 'readyQueuedMs');
@@ -209,6 +210,8 @@ class PhaseClock {
     private readonly out: BreakdownPart[],
     private readonly request: AnalyzedRequest,
     private readonly stage: StagePlacement['stage'],
+    /** The split as reported (reportedSplit): a one-output stage's decode is not a number. */
+    private readonly split: PhaseSplit,
     /** The stage emits one output (oneOutputStage.ts): its decode is inside its prefill figure. */
     private readonly oneOutput: boolean,
     startMs: number,
@@ -219,8 +222,7 @@ class PhaseClock {
   }
 
   push(phase: PartPhase, name: SplitName): void {
-    const { stage } = this;
-    const split = reportedSplit(stage, this.oneOutput);
+    const { stage, split } = this;
     const ms = split.values[name];
     const state = splitPartState(split.states[name], this.request.hasStageTable);
     if (ms === null) {
