@@ -415,6 +415,18 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
 });
 
 describe('Request Timeline across sessions and without the stats tables', () => {
+  /** Opens the first row's request in the Request Timeline; its id. */
+  const openFirstRequest = async (page: WebviewPage['page']): Promise<string> => {
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
+    );
+    const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
+    await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+    await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+    return id;
+  };
+
   const INFO_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 
   test("switching to another session clears the open request instead of showing it under the new session's names", async () => {
@@ -422,13 +434,7 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
     try {
       const page = view.page;
-      await waitUntil(
-        page,
-        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
-      );
-      const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
-      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
-      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      const id = await openFirstRequest(page);
       assert.equal(await page.getByTestId('waterfall-title').textContent(), id);
       const info = sessionOfLog(INFO_LOG);
       await view.dispatch({
@@ -488,12 +494,7 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
     try {
       const page = view.page;
-      await waitUntil(
-        page,
-        `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
-      );
-      await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
-      await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
+      await openFirstRequest(page);
       const id = (await page.getByTestId('waterfall-title').textContent()) ?? '';
       const r = info.requests.find((x) => x.requestId === id)!;
       const total = r.timing?.totalS as number;

@@ -2,10 +2,9 @@
 // value or an interpolation towards it: the terminal table says which rows and columns.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import { analysedLog } from './support/analysedLog';
 import { tableReport } from '../../server/core/report/tableReport';
 import { fewValuesLines } from '../../server/core/report/fewValues';
 import { valuesAbovePercentile } from '../../server/core/reportedPercentiles';
@@ -15,14 +14,7 @@ import type { SummaryResult } from '../../server/protocol';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
 
-function analyse(file: string): AnalysisSnapshot {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(readFileSync(path.join(DIR, file))));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  return analysis.snapshot();
-}
+const analyse = (file: string): AnalysisSnapshot => analysedLog(path.join(DIR, file));
 
 /** The note's lines in a table report: from its heading to the next blank line. */
 function noteOf(lines: readonly string[]): string[][] {

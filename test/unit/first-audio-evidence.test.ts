@@ -4,11 +4,11 @@
 // written to a temporary folder and read back through the same loader a session uses.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import { analysedLog } from './support/analysedLog';
 import { withDeployEvidence } from '../../server/capture/deployEvidence';
 import type { Finding } from '../../server/core/analysis/types';
 
@@ -16,14 +16,7 @@ const LOGS = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
 const DEPLOY = path.join(__dirname, '..', 'fixtures', 'deploy');
 const TFA = path.join(DEPLOY, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
 
-function analyse(file: string): AnalysisSnapshot {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(readFileSync(path.join(LOGS, file))));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  return analysis.snapshot();
-}
+const analyse = (file: string): AnalysisSnapshot => analysedLog(path.join(LOGS, file));
 
 const beforeFix = analyse('qwen3tts-talker-first-audio-before-fix.log');
 

@@ -3,10 +3,9 @@
 // for upstream output, and a one-output stage's larger prefill+decode is not ranked.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
+import { analysedLog } from './support/analysedLog';
 import { tableReport } from '../../server/core/report/tableReport';
 import { summaryModel } from '../../webview/sidePanel/summaryModel';
 import type { SummaryResult } from '../../server/protocol';
@@ -14,14 +13,7 @@ import { formatCompact } from '../../webview/shared/format';
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function analyse(file: string): AnalysisSnapshot {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(readFileSync(path.join(ROOT, file))));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  return analysis.snapshot();
-}
+const analyse = (file: string): AnalysisSnapshot => analysedLog(path.join(ROOT, file));
 
 function summaryOf(s: AnalysisSnapshot): SummaryResult {
   return {

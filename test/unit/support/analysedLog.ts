@@ -1,0 +1,14 @@
+// A log file read whole through the parser and the analysis, as `analyze` reads it (not a test file itself).
+import { readFileSync } from 'node:fs';
+import { LogStreamParser } from '../../../server/core/log';
+import { StreamAnalysis, type AnalysisSnapshot } from '../../../server/core/analysis/streamAnalysis';
+
+/** The analysis of the file at `file`, or of bytes given as they are. */
+export function analysedLog(file: string | Uint8Array): AnalysisSnapshot {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(typeof file === 'string' ? readFileSync(file) : file));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  return analysis.snapshot();
+}
