@@ -188,6 +188,17 @@ describe('histogram', () => {
     assert.equal(l.binned, 1 + 4 + 0 + 2);
   });
 
+  test('the count axis has whole ticks only: 6 requests in one bin read 0 … 6, one in a bin 0 and 1', () => {
+    assert.ok(histogramLayout(h, box).yTicks.every((t) => Number.isInteger(t.count)));
+    assert.deepEqual(
+      histogramLayout({ ...h, edges: [0, 10], counts: [1] }, box).yTicks.map((t) => t.count),
+      [0, 1],
+    );
+    const six = histogramLayout({ ...h, edges: [0, 10, 20], counts: [6, 0] }, box).yTicks.map((t) => t.count);
+    assert.equal(six[0], 0);
+    assert.ok(six.every((c) => Number.isInteger(c)) && six.length >= 3, six.join(','));
+  });
+
   test('no bins: an empty layout', () => {
     const l = histogramLayout({ ...h, edges: [], counts: [] }, box);
     assert.deepEqual([l.bars.length, l.binned, l.mode], [0, 0, null]);

@@ -77,7 +77,10 @@ export function histogramLayout(h: HistogramResult, box: HistogramBox): Histogra
     value,
     x: project(x, value),
   }));
-  const yTicks = niceTicks(0, yTop, 4).map((count) => ({ count, y: project(y, count) }));
+  // Counts are whole: a tick at 0.5 would be printed as a count it is not (0, 1, 1).
+  const yTicks = niceTicks(0, yTop, 4)
+    .filter((count) => Number.isInteger(count))
+    .map((count) => ({ count, y: project(y, count) }));
   return { bars, xTicks, yTicks, binned, maxCount, mode };
 }
 
