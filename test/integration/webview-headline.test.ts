@@ -470,6 +470,39 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     }
   });
 
+  test("Requests of an INFO-level log: each stage's [OmniTiming] time in ms, under its whole stage name", async () => {
+    const info = sessionOfLog(INFO_LOG);
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
+    try {
+      const page = view.page;
+      const cell = page.locator(
+        '[data-testid="request-row"][data-index="0"] .cell[data-col="0.field:omni_timing_stage_s"]',
+      );
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-row"][data-index="0"] .cell[data-col="0.field:omni_timing_stage_s"]')?.textContent !== ''`,
+      );
+      const id = (await page.locator('[data-testid="request-id"][data-index="0"]').textContent()) ?? '';
+      const r = info.requests.find((x) => x.requestId === id)!;
+      const stageS = (r.stages[0]?.fields['omni_timing_stage_s'] as { value: number }).value;
+      assert.equal(await cell.textContent(), formatCompact(stageS * 1000));
+      // The group cell shows its whole name: it does not overflow its column.
+      const groups = page.locator('.group-cell:not(.id-cell)');
+      assert.deepEqual(await groups.allTextContents(), ['stage 0 · talker', 'stage 1 · code2wav']);
+      for (const fits of await groups.evaluateAll((els) =>
+        els.map(
+          (e) =>
+            (e as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth <=
+            (e as unknown as { clientWidth: number }).clientWidth,
+        ),
+      ))
+        assert.equal(fits, true);
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-requests.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
   test("Over Time, each request: an INFO-level log's requests at their [OmniTiming] end to end, none without one", async () => {
     const info = sessionOfLog(INFO_LOG);
     const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));

@@ -10,7 +10,7 @@ import type {
   StageSummary,
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
-import { PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
+import { FIELD_OMNI_TIMING_STAGE, PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
 import { valuesAbovePercentile } from '../../server/shared';
 
 /**
@@ -222,6 +222,29 @@ export function fieldValueView(stage: RequestStage | undefined, field: string, u
     default:
       return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
   }
+}
+
+/** A cell of a stage table that was never printed (an INFO-level request: [OmniTiming] only). */
+export const NO_TABLE_VIEW: ValueView = Object.freeze({
+  text: 'no table',
+  state: 'notMeasured',
+  title:
+    'This request printed no [StageRequestStats] table, only its [OmniTiming] line: vLLM-Omni logs its stats tables at DEBUG (VLLM_LOGGING_LEVEL=DEBUG).',
+  value: null,
+});
+
+/** A stage's time from its [OmniTiming] line (seconds, 10 ms steps), in ms as every other time. */
+export function omniTimingStageView(stage: RequestStage | undefined): ValueView {
+  if (stage === undefined) return EMPTY_VIEW;
+  const cell = stage.fields[FIELD_OMNI_TIMING_STAGE];
+  if (cell?.state !== 'measured') return NO_TABLE_VIEW;
+  const ms = cell.value * 1000;
+  return {
+    text: formatCompact(ms),
+    state: 'measured',
+    title: `stage time from [OmniTiming]: ${formatWithUnit(ms, 'ms')}, printed in 10 ms steps (its stage_gen_time_ms).`,
+    value: ms,
+  };
 }
 
 export function stageOf(request: AnalyzedRequest, stageKey: string): RequestStage | undefined {

@@ -2,7 +2,14 @@
 import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
 import { FIELD_GEN_TIME, FIELD_OMNI_TIMING_STAGE, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
-import { fieldCellView, fieldValueView, splitCellView, splitValueView, stageOf } from '../../shared/valueState';
+import {
+  fieldCellView,
+  fieldValueView,
+  omniTimingStageView,
+  splitCellView,
+  splitValueView,
+  stageOf,
+} from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
 
 export interface TableColumn {
@@ -27,6 +34,8 @@ export interface TableColumn {
 
 const ID_WIDTH = 240;
 const VALUE_WIDTH = 100;
+/** One column per stage (an INFO-level log): room for `stage 1 · code2wav` above it. */
+const TIMING_WIDTH = 160;
 
 function hasInputSplit(stage: StageSummary): boolean {
   const c = stage.splitStates.inputWaitMs;
@@ -71,6 +80,18 @@ function fieldColumn(stage: StageSummary, group: string, field: string, label: s
   };
 }
 
+/** A stage's [OmniTiming] time, in ms like every other time, wide enough for its stage's name above it. */
+function omniTimingColumn(stage: StageSummary, group: string): TableColumn {
+  const p90 = stage.fields[FIELD_OMNI_TIMING_STAGE]?.p90;
+  return {
+    ...fieldColumn(stage, group, FIELD_OMNI_TIMING_STAGE, 'time'),
+    width: TIMING_WIDTH,
+    slowAbove: p90 === undefined ? null : p90 * 1000,
+    read: (r) => omniTimingStageView(stageOf(r, stage.stageKey)),
+    cell: (r) => omniTimingStageView(stageOf(r, stage.stageKey)),
+  };
+}
+
 export const REQUEST_ID_COLUMN: TableColumn = {
   id: 'requestId',
   label: 'request id',
@@ -104,7 +125,7 @@ export function tableColumns(
     const group = stageLabel(stage.stageKey, stageNames);
     // Only [OmniTiming] lines (no stats tables): the stage's time is all there is.
     if (timingOnly) {
-      out.push(fieldColumn(stage, group, FIELD_OMNI_TIMING_STAGE, 'time (s)', 's'));
+      out.push(omniTimingColumn(stage, group));
       continue;
     }
     const queued: SplitName[] = hasInputSplit(stage) ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];
