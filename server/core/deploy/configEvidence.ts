@@ -3,10 +3,11 @@
 // codec first-audio signature (talker_first_audio).
 import type { Finding, FindingCode } from '../analysis/types';
 import type { ConfigMap } from './configTree';
+import { stageMismatch } from './evidenceText';
 import { firstAudioEvidence } from './firstAudioEvidence';
 import { oneOutputEvidence } from './oneOutputEvidence';
 
-type Evidence = (root: ConfigMap, configPath: string, stageId: number, logStageIds?: readonly number[]) => string;
+type Evidence = (root: ConfigMap, configPath: string, stageId: number) => string;
 
 const EVIDENCE: ReadonlyMap<FindingCode, Evidence> = new Map<FindingCode, Evidence>([
   ['prefill-covers-decode', oneOutputEvidence],
@@ -18,17 +19,20 @@ export function hasConfigEvidence(findings: readonly Finding[]): boolean {
   return findings.some((f) => EVIDENCE.has(f.code) && f.stageId !== null);
 }
 
-/** The findings with the config's evidence added to the message of each finding it speaks to. */
+/**
+ * The findings with the config's evidence added to the message of each finding it speaks to;
+ * when its stages are not the log's (`logStageIds`), that sentence instead: its settings are no evidence.
+ */
 export function withConfigEvidence(
   findings: readonly Finding[],
   root: ConfigMap,
   configPath: string,
   logStageIds?: readonly number[],
 ): Finding[] {
+  const mismatch = stageMismatch(root, configPath, logStageIds);
   return findings.map((f) => {
     const evidence = EVIDENCE.get(f.code);
-    return evidence !== undefined && f.stageId !== null
-      ? { ...f, message: `${f.message} ${evidence(root, configPath, f.stageId, logStageIds)}` }
-      : f;
+    if (evidence === undefined || f.stageId === null) return f;
+    return { ...f, message: `${f.message} ${mismatch ?? evidence(root, configPath, f.stageId)}` };
   });
 }

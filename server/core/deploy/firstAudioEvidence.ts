@@ -6,7 +6,7 @@
 // this only adds evidence to its message.
 import * as path from 'node:path';
 import { entryOf, isMap, valueOf, type ConfigEntry, type ConfigMap } from './configTree';
-import { idList, stageMismatch, where } from './evidenceText';
+import { idList, where } from './evidenceText';
 import { readsAsTrue } from './stageViews';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
 
@@ -22,18 +22,8 @@ function flagEntries(root: ConfigMap): ConfigEntry[] {
   return flags;
 }
 
-/**
- * One sentence: what the effective config `root` (of the file `configPath`) says about talker
- * first audio for the stage; or, when its stages are not the log's, that it does not match.
- */
-export function firstAudioEvidence(
-  root: ConfigMap,
-  configPath: string,
-  stageId: number,
-  logStageIds?: readonly number[],
-): string {
-  const mismatch = stageMismatch(root, configPath, logStageIds);
-  if (mismatch !== null) return mismatch;
+/** One sentence: what the effective config `root` (of the file `configPath`) says about talker first audio for the stage. */
+export function firstAudioEvidence(root: ConfigMap, configPath: string, stageId: number): string {
   const name = path.basename(configPath);
   const check = 'check that the session ran this config.';
   const reports = talkerFirstAudioReports(root);

@@ -5,7 +5,7 @@
 // the numbers; this only adds evidence to its message.
 import * as path from 'node:path';
 import { isScalar, type ConfigEntry, type ConfigMap } from './configTree';
-import { stageMismatch, where } from './evidenceText';
+import { where } from './evidenceText';
 import { entryOf } from './configTree';
 import { modelRunnerSetting, stageSetting, stageViews } from './stageViews';
 
@@ -17,18 +17,8 @@ function scalarText(entry: ConfigEntry | undefined): string | null {
   return entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
 }
 
-/**
- * One sentence: what the effective config `root` (of the file `configPath`) sets for the stage;
- * or, when its stages are not the log's (`logStageIds`), that it does not match.
- */
-export function oneOutputEvidence(
-  root: ConfigMap,
-  configPath: string,
-  stageId: number,
-  logStageIds?: readonly number[],
-): string {
-  const mismatch = stageMismatch(root, configPath, logStageIds);
-  if (mismatch !== null) return mismatch;
+/** One sentence: what the effective config `root` (of the file `configPath`) sets for the stage. */
+export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: number): string {
   const name = path.basename(configPath);
   const view = stageViews(root).find((v) => v.id === stageId);
   const runner = modelRunnerSetting(root, view);
