@@ -213,6 +213,42 @@ test('connectors referenced but not defined, edges to missing stages', () => {
   ]);
 });
 
+test('gpu_memory_utilization: a fraction above 0 and at most 1, and stages sharing a GPU within its memory', () => {
+  const withFractions = (talker: string, codec: string, codecDevices = '"0"') =>
+    TTS.replace(
+      '    enable_prefix_caching: false\n',
+      `    enable_prefix_caching: false\n    gpu_memory_utilization: ${talker}\n    devices: "0"\n`,
+    ).replace(
+      '  - stage_id: 1\n',
+      `  - stage_id: 1\n    gpu_memory_utilization: ${codec}\n    devices: ${codecDevices}\n`,
+    );
+  check(withFractions('0.3', '0.3'), []);
+  // 0.7 + 0.3 is exactly the whole device
+  check(withFractions('0.7', '0.3'), []);
+  const over = check(withFractions('1.5', '0.3'), ['invalid-value@12']);
+  assert.equal(over[0].message, '`gpu_memory_utilization` must be above 0 and at most 1; it is 1.5.');
+  check(withFractions('0', '0.3'), ['invalid-value@12']);
+  check(withFractions('1', '0.3', '"1"'), []);
+  const shared = check(withFractions('0.6', '0.5'), ['gpu-memory-oversubscribed@12', 'gpu-memory-oversubscribed@17']);
+  assert.equal(
+    shared[0].message,
+    'Stages 0 and 1 share GPU 0 and together ask for 0.6 + 0.5 = 1.1 of its memory: each reserves its `gpu_memory_utilization` of the whole device, so the stage that starts last finds too little free and fails to start. Lower them to add up to at most 1.',
+  );
+  assert.deepEqual(
+    shared[0].related.map((r) => r.message),
+    ['stage 1: gpu_memory_utilization 0.5 (this file:17)'],
+  );
+  // a device named in a list shared with another stage's
+  check(withFractions('0.6', '0.5', '"1,0"'), ['gpu-memory-oversubscribed@12', 'gpu-memory-oversubscribed@17']);
+  // on separate GPUs each may take most of its own
+  check(withFractions('0.9', '0.9', '"1"'), []);
+  // an overlay that moves the codec onto the talker's GPU: said at its `devices`, the fractions being the base's
+  const base = withFractions('0.6', '0.5', '"1"');
+  check('base_config: base.yaml\nstages:\n  - stage_id: 1\n    devices: "0"\n', ['gpu-memory-oversubscribed@4'], {
+    'base.yaml': base,
+  });
+});
+
 test('YAML problems: tabs, duplicate keys, several documents', () => {
   // one error per line; no checks past the first error, where the parser guesses the structure
   const tabs = check(TTS.replace('    enable_prefix_caching: false', '\tenable_prefix_caching: false'), [

@@ -17,7 +17,8 @@ export type DeployDiagnosticCode =
   | 'duplicate-stage-id'
   | 'connector-undefined'
   | 'edge-unknown-stage'
-  | 'platform-stage-unknown';
+  | 'platform-stage-unknown'
+  | 'gpu-memory-oversubscribed';
 
 export type DeploySeverity = 'error' | 'warning' | 'information';
 

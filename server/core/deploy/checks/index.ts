@@ -1,6 +1,7 @@
 // All deploy checks of one file, in document order, each problem once.
 import type { DeployAnalysis } from '../analysis';
 import { diagnostic, type DeployDiagnostic } from './deployDiagnostic';
+import { gpuShareDiagnostics } from './gpuShareCheck';
 import { overlayDiagnostics } from './overlayCheck';
 import { schemaDiagnostics } from './schemaCheck';
 import { stageGraphDiagnostics } from './stageGraphCheck';
@@ -17,6 +18,7 @@ export function deployDiagnostics(analysis: DeployAnalysis): DeployDiagnostic[] 
     ...schemaDiagnostics(file.root),
     ...overlayDiagnostics(file.path, file.root, effective),
     ...stageGraphDiagnostics(file.path, file.root, effective.root),
+    ...gpuShareDiagnostics(file.path, effective.root),
     ...talkerFirstAudioDiagnostics(file, effective.root),
   ].filter((d) => d.range.end.line < firstError);
   const all = [...yaml, ...semantic];

@@ -155,16 +155,25 @@ class SchemaWalker {
         ),
       );
     }
-    if (spec.minimum !== undefined && typeof value.value === 'number' && value.value < spec.minimum) {
+    const bound = typeof value.value === 'number' ? outOfRange(spec, value.value) : null;
+    if (bound !== null)
       this.found.push(
-        diagnostic(
-          'invalid-value',
-          `\`${entry.key}\` must be at least ${spec.minimum}; it is ${value.value}.`,
-          value.location,
-        ),
+        diagnostic('invalid-value', `\`${entry.key}\` must be ${bound}; it is ${value.value}.`, value.location),
       );
-    }
   }
+}
+
+/** The range a number breaks, in words ("at least 1", "above 0 and at most 1"); null when it is inside. */
+function outOfRange(spec: KeySpec, value: number): string | null {
+  const low = spec.minimum ?? spec.exclusiveMinimum;
+  const lowWords = spec.minimum !== undefined ? `at least ${spec.minimum}` : low !== undefined ? `above ${low}` : null;
+  const highWords = spec.maximum !== undefined ? `at most ${spec.maximum}` : null;
+  const tooLow =
+    (spec.minimum !== undefined && value < spec.minimum) ||
+    (spec.exclusiveMinimum !== undefined && value <= spec.exclusiveMinimum);
+  const tooHigh = spec.maximum !== undefined && value > spec.maximum;
+  if (!tooLow && !tooHigh) return null;
+  return [lowWords, highWords].filter((w) => w !== null).join(' and ');
 }
 
 function kindOf(value: ConfigValue): ValueKind {

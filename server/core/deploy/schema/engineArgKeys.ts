@@ -101,7 +101,7 @@ export const stageEngineKeys: KeySpec[] = [
     '0.9',
     'Fraction of GPU memory this stage may use (weights, activations, KV cache). Stages sharing a GPU must add up to at most 1.',
     'Sets the KV-cache capacity: when it runs out requests are preempted (`vllm_num_preemptions` > 0) or wait for blocks, which grows `vllm_ready_queued_ms` / `vllm_queued_ms`.',
-    { minimum: 0 },
+    { exclusiveMinimum: 0, maximum: 1 },
   ),
   key(
     'max_num_seqs',

@@ -10,6 +10,9 @@ export interface KeySpec {
   /** For string settings with a closed set of values. */
   readonly values?: readonly string[];
   readonly minimum?: number;
+  /** The value must be above this (a fraction that cannot be 0). */
+  readonly exclusiveMinimum?: number;
+  readonly maximum?: number;
   readonly required?: boolean;
   /** As it reads in the hover: `true`, `1`, `unset (vLLM default)`. */
   readonly defaultText: string;
@@ -57,7 +60,9 @@ export function key(
   defaultText: string,
   description: string,
   metrics: string,
-  more: Partial<Pick<KeySpec, 'values' | 'minimum' | 'required' | 'children' | 'items'>> = {},
+  more: Partial<
+    Pick<KeySpec, 'values' | 'minimum' | 'exclusiveMinimum' | 'maximum' | 'required' | 'children' | 'items'>
+  > = {},
 ): KeySpec {
   return { key: name, kinds: typeof kinds === 'string' ? [kinds] : kinds, defaultText, description, metrics, ...more };
 }
