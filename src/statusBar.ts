@@ -2,7 +2,7 @@
 // Shown only while there is a session (a window that never used Stage Lens has no item).
 import * as vscode from 'vscode';
 import type { SessionInfo, SummaryResult } from '../server/protocol';
-import { statusWords } from '../webview/shared/sessionStatus';
+import { statusHeadline, statusWords } from '../webview/shared/sessionStatus';
 
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -18,7 +18,7 @@ export class SessionStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const headline = headlineOf(summary);
+    const headline = statusHeadline(summary);
     const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
     const live = session.status === 'running' || session.status === 'starting';
     this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
@@ -37,13 +37,4 @@ export class SessionStatusBar implements vscode.Disposable {
   dispose(): void {
     this.item.dispose();
   }
-}
-
-/** The last stage's time to first output p50: what a TTS/omni user waits for. */
-export function headlineOf(summary: SummaryResult | null): string | null {
-  if (summary === null || summary.stages.length === 0) return null;
-  const last = summary.stages[summary.stages.length - 1];
-  const d = last?.fields['serving_time_to_first_output_ms'];
-  if (d === undefined) return null;
-  return `1st output p50 ${d.p50 >= 100 ? Math.round(d.p50) : d.p50.toFixed(1)} ms`;
 }

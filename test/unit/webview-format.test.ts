@@ -6,7 +6,7 @@ import type { RequestStage, SplitName, SplitState, StageSummary } from '../../se
 import { measured, NOT_MEASURED } from '../../server/core/values';
 import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
-import { statusWords } from '../../webview/shared/sessionStatus';
+import { statusHeadline, statusWords } from '../../webview/shared/sessionStatus';
 import {
   distributionView,
   fieldCellView,
@@ -212,6 +212,34 @@ describe('value states of a stage summary', () => {
 });
 
 describe('session status in words', () => {
+  test("the status bar headline: the last stage's time to first output p50 in the views' format, else end to end", () => {
+    const dist = (p50: number) => ({ count: 3, mean: p50, p50, p90: p50, p99: p50, max: p50 });
+    const stage = (stageId: number, replicaId: number | null, firstOutputP50: number | null) => ({
+      stageId,
+      replicaId,
+      fields: firstOutputP50 === null ? {} : { serving_time_to_first_output_ms: dist(firstOutputP50) },
+    });
+    const summary = (stages: ReturnType<typeof stage>[], endToEndP50: number | null) =>
+      ({
+        stages,
+        endToEnd: endToEndP50 === null ? null : { ms: dist(endToEndP50), fromOmniTiming: 0 },
+      }) as unknown as Parameters<typeof statusHeadline>[0];
+    assert.equal(
+      statusHeadline(summary([stage(0, null, 12.5), stage(1, null, 33725.31)], 40000)),
+      '1st output p50 33,725 ms',
+    );
+    assert.equal(statusHeadline(summary([stage(0, null, 1), stage(1, null, 41.27)], null)), '1st output p50 41.3 ms');
+    // a replica's summary after its stage's: the stage over all replicas is the headline
+    assert.equal(
+      statusHeadline(summary([stage(0, null, 1), stage(1, null, 5.678), stage(1, 0, 900)], null)),
+      '1st output p50 5.68 ms',
+    );
+    // an INFO-level log: no stage tables, end to end from [OmniTiming]
+    assert.equal(statusHeadline(summary([], 2793.1)), 'e2e p50 2,793 ms');
+    assert.equal(statusHeadline(summary([], null)), null);
+    assert.equal(statusHeadline(null), null);
+  });
+
   test('an import that read its file is "imported", never "exited"; a process still exits', () => {
     assert.equal(statusWords({ kind: 'import', status: 'exited', exit: null }), 'imported');
     assert.equal(statusWords({ kind: 'import', status: 'running', exit: null }), 'importing');

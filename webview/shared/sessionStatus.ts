@@ -1,7 +1,8 @@
 // A session's status in words for its kind: an import that read its file to the end is
-// "imported", not "exited" (a process exits; a file does not). DOM-free; used by the
-// webviews and the extension (quick picks, status bar).
-import type { SessionInfo } from '../../server/protocol';
+// "imported", not "exited" (a process exits; a file does not); its headline latency. DOM-free;
+// used by the webviews and the extension (quick picks, status bar).
+import type { SessionInfo, SummaryResult } from '../../server/protocol';
+import { formatCompact } from './format';
 
 export function statusWords(session: Pick<SessionInfo, 'kind' | 'status' | 'exit'>): string {
   if (session.kind === 'import') {
@@ -15,4 +16,20 @@ export function statusWords(session: Pick<SessionInfo, 'kind' | 'status' | 'exit
     return `${session.status} (${exit.signal !== null ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`})`;
   }
   return session.status;
+}
+
+/**
+ * One latency for the status bar, in the views' number format: the last stage's time to
+ * first output p50 (what a TTS or omni user waits for), else end to end p50 (an INFO-level
+ * log has no stage tables); null before any measured value.
+ */
+export function statusHeadline(summary: Pick<SummaryResult, 'stages' | 'endToEnd'> | null): string | null {
+  if (summary === null) return null;
+  // The last stage over all its replicas (a replica's own summary follows its stage's).
+  let last: SummaryResult['stages'][number] | undefined;
+  for (const stage of summary.stages) if (stage.replicaId === null) last = stage;
+  const firstOutput = last?.fields['serving_time_to_first_output_ms'];
+  if (firstOutput !== undefined) return `1st output p50 ${formatCompact(firstOutput.p50)} ms`;
+  const endToEnd = summary.endToEnd?.ms;
+  return endToEnd === undefined ? null : `e2e p50 ${formatCompact(endToEnd.p50)} ms`;
 }
