@@ -18,7 +18,8 @@ import { compareSessions } from './commands/compare';
 import type { CompareArgs } from './commands/compare';
 import { ComparePanel } from './views/comparePanel';
 import { isSettingError, showSettingError } from './settings';
-import type { ViewFilter } from '../server/protocol';
+import type { SessionInfo, ViewFilter } from '../server/protocol';
+import { sessionLogLines } from './sessionLogLines';
 
 /** What activate() returns: used by the extension-host tests. */
 export interface StageLensApi {
@@ -44,11 +45,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   // A launch's first lines (its command line, or why it could not start) can arrive before
   // the request that created the session has answered: they wait here for its terminal.
   const early = new EarlyOutput();
+  // Each session as last logged: the Output channel says what changed, not every update.
+  const logged = new Map<string, SessionInfo>();
   context.subscriptions.push(
     client.onNotification('stageLens/rawOutput', (p) => {
       const terminal = terminals.get(p.sessionId);
       if (terminal !== undefined) terminal.write(p.text);
       else early.hold(p.sessionId, p.text);
+    }),
+    client.onDidUpdateSession((session) => {
+      for (const line of sessionLogLines(logged.get(session.id), session)) log[line.level](line.text);
+      logged.set(session.id, session);
     }),
     client.onDidChangeSession(async (session) => {
       const summary = session === null ? null : await client.summary(session).catch(() => null);

@@ -1,0 +1,37 @@
+// What the Output channel says about a session as it changes: that it began (what it reads),
+// each change of status with what it had read by then, and each new error. A session's
+// request count alone changes often and is not logged. Free of the VS Code API (unit-tested).
+import type { SessionInfo } from '../server/protocol';
+import { statusWords } from '../webview/shared/sessionStatus';
+
+export interface SessionLogLine {
+  readonly level: 'info' | 'error';
+  readonly text: string;
+}
+
+type Logged = Pick<
+  SessionInfo,
+  'title' | 'description' | 'kind' | 'status' | 'exit' | 'lastError' | 'requestCount' | 'problemCount'
+>;
+
+function counts(session: Logged): string {
+  const requests = `${session.requestCount.toLocaleString('en-US')} request${session.requestCount === 1 ? '' : 's'}`;
+  if (session.problemCount === 0) return requests;
+  return `${requests}, ${session.problemCount.toLocaleString('en-US')} input problem${session.problemCount === 1 ? '' : 's'}`;
+}
+
+/** The lines to log for `now`, given the same session as last logged (undefined: not seen before). */
+export function sessionLogLines(previous: Logged | undefined, now: Logged): SessionLogLine[] {
+  const lines: SessionLogLine[] = [];
+  const status = statusWords(now);
+  if (previous === undefined)
+    lines.push({ level: 'info', text: `session ${now.title}: ${now.description} (${status})` });
+  else if (statusWords(previous) !== status)
+    lines.push({
+      level: now.status === 'crashed' || now.status === 'error' ? 'error' : 'info',
+      text: `session ${now.title}: ${status}, ${counts(now)}`,
+    });
+  if (now.lastError !== null && now.lastError !== previous?.lastError)
+    lines.push({ level: 'error', text: `session ${now.title}: ${now.lastError}` });
+  return lines;
+}
