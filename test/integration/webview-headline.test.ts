@@ -363,13 +363,13 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
       const d = (v: number): string => formatDurationMs(v);
       assert.ok(
         described.includes(
-          ` Hand-off 0->1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`,
+          ` Hand-off 0 → 1: send ${d(ms('tx_time_ms'))}, in flight ${d(ms('in_flight_time_ms'))}, receive+decode ${d(ms('rx_decode_time_ms'))} (position assumed).`,
         ),
         described,
       );
       assert.match(
         described,
-        / Hand-off 1->2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./,
+        / Hand-off 1 → 2: send [^,]+, in flight [^,]+, receive\+decode [^(]+\(position assumed\)\./,
       );
       assert.match(
         (await page.getByTestId('legend-handoff').textContent()) ?? '',

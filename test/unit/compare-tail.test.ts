@@ -42,8 +42,18 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
     /^Tail \(p99 of stage 1 time to first output\): the p99 excess of stage 1 time to first output moved from stage 1 queued/m,
   );
   assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3,899 ms \(100%\)$/m);
+  // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline.
+  assert.match(
+    table,
+    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +\+0 ms \(0%\) +\+1,987 ms \(51%\)$/m,
+  );
+  // 6 requests a run: nothing is testable, said once above the rows that each read "not testable".
+  const tooFew =
+    'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';
+  assert.ok(table.includes(`\n${tooFew}\n`), table);
   const md = [compareMarkdown(report, [])].flat().join('\n');
   assert.match(md, /\| stage 1 queued \| \+31\.3 ms \(98%\) \| \+162 ms \(4%\) \|/);
+  assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);
   // JSON: the report itself (schema 1) carries it.
   assert.equal((JSON.parse(JSON.stringify(report)) as { tail: { sentence: string } }).tail.sentence, tail.sentence);
 });

@@ -213,6 +213,7 @@ describe('compare flags a change only when it matters', () => {
     );
     const table = compareTable(report).join('\n');
     assert.doesNotMatch(table, /\* (longer|shorter)/);
+    assert.doesNotMatch(table, /Too few requests/, 'tested quantiles: no "too few" line');
     assert.match(table, /p50 .*≤ 0\.100 ms/);
     assert.match(table, /p99 .*p99 needs n ≥ 100/);
     assert.match(
@@ -423,6 +424,8 @@ describe('transfer edges in compare and in the side panel model', () => {
       ],
     );
     assert.equal(model.rows[0]?.cells['field:tx_time_ms']?.value, omni.edges[0]?.fields['tx_time_ms']?.p90);
+    // hovers name the edge as its row does
+    assert.match(model.rows[0]?.cells['field:tx_time_ms']?.title ?? '', /^0 → 1 tx_time_ms p90: /);
     const tts = analyse('qwen3tts-talker-first-audio-after-fix.log');
     const tx = edgeModel(tts.edges, 'p50', {}).rows[0]?.cells['omniTimingTx'];
     assert.deepEqual([tx?.text, tx?.state, tx?.value], ['not recorded', 'notRecorded', null]);

@@ -7,6 +7,7 @@ import { measured, NOT_MEASURED } from '../../server/core/values';
 import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
 import { statusHeadline, statusWords } from '../../webview/shared/sessionStatus';
+import { cardLabel, edgeLabel } from '../../webview/shared/labels';
 import {
   distributionView,
   fieldCellView,
@@ -208,6 +209,16 @@ describe('value states of a stage summary', () => {
   test('added time to first output: empty with the reason when not computable', () => {
     assert.equal(distributionView(null, 'p50', 'added', 'why').title, 'added: why');
     assert.equal(distributionView(dist(40), 'p99', 'added', 'why').text, '120');
+  });
+});
+
+describe('labels', () => {
+  test('a card label may wrap after "+" or "/" (a zero-width space), never inside a word; an edge reads 0 → 1', () => {
+    assert.equal(cardLabel('receive+decode'), 'receive+\u200bdecode');
+    assert.equal(cardLabel('size (KB)'), 'size (KB)');
+    assert.equal(cardLabel('input / output'), 'input / output');
+    assert.equal(edgeLabel('0->1'), '0 → 1');
+    assert.equal(edgeLabel('12->3'), '12 → 3');
   });
 });
 

@@ -1,6 +1,6 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
-import { tailRows, tailSideText, targetLabel } from '../../server/shared';
+import { tailRows, tailSideText, targetLabel, tooFewToTestText } from '../../server/shared';
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
@@ -208,6 +208,9 @@ export function renderComparison(
     ),
     h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
   ];
+  // Every row would read "not testable" without saying why: said once, under the headline.
+  const tooFew = tooFewToTestText(report);
+  if (tooFew !== null) parts.push(h('p', { className: 'muted', testId: 'compare-too-few', text: tooFew }));
   if (report.metrics.length > 0) {
     parts.push(
       h(
@@ -228,7 +231,10 @@ export function renderComparison(
         ? h('p', {
             className: 'muted',
             testId: 'compare-nothing',
-            text: 'No change (nothing beyond noise and above the practical threshold).',
+            text:
+              head.tested === 0
+                ? 'No difference could be tested.'
+                : 'No change (nothing beyond noise and above the practical threshold).',
           })
         : stageTable(groups, report.method.confidence),
     );

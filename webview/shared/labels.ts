@@ -22,6 +22,11 @@ export function fieldLabel(name: string): string {
   return FIELD_LABEL[name] ?? name;
 }
 
+/** An edge key as people read it: `0->1` (its key in JSON and the CLI) -> `0 → 1`. */
+export function edgeLabel(edgeKey: string): string {
+  return edgeKey.replace('->', ' → ');
+}
+
 /** Stage id part of a stage key: `1_2` -> `1`. */
 export function stageIdOfKey(stageKey: string): string {
   const cut = stageKey.indexOf('_');
@@ -50,3 +55,11 @@ export const PHASE_LABEL: Readonly<Record<TimelinePhase, string>> = {
   prefillDecode: PREFILL_DECODE_LABEL,
   stage: 'whole stage (submit → finished)',
 };
+
+/**
+ * A column name for the narrow (card) layout, where it wraps at words only: a zero-width
+ * space after `+` and `/` lets "receive+decode" wrap after its `+`, not inside "decode".
+ */
+export function cardLabel(label: string): string {
+  return label.replace(/([+/])(?=\S)/g, '$1\u200b');
+}

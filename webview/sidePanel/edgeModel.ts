@@ -5,7 +5,7 @@
 // transfer recorded are counted and said, never shown as 0. DOM-free (unit-tested in Node).
 import type { EdgeSummary, Percentile } from '../../server/protocol';
 import { formatCompact, formatWithUnit } from '../shared/format';
-import { stageRole } from '../shared/labels';
+import { edgeLabel, stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
@@ -82,7 +82,7 @@ const NOT_RECORDED_TX =
 function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percentile): ValueView {
   const d = edge.fields[field];
   const states = edge.fieldStates[field];
-  const name = `${edge.edge} ${field}`;
+  const name = `${edgeLabel(edge.edge)} ${field}`;
   const left = (s: { notMeasured: number; hidden: number }): string => {
     const parts = [
       s.notMeasured > 0 ? `${s.notMeasured} not measured (None)` : '',
@@ -122,7 +122,7 @@ function omniTxView(edge: EdgeSummary, pct: Percentile): ValueView {
     return {
       text: formatCompact(value),
       state: 'measured',
-      title: `${edge.edge} [OmniTiming] send ${pct}: ${formatWithUnit(value, 'ms')} over ${d.count} requests.${others}`,
+      title: `${edgeLabel(edge.edge)} [OmniTiming] send ${pct}: ${formatWithUnit(value, 'ms')} over ${d.count} requests.${others}`,
       value,
       partial: s.notRecorded + s.absent > 0,
     };
@@ -131,10 +131,10 @@ function omniTxView(edge: EdgeSummary, pct: Percentile): ValueView {
     return {
       text: STATE_TEXT.notRecorded,
       state: 'notRecorded',
-      title: `${edge.edge} [OmniTiming] send on ${s.notRecorded} requests: ${NOT_RECORDED_TX}`,
+      title: `${edgeLabel(edge.edge)} [OmniTiming] send on ${s.notRecorded} requests: ${NOT_RECORDED_TX}`,
       value: null,
     };
-  return { ...EMPTY_VIEW, title: `${edge.edge}: [OmniTiming] does not name this edge.` };
+  return { ...EMPTY_VIEW, title: `${edgeLabel(edge.edge)}: [OmniTiming] does not name this edge.` };
 }
 
 /** Rows per edge in the order given (by upstream then downstream stage). */

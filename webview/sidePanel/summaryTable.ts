@@ -2,6 +2,7 @@
 // numbers, so only those text nodes, titles and bar widths are touched.
 import { h, setAttr, setData, setLiveTitle, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
+import { cardLabel } from '../shared/labels';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
 interface CellParts {
@@ -117,7 +118,12 @@ export class SummaryTable {
       // data-label: the column name shown above the value in the narrow (card) layout.
       const td = h(
         'td',
-        { dataset: { col: c.id, label: c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})` } },
+        {
+          dataset: {
+            col: c.id,
+            label: cardLabel(c.unit === 'ms' || c.unit === '' ? c.label : `${c.label} (${c.unit})`),
+          },
+        },
         value,
         h('span', { className: 'bar', attrs: { 'aria-hidden': 'true' } }, fill),
       );

@@ -2,6 +2,7 @@
 import { formatMs } from '../textTable';
 import { METRIC_INFO } from './metrics';
 import type {
+  ComparisonReport,
   FindingDiff,
   HistogramComparison,
   HistogramSide,
@@ -58,6 +59,25 @@ export function metricLabel(m: MetricComparison): string {
 /** "58/60": measured values of each run (the quantiles' n). */
 export function countsText(m: MetricComparison): string {
   return `${m.baseline.measured}/${m.candidate.measured}`;
+}
+
+/**
+ * When no compared metric has enough values in both runs to be tested, one sentence saying so
+ * above the table (each row says "not testable", which alone reads like a verdict); null otherwise.
+ */
+export function tooFewToTestText(report: Pick<ComparisonReport, 'metrics' | 'method'>): string | null {
+  const compared = report.metrics.filter((m) => m.status === 'compared');
+  if (compared.length === 0 || compared.some((m) => m.quantiles.some((q) => q.ci !== null))) return null;
+  const most = (side: 'baseline' | 'candidate'): number =>
+    maxOf(
+      0,
+      compared.map((m) => m[side].measured),
+    );
+  return (
+    `Too few requests to test any difference: each run needs at least ${report.method.minSamples} measured values ` +
+    `of a metric, and the most here are ${most('baseline')} (baseline) and ${most('candidate')} (candidate). ` +
+    'The differences below describe these requests; none is evidence of a change.'
+  );
 }
 
 /** Why one side has no number: "0 of 60 measured: 60 not recorded". */

@@ -18,6 +18,7 @@ import {
   scopeLabel,
   signedMs,
   signedPct,
+  tooFewToTestText,
 } from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
@@ -96,8 +97,14 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       unflagged === 0
         ? ''
         : ` (${unflagged} beyond noise but below ${threshold}, or with too few values for the quantile)`;
+    const tooFew = tooFewToTestText(report);
     if (!tested)
-      out.push('**Changed:** nothing could be tested (no metric measured in both runs with enough values).', '');
+      out.push(
+        tooFew === null
+          ? '**Changed:** nothing could be tested (no metric measured in both runs with enough values).'
+          : `**Changed:** nothing could be tested. ${escapeMarkdown(tooFew)}`,
+        '',
+      );
     else if (moved.length === 0) out.push(`**Changed:** nothing beyond noise and above ${threshold}${aside}.`, '');
     else {
       out.push(

@@ -16,6 +16,7 @@ import {
   scopeLabel,
   signedMs,
   signedPct,
+  tooFewToTestText,
 } from './format';
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
@@ -102,6 +103,8 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = a change: beyond noise, above ` +
         `the larger of ${report.method.minChangeMs} ms and ${report.method.minChangePct}% of the baseline, with n ≥ ${report.method.quantileMinSamples.p50} (p50, p90) / ${report.method.quantileMinSamples.p99} (p99) per run.`,
     );
+    const tooFew = tooFewToTestText(report);
+    if (tooFew !== null) out.push(tooFew);
     const shown = report.metrics.filter((m) => m.status !== 'neither');
     const rows = shown.flatMap(metricRows);
     pushAll(

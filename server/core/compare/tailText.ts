@@ -18,11 +18,15 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
     const p = side?.parts.find((x) => x.key === key);
     return p === undefined ? '–' : `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
+  const labelIn = (side: TailAttribution | null, key: string): string | null => {
+    const part = side?.parts.find((x) => x.key === key);
+    return part === undefined ? null : partLabel(part, t.oneOutputStages ?? []);
+  };
   const rows = keys.map((key) => {
-    const part = (t.baseline?.parts.find((x) => x.key === key) ??
-      t.candidate?.parts.find((x) => x.key === key)) as TailAttribution['parts'][number];
+    const inBaseline = labelIn(t.baseline, key);
+    const inCandidate = labelIn(t.candidate, key);
     return {
-      label: partLabel(part, t.oneOutputStages ?? []),
+      label: rowLabel(inBaseline, inCandidate),
       baseline: cell(t.baseline, key),
       candidate: cell(t.candidate, key),
     };
@@ -33,6 +37,18 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
     candidate: t.candidate === null ? '–' : ms(t.candidate.residualMs),
   });
   return rows;
+}
+
+/**
+ * One part named as each run has it: the same part can be "rest of gen time" where the stage's
+ * prefill and decode are measured and "gen time not split" where they are not.
+ */
+function rowLabel(inBaseline: string | null, inCandidate: string | null): string {
+  if (inBaseline === null || inCandidate === null || inBaseline === inCandidate)
+    return inCandidate ?? inBaseline ?? '?';
+  const stage = /^stage \S+ /.exec(inBaseline)?.[0] ?? '';
+  const baselineWords = inBaseline.startsWith(stage) ? inBaseline.slice(stage.length) : inBaseline;
+  return `${inCandidate} · baseline: ${baselineWords}`;
 }
 
 /** The table/terminal block: the sentence, each run's tail, the parts side by side. */

@@ -4,7 +4,7 @@
 import type { AnalyzedRequest, RequestTransfer } from '../../../server/protocol';
 import { h } from '../../shared/dom';
 import { formatCompact } from '../../shared/format';
-import { stageLabel } from '../../shared/labels';
+import { edgeLabel, stageLabel } from '../../shared/labels';
 import type { ValueView } from '../../shared/valueState';
 import { EXPLAIN, STATE_TEXT } from '../../shared/valueState';
 
@@ -20,25 +20,30 @@ function fieldView(t: RequestTransfer, field: string): ValueView {
     return {
       text: '—',
       state: 'empty',
-      title: `${t.edge}: no TransferEdgeStats column for this edge (DEBUG, and printed only when some value is not zero).`,
+      title: `${edgeLabel(t.edge)}: no TransferEdgeStats column for this edge (DEBUG, and printed only when some value is not zero).`,
       value: null,
     };
   const cell = t.fields[field];
   if (cell === undefined)
-    return { text: STATE_TEXT.hidden, state: 'hidden', title: `${t.edge} ${field}: ${EXPLAIN.hidden}`, value: null };
+    return {
+      text: STATE_TEXT.hidden,
+      state: 'hidden',
+      title: `${edgeLabel(t.edge)} ${field}: ${EXPLAIN.hidden}`,
+      value: null,
+    };
   if (cell.state === 'notMeasured')
     return {
       text: STATE_TEXT.notMeasured,
       state: 'notMeasured',
-      title: `${t.edge} ${field}: ${EXPLAIN.notMeasured}`,
+      title: `${edgeLabel(t.edge)} ${field}: ${EXPLAIN.notMeasured}`,
       value: null,
     };
   if (cell.state === 'text')
-    return { text: cell.value, state: 'text', title: `${t.edge} ${field}: ${EXPLAIN.text}`, value: null };
+    return { text: cell.value, state: 'text', title: `${edgeLabel(t.edge)} ${field}: ${EXPLAIN.text}`, value: null };
   return {
     text: formatCompact(cell.value),
     state: 'measured',
-    title: `${t.edge} ${field}: ${cell.value}, measured.`,
+    title: `${edgeLabel(t.edge)} ${field}: ${cell.value}, measured.`,
     value: cell.value,
   };
 }
@@ -48,21 +53,21 @@ function omniView(t: RequestTransfer): ValueView {
     return {
       text: formatCompact(t.omniTimingTxMs),
       state: 'measured',
-      title: `${t.edge} [OmniTiming] send: ${t.omniTimingTxMs} ms.`,
+      title: `${edgeLabel(t.edge)} [OmniTiming] send: ${t.omniTimingTxMs} ms.`,
       value: t.omniTimingTxMs,
     };
   if (t.omniTimingTxState === 'notRecorded') {
     return {
       text: STATE_TEXT.notRecorded,
       state: 'notRecorded',
-      title: `${t.edge} [OmniTiming] printed 0.00 ms with no measured tx_time_ms: no payload transfer recorded (async chunk streams the input through the connector), not a 0 ms hand-off.`,
+      title: `${edgeLabel(t.edge)} [OmniTiming] printed 0.00 ms with no measured tx_time_ms: no payload transfer recorded (async chunk streams the input through the connector), not a 0 ms hand-off.`,
       value: null,
     };
   }
   return {
     text: '—',
     state: 'empty',
-    title: `${t.edge}: [OmniTiming] was not printed or does not name this edge.`,
+    title: `${edgeLabel(t.edge)}: [OmniTiming] was not printed or does not name this edge.`,
     value: null,
   };
 }

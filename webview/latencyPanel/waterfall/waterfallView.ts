@@ -6,7 +6,7 @@ import type { RequestDetail } from '../../../server/protocol';
 import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
-import { PHASE_LABEL, stageLabel } from '../../shared/labels';
+import { edgeLabel, PHASE_LABEL, stageLabel } from '../../shared/labels';
 import { prefillCoversDecode, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
@@ -214,7 +214,7 @@ export class WaterfallView {
         h(
           'div',
           { className: 'legend-row', testId: 'legend-handoff-note', dataset: { edge: n.edge } },
-          h('span', { className: 'legend-text', text: `${n.edge.replace('->', ' → ')}: ${n.text}.` }),
+          h('span', { className: 'legend-text', text: `${edgeLabel(n.edge)}: ${n.text}.` }),
         ),
       );
     if (layout.anchored.length > 0) {
@@ -429,7 +429,7 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
   const handoffs = layout.handoffs
     .map(
       (h) =>
-        ` Hand-off ${h.edge}: ${h.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)}`).join(', ')} (position assumed).`,
+        ` Hand-off ${edgeLabel(h.edge)}: ${h.parts.map((p) => `${p.label} ${formatDurationMs(p.ms)}`).join(', ')} (position assumed).`,
     )
     .join('');
   const slow =
