@@ -23,5 +23,6 @@ export { changeKind, changeText, verdictShort } from './core/compare/changeWords
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { tailRows, tailSideText } from './core/compare/tailText';
 export { tooFewToTestText } from './core/compare/format';
+export { endToEndOf } from './core/analysis/endToEnd';
 export { partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';

@@ -488,7 +488,20 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       assert.equal(await cell.textContent(), formatCompact(stageS * 1000));
       // The group cell shows its whole name: it does not overflow its column.
       const groups = page.locator('.group-cell:not(.id-cell)');
-      assert.deepEqual(await groups.allTextContents(), ['stage 0 · talker', 'stage 1 · code2wav']);
+      assert.deepEqual(await groups.allTextContents(), ['request', 'stage 0 · talker', 'stage 1 · code2wav']);
+      // Each request's end to end next to its id: its [OmniTiming] total=, in ms.
+      const e2eOf = (x: (typeof info.requests)[number]): number => Math.round((x.timing?.totalS ?? NaN) * 1000);
+      assert.equal(
+        await page.locator('[data-testid="request-row"][data-index="0"] .cell[data-col="target:e2e"]').textContent(),
+        formatCompact(e2eOf(r)),
+      );
+      // Sorted by it on the server, slowest first: the first row is the slowest request.
+      await page.locator('[data-sort-key="target:e2e"]').click();
+      const slowest = Math.max(...info.requests.map(e2eOf));
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="request-row"][data-index="0"] .cell[data-col="target:e2e"]')?.textContent === ${JSON.stringify(formatCompact(slowest))}`,
+      );
       for (const fits of await groups.evaluateAll((els) =>
         els.map(
           (e) =>

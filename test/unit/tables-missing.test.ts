@@ -97,7 +97,8 @@ function summaryOf(snap: AnalysisSnapshot): SummaryResult {
 }
 
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {
-  const summary = summaryOf(analyse(fs.readFileSync(INFO_LOG, 'utf8')));
+  const snap = analyse(fs.readFileSync(INFO_LOG, 'utf8'));
+  const summary = summaryOf(snap);
   const model = timingModel(summary, 'p50', { '0': 'talker', '1': 'code2wav' });
   assert.deepEqual(
     model.columns.map((c) => c.id),
@@ -116,11 +117,16 @@ test('side panel and latency panel: stage time and end to end, in ms, instead of
     { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 },
     'the trend follows the end-to-end time',
   );
-  const columns = tableColumns(summary.stages, {}, true);
+  const columns = tableColumns(summary.stages, {}, true, summary.endToEnd?.ms ?? null);
   assert.deepEqual(
     columns.map((c) => c.id),
-    ['requestId', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s'],
+    ['requestId', 'target:e2e', '0.field:omni_timing_stage_s', '1.field:omni_timing_stage_s'],
   );
+  // The first request's `total=0.74s`: its end to end, in ms, from [OmniTiming].
+  const e2e = columns[1]!.read(snap.requests[0]!);
+  assert.deepEqual([e2e.text, e2e.state, e2e.value], ['740', 'measured', 740]);
+  assert.match(e2e.title, /^end to end from \[OmniTiming\] total=: 740 ms, printed in 10 ms steps/);
+  assert.equal(columns[1]!.slowAbove, summary.endToEnd?.ms.p90);
 });
 
 test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {

@@ -318,10 +318,20 @@ describe('table models', () => {
 
   test('request table: per stage input wait + ready queued when measured, else queued', () => {
     const cols = tableColumns(data.summary.stages, STAGE_NAMES);
-    assert.equal(cols[0]?.id, 'requestId');
+    assert.deepEqual(
+      cols.slice(0, 2).map((c) => c.id),
+      ['requestId', 'target:e2e'],
+    );
     const stage0 = cols.filter((c) => c.stageKey === '0').map((c) => c.id);
     const stage1 = cols.filter((c) => c.stageKey === '1').map((c) => c.id);
-    assert.deepEqual(stage0, ['0.queuedMs', '0.prefillMs', '0.decodeMs', '0.ttftMs', '0.field:stage_gen_time_ms']);
+    assert.deepEqual(stage0, [
+      '0.queuedMs',
+      '0.prefillMs',
+      '0.decodeMs',
+      '0.ttftMs',
+      '0.field:stage_gen_time_ms',
+      '0.field:serving_time_to_first_output_ms',
+    ]);
     assert.deepEqual(stage1, [
       '1.inputWaitMs',
       '1.readyQueuedMs',
@@ -329,14 +339,18 @@ describe('table models', () => {
       '1.decodeMs',
       '1.ttftMs',
       '1.field:stage_gen_time_ms',
+      '1.field:serving_time_to_first_output_ms',
     ]);
-    assert.equal(cols[1]?.group, 'stage 0 · thinker');
+    assert.equal(cols[2]?.group, 'stage 0 · thinker');
     assert.equal(cols[0]?.read(data.requests[7]).text, '<img src=x onerror=alert(1)>');
     assert.deepEqual(
       [isSlow(150, 100), isSlow(100, 100), isSlow(null, 100), isSlow(5, null), isSlow(5, 0)],
       [true, false, false, false, false],
     );
-    assert.equal(cols[1]?.slowAbove, data.summary.stages[0]?.split.queuedMs?.p90);
+    assert.equal(cols[2]?.slowAbove, data.summary.stages[0]?.split.queuedMs?.p90);
+    // end to end: e2e_total_ms of the request
+    const e2e = data.requests[7]!.e2e['e2e_total_ms'];
+    assert.equal(cols[1]?.read(data.requests[7]!).value, e2e?.state === 'measured' ? e2e.value : undefined);
   });
 
   test('request table: only the columns in horizontal view are written', () => {

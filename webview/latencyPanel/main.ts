@@ -453,7 +453,7 @@ function onSummary(next: SummaryResult): void {
   summary = next;
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
-  table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true));
+  table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true, next.endToEnd?.ms ?? null));
   filterBar.setOptions(next.stages, next.findings, stageNames);
   histogram.setStages(next.stages, stageNames);
   overTime.setFindings(next.findings);

@@ -11,7 +11,7 @@ import type {
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { FIELD_OMNI_TIMING_STAGE, PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
-import { valuesAbovePercentile } from '../../server/shared';
+import { endToEndOf, valuesAbovePercentile } from '../../server/shared';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
@@ -244,6 +244,33 @@ export function omniTimingStageView(stage: RequestStage | undefined): ValueView 
     state: 'measured',
     title: `stage time from [OmniTiming]: ${formatWithUnit(ms, 'ms')}, printed in 10 ms steps (its stage_gen_time_ms).`,
     value: ms,
+  };
+}
+
+/** Neither an E2E table nor an [OmniTiming] line for this request: its end to end is not known. */
+const NO_END_TO_END: ValueView = Object.freeze({
+  text: 'not printed',
+  state: 'notMeasured',
+  title:
+    'end to end: this request printed neither a RequestE2EStats table (e2e_total_ms) nor an [OmniTiming] line (total=). Not counted as 0.',
+  value: null,
+});
+
+/** A request's end to end: e2e_total_ms, else [OmniTiming]'s total= (the rule of every other view and the CLI). */
+export function endToEndView(request: AnalyzedRequest): ValueView {
+  const e2e = endToEndOf(request);
+  if (e2e === null) {
+    const cell = request.e2e['e2e_total_ms'];
+    return cell?.state === 'notMeasured'
+      ? { ...NO_END_TO_END, text: STATE_TEXT.notMeasured, title: `e2e_total_ms: ${EXPLAIN.notMeasured}` }
+      : NO_END_TO_END;
+  }
+  if (e2e.from === 'e2eTable') return numberView(e2e.ms, 'ms', 'end to end (e2e_total_ms)');
+  return {
+    text: formatCompact(e2e.ms),
+    state: 'measured',
+    title: `end to end from [OmniTiming] total=: ${formatWithUnit(e2e.ms, 'ms')}, printed in 10 ms steps (no RequestE2EStats table).`,
+    value: e2e.ms,
   };
 }
 

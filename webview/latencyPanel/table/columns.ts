@@ -1,8 +1,16 @@
 // The request table's columns, derived from the session's stages. DOM-free.
-import type { AnalyzedRequest, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
-import { FIELD_GEN_TIME, FIELD_OMNI_TIMING_STAGE, SPLIT_LABEL, stageIdOfKey, stageLabel } from '../../shared/labels';
+import type { AnalyzedRequest, Distribution, RequestSortKey, SplitName, StageSummary } from '../../../server/protocol';
+import {
+  FIELD_FIRST_OUTPUT,
+  FIELD_GEN_TIME,
+  FIELD_OMNI_TIMING_STAGE,
+  SPLIT_LABEL,
+  stageIdOfKey,
+  stageLabel,
+} from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import {
+  endToEndView,
   fieldCellView,
   fieldValueView,
   omniTimingStageView,
@@ -110,16 +118,34 @@ export const REQUEST_ID_COLUMN: TableColumn = {
   cell: (r) => ({ text: r.requestId, state: 'text', value: null }),
 };
 
+/** The request's end to end, sorted by the explain target `e2e` (the same value). */
+function endToEndColumn(endToEnd: Distribution | null): TableColumn {
+  return {
+    id: 'target:e2e',
+    label: 'e2e',
+    group: 'request',
+    stageKey: null,
+    width: VALUE_WIDTH,
+    defaultDescending: true,
+    phase: 'total',
+    slowAbove: endToEnd?.p90 ?? null,
+    read: endToEndView,
+    cell: endToEndView,
+  };
+}
+
 /**
- * Request id, then per stage: input wait + ready queued when the stage measures the
- * input split (else queued), prefill, decode, TTFT, gen time.
+ * Request id, end to end, then per stage: input wait + ready queued when the stage measures
+ * the input split (else queued), prefill, decode, TTFT, gen time, and its time to first
+ * output where the stage prints one.
  */
 export function tableColumns(
   stages: readonly StageSummary[],
   stageNames: Readonly<Record<string, string>>,
   timingOnly = false,
+  endToEnd: Distribution | null = null,
 ): TableColumn[] {
-  const out: TableColumn[] = [REQUEST_ID_COLUMN];
+  const out: TableColumn[] = [REQUEST_ID_COLUMN, endToEndColumn(endToEnd)];
   for (const stage of stages) {
     if (stage.replicaId !== null) continue;
     const group = stageLabel(stage.stageKey, stageNames);
@@ -132,6 +158,8 @@ export function tableColumns(
     for (const name of [...queued, 'prefillMs', 'decodeMs', 'ttftMs'] as SplitName[])
       out.push(splitColumn(stage, group, name));
     out.push(fieldColumn(stage, group, FIELD_GEN_TIME, 'gen time'));
+    if ((stage.fields[FIELD_FIRST_OUTPUT]?.count ?? 0) > 0)
+      out.push(fieldColumn(stage, group, FIELD_FIRST_OUTPUT, '1st output'));
   }
   return out;
 }
