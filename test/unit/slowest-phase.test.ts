@@ -80,3 +80,17 @@ describe('the slowest phase and its caveats', () => {
     assert.deepEqual(summaryModel(summaryOf(snapshot), 'p50', {}).slowest?.caveats, []);
   });
 });
+
+describe('audio per stage', () => {
+  test('a talker that hands codes to its codec reads "no audio", not a measured 0 s; the codec keeps its seconds', () => {
+    const snapshot = analyse('test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
+    const model = summaryModel(summaryOf(snapshot), 'p50', {});
+    const talker = model.rows.find((r) => r.key === '0')?.cells['field:audio_duration_s'];
+    assert.deepEqual([talker?.text, talker?.state, talker?.value], ['no audio', 'empty', null]);
+    assert.match(talker?.title ?? '', /^audio_duration_s is 0 on all 6 requests of this stage: it hands its output/);
+    const codec = model.rows.find((r) => r.key === '1')?.cells['field:audio_duration_s'];
+    const seconds = snapshot.stages.find((s) => s.stageKey === '1')?.fields['audio_duration_s']?.p50 as number;
+    assert.ok(seconds > 0);
+    assert.deepEqual([codec?.state, codec?.value], ['measured', seconds]);
+  });
+});

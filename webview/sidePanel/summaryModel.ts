@@ -122,7 +122,30 @@ export function summaryColumns(stages: readonly StageSummary[]): SummaryColumn[]
   return out;
 }
 
-function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): ValueView {
+/**
+ * An upstream stage (a talker) hands codes to the next stage and produces no audio itself:
+ * its audio_duration_s is the field's default 0 on every request, not a measured silence.
+ * The last stage keeps its zeros: no audio there is worth seeing.
+ */
+function noAudioOfItsOwn(stage: StageSummary, stages: readonly StageSummary[]): ValueView | null {
+  const audio = stage.fields[FIELD_AUDIO_DURATION];
+  const id = stage.stageId;
+  if (audio === undefined || audio.max !== 0 || id === null) return null;
+  if (!stages.some((other) => other.stageId !== null && other.stageId > id)) return null;
+  return {
+    text: 'no audio',
+    state: 'empty',
+    title: `audio_duration_s is 0 on all ${audio.count} requests of this stage: it hands its output to the next stage and produces no audio itself (0 is the field's default, not a measured silence).`,
+    value: null,
+  };
+}
+
+function cellView(
+  stage: StageSummary,
+  column: SummaryColumn,
+  pct: Percentile,
+  stages: readonly StageSummary[],
+): ValueView {
   if (column.id === 'added') {
     const view = distributionView(
       stage.addedTimeToFirstOutputMs,
@@ -137,6 +160,10 @@ function cellView(stage: StageSummary, column: SummaryColumn, pct: Percentile): 
   }
   if (column.id.startsWith('field:')) {
     const field = column.id.slice('field:'.length);
+    if (column === AUDIO) {
+      const none = noAudioOfItsOwn(stage, stages);
+      if (none !== null) return none;
+    }
     return summaryFieldView(stage, field, column.unit, pct, column.group === 'audio' ? 'empty' : 'hidden');
   }
   return summarySplitView(stage, column.id as SplitName, pct);
@@ -148,7 +175,10 @@ export function summaryModel(
   stageNames: Readonly<Record<string, string>>,
 ): SummaryModel {
   const columns = summaryColumns(summary.stages);
-  const views = summary.stages.map((stage) => ({ stage, views: columns.map((c) => cellView(stage, c, pct)) }));
+  const views = summary.stages.map((stage) => ({
+    stage,
+    views: columns.map((c) => cellView(stage, c, pct, summary.stages)),
+  }));
   // Bars compare stage rows only (replica rows would double count).
   const groupMax = new Map<ColumnGroup, number>();
   for (const { stage, views: vs } of views) {
