@@ -299,6 +299,11 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const legend = (await page.getByTestId('overtime-legend').textContent()) ?? '';
     assert.match(legend, /p99 time to first audio \(stage 1 · code2wav\)/);
     assert.match(legend, /finished requests per second/);
+    // Six requests within seconds: one point per line, said rather than left to look broken.
+    assert.match(
+      (await page.getByTestId('overtime-status').textContent()) ?? '',
+      /^rolling over 1\.00 min, a step every 15\.0 s · one point: the requests finished within about one window \(a window holds ~50 requests at this log's rate\), too short a log for a trend$/,
+    );
     // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
     const host = new FakeHost(data);
     const series = host.overTime({}).series;

@@ -19,6 +19,7 @@ import { formatClock, formatCompact, formatDurationMs } from '../../shared/forma
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
+import { WINDOW_REQUESTS } from '../../../server/shared';
 import type { OverTimeLayout, Pane } from './overTimeLayout';
 import { brushWindow, gaugesWith, layoutOverTime, maxOf, points, xOfTime } from './overTimeLayout';
 
@@ -195,9 +196,14 @@ export class OverTimeView {
     ctx.font = pal.font;
     const rolling = s.series.find((r) => r.metric === this.metric) ?? null;
     const metricText = this.metric === null ? '' : targetText(this.metric, this.stageNames);
+    // A log shorter than a few windows has a point or two per line: said, so a dot does not read as a broken chart.
+    const fewPoints =
+      s.times.length < 3
+        ? ` · ${s.times.length === 1 ? 'one point' : 'two points'}: the requests finished within about one window (a window holds ~${WINDOW_REQUESTS} requests at this log's rate), too short a log for a trend`
+        : '';
     setText(
       this.status,
-      `rolling over ${formatDurationMs(s.windowMs)}, a step every ${formatDurationMs(s.stepMs)}${this.excludeCold ? ', cold left out' : ''}`,
+      `rolling over ${formatDurationMs(s.windowMs)}, a step every ${formatDurationMs(s.stepMs)}${this.excludeCold ? ', cold left out' : ''}${fewPoints}`,
     );
     this.canvas.setAttribute(
       'aria-label',
