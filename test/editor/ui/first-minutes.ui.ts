@@ -124,7 +124,14 @@ uiTest(
       'three captured requests',
       90_000,
     );
-    assert.match((await wb.page.locator(STATUS).first().textContent()) ?? '', /\d+ req/);
+    // The headline latency in the views' number format: "1st output p50 96.7 ms", "1,280 ms", never "1280 ms".
+    const headline = /\d+ req · 1st output p50 (\d{1,3}(,\d{3})*|\d+\.\d+) ms$/;
+    let status = '';
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await wb.page.waitForTimeout(250)) {
+      status = (await wb.page.locator(STATUS).first().textContent()) ?? '';
+      if (headline.test(status)) break;
+    }
+    assert.match(status, headline);
     const during = await paletteRows(wb, 'Stage Lens: ');
     for (const shown of ['Stage Lens: Stop Capture', 'Stage Lens: Export Session...']) {
       assert.ok(
