@@ -47,6 +47,9 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
     table,
     /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +\+0 ms \(0%\) +\+1,987 ms \(51%\)$/m,
   );
+  // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
+  assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
+  assert.match(table, /^1 +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
   // 6 requests a run: nothing is testable, said once above the rows that each read "not testable".
   const tooFew =
     'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';

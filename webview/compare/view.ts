@@ -223,7 +223,7 @@ export function renderComparison(
         h('span', { className: 'swatch', dataset: { sig: 'shift' } }),
         ' ◆ shifted relative to the upstream stage (+1st output: not faster or slower by itself) ',
         h('span', { className: 'swatch', dataset: { sig: 'none' } }),
-        ` not a change. ${report.method.flagged.charAt(0).toUpperCase()}${report.method.flagged.slice(1)}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only.`,
+        ` not a change. ${report.method.flagged.charAt(0).toUpperCase()}${report.method.flagged.slice(1)}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only; a change in % is of |baseline| (its sign is the change's where the baseline is negative).`,
       ),
     );
     parts.push(

@@ -141,7 +141,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     out.push(
       `<details><summary>All metrics (${compared.length})</summary>`,
       '',
-      `ms over measured values only; n = measured values (baseline/candidate); **bold ▲ longer / ▼ shorter / ◆ shifted** = changed (beyond noise, above ${threshold}, enough values); ◆: a figure relative to the upstream stage, not faster or slower by itself.`,
+      `ms over measured values only; n = measured values (baseline/candidate); **bold ▲ longer / ▼ shorter / ◆ shifted** = changed (beyond noise, above ${threshold}, enough values); ◆: a figure relative to the upstream stage, not faster or slower by itself; Δ % = Δ / |baseline| (its sign is Δ's where the baseline is negative).`,
       '',
     );
     out.push('| stage | metric | n | p50 | p90 | p99 | rank test p |', '|---|---|--:|---|---|---|--:|');

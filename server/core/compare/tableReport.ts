@@ -100,7 +100,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   ];
   if (report.metrics.length > 0) {
     out.push(
-      `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline; * = a change: beyond noise, above ` +
+      `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline, Δ % = Δ / |baseline| (its sign is Δ's where the baseline is negative, +1st output); * = a change: beyond noise, above ` +
         `the larger of ${report.method.minChangeMs} ms and ${report.method.minChangePct}% of the baseline, with n ≥ ${report.method.quantileMinSamples.p50} (p50, p90) / ${report.method.quantileMinSamples.p99} (p99) per run.`,
     );
     const tooFew = tooFewToTestText(report);
