@@ -74,7 +74,7 @@ export function* keystrokes(document: TextDocument, stageCount: number): Generat
     ['end', stageCount - 5],
   ] as const) {
     const text = document.getText();
-    const line = positionOf(text, 'gpu_memory_utilization: 0.3', 0, stage).line;
+    const line = positionOf(text, 'gpu_memory_utilization: 0.003', 0, stage).line;
     const lineEnd = document.offsetAt({ line: line + 1, character: 0 }) - 1;
     // A new key typed character by character after Enter (`    e`, `    en`... do not parse
     // as a map entry until the colon), then deleted character by character.

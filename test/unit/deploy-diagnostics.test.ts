@@ -249,6 +249,33 @@ test('gpu_memory_utilization: a fraction above 0 and at most 1, and stages shari
   });
 });
 
+test('many stages on one GPU: each told once, in a message of bounded length', () => {
+  const stages = (count: number, devices: string) =>
+    `stages:\n${Array.from({ length: count }, (_, id) => `  - stage_id: ${id}\n    gpu_memory_utilization: 0.3\n    devices: "${devices}"\n`).join('')}`;
+  const many = diagnosticsOf({ 'deploy.yaml': stages(300, '0') }, 'deploy.yaml');
+  assert.equal(many.length, 300);
+  assert.ok(
+    many.every((d) => d.code === 'gpu-memory-oversubscribed' && d.message.length < 400 && d.related.length <= 4),
+  );
+  assert.match(
+    many[0]!.message,
+    /^Stages 0, 1, 2, 3 and 296 more share GPU 0 and together ask for 0\.3 \+ 0\.3 \+ 0\.3 \+ 0\.3 \+ … \(300 stages\) = 90 of its memory:/,
+  );
+  // Two stages sharing 100 GPUs: told once each, about the first.
+  const wide = diagnosticsOf(
+    { 'deploy.yaml': stages(2, Array.from({ length: 100 }, (_, i) => i).join(',')).replace(/0\.3/g, '0.6') },
+    'deploy.yaml',
+  );
+  assert.deepEqual(summary(wide), ['gpu-memory-oversubscribed@3', 'gpu-memory-oversubscribed@6']);
+  assert.match(wide[0]!.message, /share GPU 0 and together ask for 0\.6 \+ 0\.6 = 1\.2 /);
+  // More ids than any machine has is not read as a device list.
+  const hostile = Array.from({ length: 5000 }, (_, i) => i).join(',');
+  assert.deepEqual(
+    summary(diagnosticsOf({ 'deploy.yaml': stages(2, hostile).replace(/0\.3/g, '0.6') }, 'deploy.yaml')),
+    [],
+  );
+});
+
 test('YAML problems: tabs, duplicate keys, several documents', () => {
   // one error per line; no checks past the first error, where the parser guesses the structure
   const tabs = check(TTS.replace('    enable_prefix_caching: false', '\tenable_prefix_caching: false'), [

@@ -23,8 +23,11 @@ export function deviceIdsOf(entry: ConfigEntry): string[] {
     .split(',')
     .map((id) => id.trim())
     .filter((id) => id !== '');
-  return ids.every((id) => /^\d+$/.test(id)) ? [...new Set(ids)] : [];
+  return ids.length <= MAX_DEVICES && ids.every((id) => /^\d+$/.test(id)) ? [...new Set(ids)] : [];
 }
+
+/** More device ids than any machine has: not read as a device list (bounds the work on a hostile file). */
+const MAX_DEVICES = 1024;
 
 export function gpuShareDiagnostics(file: string, effective: ConfigMap): DeployDiagnostic[] {
   const byDevice = new Map<string, StageShare[]>();
@@ -42,18 +45,21 @@ export function gpuShareDiagnostics(file: string, effective: ConfigMap): DeployD
     }
   }
   const found: DeployDiagnostic[] = [];
+  // Each stage is told once, about the first GPU it oversubscribes (two stages may share many).
+  const told = new Set<number>();
   for (const [device, shares] of byDevice) {
     if (shares.length < 2) continue;
     // Thousandths: 0.7 + 0.2 + 0.1 is 1 here, not 1.0000000000000002.
     const thousandths = shares.reduce((sum, s) => sum + Math.round(s.fraction * 1000), 0);
     if (thousandths <= 1000) continue;
-    const stages = shares.map((s) => s.stageId);
     const message =
-      `Stages ${inWords(stages)} share GPU ${device} and together ask for ` +
-      `${shares.map((s) => s.fraction).join(' + ')} = ${thousandths / 1000} of its memory: each reserves its ` +
+      `Stages ${inWords(shares.map((s) => s.stageId))} share GPU ${device} and together ask for ` +
+      `${sumWords(shares.map((s) => s.fraction))} = ${thousandths / 1000} of its memory: each reserves its ` +
       '`gpu_memory_utilization` of the whole device, so the stage that starts last finds too little free and ' +
       'fails to start. Lower them to add up to at most 1.';
     for (const share of shares) {
+      if (told.has(share.stageId)) continue;
+      told.add(share.stageId);
       // Said where this file sets the fraction, else where it puts the stage on the device.
       const location =
         share.fractionEntry.value.location.file === file
@@ -64,6 +70,7 @@ export function gpuShareDiagnostics(file: string, effective: ConfigMap): DeployD
       if (location === null) continue;
       const related = shares
         .filter((other) => other !== share)
+        .slice(0, LISTED)
         .map((other) => ({
           location: other.fractionEntry.value.location,
           message: `stage ${other.stageId}: gpu_memory_utilization ${other.fraction} (${describeLocation(other.fractionEntry.value.location, file)})`,
@@ -74,7 +81,17 @@ export function gpuShareDiagnostics(file: string, effective: ConfigMap): DeployD
   return found;
 }
 
-/** "0 and 1", "0, 1 and 2". */
+/** Stages named (and fractions summed term by term) in one message: a config may put hundreds on one GPU. */
+const LISTED = 4;
+
+/** "0 and 1", "0, 1 and 2", "0, 1, 2, 3 and 307 more". */
 function inWords(ids: readonly number[]): string {
+  if (ids.length > LISTED) return `${ids.slice(0, LISTED).join(', ')} and ${ids.length - LISTED} more`;
   return ids.length < 2 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+}
+
+/** "0.6 + 0.5", "0.3 + 0.3 + 0.3 + 0.3 + … (311 stages)". */
+function sumWords(fractions: readonly number[]): string {
+  const terms = fractions.slice(0, LISTED).join(' + ');
+  return fractions.length > LISTED ? `${terms} + … (${fractions.length} stages)` : terms;
 }
