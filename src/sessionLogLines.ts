@@ -1,8 +1,10 @@
 // What the Output channel says about a session as it changes: that it began (what it reads),
 // each change of status with what it had read by then, and each new error. A session's
-// request count alone changes often and is not logged. Free of the VS Code API (unit-tested).
+// request count alone changes often and is not logged. A name or error from a file or a process
+// is one line here (its control characters shown as symbols). Free of the VS Code API (unit-tested).
 import type { SessionInfo } from '../server/protocol';
 import { statusWords } from '../webview/shared/sessionStatus';
+import { withVisibleControls } from '../server/shared';
 
 export interface SessionLogLine {
   readonly level: 'info' | 'error';
@@ -24,14 +26,15 @@ function counts(session: Logged): string {
 export function sessionLogLines(previous: Logged | undefined, now: Logged): SessionLogLine[] {
   const lines: SessionLogLine[] = [];
   const status = statusWords(now);
+  const title = withVisibleControls(now.title);
   if (previous === undefined)
-    lines.push({ level: 'info', text: `session ${now.title}: ${now.description} (${status})` });
+    lines.push({ level: 'info', text: `session ${title}: ${withVisibleControls(now.description)} (${status})` });
   else if (statusWords(previous) !== status)
     lines.push({
       level: now.status === 'crashed' || now.status === 'error' ? 'error' : 'info',
-      text: `session ${now.title}: ${status}, ${counts(now)}`,
+      text: `session ${title}: ${status}, ${counts(now)}`,
     });
   if (now.lastError !== null && now.lastError !== previous?.lastError)
-    lines.push({ level: 'error', text: `session ${now.title}: ${now.lastError}` });
+    lines.push({ level: 'error', text: `session ${title}: ${withVisibleControls(now.lastError)}` });
   return lines;
 }

@@ -42,3 +42,10 @@ test('a launched server that crashes: the crash and its error at error level, ea
   ]);
   assert.deepEqual(sessionLogLines(crashed, { ...crashed, problemCount: 2 }), []);
 });
+
+test('a file name or error with line breaks stays one line in the log', () => {
+  const hostile = { ...importing, title: 'evil\n[error] forged', description: '/logs/evil\nline', lastError: 'a\r\nb' };
+  const [begun, error] = sessionLogLines(undefined, hostile);
+  assert.equal(begun?.text, 'session evil␊[error] forged: /logs/evil␊line (importing)');
+  assert.equal(error?.text, 'session evil␊[error] forged: a␍␊b');
+});
