@@ -14,7 +14,7 @@ import { FindingsBuilder } from '../../server/core/analysis/findings';
 import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import type { SummaryResult } from '../../server/protocol';
-import { formatCompact, formatDurationMs } from '../../webview/shared/format';
+import { formatCompact, formatDurationMs, formatExact } from '../../webview/shared/format';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
@@ -511,6 +511,28 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       ))
         assert.equal(fits, true);
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-requests.png') });
+    } finally {
+      await view.close();
+    }
+  });
+
+  test("Histograms of an INFO-level log: a stage's [OmniTiming] time in ms, as every other view shows it", async () => {
+    const info = sessionOfLog(INFO_LOG);
+    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
+    try {
+      const page = view.page;
+      await page.getByTestId('tab-histograms').click();
+      await page.getByTestId('histogram-stage').selectOption('0');
+      await page.getByTestId('histogram-metric').selectOption('field:omni_timing_stage_s');
+      await waitUntil(
+        page,
+        `/^6 numbers binned \\(ms\\)\\.$/.test(document.querySelector('[data-testid="histogram-binned"]')?.textContent ?? '')`,
+      );
+      const ms = info.requests
+        .map((r) => Math.round((r.stages[0]?.fields['omni_timing_stage_s'] as { value: number }).value * 1000))
+        .sort((a, b) => a - b);
+      const label = (await page.getByTestId('histogram-canvas').getAttribute('aria-label')) ?? '';
+      assert.ok(label.includes(`6 values from ${formatExact(ms[0]!)} to ${formatExact(ms.at(-1)!)} ms`), label);
     } finally {
       await view.close();
     }

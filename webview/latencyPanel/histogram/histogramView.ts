@@ -12,6 +12,7 @@ import { fitCanvas, observeSize } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
 import {
+  FIELD_OMNI_TIMING_STAGE,
   PREFILL_DECODE_LABEL,
   SPLIT_NAMES,
   fieldLabel,
@@ -211,7 +212,9 @@ export class HistogramView {
   accept(seq: number, result: HistogramResult): void {
     // Only the answer to the latest question (an older one may arrive late).
     if (seq !== this.pendingSeq) return;
-    this.result = result;
+    // A stage's [OmniTiming] time is printed in seconds; every other view shows it in ms.
+    const scale = this.fieldScale();
+    this.result = scale === 1 ? result : { ...result, edges: result.edges.map((e) => e * scale) };
     this.renderUnbinned(result);
     this.draw();
   }
@@ -222,7 +225,13 @@ export class HistogramView {
 
   private unit(): string {
     const m = this.choice.metric;
+    if (this.fieldScale() !== 1) return 'ms';
     return m.startsWith('split:') ? 'ms' : unitOfField(m.slice('field:'.length));
+  }
+
+  /** 1000 for the [OmniTiming] stage time (seconds, shown in ms as everywhere else), else 1. */
+  private fieldScale(): number {
+    return this.choice.metric === `field:${FIELD_OMNI_TIMING_STAGE}` ? 1000 : 1;
   }
 
   private percentileValue(): number | null {
@@ -233,7 +242,7 @@ export class HistogramView {
       ? (stage.split[m.slice('split:'.length) as SplitName] ??
         (m === 'split:prefillMs' ? (stage.prefillDecodeMs ?? undefined) : undefined))
       : stage.fields[m.slice('field:'.length)];
-    return dist === undefined ? null : dist[this.pct];
+    return dist === undefined ? null : dist[this.pct] * this.fieldScale();
   }
 
   /** One item per state, kept across live refreshes (a re-created item would wipe the tooltip being read). */
