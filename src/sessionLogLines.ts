@@ -7,7 +7,7 @@ import { statusWords } from '../webview/shared/sessionStatus';
 import { withVisibleControls } from '../server/shared';
 
 export interface SessionLogLine {
-  readonly level: 'info' | 'error';
+  readonly level: 'info' | 'warn' | 'error';
   readonly text: string;
 }
 
@@ -22,6 +22,10 @@ function counts(session: Logged): string {
   return `${requests}, ${session.problemCount.toLocaleString('en-US')} input problem${session.problemCount === 1 ? '' : 's'}`;
 }
 
+function ended(session: Logged): boolean {
+  return session.status === 'crashed' || session.status === 'error';
+}
+
 /** The lines to log for `now`, given the same session as last logged (undefined: not seen before). */
 export function sessionLogLines(previous: Logged | undefined, now: Logged): SessionLogLine[] {
   const lines: SessionLogLine[] = [];
@@ -31,10 +35,14 @@ export function sessionLogLines(previous: Logged | undefined, now: Logged): Sess
     lines.push({ level: 'info', text: `session ${title}: ${withVisibleControls(now.description)} (${status})` });
   else if (statusWords(previous) !== status)
     lines.push({
-      level: now.status === 'crashed' || now.status === 'error' ? 'error' : 'info',
+      level: ended(now) ? 'error' : 'info',
       text: `session ${title}: ${status}, ${counts(now)}`,
     });
   if (now.lastError !== null && now.lastError !== previous?.lastError)
-    lines.push({ level: 'error', text: `session ${title}: ${withVisibleControls(now.lastError)}` });
+    // A source's error while it still runs (a scrape before the server listens) is a warning; one that ended it, an error.
+    lines.push({
+      level: ended(now) ? 'error' : 'warn',
+      text: `session ${title}: ${withVisibleControls(now.lastError)}`,
+    });
   return lines;
 }

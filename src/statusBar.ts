@@ -21,7 +21,12 @@ export class SessionStatusBar implements vscode.Disposable {
     const headline = statusHeadline(summary);
     const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
     const live = session.status === 'running' || session.status === 'starting';
-    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
+    const words = `${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
+    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${words}`;
+    // Read out without the icon's name ("pulse").
+    this.item.accessibilityInformation = {
+      label: `Stage Lens: ${statusWords(session)}, ${session.requestCount} requests${headline === null ? '' : `, ${headline}`}`,
+    };
     this.item.tooltip = [
       `Stage Lens: ${session.title}`,
       `${statusWords(session)} · ${session.description}`,

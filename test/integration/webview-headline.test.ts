@@ -121,6 +121,23 @@ describe('side panel', () => {
     await view?.close();
   });
 
+  test('findings naming a long request id wrap in a 200 px side bar instead of being cut', async () => {
+    await page.setViewportSize({ width: 200, height: 760 });
+    try {
+      await page.waitForTimeout(100);
+      const texts = page.locator('.finding-text');
+      assert.ok((await texts.count()) > 0);
+      // speech-628f17161fc5a104a9aeb486cbfaa141 has no break opportunity.
+      assert.match((await texts.allTextContents()).join(' '), /speech-[0-9a-f]{32}/);
+      const cut = (await page.evaluate(
+        `[...document.querySelectorAll('.finding-text')].filter((el) => el.scrollWidth > el.clientWidth + 0.5 || el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((el) => el.textContent.slice(0, 60))`,
+      )) as string[];
+      assert.deepEqual(cut, []);
+    } finally {
+      await page.setViewportSize({ width: 1000, height: 760 });
+    }
+  });
+
   test('the talker prefill reads prefill+decode, its decode "in prefill"; neither is the slowest phase', async () => {
     const talker = data.summary.stages.find((s) => s.stageKey === '0')!;
     const p50 = talker.prefillDecodeMs?.p50 as number;

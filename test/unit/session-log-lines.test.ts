@@ -49,3 +49,11 @@ test('a file name or error with line breaks stays one line in the log', () => {
   assert.equal(begun?.text, 'session evil␊[error] forged: /logs/evil␊line (importing)');
   assert.equal(error?.text, 'session evil␊[error] forged: a␍␊b');
 });
+
+test('an error while the source still runs (a scrape before the server listens) is a warning', () => {
+  const launch = { ...importing, kind: 'launch' as const, title: 'demo', status: 'running' as const };
+  assert.deepEqual(
+    sessionLogLines(launch, { ...launch, lastError: 'Cannot scrape http://127.0.0.1:1/metrics: connection refused' }),
+    [{ level: 'warn', text: 'session demo: Cannot scrape http://127.0.0.1:1/metrics: connection refused' }],
+  );
+});
