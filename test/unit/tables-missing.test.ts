@@ -127,6 +127,11 @@ test('side panel and latency panel: stage time and end to end, in ms, instead of
   assert.deepEqual([e2e.text, e2e.state, e2e.value], ['740', 'measured', 740]);
   assert.match(e2e.title, /^end to end from \[OmniTiming\] total=: 740 ms, printed in 10 ms steps/);
   assert.equal(columns[1]!.slowAbove, summary.endToEnd?.ms.p90);
+  // What scrolling writes is the same cell, without the hover text.
+  for (const r of snap.requests) {
+    const { text, state, value } = columns[1]!.read(r);
+    assert.deepEqual(columns[1]!.cell(r), { text, state, value });
+  }
 });
 
 test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {

@@ -8,6 +8,8 @@ import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../..
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
 import { statusHeadline, statusWords } from '../../webview/shared/sessionStatus';
 import { cardLabel, edgeLabel } from '../../webview/shared/labels';
+import { endToEndCellView, endToEndView } from '../../webview/shared/valueState';
+import type { AnalyzedRequest } from '../../server/protocol';
 import {
   distributionView,
   fieldCellView,
@@ -209,6 +211,28 @@ describe('value states of a stage summary', () => {
   test('added time to first output: empty with the reason when not computable', () => {
     assert.equal(distributionView(null, 'p50', 'added', 'why').title, 'added: why');
     assert.equal(distributionView(dist(40), 'p99', 'added', 'why').text, '120');
+  });
+});
+
+describe('end to end of one request', () => {
+  test('e2e_total_ms, else [OmniTiming] total=, else not measured (None) or not printed: never 0', () => {
+    const request = (e2e: AnalyzedRequest['e2e'], totalS: number | null) =>
+      ({ e2e, timing: totalS === null ? null : { totalS } }) as unknown as AnalyzedRequest;
+    const cases: [AnalyzedRequest, string, string, number | null][] = [
+      [request({ e2e_total_ms: { state: 'measured', value: 2793.151 } }, 2.79), '2,793', 'measured', 2793.151],
+      [request({}, 0.74), '740', 'measured', 740],
+      [request({ e2e_total_ms: { state: 'notMeasured' } }, null), 'not measured', 'notMeasured', null],
+      [request({}, null), 'not printed', 'notMeasured', null],
+    ];
+    for (const [r, text, state, value] of cases) {
+      assert.deepEqual(endToEndCellView(r), { text, state, value });
+      const view = endToEndView(r);
+      assert.deepEqual([view.text, view.state, view.value], [text, state, value]);
+    }
+    assert.match(
+      endToEndView(request({}, null)).title,
+      /neither a RequestE2EStats table .* nor an \[OmniTiming\] line/,
+    );
   });
 });
 

@@ -351,6 +351,10 @@ describe('table models', () => {
     // end to end: e2e_total_ms of the request
     const e2e = data.requests[7]!.e2e['e2e_total_ms'];
     assert.equal(cols[1]?.read(data.requests[7]!).value, e2e?.state === 'measured' ? e2e.value : undefined);
+    for (const r of data.requests) {
+      const { text, state, value } = cols[1]!.read(r);
+      assert.deepEqual(cols[1]!.cell(r), { text, state, value });
+    }
   });
 
   test('request table: only the columns in horizontal view are written', () => {

@@ -256,6 +256,12 @@ const NO_END_TO_END: ValueView = Object.freeze({
   value: null,
 });
 
+const NO_END_TO_END_CELL: CellView = Object.freeze({
+  text: NO_END_TO_END.text,
+  state: NO_END_TO_END.state,
+  value: null,
+});
+
 /** A request's end to end: e2e_total_ms, else [OmniTiming]'s total= (the rule of every other view and the CLI). */
 export function endToEndView(request: AnalyzedRequest): ValueView {
   const e2e = endToEndOf(request);
@@ -272,6 +278,13 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
     title: `end to end from [OmniTiming] total=: ${formatWithUnit(e2e.ms, 'ms')}, printed in 10 ms steps (no RequestE2EStats table).`,
     value: e2e.ms,
   };
+}
+
+/** The same without its hover text: what scrolling writes, cell after cell. */
+export function endToEndCellView(request: AnalyzedRequest): CellView {
+  const e2e = endToEndOf(request);
+  if (e2e !== null) return { text: formatCompact(e2e.ms), state: 'measured', value: e2e.ms };
+  return request.e2e['e2e_total_ms']?.state === 'notMeasured' ? NOT_MEASURED_CELL : NO_END_TO_END_CELL;
 }
 
 export function stageOf(request: AnalyzedRequest, stageKey: string): RequestStage | undefined {

@@ -10,6 +10,7 @@ import {
 } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import {
+  endToEndCellView,
   endToEndView,
   fieldCellView,
   fieldValueView,
@@ -130,7 +131,7 @@ function endToEndColumn(endToEnd: Distribution | null): TableColumn {
     phase: 'total',
     slowAbove: endToEnd?.p90 ?? null,
     read: endToEndView,
-    cell: endToEndView,
+    cell: endToEndCellView,
   };
 }
 

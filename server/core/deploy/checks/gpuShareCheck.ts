@@ -16,7 +16,7 @@ interface StageShare {
 }
 
 /** Device ids of a `devices` value ("0", "0,1", 2); empty when it does not read as ids. */
-export function deviceIdsOf(entry: ConfigEntry): string[] {
+function deviceIdsOf(entry: ConfigEntry): string[] {
   if (!isScalar(entry.value)) return [];
   const text = String(entry.value.value ?? '');
   const ids = text

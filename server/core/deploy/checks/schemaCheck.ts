@@ -165,8 +165,12 @@ class SchemaWalker {
 
 /** The range a number breaks, in words ("at least 1", "above 0 and at most 1"); null when it is inside. */
 function outOfRange(spec: KeySpec, value: number): string | null {
-  const low = spec.minimum ?? spec.exclusiveMinimum;
-  const lowWords = spec.minimum !== undefined ? `at least ${spec.minimum}` : low !== undefined ? `above ${low}` : null;
+  const lowWords =
+    spec.minimum !== undefined
+      ? `at least ${spec.minimum}`
+      : spec.exclusiveMinimum !== undefined
+        ? `above ${spec.exclusiveMinimum}`
+        : null;
   const highWords = spec.maximum !== undefined ? `at most ${spec.maximum}` : null;
   const tooLow =
     (spec.minimum !== undefined && value < spec.minimum) ||
