@@ -296,6 +296,8 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
   test('over time: rolling percentiles of time to first audio; a brushed window scopes the table', async () => {
     await page.getByTestId('tab-spans').click();
     await waitUntil(page, `document.querySelector('[data-testid="overtime-metric"]')?.value === 'stage1.firstOutput'`);
+    // The picker is set before the series arrives; the legend is drawn with it.
+    await waitUntil(page, `(document.querySelector('[data-testid="overtime-legend"]')?.textContent ?? '') !== ''`);
     const legend = (await page.getByTestId('overtime-legend').textContent()) ?? '';
     assert.match(legend, /p99 time to first audio \(stage 1 · code2wav\)/);
     assert.match(legend, /finished requests per second/);
