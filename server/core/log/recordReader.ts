@@ -33,6 +33,7 @@ import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, t
 import { PrefixTemplates } from './prefixTemplates';
 import { Interner, ownCopy, skipBlanks } from './strings';
 import { ColumnReaders } from './columnReaders';
+import { OpenRecords } from './openRecords';
 import { RawPrefixMatcher } from './rawPrefixMatch';
 import { TableBuilder, UNTITLED_REQUEST_ID } from './tableBuilder';
 import { IdentityCache, parseMarkdownTitle, parseTitle } from './title';
@@ -63,8 +64,8 @@ export class RecordReader implements LineSink, RecordSink {
   records: LogRecord[] = [];
   problems: ParseProblem[] = [];
   private readonly ctx: ParseContext;
-  /** Open records by process key (BARE_SLOT for lines without a prefix), oldest first. */
-  private readonly open = new Map<string, OpenRecord>();
+  /** Open records by process key (BARE_SLOT for lines without a prefix). */
+  private readonly open = new OpenRecords(MAX_OPEN_RECORDS);
   private current: OpenRecord | null = null;
   private readonly recentHeaders: PrefixInfo[] = [];
   private nextHeader = 0;
@@ -133,13 +134,12 @@ export class RecordReader implements LineSink, RecordSink {
 
   /** A table that may add to a request is still being read (see TableBuilder.mayAddToRequest). */
   get holdsRequestTable(): boolean {
-    for (const record of this.open.values()) if (record instanceof TableBuilder && record.mayAddToRequest) return true;
-    return false;
+    return this.open.some((record) => record instanceof TableBuilder && record.mayAddToRequest);
   }
 
   /** Ends the input: every open record is emitted as it stands. */
   finish(): void {
-    for (const record of [...this.open.values()]) this.closeRecord(record, null);
+    for (const record of this.open.inOpeningOrder()) this.closeRecord(record, null);
     this.current = null;
   }
 
@@ -307,18 +307,14 @@ export class RecordReader implements LineSink, RecordSink {
   /** Makes `record` the open record of its process; beyond MAX_OPEN_RECORDS processes the oldest is closed. */
   private register(origin: Origin, record: OpenRecord, lineNo: number): void {
     // Process keys are interned (prefixInfo), so they are neither copied nor re-hashed here.
-    this.open.set(origin.processKey ?? BARE_SLOT, record);
+    const oldest = this.open.set(origin.processKey ?? BARE_SLOT, record);
     this.current = record;
-    if (this.open.size > MAX_OPEN_RECORDS) {
-      const oldest = this.open.values().next().value;
-      if (oldest !== undefined) this.closeRecord(oldest, lineNo);
-    }
+    if (oldest !== null) this.closeRecord(oldest, lineNo);
   }
 
   /** Drops a record that has emitted itself. */
   private forget(record: OpenRecord): void {
-    const slot = record.processKey ?? BARE_SLOT;
-    if (this.open.get(slot) === record) this.open.delete(slot);
+    this.open.forget(record.processKey ?? BARE_SLOT, record);
     if (this.current === record) this.current = null;
   }
 
