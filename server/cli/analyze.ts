@@ -1,4 +1,4 @@
-// `stage-lens analyze <file|-> [--format table|json|csv|trace] [--exclude-cold]`
+// `stage-lens analyze <file|-> [--format table|json|csv|trace] [--pretty] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
 import { createReadStream, statSync, type ReadStream } from 'node:fs';
@@ -8,6 +8,7 @@ import { LogStreamParser } from '../core/log';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
+import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
@@ -40,6 +41,9 @@ Options:
   --format table|json|csv|trace
                             output format (default: table); trace: a Chrome trace (JSON) of
                             every request's stages and phases, for Perfetto (ui.perfetto.dev)
+  --pretty                  with --format json: indent the JSON (2 spaces); without it, the JSON
+                            has no whitespace but a line break before each request and each
+                            top-level member (one request per line, ~45% smaller)
   --exclude-cold            leave the first request after each server start out of the percentiles
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
@@ -60,6 +64,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       follow: { type: 'boolean', short: 'f', default: false },
       duration: { type: 'string' },
       'deploy-config': { type: 'string' },
+      pretty: { type: 'boolean', default: false },
     },
     HELP,
     (message) => {
@@ -71,6 +76,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const format = parsed.values.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'csv' && format !== 'trace') {
     process.stderr.write(`stage-lens analyze: --format must be table, json or csv, or trace (got '${format}')\n`);
+    return 2;
+  }
+  const layout: JsonLayout = parsed.values.pretty === true ? 'indented' : 'compact';
+  if (layout === 'indented' && format !== 'json') {
+    process.stderr.write(`stage-lens analyze: --pretty applies to --format json (the format is ${format})\n`);
     return 2;
   }
   if (parsed.positionals.length !== 1) {
@@ -126,7 +136,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
-    await analyzeStream(input, format, excludeCold, sourceName, deployConfig);
+    await analyzeStream(input, format, excludeCold, sourceName, deployConfig, layout);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -199,6 +209,7 @@ export async function analyzeStream(
   excludeCold: boolean,
   sourceName: string,
   deployConfig: string | null = null,
+  layout: JsonLayout = 'compact',
 ): Promise<void> {
   const out = new StdoutText();
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
@@ -211,7 +222,7 @@ export async function analyzeStream(
           },
         }) as AnalysisSnapshot);
   if (format === 'json') {
-    const writer = new AnalysisJsonWriter(out.addBytes);
+    const writer = new AnalysisJsonWriter(out.addBytes, layout);
     const { analysis, histograms, speechStreams } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,

@@ -300,6 +300,26 @@ test(
   },
 );
 
+test('analyze --format json: one request per line, or indented with --pretty; the same document', () => {
+  const compact = cli(['analyze', SAMPLE, '--format', 'json']);
+  const pretty = cli(['analyze', SAMPLE, '--format', 'json', '--pretty']);
+  assert.equal(compact.status, 0, compact.stderr);
+  assert.equal(pretty.status, 0, pretty.stderr);
+  const lines = compact.stdout.split('\n');
+  assert.deepEqual(lines.slice(0, 3), ['{', '"schema":1,', '"requests":[']);
+  const requestLines = lines.filter((line) => line.startsWith('{"requestId":'));
+  assert.equal(requestLines.length, 25);
+  assert.equal((JSON.parse(requestLines[3]!.replace(/,$/, '')) as { boot: number }).boot, 1);
+  assert.equal(pretty.stdout, JSON.stringify(JSON.parse(compact.stdout), null, 2) + '\n');
+  assert.ok(
+    compact.stdout.length < 0.6 * pretty.stdout.length,
+    `${compact.stdout.length} against ${pretty.stdout.length}`,
+  );
+  const csv = cli(['analyze', SAMPLE, '--format', 'csv', '--pretty']);
+  assert.equal(csv.status, 2);
+  assert.match(csv.stderr, /--pretty applies to --format json \(the format is csv\)/);
+});
+
 test('demo: the simulator as a child process, live table, bounded time, final summary', { timeout: 60_000 }, () => {
   const demo = cli(['demo', '--duration', '6', '--speed', '8', '--rps', '6']);
   assert.equal(demo.status, 0, demo.stderr);
@@ -334,7 +354,7 @@ test(
         });
       });
       const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      assert.match(first, /^\{\n {2}"schema": 1/);
+      assert.match(first, /^\{\n"schema":1,\n"requests":\[\n\{"requestId":/);
       assert.equal(stderr, '', 'nothing on stderr');
       assert.equal(code, 0);
     } finally {

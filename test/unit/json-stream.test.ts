@@ -14,7 +14,8 @@ import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/an
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { analysisJson, analysisJsonRest, requestJson } from '../../server/core/report/jsonReport';
 import { ByteChunks } from '../../server/core/report/byteChunks';
-import { PrettyJsonBytes } from '../../server/core/report/prettyJsonBytes';
+import { JsonBytes } from '../../server/core/report/jsonBytes';
+import { jsonChunks, type JsonLayout } from '../../server/core/report/jsonChunks';
 import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
 import { CsvWriter } from '../../server/core/report/csvReport';
@@ -54,9 +55,10 @@ function streamed(
   bytes: Buffer,
   excludeCold: boolean,
   chunkBytes: number,
+  layout: JsonLayout = 'compact',
 ): { json: string; csv: string; analysis: StreamAnalysis } {
   const chunks: Uint8Array[] = [];
-  const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk), chunkBytes);
+  const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk), layout, chunkBytes);
   const csvChunks: Uint8Array[] = [];
   const csvWriter = new CsvWriter((chunk) => csvChunks.push(chunk), chunkBytes);
   const onRequest = (r: AnalyzedRequest): void => {
@@ -78,19 +80,33 @@ function sameAsWhole(name: string, bytes: Buffer): void {
   for (const excludeCold of [false, true]) {
     const whole = analyse(bytes, { excludeCold });
     const snapshot = whole.snapshot();
-    const wantJson = JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n';
+    const document = analysisJson(snapshot, histograms);
+    const wantJson: Record<JsonLayout, string> = {
+      indented: JSON.stringify(document, null, 2) + '\n',
+      compact: [...jsonChunks(document, 'compact')].join('') + '\n',
+    };
+    // Compact is JSON.stringify's text with line breaks between requests and members only.
+    assert.equal(wantJson.compact.replaceAll('\n', ''), JSON.stringify(document));
+    const requestLines = wantJson.compact.split('\n').filter((line) => line.startsWith('{"requestId":'));
+    assert.equal(requestLines.length, snapshot.requests.length, `${name}: one line per request`);
     const wantCsv = csvRows(snapshot.requests).join('\n') + '\n';
-    for (const chunkBytes of [1, 3000, 1 << 20]) {
-      const got = streamed(bytes, excludeCold, chunkBytes);
+    const cases: [number, JsonLayout][] = [
+      [1, 'compact'],
+      [3000, 'indented'],
+      [1 << 20, 'compact'],
+      [1 << 20, 'indented'],
+    ];
+    for (const [chunkBytes, layout] of cases) {
+      const got = streamed(bytes, excludeCold, chunkBytes, layout);
       assert.deepEqual(
         JSON.parse(got.json),
-        JSON.parse(wantJson),
+        JSON.parse(wantJson.indented),
         `${name}: parsed JSON (excludeCold ${excludeCold}, chunks of ${chunkBytes} bytes)`,
       );
       assert.equal(
         got.json,
-        wantJson,
-        `${name}: JSON text (excludeCold ${excludeCold}, chunks of ${chunkBytes} bytes)`,
+        wantJson[layout],
+        `${name}: ${layout} JSON text (excludeCold ${excludeCold}, chunks of ${chunkBytes} bytes)`,
       );
       assert.equal(got.csv, wantCsv, `${name}: CSV (excludeCold ${excludeCold})`);
       assert.equal(got.analysis.requestCount, snapshot.requests.length);
@@ -193,8 +209,10 @@ test('streamed JSON equals the whole-document writer for hostile names: quotes, 
   };
   for (const r of [parsed, odd]) {
     const chunks = new ByteChunks(64);
-    writeRequestJson(new PrettyJsonBytes(chunks), r);
+    writeRequestJson(new JsonBytes(chunks, 'indented'), r);
     assert.equal(Buffer.from(chunks.take()).toString('utf8'), JSON.stringify(requestJson(r), null, 2));
+    writeRequestJson(new JsonBytes(chunks, 'compact'), r);
+    assert.equal(Buffer.from(chunks.take()).toString('utf8'), JSON.stringify(requestJson(r)));
   }
   assert.ok(Object.keys(odd.e2e).includes('__proto__'));
 });
@@ -205,7 +223,9 @@ test('no input read, nothing written until the end; an empty log is an empty rep
   assert.equal(text, '');
   const analysis = analyse(Buffer.alloc(0), { keepRequests: false, onRequest: (r) => writer.request(r) });
   writer.end(analysisJsonRest(analysis.snapshot(), []));
-  assert.equal(text, JSON.stringify(analysisJson(analyse(Buffer.alloc(0), {}).snapshot(), []), null, 2));
+  const empty = analysisJson(analyse(Buffer.alloc(0), {}).snapshot(), []);
+  assert.equal(text, [...jsonChunks(empty, 'compact')].join(''));
+  assert.equal(text.replaceAll('\n', ''), JSON.stringify(empty));
   assert.throws(() => analysis.snapshot().requests, /keeps no requests/);
 });
 

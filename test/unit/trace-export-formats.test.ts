@@ -10,7 +10,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { analysisJson } from '../../server/core/report/jsonReport';
 import { csvRows } from './support/csvRows';
-import { prettyJsonChunks } from '../../server/core/report/jsonChunks';
+import { jsonChunks } from '../../server/core/report/jsonChunks';
 import { traceText } from '../../server/core/report/trace';
 import { exportChunks, writeExport, type ExportInput } from '../../server/capture/sessionExport';
 import type { HistogramSummary } from '../../server/protocol';
@@ -45,7 +45,7 @@ const histograms: HistogramSummary[] = [
   },
 ];
 
-test('prettyJsonChunks is JSON.stringify(value, null, 2), whatever the chunk size', () => {
+test('jsonChunks: indented is JSON.stringify(value, null, 2); compact is JSON.stringify(value) broken before each top-level member and element; whatever the chunk size', () => {
   const value = {
     a: 1,
     empty: [],
@@ -54,9 +54,15 @@ test('prettyJsonChunks is JSON.stringify(value, null, 2), whatever the chunk siz
     skip: undefined,
     last: [[]],
   };
-  for (const size of [1, 7, 1 << 20])
-    assert.equal([...prettyJsonChunks(value, size)].join(''), JSON.stringify(value, null, 2));
-  assert.equal([...prettyJsonChunks({})].join(''), '{}');
+  for (const size of [1, 7, 1 << 20]) {
+    assert.equal([...jsonChunks(value, 'indented', size)].join(''), JSON.stringify(value, null, 2));
+    assert.equal(
+      [...jsonChunks(value, 'compact', size)].join(''),
+      '{\n"a":1,\n"empty":[],\n"list":[\n{"x":[1,2,{"y":"z\\n\\"q\\""}]},\nnull,\n"é",\n3.5\n],\n"nested":{"k":[]},\n"last":[\n[]\n]\n}',
+    );
+  }
+  assert.equal([...jsonChunks({}, 'indented')].join(''), '{}');
+  assert.equal([...jsonChunks({}, 'compact')].join(''), '{}');
 });
 
 test('JSON, CSV and trace exports equal the analyze output', () => {
@@ -69,7 +75,8 @@ test('JSON, CSV and trace exports equal the analyze output', () => {
   };
   const snapshot = analysis.snapshot();
   const json = joined(exportChunks('json', input));
-  assert.equal(json, JSON.stringify(analysisJson(snapshot, histograms), null, 2) + '\n');
+  assert.equal(json, [...jsonChunks(analysisJson(snapshot, histograms), 'compact')].join('') + '\n');
+  assert.equal(json.replaceAll('\n', ''), JSON.stringify(analysisJson(snapshot, histograms)));
   assert.equal((JSON.parse(json) as { histograms: unknown[] }).histograms.length, 1);
   assert.equal(joined(exportChunks('csv', input)), csvRows(snapshot.requests).join('\n') + '\n');
   assert.equal(joined(exportChunks('trace', input)), traceText(analysis.requests, { source: 'sample' }));

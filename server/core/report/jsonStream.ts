@@ -1,24 +1,43 @@
 // `analyze --format json` written as the requests come, never held whole: the text of
-// prettyJsonChunks(analysisJson(...)) (that is, JSON.stringify(value, null, 2)), byte for
-// byte, as UTF-8 in chunks of about 1 MB. What a request's JSON holds is requestJson's
-// (jsonReport.ts); each request is written by writeRequestJson, without its objects.
+// jsonChunks(analysisJson(...), layout), byte for byte, as UTF-8 in chunks of about 1 MB.
+// What a request's JSON holds is requestJson's (jsonReport.ts); each request is written by
+// writeRequestJson, without its objects.
 import type { AnalyzedRequest } from '../analysis/types';
 import { ByteChunks } from './byteChunks';
-import { prettyJsonChunks } from './jsonChunks';
+import { jsonChunks, type JsonLayout } from './jsonChunks';
 import type { AnalysisJsonRest } from './jsonReport';
-import { PrettyJsonBytes } from './prettyJsonBytes';
+import { JsonBytes } from './jsonBytes';
 import { writeRequestJson } from './requestJsonBytes';
 
 /** A chunk is handed out once it holds this much (a request's JSON is a few KB). */
 const CHUNK_BYTES = 1 << 20;
 
-const OPENING = ByteChunks.constant('{\n  "schema": 1,\n  "requests": [');
-const REQUEST_START = ByteChunks.constant('\n    ');
-const NEXT_REQUEST_START = ByteChunks.constant(',\n    ');
+/** How each layout opens the document, starts a request, and closes `requests`. */
+const FRAME: Record<
+  JsonLayout,
+  { opening: Uint8Array; first: Uint8Array; next: Uint8Array; closeRequests: string; restStart: number }
+> = {
+  compact: {
+    opening: ByteChunks.constant('{\n"schema":1,\n"requests":['),
+    first: ByteChunks.constant('\n'),
+    next: ByteChunks.constant(',\n'),
+    closeRequests: '\n]',
+    // The rest's chunks open with `{`: here the rest continues the document.
+    restStart: 1,
+  },
+  indented: {
+    opening: ByteChunks.constant('{\n  "schema": 1,\n  "requests": ['),
+    first: ByteChunks.constant('\n    '),
+    next: ByteChunks.constant(',\n    '),
+    closeRequests: '\n  ]',
+    // The rest's chunks open with `{\n`.
+    restStart: 2,
+  },
+};
 
 export class AnalysisJsonWriter {
   private readonly bytes: ByteChunks;
-  private readonly json: PrettyJsonBytes;
+  private readonly json: JsonBytes;
   private written = 0;
   private opened = false;
 
@@ -26,20 +45,23 @@ export class AnalysisJsonWriter {
    * @param emit receives the UTF-8 text in order, never a character split across two chunks
    *        (the document's opening is written with the first request or at end(), so nothing
    *        is emitted for an input that fails first)
+   * @param layout `compact` (one request per line) or `indented` (JSON.stringify(…, null, 2))
    * @param chunkBytes how much text is gathered before it is emitted
    */
   constructor(
     private readonly emit: (chunk: Uint8Array) => void,
+    private readonly layout: JsonLayout = 'compact',
     private readonly chunkBytes = CHUNK_BYTES,
   ) {
     this.bytes = new ByteChunks(chunkBytes + (chunkBytes >> 4));
-    // A request sits in `requests` of the document: its members are indented 6 spaces.
-    this.json = new PrettyJsonBytes(this.bytes, 2);
+    // Indented, a request sits in `requests` of the document: its members are indented 6 spaces.
+    this.json = new JsonBytes(this.bytes, layout, 2);
   }
 
   request(r: AnalyzedRequest): void {
     this.open();
-    this.bytes.raw(this.written === 0 ? REQUEST_START : NEXT_REQUEST_START);
+    const frame = FRAME[this.layout];
+    this.bytes.raw(this.written === 0 ? frame.first : frame.next);
     writeRequestJson(this.json, r);
     this.written++;
     if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
@@ -48,11 +70,11 @@ export class AnalysisJsonWriter {
   /** Closes `requests` and writes the rest of the document; the last text ends with `}` (no newline). */
   end(rest: AnalysisJsonRest): void {
     this.open();
-    this.bytes.text(this.written === 0 ? ']' : '\n  ]');
-    // prettyJsonChunks of the rest alone opens with `{\n`: here the rest continues the document.
+    const frame = FRAME[this.layout];
+    this.bytes.text(this.written === 0 ? ']' : frame.closeRequests);
     let first = true;
-    for (const chunk of prettyJsonChunks(rest)) {
-      this.bytes.text(first ? `,\n${chunk.slice(2)}` : chunk);
+    for (const chunk of jsonChunks(rest, this.layout)) {
+      this.bytes.text(first ? `,${this.layout === 'indented' ? '\n' : ''}${chunk.slice(frame.restStart)}` : chunk);
       first = false;
       if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
     }
@@ -62,6 +84,6 @@ export class AnalysisJsonWriter {
   private open(): void {
     if (this.opened) return;
     this.opened = true;
-    this.bytes.raw(OPENING);
+    this.bytes.raw(FRAME[this.layout].opening);
   }
 }

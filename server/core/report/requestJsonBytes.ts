@@ -1,5 +1,6 @@
 // One request of `analyze --format json`, written as text straight from the analyzed request:
-// exactly the bytes of JSON.stringify(requestJson(r), null, 2) at its place in the document,
+// exactly the bytes of JSON.stringify(requestJson(r)) (or, indented, JSON.stringify(…, null, 2)
+// at its place in the document),
 // without building requestJson's objects (for 10,000 requests of two stages, building them and
 // JSON.stringify took ~0.7 s warmed up, a cold `analyze --format json` ~1.2 s). requestJson
 // (jsonReport.ts) stays the definition; json-stream.test.ts checks the two agree byte for byte.
@@ -13,7 +14,7 @@ import type { BreakdownPart, RequestBreakdown } from '../explain/types';
 import { round3, round3OrNull } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import type { OmniTimingRecord } from '../records';
-import { MemberName, type PrettyJsonBytes } from './prettyJsonBytes';
+import { MemberName, type JsonBytes } from './jsonBytes';
 
 const REQUEST_ID = new MemberName('requestId');
 const BOOT = new MemberName('boot');
@@ -72,8 +73,8 @@ const PLACEMENT = new MemberName('placement');
 // A name requestJson assigns into a fresh object: `__proto__` sets (or is ignored as) the prototype.
 const DROPPED = '__proto__';
 
-/** Writes requestJson(r) as JSON.stringify(…, null, 2) would at the writer's depth. */
-export function writeRequestJson(w: PrettyJsonBytes, r: AnalyzedRequest): void {
+/** Writes requestJson(r) as JSON.stringify would in the writer's layout (indented: at its depth). */
+export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.openObject();
   w.stringMember(REQUEST_ID, r.requestId);
   w.numberMember(BOOT, r.boot);
@@ -140,7 +141,7 @@ function byName<T>(items: readonly T[], name: (item: T) => string): Record<strin
   return out;
 }
 
-function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): void {
+function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage): void {
   w.openObject();
   w.numberMember(STAGE_ID, s.stageId);
   w.numberMember(SEGMENT, s.segment);
@@ -174,7 +175,7 @@ function writeStage(w: PrettyJsonBytes, r: AnalyzedRequest, s: RequestStage): vo
   w.closeObject();
 }
 
-function writeFields(w: PrettyJsonBytes, fields: FieldMap): void {
+function writeFields(w: JsonBytes, fields: FieldMap): void {
   w.openObject();
   for (const name in fields) {
     if (name === DROPPED) continue;
@@ -199,7 +200,7 @@ function writeFields(w: PrettyJsonBytes, fields: FieldMap): void {
  * An object of text values held as is (JSON.stringify writes its own names, leaving out
  * undefined); `words`: its values come from a small set.
  */
-function writeTexts(w: PrettyJsonBytes, texts: Readonly<Record<string, string>>, words: boolean): void {
+function writeTexts(w: JsonBytes, texts: Readonly<Record<string, string>>, words: boolean): void {
   w.openObject();
   for (const name of Object.keys(texts)) {
     const text = texts[name];
@@ -211,7 +212,7 @@ function writeTexts(w: PrettyJsonBytes, texts: Readonly<Record<string, string>>,
   w.closeObject();
 }
 
-function writeTransfer(w: PrettyJsonBytes, t: RequestTransfer): void {
+function writeTransfer(w: JsonBytes, t: RequestTransfer): void {
   w.openObject();
   w.numberMember(FROM_STAGE, t.fromStage);
   w.numberMember(TO_STAGE, t.toStage);
@@ -223,7 +224,7 @@ function writeTransfer(w: PrettyJsonBytes, t: RequestTransfer): void {
   w.closeObject();
 }
 
-function writeOmniTiming(w: PrettyJsonBytes, t: OmniTimingRecord): void {
+function writeOmniTiming(w: JsonBytes, t: OmniTimingRecord): void {
   w.openObject();
   w.numberMember(TOTAL_S, t.totalS);
   w.numberMember(PREPROCESS_S, t.preprocessS);
@@ -246,7 +247,7 @@ function writeOmniTiming(w: PrettyJsonBytes, t: OmniTimingRecord): void {
   w.closeObject();
 }
 
-function writeNumbers<T>(w: PrettyJsonBytes, items: Record<string, T>, value: (item: T) => number): void {
+function writeNumbers<T>(w: JsonBytes, items: Record<string, T>, value: (item: T) => number): void {
   w.openObject();
   for (const name of Object.keys(items)) {
     w.named(name);
@@ -255,7 +256,7 @@ function writeNumbers<T>(w: PrettyJsonBytes, items: Record<string, T>, value: (i
   w.closeObject();
 }
 
-function writeBreakdown(w: PrettyJsonBytes, b: RequestBreakdown): void {
+function writeBreakdown(w: JsonBytes, b: RequestBreakdown): void {
   w.openObject();
   w.numberMember(TOTAL_MS, round3OrNull(b.totalMs));
   w.wordMember(TOTAL_SOURCE, b.totalSource);
@@ -272,7 +273,7 @@ function writeBreakdown(w: PrettyJsonBytes, b: RequestBreakdown): void {
   w.closeObject();
 }
 
-function writePart(w: PrettyJsonBytes, p: BreakdownPart): void {
+function writePart(w: JsonBytes, p: BreakdownPart): void {
   w.openObject();
   w.wordMember(KEY, p.key);
   w.wordMember(STAGE_KEY, p.stageKey);

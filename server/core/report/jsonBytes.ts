@@ -1,8 +1,10 @@
-// The text of JSON.stringify(value, null, 2), written piece by piece as UTF-8 into ByteChunks:
-// the caller says where objects and arrays open and close, names members and gives values,
-// and no object is built for the value. Nesting starts at `depth` (a value written inside an
-// enclosing document is indented as it sits there).
+// The text of JSON.stringify(value) (layout `compact`) or JSON.stringify(value, null, 2)
+// (`indented`), written piece by piece as UTF-8 into ByteChunks: the caller says where objects
+// and arrays open and close, names members and gives values, and no object is built for the
+// value. Nesting starts at `depth` (an indented value written inside an enclosing document is
+// indented as it sits there).
 import { ByteChunks } from './byteChunks';
+import type { JsonLayout } from './jsonChunks';
 
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -10,6 +12,8 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 const NAME_END = ByteChunks.constant(': ');
+const COMPACT_NAME_END = ByteChunks.constant(':');
+const NOTHING = new Uint8Array(0);
 const NULL = ByteChunks.constant('null');
 const TRUE = ByteChunks.constant('true');
 const FALSE = ByteChunks.constant('false');
@@ -31,8 +35,20 @@ function lineIndent(depth: number): Uint8Array {
  */
 export class MemberName {
   private readonly lines: Uint8Array[] = [];
+  private readonly compactForms: Uint8Array[] = [];
 
   constructor(readonly name: string) {}
+
+  /** The member without whitespace: `"name":`, after a comma unless it opens its object. */
+  compact(first: boolean): Uint8Array {
+    const at = first ? 0 : 1;
+    let piece = this.compactForms[at];
+    if (piece === undefined) {
+      piece = ByteChunks.constant(`${first ? '' : ','}${JSON.stringify(this.name)}:`);
+      this.compactForms[at] = piece;
+    }
+    return piece;
+  }
 
   /** The member's line at a depth, opening its object (first) or after a member. */
   line(depth: number, first: boolean): Uint8Array {
@@ -50,16 +66,22 @@ export class MemberName {
 // name a million fields; past this they are written as they come).
 const MAX_KEPT = 4096;
 
-export class PrettyJsonBytes {
+export class JsonBytes {
   /** Per open object or array (index: its depth): whether nothing is in it yet. */
   private readonly empty: boolean[] = [];
   private readonly names = new Map<string, MemberName>();
   private readonly words = new Map<string, Uint8Array>();
+  private readonly indented: boolean;
+  private readonly nameEnd: Uint8Array;
 
   constructor(
     readonly out: ByteChunks,
+    layout: JsonLayout,
     private depth = 0,
-  ) {}
+  ) {
+    this.indented = layout === 'indented';
+    this.nameEnd = this.indented ? NAME_END : COMPACT_NAME_END;
+  }
 
   openObject(): void {
     this.open(OPEN_OBJECT);
@@ -81,7 +103,7 @@ export class PrettyJsonBytes {
   member(name: MemberName): void {
     const first = this.empty[this.depth] === true;
     if (first) this.empty[this.depth] = false;
-    this.out.raw(name.line(this.depth, first));
+    this.out.raw(this.indented ? name.line(this.depth, first) : name.compact(first));
   }
 
   /** The next member of the open object, by a name read from the input. */
@@ -91,7 +113,7 @@ export class PrettyJsonBytes {
       if (this.names.size >= MAX_KEPT) {
         this.next();
         this.out.string(name);
-        this.out.raw(NAME_END);
+        this.out.raw(this.nameEnd);
         return;
       }
       member = new MemberName(name);
@@ -171,7 +193,7 @@ export class PrettyJsonBytes {
 
   private close(bracket: number): void {
     // An empty object or array is `{}` / `[]`, on one line.
-    if (this.empty[this.depth] !== true) this.out.raw(lineIndent(this.depth - 1));
+    if (this.empty[this.depth] !== true) this.out.raw(this.lineIndent(this.depth - 1));
     this.out.byte(bracket);
     this.depth--;
   }
@@ -179,6 +201,10 @@ export class PrettyJsonBytes {
   private next(): void {
     if (this.empty[this.depth] === true) this.empty[this.depth] = false;
     else this.out.byte(COMMA);
-    this.out.raw(lineIndent(this.depth));
+    this.out.raw(this.lineIndent(this.depth));
+  }
+
+  private lineIndent(depth: number): Uint8Array {
+    return this.indented ? lineIndent(depth) : NOTHING;
   }
 }
