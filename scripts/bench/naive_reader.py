@@ -6,8 +6,8 @@ tables Stage Lens reads (StageRequestStats per stage, RequestE2EStats, TransferE
 [OmniTiming], boot lines); per request and stage the fields (a number, None as null, a blank
 cell as "") and the phase split, then per stage p50/p90/p99 of each split value, the
 stage's generation time and time to first output (numpy's linear percentiles, measured
-values only). Writes JSON with json.dump (indent 2), as `stage-lens analyze --format json`
-writes its own. The bench checks that every request's stage fields equal Stage Lens's.
+values only). Writes JSON with json.dump, without whitespace, as `stage-lens analyze --format
+json` writes its own. The bench checks that every request's stage fields equal Stage Lens's.
 
 Usage: python3 naive_reader.py <log> > out.json
 """
@@ -157,7 +157,8 @@ def main(path):
                 "p90": percentile(values, 90),
                 "p99": percentile(values, 99),
             }
-    json.dump({"schema": "naive-1", "requests": list(requests.values()), "stageSummary": stage_summary}, sys.stdout, indent=2)
+    document = {"schema": "naive-1", "requests": list(requests.values()), "stageSummary": stage_summary}
+    json.dump(document, sys.stdout, separators=(",", ":"))
     sys.stdout.write("\n")
 
 
