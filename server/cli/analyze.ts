@@ -75,7 +75,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   if (typeof parsed === 'number') return parsed;
   const format = parsed.values.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'csv' && format !== 'trace') {
-    process.stderr.write(`stage-lens analyze: --format must be table, json or csv, or trace (got '${format}')\n`);
+    process.stderr.write(`stage-lens analyze: --format must be table, json, csv or trace (got '${format}')\n`);
     return 2;
   }
   const layout: JsonLayout = parsed.values.pretty === true ? 'indented' : 'compact';
@@ -101,6 +101,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   if (parsed.values.follow === true) {
+    if (format !== 'table') {
+      process.stderr.write(
+        `stage-lens analyze: --follow shows a live table; --format ${format} is written from a whole log (run analyze without --follow once the log is complete)\n`,
+      );
+      return 2;
+    }
     if (source === '-') {
       process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
       return 2;

@@ -262,7 +262,11 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
   assert.match(missing.stderr, /cannot read \/no\/such\/file\.log: no such file/);
   const badFormat = cli(['analyze', SAMPLE, '--format', 'xml']);
   assert.equal(badFormat.status, 2);
-  assert.match(badFormat.stderr, /--format must be table, json or csv/);
+  assert.match(badFormat.stderr, /--format must be table, json, csv or trace \(got 'xml'\)/);
+  const liveJson = cli(['analyze', SAMPLE, '--follow', '--format', 'json']);
+  assert.equal(liveJson.status, 2);
+  assert.match(liveJson.stderr, /--follow shows a live table; --format json is written from a whole log/);
+  assert.equal(liveJson.stdout, '');
   assert.equal(cli(['analyze']).status, 2);
   assert.equal(cli(['frobnicate']).status, 2);
   const garbage = cli(
