@@ -17,6 +17,7 @@ import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { layoutOverTime, xOfTime } from '../../webview/latencyPanel/overTime/overTimeLayout';
 
 /** What the page's elements are read as (no DOM types in Node tests). */
 type El = { dataset: Record<string, string | undefined>; style: { left: string } };
@@ -310,11 +311,31 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const host = new FakeHost(data);
     const series = host.overTime({}).series;
     const box = (await page.getByTestId('overtime-canvas').boundingBox())!;
-    const t0 = (series.times[0] as number) - series.stepMs;
-    const t1 = series.times.at(-1) as number;
-    const x0 = 64;
-    const x1 = box.width - 12;
-    const xOf = (t: number): number => box.x + x0 + ((t - t0) / (t1 - t0)) * (x1 - x0);
+    const l = layoutOverTime(series, box.width, false);
+    const xOf = (t: number): number => box.x + xOfTime(l, t);
+    // The lone point of each line is drawn whole in the middle of the plot, not on its right border:
+    // the column through it holds the three dots (p50, p90, p99) and the rate's, the border's none.
+    const painted = (x: number): Promise<number> =>
+      page.getByTestId('overtime-canvas').evaluate((c, cssX) => {
+        const canvas = c as unknown as {
+          width: number;
+          height: number;
+          clientWidth: number;
+          getContext(k: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+          };
+        };
+        const dpr = canvas.width / canvas.clientWidth;
+        const data = canvas.getContext('2d').getImageData(Math.round(cssX * dpr), 0, 1, canvas.height).data;
+        let n = 0;
+        for (let k = 3; k < data.length; k += 4) if ((data[k] as number) > 0) n++;
+        return n;
+      }, x);
+    const mid = xOfTime(l, series.times[0] as number);
+    assert.ok(Math.abs(mid - (l.x0 + l.x1) / 2) < 1, `${mid} in ${l.x0}..${l.x1}`);
+    const beside = await painted(mid + 20);
+    assert.ok((await painted(mid)) >= beside + 4 * 2, `${await painted(mid)} vs ${beside}`);
+    assert.ok((await painted(l.x1 - 1)) <= beside, `${await painted(l.x1 - 1)} vs ${beside}`);
     const from = Date.UTC(2026, 9, 19, 7, 12, 5);
     const to = Date.UTC(2026, 9, 19, 7, 12, 9);
     let inWindow = 0;

@@ -422,6 +422,18 @@ describe('over time geometry', () => {
     assert.deepEqual(pts[2], { x: 664, y: pane.top + pane.height / 2 });
   });
 
+  test('a lone point (a log within one window) is drawn whole, in the middle, on an axis a step either side', () => {
+    const one = { ...series, times: [20_000], requestRate: [2] };
+    const l = layoutOverTime(one, 676, false);
+    assert.deepEqual([l.t0, l.t1], [10_000, 30_000]);
+    const pane = l.panes[0]!;
+    const [p] = points(l, pane, one.times, [50], 100);
+    assert.deepEqual(p, { x: 364, y: pane.top + pane.height / 2 });
+    // The dot (3 px) lies inside the plot, off both borders.
+    assert.ok(p!.x - 1.5 > l.x0 && p!.x + 1.5 < l.x1, JSON.stringify({ p, x0: l.x0, x1: l.x1 }));
+    assert.deepEqual(brushWindow(l, 64, 364), { fromMs: 10_000, toMs: 20_000 });
+  });
+
   test('a drag becomes a window on the log clock; a click does not', () => {
     const l = layoutOverTime(series, 676, false);
     assert.deepEqual(brushWindow(l, 364, 64), { fromMs: 0, toMs: 15_000 });

@@ -42,8 +42,7 @@ export function layoutOverTime(series: OverTimeSeries, width: number, showKv: bo
   if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0)
     add('load', 70);
   if (showKv) add('kv', 60);
-  const t0 = series.times.length === 0 ? 0 : (series.times[0] as number) - series.stepMs;
-  const t1 = series.times.length === 0 ? 1 : (series.times[series.times.length - 1] as number);
+  const { t0, t1 } = timeSpan(series.times, series.stepMs);
   return {
     panes,
     height: top - PANE_GAP + AXIS_HEIGHT,
@@ -52,6 +51,20 @@ export function layoutOverTime(series: OverTimeSeries, width: number, showKv: bo
     x0: PLOT_MARGIN.left,
     x1: Math.max(PLOT_MARGIN.left + 10, width - PLOT_MARGIN.right),
   };
+}
+
+/**
+ * The clock span drawn: a step before the first point to the last. A lone point is put in the
+ * middle of a step either side: at the right end it would sit on the plot's border, half of it
+ * cut, and read as the edge of a chart rather than a measurement.
+ */
+function timeSpan(times: readonly number[], stepMs: number): { t0: number; t1: number } {
+  const first = times[0];
+  const last = times[times.length - 1];
+  if (first === undefined || last === undefined) return { t0: 0, t1: 1 };
+  const step = stepMs > 0 ? stepMs : 1;
+  if (times.length === 1) return { t0: first - step, t1: first + step };
+  return { t0: first - step, t1: last };
 }
 
 export function xOfTime(l: OverTimeLayout, t: number): number {
