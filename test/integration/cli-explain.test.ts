@@ -242,6 +242,22 @@ test("explain names a one-output stage's prefill as prefill+decode, in its tail 
   assert.deepEqual(omni.oneOutputStages, []);
 });
 
+test('explain: a part that lies after the first audio in most requests reads "after target" in the table and says so in the JSON, never a median of 0 ms', () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log');
+  const report = explainJson([log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
+  const genOther = report.tail[0]?.parts.find((p) => p.key === '1/genOther');
+  assert.equal(genOther?.medianMs, 0);
+  assert.deepEqual(genOther?.afterTarget, { requests: 5, of: 6 });
+  const table = cli(['explain', log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^ {2}stage 1 rest of gen time +\+1,987 ms +51% +after target$/m);
+  assert.doesNotMatch(table.stdout, / 0 ms$/m);
+  assert.match(
+    table.stdout,
+    /\(median "after target": in most requests that measured the part it lies wholly after the target's end \(5 of 6 /,
+  );
+});
+
 test('explain: a rest of gen time that holds unmeasured phases is named so; an INFO-level log says why first', () => {
   const before = explainJson([path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log')]);
   const e2e = before.tail.find((t) => t.target === 'e2e' && t.quantile === 'p99');

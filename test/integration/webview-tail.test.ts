@@ -195,6 +195,21 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.equal(fill.negative, 'true');
     assert.ok(fill.left < 100 / 3, JSON.stringify(fill));
     assert.deepEqual(await page.getByTestId('tail-request').allTextContents(), [SLOW]);
+    // The codec's rest of gen time lies after its first audio in 5 of the 6 requests: its median
+    // contribution is that, in words with a hover, never "0 ms" as if measured.
+    const medians = await page.locator('[data-testid="tail-bar"] .bar-median').allTextContents();
+    assert.ok(!medians.some((m) => /^median 0 ms$/.test(m)), JSON.stringify(medians));
+    const after = page.locator('[data-testid="tail-bar"][data-key="1/genOther"] .bar-median');
+    assert.equal(await after.textContent(), 'after the target');
+    assert.equal(await after.getAttribute('data-state'), 'afterTarget');
+    assert.match(
+      (await after.getAttribute('title')) ?? '',
+      /^Median: none of this part counts toward the target: in 5 of the 6 requests that measured it, it lies wholly after time to first audio \(stage 1 · code2wav\) ends/,
+    );
+    assert.equal(
+      await page.locator('[data-testid="tail-bar"][data-key="0/prefill"] .bar-median').textContent(),
+      'median 84.9 ms',
+    );
   });
 
   test('load at arrival: the tail request arrived with nothing else in flight', async () => {

@@ -65,6 +65,34 @@ test('time to first audio (stage 1 first output): parts are taken for the time t
   identity(t);
 });
 
+test('a part after the first output in most requests: its median 0 says so (afterTarget), a part measured 0 ms does not', () => {
+  const specs = Array.from({ length: 20 }, (_, i) => {
+    const spec = asyncChunk(`r${i}`, i === 7 || i === 13 ? 1000 : 0);
+    const stages = spec.stages as Record<string, Record<string, unknown>>;
+    // In 4 requests the codec's first audio comes 300 ms later: its decode then starts before it.
+    if (i % 6 === 1)
+      stages['1']!['serving_time_to_first_output_ms'] =
+        (stages['1']!['serving_time_to_first_output_ms'] as number) + 300;
+    // The talker's queue is measured 0 ms in 15 requests, 2 ms in the others.
+    if (i % 4 !== 0) stages['0']!['vllm_queued_ms'] = 0;
+    return spec;
+  });
+  const { index } = analyseSpecs(specs);
+  for (const scope of [{}, { fromMs: 0, toMs: Number.MAX_SAFE_INTEGER }]) {
+    const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile: 'p95', scope })!;
+    const decode = t.parts.find((p) => p.key === '1/decode')!;
+    close(decode.medianMs, 0, 'codec decode before the first audio, median');
+    assert.deepEqual(decode.afterTarget, { requests: 16, of: 20 });
+    const queued = t.parts.find((p) => p.key === '0/queued')!;
+    close(queued.medianMs, 0, 'talker queued: a measured 0 ms');
+    assert.equal(queued.afterTarget, undefined);
+    // A part with a time for a median, and e2e (nothing clipped), never carry it.
+    assert.equal(t.parts.find((p) => p.key === '0/prefill')!.afterTarget, undefined);
+    const e2e = tailAttribution(index, { target: 'e2e', quantile: 'p95', scope })!;
+    assert.ok(e2e.parts.every((p) => p.afterTarget === undefined));
+  }
+});
+
 test("stage TTFT is stage-local: only that stage's queued (input wait, ready queued) and prefill", () => {
   const { index } = planted();
   const t = tailAttribution(index, { target: 'stage1.ttft', quantile: 'p95', scope: {} })!;

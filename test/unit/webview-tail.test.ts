@@ -184,6 +184,7 @@ function tailOf(requestCount: number): TailAttribution {
         share: 1987 / 3900,
         medianMs: 0,
         measuredIn: 1,
+        afterTarget: { requests: 5, of: 6 },
       },
       {
         key: '1/decode',
@@ -194,6 +195,7 @@ function tailOf(requestCount: number): TailAttribution {
         share: 1250 / 3900,
         medianMs: 0,
         measuredIn: 1,
+        afterTarget: { requests: 5, of: 6 },
       },
       {
         key: '0/queued',
@@ -330,6 +332,30 @@ describe('side panel feed: the tail', () => {
 });
 
 describe('tail rows', () => {
+  test('a median that is the part lying after the target reads so, never "0 ms"; a measured 0 ms does', () => {
+    const names = { '0': 'talker', '1': 'code2wav' };
+    const t = tailOf(1);
+    const rows = tailRows(t, names, 8, new Set(['0']));
+    const row = (key: string) => rows.find((r) => r.key === key)!;
+    assert.equal(row('0/prefill').medianText, 'median 84.9 ms');
+    assert.equal(row('0/prefill').medianTitle, '');
+    for (const key of ['1/genOther', '1/decode']) {
+      assert.equal(row(key).medianText, 'after the target');
+      assert.match(
+        row(key).medianTitle,
+        /in 5 of the 6 requests that measured it, it lies wholly after time to first audio \(stage 1 · code2wav\) ends/,
+      );
+      assert.match(row(key).medianTitle, /Not a 0 ms measurement/);
+      assert.doesNotMatch(row(key).title, /0 ms/);
+      assert.match(row(key).title, /over its median \(none of it before the target's end: in 5 of the 6 requests/);
+    }
+    // The same 0 without afterTarget is a measurement, shown as one.
+    const { afterTarget: _a, ...measured } = t.parts[1]!;
+    const plain = tailRows({ ...t, parts: [measured] }, names, 8);
+    assert.equal(plain[0]!.medianText, 'median 0 ms');
+    assert.equal(rows.at(-1)!.medianText, '');
+  });
+
   test('the top parts, the rest summed, the residual kept and named for what it is', () => {
     const names = { '0': 'talker', '1': 'code2wav' };
     const rows = tailRows(tailOf(1), names, 3, new Set(['0']));

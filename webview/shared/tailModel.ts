@@ -74,6 +74,10 @@ export interface TailRow {
   readonly share: number | null;
   /** The part's median over the requests in scope; null for rest and residual. */
   readonly medianMs: number | null;
+  /** The median as shown: `median 84.9 ms`, `after the target` (see medianContributionText); '' for rest and residual. */
+  readonly medianText: string;
+  /** Hover of the median: what a median that is not a time means; '' when it is a time. */
+  readonly medianTitle: string;
   /** Hover text: what the number is over. */
   readonly title: string;
 }
@@ -90,15 +94,20 @@ export function tailRows(
   top: number,
   oneOutput: ReadonlySet<string> = new Set(),
 ): TailRow[] {
-  const rows: TailRow[] = t.parts.slice(0, top).map((p) => ({
-    key: p.key,
-    label: partText(p, stageNames, oneOutput),
-    kind: 'part',
-    excessMs: p.excessMs,
-    share: p.share,
-    medianMs: p.medianMs,
-    title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${formatDurationMs(p.medianMs)} in the ${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
-  }));
+  const rows: TailRow[] = t.parts.slice(0, top).map((p) => {
+    const median = medianContributionText(p, t.target, stageNames);
+    return {
+      key: p.key,
+      label: partText(p, stageNames, oneOutput),
+      kind: 'part',
+      excessMs: p.excessMs,
+      share: p.share,
+      medianMs: p.medianMs,
+      medianText: median.text,
+      medianTitle: median.title,
+      title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${median.inSentence} in the ${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
+    };
+  });
   const rest = t.parts.slice(top);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
@@ -109,6 +118,8 @@ export function tailRows(
       excessMs: sum,
       share: shareOf(sum, t.excessMs),
       medianMs: null,
+      medianText: '',
+      medianTitle: '',
       title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n'),
     });
   }
@@ -119,12 +130,35 @@ export function tailRows(
     excessMs: t.residualMs,
     share: shareOf(t.residualMs, t.excessMs),
     medianMs: null,
+    medianText: '',
+    medianTitle: '',
     title:
       t.residualMs < 0
         ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
         : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
   });
   return rows;
+}
+
+/**
+ * A part's median contribution in words. Under a first-output target a part counts only for
+ * its time before the target's end; a part that mostly lies wholly after it has a median of
+ * 0 that is no measurement of the part (it took time, just later), so it is never "0 ms".
+ */
+export function medianContributionText(
+  p: Pick<TailPart, 'medianMs' | 'afterTarget'>,
+  target: TargetName,
+  stageNames: Readonly<Record<string, string>>,
+): { text: string; title: string; inSentence: string } {
+  const a = p.afterTarget;
+  if (a === undefined)
+    return { text: `median ${formatDurationMs(p.medianMs)}`, title: '', inSentence: formatDurationMs(p.medianMs) };
+  const where = `in ${a.requests} of the ${a.of} requests that measured it, it lies wholly after ${targetText(target, stageNames)} ends`;
+  return {
+    text: 'after the target',
+    title: `Median: none of this part counts toward the target: ${where}, so nothing of it falls before the target's end. Not a 0 ms measurement; the excess is its time before the target's end in the tail requests.`,
+    inSentence: `(none of it before the target's end: ${where})`,
+  };
 }
 
 /**

@@ -92,7 +92,14 @@ function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
   ];
   const shown = t.parts.slice(0, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
-  for (const p of shown) rows.push([partLabel(p, oneOutput), signed(p.excessMs), pct(p.share), ms(p.medianMs)]);
+  // A median 0 of a part that lies after the target's instant is no 0 ms measurement: said in words.
+  for (const p of shown)
+    rows.push([
+      partLabel(p, oneOutput),
+      signed(p.excessMs),
+      pct(p.share),
+      p.afterTarget === undefined ? ms(p.medianMs) : 'after target',
+    ]);
   const rest = t.parts.slice(TOP_PARTS);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
@@ -110,6 +117,11 @@ function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
     '',
   ]);
   out.push(...table(rows));
+  const after = shown.find((p) => p.afterTarget !== undefined)?.afterTarget;
+  if (after !== undefined)
+    out.push(
+      `  (median "after target": in most requests that measured the part it lies wholly after the target's end (${after.requests} of ${after.of} for the first such part), so none of it counts toward the target; not a 0 ms measurement)`,
+    );
   if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
     const wait = overlapWait(t);
     out.push(

@@ -12,6 +12,7 @@
 // report, take a pass over the requests here. Both give the same answer.
 import type { ExplainIndex } from './explainIndex';
 import type { ColumnReads } from './columnReads';
+import { ZeroContributions } from './afterTarget';
 import { rowsInScope, scopeKey, type RowScope } from './scope';
 import { countAtLeast, measuredInto, percentileInPlace } from './select';
 import { forEachContribution } from './tailContributions';
@@ -47,6 +48,7 @@ interface Population {
   readonly rows: Int32Array;
   readonly values: Float64Array;
   readonly medians: Map<string, number>;
+  readonly afterTarget: Map<string, { requests: number; of: number }>;
 }
 const lastPopulation = new WeakMap<ExplainIndex, Population>();
 
@@ -75,22 +77,23 @@ function populationOf(
     key,
     rows: rows.subarray(0, n),
     values: values.subarray(0, n),
-    medians: partMedians(index, target, rows.subarray(0, n), values.subarray(0, n), reads),
+    ...partMedians(index, target, rows.subarray(0, n), values.subarray(0, n), reads),
   };
   lastPopulation.set(index, population);
   return population;
 }
 
-/** Each part's median contribution over the population. */
+/** Each part's median contribution over the population, and the parts whose median 0 is their lying after the target. */
 function partMedians(
   index: ExplainIndex,
   target: Target,
   rows: Int32Array,
   values: Float64Array,
   reads: ColumnReads | undefined,
-): Map<string, number> {
+): Pick<Population, 'medians' | 'afterTarget'> {
   const n = rows.length;
   const medians = new Map<string, number>();
+  const afterTarget = new Map<string, { requests: number; of: number }>();
   const scratch = new Float64Array(n);
   const clipped = target.kind === 'firstOutput';
   forEachContribution(
@@ -98,15 +101,21 @@ function partMedians(
     target,
     rows,
     values,
-    (part, contributions) => {
+    (part, contributions, ms) => {
       const count = measuredInto(contributions, n, scratch);
       // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
       if (count === 0 || (clipped && allZeroIn(scratch, count))) return;
-      medians.set(part.meta.key, percentileInPlace(scratch, count, 50));
+      const median = percentileInPlace(scratch, count, 50);
+      medians.set(part.meta.key, median);
+      if (!clipped || median !== 0) return;
+      const zeros = new ZeroContributions();
+      zeros.add(ms, contributions, n);
+      const after = zeros.afterTarget(median, count, false);
+      if (after !== null) afterTarget.set(part.meta.key, after);
     },
     reads,
   );
-  return medians;
+  return { medians, afterTarget };
 }
 
 function allZeroIn(values: Float64Array, n: number): boolean {
@@ -144,6 +153,7 @@ export function scopedTailAttribution(
     tailRows,
     tailValues,
     partMedians: population.medians,
+    afterTarget: population.afterTarget,
   });
 }
 

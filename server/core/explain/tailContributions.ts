@@ -10,16 +10,17 @@ import { contribution, partCounts, type Target } from './targets';
 
 /**
  * Calls `visit` for each part that makes up the target, in the index's part order, with
- * the part's contribution in each of `rows` (NaN: not measured there). `targetValues[k]`
- * is the target's value in rows[k]. The array passed to `visit` is reused for the next part,
- * or shared through `reads` (read through it when given): `visit` must not write to it.
+ * the part's contribution in each of `rows` (NaN: not measured there) and its own time there
+ * (the same array unless the target clips parts). `targetValues[k]` is the target's value in
+ * rows[k]. The arrays passed to `visit` are reused for the next part, or shared through
+ * `reads` (read through it when given): `visit` must not write to them.
  */
 export function forEachContribution(
   index: ExplainIndex,
   target: Target,
   rows: Int32Array,
   targetValues: Float64Array,
-  visit: (part: PartColumns, contributions: Float64Array) => void,
+  visit: (part: PartColumns, contributions: Float64Array, ms: Float64Array) => void,
   reads?: ColumnReads,
 ): void {
   const n = rows.length;
@@ -38,7 +39,7 @@ export function forEachContribution(
     if (reads === undefined) part.ms.read(rows, own);
     else ms = reads.read(part.ms, rows);
     if (!clipped) {
-      visit(part, ms);
+      visit(part, ms, ms);
       continue;
     }
     const inStage =
@@ -51,7 +52,7 @@ export function forEachContribution(
     }
     const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
     clipPart(ms, clock, targetValues, contributions, n, m.phase === 'preprocess', inStage, target, ownStage);
-    visit(part, contributions);
+    visit(part, contributions, ms);
   }
 }
 

@@ -23,6 +23,8 @@ export interface TailIngredients {
   readonly tailValues: Float64Array;
   /** Median contribution of each part that makes up the target in this population (by part key). */
   readonly partMedians: ReadonlyMap<string, number>;
+  /** Parts whose median 0 is their lying after the target's instant (afterTarget.ts), by part key. */
+  readonly afterTarget: ReadonlyMap<string, { readonly requests: number; readonly of: number }>;
 }
 
 export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribution {
@@ -46,6 +48,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     }
     if (measuredIn === 0) return;
     const m = part.meta;
+    const after = t.afterTarget.get(m.key);
     const partExcess = sum / tailCount;
     parts.push({
       key: m.key,
@@ -58,6 +61,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
       share: Math.abs(excess) < 1e-9 ? null : partExcess / excess,
       medianMs: partMedian,
       measuredIn,
+      ...(after === undefined ? {} : { afterTarget: after }),
       ...(m.phase === 'genOther' && m.stageKey !== null && index.holdsUnmeasuredPhases(m.stageKey)
         ? { withUnmeasuredPhases: true as const }
         : {}),

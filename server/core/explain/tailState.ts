@@ -6,6 +6,7 @@
 // the index adds them (in batches of up to BATCH, and the rest when a query comes). A
 // request adds its contributions once; nothing it holds changes later.
 import type { ExplainIndex, IndexFollower } from './explainIndex';
+import { ZeroContributions } from './afterTarget';
 import { WarmColdSamples } from './orderStatistics';
 import { forEachContribution } from './tailContributions';
 import { tailResult } from './tailResult';
@@ -35,6 +36,8 @@ export function tailStateOf(index: ExplainIndex, target: Target): TailState {
 export class TailState implements IndexFollower {
   private readonly targetSamples = new WarmColdSamples();
   private readonly parts = new Map<string, WarmColdSamples>();
+  /** First-output targets: why a part's contribution was 0 (afterTarget.ts). */
+  private readonly zeros = new Map<string, ZeroContributions>();
 
   /** Rows [0, taken) are in the order statistics. */
   private taken = 0;
@@ -83,10 +86,15 @@ export class TailState implements IndexFollower {
       j++;
     }
     addAll(this.targetSamples, values, cold);
-    forEachContribution(index, this.target, population, values, (part, contributions) => {
+    const clipped = this.target.kind === 'firstOutput';
+    forEachContribution(index, this.target, population, values, (part, contributions, ms) => {
       let samples = this.parts.get(part.meta.key);
       if (samples === undefined) this.parts.set(part.meta.key, (samples = new WarmColdSamples()));
       addAll(samples, contributions, cold);
+      if (!clipped) return;
+      let zeros = this.zeros.get(part.meta.key);
+      if (zeros === undefined) this.zeros.set(part.meta.key, (zeros = new ZeroContributions()));
+      zeros.add(ms, contributions, n, cold);
     });
   }
 
@@ -105,11 +113,16 @@ export class TailState implements IndexFollower {
     const tailRows = Int32Array.from(tail);
     const tailValues = Float64Array.from(tail, (i) => values[i]);
     const partMedians = new Map<string, number>();
+    const afterTarget = new Map<string, { requests: number; of: number }>();
     const clipped = this.target.kind === 'firstOutput';
     for (const [key, samples] of this.parts) {
+      const count = samples.count(excludeCold);
       // Under a first-output target, a part that lies wholly after that instant in every request is not part of it.
-      if (samples.count(excludeCold) === 0 || (clipped && !samples.hasNonzero(excludeCold))) continue;
-      partMedians.set(key, samples.percentile(50, excludeCold));
+      if (count === 0 || (clipped && !samples.hasNonzero(excludeCold))) continue;
+      const median = samples.percentile(50, excludeCold);
+      partMedians.set(key, median);
+      const after = this.zeros.get(key)?.afterTarget(median, count, excludeCold) ?? null;
+      if (after !== null) afterTarget.set(key, after);
     }
     return tailResult(this.index, {
       target: this.target,
@@ -120,12 +133,15 @@ export class TailState implements IndexFollower {
       tailRows,
       tailValues,
       partMedians,
+      afterTarget,
     });
   }
 
   get bytes(): number {
     let n = this.targetSamples.bytes;
     for (const s of this.parts.values()) n += s.bytes;
+    // Four counters and the map entry per part.
+    n += this.zeros.size * 64;
     return n;
   }
 }

@@ -126,6 +126,12 @@ export interface TailPart {
   readonly medianMs: number;
   /** Tail requests in which the part was measured; in the others its time is in the residual. */
   readonly measuredIn: number;
+  /**
+   * A first-output target's part whose median is 0 because it mostly lies wholly after the
+   * target's instant (nothing of it counts), not because it took 0 ms: in how many of the
+   * requests in scope that measured it. Absent otherwise.
+   */
+  readonly afterTarget?: { readonly requests: number; readonly of: number };
   /** A stage's rest of gen time that also holds its prefill or decode where they were not measured (None or hidden). */
   readonly withUnmeasuredPhases?: true;
 }

@@ -222,7 +222,8 @@ export class TailView {
         h('span', { className: 'bar-share', text: shareText(r.share) }),
         h('span', {
           className: 'bar-median muted',
-          text: r.medianMs === null ? '' : `median ${formatDurationMs(r.medianMs)}`,
+          text: r.medianText,
+          ...(r.medianTitle === '' ? {} : { title: r.medianTitle, dataset: { state: 'afterTarget' } }),
         }),
       );
     });
