@@ -268,14 +268,15 @@ export function findingLine(f: FindingDiff): string {
   return `${f.code}${where}: ${f.baselineRequests} → ${f.candidateRequests} requests`;
 }
 
-export function runLine(label: string, side: ComparisonReport['baseline']): string {
-  const parts: string[] = [label];
+/** What a run holds, each fact one phrase ("6 requests", "12 histogram series"): the header keeps each on one line. */
+export function runFacts(side: ComparisonReport['baseline']): string[] {
+  const parts: string[] = [];
   if (side.requestCount !== null)
     parts.push(
       `${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
     );
   if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
-  return parts.join(' · ');
+  return parts;
 }
 
 /** A histogram quantile as it may be read: `≤300` (lowest bucket: its bound only), `≥80,000` (+Inf), else the number. */

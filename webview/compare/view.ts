@@ -4,7 +4,7 @@ import { tailRows, tailSideText, targetLabel, tooFewToTestText } from '../../ser
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
-import { findingLine, headline, histogramSideText, isFlagged, runLine, stageGroups } from './model';
+import { findingLine, headline, histogramSideText, isFlagged, runFacts, stageGroups } from './model';
 import type { MetricRow, QuantileCell, StageGroup } from './model';
 
 function ciBarElement(c: QuantileCell): HTMLElement | null {
@@ -181,6 +181,20 @@ export interface Rendered {
   readonly rendered: CompareRendered;
 }
 
+/**
+ * "Baseline  <label> · 6 requests": the role in a column of its own, the run in the next (a long
+ * label wraps within it, never under the role), each fact kept on one line.
+ */
+function runRow(role: string, testId: string, label: string, side: ComparisonReport['baseline']): HTMLElement {
+  const facts = runFacts(side).flatMap((f) => [' · ', h('span', { className: 'run-fact', text: f })]);
+  return h(
+    'div',
+    { className: 'run' },
+    h('span', { className: 'role', text: role }),
+    h('span', { className: 'run-line', testId }, h('span', { className: 'run-label', text: label }), ...facts),
+  );
+}
+
 export function renderComparison(
   report: ComparisonReport,
   labels: { baseline: string; candidate: string },
@@ -193,18 +207,8 @@ export function renderComparison(
     h(
       'section',
       { className: 'runs', testId: 'compare-runs' },
-      h(
-        'div',
-        {},
-        h('span', { className: 'role', text: 'Baseline' }),
-        h('span', { testId: 'compare-baseline', text: runLine(labels.baseline, report.baseline) }),
-      ),
-      h(
-        'div',
-        {},
-        h('span', { className: 'role', text: 'Candidate' }),
-        h('span', { testId: 'compare-candidate', text: runLine(labels.candidate, report.candidate) }),
-      ),
+      runRow('Baseline', 'compare-baseline', labels.baseline, report.baseline),
+      runRow('Candidate', 'compare-candidate', labels.candidate, report.candidate),
     ),
     h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
   ];
