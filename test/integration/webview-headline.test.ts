@@ -24,6 +24,8 @@ import { FakeHost } from '../fixtures/webview/fakeHost';
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
 const OMNI_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
+/** INFO level: [OmniTiming] lines only, no stats tables. */
+const INFO_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 
 /** The stage's queue time all 0.2 ms, in vLLM's request-latency buckets (the lowest is 0.3 s). */
@@ -95,6 +97,32 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
 let data: SyntheticSession;
 let harness: WebviewHarness;
 
+/** Each view at the size the tests read it at. */
+const SIZE = { sidePanel: { width: 1000, height: 760 }, latencyPanel: { width: 1280, height: 800 } } as const;
+
+/** Opens a view on a session, runs `body` on its page, and closes it whether `body` passes or throws. */
+async function withPanel(
+  name: keyof typeof SIZE,
+  session: SyntheticSession,
+  body: (page: Page, view: WebviewPage) => Promise<void>,
+): Promise<void> {
+  const view = await harness.open(name, SIZE[name], new FakeHost(session));
+  try {
+    await body(view.page, view);
+  } finally {
+    await view.close();
+  }
+}
+
+/** withPanel on the INFO-level log (its session read afresh, as each test read it). */
+function withInfoPanel(
+  name: keyof typeof SIZE,
+  body: (page: Page, info: SyntheticSession) => Promise<void>,
+): Promise<void> {
+  const info = sessionOfLog(INFO_LOG);
+  return withPanel(name, info, (page) => body(page, info));
+}
+
 before(async () => {
   data = sessionOfLog();
   harness = await WebviewHarness.start(data);
@@ -112,7 +140,7 @@ describe('side panel', () => {
     `[data-testid="stage-row"][data-stage-key="${stageKey}"] td[data-col="${col}"]`;
 
   before(async () => {
-    view = await harness.open('sidePanel', { width: 1000, height: 760 });
+    view = await harness.open('sidePanel', SIZE.sidePanel);
     page = view.page;
     await page.waitForSelector('[data-testid="stage-row"]');
   });
@@ -225,7 +253,7 @@ describe('latency panel', () => {
   let page: Page;
 
   before(async () => {
-    view = await harness.open('latencyPanel', { width: 1280, height: 800 });
+    view = await harness.open('latencyPanel', SIZE.latencyPanel);
     page = view.page;
     await waitUntil(
       page,
@@ -303,9 +331,7 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
 
   test('side panel: per edge p50/p90/p99 of send, in flight, receive+decode, size and the [OmniTiming] send', async () => {
     const data3 = omni();
-    const view = await harness.open('sidePanel', { width: 1000, height: 760 }, new FakeHost(data3));
-    try {
-      const page = view.page;
+    await withPanel('sidePanel', data3, async (page) => {
       await page.getByTestId('edge-section').waitFor();
       const rows = await page.getByTestId('edge-row').allTextContents();
       assert.equal(rows.length, 2);
@@ -335,15 +361,11 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
         'size (KB)',
       );
       await page.getByTestId('edge-section').screenshot({ path: path.join(SHOTS, 'side-panel-transfers.png') });
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test('side panel: an [OmniTiming] 0.00 send under async chunk reads "not recorded", never 0', async () => {
-    const view = await harness.open('sidePanel', { width: 1000, height: 760 });
-    try {
-      const page = view.page;
+    await withPanel('sidePanel', data, async (page) => {
       await page.getByTestId('edge-section').waitFor();
       const tx = page.locator('[data-testid="edge-row"][data-stage-key="0->1"] td[data-col="omniTimingTx"]');
       assert.equal(await tx.locator('.v').textContent(), 'not recorded');
@@ -356,16 +378,12 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
         0,
         'no TransferEdgeStats column was printed: no such column',
       );
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test("waterfall: each hand-off drawn between its two stages from the upstream stage's end, its parts and rule said", async () => {
     const data3 = omni();
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
-    try {
-      const page = view.page;
+    await withPanel('latencyPanel', data3, async (page) => {
       await waitUntil(
         page,
         `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
@@ -399,15 +417,11 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
         formatCompact(t01.omniTimingTxMs as number),
       );
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-handoff-waterfall.png') });
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test('waterfall under async chunk: no hand-off drawn, the 0.00 said in words', async () => {
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 });
-    try {
-      const page = view.page;
+    await withPanel('latencyPanel', data, async (page) => {
       await waitUntil(
         page,
         `document.querySelector('[data-testid="request-id"][data-index="0"]')?.dataset.state === 'text'`,
@@ -425,9 +439,7 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
           .textContent(),
         'not recorded',
       );
-    } finally {
-      await view.close();
-    }
+    });
   });
 });
 
@@ -444,13 +456,9 @@ describe('Request Timeline across sessions and without the stats tables', () => 
     return id;
   };
 
-  const INFO_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
-
   test("switching to another session clears the open request instead of showing it under the new session's names", async () => {
     const data3 = sessionOfLog(OMNI_LOG, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(data3));
-    try {
-      const page = view.page;
+    await withPanel('latencyPanel', data3, async (page, view) => {
       const id = await openFirstRequest(page);
       assert.equal(await page.getByTestId('waterfall-title').textContent(), id);
       const info = sessionOfLog(INFO_LOG);
@@ -466,32 +474,22 @@ describe('Request Timeline across sessions and without the stats tables', () => 
         await page.getByTestId('waterfall-empty').evaluate((e) => (e as unknown as { hidden: boolean }).hidden),
         false,
       );
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test('side panel of an INFO-level log: the notice once at the top, and "no other findings" below', async () => {
-    const info = sessionOfLog(INFO_LOG);
-    const view = await harness.open('sidePanel', { width: 1000, height: 760 }, new FakeHost(info));
-    try {
-      const page = view.page;
+    await withInfoPanel('sidePanel', async (page) => {
       await page.getByTestId('findings-none').waitFor();
       assert.equal(
         await page.getByTestId('findings-none').textContent(),
         'No other findings (the missing stats tables are said at the top).',
       );
       assert.equal(await page.locator('[data-testid="finding"][data-code="stage-tables-missing"]').count(), 0);
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test("Requests of an INFO-level log: each stage's [OmniTiming] time in ms, under its whole stage name", async () => {
-    const info = sessionOfLog(INFO_LOG);
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
-    try {
-      const page = view.page;
+    await withInfoPanel('latencyPanel', async (page, info) => {
       const cell = page.locator(
         '[data-testid="request-row"][data-index="0"] .cell[data-col="0.field:omni_timing_stage_s"]',
       );
@@ -528,16 +526,11 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       ))
         assert.equal(fits, true);
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-requests.png') });
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test("Histograms of an INFO-level log: a stage's [OmniTiming] time in ms, as every other view shows it", async () => {
-    const info = sessionOfLog(INFO_LOG);
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
-    try {
-      const page = view.page;
+    await withInfoPanel('latencyPanel', async (page, info) => {
       await page.getByTestId('tab-histograms').click();
       await page.getByTestId('histogram-stage').selectOption('0');
       await page.getByTestId('histogram-metric').selectOption('field:omni_timing_stage_s');
@@ -550,16 +543,11 @@ describe('Request Timeline across sessions and without the stats tables', () => 
         .sort((a, b) => a - b);
       const label = (await page.getByTestId('histogram-canvas').getAttribute('aria-label')) ?? '';
       assert.ok(label.includes(`6 values from ${formatExact(ms[0]!)} to ${formatExact(ms.at(-1)!)} ms`), label);
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test("Over Time, each request: an INFO-level log's requests at their [OmniTiming] end to end, none without one", async () => {
-    const info = sessionOfLog(INFO_LOG);
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
-    try {
-      const page = view.page;
+    await withInfoPanel('latencyPanel', async (page) => {
       await page.getByTestId('tab-spans').click();
       await waitUntil(
         page,
@@ -569,16 +557,11 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       assert.match(status, /^6 of 6 requests in view · 0 cold$/);
       assert.equal(await page.getByTestId('spans-canvas').getAttribute('data-visible'), '6');
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-spans.png') });
-    } finally {
-      await view.close();
-    }
+    });
   });
 
   test('an INFO-level request: its end to end from [OmniTiming] in the header, not "e2e not printed"', async () => {
-    const info = sessionOfLog(INFO_LOG);
-    const view = await harness.open('latencyPanel', { width: 1280, height: 800 }, new FakeHost(info));
-    try {
-      const page = view.page;
+    await withInfoPanel('latencyPanel', async (page, info) => {
       await openFirstRequest(page);
       const id = (await page.getByTestId('waterfall-title').textContent()) ?? '';
       const r = info.requests.find((x) => x.requestId === id)!;
@@ -607,8 +590,6 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       );
       assert.ok(!labels.some((l) => l.includes('rest of gen time')), labels.join(' | '));
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-timeline.png') });
-    } finally {
-      await view.close();
-    }
+    });
   });
 });
