@@ -12,6 +12,7 @@ import type {
   RequestTransfer,
   TransferTxState,
   Finding,
+  OverallSummaries,
   Percentile,
   PhaseSplit,
   RequestStage,
@@ -28,6 +29,7 @@ export type {
   Distribution,
   EndToEndSummary,
   Finding,
+  OverallSummaries,
   Percentile,
   PhaseSplit,
   RequestStage,
@@ -293,6 +295,12 @@ export interface SummaryResult {
   readonly endToEnd: EndToEndSummary | null;
   /** Requests with only [OmniTiming] lines (the stats tables are DEBUG-only): the notice every view shows once; null when none. */
   readonly tablesMissing: TablesMissing | null;
+  /**
+   * The session's [Overall Summary] tables, per field (what an older build's INFO log has when it
+   * printed no per-request table); null when none was read, and for a window or scope of requests
+   * (the tables are the log's, not requests'). The server always sets it; absent reads as null.
+   */
+  readonly overallSummaries?: OverallSummaries | null;
   /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
   readonly edges: readonly EdgeSummary[];
 }

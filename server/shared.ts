@@ -24,6 +24,7 @@ export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { tailRows, tailSideText } from './core/compare/tailText';
 export { tooFewToTestText } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
+export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { withVisibleControls } from './core/textTable';
 export { WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';

@@ -70,6 +70,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     prometheus: prometheusPanelOf(session),
     endToEnd: endToEnd.summary(),
     tablesMissing: tablesMissing.notice(),
+    overallSummaries: null,
     edges: edges.edges(),
   };
 }
@@ -99,6 +100,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     prometheus: prometheusPanelOf(session),
     endToEnd: summary.endToEnd,
     tablesMissing: summary.tablesMissing,
+    overallSummaries: summary.overallSummaries,
     edges: summary.edges,
   };
 }

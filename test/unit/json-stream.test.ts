@@ -155,6 +155,15 @@ test('streamed JSON and CSV equal the whole-document writers: sample and upstrea
     sameAsWhole(file, readFileSync(path.join(FIXTURES, file)));
 });
 
+test('streamed JSON equals the whole-document writer: real logs of [Overall Summary] tables (no request, or requests cut off)', () => {
+  const real = path.join(ROOT, 'test', 'fixtures', 'real-logs');
+  for (const file of readdirSync(real).filter((f) => /^0[1-5]-.*\.log$/.test(f))) {
+    const bytes = readFileSync(path.join(real, file));
+    sameAsWhole(file, bytes);
+    assert.notEqual(analysisJsonRest(analyse(bytes, {}).snapshot()).overallSummaries, null, file);
+  }
+});
+
 test('streamed JSON and CSV equal the whole-document writers: a generated log (boots, colours, interleaved lines, three pipelines)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'stage-lens-json-stream-'));
   try {

@@ -21,9 +21,12 @@ export function statusWords(session: Pick<SessionInfo, 'kind' | 'status' | 'exit
 /**
  * One latency for the status bar, in the views' number format: the last stage's time to
  * first output p50 (what a TTS or omni user waits for), else end to end p50 (an INFO-level
- * log has no stage tables); null before any measured value.
+ * log has no stage tables), else, for a log of [Overall Summary] tables only, their
+ * e2e_wall_time_ms (one table's value, or the p50 over several); null before any measured value.
  */
-export function statusHeadline(summary: Pick<SummaryResult, 'stages' | 'endToEnd'> | null): string | null {
+export function statusHeadline(
+  summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
+): string | null {
   if (summary === null) return null;
   // The last stage over all its replicas (a replica's own summary follows its stage's).
   let last: SummaryResult['stages'][number] | undefined;
@@ -31,5 +34,10 @@ export function statusHeadline(summary: Pick<SummaryResult, 'stages' | 'endToEnd
   const firstOutput = last?.fields['serving_time_to_first_output_ms'];
   if (firstOutput !== undefined) return `1st output p50 ${formatCompact(firstOutput.p50)} ms`;
   const endToEnd = summary.endToEnd?.ms;
-  return endToEnd === undefined ? null : `e2e p50 ${formatCompact(endToEnd.p50)} ms`;
+  if (endToEnd !== undefined) return `e2e p50 ${formatCompact(endToEnd.p50)} ms`;
+  const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
+  if (wall === undefined) return null;
+  return wall.count === 1
+    ? `summary e2e wall ${formatCompact(wall.max)} ms`
+    : `summary e2e wall p50 ${formatCompact(wall.p50)} ms (${wall.count} summaries)`;
 }

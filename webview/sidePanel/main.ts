@@ -27,8 +27,9 @@ import { headline, summaryModel } from './summaryModel';
 import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
+import { overallCaption, overallModel } from './overallModel';
 import { Trend } from './trend';
-import { valuesAbovePercentile } from '../../server/shared';
+import { overallSummaryOnlyMessage, valuesAbovePercentile } from '../../server/shared';
 import { TailSection } from './tailSection';
 import { oneOutputStages } from '../shared/tailModel';
 
@@ -56,6 +57,9 @@ errorBanner.hidden = true;
 // Said once: the session has only [OmniTiming] lines (the server ran at INFO), and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
+// Said once: the log has [Overall Summary] tables and no per-request stage table, and the fix.
+const overallNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'overall-summary-only' });
+overallNotice.hidden = true;
 const header = h(
   'header',
   { className: 'session', testId: 'session-header' },
@@ -140,6 +144,7 @@ const live = h(
   header,
   errorBanner,
   tablesNotice,
+  overallNotice,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   tableCaption,
   h('div', { className: 'table-wrap' }, table.el),
@@ -179,18 +184,29 @@ function render(): void {
     waiting.hidden = session === null;
     return;
   }
-  waiting.hidden = summary.stages.length > 0;
+  // No stage of any request, but [Overall Summary] tables: their wall times stand in.
+  const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
+  waiting.hidden = summary.stages.length > 0 || overall !== null;
   const missing = summary.tablesMissing;
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');
+  overallNotice.hidden = overall === null;
+  setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
   const timingOnly = missing?.all === true;
   setText(
     tableCaptionNote,
-    timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage',
+    overall !== null
+      ? overallCaption(overall)
+      : timingOnly
+        ? 'stage time and end to end from [OmniTiming], no phase split'
+        : 'per request, per stage',
   );
-  const model = timingOnly
-    ? timingModel(summary, state.percentile, stageNames)
-    : summaryModel(summary, state.percentile, stageNames);
+  const model =
+    overall !== null
+      ? overallModel(overall, state.percentile, stageNames)
+      : timingOnly
+        ? timingModel(summary, state.percentile, stageNames)
+        : summaryModel(summary, state.percentile, stageNames);
   table.update(model);
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;
   setText(slowestText, model.slowest?.text ?? '');

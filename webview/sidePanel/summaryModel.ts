@@ -249,5 +249,9 @@ export function headline(summary: SummaryResult): Headline | null {
   // Only [OmniTiming] lines (no stats tables): the end-to-end time is what there is.
   const e2e = summary.endToEnd?.ms;
   if (e2e !== undefined && e2e.count > 0) return { label: 'end to end', p50: e2e.p50, p90: e2e.p90, p99: e2e.p99 };
+  // Only [Overall Summary] tables: their wall time, one value per table.
+  const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
+  if (wall !== undefined && wall.count > 0)
+    return { label: 'e2e wall time, [Overall Summary]', p50: wall.p50, p90: wall.p90, p99: wall.p99 };
   return null;
 }

@@ -1,7 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import type { EngineStatsRecord, LogRecord, OverallSummaryRecord, ParseOutput, ParseProblem } from '../records';
+import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
 import { EngineSeriesBuilder, type EngineSeries } from './engineSeries';
@@ -12,9 +12,16 @@ import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
-import type { AnalyzedRequest, EdgeSummary, EndToEndSummary, Finding, StageSummary, TablesMissing } from './types';
-
-const MAX_OVERALL_SUMMARIES = 16;
+import { OverallSummaryBuilder } from './overallSummaries';
+import type {
+  AnalyzedRequest,
+  EdgeSummary,
+  EndToEndSummary,
+  Finding,
+  OverallSummaries,
+  StageSummary,
+  TablesMissing,
+} from './types';
 
 export interface AnalysisSnapshot {
   /** Every request, materialized from the packed store on first access (a live view should page through `StreamAnalysis.requests` instead). */
@@ -34,7 +41,8 @@ export interface AnalysisSnapshot {
   /** Requests with only [OmniTiming] lines; null when every request has its stats tables. */
   readonly tablesMissing: TablesMissing | null;
   readonly problems: readonly ParseProblem[];
-  readonly overallSummaries: readonly OverallSummaryRecord[];
+  /** Every [Overall Summary] table read (cold requests' too: a table is not a request), per field; null when none. */
+  readonly overallSummaries: OverallSummaries | null;
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
   /** Every periodic line per engine, with the stage and replica it serves. */
@@ -50,6 +58,7 @@ export interface LiveSummary {
   readonly findings: Finding[];
   readonly endToEnd: EndToEndSummary | null;
   readonly tablesMissing: TablesMissing | null;
+  readonly overallSummaries: OverallSummaries | null;
 }
 
 export interface StreamAnalysisOptions {
@@ -78,7 +87,7 @@ export interface StreamAnalysisOptions {
   /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
-   * tables-missing notice; the snapshot's are then empty.
+   * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
    */
   readonly summarize?: boolean;
 }
@@ -92,7 +101,7 @@ export class StreamAnalysis {
   private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
-  private readonly overall: OverallSummaryRecord[] = [];
+  private readonly overall = new OverallSummaryBuilder();
   private readonly engines = new Map<string, EngineStatsRecord>();
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
   private readonly clock: LogClock;
@@ -160,6 +169,7 @@ export class StreamAnalysis {
       findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
+      overallSummaries: this.overall.summary(),
     };
   }
 
@@ -198,7 +208,7 @@ export class StreamAnalysis {
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
-      overallSummaries: this.overall,
+      overallSummaries: this.overall.summary(),
       engineStats: [...this.engines.values()],
       engineSeries: this.engineSeriesBuilder.series(),
       boots: this.bootCount,
@@ -214,9 +224,7 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      // Printed with every request: keep the latest few, not one per request.
-      if (this.overall.length >= MAX_OVERALL_SUMMARIES) this.overall.shift();
-      this.overall.push(record);
+      if (this.summarize) this.overall.add(record.fields, record.complete);
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);

@@ -183,6 +183,37 @@ export interface TablesMissing {
   readonly message: string;
 }
 
+/**
+ * How many [Overall Summary] tables printed a field in each state: a number, `None`, text (a blank
+ * cell included), or no row (a whole table without it: zero or not measured). The rest of the
+ * tables were cut off before that row could be read.
+ */
+export interface OverallFieldStates {
+  readonly measured: number;
+  readonly notMeasured: number;
+  readonly text: number;
+  readonly hidden: number;
+}
+
+/**
+ * Every [Overall Summary] table read, per field, one value per table. A table covers
+ * `e2e_requests` requests (1 per served request; one per prompt offline), so its values are
+ * those requests' together: nothing here is a per-request value.
+ */
+export interface OverallSummaries {
+  readonly tables: number;
+  /** Tables cut off (an interrupted write, the end of an excerpt): their unread rows are unknown, not hidden. */
+  readonly cutOffTables: number;
+  /** Tables whose e2e_requests is above 1. */
+  readonly coveringSeveral: number;
+  /** Per field, in the order first printed, over measured values only (a field with none is absent). */
+  readonly fields: Readonly<Record<string, Distribution>>;
+  /** Per field, in the order first printed: every field any table printed. */
+  readonly fieldStates: Readonly<Record<string, OverallFieldStates>>;
+  /** Cells of field names past the first MAX_OVERALL_FIELDS (hostile input): counted, not summarized. */
+  readonly cellsLeftOut: number;
+}
+
 /** How many requests had a transfer field measured, None, or no number (hidden row, or no table column). */
 export interface EdgeFieldStates {
   readonly measured: number;

@@ -11,6 +11,8 @@ import type {
   Distribution,
   EdgeFieldStates,
   EdgeSummary,
+  OverallFieldStates,
+  OverallSummaries,
   RequestTransfer,
   SplitName,
   SplitState,
@@ -102,6 +104,16 @@ export interface EdgeSummaryJson {
   readonly omniTimingTxStates: Readonly<Record<TransferTxState, number>>;
 }
 
+/** Every [Overall Summary] table, per field, one value per table (a table covers `e2e_requests` requests together). */
+export interface OverallSummariesJson {
+  readonly tables: number;
+  readonly cutOffTables: number;
+  readonly coveringSeveral: number;
+  readonly fields: Record<string, Distribution>;
+  readonly fieldStates: Readonly<Record<string, OverallFieldStates>>;
+  readonly cellsLeftOut: number;
+}
+
 export interface AnalysisJson {
   readonly schema: 1;
   readonly requests: RequestJson[];
@@ -121,6 +133,8 @@ export interface AnalysisJson {
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
   /** Per transfer edge: p50/p90/p99 of each field over measured values only. */
   readonly edgeSummary: Record<string, EdgeSummaryJson>;
+  /** Every [Overall Summary] table read, whether or not a request took it; null when none. */
+  readonly overallSummaries: OverallSummariesJson | null;
   readonly histograms: HistogramSummaryJson[];
   /** A scrape's speech stream counters per model (vllm_omni:speech_stream_completed_total / _aborted_total); [] for a log. */
   readonly speechStreams: SpeechStreamCounts[];
@@ -275,6 +289,17 @@ export function edgeSummaryJson(e: EdgeSummary): EdgeSummaryJson {
   };
 }
 
+export function overallSummariesJson(o: OverallSummaries): OverallSummariesJson {
+  return {
+    tables: o.tables,
+    cutOffTables: o.cutOffTables,
+    coveringSeveral: o.coveringSeveral,
+    fields: distributionsJson(o.fields) as Record<string, Distribution>,
+    fieldStates: o.fieldStates,
+    cellsLeftOut: o.cellsLeftOut,
+  };
+}
+
 /** Everything of the analysis JSON after `requests`, in order. */
 export type AnalysisJsonRest = Omit<AnalysisJson, 'schema' | 'requests'>;
 
@@ -307,6 +332,7 @@ export function analysisJsonRest(
     splitSummary,
     replicaSummary,
     edgeSummary,
+    overallSummaries: snapshot.overallSummaries === null ? null : overallSummariesJson(snapshot.overallSummaries),
     histograms,
     speechStreams,
     findings: snapshot.findings.map((f) => ({

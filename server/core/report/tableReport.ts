@@ -10,6 +10,8 @@ import type { Percentile } from '../reportedPercentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
 import { pushAll } from '../arrays';
 import { fewValuesLines, type CountedRow } from './fewValues';
+import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
+import { overallSummaryLines } from './overallSummaryTable';
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
@@ -81,7 +83,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const missing = snapshot.tablesMissing;
   // Said once, before any number: what is missing and the fix.
   if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
-  if (snapshot.stages.length === 0) {
+  const overall = snapshot.overallSummaries;
+  if (snapshot.stages.length === 0 && overall !== null) {
+    // [Overall Summary] tables only: what they print, and what is missing.
+    pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
+  } else if (snapshot.stages.length === 0) {
     const legacy = snapshot.legacyRecords;
     const compressed = snapshot.findings.some((f) => f.code === 'input-compressed');
     out.push(
@@ -98,6 +104,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     );
   } else if (missing?.all === true) {
     pushAll(out, ['', ...timingOnlyTable(snapshot)]);
+    // Without the stats tables, the summaries' own figures (input preprocessing, per-stage wall time) add to [OmniTiming]'s.
+    if (overall !== null) pushAll(out, ['', ...overallSummaryLines(overall)]);
   } else {
     out.push(
       '',

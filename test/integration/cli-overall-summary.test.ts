@@ -1,0 +1,92 @@
+// `stage-lens analyze` as a user runs it (the built dist/cli.js, a real child process) on real
+// public logs that hold [Overall Summary] tables and no per-request stage table: the table says
+// what the summaries print and what is missing, the JSON carries them as `overallSummaries`.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const REAL = path.join(ROOT, 'test', 'fixtures', 'real-logs');
+
+before(() => buildBundles('cli'));
+
+function analyze(args: string[], input?: Buffer) {
+  return spawnSync(process.execPath, [CLI, 'analyze', ...args], {
+    encoding: 'utf8',
+    input,
+    timeout: 60_000,
+    cwd: ROOT,
+  });
+}
+
+test('real-logs 02 (table): the one table as printed, the notice and the fix, not "no statistics found"', () => {
+  const run = analyze([path.join(REAL, '02-pr891-overall-apiserver-prefix.log')]);
+  assert.equal(run.status, 0, run.stderr);
+  const out = run.stdout;
+  assert.doesNotMatch(out, /No per-request stage statistics found/);
+  assert.match(out, /No per-request stage statistics: the log has 1 \[Overall Summary\] table/);
+  assert.match(out.replaceAll('\n', ' '), /VLLM_LOGGING_LEVEL=DEBUG/);
+  for (const line of [
+    'e2e_requests                          1',
+    'e2e_wall_time_ms             40,828.324',
+    'e2e_total_tokens                  5,105',
+    'e2e_avg_tokens_per_s            125.036',
+    'e2e_stage_0_wall_time_ms     10,659.139',
+    'e2e_stage_1_wall_time_ms     24,827.949',
+    'e2e_stage_2_wall_time_ms        625.227',
+  ])
+    assert.ok(out.split('\n').includes(line), `${line}\n${out}`);
+});
+
+test('real-logs 01 from stdin (json): `overallSummaries` is one top-level line, and says the table covers 10 requests', () => {
+  const run = analyze(['-', '--format', 'json'], fs.readFileSync(path.join(REAL, '01-pr891-overall-e2e-noprefix.log')));
+  assert.equal(run.status, 0, run.stderr);
+  const lines = run.stdout.split('\n');
+  const member = lines.filter((l) => l.startsWith('"overallSummaries":'));
+  assert.equal(member.length, 1, 'one line, as every top-level member');
+  const json = JSON.parse(run.stdout) as {
+    requests: { stages: Record<string, unknown>; e2e: Record<string, unknown> }[];
+    stageSummary: Record<string, unknown>;
+    overallSummaries: {
+      tables: number;
+      cutOffTables: number;
+      coveringSeveral: number;
+      fields: Record<string, { count: number; p50: number; max: number }>;
+      fieldStates: Record<string, { measured: number; notMeasured: number; text: number; hidden: number }>;
+    } | null;
+  };
+  // The request cut off after its title: no stage and no e2e value invented from the summary.
+  assert.deepEqual(
+    json.requests.map((r) => [Object.keys(r.stages).length, Object.keys(r.e2e).length]),
+    [[0, 0]],
+  );
+  assert.deepEqual(json.stageSummary, {});
+  const o = json.overallSummaries;
+  assert.ok(o !== null);
+  assert.deepEqual([o.tables, o.cutOffTables, o.coveringSeveral], [1, 0, 1]);
+  assert.deepEqual(Object.fromEntries(Object.entries(o.fields).map(([k, d]) => [k, [d.count, d.max]])), {
+    e2e_requests: [1, 10],
+    e2e_wall_time_ms: [1, 81430.702],
+    e2e_total_tokens: [1, 3347],
+    e2e_avg_time_per_request_ms: [1, 8143.07],
+    e2e_avg_tokens_per_s: [1, 41.102],
+    e2e_stage_0_wall_time_ms: [1, 19442.824],
+    e2e_stage_1_wall_time_ms: [1, 59771.091],
+    e2e_stage_2_wall_time_ms: [1, 3015.388],
+  });
+  assert.deepEqual(o.fieldStates['e2e_wall_time_ms'], { measured: 1, notMeasured: 0, text: 0, hidden: 0 });
+  const table = analyze([path.join(REAL, '01-pr891-overall-e2e-noprefix.log')]);
+  assert.match(table.stdout.replaceAll('\n', ' '), /It covers several requests \(e2e_requests 10\)/);
+});
+
+test('a log with no [Overall Summary] keeps `overallSummaries` null and its own words', () => {
+  const run = analyze(['-', '--format', 'json'], Buffer.from('INFO 02-06 15:29:11 [api_server.py:1] started\n'));
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal((JSON.parse(run.stdout) as { overallSummaries: unknown }).overallSummaries, null);
+  const table = analyze(['-'], Buffer.from('INFO 02-06 15:29:11 [api_server.py:1] started\n'));
+  assert.match(table.stdout, /No per-request stage statistics found/);
+});

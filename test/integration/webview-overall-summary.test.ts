@@ -1,0 +1,133 @@
+// A session whose log has [Overall Summary] tables and no per-request stage table (a real
+// public log of an older vLLM-Omni build, which printed the summary at INFO), in the built side
+// panel in headless Chromium: the panel shows the summary's wall times and tokens/s with the
+// notice of what is missing and the fix, not "Waiting for the first request…".
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { overallSummaryOnlyMessage } from '../../server/core/analysis/overallSummaries';
+import type { SummaryResult } from '../../server/protocol';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf } from '../fixtures/webview/syntheticSession';
+import { statusHeadline } from '../../webview/shared/sessionStatus';
+
+/** One table covering 10 requests, then a RequestE2EStats cut off after its title. */
+const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/01-pr891-overall-e2e-noprefix.log');
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+
+/** The session of a log read whole, its summary as the language server's sessionSummary makes it. */
+function sessionOfLog(log: string): SyntheticSession {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(fs.readFileSync(log)));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const live = analysis.summary();
+  const requests = [...analysis.requests];
+  const summary: SummaryResult = {
+    sessionId: 'import-overall',
+    requestCount: requests.length,
+    stages: live.stages,
+    findings: live.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: live.endToEnd,
+    tablesMissing: live.tablesMissing,
+    overallSummaries: live.overallSummaries,
+    edges: live.edges,
+  };
+  return {
+    session: {
+      id: 'import-overall',
+      kind: 'import',
+      description: log,
+      startedAt: Date.UTC(2026, 1, 6),
+      status: 'exited',
+      requestCount: requests.length,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 1,
+      title: 'pr891 (imported)',
+    },
+    stageNames: {},
+    requests,
+    summary,
+    spans: spansOf(requests),
+  };
+}
+
+let data: SyntheticSession;
+let harness: WebviewHarness;
+let view: WebviewPage;
+let page: Page;
+const wall = (key: string): string => `[data-testid="stage-row"][data-stage-key="${key}"] td[data-col="wall"]`;
+const rate = (key: string): string => `[data-testid="stage-row"][data-stage-key="${key}"] td[data-col="rate"]`;
+
+before(async () => {
+  data = sessionOfLog(LOG);
+  harness = await WebviewHarness.start(data);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  view = await harness.open('sidePanel', { width: 900, height: 640 });
+  page = view.page;
+  await page.waitForSelector('[data-testid="stage-row"]');
+});
+
+after(async () => {
+  await view?.close();
+  await harness?.close();
+});
+
+test('the summary is what the session has: no stage, one [Overall Summary] table', () => {
+  assert.equal(data.summary.stages.length, 0);
+  assert.equal(data.summary.overallSummaries?.tables, 1);
+  // The status bar's headline is the table's wall time, not nothing.
+  assert.equal(statusHeadline(data.summary), 'summary e2e wall 81,431 ms');
+});
+
+test('the side panel shows the wall times and tokens/s as printed, the notice and the fix', async () => {
+  const overall = data.summary.overallSummaries;
+  assert.ok(overall !== null && overall !== undefined);
+  assert.equal(await page.getByTestId('waiting').isVisible(), false);
+  assert.equal(await page.getByTestId('tables-missing').isVisible(), false);
+  const notice = page.getByTestId('overall-summary-only');
+  assert.equal(await notice.isVisible(), true);
+  assert.equal(await notice.textContent(), overallSummaryOnlyMessage(overall));
+  assert.match((await notice.textContent()) ?? '', /VLLM_LOGGING_LEVEL=DEBUG/);
+  assert.match((await notice.textContent()) ?? '', /It covers several requests \(e2e_requests 10\)/);
+  assert.deepEqual(
+    await page.evaluate(`[...document.querySelectorAll('[data-testid="stage-row"]')].map((tr) => tr.dataset.stageKey)`),
+    ['0', '1', '2', 'e2e'],
+  );
+  const texts = async (selector: string): Promise<string | null> => page.locator(`${selector} .v`).textContent();
+  assert.equal(await texts(wall('0')), '19,443');
+  assert.equal(await texts(wall('1')), '59,771');
+  assert.equal(await texts(wall('2')), '3,015');
+  assert.equal(await texts(wall('e2e')), '81,431');
+  assert.equal(await texts(rate('e2e')), '41.1');
+  assert.equal(
+    await page.locator(wall('e2e')).getAttribute('title'),
+    'e2e_wall_time_ms: 81,430.702 ms as printed by the one table.',
+  );
+  assert.equal(
+    await page.locator('.table-caption .source-note').textContent(),
+    'from one [Overall Summary] table, no per-request split',
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'side-panel-overall-summary.png') });
+});
+
+test('at p99 a single table still reads its printed value, not a tail estimate', async () => {
+  await page.getByTestId('percentile-p99').click();
+  await page.waitForFunction(
+    `document.querySelector('[data-testid="percentile-p99"]').getAttribute('aria-checked') === 'true'`,
+  );
+  assert.equal(await page.locator(`${wall('e2e')} .v`).textContent(), '81,431');
+  assert.equal(await page.locator(`${wall('e2e')} .v`).getAttribute('data-few'), 'false');
+  assert.equal(await page.getByTestId('few-values-note').isVisible(), false);
+});
