@@ -41,7 +41,11 @@ export interface AnalysisSnapshot {
   /** Requests with only [OmniTiming] lines; null when every request has its stats tables. */
   readonly tablesMissing: TablesMissing | null;
   readonly problems: readonly ParseProblem[];
-  /** Every [Overall Summary] table read (cold requests' too: a table is not a request), per field; null when none. */
+  /**
+   * Every [Overall Summary] table read (cold requests' too: a table is not a request), per field,
+   * while the log has no per-request stage table; null when none, or once the log has one (each
+   * request then keeps its own call's summary).
+   */
   readonly overallSummaries: OverallSummaries | null;
   /** The latest periodic line per engine. */
   readonly engineStats: readonly EngineStatsRecord[];
@@ -101,7 +105,12 @@ export class StreamAnalysis {
   private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
-  private readonly overall = new OverallSummaryBuilder();
+  /**
+   * The [Overall Summary] digest, for a log whose summaries are all it says: dropped at its first
+   * per-request stage table, so a DEBUG log's session does not keep a second copy of every
+   * request's summary (~2 MB per 100k requests).
+   */
+  private overall: OverallSummaryBuilder | null = new OverallSummaryBuilder();
   private readonly engines = new Map<string, EngineStatsRecord>();
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
   private readonly clock: LogClock;
@@ -169,7 +178,7 @@ export class StreamAnalysis {
       findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
-      overallSummaries: this.overall.summary(),
+      overallSummaries: this.overall?.summary() ?? null,
     };
   }
 
@@ -208,7 +217,7 @@ export class StreamAnalysis {
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
-      overallSummaries: this.overall.summary(),
+      overallSummaries: this.overall?.summary() ?? null,
       engineStats: [...this.engines.values()],
       engineSeries: this.engineSeriesBuilder.series(),
       boots: this.bootCount,
@@ -224,7 +233,9 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (this.summarize) this.overall.add(record.fields, record.complete);
+      if (this.summarize) this.overall?.add(record.fields, record.complete);
+    } else if (record.kind === 'stageTable') {
+      this.overall = null;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
