@@ -8,26 +8,12 @@ import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis
 import { analysedLog } from './support/analysedLog';
 import { tableReport } from '../../server/core/report/tableReport';
 import { summaryModel } from '../../webview/sidePanel/summaryModel';
-import type { SummaryResult } from '../../server/protocol';
 import { formatCompact } from '../../webview/shared/format';
+import { summaryResultOf } from './support/summaryResult';
 
 const ROOT = path.join(__dirname, '..', '..');
 
 const analyse = (file: string): AnalysisSnapshot => analysedLog(path.join(ROOT, file));
-
-function summaryOf(s: AnalysisSnapshot): SummaryResult {
-  return {
-    sessionId: 's',
-    requestCount: s.requestCount,
-    stages: s.stages,
-    findings: s.findings,
-    histograms: [],
-    prometheus: null,
-    endToEnd: s.endToEnd,
-    tablesMissing: s.tablesMissing,
-    edges: s.edges,
-  };
-}
 
 /** The table's slowest-phase line and its caveats, without the parentheses. */
 function cliSlowest(s: AnalysisSnapshot): { line: string; caveats: string[] } {
@@ -60,7 +46,7 @@ describe('the slowest phase and its caveats', () => {
       assert.match(cli.line, c.line);
       assert.equal(cli.caveats[0], c.first);
       assert.match(cli.caveats[1] ?? '', /^not ranked, and larger: stage 0 prefill\+decode \(one output\) [\d,]+ ms/);
-      const side = summaryModel(summaryOf(snapshot), 'p50', {}).slowest;
+      const side = summaryModel(summaryResultOf(snapshot), 'p50', {}).slowest;
       assert.ok(side);
       assert.equal(side.stageKey, '1');
       // The same sentences; the numbers in each view's own format.
@@ -77,14 +63,14 @@ describe('the slowest phase and its caveats', () => {
   test('a first stage, or a phase larger than every prefill+decode, has no caveat', () => {
     const snapshot = analyse('test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
     assert.deepEqual(cliSlowest(snapshot).caveats, []);
-    assert.deepEqual(summaryModel(summaryOf(snapshot), 'p50', {}).slowest?.caveats, []);
+    assert.deepEqual(summaryModel(summaryResultOf(snapshot), 'p50', {}).slowest?.caveats, []);
   });
 });
 
 describe('audio per stage', () => {
   test('a talker that hands codes to its codec reads "no audio", not a measured 0 s; the codec keeps its seconds', () => {
     const snapshot = analyse('test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
-    const model = summaryModel(summaryOf(snapshot), 'p50', {});
+    const model = summaryModel(summaryResultOf(snapshot), 'p50', {});
     const talker = model.rows.find((r) => r.key === '0')?.cells['field:audio_duration_s'];
     assert.deepEqual([talker?.text, talker?.state, talker?.value], ['no audio', 'empty', null]);
     assert.match(talker?.title ?? '', /^audio_duration_s is 0 on all 6 requests of this stage: it hands its output/);

@@ -13,12 +13,12 @@ import { liveHints, type LiveStageNumbers } from '../../server/core/deploy';
 import { timingModel } from '../../webview/sidePanel/timingModel';
 import { headline } from '../../webview/sidePanel/summaryModel';
 import { tableColumns } from '../../webview/latencyPanel/table/columns';
-import type { SummaryResult } from '../../server/protocol';
 import { analyzeFixture } from './support/deployHelpers';
 import { LogRunReader } from '../../server/core/compare/logRunReader';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import { compareTable } from '../../server/core/compare/tableReport';
 import type { RunData } from '../../server/core/compare/types';
+import { summaryResultOf } from './support/summaryResult';
 
 const INFO_LOG = path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 
@@ -82,23 +82,9 @@ test('a log where only some requests lack the tables says how many, and keeps th
   assert.equal(occurrences(text, 'VLLM_LOGGING_LEVEL=DEBUG'), 1);
 });
 
-function summaryOf(snap: AnalysisSnapshot): SummaryResult {
-  return {
-    sessionId: 's',
-    requestCount: snap.requests.length,
-    stages: snap.stages,
-    findings: snap.findings,
-    histograms: [],
-    prometheus: null,
-    endToEnd: snap.endToEnd,
-    tablesMissing: snap.tablesMissing,
-    edges: snap.edges,
-  };
-}
-
 test('side panel and latency panel: stage time and end to end, in ms, instead of empty phase columns', () => {
   const snap = analyse(fs.readFileSync(INFO_LOG, 'utf8'));
-  const summary = summaryOf(snap);
+  const summary = summaryResultOf(snap);
   const model = timingModel(summary, 'p50', { '0': 'talker', '1': 'code2wav' });
   assert.deepEqual(
     model.columns.map((c) => c.id),

@@ -5,28 +5,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { analysedLog } from './support/analysedLog';
-import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
-import type { SummaryResult } from '../../server/protocol';
 import { overallCaption, overallModel } from '../../webview/sidePanel/overallModel';
 import { headline } from '../../webview/sidePanel/summaryModel';
 import { statusHeadline } from '../../webview/shared/sessionStatus';
+import { summaryResultOf } from './support/summaryResult';
 
 const REAL = path.resolve(__dirname, '..', 'fixtures', 'real-logs');
-
-function summaryOf(s: AnalysisSnapshot): SummaryResult {
-  return {
-    sessionId: 's',
-    requestCount: s.requestCount,
-    stages: s.stages,
-    findings: s.findings,
-    histograms: [],
-    prometheus: null,
-    endToEnd: s.endToEnd,
-    tablesMissing: s.tablesMissing,
-    overallSummaries: s.overallSummaries,
-    edges: s.edges,
-  };
-}
 
 test('one table (real-logs 04, two stages): each wall time as printed at every percentile', () => {
   const s = analysedLog(path.join(REAL, '04-pr1977-diffusion-overall-glued-to-tqdm.log'));
@@ -45,8 +29,8 @@ test('one table (real-logs 04, two stages): each wall time as printed at every p
     );
     assert.ok(model.rows.every((r) => r.cells['wall']?.fewValues === false));
   }
-  assert.equal(statusHeadline(summaryOf(s)), 'summary e2e wall 74,410 ms');
-  assert.deepEqual(headline(summaryOf(s)), {
+  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall 74,410 ms');
+  assert.deepEqual(headline(summaryResultOf(s)), {
     label: 'e2e wall time, [Overall Summary]',
     p50: 74410.325,
     p90: 74410.325,
@@ -69,7 +53,7 @@ test('two tables (real-logs 02 and 03): p50 over the tables, a p90 from 2 marked
   assert.equal(e2e('p50')?.fewValues, false);
   assert.equal(e2e('p90')?.fewValues, true);
   assert.match(e2e('p90')?.title ?? '', /^e2e_wall_time_ms p90: 37,586\.257 ms over 2 tables\. From 2 values/);
-  assert.equal(statusHeadline(summaryOf(s)), 'summary e2e wall p50 24,618 ms (2 summaries)');
+  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall p50 24,618 ms (2 summaries)');
 });
 
 test('a session with per-request stage tables keeps its own headline (the summaries are not used)', () => {
@@ -77,5 +61,5 @@ test('a session with per-request stage tables keeps its own headline (the summar
     path.resolve(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log'),
   );
   assert.equal(s.overallSummaries, null);
-  assert.match(statusHeadline(summaryOf(s)) ?? '', /^1st output p50 /);
+  assert.match(statusHeadline(summaryResultOf(s)) ?? '', /^1st output p50 /);
 });
