@@ -13,25 +13,18 @@ import { writeRequestJson } from './requestJsonBytes';
 const CHUNK_BYTES = 1 << 20;
 
 /** How each layout opens the document, starts a request, and closes `requests`. */
-const FRAME: Record<
-  JsonLayout,
-  { opening: Uint8Array; first: Uint8Array; next: Uint8Array; closeRequests: string; restStart: number }
-> = {
+const FRAME: Record<JsonLayout, { opening: Uint8Array; first: Uint8Array; next: Uint8Array; closeRequests: string }> = {
   compact: {
     opening: ByteChunks.constant('{\n"schema":1,\n"requests":['),
     first: ByteChunks.constant('\n'),
     next: ByteChunks.constant(',\n'),
     closeRequests: '\n]',
-    // The rest's chunks open with `{`: here the rest continues the document.
-    restStart: 1,
   },
   indented: {
     opening: ByteChunks.constant('{\n  "schema": 1,\n  "requests": ['),
     first: ByteChunks.constant('\n    '),
     next: ByteChunks.constant(',\n    '),
     closeRequests: '\n  ]',
-    // The rest's chunks open with `{\n`.
-    restStart: 2,
   },
 };
 
@@ -74,7 +67,8 @@ export class AnalysisJsonWriter {
     this.bytes.text(this.written === 0 ? ']' : frame.closeRequests);
     let first = true;
     for (const chunk of jsonChunks(rest, this.layout)) {
-      this.bytes.text(first ? `,${this.layout === 'indented' ? '\n' : ''}${chunk.slice(frame.restStart)}` : chunk);
+      // The rest alone opens with `{`: here it continues the document.
+      this.bytes.text(first ? `,${chunk.slice(1)}` : chunk);
       first = false;
       if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
     }
