@@ -22,7 +22,7 @@ import {
 import { columnsInView, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
 import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
-import { niceMax, niceTicks, timeTicks } from '../../webview/shared/axis';
+import { niceMax, niceTicks, placeTickLabels, timeTicks } from '../../webview/shared/axis';
 import { sparklinePoints } from '../../webview/shared/sparkline';
 import { STAGE_NAMES, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -41,6 +41,50 @@ describe('axes', () => {
     const ticks = timeTicks(t0, t0 + 10_000, 5);
     assert.ok(ticks.length >= 4);
     for (const t of ticks) assert.equal(t % 2000, 0);
+  });
+
+  test('tick labels lie whole inside the canvas and never overlap, at any width', () => {
+    // The first and last ticks near the sides: centred, their labels would be cut there.
+    assert.deepEqual(
+      placeTickLabels(
+        [
+          { x: 10, width: 72 },
+          { x: 300, width: 72 },
+          { x: 590, width: 72 },
+        ],
+        2,
+        598,
+      ),
+      [2, 264, 526],
+    );
+    // The spans chart's geometry: a canvas at least 200 px wide, the plot 64 px in from the left
+    // and 12 px from the right, a tick about every 110 px, labels like "10:00:04.000".
+    for (let width = 200; width <= 1600; width += 7) {
+      const plot = { left: 64, right: width - 12 };
+      const n = Math.max(2, Math.floor((plot.right - plot.left) / 110)) + 1;
+      const ticks = Array.from({ length: n }, (_, i) => ({
+        x: plot.left + (i / (n - 1)) * (plot.right - plot.left),
+        width: 76,
+      }));
+      const lefts = placeTickLabels(ticks, 2, width - 2);
+      let prevRight = Number.NEGATIVE_INFINITY;
+      lefts.forEach((left, i) => {
+        if (left === null) return;
+        const w = (ticks[i] as { width: number }).width;
+        assert.ok(left >= 2 && left + w <= width - 2, `width ${width}: label ${i} at ${left}`);
+        assert.ok(left >= prevRight + 8, `width ${width}: label ${i} overlaps the one before`);
+        // Still read at its tick: the tick lies under its label.
+        const x = (ticks[i] as { x: number }).x;
+        assert.ok(x >= left && x <= left + w, `width ${width}: label ${i} away from its tick`);
+        prevRight = left + w;
+      });
+      assert.ok(
+        lefts.some((l) => l !== null),
+        `width ${width}: no label at all`,
+      );
+    }
+    // Wider than the room: left out, not cut.
+    assert.deepEqual(placeTickLabels([{ x: 20, width: 50 }], 2, 40), [null]);
   });
 });
 

@@ -67,3 +67,26 @@ export function timeTicks(t0: number, t1: number, count: number): number[] {
   for (let v = Math.ceil((t0 - offset) / step) * step + offset; v <= t1; v += step) out.push(v);
   return out;
 }
+
+/** A tick label to place: its tick's x and its measured text width, in px. */
+export interface TickLabel {
+  readonly x: number;
+  readonly width: number;
+}
+
+/**
+ * Left edge of each tick label, or null for a label left out. A label is centred on its tick,
+ * then shifted to lie whole within [min, max] (so the first and last ones are not cut at the
+ * canvas edges); one that would then come closer than `gap` to the label kept before it, or is
+ * wider than the room, is left out rather than drawn over another or cut.
+ */
+export function placeTickLabels(labels: readonly TickLabel[], min: number, max: number, gap = 8): (number | null)[] {
+  let prevRight = Number.NEGATIVE_INFINITY;
+  return labels.map(({ x, width }) => {
+    if (width > max - min) return null;
+    const left = Math.min(Math.max(x - width / 2, min), max - width);
+    if (left < prevRight + gap) return null;
+    prevRight = left + width;
+    return left;
+  });
+}

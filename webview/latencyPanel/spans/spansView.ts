@@ -4,7 +4,7 @@
 // the same from the keyboard, 0 resets; click a request to open its timeline.
 import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
-import { niceTicks, timeTicks } from '../../shared/axis';
+import { niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { button, h, setText } from '../../shared/dom';
 import { formatClock, formatCount, formatDurationMs } from '../../shared/format';
@@ -144,7 +144,8 @@ export class SpansView {
   }
 
   private draw(): void {
-    const ctx = fitCanvas(this.canvas, Math.max(200, this.width), HEIGHT);
+    const canvasWidth = Math.max(200, this.width);
+    const ctx = fitCanvas(this.canvas, canvasWidth, HEIGHT);
     const palette = readPalette();
     const index = this.index;
     if (index === null || index.count === 0) {
@@ -154,7 +155,7 @@ export class SpansView {
     const view = this.effectiveView();
     const box = this.box();
     this.yMax = niceYMax(visibleMaxE2e(index, view));
-    drawAxes(ctx, view, box, this.yMax, palette);
+    drawAxes(ctx, view, box, this.yMax, palette, canvasWidth);
     const { from, to } = visibleSlice(index, view);
     let shown = 0;
     let cold = 0;
@@ -333,7 +334,17 @@ function niceYMax(max: number): number {
   return Math.ceil(max / step) * step || 1;
 }
 
-function drawAxes(ctx: CanvasRenderingContext2D, view: TimeView, box: PlotBox, yMax: number, palette: Palette): void {
+/** Room kept between a time label and the canvas's side: glyphs may ink a little past their advance. */
+const LABEL_EDGE = 2;
+
+function drawAxes(
+  ctx: CanvasRenderingContext2D,
+  view: TimeView,
+  box: PlotBox,
+  yMax: number,
+  palette: Palette,
+  canvasWidth: number,
+): void {
   ctx.font = palette.font;
   ctx.lineWidth = 1;
   ctx.fillStyle = palette.muted;
@@ -350,13 +361,18 @@ function drawAxes(ctx: CanvasRenderingContext2D, view: TimeView, box: PlotBox, y
     ctx.globalAlpha = 1;
     ctx.fillText(formatDurationMs(v), box.left - 4, y);
   }
-  ctx.textAlign = 'center';
+  ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
   const span = view.t1 - view.t0;
-  for (const t of timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110)))) {
-    const x = xOf(view, box, t);
-    ctx.fillText(formatClock(t, span < 10_000), x, box.top + box.height + 6);
-  }
+  const labels = timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110))).map((t) => {
+    const text = formatClock(t, span < 10_000);
+    return { text, x: xOf(view, box, t), width: ctx.measureText(text).width };
+  });
+  const lefts = placeTickLabels(labels, LABEL_EDGE, canvasWidth - LABEL_EDGE);
+  labels.forEach(({ text }, i) => {
+    const left = lefts[i];
+    if (left !== null && left !== undefined) ctx.fillText(text, left, box.top + box.height + 6);
+  });
   ctx.save();
   ctx.translate(10, box.top + box.height / 2);
   ctx.rotate(-Math.PI / 2);
