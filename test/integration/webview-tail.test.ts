@@ -326,33 +326,15 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     // and last pixel columns (a label cut at a side would be), while the last label, moved in
     // from the side, is painted within the band of labels near the right edge.
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) > 0`);
-    const sides = await page.getByTestId('spans-canvas').evaluate((c) => {
-      const canvas = c as unknown as {
-        width: number;
-        height: number;
-        clientWidth: number;
-        getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-      };
-      const dpr = canvas.width / canvas.clientWidth;
-      const band = Math.round(24 * dpr);
-      const edge = Math.round(16 * dpr);
-      // [left column, right column, the band of labels near the right edge]; counted inline
-      // (a named helper would be compiled into a call the page does not have).
-      return [
-        [0, 0, 1, canvas.height],
-        [canvas.width - 1, 0, 1, canvas.height],
-        [canvas.width - edge, canvas.height - band, edge, band],
-      ].map(([x, y, w, h]) => {
-        const px = canvas.getContext('2d').getImageData(x as number, y as number, w as number, h as number).data;
-        let n = 0;
-        for (let k = 3; k < px.length; k += 4) if ((px[k] as number) > 0) n++;
-        return n;
-      });
-    });
-    const [left, right, lastLabel] = sides as [number, number, number];
+    const [left, right, lastLabel] = await edgeInk(page, 'spans-canvas');
     assert.equal(left, 0, 'a time label is cut at the left edge');
     assert.equal(right, 0, 'a time label is cut at the right edge');
     assert.ok(lastLabel > 0, 'the last time label is drawn up to the right edge');
+    // The Over Time chart's labels are placed the same way.
+    const [otLeft, otRight, otLastLabel] = await edgeInk(page, 'overtime-canvas');
+    assert.equal(otLeft, 0, 'an Over Time label is cut at the left edge');
+    assert.equal(otRight, 0, 'an Over Time label is cut at the right edge');
+    assert.ok(otLastLabel > 0, 'the last Over Time label is drawn up to the right edge');
     // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
     const host = new FakeHost(data);
     const series = host.overTime({}).series;
@@ -439,3 +421,33 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
   });
 });
+
+/**
+ * Pixels painted in a canvas's first column, its last column, and the band of time labels at its
+ * bottom right: a label cut at a side paints a side column.
+ */
+async function edgeInk(page: Page, testId: string): Promise<[number, number, number]> {
+  return (await page.getByTestId(testId).evaluate((c) => {
+    const canvas = c as unknown as {
+      width: number;
+      height: number;
+      clientWidth: number;
+      getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+    };
+    const dpr = canvas.width / canvas.clientWidth;
+    const band = Math.round(24 * dpr);
+    const edge = Math.round(16 * dpr);
+    // [left column, right column, the band of labels near the right edge]; counted inline
+    // (a named helper would be compiled into a call the page does not have).
+    return [
+      [0, 0, 1, canvas.height],
+      [canvas.width - 1, 0, 1, canvas.height],
+      [canvas.width - edge, canvas.height - band, edge, band],
+    ].map(([x, y, w, h]) => {
+      const px = canvas.getContext('2d').getImageData(x as number, y as number, w as number, h as number).data;
+      let n = 0;
+      for (let k = 3; k < px.length; k += 4) if ((px[k] as number) > 0) n++;
+      return n;
+    });
+  })) as [number, number, number];
+}

@@ -68,6 +68,9 @@ export function timeTicks(t0: number, t1: number, count: number): number[] {
   return out;
 }
 
+/** Room kept between a time label and the canvas's side: glyphs may ink a little past their advance. */
+export const LABEL_EDGE_PX = 2;
+
 /** A tick label to place: its tick's x and its measured text width, in px. */
 export interface TickLabel {
   readonly x: number;

@@ -12,7 +12,7 @@ import type {
   OverTimeSeries,
   WebviewToHost,
 } from '../../../server/protocol';
-import { niceMax, niceTicks, timeTicks } from '../../shared/axis';
+import { LABEL_EDGE_PX, niceMax, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
 import { formatClock, formatCompact, formatDurationMs } from '../../shared/format';
@@ -301,17 +301,19 @@ export class OverTimeView {
   private timeAxis(ctx: CanvasRenderingContext2D, l: OverTimeLayout): void {
     const pal = readPalette();
     ctx.fillStyle = pal.muted;
-    ctx.textAlign = 'center';
+    ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     const bottom = l.height - 18;
-    for (const t of timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)))) {
+    const labels = timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110))).map((t) => {
       const text = formatClock(asPrinted(t), false);
-      const x = xOfTime(l, t);
-      // Labels stay inside the canvas: the last one is right-aligned at the edge.
-      const half = ctx.measureText(text).width / 2;
-      ctx.textAlign = x + half > this.width ? 'right' : 'center';
-      ctx.fillText(text, ctx.textAlign === 'right' ? this.width - 1 : x, bottom + 4);
-    }
+      return { text, x: xOfTime(l, t), width: ctx.measureText(text).width };
+    });
+    // Each label whole inside the canvas, none over another (as in the Each request chart).
+    const lefts = placeTickLabels(labels, LABEL_EDGE_PX, this.width - LABEL_EDGE_PX);
+    labels.forEach(({ text }, i) => {
+      const left = lefts[i];
+      if (left !== null && left !== undefined) ctx.fillText(text, left, bottom + 4);
+    });
   }
 
   private drawWindow(ctx: CanvasRenderingContext2D, l: OverTimeLayout, color: string): void {

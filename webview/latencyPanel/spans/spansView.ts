@@ -4,7 +4,7 @@
 // the same from the keyboard, 0 resets; click a request to open its timeline.
 import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
-import { niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
+import { LABEL_EDGE_PX, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { button, h, setText } from '../../shared/dom';
 import { formatClock, formatCount, formatDurationMs } from '../../shared/format';
@@ -334,9 +334,6 @@ function niceYMax(max: number): number {
   return Math.ceil(max / step) * step || 1;
 }
 
-/** Room kept between a time label and the canvas's side: glyphs may ink a little past their advance. */
-const LABEL_EDGE = 2;
-
 function drawAxes(
   ctx: CanvasRenderingContext2D,
   view: TimeView,
@@ -368,7 +365,7 @@ function drawAxes(
     const text = formatClock(t, span < 10_000);
     return { text, x: xOf(view, box, t), width: ctx.measureText(text).width };
   });
-  const lefts = placeTickLabels(labels, LABEL_EDGE, canvasWidth - LABEL_EDGE);
+  const lefts = placeTickLabels(labels, LABEL_EDGE_PX, canvasWidth - LABEL_EDGE_PX);
   labels.forEach(({ text }, i) => {
     const left = lefts[i];
     if (left !== null && left !== undefined) ctx.fillText(text, left, box.top + box.height + 6);
