@@ -268,7 +268,7 @@ describe('latency panel', () => {
     );
     const all = Number(await page.getByTestId('spans-canvas').getAttribute('data-visible'));
     assert.equal(all, COUNT);
-    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-100k.png') });
     await page.getByTestId('spans-canvas').focus();
     for (let i = 0; i < 6; i++) await page.keyboard.press('+');
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) < ${COUNT}`);
