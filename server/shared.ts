@@ -25,6 +25,7 @@ export { tailRows, tailSideText } from './core/compare/tailText';
 export { tooFewToTestText } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
+export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';
 export { WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';

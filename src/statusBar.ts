@@ -2,7 +2,7 @@
 // Shown only while there is a session (a window that never used Stage Lens has no item).
 import * as vscode from 'vscode';
 import type { SessionInfo, SummaryResult } from '../server/protocol';
-import { statusHeadline, statusWords } from '../webview/shared/sessionStatus';
+import { statusBarWords, statusWords } from '../webview/shared/sessionStatus';
 
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
@@ -18,15 +18,12 @@ export class SessionStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const headline = statusHeadline(summary);
+    const words = statusBarWords(session, summary);
     const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
     const live = session.status === 'running' || session.status === 'starting';
-    const words = `${session.requestCount} req${headline === null ? '' : ` · ${headline}`}`;
-    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${words}`;
+    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${words.text}`;
     // Read out without the icon's name ("pulse").
-    this.item.accessibilityInformation = {
-      label: `Stage Lens: ${statusWords(session)}, ${session.requestCount} requests${headline === null ? '' : `, ${headline}`}`,
-    };
+    this.item.accessibilityInformation = { label: words.label };
     this.item.tooltip = [
       `Stage Lens: ${session.title}`,
       `${statusWords(session)} · ${session.description}`,

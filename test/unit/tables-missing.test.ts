@@ -100,7 +100,7 @@ test('side panel and latency panel: stage time and end to end, in ms, instead of
   );
   assert.deepEqual(
     headline(summary),
-    { label: 'end to end', p50: 1425, p90: 3260, p99: 4349 },
+    { label: 'end to end', percentiles: true, p50: 1425, p90: 3260, p99: 4349 },
     'the trend follows the end-to-end time',
   );
   const columns = tableColumns(summary.stages, {}, true, summary.endToEnd?.ms ?? null);

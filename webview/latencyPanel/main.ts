@@ -14,7 +14,7 @@ import type {
 } from '../../server/protocol';
 import { button, debounce, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
-import { formatClock, formatCount, formatDurationMs } from '../shared/format';
+import { formatClock, formatDurationMs } from '../shared/format';
 import { oneOutputStages, targetText } from '../shared/tailModel';
 import { TailView } from './tail/tailView';
 import { OverTimeView } from './overTime/overTimeView';
@@ -32,6 +32,7 @@ import type { TableQuery } from './table/requestTable';
 import { RequestTable } from './table/requestTable';
 import { Tabs } from './tabs';
 import { WaterfallView } from './waterfall/waterfallView';
+import { overallNoRequestsText, overallOnly, sessionCountText } from '../shared/overallOnly';
 
 const channel = hostChannel<PanelState>();
 let state = sanitizePanelState(channel.loadState());
@@ -399,8 +400,10 @@ function showHeader(): void {
   if (session === null) return;
   setText(sessionTitle, session.title);
   sessionTitle.title = session.description;
-  const n = summary?.requestCount ?? session.requestCount;
-  setText(sessionMeta, `${statusWords(session)} · ${formatCount(n)} request${n === 1 ? '' : 's'}`);
+  setText(
+    sessionMeta,
+    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary)}`,
+  );
 }
 
 function onSession(next: SessionInfo | null, names: Readonly<Record<string, string>>): void {
@@ -454,6 +457,8 @@ function onSummary(next: SummaryResult): void {
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true, next.endToEnd?.ms ?? null));
+  const overall = overallOnly(next);
+  table.setNoRequestsText(overall === null ? null : overallNoRequestsText(overall));
   filterBar.setOptions(next.stages, next.findings, stageNames);
   histogram.setStages(next.stages, stageNames);
   overTime.setFindings(next.findings);

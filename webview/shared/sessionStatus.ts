@@ -3,6 +3,7 @@
 // used by the webviews and the extension (quick picks, status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import { formatCompact } from './format';
+import { overallCountText, overallOnly } from './overallOnly';
 
 export function statusWords(session: Pick<SessionInfo, 'kind' | 'status' | 'exit'>): string {
   if (session.kind === 'import') {
@@ -40,4 +41,22 @@ export function statusHeadline(
   return wall.count === 1
     ? `summary e2e wall ${formatCompact(wall.max)} ms`
     : `summary e2e wall p50 ${formatCompact(wall.p50)} ms (${wall.count} summaries)`;
+}
+
+/**
+ * The status bar's words after its icon, and as read out: `12 req · <headline>`; for a session
+ * of [Overall Summary] tables only, what they cover instead of its requests, which have no number.
+ */
+export function statusBarWords(
+  session: Pick<SessionInfo, 'kind' | 'status' | 'exit' | 'requestCount'>,
+  summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
+): { readonly text: string; readonly label: string } {
+  const headline = statusHeadline(summary);
+  const shown = (count: string): string => `${count}${headline === null ? '' : ` · ${headline}`}`;
+  const read = (count: string): string =>
+    `Stage Lens: ${statusWords(session)}, ${count}${headline === null ? '' : `, ${headline}`}`;
+  const overall = overallOnly(summary);
+  if (overall !== null) return { text: shown(overallCountText(overall)), label: read(overallCountText(overall)) };
+  const n = session.requestCount;
+  return { text: shown(`${n} req`), label: read(`${n} requests`) };
 }

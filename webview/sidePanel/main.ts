@@ -12,9 +12,9 @@ import type {
 } from '../../server/protocol';
 import { button, h, setText } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
-import { formatCount } from '../shared/format';
 import { segmented } from '../shared/segmented';
 import { statusWords } from '../shared/sessionStatus';
+import { sessionCountText } from '../shared/overallOnly';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -23,7 +23,8 @@ import { pushTrend, sanitizeSideState } from './state';
 import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
-import { headline, summaryModel } from './summaryModel';
+import type { Headline } from './summaryModel';
+import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
@@ -38,7 +39,7 @@ let state = sanitizeSideState(channel.loadState());
 let session: SessionInfo | null = null;
 let stageNames: Readonly<Record<string, string>> = {};
 let summary: SummaryResult | null = null;
-let headlineLabel = '';
+let head: Headline | null = null;
 let tail: TailAttributionResult | null = null;
 
 const save = (next: Partial<SidePanelState>): void => {
@@ -132,7 +133,8 @@ const edgeSection = h(
 edgeSection.hidden = true;
 const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
-const tableCaption = h('h2', { className: 'table-caption' }, 'From the log ', tableCaptionNote);
+const tableCaptionHeading = h('span', { text: 'From the log' });
+const tableCaption = h('h2', { className: 'table-caption' }, tableCaptionHeading, ' ', tableCaptionNote);
 const findings = new FindingsList((f: Finding) =>
   openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }),
 );
@@ -170,8 +172,10 @@ function showSession(): void {
   empty.hidden = session !== null;
   if (session === null) return;
   setText(sessionTitle, session.title);
-  const requests = summary?.requestCount ?? session.requestCount;
-  setText(sessionMeta, `${statusWords(session)} · ${formatCount(requests)} request${requests === 1 ? '' : 's'}`);
+  setText(
+    sessionMeta,
+    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary)}`,
+  );
   statusDot.dataset['status'] = session.status;
   sessionTitle.title = session.description;
   errorBanner.hidden = session.lastError === null;
@@ -193,14 +197,15 @@ function render(): void {
   overallNotice.hidden = overall === null;
   setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
   const timingOnly = missing?.all === true;
-  setText(
-    tableCaptionNote,
+  const caption =
     overall !== null
       ? overallCaption(overall)
-      : timingOnly
-        ? 'stage time and end to end from [OmniTiming], no phase split'
-        : 'per request, per stage',
-  );
+      : {
+          heading: 'From the log',
+          note: timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage',
+        };
+  setText(tableCaptionHeading, caption.heading);
+  setText(tableCaptionNote, caption.note);
   const model =
     overall !== null
       ? overallModel(overall, state.percentile, stageNames)
@@ -239,7 +244,7 @@ function render(): void {
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
-  trend.update(state.trend, state.percentile, headlineLabel);
+  trend.update(state.trend, state.percentile, trendLabel(head, state.percentile));
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
 }
 
@@ -251,6 +256,7 @@ function onMessage(msg: HostToWebview): void {
       stageNames = msg.stageNames;
       if (changed) {
         summary = null;
+        head = null;
         tail = null;
       }
       if (session !== null && session.id !== state.sessionId) save({ sessionId: session.id, trend: [] });
@@ -260,8 +266,7 @@ function onMessage(msg: HostToWebview): void {
     case 'summary': {
       if (session !== null && msg.summary.sessionId !== session.id) return;
       summary = msg.summary;
-      const head = headline(msg.summary);
-      headlineLabel = head?.label ?? '';
+      head = headline(msg.summary);
       if (head !== null)
         save({
           trend: pushTrend(state.trend, { n: msg.summary.requestCount, p50: head.p50, p90: head.p90, p99: head.p99 }),

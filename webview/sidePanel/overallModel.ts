@@ -7,7 +7,7 @@ import type { OverallSummaries, Percentile } from '../../server/protocol';
 import { stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW, fewValuesNote } from '../shared/valueState';
-import { formatCompact, formatExact } from '../shared/format';
+import { formatCompact, formatCount, formatDurationMs, formatExact } from '../shared/format';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
 const WALL: SummaryColumn = {
@@ -16,6 +16,13 @@ const WALL: SummaryColumn = {
   unit: 'ms',
   group: 'total',
   help: "From [Overall Summary]: e2e_wall_time_ms on the end-to-end row, e2e_stage_<i>_wall_time_ms on a stage's; a table's values cover its e2e_requests requests together.",
+};
+const PER_REQUEST: SummaryColumn = {
+  id: 'perRequest',
+  label: 'mean per request',
+  unit: 'ms',
+  group: 'total',
+  help: "From [Overall Summary]: e2e_avg_time_per_request_ms, the mean over the requests a table covers (shown when one covers several); no request's own time.",
 };
 const RATE: SummaryColumn = {
   id: 'rate',
@@ -53,7 +60,8 @@ function fieldView(overall: OverallSummaries, field: string, unit: string, pct: 
       ? ` ${overall.tables - d.count} of ${overall.tables} tables printed no number for it.`
       : '';
   return {
-    text: formatCompact(value),
+    // A wall time runs to seconds or minutes: said with its unit, as the headline above says it.
+    text: unit === 'ms' ? formatDurationMs(value) : formatCompact(value),
     state: 'measured',
     title: `${what}.${few}${left}`,
     value,
@@ -67,7 +75,11 @@ export function overallModel(
   pct: Percentile,
   stageNames: Readonly<Record<string, string>>,
 ): SummaryModel {
-  const views: { row: Omit<SummaryRow, 'cells'>; wall: ValueView; rate: ValueView }[] = [];
+  const wholeCall = (what: string): ValueView => ({
+    ...EMPTY_VIEW,
+    title: `${what}: printed for the whole call only.`,
+  });
+  const views: { row: Omit<SummaryRow, 'cells'>; wall: ValueView; perRequest: ValueView; rate: ValueView }[] = [];
   for (const field in overall.fieldStates) {
     const stageKey = stageOfField(field);
     if (stageKey === null) continue;
@@ -82,12 +94,14 @@ export function overallModel(
         stageId: Number(stageKey),
       },
       wall: fieldView(overall, field, 'ms', pct),
-      rate: { ...EMPTY_VIEW, title: 'tokens/s: printed for the whole call only.' },
+      perRequest: wholeCall('mean per request'),
+      rate: wholeCall('tokens/s'),
     });
   }
   views.push({
     row: { key: 'e2e', label: 'end to end', role: '', replica: null, requestCount: null, stageId: null },
     wall: fieldView(overall, 'e2e_wall_time_ms', 'ms', pct),
+    perRequest: fieldView(overall, 'e2e_avg_time_per_request_ms', 'ms', pct),
     rate: fieldView(overall, 'e2e_avg_tokens_per_s', 'tokens/s', pct),
   });
   const max = maxOf(
@@ -95,18 +109,27 @@ export function overallModel(
     views.map((v) => v.wall.value ?? 0),
   );
   const cell = (view: ValueView, ratio: number): SummaryCell => ({ ...view, ratio, hot: false });
-  const rows = views.map(({ row, wall, rate }): SummaryRow => ({
+  const ratio = (v: ValueView): number => (v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max)));
+  const rows = views.map(({ row, wall, perRequest, rate }): SummaryRow => ({
     ...row,
     cells: {
-      [WALL.id]: cell(wall, wall.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, wall.value / max))),
+      [WALL.id]: cell(wall, ratio(wall)),
+      [PER_REQUEST.id]: cell(perRequest, ratio(perRequest)),
       [RATE.id]: cell(rate, rate.value === null ? 0 : 1),
     },
   }));
-  return { columns: [WALL, RATE], rows };
+  // A table of one request prints its wall time again as the mean: the column would repeat it.
+  const several = overall.coveringSeveral > 0;
+  return { columns: several ? [WALL, PER_REQUEST, RATE] : [WALL, RATE], rows };
 }
 
-/** The table's caption: how many tables, and that there is no per-request split. */
-export function overallCaption(overall: OverallSummaries): string {
+/** The table's caption, its heading then the muted note beside it: which tables, and that there is no per-request split. */
+export function overallCaption(overall: OverallSummaries): { readonly heading: string; readonly note: string } {
   const n = overall.tables;
-  return `from ${n === 1 ? 'one' : n} [Overall Summary] table${n === 1 ? '' : 's'}, no per-request split`;
+  return n === 1
+    ? { heading: "From the log's [Overall Summary] table", note: 'as printed, no per-request split' }
+    : {
+        heading: `From the log's ${formatCount(n)} [Overall Summary] tables`,
+        note: 'one value per table, no per-request split',
+      };
 }

@@ -5,7 +5,7 @@ import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, 
 import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
-import { formatCompact } from '../shared/format';
+import { formatCompact, formatCount } from '../shared/format';
 
 /** Bars are scaled within a group: phases together (so the slow phase of the slow stage is longest), totals together. */
 export type ColumnGroup = 'phase' | 'total' | 'audio' | 'token';
@@ -228,6 +228,8 @@ export function summaryModel(
 
 export interface Headline {
   readonly label: string;
+  /** false: one value (one [Overall Summary] table), the same at every percentile and not one. */
+  readonly percentiles: boolean;
   readonly p50: number | null;
   readonly p90: number | null;
   readonly p99: number | null;
@@ -242,16 +244,36 @@ export function headline(summary: SummaryResult): Headline | null {
       const d = stage.fields[field];
       if (d !== undefined && d.count > 0) {
         const what = field === FIELD_FIRST_OUTPUT ? 'time to first output' : 'gen time';
-        return { label: `${what}, stage ${stage.stageKey}`, p50: d.p50, p90: d.p90, p99: d.p99 };
+        return { label: `${what}, stage ${stage.stageKey}`, percentiles: true, p50: d.p50, p90: d.p90, p99: d.p99 };
       }
     }
   }
   // Only [OmniTiming] lines (no stats tables): the end-to-end time is what there is.
   const e2e = summary.endToEnd?.ms;
-  if (e2e !== undefined && e2e.count > 0) return { label: 'end to end', p50: e2e.p50, p90: e2e.p90, p99: e2e.p99 };
+  if (e2e !== undefined && e2e.count > 0)
+    return { label: 'end to end', percentiles: true, p50: e2e.p50, p90: e2e.p90, p99: e2e.p99 };
   // Only [Overall Summary] tables: their wall time, one value per table.
   const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
-  if (wall !== undefined && wall.count > 0)
-    return { label: 'e2e wall time, [Overall Summary]', p50: wall.p50, p90: wall.p90, p99: wall.p99 };
-  return null;
+  if (wall === undefined || wall.count === 0) return null;
+  if (wall.count === 1)
+    return {
+      label: 'e2e wall time of the [Overall Summary] table',
+      percentiles: false,
+      p50: wall.max,
+      p90: wall.max,
+      p99: wall.max,
+    };
+  return {
+    label: `e2e wall time over ${formatCount(wall.count)} [Overall Summary] tables`,
+    percentiles: true,
+    p50: wall.p50,
+    p90: wall.p90,
+    p99: wall.p99,
+  };
+}
+
+/** The trend's words: `p90 time to first output, stage 2`; one value is not named a percentile. */
+export function trendLabel(head: Pick<Headline, 'label' | 'percentiles'> | null, pct: Percentile): string {
+  if (head === null) return '';
+  return head.percentiles ? `${pct} ${head.label}` : head.label;
 }

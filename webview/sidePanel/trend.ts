@@ -28,14 +28,15 @@ export class Trend {
     );
   }
 
+  /** `label`: the headline's words with its percentile (summaryModel's trendLabel); '' before one. */
   update(points: readonly TrendPoint[], pct: Percentile, label: string): void {
     this.points = points;
     this.pct = pct;
     const last = points[points.length - 1];
     const v = last?.[pct] ?? null;
     setText(this.value, v === null ? '—' : formatDurationMs(v));
-    setText(this.label, label === '' ? 'no headline latency yet' : `${pct} ${label}`);
-    const desc = `Trend of ${pct} ${label} over the last ${points.length} updates`;
+    setText(this.label, label === '' ? 'no headline latency yet' : label);
+    const desc = `Trend of ${label} over the last ${points.length} updates`;
     this.canvas.setAttribute('aria-label', desc);
     setTitle(this.el, desc);
     this.draw();

@@ -78,6 +78,8 @@ export class RequestTable {
   /** Shown over the grid when there is no row: why (nothing captured yet, or nothing matches). */
   private readonly empty: HTMLDivElement;
   private readonly emptyText: HTMLParagraphElement;
+  /** Said by an empty, unfiltered table instead of "No requests yet" (a finished import of [Overall Summary] tables only). */
+  private noRequestsText: string | null = null;
   /** A stage whose columns are to be scrolled into view once the columns are known. */
   private pendingStage: number | null = null;
   private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
@@ -213,6 +215,12 @@ export class RequestTable {
     const firstRow = Math.floor((restore?.scrollTop ?? 0) / ROW_HEIGHT);
     const pages = new Set([0, ...pagesCovering(firstRow, firstRow + 60, PAGE_SIZE)]);
     this.fetch([...pages]);
+  }
+
+  setNoRequestsText(text: string | null): void {
+    if (text === this.noRequestsText) return;
+    this.noRequestsText = text;
+    this.updateEmpty();
   }
 
   /** New requests arrived: keep what is on screen, fetch it again, keep the scroll position. */
@@ -559,7 +567,8 @@ export class RequestTable {
       this.emptyText,
       narrowed
         ? 'No request matches this filter. Clear (above) shows every request.'
-        : 'No requests yet. They appear here as the server finishes them (a request is listed once its stage tables are printed).',
+        : (this.noRequestsText ??
+            'No requests yet. They appear here as the server finishes them (a request is listed once its stage tables are printed).'),
     );
   }
 

@@ -1,0 +1,47 @@
+// Words for a session whose only numbers are [Overall Summary] tables (a log of an older
+// vLLM-Omni build, which printed them at INFO and no per-request table): its requests, if any,
+// have no number, so a bare "0 requests" or "1 request" would contradict the tables shown.
+// DOM-free; used by the side panel, the status bar and Latency Details.
+import type { OverallSummaries, SummaryResult } from '../../server/protocol';
+import { STATS_TABLES_FIX } from '../../server/shared';
+import { formatCount } from './format';
+
+type CountSource = Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'>;
+
+/** The summaries when they are the session's only numbers: no stage, no measured end to end; else null. */
+export function overallOnly(summary: CountSource | null): OverallSummaries | null {
+  if (summary === null || summary.stages.length > 0) return null;
+  if ((summary.endToEnd?.ms.count ?? 0) > 0) return null;
+  return summary.overallSummaries ?? null;
+}
+
+/**
+ * `1 [Overall Summary] table (10 requests)`: the requests are the tables' e2e_requests summed,
+ * said only for the tables that printed a number for it.
+ */
+export function overallCountText(overall: OverallSummaries): string {
+  const n = overall.tables;
+  const tables = `${formatCount(n)} [Overall Summary] table${n === 1 ? '' : 's'}`;
+  const covers = overall.fields['e2e_requests'];
+  if (covers === undefined || covers.count === 0) return tables;
+  // e2e_requests are whole numbers: mean × count gives their sum back.
+  const requests = Math.round(covers.mean * covers.count);
+  const some = covers.count < n ? ` in ${formatCount(covers.count)} of them` : '';
+  return `${tables} (${formatCount(requests)} request${requests === 1 ? '' : 's'}${some})`;
+}
+
+/** The side panel's count: `12 requests`, or what the summaries cover for a session of them only. */
+export function sessionCountText(requestCount: number, summary: CountSource | null): string {
+  const overall = overallOnly(summary);
+  if (overall !== null) return overallCountText(overall);
+  return `${formatCount(requestCount)} request${requestCount === 1 ? '' : 's'}`;
+}
+
+/** Latency Details' empty request table for a session of [Overall Summary] tables only. */
+export function overallNoRequestsText(overall: OverallSummaries): string {
+  const n = overall.tables;
+  return (
+    `This log has no per-request tables, only ${overallCountText(overall)}: the side panel shows ` +
+    `${n === 1 ? 'its' : 'their'} values. Fix: ${STATS_TABLES_FIX}.`
+  );
+}
