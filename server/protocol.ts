@@ -43,6 +43,8 @@ export type {
 import type {
   ComparisonReport,
   TailComparison,
+  TailSide,
+  UnmeasuredTailPart,
   FindingDiff,
   HistogramComparison,
   HistogramSide,
@@ -55,6 +57,8 @@ import type {
 export type {
   ComparisonReport,
   TailComparison,
+  TailSide,
+  UnmeasuredTailPart,
   FindingDiff,
   HistogramComparison,
   HistogramSide,

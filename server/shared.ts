@@ -21,7 +21,7 @@ export {
 } from './core/analysis/slowest';
 export { changeKind, changeText, verdictShort } from './core/compare/changeWords';
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
-export { tailRows, tailSideText } from './core/compare/tailText';
+export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { tooFewToTestText } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
@@ -30,3 +30,4 @@ export { withVisibleControls } from './core/textTable';
 export { WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';
+export { countOf } from './core/numberText';

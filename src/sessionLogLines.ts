@@ -4,7 +4,7 @@
 // is one line here (its control characters shown as symbols). Free of the VS Code API (unit-tested).
 import type { SessionInfo } from '../server/protocol';
 import { statusWords } from '../webview/shared/sessionStatus';
-import { withVisibleControls } from '../server/shared';
+import { countOf, withVisibleControls } from '../server/shared';
 
 export interface SessionLogLine {
   readonly level: 'info' | 'warn' | 'error';
@@ -17,9 +17,9 @@ type Logged = Pick<
 >;
 
 function counts(session: Logged): string {
-  const requests = `${session.requestCount.toLocaleString('en-US')} request${session.requestCount === 1 ? '' : 's'}`;
+  const requests = countOf(session.requestCount, 'request');
   if (session.problemCount === 0) return requests;
-  return `${requests}, ${session.problemCount.toLocaleString('en-US')} input problem${session.problemCount === 1 ? '' : 's'}`;
+  return `${requests}, ${countOf(session.problemCount, 'input problem')}`;
 }
 
 function ended(session: Logged): boolean {

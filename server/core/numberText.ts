@@ -88,3 +88,8 @@ export function shortestNumberText(v: number): string {
   const text = fraction === 0 ? String(whole) : `${whole}.${THOUSANDTHS[fraction]}`;
   return k < 0 ? `-${text}` : text;
 }
+
+/** A count with its noun, singular for exactly one: "1 request", "1,024 requests". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${groupedNumber(n, 0, 0)} ${n === 1 ? singular : plural}`;
+}

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { CompareTarget, SessionInfo } from '../../server/protocol';
 import type { ComparePanel, ShownComparison } from '../views/comparePanel';
-import { statusWords } from '../../webview/shared/sessionStatus';
+import { sessionPickDescription } from '../sessionPickText';
 
 export interface CompareArgs {
   readonly baseline: CompareTarget;
@@ -20,7 +20,7 @@ function sessionItem(s: SessionInfo): Pick {
   return {
     target: { sessionId: s.id },
     label: s.title,
-    description: `${s.requestCount} requests · ${statusWords(s)}`,
+    description: sessionPickDescription(s),
     detail: s.description,
   };
 }

@@ -6,12 +6,13 @@ import { exportFileName } from '../exportFileName';
 import type { StageLensClient } from '../client';
 import type { ExportFormat, SessionInfo } from '../../server/protocol';
 import { statusWords } from '../../webview/shared/sessionStatus';
+import { sessionPickDescription } from '../sessionPickText';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
     id: s.id,
     label: s.title,
-    description: `${s.requestCount} requests · ${statusWords(s)}`,
+    description: sessionPickDescription(s),
     detail: s.description + (s.lastError === null ? '' : `  (error: ${s.lastError})`),
   };
 }

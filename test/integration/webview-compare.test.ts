@@ -104,3 +104,72 @@ describe('compare panel header', () => {
     });
   }
 });
+
+/** How the tail table sits in the panel, read in the page. */
+interface TailGeometry {
+  readonly pageScrollWidth: number;
+  readonly viewportWidth: number;
+  readonly boxRight: number;
+  readonly boxScrollWidth: number;
+  readonly boxClientWidth: number;
+  /** Excess cells (not the label, not the tail line) whose text takes more than one line. */
+  readonly wrappedNumbers: string[];
+  /** Phrases of the tail line cut over two lines. */
+  readonly wrappedPhrases: string[];
+  readonly labelLines: number;
+  readonly notMeasured: string[];
+}
+
+const tailGeometry = `(() => {
+  const lines = (el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top))).size;
+  };
+  const box = document.querySelector('[data-testid="compare-tail-scroll"]');
+  const rows = [...box.querySelectorAll('tbody tr')];
+  const cells = rows.filter((tr) => !tr.classList.contains('muted')).flatMap((tr) => [...tr.querySelectorAll('td')]);
+  const label = box.querySelector('tr[data-tail-part*="baseline: gen time not split"] th');
+  return {
+    pageScrollWidth: document.documentElement.scrollWidth,
+    viewportWidth: document.documentElement.clientWidth,
+    boxRight: box.getBoundingClientRect().right,
+    boxScrollWidth: box.scrollWidth,
+    boxClientWidth: box.clientWidth,
+    wrappedNumbers: cells.filter((td) => lines(td) > 1).map((td) => td.textContent),
+    wrappedPhrases: [...box.querySelectorAll('.nowrap')].filter((s) => lines(s) > 1).map((s) => s.textContent),
+    labelLines: label === null ? 0 : lines(label),
+    notMeasured: [...box.querySelectorAll('td[data-not-measured]')].map((td) => td.textContent),
+  };
+})()`;
+
+describe('compare panel tail table', () => {
+  for (const width of [800, 1200]) {
+    test(`at ${width} px the tail table fits the panel, labels wrap and each number stays on one line`, async () => {
+      const page = await harness.openCompare(result, { width, height: 900 });
+      try {
+        await page.getByTestId('compare-tail').waitFor();
+        await page.getByTestId('compare-tail').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(SHOTS, `compare-tail-${width}.png`) });
+        const g = (await page.evaluate(tailGeometry)) as TailGeometry;
+        assert.ok(
+          g.pageScrollWidth <= g.viewportWidth,
+          `the page scrolls sideways at ${width} px: ${JSON.stringify(g)}`,
+        );
+        assert.ok(g.boxRight <= g.viewportWidth, JSON.stringify(g));
+        // At an editor's common widths the table fits without its own scrollbar either.
+        assert.ok(g.boxScrollWidth <= g.boxClientWidth, `the tail table is cut at ${width} px: ${JSON.stringify(g)}`);
+        assert.deepEqual(g.wrappedNumbers, []);
+        assert.deepEqual(g.wrappedPhrases, []);
+        if (width === 800) assert.ok(g.labelLines > 1, `the long part label does not wrap: ${JSON.stringify(g)}`);
+        // The baseline's unsplit gen time: "not measured", never +0 ms, with its reason under the table.
+        assert.deepEqual(g.notMeasured, ['not measured']);
+        const notes = await page.getByTestId('compare-tail-notes').textContent();
+        assert.match(notes ?? '', /baseline, stage 1 gen time not split .*: not measured\. /);
+        assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+});

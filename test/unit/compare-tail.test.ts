@@ -11,6 +11,7 @@ import { compareRuns } from '../../server/core/compare/compareRuns';
 import { compareMarkdown } from '../../server/core/compare/markdownReport';
 import { compareTable } from '../../server/core/compare/tableReport';
 import { tailSentence } from '../../server/core/compare/tailCompare';
+import { tailSideOf } from '../../server/core/compare/tailUnmeasured';
 import type { RunData } from '../../server/core/compare/types';
 import type { TailAttribution } from '../../server/core/explain/types';
 
@@ -43,10 +44,26 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   );
   assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3,899 ms \(100%\)$/m);
   // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline.
+  // Where stage 1's first output lies in its unsplit gen time is not in the baseline's log: its
+  // contribution is "not measured" with the reason, never +0 ms, in every output.
   assert.match(
     table,
-    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +\+0 ms \(0%\) +\+1,987 ms \(51%\)$/m,
+    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1,987 ms \(51%\)$/m,
   );
+  assert.match(
+    table,
+    /^ {2}baseline, stage 1 gen time not split \(prefill\/decode not measured\): not measured\. Stage 1's first output lies inside its gen time/m,
+  );
+  assert.equal(
+    tail.baseline?.parts.find((p) => p.key === '1/genOther'),
+    undefined,
+  );
+  assert.deepEqual(
+    tail.baseline?.notMeasured?.map((p) => p.key),
+    ['1/genOther'],
+  );
+  assert.equal(tail.candidate?.notMeasured, undefined);
+  assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail (p99'))), table);
   // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
   assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
   assert.match(table, /^1 +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
@@ -56,9 +73,19 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.ok(table.includes(`\n${tooFew}\n`), table);
   const md = [compareMarkdown(report, [])].flat().join('\n');
   assert.match(md, /\| stage 1 queued \| \+31\.3 ms \(98%\) \| \+162 ms \(4%\) \|/);
+  assert.match(
+    md,
+    /\| stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1,987 ms \(51%\) \|/,
+  );
+  assert.match(md, /^baseline, stage 1 gen time not split .*: not measured\. /m);
   assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);
   // JSON: the report itself (schema 1) carries it.
-  assert.equal((JSON.parse(JSON.stringify(report)) as { tail: { sentence: string } }).tail.sentence, tail.sentence);
+  const json = JSON.parse(JSON.stringify(report)) as {
+    tail: { sentence: string; baseline: { parts: { key: string }[]; notMeasured: { key: string; reason: string }[] } };
+  };
+  assert.equal(json.tail.sentence, tail.sentence);
+  assert.ok(!json.tail.baseline.parts.some((p) => p.key === '1/genOther'));
+  assert.match(json.tail.baseline.notMeasured[0]?.reason ?? '', /is not known$/);
 });
 
 function tailOf(parts: [string, number][], excessMs: number): TailAttribution {
@@ -132,4 +159,43 @@ test('two runs of different pipelines (two stages against three): the first note
     same.notes.some((n) => n.startsWith('The runs have different stages')),
     false,
   );
+});
+
+test("an unsplit gen time: not measured under its own stage's first output, measured under end-to-end", () => {
+  const unsplit = (target: string, excessMs: number): TailAttribution => ({
+    ...tailOf([['0/prefill', 50]], 80),
+    target,
+    parts: [
+      ...tailOf([['0/prefill', 50]], 80).parts,
+      {
+        key: '1/genOther',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'genOther',
+        excessMs,
+        share: excessMs / 80,
+        medianMs: 0,
+        measuredIn: 2,
+        withUnmeasuredPhases: true,
+      },
+    ],
+    residualMs: 80 - 50 - excessMs,
+  });
+  const own = tailSideOf(unsplit('stage1.firstOutput', 12));
+  assert.deepEqual(
+    own.parts.map((p) => p.key),
+    ['0/prefill'],
+  );
+  assert.deepEqual(
+    own.notMeasured?.map((p) => p.key),
+    ['1/genOther'],
+  );
+  // Its computed contribution is in the residual: excess = Σ parts + residual still holds.
+  assert.equal(own.residualMs, 30);
+  // Under end-to-end the whole gen time counts, and it is measured.
+  const e2e = tailSideOf(unsplit('e2e', 12));
+  assert.equal(e2e.notMeasured, undefined);
+  assert.equal(e2e.parts.length, 2);
+  // Another stage's first output: stage 1's unsplit gen time is not where that instant lies.
+  assert.equal(tailSideOf(unsplit('stage2.firstOutput', 12)).notMeasured, undefined);
 });

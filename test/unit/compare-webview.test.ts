@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
 import type { MetricSamples, QuantileComparison, RunData } from '../../server/core/compare/types';
-import { ciBar, headline, significanceOf, stageGroups } from '../../webview/compare/model';
+import { ciBar, headline, runFacts, significanceOf, stageGroups } from '../../webview/compare/model';
 
 const q = (diffMs: number, ci: [number, number] | null): QuantileComparison => ({
   quantile: 'p50',
@@ -120,4 +120,10 @@ test('rows per stage: compared rows with three cells, one-sided rows in words in
   assert.equal(head.tested, 6);
   assert.ok(head.up >= 2);
   assert.match(head.text, /of 6 quantile differences changed \(▲ \d longer, ▼ 0 shorter\) · 1 finding disappeared/);
+});
+
+test('the header says "1 request" for a run of one request, "1,024 requests" grouped', () => {
+  const side = compareRuns(run(0, false), run(10, true)).baseline;
+  assert.deepEqual(runFacts({ ...side, requestCount: 1, histogramSeries: null }), ['1 request']);
+  assert.deepEqual(runFacts({ ...side, requestCount: 1024, histogramSeries: null }), ['1,024 requests']);
 });

@@ -12,7 +12,7 @@ import type {
   SideStats,
   UnknownReason,
 } from '../../server/protocol';
-import { changeKind, changeText, verdictShort } from '../../server/shared';
+import { changeKind, changeText, countOf, verdictShort } from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
 import { PREFILL_DECODE_LABEL } from '../shared/labels';
 
@@ -273,7 +273,7 @@ export function runFacts(side: ComparisonReport['baseline']): string[] {
   const parts: string[] = [];
   if (side.requestCount !== null)
     parts.push(
-      `${side.requestCount} requests${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
+      `${countOf(side.requestCount, 'request')}${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
     );
   if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
   return parts;

@@ -1,6 +1,13 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
-import { tailRows, tailSideText, targetLabel, tooFewToTestText } from '../../server/shared';
+import {
+  NOT_MEASURED_CELL,
+  tailNotes,
+  tailRows,
+  tailSideText,
+  targetLabel,
+  tooFewToTestText,
+} from '../../server/shared';
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
@@ -301,9 +308,30 @@ export function renderComparison(
   return { element, rendered };
 }
 
+/** A run's tail in phrases that each stay on one line; the line may break only at the space between them. */
+function sideCell(text: string): HTMLElement {
+  const phrases = text.split(', ');
+  return h(
+    'td',
+    { className: 'tail-side' },
+    phrases.flatMap((p, i) =>
+      i < phrases.length - 1
+        ? [h('span', { className: 'nowrap', text: `${p},` }), ' ']
+        : [h('span', { className: 'nowrap', text: p })],
+    ),
+  );
+}
+
+function excessCell(text: string): HTMLElement {
+  return text === NOT_MEASURED_CELL
+    ? h('td', { className: 'muted', dataset: { notMeasured: 'true' }, text })
+    : h('td', { text });
+}
+
 /** Where the p99 excess lies in each run, side by side, with the sentence that says where it went. */
 function tailSection(t: TailComparison): HTMLElement[] {
   const rows = tailRows(t);
+  const notes = tailNotes(t);
   return [
     h('h3', { text: `Where the p99 excess went (${targetLabel(t.target)})` }),
     h('p', {
@@ -311,44 +339,58 @@ function tailSection(t: TailComparison): HTMLElement[] {
       testId: 'compare-tail-sentence',
       text: t.sentence.charAt(0).toUpperCase() + t.sentence.slice(1),
     }),
+    // Scrolls inside its own box when even wrapped labels leave it wider than the panel.
     h(
-      'table',
-      {
-        className: 'tail-table',
-        testId: 'compare-tail',
-        attrs: { 'aria-label': 'Mean excess over the median in the p99 tail, per part, in each run' },
-      },
+      'div',
+      { className: 'tail-scroll', testId: 'compare-tail-scroll' },
       h(
-        'thead',
-        {},
+        'table',
+        {
+          className: 'tail-table',
+          testId: 'compare-tail',
+          attrs: { 'aria-label': 'Mean excess over the median in the p99 tail, per part, in each run' },
+        },
         h(
-          'tr',
+          'thead',
           {},
-          h('th', { attrs: { scope: 'col' }, text: 'part' }),
-          h('th', { attrs: { scope: 'col' }, text: 'baseline' }),
-          h('th', { attrs: { scope: 'col' }, text: 'candidate' }),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        h(
-          'tr',
-          { className: 'muted' },
-          h('th', { attrs: { scope: 'row' }, text: 'tail' }),
-          h('td', { text: tailSideText(t.baseline) }),
-          h('td', { text: tailSideText(t.candidate) }),
-        ),
-        rows.map((r) =>
           h(
             'tr',
-            { dataset: { tailPart: r.label } },
-            h('th', { attrs: { scope: 'row' }, text: r.label }),
-            h('td', { text: r.baseline }),
-            h('td', { text: r.candidate }),
+            {},
+            h('th', { attrs: { scope: 'col' }, text: 'part' }),
+            h('th', { attrs: { scope: 'col' }, text: 'baseline' }),
+            h('th', { attrs: { scope: 'col' }, text: 'candidate' }),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          h(
+            'tr',
+            { className: 'muted' },
+            h('th', { attrs: { scope: 'row' }, text: 'tail' }),
+            sideCell(tailSideText(t.baseline)),
+            sideCell(tailSideText(t.candidate)),
+          ),
+          rows.map((r) =>
+            h(
+              'tr',
+              { dataset: { tailPart: r.label } },
+              h('th', { attrs: { scope: 'row' }, text: r.label }),
+              excessCell(r.baseline),
+              excessCell(r.candidate),
+            ),
           ),
         ),
       ),
     ),
+    ...(notes.length === 0
+      ? []
+      : [
+          h(
+            'ul',
+            { className: 'tail-notes muted', testId: 'compare-tail-notes' },
+            notes.map((n) => h('li', { text: n })),
+          ),
+        ]),
   ];
 }

@@ -2,7 +2,7 @@
 // moved beyond noise first, findings that appeared or disappeared, then every metric in a
 // collapsed section. Strings from logs (paths, messages) are escaped: a comment must not
 // turn a request id into markup.
-import { tailRows, tailSideText } from './tailText';
+import { tailNotes, tailRows, tailSideText } from './tailText';
 import { targetLabel } from '../explain/explainTable';
 import {
   CHANGE_LABEL,
@@ -195,6 +195,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       '',
       `Baseline: ${escapeMarkdown(tailSideText(t.baseline))}. Candidate: ${escapeMarkdown(tailSideText(t.candidate))}.`,
       '',
+      ...tailNotes(t).flatMap((note) => [escapeMarkdown(note), '']),
     );
   }
   out.push('<details><summary>Method and notes</summary>', '');

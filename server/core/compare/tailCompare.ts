@@ -11,6 +11,7 @@ import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
 import { groupedNumber } from '../numberText';
+import { tailSideOf } from './tailUnmeasured';
 
 /** Collects a run's requests into an explain index; the tails are computed at the end. */
 export class RunTailsBuilder {
@@ -75,8 +76,10 @@ export function compareTails(
     candidates.find((t) => baseline?.tails[t] !== undefined && candidate?.tails[t] !== undefined) ??
     candidates.find((t) => (baseline?.tails[t] ?? candidate?.tails[t]) !== undefined);
   if (target === undefined) return null;
-  const b = baseline?.tails[target] ?? null;
-  const c = candidate?.tails[target] ?? null;
+  const inBaseline = baseline?.tails[target];
+  const inCandidate = candidate?.tails[target];
+  const b = inBaseline === undefined ? null : tailSideOf(inBaseline);
+  const c = inCandidate === undefined ? null : tailSideOf(inCandidate);
   return {
     target,
     quantile: 'p99',

@@ -1,25 +1,35 @@
 // The two runs' tails in words and rows, for the terminal table, the markdown report and
 // the Compare panel (no analysis here: formatting of a TailComparison).
 import { partLabel, targetLabel } from '../explain/explainTable';
-import type { TailAttribution } from '../explain/types';
+import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
-import type { TailComparison } from './types';
+import type { TailComparison, TailSide } from './types';
 import { groupedNumber } from '../numberText';
 
 const ms = (v: number): string =>
   `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
 
-/** Rows of the two runs' top parts, part by part (the union of each run's top `n`). */
+/** What a cell says for a part the run has but did not measure (its reason is in tailNotes). */
+export const NOT_MEASURED_CELL = 'not measured';
+
+type NamedPart = Pick<TailPart, 'key' | 'stageKey' | 'phase' | 'edge' | 'component' | 'withUnmeasuredPhases'>;
+
+/** Rows of the two runs' top parts, part by part (the union of each run's top `n`, then the parts a run did not measure). */
 export function tailRows(t: TailComparison, n = 5): { label: string; baseline: string; candidate: string }[] {
   const keys: string[] = [];
-  for (const side of [t.baseline, t.candidate])
-    for (const p of side?.parts.slice(0, n) ?? []) if (!keys.includes(p.key)) keys.push(p.key);
-  const cell = (side: TailAttribution | null, key: string): string => {
+  const add = (key: string): void => {
+    if (!keys.includes(key)) keys.push(key);
+  };
+  for (const side of [t.baseline, t.candidate]) for (const p of side?.parts.slice(0, n) ?? []) add(p.key);
+  for (const side of [t.baseline, t.candidate]) for (const p of side?.notMeasured ?? []) add(p.key);
+  const cell = (side: TailSide | null, key: string): string => {
+    if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
     const p = side?.parts.find((x) => x.key === key);
     return p === undefined ? '–' : `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
-  const labelIn = (side: TailAttribution | null, key: string): string | null => {
-    const part = side?.parts.find((x) => x.key === key);
+  const labelIn = (side: TailSide | null, key: string): string | null => {
+    const part: NamedPart | undefined =
+      side?.parts.find((x) => x.key === key) ?? side?.notMeasured?.find((x) => x.key === key);
     return part === undefined ? null : partLabel(part, t.oneOutputStages ?? []);
   };
   const rows = keys.map((key) => {
@@ -37,6 +47,20 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
     candidate: t.candidate === null ? '–' : ms(t.candidate.residualMs),
   });
   return rows;
+}
+
+/** Why each "not measured" cell is not a number, one sentence per cell. */
+export function tailNotes(t: TailComparison): string[] {
+  const notes: string[] = [];
+  for (const [role, side] of [
+    ['baseline', t.baseline],
+    ['candidate', t.candidate],
+  ] as const)
+    for (const p of side?.notMeasured ?? [])
+      notes.push(
+        `${role}, ${partLabel(p, t.oneOutputStages ?? [])}: ${NOT_MEASURED_CELL}. ${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}; its time is in the residual, and no difference is taken against it.`,
+      );
+  return notes;
 }
 
 /**
@@ -63,6 +87,7 @@ export function tailTableLines(t: TailComparison): string[] {
       rows.map((r) => [r.label, r.baseline, r.candidate]),
       1,
     ),
+    ...tailNotes(t).map((note) => `  ${note}`),
   ];
 }
 
