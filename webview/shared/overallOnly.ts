@@ -3,7 +3,7 @@
 // have no number, so a bare "0 requests" or "1 request" would contradict the tables shown.
 // DOM-free; used by the side panel, the status bar and Latency Details.
 import type { OverallSummaries, SummaryResult } from '../../server/protocol';
-import { STATS_TABLES_FIX } from '../../server/shared';
+import { countOf, STATS_TABLES_FIX } from '../../server/shared';
 import { formatCount } from './format';
 
 type CountSource = Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'>;
@@ -21,20 +21,20 @@ export function overallOnly(summary: CountSource | null): OverallSummaries | nul
  */
 export function overallCountText(overall: OverallSummaries): string {
   const n = overall.tables;
-  const tables = `${formatCount(n)} [Overall Summary] table${n === 1 ? '' : 's'}`;
+  const tables = countOf(n, '[Overall Summary] table');
   const covers = overall.fields['e2e_requests'];
   if (covers === undefined || covers.count === 0) return tables;
   // e2e_requests are whole numbers: mean × count gives their sum back.
   const requests = Math.round(covers.mean * covers.count);
   const some = covers.count < n ? ` in ${formatCount(covers.count)} of them` : '';
-  return `${tables} (${formatCount(requests)} request${requests === 1 ? '' : 's'}${some})`;
+  return `${tables} (${countOf(requests, 'request')}${some})`;
 }
 
 /** The side panel's count: `12 requests`, or what the summaries cover for a session of them only. */
 export function sessionCountText(requestCount: number, summary: CountSource | null): string {
   const overall = overallOnly(summary);
   if (overall !== null) return overallCountText(overall);
-  return `${formatCount(requestCount)} request${requestCount === 1 ? '' : 's'}`;
+  return countOf(requestCount, 'request');
 }
 
 /** Latency Details' empty request table for a session of [Overall Summary] tables only. */
