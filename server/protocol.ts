@@ -43,8 +43,6 @@ export type {
 import type {
   ComparisonReport,
   TailComparison,
-  TailSide,
-  UnmeasuredTailPart,
   FindingDiff,
   HistogramComparison,
   HistogramSide,
@@ -57,8 +55,6 @@ import type {
 export type {
   ComparisonReport,
   TailComparison,
-  TailSide,
-  UnmeasuredTailPart,
   FindingDiff,
   HistogramComparison,
   HistogramSide,
@@ -96,6 +92,7 @@ import type {
   TailQuantile,
   TargetName,
   TransferComponent,
+  UnmeasuredTailPart,
 } from './core/explain/types';
 export type {
   BreakdownPart,
@@ -121,6 +118,7 @@ export type {
   TailQuantile,
   TargetName,
   TransferComponent,
+  UnmeasuredTailPart,
 };
 
 // ---------------------------------------------------------------- sessions

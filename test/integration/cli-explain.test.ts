@@ -258,6 +258,32 @@ test('explain: a part that lies after the first audio in most requests reads "af
   );
 });
 
+test('explain: under its own stage\'s first output, a gen time the log does not split reads "not measured" with why, never +0 ms, in the table and the JSON', () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log');
+  const report = explainJson([log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
+  const tail = report.tail[0]!;
+  assert.equal(
+    tail.parts.find((p) => p.key === '1/genOther'),
+    undefined,
+  );
+  assert.deepEqual(
+    tail.notMeasured?.map((p) => p.key),
+    ['1/genOther'],
+  );
+  const table = cli(['explain', log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(
+    table.stdout,
+    /^ {2}stage 1 gen time not split \(prefill\/decode not measured\) +not measured +- +not measured$/m,
+  );
+  assert.match(
+    table.stdout,
+    /^ {2}\("not measured": stage 1's first output lies inside its gen time, which the log does not split, /m,
+  );
+  assert.doesNotMatch(table.stdout, /\+0 ms/);
+  assert.doesNotMatch(table.stdout, /after target/);
+});
+
 test('explain: a rest of gen time that holds unmeasured phases is named so; an INFO-level log says why first', () => {
   const before = explainJson([path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log')]);
   const e2e = before.tail.find((t) => t.target === 'e2e' && t.quantile === 'p99');

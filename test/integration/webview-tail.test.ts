@@ -27,10 +27,10 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 /** The 4.5 s request (e2e_total_ms 4,471.914; its talker prefill+decode took ~4 s). */
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
 
-function sessionOfLog(): SyntheticSession {
+function sessionOfLog(log = LOG): SyntheticSession {
   const analysis = new StreamAnalysis();
   const parser = new LogStreamParser();
-  analysis.ingest(parser.push(fs.readFileSync(LOG)));
+  analysis.ingest(parser.push(fs.readFileSync(log)));
   analysis.ingest(parser.end());
   analysis.flush();
   const snapshot = analysis.snapshot();
@@ -52,7 +52,7 @@ function sessionOfLog(): SyntheticSession {
     session: {
       id: 'import-tail',
       kind: 'import',
-      description: LOG,
+      description: log,
       startedAt: Date.UTC(2026, 9, 19),
       status: 'stopped',
       requestCount: requests.length,
@@ -451,3 +451,59 @@ async function edgeInk(page: Page, testId: string): Promise<[number, number, num
     });
   })) as [number, number, number];
 }
+
+describe("a gen time the log does not split, under its own stage's first output (the log before the fix)", () => {
+  let before_: WebviewHarness;
+  let view: WebviewPage;
+  let side: WebviewPage;
+
+  before(async () => {
+    const older = sessionOfLog(
+      path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log'),
+    );
+    before_ = await WebviewHarness.start(older);
+    view = await before_.open('latencyPanel', { width: 1280, height: 900 });
+    side = await before_.open('sidePanel', { width: 420, height: 900 }, new FakeHost(older, { pushTail: true }));
+  });
+
+  after(async () => {
+    await view?.close();
+    await side?.close();
+    await before_?.close();
+  });
+
+  test('the Tail tab and the side panel name it "not measured" with why; no bar, no +0 ms', async () => {
+    const page = view.page;
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('tail-block').waitFor();
+    assert.equal(await page.getByTestId('tail-target').inputValue(), 'stage1.firstOutput');
+    const row = page.locator('[data-testid="tail-not-measured"][data-key="1/genOther"]');
+    assert.equal(
+      await row.locator('.bar-label').textContent(),
+      'stage 1 · code2wav gen time not split (prefill/decode not measured)',
+    );
+    assert.equal(await row.locator('.bar-excess').textContent(), 'not measured');
+    assert.equal(await row.locator('.bar-median').textContent(), 'not measured');
+    assert.equal(await row.locator('.bar-fill').count(), 0);
+    assert.match(
+      (await row.getAttribute('title')) ?? '',
+      /^Not measured: stage 1's first output lies inside its gen time/,
+    );
+    assert.equal(await page.locator('[data-testid="tail-bar"][data-key="1/genOther"]').count(), 0);
+    // It sits above the residual, which holds its time.
+    const kinds = await page
+      .locator('.tail-bar-row')
+      .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['kind']));
+    assert.deepEqual(kinds.slice(-2), ['notMeasured', 'residual']);
+    const bars = await page.locator('[data-testid="tail-bar"] .bar-excess').allTextContents();
+    assert.ok(!bars.includes('+0 ms'), JSON.stringify(bars));
+    await page.getByTestId('tail-block').screenshot({ path: path.join(SHOTS, 'tail-not-measured.png') });
+
+    await side.page.getByTestId('tail-section').waitFor();
+    const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';
+    assert.match(
+      note,
+      /^stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured · residual \(overlap\) −31\.6 ms \(−99%\)$/,
+    );
+  });
+});

@@ -11,7 +11,6 @@ import { compareRuns } from '../../server/core/compare/compareRuns';
 import { compareMarkdown } from '../../server/core/compare/markdownReport';
 import { compareTable } from '../../server/core/compare/tableReport';
 import { tailSentence } from '../../server/core/compare/tailCompare';
-import { tailSideOf } from '../../server/core/compare/tailUnmeasured';
 import type { RunData } from '../../server/core/compare/types';
 import type { TailAttribution } from '../../server/core/explain/types';
 
@@ -159,43 +158,4 @@ test('two runs of different pipelines (two stages against three): the first note
     same.notes.some((n) => n.startsWith('The runs have different stages')),
     false,
   );
-});
-
-test("an unsplit gen time: not measured under its own stage's first output, measured under end-to-end", () => {
-  const unsplit = (target: string, excessMs: number): TailAttribution => ({
-    ...tailOf([['0/prefill', 50]], 80),
-    target,
-    parts: [
-      ...tailOf([['0/prefill', 50]], 80).parts,
-      {
-        key: '1/genOther',
-        stageId: 1,
-        stageKey: '1',
-        phase: 'genOther',
-        excessMs,
-        share: excessMs / 80,
-        medianMs: 0,
-        measuredIn: 2,
-        withUnmeasuredPhases: true,
-      },
-    ],
-    residualMs: 80 - 50 - excessMs,
-  });
-  const own = tailSideOf(unsplit('stage1.firstOutput', 12));
-  assert.deepEqual(
-    own.parts.map((p) => p.key),
-    ['0/prefill'],
-  );
-  assert.deepEqual(
-    own.notMeasured?.map((p) => p.key),
-    ['1/genOther'],
-  );
-  // Its computed contribution is in the residual: excess = Σ parts + residual still holds.
-  assert.equal(own.residualMs, 30);
-  // Under end-to-end the whole gen time counts, and it is measured.
-  const e2e = tailSideOf(unsplit('e2e', 12));
-  assert.equal(e2e.notMeasured, undefined);
-  assert.equal(e2e.parts.length, 2);
-  // Another stage's first output: stage 1's unsplit gen time is not where that instant lies.
-  assert.equal(tailSideOf(unsplit('stage2.firstOutput', 12)).notMeasured, undefined);
 });

@@ -1,7 +1,11 @@
 // Tail attribution on requests with a planted cause; one request; all requests equal; a
-// part missing in some tail requests; exclude cold and per boot. Expectations by hand.
+// part missing in some tail requests; exclude cold and per boot; a gen time not split under
+// its own stage's first output (upstream Qwen3-TTS log). Expectations by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ExplainIndex } from '../../server/core/explain/explainIndex';
 import { tailAttribution } from '../../server/core/explain/tailAttribution';
 import type { TailAttribution } from '../../server/core/explain/types';
 import { analyse, analyseSpecs, asyncChunk, BOOT_LINE, renderRequest } from './support/explainLogs';
@@ -188,4 +192,46 @@ test('a target no request measured has no attribution', () => {
   const { index } = analyseSpecs([asyncChunk('x')]);
   assert.equal(tailAttribution(index, { target: 'stage4.ttft', quantile: 'p95', scope: {} }), null);
   assert.equal(tailAttribution(index, { target: 'nonsense', quantile: 'p95', scope: {} }), null);
+});
+
+test("under its own stage's first output, a gen time the log does not split is not measured: named with why, never +0 ms or after the target", () => {
+  const text = fs.readFileSync(
+    path.join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log'),
+    'utf8',
+  );
+  const { index, requests } = analyse(text);
+  // The same log in a live session: the tail kept as requests arrive says the same.
+  const live = new ExplainIndex({ year: 2026, live: true });
+  for (const r of requests) live.add(r);
+  for (const quantile of ['p95', 'p99'] as const) {
+    const t = tailAttribution(index, { target: 'stage1.firstOutput', quantile, scope: {} })!;
+    assert.deepEqual(tailAttribution(live, { target: 'stage1.firstOutput', quantile, scope: {} }), t, quantile);
+    // The codec printed vllm_prefill_ms None and no decode: where its first audio lies in its gen time is not in the log.
+    assert.equal(
+      t.parts.find((p) => p.key === '1/genOther'),
+      undefined,
+    );
+    assert.deepEqual(t.notMeasured, [
+      {
+        key: '1/genOther',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'genOther',
+        withUnmeasuredPhases: true,
+        reason:
+          "stage 1's first output lies inside its gen time, which the log does not split, so how much of that time comes before the first output is not known",
+      },
+    ]);
+    close(excessOf(t, '1/queued'), 31.309, 'codec queued (clipped at the first audio), as before');
+    identity(t);
+  }
+  // Under end-to-end the whole gen time counts: it is measured, and a part.
+  const e2e = tailAttribution(index, { target: 'e2e', quantile: 'p99', scope: {} })!;
+  assert.equal(e2e.notMeasured, undefined);
+  assert.equal(e2e.parts.find((p) => p.key === '1/genOther')?.withUnmeasuredPhases, true);
+  // Another stage's first output does not lie in stage 1's gen time.
+  assert.equal(
+    tailAttribution(index, { target: 'stage0.firstOutput', quantile: 'p99', scope: {} })?.notMeasured,
+    undefined,
+  );
 });

@@ -1,6 +1,6 @@
 // The "why" views' pure parts: the message guard on the new queries and the tail filter,
 // the side panel feed's tail (after a summary, at most once a second), the tail rows'
-// words (residual kept, one-output prefill named), the Over Time brush geometry.
+// words (residual kept, one-output prefill named, a part not measured named with why), the Over Time brush geometry.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type {
@@ -17,7 +17,7 @@ import type { LatencyDataSource } from '../../src/views/dataSource';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
-import { partText, tailOverlapNote, tailRows, targetText } from '../../webview/shared/tailModel';
+import { notMeasuredRows, partText, tailOverlapNote, tailRows, targetText } from '../../webview/shared/tailModel';
 import { brushWindow, layoutOverTime, points } from '../../webview/latencyPanel/overTime/overTimeLayout';
 
 describe('message guard: the why-views', () => {
@@ -379,6 +379,32 @@ describe('tail rows', () => {
       partText({ stageKey: null, phase: 'transfer', edge: '0->1', component: 'inFlight' }, names),
       '0->1 in flight',
     );
+  });
+
+  test('a part whose contribution no tail request measured: its own row with the reason, never a number', () => {
+    const names = { '0': 'talker', '1': 'code2wav' };
+    const t: TailAttribution = {
+      ...tailOf(1),
+      notMeasured: [
+        {
+          key: '1/genOther',
+          stageId: 1,
+          stageKey: '1',
+          phase: 'genOther',
+          withUnmeasuredPhases: true,
+          reason: "stage 1's first output lies inside its gen time, which the log does not split",
+        },
+      ],
+    };
+    assert.deepEqual(notMeasuredRows(t, names), [
+      {
+        key: '1/genOther',
+        label: 'stage 1 · code2wav gen time not split (prefill/decode not measured)',
+        title:
+          "Not measured: stage 1's first output lies inside its gen time, which the log does not split. Its time is in the residual.",
+      },
+    ]);
+    assert.deepEqual(notMeasuredRows(tailOf(1), names), []);
   });
 });
 

@@ -140,6 +140,26 @@ export function tailRows(
   return rows;
 }
 
+/** A part whose contribution no tail request measured: named, with why, never a number. */
+export interface NotMeasuredRow {
+  readonly key: string;
+  readonly label: string;
+  /** Hover: why it is not measured, and where its time went. */
+  readonly title: string;
+}
+
+export function notMeasuredRows(
+  t: TailAttribution,
+  stageNames: Readonly<Record<string, string>>,
+  oneOutput: ReadonlySet<string> = new Set(),
+): NotMeasuredRow[] {
+  return (t.notMeasured ?? []).map((p) => ({
+    key: p.key,
+    label: partText(p, stageNames, oneOutput),
+    title: `Not measured: ${p.reason}. Its time is in the residual.`,
+  }));
+}
+
 /**
  * A part's median contribution in words. Under a first-output target a part counts only for
  * its time before the target's end; a part that mostly lies wholly after it has a median of

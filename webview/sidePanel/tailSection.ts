@@ -11,6 +11,7 @@ import {
   tailHeadline,
   tailIsFlat,
   tailOverlapNote,
+  notMeasuredRows,
   tailRows,
   targetText,
 } from '../shared/tailModel';
@@ -100,11 +101,17 @@ export class TailSection {
       );
     });
     this.list.replaceChildren(...items);
+    const unknown = notMeasuredRows(tail, stageNames, oneOutput);
     setText(
       this.note,
-      residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`,
+      [
+        ...unknown.map((r) => `${r.label}: not measured`),
+        residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`,
+      ]
+        .filter((x) => x !== '')
+        .join(' · '),
     );
-    this.note.title = residual?.title ?? '';
+    this.note.title = [...unknown.map((r) => r.title), residual?.title ?? ''].filter((x) => x !== '').join('\n');
     setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
     const overlap = tailOverlapNote(tail, stageNames, oneOutput);
     setText(this.overlap, overlap ?? '');

@@ -11,7 +11,6 @@ import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
 import { groupedNumber } from '../numberText';
-import { tailSideOf } from './tailUnmeasured';
 
 /** Collects a run's requests into an explain index; the tails are computed at the end. */
 export class RunTailsBuilder {
@@ -78,8 +77,8 @@ export function compareTails(
   if (target === undefined) return null;
   const inBaseline = baseline?.tails[target];
   const inCandidate = candidate?.tails[target];
-  const b = inBaseline === undefined ? null : tailSideOf(inBaseline);
-  const c = inCandidate === undefined ? null : tailSideOf(inCandidate);
+  const b = inBaseline ?? null;
+  const c = inCandidate ?? null;
   return {
     target,
     quantile: 'p99',

@@ -3,7 +3,7 @@
 import { partLabel, targetLabel } from '../explain/explainTable';
 import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
-import type { TailComparison, TailSide } from './types';
+import type { TailComparison } from './types';
 import { groupedNumber } from '../numberText';
 
 const ms = (v: number): string =>
@@ -22,12 +22,12 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   };
   for (const side of [t.baseline, t.candidate]) for (const p of side?.parts.slice(0, n) ?? []) add(p.key);
   for (const side of [t.baseline, t.candidate]) for (const p of side?.notMeasured ?? []) add(p.key);
-  const cell = (side: TailSide | null, key: string): string => {
+  const cell = (side: TailAttribution | null, key: string): string => {
     if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
     const p = side?.parts.find((x) => x.key === key);
     return p === undefined ? '–' : `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
-  const labelIn = (side: TailSide | null, key: string): string | null => {
+  const labelIn = (side: TailAttribution | null, key: string): string | null => {
     const part: NamedPart | undefined =
       side?.parts.find((x) => x.key === key) ?? side?.notMeasured?.find((x) => x.key === key);
     return part === undefined ? null : partLabel(part, t.oneOutputStages ?? []);

@@ -14,7 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../reportedPercentiles';
 import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
-import type { TailAttribution, TailPart, TargetName } from '../explain/types';
+import type { TailAttribution, TargetName } from '../explain/types';
 
 export const STAGE_METRICS = [
   'queued',
@@ -125,26 +125,12 @@ export interface RunTails {
   readonly tails: Readonly<Record<TargetName, TailAttribution>>;
 }
 
-/** A part of a run's tail whose contribution to the target the log did not measure (tailUnmeasured.ts). */
-export interface UnmeasuredTailPart extends Pick<
-  TailPart,
-  'key' | 'stageId' | 'stageKey' | 'phase' | 'withUnmeasuredPhases'
-> {
-  /** Why it is not measured; shown beside the part, never a number. */
-  readonly reason: string;
-}
-
-/** A run's tail as compared: `parts` hold measured contributions only, the others are in `notMeasured`. */
-export interface TailSide extends TailAttribution {
-  readonly notMeasured?: readonly UnmeasuredTailPart[];
-}
-
 /** Tail attribution of both runs side by side (tailCompare.ts). */
 export interface TailComparison {
   readonly target: TargetName;
   readonly quantile: 'p99';
-  readonly baseline: TailSide | null;
-  readonly candidate: TailSide | null;
+  readonly baseline: TailAttribution | null;
+  readonly candidate: TailAttribution | null;
   /** Stages whose prefill holds their decode (one output) in a run: their prefill part is named prefill+decode. */
   readonly oneOutputStages?: readonly string[];
   /** "the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) …" */

@@ -134,8 +134,12 @@ export class ExplainIndex {
       if (v !== null && v !== undefined && Number.isFinite(v)) rowValues.set(ordinal, v);
     };
     for (const p of breakdown.parts) {
-      // Its rest of gen time holds an unmeasured prefill or decode (breakdown.ts).
-      if (p.withUnmeasuredPhases && p.stageKey !== null) this.unsplit.add(p.stageKey);
+      // Its rest of gen time holds an unmeasured prefill or decode (breakdown.ts): which
+      // requests is kept, since a first output inside that time has no known place there.
+      if (p.withUnmeasuredPhases && p.stageKey !== null) {
+        this.unsplit.add(p.stageKey);
+        put(this.named('u:', p.stageKey), 1);
+      }
       if (p.ms === null) continue;
       let ordinal = this.partOrdinals.get(p.key);
       if (ordinal === undefined) {
@@ -284,6 +288,11 @@ export class ExplainIndex {
   /** Whether the stage's rest of gen time holds an unmeasured prefill or decode in some request. */
   holdsUnmeasuredPhases(stageKey: string): boolean {
     return this.unsplit.has(stageKey);
+  }
+
+  /** 1 in the requests whose rest of gen time of the stage holds an unmeasured prefill or decode (NaN elsewhere); undefined when none. */
+  unsplitRows(stageKey: string): Column | undefined {
+    return this.unsplit.has(stageKey) ? namedColumn(this.arena, `u:${stageKey}`) : undefined;
   }
 
   /** The stages whose prefill part covers their decode steps in some request, in stage order. */

@@ -110,6 +110,8 @@ function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
       '',
     ]);
   }
+  // A part whose contribution no tail request measured: in words, never a number.
+  for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput), 'not measured', '-', 'not measured']);
   rows.push([
     'residual',
     signed(t.residualMs),
@@ -122,6 +124,7 @@ function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
     out.push(
       `  (median "after target": in most requests that measured the part it lies wholly after the target's end (${after.requests} of ${after.of} for the first such part), so none of it counts toward the target; not a 0 ms measurement)`,
     );
+  for (const p of t.notMeasured ?? []) out.push(`  ("not measured": ${p.reason}; its time is in the residual)`);
   if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
     const wait = overlapWait(t);
     out.push(

@@ -5,7 +5,7 @@
 // which parts precede each other, so the same values come out whether the requests are
 // read all at once (a query over a scope) or one by one as they arrive (tailState.ts).
 import type { ColumnReads } from './columnReads';
-import type { ExplainIndex, PartColumns } from './explainIndex';
+import type { ExplainIndex, PartColumns, PartMeta } from './explainIndex';
 import { contribution, partCounts, type Target } from './targets';
 
 /**
@@ -52,6 +52,7 @@ export function forEachContribution(
     }
     const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
     clipPart(ms, clock, targetValues, contributions, n, m.phase === 'preprocess', inStage, target, ownStage);
+    if (ownStage && m.phase === 'genOther') unknownWhereUnsplit(index, m.stageKey as string, rows, contributions);
     visit(part, contributions, ms);
   }
 }
@@ -82,4 +83,38 @@ function clipPart(
     }
     out[k] = c;
   }
+}
+
+/**
+ * A first-output target's own stage, in a request whose gen time the log does not split
+ * (prefill or decode not measured): the first output lies somewhere inside that time, and
+ * the log does not say where, so how much of it comes before the first output is not known.
+ */
+function unknownWhereUnsplit(
+  index: ExplainIndex,
+  stageKey: string,
+  rows: Int32Array,
+  contributions: Float64Array,
+): void {
+  const unsplit = index.unsplitRows(stageKey);
+  if (unsplit === undefined) return;
+  const flags = new Float64Array(rows.length);
+  unsplit.read(rows, flags);
+  for (let k = 0; k < rows.length; k++) if (flags[k] === 1) contributions[k] = Number.NaN;
+}
+
+/** Whether a part's contribution to the target can be unknown where the part took time (see unknownWhereUnsplit). */
+export function contributionCanBeUnknown(index: ExplainIndex, part: PartMeta, target: Target): boolean {
+  return (
+    target.kind === 'firstOutput' &&
+    part.phase === 'genOther' &&
+    part.stageKey !== null &&
+    part.stageKey === target.stageKey &&
+    index.holdsUnmeasuredPhases(part.stageKey)
+  );
+}
+
+/** Why such a part is not measured, for the views. */
+export function unknownContributionReason(stageKey: string): string {
+  return `stage ${stageKey}'s first output lies inside its gen time, which the log does not split, so how much of that time comes before the first output is not known`;
 }

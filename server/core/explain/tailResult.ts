@@ -4,9 +4,9 @@
 // values, the target's median, and each part's median over the population. Sums run in
 // index order, so both ways give the same numbers to the last bit.
 import type { ExplainIndex } from './explainIndex';
-import { forEachContribution } from './tailContributions';
+import { contributionCanBeUnknown, forEachContribution, unknownContributionReason } from './tailContributions';
 import type { Target } from './targets';
-import type { TailAttribution, TailPart, TailQuantile } from './types';
+import type { TailAttribution, TailPart, TailQuantile, UnmeasuredTailPart } from './types';
 
 const MAX_REQUEST_IDS = 50;
 
@@ -35,19 +35,35 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
   excess /= tailCount;
 
   const parts: TailPart[] = [];
-  forEachContribution(index, t.target, tailRows, tailValues, (part, contributions) => {
-    const partMedian = t.partMedians.get(part.meta.key);
-    if (partMedian === undefined) return;
+  const notMeasured: UnmeasuredTailPart[] = [];
+  forEachContribution(index, t.target, tailRows, tailValues, (part, contributions, ms) => {
+    const m = part.meta;
+    const partMedian = t.partMedians.get(m.key);
     let sum = 0;
     let measuredIn = 0;
+    let unknownIn = 0;
     for (let j = 0; j < tailCount; j++) {
       const c = contributions[j];
-      if (Number.isNaN(c)) continue;
-      sum += c - partMedian;
+      if (Number.isNaN(c)) {
+        if (!Number.isNaN(ms[j])) unknownIn++;
+        continue;
+      }
+      sum += c - (partMedian ?? 0);
       measuredIn++;
     }
-    if (measuredIn === 0) return;
-    const m = part.meta;
+    if (partMedian === undefined || measuredIn === 0) {
+      // It took time in the tail, but how much of it counts is nowhere known: said, not dropped.
+      if (unknownIn > 0 && m.stageKey !== null && contributionCanBeUnknown(index, m, t.target))
+        notMeasured.push({
+          key: m.key,
+          stageId: m.stageId,
+          stageKey: m.stageKey,
+          phase: m.phase,
+          withUnmeasuredPhases: true,
+          reason: unknownContributionReason(m.stageKey),
+        });
+      return;
+    }
     const after = t.afterTarget.get(m.key);
     const partExcess = sum / tailCount;
     parts.push({
@@ -85,6 +101,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     excessMs: excess,
     parts,
     residualMs: excess - explained,
+    ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };
 }

@@ -136,6 +136,20 @@ export interface TailPart {
   readonly withUnmeasuredPhases?: true;
 }
 
+/**
+ * A part that makes up the target but whose contribution to it no tail request measured:
+ * under a first-output target, that stage's gen time where the log does not split it
+ * (prefill or decode not measured). The first output lies somewhere inside it, and the log
+ * does not say where. Its time is in the residual; no view shows it as a number.
+ */
+export interface UnmeasuredTailPart extends Pick<
+  TailPart,
+  'key' | 'stageId' | 'stageKey' | 'phase' | 'withUnmeasuredPhases'
+> {
+  /** Why it is not measured; shown beside the part, never a number. */
+  readonly reason: string;
+}
+
 export interface TailAttribution {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
@@ -153,6 +167,8 @@ export interface TailAttribution {
   readonly parts: readonly TailPart[];
   /** excessMs − Σ parts' excessMs: negative where parts overlap (a downstream input wait and the upstream work it waits for). */
   readonly residualMs: number;
+  /** Parts whose contribution is not known in any tail request (absent when none). */
+  readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */
   readonly requestIds: readonly string[];
 }

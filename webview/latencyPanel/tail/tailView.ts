@@ -22,6 +22,7 @@ import {
   tailHeadline,
   tailIsFlat,
   tailOverlapNote,
+  notMeasuredRows,
   tailRows,
   targetText,
 } from '../../shared/tailModel';
@@ -227,6 +228,23 @@ export class TailView {
         }),
       );
     });
+    // Before the residual, which holds their time: no bar, no number.
+    const unknown = notMeasuredRows(t, this.stageNames, this.oneOutput).map((r) =>
+      h(
+        'li',
+        {
+          className: 'tail-bar-row',
+          testId: 'tail-not-measured',
+          dataset: { key: r.key, kind: 'notMeasured' },
+          title: r.title,
+        },
+        h('span', { className: 'bar-label', text: r.label }),
+        h('span', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } }),
+        h('span', { className: 'bar-excess', text: 'not measured' }),
+        h('span', { className: 'bar-median muted', text: 'not measured' }),
+      ),
+    );
+    if (unknown.length > 0) bars.splice(bars.length - 1, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
     const requests = t.requestIds.map((id) =>
