@@ -23,6 +23,7 @@ import type { RunData, SignificanceOptions } from '../core/compare';
 import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
 import { parseCommandArgs } from './commandArgs';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
+import { countOf } from '../core/numberText';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -315,11 +316,11 @@ export async function runCompare(argv: string[]): Promise<number> {
   const unevaluated = results.filter((r) => r.outcome === 'notEvaluated' && !r.failed);
   if (unevaluated.length > 0)
     process.stderr.write(
-      `stage-lens compare: ${unevaluated.length} rule${unevaluated.length === 1 ? '' : 's'} not evaluated (not failing; --fail-unevaluated makes them fail):\n${ruleLines(unevaluated).join('\n')}\n`,
+      `stage-lens compare: ${countOf(unevaluated.length, 'rule')} not evaluated (not failing; --fail-unevaluated makes them fail):\n${ruleLines(unevaluated).join('\n')}\n`,
     );
   if (failed.length > 0) {
     process.stderr.write(
-      `stage-lens compare: ${failed.length} of ${results.length} rule${results.length === 1 ? '' : 's'} failed:\n${ruleLines(failed).join('\n')}\n`,
+      `stage-lens compare: ${failed.length} of ${countOf(results.length, 'rule')} failed:\n${ruleLines(failed).join('\n')}\n`,
     );
     return 1;
   }

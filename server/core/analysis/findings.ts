@@ -1,7 +1,7 @@
 // Findings: numbers that lie in known ways, and facts a reader must know before
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
-import { groupedNumber } from '../numberText';
+import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { numberOf } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
@@ -221,7 +221,7 @@ export class FindingsBuilder {
       case 'split-mismatch':
         return `${stage}: vllm_input_wait_ms + vllm_ready_queued_ms differs from vllm_queued_ms by more than ${SPLIT_TOLERANCE_MS} ms on ${of(b.stageId)} (worst ${fmt(b.worst)} ms on ${b.worstRequest}); the split is not trustworthy there.`;
       case 'negative-interval':
-        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${n} request${n === 1 ? '' : 's'} (worst ${b.worstField} = ${fmt(b.worst)} ms on ${b.worstRequest}): a clock or accounting bug in the server, not a real time.`;
+        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${fmt(b.worst)} ms on ${b.worstRequest}): a clock or accounting bug in the server, not a real time.`;
       case 'queued-includes-input-wait':
         return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
       case 'diffusion-zero-ambiguous':
@@ -301,7 +301,7 @@ export class FindingsBuilder {
       stageId: null,
       requestIds: this.coldRequests.slice(0, maxRequestIds).map((r) => r.requestId),
       requestCount: this.coldRequests.length,
-      message: `${n} request${n === 1 ? ' was' : 's were'} the first after a server start (${bootCount} boot${bootCount === 1 ? '' : 's'} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
+      message: `${countOf(n, 'request was', 'requests were')} the first after a server start (${countOf(bootCount, 'boot')} in this log); a cold start can put a one-time cost (JIT builds, graph capture) into any phase, so read its numbers apart from steady state.${best.ratio >= 2 ? best.text : ''}`,
     };
   }
 }

@@ -10,6 +10,7 @@ import type { FieldMap } from '../values';
 import { SampleSet } from './sampleSet';
 import { STATS_TABLES_FIX } from './tablesMissing';
 import type { Distribution, OverallFieldStates, OverallSummaries } from './types';
+import { countOf } from '../numberText';
 
 /** Distinct field names summarized (upstream prints 7 plus one per stage); a hostile input's others are counted only. */
 export const MAX_OVERALL_FIELDS = 64;
@@ -81,7 +82,7 @@ export class OverallSummaryBuilder {
 /** Shown in place of per-stage numbers when [Overall Summary] tables are all a log has: what they are, what is missing, the fix. */
 export function overallSummaryOnlyMessage(overall: OverallSummaries): string {
   const n = overall.tables;
-  const tables = `${n} [Overall Summary] table${n === 1 ? '' : 's'}`;
+  const tables = countOf(n, '[Overall Summary] table');
   const several = overall.coveringSeveral;
   const most = overall.fields['e2e_requests']?.max;
   const which =

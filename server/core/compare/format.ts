@@ -17,6 +17,7 @@ import type { Percentile } from '../reportedPercentiles';
 import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
+import { countOf } from '../numberText';
 
 export { formatMs };
 
@@ -111,9 +112,9 @@ export function findingText(f: FindingDiff): string {
   const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
   const counts =
     f.change === 'appeared'
-      ? `${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`
+      ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`
       : f.change === 'disappeared'
-        ? `${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`
+        ? `${countOf(f.baselineRequests, 'request')} in the baseline, none in the candidate`
         : `${f.baselineRequests} -> ${f.candidateRequests} requests`;
   return `${f.code}${where}: ${counts}`;
 }

@@ -22,6 +22,7 @@ import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
 import { pushAll } from '../arrays';
+import { countOf } from '../numberText';
 
 function ciText(q: QuantileComparison): string {
   if (q.ci === null) return 'not testable';
@@ -139,8 +140,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
       for (const m of oneSided) out.push(`  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${oneSidedText(m)}`);
     }
     const neither = report.metrics.length - shown.length;
-    if (neither > 0)
-      out.push(`(${neither} metric${neither === 1 ? '' : 's'} measured in neither run not shown; see --format json)`);
+    if (neither > 0) out.push(`(${countOf(neither, 'metric')} measured in neither run not shown; see --format json)`);
     out.push('');
   }
   if (report.histograms.length > 0) {

@@ -12,6 +12,7 @@ import {
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
+import { countOf } from '../numberText';
 
 export interface LiveHint {
   readonly position: SourcePosition;
@@ -37,7 +38,7 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const leads = lead !== null && lead.stageId === anchor.stageId;
     if (leads) label = `${label} · ${formatTailLead(lead)}`;
     const why = leads
-      ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${lead.tailRequests} request${lead.tailRequests === 1 ? '' : 's'} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
+      ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
       : '';
     // The whole label first: the editor cuts long inlay hints (editor.inlayHints.maximumLength).
     hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: `${label}\n\n${tooltip}${why}` });

@@ -9,6 +9,7 @@ import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import type { CostFit, CostFitSkipped, CostModel } from './types';
+import { countOf } from '../numberText';
 
 export const MIN_POINTS = 10;
 const DECODE_IN_PREFILL =
@@ -63,7 +64,7 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): Ols | null {
 /** Why the points do not support a fit, or null when they do. */
 export function unsupported(xs: ArrayLike<number>): string | null {
   const n = xs.length;
-  if (n < MIN_POINTS) return `${n} point${n === 1 ? '' : 's'} (at least ${MIN_POINTS} needed)`;
+  if (n < MIN_POINTS) return `${countOf(n, 'point')} (at least ${MIN_POINTS} needed)`;
   const distinct = new Set<number>();
   let mean = 0;
   for (let i = 0; i < n; i++) {
@@ -73,7 +74,7 @@ export function unsupported(xs: ArrayLike<number>): string | null {
   }
   mean /= n;
   if (distinct.size < MIN_DISTINCT_X)
-    return `${distinct.size} distinct token count${distinct.size === 1 ? '' : 's'} (at least ${MIN_DISTINCT_X} needed)`;
+    return `${countOf(distinct.size, 'distinct token count')} (at least ${MIN_DISTINCT_X} needed)`;
   let v = 0;
   for (let i = 0; i < n; i++) v += (xs[i] - mean) ** 2;
   const cv = mean === 0 ? Infinity : Math.sqrt(v / n) / Math.abs(mean);

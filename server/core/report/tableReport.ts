@@ -12,6 +12,7 @@ import { pushAll } from '../arrays';
 import { fewValuesLines, type CountedRow } from './fewValues';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
+import { countOf } from '../numberText';
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
@@ -74,10 +75,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const cold = snapshot.coldRequestCount;
   const count = snapshot.requestCount;
   out.push(
-    `Stage Lens: ${count} request${count === 1 ? '' : 's'}, ${snapshot.stages.length} stage${snapshot.stages.length === 1 ? '' : 's'}` +
-      (snapshot.boots > 0
-        ? `, ${snapshot.boots} server boot${snapshot.boots === 1 ? '' : 's'} (${cold} cold request${cold === 1 ? '' : 's'})`
-        : '') +
+    `Stage Lens: ${countOf(count, 'request')}, ${countOf(snapshot.stages.length, 'stage')}` +
+      (snapshot.boots > 0 ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')})` : '') +
       ` from ${options.source}`,
   );
   const missing = snapshot.tablesMissing;
@@ -96,7 +95,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         ? ['No per-request stage statistics: the input is a compressed file, not a text log (see Findings).']
         : legacy > 0
           ? wrap(
-              `No per-request stage statistics in the current format. The log has ${legacy} stats dict${legacy === 1 ? '' : 's'} of vLLM-Omni's format before February 2026 (printed at INFO, without a phase split): their values are read, not analyzed. A current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG.`,
+              `No per-request stage statistics in the current format. The log has ${countOf(legacy, 'stats dict')} of vLLM-Omni's format before February 2026 (printed at INFO, without a phase split): their values are read, not analyzed. A current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG.`,
             )
           : [
               'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
@@ -289,7 +288,7 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
 
 /** "339 requests": the finding's true count, never the length of a capped id list. */
 export function requestsText(f: Finding): string {
-  return `${f.requestCount} request${f.requestCount === 1 ? '' : 's'}`;
+  return countOf(f.requestCount, 'request');
 }
 
 /** "Slowest phase (p50): stage 1 decode 1,293 ms" (slowest.ts), with its caveats in parentheses. */

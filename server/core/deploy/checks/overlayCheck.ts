@@ -6,6 +6,7 @@ import { entryOf, type ConfigValue } from '../configTree';
 import type { EffectiveDeployConfig } from '../effectiveConfig';
 import { describeLocation } from '../sourceRange';
 import { diagnostic, type DeployDiagnostic } from './deployDiagnostic';
+import { countOf } from '../../numberText';
 
 export function overlayDiagnostics(
   file: string,
@@ -34,7 +35,7 @@ export function overlayDiagnostics(
     found.push(
       diagnostic(
         'base-config-invalid',
-        `Base config ${name} has ${errors.length} YAML error${errors.length === 1 ? '' : 's'} (first: ${errors[0].message}); the effective config may be incomplete.`,
+        `Base config ${name} has ${countOf(errors.length, 'YAML error')} (first: ${errors[0].message}); the effective config may be incomplete.`,
         ownBase.value.location,
         {
           related: [{ location: errors[0].location, message: errors[0].message }],
