@@ -7,6 +7,8 @@ import type { StageLensClient } from '../client';
 import type { ExportFormat, SessionInfo } from '../../server/protocol';
 import { statusWords } from '../../webview/shared/sessionStatus';
 import { sessionPickDescription } from '../sessionPickText';
+import { exportedMessage, OPEN_ACTION, revealActionLabel } from '../exportMessage';
+import { countOf } from '../../server/shared';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
@@ -69,7 +71,7 @@ export async function stopCapture(client: StageLensClient): Promise<SessionInfo 
     () => client.request('stageLens/stop', { sessionId: session.id }),
   );
   const what = stopped.kind === 'launch' ? 'stopped the server and its capture' : 'stopped capturing';
-  const message = `Stage Lens ${what}: ${stopped.title} · ${stopped.requestCount} request${stopped.requestCount === 1 ? '' : 's'} kept.`;
+  const message = `Stage Lens ${what}: ${stopped.title} · ${countOf(stopped.requestCount, 'request')} kept.`;
   vscode.window.setStatusBarMessage(`$(debug-stop) ${message}`, 10_000);
   void vscode.window.showInformationMessage(message);
   return stopped;
@@ -121,10 +123,15 @@ export async function exportSession(client: StageLensClient): Promise<void> {
     format: choice.format,
     path: target.fsPath,
   });
-  const hint = choice.format === 'trace' ? ' Open it in Perfetto (ui.perfetto.dev).' : '';
-  void vscode.window.showInformationMessage(
-    `Stage Lens exported ${result.requestCount} requests to ${result.path}.${hint}`,
-  );
+  const file = vscode.Uri.file(result.path);
+  const reveal = revealActionLabel(process.platform);
+  // Not awaited: the command is done once the file is written; the notification may stay open.
+  void vscode.window
+    .showInformationMessage(exportedMessage(result, choice.format), OPEN_ACTION, reveal)
+    .then((action) => {
+      if (action === OPEN_ACTION) void vscode.commands.executeCommand('vscode.open', file);
+      if (action === reveal) void vscode.commands.executeCommand('revealFileInOS', file);
+    });
 }
 
 /** The explicit match between a deploy YAML and a session: its live numbers then show as inlay hints. */
