@@ -2,18 +2,21 @@
 // built bundles and the real HTML shell, fed by the fake host: the side bar at its default
 // width cuts nothing; a tooltip being read survives live updates; the request table says why
 // it is empty; a stage picked brings its columns into view; the Histograms tab opens on a
-// value that has numbers.
+// value that has numbers and warns only about values that are there.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { StageSummary } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf, summarize, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
 
 const COUNT = 400;
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 let data: SyntheticSession;
 let harness: WebviewHarness;
 
@@ -218,6 +221,102 @@ describe('histograms tab', () => {
       // A value the user picks is kept even without numbers.
       await page.getByTestId('histogram-metric').selectOption('split:prefillMs');
       assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'split:prefillMs');
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('the not-binned box lists only the states that have values: no "⚠ not recorded 0"', async () => {
+    const statesOf = (stageKey: string, split: 'ttftMs' | 'decodeMs') => {
+      const states = data.summary.stages.find((s) => s.stageKey === stageKey && s.replicaId === null)?.splitStates[
+        split
+      ];
+      assert.ok(states !== undefined, `stage ${stageKey} ${split}`);
+      return states;
+    };
+    // The synthetic run: the thinker's TTFT is always printed, the talker's decode is None on
+    // some requests, the codec's TTFT shows the not-recorded signature on most.
+    const thinkerTtft = statesOf('0', 'ttftMs');
+    const talkerDecode = statesOf('1', 'decodeMs');
+    const codecTtft = statesOf('2', 'ttftMs');
+    assert.deepEqual([thinkerTtft.notRecorded, thinkerTtft.notMeasured, thinkerTtft.hidden], [0, 0, 0]);
+    assert.ok(talkerDecode.notMeasured > 0 && talkerDecode.notRecorded === 0 && talkerDecode.hidden === 0);
+    assert.ok(codecTtft.notRecorded > 0);
+
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const view = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(data));
+    const unbinned = '[data-testid="histogram-unbinned"]';
+    const show = async (stageKey: string, metric: string, numbers: number): Promise<void> => {
+      await page.getByTestId('histogram-stage').selectOption(stageKey);
+      await page.getByTestId('histogram-metric').selectOption(metric);
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="histogram-binned"]')?.textContent === '${numbers.toLocaleString('en-US')} numbers binned (ms).' && document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label').startsWith('Histogram of ')`,
+      );
+    };
+    const listed = (): Promise<{ state: string | undefined; count: string | undefined; text: string }[]> =>
+      evaluate(
+        page,
+        `[...document.querySelectorAll('${unbinned} li')].map((li) => ({ state: li.dataset.state, count: li.dataset.count, text: li.textContent }))`,
+      );
+    const page = view.page;
+    try {
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+      await page.getByTestId('tab-histograms').click();
+
+      // Every value a number: one neutral "none", no count of 0, nothing in the warning colour.
+      await show('0', 'split:ttftMs', thinkerTtft.measured + thinkerTtft.inferred);
+      assert.deepEqual(await listed(), [{ state: undefined, count: undefined, text: 'none' }]);
+      // The warning sign is drawn by CSS: nothing in the box draws one.
+      assert.deepEqual(
+        await evaluate<string[]>(
+          page,
+          `[...document.querySelectorAll('${unbinned} *')].map((el) => getComputedStyle(el, '::before').content).filter((c) => c !== 'none' && c !== 'normal')`,
+        ),
+        [],
+      );
+      assert.match(
+        (await page.getByTestId('histogram-canvas').getAttribute('aria-label')) ?? '',
+        /Not binned: none\.$/,
+      );
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-all-numbers.png') });
+
+      // Some None: that state alone, muted, with its count.
+      await show('1', 'split:decodeMs', talkerDecode.measured + talkerDecode.inferred);
+      assert.deepEqual(await listed(), [
+        {
+          state: 'notMeasured',
+          count: String(talkerDecode.notMeasured),
+          text: `not measured ${talkerDecode.notMeasured}`,
+        },
+      ]);
+
+      // Not recorded values: still the warning, with its count.
+      await show('2', 'split:ttftMs', codecTtft.measured + codecTtft.inferred);
+      const codec = await listed();
+      assert.deepEqual(codec[0], {
+        state: 'notRecorded',
+        count: String(codecTtft.notRecorded),
+        text: `not recorded ${codecTtft.notRecorded.toLocaleString('en-US')}`,
+      });
+      assert.ok(
+        codec.every((c) => c.count !== '0'),
+        JSON.stringify(codec),
+      );
+      const warning = await evaluate<{ before: string; color: string; muted: string }>(
+        page,
+        `(() => {
+        const v = document.querySelector('${unbinned} li[data-state="notRecorded"] .v');
+        return {
+          before: getComputedStyle(v, '::before').content,
+          color: getComputedStyle(v).color,
+          muted: getComputedStyle(document.querySelector('[data-testid="histogram-binned"]')).color,
+        };
+      })()`,
+      );
+      assert.equal(warning.before, '"⚠ "');
+      assert.notEqual(warning.color, warning.muted);
+      await page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-not-recorded.png') });
     } finally {
       await view.close();
     }

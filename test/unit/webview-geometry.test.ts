@@ -5,7 +5,12 @@ import { describe, test } from 'node:test';
 import { detailOf } from '../../server/capture/requestQueries';
 import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { RequestDetail, RequestSpans } from '../../server/protocol';
-import { histogramBarAt, histogramLayout, unbinnedCounts } from '../../webview/latencyPanel/histogram/histogramLayout';
+import {
+  histogramBarAt,
+  histogramLayout,
+  unbinnedCounts,
+  unbinnedSentence,
+} from '../../webview/latencyPanel/histogram/histogramLayout';
 import {
   buildSpanIndex,
   clampView,
@@ -230,6 +235,22 @@ describe('histogram', () => {
     );
     const l = histogramLayout(h, box);
     assert.equal(l.binned, 1 + 4 + 0 + 2);
+  });
+
+  test('a state with no values is not listed: "not recorded 0" is nothing to warn about', () => {
+    const ttft = { ...h, notRecorded: 0, notMeasured: 12, hidden: 0 };
+    assert.deepEqual(
+      unbinnedCounts(ttft).map((c) => [c.state, c.count]),
+      [['notMeasured', 12]],
+    );
+    assert.equal(unbinnedSentence(ttft), 'Not binned: 12 not measured.');
+    const allNumbers = { ...h, notRecorded: 0, notMeasured: 0, hidden: 0 };
+    assert.deepEqual(unbinnedCounts(allNumbers), []);
+    assert.equal(unbinnedSentence(allNumbers), 'Not binned: none.');
+    assert.equal(
+      unbinnedSentence({ ...h, notRecorded: 1200 }),
+      'Not binned: 1,200 not recorded, 3 not measured, 5 hidden (zero or not measured).',
+    );
   });
 
   test('the count axis has whole ticks only: 6 requests in one bin read 0 … 6, one in a bin 0 and 1', () => {

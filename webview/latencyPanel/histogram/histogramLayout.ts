@@ -3,6 +3,7 @@
 // DOM-free.
 import type { HistogramResult } from '../../../server/protocol';
 import { niceMax, niceTicks, project, scale } from '../../shared/axis';
+import { formatCount } from '../../shared/format';
 import { maxOf } from '../../../server/shared';
 
 export interface HistogramBox {
@@ -40,12 +41,23 @@ export interface UnbinnedCount {
   readonly count: number;
 }
 
+/**
+ * The values that are not numbers, by state, only the states that have some: "not recorded 0"
+ * in the warning colour would flag a problem the values do not have.
+ */
 export function unbinnedCounts(h: HistogramResult): UnbinnedCount[] {
-  return [
+  const all: UnbinnedCount[] = [
     { state: 'notRecorded', label: 'not recorded', count: h.notRecorded },
     { state: 'notMeasured', label: 'not measured', count: h.notMeasured },
     { state: 'hidden', label: 'hidden (zero or not measured)', count: h.hidden },
   ];
+  return all.filter((c) => c.count > 0);
+}
+
+/** For the canvas's label: "Not binned: 1,200 not recorded, 3 hidden (zero or not measured)." or "Not binned: none." */
+export function unbinnedSentence(h: HistogramResult): string {
+  const counts = unbinnedCounts(h);
+  return `Not binned: ${counts.length === 0 ? 'none' : counts.map((c) => `${formatCount(c.count)} ${c.label}`).join(', ')}.`;
 }
 
 export function histogramLayout(h: HistogramResult, box: HistogramBox): HistogramLayout {

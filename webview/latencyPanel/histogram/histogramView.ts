@@ -25,7 +25,7 @@ import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
 import { EXPLAIN } from '../../shared/valueState';
 import type { HistogramLayout } from './histogramLayout';
-import { histogramBarAt, histogramLayout, unbinnedCounts } from './histogramLayout';
+import { histogramBarAt, histogramLayout, unbinnedCounts, unbinnedSentence } from './histogramLayout';
 
 export interface HistogramChoice {
   readonly stageKey: string | null;
@@ -51,6 +51,12 @@ export class HistogramView {
     className: 'unbinned',
     testId: 'histogram-unbinned',
     attrs: { 'aria-label': 'Values that are not numbers, not binned' },
+  });
+  private readonly unbinnedNone = h('li', {
+    className: 'muted',
+    testId: 'histogram-unbinned-none',
+    text: 'none',
+    title: 'Every value of this stage and metric is a number: none is left out of the bins.',
   });
   private readonly binnedNote = h('p', { className: 'muted', testId: 'histogram-binned' });
   private readonly tooltip = new Tooltip();
@@ -265,6 +271,8 @@ export class HistogramView {
       if (count !== null) setText(count, formatCount(c.count));
       return li;
     });
+    // Every value a number: one neutral line, not a count of 0 per state.
+    if (items.length === 0) items.push(this.unbinnedNone);
     if (items.length !== this.unbinned.children.length || items.some((li, i) => this.unbinned.children[i] !== li))
       this.unbinned.replaceChildren(...items);
   }
@@ -311,7 +319,7 @@ export class HistogramView {
       'aria-label',
       `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
         (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
-        `. Not binned: ${r.notRecorded} not recorded, ${r.notMeasured} not measured, ${r.hidden} hidden.`,
+        `. ${unbinnedSentence(r)}`,
     );
   }
 
