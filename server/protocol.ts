@@ -40,8 +40,11 @@ export type {
   TablesMissing,
   TimelineSegment,
 };
+import type { CompareRunName } from './core/compare/runName';
+export type { CompareRunName };
 import type {
   ComparisonReport,
+  LogSpan,
   TailComparison,
   FindingDiff,
   HistogramComparison,
@@ -54,6 +57,7 @@ import type {
 } from './core/compare/types';
 export type {
   ComparisonReport,
+  LogSpan,
   TailComparison,
   FindingDiff,
   HistogramComparison,
@@ -454,9 +458,9 @@ export interface CompareParams {
 
 export interface CompareResult {
   readonly report: ComparisonReport;
-  /** Short names of the two runs for titles (session description or file name). */
-  readonly baselineLabel: string;
-  readonly candidateLabel: string;
+  /** How the panel names the two runs (server/core/compare/runName.ts). */
+  readonly baselineRun: CompareRunName;
+  readonly candidateRun: CompareRunName;
 }
 
 // ---------------------------------------------------------------- sessions shared by windows (storage)
@@ -732,7 +736,7 @@ export type WebviewToHost =
 
 /** Extension host -> Compare Sessions panel. */
 export type CompareHostToWebview =
-  | { readonly type: 'loading'; readonly baselineLabel: string; readonly candidateLabel: string }
+  | { readonly type: 'loading'; readonly baselineRun: CompareRunName; readonly candidateRun: CompareRunName }
   | { readonly type: 'comparison'; readonly result: CompareResult }
   | { readonly type: 'error'; readonly message: string };
 

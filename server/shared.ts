@@ -31,3 +31,4 @@ export { WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';
 export { countOf } from './core/numberText';
+export { baseName, runNameOfPath, runNameOfSession } from './core/compare/runName';

@@ -1,18 +1,18 @@
 // `stageLens/compare`: two runs, each a session of this server (its analysis is already in
 // memory) or a path on disk (log, /metrics scrape, saved session folder), compared by
 // server/core/compare. The editor's Compare Sessions panel shows the result.
-import path from 'node:path';
 import { compareRuns, histogramRowsOfSummaries, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { loadRun } from '../capture/compareInput';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import type { CompareParams, CompareResult, CompareTarget } from '../protocol';
+import type { CompareParams, CompareResult, CompareRunName, CompareTarget } from '../protocol';
+import { runNameOfPath, runNameOfSession } from '../core/compare/runName';
 
 async function runOf(
   registry: SessionRegistry,
   target: CompareTarget,
   excludeCold: boolean,
-): Promise<{ run: RunData; label: string }> {
+): Promise<{ run: RunData; name: CompareRunName }> {
   if ('sessionId' in target) {
     const session = await registry.open(target.sessionId);
     const info = session.info;
@@ -28,10 +28,10 @@ async function runOf(
       histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,
       problemCount: info.problemCount,
     };
-    return { run, label: info.title };
+    return { run, name: runNameOfSession(info) };
   }
   const run = await loadRun(target.path, { excludeCold });
-  return { run, label: path.basename(target.path) };
+  return { run, name: runNameOfPath(target.path) };
 }
 
 export async function compareRequest(registry: SessionRegistry, params: CompareParams): Promise<CompareResult> {
@@ -44,7 +44,7 @@ export async function compareRequest(registry: SessionRegistry, params: CompareP
   if (reason !== null) throw new Error(reason);
   return {
     report: compareRuns(baseline.run, candidate.run),
-    baselineLabel: baseline.label,
-    candidateLabel: candidate.label,
+    baselineRun: baseline.name,
+    candidateRun: candidate.name,
   };
 }

@@ -1,10 +1,10 @@
 // Compare Sessions...: pick a baseline and a candidate (a session, or a log / scrape /
 // saved session folder on disk) and open the comparison panel. With arguments (tests,
 // other commands) the pickers are skipped.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
-import type { CompareTarget, SessionInfo } from '../../server/protocol';
+import type { CompareRunName, CompareTarget, SessionInfo } from '../../server/protocol';
+import { runNameOfPath, runNameOfSession } from '../../server/shared';
 import type { ComparePanel, ShownComparison } from '../views/comparePanel';
 import { sessionPickDescription } from '../sessionPickText';
 
@@ -58,9 +58,12 @@ async function pickTarget(
   return uri === undefined ? undefined : { path: uri.fsPath };
 }
 
-function labelOf(target: CompareTarget, sessions: readonly SessionInfo[]): string {
-  if ('path' in target) return path.basename(target.path);
-  return sessions.find((s) => s.id === target.sessionId)?.title ?? target.sessionId;
+function nameOf(target: CompareTarget, sessions: readonly SessionInfo[]): CompareRunName {
+  if ('path' in target) return runNameOfPath(target.path);
+  const session = sessions.find((s) => s.id === target.sessionId);
+  return session === undefined
+    ? { name: target.sessionId, imported: false, detail: target.sessionId }
+    : runNameOfSession(session);
 }
 
 /** Runs the comparison in the panel; resolves with what was compared and drawn (undefined when a picker was cancelled). */
@@ -78,6 +81,6 @@ export async function compareSessions(
   if (candidate === undefined) return undefined;
   return panel.show(
     { baseline, candidate, excludeCold: args?.excludeCold === true },
-    { baseline: labelOf(baseline, sessions), candidate: labelOf(candidate, sessions) },
+    { baseline: nameOf(baseline, sessions), candidate: nameOf(candidate, sessions) },
   );
 }

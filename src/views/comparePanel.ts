@@ -8,6 +8,7 @@ import type {
   CompareParams,
   CompareRendered,
   CompareResult,
+  CompareRunName,
   CompareWebviewToHost,
   ServerRequestMethod,
   RequestParams,
@@ -74,11 +75,11 @@ export class ComparePanel implements vscode.Disposable {
   /** Opens (or reveals) the panel, compares, and resolves once the page drew the result (or after `waitMs`). */
   async show(
     params: CompareParams,
-    labels: { baseline: string; candidate: string },
+    names: { baseline: CompareRunName; candidate: CompareRunName },
     waitMs = 15_000,
   ): Promise<ShownComparison> {
     this.open();
-    this.post({ type: 'loading', baselineLabel: labels.baseline, candidateLabel: labels.candidate });
+    this.post({ type: 'loading', baselineRun: names.baseline, candidateRun: names.candidate });
     let result: CompareResult;
     try {
       result = await this.source.request('stageLens/compare', params);

@@ -1,15 +1,18 @@
 // The Compare Sessions panel in the built bundle in headless Chromium (real HTML shell, strict
 // CSP), answered as ComparePanel answers it, on two upstream-rendered Qwen3-TTS logs (six
-// requests each) under session titles as long as a launched demo's. At an editor's common
-// widths the header keeps its two columns: a run's line that wraps stays beside its role,
-// and "6 requests" stays one phrase. Screenshots go to test-output/webview/.
+// requests each) under session titles as long as a launched demo's, and as two imported
+// sessions of those logs. At an editor's common widths the header keeps its two columns: a
+// run's line that wraps stays beside its role, and "6 requests" stays one phrase; a file name
+// is never broken at its hyphens, "imported" is not repeated and no import time shows.
+// Screenshots go to test-output/webview/.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadRun } from '../../server/capture/compareInput';
 import { compareRuns } from '../../server/core/compare';
-import type { CompareResult } from '../../server/protocol';
+import type { CompareResult, CompareRunName } from '../../server/protocol';
+import { runNameOfSession } from '../../server/shared';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -54,6 +57,17 @@ const geometryOf = (testId: string): string => `(() => {
 
 let harness: WebviewHarness;
 let result: CompareResult;
+let imported: CompareResult;
+
+const liveRun = (title: string): CompareRunName => ({ name: title, imported: false, detail: 'stage-lens simulate' });
+/** A log imported as a session, titled as the registry titles it (import time last). */
+const importedRun = (file: string, at: string): CompareRunName =>
+  runNameOfSession({
+    kind: 'import',
+    title: `imported ${file} · ${at}`,
+    description: path.join(UPSTREAM, file),
+    deployConfig: null,
+  });
 
 before(async () => {
   const [baseline, candidate] = await Promise.all(
@@ -61,7 +75,14 @@ before(async () => {
       loadRun(path.join(UPSTREAM, f), { excludeCold: false }),
     ),
   );
-  result = { report: compareRuns(baseline!, candidate!), baselineLabel: BASELINE, candidateLabel: CANDIDATE };
+  const report = compareRuns(baseline!, candidate!);
+  result = { report, baselineRun: liveRun(BASELINE), candidateRun: liveRun(CANDIDATE) };
+  // The baseline imported a day after its candidate: its session title's time would say it is newer.
+  imported = {
+    report,
+    baselineRun: importedRun('qwen3tts-talker-first-audio-before-fix.log', 'Oct 21 09:15'),
+    candidateRun: importedRun('qwen3tts-talker-first-audio-after-fix.log', 'Oct 20 16:40'),
+  };
   // The compare panel asks nothing of a session: the harness's session data is not read.
   harness = await WebviewHarness.start({} as SyntheticSession);
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -78,11 +99,11 @@ describe('compare panel header', () => {
       try {
         await page.getByTestId('compare-runs').waitFor();
         for (const [testId, label] of [
-          ['compare-baseline', BASELINE],
-          ['compare-candidate', CANDIDATE],
+          ['compare-baseline', `${BASELINE} · 6 requests · logged 10-19 07:12:04 – 07:12:12`],
+          ['compare-candidate', `${CANDIDATE} · 6 requests · logged 10-19 07:12:05 – 07:12:12`],
         ] as const) {
           const g = (await page.evaluate(geometryOf(testId))) as RunGeometry;
-          assert.equal(g.text, `${label} · 6 requests`);
+          assert.equal(g.text, label);
           assert.ok(g.lineLefts.length > 0, testId);
           for (const left of g.lineLefts)
             assert.ok(
@@ -103,6 +124,117 @@ describe('compare panel header', () => {
       }
     });
   }
+});
+
+/** The header's name pieces as drawn, read in the page. */
+interface NameGeometry {
+  readonly title: string;
+  readonly titleLines: number;
+  readonly runs: string;
+  /** Right edge of the title and of the run lines (the tables below may scroll on their own). */
+  readonly headerRight: number;
+  readonly viewportWidth: number;
+  readonly pieces: ReadonlyArray<{
+    readonly where: string;
+    readonly text: string;
+    readonly lines: number;
+    readonly clipped: boolean;
+    readonly whiteSpace: string;
+    readonly top: number;
+  }>;
+}
+
+const nameGeometry = `(() => {
+  const lines = (el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    return new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top))).size;
+  };
+  const title = document.querySelector('[data-testid="compare-title"]');
+  const pieces = [...document.querySelectorAll('[data-testid="compare-title"] .name-piece, [data-testid="compare-runs"] .name-piece')];
+  return {
+    title: title.textContent,
+    titleLines: lines(title),
+    runs: document.querySelector('[data-testid="compare-runs"]').textContent,
+    headerRight: Math.max(
+      ...[title, ...document.querySelectorAll('[data-testid="compare-runs"] .run-line')].map((e) => e.getBoundingClientRect().right),
+    ),
+    viewportWidth: document.documentElement.clientWidth,
+    pieces: pieces.map((p) => ({
+      where: p.closest('[data-testid]').dataset.testid,
+      text: p.textContent,
+      lines: lines(p),
+      clipped: p.scrollWidth > p.clientWidth,
+      whiteSpace: getComputedStyle(p).whiteSpace,
+      top: Math.round(p.getBoundingClientRect().top),
+    })),
+  };
+})()`;
+
+describe('compare panel header of two imported logs', () => {
+  const BEFORE = 'qwen3tts-talker-first-audio-before-fix.log';
+  const AFTER = 'qwen3tts-talker-first-audio-after-fix.log';
+  for (const width of [1000, 600]) {
+    test(`at ${width} px the file names stay whole, "imported" and the import times are not shown`, async () => {
+      const page = await harness.openCompare(imported, { width, height: 500 });
+      try {
+        await page.getByTestId('compare-runs').waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `compare-imported-${width}.png`) });
+        const g = (await page.evaluate(nameGeometry)) as NameGeometry;
+        assert.equal(g.title, `Stage Lens: ${BEFORE} → ${AFTER}`);
+        assert.equal(
+          g.runs,
+          `Baseline${BEFORE} · 6 requests · logged 10-19 07:12:04 – 07:12:12` +
+            `Candidate${AFTER} · 6 requests · logged 10-19 07:12:05 – 07:12:12`,
+        );
+        assert.doesNotMatch(`${g.title}\n${g.runs}`, /imported|Oct|09:15|16:40/);
+        // Each file name is one piece, drawn on one line, whole (no ellipsis at these widths).
+        assert.deepEqual(
+          g.pieces.map((p) => [p.where, p.text, p.lines, p.clipped, p.whiteSpace]),
+          [
+            ['compare-title', BEFORE, 1, false, 'nowrap'],
+            ['compare-title', AFTER, 1, false, 'nowrap'],
+            ['compare-baseline', BEFORE, 1, false, 'nowrap'],
+            ['compare-candidate', AFTER, 1, false, 'nowrap'],
+          ],
+        );
+        assert.ok(g.headerRight <= g.viewportWidth, `the header is wider than the panel: ${JSON.stringify(g)}`);
+        // At 600 px the title does not fit one line: it breaks between the names, not inside one.
+        const [first, second] = g.pieces;
+        if (width === 600) {
+          assert.equal(g.titleLines, 2, JSON.stringify(g));
+          assert.ok(second!.top > first!.top, JSON.stringify(g));
+        } else assert.equal(g.titleLines, 1, JSON.stringify(g));
+        assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+
+  test('a live session vs an imported log at 600 px: "imported" once, the live title breaks between words', async () => {
+    const page = await harness.openCompare(
+      { ...imported, baselineRun: liveRun(BASELINE) },
+      { width: 600, height: 500 },
+    );
+    try {
+      await page.getByTestId('compare-runs').waitFor();
+      const g = (await page.evaluate(nameGeometry)) as NameGeometry;
+      assert.equal(g.title, `Stage Lens: ${BASELINE} → ${AFTER}`);
+      assert.equal(g.runs.match(/imported/g)?.length, 1, g.runs);
+      assert.match(g.runs, new RegExp(`^Baseline${BASELINE.replace(/[().]/g, '\\$&')} · 6 requests · logged `));
+      assert.match(g.runs, new RegExp(`Candidate${AFTER.replace(/\./g, '\\.')} · imported · 6 requests · logged `));
+      // Every word of the live title and the file name: each on one line, none cut.
+      assert.deepEqual(
+        g.pieces.filter((p) => p.lines !== 1 || p.clipped),
+        [],
+      );
+      assert.ok(g.titleLines > 1, JSON.stringify(g));
+      await page.screenshot({ path: path.join(SHOTS, 'compare-live-vs-imported-600.png') });
+    } finally {
+      await page.context().close();
+    }
+  });
 });
 
 /** How the tail table sits in the panel, read in the page. */

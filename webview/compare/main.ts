@@ -4,8 +4,9 @@
 import '../shared/base.css';
 import './style.css';
 import type { CompareHostToWebview, CompareResult, CompareWebviewToHost } from '../../server/protocol';
-import { h, setText } from '../shared/dom';
-import { renderComparison } from './view';
+import { h, setChildren, setText } from '../shared/dom';
+import { compareHeading } from './header';
+import { renderComparison, titleChildren } from './view';
 
 interface VsCodeApi {
   postMessage(message: CompareWebviewToHost): void;
@@ -29,11 +30,9 @@ document.body.append(
 
 function draw(): void {
   if (result === null) return;
-  const { element, rendered } = renderComparison(
-    result.report,
-    { baseline: result.baselineLabel, candidate: result.candidateLabel },
-    onlyBeyond.checked,
-  );
+  const heading = compareHeading({ baseline: result.baselineRun, candidate: result.candidateRun }, result.report);
+  setChildren(title, titleChildren(heading));
+  const { element, rendered } = renderComparison(result.report, heading, onlyBeyond.checked);
   content.replaceChildren(element);
   vscode.postMessage({ type: 'rendered', rendered });
 }
@@ -49,7 +48,7 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
       errorBanner.hidden = true;
       toolbar.hidden = true;
       content.replaceChildren();
-      setText(title, `Stage Lens: ${m.baselineLabel} → ${m.candidateLabel}`);
+      setChildren(title, titleChildren(compareHeading({ baseline: m.baselineRun, candidate: m.candidateRun }, null)));
       setText(status, 'Reading both runs…');
       status.hidden = false;
       break;
@@ -58,7 +57,6 @@ window.addEventListener('message', (ev: MessageEvent<unknown>) => {
       errorBanner.hidden = true;
       status.hidden = true;
       toolbar.hidden = m.result.report.metrics.length === 0;
-      setText(title, `Stage Lens: ${m.result.baselineLabel} → ${m.result.candidateLabel}`);
       draw();
       break;
     case 'error':

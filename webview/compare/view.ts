@@ -11,7 +11,8 @@ import {
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
-import { findingLine, headline, histogramSideText, isFlagged, runFacts, stageGroups } from './model';
+import { findingLine, headline, histogramSideText, isFlagged, stageGroups } from './model';
+import type { CompareHeading, RunLine } from './header';
 import type { MetricRow, QuantileCell, StageGroup } from './model';
 
 function ciBarElement(c: QuantileCell): HTMLElement | null {
@@ -188,23 +189,43 @@ export interface Rendered {
   readonly rendered: CompareRendered;
 }
 
+/** A run's name: pieces that each stay on one line, a break allowed only between them, the whole name on hover. */
+export function nameElement(line: RunLine, className: string): HTMLElement {
+  return h(
+    'span',
+    { className, title: line.hover },
+    line.pieces.flatMap((p, i) => [
+      i === 0 ? null : p.spaceBefore ? ' ' : h('wbr'),
+      h('span', { className: 'name-piece', text: p.text, dataset: p.cut ? { cut: 'true' } : {} }),
+    ]),
+  );
+}
+
+/** The title's text: both names, each breaking only between its pieces. */
+export function titleChildren(heading: CompareHeading): Array<Node | string> {
+  return ['Stage Lens: ', nameElement(heading.baseline, 'run-name'), ' → ', nameElement(heading.candidate, 'run-name')];
+}
+
 /**
- * "Baseline  <label> · 6 requests": the role in a column of its own, the run in the next (a long
- * label wraps within it, never under the role), each fact kept on one line.
+ * "Baseline  <name> · 6 requests · logged …": the role in a column of its own, the run in the
+ * next (a long name wraps within it, never under the role), each fact kept on one line.
  */
-function runRow(role: string, testId: string, label: string, side: ComparisonReport['baseline']): HTMLElement {
-  const facts = runFacts(side).flatMap((f) => [' · ', h('span', { className: 'run-fact', text: f })]);
+export function runRow(role: string, testId: string, line: RunLine): HTMLElement {
+  const facts = line.facts.flatMap((f) => [
+    ' · ',
+    h('span', { className: 'run-fact', text: f.text, ...(f.title === null ? {} : { title: f.title }) }),
+  ]);
   return h(
     'div',
     { className: 'run' },
     h('span', { className: 'role', text: role }),
-    h('span', { className: 'run-line', testId }, h('span', { className: 'run-label', text: label }), ...facts),
+    h('span', { className: 'run-line', testId }, nameElement(line, 'run-label'), ...facts),
   );
 }
 
 export function renderComparison(
   report: ComparisonReport,
-  labels: { baseline: string; candidate: string },
+  heading: CompareHeading,
   onlyBeyondNoise: boolean,
 ): Rendered {
   const groups = stageGroups(report, onlyBeyondNoise);
@@ -214,8 +235,8 @@ export function renderComparison(
     h(
       'section',
       { className: 'runs', testId: 'compare-runs' },
-      runRow('Baseline', 'compare-baseline', labels.baseline, report.baseline),
-      runRow('Candidate', 'compare-candidate', labels.candidate, report.candidate),
+      runRow('Baseline', 'compare-baseline', heading.baseline),
+      runRow('Candidate', 'compare-candidate', heading.candidate),
     ),
     h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
   ];

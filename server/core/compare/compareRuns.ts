@@ -33,6 +33,7 @@ function summary(run: RunData): RunSummary {
     coldExcluded: run.samples?.coldExcluded ?? false,
     problemCount: run.problemCount,
     histogramSeries: run.histograms?.length ?? null,
+    logSpan: run.samples?.logSpan ?? null,
   };
 }
 

@@ -82,11 +82,18 @@ export class RunSamplesBuilder {
   private readonly tails = new RunTailsBuilder();
   private requests = 0;
   private cold = 0;
+  private firstTime: string | null = null;
+  private lastTime: string | null = null;
 
   constructor(private readonly excludeCold: boolean) {}
 
   add(request: AnalyzedRequest): void {
     this.requests++;
+    // In log order, not by sorting the text: a log that runs over New Year stays in order.
+    if (request.timestamp !== null) {
+      this.firstTime ??= request.timestamp;
+      this.lastTime = request.timestamp;
+    }
     if (request.cold) {
       this.cold++;
       if (this.excludeCold) return;
@@ -124,6 +131,8 @@ export class RunSamplesBuilder {
       scopes: [...this.scopes.values()].sort((a, b) => compareScopes(a.scope, b.scope)).map((s) => s.finish()),
       findings: findings.map(findingCount),
       tails: this.tails.finish(),
+      logSpan:
+        this.firstTime === null || this.lastTime === null ? null : { first: this.firstTime, last: this.lastTime },
     };
   }
 

@@ -117,6 +117,18 @@ export interface RunSamples {
   readonly findings: readonly FindingCount[];
   /** p99 tail attribution of the run's main target and of e2e (over the same requests as the samples); null with no request. */
   readonly tails?: RunTails | null;
+  /** When the log says the run's requests were printed; null when it printed no timestamp. */
+  readonly logSpan?: LogSpan | null;
+}
+
+/**
+ * The log timestamps (`MM-DD HH:MM:SS`, the server's local time, no year) of the first and the
+ * last request read, cold ones included: when the run happened by its own log, which a
+ * session's import time is not.
+ */
+export interface LogSpan {
+  readonly first: string;
+  readonly last: string;
 }
 
 /** A run's p99 tails, by target. */
@@ -294,6 +306,8 @@ export interface RunSummary {
   readonly problemCount: number;
   /** Histogram series of a scrape; null when there is none. */
   readonly histogramSeries: number | null;
+  /** The log timestamps of its first and last request; null with no timestamped request (a scrape, a log without them). */
+  readonly logSpan?: LogSpan | null;
 }
 
 export interface ComparisonReport {
