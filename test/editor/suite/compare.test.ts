@@ -80,6 +80,9 @@ describe('Compare Sessions', () => {
     const report = direct.report;
     assert.equal(report.baseline.requestCount, 60);
     assert.equal(report.candidate.requestCount, 60);
+    // Named by file, the import said of the imported session only, without its import time.
+    assert.deepEqual(direct.baselineRun, { name: 'before-fix.log', imported: true, detail: before });
+    assert.deepEqual(direct.candidateRun, { name: 'fixed.log', imported: false, detail: fixed });
     const gone = report.findings.find((f) => f.code === 'ttft-not-recorded');
     assert.equal(gone?.change, 'disappeared');
     assert.equal(gone?.stageId, 1);
