@@ -220,6 +220,27 @@ test("explain takes preprocess from the [Overall Summary] printed with each requ
   );
 });
 
+test('explain: load at arrival over six requests says there are too few to tell, and that the table shown describes them', () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log');
+  const r = cli(['explain', log]);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Load at arrival'));
+  assert.ok(at >= 0, r.stdout);
+  assert.equal(
+    lines[at],
+    'Load at arrival (end-to-end time, p95 tail; arrival = finish - e2e_total_ms, finish to 1 s): Only 6 requests with a known arrival, 1 in the p95 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.',
+  );
+  // The table the sentence points to, from the log's timestamps: five arrived alone (the slow one among them), one with another in flight.
+  assert.match(lines[at + 1], /^ {2}in flight +requests +tail +p50 +p90 +p99$/);
+  assert.match(lines[at + 2], /^ {2}0 +5 +1 +1,385 ms +1,916 ms +2,034 ms$/);
+  assert.match(lines[at + 3], /^ {2}1 +1 +0 +1,130 ms +1,130 ms +1,130 ms$/);
+  assert.doesNotMatch(r.stdout, /Too few requests with a known arrival to tell/);
+  const load = explainJson([log]).load[0];
+  assert.equal(load?.reading, 'unknown');
+  assert.equal(load?.arrivalsKnown, 6);
+});
+
 test("explain names a one-output stage's prefill as prefill+decode, in its tail and its cost fits, and fits no decode for it", () => {
   for (const name of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talker-first-audio-before-fix.log']) {
     const log = path.join(UPSTREAM, name);

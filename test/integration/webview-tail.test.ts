@@ -228,6 +228,13 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
       ['0', '3', '1'],
       ['1', '3', '0'],
     ]);
+    // One request in the tail cannot tell busier from slower; the words say so and point to the table shown.
+    const reading = page.getByTestId('load-reading');
+    assert.equal(await reading.getAttribute('data-reading'), 'unknown');
+    assert.equal(
+      await reading.textContent(),
+      'Only 6 requests with a known arrival, 1 in the p99 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.',
+    );
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
   });
 

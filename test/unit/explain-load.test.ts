@@ -76,7 +76,29 @@ test('load at arrival without timestamps: arrivals unknown, nothing invented', (
   assert.equal(load.arrivalsKnown, 0);
   assert.equal(load.arrivalsUnknown, 2);
   assert.equal(load.reading, 'unknown');
+  assert.equal(
+    load.readingText,
+    'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
+  );
   assert.deepEqual(load.buckets, []);
+});
+
+test('load at arrival with one request in the tail: says how many there are and that the buckets describe, not prove', () => {
+  // Five requests, 3 s apart (none in flight at another's arrival); one is 900 ms slower, the only one in the p90 tail.
+  const specs = Array.from({ length: 5 }, (_, i) => asyncChunk(`r${i}`, i === 2 ? 900 : 0, hms(10 + 3 * i)));
+  const { index } = analyse(specs.map(renderRequest).join(''));
+  const load = loadAtArrival(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
+  assert.equal(load.arrivalsKnown, 5);
+  assert.equal(load.reading, 'unknown');
+  assert.equal(
+    load.readingText,
+    'Only 5 requests with a known arrival, 1 in the p90 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.',
+  );
+  // The buckets the text points to are there, with real counts.
+  assert.deepEqual(
+    load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]),
+    [[0, 5, 1]],
+  );
 });
 
 function specsWithoutPrefix(): string {

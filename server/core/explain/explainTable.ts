@@ -184,7 +184,8 @@ export function explainTable(report: ExplainReport): string[] {
         d(b.target, 'p99'),
       ]);
     }
-    out.push(...table(rows));
+    // No known arrival: no buckets, and a header over nothing would read as an empty measurement.
+    if (load.buckets.length > 0) out.push(...table(rows));
     if (load.stages.length > 0)
       out.push(
         `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `stage ${s.stageKey} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,

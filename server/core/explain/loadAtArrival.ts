@@ -6,6 +6,7 @@
 // every request slower at the same load? In-flight counts use every request of the
 // session with a known arrival, in scope or not: load is load.
 import type { Distribution } from '../analysis/types';
+import { countOf } from '../numberText';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope, scopeKey, type RowScope } from './scope';
@@ -40,10 +41,23 @@ function bucketBounds(b: number): [number, number] {
 function readingOf(
   all: Distribution | null,
   tail: Distribution | null,
+  known: number,
   tailCount: number,
+  quantile: TailQuantile,
 ): { reading: LoadReading; text: string } {
-  if (all === null || tail === null || tailCount < 2)
-    return { reading: 'unknown', text: 'Too few requests with a known arrival to tell.' };
+  if (known === 0)
+    return {
+      reading: 'unknown',
+      text: 'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
+    };
+  if (all === null || tail === null || tailCount < 2) {
+    // The buckets are still shown below; say they are there, and why they prove nothing.
+    const inTail = tailCount === 0 ? `none in the ${quantile} tail` : `${tailCount} in the ${quantile} tail`;
+    return {
+      reading: 'unknown',
+      text: `Only ${countOf(known, 'request')} with a known arrival, ${inTail}: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.`,
+    };
+  }
   const f = (v: number): string => v.toFixed(1);
   if (all.mean === 0 && tail.mean === 0) {
     return {
@@ -177,7 +191,7 @@ export function loadAtArrival(index: ExplainIndex, query: LoadQuery): LoadAtArri
     all: s.all,
     tail: tailOf(s.counts),
   }));
-  const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
+  const { reading, text } = readingOf(overall.all, overall.tail, known, tailCount, query.quantile);
   return {
     target: target.name,
     quantile: query.quantile,

@@ -3,6 +3,7 @@
 // from a histogram (server/core/explain/loadAtArrival.ts), kept as written then. The
 // product's answer must equal it exactly.
 import type { Distribution } from '../../../server/core/analysis/types';
+import { countOf } from '../../../server/core/numberText';
 import type { ExplainIndex } from '../../../server/core/explain/explainIndex';
 import { LOG_RESOLUTION_MS } from '../../../server/core/explain/logClock';
 import { rowsInScope, type RowScope } from '../../../server/core/explain/scope';
@@ -45,10 +46,22 @@ function dist(values: number[]): Distribution | null {
 function readingOf(
   all: Distribution | null,
   tail: Distribution | null,
+  known: number,
   tailCount: number,
+  quantile: TailQuantile,
 ): { reading: LoadReading; text: string } {
-  if (all === null || tail === null || tailCount < 2)
-    return { reading: 'unknown', text: 'Too few requests with a known arrival to tell.' };
+  if (known === 0)
+    return {
+      reading: 'unknown',
+      text: 'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
+    };
+  if (all === null || tail === null || tailCount < 2) {
+    const inTail = tailCount === 0 ? `none in the ${quantile} tail` : `${tailCount} in the ${quantile} tail`;
+    return {
+      reading: 'unknown',
+      text: `Only ${countOf(known, 'request')} with a known arrival, ${inTail}: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.`,
+    };
+  }
   const f = (v: number): string => v.toFixed(1);
   if (all.mean === 0 && tail.mean === 0) {
     return {
@@ -161,7 +174,7 @@ export function loadAtArrivalByPass(index: ExplainIndex, query: LoadQuery): Load
       ...split((k) => Math.max(0, counts === null ? 0 : ((counts[kept[k]] as number | undefined) ?? 0))),
     };
   });
-  const { reading, text } = readingOf(overall.all, overall.tail, tailCount);
+  const { reading, text } = readingOf(overall.all, overall.tail, known, tailCount, query.quantile);
   return {
     target: target.name,
     quantile: query.quantile,
