@@ -302,6 +302,50 @@ describe('latency panel', () => {
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-one-output-waterfall.png') });
   });
 
+  test('waterfall: the slowest phase label over the hatched code2wav decode sits on a solid plate, on its row and the canvas', async () => {
+    // Still the first request's timeline (speech-1d2893d…): its code2wav lane is reconstructed, hatched end to end.
+    const canvas = page.getByTestId('waterfall-canvas');
+    assert.equal(await canvas.getAttribute('data-slow-label'), 'inside plate');
+    const [x, y, w, h] = ((await canvas.getAttribute('data-slow-label-box')) ?? '').split(',').map(Number);
+    const size = await canvas.evaluate((e) => {
+      const c = e as unknown as { clientWidth: number; clientHeight: number };
+      return { width: c.clientWidth, height: c.clientHeight };
+    });
+    // The code2wav lane is the second: 22 px of axis, 34 px lanes, the phase bar inset 9 px.
+    assert.deepEqual([y, h], [22 + 34 + 9, 16]);
+    assert.ok(x! >= 150 && x! + w! <= size.width, `box ${x}..${x! + w!} leaves the ${size.width} px canvas`);
+    // Between the plate's border and the text: one opaque colour, not hatching.
+    const strip = (await canvas.evaluate(
+      (e, box) => {
+        const c = e as unknown as {
+          width: number;
+          clientWidth: number;
+          getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
+        };
+        const r = c.width / c.clientWidth;
+        const px = c
+          .getContext('2d')
+          .getImageData(
+            Math.round((box.x + 1.5) * r),
+            Math.round((box.y + 2) * r),
+            1,
+            Math.round((box.h - 4) * r),
+          ).data;
+        const colours = new Set<string>();
+        let transparent = 0;
+        for (let k = 0; k < px.length; k += 4) {
+          colours.add(`${px[k]},${px[k + 1]},${px[k + 2]}`);
+          if (px[k + 3] !== 255) transparent++;
+        }
+        return { colours: [...colours], transparent };
+      },
+      { x: x!, y: y!, h: h! },
+    )) as { colours: string[]; transparent: number };
+    assert.equal(strip.transparent, 0, 'the plate is opaque');
+    assert.equal(strip.colours.length, 1, `hatching under the label: ${strip.colours.join(' | ')}`);
+    await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-slow-label-plate.png') });
+  });
+
   test('over time: the colour is named "slowest stage by stage_gen_time_ms"', async () => {
     await page.getByTestId('tab-spans').click();
     await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) > 0`);

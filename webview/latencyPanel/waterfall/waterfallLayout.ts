@@ -314,22 +314,61 @@ export function barAt(layout: WaterfallLayout, px: number, py: number): Waterfal
   return null;
 }
 
+/** Where the slowest bar's label goes: its box (text plus padding) and where its text starts. */
+export interface SlowLabelPlace {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly textX: number;
+  /** Inside the slowest bar itself, instead of its duration. */
+  readonly inside: boolean;
+  /** Drawn on a solid plate: the only room left is over a bar, and hatching under text is unreadable. */
+  readonly plate: boolean;
+}
+
+/** Padding either side of the label's text, inside its box. */
+const LABEL_PAD = 3;
+
 /**
- * Where the "slowest: prefill 9.16 s" label of the slowest bar goes, `textWidth` px wide: right
- * of the bar, else left of it but never into the gutter of stage names, else inside the bar
- * (`inside`: drawn in the bar's text colour, instead of its duration), else nowhere (the red
- * outline and the legend still mark it). DOM-free.
+ * Where the "slowest: prefill 9.16 s" label of the slowest bar goes, `textWidth` px wide, on
+ * the bar's own row, its box always between the gutter of stage names and the canvas's right
+ * edge. In order: beside the bar (right, then left) clear of other bars; inside the bar when
+ * it is solid (measured) and wide enough; then on a solid plate, inside the bar when it is
+ * hatched (the label names that bar), else beside it over its neighbours; else nowhere (the
+ * red outline and the legend still mark it). `bars`: every bar of the layout; other phase
+ * bars and hatched (reconstructed) stage bars count as in the way, pale measured stage bars
+ * do not. DOM-free.
  */
 export function slowLabelPlace(
   bar: WaterfallBar,
   textWidth: number,
   box: Pick<WaterfallBox, 'gutter' | 'width'>,
-): { readonly x: number; readonly inside: boolean } | null {
+  bars: readonly WaterfallBar[] = [],
+): SlowLabelPlace | null {
   const gap = 6;
-  if (bar.x + bar.w + gap + textWidth <= box.width) return { x: bar.x + bar.w + gap, inside: false };
-  if (bar.x - gap - textWidth >= box.gutter) return { x: bar.x - gap - textWidth, inside: false };
-  if (textWidth + 2 * 3 <= bar.w) return { x: bar.x + 3, inside: true };
-  return null;
+  const w = textWidth + 2 * LABEL_PAD;
+  const { y, h } = bar;
+  const at = (textX: number, inside: boolean, plate: boolean): SlowLabelPlace => ({
+    x: textX - LABEL_PAD,
+    y,
+    w,
+    h,
+    textX,
+    inside,
+    plate,
+  });
+  const onCanvas = (p: SlowLabelPlace): boolean => p.x >= box.gutter && p.x + p.w <= box.width;
+  const inTheWay = bars.filter((b) => b !== bar && (b.phase !== 'stage' || b.provenance === 'reconstructed'));
+  const clear = (p: SlowLabelPlace): boolean =>
+    !inTheWay.some((b) => p.x < b.x + b.w && p.x + p.w > b.x && p.y < b.y + b.h && p.y + p.h > b.y);
+  const beside = [at(bar.x + bar.w + gap, false, false), at(bar.x - gap - textWidth, false, false)].filter(onCanvas);
+  const open = beside.find(clear);
+  if (open !== undefined) return open;
+  const fitsInside = w <= bar.w && onCanvas(at(bar.x + LABEL_PAD, true, false));
+  if (fitsInside) return at(bar.x + LABEL_PAD, true, bar.provenance === 'reconstructed');
+  const crowded = beside[0];
+  return crowded === undefined ? null : { ...crowded, plate: true };
 }
 
 /**

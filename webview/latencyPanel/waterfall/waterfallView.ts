@@ -15,7 +15,7 @@ import { RequestFacts } from './requestFacts';
 import { BreakdownStrip } from './breakdownStrip';
 import { TransferFacts } from './transferFacts';
 import { EXPLAIN } from '../../shared/valueState';
-import type { WaterfallBar, WaterfallLayout } from './waterfallLayout';
+import type { SlowLabelPlace, WaterfallBar, WaterfallHandoff, WaterfallLayout } from './waterfallLayout';
 import {
   barAt,
   DEFAULT_BOX,
@@ -25,7 +25,6 @@ import {
   slowLabelPlace,
   waterfallLayout,
 } from './waterfallLayout';
-import type { WaterfallHandoff } from './waterfallLayout';
 
 export class WaterfallView {
   readonly el: HTMLElement;
@@ -159,12 +158,17 @@ export class WaterfallView {
       ctx.textBaseline = 'middle';
       ctx.fillText(clip(ctx, lane.label, DEFAULT_BOX.gutter - 8), 4, lane.y + lane.h / 2);
     }
-    const slowInside =
-      layout.slowest !== null && drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), true);
+    const slow =
+      layout.slowest === null ? null : slowLabel(ctx, layout, layout.slowest, palette, Math.max(320, this.width));
+    // Where the label went, for the browser tests (the canvas has no DOM of its own).
+    this.canvas.dataset['slowLabel'] =
+      slow === null ? 'none' : `${slow.place.inside ? 'inside' : 'beside'}${slow.place.plate ? ' plate' : ''}`;
+    this.canvas.dataset['slowLabelBox'] =
+      slow === null ? '' : [slow.place.x, slow.place.y, slow.place.w, slow.place.h].map((v) => v.toFixed(1)).join(',');
     for (const bar of layout.bars)
-      drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slowInside);
+      drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slow?.place.inside === true);
     for (const handoff of layout.handoffs) drawHandoff(ctx, handoff, palette);
-    if (layout.slowest !== null) drawSlowLabel(ctx, layout.slowest, palette, Math.max(320, this.width), false);
+    if (slow !== null) drawSlowLabel(ctx, slow, palette);
     this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
     this.renderLegend(layout);
   }
@@ -359,29 +363,38 @@ function drawBar(
   }
 }
 
-/**
- * The slowest bar's label, placed by slowLabelPlace (never over the stage names). With
- * `measureOnly`, draws nothing and says whether the label goes inside the bar.
- */
-function drawSlowLabel(
+interface SlowLabel {
+  readonly text: string;
+  readonly place: SlowLabelPlace;
+}
+
+/** The slowest bar's label and where slowLabelPlace puts it; null: no room anywhere. */
+function slowLabel(
   ctx: CanvasRenderingContext2D,
+  layout: WaterfallLayout,
   bar: WaterfallBar,
   palette: Palette,
   width: number,
-  measureOnly: boolean,
-): boolean {
+): SlowLabel | null {
   const text = `${SLOWEST_PHASE_TEXT}: ${PHASE_LABEL[bar.phase]} ${formatDurationMs(bar.endMs - bar.startMs)}`;
   ctx.font = `bold ${palette.font}`;
-  const place = slowLabelPlace(bar, ctx.measureText(text).width, { gutter: DEFAULT_BOX.gutter, width });
-  if (place === null || measureOnly) return place?.inside === true;
-  ctx.fillStyle = place.inside
-    ? bar.provenance === 'reconstructed'
-      ? palette.foreground
-      : palette.background
-    : palette.red;
+  const place = slowLabelPlace(bar, ctx.measureText(text).width, { gutter: DEFAULT_BOX.gutter, width }, layout.bars);
+  return place === null ? null : { text, place };
+}
+
+/** The label, on a solid plate where it would otherwise be text over hatching or other bars. */
+function drawSlowLabel(ctx: CanvasRenderingContext2D, { text, place }: SlowLabel, palette: Palette): void {
+  if (place.plate) {
+    ctx.fillStyle = palette.background;
+    ctx.fillRect(place.x, place.y, place.w, place.h);
+    ctx.strokeStyle = palette.red;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(place.x + 0.5, place.y + 0.5, place.w - 1, place.h - 1);
+  }
+  ctx.font = `bold ${palette.font}`;
+  ctx.fillStyle = place.inside && !place.plate ? palette.background : palette.red;
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, place.x, bar.y + bar.h / 2);
-  return place.inside;
+  ctx.fillText(text, place.textX, place.y + place.h / 2);
 }
 
 /** A hand-off: its parts side by side on the line between two lanes, dashed (its position is assumed). */
