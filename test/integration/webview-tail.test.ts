@@ -342,35 +342,75 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     assert.equal(otLeft, 0, 'an Over Time label is cut at the left edge');
     assert.equal(otRight, 0, 'an Over Time label is cut at the right edge');
     assert.ok(otLastLabel > 0, 'the last Over Time label is drawn up to the right edge');
-    // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
+    // One time axis: the Over Time chart draws on the Each request chart's view and plot edges.
+    await waitUntil(
+      page,
+      `['t0', 't1', 'x0', 'x1'].every((k) => document.querySelector('[data-testid="overtime-canvas"]').dataset[k] === document.querySelector('[data-testid="spans-canvas"]').dataset[k])`,
+    );
     const host = new FakeHost(data);
     const series = host.overTime({}).series;
+    const axisOf = async (testId: string): Promise<{ t0: number; t1: number; x0: number; x1: number }> => {
+      const d = await page.getByTestId(testId).evaluate((c) => ({ ...(c as unknown as El).dataset }));
+      return { t0: Number(d['t0']), t1: Number(d['t1']), x0: Number(d['x0']), x1: Number(d['x1']) };
+    };
+    const top = await axisOf('overtime-canvas');
+    const bottom = await axisOf('spans-canvas');
+    assert.deepEqual(top, bottom);
+    // The view holds every request (start to end) and the rolling point.
+    const ends = data.spans.endMs;
+    const starts = ends.map((e, i) => e - (data.spans.e2eMs[i] ?? 0));
+    assert.ok(top.t0 < Math.min(...starts) && top.t1 > Math.max(...ends), JSON.stringify({ top, ends }));
+    assert.ok(top.t0 < (series.times[0] as number) && top.t1 > (series.times[0] as number), JSON.stringify(top));
     const box = (await page.getByTestId('overtime-canvas').boundingBox())!;
-    const l = layoutOverTime(series, box.width, false);
+    const spansBox = (await page.getByTestId('spans-canvas').boundingBox())!;
+    assert.equal(box.x, spansBox.x);
+    assert.equal(box.width, spansBox.width);
+    const l = layoutOverTime(series, box.width, false, top);
+    assert.deepEqual([l.x0, l.x1], [top.x0, top.x1]);
     const xOf = (t: number): number => box.x + xOfTime(l, t);
-    // The lone point of each line is drawn whole in the middle of the plot, not on its right border:
-    // the column through it holds the three dots (p50, p90, p99) and the rate's, the border's none.
-    const painted = (x: number): Promise<number> =>
-      page.getByTestId('overtime-canvas').evaluate((c, cssX) => {
-        const canvas = c as unknown as {
-          width: number;
-          height: number;
-          clientWidth: number;
-          getContext(k: '2d'): {
-            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+    const painted = (testId: string, x: number, y0 = 0, rows?: number): Promise<number> =>
+      page.getByTestId(testId).evaluate(
+        (c, [cssX, cssY, cssRows]) => {
+          const canvas = c as unknown as {
+            width: number;
+            height: number;
+            clientWidth: number;
+            getContext(k: '2d'): {
+              getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+            };
           };
-        };
-        const dpr = canvas.width / canvas.clientWidth;
-        const data = canvas.getContext('2d').getImageData(Math.round(cssX * dpr), 0, 1, canvas.height).data;
-        let n = 0;
-        for (let k = 3; k < data.length; k += 4) if ((data[k] as number) > 0) n++;
-        return n;
-      }, x);
+          const dpr = canvas.width / canvas.clientWidth;
+          const y = Math.round((cssY as number) * dpr);
+          const h = cssRows === undefined ? canvas.height - y : Math.round((cssRows as number) * dpr);
+          const data = canvas.getContext('2d').getImageData(Math.round((cssX as number) * dpr), y, 1, h).data;
+          let n = 0;
+          for (let k = 3; k < data.length; k += 4) if ((data[k] as number) > 0) n++;
+          return n;
+        },
+        [x, y0, rows] as const,
+      );
+    // The slow request's end, 07:12:07 on the log clock: its mark (3 px square) is at that x in the
+    // Each request chart; 8 px off it the plot has only its grid lines there.
+    const slow = data.spans.requestIds.indexOf(SLOW);
+    const slowEnd = data.spans.endMs[slow] as number;
+    assert.equal(slowEnd, Date.UTC(2026, 9, 19, 7, 12, 7));
+    const slowX = xOfTime(l, slowEnd);
+    // Inside the plot (top 10 px to the axis 24 px above the bottom), not the time labels.
+    const plotRows = 360 - 10 - 24;
+    const atMark = await painted('spans-canvas', slowX, 10, plotRows);
+    const offMark = await painted('spans-canvas', slowX + 8, 10, plotRows);
+    assert.ok(atMark >= offMark + 3, `${atMark} at the slow request's end vs ${offMark} beside it`);
+    // The lone point of each line is drawn whole inside the plot, off its right border: the column
+    // through it holds the three dots (p50, p90, p99) and the rate's, the border's none.
     const mid = xOfTime(l, series.times[0] as number);
-    assert.ok(Math.abs(mid - (l.x0 + l.x1) / 2) < 1, `${mid} in ${l.x0}..${l.x1}`);
-    const beside = await painted(mid + 20);
-    assert.ok((await painted(mid)) >= beside + 4 * 2, `${await painted(mid)} vs ${beside}`);
-    assert.ok((await painted(l.x1 - 1)) <= beside, `${await painted(l.x1 - 1)} vs ${beside}`);
+    assert.ok(mid > l.x0 + 50 && mid < l.x1 - 50, `${mid} in ${l.x0}..${l.x1}`);
+    const beside = await painted('overtime-canvas', mid + 20);
+    const atPoint = await painted('overtime-canvas', mid);
+    assert.ok(atPoint >= beside + 4 * 2, `${atPoint} vs ${beside}`);
+    const border = await painted('overtime-canvas', l.x1 - 1);
+    assert.ok(border <= beside, `${border} vs ${beside}`);
+    await page.getByTestId('spans-canvas').screenshot({ path: path.join(SHOTS, 'latency-panel-each-request.png') });
+    // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
     const from = Date.UTC(2026, 9, 19, 7, 12, 5);
     const to = Date.UTC(2026, 9, 19, 7, 12, 9);
     let inWindow = 0;

@@ -1,6 +1,7 @@
 // The "why" views' pure parts: the message guard on the new queries and the tail filter,
 // the side panel feed's tail (after a summary, at most once a second), the tail rows'
-// words (residual kept, one-output prefill named, a part not measured named with why), the Over Time brush geometry.
+// words (residual kept, one-output prefill named, a part not measured named with why), the Over Time brush geometry,
+// its time axis shared with the Each request chart and its one-unit duration axis.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type {
@@ -18,7 +19,16 @@ import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
 import { notMeasuredRows, partText, tailOverlapNote, tailRows, targetText } from '../../webview/shared/tailModel';
-import { brushWindow, layoutOverTime, points } from '../../webview/latencyPanel/overTime/overTimeLayout';
+import {
+  brushWindow,
+  layoutOverTime,
+  points,
+  seriesSpan,
+  xOfTime,
+} from '../../webview/latencyPanel/overTime/overTimeLayout';
+import { buildSpanIndex, fullView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
+import { durationAxis, timePlotX, timeTicks } from '../../webview/shared/axis';
+import { formatLogClock } from '../../webview/shared/format';
 
 describe('message guard: the why-views', () => {
   test('queryTail / queryLoad / queryOverTime keep only well-formed fields', () => {
@@ -492,5 +502,79 @@ describe('over time geometry', () => {
     assert.equal(brushWindow(l, 100, 102), null);
     // Beyond the plot: clamped to its ends.
     assert.deepEqual(brushWindow(l, 0, 2000), { fromMs: 0, toMs: 30_000 });
+  });
+});
+
+describe('over time and each request: one time axis', () => {
+  const at = (s: number): number => Date.UTC(2026, 9, 19, 7, 12, s);
+  // The Qwen3-TTS shape: requests finishing within seconds (one 4.472 s), one rolling point at
+  // 07:12:15 on a 15 s step.
+  const series = {
+    times: [at(15)],
+    stepMs: 15_000,
+    windowMs: 60_000,
+    requestRate: [0.1],
+    series: [],
+    gauges: [],
+  };
+  const index = buildSpanIndex({
+    requestIds: ['a', 'b', 'c'],
+    endMs: [at(4), at(6), at(10)],
+    e2eMs: [4472, 1000, 800],
+    slowestStage: ['1', '1', '0'],
+    cold: [false, false, false],
+  });
+
+  test('the view covers the requests and the rolling points; both charts put an instant at one x', () => {
+    const span = seriesSpan(series.times, series.stepMs);
+    assert.deepEqual(span, { t0: at(0), t1: at(30) });
+    // First start 07:11:59.528 to 07:12:30, 2% of that span (30,472 ms) either side.
+    const view = fullView(index, span);
+    assert.equal(view.t0, at(0) - 472 - 609.44);
+    assert.equal(view.t1, at(30) + 609.44);
+    const width = 676;
+    const l = layoutOverTime(series, width, false, view);
+    const { x0, x1 } = timePlotX(width);
+    assert.deepEqual([l.x0, l.x1, x0, x1], [64, 664, 64, 664]);
+    const box = { left: x0, top: 10, width: x1 - x0, height: 326 };
+    for (const t of [at(4), at(10), at(15), view.t0, view.t1]) assert.equal(xOfTime(l, t), xOf(view, box, t));
+    // The slow request's end is at 07:12:04: (4 s + 472 ms + 609.44 ms) of 31,690.88 ms into 600 px.
+    const slowX = xOfTime(l, at(4));
+    assert.ok(Math.abs(slowX - (64 + (5081.44 / 31_690.88) * 600)) < 1e-3, String(slowX));
+    // The rolling point stays off the plot's right border.
+    assert.ok(xOfTime(l, at(15)) < x1 - 200, String(xOfTime(l, at(15))));
+    // Without the Over Time span the view is the requests' alone (07:11:59.528 to 07:12:10, padded).
+    assert.deepEqual(fullView(index), { t0: at(0) - 472 - 209.44, t1: at(10) + 209.44 });
+    // No request: the Over Time span alone.
+    const empty = buildSpanIndex({ requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] });
+    assert.deepEqual(fullView(empty, span), { t0: at(0) - 600, t1: at(30) + 600 });
+  });
+
+  test('time labels are the log clock as printed, on its round seconds', () => {
+    const ticks = timeTicks(at(0) - 1081.44, at(30) + 609.44, 5, false);
+    assert.deepEqual(
+      ticks.map((t) => formatLogClock(t, false)),
+      ['07:12:00', '07:12:10', '07:12:20', '07:12:30'],
+    );
+    assert.equal(formatLogClock(at(4) + 7, true), '07:12:04.007');
+  });
+
+  test('a duration axis labels every tick in one unit, chosen from its range', () => {
+    const labels = (maxMs: number, count = 4): string[] => {
+      const a = durationAxis(maxMs, count);
+      return a.ticks.map((t) => a.format(t));
+    };
+    // Not "500 ms" beside "1 s".
+    assert.deepEqual(labels(950), ['0 s', '0.5 s', '1.0 s']);
+    assert.deepEqual(labels(1400, 3), ['0 s', '0.5 s', '1.0 s', '1.5 s']);
+    assert.equal(durationAxis(1400, 3).max, 1500);
+    assert.deepEqual(durationAxis(1400, 3).ticks, [0, 500, 1000, 1500]);
+    assert.deepEqual(labels(450), ['0 ms', '200 ms', '400 ms', '600 ms']);
+    assert.deepEqual(labels(4472), ['0 s', '2 s', '4 s', '6 s']);
+    assert.deepEqual(labels(90_000), ['0 s', '50 s', '100 s']);
+    // From 2 min, ticks are nice in minutes.
+    assert.deepEqual(labels(300_000), ['0 min', '2 min', '4 min', '6 min']);
+    assert.deepEqual(durationAxis(300_000).ticks, [0, 120_000, 240_000, 360_000]);
+    assert.deepEqual(labels(12.3), ['0 ms', '5 ms', '10 ms', '15 ms']);
   });
 });

@@ -146,6 +146,8 @@ const waterfall = new WaterfallView();
 const spans = new SpansView(
   (id) => openRequest(id),
   () => persist(),
+  // Drawn after the module ran (a frame later): overTime exists by then.
+  (view) => overTime.setTimeView(view),
 );
 const histogram = new HistogramView(state.histogram, post, nextSeq, () => persist());
 const percentileSwitch = segmented<Percentile>(
@@ -285,6 +287,7 @@ const overTime = new OverTimeView(
     nextSeq,
     selectWindow: (w) => setScope({ ...state.scope, fromMs: w?.fromMs ?? null, toMs: w?.toMs ?? null }),
     metricChanged: (metric) => update({ overTimeMetric: metric }),
+    spanChanged: (span) => spans.setExtent(span),
   },
   state.overTimeMetric,
 );

@@ -56,13 +56,16 @@ const TIME_STEPS = [
   900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000,
 ];
 
-/** Wall-clock ticks (ms since epoch) on round seconds/minutes/hours. */
-export function timeTicks(t0: number, t1: number, count: number): number[] {
+/**
+ * Wall-clock ticks (ms since epoch) on round seconds/minutes/hours: of the local clock, or
+ * (`local` false) of the UTC one, which the log clock's printed fields are read as.
+ */
+export function timeTicks(t0: number, t1: number, count: number, local = true): number[] {
   if (!(t1 > t0)) return [t0];
   const raw = (t1 - t0) / Math.max(1, count);
   const step = TIME_STEPS.find((s) => s >= raw) ?? niceStep(t0, t1, count);
-  // Align to the local minute/hour grid when the step is a whole number of minutes.
-  const offset = step >= 60_000 ? new Date(t0).getTimezoneOffset() * 60_000 : 0;
+  // Align to the minute/hour grid when the step is a whole number of minutes.
+  const offset = local && step >= 60_000 ? new Date(t0).getTimezoneOffset() * 60_000 : 0;
   const out: number[] = [];
   for (let v = Math.ceil((t0 - offset) / step) * step + offset; v <= t1; v += step) out.push(v);
   return out;
@@ -92,4 +95,50 @@ export function placeTickLabels(labels: readonly TickLabel[], min: number, max: 
     prevRight = left + width;
     return left;
   });
+}
+
+/**
+ * Left and right margins of the charts drawn on one time axis (Over Time's panes and its
+ * Each request chart): the same margins at the same width put an instant at the same x.
+ */
+export const TIME_PLOT_MARGIN = { left: 64, right: 12 } as const;
+
+/** The plot's left and right edges in a canvas `width` px wide (at least 50 px of plot). */
+export function timePlotX(width: number): { x0: number; x1: number } {
+  const x0 = TIME_PLOT_MARGIN.left;
+  return { x0, x1: Math.max(x0 + 50, width - TIME_PLOT_MARGIN.right) };
+}
+
+export type DurationUnit = 'ms' | 's' | 'min';
+
+/** A y axis of durations from 0: its top, its ticks (ms) and one unit every tick is labelled in. */
+export interface DurationAxis {
+  readonly max: number;
+  readonly ticks: readonly number[];
+  readonly unit: DurationUnit;
+  readonly format: (ms: number) => string;
+}
+
+const UNIT_MS: Record<DurationUnit, number> = { ms: 1, s: 1000, min: 60_000 };
+
+/**
+ * The unit is chosen from the axis's range, not per tick: "500 ms" beside "1.5 s" makes the
+ * reader convert. Minutes from 2 min up (ticks are then nice in minutes, not in ms); seconds
+ * when the top reaches 1 s; ms below. Every label has the decimals the step needs.
+ */
+export function durationAxis(maxMs: number, count = 4): DurationAxis {
+  const topMs = niceMax(maxMs, count);
+  const unit: DurationUnit = maxMs >= 120_000 ? 'min' : topMs >= 1000 ? 's' : 'ms';
+  const per = UNIT_MS[unit];
+  const top = niceMax(maxMs / per, count);
+  const ticks = niceTicks(0, top, count);
+  const step = ticks.length > 1 ? (ticks[1] as number) - (ticks[0] as number) : top;
+  const decimals = Math.max(0, Math.min(6, Math.ceil(-Math.log10(step) - 1e-9)));
+  const fmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return {
+    max: top * per,
+    ticks: ticks.map((v) => v * per),
+    unit,
+    format: (ms) => (ms === 0 ? `0 ${unit}` : `${fmt.format(ms / per)} ${unit}`),
+  };
 }

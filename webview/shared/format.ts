@@ -47,6 +47,17 @@ export function formatClock(epochMs: number, withMs: boolean): string {
   return withMs ? `${base}.${pad(d.getMilliseconds(), 3)}` : base;
 }
 
+/**
+ * A time on the log clock (the printed fields read as UTC, see server/core/explain/logClock.ts)
+ * as the log printed it, whatever this machine's time zone.
+ */
+export function formatLogClock(logMs: number, withMs: boolean): string {
+  const d = new Date(logMs);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  const base = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return withMs ? `${base}.${pad(d.getUTCMilliseconds(), 3)}` : base;
+}
+
 /** The unit of a field from its name suffix (`_ms`, `_s`); '' when unknown. */
 export function unitOfField(name: string): string {
   if (name.endsWith('_ms')) return 'ms';

@@ -1,7 +1,10 @@
 // Geometry of the over-time charts, DOM-free (unit-tested in Node): the panes stacked on
 // one time axis, points of a series with gaps where a step has no value (null is never
-// drawn as 0), and the brush's pixels turned into a window on the log clock.
+// drawn as 0), and the brush's pixels turned into a window on the log clock. The time
+// domain and the plot's edges are the Each request chart's below (timePlotX, the span
+// view it draws), so that one instant is at one x in both.
 import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
+import { timePlotX } from '../../shared/axis';
 
 export interface Pane {
   readonly id: 'latency' | 'rate' | 'load' | 'kv';
@@ -9,7 +12,6 @@ export interface Pane {
   readonly height: number;
 }
 
-export const PLOT_MARGIN = { left: 64, right: 12 };
 const PANE_GAP = 18;
 const AXIS_HEIGHT = 22;
 
@@ -30,7 +32,16 @@ export function gaugesWith(
   return gauges.filter((g) => g[key].some((v) => v !== null));
 }
 
-export function layoutOverTime(series: OverTimeSeries, width: number, showKv: boolean): OverTimeLayout {
+/**
+ * `domain`: the clock span to draw (the Each request chart's view); without one, the
+ * series' own span (seriesSpan).
+ */
+export function layoutOverTime(
+  series: OverTimeSeries,
+  width: number,
+  showKv: boolean,
+  domain: { readonly t0: number; readonly t1: number } | null = null,
+): OverTimeLayout {
   const panes: Pane[] = [];
   let top = 8;
   const add = (id: Pane['id'], height: number): void => {
@@ -42,15 +53,9 @@ export function layoutOverTime(series: OverTimeSeries, width: number, showKv: bo
   if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0)
     add('load', 70);
   if (showKv) add('kv', 60);
-  const { t0, t1 } = timeSpan(series.times, series.stepMs);
-  return {
-    panes,
-    height: top - PANE_GAP + AXIS_HEIGHT,
-    t0,
-    t1: t1 > t0 ? t1 : t0 + 1,
-    x0: PLOT_MARGIN.left,
-    x1: Math.max(PLOT_MARGIN.left + 10, width - PLOT_MARGIN.right),
-  };
+  const { t0, t1 } = domain ?? seriesSpan(series.times, series.stepMs) ?? { t0: 0, t1: 1 };
+  const { x0, x1 } = timePlotX(width);
+  return { panes, height: top - PANE_GAP + AXIS_HEIGHT, t0, t1: t1 > t0 ? t1 : t0 + 1, x0, x1 };
 }
 
 /**
@@ -58,10 +63,10 @@ export function layoutOverTime(series: OverTimeSeries, width: number, showKv: bo
  * middle of a step either side: at the right end it would sit on the plot's border, half of it
  * cut, and read as the edge of a chart rather than a measurement.
  */
-function timeSpan(times: readonly number[], stepMs: number): { t0: number; t1: number } {
+export function seriesSpan(times: readonly number[], stepMs: number): { t0: number; t1: number } | null {
   const first = times[0];
   const last = times[times.length - 1];
-  if (first === undefined || last === undefined) return { t0: 0, t1: 1 };
+  if (first === undefined || last === undefined) return null;
   const step = stepMs > 0 ? stepMs : 1;
   if (times.length === 1) return { t0: first - step, t1: first + step };
   return { t0: first - step, t1: last };

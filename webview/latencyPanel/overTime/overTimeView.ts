@@ -3,7 +3,8 @@
 // cache usage per stage and replica (when the session has them), on one time axis. A
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
-// metric-not-reporting is named, never drawn as a real 0.
+// metric-not-reporting is named, never drawn as a real 0. The time axis is the Each
+// request chart's below (its view, zoomed or not, and its plot edges).
 import type {
   ExplainScope,
   Finding,
@@ -12,16 +13,16 @@ import type {
   OverTimeSeries,
   WebviewToHost,
 } from '../../../server/protocol';
-import { LABEL_EDGE_PX, niceMax, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, niceMax, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
-import { formatClock, formatCompact, formatDurationMs } from '../../shared/format';
+import { formatCompact, formatDurationMs, formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
 import { WINDOW_REQUESTS } from '../../../server/shared';
 import type { OverTimeLayout, Pane } from './overTimeLayout';
-import { brushWindow, gaugesWith, layoutOverTime, maxOf, points, xOfTime } from './overTimeLayout';
+import { brushWindow, gaugesWith, layoutOverTime, maxOf, points, seriesSpan, xOfTime } from './overTimeLayout';
 
 export interface OverTimeHost {
   post(message: WebviewToHost): void;
@@ -29,10 +30,14 @@ export interface OverTimeHost {
   /** A window was brushed (or cleared: null). */
   selectWindow(window: { fromMs: number; toMs: number } | null): void;
   metricChanged(metric: string | null): void;
+  /** The series' own clock span (null: no point): the Each request chart's view takes it in. */
+  spanChanged(span: TimeSpan | null): void;
 }
 
-/** Log clock times are the printed fields read as UTC: shown as printed. */
-const asPrinted = (t: number): number => t + new Date(t).getTimezoneOffset() * 60_000;
+interface TimeSpan {
+  readonly t0: number;
+  readonly t1: number;
+}
 
 function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): string {
   const stage = g.stage === null ? (g.engine ?? 'engine') : stageLabel(g.stage, names);
@@ -75,6 +80,8 @@ export class OverTimeView {
   private window: { fromMs: number; toMs: number } | null = null;
   private drag: { x: number; now: number } | null = null;
   private frame = 0;
+  /** The Each request chart's view: drawn on it, so an instant is at one x in both charts. */
+  private timeView: TimeSpan | null = null;
 
   constructor(
     private readonly host: OverTimeHost,
@@ -141,6 +148,13 @@ export class OverTimeView {
     this.schedule();
   }
 
+  /** The clock span to draw (the Each request chart's view); null: the series' own. */
+  setTimeView(view: TimeSpan | null): void {
+    if (view?.t0 === this.timeView?.t0 && view?.t1 === this.timeView?.t1) return;
+    this.timeView = view;
+    this.schedule();
+  }
+
   query(): void {
     this.seq = this.host.nextSeq();
     this.host.post({
@@ -153,6 +167,7 @@ export class OverTimeView {
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
+    this.host.spanChanged(seriesSpan(result.series.times, result.series.stepMs));
     const metrics = result.series.series.map((s) => s.metric);
     if (this.metric === null || !metrics.includes(this.metric))
       this.metric = metrics.filter((m) => m.endsWith('.firstOutput')).at(-1) ?? metrics[0] ?? null;
@@ -189,9 +204,10 @@ export class OverTimeView {
     }
     const kvGauges = gaugesWith(s.gauges, 'kvCacheUsagePerc');
     const kvShown = kvGauges.filter((g) => !kvNotReporting(g, this.findings));
-    const l = layoutOverTime(s, this.width, kvShown.length > 0);
+    const l = layoutOverTime(s, this.width, kvShown.length > 0, this.timeView);
     this.layout = l;
     const ctx = fitCanvas(this.canvas, this.width, l.height);
+    Object.assign(this.canvas.dataset, { t0: String(l.t0), t1: String(l.t1), x0: String(l.x0), x1: String(l.x1) });
     const pal = readPalette();
     ctx.font = pal.font;
     const rolling = s.series.find((r) => r.metric === this.metric) ?? null;
@@ -212,8 +228,10 @@ export class OverTimeView {
     const legend: { label: string; color: string; dashed?: boolean }[] = [];
     for (const pane of l.panes) {
       if (pane.id === 'latency' && rolling !== null) {
-        const yMax = niceMax(maxOf([rolling.p99, rolling.p90, rolling.p50]));
-        this.axis(ctx, l, pane, yMax, formatDurationMs, metricText);
+        const y = durationAxis(maxOf([rolling.p99, rolling.p90, rolling.p50]), 3);
+        const yMax = y.max;
+        this.axis(ctx, l, pane, yMax, y.ticks, y.format, metricText);
+        this.clipToPlot(ctx, l);
         const lines: [string, readonly (number | null)[], string][] = [
           ['p50', rolling.p50, pal.series[0] as string],
           ['p90', rolling.p90, pal.series[1] as string],
@@ -223,17 +241,21 @@ export class OverTimeView {
           strokeGappedLine(ctx, points(l, pane, s.times, values, yMax), color);
           legend.push({ label: `${name} ${metricText}`, color });
         }
+        ctx.restore();
       }
       if (pane.id === 'rate') {
         const yMax = niceMax(maxOf([s.requestRate]));
-        this.axis(ctx, l, pane, yMax, (v) => `${formatCompact(v)}/s`, 'requests per second');
+        this.axis(ctx, l, pane, yMax, niceTicks(0, yMax, 3), (v) => `${formatCompact(v)}/s`, 'requests per second');
+        this.clipToPlot(ctx, l);
         strokeGappedLine(ctx, points(l, pane, s.times, s.requestRate, yMax), pal.foreground);
+        ctx.restore();
         legend.push({ label: 'finished requests per second', color: pal.foreground });
       }
       if (pane.id === 'load') {
         const gs = s.gauges;
         const yMax = niceMax(Math.max(1, maxOf(gs.flatMap((g) => [g.running, g.waiting]))));
-        this.axis(ctx, l, pane, yMax, formatCompact, 'running / waiting');
+        this.axis(ctx, l, pane, yMax, niceTicks(0, yMax, 3), formatCompact, 'running / waiting');
+        this.clipToPlot(ctx, l);
         gs.forEach((g, i) => {
           const color = pal.series[i % pal.series.length] as string;
           strokeGappedLine(ctx, points(l, pane, s.times, g.running, yMax), color);
@@ -245,14 +267,17 @@ export class OverTimeView {
             { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true },
           );
         });
+        ctx.restore();
       }
       if (pane.id === 'kv') {
-        this.axis(ctx, l, pane, 100, (v) => `${formatCompact(v)}%`, 'KV cache usage');
+        this.axis(ctx, l, pane, 100, niceTicks(0, 100, 3), (v) => `${formatCompact(v)}%`, 'KV cache usage');
+        this.clipToPlot(ctx, l);
         kvShown.forEach((g) => {
           const color = pal.series[s.gauges.indexOf(g) % pal.series.length] as string;
           strokeGappedLine(ctx, points(l, pane, s.times, g.kvCacheUsagePerc, 100), color);
           legend.push({ label: `KV cache ${gaugeName(g, this.stageNames)}`, color });
         });
+        ctx.restore();
       }
     }
     this.timeAxis(ctx, l);
@@ -270,11 +295,20 @@ export class OverTimeView {
     );
   }
 
+  /** Lines and the window are drawn inside the plot only (a zoomed view cuts them at its sides); restore() after. */
+  private clipToPlot(ctx: CanvasRenderingContext2D, l: OverTimeLayout): void {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(l.x0, 0, l.x1 - l.x0, l.height);
+    ctx.clip();
+  }
+
   private axis(
     ctx: CanvasRenderingContext2D,
     l: OverTimeLayout,
     pane: Pane,
     yMax: number,
+    ticks: readonly number[],
     fmt: (v: number) => string,
     title: string,
   ): void {
@@ -284,7 +318,7 @@ export class OverTimeView {
     ctx.lineWidth = 1;
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const v of niceTicks(0, yMax, 3)) {
+    for (const v of ticks) {
       const y = pane.top + pane.height - (v / (yMax > 0 ? yMax : 1)) * pane.height;
       ctx.beginPath();
       ctx.moveTo(l.x0, Math.round(y) + 0.5);
@@ -304,8 +338,10 @@ export class OverTimeView {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     const bottom = l.height - 18;
-    const labels = timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110))).map((t) => {
-      const text = formatClock(asPrinted(t), false);
+    // As the Each request chart labels the same axis: ms when under 10 s are shown.
+    const withMs = l.t1 - l.t0 < 10_000;
+    const labels = timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)), false).map((t) => {
+      const text = formatLogClock(t, withMs);
       return { text, x: xOfTime(l, t), width: ctx.measureText(text).width };
     });
     // Each label whole inside the canvas, none over another (as in the Each request chart).
@@ -324,7 +360,7 @@ export class OverTimeView {
           ? null
           : { a: xOfTime(l, this.window.fromMs), b: xOfTime(l, this.window.toMs) };
     if (sel === null) return;
-    ctx.save();
+    this.clipToPlot(ctx, l);
     ctx.globalAlpha = 0.15;
     ctx.fillStyle = color;
     ctx.fillRect(sel.a, 0, Math.max(1, sel.b - sel.a), l.height - 20);

@@ -87,17 +87,24 @@ export function buildSpanIndex(spans: RequestSpans): SpanIndex {
   };
 }
 
-/** The whole session with a little air on both sides (a second at least). */
-export function fullView(index: SpanIndex): TimeView {
-  const span = Math.max(1000, index.maxEnd - index.minStart);
+/**
+ * The whole session with a little air on both sides (a second at least). `extent`: a span the
+ * Over Time chart above draws on the same axis (its rolling points): the view covers both, so
+ * the two charts can share it.
+ */
+export function fullView(index: SpanIndex, extent: TimeView | null = null): TimeView {
+  const lo = index.count === 0 ? extent?.t0 : Math.min(index.minStart, extent?.t0 ?? index.minStart);
+  const hi = index.count === 0 ? extent?.t1 : Math.max(index.maxEnd, extent?.t1 ?? index.maxEnd);
+  const from = lo ?? index.minStart;
+  const span = Math.max(1000, (hi ?? index.maxEnd) - from);
   const pad = span * 0.02;
-  return { t0: index.minStart - pad, t1: index.minStart + span + pad };
+  return { t0: from - pad, t1: from + span + pad };
 }
 
 const MIN_SPAN_MS = 50;
 
-export function clampView(view: TimeView, index: SpanIndex): TimeView {
-  const full = fullView(index);
+export function clampView(view: TimeView, index: SpanIndex, extent: TimeView | null = null): TimeView {
+  const full = fullView(index, extent);
   const fullSpan = full.t1 - full.t0;
   const span = Math.min(fullSpan, Math.max(MIN_SPAN_MS, view.t1 - view.t0));
   let t0 = view.t0;
@@ -107,14 +114,20 @@ export function clampView(view: TimeView, index: SpanIndex): TimeView {
 }
 
 /** Zoom by `factor` (< 1 zooms in) keeping the time under `anchorT` in place. */
-export function zoomView(view: TimeView, factor: number, anchorT: number, index: SpanIndex): TimeView {
+export function zoomView(
+  view: TimeView,
+  factor: number,
+  anchorT: number,
+  index: SpanIndex,
+  extent: TimeView | null = null,
+): TimeView {
   const t0 = anchorT - (anchorT - view.t0) * factor;
   const t1 = anchorT + (view.t1 - anchorT) * factor;
-  return clampView({ t0, t1 }, index);
+  return clampView({ t0, t1 }, index, extent);
 }
 
-export function panView(view: TimeView, dt: number, index: SpanIndex): TimeView {
-  return clampView({ t0: view.t0 + dt, t1: view.t1 + dt }, index);
+export function panView(view: TimeView, dt: number, index: SpanIndex, extent: TimeView | null = null): TimeView {
+  return clampView({ t0: view.t0 + dt, t1: view.t1 + dt }, index, extent);
 }
 
 /** First sorted position whose end >= t. */

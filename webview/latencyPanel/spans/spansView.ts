@@ -4,10 +4,11 @@
 // the same from the keyboard, 0 resets; click a request to open its timeline.
 import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
-import { LABEL_EDGE_PX, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
+import type { DurationAxis } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timePlotX, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { button, h, setText } from '../../shared/dom';
-import { formatClock, formatCount, formatDurationMs } from '../../shared/format';
+import { formatCount, formatDurationMs, formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
@@ -29,7 +30,8 @@ import {
 } from './spansLayout';
 
 const HEIGHT = 360;
-const MARGIN = { left: 64, right: 12, top: 10, bottom: 24 };
+/** Left and right margins are timePlotX's, the Over Time chart's above. */
+const MARGIN = { top: 10, bottom: 24 };
 /** Above this many requests in view, only end points are drawn (lines would be a solid block). */
 const LINE_LIMIT = 20_000;
 
@@ -47,11 +49,15 @@ export class SpansView {
   private width = 600;
   private frame = 0;
   private yMax = 1;
+  /** The span the Over Time chart above draws (its rolling points): the full view covers it too. */
+  private extent: TimeView | null = null;
   private drag: { x: number; view: TimeView; moved: boolean } | null = null;
 
   constructor(
     private readonly onOpen: (requestId: string) => void,
     private readonly onViewChange: (view: TimeView | null) => void,
+    /** Each frame's view, for the Over Time chart above to draw on the same time axis. */
+    private readonly onDrawn: (view: TimeView) => void = () => undefined,
   ) {
     const help = h('span', {
       className: 'muted',
@@ -99,8 +105,16 @@ export class SpansView {
     this.index = buildSpanIndex(spans);
     // Keep the user's zoom across live updates; follow the whole session otherwise.
     const keep = first ? restoreView : this.view;
-    this.view = keep === null ? null : clampView(keep, this.index);
+    this.view = keep === null ? null : clampView(keep, this.index, this.extent);
     this.renderLegend();
+    this.schedule();
+  }
+
+  /** The Over Time chart's own span (null: none): the whole-session view takes it in. */
+  setExtent(extent: TimeView | null): void {
+    if (extent?.t0 === this.extent?.t0 && extent?.t1 === this.extent?.t1) return;
+    this.extent = extent;
+    if (this.view !== null && this.index !== null) this.view = clampView(this.view, this.index, extent);
     this.schedule();
   }
 
@@ -117,20 +131,21 @@ export class SpansView {
   }
 
   private box(): PlotBox {
+    const { x0, x1 } = timePlotX(this.width);
     return {
-      left: MARGIN.left,
+      left: x0,
       top: MARGIN.top,
-      width: Math.max(50, this.width - MARGIN.left - MARGIN.right),
+      width: x1 - x0,
       height: HEIGHT - MARGIN.top - MARGIN.bottom,
     };
   }
 
   private effectiveView(): TimeView {
-    return this.view ?? fullView(this.index as SpanIndex);
+    return this.view ?? fullView(this.index as SpanIndex, this.extent);
   }
 
   private setView(view: TimeView | null): void {
-    this.view = view === null || this.index === null ? null : clampView(view, this.index);
+    this.view = view === null || this.index === null ? null : clampView(view, this.index, this.extent);
     this.onViewChange(this.view);
     this.schedule();
   }
@@ -154,8 +169,9 @@ export class SpansView {
     }
     const view = this.effectiveView();
     const box = this.box();
-    this.yMax = niceYMax(visibleMaxE2e(index, view));
-    drawAxes(ctx, view, box, this.yMax, palette, canvasWidth);
+    const yAxis = durationAxis(visibleMaxE2e(index, view), 4);
+    this.yMax = yAxis.max;
+    drawAxes(ctx, view, box, yAxis, palette, canvasWidth);
     const { from, to } = visibleSlice(index, view);
     let shown = 0;
     let cold = 0;
@@ -207,6 +223,11 @@ export class SpansView {
       `${formatCount(shown)} of ${formatCount(index.count)} requests in view · ${formatCount(cold)} cold${noE2e}`,
     );
     this.canvas.dataset['visible'] = String(shown);
+    this.canvas.dataset['t0'] = String(view.t0);
+    this.canvas.dataset['t1'] = String(view.t1);
+    this.canvas.dataset['x0'] = String(box.left);
+    this.canvas.dataset['x1'] = String(box.left + box.width);
+    this.onDrawn(view);
   }
 
   private renderLegend(): void {
@@ -252,7 +273,7 @@ export class SpansView {
     ev.preventDefault();
     const view = this.effectiveView();
     const anchor = timeAt(view, this.box(), this.localX(ev));
-    this.setView(zoomView(view, Math.pow(1.0015, ev.deltaY), anchor, this.index));
+    this.setView(zoomView(view, Math.pow(1.0015, ev.deltaY), anchor, this.index, this.extent));
   }
 
   private onPointerDown(ev: PointerEvent): void {
@@ -268,7 +289,7 @@ export class SpansView {
       if (Math.abs(dx) > 3) this.drag.moved = true;
       if (this.drag.moved) {
         const dt = (-dx / this.box().width) * (this.drag.view.t1 - this.drag.view.t0);
-        this.setView(panView(this.drag.view, dt, this.index));
+        this.setView(panView(this.drag.view, dt, this.index, this.extent));
       }
       return;
     }
@@ -289,7 +310,7 @@ export class SpansView {
     const e2e = this.index.e2e[i] as number;
     const slow = this.spans.slowestStage[src] ?? null;
     this.tooltip.show(
-      `${this.spans.requestIds[src] ?? ''}\nended ${formatClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\n${SLOWEST_STAGE_TEXT}: ${slow === null ? 'unknown (no stage_gen_time_ms)' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
+      `${this.spans.requestIds[src] ?? ''}\nended ${formatLogClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\n${SLOWEST_STAGE_TEXT}: ${slow === null ? 'unknown (no stage_gen_time_ms)' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
       ev.clientX,
       ev.clientY,
     );
@@ -317,10 +338,11 @@ export class SpansView {
     const span = view.t1 - view.t0;
     const mid = (view.t0 + view.t1) / 2;
     let next: TimeView | null | undefined;
-    if (ev.key === '+' || ev.key === '=') next = zoomView(view, 0.8, mid, this.index);
-    else if (ev.key === '-' || ev.key === '_') next = zoomView(view, 1.25, mid, this.index);
-    else if (ev.key === 'ArrowLeft') next = panView(view, -span * 0.1, this.index);
-    else if (ev.key === 'ArrowRight') next = panView(view, span * 0.1, this.index);
+    const x = this.extent;
+    if (ev.key === '+' || ev.key === '=') next = zoomView(view, 0.8, mid, this.index, x);
+    else if (ev.key === '-' || ev.key === '_') next = zoomView(view, 1.25, mid, this.index, x);
+    else if (ev.key === 'ArrowLeft') next = panView(view, -span * 0.1, this.index, x);
+    else if (ev.key === 'ArrowRight') next = panView(view, span * 0.1, this.index, x);
     else if (ev.key === '0' || ev.key === 'Home') next = null;
     if (next === undefined) return;
     ev.preventDefault();
@@ -328,17 +350,11 @@ export class SpansView {
   }
 }
 
-function niceYMax(max: number): number {
-  const ticks = niceTicks(0, max, 4);
-  const step = ticks.length > 1 ? (ticks[1] as number) - (ticks[0] as number) : max;
-  return Math.ceil(max / step) * step || 1;
-}
-
 function drawAxes(
   ctx: CanvasRenderingContext2D,
   view: TimeView,
   box: PlotBox,
-  yMax: number,
+  yAxis: DurationAxis,
   palette: Palette,
   canvasWidth: number,
 ): void {
@@ -347,8 +363,8 @@ function drawAxes(
   ctx.fillStyle = palette.muted;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const v of niceTicks(0, yMax, 4)) {
-    const y = Math.round(yOf(box, yMax, v)) + 0.5;
+  for (const v of yAxis.ticks) {
+    const y = Math.round(yOf(box, yAxis.max, v)) + 0.5;
     ctx.strokeStyle = palette.grid;
     ctx.globalAlpha = 0.5;
     ctx.beginPath();
@@ -356,13 +372,14 @@ function drawAxes(
     ctx.lineTo(box.left + box.width, y);
     ctx.stroke();
     ctx.globalAlpha = 1;
-    ctx.fillText(formatDurationMs(v), box.left - 4, y);
+    ctx.fillText(yAxis.format(v), box.left - 4, y);
   }
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
   const span = view.t1 - view.t0;
-  const labels = timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110))).map((t) => {
-    const text = formatClock(t, span < 10_000);
+  // Log clock: ticks on the printed minutes, labelled as printed (as the Over Time chart's).
+  const labels = timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110)), false).map((t) => {
+    const text = formatLogClock(t, span < 10_000);
     return { text, x: xOf(view, box, t), width: ctx.measureText(text).width };
   });
   const lefts = placeTickLabels(labels, LABEL_EDGE_PX, canvasWidth - LABEL_EDGE_PX);
