@@ -10,6 +10,7 @@ import type { WebviewToHost } from '../../server/protocol';
 import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import { formatCompact } from '../../webview/shared/format';
+import { headline } from '../../webview/sidePanel/summaryModel';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
@@ -573,6 +574,53 @@ describe('side panel', () => {
     } finally {
       await light.close();
     }
+  });
+
+  test("the trend is the shown session's own: another session's values never continue its line", async () => {
+    const trendOfPage = (): Promise<{ sessionId: string; points: string }> =>
+      page.getByTestId('trend').evaluate((c) => {
+        const d = (c as unknown as { dataset: Record<string, string | undefined> }).dataset;
+        return { sessionId: d['sessionId'] ?? '', points: d['points'] ?? '' };
+      });
+    const p50Of = (id: string, count: number): number => {
+      const v = headline(summarize(id, data.requests.slice(0, count)))?.p50;
+      assert.ok(typeof v === 'number', `${id} ${count}: a p50 headline`);
+      return v;
+    };
+    // Three updates of the live session: three points.
+    for (const count of [100, 200, 300])
+      await view.dispatch({ type: 'summary', summary: summarize(data.session.id, data.requests.slice(0, count)) });
+    await waitUntil(
+      page,
+      `(document.querySelector('[data-testid="trend"]').dataset.points ?? '').split(',').length >= 3`,
+    );
+    const live = await trendOfPage();
+    assert.equal(live.sessionId, data.session.id);
+    assert.deepEqual(live.points.split(',').slice(-3).map(Number), [
+      p50Of(data.session.id, 100),
+      p50Of(data.session.id, 200),
+      p50Of(data.session.id, 300),
+    ]);
+    // An imported session is shown: before its first summary its trend is empty, not the live one's line.
+    const imported = { ...data.session, id: 'imported-2', kind: 'import' as const, title: 'imported.log' };
+    await view.dispatch({ type: 'session', session: imported, stageNames: data.stageNames });
+    await waitUntil(page, `document.querySelector('[data-testid="trend"]').dataset.sessionId === 'imported-2'`);
+    assert.deepEqual(await trendOfPage(), { sessionId: 'imported-2', points: '' });
+    assert.equal(await page.getByTestId('trend-value').textContent(), '—');
+    // A late summary of the live session is not the shown session's: no point.
+    await view.dispatch({ type: 'summary', summary: summarize(data.session.id, data.requests.slice(0, 400)) });
+    await view.dispatch({ type: 'summary', summary: summarize('imported-2', data.requests.slice(0, 50)) });
+    await waitUntil(page, `document.querySelector('[data-testid="trend"]').dataset.points !== ''`);
+    assert.deepEqual(await trendOfPage(), { sessionId: 'imported-2', points: String(p50Of('imported-2', 50)) });
+    await page.locator('.trend').screenshot({ path: path.join(SHOTS, 'side-panel-trend-new-session.png') });
+    // Back to the live session: a new series from its next summary.
+    await view.dispatch({ type: 'session', session: data.session, stageNames: data.stageNames });
+    await view.dispatch({ type: 'summary', summary: data.summary });
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="trend"]').dataset.sessionId === '${data.session.id}' && document.querySelector('[data-testid="trend"]').dataset.points !== ''`,
+    );
+    assert.deepEqual(await trendOfPage(), { sessionId: data.session.id, points: String(headline(data.summary)?.p50) });
   });
 
   test('no session: the empty state offers the ways in', async () => {

@@ -9,7 +9,8 @@ import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { contentSecurityPolicy, createNonce, escapeHtml, renderWebviewHtml } from '../../src/views/webviewHtml';
 import { DEFAULT_PANEL_STATE, forNewSession, sanitizePanelState } from '../../webview/latencyPanel/state';
 import type { TrendPoint } from '../../webview/sidePanel/state';
-import { pushTrend, sanitizeSideState } from '../../webview/sidePanel/state';
+import { addTrendPoint, pushTrend, sanitizeSideState, trendOf } from '../../webview/sidePanel/state';
+import { sparklinePoints } from '../../webview/shared/sparkline';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -200,5 +201,43 @@ describe('stored state', () => {
     for (let i = 2; i < 100; i++) t = pushTrend(t, { n: i, p50: i, p90: i, p99: i });
     assert.equal(t.length, 60);
     assert.equal(t[t.length - 1]?.n, 99);
+  });
+
+  test("each session's trend is its own series: another session's summary never continues it", () => {
+    const point = (n: number, p50: number | null): TrendPoint => ({ n, p50, p90: null, p99: null });
+    // A live session, three updates: 800, 900, 1,000 ms.
+    let s: { sessionId: string | null; trend: readonly TrendPoint[] } = { sessionId: 'live', trend: [] };
+    for (const [n, v] of [
+      [10, 800],
+      [20, 900],
+      [30, 1000],
+    ] as const)
+      s = addTrendPoint(s, 'live', point(n, v));
+    assert.deepEqual(
+      trendOf(s, 'live').map((p) => p.p50),
+      [800, 900, 1000],
+    );
+    // An imported session is shown: none of the live one's points are its trend.
+    assert.deepEqual(trendOf(s, 'import'), []);
+    s = addTrendPoint(s, 'import', point(6, 4471.914));
+    assert.deepEqual(s, { sessionId: 'import', trend: [point(6, 4471.914)] });
+    // Drawn alone: one dot in the middle, no segment from 1,000 ms to it.
+    const pts = sparklinePoints(
+      trendOf(s, 'import').map((p) => p.p50),
+      120,
+      26,
+      3,
+    );
+    assert.deepEqual(pts, [{ x: 60, y: 13 }]);
+    // Back on the live session: its stored points were the other session's series; it starts anew.
+    assert.deepEqual(trendOf(s, 'live'), []);
+    s = addTrendPoint(s, 'live', point(40, 950));
+    assert.deepEqual(s.trend, [point(40, 950)]);
+    // The same session's next update continues its line.
+    s = addTrendPoint(s, 'live', point(50, 990));
+    assert.deepEqual(
+      s.trend.map((p) => p.n),
+      [40, 50],
+    );
   });
 });

@@ -19,7 +19,7 @@ import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
 import type { SidePanelState } from './state';
-import { pushTrend, sanitizeSideState } from './state';
+import { addTrendPoint, sanitizeSideState, trendOf } from './state';
 import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
@@ -186,6 +186,8 @@ function render(): void {
   showSession();
   if (summary === null || session === null) {
     waiting.hidden = session === null;
+    // Until the new session's first summary, its trend (none yet), never the last session's line.
+    if (session !== null) trend.update(trendOf(state, session.id), state.percentile, '', session.id);
     return;
   }
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
@@ -244,7 +246,7 @@ function render(): void {
   scrapeSection.hidden = scrape.rows.length === 0;
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
-  trend.update(state.trend, state.percentile, trendLabel(head, state.percentile));
+  trend.update(trendOf(state, session.id), state.percentile, trendLabel(head, state.percentile), session.id);
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
 }
 
@@ -264,13 +266,19 @@ function onMessage(msg: HostToWebview): void {
       break;
     }
     case 'summary': {
-      if (session !== null && msg.summary.sessionId !== session.id) return;
+      // Only the shown session's summary (none before a session is known): its point goes to its own trend.
+      if (session === null || msg.summary.sessionId !== session.id) return;
       summary = msg.summary;
       head = headline(msg.summary);
       if (head !== null)
-        save({
-          trend: pushTrend(state.trend, { n: msg.summary.requestCount, p50: head.p50, p90: head.p90, p99: head.p99 }),
-        });
+        save(
+          addTrendPoint(state, session.id, {
+            n: msg.summary.requestCount,
+            p50: head.p50,
+            p90: head.p90,
+            p99: head.p99,
+          }),
+        );
       render();
       break;
     }

@@ -39,6 +39,23 @@ export function sanitizeSideState(raw: unknown): SidePanelState {
   return { percentile, sessionId, trend };
 }
 
+/**
+ * The trend of one session: the stored points when they are that session's, none otherwise.
+ * A trend is one session's series; another session's values never continue it.
+ */
+export function trendOf(state: Pick<SidePanelState, 'sessionId' | 'trend'>, sessionId: string): readonly TrendPoint[] {
+  return state.sessionId === sessionId ? state.trend : [];
+}
+
+/** A summary's point added to its session's trend: a new session starts a new series. */
+export function addTrendPoint(
+  state: Pick<SidePanelState, 'sessionId' | 'trend'>,
+  sessionId: string,
+  point: TrendPoint,
+): Pick<SidePanelState, 'sessionId' | 'trend'> {
+  return { sessionId, trend: pushTrend(trendOf(state, sessionId), point) };
+}
+
 /** Add a trend point when the request count moved (a re-sent summary adds nothing). */
 export function pushTrend(trend: readonly TrendPoint[], point: TrendPoint): readonly TrendPoint[] {
   const last = trend[trend.length - 1];

@@ -1,5 +1,6 @@
-// A sparkline of the headline latency over the live updates (own canvas: at most 60 points, a
-// chart library would be more code than the line).
+// A sparkline of the headline latency over the live updates of one session (own canvas: at
+// most 60 points, a chart library would be more code than the line). It is given one
+// session's points (state.ts trendOf): values of two sessions are never joined.
 import type { Percentile } from '../../server/protocol';
 import { fitCanvas, strokeGappedLine } from '../shared/canvas';
 import { h, setText, setTitle } from '../shared/dom';
@@ -28,8 +29,11 @@ export class Trend {
     );
   }
 
-  /** `label`: the headline's words with its percentile (summaryModel's trendLabel); '' before one. */
-  update(points: readonly TrendPoint[], pct: Percentile, label: string): void {
+  /**
+   * `label`: the headline's words with its percentile (summaryModel's trendLabel); '' before one.
+   * `points`: the trend of `sessionId` only.
+   */
+  update(points: readonly TrendPoint[], pct: Percentile, label: string, sessionId: string): void {
     this.points = points;
     this.pct = pct;
     const last = points[points.length - 1];
@@ -38,6 +42,8 @@ export class Trend {
     setText(this.label, label === '' ? 'no headline latency yet' : label);
     const desc = `Trend of ${label} over the last ${points.length} updates`;
     this.canvas.setAttribute('aria-label', desc);
+    this.canvas.dataset['sessionId'] = sessionId;
+    this.canvas.dataset['points'] = points.map((p) => (p[pct] === null ? '' : String(p[pct]))).join(',');
     setTitle(this.el, desc);
     this.draw();
   }
