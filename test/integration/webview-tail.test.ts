@@ -410,6 +410,23 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const border = await painted('overtime-canvas', l.x1 - 1);
     assert.ok(border <= beside, `${border} vs ${beside}`);
     await page.getByTestId('spans-canvas').screenshot({ path: path.join(SHOTS, 'latency-panel-each-request.png') });
+    // Zoomed in the Each request chart (+ twice): the Over Time chart follows; 0 resets both.
+    await page.getByTestId('spans-canvas').focus();
+    await page.keyboard.press('+');
+    await page.keyboard.press('+');
+    const sameAxis = `['t0', 't1', 'x0', 'x1'].every((k) => document.querySelector('[data-testid="overtime-canvas"]').dataset[k] === document.querySelector('[data-testid="spans-canvas"]').dataset[k])`;
+    await waitUntil(
+      page,
+      `${sameAxis} && Number(document.querySelector('[data-testid="spans-canvas"]').dataset.t0) > ${top.t0}`,
+    );
+    const zoomed = await axisOf('overtime-canvas');
+    assert.ok(Math.abs(zoomed.t1 - zoomed.t0 - (top.t1 - top.t0) * 0.64) < 1, JSON.stringify({ zoomed, top }));
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-zoomed.png') });
+    await page.keyboard.press('0');
+    await waitUntil(
+      page,
+      `${sameAxis} && document.querySelector('[data-testid="spans-canvas"]').dataset.t0 === '${top.t0}'`,
+    );
     // Drag over the first three seconds of finishes: 07:12:05-07:12:08 (finish = printed second + 0.5 s).
     const from = Date.UTC(2026, 9, 19, 7, 12, 5);
     const to = Date.UTC(2026, 9, 19, 7, 12, 9);
