@@ -38,7 +38,8 @@ function bucketBounds(b: number): [number, number] {
   return b === 0 ? [0, 0] : [2 ** (b - 1), 2 ** b - 1];
 }
 
-function readingOf(
+/** The reading and its sentence from the overall and tail in-flight distributions (shared with the test's reference pass). */
+export function readingOf(
   all: Distribution | null,
   tail: Distribution | null,
   known: number,

@@ -3,7 +3,6 @@
 // from a histogram (server/core/explain/loadAtArrival.ts), kept as written then. The
 // product's answer must equal it exactly.
 import type { Distribution } from '../../../server/core/analysis/types';
-import { countOf } from '../../../server/core/numberText';
 import type { ExplainIndex } from '../../../server/core/explain/explainIndex';
 import { LOG_RESOLUTION_MS } from '../../../server/core/explain/logClock';
 import { rowsInScope, type RowScope } from '../../../server/core/explain/scope';
@@ -12,23 +11,19 @@ import { parseTarget } from '../../../server/core/explain/targets';
 import type {
   LoadAtArrival,
   LoadBucket,
-  LoadReading,
   StageLoad,
   TailQuantile,
   TargetName,
 } from '../../../server/core/explain/types';
 import { TAIL_PERCENT } from '../../../server/core/explain/types';
+// The reading's words are the product's: what this reference checks is the buckets and counts.
+import { readingOf } from '../../../server/core/explain/loadAtArrival';
 
 interface LoadQuery {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
   readonly scope: RowScope;
 }
-
-/** Tail mean in flight at least this many times the overall mean: the tail arrived into a busier server. */
-const BUSIER_RATIO = 1.5;
-/** At most this: the same load. Between the two: mixed. */
-const SAME_LOAD_RATIO = 1.15;
 
 /** Bucket i holds in-flight counts [lo, hi]: 0, 1, 2-3, 4-7, 8-15, ... */
 function bucketOf(inFlight: number): number {
@@ -41,51 +36,6 @@ function bucketBounds(b: number): [number, number] {
 
 function dist(values: number[]): Distribution | null {
   return distributionInPlace(Float64Array.from(values), values.length);
-}
-
-function readingOf(
-  all: Distribution | null,
-  tail: Distribution | null,
-  known: number,
-  tailCount: number,
-  quantile: TailQuantile,
-): { reading: LoadReading; text: string } {
-  if (known === 0)
-    return {
-      reading: 'unknown',
-      text: 'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
-    };
-  if (all === null || tail === null || tailCount < 2) {
-    const inTail = tailCount === 0 ? `none in the ${quantile} tail` : `${tailCount} in the ${quantile} tail`;
-    return {
-      reading: 'unknown',
-      text: `Only ${countOf(known, 'request')} with a known arrival, ${inTail}: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.`,
-    };
-  }
-  const f = (v: number): string => v.toFixed(1);
-  if (all.mean === 0 && tail.mean === 0) {
-    return {
-      reading: 'sameLoad',
-      text: 'No other request was in flight when any request arrived: the tail was slower on its own, not queued behind others.',
-    };
-  }
-  const ratio = all.mean === 0 ? Infinity : tail.mean / all.mean;
-  if (ratio >= BUSIER_RATIO) {
-    return {
-      reading: 'busier',
-      text: `The tail arrived into a busier server: ${f(tail.mean)} other requests in flight on average, against ${f(all.mean)} for all requests. It queued behind others.`,
-    };
-  }
-  if (ratio <= SAME_LOAD_RATIO) {
-    return {
-      reading: 'sameLoad',
-      text: `The tail arrived at the same load as the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): requests were slower at the same load, not queued behind more others.`,
-    };
-  }
-  return {
-    reading: 'mixed',
-    text: `The tail arrived at a somewhat higher load (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): partly queueing, partly slower at the same load.`,
-  };
 }
 
 export function loadAtArrivalByPass(index: ExplainIndex, query: LoadQuery): LoadAtArrival | null {
