@@ -307,7 +307,8 @@ async function readAnalysis(
   kind: 'log' | 'scrape';
 }> {
   const { drained, ...analysisOptions } = options;
-  const analysis = new StreamAnalysis(analysisOptions);
+  // The report reads the summaries once, after the last request.
+  const analysis = new StreamAnalysis({ ...analysisOptions, percentileReads: 'once' });
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
