@@ -576,7 +576,7 @@ describe('side panel', () => {
     }
   });
 
-  test("the trend is the shown session's own: another session's values never continue its line", async () => {
+  test("the trend is the shown session's own: another session's values never continue its line, and it survives switching and reloads", async () => {
     const trendOfPage = (): Promise<{ sessionId: string; points: string }> =>
       page.getByTestId('trend').evaluate((c) => {
         const d = (c as unknown as { dataset: Record<string, string | undefined> }).dataset;
@@ -613,14 +613,30 @@ describe('side panel', () => {
     await waitUntil(page, `document.querySelector('[data-testid="trend"]').dataset.points !== ''`);
     assert.deepEqual(await trendOfPage(), { sessionId: 'imported-2', points: String(p50Of('imported-2', 50)) });
     await page.locator('.trend').screenshot({ path: path.join(SHOTS, 'side-panel-trend-new-session.png') });
-    // Back to the live session: a new series from its next summary.
+    // Back to the live session: its line so far, continued by its next summary.
+    const before = live.points.split(',').map(Number);
     await view.dispatch({ type: 'session', session: data.session, stageNames: data.stageNames });
     await view.dispatch({ type: 'summary', summary: data.summary });
     await waitUntil(
       page,
-      `document.querySelector('[data-testid="trend"]').dataset.sessionId === '${data.session.id}' && document.querySelector('[data-testid="trend"]').dataset.points !== ''`,
+      `document.querySelector('[data-testid="trend"]').dataset.sessionId === '${data.session.id}' && document.querySelector('[data-testid="trend"]').dataset.points.split(',').length > ${before.length}`,
     );
-    assert.deepEqual(await trendOfPage(), { sessionId: data.session.id, points: String(headline(data.summary)?.p50) });
+    assert.deepEqual(await trendOfPage(), {
+      sessionId: data.session.id,
+      points: [...before, headline(data.summary)?.p50].join(','),
+    });
+    // The page reloaded (a side bar hidden and shown again): each session's line is still there.
+    await page.reload();
+    await view.dispatch({ type: 'session', session: data.session, stageNames: data.stageNames });
+    await waitUntil(page, `document.querySelector('[data-testid="trend"]').dataset.sessionId === '${data.session.id}'`);
+    assert.deepEqual(await trendOfPage(), {
+      sessionId: data.session.id,
+      points: [...before, headline(data.summary)?.p50].join(','),
+    });
+    await view.dispatch({ type: 'session', session: imported, stageNames: data.stageNames });
+    await waitUntil(page, `document.querySelector('[data-testid="trend"]').dataset.sessionId === 'imported-2'`);
+    assert.deepEqual(await trendOfPage(), { sessionId: 'imported-2', points: String(p50Of('imported-2', 50)) });
+    await view.dispatch({ type: 'session', session: data.session, stageNames: data.stageNames });
   });
 
   test('no session: the empty state offers the ways in', async () => {

@@ -9,8 +9,7 @@ import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { contentSecurityPolicy, createNonce, escapeHtml, renderWebviewHtml } from '../../src/views/webviewHtml';
 import { DEFAULT_PANEL_STATE, forNewSession, sanitizePanelState } from '../../webview/latencyPanel/state';
 import type { TrendPoint } from '../../webview/sidePanel/state';
-import { addTrendPoint, pushTrend, sanitizeSideState, trendOf } from '../../webview/sidePanel/state';
-import { sparklinePoints } from '../../webview/shared/sparkline';
+import { pushTrend, sanitizeSideState, TREND_LENGTH, TREND_SESSIONS } from '../../webview/sidePanel/state';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -188,56 +187,41 @@ describe('stored state', () => {
     );
   });
 
-  test('the side panel trend keeps one point per request count, bounded', () => {
+  test('the side panel keeps well-formed trends of at most a few sessions, each bounded', () => {
     const s = sanitizeSideState({
       percentile: 'p99',
-      sessionId: 's',
-      trend: [{ n: 1, p50: 1, p90: 2, p99: null }, { n: 'x' }, null],
+      trends: [
+        { sessionId: 'a', points: [{ n: 1, p50: 1, p90: 2, p99: null }, { n: 'x' }, null] },
+        { sessionId: 7, points: [] },
+        null,
+        { sessionId: 'b', points: 'no' },
+        { sessionId: 'a', points: [{ n: 3, p50: 3, p90: 3, p99: 3 }] },
+      ],
     });
-    assert.deepEqual(s, { percentile: 'p99', sessionId: 's', trend: [{ n: 1, p50: 1, p90: 2, p99: null }] });
-    let t: readonly TrendPoint[] = s.trend;
+    // A session listed twice keeps its later entry, which is the one updated last.
+    assert.deepEqual(s, {
+      percentile: 'p99',
+      trends: [
+        { sessionId: 'b', points: [] },
+        { sessionId: 'a', points: [{ n: 3, p50: 3, p90: 3, p99: 3 }] },
+      ],
+    });
+    let t: readonly TrendPoint[] = [{ n: 1, p50: 1, p90: 2, p99: null }];
     t = pushTrend(t, { n: 1, p50: 5, p90: 5, p99: 5 });
     assert.equal(t.length, 1);
     for (let i = 2; i < 100; i++) t = pushTrend(t, { n: i, p50: i, p90: i, p99: i });
-    assert.equal(t.length, 60);
+    assert.equal(t.length, TREND_LENGTH);
     assert.equal(t[t.length - 1]?.n, 99);
-  });
-
-  test("each session's trend is its own series: another session's summary never continues it", () => {
-    const point = (n: number, p50: number | null): TrendPoint => ({ n, p50, p90: null, p99: null });
-    // A live session, three updates: 800, 900, 1,000 ms.
-    let s: { sessionId: string | null; trend: readonly TrendPoint[] } = { sessionId: 'live', trend: [] };
-    for (const [n, v] of [
-      [10, 800],
-      [20, 900],
-      [30, 1000],
-    ] as const)
-      s = addTrendPoint(s, 'live', point(n, v));
+    const many = sanitizeSideState({
+      trends: Array.from({ length: 20 }, (_, i) => ({ sessionId: `s${i}`, points: t })),
+    });
     assert.deepEqual(
-      trendOf(s, 'live').map((p) => p.p50),
-      [800, 900, 1000],
+      many.trends.map((e) => e.sessionId),
+      ['s12', 's13', 's14', 's15', 's16', 's17', 's18', 's19'],
     );
-    // An imported session is shown: none of the live one's points are its trend.
-    assert.deepEqual(trendOf(s, 'import'), []);
-    s = addTrendPoint(s, 'import', point(6, 4471.914));
-    assert.deepEqual(s, { sessionId: 'import', trend: [point(6, 4471.914)] });
-    // Drawn alone: one dot in the middle, no segment from 1,000 ms to it.
-    const pts = sparklinePoints(
-      trendOf(s, 'import').map((p) => p.p50),
-      120,
-      26,
-      3,
-    );
-    assert.deepEqual(pts, [{ x: 60, y: 13 }]);
-    // Back on the live session: its stored points were the other session's series; it starts anew.
-    assert.deepEqual(trendOf(s, 'live'), []);
-    s = addTrendPoint(s, 'live', point(40, 950));
-    assert.deepEqual(s.trend, [point(40, 950)]);
-    // The same session's next update continues its line.
-    s = addTrendPoint(s, 'live', point(50, 990));
-    assert.deepEqual(
-      s.trend.map((p) => p.n),
-      [40, 50],
-    );
+    assert.equal(many.trends.length, TREND_SESSIONS);
+    assert.ok(many.trends.every((e) => e.points.length === TREND_LENGTH));
+    // What the stored state costs at most: a few tens of kilobytes.
+    assert.ok(JSON.stringify(many).length < 40_000, `${JSON.stringify(many).length} characters`);
   });
 });

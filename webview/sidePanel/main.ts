@@ -186,7 +186,7 @@ function render(): void {
   showSession();
   if (summary === null || session === null) {
     waiting.hidden = session === null;
-    // Until the new session's first summary, its trend (none yet), never the last session's line.
+    // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) trend.update(trendOf(state, session.id), state.percentile, '', session.id);
     return;
   }
@@ -261,7 +261,6 @@ function onMessage(msg: HostToWebview): void {
         head = null;
         tail = null;
       }
-      if (session !== null && session.id !== state.sessionId) save({ sessionId: session.id, trend: [] });
       render();
       break;
     }

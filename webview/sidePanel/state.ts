@@ -9,51 +9,72 @@ export interface TrendPoint {
   readonly p99: number | null;
 }
 
+/** One session's trend: its own points only, never another session's. */
+export interface SessionTrend {
+  readonly sessionId: string;
+  readonly points: readonly TrendPoint[];
+}
+
 export interface SidePanelState {
   readonly percentile: Percentile;
-  readonly sessionId: string | null;
-  readonly trend: readonly TrendPoint[];
+  /** The trends of the sessions shown lately, the one updated last at the end. */
+  readonly trends: readonly SessionTrend[];
 }
 
 export const TREND_LENGTH = 60;
+/** Trends kept: switching among a few sessions keeps each one's line; the stored state stays small. */
+export const TREND_SESSIONS = 8;
 
-export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', sessionId: null, trend: [] };
+export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', trends: [] };
 
 const isNum = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
+
+function trendPoints(raw: unknown): readonly TrendPoint[] {
+  if (!Array.isArray(raw)) return [];
+  return (raw as unknown[])
+    .filter((p): p is TrendPoint => {
+      if (typeof p !== 'object' || p === null) return false;
+      const q = p as Record<string, unknown>;
+      return typeof q['n'] === 'number' && isNum(q['p50']) && isNum(q['p90']) && isNum(q['p99']);
+    })
+    .slice(-TREND_LENGTH);
+}
 
 /** Stored state may be from an older build or hand-edited: keep only what is well formed. */
 export function sanitizeSideState(raw: unknown): SidePanelState {
   if (typeof raw !== 'object' || raw === null) return DEFAULT_SIDE_STATE;
   const r = raw as Record<string, unknown>;
   const percentile = r['percentile'] === 'p90' || r['percentile'] === 'p99' ? r['percentile'] : 'p50';
-  const sessionId = typeof r['sessionId'] === 'string' ? r['sessionId'] : null;
-  const trend = Array.isArray(r['trend'])
-    ? (r['trend'] as unknown[])
-        .filter((p): p is TrendPoint => {
-          if (typeof p !== 'object' || p === null) return false;
-          const q = p as Record<string, unknown>;
-          return typeof q['n'] === 'number' && isNum(q['p50']) && isNum(q['p90']) && isNum(q['p99']);
-        })
-        .slice(-TREND_LENGTH)
-    : [];
-  return { percentile, sessionId, trend };
+  const trends: SessionTrend[] = [];
+  for (const t of Array.isArray(r['trends']) ? (r['trends'] as unknown[]) : []) {
+    if (typeof t !== 'object' || t === null) continue;
+    const sessionId = (t as Record<string, unknown>)['sessionId'];
+    if (typeof sessionId !== 'string') continue;
+    // A session listed twice: its later entry is the one updated last.
+    const earlier = trends.findIndex((e) => e.sessionId === sessionId);
+    if (earlier >= 0) trends.splice(earlier, 1);
+    trends.push({ sessionId, points: trendPoints((t as Record<string, unknown>)['points']) });
+  }
+  return { percentile, trends: trends.slice(-TREND_SESSIONS) };
+}
+
+/** The trend of one session: its own points, none before its first summary. */
+export function trendOf(state: Pick<SidePanelState, 'trends'>, sessionId: string): readonly TrendPoint[] {
+  return state.trends.find((t) => t.sessionId === sessionId)?.points ?? [];
 }
 
 /**
- * The trend of one session: the stored points when they are that session's, none otherwise.
- * A trend is one session's series; another session's values never continue it.
+ * A summary's point added to its session's trend. The other sessions' trends are kept (a
+ * session shown again continues its line); beyond TREND_SESSIONS the one updated longest ago goes.
  */
-export function trendOf(state: Pick<SidePanelState, 'sessionId' | 'trend'>, sessionId: string): readonly TrendPoint[] {
-  return state.sessionId === sessionId ? state.trend : [];
-}
-
-/** A summary's point added to its session's trend: a new session starts a new series. */
 export function addTrendPoint(
-  state: Pick<SidePanelState, 'sessionId' | 'trend'>,
+  state: Pick<SidePanelState, 'trends'>,
   sessionId: string,
   point: TrendPoint,
-): Pick<SidePanelState, 'sessionId' | 'trend'> {
-  return { sessionId, trend: pushTrend(trendOf(state, sessionId), point) };
+): Pick<SidePanelState, 'trends'> {
+  const points = pushTrend(trendOf(state, sessionId), point);
+  const others = state.trends.filter((t) => t.sessionId !== sessionId);
+  return { trends: [...others, { sessionId, points }].slice(-TREND_SESSIONS) };
 }
 
 /** Add a trend point when the request count moved (a re-sent summary adds nothing). */

@@ -44,6 +44,7 @@ export class Trend {
     this.canvas.setAttribute('aria-label', desc);
     this.canvas.dataset['sessionId'] = sessionId;
     this.canvas.dataset['points'] = points.map((p) => (p[pct] === null ? '' : String(p[pct]))).join(',');
+    this.canvas.dataset['counts'] = points.map((p) => String(p.n)).join(',');
     setTitle(this.el, desc);
     this.draw();
   }
