@@ -1,4 +1,4 @@
-// Geometry of the canvas charts and the table models: axes, sparkline, waterfall,
+// Geometry of the canvas charts and the table models: axes, waterfall,
 // histogram, requests over time, side-panel summary model, request table columns.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -28,7 +28,6 @@ import { columnsInView, isSlow, tableColumns } from '../../webview/latencyPanel/
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
 import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
 import { niceMax, niceTicks, placeTickLabels, timeTicks } from '../../webview/shared/axis';
-import { sparklinePoints } from '../../webview/shared/sparkline';
 import { STAGE_NAMES, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
 
 describe('axes', () => {
@@ -90,23 +89,6 @@ describe('axes', () => {
     }
     // Wider than the room: left out, not cut.
     assert.deepEqual(placeTickLabels([{ x: 20, width: 50 }], 2, 40), [null]);
-  });
-});
-
-describe('sparkline', () => {
-  test('spans the box, lowest value at the bottom, gaps stay gaps', () => {
-    const pts = sparklinePoints([10, null, 30, 20], 100, 20, 2);
-    assert.equal(pts[1], null);
-    assert.deepEqual(pts[0], { x: 2, y: 18 });
-    assert.deepEqual(pts[2], { x: 2 + (2 / 3) * 96, y: 2 });
-    assert.equal(pts[3]?.x, 98);
-  });
-
-  test('a flat series sits in the middle', () => {
-    assert.deepEqual(
-      sparklinePoints([5, 5], 10, 20).map((p) => p?.y),
-      [10, 10],
-    );
   });
 });
 

@@ -1,8 +1,10 @@
-// The side panel's trend: one series per session, kept while other sessions are shown.
+// The side panel's trend: one series per session, kept while other sessions are shown, and
+// its sparkline's scale (drawn from 0, so a line's height is the size of its value).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SidePanelState, TrendPoint } from '../../webview/sidePanel/state';
 import { addTrendPoint, sanitizeSideState, TREND_SESSIONS, trendOf } from '../../webview/sidePanel/state';
+import { sparklinePoints, sparklineRange } from '../../webview/shared/sparkline';
 
 type Trends = Pick<SidePanelState, 'trends'>;
 const point = (n: number, p50: number | null): TrendPoint => ({ n, p50, p90: null, p99: null });
@@ -22,6 +24,8 @@ describe("a session's trend", () => {
     assert.deepEqual(trendOf(s, 'import'), []);
     s = addTrendPoint(s, 'import', point(6, 4471.914));
     assert.deepEqual(p50s(s, 'import'), [4471.914]);
+    // Drawn alone: one dot in the middle of the width, at the top (it is its own largest value).
+    assert.deepEqual(sparklinePoints(p50s(s, 'import'), 120, 26, 3), [{ x: 60, y: 3 }]);
   });
 
   test('survives showing another session and coming back', () => {
@@ -54,5 +58,42 @@ describe("a session's trend", () => {
     assert.deepEqual(trendOf(s, 's1'), []);
     assert.deepEqual(p50s(s, 's0'), [0, 100]);
     assert.deepEqual(p50s(s, 'new'), [5]);
+  });
+});
+
+describe('the trend sparkline', () => {
+  // The side panel's box: 120 × 26 px, 3 px inside; 20 px of height for the values.
+  const ys = (values: (number | null)[]): (number | undefined)[] =>
+    sparklinePoints(values, 120, 26, 3).map((p) => p?.y);
+
+  test('a 1% wobble moves the line 1% of the height, not the whole box', () => {
+    const y = ys([1000, 1010, 1000, 1005]) as number[];
+    assert.equal(y[1], 3, 'the largest value at the top');
+    assert.ok(Math.abs((y[0] as number) - (23 - (1000 / 1010) * 20)) < 1e-9);
+    const drawn = Math.max(...y) - Math.min(...y);
+    assert.ok(drawn < 0.2, `a 1% change drawn ${drawn.toFixed(2)} px high`);
+  });
+
+  test('a doubling is half the height; a value twice as large is drawn twice as high', () => {
+    assert.deepEqual(ys([500, 1000]), [13, 3]);
+    assert.deepEqual(ys([250, 500, 1000]), [18, 13, 3]);
+  });
+
+  test('the range runs from 0 to the largest value', () => {
+    assert.deepEqual(sparklineRange([800, null, 1000, 900]), { lo: 0, hi: 1000 });
+    assert.equal(sparklineRange([null, null]), null);
+  });
+
+  test('gaps stay gaps; points spread over the width', () => {
+    const pts = sparklinePoints([10, null, 30, 20], 100, 20, 2);
+    assert.equal(pts[1], null);
+    assert.deepEqual(pts[0], { x: 2, y: 18 - (10 / 30) * 16 });
+    assert.deepEqual(pts[2], { x: 2 + (2 / 3) * 96, y: 2 });
+    assert.equal(pts[3]?.x, 98);
+  });
+
+  test('only zeros lie on the bottom, where 0 is; a flat series lies on the top', () => {
+    assert.deepEqual(ys([0, 0, null, 0]), [23, 23, undefined, 23]);
+    assert.deepEqual(ys([5, 5]), [3, 3]);
   });
 });

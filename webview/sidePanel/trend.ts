@@ -1,6 +1,7 @@
 // A sparkline of the headline latency over the live updates of one session (own canvas: at
 // most 60 points, a chart library would be more code than the line). It is given one
-// session's points (state.ts trendOf): values of two sessions are never joined.
+// session's points (state.ts trendOf): values of two sessions are never joined. Its height
+// is drawn from 0 (shared/sparkline.ts), so a small change looks small.
 import type { Percentile } from '../../server/protocol';
 import { fitCanvas, strokeGappedLine } from '../shared/canvas';
 import { h, setText, setTitle } from '../shared/dom';
