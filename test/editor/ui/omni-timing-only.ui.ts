@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { uiTest } from '../harness/ui';
-import { sideBarWebview, waitText } from './uiHelpers';
+import { importLog, sideBarWebview, waitText } from './uiHelpers';
 
 const LOG = path.resolve(__dirname, '../../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 
@@ -15,26 +15,7 @@ uiTest(
     await wb.page.setViewportSize({ width: 1400, height: 900 });
     // A deploy YAML open, as a user has (the extension is loaded with it).
     await wb.openFile('qwen3_tts.yaml');
-    await wb.runCommand('Stage Lens: Import Log...');
-    // VS Code's own file dialog (the web host's): type the path, accept it.
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
-    // The dialog fills in its start folder and lists it after it opens: type once it has, and
-    // press Enter only when the typed path has stayed in the box.
-    await wb.page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await input.fill(LOG);
-      await wb.page.waitForTimeout(700);
-      if ((await input.inputValue()) === LOG) break;
-      if (Date.now() > deadline)
-        throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
-    }
-    await input.press('Enter');
-    await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+    await importLog(wb, LOG);
     await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
     // The imported log is the session on screen (other tests' sessions share the storage folder).

@@ -1,5 +1,6 @@
 // Helpers shared by the UI tests (test/editor/ui/*.ui.ts): the side bar's webview, text
-// polled until a live webview shows what a test waits for, sashes dragged like a person.
+// polled until a live webview shows what a test waits for, sashes dragged like a person, a
+// log imported through VS Code's own file dialog.
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
 
@@ -115,4 +116,27 @@ export async function groupOfTab(wb: Workbench, title: string): Promise<number> 
     }
   }
   return 0;
+}
+
+/** Import Log... from the palette, the path typed into VS Code's own file dialog (the web host's) and accepted. */
+export async function importLog(wb: Workbench, file: string): Promise<void> {
+  await wb.runCommand('Stage Lens: Import Log...');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  // The dialog fills in its start folder and lists it after it opens: type once it has, and
+  // press Enter only when the typed path has stayed in the box.
+  await wb.page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await input.fill(file);
+    await wb.page.waitForTimeout(700);
+    if ((await input.inputValue()) === file) break;
+    if (Date.now() > deadline)
+      throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
+  }
+  await input.press('Enter');
+  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
 }

@@ -1,0 +1,115 @@
+// The side panel in headless Chromium at side-bar widths (240 and 300 px, VS Code's default
+// is about 300): nothing runs out sideways, with the /metrics cards, the Prometheus replicas
+// and long names in them. A name too long for its line is cut with an ellipsis and its whole
+// text is in the title of the line it is on; a card's name line wraps.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { HistogramSummary, PrometheusPanel } from '../../server/protocol';
+import { parseExposition } from '../../server/core/metricsText';
+import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
+import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { horizontalOverflows } from '../fixtures/webview/overflowProbe';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { syntheticSession } from '../fixtures/webview/syntheticSession';
+
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+// A replica label as a Kubernetes deployment may set it: longer than a side bar is wide.
+const LONG_REPLICA = 'qwen3-omni-moe-talker-7f9c8d6b5-x2k4p-engine-core-0';
+const LONG_HOST = 'qwen3-omni-moe-talker-7f9c8d6b5-x2k4p.inference.svc.cluster.local:8000';
+
+let data: SyntheticSession;
+let harness: WebviewHarness;
+
+before(async () => {
+  data = syntheticSession(2000);
+  harness = await WebviewHarness.start(data);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+/** The buggy-codec scrape, its stage 1 series under a long replica label. */
+function scrapeWithLongNames(): HistogramSummary[] {
+  return histogramSummariesOf(parseExposition(BUGGY_CODEC_SCRAPE)).map((h) =>
+    h.labels['stage'] === '1' ? { ...h, labels: { ...h.labels, replica: LONG_REPLICA } } : h,
+  );
+}
+
+const PROMETHEUS: PrometheusPanel = {
+  window: '5m',
+  evaluatedAt: Date.UTC(2026, 10, 29, 12, 0, 0),
+  replicas: [
+    { stage: '0', replica: '0', instances: ['10.0.0.5:8000'] },
+    { stage: '1', replica: LONG_REPLICA, instances: [LONG_HOST, '10.0.0.6:8000'] },
+  ],
+  trend: {
+    family: 'vllm:e2e_request_latency_seconds',
+    stepSeconds: 15,
+    times: [1, 2, 3, 4],
+    series: [
+      { stage: '0', replica: '0', perSecond: [2, null, 3, 3.5] },
+      { stage: '1', replica: LONG_REPLICA, perSecond: [1, 1.5, 1.25, 1.5] },
+    ],
+  },
+};
+
+describe('side panel at side-bar widths', () => {
+  for (const width of [240, 300]) {
+    test(`${width} px: no horizontal scrollbar, nothing out of its card; long names cut with their whole text on hover`, async () => {
+      const view = await harness.open('sidePanel', { width, height: 900 });
+      try {
+        const { page } = view;
+        await page.waitForSelector('[data-testid="stage-row"]');
+        await view.dispatch({
+          type: 'summary',
+          summary: { ...data.summary, histograms: scrapeWithLongNames(), prometheus: PROMETHEUS },
+        });
+        await page.getByTestId('scrape-section').waitFor();
+        await page.getByTestId('prometheus-section').waitFor();
+        assert.deepEqual(await page.evaluate(horizontalOverflows), []);
+
+        // The /metrics card of the long replica: its whole name, wrapped inside the card.
+        const card = page.getByTestId('scrape-row').nth(1);
+        assert.match((await card.locator('th').textContent()) ?? '', new RegExp(`^stage 1 · replica ${LONG_REPLICA}`));
+        const th = await card.locator('th').boundingBox();
+        const row = await card.boundingBox();
+        assert.ok(th !== null && row !== null && th.x + th.width <= row.x + row.width, 'the name line inside its card');
+        assert.ok(th.height > 20, `the long name wraps onto more lines (${th.height} px high)`);
+        await page
+          .getByTestId('scrape-section')
+          .screenshot({ path: path.join(SHOTS, `side-panel-metrics-${width}.png`) });
+
+        // The Prometheus replica: label and hosts on one line each, cut, whole in the line's title.
+        const replica = page.getByTestId('prometheus-replica').nth(1);
+        const cut = await replica.evaluate((li) => {
+          const q = li as unknown as {
+            title: string;
+            querySelectorAll(
+              s: string,
+            ): ArrayLike<{ textContent: string | null; scrollWidth: number; clientWidth: number }>;
+          };
+          return Array.from(q.querySelectorAll('.replica-label, .replica-instances')).map((s) => ({
+            text: s.textContent ?? '',
+            cut: s.scrollWidth > s.clientWidth,
+            inTitle: q.title.includes(s.textContent ?? ''),
+          }));
+        });
+        assert.deepEqual(cut, [
+          { text: `stage 1 talker · replica ${LONG_REPLICA}`, cut: true, inTitle: true },
+          { text: `${LONG_HOST}, 10.0.0.6:8000`, cut: true, inTitle: true },
+        ]);
+        await page
+          .getByTestId('prometheus-section')
+          .screenshot({ path: path.join(SHOTS, `side-panel-prometheus-${width}.png`) });
+        await page.screenshot({ path: path.join(SHOTS, `side-panel-${width}.png`), fullPage: true });
+      } finally {
+        await view.close();
+      }
+    });
+  }
+});
