@@ -277,6 +277,13 @@ test('explain: a part that lies after the first audio in most requests reads "af
     table.stdout,
     /\(median "after target": in most requests that measured the part it lies wholly after the target's end \(5 of 6 /,
   );
+  // The talker's prefill+decode median (84.9 ms) is its time before the first audio, not its ~1.1 s: said under the table.
+  assert.match(
+    table.stdout,
+    /^ {2}\(each part counts only up to stage 1 time to first output: its excess and median are of its time before that first output, less than its own time where it runs on after it\)$/m,
+  );
+  const e2e = cli(['explain', log, '--target', 'e2e', '--quantile', 'p99']);
+  assert.doesNotMatch(e2e.stdout, /counts only up to/);
 });
 
 test('explain: under its own stage\'s first output, a gen time the log does not split reads "not measured" with why, never +0 ms, in the table and the JSON', () => {

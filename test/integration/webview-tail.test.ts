@@ -210,6 +210,11 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
       await page.locator('[data-testid="tail-bar"][data-key="0/prefill"] .bar-median').textContent(),
       'median 84.9 ms',
     );
+    // That median is the talker's time before the first audio, not its ~1.1 s: said once, above the bars.
+    assert.equal(
+      await page.getByTestId('tail-contribution-note').textContent(),
+      'Each part counts only up to time to first audio (stage 1 · code2wav): its excess and median are of its time before that first output, less than its own time where it runs on after it.',
+    );
   });
 
   test('load at arrival: the tail request arrived with nothing else in flight', async () => {

@@ -18,7 +18,14 @@ import type { LatencyDataSource } from '../../src/views/dataSource';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
-import { notMeasuredRows, partText, tailOverlapNote, tailRows, targetText } from '../../webview/shared/tailModel';
+import {
+  contributionNote,
+  notMeasuredRows,
+  partText,
+  tailOverlapNote,
+  tailRows,
+  targetText,
+} from '../../webview/shared/tailModel';
 import {
   brushWindow,
   layoutOverTime,
@@ -364,6 +371,16 @@ describe('tail rows', () => {
     const plain = tailRows({ ...t, parts: [measured] }, names, 8);
     assert.equal(plain[0]!.medianText, 'median 0 ms');
     assert.equal(rows.at(-1)!.medianText, '');
+  });
+
+  test("under a first-output target, what a part's excess and median are over is said; under e2e and TTFT, where parts count whole, nothing", () => {
+    const names = { '0': 'talker', '1': 'code2wav' };
+    assert.equal(
+      contributionNote('stage1.firstOutput', names),
+      'Each part counts only up to time to first audio (stage 1 · code2wav): its excess and median are of its time before that first output, less than its own time where it runs on after it.',
+    );
+    assert.equal(contributionNote('e2e', names), null);
+    assert.equal(contributionNote('stage0.ttft', names), null);
   });
 
   test('the top parts, the rest summed, the residual kept and named for what it is', () => {

@@ -182,6 +182,18 @@ export function medianContributionText(
 }
 
 /**
+ * What a part's excess and median are over, said where they differ from the part's own time:
+ * under a first-output target a part counts only up to that first output (a prefill+decode
+ * that generates on after the first audio counts only its time before it), so its median
+ * here can be far below its time in the request table. Null for the targets that take parts
+ * whole (end to end, TTFT). The CLI's tail table says the same (explainTable.ts).
+ */
+export function contributionNote(target: TargetName, stageNames: Readonly<Record<string, string>>): string | null {
+  if (!target.endsWith('.firstOutput')) return null;
+  return `Each part counts only up to ${targetText(target, stageNames)}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
+}
+
+/**
  * With a negative residual (parts that overlap in time), the sentence that names the tail part
  * which is the wait for the others (overlapWait: a downstream stage's input wait or queued
  * time, when it holds at least half the overlap). Null when overlapWait names none.

@@ -119,6 +119,11 @@ function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
     '',
   ]);
   out.push(...table(rows));
+  // A first-output target clips each part at its instant (tailContributions.ts): the Tail tab says the same.
+  if (t.target.endsWith('.firstOutput'))
+    out.push(
+      `  (each part counts only up to ${targetLabel(t.target)}: its excess and median are of its time before that first output, less than its own time where it runs on after it)`,
+    );
   const after = shown.find((p) => p.afterTarget !== undefined)?.afterTarget;
   if (after !== undefined)
     out.push(

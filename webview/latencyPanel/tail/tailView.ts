@@ -17,6 +17,7 @@ import { button, h, setChildren, setText } from '../../shared/dom';
 import { formatCount, formatDurationMs } from '../../shared/format';
 import { segmented } from '../../shared/segmented';
 import {
+  contributionNote,
   shareText,
   signedMs,
   tailHeadline,
@@ -247,6 +248,7 @@ export class TailView {
     if (unknown.length > 0) bars.splice(bars.length - 1, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
+    const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames);
     const requests = t.requestIds.map((id) =>
       h(
         'li',
@@ -282,6 +284,9 @@ export class TailView {
         attrs: { 'aria-label': tailHeadline(t) },
       },
       h('h3', { className: 'tail-headline', testId: 'tail-headline', text: tailHeadline(t) }),
+      contribution === null
+        ? null
+        : h('p', { className: 'muted', testId: 'tail-contribution-note', text: contribution }),
       tailIsFlat(t)
         ? h('p', { className: 'muted', text: 'Every request took about the same: there is no tail to explain.' })
         : h('ul', { className: 'tail-bars', attrs: { 'aria-label': 'Mean excess over the median, per part' } }, bars),
