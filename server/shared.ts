@@ -27,7 +27,7 @@ export { endToEndOf } from './core/analysis/endToEnd';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';
-export { WINDOW_REQUESTS } from './core/explain/overTime';
+export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';
 export { countOf } from './core/numberText';

@@ -361,11 +361,18 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const top = await axisOf('overtime-canvas');
     const bottom = await axisOf('spans-canvas');
     assert.deepEqual(top, bottom);
-    // The view holds every request (start to end) and the rolling point.
+    // The view holds every request (start to end) and the rolling point, which lies at the last
+    // finish (07:12:12.5), not at the 15 s step's round end (07:12:15): the axis is the log's span
+    // with the Each request chart's 2% of air, nothing after it.
     const ends = data.spans.endMs;
     const starts = ends.map((e, i) => e - (data.spans.e2eMs[i] ?? 0));
     assert.ok(top.t0 < Math.min(...starts) && top.t1 > Math.max(...ends), JSON.stringify({ top, ends }));
-    assert.ok(top.t0 < (series.times[0] as number) && top.t1 > (series.times[0] as number), JSON.stringify(top));
+    assert.deepEqual(series.times, [Date.UTC(2026, 9, 19, 7, 12, 12, 500)]);
+    assert.deepEqual(series.span, { fromMs: Date.UTC(2026, 9, 19, 7, 12, 5, 500), toMs: series.times[0] });
+    const air = (top.t1 - Math.max(...ends, series.span!.toMs)) / (top.t1 - top.t0);
+    assert.ok(air > 0 && air < 0.025, String(air));
+    // Six requests over the 8 printed seconds 07:12:05-07:12:12, not over the 15 s step.
+    assert.deepEqual(series.requestRate, [0.75]);
     const box = (await page.getByTestId('overtime-canvas').boundingBox())!;
     const spansBox = (await page.getByTestId('spans-canvas').boundingBox())!;
     assert.equal(box.x, spansBox.x);
@@ -408,8 +415,8 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     // The lone point of each line is drawn whole inside the plot, off its right border: the column
     // through it holds the three dots (p50, p90, p99) and the rate's, the border's none.
     const mid = xOfTime(l, series.times[0] as number);
-    assert.ok(mid > l.x0 + 50 && mid < l.x1 - 50, `${mid} in ${l.x0}..${l.x1}`);
-    const beside = await painted('overtime-canvas', mid + 20);
+    assert.ok(mid > l.x0 + 50 && mid < l.x1 - 10, `${mid} in ${l.x0}..${l.x1}`);
+    const beside = await painted('overtime-canvas', mid - 20);
     const atPoint = await painted('overtime-canvas', mid);
     assert.ok(atPoint >= beside + 4 * 2, `${atPoint} vs ${beside}`);
     const border = await painted('overtime-canvas', l.x1 - 1);

@@ -142,13 +142,13 @@ test('percentiles over time: a rolling window chosen from the rate, the step cha
   const t0 = Date.UTC(2026, 9, 22, 9, 0, 0);
   assert.equal(series.stepMs, 15_000);
   assert.equal(series.windowMs, 60_000);
-  assert.deepEqual(
-    series.times,
-    Array.from({ length: 8 }, (_, k) => t0 + 15_000 * (k + 1)),
-  );
+  // Steps on round 15 s, the last ending at the last finish (09:01:59 + 0.5 s), not at 09:02:00.
+  assert.deepEqual(series.times, [...Array.from({ length: 7 }, (_, k) => t0 + 15_000 * (k + 1)), t0 + 119_500]);
+  assert.deepEqual(series.span, { fromMs: t0 + 500, toMs: t0 + 119_500 });
+  // The first and last steps are each 15 printed seconds of the log: 1/s throughout.
   assert.deepEqual(series.requestRate, Array(8).fill(1));
   const e2e = series.series[0]!;
-  const at = (t: number): number => series.times.indexOf(t0 + t * 1000);
+  const at = (t: number): number => series.times.indexOf(t0 + Math.min(t * 1000, 119_500));
   assert.deepEqual([e2e.count[at(60)], e2e.p50[at(60)], e2e.p99[at(60)]], [60, 800, 800]);
   assert.deepEqual([e2e.count[at(90)], e2e.p50[at(90)]], [60, 1050]);
   assert.deepEqual([e2e.p50[at(120)], e2e.p90[at(120)]], [1300, 1300]);
@@ -174,6 +174,50 @@ test('percentiles over time: a rolling window chosen from the rate, the step cha
     metrics: ['e2e'],
   });
   assert.ok(second.series[0]!.p50.every((v) => v === null || v === 1300));
+});
+
+test('percentiles over time on a log shorter than a step: the point at the last finish, the rate over the seconds the log covers', () => {
+  // Six requests finishing within 09:00:04-09:00:12 (printed seconds): a 30 s step is chosen,
+  // whose next round time (09:00:30) is past the log's end.
+  const seconds = [4, 6, 7, 9, 11, 12];
+  const { index } = analyse(seconds.map((s, i) => renderRequest(asyncChunk(`r${i}`, 0, hms(s)))).join(''));
+  const series = overTime(index, { scope: {}, metrics: ['e2e'] });
+  const t0 = Date.UTC(2026, 9, 22, 9, 0, 0);
+  assert.equal(series.stepMs, 30_000);
+  assert.deepEqual(series.span, { fromMs: t0 + 4_500, toMs: t0 + 12_500 });
+  assert.deepEqual(series.times, [t0 + 12_500]);
+  // 6 requests over the 9 printed seconds 09:00:04-09:00:12, not over the 30 s step.
+  close(series.requestRate[0], 6 / 9, 'rate');
+  assert.deepEqual(series.series[0]!.count, [6]);
+
+  // Over a longer log every point lies within it too.
+  const longer = analyse(
+    Array.from({ length: 40 }, (_, i) => renderRequest(asyncChunk(`l${i}`, 0, hms(i * 2 + (i % 3))))).join(''),
+  ).index;
+  const over = overTime(longer, { scope: {}, metrics: ['e2e'] });
+  assert.ok(over.times.length > 1);
+  for (const t of over.times) assert.ok(t <= over.span!.toMs && t > over.span!.fromMs, `${t} outside the log`);
+  for (const r of over.requestRate) assert.ok(r !== null && r > 0 && r < 1, String(r));
+});
+
+test('percentiles over time: a log within one printed second gives no rate, and a session without requests no 0/s', () => {
+  const { index } = analyse(['a', 'b', 'c'].map((id) => renderRequest(asyncChunk(id, 0, hms(4)))).join(''));
+  const series = overTime(index, { scope: {}, metrics: ['e2e'] });
+  assert.equal(series.times.length, 1);
+  assert.deepEqual(series.requestRate, [null]);
+  assert.deepEqual(series.series[0]!.count, [3]);
+
+  // Engine lines only: the gauges are drawn, the rate is not measured (no request has a time).
+  const { index: none, analysis } = analyse(
+    engineLine(hms(10), '000', 3, 1, '12.5') + engineLine(hms(40), '000', 2, 0, '10.0'),
+  );
+  const gauges = overTime(none, { scope: {} }, gaugesOfEngines(analysis.engineSeries()));
+  assert.ok(gauges.times.length > 0);
+  assert.ok(
+    gauges.requestRate.every((r) => r === null),
+    JSON.stringify(gauges.requestRate),
+  );
+  assert.equal(gauges.times.at(-1), Date.UTC(2026, 9, 22, 9, 0, 40) + 500);
 });
 
 test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans)', () => {

@@ -31,8 +31,10 @@ import {
   layoutOverTime,
   points,
   seriesSpan,
+  valueAxis,
   xOfTime,
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
+import { metricChoices, overTimeEmptyText, rateNote } from '../../webview/latencyPanel/overTime/overTimeModel';
 import { buildSpanIndex, fullView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
 import { durationAxis, timePlotX, timeTicks } from '../../webview/shared/axis';
 import { formatLogClock } from '../../webview/shared/format';
@@ -487,13 +489,14 @@ describe('over time geometry', () => {
     times: [10_000, 20_000, 30_000],
     stepMs: 10_000,
     windowMs: 30_000,
+    span: { fromMs: 500, toMs: 30_000 },
     requestRate: [1, 2, 3],
     series: [],
     gauges: [],
   };
 
   test('a step without a value is a gap, never a point at 0', () => {
-    const l = layoutOverTime(series, 676, false);
+    const l = layoutOverTime(series, 676, false, { t0: 0, t1: 30_000 });
     const pane = l.panes[0]!;
     const pts = points(l, pane, series.times, [100, null, 50], 100);
     assert.equal(pts[1], null);
@@ -501,36 +504,102 @@ describe('over time geometry', () => {
     assert.deepEqual(pts[2], { x: 664, y: pane.top + pane.height / 2 });
   });
 
-  test('a lone point (a log within one window) is drawn whole, in the middle, on an axis a step either side', () => {
-    const one = { ...series, times: [20_000], requestRate: [2] };
+  test("without the Each request chart's view: the log's span, a little air either side, every point off the borders", () => {
+    // A log within one step: its one point at the last finish.
+    const one = { ...series, times: [12_500], span: { fromMs: 4_500, toMs: 12_500 }, requestRate: [0.6] };
     const l = layoutOverTime(one, 676, false);
-    assert.deepEqual([l.t0, l.t1], [10_000, 30_000]);
-    const pane = l.panes[0]!;
-    const [p] = points(l, pane, one.times, [50], 100);
-    assert.deepEqual(p, { x: 364, y: pane.top + pane.height / 2 });
-    // The dot (3 px) lies inside the plot, off both borders.
+    assert.deepEqual([l.t0, l.t1], [4_500 - 160, 4_500 + 8_160]);
+    const [p] = points(l, l.panes[0]!, one.times, [50], 100);
     assert.ok(p!.x - 1.5 > l.x0 && p!.x + 1.5 < l.x1, JSON.stringify({ p, x0: l.x0, x1: l.x1 }));
-    assert.deepEqual(brushWindow(l, 64, 364), { fromMs: 10_000, toMs: 20_000 });
   });
 
   test('a drag becomes a window on the log clock; a click does not', () => {
-    const l = layoutOverTime(series, 676, false);
+    const l = layoutOverTime(series, 676, false, { t0: 0, t1: 30_000 });
     assert.deepEqual(brushWindow(l, 364, 64), { fromMs: 0, toMs: 15_000 });
     assert.equal(brushWindow(l, 100, 102), null);
     // Beyond the plot: clamped to its ends.
     assert.deepEqual(brushWindow(l, 0, 2000), { fromMs: 0, toMs: 30_000 });
   });
+
+  test('value axes: distinct labels with the decimals their step needs, 0 written as the others', () => {
+    const labels = (max: number, unit: string, whole = false): string[] => {
+      const a = valueAxis(max, unit, whole);
+      return a.ticks.map((t) => a.format(t));
+    };
+    // 1 request in 80-odd seconds: 0.005/s steps.
+    assert.deepEqual(labels(0.012, '/s'), ['0.000/s', '0.005/s', '0.010/s', '0.015/s']);
+    assert.deepEqual(labels(0.67, '/s'), ['0.0/s', '0.5/s', '1.0/s']);
+    assert.deepEqual(labels(2.4, '/s'), ['0/s', '1/s', '2/s', '3/s']);
+    assert.deepEqual(labels(120, '/s'), ['0/s', '50/s', '100/s', '150/s']);
+    assert.deepEqual(valueAxis(0.012, '/s').max, 0.015);
+    // Nothing above 0 (a rate of 0/s in every step): still an axis, not a division by 0.
+    assert.deepEqual(labels(0, '/s'), ['0.0/s', '0.5/s', '1.0/s']);
+    // Requests running: whole requests only.
+    assert.deepEqual(labels(1, '', true), ['0', '1']);
+    assert.deepEqual(labels(7, '', true), ['0', '5', '10']);
+    assert.deepEqual(labels(100, '%'), ['0%', '50%', '100%']);
+    for (const max of [0.0013, 0.004, 0.02, 0.3, 1, 7.5, 42, 999])
+      assert.equal(new Set(labels(max, '/s')).size, valueAxis(max, '/s').ticks.length, `labels of ${max} alike`);
+  });
+});
+
+describe('over time: words', () => {
+  const base = { stepMs: 30_000, windowMs: 120_000, gauges: [] };
+
+  test('no request with a time: one sentence, no picker', () => {
+    const empty = { ...base, times: [], span: null, requestRate: [], series: [] };
+    assert.equal(overTimeEmptyText(null, false), 'Loading…');
+    assert.equal(
+      overTimeEmptyText(empty, false),
+      "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.",
+    );
+    assert.match(overTimeEmptyText(empty, true) ?? '', /no request other than the cold ones/);
+    assert.deepEqual(metricChoices(empty), []);
+    const one = {
+      ...base,
+      times: [1],
+      span: { fromMs: 1, toMs: 1 },
+      requestRate: [null],
+      series: [{ metric: 'e2e' as const, count: [3], p50: [1], p90: [1], p99: [1] }],
+    };
+    assert.equal(overTimeEmptyText(one, false), null);
+    assert.deepEqual(metricChoices(one), ['e2e']);
+  });
+
+  test('a step without a rate says why; none missing, no note', () => {
+    const series = (rate: (number | null)[], count: number[]) => ({
+      ...base,
+      times: rate.map((_, i) => i),
+      span: { fromMs: 0, toMs: rate.length },
+      requestRate: rate,
+      series: [{ metric: 'e2e' as const, count, p50: count, p90: count, p99: count }],
+    });
+    assert.equal(rateNote(series([0.5, 0], [2, 2])), null);
+    assert.equal(
+      rateNote(series([null], [3])),
+      'Requests per second: not shown, the log covers under 2 s, too short for a rate on a clock printed to the second.',
+    );
+    assert.equal(
+      rateNote(series([null, 0.5], [1, 2])),
+      'Requests per second: no value where a step covers under 2 s of the log, too short for a rate on a clock printed to the second.',
+    );
+    assert.equal(
+      rateNote(series([null, null], [0, 0])),
+      "Requests per second: not measured, no request in view has a log time (the load shown is the engines' own).",
+    );
+  });
 });
 
 describe('over time and each request: one time axis', () => {
   const at = (s: number): number => Date.UTC(2026, 9, 19, 7, 12, s);
-  // The Qwen3-TTS shape: requests finishing within seconds (one 4.472 s), one rolling point at
-  // 07:12:15 on a 15 s step.
+  // The Qwen3-TTS shape: requests finishing within seconds (one 4.472 s) on a 15 s step: one
+  // rolling point, at the last finish.
   const series = {
-    times: [at(15)],
+    times: [at(10)],
     stepMs: 15_000,
     windowMs: 60_000,
-    requestRate: [0.1],
+    span: { fromMs: at(4), toMs: at(10) },
+    requestRate: [0.5],
     series: [],
     gauges: [],
   };
@@ -542,29 +611,29 @@ describe('over time and each request: one time axis', () => {
     cold: [false, false, false],
   });
 
-  test('the view covers the requests and the rolling points; both charts put an instant at one x', () => {
-    const span = seriesSpan(series.times, series.stepMs);
-    assert.deepEqual(span, { t0: at(0), t1: at(30) });
-    // First start 07:11:59.528 to 07:12:30, 2% of that span (30,472 ms) either side.
+  test("the view is the log's span: the rolling point adds no time after it; both charts put an instant at one x", () => {
+    const span = seriesSpan(series);
+    assert.deepEqual(span, { t0: at(4), t1: at(10) });
+    // First start 07:11:59.528 to the last end 07:12:10, 2% of that span (10,472 ms) either side:
+    // the same view as the requests' own.
     const view = fullView(index, span);
-    assert.equal(view.t0, at(0) - 472 - 609.44);
-    assert.equal(view.t1, at(30) + 609.44);
+    assert.deepEqual(view, fullView(index));
+    assert.deepEqual(view, { t0: at(0) - 472 - 209.44, t1: at(10) + 209.44 });
     const width = 676;
     const l = layoutOverTime(series, width, false, view);
     const { x0, x1 } = timePlotX(width);
     assert.deepEqual([l.x0, l.x1, x0, x1], [64, 664, 64, 664]);
     const box = { left: x0, top: 10, width: x1 - x0, height: 326 };
-    for (const t of [at(4), at(10), at(15), view.t0, view.t1]) assert.equal(xOfTime(l, t), xOf(view, box, t));
-    // The slow request's end is at 07:12:04: (4 s + 472 ms + 609.44 ms) of 31,690.88 ms into 600 px.
+    for (const t of [at(4), at(10), view.t0, view.t1]) assert.equal(xOfTime(l, t), xOf(view, box, t));
+    // The slow request's end is at 07:12:04: (4 s + 472 ms + 209.44 ms) of 10,890.88 ms into 600 px.
     const slowX = xOfTime(l, at(4));
-    assert.ok(Math.abs(slowX - (64 + (5081.44 / 31_690.88) * 600)) < 1e-3, String(slowX));
-    // The rolling point stays off the plot's right border.
-    assert.ok(xOfTime(l, at(15)) < x1 - 200, String(xOfTime(l, at(15))));
-    // Without the Over Time span the view is the requests' alone (07:11:59.528 to 07:12:10, padded).
-    assert.deepEqual(fullView(index), { t0: at(0) - 472 - 209.44, t1: at(10) + 209.44 });
+    assert.ok(Math.abs(slowX - (64 + (4681.44 / 10_890.88) * 600)) < 1e-3, String(slowX));
+    // The rolling point, at the last finish, is inside the plot, whole (a 3 px dot).
+    const pointX = xOfTime(l, at(10));
+    assert.ok(pointX + 1.5 < x1 && pointX > x1 - 20, String(pointX));
     // No request: the Over Time span alone.
     const empty = buildSpanIndex({ requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] });
-    assert.deepEqual(fullView(empty, span), { t0: at(0) - 600, t1: at(30) + 600 });
+    assert.deepEqual(fullView(empty, span), { t0: at(4) - 120, t1: at(10) + 120 });
   });
 
   test('time labels are the log clock as printed, on its round seconds', () => {

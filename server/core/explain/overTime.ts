@@ -2,7 +2,9 @@
 // each metric (e2e, each stage's time to first output and TTFT) over the requests that
 // finished in the rolling window ending there, the request rate, and the engines' gauges
 // (running, waiting, KV-cache usage) resampled to the same steps. The window is chosen
-// from the data's rate (about WINDOW_REQUESTS requests per window) unless given.
+// from the data's rate (about WINDOW_REQUESTS requests per window) unless given. Steps lie
+// within the log's span (the last ends at the last finish), and a step's rate is over the
+// part of it the log covers: a 30 s step over an 8 s log is no 30 s of observation.
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope, type RowScope } from './scope';
@@ -13,6 +15,11 @@ import type { GaugeSeries, OverTimeSeries, RollingSeries, TargetName } from './t
 export const WINDOW_REQUESTS = 50;
 /** Most steps a series has. */
 export const MAX_STEPS = 500;
+/**
+ * Shortest part of a step that gives a rate. Log times are whole printed seconds, so over
+ * less than two of them the count is mostly the clock's rounding, not a rate.
+ */
+export const MIN_RATE_SPAN_MS = 2 * LOG_RESOLUTION_MS;
 /** Steps per window: windows overlap, so the lines are smooth but still local. */
 const STEPS_PER_WINDOW = 4;
 const NICE_MS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400].map(
@@ -58,15 +65,17 @@ export function chooseGrid(count: number, spanMs: number): { windowMs: number; s
   return { windowMs: Math.max(window, step), stepMs: step };
 }
 
-function resample(g: GaugeSamples, times: readonly number[], stepMs: number): GaugeSeries {
+/** `gridStart`: where the first step starts (step s is (gridStart + s·step, times[s]]). */
+function resample(g: GaugeSamples, times: readonly number[], gridStart: number, stepMs: number): GaugeSeries {
   const out = { running: [] as (number | null)[], waiting: [] as (number | null)[], kv: [] as (number | null)[] };
   let j = 0;
   const n = g.times.length;
-  for (const t of times) {
-    // Last sample in (t − step, t].
+  for (let s = 0; s < times.length; s++) {
+    const t = times[s];
+    // Last sample in the step.
     while (j < n && g.times[j] <= t) j++;
     const k = j - 1;
-    const has = k >= 0 && g.times[k] > t - stepMs;
+    const has = k >= 0 && g.times[k] > gridStart + s * stepMs;
     const pick = (xs: ArrayLike<number>): number | null => {
       if (!has) return null;
       const v = xs[k];
@@ -103,7 +112,7 @@ interface Kept {
   readonly stepMs: number;
   readonly windowMs: number;
   readonly times: number[];
-  readonly requestRate: number[];
+  readonly requestRate: (number | null)[];
   readonly series: RollingSeries[];
 }
 
@@ -228,6 +237,7 @@ export function overTime(
       times: [],
       stepMs: 0,
       windowMs: 0,
+      span: null,
       requestRate: [],
       series: metricNames.map((m) => ({ metric: m, count: [], p50: [], p90: [], p99: [] })),
       gauges: [],
@@ -259,8 +269,11 @@ export function overTime(
     windowMs = previous.windowMs;
   }
   const origin = stable ? previous.origin : Math.floor(first / stepMs) * stepMs;
+  const gridStart = Math.floor(first / stepMs) * stepMs;
   const times: number[] = [];
-  for (let t = Math.floor(first / stepMs) * stepMs + stepMs; t < last + stepMs; t += stepMs) times.push(t);
+  for (let t = gridStart + stepMs; t < last + stepMs; t += stepMs) times.push(t);
+  // The last step ends where the log does: a point after the last finish would be drawn where nothing was seen.
+  times[times.length - 1] = Math.min(times[times.length - 1] as number, last);
   // Steps before this index keep the previous answer: no new request is in their window.
   let reuse = 0;
   if (stable && previous.origin === origin) {
@@ -270,17 +283,21 @@ export function overTime(
       while (reuse < previous.times.length - 1 && reuse < times.length && previous.times[reuse] < earliestNew) reuse++;
   }
 
-  const requestRate: number[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
+  const requestRate: (number | null)[] = reuse > 0 ? previous!.requestRate.slice(0, reuse) : [];
   {
     // Where the walk over the finishes stands at the first recomputed step.
-    const start = (times[reuse] ?? Infinity) - stepMs;
-    let a = countAtMost(finishes, timedCount, start);
+    let a = countAtMost(finishes, timedCount, gridStart + reuse * stepMs);
     let b = a;
     for (let s = reuse; s < times.length; s++) {
-      const t = times[s];
+      const t = times[s] as number;
+      const start = gridStart + s * stepMs;
       while (b < finishes.length && finishes[b] <= t) b++;
-      while (a < b && finishes[a] <= t - stepMs) a++;
-      requestRate.push((b - a) / (stepMs / 1000));
+      while (a < b && finishes[a] <= start) a++;
+      // The log covers its first to its last printed second (a finish is that second + 0.5 s).
+      const covered =
+        Math.min(start + stepMs, last + LOG_RESOLUTION_MS / 2) - Math.max(start, first - LOG_RESOLUTION_MS / 2);
+      // No request with a time: the rate is not measured (a scrape-only session), never 0/s.
+      requestRate.push(timedCount === 0 || covered < MIN_RATE_SPAN_MS ? null : (b - a) / (covered / 1000));
     }
   }
 
@@ -337,5 +354,13 @@ export function overTime(
     requestRate,
     series,
   });
-  return { times, stepMs, windowMs, requestRate, series, gauges: gauges.map((g) => resample(g, times, stepMs)) };
+  return {
+    times,
+    stepMs,
+    windowMs,
+    span: { fromMs: first, toMs: last },
+    requestRate,
+    series,
+    gauges: gauges.map((g) => resample(g, times, gridStart, stepMs)),
+  };
 }

@@ -237,13 +237,23 @@ export interface GaugeSeries {
 }
 
 export interface OverTimeSeries {
-  /** Step end times on the log clock (ms). Empty when no request has a time. */
+  /**
+   * Step end times on the log clock (ms), within span: the last step ends at the last finish,
+   * not at the grid's next round time after it. Empty when no request has a time.
+   */
   readonly times: readonly number[];
   readonly stepMs: number;
   /** Each step's percentiles are over the requests that finished in (t − windowMs, t]. */
   readonly windowMs: number;
-  /** Finished requests per second in each step. */
-  readonly requestRate: readonly number[];
+  /** What the log covers: the first to the last finish in scope (the gauges' samples when no request has a time); null when empty. */
+  readonly span: { readonly fromMs: number; readonly toMs: number } | null;
+  /**
+   * Finished requests per second in each step, over the part of the step the log covers (the
+   * step clipped to the printed seconds of the first and last finish). null where that part
+   * is under two seconds (too short for a rate on a clock printed to the second), and in every
+   * step when no request has a time (not measured).
+   */
+  readonly requestRate: readonly (number | null)[];
   readonly series: readonly RollingSeries[];
   readonly gauges: readonly GaugeSeries[];
 }

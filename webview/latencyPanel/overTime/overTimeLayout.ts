@@ -4,7 +4,7 @@
 // domain and the plot's edges are the Each request chart's below (timePlotX, the span
 // view it draws), so that one instant is at one x in both.
 import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
-import { timePlotX } from '../../shared/axis';
+import { niceStep, timePlotX } from '../../shared/axis';
 
 export interface Pane {
   readonly id: 'latency' | 'rate' | 'load' | 'kv';
@@ -33,8 +33,8 @@ export function gaugesWith(
 }
 
 /**
- * `domain`: the clock span to draw (the Each request chart's view); without one, the
- * series' own span (seriesSpan).
+ * `domain`: the clock span to draw (the Each request chart's view); without one, the log's
+ * span (seriesSpan) with a little air either side, so that no point sits on a border.
  */
 export function layoutOverTime(
   series: OverTimeSeries,
@@ -53,23 +53,48 @@ export function layoutOverTime(
   if (gaugesWith(series.gauges, 'running').length > 0 || gaugesWith(series.gauges, 'waiting').length > 0)
     add('load', 70);
   if (showKv) add('kv', 60);
-  const { t0, t1 } = domain ?? seriesSpan(series.times, series.stepMs) ?? { t0: 0, t1: 1 };
+  const { t0, t1 } = domain ?? padded(seriesSpan(series)) ?? { t0: 0, t1: 1 };
   const { x0, x1 } = timePlotX(width);
   return { panes, height: top - PANE_GAP + AXIS_HEIGHT, t0, t1: t1 > t0 ? t1 : t0 + 1, x0, x1 };
 }
 
 /**
- * The clock span drawn: a step before the first point to the last. A lone point is put in the
- * middle of a step either side: at the right end it would sit on the plot's border, half of it
- * cut, and read as the edge of a chart rather than a measurement.
+ * The clock span the series covers: the log's, first to last finish (every point lies in it).
+ * Not the steps' grid: a step's round end after the log's last line would stretch the shared
+ * time axis past the data.
  */
-export function seriesSpan(times: readonly number[], stepMs: number): { t0: number; t1: number } | null {
-  const first = times[0];
-  const last = times[times.length - 1];
-  if (first === undefined || last === undefined) return null;
-  const step = stepMs > 0 ? stepMs : 1;
-  if (times.length === 1) return { t0: first - step, t1: first + step };
-  return { t0: first - step, t1: last };
+export function seriesSpan(series: Pick<OverTimeSeries, 'span'>): { t0: number; t1: number } | null {
+  return series.span === null ? null : { t0: series.span.fromMs, t1: series.span.toMs };
+}
+
+/** As the Each request chart's whole view: 2% of the span either side, a second at least. */
+function padded(span: { t0: number; t1: number } | null): { t0: number; t1: number } | null {
+  if (span === null) return null;
+  const width = Math.max(1000, span.t1 - span.t0);
+  return { t0: span.t0 - width * 0.02, t1: span.t0 + width * 1.02 };
+}
+
+export interface ValueAxis {
+  readonly max: number;
+  readonly ticks: readonly number[];
+  readonly format: (value: number) => string;
+}
+
+/**
+ * A y axis from 0 (requests per second, running/waiting, KV %): about three ticks on a 1-2-5
+ * step, each label with the decimals that step needs and all with the same ("0.000/s,
+ * 0.005/s, 0.010/s"), so that no two read alike and 0 is written as the others are.
+ * `wholeSteps`: counts of requests, never half a request between ticks.
+ */
+export function valueAxis(maxValue: number, unit: string, wholeSteps = false, count = 3): ValueAxis {
+  const top = maxValue > 0 ? maxValue : 1;
+  const step = Math.max(niceStep(0, top, count), wholeSteps ? 1 : 0);
+  const max = Math.ceil(top / step - 1e-9) * step;
+  const ticks: number[] = [];
+  for (let k = 0; k * step <= max + step * 1e-9; k++) ticks.push(Number((k * step).toPrecision(12)));
+  const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  const text = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return { max, ticks, format: (v) => `${text.format(v)}${unit}` };
 }
 
 export function xOfTime(l: OverTimeLayout, t: number): number {

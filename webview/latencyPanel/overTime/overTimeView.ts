@@ -13,16 +13,26 @@ import type {
   OverTimeSeries,
   WebviewToHost,
 } from '../../../server/protocol';
-import { durationAxis, LABEL_EDGE_PX, niceMax, niceTicks, placeTickLabels, timeTicks } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
-import { formatCompact, formatDurationMs, formatLogClock } from '../../shared/format';
+import { formatDurationMs, formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
 import { WINDOW_REQUESTS } from '../../../server/shared';
 import type { OverTimeLayout, Pane } from './overTimeLayout';
-import { brushWindow, gaugesWith, layoutOverTime, maxOf, points, seriesSpan, xOfTime } from './overTimeLayout';
+import {
+  brushWindow,
+  gaugesWith,
+  layoutOverTime,
+  maxOf,
+  points,
+  seriesSpan,
+  valueAxis,
+  xOfTime,
+} from './overTimeLayout';
+import { metricChoices, overTimeEmptyText, rateNote } from './overTimeModel';
 
 export interface OverTimeHost {
   post(message: WebviewToHost): void;
@@ -69,6 +79,13 @@ export class OverTimeView {
   });
   private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
   private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
+  private readonly metricControl = h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect);
+  private readonly dragHint = h('span', {
+    className: 'muted',
+    text: 'Drag across the charts to look at a window in every view',
+  });
+  /** Stands in for the charts when there is nothing to draw. */
+  private readonly empty = h('p', { className: 'muted', testId: 'overtime-empty', role: 'status' });
   private series: OverTimeSeries | null = null;
   private layout: OverTimeLayout | null = null;
   private metric: string | null;
@@ -96,19 +113,15 @@ export class OverTimeView {
     this.el = h(
       'div',
       { className: 'overtime', testId: 'overtime' },
-      h(
-        'div',
-        { className: 'spans-toolbar' },
-        h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect),
-        this.status,
-        h('span', { className: 'muted', text: 'Drag across the charts to look at a window in every view' }),
-      ),
+      h('div', { className: 'spans-toolbar' }, this.metricControl, this.status, this.dragHint),
+      this.empty,
       this.wrap,
       this.legend,
       this.notes,
     );
     observeSize(this.wrap, (w) => {
-      if (Math.abs(w - this.width) >= 1) {
+      // 0 while hidden (nothing to draw): the last real width is kept for when it shows again.
+      if (w > 0 && Math.abs(w - this.width) >= 1) {
         this.width = w;
         this.schedule();
       }
@@ -167,8 +180,8 @@ export class OverTimeView {
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
-    this.host.spanChanged(seriesSpan(result.series.times, result.series.stepMs));
-    const metrics = result.series.series.map((s) => s.metric);
+    this.host.spanChanged(seriesSpan(result.series));
+    const metrics = metricChoices(result.series);
     if (this.metric === null || !metrics.includes(this.metric))
       this.metric = metrics.filter((m) => m.endsWith('.firstOutput')).at(-1) ?? metrics[0] ?? null;
     const key = metrics.join('|');
@@ -197,9 +210,18 @@ export class OverTimeView {
 
   private draw(): void {
     const s = this.series;
-    if (s === null || s.times.length === 0) {
-      setText(this.status, s === null ? 'Loading…' : 'No request has a time yet.');
-      fitCanvas(this.canvas, this.width, 40);
+    const emptyText = overTimeEmptyText(s, this.excludeCold);
+    // Nothing to draw: one sentence instead of charts and a picker with nothing in it.
+    this.empty.hidden = emptyText === null;
+    setText(this.empty, emptyText ?? '');
+    this.wrap.hidden = emptyText !== null;
+    this.dragHint.hidden = emptyText !== null;
+    this.metricControl.hidden = s === null || metricChoices(s).length === 0;
+    if (s === null || emptyText !== null) {
+      setText(this.status, '');
+      this.legend.replaceChildren();
+      delete this.legend.dataset['key'];
+      this.notes.replaceChildren();
       return;
     }
     const kvGauges = gaugesWith(s.gauges, 'kvCacheUsagePerc');
@@ -244,17 +266,18 @@ export class OverTimeView {
         ctx.restore();
       }
       if (pane.id === 'rate') {
-        const yMax = niceMax(maxOf([s.requestRate]));
-        this.axis(ctx, l, pane, yMax, niceTicks(0, yMax, 3), (v) => `${formatCompact(v)}/s`, 'requests per second');
+        const rate = valueAxis(maxOf([s.requestRate]), '/s');
+        this.axis(ctx, l, pane, rate.max, rate.ticks, rate.format, 'requests per second');
         this.clipToPlot(ctx, l);
-        strokeGappedLine(ctx, points(l, pane, s.times, s.requestRate, yMax), pal.foreground);
+        strokeGappedLine(ctx, points(l, pane, s.times, s.requestRate, rate.max), pal.foreground);
         ctx.restore();
         legend.push({ label: 'finished requests per second', color: pal.foreground });
       }
       if (pane.id === 'load') {
         const gs = s.gauges;
-        const yMax = niceMax(Math.max(1, maxOf(gs.flatMap((g) => [g.running, g.waiting]))));
-        this.axis(ctx, l, pane, yMax, niceTicks(0, yMax, 3), formatCompact, 'running / waiting');
+        const y = valueAxis(maxOf(gs.flatMap((g) => [g.running, g.waiting])), '', true);
+        const yMax = y.max;
+        this.axis(ctx, l, pane, yMax, y.ticks, y.format, 'running / waiting');
         this.clipToPlot(ctx, l);
         gs.forEach((g, i) => {
           const color = pal.series[i % pal.series.length] as string;
@@ -270,7 +293,8 @@ export class OverTimeView {
         ctx.restore();
       }
       if (pane.id === 'kv') {
-        this.axis(ctx, l, pane, 100, niceTicks(0, 100, 3), (v) => `${formatCompact(v)}%`, 'KV cache usage');
+        const kv = valueAxis(100, '%');
+        this.axis(ctx, l, pane, kv.max, kv.ticks, kv.format, 'KV cache usage');
         this.clipToPlot(ctx, l);
         kvShown.forEach((g) => {
           const color = pal.series[s.gauges.indexOf(g) % pal.series.length] as string;
@@ -284,15 +308,16 @@ export class OverTimeView {
     this.drawWindow(ctx, l, pal.focus);
     this.renderLegend(legend);
     const hidden = kvGauges.filter((g) => kvNotReporting(g, this.findings));
-    setChildren(
-      this.notes,
-      hidden.map((g) =>
+    const noRate = rateNote(s);
+    setChildren(this.notes, [
+      ...(noRate === null ? [] : [h('li', { testId: 'overtime-rate-note', text: noRate })]),
+      ...hidden.map((g) =>
         h('li', {
           testId: 'overtime-not-reporting',
           text: `KV cache usage of ${gaugeName(g, this.stageNames)} is not plotted: the metric reads 0 while requests run (metric-not-reporting), which is not a measurement.`,
         }),
       ),
-    );
+    ]);
   }
 
   /** Lines and the window are drawn inside the plot only (a zoomed view cuts them at its sides); restore() after. */
