@@ -5,6 +5,7 @@
 // are the language server's (the same core functions) and the hand-read log.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -527,6 +528,115 @@ async function edgeInk(page: Page, testId: string): Promise<[number, number, num
     });
   })) as [number, number, number];
 }
+
+describe('latency panel: Over Time follows the session shown', () => {
+  let view: WebviewPage;
+  let page: Page;
+  const OMNI = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
+  const axisOf = async (testId: string): Promise<{ t0: number; t1: number }> => {
+    const d = await page.getByTestId(testId).evaluate((c) => ({ ...(c as unknown as El).dataset }));
+    return { t0: Number(d['t0']), t1: Number(d['t1']) };
+  };
+  const sameAxis = `['t0', 't1', 'x0', 'x1'].every((k) => document.querySelector('[data-testid="overtime-canvas"]').dataset[k] === document.querySelector('[data-testid="spans-canvas"]').dataset[k])`;
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1280, height: 1000 }, new FakeHost(data));
+    page = view.page;
+    await page.getByTestId('tab-spans').click();
+    await waitUntil(page, `Number(document.querySelector('[data-testid="spans-canvas"]').dataset.visible) === 6`);
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  /** Zoom the Each request chart (the Over Time chart follows), then show another session's log in the page. */
+  async function zoomThenShow(log: string, id: string): Promise<SyntheticSession> {
+    const whole = await axisOf('spans-canvas');
+    await page.getByTestId('spans-canvas').focus();
+    for (let k = 0; k < 4; k++) await page.keyboard.press('+');
+    await waitUntil(
+      page,
+      `${sameAxis} && Number(document.querySelector('[data-testid="spans-canvas"]').dataset.t0) > ${whole.t0}`,
+    );
+    const read = sessionOfLog(log);
+    const next = {
+      ...read,
+      session: { ...read.session, id, title: id },
+      summary: { ...read.summary, sessionId: id },
+    };
+    for (const m of view.host.show(next)) await view.dispatch(m);
+    return next;
+  }
+
+  /** The shown view is the session's whole one: its requests and its log's span, 2% of air either side. */
+  async function assertWholeView(next: SyntheticSession): Promise<void> {
+    const n = next.spans.endMs.length;
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="spans-status"]')?.textContent.startsWith('${n} of ${n} requests in view') && ${sameAxis}`,
+    );
+    const shown = await axisOf('spans-canvas');
+    const series = view.host.overTime({}).series;
+    const ends = next.spans.endMs;
+    const starts = ends.map((e, i) => e - (next.spans.e2eMs[i] ?? 0));
+    const [lo, hi] = [Math.min(...starts), Math.max(...ends, series.span!.toMs)];
+    assert.ok(Math.abs(shown.t0 - (lo - (hi - lo) * 0.02)) < 1, JSON.stringify({ shown, lo, hi }));
+    assert.ok(Math.abs(shown.t1 - (hi + (hi - lo) * 0.02)) < 1, JSON.stringify({ shown, lo, hi }));
+  }
+
+  test('a zoom made on one session is not carried to the next: it starts unzoomed, every request in view', async () => {
+    // The log before the fix: the same seconds of the same day (07:12:04-07:12:12), so the old
+    // zoom still lies over some of its requests; it is the other session's all the same.
+    const before = await zoomThenShow(
+      path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log'),
+      'import-before-fix',
+    );
+    await assertWholeView(before);
+    // Qwen3-Omni, three requests three days later (09:30:53-09:31:58 on the log clock).
+    const omni = await zoomThenShow(OMNI, 'import-omni');
+    await assertWholeView(omni);
+    // Its rolling point at the last finish (09:31:58.5), not at the 10 min step's end (09:40):
+    // the axis ends 2% after the log.
+    const series = view.host.overTime({}).series;
+    assert.equal(series.stepMs, 600_000);
+    assert.deepEqual(series.times, [Date.UTC(2026, 9, 22, 9, 31, 58, 500)]);
+    const shown = await axisOf('overtime-canvas');
+    assert.ok(shown.t1 < Date.UTC(2026, 9, 22, 9, 32, 5), new Date(shown.t1).toISOString());
+    assert.equal(await page.getByTestId('overtime-rate-note').count(), 0);
+    await page
+      .getByTestId('panel-spans')
+      .screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-next-session.png') });
+  });
+
+  test('a session without requests: one sentence instead of the charts, no empty picker', async () => {
+    const emptyLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-empty-')), 'empty.log');
+    fs.writeFileSync(emptyLog, '');
+    const none = sessionOfLog(emptyLog);
+    const next = {
+      ...none,
+      session: { ...none.session, id: 'import-empty', title: 'Empty (imported)', requestCount: 0 },
+    };
+    for (const m of view.host.show({ ...next, summary: { ...next.summary, sessionId: 'import-empty' } }))
+      await view.dispatch(m);
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="overtime-empty"]')?.hidden === false && !/Loading/.test(document.querySelector('[data-testid="overtime-empty"]').textContent)`,
+    );
+    assert.equal(
+      await page.getByTestId('overtime-empty').textContent(),
+      "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.",
+    );
+    assert.equal(await page.getByTestId('overtime-metric').isVisible(), false);
+    assert.equal(await page.getByTestId('overtime-canvas').isVisible(), false);
+    assert.equal(await page.getByTestId('overtime-legend').textContent(), '');
+    // The Each request chart below: its words, no empty plot with zoom controls.
+    await waitUntil(page, `document.querySelector('[data-testid="spans-status"]')?.textContent === 'No requests yet.'`);
+    assert.equal(await page.getByTestId('spans-canvas').isVisible(), false);
+    assert.equal(await page.getByTestId('spans-reset').isVisible(), false);
+    await page.getByTestId('panel-spans').screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-empty.png') });
+  });
+});
 
 describe("a gen time the log does not split, under its own stage's first output (the log before the fix)", () => {
   let before_: WebviewHarness;

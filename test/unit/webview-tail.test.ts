@@ -35,7 +35,7 @@ import {
   xOfTime,
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
 import { metricChoices, overTimeEmptyText, rateNote } from '../../webview/latencyPanel/overTime/overTimeModel';
-import { buildSpanIndex, fullView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
+import { buildSpanIndex, fullView, keptView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
 import { durationAxis, timePlotX, timeTicks } from '../../webview/shared/axis';
 import { formatLogClock } from '../../webview/shared/format';
 
@@ -634,6 +634,18 @@ describe('over time and each request: one time axis', () => {
     // No request: the Over Time span alone.
     const empty = buildSpanIndex({ requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] });
     assert.deepEqual(fullView(empty, span), { t0: at(4) - 120, t1: at(10) + 120 });
+  });
+
+  test("a zoom kept for new spans: clamped to them, or dropped when it holds none of them (another session's)", () => {
+    // Zoomed on a demo session at 09:30-09:31 of another day; the next session is this one.
+    const demoZoom = { t0: Date.UTC(2026, 9, 20, 9, 30, 10), t1: Date.UTC(2026, 9, 20, 9, 30, 40) };
+    assert.equal(keptView(demoZoom, index), null);
+    assert.equal(keptView(demoZoom, index, seriesSpan(series)), null);
+    assert.equal(keptView(null, index), null);
+    // A zoom on this session's own seconds stays, clamped to its whole view.
+    assert.deepEqual(keptView({ t0: at(3), t1: at(7) }, index), { t0: at(3), t1: at(7) });
+    // One reaching past the session's end, wider than its whole view: that whole view.
+    assert.deepEqual(keptView({ t0: at(8), t1: at(20) }, index), fullView(index));
   });
 
   test('time labels are the log clock as printed, on its round seconds', () => {

@@ -427,6 +427,9 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   showHeader();
   if (!changed) return;
   summary = null;
+  // A zoom and a series belong to the session they were made on.
+  spans.forget();
+  overTime.forget();
   const restoring = state.sessionId === next.id;
   if (!restoring) {
     state = forNewSession(state, next.id);

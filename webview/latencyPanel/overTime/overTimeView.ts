@@ -168,6 +168,21 @@ export class OverTimeView {
     this.schedule();
   }
 
+  /**
+   * Another session is shown: its series, its zoom and the answers still on their way belong to
+   * the one before. The next answer is drawn on its own span.
+   */
+  forget(): void {
+    this.series = null;
+    this.layout = null;
+    this.timeView = null;
+    this.window = null;
+    this.drag = null;
+    this.seq = -1;
+    this.host.spanChanged(null);
+    this.schedule();
+  }
+
   query(): void {
     this.seq = this.host.nextSeq();
     this.host.post({

@@ -113,6 +113,19 @@ export function clampView(view: TimeView, index: SpanIndex, extent: TimeView | n
   return { t0, t1: t0 + span };
 }
 
+/**
+ * A zoom kept for new data (a live update, a restored panel): clamped to the data, or dropped
+ * (null: the whole view) when it no longer holds any of it, rather than pushed to a side of
+ * the data as an empty view.
+ */
+export function keptView(view: TimeView | null, index: SpanIndex, extent: TimeView | null = null): TimeView | null {
+  if (view === null) return null;
+  const lo = index.count === 0 ? (extent?.t0 ?? null) : Math.min(index.minStart, extent?.t0 ?? index.minStart);
+  const hi = index.count === 0 ? (extent?.t1 ?? null) : Math.max(index.maxEnd, extent?.t1 ?? index.maxEnd);
+  if (lo === null || hi === null || view.t1 < lo || view.t0 > hi) return null;
+  return clampView(view, index, extent);
+}
+
 /** Zoom by `factor` (< 1 zooms in) keeping the time under `anchorT` in place. */
 export function zoomView(
   view: TimeView,

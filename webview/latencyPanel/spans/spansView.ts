@@ -19,6 +19,7 @@ import {
   clampView,
   fullView,
   isVisible,
+  keptView,
   panView,
   spanAt,
   timeAt,
@@ -52,6 +53,13 @@ export class SpansView {
   /** The span the Over Time chart above draws (its rolling points): the full view covers it too. */
   private extent: TimeView | null = null;
   private drag: { x: number; view: TimeView; moved: boolean } | null = null;
+  private readonly reset = button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () =>
+    this.setView(null),
+  );
+  private readonly help = h('span', {
+    className: 'muted',
+    text: 'Wheel or +/− zoom · drag or ←/→ pan · 0 resets · click a request to open it',
+  });
 
   constructor(
     private readonly onOpen: (requestId: string) => void,
@@ -59,20 +67,10 @@ export class SpansView {
     /** Each frame's view, for the Over Time chart above to draw on the same time axis. */
     private readonly onDrawn: (view: TimeView) => void = () => undefined,
   ) {
-    const help = h('span', {
-      className: 'muted',
-      text: 'Wheel or +/− zoom · drag or ←/→ pan · 0 resets · click a request to open it',
-    });
     this.el = h(
       'div',
       { className: 'spans' },
-      h(
-        'div',
-        { className: 'spans-toolbar' },
-        button('Reset Zoom', { className: 'secondary', testId: 'spans-reset' }, () => this.setView(null)),
-        this.status,
-        help,
-      ),
+      h('div', { className: 'spans-toolbar' }, this.reset, this.status, this.help),
       this.wrap,
       this.legend,
     );
@@ -81,7 +79,8 @@ export class SpansView {
       `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${SLOWEST_STAGE_TEXT}. Plus and minus zoom, arrows pan, 0 resets.`,
     );
     observeSize(this.wrap, (w) => {
-      if (Math.abs(w - this.width) >= 1) {
+      // 0 while hidden (no requests): the last real width is kept for when it shows again.
+      if (w > 0 && Math.abs(w - this.width) >= 1) {
         this.width = w;
         this.schedule();
       }
@@ -104,8 +103,7 @@ export class SpansView {
     this.spans = spans;
     this.index = buildSpanIndex(spans);
     // Keep the user's zoom across live updates; follow the whole session otherwise.
-    const keep = first ? restoreView : this.view;
-    this.view = keep === null ? null : clampView(keep, this.index, this.extent);
+    this.view = keptView(first ? restoreView : this.view, this.index, this.extent);
     this.renderLegend();
     this.schedule();
   }
@@ -114,7 +112,21 @@ export class SpansView {
   setExtent(extent: TimeView | null): void {
     if (extent?.t0 === this.extent?.t0 && extent?.t1 === this.extent?.t1) return;
     this.extent = extent;
-    if (this.view !== null && this.index !== null) this.view = clampView(this.view, this.index, extent);
+    if (this.index !== null) this.view = keptView(this.view, this.index, extent);
+    this.schedule();
+  }
+
+  /**
+   * Another session is shown: a zoom belongs to the session it was made on, so the next
+   * session's spans start from its whole view (or the zoom stored for that session).
+   */
+  forget(): void {
+    this.spans = null;
+    this.index = null;
+    this.view = null;
+    this.extent = null;
+    this.drag = null;
+    this.tooltip.hide();
     this.schedule();
   }
 
@@ -163,6 +175,12 @@ export class SpansView {
     const ctx = fitCanvas(this.canvas, canvasWidth, HEIGHT);
     const palette = readPalette();
     const index = this.index;
+    // No requests: the words alone, not an empty plot with zoom controls.
+    const none = this.spans !== null && index !== null && index.count === 0;
+    this.wrap.hidden = none;
+    this.legend.hidden = none;
+    this.reset.hidden = none;
+    this.help.hidden = none;
     if (index === null || index.count === 0) {
       setText(this.status, this.spans === null ? 'Loading…' : 'No requests yet.');
       return;
