@@ -1,0 +1,91 @@
+// Over Time and Tail in Latency Details as a reviewer met them: two logs imported one after
+// the other (command palette -> Import Log..., the path typed into VS Code's file dialog),
+// the first zoomed in. The second starts from its own whole view with every request in it,
+// its time axis ends with its log (09:31:58 on the log clock, not the 10 min step's 09:40),
+// and the Tail tab says what a part's contribution to time to first audio is.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { FrameLocator } from 'playwright-core';
+import type { Workbench } from '../harness/workbench';
+import { uiTest } from '../harness/ui';
+import { waitText } from './uiHelpers';
+
+const FIXTURES = path.resolve(__dirname, '../../fixtures/upstream-rendered');
+const TTS = path.join(FIXTURES, 'qwen3tts-talker-first-audio-after-fix.log');
+const OMNI = path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log');
+const PANEL = 'Stage Lens: Latency Details';
+
+async function importLog(wb: Workbench, log: string): Promise<void> {
+  await wb.runCommand('Stage Lens: Import Log...');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  // The dialog lists its start folder after it opens: type once it has, Enter once the path stayed.
+  await wb.page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await input.fill(log);
+    await wb.page.waitForTimeout(700);
+    if ((await input.inputValue()) === log) break;
+    if (Date.now() > deadline)
+      throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
+  }
+  await input.press('Enter');
+  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** The t0/t1 of a chart's time axis (data attributes the panel writes at each draw). */
+async function axisOf(panel: FrameLocator, testId: string): Promise<{ t0: number; t1: number }> {
+  const el = panel.locator(`[data-testid="${testId}"]`);
+  return { t0: Number(await el.getAttribute('data-t0')), t1: Number(await el.getAttribute('data-t1')) };
+}
+
+uiTest(
+  'Over Time: a zoom stays with its session, the axis ends with the log; Tail says what a contribution is',
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1500, height: 1000 });
+    await wb.openFile('qwen3_tts.yaml');
+    await importLog(wb, TTS);
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const panel = await wb.webview(PANEL);
+    await waitText(panel, '[data-testid="session-title"]', (t) => t.includes('qwen3tts-talker'), 'the TTS log');
+
+    // The Tail tab: the talker's prefill+decode median is its time before the first audio, said so.
+    await panel.locator('[data-testid="tab-tail"]').click();
+    const note = await waitText(panel, '[data-testid="tail-contribution-note"]', (t) => t !== '', 'the note');
+    assert.equal(
+      note,
+      'Each part counts only up to time to first audio (stage 1 · code2wav): its excess and median are of its time before that first output, less than its own time where it runs on after it.',
+    );
+    await wb.screenshot('over-time-sessions-tail');
+
+    // Over Time, zoomed in on the Each request chart (the Over Time chart follows).
+    await panel.locator('[data-testid="tab-spans"]').click();
+    await waitText(panel, '[data-testid="spans-status"]', (t) => t.startsWith('6 of 6 requests in view'), 'all six');
+    const whole = await axisOf(panel, 'spans-canvas');
+    await panel.locator('[data-testid="spans-canvas"]').focus();
+    for (let k = 0; k < 4; k++) await panel.locator('[data-testid="spans-canvas"]').press('+');
+    const deadline = Date.now() + 20_000;
+    while ((await axisOf(panel, 'overtime-canvas')).t0 <= whole.t0) {
+      if (Date.now() > deadline) throw new Error('the zoom did not reach the Over Time chart');
+      await wb.page.waitForTimeout(200);
+    }
+    await wb.screenshot('over-time-sessions-zoomed');
+
+    // Another log: its whole view, every request in it; the axis ends with the log.
+    await importLog(wb, OMNI);
+    await waitText(panel, '[data-testid="session-title"]', (t) => t.includes('qwen3-omni'), 'the Omni log', 60_000);
+    await waitText(panel, '[data-testid="spans-status"]', (t) => t.startsWith('3 of 3 requests in view'), 'all three');
+    const top = await axisOf(panel, 'overtime-canvas');
+    const lastFinish = Date.UTC(2026, 9, 22, 9, 31, 58, 500);
+    assert.ok(top.t1 > lastFinish && top.t1 < lastFinish + 5_000, new Date(top.t1).toISOString());
+    assert.match(
+      await waitText(panel, '[data-testid="overtime-status"]', (t) => t !== '', 'the status'),
+      /^rolling over 30\.0 min, a step every 10\.0 min/,
+    );
+    await wb.screenshot('over-time-sessions-next');
+  },
+  { timeoutMs: 180_000 },
+);
