@@ -94,6 +94,38 @@ async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Pr
   }
 }
 
+/**
+ * Colours of a one-pixel column inside a label's box on a canvas (2 px in from its left edge,
+ * its top and bottom 2 px left out), and how many of its pixels are not opaque: a plate under
+ * the text reads one opaque colour there, hatching or a bar more than one.
+ */
+async function plateColumn(
+  canvas: ReturnType<Page['getByTestId']>,
+  box: { x: number; y: number; h: number },
+): Promise<{ colours: string[]; transparent: number }> {
+  return (await canvas.evaluate(
+    (e, b) => {
+      const c = e as unknown as {
+        width: number;
+        clientWidth: number;
+        getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
+      };
+      const r = c.width / c.clientWidth;
+      const px = c
+        .getContext('2d')
+        .getImageData(Math.round((b.x + 1.5) * r), Math.round((b.y + 2) * r), 1, Math.round((b.h - 4) * r)).data;
+      const colours = new Set<string>();
+      let transparent = 0;
+      for (let k = 0; k < px.length; k += 4) {
+        colours.add(`${px[k]},${px[k + 1]},${px[k + 2]}`);
+        if (px[k + 3] !== 255) transparent++;
+      }
+      return { colours: [...colours], transparent };
+    },
+    { x: box.x, y: box.y, h: box.h },
+  )) as { colours: string[]; transparent: number };
+}
+
 let data: SyntheticSession;
 let harness: WebviewHarness;
 
@@ -344,6 +376,50 @@ describe('latency panel', () => {
     assert.equal(strip.transparent, 0, 'the plate is opaque');
     assert.equal(strip.colours.length, 1, `hatching under the label: ${strip.colours.join(' | ')}`);
     await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-slow-label-plate.png') });
+  });
+
+  test('waterfall: each duration on hatching sits on a solid plate; the axis reads one unit and its last label is whole', async () => {
+    // Still the first request: its code2wav lane (queued, prefill, decode) is hatched end to end.
+    const canvas = page.getByTestId('waterfall-canvas');
+    const width = await canvas.evaluate((e) => (e as unknown as { clientWidth: number }).clientWidth);
+    const labels = JSON.parse((await canvas.getAttribute('data-segment-labels')) ?? '[]') as {
+      stageKey: string;
+      phase: string;
+      text: string;
+      where: string;
+      plate: boolean;
+      box: [number, number, number, number];
+    }[];
+    const r = data.requests[0]!;
+    const codec = labels.filter((l) => l.stageKey === '1');
+    // The decode is the slowest phase: the slow label inside it gives its duration.
+    assert.deepEqual(
+      codec.map((l) => [l.phase, l.text, l.plate]),
+      [
+        ['queued', formatDurationMs(r.stages[1]!.split.values.queuedMs as number), true],
+        ['prefill', formatDurationMs(r.stages[1]!.split.values.prefillMs as number), true],
+      ],
+    );
+    for (const l of labels) {
+      const [x, y, w, h] = l.box;
+      assert.ok(x >= 150 && x + w <= width, `${l.stageKey} ${l.phase}: ${x}..${x + w} leaves the plot`);
+      if (!l.plate) continue;
+      const strip = await plateColumn(canvas, { x, y, h });
+      assert.equal(strip.transparent, 0, `${l.stageKey} ${l.phase}: the plate is opaque`);
+      assert.equal(strip.colours.length, 1, `${l.stageKey} ${l.phase}: hatching under the label`);
+    }
+    const ticks = JSON.parse((await canvas.getAttribute('data-tick-labels')) ?? '[]') as {
+      text: string;
+      x: number;
+      w: number;
+    }[];
+    assert.ok(ticks.length >= 3, JSON.stringify(ticks));
+    const units = new Set(ticks.map((t) => t.text.split(' ')[1]));
+    assert.equal(units.size, 1, `one unit on the axis: ${ticks.map((t) => t.text).join(', ')}`);
+    const last = ticks[ticks.length - 1]!;
+    assert.ok(last.x + last.w <= width, `"${last.text}" ends at ${last.x + last.w} on a ${width} px canvas`);
+    assert.ok(ticks[0]!.x >= 0);
+    await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-waterfall-labels.png') });
   });
 
   test('over time: the colour is named "slowest stage by stage_gen_time_ms"', async () => {

@@ -3,7 +3,7 @@
 // positions the server side computed (they overlap under async chunk). DOM-free.
 import type { RequestDetail, TimelineSegment } from '../../../server/protocol';
 import type { LinearScale } from '../../shared/axis';
-import { niceMax, niceTicks, project, scale } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
 import { maxOf } from '../../../server/shared';
@@ -84,11 +84,18 @@ export interface HandoffNote {
 export const HANDOFF_RULE =
   "assumed: a hand-off is drawn from where the upstream stage ends (the orchestrator forwards a stage's output when it finishes); its durations are the TransferEdgeStats values (send, in flight, receive+decode)";
 
+/** A tick of the time axis and its label, in the one unit the whole axis is labelled in. */
+export interface WaterfallTick {
+  readonly x: number;
+  readonly ms: number;
+  readonly label: string;
+}
+
 export interface WaterfallLayout {
   readonly lanes: readonly WaterfallLane[];
   /** Whole-stage bars first, phases after (drawing order). */
   readonly bars: readonly WaterfallBar[];
-  readonly ticks: readonly { readonly x: number; readonly ms: number }[];
+  readonly ticks: readonly WaterfallTick[];
   readonly maxMs: number;
   readonly height: number;
   readonly x: LinearScale;
@@ -220,7 +227,9 @@ export function waterfallLayout(
     ),
     planned.map(handoffEnd),
   );
-  const maxMs = niceMax(rawMax, 6);
+  // One unit for the whole axis, chosen as Over Time's duration axes choose it.
+  const axis = durationAxis(rawMax, 6);
+  const maxMs = axis.max;
   const x = scale(0, maxMs, box.gutter, Math.max(box.gutter + 1, box.width - box.rightPad));
   const bar = (s: TimelineSegment): WaterfallBar => {
     const lane = laneOf.get(s.stageKey) as WaterfallLane;
@@ -282,10 +291,7 @@ export function waterfallLayout(
   return {
     lanes,
     bars: [...backgrounds, ...phases],
-    ticks: niceTicks(0, maxMs, Math.max(2, Math.floor((box.width - box.gutter) / 90))).map((ms) => ({
-      ms,
-      x: project(x, ms),
-    })),
+    ticks: axis.ticks.map((ms) => ({ ms, x: project(x, ms), label: axis.format(ms) })),
     maxMs,
     height: box.axisHeight + lanes.length * box.laneHeight + 4,
     x,
@@ -296,6 +302,35 @@ export function waterfallLayout(
     handoffs,
     handoffNotes,
   };
+}
+
+/** A tick label to draw: its text and the x of its left edge. */
+export interface PlacedTickLabel {
+  readonly text: string;
+  readonly left: number;
+}
+
+/**
+ * The tick labels that fit, each whole within the canvas `width` px wide (the last one,
+ * centred on its tick at the right edge, would be cut) and none over another. `measure`: a
+ * text's width in px.
+ */
+export function tickLabelPlaces(
+  ticks: readonly WaterfallTick[],
+  width: number,
+  measure: (text: string) => number,
+): PlacedTickLabel[] {
+  const lefts = placeTickLabels(
+    ticks.map((t) => ({ x: t.x, width: measure(t.label) })),
+    LABEL_EDGE_PX,
+    width - LABEL_EDGE_PX,
+  );
+  const out: PlacedTickLabel[] = [];
+  ticks.forEach((t, i) => {
+    const left = lefts[i];
+    if (left !== null && left !== undefined) out.push({ text: t.label, left });
+  });
+  return out;
 }
 
 /** The hand-off under a point, or null. */

@@ -4,7 +4,7 @@
 // measured ones.
 import type { RequestDetail } from '../../../server/protocol';
 import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
-import { h, setText } from '../../shared/dom';
+import { h, setData, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { edgeLabel, PHASE_LABEL, stageLabel } from '../../shared/labels';
 import { prefillCoversDecode, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
@@ -23,8 +23,11 @@ import {
   handoffAt,
   placementWords,
   slowLabelPlace,
+  tickLabelPlaces,
   waterfallLayout,
 } from './waterfallLayout';
+import type { SegmentLabelPlace } from './segmentLabels';
+import { segmentLabelPlaces } from './segmentLabels';
 
 export class WaterfallView {
   readonly el: HTMLElement;
@@ -150,25 +153,38 @@ export class WaterfallView {
     const palette = readPalette();
     const layout = waterfallLayout(this.detail, this.stageNames, { ...DEFAULT_BOX, width: Math.max(320, this.width) });
     this.layout = layout;
-    const ctx = fitCanvas(this.canvas, Math.max(320, this.width), layout.height);
-    drawAxis(ctx, layout, palette);
+    const width = Math.max(320, this.width);
+    const ctx = fitCanvas(this.canvas, width, layout.height);
+    drawAxis(ctx, layout, palette, width);
     for (const lane of layout.lanes) {
       ctx.fillStyle = palette.foreground;
       ctx.font = palette.font;
       ctx.textBaseline = 'middle';
       ctx.fillText(clip(ctx, lane.label, DEFAULT_BOX.gutter - 8), 4, lane.y + lane.h / 2);
     }
-    const slow =
-      layout.slowest === null ? null : slowLabel(ctx, layout, layout.slowest, palette, Math.max(320, this.width));
+    const slow = layout.slowest === null ? null : slowLabel(ctx, layout, layout.slowest, palette, width);
     // Where the label went, for the browser tests (the canvas has no DOM of its own).
     this.canvas.dataset['slowLabel'] =
       slow === null ? 'none' : `${slow.place.inside ? 'inside' : 'beside'}${slow.place.plate ? ' plate' : ''}`;
     this.canvas.dataset['slowLabelBox'] =
       slow === null ? '' : [slow.place.x, slow.place.y, slow.place.w, slow.place.h].map((v) => v.toFixed(1)).join(',');
-    for (const bar of layout.bars)
-      drawBar(ctx, bar, palette, bar === layout.slowest, bar === layout.slowest && slow?.place.inside === true);
+    for (const bar of layout.bars) drawBar(ctx, bar, palette, bar === layout.slowest);
     for (const handoff of layout.handoffs) drawHandoff(ctx, handoff, palette);
     if (slow !== null) drawSlowLabel(ctx, slow, palette);
+    // The slow label inside its bar stands for that bar's duration.
+    const labelled = slow?.place.inside === true ? layout.slowest : null;
+    const durations = segmentLabels(ctx, layout, palette, width, labelled, slow === null ? [] : [slow.place]);
+    for (const label of durations) drawSegmentLabel(ctx, label, palette);
+    this.canvas.dataset['segmentLabels'] = JSON.stringify(
+      durations.map((l) => ({
+        stageKey: l.bar.stageKey,
+        phase: l.bar.phase,
+        text: l.text,
+        where: l.where,
+        plate: l.plate,
+        box: [l.x, l.y, l.w, l.h].map((v) => Number(v.toFixed(1))),
+      })),
+    );
     this.canvas.setAttribute('aria-label', describe(layout, this.stageNames));
     this.renderLegend(layout);
   }
@@ -296,32 +312,34 @@ function hatch(ctx: CanvasRenderingContext2D, color: string): CanvasPattern | st
   return p;
 }
 
-function drawAxis(ctx: CanvasRenderingContext2D, layout: WaterfallLayout, palette: Palette): void {
-  ctx.font = palette.font;
-  ctx.textBaseline = 'top';
-  ctx.textAlign = 'center';
+function drawAxis(ctx: CanvasRenderingContext2D, layout: WaterfallLayout, palette: Palette, width: number): void {
+  ctx.strokeStyle = palette.grid;
+  ctx.globalAlpha = 0.6;
   for (const t of layout.ticks) {
-    ctx.strokeStyle = palette.grid;
-    ctx.globalAlpha = 0.6;
     ctx.beginPath();
     ctx.moveTo(Math.round(t.x) + 0.5, 16);
     ctx.lineTo(Math.round(t.x) + 0.5, layout.height);
     ctx.stroke();
-    ctx.globalAlpha = 1;
-    ctx.fillStyle = palette.muted;
-    ctx.fillText(formatDurationMs(t.ms), t.x, 2);
   }
+  ctx.globalAlpha = 1;
+  ctx.font = palette.font;
+  ctx.textBaseline = 'top';
   ctx.textAlign = 'left';
+  ctx.fillStyle = palette.muted;
+  const measure = (text: string): number => ctx.measureText(text).width;
+  const labels = tickLabelPlaces(layout.ticks, width, measure);
+  for (const l of labels) ctx.fillText(l.text, l.left, 2);
+  // What the axis reads and where, for the browser tests (the canvas has no DOM of its own).
+  setData(
+    ctx.canvas,
+    'tickLabels',
+    JSON.stringify(
+      labels.map((l) => ({ text: l.text, x: Number(l.left.toFixed(1)), w: Number(measure(l.text).toFixed(1)) })),
+    ),
+  );
 }
 
-/** `labelled`: the slow label is drawn inside this bar, so its duration is not. */
-function drawBar(
-  ctx: CanvasRenderingContext2D,
-  bar: WaterfallBar,
-  palette: Palette,
-  slowest: boolean,
-  labelled: boolean,
-): void {
+function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Palette, slowest: boolean): void {
   const color = palette.phase[bar.phase];
   const background = bar.phase === 'stage';
   const reconstructed = bar.provenance === 'reconstructed';
@@ -352,15 +370,37 @@ function drawBar(
     ctx.lineWidth = 2;
     ctx.strokeRect(bar.x - 1, bar.y - 1, bar.w + 2, bar.h + 2);
   }
-  if (!background && !labelled) {
-    const label = formatDurationMs(bar.endMs - bar.startMs);
-    ctx.font = palette.font;
-    if (ctx.measureText(label).width + 6 < bar.w) {
-      ctx.fillStyle = reconstructed ? palette.foreground : palette.background;
-      ctx.textBaseline = 'middle';
-      ctx.fillText(label, bar.x + 3, bar.y + bar.h / 2);
-    }
+}
+
+/** Each phase's duration where segmentLabelPlaces finds room; `labelled`: a bar whose duration the slow label gives. */
+function segmentLabels(
+  ctx: CanvasRenderingContext2D,
+  layout: WaterfallLayout,
+  palette: Palette,
+  width: number,
+  labelled: WaterfallBar | null,
+  taken: readonly SlowLabelPlace[],
+): SegmentLabelPlace[] {
+  ctx.font = palette.font;
+  const wanted = layout.bars
+    .filter((b) => b.phase !== 'stage' && b !== labelled)
+    .map((bar) => {
+      const text = formatDurationMs(bar.endMs - bar.startMs);
+      return { bar, text, textWidth: ctx.measureText(text).width };
+    });
+  return segmentLabelPlaces(wanted, layout.bars, { gutter: DEFAULT_BOX.gutter, width }, taken);
+}
+
+/** On a solid measured segment in the background colour; on a plate or beside it in the text colour. */
+function drawSegmentLabel(ctx: CanvasRenderingContext2D, label: SegmentLabelPlace, palette: Palette): void {
+  if (label.plate) {
+    ctx.fillStyle = palette.background;
+    ctx.fillRect(label.x, label.y, label.w, label.h);
   }
+  ctx.font = palette.font;
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = label.where === 'inside' && !label.plate ? palette.background : palette.foreground;
+  ctx.fillText(label.text, label.textX, label.y + label.h / 2);
 }
 
 interface SlowLabel {
