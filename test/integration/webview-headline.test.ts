@@ -444,6 +444,47 @@ describe('latency panel', () => {
       options.join(' | '),
     );
   });
+
+  test('histograms: p50, p90 and p99 labelled in a band above the bars, on plates, none over another', async () => {
+    await page.getByTestId('histogram-stage').selectOption('1');
+    await page.getByTestId('histogram-metric').selectOption('split:decodeMs');
+    const canvas = page.getByTestId('histogram-canvas');
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label').startsWith('Histogram of decode')`,
+    );
+    const decode = data.summary.stages.find((s) => s.stageKey === '1')!.split.decodeMs!;
+    await waitUntil(
+      page,
+      `JSON.parse(document.querySelector('[data-testid="histogram-canvas"]').dataset.percentileMarks || '[]').length === 3`,
+    );
+    const marks = JSON.parse((await canvas.getAttribute('data-percentile-marks')) ?? '[]') as {
+      pct: string;
+      text: string;
+      x: number;
+      row: number;
+      box: [number, number, number, number];
+    }[];
+    const plotTop = Number(await canvas.getAttribute('data-plot-top'));
+    const width = await canvas.evaluate((e) => (e as unknown as { clientWidth: number }).clientWidth);
+    assert.deepEqual(marks.map((m) => m.text).sort(), [
+      `p50 ${formatCompact(decode.p50)}`,
+      `p90 ${formatCompact(decode.p90)}`,
+      `p99 ${formatCompact(decode.p99)}`,
+    ]);
+    for (const m of marks) {
+      const [x, y, w, h] = m.box;
+      assert.ok(y + h < plotTop, `${m.pct} at ${y}+${h} reaches the plot (top ${plotTop})`);
+      assert.ok(x >= 0 && x + w <= width, `${m.pct}: ${x}..${x + w} leaves the ${width} px canvas`);
+      for (const o of marks)
+        if (o !== m && o.row === m.row)
+          assert.ok(x + w <= o.box[0] || o.box[0] + o.box[2] <= x, `${m.pct} over ${o.pct}`);
+      const strip = await plateColumn(canvas, { x, y, h });
+      assert.equal(strip.transparent, 0, `${m.pct}: the plate is opaque`);
+      assert.equal(strip.colours.length, 1, `${m.pct}: something under the label: ${strip.colours.join(' | ')}`);
+    }
+    await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-percentiles.png') });
+  });
 });
 
 describe('transfers (TransferEdgeStats, [OmniTiming])', () => {

@@ -26,6 +26,8 @@ import { Tooltip } from '../../shared/tooltip';
 import { EXPLAIN } from '../../shared/valueState';
 import type { HistogramLayout } from './histogramLayout';
 import { histogramBarAt, histogramLayout, unbinnedCounts, unbinnedSentence } from './histogramLayout';
+import type { PercentileBand } from './percentileMarks';
+import { percentileMarks } from './percentileMarks';
 
 export interface HistogramChoice {
   readonly stageKey: string | null;
@@ -36,6 +38,10 @@ export interface HistogramChoice {
 const HEIGHT = 260;
 const BOX = { left: 56, right: 16, top: 14, bottom: 26 };
 const BIN_CHOICES = [20, 40, 80];
+/** Marked on every histogram; the one chosen in the toolbar is drawn in red. */
+const MARKED: readonly Percentile[] = ['p50', 'p90', 'p99'];
+/** Between the percentile labels' band and the plot: room for the top count label. */
+const BAND_GAP = 8;
 
 export class HistogramView {
   readonly el: HTMLElement;
@@ -240,7 +246,8 @@ export class HistogramView {
     return this.choice.metric === `field:${FIELD_OMNI_TIMING_STAGE}` ? 1000 : 1;
   }
 
-  private percentileValue(): number | null {
+  /** The stage summary's `pct` of the chosen value, or null when it has no numbers. */
+  private percentileValue(pct: Percentile): number | null {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     if (stage === undefined) return null;
     const m = this.choice.metric;
@@ -248,7 +255,25 @@ export class HistogramView {
       ? (stage.split[m.slice('split:'.length) as SplitName] ??
         (m === 'split:prefillMs' ? (stage.prefillDecodeMs ?? undefined) : undefined))
       : stage.fields[m.slice('field:'.length)];
-    return dist === undefined ? null : dist[this.pct] * this.fieldScale();
+    return dist === undefined || dist.count === 0 ? null : dist[pct] * this.fieldScale();
+  }
+
+  /** Where each percentile's label goes, above the plot. */
+  private percentileBand(
+    ctx: CanvasRenderingContext2D,
+    palette: Palette,
+    lo: number,
+    hi: number,
+    width: number,
+  ): PercentileBand {
+    const inputs = MARKED.flatMap((pct) => {
+      const value = this.percentileValue(pct);
+      if (value === null) return [];
+      const text = `${pct} ${formatCompact(value)}`;
+      ctx.font = markFont(palette, pct === this.pct);
+      return [{ pct, value, text, textWidth: ctx.measureText(text).width }];
+    });
+    return percentileMarks(inputs, lo, hi, { width, left: BOX.left, right: BOX.right });
   }
 
   /** One item per state, kept across live refreshes (a re-created item would wipe the tooltip being read). */
@@ -283,7 +308,11 @@ export class HistogramView {
     const ctx = fitCanvas(this.canvas, width, HEIGHT);
     if (r === null) return;
     const palette = readPalette();
-    const layout = histogramLayout(r, { width, height: HEIGHT, ...BOX });
+    const lo = r.edges[0] as number;
+    const hi = r.edges[r.edges.length - 1] as number;
+    const band = this.percentileBand(ctx, palette, lo, hi, width);
+    const top = Math.max(BOX.top, band.height + BAND_GAP);
+    const layout = histogramLayout(r, { width, height: HEIGHT, ...BOX, top });
     this.layout = layout;
     const unit = this.unit();
     setText(this.binnedNote, `${formatCount(layout.binned)} numbers binned${unit === '' ? '' : ` (${unit})`}.`);
@@ -297,23 +326,18 @@ export class HistogramView {
     drawAxes(ctx, layout, palette, width, unit);
     ctx.fillStyle = palette.phase.prefill;
     for (const b of layout.bars) if (b.count > 0) ctx.fillRect(b.x, b.y, b.w, Math.max(1, b.h));
-    const p = this.percentileValue();
-    const lo = r.edges[0] as number;
-    const hi = r.edges[r.edges.length - 1] as number;
-    if (p !== null && hi > lo && p >= lo && p <= hi) {
-      const x = BOX.left + ((p - lo) / (hi - lo)) * (width - BOX.left - BOX.right);
-      ctx.strokeStyle = palette.red;
-      ctx.setLineDash([4, 3]);
-      ctx.beginPath();
-      ctx.moveTo(x, BOX.top);
-      ctx.lineTo(x, HEIGHT - BOX.bottom);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillStyle = palette.red;
-      ctx.font = palette.font;
-      ctx.textBaseline = 'top';
-      ctx.fillText(`${this.pct} ${formatCompact(p)}`, Math.min(x + 4, width - 80), BOX.top);
-    }
+    drawPercentileMarks(ctx, band, palette, this.pct);
+    // Where the labels went, for the browser tests (the canvas has no DOM of its own).
+    this.canvas.dataset['plotTop'] = String(top);
+    this.canvas.dataset['percentileMarks'] = JSON.stringify(
+      band.marks.map((m) => ({
+        pct: m.pct,
+        text: m.text,
+        x: Number(m.x.toFixed(1)),
+        row: m.row,
+        box: [m.box.x, m.box.y, m.box.w, m.box.h].map((v) => Number(v.toFixed(1))),
+      })),
+    );
     const mode = layout.mode;
     this.canvas.setAttribute(
       'aria-label',
@@ -336,6 +360,42 @@ export class HistogramView {
       ev.clientX,
       ev.clientY,
     );
+  }
+}
+
+function markFont(palette: Palette, chosen: boolean): string {
+  return chosen ? `bold ${palette.font}` : palette.font;
+}
+
+/**
+ * Each percentile's dashed line from under its label down to the x axis, and its label on a
+ * plate in the band above the plot; the chosen percentile in red, the others muted.
+ */
+function drawPercentileMarks(
+  ctx: CanvasRenderingContext2D,
+  band: PercentileBand,
+  palette: Palette,
+  chosen: Percentile,
+): void {
+  ctx.lineWidth = 1;
+  for (const m of band.marks) {
+    const color = m.pct === chosen ? palette.red : palette.muted;
+    const x = Math.round(m.x) + 0.5;
+    ctx.strokeStyle = color;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(x, m.box.y + m.box.h);
+    ctx.lineTo(x, HEIGHT - BOX.bottom);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = palette.background;
+    ctx.fillRect(m.box.x, m.box.y, m.box.w, m.box.h);
+    ctx.strokeRect(m.box.x + 0.5, m.box.y + 0.5, m.box.w - 1, m.box.h - 1);
+    ctx.fillStyle = color;
+    ctx.font = markFont(palette, m.pct === chosen);
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    ctx.fillText(m.text, m.textX, m.box.y + m.box.h / 2);
   }
 }
 
