@@ -349,6 +349,8 @@ export interface HistogramResult {
   readonly notMeasured: number;
   readonly hidden: number;
   readonly notRecorded: number;
+  /** p50/p90/p99 (numpy's linear) of the numbers binned, in the same scope; null when none. */
+  readonly distribution: Distribution | null;
 }
 
 /**

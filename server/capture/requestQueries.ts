@@ -16,6 +16,7 @@ import type {
 } from '../protocol';
 import { timelineOf } from '../core/analysis/timeline';
 import { breakdownOf } from '../core/explain/breakdown';
+import { distributionInPlace } from '../core/explain/select';
 
 /** One request with its waterfall and the parts of its end-to-end time. */
 export function detailOf(request: AnalyzedRequest): RequestDetail {
@@ -256,13 +257,25 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
       notMeasured,
       hidden,
       notRecorded,
+      distribution: null,
     };
+  // The percentiles marked on the bins, over the same numbers (the scope's, not the session's).
+  const distribution = distributionInPlace(Float64Array.from(values), values.length);
   if (hi === lo) hi = lo + 1;
   const width = (hi - lo) / bins;
   const edges = Array.from({ length: bins + 1 }, (_, i) => lo + i * width);
   const counts = new Array<number>(bins).fill(0);
   for (const v of values) counts[Math.min(bins - 1, Math.floor((v - lo) / width))]! += 1;
-  return { metric: params.metric, stageKey: params.stageKey, edges, counts, notMeasured, hidden, notRecorded };
+  return {
+    metric: params.metric,
+    stageKey: params.stageKey,
+    edges,
+    counts,
+    notMeasured,
+    hidden,
+    notRecorded,
+    distribution,
+  };
 }
 
 /** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */

@@ -483,6 +483,8 @@ describe('latency panel', () => {
       assert.equal(strip.transparent, 0, `${m.pct}: the plate is opaque`);
       assert.equal(strip.colours.length, 1, `${m.pct}: something under the label: ${strip.colours.join(' | ')}`);
     }
+    const described = (await canvas.getAttribute('aria-label')) ?? '';
+    assert.ok(described.includes(`; marked ${marks.map((m) => m.text).join(', ')}. Not binned`), described);
     await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-percentiles.png') });
   });
 });

@@ -1,12 +1,15 @@
-// The histogram's percentile labels: in a band above the plot (never across a bar), whole on
-// the canvas, in rows when p50, p90 and p99 are close, none over another and none crossed by
-// another marker's line.
+// The histogram's percentile labels: of the numbers binned (the histogram's scope, not the
+// session's), in a band above the plot (never across a bar), whole on the canvas, in rows when
+// p50, p90 and p99 are close, none over another and none crossed by another marker's line.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { histogramOf } from '../../server/capture/requestQueries';
+import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import type { HistogramResult, Percentile } from '../../server/protocol';
 import { histogramLayout } from '../../webview/latencyPanel/histogram/histogramLayout';
 import type { PercentileBand, PercentileMarkInput } from '../../webview/latencyPanel/histogram/percentileMarks';
 import { MARK_ROW_PX, percentileMarks } from '../../webview/latencyPanel/histogram/percentileMarks';
+import { syntheticRequest } from '../fixtures/webview/syntheticSession';
 
 // The panel's histogram: 56 px of count labels on the left, 16 px on the right.
 const plot = { width: 640, left: 56, right: 16 };
@@ -16,6 +19,44 @@ const mark = (pct: Percentile, value: number): PercentileMarkInput => {
   return { pct, value, text, textWidth: text.length * 7 };
 };
 const xOf = (v: number): number => 56 + (v / 1000) * (640 - 56 - 16);
+
+describe('percentiles of a histogram', () => {
+  const requests = Array.from({ length: 60 }, (_, i) => syntheticRequest(i));
+  const prefill = (keep: (i: number) => boolean): number[] =>
+    requests
+      .filter((r, i) => keep(i) && r.stages[0]?.split.values.prefillMs !== null)
+      .map((r) => r.stages[0]!.split.values.prefillMs as number)
+      .sort((a, b) => a - b);
+
+  test('of the numbers binned, in its scope: not the whole session', () => {
+    const params = { sessionId: 's', stageKey: '0', metric: 'split:prefillMs', bins: 20 } as const;
+    const all = histogramOf(requests, params);
+    const numbers = prefill(() => true);
+    assert.ok(numbers.length > 40);
+    assert.deepEqual(
+      [all.distribution?.count, all.distribution?.p50, all.distribution?.p90, all.distribution?.p99],
+      [
+        numbers.length,
+        percentileOfSorted(numbers, 50),
+        percentileOfSorted(numbers, 90),
+        percentileOfSorted(numbers, 99),
+      ],
+    );
+    // A scope of the first 20 requests (an Over Time window): its own percentiles.
+    const first = histogramOf(requests, { ...params, scope: { excludeCold: true } }, () =>
+      Uint8Array.from(requests, (_, i) => (i < 20 ? 1 : 0)),
+    );
+    const inScope = prefill((i) => i < 20);
+    assert.equal(first.distribution?.count, inScope.length);
+    assert.equal(first.distribution?.p90, percentileOfSorted(inScope, 90));
+    assert.notEqual(first.distribution?.p90, all.distribution?.p90);
+  });
+
+  test('no numbers: no percentiles (not 0)', () => {
+    const none = histogramOf(requests, { sessionId: 's', stageKey: '9', metric: 'split:prefillMs', bins: 20 });
+    assert.equal(none.distribution, null);
+  });
+});
 
 /** The rules every band keeps, whatever the values. */
 function assertReadable(band: PercentileBand, width: number): void {
@@ -99,6 +140,7 @@ describe('percentile labels of the histogram', () => {
       notMeasured: 0,
       hidden: 0,
       notRecorded: 0,
+      distribution: null,
     };
     let seed = 7;
     const next = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 1000;

@@ -226,7 +226,15 @@ export class HistogramView {
     if (seq !== this.pendingSeq) return;
     // A stage's [OmniTiming] time is printed in seconds; every other view shows it in ms.
     const scale = this.fieldScale();
-    this.result = scale === 1 ? result : { ...result, edges: result.edges.map((e) => e * scale) };
+    const d = result.distribution;
+    this.result =
+      scale === 1
+        ? result
+        : {
+            ...result,
+            edges: result.edges.map((e) => e * scale),
+            distribution: d === null ? null : { ...d, p50: d.p50 * scale, p90: d.p90 * scale, p99: d.p99 * scale },
+          };
     this.renderUnbinned(result);
     this.draw();
   }
@@ -246,29 +254,22 @@ export class HistogramView {
     return this.choice.metric === `field:${FIELD_OMNI_TIMING_STAGE}` ? 1000 : 1;
   }
 
-  /** The stage summary's `pct` of the chosen value, or null when it has no numbers. */
-  private percentileValue(pct: Percentile): number | null {
-    const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
-    if (stage === undefined) return null;
-    const m = this.choice.metric;
-    const dist = m.startsWith('split:')
-      ? (stage.split[m.slice('split:'.length) as SplitName] ??
-        (m === 'split:prefillMs' ? (stage.prefillDecodeMs ?? undefined) : undefined))
-      : stage.fields[m.slice('field:'.length)];
-    return dist === undefined || dist.count === 0 ? null : dist[pct] * this.fieldScale();
-  }
-
-  /** Where each percentile's label goes, above the plot. */
+  /**
+   * Where each percentile's label goes, above the plot: the percentiles of the numbers binned
+   * (in the histogram's scope), none when there are none.
+   */
   private percentileBand(
     ctx: CanvasRenderingContext2D,
     palette: Palette,
-    lo: number,
-    hi: number,
+    result: HistogramResult,
     width: number,
   ): PercentileBand {
+    const d = result.distribution;
+    const lo = result.edges[0] ?? 0;
+    const hi = result.edges[result.edges.length - 1] ?? 0;
     const inputs = MARKED.flatMap((pct) => {
-      const value = this.percentileValue(pct);
-      if (value === null) return [];
+      if (d === null) return [];
+      const value = d[pct];
       const text = `${pct} ${formatCompact(value)}`;
       ctx.font = markFont(palette, pct === this.pct);
       return [{ pct, value, text, textWidth: ctx.measureText(text).width }];
@@ -310,7 +311,7 @@ export class HistogramView {
     const palette = readPalette();
     const lo = r.edges[0] as number;
     const hi = r.edges[r.edges.length - 1] as number;
-    const band = this.percentileBand(ctx, palette, lo, hi, width);
+    const band = this.percentileBand(ctx, palette, r, width);
     const top = Math.max(BOX.top, band.height + BAND_GAP);
     const layout = histogramLayout(r, { width, height: HEIGHT, ...BOX, top });
     this.layout = layout;
@@ -343,6 +344,7 @@ export class HistogramView {
       'aria-label',
       `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
         (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
+        (band.marks.length === 0 ? '' : `; marked ${band.marks.map((m) => m.text).join(', ')}`) +
         `. ${unbinnedSentence(r)}`,
     );
   }
