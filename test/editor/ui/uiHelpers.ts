@@ -1,6 +1,5 @@
 // Helpers shared by the UI tests (test/editor/ui/*.ui.ts): the side bar's webview, text
-// polled until a live webview shows what a test waits for, sashes dragged like a person, a
-// log imported through VS Code's own file dialog.
+// polled until a live webview shows what a test waits for, sashes dragged like a person.
 import type { FrameLocator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
 
@@ -118,25 +117,41 @@ export async function groupOfTab(wb: Workbench, title: string): Promise<number> 
   return 0;
 }
 
-/** Import Log... from the palette, the path typed into VS Code's own file dialog (the web host's) and accepted. */
+/**
+ * Command palette -> Import Log..., the path typed into VS Code's own file dialog (the web
+ * host's) as a person would, and accepted once the typed path has stayed in the box (the
+ * dialog fills in its start folder and lists it after it opens), typed again if the dialog
+ * stays open.
+ */
 export async function importLog(wb: Workbench, file: string): Promise<void> {
-  await wb.runCommand('Stage Lens: Import Log...');
+  // The dialog opens in the palette's own widget, at times before the palette was seen to close.
+  const dialogTitle = wb.page.locator('.quick-input-widget .quick-input-title', {
+    hasText: 'Stage Lens: import a server log',
+  });
+  await wb.runCommand('Stage Lens: Import Log...', 10_000).catch(async (e: unknown) => {
+    if (!(await dialogTitle.isVisible())) throw e;
+  });
   const input = wb.page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible' });
-  // The dialog fills in its start folder and lists it after it opens: type once it has, and
-  // press Enter only when the typed path has stayed in the box.
   await wb.page
     .locator('.quick-input-widget .quick-input-list .monaco-list-row')
     .first()
     .waitFor({ state: 'visible', timeout: 30_000 });
-  const deadline = Date.now() + 30_000;
+  const widget = wb.page.locator('.quick-input-widget');
+  const deadline = Date.now() + 45_000;
   for (;;) {
     await input.fill(file);
     await wb.page.waitForTimeout(700);
-    if ((await input.inputValue()) === file) break;
+    // A late listing of the start folder may put its path back after Enter too: then type again.
+    if ((await input.inputValue()) === file) {
+      await input.press('Enter');
+      const closed = await widget
+        .waitFor({ state: 'hidden', timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (closed) return;
+    }
     if (Date.now() > deadline)
       throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
   }
-  await input.press('Enter');
-  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
 }
