@@ -428,9 +428,10 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await page.keyboard.press('+');
     await page.keyboard.press('+');
     const sameAxis = `['t0', 't1', 'x0', 'x1'].every((k) => document.querySelector('[data-testid="overtime-canvas"]').dataset[k] === document.querySelector('[data-testid="spans-canvas"]').dataset[k])`;
+    // Both presses drawn: the axis is 0.8 of the whole after the first, 0.64 after the second.
     await waitUntil(
       page,
-      `${sameAxis} && Number(document.querySelector('[data-testid="spans-canvas"]').dataset.t0) > ${top.t0}`,
+      `${sameAxis} && Number(document.querySelector('[data-testid="spans-canvas"]').dataset.t1) - Number(document.querySelector('[data-testid="spans-canvas"]').dataset.t0) < ${(top.t1 - top.t0) * 0.72}`,
     );
     const zoomed = await axisOf('overtime-canvas');
     assert.ok(Math.abs(zoomed.t1 - zoomed.t0 - (top.t1 - top.t0) * 0.64) < 1, JSON.stringify({ zoomed, top }));
