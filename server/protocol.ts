@@ -138,10 +138,16 @@ export interface SessionInfo {
   readonly description: string;
   /**
    * The session's name for people: what was served (model, or the file / URL read), the deploy
-   * file, the start time ("Qwen3-TTS-12Hz-1.7B-CustomVoice · qwen3_tts.yaml · Dec 1 14:02").
-   * Computed by the server (server/capture/sessionTitle.ts).
+   * file, the start time ("Qwen3-TTS-12Hz-1.7B-CustomVoice · qwen3_tts.yaml · Dec 1 14:02"); an
+   * imported log by its file and its log span instead of the import time ("run-42.log ·
+   * qwen3_tts.yaml · logged 10-19 07:12:04 – 07:12:12"). Computed by the server
+   * (server/capture/sessionTitle.ts, server/core/sessionName.ts).
    */
   readonly title: string;
+  /** The log timestamps of its first and last request; null before a timestamped request (absent in metadata saved without it). */
+  readonly logSpan?: LogSpan | null;
+  /** An imported log's nth import among the sessions of a file of that name ("run-42.log (2)"); absent for the first and for other kinds. */
+  readonly importOrdinal?: number;
   /** ms since epoch */
   readonly startedAt: number;
   readonly status: SessionStatus;

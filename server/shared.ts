@@ -31,4 +31,6 @@ export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';
 export { countOf } from './core/numberText';
-export { baseName, runNameOfPath, runNameOfSession } from './core/compare/runName';
+export { runNameOfPath, runNameOfSession } from './core/compare/runName';
+export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
+export { statusWords } from './core/sessionStatusWords';

@@ -15,7 +15,7 @@ import type { Finding } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
-import type { HistogramSummary, SessionInfo, SessionStatus } from '../protocol';
+import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../protocol';
 import { withTitle } from './sessionTitle';
 import { Throttle } from './throttle';
 
@@ -50,6 +50,9 @@ export class Session {
   private analysis: StreamAnalysis;
   /** capturedAt[i] = when request i (in analysis order) was finalized, ms since epoch. */
   private capturedAt: number[] = [];
+  /** The log timestamps of the first and the last request, in log order (a log over New Year stays in order). */
+  private firstLogTime: string | null = null;
+  private lastLogTime: string | null = null;
   private chunkTime = Date.now();
   private idleTimer: NodeJS.Timeout | null = null;
   private sources: CaptureSource[] = [];
@@ -82,7 +85,19 @@ export class Session {
       ...this.meta.info,
       requestCount: this.analysis.requestCount,
       problemCount: this.analysis.problemCount,
+      logSpan: this.logSpan(),
     });
+  }
+
+  /** When the log says its requests were printed; null before a timestamped request. */
+  private logSpan(): LogSpan | null {
+    const stored = this.meta.info.logSpan ?? null;
+    if (this.firstLogTime === null || this.lastLogTime === null) return stored;
+    // A reopened session reads its stored bytes again: until it has read the requests its
+    // metadata counts, the stored span says more (and its title stays put).
+    if (stored !== null && this.analysis.requestCount < this.meta.info.requestCount) return stored;
+    if (stored !== null && stored.first === this.firstLogTime && stored.last === this.lastLogTime) return stored;
+    return { first: this.firstLogTime, last: this.lastLogTime };
   }
 
   get sessionMeta(): SessionMeta {
@@ -277,6 +292,10 @@ export class Session {
       year: this.logYear,
       onRequest: (request) => {
         this.capturedAt.push(this.chunkTime);
+        if (request.timestamp !== null) {
+          this.firstLogTime ??= request.timestamp;
+          this.lastLogTime = request.timestamp;
+        }
         // A line without a timestamp finishes at its capture time.
         this.explainColumns.add(request, this.chunkTime);
       },
@@ -291,17 +310,24 @@ export class Session {
         ...patch,
         requestCount: this.analysis.requestCount,
         problemCount: this.analysis.problemCount,
+        logSpan: this.logSpan(),
       },
     };
     this.store.save(this.meta);
     this.events.changed(this);
   }
 
-  /** The counts in the metadata, when they changed (the list of a window that has not opened the session shows them). */
+  /** The counts and the log span in the metadata, when they changed (the list of a window that has not opened the session shows them). */
   private saveCounts(): void {
     const { requestCount, problemCount } = this.analysis;
-    if (requestCount === this.meta.info.requestCount && problemCount === this.meta.info.problemCount) return;
-    this.meta = { ...this.meta, info: { ...this.meta.info, requestCount, problemCount } };
+    const logSpan = this.logSpan();
+    if (
+      requestCount === this.meta.info.requestCount &&
+      problemCount === this.meta.info.problemCount &&
+      logSpan === (this.meta.info.logSpan ?? null)
+    )
+      return;
+    this.meta = { ...this.meta, info: { ...this.meta.info, requestCount, problemCount, logSpan } };
     this.store.save(this.meta);
   }
 

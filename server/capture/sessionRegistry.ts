@@ -38,6 +38,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import { sessionsOpenElsewhere, WindowPresence } from './storage/windowPresence';
 import { Throttle } from './throttle';
 import { withTitle } from './sessionTitle';
+import { baseName } from '../core/sessionName';
 
 export const NOTIFY_INTERVAL_MS = 250;
 /** How often the storage folder is re-read for other windows' sessions and orphaned captures. */
@@ -378,6 +379,7 @@ export class SessionRegistry {
     params: Omit<SessionMeta, 'info'>,
   ): Session {
     const id = `${kind}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+    const ordinal = kind === 'import' ? this.importOrdinalOf(description) : undefined;
     const info = {
       id,
       kind,
@@ -389,6 +391,7 @@ export class SessionRegistry {
       lastError: null,
       exit: null,
       problemCount: 0,
+      ...(ordinal === undefined ? {} : { importOrdinal: ordinal }),
     };
     const meta: SessionMeta = { ...params, info: withTitle(params, info) };
     const files = new SessionFiles(this.storageDir, id);
@@ -406,6 +409,21 @@ export class SessionRegistry {
     // The new session is the newest and capturing: it is kept; an old one may have to go.
     this.enforceRetention();
     return entry.session;
+  }
+
+  /**
+   * The next import of a file of this name (stored sessions of every window included) counts on
+   * from the last one's ordinal, so the same log imported again is told apart by name; undefined
+   * for the first.
+   */
+  private importOrdinalOf(file: string): number | undefined {
+    const name = baseName(file);
+    let last = 0;
+    for (const e of this.entries.values()) {
+      const info = e.meta.info;
+      if (info.kind === 'import' && baseName(info.description) === name) last = Math.max(last, info.importOrdinal ?? 1);
+    }
+    return last === 0 ? undefined : last + 1;
   }
 
   private newEntry(files: SessionFiles, meta: SessionMeta, stamp: string | null): SessionEntry {

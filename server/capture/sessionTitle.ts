@@ -1,9 +1,12 @@
-// How a session is named wherever a person picks or reads one (views, quick picks, export file
-// names): by what was served, with which deploy file, and when — "Qwen3-TTS-12Hz-1.7B-CustomVoice ·
-// qwen3_tts.yaml · Dec 1 14:02" — rather than by its raw command line, which stays the
-// description. Computed by the server from the session's metadata, so every client says the same.
+// How a session is named wherever a person picks or reads one (views, quick picks, the status
+// bar, export file names): by what was served, with which deploy file, and when —
+// "Qwen3-TTS-12Hz-1.7B-CustomVoice · qwen3_tts.yaml · Dec 1 14:02" — rather than by its raw
+// command line, which stays the description. An imported log is named by its file and its log's
+// own span, never the import time (server/core/sessionName.ts, which Compare uses too).
+// Computed by the server from the session's metadata, so every client says the same.
 import * as path from 'node:path';
 import type { SessionInfo } from '../protocol';
+import { importedLogTitle } from '../core/sessionName';
 import type { SessionMeta } from './sessionFiles';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -65,7 +68,12 @@ function what(meta: SessionMeta): string {
     case 'tail':
       return `log ${path.basename(meta.tail?.path ?? info.description)}`;
     case 'import':
-      return `imported ${path.basename(meta.import?.path ?? info.description)}`;
+      return importedLogTitle({
+        path: meta.import?.path ?? info.description,
+        deployConfig: deployFile(meta),
+        ordinal: info.importOrdinal,
+        logSpan: info.logSpan,
+      });
     case 'scrape': {
       const url = meta.scrape?.url ?? info.description;
       try {
@@ -88,6 +96,8 @@ function deployFile(meta: SessionMeta): string | null {
 }
 
 export function sessionTitle(meta: SessionMeta): string {
+  // An import's name is whole: the time it was imported says nothing of the run.
+  if (meta.info.kind === 'import') return what(meta);
   return [what(meta), deployFile(meta), startTimeLabel(meta.info.startedAt)]
     .filter((p): p is string => p !== null && p !== '')
     .join(' · ');

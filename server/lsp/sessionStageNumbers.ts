@@ -6,6 +6,7 @@ import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
+import { statusWords } from '../core/sessionStatusWords';
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -61,8 +62,9 @@ export class SessionStageNumbers implements StageNumbersProvider {
       summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey),
     );
     const numbers: LiveStageNumbers = {
-      // Its title names what was read or served ("imported server.log · Dec 2 12:38"), not the internal id.
-      sessionLabel: `${info.title} (${info.status})`,
+      // Its title names what was read or served ("server.log · logged 10-19 07:12:04 – 07:12:12"),
+      // not the internal id; its status in the views' words ("imported", not "exited").
+      sessionLabel: `${info.title} (${statusWords(info)})`,
       stages,
       tablesMissing:
         missing === null

@@ -1,11 +1,13 @@
 // Compare through the language server (dist/server.js over stdio) on two upstream-rendered logs
-// imported as sessions: the result names each run by its file, says which runs are imported,
-// and carries each log's own time span; the session titles' import times are not in it.
+// imported as sessions: the session titles and the result name each run by its file (and its
+// ordinal when the same log is imported again), say which runs are imported, and carry each
+// log's own time span; the import time is in none of them.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startTimeLabel } from '../../server/capture/sessionTitle';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 
@@ -33,10 +35,17 @@ test(
       ids.push(session.id);
     }
     const [before, after] = ids as [string, string];
-    // The session titles end with the import time ("imported <file> · Oct 20 16:40").
-    const title = (await lsp.session(before))?.title ?? '';
-    assert.match(title, /^imported qwen3tts-talker-first-audio-before-fix\.log · [A-Z][a-z]{2} \d{1,2} \d\d:\d\d$/);
-    const importTime = title.slice(title.lastIndexOf(' · ') + 3);
+    // The session titles are the files and their log spans; "imported" is the status, said once.
+    const beforeInfo = await lsp.session(before);
+    assert.equal(beforeInfo?.title, 'qwen3tts-talker-first-audio-before-fix.log · logged 10-19 07:12:04 – 07:12:12');
+    assert.equal(
+      (await lsp.session(after))?.title,
+      'qwen3tts-talker-first-audio-after-fix.log · logged 10-19 07:12:05 – 07:12:12',
+    );
+    assert.deepEqual(beforeInfo?.logSpan, { first: '10-19 07:12:04', last: '10-19 07:12:12' });
+    // The import time as a live session's title says its start ("Dec 3 05:40"): in no name.
+    const importTime = startTimeLabel(beforeInfo?.startedAt ?? 0);
+    assert.ok(!(beforeInfo?.title ?? '').includes(importTime), importTime);
 
     const both = await lsp.request('stageLens/compare', {
       baseline: { sessionId: before },
@@ -67,5 +76,20 @@ test(
       detail: AFTER,
     });
     assert.deepEqual(mixed.report.candidate.logSpan, { first: '10-19 07:12:05', last: '10-19 07:12:12' });
+
+    // The same log imported again: told apart by its ordinal, in its title and in Compare.
+    const again = await lsp.request('stageLens/import', { path: BEFORE });
+    const againInfo = await waitFor('the second import to end', async () => {
+      const s = await lsp.session(again.id);
+      return s?.status === 'exited' ? s : undefined;
+    });
+    assert.equal(againInfo.importOrdinal, 2);
+    assert.equal(againInfo.title, 'qwen3tts-talker-first-audio-before-fix.log (2) · logged 10-19 07:12:04 – 07:12:12');
+    const twice = await lsp.request('stageLens/compare', {
+      baseline: { sessionId: before },
+      candidate: { sessionId: again.id },
+    });
+    assert.equal(twice.baselineRun.name, 'qwen3tts-talker-first-audio-before-fix.log');
+    assert.equal(twice.candidateRun.name, 'qwen3tts-talker-first-audio-before-fix.log (2)');
   },
 );

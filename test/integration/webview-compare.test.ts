@@ -3,7 +3,7 @@
 // requests each) under session titles as long as a launched demo's, and as two imported
 // sessions of those logs. At an editor's common widths the header keeps its two columns: a
 // run's line that wraps stays beside its role, and "6 requests" stays one phrase; a file name
-// is never broken at its hyphens, "imported" is not repeated and no import time shows.
+// is never broken at its hyphens and "imported" is not repeated.
 // Screenshots go to test-output/webview/.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,6 +13,7 @@ import { loadRun } from '../../server/capture/compareInput';
 import { compareRuns } from '../../server/core/compare';
 import type { CompareResult, CompareRunName } from '../../server/protocol';
 import { runNameOfSession } from '../../server/shared';
+import { importedLogTitle } from '../../server/core/sessionName';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -60,11 +61,11 @@ let result: CompareResult;
 let imported: CompareResult;
 
 const liveRun = (title: string): CompareRunName => ({ name: title, imported: false, detail: 'stage-lens simulate' });
-/** A log imported as a session, titled as the registry titles it (import time last). */
-const importedRun = (file: string, at: string): CompareRunName =>
+/** A log imported as a session, titled as the registry titles it (its file and log span). */
+const importedRun = (file: string, first: string, last: string): CompareRunName =>
   runNameOfSession({
     kind: 'import',
-    title: `imported ${file} · ${at}`,
+    title: importedLogTitle({ path: file, deployConfig: null, logSpan: { first, last } }),
     description: path.join(UPSTREAM, file),
     deployConfig: null,
   });
@@ -77,11 +78,10 @@ before(async () => {
   );
   const report = compareRuns(baseline!, candidate!);
   result = { report, baselineRun: liveRun(BASELINE), candidateRun: liveRun(CANDIDATE) };
-  // The baseline imported a day after its candidate: its session title's time would say it is newer.
   imported = {
     report,
-    baselineRun: importedRun('qwen3tts-talker-first-audio-before-fix.log', 'Oct 21 09:15'),
-    candidateRun: importedRun('qwen3tts-talker-first-audio-after-fix.log', 'Oct 20 16:40'),
+    baselineRun: importedRun('qwen3tts-talker-first-audio-before-fix.log', '10-19 07:12:04', '10-19 07:12:12'),
+    candidateRun: importedRun('qwen3tts-talker-first-audio-after-fix.log', '10-19 07:12:05', '10-19 07:12:12'),
   };
   // The compare panel asks nothing of a session: the harness's session data is not read.
   harness = await WebviewHarness.start({} as SyntheticSession);
@@ -175,7 +175,7 @@ describe('compare panel header of two imported logs', () => {
   const BEFORE = 'qwen3tts-talker-first-audio-before-fix.log';
   const AFTER = 'qwen3tts-talker-first-audio-after-fix.log';
   for (const width of [1000, 600]) {
-    test(`at ${width} px the file names stay whole, "imported" and the import times are not shown`, async () => {
+    test(`at ${width} px the file names stay whole, "imported" not shown, each log's own span`, async () => {
       const page = await harness.openCompare(imported, { width, height: 500 });
       try {
         await page.getByTestId('compare-runs').waitFor();
@@ -187,7 +187,7 @@ describe('compare panel header of two imported logs', () => {
           `Baseline${BEFORE} · 6 requests · logged 10-19 07:12:04 – 07:12:12` +
             `Candidate${AFTER} · 6 requests · logged 10-19 07:12:05 – 07:12:12`,
         );
-        assert.doesNotMatch(`${g.title}\n${g.runs}`, /imported|Oct|09:15|16:40/);
+        assert.doesNotMatch(`${g.title}\n${g.runs}`, /imported/);
         // Each file name is one piece, drawn on one line, whole (no ellipsis at these widths).
         assert.deepEqual(
           g.pieces.map((p) => [p.where, p.text, p.lines, p.clipped, p.whiteSpace]),

@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { loadRun } from '../../server/capture/compareInput';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import type { ComparisonReport } from '../../server/core/compare/types';
-import { baseName, runNameOfPath, runNameOfSession } from '../../server/core/compare/runName';
-import { compareHeading, logSpanText, middleCut, namePieces, WORD_MAX } from '../../webview/compare/header';
+import { runNameOfPath, runNameOfSession } from '../../server/core/compare/runName';
+import { baseName, importedLogTitle, logSpanText } from '../../server/core/sessionName';
+import { compareHeading, middleCut, namePieces, WORD_MAX } from '../../webview/compare/header';
 import type { CompareHeading, RunLine } from '../../webview/compare/header';
 
 const UPSTREAM = path.resolve(__dirname, '..', 'fixtures', 'upstream-rendered');
@@ -21,16 +22,24 @@ async function report(): Promise<ComparisonReport> {
   return compareRuns(b!, c!);
 }
 
-/** Sessions as the registry lists them: the baseline imported a day after the candidate. */
+/** Sessions as the registry lists them (titled by their files and log spans). */
 const importedBefore = {
   kind: 'import',
-  title: 'imported qwen3tts-talker-first-audio-before-fix.log · Oct 21 09:15',
+  title: importedLogTitle({
+    path: BEFORE,
+    deployConfig: null,
+    logSpan: { first: '10-19 07:12:04', last: '10-19 07:12:12' },
+  }),
   description: BEFORE,
   deployConfig: null,
 };
 const importedAfter = {
   kind: 'import',
-  title: 'imported qwen3tts-talker-first-audio-after-fix.log · Oct 20 16:40',
+  title: importedLogTitle({
+    path: AFTER,
+    deployConfig: null,
+    logSpan: { first: '10-19 07:12:05', last: '10-19 07:12:12' },
+  }),
   description: AFTER,
   deployConfig: null,
 };
@@ -69,8 +78,26 @@ test('two imported logs with long names: whole file names, "imported" not said, 
   assert.equal(h.baseline.hover, `qwen3tts-talker-first-audio-before-fix.log\n${BEFORE}`);
   const text = allText(h);
   assert.doesNotMatch(text, /imported/);
-  // The import times (Oct 21 09:15 made the baseline look newer) appear nowhere.
-  assert.doesNotMatch(text, /Oct|09:15|16:40/);
+  // The log span is a fact of the run, said once, not in its name too.
+  assert.equal(text.split('logged 10-19 07:12:04').length, 2);
+});
+
+test('the same log imported twice: told apart by the ordinal of the second import', async () => {
+  const h = compareHeading(
+    {
+      baseline: runNameOfSession(importedBefore),
+      candidate: runNameOfSession({ ...importedBefore, importOrdinal: 2 }),
+    },
+    await report(),
+  );
+  assert.equal(
+    h.title,
+    'Stage Lens: qwen3tts-talker-first-audio-before-fix.log → qwen3tts-talker-first-audio-before-fix.log (2)',
+  );
+  assert.deepEqual(
+    h.candidate.pieces.map((p) => p.text),
+    ['qwen3tts-talker-first-audio-before-fix.log', '(2)'],
+  );
 });
 
 test('a live session vs an imported log: the live title whole, "imported" said of the import only', async () => {

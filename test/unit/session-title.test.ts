@@ -1,5 +1,6 @@
 // Sessions are named for people by what was served, the deploy file and the start time,
-// never by the raw command line (which stays the description).
+// never by the raw command line (which stays the description); an imported log by its file and
+// its log span, never its import time, with an ordinal from its second import.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sessionTitle, startTimeLabel, withTitle } from '../../server/capture/sessionTitle';
@@ -99,7 +100,7 @@ describe('session titles', () => {
         info: info('import', '/data/run-42.log', '/ws/qwen3_omni_moe.yaml'),
         import: { path: '/data/run-42.log' },
       }),
-      'imported run-42.log · qwen3_omni_moe.yaml · Dec 1 14:02',
+      'run-42.log · qwen3_omni_moe.yaml',
     );
     assert.equal(
       sessionTitle({
@@ -124,5 +125,30 @@ describe('session titles', () => {
     );
     assert.equal(titled.title, 'log a.log · qwen3_tts.yaml · Dec 1 14:02');
     assert.equal(titled.description, '/var/log/a.log');
+  });
+
+  test('an imported log: its file, its log span once read, its ordinal from the second import; no import time, no "imported"', () => {
+    const log = (extra: Partial<SessionInfo>): SessionMeta => ({
+      info: { ...info('import', '/data/a/run-42.log', '/ws/qwen3_tts.yaml'), status: 'exited', ...extra },
+      import: { path: '/data/a/run-42.log', deployConfig: '/ws/qwen3_tts.yaml' },
+    });
+    assert.equal(sessionTitle(log({ logSpan: null })), 'run-42.log · qwen3_tts.yaml');
+    const span = { first: '10-19 07:12:04', last: '10-19 07:12:12' };
+    assert.equal(
+      sessionTitle(log({ logSpan: span })),
+      'run-42.log · qwen3_tts.yaml · logged 10-19 07:12:04 – 07:12:12',
+    );
+    assert.equal(
+      sessionTitle(log({ logSpan: span, importOrdinal: 2 })),
+      'run-42.log (2) · qwen3_tts.yaml · logged 10-19 07:12:04 – 07:12:12',
+    );
+    // Over midnight the last timestamp keeps its day.
+    assert.equal(
+      sessionTitle(log({ logSpan: { first: '12-31 23:59:58', last: '01-01 00:00:03' }, deployConfig: null })),
+      'run-42.log · logged 12-31 23:59:58 – 01-01 00:00:03',
+    );
+    for (const title of [sessionTitle(log({ logSpan: span })), sessionTitle(log({ importOrdinal: 3 }))]) {
+      assert.doesNotMatch(title, /imported|Dec 1|14:02/);
+    }
   });
 });

@@ -35,6 +35,13 @@ test('session.json: a whole session passes, extra fields are kept, access is dro
   assert.equal((checked.meta as unknown as { pgid: number }).pgid, 42);
   assert.equal('access' in checked.meta.info, false);
   assert.deepEqual(checked.meta.tail, { path: '/var/log/x.log', fromStart: true });
+  // An import's log span and ordinal (absent in metadata saved without them).
+  const span = { first: '10-19 07:12:04', last: '10-19 07:12:12' };
+  const imported = checkSessionMeta({ info: { ...INFO, kind: 'import', logSpan: span, importOrdinal: 2 } }, 's1');
+  assert.ok(imported.ok);
+  assert.deepEqual(imported.meta.info.logSpan, span);
+  assert.equal(imported.meta.info.importOrdinal, 2);
+  assert.ok(checkSessionMeta({ info: { ...INFO, logSpan: null } }, 's1').ok);
 });
 
 test('session.json: the first thing wrong is named', () => {
@@ -57,6 +64,9 @@ test('session.json: the first thing wrong is named', () => {
     ],
     [{ info: INFO, tail: { path: '/x' } }, /session\.json\.tail\.fromStart is missing, not true or false/],
     [{ info: INFO, launch: { argv: [], cwd: '/', env: { A: 1 } } }, /launch\.env is an object, not a map of texts/],
+    [{ info: { ...INFO, logSpan: '10-19' } }, /info\.logSpan is the text "10-19", not an object or null/],
+    [{ info: { ...INFO, logSpan: { first: '10-19 07:12:04' } } }, /info\.logSpan\.last is missing, not a text/],
+    [{ info: { ...INFO, importOrdinal: 1.5 } }, /info\.importOrdinal is number 1\.5, not a count/],
   ];
   for (const [raw, expected] of cases) {
     const checked = checkSessionMeta(raw, 's1');

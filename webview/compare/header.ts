@@ -4,7 +4,8 @@
 // the most), the whole name on hover. "imported" is said of a run only when the other run is
 // not imported too. A run's time is its log's own (first and last request), never a session's
 // import time, which would make a baseline imported later look newer than its candidate.
-import type { CompareRunName, ComparisonReport, LogSpan } from '../../server/protocol';
+import type { CompareRunName, ComparisonReport } from '../../server/protocol';
+import { LOG_SPAN_TITLE, logSpanText } from '../../server/shared';
 import { runFacts } from './model';
 
 /** Characters of a word kept whole: about 400 px of the title's font, so it fits a 600 px panel. */
@@ -74,17 +75,6 @@ export function namePieces(name: string, max = WORD_MAX): NamePiece[] {
     .filter((w) => w !== '')
     .flatMap((w) => wordPieces(w, max));
 }
-
-/** "10-19 07:12:04 – 07:12:12" (the day once when both are on it), "10-19 07:12:04" for one moment. */
-export function logSpanText(span: LogSpan): string {
-  if (span.first === span.last) return span.first;
-  const [firstDay] = span.first.split(' ');
-  const [lastDay, lastTime] = span.last.split(' ');
-  return `${span.first} – ${firstDay === lastDay && lastTime !== undefined ? lastTime : span.last}`;
-}
-
-const LOG_SPAN_TITLE =
-  "The log timestamps of the run's first and last request (the server's local time; the log prints no year)";
 
 function runLine(run: CompareRunName, other: CompareRunName, side: ComparisonReport['baseline'] | null): RunLine {
   const facts: RunFact[] = [];

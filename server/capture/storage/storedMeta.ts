@@ -131,8 +131,18 @@ function checkInfo(c: Checker, info: Fields): boolean {
     c.count(info, 'problemCount', w) &&
     c.stringOrNull(info, 'deployConfig', w) &&
     c.stringOrNull(info, 'lastError', w) &&
-    checkExit(c, info['exit'])
+    checkExit(c, info['exit']) &&
+    checkLogSpan(c, info['logSpan']) &&
+    (info['importOrdinal'] === undefined || c.count(info, 'importOrdinal', w))
   );
+}
+
+/** Absent in metadata saved without it, null before a timestamped request. */
+function checkLogSpan(c: Checker, span: unknown): boolean {
+  const w = 'session.json.info.logSpan';
+  if (span === undefined || span === null) return true;
+  if (!isObject(span)) return c.fail(w, 'an object or null', span);
+  return c.string(span, 'first', w) && c.string(span, 'last', w);
 }
 
 function checkExit(c: Checker, exit: unknown): boolean {

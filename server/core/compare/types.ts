@@ -15,6 +15,9 @@ import type { Percentile } from '../reportedPercentiles';
 import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
 import type { TailAttribution, TargetName } from '../explain/types';
+import type { LogSpan } from '../sessionName';
+
+export type { LogSpan };
 
 export const STAGE_METRICS = [
   'queued',
@@ -119,16 +122,6 @@ export interface RunSamples {
   readonly tails?: RunTails | null;
   /** When the log says the run's requests were printed; null when it printed no timestamp. */
   readonly logSpan?: LogSpan | null;
-}
-
-/**
- * The log timestamps (`MM-DD HH:MM:SS`, the server's local time, no year) of the first and the
- * last request read, cold ones included: when the run happened by its own log, which a
- * session's import time is not.
- */
-export interface LogSpan {
-  readonly first: string;
-  readonly last: string;
 }
 
 /** A run's p99 tails, by target. */

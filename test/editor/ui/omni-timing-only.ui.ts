@@ -19,12 +19,17 @@ uiTest(
     await wb.runCommand('Stage Lens: Open Latency Details');
     const view = await sideBarWebview(wb, 60_000);
     // The imported log is the session on screen (other tests' sessions share the storage folder).
-    await waitText(
+    const title = await waitText(
       view,
       '[data-testid="session-title"]',
-      (t) => t.includes('qwen3tts-info-level'),
+      (t) => t.includes('qwen3tts-info-level') && t.includes('logged'),
       'the imported log as the current session',
     );
+    // Named by its file and its log's span (an ordinal if the storage already has an import of
+    // it), never its import time; "imported" is said once, by the status.
+    assert.match(title, /^qwen3tts-info-level-omnitiming-only\.log(?: \(\d+\))? · logged 10-19 07:12:05 – 07:12:12$/);
+    const meta = await waitText(view, '[data-testid="session-meta"]', (t) => t.startsWith('imported'), 'the status');
+    assert.equal(`${title} ${meta}`.split('imported').length - 1, 1, `${title} / ${meta}`);
     const notice = await waitText(
       view,
       '[data-testid="tables-missing"]',
