@@ -93,3 +93,32 @@ export function shortestNumberText(v: number): string {
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
   return `${groupedNumber(n, 0, 0)} ${n === 1 ? singular : plural}`;
 }
+
+/** `v` with three significant digits ("3.80", "38.0", "380"), more only left of the point ("3,803"). */
+function threeSignificant(v: number): string {
+  const abs = Math.abs(v);
+  let digits = abs < 10 ? 2 : abs < 100 ? 1 : 0;
+  // 9.996 rounds to 10.00 and 99.96 to 100.0: one decimal fewer keeps three digits.
+  if (digits > 0 && Number(abs.toFixed(digits)) >= (digits === 2 ? 10 : 100)) digits--;
+  return groupedNumber(v, digits, digits);
+}
+
+/**
+ * A duration as people read it, the same in the CLI's text and in the views: ms below 1 s, s
+ * from 1 s, min from 1 min, each with three significant digits ("96.7 ms", "151 ms", "3.80 s",
+ * "38.0 s", "1.36 min"); "0 ms" for a measured 0. The unit is chosen on the rounded value
+ * (999.7 ms reads "1.00 s"). Columns headed by their unit keep formatMs (textTable.ts).
+ */
+export function durationText(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms === 0) return '0 ms';
+  const abs = Math.abs(ms);
+  if (Number(abs.toFixed(abs < 10 ? 2 : abs < 100 ? 1 : 0)) < 1000) return `${threeSignificant(ms)} ms`;
+  if (Number((abs / 1000).toFixed(abs < 10_000 ? 2 : 1)) < 60) return `${threeSignificant(ms / 1000)} s`;
+  return `${threeSignificant(ms / 60_000)} min`;
+}
+
+/** "+812 ms", "−3.90 s" (a minus sign, as the views write it). */
+export function signedDurationText(ms: number): string {
+  return `${ms < 0 ? '−' : '+'}${durationText(Math.abs(ms))}`;
+}

@@ -79,3 +79,17 @@ export function cellToJson(cell: Cell): number | string | null {
       return cell.value;
   }
 }
+
+/** The states of a value with no number, as every surface words them (CLI tables, the views' cells and pickers). */
+export type NoNumberState = 'notMeasured' | 'hidden' | 'notRecorded';
+
+export const NO_NUMBER_WORD: Readonly<Record<NoNumberState, string>> = {
+  notMeasured: 'not measured',
+  hidden: 'hidden',
+  notRecorded: 'not recorded',
+};
+
+/** Of values none of which is a number, the state that explains most: a detected lie first, then None, else hidden. */
+export function noNumberState(counts: { readonly notRecorded: number; readonly notMeasured: number }): NoNumberState {
+  return counts.notRecorded > 0 ? 'notRecorded' : counts.notMeasured > 0 ? 'notMeasured' : 'hidden';
+}

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
 import { statusWords } from '../core/sessionStatusWords';
+import { stageRolesOf } from '../core/stageRoles';
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -70,7 +71,12 @@ export class SessionStageNumbers implements StageNumbersProvider {
         missing === null
           ? null
           : { requests: missing.requests, of: missing.of, all: missing.all, message: missing.message },
-      tailLead: tailLeadOf(sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null, oneOutput),
+      tailLead: tailLeadOf(
+        sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null,
+        oneOutput,
+        // The session's stage roles as the views name them (src/stageRoles.ts).
+        stageRolesOf(`${info.deployConfig ?? ''} ${info.description}`),
+      ),
     };
     this.cache.set(wanted, { key, numbers });
     return numbers;

@@ -146,7 +146,7 @@ test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules t
   assert.equal(heavy.status, 1, heavy.stderr);
   assert.match(
     heavy.stderr,
-    /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms -> [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/,
+    /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms → [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/,
   );
   assert.doesNotMatch(heavy.stderr, /stage0\.prefillDecode/);
   const json = JSON.parse(

@@ -233,8 +233,8 @@ test('explain: load at arrival over six requests says there are too few to tell,
   );
   // The table the sentence points to, from the log's timestamps: five arrived alone (the slow one among them), one with another in flight.
   assert.match(lines[at + 1], /^ {2}in flight +requests +tail +p50 +p90 +p99$/);
-  assert.match(lines[at + 2], /^ {2}0 +5 +1 +1,385 ms +1,916 ms +2,034 ms$/);
-  assert.match(lines[at + 3], /^ {2}1 +1 +0 +1,130 ms +1,130 ms +1,130 ms$/);
+  assert.match(lines[at + 2], /^ {2}0 +5 +1 +1\.39 s +1\.92 s +2\.03 s$/);
+  assert.match(lines[at + 3], /^ {2}1 +1 +0 +1\.13 s +1\.13 s +1\.13 s$/);
   assert.doesNotMatch(r.stdout, /Too few requests with a known arrival to tell/);
   const load = explainJson([log]).load[0];
   assert.equal(load?.reading, 'unknown');
@@ -254,7 +254,7 @@ test("explain names a one-output stage's prefill as prefill+decode, in its tail 
     );
     const table = cli(['explain', log, '--target', 'e2e', '--quantile', 'p99']);
     assert.equal(table.status, 0, table.stderr);
-    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) +\+[\d,]+ ms/m, name);
+    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) +\+[\d.,]+ m?s/m, name);
     assert.doesNotMatch(table.stdout, /^ {2}stage 0 prefill +[+-]/m, name);
     assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) vs num_tokens_in: /m, name);
   }
@@ -271,7 +271,7 @@ test('explain: a part that lies after the first audio in most requests reads "af
   assert.deepEqual(genOther?.afterTarget, { requests: 5, of: 6 });
   const table = cli(['explain', log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
   assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /^ {2}stage 1 rest of gen time +\+1,987 ms +51% +after target$/m);
+  assert.match(table.stdout, /^ {2}stage 1 rest of gen time +\+1\.99 s +51% +after target$/m);
   assert.doesNotMatch(table.stdout, / 0 ms$/m);
   assert.match(
     table.stdout,
@@ -370,10 +370,10 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
   const table = cli(['explain', file, '--target', 'e2e', '--quantile', 'p95']);
   assert.match(
     table.stdout,
-    /Why end-to-end time is slow at p95: 2 of 20 requests at or above 1,800 ms, on average 1,000 ms above the median 800 ms/,
+    /Why end-to-end time is slow at p95: 2 of 20 requests at or above 1\.80 s, on average 1\.00 s above the median 800 ms/,
   );
-  assert.match(table.stdout, /stage 0 prefill\s+\+1,000 ms\s+100%/);
-  assert.match(table.stdout, /residual\s+-1,000 ms\s+-100%/);
+  assert.match(table.stdout, /stage 0 prefill\s+\+1\.00 s\s+100%/);
+  assert.match(table.stdout, /residual\s+−1\.00 s\s+−100%/);
   // The overlap named: the codec's input wait is the talker prefill's time seen from downstream.
   assert.match(
     table.stdout,

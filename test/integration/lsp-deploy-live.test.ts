@@ -164,6 +164,9 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   });
   assert.match(led[0][1], / \(n=\d+\) · p99 tail: prefill\+decode \(one output\) \d+%$/);
   assert.doesNotMatch(led[1][1], /p99 tail/);
+  // The target in the side panel's words: the codec's first output is the first audio.
+  const leadTip = tooltip(((await client.inlayHints(uri)) ?? [])[0]!);
+  assert.match(leadTip, /at or above the p99 of time to first audio \(stage 1 · code2wav\) \(/, leadTip);
 
   // Unmatched: no hints (and the hints of another config never showed these numbers).
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);

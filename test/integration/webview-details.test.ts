@@ -196,7 +196,7 @@ describe('request table', () => {
 });
 
 describe('histograms tab', () => {
-  test('opens on a value that has measured numbers; values without any are marked', async () => {
+  test('opens on a value that has measured numbers; values without any say their state', async () => {
     // The last stage (the one the tab opens on) with no measured prefill, as a codec often has.
     const stages: StageSummary[] = data.summary.stages.map((s) =>
       s.stageKey === '2' ? { ...s, split: { ...s.split, prefillMs: undefined } } : s,
@@ -214,10 +214,16 @@ describe('histograms tab', () => {
         await page.locator(`[data-testid="histogram-metric"] option[value="${metric}"]`).getAttribute('data-measured'),
         'true',
       );
-      assert.match(
-        (await page.locator('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent()) ?? '',
-        /nothing measured/,
+      // Without a number, an option says its values' state in the cells' words.
+      assert.equal(
+        await page.locator('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent(),
+        'prefill (vllm_prefill_ms) — hidden',
       );
+      const unmeasured = await page
+        .locator('[data-testid="histogram-metric"] option[data-measured="false"]')
+        .allTextContents();
+      assert.ok(unmeasured.length > 0);
+      for (const text of unmeasured) assert.match(text, / — (not measured|hidden|not recorded)$/, text);
       // A value the user picks is kept even without numbers.
       await page.getByTestId('histogram-metric').selectOption('split:prefillMs');
       assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'split:prefillMs');

@@ -34,20 +34,22 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.equal(tail.candidate?.parts[0]?.key, '0/prefill');
   assert.equal(
     tail.sentence,
-    'the p99 excess of stage 1 time to first output moved from stage 1 queued (+31.3 ms) to stage 0 prefill+decode (one output) (+3,899 ms) (+32 ms → +3,900 ms over the median).',
+    // The target in the views' words (the stage roles from the files' names), durations in one rule.
+    'the p99 excess of time to first audio (stage 1 · code2wav) moved from stage 1 queued (+31.3 ms) to stage 0 prefill+decode (one output) (+3.90 s) (+32.0 ms → +3.90 s over the median).',
   );
   const table = compareTable(report, []).join('\n');
   assert.match(
     table,
-    /^Tail \(p99 of stage 1 time to first output\): the p99 excess of stage 1 time to first output moved from stage 1 queued/m,
+    /^Tail, p99 of time to first audio \(stage 1 · code2wav\): the p99 excess of time to first audio \(stage 1 · code2wav\) moved from stage 1 queued/m,
   );
-  assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3,899 ms \(100%\)$/m);
+  assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3\.90 s \(100%\)$/m);
+  assert.match(table, /^ {2}candidate: 1 of 6 requests ≥ 3\.80 s, \+3\.90 s over the median 96\.7 ms$/m);
   // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline.
   // Where stage 1's first output lies in its unsplit gen time is not in the baseline's log: its
   // contribution is "not measured" with the reason, never +0 ms, in every output.
   assert.match(
     table,
-    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1,987 ms \(51%\)$/m,
+    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1\.99 s \(51%\)$/m,
   );
   assert.match(
     table,
@@ -62,7 +64,7 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
     ['1/genOther'],
   );
   assert.equal(tail.candidate?.notMeasured, undefined);
-  assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail (p99'))), table);
+  assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail, p99'))), table);
   // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
   assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
   assert.match(table, /^1 +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
@@ -74,7 +76,7 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.match(md, /\| stage 1 queued \| \+31\.3 ms \(98%\) \| \+162 ms \(4%\) \|/);
   assert.match(
     md,
-    /\| stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1,987 ms \(51%\) \|/,
+    /\| stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1\.99 s \(51%\) \|/,
   );
   assert.match(md, /^baseline, stage 1 gen time not split .*: not measured\. /m);
   assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);

@@ -69,7 +69,7 @@ describe('few values behind a percentile', () => {
       three.map((n) => n.slice(1)),
       [
         ['  stage 0 (n = 3): p90 and p99', '  stage 1 (n = 3): p90 and p99', '  stage 2 (n = 3): p90 and p99'],
-        ['  edge 0->1 (n = 3): p90 and p99', '  edge 1->2 (n = 3): p90 and p99'],
+        ['  edge 0 → 1 (n = 3): p90 and p99', '  edge 1 → 2 (n = 3): p90 and p99'],
       ],
     );
     const info = noteOf(tableReport(analyse('qwen3tts-info-level-omnitiming-only.log'), { source: 'x' }));

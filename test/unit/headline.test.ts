@@ -274,7 +274,7 @@ describe('compare flags a change only when it matters', () => {
     assert.equal(significanceOf(p50, 'addedFirstOutput'), 'shift', 'not "down" (green, faster)');
     assert.match(
       changeText(report, added, p50),
-      /^p50 first output [\d.,]+ ms earlier relative to stage 0's first output: not faster or slower by itself \(stage 1's own 1st output p50 went [\d.,]+ -> [\d.,]+ ms \((within noise|≤ [\d.]+ ms)\)\)$/,
+      /^p50 first output [\d.,]+ ms earlier relative to stage 0's first output: not faster or slower by itself \(stage 1's own 1st output p50 went [\d.,]+ → [\d.,]+ ms \((within noise|≤ [\d.]+ ms)\)\)$/,
     );
     const cells =
       stageGroups(report, true)
@@ -388,7 +388,7 @@ describe('transfer edges in compare and in the side panel model', () => {
       row.quantiles.map((q) => q.diffMs),
       [0, 0, 0],
     );
-    assert.match(compareTable(report).join('\n'), /^0->1 +receive\+decode +3\/3 +p50 /m);
+    assert.match(compareTable(report).join('\n'), /^0 → 1 +receive\+decode +3\/3 +p50 /m);
     assert.deepEqual(
       stageGroups(report, false).map((g) => g.title),
       ['Stage 0', 'Stage 1', 'Stage 2', 'Transfer 0 → 1', 'Transfer 1 → 2', 'Request (end to end)'],

@@ -406,7 +406,7 @@ describe('tail rows', () => {
     assert.equal(targetText('e2e', names), 'end-to-end time');
     assert.equal(
       partText({ stageKey: null, phase: 'transfer', edge: '0->1', component: 'inFlight' }, names),
-      '0->1 in flight',
+      '0 → 1 in flight',
     );
   });
 

@@ -354,7 +354,7 @@ function tailSection(t: TailComparison): HTMLElement[] {
   const rows = tailRows(t);
   const notes = tailNotes(t);
   return [
-    h('h3', { text: `Where the p99 excess went (${targetLabel(t.target)})` }),
+    h('h3', { text: `Where the p99 excess went: ${targetLabel(t.target, t.stageRoles)}` }),
     h('p', {
       className: 'tail-sentence',
       testId: 'compare-tail-sentence',

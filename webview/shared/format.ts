@@ -1,4 +1,5 @@
 // Number formatting for cells and axes. DOM-free (unit-tested in Node).
+import { durationText } from '../../server/shared';
 
 const grouped0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const grouped1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -20,15 +21,8 @@ export function formatExact(value: number): string {
   return exact.format(value);
 }
 
-/** A duration for axes and labels: ms below 1 s, then s, then min. */
-export function formatDurationMs(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  const abs = Math.abs(ms);
-  if (abs === 0) return '0 ms';
-  if (abs < 1000) return `${formatCompact(ms)} ms`;
-  if (abs < 60_000) return `${formatCompact(ms / 1000)} s`;
-  return `${formatCompact(ms / 60_000)} min`;
-}
+/** A duration for labels and sentences: ms below 1 s, then s, then min, 3 significant digits; the CLI's rule. */
+export const formatDurationMs: (ms: number) => string = durationText;
 
 /** A value with its unit, for titles: "86,443.123 ms". */
 export function formatWithUnit(value: number, unit: string): string {

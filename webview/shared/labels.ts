@@ -22,10 +22,8 @@ export function fieldLabel(name: string): string {
   return FIELD_LABEL[name] ?? name;
 }
 
-/** An edge key as people read it: `0->1` (its key in JSON and the CLI) -> `0 → 1`. */
-export function edgeLabel(edgeKey: string): string {
-  return edgeKey.replace('->', ' → ');
-}
+/** An edge key as people read it: `0->1` (its key in JSON and CSV) -> `0 → 1`, as the CLI writes it. */
+export { edgeLabel } from '../../server/shared';
 
 /** Stage id part of a stage key: `1_2` -> `1`. */
 export function stageIdOfKey(stageKey: string): string {

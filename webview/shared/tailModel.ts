@@ -12,17 +12,9 @@ export function oneOutputStages(stages: readonly StageSummary[]): ReadonlySet<st
   return new Set(stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey));
 }
 
-/** Roles whose first output is audio (Qwen3-TTS / Qwen3-Omni codec stages). */
-const AUDIO_ROLE = /code2wav|codec|vocoder|wav|audio/i;
-
-/** "time to first audio (stage 1 · code2wav)", "stage 0 TTFT (talker)", "end-to-end time". */
+/** "time to first audio (stage 1 · code2wav)", "stage 0 TTFT (talker)", "end-to-end time": the CLI's words. */
 export function targetText(target: TargetName, stageNames: Readonly<Record<string, string>>): string {
-  const m = /^stage([\d_]+)\.(firstOutput|ttft)$/.exec(target);
-  if (m === null) return targetLabel(target);
-  const stageKey = m[1] as string;
-  const role = stageRole(stageKey, stageNames);
-  if (m[2] === 'firstOutput' && AUDIO_ROLE.test(role)) return `time to first audio (stage ${stageKey} · ${role})`;
-  return role === '' ? targetLabel(target) : `${targetLabel(target)} (${role})`;
+  return targetLabel(target, stageNames);
 }
 
 /** "stage 1 · talker input wait", "0->1 tx", "preprocess"; a one-output stage's prefill is "prefill+decode (one output)". */

@@ -11,7 +11,7 @@ import type {
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { FIELD_OMNI_TIMING_STAGE, PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
-import { endToEndOf, valuesAbovePercentile } from '../../server/shared';
+import { endToEndOf, NO_NUMBER_WORD, noNumberState, valuesAbovePercentile } from '../../server/shared';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
@@ -63,10 +63,8 @@ export function fewValuesNote(count: number, pct: Percentile): string {
 export const STATE_TEXT: Readonly<
   Record<Exclude<DisplayState, 'measured' | 'inferred' | 'combined' | 'text'>, string>
 > = {
-  notMeasured: 'not measured',
+  ...NO_NUMBER_WORD,
   covered: 'in prefill',
-  hidden: 'hidden',
-  notRecorded: 'not recorded',
   empty: '—',
   pending: '…',
 };
@@ -359,9 +357,8 @@ export function summarySplitView(stage: StageSummary, name: SplitName, pct: Perc
     };
   }
   if (stage.requestCount === 0) return EMPTY_VIEW;
-  // No number at all: show the state that explains most (a detected lie first).
-  const state: 'notRecorded' | 'notMeasured' | 'hidden' =
-    counts.notRecorded > 0 ? 'notRecorded' : counts.notMeasured > 0 ? 'notMeasured' : 'hidden';
+  // No number at all: show the state that explains most (a detected lie first), as the CLI's table does.
+  const state = noNumberState(counts);
   return {
     text: STATE_TEXT[state],
     state,
@@ -422,4 +419,15 @@ export function distributionView(
     value,
     fewValues: few !== '',
   };
+}
+
+/**
+ * What a stage's metric (`split:<name>` or `field:<name>`, the histogram's picker values) is
+ * when it has no number: its state in the words the summary cells use ("not recorded", "not
+ * measured", "hidden"), never a word of its own.
+ */
+export function noNumberText(stage: StageSummary, metric: string): string {
+  if (metric.startsWith('split:'))
+    return summarySplitView(stage, metric.slice('split:'.length) as SplitName, 'p50').text;
+  return summaryFieldView(stage, metric.slice('field:'.length), '', 'p50', 'hidden').text;
 }

@@ -78,6 +78,6 @@ export function changeText(report: ComparisonReport, m: MetricComparison, q: Qua
   const ownText =
     own === undefined
       ? `stage ${m.scope}'s own time to first output was not compared`
-      : `stage ${m.scope}'s own 1st output ${q.quantile} went ${formatMs(own.baseline)} -> ${formatMs(own.candidate)} ms (${own.verdict === 'changed' ? `${formatMs(Math.abs(own.diffMs))} ms ${own.diffMs > 0 ? 'longer' : 'shorter'}` : verdictShort(own)})`;
+      : `stage ${m.scope}'s own 1st output ${q.quantile} went ${formatMs(own.baseline)} → ${formatMs(own.candidate)} ms (${own.verdict === 'changed' ? `${formatMs(Math.abs(own.diffMs))} ms ${own.diffMs > 0 ? 'longer' : 'shorter'}` : verdictShort(own)})`;
   return `${q.quantile} first output ${formatMs(Math.abs(q.diffMs))} ms ${direction} relative to ${relativeTo} first output: not faster or slower by itself (${ownText})`;
 }

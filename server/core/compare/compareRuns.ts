@@ -8,6 +8,7 @@ import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metr
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
+import { stageRolesOf } from '../stageRoles';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -172,7 +173,13 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   ];
   const tail =
     baseline.samples !== null && candidate.samples !== null
-      ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput)
+      ? compareTails(
+          baseline.samples.tails ?? null,
+          candidate.samples.tails ?? null,
+          oneOutput,
+          // Named as the editor names a session's stages: from the files' names.
+          stageRolesOf(`${baseline.source} ${candidate.source}`),
+        )
       : null;
   return {
     schema: 1,

@@ -1,5 +1,6 @@
 // Number and label formatting shared by the terminal table and the Markdown report.
 import { formatMs } from '../textTable';
+import { edgeLabel } from '../edgeLabel';
 import { METRIC_INFO } from './metrics';
 import type {
   ComparisonReport,
@@ -50,7 +51,7 @@ export function unknownText(unknown: UnknownCounts): string {
 }
 
 export function scopeLabel(scope: string): string {
-  return scope === REQUEST_SCOPE ? 'request' : scope.includes('->') ? `transfer ${scope}` : `stage ${scope}`;
+  return scope === REQUEST_SCOPE ? 'request' : scope.includes('->') ? `transfer ${edgeLabel(scope)}` : `stage ${scope}`;
 }
 
 export function metricLabel(m: MetricComparison): string {
@@ -115,7 +116,7 @@ export function findingText(f: FindingDiff): string {
       ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`
       : f.change === 'disappeared'
         ? `${countOf(f.baselineRequests, 'request')} in the baseline, none in the candidate`
-        : `${f.baselineRequests} -> ${f.candidateRequests} requests`;
+        : `${f.baselineRequests} → ${f.candidateRequests} requests`;
   return `${f.code}${where}: ${counts}`;
 }
 

@@ -187,7 +187,10 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
   }
   if (report.tail !== undefined && report.tail !== null) {
     const t = report.tail;
-    out.push(`**Tail (p99 of ${escapeMarkdown(targetLabel(t.target))}):** ${escapeMarkdown(t.sentence)}`, '');
+    out.push(
+      `**Tail, p99 of ${escapeMarkdown(targetLabel(t.target, t.stageRoles))}:** ${escapeMarkdown(t.sentence)}`,
+      '',
+    );
     out.push(`| part | baseline excess | candidate excess |`, '|---|--:|--:|');
     for (const r of tailRows(t))
       out.push(`| ${escapeMarkdown(r.label)} | ${escapeMarkdown(r.baseline)} | ${escapeMarkdown(r.candidate)} |`);

@@ -207,7 +207,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     );
 
   const crosses = compareOp(rule.op, observed, rule.threshold);
-  const numbers = `${what} ${fmt(q.baseline, 'ms')} -> ${fmt(q.candidate, 'ms')} (${signedMs(q.diffMs)}${q.diffPct === null ? '' : `, ${fmt(q.diffPct, '%')}`}; rule ${rule.op} ${rule.unit === '%' ? fmt(rule.threshold, '%') : signedMs(rule.threshold)})`;
+  const numbers = `${what} ${fmt(q.baseline, 'ms')} → ${fmt(q.candidate, 'ms')} (${signedMs(q.diffMs)}${q.diffPct === null ? '' : `, ${fmt(q.diffPct, '%')}`}; rule ${rule.op} ${rule.unit === '%' ? fmt(rule.threshold, '%') : signedMs(rule.threshold)})`;
   let outcome: RuleOutcome;
   let significance: string;
   if (q.beyondNoise === null) {

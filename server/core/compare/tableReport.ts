@@ -23,6 +23,7 @@ import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
 import { pushAll } from '../arrays';
 import { countOf } from '../numberText';
+import { edgeLabel } from '../edgeLabel';
 
 function ciText(q: QuantileComparison): string {
   if (q.ci === null) return 'not testable';
@@ -36,7 +37,7 @@ function flagText(m: MetricComparison, q: QuantileComparison): string {
 }
 
 function metricRows(m: MetricComparison): string[][] {
-  const scope = m.scope === 'request' ? 'request' : m.scope;
+  const scope = m.scope === 'request' ? 'request' : edgeLabel(m.scope);
   if (m.status !== 'compared')
     return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '', '']];
   return m.quantiles.map((q, i) => [

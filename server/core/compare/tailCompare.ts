@@ -10,7 +10,7 @@ import { tailAttribution } from '../explain/tailAttribution';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
-import { groupedNumber } from '../numberText';
+import { signedDurationText as ms } from '../numberText';
 
 /** Collects a run's requests into an explain index; the tails are computed at the end. */
 export class RunTailsBuilder {
@@ -33,9 +33,6 @@ export class RunTailsBuilder {
   }
 }
 
-const ms = (v: number): string =>
-  `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
-
 function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
   const first = t.parts[0];
   return first !== undefined && first.excessMs > 0 ? first : null;
@@ -47,8 +44,9 @@ export function tailSentence(
   baseline: TailAttribution | null,
   candidate: TailAttribution | null,
   oneOutput: readonly string[] = [],
+  roles: Readonly<Record<string, string>> = {},
 ): string {
-  const what = `the p99 excess of ${targetLabel(target)}`;
+  const what = `the p99 excess of ${targetLabel(target, roles)}`;
   if (baseline === null || candidate === null)
     return `${what} is known in ${baseline === null ? 'the candidate' : 'the baseline'} only.`;
   const b = topPart(baseline);
@@ -66,6 +64,7 @@ export function compareTails(
   baseline: RunTails | null,
   candidate: RunTails | null,
   oneOutput: readonly string[] = [],
+  roles: Readonly<Record<string, string>> = {},
 ): TailComparison | null {
   if (baseline === null && candidate === null) return null;
   const candidates = [baseline?.mainTarget, candidate?.mainTarget, 'e2e'].filter(
@@ -85,6 +84,7 @@ export function compareTails(
     baseline: b,
     candidate: c,
     oneOutputStages: oneOutput,
-    sentence: tailSentence(target, b, c, oneOutput),
+    stageRoles: roles,
+    sentence: tailSentence(target, b, c, oneOutput, roles),
   };
 }

@@ -4,10 +4,7 @@ import { partLabel, targetLabel } from '../explain/explainTable';
 import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
-import { groupedNumber } from '../numberText';
-
-const ms = (v: number): string =>
-  `${v >= 0 ? '+' : '−'}${groupedNumber(Math.abs(v), 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
+import { durationText, signedDurationText as ms } from '../numberText';
 
 /** What a cell says for a part the run has but did not measure (its reason is in tailNotes). */
 export const NOT_MEASURED_CELL = 'not measured';
@@ -79,7 +76,7 @@ function rowLabel(inBaseline: string | null, inCandidate: string | null): string
 export function tailTableLines(t: TailComparison): string[] {
   const rows = tailRows(t);
   return [
-    `Tail (p99 of ${targetLabel(t.target)}): ${t.sentence}`,
+    `Tail, p99 of ${targetLabel(t.target, t.stageRoles)}: ${t.sentence}`,
     `  baseline:  ${tailSideText(t.baseline)}`,
     `  candidate: ${tailSideText(t.candidate)}`,
     ...alignedTable(
@@ -91,8 +88,8 @@ export function tailTableLines(t: TailComparison): string[] {
   ];
 }
 
-/** "1 of 96 requests ≥ 3,803 ms, +3,900 ms over the median 97 ms". */
+/** "1 of 96 requests ≥ 3.80 s, +3.90 s over the median 96.7 ms". */
 export function tailSideText(t: TailAttribution | null): string {
   if (t === null) return 'not measured';
-  return `${t.requestCount} of ${t.scopeCount} requests ≥ ${groupedNumber(Math.round(t.thresholdMs), 0, 3)} ms, ${ms(t.excessMs)} over the median ${groupedNumber(t.targetMedianMs, 0, t.targetMedianMs >= 100 ? 0 : 1)} ms`;
+  return `${t.requestCount} of ${t.scopeCount} requests ≥ ${durationText(t.thresholdMs)}, ${ms(t.excessMs)} over the median ${durationText(t.targetMedianMs)}`;
 }

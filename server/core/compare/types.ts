@@ -138,6 +138,8 @@ export interface TailComparison {
   readonly candidate: TailAttribution | null;
   /** Stages whose prefill holds their decode (one output) in a run: their prefill part is named prefill+decode. */
   readonly oneOutputStages?: readonly string[];
+  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts): the target's words, "time to first audio (stage 1 · code2wav)". */
+  readonly stageRoles?: Readonly<Record<string, string>>;
   /** "the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) …" */
   readonly sentence: string;
 }

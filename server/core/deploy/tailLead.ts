@@ -18,7 +18,11 @@ const PHASE_WORD: Partial<Record<PartPhase, string>> = {
 /** Below this share a part does not "lead" (a flat tail's noise). */
 const MIN_SHARE = 0.2;
 
-export function tailLeadOf(tail: TailAttribution | null, oneOutput: ReadonlySet<string>): TailLead | null {
+export function tailLeadOf(
+  tail: TailAttribution | null,
+  oneOutput: ReadonlySet<string>,
+  roles: Readonly<Record<string, string>> = {},
+): TailLead | null {
   const top = tail?.parts[0];
   if (
     tail === null ||
@@ -37,7 +41,7 @@ export function tailLeadOf(tail: TailAttribution | null, oneOutput: ReadonlySet<
     stageId: top.stageId,
     part,
     share: top.share,
-    target: targetLabel(tail.target),
+    target: targetLabel(tail.target, roles),
     tailRequests: tail.requestCount,
   };
 }

@@ -5,8 +5,10 @@ import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { groupedNumber } from '../numberText';
+import { durationText as ms, signedDurationText as signed } from '../numberText';
 import { overlapWait } from './overlapWait';
+import { edgeLabel } from '../edgeLabel';
+import { outputsAudio, roleOfStage, stageRolesOf } from '../stageRoles';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -34,7 +36,7 @@ export function partLabel(
   p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component' | 'withUnmeasuredPhases'>,
   oneOutput: readonly string[] = [],
 ): string {
-  if (p.phase === 'transfer') return `${p.edge ?? '?'} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
+  if (p.phase === 'transfer') return `${edgeLabel(p.edge ?? '?')} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
   if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `stage ${p.stageKey} ${PREFILL_DECODE_LABEL}`;
   if (p.withUnmeasuredPhases === true) return `stage ${p.stageKey} ${UNSPLIT_GEN_LABEL}`;
@@ -62,16 +64,28 @@ function fitPhase(f: Pick<CostFit, 'stageKey' | 'y'>, oneOutput: readonly string
   return oneOutput.includes(f.stageKey) ? PREFILL_DECODE_LABEL : 'prefill';
 }
 
-export function targetLabel(target: string): string {
+/**
+ * "time to first audio (stage 1 · code2wav)" where the stage's output is audio, "stage 0 TTFT
+ * (talker)", "stage 1 time to first output" without roles, "end-to-end time". The CLI and the
+ * views word a target with this one function (roles: server/core/stageRoles.ts).
+ */
+export function targetLabel(target: string, roles: Readonly<Record<string, string>> = {}): string {
   if (target === 'e2e') return 'end-to-end time';
   const m = /^stage([\d_]+)\.(firstOutput|ttft)$/.exec(target);
   if (m === null) return target;
-  return m[2] === 'ttft' ? `stage ${m[1]} TTFT` : `stage ${m[1]} time to first output`;
+  const stageKey = m[1] as string;
+  const role = roleOfStage(stageKey, roles);
+  if (m[2] === 'firstOutput' && outputsAudio(role)) return `time to first audio (stage ${stageKey} · ${role})`;
+  const plain = m[2] === 'ttft' ? `stage ${stageKey} TTFT` : `stage ${stageKey} time to first output`;
+  return role === '' ? plain : `${plain} (${role})`;
 }
 
-const ms = (v: number): string => `${groupedNumber(v, 0, Math.abs(v) >= 100 ? 0 : 1)} ms`;
-const signed = (v: number): string => `${v >= 0 ? '+' : '-'}${ms(Math.abs(v))}`;
-const pct = (v: number | null): string => (v === null ? '-' : `${Math.round(v * 100)}%`);
+// A negative share with the minus sign the excesses and the views use.
+const pct = (v: number | null): string => {
+  if (v === null) return '-';
+  const p = Math.round(v * 100);
+  return p < 0 ? `−${-p}%` : `${p}%`;
+};
 
 function table(rows: string[][], leftColumns = 1): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
@@ -85,10 +99,14 @@ function table(rows: string[][], leftColumns = 1): string[] {
   );
 }
 
-function tailBlock(t: TailAttribution, oneOutput: readonly string[]): string[] {
+function tailBlock(
+  t: TailAttribution,
+  oneOutput: readonly string[],
+  roles: Readonly<Record<string, string>>,
+): string[] {
   const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
   const out = [
-    `Why ${targetLabel(t.target)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
+    `Why ${targetLabel(t.target, roles)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
   ];
   const shown = t.parts.slice(0, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
@@ -150,6 +168,8 @@ const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string
 
 export function explainTable(report: ExplainReport): string[] {
   const out: string[] = [];
+  // Stage roles from the file's name, as the editor names a session's stages from its source.
+  const roles = stageRolesOf(report.source);
   const cold = report.scope.excludeCold ? '; cold requests left out' : '';
   out.push(
     `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`,
@@ -164,7 +184,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }
-  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages), '');
+  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles), '');
   if (report.unsupportedTargets.length > 0) {
     out.push(
       `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,
@@ -176,7 +196,7 @@ export function explainTable(report: ExplainReport): string[] {
   const load = report.load[0];
   if (load !== undefined) {
     out.push(
-      `Load at arrival (${targetLabel(load.target)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {

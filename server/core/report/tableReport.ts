@@ -8,7 +8,9 @@ import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf, slowestPhaseText } from '../analysis/slowest';
 import type { Percentile } from '../reportedPercentiles';
 import { formatMs, textTable, withVisibleControls } from '../textTable';
+import { edgeLabel } from '../edgeLabel';
 import { pushAll } from '../arrays';
+import { NO_NUMBER_WORD, noNumberState } from '../values';
 import { fewValuesLines, type CountedRow } from './fewValues';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
@@ -24,22 +26,27 @@ export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
 type Column = {
   readonly title: string;
   readonly pick: (s: StageSummary) => Distribution | null | undefined;
+  /** A phase of the split: with no number, its cell says why in the views' words ("not recorded"). */
+  readonly split?: SplitName;
+  /** Shown only when some stage has a number there (as the side panel's columns): most stages print no input split. */
+  readonly inputSplit?: true;
   /** What the cell says when pick has nothing: a stage whose prefill covers its decode. */
   readonly oneOutput?: (s: StageSummary, p: Percentile) => string;
 };
 
 const COLUMNS: readonly Column[] = [
-  { title: 'queued', pick: (s) => s.split.queuedMs },
-  { title: 'input wait', pick: (s) => s.split.inputWaitMs },
-  { title: 'ready queued', pick: (s) => s.split.readyQueuedMs },
+  { title: 'queued', pick: (s) => s.split.queuedMs, split: 'queuedMs' },
+  { title: 'input wait', pick: (s) => s.split.inputWaitMs, split: 'inputWaitMs', inputSplit: true },
+  { title: 'ready queued', pick: (s) => s.split.readyQueuedMs, split: 'readyQueuedMs', inputSplit: true },
   // A one-output stage's vllm_prefill_ms covers its decode: "1,358 +decode", and its decode is "in prefill".
   {
     title: 'prefill',
     pick: (s) => s.split.prefillMs,
+    split: 'prefillMs',
     oneOutput: (s, p) => (s.prefillDecodeMs === null ? '-' : `${formatMs(s.prefillDecodeMs[p])} +decode`),
   },
-  { title: 'decode', pick: (s) => s.split.decodeMs, oneOutput: () => 'in prefill' },
-  { title: 'TTFT', pick: (s) => s.split.ttftMs },
+  { title: 'decode', pick: (s) => s.split.decodeMs, split: 'decodeMs', oneOutput: () => 'in prefill' },
+  { title: 'TTFT', pick: (s) => s.split.ttftMs, split: 'ttftMs' },
   {
     title: 'gen time',
     pick: (s) =>
@@ -108,19 +115,27 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   } else {
     out.push(
       '',
-      'Phase split per stage, ms (over measured values only; "-" = none measured; +1st output = time to first output added by this stage, within each request)',
+      'Phase split per stage, ms (over measured values only; a phase with none says why: not measured, hidden or not recorded; "-" = none; +1st output = time to first output added by this stage, within each request)',
     );
     const rows: string[][] = [];
+    const inputSplit = snapshot.stages.some((s) =>
+      (['inputWaitMs', 'readyQueuedMs'] as const).some(
+        (n) => s.splitStates[n].measured + s.splitStates[n].inferred > 0,
+      ),
+    );
+    const columns = COLUMNS.filter((c) => c.inputSplit !== true || inputSplit);
     for (const s of snapshot.stages) {
       (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
         rows.push([
           i === 0 ? s.stageKey : '',
           i === 0 ? String(s.requestCount) : '',
           p,
-          ...COLUMNS.map((c) => {
+          ...columns.map((c) => {
             const d = c.pick(s);
             if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0)
               return c.oneOutput(s, p);
+            if ((d === null || d === undefined) && c.split !== undefined && s.requestCount > 0)
+              return NO_NUMBER_WORD[noNumberState(s.splitStates[c.split])];
             return d === null || d === undefined
               ? '-'
               : `${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
@@ -128,7 +143,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         ]);
       });
     }
-    pushAll(out, textTable(['stage', 'n', '', ...COLUMNS.map((c) => c.title)], rows));
+    pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows));
     const few = fewValuesLines(snapshot.stages.map(stageCounts));
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
@@ -235,12 +250,18 @@ function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
 const EDGE_COLUMNS: ReadonlyArray<{
   readonly title: string;
   readonly pick: (e: EdgeSummary) => Distribution | null | undefined;
+  /** With no number, the state's word where the values have one (as the side panel's Transfers table). */
+  readonly noNumber?: (e: EdgeSummary) => string | null;
 }> = [
   { title: 'send', pick: (e) => e.fields['tx_time_ms'] },
   { title: 'in flight', pick: (e) => e.fields['in_flight_time_ms'] },
   { title: 'recv decode', pick: (e) => e.fields['rx_decode_time_ms'] },
   { title: 'size KB', pick: (e) => e.fields['size_kbytes'] },
-  { title: '[OmniTiming] send', pick: (e) => e.omniTimingTxMs },
+  {
+    title: '[OmniTiming] send',
+    pick: (e) => e.omniTimingTxMs,
+    noNumber: (e) => (e.omniTimingTxStates.notRecorded > 0 ? NO_NUMBER_WORD.notRecorded : null),
+  },
 ];
 
 /** Per transfer edge, p50/p90/p99 over measured values, and what was left out and why. */
@@ -249,24 +270,24 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
   for (const e of edges) {
     (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
       rows.push([
-        i === 0 ? withVisibleControls(e.edge) : '',
+        i === 0 ? edgeLabel(withVisibleControls(e.edge)) : '',
         i === 0 ? String(e.requestCount) : '',
         i === 0 ? String(e.tableCount) : '',
         p,
         ...EDGE_COLUMNS.map((c) => {
           const d = c.pick(e);
-          return d === null || d === undefined ? '-' : formatMs(d[p]);
+          return d === null || d === undefined ? (c.noNumber?.(e) ?? '-') : formatMs(d[p]);
         }),
       ]);
     });
   }
   const out = [
-    'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none measured)',
+    'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none)',
     ...textTable(['edge', 'n', 'table', '', ...EDGE_COLUMNS.map((c) => c.title)], rows),
   ];
   const few = fewValuesLines(
     edges.map((e) => ({
-      label: `edge ${withVisibleControls(e.edge)}`,
+      label: `edge ${edgeLabel(withVisibleControls(e.edge))}`,
       columns: EDGE_COLUMNS.map((c) => ({ column: c.title, count: c.pick(e)?.count ?? 0 })),
     })),
   );
@@ -275,12 +296,12 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
     const unrecorded = e.omniTimingTxStates.notRecorded;
     if (unrecorded > 0) {
       out.push(
-        `  ${withVisibleControls(e.edge)}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`,
+        `  ${edgeLabel(withVisibleControls(e.edge))}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`,
       );
     }
     if (e.tableCount < e.requestCount)
       out.push(
-        `  ${withVisibleControls(e.edge)}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,
+        `  ${edgeLabel(withVisibleControls(e.edge))}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,
       );
   }
   return out;

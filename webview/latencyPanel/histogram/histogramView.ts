@@ -23,7 +23,7 @@ import {
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
-import { EXPLAIN } from '../../shared/valueState';
+import { EXPLAIN, noNumberText } from '../../shared/valueState';
 import type { HistogramLayout } from './histogramLayout';
 import { histogramBarAt, histogramLayout, unbinnedCounts, unbinnedSentence } from './histogramLayout';
 import type { PercentileBand } from './percentileMarks';
@@ -175,7 +175,7 @@ export class HistogramView {
           : SPLIT_LABEL[n];
     const option = (label: string, value: string): HTMLOptionElement => {
       const measured = stage === undefined || hasMeasuredValues(stage, value);
-      const o = new Option(measured ? label : `${label} — nothing measured`, value);
+      const o = new Option(measured ? label : `${label} — ${noNumberText(stage, value)}`, value);
       o.dataset['measured'] = String(measured);
       return o;
     };

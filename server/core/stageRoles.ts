@@ -1,0 +1,36 @@
+// Stage roles are not written in a deploy YAML nor in the log; they come from the model's
+// pipeline (docs/formats.md#stage-roles), recognised in the deploy file's or the log's path.
+// The three pipelines Stage Lens targets are known; for others, stages go by id. The extension
+// (a session's deploy file and source) and the CLI (the file it reads) name stages the same way.
+
+const PIPELINES: ReadonlyArray<{ readonly match: RegExp; readonly roles: readonly string[] }> = [
+  { match: /qwen3[_-]?omni/i, roles: ['thinker', 'talker', 'code2wav'] },
+  { match: /qwen3[_-]?tts|cold-start/i, roles: ['talker', 'code2wav'] },
+  { match: /glm[_-]?image/i, roles: ['AR', 'diffusion'] },
+];
+
+/** Roles whose first output is audio (the Qwen3-TTS and Qwen3-Omni codec stages). */
+const AUDIO_ROLE = /code2wav|codec|vocoder|wav|audio/i;
+
+/** Stage id -> role ("0" -> "talker") of the pipeline `text` (paths, a command line) names; {} for another. */
+export function stageRolesOf(text: string): Readonly<Record<string, string>> {
+  const pipeline = PIPELINES.find((p) => p.match.test(text));
+  if (pipeline === undefined) return {};
+  return Object.fromEntries(pipeline.roles.map((role, i) => [String(i), role]));
+}
+
+/** Stage id part of a stage key: `1_2` -> `1`. */
+function stageIdOfKey(stageKey: string): string {
+  const cut = stageKey.indexOf('_');
+  return cut < 0 ? stageKey : stageKey.slice(0, cut);
+}
+
+/** The role of a stage ("code2wav"), or ''. */
+export function roleOfStage(stageKey: string, roles: Readonly<Record<string, string>>): string {
+  return roles[stageIdOfKey(stageKey)] ?? '';
+}
+
+/** Whether a stage of this role outputs audio (its first output is the first audio). */
+export function outputsAudio(role: string): boolean {
+  return AUDIO_ROLE.test(role);
+}
