@@ -12,6 +12,7 @@ import type { StageSummary } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { sessionTitle } from '../../server/capture/sessionTitle';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf, summarize, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -138,6 +139,49 @@ describe("side panel at the side bar's default width", () => {
       page,
       `/over ${COUNT + 3} values/.test(document.querySelector('[data-testid="stage-row"][data-stage-key="0"] td[data-col="prefillMs"]').title)`,
     );
+  });
+});
+
+describe('Latency Details header', () => {
+  test('an imported log\'s name is shown whole at 600 px: its file, ordinal and log span, "imported" once', async () => {
+    const title = sessionTitle({
+      info: {
+        ...data.session,
+        kind: 'import',
+        description: '/data/runs/qwen3tts-talker-first-audio-before-fix.log',
+        status: 'exited',
+        exit: null,
+        deployConfig: '/ws/qwen3_tts.yaml',
+        logSpan: { first: '10-19 07:12:04', last: '10-19 07:12:12' },
+        importOrdinal: 2,
+      },
+      import: { path: '/data/runs/qwen3tts-talker-first-audio-before-fix.log' },
+    });
+    const imported: SyntheticSession = {
+      ...data,
+      session: { ...data.session, kind: 'import', status: 'exited', exit: null, title },
+    };
+    const view = await harness.open('latencyPanel', { width: 600, height: 500 }, new FakeHost(imported));
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+      const shown = await page.getByTestId('session-title').textContent();
+      assert.equal(
+        shown,
+        'qwen3tts-talker-first-audio-before-fix.log (2) · qwen3_tts.yaml · logged 10-19 07:12:04 – 07:12:12',
+      );
+      assert.match((await page.getByTestId('session-meta').textContent()) ?? '', /^imported · /);
+      const fit = await evaluate<{ scroll: number; client: number; right: number }>(
+        page,
+        `(() => { const t = document.querySelector('[data-testid="session-title"]'); return { scroll: t.scrollWidth, client: t.clientWidth, right: t.getBoundingClientRect().right }; })()`,
+      );
+      assert.ok(fit.scroll <= fit.client && fit.right <= 600, `title cut: ${JSON.stringify(fit)}`);
+      await page
+        .getByTestId('session-header')
+        .screenshot({ path: path.join(SHOTS, 'latency-header-imported-600.png') });
+    } finally {
+      await view.close();
+    }
   });
 });
 
