@@ -721,7 +721,8 @@ export type HostToWebview =
   | { readonly type: 'requestPage'; readonly seq: number; readonly page: RequestPage }
   | { readonly type: 'requestDetail'; readonly detail: RequestDetail | null }
   | { readonly type: 'histogram'; readonly seq: number; readonly histogram: HistogramResult }
-  | { readonly type: 'spans'; readonly spans: RequestSpans }
+  /** sessionId: the session asked about, so that an answer arriving after another session is shown is dropped. */
+  | { readonly type: 'spans'; readonly sessionId: string; readonly spans: RequestSpans }
   | { readonly type: 'filter'; readonly filter: ViewFilter }
   /** seq 0: pushed by the host with each summary (the side panel's "Why p99 is slow"). */
   | { readonly type: 'tail'; readonly seq: number; readonly tail: TailAttributionResult }

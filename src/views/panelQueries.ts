@@ -49,7 +49,7 @@ export async function answerPanelQuery(message: Query, source: LatencyDataSource
           histogram: await source.request('stageLens/histogram', { ...message.params, sessionId }),
         };
       case 'querySpans':
-        return { type: 'spans', spans: await source.request('stageLens/requestSpans', { sessionId }) };
+        return { type: 'spans', sessionId, spans: await source.request('stageLens/requestSpans', { sessionId }) };
       case 'queryTail':
         return {
           type: 'tail',

@@ -637,6 +637,27 @@ describe('latency panel: Over Time follows the session shown', () => {
     assert.equal(await page.getByTestId('spans-reset').isVisible(), false);
     await page.getByTestId('panel-spans').screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-empty.png') });
   });
+
+  test("an Each request answer for the session shown before is dropped; the shown session's is drawn", async () => {
+    const read = sessionOfLog(OMNI);
+    const omni = { ...read, session: { ...read.session, id: 'import-omni-late' } };
+    for (const m of view.host.show({ ...omni, summary: { ...omni.summary, sessionId: 'import-omni-late' } }))
+      await view.dispatch(m);
+    await assertWholeView(omni);
+    const visible = (): Promise<string | undefined> =>
+      page.getByTestId('spans-canvas').evaluate((c) => (c as unknown as El).dataset['visible']);
+    // Two frames: a drawn answer would show in the next one.
+    const frames = (): Promise<unknown> =>
+      page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    // The first session's six requests, answered after the three-request session was shown.
+    await view.dispatch({ type: 'spans', sessionId: data.session.id, spans: data.spans });
+    await frames();
+    assert.equal(await visible(), '3');
+    assert.match((await page.getByTestId('spans-status').textContent()) ?? '', /^3 of 3 requests in view/);
+    // The same spans answered for the session shown are drawn: the check is the session, not the lateness.
+    await view.dispatch({ type: 'spans', sessionId: 'import-omni-late', spans: data.spans });
+    await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '6'`);
+  });
 });
 
 describe("a gen time the log does not split, under its own stage's first output (the log before the fix)", () => {

@@ -522,7 +522,8 @@ channel.onMessage((msg: HostToWebview) => {
       histogram.accept(msg.seq, msg.histogram);
       break;
     case 'spans':
-      spans.setSpans(msg.spans, state.spansView);
+      // An answer for the session shown before would flash until this one's arrives.
+      if (msg.sessionId === session?.id) spans.setSpans(msg.spans, state.spansView);
       break;
     case 'filter':
       onFilter(msg.filter);
