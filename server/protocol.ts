@@ -361,8 +361,8 @@ export interface HistogramResult {
 
 /**
  * Requests over wall time, columnar for the many-requests timeline: request i ends at
- * endMs[i] (log timestamp, second resolution, or capture time when the log has none)
- * and lasted e2eMs[i] (null when not printed).
+ * endMs[i] (the middle of its printed second on the log clock, where Over Time places it,
+ * or its capture time when the log has none) and lasted e2eMs[i] (null when not printed).
  */
 export interface RequestSpans {
   readonly requestIds: readonly string[];

@@ -22,6 +22,8 @@ import type {
   SummaryResult,
 } from '../protocol';
 import type { Session } from './session';
+import type { RequestStore } from '../core/analysis/requestStore';
+import type { ExplainIndex } from '../core/explain/explainIndex';
 import { prometheusPanelOf } from './prometheusCapture';
 import { withDeployEvidence } from './deployEvidence';
 
@@ -146,19 +148,16 @@ export function stageHistogram(session: Session, params: HistogramParams): Histo
   return histogramOf(session.requests(), params, scopeMaskOf(session));
 }
 
-const LOG_TIME = /^(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
-
-/** Log timestamps carry no year: place them in the capture year; they only need to order and space requests. */
-function logTimeMs(timestamp: string | null, year: number): number | null {
-  const m = timestamp === null ? null : LOG_TIME.exec(timestamp);
-  if (m === null) return null;
-  return Date.UTC(year, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
+export function requestSpans(session: Session): RequestSpans {
+  return spansOf(session.requests(), session.explainIndex, session.requestTimes());
 }
 
-export function requestSpans(session: Session): RequestSpans {
-  const requests = session.requests();
-  const times = session.requestTimes();
-  const year = new Date(session.info.startedAt).getUTCFullYear();
+/**
+ * The Each request chart's columns. A request ends at its finish in the explain index, the
+ * time Over Time bins it at (the middle of its printed second, or its capture time), so the
+ * two charts on one time axis place it alike.
+ */
+export function spansOf(requests: RequestStore, index: ExplainIndex, capturedAt: readonly number[]): RequestSpans {
   const requestIds: string[] = [];
   const endMs: number[] = [];
   const e2eMs: (number | null)[] = [];
@@ -166,7 +165,8 @@ export function requestSpans(session: Session): RequestSpans {
   const cold: boolean[] = [];
   for (let i = 0; i < requests.length; i++) {
     requestIds.push(requests.requestIdAt(i) ?? '');
-    endMs.push(logTimeMs(requests.timestampAt(i), year) ?? times[i] ?? 0);
+    const finish = i < index.length ? index.finishMs(i) : Number.NaN;
+    endMs.push(Number.isFinite(finish) ? finish : (capturedAt[i] ?? 0));
     // e2e_total_ms, else [OmniTiming]'s total (an INFO-level log): the end to end every view uses.
     e2eMs.push(requests.endToEndMsAt(i));
     slowestStage.push(slowestStageAt(requests, i));

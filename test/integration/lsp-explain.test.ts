@@ -148,6 +148,15 @@ test(
     assert.ok(over.times.length >= 2);
     assert.equal(over.series[0]?.metric, 'e2e');
     assert.ok((over.series[0]?.count.reduce((a, b) => a + b, 0) ?? 0) >= 20, 'every request is in some window');
+    // The Each request chart ends each request where Over Time places it: the middle of its
+    // printed second (09:00:10-09:00:29), so the shared axis's span is the requests'.
+    const spans = await client.request('stageLens/requestSpans', { sessionId: session.id });
+    const first10 = Date.UTC(new Date().getUTCFullYear(), 9, 22, 9, 0, 10);
+    assert.deepEqual(
+      spans.endMs,
+      Array.from({ length: 20 }, (_, i) => first10 + i * 1000 + 500),
+    );
+    assert.deepEqual(over.span, { fromMs: spans.endMs[0], toMs: spans.endMs[19] });
 
     // Scoped to the first ten seconds of the log clock: the second slow request is outside.
     const t0 = Date.UTC(new Date().getUTCFullYear(), 9, 22, 9, 0, 10);

@@ -402,11 +402,12 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
         },
         [x, y0, rows] as const,
       );
-    // The slow request's end, 07:12:07 on the log clock: its mark (3 px square) is at that x in the
-    // Each request chart; 8 px off it the plot has only its grid lines there.
+    // The slow request's end, 07:12:07.5 on the log clock (the middle of its printed second, as
+    // Over Time places it): its mark (3 px square) is at that x in the Each request chart; 8 px
+    // off it the plot has only its grid lines there.
     const slow = data.spans.requestIds.indexOf(SLOW);
     const slowEnd = data.spans.endMs[slow] as number;
-    assert.equal(slowEnd, Date.UTC(2026, 9, 19, 7, 12, 7));
+    assert.equal(slowEnd, Date.UTC(2026, 9, 19, 7, 12, 7, 500));
     const slowX = xOfTime(l, slowEnd);
     // Inside the plot (top 10 px to the axis 24 px above the bottom), not the time labels.
     const plotRows = 360 - 10 - 24;

@@ -8,6 +8,7 @@ import { mulberry32 } from '../../server/simulate/seededRandom';
 import { gaugesOfEngines } from '../../server/core/explain/explainReport';
 import { logPrefix, renderLogRecord } from '../../server/simulate/render';
 import { analyse, asyncChunk, renderRequest } from './support/explainLogs';
+import { spansOf } from '../../server/capture/sessionQueries';
 
 const hms = (s: number): string => {
   const m = Math.floor(s / 60);
@@ -198,6 +199,31 @@ test('percentiles over time on a log shorter than a step: the point at the last 
   assert.ok(over.times.length > 1);
   for (const t of over.times) assert.ok(t <= over.span!.toMs && t > over.span!.fromMs, `${t} outside the log`);
   for (const r of over.requestRate) assert.ok(r !== null && r > 0 && r < 1, String(r));
+});
+
+test('the Each request chart ends each request where Over Time places it: the middle of its printed second', () => {
+  const seconds = [4, 6, 7, 9, 11, 12];
+  const { index, analysis } = analyse(seconds.map((s, i) => renderRequest(asyncChunk(`r${i}`, 0, hms(s)))).join(''));
+  const t0 = Date.UTC(2026, 9, 22, 9, 0, 0);
+  const spans = spansOf(analysis.requests, index, []);
+  assert.deepEqual(spans.requestIds, ['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+  assert.deepEqual(
+    spans.endMs,
+    seconds.map((s) => t0 + s * 1000 + 500),
+  );
+  // The shared time axis spans the requests' ends, not half a second past the last.
+  const series = overTime(index, { scope: {}, metrics: ['e2e'] });
+  assert.deepEqual(series.span, { fromMs: spans.endMs[0], toMs: spans.endMs[5] });
+  // A request the index has no time for ends at its capture time.
+  const captured = Date.UTC(2026, 9, 22, 9, 5, 0);
+  assert.deepEqual(
+    spansOf(
+      analysis.requests,
+      analyse('').index,
+      seconds.map(() => captured),
+    ).endMs,
+    seconds.map(() => captured),
+  );
 });
 
 test('percentiles over time: a log within one printed second gives no rate, and a session without requests no 0/s', () => {
