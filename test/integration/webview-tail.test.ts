@@ -139,6 +139,17 @@ describe('side panel: Why p99 is slow', () => {
     // The residual is shown as the residual: negative, the stages overlap.
     const note = (await page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(note, /^residual \(overlap\) −3\.90 s \(−100%\)$/);
+    // Above the parts, as in the Tail tab: what a part's excess is over under time to first audio.
+    const contribution = page.getByTestId('tail-contribution-note');
+    assert.equal(
+      await contribution.textContent(),
+      'Each part counts only up to time to first audio (stage 1 · code2wav).',
+    );
+    assert.equal(
+      await contribution.getAttribute('title'),
+      'Each part counts only up to time to first audio (stage 1 · code2wav): its excess and median are of its time before that first output, less than its own time where it runs on after it.',
+    );
+    assert.equal(await contribution.isVisible(), true);
     await page.getByTestId('tail-section').screenshot({ path: path.join(SHOTS, 'side-panel-why-p99.png') });
   });
 

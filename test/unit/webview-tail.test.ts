@@ -19,6 +19,7 @@ import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
 import {
+  contributionLimit,
   contributionNote,
   notMeasuredRows,
   partText,
@@ -383,6 +384,17 @@ describe('tail rows', () => {
     );
     assert.equal(contributionNote('e2e', names), null);
     assert.equal(contributionNote('stage0.ttft', names), null);
+    // The side panel's short line: the note's first words.
+    assert.equal(
+      contributionLimit('stage1.firstOutput', names),
+      'Each part counts only up to time to first audio (stage 1 · code2wav)',
+    );
+    assert.equal(
+      contributionLimit('stage0.firstOutput', names),
+      'Each part counts only up to stage 0 time to first output (talker)',
+    );
+    assert.equal(contributionLimit('e2e', names), null);
+    assert.equal(contributionLimit('stage1.ttft', names), null);
   });
 
   test('the top parts, the rest summed, the residual kept and named for what it is', () => {

@@ -181,8 +181,15 @@ export function medianContributionText(
  * whole (end to end, TTFT). The CLI's tail table says the same (explainTable.ts).
  */
 export function contributionNote(target: TargetName, stageNames: Readonly<Record<string, string>>): string | null {
-  if (!target.endsWith('.firstOutput')) return null;
-  return `Each part counts only up to ${targetText(target, stageNames)}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
+  const limit = contributionLimit(target, stageNames);
+  return limit === null
+    ? null
+    : `${limit}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
+}
+
+/** contributionNote's first words, for the side panel's short line (the whole note in its title). */
+export function contributionLimit(target: TargetName, stageNames: Readonly<Record<string, string>>): string | null {
+  return target.endsWith('.firstOutput') ? `Each part counts only up to ${targetText(target, stageNames)}` : null;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { TailAttributionResult, TailFilter } from '../../server/protocol';
 import { button, clear, h, setAttr, setData, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
 import {
+  contributionLimit,
+  contributionNote,
   shareText,
   signedMs,
   tailHeadline,
@@ -27,6 +29,8 @@ export class TailSection {
     testId: 'tail-parts',
     attrs: { 'aria-label': 'Parts of the p99 excess' },
   });
+  /** Under a first-output target: a part counts only up to it (the whole sentence in the title). */
+  private readonly contribution = h('p', { className: 'muted note', testId: 'tail-contribution-note' });
   private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
   private readonly overlap = h('p', { className: 'muted note', testId: 'tail-overlap-note' });
   private readonly open: HTMLButtonElement;
@@ -41,12 +45,14 @@ export class TailSection {
       { className: 'tail-section', testId: 'tail-section', attrs: { 'aria-label': 'Why p99 is slow' } },
       h('h2', {}, 'Why p99 is slow ', this.target),
       this.headline,
+      this.contribution,
       this.list,
       this.note,
       this.overlap,
       this.open,
     );
     this.el.hidden = true;
+    this.contribution.hidden = true;
     this.overlap.hidden = true;
   }
 
@@ -76,9 +82,14 @@ export class TailSection {
     if (tailIsFlat(tail)) {
       clear(this.list);
       setText(this.note, 'Every request took about the same: there is no tail to explain.');
+      this.contribution.hidden = true;
       this.overlap.hidden = true;
       return;
     }
+    const limit = contributionLimit(tail.target, stageNames);
+    setText(this.contribution, limit === null ? '' : `${limit}.`);
+    this.contribution.title = contributionNote(tail.target, stageNames) ?? '';
+    this.contribution.hidden = limit === null;
     const rows = tailRows(tail, stageNames, TOP, oneOutput);
     const parts = rows.filter((r) => r.kind === 'part');
     const residual = rows.find((r) => r.kind === 'residual');

@@ -179,6 +179,11 @@ uiTest(
       // audio) is named before the residual, which holds its time.
       /^(stage \d · \S+ gen time not split \(prefill\/decode not measured\): not measured · )*residual( \(overlap\))? [+−][\d,.]+ m?s/,
     );
+    // Above the parts, as in the Tail tab: under time to first audio a part counts only up to it.
+    assert.equal(
+      await side.locator('[data-testid="tail-contribution-note"]').textContent(),
+      'Each part counts only up to time to first audio (stage 1 · code2wav).',
+    );
     await side.locator('[data-testid="tail-section"]').scrollIntoViewIfNeeded();
     await wb.screenshot('demo-side-panel-why-p99');
 
