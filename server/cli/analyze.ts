@@ -307,8 +307,7 @@ async function readAnalysis(
   kind: 'log' | 'scrape';
 }> {
   const { drained, ...analysisOptions } = options;
-  // The report reads the summaries once, after the last request.
-  const analysis = new StreamAnalysis({ ...analysisOptions, percentileReads: 'once' });
+  const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;

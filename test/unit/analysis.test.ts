@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { percentileOfSorted, distributionOf } from '../../server/core/analysis/distribution';
-import { SampleSet, type PercentileReads } from '../../server/core/analysis/sampleSet';
-import { LogStreamParser } from '../../server/core/log';
+import { SampleSet } from '../../server/core/analysis/sampleSet';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type {
   BootMarkerRecord,
@@ -119,66 +116,41 @@ test('percentiles interpolate linearly between closest ranks, as numpy', () => {
   assert.equal(distributionOf([10, 0, 30, 20, 100])?.p90, 72);
 });
 
-for (const reads of ['often', 'once'] as const) {
-  test(`SampleSet (${reads}) merges late samples and matches a full sort`, () => {
-    const set = new SampleSet(reads);
-    const all: number[] = [];
-    let x = 12345;
-    for (let round = 0; round < 12; round++) {
-      for (let i = 0; i < (round % 3 === 0 ? 3000 : 7); i++) {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        const v = (x % 10000) / 7;
-        set.add(v);
-        all.push(v);
-      }
-      const got = set.distribution();
-      const want = distributionOf(all);
-      assert.ok(got && want);
-      assert.ok(Math.abs(got.mean - want.mean) < 1e-9, 'mean (summation order differs)');
-      assert.deepEqual({ ...got, mean: 0 }, { ...want, mean: 0 });
-    }
-  });
-
-  test(`SampleSet (${reads}): every rank after merges whose rest comes from the body, from the tail, and from both in turn`, () => {
-    const orders: [string, (i: number) => number][] = [
-      ['ascending: the tail outlasts the body', (i) => i / 8],
-      ['descending: the body outlasts the tail', (i) => (20_000 - i) / 8],
-      ['alternating halves', (i) => (Math.floor(i / 2048) % 2 === 0 ? i : 20_000 - i) / 4],
-    ];
-    for (const [label, valueAt] of orders) {
-      const set = new SampleSet(reads);
-      const all: number[] = [];
-      for (let i = 0; i < 3 * 4096 + 777; i++) {
-        set.add(valueAt(i));
-        all.push(valueAt(i));
-      }
-      all.sort((a, b) => a - b);
-      for (let k = 0; k < all.length; k++) assert.equal(set.at(k), all[k], `${label}: rank ${k}`);
-    }
-  });
-}
-
-test('SampleSet read once: samples added after a query, addAll and copies keep every rank', () => {
-  const set = new SampleSet('once');
+test('SampleSet merges late samples and matches a full sort', () => {
+  const set = new SampleSet();
   const all: number[] = [];
-  for (let i = 0; i < 5000; i++) {
-    const v = ((i * 7919) % 5003) / 1000;
-    set.add(v);
-    all.push(v);
+  let x = 12345;
+  for (let round = 0; round < 12; round++) {
+    for (let i = 0; i < (round % 3 === 0 ? 3000 : 7); i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const v = (x % 10000) / 7;
+      set.add(v);
+      all.push(v);
+    }
+    const got = set.distribution();
+    const want = distributionOf(all);
+    assert.ok(got && want);
+    assert.ok(Math.abs(got.mean - want.mean) < 1e-9, 'mean (summation order differs)');
+    assert.deepEqual({ ...got, mean: 0 }, { ...want, mean: 0 });
   }
-  assert.equal(set.at(0), 0);
-  const more = Array.from({ length: 6000 }, (_, i) => ((i * 104_729) % 6007) / 7);
-  set.addAll(more);
-  all.push(...more);
-  set.add(-1);
-  all.push(-1);
-  const copy = set.copy();
-  all.sort((a, b) => a - b);
-  for (let k = 0; k < all.length; k += 97) {
-    assert.equal(set.at(k), all[k], `rank ${k}`);
-    assert.equal(copy.at(k), all[k], `copy, rank ${k}`);
+});
+
+test('SampleSet: every rank after merges whose rest comes from the body, from the tail, and from both in turn', () => {
+  const orders: [string, (i: number) => number][] = [
+    ['ascending: the tail outlasts the body', (i) => i / 8],
+    ['descending: the body outlasts the tail', (i) => (20_000 - i) / 8],
+    ['alternating halves', (i) => (Math.floor(i / 2048) % 2 === 0 ? i : 20_000 - i) / 4],
+  ];
+  for (const [label, valueAt] of orders) {
+    const set = new SampleSet();
+    const all: number[] = [];
+    for (let i = 0; i < 3 * 4096 + 777; i++) {
+      set.add(valueAt(i));
+      all.push(valueAt(i));
+    }
+    all.sort((a, b) => a - b);
+    for (let k = 0; k < all.length; k++) assert.equal(set.at(k), all[k], `${label}: rank ${k}`);
   }
-  assert.deepEqual(set.distribution(), { ...distributionOf(all)!, mean: set.distribution()!.mean });
 });
 
 // ------------------------------------------------------------ phase split
@@ -482,27 +454,4 @@ test('without stage tables, stages come from OmniTiming and the missing DEBUG ta
   assert.equal(snap.requests.length, 1);
   assert.equal(snap.stages.find((s) => s.stageKey === '1')?.fields['omni_timing_stage_s']?.p50, 1.3);
   assert.equal(snap.findings.find((f) => f.code === 'stage-tables-missing')?.requestIds[0], 'x');
-});
-
-test('a report that reads its summaries once gets the same stages, replicas, edges, end to end and findings', () => {
-  const dir = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
-  const logs = readdirSync(dir).filter((name) => name.endsWith('.log'));
-  assert.ok(logs.length >= 4);
-  for (const name of logs) {
-    const bytes = readFileSync(path.join(dir, name));
-    // Twenty copies: past the first merges of every set a live session makes.
-    const text = Buffer.concat(Array.from({ length: 20 }, () => bytes));
-    const summaries = (percentileReads: PercentileReads) => {
-      const analysis = new StreamAnalysis({ keepRequests: false, percentileReads });
-      const parser = new LogStreamParser();
-      analysis.ingest(parser.push(text));
-      analysis.ingest(parser.end());
-      analysis.flush();
-      const s = analysis.snapshot();
-      return { stages: s.stages, replicas: s.replicas, edges: s.edges, endToEnd: s.endToEnd, findings: s.findings };
-    };
-    const often = summaries('often');
-    assert.ok(often.stages.length > 0, name);
-    assert.deepEqual(summaries('once'), often, name);
-  }
 });

@@ -2,7 +2,7 @@
 // and [OmniTiming]'s send time. A hidden row, a request without a table column and a
 // notRecorded `0.00ms` are counted by state, never averaged in as 0. Incremental, like the
 // stage summaries.
-import { SampleSet, type PercentileReads } from './sampleSet';
+import { SampleSet } from './sampleSet';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -27,17 +27,14 @@ class EdgeAccumulator {
   requestCount = 0;
   tableCount = 0;
   readonly fields = new Map<string, FieldCounts>();
-  readonly tx: SampleSet;
+  readonly tx = new SampleSet();
   readonly txStates: Record<TransferTxState, number> = { measured: 0, notRecorded: 0, absent: 0 };
 
   constructor(
     readonly edge: string,
     readonly fromStage: number | null,
     readonly toStage: number | null,
-    private readonly reads: PercentileReads,
-  ) {
-    this.tx = new SampleSet(reads);
-  }
+  ) {}
 
   add(transfer: RequestTransfer): void {
     this.requestCount += 1;
@@ -47,7 +44,7 @@ class EdgeAccumulator {
       let counts = this.fields.get(name);
       if (counts === undefined) {
         if (this.fields.size >= MAX_FIELDS) continue;
-        this.fields.set(name, (counts = { values: new SampleSet(this.reads), measured: 0, notMeasured: 0 }));
+        this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0 }));
       }
       if (cell.state === 'measured') {
         counts.measured += 1;
@@ -90,8 +87,6 @@ class EdgeAccumulator {
 export class EdgeSummaryBuilder {
   private readonly byEdge = new Map<string, EdgeAccumulator>();
 
-  constructor(private readonly reads: PercentileReads = 'often') {}
-
   add(request: AnalyzedRequest): void {
     for (const transfer of request.transfers) {
       let acc = this.byEdge.get(transfer.edge);
@@ -99,7 +94,7 @@ export class EdgeSummaryBuilder {
         if (this.byEdge.size >= MAX_EDGES) continue;
         this.byEdge.set(
           transfer.edge,
-          (acc = new EdgeAccumulator(transfer.edge, transfer.fromStage, transfer.toStage, this.reads)),
+          (acc = new EdgeAccumulator(transfer.edge, transfer.fromStage, transfer.toStage)),
         );
       }
       acc.add(transfer);

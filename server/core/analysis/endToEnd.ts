@@ -1,7 +1,7 @@
 // End-to-end time per request, over requests: `e2e_total_ms` of [RequestE2EStats] where
 // printed, else the `total=` of [OmniTiming] (the same quantity, e2e_total_ms / 1000,
 // printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure.
-import { SampleSet, type PercentileReads } from './sampleSet';
+import { SampleSet } from './sampleSet';
 import type { AnalyzedRequest, EndToEndSummary } from './types';
 
 /** The request's end-to-end ms and where it comes from; null when neither line printed it. */
@@ -20,12 +20,8 @@ export function omniTimingTotalMs(totalS: number): number {
 }
 
 export class EndToEndBuilder {
-  private readonly samples: SampleSet;
+  private readonly samples = new SampleSet();
   private fromOmniTiming = 0;
-
-  constructor(reads: PercentileReads = 'often') {
-    this.samples = new SampleSet(reads);
-  }
 
   add(request: AnalyzedRequest): void {
     const e2e = endToEndOf(request);

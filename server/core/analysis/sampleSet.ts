@@ -16,16 +16,6 @@ const MERGE_AT = 4096;
  * compiled it again.
  */
 const FIRST_MERGE_AT = 16;
-/** A set read once never merges: its samples wait unsorted (a small integer, so the field stays one kind). */
-const NEVER = 0x3fffffff;
-
-/**
- * How often a set's percentiles are read. `often` (a live session, queried at every refresh):
- * samples are merged into the sorted body as they come, so a query stays cheap. `once` (a
- * one-shot report, queried at its end): they wait unsorted and are sorted once, natively, at
- * the first query; the merges a report would otherwise pay are a quarter of its analysis.
- */
-export type PercentileReads = 'often' | 'once';
 
 /** k when v === k / 1000 exactly for an int32 k (3-decimal log values), else null. */
 function scaledOf(v: number): number | null {
@@ -52,10 +42,6 @@ export class SampleSet {
   private mergeAt = FIRST_MERGE_AT;
   private total = 0;
   private largest = Number.NEGATIVE_INFINITY;
-
-  constructor(reads: PercentileReads = 'often') {
-    if (reads === 'once') this.mergeAt = NEVER;
-  }
 
   add(value: number): void {
     if (this.tailLength === this.tail.length) this.growTail();
@@ -145,9 +131,7 @@ export class SampleSet {
   }
 
   private growTail(): void {
-    const grown = new Float64Array(
-      this.mergeAt === NEVER ? this.tail.length * 2 : Math.min(this.tail.length * 2, MERGE_AT),
-    );
+    const grown = new Float64Array(Math.min(this.tail.length * 2, MERGE_AT));
     grown.set(this.tail);
     this.tail = grown;
   }
@@ -230,7 +214,7 @@ export class SampleSet {
     this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
-    if (this.mergeAt !== NEVER) this.mergeAt = Math.min(this.mergeAt * 2, MERGE_AT);
+    this.mergeAt = Math.min(this.mergeAt * 2, MERGE_AT);
   }
 
   /** The body with every sample (runs expanded). */

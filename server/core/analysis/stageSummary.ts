@@ -3,7 +3,7 @@
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
 import { prefillCoversDecode } from './oneOutputStage';
-import { SampleSet, type PercentileReads } from './sampleSet';
+import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import type {
   AnalyzedRequest,
@@ -43,26 +43,22 @@ class StageAccumulator {
   splitOrder: number[] = [];
   /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
   stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
-  addedTimeToFirstOutput: SampleSet;
+  addedTimeToFirstOutput = new SampleSet();
   oneOutputRequests = 0;
-  prefillDecode: SampleSet;
+  prefillDecode = new SampleSet();
 
   constructor(
     readonly stageKey: string,
     readonly stageId: number | null,
     readonly replicaId: number | null,
-    readonly reads: PercentileReads,
-  ) {
-    this.addedTimeToFirstOutput = new SampleSet(reads);
-    this.prefillDecode = new SampleSet(reads);
-  }
+  ) {}
 
   addSplit(index: number, value: number | null, state: SplitState): void {
     this.stateCounts[index * STATE_COUNT + stateIndex(state)] += 1;
     if (value === null) return;
     let set = this.split[index];
     if (set === null || set === undefined) {
-      this.split[index] = set = new SampleSet(this.reads);
+      this.split[index] = set = new SampleSet();
       this.splitOrder.push(index);
     }
     set.add(value);
@@ -101,7 +97,7 @@ class StageAccumulator {
 
   /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
   copyFor(replicaId: number): StageAccumulator {
-    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId, this.reads);
+    const copy = new StageAccumulator(this.stageKey, this.stageId, replicaId);
     copy.requestCount = this.requestCount;
     for (const [name, set] of this.fields) copy.fields.set(name, set.copy());
     copy.split = this.split.map((set) => set?.copy() ?? null);
@@ -132,8 +128,6 @@ export interface StageSummaryOptions {
   readonly replicasAsTheyCome?: boolean;
   /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
   readonly fields?: ReadonlySet<string>;
-  /** How often the summaries are read (default `often`). */
-  readonly reads?: PercentileReads;
 }
 
 export class StageSummaryBuilder {
@@ -144,19 +138,17 @@ export class StageSummaryBuilder {
   private readonly byReplica: Map<string, StageAccumulator> | null;
 
   private readonly fields: ReadonlySet<string> | null;
-  private readonly reads: PercentileReads;
 
   constructor(options: StageSummaryOptions = {}) {
     this.byReplica = options.replicasAsTheyCome === true ? new Map() : null;
     this.fields = options.fields ?? null;
-    this.reads = options.reads ?? 'often';
   }
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
-      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null, this.reads);
+      const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
       const byReplica = this.byReplica;
       if (byReplica !== null && replicas.size === 1 && !replicas.has(stage.replicaId)) {
         // The stage's second replica: every request of the stage so far ran on the first.
@@ -173,7 +165,6 @@ export class StageSummaryBuilder {
             stage.stageKey,
             stage.stageId,
             stage.replicaId,
-            this.reads,
           ),
           request,
           stage,
@@ -207,7 +198,6 @@ export class StageSummaryBuilder {
             stage.stageKey,
             stage.stageId,
             stage.replicaId,
-            this.reads,
           ),
           request,
           stage,
@@ -231,17 +221,16 @@ function accumulator(
   stageKey: string,
   stageId: number | null,
   replicaId: number | null,
-  reads: PercentileReads,
 ): StageAccumulator {
   let acc = map.get(key);
-  if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId, reads)));
+  if (acc === undefined) map.set(key, (acc = new StageAccumulator(stageKey, stageId, replicaId)));
   return acc;
 }
 
 function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
   if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
   let set = acc.fields.get(name);
-  if (set === undefined) acc.fields.set(name, (set = new SampleSet(acc.reads)));
+  if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
   set.add(cell.value);
 }
 

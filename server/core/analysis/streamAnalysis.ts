@@ -12,7 +12,6 @@ import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
-import type { PercentileReads } from './sampleSet';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
   AnalyzedRequest,
@@ -90,11 +89,6 @@ export interface StreamAnalysisOptions {
   /** Summarize the transfer edges (default true). */
   readonly edgeSummaries?: boolean;
   /**
-   * How often the summaries are read (default `often`: a live session, at every refresh). A
-   * one-shot report reads them once, at its end: `once` sorts each set then (sampleSet.ts).
-   */
-  readonly percentileReads?: PercentileReads;
-  /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
    * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
@@ -105,9 +99,9 @@ export interface StreamAnalysisOptions {
 export class StreamAnalysis {
   private readonly assembler = new RequestAssembler();
   private readonly summaries: StageSummaryBuilder;
-  private readonly edgeSummaries: EdgeSummaryBuilder;
+  private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
-  private readonly endToEnd: EndToEndBuilder;
+  private readonly endToEnd = new EndToEndBuilder();
   private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
   private readonly problemList: ParseProblem[] = [];
@@ -132,14 +126,7 @@ export class StreamAnalysis {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
-    const reads = options.percentileReads ?? 'often';
-    this.summaries = new StageSummaryBuilder({
-      replicasAsTheyCome: !this.keepRequests,
-      fields: options.summaryFields,
-      reads,
-    });
-    this.edgeSummaries = new EdgeSummaryBuilder(reads);
-    this.endToEnd = new EndToEndBuilder(reads);
+    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
   }
