@@ -21,7 +21,6 @@ import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress, type ProgressLine } from './progress';
-import { StdoutWriteError, stdoutSink, type StdoutSink } from './stdoutSink';
 import { maxOf, pushAll } from '../core/arrays';
 
 function isReadableFile(filePath: string): boolean {
@@ -140,21 +139,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
       const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
-      const sink = stdoutSink();
-      for (const chunk of traceChunks(analysis.requests, { source: sourceName })) {
-        sink.write(chunk);
-        await sink.drained();
-      }
-      await sink.end();
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
       return 0;
     }
     await analyzeStream(input, format, excludeCold, sourceName, deployConfig, layout);
     return 0;
   } catch (err) {
-    if (err instanceof StdoutWriteError) {
-      process.stderr.write(`stage-lens analyze: cannot write the output: ${err.message}\n`);
-      return 2;
-    }
     const e = err as NodeJS.ErrnoException;
     const why =
       e.code === 'ENOENT'
@@ -171,15 +161,21 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   }
 }
 
+function writeOut(text: string | Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
 /**
  * Text for stdout in writes of about 1 MB (a write per request would cost more than the
- * request); `drained` waits while the sink's queue is full.
+ * request); `drained` waits while stdout's buffer is full (never on Linux, where writes
+ * to files and pipes are synchronous).
  */
 class StdoutText {
   private parts: string[] = [];
   private size = 0;
-
-  constructor(private readonly sink: StdoutSink) {}
 
   readonly add = (text: string): void => {
     this.parts.push(text);
@@ -190,24 +186,20 @@ class StdoutText {
   /** UTF-8 text made as bytes (JSON, CSV), written after the text added before it. */
   readonly addBytes = (bytes: Uint8Array): void => {
     this.flush();
-    this.sink.write(bytes);
+    process.stdout.write(bytes);
   };
 
   flush(): void {
     if (this.size === 0) return;
-    this.sink.write(this.parts.join(''));
+    process.stdout.write(this.parts.join(''));
     this.parts = [];
     this.size = 0;
   }
 
   drained(): Promise<void> | undefined {
-    return this.sink.drained();
-  }
-
-  /** Everything written; rejects with the first write error. */
-  end(): Promise<void> {
-    this.flush();
-    return this.sink.end();
+    return process.stdout.writableNeedDrain
+      ? new Promise((resolve) => process.stdout.once('drain', () => resolve()))
+      : undefined;
   }
 }
 
@@ -225,7 +217,7 @@ export async function analyzeStream(
   deployConfig: string | null = null,
   layout: JsonLayout = 'compact',
 ): Promise<void> {
-  const out = new StdoutText(stdoutSink());
+  const out = new StdoutText();
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
     deployConfig === null
@@ -269,7 +261,7 @@ export async function analyzeStream(
         : tableReport(withEvidence(analysis.snapshot()), { source: sourceName });
     out.add(lines.join('\n') + '\n');
   }
-  await out.end();
+  out.flush();
 }
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config

@@ -79,12 +79,21 @@ export async function main(argv: string[]): Promise<number> {
   return runner(rest);
 }
 
+function outputErrorText(err: NodeJS.ErrnoException): string {
+  if (err.code === 'ENOSPC') return 'no space left on the device (ENOSPC)';
+  if (err.code === 'EBADF') return 'stdout is not open for writing (EBADF)';
+  return err.message;
+}
+
 if (require.main === module) {
   // A reader that goes away early (`stage-lens analyze big.log --format json | head`) ends
   // the output, not the program with a stack trace: stop quietly, as command-line tools do.
+  // Any other failed write (a full disk, a file that cannot be written) leaves the report
+  // incomplete: say so once and fail, rather than a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    process.stderr.write(`stage-lens: cannot write the output: ${outputErrorText(err)}\n`);
+    process.exit(2);
   });
   main(process.argv.slice(2)).then(
     (code) => {

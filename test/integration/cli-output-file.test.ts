@@ -1,7 +1,6 @@
-// `analyze` with stdout redirected to a regular file (`> report.json`, `>> all.csv`), as CI jobs
-// run it: the report is written from libuv's thread pool (server/cli/stdoutSink.ts), not through
-// process.stdout. The file must hold exactly what a pipe receives, in order, after what was
-// already there; a write that fails is a clear error, not a truncated report with exit 0.
+// `analyze` with stdout redirected to a file (`> report.json`, `>> all.csv`), as CI jobs run it:
+// the file holds exactly what a pipe receives, after what was already there; a write that fails
+// (a full disk, a descriptor not open for writing) is one clear line and exit 2, not a stack trace.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,8 +18,8 @@ let bigLog: string;
 before(() => {
   buildBundles('cli');
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-output-file-'));
-  // 80 copies of the sample (25 requests and two server boots each): its JSON is ~9.7 MB,
-  // more than the sink queues before it makes the parser wait.
+  // 80 copies of the sample (25 requests and two server boots each): its JSON is ~9.7 MB, many
+  // writes of the report's 1 MB chunks.
   bigLog = path.join(scratch, 'big.log');
   const sample = fs.readFileSync(SAMPLE);
   fs.writeFileSync(bigLog, Buffer.concat(Array.from({ length: 80 }, () => sample)));
@@ -65,7 +64,7 @@ for (const format of ['json', 'csv', 'trace', 'table']) {
     if (format === 'json') {
       const report = JSON.parse(written.toString('utf8')) as { requests: unknown[] };
       assert.equal(report.requests.length, 80 * 25);
-      assert.ok(written.length > 8 << 20, `${written.length} bytes: more than the sink's queue`);
+      assert.ok(written.length > 8 << 20, `${written.length} bytes`);
     }
   });
 }
@@ -83,8 +82,18 @@ test('appended to a file (>>): what was there stays, the report follows it', () 
 test('a file that cannot be written: exit 2 and a clear message', () => {
   const file = path.join(scratch, 'read-only.json');
   fs.writeFileSync(file, '');
-  const run = toFile([SAMPLE, '--format', 'json'], file, 'r');
-  assert.equal(run.status, 2);
-  assert.match(run.stderr, /^stage-lens analyze: cannot write the output: EBADF/);
+  for (const format of ['json', 'table']) {
+    const run = toFile([SAMPLE, '--format', format], file, 'r');
+    assert.equal(run.status, 2, format);
+    assert.equal(run.stderr, 'stage-lens: cannot write the output: stdout is not open for writing (EBADF)\n');
+  }
   assert.equal(fs.readFileSync(file, 'utf8'), '');
+});
+
+test('a full disk (/dev/full): exit 2 and a clear message', () => {
+  for (const format of ['json', 'csv', 'trace', 'table']) {
+    const run = toFile([SAMPLE, '--format', format], '/dev/full', 'w');
+    assert.equal(run.status, 2, format);
+    assert.equal(run.stderr, 'stage-lens: cannot write the output: no space left on the device (ENOSPC)\n');
+  }
 });
