@@ -6,35 +6,13 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import type { Workbench } from '../harness/workbench';
 import { uiTest } from '../harness/ui';
-import { waitText } from './uiHelpers';
+import { importLog, waitText } from './uiHelpers';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/upstream-rendered');
 const TTS = path.join(FIXTURES, 'qwen3tts-talker-first-audio-after-fix.log');
 const OMNI = path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log');
 const PANEL = 'Stage Lens: Latency Details';
-
-async function importLog(wb: Workbench, log: string): Promise<void> {
-  await wb.runCommand('Stage Lens: Import Log...');
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible' });
-  // The dialog lists its start folder after it opens: type once it has, Enter once the path stayed.
-  await wb.page
-    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-    .first()
-    .waitFor({ state: 'visible', timeout: 30_000 });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    await input.fill(log);
-    await wb.page.waitForTimeout(700);
-    if ((await input.inputValue()) === log) break;
-    if (Date.now() > deadline)
-      throw new Error(`the file dialog did not take the path; it shows "${await input.inputValue()}"`);
-  }
-  await input.press('Enter');
-  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
-}
 
 /** The t0/t1 of a chart's time axis (data attributes the panel writes at each draw). */
 async function axisOf(panel: FrameLocator, testId: string): Promise<{ t0: number; t1: number }> {
