@@ -28,7 +28,7 @@ export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
-export { partLabel, targetLabel } from './core/explain/explainTable';
+export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';
 export { overlapWait } from './core/explain/overlapWait';
 export { countOf, durationText } from './core/numberText';
 export { runNameOfPath, runNameOfSession } from './core/compare/runName';

@@ -280,7 +280,7 @@ test('explain: a part that lies after the first audio in most requests reads "af
   // The talker's prefill+decode median (84.9 ms) is its time before the first audio, not its ~1.1 s: said under the table.
   assert.match(
     table.stdout,
-    /^ {2}\(each part counts only up to stage 1 time to first output: its excess and median are of its time before that first output, less than its own time where it runs on after it\)$/m,
+    /^ {2}\(each part counts only up to time to first audio \(stage 1 · code2wav\): its excess and median are of its time before that first output, less than its own time where it runs on after it\)$/m,
   );
   const e2e = cli(['explain', log, '--target', 'e2e', '--quantile', 'p99']);
   assert.doesNotMatch(e2e.stdout, /counts only up to/);

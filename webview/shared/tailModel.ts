@@ -3,6 +3,8 @@
 // here recomputes them: the residual stays the residual, negative where stages overlap.
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import { overlapWait, partLabel, targetLabel } from '../../server/shared';
+// What a part's contribution to a first-output target is, in explain's words.
+export { contributionLimit, contributionNote } from '../../server/shared';
 import { formatDurationMs } from './format';
 import { stageRole } from './labels';
 import type { StageSummary } from '../../server/protocol';
@@ -171,25 +173,6 @@ export function medianContributionText(
     title: `Median: none of this part counts toward the target: ${where}, so nothing of it falls before the target's end. Not a 0 ms measurement; the excess is its time before the target's end in the tail requests.`,
     inSentence: `(none of it before the target's end: ${where})`,
   };
-}
-
-/**
- * What a part's excess and median are over, said where they differ from the part's own time:
- * under a first-output target a part counts only up to that first output (a prefill+decode
- * that generates on after the first audio counts only its time before it), so its median
- * here can be far below its time in the request table. Null for the targets that take parts
- * whole (end to end, TTFT). The CLI's tail table says the same (explainTable.ts).
- */
-export function contributionNote(target: TargetName, stageNames: Readonly<Record<string, string>>): string | null {
-  const limit = contributionLimit(target, stageNames);
-  return limit === null
-    ? null
-    : `${limit}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
-}
-
-/** contributionNote's first words, for the side panel's short line (the whole note in its title). */
-export function contributionLimit(target: TargetName, stageNames: Readonly<Record<string, string>>): string | null {
-  return target.endsWith('.firstOutput') ? `Each part counts only up to ${targetText(target, stageNames)}` : null;
 }
 
 /**

@@ -80,6 +80,23 @@ export function targetLabel(target: string, roles: Readonly<Record<string, strin
   return role === '' ? plain : `${plain} (${role})`;
 }
 
+/**
+ * Under a first-output target, the first words of what a part's contribution is (tailContributions.ts
+ * clips each part at that first output); null for other targets. explain, the Tail tab and the side
+ * panel say it in these words.
+ */
+export function contributionLimit(target: string, roles: Readonly<Record<string, string>> = {}): string | null {
+  return target.endsWith('.firstOutput') ? `Each part counts only up to ${targetLabel(target, roles)}` : null;
+}
+
+/** contributionLimit's whole sentence. */
+export function contributionNote(target: string, roles: Readonly<Record<string, string>> = {}): string | null {
+  const limit = contributionLimit(target, roles);
+  return limit === null
+    ? null
+    : `${limit}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
+}
+
 // A negative share with the minus sign the excesses and the views use.
 const pct = (v: number | null): string => {
   if (v === null) return '-';
@@ -137,11 +154,8 @@ function tailBlock(
     '',
   ]);
   out.push(...table(rows));
-  // A first-output target clips each part at its instant (tailContributions.ts): the Tail tab says the same.
-  if (t.target.endsWith('.firstOutput'))
-    out.push(
-      `  (each part counts only up to ${targetLabel(t.target)}: its excess and median are of its time before that first output, less than its own time where it runs on after it)`,
-    );
+  const contribution = contributionNote(t.target, roles);
+  if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
   const after = shown.find((p) => p.afterTarget !== undefined)?.afterTarget;
   if (after !== undefined)
     out.push(
