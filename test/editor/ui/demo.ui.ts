@@ -166,7 +166,7 @@ uiTest(
     assert.ok(tailParts.length >= 1 && tailParts.length <= 3, JSON.stringify(tailParts));
     // Real parts with real shares: named after the demo's stages, the largest first.
     for (const p of tailParts)
-      assert.match(p.label, /^(stage [01] · (talker|code2wav) |preprocess|0->1 )/, JSON.stringify(p));
+      assert.match(p.label, /^(stage [01] · (talker|code2wav) |preprocess|0 → 1 )/, JSON.stringify(p));
     assert.match(tailParts[0]?.share ?? '', /^-?\d+%$/);
     assert.ok((tailParts[0]?.excess ?? 0) > 0, JSON.stringify(tailParts));
     for (let i = 1; i < tailParts.length; i++)

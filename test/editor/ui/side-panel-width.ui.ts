@@ -66,13 +66,20 @@ async function checkNoOverflow(wb: Workbench, side: FrameLocator, shot: string):
   assert.deepEqual(found, [], `${shot}: ${found.join('\n')}`);
 }
 
-/** Open Session...: the row of the session still capturing (the demo; the imported log has stopped). */
-async function openRunningSession(wb: Workbench): Promise<void> {
+/**
+ * Open Session...: the row of the demo this test started, by its title and "running" (other
+ * tests' sessions share the storage folder, and one that failed may have left its demo running).
+ */
+async function openRunningSession(wb: Workbench, title: string): Promise<void> {
   await wb.runCommand('Stage Lens: Open Session...');
   const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-  const running = rows.filter({ hasText: /running/ });
-  await running.first().waitFor({ timeout: 30_000 });
-  assert.equal(await running.count(), 1, `one running session: ${(await rows.allTextContents()).join(' | ')}`);
+  const running = rows.filter({ hasText: title }).filter({ hasText: /running/ });
+  await running
+    .first()
+    .waitFor({ timeout: 30_000 })
+    .catch(async () => {
+      throw new Error(`no running "${title}": ${(await rows.allTextContents()).join(' | ')}`);
+    });
   await running.first().click();
   await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
 }
@@ -94,6 +101,8 @@ uiTest(
     await side.locator('[data-testid="scrape-section"]').waitFor({ timeout: 30_000 });
     await side.locator('[data-testid="tail-part"]').first().waitFor({ timeout: 30_000 });
     const demo = await waitTrend(side, (t) => t.counts.length >= 3, 'three points of the demo trend');
+    const demoTitle = (await side.locator('[data-testid="session-title"]').textContent()) ?? '';
+    assert.match(demoTitle, /\(demo, /);
     // Room for the side bar: the server's terminal and the latency panel are not looked at here.
     await wb.runCommand('View: Hide Panel');
 
@@ -121,7 +130,7 @@ uiTest(
     );
     assert.equal(imported.counts.length, 1, `an imported log is one summary: ${JSON.stringify(imported)}`);
     await checkNoOverflow(wb, side, 'side-panel-240px-imported');
-    await openRunningSession(wb);
+    await openRunningSession(wb, demoTitle);
     const back = await waitTrend(
       side,
       (t) => t.sessionId === demo.sessionId && t.counts.length > 0,
