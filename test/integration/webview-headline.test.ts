@@ -347,32 +347,7 @@ describe('latency panel', () => {
     assert.deepEqual([y, h], [22 + 34 + 9, 16]);
     assert.ok(x! >= 150 && x! + w! <= size.width, `box ${x}..${x! + w!} leaves the ${size.width} px canvas`);
     // Between the plate's border and the text: one opaque colour, not hatching.
-    const strip = (await canvas.evaluate(
-      (e, box) => {
-        const c = e as unknown as {
-          width: number;
-          clientWidth: number;
-          getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
-        };
-        const r = c.width / c.clientWidth;
-        const px = c
-          .getContext('2d')
-          .getImageData(
-            Math.round((box.x + 1.5) * r),
-            Math.round((box.y + 2) * r),
-            1,
-            Math.round((box.h - 4) * r),
-          ).data;
-        const colours = new Set<string>();
-        let transparent = 0;
-        for (let k = 0; k < px.length; k += 4) {
-          colours.add(`${px[k]},${px[k + 1]},${px[k + 2]}`);
-          if (px[k + 3] !== 255) transparent++;
-        }
-        return { colours: [...colours], transparent };
-      },
-      { x: x!, y: y!, h: h! },
-    )) as { colours: string[]; transparent: number };
+    const strip = await plateColumn(canvas, { x: x!, y: y!, h: h! });
     assert.equal(strip.transparent, 0, 'the plate is opaque');
     assert.equal(strip.colours.length, 1, `hatching under the label: ${strip.colours.join(' | ')}`);
     await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-slow-label-plate.png') });
