@@ -123,12 +123,17 @@ uiTest(
       (t) => t.includes('qwen3-tts-first-audio-cold-start'),
       'the imported log as the session on screen',
     );
+    // Its own line, none of the demo's points: the summaries sent while it was read, ending at
+    // the whole log's 25 requests (one point, or more when a summary went out mid-import).
     const imported = await waitTrend(
       side,
-      (t) => t.sessionId !== demo.sessionId && t.counts.length >= 1,
-      "the imported log's own trend",
+      (t) => t.sessionId !== demo.sessionId && t.counts[t.counts.length - 1] === 25,
+      "the imported log's own trend, at its 25 requests",
     );
-    assert.equal(imported.counts.length, 1, `an imported log is one summary: ${JSON.stringify(imported)}`);
+    assert.ok(
+      imported.counts.every((n, i) => n >= 1 && n <= 25 && (i === 0 || n >= (imported.counts[i - 1] ?? 0))),
+      `the imported log's counts only: ${JSON.stringify(imported)}`,
+    );
     await checkNoOverflow(wb, side, 'side-panel-240px-imported');
     await openRunningSession(wb, demoTitle);
     const back = await waitTrend(
