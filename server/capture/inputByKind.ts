@@ -6,6 +6,8 @@ export type InputKind = 'log' | 'scrape';
 
 /** At least this much of an input is looked at before its kind is decided. */
 export const KIND_HEAD_BYTES = 4096;
+/** Decoded from the head to decide: the first lines of any scrape are far shorter. */
+const KIND_DECODE_BYTES = 64 * 1024;
 /** A scrape is a few MB at most; a body larger than this is not one. */
 export const MAX_SCRAPE_BYTES = 64 * 1024 * 1024;
 
@@ -27,7 +29,9 @@ export async function readByKind<R extends ChunkReader>(
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;
-  const decide = (): R => start(looksLikePrometheus(Buffer.concat(head).toString('utf8')) ? 'scrape' : 'log');
+  // The kind shows in the first lines: at most KIND_DECODE_BYTES of the head are decoded.
+  const decide = (first: Buffer = Buffer.concat(head)): R =>
+    start(looksLikePrometheus(first.toString('utf8', 0, KIND_DECODE_BYTES)) ? 'scrape' : 'log');
   const pushHead = async (into: R): Promise<void> => {
     for (const bytes of head) await into.push(bytes);
     head.length = 0;
@@ -35,6 +39,12 @@ export async function readByKind<R extends ChunkReader>(
   for await (const chunk of input) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
     if (reader !== null) {
+      await reader.push(bytes);
+      continue;
+    }
+    if (head.length === 0 && bytes.length >= KIND_HEAD_BYTES) {
+      // A first read long enough to decide on (a file's 1 MB reads): no copy is held back.
+      reader = decide(bytes);
       await reader.push(bytes);
       continue;
     }

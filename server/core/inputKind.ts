@@ -7,8 +7,12 @@ const METRIC_LINE =
 /** True when the first meaningful lines of `head` are Prometheus exposition text. */
 export function looksLikePrometheus(head: string): boolean {
   let seen = 0;
-  for (const raw of head.split('\n')) {
-    const line = raw.trim();
+  // Line by line up to the third meaningful one: the head may be a whole first read (1 MB).
+  for (let start = 0; start <= head.length;) {
+    const nl = head.indexOf('\n', start);
+    const end = nl === -1 ? head.length : nl;
+    const line = head.slice(start, end).trim();
+    start = end + 1;
     if (line === '') continue;
     if (line.startsWith('# HELP ') || line.startsWith('# TYPE ')) return true;
     if (METRIC_LINE.test(line)) return true;

@@ -233,6 +233,36 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   assert.deepEqual((JSON.parse(fromStdin.stdout) as { speechStreams: unknown[] }).speechStreams, [], 'a log has none');
 });
 
+test('a /metrics scrape file larger than the head read at once is told apart by content and read whole', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-scrape-'));
+  try {
+    const lines = ['# TYPE vllm:e2e_request_latency_seconds histogram'];
+    for (let stage = 0; stage < 120; stage++) {
+      const labels = `model_name="m",stage="${stage}",replica="0"`;
+      lines.push(
+        `vllm:e2e_request_latency_seconds_bucket{le="1",${labels}} ${stage}`,
+        `vllm:e2e_request_latency_seconds_bucket{le="+Inf",${labels}} ${stage + 1}`,
+        `vllm:e2e_request_latency_seconds_sum{${labels}} 2.5`,
+        `vllm:e2e_request_latency_seconds_count{${labels}} ${stage + 1}`,
+      );
+    }
+    const file = path.join(dir, 'metrics.txt');
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    assert.ok(fs.statSync(file).size > 4096 * 4, 'the first read holds more than the kind needs');
+    const out = JSON.parse(cli(['analyze', file, '--format', 'json']).stdout) as {
+      histograms: { labels: Record<string, string>; count: number }[];
+      requests?: unknown[];
+    };
+    assert.equal(out.histograms.length, 120);
+    assert.deepEqual(
+      out.histograms.filter((h) => h.labels['stage'] === '119').map((h) => h.count),
+      [120],
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a rotated, gzip-compressed log: analyze and explain say so and how to read it; the same bytes through zcat are read', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gz-'));
   try {
