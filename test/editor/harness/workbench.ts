@@ -122,7 +122,7 @@ export class Workbench {
    * rows (history) and re-renders when results arrive, so wait until it has settled (same rows
    * for 300 ms, progress bar done) before clicking the row by its index.
    */
-  private async pickQuickInputRow(label: string, timeout: number): Promise<void> {
+  private async pickQuickInputRow(label: string, timeout: number, closes = true): Promise<void> {
     const deadline = Date.now() + timeout;
     let last = '';
     let stableSince = Date.now();
@@ -146,9 +146,19 @@ export class Workbench {
         await this.page
           .locator(`.quick-input-widget .quick-input-list .monaco-list-row[data-index="${snap.index}"]`)
           .click();
-        await this.page
-          .locator('.quick-input-widget')
-          .waitFor({ state: 'hidden', timeout: Math.max(1000, deadline - Date.now()) });
+        const left = Math.max(1000, deadline - Date.now());
+        if (closes) await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: left });
+        else
+          await this.page.waitForFunction(
+            (wanted) =>
+              !Array.from(
+                (globalThis as unknown as DomWindow).document.querySelectorAll(
+                  '.quick-input-widget .quick-input-list .monaco-list-row',
+                ),
+              ).some((r) => (r.getAttribute('aria-label') ?? '').startsWith(wanted)),
+            label,
+            { timeout: left },
+          );
         return;
       }
       if (now > deadline)
@@ -195,6 +205,16 @@ export class Workbench {
   async runCommand(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
     await (await this.openPalette()).fill(`>${title}`);
     await this.pickQuickInputRow(title, timeout);
+  }
+
+  /**
+   * Runs a command that opens a picker of its own (Open Session...): VS Code reuses the quick
+   * input for it, so the widget need not be seen hidden in between; returns once the palette's
+   * row is gone.
+   */
+  async runCommandOpeningPicker(title: string, timeout = DEFAULT_TIMEOUT): Promise<void> {
+    await (await this.openPalette()).fill(`>${title}`);
+    await this.pickQuickInputRow(title, timeout, false);
   }
 
   /** The editor tab with this title (file name or webview panel title). */

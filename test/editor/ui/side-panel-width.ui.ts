@@ -71,7 +71,7 @@ async function checkNoOverflow(wb: Workbench, side: FrameLocator, shot: string):
  * tests' sessions share the storage folder, and one that failed may have left its demo running).
  */
 async function openRunningSession(wb: Workbench, title: string): Promise<void> {
-  await wb.runCommand('Stage Lens: Open Session...');
+  await wb.runCommandOpeningPicker('Stage Lens: Open Session...');
   const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
   const running = rows.filter({ hasText: title }).filter({ hasText: /running/ });
   await running
@@ -80,8 +80,17 @@ async function openRunningSession(wb: Workbench, title: string): Promise<void> {
     .catch(async () => {
       throw new Error(`no running "${title}": ${(await rows.allTextContents()).join(' | ')}`);
     });
-  await running.first().click();
-  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 30_000 });
+  // A click while the list is still being laid out (a loaded machine) can miss the row: tried again.
+  const picker = wb.page.locator('.quick-input-widget');
+  for (let attempt = 1; ; attempt++) {
+    await running.first().click();
+    const closed = await picker
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+    if (attempt === 3) throw new Error(`the session picker stayed open after ${attempt} clicks on "${title}"`);
+  }
 }
 
 uiTest(
