@@ -104,10 +104,11 @@ function threeSignificant(v: number): string {
 }
 
 /**
- * A duration as people read it, the same in the CLI's text and in the views: ms below 1 s, s
- * from 1 s, min from 1 min, each with three significant digits ("96.7 ms", "151 ms", "3.80 s",
- * "38.0 s", "1.36 min"); "0 ms" for a measured 0. The unit is chosen on the rounded value
- * (999.7 ms reads "1.00 s"). Columns headed by their unit keep formatMs (textTable.ts).
+ * A duration as people read it, the same in the CLI's text and in the views: ms below 1 s and s
+ * below 1 min, each with three significant digits ("96.7 ms", "151 ms", "3.80 s", "38.0 s"); from
+ * 1 min whole minutes and seconds ("1 min 26 s", "30 min"), from 1 h hours and minutes ("1 h 5
+ * min"); "0 ms" for a measured 0. The unit is chosen on the rounded value (999.7 ms reads "1.00 s",
+ * 59.99 s "1 min"). Columns headed by their unit keep formatMs (textTable.ts).
  */
 export function durationText(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
@@ -115,7 +116,15 @@ export function durationText(ms: number): string {
   const abs = Math.abs(ms);
   if (Number(abs.toFixed(abs < 10 ? 2 : abs < 100 ? 1 : 0)) < 1000) return `${threeSignificant(ms)} ms`;
   if (Number((abs / 1000).toFixed(abs < 10_000 ? 2 : 1)) < 60) return `${threeSignificant(ms / 1000)} s`;
-  return `${threeSignificant(ms / 60_000)} min`;
+  const sign = ms < 0 ? '-' : '';
+  const seconds = Math.round(abs / 1000);
+  if (seconds < 3600) {
+    const rest = seconds % 60;
+    return `${sign}${Math.floor(seconds / 60)} min${rest === 0 ? '' : ` ${rest} s`}`;
+  }
+  const minutes = Math.round(seconds / 60);
+  const rest = minutes % 60;
+  return `${sign}${Math.floor(minutes / 60)} h${rest === 0 ? '' : ` ${rest} min`}`;
 }
 
 /** "+812 ms", "−3.90 s" (a minus sign, as the views write it). */

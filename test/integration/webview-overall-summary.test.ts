@@ -117,8 +117,8 @@ test('the side panel shows the wall times and tokens/s as printed, the notice an
   assert.equal(await texts(wall('0')), '19.4 s');
   assert.equal(await texts(wall('1')), '59.8 s');
   assert.equal(await texts(wall('2')), '3.02 s');
-  assert.equal(await texts(wall('e2e')), '1.36 min');
-  assert.equal(await page.getByTestId('trend-value').textContent(), '1.36 min');
+  assert.equal(await texts(wall('e2e')), '1 min 21 s');
+  assert.equal(await page.getByTestId('trend-value').textContent(), '1 min 21 s');
   assert.equal(await texts(rate('e2e')), '41.1');
   // The table covers 10 requests: their mean, e2e_avg_time_per_request_ms, beside its wall time.
   assert.equal(await texts(perRequest('e2e')), '8.14 s');
@@ -147,7 +147,7 @@ test('at p99 a single table still reads its printed value, not a tail estimate',
   await page.waitForFunction(
     `document.querySelector('[data-testid="percentile-p99"]').getAttribute('aria-checked') === 'true'`,
   );
-  assert.equal(await page.locator(`${wall('e2e')} .v`).textContent(), '1.36 min');
+  assert.equal(await page.locator(`${wall('e2e')} .v`).textContent(), '1 min 21 s');
   assert.equal(await page.locator('.trend-label').textContent(), 'e2e wall time of the [Overall Summary] table');
   assert.equal(await page.locator(`${wall('e2e')} .v`).getAttribute('data-few'), 'false');
   assert.equal(await page.getByTestId('few-values-note').isVisible(), false);

@@ -75,7 +75,7 @@ describe('number formatting', () => {
     assert.equal(formatDurationMs(0), '0 ms');
     assert.equal(formatDurationMs(151.2), '151 ms');
     assert.equal(formatDurationMs(1820), '1.82 s');
-    assert.equal(formatDurationMs(86_443), '1.44 min');
+    assert.equal(formatDurationMs(86_443), '1 min 26 s');
   });
 
   test('units come from field name suffixes', () => {

@@ -35,7 +35,7 @@ test('one table (real-logs 04, two stages): each wall time as printed at every p
     // Wall times run to minutes: each cell says its unit, as the trend does.
     assert.deepEqual(
       model.rows.map((r) => r.cells['wall']?.text),
-      ['40.3 s', '34.1 s', '1.24 min'],
+      ['40.3 s', '34.1 s', '1 min 14 s'],
     );
     // e2e_requests 1: the mean per request is the wall time again, no column for it.
     assert.deepEqual(
@@ -141,7 +141,7 @@ test('a table covering 10 requests (real-logs 01): its count, and the mean per r
     e2e?.cells['perRequest']?.title,
     'e2e_avg_time_per_request_ms: 8,143.07 ms as printed by the one table.',
   );
-  assert.equal(e2e?.cells['wall']?.text, '1.36 min');
+  assert.equal(e2e?.cells['wall']?.text, '1 min 21 s');
   // A stage's row has no mean per request: not printed, not 0.
   const stage0 = model.rows.find((r) => r.key === '0')?.cells['perRequest'];
   assert.equal(stage0?.value, null);

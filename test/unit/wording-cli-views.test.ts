@@ -27,7 +27,7 @@ async function explainText(file: string): Promise<string> {
   return explainTable(report).join('\n');
 }
 
-test('a duration: ms below 1 s, s from 1 s, min from 1 min, three significant digits, the same on both sides', () => {
+test('a duration: ms below 1 s, s from 1 s with three significant digits, then min and s, then h and min, the same on both sides', () => {
   const cases: [number, string][] = [
     [0, '0 ms'],
     [0.36, '0.36 ms'],
@@ -39,8 +39,13 @@ test('a duration: ms below 1 s, s from 1 s, min from 1 min, three significant di
     [3803, '3.80 s'],
     [9996, '10.0 s'],
     [38_040, '38.0 s'],
-    [59_990, '1.00 min'],
-    [86_443, '1.44 min'],
+    // From 1 min, whole minutes and seconds; from 1 h, hours and minutes.
+    [59_990, '1 min'],
+    [86_443, '1 min 26 s'],
+    [1_800_000, '30 min'],
+    [3_599_600, '1 h'],
+    [3_900_000, '1 h 5 min'],
+    [-86_443, '-1 min 26 s'],
     [-3803, '-3.80 s'],
   ];
   for (const [ms, text] of cases) {
