@@ -30,6 +30,12 @@ export function roleOfStage(stageKey: string, roles: Readonly<Record<string, str
   return roles[stageIdOfKey(stageKey)] ?? '';
 }
 
+/** "stage 1 · code2wav", "stage 1_2", "stage 0": a stage as the CLI and the views name it. */
+export function stageLabel(stageKey: string, roles: Readonly<Record<string, string>>): string {
+  const role = roleOfStage(stageKey, roles);
+  return role === '' ? `stage ${stageKey}` : `stage ${stageKey} · ${role}`;
+}
+
 /** Whether a stage of this role outputs audio (its first output is the first audio). */
 export function outputsAudio(role: string): boolean {
   return AUDIO_ROLE.test(role);

@@ -254,9 +254,9 @@ test("explain names a one-output stage's prefill as prefill+decode, in its tail 
     );
     const table = cli(['explain', log, '--target', 'e2e', '--quantile', 'p99']);
     assert.equal(table.status, 0, table.stderr);
-    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) +\+[\d.,]+ m?s/m, name);
-    assert.doesNotMatch(table.stdout, /^ {2}stage 0 prefill +[+-]/m, name);
-    assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) vs num_tokens_in: /m, name);
+    assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) +\+[\d.,]+ m?s/m, name);
+    assert.doesNotMatch(table.stdout, /^ {2}stage 0 (· talker )?prefill +[+-]/m, name);
+    assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) vs num_tokens_in: /m, name);
   }
   // A stage with its own decode keeps its name.
   const omni = explainJson([path.join(UPSTREAM, 'qwen3-omni-three-stage-transfers.log')]);
@@ -271,7 +271,7 @@ test('explain: a part that lies after the first audio in most requests reads "af
   assert.deepEqual(genOther?.afterTarget, { requests: 5, of: 6 });
   const table = cli(['explain', log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
   assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /^ {2}stage 1 rest of gen time +\+1\.99 s +51% +after target$/m);
+  assert.match(table.stdout, /^ {2}stage 1 · code2wav rest of gen time +\+1\.99 s +51% +after target$/m);
   assert.doesNotMatch(table.stdout, / 0 ms$/m);
   assert.match(
     table.stdout,
@@ -302,7 +302,7 @@ test('explain: under its own stage\'s first output, a gen time the log does not 
   assert.equal(table.status, 0, table.stderr);
   assert.match(
     table.stdout,
-    /^ {2}stage 1 gen time not split \(prefill\/decode not measured\) +not measured +- +not measured$/m,
+    /^ {2}stage 1 · code2wav gen time not split \(prefill\/decode not measured\) +not measured +- +not measured$/m,
   );
   assert.match(
     table.stdout,
@@ -323,7 +323,7 @@ test('explain: a rest of gen time that holds unmeasured phases is named so; an I
   assert.equal(info.status, 0, info.stderr);
   const lines = info.stdout.split('\n');
   assert.match(lines[2] ?? '', /^No request has a \[StageRequestStats\] table, only \[OmniTiming\] lines/);
-  assert.match(info.stdout, /^ {2}stage 0 gen time not split \(prefill\/decode not measured\) +\+/m);
+  assert.match(info.stdout, /^ {2}stage 0 · talker gen time not split \(prefill\/decode not measured\) +\+/m);
   assert.doesNotMatch(info.stdout, /rest of gen time/);
 });
 
@@ -373,11 +373,14 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
     /Why end-to-end time is slow at p95: 2 of 20 requests at or above 1\.80 s, on average 1\.00 s above the median 800 ms/,
   );
   assert.match(table.stdout, /stage 0 prefill\s+\+1\.00 s\s+100%/);
-  assert.match(table.stdout, /residual\s+−1\.00 s\s+−100%/);
-  // The overlap named: the codec's input wait is the talker prefill's time seen from downstream.
+  // The codec's input wait is the talker prefill's time seen from downstream: shown apart, not
+  // added, so the shares and the residual add up without it (the JSON keeps the attribution's
+  // residual, −1000 ms above, with every part).
+  assert.match(table.stdout, /^ {2}stage 1 input wait \(overlap\) +\+1\.00 s +apart +150 ms$/m);
+  assert.match(table.stdout, /^ {2}residual +\+0 ms +0%$/m);
   assert.match(
     table.stdout,
-    /\(a negative residual: parts overlap; stage 1 input wait is the wait for its input from the stages upstream, so it grows with their parts above\)/,
+    /\("overlap": stage 1 input wait is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not in the shares nor the residual\)/,
   );
   const fromStdin = explainJson(['-', '--target', 'e2e', '--quantile', 'p95'], log);
   assert.deepEqual(fromStdin.tail, report.tail.slice(0, 1));

@@ -344,7 +344,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     // Six requests within seconds: one point per line, said rather than left to look broken.
     assert.match(
       (await page.getByTestId('overtime-status').textContent()) ?? '',
-      /^rolling over 1\.00 min, a step every 15\.0 s · one point: the requests finished within about one window \(a window holds ~50 requests at this log's rate\), too short a log for a trend$/,
+      /^rolling over 1 min, a step every 15\.0 s · one point: the requests finished within about one window \(a window holds ~50 requests at this log's rate\), too short a log for a trend$/,
     );
     // "Each request": its time labels are drawn whole. Nothing is painted in the canvas's first
     // and last pixel columns (a label cut at a side would be), while the last label, moved in
@@ -714,7 +714,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const kinds = await page
       .locator('.tail-bar-row')
       .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['kind']));
-    assert.deepEqual(kinds.slice(-2), ['notMeasured', 'residual']);
+    assert.deepEqual(kinds.slice(-3), ['notMeasured', 'overlap', 'residual']);
     const bars = await page.locator('[data-testid="tail-bar"] .bar-excess').allTextContents();
     assert.ok(!bars.includes('+0 ms'), JSON.stringify(bars));
     await page.getByTestId('tail-block').screenshot({ path: path.join(SHOTS, 'tail-not-measured.png') });
@@ -723,7 +723,12 @@ describe("a gen time the log does not split, under its own stage's first output 
     const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(
       note,
-      /^stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured · residual \(overlap\) −31\.6 ms \(−99%\)$/,
+      /^stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured · residual −0\.28 ms \(−1%\)$/,
+    );
+    // The codec's wait for the talker is shown apart: the residual is no longer −99%.
+    assert.match(
+      (await side.page.getByTestId('tail-overlap-note').textContent()) ?? '',
+      /^stage 1 · code2wav (input wait|queued) \(\+[\d.]+ ms\) is the wait for its input from the stages upstream/,
     );
   });
 });

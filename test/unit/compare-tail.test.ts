@@ -35,25 +35,25 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.equal(
     tail.sentence,
     // The target in the views' words (the stage roles from the files' names), durations in one rule.
-    'the p99 excess of time to first audio (stage 1 · code2wav) moved from stage 1 queued (+31.3 ms) to stage 0 prefill+decode (one output) (+3.90 s) (+32.0 ms → +3.90 s over the median).',
+    'the p99 excess of time to first audio (stage 1 · code2wav) moved from stage 1 · code2wav queued (+31.3 ms) to stage 0 · talker prefill+decode (one output) (+3.90 s) (+32.0 ms → +3.90 s over the median).',
   );
   const table = compareTable(report, []).join('\n');
   assert.match(
     table,
-    /^Tail, p99 of time to first audio \(stage 1 · code2wav\): the p99 excess of time to first audio \(stage 1 · code2wav\) moved from stage 1 queued/m,
+    /^Tail, p99 of time to first audio \(stage 1 · code2wav\): the p99 excess of time to first audio \(stage 1 · code2wav\) moved from stage 1 · code2wav queued/m,
   );
-  assert.match(table, /^stage 0 prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3\.90 s \(100%\)$/m);
+  assert.match(table, /^stage 0 · talker prefill\+decode \(one output\) +\+28\.7 ms \(90%\) +\+3\.90 s \(100%\)$/m);
   assert.match(table, /^ {2}candidate: 1 of 6 requests ≥ 3\.80 s, \+3\.90 s over the median 96\.7 ms$/m);
   // The codec's rest of gen time: prefill and decode measured in the candidate, not in the baseline.
   // Where stage 1's first output lies in its unsplit gen time is not in the baseline's log: its
   // contribution is "not measured" with the reason, never +0 ms, in every output.
   assert.match(
     table,
-    /^stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1\.99 s \(51%\)$/m,
+    /^stage 1 · code2wav rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1\.99 s \(51%\)$/m,
   );
   assert.match(
     table,
-    /^ {2}baseline, stage 1 gen time not split \(prefill\/decode not measured\): not measured\. Stage 1's first output lies inside its gen time/m,
+    /^ {2}baseline, stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured\. Stage 1's first output lies inside its gen time/m,
   );
   assert.equal(
     tail.baseline?.parts.find((p) => p.key === '1/genOther'),
@@ -73,12 +73,12 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
     'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';
   assert.ok(table.includes(`\n${tooFew}\n`), table);
   const md = [compareMarkdown(report, [])].flat().join('\n');
-  assert.match(md, /\| stage 1 queued \| \+31\.3 ms \(98%\) \| \+162 ms \(4%\) \|/);
+  assert.match(md, /\| stage 1 · code2wav queued \| \+31\.3 ms \(98%\) \| \+162 ms \(4%\) \|/);
   assert.match(
     md,
-    /\| stage 1 rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1\.99 s \(51%\) \|/,
+    /\| stage 1 · code2wav rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1\.99 s \(51%\) \|/,
   );
-  assert.match(md, /^baseline, stage 1 gen time not split .*: not measured\. /m);
+  assert.match(md, /^baseline, stage 1 · code2wav gen time not split .*: not measured\. /m);
   assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);
   // JSON: the report itself (schema 1) carries it.
   const json = JSON.parse(JSON.stringify(report)) as {

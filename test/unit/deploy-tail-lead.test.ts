@@ -54,6 +54,27 @@ function tail(parts: [string, number][], excessMs: number): TailAttribution {
   };
 }
 
+test('a downstream wait behind the overlap does not lead: the upstream part it waits for does', () => {
+  // The demo's cold request: the codec waits 1,010 ms for the talker's 1,000 ms prefill+decode.
+  const cold = {
+    ...tail(
+      [
+        ['1/inputWait', 1010],
+        ['0/prefill', 1000],
+      ],
+      1000,
+    ),
+    residualMs: -1010,
+  };
+  assert.deepEqual(tailLeadOf(cold, new Set(['0'])), {
+    stageId: 0,
+    part: 'prefill+decode (one output)',
+    share: 1,
+    target: 'stage 1 time to first output',
+    tailRequests: 3,
+  });
+});
+
 test('the leading stage: its part, share and target; a one-output prefill is prefill+decode', () => {
   assert.deepEqual(
     tailLeadOf(

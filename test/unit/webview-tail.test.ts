@@ -474,13 +474,36 @@ describe('tail overlap note', () => {
   test("names a downstream stage's input wait (or queued time) as the wait for the upstream parts when the residual is negative", () => {
     assert.equal(
       tailOverlapNote(withParts([waitPart('inputWait', 1, 3850)]), names, new Set(['0'])),
-      'stage 1 · code2wav input wait (+3.85 s) is the wait for its input from the stages upstream: it runs while their parts do, so the two grow together; the residual (−7.09 s) takes the overlap back.',
+      'stage 1 · code2wav input wait (+3.85 s) is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream, so it is shown apart and not added to them (no share; the residual leaves it out).',
     );
     // Without the input split, the downstream queued time holds the wait; the largest such part is named.
     assert.match(
       tailOverlapNote(withParts([waitPart('queued', 1, 5000), waitPart('inputWait', 1, 20)]), names) ?? '',
       /^stage 1 · code2wav queued \(\+5.00 s\) is the wait/,
     );
+  });
+
+  test('the rows show the wait apart: no share, after the parts, and the residual without it', () => {
+    const t = withParts([waitPart('inputWait', 1, 3850)]);
+    const rows = tailRows(t, names, 8, new Set(['0']));
+    const overlap = rows.filter((r) => r.kind === 'overlap');
+    assert.deepEqual(
+      overlap.map((r) => [r.key, r.label, r.excessMs, r.share]),
+      [['1/inputWait', 'stage 1 · code2wav input wait', 3850, null]],
+    );
+    assert.ok(!rows.some((r) => r.kind === 'part' && r.key === '1/inputWait'), 'not among the parts');
+    assert.deepEqual(
+      rows.slice(-2).map((r) => r.kind),
+      ['overlap', 'residual'],
+    );
+    const residual = rows.at(-1)!;
+    assert.equal(residual.excessMs, t.residualMs + 3850);
+    assert.ok(Math.abs(residual.excessMs - -3236.1) < 1e-6, String(residual.excessMs));
+    // The parts' and the residual's shares add up to the whole excess without the wait.
+    const sum = rows.filter((r) => r.kind !== 'overlap').reduce((a, r) => a + r.excessMs, 0);
+    assert.ok(Math.abs(sum - t.excessMs) < 1e-6, `${sum} vs ${t.excessMs}`);
+    // Without a wait behind the overlap, the residual is the attribution's.
+    assert.equal(tailRows(tailOf(1), names, 8).at(-1)?.excessMs, tailOf(1).residualMs);
   });
 
   test('no note without a negative residual, or without a downstream wait that adds to the tail', () => {

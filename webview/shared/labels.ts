@@ -25,6 +25,9 @@ export function fieldLabel(name: string): string {
 /** An edge key as people read it: `0->1` (its key in JSON and CSV) -> `0 → 1`, as the CLI writes it. */
 export { edgeLabel } from '../../server/shared';
 
+/** "stage 1 · code2wav", "stage 1_2", "stage 0". */
+export { stageLabel } from '../../server/shared';
+
 /** Stage id part of a stage key: `1_2` -> `1`. */
 export function stageIdOfKey(stageKey: string): string {
   const cut = stageKey.indexOf('_');
@@ -34,12 +37,6 @@ export function stageIdOfKey(stageKey: string): string {
 /** Role name of a stage from the deploy config ("talker"), or ''. */
 export function stageRole(stageKey: string, stageNames: Readonly<Record<string, string>>): string {
   return stageNames[stageIdOfKey(stageKey)] ?? '';
-}
-
-/** "stage 1 · code2wav", "stage 1_2", "stage 0". */
-export function stageLabel(stageKey: string, stageNames: Readonly<Record<string, string>>): string {
-  const role = stageRole(stageKey, stageNames);
-  return role === '' ? `stage ${stageKey}` : `stage ${stageKey} · ${role}`;
 }
 
 export type TimelinePhase = TimelineSegment['phase'];

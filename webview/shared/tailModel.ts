@@ -2,11 +2,10 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
 // here recomputes them: the residual stays the residual, negative where stages overlap.
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { overlapWait, partLabel, targetLabel } from '../../server/shared';
+import { additiveTail, overlapWait, partLabel, targetLabel } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
 import { formatDurationMs } from './format';
-import { stageRole } from './labels';
 import type { StageSummary } from '../../server/protocol';
 
 /** Stage keys whose requests print one output (MRv2 + async chunk): their prefill holds the decode steps. */
@@ -33,7 +32,7 @@ export function partText(
   stageNames: Readonly<Record<string, string>>,
   oneOutput: ReadonlySet<string> = new Set(),
 ): string {
-  const plain = partLabel(
+  return partLabel(
     {
       stageKey: part.stageKey,
       phase: part.phase,
@@ -42,10 +41,8 @@ export function partText(
       ...(part.withUnmeasuredPhases === true ? { withUnmeasuredPhases: true as const } : {}),
     },
     [...oneOutput],
+    stageNames,
   );
-  if (part.stageKey === null || part.phase === 'transfer') return plain;
-  const role = stageRole(part.stageKey, stageNames);
-  return role === '' ? plain : plain.replace(`stage ${part.stageKey} `, `stage ${part.stageKey} · ${role} `);
 }
 
 /** "+812 ms", "−40 ms". */
@@ -63,7 +60,8 @@ export function shareText(share: number | null): string {
 export interface TailRow {
   readonly key: string;
   readonly label: string;
-  readonly kind: 'part' | 'rest' | 'residual';
+  /** overlap: the downstream wait behind the overlap, shown apart (additiveTail): not added, no share. */
+  readonly kind: 'part' | 'rest' | 'overlap' | 'residual';
   readonly excessMs: number;
   readonly share: number | null;
   /** The part's median over the requests in scope; null for rest and residual. */
@@ -79,8 +77,9 @@ export interface TailRow {
 const shareOf = (ms: number, total: number): number | null => (Math.abs(total) < 1e-9 ? null : ms / total);
 
 /**
- * The `top` parts with the largest excess, then the others summed, then the residual
- * (never dropped: it is what no measured part explains, negative where parts overlap).
+ * The `top` parts with the largest excess, then the others summed, then the wait behind an
+ * overlap (apart: the upstream parts' time seen from downstream), then the residual (never
+ * dropped: it is what no measured part explains, negative where parts still overlap).
  */
 export function tailRows(
   t: TailAttribution,
@@ -88,7 +87,9 @@ export function tailRows(
   top: number,
   oneOutput: ReadonlySet<string> = new Set(),
 ): TailRow[] {
-  const rows: TailRow[] = t.parts.slice(0, top).map((p) => {
+  const additive = additiveTail(t);
+  const tailRequests = `${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'}`;
+  const rows: TailRow[] = additive.parts.slice(0, top).map((p) => {
     const median = medianContributionText(p, t.target, stageNames);
     return {
       key: p.key,
@@ -99,10 +100,10 @@ export function tailRows(
       medianMs: p.medianMs,
       medianText: median.text,
       medianTitle: median.title,
-      title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${median.inSentence} in the ${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
+      title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${median.inSentence} in the ${tailRequests} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
     };
   });
-  const rest = t.parts.slice(top);
+  const rest = additive.parts.slice(top);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
     rows.push({
@@ -117,19 +118,35 @@ export function tailRows(
       title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n'),
     });
   }
+  const wait = additive.wait;
+  if (wait !== null) {
+    const median = medianContributionText(wait, t.target, stageNames);
+    rows.push({
+      key: wait.key,
+      label: partText(wait, stageNames, oneOutput),
+      kind: 'overlap',
+      excessMs: wait.excessMs,
+      share: null,
+      medianMs: wait.medianMs,
+      medianText: median.text,
+      medianTitle: median.title,
+      title: `${partText(wait, stageNames, oneOutput)}: on average ${signedMs(wait.excessMs)} over its median ${median.inSentence} in the ${tailRequests}. It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not added to them, no share.`,
+    });
+  }
+  // A residual a few percent below 0 is rounding and timing noise, not parts that overlap.
+  const overlapping = additive.residualMs < -0.05 * Math.abs(t.excessMs);
   rows.push({
     key: 'residual',
-    label: t.residualMs < 0 ? 'residual (overlap)' : 'residual',
+    label: overlapping ? 'residual (overlap)' : 'residual',
     kind: 'residual',
-    excessMs: t.residualMs,
-    share: shareOf(t.residualMs, t.excessMs),
+    excessMs: additive.residualMs,
+    share: shareOf(additive.residualMs, t.excessMs),
     medianMs: null,
     medianText: '',
     medianTitle: '',
-    title:
-      t.residualMs < 0
-        ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
-        : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
+    title: overlapping
+      ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
+      : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
   });
   return rows;
 }
@@ -178,7 +195,8 @@ export function medianContributionText(
 /**
  * With a negative residual (parts that overlap in time), the sentence that names the tail part
  * which is the wait for the others (overlapWait: a downstream stage's input wait or queued
- * time, when it holds at least half the overlap). Null when overlapWait names none.
+ * time, when it holds at least half the overlap) and says why it is shown apart. Null when
+ * overlapWait names none.
  */
 export function tailOverlapNote(
   t: TailAttribution,
@@ -189,8 +207,8 @@ export function tailOverlapNote(
   if (wait === null) return null;
   return (
     `${partText(wait, stageNames, oneOutput)} (${signedMs(wait.excessMs)}) is the wait for its input from the stages ` +
-    `upstream: it runs while their parts do, so the two grow together; the residual (${signedMs(t.residualMs)}) ` +
-    'takes the overlap back.'
+    'upstream: it runs while their parts do, the same time seen from downstream, so it is shown apart and not added ' +
+    'to them (no share; the residual leaves it out).'
   );
 }
 

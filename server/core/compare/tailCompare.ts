@@ -55,8 +55,8 @@ export function tailSentence(
     return `${what}: ${ms(baseline.excessMs)} in the baseline, ${ms(candidate.excessMs)} in the candidate (no part stands out in ${b === null ? 'the baseline' : 'the candidate'}).`;
   const excess = `(${ms(baseline.excessMs)} → ${ms(candidate.excessMs)} over the median)`;
   if (b.key === c.key)
-    return `${what} stayed in ${partLabel(b, oneOutput)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
-  return `${what} moved from ${partLabel(b, oneOutput)} (${ms(b.excessMs)}) to ${partLabel(c, oneOutput)} (${ms(c.excessMs)}) ${excess}.`;
+    return `${what} stayed in ${partLabel(b, oneOutput, roles)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
+  return `${what} moved from ${partLabel(b, oneOutput, roles)} (${ms(b.excessMs)}) to ${partLabel(c, oneOutput, roles)} (${ms(c.excessMs)}) ${excess}.`;
 }
 
 /** The target both runs measure: the baseline's main one when the candidate has it too, else e2e. */

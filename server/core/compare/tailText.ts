@@ -27,7 +27,7 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   const labelIn = (side: TailAttribution | null, key: string): string | null => {
     const part: NamedPart | undefined =
       side?.parts.find((x) => x.key === key) ?? side?.notMeasured?.find((x) => x.key === key);
-    return part === undefined ? null : partLabel(part, t.oneOutputStages ?? []);
+    return part === undefined ? null : partLabel(part, t.oneOutputStages ?? [], t.stageRoles);
   };
   const rows = keys.map((key) => {
     const inBaseline = labelIn(t.baseline, key);
@@ -55,7 +55,7 @@ export function tailNotes(t: TailComparison): string[] {
   ] as const)
     for (const p of side?.notMeasured ?? [])
       notes.push(
-        `${role}, ${partLabel(p, t.oneOutputStages ?? [])}: ${NOT_MEASURED_CELL}. ${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}; its time is in the residual, and no difference is taken against it.`,
+        `${role}, ${partLabel(p, t.oneOutputStages ?? [], t.stageRoles)}: ${NOT_MEASURED_CELL}. ${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}; its time is in the residual, and no difference is taken against it.`,
       );
   return notes;
 }
@@ -67,7 +67,7 @@ export function tailNotes(t: TailComparison): string[] {
 function rowLabel(inBaseline: string | null, inCandidate: string | null): string {
   if (inBaseline === null || inCandidate === null || inBaseline === inCandidate)
     return inCandidate ?? inBaseline ?? '?';
-  const stage = /^stage \S+ /.exec(inBaseline)?.[0] ?? '';
+  const stage = /^stage \S+ (· \S+ )?/.exec(inBaseline)?.[0] ?? '';
   const baselineWords = inBaseline.startsWith(stage) ? inBaseline.slice(stage.length) : inBaseline;
   return `${inCandidate} · baseline: ${baselineWords}`;
 }

@@ -1,8 +1,10 @@
 // Which stage leads the p99 tail, for the hint after its `stage_id`: the stage of the part
-// with the largest mean excess over its median (within each tail request). Hand-offs and
-// preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
+// with the largest mean excess over its median (within each tail request), the wait behind an
+// overlap left out as the views leave it out (a codec waiting for a slow talker does not lead).
+// Hand-offs and preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { targetLabel } from '../explain/explainTable';
+import { additiveTail } from '../explain/overlapWait';
 import type { PartPhase, TailAttribution } from '../explain/types';
 import type { TailLead } from './liveNumbers';
 
@@ -23,7 +25,7 @@ export function tailLeadOf(
   oneOutput: ReadonlySet<string>,
   roles: Readonly<Record<string, string>> = {},
 ): TailLead | null {
-  const top = tail?.parts[0];
+  const top = tail === null ? undefined : additiveTail(tail).parts[0];
   if (
     tail === null ||
     top === undefined ||

@@ -6,9 +6,9 @@ import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, signedDurationText as signed } from '../numberText';
-import { overlapWait } from './overlapWait';
+import { additiveTail } from './overlapWait';
 import { edgeLabel } from '../edgeLabel';
-import { outputsAudio, roleOfStage, stageRolesOf } from '../stageRoles';
+import { outputsAudio, roleOfStage, stageLabel, stageRolesOf } from '../stageRoles';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -31,16 +31,22 @@ const COMPONENT_LABEL: Readonly<Record<TransferComponent, string>> = {
 
 const TOP_PARTS = 6;
 
-/** `oneOutput`: stages whose prefill covers their decode steps; their prefill is named prefill+decode (one output). */
+/**
+ * "stage 1 · talker decode", "stage 0 prefill" without roles, "0 → 1 tx". `oneOutput`: stages
+ * whose prefill covers their decode steps; their prefill is named prefill+decode (one output).
+ * The CLI and the views name a part with this one function.
+ */
 export function partLabel(
   p: Pick<TailPart, 'stageKey' | 'phase' | 'edge' | 'component' | 'withUnmeasuredPhases'>,
   oneOutput: readonly string[] = [],
+  roles: Readonly<Record<string, string>> = {},
 ): string {
   if (p.phase === 'transfer') return `${edgeLabel(p.edge ?? '?')} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
-  if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `stage ${p.stageKey} ${PREFILL_DECODE_LABEL}`;
-  if (p.withUnmeasuredPhases === true) return `stage ${p.stageKey} ${UNSPLIT_GEN_LABEL}`;
-  return `stage ${p.stageKey} ${PHASE_LABEL[p.phase]}`;
+  const stage = stageLabel(p.stageKey, roles);
+  if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `${stage} ${PREFILL_DECODE_LABEL}`;
+  if (p.withUnmeasuredPhases === true) return `${stage} ${UNSPLIT_GEN_LABEL}`;
+  return `${stage} ${PHASE_LABEL[p.phase]}`;
 }
 
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
@@ -125,17 +131,14 @@ function tailBlock(
   const out = [
     `Why ${targetLabel(t.target, roles)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
   ];
-  const shown = t.parts.slice(0, TOP_PARTS);
+  // The wait behind an overlap apart (additiveTail): the shares and the residual add up without it.
+  const additive = additiveTail(t);
+  const shown = additive.parts.slice(0, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
   // A median 0 of a part that lies after the target's instant is no 0 ms measurement: said in words.
-  for (const p of shown)
-    rows.push([
-      partLabel(p, oneOutput),
-      signed(p.excessMs),
-      pct(p.share),
-      p.afterTarget === undefined ? ms(p.medianMs) : 'after target',
-    ]);
-  const rest = t.parts.slice(TOP_PARTS);
+  const median = (p: TailPart): string => (p.afterTarget === undefined ? ms(p.medianMs) : 'after target');
+  for (const p of shown) rows.push([partLabel(p, oneOutput, roles), signed(p.excessMs), pct(p.share), median(p)]);
+  const rest = additive.parts.slice(TOP_PARTS);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
     rows.push([
@@ -146,30 +149,33 @@ function tailBlock(
     ]);
   }
   // A part whose contribution no tail request measured: in words, never a number.
-  for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput), 'not measured', '-', 'not measured']);
+  for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput, roles), 'not measured', '-', 'not measured']);
+  const wait = additive.wait;
+  if (wait !== null)
+    rows.push([`${partLabel(wait, oneOutput, roles)} (overlap)`, signed(wait.excessMs), 'apart', median(wait)]);
   rows.push([
     'residual',
-    signed(t.residualMs),
-    pct(Math.abs(t.excessMs) < 1e-9 ? null : t.residualMs / t.excessMs),
+    signed(additive.residualMs),
+    pct(Math.abs(t.excessMs) < 1e-9 ? null : additive.residualMs / t.excessMs),
     '',
   ]);
   out.push(...table(rows));
   const contribution = contributionNote(t.target, roles);
   if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
-  const after = shown.find((p) => p.afterTarget !== undefined)?.afterTarget;
+  const after = [...shown, ...(wait === null ? [] : [wait])].find((p) => p.afterTarget !== undefined)?.afterTarget;
   if (after !== undefined)
     out.push(
       `  (median "after target": in most requests that measured the part it lies wholly after the target's end (${after.requests} of ${after.of} for the first such part), so none of it counts toward the target; not a 0 ms measurement)`,
     );
   for (const p of t.notMeasured ?? []) out.push(`  ("not measured": ${p.reason}; its time is in the residual)`);
-  if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0) {
-    const wait = overlapWait(t);
+  if (wait !== null)
     out.push(
-      wait === null
-        ? "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)"
-        : `  (a negative residual: parts overlap; ${partLabel(wait)} is the wait for its input from the stages upstream, so it grows with their parts above)`,
+      `  ("overlap": ${partLabel(wait, oneOutput, roles)} is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not in the shares nor the residual)`,
     );
-  }
+  else if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0)
+    out.push(
+      "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)",
+    );
   if (t.requestIds.length > 0)
     out.push(
       `  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`,
@@ -227,7 +233,7 @@ export function explainTable(report: ExplainReport): string[] {
     if (load.buckets.length > 0) out.push(...table(rows));
     if (load.stages.length > 0)
       out.push(
-        `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `stage ${s.stageKey} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
+        `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `${stageLabel(s.stageKey, roles)} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
       );
     if (load.arrivalsUnknown > 0)
       out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
@@ -238,12 +244,14 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('Cost per token (least squares over requests)');
     for (const f of report.costModel) {
       out.push(
-        `  stage ${f.stageKey} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
+        `  ${stageLabel(f.stageKey, roles)} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
       );
       if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
     }
     for (const s of report.costModelSkipped)
-      out.push(`  stage ${s.stageKey} ${fitPhase(s, report.oneOutputStages)} vs ${s.x}: not fitted, ${s.reason}`);
+      out.push(
+        `  ${stageLabel(s.stageKey, roles)} ${fitPhase(s, report.oneOutputStages)} vs ${s.x}: not fitted, ${s.reason}`,
+      );
     out.push('');
   }
 

@@ -28,3 +28,24 @@ export function overlapWait(t: Pick<TailAttribution, 'parts' | 'residualMs'>): T
   }
   return wait !== null && wait.excessMs >= -t.residualMs / 2 ? wait : null;
 }
+
+/** A tail's parts as they add up: the overlap wait apart, the residual without it. */
+export interface AdditiveTail {
+  /** The parts whose excesses add up to the target's, largest first (the wait left out). */
+  readonly parts: readonly TailPart[];
+  /** The downstream wait behind the overlap (overlapWait), shown apart: not added, no share. */
+  readonly wait: TailPart | null;
+  /** What the parts above do not explain: the attribution's residual with the wait's time given back. */
+  readonly residualMs: number;
+}
+
+/**
+ * The tail as the CLI and the views show it. The wait is the upstream stages' time seen from
+ * downstream: counting it as well would put both near 100% and take it back in a residual
+ * near −100%.
+ */
+export function additiveTail(t: Pick<TailAttribution, 'parts' | 'residualMs'>): AdditiveTail {
+  const wait = overlapWait(t);
+  if (wait === null) return { parts: t.parts, wait: null, residualMs: t.residualMs };
+  return { parts: t.parts.filter((p) => p !== wait), wait, residualMs: t.residualMs + wait.excessMs };
+}

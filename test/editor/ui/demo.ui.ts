@@ -179,6 +179,11 @@ uiTest(
       // audio) is named before the residual, which holds its time.
       /^(stage \d · \S+ gen time not split \(prefill\/decode not measured\): not measured · )*residual( \(overlap\))? [+−][\d,.]+ m?s/,
     );
+    // The codec's input wait is the talker's cold time seen from downstream: apart, never a
+    // second part near 100% taken back by a residual near −100%.
+    assert.ok(!tailParts.some((p) => /code2wav input wait$/.test(p.label)), JSON.stringify(tailParts));
+    const residualShare = /\((−?\d+)%\)/.exec((await side.locator('[data-testid="tail-note"]').textContent()) ?? '');
+    assert.ok(residualShare !== null && Number(residualShare[1]?.replace('−', '-')) > -50, String(residualShare));
     // Above the parts, as in the Tail tab: under time to first audio a part counts only up to it.
     assert.equal(
       await side.locator('[data-testid="tail-contribution-note"]').textContent(),

@@ -214,7 +214,7 @@ export class TailView {
         'li',
         {
           className: 'tail-bar-row',
-          testId: r.kind === 'residual' ? 'tail-residual' : 'tail-bar',
+          testId: r.kind === 'residual' ? 'tail-residual' : r.kind === 'overlap' ? 'tail-overlap' : 'tail-bar',
           dataset: { key: r.key, kind: r.kind, excessMs: String(r.excessMs), share: String(r.share ?? '') },
           title: r.title,
         },
@@ -245,7 +245,9 @@ export class TailView {
         h('span', { className: 'bar-median muted', text: 'not measured' }),
       ),
     );
-    if (unknown.length > 0) bars.splice(bars.length - 1, 0, ...unknown);
+    // Before the wait shown apart and the residual, as explain lists them.
+    const apart = rows.findIndex((r) => r.kind === 'overlap' || r.kind === 'residual');
+    if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
     const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames);
