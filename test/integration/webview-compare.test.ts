@@ -297,7 +297,9 @@ describe('compare panel tail table', () => {
         // The baseline's unsplit gen time: "not measured", never +0 ms, with its reason under the table.
         assert.deepEqual(g.notMeasured, ['not measured']);
         const notes = await page.getByTestId('compare-tail-notes').textContent();
-        assert.match(notes ?? '', /baseline, stage 1 gen time not split .*: not measured\. /);
+        assert.match(notes ?? '', /baseline, stage 1 · code2wav gen time not split .*: not measured\. /);
+        // The codec queue that is the baseline's wait for the talker: apart, with why.
+        assert.match(notes ?? '', /baseline, stage 1 · code2wav queued: apart\. It is the wait for its input/);
         assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
       } finally {
         await page.context().close();

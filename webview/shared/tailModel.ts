@@ -2,7 +2,7 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
 // here recomputes them: the residual stays the residual, negative where stages overlap.
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { additiveTail, overlapWait, partLabel, targetLabel } from '../../server/shared';
+import { additiveTail, partLabel, targetLabel } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
 import { formatDurationMs } from './format';
@@ -194,16 +194,16 @@ export function medianContributionText(
 
 /**
  * With a negative residual (parts that overlap in time), the sentence that names the tail part
- * which is the wait for the others (overlapWait: a downstream stage's input wait or queued
- * time, when it holds at least half the overlap) and says why it is shown apart. Null when
- * overlapWait names none.
+ * which is the wait for the others and says why it is shown apart (additiveTail: a downstream
+ * stage's input wait or queued time that holds at least half the overlap and is mostly
+ * overlap). Null when it names none.
  */
 export function tailOverlapNote(
   t: TailAttribution,
   stageNames: Readonly<Record<string, string>>,
   oneOutput: ReadonlySet<string> = new Set(),
 ): string | null {
-  const wait = overlapWait(t);
+  const wait = additiveTail(t).wait;
   if (wait === null) return null;
   return (
     `${partText(wait, stageNames, oneOutput)} (${signedMs(wait.excessMs)}) is the wait for its input from the stages ` +

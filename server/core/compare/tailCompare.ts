@@ -6,6 +6,7 @@
 import { ExplainIndex } from '../explain/explainIndex';
 import { partLabel, targetLabel } from '../explain/explainTable';
 import { mainTargetOf } from '../explain/mainTarget';
+import { additiveTail } from '../explain/overlapWait';
 import { tailAttribution } from '../explain/tailAttribution';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
@@ -33,8 +34,9 @@ export class RunTailsBuilder {
   }
 }
 
+/** The part that leads the tail: never the downstream wait behind an overlap (additiveTail). */
 function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
-  const first = t.parts[0];
+  const first = additiveTail(t).parts[0];
   return first !== undefined && first.excessMs > 0 ? first : null;
 }
 

@@ -1,6 +1,7 @@
 // The two runs' tails in words and rows, for the terminal table, the markdown report and
 // the Compare panel (no analysis here: formatting of a TailComparison).
 import { partLabel, targetLabel } from '../explain/explainTable';
+import { additiveTail } from '../explain/overlapWait';
 import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
@@ -17,12 +18,20 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   const add = (key: string): void => {
     if (!keys.includes(key)) keys.push(key);
   };
-  for (const side of [t.baseline, t.candidate]) for (const p of side?.parts.slice(0, n) ?? []) add(p.key);
+  // Each run's wait behind an overlap (additiveTail) is shown apart: after the parts, no share.
+  const additive = (side: TailAttribution | null) => (side === null ? null : additiveTail(side));
+  const baseline = additive(t.baseline);
+  const candidate = additive(t.candidate);
+  const waits = new Set([baseline?.wait?.key, candidate?.wait?.key].filter((k): k is string => k !== undefined));
+  for (const side of [baseline, candidate]) for (const p of side?.parts.slice(0, n) ?? []) add(p.key);
   for (const side of [t.baseline, t.candidate]) for (const p of side?.notMeasured ?? []) add(p.key);
+  for (const key of waits) add(key);
   const cell = (side: TailAttribution | null, key: string): string => {
     if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
     const p = side?.parts.find((x) => x.key === key);
-    return p === undefined ? '–' : `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
+    if (p === undefined) return '–';
+    if (additive(side)?.wait?.key === key) return `${ms(p.excessMs)} (apart)`;
+    return `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
   const labelIn = (side: TailAttribution | null, key: string): string | null => {
     const part: NamedPart | undefined =
@@ -40,8 +49,8 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   });
   rows.push({
     label: 'residual',
-    baseline: t.baseline === null ? '–' : ms(t.baseline.residualMs),
-    candidate: t.candidate === null ? '–' : ms(t.candidate.residualMs),
+    baseline: baseline === null ? '–' : ms(baseline.residualMs),
+    candidate: candidate === null ? '–' : ms(candidate.residualMs),
   });
   return rows;
 }
@@ -57,6 +66,16 @@ export function tailNotes(t: TailComparison): string[] {
       notes.push(
         `${role}, ${partLabel(p, t.oneOutputStages ?? [], t.stageRoles)}: ${NOT_MEASURED_CELL}. ${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}; its time is in the residual, and no difference is taken against it.`,
       );
+  for (const [role, side] of [
+    ['baseline', t.baseline],
+    ['candidate', t.candidate],
+  ] as const) {
+    const wait = side === null ? null : additiveTail(side).wait;
+    if (wait !== null)
+      notes.push(
+        `${role}, ${partLabel(wait, t.oneOutputStages ?? [], t.stageRoles)}: apart. It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: not in the shares nor the residual.`,
+      );
+  }
   return notes;
 }
 

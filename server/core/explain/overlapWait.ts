@@ -46,6 +46,9 @@ export interface AdditiveTail {
  */
 export function additiveTail(t: Pick<TailAttribution, 'parts' | 'residualMs'>): AdditiveTail {
   const wait = overlapWait(t);
-  if (wait === null) return { parts: t.parts, wait: null, residualMs: t.residualMs };
+  // Only a wait that is mostly the overlap: one far longer than it waits on more than the
+  // upstream parts above (a transfer, a slot), and stays a part of its own.
+  if (wait === null || -t.residualMs < wait.excessMs / 2)
+    return { parts: t.parts, wait: null, residualMs: t.residualMs };
   return { parts: t.parts.filter((p) => p !== wait), wait, residualMs: t.residualMs + wait.excessMs };
 }
