@@ -27,6 +27,8 @@ export interface ExplainInput {
   readonly findings: readonly Finding[];
   readonly gauges: readonly GaugeSamples[];
   readonly problemCount: number;
+  /** A saved session's deploy file and description: what names its pipeline (the folder's name does not). */
+  readonly pipelineText?: string;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -115,7 +117,7 @@ export async function explainFromSessionFolder(dir: string, source: string): Pro
   const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear());
   for await (const chunk of files.chunkReader(meta.info.startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
-  return reader.end('session');
+  return { ...reader.end('session'), pipelineText: `${meta.info.deployConfig ?? ''} ${meta.info.description}` };
 }
 
 /** A path (file or session folder) or '-' (stdin); rejects with a message a user can act on. */

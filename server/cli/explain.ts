@@ -88,6 +88,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(q === undefined ? {} : { quantiles: [q as TailQuantile] }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true },
         byBoot: parsed.values['by-boot'] === true,
+        ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
       },
       input.gauges,
       input.findings,

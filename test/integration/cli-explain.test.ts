@@ -420,6 +420,30 @@ test('explain a saved session folder: its captured bytes replayed, like compare 
   const report = explainJson([dir, '--target', 'e2e', '--quantile', 'p95']);
   assert.equal(report.requestCount, 20);
   assert.deepEqual([...report.tail[0]!.requestIds].sort(), ['speech-07', 'speech-13']);
+  assert.deepEqual(report.stageRoles, {}, 'neither the folder nor planted.log names a pipeline');
+
+  // The folder's name names no pipeline; the session's deploy file does: its stages by role.
+  files.writeMeta({
+    info: {
+      id: 's-1',
+      kind: 'launch',
+      description: 'vllm serve Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice --omni',
+      startedAt,
+      status: 'stopped',
+      requestCount: 20,
+      deployConfig: '/work/deploy/qwen3_tts.yaml',
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: '',
+    },
+  });
+  const named = explainJson([dir, '--target', 'e2e', '--quantile', 'p95']);
+  assert.deepEqual(named.stageRoles, { '0': 'talker', '1': 'code2wav' });
+  const table = cli(['explain', dir, '--target', 'e2e', '--quantile', 'p95']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^ {2}stage 0 · talker prefill +\+1\.00 s +100%/m);
+  assert.match(table.stdout, /^ {2}stage 1 · code2wav input wait \(overlap\) +\+1\.00 s +apart/m);
 });
 
 test('explain a /metrics scrape: no tail, the metrics that do not report', () => {

@@ -2,6 +2,7 @@
 // each quantile, the load at arrival of the same tails, the distribution of every part
 // of the breakdown, the percentiles over time with the engines' gauges, the cost model,
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
+import { stageRolesOf } from '../stageRoles';
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { breakdownSummary } from './breakdownSummary';
@@ -33,6 +34,11 @@ export interface ExplainOptions {
   readonly scope: ExplainScope;
   /** One tail attribution per server boot. */
   readonly byBoot?: boolean;
+  /**
+   * What names the model's pipeline beyond the source's path (a saved session's deploy file and
+   * description): the stage roles come from both (server/core/stageRoles.ts).
+   */
+  readonly pipelineText?: string;
 }
 
 export interface ExplainReport {
@@ -58,6 +64,8 @@ export interface ExplainReport {
   readonly costModelSkipped: readonly CostFitSkipped[];
   /** Stages whose vllm_prefill_ms covers their decode (one output): their `prefill` part and fit are prefill+decode. */
   readonly oneOutputStages: readonly string[];
+  /** Stage id -> role ("0" -> "talker") of the pipeline the source names; {} for another. */
+  readonly stageRoles: Readonly<Record<string, string>>;
   readonly findings: readonly Finding[];
 }
 
@@ -131,6 +139,7 @@ export function explainReport(
     costModel: cost.fits,
     costModelSkipped: cost.skipped,
     oneOutputStages: index.oneOutputStages(),
+    stageRoles: stageRolesOf(`${source} ${options.pipelineText ?? ''}`),
     findings,
   };
 }

@@ -8,7 +8,7 @@ import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, signedDurationText as signed } from '../numberText';
 import { additiveTail } from './overlapWait';
 import { edgeLabel } from '../edgeLabel';
-import { outputsAudio, roleOfStage, stageLabel, stageRolesOf } from '../stageRoles';
+import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -188,8 +188,8 @@ const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string
 
 export function explainTable(report: ExplainReport): string[] {
   const out: string[] = [];
-  // Stage roles from the file's name, as the editor names a session's stages from its source.
-  const roles = stageRolesOf(report.source);
+  // Stage roles from the file's name (a saved session's deploy file), as the editor names a session's stages.
+  const roles = report.stageRoles;
   const cold = report.scope.excludeCold ? '; cold requests left out' : '';
   out.push(
     `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`,
