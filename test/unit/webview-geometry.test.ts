@@ -207,6 +207,20 @@ describe('histogram', () => {
     assert.equal(histogramBarAt(l, b1.x + 1)?.count, 4);
   });
 
+  test('a narrow chart still has at least two x ticks (0.20 alone over 0.05–0.39 ms is no scale)', () => {
+    const queued = { ...h, edges: [0.05, 0.135, 0.22, 0.305, 0.39] };
+    const narrow = { ...box, width: 240 };
+    assert.deepEqual(
+      histogramLayout(queued, narrow).xTicks.map((t) => t.value),
+      [0.1, 0.2, 0.3],
+    );
+    // Where the plain step leaves two or more, it stays (about 80 px apart).
+    assert.deepEqual(
+      histogramLayout(h, box).xTicks.map((t) => t.value),
+      [0, 10, 20, 30, 40],
+    );
+  });
+
   test('values that are not numbers are counted apart, not binned', () => {
     assert.deepEqual(
       unbinnedCounts(h).map((c) => [c.state, c.count]),

@@ -60,6 +60,19 @@ export function unbinnedSentence(h: HistogramResult): string {
   return `Not binned: ${counts.length === 0 ? 'none' : counts.map((c) => `${formatCount(c.count)} ${c.label}`).join(', ')}.`;
 }
 
+/**
+ * Nice x ticks about 80 px apart, at least two: in a narrow chart a nice step can leave one
+ * tick in the range (0.20 alone over 0.05–0.39), which reads as no scale at all.
+ */
+function xTickValues(lo: number, hi: number, width: number): number[] {
+  const wanted = Math.max(2, Math.floor(width / 80));
+  for (let count = wanted; count <= wanted + 3; count++) {
+    const ticks = niceTicks(lo, hi, count);
+    if (ticks.length >= 2) return ticks;
+  }
+  return niceTicks(lo, hi, wanted);
+}
+
 export function histogramLayout(h: HistogramResult, box: HistogramBox): HistogramLayout {
   const n = Math.min(h.counts.length, Math.max(0, h.edges.length - 1));
   const binned = h.counts.slice(0, n).reduce((a, b) => a + b, 0);
@@ -85,7 +98,7 @@ export function histogramLayout(h: HistogramResult, box: HistogramBox): Histogra
     bars.push(bar);
     if (count > 0 && (mode === null || count > mode.count)) mode = bar;
   }
-  const xTicks = niceTicks(lo, hi, Math.max(2, Math.floor((box.width - box.left - box.right) / 80))).map((value) => ({
+  const xTicks = xTickValues(lo, hi, box.width - box.left - box.right).map((value) => ({
     value,
     x: project(x, value),
   }));
