@@ -35,9 +35,7 @@ export function stageIdOfKey(stageKey: string): string {
 }
 
 /** Role name of a stage from the deploy config ("talker"), or ''. */
-export function stageRole(stageKey: string, stageNames: Readonly<Record<string, string>>): string {
-  return stageNames[stageIdOfKey(stageKey)] ?? '';
-}
+export { roleOfStage as stageRole } from '../../server/shared';
 
 export type TimelinePhase = TimelineSegment['phase'];
 

@@ -1,6 +1,6 @@
 // Words and rows of a tail attribution for the views (side panel "Why p99 is slow", the
-// Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; nothing
-// here recomputes them: the residual stays the residual, negative where stages overlap.
+// Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; the wait
+// behind an overlap is shown apart and the residual without it (additiveTail, as explain does).
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import { additiveTail, partLabel, targetLabel } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.

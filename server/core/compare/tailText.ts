@@ -30,7 +30,8 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
     if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
     const p = side?.parts.find((x) => x.key === key);
     if (p === undefined) return '–';
-    if (additive(side)?.wait?.key === key) return `${ms(p.excessMs)} (apart)`;
+    const wait = side === t.baseline ? baseline?.wait : candidate?.wait;
+    if (wait?.key === key) return `${ms(p.excessMs)} (apart)`;
     return `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
   const labelIn = (side: TailAttribution | null, key: string): string | null => {

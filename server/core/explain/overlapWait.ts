@@ -1,8 +1,9 @@
 // Which part of a tail attribution is the wait behind its overlap. Where the residual is
 // negative, parts ran at the same time: a downstream stage waits for its input (input wait, or
 // its queued time, which holds that wait when the split is not printed) while the upstream
-// stages work, so its excess and theirs are the same time seen twice. The CLI's explain table
-// and the views name that part (the views' sentence: webview/shared/tailModel.ts).
+// stages work, so its excess and theirs are the same time seen twice. explain, compare, the
+// views and the deploy hint show that part apart and add up the others (additiveTail; the
+// views' sentence: webview/shared/tailModel.ts); the JSON keeps every part.
 import type { TailAttribution, TailPart } from './types';
 
 /**
@@ -10,7 +11,7 @@ import type { TailAttribution, TailPart } from './types';
  * the overlap; null when the residual is not negative or no wait does (the overlap is then
  * elsewhere: under async chunk, a downstream stage's rest of gen time can hold its waiting).
  */
-export function overlapWait(t: Pick<TailAttribution, 'parts' | 'residualMs'>): TailPart | null {
+function overlapWait(t: Pick<TailAttribution, 'parts' | 'residualMs'>): TailPart | null {
   if (!(t.residualMs < 0)) return null;
   let first = Infinity;
   for (const p of t.parts) if (p.stageId !== null && p.stageId < first) first = p.stageId;
