@@ -321,7 +321,7 @@ test('boots are numbered and the first request after each is cold', () => {
   assert.deepEqual(cold?.requestIds, ['cold-1', 'cold-2']);
   assert.match(
     cold?.message ?? '',
-    /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms/,
+    /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms: its wait for the upstream stages' output, so the cold cost is theirs\./,
   );
 
   const warmOnly = run(

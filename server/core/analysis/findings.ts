@@ -285,10 +285,13 @@ export class FindingsBuilder {
           const what = oneOutput && phase === 'prefillMs' ? PREFILL_DECODE_LABEL : label;
           if (v === null || median === undefined || v <= 0) continue;
           const ratio = v / Math.max(median, 0.001);
+          // A downstream input wait is the upstream stages' time seen from there: said so, not read as this stage's own cost.
+          const waitNote =
+            phase === 'inputWaitMs' ? ": its wait for the upstream stages' output, so the cold cost is theirs" : '';
           if (ratio > best.ratio)
             best = {
               ratio,
-              text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms.`,
+              text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${waitNote}.`,
             };
         }
       }
