@@ -20,6 +20,7 @@ import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { canvasColumn } from '../fixtures/webview/canvasColumn';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** Thinker -> talker -> code2wav without async chunk: TransferEdgeStats for 0->1 and 1->2. */
@@ -103,27 +104,14 @@ async function plateColumn(
   canvas: ReturnType<Page['getByTestId']>,
   box: { x: number; y: number; h: number },
 ): Promise<{ colours: string[]; transparent: number }> {
-  return (await canvas.evaluate(
-    (e, b) => {
-      const c = e as unknown as {
-        width: number;
-        clientWidth: number;
-        getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
-      };
-      const r = c.width / c.clientWidth;
-      const px = c
-        .getContext('2d')
-        .getImageData(Math.round((b.x + 1.5) * r), Math.round((b.y + 2) * r), 1, Math.round((b.h - 4) * r)).data;
-      const colours = new Set<string>();
-      let transparent = 0;
-      for (let k = 0; k < px.length; k += 4) {
-        colours.add(`${px[k]},${px[k + 1]},${px[k + 2]}`);
-        if (px[k + 3] !== 255) transparent++;
-      }
-      return { colours: [...colours], transparent };
-    },
-    { x: box.x, y: box.y, h: box.h },
-  )) as { colours: string[]; transparent: number };
+  const px = await canvas.evaluate(canvasColumn, { x: box.x, y: box.y, h: box.h });
+  const colours = new Set<string>();
+  let transparent = 0;
+  for (let k = 0; k < px.length; k += 4) {
+    colours.add(`${px[k]},${px[k + 1]},${px[k + 2]}`);
+    if (px[k + 3] !== 255) transparent++;
+  }
+  return { colours: [...colours], transparent };
 }
 
 let data: SyntheticSession;

@@ -10,6 +10,7 @@ import type { FrameLocator } from 'playwright-core';
 import { screenshotDir } from '../harness/config';
 import { uiTest } from '../harness/ui';
 import { importLog, waitText } from './uiHelpers';
+import { canvasColumn } from '../../fixtures/webview/canvasColumn';
 
 const LOG = path.resolve(__dirname, '../../../samples/qwen3-tts-first-audio-cold-start.log');
 const PANEL = 'Stage Lens: Latency Details';
@@ -34,27 +35,14 @@ async function canvasWidth(view: FrameLocator, testId: string): Promise<number> 
  * Colours within 12 levels of each other count as one.
  */
 async function columnColours(view: FrameLocator, testId: string, [x, y, , h]: Box): Promise<string[]> {
-  return view.locator(`[data-testid="${testId}"]`).evaluate(
-    (e, b) => {
-      const c = e as unknown as {
-        width: number;
-        clientWidth: number;
-        getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: number[] } };
-      };
-      const r = c.width / c.clientWidth;
-      const px = c
-        .getContext('2d')
-        .getImageData(Math.round((b.x + 1.5) * r), Math.round((b.y + 2) * r), 1, Math.round((b.h - 4) * r)).data;
-      // Colours a few levels apart are one (a gradient's dithering); hatching is far from its ground.
-      const colours: number[][] = [];
-      for (let k = 0; k < px.length; k += 4) {
-        const c = [px[k]!, px[k + 1]!, px[k + 2]!, px[k + 3]!];
-        if (!colours.some((o) => o.every((v, i) => Math.abs(v - c[i]!) <= 12))) colours.push(c);
-      }
-      return colours.map((c) => c.join(','));
-    },
-    { x, y, h },
-  );
+  const px = await view.locator(`[data-testid="${testId}"]`).evaluate(canvasColumn, { x, y, h });
+  // Colours a few levels apart are one (a gradient's dithering); hatching is far from its ground.
+  const colours: number[][] = [];
+  for (let k = 0; k < px.length; k += 4) {
+    const c = [px[k]!, px[k + 1]!, px[k + 2]!, px[k + 3]!];
+    if (!colours.some((o) => o.every((v, i) => Math.abs(v - c[i]!) <= 12))) colours.push(c);
+  }
+  return colours.map((c) => c.join(','));
 }
 
 uiTest(
