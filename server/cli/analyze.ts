@@ -22,6 +22,7 @@ import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
+import { writeOut } from './stdoutWrite';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -159,13 +160,6 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   } finally {
     progress?.stop();
   }
-}
-
-function writeOut(text: string | Uint8Array): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
 }
 
 /**

@@ -24,6 +24,7 @@ import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
 import { parseCommandArgs } from './commandArgs';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
+import { writeOut } from './stdoutWrite';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -201,13 +202,6 @@ function numberOption(
   return Number.isFinite(n) && valid(n) ? n : `--${name} must be ${what} (got '${value}')`;
 }
 
-function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.write(text)) resolve();
-    else stream.once('drain', () => resolve());
-  });
-}
-
 export async function runCompare(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs(
     argv,
@@ -310,7 +304,7 @@ export async function runCompare(argv: string[]): Promise<number> {
       : format === 'markdown'
         ? compareMarkdown(report, results)
         : compareTable(report, results).join('\n') + '\n';
-  await write(process.stdout, text);
+  await writeOut(text);
 
   const failed = results.filter((r) => r.failed);
   const unevaluated = results.filter((r) => r.outcome === 'notEvaluated' && !r.failed);

@@ -8,6 +8,7 @@ import { explainTable } from '../core/explain/explainTable';
 import { parseTarget, TARGET_GRAMMAR } from '../core/explain/targets';
 import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
 import { parseCommandArgs } from './commandArgs';
+import { writeOut } from './stdoutWrite';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -117,11 +118,4 @@ function scrapeText(report: ExplainReport, source: string): string {
     for (const c of f.knownCauses ?? []) out.push(`  known cause: ${c}`);
   }
   return out.join('\n') + '\n';
-}
-
-function writeOut(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once('drain', () => resolve());
-  });
 }
