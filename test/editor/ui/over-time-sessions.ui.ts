@@ -14,10 +14,12 @@ const TTS = path.join(FIXTURES, 'qwen3tts-talker-first-audio-after-fix.log');
 const OMNI = path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log');
 const PANEL = 'Stage Lens: Latency Details';
 
-/** The t0/t1 of a chart's time axis (data attributes the panel writes at each draw). */
+/** The t0/t1 of a chart's time axis (data attributes the panel writes at each draw), read at once. */
 async function axisOf(panel: FrameLocator, testId: string): Promise<{ t0: number; t1: number }> {
-  const el = panel.locator(`[data-testid="${testId}"]`);
-  return { t0: Number(await el.getAttribute('data-t0')), t1: Number(await el.getAttribute('data-t1')) };
+  return panel.locator(`[data-testid="${testId}"]`).evaluate((el: { getAttribute(name: string): string | null }) => ({
+    t0: Number(el.getAttribute('data-t0')),
+    t1: Number(el.getAttribute('data-t1')),
+  }));
 }
 
 uiTest(

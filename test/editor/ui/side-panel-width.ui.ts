@@ -20,13 +20,15 @@ interface Trend {
   readonly counts: readonly number[];
 }
 
+/** Both attributes in one read: two reads could pair one session's counts with the next one's id. */
 async function trendOf(side: FrameLocator): Promise<Trend> {
-  const canvas = side.locator('[data-testid="trend"]');
-  const counts = (await canvas.getAttribute('data-counts')) ?? '';
-  return {
-    sessionId: (await canvas.getAttribute('data-session-id')) ?? '',
-    counts: counts === '' ? [] : counts.split(',').map(Number),
-  };
+  const { sessionId, counts } = await side
+    .locator('[data-testid="trend"]')
+    .evaluate((el: { getAttribute(name: string): string | null }) => ({
+      sessionId: el.getAttribute('data-session-id') ?? '',
+      counts: el.getAttribute('data-counts') ?? '',
+    }));
+  return { sessionId, counts: counts === '' ? [] : counts.split(',').map(Number) };
 }
 
 /**
