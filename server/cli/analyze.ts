@@ -177,10 +177,10 @@ class StdoutText {
     if (this.size >= 1 << 20) this.flush();
   };
 
-  /** UTF-8 text made as bytes (JSON, CSV), written after the text added before it. */
-  readonly addBytes = (bytes: Uint8Array): void => {
+  /** UTF-8 text made as bytes (JSON, CSV), written after the text added before it; `written` once it is out. */
+  readonly addBytes = (bytes: Uint8Array, written: () => void): void => {
     this.flush();
-    process.stdout.write(bytes);
+    process.stdout.write(bytes, () => written());
   };
 
   flush(): void {

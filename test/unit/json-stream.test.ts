@@ -57,10 +57,22 @@ function streamed(
   chunkBytes: number,
   layout: JsonLayout = 'compact',
 ): { json: string; csv: string; analysis: StreamAnalysis } {
-  const chunks: Uint8Array[] = [];
-  const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk), layout, chunkBytes);
-  const csvChunks: Uint8Array[] = [];
-  const csvWriter = new CsvWriter((chunk) => csvChunks.push(chunk), chunkBytes);
+  // As stdout takes them: each chunk is out (here: decoded) before the next is made, and its
+  // memory is then written again.
+  const chunks: string[] = [];
+  const writer = new AnalysisJsonWriter(
+    (chunk, written) => {
+      chunks.push(decodedChunks([chunk]));
+      written();
+    },
+    layout,
+    chunkBytes,
+  );
+  const csvChunks: string[] = [];
+  const csvWriter = new CsvWriter((chunk, written) => {
+    csvChunks.push(decodedChunks([chunk]));
+    written();
+  }, chunkBytes);
   const onRequest = (r: AnalyzedRequest): void => {
     writer.request(r);
     csvWriter.request(r);
@@ -68,7 +80,7 @@ function streamed(
   const analysis = analyse(bytes, { excludeCold, keepRequests: false, onRequest });
   writer.end(analysisJsonRest(analysis.snapshot(), histograms));
   csvWriter.end();
-  return { json: decodedChunks(chunks) + '\n', csv: decodedChunks(csvChunks), analysis };
+  return { json: chunks.join('') + '\n', csv: csvChunks.join(''), analysis };
 }
 
 /** Chunks end between two pieces of text: each decodes alone, none splits a character. */
@@ -93,6 +105,9 @@ function sameAsWhole(name: string, bytes: Buffer): void {
     const cases: [number, JsonLayout][] = [
       [1, 'compact'],
       [3000, 'indented'],
+      // Chunks larger than a request's text: their memory is used again.
+      [64 << 10, 'compact'],
+      [64 << 10, 'indented'],
       [1 << 20, 'compact'],
       [1 << 20, 'indented'],
     ];
@@ -296,4 +311,35 @@ test('per-replica summaries kept as requests arrive equal those computed from th
     assert.deepEqual(got.findings, want.findings);
     assert.deepEqual(analysisJsonRest(got), analysisJsonRest(want));
   }
+});
+
+test("a chunk's memory is used again once it is written, and only then", () => {
+  const text = (chunk: Uint8Array): string => Buffer.from(chunk).toString('latin1');
+  const put = (bytes: ByteChunks, s: string): void => bytes.raw(Buffer.from(s, 'latin1'));
+  const bytes = new ByteChunks(8);
+  put(bytes, 'abcdefgh');
+  const first = bytes.take();
+  put(bytes, '12345678');
+  const second = bytes.take();
+  // Not recycled: nothing written later touches them.
+  put(bytes, 'ABCDEFGH');
+  assert.deepEqual([text(first), text(second)], ['abcdefgh', '12345678']);
+  assert.notEqual(second.buffer, first.buffer);
+  bytes.recycle(first);
+  bytes.recycle(second); // one spare is kept
+  const third = bytes.take();
+  assert.equal(text(third), 'ABCDEFGH');
+  put(bytes, 'zz');
+  const fourth = bytes.take();
+  assert.equal(fourth.buffer, first.buffer, 'the recycled memory holds the next chunk');
+  assert.equal(text(fourth), 'zz');
+  put(bytes, 'yy');
+  assert.notEqual(bytes.take().buffer, second.buffer, 'the second was not kept');
+  // A chunk grown past the chunk size is not taken back.
+  put(bytes, '0123456789abcdef');
+  const grown = bytes.take();
+  assert.equal(text(grown), '0123456789abcdef');
+  bytes.recycle(grown);
+  put(bytes, 'q');
+  assert.notEqual(bytes.take().buffer, grown.buffer);
 });

@@ -221,13 +221,14 @@ function writeCsvRequestRows(out: ByteChunks, r: AnalyzedRequest): void {
 /**
  * `analyze --format csv` written as the requests come, as UTF-8 in chunks of about 1 MB: the
  * header with the first row, or at end() (nothing is emitted for an input that fails first).
+ * `emit` calls `written` once a chunk's bytes are out; the chunk's memory is then used again.
  */
 export class CsvWriter {
   private readonly bytes: ByteChunks;
   private headed = false;
 
   constructor(
-    private readonly emit: (chunk: Uint8Array) => void,
+    private readonly emit: (chunk: Uint8Array, written: () => void) => void,
     private readonly chunkBytes = 1 << 20,
   ) {
     this.bytes = new ByteChunks(chunkBytes + (chunkBytes >> 4));
@@ -236,12 +237,17 @@ export class CsvWriter {
   request(r: AnalyzedRequest): void {
     this.head();
     writeCsvRequestRows(this.bytes, r);
-    if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
+    if (this.bytes.length >= this.chunkBytes) this.emitChunk();
   }
 
   end(): void {
     this.head();
-    if (this.bytes.length > 0) this.emit(this.bytes.take());
+    if (this.bytes.length > 0) this.emitChunk();
+  }
+
+  private emitChunk(): void {
+    const chunk = this.bytes.take();
+    this.emit(chunk, () => this.bytes.recycle(chunk));
   }
 
   private head(): void {

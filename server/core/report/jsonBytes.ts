@@ -5,6 +5,7 @@
 // indented as it sits there).
 import { ByteChunks } from './byteChunks';
 import type { JsonLayout } from './jsonChunks';
+import type { MemberRun } from './memberRun';
 
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
@@ -64,7 +65,7 @@ export class MemberName {
 
 // Names and words read from a log are kept encoded up to this many per writer (a hostile log can
 // name a million fields; past this they are written as they come).
-const MAX_KEPT = 4096;
+export const MAX_KEPT = 4096;
 
 export class JsonBytes {
   /** Per open object or array (index: its depth): whether nothing is in it yet. */
@@ -104,6 +105,13 @@ export class JsonBytes {
     const first = this.empty[this.depth] === true;
     if (first) this.empty[this.depth] = false;
     this.out.raw(this.indented ? name.line(this.depth, first) : name.compact(first));
+  }
+
+  /** The run's members, next in the open object. */
+  members(run: MemberRun): void {
+    const first = this.empty[this.depth] === true;
+    if (first) this.empty[this.depth] = false;
+    this.out.raw(run.piece(this.indented, this.depth, first));
   }
 
   /** The next member of the open object, by a name read from the input. */

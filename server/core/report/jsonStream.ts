@@ -37,12 +37,13 @@ export class AnalysisJsonWriter {
   /**
    * @param emit receives the UTF-8 text in order, never a character split across two chunks
    *        (the document's opening is written with the first request or at end(), so nothing
-   *        is emitted for an input that fails first)
+   *        is emitted for an input that fails first); it calls `written` once the chunk's bytes
+   *        are out, and the chunk's memory is then used again
    * @param layout `compact` (one request per line) or `indented` (JSON.stringify(…, null, 2))
    * @param chunkBytes how much text is gathered before it is emitted
    */
   constructor(
-    private readonly emit: (chunk: Uint8Array) => void,
+    private readonly emit: (chunk: Uint8Array, written: () => void) => void,
     private readonly layout: JsonLayout = 'compact',
     private readonly chunkBytes = CHUNK_BYTES,
   ) {
@@ -57,7 +58,7 @@ export class AnalysisJsonWriter {
     this.bytes.raw(this.written === 0 ? frame.first : frame.next);
     writeRequestJson(this.json, r);
     this.written++;
-    if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
+    if (this.bytes.length >= this.chunkBytes) this.emitChunk();
   }
 
   /** Closes `requests` and writes the rest of the document; the last text ends with `}` (no newline). */
@@ -70,9 +71,14 @@ export class AnalysisJsonWriter {
       // The rest alone opens with `{`: here it continues the document.
       this.bytes.text(first ? `,${chunk.slice(1)}` : chunk);
       first = false;
-      if (this.bytes.length >= this.chunkBytes) this.emit(this.bytes.take());
+      if (this.bytes.length >= this.chunkBytes) this.emitChunk();
     }
-    if (this.bytes.length > 0) this.emit(this.bytes.take());
+    if (this.bytes.length > 0) this.emitChunk();
+  }
+
+  private emitChunk(): void {
+    const chunk = this.bytes.take();
+    this.emit(chunk, () => this.bytes.recycle(chunk));
   }
 
   private open(): void {

@@ -15,6 +15,7 @@ import { round3, round3OrNull } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import type { OmniTimingRecord } from '../records';
 import { MemberName, type JsonBytes } from './jsonBytes';
+import { KeptRuns, MemberRun, type RunValue } from './memberRun';
 
 const REQUEST_ID = new MemberName('requestId');
 const BOOT = new MemberName('boot');
@@ -74,6 +75,60 @@ const PLACEMENT = new MemberName('placement');
 const DROPPED = '__proto__';
 
 /** Writes requestJson(r) as JSON.stringify would in the writer's layout (indented: at its depth). */
+const isRunInteger = (v: number | null): boolean => v === null || Number.isInteger(v);
+
+function partRun(p: BreakdownPart): MemberRun | null {
+  if (!isRunInteger(p.stageId)) return null;
+  const names: MemberName[] = [KEY, STAGE_KEY, STAGE_ID, PHASE];
+  const values: RunValue[] = [p.key, p.stageKey, p.stageId, p.phase];
+  if (p.edge !== null) {
+    names.push(EDGE);
+    values.push(p.edge);
+  }
+  if (p.component !== null) {
+    names.push(COMPONENT);
+    values.push(p.component);
+  }
+  return new MemberRun(names, values);
+}
+
+function stageRun(s: RequestStage): MemberRun | null {
+  if (!isRunInteger(s.stageId) || !isRunInteger(s.segment) || !isRunInteger(s.replicaId)) return null;
+  return new MemberRun([STAGE_ID, SEGMENT, REPLICA_ID, KIND], [s.stageId, s.segment, s.replicaId, s.kind]);
+}
+
+/** Per writer: every request of a pipeline repeats the same part identities and stage heads. */
+interface RequestRuns {
+  readonly parts: KeptRuns<BreakdownPart>;
+  readonly stages: KeptRuns<RequestStage>;
+}
+
+const writerRuns = new WeakMap<JsonBytes, RequestRuns>();
+
+function runsOf(w: JsonBytes): RequestRuns {
+  let runs = writerRuns.get(w);
+  if (runs === undefined) {
+    runs = {
+      parts: new KeptRuns(
+        (a, b) =>
+          a.stageKey === b.stageKey &&
+          a.stageId === b.stageId &&
+          a.phase === b.phase &&
+          a.edge === b.edge &&
+          a.component === b.component,
+        partRun,
+      ),
+      stages: new KeptRuns(
+        (a, b) =>
+          a.stageId === b.stageId && a.segment === b.segment && a.replicaId === b.replicaId && a.kind === b.kind,
+        stageRun,
+      ),
+    };
+    writerRuns.set(w, runs);
+  }
+  return runs;
+}
+
 export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.openObject();
   w.stringMember(REQUEST_ID, r.requestId);
@@ -87,9 +142,10 @@ export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.member(STAGES);
   w.openObject();
   const stages = byName(r.stages, (s) => s.stageKey);
+  const stageHeads = runsOf(w).stages;
   for (const key of Object.keys(stages)) {
     w.named(key);
-    writeStage(w, r, stages[key] as RequestStage);
+    writeStage(w, r, stages[key] as RequestStage, stageHeads);
   }
   w.closeObject();
 
@@ -141,12 +197,16 @@ function byName<T>(items: readonly T[], name: (item: T) => string): Record<strin
   return out;
 }
 
-function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage): void {
+function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage, heads: KeptRuns<RequestStage>): void {
   w.openObject();
-  w.numberMember(STAGE_ID, s.stageId);
-  w.numberMember(SEGMENT, s.segment);
-  w.numberMember(REPLICA_ID, s.replicaId);
-  w.wordMember(KIND, s.kind);
+  const head = heads.of(s.stageKey, s);
+  if (head !== null) w.members(head);
+  else {
+    w.numberMember(STAGE_ID, s.stageId);
+    w.numberMember(SEGMENT, s.segment);
+    w.numberMember(REPLICA_ID, s.replicaId);
+    w.wordMember(KIND, s.kind);
+  }
   w.member(FIELDS);
   writeFields(w, s.fields);
   w.member(LIST_COUNTS);
@@ -265,25 +325,26 @@ function writeBreakdown(w: JsonBytes, b: RequestBreakdown): void {
   w.numberMember(RESIDUAL_MS, round3OrNull(b.residualMs));
   w.member(PARTS);
   w.openArray();
+  const heads = runsOf(w).parts;
   for (const part of b.parts) {
     w.element();
-    writePart(w, part);
+    writePart(w, part, heads);
   }
   w.closeArray();
   w.closeObject();
 }
 
-function writePart(w: JsonBytes, p: BreakdownPart): void {
+function writePart(w: JsonBytes, p: BreakdownPart, heads: KeptRuns<BreakdownPart>): void {
   w.openObject();
-  w.wordMember(KEY, p.key);
-  w.wordMember(STAGE_KEY, p.stageKey);
-  w.numberMember(STAGE_ID, p.stageId);
-  w.wordMember(PHASE, p.phase);
-  if (p.edge !== null) {
-    w.wordMember(EDGE, p.edge);
-  }
-  if (p.component !== null) {
-    w.wordMember(COMPONENT, p.component);
+  const head = heads.of(p.key, p);
+  if (head !== null) w.members(head);
+  else {
+    w.wordMember(KEY, p.key);
+    w.wordMember(STAGE_KEY, p.stageKey);
+    w.numberMember(STAGE_ID, p.stageId);
+    w.wordMember(PHASE, p.phase);
+    if (p.edge !== null) w.wordMember(EDGE, p.edge);
+    if (p.component !== null) w.wordMember(COMPONENT, p.component);
   }
   w.numberMember(MS, round3OrNull(p.ms));
   w.wordMember(STATE, p.state);

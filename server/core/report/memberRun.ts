@@ -1,0 +1,62 @@
+// Members written together and alike for many objects (a breakdown part's key, stage and
+// phase; a stage's id, segment, replica and kind): rendered once per depth and position, then
+// one copy of bytes per object instead of a write per name and per value.
+import { ByteChunks } from './byteChunks';
+import { MAX_KEPT, type MemberName } from './jsonBytes';
+
+/** Strings, null or integers: their text is JSON.stringify's, as JsonBytes writes them. */
+export type RunValue = string | number | null;
+
+export class MemberRun {
+  private readonly pieces: Uint8Array[] = [];
+
+  constructor(
+    private readonly names: readonly MemberName[],
+    private readonly values: readonly RunValue[],
+  ) {}
+
+  piece(indented: boolean, depth: number, first: boolean): Uint8Array {
+    const at = (indented ? depth * 2 + 2 : 0) + (first ? 0 : 1);
+    let piece = this.pieces[at];
+    if (piece === undefined) {
+      const text = this.names
+        .map((name, i) => {
+          const value = JSON.stringify(this.values[i]);
+          const lead = i === 0 && first ? '' : ',';
+          const key = JSON.stringify(name.name);
+          return indented ? `${lead}\n${'  '.repeat(depth)}${key}: ${value}` : `${lead}${key}:${value}`;
+        })
+        .join('');
+      piece = ByteChunks.constant(text);
+      this.pieces[at] = piece;
+    }
+    return piece;
+  }
+}
+
+/**
+ * Runs kept by a key, each with the item it was made from: an item gets the run of a kept item
+ * that is `same`, or a new one from `make` (null: write it member by member). At most MAX_KEPT
+ * (a hostile log can name a million stages).
+ */
+export class KeptRuns<T> {
+  private readonly runs = new Map<string, { readonly item: T; readonly run: MemberRun }[]>();
+  private kept = 0;
+
+  constructor(
+    private readonly same: (a: T, b: T) => boolean,
+    private readonly make: (item: T) => MemberRun | null,
+  ) {}
+
+  of(key: string, item: T): MemberRun | null {
+    let list = this.runs.get(key);
+    if (list !== undefined) for (const k of list) if (this.same(k.item, item)) return k.run;
+    if (this.kept >= MAX_KEPT) return null;
+    const run = this.make(item);
+    if (run === null) return null;
+    if (list === undefined) this.runs.set(key, (list = []));
+    list.push({ item, run });
+    this.kept += 1;
+    return run;
+  }
+}
