@@ -340,6 +340,37 @@ test('boots are numbered and the first request after each is cold', () => {
   assert.equal(warmOnly.requests.length, 2, 'but still listed');
 });
 
+test("a cold request's largest phase is an upstream stage's own one before a downstream wait for it", () => {
+  const coldTalker = (): StageTableRecord => {
+    const r = ttsRequest('cold-1', 20, {
+      vllm_queued_ms: 86443,
+      vllm_input_wait_ms: 86440.5,
+      vllm_ready_queued_ms: 2.5,
+    });
+    const [talker, ...rest] = r.columns;
+    return talker === undefined
+      ? r
+      : { ...r, columns: [{ ...talker, fields: { ...talker.fields, vllm_prefill_ms: measured(400) } }, ...rest] };
+  };
+  const snap = run([boot(10), coldTalker(), ttsRequest('warm-1', 60), ttsRequest('warm-2', 100)]);
+  const message = snap.findings.find((f) => f.code === 'cold-start')?.message ?? '';
+  // Stage 1's wait (731x its median) is stage 0's time seen from downstream: stage 0's prefill (10x) is named.
+  assert.match(message, /Largest: request cold-1, stage 0 prefill 400 ms against a stage median of 38\.905 ms\.$/);
+
+  // No input-wait split: the downstream queued time holds the wait, and says so when it is all that stands out.
+  const noSplit = { vllm_queued_ms: 5000, vllm_input_wait_ms: null, vllm_ready_queued_ms: null };
+  const old = run([
+    boot(10),
+    ttsRequest('cold-1', 20, noSplit),
+    ttsRequest('warm-1', 60, { vllm_input_wait_ms: null, vllm_ready_queued_ms: null }),
+    ttsRequest('warm-2', 100, { vllm_input_wait_ms: null, vllm_ready_queued_ms: null }),
+  ]);
+  assert.match(
+    old.findings.find((f) => f.code === 'cold-start')?.message ?? '',
+    /stage 1 queued 5,000 ms against a stage median of 120\.5 ms: a downstream stage's queued time, which includes its wait for the upstream stages' output\.$/,
+  );
+});
+
 test('time to first output added by a stage is computed within each request', () => {
   const snap = run([
     stageTable('a', 1, {

@@ -266,36 +266,42 @@ export class FindingsBuilder {
 
   private coldFinding(stages: readonly StageSummary[], maxRequestIds: number): Finding | null {
     if (this.coldRequests.length === 0) return null;
-    // Name the phase where each cold request stands out most against the stage's median.
-    let best = { ratio: 0, text: '' };
+    // Name the phase where a cold request stands out most against the stage's median. A
+    // downstream stage's wait for its input is the upstream stages' time seen from there:
+    // their own phase is named first, the wait only when nothing of their own stands out.
+    let own = { ratio: 0, text: '' };
+    let wait = { ratio: 0, text: '' };
     for (const request of this.coldRequests) {
+      const firstStageId = Math.min(...request.stages.map((s) => s.stageId ?? Number.POSITIVE_INFINITY));
       for (const stage of request.stages) {
         const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
         const oneOutput = prefillCoversDecode(request, stage);
-        for (const [phase, label] of [
-          ['inputWaitMs', 'input wait'],
-          ['queuedMs', 'queued'],
-          ['prefillMs', 'prefill'],
-          ['decodeMs', 'decode'],
-        ] as const) {
+        const downstream = stage.stageId !== null && stage.stageId > firstStageId;
+        const waitSplit = stage.split.states.inputWaitMs === 'measured';
+        for (const [phase, label] of COLD_PHASES) {
           if (oneOutput && phase === 'decodeMs') continue;
+          // With the split, a downstream stage's own queueing is its ready-queued time.
+          if (phase === (waitSplit ? 'queuedMs' : 'readyQueuedMs')) continue;
           const v = stage.split.values[phase];
           const median =
             oneOutput && phase === 'prefillMs' ? summary?.prefillDecodeMs?.p50 : summary?.split[phase]?.p50;
           const what = oneOutput && phase === 'prefillMs' ? PREFILL_DECODE_LABEL : label;
           if (v === null || median === undefined || v <= 0) continue;
           const ratio = v / Math.max(median, 0.001);
-          // A downstream input wait is the upstream stages' time seen from there: said so, not read as this stage's own cost.
-          const waitNote =
-            phase === 'inputWaitMs' ? ": its wait for the upstream stages' output, so the cold cost is theirs" : '';
-          if (ratio > best.ratio)
-            best = {
-              ratio,
-              text: ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${waitNote}.`,
-            };
+          const isWait = phase === 'inputWaitMs' || (downstream && phase === 'queuedMs');
+          const note = !isWait
+            ? ''
+            : phase === 'inputWaitMs'
+              ? ": its wait for the upstream stages' output, so the cold cost is theirs"
+              : ": a downstream stage's queued time, which includes its wait for the upstream stages' output";
+          const text = ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${note}.`;
+          if (isWait) {
+            if (ratio > wait.ratio) wait = { ratio, text };
+          } else if (ratio > own.ratio) own = { ratio, text };
         }
       }
     }
+    const best = own.ratio >= 2 ? own : wait;
     const n = this.coldRequests.length;
     const bootCount = new Set(this.coldRequests.map((r) => r.boot)).size;
     return {
@@ -308,6 +314,15 @@ export class FindingsBuilder {
     };
   }
 }
+
+/** The phases a cold request is compared on, against its stage's median. */
+const COLD_PHASES = [
+  ['inputWaitMs', 'input wait'],
+  ['queuedMs', 'queued'],
+  ['readyQueuedMs', 'ready queued'],
+  ['prefillMs', 'prefill'],
+  ['decodeMs', 'decode'],
+] as const;
 
 /** Fields that are durations by their unit suffix. */
 function isDuration(name: string): boolean {
