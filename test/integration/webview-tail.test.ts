@@ -140,11 +140,10 @@ describe('side panel: Why p99 is slow', () => {
     const note = (await page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(note, /^residual \(overlap\) −3\.90 s \(−100%\)$/);
     // Above the parts, as in the Tail tab: what a part's excess is over under time to first audio.
+    // The heading names the target; the note says what it does to a part.
+    assert.equal(await page.getByTestId('tail-target').textContent(), 'time to first audio (stage 1 · code2wav)');
     const contribution = page.getByTestId('tail-contribution-note');
-    assert.equal(
-      await contribution.textContent(),
-      'Each part counts only up to time to first audio (stage 1 · code2wav).',
-    );
+    assert.equal(await contribution.textContent(), 'Each part counts only its time before that first output.');
     assert.equal(
       await contribution.getAttribute('title'),
       'Each part counts only up to time to first audio (stage 1 · code2wav): its excess and median are of its time before that first output, less than its own time where it runs on after it.',

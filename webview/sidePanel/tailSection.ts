@@ -29,7 +29,7 @@ export class TailSection {
     testId: 'tail-parts',
     attrs: { 'aria-label': 'Parts of the p99 excess' },
   });
-  /** Under a first-output target: a part counts only up to it (the whole sentence in the title). */
+  /** Under a first-output target: a part counts only up to it (the whole sentence, naming it, in the title). */
   private readonly contribution = h('p', { className: 'muted note', testId: 'tail-contribution-note' });
   private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
   private readonly overlap = h('p', { className: 'muted note', testId: 'tail-overlap-note' });
@@ -86,8 +86,9 @@ export class TailSection {
       this.overlap.hidden = true;
       return;
     }
+    // The heading names the target already: the note says what it does to a part, not which it is.
     const limit = contributionLimit(tail.target, stageNames);
-    setText(this.contribution, limit === null ? '' : `${limit}.`);
+    setText(this.contribution, limit === null ? '' : 'Each part counts only its time before that first output.');
     this.contribution.title = contributionNote(tail.target, stageNames) ?? '';
     this.contribution.hidden = limit === null;
     const rows = tailRows(tail, stageNames, TOP, oneOutput);

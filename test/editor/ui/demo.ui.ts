@@ -184,10 +184,17 @@ uiTest(
     assert.ok(!tailParts.some((p) => /code2wav input wait$/.test(p.label)), JSON.stringify(tailParts));
     const residualShare = /\((−?\d+)%\)/.exec((await side.locator('[data-testid="tail-note"]').textContent()) ?? '');
     assert.ok(residualShare !== null && Number(residualShare[1]?.replace('−', '-')) > -50, String(residualShare));
-    // Above the parts, as in the Tail tab: under time to first audio a part counts only up to it.
+    // Above the parts, as in the Tail tab: under time to first audio a part counts only up to it
+    // (the heading names the target; the note's title says it whole).
+    const contribution = side.locator('[data-testid="tail-contribution-note"]');
+    assert.equal(await contribution.textContent(), 'Each part counts only its time before that first output.');
+    assert.match(
+      (await contribution.getAttribute('title')) ?? '',
+      /^Each part counts only up to time to first audio \(stage 1 · code2wav\): /,
+    );
     assert.equal(
-      await side.locator('[data-testid="tail-contribution-note"]').textContent(),
-      'Each part counts only up to time to first audio (stage 1 · code2wav).',
+      await side.locator('[data-testid="tail-target"]').textContent(),
+      'time to first audio (stage 1 · code2wav)',
     );
     await side.locator('[data-testid="tail-section"]').scrollIntoViewIfNeeded();
     await wb.screenshot('demo-side-panel-why-p99');
