@@ -14,7 +14,8 @@ import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/an
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { analysisJson, analysisJsonRest, requestJson } from '../../server/core/report/jsonReport';
 import { ByteChunks } from '../../server/core/report/byteChunks';
-import { JsonBytes } from '../../server/core/report/jsonBytes';
+import { JsonBytes, MAX_KEPT, MemberName } from '../../server/core/report/jsonBytes';
+import { KeptRuns, MemberRun } from '../../server/core/report/memberRun';
 import { jsonChunks, type JsonLayout } from '../../server/core/report/jsonChunks';
 import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
@@ -342,4 +343,36 @@ test("a chunk's memory is used again once it is written, and only then", () => {
   bytes.recycle(grown);
   put(bytes, 'q');
   assert.notEqual(bytes.take().buffer, grown.buffer);
+});
+
+test('kept runs of members: the text of each member written alone, for every item, kept or past the limit', () => {
+  const NAME = new MemberName('name');
+  const ID = new MemberName('id');
+  const runs = new KeptRuns<{ name: string; id: number | null }>(
+    (a, b) => a.id === b.id,
+    (item) => new MemberRun([NAME, ID], [item.name, item.id]),
+  );
+  const written = (layout: JsonLayout, item: { name: string; id: number | null }, alone: boolean): string => {
+    const chunks = new ByteChunks(64);
+    const w = new JsonBytes(chunks, layout, 1);
+    w.openObject();
+    if (alone) {
+      w.stringMember(NAME, item.name);
+      w.numberMember(ID, item.id);
+    } else w.members(runs.of(item.name, item));
+    w.numberMember(new MemberName('after'), 1);
+    w.closeObject();
+    return Buffer.from(chunks.take()).toString('utf8');
+  };
+  // Same key, another id: a run of its own, not the first one's text.
+  const items = [
+    { name: 'a"\u00e9', id: 0 },
+    { name: 'a"\u00e9', id: 1.5 },
+    { name: 'b', id: null },
+    { name: 'c', id: -0 },
+    ...Array.from({ length: MAX_KEPT + 10 }, (_, i) => ({ name: `k${i}`, id: i })),
+  ];
+  for (const layout of ['compact', 'indented'] as const)
+    for (const item of items)
+      assert.equal(written(layout, item, false), written(layout, item, true), JSON.stringify(item));
 });

@@ -4,7 +4,7 @@
 import { ByteChunks } from './byteChunks';
 import { MAX_KEPT, type MemberName } from './jsonBytes';
 
-/** Strings, null or integers: their text is JSON.stringify's, as JsonBytes writes them. */
+/** Strings, numbers or null: their text is JSON.stringify's, which is what JsonBytes writes for them too. */
 export type RunValue = string | number | null;
 
 export class MemberRun {
@@ -36,8 +36,8 @@ export class MemberRun {
 
 /**
  * Runs kept by a key, each with the item it was made from: an item gets the run of a kept item
- * that is `same`, or a new one from `make` (null: write it member by member). At most MAX_KEPT
- * (a hostile log can name a million stages).
+ * that is `same`, or a new one from `make`. At most MAX_KEPT are kept (a hostile log can name a
+ * million stages): past that, each item's run is made for it alone.
  */
 export class KeptRuns<T> {
   private readonly runs = new Map<string, { readonly item: T; readonly run: MemberRun }[]>();
@@ -45,15 +45,14 @@ export class KeptRuns<T> {
 
   constructor(
     private readonly same: (a: T, b: T) => boolean,
-    private readonly make: (item: T) => MemberRun | null,
+    private readonly make: (item: T) => MemberRun,
   ) {}
 
-  of(key: string, item: T): MemberRun | null {
+  of(key: string, item: T): MemberRun {
     let list = this.runs.get(key);
     if (list !== undefined) for (const k of list) if (this.same(k.item, item)) return k.run;
-    if (this.kept >= MAX_KEPT) return null;
     const run = this.make(item);
-    if (run === null) return null;
+    if (this.kept >= MAX_KEPT) return run;
     if (list === undefined) this.runs.set(key, (list = []));
     list.push({ item, run });
     this.kept += 1;

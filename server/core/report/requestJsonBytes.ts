@@ -75,10 +75,7 @@ const PLACEMENT = new MemberName('placement');
 const DROPPED = '__proto__';
 
 /** Writes requestJson(r) as JSON.stringify would in the writer's layout (indented: at its depth). */
-const isRunInteger = (v: number | null): boolean => v === null || Number.isInteger(v);
-
-function partRun(p: BreakdownPart): MemberRun | null {
-  if (!isRunInteger(p.stageId)) return null;
+function partRun(p: BreakdownPart): MemberRun {
   const names: MemberName[] = [KEY, STAGE_KEY, STAGE_ID, PHASE];
   const values: RunValue[] = [p.key, p.stageKey, p.stageId, p.phase];
   if (p.edge !== null) {
@@ -92,8 +89,7 @@ function partRun(p: BreakdownPart): MemberRun | null {
   return new MemberRun(names, values);
 }
 
-function stageRun(s: RequestStage): MemberRun | null {
-  if (!isRunInteger(s.stageId) || !isRunInteger(s.segment) || !isRunInteger(s.replicaId)) return null;
+function stageRun(s: RequestStage): MemberRun {
   return new MemberRun([STAGE_ID, SEGMENT, REPLICA_ID, KIND], [s.stageId, s.segment, s.replicaId, s.kind]);
 }
 
@@ -199,14 +195,7 @@ function byName<T>(items: readonly T[], name: (item: T) => string): Record<strin
 
 function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage, heads: KeptRuns<RequestStage>): void {
   w.openObject();
-  const head = heads.of(s.stageKey, s);
-  if (head !== null) w.members(head);
-  else {
-    w.numberMember(STAGE_ID, s.stageId);
-    w.numberMember(SEGMENT, s.segment);
-    w.numberMember(REPLICA_ID, s.replicaId);
-    w.wordMember(KIND, s.kind);
-  }
+  w.members(heads.of(s.stageKey, s));
   w.member(FIELDS);
   writeFields(w, s.fields);
   w.member(LIST_COUNTS);
@@ -336,16 +325,7 @@ function writeBreakdown(w: JsonBytes, b: RequestBreakdown): void {
 
 function writePart(w: JsonBytes, p: BreakdownPart, heads: KeptRuns<BreakdownPart>): void {
   w.openObject();
-  const head = heads.of(p.key, p);
-  if (head !== null) w.members(head);
-  else {
-    w.wordMember(KEY, p.key);
-    w.wordMember(STAGE_KEY, p.stageKey);
-    w.numberMember(STAGE_ID, p.stageId);
-    w.wordMember(PHASE, p.phase);
-    if (p.edge !== null) w.wordMember(EDGE, p.edge);
-    if (p.component !== null) w.wordMember(COMPONENT, p.component);
-  }
+  w.members(heads.of(p.key, p));
   w.numberMember(MS, round3OrNull(p.ms));
   w.wordMember(STATE, p.state);
   if (p.startMs !== null && p.endMs !== null && p.placement !== null) {
