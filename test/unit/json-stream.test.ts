@@ -348,8 +348,9 @@ test("a chunk's memory is used again once it is written, and only then", () => {
 test('kept runs of members: the text of each member written alone, for every item, kept or past the limit', () => {
   const NAME = new MemberName('name');
   const ID = new MemberName('id');
-  const runs = new KeptRuns<{ name: string; id: number | null }>(
-    (a, b) => a.id === b.id,
+  const runs = new KeptRuns<{ name: string; id: number | null }, number | null>(
+    (item) => item.id,
+    (id, item) => id === item.id,
     (item) => new MemberRun([NAME, ID], [item.name, item.id]),
   );
   const written = (layout: JsonLayout, item: { name: string; id: number | null }, alone: boolean): string => {

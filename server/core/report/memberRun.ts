@@ -35,26 +35,28 @@ export class MemberRun {
 }
 
 /**
- * Runs kept by a key, each with the item it was made from: an item gets the run of a kept item
- * that is `same`, or a new one from `make`. At most MAX_KEPT are kept (a hostile log can name a
- * million stages): past that, each item's run is made for it alone.
+ * Runs kept by a key, each with the identity (`identity`: the fields its members say, not the
+ * whole item) it was made from: an item gets the run of a kept identity that is `same`, or a new
+ * one from `make`. At most MAX_KEPT are kept (a hostile log can name a million stages): past that,
+ * each item's run is made for it alone.
  */
-export class KeptRuns<T> {
-  private readonly runs = new Map<string, { readonly item: T; readonly run: MemberRun }[]>();
+export class KeptRuns<T, I> {
+  private readonly runs = new Map<string, { readonly identity: I; readonly run: MemberRun }[]>();
   private kept = 0;
 
   constructor(
-    private readonly same: (a: T, b: T) => boolean,
+    private readonly identity: (item: T) => I,
+    private readonly same: (kept: I, item: T) => boolean,
     private readonly make: (item: T) => MemberRun,
   ) {}
 
   of(key: string, item: T): MemberRun {
     let list = this.runs.get(key);
-    if (list !== undefined) for (const k of list) if (this.same(k.item, item)) return k.run;
+    if (list !== undefined) for (const k of list) if (this.same(k.identity, item)) return k.run;
     const run = this.make(item);
     if (this.kept >= MAX_KEPT) return run;
     if (list === undefined) this.runs.set(key, (list = []));
-    list.push({ item, run });
+    list.push({ identity: this.identity(item), run });
     this.kept += 1;
     return run;
   }

@@ -93,10 +93,14 @@ function stageRun(s: RequestStage): MemberRun {
   return new MemberRun([STAGE_ID, SEGMENT, REPLICA_ID, KIND], [s.stageId, s.segment, s.replicaId, s.kind]);
 }
 
+/** What a part's run says: its key names it, these tell two parts of one key apart. */
+type PartIdentity = Pick<BreakdownPart, 'stageKey' | 'stageId' | 'phase' | 'edge' | 'component'>;
+type StageHead = Pick<RequestStage, 'stageId' | 'segment' | 'replicaId' | 'kind'>;
+
 /** Per writer: every request of a pipeline repeats the same part identities and stage heads. */
 interface RequestRuns {
-  readonly parts: KeptRuns<BreakdownPart>;
-  readonly stages: KeptRuns<RequestStage>;
+  readonly parts: KeptRuns<BreakdownPart, PartIdentity>;
+  readonly stages: KeptRuns<RequestStage, StageHead>;
 }
 
 const writerRuns = new WeakMap<JsonBytes, RequestRuns>();
@@ -105,7 +109,8 @@ function runsOf(w: JsonBytes): RequestRuns {
   let runs = writerRuns.get(w);
   if (runs === undefined) {
     runs = {
-      parts: new KeptRuns(
+      parts: new KeptRuns<BreakdownPart, PartIdentity>(
+        ({ stageKey, stageId, phase, edge, component }) => ({ stageKey, stageId, phase, edge, component }),
         (a, b) =>
           a.stageKey === b.stageKey &&
           a.stageId === b.stageId &&
@@ -114,7 +119,8 @@ function runsOf(w: JsonBytes): RequestRuns {
           a.component === b.component,
         partRun,
       ),
-      stages: new KeptRuns(
+      stages: new KeptRuns<RequestStage, StageHead>(
+        ({ stageId, segment, replicaId, kind }) => ({ stageId, segment, replicaId, kind }),
         (a, b) =>
           a.stageId === b.stageId && a.segment === b.segment && a.replicaId === b.replicaId && a.kind === b.kind,
         stageRun,
@@ -193,7 +199,7 @@ function byName<T>(items: readonly T[], name: (item: T) => string): Record<strin
   return out;
 }
 
-function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage, heads: KeptRuns<RequestStage>): void {
+function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage, heads: RequestRuns['stages']): void {
   w.openObject();
   w.members(heads.of(s.stageKey, s));
   w.member(FIELDS);
@@ -323,7 +329,7 @@ function writeBreakdown(w: JsonBytes, b: RequestBreakdown): void {
   w.closeObject();
 }
 
-function writePart(w: JsonBytes, p: BreakdownPart, heads: KeptRuns<BreakdownPart>): void {
+function writePart(w: JsonBytes, p: BreakdownPart, heads: RequestRuns['parts']): void {
   w.openObject();
   w.members(heads.of(p.key, p));
   w.numberMember(MS, round3OrNull(p.ms));
