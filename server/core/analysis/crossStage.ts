@@ -8,6 +8,16 @@ import type { RequestStage } from './types';
 const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
 
 /**
+ * The lowest stage id among `stages` (Infinity when none has one): a stage with a higher id is
+ * downstream of it, and its queued time may hold its wait for the upstream stages' output.
+ */
+export function firstStageIdOf(stages: readonly { readonly stageId: number | null }[]): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const s of stages) if (s.stageId !== null && s.stageId < first) first = s.stageId;
+  return first;
+}
+
+/**
  * stageKey -> this stage's time to first output minus that of the nearest upstream
  * stage of the same request. 0.0 is the field's default when a stage had no non-empty
  * output, so only positive values take part.

@@ -6,6 +6,7 @@ import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOu
 import { numberOf } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings } from './stageKind';
+import { firstStageIdOf } from './crossStage';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
@@ -59,9 +60,7 @@ export class FindingsBuilder {
     if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     this.checkOverallSummary(request);
     // Called once per request of a 100k-request log: no arrays built here.
-    let firstStageId = Number.POSITIVE_INFINITY;
-    for (const stage of request.stages)
-      if (stage.stageId !== null && stage.stageId < firstStageId) firstStageId = stage.stageId;
+    const firstStageId = firstStageIdOf(request.stages);
     for (const stage of request.stages) {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
@@ -272,7 +271,7 @@ export class FindingsBuilder {
     let own = { ratio: 0, text: '' };
     let wait = { ratio: 0, text: '' };
     for (const request of this.coldRequests) {
-      const firstStageId = Math.min(...request.stages.map((s) => s.stageId ?? Number.POSITIVE_INFINITY));
+      const firstStageId = firstStageIdOf(request.stages);
       for (const stage of request.stages) {
         const summary = stages.find((s) => s.stageKey === stage.stageKey && s.replicaId === null);
         const oneOutput = prefillCoversDecode(request, stage);

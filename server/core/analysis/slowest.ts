@@ -11,6 +11,7 @@
 import type { Cell } from '../values';
 import type { Percentile } from '../reportedPercentiles';
 import { PREFILL_DECODE_LABEL } from './oneOutputStage';
+import { firstStageIdOf } from './crossStage';
 import type { SplitName, StageSummary, TimelineSegment } from './types';
 import { SPLIT_LABEL } from './types';
 
@@ -85,8 +86,7 @@ export function slowestPhaseCaveats(
   pct: Percentile,
   ms: (value: number) => string,
 ): string[] {
-  let firstStageId = Infinity;
-  for (const s of stages) if (s.stageId !== null && s.stageId < firstStageId) firstStageId = s.stageId;
+  const firstStageId = firstStageIdOf(stages);
   const key = slowest.stage.stageKey;
   const downstream = slowest.stage.stageId !== null && slowest.stage.stageId > firstStageId;
   const out: string[] = [];

@@ -74,7 +74,6 @@ const PLACEMENT = new MemberName('placement');
 // A name requestJson assigns into a fresh object: `__proto__` sets (or is ignored as) the prototype.
 const DROPPED = '__proto__';
 
-/** Writes requestJson(r) as JSON.stringify would in the writer's layout (indented: at its depth). */
 function partRun(p: BreakdownPart): MemberRun {
   const names: MemberName[] = [KEY, STAGE_KEY, STAGE_ID, PHASE];
   const values: RunValue[] = [p.key, p.stageKey, p.stageId, p.phase];
@@ -131,6 +130,7 @@ function runsOf(w: JsonBytes): RequestRuns {
   return runs;
 }
 
+/** Writes requestJson(r) as JSON.stringify would in the writer's layout (indented: at its depth). */
 export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.openObject();
   w.stringMember(REQUEST_ID, r.requestId);
