@@ -4,6 +4,7 @@
 // stages work, so its excess and theirs are the same time seen twice. explain, compare, the
 // views and the deploy hint show that part apart and add up the others (additiveTail; the
 // views' sentence: webview/shared/tailModel.ts); the JSON keeps every part.
+import { firstStageIdOf } from '../analysis/crossStage';
 import type { TailAttribution, TailPart } from './types';
 
 /**
@@ -13,8 +14,7 @@ import type { TailAttribution, TailPart } from './types';
  */
 function overlapWait(t: Pick<TailAttribution, 'parts' | 'residualMs'>): TailPart | null {
   if (!(t.residualMs < 0)) return null;
-  let first = Infinity;
-  for (const p of t.parts) if (p.stageId !== null && p.stageId < first) first = p.stageId;
+  const first = firstStageIdOf(t.parts);
   let wait: TailPart | null = null;
   for (const p of t.parts) {
     const waits = p.phase === 'inputWait' || p.phase === 'queued';
