@@ -35,6 +35,12 @@ function wholeDigits(bytes: Uint8Array, pos: number, whole: number): number {
   return pos + digits;
 }
 
+/**
+ * Receives a chunk of output and calls `written` once its bytes are out (then the chunk's memory
+ * takes the next chunk); a receiver that keeps its chunks never calls it.
+ */
+export type ChunkSink = (chunk: Uint8Array, written: () => void) => void;
+
 export class ByteChunks {
   private bytes: Uint8Array;
   private pos = 0;
@@ -180,6 +186,12 @@ export class ByteChunks {
     this.spare = null;
     this.pos = 0;
     return out;
+  }
+
+  /** The bytes so far, to `sink`; their memory is used again once the sink says they are written. */
+  takeTo(sink: ChunkSink): void {
+    const chunk = this.take();
+    sink(chunk, () => this.recycle(chunk));
   }
 
   /**

@@ -15,7 +15,7 @@ import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
-import { ByteChunks } from './byteChunks';
+import { ByteChunks, type ChunkSink } from './byteChunks';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -228,7 +228,7 @@ export class CsvWriter {
   private headed = false;
 
   constructor(
-    private readonly emit: (chunk: Uint8Array, written: () => void) => void,
+    private readonly emit: ChunkSink,
     private readonly chunkBytes = 1 << 20,
   ) {
     this.bytes = new ByteChunks(chunkBytes + (chunkBytes >> 4));
@@ -237,17 +237,12 @@ export class CsvWriter {
   request(r: AnalyzedRequest): void {
     this.head();
     writeCsvRequestRows(this.bytes, r);
-    if (this.bytes.length >= this.chunkBytes) this.emitChunk();
+    if (this.bytes.length >= this.chunkBytes) this.bytes.takeTo(this.emit);
   }
 
   end(): void {
     this.head();
-    if (this.bytes.length > 0) this.emitChunk();
-  }
-
-  private emitChunk(): void {
-    const chunk = this.bytes.take();
-    this.emit(chunk, () => this.bytes.recycle(chunk));
+    if (this.bytes.length > 0) this.bytes.takeTo(this.emit);
   }
 
   private head(): void {

@@ -3,7 +3,7 @@
 // What a request's JSON holds is requestJson's (jsonReport.ts); each request is written by
 // writeRequestJson, without its objects.
 import type { AnalyzedRequest } from '../analysis/types';
-import { ByteChunks } from './byteChunks';
+import { ByteChunks, type ChunkSink } from './byteChunks';
 import { jsonChunks, type JsonLayout } from './jsonChunks';
 import type { AnalysisJsonRest } from './jsonReport';
 import { JsonBytes } from './jsonBytes';
@@ -43,7 +43,7 @@ export class AnalysisJsonWriter {
    * @param chunkBytes how much text is gathered before it is emitted
    */
   constructor(
-    private readonly emit: (chunk: Uint8Array, written: () => void) => void,
+    private readonly emit: ChunkSink,
     private readonly layout: JsonLayout = 'compact',
     private readonly chunkBytes = CHUNK_BYTES,
   ) {
@@ -58,7 +58,7 @@ export class AnalysisJsonWriter {
     this.bytes.raw(this.written === 0 ? frame.first : frame.next);
     writeRequestJson(this.json, r);
     this.written++;
-    if (this.bytes.length >= this.chunkBytes) this.emitChunk();
+    if (this.bytes.length >= this.chunkBytes) this.bytes.takeTo(this.emit);
   }
 
   /** Closes `requests` and writes the rest of the document; the last text ends with `}` (no newline). */
@@ -71,14 +71,9 @@ export class AnalysisJsonWriter {
       // The rest alone opens with `{`: here it continues the document.
       this.bytes.text(first ? `,${chunk.slice(1)}` : chunk);
       first = false;
-      if (this.bytes.length >= this.chunkBytes) this.emitChunk();
+      if (this.bytes.length >= this.chunkBytes) this.bytes.takeTo(this.emit);
     }
-    if (this.bytes.length > 0) this.emitChunk();
-  }
-
-  private emitChunk(): void {
-    const chunk = this.bytes.take();
-    this.emit(chunk, () => this.bytes.recycle(chunk));
+    if (this.bytes.length > 0) this.bytes.takeTo(this.emit);
   }
 
   private open(): void {
