@@ -149,11 +149,21 @@ async function main(): Promise<never> {
           const errors = wb.consoleErrors.filter((e) => !isKnownNoise(e)).map((e) => e.split('\n')[0]);
           if (errors.length > 0)
             console.log(`       browser console errors:\n         ${errors.slice(-20).join('\n         ')}`);
+          const frames = await withTimeout(wb.describeFrames(), 20_000, 'frames').catch(() => []);
+          if (frames.length > 0) console.log(`       frames:\n         ${frames.join('\n         ')}`);
+        }
+        const extensionLog = (installed ? servers.installed : servers.dev)?.extensionLogTail(15) ?? '';
+        if (extensionLog !== '') {
+          console.log(
+            `       Stage Lens log (last lines):\n         ${extensionLog.trim().split('\n').join('\n         ')}`,
+          );
         }
       } finally {
         await current.wb?.close(); // a body still running after a timeout fails fast now
         await withTimeout(settled, 15_000, 'UI test body').catch(() => undefined);
         await current.wb?.close(); // in case the workbench only came up after the timeout
+        // The closed window's extension host would run on for hours, with its language server.
+        await (installed ? servers.installed : servers.dev)?.stopExtensionHosts();
         workspace.remove();
       }
     }

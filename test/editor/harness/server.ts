@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { killGroupNow, onCleanup, recordForCleanup, removeDirNow, stopGroup } from './cleanup';
 import { outputDir, type VSCodeInstall } from './config';
+import { stopExtensionHosts } from './processTree';
 
 export interface VSCodeServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -20,6 +21,10 @@ export interface VSCodeServer {
   /** The workbench URL for a folder, with an optional test payload (extensionDevelopmentPath, ...). */
   workbenchUrl(folder: string, payload?: ReadonlyArray<readonly [string, string]>): string;
   logTail(lines: number): string;
+  /** The last lines of Stage Lens's own log in the newest extension host (printed when a UI test fails). */
+  extensionLogTail(lines: number): string;
+  /** Stops the extension hosts of closed windows (and what they launched); the server stays up. */
+  stopExtensionHosts(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -104,6 +109,27 @@ function tail(file: string, lines: number): string {
   } catch {
     return '';
   }
+}
+
+/** <logs>/<start time>/exthost<N>/stage-lens.stage-lens/Stage Lens.log with the highest N, if any. */
+function newestExtensionLog(logsDir: string): string | null {
+  const list = (dir: string): string[] => {
+    try {
+      return fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const run = list(logsDir).sort().pop();
+  if (run === undefined) return null;
+  const hosts = list(path.join(logsDir, run))
+    .filter((d) => /^exthost\d+$/.test(d))
+    .sort((a, b) => Number(a.slice(7)) - Number(b.slice(7)));
+  for (const host of hosts.reverse()) {
+    const file = path.join(logsDir, run, host, 'stage-lens.stage-lens', 'Stage Lens.log');
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
 }
 
 async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServer | 'port-in-use'> {
@@ -219,6 +245,11 @@ async function startOnce(opts: ServerOptions, port: number): Promise<VSCodeServe
       return url;
     },
     logTail: (lines) => tail(logFile, lines),
+    extensionLogTail: (lines) => {
+      const file = newestExtensionLog(path.join(stateDir, 'user', 'logs'));
+      return file === null ? '' : tail(file, lines);
+    },
+    stopExtensionHosts: () => stopExtensionHosts(pgid),
     stop,
   };
 }

@@ -275,6 +275,29 @@ export class Workbench {
     }
   }
 
+  /**
+   * Each frame of the page that shows a document of its own (the workbench, each webview), with
+   * the start of its text: what a person saw when a test failed.
+   */
+  async describeFrames(): Promise<string[]> {
+    const out: string[] = [];
+    for (const frame of this.page.frames()) {
+      const text = await Promise.race([
+        frame
+          .evaluate(
+            () =>
+              (globalThis as unknown as { document: { body: { innerText: string } | null } }).document.body
+                ?.innerText ?? '',
+          )
+          .catch((e: unknown) => `(unreadable: ${e instanceof Error ? e.message.split('\n')[0] : String(e)})`),
+        new Promise<string>((r) => setTimeout(() => r('(no answer in 2 s)'), 2000)),
+      ]);
+      const url = frame.url().replace(/\?.*$/, '');
+      out.push(`${url.slice(-60)}: ${JSON.stringify(text.replace(/\s+/g, ' ').trim().slice(0, 160))}`);
+    }
+    return out;
+  }
+
   /** Saves a PNG of the whole window into test-output/screenshots/ (or $STAGE_LENS_SCREENSHOT_DIR); returns its path. */
   async screenshot(name: string): Promise<string> {
     const file = path.join(screenshotDir(), `${name.replace(/[^\w.-]+/g, '-')}.png`);
