@@ -29,7 +29,7 @@ export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';
-export { additiveTail } from './core/explain/overlapWait';
+export { additiveTail, overlapText } from './core/explain/overlapApart';
 export { countOf, durationText } from './core/numberText';
 export { runNameOfPath, runNameOfSession } from './core/compare/runName';
 export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';

@@ -271,7 +271,15 @@ test('explain: a part that lies after the first audio in most requests reads "af
   assert.deepEqual(genOther?.afterTarget, { requests: 5, of: 6 });
   const table = cli(['explain', log, '--target', 'stage1.firstOutput', '--quantile', 'p99']);
   assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /^ {2}stage 1 · code2wav rest of gen time +\+1\.99 s +51% +after target$/m);
+  assert.match(table.stdout, /^ {2}stage 1 · code2wav rest of gen time \(overlap\) +\+1\.99 s +apart +after target$/m);
+  // The codec ran alongside the talker (async chunk): its four parts are apart, the shares and
+  // the residual add up without them (they had read 100% + 51% + 32% + 13% + 4% against −100%).
+  assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) +\+3\.90 s +100% +84\.9 ms$/m);
+  assert.match(table.stdout, /^ {2}residual +−1\.42 ms +0%$/m);
+  assert.match(
+    table.stdout,
+    /^ {2}\("overlap": stage 1 · code2wav ran alongside the stages upstream \(async chunk feeds it as they produce\), so its 4 parts \(\+3\.90 s together\) lie within their time, the same time seen from downstream; shown apart, not in the shares nor the residual\)$/m,
+  );
   assert.doesNotMatch(table.stdout, / 0 ms$/m);
   assert.match(
     table.stdout,
@@ -380,7 +388,7 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
   assert.match(table.stdout, /^ {2}residual +\+0 ms +0%$/m);
   assert.match(
     table.stdout,
-    /\("overlap": stage 1 input wait is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not in the shares nor the residual\)/,
+    /\("overlap": stage 1 input wait \(\+1\.00 s\) is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream; shown apart, not in the shares nor the residual\)/,
   );
   const fromStdin = explainJson(['-', '--target', 'e2e', '--quantile', 'p95'], log);
   assert.deepEqual(fromStdin.tail, report.tail.slice(0, 1));

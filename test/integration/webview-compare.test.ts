@@ -299,7 +299,12 @@ describe('compare panel tail table', () => {
         const notes = await page.getByTestId('compare-tail-notes').textContent();
         assert.match(notes ?? '', /baseline, stage 1 · code2wav gen time not split .*: not measured\. /);
         // The codec queue that is the baseline's wait for the talker: apart, with why.
-        assert.match(notes ?? '', /baseline, stage 1 · code2wav queued: apart\. It is the wait for its input/);
+        assert.match(
+          notes ?? '',
+          /baseline, apart: stage 1 · code2wav queued \(\+31\.3 ms\) is the wait for its input/,
+        );
+        // The candidate's codec, which ran alongside the talker: its parts apart, with why.
+        assert.match(notes ?? '', /candidate, apart: stage 1 · code2wav ran alongside the stages upstream/);
         assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
       } finally {
         await page.context().close();

@@ -19,6 +19,7 @@ import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { layoutOverTime, xOfTime } from '../../webview/latencyPanel/overTime/overTimeLayout';
+import { additiveTail } from '../../server/shared';
 
 /** What the page's elements are read as (no DOM types in Node tests). */
 type El = { dataset: Record<string, string | undefined>; style: { left: string } };
@@ -124,21 +125,25 @@ describe('side panel: Why p99 is slow', () => {
       '1 of 6 requests at or above 3.80 s (p99) are on average +3.90 s above the median 96.7 ms.',
     );
     const labels = await page.locator('[data-testid="tail-part"] .tail-label').allTextContents();
-    // The talker prints one output (MRv2 + async chunk): its prefill is named prefill+decode, never prefill.
-    assert.deepEqual(labels, [
-      'stage 0 · talker prefill+decode (one output)',
-      'stage 1 · code2wav rest of gen time',
-      'stage 1 · code2wav decode',
-    ]);
+    // The talker prints one output (MRv2 + async chunk): its prefill is named prefill+decode, never
+    // prefill. The codec ran alongside it (async chunk): its parts are not among the parts.
+    assert.deepEqual(labels, ['stage 0 · talker prefill+decode (one output)', 'preprocess', 'stage 0 · talker queued']);
     const shares = await page.getByTestId('tail-share').allTextContents();
     assert.deepEqual(
       shares,
-      expected.parts.slice(0, 3).map((p) => pct(p.share)),
+      additiveTail(expected)
+        .parts.slice(0, 3)
+        .map((p) => pct(p.share)),
     );
-    assert.equal(shares[0], '100%');
-    // The residual is shown as the residual: negative, the stages overlap.
+    assert.deepEqual(shares, ['100%', '0%', '0%']);
+    // The residual is what the parts do not explain once the codec's time is set apart: about 0.
+    assert.ok(expected.residualMs < -3800, String(expected.residualMs));
     const note = (await page.getByTestId('tail-note').textContent()) ?? '';
-    assert.match(note, /^residual \(overlap\) −3\.90 s \(−100%\)$/);
+    assert.match(note, /^residual −1\.42 ms \(0%\)$/);
+    assert.equal(
+      await page.getByTestId('tail-overlap-note').textContent(),
+      'stage 1 · code2wav ran alongside the stages upstream (async chunk feeds it as they produce), so its 4 parts (+3.90 s together) lie within their time, the same time seen from downstream; shown apart and not added to them (no share; the residual leaves it out).',
+    );
     // Above the parts, as in the Tail tab: what a part's excess is over under time to first audio.
     // The heading names the target; the note says what it does to a part.
     assert.equal(await page.getByTestId('tail-target').textContent(), 'time to first audio (stage 1 · code2wav)');
@@ -189,28 +194,37 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     const keys = await page
       .locator('[data-testid="tail-bar"]')
       .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key']));
+    const additive = additiveTail(expected);
     assert.deepEqual(
       keys,
-      expected.parts.slice(0, keys.length).map((p) => p.key),
+      additive.parts.slice(0, keys.length).map((p) => p.key),
     );
     assert.equal(keys[0], '0/prefill');
+    // The codec ran alongside the talker: its parts apart, below the others, with no share.
+    const overlap = page.getByTestId('tail-overlap');
+    assert.deepEqual(await overlap.evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key'])), [
+      '1/genOther',
+      '1/decode',
+      '1/prefill',
+      '1/queued',
+    ]);
+    assert.deepEqual(await overlap.locator('.bar-share').allTextContents(), ['–', '–', '–', '–']);
     const residual = page.getByTestId('tail-residual');
-    assert.equal(Number(await residual.getAttribute('data-excess-ms')), expected.residualMs);
-    assert.ok(expected.residualMs < -3800, String(expected.residualMs));
-    assert.equal(await residual.locator('.bar-label').textContent(), 'residual (overlap)');
-    // Drawn left of the zero line.
+    assert.equal(Number(await residual.getAttribute('data-excess-ms')), additive.residualMs);
+    assert.ok(Math.abs(additive.residualMs) < 2, String(additive.residualMs));
+    assert.equal(await residual.locator('.bar-label').textContent(), 'residual');
+    // A residual of −1.42 ms is rounding: the zero line stays at the left edge.
     const fill = await residual.locator('.bar-fill').evaluate((e) => ({
       negative: (e as unknown as El).dataset['negative'],
       left: parseFloat((e as unknown as El).style.left),
     }));
-    assert.equal(fill.negative, 'true');
-    assert.ok(fill.left < 100 / 3, JSON.stringify(fill));
+    assert.deepEqual(fill, { negative: 'true', left: 0 });
     assert.deepEqual(await page.getByTestId('tail-request').allTextContents(), [SLOW]);
     // The codec's rest of gen time lies after its first audio in 5 of the 6 requests: its median
     // contribution is that, in words with a hover, never "0 ms" as if measured.
-    const medians = await page.locator('[data-testid="tail-bar"] .bar-median').allTextContents();
+    const medians = await page.locator('.tail-bar-row .bar-median').allTextContents();
     assert.ok(!medians.some((m) => /^median 0 ms$/.test(m)), JSON.stringify(medians));
-    const after = page.locator('[data-testid="tail-bar"][data-key="1/genOther"] .bar-median');
+    const after = page.locator('[data-testid="tail-overlap"][data-key="1/genOther"] .bar-median');
     assert.equal(await after.textContent(), 'after the target');
     assert.equal(await after.getAttribute('data-state'), 'afterTarget');
     assert.match(

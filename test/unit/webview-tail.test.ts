@@ -18,6 +18,7 @@ import type { LatencyDataSource } from '../../src/views/dataSource';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
 import { answerPanelQuery } from '../../src/views/panelQueries';
 import { SessionFeed, TAIL_REFRESH_MS } from '../../src/views/sessionFeed';
+import { additiveTail } from '../../server/shared';
 import {
   contributionLimit,
   contributionNote,
@@ -399,20 +400,30 @@ describe('tail rows', () => {
 
   test('the top parts, the rest summed, the residual kept and named for what it is', () => {
     const names = { '0': 'talker', '1': 'code2wav' };
-    const rows = tailRows(tailOf(1), names, 3, new Set(['0']));
+    // Under async chunk the codec ran alongside the talker: its parts are apart, after the others.
+    const rows = tailRows(tailOf(1), names, 1, new Set(['0']));
     assert.deepEqual(
       rows.map((r) => [r.label, r.kind]),
       [
         ['stage 0 · talker prefill+decode (one output)', 'part'],
-        ['stage 1 · code2wav rest of gen time', 'part'],
-        ['stage 1 · code2wav decode', 'part'],
         ['1 other part', 'rest'],
-        ['residual (overlap)', 'residual'],
+        ['stage 1 · code2wav rest of gen time', 'overlap'],
+        ['stage 1 · code2wav decode', 'overlap'],
+        ['residual', 'residual'],
       ],
     );
     const residual = rows.at(-1)!;
-    assert.ok(Math.abs(residual.excessMs - -3236.1) < 1e-9, String(residual.excessMs));
-    assert.ok(Math.abs((residual.share ?? 0) - -3236.1 / 3900) < 1e-12);
+    assert.ok(Math.abs(residual.excessMs - 0.9) < 1e-9, String(residual.excessMs));
+    assert.ok(Math.abs((residual.share ?? 0) - 0.9 / 3900) < 1e-12);
+    // Parts of the first stage that overlap each other: nothing to set apart, the residual says so.
+    const t = tailOf(1);
+    const firstOnly = {
+      ...t,
+      parts: [t.parts[0]!, { ...t.parts[2]!, key: '0/decode', stageId: 0, stageKey: '0', excessMs: 3000 }],
+      residualMs: 3900 - 3899 - 3000,
+    };
+    const overlapping = tailRows(firstOnly, names, 3).at(-1)!;
+    assert.deepEqual([overlapping.label, overlapping.excessMs], ['residual (overlap)', -2999]);
     assert.equal(targetText('stage1.firstOutput', names), 'time to first audio (stage 1 · code2wav)');
     assert.equal(targetText('stage0.ttft', names), 'stage 0 TTFT (talker)');
     assert.equal(targetText('e2e', names), 'end-to-end time');
@@ -465,16 +476,17 @@ describe('tail overlap note', () => {
     medianMs: 60,
     measuredIn: 1,
   });
+  // The talker's parts alone (the codec's, which ran alongside it, have tests of their own below).
   const withParts = (parts: TailAttribution['parts']): TailAttribution => {
     const t = tailOf(1);
-    const all = [...t.parts, ...parts];
+    const all = [...t.parts.filter((p) => p.stageId === 0), ...parts];
     return { ...t, parts: all, residualMs: t.excessMs - all.reduce((a, p) => a + p.excessMs, 0) };
   };
 
   test("names a downstream stage's input wait (or queued time) as the wait for the upstream parts when the residual is negative", () => {
     assert.equal(
       tailOverlapNote(withParts([waitPart('inputWait', 1, 3850)]), names, new Set(['0'])),
-      'stage 1 · code2wav input wait (+3.85 s) is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream, so it is shown apart and not added to them (no share; the residual leaves it out).',
+      'stage 1 · code2wav input wait (+3.85 s) is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream; shown apart and not added to them (no share; the residual leaves it out).',
     );
     // Without the input split, the downstream queued time holds the wait; the largest such part is named.
     assert.match(
@@ -498,24 +510,79 @@ describe('tail overlap note', () => {
     );
     const residual = rows.at(-1)!;
     assert.equal(residual.excessMs, t.residualMs + 3850);
-    assert.ok(Math.abs(residual.excessMs - -3236.1) < 1e-6, String(residual.excessMs));
+    assert.ok(Math.abs(residual.excessMs - 0.9) < 1e-6, String(residual.excessMs));
     // The parts' and the residual's shares add up to the whole excess without the wait.
     const sum = rows.filter((r) => r.kind !== 'overlap').reduce((a, r) => a + r.excessMs, 0);
     assert.ok(Math.abs(sum - t.excessMs) < 1e-6, `${sum} vs ${t.excessMs}`);
-    // Without a wait behind the overlap, the residual is the attribution's.
-    assert.equal(tailRows(tailOf(1), names, 8).at(-1)?.excessMs, tailOf(1).residualMs);
+    // Without a wait behind the overlap, the residual is the attribution's with the stage that ran alongside given back.
+    const alongside = tailOf(1);
+    assert.equal(tailRows(alongside, names, 8).at(-1)?.excessMs, alongside.residualMs + 1987 + 1250);
   });
 
-  test('no note without a negative residual, or without a downstream wait that adds to the tail', () => {
+  test('a downstream stage that ran alongside its upstream (async chunk): its parts apart together, one sentence for the stage', () => {
     const t = tailOf(1);
-    assert.equal(tailOverlapNote({ ...t, residualMs: 12 }, names), null);
-    // The residual is negative here, but the only queued part is the first stage's own.
+    assert.equal(
+      tailOverlapNote(t, names, new Set(['0'])),
+      'stage 1 · code2wav ran alongside the stages upstream (async chunk feeds it as they produce), so its 2 parts (+3.24 s together) lie within their time, the same time seen from downstream; shown apart and not added to them (no share; the residual leaves it out).',
+    );
+    const rows = tailRows(t, names, 8, new Set(['0']));
+    const overlap = rows.filter((r) => r.kind === 'overlap');
+    assert.deepEqual(
+      overlap.map((r) => [r.key, r.excessMs, r.share]),
+      [
+        ['1/genOther', 1987, null],
+        ['1/decode', 1250, null],
+      ],
+    );
+    assert.match(
+      overlap[0]!.title,
+      /stage 1 · code2wav ran alongside the stages upstream .*: shown apart, not added to them, no share\.$/,
+    );
+    // The parts and the residual add up to the target's excess without them.
+    const sum = rows.filter((r) => r.kind !== 'overlap').reduce((a, r) => a + r.excessMs, 0);
+    assert.ok(Math.abs(sum - t.excessMs) < 1e-6, `${sum} vs ${t.excessMs}`);
+    // A downstream stage far longer than the overlap has time of its own beyond it: it stays in the sum.
+    const longer = {
+      ...t,
+      excessMs: 10_000,
+      parts: t.parts.map((p) => (p.key === '1/genOther' ? { ...p, excessMs: 9000 } : p)),
+      residualMs: 10_000 - 3899 - 9000 - 1250 - 0.1,
+    };
+    assert.equal(additiveTail(longer).apart.length, 0);
+    // An overlap within rounding (under 5% of the excess) sets nothing apart.
+    const small = { ...t, parts: [t.parts[0]!, { ...t.parts[1]!, excessMs: 100 }], residualMs: 3900 - 3899 - 100 };
+    assert.equal(additiveTail(small).apart.length, 0);
+  });
+
+  test('no note without a negative residual, or without a downstream part that adds to the tail', () => {
+    const tail = tailOf(1);
+    assert.equal(tailOverlapNote({ ...tail, residualMs: 12 }, names), null);
+    // The residual is negative here, but the only queued part is the first stage's own, and no
+    // downstream stage's parts hold the overlap (the talker's decode overlaps its prefill).
+    const t = {
+      ...tail,
+      parts: [tail.parts[0]!, tail.parts[3]!, { ...tail.parts[2]!, key: '0/decode', stageId: 0, stageKey: '0' }],
+      residualMs: 3900 - 3899 - 0.1 - 1250,
+    };
     assert.ok(t.residualMs < 0);
     assert.equal(tailOverlapNote(t, names), null);
-    assert.equal(tailOverlapNote(withParts([waitPart('inputWait', 1, -5)]), names), null);
-    // A wait far smaller than the overlap is not what overlaps (under async chunk the waiting can
-    // sit in the downstream stage's rest of gen time): no note rather than the wrong part.
-    assert.equal(tailOverlapNote(withParts([waitPart('queued', 1, 10)]), names), null);
+    const plus = (p: TailAttribution['parts'][number]): TailAttribution => ({
+      ...t,
+      parts: [...t.parts, p],
+      residualMs: t.residualMs - p.excessMs,
+    });
+    assert.equal(tailOverlapNote(plus(waitPart('inputWait', 1, -5)), names), null);
+    // A wait far smaller than the overlap is not what overlaps: no note rather than the wrong part.
+    assert.equal(tailOverlapNote(plus(waitPart('queued', 1, 10)), names), null);
+    // Under async chunk the waiting can sit in the downstream stage's rest of gen time: a small
+    // wait beside it is not named as the wait, the stage is named as running alongside.
+    assert.match(
+      tailOverlapNote(
+        { ...tail, parts: [...tail.parts, waitPart('queued', 1, 10)], residualMs: tail.residualMs - 10 },
+        names,
+      ) ?? '',
+      /^stage 1 · code2wav ran alongside the stages upstream .* its 3 parts \(\+3\.25 s together\)/,
+    );
   });
 });
 

@@ -2,7 +2,7 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; the wait
 // behind an overlap is shown apart and the residual without it (additiveTail, as explain does).
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { additiveTail, partLabel, targetLabel } from '../../server/shared';
+import { additiveTail, overlapText, partLabel, stageLabel, targetLabel } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
 import { formatDurationMs } from './format';
@@ -43,6 +43,11 @@ export function partText(
     [...oneOutput],
     stageNames,
   );
+}
+
+/** "stage 1 · code2wav". */
+function stageText(stageKey: string | null, stageNames: Readonly<Record<string, string>>): string {
+  return stageKey === null ? 'a stage' : stageLabel(stageKey, stageNames);
 }
 
 /** "+812 ms", "−40 ms". */
@@ -118,19 +123,22 @@ export function tailRows(
       title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n'),
     });
   }
-  const wait = additive.wait;
-  if (wait !== null) {
-    const median = medianContributionText(wait, t.target, stageNames);
+  for (const { part, because } of additive.apart) {
+    const median = medianContributionText(part, t.target, stageNames);
+    const why =
+      because === 'inputWait'
+        ? 'It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream'
+        : `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce): its time lies within theirs, the same time seen from downstream`;
     rows.push({
-      key: wait.key,
-      label: partText(wait, stageNames, oneOutput),
+      key: part.key,
+      label: partText(part, stageNames, oneOutput),
       kind: 'overlap',
-      excessMs: wait.excessMs,
+      excessMs: part.excessMs,
       share: null,
-      medianMs: wait.medianMs,
+      medianMs: part.medianMs,
       medianText: median.text,
       medianTitle: median.title,
-      title: `${partText(wait, stageNames, oneOutput)}: on average ${signedMs(wait.excessMs)} over its median ${median.inSentence} in the ${tailRequests}. It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not added to them, no share.`,
+      title: `${partText(part, stageNames, oneOutput)}: on average ${signedMs(part.excessMs)} over its median ${median.inSentence} in the ${tailRequests}. ${why}: shown apart, not added to them, no share.`,
     });
   }
   // A residual a few percent below 0 is rounding and timing noise, not parts that overlap.
@@ -203,13 +211,12 @@ export function tailOverlapNote(
   stageNames: Readonly<Record<string, string>>,
   oneOutput: ReadonlySet<string> = new Set(),
 ): string | null {
-  const wait = additiveTail(t).wait;
-  if (wait === null) return null;
-  return (
-    `${partText(wait, stageNames, oneOutput)} (${signedMs(wait.excessMs)}) is the wait for its input from the stages ` +
-    'upstream: it runs while their parts do, the same time seen from downstream, so it is shown apart and not added ' +
-    'to them (no share; the residual leaves it out).'
-  );
+  const text = overlapText(additiveTail(t).apart, {
+    part: (p) => partText(p, stageNames, oneOutput),
+    stage: (key) => stageText(key, stageNames),
+    signed: signedMs,
+  });
+  return text === null ? null : `${text}; shown apart and not added to them (no share; the residual leaves it out).`;
 }
 
 /** "3 of 312 requests at or above 1.84 s (p99) are on average +1.2 s above the median 410 ms." */

@@ -6,7 +6,7 @@
 import { ExplainIndex } from '../explain/explainIndex';
 import { partLabel, targetLabel } from '../explain/explainTable';
 import { mainTargetOf } from '../explain/mainTarget';
-import { additiveTail } from '../explain/overlapWait';
+import { additiveTail } from '../explain/overlapApart';
 import { tailAttribution } from '../explain/tailAttribution';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
@@ -34,7 +34,7 @@ export class RunTailsBuilder {
   }
 }
 
-/** The part that leads the tail: never the downstream wait behind an overlap (additiveTail). */
+/** The part that leads the tail: never a part set apart as the same time seen twice (additiveTail). */
 function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
   const first = additiveTail(t).parts[0];
   return first !== undefined && first.excessMs > 0 ? first : null;

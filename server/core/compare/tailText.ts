@@ -1,7 +1,8 @@
 // The two runs' tails in words and rows, for the terminal table, the markdown report and
 // the Compare panel (no analysis here: formatting of a TailComparison).
 import { partLabel, targetLabel } from '../explain/explainTable';
-import { additiveTail } from '../explain/overlapWait';
+import { additiveTail, overlapText, type AdditiveTail } from '../explain/overlapApart';
+import { stageLabel } from '../stageRoles';
 import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
@@ -22,16 +23,16 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   const additive = (side: TailAttribution | null) => (side === null ? null : additiveTail(side));
   const baseline = additive(t.baseline);
   const candidate = additive(t.candidate);
-  const waits = new Set([baseline?.wait?.key, candidate?.wait?.key].filter((k): k is string => k !== undefined));
+  const apartKeys = (side: AdditiveTail | null): Set<string> => new Set(side?.apart.map((a) => a.part.key) ?? []);
+  const apart = { baseline: apartKeys(baseline), candidate: apartKeys(candidate) };
   for (const side of [baseline, candidate]) for (const p of side?.parts.slice(0, n) ?? []) add(p.key);
   for (const side of [t.baseline, t.candidate]) for (const p of side?.notMeasured ?? []) add(p.key);
-  for (const key of waits) add(key);
+  for (const key of [...apart.baseline, ...apart.candidate]) add(key);
   const cell = (side: TailAttribution | null, key: string): string => {
     if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
     const p = side?.parts.find((x) => x.key === key);
     if (p === undefined) return '–';
-    const wait = side === t.baseline ? baseline?.wait : candidate?.wait;
-    if (wait?.key === key) return `${ms(p.excessMs)} (apart)`;
+    if ((side === t.baseline ? apart.baseline : apart.candidate).has(key)) return `${ms(p.excessMs)} (apart)`;
     return `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
   };
   const labelIn = (side: TailAttribution | null, key: string): string | null => {
@@ -71,11 +72,15 @@ export function tailNotes(t: TailComparison): string[] {
     ['baseline', t.baseline],
     ['candidate', t.candidate],
   ] as const) {
-    const wait = side === null ? null : additiveTail(side).wait;
-    if (wait !== null)
-      notes.push(
-        `${role}, ${partLabel(wait, t.oneOutputStages ?? [], t.stageRoles)}: apart. It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: not in the shares nor the residual.`,
-      );
+    const text =
+      side === null
+        ? null
+        : overlapText(additiveTail(side).apart, {
+            part: (p) => partLabel(p, t.oneOutputStages ?? [], t.stageRoles),
+            stage: (key) => stageLabel(key, t.stageRoles ?? {}),
+            signed: ms,
+          });
+    if (text !== null) notes.push(`${role}, apart: ${text}. Not in the shares nor the residual.`);
   }
   return notes;
 }

@@ -4,7 +4,7 @@
 // Hand-offs and preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { targetLabel } from '../explain/explainTable';
-import { additiveTail } from '../explain/overlapWait';
+import { additiveTail } from '../explain/overlapApart';
 import type { PartPhase, TailAttribution } from '../explain/types';
 import type { TailLead } from './liveNumbers';
 

@@ -6,7 +6,7 @@ import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, signedDurationText as signed } from '../numberText';
-import { additiveTail } from './overlapWait';
+import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
 
@@ -150,9 +150,8 @@ function tailBlock(
   }
   // A part whose contribution no tail request measured: in words, never a number.
   for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput, roles), 'not measured', '-', 'not measured']);
-  const wait = additive.wait;
-  if (wait !== null)
-    rows.push([`${partLabel(wait, oneOutput, roles)} (overlap)`, signed(wait.excessMs), 'apart', median(wait)]);
+  for (const { part } of additive.apart)
+    rows.push([`${partLabel(part, oneOutput, roles)} (overlap)`, signed(part.excessMs), 'apart', median(part)]);
   rows.push([
     'residual',
     signed(additive.residualMs),
@@ -162,16 +161,18 @@ function tailBlock(
   out.push(...table(rows));
   const contribution = contributionNote(t.target, roles);
   if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
-  const after = [...shown, ...(wait === null ? [] : [wait])].find((p) => p.afterTarget !== undefined)?.afterTarget;
+  const after = [...shown, ...additive.apart.map((a) => a.part)].find((p) => p.afterTarget !== undefined)?.afterTarget;
   if (after !== undefined)
     out.push(
       `  (median "after target": in most requests that measured the part it lies wholly after the target's end (${after.requests} of ${after.of} for the first such part), so none of it counts toward the target; not a 0 ms measurement)`,
     );
   for (const p of t.notMeasured ?? []) out.push(`  ("not measured": ${p.reason}; its time is in the residual)`);
-  if (wait !== null)
-    out.push(
-      `  ("overlap": ${partLabel(wait, oneOutput, roles)} is the wait for its input from the stages upstream, the same time as their parts above seen from downstream: shown apart, not in the shares nor the residual)`,
-    );
+  const apartNote = overlapText(additive.apart, {
+    part: (p) => partLabel(p, oneOutput, roles),
+    stage: (key) => stageLabel(key, roles),
+    signed,
+  });
+  if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
   else if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0)
     out.push(
       "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)",

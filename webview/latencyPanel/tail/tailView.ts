@@ -198,8 +198,8 @@ export class TailView {
   private tailBlock(t: TailAttribution): HTMLElement {
     const rows = tailRows(t, this.stageNames, TOP, this.oneOutput);
     const scale = Math.max(1e-9, ...rows.map((r) => Math.abs(r.excessMs)), Math.abs(t.excessMs));
-    const hasNegative = rows.some((r) => r.excessMs < 0);
-    // The zero line: at the left edge when nothing is negative, else a third in.
+    // The zero line: at the left edge when nothing is negative (but a rounding residual), else a third in.
+    const hasNegative = rows.some((r) => r.excessMs < -0.02 * scale);
     const zero = hasNegative ? 1 / 3 : 0;
     const span = 1 - zero;
     const bars = rows.map((r) => {

@@ -1,0 +1,161 @@
+// Which parts of a tail attribution are set apart because they overlap others in time. Where
+// the residual is negative, parts ran at the same time, so their excesses count some time
+// twice. Two shapes of it, both a downstream stage seeing the upstream stages' time:
+//  - inputWait: a downstream stage waits for its input (input wait, or its queued time, which
+//    holds that wait when the split is not printed) while the upstream stages work; along a
+//    chain of three stages each downstream stage's wait;
+//  - alongside: under async chunk a downstream stage runs while the upstream stages work, fed
+//    as they produce, so its phases' time lies within theirs.
+// explain, compare, the views and the deploy hint show those parts apart and add up the others
+// (the views' sentences: webview/shared/tailModel.ts); the JSON keeps every part.
+import { firstStageIdOf } from '../analysis/crossStage';
+import type { TailAttribution, TailPart } from './types';
+
+type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs'>;
+
+/** A residual this far below 0 (of the target's excess) is parts that overlap, not rounding. */
+const OVERLAP_SHARE = 0.05;
+/** A stage set apart as having run alongside its upstream holds at least this much of the target's excess. */
+const GROUP_SHARE = 0.1;
+
+/** A set of parts is the overlap when its excess is at least half of it and not more than twice it. */
+function isOverlap(excessMs: number, overlapMs: number): boolean {
+  return excessMs >= overlapMs / 2 && overlapMs >= excessMs / 2;
+}
+
+/**
+ * The downstream waits behind the overlap: the wait with the largest positive excess when it is
+ * the overlap (isOverlap); else, along a chain of stages (thinker -> talker -> code2wav, each
+ * waiting for the one above), each downstream stage's largest wait when together they are.
+ * Empty when the residual is not negative or no wait is.
+ */
+function overlapWaits(t: Tail): TailPart[] {
+  if (!(t.residualMs < 0)) return [];
+  const overlap = -t.residualMs;
+  const first = firstStageIdOf(t.parts);
+  const byStage = new Map<string, TailPart>();
+  let largest: TailPart | null = null;
+  for (const p of t.parts) {
+    const waits = p.phase === 'inputWait' || p.phase === 'queued';
+    if (!waits || p.stageId === null || p.stageKey === null || p.stageId <= first || !(p.excessMs > 0)) continue;
+    const held = byStage.get(p.stageKey);
+    if (held === undefined || p.excessMs > held.excessMs) byStage.set(p.stageKey, p);
+    if (largest === null || p.excessMs > largest.excessMs) largest = p;
+  }
+  if (largest === null) return [];
+  if (isOverlap(largest.excessMs, overlap)) return [largest];
+  const chain = [...byStage.values()];
+  const sum = chain.reduce((a, p) => a + p.excessMs, 0);
+  return chain.length > 1 && isOverlap(sum, overlap) ? chain : [];
+}
+
+/** A downstream stage's parts and the sum of their excesses. */
+interface StageGroup {
+  readonly stageId: number;
+  readonly parts: TailPart[];
+  excessMs: number;
+}
+
+/** The parts of each stage after the first (those not already apart), the furthest downstream first. */
+function downstreamStages(t: Tail, apart: ReadonlyMap<TailPart, ApartReason>): StageGroup[] {
+  const first = firstStageIdOf(t.parts);
+  const groups = new Map<string, StageGroup>();
+  for (const p of t.parts) {
+    if (p.stageId === null || p.stageKey === null || p.stageId <= first || apart.has(p)) continue;
+    let g = groups.get(p.stageKey);
+    if (g === undefined) groups.set(p.stageKey, (g = { stageId: p.stageId, parts: [], excessMs: 0 }));
+    g.parts.push(p);
+    g.excessMs += p.excessMs;
+  }
+  return [...groups.values()].sort((a, b) => b.stageId - a.stageId);
+}
+
+export type ApartReason = 'inputWait' | 'alongside';
+
+/** A part shown apart: not added, no share. */
+export interface ApartPart {
+  readonly part: TailPart;
+  readonly because: ApartReason;
+}
+
+/** A tail's parts as they add up: the overlapping parts apart, the residual without them. */
+export interface AdditiveTail {
+  /** The parts whose excesses add up to the target's, largest first (those apart left out). */
+  readonly parts: readonly TailPart[];
+  /** The downstream parts behind the overlap, largest excess first. */
+  readonly apart: readonly ApartPart[];
+  /** What the parts above do not explain: the attribution's residual with the apart parts' time given back. */
+  readonly residualMs: number;
+}
+
+/**
+ * The tail as the CLI and the views show it. A downstream stage's wait, or its phases under
+ * async chunk, are the upstream stages' time seen from downstream: counting them as well would
+ * put both near 100% and take it back in a residual near −100%.
+ */
+export function additiveTail(t: Tail): AdditiveTail {
+  const apart = new Map<TailPart, ApartReason>();
+  let residualMs = t.residualMs;
+  for (const wait of overlapWaits(t)) {
+    apart.set(wait, 'inputWait');
+    residualMs += wait.excessMs;
+  }
+  // What overlap is left lies in downstream stages' own phases (async chunk), the furthest
+  // downstream first: fed by every stage above it, it is the one that sees their time (a
+  // thinker's talker and code2wav both grow with a slow talker; the code2wav is the echo).
+  for (const group of downstreamStages(t, apart)) {
+    const overlap = -residualMs;
+    if (!(overlap > OVERLAP_SHARE * Math.abs(t.excessMs))) break;
+    // A stage far slower than the overlap has time of its own beyond it and stays in the sum; one
+    // that adds little to the tail is no stage running alongside, just rounding between parts.
+    if (!isOverlap(group.excessMs, overlap) || group.excessMs < GROUP_SHARE * Math.abs(t.excessMs)) continue;
+    for (const p of group.parts) apart.set(p, 'alongside');
+    residualMs += group.excessMs;
+  }
+  if (apart.size === 0) return { parts: t.parts, apart: [], residualMs: t.residualMs };
+  const shown: ApartPart[] = [];
+  for (const p of t.parts) {
+    const because = apart.get(p);
+    if (because !== undefined) shown.push({ part: p, because });
+  }
+  return { parts: t.parts.filter((p) => !apart.has(p)), apart: shown, residualMs };
+}
+
+/** How a consumer names a part, a stage and a signed duration. */
+export interface OverlapWords {
+  part(p: TailPart): string;
+  stage(stageKey: string): string;
+  signed(ms: number): string;
+}
+
+/**
+ * What the parts apart are, in one sentence without its end (each view says what it does with
+ * them); null when none is apart.
+ */
+export function overlapText(apart: readonly ApartPart[], words: OverlapWords): string | null {
+  const clauses: string[] = [];
+  const waits = apart.filter((a) => a.because === 'inputWait').map((a) => a.part);
+  const named = waits.map((p) => `${words.part(p)} (${words.signed(p.excessMs)})`);
+  if (named.length === 1)
+    clauses.push(
+      `${named[0]} is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream`,
+    );
+  else if (named.length > 1)
+    clauses.push(
+      `${named.slice(0, -1).join(', ')} and ${named.at(-1)} are each a stage's wait for its input from the stages upstream: each runs while their parts do, the same time seen from downstream`,
+    );
+  const stages = new Map<string, TailPart[]>();
+  for (const { part, because } of apart) {
+    if (because !== 'alongside') continue;
+    const key = part.stageKey ?? '?';
+    stages.set(key, [...(stages.get(key) ?? []), part]);
+  }
+  for (const [stageKey, parts] of stages) {
+    const sum = parts.reduce((a, p) => a + p.excessMs, 0);
+    const one = parts.length === 1;
+    clauses.push(
+      `${words.stage(stageKey)} ran alongside the stages upstream (async chunk feeds it as they produce), so its ${one ? 'part' : `${parts.length} parts`} (${words.signed(sum)}${one ? '' : ' together'}) ${one ? 'lies' : 'lie'} within their time, the same time seen from downstream`,
+    );
+  }
+  return clauses.length === 0 ? null : clauses.join('; ');
+}
