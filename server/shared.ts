@@ -33,7 +33,7 @@ export { additiveTail, overlapText } from './core/explain/overlapApart';
 export { countOf, durationText } from './core/numberText';
 export { runNameOfPath, runNameOfSession } from './core/compare/runName';
 export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
-export { roleOfStage, stageLabel, stageRolesOf } from './core/stageRoles';
+export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
 export { NO_NUMBER_WORD, noNumberState } from './core/values';

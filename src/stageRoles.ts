@@ -1,8 +1,8 @@
 // A session's stage roles, from its deploy file and its source (server/core/stageRoles.ts; the
 // CLI names stages from the file it reads the same way).
 import type { SessionInfo } from '../server/protocol';
-import { stageRolesOf } from '../server/shared';
+import { stageRolesOfSession } from '../server/shared';
 
 export function stageRoleNames(session: SessionInfo): Readonly<Record<string, string>> {
-  return stageRolesOf(`${session.deployConfig ?? ''} ${session.description}`);
+  return stageRolesOfSession(session);
 }

@@ -18,6 +18,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../protocol';
 import { withTitle } from './sessionTitle';
 import { Throttle } from './throttle';
+import { stageRolesOfSession } from '../core/stageRoles';
 
 /**
  * A request is final when the next call's records arrive; after this much quiet, the last
@@ -290,6 +291,7 @@ export class Session {
   private newAnalysis(): StreamAnalysis {
     return new StreamAnalysis({
       year: this.logYear,
+      stageRoles: () => stageRolesOfSession(this.meta.info),
       onRequest: (request) => {
         this.capturedAt.push(this.chunkTime);
         if (request.timestamp !== null) {

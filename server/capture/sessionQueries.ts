@@ -26,6 +26,7 @@ import type { RequestStore } from '../core/analysis/requestStore';
 import type { ExplainIndex } from '../core/explain/explainIndex';
 import { prometheusPanelOf } from './prometheusCapture';
 import { withDeployEvidence } from './deployEvidence';
+import { stageRolesOfSession } from '../core/stageRoles';
 
 /** A session's findings (all request ids), with its matched deploy config's evidence. */
 export function sessionFindings(session: Session): Finding[] {
@@ -65,7 +66,11 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     requestCount: count,
     stages,
     findings: withDeployEvidence(
-      [...findings.findings(stages, 200), ...session.metricFindings(), ...prometheusMetricFindings(session)],
+      [
+        ...findings.findings(stages, 200, stageRolesOfSession(session.info)),
+        ...session.metricFindings(),
+        ...prometheusMetricFindings(session),
+      ],
       session.info.deployConfig,
     ),
     histograms: session.histograms(),

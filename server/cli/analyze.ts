@@ -23,6 +23,7 @@ import { parseCommandArgs } from './commandArgs';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
+import { stageRolesOf } from '../core/stageRoles';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -212,6 +213,9 @@ export async function analyzeStream(
   layout: JsonLayout = 'compact',
 ): Promise<void> {
   const out = new StdoutText();
+  // Findings name each stage with its role where the file names say the pipeline, as explain does.
+  const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
+  const stageRoles = (): Readonly<Record<string, string>> => roles;
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
     deployConfig === null
@@ -225,6 +229,7 @@ export async function analyzeStream(
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
     const { analysis, histograms, speechStreams } = await readAnalysis(input, {
       excludeCold,
+      stageRoles,
       keepRequests: false,
       onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
@@ -246,6 +251,7 @@ export async function analyzeStream(
     // The table prints the split and a few fields per stage: only those are summarized.
     const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {
       excludeCold,
+      stageRoles,
       keepRequests: false,
       summaryFields: TABLE_SUMMARY_FIELDS,
     });
@@ -273,6 +279,7 @@ function logStageIds(snapshot: AnalysisSnapshot): number[] {
 
 interface ReadOptions {
   readonly excludeCold: boolean;
+  readonly stageRoles?: () => Readonly<Record<string, string>>;
   readonly keepRequests: boolean;
   readonly onRequest?: (request: AnalyzedRequest) => void;
   readonly summaryFields?: ReadonlySet<string>;

@@ -19,6 +19,14 @@ export function stageRolesOf(text: string): Readonly<Record<string, string>> {
   return Object.fromEntries(pipeline.roles.map((role, i) => [String(i), role]));
 }
 
+/** A session's stage roles: from its deploy file's name and its source (a log's name, a command). */
+export function stageRolesOfSession(session: {
+  readonly deployConfig: string | null;
+  readonly description: string;
+}): Readonly<Record<string, string>> {
+  return stageRolesOf(`${session.deployConfig ?? ''} ${session.description}`);
+}
+
 /** Stage id part of a stage key: `1_2` -> `1`. */
 function stageIdOfKey(stageKey: string): string {
   const cut = stageKey.indexOf('_');

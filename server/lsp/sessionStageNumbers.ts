@@ -7,7 +7,7 @@ import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
 import { statusWords } from '../core/sessionStatusWords';
-import { stageRolesOf } from '../core/stageRoles';
+import { stageRolesOfSession } from '../core/stageRoles';
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -75,7 +75,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
         sessionTailAttribution(session, { sessionId: info.id }).tails[0] ?? null,
         oneOutput,
         // The session's stage roles as the views name them (src/stageRoles.ts).
-        stageRolesOf(`${info.deployConfig ?? ''} ${info.description}`),
+        stageRolesOfSession(info),
       ),
     };
     this.cache.set(wanted, { key, numbers });

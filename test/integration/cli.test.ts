@@ -409,6 +409,11 @@ test('analyze --deploy-config: the finding names what the config sets; without t
     findings: { code: string; message: string }[];
   };
   assert.match(json.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '', evidence);
+  // The file names the pipeline (Qwen3-TTS): each stage is named with its role, as the views name it.
+  assert.match(
+    json.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '',
+    /^Stage 0 · talker emits one output/,
+  );
   assert.doesNotMatch(cli(['analyze', log]).stdout.replace(/\s+/g, ' '), /The deploy config/);
   // Start-up: the analyze bundle requires the deploy-evidence bundle (and with it the YAML library) only for the option.
   const analyzeBundle = fs.readFileSync(path.join(ROOT, 'dist', 'cli-analyze.js'), 'utf8');

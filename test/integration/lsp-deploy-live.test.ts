@@ -118,6 +118,8 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     'The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts_high_concurrency_mrv2.yaml line 3) and async_chunk: true (qwen3_tts_high_concurrency.yaml line 13).';
   const finding = summary.findings.find((f) => f.code === 'prefill-covers-decode');
   assert.ok(finding?.message.endsWith(` ${evidence}`), finding?.message);
+  // The launched config names the pipeline: the stage is named with its role, as the views name it.
+  assert.match(finding?.message ?? '', /^Stage 0 · talker emits one output/);
   // The codec's unrecorded TTFT with what the launched config says of talker_first_audio.
   const ttft = summary.findings.find((f) => f.code === 'ttft-not-recorded');
   assert.ok(

@@ -66,8 +66,8 @@ function boot(line: number): BootMarkerRecord {
   };
 }
 
-function run(records: LogRecord[], excludeCold = false) {
-  const a = new StreamAnalysis({ excludeCold });
+function run(records: LogRecord[], excludeCold = false, stageRoles?: Readonly<Record<string, string>>) {
+  const a = new StreamAnalysis({ excludeCold, ...(stageRoles === undefined ? {} : { stageRoles: () => stageRoles }) });
   a.ingest({ records, problems: [] });
   a.flush();
   return a.snapshot();
@@ -356,6 +356,15 @@ test("a cold request's largest phase is an upstream stage's own one before a dow
   const message = snap.findings.find((f) => f.code === 'cold-start')?.message ?? '';
   // Stage 1's wait (731x its median) is stage 0's time seen from downstream: stage 0's prefill (10x) is named.
   assert.match(message, /Largest: request cold-1, stage 0 prefill 400 ms against a stage median of 38\.905 ms\.$/);
+  // With the pipeline's roles known (a deploy config, a file name), the stage is named as the views name it.
+  const named = run([boot(10), coldTalker(), ttsRequest('warm-1', 60), ttsRequest('warm-2', 100)], false, {
+    '0': 'talker',
+    '1': 'code2wav',
+  });
+  assert.match(
+    named.findings.find((f) => f.code === 'cold-start')?.message ?? '',
+    /Largest: request cold-1, stage 0 · talker prefill 400 ms against a stage median of 38\.905 ms\.$/,
+  );
 
   // No input-wait split: the downstream queued time holds the wait, and says so when it is all that stands out.
   const noSplit = { vllm_queued_ms: 5000, vllm_input_wait_ms: null, vllm_ready_queued_ms: null };

@@ -8,6 +8,7 @@ import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import { firstStageIdOf } from './crossStage';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
+import { stageLabel } from '../stageRoles';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
@@ -32,6 +33,12 @@ interface Bucket {
 }
 
 const fmt = (ms: number): string => groupedNumber(ms, 0, Math.abs(ms) >= 10000 ? 0 : 3);
+
+/** "Stage 1 · code2wav" at the start of a sentence. */
+function sentenceStage(stageKey: string, roles: Readonly<Record<string, string>>): string {
+  const label = stageLabel(stageKey, roles);
+  return label.charAt(0).toUpperCase() + label.slice(1);
+}
 
 export class FindingsBuilder {
   /** In order of first hit. */
@@ -87,7 +94,12 @@ export class FindingsBuilder {
   }
 
   /** The findings so far. `stages` (the current stage summaries) give cold-start comparisons. */
-  findings(stages: readonly StageSummary[] = [], maxRequestIds = Number.POSITIVE_INFINITY): Finding[] {
+  /** `roles`: stage id -> role ("talker"), named beside each stage as the views name it. */
+  findings(
+    stages: readonly StageSummary[] = [],
+    maxRequestIds = Number.POSITIVE_INFINITY,
+    roles: Readonly<Record<string, string>> = {},
+  ): Finding[] {
     const out: Finding[] = [];
     for (const b of this.buckets) {
       out.push({
@@ -96,10 +108,10 @@ export class FindingsBuilder {
         stageId: b.stageId,
         requestIds: b.requestIds.slice(0, maxRequestIds),
         requestCount: b.requestIds.length,
-        message: this.message(b),
+        message: this.message(b, roles),
       });
     }
-    const cold = this.coldFinding(stages, maxRequestIds);
+    const cold = this.coldFinding(stages, maxRequestIds, roles);
     if (cold !== null) out.push(cold);
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -208,10 +220,10 @@ export class FindingsBuilder {
     }
   }
 
-  private message(b: Bucket): string {
+  private message(b: Bucket, roles: Readonly<Record<string, string>>): string {
     const n = b.requestIds.length;
     const of = (stageId: number | null): string => `${n} of ${this.stageRequests.get(stageId) ?? n} requests`;
-    const stage = b.stageId === null ? '' : `Stage ${b.stageId}`;
+    const stage = b.stageId === null ? '' : sentenceStage(String(b.stageId), roles);
     switch (b.code) {
       case 'ttft-not-recorded':
         return `${stage} produced output but reported vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: the codec first-audio signature of a build without the stats fix (talker_first_audio), so its TTFT is shown as not recorded, not as 0 ms.`;
@@ -230,7 +242,7 @@ export class FindingsBuilder {
       case 'stage-tables-missing':
         return tablesMissingMessage(n, this.requestTotal);
       case 'prefill-covers-decode':
-        return this.oneOutputMessage(b.stageId, of(b.stageId));
+        return this.oneOutputMessage(b.stageId, of(b.stageId), roles);
       case 'overall-summary-per-prompt':
         return (
           `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
@@ -244,7 +256,7 @@ export class FindingsBuilder {
     }
   }
 
-  private oneOutputMessage(stageId: number | null, of: string): string {
+  private oneOutputMessage(stageId: number | null, of: string, roles: Readonly<Record<string, string>>): string {
     const e = this.oneOutputExamples.get(stageId);
     const signs: string[] = [];
     if (e !== undefined) {
@@ -258,12 +270,16 @@ export class FindingsBuilder {
     }
     const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
     return (
-      `Stage ${stageId ?? ''} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
+      `${stageId === null ? 'Stage' : sentenceStage(String(stageId), roles)} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
       `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and never ranked as the slowest phase.`
     );
   }
 
-  private coldFinding(stages: readonly StageSummary[], maxRequestIds: number): Finding | null {
+  private coldFinding(
+    stages: readonly StageSummary[],
+    maxRequestIds: number,
+    roles: Readonly<Record<string, string>>,
+  ): Finding | null {
     if (this.coldRequests.length === 0) return null;
     // Name the phase where a cold request stands out most against the stage's median. A
     // downstream stage's wait for its input is the upstream stages' time seen from there:
@@ -293,7 +309,7 @@ export class FindingsBuilder {
             : phase === 'inputWaitMs'
               ? ": its wait for the upstream stages' output, so the cold cost is theirs"
               : ": a downstream stage's queued time, which includes its wait for the upstream stages' output";
-          const text = ` Largest: request ${request.requestId}, stage ${stage.stageKey} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${note}.`;
+          const text = ` Largest: request ${request.requestId}, ${stageLabel(stage.stageKey, roles)} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${note}.`;
           if (isWait) {
             if (ratio > wait.ratio) wait = { ratio, text };
           } else if (ratio > own.ratio) own = { ratio, text };

@@ -70,6 +70,8 @@ export interface StreamAnalysisOptions {
   readonly excludeCold?: boolean;
   /** Called for each request as it is finalized. */
   readonly onRequest?: (request: AnalyzedRequest) => void;
+  /** Stage id -> role ("talker"), asked when findings are made: they name each stage as the views do ("stage 0 · talker"). */
+  readonly stageRoles?: () => Readonly<Record<string, string>>;
   /** Year of the log's `MM-DD` timestamps (default: the current year). */
   readonly year?: number;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
@@ -175,7 +177,10 @@ export class StreamAnalysis {
     return {
       stages,
       edges: this.edgeSummaries.edges(),
-      findings: [...this.findingsBuilder.findings(stages, maxRequestIds), ...this.engineFindings()],
+      findings: [
+        ...this.findingsBuilder.findings(stages, maxRequestIds, this.options.stageRoles?.()),
+        ...this.engineFindings(),
+      ],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       overallSummaries: this.overall?.summary() ?? null,
@@ -213,7 +218,10 @@ export class StreamAnalysis {
         return (replicas ??= summaries.replicas(included()));
       },
       edges: this.edgeSummaries.edges(),
-      findings: [...this.findingsBuilder.findings(stages), ...this.engineFindings()],
+      findings: [
+        ...this.findingsBuilder.findings(stages, undefined, this.options.stageRoles?.()),
+        ...this.engineFindings(),
+      ],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       problems: this.problemList,
