@@ -1,17 +1,18 @@
-// The VS Code server's extension hosts, read from /proc. A browser window that closes leaves its
+// Processes read from /proc: the VS Code server's extension hosts, a host's language servers. A browser window that closes leaves its
 // extension host running for the server's reconnection grace time (hours), with our language
 // server and anything it launched; UI tests stop them between tests so that each test has the
 // machine to itself.
 import * as fs from 'node:fs';
 
-interface ProcessEntry {
+export interface ProcessEntry {
   readonly pid: number;
   readonly ppid: number;
   readonly pgid: number;
-  readonly args: string;
+  readonly argv: readonly string[];
 }
 
-function readProcesses(): ProcessEntry[] {
+/** Every process on this machine (Linux /proc), as far as it could be read. */
+export function readProcesses(): ProcessEntry[] {
   const out: ProcessEntry[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -19,8 +20,8 @@ function readProcesses(): ProcessEntry[] {
       const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
       // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so read after the last ')'.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const args = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ');
-      out.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), args });
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      out.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), argv });
     } catch {
       // gone meanwhile
     }
@@ -60,7 +61,7 @@ function signal(pids: readonly number[], sig: NodeJS.Signals): void {
  */
 export async function stopExtensionHosts(pgid: number, graceMs = 3000): Promise<number> {
   const all = readProcesses();
-  const hosts = all.filter((p) => p.pgid === pgid && p.args.includes('--type=extensionHost'));
+  const hosts = all.filter((p) => p.pgid === pgid && p.argv.includes('--type=extensionHost'));
   const pids = hosts.flatMap((h) => subtree(all, h.pid));
   signal(pids, 'SIGTERM');
   const deadline = Date.now() + graceMs;

@@ -134,12 +134,14 @@ async function main(): Promise<never> {
         await withTimeout(body, test.options.timeoutMs ?? defaultTimeout, `UI test "${test.name}"`);
         counts.passed++;
         console.log(`ok   ${label} (${Date.now() - started} ms)`);
+        for (const note of current.wb?.notes ?? []) console.log(`       note: ${note}`);
         if (verbose && current.wb) for (const e of current.wb.consoleErrors) console.log(`       ${e.split('\n')[0]}`);
       } catch (err) {
         counts.failed++;
         console.log(`FAIL ${label}: ${errorText(err)}`);
         const wb = current.wb;
         if (wb) {
+          for (const note of wb.notes) console.log(`       note: ${note}`);
           const shot = path.join(failureScreenshotDir(), `${slug(test.name)}-fail.png`);
           const saved = await withTimeout(wb.page.screenshot({ path: shot }), 10_000, 'failure screenshot').then(
             () => true,

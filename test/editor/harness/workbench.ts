@@ -25,6 +25,8 @@ export interface WorkbenchOptions {
 }
 
 const DEFAULT_TIMEOUT = 30_000;
+/** How long a found webview may show nothing before the workbench is asked to reload it. */
+const WEBVIEW_CONTENT_MS = 15_000;
 
 // The few DOM shapes used in page.evaluate() callbacks (the project's tsconfig has no "dom" lib;
 // those callbacks run in the browser, where globalThis.document exists).
@@ -65,6 +67,8 @@ function byAriaLabel(scope: string, label: string): string {
 export class Workbench {
   /** Browser console errors and page errors seen so far (printed when a UI test fails). */
   readonly consoleErrors: string[] = [];
+  /** What the harness did beyond the test's steps, and why (printed after the test's line). */
+  readonly notes: string[] = [];
 
   private constructor(
     readonly page: Page,
@@ -236,12 +240,11 @@ export class Workbench {
    * visible overlay that lies over the tab's editor group (or the view's pane).
    */
   async webview(title: string, timeout = DEFAULT_TIMEOUT): Promise<FrameLocator> {
-    const deadline = Date.now() + timeout;
     const tab = this.tab(title);
     if ((await tab.count()) > 0 && !((await tab.getAttribute('class')) ?? '').split(/\s+/).includes('active'))
       await tab.click();
-    for (;;) {
-      const id = await this.page.evaluate((wanted) => {
+    const locate = (): Promise<string | null> =>
+      this.page.evaluate((wanted) => {
         const document = (globalThis as unknown as DomWindow).document;
         // (no named helper functions in here: tsx's __name() wrapper does not exist in the page)
         let container: DomElement | null = null;
@@ -268,9 +271,47 @@ export class Workbench {
         }
         return null;
       }, title);
-      if (id)
-        return this.page.frameLocator(`[id="${cssString(id)}"] > iframe.webview.ready`).frameLocator('#active-frame');
-      if (Date.now() > deadline) throw new Error(`no visible webview titled "${title}" after ${timeout} ms`);
+    return this.findWebview(`titled "${title}"`, locate, timeout);
+  }
+
+  /**
+   * The document of the webview in the overlay `locate` finds (its element id; null while there
+   * is none), once it shows something. A fresh browser profile installs the webviews' service
+   * worker first; on a busy machine a webview can wait on it for good and never load its
+   * document. Then, once, the workbench's own remedy: Developer: Reload Webviews (each view
+   * restores its state and asks its host again), noted in `notes`.
+   */
+  async findWebview(
+    what: string,
+    locate: () => Promise<string | null>,
+    timeout = DEFAULT_TIMEOUT,
+  ): Promise<FrameLocator> {
+    let deadline = Date.now() + timeout;
+    let reloaded = false;
+    for (;;) {
+      const id = await locate();
+      if (id) {
+        const view = this.page
+          .frameLocator(`[id="${cssString(id)}"] > iframe.webview.ready`)
+          .frameLocator('#active-frame');
+        const wait = Math.max(1000, Math.min(WEBVIEW_CONTENT_MS, deadline - Date.now()));
+        const shown = await view
+          .locator('body > *')
+          .first()
+          .waitFor({ state: 'attached', timeout: wait })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (shown) return view;
+        if (reloaded) throw new Error(`the webview ${what} showed nothing, also after Reload Webviews`);
+        reloaded = true;
+        this.notes.push(`the webview ${what} showed nothing for ${wait} ms: Developer: Reload Webviews`);
+        await this.runCommand('Developer: Reload Webviews');
+        deadline = Date.now() + timeout;
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`no visible webview ${what} after ${timeout} ms`);
       await this.page.waitForTimeout(200);
     }
   }

@@ -9,23 +9,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
 import { stageLensExtension, waitFor, workspaceFile } from './helpers';
+import { readProcesses } from '../harness/processTree';
 
 /** Language servers this extension host started: its child processes running dist/server.js. */
 function languageServers(): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (cmdline.some((arg) => arg.endsWith(`${path.sep}dist${path.sep}server.js`))) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
+  return readProcesses()
+    .filter((p) => p.ppid === process.pid && p.argv.some((arg) => arg.endsWith(`${path.sep}dist${path.sep}server.js`)))
+    .map((p) => p.pid);
 }
 
 async function open(name: string): Promise<vscode.TextEditor> {

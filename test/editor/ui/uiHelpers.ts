@@ -29,9 +29,8 @@ interface Doc {
  * over the side bar.
  */
 export async function sideBarWebview(wb: Workbench, timeoutMs: number): Promise<FrameLocator> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const id = await wb.page.evaluate(() => {
+  const locate = (): Promise<string | null> =>
+    wb.page.evaluate(() => {
       const document = (globalThis as unknown as { document: Doc }).document;
       const bar = document.querySelector('.part.sidebar .content');
       if (bar === null) return null;
@@ -54,10 +53,7 @@ export async function sideBarWebview(wb: Workbench, timeoutMs: number): Promise<
       }
       return null;
     });
-    if (id !== null) return wb.page.frameLocator(`[id="${id}"] > iframe.webview.ready`).frameLocator('#active-frame');
-    if (Date.now() > deadline) throw new Error(`no webview in the side bar after ${timeoutMs} ms`);
-    await wb.page.waitForTimeout(200);
-  }
+  return wb.findWebview('in the side bar', locate, timeoutMs);
 }
 
 /** Text of a webview element, polled until `accept` is happy with it (the webview updates live). */
