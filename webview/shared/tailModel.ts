@@ -1,6 +1,7 @@
 // Words and rows of a tail attribution for the views (side panel "Why p99 is slow", the
-// Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; the wait
-// behind an overlap is shown apart and the residual without it (additiveTail, as explain does).
+// Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; the parts
+// behind an overlap (a downstream wait, a stage that ran alongside its upstream) are shown
+// apart and the residual without them (additiveTail, as explain does).
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import { additiveTail, overlapText, partLabel, stageLabel, targetLabel } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
@@ -65,7 +66,7 @@ export function shareText(share: number | null): string {
 export interface TailRow {
   readonly key: string;
   readonly label: string;
-  /** overlap: the downstream wait behind the overlap, shown apart (additiveTail): not added, no share. */
+  /** overlap: a part behind the overlap, shown apart (additiveTail): not added, no share. */
   readonly kind: 'part' | 'rest' | 'overlap' | 'residual';
   readonly excessMs: number;
   readonly share: number | null;
@@ -82,7 +83,7 @@ export interface TailRow {
 const shareOf = (ms: number, total: number): number | null => (Math.abs(total) < 1e-9 ? null : ms / total);
 
 /**
- * The `top` parts with the largest excess, then the others summed, then the wait behind an
+ * The `top` parts with the largest excess, then the others summed, then the parts behind an
  * overlap (apart: the upstream parts' time seen from downstream), then the residual (never
  * dropped: it is what no measured part explains, negative where parts still overlap).
  */
@@ -201,10 +202,10 @@ export function medianContributionText(
 }
 
 /**
- * With a negative residual (parts that overlap in time), the sentence that names the tail part
- * which is the wait for the others and says why it is shown apart (additiveTail: a downstream
- * stage's input wait or queued time that holds at least half the overlap and is mostly
- * overlap). Null when it names none.
+ * With a negative residual (parts that overlap in time), the sentence that names the parts set
+ * apart and why (additiveTail: a downstream wait, or the waits along a chain of stages, that is
+ * the overlap; a downstream stage that ran alongside its upstream under async chunk). Null when
+ * it names none.
  */
 export function tailOverlapNote(
   t: TailAttribution,

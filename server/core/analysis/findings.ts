@@ -93,8 +93,10 @@ export class FindingsBuilder {
     }
   }
 
-  /** The findings so far. `stages` (the current stage summaries) give cold-start comparisons. */
-  /** `roles`: stage id -> role ("talker"), named beside each stage as the views name it. */
+  /**
+   * The findings so far. `stages` (the current stage summaries) give cold-start comparisons;
+   * `roles` (stage id -> "talker") name each stage as the views do.
+   */
   findings(
     stages: readonly StageSummary[] = [],
     maxRequestIds = Number.POSITIVE_INFINITY,

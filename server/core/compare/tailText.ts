@@ -19,7 +19,7 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   const add = (key: string): void => {
     if (!keys.includes(key)) keys.push(key);
   };
-  // Each run's wait behind an overlap (additiveTail) is shown apart: after the parts, no share.
+  // Each run's parts behind an overlap (additiveTail) are shown apart: after the parts, no share.
   const additive = (side: TailAttribution | null) => (side === null ? null : additiveTail(side));
   const baseline = additive(t.baseline);
   const candidate = additive(t.candidate);

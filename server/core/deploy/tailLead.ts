@@ -1,6 +1,7 @@
 // Which stage leads the p99 tail, for the hint after its `stage_id`: the stage of the part
-// with the largest mean excess over its median (within each tail request), the wait behind an
-// overlap left out as the views leave it out (a codec waiting for a slow talker does not lead).
+// with the largest mean excess over its median (within each tail request), the parts behind an
+// overlap left out as the views leave them out (a codec waiting for a slow talker, or running
+// alongside it under async chunk, does not lead).
 // Hand-offs and preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { targetLabel } from '../explain/explainTable';

@@ -131,7 +131,7 @@ function tailBlock(
   const out = [
     `Why ${targetLabel(t.target, roles)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
   ];
-  // The wait behind an overlap apart (additiveTail): the shares and the residual add up without it.
+  // The parts behind an overlap apart (additiveTail): the shares and the residual add up without them.
   const additive = additiveTail(t);
   const shown = additive.parts.slice(0, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
