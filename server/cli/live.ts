@@ -5,6 +5,7 @@ import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
+import { stageRolesOf } from '../core/stageRoles';
 
 export interface LiveOptions {
   readonly source: CaptureSource;
@@ -16,7 +17,9 @@ export interface LiveOptions {
 }
 
 export async function runLive(options: LiveOptions): Promise<number> {
-  const analysis = new StreamAnalysis();
+  // Findings name each stage with its role where the title or the source says the pipeline.
+  const roles = stageRolesOf(`${options.title} ${options.source.description}`);
+  const analysis = new StreamAnalysis({ stageRoles: () => roles });
   const parsers = new Map<ChunkStream, LogStreamParser>();
   const tty = options.out.isTTY === true;
   const started = Date.now();
