@@ -14,8 +14,8 @@ import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/an
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { analysisJson, analysisJsonRest, requestJson } from '../../server/core/report/jsonReport';
 import { ByteChunks } from '../../server/core/report/byteChunks';
-import { JsonBytes, MAX_KEPT, MemberName } from '../../server/core/report/jsonBytes';
-import { KeptRuns, MemberRun } from '../../server/core/report/memberRun';
+import { JsonBytes, MemberName } from '../../server/core/report/jsonBytes';
+import { KeptRuns, MAX_KEPT_RUNS, MemberRun } from '../../server/core/report/memberRun';
 import { jsonChunks, type JsonLayout } from '../../server/core/report/jsonChunks';
 import { writeRequestJson } from '../../server/core/report/requestJsonBytes';
 import { AnalysisJsonWriter } from '../../server/core/report/jsonStream';
@@ -371,7 +371,7 @@ test('kept runs of members: the text of each member written alone, for every ite
     { name: 'a"\u00e9', id: 1.5 },
     { name: 'b', id: null },
     { name: 'c', id: -0 },
-    ...Array.from({ length: MAX_KEPT + 10 }, (_, i) => ({ name: `k${i}`, id: i })),
+    ...Array.from({ length: MAX_KEPT_RUNS + 10 }, (_, i) => ({ name: `k${i}`, id: i })),
   ];
   for (const layout of ['compact', 'indented'] as const)
     for (const item of items)

@@ -2,7 +2,9 @@
 // phase; a stage's id, segment, replica and kind): rendered once per depth and position, then
 // one copy of bytes per object instead of a write per name and per value.
 import { ByteChunks } from './byteChunks';
-import { MAX_KEPT, type MemberName } from './jsonBytes';
+
+/** Runs kept per writer at most (a hostile log can name a million stages). */
+export const MAX_KEPT_RUNS = 4096;
 
 /** Strings, numbers or null: their text is JSON.stringify's, which is what JsonBytes writes for them too. */
 export type RunValue = string | number | null;
@@ -11,7 +13,7 @@ export class MemberRun {
   private readonly pieces: Uint8Array[] = [];
 
   constructor(
-    private readonly names: readonly MemberName[],
+    private readonly names: readonly { readonly name: string }[],
     private readonly values: readonly RunValue[],
   ) {}
 
@@ -37,8 +39,7 @@ export class MemberRun {
 /**
  * Runs kept by a key, each with the identity (`identity`: the fields its members say, not the
  * whole item) it was made from: an item gets the run of a kept identity that is `same`, or a new
- * one from `make`. At most MAX_KEPT are kept (a hostile log can name a million stages): past that,
- * each item's run is made for it alone.
+ * one from `make`. At most MAX_KEPT_RUNS are kept: past that, each item's run is made for it alone.
  */
 export class KeptRuns<T, I> {
   private readonly runs = new Map<string, { readonly identity: I; readonly run: MemberRun }[]>();
@@ -54,7 +55,7 @@ export class KeptRuns<T, I> {
     let list = this.runs.get(key);
     if (list !== undefined) for (const k of list) if (this.same(k.identity, item)) return k.run;
     const run = this.make(item);
-    if (this.kept >= MAX_KEPT) return run;
+    if (this.kept >= MAX_KEPT_RUNS) return run;
     if (list === undefined) this.runs.set(key, (list = []));
     list.push({ identity: this.identity(item), run });
     this.kept += 1;
