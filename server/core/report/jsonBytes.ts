@@ -65,7 +65,7 @@ export class MemberName {
 
 // Names and words read from a log are kept encoded up to this many per writer (a hostile log can
 // name a million fields; past this they are written as they come).
-export const MAX_KEPT = 4096;
+const MAX_KEPT = 4096;
 
 export class JsonBytes {
   /** Per open object or array (index: its depth): whether nothing is in it yet. */
