@@ -258,7 +258,7 @@ export async function analyzeStream(
     const lines =
       kind === 'scrape'
         ? scrapeTable(histograms, speechStreams, sourceName)
-        : tableReport(withEvidence(analysis.snapshot()), { source: sourceName });
+        : tableReport(withEvidence(analysis.snapshot()), { source: sourceName, stageRoles: roles });
     out.add(lines.join('\n') + '\n');
   }
   out.flush();

@@ -49,7 +49,22 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /25 requests, 2 stages, 2 server boots \(2 cold requests\)/);
   assert.match(table.stdout, /ttft-not-recorded \(stage 1\).*25 of 25 requests/);
-  assert.match(table.stdout, /stage 1 TTFT: 25 not recorded of 25/);
+  // The file's name says the pipeline (Qwen3-TTS): rows and notes name each stage with its role.
+  assert.match(table.stdout, /\n1 · code2wav +25 +p50 /);
+  assert.match(table.stdout, /stage 1 · code2wav TTFT: 25 not recorded of 25/);
+  assert.match(
+    table.stdout,
+    /Slowest phase \(p50[^\n]*\): stage 1 · code2wav input wait 59\.87 ms\n {2}\(stage 1 · code2wav's input wait is/,
+  );
+  // A name that says no pipeline: stages go by id, in the table and its findings alike.
+  const neutral = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-')), 'server.log');
+  fs.copyFileSync(SAMPLE, neutral);
+  const plain = cli(['analyze', neutral]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /\n1 +25 +p50 /);
+  assert.match(plain.stdout, /stage 1 TTFT: 25 not recorded of 25/);
+  assert.match(plain.stdout, /: Stage 1 produced output but reported vllm_ttft_ms 0/);
+  assert.doesNotMatch(plain.stdout, / · (talker|code2wav)/);
 
   const json = JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as Json;
   assert.equal(json.schema, 1);

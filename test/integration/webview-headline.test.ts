@@ -208,9 +208,9 @@ describe('side panel', () => {
       (await page.getByTestId('slowest-phase').textContent()) ?? '',
       /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/,
     );
-    // Said under it, as the CLI's table says it: the larger number that is not ranked.
+    // Said under it, as the CLI's table says it: the larger number that is not ranked, its stage named with its role.
     assert.deepEqual(await page.getByTestId('slowest-phase-caveats').locator('li').allTextContents(), [
-      `not ranked, and larger: stage 0 prefill+decode (one output) ${formatCompact(p50)} ms, two phases in one number`,
+      `not ranked, and larger: stage 0 · talker prefill+decode (one output) ${formatCompact(p50)} ms, two phases in one number`,
     ]);
     // 6 requests: the p50 is not marked as from too few values.
     assert.equal(await page.locator(`${cell('1', 'decodeMs')} .v`).getAttribute('data-few'), 'false');

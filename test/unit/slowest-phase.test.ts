@@ -60,6 +60,24 @@ describe('the slowest phase and its caveats', () => {
     });
   }
 
+  test("with the stages' roles known, the CLI and the side panel name each stage with its role in the same words", () => {
+    const snapshot = analyse('samples/qwen3-tts-first-audio-cold-start.log');
+    const roles = { '0': 'talker', '1': 'code2wav' };
+    const lines = tableReport(snapshot, { source: 'x', stageRoles: roles });
+    const i = lines.findIndex((l) => l.startsWith('Slowest phase'));
+    assert.match(lines[i] as string, /: stage 1 · code2wav input wait 59\.87 ms$/);
+    const expected = [
+      "stage 1 · code2wav's input wait is its wait for the upstream stages' output, not work of its own",
+      /^not ranked, and larger: stage 0 · talker prefill\+decode \(one output\) [\d,]+ ms, two phases in one number$/,
+    ] as const;
+    assert.equal((lines[i + 1] as string).slice(3, -1), expected[0]);
+    assert.match((lines[i + 2] as string).slice(3, -1), expected[1]);
+    const side = summaryModel(summaryResultOf(snapshot), 'p50', roles).slowest;
+    assert.match(side?.text ?? '', /: stage 1 · code2wav input wait /);
+    assert.equal(side?.caveats[0], expected[0]);
+    assert.match(side?.caveats[1] ?? '', expected[1]);
+  });
+
   test('a first stage, or a phase larger than every prefill+decode, has no caveat', () => {
     const snapshot = analyse('test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
     assert.deepEqual(cliSlowest(snapshot).caveats, []);

@@ -221,7 +221,7 @@ export function summaryModel(
           value: slow.value,
           text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatCompact(slow.value)} ms`,
           title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
-          caveats: hit === null ? [] : slowestPhaseCaveats(summary.stages, hit, pct, formatCompact),
+          caveats: hit === null ? [] : slowestPhaseCaveats(summary.stages, hit, pct, formatCompact, stageNames),
         };
   return { columns, rows, slowest };
 }

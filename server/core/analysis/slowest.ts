@@ -12,6 +12,7 @@ import type { Cell } from '../values';
 import type { Percentile } from '../reportedPercentiles';
 import { PREFILL_DECODE_LABEL } from './oneOutputStage';
 import { firstStageIdOf } from './crossStage';
+import { stageLabel } from '../stageRoles';
 import type { SplitName, StageSummary, TimelineSegment } from './types';
 import { SPLIT_LABEL } from './types';
 
@@ -78,35 +79,41 @@ export function slowestPhaseOf(stages: readonly StageSummary[], pct: Percentile)
 /**
  * What a reader must know to weigh the slowest phase, one sentence each: a downstream stage's
  * input wait (or queued time without the split) is its wait for upstream output, and an
- * unranked prefill+decode may be larger. `ms` formats a number as the view does.
+ * unranked prefill+decode may be larger. `ms` formats a number as the view does; stages are
+ * named with their roles where `roles` knows them (server/core/stageRoles.ts).
  */
 export function slowestPhaseCaveats(
   stages: readonly StageSummary[],
   slowest: SlowestPhase,
   pct: Percentile,
   ms: (value: number) => string,
+  roles: Readonly<Record<string, string>> = {},
 ): string[] {
   const firstStageId = firstStageIdOf(stages);
-  const key = slowest.stage.stageKey;
+  const label = stageLabel(slowest.stage.stageKey, roles);
   const downstream = slowest.stage.stageId !== null && slowest.stage.stageId > firstStageId;
   const out: string[] = [];
   if (downstream && slowest.name === 'inputWaitMs')
-    out.push(`stage ${key}'s input wait is its wait for the upstream stages' output, not work of its own`);
+    out.push(`${label}'s input wait is its wait for the upstream stages' output, not work of its own`);
   if (downstream && slowest.name === 'queuedMs')
     out.push(
-      `stage ${key}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed`,
+      `${label}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed`,
     );
   for (const s of stages) {
     const combined = s.replicaId === null ? s.prefillDecodeMs?.[pct] : undefined;
     if (combined !== undefined && combined > slowest.value)
       out.push(
-        `not ranked, and larger: stage ${s.stageKey} ${PREFILL_DECODE_LABEL} ${ms(combined)} ms, two phases in one number`,
+        `not ranked, and larger: ${stageLabel(s.stageKey, roles)} ${PREFILL_DECODE_LABEL} ${ms(combined)} ms, two phases in one number`,
       );
   }
   return out;
 }
 
-/** `stage 1 decode 1,115 ms`. */
-export function slowestPhaseText(slowest: SlowestPhase, ms: (value: number) => string): string {
-  return `stage ${slowest.stage.stageKey} ${SPLIT_LABEL[slowest.name]} ${ms(slowest.value)} ms`;
+/** `stage 1 · code2wav decode 1,115 ms` (`stage 1 decode ...` where the roles are not known). */
+export function slowestPhaseText(
+  slowest: SlowestPhase,
+  ms: (value: number) => string,
+  roles: Readonly<Record<string, string>> = {},
+): string {
+  return `${stageLabel(slowest.stage.stageKey, roles)} ${SPLIT_LABEL[slowest.name]} ${ms(slowest.value)} ms`;
 }

@@ -15,6 +15,9 @@ import { fewValuesLines, type CountedRow } from './fewValues';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
 import { countOf } from '../numberText';
+import { roleOfStage, stageLabel } from '../stageRoles';
+
+type StageRoles = Readonly<Record<string, string>>;
 
 /** The stage fields the table reads from the summaries (a table-only reader need not summarize the others). */
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
@@ -58,9 +61,9 @@ const COLUMNS: readonly Column[] = [
 ];
 
 /** The values behind each of a stage row's percentile columns (a one-output prefill: its prefill+decode). */
-function stageCounts(s: StageSummary): CountedRow {
+function stageCounts(s: StageSummary, roles: StageRoles): CountedRow {
   return {
-    label: `stage ${s.stageKey}`,
+    label: stageLabel(s.stageKey, roles),
     columns: COLUMNS.map((c) => {
       const d = c.pick(s) ?? (c.oneOutput !== undefined && c.title === 'prefill' ? s.prefillDecodeMs : null);
       return { column: c.title, count: d?.count ?? 0 };
@@ -74,10 +77,19 @@ function scale(d: Distribution, k: number): Distribution {
 
 export interface TableReportOptions {
   readonly source: string;
+  /** Stage id -> role ("0" -> "talker", server/core/stageRoles.ts): rows and notes name stages with them. */
+  readonly stageRoles?: StageRoles;
+}
+
+/** The stage column's cell: "1 · code2wav", or "1" where the role is not known. */
+function stageCell(stageKey: string, roles: StageRoles): string {
+  const role = roleOfStage(stageKey, roles);
+  return role === '' ? stageKey : `${stageKey} · ${role}`;
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
   const out: string[] = [];
+  const roles = options.stageRoles ?? {};
   // Counted without materializing the requests: a table needs only the summaries.
   const cold = snapshot.coldRequestCount;
   const count = snapshot.requestCount;
@@ -109,7 +121,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
             ]),
     );
   } else if (missing?.all === true) {
-    pushAll(out, ['', ...timingOnlyTable(snapshot)]);
+    pushAll(out, ['', ...timingOnlyTable(snapshot, roles)]);
     // Without the stats tables, the summaries' own figures (input preprocessing, per-stage wall time) add to [OmniTiming]'s.
     if (overall !== null) pushAll(out, ['', ...overallSummaryLines(overall)]);
   } else {
@@ -127,7 +139,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     for (const s of snapshot.stages) {
       (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
         rows.push([
-          i === 0 ? s.stageKey : '',
+          i === 0 ? stageCell(s.stageKey, roles) : '',
           i === 0 ? String(s.requestCount) : '',
           p,
           ...columns.map((c) => {
@@ -144,7 +156,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       });
     }
     pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows));
-    const few = fewValuesLines(snapshot.stages.map(stageCounts));
+    const few = fewValuesLines(snapshot.stages.map((s) => stageCounts(s, roles)));
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push(
@@ -155,7 +167,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         "talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.",
       );
     }
-    const slowest = slowestPhaseLines(snapshot.stages);
+    const slowest = slowestPhaseLines(snapshot.stages, roles);
     if (slowest.length > 0) out.push('', ...slowest);
     const oneOutput = snapshot.stages.filter((s) => s.oneOutputRequests > 0);
     if (oneOutput.length > 0) {
@@ -168,7 +180,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       );
       const mixed = oneOutput.some((s) => s.split.prefillMs !== undefined);
       out.push(
-        `  ${oneOutput.map((s) => `stage ${s.stageKey}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`,
+        `  ${oneOutput.map((s) => `${stageLabel(s.stageKey, roles)}: ${s.oneOutputRequests} of ${s.requestCount} requests`).join('; ')}${mixed ? ' (* = prefill and decode of the other requests only)' : ''}`,
       );
     }
     const notes: string[] = [];
@@ -184,7 +196,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         const always = name === 'prefillMs' || name === 'decodeMs' || name === 'ttftMs';
         if (st.hidden > 0 && (st.hidden < s.requestCount || (always && s.oneOutputRequests === 0)))
           parts.push(`${st.hidden} hidden (zero or not measured)`);
-        if (parts.length > 0) notes.push(`  stage ${s.stageKey} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
+        if (parts.length > 0)
+          notes.push(`  ${stageLabel(s.stageKey, roles)} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
     if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
@@ -224,7 +237,7 @@ function wrap(text: string, width = 110): string[] {
  * What a log of [OmniTiming] lines only gives: each stage's time (its stage_gen_time_ms,
  * printed to 10 ms) and the end-to-end time, as p50/p90/p99 over the requests.
  */
-function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
+function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
   const rows: string[][] = [];
   const line = (label: string, n: number, d: Distribution): void => {
     rows.push([label, String(n), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
@@ -233,7 +246,7 @@ function timingOnlyTable(snapshot: AnalysisSnapshot): string[] {
     const d =
       s.fields['stage_gen_time_ms'] ??
       (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined);
-    if (d !== undefined) line(`stage ${s.stageKey}`, d.count, d);
+    if (d !== undefined) line(stageLabel(s.stageKey, roles), d.count, d);
   }
   const e2e = snapshot.endToEnd;
   if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
@@ -313,12 +326,12 @@ export function requestsText(f: Finding): string {
 }
 
 /** "Slowest phase (p50): stage 1 decode 1,293 ms" (slowest.ts), with its caveats in parentheses. */
-function slowestPhaseLines(stages: readonly StageSummary[]): string[] {
+function slowestPhaseLines(stages: readonly StageSummary[], roles: StageRoles): string[] {
   const best = slowestPhaseOf(stages, 'p50');
   if (best === null) return [];
   const first = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
   return [
-    `${first} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs)}`,
-    ...slowestPhaseCaveats(stages, best, 'p50', formatMs).map((c) => `  (${c})`),
+    `${first} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs, roles)}`,
+    ...slowestPhaseCaveats(stages, best, 'p50', formatMs, roles).map((c) => `  (${c})`),
   ];
 }
