@@ -31,6 +31,7 @@ export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';
 export { additiveTail, overlapText } from './core/explain/overlapApart';
 export { countOf, durationText } from './core/numberText';
+export { sentenceCase } from './core/sentenceCase';
 export { runNameOfPath, runNameOfSession } from './core/compare/runName';
 export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';

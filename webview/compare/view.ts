@@ -2,6 +2,7 @@
 // as text (report strings come from logs and paths), positions through the CSSOM.
 import {
   NOT_MEASURED_CELL,
+  sentenceCase,
   tailNotes,
   tailRows,
   tailSideText,
@@ -255,7 +256,7 @@ export function renderComparison(
         h('span', { className: 'swatch', dataset: { sig: 'shift' } }),
         ' ◆ shifted relative to the upstream stage (+1st output: not faster or slower by itself) ',
         h('span', { className: 'swatch', dataset: { sig: 'none' } }),
-        ` not a change. ${report.method.flagged.charAt(0).toUpperCase()}${report.method.flagged.slice(1)}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only; a change in % is of |baseline| (its sign is the change's where the baseline is negative).`,
+        ` not a change. ${sentenceCase(report.method.flagged)}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only; a change in % is of |baseline| (its sign is the change's where the baseline is negative).`,
       ),
     );
     parts.push(
@@ -358,7 +359,7 @@ function tailSection(t: TailComparison): HTMLElement[] {
     h('p', {
       className: 'tail-sentence',
       testId: 'compare-tail-sentence',
-      text: t.sentence.charAt(0).toUpperCase() + t.sentence.slice(1),
+      text: sentenceCase(t.sentence),
     }),
     // Scrolls inside its own box when even wrapped labels leave it wider than the panel.
     h(

@@ -9,6 +9,7 @@ import { hasLegacyDiffusionTimings } from './stageKind';
 import { firstStageIdOf } from './crossStage';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
+import { sentenceCase } from '../sentenceCase';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 
@@ -36,8 +37,7 @@ const fmt = (ms: number): string => groupedNumber(ms, 0, Math.abs(ms) >= 10000 ?
 
 /** "Stage 1 · code2wav" at the start of a sentence. */
 function sentenceStage(stageKey: string, roles: Readonly<Record<string, string>>): string {
-  const label = stageLabel(stageKey, roles);
-  return label.charAt(0).toUpperCase() + label.slice(1);
+  return sentenceCase(stageLabel(stageKey, roles));
 }
 
 export class FindingsBuilder {

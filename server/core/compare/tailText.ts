@@ -3,6 +3,7 @@
 import { partLabel, targetLabel } from '../explain/explainTable';
 import { additiveTail, overlapText, type AdditiveTail } from '../explain/overlapApart';
 import { stageLabel } from '../stageRoles';
+import { sentenceCase } from '../sentenceCase';
 import type { TailAttribution, TailPart } from '../explain/types';
 import { alignedTable } from './format';
 import type { TailComparison } from './types';
@@ -66,7 +67,7 @@ export function tailNotes(t: TailComparison): string[] {
   ] as const)
     for (const p of side?.notMeasured ?? [])
       notes.push(
-        `${role}, ${partLabel(p, t.oneOutputStages ?? [], t.stageRoles)}: ${NOT_MEASURED_CELL}. ${p.reason.charAt(0).toUpperCase()}${p.reason.slice(1)}; its time is in the residual, and no difference is taken against it.`,
+        `${role}, ${partLabel(p, t.oneOutputStages ?? [], t.stageRoles)}: ${NOT_MEASURED_CELL}. ${sentenceCase(p.reason)}; its time is in the residual, and no difference is taken against it.`,
       );
   for (const [role, side] of [
     ['baseline', t.baseline],

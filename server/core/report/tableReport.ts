@@ -16,6 +16,7 @@ import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
 import { countOf } from '../numberText';
 import { roleOfStage, stageLabel } from '../stageRoles';
+import { sentenceCase } from '../sentenceCase';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -329,9 +330,8 @@ export function requestsText(f: Finding): string {
 function slowestPhaseLines(stages: readonly StageSummary[], roles: StageRoles): string[] {
   const best = slowestPhaseOf(stages, 'p50');
   if (best === null) return [];
-  const first = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
   return [
-    `${first} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs, roles)}`,
+    `${sentenceCase(SLOWEST_PHASE_TEXT)} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs, roles)}`,
     ...slowestPhaseCaveats(stages, best, 'p50', formatMs, roles).map((c) => `  (${c})`),
   ];
 }

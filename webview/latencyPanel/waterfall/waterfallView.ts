@@ -7,7 +7,7 @@ import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setData, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { edgeLabel, PHASE_LABEL, stageLabel } from '../../shared/labels';
-import { prefillCoversDecode, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
+import { prefillCoversDecode, sentenceCase, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -478,7 +478,7 @@ function describe(layout: WaterfallLayout, stageNames: Readonly<Record<string, s
       );
     return `${stageLabel(lane.stageKey, stageNames)}: ${phases.length === 0 ? 'no phases' : phases.join(', ')}`;
   });
-  const sentence = SLOWEST_PHASE_TEXT.charAt(0).toUpperCase() + SLOWEST_PHASE_TEXT.slice(1);
+  const sentence = sentenceCase(SLOWEST_PHASE_TEXT);
   const handoffs = layout.handoffs
     .map(
       (h) =>
