@@ -103,6 +103,8 @@ async function main(): Promise<never> {
       }));
     return (servers.dev ??= await startServer({ install, name: KIND }));
   };
+  /** The server a test ran on, if it got as far as starting it. */
+  const startedServer = (installed: boolean): VSCodeServer | undefined => (installed ? servers.installed : servers.dev);
   let problem: string | undefined;
   try {
     for (const test of tests) {
@@ -154,7 +156,7 @@ async function main(): Promise<never> {
           const frames = await withTimeout(wb.describeFrames(), 20_000, 'frames').catch(() => []);
           if (frames.length > 0) console.log(`       frames:\n         ${frames.join('\n         ')}`);
         }
-        const extensionLog = (installed ? servers.installed : servers.dev)?.extensionLogTail(15) ?? '';
+        const extensionLog = startedServer(installed)?.extensionLogTail(15) ?? '';
         if (extensionLog !== '') {
           console.log(
             `       Stage Lens log (last lines):\n         ${extensionLog.trim().split('\n').join('\n         ')}`,
@@ -165,7 +167,7 @@ async function main(): Promise<never> {
         await withTimeout(settled, 15_000, 'UI test body').catch(() => undefined);
         await current.wb?.close(); // in case the workbench only came up after the timeout
         // The closed window's extension host would run on for hours, with its language server.
-        await (installed ? servers.installed : servers.dev)?.stopExtensionHosts();
+        await startedServer(installed)?.stopExtensionHosts();
         workspace.remove();
       }
     }
