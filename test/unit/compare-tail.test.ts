@@ -81,7 +81,7 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.ok(!/\+0 ms \(0%\)/.test(table.slice(table.indexOf('Tail, p99'))), table);
   // A negative baseline (+1st output): Δ % keeps Δ's sign, as the header says.
   assert.match(table, /Δ % = Δ \/ \|baseline\| \(its sign is Δ's where the baseline is negative, \+1st output\)/);
-  assert.match(table, /^1 +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
+  assert.match(table, /^1 · code2wav +\+1st output +6\/6 +p50 +-1,023 +-712\.1 +\+310\.8 +\+30\.4% /m);
   // 6 requests a run: nothing is testable, said once above the rows that each read "not testable".
   const tooFew =
     'Too few requests to test any difference: each run needs at least 10 measured values of a metric, and the most here are 6 (baseline) and 6 (candidate). The differences below describe these requests; none is evidence of a change.';

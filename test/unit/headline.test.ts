@@ -389,10 +389,20 @@ describe('transfer edges in compare and in the side panel model', () => {
       [0, 0, 0],
     );
     assert.match(compareTable(report).join('\n'), /^0 → 1 +receive\+decode +3\/3 +p50 /m);
+    // The files name the pipeline (Qwen3-Omni): each stage's group is named with its role, as the CLI's rows are.
     assert.deepEqual(
       stageGroups(report, false).map((g) => g.title),
-      ['Stage 0', 'Stage 1', 'Stage 2', 'Transfer 0 → 1', 'Transfer 1 → 2', 'Request (end to end)'],
+      [
+        'Stage 0 · thinker',
+        'Stage 1 · talker',
+        'Stage 2 · code2wav',
+        'Transfer 0 → 1',
+        'Transfer 1 → 2',
+        'Request (end to end)',
+      ],
     );
+    assert.match(compareTable(report).join('\n'), /^2 · code2wav +queued +3\/3 +p50 /m);
+    assert.deepEqual(report.stageRoles, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
   });
 
   test('[OmniTiming] 0.00 under async chunk: "not recorded", never a 0 ms send to compare', () => {

@@ -181,7 +181,7 @@ test('compare against an INFO log: end to end from [OmniTiming] total=, the phas
   const text = compareTable(report, []).join('\n');
   assert.match(
     text,
-    /stage 1 queued: measured in the baseline only \(candidate: none of 6 measured: 6 no stage table \(\[OmniTiming\] only, INFO level\)\)/,
+    /stage 1 · code2wav queued: measured in the baseline only \(candidate: none of 6 measured: 6 no stage table \(\[OmniTiming\] only, INFO level\)\)/,
   );
   assert.doesNotMatch(text, /\d+ hidden/);
 });

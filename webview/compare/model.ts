@@ -12,7 +12,7 @@ import type {
   SideStats,
   UnknownReason,
 } from '../../server/protocol';
-import { changeKind, changeText, countOf, verdictShort } from '../../server/shared';
+import { changeKind, changeText, countOf, sentenceCase, stageLabel, verdictShort } from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
 import { PREFILL_DECODE_LABEL } from '../shared/labels';
 
@@ -220,7 +220,7 @@ export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean):
         ? 'Request (end to end)'
         : scope.includes('->')
           ? `Transfer ${scope.replace('->', ' → ')}`
-          : `Stage ${scope}`,
+          : sentenceCase(stageLabel(scope, report.stageRoles ?? {})),
     rows,
   }));
 }

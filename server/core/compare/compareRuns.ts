@@ -171,15 +171,11 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       ),
     ),
   ];
+  // Stages named as the editor names a session's: from the files' names.
+  const stageRoles = stageRolesOf(`${baseline.source} ${candidate.source}`);
   const tail =
     baseline.samples !== null && candidate.samples !== null
-      ? compareTails(
-          baseline.samples.tails ?? null,
-          candidate.samples.tails ?? null,
-          oneOutput,
-          // Named as the editor names a session's stages: from the files' names.
-          stageRolesOf(`${baseline.source} ${candidate.source}`),
-        )
+      ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput, stageRoles)
       : null;
   return {
     schema: 1,
@@ -191,5 +187,6 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     findings,
     notes,
     tail,
+    stageRoles,
   };
 }

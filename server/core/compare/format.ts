@@ -19,6 +19,7 @@ import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
+import { roleOfStage, stageLabel } from '../stageRoles';
 
 export { formatMs };
 
@@ -50,8 +51,21 @@ export function unknownText(unknown: UnknownCounts): string {
     .join(', ');
 }
 
-export function scopeLabel(scope: string): string {
-  return scope === REQUEST_SCOPE ? 'request' : scope.includes('->') ? `transfer ${edgeLabel(scope)}` : `stage ${scope}`;
+/** "request", "transfer 0 → 1", "stage 1 · code2wav" ("stage 1" where the roles are not known). */
+export function scopeLabel(scope: string, roles: Readonly<Record<string, string>> = {}): string {
+  return scope === REQUEST_SCOPE
+    ? 'request'
+    : scope.includes('->')
+      ? `transfer ${edgeLabel(scope)}`
+      : stageLabel(scope, roles);
+}
+
+/** A table's scope column: "request", "0 → 1", "1 · code2wav" ("1" where the role is not known). */
+export function scopeCell(scope: string, roles: Readonly<Record<string, string>> = {}): string {
+  if (scope === REQUEST_SCOPE) return 'request';
+  if (scope.includes('->')) return edgeLabel(scope);
+  const role = roleOfStage(scope, roles);
+  return role === '' ? scope : `${scope} · ${role}`;
 }
 
 export function metricLabel(m: MetricComparison): string {

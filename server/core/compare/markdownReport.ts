@@ -116,7 +116,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       for (const { m, q } of moved) {
         const ci = q.ci === null ? '' : `[${signedMs(q.ci.low)}, ${signedMs(q.ci.high)}]`;
         out.push(
-          `| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} | ${escapeMarkdown(changeText(report, m, q))} |`,
+          `| ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} | ${metricLabel(m)} | ${q.quantile} | ${formatMs(q.baseline)} | ${formatMs(q.candidate)} | **${signedMs(q.diffMs)}** | ${signedPct(q.diffPct)} | ${ci} | ${escapeMarkdown(changeText(report, m, q))} |`,
         );
       }
       out.push('');
@@ -125,7 +125,9 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     if (oneSided.length > 0) {
       out.push('**Measured in one run only** (not a difference):', '');
       for (const m of oneSided)
-        out.push(`- ${escapeMarkdown(scopeLabel(m.scope))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m))}`);
+        out.push(
+          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m))}`,
+        );
       out.push('');
     }
   }
@@ -151,7 +153,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
           ? m.quantiles.map((q) => quantileCell(m, q))
           : [escapeMarkdown(oneSidedText(m)), '', ''];
       out.push(
-        `| ${escapeMarkdown(scopeLabel(m.scope))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
+        `| ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
       );
     }
     out.push('', '</details>', '');

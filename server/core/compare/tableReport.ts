@@ -13,6 +13,7 @@ import {
   metricLabel,
   oneSidedText,
   runText,
+  scopeCell,
   scopeLabel,
   signedMs,
   signedPct,
@@ -23,7 +24,6 @@ import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
 import { pushAll } from '../arrays';
 import { countOf } from '../numberText';
-import { edgeLabel } from '../edgeLabel';
 
 function ciText(q: QuantileComparison): string {
   if (q.ci === null) return 'not testable';
@@ -36,8 +36,8 @@ function flagText(m: MetricComparison, q: QuantileComparison): string {
   return kind === 'none' ? verdictShort(q) : `* ${kind}`;
 }
 
-function metricRows(m: MetricComparison): string[][] {
-  const scope = m.scope === 'request' ? 'request' : edgeLabel(m.scope);
+function metricRows(m: MetricComparison, roles: Readonly<Record<string, string>>): string[][] {
+  const scope = scopeCell(m.scope, roles);
   if (m.status !== 'compared')
     return [[scope, metricLabel(m), countsText(m), '-', '', '', '', '', 'one run only (below)', '', '']];
   return m.quantiles.map((q, i) => [
@@ -108,7 +108,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     const tooFew = tooFewToTestText(report);
     if (tooFew !== null) out.push(tooFew);
     const shown = report.metrics.filter((m) => m.status !== 'neither');
-    const rows = shown.flatMap(metricRows);
+    const rows = shown.flatMap((m) => metricRows(m, report.stageRoles ?? {}));
     pushAll(
       out,
       alignedTable(
@@ -132,13 +132,14 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     const changes = shown.flatMap((m) =>
       m.quantiles
         .filter((q) => q.verdict === 'changed')
-        .map((q) => `  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${changeText(report, m, q)}`),
+        .map((q) => `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${changeText(report, m, q)}`),
     );
     if (changes.length > 0) pushAll(out, ['', 'What changed (flagged *):', ...changes]);
     const oneSided = shown.filter((m) => m.status !== 'compared');
     if (oneSided.length > 0) {
       out.push('', 'Measured in one run only (not a difference):');
-      for (const m of oneSided) out.push(`  ${scopeLabel(m.scope)} ${metricLabel(m)}: ${oneSidedText(m)}`);
+      for (const m of oneSided)
+        out.push(`  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m)}`);
     }
     const neither = report.metrics.length - shown.length;
     if (neither > 0) out.push(`(${countOf(neither, 'metric')} measured in neither run not shown; see --format json)`);

@@ -318,4 +318,6 @@ export interface ComparisonReport {
   readonly notes: readonly string[];
   /** Where the p99 excess lies in each run; null or absent when neither run has per-request data. */
   readonly tail?: TailComparison | null;
+  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts): the tables name stages with them ("stage 1 · code2wav"). */
+  readonly stageRoles?: Readonly<Record<string, string>>;
 }
