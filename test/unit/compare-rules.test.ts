@@ -203,6 +203,16 @@ test('rules that cannot be evaluated say why, and fail only when asked', () => {
     checkRule(ok('stage1.queued.p90 > +10%'), report).detail,
     /stage 1 queued was not measured in either run/,
   );
+  // Runs whose files name the pipeline (Qwen3-TTS): the reason names each stage with its role, as the table does.
+  const named = compareRuns(
+    { ...baseline, source: 'qwen3_tts-before.log' },
+    { ...candidate, source: 'qwen3_tts-after.log' },
+  );
+  assert.match(
+    checkRule(ok('stage7.ttft.p90 > +10%'), named).detail,
+    /neither run has stage 7 \(present: stage 1 · code2wav, request\)/,
+  );
+  assert.match(checkRule(ok('stage1.decode.p90 > +10%'), named).detail, /^not evaluated: stage 1 · code2wav decode /);
 });
 
 test('scrapes: rules use the histogram of the metric, the point estimate decides (not testable)', () => {

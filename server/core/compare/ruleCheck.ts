@@ -11,6 +11,7 @@
 //    `failUnevaluated`.
 import { groupedNumber } from '../numberText';
 import { METRIC_INFO } from './metrics';
+import { scopeLabel } from './format';
 import type { Rule } from './rules';
 import { compareOp } from './rules';
 import type { ComparisonReport, HistogramComparison, MetricComparison, MetricId, QuantileComparison } from './types';
@@ -56,17 +57,13 @@ const fmt = (v: number, unit: 'ms' | '%'): string => {
 };
 const signedMs = (v: number): string => `${v > 0 ? '+' : ''}${fmt(v, 'ms')}`;
 
-function scopeName(scope: string): string {
-  return scope === REQUEST_SCOPE ? 'request' : `stage ${scope}`;
-}
-
 type Found =
   | { basis: 'samples'; row: MetricComparison }
   | { basis: 'histogram'; row: HistogramComparison }
   | { basis: null; why: string };
 
 function findTarget(rule: Rule, report: ComparisonReport): Found {
-  const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label}`;
+  const what = `${scopeLabel(rule.scope, report.stageRoles)} ${METRIC_INFO[rule.metric].label}`;
   if (report.baseline.requestCount !== null && report.candidate.requestCount !== null) {
     const row = report.metrics.find((m) => m.scope === rule.scope && m.metric === rule.metric);
     if (row !== undefined) return { basis: 'samples', row };
@@ -74,14 +71,14 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
     if (!scopes.includes(rule.scope))
       return {
         basis: null,
-        why: `neither run has ${scopeName(rule.scope)} (present: ${scopes.map(scopeName).join(', ') || 'none'})`,
+        why: `neither run has ${scopeLabel(rule.scope, report.stageRoles)} (present: ${scopes.map((s) => scopeLabel(s, report.stageRoles)).join(', ') || 'none'})`,
       };
     return { basis: null, why: `${what} was not measured in either run` };
   }
   if (rule.scope.includes('_'))
     return {
       basis: null,
-      why: `${scopeName(rule.scope)} is a stage segment, which /metrics does not break out, and the runs have no per-request data`,
+      why: `${scopeLabel(rule.scope, report.stageRoles)} is a stage segment, which /metrics does not break out, and the runs have no per-request data`,
     };
   const family = HISTOGRAM_FAMILY[rule.metric];
   if (family === undefined)
@@ -91,11 +88,12 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
       h.family === family &&
       (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope),
   );
-  if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scopeName(rule.scope)} in the scrapes` };
+  if (rows.length === 0)
+    return { basis: null, why: `no ${family} series for ${scopeLabel(rule.scope, report.stageRoles)} in the scrapes` };
   if (rows.length > 1)
     return {
       basis: null,
-      why: `${rows.length} ${family} series match ${scopeName(rule.scope)} (per replica or label): the rule cannot pick one`,
+      why: `${rows.length} ${family} series match ${scopeLabel(rule.scope, report.stageRoles)} (per replica or label): the rule cannot pick one`,
     };
   return { basis: 'histogram', row: rows[0] };
 }
@@ -121,7 +119,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 
   const found = findTarget(rule, report);
   if (found.basis === null) return notEvaluated(found.why);
-  const what = `${scopeName(rule.scope)} ${METRIC_INFO[rule.metric].label} ${rule.quantile}`;
+  const what = `${scopeLabel(rule.scope, report.stageRoles)} ${METRIC_INFO[rule.metric].label} ${rule.quantile}`;
   const status = found.row.status;
   const baselineValue =
     found.basis === 'samples' ? found.row.baseline[rule.quantile] : (found.row.baseline?.[rule.quantile] ?? null);
@@ -133,7 +131,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     const lie = row.baseline?.caveat ?? row.candidate?.caveat ?? null;
     if (lie !== null)
       return notEvaluated(
-        `the ${row.family} series of ${scopeName(rule.scope)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
+        `the ${row.family} series of ${scopeLabel(rule.scope, report.stageRoles)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
         'histogram',
         baselineValue,
         candidateValue,
