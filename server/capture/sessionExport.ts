@@ -8,6 +8,7 @@ import { analysisJsonRest } from '../core/report/jsonReport';
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import { CsvWriter } from '../core/report/csvReport';
 import { traceChunks } from '../core/report/trace';
+import { stageRolesOfSession } from '../core/stageRoles';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
 
@@ -23,6 +24,8 @@ export interface ExportInput {
   readonly source: string;
   /** When each request was completed in a live capture (ms since epoch): the trace's clock when the log has no timestamps. */
   readonly captureTimesMs?: readonly number[];
+  /** Stage id -> role: the trace's tracks are named with them ("stage 1 · code2wav"). */
+  readonly stageRoles?: Readonly<Record<string, string>>;
 }
 
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
@@ -66,7 +69,11 @@ export function* exportChunks(
     writer.end();
     yield* chunks;
   } else {
-    yield* traceChunks(input.requests, { source: input.source, captureTimesMs: input.captureTimesMs });
+    yield* traceChunks(input.requests, {
+      source: input.source,
+      captureTimesMs: input.captureTimesMs,
+      stageRoles: input.stageRoles,
+    });
   }
 }
 
@@ -110,6 +117,7 @@ export async function exportSession(session: Session, format: ExportFormat, path
     histograms: session.histograms(),
     source: `${info.kind}: ${info.description}`,
     captureTimesMs: live ? session.requestTimes() : undefined,
+    stageRoles: stageRolesOfSession(info),
   });
   return { path, bytes, requestCount };
 }

@@ -141,7 +141,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
       const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
-      for (const chunk of traceChunks(analysis.requests, { source: sourceName })) await writeOut(chunk);
+      // Tracks named with the stages' roles where the file names say the pipeline, as the table does.
+      const stageRoles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return 0;
     }
     await analyzeStream(input, format, excludeCold, sourceName, deployConfig, layout);

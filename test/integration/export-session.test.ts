@@ -105,6 +105,12 @@ test(
     assert.deepEqual(fromSession.errors, []);
     assert.deepEqual(fromCli.errors, []);
     assert.deepEqual(fromSession.slices, fromCli.slices, 'the same slices from the session and from the CLI');
+    // The log's name says the pipeline (Qwen3-TTS): both name the stage tracks with their roles.
+    assert.deepEqual(
+      [...fromSession.processNames.values()],
+      ['requests (E2E)', 'stage 0 · talker', 'stage 1 · code2wav'],
+    );
+    assert.deepEqual([...fromCli.processNames.values()], [...fromSession.processNames.values()]);
     assert.equal(fromSession.metadata?.['source'], `import: ${SAMPLE}`);
     // 25 requests x (e2e + stage 0 with queued, prefill + stage 1 with input wait, ready queued).
     assert.equal(fromSession.slices.length, 25 * 7);
@@ -192,7 +198,11 @@ test('a live simulator session with a /metrics scrape exports in all three forma
 
   const trace = checkTrace(fs.readFileSync(out('trace'), 'utf8'));
   assert.deepEqual(trace.errors, []);
-  assert.deepEqual([...trace.processNames.values()], ['requests (E2E)', 'stage 0', 'stage 1', 'stage 2']);
+  // The launch names the pipeline (the simulator's Qwen3-Omni scenario): tracks carry the stages' roles.
+  assert.deepEqual(
+    [...trace.processNames.values()],
+    ['requests (E2E)', 'stage 0 · thinker', 'stage 1 · talker', 'stage 2 · code2wav'],
+  );
   for (const [pid, names] of trace.asyncTrackNames) assert.equal(names.size, 1, `one track in pid ${pid}`);
   assert.equal(trace.slices.filter((s) => s.name === 'e2e').length, 10);
   assert.equal(

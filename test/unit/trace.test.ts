@@ -201,6 +201,18 @@ describe('trace of the bundled sample log', () => {
     }
   });
 
+  test("with the stages' roles, tracks and top slices are named with them; without, by id", () => {
+    const named = checkTrace(traceText(requests, { source: 'test', stageRoles: { '0': 'talker', '1': 'code2wav' } }));
+    assert.deepEqual(named.errors.slice(0, 5), []);
+    assert.deepEqual([...named.processNames.values()], ['requests (E2E)', 'stage 0 · talker', 'stage 1 · code2wav']);
+    const tops = named.slices.filter((s) => s.depth === 0 && s.pid > 1).map((s) => s.name);
+    assert.deepEqual([...new Set(tops)], ['stage 0 · talker', 'stage 1 · code2wav']);
+    // The same events otherwise: only the names differ.
+    const plainNames = check.slices.map((s) => ({ ...s, name: s.depth === 0 && s.pid > 1 ? '' : s.name }));
+    const namedNames = named.slices.map((s) => ({ ...s, name: s.depth === 0 && s.pid > 1 ? '' : s.name }));
+    assert.deepEqual(namedNames, plainNames);
+  });
+
   test('measured phases keep their logged durations to the ns', () => {
     const slices = slicesOf(check, cold.requestId);
     const stage0 = slices.filter((s) => s.pid === 2);

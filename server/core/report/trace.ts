@@ -25,6 +25,7 @@
 import { timelineOf } from '../analysis/timeline';
 import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } from '../analysis/types';
 import { numberOf } from '../values';
+import { stageLabel } from '../stageRoles';
 import { ByteChunks } from './byteChunks';
 import { TraceEventWriter, argKey, constantArg, type ConstantArg } from './traceEvents';
 import {
@@ -50,6 +51,8 @@ export interface TraceOptions {
   readonly captureTimesMs?: readonly number[];
   /** Yield a chunk once this many bytes are written (default 4 MiB). */
   readonly chunkBytes?: number;
+  /** Stage id -> role ("1" -> "code2wav", server/core/stageRoles.ts): tracks are named "stage 1 · code2wav". */
+  readonly stageRoles?: Readonly<Record<string, string>>;
 }
 
 export interface TraceSummary {
@@ -109,6 +112,8 @@ const REQUESTS_PID = 1;
 class Tracks {
   private readonly byKey = new Map<string, Track>();
 
+  constructor(private readonly roles: Readonly<Record<string, string>>) {}
+
   get size(): number {
     return this.byKey.size;
   }
@@ -126,7 +131,7 @@ class Tracks {
           stageId,
           segment,
           replicaId,
-          topName: JSON.stringify(`stage ${stageKey}`),
+          topName: JSON.stringify(stageLabel(stageKey, this.roles)),
         }),
       );
     }
@@ -170,9 +175,11 @@ class Tracks {
         (a.edge?.name ?? '').localeCompare(b.edge?.name ?? '') ||
         a.replicaId - b.replicaId,
     );
-    const nameOf = (t: Track): string =>
-      t.edge?.name ??
-      ((replicas.get(t.stageKey) ?? 0) > 1 ? `stage ${t.stageKey} · replica ${t.replicaId}` : `stage ${t.stageKey}`);
+    const nameOf = (t: Track): string => {
+      if (t.edge !== undefined) return t.edge.name;
+      const stage = stageLabel(t.stageKey, this.roles);
+      return (replicas.get(t.stageKey) ?? 0) > 1 ? `${stage} · replica ${t.replicaId}` : stage;
+    };
     return tracks.map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: nameOf(t) })).join('');
   }
 }
@@ -228,7 +235,7 @@ const PLACEMENT: Readonly<Record<PlacementRule, ConstantArg>> = {
 
 /** The slices of one request after another, as the header comment lays them out; counts what it wrote. */
 class RequestSlices {
-  readonly tracks = new Tracks();
+  readonly tracks: Tracks;
   readonly rules = new RuleKeys();
   events = 0;
   slices = 0;
@@ -237,7 +244,12 @@ class RequestSlices {
   private arrival = 0;
   private placed: PlacementRule = 'sequential';
 
-  constructor(private readonly w: TraceEventWriter) {}
+  constructor(
+    private readonly w: TraceEventWriter,
+    roles: Readonly<Record<string, string>>,
+  ) {
+    this.tracks = new Tracks(roles);
+  }
 
   /** All slices of `request`, placed at `arrival` (µs) by `placed`. */
   write(request: AnalyzedRequest, arrival: number, placed: PlacementRule): void {
@@ -424,7 +436,7 @@ export function* traceChunks(
   const placementCounts: Partial<Record<PlacementRule, number>> = {};
   // Headroom so that one request's events never spill far past the chunk size.
   const w = new ByteChunks(chunkBytes + (64 << 10));
-  const slices = new RequestSlices(new TraceEventWriter(w));
+  const slices = new RequestSlices(new TraceEventWriter(w), options.stageRoles ?? {});
   // Every event is written with a leading separator; the first one drops it.
   w.text('{"traceEvents":[' + metadataEvents({ pid: REQUESTS_PID, name: 'requests (E2E)', sortIndex: 0 }).slice(1));
 
