@@ -37,7 +37,7 @@ export function* exportChunks(
     // Request by request (never the whole document as objects), in chunks of about 1 MB.
     // The summaries are taken first: a live session keeps growing while the export is written.
     const snapshot = input.snapshot();
-    const rest = analysisJsonRest(snapshot, [...input.histograms]);
+    const rest = analysisJsonRest(snapshot, [...input.histograms], [], input.stageRoles);
     // The writer hands out chunks of about 1 MB; they are yielded between requests.
     let chunks: Uint8Array[] = [];
     const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk));

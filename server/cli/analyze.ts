@@ -236,7 +236,7 @@ export async function analyzeStream(
       onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
     });
-    writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams));
+    writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams, roles));
     out.add('\n');
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);

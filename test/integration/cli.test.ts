@@ -42,6 +42,7 @@ interface Json {
   stageSummary: Record<string, Record<string, { count: number; p50: number }>>;
   findings: { code: string; stageId: number | null; requestIds: string[] }[];
   problems: { line: number; message: string }[];
+  stageRoles: Record<string, string>;
 }
 
 test('analyze the bundled sample: the codec first-audio signature and two cold starts', () => {
@@ -65,9 +66,13 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   assert.match(plain.stdout, /stage 1 TTFT: 25 not recorded of 25/);
   assert.match(plain.stdout, /: Stage 1 produced output but reported vllm_ttft_ms 0/);
   assert.doesNotMatch(plain.stdout, / · (talker|code2wav)/);
+  const plainJson = JSON.parse(cli(['analyze', neutral, '--format', 'json']).stdout) as Json;
+  assert.deepEqual(plainJson.stageRoles, {});
 
   const json = JSON.parse(cli(['analyze', SAMPLE, '--format', 'json']).stdout) as Json;
   assert.equal(json.schema, 1);
+  // The roles the table names stages with, for a reader of the JSON (jq) to do the same.
+  assert.deepEqual(json.stageRoles, { '0': 'talker', '1': 'code2wav' });
   assert.equal(json.requests.length, 25);
   assert.deepEqual(
     json.requests.filter((r) => r.cold).map((r) => r.boot),

@@ -148,6 +148,8 @@ export interface AnalysisJson {
   }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
+  /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
+  readonly stageRoles: Readonly<Record<string, string>>;
 }
 
 function fieldsJson(fields: FieldMap): Record<string, CellJson> {
@@ -307,6 +309,7 @@ export function analysisJsonRest(
   snapshot: AnalysisSnapshot,
   histograms: HistogramSummaryJson[] = [],
   speechStreams: SpeechStreamCounts[] = [],
+  stageRoles: Readonly<Record<string, string>> = {},
 ): AnalysisJsonRest {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
@@ -345,6 +348,7 @@ export function analysisJsonRest(
     })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
+    stageRoles,
   };
 }
 
