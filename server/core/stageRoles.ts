@@ -44,6 +44,12 @@ export function stageLabel(stageKey: string, roles: Readonly<Record<string, stri
   return role === '' ? `stage ${stageKey}` : `stage ${stageKey} · ${role}`;
 }
 
+/** "1 · code2wav", "1_2", "0": a stage in a table's column headed "stage". */
+export function stageCell(stageKey: string, roles: Readonly<Record<string, string>>): string {
+  const role = roleOfStage(stageKey, roles);
+  return role === '' ? stageKey : `${stageKey} · ${role}`;
+}
+
 /** Whether a stage of this role outputs audio (its first output is the first audio). */
 export function outputsAudio(role: string): boolean {
   return AUDIO_ROLE.test(role);

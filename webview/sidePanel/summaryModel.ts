@@ -1,7 +1,14 @@
 // The side panel's table as data: one row per stage, one cell per column, each cell a
 // ValueView plus the length of its bar. DOM-free, so the views only diff and copy.
 import type { Percentile, SplitName, StageSummary, SummaryResult } from '../../server/protocol';
-import { FIELD_AUDIO_DURATION, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabel } from '../shared/labels';
+import {
+  FIELD_AUDIO_DURATION,
+  FIELD_FIRST_OUTPUT,
+  FIELD_GEN_TIME,
+  SPLIT_LABEL,
+  stageLabel,
+  stageRole,
+} from '../shared/labels';
 import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
@@ -201,11 +208,10 @@ export function summaryModel(
       const ratio = v.value === null || max <= 0 ? 0 : Math.max(0, Math.min(1, v.value / max));
       cells[col.id] = { ...v, ratio, hot: slow !== null && stage === slow.stage && col === slow.column };
     });
-    const role = stageLabel(stage.stageKey, stageNames);
     return {
       key: stage.replicaId === null ? stage.stageKey : `${stage.stageKey}/${stage.replicaId}`,
       label: stage.replicaId === null ? `stage ${stage.stageKey}` : `replica ${stage.replicaId}`,
-      role: role.includes(' · ') ? role.slice(role.indexOf(' · ') + 3) : '',
+      role: stageRole(stage.stageKey, stageNames),
       replica: stage.replicaId,
       requestCount: stage.requestCount,
       stageId: stage.stageId,

@@ -19,7 +19,7 @@ import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
-import { roleOfStage, stageLabel } from '../stageRoles';
+import { stageCell, stageLabel } from '../stageRoles';
 
 export { formatMs };
 
@@ -63,9 +63,7 @@ export function scopeLabel(scope: string, roles: Readonly<Record<string, string>
 /** A table's scope column: "request", "0 → 1", "1 · code2wav" ("1" where the role is not known). */
 export function scopeCell(scope: string, roles: Readonly<Record<string, string>> = {}): string {
   if (scope === REQUEST_SCOPE) return 'request';
-  if (scope.includes('->')) return edgeLabel(scope);
-  const role = roleOfStage(scope, roles);
-  return role === '' ? scope : `${scope} · ${role}`;
+  return scope.includes('->') ? edgeLabel(scope) : stageCell(scope, roles);
 }
 
 export function metricLabel(m: MetricComparison): string {

@@ -15,7 +15,7 @@ import { fewValuesLines, type CountedRow } from './fewValues';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
 import { countOf } from '../numberText';
-import { roleOfStage, stageLabel } from '../stageRoles';
+import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 
 type StageRoles = Readonly<Record<string, string>>;
@@ -80,12 +80,6 @@ export interface TableReportOptions {
   readonly source: string;
   /** Stage id -> role ("0" -> "talker", server/core/stageRoles.ts): rows and notes name stages with them. */
   readonly stageRoles?: StageRoles;
-}
-
-/** The stage column's cell: "1 · code2wav", or "1" where the role is not known. */
-function stageCell(stageKey: string, roles: StageRoles): string {
-  const role = roleOfStage(stageKey, roles);
-  return role === '' ? stageKey : `${stageKey} · ${role}`;
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
