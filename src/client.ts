@@ -17,7 +17,7 @@ import type {
 } from '../server/protocol';
 import { retentionSettings } from './settings';
 import type { LatencyDataSource } from './views/dataSource';
-import { stageRoleNames } from './stageRoles';
+import { stageRolesOfSession } from '../server/shared';
 
 /** Port of the language server's inspector in a debug session (.vscode/launch.json attaches to it). */
 export const SERVER_INSPECT_PORT = 6009;
@@ -169,7 +169,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
   }
 
   stageNames(session: SessionInfo): Readonly<Record<string, string>> {
-    return stageRoleNames(session);
+    return stageRolesOfSession(session);
   }
 
   /** Sessions deleted by retention: forget them; the newest left becomes current if the current one went. */

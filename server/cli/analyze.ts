@@ -136,17 +136,19 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
     const input: Readable | AsyncIterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
     const sourceName = source === '-' ? 'stdin' : source;
+    // Stages are named with their roles where the file's name or the deploy config says the
+    // pipeline, in the table, its findings, the JSON and the trace (as explain does).
+    const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
     const excludeCold = parsed.values['exclude-cold'] === true;
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
       const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
-      // Tracks named with the stages' roles where the file names say the pipeline, as the table does.
-      const stageRoles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
-      for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles: roles }))
+        await writeOut(chunk);
       return 0;
     }
-    await analyzeStream(input, format, excludeCold, sourceName, deployConfig, layout);
+    await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
     return 0;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -211,12 +213,11 @@ export async function analyzeStream(
   format: Exclude<Format, 'trace'>,
   excludeCold: boolean,
   sourceName: string,
+  roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
   layout: JsonLayout = 'compact',
 ): Promise<void> {
   const out = new StdoutText();
-  // Findings name each stage with its role where the file names say the pipeline, as explain does.
-  const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
