@@ -11,6 +11,7 @@ export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
 export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, prefillCoversDecode } from './core/analysis/oneOutputStage';
 export {
   isRankedSegment,
+  rankedPhaseLabel,
   rankedPhases,
   SLOWEST_PHASE_RULE,
   SLOWEST_PHASE_TEXT,

@@ -55,7 +55,7 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   assert.match(table.stdout, /stage 1 · code2wav TTFT: 25 not recorded of 25/);
   assert.match(
     table.stdout,
-    /Slowest phase \(p50[^\n]*\): stage 1 · code2wav input wait 59\.87 ms\n {2}\(stage 1 · code2wav's input wait is/,
+    /Slowest phase \(p50[^\n]*\): stage 0 · talker prefill\+decode \(one output\) [\d,]+ ms\n {2}\(stage 0 · talker's prefill\+decode is two phases in one number/,
   );
   // A name that says no pipeline: stages go by id, in the table and its findings alike.
   const neutral = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-')), 'server.log');

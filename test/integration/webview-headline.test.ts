@@ -186,7 +186,7 @@ describe('side panel', () => {
     }
   });
 
-  test('the talker prefill reads prefill+decode, its decode "in prefill"; neither is the slowest phase', async () => {
+  test('the talker prefill reads prefill+decode, its decode "in prefill"; that one number is the slowest phase', async () => {
     const talker = data.summary.stages.find((s) => s.stageKey === '0')!;
     const p50 = talker.prefillDecodeMs?.p50 as number;
     assert.equal(await page.locator(`${cell('0', 'prefillMs')} .v`).textContent(), `${formatCompact(p50)} +decode`);
@@ -196,21 +196,20 @@ describe('side panel', () => {
       /prefill\+decode \(one output\).*covers every decode step/,
     );
     assert.equal(await page.locator(`${cell('0', 'decodeMs')} .v`).textContent(), 'in prefill');
-    assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
-    // The red marker: the codec's decode, the largest single phase (1,268 ms of talker prefill+decode is larger, but two phases).
+    // The red marker: the talker's work (1,268 ms of prefill+decode), larger than the codec's decode.
     const hot: string[] = await page.evaluate(
       `[...document.querySelectorAll('[data-testid="stage-row"] td[data-hot="true"]')].map((td) => td.closest('tr').dataset.stageKey + '/' + td.dataset.col)`,
     );
-    assert.deepEqual(hot, ['1/decodeMs']);
+    assert.deepEqual(hot, ['0/prefillMs']);
     const codecDecode = data.summary.stages.find((s) => s.stageKey === '1')?.split.decodeMs?.p50 as number;
-    assert.ok(p50 > codecDecode, 'the combined number is larger: it would have been marked before');
-    assert.match(
+    assert.ok(p50 > codecDecode, 'the combined number is larger than the largest single phase');
+    assert.equal(
       (await page.getByTestId('slowest-phase').textContent()) ?? '',
-      /^slowest phase \(p50\): stage 1 · code2wav decode 1,115(\.\d+)? ms$/,
+      `slowest phase (p50): stage 0 · talker prefill+decode (one output) ${formatCompact(p50)} ms`,
     );
-    // Said under it, as the CLI's table says it: the larger number that is not ranked, its stage named with its role.
+    // Said under it, as the CLI's table says it: two phases in one number, the stage named with its role.
     assert.deepEqual(await page.getByTestId('slowest-phase-caveats').locator('li').allTextContents(), [
-      `not ranked, and larger: stage 0 · talker prefill+decode (one output) ${formatCompact(p50)} ms, two phases in one number`,
+      "stage 0 · talker's prefill+decode is two phases in one number: the stage emits one output, so its vllm_prefill_ms covers its decode steps",
     ]);
     // 6 requests: the p50 is not marked as from too few values.
     assert.equal(await page.locator(`${cell('1', 'decodeMs')} .v`).getAttribute('data-few'), 'false');
@@ -218,13 +217,13 @@ describe('side panel', () => {
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-one-output.png') });
   });
 
-  test('p90: the marker follows the percentile, still never the combined cell', async () => {
+  test('p90: the marker follows the percentile, one cell', async () => {
     await page.getByTestId('percentile-p90').click();
     await waitUntil(
       page,
       `/^slowest phase \\(p90\\)/.test(document.querySelector('[data-testid="slowest-phase"]').textContent)`,
     );
-    assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'false');
+    assert.equal(await page.locator(cell('0', 'prefillMs')).getAttribute('data-hot'), 'true');
     assert.equal(await page.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
     // A p90 of 6 values: underlined, and the hover says why.
     assert.equal(await page.locator(`${cell('1', 'decodeMs')} .v`).getAttribute('data-few'), 'true');
@@ -303,13 +302,29 @@ describe('latency panel', () => {
     );
   });
 
-  test('waterfall: one prefill+decode segment on the talker, the slowest phase a single phase', async () => {
-    await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
-    await waitUntil(page, `!document.querySelector('[data-testid="waterfall-legend"]').hidden`);
-    const described = (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
-    assert.match(described, /stage 0 · talker: queued [^;]*, prefill\+decode \(one output\) [^;]*;/);
-    assert.doesNotMatch(described, /stage 0 · talker:[^;]*\bprefill [\d]/);
-    assert.match(described, /Slowest phase: stage 1 · code2wav (decode|queued|prefill)\./);
+  /** The viewport before the plate tests narrowed it to a 900 px canvas. */
+  let wideViewport: { width: number; height: number } | null = null;
+
+  test("waterfall: one prefill+decode segment on the talker; the slowest phase is the longest of either stage's work", async () => {
+    const described = async (index: number): Promise<string> => {
+      const id = data.requests[index]!.requestId;
+      await page.getByTestId('tab-requests').click();
+      await page.locator(`[data-testid="request-id"][data-index="${index}"]`).dblclick();
+      await waitUntil(
+        page,
+        `!document.querySelector('[data-testid="waterfall-legend"]').hidden && document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(id)} && /^Request timeline/.test(document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('aria-label') || '')`,
+      );
+      return (await page.getByTestId('waterfall-canvas').getAttribute('aria-label')) ?? '';
+    };
+    // speech-1d2893d…: the talker's 607 ms of prefill+decode, longer than the codec's 596 ms decode.
+    const first = await described(0);
+    assert.match(first, /stage 0 · talker: queued [^;]*, prefill\+decode \(one output\) [^;]*;/);
+    assert.doesNotMatch(first, /stage 0 · talker:[^;]*\bprefill [\d]/);
+    assert.match(first, /Slowest phase: stage 0 · talker prefill\+decode \(one output\)\./);
+    // speech-f75018…: the codec's 1,882 ms decode, longer than the talker's 1,867 ms; the tests below read this one.
+    const codecSlow = data.requests.findIndex((r) => r.requestId.startsWith('speech-f75018'));
+    assert.ok(codecSlow > 0);
+    assert.match(await described(codecSlow), /Slowest phase: stage 1 · code2wav decode\./);
     const legend = (await page.getByTestId('waterfall-legend').textContent()) ?? '';
     assert.match(legend, /prefill\+decode \(one output\)/);
     assert.match(legend, /slowest phase/);
@@ -323,9 +338,18 @@ describe('latency panel', () => {
   });
 
   test('waterfall: the slowest phase label over the hatched code2wav decode sits on a solid plate, on its row and the canvas', async () => {
-    // Still the first request's timeline (speech-1d2893d…): its code2wav lane is reconstructed, hatched end to end.
+    // Still speech-f75018…'s timeline: its code2wav lane is reconstructed, hatched end to end. On a
+    // 900 px canvas its 1,882 ms decode reaches the axis's end and hatching lies on either side, so the
+    // label goes inside the bar, on a plate (wider, it fits beside the bar).
     const canvas = page.getByTestId('waterfall-canvas');
-    assert.equal(await canvas.getAttribute('data-slow-label'), 'inside plate');
+    const viewport = page.viewportSize()!;
+    wideViewport = viewport;
+    const drawn = await canvas.evaluate((e) => (e as unknown as { clientWidth: number }).clientWidth);
+    await page.setViewportSize({ width: viewport.width - (drawn - 900), height: viewport.height });
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('data-slow-label') === 'inside plate'`,
+    );
     const [x, y, w, h] = ((await canvas.getAttribute('data-slow-label-box')) ?? '').split(',').map(Number);
     const size = await canvas.evaluate((e) => {
       const c = e as unknown as { clientWidth: number; clientHeight: number };
@@ -342,7 +366,15 @@ describe('latency panel', () => {
   });
 
   test('waterfall: each duration on hatching sits on a solid plate; the axis reads one unit and its last label is whole', async () => {
-    // Still the first request: its code2wav lane (queued, prefill, decode) is hatched end to end.
+    // The first request again (speech-1d2893d…, on a 0.7 s axis): its code2wav lane (queued,
+    // prefill, decode) is hatched end to end, and the slowest phase is the talker's.
+    const r = data.requests[0]!;
+    await page.getByTestId('tab-requests').click();
+    await page.locator('[data-testid="request-id"][data-index="0"]').dblclick();
+    await waitUntil(
+      page,
+      `document.querySelector('[data-testid="waterfall-title"]').textContent === ${JSON.stringify(r.requestId)} && document.querySelector('[data-testid="waterfall-canvas"]').getAttribute('data-slow-label') !== null`,
+    );
     const canvas = page.getByTestId('waterfall-canvas');
     const width = await canvas.evaluate((e) => (e as unknown as { clientWidth: number }).clientWidth);
     const labels = JSON.parse((await canvas.getAttribute('data-segment-labels')) ?? '[]') as {
@@ -353,14 +385,13 @@ describe('latency panel', () => {
       plate: boolean;
       box: [number, number, number, number];
     }[];
-    const r = data.requests[0]!;
     const codec = labels.filter((l) => l.stageKey === '1');
-    // The decode is the slowest phase: the slow label inside it gives its duration.
     assert.deepEqual(
       codec.map((l) => [l.phase, l.text, l.plate]),
       [
         ['queued', formatDurationMs(r.stages[1]!.split.values.queuedMs as number), true],
-        ['prefill', formatDurationMs(r.stages[1]!.split.values.prefillMs as number), true],
+        // (the 41 ms prefill between them has no room for its label)
+        ['decode', formatDurationMs(r.stages[1]!.split.values.decodeMs as number), true],
       ],
     );
     for (const l of labels) {
@@ -383,6 +414,7 @@ describe('latency panel', () => {
     assert.ok(last.x + last.w <= width, `"${last.text}" ends at ${last.x + last.w} on a ${width} px canvas`);
     assert.ok(ticks[0]!.x >= 0);
     await canvas.screenshot({ path: path.join(SHOTS, 'latency-panel-waterfall-labels.png') });
+    if (wideViewport !== null) await page.setViewportSize(wideViewport);
   });
 
   test('over time: the colour is named "slowest stage by stage_gen_time_ms"', async () => {

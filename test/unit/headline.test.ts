@@ -18,7 +18,12 @@ import type { HistogramRow, MetricId, MetricSamples, RunData } from '../../serve
 import { headline, significanceOf, stageGroups } from '../../webview/compare/model';
 import { findingOptions } from '../../webview/latencyPanel/table/findingOptions';
 import { requestsText } from '../../server/core/report/tableReport';
-import { rankedPhases, slowestStageAmong, SLOWEST_STAGE_TEXT } from '../../server/core/analysis/slowest';
+import {
+  isRankedSegment,
+  rankedPhases,
+  slowestStageAmong,
+  SLOWEST_STAGE_TEXT,
+} from '../../server/core/analysis/slowest';
 import { measured } from '../../server/core/values';
 import type { Finding } from '../../server/core/analysis/types';
 import { scrapeCellView } from '../../webview/sidePanel/scrapeModel';
@@ -316,10 +321,27 @@ describe('true counts and one meaning of "slowest"', () => {
     );
   });
 
-  test('slowest phase: the input split replaces queued where measured; prefill+decode is never ranked', () => {
-    assert.deepEqual(rankedPhases(true, false), ['inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs']);
-    assert.deepEqual(rankedPhases(false, false), ['queuedMs', 'prefillMs', 'decodeMs']);
-    assert.deepEqual(rankedPhases(false, true), ['queuedMs']);
+  test("slowest phase: a stage's own work; a downstream stage's wait for its input is not ranked", () => {
+    // The first stage: its input split, or queued without it, is its own queueing.
+    assert.deepEqual(rankedPhases(true, false, false), ['inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs']);
+    assert.deepEqual(rankedPhases(false, false, false), ['queuedMs', 'prefillMs', 'decodeMs']);
+    // A one-output stage's prefill+decode competes as one phase, named as such.
+    assert.deepEqual(rankedPhases(false, true, false), ['queuedMs', 'prefillDecodeMs']);
+    // Downstream: ready queued is its own; input wait, and queued without the split, are the upstream's time.
+    assert.deepEqual(rankedPhases(true, false, true), ['readyQueuedMs', 'prefillMs', 'decodeMs']);
+    assert.deepEqual(rankedPhases(false, false, true), ['prefillMs', 'decodeMs']);
+    assert.deepEqual(
+      ['inputWait', 'queued', 'readyQueued', 'prefillDecode', 'stage'].map((p) =>
+        [false, true].map((downstream) => isRankedSegment(p as 'queued', downstream)),
+      ),
+      [
+        [true, false],
+        [true, false],
+        [true, true],
+        [true, true],
+        [false, false],
+      ],
+    );
   });
 
   test('slowest stage: the largest measured stage_gen_time_ms, named as such', () => {

@@ -203,21 +203,22 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
   });
 }
 
-test('CLI table: the slowest phase says what weighs against it (an unsplit downstream queue, a larger prefill+decode)', () => {
+test("CLI table: the slowest phase is the talker's prefill+decode, named as one number, not the codec's wait for it", () => {
   const before = tableReport(analyse('qwen3tts-talker-first-audio-before-fix.log'), { source: 'before' });
   const at = before.findIndex((l) => l.startsWith('Slowest phase'));
   assert.deepEqual(before.slice(at, at + 3), [
-    'Slowest phase (p50, a single phase; prefill+decode is not ranked): stage 1 queued 94.34 ms',
-    "  (stage 1's queued time includes its wait for the upstream stages' output: the input-wait split is not printed)",
-    '  (not ranked, and larger: stage 0 prefill+decode (one output) 1,107 ms, two phases in one number)',
+    "Slowest phase (p50, of a stage's own work; a downstream stage's wait for its input is not ranked): stage 0 prefill+decode (one output) 1,107 ms",
+    "  (stage 0's prefill+decode is two phases in one number: the stage emits one output, so its vllm_prefill_ms covers its decode steps)",
+    '',
   ]);
   // The codec's decode row, hidden on every request (seed 000), is said among the values left out.
   assert.ok(before.includes('  stage 1 decode: 6 hidden (zero or not measured) of 6'));
   const after = tableReport(analyse('qwen3tts-talker-first-audio-after-fix.log'), { source: 'after' });
   const from = after.findIndex((l) => l.startsWith('Slowest phase'));
+  // The talker's 1,268 ms of work outranks the codec's decode (1,115 ms).
   assert.deepEqual(after.slice(from, from + 3), [
-    'Slowest phase (p50, a single phase; prefill+decode is not ranked): stage 1 decode 1,115 ms',
-    '  (not ranked, and larger: stage 0 prefill+decode (one output) 1,268 ms, two phases in one number)',
+    "Slowest phase (p50, of a stage's own work; a downstream stage's wait for its input is not ranked): stage 0 prefill+decode (one output) 1,268 ms",
+    "  (stage 0's prefill+decode is two phases in one number: the stage emits one output, so its vllm_prefill_ms covers its decode steps)",
     '',
   ]);
 });

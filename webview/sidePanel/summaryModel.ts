@@ -9,7 +9,13 @@ import {
   stageLabel,
   stageRole,
 } from '../shared/labels';
-import { SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf } from '../../server/shared';
+import {
+  rankedPhaseLabel,
+  SLOWEST_PHASE_RULE,
+  SLOWEST_PHASE_TEXT,
+  slowestPhaseCaveats,
+  slowestPhaseOf,
+} from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
 import { formatCompact, formatCount } from '../shared/format';
@@ -41,7 +47,7 @@ export interface SlowestPhase {
   readonly text: string;
   /** The rule, for the hover. */
   readonly title: string;
-  /** What a reader must know to weigh it (slowestPhaseCaveats): upstream waits, a larger unranked prefill+decode. */
+  /** What a reader must know to weigh it (slowestPhaseCaveats): a prefill+decode in one number, a larger unranked upstream wait. */
   readonly caveats: readonly string[];
 }
 
@@ -195,11 +201,15 @@ export function summaryModel(
       if (v.value !== null && v.value > 0) groupMax.set(col.group, Math.max(groupMax.get(col.group) ?? 0, v.value));
     });
   }
-  // The CLI's rule and numbers (slowest.ts): a combined prefill+decode is never ranked.
+  // The CLI's rule and numbers (slowest.ts). A one-output stage's prefill+decode is shown in its
+  // prefill cell ("1,367 +decode"): that cell is the one marked.
   const hit = slowestPhaseOf(summary.stages, pct);
-  const slowColumn = hit === null ? undefined : columns.find((c) => c.id === hit.name);
+  const slowId = hit === null ? undefined : hit.name === 'prefillDecodeMs' ? 'prefillMs' : hit.name;
+  const slowColumn = columns.find((c) => c.id === slowId);
   const slow =
-    hit === null || slowColumn === undefined ? null : { stage: hit.stage, column: slowColumn, value: hit.value };
+    hit === null || slowColumn === undefined
+      ? null
+      : { stage: hit.stage, column: slowColumn, label: rankedPhaseLabel(hit.name), value: hit.value };
   const rows = views.map(({ stage, views: vs }): SummaryRow => {
     const cells: Record<string, SummaryCell> = {};
     vs.forEach((v, i) => {
@@ -225,7 +235,7 @@ export function summaryModel(
           stageKey: slow.stage.stageKey,
           column: slow.column.id,
           value: slow.value,
-          text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.column.label} ${formatCompact(slow.value)} ms`,
+          text: `${SLOWEST_PHASE_TEXT} (${pct}): ${stageLabel(slow.stage.stageKey, stageNames)} ${slow.label} ${formatCompact(slow.value)} ms`,
           title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
           caveats: hit === null ? [] : slowestPhaseCaveats(summary.stages, hit, pct, formatCompact, stageNames),
         };

@@ -2,12 +2,14 @@
 // panel, Over Time, the waterfall, the CLI):
 //   slowest stage  of a request: the stage with the largest stage_gen_time_ms (submit ->
 //                  finished, so its queueing counts). Over Time colours each request by it.
-//   slowest phase  the largest single phase: input wait, ready queued (or queued where the
-//                  input split is not measured: queued = input wait + ready queued, so it is
-//                  never ranked beside its own halves), prefill or decode. The side panel
-//                  ranks the stage rows' values at the percentile shown; the waterfall ranks
-//                  one request's segments. A one-output stage's prefill+decode is two phases
-//                  in one number: it is never ranked.
+//   slowest phase  the largest phase of a stage's own work: ready queued (on the first stage
+//                  also input wait, or queued where the input split is not measured), prefill,
+//                  decode, or a one-output stage's prefill+decode (two phases in one number,
+//                  named so). A downstream stage's input wait, and its queued time where the
+//                  split is not printed, are its wait for the upstream stages' output: the
+//                  upstream stages' time seen again, so they are not ranked (a caveat names one
+//                  that is larger). The side panel ranks the stage rows' values at the
+//                  percentile shown; the waterfall ranks one request's segments.
 import type { Cell } from '../values';
 import type { Percentile } from '../reportedPercentiles';
 import { PREFILL_DECODE_LABEL } from './oneOutputStage';
@@ -23,19 +25,33 @@ export const SLOWEST_STAGE_TEXT = `slowest stage by ${SLOWEST_STAGE_FIELD}`;
 export const SLOWEST_PHASE_TEXT = 'slowest phase';
 /** The rule, for hover texts and legends. */
 export const SLOWEST_PHASE_RULE =
-  "the largest single phase: input wait, ready queued (queued where the input split is not measured), prefill or decode; a one-output stage's prefill+decode is two phases in one number and is not ranked";
+  "the largest phase of a stage's own work: ready queued (on the first stage also input wait, or queued where the input split is not measured), prefill, decode, or a one-output stage's prefill+decode; a downstream stage's input wait (or its queued time without the split) is its wait for the upstream stages' output and is not ranked";
 export const SLOWEST_STAGE_RULE = `the stage with the largest ${SLOWEST_STAGE_FIELD} (stage submit -> finished, its queueing included)`;
 
-/** The split values that compete for slowest phase on a stage. */
-export function rankedPhases(hasInputSplit: boolean, prefillCoversDecode: boolean): SplitName[] {
-  const out: SplitName[] = hasInputSplit ? ['inputWaitMs', 'readyQueuedMs'] : ['queuedMs'];
-  if (!prefillCoversDecode) out.push('prefillMs', 'decodeMs');
+/** A phase that competes for slowest: a split value, or a one-output stage's prefill+decode. */
+export type RankedPhase = SplitName | 'prefillDecodeMs';
+
+/**
+ * The phases that compete for slowest phase on a stage: its own work. A downstream stage's
+ * input wait, or its queued time without the split (which holds that wait), is left out.
+ */
+export function rankedPhases(hasInputSplit: boolean, prefillCoversDecode: boolean, downstream: boolean): RankedPhase[] {
+  const out: RankedPhase[] = downstream
+    ? hasInputSplit
+      ? ['readyQueuedMs']
+      : []
+    : hasInputSplit
+      ? ['inputWaitMs', 'readyQueuedMs']
+      : ['queuedMs'];
+  if (prefillCoversDecode) out.push('prefillDecodeMs');
+  else out.push('prefillMs', 'decodeMs');
   return out;
 }
 
-/** Whether a waterfall segment competes for slowest phase. */
-export function isRankedSegment(phase: TimelineSegment['phase']): boolean {
-  return phase !== 'stage' && phase !== 'prefillDecode';
+/** Whether a waterfall segment competes for slowest phase (`downstream`: its stage is not the request's first). */
+export function isRankedSegment(phase: TimelineSegment['phase'], downstream: boolean): boolean {
+  if (phase === 'stage') return false;
+  return !(downstream && (phase === 'inputWait' || phase === 'queued'));
 }
 
 /** The stage whose stage_gen_time_ms is largest among `stageKeys`, or null when none is measured. */
@@ -58,29 +74,47 @@ export function slowestStageAmong(
 /** The slowest phase of a table of stage summaries at a percentile. */
 export interface SlowestPhase {
   readonly stage: StageSummary;
-  readonly name: SplitName;
+  readonly name: RankedPhase;
   readonly value: number;
+}
+
+/** A phase's value on a stage summary at `pct`. */
+function phaseValue(s: StageSummary, name: RankedPhase, pct: Percentile): number | undefined {
+  return name === 'prefillDecodeMs' ? (s.prefillDecodeMs ?? undefined)?.[pct] : s.split[name]?.[pct];
+}
+
+function hasInputSplit(s: StageSummary): boolean {
+  return s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
 }
 
 /** The largest ranked phase over the stage rows (replica rows left out) at `pct`; null when none is above 0. */
 export function slowestPhaseOf(stages: readonly StageSummary[], pct: Percentile): SlowestPhase | null {
+  const firstStageId = firstStageIdOf(stages);
   let best: SlowestPhase | null = null;
   for (const s of stages) {
     if (s.replicaId !== null) continue;
-    const split = s.splitStates.inputWaitMs.measured + s.splitStates.inputWaitMs.inferred > 0;
-    for (const name of rankedPhases(split, false)) {
-      const v = s.split[name]?.[pct];
+    const downstream = s.stageId !== null && s.stageId > firstStageId;
+    // A stage can hold both: requests with one output (prefill+decode) and requests with a split.
+    const phases = rankedPhases(hasInputSplit(s), false, downstream);
+    if (s.prefillDecodeMs !== null) phases.push('prefillDecodeMs');
+    for (const name of phases) {
+      const v = phaseValue(s, name, pct);
       if (v !== undefined && v > 0 && (best === null || v > best.value)) best = { stage: s, name, value: v };
     }
   }
   return best;
 }
 
+/** How a ranked phase is named: the split's label, or "prefill+decode (one output)". */
+export function rankedPhaseLabel(name: RankedPhase): string {
+  return name === 'prefillDecodeMs' ? PREFILL_DECODE_LABEL : SPLIT_LABEL[name];
+}
+
 /**
- * What a reader must know to weigh the slowest phase, one sentence each: a downstream stage's
- * input wait (or queued time without the split) is its wait for upstream output, and an
- * unranked prefill+decode may be larger. `ms` formats a number as the view does; stages are
- * named with their roles where `roles` knows them (server/core/stageRoles.ts).
+ * What a reader must know to weigh the slowest phase, one sentence each: a prefill+decode is two
+ * phases in one number, and a downstream stage's wait for its input, which is not ranked, may be
+ * larger. `ms` formats a number as the view does; stages are named with their roles where
+ * `roles` knows them (server/core/stageRoles.ts).
  */
 export function slowestPhaseCaveats(
   stages: readonly StageSummary[],
@@ -90,21 +124,22 @@ export function slowestPhaseCaveats(
   roles: Readonly<Record<string, string>> = {},
 ): string[] {
   const firstStageId = firstStageIdOf(stages);
-  const label = stageLabel(slowest.stage.stageKey, roles);
-  const downstream = slowest.stage.stageId !== null && slowest.stage.stageId > firstStageId;
   const out: string[] = [];
-  if (downstream && slowest.name === 'inputWaitMs')
-    out.push(`${label}'s input wait is its wait for the upstream stages' output, not work of its own`);
-  if (downstream && slowest.name === 'queuedMs')
+  if (slowest.name === 'prefillDecodeMs')
     out.push(
-      `${label}'s queued time includes its wait for the upstream stages' output: the input-wait split is not printed`,
+      `${stageLabel(slowest.stage.stageKey, roles)}'s prefill+decode is two phases in one number: the stage emits one output, so its vllm_prefill_ms covers its decode steps`,
     );
   for (const s of stages) {
-    const combined = s.replicaId === null ? s.prefillDecodeMs?.[pct] : undefined;
-    if (combined !== undefined && combined > slowest.value)
-      out.push(
-        `not ranked, and larger: ${stageLabel(s.stageKey, roles)} ${PREFILL_DECODE_LABEL} ${ms(combined)} ms, two phases in one number`,
-      );
+    if (s.replicaId !== null || s.stageId === null || !(s.stageId > firstStageId)) continue;
+    const label = stageLabel(s.stageKey, roles);
+    const split = hasInputSplit(s);
+    const wait = split ? s.split.inputWaitMs?.[pct] : s.split.queuedMs?.[pct];
+    if (wait === undefined || !(wait > slowest.value)) continue;
+    out.push(
+      split
+        ? `not ranked, and larger: ${label} input wait ${ms(wait)} ms, its wait for the upstream stages' output, not work of its own`
+        : `not ranked, and larger: ${label} queued ${ms(wait)} ms, which includes its wait for the upstream stages' output (the input-wait split is not printed)`,
+    );
   }
   return out;
 }
@@ -115,5 +150,5 @@ export function slowestPhaseText(
   ms: (value: number) => string,
   roles: Readonly<Record<string, string>> = {},
 ): string {
-  return `${stageLabel(slowest.stage.stageKey, roles)} ${SPLIT_LABEL[slowest.name]} ${ms(slowest.value)} ms`;
+  return `${stageLabel(slowest.stage.stageKey, roles)} ${rankedPhaseLabel(slowest.name)} ${ms(slowest.value)} ms`;
 }

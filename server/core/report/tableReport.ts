@@ -325,7 +325,7 @@ function slowestPhaseLines(stages: readonly StageSummary[], roles: StageRoles): 
   const best = slowestPhaseOf(stages, 'p50');
   if (best === null) return [];
   return [
-    `${sentenceCase(SLOWEST_PHASE_TEXT)} (p50, a single phase; prefill+decode is not ranked): ${slowestPhaseText(best, formatMs, roles)}`,
+    `${sentenceCase(SLOWEST_PHASE_TEXT)} (p50, of a stage's own work; a downstream stage's wait for its input is not ranked): ${slowestPhaseText(best, formatMs, roles)}`,
     ...slowestPhaseCaveats(stages, best, 'p50', formatMs, roles).map((c) => `  (${c})`),
   ];
 }

@@ -64,20 +64,21 @@ uiTest(
       await side.locator('[data-testid="stage-row"][data-stage-key="0"] td[data-col="decodeMs"] .v').textContent(),
       'in prefill',
     );
-    // The slowest phase is a single phase: the codec's wait for its input (the talker sends it only when it stops).
+    // The slowest phase is the talker's work, its prefill+decode (one number), not the codec's wait for
+    // that output (the talker sends it only when it stops), which is the same time seen from downstream.
     const slowest = await waitText(
       side,
       '[data-testid="slowest-phase"]',
       (t) => t.startsWith('slowest phase (p50): '),
       'the slowest-phase line',
     );
-    assert.match(slowest, /^slowest phase \(p50\): stage 1 · code2wav input wait [\d,.]+ ms$/);
-    assert.equal(await side.locator(talkerPrefill).getAttribute('data-hot'), 'false');
+    assert.match(slowest, /^slowest phase \(p50\): stage 0 · talker prefill\+decode \(one output\) [\d,.]+ ms$/);
+    assert.equal(await side.locator(talkerPrefill).getAttribute('data-hot'), 'true');
     assert.equal(
       await side
         .locator('[data-testid="stage-row"][data-stage-key="1"] td[data-col="inputWaitMs"]')
         .getAttribute('data-hot'),
-      'true',
+      'false',
     );
     assert.equal(await side.locator('[data-testid="stage-row"] td[data-hot="true"]').count(), 1);
     await side.locator('[data-testid="finding"][data-code="prefill-covers-decode"]').waitFor();
@@ -277,10 +278,10 @@ uiTest(
     await waitText(panel, '[data-testid="waterfall-title"]', (t) => t === coldId, "the cold request's waterfall");
     await panel.locator('[data-testid="waterfall-legend"]').waitFor();
     const described = (await panel.locator('[data-testid="waterfall-canvas"]').getAttribute('aria-label')) ?? '';
-    // The JIT build sits in the talker's prefill+decode (one output, drawn as such); the slowest
-    // single phase is the codec's wait for that output.
+    // The JIT build sits in the talker's prefill+decode (one output, drawn as such): the slowest
+    // phase, not the codec's wait for that output.
     assert.match(described, /stage 0 · talker: queued [^;]*, prefill\+decode \(one output\) [\d.,]+ s/, described);
-    assert.match(described, /Slowest phase: stage 1 · code2wav input wait\./, described);
+    assert.match(described, /Slowest phase: stage 0 · talker prefill\+decode \(one output\)\./, described);
     assert.match(
       (await panel.locator('[data-testid="waterfall-meta"]').textContent()) ?? '',
       /cold: first request after a server start/,

@@ -6,8 +6,7 @@ import type { LinearScale } from '../../shared/axis';
 import { durationAxis, LABEL_EDGE_PX, placeTickLabels, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
-import { maxOf } from '../../../server/shared';
-import { isRankedSegment } from '../../../server/shared';
+import { isRankedSegment, maxOf, minOf } from '../../../server/shared';
 
 export interface WaterfallBox {
   readonly width: number;
@@ -253,10 +252,16 @@ export function waterfallLayout(
   };
   const backgrounds = segments.filter((s) => s.phase === 'stage').map(bar);
   const phases = segments.filter((s) => s.phase !== 'stage').map(bar);
+  // A downstream stage's wait for its input is the upstream stages' time seen again: not ranked.
+  const stageIds = detail.request.stages.map((s) => s.stageId).filter((id): id is number => id !== null);
+  const firstStageId = minOf(Number.POSITIVE_INFINITY, stageIds);
+  const downstream = new Set(
+    detail.request.stages.filter((s) => s.stageId !== null && s.stageId > firstStageId).map((s) => s.stageKey),
+  );
   let slowest: WaterfallBar | null = null;
   for (const b of phases)
     if (
-      isRankedSegment(b.phase) &&
+      isRankedSegment(b.phase, downstream.has(b.stageKey)) &&
       b.endMs - b.startMs > 0 &&
       (slowest === null || b.endMs - b.startMs > slowest.endMs - slowest.startMs)
     )
