@@ -25,6 +25,7 @@ export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { tooFewToTestText } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
+export { firstStageIdOf } from './core/analysis/crossStage';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';

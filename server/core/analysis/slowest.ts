@@ -80,7 +80,7 @@ export interface SlowestPhase {
 
 /** A phase's value on a stage summary at `pct`. */
 function phaseValue(s: StageSummary, name: RankedPhase, pct: Percentile): number | undefined {
-  return name === 'prefillDecodeMs' ? (s.prefillDecodeMs ?? undefined)?.[pct] : s.split[name]?.[pct];
+  return name === 'prefillDecodeMs' ? s.prefillDecodeMs?.[pct] : s.split[name]?.[pct];
 }
 
 function hasInputSplit(s: StageSummary): boolean {

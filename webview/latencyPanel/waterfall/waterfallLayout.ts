@@ -6,7 +6,7 @@ import type { LinearScale } from '../../shared/axis';
 import { durationAxis, LABEL_EDGE_PX, placeTickLabels, project, scale } from '../../shared/axis';
 import type { TimelinePhase } from '../../shared/labels';
 import { stageLabel } from '../../shared/labels';
-import { isRankedSegment, maxOf, minOf } from '../../../server/shared';
+import { firstStageIdOf, isRankedSegment, maxOf } from '../../../server/shared';
 
 export interface WaterfallBox {
   readonly width: number;
@@ -253,8 +253,7 @@ export function waterfallLayout(
   const backgrounds = segments.filter((s) => s.phase === 'stage').map(bar);
   const phases = segments.filter((s) => s.phase !== 'stage').map(bar);
   // A downstream stage's wait for its input is the upstream stages' time seen again: not ranked.
-  const stageIds = detail.request.stages.map((s) => s.stageId).filter((id): id is number => id !== null);
-  const firstStageId = minOf(Number.POSITIVE_INFINITY, stageIds);
+  const firstStageId = firstStageIdOf(detail.request.stages);
   const downstream = new Set(
     detail.request.stages.filter((s) => s.stageId !== null && s.stageId > firstStageId).map((s) => s.stageKey),
   );
