@@ -3,7 +3,7 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
-import { numberOf } from '../values';
+import { numberOf, toLogPrecision } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings } from './stageKind';
 import { firstStageIdOf } from './crossStage';
@@ -52,6 +52,8 @@ export class FindingsBuilder {
   /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
   private readonly oneOutputExamples = new Map<number | null, OneOutputExample>();
   private overallSummaries = 0;
+  /** Requests whose [OmniTiming] line gives two or more stage times and the engine time. */
+  private timedRequests = 0;
   /** The input is a compressed file (its first bytes): nothing in it was read. */
   private compressed: CompressedFormat | null = null;
 
@@ -66,6 +68,7 @@ export class FindingsBuilder {
     this.requestTotal += 1;
     if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     this.checkOverallSummary(request);
+    this.checkStageOverlap(request);
     // Called once per request of a 100k-request log: no arrays built here.
     const firstStageId = firstStageIdOf(request.stages);
     for (const stage of request.stages) {
@@ -194,6 +197,18 @@ export class FindingsBuilder {
     this.hit('overall-summary-per-prompt', 'info', null, request.requestId, wall - e2e, 'e2e_wall_time_ms');
   }
 
+  /**
+   * Stages that ran at the same time, within one request: their [OmniTiming] times add up to
+   * more than the engine time (beyond the 10 ms printing), as under async chunk, where a
+   * downstream stage runs while the stages upstream still work.
+   */
+  private checkStageOverlap(request: AnalyzedRequest): void {
+    const overlapMs = stageTimesOverlapMs(request);
+    if (overlapMs === null) return;
+    this.timedRequests += 1;
+    if (overlapMs > 0) this.hit('stage-times-overlap', 'info', null, request.requestId, overlapMs);
+  }
+
   private hit(
     code: FindingCode,
     severity: Severity,
@@ -245,6 +260,8 @@ export class FindingsBuilder {
         return tablesMissingMessage(n, this.requestTotal);
       case 'prefill-covers-decode':
         return this.oneOutputMessage(b.stageId, of(b.stageId), roles);
+      case 'stage-times-overlap':
+        return `On ${n} of ${this.timedRequests} requests with an [OmniTiming] line the stage times add up to more than the engine time (by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): the stages ran at the same time. Under async chunk a downstream stage runs while the stages upstream still work, fed as they produce, so its time holds theirs; adding stage times up, or reading a downstream stage's time as its own work, counts that time twice.`;
       case 'overall-summary-per-prompt':
         return (
           `${n} of ${this.overallSummaries} [Overall Summary] tables say e2e_requests 1 with an e2e_wall_time_ms longer than that request's own e2e_total_ms ` +
@@ -357,4 +374,18 @@ function compressedFinding(format: CompressedFormat): Finding {
     requestCount: 0,
     message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
   };
+}
+
+/**
+ * Σ [OmniTiming] stage times − the engine time, ms, when that is more than their printing can
+ * explain (each is printed to 10 ms, so off by up to 5 ms); 0 when it is not; null without an
+ * engine time and two stage times.
+ */
+export function stageTimesOverlapMs(request: AnalyzedRequest): number | null {
+  const timing = request.timing;
+  if (timing === null || timing.engineS === null || timing.stages.length < 2) return null;
+  let sumS = 0;
+  for (const stage of timing.stages) sumS += stage.seconds;
+  const overlapMs = (sumS - timing.engineS) * 1000;
+  return overlapMs > 5 * (timing.stages.length + 1) ? toLogPrecision(overlapMs) : 0;
 }

@@ -253,6 +253,7 @@ export type FindingCode =
   | 'overall-summary-per-prompt'
   | 'metric-not-reporting'
   | 'prefill-covers-decode'
+  | 'stage-times-overlap'
   | 'input-compressed';
 
 export interface Finding {
