@@ -9,6 +9,9 @@ import { analysedLog } from './support/analysedLog';
 import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import type { Finding } from '../../server/core/analysis/types';
 import { tableReport } from '../../server/core/report/tableReport';
+import { withDeployEvidence } from '../../server/capture/deployEvidence';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 
@@ -67,5 +70,22 @@ describe('stage-times-overlap', () => {
     const f = overlapFinding(snapshot);
     assert.deepEqual(f?.requestIds, ['b']);
     assert.match(f?.message ?? '', /^On 1 of 2 requests with an \[OmniTiming\] line .*\(by up to 30 ms, on b\)/);
+  });
+
+  test('a deploy config adds what it sets for async_chunk: agreeing, or contradicting the numbers', () => {
+    const snapshot = analysedLog(path.join(FIXTURES, 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'));
+    const tts = path.join(FIXTURES, 'deploy', 'qwen3_tts.yaml');
+    const agreed = withDeployEvidence(snapshot.findings, tts).find((f) => f.code === 'stage-times-overlap');
+    assert.match(
+      agreed?.message ?? '',
+      /counts that time twice\. The deploy config qwen3_tts\.yaml agrees: async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
+    );
+    const off = path.join(mkdtempSync(path.join(tmpdir(), 'stage-lens-overlap-')), 'qwen3_tts_sync.yaml');
+    writeFileSync(off, readFileSync(tts, 'utf8').replace('async_chunk: true', 'async_chunk: false'));
+    const contradicted = withDeployEvidence(snapshot.findings, off).find((f) => f.code === 'stage-times-overlap');
+    assert.match(
+      contradicted?.message ?? '',
+      / The deploy config qwen3_tts_sync\.yaml sets async_chunk: false \(qwen3_tts_sync\.yaml line 15\), while stage times that overlap come with async chunk: check that the session ran this config \(or a command-line override of it\)\.$/,
+    );
   });
 });

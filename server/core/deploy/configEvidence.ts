@@ -1,22 +1,30 @@
 // The findings a deploy config can confirm or contradict, each with the sentence that says
-// what the config sets: the one-output signature (Model Runner V2 + async chunk) and the
-// codec first-audio signature (talker_first_audio).
+// what the config sets: the one-output signature (Model Runner V2 + async chunk), the codec
+// first-audio signature (talker_first_audio) and stage times that overlap (async chunk).
 import type { Finding, FindingCode } from '../analysis/types';
 import type { ConfigMap } from './configTree';
+import { asyncChunkEvidence } from './asyncChunkEvidence';
 import { stageMismatch } from './evidenceText';
 import { firstAudioEvidence } from './firstAudioEvidence';
 import { oneOutputEvidence } from './oneOutputEvidence';
 
-type Evidence = (root: ConfigMap, configPath: string, stageId: number) => string;
+/** The sentence for a finding (of a stage, or null for the request level); null when the config has none for it. */
+type Evidence = (root: ConfigMap, configPath: string, stageId: number | null) => string | null;
+
+/** Evidence about one stage: none for a finding that names no stage. */
+function ofStage(evidence: (root: ConfigMap, configPath: string, stageId: number) => string): Evidence {
+  return (root, configPath, stageId) => (stageId === null ? null : evidence(root, configPath, stageId));
+}
 
 const EVIDENCE: ReadonlyMap<FindingCode, Evidence> = new Map<FindingCode, Evidence>([
-  ['prefill-covers-decode', oneOutputEvidence],
-  ['ttft-not-recorded', firstAudioEvidence],
+  ['prefill-covers-decode', ofStage(oneOutputEvidence)],
+  ['ttft-not-recorded', ofStage(firstAudioEvidence)],
+  ['stage-times-overlap', (root, configPath) => asyncChunkEvidence(root, configPath)],
 ]);
 
-/** Whether some finding is one a config can add evidence to. */
+/** Whether some finding is one a config may add evidence to (then the config is read). */
 export function hasConfigEvidence(findings: readonly Finding[]): boolean {
-  return findings.some((f) => EVIDENCE.has(f.code) && f.stageId !== null);
+  return findings.some((f) => EVIDENCE.has(f.code));
 }
 
 /**
@@ -31,8 +39,8 @@ export function withConfigEvidence(
 ): Finding[] {
   const mismatch = stageMismatch(root, configPath, logStageIds);
   return findings.map((f) => {
-    const evidence = EVIDENCE.get(f.code);
-    if (evidence === undefined || f.stageId === null) return f;
-    return { ...f, message: `${f.message} ${mismatch ?? evidence(root, configPath, f.stageId)}` };
+    const sentence = EVIDENCE.get(f.code)?.(root, configPath, f.stageId) ?? null;
+    if (sentence === null) return f;
+    return { ...f, message: `${f.message} ${mismatch ?? sentence}` };
   });
 }
