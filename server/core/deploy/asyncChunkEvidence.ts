@@ -4,19 +4,25 @@
 // contradicts it (then the session probably did not run this config). The finding itself comes
 // from the numbers; this only adds evidence to its message.
 import * as path from 'node:path';
-import { entryOf, isScalar, type ConfigMap } from './configTree';
+import { entryOf, isScalar, type ConfigEntry, type ConfigMap } from './configTree';
 import { where } from './evidenceText';
 
 /** vLLM-Omni's default when async_chunk is not set (schema: true). */
 const ASYNC_CHUNK_DEFAULT = true;
 
+/** Whether the entry (absent: the default) turns async chunk on, and how a sentence cites it. */
+export function asyncChunkSetting(entry: ConfigEntry | undefined): { readonly on: boolean; readonly text: string } {
+  const value = entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
+  return {
+    on: value === null ? ASYNC_CHUNK_DEFAULT : value === 'true',
+    text: `async_chunk: ${value ?? String(ASYNC_CHUNK_DEFAULT)} (${entry === undefined ? 'not set: the default' : where(entry)})`,
+  };
+}
+
 /** One sentence: what the effective config `root` (of the file `configPath`) sets for async chunk. */
 export function asyncChunkEvidence(root: ConfigMap, configPath: string): string {
   const name = path.basename(configPath);
-  const chunk = entryOf(root, 'async_chunk');
-  const text = chunk !== undefined && isScalar(chunk.value) ? String(chunk.value.value) : null;
-  const on = text === null ? ASYNC_CHUNK_DEFAULT : text === 'true';
-  const setting = `async_chunk: ${text ?? String(ASYNC_CHUNK_DEFAULT)} (${chunk === undefined ? 'not set: the default' : where(chunk)})`;
-  if (on) return `The deploy config ${name} agrees: ${setting}.`;
-  return `The deploy config ${name} sets ${setting}, while stage times that overlap come with async chunk: check that the session ran this config (or a command-line override of it).`;
+  const chunk = asyncChunkSetting(entryOf(root, 'async_chunk'));
+  if (chunk.on) return `The deploy config ${name} agrees: ${chunk.text}.`;
+  return `The deploy config ${name} sets ${chunk.text}, while stage times that overlap come with async chunk: check that the session ran this config (or a command-line override of it).`;
 }

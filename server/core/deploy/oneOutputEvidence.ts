@@ -8,10 +8,10 @@ import { isScalar, type ConfigEntry, type ConfigMap } from './configTree';
 import { where } from './evidenceText';
 import { entryOf } from './configTree';
 import { modelRunnerSetting, stageSetting, stageViews } from './stageViews';
+import { asyncChunkSetting } from './asyncChunkEvidence';
 
-/** vLLM-Omni's defaults when a key is not set (schema: model_runner v1, async_chunk true). */
+/** vLLM-Omni's default when model_runner is not set (schema: v1). */
 const MODEL_RUNNER_DEFAULT = 'v1';
-const ASYNC_CHUNK_DEFAULT = true;
 
 function scalarText(entry: ConfigEntry | undefined): string | null {
   return entry !== undefined && isScalar(entry.value) ? String(entry.value.value) : null;
@@ -24,10 +24,8 @@ export function oneOutputEvidence(root: ConfigMap, configPath: string, stageId: 
   const runner = modelRunnerSetting(root, view);
   const chunk = view !== undefined ? stageSetting(root, view, 'async_chunk') : entryOf(root, 'async_chunk');
   const runnerValue = scalarText(runner) ?? MODEL_RUNNER_DEFAULT;
-  const chunkText = scalarText(chunk);
-  const chunkOn = chunkText === null ? ASYNC_CHUNK_DEFAULT : chunkText === 'true';
+  const { on: chunkOn, text: chunkPart } = asyncChunkSetting(chunk);
   const runnerPart = `model_runner: ${runnerValue} (${runner === undefined ? 'not set: the default' : where(runner)})`;
-  const chunkPart = `async_chunk: ${chunkText ?? String(ASYNC_CHUNK_DEFAULT)} (${chunk === undefined ? 'not set: the default' : where(chunk)})`;
   if (runnerValue === 'v2' && chunkOn)
     return `The deploy config ${name} agrees: stage ${stageId} runs with ${runnerPart} and ${chunkPart}.`;
   return (
