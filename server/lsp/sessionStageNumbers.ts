@@ -1,7 +1,8 @@
 // The live numbers shown next to each stage of a deploy YAML, from the session matched
 // to that file (launched with it, or chosen by the user): never guessed from names.
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import type { LiveStageNumbers, StageLiveNumbers } from '../core/deploy/liveNumbers';
+import { stagesRanAlongside, type LiveStageNumbers, type StageLiveNumbers } from '../core/deploy/liveNumbers';
+import { firstStageIdOf } from '../core/analysis/crossStage';
 import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
@@ -42,6 +43,9 @@ export class SessionStageNumbers implements StageNumbersProvider {
     if (cached !== undefined && cached.key === key) return cached.numbers;
     const stages: StageLiveNumbers[] = [];
     const summary = session.summary(0);
+    // Stages that ran at the same time: a downstream stage's time holds the upstream time.
+    const alongside = stagesRanAlongside(summary.findings, info.requestCount);
+    const firstStageId = firstStageIdOf(summary.stages);
     for (const s of summary.stages) {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
       const notRecorded = s.splitStates.ttftMs.notRecorded;
@@ -56,6 +60,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
         stageTimeP50Ms:
           s.fields['stage_gen_time_ms']?.p50 ??
           (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
+        alongsideUpstream: alongside && s.stageId > firstStageId,
       });
     }
     const missing = summary.tablesMissing;

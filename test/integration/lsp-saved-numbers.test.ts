@@ -15,10 +15,14 @@ import { DeployLspClient, FIXTURES, positionOf, ROOT } from './support/lspDeploy
 import { waitFor } from './support/waitFor';
 
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
+// A server at INFO under async chunk: [OmniTiming] lines only, whose stage times overlap.
+const INFO_LOG = fs.readFileSync(
+  path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
+);
 let scratch: string;
 let client: DeployLspClient;
 
-function saved(storage: string, id: string, startedAt: number, deployConfig: string): void {
+function saved(storage: string, id: string, startedAt: number, deployConfig: string, log = SAMPLE): void {
   const files = new SessionFiles(storage, id);
   files.writeMeta({
     info: {
@@ -27,7 +31,7 @@ function saved(storage: string, id: string, startedAt: number, deployConfig: str
       description: 'vllm serve Qwen/Qwen3-TTS',
       startedAt,
       status: 'exited',
-      requestCount: 25,
+      requestCount: log === SAMPLE ? 25 : 6,
       deployConfig,
       lastError: null,
       exit: { code: 0, signal: null },
@@ -36,8 +40,8 @@ function saved(storage: string, id: string, startedAt: number, deployConfig: str
     },
     launch: { argv: ['vllm', 'serve'], cwd: '/' },
   });
-  for (let i = 0; i < SAMPLE.length; i += 65536)
-    files.append({ stream: 'stdout', bytes: SAMPLE.subarray(i, i + 65536), capturedAt: startedAt + i });
+  for (let i = 0; i < log.length; i += 65536)
+    files.append({ stream: 'stdout', bytes: log.subarray(i, i + 65536), capturedAt: startedAt + i });
   files.close();
 }
 
@@ -85,5 +89,39 @@ test(
       /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\) · p99 tail: prefill\+decode \(one output\) 100%$/,
     );
     assert.deepEqual(await loaded(), { 'launch-with-this-yaml': true, 'launch-with-another': false });
+  },
+);
+
+test(
+  "an INFO-level session under async chunk: each stage's time after its stage_id, the codec's said to hold the talker's",
+  { timeout: 60_000 },
+  async () => {
+    await client?.stop();
+    const yaml = path.join(scratch, 'qwen3_tts_info.yaml');
+    fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
+    const storage = path.join(scratch, 'storage-info');
+    saved(storage, 'launch-at-info', Date.UTC(2025, 6, 24, 12), yaml, INFO_LOG);
+    client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: storage });
+    const text = fs.readFileSync(yaml, 'utf8');
+    const uri = await client.open(yaml);
+    const label = (h: InlayHint): string =>
+      typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
+    const hints = await waitFor("the saved INFO-level session's numbers", async () => {
+      const found = (await client.inlayHints(uri)) ?? [];
+      return found.length >= 2 ? found : undefined;
+    });
+    const at = (line: number): string => {
+      const hint = hints.find((h) => h.position.line === line);
+      return hint === undefined ? '' : label(hint);
+    };
+    // [OmniTiming] p50s: talker 1.275 s; the codec 1.415 s, which holds the talker's time (6 of 6 requests overlap).
+    assert.match(
+      at(positionOf(text, 'stage_id: 0').line),
+      /^no phase split: the server logs at INFO \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · stage time p50 1,275 ms \(n=6\)/,
+    );
+    assert.equal(
+      at(positionOf(text, 'stage_id: 1').line),
+      'stage time p50 1,415 ms incl. the upstream time it ran alongside (n=6)',
+    );
   },
 );

@@ -9,7 +9,8 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
-import { liveHints, type LiveStageNumbers } from '../../server/core/deploy';
+import { formatStageNumbers, liveHints, type LiveStageNumbers } from '../../server/core/deploy';
+import { stagesRanAlongside } from '../../server/core/deploy/liveNumbers';
 import { timingModel } from '../../webview/sidePanel/timingModel';
 import { headline } from '../../webview/sidePanel/summaryModel';
 import { tableColumns } from '../../webview/latencyPanel/table/columns';
@@ -160,6 +161,31 @@ test('deploy-YAML hints: the notice on the first stage only, stage times after e
     tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false },
   });
   assert.match(partial[0]?.label ?? '', /^2 of 6 requests without stats tables \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · /);
+});
+
+test("deploy-YAML hints: where the stages ran at the same time, a downstream stage's time says it holds the upstream time", () => {
+  // The INFO-level log: on 6 of 6 requests the [OmniTiming] stage times overlap (async chunk).
+  const findings = analyse(fs.readFileSync(INFO_LOG, 'utf8')).findings;
+  assert.equal(stagesRanAlongside(findings, 6), true);
+  assert.equal(stagesRanAlongside(findings, 13), false, 'on fewer than half the requests: not said');
+  const sequential = analyse(
+    fs.readFileSync(path.join(path.dirname(INFO_LOG), 'qwen3-omni-three-stage-transfers.log'), 'utf8'),
+  );
+  assert.equal(stagesRanAlongside(sequential.findings, sequential.requestCount), false);
+  const stage = {
+    stageId: 1,
+    ttftP50Ms: null,
+    prefillP50Ms: null,
+    queuedP50Ms: null,
+    n: 6,
+    ttftNotRecorded: false,
+    stageTimeP50Ms: 1415,
+  };
+  assert.equal(
+    formatStageNumbers({ ...stage, alongsideUpstream: true }),
+    'stage time p50 1,415 ms incl. the upstream time it ran alongside (n=6)',
+  );
+  assert.equal(formatStageNumbers(stage), 'stage time p50 1,415 ms (n=6)');
 });
 
 test('compare against an INFO log: end to end from [OmniTiming] total=, the phases "no stage table", never "hidden"', () => {

@@ -3,6 +3,7 @@
 // with no prefill is the signature of builds without the talker-first-audio stats fix.
 import { groupedNumber } from '../numberText';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
+import type { Finding } from '../analysis/types';
 
 export interface StageLiveNumbers {
   readonly stageId: number;
@@ -22,6 +23,20 @@ export interface StageLiveNumbers {
   readonly ttftNotRecorded: boolean;
   /** p50 of the stage's time (stage_gen_time_ms, or [OmniTiming]'s seconds when the tables are missing), ms. */
   readonly stageTimeP50Ms?: number | null;
+  /**
+   * A downstream stage of a session whose stages ran at the same time on most requests (finding
+   * stage-times-overlap): its stage time holds the upstream time it ran alongside.
+   */
+  readonly alongsideUpstream?: boolean;
+}
+
+/**
+ * Whether the stages ran at the same time on most of `requestCount` requests: the finding
+ * stage-times-overlap concerns at least half of them.
+ */
+export function stagesRanAlongside(findings: readonly Finding[], requestCount: number): boolean {
+  const overlap = findings.find((f) => f.code === 'stage-times-overlap');
+  return overlap !== undefined && overlap.requestCount * 2 >= requestCount;
 }
 
 export interface LiveStageNumbers {
@@ -89,7 +104,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers): string {
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
   if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
-    return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)} (n=${numbers.n})`;
+    return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
   return `${head} (n=${numbers.n})`;
 }
