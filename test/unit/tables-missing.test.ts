@@ -9,7 +9,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
-import { formatStageNumbers, liveHints, type LiveStageNumbers } from '../../server/core/deploy';
+import { formatStageNumbers, liveHints, type LiveStageNumbers, type StageLiveNumbers } from '../../server/core/deploy';
 import { stagesRanAlongside } from '../../server/core/deploy/liveNumbers';
 import { timingModel } from '../../webview/sidePanel/timingModel';
 import { headline } from '../../webview/sidePanel/summaryModel';
@@ -121,29 +121,23 @@ test('side panel and latency panel: stage time and end to end, in ms, instead of
   }
 });
 
+/** A stage of the INFO-level log as a session reports it: its [OmniTiming] time only (p50), 6 requests. */
+function timedStage(stageId: number, stageTimeP50Ms: number): StageLiveNumbers {
+  return {
+    stageId,
+    ttftP50Ms: null,
+    prefillP50Ms: null,
+    queuedP50Ms: null,
+    n: 6,
+    ttftNotRecorded: false,
+    stageTimeP50Ms,
+  };
+}
+
 test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {
   const numbers: LiveStageNumbers = {
     sessionLabel: 'launch session x (running)',
-    stages: [
-      {
-        stageId: 0,
-        ttftP50Ms: null,
-        prefillP50Ms: null,
-        queuedP50Ms: null,
-        n: 6,
-        ttftNotRecorded: false,
-        stageTimeP50Ms: 1275,
-      },
-      {
-        stageId: 1,
-        ttftP50Ms: null,
-        prefillP50Ms: null,
-        queuedP50Ms: null,
-        n: 6,
-        ttftNotRecorded: false,
-        stageTimeP50Ms: 1415,
-      },
-    ],
+    stages: [timedStage(0, 1275), timedStage(1, 1415)],
     tablesMissing: { requests: 6, of: 6, all: true, message: 'No request has a [StageRequestStats] table ... Fix: x.' },
   };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), numbers);
@@ -172,15 +166,7 @@ test("deploy-YAML hints: where the stages ran at the same time, a downstream sta
     fs.readFileSync(path.join(path.dirname(INFO_LOG), 'qwen3-omni-three-stage-transfers.log'), 'utf8'),
   );
   assert.equal(stagesRanAlongside(sequential.findings, sequential.requestCount), false);
-  const stage = {
-    stageId: 1,
-    ttftP50Ms: null,
-    prefillP50Ms: null,
-    queuedP50Ms: null,
-    n: 6,
-    ttftNotRecorded: false,
-    stageTimeP50Ms: 1415,
-  };
+  const stage = timedStage(1, 1415);
   assert.equal(
     formatStageNumbers({ ...stage, alongsideUpstream: true }),
     'stage time p50 1,415 ms incl. the upstream time it ran alongside (n=6)',
