@@ -381,7 +381,7 @@ function compressedFinding(format: CompressedFormat): Finding {
  * explain (each is printed to 10 ms, so off by up to 5 ms); 0 when it is not; null without an
  * engine time and two stage times.
  */
-export function stageTimesOverlapMs(request: AnalyzedRequest): number | null {
+function stageTimesOverlapMs(request: AnalyzedRequest): number | null {
   const timing = request.timing;
   if (timing === null || timing.engineS === null || timing.stages.length < 2) return null;
   let sumS = 0;

@@ -63,7 +63,9 @@ type Found =
   | { basis: null; why: string };
 
 function findTarget(rule: Rule, report: ComparisonReport): Found {
-  const what = `${scopeLabel(rule.scope, report.stageRoles)} ${METRIC_INFO[rule.metric].label}`;
+  const scopeName = (scope: string): string => scopeLabel(scope, report.stageRoles);
+  const scope = scopeName(rule.scope);
+  const what = `${scope} ${METRIC_INFO[rule.metric].label}`;
   if (report.baseline.requestCount !== null && report.candidate.requestCount !== null) {
     const row = report.metrics.find((m) => m.scope === rule.scope && m.metric === rule.metric);
     if (row !== undefined) return { basis: 'samples', row };
@@ -71,14 +73,14 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
     if (!scopes.includes(rule.scope))
       return {
         basis: null,
-        why: `neither run has ${scopeLabel(rule.scope, report.stageRoles)} (present: ${scopes.map((s) => scopeLabel(s, report.stageRoles)).join(', ') || 'none'})`,
+        why: `neither run has ${scope} (present: ${scopes.map(scopeName).join(', ') || 'none'})`,
       };
     return { basis: null, why: `${what} was not measured in either run` };
   }
   if (rule.scope.includes('_'))
     return {
       basis: null,
-      why: `${scopeLabel(rule.scope, report.stageRoles)} is a stage segment, which /metrics does not break out, and the runs have no per-request data`,
+      why: `${scope} is a stage segment, which /metrics does not break out, and the runs have no per-request data`,
     };
   const family = HISTOGRAM_FAMILY[rule.metric];
   if (family === undefined)
@@ -88,12 +90,11 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
       h.family === family &&
       (rule.scope === REQUEST_SCOPE ? h.labels['stage'] === undefined : h.labels['stage'] === rule.scope),
   );
-  if (rows.length === 0)
-    return { basis: null, why: `no ${family} series for ${scopeLabel(rule.scope, report.stageRoles)} in the scrapes` };
+  if (rows.length === 0) return { basis: null, why: `no ${family} series for ${scope} in the scrapes` };
   if (rows.length > 1)
     return {
       basis: null,
-      why: `${rows.length} ${family} series match ${scopeLabel(rule.scope, report.stageRoles)} (per replica or label): the rule cannot pick one`,
+      why: `${rows.length} ${family} series match ${scope} (per replica or label): the rule cannot pick one`,
     };
   return { basis: 'histogram', row: rows[0] };
 }
