@@ -153,6 +153,41 @@ test('SampleSet: every rank after merges whose rest comes from the body, from th
   }
 });
 
+test('SampleSet: 3-decimal samples (sorted as thousandths), then one that is not, with queries between', () => {
+  const set = new SampleSet();
+  const all: number[] = [];
+  let x = 987654;
+  const next = (): number => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x;
+  };
+  const check = (label: string): void => {
+    const sorted = [...all].sort((a, b) => a - b);
+    for (let k = 0; k < sorted.length; k += 97) assert.equal(set.at(k), sorted[k], `${label}: rank ${k}`);
+    assert.equal(set.at(sorted.length - 1), sorted[sorted.length - 1], `${label}: the largest`);
+    assert.equal(set.distribution()?.p99, distributionOf(all)?.p99, `${label}: p99`);
+  };
+  // Thousandths, negative ones and large ones among them, queried every 1,000 samples so that
+  // a sorted tail part meets a fresh one.
+  for (let i = 0; i < 9_000; i++) {
+    const v = ((next() % 4_000_000) - 1_000_000) / 1000;
+    set.add(v);
+    all.push(v);
+    if (i % 1000 === 999) check(`thousandths, ${i + 1} samples`);
+  }
+  // -0 and a value with more decimals: the set goes on in doubles, its order unchanged.
+  for (const v of [-0, 1 / 3, 2_147_483.647, 123.4567]) {
+    set.add(v);
+    all.push(v);
+  }
+  for (let i = 0; i < 5_000; i++) {
+    const v = (next() % 100_000) / 7;
+    set.add(v);
+    all.push(v);
+  }
+  check('then doubles');
+});
+
 // ------------------------------------------------------------ phase split
 
 test('split: measured values, None, hidden rows and the inferred zero are kept apart', () => {
