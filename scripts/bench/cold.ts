@@ -3,6 +3,9 @@
 //   floor   node reading the file, decoding UTF-8 and splitting lines (1 MB reads):
 //           scripts/bench/lineFloor.cjs, what any Node program that reads the log pays;
 //   table / json / csv / trace   node dist/cli.js analyze <log> [--format ...], output to a file;
+//   bytes   the least work that reads the same table values (scripts/bench/byteReader.cjs: bytes,
+//           lines, numeric cells into typed columns, no records, no analysis), its sums checked
+//           against analyze's JSON: how far the per-byte work is from the floor;
 //   python  a naive Python reader of the same tables (scripts/bench/naive_reader.py), JSON out
 //           (skipped with a message when python3 is absent).
 // Each round runs the floor and every command once, in that order, so every figure comes
@@ -42,6 +45,7 @@ const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const FLOOR = join(__dirname, 'lineFloor.cjs');
 const PEER = join(__dirname, 'naive_reader.py');
+const BYTE_READER = join(__dirname, 'byteReader.cjs');
 const GNU_TIME = '/usr/bin/time';
 const MB = 1e6;
 
@@ -251,6 +255,22 @@ function checkOutputs(
     if (same !== ours.requests.length)
       throw new Error('the Python peer does not read the same tables: fix it before comparing speed');
   }
+  if (names.has('bytes') && ours !== null) {
+    // The byte reader's sums of each vllm_* field over every stage column, against the same sums
+    // of analyze's JSON: a lower bound is only one if it read the same values.
+    const read = JSON.parse(readFileSync(join(dir, 'bytes.out'), 'utf8')) as { sums: Record<string, number> };
+    const ourSums = new Map<string, number>();
+    for (const r of ours.requests)
+      for (const stage of Object.values(r.stages))
+        for (const [name, v] of Object.entries(stage.fields))
+          if (name.startsWith('vllm_') && typeof v === 'number') ourSums.set(name, (ourSums.get(name) ?? 0) + v);
+    const differ = [...ourSums].filter(([name, sum]) => read.sums[name] !== Math.round(sum * 1000) / 1000);
+    log(
+      `  checks: the byte reader's sums of ${Object.keys(read.sums).length} vllm_* fields ${differ.length === 0 ? 'equal' : 'differ from'} analyze's`,
+    );
+    if (differ.length > 0 || Object.keys(read.sums).length !== ourSums.size)
+      throw new Error(`the byte reader does not read the same values (${differ.map(([n]) => n).join(', ')})`);
+  }
   for (const c of commands) rmSync(join(dir, `${c.name}.out`), { force: true });
 }
 
@@ -350,6 +370,7 @@ export async function runColdBench(options: ColdBenchOptions = {}): Promise<Cold
       { name: 'json', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'json'], output: true },
       { name: 'csv', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'csv'], output: true },
       { name: 'trace', argv: [process.execPath, CLI, 'analyze', logPath, '--format', 'trace'], output: true },
+      { name: 'bytes', argv: [process.execPath, BYTE_READER, logPath], output: true },
       ...(python === null ? [] : [{ name: 'python', argv: ['python3', PEER, logPath], output: true }]),
       ...(baseline === undefined
         ? []
