@@ -377,3 +377,33 @@ test('kept runs of members: the text of each member written alone, for every ite
     for (const item of items)
       assert.equal(written(layout, item, false), written(layout, item, true), JSON.stringify(item));
 });
+
+test('members by names read from the input: the text of JSON.stringify whether the order repeats, changes or runs past the kept names', () => {
+  // Objects whose names repeat in one order (each name found after the one before it), then
+  // change order, lose and gain names, and finally exceed the names a writer keeps encoded.
+  const objects: Record<string, number>[] = [];
+  for (let i = 0; i < 3; i++) objects.push({ a: i, b: 1, c: 2 });
+  objects.push({ c: 0, a: 1, b: 2 }, { a: 5 }, { b: 1, a: 2, d: 3 }, { a: 1, b: 2, c: 3 });
+  objects.push(Object.fromEntries(Array.from({ length: 4200 }, (_, i) => [`n${i}`, i])));
+  objects.push({ a: 1, n4199: 2, b: 3 });
+  for (const layout of ['compact', 'indented'] as const) {
+    const chunks = new ByteChunks(1 << 16);
+    const w = new JsonBytes(chunks, layout);
+    const parts: Uint8Array[] = [];
+    w.openArray();
+    for (const object of objects) {
+      w.element();
+      w.openObject();
+      for (const [name, v] of Object.entries(object)) {
+        w.named(name);
+        w.number(v);
+      }
+      w.closeObject();
+      parts.push(chunks.take());
+    }
+    w.closeArray();
+    parts.push(chunks.take());
+    const text = Buffer.concat(parts).toString('utf8');
+    assert.equal(text, layout === 'compact' ? JSON.stringify(objects) : JSON.stringify(objects, null, 2), layout);
+  }
+});

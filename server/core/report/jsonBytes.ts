@@ -38,6 +38,9 @@ export class MemberName {
   private readonly lines: Uint8Array[] = [];
   private readonly compactForms: Uint8Array[] = [];
 
+  /** For a name read from the input (JsonBytes.named): the member named after it last time. */
+  nextNamed: MemberName | null = null;
+
   constructor(readonly name: string) {}
 
   /** The member without whitespace: `"name":`, after a comma unless it opens its object. */
@@ -71,6 +74,8 @@ export class JsonBytes {
   /** Per open object or array (index: its depth): whether nothing is in it yet. */
   private readonly empty: boolean[] = [];
   private readonly names = new Map<string, MemberName>();
+  /** The member `named` gave last (of this writer's `names`). */
+  private lastNamed: MemberName | null = null;
   private readonly words = new Map<string, Uint8Array>();
   private readonly indented: boolean;
   private readonly nameEnd: Uint8Array;
@@ -114,19 +119,32 @@ export class JsonBytes {
     this.out.raw(run.piece(this.indented, this.depth, first));
   }
 
-  /** The next member of the open object, by a name read from the input. */
+  /**
+   * The next member of the open object, by a name read from the input. Every request writes its
+   * stages' field names in the same order, so the name is first looked for where it was last
+   * time, after the member named before it (a compare of the parser's interned name), and only
+   * then in the map.
+   */
   named(name: string): void {
-    let member = this.names.get(name);
-    if (member === undefined) {
-      if (this.names.size >= MAX_KEPT) {
-        this.next();
-        this.out.string(name);
-        this.out.raw(this.nameEnd);
-        return;
+    const last = this.lastNamed;
+    const predicted = last === null ? null : last.nextNamed;
+    let member: MemberName | undefined;
+    if (predicted !== null && predicted.name === name) member = predicted;
+    else {
+      member = this.names.get(name);
+      if (member === undefined) {
+        if (this.names.size >= MAX_KEPT) {
+          this.next();
+          this.out.string(name);
+          this.out.raw(this.nameEnd);
+          return;
+        }
+        member = new MemberName(name);
+        this.names.set(name, member);
       }
-      member = new MemberName(name);
-      this.names.set(name, member);
+      if (last !== null) last.nextNamed = member;
     }
+    this.lastNamed = member;
     this.member(member);
   }
 
