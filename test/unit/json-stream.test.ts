@@ -407,3 +407,23 @@ test('members by names read from the input: the text of JSON.stringify whether t
     assert.equal(text, layout === 'compact' ? JSON.stringify(objects) : JSON.stringify(objects, null, 2), layout);
   }
 });
+
+test("numbers: JSON.stringify's text for every thousandth, each digit count, the Int32 edges and values with more decimals", () => {
+  const values: number[] = [];
+  // Every 3-decimal ending, after whole parts of each length (digits written in pairs).
+  for (const whole of [0, 7, 42, 905, 1000, 65536, 999999, 123456789, 2147483, 2147484, 99999999999])
+    for (let k = 0; k < 1000; k++) values.push(whole + k / 1000, -(whole + k / 1000));
+  for (let n = 1; n <= 1e10; n *= 10) values.push(n - 1, n, n + 1, -n, n * 3 + 0.5);
+  values.push(0, -0, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, 2 ** 31 + 0.25, 2 ** 32 + 0.125, -(2 ** 31) - 0.5);
+  values.push(999999999999.999, 1e12, 1e15, 1e21, 1 / 3, 1e-7, 0.0005, 2430.913, Number.MAX_SAFE_INTEGER);
+  values.push(NaN, Infinity, -Infinity);
+  const chunks = new ByteChunks(64);
+  const w = new JsonBytes(chunks, 'compact');
+  w.openArray();
+  for (const v of values) {
+    w.element();
+    w.number(v);
+  }
+  w.closeArray();
+  assert.equal(Buffer.from(chunks.take()).toString('utf8'), JSON.stringify(values));
+});
