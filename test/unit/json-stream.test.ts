@@ -13,7 +13,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/analysis/streamAnalysis';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { analysisJson, analysisJsonRest, requestJson } from '../../server/core/report/jsonReport';
-import { ByteChunks } from '../../server/core/report/byteChunks';
+import { ByteChunks, Piece } from '../../server/core/report/byteChunks';
 import { JsonBytes, MemberName } from '../../server/core/report/jsonBytes';
 import { KeptRuns, MAX_KEPT_RUNS, MemberRun } from '../../server/core/report/memberRun';
 import { jsonChunks, type JsonLayout } from '../../server/core/report/jsonChunks';
@@ -316,7 +316,7 @@ test('per-replica summaries kept as requests arrive equal those computed from th
 
 test("a chunk's memory is used again once it is written, and only then", () => {
   const text = (chunk: Uint8Array): string => Buffer.from(chunk).toString('latin1');
-  const put = (bytes: ByteChunks, s: string): void => bytes.raw(Buffer.from(s, 'latin1'));
+  const put = (bytes: ByteChunks, s: string): void => bytes.raw(new Piece(Buffer.from(s, 'latin1')));
   const bytes = new ByteChunks(8);
   put(bytes, 'abcdefgh');
   const first = bytes.take();
@@ -426,4 +426,32 @@ test("numbers: JSON.stringify's text for every thousandth, each digit count, the
   }
   w.closeArray();
   assert.equal(Buffer.from(chunks.take()).toString('utf8'), JSON.stringify(values));
+});
+
+test('constant pieces, ASCII (copied a word at a time) or not, of every length at every offset and across chunk ends', () => {
+  const texts: string[] = [];
+  for (let n = 0; n <= 40; n++) texts.push('abcdefghijklmnopqrstuvwxyz0123456789"{}:,'.slice(0, n));
+  texts.push('é', 'naïve_name', '名前', '\u0000\u007f~');
+  const pieces = texts.map((t) => ByteChunks.constant(t));
+  assert.deepEqual(
+    pieces.map((p) => p.words === null),
+    texts.map((t) => /[^\x00-\x7f]/.test(t)),
+  );
+  for (const chunkBytes of [8, 61, 1 << 12]) {
+    const chunks = new ByteChunks(chunkBytes);
+    const parts: Uint8Array[] = [];
+    let want = '';
+    for (let shift = 0; shift < 8; shift++) {
+      chunks.text('x'.repeat(shift));
+      want += 'x'.repeat(shift);
+      for (let i = 0; i < pieces.length; i++) {
+        chunks.raw(pieces[i] as Piece);
+        want += texts[i];
+        // A chunk ends where a piece ends: what a word wrote past it is never handed out.
+        if (chunks.length >= chunkBytes) parts.push(chunks.take().slice());
+      }
+    }
+    parts.push(chunks.take().slice());
+    assert.equal(Buffer.concat(parts).toString('utf8'), want, `chunks of ${chunkBytes}`);
+  }
 });

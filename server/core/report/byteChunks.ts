@@ -73,6 +73,44 @@ function decimals(bytes: Uint8Array, pos: number, thousandths: number): number {
   return pos;
 }
 
+const WORD = 8;
+
+function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Text encoded once and written many times (a member name, a separator). An ASCII piece is
+ * also kept as float64 words, 8 bytes each, the last one padded with zeros: written with one
+ * store per word, about 3x faster than byte by byte for the 5-35 byte names of a request's
+ * JSON. Exact for ASCII (see log/asciiWords.ts): 8 bytes below 0x80 never read as NaN, which
+ * V8 could change when storing it.
+ */
+export class Piece {
+  readonly length: number;
+  readonly words: Float64Array | null;
+
+  constructor(readonly bytes: Uint8Array) {
+    this.length = bytes.length;
+    this.words = isAsciiBytes(bytes) ? wordsOf(bytes) : null;
+  }
+}
+
+function isAsciiBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) return false;
+  return true;
+}
+
+function wordsOf(bytes: Uint8Array): Float64Array {
+  const count = Math.ceil(bytes.length / WORD);
+  const padded = new Uint8Array(count * WORD);
+  padded.set(bytes);
+  const view = viewOf(padded);
+  const words = new Float64Array(count);
+  for (let i = 0; i < count; i++) words[i] = view.getFloat64(i * WORD, true);
+  return words;
+}
+
 /**
  * Receives a chunk of output and calls `written` once its bytes are out (then the chunk's memory
  * takes the next chunk); a receiver that keeps its chunks never calls it.
@@ -81,12 +119,15 @@ export type ChunkSink = (chunk: Uint8Array, written: () => void) => void;
 
 export class ByteChunks {
   private bytes: Uint8Array;
+  /** Over `bytes`, for copying ASCII pieces a word at a time. */
+  private view: DataView;
   private pos = 0;
   /** A chunk handed out and written: used for the next one instead of new memory. */
   private spare: Uint8Array | null = null;
 
   constructor(private readonly chunkBytes: number) {
     this.bytes = new Uint8Array(chunkBytes);
+    this.view = viewOf(this.bytes);
   }
 
   get length(): number {
@@ -94,8 +135,8 @@ export class ByteChunks {
   }
 
   /** Encodes text once, for pieces written many times. */
-  static constant(text: string): Uint8Array {
-    return encoder.encode(text);
+  static constant(text: string): Piece {
+    return new Piece(encoder.encode(text));
   }
 
   private room(n: number): void {
@@ -103,7 +144,12 @@ export class ByteChunks {
     // A chunk only grows for a single piece larger than what is left (a huge request id).
     const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.pos + n));
     grown.set(this.bytes.subarray(0, this.pos));
-    this.bytes = grown;
+    this.setBytes(grown);
+  }
+
+  private setBytes(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.view = viewOf(bytes);
   }
 
   /** One ASCII character. */
@@ -112,7 +158,23 @@ export class ByteChunks {
     this.bytes[this.pos++] = c;
   }
 
-  raw(piece: Uint8Array): void {
+  /** A constant piece. */
+  raw(piece: Piece): void {
+    const n = piece.length;
+    const words = piece.words;
+    if (words !== null && this.pos + n + WORD <= this.bytes.length) {
+      // Whole words: the last one may write up to 7 bytes past the piece, where the next write
+      // goes (they are never handed out: a chunk ends at pos).
+      const view = this.view;
+      let at = this.pos;
+      for (let i = 0; i < words.length; i++, at += WORD) view.setFloat64(at, words[i] as number, true);
+      this.pos += n;
+      return;
+    }
+    this.bytesOf(piece.bytes);
+  }
+
+  private bytesOf(piece: Uint8Array): void {
     const n = piece.length;
     this.room(n);
     // A loop beats TypedArray.set for short pieces; set beats the loop past ~16 bytes.
@@ -216,7 +278,7 @@ export class ByteChunks {
   /** The bytes so far, and a fresh chunk for what follows (a recycled one when there is one). */
   take(): Uint8Array {
     const out = this.bytes.subarray(0, this.pos);
-    this.bytes = this.spare ?? new Uint8Array(this.chunkBytes);
+    this.setBytes(this.spare ?? new Uint8Array(this.chunkBytes));
     this.spare = null;
     this.pos = 0;
     return out;

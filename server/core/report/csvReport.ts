@@ -15,7 +15,7 @@ import type { Cell, FieldMap } from '../values';
 import { toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
-import { ByteChunks, type ChunkSink } from './byteChunks';
+import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -77,7 +77,7 @@ const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 
 // The words a cell can hold besides numbers and text (states, kinds, booleans), encoded once.
-const words = new Map<string, Uint8Array>();
+const words = new Map<string, Piece>();
 function word(out: ByteChunks, text: string): void {
   let piece = words.get(text);
   if (piece === undefined) {

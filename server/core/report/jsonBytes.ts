@@ -3,7 +3,7 @@
 // and arrays open and close, names members and gives values, and no object is built for the
 // value. Nesting starts at `depth` (an indented value written inside an enclosing document is
 // indented as it sits there).
-import { ByteChunks } from './byteChunks';
+import { ByteChunks, type Piece } from './byteChunks';
 import type { JsonLayout } from './jsonChunks';
 import type { MemberRun } from './memberRun';
 
@@ -14,14 +14,14 @@ const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 const NAME_END = ByteChunks.constant(': ');
 const COMPACT_NAME_END = ByteChunks.constant(':');
-const NOTHING = new Uint8Array(0);
+const NOTHING = ByteChunks.constant('');
 const NULL = ByteChunks.constant('null');
 const TRUE = ByteChunks.constant('true');
 const FALSE = ByteChunks.constant('false');
 
 // A line break and the indent of each depth, encoded once.
-const lineIndents: Uint8Array[] = [];
-function lineIndent(depth: number): Uint8Array {
+const lineIndents: Piece[] = [];
+function lineIndent(depth: number): Piece {
   let piece = lineIndents[depth];
   if (piece === undefined) {
     piece = ByteChunks.constant('\n' + '  '.repeat(depth));
@@ -35,8 +35,8 @@ function lineIndent(depth: number): Uint8Array {
  * depth: a member is one copy of bytes, not four writes.
  */
 export class MemberName {
-  private readonly lines: Uint8Array[] = [];
-  private readonly compactForms: Uint8Array[] = [];
+  private readonly lines: Piece[] = [];
+  private readonly compactForms: Piece[] = [];
 
   /** For a name read from the input (JsonBytes.named): the member named after it last time. */
   nextNamed: MemberName | null = null;
@@ -44,7 +44,7 @@ export class MemberName {
   constructor(readonly name: string) {}
 
   /** The member without whitespace: `"name":`, after a comma unless it opens its object. */
-  compact(first: boolean): Uint8Array {
+  compact(first: boolean): Piece {
     const at = first ? 0 : 1;
     let piece = this.compactForms[at];
     if (piece === undefined) {
@@ -55,7 +55,7 @@ export class MemberName {
   }
 
   /** The member's line at a depth, opening its object (first) or after a member. */
-  line(depth: number, first: boolean): Uint8Array {
+  line(depth: number, first: boolean): Piece {
     const at = depth * 2 + (first ? 0 : 1);
     let piece = this.lines[at];
     if (piece === undefined) {
@@ -76,9 +76,9 @@ export class JsonBytes {
   private readonly names = new Map<string, MemberName>();
   /** The member `named` gave last (of this writer's `names`). */
   private lastNamed: MemberName | null = null;
-  private readonly words = new Map<string, Uint8Array>();
+  private readonly words = new Map<string, Piece>();
   private readonly indented: boolean;
-  private readonly nameEnd: Uint8Array;
+  private readonly nameEnd: Piece;
 
   constructor(
     readonly out: ByteChunks,
@@ -230,7 +230,7 @@ export class JsonBytes {
     this.out.raw(this.lineIndent(this.depth));
   }
 
-  private lineIndent(depth: number): Uint8Array {
+  private lineIndent(depth: number): Piece {
     return this.indented ? lineIndent(depth) : NOTHING;
   }
 }

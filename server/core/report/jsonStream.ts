@@ -3,7 +3,7 @@
 // What a request's JSON holds is requestJson's (jsonReport.ts); each request is written by
 // writeRequestJson, without its objects.
 import type { AnalyzedRequest } from '../analysis/types';
-import { ByteChunks, type ChunkSink } from './byteChunks';
+import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 import { jsonChunks, type JsonLayout } from './jsonChunks';
 import type { AnalysisJsonRest } from './jsonReport';
 import { JsonBytes } from './jsonBytes';
@@ -13,7 +13,7 @@ import { writeRequestJson } from './requestJsonBytes';
 const CHUNK_BYTES = 1 << 20;
 
 /** How each layout opens the document, starts a request, and closes `requests`. */
-const FRAME: Record<JsonLayout, { opening: Uint8Array; first: Uint8Array; next: Uint8Array; closeRequests: string }> = {
+const FRAME: Record<JsonLayout, { opening: Piece; first: Piece; next: Piece; closeRequests: string }> = {
   compact: {
     opening: ByteChunks.constant('{\n"schema":1,\n"requests":['),
     first: ByteChunks.constant('\n'),

@@ -1,7 +1,7 @@
 // Members written together and alike for many objects (a breakdown part's key, stage and
 // phase; a stage's id, segment, replica and kind): rendered once per depth and position, then
 // one copy of bytes per object instead of a write per name and per value.
-import { ByteChunks } from './byteChunks';
+import { ByteChunks, type Piece } from './byteChunks';
 
 /** Runs kept per writer at most (a hostile log can name a million stages). */
 export const MAX_KEPT_RUNS = 4096;
@@ -10,14 +10,14 @@ export const MAX_KEPT_RUNS = 4096;
 export type RunValue = string | number | null;
 
 export class MemberRun {
-  private readonly pieces: Uint8Array[] = [];
+  private readonly pieces: Piece[] = [];
 
   constructor(
     private readonly names: readonly { readonly name: string }[],
     private readonly values: readonly RunValue[],
   ) {}
 
-  piece(indented: boolean, depth: number, first: boolean): Uint8Array {
+  piece(indented: boolean, depth: number, first: boolean): Piece {
     const at = (indented ? depth * 2 + 2 : 0) + (first ? 0 : 1);
     let piece = this.pieces[at];
     if (piece === undefined) {

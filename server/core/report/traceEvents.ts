@@ -7,13 +7,13 @@
 // before each but the first), `endArgs` closes the event; `end` writes a whole `e` event.
 // Every event starts with its separator; the document's first event drops it (trace.ts).
 // Keys and constant args are encoded once (`argKey`, `constantArg`).
-import { ByteChunks } from './byteChunks';
+import { ByteChunks, type Piece } from './byteChunks';
 import { TRACE_CATEGORY } from './traceMetadata';
 
 /** A key of an args object, encoded as the first arg and as a following one. */
 export interface ArgKey {
-  readonly first: Uint8Array;
-  readonly next: Uint8Array;
+  readonly first: Piece;
+  readonly next: Piece;
 }
 
 /** A whole `"key":value` arg that never changes, encoded as the first arg and as a following one. */
@@ -37,7 +37,7 @@ const QUOTE = ByteChunks.constant('"');
 export class TraceEventWriter {
   // name -> [b of pid 0, e of pid 0, b of pid 1, ...]: event heads (everything before `ts`),
   // constant per (phase, process, name) and looked up per event, so no key is built.
-  private readonly heads = new Map<string, Uint8Array[]>();
+  private readonly heads = new Map<string, Piece[]>();
   private firstArg = true;
 
   constructor(readonly out: ByteChunks) {}
@@ -96,7 +96,7 @@ export class TraceEventWriter {
     this.firstArg = false;
   }
 
-  private head(ph: 'b' | 'e', pid: number, nameJson: string): Uint8Array {
+  private head(ph: 'b' | 'e', pid: number, nameJson: string): Piece {
     let row = this.heads.get(nameJson);
     if (row === undefined) this.heads.set(nameJson, (row = []));
     const slot = pid * 2 + (ph === 'e' ? 1 : 0);
