@@ -455,3 +455,42 @@ test('constant pieces, ASCII (copied a word at a time) or not, of every length a
     assert.equal(Buffer.concat(parts).toString('utf8'), want, `chunks of ${chunkBytes}`);
   }
 });
+
+test('stages, edges and [OmniTiming] stages by name: the order and the last of a repeated name, as JSON.stringify of an object', () => {
+  const text = readFileSync(path.join(FIXTURES, 'qwen3-omni-three-stage-transfers.log'), 'utf8');
+  const [parsed] = analyse(Buffer.from(text), {}).snapshot().requests;
+  assert.ok(
+    parsed !== undefined && parsed.stages.length >= 2 && parsed.transfers.length >= 1 && parsed.timing !== null,
+  );
+  const stage = parsed.stages[0] as AnalyzedRequest['stages'][number];
+  const transfer = parsed.transfers[0] as AnalyzedRequest['transfers'][number];
+  const timingStage = parsed.timing.stages[0] as NonNullable<AnalyzedRequest['timing']>['stages'][number];
+  const nameLists = [
+    ['0', '1', '2'],
+    ['2', '0', '1'],
+    ['1', '1', '0'],
+    ['1_2', '0', '1'],
+    ['a', 'b', 'a'],
+    ['01', '1', '10'],
+    ['01', '2'],
+    ['-1', '0'],
+    ['4294967294', '4294967295', '7'],
+    ['__proto__', '0'],
+    [],
+    Array.from({ length: 20 }, (_, i) => String(i)),
+  ];
+  for (const names of nameLists) {
+    const r: AnalyzedRequest = {
+      ...parsed,
+      stages: names.map((stageKey, i) => ({ ...stage, stageKey, segment: i + 1 })),
+      transfers: names.map((edge, i) => ({ ...transfer, edge, fromStage: i })),
+      timing: { ...parsed.timing, stages: names.map((id, i) => ({ ...timingStage, stageId: Number(id), seconds: i })) },
+    };
+    for (const layout of ['compact', 'indented'] as const) {
+      const chunks = new ByteChunks(64);
+      writeRequestJson(new JsonBytes(chunks, layout), r);
+      const want = layout === 'compact' ? JSON.stringify(requestJson(r)) : JSON.stringify(requestJson(r), null, 2);
+      assert.equal(Buffer.from(chunks.take()).toString('utf8'), want, `${names.join(',')} ${layout}`);
+    }
+  }
+});

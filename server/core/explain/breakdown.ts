@@ -264,21 +264,56 @@ const edgeText = (from: number, to: number): string => `${from}->${to}`;
 /** `from->to`, one string per edge. */
 const edgeName = (from: number, to: number): string => interned(edgeNames, from, to, edgeText);
 
-/** Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and consecutive stages. */
+/** One Edge per hand-off (bounded like the names: a hostile log can name any number of stages). */
+const edges = new Map<number, Map<number, Edge>>();
+
+function edgeOf(from: number, to: number): Edge {
+  let byTo = edges.get(from);
+  if (byTo === undefined) {
+    if (edges.size >= 4096) edges.clear();
+    edges.set(from, (byTo = new Map<number, Edge>()));
+  }
+  let edge = byTo.get(to);
+  if (edge === undefined) {
+    if (byTo.size >= 4096) byTo.clear();
+    byTo.set(to, (edge = Object.freeze({ from, to, name: edgeName(from, to) })));
+  }
+  return edge;
+}
+
+/**
+ * Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and
+ * consecutive stages; by source, then destination. A request has a few: they are kept in a
+ * small array, sorted by insertion.
+ */
 function edgesOf(request: AnalyzedRequest): Edge[] {
-  const seen = new Map<string, Edge>();
+  const out: Edge[] = [];
   const add = (from: number | null, to: number | null): void => {
     if (from === null || to === null) return;
-    const name = edgeName(from, to);
-    if (!seen.has(name)) seen.set(name, { from, to, name });
+    let at = out.length;
+    for (let i = 0; i < out.length; i++) {
+      const e = out[i] as Edge;
+      if (e.from === from && e.to === to) return;
+      if (at === out.length && (e.from > from || (e.from === from && e.to > to))) at = i;
+    }
+    out.splice(at, 0, edgeOf(from, to));
   };
   for (const t of request.transfers) add(t.fromStage, t.toStage);
-  for (const t of request.timing?.transfers ?? []) add(t.fromStage, t.toStage);
+  const timing = request.timing;
+  if (timing !== null) for (const t of timing.transfers) add(t.fromStage, t.toStage);
+  let previous: number | null = null;
+  for (const id of stageIdsAscending(request)) {
+    add(previous, id);
+    previous = id;
+  }
+  return out;
+}
+
+/** The request's distinct stage ids, ascending. */
+function stageIdsAscending(request: AnalyzedRequest): number[] {
   const ids: number[] = [];
   for (const s of request.stages) if (s.stageId !== null && !ids.includes(s.stageId)) ids.push(s.stageId);
-  ids.sort((a, b) => a - b);
-  for (let i = 1; i < ids.length; i++) add(ids[i - 1], ids[i]);
-  return [...seen.values()].sort((a, b) => a.from - b.from || a.to - b.to);
+  return ids.length < 2 ? ids : ids.sort((a, b) => a - b);
 }
 
 const TX_FROM_TIMING = 'tx time printed by [OmniTiming] with 2 decimals';

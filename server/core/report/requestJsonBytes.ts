@@ -145,9 +145,9 @@ export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.openObject();
   const stages = byName(r.stages, (s) => s.stageKey);
   const stageHeads = runsOf(w).stages;
-  for (const key of Object.keys(stages)) {
-    w.named(key);
-    writeStage(w, r, stages[key] as RequestStage, stageHeads);
+  for (let i = 0; i < stages.names.length; i++) {
+    w.named(stages.names[i] as string);
+    writeStage(w, r, stages.items[i] as RequestStage, stageHeads);
   }
   w.closeObject();
 
@@ -167,9 +167,9 @@ export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.member(TRANSFERS);
   w.openObject();
   const transfers = byName(r.transfers, (t) => t.edge);
-  for (const edge of Object.keys(transfers)) {
-    w.named(edge);
-    writeTransfer(w, transfers[edge] as RequestTransfer);
+  for (let i = 0; i < transfers.names.length; i++) {
+    w.named(transfers.names[i] as string);
+    writeTransfer(w, transfers.items[i] as RequestTransfer);
   }
   w.closeObject();
 
@@ -192,11 +192,59 @@ export function writeRequestJson(w: JsonBytes, r: AnalyzedRequest): void {
   w.closeObject();
 }
 
-/** Items by name as an object built by assignment holds them: its names in its order, the last item of a name. */
-function byName<T>(items: readonly T[], name: (item: T) => string): Record<string, T> {
+/** Items with their names, in the order JSON.stringify writes the members of an object. */
+interface Named<T> {
+  readonly names: readonly string[];
+  readonly items: readonly T[];
+}
+
+/**
+ * Items by name as an object built by assignment holds them: its names in its order, the last
+ * item of a name. A request's few stages and edges nearly always have distinct names already
+ * in that order (stage ids ascending, edges as read): then they are taken as they come, without
+ * building the object.
+ */
+function byName<T>(items: readonly T[], name: (item: T) => string): Named<T> {
+  const names = items.map(name);
+  if (inObjectOrder(names)) return { names, items };
   const out: Record<string, T> = {};
-  for (const item of items) out[name(item)] = item;
-  return out;
+  for (let i = 0; i < items.length; i++) out[names[i] as string] = items[i] as T;
+  const kept = Object.keys(out);
+  return { names: kept, items: kept.map((key) => out[key] as T) };
+}
+
+/** At most this many names are checked for the order (each against the others). */
+const FEW_NAMES = 16;
+
+/**
+ * Whether an object built by assigning `names` in turn lists exactly them in turn: distinct, no
+ * `__proto__`, and either all array indices, ascending (an object lists those first, ascending),
+ * or none.
+ */
+function inObjectOrder(names: readonly string[]): boolean {
+  if (names.length > FEW_NAMES) return false;
+  let indices = 0;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    if (name === DROPPED) return false;
+    for (let j = 0; j < i; j++) if (names[j] === name) return false;
+    if (isArrayIndex(name)) {
+      indices++;
+      if (i > 0 && !(Number(names[i - 1]) < Number(name))) return false;
+    }
+  }
+  return indices === 0 || indices === names.length;
+}
+
+/** An array index's canonical text: `0`, or digits without a leading 0, below 2^32 - 1. */
+function isArrayIndex(name: string): boolean {
+  const n = name.length;
+  if (n === 0 || n > 10) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return (n === 1 || name.charCodeAt(0) !== 48) && Number(name) < 4294967295;
 }
 
 function writeStage(w: JsonBytes, r: AnalyzedRequest, s: RequestStage, heads: RequestRuns['stages']): void {
@@ -302,11 +350,11 @@ function writeOmniTiming(w: JsonBytes, t: OmniTimingRecord): void {
   w.closeObject();
 }
 
-function writeNumbers<T>(w: JsonBytes, items: Record<string, T>, value: (item: T) => number): void {
+function writeNumbers<T>(w: JsonBytes, named: Named<T>, value: (item: T) => number): void {
   w.openObject();
-  for (const name of Object.keys(items)) {
-    w.named(name);
-    w.number(value(items[name] as T));
+  for (let i = 0; i < named.names.length; i++) {
+    w.named(named.names[i] as string);
+    w.number(value(named.items[i] as T));
   }
   w.closeObject();
 }
