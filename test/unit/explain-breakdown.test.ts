@@ -221,3 +221,21 @@ test('stages listed out of clock order are placed and broken down as if listed i
     assert.deepEqual(timelineOf(reversed), timelineOf(r), r.requestId);
   }
 });
+
+test('part keys and edge names stay right for any number of stages and edges (their caches are bounded and refill)', () => {
+  const [request] = analyseSpecs([SEQUENTIAL]).requests;
+  assert.ok(request !== undefined && request.stages.length === 2 && request.transfers.length === 1);
+  const [first, second] = request.stages as [(typeof request.stages)[0], (typeof request.stages)[0]];
+  const transfer = request.transfers[0] as (typeof request.transfers)[0];
+  // Destinations 1..9,000 from stage 0, then 1 again: past the caches' 4,096 per level, twice.
+  for (const to of [...Array.from({ length: 9000 }, (_, i) => i + 1), 1]) {
+    const b = breakdownOf({
+      ...request,
+      stages: [first, { ...second, stageId: to, stageKey: String(to) }],
+      transfers: [{ ...transfer, toStage: to, edge: `0->${to}` }],
+    });
+    const keys = b.parts.map((p) => p.key);
+    assert.ok(keys.includes(`0->${to}/tx`) && keys.includes(`${to}/prefill`), `${to}: ${keys.join(', ')}`);
+    assert.equal(b.parts.find((p) => p.key === `0->${to}/tx`)?.edge, `0->${to}`);
+  }
+});

@@ -20,19 +20,24 @@ const PRINT_SLACK_MS = 0.01;
 const FINAL_OUTPUT_RULE =
   'e2e total minus the end of the last stage (anchored on its measured first output): output handling after the last stage finished';
 
+/** Pairs kept per level: hostile logs can name any number of stages and edges; the cache stays a cache. */
+const MAX_INTERNED = 4096;
+
 // A part's key is `<stageKey>/<phase>`, `<from>-><to>/<component>` or its phase. A deployment
 // has a few dozen part keys and a handful of edges, and every request names each of them: one
-// string per (owner, name) pair, looked up rather than built per request,
+// value per (owner, name) pair, looked up rather than built per request,
 // so the index's maps hash it once.
-function interned<A, B>(cache: Map<A, Map<B, string>>, owner: A, name: B, text: (owner: A, name: B) => string): string {
+function interned<A, B, V>(cache: Map<A, Map<B, V>>, owner: A, name: B, make: (owner: A, name: B) => V): V {
   let byName = cache.get(owner);
   if (byName === undefined) {
-    // Hostile logs can name any number of stages; the cache stays a cache.
-    if (cache.size >= 4096) cache.clear();
-    cache.set(owner, (byName = new Map<B, string>()));
+    if (cache.size >= MAX_INTERNED) cache.clear();
+    cache.set(owner, (byName = new Map<B, V>()));
   }
   let value = byName.get(name);
-  if (value === undefined) byName.set(name, (value = text(owner, name)));
+  if (value === undefined) {
+    if (byName.size >= MAX_INTERNED) byName.clear();
+    byName.set(name, (value = make(owner, name)));
+  }
   return value;
 }
 
@@ -264,22 +269,10 @@ const edgeText = (from: number, to: number): string => `${from}->${to}`;
 /** `from->to`, one string per edge. */
 const edgeName = (from: number, to: number): string => interned(edgeNames, from, to, edgeText);
 
-/** One Edge per hand-off (bounded like the names: a hostile log can name any number of stages). */
+/** One Edge per hand-off. */
 const edges = new Map<number, Map<number, Edge>>();
-
-function edgeOf(from: number, to: number): Edge {
-  let byTo = edges.get(from);
-  if (byTo === undefined) {
-    if (edges.size >= 4096) edges.clear();
-    edges.set(from, (byTo = new Map<number, Edge>()));
-  }
-  let edge = byTo.get(to);
-  if (edge === undefined) {
-    if (byTo.size >= 4096) byTo.clear();
-    byTo.set(to, (edge = Object.freeze({ from, to, name: edgeName(from, to) })));
-  }
-  return edge;
-}
+const makeEdge = (from: number, to: number): Edge => Object.freeze({ from, to, name: edgeName(from, to) });
+const edgeOf = (from: number, to: number): Edge => interned(edges, from, to, makeEdge);
 
 /**
  * Every hand-off the request shows: its transfer tables, its [OmniTiming] transfers, and
