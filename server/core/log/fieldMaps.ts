@@ -7,10 +7,13 @@
 // falls back to dictionary mode. A schema that has built a few maps therefore gets its
 // own builder, an object literal compiled once with `new Function`, as validators and
 // serialisers do (ajv, protobufjs): V8 creates such an object from a boilerplate with its
-// final layout. Field names enter that source only as JSON string literals, which are
-// exact JavaScript string literals for any string; `__proto__` (a prototype setter in a
-// literal) never gets a compiled builder. Where code generation is disallowed
-// (--disallow-code-generation-from-strings), the template clone below is used.
+// final layout. The literal only reads the column's cells from an array that one shared
+// loop fills (cellsInto): each layout's builder is then a small function for V8 to
+// optimize, not one with a cell's code inlined per field (a cold run's optimizing compiles
+// of the builders: 155-220 ms -> 34-47 ms). Field names enter that source only as JSON
+// string literals, which are exact JavaScript string literals for any string; `__proto__`
+// (a prototype setter in a literal) never gets a compiled builder. Where code generation
+// is disallowed (--disallow-code-generation-from-strings), the template clone below is used.
 import { measured, type Cell, type FieldMap, type MeasuredCell } from '../values';
 import type { FieldSchema } from './fieldSchema';
 import { isSafeKey } from './strings';
@@ -42,11 +45,21 @@ export function measuredCell(value: number): MeasuredCell {
   return measured(value);
 }
 
-type CompiledBuilder = (
-  values: readonly number[],
-  extras: readonly (Cell | undefined)[] | null,
-  cellOf: (value: number) => MeasuredCell,
-) => FieldMap;
+/** A layout's object literal over the column's cells, in schema order. */
+type CompiledBuilder = (cells: readonly Cell[]) => FieldMap;
+
+/**
+ * The cells a compiled builder reads: refilled for each map (the builder copies them into
+ * the literal before anything else runs), so no array is made per map.
+ */
+const columnCells: Cell[] = [];
+
+function cellsInto(count: number, cells: ColumnCells): readonly Cell[] {
+  const { values, extras } = cells;
+  for (let i = 0; i < count; i++)
+    columnCells[i] = (extras === null ? undefined : extras[i]) ?? measuredCell(values[i] as number);
+  return columnCells;
+}
 
 /** Maps a schema builds the generic way before it gets a compiled builder (rare layouts never do). */
 export const MAPS_BEFORE_COMPILING = 8;
@@ -76,9 +89,9 @@ export const MAX_SHARED_BUILDERS = 1024;
 
 function compileBuilder(names: readonly string[]): CompiledBuilder | null {
   if (!codeGenerationAllowed || !names.every(isSafeKey)) return null;
-  const entries = names.map((name, i) => `${JSON.stringify(name)}: (e === null ? undefined : e[${i}]) ?? m(v[${i}])`);
+  const entries = names.map((name, i) => `${JSON.stringify(name)}: c[${i}]`);
   try {
-    return new Function('v', 'e', 'm', `'use strict';\nreturn {\n${entries.join(',\n')}\n};`) as CompiledBuilder;
+    return new Function('c', `'use strict';\nreturn {\n${entries.join(',\n')}\n};`) as CompiledBuilder;
   } catch {
     codeGenerationAllowed = false;
     return null;
@@ -104,10 +117,8 @@ export function compiledBuilderOf(schema: FieldSchema): unknown {
 function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], cells: ColumnCells): FieldMap {
   slot.template ??= Object.fromEntries(names.map((name) => [name, null]));
   const out = { ...slot.template } as FieldMap;
-  const extras = cells.extras;
-  for (let i = 0; i < names.length; i++) {
-    out[names[i] as string] = (extras === null ? undefined : extras[i]) ?? measuredCell(cells.values[i] as number);
-  }
+  const column = cellsInto(names.length, cells);
+  for (let i = 0; i < names.length; i++) out[names[i] as string] = column[i] as Cell;
   return out;
 }
 
@@ -134,13 +145,13 @@ export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap
   const names = schema.names;
   if (names.length === 0) return {};
   const slot = slotOf(schema);
-  if (slot.builder !== null) return slot.builder(cells.values, cells.extras, measuredCell);
+  if (slot.builder !== null) return slot.builder(cellsInto(names.length, cells));
   if (slot.mapsBuilt >= 0 && ++slot.mapsBuilt >= MAPS_BEFORE_COMPILING) {
     slot.mapsBuilt = -1;
     slot.builder = builderFor(schema, names);
     if (slot.builder !== null) {
       slot.template = null;
-      return slot.builder(cells.values, cells.extras, measuredCell);
+      return slot.builder(cellsInto(names.length, cells));
     }
   }
   return genericBuild(slot, names, cells);
