@@ -9,11 +9,12 @@
 // serialisers do (ajv, protobufjs): V8 creates such an object from a boilerplate with its
 // final layout. The literal only reads the column's cells from an array that one shared
 // loop fills (cellsInto): each layout's builder is then a small function for V8 to
-// optimize, not one with a cell's code inlined per field (a cold run's optimizing compiles
-// of the builders: 155-220 ms -> 34-47 ms). Field names enter that source only as JSON
-// string literals, which are exact JavaScript string literals for any string; `__proto__`
-// (a prototype setter in a literal) never gets a compiled builder. Where code generation
-// is disallowed (--disallow-code-generation-from-strings), the template clone below is used.
+// optimize, not one with a cell's code inlined per field (in a cold run of the bench log,
+// V8 spends 34-47 ms optimizing the builders so, 155-220 ms the other way). Field names
+// enter that source only as JSON string literals, which are exact JavaScript string
+// literals for any string; `__proto__` (a prototype setter in a literal) never gets a
+// compiled builder. Where code generation is disallowed
+// (--disallow-code-generation-from-strings), the template clone below is used.
 import { measured, type Cell, type FieldMap, type MeasuredCell } from '../values';
 import type { FieldSchema } from './fieldSchema';
 import { isSafeKey } from './strings';
