@@ -115,10 +115,9 @@ export function compiledBuilderOf(schema: FieldSchema): unknown {
   return (schema.fieldMapBuilder as FieldMapBuilderSlot | null)?.builder ?? null;
 }
 
-function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], cells: ColumnCells): FieldMap {
+function genericBuild(slot: FieldMapBuilderSlot, names: readonly string[], column: readonly Cell[]): FieldMap {
   slot.template ??= Object.fromEntries(names.map((name) => [name, null]));
   const out = { ...slot.template } as FieldMap;
-  const column = cellsInto(names.length, cells);
   for (let i = 0; i < names.length; i++) out[names[i] as string] = column[i] as Cell;
   return out;
 }
@@ -146,14 +145,15 @@ export function buildFieldMap(schema: FieldSchema, cells: ColumnCells): FieldMap
   const names = schema.names;
   if (names.length === 0) return {};
   const slot = slotOf(schema);
-  if (slot.builder !== null) return slot.builder(cellsInto(names.length, cells));
+  const column = cellsInto(names.length, cells);
+  if (slot.builder !== null) return slot.builder(column);
   if (slot.mapsBuilt >= 0 && ++slot.mapsBuilt >= MAPS_BEFORE_COMPILING) {
     slot.mapsBuilt = -1;
     slot.builder = builderFor(schema, names);
     if (slot.builder !== null) {
       slot.template = null;
-      return slot.builder(cellsInto(names.length, cells));
+      return slot.builder(column);
     }
   }
-  return genericBuild(slot, names, cells);
+  return genericBuild(slot, names, column);
 }
