@@ -196,6 +196,42 @@ test('parsers share the compiled builder of a layout; another layout gets its ow
   );
 });
 
+test('layouts of different widths, built in turn, each keep their own cells (the cells array is reused)', () => {
+  const layout = (names: readonly string[]): FieldSchema =>
+    names.reduce((s, name) => s.child(name), FieldSchema.root());
+  const wide = layout(['w_a_ms', 'w_b_ms', 'w_c_ms', 'w_d_ms', 'w_e_ms']);
+  const narrow = layout(['n_a_ms', 'n_b_ms']);
+  const wideMaps: FieldMap[] = [];
+  const narrowMaps: FieldMap[] = [];
+  for (let i = 0; i < MAPS_BEFORE_COMPILING * 2; i++) {
+    wideMaps.push(
+      buildFieldMap(wide, {
+        values: [i, i + 0.25, 5000 + i, 0, 7.5],
+        extras: [undefined, undefined, undefined, NOT_MEASURED, undefined],
+      }),
+    );
+    narrowMaps.push(buildFieldMap(narrow, { values: [100 + i, 9999.125], extras: null }));
+  }
+  assert.notEqual(compiledBuilderOf(wide), null);
+  assert.notEqual(compiledBuilderOf(narrow), null);
+  wideMaps.forEach((map, i) =>
+    assert.deepEqual(
+      map,
+      {
+        w_a_ms: measured(i),
+        w_b_ms: measured(i + 0.25),
+        w_c_ms: measured(5000 + i),
+        w_d_ms: NOT_MEASURED,
+        w_e_ms: measured(7.5),
+      },
+      `wide map ${i}`,
+    ),
+  );
+  narrowMaps.forEach((map, i) =>
+    assert.deepEqual(map, { n_a_ms: measured(100 + i), n_b_ms: measured(9999.125) }, `narrow map ${i}`),
+  );
+});
+
 test('with code generation disallowed, the CLI reads the same records (the generic builder)', (t) => {
   const cli = join(__dirname, '..', '..', 'dist', 'cli.js');
   if (!existsSync(cli)) return t.skip('dist/cli.js not built (npm run build)');
