@@ -337,6 +337,10 @@ async function readAnalysis(
   return { analysis, histograms, speechStreams, kind };
 }
 
+function isKnownWrong(h: HistogramSummaryJson): boolean {
+  return h.caveat !== undefined && h.caveat !== null;
+}
+
 function scrapeTable(
   histograms: readonly HistogramSummaryJson[],
   speechStreams: readonly SpeechStreamCounts[],
@@ -350,8 +354,9 @@ function scrapeTable(
     if (bound === undefined || h[p] === null) return fmt(h[p]);
     return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
   };
+  // A series known to be wrong (the codec TTFT signature) is marked, and why is said below the table.
   const rows = histograms.map((h) => [
-    h.family,
+    isKnownWrong(h) ? `${h.family} !` : h.family,
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
     h.count === null ? '-' : String(h.count),
@@ -376,6 +381,11 @@ function scrapeTable(
   out.push(
     '≤ x: the rank fell into the lowest bucket, so only its bound x is known (PromQL would interpolate from 0); ≥ x: into the +Inf bucket, at least the highest finite bound.',
   );
+  const knownWrong = histograms.filter(isKnownWrong);
+  if (knownWrong.length > 0) {
+    out.push('', `Known to be wrong (marked !): ${knownWrong.length} series; their quantiles are not usable:`);
+    for (const caveat of new Set(knownWrong.map((h) => h.caveat))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
+  }
   if (speechStreams.length > 0) {
     // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).
     const reasons = [...new Set(speechStreams.flatMap((s) => Object.keys(s.aborted)))].sort();

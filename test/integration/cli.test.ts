@@ -253,6 +253,94 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
   assert.deepEqual((JSON.parse(fromStdin.stdout) as { speechStreams: unknown[] }).speechStreams, [], 'a log has none');
 });
 
+test('analyze of a /metrics scrape marks the codec TTFT signature series in the table and says why', () => {
+  const series = (
+    family: string,
+    labels: string,
+    buckets: [string, number][],
+    sum: number,
+    count: number,
+  ): string[] => [
+    `# TYPE ${family} histogram`,
+    ...buckets.map(([le, n]) => `${family}_bucket{le="${le}",${labels}} ${n}`),
+    `${family}_sum{${labels}} ${sum}`,
+    `${family}_count{${labels}} ${count}`,
+  ];
+  const codec = 'model_name="m",stage="1",replica="0"';
+  const talker = 'model_name="m",stage="0",replica="0"';
+  const scrape = [
+    ...series(
+      'vllm:time_to_first_token_seconds',
+      talker,
+      [
+        ['0.1', 3],
+        ['+Inf', 3],
+      ],
+      0.15,
+      3,
+    ),
+    // The codec: no TTFT sample, yet 39 inter-token latencies and a negative prefill sum (seed 000).
+    ...series(
+      'vllm:time_to_first_token_seconds',
+      codec,
+      [
+        ['0.1', 0],
+        ['+Inf', 0],
+      ],
+      0,
+      0,
+    ),
+    ...series(
+      'vllm:inter_token_latency_seconds',
+      codec,
+      [
+        ['0.1', 30],
+        ['+Inf', 39],
+      ],
+      3120,
+      39,
+    ),
+    ...series(
+      'vllm:request_prefill_time_seconds',
+      codec,
+      [
+        ['0.3', 8],
+        ['+Inf', 8],
+      ],
+      -3929763,
+      8,
+    ),
+  ].join('\n');
+  const table = cli(['analyze', '-'], scrape).stdout;
+  assert.match(table, /^vllm:inter_token_latency_seconds ! +1 +0 +39 /m, 'the codec ITL row is marked');
+  assert.match(table, /^vllm:time_to_first_token_seconds +0 +0 +3 /m, "the talker's TTFT row is not");
+  assert.match(table, /Known to be wrong \(marked !\): \d+ series; their quantiles are not usable:/);
+  assert.match(table, /TTFT not recorded on stage 1: no TTFT sample but 39 inter-token latencies/);
+  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as {
+    histograms: { family: string; labels: Record<string, string>; caveat: string | null }[];
+  };
+  const marked = json.histograms.filter((h) => h.caveat !== null).map((h) => `${h.family} ${h.labels['stage']}`);
+  assert.ok(marked.includes('vllm:inter_token_latency_seconds 1'));
+  assert.equal(marked.filter((m) => m.endsWith(' 0')).length, 0);
+  // Without the signature nothing is marked and no such note is printed.
+  assert.doesNotMatch(
+    cli(
+      ['analyze', '-'],
+      series(
+        'vllm:time_to_first_token_seconds',
+        talker,
+        [
+          ['0.1', 3],
+          ['+Inf', 3],
+        ],
+        0.15,
+        3,
+      ).join('\n'),
+    ).stdout,
+    /Known to be wrong| !/,
+  );
+});
+
 test('a /metrics scrape file larger than the head read at once is told apart by content and read whole', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-scrape-'));
   try {
