@@ -118,3 +118,13 @@ test('the H200 profile keys say what the public note says, no more', () => {
   // known keys: no "did you mean decode_cudnn_benchmark"
   assert.deepEqual(diagnosticsOf({ 'h200.yaml': text }, 'h200.yaml'), []);
 });
+
+test('to_stage_N / from_stage_N: the hover names the stage the key names, not a placeholder', () => {
+  const to = hoverAt('qwen3_tts.yaml', 'to_stage_1:');
+  assert.match(to, /^\*\*`to_stage_1`\*\*/);
+  assert.match(to, /carries data from this stage to stage 1\./);
+  const from = hoverAt('qwen3_tts.yaml', 'from_stage_0:');
+  assert.match(from, /^\*\*`from_stage_0`\*\*/);
+  assert.match(from, /carries data from stage 0 into this stage\./);
+  assert.doesNotMatch(to + from, /stage N\b|<N>/);
+});

@@ -36,7 +36,8 @@ export type UnknownKeyPolicy = 'warn' | 'typo-only' | 'accept';
 
 export interface KeyPattern {
   readonly pattern: RegExp;
-  readonly spec: KeySpec;
+  /** The spec of a key that matches (a pattern's key names a stage: its text names that stage). */
+  readonly spec: (name: string) => KeySpec;
 }
 
 export interface MapSchema {
@@ -70,7 +71,7 @@ export function key(
 export function lookupKey(schema: MapSchema, name: string): KeySpec | undefined {
   const known = schema.keys.get(name);
   if (known) return known;
-  for (const { pattern, spec } of schema.patterns ?? []) if (pattern.test(name)) return spec;
+  for (const { pattern, spec } of schema.patterns ?? []) if (pattern.test(name)) return spec(name);
   return schema.anyKey;
 }
 

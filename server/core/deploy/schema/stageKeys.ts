@@ -18,14 +18,19 @@ export const MODEL_RUNNER_SPEC = key(
 export const ASYNC_CHUNK_METRICS =
   'A downstream stage is submitted together with stage 0 and its input gate holds the request until the first chunk lands, so its **`vllm_queued_ms` includes the wait for upstream input**. Builds with the input split report it as `vllm_input_wait_ms` (waiting for input) + `vllm_ready_queued_ms` (waiting for a slot once the input was there). Waits for later chunks stay inside `vllm_decode_ms`. Real case: a cold-start codec `vllm_queued_ms` of 86,443 ms was ~86 s of input wait while stage 0 did a one-time JIT build. With `false`, downstream stages wait for the full payload instead.';
 
-const connectorRef = (direction: 'to' | 'from'): KeySpec =>
-  key(
-    `${direction}_stage_<N>`,
-    'string',
-    '—',
-    `The connector (a name under \`connectors\`) that carries data ${direction === 'to' ? 'from this stage to stage N' : 'from stage N into this stage'}.`,
-    'Each such edge is a `from->to` column of the transfer rows.',
-  );
+/** `to_stage_1` / `from_stage_0`: the connector that carries data to or from the stage the key names. */
+const connectorRef =
+  (direction: 'to' | 'from') =>
+  (name: string): KeySpec => {
+    const other = `stage ${/\d+$/.exec(name)?.[0] ?? 'N'}`;
+    return key(
+      name,
+      'string',
+      '—',
+      `The connector (a name under \`connectors\`) that carries data ${direction === 'to' ? `from this stage to ${other}` : `from ${other} into this stage`}.`,
+      'Each such edge is a `from->to` column of the transfer rows.',
+    );
+  };
 
 const runtimeSchema: MapSchema = {
   name: 'runtime',
