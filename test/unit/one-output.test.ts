@@ -11,6 +11,7 @@ import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysi
 import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../../server/core/analysis/oneOutputStage';
 import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { timelineOf } from '../../server/core/analysis/timeline';
+import { slowestPhaseOf } from '../../server/core/analysis/slowest';
 import { breakdownOf } from '../../server/core/explain/breakdown';
 import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/types';
 import { measured } from '../../server/core/values';
@@ -117,7 +118,15 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
       assert.equal(f.severity, 'info');
       assert.match(f.message, /^Stage 0 emits one output, when it stops, on 6 of 6 requests/);
       assert.match(f.message, /tokens out, TTFT [\d,.]+ ms of a [\d,.]+ ms stage/);
-      assert.match(f.message, /prefill\+decode \(one output\), never as prefill alone/);
+      assert.match(
+        f.message,
+        /ranked for slowest phase as one phase, prefill\+decode \(one output\), never as prefill alone/,
+      );
+      // What it says of the ranking is what the ranking does: the talker's prefill+decode competes as one phase.
+      const slowest = slowestPhaseOf(snapshot.stages, 'p50');
+      assert.equal(slowest?.stage.stageId, 0);
+      assert.equal(slowest?.name, 'prefillDecodeMs');
+      assert.doesNotMatch(f.message, /never ranked|not ranked/);
     });
 
     test('the waterfall draws one prefill+decode segment on the talker, no prefill or decode', () => {

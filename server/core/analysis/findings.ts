@@ -290,7 +290,7 @@ export class FindingsBuilder {
     const example = e === undefined ? '' : ` (e.g. request ${e.requestId}: ${signs.join(', ')})`;
     return (
       `${stageId === null ? 'Stage' : sentenceStage(String(stageId), roles)} emits one output, when it stops, on ${of}${example}: the Model Runner V2 + async chunk signature of a non-final autoregressive stage (the Qwen3-TTS talker). ` +
-      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown as ${PREFILL_DECODE_LABEL}, never as prefill alone, and never ranked as the slowest phase.`
+      `Its vllm_prefill_ms runs from first SCHEDULED to that output, so it also covers every decode step: shown and ranked for slowest phase as one phase, ${PREFILL_DECODE_LABEL}, never as prefill alone.`
     );
   }
 
