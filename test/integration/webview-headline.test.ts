@@ -495,6 +495,11 @@ describe('transfers (TransferEdgeStats, [OmniTiming])', () => {
       assert.equal(rows.length, 2);
       assert.match(rows[0] ?? '', /^0 → 1thinker → talker/);
       assert.match(rows[1] ?? '', /^1 → 2talker → code2wav/);
+      // Its accessible name says what the row opens: the requests of the stage the edge feeds.
+      assert.equal(
+        await page.locator('[data-testid="edge-row"][data-stage-key="1->2"]').getAttribute('aria-label'),
+        '1 → 2 talker → code2wav: open the requests of stage 2, which this edge feeds',
+      );
       const e01 = data3.summary.edges.find((e) => e.edge === '0->1')!;
       const cell = (edge: string, col: string): string =>
         `[data-testid="edge-row"][data-stage-key="${edge}"] td[data-col="${col}"] .v`;

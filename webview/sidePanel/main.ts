@@ -123,6 +123,9 @@ const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} 
   label: 'Transfers per edge (TransferEdgeStats and [OmniTiming])',
   count: (n) => ({ text: `n=${n}`, title: `${n} requests with this hand-off` }),
   rowHeader: 'edge',
+  // A row opens the requests of the stage the edge feeds (its downstream stage).
+  rowAction: (row) =>
+    row.stageId === null ? 'open the requests' : `open the requests of stage ${row.stageId}, which this edge feeds`,
 });
 const edgeSection = h(
   'section',

@@ -28,6 +28,8 @@ export interface SummaryTableOptions {
   readonly count: (formatted: string) => { readonly text: string; readonly title: string };
   /** The first column's header (default "stage"). */
   readonly rowHeader?: string;
+  /** What activating a row does, for its accessible name (default: open the requests of this stage). */
+  readonly rowAction?: (row: SummaryRow) => string;
 }
 
 export class SummaryTable {
@@ -156,7 +158,7 @@ export class SummaryTable {
     setAttr(
       parts.tr,
       'aria-label',
-      `${row.label}${row.role === '' ? '' : ` ${row.role}`}: open the requests of this stage`,
+      `${row.label}${row.role === '' ? '' : ` ${row.role}`}: ${this.options.rowAction?.(row) ?? 'open the requests of this stage'}`,
     );
     for (const c of columns) {
       const cell = row.cells[c.id];
