@@ -22,7 +22,8 @@ export const ASYNC_CHUNK_METRICS =
 const connectorRef =
   (direction: 'to' | 'from') =>
   (name: string): KeySpec => {
-    const other = `stage ${/\d+$/.exec(name)?.[0] ?? 'N'}`;
+    // The schema's pattern (`^to_stage_\d+$`) matched: the stage id is what follows the last `_`.
+    const other = `stage ${name.slice(name.lastIndexOf('_') + 1)}`;
     return key(
       name,
       'string',
