@@ -1,7 +1,9 @@
 // Groups parsed records into requests, in stream order. The server prints one request's
 // records in one call (Overall Summary, RequestE2EStats, OmniTiming, StageRequestStats,
 // TransferEdgeStats), so a request is final when a record of another call arrives, a
-// boot marker arrives, or the stream is flushed. The [Overall Summary] that opens a call
+// boot marker arrives, or the stream is flushed. Calls are followed per process (the
+// `(APIServer pid=N)` of the line prefix): processes that log to one file interleave
+// their calls, and one process's record does not end another's call. The [Overall Summary] that opens a call
 // belongs to the requests of that call: the next `e2e_requests` requests (1 when serving).
 // Boot markers number the server boots
 // inside one log; the first request after each boot is marked cold (seed 001: a cold
@@ -25,6 +27,7 @@ const USUAL_LAST_WITH_TABLES: ReadonlySet<RequestRecordKind> = new Set(['stageTa
 const USUAL_LAST_WITHOUT_TABLES: ReadonlySet<RequestRecordKind> = new Set(['omniTiming']);
 
 interface OpenRequest {
+  readonly lane: Lane;
   readonly key: string;
   readonly requestId: string;
   readonly boot: number;
@@ -64,8 +67,23 @@ function requestKeyOf(requestId: string, identity: Readonly<Record<string, strin
 /** The e2e map of a request that has printed none yet (never handed out mutated). */
 const NO_E2E: FieldMap = Object.freeze({});
 
+/** One process's call in progress. */
+interface Lane {
+  open: OpenRequest | null;
+  /** The [Overall Summary] of the lane's current call, and how many more requests it covers. */
+  overall: RequestOverallSummary | null;
+  overallLeft: number;
+}
+
+function newLane(): Lane {
+  return { open: null, overall: null, overallLeft: 0 };
+}
+
 export class RequestAssembler {
-  private open: OpenRequest | null = null;
+  /** Lanes by process name; records without a process name join the lane of the record before them. */
+  private readonly lanes = new Map<string, Lane>();
+  private lane: Lane = newLane();
+  private laneProcess: string | null = null;
   private boot = 0;
   private bootHasRequest = false;
   private readonly seenKeys = new Map<string, number>();
@@ -75,9 +93,6 @@ export class RequestAssembler {
   private readonly innerKinds = new Set<RequestRecordKind>();
   /** A stats table was seen (the server logs at DEBUG). */
   private sawTable = false;
-  /** The [Overall Summary] of the current call, and how many more requests it covers. */
-  private overall: RequestOverallSummary | null = null;
-  private overallLeft = 0;
 
   /** Feeds one record; returns the requests this record finalized (usually 0 or 1). */
   add(record: LogRecord): AnalyzedRequest[] {
@@ -90,8 +105,9 @@ export class RequestAssembler {
   addInto(record: LogRecord, done: AnalyzedRequest[]): void {
     switch (record.kind) {
       case 'bootMarker': {
-        this.finishCallInto(done);
-        this.overall = null;
+        // A server start ends every process's call.
+        this.finishAllInto(done, true);
+        for (const lane of this.allLanes()) lane.overall = null;
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
           this.bootHasRequest = false;
@@ -101,8 +117,9 @@ export class RequestAssembler {
       case 'overallSummary': {
         this.sawTable = true;
         // Printed first in each call: the previous call's request is complete.
-        this.finishCallInto(done);
-        this.startCall(record);
+        const lane = this.laneOf(record.header?.process ?? null);
+        this.finishCallInto(lane, done);
+        startCall(lane, record);
         return;
       }
       case 'requestE2E':
@@ -110,12 +127,13 @@ export class RequestAssembler {
       case 'stageTable':
       case 'transferTable': {
         const key = requestKeyOf(record.requestId, record.identity);
-        let target = this.open;
+        const lane = this.laneOf(record.header?.process ?? null);
+        let target = lane.open;
         const sameCall =
           target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
         if (!sameCall) {
-          this.finishCallInto(done);
-          target = this.startRequest(key, record.line, record.header?.timestamp ?? null, record.kind);
+          this.finishCallInto(lane, done);
+          target = this.startRequest(lane, key, record.line, record.header?.timestamp ?? null, record.kind);
         } else if (target !== null) {
           this.innerKinds.add(target.lastKind);
         }
@@ -141,65 +159,87 @@ export class RequestAssembler {
     return this.boot;
   }
 
-  /** Finalizes the open request (call at end of input). */
+  /** Finalizes the open requests (call at end of input). */
   flush(): AnalyzedRequest[] {
     const done: AnalyzedRequest[] = [];
-    this.flushInto(done);
+    this.finishAllInto(done, false);
     return done;
   }
 
-  private flushInto(done: AnalyzedRequest[]): void {
-    const open = this.open;
-    this.open = null;
-    if (open !== null) done.push(finalize(open));
+  /**
+   * The stream went quiet: finalizes each open request whose call may be over (its last
+   * record is of a kind that has ended calls in this stream and never had another record of
+   * its call after it; before a whole call was seen, a kind vLLM-Omni prints last). A pause
+   * inside a call then never splits a request that reading the same bytes at once keeps whole.
+   */
+  flushQuiet(): AnalyzedRequest[] {
+    const done: AnalyzedRequest[] = [];
+    for (const open of this.openRequests()) if (this.callMayBeOver(open)) this.finalizeInto(open, done, false);
+    return done;
   }
 
-  /**
-   * Whether the open request's call may be over: its last record is of a kind that has
-   * ended calls in this stream and never had another record of its call after it (before
-   * a whole call was seen: a kind vLLM-Omni prints last). A live stream that goes quiet
-   * finalizes the open request only then, so a pause inside a call never splits a request
-   * that reading the same bytes at once keeps whole.
-   */
-  get callMayBeOver(): boolean {
-    const open = this.open;
-    if (open === null) return false;
+  private callMayBeOver(open: OpenRequest): boolean {
     const kind = open.lastKind;
     if (this.innerKinds.has(kind)) return false;
     if (this.lastKinds.size > 0) return this.lastKinds.has(kind);
     return (this.sawTable ? USUAL_LAST_WITH_TABLES : USUAL_LAST_WITHOUT_TABLES).has(kind);
   }
 
-  /** The next call began: the open request is final, and its last record's kind ends calls. */
-  private finishCallInto(done: AnalyzedRequest[]): void {
-    if (this.open !== null) this.lastKinds.add(this.open.lastKind);
-    this.flushInto(done);
+  /** The lane of a record's process (null: the lane of the record before it). */
+  private laneOf(process: string | null): Lane {
+    if (process === null || process === this.laneProcess) return this.lane;
+    let lane = this.lanes.get(process);
+    if (lane === undefined) {
+      // The records before the first process name belong to the first process seen.
+      lane = this.lanes.size === 0 ? this.lane : newLane();
+      this.lanes.set(process, lane);
+    }
+    this.lane = lane;
+    this.laneProcess = process;
+    return lane;
   }
 
-  private startCall(record: OverallSummaryRecord): void {
-    const covers = numberOf(record.fields, 'e2e_requests');
-    this.overall = { line: record.line, fields: record.fields };
-    this.overallLeft =
-      covers !== undefined && Number.isInteger(covers) && covers >= 1
-        ? Math.min(covers, MAX_CALL_REQUESTS)
-        : DEFAULT_CALL_REQUESTS;
+  private allLanes(): Lane[] {
+    return this.lanes.size === 0 ? [this.lane] : [...this.lanes.values()];
   }
 
-  /** The summary of the call a request that starts now belongs to. */
-  private takeOverall(): RequestOverallSummary | null {
-    if (this.overall === null) return null;
-    const summary = this.overall;
-    if (--this.overallLeft <= 0) this.overall = null;
-    return summary;
+  /** Open requests in the order they started. */
+  private openRequests(): OpenRequest[] {
+    const open: OpenRequest[] = [];
+    for (const lane of this.allLanes()) if (lane.open !== null) open.push(lane.open);
+    return open.sort((a, b) => a.line - b.line);
   }
 
-  private startRequest(key: string, line: number, timestamp: string | null, kind: RequestRecordKind): OpenRequest {
+  /** Finalizes every open request, in the order they started. */
+  private finishAllInto(done: AnalyzedRequest[], callsEnded: boolean): void {
+    for (const open of this.openRequests()) this.finalizeInto(open, done, callsEnded);
+  }
+
+  /** The lane's next call began: its open request is final, and its last record's kind ends calls. */
+  private finishCallInto(lane: Lane, done: AnalyzedRequest[]): void {
+    if (lane.open !== null) this.finalizeInto(lane.open, done, true);
+  }
+
+  private finalizeInto(open: OpenRequest, done: AnalyzedRequest[], callEnded: boolean): void {
+    if (callEnded) this.lastKinds.add(open.lastKind);
+    open.lane.open = null;
+    done.push(finalize(open));
+  }
+
+  private startRequest(
+    lane: Lane,
+    key: string,
+    line: number,
+    timestamp: string | null,
+    kind: RequestRecordKind,
+  ): OpenRequest {
     const seen = this.seenKeys.get(key) ?? 0;
     this.seenKeys.set(key, seen + 1);
     const uniqueKey = seen === 0 ? key : `${key}#${seen + 1}`;
     const cold = this.boot > 0 && !this.bootHasRequest;
     this.bootHasRequest = true;
-    this.open = {
+    lane.open = {
+      lane,
       key,
       requestId: uniqueKey,
       boot: this.boot,
@@ -212,10 +252,27 @@ export class RequestAssembler {
       transfers: [],
       complete: true,
       lastKind: kind,
-      overallSummary: this.takeOverall(),
+      overallSummary: takeOverall(lane),
     };
-    return this.open;
+    return lane.open;
   }
+}
+
+function startCall(lane: Lane, record: OverallSummaryRecord): void {
+  const covers = numberOf(record.fields, 'e2e_requests');
+  lane.overall = { line: record.line, fields: record.fields };
+  lane.overallLeft =
+    covers !== undefined && Number.isInteger(covers) && covers >= 1
+      ? Math.min(covers, MAX_CALL_REQUESTS)
+      : DEFAULT_CALL_REQUESTS;
+}
+
+/** The summary of the lane's call that a request starting now belongs to. */
+function takeOverall(lane: Lane): RequestOverallSummary | null {
+  if (lane.overall === null) return null;
+  const summary = lane.overall;
+  if (--lane.overallLeft <= 0) lane.overall = null;
+  return summary;
 }
 
 function finalize(open: OpenRequest): AnalyzedRequest {

@@ -148,14 +148,14 @@ export class StreamAnalysis {
   }
 
   /**
-   * The stream went quiet: finalizes the open request when no parser still reads a table
-   * that may belong to it and its call looks over (RequestAssembler.callMayBeOver).
-   * Otherwise it stays open until its call's next record, the next call, or the end:
+   * The stream went quiet: finalizes the open requests whose calls look over
+   * (RequestAssembler.flushQuiet), when no parser still reads a table that may belong to
+   * one. The others stay open until their call's next record, the next call, or the end:
    * live capture then gives the same requests as reading the same bytes at once.
    */
   flushIdle(parsers: Iterable<{ readonly holdsRequestTable: boolean }>): AnalyzedRequest[] {
     for (const parser of parsers) if (parser.holdsRequestTable) return [];
-    return this.assembler.callMayBeOver ? this.flush() : [];
+    return this.accept(this.assembler.flushQuiet());
   }
 
   get requestCount(): number {
