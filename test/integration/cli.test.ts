@@ -576,3 +576,22 @@ test('analyze --deploy-config: YAML that does not parse, or is no deploy config,
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('analyze reads a log saved as UTF-16 (PowerShell 5 redirect: UTF-16LE, byte-order mark, CRLF)', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-utf16-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const utf8Log = path.join(dir, 'utf8.log');
+  const utf16Log = path.join(dir, 'utf16.log');
+  const text = fs.readFileSync(SAMPLE, 'utf8');
+  fs.writeFileSync(utf8Log, text);
+  fs.writeFileSync(
+    utf16Log,
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replaceAll('\n', '\r\n'), 'utf16le')]),
+  );
+  const fromUtf8 = cli(['analyze', utf8Log, '--format', 'json']);
+  const fromUtf16 = cli(['analyze', utf16Log, '--format', 'json']);
+  assert.equal(fromUtf16.status, 0, fromUtf16.stderr);
+  const report = JSON.parse(fromUtf16.stdout) as Json;
+  assert.equal(report.requests.length, 25);
+  assert.deepEqual(report, JSON.parse(fromUtf8.stdout));
+});

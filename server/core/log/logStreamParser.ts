@@ -6,6 +6,8 @@ import type { ParseOutput } from '../records';
 import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
 import { COMPRESSED_HEAD_BYTES, compressedFormatOf, decompressWith } from './compressedInput';
+import { TextDecoder } from 'node:util';
+import { UTF16_HEAD_BYTES, utf16EncodingOf } from './utf16Input';
 
 export interface LogStreamParserOptions {
   /** Longest line kept, in UTF-16 code units; longer lines are cut and reported. Default 1 MiB. */
@@ -18,6 +20,10 @@ export class LogStreamParser {
   private ended = false;
   /** The input's first bytes, until it is known whether they are a compressed file's. */
   private head: number[] | null = [];
+  /** Bytes held back until there are enough to tell UTF-16 from UTF-8; null once told. */
+  private encodingHead: Uint8Array | null = new Uint8Array(0);
+  /** Set when the input is UTF-16: its bytes are decoded to text before the line splitter. */
+  private utf16: TextDecoder | null = null;
 
   constructor(options: LogStreamParserOptions = {}) {
     this.reader = new RecordReader();
@@ -28,8 +34,36 @@ export class LogStreamParser {
   push(chunk: Uint8Array | string): ParseOutput {
     if (this.ended) return this.afterEnd();
     if (this.head !== null) this.lookAtHead(chunk);
-    this.guard(() => this.splitter.push(chunk));
+    const input = this.encodingHead === null && this.utf16 === null ? chunk : this.decodeInput(chunk);
+    if (input !== '') this.guard(() => this.splitter.push(input));
     return this.take();
+  }
+
+  /** The chunk as the line splitter takes it: UTF-16 input as text; '' while the encoding is not yet told. */
+  private decodeInput(chunk: Uint8Array | string, end = false): Uint8Array | string {
+    if (typeof chunk === 'string') {
+      this.encodingHead = null;
+      return chunk;
+    }
+    let bytes = chunk;
+    const held = this.encodingHead;
+    if (held !== null) {
+      if (held.length > 0) {
+        bytes = new Uint8Array(held.length + chunk.length);
+        bytes.set(held);
+        bytes.set(chunk, held.length);
+      }
+      const encoding = utf16EncodingOf(bytes);
+      if (encoding === null && bytes.length < UTF16_HEAD_BYTES && !end) {
+        this.encodingHead = bytes;
+        return '';
+      }
+      this.encodingHead = null;
+      // The decoder drops a leading byte-order mark.
+      if (encoding !== null) this.utf16 = new TextDecoder(encoding);
+    }
+    if (this.utf16 === null) return bytes;
+    return this.utf16.decode(bytes, { stream: !end });
   }
 
   /** Collects the first bytes of a byte input and says once if they are a compressed file's. */
@@ -67,6 +101,10 @@ export class LogStreamParser {
     if (this.ended) return this.afterEnd();
     this.ended = true;
     this.judgeHead();
+    if (this.encodingHead !== null || this.utf16 !== null) {
+      const rest = this.decodeInput(new Uint8Array(0), true);
+      if (rest.length > 0) this.guard(() => this.splitter.push(rest));
+    }
     this.guard(() => this.splitter.end());
     this.guard(() => this.reader.finish());
     return this.take();
