@@ -354,7 +354,7 @@ function scrapeTable(
     if (bound === undefined || h[p] === null) return fmt(h[p]);
     return `${boundSign(bound)} ${fmt(bound.kind === 'atMost' ? bound.le : h[p])}`;
   };
-  // A series known to be wrong (the codec TTFT signature) is marked, and why is said below the table.
+  // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the table.
   const rows = histograms.map((h) => [
     isKnownWrong(h) ? `${h.family} !` : h.family,
     h.labels['stage'] ?? '',
@@ -383,7 +383,7 @@ function scrapeTable(
   );
   const knownWrong = histograms.filter(isKnownWrong);
   if (knownWrong.length > 0) {
-    out.push('', `Known to be wrong (marked !): ${knownWrong.length} series; their quantiles are not usable:`);
+    out.push('', `Known to mislead (marked !): ${knownWrong.length} series:`);
     for (const caveat of new Set(knownWrong.map((h) => h.caveat))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
   }
   if (speechStreams.length > 0) {

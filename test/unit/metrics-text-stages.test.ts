@@ -6,6 +6,7 @@ import { parseExposition } from '../../server/core/metricsText/exposition';
 import { stageHistogramRows, type StageHistogramRow } from '../../server/core/metricsText/stageHistograms';
 import { findCodecTtftSignature } from '../../server/core/metricsText/codecTtftSignature';
 import { diffusionPreprocessFirstBuckets } from '../../server/core/metricsText/preprocessZeros';
+import { summarizeScrape } from '../../server/core/metricsText/scrapeSummary';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './support/scrapeFixtures';
 
 function close(actual: number | null | undefined, expected: number, message = ''): void {
@@ -188,5 +189,28 @@ describe('diffusionPreprocessFirstBuckets', () => {
 
   it('returns nothing when the family is absent', () => {
     assert.deepEqual(diffusionPreprocessFirstBuckets(parseExposition(HEALTHY_SCRAPE)), []);
+  });
+
+  it('the scrape summary says which quantiles may be "no pre-processor" zeros, and only those series', () => {
+    const series = (stage: string, counts: readonly number[]): string[] => {
+      const labels = `model_name="glm",stage="${stage}",replica="0"`;
+      const les = ['0.001', '0.005', '0.025', '0.05', '+Inf'];
+      return [
+        ...les.map((le, i) => `vllm_omni:diffusion_preprocess_s_bucket{${labels},le="${le}"} ${counts[i]}`),
+        `vllm_omni:diffusion_preprocess_s_count{${labels}} ${counts[4]}`,
+      ];
+    };
+    // Stage 1: 4 of 6 in the first bucket (its p50 reads "<= 0.001"); stage 2: none there.
+    const body = [
+      '# TYPE vllm_omni:diffusion_preprocess_s histogram',
+      ...series('1', [4, 4, 5, 6, 6]),
+      ...series('2', [0, 0, 5, 6, 6]),
+    ].join('\n');
+    const [first, second] = summarizeScrape(body).histograms;
+    assert.equal(
+      first?.caveat,
+      'Pre-processing time on stage 1: 4 of 6 observations are at most 0.001 s, the bucket where vLLM-Omni also records 0 s for a request whose model has no pre-processor: p50 "≤ 0.001" may mean no pre-processor, not fast pre-processing.',
+    );
+    assert.equal(second?.caveat, null);
   });
 });

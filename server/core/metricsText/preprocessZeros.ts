@@ -6,6 +6,8 @@
 import { replicaIdOf, stageIdOf } from './labels';
 import { findFamily } from './metricNames';
 import type { Labels, ParsedExposition } from './model';
+import type { QuantileBounds } from './quantileBounds';
+import { PERCENTILES } from '../reportedPercentiles';
 
 export const DIFFUSION_PREPROCESS_FAMILY = 'vllm_omni:diffusion_preprocess_s';
 
@@ -39,4 +41,26 @@ export function diffusionPreprocessFirstBuckets(exposition: ParsedExposition): P
     });
   }
   return result;
+}
+
+/**
+ * Why the series' quantiles that read "at most the first bucket's bound" do not show
+ * pre-processing time (null when none of them does): the first bucket also holds the
+ * 0 s of every request whose model has no pre-processor.
+ */
+export function preprocessZerosCaveat(
+  labels: Labels,
+  firstBucket: { readonly le: number; readonly count: number },
+  count: number | null,
+  bounds: QuantileBounds | undefined,
+): string | null {
+  const inFirstBucket = PERCENTILES.filter((p) => bounds?.[p]?.kind === 'atMost');
+  if (inFirstBucket.length === 0 || firstBucket.count <= 0) return null;
+  const of = count === null ? '' : ` of ${count}`;
+  const stage = stageIdOf(labels);
+  return (
+    `Pre-processing time${stage === null ? '' : ` on stage ${stage}`}: ${firstBucket.count}${of} observations are at most ${firstBucket.le} s, the bucket where vLLM-Omni also ` +
+    `records 0 s for a request whose model has no pre-processor: ${inFirstBucket.join(', ')} ` +
+    `"≤ ${firstBucket.le}" may mean no pre-processor, not fast pre-processing.`
+  );
 }

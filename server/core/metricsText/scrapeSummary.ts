@@ -2,11 +2,13 @@
 // series of every family (stage/replica labels kept), quantiles as PromQL's
 // histogram_quantile. A series that is absent stays absent: not measured. A count or
 // sum the series did not expose stays null (unknown), never 0; series that show the
-// codec TTFT signature carry its explanation, so no view presents them as truth.
+// codec TTFT signature, and diffusion pre-processing quantiles that the "no pre-processor"
+// zeros may make, carry the explanation, so no view presents them as truth.
 import { parseExposition } from './exposition';
 import { findCodecTtftSignature, CODEC_TTFT_FAMILIES } from './codecTtftSignature';
 import { labelsKey } from './labels';
 import { canonicalMetricName } from './metricNames';
+import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from './preprocessZeros';
 import type { ParsedExposition } from './model';
 import { summarizeHistogramSeries } from './stageHistograms';
 import type { ParseProblem } from '../records';
@@ -60,9 +62,15 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
   const out: HistogramSummary[] = [];
   for (const family of parsed.families) {
     if (family.type !== 'histogram') continue;
-    const affected = caveats.size > 0 && CODEC_TTFT_FAMILIES.has(canonicalMetricName(family.name));
+    const canonical = canonicalMetricName(family.name);
+    const affected = caveats.size > 0 && CODEC_TTFT_FAMILIES.has(canonical);
     for (const series of family.series) {
       const row = summarizeHistogramSeries(family.name, series);
+      const first = series.buckets[0];
+      const preprocessCaveat =
+        canonical === DIFFUSION_PREPROCESS_FAMILY && first !== undefined
+          ? preprocessZerosCaveat(series.labels, { le: first.le, count: first.cumulative }, row.count, row.bounds)
+          : null;
       out.push({
         family: row.family,
         labels: row.labels,
@@ -73,7 +81,7 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
         p99: row.p99,
         openEnded: row.openEnded,
         bounds: row.bounds,
-        caveat: affected ? (caveats.get(labelsKey(row.labels)) ?? null) : null,
+        caveat: affected ? (caveats.get(labelsKey(row.labels)) ?? null) : preprocessCaveat,
       });
     }
   }
