@@ -41,6 +41,10 @@ test('the encoding told from the first bytes', () => {
   assert.equal(utf16EncodingOf(utf8('(API')), null);
   assert.equal(utf16EncodingOf([0, 0, 0, 0]), null);
   assert.equal(utf16EncodingOf([0x28, 0]), null);
+  // A mark before UTF-8 text (no NUL after it): invalid bytes in a UTF-8 log, not UTF-16.
+  assert.equal(utf16EncodingOf([0xff, 0xfe, 0x00, 0x0a, 0xc3, 0x28]), null);
+  assert.equal(utf16EncodingOf([0xff, 0xfe, 0x28, 0x41, 0x50, 0x49]), null);
+  assert.equal(utf16EncodingOf([0xfe, 0xff, 0x28, 0x41, 0x50, 0x49]), null);
 });
 
 test('UTF-16 logs give the records of the UTF-8 log', () => {
