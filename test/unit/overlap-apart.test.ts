@@ -18,11 +18,13 @@ const part = (stageId: number | null, phase: TailPart['phase'], excessMs: number
   measuredIn: 2,
 });
 
-type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs'>;
-const tail = (excessMs: number, parts: TailPart[]): Tail => ({
+type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs' | 'alongsideStages'>;
+/** Under async chunk the downstream stages are seen running alongside their upstream (alongsideStages). */
+const tail = (excessMs: number, parts: TailPart[], alongsideStages: readonly string[] = ['1', '2']): Tail => ({
   excessMs,
   parts,
   residualMs: excessMs - parts.reduce((a, p) => a + p.excessMs, 0),
+  alongsideStages,
 });
 const keys = (t: Tail): string[][] => additiveTail(t).apart.map((a) => [a.part.key, a.because]);
 const words = { part: (p: TailPart) => p.key, stage: (k: string) => `stage ${k}`, signed: (ms: number) => `+${ms}` };
@@ -96,4 +98,17 @@ test('nothing apart: a positive residual, a first stage overlapping itself, a wa
   // group that holds it either.
   assert.deepEqual(keys(tail(100, [part(0, 'prefill', 100), part(0, 'decode', 80), part(1, 'queued', 10)])), []);
   assert.equal(overlapText([], words), null);
+});
+
+test('a negative residual alone sets apart only measured input waits: stages not seen running alongside stay in the sum', () => {
+  // The numbers of the first two tests, from stages run one after the other (no async chunk), or
+  // whose positions do not tell: their printed values disagree; nothing shows time counted twice.
+  const endToEnd = tail(9410, [part(1, 'decode', 9440), part(2, 'decode', 9330), part(0, 'decode', 605)], []);
+  assert.deepEqual(keys(endToEnd), []);
+  assert.equal(additiveTail(endToEnd).residualMs, endToEnd.residualMs);
+  const queuedOnly = tail(100, [part(0, 'prefill', 100), part(1, 'queued', 95)], []);
+  assert.deepEqual(keys(queuedOnly), []);
+  assert.deepEqual(keys({ ...queuedOnly, alongsideStages: ['1'] }), [['1/queued', 'inputWait']]);
+  const measuredWait = tail(100, [part(0, 'prefill', 100), part(1, 'inputWait', 95)], []);
+  assert.deepEqual(keys(measuredWait), [['1/inputWait', 'inputWait']]);
 });

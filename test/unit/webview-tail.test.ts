@@ -230,6 +230,8 @@ function tailOf(requestCount: number): TailAttribution {
       },
     ],
     residualMs: 3900 - 3899 - 1987 - 1250 - 0.1,
+    // Under talker first audio the codec cannot have started after the talker ended (stagePlacement.ts).
+    alongsideStages: ['1'],
     requestIds: ['speech-628f'],
   };
 }

@@ -14,6 +14,10 @@
 //  alongside      as after-upstream, but there the stage would end after the request did
 //                 (e2e_total_ms): it cannot have started that late, so it starts at the
 //                 floor, alongside its upstream (async chunk). Position assumed.
+// Whether a stage ran while its upstream stage still worked is known only from positions that
+// are not assumed: an anchored stage starting before the end of an upstream stage that is
+// anchored or first (it starts at the floor), or a stage that cannot have started after its
+// upstream (alongside). A stage drawn after its upstream by assumption says nothing.
 // Used by the waterfall (timeline.ts, floor 0) and the additive breakdown (floor = preprocess).
 import { numberOf } from '../values';
 import type { AnalyzedRequest, RequestStage } from './types';
@@ -49,6 +53,8 @@ export interface StagePlacement {
   readonly endMs: number;
   readonly anchored: boolean;
   readonly rule: string;
+  /** Ran while the stage before it still worked (true), did not (false), or unknown (null; the first stage too). */
+  readonly alongsideUpstream: boolean | null;
 }
 
 /** stage_gen_time_ms, or the [OmniTiming] stage seconds when the table is missing; NaN when neither. */
@@ -103,6 +109,8 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
   const fromPreprocess = floorMs > 0;
   const out: StagePlacement[] = [];
   let upstreamEnd: number | null = null;
+  /** The upstream stage's end is a placed position, not an assumed one. */
+  let upstreamEndKnown = false;
   const stages = orderedStages(request);
   for (let index = 0; index < stages.length; index++) {
     const stage = stages[index] as RequestStage;
@@ -129,15 +137,18 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
     if (anchor !== null) anchor = Math.max(0, anchor);
     let start: number;
     let rule: string;
+    let alongsideUpstream: boolean | null = null;
     if (anchor !== null) {
       start = anchor;
       rule = RULE_ANCHORED;
+      if (index > 0 && upstreamEnd !== null && upstreamEndKnown) alongsideUpstream = start < upstreamEnd - slack;
     } else if (index === 0 || upstreamEnd === null) {
       start = floorMs;
       rule = fromPreprocess ? RULE_ASYNC_FROM_PREPROCESS : RULE_ASYNC_FROM_ARRIVAL;
     } else if (e2eTotal !== undefined && upstreamEnd + drawn > e2eTotal + slack) {
       start = floorMs;
       rule = fromPreprocess ? RULE_ALONGSIDE_FROM_PREPROCESS : RULE_ALONGSIDE_FROM_ARRIVAL;
+      alongsideUpstream = true;
     } else {
       start = upstreamEnd;
       rule = RULE_AFTER;
@@ -145,8 +156,9 @@ export function placeStages(request: AnalyzedRequest, floorMs = 0): StagePlaceme
     if (prefix !== '') rule = prefix + rule;
     const phasesEnd = start + phases;
     const endMs = Number.isFinite(genTime) ? Math.max(start + genTime, phasesEnd) : phasesEnd;
-    out.push({ stage, startMs: start, endMs, anchored: anchor !== null, rule });
+    out.push({ stage, startMs: start, endMs, anchored: anchor !== null, rule, alongsideUpstream });
     upstreamEnd = endMs;
+    upstreamEndKnown = anchor !== null || index === 0;
   }
   return out;
 }

@@ -510,6 +510,7 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
       endMs: p.endMs,
       placement: p.anchored ? 'measured' : 'reconstructed',
       placementRule: p.anchored ? null : p.rule,
+      alongsideUpstream: p.alongsideUpstream,
     })),
   };
 }

@@ -43,6 +43,8 @@ export interface StageColumns {
   readonly end: Column;
   readonly tokensIn: Column;
   readonly tokensOut: Column;
+  /** 1: ran while the stage before it still worked, 0: did not; absent where the positions do not tell. */
+  readonly alongsideUpstream: Column;
 }
 
 /** Something kept up to date from the index's requests as they arrive (tailState.ts). */
@@ -88,7 +90,13 @@ export class ExplainIndex {
   /** The arena ordinals of each stage's span and token counts, by stage key. */
   private readonly stageOrdinals = new Map<
     string,
-    { readonly start: number; readonly end: number; readonly tokensIn: number; readonly tokensOut: number }
+    {
+      readonly start: number;
+      readonly end: number;
+      readonly tokensIn: number;
+      readonly tokensOut: number;
+      readonly alongsideUpstream: number;
+    }
   >();
   private stageOrder: StageColumns[] | null = null;
   readonly overlap: Column;
@@ -176,12 +184,14 @@ export class ExplainIndex {
           end: this.named(prefix, 'end'),
           tokensIn: this.named(prefix, 'in'),
           tokensOut: this.named(prefix, 'out'),
+          alongsideUpstream: this.named(prefix, 'along'),
         };
         this.stageOrdinals.set(span.stageKey, ordinals);
       }
       const stage = request.stages.find((s) => s.stageKey === span.stageKey);
       put(ordinals.start, span.startMs);
       put(ordinals.end, span.endMs);
+      if (span.alongsideUpstream !== null) put(ordinals.alongsideUpstream, span.alongsideUpstream ? 1 : 0);
       // Hidden rows stay unknown (zero or not measured), never 0 tokens.
       if (stage !== undefined) {
         put(ordinals.tokensIn, numberOf(stage.fields, 'num_tokens_in'));
@@ -312,6 +322,7 @@ export class ExplainIndex {
         end: namedColumn(this.arena, `s:${m.stageKey}:end`),
         tokensIn: namedColumn(this.arena, `s:${m.stageKey}:in`),
         tokensOut: namedColumn(this.arena, `s:${m.stageKey}:out`),
+        alongsideUpstream: namedColumn(this.arena, `s:${m.stageKey}:along`),
       })));
   }
 

@@ -175,7 +175,7 @@ function tailBlock(
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
   else if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0)
     out.push(
-      "  (a negative residual: parts overlap; a downstream stage's input wait is the wait for the upstream work above it)",
+      "  (a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and none is known to be the same time counted twice)",
     );
   if (t.requestIds.length > 0)
     out.push(

@@ -6,17 +6,25 @@
 //    chain of three stages each downstream stage's wait;
 //  - alongside: under async chunk a downstream stage runs while the upstream stages work, fed
 //    as they produce, so its phases' time lies within theirs.
+// Either shape needs the stage to have run while its upstream worked: a negative residual alone
+// does not show it (the printed values of stages that ran one after the other can disagree too),
+// so only the stages the tail's request positions show alongside (alongsideStages) are set apart,
+// except a measured input wait, which is the wait for upstream by definition.
 // explain, compare, the views and the deploy hint show those parts apart and add up the others
 // (the views' sentences: webview/shared/tailModel.ts); the JSON keeps every part.
 import { firstStageIdOf } from '../analysis/crossStage';
 import type { TailAttribution, TailPart } from './types';
 
-type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs'>;
+type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs' | 'alongsideStages'>;
 
 /** A residual this far below 0 (of the target's excess) is parts that overlap, not rounding. */
 const OVERLAP_SHARE = 0.05;
 /** A stage set apart as having run alongside its upstream holds at least this much of the target's excess. */
 const GROUP_SHARE = 0.1;
+
+function ranAlongside(t: Tail, stageKey: string | null): boolean {
+  return stageKey !== null && t.alongsideStages !== undefined && t.alongsideStages.includes(stageKey);
+}
 
 /** A set of parts is the overlap when its excess is at least half of it and not more than twice it. */
 function isOverlap(excessMs: number, overlapMs: number): boolean {
@@ -36,7 +44,7 @@ function overlapWaits(t: Tail): TailPart[] {
   const byStage = new Map<string, TailPart>();
   let largest: TailPart | null = null;
   for (const p of t.parts) {
-    const waits = p.phase === 'inputWait' || p.phase === 'queued';
+    const waits = p.phase === 'inputWait' || (p.phase === 'queued' && ranAlongside(t, p.stageKey));
     if (!waits || p.stageId === null || p.stageKey === null || p.stageId <= first || !(p.excessMs > 0)) continue;
     const held = byStage.get(p.stageKey);
     if (held === undefined || p.excessMs > held.excessMs) byStage.set(p.stageKey, p);
@@ -62,6 +70,7 @@ function downstreamStages(t: Tail, apart: ReadonlyMap<TailPart, ApartReason>): S
   const groups = new Map<string, StageGroup>();
   for (const p of t.parts) {
     if (p.stageId === null || p.stageKey === null || p.stageId <= first || apart.has(p)) continue;
+    if (!ranAlongside(t, p.stageKey)) continue;
     let g = groups.get(p.stageKey);
     if (g === undefined) groups.set(p.stageKey, (g = { stageId: p.stageId, parts: [], excessMs: 0 }));
     g.parts.push(p);

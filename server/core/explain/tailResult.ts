@@ -27,6 +27,26 @@ export interface TailIngredients {
   readonly afterTarget: ReadonlyMap<string, { readonly requests: number; readonly of: number }>;
 }
 
+/**
+ * The stages that ran while the stage before them still worked in more of the tail's requests
+ * than not, among those whose positions tell (stagePlacement.ts).
+ */
+function alongsideStagesOf(index: ExplainIndex, tailRows: Int32Array): string[] {
+  const out: string[] = [];
+  const values = new Float64Array(tailRows.length);
+  for (const stage of index.stages()) {
+    stage.alongsideUpstream.read(tailRows, values);
+    let yes = 0;
+    let no = 0;
+    for (const v of values) {
+      if (v === 1) yes++;
+      else if (v === 0) no++;
+    }
+    if (yes > no) out.push(stage.stageKey);
+  }
+  return out;
+}
+
 export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribution {
   const { tailRows, tailValues } = t;
   const tailCount = tailRows.length;
@@ -87,6 +107,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
   let explained = 0;
   for (const p of parts) explained += p.excessMs;
 
+  const alongside = alongsideStagesOf(index, tailRows);
   const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
     (a, b) => tailValues[b] - tailValues[a] || tailRows[a] - tailRows[b],
   );
@@ -101,6 +122,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     excessMs: excess,
     parts,
     residualMs: excess - explained,
+    ...(alongside.length === 0 ? {} : { alongsideStages: alongside }),
     ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };

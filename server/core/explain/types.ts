@@ -92,6 +92,8 @@ export interface StageSpan {
   readonly placement: 'measured' | 'reconstructed';
   /** The rule that placed a stage without a measured anchor. */
   readonly placementRule: string | null;
+  /** Ran while the stage before it still worked; null when the positions do not tell (stagePlacement.ts). */
+  readonly alongsideUpstream: boolean | null;
 }
 
 /** `e2e`, `stage<N>.firstOutput`, `stage<N>.ttft` (`stage1_2.…` for a second segment). */
@@ -167,6 +169,11 @@ export interface TailAttribution {
   readonly parts: readonly TailPart[];
   /** excessMs − Σ parts' excessMs: negative where parts overlap (a downstream input wait and the upstream work it waits for). */
   readonly residualMs: number;
+  /**
+   * Downstream stages that, in most of the tail requests whose positions tell, ran while the
+   * stage before them still worked (absent when none): only their time can lie within upstream time.
+   */
+  readonly alongsideStages?: readonly string[];
   /** Parts whose contribution is not known in any tail request (absent when none). */
   readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */
