@@ -68,6 +68,7 @@ test('csvRows: numbers as numbers (negatives too), states in one spelling, list 
     overallSummary: null,
     complete: true,
     hasStageTable: true,
+    stageTableCut: false,
     derived: { addedTimeToFirstOutputMs: { '0': 9092.733 - 10034.441 } },
   };
   const [header, row, edge] = csvRows([request]).map((l) => l.split(','));

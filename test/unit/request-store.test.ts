@@ -117,6 +117,7 @@ test('numbers the int32 slots cannot hold exactly are kept exactly: -0, 4+ decim
     transfers: [],
     complete: false,
     hasStageTable: false,
+    stageTableCut: false,
     overallSummary: null,
     derived: { addedTimeToFirstOutputMs: {} },
   };

@@ -6,6 +6,8 @@ import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOu
 import { numberOf, toLogPrecision } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings } from './stageKind';
+import { rowUnread } from './stageBuilder';
+import { SPLIT_FIELD } from './types';
 import { firstStageIdOf } from './crossStage';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
@@ -129,8 +131,9 @@ export class FindingsBuilder {
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
     const id = request.requestId;
     const { values, states } = stage.split;
-    // The codec's is a server bug's signature; a diffusion stage's, the field's default by design.
-    if (states.ttftMs === 'notRecorded') {
+    // The codec's is a server bug's signature; a diffusion stage's, the field's default by design;
+    // a row a cut-off table never reached, what truncated-record says.
+    if (states.ttftMs === 'notRecorded' && !rowUnread(request, SPLIT_FIELD.ttftMs)) {
       if (stage.kind === 'diffusion') this.hit('diffusion-ttft-default', 'info', stage.stageId, id);
       else this.hit('ttft-not-recorded', 'warning', stage.stageId, id);
     }
@@ -255,7 +258,7 @@ export class FindingsBuilder {
       case 'diffusion-zero-ambiguous':
         return `${stage} prints diffusion timings as truncated _ms integers (a build before the missing-value rule): there a 0 in preprocess_time_ms or output_ready_wait_time_ms can mean "not measured", and the log hides all-zero rows, so absent rows are ambiguous on ${of(b.stageId)}.`;
       case 'truncated-record':
-        return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept, the missing ones are unknown.`;
+        return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept; the rows after the last one read (the table sorts them by name) are unknown, shown as not recorded, not as hidden.`;
       case 'stage-tables-missing':
         return tablesMissingMessage(n, this.requestTotal);
       case 'prefill-covers-decode':

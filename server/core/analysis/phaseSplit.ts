@@ -6,6 +6,8 @@
 //    split fields are set together; so when one of them is measured and the other is
 //    hidden, the hidden one is a measured 0 (seed 001: "a measured vllm_ready_queued_ms
 //    of 0 appears only in the summary").
+//  - notRecorded: a row a cut-off table never reached (it sorts its rows by name, so every
+//    absent row named after the last one read) is unknown, not hidden.
 //  - notRecorded: a stage that produced output but has vllm_ttft_ms 0 (or hidden) and no
 //    vllm_prefill_ms is the codec first-audio signature of builds without the stats fix
 //    (seed 000); its TTFT is unknown, not 0 ms. A diffusion stage's vllm_ttft_ms of 0 is the
@@ -45,12 +47,21 @@ export interface SplitContext {
   readonly kind: StageKind;
   /** The table this stage came from prints vLLM-native stats (some `vllm_*` value measured on some stage). */
   readonly tableHasNativeStats: boolean;
+  /** The table was cut off after this row: an absent row named after it was never reached (unknown, not hidden). */
+  readonly unreadAfter?: string | null;
+}
+
+/** An absent row the cut-off table never reached. */
+function unread(name: string, ctx: SplitContext): boolean {
+  return ctx.unreadAfter !== undefined && ctx.unreadAfter !== null && name > ctx.unreadAfter;
 }
 
 /** True when this stage shows the codec first-audio TTFT signature (seed 000). */
 export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean {
   if (ctx.kind !== 'llm' || !ctx.tableHasNativeStats || !producedOutput(fields)) return false;
   const ttft = fields[SPLIT_FIELD.ttftMs];
+  // A row the cut-off table never reached says nothing: no signature is claimed from it.
+  if ((ttft === undefined && unread(SPLIT_FIELD.ttftMs, ctx)) || unread(SPLIT_FIELD.prefillMs, ctx)) return false;
   // Hidden: the build prints native stats (checked above), so the row was 0/None everywhere.
   const ttftZeroOrHidden = ttft === undefined || (ttft.state === 'measured' && ttft.value === 0);
   const prefill = fields[SPLIT_FIELD.prefillMs];
@@ -81,6 +92,10 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     decodeMs: stateOf(decode),
     ttftMs: stateOf(ttft),
   };
+  if (ctx.unreadAfter !== undefined && ctx.unreadAfter !== null) {
+    for (const name of SPLIT_NAMES)
+      if (states[name] === 'hidden' && unread(SPLIT_FIELD[name], ctx)) states[name] = 'notRecorded';
+  }
   if (ctx.kind === 'diffusion') {
     if (states.ttftMs === 'measured' && values.ttftMs === 0) {
       values.ttftMs = null;

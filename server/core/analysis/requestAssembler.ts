@@ -276,9 +276,10 @@ function takeOverall(lane: Lane): RequestOverallSummary | null {
 }
 
 function finalize(open: OpenRequest): AnalyzedRequest {
+  const stageTableCut = open.stageTable !== null && !open.stageTable.complete;
   const stages =
     open.stageTable !== null
-      ? stagesFromColumns(open.stageTable.columns)
+      ? stagesFromColumns(open.stageTable.columns, stageTableCut)
       : open.timing !== null
         ? stagesFromTiming(open.timing)
         : [];
@@ -295,6 +296,7 @@ function finalize(open: OpenRequest): AnalyzedRequest {
     overallSummary: open.overallSummary,
     complete: open.complete,
     hasStageTable: open.stageTable !== null,
+    stageTableCut,
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
   };
 }

@@ -11,7 +11,7 @@ import { ChunkedInt32 } from './chunkedArrays';
 import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
 import { SlotCodec } from './packedValues';
-import { stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
+import { lastRowOf, stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
 import { endToEndOf, omniTimingTotalMs } from './endToEnd';
 import { requestTransfers, tableEdgesOf } from './transfers';
 import type { AnalyzedRequest, RequestOverallSummary, RequestStage } from './types';
@@ -26,8 +26,9 @@ const COLD = 1;
 const COMPLETE = 2;
 const HAS_STAGE_TABLE = 4;
 const NATIVE_STATS = 8;
+const STAGE_TABLE_CUT = 16;
 /** bootFlags = boot * FLAG_SPAN + flags */
-const FLAG_SPAN = 16;
+const FLAG_SPAN = 32;
 
 /** The parts of a request that most requests do not have, kept out of PackedRequest. */
 interface RareParts {
@@ -47,7 +48,7 @@ class PackedRequest {
     readonly layout: RequestLayout | null,
     readonly offset: number,
     readonly line: number,
-    /** boot * FLAG_SPAN + (COLD | COMPLETE | HAS_STAGE_TABLE | NATIVE_STATS) */
+    /** boot * FLAG_SPAN + (COLD | COMPLETE | HAS_STAGE_TABLE | NATIVE_STATS | STAGE_TABLE_CUT) */
     readonly bootFlags: number,
     readonly timestamp: string | null,
     readonly timingLine: number,
@@ -96,7 +97,10 @@ export class RequestStore implements RequestList {
   add(request: AnalyzedRequest): void {
     this.positions.set(request.requestId, this.entries.length);
     const flags =
-      (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0) | (request.hasStageTable ? HAS_STAGE_TABLE : 0);
+      (request.cold ? COLD : 0) |
+      (request.complete ? COMPLETE : 0) |
+      (request.hasStageTable ? HAS_STAGE_TABLE : 0) |
+      (request.stageTableCut ? STAGE_TABLE_CUT : 0);
     const timing = request.timing;
     const fromTiming = !request.hasStageTable && timing !== null;
     const tableEdges = tableEdgesOf(request.transfers);
@@ -186,7 +190,9 @@ export class RequestStore implements RequestList {
     const timing = layout.timing === null ? null : reader.timing(layout, entry);
     const overallSummary = layout.overall === null ? null : reader.overall(layout.overall);
     const stages: RequestStage[] =
-      layout.stagesFromTiming && timing !== null ? stagesFromTiming(timing) : stagesFromColumns(columns);
+      layout.stagesFromTiming && timing !== null
+        ? stagesFromTiming(timing)
+        : stagesFromColumns(columns, (entry.bootFlags & STAGE_TABLE_CUT) !== 0);
     return {
       requestId: entry.requestId,
       boot: Math.floor(entry.bootFlags / FLAG_SPAN),
@@ -200,6 +206,7 @@ export class RequestStore implements RequestList {
       overallSummary,
       complete: (entry.bootFlags & COMPLETE) !== 0,
       hasStageTable: (entry.bootFlags & HAS_STAGE_TABLE) !== 0,
+      stageTableCut: (entry.bootFlags & STAGE_TABLE_CUT) !== 0,
       derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
     };
   }
@@ -226,7 +233,9 @@ export class RequestStore implements RequestList {
           this.textCells,
         );
         const column = { column: s.stageKey, stageId: s.stageId, segment: s.segment, fields: reader.fields(s.fields) };
-        return stageFromColumn(column, (entry.bootFlags & NATIVE_STATS) !== 0);
+        const unreadAfter =
+          (entry.bootFlags & STAGE_TABLE_CUT) !== 0 ? lastRowOf(layout.stages.map((c) => c.fields.names)) : null;
+        return stageFromColumn(column, (entry.bootFlags & NATIVE_STATS) !== 0, unreadAfter);
       }
       skip += s.fields.slotCount;
     }

@@ -7,11 +7,23 @@ import type { FieldMap } from '../values';
 import { measured } from '../values';
 import { phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
-import type { RequestStage } from './types';
+import type { AnalyzedRequest, RequestStage } from './types';
 
-export function stagesFromColumns(columns: readonly StageColumn[]): RequestStage[] {
+/** `cut`: the table was cut off (rows after the last one read are unknown). */
+export function stagesFromColumns(columns: readonly StageColumn[], cut = false): RequestStage[] {
   const nativeStats = tableHasNativeStats(columns);
-  return mapPacked(columns, (column) => stageFromColumn(column, nativeStats));
+  const unreadAfter = cut ? lastRowOf(columns.map((c) => Object.keys(c.fields))) : null;
+  return mapPacked(columns, (column) => stageFromColumn(column, nativeStats, unreadAfter));
+}
+
+/**
+ * The last row a cut-off table printed: it sorts its rows by name, and prints a row only when
+ * some column has a value, so it is the greatest name any column holds ('' when none).
+ */
+export function lastRowOf(columnNames: Iterable<Iterable<string>>): string {
+  let last = '';
+  for (const names of columnNames) for (const name of names) if (name > last) last = name;
+  return last;
 }
 
 /** Whether some column of the table prints a measured vLLM-native (`vllm_*`) value. */
@@ -24,7 +36,19 @@ export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'
   return false;
 }
 
-export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolean): RequestStage {
+/** `unreadAfter`: in a cut-off table, the last row read (rows named after it were never reached); null when whole. */
+/** A row of the request's stage table that the table, cut off, never reached (no stage holds it). */
+export function rowUnread(request: Pick<AnalyzedRequest, 'stageTableCut' | 'stages'>, row: string): boolean {
+  if (!request.stageTableCut) return false;
+  for (const s of request.stages) if (s.fields[row] !== undefined) return false;
+  return row > lastRowOf(request.stages.map((s) => Object.keys(s.fields)));
+}
+
+export function stageFromColumn(
+  column: StageColumn,
+  tableHasNativeStats: boolean,
+  unreadAfter: string | null = null,
+): RequestStage {
   const kind = stageKindOf(column.fields);
   const replica = column.fields['replica_id'];
   return {
@@ -34,7 +58,7 @@ export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolea
     replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
     kind,
     fields: column.fields,
-    split: phaseSplitOf(column.fields, { kind, tableHasNativeStats }),
+    split: phaseSplitOf(column.fields, { kind, tableHasNativeStats, unreadAfter }),
   };
 }
 

@@ -126,6 +126,11 @@ export interface AnalyzedRequest {
   readonly overallSummary: RequestOverallSummary | null;
   /** false when one of its tables was cut off. */
   readonly complete: boolean;
+  /**
+   * Its stage table was cut off: the rows after the last one read (the table sorts its rows by
+   * name) were never reached, so their values are unknown (`notRecorded`), not hidden.
+   */
+  readonly stageTableCut: boolean;
   /** false when only E2E/OmniTiming were printed (the stage table is DEBUG-only on phase-split builds). */
   readonly hasStageTable: boolean;
   readonly derived: RequestDerived;
