@@ -3,11 +3,11 @@
 // TransferEdgeStats), so a request is final when a record of another call arrives, a
 // boot marker arrives, or the stream is flushed. Calls are followed per process (the
 // `(APIServer pid=N)` of the line prefix): processes that log to one file interleave
-// their calls, and one process's record does not end another's call. The [Overall Summary] that opens a call
-// belongs to the requests of that call: the next `e2e_requests` requests (1 when serving).
-// Boot markers number the server boots
-// inside one log; the first request after each boot is marked cold (seed 001: a cold
-// start can put a one-time cost into any phase).
+// their calls, and one process's record does not end another's call. The [Overall
+// Summary] that opens a call belongs to the requests of that call: the next
+// `e2e_requests` requests (1 when serving). Boot markers number the server boots inside
+// one log; the first request after each boot is marked cold (seed 001: a cold start can
+// put a one-time cost into any phase).
 import type { LogRecord, OmniTimingRecord, OverallSummaryRecord, StageTableRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
