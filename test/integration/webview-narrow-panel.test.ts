@@ -1,6 +1,7 @@
 // Latency Details in a narrow editor group, in headless Chromium with the built bundles and
 // the real HTML shell: at 280 px every tab is in view and the arrow keys move between them
-// without scrolling the page sideways (it has no scrollbar to come back with).
+// without scrolling the page sideways (it has no scrollbar to come back with); scrolled
+// sideways, the requests grid keeps each stage's name over the stage's columns in view.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -73,6 +74,51 @@ describe('Latency Details at 280 px', () => {
       await page.keyboard.press('End');
       assert.deepEqual(await page.evaluate(SCROLLED_SIDEWAYS), [], 'after End');
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-280-tabs.png') });
+    } finally {
+      await view.close();
+    }
+  });
+});
+
+describe('requests grid scrolled sideways', () => {
+  test("each stage's name stays in view over its columns, right of the id column", async () => {
+    const view = await harness.open('latencyPanel', { width: 626, height: 600 });
+    try {
+      const page = view.page;
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+      // Scrolled into the middle of each stage's columns in turn: its name's text must be drawn
+      // inside the visible part of its group cell (not left of the view, not under the id column).
+      // A stage's group (the one-column "request" group is narrower than what the id column covers here).
+      const groups = (await page.evaluate(
+        `[...document.querySelectorAll('.group-row .group-cell')].map((c, i) => ({ i, name: c.textContent, width: c.offsetWidth })).filter((c) => c.width >= 300)`,
+      )) as { i: number; name: string }[];
+      assert.ok(groups.length >= 2, `stage groups: ${groups.map((x) => x.name).join(', ')}`);
+      for (let g = 0; g < groups.length; g++) {
+        const placed = (await page.evaluate(`(() => {
+          const scroller = document.querySelector('[data-testid="request-table-scroll"]');
+          const cell = document.querySelectorAll('.group-row .group-cell')[${groups[g]?.i}];
+          const idRight = document.querySelector('.grid-head .head-row .id-cell').getBoundingClientRect().right;
+          const start = cell.offsetLeft;
+          // The id column covers the left of the view: scroll so it covers the group's first 150 px.
+          scroller.scrollLeft = start + 150 - (idRight - scroller.getBoundingClientRect().left);
+          const view = scroller.getBoundingClientRect();
+          const box = cell.getBoundingClientRect();
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const text = range.getBoundingClientRect();
+          return { scrolled: scroller.scrollLeft, idRight, viewRight: view.right, cellLeft: box.left, cellRight: box.right, textLeft: text.left, textRight: text.right };
+        })()`)) as Record<string, number>;
+        const { idRight, viewRight, cellLeft, cellRight, textLeft, textRight } = placed as Record<string, number>;
+        assert.ok(cellLeft < idRight && cellRight > idRight, `${groups[g]?.name}: its cell starts under the id column`);
+        assert.ok(
+          textLeft >= idRight - 1 && textRight <= Math.min(viewRight, cellRight) + 1,
+          `${groups[g]?.name}: its name is not in view: ${JSON.stringify(placed)}`,
+        );
+        if (g === 1)
+          await page
+            .getByTestId('request-table-scroll')
+            .screenshot({ path: path.join(SHOTS, 'latency-grid-scrolled-stage-name.png') });
+      }
     } finally {
       await view.close();
     }
