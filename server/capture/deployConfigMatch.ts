@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import type { MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
 import { deployStageMismatch } from '../core/deploy/stageFit';
+import { stageRolesOf } from '../core/stageRoles';
 import { deployConfigStageIds } from './deployEvidence';
 import type { Session } from './session';
 import type { SessionRegistry } from './sessionRegistry';
@@ -31,7 +32,12 @@ export async function matchDeployConfig(
     const mismatch =
       configIds === null
         ? null
-        : deployStageMismatch(file, configIds, { title: session.info.title, stageIds: sessionStageIds(session) });
+        : deployStageMismatch(file, configIds, stageRolesOf(path.basename(file)), {
+            title: session.info.title,
+            stageIds: sessionStageIds(session),
+            // Named by its source alone (a log's path, a command line): its deploy file may be the wrong one.
+            roles: stageRolesOf(session.info.description),
+          });
     if (mismatch !== null) return { matched: false, stageMismatch: mismatch };
   }
   const replaced: SessionInfo[] = [];
