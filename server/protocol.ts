@@ -70,6 +70,8 @@ export type {
 };
 import type { HistogramSummary } from './core/metricsText/scrapeSummary';
 export type { HistogramSummary };
+import type { DeployStageMismatch } from './core/deploy/stageMismatch';
+export type { DeployStageMismatch };
 import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/prometheusQuery/stageFigures';
 export type { PrometheusGauges, PrometheusStageRow, PrometheusTrend };
 import type {
@@ -277,14 +279,6 @@ export interface MatchDeployConfigParams extends SessionRef {
   readonly deployConfig: string | null;
   /** Match even when the session's stage ids are not the config's (the user was told and chose to). */
   readonly acceptStageMismatch?: boolean;
-}
-
-/** A session whose stages are not a deploy config's: its numbers would land on another pipeline's stages. */
-export interface DeployStageMismatch {
-  readonly configStageIds: readonly number[];
-  readonly sessionStageIds: readonly number[];
-  /** One sentence for people: which stages each has, and what showing the numbers there would mean. */
-  readonly message: string;
 }
 
 export type MatchDeployConfigResult =

@@ -3,8 +3,8 @@
 // the two stages of Qwen3-TTS, or a GLM-Image run whose two stages are not a talker and a
 // codec) would put one model's numbers on another model's stages.
 import * as path from 'node:path';
-import type { DeployStageMismatch } from '../../protocol';
 import { idList } from './evidenceText';
+import type { DeployStageMismatch } from './stageMismatch';
 
 const stages = (ids: readonly number[]): string => `stage${ids.length === 1 ? '' : 's'} ${idList(ids)}`;
 
