@@ -70,6 +70,8 @@ export type {
 };
 import type { HistogramSummary } from './core/metricsText/scrapeSummary';
 export type { HistogramSummary };
+import type { DeployStageMismatch } from './core/deploy/stageMismatch';
+export type { DeployStageMismatch };
 import type { PrometheusGauges, PrometheusStageRow, PrometheusTrend } from './core/prometheusQuery/stageFigures';
 export type { PrometheusGauges, PrometheusStageRow, PrometheusTrend };
 import type {
@@ -271,6 +273,23 @@ export interface StatsTablesOutlook {
 export interface SessionRef {
   readonly sessionId: string;
 }
+
+export interface MatchDeployConfigParams extends SessionRef {
+  /** Absolute path of the deploy YAML; null clears the session's match. */
+  readonly deployConfig: string | null;
+  /** Match even when the session's stage ids are not the config's (the user was told and chose to). */
+  readonly acceptStageMismatch?: boolean;
+}
+
+export type MatchDeployConfigResult =
+  | {
+      readonly matched: true;
+      readonly session: SessionInfo;
+      /** Sessions whose numbers that config showed until now: no longer matched to it. */
+      readonly replaced: readonly SessionInfo[];
+    }
+  /** Nothing changed (no session renamed): the stages differ and `acceptStageMismatch` was not set. */
+  | { readonly matched: false; readonly stageMismatch: DeployStageMismatch };
 
 /** The retention settings (stageLens.retention.*), also sent as initializationOptions.retention. */
 export interface RetentionParams {
@@ -635,8 +654,8 @@ export interface ServerRequests {
   'stageLens/request': [RequestDetailParams, RequestDetail | null];
   /** Any client: the session's findings (request ids capped), the same as in the summary. */
   'stageLens/findings': [SessionRef, Finding[]];
-  /** Match Deploy Config command: sets (or clears, null) the deploy YAML a session belongs to, so its numbers show in that file. */
-  'stageLens/matchDeployConfig': [{ readonly sessionId: string; readonly deployConfig: string | null }, SessionInfo];
+  /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ unless `acceptStageMismatch`. */
+  'stageLens/matchDeployConfig': [MatchDeployConfigParams, MatchDeployConfigResult];
   /** Latency panel's histogram tab: bins of one split or field of one stage; values in other states counted apart, never binned. */
   'stageLens/histogram': [HistogramParams, HistogramResult];
   /** Export command: writes the session as JSON, CSV or a Chrome trace to `path` (every log-derived string escaped). */

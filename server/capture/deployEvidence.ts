@@ -79,3 +79,12 @@ export function withDeployEvidence(
   const effective = resolveEffectiveConfig(file, (base) => files.load(base));
   return withConfigEvidence(findings, effective.root, configPath, logStageIds);
 }
+
+/** The stage ids `deployConfig` defines (base_config included), sorted; null when it cannot serve (deployConfigProblem). */
+export function deployConfigStageIds(deployConfig: string): number[] | null {
+  if (deployConfigProblem(deployConfig) !== null) return null;
+  const file = files.load(path.resolve(deployConfig));
+  if (file === undefined || isUnread(file)) return null;
+  const effective = resolveEffectiveConfig(file, (base) => files.load(base));
+  return [...new Set(stageViews(effective.root).map((v) => v.id))].sort((a, b) => a - b);
+}

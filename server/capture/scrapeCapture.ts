@@ -1,7 +1,9 @@
 // A /metrics scrape as one of a session's sources: good scrapes update the session's
-// histogram rows, errors go to the session's lastError (the last good rows are kept).
+// histogram rows, errors go to the session's lastError (the last good rows are kept), but
+// not a launched server's refusals while it starts (scrapeStartup.ts).
 import type { Session } from './session';
 import { ScrapeSource } from './scrapeSource';
+import { ScrapeStartup } from './scrapeStartup';
 import type { CaptureListener, CaptureSource } from './source';
 import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
 
@@ -13,6 +15,8 @@ export class ScrapeCaptureSource implements CaptureSource {
     private readonly url: string,
     private readonly intervalMs: number | undefined,
     private readonly session: Session,
+    /** For a launched server's endpoint: how long a refused connection is the server starting (ScrapeStartup). */
+    private readonly startupGraceMs = 0,
   ) {
     this.description = url;
   }
@@ -27,7 +31,9 @@ export class ScrapeCaptureSource implements CaptureSource {
       listener.onStatus('error', err instanceof Error ? err.message : String(err));
       return;
     }
+    const startup = new ScrapeStartup(this.startupGraceMs);
     this.source.onScrape((result) => {
+      startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);
       this.session.applyScrape(histogramSummariesOf(result.exposition));
       if (result.exposition.problems.length > 0)
@@ -35,7 +41,10 @@ export class ScrapeCaptureSource implements CaptureSource {
           `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,
         );
     });
-    this.source.onError((error) => this.session.setLastError(error.message));
+    this.source.onError((error) => {
+      const message = startup.report(error);
+      if (message !== null) this.session.setLastError(message);
+    });
     this.source.start();
   }
 

@@ -11,12 +11,17 @@ import type { CaptureSource } from './source';
 import type { ImportProgress } from '../protocol';
 import { Throttle } from './throttle';
 
+/** How long a launched server's /metrics may refuse connections while it starts before that is an error. */
+export const LAUNCH_STARTUP_GRACE_MS = 60_000;
+
 export function realSourceFactories(onImportProgress: (progress: ImportProgress) => void): SourceFactories {
   return {
     launch: (p, session) =>
       new LaunchWithMetrics(
         new LaunchSource({ argv: p.argv, cwd: p.cwd, ...(p.env === undefined ? {} : { env: p.env }) }),
-        p.metricsUrl === undefined ? null : new ScrapeCaptureSource(p.metricsUrl, undefined, session),
+        p.metricsUrl === undefined
+          ? null
+          : new ScrapeCaptureSource(p.metricsUrl, undefined, session, LAUNCH_STARTUP_GRACE_MS),
       ),
     tail: (p) => new TailSource({ path: p.path, fromStart: p.fromStart }),
     scrape: (p, session) => new ScrapeCaptureSource(p.url, p.intervalMs, session),

@@ -26,6 +26,7 @@ import {
 import { prometheusSummaryOf } from '../capture/prometheusCapture';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
+import { matchDeployConfig } from '../capture/deployConfigMatch';
 import { retentionFrom } from '../capture/retention';
 import { compareRequest } from './compareRequests';
 import { prometheusDeployments, startPrometheus } from './prometheusRequests';
@@ -51,7 +52,7 @@ export function requestHandlers(registry: SessionRegistry): RequestHandlers {
     'stageLens/requests': async (p) => requestPage(await registry.open(p.sessionId), p),
     'stageLens/request': async (p) => requestDetail(await registry.open(p.sessionId), p.requestId),
     'stageLens/findings': async (p) => sessionFindings(await registry.open(p.sessionId)),
-    'stageLens/matchDeployConfig': (p) => registry.matchDeployConfig(p.sessionId, p.deployConfig),
+    'stageLens/matchDeployConfig': (p) => matchDeployConfig(registry, p),
     'stageLens/histogram': async (p) => stageHistogram(await registry.open(p.sessionId), p),
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),
     'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId)),

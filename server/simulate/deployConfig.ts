@@ -4,7 +4,7 @@
 // overlays are resolved relative to the file: stages merge by stage_id, maps merge
 // deeply, anything else is replaced. Deliberately small and local: the full
 // deploy-YAML engine lives in server/core/deploy.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { ChunkPlan, ModelRunner, ScenarioName, StageSpec, Topology } from './topology';
@@ -13,6 +13,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonMap = { [key: string]: Json };
 
 export class DeployConfigError extends Error {}
+
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 const isMap = (v: Json | undefined): v is JsonMap => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -48,8 +50,13 @@ export function loadMergedDeployConfig(
   if (seen.includes(abs)) throw new DeployConfigError(`base_config cycle through ${abs}`);
   let text: string;
   try {
+    // A base_config path is whatever the file says (a FIFO, /dev/zero): only a regular file of a config's size is read.
+    const stat = statSync(abs);
+    if (!stat.isFile() || stat.size > MAX_CONFIG_BYTES)
+      throw new DeployConfigError(`${file} is not a regular file of at most 1 MB`);
     text = readFileSync(abs, 'utf8');
   } catch (e) {
+    if (e instanceof DeployConfigError) throw e;
     throw new DeployConfigError(`cannot read deploy config ${file}: ${(e as Error).message}`);
   }
   let doc: unknown;

@@ -15,6 +15,8 @@ import {
 } from '../settingValues';
 import type { ServerOutputTerminal } from '../terminal';
 import type { SessionInfo } from '../../server/protocol';
+import { mayBeDeployConfig } from '../../server/shared';
+import { demoSimulatorArgv } from '../demoArgs';
 
 export interface LaunchDeps {
   readonly client: StageLensClient;
@@ -142,29 +144,24 @@ function statsTablesEnv(): Record<string, string> {
 export async function startDemo(deps: LaunchDeps): Promise<string | null> {
   const demo = demoSettings();
   const port = await freePort();
+  const active = vscode.window.activeTextEditor?.document;
+  const deployConfig =
+    active !== undefined && active.languageId === 'yaml' && mayBeDeployConfig(active.getText())
+      ? active.uri.fsPath
+      : undefined;
   // The simulator ships inside the extension; run it with the extension host's Node
   // (ELECTRON_RUN_AS_NODE makes a desktop VS Code's executable behave as Node). Like a
   // real server it prints its stats tables only at DEBUG: it gets the environment Stage Lens
-  // gives a launched server by default, not the user's (it runs nothing from the workspace).
-  const argv = [
-    process.execPath,
-    deps.context.asAbsolutePath('dist/cli.js'),
-    'simulate',
-    '--scenario',
-    demo.scenario,
-    '--talker-first-audio',
-    '--stats-build',
-    'before-fix',
-    '--color',
-    '--port',
-    String(port),
-    '--rps',
-    String(demo.rps),
-  ];
-  const deployConfig =
-    vscode.window.activeTextEditor?.document.languageId === 'yaml'
-      ? vscode.window.activeTextEditor.document.uri.fsPath
-      : undefined;
+  // gives a launched server by default, not the user's. Of the workspace it reads only the
+  // deploy config open in the editor, which it simulates (src/demoArgs.ts).
+  const argv = demoSimulatorArgv({
+    node: process.execPath,
+    cli: deps.context.asAbsolutePath('dist/cli.js'),
+    scenario: demo.scenario,
+    rps: demo.rps,
+    port,
+    deployConfig: deployConfig ?? null,
+  });
   const id = await startLaunch(
     deps,
     argv,

@@ -1,4 +1,4 @@
-// Open Session..., Stop Capture, Export Session..., Use Session for This Deploy Config.
+// Open Session..., Stop Capture, Export Session..., and the session pick list they share.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -19,7 +19,7 @@ function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   };
 }
 
-async function pickSession(client: StageLensClient, title: string): Promise<SessionInfo | undefined> {
+export async function pickSession(client: StageLensClient, title: string): Promise<SessionInfo | undefined> {
   const sessions = await client.refreshSessions();
   if (sessions.length === 0) {
     void vscode.window.showInformationMessage(
@@ -132,16 +132,4 @@ export async function exportSession(client: StageLensClient): Promise<void> {
       if (action === OPEN_ACTION) void vscode.commands.executeCommand('vscode.open', file);
       if (action === reveal) void vscode.commands.executeCommand('revealFileInOS', file);
     });
-}
-
-/** The explicit match between a deploy YAML and a session: its live numbers then show as inlay hints. */
-export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<void> {
-  const file = uri ?? vscode.window.activeTextEditor?.document.uri;
-  if (file === undefined) return;
-  const s = await pickSession(
-    client,
-    `Stage Lens: show which session's numbers in ${vscode.workspace.asRelativePath(file)}?`,
-  );
-  if (s === undefined) return;
-  await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: file.fsPath });
 }

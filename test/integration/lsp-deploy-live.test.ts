@@ -11,7 +11,14 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
-import type { Finding, RequestDetail, RequestPage, SessionInfo, SummaryResult } from '../../server/protocol';
+import type {
+  Finding,
+  MatchDeployConfigResult,
+  RequestDetail,
+  RequestPage,
+  SessionInfo,
+  SummaryResult,
+} from '../../server/protocol';
 import { buildCli, DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
 
 let client: DeployLspClient;
@@ -172,7 +179,10 @@ test('a launched simulator session shows its numbers in the deploy config, and t
 
   // Unmatched: no hints (and the hints of another config never showed these numbers).
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
-  await client.request<SessionInfo>('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
+  await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+    sessionId: session.id,
+    deployConfig: null,
+  });
   await waitFor(
     'no hints once unmatched',
     async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined,

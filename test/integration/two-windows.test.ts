@@ -128,7 +128,8 @@ test('two language servers, one storage folder: nothing lost, nothing overwritte
     sessionId: liveA.id,
     deployConfig: '/work/deploy.yaml',
   });
-  assert.equal(matched.deployConfig, '/work/deploy.yaml');
+  assert.ok(matched.matched);
+  assert.equal(matched.session.deployConfig, '/work/deploy.yaml');
   assert.equal(stored()?.deployConfig, null, "not written to A's session.json");
   assert.equal(stored()?.status, 'running');
 

@@ -745,3 +745,43 @@ describe("a gen time the log does not split, under its own stage's first output 
     );
   });
 });
+
+describe('latency panel at 626 px: the Tail tab', () => {
+  test('the load-at-arrival tables fit, or scroll in a box of their own: neither the tab nor the page scrolls sideways', async () => {
+    const width = 626;
+    const view = await harness.open('latencyPanel', { width, height: 900 });
+    try {
+      const page = view.page;
+      await page.getByTestId('tab-tail').click();
+      await page.getByTestId('load-table').waitFor();
+      const boxes = (await page.evaluate(`(() => {
+        const panel = document.getElementById('panel-tail');
+        const page = document.scrollingElement;
+        const tables = [...document.querySelectorAll('.load-table')].map((t) => {
+          let clip = t.parentElement;
+          while (clip !== null && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+          return { table: t.dataset.testid, right: t.getBoundingClientRect().right, clip: clip === null ? '' : clip.className, clipRight: clip === null ? 0 : clip.getBoundingClientRect().right };
+        });
+        return { panel: [panel.scrollWidth, panel.clientWidth], page: [page.scrollWidth, page.clientWidth], tables };
+      })()`)) as {
+        panel: [number, number];
+        page: [number, number];
+        tables: { table: string; right: number; clip: string; clipRight: number }[];
+      };
+      assert.ok(boxes.panel[0] <= boxes.panel[1] + 1, `the Tail tab scrolls sideways: ${JSON.stringify(boxes)}`);
+      assert.ok(boxes.page[0] <= boxes.page[1] + 1, `the page scrolls sideways: ${JSON.stringify(boxes)}`);
+      assert.deepEqual(
+        boxes.tables.map((t) => t.table),
+        ['load-table', 'load-stages'],
+      );
+      for (const t of boxes.tables)
+        assert.ok(
+          t.right <= width || (t.clip === 'load-scroll' && t.clipRight <= width),
+          `${t.table} runs out of the panel: ${JSON.stringify(t)}`,
+        );
+      await page.getByTestId('panel-tail').screenshot({ path: path.join(SHOTS, 'tail-626.png') });
+    } finally {
+      await view.close();
+    }
+  });
+});

@@ -18,6 +18,8 @@ describe('Stage Lens', () => {
   it('Start Demo Server: simulator -> capture -> live numbers, codec TTFT shown as not recorded', async function () {
     this.timeout(60_000);
     const { client } = await api();
+    // The simulator runs the config open in the editor: one that turns talker_first_audio on.
+    await openFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
     await vscode.commands.executeCommand('stageLens.startDemo');
     const session = await waitFor(
       'a demo session with requests',
@@ -33,7 +35,8 @@ describe('Stage Lens', () => {
     const codec = summary.stages.find((s) => s.stageKey === '1');
     assert.ok(codec !== undefined);
     assert.equal(codec.splitStates.ttftMs.notRecorded, codec.requestCount);
-    assert.ok(summary.findings.some((f) => f.code === 'ttft-not-recorded' && f.stageId === 1));
+    const signature = summary.findings.find((f) => f.code === 'ttft-not-recorded' && f.stageId === 1);
+    assert.match(signature?.message ?? '', /The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu\.yaml agrees/);
 
     const out = path.join(os.tmpdir(), `stage-lens-export-${Date.now()}.json`);
     const exported = await client.request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
@@ -50,6 +53,43 @@ describe('Stage Lens', () => {
       },
       15_000,
     );
+  });
+
+  it('Start Demo Server on a deploy config without talker_first_audio simulates that config: no finding says the session ran another', async function () {
+    this.timeout(60_000);
+    const { client } = await api();
+    const editor = await openFixture('qwen3_tts.yaml');
+    await vscode.commands.executeCommand('stageLens.startDemo');
+    const session = await waitFor(
+      'a demo session with requests',
+      () => {
+        const s = client.currentSession();
+        return s !== null && s.deployConfig === editor.document.uri.fsPath && s.requestCount >= 3 ? s : undefined;
+      },
+      45_000,
+    );
+    assert.match(session.description, /--deploy-config \S*qwen3_tts\.yaml/);
+    assert.doesNotMatch(session.description, /--talker-first-audio/);
+    const summary = await client.request('stageLens/summary', { sessionId: session.id });
+    // The codec's TTFT is recorded: without talker first audio there is no codec first-audio signature.
+    const codec = summary.stages.find((s) => s.stageKey === '1');
+    assert.equal(codec?.splitStates.ttftMs.notRecorded, 0);
+    const contradictions = summary.findings.filter((f) =>
+      /check that the session ran this config|is not the config this server ran/.test(f.message),
+    );
+    assert.deepEqual(contradictions, []);
+    assert.ok(summary.findings.some((f) => / The deploy config qwen3_tts\.yaml agrees/.test(f.message)));
+
+    await vscode.commands.executeCommand('stageLens.stopCapture');
+    await waitFor(
+      'capture stopped',
+      async () => {
+        const s = (await client.refreshSessions()).find((x) => x.id === session.id);
+        return s !== undefined && s.status !== 'running' && s.status !== 'starting' ? s : undefined;
+      },
+      15_000,
+    );
+    await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
   });
 
   it('hovers explain talker_first_audio and async_chunk in a deploy YAML', async function () {

@@ -97,22 +97,26 @@ uiTest(
         ),
       ) > 0,
     );
-    // The demo runs a build without the codec TTFT fix: the codec's TTFT is "not recorded", never 0.
-    assert.equal(
-      await waitText(
-        side,
-        '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v',
-        (t) => t !== '',
-        'the codec TTFT',
-      ),
-      'not recorded',
+    // The simulator runs the YAML, which does not turn talker_first_audio on: the codec's TTFT
+    // is measured (the build's codec signature comes only with talker first audio), and no
+    // finding says the session did not run this config.
+    assert.ok(
+      numberOf(
+        await waitText(
+          side,
+          '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v',
+          (t) => numberOf(t) > 0,
+          'a codec TTFT',
+        ),
+      ) > 0,
     );
     // Findings explain what the numbers hide.
-    await side.locator('[data-testid="finding"][data-code="ttft-not-recorded"]').waitFor();
     await side.locator('[data-testid="finding"][data-code="cold-start"]').waitFor();
-    assert.match(
-      (await side.locator('[data-testid="finding"][data-code="ttft-not-recorded"]').textContent()) ?? '',
-      /not recorded/,
+    assert.equal(await side.locator('[data-testid="finding"][data-code="ttft-not-recorded"]').count(), 0);
+    const findingTexts = await side.locator('[data-testid="finding"]').allTextContents();
+    assert.ok(
+      !findingTexts.some((t) => /check that the session ran this config|is not the config this server ran/.test(t)),
+      findingTexts.join(' | '),
     );
     // The scrape of the simulator's /metrics, apart from the log's numbers.
     await side.locator('[data-testid="scrape-section"]').waitFor({ timeout: 30_000 });
@@ -129,14 +133,15 @@ uiTest(
       (await side.locator('[data-testid="scrape-row"]:nth-child(1) td[data-col="ttft"]').getAttribute('title')) ?? '',
       /histogram_quantile/,
     );
-    assert.equal(
-      await waitText(
-        side,
-        '[data-testid="scrape-row"]:nth-child(2) td[data-col="ttft"] .v',
-        (t) => t !== '',
-        'the codec /metrics TTFT',
-      ),
-      'not recorded',
+    assert.ok(
+      numberOf(
+        await waitText(
+          side,
+          '[data-testid="scrape-row"]:nth-child(2) td[data-col="ttft"] .v',
+          (t) => numberOf(t) > 0,
+          'the codec /metrics TTFT',
+        ),
+      ) > 0,
     );
 
     // ---------------------------------------------------------------- why p99 is slow

@@ -31,14 +31,16 @@ uiTest(
       'a p50 prefill+decode of stage 0',
     );
     assert.ok(numberOf(prefill.replace(/ \+decode$/, '')) > 0);
-    assert.equal(
-      await waitText(
-        side,
-        '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v',
-        (t) => t !== '',
-        'the codec TTFT',
-      ),
-      'not recorded',
+    // The simulator runs the YAML, which does not turn talker_first_audio on: the codec's TTFT is measured.
+    assert.ok(
+      numberOf(
+        await waitText(
+          side,
+          '[data-testid="stage-row"][data-stage-key="1"] td[data-col="ttftMs"] .v',
+          (t) => numberOf(t) > 0,
+          'a codec TTFT',
+        ),
+      ) > 0,
     );
 
     // Latency Details opened beside the YAML, with the captured requests.

@@ -486,6 +486,7 @@ export class RequestTable {
   private renderHead(): void {
     const width = `${totalWidth(this.columns)}px`;
     this.idColumn.style.width = `${this.columns[0]?.width ?? 0}px`;
+    this.grid.style.setProperty('--sl-id-width', this.idColumn.style.width);
     this.groupRow.replaceChildren();
     this.headRow.replaceChildren();
     this.groupRow.style.width = width;
@@ -498,7 +499,11 @@ export class RequestTable {
       let j = i;
       while (j < this.columns.length && (this.columns[j] as TableColumn).group === group)
         w += (this.columns[j++] as TableColumn).width;
-      const cell = h('div', { className: i === 0 ? 'cell group-cell id-cell' : 'cell group-cell', text: group });
+      const cell = h(
+        'div',
+        { className: i === 0 ? 'cell group-cell id-cell' : 'cell group-cell' },
+        h('span', { className: 'group-label', text: group, testId: 'group-label' }),
+      );
       cell.style.width = `${w}px`;
       this.groupRow.append(cell);
       i = j;

@@ -377,38 +377,47 @@ export class TailView {
       }),
       load.buckets.length === 0
         ? null
-        : h(
-            'table',
-            {
-              className: 'load-table',
-              testId: 'load-table',
-              attrs: { 'aria-label': 'Latency by requests in flight at arrival' },
-            },
-            h('thead', {}, head),
-            h('tbody', {}, rows),
+        : scrollBox(
+            h(
+              'table',
+              {
+                className: 'load-table',
+                testId: 'load-table',
+                attrs: { 'aria-label': 'Latency by requests in flight at arrival' },
+              },
+              h('thead', {}, head),
+              h('tbody', {}, rows),
+            ),
           ),
       load.stages.length === 0
         ? null
-        : h(
-            'table',
-            {
-              className: 'load-table',
-              testId: 'load-stages',
-              attrs: { 'aria-label': 'Requests in each stage at arrival, all vs tail' },
-            },
+        : scrollBox(
             h(
-              'thead',
-              {},
+              'table',
+              {
+                className: 'load-table',
+                testId: 'load-stages',
+                attrs: { 'aria-label': 'Requests in each stage at arrival, all vs tail' },
+              },
               h(
-                'tr',
+                'thead',
                 {},
-                ['others in the stage at arrival', 'all p50', 'tail p50', 'all p90', 'tail p90'].map((t) =>
-                  h('th', { attrs: { scope: 'col' }, text: t }),
+                h(
+                  'tr',
+                  {},
+                  ['others in the stage at arrival', 'all p50', 'tail p50', 'all p90', 'tail p90'].map((t) =>
+                    h('th', { attrs: { scope: 'col' }, text: t }),
+                  ),
                 ),
               ),
+              h('tbody', {}, stageRows),
             ),
-            h('tbody', {}, stageRows),
           ),
     ]);
   }
+}
+
+/** A table in a box of its own that scrolls sideways when the table is wider than the panel. */
+function scrollBox(table: HTMLElement): HTMLElement {
+  return h('div', { className: 'load-scroll' }, table);
 }

@@ -1,0 +1,48 @@
+// The request behind "Show This Session's Numbers in This Deploy Config...": a deploy config
+// shows one session's numbers, so matching a session to it takes the file from the sessions
+// that had it; a session whose stage ids are not the config's is refused unless the user
+// accepted that, and a refused match changes nothing (no session is renamed).
+import * as path from 'node:path';
+import type { MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
+import { deployStageMismatch } from '../core/deploy/stageFit';
+import { stageRolesOf } from '../core/stageRoles';
+import { deployConfigStageIds } from './deployEvidence';
+import type { Session } from './session';
+import type { SessionRegistry } from './sessionRegistry';
+
+/** The stage ids of the session's requests (replicas together). */
+function sessionStageIds(session: Session): number[] {
+  const ids: number[] = [];
+  for (const s of session.summary(0).stages) if (s.stageId !== null && s.replicaId === null) ids.push(s.stageId);
+  return ids;
+}
+
+const samePath = (a: string | null, b: string): boolean => a !== null && path.resolve(a) === path.resolve(b);
+
+export async function matchDeployConfig(
+  registry: SessionRegistry,
+  params: MatchDeployConfigParams,
+): Promise<MatchDeployConfigResult> {
+  const file = params.deployConfig;
+  if (file === null)
+    return { matched: true, session: registry.matchDeployConfig(params.sessionId, null), replaced: [] };
+  if (params.acceptStageMismatch !== true) {
+    const session = await registry.open(params.sessionId);
+    const configIds = deployConfigStageIds(file);
+    const mismatch =
+      configIds === null
+        ? null
+        : deployStageMismatch(file, configIds, stageRolesOf(path.basename(file)), {
+            title: session.info.title,
+            stageIds: sessionStageIds(session),
+            // Named by its source alone (a log's path, a command line): its deploy file may be the wrong one.
+            roles: stageRolesOf(session.info.description),
+          });
+    if (mismatch !== null) return { matched: false, stageMismatch: mismatch };
+  }
+  const replaced: SessionInfo[] = [];
+  for (const other of registry.list())
+    if (other.id !== params.sessionId && samePath(other.deployConfig, file))
+      replaced.push(registry.matchDeployConfig(other.id, null));
+  return { matched: true, session: registry.matchDeployConfig(params.sessionId, file), replaced };
+}

@@ -1,0 +1,36 @@
+// "Show This Session's Numbers in This Deploy Config...": the explicit match between a deploy
+// YAML and a session, whose numbers then show after each stage_id. A session whose stages are
+// not the config's (another pipeline) is matched only after a modal warning the user answers
+// with "Show Anyway"; a cancelled or refused pick changes nothing, so no session is renamed.
+import * as vscode from 'vscode';
+import type { StageLensClient } from '../client';
+import type { MatchDeployConfigResult } from '../../server/protocol';
+import { pickSession } from './sessions';
+
+export const SHOW_ANYWAY = 'Show Anyway';
+
+function matchedMessage(result: Extract<MatchDeployConfigResult, { matched: true }>, name: string): string {
+  const instead = result.replaced.map((s) => s.title).join(', ');
+  return `Stage Lens: ${name} shows the numbers of ${result.session.title}${instead === '' ? '' : ` (instead of ${instead})`}.`;
+}
+
+export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<void> {
+  const file = uri ?? vscode.window.activeTextEditor?.document.uri;
+  if (file === undefined) return;
+  const name = vscode.workspace.asRelativePath(file);
+  const s = await pickSession(client, `Stage Lens: show which session's numbers in ${name}?`);
+  if (s === undefined) return;
+  const params = { sessionId: s.id, deployConfig: file.fsPath };
+  let result = await client.request('stageLens/matchDeployConfig', params);
+  if (!result.matched) {
+    const choice = await vscode.window.showWarningMessage(
+      `Stage Lens: the stages of ${s.title} are not those of ${name}.`,
+      { modal: true, detail: result.stageMismatch.message },
+      SHOW_ANYWAY,
+    );
+    if (choice !== SHOW_ANYWAY) return;
+    result = await client.request('stageLens/matchDeployConfig', { ...params, acceptStageMismatch: true });
+    if (!result.matched) return;
+  }
+  void vscode.window.showInformationMessage(matchedMessage(result, name));
+}
