@@ -11,14 +11,21 @@ import type {
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { FIELD_OMNI_TIMING_STAGE, PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
-import { endToEndOf, NO_NUMBER_WORD, noNumberState, valuesAbovePercentile } from '../../server/shared';
+import {
+  endToEndOf,
+  NO_NUMBER_WORD,
+  noNumberState,
+  UNRECORDED_TEXT,
+  unrecordedReason,
+  valuesAbovePercentile,
+} from '../../server/shared';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
  * inferred     a number derived by a documented rule from measured fields
  * notMeasured  printed `None`
  * hidden       the row was absent: zero or not measured
- * notRecorded  a known lie detected (codec TTFT 0 with no prefill): unknown, never 0
+ * notRecorded  a known lie detected (codec TTFT 0 with no prefill, a printed default): unknown, never 0
  * combined     a number that covers two phases: a one-output stage's vllm_prefill_ms (prefill+decode)
  * covered      a phase inside a combined number (that stage's decode: in prefill)
  * text         a non-numeric cell (`audio`)
@@ -78,7 +85,7 @@ export const EXPLAIN = {
   hidden:
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
-    "Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.",
+    "Not recorded: the printed number is known not to be a measurement, and it is never averaged in. vllm_ttft_ms 0 with no prefill on a stage that produced output is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything); on a stage that produced no output it is the field's default (no first token). The findings say which.",
   oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown, and ranked for slowest phase, as one phase (prefill+decode), never as prefill alone.`,
   negativeAdded:
     "Negative: this stage's first output came before its upstream stage's, within the same requests. Under talker first audio the codec forwards the talker's first frame as its own first output, and under Model Runner V2 + async chunk the talker's serving_time_to_first_output_ms is when it stops (its one output), not its first audio. Not a stage that takes negative time: read the upstream stage's first output with that in mind.",
@@ -155,7 +162,10 @@ export function fieldCellView(stage: RequestStage | undefined, field: string): C
   if (stage === undefined) return EMPTY_VIEW;
   const cell = stage.fields[field];
   if (cell === undefined) return HIDDEN_CELL;
-  if (cell.state === 'measured') return { text: formatCompact(cell.value), state: 'measured', value: cell.value };
+  if (cell.state === 'measured')
+    return unrecordedReason(field, cell.value) === null
+      ? { text: formatCompact(cell.value), state: 'measured', value: cell.value }
+      : NOT_RECORDED_CELL;
   if (cell.state === 'notMeasured') return NOT_MEASURED_CELL;
   return { text: cell.value, state: 'text', value: null };
 }
@@ -203,6 +213,14 @@ export function fieldValueView(stage: RequestStage | undefined, field: string, u
     return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
   switch (cell.state) {
     case 'measured': {
+      const reason = unrecordedReason(field, cell.value);
+      if (reason !== null)
+        return {
+          text: STATE_TEXT.notRecorded,
+          state: 'notRecorded',
+          title: `${field}: printed ${formatWithUnit(cell.value, unit)}, not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`,
+          value: null,
+        };
       const view = numberView(cell.value, unit, field);
       return cell.sampleCount === undefined
         ? view
@@ -367,6 +385,24 @@ export function summarySplitView(stage: StageSummary, name: SplitName, pct: Perc
   };
 }
 
+/** Why some requests of a stage have no number in a field's summary: not printed, or printed but not a measurement. */
+function leftOutText(stage: StageSummary, field: string, count: number): string {
+  const total = stage.requestCount;
+  let text = '';
+  let unrecorded = 0;
+  for (const [reason, n] of Object.entries(stage.fieldsNotRecorded[field] ?? {}) as [
+    keyof typeof UNRECORDED_TEXT,
+    number,
+  ][]) {
+    unrecorded += n;
+    text += ` ${n} of ${total} requests are not recorded and left out: ${UNRECORDED_TEXT[reason]}.`;
+  }
+  const noNumber = total - count - unrecorded;
+  const hidden =
+    noNumber > 0 ? ` ${noNumber} of ${total} requests printed no number (hidden or None) and are left out.` : '';
+  return hidden + text;
+}
+
 /** A numeric field of a stage summary at a percentile; `absent` says how to show a field no request printed. */
 export function summaryFieldView(
   stage: StageSummary,
@@ -379,9 +415,7 @@ export function summaryFieldView(
   if (dist !== undefined && dist.count > 0) {
     const value = dist[pct];
     const partial = dist.count < stage.requestCount;
-    const left = partial
-      ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.`
-      : '';
+    const left = partial ? leftOutText(stage, field, dist.count) : '';
     const few = fewValuesNote(dist.count, pct);
     return {
       text: formatCompact(value),

@@ -5,7 +5,7 @@ import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { numberOf, toLogPrecision } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
-import { hasLegacyDiffusionTimings } from './stageKind';
+import { hasLegacyDiffusionTimings, producedOutput } from './stageKind';
 import { firstStageIdOf } from './crossStage';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
@@ -129,9 +129,11 @@ export class FindingsBuilder {
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
     const id = request.requestId;
     const { values, states } = stage.split;
-    // The codec's is a server bug's signature; a diffusion stage's, the field's default by design.
+    // The codec's is a server bug's signature; a diffusion stage's, and that of a stage with no
+    // output, the field's default by design.
     if (states.ttftMs === 'notRecorded') {
       if (stage.kind === 'diffusion') this.hit('diffusion-ttft-default', 'info', stage.stageId, id);
+      else if (!producedOutput(stage.fields)) this.hit('ttft-no-output', 'info', stage.stageId, id);
       else this.hit('ttft-not-recorded', 'warning', stage.stageId, id);
     }
 
@@ -246,6 +248,8 @@ export class FindingsBuilder {
         return `${stage} produced output but reported vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: the codec first-audio signature of a build without the stats fix (talker_first_audio), so its TTFT is shown as not recorded, not as 0 ms.`;
       case 'diffusion-ttft-default':
         return `${stage} is a diffusion stage and printed vllm_ttft_ms 0 on ${of(b.stageId)}: the field's default (vLLM's output processor sets it; a diffusion engine does not), so its TTFT is shown as not recorded, not as 0 ms. Its time to first output is serving_time_to_first_output_ms.`;
+      case 'ttft-no-output':
+        return `${stage} produced no output and printed vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: no first token was ever seen, so the 0 is the field's default, not a time; its TTFT is shown as not recorded, not as 0 ms.`;
       case 'split-mismatch':
         return `${stage}: vllm_input_wait_ms + vllm_ready_queued_ms differs from vllm_queued_ms by more than ${SPLIT_TOLERANCE_MS} ms on ${of(b.stageId)} (worst ${fmt(b.worst)} ms on ${b.worstRequest}); the split is not trustworthy there.`;
       case 'negative-interval':

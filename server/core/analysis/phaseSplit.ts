@@ -8,8 +8,10 @@
 //    of 0 appears only in the summary").
 //  - notRecorded: a stage that produced output but has vllm_ttft_ms 0 (or hidden) and no
 //    vllm_prefill_ms is the codec first-audio signature of builds without the stats fix
-//    (seed 000); its TTFT is unknown, not 0 ms. A diffusion stage's vllm_ttft_ms of 0 is the
-//    field's default: a diffusion engine has no vLLM first-token time to set it from.
+//    (seed 000); its TTFT is unknown, not 0 ms. A stage that produced no output and has
+//    vllm_ttft_ms 0 with no vllm_prefill_ms never had a first token: the 0 is the field's
+//    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
+//    engine has no vLLM first-token time to set it from.
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
@@ -58,6 +60,18 @@ export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean 
   return ttftZeroOrHidden && noPrefill;
 }
 
+/**
+ * True when an LLM stage printed vllm_ttft_ms 0 with no vllm_prefill_ms and no output: no first
+ * token was ever seen, so the 0 is the field's default, not a time.
+ */
+export function isTtftDefaultNoOutput(fields: FieldMap, ctx: SplitContext): boolean {
+  if (ctx.kind !== 'llm' || producedOutput(fields)) return false;
+  const ttft = fields[SPLIT_FIELD.ttftMs];
+  if (ttft === undefined || ttft.state !== 'measured' || ttft.value !== 0) return false;
+  const prefill = fields[SPLIT_FIELD.prefillMs];
+  return prefill === undefined || prefill.state !== 'measured';
+}
+
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
   // Object literals in SPLIT_NAMES order (one shape for every stage; this runs per stage of every request).
   const queued = fields[SPLIT_FIELD.queuedMs];
@@ -98,7 +112,7 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     states.inputWaitMs = 'inferred';
   }
 
-  if (isTtftNotRecorded(fields, ctx)) {
+  if (isTtftNotRecorded(fields, ctx) || isTtftDefaultNoOutput(fields, ctx)) {
     values.ttftMs = null;
     states.ttftMs = 'notRecorded';
   }

@@ -1,13 +1,16 @@
-// Per-stage distributions of every numeric field (measured values only) and of the
+// Per-stage distributions of every numeric field (measured values only; printed numbers that
+// are not measurements are counted by reason, unrecordedValues.ts) and of the
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
 import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
+import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
 import type {
   AnalyzedRequest,
   Distribution,
+  FieldNotRecordedCounts,
   RequestStage,
   SplitName,
   SplitState,
@@ -43,6 +46,8 @@ class StageAccumulator {
   splitOrder: number[] = [];
   /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
   stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
+  /** Field -> reason -> printed numbers left out (unrecordedValues.ts). */
+  notRecorded = new Map<string, Map<UnrecordedReason, number>>();
   addedTimeToFirstOutput = new SampleSet();
   oneOutputRequests = 0;
   prefillDecode = new SampleSet();
@@ -89,10 +94,18 @@ class StageAccumulator {
       fields,
       split,
       splitStates,
+      fieldsNotRecorded: this.fieldsNotRecorded(),
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
       oneOutputRequests: this.oneOutputRequests,
       prefillDecodeMs: this.prefillDecode.distribution(),
     };
+  }
+
+  private fieldsNotRecorded(): Record<string, FieldNotRecordedCounts> {
+    const out: Record<string, FieldNotRecordedCounts> = {};
+    for (const [name, reasons] of [...this.notRecorded].sort(([a], [b]) => (a < b ? -1 : 1)))
+      out[name] = Object.fromEntries(reasons) as FieldNotRecordedCounts;
+    return out;
   }
 
   /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
@@ -103,6 +116,7 @@ class StageAccumulator {
     copy.split = this.split.map((set) => set?.copy() ?? null);
     copy.splitOrder = [...this.splitOrder];
     copy.stateCounts = this.stateCounts.slice();
+    for (const [name, reasons] of this.notRecorded) copy.notRecorded.set(name, new Map(reasons));
     copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
     copy.oneOutputRequests = this.oneOutputRequests;
     copy.prefillDecode = this.prefillDecode.copy();
@@ -229,6 +243,13 @@ function accumulator(
 
 function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
   if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
+  const reason = unrecordedReason(name, cell.value);
+  if (reason !== null) {
+    let reasons = acc.notRecorded.get(name);
+    if (reasons === undefined) acc.notRecorded.set(name, (reasons = new Map<UnrecordedReason, number>()));
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    return;
+  }
   let set = acc.fields.get(name);
   if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
   set.add(cell.value);

@@ -3,6 +3,7 @@
 // webviews through server/protocol.ts.
 import type { FieldMap } from '../values';
 import type { OmniTimingRecord } from '../records';
+import type { UnrecordedReason } from './unrecordedValues';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -32,7 +33,7 @@ export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
  *  measured     printed by the server
  *  notMeasured  printed as `None`
  *  hidden       row absent: zero or not measured (value null)
- *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill): value null
+ *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill, a TTFT 0 with no output): value null
  *  inferred     derived from other measured fields by a documented rule (value set)
  */
 export type SplitState = 'measured' | 'notMeasured' | 'hidden' | 'notRecorded' | 'inferred';
@@ -140,6 +141,9 @@ export interface Distribution {
   readonly max: number;
 }
 
+/** How many printed numbers of one field were left out of its summary, per reason. */
+export type FieldNotRecordedCounts = Readonly<Partial<Record<UnrecordedReason, number>>>;
+
 /** How many requests of a stage had a split value in each non-measured state. */
 export type SplitStateCounts = Readonly<Record<SplitState, number>>;
 
@@ -154,6 +158,11 @@ export interface StageSummary {
   /** Split values over numeric values only (measured and inferred). */
   readonly split: Readonly<Partial<Record<SplitName, Distribution>>>;
   readonly splitStates: Readonly<Record<SplitName, SplitStateCounts>>;
+  /**
+   * Per field, the printed numbers left out of `fields` because they are not measurements
+   * (unrecordedValues.ts), by reason; a field with none is absent.
+   */
+  readonly fieldsNotRecorded: Readonly<Record<string, FieldNotRecordedCounts>>;
   /** Distribution of addedTimeToFirstOutputMs for this stage, when computable. */
   readonly addedTimeToFirstOutputMs: Distribution | null;
   /**
@@ -243,6 +252,7 @@ export type Severity = 'error' | 'warning' | 'info';
 export type FindingCode =
   | 'ttft-not-recorded'
   | 'diffusion-ttft-default'
+  | 'ttft-no-output'
   | 'split-mismatch'
   | 'negative-interval'
   | 'queued-includes-input-wait'

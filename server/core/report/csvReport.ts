@@ -7,6 +7,8 @@
 // value has. A list cell `mean (n=N)` is its mean, with N in the `<name>_n` column. An empty CSV
 // cell means the column does not apply to the row. Derived values are at the log's precision
 // (3 decimals). Text cells (ids, text values) are neutralized for spreadsheets (csvText).
+// Field columns are as printed, the JSON's `fields`: a number that is not a measurement
+// (unrecordedValues.ts, e.g. a first output of 0.0) keeps its printed value here.
 // `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
 // prefill+decode (oneOutputStage.ts), not prefill alone, and its decodeMs is `notRecorded`.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';

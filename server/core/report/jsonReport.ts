@@ -3,6 +3,8 @@
 // N in `listCounts`. Split values are numbers or null, and `splitState` says which of
 // measured / notMeasured / hidden / notRecorded / inferred each one is. Values derived here or
 // in the analysis (differences, means, percentiles) are at the log's precision, 3 decimals.
+// The summaries leave out the printed numbers that are not measurements, counted per field
+// and reason in `splitSummary[stage].fieldsNotRecorded` (unrecordedValues.ts).
 // One request's JSON is made by `requestJson` alone, so the report can be written request by
 // request.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
@@ -11,6 +13,7 @@ import type {
   Distribution,
   EdgeFieldStates,
   EdgeSummary,
+  FieldNotRecordedCounts,
   OverallFieldStates,
   OverallSummaries,
   RequestTransfer,
@@ -124,6 +127,8 @@ export interface AnalysisJson {
     {
       readonly split: Partial<Record<SplitName, Distribution>>;
       readonly states: Record<SplitName, Record<SplitState, number>>;
+      /** Per field, printed numbers left out of `stageSummary` as not measurements, by reason (`noOutput`); a field with none is absent. */
+      readonly fieldsNotRecorded: Readonly<Record<string, FieldNotRecordedCounts>>;
       readonly addedTimeToFirstOutputMs: Distribution | null;
       readonly requestCount: number;
       readonly oneOutputRequests: number;
@@ -318,6 +323,7 @@ export function analysisJsonRest(
     splitSummary[s.stageKey] = {
       split: distributionsJson(s.split),
       states: s.splitStates,
+      fieldsNotRecorded: s.fieldsNotRecorded,
       addedTimeToFirstOutputMs:
         s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
       requestCount: s.requestCount,

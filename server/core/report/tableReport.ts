@@ -17,6 +17,7 @@ import { overallSummaryLines } from './overallSummaryTable';
 import { countOf } from '../numberText';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
+import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -24,7 +25,7 @@ type StageRoles = Readonly<Record<string, string>>;
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
   'stage_gen_time_ms',
   'omni_timing_stage_s',
-  'serving_time_to_first_output_ms',
+  FIRST_OUTPUT_FIELD,
 ]);
 
 type Column = {
@@ -57,8 +58,14 @@ const COLUMNS: readonly Column[] = [
       s.fields['stage_gen_time_ms'] ??
       (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined),
   },
-  { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
+  { title: '1st output', pick: (s) => s.fields[FIRST_OUTPUT_FIELD] },
   { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
+];
+
+/** The printed fields behind the table's field columns, with their column titles. */
+const FIELD_COLUMNS: readonly (readonly [string, string])[] = [
+  ['stage_gen_time_ms', 'gen time'],
+  [FIRST_OUTPUT_FIELD, '1st output'],
 ];
 
 /** The values behind each of a stage row's percentile columns (a one-output prefill: its prefill+decode). */
@@ -193,6 +200,15 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
           parts.push(`${st.hidden} hidden (zero or not measured)`);
         if (parts.length > 0)
           notes.push(`  ${stageLabel(s.stageKey, roles)} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
+      }
+      // Printed numbers of the columns' fields that are not measurements (unrecordedValues.ts).
+      for (const [field, label] of FIELD_COLUMNS) {
+        const reasons = s.fieldsNotRecorded[field];
+        if (reasons === undefined) continue;
+        const parts = (Object.entries(reasons) as [UnrecordedReason, number][]).map(
+          ([reason, n]) => `${n} ${UNRECORDED_TEXT[reason]}`,
+        );
+        notes.push(`  ${stageLabel(s.stageKey, roles)} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
     if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);

@@ -1,0 +1,28 @@
+// Printed numbers that are not measurements (docs/formats.md#values-and-their-states): each is
+// kept as printed in a request's fields, and left out of every percentile, mean and count of
+// measured values, counted with its reason instead. One definition for the findings, the
+// split, the summaries and the views.
+//   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
+//             no non-empty output, not a time.
+import type { Cell } from '../values';
+
+export type UnrecordedReason = 'noOutput';
+
+export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
+
+/** Why the printed number `value` of field `name` is not a measurement; null when it is one. */
+export function unrecordedReason(name: string, value: number): UnrecordedReason | null {
+  if (value === 0 && name === FIRST_OUTPUT_FIELD) return 'noOutput';
+  return null;
+}
+
+/** The measured number of a cell that is a measurement (finite, not a known non-measurement); undefined otherwise. */
+export function measurementOf(name: string, cell: Cell | undefined): number | undefined {
+  if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return undefined;
+  return unrecordedReason(name, cell.value) === null ? cell.value : undefined;
+}
+
+/** How each reason is worded where values left out are listed (the table, the views' hovers). */
+export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
+  noOutput: "no output (0.0 is the field's default, not a time)",
+};
