@@ -54,6 +54,11 @@ interface Json {
   findings: { code: string; stageId: number | null; requestIds: string[] }[];
 }
 
+interface Breakdown {
+  totalMs: number | null;
+  parts: { edge: string | null; component: string | null; ms: number | null; state: string }[];
+}
+
 const json = (file: string): Json => JSON.parse(cli(['analyze', file, '--format', 'json'])) as Json;
 
 /** The CSV's stage rows as header -> cell, keyed `request/stage`. */
@@ -114,4 +119,106 @@ test('an LLM stage with TTFT 0, no prefill and no output: TTFT not recorded (the
 
   const compare = cli(['compare', TTFT_NO_OUTPUT, TTFT_NO_OUTPUT]);
   assert.match(compare, /\n1 +TTFT +3\/3 +p50 +110\.0 +110\.0 /);
+});
+
+/** req-N0 prints vllm_prefill_ms -154.683 and serving_time_to_first_output_ms -143.683; N1, N2 prefill 30/40, first output 41/51. */
+const NEGATIVE = path.join(LOGS, 'negative-intervals.log');
+/**
+ * An upstream-rendered three-stage log (test/fixtures/upstream-rendered) with two values made
+ * negative: the second request's 0->1 tx_time_ms (-75.701) and the third's e2e_total_ms (-6,637.250).
+ */
+const NEGATIVE_TRANSFER = path.join(LOGS, 'negative-transfer.log');
+
+interface CompareMetric {
+  scope: string;
+  metric: string;
+  baseline: { measured: number; unknown: Record<string, number>; p50?: number };
+}
+
+function compareMetrics(file: string): CompareMetric[] {
+  return (JSON.parse(cli(['compare', file, file, '--format', 'json'])) as { metrics: CompareMetric[] }).metrics;
+}
+
+test('negative stage intervals are kept as printed, not recorded, and out of every percentile and mean', () => {
+  const j = json(NEGATIVE);
+  const n0 = j.requests.find((r) => r.requestId === 'req-N0')?.stages['0'];
+  assert.equal(n0?.fields['vllm_prefill_ms'], -154.683);
+  assert.equal(n0?.fields['serving_time_to_first_output_ms'], -143.683);
+  assert.deepEqual([n0?.split['prefillMs'], n0?.splitState['prefillMs']], [null, 'notRecorded']);
+  // Over 30 and 40 (prefill), 41 and 51 (first output): with the negatives in, the means were -28.2 and -17.2.
+  const prefill = j.splitSummary['0']?.split['prefillMs'];
+  assert.deepEqual([prefill?.count, prefill?.p50, prefill?.mean], [2, 35, 35]);
+  assert.equal(j.splitSummary['0']?.states['prefillMs']?.['notRecorded'], 1);
+  assert.deepEqual(
+    [j.stageSummary['0']?.['vllm_prefill_ms']?.count, j.stageSummary['0']?.['vllm_prefill_ms']?.mean],
+    [2, 35],
+  );
+  const first = j.stageSummary['0']?.['serving_time_to_first_output_ms'];
+  assert.deepEqual([first?.count, first?.p50, first?.mean], [2, 46, 46]);
+  assert.deepEqual(j.splitSummary['0']?.fieldsNotRecorded, {
+    serving_time_to_first_output_ms: { negative: 1 },
+    vllm_prefill_ms: { negative: 1 },
+  });
+  // One request, counted once (it has two negative fields).
+  const negative = j.findings.find((f) => f.code === 'negative-interval');
+  assert.deepEqual(negative?.requestIds, ['req-N0']);
+
+  const table = cli(['analyze', NEGATIVE]);
+  assert.match(table, /\n0 +3 +p50 +1\.000 +35\.00 +200\.0 +31\.00 +236\.0 +46\.00 /);
+  assert.match(table, /stage 0 prefill: 1 negative \(below zero: not a real time\) of 3/);
+  assert.match(table, /stage 0 1st output: 1 negative \(below zero: not a real time\) of 3/);
+  assert.match(table, /negative-interval \(stage 0\), 1 request: Stage 0 duration below zero on 1 request /);
+
+  const row = csvRows(NEGATIVE).get('req-N0/0');
+  assert.deepEqual(
+    [row?.['prefillMs'], row?.['prefillMs_state'], row?.['serving_time_to_first_output_ms']],
+    ['notRecorded', 'notRecorded', '-143.683'],
+  );
+
+  const metrics = compareMetrics(NEGATIVE);
+  const of = (metric: string) => metrics.find((m) => m.scope === '0' && m.metric === metric)?.baseline;
+  assert.deepEqual([of('prefill')?.measured, of('prefill')?.unknown, of('prefill')?.p50], [2, { notRecorded: 1 }, 35]);
+  assert.deepEqual([of('firstOutput')?.measured, of('firstOutput')?.unknown], [2, { notRecorded: 1 }]);
+
+  // explain: the TTFT's prefill part over the two real prefills (median 35, not 30 with -154.683 in).
+  assert.match(
+    cli(['explain', NEGATIVE]),
+    /stage 0 TTFT is slow at p95[^]*?\n {2}stage 0 prefill +\+0 ms +- +35\.0 ms\n/,
+  );
+});
+
+test('a negative transfer time and a negative e2e_total_ms: not recorded, out of the edge summary and compare', () => {
+  const j = json(NEGATIVE_TRANSFER) as Json & {
+    edgeSummary: Record<string, { fields: Record<string, Dist>; fieldStates: Record<string, Record<string, number>> }>;
+  };
+  const breakdowns = (j.requests as unknown as { breakdown: Breakdown }[]).map((r) => r.breakdown);
+  const tx = j.edgeSummary['0->1'];
+  assert.deepEqual(tx?.fieldStates['tx_time_ms'], { measured: 2, notMeasured: 0, notRecorded: 1, hidden: 0 });
+  assert.deepEqual([tx?.fields['tx_time_ms']?.count, tx?.fields['tx_time_ms']?.p50], [2, 75.701]);
+  // The negative e2e is no end-to-end time for the breakdown either.
+  assert.deepEqual(
+    breakdowns.map((b) => b.totalMs),
+    [40815.25, 33726.25, null],
+  );
+  // explain's breakdown: the negative send is a notRecorded part, never -75.701 ms of hand-off.
+  const send = breakdowns[1]?.parts.find((p) => p.edge === '0->1' && p.component === 'tx');
+  assert.deepEqual([send?.ms, send?.state], [null, 'notRecorded']);
+  const negative = j.findings.find((f) => f.code === 'negative-interval');
+  assert.deepEqual(negative?.requestIds, ['chatcmpl-7f0f5c781f1aae4a', 'chatcmpl-ae4840a79e5b9ea1']);
+  // Compared against a 33,726 ms wall, not a -6,637 ms "request".
+  assert.equal(
+    j.findings.find((f) => f.code === 'overall-summary-per-prompt'),
+    undefined,
+  );
+
+  assert.match(
+    cli(['analyze', NEGATIVE_TRANSFER]),
+    /0 → 1: 1 of 3 tx_time_ms negative \(below zero: not a real time\), left out\./,
+  );
+
+  const metrics = compareMetrics(NEGATIVE_TRANSFER);
+  const e2e = metrics.find((m) => m.metric === 'e2e')?.baseline;
+  assert.deepEqual([e2e?.measured, e2e?.unknown], [2, { notRecorded: 1 }]);
+  const edgeTx = metrics.find((m) => m.scope === '0->1' && m.metric === 'edgeTx')?.baseline;
+  assert.deepEqual([edgeTx?.measured, edgeTx?.unknown], [2, { notRecorded: 1 }]);
 });

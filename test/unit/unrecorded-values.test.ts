@@ -8,7 +8,15 @@ import { test } from 'node:test';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { histogramOf } from '../../server/capture/requestQueries';
-import { fieldCellView, fieldValueView, summaryFieldView } from '../../webview/shared/valueState';
+import {
+  endToEndCellView,
+  endToEndView,
+  fieldCellView,
+  fieldValueView,
+  splitValueView,
+  summaryFieldView,
+} from '../../webview/shared/valueState';
+import { edgeModel } from '../../webview/sidePanel/edgeModel';
 
 const LOGS = path.join(__dirname, '..', 'fixtures', 'logs');
 
@@ -51,6 +59,36 @@ test("a first output of 0.000 (no output): the stage summary's hover says why a 
   assert.ok(stage !== undefined);
   const view = summaryFieldView(stage, FIRST_OUTPUT, 'ms', 'p50', 'hidden');
   assert.equal(view.value, 122);
-  assert.match(view.title, /1 of 4 requests are not recorded and left out: no output \(0\.0 is the field's default, not a time\)\./);
+  assert.match(
+    view.title,
+    /1 of 4 requests are not recorded and left out: no output \(0\.0 is the field's default, not a time\)\./,
+  );
   assert.doesNotMatch(view.title, /hidden or None/);
+});
+
+test("a negative prefill: the request's cell is not recorded, its hover keeps the printed number and says why", () => {
+  const snap = analyse('negative-intervals.log');
+  const stage = snap.requests.find((r) => r.requestId === 'req-N0')?.stages[0];
+  const view = splitValueView(stage, 'prefillMs');
+  assert.deepEqual([view.text, view.state, view.value], ['not recorded', 'notRecorded', null]);
+  assert.match(view.title, /Printed: -154\.683 ms\. Not recorded: negative \(below zero: not a real time\)/);
+  const first = fieldValueView(stage, FIRST_OUTPUT, 'ms');
+  assert.equal(first.state, 'notRecorded');
+  assert.match(first.title, /printed -143\.683 ms, not recorded: negative/);
+  // The histogram counts it, never bins it.
+  const h = histogramOf(snap.requests, { sessionId: 's', stageKey: '0', metric: 'split:prefillMs', bins: 10 });
+  assert.deepEqual([h.notRecorded, h.distribution?.count, h.distribution?.p50], [1, 2, 35]);
+});
+
+test('a negative transfer time and e2e_total_ms: the side panel and the request views say not recorded', () => {
+  const snap = analyse('negative-transfer.log');
+  const send = edgeModel(snap.edges, 'p50', {}).rows[0]?.cells['field:tx_time_ms'];
+  assert.equal(send?.value, 75.701);
+  assert.match(send?.title ?? '', /1 not recorded \(negative: not a real time\)/);
+  const request = snap.requests.find((r) => r.requestId === 'chatcmpl-ae4840a79e5b9ea1');
+  assert.ok(request !== undefined);
+  const e2e = endToEndView(request);
+  assert.deepEqual([e2e.state, e2e.value], ['notRecorded', null]);
+  assert.match(e2e.title, /printed -6,637\.25 ms, not recorded: negative/);
+  assert.equal(endToEndCellView(request).state, 'notRecorded');
 });

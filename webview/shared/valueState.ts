@@ -25,7 +25,7 @@ import {
  * inferred     a number derived by a documented rule from measured fields
  * notMeasured  printed `None`
  * hidden       the row was absent: zero or not measured
- * notRecorded  a known lie detected (codec TTFT 0 with no prefill, a printed default): unknown, never 0
+ * notRecorded  a known lie detected (codec TTFT 0 with no prefill, a printed default, a negative interval): unknown, never 0
  * combined     a number that covers two phases: a one-output stage's vllm_prefill_ms (prefill+decode)
  * covered      a phase inside a combined number (that stage's decode: in prefill)
  * text         a non-numeric cell (`audio`)
@@ -85,7 +85,7 @@ export const EXPLAIN = {
   hidden:
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
-    "Not recorded: the printed number is known not to be a measurement, and it is never averaged in. vllm_ttft_ms 0 with no prefill on a stage that produced output is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything); on a stage that produced no output it is the field's default (no first token). The findings say which.",
+    "Not recorded: the printed number is known not to be a measurement, and it is never averaged in. vllm_ttft_ms 0 with no prefill on a stage that produced output is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything); on a stage that produced no output it is the field's default (no first token). A negative interval is a server clock or accounting bug. The findings say which.",
   oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown, and ranked for slowest phase, as one phase (prefill+decode), never as prefill alone.`,
   negativeAdded:
     "Negative: this stage's first output came before its upstream stage's, within the same requests. Under talker first audio the codec forwards the talker's first frame as its own first output, and under Model Runner V2 + async chunk the talker's serving_time_to_first_output_ms is when it stops (its one output), not its first audio. Not a stage that takes negative time: read the upstream stage's first output with that in mind.",
@@ -200,9 +200,20 @@ export function splitValueView(stage: RequestStage | undefined, name: SplitName,
   return {
     text: STATE_TEXT[shown as 'notMeasured' | 'hidden' | 'notRecorded'],
     state: shown as DisplayState,
-    title: `${source}: ${explainState(shown)}`,
+    title: `${source}: ${shown === 'notRecorded' ? notRecordedSplitText(stage, name) : explainState(shown)}`,
     value: null,
   };
+}
+
+/** Why a split value is not recorded, with the number the server printed for it (kept visible, never averaged). */
+function notRecordedSplitText(stage: RequestStage, name: SplitName): string {
+  const cell = stage.fields[SPLIT_FIELD[name]];
+  if (cell === undefined || cell.state !== 'measured') return EXPLAIN.notRecorded;
+  const reason = unrecordedReason(SPLIT_FIELD[name], cell.value);
+  const printed = `Printed: ${formatWithUnit(cell.value, 'ms')}.`;
+  return reason === null
+    ? `${EXPLAIN.notRecorded} ${printed}`
+    : `${printed} Not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`;
 }
 
 /** One log field of one request stage. */
@@ -283,6 +294,13 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
   const e2e = endToEndOf(request);
   if (e2e === null) {
     const cell = request.e2e['e2e_total_ms'];
+    if (cell?.state === 'measured')
+      return {
+        text: STATE_TEXT.notRecorded,
+        state: 'notRecorded',
+        title: `e2e_total_ms: printed ${formatWithUnit(cell.value, 'ms')}, not recorded: ${UNRECORDED_TEXT.negative}, not a measurement. Left out of percentiles and means.`,
+        value: null,
+      };
     return cell?.state === 'notMeasured'
       ? { ...NO_END_TO_END, text: STATE_TEXT.notMeasured, title: `e2e_total_ms: ${EXPLAIN.notMeasured}` }
       : NO_END_TO_END;
@@ -300,7 +318,9 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
 export function endToEndCellView(request: AnalyzedRequest): CellView {
   const e2e = endToEndOf(request);
   if (e2e !== null) return { text: formatCompact(e2e.ms), state: 'measured', value: e2e.ms };
-  return request.e2e['e2e_total_ms']?.state === 'notMeasured' ? NOT_MEASURED_CELL : NO_END_TO_END_CELL;
+  const state = request.e2e['e2e_total_ms']?.state;
+  // A printed number endToEndOf does not take is a negative one: not recorded.
+  return state === 'measured' ? NOT_RECORDED_CELL : state === 'notMeasured' ? NOT_MEASURED_CELL : NO_END_TO_END_CELL;
 }
 
 export function stageOf(request: AnalyzedRequest, stageKey: string): RequestStage | undefined {

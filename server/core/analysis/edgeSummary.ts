@@ -1,8 +1,9 @@
 // Per transfer edge distributions, over measured values only: each TransferEdgeStats field
 // and [OmniTiming]'s send time. A hidden row, a request without a table column and a
-// notRecorded `0.00ms` are counted by state, never averaged in as 0. Incremental, like the
-// stage summaries.
+// notRecorded `0.00ms` are counted by state, never averaged in as 0, and so is a negative
+// duration (not a time). Incremental, like the stage summaries.
 import { SampleSet } from './sampleSet';
+import { isNegativeInterval } from './unrecordedValues';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -21,6 +22,7 @@ interface FieldCounts {
   readonly values: SampleSet;
   measured: number;
   notMeasured: number;
+  notRecorded: number;
 }
 
 class EdgeAccumulator {
@@ -44,9 +46,12 @@ class EdgeAccumulator {
       let counts = this.fields.get(name);
       if (counts === undefined) {
         if (this.fields.size >= MAX_FIELDS) continue;
-        this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0 }));
+        this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0, notRecorded: 0 }));
       }
-      if (cell.state === 'measured') {
+      if (cell.state === 'measured' && isNegativeInterval(name, cell.value)) {
+        // Below zero: not a time (unrecordedValues.ts), counted apart.
+        counts.notRecorded += 1;
+      } else if (cell.state === 'measured') {
         counts.measured += 1;
         if (Number.isFinite(cell.value)) counts.values.add(cell.value);
       } else {
@@ -67,7 +72,8 @@ class EdgeAccumulator {
       fieldStates[name] = {
         measured: counts.measured,
         notMeasured: counts.notMeasured,
-        hidden: this.requestCount - counts.measured - counts.notMeasured,
+        notRecorded: counts.notRecorded,
+        hidden: this.requestCount - counts.measured - counts.notMeasured - counts.notRecorded,
       };
     }
     return {

@@ -1,7 +1,7 @@
 // The per-request, per-stage phase split (docs/formats.md#stage-fields): queued = input wait +
 // ready queued, prefill, decode, TTFT. Values are taken from the stage's fields; absent
-// rows stay null ("hidden"), `None` stays null ("notMeasured"), and two documented
-// rules fill in or blank out values:
+// rows stay null ("hidden"), `None` stays null ("notMeasured"), and documented rules fill in
+// or blank out values:
 //  - inferred 0: the table hides a row that is 0/None on every stage, and the two input
 //    split fields are set together; so when one of them is measured and the other is
 //    hidden, the hidden one is a measured 0 (seed 001: "a measured vllm_ready_queued_ms
@@ -12,8 +12,10 @@
 //    vllm_ttft_ms 0 with no vllm_prefill_ms never had a first token: the 0 is the field's
 //    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
 //    engine has no vLLM first-token time to set it from.
+//  - notRecorded: a negative interval (a server clock or accounting bug) is not a time.
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
+import { isNegativeInterval } from './unrecordedValues';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
 import { SPLIT_FIELD, SPLIT_NAMES } from './types';
 
@@ -95,6 +97,24 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     decodeMs: stateOf(decode),
     ttftMs: stateOf(ttft),
   };
+  // A negative interval is not a time (unrecordedValues.ts): kept as printed in the fields only.
+  // Rare: one guard of plain reads first, the loop by name only when a value is below 0.
+  if (
+    (values.queuedMs ?? 0) < 0 ||
+    (values.inputWaitMs ?? 0) < 0 ||
+    (values.readyQueuedMs ?? 0) < 0 ||
+    (values.prefillMs ?? 0) < 0 ||
+    (values.decodeMs ?? 0) < 0 ||
+    (values.ttftMs ?? 0) < 0
+  ) {
+    for (const name of SPLIT_NAMES) {
+      const v = values[name];
+      if (v !== null && isNegativeInterval(SPLIT_FIELD[name], v)) {
+        values[name] = null;
+        states[name] = 'notRecorded';
+      }
+    }
+  }
   if (ctx.kind === 'diffusion') {
     if (states.ttftMs === 'measured' && values.ttftMs === 0) {
       values.ttftMs = null;

@@ -241,13 +241,32 @@ function accumulator(
   return acc;
 }
 
+const SPLIT_FIELDS: ReadonlySet<string> = new Set(Object.values(SPLIT_FIELD));
+
+function countNotRecorded(acc: StageAccumulator, name: string, reason: UnrecordedReason): void {
+  let reasons = acc.notRecorded.get(name);
+  if (reasons === undefined) acc.notRecorded.set(name, (reasons = new Map<UnrecordedReason, number>()));
+  reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+}
+
+/** The split values not recorded because their printed number is not a measurement (a negative interval), by field. */
+function countSplitNotRecorded(acc: StageAccumulator, stage: RequestStage): void {
+  for (const name of SPLIT_NAMES) {
+    if (stage.split.states[name] !== 'notRecorded') continue;
+    const field = SPLIT_FIELD[name];
+    const cell = stage.fields[field];
+    if (cell === undefined || cell.state !== 'measured') continue;
+    const reason = unrecordedReason(field, cell.value);
+    if (reason !== null) countNotRecorded(acc, field, reason);
+  }
+}
+
 function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
   if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
   const reason = unrecordedReason(name, cell.value);
   if (reason !== null) {
-    let reasons = acc.notRecorded.get(name);
-    if (reasons === undefined) acc.notRecorded.set(name, (reasons = new Map<UnrecordedReason, number>()));
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    // A split field's are counted with the split (countSplitNotRecorded), whichever fields are summarized.
+    if (!SPLIT_FIELDS.has(name)) countNotRecorded(acc, name, reason);
     return;
   }
   let set = acc.fields.get(name);
@@ -299,6 +318,15 @@ function accumulate(
     acc.addSplit(4, values.decodeMs, states.decodeMs);
   }
   acc.addSplit(5, values.ttftMs, states.ttftMs);
+  if (
+    states.queuedMs === 'notRecorded' ||
+    states.inputWaitMs === 'notRecorded' ||
+    states.readyQueuedMs === 'notRecorded' ||
+    states.prefillMs === 'notRecorded' ||
+    states.decodeMs === 'notRecorded' ||
+    states.ttftMs === 'notRecorded'
+  )
+    countSplitNotRecorded(acc, stage);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

@@ -33,7 +33,8 @@ export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
  *  measured     printed by the server
  *  notMeasured  printed as `None`
  *  hidden       row absent: zero or not measured (value null)
- *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill, a TTFT 0 with no output): value null
+ *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill, a TTFT 0 with no output,
+ *               a negative interval): value null, the printed number kept in the fields
  *  inferred     derived from other measured fields by a documented rule (value set)
  */
 export type SplitState = 'measured' | 'notMeasured' | 'hidden' | 'notRecorded' | 'inferred';
@@ -160,7 +161,8 @@ export interface StageSummary {
   readonly splitStates: Readonly<Record<SplitName, SplitStateCounts>>;
   /**
    * Per field, the printed numbers left out of `fields` because they are not measurements
-   * (unrecordedValues.ts), by reason; a field with none is absent.
+   * (unrecordedValues.ts), by reason; a field with none is absent. The split's fields are
+   * counted whichever fields are summarized (their values are `notRecorded` in splitStates).
    */
   readonly fieldsNotRecorded: Readonly<Record<string, FieldNotRecordedCounts>>;
   /** Distribution of addedTimeToFirstOutputMs for this stage, when computable. */
@@ -223,10 +225,14 @@ export interface OverallSummaries {
   readonly cellsLeftOut: number;
 }
 
-/** How many requests had a transfer field measured, None, or no number (hidden row, or no table column). */
+/**
+ * How many requests had a transfer field measured, None, a printed number that is not a time
+ * (notRecorded: a negative duration, unrecordedValues.ts), or no number (hidden row, or no table column).
+ */
 export interface EdgeFieldStates {
   readonly measured: number;
   readonly notMeasured: number;
+  readonly notRecorded: number;
   readonly hidden: number;
 }
 

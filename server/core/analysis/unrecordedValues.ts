@@ -2,16 +2,30 @@
 // kept as printed in a request's fields, and left out of every percentile, mean and count of
 // measured values, counted with its reason instead. One definition for the findings, the
 // split, the summaries and the views.
+//   negative  a duration (a field named _ms or _s) below zero: a clock or accounting bug in the
+//             server, not a real time (the negative-interval finding).
 //   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
 //             no non-empty output, not a time.
 import type { Cell } from '../values';
 
-export type UnrecordedReason = 'noOutput';
+export type UnrecordedReason = 'negative' | 'noOutput';
 
 export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
 
+/** Fields that are durations, by their unit suffix. */
+export function isDuration(name: string): boolean {
+  return name.endsWith('_ms') || name.endsWith('_s');
+}
+
+/** A printed duration below zero: not a real time. */
+export function isNegativeInterval(name: string, value: number): boolean {
+  return value < 0 && isDuration(name);
+}
+
 /** Why the printed number `value` of field `name` is not a measurement; null when it is one. */
 export function unrecordedReason(name: string, value: number): UnrecordedReason | null {
+  // The value is compared first: this runs for every printed number of every stage.
+  if (isNegativeInterval(name, value)) return 'negative';
   if (value === 0 && name === FIRST_OUTPUT_FIELD) return 'noOutput';
   return null;
 }
@@ -24,5 +38,6 @@ export function measurementOf(name: string, cell: Cell | undefined): number | un
 
 /** How each reason is worded where values left out are listed (the table, the views' hovers). */
 export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
+  negative: 'negative (below zero: not a real time)',
   noOutput: "no output (0.0 is the field's default, not a time)",
 };

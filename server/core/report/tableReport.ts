@@ -3,7 +3,7 @@
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
-import { SPLIT_LABEL } from '../analysis/types';
+import { SPLIT_FIELD, SPLIT_LABEL } from '../analysis/types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf, slowestPhaseText } from '../analysis/slowest';
 import type { Percentile } from '../reportedPercentiles';
@@ -190,7 +190,10 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {
         const st = s.splitStates[name];
         const parts: string[] = [];
-        if (st.notRecorded > 0) parts.push(`${st.notRecorded} not recorded`);
+        // Not recorded: the negative intervals said as such, the rest (lies the findings explain) as not recorded.
+        const negative = s.fieldsNotRecorded[SPLIT_FIELD[name]]?.negative ?? 0;
+        if (st.notRecorded > negative) parts.push(`${st.notRecorded - negative} not recorded`);
+        if (negative > 0) parts.push(`${negative} ${UNRECORDED_TEXT.negative}`);
         if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
         if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
         // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
@@ -323,6 +326,11 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
         `  ${edgeLabel(withVisibleControls(e.edge))}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`,
       );
     }
+    for (const [field, states] of Object.entries(e.fieldStates))
+      if (states.notRecorded > 0)
+        out.push(
+          `  ${edgeLabel(withVisibleControls(e.edge))}: ${states.notRecorded} of ${e.requestCount} ${withVisibleControls(field)} ${UNRECORDED_TEXT.negative}, left out.`,
+        );
     if (e.tableCount < e.requestCount)
       out.push(
         `  ${edgeLabel(withVisibleControls(e.edge))}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,
