@@ -40,4 +40,4 @@ export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
-export { NO_NUMBER_WORD, noNumberState } from './core/values';
+export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';

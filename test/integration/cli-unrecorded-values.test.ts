@@ -213,7 +213,7 @@ test('a negative transfer time and a negative e2e_total_ms: not recorded, out of
 
   assert.match(
     cli(['analyze', NEGATIVE_TRANSFER]),
-    /0 → 1: 1 of 3 tx_time_ms negative \(below zero: not a real time\), left out\./,
+    /0 → 1: 1 of 3 tx_time_ms printed below zero, nan or inf: not a time, left out\./,
   );
 
   const metrics = compareMetrics(NEGATIVE_TRANSFER);
@@ -221,4 +221,36 @@ test('a negative transfer time and a negative e2e_total_ms: not recorded, out of
   assert.deepEqual([e2e?.measured, e2e?.unknown], [2, { notRecorded: 1 }]);
   const edgeTx = metrics.find((m) => m.scope === '0->1' && m.metric === 'edgeTx')?.baseline;
   assert.deepEqual([edgeTx?.measured, edgeTx?.unknown], [2, { notRecorded: 1 }]);
+});
+
+/** r1: stage 0 prints vllm_decode_ms nan and vllm_ttft_ms -inf, stage 1 vllm_decode_ms inf. */
+const NON_FINITE = path.join(LOGS, 'nonfinite-values.log');
+
+test('nan, inf and -inf: as printed in the JSON fields (never null, which is None), not recorded in the split', () => {
+  const text = cli(['analyze', NON_FINITE, '--format', 'json']);
+  assert.match(text, /"vllm_decode_ms":"nan"/);
+  assert.match(text, /"vllm_ttft_ms":"-inf"/);
+  assert.match(text, /"vllm_decode_ms":"inf"/);
+  const j = JSON.parse(text) as Json;
+  const [s0, s1] = [j.requests[0]?.stages['0'], j.requests[0]?.stages['1']];
+  assert.equal(s0?.fields['vllm_prefill_ms'], null, 'a printed None stays null');
+  assert.deepEqual(
+    [s0?.split['decodeMs'], s0?.splitState['decodeMs'], s1?.split['decodeMs'], s1?.splitState['decodeMs']],
+    [null, 'notRecorded', null, 'notRecorded'],
+  );
+  assert.equal(j.splitSummary['1']?.split['decodeMs'], undefined, 'no distribution of inf');
+  assert.deepEqual(j.splitSummary['0']?.fieldsNotRecorded, {
+    vllm_decode_ms: { nonFinite: 1 },
+    vllm_ttft_ms: { nonFinite: 1 },
+  });
+  // The pretty JSON is the same document.
+  assert.deepEqual(JSON.parse(cli(['analyze', NON_FINITE, '--format', 'json', '--pretty'])), j);
+
+  const table = cli(['analyze', NON_FINITE]);
+  assert.doesNotMatch(table, /NaN|∞/);
+  assert.match(table, /worst vllm_ttft_ms = -inf on r1/);
+  assert.match(table, /stage 1 decode: 1 not a number \(printed nan, inf or -inf\) of 1/);
+  // The CSV spells them the same way where it prints the field, and says the split's state.
+  const row = csvRows(NON_FINITE).get('r1/1');
+  assert.deepEqual([row?.['decodeMs'], row?.['decodeMs_state']], ['notRecorded', 'notRecorded']);
 });

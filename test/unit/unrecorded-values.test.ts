@@ -84,11 +84,22 @@ test('a negative transfer time and e2e_total_ms: the side panel and the request 
   const snap = analyse('negative-transfer.log');
   const send = edgeModel(snap.edges, 'p50', {}).rows[0]?.cells['field:tx_time_ms'];
   assert.equal(send?.value, 75.701);
-  assert.match(send?.title ?? '', /1 not recorded \(negative: not a real time\)/);
+  assert.match(send?.title ?? '', /1 not recorded \(printed below zero, nan or inf: not a time\)/);
   const request = snap.requests.find((r) => r.requestId === 'chatcmpl-ae4840a79e5b9ea1');
   assert.ok(request !== undefined);
   const e2e = endToEndView(request);
   assert.deepEqual([e2e.state, e2e.value], ['notRecorded', null]);
   assert.match(e2e.title, /printed -6,637\.25 ms, not recorded: negative/);
   assert.equal(endToEndCellView(request).state, 'notRecorded');
+});
+
+test('nan and inf in a request: not recorded, the hover shows them as the server printed them', () => {
+  const snap = analyse('nonfinite-values.log');
+  const [s0, s1] = snap.requests[0]?.stages ?? [];
+  const decode = fieldValueView(s0, 'vllm_decode_ms', 'ms');
+  assert.deepEqual([decode.state, decode.value], ['notRecorded', null]);
+  assert.match(decode.title, /printed nan, not recorded: not a number \(printed nan, inf or -inf\)/);
+  assert.match(splitValueView(s1, 'decodeMs').title, /Printed: inf\. Not recorded: not a number/);
+  const h = histogramOf(snap.requests, { sessionId: 's', stageKey: '1', metric: 'split:decodeMs', bins: 10 });
+  assert.deepEqual([h.notRecorded, h.distribution], [1, null]);
 });

@@ -15,6 +15,7 @@ import {
   endToEndOf,
   NO_NUMBER_WORD,
   noNumberState,
+  nonFiniteText,
   UNRECORDED_TEXT,
   unrecordedReason,
   valuesAbovePercentile,
@@ -205,12 +206,17 @@ export function splitValueView(stage: RequestStage | undefined, name: SplitName,
   };
 }
 
+/** A printed number as the server printed it: nan, inf and -inf in its spelling, others with their unit. */
+function printedText(value: number, unit: string): string {
+  return nonFiniteText(value) ?? formatWithUnit(value, unit);
+}
+
 /** Why a split value is not recorded, with the number the server printed for it (kept visible, never averaged). */
 function notRecordedSplitText(stage: RequestStage, name: SplitName): string {
   const cell = stage.fields[SPLIT_FIELD[name]];
   if (cell === undefined || cell.state !== 'measured') return EXPLAIN.notRecorded;
   const reason = unrecordedReason(SPLIT_FIELD[name], cell.value);
-  const printed = `Printed: ${formatWithUnit(cell.value, 'ms')}.`;
+  const printed = `Printed: ${printedText(cell.value, 'ms')}.`;
   return reason === null
     ? `${EXPLAIN.notRecorded} ${printed}`
     : `${printed} Not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`;
@@ -229,7 +235,7 @@ export function fieldValueView(stage: RequestStage | undefined, field: string, u
         return {
           text: STATE_TEXT.notRecorded,
           state: 'notRecorded',
-          title: `${field}: printed ${formatWithUnit(cell.value, unit)}, not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`,
+          title: `${field}: printed ${printedText(cell.value, unit)}, not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`,
           value: null,
         };
       const view = numberView(cell.value, unit, field);
@@ -298,7 +304,7 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
       return {
         text: STATE_TEXT.notRecorded,
         state: 'notRecorded',
-        title: `e2e_total_ms: printed ${formatWithUnit(cell.value, 'ms')}, not recorded: ${UNRECORDED_TEXT.negative}, not a measurement. Left out of percentiles and means.`,
+        title: `e2e_total_ms: printed ${printedText(cell.value, 'ms')}, not recorded: ${UNRECORDED_TEXT[unrecordedReason('e2e_total_ms', cell.value) ?? 'negative']}, not a measurement. Left out of percentiles and means.`,
         value: null,
       };
     return cell?.state === 'notMeasured'

@@ -81,7 +81,7 @@ const NOT_RECORDED_TX =
   'Not recorded: [OmniTiming] prints 0.00 ms for every edge into a downstream stage, transfer or not; without a measured tx_time_ms it means no payload transfer was recorded (async chunk streams the input through the connector), not a 0 ms hand-off.';
 
 const NEGATIVE_FIELD =
-  'Not recorded: the numbers printed are below zero, a clock or accounting bug in the server (finding negative-interval), not a real time. Never averaged in.';
+  'Not recorded: the numbers printed are below zero (a clock or accounting bug in the server, finding negative-interval), nan or inf: not a time. Never averaged in.';
 
 function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percentile): ValueView {
   const d = edge.fields[field];
@@ -90,7 +90,7 @@ function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percenti
   const left = (s: EdgeFieldStates): string => {
     const parts = [
       s.notMeasured > 0 ? `${s.notMeasured} not measured (None)` : '',
-      s.notRecorded > 0 ? `${s.notRecorded} not recorded (negative: not a real time)` : '',
+      s.notRecorded > 0 ? `${s.notRecorded} not recorded (printed below zero, nan or inf: not a time)` : '',
       s.hidden > 0 ? `${s.hidden} hidden or without a TransferEdgeStats column` : '',
     ].filter((p) => p !== '');
     return parts.length === 0 ? '' : ` Left out (never counted as 0): ${parts.join(', ')}.`;

@@ -1,9 +1,9 @@
 // Per transfer edge distributions, over measured values only: each TransferEdgeStats field
 // and [OmniTiming]'s send time. A hidden row, a request without a table column and a
-// notRecorded `0.00ms` are counted by state, never averaged in as 0, and so is a negative
-// duration (not a time). Incremental, like the stage summaries.
+// notRecorded `0.00ms` are counted by state, never averaged in as 0, and so is a printed
+// number that is not a time (negative, nan, inf). Incremental, like the stage summaries.
 import { SampleSet } from './sampleSet';
-import { isNegativeInterval } from './unrecordedValues';
+import { unrecordedReason } from './unrecordedValues';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -48,12 +48,12 @@ class EdgeAccumulator {
         if (this.fields.size >= MAX_FIELDS) continue;
         this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0, notRecorded: 0 }));
       }
-      if (cell.state === 'measured' && isNegativeInterval(name, cell.value)) {
-        // Below zero: not a time (unrecordedValues.ts), counted apart.
+      if (cell.state === 'measured' && unrecordedReason(name, cell.value) !== null) {
+        // Below zero, nan or inf: not a time (unrecordedValues.ts), counted apart.
         counts.notRecorded += 1;
       } else if (cell.state === 'measured') {
         counts.measured += 1;
-        if (Number.isFinite(cell.value)) counts.values.add(cell.value);
+        counts.values.add(cell.value);
       } else {
         counts.notMeasured += 1;
       }

@@ -3,25 +3,23 @@
 // printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure.
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
-import { isNegativeInterval } from './unrecordedValues';
+import { measurementOf, unrecordedReason } from './unrecordedValues';
 
 const E2E_TOTAL = 'e2e_total_ms';
 import type { AnalyzedRequest, EndToEndSummary } from './types';
 
-/** The printed e2e_total_ms when it is a time: a negative one is not (unrecordedValues.ts). */
+/** The printed e2e_total_ms when it is a time: a negative one, nan or inf is not (unrecordedValues.ts). */
 export function e2eTableMs(cell: Cell | undefined): number | undefined {
-  return cell !== undefined && cell.state === 'measured' && !isNegativeInterval(E2E_TOTAL, cell.value)
-    ? cell.value
-    : undefined;
+  return measurementOf(E2E_TOTAL, cell);
 }
 
-/** Whether the printed e2e_total_ms is below zero: not recorded, never a time nor a fallback to [OmniTiming]. */
-export function e2eNegative(request: AnalyzedRequest): boolean {
+/** Whether e2e_total_ms printed a number that is not a time: not recorded, never a fallback to [OmniTiming]. */
+export function e2eNotRecorded(request: AnalyzedRequest): boolean {
   const cell = request.e2e[E2E_TOTAL];
-  return cell !== undefined && cell.state === 'measured' && isNegativeInterval(E2E_TOTAL, cell.value);
+  return cell !== undefined && cell.state === 'measured' && unrecordedReason(E2E_TOTAL, cell.value) !== null;
 }
 
-/** The request's end-to-end ms and where it comes from; null when neither line printed it, or e2e_total_ms is negative. */
+/** The request's end-to-end ms and where it comes from; null when neither line printed it, or e2e_total_ms is not a time. */
 export function endToEndOf(request: AnalyzedRequest): { ms: number; from: 'e2eTable' | 'omniTiming' } | null {
   const cell = request.e2e[E2E_TOTAL];
   const ms = e2eTableMs(cell);

@@ -3,12 +3,12 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
-import { numberOf, toLogPrecision } from '../values';
+import { nonFiniteText, numberOf, toLogPrecision } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings, producedOutput } from './stageKind';
 import { firstStageIdOf } from './crossStage';
 import { e2eTableMs } from './endToEnd';
-import { isNegativeInterval } from './unrecordedValues';
+import { isNegativeInterval, unrecordedReason } from './unrecordedValues';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -135,8 +135,8 @@ export class FindingsBuilder {
     const { values, states } = stage.split;
     // The codec's is a server bug's signature; a diffusion stage's, and that of a stage with no
     // output, the field's default by design.
-    // A negative TTFT is not recorded too: the negative-interval finding below says so.
-    if (states.ttftMs === 'notRecorded' && !negativeTtft(stage)) {
+    // A TTFT printed negative, nan or inf is not recorded for that reason (negative-interval says so).
+    if (states.ttftMs === 'notRecorded' && !ttftPrintedOdd(stage)) {
       if (stage.kind === 'diffusion') this.hit('diffusion-ttft-default', 'info', stage.stageId, id);
       else if (!producedOutput(stage.fields)) this.hit('ttft-no-output', 'info', stage.stageId, id);
       else this.hit('ttft-not-recorded', 'warning', stage.stageId, id);
@@ -264,7 +264,7 @@ export class FindingsBuilder {
       case 'split-mismatch':
         return `${stage}: vllm_input_wait_ms + vllm_ready_queued_ms differs from vllm_queued_ms by more than ${SPLIT_TOLERANCE_MS} ms on ${of(b.stageId)} (worst ${fmt(b.worst)} ms on ${b.worstRequest}); the split is not trustworthy there.`;
       case 'negative-interval':
-        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${fmt(b.worst)} ms on ${b.worstRequest}): a clock or accounting bug in the server, not a real time. Such values are kept as printed in each request and shown as not recorded, never taken into percentiles or means.`;
+        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${nonFiniteText(b.worst) ?? `${fmt(b.worst)} ms`} on ${b.worstRequest}): a clock or accounting bug in the server, not a real time. Such values are kept as printed in each request and shown as not recorded, never taken into percentiles or means.`;
       case 'queued-includes-input-wait':
         return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
       case 'diffusion-zero-ambiguous':
@@ -373,9 +373,9 @@ const COLD_PHASES = [
   ['decodeMs', 'decode'],
 ] as const;
 
-function negativeTtft(stage: RequestStage): boolean {
+function ttftPrintedOdd(stage: RequestStage): boolean {
   const cell = stage.fields[SPLIT_FIELD.ttftMs];
-  return cell !== undefined && cell.state === 'measured' && isNegativeInterval(SPLIT_FIELD.ttftMs, cell.value);
+  return cell !== undefined && cell.state === 'measured' && unrecordedReason(SPLIT_FIELD.ttftMs, cell.value) !== null;
 }
 
 /** A compressed file read as a log: what it is and how to read it, said before any number. */

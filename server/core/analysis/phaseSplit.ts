@@ -12,10 +12,10 @@
 //    vllm_ttft_ms 0 with no vllm_prefill_ms never had a first token: the 0 is the field's
 //    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
 //    engine has no vLLM first-token time to set it from.
-//  - notRecorded: a negative interval (a server clock or accounting bug) is not a time.
+//  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time.
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
-import { isNegativeInterval } from './unrecordedValues';
+import { mayBeUnrecorded, unrecordedReason } from './unrecordedValues';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
 import { SPLIT_FIELD, SPLIT_NAMES } from './types';
 
@@ -97,19 +97,19 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     decodeMs: stateOf(decode),
     ttftMs: stateOf(ttft),
   };
-  // A negative interval is not a time (unrecordedValues.ts): kept as printed in the fields only.
-  // Rare: one guard of plain reads first, the loop by name only when a value is below 0.
+  // A negative interval, nan or inf is not a time (unrecordedValues.ts): kept as printed in the
+  // fields only. Rare: one compare of plain reads first, the loop by name only when one is odd.
   if (
-    (values.queuedMs ?? 0) < 0 ||
-    (values.inputWaitMs ?? 0) < 0 ||
-    (values.readyQueuedMs ?? 0) < 0 ||
-    (values.prefillMs ?? 0) < 0 ||
-    (values.decodeMs ?? 0) < 0 ||
-    (values.ttftMs ?? 0) < 0
+    mayBeUnrecorded(values.queuedMs) ||
+    mayBeUnrecorded(values.inputWaitMs) ||
+    mayBeUnrecorded(values.readyQueuedMs) ||
+    mayBeUnrecorded(values.prefillMs) ||
+    mayBeUnrecorded(values.decodeMs) ||
+    mayBeUnrecorded(values.ttftMs)
   ) {
     for (const name of SPLIT_NAMES) {
       const v = values[name];
-      if (v !== null && isNegativeInterval(SPLIT_FIELD[name], v)) {
+      if (v !== null && unrecordedReason(SPLIT_FIELD[name], v) !== null) {
         values[name] = null;
         states[name] = 'notRecorded';
       }

@@ -262,7 +262,7 @@ function countSplitNotRecorded(acc: StageAccumulator, stage: RequestStage): void
 }
 
 function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
-  if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
+  if (cell === undefined || cell.state !== 'measured') return;
   const reason = unrecordedReason(name, cell.value);
   if (reason !== null) {
     // A split field's are counted with the split (countSplitNotRecorded), whichever fields are summarized.

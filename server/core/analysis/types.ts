@@ -34,7 +34,7 @@ export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
  *  notMeasured  printed as `None`
  *  hidden       row absent: zero or not measured (value null)
  *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill, a TTFT 0 with no output,
- *               a negative interval): value null, the printed number kept in the fields
+ *               a negative interval, nan or inf): value null, the printed number kept in the fields
  *  inferred     derived from other measured fields by a documented rule (value set)
  */
 export type SplitState = 'measured' | 'notMeasured' | 'hidden' | 'notRecorded' | 'inferred';
@@ -227,7 +227,7 @@ export interface OverallSummaries {
 
 /**
  * How many requests had a transfer field measured, None, a printed number that is not a time
- * (notRecorded: a negative duration, unrecordedValues.ts), or no number (hidden row, or no table column).
+ * (notRecorded: a negative duration, nan or inf, unrecordedValues.ts), or no number (hidden row, or no table column).
  */
 export interface EdgeFieldStates {
   readonly measured: number;

@@ -10,8 +10,8 @@ import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, PhaseSplit, SplitName, SplitState } from '../analysis/types';
 import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
-import { e2eNegative, e2eTableMs } from '../analysis/endToEnd';
-import { isNegativeInterval } from '../analysis/unrecordedValues';
+import { e2eNotRecorded, e2eTableMs } from '../analysis/endToEnd';
+import { unrecordedReason } from '../analysis/unrecordedValues';
 import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
 
@@ -321,9 +321,9 @@ const TRANSFER_FIELD: Readonly<Record<(typeof TRANSFER_COMPONENTS)[number], stri
   rxDecode: 'rx_decode_time_ms',
 };
 
-/** A part whose printed number is below zero (unrecordedValues.ts). */
-const NEGATIVE_PART =
-  'printed below zero: a clock or accounting bug in the server, not a real time (finding negative-interval)';
+/** A part whose printed number is not a time (unrecordedValues.ts). */
+const NOT_A_TIME_PART =
+  'printed below zero (a clock or accounting bug in the server, finding negative-interval), nan or inf: not a time';
 
 const postprocessNotes = new Map<number, Map<number, string>>();
 const postprocessNoteText = (from: number, to: number): string =>
@@ -339,10 +339,12 @@ function pushEdgeParts(out: BreakdownPart[], request: AnalyzedRequest, edge: Edg
   const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1)?.fields ?? null;
   const printedPost = upstream === null ? undefined : numberOf(upstream, 'postprocess_time_ms');
   const post =
-    printedPost !== undefined && isNegativeInterval('postprocess_time_ms', printedPost) ? undefined : printedPost;
+    printedPost !== undefined && unrecordedReason('postprocess_time_ms', printedPost) !== null
+      ? undefined
+      : printedPost;
   out.push(
     printedPost !== undefined && post === undefined
-      ? transferPart(name, 'postprocess', null, 'notRecorded', NEGATIVE_PART)
+      ? transferPart(name, 'postprocess', null, 'notRecorded', NOT_A_TIME_PART)
       : post === undefined
         ? transferPart(
             name,
@@ -366,8 +368,8 @@ function pushEdgeParts(out: BreakdownPart[], request: AnalyzedRequest, edge: Edg
       out.push(
         ms === undefined
           ? transferPart(name, component, null, fieldState(table, field, true), null)
-          : isNegativeInterval(field, ms)
-            ? transferPart(name, component, null, 'notRecorded', NEGATIVE_PART)
+          : unrecordedReason(field, ms) !== null
+            ? transferPart(name, component, null, 'notRecorded', NOT_A_TIME_PART)
             : transferPart(name, component, ms, 'measured', null),
       );
     } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
@@ -444,8 +446,8 @@ function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | 
 
 export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const e2e = e2eTableMs(request.e2e['e2e_total_ms']);
-  // A negative e2e_total_ms is not a time, and the [OmniTiming] total does not stand in for it.
-  const timingTotal = e2eNegative(request) ? null : (request.timing?.totalS ?? null);
+  // An e2e_total_ms printed negative, nan or inf is not a time, and the [OmniTiming] total does not stand in for it.
+  const timingTotal = e2eNotRecorded(request) ? null : (request.timing?.totalS ?? null);
   const totalMs = e2e ?? (timingTotal === null ? null : timingTotal * 1000);
   const totalSource = e2e !== undefined ? 'e2e_total_ms' : timingTotal !== null ? 'omniTiming.total' : null;
   const preprocess = preprocessOf(request);

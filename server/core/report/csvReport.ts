@@ -14,7 +14,7 @@
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
-import { toLogPrecision } from '../values';
+import { nonFiniteText, toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
@@ -101,10 +101,10 @@ function isPlainCsvText(value: string): boolean {
   return true;
 }
 
-/** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them. */
+/** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them (and the JSON). */
 function numberCell(out: ByteChunks, v: number): void {
-  if (Number.isNaN(v)) word(out, 'nan');
-  else if (!Number.isFinite(v)) word(out, v > 0 ? 'inf' : '-inf');
+  const text = nonFiniteText(v);
+  if (text !== null) word(out, text);
   else out.number(v);
 }
 

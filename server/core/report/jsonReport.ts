@@ -1,5 +1,6 @@
 // `analyze --format json` (schema 1). Field maps are as printed: an absent (hidden) row is left
-// out, an explicit None is null, a blank cell is "", a `mean (n=N)` list cell is its mean with
+// out, an explicit None is null, a blank cell is "", a printed nan / inf / -inf is that string
+// (JSON has no such numbers, and null is None), a `mean (n=N)` list cell is its mean with
 // N in `listCounts`. Split values are numbers or null, and `splitState` says which of
 // measured / notMeasured / hidden / notRecorded / inferred each one is. Values derived here or
 // in the analysis (differences, means, percentiles) are at the log's precision, 3 decimals.
@@ -31,7 +32,7 @@ import type { HistogramSummary, SpeechStreamCounts } from '../metricsText/scrape
 
 export type HistogramSummaryJson = HistogramSummary;
 
-/** A cell as printed: a number, text ("" for a blank cell), or null for None. */
+/** A cell as printed: a number, text ("" for a blank cell; "nan", "inf", "-inf" for those numbers), or null for None. */
 export type CellJson = number | string | null;
 
 export interface StageJson {

@@ -190,10 +190,12 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {
         const st = s.splitStates[name];
         const parts: string[] = [];
-        // Not recorded: the negative intervals said as such, the rest (lies the findings explain) as not recorded.
-        const negative = s.fieldsNotRecorded[SPLIT_FIELD[name]]?.negative ?? 0;
-        if (st.notRecorded > negative) parts.push(`${st.notRecorded - negative} not recorded`);
-        if (negative > 0) parts.push(`${negative} ${UNRECORDED_TEXT.negative}`);
+        // Not recorded: printed numbers that are not times said with their reason, the rest (lies
+        // the findings explain) as not recorded.
+        const reasons = Object.entries(s.fieldsNotRecorded[SPLIT_FIELD[name]] ?? {}) as [UnrecordedReason, number][];
+        const printed = reasons.reduce((sum, [, n]) => sum + n, 0);
+        if (st.notRecorded > printed) parts.push(`${st.notRecorded - printed} not recorded`);
+        for (const [reason, n] of reasons) parts.push(`${n} ${UNRECORDED_TEXT[reason]}`);
         if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
         if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
         // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
@@ -329,7 +331,7 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
     for (const [field, states] of Object.entries(e.fieldStates))
       if (states.notRecorded > 0)
         out.push(
-          `  ${edgeLabel(withVisibleControls(e.edge))}: ${states.notRecorded} of ${e.requestCount} ${withVisibleControls(field)} ${UNRECORDED_TEXT.negative}, left out.`,
+          `  ${edgeLabel(withVisibleControls(e.edge))}: ${states.notRecorded} of ${e.requestCount} ${withVisibleControls(field)} printed below zero, nan or inf: not a time, left out.`,
         );
     if (e.tableCount < e.requestCount)
       out.push(
