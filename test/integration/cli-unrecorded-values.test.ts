@@ -254,3 +254,39 @@ test('nan, inf and -inf: as printed in the JSON fields (never null, which is Non
   const row = csvRows(NON_FINITE).get('r1/1');
   assert.deepEqual([row?.['decodeMs'], row?.['decodeMs_state']], ['notRecorded', 'notRecorded']);
 });
+
+/** r1: stage 0 on replica 0, stage 1 on replica 2; r2: stage 0 on replica 0, stage 1 prints replica_id None. */
+const REPLICA_NONE = path.join(LOGS, 'replica-none.log');
+
+test('a printed replica_id None is no replica id, never replica 0: JSON, CSV, replica summaries, trace', () => {
+  const j = JSON.parse(cli(['analyze', REPLICA_NONE, '--format', 'json'])) as Json & {
+    replicaSummary: Record<string, unknown>;
+  };
+  const ids = (j.requests as unknown as { stages: Record<string, { replicaId: number | null }> }[]).map((r) =>
+    Object.values(r.stages).map((s) => s.replicaId),
+  );
+  assert.deepEqual(ids, [
+    [0, 2],
+    [0, null],
+  ]);
+  // One replica id on stage 1 (2) and one request without: no per-replica split (it was 1/0 and 1/2).
+  assert.deepEqual(Object.keys(j.replicaSummary), []);
+
+  const rows = csvRows(REPLICA_NONE);
+  assert.deepEqual(
+    [rows.get('r1/1')?.['replica_id'], rows.get('r2/1')?.['replica_id'], rows.get('r2/0')?.['replica_id']],
+    ['2', 'notMeasured', '0'],
+  );
+
+  const trace = JSON.parse(cli(['analyze', REPLICA_NONE, '--format', 'trace'])) as {
+    traceEvents: { ph: string; name: string; args?: Record<string, unknown> }[];
+  };
+  const processes = trace.traceEvents
+    .filter((e) => e.ph === 'M' && e.name === 'process_name')
+    .map((e) => e.args?.['name']);
+  assert.ok(processes.includes('stage 1 · no replica id'), JSON.stringify(processes));
+  assert.ok(!processes.includes('stage 1 · replica 0'));
+  const stage1 = trace.traceEvents.filter((e) => e.ph === 'b' && e.args?.['request'] === 'r2' && e.name === 'stage 1');
+  assert.equal(stage1.length, 1);
+  assert.equal(stage1[0]?.args?.['replica'], undefined);
+});

@@ -20,10 +20,14 @@ import { edgeModel } from '../../webview/sidePanel/edgeModel';
 
 const LOGS = path.join(__dirname, '..', 'fixtures', 'logs');
 
-function analyse(file: string): AnalysisSnapshot {
-  const analysis = new StreamAnalysis();
+function analyse(
+  file: string,
+  text: string | Buffer = readFileSync(path.join(LOGS, file)),
+  keepRequests = true,
+): AnalysisSnapshot {
+  const analysis = new StreamAnalysis({ keepRequests });
   const parser = new LogStreamParser();
-  analysis.ingest(parser.push(readFileSync(path.join(LOGS, file))));
+  analysis.ingest(parser.push(text));
   analysis.ingest(parser.end());
   analysis.flush();
   return analysis.snapshot();
@@ -102,4 +106,26 @@ test('nan and inf in a request: not recorded, the hover shows them as the server
   assert.match(splitValueView(s1, 'decodeMs').title, /Printed: inf\. Not recorded: not a number/);
   const h = histogramOf(snap.requests, { sessionId: 's', stageKey: '1', metric: 'split:decodeMs', bins: 10 });
   assert.deepEqual([h.notRecorded, h.distribution], [1, null]);
+});
+
+test('replica_id None: no replica id, in no per-replica summary, kept or summarized as the requests come', () => {
+  // Stage 1 runs on replica 2 (r1), on no replica id (r2), then on replica 3 (r3: r1's tables again).
+  const base = readFileSync(path.join(LOGS, 'replica-none.log'), 'utf8');
+  const r1 = base.split('\n').slice(0, 29).join('\n');
+  const r3 = r1.replaceAll('request_id=r1', 'request_id=r3').replace('|       0 |       2 |', '|       0 |       3 |');
+  const text = `${base}${r3}\n`;
+  for (const keep of [true, false]) {
+    const snap = analyse('', text, keep);
+    const stage1 = snap.replicas.filter((s) => s.stageKey === '1');
+    assert.deepEqual(
+      stage1.map((s) => [s.replicaId, s.requestCount]),
+      [
+        [2, 1],
+        [3, 1],
+      ],
+      `keepRequests ${keep}`,
+    );
+    assert.equal(snap.stages.find((s) => s.stageKey === '1')?.requestCount, 3);
+    assert.equal(snap.replicas.filter((s) => s.stageKey === '0').length, 0, 'stage 0 ran on replica 0 only');
+  }
 });

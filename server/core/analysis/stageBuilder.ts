@@ -3,7 +3,7 @@
 // [OmniTiming] line. Used when a request is assembled and when a stored one is read back.
 import { mapPacked } from '../arrays';
 import type { OmniTimingRecord, StageColumn } from '../records';
-import type { FieldMap } from '../values';
+import type { Cell, FieldMap } from '../values';
 import { measured } from '../values';
 import { phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
@@ -24,6 +24,12 @@ export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'
   return false;
 }
 
+/** A hidden row is 0 on every stage (the server hides an all-zero row); `None` (or any non-number) is no replica id. */
+function replicaIdOf(cell: Cell | undefined): number | null {
+  if (cell === undefined) return 0;
+  return cell.state === 'measured' && Number.isFinite(cell.value) ? cell.value : null;
+}
+
 export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolean): RequestStage {
   const kind = stageKindOf(column.fields);
   const replica = column.fields['replica_id'];
@@ -31,7 +37,7 @@ export function stageFromColumn(column: StageColumn, tableHasNativeStats: boolea
     stageKey: column.column,
     stageId: column.stageId,
     segment: column.segment,
-    replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
+    replicaId: replicaIdOf(replica),
     kind,
     fields: column.fields,
     split: phaseSplitOf(column.fields, { kind, tableHasNativeStats }),

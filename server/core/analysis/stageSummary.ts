@@ -137,7 +137,8 @@ export interface StageSummaryOptions {
   /**
    * Keep the per-replica summaries as requests arrive instead of computing them from the
    * stored requests when asked (a reader that keeps no requests): a stage's first replica
-   * starts as a copy of the stage's samples when its second replica appears.
+   * starts as a copy of the stage's samples when its second replica id appears (`None`, no
+   * replica id, counts as another, so that copy never holds its requests).
    */
   readonly replicasAsTheyCome?: boolean;
   /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
@@ -146,8 +147,8 @@ export interface StageSummaryOptions {
 
 export class StageSummaryBuilder {
   private readonly byStage = new Map<string, StageAccumulator>();
-  /** Replica ids seen per stage: per-replica summaries are only worth their memory for stages on several. */
-  private readonly replicaIds = new Map<string, Set<number>>();
+  /** Replica ids seen per stage (null: `None`): per-replica summaries are only worth their memory for stages on several. */
+  private readonly replicaIds = new Map<string, Set<number | null>>();
   /** Per stage and replica, for stages seen on several replicas (replicasAsTheyCome only). */
   private readonly byReplica: Map<string, StageAccumulator> | null;
 
@@ -160,26 +161,22 @@ export class StageSummaryBuilder {
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
+      // null (`None`: no replica id) is told apart from every id, and summarized with no replica.
+      const replicaId = stage.replicaId;
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
       const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
       const byReplica = this.byReplica;
-      if (byReplica !== null && replicas.size === 1 && !replicas.has(stage.replicaId)) {
-        // The stage's second replica: every request of the stage so far ran on the first.
-        const first = replicas.values().next().value as number;
-        byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
+      if (byReplica !== null && replicas.size === 1 && !replicas.has(replicaId)) {
+        // The stage's second replica id: every request of the stage so far ran on the first.
+        const first = replicas.values().next().value as number | null;
+        if (first !== null) byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
       }
-      if (replicas.size < 1024) replicas.add(stage.replicaId);
+      if (replicas.size < 1024) replicas.add(replicaId);
       accumulate(stageAcc, request, stage, this.fields);
-      if (byReplica !== null && replicas.size > 1)
+      if (byReplica !== null && replicas.size > 1 && replicaId !== null)
         accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${stage.replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            stage.replicaId,
-          ),
+          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
           request,
           stage,
           this.fields,
@@ -192,27 +189,30 @@ export class StageSummaryBuilder {
     return [...this.byStage.values()].sort((a, b) => compareStageKeys(a.stageKey, b.stageKey)).map((a) => a.summary());
   }
 
+  /** The stages seen on more than one replica id (`None` is no replica id, so not one of them). */
+  private multiReplicaStages(): Set<string> {
+    const multi = new Set<string>();
+    for (const [key, ids] of this.replicaIds) if (ids.size - (ids.has(null) ? 1 : 0) > 1) multi.add(key);
+    return multi;
+  }
+
   /**
    * One summary per stage and replica, only for stages seen on more than one replica,
    * computed from the requests given (the same ones that were added); with
    * replicasAsTheyCome, the ones kept as they came (`requests` is not read).
    */
   replicas(requests: Iterable<AnalyzedRequest>): StageSummary[] {
-    if (this.byReplica !== null) return sortedSummaries(this.byReplica);
-    const multi = new Set([...this.replicaIds].filter(([, ids]) => ids.size > 1).map(([key]) => key));
+    const multi = this.multiReplicaStages();
+    if (this.byReplica !== null)
+      return sortedSummaries(new Map([...this.byReplica].filter(([, acc]) => multi.has(acc.stageKey))));
     if (multi.size === 0) return [];
     const byReplica = new Map<string, StageAccumulator>();
     for (const request of requests) {
       for (const stage of request.stages) {
-        if (!multi.has(stage.stageKey)) continue;
+        const replicaId = stage.replicaId;
+        if (replicaId === null || !multi.has(stage.stageKey)) continue;
         accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${stage.replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            stage.replicaId,
-          ),
+          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
           request,
           stage,
           this.fields,

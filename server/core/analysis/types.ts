@@ -51,8 +51,11 @@ export interface RequestStage {
   readonly stageKey: string;
   readonly stageId: number | null;
   readonly segment: number;
-  /** From the `replica_id` row; 0 when the row is hidden (the server hides an all-zero row). */
-  readonly replicaId: number;
+  /**
+   * From the `replica_id` row; 0 when the row is hidden (the server hides a row that is 0 on every
+   * stage); null when it printed `None`: no replica id, never replica 0.
+   */
+  readonly replicaId: number | null;
   readonly kind: StageKind;
   readonly fields: FieldMap;
   readonly split: PhaseSplit;

@@ -154,7 +154,9 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   out.byte(COMMA);
   if (s.stageId !== null) out.number(s.stageId);
   out.byte(COMMA);
-  out.number(s.replicaId);
+  // `None` printed: no replica id, in the state's word (never 0).
+  if (s.replicaId === null) word(out, 'notMeasured');
+  else out.number(s.replicaId);
   out.byte(COMMA);
   word(out, s.kind);
   const oneOutput = prefillCoversDecode(r, s);

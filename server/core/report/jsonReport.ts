@@ -38,7 +38,8 @@ export type CellJson = number | string | null;
 export interface StageJson {
   readonly stageId: number | null;
   readonly segment: number;
-  readonly replicaId: number;
+  /** The `replica_id` row: 0 when hidden (0 on every stage), null when it printed `None` (no replica id). */
+  readonly replicaId: number | null;
   readonly kind: string;
   readonly fields: Record<string, CellJson>;
   /** For each `mean (n=N)` list cell of `fields`: N, the samples behind the mean. */
