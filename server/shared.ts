@@ -26,6 +26,7 @@ export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/com
 export { tooFewToTestText } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { firstStageIdOf } from './core/analysis/crossStage';
+export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { withVisibleControls } from './core/textTable';
@@ -39,4 +40,4 @@ export { baseName, LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
-export { NO_NUMBER_WORD, noNumberState } from './core/values';
+export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';

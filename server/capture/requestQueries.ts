@@ -6,6 +6,7 @@ import { RequestStore, type RequestList } from '../core/analysis/requestStore';
 import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
 import type { Cell } from '../core/values';
 import { SPLIT_NAMES } from '../core/analysis/types';
+import { unrecordedReason } from '../core/analysis/unrecordedValues';
 import type {
   ExplainScope,
   HistogramParams,
@@ -236,8 +237,11 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
       if (cell === undefined) {
         if (!read.hasStage(i, params.stageKey)) continue;
         hidden += 1;
-      } else if (cell.state === 'measured') values.push(cell.value);
-      else notMeasured += 1;
+      } else if (cell.state === 'measured') {
+        // A printed number that is not a measurement (unrecordedValues.ts) is counted, never binned.
+        if (unrecordedReason(name, cell.value) === null) values.push(cell.value);
+        else notRecorded += 1;
+      } else notMeasured += 1;
     }
   }
   const bins = Math.max(1, Math.min(200, Math.floor(params.bins)));

@@ -68,11 +68,22 @@ export function stateOf(fields: FieldMap, name: string): FieldState {
   return cell === undefined ? 'hidden' : cell.state;
 }
 
-/** JSON form of a cell: number, string, or null for an explicit None. */
+/** Python's spelling of a number JSON has none for (`nan`, `inf`, `-inf`); null for a finite one. */
+export function nonFiniteText(v: number): 'nan' | 'inf' | '-inf' | null {
+  if (Number.isNaN(v)) return 'nan';
+  if (v === Number.POSITIVE_INFINITY) return 'inf';
+  return v === Number.NEGATIVE_INFINITY ? '-inf' : null;
+}
+
+/**
+ * JSON form of a cell: number, string, or null for an explicit None. A printed nan, inf or -inf
+ * is the string the server printed (JSON has no such numbers, and null is None): the parser reads
+ * those words as numbers, so no text cell holds them.
+ */
 export function cellToJson(cell: Cell): number | string | null {
   switch (cell.state) {
     case 'measured':
-      return cell.value;
+      return nonFiniteText(cell.value) ?? cell.value;
     case 'notMeasured':
       return null;
     case 'text':

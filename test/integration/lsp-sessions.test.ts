@@ -293,7 +293,7 @@ test(
       p99: 75.701 + 0.98 * 3,
       max: 78.701,
     });
-    assert.deepEqual(first?.fieldStates['size_kbytes'], { measured: 3, notMeasured: 0, hidden: 0 });
+    assert.deepEqual(first?.fieldStates['size_kbytes'], { measured: 3, notMeasured: 0, notRecorded: 0, hidden: 0 });
     assert.deepEqual(first?.omniTimingTxStates, { measured: 3, notRecorded: 0, absent: 0 });
     const page = await client.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 3 });
     assert.deepEqual(

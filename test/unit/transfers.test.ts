@@ -162,7 +162,7 @@ test('per-edge distributions over measured values only; hidden rows and unrecord
   assert.equal(summary.tableCount, 2);
   assert.deepEqual(summary.fields['size_kbytes'], { count: 2, mean: 200, p50: 200, p90: 280, p99: 298, max: 300 });
   assert.equal(summary.fields['in_flight_time_ms'], undefined, 'an all-zero row is hidden: no distribution, never a 0');
-  assert.deepEqual(summary.fieldStates['size_kbytes'], { measured: 2, notMeasured: 0, hidden: 1 });
+  assert.deepEqual(summary.fieldStates['size_kbytes'], { measured: 2, notMeasured: 0, notRecorded: 0, hidden: 1 });
   assert.deepEqual(
     summary.omniTimingTxMs,
     { count: 2, mean: 2, p50: 2, p90: 2.4, p99: 2.49, max: 2.5 },

@@ -51,6 +51,7 @@ function summaryStage(over: Partial<StageSummary>): StageSummary {
     fields: {},
     split: {},
     splitStates: Object.fromEntries(NAMES.map((n) => [n, counts({})])) as StageSummary['splitStates'],
+    fieldsNotRecorded: {},
     addedTimeToFirstOutputMs: null,
     oneOutputRequests: 0,
     prefillDecodeMs: null,

@@ -11,14 +11,22 @@ import type {
 } from '../../server/protocol';
 import { formatCompact, formatExact, formatWithUnit } from './format';
 import { FIELD_OMNI_TIMING_STAGE, PREFILL_DECODE_LABEL, SPLIT_FIELD, SPLIT_LABEL } from './labels';
-import { endToEndOf, NO_NUMBER_WORD, noNumberState, valuesAbovePercentile } from '../../server/shared';
+import {
+  endToEndOf,
+  NO_NUMBER_WORD,
+  noNumberState,
+  nonFiniteText,
+  UNRECORDED_TEXT,
+  unrecordedReason,
+  valuesAbovePercentile,
+} from '../../server/shared';
 
 /**
  * measured     a number the server printed (a measured 0 stays "0")
  * inferred     a number derived by a documented rule from measured fields
  * notMeasured  printed `None`
  * hidden       the row was absent: zero or not measured
- * notRecorded  a known lie detected (codec TTFT 0 with no prefill): unknown, never 0
+ * notRecorded  a known lie detected (codec TTFT 0 with no prefill, a printed default, a negative interval): unknown, never 0
  * combined     a number that covers two phases: a one-output stage's vllm_prefill_ms (prefill+decode)
  * covered      a phase inside a combined number (that stage's decode: in prefill)
  * text         a non-numeric cell (`audio`)
@@ -78,7 +86,7 @@ export const EXPLAIN = {
   hidden:
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
-    "Not recorded: vllm_ttft_ms was printed as 0 with no prefill on a stage that produced output. This is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything), so the 0 is a default, not a measurement. It is never averaged in as 0 ms.",
+    "Not recorded: the printed number is known not to be a measurement, and it is never averaged in. vllm_ttft_ms 0 with no prefill on a stage that produced output is the codec first-audio signature (the talker's first audio frame ended this stage's prefill state before it produced anything); on a stage that produced no output it is the field's default (no first token). A negative interval is a server clock or accounting bug. The findings say which.",
   oneOutput: `${PREFILL_DECODE_LABEL}: this stage emits one output, when it stops (Model Runner V2 + async chunk, a non-final autoregressive stage such as the Qwen3-TTS talker), so its vllm_prefill_ms runs from first SCHEDULED to that output and covers every decode step; its vllm_decode_ms (0 or hidden) is not a measurement. Shown, and ranked for slowest phase, as one phase (prefill+decode), never as prefill alone.`,
   negativeAdded:
     "Negative: this stage's first output came before its upstream stage's, within the same requests. Under talker first audio the codec forwards the talker's first frame as its own first output, and under Model Runner V2 + async chunk the talker's serving_time_to_first_output_ms is when it stops (its one output), not its first audio. Not a stage that takes negative time: read the upstream stage's first output with that in mind.",
@@ -155,7 +163,10 @@ export function fieldCellView(stage: RequestStage | undefined, field: string): C
   if (stage === undefined) return EMPTY_VIEW;
   const cell = stage.fields[field];
   if (cell === undefined) return HIDDEN_CELL;
-  if (cell.state === 'measured') return { text: formatCompact(cell.value), state: 'measured', value: cell.value };
+  if (cell.state === 'measured')
+    return unrecordedReason(field, cell.value) === null
+      ? { text: formatCompact(cell.value), state: 'measured', value: cell.value }
+      : NOT_RECORDED_CELL;
   if (cell.state === 'notMeasured') return NOT_MEASURED_CELL;
   return { text: cell.value, state: 'text', value: null };
 }
@@ -190,9 +201,25 @@ export function splitValueView(stage: RequestStage | undefined, name: SplitName,
   return {
     text: STATE_TEXT[shown as 'notMeasured' | 'hidden' | 'notRecorded'],
     state: shown as DisplayState,
-    title: `${source}: ${explainState(shown)}`,
+    title: `${source}: ${shown === 'notRecorded' ? notRecordedSplitText(stage, name) : explainState(shown)}`,
     value: null,
   };
+}
+
+/** A printed number as the server printed it: nan, inf and -inf in its spelling, others with their unit. */
+function printedText(value: number, unit: string): string {
+  return nonFiniteText(value) ?? formatWithUnit(value, unit);
+}
+
+/** Why a split value is not recorded, with the number the server printed for it (kept visible, never averaged). */
+function notRecordedSplitText(stage: RequestStage, name: SplitName): string {
+  const cell = stage.fields[SPLIT_FIELD[name]];
+  if (cell === undefined || cell.state !== 'measured') return EXPLAIN.notRecorded;
+  const reason = unrecordedReason(SPLIT_FIELD[name], cell.value);
+  const printed = `Printed: ${printedText(cell.value, 'ms')}.`;
+  return reason === null
+    ? `${EXPLAIN.notRecorded} ${printed}`
+    : `${printed} Not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`;
 }
 
 /** One log field of one request stage. */
@@ -203,6 +230,14 @@ export function fieldValueView(stage: RequestStage | undefined, field: string, u
     return { text: STATE_TEXT.hidden, state: 'hidden', title: `${field}: ${EXPLAIN.hidden}`, value: null };
   switch (cell.state) {
     case 'measured': {
+      const reason = unrecordedReason(field, cell.value);
+      if (reason !== null)
+        return {
+          text: STATE_TEXT.notRecorded,
+          state: 'notRecorded',
+          title: `${field}: printed ${printedText(cell.value, unit)}, not recorded: ${UNRECORDED_TEXT[reason]}, not a measurement. Left out of percentiles and means.`,
+          value: null,
+        };
       const view = numberView(cell.value, unit, field);
       return cell.sampleCount === undefined
         ? view
@@ -265,6 +300,13 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
   const e2e = endToEndOf(request);
   if (e2e === null) {
     const cell = request.e2e['e2e_total_ms'];
+    if (cell?.state === 'measured')
+      return {
+        text: STATE_TEXT.notRecorded,
+        state: 'notRecorded',
+        title: `e2e_total_ms: printed ${printedText(cell.value, 'ms')}, not recorded: ${UNRECORDED_TEXT[unrecordedReason('e2e_total_ms', cell.value) ?? 'negative']}, not a measurement. Left out of percentiles and means.`,
+        value: null,
+      };
     return cell?.state === 'notMeasured'
       ? { ...NO_END_TO_END, text: STATE_TEXT.notMeasured, title: `e2e_total_ms: ${EXPLAIN.notMeasured}` }
       : NO_END_TO_END;
@@ -282,7 +324,9 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
 export function endToEndCellView(request: AnalyzedRequest): CellView {
   const e2e = endToEndOf(request);
   if (e2e !== null) return { text: formatCompact(e2e.ms), state: 'measured', value: e2e.ms };
-  return request.e2e['e2e_total_ms']?.state === 'notMeasured' ? NOT_MEASURED_CELL : NO_END_TO_END_CELL;
+  const state = request.e2e['e2e_total_ms']?.state;
+  // A printed number endToEndOf does not take is a negative one: not recorded.
+  return state === 'measured' ? NOT_RECORDED_CELL : state === 'notMeasured' ? NOT_MEASURED_CELL : NO_END_TO_END_CELL;
 }
 
 export function stageOf(request: AnalyzedRequest, stageKey: string): RequestStage | undefined {
@@ -367,6 +411,24 @@ export function summarySplitView(stage: StageSummary, name: SplitName, pct: Perc
   };
 }
 
+/** Why some requests of a stage have no number in a field's summary: not printed, or printed but not a measurement. */
+function leftOutText(stage: StageSummary, field: string, count: number): string {
+  const total = stage.requestCount;
+  let text = '';
+  let unrecorded = 0;
+  for (const [reason, n] of Object.entries(stage.fieldsNotRecorded[field] ?? {}) as [
+    keyof typeof UNRECORDED_TEXT,
+    number,
+  ][]) {
+    unrecorded += n;
+    text += ` ${n} of ${total} requests are not recorded and left out: ${UNRECORDED_TEXT[reason]}.`;
+  }
+  const noNumber = total - count - unrecorded;
+  const hidden =
+    noNumber > 0 ? ` ${noNumber} of ${total} requests printed no number (hidden or None) and are left out.` : '';
+  return hidden + text;
+}
+
 /** A numeric field of a stage summary at a percentile; `absent` says how to show a field no request printed. */
 export function summaryFieldView(
   stage: StageSummary,
@@ -379,9 +441,7 @@ export function summaryFieldView(
   if (dist !== undefined && dist.count > 0) {
     const value = dist[pct];
     const partial = dist.count < stage.requestCount;
-    const left = partial
-      ? ` ${stage.requestCount - dist.count} of ${stage.requestCount} requests printed no number (hidden or None) and are left out.`
-      : '';
+    const left = partial ? leftOutText(stage, field, dist.count) : '';
     const few = fewValuesNote(dist.count, pct);
     return {
       text: formatCompact(value),

@@ -3,7 +3,8 @@
 // printed) and [OmniTiming]'s send time, at the percentile shown, over measured values only.
 // A hidden row, an edge without a table column and an [OmniTiming] `0.00ms` with no payload
 // transfer recorded are counted and said, never shown as 0. DOM-free (unit-tested in Node).
-import type { EdgeSummary, Percentile } from '../../server/protocol';
+import type { EdgeFieldStates, EdgeSummary, Percentile } from '../../server/protocol';
+import { noNumberState } from '../../server/shared';
 import { formatCompact, formatWithUnit } from '../shared/format';
 import { edgeLabel, stageRole } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
@@ -79,13 +80,17 @@ export function edgeColumns(edges: readonly EdgeSummary[]): SummaryColumn[] {
 const NOT_RECORDED_TX =
   'Not recorded: [OmniTiming] prints 0.00 ms for every edge into a downstream stage, transfer or not; without a measured tx_time_ms it means no payload transfer was recorded (async chunk streams the input through the connector), not a 0 ms hand-off.';
 
+const NEGATIVE_FIELD =
+  'Not recorded: the numbers printed are below zero (a clock or accounting bug in the server, finding negative-interval), nan or inf: not a time. Never averaged in.';
+
 function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percentile): ValueView {
   const d = edge.fields[field];
   const states = edge.fieldStates[field];
   const name = `${edgeLabel(edge.edge)} ${field}`;
-  const left = (s: { notMeasured: number; hidden: number }): string => {
+  const left = (s: EdgeFieldStates): string => {
     const parts = [
       s.notMeasured > 0 ? `${s.notMeasured} not measured (None)` : '',
+      s.notRecorded > 0 ? `${s.notRecorded} not recorded (printed below zero, nan or inf: not a time)` : '',
       s.hidden > 0 ? `${s.hidden} hidden or without a TransferEdgeStats column` : '',
     ].filter((p) => p !== '');
     return parts.length === 0 ? '' : ` Left out (never counted as 0): ${parts.join(', ')}.`;
@@ -97,15 +102,15 @@ function fieldView(edge: EdgeSummary, field: string, unit: string, pct: Percenti
       state: 'measured',
       title: `${name} ${pct}: ${formatWithUnit(value, unit)} over ${d.count} requests.${states === undefined ? '' : left(states)}`,
       value,
-      partial: states !== undefined && states.notMeasured + states.hidden > 0,
+      partial: states !== undefined && states.notMeasured + states.notRecorded + states.hidden > 0,
     };
   }
   if (states === undefined) return { ...EMPTY_VIEW, title: `${name}: not printed for this edge.` };
-  const state = states.notMeasured > 0 ? 'notMeasured' : 'hidden';
+  const state = noNumberState(states);
   return {
     text: STATE_TEXT[state],
     state,
-    title: `${name}: ${state === 'notMeasured' ? EXPLAIN.notMeasured : EXPLAIN.hidden}${left(states)}`,
+    title: `${name}: ${state === 'notRecorded' ? NEGATIVE_FIELD : EXPLAIN[state]}${left(states)}`,
     value: null,
   };
 }

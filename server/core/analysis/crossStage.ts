@@ -2,10 +2,9 @@
 // serving_time_to_first_output_ms is measured from the client request's arrival on every
 // stage, so its stage-to-stage difference is meaningful; vllm_ttft_ms is stage-local and
 // is never subtracted across stages.
-import { numberOf, toLogPrecision } from '../values';
+import { toLogPrecision } from '../values';
 import type { RequestStage } from './types';
-
-const FIRST_OUTPUT = 'serving_time_to_first_output_ms';
+import { FIRST_OUTPUT_FIELD, measurementOf } from './unrecordedValues';
 
 /**
  * The lowest stage id among `stages` (Infinity when none has one): a stage with a higher id is
@@ -19,8 +18,8 @@ export function firstStageIdOf(stages: readonly { readonly stageId: number | nul
 
 /**
  * stageKey -> this stage's time to first output minus that of the nearest upstream
- * stage of the same request. 0.0 is the field's default when a stage had no non-empty
- * output, so only positive values take part.
+ * stage of the same request. Only measurements take part (unrecordedValues.ts): not its 0.0
+ * default for a stage with no non-empty output, nor a negative value.
  */
 export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<string, number> {
   const added: Record<string, number> = {};
@@ -43,8 +42,7 @@ export function addedTimeToFirstOutput(stages: readonly RequestStage[]): Record<
   let previous: number | undefined;
   for (const stage of firstSegments) {
     if (stage.stageId === null || stage.segment !== 1) continue;
-    const t = numberOf(stage.fields, FIRST_OUTPUT);
-    const usable = t !== undefined && t > 0 ? t : undefined;
+    const usable = measurementOf(FIRST_OUTPUT_FIELD, stage.fields[FIRST_OUTPUT_FIELD]);
     // The difference of two printed 3-decimal values, at that precision (no float noise).
     if (usable !== undefined && previous !== undefined) added[stage.stageKey] = toLogPrecision(usable - previous);
     if (usable !== undefined) previous = usable;

@@ -1,8 +1,9 @@
 // Per transfer edge distributions, over measured values only: each TransferEdgeStats field
 // and [OmniTiming]'s send time. A hidden row, a request without a table column and a
-// notRecorded `0.00ms` are counted by state, never averaged in as 0. Incremental, like the
-// stage summaries.
+// notRecorded `0.00ms` are counted by state, never averaged in as 0, and so is a printed
+// number that is not a time (negative, nan, inf). Incremental, like the stage summaries.
 import { SampleSet } from './sampleSet';
+import { unrecordedReason } from './unrecordedValues';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -21,6 +22,7 @@ interface FieldCounts {
   readonly values: SampleSet;
   measured: number;
   notMeasured: number;
+  notRecorded: number;
 }
 
 class EdgeAccumulator {
@@ -44,11 +46,14 @@ class EdgeAccumulator {
       let counts = this.fields.get(name);
       if (counts === undefined) {
         if (this.fields.size >= MAX_FIELDS) continue;
-        this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0 }));
+        this.fields.set(name, (counts = { values: new SampleSet(), measured: 0, notMeasured: 0, notRecorded: 0 }));
       }
-      if (cell.state === 'measured') {
+      if (cell.state === 'measured' && unrecordedReason(name, cell.value) !== null) {
+        // Below zero, nan or inf: not a time (unrecordedValues.ts), counted apart.
+        counts.notRecorded += 1;
+      } else if (cell.state === 'measured') {
         counts.measured += 1;
-        if (Number.isFinite(cell.value)) counts.values.add(cell.value);
+        counts.values.add(cell.value);
       } else {
         counts.notMeasured += 1;
       }
@@ -67,7 +72,8 @@ class EdgeAccumulator {
       fieldStates[name] = {
         measured: counts.measured,
         notMeasured: counts.notMeasured,
-        hidden: this.requestCount - counts.measured - counts.notMeasured,
+        notRecorded: counts.notRecorded,
+        hidden: this.requestCount - counts.measured - counts.notMeasured - counts.notRecorded,
       };
     }
     return {

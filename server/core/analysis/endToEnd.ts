@@ -2,12 +2,29 @@
 // printed, else the `total=` of [OmniTiming] (the same quantity, e2e_total_ms / 1000,
 // printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure.
 import { SampleSet } from './sampleSet';
+import type { Cell } from '../values';
+import { measurementOf, unrecordedReason } from './unrecordedValues';
+
+const E2E_TOTAL = 'e2e_total_ms';
 import type { AnalyzedRequest, EndToEndSummary } from './types';
 
-/** The request's end-to-end ms and where it comes from; null when neither line printed it. */
+/** The printed e2e_total_ms when it is a time: a negative one, nan or inf is not (unrecordedValues.ts). */
+export function e2eTableMs(cell: Cell | undefined): number | undefined {
+  return measurementOf(E2E_TOTAL, cell);
+}
+
+/** Whether e2e_total_ms printed a number that is not a time: not recorded, never a fallback to [OmniTiming]. */
+export function e2eNotRecorded(request: AnalyzedRequest): boolean {
+  const cell = request.e2e[E2E_TOTAL];
+  return cell !== undefined && cell.state === 'measured' && unrecordedReason(E2E_TOTAL, cell.value) !== null;
+}
+
+/** The request's end-to-end ms and where it comes from; null when neither line printed it, or e2e_total_ms is not a time. */
 export function endToEndOf(request: AnalyzedRequest): { ms: number; from: 'e2eTable' | 'omniTiming' } | null {
-  const cell = request.e2e['e2e_total_ms'];
-  if (cell !== undefined && cell.state === 'measured') return { ms: cell.value, from: 'e2eTable' };
+  const cell = request.e2e[E2E_TOTAL];
+  const ms = e2eTableMs(cell);
+  if (ms !== undefined) return { ms, from: 'e2eTable' };
+  if (cell !== undefined && cell.state === 'measured') return null;
   const total = request.timing?.totalS;
   if (total !== undefined && total !== null && Number.isFinite(total))
     return { ms: omniTimingTotalMs(total), from: 'omniTiming' };

@@ -81,7 +81,7 @@ export class EngineSeriesBuilder {
 
   noteRequest(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
-      if (stage.kind !== 'llm' || stage.stageId === null) continue;
+      if (stage.kind !== 'llm' || stage.stageId === null || stage.replicaId === null) continue;
       const seen = this.llmReplicas.get(stage.stageId);
       if (seen === undefined || stage.replicaId > seen) this.llmReplicas.set(stage.stageId, stage.replicaId);
     }

@@ -3,17 +3,19 @@
 // and one sentence that explains it. Incremental: requests are added as they complete.
 import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
-import { numberOf, toLogPrecision } from '../values';
+import { nonFiniteText, numberOf, toLogPrecision } from '../values';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
-import { hasLegacyDiffusionTimings } from './stageKind';
+import { hasLegacyDiffusionTimings, producedOutput } from './stageKind';
 import { rowUnread } from './stageBuilder';
-import { SPLIT_FIELD } from './types';
 import { firstStageIdOf } from './crossStage';
+import { e2eTableMs } from './endToEnd';
+import { isNegativeInterval, unrecordedReason } from './unrecordedValues';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
+import { SPLIT_FIELD } from './types';
 
 /**
  * An [Overall Summary] whose wall time exceeds its one request's e2e_total_ms by more than this
@@ -77,25 +79,26 @@ export class FindingsBuilder {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
     }
+    // One hit per request, with its most negative duration: the finding counts requests.
+    let worst = 0;
+    let worstField = '';
     for (const name in request.e2e) {
       const cell = request.e2e[name];
-      if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
-        this.hit('negative-interval', 'warning', null, request.requestId, cell.value, `e2e ${name}`);
+      if (cell.state === 'measured' && isNegativeInterval(name, cell.value) && cell.value < worst) {
+        worst = cell.value;
+        worstField = `e2e ${name}`;
+      }
     }
     for (const edge of request.transfers) {
       for (const name in edge.fields) {
         const cell = edge.fields[name];
-        if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
-          this.hit(
-            'negative-interval',
-            'warning',
-            null,
-            request.requestId,
-            cell.value,
-            `transfer ${edge.edge} ${name}`,
-          );
+        if (cell.state === 'measured' && isNegativeInterval(name, cell.value) && cell.value < worst) {
+          worst = cell.value;
+          worstField = `transfer ${edge.edge} ${name}`;
+        }
       }
     }
+    if (worstField !== '') this.hit('negative-interval', 'warning', null, request.requestId, worst, worstField);
   }
 
   /**
@@ -131,10 +134,13 @@ export class FindingsBuilder {
   private checkStage(request: AnalyzedRequest, stage: RequestStage, firstStageId: number): void {
     const id = request.requestId;
     const { values, states } = stage.split;
-    // The codec's is a server bug's signature; a diffusion stage's, the field's default by design;
-    // a row a cut-off table never reached, what truncated-record says.
-    if (states.ttftMs === 'notRecorded' && !rowUnread(request, SPLIT_FIELD.ttftMs)) {
+    // The codec's is a server bug's signature; a diffusion stage's, and that of a stage with no
+    // output, the field's default by design.
+    // A TTFT printed negative, nan or inf is not recorded for that reason (negative-interval says
+    // so); a row a cut-off table never reached, for the reason truncated-record gives.
+    if (states.ttftMs === 'notRecorded' && !ttftPrintedOdd(stage) && !rowUnread(request, SPLIT_FIELD.ttftMs)) {
       if (stage.kind === 'diffusion') this.hit('diffusion-ttft-default', 'info', stage.stageId, id);
+      else if (!producedOutput(stage.fields)) this.hit('ttft-no-output', 'info', stage.stageId, id);
       else this.hit('ttft-not-recorded', 'warning', stage.stageId, id);
     }
 
@@ -168,11 +174,17 @@ export class FindingsBuilder {
       this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
     }
 
+    // One hit per request and stage, with its most negative duration.
+    let worst = 0;
+    let worstField = '';
     for (const name in stage.fields) {
       const cell = stage.fields[name];
-      if (cell.state === 'measured' && cell.value < 0 && isDuration(name))
-        this.hit('negative-interval', 'warning', stage.stageId, id, cell.value, name);
+      if (cell.state === 'measured' && isNegativeInterval(name, cell.value) && cell.value < worst) {
+        worst = cell.value;
+        worstField = name;
+      }
     }
+    if (worstField !== '') this.hit('negative-interval', 'warning', stage.stageId, id, worst, worstField);
     if (stage.kind === 'diffusion' && hasLegacyDiffusionTimings(stage.fields))
       this.hit('diffusion-zero-ambiguous', 'info', stage.stageId, id);
     if (prefillCoversDecode(request, stage)) {
@@ -195,7 +207,7 @@ export class FindingsBuilder {
     this.overallSummaries += 1;
     const covers = numberOf(overall.fields, 'e2e_requests');
     const wall = numberOf(overall.fields, 'e2e_wall_time_ms');
-    const e2e = numberOf(request.e2e, 'e2e_total_ms');
+    const e2e = e2eTableMs(request.e2e['e2e_total_ms']);
     if (covers !== 1 || wall === undefined || e2e === undefined || !(wall > e2e * (1 + SHARED_START_SLACK) + 1)) return;
     this.hit('overall-summary-per-prompt', 'info', null, request.requestId, wall - e2e, 'e2e_wall_time_ms');
   }
@@ -249,10 +261,12 @@ export class FindingsBuilder {
         return `${stage} produced output but reported vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: the codec first-audio signature of a build without the stats fix (talker_first_audio), so its TTFT is shown as not recorded, not as 0 ms.`;
       case 'diffusion-ttft-default':
         return `${stage} is a diffusion stage and printed vllm_ttft_ms 0 on ${of(b.stageId)}: the field's default (vLLM's output processor sets it; a diffusion engine does not), so its TTFT is shown as not recorded, not as 0 ms. Its time to first output is serving_time_to_first_output_ms.`;
+      case 'ttft-no-output':
+        return `${stage} produced no output and printed vllm_ttft_ms 0 with no vllm_prefill_ms on ${of(b.stageId)}: no first token was ever seen, so the 0 is the field's default, not a time; its TTFT is shown as not recorded, not as 0 ms.`;
       case 'split-mismatch':
         return `${stage}: vllm_input_wait_ms + vllm_ready_queued_ms differs from vllm_queued_ms by more than ${SPLIT_TOLERANCE_MS} ms on ${of(b.stageId)} (worst ${fmt(b.worst)} ms on ${b.worstRequest}); the split is not trustworthy there.`;
       case 'negative-interval':
-        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${fmt(b.worst)} ms on ${b.worstRequest}): a clock or accounting bug in the server, not a real time.`;
+        return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${nonFiniteText(b.worst) ?? `${fmt(b.worst)} ms`} on ${b.worstRequest}): a clock or accounting bug in the server, not a real time. Such values are kept as printed in each request and shown as not recorded, never taken into percentiles or means.`;
       case 'queued-includes-input-wait':
         return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
       case 'diffusion-zero-ambiguous':
@@ -361,9 +375,9 @@ const COLD_PHASES = [
   ['decodeMs', 'decode'],
 ] as const;
 
-/** Fields that are durations by their unit suffix. */
-function isDuration(name: string): boolean {
-  return name.endsWith('_ms') || name.endsWith('_s');
+function ttftPrintedOdd(stage: RequestStage): boolean {
+  const cell = stage.fields[SPLIT_FIELD.ttftMs];
+  return cell !== undefined && cell.state === 'measured' && unrecordedReason(SPLIT_FIELD.ttftMs, cell.value) !== null;
 }
 
 /** A compressed file read as a log: what it is and how to read it, said before any number. */

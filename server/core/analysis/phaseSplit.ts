@@ -1,7 +1,7 @@
 // The per-request, per-stage phase split (docs/formats.md#stage-fields): queued = input wait +
 // ready queued, prefill, decode, TTFT. Values are taken from the stage's fields; absent
-// rows stay null ("hidden"), `None` stays null ("notMeasured"), and two documented
-// rules fill in or blank out values:
+// rows stay null ("hidden"), `None` stays null ("notMeasured"), and documented rules fill in
+// or blank out values:
 //  - inferred 0: the table hides a row that is 0/None on every stage, and the two input
 //    split fields are set together; so when one of them is measured and the other is
 //    hidden, the hidden one is a measured 0 (seed 001: "a measured vllm_ready_queued_ms
@@ -10,10 +10,14 @@
 //    absent row named after the last one read) is unknown, not hidden.
 //  - notRecorded: a stage that produced output but has vllm_ttft_ms 0 (or hidden) and no
 //    vllm_prefill_ms is the codec first-audio signature of builds without the stats fix
-//    (seed 000); its TTFT is unknown, not 0 ms. A diffusion stage's vllm_ttft_ms of 0 is the
-//    field's default: a diffusion engine has no vLLM first-token time to set it from.
+//    (seed 000); its TTFT is unknown, not 0 ms. A stage that produced no output and has
+//    vllm_ttft_ms 0 with no vllm_prefill_ms never had a first token: the 0 is the field's
+//    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
+//    engine has no vLLM first-token time to set it from.
+//  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time.
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
+import { mayBeUnrecorded, unrecordedReason } from './unrecordedValues';
 import type { PhaseSplit, SplitName, SplitState, StageKind } from './types';
 import { SPLIT_FIELD, SPLIT_NAMES } from './types';
 
@@ -69,6 +73,18 @@ export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean 
   return ttftZeroOrHidden && noPrefill;
 }
 
+/**
+ * True when an LLM stage printed vllm_ttft_ms 0 with no vllm_prefill_ms and no output: no first
+ * token was ever seen, so the 0 is the field's default, not a time.
+ */
+export function isTtftDefaultNoOutput(fields: FieldMap, ctx: SplitContext): boolean {
+  if (ctx.kind !== 'llm' || producedOutput(fields)) return false;
+  const ttft = fields[SPLIT_FIELD.ttftMs];
+  if (ttft === undefined || ttft.state !== 'measured' || ttft.value !== 0) return false;
+  const prefill = fields[SPLIT_FIELD.prefillMs];
+  return prefill === undefined || prefill.state !== 'measured';
+}
+
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
   // Object literals in SPLIT_NAMES order (one shape for every stage; this runs per stage of every request).
   const queued = fields[SPLIT_FIELD.queuedMs];
@@ -96,6 +112,24 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     for (const name of SPLIT_NAMES)
       if (states[name] === 'hidden' && unread(SPLIT_FIELD[name], ctx)) states[name] = 'notRecorded';
   }
+  // A negative interval, nan or inf is not a time (unrecordedValues.ts): kept as printed in the
+  // fields only. Rare: one compare of plain reads first, the loop by name only when one is odd.
+  if (
+    mayBeUnrecorded(values.queuedMs) ||
+    mayBeUnrecorded(values.inputWaitMs) ||
+    mayBeUnrecorded(values.readyQueuedMs) ||
+    mayBeUnrecorded(values.prefillMs) ||
+    mayBeUnrecorded(values.decodeMs) ||
+    mayBeUnrecorded(values.ttftMs)
+  ) {
+    for (const name of SPLIT_NAMES) {
+      const v = values[name];
+      if (v !== null && unrecordedReason(SPLIT_FIELD[name], v) !== null) {
+        values[name] = null;
+        states[name] = 'notRecorded';
+      }
+    }
+  }
   if (ctx.kind === 'diffusion') {
     if (states.ttftMs === 'measured' && values.ttftMs === 0) {
       values.ttftMs = null;
@@ -113,7 +147,7 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     states.inputWaitMs = 'inferred';
   }
 
-  if (isTtftNotRecorded(fields, ctx)) {
+  if (isTtftNotRecorded(fields, ctx) || isTtftDefaultNoOutput(fields, ctx)) {
     values.ttftMs = null;
     states.ttftMs = 'notRecorded';
   }

@@ -12,7 +12,7 @@ import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
 import { SlotCodec } from './packedValues';
 import { lastRowOf, stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
-import { endToEndOf, omniTimingTotalMs } from './endToEnd';
+import { e2eTableMs, endToEndOf, omniTimingTotalMs } from './endToEnd';
 import { requestTransfers, tableEdgesOf } from './transfers';
 import type { AnalyzedRequest, RequestOverallSummary, RequestStage } from './types';
 
@@ -272,7 +272,7 @@ export class RequestStore implements RequestList {
       return whole === undefined || whole === null ? null : (endToEndOf(whole)?.ms ?? null);
     }
     const cell = this.e2eCellAt(index, 'e2e_total_ms');
-    if (cell?.state === 'measured') return cell.value;
+    if (cell?.state === 'measured') return e2eTableMs(cell) ?? null;
     if (layout.timing === null) return null;
     // The timing block follows the stages, the e2e fields and the transfer edges (SlotWriter's order); its first slot is total.
     let at = entry.offset + layout.e2e.slotCount;

@@ -3,7 +3,7 @@
 // [OmniTiming] line. Used when a request is assembled and when a stored one is read back.
 import { mapPacked } from '../arrays';
 import type { OmniTimingRecord, StageColumn } from '../records';
-import type { FieldMap } from '../values';
+import type { Cell, FieldMap } from '../values';
 import { measured } from '../values';
 import { phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
@@ -36,7 +36,12 @@ export function tableHasNativeStats(columns: readonly Pick<StageColumn, 'fields'
   return false;
 }
 
-/** `unreadAfter`: in a cut-off table, the last row read (rows named after it were never reached); null when whole. */
+/** A hidden row is 0 on every stage (the server hides an all-zero row); `None` (or any non-number) is no replica id. */
+function replicaIdOf(cell: Cell | undefined): number | null {
+  if (cell === undefined) return 0;
+  return cell.state === 'measured' && Number.isFinite(cell.value) ? cell.value : null;
+}
+
 /** A row of the request's stage table that the table, cut off, never reached (no stage holds it). */
 export function rowUnread(request: Pick<AnalyzedRequest, 'stageTableCut' | 'stages'>, row: string): boolean {
   if (!request.stageTableCut) return false;
@@ -44,6 +49,7 @@ export function rowUnread(request: Pick<AnalyzedRequest, 'stageTableCut' | 'stag
   return row > lastRowOf(request.stages.map((s) => Object.keys(s.fields)));
 }
 
+/** `unreadAfter`: in a cut-off table, the last row read (rows named after it were never reached); null when whole. */
 export function stageFromColumn(
   column: StageColumn,
   tableHasNativeStats: boolean,
@@ -55,7 +61,7 @@ export function stageFromColumn(
     stageKey: column.column,
     stageId: column.stageId,
     segment: column.segment,
-    replicaId: replica !== undefined && replica.state === 'measured' ? replica.value : 0,
+    replicaId: replicaIdOf(replica),
     kind,
     fields: column.fields,
     split: phaseSplitOf(column.fields, { kind, tableHasNativeStats, unreadAfter }),

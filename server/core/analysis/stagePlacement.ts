@@ -19,6 +19,7 @@
 // anchored or first (it starts at the floor), or a stage that cannot have started after its
 // upstream (alongside). A stage drawn after its upstream by assumption says nothing.
 // Used by the waterfall (timeline.ts, floor 0) and the additive breakdown (floor = preprocess).
+import { FIRST_OUTPUT_FIELD, measurementOf } from './unrecordedValues';
 import { numberOf } from '../values';
 import type { AnalyzedRequest, RequestStage } from './types';
 
@@ -70,9 +71,9 @@ export function queuedOf(stage: RequestStage): number | null {
 
 /** The measured anchor, unclamped (it may fall before the request's arrival); null when there is none. */
 function rawAnchorOf(stage: RequestStage): number | null {
-  const firstOutput = numberOf(stage.fields, 'serving_time_to_first_output_ms');
+  const firstOutput = measurementOf(FIRST_OUTPUT_FIELD, stage.fields[FIRST_OUTPUT_FIELD]);
   const { queuedMs, prefillMs } = stage.split.values;
-  if (firstOutput === undefined || firstOutput <= 0 || queuedMs === null || prefillMs === null) return null;
+  if (firstOutput === undefined || queuedMs === null || prefillMs === null) return null;
   if (stage.split.states.ttftMs === 'notRecorded') return null;
   return firstOutput - prefillMs - queuedMs;
 }

@@ -1,13 +1,16 @@
-// Per-stage distributions of every numeric field (measured values only) and of the
+// Per-stage distributions of every numeric field (measured values only; printed numbers that
+// are not measurements are counted by reason, unrecordedValues.ts) and of the
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
 import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
+import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
 import type {
   AnalyzedRequest,
   Distribution,
+  FieldNotRecordedCounts,
   RequestStage,
   SplitName,
   SplitState,
@@ -43,6 +46,8 @@ class StageAccumulator {
   splitOrder: number[] = [];
   /** stateCounts[splitIndex * STATE_COUNT + stateIndex]. */
   stateCounts = new Float64Array(SPLIT_NAMES.length * STATE_COUNT);
+  /** Field -> reason -> printed numbers left out (unrecordedValues.ts). */
+  notRecorded = new Map<string, Map<UnrecordedReason, number>>();
   addedTimeToFirstOutput = new SampleSet();
   oneOutputRequests = 0;
   prefillDecode = new SampleSet();
@@ -89,10 +94,18 @@ class StageAccumulator {
       fields,
       split,
       splitStates,
+      fieldsNotRecorded: this.fieldsNotRecorded(),
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
       oneOutputRequests: this.oneOutputRequests,
       prefillDecodeMs: this.prefillDecode.distribution(),
     };
+  }
+
+  private fieldsNotRecorded(): Record<string, FieldNotRecordedCounts> {
+    const out: Record<string, FieldNotRecordedCounts> = {};
+    for (const [name, reasons] of [...this.notRecorded].sort(([a], [b]) => (a < b ? -1 : 1)))
+      out[name] = Object.fromEntries(reasons) as FieldNotRecordedCounts;
+    return out;
   }
 
   /** The same samples under another replica id (the maps keep their order, so summaries come out the same). */
@@ -103,6 +116,7 @@ class StageAccumulator {
     copy.split = this.split.map((set) => set?.copy() ?? null);
     copy.splitOrder = [...this.splitOrder];
     copy.stateCounts = this.stateCounts.slice();
+    for (const [name, reasons] of this.notRecorded) copy.notRecorded.set(name, new Map(reasons));
     copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
     copy.oneOutputRequests = this.oneOutputRequests;
     copy.prefillDecode = this.prefillDecode.copy();
@@ -123,7 +137,8 @@ export interface StageSummaryOptions {
   /**
    * Keep the per-replica summaries as requests arrive instead of computing them from the
    * stored requests when asked (a reader that keeps no requests): a stage's first replica
-   * starts as a copy of the stage's samples when its second replica appears.
+   * starts as a copy of the stage's samples when its second replica id appears (`None`, no
+   * replica id, counts as another, so that copy never holds its requests).
    */
   readonly replicasAsTheyCome?: boolean;
   /** The stage fields to summarize (default: every numeric field); the split is always summarized. */
@@ -132,8 +147,8 @@ export interface StageSummaryOptions {
 
 export class StageSummaryBuilder {
   private readonly byStage = new Map<string, StageAccumulator>();
-  /** Replica ids seen per stage: per-replica summaries are only worth their memory for stages on several. */
-  private readonly replicaIds = new Map<string, Set<number>>();
+  /** Replica ids seen per stage (null: `None`): per-replica summaries are only worth their memory for stages on several. */
+  private readonly replicaIds = new Map<string, Set<number | null>>();
   /** Per stage and replica, for stages seen on several replicas (replicasAsTheyCome only). */
   private readonly byReplica: Map<string, StageAccumulator> | null;
 
@@ -146,26 +161,22 @@ export class StageSummaryBuilder {
 
   add(request: AnalyzedRequest): void {
     for (const stage of request.stages) {
+      // null (`None`: no replica id) is told apart from every id, and summarized with no replica.
+      const replicaId = stage.replicaId;
       let replicas = this.replicaIds.get(stage.stageKey);
       if (replicas === undefined) this.replicaIds.set(stage.stageKey, (replicas = new Set()));
       const stageAcc = accumulator(this.byStage, stage.stageKey, stage.stageKey, stage.stageId, null);
       const byReplica = this.byReplica;
-      if (byReplica !== null && replicas.size === 1 && !replicas.has(stage.replicaId)) {
-        // The stage's second replica: every request of the stage so far ran on the first.
-        const first = replicas.values().next().value as number;
-        byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
+      if (byReplica !== null && replicas.size === 1 && !replicas.has(replicaId)) {
+        // The stage's second replica id: every request of the stage so far ran on the first.
+        const first = replicas.values().next().value as number | null;
+        if (first !== null) byReplica.set(`${stage.stageKey}/${first}`, stageAcc.copyFor(first));
       }
-      if (replicas.size < 1024) replicas.add(stage.replicaId);
+      if (replicas.size < 1024) replicas.add(replicaId);
       accumulate(stageAcc, request, stage, this.fields);
-      if (byReplica !== null && replicas.size > 1)
+      if (byReplica !== null && replicas.size > 1 && replicaId !== null)
         accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${stage.replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            stage.replicaId,
-          ),
+          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
           request,
           stage,
           this.fields,
@@ -178,27 +189,30 @@ export class StageSummaryBuilder {
     return [...this.byStage.values()].sort((a, b) => compareStageKeys(a.stageKey, b.stageKey)).map((a) => a.summary());
   }
 
+  /** The stages seen on more than one replica id (`None` is no replica id, so not one of them). */
+  private multiReplicaStages(): Set<string> {
+    const multi = new Set<string>();
+    for (const [key, ids] of this.replicaIds) if (ids.size - (ids.has(null) ? 1 : 0) > 1) multi.add(key);
+    return multi;
+  }
+
   /**
    * One summary per stage and replica, only for stages seen on more than one replica,
    * computed from the requests given (the same ones that were added); with
    * replicasAsTheyCome, the ones kept as they came (`requests` is not read).
    */
   replicas(requests: Iterable<AnalyzedRequest>): StageSummary[] {
-    if (this.byReplica !== null) return sortedSummaries(this.byReplica);
-    const multi = new Set([...this.replicaIds].filter(([, ids]) => ids.size > 1).map(([key]) => key));
+    const multi = this.multiReplicaStages();
+    if (this.byReplica !== null)
+      return sortedSummaries(new Map([...this.byReplica].filter(([, acc]) => multi.has(acc.stageKey))));
     if (multi.size === 0) return [];
     const byReplica = new Map<string, StageAccumulator>();
     for (const request of requests) {
       for (const stage of request.stages) {
-        if (!multi.has(stage.stageKey)) continue;
+        const replicaId = stage.replicaId;
+        if (replicaId === null || !multi.has(stage.stageKey)) continue;
         accumulate(
-          accumulator(
-            byReplica,
-            `${stage.stageKey}/${stage.replicaId}`,
-            stage.stageKey,
-            stage.stageId,
-            stage.replicaId,
-          ),
+          accumulator(byReplica, `${stage.stageKey}/${replicaId}`, stage.stageKey, stage.stageId, replicaId),
           request,
           stage,
           this.fields,
@@ -227,8 +241,34 @@ function accumulator(
   return acc;
 }
 
+const SPLIT_FIELDS: ReadonlySet<string> = new Set(Object.values(SPLIT_FIELD));
+
+function countNotRecorded(acc: StageAccumulator, name: string, reason: UnrecordedReason): void {
+  let reasons = acc.notRecorded.get(name);
+  if (reasons === undefined) acc.notRecorded.set(name, (reasons = new Map<UnrecordedReason, number>()));
+  reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+}
+
+/** The split values not recorded because their printed number is not a measurement (a negative interval), by field. */
+function countSplitNotRecorded(acc: StageAccumulator, stage: RequestStage): void {
+  for (const name of SPLIT_NAMES) {
+    if (stage.split.states[name] !== 'notRecorded') continue;
+    const field = SPLIT_FIELD[name];
+    const cell = stage.fields[field];
+    if (cell === undefined || cell.state !== 'measured') continue;
+    const reason = unrecordedReason(field, cell.value);
+    if (reason !== null) countNotRecorded(acc, field, reason);
+  }
+}
+
 function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
-  if (cell === undefined || cell.state !== 'measured' || !Number.isFinite(cell.value)) return;
+  if (cell === undefined || cell.state !== 'measured') return;
+  const reason = unrecordedReason(name, cell.value);
+  if (reason !== null) {
+    // A split field's are counted with the split (countSplitNotRecorded), whichever fields are summarized.
+    if (!SPLIT_FIELDS.has(name)) countNotRecorded(acc, name, reason);
+    return;
+  }
   let set = acc.fields.get(name);
   if (set === undefined) acc.fields.set(name, (set = new SampleSet()));
   set.add(cell.value);
@@ -278,6 +318,15 @@ function accumulate(
     acc.addSplit(4, values.decodeMs, states.decodeMs);
   }
   acc.addSplit(5, values.ttftMs, states.ttftMs);
+  if (
+    states.queuedMs === 'notRecorded' ||
+    states.inputWaitMs === 'notRecorded' ||
+    states.readyQueuedMs === 'notRecorded' ||
+    states.prefillMs === 'notRecorded' ||
+    states.decodeMs === 'notRecorded' ||
+    states.ttftMs === 'notRecorded'
+  )
+    countSplitNotRecorded(acc, stage);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

@@ -3,6 +3,7 @@
 // webviews through server/protocol.ts.
 import type { FieldMap } from '../values';
 import type { OmniTimingRecord } from '../records';
+import type { UnrecordedReason } from './unrecordedValues';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -32,7 +33,8 @@ export const SPLIT_LABEL: Readonly<Record<SplitName, string>> = {
  *  measured     printed by the server
  *  notMeasured  printed as `None`
  *  hidden       row absent: zero or not measured (value null)
- *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill): value null
+ *  notRecorded  a known lie was detected (codec TTFT 0 with no prefill, a TTFT 0 with no output,
+ *               a negative interval, nan or inf): value null, the printed number kept in the fields
  *  inferred     derived from other measured fields by a documented rule (value set)
  */
 export type SplitState = 'measured' | 'notMeasured' | 'hidden' | 'notRecorded' | 'inferred';
@@ -49,8 +51,11 @@ export interface RequestStage {
   readonly stageKey: string;
   readonly stageId: number | null;
   readonly segment: number;
-  /** From the `replica_id` row; 0 when the row is hidden (the server hides an all-zero row). */
-  readonly replicaId: number;
+  /**
+   * From the `replica_id` row; 0 when the row is hidden (the server hides a row that is 0 on every
+   * stage); null when it printed `None`: no replica id, never replica 0.
+   */
+  readonly replicaId: number | null;
   readonly kind: StageKind;
   readonly fields: FieldMap;
   readonly split: PhaseSplit;
@@ -145,6 +150,9 @@ export interface Distribution {
   readonly max: number;
 }
 
+/** How many printed numbers of one field were left out of its summary, per reason. */
+export type FieldNotRecordedCounts = Readonly<Partial<Record<UnrecordedReason, number>>>;
+
 /** How many requests of a stage had a split value in each non-measured state. */
 export type SplitStateCounts = Readonly<Record<SplitState, number>>;
 
@@ -159,6 +167,12 @@ export interface StageSummary {
   /** Split values over numeric values only (measured and inferred). */
   readonly split: Readonly<Partial<Record<SplitName, Distribution>>>;
   readonly splitStates: Readonly<Record<SplitName, SplitStateCounts>>;
+  /**
+   * Per field, the printed numbers left out of `fields` because they are not measurements
+   * (unrecordedValues.ts), by reason; a field with none is absent. The split's fields are
+   * counted whichever fields are summarized (their values are `notRecorded` in splitStates).
+   */
+  readonly fieldsNotRecorded: Readonly<Record<string, FieldNotRecordedCounts>>;
   /** Distribution of addedTimeToFirstOutputMs for this stage, when computable. */
   readonly addedTimeToFirstOutputMs: Distribution | null;
   /**
@@ -219,10 +233,14 @@ export interface OverallSummaries {
   readonly cellsLeftOut: number;
 }
 
-/** How many requests had a transfer field measured, None, or no number (hidden row, or no table column). */
+/**
+ * How many requests had a transfer field measured, None, a printed number that is not a time
+ * (notRecorded: a negative duration, nan or inf, unrecordedValues.ts), or no number (hidden row, or no table column).
+ */
 export interface EdgeFieldStates {
   readonly measured: number;
   readonly notMeasured: number;
+  readonly notRecorded: number;
   readonly hidden: number;
 }
 
@@ -248,6 +266,7 @@ export type Severity = 'error' | 'warning' | 'info';
 export type FindingCode =
   | 'ttft-not-recorded'
   | 'diffusion-ttft-default'
+  | 'ttft-no-output'
   | 'split-mismatch'
   | 'negative-interval'
   | 'queued-includes-input-wait'

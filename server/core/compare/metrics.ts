@@ -5,8 +5,9 @@ import type { AnalyzedRequest, RequestStage, RequestTransfer, SplitName, SplitSt
 import type { EdgeMetric, MetricId, StageMetric, UnknownReason } from './types';
 import { EDGE_METRICS, REQUEST_METRICS, STAGE_METRICS } from './types';
 import { prefillCoversDecode, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { endToEndOf } from '../analysis/endToEnd';
+import { e2eNotRecorded, endToEndOf } from '../analysis/endToEnd';
 import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
+import { FIRST_OUTPUT_FIELD, unrecordedReason } from '../analysis/unrecordedValues';
 
 export interface MetricInfo {
   readonly id: MetricId;
@@ -49,7 +50,8 @@ export const METRIC_INFO: Readonly<Record<MetricId, MetricInfo>> = {
   firstOutput: {
     id: 'firstOutput',
     label: '1st output',
-    source: 'serving_time_to_first_output_ms (0.0 is its default for "no output": left out)',
+    source:
+      'serving_time_to_first_output_ms (0.0 is its default for "no output": left out; a negative value is not recorded)',
   },
   addedFirstOutput: {
     id: 'addedFirstOutput',
@@ -97,7 +99,10 @@ export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric): 
   }
   const cell = transfer.fields[EDGE_FIELD[metric]];
   if (cell === undefined) return UNKNOWN.hidden;
-  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
+  if (cell.state === 'measured')
+    return unrecordedReason(EDGE_FIELD[metric], cell.value) === null
+      ? { value: cell.value, inferred: false }
+      : UNKNOWN.notRecorded;
   return UNKNOWN.notMeasured;
 }
 
@@ -137,7 +142,12 @@ const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferr
 function fieldValue(stage: RequestStage, name: string): MetricValue {
   const cell = stage.fields[name];
   if (cell === undefined) return UNKNOWN.hidden;
-  if (cell.state === 'measured' && Number.isFinite(cell.value)) return { value: cell.value, inferred: false };
+  if (cell.state === 'measured') {
+    // A printed number that is not a measurement (unrecordedValues.ts): its reason, never a value.
+    const reason = unrecordedReason(name, cell.value);
+    if (reason === null) return { value: cell.value, inferred: false };
+    return reason === 'noOutput' ? UNKNOWN.noOutput : UNKNOWN.notRecorded;
+  }
   return UNKNOWN.notMeasured;
 }
 
@@ -173,10 +183,8 @@ export function stageMetricValue(
       if (timing !== undefined && timing.state === 'measured') return { value: timing.value * 1000, inferred: false };
       return gen;
     }
-    case 'firstOutput': {
-      const first = fieldValue(stage, 'serving_time_to_first_output_ms');
-      return 'value' in first && first.value <= 0 ? UNKNOWN.noOutput : first;
-    }
+    case 'firstOutput':
+      return fieldValue(stage, FIRST_OUTPUT_FIELD);
     case 'addedFirstOutput': {
       const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
       return added === undefined ? UNKNOWN.notComputable : { value: added, inferred: false };
@@ -194,6 +202,7 @@ export function stageMetricValue(
 export function e2eValue(request: AnalyzedRequest): MetricValue {
   const e2e = endToEndOf(request);
   if (e2e !== null && Number.isFinite(e2e.ms)) return { value: e2e.ms, inferred: false };
+  if (e2eNotRecorded(request)) return UNKNOWN.notRecorded;
   const tablePrinted = Object.keys(request.e2e).length > 0;
   return tablePrinted && request.e2e['e2e_total_ms'] === undefined ? UNKNOWN.hidden : UNKNOWN.notMeasured;
 }

@@ -46,7 +46,7 @@ export const REQUEST_SCOPE = 'request';
  * Why a value is not a number, counted per run:
  *  notMeasured    printed `None`
  *  hidden         the row was absent from the log table (zero or not measured)
- *  notRecorded    a known lie detected (codec TTFT 0 with no prefill, seed 000)
+ *  notRecorded    a known lie detected (codec TTFT 0 with no prefill, seed 000; a negative interval)
  *  noOutput       serving_time_to_first_output_ms at its 0.0 default (no non-empty output)
  *  notComputable  a derived figure whose inputs were missing (e.g. no upstream first output)
  *  oneOutput      prefill or decode of a stage that emitted one output: its vllm_prefill_ms covers

@@ -10,6 +10,8 @@ import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, PhaseSplit, SplitName, SplitState } from '../analysis/types';
 import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
+import { e2eNotRecorded, e2eTableMs } from '../analysis/endToEnd';
+import { unrecordedReason } from '../analysis/unrecordedValues';
 import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
 
@@ -319,6 +321,10 @@ const TRANSFER_FIELD: Readonly<Record<(typeof TRANSFER_COMPONENTS)[number], stri
   rxDecode: 'rx_decode_time_ms',
 };
 
+/** A part whose printed number is not a time (unrecordedValues.ts). */
+const NOT_A_TIME_PART =
+  'printed below zero (a clock or accounting bug in the server, finding negative-interval), nan or inf: not a time';
+
 const postprocessNotes = new Map<number, Map<number, string>>();
 const postprocessNoteText = (from: number, to: number): string =>
   `postprocess_time_ms of stage ${from}: building stage ${to}'s inputs`;
@@ -331,23 +337,29 @@ function pushEdgeParts(out: BreakdownPart[], request: AnalyzedRequest, edge: Edg
   // With tables printed (a stage table is there), a missing transfer column was hidden: every value 0 or unmeasured.
   const missing: PartState = request.hasStageTable ? 'hidden' : 'notMeasured';
   const upstream = request.stages.find((s) => s.stageId === edge.from && s.segment === 1)?.fields ?? null;
-  const post = upstream === null ? undefined : numberOf(upstream, 'postprocess_time_ms');
+  const printedPost = upstream === null ? undefined : numberOf(upstream, 'postprocess_time_ms');
+  const post =
+    printedPost !== undefined && unrecordedReason('postprocess_time_ms', printedPost) !== null
+      ? undefined
+      : printedPost;
   out.push(
-    post === undefined
-      ? transferPart(
-          name,
-          'postprocess',
-          null,
-          fieldState(upstream, 'postprocess_time_ms', request.hasStageTable),
-          null,
-        )
-      : transferPart(
-          name,
-          'postprocess',
-          post,
-          'measured',
-          interned(postprocessNotes, edge.from, edge.to, postprocessNoteText),
-        ),
+    printedPost !== undefined && post === undefined
+      ? transferPart(name, 'postprocess', null, 'notRecorded', NOT_A_TIME_PART)
+      : post === undefined
+        ? transferPart(
+            name,
+            'postprocess',
+            null,
+            fieldState(upstream, 'postprocess_time_ms', request.hasStageTable),
+            null,
+          )
+        : transferPart(
+            name,
+            'postprocess',
+            post,
+            'measured',
+            interned(postprocessNotes, edge.from, edge.to, postprocessNoteText),
+          ),
   );
   for (const component of TRANSFER_COMPONENTS) {
     if (table !== null) {
@@ -356,7 +368,9 @@ function pushEdgeParts(out: BreakdownPart[], request: AnalyzedRequest, edge: Edg
       out.push(
         ms === undefined
           ? transferPart(name, component, null, fieldState(table, field, true), null)
-          : transferPart(name, component, ms, 'measured', null),
+          : unrecordedReason(field, ms) !== null
+            ? transferPart(name, component, null, 'notRecorded', NOT_A_TIME_PART)
+            : transferPart(name, component, ms, 'measured', null),
       );
     } else if (component === 'tx' && transfer !== undefined && transfer.omniTimingTxState === 'measured') {
       out.push(transferPart(name, component, transfer.omniTimingTxMs, 'measured', TX_FROM_TIMING));
@@ -431,8 +445,9 @@ function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | 
 }
 
 export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
-  const e2e = numberOf(request.e2e, 'e2e_total_ms');
-  const timingTotal = request.timing?.totalS ?? null;
+  const e2e = e2eTableMs(request.e2e['e2e_total_ms']);
+  // An e2e_total_ms printed negative, nan or inf is not a time, and the [OmniTiming] total does not stand in for it.
+  const timingTotal = e2eNotRecorded(request) ? null : (request.timing?.totalS ?? null);
   const totalMs = e2e ?? (timingTotal === null ? null : timingTotal * 1000);
   const totalSource = e2e !== undefined ? 'e2e_total_ms' : timingTotal !== null ? 'omniTiming.total' : null;
   const preprocess = preprocessOf(request);

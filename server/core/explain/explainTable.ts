@@ -52,15 +52,18 @@ export function partLabel(
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
 export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
 
+/** The findings that say why a stage's TTFT is not recorded. */
+const TTFT_NOT_RECORDED_CODES: ReadonlySet<string> = new Set([
+  'ttft-not-recorded',
+  'diffusion-ttft-default',
+  'ttft-no-output',
+]);
+
 /** A target no request measured, with the finding that says why when one does (a TTFT not recorded). */
 function unsupportedText(target: string, findings: ExplainReport['findings']): string {
   const m = /^stage(\d+)(?:_\d+)?\.ttft$/.exec(target);
   const why =
-    m === null
-      ? undefined
-      : findings.find(
-          (f) => (f.code === 'ttft-not-recorded' || f.code === 'diffusion-ttft-default') && f.stageId === Number(m[1]),
-        );
+    m === null ? undefined : findings.find((f) => TTFT_NOT_RECORDED_CODES.has(f.code) && f.stageId === Number(m[1]));
   return why === undefined ? target : `${target} (its TTFT is not recorded: finding ${why.code})`;
 }
 

@@ -9,7 +9,7 @@
 //                        arrival): that stage's queued (or input wait + ready queued) and prefill
 // `stage1_2` names the second segment of stage 1, as the columns do.
 import type { AnalyzedRequest } from '../analysis/types';
-import { numberOf } from '../values';
+import { FIRST_OUTPUT_FIELD, measurementOf } from '../analysis/unrecordedValues';
 import { partStageId } from './breakdown';
 import type { BreakdownPart, PartPhase, TargetName } from './types';
 
@@ -48,9 +48,8 @@ export function targetValue(request: AnalyzedRequest, target: Target, totalMs: n
   const stage = request.stages.find((s) => s.stageKey === target.stageKey);
   if (stage === undefined) return null;
   if (target.kind === 'ttft') return stage.split.values.ttftMs;
-  // 0.0 is the field's default when the stage had no non-empty output.
-  const v = numberOf(stage.fields, 'serving_time_to_first_output_ms');
-  return v !== undefined && v > 0 ? v : null;
+  // Not its 0.0 default (no non-empty output), nor a negative value (unrecordedValues.ts).
+  return measurementOf(FIRST_OUTPUT_FIELD, stage.fields[FIRST_OUTPUT_FIELD]) ?? null;
 }
 
 const TTFT_PHASES: ReadonlySet<PartPhase> = new Set(['inputWait', 'readyQueued', 'queued', 'prefill']);

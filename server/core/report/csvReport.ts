@@ -7,12 +7,14 @@
 // value has. A list cell `mean (n=N)` is its mean, with N in the `<name>_n` column. An empty CSV
 // cell means the column does not apply to the row. Derived values are at the log's precision
 // (3 decimals). Text cells (ids, text values) are neutralized for spreadsheets (csvText).
+// Field columns are as printed, the JSON's `fields`: a number that is not a measurement
+// (unrecordedValues.ts, e.g. a first output of 0.0) keeps its printed value here.
 // `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
 // prefill+decode (oneOutputStage.ts), not prefill alone, and its decodeMs is `notRecorded`.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
-import { toLogPrecision } from '../values';
+import { nonFiniteText, toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
@@ -99,10 +101,10 @@ function isPlainCsvText(value: string): boolean {
   return true;
 }
 
-/** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them. */
+/** A number as a CSV cell: as printed (String(v)); `nan`/`inf` spelled as Python prints them (and the JSON). */
 function numberCell(out: ByteChunks, v: number): void {
-  if (Number.isNaN(v)) word(out, 'nan');
-  else if (!Number.isFinite(v)) word(out, v > 0 ? 'inf' : '-inf');
+  const text = nonFiniteText(v);
+  if (text !== null) word(out, text);
   else out.number(v);
 }
 
@@ -152,7 +154,9 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   out.byte(COMMA);
   if (s.stageId !== null) out.number(s.stageId);
   out.byte(COMMA);
-  out.number(s.replicaId);
+  // `None` printed: no replica id, in the state's word (never 0).
+  if (s.replicaId === null) word(out, 'notMeasured');
+  else out.number(s.replicaId);
   out.byte(COMMA);
   word(out, s.kind);
   const oneOutput = prefillCoversDecode(r, s);

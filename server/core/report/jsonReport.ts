@@ -1,8 +1,11 @@
 // `analyze --format json` (schema 1). Field maps are as printed: an absent (hidden) row is left
-// out, an explicit None is null, a blank cell is "", a `mean (n=N)` list cell is its mean with
+// out, an explicit None is null, a blank cell is "", a printed nan / inf / -inf is that string
+// (JSON has no such numbers, and null is None), a `mean (n=N)` list cell is its mean with
 // N in `listCounts`. Split values are numbers or null, and `splitState` says which of
 // measured / notMeasured / hidden / notRecorded / inferred each one is. Values derived here or
 // in the analysis (differences, means, percentiles) are at the log's precision, 3 decimals.
+// The summaries leave out the printed numbers that are not measurements, counted per field
+// and reason in `splitSummary[stage].fieldsNotRecorded` (unrecordedValues.ts).
 // One request's JSON is made by `requestJson` alone, so the report can be written request by
 // request.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
@@ -11,6 +14,7 @@ import type {
   Distribution,
   EdgeFieldStates,
   EdgeSummary,
+  FieldNotRecordedCounts,
   OverallFieldStates,
   OverallSummaries,
   RequestTransfer,
@@ -28,13 +32,14 @@ import type { HistogramSummary, SpeechStreamCounts } from '../metricsText/scrape
 
 export type HistogramSummaryJson = HistogramSummary;
 
-/** A cell as printed: a number, text ("" for a blank cell), or null for None. */
+/** A cell as printed: a number, text ("" for a blank cell; "nan", "inf", "-inf" for those numbers), or null for None. */
 export type CellJson = number | string | null;
 
 export interface StageJson {
   readonly stageId: number | null;
   readonly segment: number;
-  readonly replicaId: number;
+  /** The `replica_id` row: 0 when hidden (0 on every stage), null when it printed `None` (no replica id). */
+  readonly replicaId: number | null;
   readonly kind: string;
   readonly fields: Record<string, CellJson>;
   /** For each `mean (n=N)` list cell of `fields`: N, the samples behind the mean. */
@@ -124,6 +129,8 @@ export interface AnalysisJson {
     {
       readonly split: Partial<Record<SplitName, Distribution>>;
       readonly states: Record<SplitName, Record<SplitState, number>>;
+      /** Per field, printed numbers left out of `stageSummary` as not measurements, by reason (`noOutput`); a field with none is absent. */
+      readonly fieldsNotRecorded: Readonly<Record<string, FieldNotRecordedCounts>>;
       readonly addedTimeToFirstOutputMs: Distribution | null;
       readonly requestCount: number;
       readonly oneOutputRequests: number;
@@ -318,6 +325,7 @@ export function analysisJsonRest(
     splitSummary[s.stageKey] = {
       split: distributionsJson(s.split),
       states: s.splitStates,
+      fieldsNotRecorded: s.fieldsNotRecorded,
       addedTimeToFirstOutputMs:
         s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),
       requestCount: s.requestCount,

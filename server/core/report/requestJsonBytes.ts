@@ -8,7 +8,7 @@
 // assignment puts integer-like names first and drops `__proto__`.
 import type { AnalyzedRequest, RequestStage, RequestTransfer } from '../analysis/types';
 import type { FieldMap } from '../values';
-import { toLogPrecision } from '../values';
+import { nonFiniteText, toLogPrecision } from '../values';
 import { breakdownOf } from '../explain/breakdown';
 import type { BreakdownPart, RequestBreakdown } from '../explain/types';
 import { round3, round3OrNull } from '../explain/breakdownJson';
@@ -285,9 +285,13 @@ function writeFields(w: JsonBytes, fields: FieldMap): void {
     const cell = fields[name] as FieldMap[string];
     w.named(name);
     switch (cell.state) {
-      case 'measured':
-        w.number(cell.value);
+      case 'measured': {
+        // nan / inf / -inf as printed (cellToJson): JSON has no such numbers, and null is None.
+        const word = nonFiniteText(cell.value);
+        if (word === null) w.number(cell.value);
+        else w.word(word);
         break;
+      }
       case 'notMeasured':
         w.null();
         break;

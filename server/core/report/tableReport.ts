@@ -3,7 +3,7 @@
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
-import { SPLIT_LABEL } from '../analysis/types';
+import { SPLIT_FIELD, SPLIT_LABEL } from '../analysis/types';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { SLOWEST_PHASE_TEXT, slowestPhaseCaveats, slowestPhaseOf, slowestPhaseText } from '../analysis/slowest';
 import type { Percentile } from '../reportedPercentiles';
@@ -17,6 +17,7 @@ import { overallSummaryLines } from './overallSummaryTable';
 import { countOf } from '../numberText';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
+import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -24,7 +25,7 @@ type StageRoles = Readonly<Record<string, string>>;
 export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
   'stage_gen_time_ms',
   'omni_timing_stage_s',
-  'serving_time_to_first_output_ms',
+  FIRST_OUTPUT_FIELD,
 ]);
 
 type Column = {
@@ -57,8 +58,14 @@ const COLUMNS: readonly Column[] = [
       s.fields['stage_gen_time_ms'] ??
       (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined),
   },
-  { title: '1st output', pick: (s) => s.fields['serving_time_to_first_output_ms'] },
+  { title: '1st output', pick: (s) => s.fields[FIRST_OUTPUT_FIELD] },
   { title: '+1st output', pick: (s) => s.addedTimeToFirstOutputMs },
+];
+
+/** The printed fields behind the table's field columns, with their column titles. */
+const FIELD_COLUMNS: readonly (readonly [string, string])[] = [
+  ['stage_gen_time_ms', 'gen time'],
+  [FIRST_OUTPUT_FIELD, '1st output'],
 ];
 
 /** The values behind each of a stage row's percentile columns (a one-output prefill: its prefill+decode). */
@@ -183,7 +190,12 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {
         const st = s.splitStates[name];
         const parts: string[] = [];
-        if (st.notRecorded > 0) parts.push(`${st.notRecorded} not recorded`);
+        // Not recorded: printed numbers that are not times said with their reason, the rest (lies
+        // the findings explain) as not recorded.
+        const reasons = Object.entries(s.fieldsNotRecorded[SPLIT_FIELD[name]] ?? {}) as [UnrecordedReason, number][];
+        const printed = reasons.reduce((sum, [, n]) => sum + n, 0);
+        if (st.notRecorded > printed) parts.push(`${st.notRecorded - printed} not recorded`);
+        for (const [reason, n] of reasons) parts.push(`${n} ${UNRECORDED_TEXT[reason]}`);
         if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
         if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
         // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
@@ -193,6 +205,15 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
           parts.push(`${st.hidden} hidden (zero or not measured)`);
         if (parts.length > 0)
           notes.push(`  ${stageLabel(s.stageKey, roles)} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
+      }
+      // Printed numbers of the columns' fields that are not measurements (unrecordedValues.ts).
+      for (const [field, label] of FIELD_COLUMNS) {
+        const reasons = s.fieldsNotRecorded[field];
+        if (reasons === undefined) continue;
+        const parts = (Object.entries(reasons) as [UnrecordedReason, number][]).map(
+          ([reason, n]) => `${n} ${UNRECORDED_TEXT[reason]}`,
+        );
+        notes.push(`  ${stageLabel(s.stageKey, roles)} ${label}: ${parts.join(', ')} of ${s.requestCount}`);
       }
     }
     if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
@@ -307,6 +328,11 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
         `  ${edgeLabel(withVisibleControls(e.edge))}: ${unrecorded} of ${e.requestCount} [OmniTiming] sends print 0.00 ms with no measured tx_time_ms: no payload transfer recorded (the edge exists for every downstream stage), not counted as 0 ms.`,
       );
     }
+    for (const [field, states] of Object.entries(e.fieldStates))
+      if (states.notRecorded > 0)
+        out.push(
+          `  ${edgeLabel(withVisibleControls(e.edge))}: ${states.notRecorded} of ${e.requestCount} ${withVisibleControls(field)} printed below zero, nan or inf: not a time, left out.`,
+        );
     if (e.tableCount < e.requestCount)
       out.push(
         `  ${edgeLabel(withVisibleControls(e.edge))}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,

@@ -96,7 +96,8 @@ interface Track {
   readonly stageKey: string;
   readonly stageId: number | null;
   readonly segment: number;
-  readonly replicaId: number;
+  /** null: the log printed `None` (no replica id), a track of its own, never replica 0. */
+  readonly replicaId: number | null;
   /** JSON name of its requests' top slices: one name per process, so Perfetto shows one track. */
   readonly topName: string;
   /** Set on the track of a transfer edge (after every stage track). */
@@ -173,12 +174,13 @@ class Tracks {
         a.segment - b.segment ||
         a.stageKey.localeCompare(b.stageKey) ||
         (a.edge?.name ?? '').localeCompare(b.edge?.name ?? '') ||
-        a.replicaId - b.replicaId,
+        byId(a.replicaId) - byId(b.replicaId),
     );
     const nameOf = (t: Track): string => {
       if (t.edge !== undefined) return t.edge.name;
       const stage = stageLabel(t.stageKey, this.roles);
-      return (replicas.get(t.stageKey) ?? 0) > 1 ? `${stage} · replica ${t.replicaId}` : stage;
+      if ((replicas.get(t.stageKey) ?? 0) <= 1) return stage;
+      return t.replicaId === null ? `${stage} · no replica id` : `${stage} · replica ${t.replicaId}`;
     };
     return tracks.map((t, i) => metadataEvents({ pid: t.pid, sortIndex: i + 1, name: nameOf(t) })).join('');
   }
@@ -334,7 +336,8 @@ class RequestSlices {
     w.begin(this.arrival + start * 1000, track.pid, track.topName, id);
     this.requestArgs();
     w.number(BOOT, (this.request as AnalyzedRequest).boot);
-    w.number(REPLICA, stage.replicaId);
+    // No replica id (`None`) is no arg, never replica 0.
+    if (stage.replicaId !== null) w.number(REPLICA, stage.replicaId);
     if (stage.kind === 'diffusion') w.constant(DIFFUSION);
     // What the top slice spans: exactly the server-timed stage (submit -> finished) when the
     // phases fit inside it, else the phases as far as they reach.

@@ -1,0 +1,51 @@
+// Printed numbers that are not measurements (docs/formats.md#values-and-their-states): each is
+// kept as printed in a request's fields, and left out of every percentile, mean and count of
+// measured values, counted with its reason instead. One definition for the findings, the
+// split, the summaries and the views.
+//   nonFinite nan, inf or -inf as Python prints them: a number, but no value.
+//   negative  a duration (a field named _ms or _s) below zero: a clock or accounting bug in the
+//             server, not a real time (the negative-interval finding).
+//   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
+//             no non-empty output, not a time.
+import type { Cell } from '../values';
+
+export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput';
+
+export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
+
+/** Fields that are durations, by their unit suffix. */
+export function isDuration(name: string): boolean {
+  return name.endsWith('_ms') || name.endsWith('_s');
+}
+
+/** A printed duration below zero: not a real time. */
+export function isNegativeInterval(name: string, value: number): boolean {
+  return value < 0 && isDuration(name);
+}
+
+/** Why the printed number `value` of field `name` is not a measurement; null when it is one. */
+export function unrecordedReason(name: string, value: number): UnrecordedReason | null {
+  // The value is compared first: this runs for every printed number of every stage.
+  if (!Number.isFinite(value)) return 'nonFinite';
+  if (isNegativeInterval(name, value)) return 'negative';
+  if (value === 0 && name === FIRST_OUTPUT_FIELD) return 'noOutput';
+  return null;
+}
+
+/** The measured number of a cell that is a measurement (not a known non-measurement); undefined otherwise. */
+export function measurementOf(name: string, cell: Cell | undefined): number | undefined {
+  if (cell === undefined || cell.state !== 'measured') return undefined;
+  return unrecordedReason(name, cell.value) === null ? cell.value : undefined;
+}
+
+/** Whether a split value needs unrecordedReason at all: below 0, NaN or infinite (one compare for most values). */
+export function mayBeUnrecorded(value: number | null): boolean {
+  return value !== null && !(value >= 0 && value < Number.POSITIVE_INFINITY);
+}
+
+/** How each reason is worded where values left out are listed (the table, the views' hovers). */
+export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
+  nonFinite: 'not a number (printed nan, inf or -inf)',
+  negative: 'negative (below zero: not a real time)',
+  noOutput: "no output (0.0 is the field's default, not a time)",
+};
