@@ -42,6 +42,10 @@ test('rows after the last one read are not recorded, rows before it hidden; no c
     for (const name of ['queuedMs', 'readyQueuedMs', 'prefillMs', 'ttftMs'])
       assert.equal(states[name], 'notRecorded', name);
   }
+  // Counted with why, where the values left out are listed.
+  const stage1 = snapshot.stages.find((s) => s.stageKey === '1');
+  assert.deepEqual(stage1?.fieldsNotRecorded['vllm_ttft_ms'], { unread: 1 });
+  assert.deepEqual(stage1?.fieldsNotRecorded['vllm_decode_ms'], undefined);
   const codes = snapshot.findings.map((f) => f.code);
   assert.ok(codes.includes('truncated-record'), codes.join());
   assert.ok(!codes.includes('ttft-not-recorded'), codes.join());

@@ -7,6 +7,7 @@ import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
+import { rowUnread } from './stageBuilder';
 import type {
   AnalyzedRequest,
   Distribution,
@@ -249,12 +250,16 @@ function countNotRecorded(acc: StageAccumulator, name: string, reason: Unrecorde
   reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
 }
 
-/** The split values not recorded because their printed number is not a measurement (a negative interval), by field. */
-function countSplitNotRecorded(acc: StageAccumulator, stage: RequestStage): void {
+/**
+ * The split values not recorded because their printed number is not a measurement (a negative
+ * interval), or because a cut-off table never reached their row, by field.
+ */
+function countSplitNotRecorded(acc: StageAccumulator, request: AnalyzedRequest, stage: RequestStage): void {
   for (const name of SPLIT_NAMES) {
     if (stage.split.states[name] !== 'notRecorded') continue;
     const field = SPLIT_FIELD[name];
     const cell = stage.fields[field];
+    if (cell === undefined && rowUnread(request, field)) countNotRecorded(acc, field, 'unread');
     if (cell === undefined || cell.state !== 'measured') continue;
     const reason = unrecordedReason(field, cell.value);
     if (reason !== null) countNotRecorded(acc, field, reason);
@@ -326,7 +331,7 @@ function accumulate(
     states.decodeMs === 'notRecorded' ||
     states.ttftMs === 'notRecorded'
   )
-    countSplitNotRecorded(acc, stage);
+    countSplitNotRecorded(acc, request, stage);
   const added = request.derived.addedTimeToFirstOutputMs[stage.stageKey];
   if (added !== undefined) acc.addedTimeToFirstOutput.add(added);
 }

@@ -7,9 +7,11 @@
 //             server, not a real time (the negative-interval finding).
 //   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
 //             no non-empty output, not a time.
+//   unread    no number at all: a row a cut-off stage table never reached (it sorts its rows by
+//             name), unknown rather than hidden.
 import type { Cell } from '../values';
 
-export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput';
+export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput' | 'unread';
 
 export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
 
@@ -48,4 +50,5 @@ export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
   nonFinite: 'not a number (printed nan, inf or -inf)',
   negative: 'negative (below zero: not a real time)',
   noOutput: "no output (0.0 is the field's default, not a time)",
+  unread: 'not reached (the stage table was cut off before its row)',
 };
