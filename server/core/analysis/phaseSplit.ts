@@ -78,11 +78,12 @@ export function isTtftNotRecorded(fields: FieldMap, ctx: SplitContext): boolean 
  * token was ever seen, so the 0 is the field's default, not a time.
  */
 export function isTtftDefaultNoOutput(fields: FieldMap, ctx: SplitContext): boolean {
-  if (ctx.kind !== 'llm' || producedOutput(fields)) return false;
+  // The cheap tests first: nearly every stage has a TTFT other than 0.
+  if (ctx.kind !== 'llm') return false;
   const ttft = fields[SPLIT_FIELD.ttftMs];
   if (ttft === undefined || ttft.state !== 'measured' || ttft.value !== 0) return false;
   const prefill = fields[SPLIT_FIELD.prefillMs];
-  return prefill === undefined || prefill.state !== 'measured';
+  return (prefill === undefined || prefill.state !== 'measured') && !producedOutput(fields);
 }
 
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {

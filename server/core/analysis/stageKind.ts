@@ -46,13 +46,16 @@ export function hasLegacyDiffusionTimings(fields: FieldMap): boolean {
   );
 }
 
-/** Evidence that the stage produced output (so a TTFT should exist). */
+const OUTPUT_EVIDENCE: readonly string[] = [
+  'output_unit_count',
+  'num_tokens_out',
+  'audio_generated_frames',
+  'serving_time_to_first_output_ms',
+  'image_pixels',
+];
+
+/** Evidence that the stage produced output (so a TTFT should exist). Runs per stage of every request: no array built. */
 export function producedOutput(fields: FieldMap): boolean {
-  return [
-    'output_unit_count',
-    'num_tokens_out',
-    'audio_generated_frames',
-    'serving_time_to_first_output_ms',
-    'image_pixels',
-  ].some((name) => (numberOf(fields, name) ?? 0) > 0);
+  for (const name of OUTPUT_EVIDENCE) if ((numberOf(fields, name) ?? 0) > 0) return true;
+  return false;
 }
