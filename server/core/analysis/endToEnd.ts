@@ -4,9 +4,9 @@
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { measurementOf, unrecordedReason } from './unrecordedValues';
+import type { AnalyzedRequest, EndToEndSummary } from './types';
 
 const E2E_TOTAL = 'e2e_total_ms';
-import type { AnalyzedRequest, EndToEndSummary } from './types';
 
 /** The printed e2e_total_ms when it is a time: a negative one, nan or inf is not (unrecordedValues.ts). */
 export function e2eTableMs(cell: Cell | undefined): number | undefined {
