@@ -58,9 +58,16 @@ export interface StagePlacement {
   readonly alongsideUpstream: boolean | null;
 }
 
-/** stage_gen_time_ms, or the [OmniTiming] stage seconds when the table is missing; NaN when neither. */
+const GEN_TIME = 'stage_gen_time_ms';
+
+/**
+ * stage_gen_time_ms, or the [OmniTiming] stage seconds when the table is missing; NaN when
+ * neither, or when stage_gen_time_ms printed a number that is not a time (negative, nan, inf).
+ */
 export function genTimeOf(stage: RequestStage): number {
-  return numberOf(stage.fields, 'stage_gen_time_ms') ?? (numberOf(stage.fields, 'omni_timing_stage_s') ?? NaN) * 1000;
+  const cell = stage.fields[GEN_TIME];
+  if (cell !== undefined && cell.state === 'measured') return measurementOf(GEN_TIME, cell) ?? NaN;
+  return (numberOf(stage.fields, 'omni_timing_stage_s') ?? NaN) * 1000;
 }
 
 /** The stage's queued time: input wait + ready queued when both are numbers, else vllm_queued_ms. */

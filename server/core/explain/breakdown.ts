@@ -175,9 +175,24 @@ function pushStagePhases(out: BreakdownPart[], request: AnalyzedRequest, placed:
   const unsplit = values.prefillMs === null || (values.decodeMs === null && !oneOutput);
   const gen = genTimeOf(stage);
   if (!Number.isFinite(gen)) {
+    const printed = stateOf(stage.fields, 'stage_gen_time_ms');
+    // A number printed that is not a time (negative, nan, inf: unrecordedValues.ts) is not recorded.
     const state: PartState =
-      request.hasStageTable && stateOf(stage.fields, 'stage_gen_time_ms') === 'hidden' ? 'hidden' : 'notMeasured';
-    out.push(stagePart(stage, 'genOther', null, state, null, null, null, null, null, unsplit));
+      printed === 'measured' ? 'notRecorded' : request.hasStageTable && printed === 'hidden' ? 'hidden' : 'notMeasured';
+    out.push(
+      stagePart(
+        stage,
+        'genOther',
+        null,
+        state,
+        state === 'notRecorded' ? NOT_A_TIME_PART : null,
+        null,
+        null,
+        null,
+        null,
+        unsplit,
+      ),
+    );
     return;
   }
   const fromTiming = numberOf(stage.fields, 'stage_gen_time_ms') === undefined;
