@@ -13,7 +13,7 @@ import { formatCompact } from '../../webview/shared/format';
 import { headline } from '../../webview/sidePanel/summaryModel';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import {
   spansOf,
@@ -52,14 +52,6 @@ async function evaluate<T>(page: Page, expression: string): Promise<T> {
  * Poll a page expression until it is truthy. (page.waitForFunction evaluates strings with
  * eval inside the page, which the webview's CSP rightly forbids.)
  */
-async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const row = (index: number): string => `[data-testid="request-row"][data-index="${index}"]`;
 /** The row's request id cell: in the table's sticky id column, owned by the row (aria-owns). */

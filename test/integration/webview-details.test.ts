@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { StageSummary } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionTitle } from '../../server/capture/sessionTitle';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
@@ -32,15 +32,6 @@ after(async () => {
 
 async function evaluate<T>(page: Page, expression: string): Promise<T> {
   return (await page.evaluate(expression)) as T;
-}
-
-async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("side panel at the side bar's default width", () => {

@@ -16,7 +16,7 @@ import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummar
 import type { SummaryResult } from '../../server/protocol';
 import { formatCompact, formatDurationMs, formatExact } from '../../webview/shared/format';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
@@ -84,15 +84,6 @@ function sessionOfLog(
     summary,
     spans: spansOf(requests),
   };
-}
-
-async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /**

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { syntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -26,15 +25,6 @@ before(async () => {
 after(async () => {
   await harness?.close();
 });
-
-async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** Elements scrolled sideways among the tab list's ancestors, the page included: `tag.class scrollLeft`. */
 const SCROLLED_SIDEWAYS = `(() => {

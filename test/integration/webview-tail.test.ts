@@ -14,7 +14,7 @@ import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { FindingsBuilder } from '../../server/core/analysis/findings';
 import type { SummaryResult, TailAttribution, WebviewToHost } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
@@ -69,15 +69,6 @@ function sessionOfLog(log = LOG): SyntheticSession {
     summary,
     spans: spansOf(requests),
   };
-}
-
-async function waitUntil(page: Page, expression: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await page.evaluate(`(() => { try { return Boolean(${expression}); } catch { return false; } })()`)) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${expression}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const pct = (share: number | null): string =>
