@@ -1,5 +1,5 @@
 // `analyze --format table`: what a person reads in a terminal. Stages as rows (three
-// lines each: p50, p90, p99), the phase split in ms over measured values only, then how
+// lines each: p50, p90, p99), the phase split in ms over measured values (and 0s inferred from a hidden row), then how
 // many values were not measured / hidden / not recorded, then the findings.
 import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type { Distribution, EdgeSummary, Finding, SplitName, StageSummary } from '../analysis/types';
@@ -129,7 +129,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   } else {
     out.push(
       '',
-      'Phase split per stage, ms (over measured values only; a phase with none says why: not measured, hidden or not recorded; "-" = none; +1st output = time to first output added by this stage, within each request)',
+      'Phase split per stage, ms (over measured values, and 0s inferred from a hidden row: ≈ where every value is one; a phase with none says why: not measured, hidden or not recorded; "-" = none; +1st output = time to first output added by this stage, within each request)',
     );
     const rows: string[][] = [];
     const inputSplit = snapshot.stages.some((s) =>
@@ -150,9 +150,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
               return c.oneOutput(s, p);
             if ((d === null || d === undefined) && c.split !== undefined && s.requestCount > 0)
               return NO_NUMBER_WORD[noNumberState(s.splitStates[c.split])];
-            return d === null || d === undefined
-              ? '-'
-              : `${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
+            if (d === null || d === undefined) return '-';
+            // Every value a 0 read from a hidden row: a rule's number, not a printed one.
+            const inferredOnly =
+              c.split !== undefined && s.splitStates[c.split].measured === 0 && s.splitStates[c.split].inferred > 0;
+            return `${inferredOnly ? '≈' : ''}${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
           }),
         ]);
       });
@@ -186,6 +188,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       );
     }
     const notes: string[] = [];
+    const inferredNotes: string[] = [];
     for (const s of snapshot.stages) {
       for (const [name, label] of Object.entries(SPLIT_LABEL) as [SplitName, string][]) {
         const st = s.splitStates[name];
@@ -197,7 +200,10 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         if (st.notRecorded > printed) parts.push(`${st.notRecorded - printed} not recorded`);
         for (const [reason, n] of reasons) parts.push(`${n} ${UNRECORDED_TEXT[reason]}`);
         if (st.notMeasured > 0) parts.push(`${st.notMeasured} not measured (None)`);
-        if (st.inferred > 0) parts.push(`${st.inferred} inferred 0 (hidden row, other half of the split measured)`);
+        if (st.inferred > 0)
+          inferredNotes.push(
+            `  ${stageLabel(s.stageKey, roles)} ${label}: ${st.inferred} inferred 0 (hidden row, other half of the split measured) of ${s.requestCount}`,
+          );
         // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
         // under the first-audio signature), not for the input split a stage may not have at all.
         const always = name === 'prefillMs' || name === 'decodeMs' || name === 'ttftMs';
@@ -217,6 +223,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       }
     }
     if (notes.length > 0) pushAll(out, ['', 'Values left out of the percentiles:', ...notes]);
+    if (inferredNotes.length > 0)
+      pushAll(out, ['', 'Values in the percentiles that the log did not print:', ...inferredNotes]);
   }
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
