@@ -5,7 +5,9 @@
 
 const PIPELINES: ReadonlyArray<{ readonly match: RegExp; readonly roles: readonly string[] }> = [
   { match: /qwen3[_-]?omni/i, roles: ['thinker', 'talker', 'code2wav'] },
-  { match: /qwen3[_-]?tts|cold-start/i, roles: ['talker', 'code2wav'] },
+  // `cold-start` as a name (the demo's Qwen3-TTS scenario, a log named for it), not inside
+  // another word: every simulator command line carries `--cold-start-ms`.
+  { match: /qwen3[_-]?tts|(?<![\w-])cold-start(?![\w-])/i, roles: ['talker', 'code2wav'] },
   { match: /glm[_-]?image/i, roles: ['AR', 'diffusion'] },
 ];
 

@@ -474,6 +474,15 @@ test('demo: the simulator as a child process, live table, bounded time, final su
   assert.match(final, /: Stage 1 · code2wav produced output but reported vllm_ttft_ms 0/);
 });
 
+test('demo of the AR -> diffusion scenario names its stages AR and diffusion', { timeout: 60_000 }, () => {
+  const demo = cli(['demo', '--scenario', 'glm-image', '--duration', '4', '--speed', '8', '--rps', '2']);
+  assert.equal(demo.status, 0, demo.stderr);
+  const final = demo.stdout.slice(demo.stdout.lastIndexOf('Final summary'));
+  assert.match(final, /^0 · AR +\d+ +p50 /m);
+  assert.match(final, /^1 · diffusion +\d+ +p50 /m);
+  assert.doesNotMatch(demo.stdout, /· (talker|code2wav)/);
+});
+
 test(
   'a reader that closes the pipe early ends the output quietly: exit 0, no stack trace',
   { timeout: 60_000 },
