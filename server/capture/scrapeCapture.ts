@@ -3,7 +3,10 @@
 // not a launched server's refusals while it starts (scrapeStartup.ts).
 import type { Session } from './session';
 import { ScrapeSource } from './scrapeSource';
-import { ScrapeStartup } from './scrapeStartup';
+import { ScrapeStartup, type StartupGrace } from './scrapeStartup';
+
+/** An endpoint not launched by us: no time grace (its log, if one is captured, still says when the server loads). */
+const NO_STARTUP_GRACE: StartupGrace = { graceMs: 0, afterListeningMs: 0 };
 import type { CaptureListener, CaptureSource } from './source';
 import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
 
@@ -16,7 +19,7 @@ export class ScrapeCaptureSource implements CaptureSource {
     private readonly intervalMs: number | undefined,
     private readonly session: Session,
     /** For a launched server's endpoint: how long a refused connection is the server starting (ScrapeStartup). */
-    private readonly startupGraceMs = 0,
+    private readonly startupGrace: StartupGrace = NO_STARTUP_GRACE,
   ) {
     this.description = url;
   }
@@ -31,7 +34,7 @@ export class ScrapeCaptureSource implements CaptureSource {
       listener.onStatus('error', err instanceof Error ? err.message : String(err));
       return;
     }
-    const startup = new ScrapeStartup(this.startupGraceMs);
+    const startup = new ScrapeStartup(this.startupGrace, () => this.session.serverStartLine());
     this.source.onScrape((result) => {
       startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);

@@ -19,6 +19,7 @@ import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../p
 import { withTitle } from './sessionTitle';
 import { Throttle } from './throttle';
 import { stageRolesOfSession } from '../core/stageRoles';
+import type { ServerStartLine } from './scrapeStartup';
 
 /**
  * A request is final when the next call's records arrive; after this much quiet, the last
@@ -65,6 +66,8 @@ export class Session {
   readonly scrapeGauges = new ScrapeGauges();
   private readonly kvUsage = new KvUsageTracker();
   private scrapeFindings: Finding[] = [];
+  /** The last start-up line of the server's log (a launched server's /metrics start-up, scrapeStartup.ts). */
+  private startLine: ServerStartLine | null = null;
 
   constructor(
     meta: SessionMeta,
@@ -160,6 +163,11 @@ export class Session {
   }
 
   /** The analysed requests, packed; read one with at(i) or requestById. */
+  /** The last start-up line the log printed (vLLM's version line, `Starting vLLM API server`, ...), or null. */
+  serverStartLine(): ServerStartLine | null {
+    return this.startLine;
+  }
+
   requests(): RequestStore {
     return this.analysis.requests;
   }
@@ -251,7 +259,10 @@ export class Session {
     this.chunkTime = chunk.capturedAt;
     let parser = this.parsers.get(chunk.stream);
     if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
-    const done = this.analysis.ingest(parser.push(chunk.bytes));
+    const output = parser.push(chunk.bytes);
+    for (const record of output.records)
+      if (record.kind === 'bootMarker') this.startLine = { marker: record.marker, at: chunk.capturedAt };
+    const done = this.analysis.ingest(output);
     if (mode !== 'replay') this.scheduleIdleFlush();
     if (mode === 'capture') this.countSaver.trigger();
     return done;

@@ -4,6 +4,7 @@ import { LaunchWithMetrics } from './launchWithMetrics';
 import { TailSource } from './tailSource';
 import { ImportSource } from './importSource';
 import { ScrapeCaptureSource } from './scrapeCapture';
+import { LAUNCH_STARTUP_GRACE, type StartupGrace } from './scrapeStartup';
 import { attachPlan } from './attachPlan';
 import { listServingProcesses } from './servingProcesses';
 import type { SourceFactories } from './sessionRegistry';
@@ -11,17 +12,21 @@ import type { CaptureSource } from './source';
 import type { ImportProgress } from '../protocol';
 import { Throttle } from './throttle';
 
-/** How long a launched server's /metrics may refuse connections while it starts before that is an error. */
-export const LAUNCH_STARTUP_GRACE_MS = 60_000;
-
-export function realSourceFactories(onImportProgress: (progress: ImportProgress) => void): SourceFactories {
+/**
+ * `launchStartupGrace`: how long a launched server's /metrics may refuse connections while it
+ * starts before that is an error (scrapeStartup.ts); tests shorten it.
+ */
+export function realSourceFactories(
+  onImportProgress: (progress: ImportProgress) => void,
+  launchStartupGrace: StartupGrace = LAUNCH_STARTUP_GRACE,
+): SourceFactories {
   return {
     launch: (p, session) =>
       new LaunchWithMetrics(
         new LaunchSource({ argv: p.argv, cwd: p.cwd, ...(p.env === undefined ? {} : { env: p.env }) }),
         p.metricsUrl === undefined
           ? null
-          : new ScrapeCaptureSource(p.metricsUrl, undefined, session, LAUNCH_STARTUP_GRACE_MS),
+          : new ScrapeCaptureSource(p.metricsUrl, undefined, session, launchStartupGrace),
       ),
     tail: (p) => new TailSource({ path: p.path, fromStart: p.fromStart }),
     scrape: (p, session) => new ScrapeCaptureSource(p.url, p.intervalMs, session),

@@ -1,5 +1,6 @@
 // Records the log parser yields, one per complete log record (a table, an
 // [OmniTiming] line, a periodic engine line, a boot marker). Pure data, no behaviour.
+import type { BootMarkerName } from './log/bootMarkers';
 import type { CompressedFormat } from './log/compressedInput';
 import type { FieldMap } from './values';
 
@@ -123,7 +124,7 @@ export interface EngineStatsRecord extends RecordBase {
 export interface BootMarkerRecord extends RecordBase {
   readonly kind: 'bootMarker';
   /** Which marker matched, e.g. `api-server-version`. */
-  readonly marker: string;
+  readonly marker: BootMarkerName;
   readonly text: string;
 }
 

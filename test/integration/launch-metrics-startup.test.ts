@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ScrapeSource, type ScrapeError } from '../../server/capture/scrapeSource';
-import { ScrapeStartup } from '../../server/capture/scrapeStartup';
+import { LAUNCH_STARTUP_GRACE, ScrapeStartup } from '../../server/capture/scrapeStartup';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
@@ -78,7 +78,7 @@ function nextError(source: ScrapeSource): Promise<ScrapeError> {
 test('a port nobody listens on: quiet during the start-up grace, then reported with what it may mean', async () => {
   const url = `http://127.0.0.1:${await unusedPort()}/metrics`;
   const source = new ScrapeSource({ url, intervalMs: 100 });
-  const startup = new ScrapeStartup(400);
+  const startup = new ScrapeStartup({ graceMs: 400, afterListeningMs: 400 });
   try {
     const first = nextError(source);
     source.start();
@@ -91,14 +91,14 @@ test('a port nobody listens on: quiet during the start-up grace, then reported w
     assert.match(
       startup.report(late) ?? '',
       new RegExp(
-        `^Cannot scrape ${url.replace(/[.?*]/g, '\\$&')}: connection refused \\(is the server running and listening on port \\d+\\?\\)\\. No answer in the \\d+ s since the server started: still loading, or not serving /metrics on this port\\?$`,
+        `^Cannot scrape ${url.replace(/[.?*]/g, '\\$&')}: connection refused \\(is the server running and listening on port \\d+\\?\\)\\. No answer in the \\d+ s since the server started, and its log has not said it is loading: still loading, or not serving /metrics on this port\\?$`,
       ),
     );
   } finally {
     await source.stop();
   }
   // Once the endpoint has answered, a refusal is a server gone: reported at once.
-  const answered = new ScrapeStartup(60_000);
+  const answered = new ScrapeStartup(LAUNCH_STARTUP_GRACE);
   answered.up();
   const refused: ScrapeError = {
     url,
@@ -111,5 +111,8 @@ test('a port nobody listens on: quiet during the start-up grace, then reported w
   };
   assert.equal(answered.report(refused), refused.message);
   // Something answered with an error: not the server starting.
-  assert.equal(new ScrapeStartup(60_000).report({ ...refused, kind: 'status', status: 404 }), refused.message);
+  assert.equal(
+    new ScrapeStartup(LAUNCH_STARTUP_GRACE).report({ ...refused, kind: 'status', status: 404 }),
+    refused.message,
+  );
 });
