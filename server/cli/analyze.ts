@@ -10,6 +10,7 @@ import { analysisJsonRest, type HistogramSummaryJson } from '../core/report/json
 import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
+import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
@@ -242,7 +243,7 @@ export async function analyzeStream(
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    await readAnalysis(input, {
+    const { analysis } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -250,6 +251,10 @@ export async function analyzeStream(
       drained: () => out.drained(),
     });
     writer.end();
+    // The CSV has no findings: a log of legacy dicts alone would read as an empty one.
+    const snapshot = analysis.snapshot();
+    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.requestCount);
+    if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
     const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {

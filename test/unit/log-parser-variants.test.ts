@@ -161,10 +161,55 @@ test('[OmniTiming]: a bracketed part ends at the first space outside brackets (n
   assert.deepEqual(a?.transfers, [{ fromStage: 0, toStage: 1, ms: 2 }]);
   assert.deepEqual(a?.extra, { x: '[a [b] c]', y: '[1,2]z', w: '2', v: '[open end' });
   assert.deepEqual(b?.stages, [{ stageId: 0, label: null, seconds: 1 }]);
-  // Items that do not read are left out; the list is then kept as printed too.
-  assert.deepEqual(c?.transfers, [{ fromStage: 1, toStage: 2, ms: 4 }]);
+  // Items that do not read are left out; the list is then kept as printed too. (A labelled stage
+  // marks a branch whose transfer times are not send times: none is read as one.)
+  assert.deepEqual(c?.transfers, []);
   assert.deepEqual(c?.stages, [{ stageId: 0, label: 'a', seconds: 1 }]);
   assert.deepEqual(c?.extra, { transfers: '[0-1=3ms,0-12=6ms,1->2=4ms,x-1->2=5ms]', stages: '[0:a=1s,2]' });
+});
+
+// Lines as the unmerged branches' stats.py print them: vllm-omni 08329edf (#3042's
+// format_request_timing_line: `<stage_labels.get(id, str(id))>=<s>`, transfers = send + in flight +
+// decode, zero edges left out) and #3069's _log_omni_timing (handoffs=, transfers with 3 decimals).
+// Edge 0->1: send 3.21, decode 1.50, in flight 0.42 ms; edge 1->2 nothing.
+const BRANCH = '(APIServer pid=12672) INFO 04-23 21:47:29 [omni_base.py:253] ';
+const BRANCH_LINES = [
+  `${BRANCH}[OmniTiming] req=chatcmpl-labelled total=1.40s preprocess=0.01s engine=1.39s stages=[0:thinker=0.22s,1:talker=1.33s,2:code2wav=1.39s] transfers=[0->1=5.13ms]`,
+  `${BRANCH}[OmniTiming] req=chatcmpl-nolabels total=1.40s preprocess=0.01s engine=1.39s stages=[0=0.22s,1=1.33s,2=1.39s] transfers=[0->1=5.13ms]`,
+  `${BRANCH}[OmniTiming] req=chatcmpl-namesonly total=1.40s preprocess=0.01s engine=1.39s stages=[thinker=0.22s,talker=1.33s,code2wav=1.39s] transfers=[0->1=5.13ms]`,
+  `${BRANCH}[OmniTiming] req=chatcmpl-3069 total=1.40s preprocess=0.01s engine=1.39s ar2diffusion=0.00s stages=[0:thinker=0.22s,1:talker=1.33s,2:code2wav=1.39s] handoffs=[0->1=7.778ms(ar2diffusion=3.000ms)] transfers=[0->1=5.130ms,1->2=0.000ms]`,
+];
+
+test('[OmniTiming] of the unmerged branches: `0=0.22s` stages read, edge totals never read as send times', () => {
+  const [labelled, noLabels, namesOnly, handoffs] = ofKind(parseLogText(BRANCH_LINES.join('\n') + '\n'), 'omniTiming');
+  const stages = [
+    { stageId: 0, seconds: 0.22 },
+    { stageId: 1, seconds: 1.33 },
+    { stageId: 2, seconds: 1.39 },
+  ];
+  assert.deepEqual(
+    labelled?.stages,
+    stages.map((s, i) => ({ ...s, label: ['thinker', 'talker', 'code2wav'][i] })),
+  );
+  assert.deepEqual(
+    noLabels?.stages,
+    stages.map((s) => ({ ...s, label: null })),
+  );
+  assert.deepEqual(handoffs?.stages, labelled?.stages);
+  for (const r of [labelled, noLabels, namesOnly]) {
+    assert.deepEqual(r?.transfers, [], r?.requestId);
+    assert.equal(r?.extra['transfers'], '[0->1=5.13ms]', r?.requestId);
+    assert.deepEqual([r?.totalS, r?.preprocessS, r?.engineS], [1.4, 0.01, 1.39]);
+  }
+  // A bare name gives no stage id: the list stays as printed.
+  assert.deepEqual(namesOnly?.stages, []);
+  assert.equal(namesOnly?.extra['stages'], '[thinker=0.22s,talker=1.33s,code2wav=1.39s]');
+  assert.deepEqual(handoffs?.transfers, []);
+  assert.deepEqual(handoffs?.extra, {
+    handoffs: '[0->1=7.778ms(ar2diffusion=3.000ms)]',
+    transfers: '[0->1=5.130ms,1->2=0.000ms]',
+  });
+  assert.equal(handoffs?.ar2diffusionMs, 0);
 });
 
 test('engine stats: optional Preemptions / Deferred parts; V0 line without `Engine NNN:`', () => {

@@ -210,7 +210,7 @@ test('a log of the format before February 2026: says which format it is and that
   const out = tableReport(snap, { source: 'legacy.log' }).join(' ').replace(/\s+/g, ' ');
   assert.match(
     out,
-    /No per-request stage statistics in the current format\. The log has 2 stats dicts of vLLM-Omni's format before February 2026 \(printed at INFO, without a phase split\): their values are read, not analyzed\./,
+    /No per-request stage statistics in the current format\. The log has 2 stats dicts in vLLM-Omni's format before February 2026 \(request_level_metrics and \[Summary\] dicts, printed at INFO, without a phase split\): they are recognised, but no request, stage or number is taken from them\./,
   );
   assert.doesNotMatch(out, /its stats tables need VLLM_LOGGING_LEVEL=DEBUG/);
   assert.match(out, /\(12 values read\)/);

@@ -288,6 +288,7 @@ export class FindingsBuilder {
       case 'cold-start':
       case 'metric-not-reporting':
       case 'input-compressed':
+      case 'legacy-stats-format':
         return '';
     }
   }

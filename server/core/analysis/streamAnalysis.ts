@@ -12,6 +12,7 @@ import { RequestStore } from './requestStore';
 import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
+import { legacyStatsFinding } from './legacyStats';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
   AnalyzedRequest,
@@ -179,6 +180,7 @@ export class StreamAnalysis {
       edges: this.edgeSummaries.edges(),
       findings: [
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.options.stageRoles?.()),
+        ...this.legacyFindings(),
         ...this.engineFindings(),
       ],
       endToEnd: this.endToEnd.summary(),
@@ -190,6 +192,11 @@ export class StreamAnalysis {
   /** The periodic engine lines so far, per engine. */
   engineSeries(): EngineSeries[] {
     return this.engineSeriesBuilder.series();
+  }
+
+  private legacyFindings(): Finding[] {
+    const f = legacyStatsFinding(this.legacyCount, this.accepted);
+    return f === null ? [] : [f];
   }
 
   private engineFindings(): Finding[] {
@@ -221,6 +228,7 @@ export class StreamAnalysis {
       findings: [
         ...this.findingsBuilder.findings(stages, undefined, this.options.stageRoles?.()),
         ...this.engineFindings(),
+        ...this.legacyFindings(),
       ],
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),

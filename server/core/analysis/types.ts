@@ -278,7 +278,8 @@ export type FindingCode =
   | 'metric-not-reporting'
   | 'prefill-covers-decode'
   | 'stage-times-overlap'
-  | 'input-compressed';
+  | 'input-compressed'
+  | 'legacy-stats-format';
 
 export interface Finding {
   readonly code: FindingCode;

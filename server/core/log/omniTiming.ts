@@ -1,7 +1,9 @@
 // The one-line `[OmniTiming]` record (docs/formats.md#the-omnitiming-line):
 //   [OmniTiming] req=<rid> [response=.. turn=.. reason=..] total=1.40s [preprocess=0.01s]
 //     engine=1.39s stages=[0:1.23s,1:1.30s] [transfers=[0->1=1.20ms,..]] [ar2diffusion=1.23ms]
-// The unmerged vllm-omni#3042 branch labels stages: `stages=[0:thinker=0.22s,1:talker=1.33s]`.
+// Unmerged branches print other shapes (docs/formats.md#the-omnitiming-line): labelled stages
+// `stages=[0:thinker=0.22s]` or `stages=[0=0.22s]` (vllm-omni#3042), `handoffs=[..]` (#3069), and
+// there `transfers=` is each edge's send + in-flight + decode time, not the send time.
 import type { OmniTimingRecord, OmniTimingStage, OmniTimingTransfer } from '../records';
 import type { CellScanner } from './cells';
 import { ownCopy, isSafeKey, smallInt } from './strings';
@@ -37,10 +39,15 @@ function duration(numbers: CellScanner, text: string, unit: 's' | 'ms', a = 0, b
   return given === 's' ? v * 1000 : v / 1000;
 }
 
-/** `0:1.23s` or `0:thinker=0.22s` in text[a, b). */
+/** `0:1.23s`, `0:thinker=0.22s` or `0=0.22s` in text[a, b). A bare name (`thinker=0.22s`) names no stage id: null. */
 function stageItem(numbers: CellScanner, text: string, a: number, b: number): OmniTimingStage | null {
   const colon = indexIn(text, 58 /* : */, a, b);
-  if (colon === -1) return null;
+  if (colon === -1) {
+    const eq = indexIn(text, 61 /* = */, a, b);
+    const id = eq === -1 ? null : smallInt(text, a, eq);
+    const seconds = id === null ? null : duration(numbers, text, 's', eq + 1, b);
+    return id === null || seconds === null ? null : { stageId: id, label: null, seconds };
+  }
   const id = smallInt(text, a, colon);
   if (id === null) return null;
   const eq = indexIn(text, 61 /* = */, colon + 1, b);
@@ -48,6 +55,9 @@ function stageItem(numbers: CellScanner, text: string, a: number, b: number): Om
   if (seconds === null) return null;
   return { stageId: id, label: eq === -1 ? null : ownCopy(text.slice(colon + 1, eq)), seconds };
 }
+
+/** Whether a stage item of text[a, b) is printed `<label>=<secs>`, as only the unmerged branches print it. */
+const labelledItem = (text: string, a: number, b: number): boolean => indexIn(text, 61 /* = */, a, b) !== -1;
 
 /** `0->1=1.20ms` in text[a, b). */
 function transferItem(numbers: CellScanner, text: string, a: number, b: number): OmniTimingTransfer | null {
@@ -123,6 +133,8 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
   let ar2diffusionMs: number | null = null;
   const stages: OmniTimingStage[] = [];
   const transfers: OmniTimingTransfer[] = [];
+  let branchShape = false;
+  let transfersText: string | null = null;
 
   while (p < n) {
     while (p < n && message.charCodeAt(p) === 32 /* space */) p++;
@@ -151,12 +163,18 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
           break;
         case 'stages':
           understood = eachItem(message, v, q, (a, b) => {
+            if (labelledItem(message, a, b)) branchShape = true;
             const stage = stageItem(numbers, message, a, b);
             if (stage !== null) stages.push(stage);
             return stage !== null;
           });
           break;
+        case 'handoffs':
+          branchShape = true;
+          understood = false; // kept as printed
+          break;
         case 'transfers':
+          transfersText = message.slice(v, q);
           understood = eachItem(message, v, q, (a, b) => {
             const transfer = transferItem(numbers, message, a, b);
             if (transfer !== null) transfers.push(transfer);
@@ -170,6 +188,12 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
     }
     if (!understood && isSafeKey(key)) (extra ??= {})[ownCopy(key)] = ownCopy(v === q ? '' : message.slice(v, q));
     p = q;
+  }
+  if (branchShape && transfersText !== null) {
+    // Those branches print send + in-flight + decode per edge and leave out zero edges: not the
+    // send time `transfers` means elsewhere, so the list is kept only as printed.
+    (extra ??= {})['transfers'] = ownCopy(transfersText);
+    transfers.length = 0;
   }
   return {
     requestId,

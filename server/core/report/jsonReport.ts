@@ -155,6 +155,8 @@ export interface AnalysisJson {
   }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
+  /** Stats dicts in vLLM-Omni's format before February 2026 (recognised, not analyzed: see the legacy-stats-format finding). */
+  readonly legacyRecords: number;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
 }
@@ -356,6 +358,7 @@ export function analysisJsonRest(
     })),
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
+    legacyRecords: snapshot.legacyRecords,
     stageRoles,
   };
 }

@@ -101,6 +101,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       ` from ${options.source}`,
   );
   const missing = snapshot.tablesMissing;
+  const legacyFinding = snapshot.findings.find((f) => f.code === 'legacy-stats-format');
+  let legacySaid: Finding | undefined;
   // Said once, before any number: what is missing and the fix.
   if (missing !== null) pushAll(out, ['', ...wrap(missing.message)]);
   const overall = snapshot.overallSummaries;
@@ -108,16 +110,14 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     // [Overall Summary] tables only: what they print, and what is missing.
     pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
   } else if (snapshot.stages.length === 0) {
-    const legacy = snapshot.legacyRecords;
+    const legacy = legacyFinding;
     const compressed = snapshot.findings.some((f) => f.code === 'input-compressed');
     out.push(
       '',
       ...(compressed
         ? ['No per-request stage statistics: the input is a compressed file, not a text log (see Findings).']
-        : legacy > 0
-          ? wrap(
-              `No per-request stage statistics in the current format. The log has ${countOf(legacy, 'stats dict')} of vLLM-Omni's format before February 2026 (printed at INFO, without a phase split): their values are read, not analyzed. A current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG.`,
-            )
+        : legacy !== undefined
+          ? wrap(`No per-request stage statistics in the current format. ${(legacySaid = legacy).message}`)
           : [
               'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
             ]),
@@ -227,10 +227,12 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       pushAll(out, ['', 'Values in the percentiles that the log did not print:', ...inferredNotes]);
   }
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
-  if (snapshot.findings.some((f) => f.code !== 'stage-tables-missing' || missing === null)) {
+  // Said above already: the missing tables, and legacy dicts when they are all the log has.
+  const listed = (f: Finding): boolean => (f.code !== 'stage-tables-missing' || missing === null) && f !== legacySaid;
+  if (snapshot.findings.some(listed)) {
     out.push('', 'Findings:');
     for (const f of snapshot.findings)
-      if (f.code !== 'stage-tables-missing' || missing === null)
+      if (listed(f))
         out.push(
           `  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}${f.requestCount > 0 ? `, ${requestsText(f)}` : ''}: ${f.message}`,
         );
