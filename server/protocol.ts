@@ -654,7 +654,7 @@ export interface ServerRequests {
   'stageLens/request': [RequestDetailParams, RequestDetail | null];
   /** Any client: the session's findings (request ids capped), the same as in the summary. */
   'stageLens/findings': [SessionRef, Finding[]];
-  /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ unless `acceptStageMismatch`. */
+  /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ (the config's as its open document has them, unsaved edits included, else on disk) unless `acceptStageMismatch`. */
   'stageLens/matchDeployConfig': [MatchDeployConfigParams, MatchDeployConfigResult];
   /** Latency panel's histogram tab: bins of one split or field of one stage; values in other states counted apart, never binned. */
   'stageLens/histogram': [HistogramParams, HistogramResult];
