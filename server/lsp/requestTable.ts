@@ -29,6 +29,7 @@ import { exportSession } from '../capture/sessionExport';
 import { matchDeployConfig, type OpenConfigStageIds } from '../capture/deployConfigMatch';
 import { retentionFrom } from '../capture/retention';
 import { compareRequest } from './compareRequests';
+import { demoConfigCheck } from './demoConfigCheck';
 import { prometheusDeployments, startPrometheus } from './prometheusRequests';
 import { handle, type Handler } from './typedRequests';
 
@@ -54,6 +55,7 @@ export function requestHandlers(registry: SessionRegistry, openStageIds?: OpenCo
     'stageLens/request': async (p) => requestDetail(await registry.open(p.sessionId), p.requestId),
     'stageLens/findings': async (p) => sessionFindings(await registry.open(p.sessionId)),
     'stageLens/matchDeployConfig': (p) => matchDeployConfig(registry, p, openStageIds),
+    'stageLens/demoConfigCheck': (p) => demoConfigCheck(p),
     'stageLens/histogram': async (p) => stageHistogram(await registry.open(p.sessionId), p),
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),
     'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId)),
