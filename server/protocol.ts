@@ -281,6 +281,18 @@ export interface MatchDeployConfigParams extends SessionRef {
   readonly acceptStageMismatch?: boolean;
 }
 
+export interface DemoConfigCheckParams {
+  /** Absolute path of the deploy YAML Start Demo Server would simulate (read from disk, as the simulator reads it). */
+  readonly deployConfig: string;
+  /** The `--scenario` Start Demo passes with it, if any. */
+  readonly scenario?: string;
+}
+
+export interface DemoConfigCheckResult {
+  /** Why the demo simulator cannot run the config (the usage error it would print), or null when it can. */
+  readonly cannotRun: string | null;
+}
+
 export type MatchDeployConfigResult =
   | {
       readonly matched: true;
@@ -654,8 +666,10 @@ export interface ServerRequests {
   'stageLens/request': [RequestDetailParams, RequestDetail | null];
   /** Any client: the session's findings (request ids capped), the same as in the summary. */
   'stageLens/findings': [SessionRef, Finding[]];
-  /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ unless `acceptStageMismatch`. */
+  /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ (the config's as its open document has them, unsaved edits included, else on disk) unless `acceptStageMismatch`. */
   'stageLens/matchDeployConfig': [MatchDeployConfigParams, MatchDeployConfigResult];
+  /** Start Demo Server, before it launches with a deploy config: whether the simulator can run it, by the simulator's own check (nothing is launched). */
+  'stageLens/demoConfigCheck': [DemoConfigCheckParams, DemoConfigCheckResult];
   /** Latency panel's histogram tab: bins of one split or field of one stage; values in other states counted apart, never binned. */
   'stageLens/histogram': [HistogramParams, HistogramResult];
   /** Export command: writes the session as JSON, CSV or a Chrome trace to `path` (every log-derived string escaped). */

@@ -25,15 +25,17 @@ function scenarioFits(scenario: string, deployConfig: string): boolean {
   return simulated !== '' && simulated === Object.values(stageRolesOf(path.basename(deployConfig))).join();
 }
 
+/** The `--scenario` passed with a deploy config: the demo's, when it is the file's pipeline. */
+export function demoScenarioFor(scenario: string, deployConfig: string): string | undefined {
+  return scenarioFits(scenario, deployConfig) ? scenario : undefined;
+}
+
 export function demoSimulatorArgv(d: DemoLaunch): string[] {
+  const scenario = d.deployConfig === null ? undefined : demoScenarioFor(d.scenario, d.deployConfig);
   const pipeline =
     d.deployConfig === null
       ? ['--scenario', d.scenario, '--talker-first-audio']
-      : [
-          '--deploy-config',
-          d.deployConfig,
-          ...(scenarioFits(d.scenario, d.deployConfig) ? ['--scenario', d.scenario] : []),
-        ];
+      : ['--deploy-config', d.deployConfig, ...(scenario === undefined ? [] : ['--scenario', scenario])];
   return [
     d.node,
     d.cli,

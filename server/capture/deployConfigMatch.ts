@@ -1,7 +1,9 @@
 // The request behind "Show This Session's Numbers in This Deploy Config...": a deploy config
 // shows one session's numbers, so matching a session to it takes the file from the sessions
 // that had it; a session whose stage ids are not the config's is refused unless the user
-// accepted that, and a refused match changes nothing (no session is renamed).
+// accepted that, and a refused match changes nothing (no session is renamed). The config's
+// stages are those of its editor buffer when it is open (unsaved edits are what the user
+// sees), else of the file on disk.
 import * as path from 'node:path';
 import type { MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
 import { deployStageMismatch } from '../core/deploy/stageFit';
@@ -17,18 +19,23 @@ function sessionStageIds(session: Session): number[] {
   return ids;
 }
 
+/** The stage ids of a deploy config as open in an editor (null: not one whose stages can be told), or undefined when it is not open. */
+export type OpenConfigStageIds = (deployConfig: string) => Promise<readonly number[] | null> | undefined;
+
 const samePath = (a: string | null, b: string): boolean => a !== null && path.resolve(a) === path.resolve(b);
 
 export async function matchDeployConfig(
   registry: SessionRegistry,
   params: MatchDeployConfigParams,
+  openStageIds: OpenConfigStageIds = () => undefined,
 ): Promise<MatchDeployConfigResult> {
   const file = params.deployConfig;
   if (file === null)
     return { matched: true, session: registry.matchDeployConfig(params.sessionId, null), replaced: [] };
   if (params.acceptStageMismatch !== true) {
     const session = await registry.open(params.sessionId);
-    const configIds = deployConfigStageIds(file);
+    const open = openStageIds(path.resolve(file));
+    const configIds = open === undefined ? deployConfigStageIds(file) : await open;
     const mismatch =
       configIds === null
         ? null

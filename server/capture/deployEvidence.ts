@@ -11,6 +11,7 @@ import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
 import { hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
 import { isMap } from '../core/deploy/configTree';
 import { stageViews } from '../core/deploy/stageViews';
+import { configStageIds } from '../core/deploy/configStageIds';
 
 /** A deploy config is kilobytes; anything larger is not one. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -82,9 +83,10 @@ export function withDeployEvidence(
 
 /** The stage ids `deployConfig` defines (base_config included), sorted; null when it cannot serve (deployConfigProblem). */
 export function deployConfigStageIds(deployConfig: string): number[] | null {
-  if (deployConfigProblem(deployConfig) !== null) return null;
   const file = files.load(path.resolve(deployConfig));
   if (file === undefined || isUnread(file)) return null;
-  const effective = resolveEffectiveConfig(file, (base) => files.load(base));
-  return [...new Set(stageViews(effective.root).map((v) => v.id))].sort((a, b) => a - b);
+  return configStageIds(
+    file,
+    resolveEffectiveConfig(file, (base) => files.load(base)),
+  );
 }

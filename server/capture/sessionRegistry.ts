@@ -38,7 +38,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import { sessionsOpenElsewhere, WindowPresence } from './storage/windowPresence';
 import { Throttle } from './throttle';
 import { withTitle } from './sessionTitle';
-import { baseName } from '../core/sessionName';
+import { baseName } from '../core/baseName';
 
 export const NOTIFY_INTERVAL_MS = 250;
 /** How often the storage folder is re-read for other windows' sessions and orphaned captures. */

@@ -5,6 +5,7 @@
 // newer; "imported" is the session's status words, so the name does not say it again. A file
 // imported again is told apart by its ordinal after the file ("run-42.log (2)"). Pure (no
 // node:path): the webviews and the extension host use it through server/shared.ts.
+import { baseName } from './baseName';
 
 /**
  * The log timestamps (`MM-DD HH:MM:SS`, the server's local time, no year) of the first and the
@@ -29,16 +30,6 @@ export interface ImportedLog {
 /** The hover of a log span wherever it is shown. */
 export const LOG_SPAN_TITLE =
   "The log timestamps of the run's first and last request (the server's local time; the log prints no year)";
-
-/** The last segment of a POSIX or Windows path (no node:path: the webviews bundle this). */
-export function baseName(p: string): string {
-  // Trailing separators trimmed by a loop: a regex over a run of them backtracks.
-  let end = p.length;
-  while (end > 1 && (p[end - 1] === '/' || p[end - 1] === '\\')) end--;
-  const trimmed = p.slice(0, end);
-  const at = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
-  return trimmed.slice(at + 1) || trimmed;
-}
 
 /** "10-19 07:12:04 – 07:12:12" (the day once when both are on it), "10-19 07:12:04" for one moment. */
 export function logSpanText(span: LogSpan): string {

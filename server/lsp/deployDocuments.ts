@@ -11,6 +11,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver';
 import {
   analyzeDeployText,
+  configStageIds,
   deployDiagnostics,
   DeployFileCache,
   filesRead,
@@ -95,6 +96,16 @@ export class DeployDocuments {
     return { version: entry.version, diagnostics: entry.diagnostics };
   }
 
+  /**
+   * The stage ids of the open document at `filePath` as its buffer has them now (unsaved edits
+   * and unsaved bases included; configStageIds.ts), or undefined when no document there is open.
+   */
+  openStageIds(filePath: string): Promise<number[] | null> | undefined {
+    const document = this.openDocument(filePath);
+    if (document === undefined) return undefined;
+    return this.ready(document).then(({ analysis }) => configStageIds(analysis.file, analysis.effective));
+  }
+
   /** Open documents whose last analysis read `filePath` (as itself or as a base). */
   dependentsOf(filePath: string): TextDocument[] {
     return this.documents.all().filter((document) => {
@@ -156,10 +167,11 @@ export class DeployDocuments {
   }
 
   private openText(filePath: string): string | undefined {
-    for (const document of this.documents.all()) {
-      if (document.uri.startsWith('file:') && uriToPath(document.uri) === filePath) return document.getText();
-    }
-    return undefined;
+    return this.openDocument(filePath)?.getText();
+  }
+
+  private openDocument(filePath: string): TextDocument | undefined {
+    return this.documents.all().find((d) => d.uri.startsWith('file:') && uriToPath(d.uri) === filePath);
   }
 }
 

@@ -51,6 +51,8 @@ export interface DeployFeatures extends Disposable {
   initialize(params: InitializeParams): void;
   /** Plug in (or replace) the source of measured numbers. */
   setStageNumbers(provider: StageNumbersProvider): void;
+  /** The stage ids of the deploy config open at `filePath`, unsaved edits included; undefined when it is not open. */
+  openStageIds(filePath: string): Promise<number[] | null> | undefined;
 }
 
 export function registerDeployFeatures(
@@ -205,6 +207,7 @@ export function registerDeployFeatures(
       if (typeof delay === 'number' && delay >= 0) diagnosticsDelayMs = delay;
     },
     setStageNumbers,
+    openStageIds: (filePath) => deployDocuments.openStageIds(filePath),
     dispose(): void {
       for (const subscription of subscriptions) subscription.dispose();
       numbersSubscription?.dispose();

@@ -66,6 +66,8 @@ export function runServer(): void {
       storageDirFrom(params.initializationOptions),
       (info) => liveNumbers.changed(info.deployConfig),
       retentionOption(params.initializationOptions),
+      // `server` is assigned by the time the client's initialize runs this hook.
+      (file) => server.deploy.openStageIds(file),
     );
     liveNumbers.attach(registry);
   });

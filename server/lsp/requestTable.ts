@@ -26,15 +26,17 @@ import {
 import { prometheusSummaryOf } from '../capture/prometheusCapture';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
-import { matchDeployConfig } from '../capture/deployConfigMatch';
+import { matchDeployConfig, type OpenConfigStageIds } from '../capture/deployConfigMatch';
 import { retentionFrom } from '../capture/retention';
 import { compareRequest } from './compareRequests';
+import { demoConfigCheck } from './demoConfigCheck';
 import { prometheusDeployments, startPrometheus } from './prometheusRequests';
 import { handle, type Handler } from './typedRequests';
 
 export type RequestHandlers = { readonly [M in ServerRequestMethod]: Handler<M> };
 
-export function requestHandlers(registry: SessionRegistry): RequestHandlers {
+/** `openStageIds`: a deploy config's stages as its open editor buffer has them (deployDocuments.ts). */
+export function requestHandlers(registry: SessionRegistry, openStageIds?: OpenConfigStageIds): RequestHandlers {
   return {
     'stageLens/listSessions': () => {
       registry.rescan();
@@ -52,7 +54,8 @@ export function requestHandlers(registry: SessionRegistry): RequestHandlers {
     'stageLens/requests': async (p) => requestPage(await registry.open(p.sessionId), p),
     'stageLens/request': async (p) => requestDetail(await registry.open(p.sessionId), p.requestId),
     'stageLens/findings': async (p) => sessionFindings(await registry.open(p.sessionId)),
-    'stageLens/matchDeployConfig': (p) => matchDeployConfig(registry, p),
+    'stageLens/matchDeployConfig': (p) => matchDeployConfig(registry, p, openStageIds),
+    'stageLens/demoConfigCheck': (p) => demoConfigCheck(p),
     'stageLens/histogram': async (p) => stageHistogram(await registry.open(p.sessionId), p),
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),
     'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId)),

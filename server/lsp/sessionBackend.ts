@@ -9,6 +9,7 @@ import { realSourceFactories } from '../capture/sourceFactories';
 import { registerRequests, requestHandlers } from './requestTable';
 import { notify } from './typedRequests';
 import type { RetentionLimits } from '../capture/retention';
+import type { OpenConfigStageIds } from '../capture/deployConfigMatch';
 import type { SessionInfo } from '../protocol';
 
 export function defaultStorageDir(argv: readonly string[] = process.argv): string {
@@ -35,6 +36,7 @@ export function startSessionBackend(
   storageDir: string,
   onSessionChanged?: (info: SessionInfo) => void,
   retention?: RetentionLimits,
+  openStageIds?: OpenConfigStageIds,
 ): SessionRegistry {
   const registry = new SessionRegistry(
     storageDir,
@@ -55,7 +57,7 @@ export function startSessionBackend(
       },
     },
   );
-  registerRequests(connection, requestHandlers(registry));
+  registerRequests(connection, requestHandlers(registry, openStageIds));
   registry.onSessionsRemoved((sessionIds) => notify(connection, 'stageLens/sessionsRemoved', { sessionIds }));
   // The client's limits before the saved sessions are read: retention applies as they load.
   if (retention !== undefined) registry.setRetention(retention);

@@ -8,15 +8,13 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import type { ChunkPlan, ModelRunner, ScenarioName, StageSpec, Topology } from './topology';
+import { deployConfigFault, deployTopology, isMap, num, stageMaps, type Json, type JsonMap } from './deployConfigFit';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonMap = { [key: string]: Json };
+export { inferScenario } from './deployConfigFit';
 
 export class DeployConfigError extends Error {}
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
-
-const isMap = (v: Json | undefined): v is JsonMap => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function deepMerge(base: JsonMap, over: JsonMap): JsonMap {
   const out: JsonMap = { ...base };
@@ -74,16 +72,6 @@ export function loadMergedDeployConfig(
   return { config: deepMerge(parent.config, rest), files: [abs, ...parent.files] };
 }
 
-/** Which built-in pipeline a deploy file describes, from its name chain, else its stage count. */
-export function inferScenario(files: readonly string[], stageCount: number): ScenarioName {
-  const names = files.map((f) => path.basename(f).toLowerCase()).join(' ');
-  if (names.includes('glm_image') || names.includes('glm-image')) return 'glm-image';
-  if (names.includes('omni')) return 'qwen3-omni';
-  if (names.includes('tts')) return 'qwen3-tts';
-  return stageCount >= 3 ? 'qwen3-omni' : 'qwen3-tts';
-}
-
-const num = (v: Json | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const runner = (v: Json | undefined): ModelRunner | null => (v === 'v1' || v === 'v2' ? v : null);
 
 /** Connector `extra` keys merged over all connectors (the pipelines here use one). */
@@ -98,23 +86,14 @@ function connectorExtra(config: JsonMap): JsonMap {
 
 /** Applies a merged deploy config to a scenario's pipeline. */
 export function applyDeployConfig(base: Topology, config: JsonMap, file: string): Topology {
-  const rawStages = config['stages'];
-  if (!Array.isArray(rawStages) || rawStages.length === 0) throw new DeployConfigError(`${file}: no stages`);
-  const stageMaps = rawStages.filter(isMap).sort((a, b) => (num(a['stage_id']) ?? 0) - (num(b['stage_id']) ?? 0));
-  if (stageMaps.length !== base.stages.length) {
-    throw new DeployConfigError(
-      `${file} has ${stageMaps.length} stages; scenario ${base.scenario} runs ${base.stages.length}`,
-    );
-  }
+  const fault = deployConfigFault(config, file, base);
+  if (fault !== null) throw new DeployConfigError(fault);
   const topRunner = runner(config['model_runner']);
-  const stages: StageSpec[] = stageMaps.map((s, i) => {
+  const stages: StageSpec[] = stageMaps(config).map((s, i) => {
     const def = base.stages[i]!;
-    const stageId = num(s['stage_id']);
-    if (stageId === null || !Number.isInteger(stageId) || stageId < 0)
-      throw new DeployConfigError(`${file}: stage ${i} has no valid stage_id`);
+    // Both checked by deployConfigFault.
+    const stageId = num(s['stage_id']) as number;
     const replicas = num(s['num_replicas']) ?? 1;
-    if (!Number.isInteger(replicas) || replicas < 1)
-      throw new DeployConfigError(`${file}: stage ${stageId}: num_replicas must be a positive integer`);
     return {
       ...def,
       stageId,
@@ -143,4 +122,18 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
     talkerFirstAudioRequested: extra['talker_first_audio'] === true,
     deployConfigPath: file,
   };
+}
+
+/**
+ * Why the simulator cannot run the deploy config `file` (as `scenario`'s pipeline, else the one
+ * its files say): the usage error it would print; null when it can. Reads the file and its bases.
+ */
+export function deployConfigCannotRun(file: string, scenario?: ScenarioName): string | null {
+  try {
+    const { config, files } = loadMergedDeployConfig(file);
+    return deployConfigFault(config, file, deployTopology(config, files, scenario));
+  } catch (e) {
+    if (e instanceof DeployConfigError) return e.message;
+    throw e;
+  }
 }

@@ -2,7 +2,8 @@
 // resolved into a topology (scenario, optionally overlaid by a deploy YAML) and a
 // stats build. Every problem is a UsageError, which the CLI turns into exit code 2.
 import { parseArgs } from 'node:util';
-import { applyDeployConfig, DeployConfigError, inferScenario, loadMergedDeployConfig } from './deployConfig';
+import { applyDeployConfig, DeployConfigError, loadMergedDeployConfig } from './deployConfig';
+import { deployTopology } from './deployConfigFit';
 import { LOOPBACK_HOSTS } from './httpServer';
 import type { MetricsPrefix } from './metrics';
 import { FIXED_BUILD, type StatsBuild } from './stageFields';
@@ -183,8 +184,7 @@ export function parseSimulateArgs(
   if (deploy !== undefined) {
     try {
       const { config, files } = loadMergedDeployConfig(deploy);
-      const stages = Array.isArray(config['stages']) ? config['stages'].length : 0;
-      topology = applyDeployConfig(scenarioTopology(explicitScenario ?? inferScenario(files, stages)), config, deploy);
+      topology = applyDeployConfig(deployTopology(config, files, explicitScenario), config, deploy);
     } catch (e) {
       if (e instanceof DeployConfigError) throw new UsageError(e.message);
       throw e;

@@ -16,7 +16,7 @@ import {
 import type { ServerOutputTerminal } from '../terminal';
 import type { SessionInfo } from '../../server/protocol';
 import { mayBeDeployConfig } from '../../server/shared';
-import { demoSimulatorArgv } from '../demoArgs';
+import { demoScenarioFor, demoSimulatorArgv } from '../demoArgs';
 
 export interface LaunchDeps {
   readonly client: StageLensClient;
@@ -141,14 +141,48 @@ function statsTablesEnv(): Record<string, string> {
   return checkServerEnv(SETTING_DEFAULTS.serverEnv);
 }
 
+export const RUN_DEMO_SCENARIO = 'Run the Demo Scenario';
+
+/**
+ * What the demo simulates: the deploy config when the simulator can run it; otherwise the
+ * user is told why before anything launches, and only their choice runs the demo's scenario.
+ */
+async function demoPipeline(
+  deps: LaunchDeps,
+  deployConfig: string,
+  scenario: string,
+): Promise<'config' | 'scenario' | 'cancel'> {
+  const fits = demoScenarioFor(scenario, deployConfig);
+  const { cannotRun } = await deps.client.request('stageLens/demoConfigCheck', {
+    deployConfig,
+    ...(fits === undefined ? {} : { scenario: fits }),
+  });
+  if (cannotRun === null) return 'config';
+  const name = vscode.workspace.asRelativePath(deployConfig);
+  const choice = await vscode.window.showWarningMessage(
+    `Stage Lens: the demo simulator cannot run ${name}.`,
+    {
+      modal: true,
+      detail: `${cannotRun}\n\n${RUN_DEMO_SCENARIO} simulates the demo's own scenario instead (${scenario}, the stageLens.demo.scenario setting); its numbers are not matched to ${name}.`,
+    },
+    RUN_DEMO_SCENARIO,
+  );
+  return choice === RUN_DEMO_SCENARIO ? 'scenario' : 'cancel';
+}
+
 export async function startDemo(deps: LaunchDeps): Promise<string | null> {
   const demo = demoSettings();
-  const port = await freePort();
   const active = vscode.window.activeTextEditor?.document;
-  const deployConfig =
+  let deployConfig =
     active !== undefined && active.languageId === 'yaml' && mayBeDeployConfig(active.getText())
       ? active.uri.fsPath
       : undefined;
+  if (deployConfig !== undefined) {
+    const pipeline = await demoPipeline(deps, deployConfig, demo.scenario);
+    if (pipeline === 'cancel') return null;
+    if (pipeline === 'scenario') deployConfig = undefined;
+  }
+  const port = await freePort();
   // The simulator ships inside the extension; run it with the extension host's Node
   // (ELECTRON_RUN_AS_NODE makes a desktop VS Code's executable behave as Node). Like a
   // real server it prints its stats tables only at DEBUG: it gets the environment Stage Lens

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, sidewaysOverflow, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { syntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -69,6 +69,33 @@ describe('Latency Details at 280 px', () => {
     }
   });
 });
+
+for (const width of [280, 451, 626])
+  describe(`the Tail tab at ${width} px`, () => {
+    test('its parts, the ones not measured included, and its Target picker fit: nothing runs out of the tab sideways', async () => {
+      const view = await harness.open('latencyPanel', { width, height: 900 });
+      try {
+        const page = view.page;
+        await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '${COUNT}'`);
+        await page.getByTestId('tab-tail').click();
+        await page.getByTestId('tail-not-measured').first().waitFor();
+        await page.getByTestId('load-table').waitFor();
+        const tab = await sidewaysOverflow(page, '#panel-tail');
+        assert.ok(tab.scrollWidth <= tab.clientWidth, `the Tail tab scrolls sideways: ${JSON.stringify(tab)}`);
+        assert.deepEqual(tab.outside, [], 'drawn out of the Tail tab');
+        // "not measured" stays on one line, as tall as a measured part's excess.
+        const heights = (await page.evaluate(`(() => {
+          const h = (q) => [...document.querySelectorAll(q)].map((e) => Math.round(e.getBoundingClientRect().height));
+          return { measured: h('[data-testid="tail-bar"] .bar-excess'), notMeasured: h('[data-testid="tail-not-measured"] .bar-excess') };
+        })()`)) as { measured: number[]; notMeasured: number[] };
+        const line = heights.measured[0] ?? 0;
+        assert.ok(line > 0 && heights.notMeasured.every((x) => x === line), JSON.stringify(heights));
+        await page.getByTestId('panel-tail').screenshot({ path: path.join(SHOTS, `latency-panel-${width}-tail.png`) });
+      } finally {
+        await view.close();
+      }
+    });
+  });
 
 describe('requests grid scrolled sideways', () => {
   test("each stage's name stays in view over its columns, right of the id column", async () => {

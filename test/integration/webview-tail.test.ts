@@ -14,7 +14,7 @@ import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { FindingsBuilder } from '../../server/core/analysis/findings';
 import type { SummaryResult, TailAttribution, WebviewToHost } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
-import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, sidewaysOverflow, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
@@ -737,42 +737,54 @@ describe("a gen time the log does not split, under its own stage's first output 
   });
 });
 
-describe('latency panel at 626 px: the Tail tab', () => {
-  test('the load-at-arrival tables fit, or scroll in a box of their own: neither the tab nor the page scrolls sideways', async () => {
-    const width = 626;
-    const view = await harness.open('latencyPanel', { width, height: 900 });
-    try {
-      const page = view.page;
-      await page.getByTestId('tab-tail').click();
-      await page.getByTestId('load-table').waitFor();
-      const boxes = (await page.evaluate(`(() => {
-        const panel = document.getElementById('panel-tail');
-        const page = document.scrollingElement;
-        const tables = [...document.querySelectorAll('.load-table')].map((t) => {
+for (const width of [280, 451, 626])
+  describe(`latency panel at ${width} px: the Tail tab`, () => {
+    test('its bars, its target picker and the load-at-arrival tables fit, or scroll in a box of their own: neither the tab nor the page scrolls sideways', async () => {
+      const view = await harness.open('latencyPanel', { width, height: 900 });
+      try {
+        const page = view.page;
+        await page.getByTestId('tab-tail').click();
+        await page.getByTestId('load-table').waitFor();
+        await page.getByTestId('tail-bar').first().waitFor();
+        const tab = await sidewaysOverflow(page, '#panel-tail');
+        assert.ok(tab.scrollWidth <= tab.clientWidth, `the Tail tab scrolls sideways: ${JSON.stringify(tab)}`);
+        assert.deepEqual(tab.outside, [], 'drawn out of the Tail tab');
+        const whole = await sidewaysOverflow(page, 'body');
+        assert.deepEqual(whole.outside, [], 'drawn out of the page');
+        const pageWidth = (await page.evaluate(
+          '[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]',
+        )) as [number, number];
+        assert.ok(pageWidth[0] <= pageWidth[1], `the page scrolls sideways: ${JSON.stringify(pageWidth)}`);
+        const target = (await page.evaluate(`(() => {
+          const s = document.querySelector('[data-testid="tail-target"]').getBoundingClientRect();
+          return [s.left, s.right];
+        })()`)) as [number, number];
+        assert.ok(
+          target[0] >= 0 && target[1] <= width,
+          `the Target picker runs out of the panel: ${JSON.stringify(target)}`,
+        );
+        const tables = (await page.evaluate(`[...document.querySelectorAll('.load-table')].map((t) => {
           let clip = t.parentElement;
           while (clip !== null && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
           return { table: t.dataset.testid, right: t.getBoundingClientRect().right, clip: clip === null ? '' : clip.className, clipRight: clip === null ? 0 : clip.getBoundingClientRect().right };
-        });
-        return { panel: [panel.scrollWidth, panel.clientWidth], page: [page.scrollWidth, page.clientWidth], tables };
-      })()`)) as {
-        panel: [number, number];
-        page: [number, number];
-        tables: { table: string; right: number; clip: string; clipRight: number }[];
-      };
-      assert.ok(boxes.panel[0] <= boxes.panel[1] + 1, `the Tail tab scrolls sideways: ${JSON.stringify(boxes)}`);
-      assert.ok(boxes.page[0] <= boxes.page[1] + 1, `the page scrolls sideways: ${JSON.stringify(boxes)}`);
-      assert.deepEqual(
-        boxes.tables.map((t) => t.table),
-        ['load-table', 'load-stages'],
-      );
-      for (const t of boxes.tables)
-        assert.ok(
-          t.right <= width || (t.clip === 'load-scroll' && t.clipRight <= width),
-          `${t.table} runs out of the panel: ${JSON.stringify(t)}`,
+        })`)) as { table: string; right: number; clip: string; clipRight: number }[];
+        assert.deepEqual(
+          tables.map((t) => t.table),
+          ['load-table', 'load-stages'],
         );
-      await page.getByTestId('panel-tail').screenshot({ path: path.join(SHOTS, 'tail-626.png') });
-    } finally {
-      await view.close();
-    }
+        for (const t of tables)
+          assert.ok(
+            t.right <= width || (t.clip === 'load-scroll' && t.clipRight <= width),
+            `${t.table} runs out of the panel: ${JSON.stringify(t)}`,
+          );
+        // Each bar is drawn: its track keeps a width of its own at every width.
+        const tracks = (await page.evaluate(
+          `[...document.querySelectorAll('[data-testid="tail-bar"] .bar-track')].map((t) => t.getBoundingClientRect().width)`,
+        )) as number[];
+        assert.ok(tracks.length > 0 && tracks.every((w) => w >= 60), `bar tracks: ${JSON.stringify(tracks)}`);
+        await page.getByTestId('panel-tail').screenshot({ path: path.join(SHOTS, `tail-${width}.png`) });
+      } finally {
+        await view.close();
+      }
+    });
   });
-});

@@ -9,7 +9,8 @@ import { loadRun } from '../../server/capture/compareInput';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import type { ComparisonReport } from '../../server/core/compare/types';
 import { runNameOfPath, runNameOfSession } from '../../server/core/compare/runName';
-import { baseName, importedLogTitle, logSpanText } from '../../server/core/sessionName';
+import { baseName } from '../../server/core/baseName';
+import { importedLogTitle, logSpanText } from '../../server/core/sessionName';
 import { compareHeading, middleCut, namePieces, WORD_MAX } from '../../webview/compare/header';
 import type { CompareHeading, RunLine } from '../../webview/compare/header';
 

@@ -36,3 +36,12 @@ test('the same stage ids of another pipeline (GLM-Image for a Qwen3-TTS config) 
     /^qwen3_tts\.yaml is a talker → code2wav pipeline; the session glm\.log ran AR → diffusion, so it did not run this config/,
   );
 });
+
+test('a config named by a Windows path is named by its file in the message, on any platform', () => {
+  const m = deployStageMismatch('C:\\w\\deploy\\qwen3_tts.yaml', [0, 1], TTS, {
+    title: 'omni.log',
+    stageIds: [0, 1, 2],
+    roles: {},
+  });
+  assert.match(m?.message ?? '', /^qwen3_tts\.yaml has stages 0 and 1; /);
+});

@@ -2,11 +2,19 @@
 // every scenario and stats build (read back from the rendered log), the deploy-YAML
 // overlay, argument parsing and the Python/Prometheus number formatting.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
 import { fixedClock } from '../../server/simulate/clock';
-import { applyDeployConfig, inferScenario, loadMergedDeployConfig } from '../../server/simulate/deployConfig';
+import {
+  applyDeployConfig,
+  deployConfigCannotRun,
+  inferScenario,
+  loadMergedDeployConfig,
+} from '../../server/simulate/deployConfig';
+import { deployConfigFault, deployTopology } from '../../server/simulate/deployConfigFit';
 import { LogWriter } from '../../server/simulate/logWriter';
 import { SimMetrics } from '../../server/simulate/metrics';
 import { parseSimulateArgs, parseStatsBuild, UsageError } from '../../server/simulate/options';
@@ -306,6 +314,67 @@ describe('deploy config', () => {
     assert.equal(talkerFirstAudioCodec(o), 2);
     const glm = loadMergedDeployConfig(path.join(DEPLOY, 'glm_image.yaml'));
     assert.equal(applyDeployConfig(scenarioTopology('glm-image'), glm.config, 'x').asyncChunk, false);
+  });
+});
+
+describe('whether the simulator can run a deploy config', () => {
+  test('in memory: the stage count of its pipeline, a stage_id and num_replicas on every stage', () => {
+    const stages = (n: number, extra: Record<string, unknown> = {}) =>
+      Array.from({ length: n }, (_, i) => ({ stage_id: i, ...extra }));
+    const tts = scenarioTopology('qwen3-tts');
+    assert.equal(deployConfigFault({ stages: stages(2) }, 'a.yaml', tts), null);
+    assert.equal(deployConfigFault({}, 'a.yaml', tts), 'a.yaml: no stages');
+    assert.equal(
+      deployConfigFault({ stages: stages(3) }, 'a.yaml', tts),
+      'a.yaml has 3 stages; scenario qwen3-tts runs 2',
+    );
+    assert.equal(
+      deployConfigFault({ stages: [{ stage_id: 0 }, { stage_id: 'one' }] }, 'a.yaml', tts),
+      'a.yaml: stage 1 has no valid stage_id',
+    );
+    assert.equal(
+      deployConfigFault({ stages: stages(2, { num_replicas: 0 }) }, 'a.yaml', tts),
+      'a.yaml: stage 0: num_replicas must be a positive integer',
+    );
+    // The pipeline by the files' names, a Windows path's included, else by the stage count.
+    assert.equal(deployTopology({ stages: stages(4) }, ['C:\\w\\my-deploy.yaml']).scenario, 'qwen3-omni');
+    assert.equal(deployTopology({ stages: stages(2) }, ['C:\\omni\\qwen3_tts.yaml']).scenario, 'qwen3-tts');
+  });
+
+  test('from a file: the usage error the simulator prints for it, null for every config it runs', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-fit-'));
+    try {
+      const write = (name: string, text: string): string => {
+        fs.writeFileSync(path.join(dir, name), text);
+        return path.join(dir, name);
+      };
+      const cannot: [string, string[]][] = [
+        [write('four.yaml', 'stages:\n' + [0, 1, 2, 3].map((i) => `  - stage_id: ${i}\n`).join('')), []],
+        [write('tts_three.yaml', 'stages:\n  - stage_id: 0\n  - stage_id: 1\n  - stage_id: 2\n'), []],
+        [write('no_id_tts.yaml', 'stages:\n  - stage_id: 0\n  - engine_args: {}\n'), []],
+        [write('replicas_tts.yaml', 'stages:\n  - stage_id: 0\n  - stage_id: 1\n    num_replicas: 0\n'), []],
+        [write('broken.yaml', 'stages: [\n'), []],
+        [write('list.yaml', '- stage_id: 0\n'), []],
+        [write('overlay.yaml', 'base_config: missing.yaml\n'), []],
+        [path.join(DEPLOY, 'qwen3_omni_moe.yaml'), ['glm-image']],
+      ];
+      for (const [file, scenario] of cannot) {
+        const argv = ['--deploy-config', file, ...scenario.flatMap((s) => ['--scenario', s])];
+        let printed = '';
+        assert.throws(
+          () => parseSimulateArgs(argv),
+          (e: Error) => ((printed = e.message), e instanceof UsageError),
+        );
+        assert.equal(deployConfigCannotRun(file, scenario[0] as ScenarioName | undefined), printed, file);
+      }
+      for (const name of fs.readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml'))) {
+        const file = path.join(DEPLOY, name);
+        assert.ok(parseSimulateArgs(['--deploy-config', file]) !== null);
+        assert.equal(deployConfigCannotRun(file), null, name);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

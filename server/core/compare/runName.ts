@@ -2,7 +2,8 @@
 // the extension host (while it loads): a session by its title, a file or folder read from
 // disk by its name. An imported log is named as everywhere else (../sessionName.ts) without its
 // log span, which Compare shows beside the name as a fact of the run.
-import { baseName, importedRunName } from '../sessionName';
+import { baseName } from '../baseName';
+import { importedRunName } from '../sessionName';
 
 export interface CompareRunName {
   /** "before-fix.log", "before-fix.log · qwen3_tts.yaml", "before-fix.log (2)", or a live session's title. */

@@ -1,12 +1,12 @@
 // Pieces of the sentences that add a deploy config's evidence to a finding: where a value is
 // written, a list of stage ids, and whether the config's stages are the log's at all.
-import * as path from 'node:path';
+import { baseName } from '../baseName';
 import type { ConfigEntry, ConfigMap } from './configTree';
 import { stageViews } from './stageViews';
 
 /** `qwen3_tts.yaml line 12`. */
 export function where(entry: ConfigEntry): string {
-  return `${path.basename(entry.value.location.file)} line ${entry.value.location.range.start.line + 1}`;
+  return `${baseName(entry.value.location.file)} line ${entry.value.location.range.start.line + 1}`;
 }
 
 /** "0, 1 and 2". */
@@ -22,5 +22,5 @@ export function stageMismatch(root: ConfigMap, configPath: string, logStageIds?:
   const configIds = [...new Set(stageViews(root).map((v) => v.id))].sort((a, b) => a - b);
   const logIds = logStageIds === undefined ? null : [...new Set(logStageIds)].sort((a, b) => a - b);
   if (logIds === null || configIds.length === 0 || configIds.join() === logIds.join()) return null;
-  return `The deploy config ${path.basename(configPath)} has stage${configIds.length === 1 ? '' : 's'} ${idList(configIds)}, this log's requests have stage${logIds.length === 1 ? '' : 's'} ${idList(logIds)}: it is not the config this server ran, so its settings are no evidence here.`;
+  return `The deploy config ${baseName(configPath)} has stage${configIds.length === 1 ? '' : 's'} ${idList(configIds)}, this log's requests have stage${logIds.length === 1 ? '' : 's'} ${idList(logIds)}: it is not the config this server ran, so its settings are no evidence here.`;
 }

@@ -1,6 +1,7 @@
 // Deploy-YAML intelligence for vLLM-Omni deploy configs: pure (no editor, no LSP).
 export { analyzeDeployText, filesRead, type DeployAnalysis } from './analysis';
 export { deployDiagnostics } from './checks';
+export { configStageIds } from './configStageIds';
 export type {
   DeployDiagnostic,
   DeployDiagnosticCode,

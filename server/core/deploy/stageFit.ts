@@ -2,7 +2,7 @@
 // that stage's stage_id, so a session of another pipeline (a three-stage Qwen3-Omni run against
 // the two stages of Qwen3-TTS, or a GLM-Image run whose two stages are not a talker and a
 // codec) would put one model's numbers on another model's stages.
-import * as path from 'node:path';
+import { baseName } from '../baseName';
 import { idList } from './evidenceText';
 import type { DeployStageMismatch } from './stageMismatch';
 
@@ -32,7 +32,7 @@ export function deployStageMismatch(
   configRoles: Readonly<Record<string, string>>,
   session: SessionStages,
 ): DeployStageMismatch | null {
-  const name = path.basename(configPath);
+  const name = baseName(configPath);
   const config = [...new Set(configStageIds)].sort((a, b) => a - b);
   const measured = [...new Set(session.stageIds)].sort((a, b) => a - b);
   if (config.length === 0 || measured.length === 0) return null;

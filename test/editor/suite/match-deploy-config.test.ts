@@ -2,7 +2,8 @@
 // itself with its pick list and warning answered by the test: a session whose stages are not
 // the file's (a three-stage Qwen3-Omni log for qwen3_tts.yaml) is matched only after the
 // warning is answered "Show Anyway", and a cancelled pick renames nothing; a session with the
-// file's stages replaces the one shown before, whose hints go.
+// file's stages replaces the one shown before, whose hints go. The stages checked are the
+// editor's: an unsaved edit counts, the file on disk does not.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -115,5 +116,44 @@ describe("Show This Session's Numbers in This Deploy Config...", () => {
 
     for (const s of [omni, afterFix, beforeFix])
       await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: null });
+  });
+
+  it('checks the stages of the open editor, unsaved edits included, not the file on disk', async function () {
+    this.timeout(90_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const afterFix = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
+    const editor = await openFixture('qwen3_tts.yaml');
+    const document = editor.document;
+    const file = document.uri.fsPath;
+    const info = async (id: string): Promise<SessionInfo | undefined> =>
+      (await client.refreshSessions()).find((s) => s.id === id);
+    // Stage 1 renumbered 2 in the buffer only: on disk the file still has the session's stages 0 and 1.
+    const line = Array.from({ length: document.lineCount }, (_, i) => document.lineAt(i)).find(
+      (l) => l.text === '  - stage_id: 1',
+    );
+    assert.ok(line !== undefined, 'the second stage of qwen3_tts.yaml');
+    const digit = new vscode.Range(line.range.end.translate(0, -1), line.range.end);
+    assert.ok(await editor.edit((e) => e.replace(digit, '2')));
+    assert.ok(document.isDirty && document.lineAt(line.lineNumber).text === '  - stage_id: 2');
+    try {
+      let asked = await runCommand({ pick: afterFix.id, warning: undefined });
+      assert.equal(asked.warnings.length, 1, "the edited stages are not the session's");
+      assert.match(
+        asked.warnings[0] ?? '',
+        /qwen3_tts\.yaml has stages 0 and 2; the session .* has stages 0 and 1, so it did not run this config/,
+      );
+      assert.equal((await info(afterFix.id))?.deployConfig, null, 'nothing matched');
+
+      // The edit undone, still unsaved: the stages are the session's again.
+      assert.ok(await editor.edit((e) => e.replace(digit, '1')));
+      asked = await runCommand({ pick: afterFix.id });
+      assert.deepEqual(asked.warnings, []);
+      assert.equal((await info(afterFix.id))?.deployConfig, file);
+    } finally {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await client.request('stageLens/matchDeployConfig', { sessionId: afterFix.id, deployConfig: null });
+    }
   });
 });

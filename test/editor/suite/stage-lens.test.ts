@@ -7,6 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
+import type { SessionInfo } from '../../../server/protocol';
+import { RUN_DEMO_SCENARIO } from '../../../src/commands/launch';
 import { openFixture, stageLensExtension, waitFor, workspaceFile } from './helpers';
 
 async function api(): Promise<StageLensApi> {
@@ -90,6 +92,61 @@ describe('Stage Lens', () => {
       15_000,
     );
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
+  });
+
+  it("Start Demo Server on a deploy config the simulator cannot run says why before launching; only the user's choice runs the demo scenario", async function () {
+    this.timeout(60_000);
+    const { client } = await api();
+    // Four stages: no pipeline of the simulator has four (a name of neither TTS, Omni nor GLM-Image reads as Qwen3-Omni, three).
+    const uri = workspaceFile('demo-four-stages.yaml');
+    const stage = (id: number): string => `  - stage_id: ${id}\n    engine_args:\n      max_num_seqs: 4\n`;
+    fs.writeFileSync(uri.fsPath, `stages:\n${[0, 1, 2, 3].map(stage).join('')}`);
+    const window = vscode.window as { -readonly [K in keyof typeof vscode.window]: (typeof vscode.window)[K] };
+    const original = window.showWarningMessage;
+    const warnings: string[] = [];
+    let answer: string | undefined;
+    window.showWarningMessage = ((message: string, options: vscode.MessageOptions) => {
+      warnings.push(`${message}\n${options.detail ?? ''}`);
+      return Promise.resolve(answer);
+    }) as unknown as typeof vscode.window.showWarningMessage;
+    let launched: SessionInfo | undefined;
+    try {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+      const sessionsBefore = (await client.refreshSessions()).map((s) => s.id);
+      const terminalsBefore = vscode.window.terminals.length;
+
+      // Dismissed: nothing runs.
+      await vscode.commands.executeCommand('stageLens.startDemo');
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0] ?? '', /^Stage Lens: the demo simulator cannot run demo-four-stages\.yaml\.\n/);
+      assert.match(warnings[0] ?? '', /demo-four-stages\.yaml has 4 stages; scenario qwen3-omni runs 3/);
+      assert.match(warnings[0] ?? '', new RegExp(`${RUN_DEMO_SCENARIO} simulates the demo's own scenario instead`));
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.deepEqual(
+        (await client.refreshSessions()).map((s) => s.id),
+        sessionsBefore,
+        'no session was started',
+      );
+      assert.equal(vscode.window.terminals.length, terminalsBefore, 'no terminal was opened');
+
+      // Chosen: the demo's own scenario, not matched to the file.
+      answer = RUN_DEMO_SCENARIO;
+      await vscode.commands.executeCommand('stageLens.startDemo');
+      assert.equal(warnings.length, 2);
+      launched = await waitFor(
+        'the demo scenario launched',
+        async () => (await client.refreshSessions()).find((s) => !sessionsBefore.includes(s.id)),
+        20_000,
+      );
+      assert.match(launched.description, /simulate --scenario cold-start --talker-first-audio/);
+      assert.doesNotMatch(launched.description, /--deploy-config/);
+      assert.equal(launched.deployConfig, null);
+    } finally {
+      window.showWarningMessage = original;
+      if (launched !== undefined) await client.request('stageLens/stop', { sessionId: launched.id });
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      fs.rmSync(uri.fsPath, { force: true });
+    }
   });
 
   it('hovers explain talker_first_audio and async_chunk in a deploy YAML', async function () {
