@@ -251,9 +251,9 @@ export async function analyzeStream(
       drained: () => out.drained(),
     });
     writer.end();
-    // The CSV has no findings: a log of legacy dicts alone would read as an empty one.
+    // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows.
     const snapshot = analysis.snapshot();
-    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.requestCount);
+    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.

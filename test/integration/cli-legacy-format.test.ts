@@ -1,5 +1,5 @@
-// A log in vLLM-Omni's format before February 2026 through the built CLI: JSON and CSV users can
-// tell it from an empty log (JSON: the finding and legacyRecords; CSV: a note on stderr).
+// A log in vLLM-Omni's format before February 2026 through the built CLI: its requests' values in
+// JSON, CSV and the table, and in each the word that the format has no phase split.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -22,46 +22,156 @@ function cli(args: string[], input?: string) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
 }
 
-const FIX = 'a current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG';
+const FIX =
+  'a current vLLM-Omni (February 2026 or later) prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG';
+// Rendered by upstream's unmodified log_utils.py: one request, three stages, two edges.
+const OFFLINE = path.join(ROOT, 'test', 'fixtures', 'logs', 'legacy-offline-one-request.log');
 
-test('--format json: the legacy-stats-format finding and legacyRecords; an empty log has neither', () => {
-  const legacy = cli(['analyze', LEGACY, '--format', 'json']);
-  assert.equal(legacy.status, 0, legacy.stderr);
-  const j = JSON.parse(legacy.stdout) as {
-    requests: unknown[];
+interface CellJson {
+  [name: string]: number | string | null;
+}
+
+test('--format json: the request with its stage values, end to end and edges; split not measured', () => {
+  const out = cli(['analyze', OFFLINE, '--format', 'json']);
+  assert.equal(out.status, 0, out.stderr);
+  const j = JSON.parse(out.stdout) as {
     legacyRecords: number;
+    legacyRequests: number;
     findings: { code: string; severity: string; message: string }[];
+    requests: {
+      requestId: string;
+      stageTable: boolean;
+      e2e: CellJson;
+      stages: Record<string, { fields: CellJson; splitState: Record<string, string>; split: CellJson }>;
+      transfers: Record<string, { fields: CellJson }>;
+    }[];
   };
-  assert.deepEqual(j.requests, []);
-  assert.equal(j.legacyRecords, 1);
+  assert.equal(j.legacyRecords, 14);
+  assert.equal(j.legacyRequests, 1);
   assert.deepEqual(
     j.findings.map((f) => [f.code, f.severity]),
     [['legacy-stats-format', 'warning']],
   );
-  assert.ok(j.findings[0]?.message.startsWith("The log has 1 stats dict in vLLM-Omni's format before February 2026"));
   assert.ok(j.findings[0]?.message.endsWith(`For a phase split, ${FIX}.`));
-
-  const empty = cli(['analyze', '-', '--format', 'json'], '');
-  const e = JSON.parse(empty.stdout) as { legacyRecords: number; findings: unknown[] };
-  assert.equal(e.legacyRecords, 0);
-  assert.deepEqual(e.findings, []);
-  assert.notEqual(legacy.stdout, empty.stdout);
+  const [r, ...more] = j.requests;
+  assert.deepEqual(more, []);
+  assert.equal(r?.requestId, '0_3f1c9a2e-5b7d-4c1e-9a8f-2d6e4b1c7a90');
+  assert.equal(r?.stageTable, false);
+  assert.deepEqual(r?.e2e, {
+    e2e_time_ms: 3759.2203617095947,
+    e2e_tpt: 0,
+    num_tokens_out: 0,
+    transfers_total_time_ms: 6.359999999999999,
+    transfers_total_bytes: 1941504,
+  });
+  assert.deepEqual(
+    Object.entries(r?.stages ?? {}).map(([k, s]) => [k, s.fields]),
+    [
+      ['0', { stage_gen_time_ms: 812.3456, num_tokens_out: 57 }],
+      ['1', { stage_gen_time_ms: 2301.75, num_tokens_out: 412 }],
+      ['2', { stage_gen_time_ms: 640.125, num_tokens_out: 0 }],
+    ],
+  );
+  for (const s of Object.values(r?.stages ?? {})) {
+    assert.deepEqual(new Set(Object.values(s.splitState)), new Set(['notMeasured']));
+    assert.deepEqual(new Set(Object.values(s.split)), new Set([null]));
+  }
+  assert.deepEqual(r?.transfers['0->1']?.fields, {
+    size_bytes: 1843200,
+    tx_time_ms: 3.21,
+    in_flight_time_ms: 0.42,
+    rx_decode_time_ms: 1.5,
+    total_time_ms: 5.13,
+    total_time_per_kb_ms: 0.00285,
+  });
+  assert.deepEqual(r?.transfers['1->2']?.fields, {
+    size_bytes: 98304,
+    tx_time_ms: 0.87,
+    in_flight_time_ms: 0.05,
+    rx_decode_time_ms: 0.31,
+    total_time_ms: 1.23,
+    total_time_per_kb_ms: 0.0128125,
+  });
 });
 
-test('--format csv: the rows as for any log, and one line on stderr', () => {
-  const legacy = cli(['analyze', LEGACY, '--format', 'csv']);
-  const empty = cli(['analyze', '-', '--format', 'csv'], '');
-  assert.equal(legacy.status, 0);
-  assert.equal(legacy.stdout, empty.stdout);
-  assert.equal(
-    legacy.stderr,
-    `stage-lens analyze: no requests: the input has 1 stats dict in vLLM-Omni's format before February 2026 (recognised, not analyzed); ${FIX}\n`,
+test('--format csv: a row per stage with its values and the split not measured, a row per edge, and one line on stderr', () => {
+  const out = cli(['analyze', OFFLINE, '--format', 'csv']);
+  assert.equal(out.status, 0, out.stderr);
+  const [header, ...rows] = out.stdout.trim().split('\n');
+  const names = (header ?? '').split(',');
+  const cell = (row: string | undefined, name: string): string | undefined => row?.split(',')[names.indexOf(name)];
+  assert.equal(rows.length, 5);
+  assert.deepEqual(
+    rows
+      .slice(0, 3)
+      .map((row) => [
+        cell(row, 'stage'),
+        cell(row, 'stage_gen_time_ms'),
+        cell(row, 'num_tokens_out'),
+        cell(row, 'prefillMs'),
+        cell(row, 'prefillMs_state'),
+      ]),
+    [
+      ['0', '812.3456', '57', 'notMeasured', 'notMeasured'],
+      ['1', '2301.75', '412', 'notMeasured', 'notMeasured'],
+      ['2', '640.125', '0', 'notMeasured', 'notMeasured'],
+    ],
   );
+  assert.deepEqual(
+    rows
+      .slice(3)
+      .map((row) => [
+        cell(row, 'stage'),
+        cell(row, 'tx_time_ms'),
+        cell(row, 'in_flight_time_ms'),
+        cell(row, 'rx_decode_time_ms'),
+      ]),
+    [
+      ['0->1', '3.21', '0.42', '1.5'],
+      ['1->2', '0.87', '0.05', '0.31'],
+    ],
+  );
+  assert.equal(
+    out.stderr,
+    `stage-lens analyze: the input has 14 stats dicts in vLLM-Omni's format before February 2026: 1 request read from them, with no phase split (that format prints none: the split columns are empty); ${FIX}\n`,
+  );
+  const empty = cli(['analyze', '-', '--format', 'csv'], '');
   assert.equal(empty.stderr, '');
 });
 
-test('--format table: the sentence once, no findings list repeating it', () => {
-  const out = cli(['analyze', LEGACY]).stdout.replace(/\n(?=\S)/g, ' ');
-  assert.equal(out.split('The log has 1 stats dict').length - 1, 1);
+test('--format table: what is shown and what is not once, then the stage times and end to end; no findings list repeating it', () => {
+  const out = cli(['analyze', OFFLINE]).stdout;
+  const joined = out.replace(/\n(?=\S)/g, ' ');
+  assert.equal(joined.split('The log has 14 stats dicts').length - 1, 1);
+  assert.match(joined, /with no queued \/ prefill \/ decode \/ TTFT split: that format prints none/);
   assert.doesNotMatch(out, /Findings:/);
+  assert.match(out, /^Stage Lens: 1 request, 3 stages from /);
+  assert.match(out, /\nstage 0 +1 +812\.3 /);
+  assert.match(out, /\nstage 1 +1 +2,302 /);
+  assert.match(out, /\nstage 2 +1 +640\.1 /);
+  assert.match(out, /\nend to end +1 +3,759 /);
+});
+
+test('a real cut-off paste (vllm-omni#1107): its request and values reach the JSON', () => {
+  const j = JSON.parse(cli(['analyze', LEGACY, '--format', 'json']).stdout) as {
+    requests: { requestId: string; complete: boolean; e2e: CellJson; stages: Record<string, { fields: CellJson }> }[];
+  };
+  assert.deepEqual(
+    j.requests.map((r) => [
+      r.requestId,
+      r.complete,
+      r.e2e['e2e_time_ms'],
+      r.e2e['e2e_total_tokens'],
+      r.stages['0']?.fields,
+    ]),
+    [
+      [
+        'chatcmpl-8f71eb7cb1b37da6',
+        false,
+        58150.07972717285,
+        2902,
+        { stage_gen_time_ms: 62.91389465332031, num_tokens_out: 191, num_tokens_in: 2093 },
+      ],
+    ],
+  );
 });

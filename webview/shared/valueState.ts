@@ -312,6 +312,12 @@ export function endToEndView(request: AnalyzedRequest): ValueView {
       : NO_END_TO_END;
   }
   if (e2e.from === 'e2eTable') return numberView(e2e.ms, 'ms', 'end to end (e2e_total_ms)');
+  if (e2e.from === 'legacyDict')
+    return numberView(
+      e2e.ms,
+      'ms',
+      "end to end (e2e_time_ms of the request_level_metrics dict, vLLM-Omni's format before February 2026)",
+    );
   return {
     text: formatCompact(e2e.ms),
     state: 'measured',

@@ -1,28 +1,45 @@
 // Logs in vLLM-Omni's format before February 2026 (vllm-omni#891): pprinted dicts
-// (request_level_metrics, [Summary], ...) instead of the stats tables. The parser recognises
-// them but the analysis takes no request from them, so without this finding a JSON or editor
-// user could not tell such a log from an empty one.
+// (request_level_metrics, transfer stats, [Summary], ...) instead of the stats tables. Their
+// numbers are read (legacyRequests.ts), but that format has no phase split: this finding says so,
+// and what prints one, wherever findings are shown.
 import { countOf } from '../numberText';
 import type { Finding } from './types';
 
 export const LEGACY_STATS_FIX =
-  'a current vLLM-Omni prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG';
+  'a current vLLM-Omni (February 2026 or later) prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG';
 
-/** The finding for `dicts` legacy stats dicts in a log that gave `requests` requests; null without dicts. */
-export function legacyStatsFinding(dicts: number, requests: number): Finding | null {
+/** What the requests of that format carry. */
+const READ =
+  "each stage's stage_gen_time_ms and token counts, the end-to-end time (e2e_time_ms), the transfer totals and each edge's transfer_total_stats";
+
+function whatWasRead(legacyRequests: number): string {
+  return legacyRequests === 0
+    ? 'none of them is a request_level_metrics dict, so no request is read from them'
+    : `${countOf(legacyRequests, 'request')} ${legacyRequests === 1 ? 'is' : 'are'} read from its request_level_metrics dicts (${READ}), with no queued / prefill / decode / TTFT split: that format prints none`;
+}
+
+/**
+ * The finding for `dicts` legacy stats dicts, which gave `legacyRequests` of the log's `requests`
+ * requests; null without dicts. A warning when no request has a phase split.
+ */
+export function legacyStatsFinding(dicts: number, legacyRequests: number, requests: number): Finding | null {
   if (dicts === 0) return null;
   return {
     code: 'legacy-stats-format',
-    severity: requests === 0 ? 'warning' : 'info',
+    severity: legacyRequests >= requests ? 'warning' : 'info',
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The log has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics and [Summary] dicts, printed at INFO, without a phase split): they are recognised, but no request, stage or number is taken from them. For a phase split, ${LEGACY_STATS_FIX}.`,
+    message: `The log has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}. For a phase split, ${LEGACY_STATS_FIX}.`,
   };
 }
 
-/** One line for outputs without findings (the CSV); null when the log gave requests or had no dicts. */
-export function legacyStatsNote(dicts: number, requests: number): string | null {
-  if (dicts === 0 || requests > 0) return null;
-  return `no requests: the input has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026 (recognised, not analyzed); ${LEGACY_STATS_FIX}`;
+/** One line for outputs without findings (the CSV); null when the log had no dicts. */
+export function legacyStatsNote(dicts: number, legacyRequests: number): string | null {
+  if (dicts === 0) return null;
+  const read =
+    legacyRequests === 0
+      ? 'no request_level_metrics dict, so no request'
+      : `${countOf(legacyRequests, 'request')} read from them, with no phase split (that format prints none: the split columns are empty)`;
+  return `the input has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}; ${LEGACY_STATS_FIX}`;
 }

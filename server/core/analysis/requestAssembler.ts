@@ -14,6 +14,7 @@ import { numberOf } from '../values';
 import { requestTransfers } from './transfers';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
 import type { AnalyzedRequest, RequestOverallSummary } from './types';
+import type { RequestPlace } from './legacyRequests';
 import { addedTimeToFirstOutput } from './crossStage';
 
 type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
@@ -226,6 +227,18 @@ export class RequestAssembler {
     done.push(finalize(open));
   }
 
+  /**
+   * A request starting now: its id (a repeated id numbered `#2`, `#3`...), its boot, and whether
+   * it is the boot's first. Also for requests read whole from one record (legacyRequests.ts).
+   */
+  placeRequest(key: string): RequestPlace {
+    const seen = this.seenKeys.get(key) ?? 0;
+    this.seenKeys.set(key, seen + 1);
+    const cold = this.boot > 0 && !this.bootHasRequest;
+    this.bootHasRequest = true;
+    return { requestId: seen === 0 ? key : `${key}#${seen + 1}`, boot: this.boot, cold };
+  }
+
   private startRequest(
     lane: Lane,
     key: string,
@@ -233,17 +246,13 @@ export class RequestAssembler {
     timestamp: string | null,
     kind: RequestRecordKind,
   ): OpenRequest {
-    const seen = this.seenKeys.get(key) ?? 0;
-    this.seenKeys.set(key, seen + 1);
-    const uniqueKey = seen === 0 ? key : `${key}#${seen + 1}`;
-    const cold = this.boot > 0 && !this.bootHasRequest;
-    this.bootHasRequest = true;
+    const place = this.placeRequest(key);
     lane.open = {
       lane,
       key,
-      requestId: uniqueKey,
-      boot: this.boot,
-      cold,
+      requestId: place.requestId,
+      boot: place.boot,
+      cold: place.cold,
       line,
       timestamp,
       stageTable: null,

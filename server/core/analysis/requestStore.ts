@@ -96,6 +96,27 @@ export class RequestStore implements RequestList {
 
   add(request: AnalyzedRequest): void {
     this.positions.set(request.requestId, this.entries.length);
+    // A request of the format before February 2026 is kept whole: its split is not measured, which
+    // the packed stages would read back as hidden; such logs are small.
+    if (request.legacyDict === true) {
+      const flags = (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0);
+      const kept = this.keepOverall ? request : { ...request, overallSummary: null };
+      const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
+      this.entries.push(
+        new PackedRequest(
+          request.requestId,
+          null,
+          0,
+          request.line,
+          request.boot * FLAG_SPAN + flags,
+          request.timestamp,
+          0,
+          null,
+          rare,
+        ),
+      );
+      return;
+    }
     const flags =
       (request.cold ? COLD : 0) |
       (request.complete ? COMPLETE : 0) |

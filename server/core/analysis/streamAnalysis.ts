@@ -13,6 +13,7 @@ import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
+import { LegacyRequestReader } from './legacyRequests';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
   AnalyzedRequest,
@@ -54,6 +55,8 @@ export interface AnalysisSnapshot {
   readonly engineSeries: readonly EngineSeries[];
   readonly boots: number;
   readonly legacyRecords: number;
+  /** Requests read from request_level_metrics dicts of that format (no phase split). */
+  readonly legacyRequests: number;
 }
 
 /** What a live view refreshes. */
@@ -119,6 +122,9 @@ export class StreamAnalysis {
   private readonly clock: LogClock;
   private bootCount = 0;
   private legacyCount = 0;
+  private legacyRequestCount = 0;
+  /** Made at the first legacy dict: a log in the current format never builds one. */
+  private legacy: LegacyRequestReader | null = null;
   private coldCount = 0;
   private accepted = 0;
   private readonly keepRequests: boolean;
@@ -195,7 +201,7 @@ export class StreamAnalysis {
   }
 
   private legacyFindings(): Finding[] {
-    const f = legacyStatsFinding(this.legacyCount, this.accepted);
+    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted);
     return f === null ? [] : [f];
   }
 
@@ -238,6 +244,7 @@ export class StreamAnalysis {
       engineSeries: this.engineSeriesBuilder.series(),
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
+      legacyRequests: this.legacyRequestCount,
     };
   }
 
@@ -255,7 +262,18 @@ export class StreamAnalysis {
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
-    } else if (record.kind === 'legacyDict') this.legacyCount += 1;
+    } else if (record.kind === 'legacyDict') {
+      // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
+      this.legacyCount += 1;
+      const assembler = this.assembler;
+      const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
+      if (request !== null) {
+        this.legacyRequestCount += 1;
+        done.push(request);
+        this.acceptOne(request);
+      }
+      return;
+    }
     const before = done.length;
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;

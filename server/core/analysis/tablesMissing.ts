@@ -21,6 +21,8 @@ export function tablesMissingMessage(missing: number, total: number): string {
 export function lacksStageTable(request: AnalyzedRequest): boolean {
   if (request.hasStageTable) return false;
   if (request.timing !== null) return true;
+  // The format before February 2026 has no stats tables to turn on: legacyStats.ts says what it lacks.
+  if (request.legacyDict === true) return false;
   for (const _ in request.e2e) return true;
   return false;
 }

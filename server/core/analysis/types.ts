@@ -139,6 +139,11 @@ export interface AnalyzedRequest {
   /** false when only E2E/OmniTiming were printed (the stage table is DEBUG-only on phase-split builds). */
   readonly hasStageTable: boolean;
   readonly derived: RequestDerived;
+  /**
+   * Read from a `request_level_metrics` dict of vLLM-Omni's format before February 2026
+   * (legacyRequests.ts): stage times, tokens, end to end and transfers as printed, no phase split.
+   */
+  readonly legacyDict?: boolean;
 }
 
 export interface Distribution {

@@ -155,8 +155,10 @@ export interface AnalysisJson {
   }[];
   readonly problems: { line: number; message: string }[];
   readonly boots: number;
-  /** Stats dicts in vLLM-Omni's format before February 2026 (recognised, not analyzed: see the legacy-stats-format finding). */
+  /** Stats dicts in vLLM-Omni's format before February 2026 (their request_level_metrics dicts give requests; see the legacy-stats-format finding). */
   readonly legacyRecords: number;
+  /** Requests read from that format's request_level_metrics dicts: values as printed, no phase split. */
+  readonly legacyRequests: number;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
 }
@@ -359,6 +361,7 @@ export function analysisJsonRest(
     problems: snapshot.problems.map((p) => ({ line: p.line, message: p.message })),
     boots: snapshot.boots,
     legacyRecords: snapshot.legacyRecords,
+    legacyRequests: snapshot.legacyRequests,
     stageRoles,
   };
 }

@@ -122,6 +122,9 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
               'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
             ]),
     );
+  } else if (legacyFinding !== undefined && snapshot.legacyRequests >= count) {
+    // Every request is a legacy dict's: what is shown and what is not, before the numbers.
+    pushAll(out, ['', ...wrap((legacySaid = legacyFinding).message), '', ...legacyTable(snapshot, roles)]);
   } else if (missing?.all === true) {
     pushAll(out, ['', ...timingOnlyTable(snapshot, roles)]);
     // Without the stats tables, the summaries' own figures (input preprocessing, per-stage wall time) add to [OmniTiming]'s.
@@ -281,6 +284,30 @@ function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[
   );
   return [
     'Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)',
+    ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
+    ...(few.length > 0 ? ['', ...few] : []),
+  ];
+}
+
+/**
+ * What the request_level_metrics dicts of vLLM-Omni's format before February 2026 give: each
+ * stage's stage_gen_time_ms and the end-to-end e2e_time_ms, as p50/p90/p99 over the requests.
+ */
+function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
+  const rows: string[][] = [];
+  const line = (label: string, d: Distribution): void => {
+    rows.push([label, String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
+  };
+  for (const s of snapshot.stages) {
+    const d = s.fields['stage_gen_time_ms'];
+    if (d !== undefined) line(stageLabel(s.stageKey, roles), d);
+  }
+  if (snapshot.endToEnd !== null) line('end to end', snapshot.endToEnd.ms);
+  const few = fewValuesLines(
+    rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
+  );
+  return [
+    'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)',
     ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
     ...(few.length > 0 ? ['', ...few] : []),
   ];

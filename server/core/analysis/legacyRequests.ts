@@ -1,0 +1,158 @@
+// Requests from logs in vLLM-Omni's format before February 2026 (vllm-omni#891). Each
+// `request_level_metrics` dict of log_utils.py is one finished request and says what it
+// measured: per stage `stage_gen_time_ms` and token counts, the request's `e2e_time_ms`, its
+// transfer totals. With --log-stats, each edge's `transfer_total_stats` dict (size, send, in
+// flight, decode, total) is printed, with the same request id, before that request's dict: it
+// becomes the request's edge. The format has no phase split: every split value is not measured,
+// never 0 and never hidden (a hidden row would mean "zero or not measured").
+import type { LegacyDictRecord, TransferEdge } from '../records';
+import type { FieldMap } from '../values';
+import { measured } from '../values';
+import { requestTransfers } from './transfers';
+import { stageKindOf } from './stageKind';
+import type { AnalyzedRequest, PhaseSplit, RequestStage } from './types';
+
+export const REQUEST_LEVEL_METRICS = 'log_utils request_level_metrics';
+const TRANSFER_TOTAL = 'log_utils transfer_total_stats';
+const STAGES_PREFIX = 'stages.';
+/** Keys of a dict that name it rather than measure something. */
+const NOT_VALUES: ReadonlySet<string> = new Set(['type', 'request_id', 'from_stage', 'to_stage']);
+/** Request ids whose edges wait for their request's dict; the oldest go first past this (a dict never printed). */
+const MAX_PENDING = 10_000;
+
+/** Where a request read elsewhere sits among the log's requests (RequestAssembler.placeRequest). */
+export interface RequestPlace {
+  readonly requestId: string;
+  readonly boot: number;
+  readonly cold: boolean;
+}
+
+interface PendingEdges {
+  readonly line: number;
+  readonly timestamp: string | null;
+  /** Edge name -> its dict's values; null when the edge was printed twice for the id (which one is this request's is unknown). */
+  readonly edges: Map<string, TransferEdge | null>;
+}
+
+/** The split of a stage in a format that prints none. */
+function notMeasuredSplit(): PhaseSplit {
+  return {
+    values: { queuedMs: null, inputWaitMs: null, readyQueuedMs: null, prefillMs: null, decodeMs: null, ttftMs: null },
+    states: {
+      queuedMs: 'notMeasured',
+      inputWaitMs: 'notMeasured',
+      readyQueuedMs: 'notMeasured',
+      prefillMs: 'notMeasured',
+      decodeMs: 'notMeasured',
+      ttftMs: 'notMeasured',
+    },
+  };
+}
+
+/** The numbers of a dict that are not nested (`stages.0.x` is), as measured cells. */
+function topLevelFields(values: LegacyDictRecord['values']): FieldMap {
+  const fields: FieldMap = {};
+  for (const key in values) {
+    const v = values[key];
+    if (typeof v === 'number' && !NOT_VALUES.has(key) && !key.includes('.')) fields[key] = measured(v);
+  }
+  return fields;
+}
+
+/** The request's stages from its `stages.<id>.<name>` values, by stage id. */
+export function legacyStages(values: LegacyDictRecord['values']): RequestStage[] {
+  const byId = new Map<number, FieldMap>();
+  for (const key in values) {
+    const v = values[key];
+    if (typeof v !== 'number' || !key.startsWith(STAGES_PREFIX)) continue;
+    const dot = key.indexOf('.', STAGES_PREFIX.length);
+    const idText = key.slice(STAGES_PREFIX.length, dot);
+    const name = key.slice(dot + 1);
+    const id = Number(idText);
+    if (dot === -1 || idText === '' || !Number.isInteger(id) || name === '' || name.includes('.')) continue;
+    let fields = byId.get(id);
+    if (fields === undefined) byId.set(id, (fields = {}));
+    fields[name] = measured(v);
+  }
+  return [...byId.keys()]
+    .sort((a, b) => a - b)
+    .map((id) => {
+      const fields = byId.get(id) as FieldMap;
+      return {
+        stageKey: String(id),
+        stageId: id,
+        segment: 1,
+        replicaId: 0,
+        kind: stageKindOf(fields),
+        fields,
+        split: notMeasuredSplit(),
+      };
+    });
+}
+
+/** A `request_level_metrics` dict that names its request and holds something of it. */
+function isRequestDict(record: LegacyDictRecord): boolean {
+  if (record.format !== REQUEST_LEVEL_METRICS || record.requestId === null) return false;
+  // A fragment (its opening line not in the input) is taken for one only when it prints a request's values.
+  if (record.values['e2e_time_ms'] !== undefined) return true;
+  for (const key in record.values) if (key.startsWith(STAGES_PREFIX)) return true;
+  return false;
+}
+
+function edgeOf(record: LegacyDictRecord): TransferEdge | null {
+  const from = record.values['from_stage'];
+  const to = record.values['to_stage'];
+  if (typeof from !== 'number' || typeof to !== 'number') return null;
+  return { edge: `${from}->${to}`, fromStage: from, toStage: to, fields: topLevelFields(record.values) };
+}
+
+/** Reads the legacy dicts of one log, in order; a request comes out at its request_level_metrics dict. */
+export class LegacyRequestReader {
+  private readonly pending = new Map<string, PendingEdges>();
+
+  constructor(private readonly place: (key: string) => RequestPlace) {}
+
+  read(record: LegacyDictRecord): AnalyzedRequest | null {
+    if (record.format === TRANSFER_TOTAL) {
+      this.holdEdge(record);
+      return null;
+    }
+    if (!isRequestDict(record)) return null;
+    const id = record.requestId as string;
+    const held = this.pending.get(id);
+    this.pending.delete(id);
+    const edges: TransferEdge[] = [];
+    if (held !== undefined) for (const edge of held.edges.values()) if (edge !== null) edges.push(edge);
+    const place = this.place(id);
+    const first = held !== undefined && held.line < record.line ? held : null;
+    return {
+      requestId: place.requestId,
+      boot: place.boot,
+      cold: place.cold,
+      line: first?.line ?? record.line,
+      timestamp: first !== null ? first.timestamp : (record.header?.timestamp ?? null),
+      stages: legacyStages(record.values),
+      e2e: topLevelFields(record.values),
+      timing: null,
+      transfers: requestTransfers(edges, null),
+      overallSummary: null,
+      complete: record.complete,
+      hasStageTable: false,
+      stageTableCut: false,
+      derived: { addedTimeToFirstOutputMs: {} },
+      legacyDict: true,
+    };
+  }
+
+  private holdEdge(record: LegacyDictRecord): void {
+    const edge = record.requestId === null || !record.complete ? null : edgeOf(record);
+    if (edge === null || record.requestId === null) return;
+    let held = this.pending.get(record.requestId);
+    if (held === undefined) {
+      if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+      held = { line: record.line, timestamp: record.header?.timestamp ?? null, edges: new Map() };
+      this.pending.set(record.requestId, held);
+    }
+    held.edges.set(edge.edge, held.edges.has(edge.edge) ? null : edge);
+  }
+}
