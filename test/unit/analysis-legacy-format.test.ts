@@ -177,6 +177,13 @@ test('real logs: the values of each request as pasted, cut off ones marked incom
       ],
     ],
   );
+  // Cut off as a dict, not a table: said so.
+  assert.equal(
+    analysis(read(PR1107_LOG))
+      .snapshot()
+      .findings.find((f) => f.code === 'truncated-record')?.message,
+    '1 request has a stats dict that was cut off (end of input or an interrupted write); the values that were read are kept; the rest are unknown.',
+  );
   const issue693 = analysis(read(ISSUE693_LOG)).snapshot().requests;
   assert.equal(issue693.length, 1);
   assert.equal(

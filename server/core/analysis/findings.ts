@@ -58,6 +58,8 @@ export class FindingsBuilder {
   private overallSummaries = 0;
   /** Requests whose [OmniTiming] line gives two or more stage times and the engine time. */
   private timedRequests = 0;
+  /** Cut-off requests read from a stats dict of the format before February 2026, not from tables. */
+  private truncatedDicts = 0;
   /** The input is a compressed file (its first bytes): nothing in it was read. */
   private compressed: CompressedFormat | null = null;
 
@@ -68,7 +70,10 @@ export class FindingsBuilder {
 
   add(request: AnalyzedRequest): void {
     if (request.cold) this.coldRequests.push(request);
-    if (!request.complete) this.hit('truncated-record', 'info', null, request.requestId);
+    if (!request.complete) {
+      this.hit('truncated-record', 'info', null, request.requestId);
+      if (request.legacyDict === true) this.truncatedDicts += 1;
+    }
     this.requestTotal += 1;
     if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     this.checkOverallSummary(request);
@@ -272,7 +277,7 @@ export class FindingsBuilder {
       case 'diffusion-zero-ambiguous':
         return `${stage} prints diffusion timings as truncated _ms integers (a build before the missing-value rule): there a 0 in preprocess_time_ms or output_ready_wait_time_ms can mean "not measured", and the log hides all-zero rows, so absent rows are ambiguous on ${of(b.stageId)}.`;
       case 'truncated-record':
-        return `${n} request${n === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept; the rows after the last one read (the table sorts them by name) are unknown, shown as not recorded, not as hidden.`;
+        return truncatedMessage(n - this.truncatedDicts, this.truncatedDicts);
       case 'stage-tables-missing':
         return tablesMissingMessage(n, this.requestTotal);
       case 'prefill-covers-decode':
@@ -406,4 +411,18 @@ function stageTimesOverlapMs(request: AnalyzedRequest): number | null {
   for (const stage of timing.stages) sumS += stage.seconds;
   const overlapMs = (sumS - timing.engineS) * 1000;
   return overlapMs > 5 * (timing.stages.length + 1) ? toLogPrecision(overlapMs) : 0;
+}
+
+/** Cut-off requests: `tables` from stats tables, `dicts` from stats dicts of the format before February 2026. */
+function truncatedMessage(tables: number, dicts: number): string {
+  const parts: string[] = [];
+  if (tables > 0)
+    parts.push(
+      `${tables} request${tables === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept; the rows after the last one read (the table sorts them by name) are unknown, shown as not recorded, not as hidden.`,
+    );
+  if (dicts > 0)
+    parts.push(
+      `${dicts} request${dicts === 1 ? ' has' : 's have'} a stats dict that was cut off (end of input or an interrupted write); the values that were read are kept; the rest are unknown.`,
+    );
+  return parts.join(' ');
 }
