@@ -294,3 +294,18 @@ test('legacy dicts next to current records: an info finding, each request read i
   );
   assert.equal(analysis('').snapshot().findings.length, 0);
 });
+
+test('a hostile stage key (__proto__) is no field and sets no prototype', () => {
+  const text = [
+    "INFO 01-08 00:44:53 [log_utils.py:549] {'type': 'request_level_metrics',",
+    "INFO 01-08 00:44:53 [log_utils.py:549]  'request_id': 'req-hostile',",
+    "INFO 01-08 00:44:53 [log_utils.py:549]  'e2e_time_ms': 12.5,",
+    "INFO 01-08 00:44:53 [log_utils.py:549]  'stages': {0: {'stage_gen_time_ms': 10.0, '__proto__': 7}}}",
+    '',
+  ].join('\n');
+  const [r] = analysis(text).snapshot().requests;
+  assert.ok(r !== undefined);
+  const fields = r.stages[0]?.fields as FieldMap;
+  assert.equal(Object.getPrototypeOf(fields), Object.prototype);
+  assert.deepEqual(values(fields), { stage_gen_time_ms: 10 });
+});

@@ -8,6 +8,7 @@
 import type { LegacyDictRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
 import { measured } from '../values';
+import { isSafeKey } from '../log/strings';
 import { requestTransfers } from './transfers';
 import { stageKindOf } from './stageKind';
 import type { AnalyzedRequest, PhaseSplit, RequestStage } from './types';
@@ -69,7 +70,8 @@ export function legacyStages(values: LegacyDictRecord['values']): RequestStage[]
     const idText = key.slice(STAGES_PREFIX.length, dot);
     const name = key.slice(dot + 1);
     const id = Number(idText);
-    if (dot === -1 || idText === '' || !Number.isInteger(id) || name === '' || name.includes('.')) continue;
+    if (dot === -1 || idText === '' || !Number.isInteger(id) || name === '' || name.includes('.') || !isSafeKey(name))
+      continue;
     let fields = byId.get(id);
     if (fields === undefined) byId.set(id, (fields = {}));
     fields[name] = measured(v);
