@@ -175,3 +175,25 @@ test('a real cut-off paste (vllm-omni#1107): its request and values reach the JS
     ],
   );
 });
+
+test('explain and compare read the same requests as analyze: end to end from e2e_time_ms', () => {
+  const NO_STATS = path.join(ROOT, 'test', 'fixtures', 'logs', 'legacy-offline-without-log-stats.log');
+  const compared = cli(['compare', OFFLINE, NO_STATS, '--format', 'json']);
+  assert.equal(compared.status, 0, compared.stderr);
+  const c = JSON.parse(compared.stdout) as {
+    baseline: { requestCount: number };
+    candidate: { requestCount: number };
+    metrics: { scope: string; stageId: number | null; metric: string; baseline: { p50: number | null } | null }[];
+  };
+  assert.equal(c.baseline.requestCount, 1);
+  assert.equal(c.candidate.requestCount, 1);
+  const e2e = c.metrics.find((m) => m.scope === 'request' && m.metric === 'e2e');
+  assert.equal(e2e?.baseline?.p50, 3759.2203617095947);
+
+  const explained = cli(['explain', OFFLINE, '--format', 'json']);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.doesNotMatch(explained.stdout, /No target to explain/);
+  const x = JSON.parse(explained.stdout) as { targets: string[]; tail: { target: string; targetMedianMs: number }[] };
+  assert.deepEqual(x.targets, ['e2e']);
+  assert.equal(x.tail[0]?.targetMedianMs, 3759.2204);
+});

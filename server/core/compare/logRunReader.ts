@@ -4,6 +4,7 @@
 // its metrics, and two 100k-request logs must be compared in seconds.
 import { FindingsBuilder } from '../analysis/findings';
 import { RequestAssembler } from '../analysis/requestAssembler';
+import { LegacyRequestReader } from '../analysis/legacyRequests';
 import type { AnalyzedRequest } from '../analysis/types';
 import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
@@ -17,6 +18,8 @@ export class LogRunReader {
   private readonly findings = new FindingsBuilder();
   private readonly samples: RunSamplesBuilder;
   private problems = 0;
+  /** Made at the first legacy dict: a log in the current format never builds one. */
+  private legacy: LegacyRequestReader | null = null;
 
   constructor(excludeCold: boolean) {
     this.samples = new RunSamplesBuilder(excludeCold);
@@ -54,7 +57,15 @@ export class LogRunReader {
   private ingest(output: ParseOutput): void {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
-    for (const record of output.records) this.accept(this.assembler.add(record));
+    for (const record of output.records) {
+      if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
+      else {
+        // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
+        const assembler = this.assembler;
+        const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
+        if (request !== null) this.accept([request]);
+      }
+    }
   }
 
   private accept(requests: readonly AnalyzedRequest[]): void {

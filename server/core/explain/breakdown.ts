@@ -10,7 +10,7 @@ import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, PhaseSplit, SplitName, SplitState } from '../analysis/types';
 import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { genTimeOf, placeStages, type StagePlacement } from '../analysis/stagePlacement';
-import { e2eNotRecorded, e2eTableMs } from '../analysis/endToEnd';
+import { e2eNotRecorded, e2eTableMs, endToEndOf } from '../analysis/endToEnd';
 import { unrecordedReason } from '../analysis/unrecordedValues';
 import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
@@ -463,8 +463,17 @@ export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
   const e2e = e2eTableMs(request.e2e['e2e_total_ms']);
   // An e2e_total_ms printed negative, nan or inf is not a time, and the [OmniTiming] total does not stand in for it.
   const timingTotal = e2eNotRecorded(request) ? null : (request.timing?.totalS ?? null);
-  const totalMs = e2e ?? (timingTotal === null ? null : timingTotal * 1000);
-  const totalSource = e2e !== undefined ? 'e2e_total_ms' : timingTotal !== null ? 'omniTiming.total' : null;
+  // A request of the format before February 2026 has its dict's e2e_time_ms (endToEnd.ts).
+  const legacyTotal = request.legacyDict === true ? (endToEndOf(request)?.ms ?? null) : null;
+  const totalMs = e2e ?? (timingTotal === null ? legacyTotal : timingTotal * 1000);
+  const totalSource =
+    e2e !== undefined
+      ? 'e2e_total_ms'
+      : timingTotal !== null
+        ? 'omniTiming.total'
+        : legacyTotal !== null
+          ? 'e2e_time_ms'
+          : null;
   const preprocess = preprocessOf(request);
   const preprocessMs = preprocess?.ms ?? null;
 

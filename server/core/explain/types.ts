@@ -73,7 +73,7 @@ export interface BreakdownPart {
 export interface RequestBreakdown {
   /** e2e_total_ms, or the [OmniTiming] total; null when the log printed neither. */
   readonly totalMs: number | null;
-  readonly totalSource: 'e2e_total_ms' | 'omniTiming.total' | null;
+  readonly totalSource: 'e2e_total_ms' | 'omniTiming.total' | 'e2e_time_ms' | null;
   readonly parts: readonly BreakdownPart[];
   readonly overlapMs: number;
   /** measured when every placed part behind the overlap is anchored on measured times. */
