@@ -78,6 +78,7 @@ test('--format json: the request with its stage values, end to end and edges; sp
   }
   assert.deepEqual(r?.transfers['0->1']?.fields, {
     size_bytes: 1843200,
+    size_kbytes: 1800,
     tx_time_ms: 3.21,
     in_flight_time_ms: 0.42,
     rx_decode_time_ms: 1.5,
@@ -86,6 +87,7 @@ test('--format json: the request with its stage values, end to end and edges; sp
   });
   assert.deepEqual(r?.transfers['1->2']?.fields, {
     size_bytes: 98304,
+    size_kbytes: 96,
     tx_time_ms: 0.87,
     in_flight_time_ms: 0.05,
     rx_decode_time_ms: 0.31,

@@ -105,7 +105,12 @@ function edgeOf(record: LegacyDictRecord): TransferEdge | null {
   const from = record.values['from_stage'];
   const to = record.values['to_stage'];
   if (typeof from !== 'number' || typeof to !== 'number') return null;
-  return { edge: `${from}->${to}`, fromStage: from, toStage: to, fields: topLevelFields(record.values) };
+  const fields = topLevelFields(record.values);
+  // The same quantity the current format prints as size_kbytes (size_bytes / 1024; the dict's own
+  // total_time_per_kb_ms divides by that KB too), so the views' size column has it.
+  const bytes = record.values['size_bytes'];
+  if (typeof bytes === 'number' && fields['size_kbytes'] === undefined) fields['size_kbytes'] = measured(bytes / 1024);
+  return { edge: `${from}->${to}`, fromStage: from, toStage: to, fields };
 }
 
 /** Reads the legacy dicts of one log, in order; a request comes out at its request_level_metrics dict. */
