@@ -7,15 +7,14 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { SessionRegistry } from '../../server/capture/sessionRegistry';
 import { realSourceFactories } from '../../server/capture/sourceFactories';
 import type { SessionInfo } from '../../server/protocol';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import { waitFor } from './support/waitFor';
+import { unusedPort } from './support/unusedPort';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-loading-log-'));
 const GRACE = { graceMs: 300, afterListeningMs: 1500 };
@@ -35,14 +34,6 @@ after(async () => {
   await registry.dispose();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
-
-async function unusedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const errorsOf = (id: string): { at: number; message: string }[] =>
   changes

@@ -7,7 +7,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
@@ -28,6 +27,7 @@ import type {
   SessionInfo,
 } from '../../server/protocol';
 import { waitFor } from './support/waitFor';
+import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-launch-'));
@@ -79,15 +79,6 @@ async function startServer(): Promise<Client> {
     request,
     session: async (id) => (await request('stageLens/listSessions', {})).find((s) => s.id === id),
   };
-}
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 after(() => {

@@ -7,29 +7,20 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { ScrapeSource, type ScrapeError } from '../../server/capture/scrapeSource';
 import { LAUNCH_STARTUP_GRACE, ScrapeStartup } from '../../server/capture/scrapeStartup';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { unusedPort } from './support/unusedPort';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-metrics-startup-'));
 after(() => {
   killLanguageServers();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
-
-async function unusedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 test(
   'a launched server that listens only after a while: no refused error while it starts, its /metrics scraped once up',
