@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -44,12 +45,8 @@ function simulate(file: string, statsBuild: string, rps: number): void {
 }
 
 before(() => {
-  // Built as shipped: dist/cli.js and a bundle per command (scripts/build.mjs).
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(built.status, 0, built.stderr);
+  // Built as shipped: dist/cli.js and a bundle per command.
+  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-compare-'));
   simulate(log('before-fix.log'), 'before-fix', 5);
   simulate(log('fixed.log'), 'fixed', 5);

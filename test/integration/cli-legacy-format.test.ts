@@ -4,19 +4,15 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 // One request_level_metrics dict (vllm-omni#1107).
 const LEGACY = path.join(ROOT, 'test', 'fixtures', 'real-logs', '06-pr1107-legacy-log_utils-request_level_metrics.log');
 
-before(() => {
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(built.status, 0, built.stderr);
-});
+// Built as shipped: dist/cli.js and a bundle per command.
+before(() => buildBundles('cli'));
 
 function cli(args: string[], input?: string) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });

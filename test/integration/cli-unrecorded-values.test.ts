@@ -5,6 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -14,13 +15,8 @@ const FIRST_OUTPUT_ZERO = path.join(LOGS, 'first-output-default-zero.log');
 /** Stage 1: T0-T2 measured TTFT 100/110/120; T3-T5 the codec signature; T6 TTFT 0, no prefill, no output. */
 const TTFT_NO_OUTPUT = path.join(LOGS, 'codec-ttft-no-output.log');
 
-before(() => {
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(built.status, 0, built.stderr);
-});
+// Built as shipped: dist/cli.js and a bundle per command.
+before(() => buildBundles('cli'));
 
 function cli(args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });

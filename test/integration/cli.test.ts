@@ -6,19 +6,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
-before(() => {
-  // Built as shipped: dist/cli.js and a bundle per command (scripts/build.mjs).
-  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build.mjs'), '--only', 'cli'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  assert.equal(built.status, 0, built.stderr);
-});
+// Built as shipped: dist/cli.js and a bundle per command.
+before(() => buildBundles('cli'));
 
 function cli(args: string[], input?: string) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
