@@ -13,6 +13,8 @@ import { legacyStatsNote } from '../../server/core/analysis/legacyStats';
 import { endToEndOf } from '../../server/core/analysis/endToEnd';
 import { SPLIT_NAMES, type AnalyzedRequest } from '../../server/core/analysis/types';
 import { cellToJson, type FieldMap } from '../../server/core/values';
+import { summaryModel } from '../../webview/sidePanel/summaryModel';
+import { summaryResultOf } from './support/summaryResult';
 
 const REAL = path.join(__dirname, '../fixtures/real-logs');
 const LOGS = path.join(__dirname, '../fixtures/logs');
@@ -310,4 +312,13 @@ test('a hostile stage key (__proto__) is no field and sets no prototype', () => 
   const fields = r.stages[0]?.fields as FieldMap;
   assert.equal(Object.getPrototypeOf(fields), Object.prototype);
   assert.deepEqual(values(fields), { stage_gen_time_ms: 10 });
+});
+
+test('the side panel says why a legacy stage has no phase: the format, not a printed None alone', () => {
+  const snapshot = analysis(read(OFFLINE_LOG)).snapshot();
+  const model = summaryModel(summaryResultOf(snapshot), 'p50', {});
+  const prefill = model.rows.find((r) => r.key === '0')?.cells['prefillMs'];
+  assert.equal(prefill?.state, 'notMeasured');
+  assert.match(prefill?.title ?? '', /format before February 2026 prints no phase split/);
+  assert.equal(model.rows.find((r) => r.key === '0')?.cells['field:stage_gen_time_ms']?.text, '812');
 });

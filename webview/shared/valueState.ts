@@ -82,7 +82,7 @@ export const EXPLAIN = {
   inferred:
     'Inferred by a documented rule, not printed: input wait and ready queued are measured together, and the log hides a row that is 0 on every stage; one half was printed and the other hidden, so the hidden one is a measured 0.',
   notMeasured:
-    'Not measured: the server printed None. This interval was not measured on this stage (it was on another stage). Not counted as 0.',
+    "Not measured: the server printed None (this interval was not measured on this stage; it was on another), or the log's format has no such value (vLLM-Omni's format before February 2026 prints no phase split: see the findings). Not counted as 0.",
   hidden:
     'Hidden (zero or not measured): the log table leaves out a row that is 0 or None on every stage, so this value is either 0 or was not measured. It is not counted.',
   notRecorded:
