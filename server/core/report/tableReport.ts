@@ -262,55 +262,54 @@ function wrap(text: string, width = 110): string[] {
   return lines;
 }
 
-/**
- * What a log of [OmniTiming] lines only gives: each stage's time (its stage_gen_time_ms,
- * printed to 10 ms) and the end-to-end time, as p50/p90/p99 over the requests.
- */
-function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
-  const rows: string[][] = [];
-  const line = (label: string, n: number, d: Distribution): void => {
-    rows.push([label, String(n), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
-  };
-  for (const s of snapshot.stages) {
-    const d =
-      s.fields['stage_gen_time_ms'] ??
-      (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined);
-    if (d !== undefined) line(stageLabel(s.stageKey, roles), d.count, d);
-  }
-  const e2e = snapshot.endToEnd;
-  if (e2e !== null) line('end to end', e2e.ms.count, e2e.ms);
-  const few = fewValuesLines(
-    rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
-  );
-  return [
-    'Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)',
-    ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
-    ...(few.length > 0 ? ['', ...few] : []),
-  ];
-}
-
-/**
- * What the request_level_metrics dicts of vLLM-Omni's format before February 2026 give: each
- * stage's stage_gen_time_ms and the end-to-end e2e_time_ms, as p50/p90/p99 over the requests.
- */
-function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
+/** Each stage's time and the end-to-end time, as p50/p90/p99 and max over the requests, under `heading`. */
+function stageTimeTable(
+  snapshot: AnalysisSnapshot,
+  roles: StageRoles,
+  heading: string,
+  stageTime: (s: StageSummary) => Distribution | undefined,
+): string[] {
   const rows: string[][] = [];
   const line = (label: string, d: Distribution): void => {
     rows.push([label, String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
   };
   for (const s of snapshot.stages) {
-    const d = s.fields['stage_gen_time_ms'];
+    const d = stageTime(s);
     if (d !== undefined) line(stageLabel(s.stageKey, roles), d);
   }
   if (snapshot.endToEnd !== null) line('end to end', snapshot.endToEnd.ms);
   const few = fewValuesLines(
     rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
   );
-  return [
+  return [heading, ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows), ...(few.length > 0 ? ['', ...few] : [])];
+}
+
+/**
+ * What a log of [OmniTiming] lines only gives: each stage's time (its stage_gen_time_ms,
+ * printed to 10 ms) and the end-to-end time.
+ */
+function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
+  return stageTimeTable(
+    snapshot,
+    roles,
+    'Stage time and end to end from [OmniTiming], ms (printed to 10 ms; no phase split without the stats tables)',
+    (s) =>
+      s.fields['stage_gen_time_ms'] ??
+      (s.fields['omni_timing_stage_s'] ? scale(s.fields['omni_timing_stage_s'], 1000) : undefined),
+  );
+}
+
+/**
+ * What the request_level_metrics dicts of vLLM-Omni's format before February 2026 give: each
+ * stage's stage_gen_time_ms and the end-to-end e2e_time_ms.
+ */
+function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
+  return stageTimeTable(
+    snapshot,
+    roles,
     'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)',
-    ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
-    ...(few.length > 0 ? ['', ...few] : []),
-  ];
+    (s) => s.fields['stage_gen_time_ms'],
+  );
 }
 
 const EDGE_COLUMNS: ReadonlyArray<{
