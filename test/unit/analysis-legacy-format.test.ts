@@ -5,8 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import type { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
 import { analysisJsonRest } from '../../server/core/report/jsonReport';
 import { legacyStatsNote } from '../../server/core/analysis/legacyStats';
@@ -15,6 +14,7 @@ import { SPLIT_NAMES, type AnalyzedRequest } from '../../server/core/analysis/ty
 import { cellToJson, type FieldMap } from '../../server/core/values';
 import { summaryModel } from '../../webview/sidePanel/summaryModel';
 import { summaryResultOf } from './support/summaryResult';
+import { analysedStream } from './support/analysedLog';
 
 const REAL = path.join(__dirname, '../fixtures/real-logs');
 const LOGS = path.join(__dirname, '../fixtures/logs');
@@ -30,14 +30,7 @@ const SUMMARY_DICT_LOG = path.join(REAL, '14-issue533-legacy-summary-dict.log');
 const CURRENT_LOG = path.join(__dirname, '../fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log');
 const REQUEST_ID = '0_3f1c9a2e-5b7d-4c1e-9a8f-2d6e4b1c7a90';
 
-function analysis(text: string): StreamAnalysis {
-  const parser = new LogStreamParser();
-  const a = new StreamAnalysis();
-  a.ingest(parser.push(Buffer.from(text)));
-  a.ingest(parser.end());
-  a.flush();
-  return a;
-}
+const analysis = (text: string): StreamAnalysis => analysedStream(Buffer.from(text));
 
 const read = (file: string): string => fs.readFileSync(file, 'utf8');
 
