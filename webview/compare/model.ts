@@ -12,7 +12,15 @@ import type {
   SideStats,
   UnknownReason,
 } from '../../server/protocol';
-import { changeKind, changeText, countOf, sentenceCase, stageLabel, verdictShort } from '../../server/shared';
+import {
+  changeKind,
+  changeText,
+  countOf,
+  sentenceCase,
+  stageLabel,
+  UNKNOWN_LABEL,
+  verdictShort,
+} from '../../server/shared';
 import { formatCompact, formatExact } from '../shared/format';
 import { PREFILL_DECODE_LABEL } from '../shared/labels';
 
@@ -93,16 +101,6 @@ const METRIC_LABEL: Readonly<Record<string, { label: string; source: string }>> 
   },
 };
 
-const UNKNOWN_TEXT: Readonly<Record<UnknownReason, string>> = {
-  notRecorded: 'not recorded',
-  notMeasured: 'not measured',
-  hidden: 'hidden',
-  noOutput: 'no output',
-  notComputable: 'not computable',
-  oneOutput: 'in prefill+decode (one output)',
-  noStageTable: 'no stage table ([OmniTiming] only, INFO level)',
-};
-
 export function ms(v: number): string {
   return formatCompact(v);
 }
@@ -151,18 +149,19 @@ function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparis
 
 function missingText(side: SideStats): string {
   if (side.requests === 0) return 'did not run';
-  const parts = (Object.keys(UNKNOWN_TEXT) as UnknownReason[])
+  const parts = (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
     .filter((k) => (side.unknown[k] ?? 0) > 0)
-    .map((k) => `${side.unknown[k]} ${UNKNOWN_TEXT[k]}`);
+    .map((k) => `${side.unknown[k]} ${UNKNOWN_LABEL[k]}`);
   return `0 of ${side.requests} measured${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
 }
 
 function oneSided(m: MetricComparison): OneSided {
   const missing = m.status === 'baselineOnly' ? m.candidate : m.baseline;
+  // An INFO-level log printed no table for it: not measured, not the hidden-row style (zero or not measured).
   const state =
     (missing.unknown.notRecorded ?? 0) > 0
       ? 'notRecorded'
-      : (missing.unknown.notMeasured ?? 0) > 0
+      : (missing.unknown.notMeasured ?? 0) > 0 || (missing.unknown.noStageTable ?? 0) > 0
         ? 'notMeasured'
         : 'hidden';
   const text =

@@ -31,6 +31,7 @@ export const UNKNOWN_LABEL: Readonly<Record<UnknownReason, string>> = {
   notComputable: 'not computable',
   oneOutput: 'in prefill+decode (one output)',
   noStageTable: 'no stage table ([OmniTiming] only, INFO level)',
+  noTransferTable: 'ran both stages, no transfer printed (left out when all 0)',
 };
 
 export function signedMs(v: number): string {

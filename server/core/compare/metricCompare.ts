@@ -20,6 +20,7 @@ import type {
   ScopeSamples,
   SideStats,
 } from './types';
+import { EDGE_METRICS } from './types';
 import { PERCENTILES, PERCENT_OF, valuesAbovePercentile, type Percentile } from '../reportedPercentiles';
 
 export interface SignificanceOptions {
@@ -169,12 +170,29 @@ export function compareMetrics(
   const scopes = [...new Set([...b.keys(), ...c.keys()])].sort(compareScopes);
   const out: MetricComparison[] = [];
   for (const scope of scopes) {
-    const bs = b.get(scope);
-    const cs = c.get(scope);
+    const bs = b.get(scope) ?? unprintedEdge(scope, baseline);
+    const cs = c.get(scope) ?? unprintedEdge(scope, candidate);
     for (const metric of ALL_METRICS) {
       if (bs?.metrics[metric] === undefined && cs?.metrics[metric] === undefined) continue;
       out.push(compareMetric(scope, metric, bs, cs, options));
     }
   }
   return out;
+}
+
+/**
+ * An edge the other run printed, in a run whose log has no transfer table of it although its
+ * requests ran both stages (an INFO-level log; a build without transfer stats): those requests
+ * are its unknowns, not a run that never reached the edge.
+ */
+function unprintedEdge(scope: string, run: RunSamples): ScopeSamples | undefined {
+  const ends = /^(\d+)->(\d+)$/.exec(scope);
+  if (ends === null) return undefined;
+  const [from, to] = [Number(ends[1]), Number(ends[2])];
+  const requests = run.stagePairRequests?.[`${Math.min(from, to)}->${Math.max(from, to)}`] ?? 0;
+  if (requests === 0) return undefined;
+  const unknown: MetricSamples = { values: EMPTY, inferred: 0, unknown: { noTransferTable: requests } };
+  const metrics: Partial<Record<MetricId, MetricSamples>> = {};
+  for (const metric of EDGE_METRICS) metrics[metric] = unknown;
+  return { scope, stageId: null, requestCount: requests, metrics };
 }

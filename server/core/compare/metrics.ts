@@ -87,7 +87,16 @@ const EDGE_FIELD: Readonly<Record<Exclude<EdgeMetric, 'edgeOmniTimingTx'>, strin
 };
 
 /** The value of an edge metric for one transfer edge of a request. */
-export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric): MetricValue {
+/**
+ * `withoutStageTables`: the request printed [OmniTiming] and no stage table (an INFO-level
+ * server), so an edge without a TransferEdgeStats column was not printed at that level; with
+ * stage tables, a missing column is the all-zero one the server leaves out (hidden).
+ */
+export function edgeMetricValue(
+  transfer: RequestTransfer,
+  metric: EdgeMetric,
+  withoutStageTables = false,
+): MetricValue {
   if (metric === 'edgeOmniTimingTx') {
     if (
       transfer.omniTimingTxState === 'measured' &&
@@ -97,6 +106,7 @@ export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric): 
       return { value: transfer.omniTimingTxMs, inferred: false };
     return transfer.omniTimingTxState === 'notRecorded' ? UNKNOWN.notRecorded : UNKNOWN.hidden;
   }
+  if (!transfer.tablePrinted && withoutStageTables) return UNKNOWN.noStageTable;
   const cell = transfer.fields[EDGE_FIELD[metric]];
   if (cell === undefined) return UNKNOWN.hidden;
   if (cell.state === 'measured')
@@ -131,6 +141,7 @@ const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
   notComputable: Object.freeze({ unknown: 'notComputable' }),
   oneOutput: Object.freeze({ unknown: 'oneOutput' }),
   noStageTable: Object.freeze({ unknown: 'noStageTable' }),
+  noTransferTable: Object.freeze({ unknown: 'noTransferTable' }),
 };
 
 const UNKNOWN_OF_SPLIT: Readonly<Record<Exclude<SplitState, 'measured' | 'inferred'>, UnknownReason>> = {

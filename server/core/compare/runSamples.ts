@@ -5,6 +5,7 @@ import { RunTailsBuilder } from './tailCompare';
 import type { AnalyzedRequest, Finding } from '../analysis/types';
 import { e2eValue, edgeMetricValue, stageMetricValue } from './metrics';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { lacksStageTable } from '../analysis/tablesMissing';
 import type { MetricValue } from './metrics';
 import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
 import { EDGE_METRICS, REQUEST_SCOPE, STAGE_METRICS } from './types';
@@ -84,6 +85,7 @@ export class RunSamplesBuilder {
   private cold = 0;
   private firstTime: string | null = null;
   private lastTime: string | null = null;
+  private readonly stagePairs = new Map<string, number>();
 
   constructor(private readonly excludeCold: boolean) {}
 
@@ -99,6 +101,7 @@ export class RunSamplesBuilder {
       if (this.excludeCold) return;
     }
     this.tails.add(request);
+    this.countStagePairs(request);
     for (const stage of request.stages) {
       const acc = this.scope(stage.stageKey, stage.stageId);
       acc.requestCount++;
@@ -109,10 +112,11 @@ export class RunSamplesBuilder {
       }
     }
     // Transfer edges: a scope per edge (`0->1`), over the requests that name it.
+    const withoutStageTables = request.transfers.length > 0 && lacksStageTable(request);
     for (const transfer of request.transfers) {
       const acc = this.scope(transfer.edge, null);
       acc.requestCount++;
-      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric));
+      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric, withoutStageTables));
     }
     const e2e = e2eValue(request);
     // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.
@@ -133,7 +137,21 @@ export class RunSamplesBuilder {
       tails: this.tails.finish(),
       logSpan:
         this.firstTime === null || this.lastTime === null ? null : { first: this.firstTime, last: this.lastTime },
+      stagePairRequests: Object.fromEntries(this.stagePairs),
     };
+  }
+
+  /** Each pair of the request's stages once (replicas and segments of a stage count as it). */
+  private countStagePairs(request: AnalyzedRequest): void {
+    const ids: number[] = [];
+    for (const stage of request.stages)
+      if (stage.stageId !== null && !ids.includes(stage.stageId)) ids.push(stage.stageId);
+    ids.sort((a, b) => a - b);
+    for (let i = 0; i < ids.length; i++)
+      for (let j = i + 1; j < ids.length; j++) {
+        const key = `${ids[i]}->${ids[j]}`;
+        this.stagePairs.set(key, (this.stagePairs.get(key) ?? 0) + 1);
+      }
   }
 
   private scope(scope: string, stageId: number | null): ScopeAccumulator {

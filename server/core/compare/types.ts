@@ -51,6 +51,8 @@ export const REQUEST_SCOPE = 'request';
  *  notComputable  a derived figure whose inputs were missing (e.g. no upstream first output)
  *  oneOutput      prefill or decode of a stage that emitted one output: its vllm_prefill_ms covers
  *                 both and is compared as the metric prefillDecode instead (oneOutputStage.ts)
+ *  noTransferTable  a request that ran both stages of an edge the other run printed, with no
+ *                 transfer table of that edge in its log
  */
 export type UnknownReason =
   | 'notMeasured'
@@ -60,7 +62,8 @@ export type UnknownReason =
   | 'notComputable'
   | 'oneOutput'
   /** The stage is known only from an [OmniTiming] line: the run printed no stage table (INFO level). */
-  | 'noStageTable';
+  | 'noStageTable'
+  | 'noTransferTable';
 export type UnknownCounts = Partial<Record<UnknownReason, number>>;
 
 /** The measured values of one metric of one scope in one run, sorted ascending. */
@@ -122,6 +125,11 @@ export interface RunSamples {
   readonly tails?: RunTails | null;
   /** When the log says the run's requests were printed; null when it printed no timestamp. */
   readonly logSpan?: LogSpan | null;
+  /**
+   * Requests that ran both stages of a pair, keyed as an edge from the lower stage id
+   * (`0->1`): what an edge the run printed no transfer table of was run by.
+   */
+  readonly stagePairRequests?: Readonly<Record<string, number>>;
 }
 
 /** A run's p99 tails, by target. */
