@@ -11,7 +11,8 @@ import { measured } from '../values';
 import { isSafeKey } from '../log/strings';
 import { requestTransfers } from './transfers';
 import { stageKindOf } from './stageKind';
-import type { AnalyzedRequest, PhaseSplit, RequestStage } from './types';
+import { notMeasuredSplit } from './phaseSplit';
+import type { AnalyzedRequest, RequestStage } from './types';
 
 export const REQUEST_LEVEL_METRICS = 'log_utils request_level_metrics';
 const TRANSFER_TOTAL = 'log_utils transfer_total_stats';
@@ -33,21 +34,6 @@ interface PendingEdges {
   readonly timestamp: string | null;
   /** Edge name -> its dict's values; null when the edge was printed twice for the id (which one is this request's is unknown). */
   readonly edges: Map<string, TransferEdge | null>;
-}
-
-/** The split of a stage in a format that prints none. */
-function notMeasuredSplit(): PhaseSplit {
-  return {
-    values: { queuedMs: null, inputWaitMs: null, readyQueuedMs: null, prefillMs: null, decodeMs: null, ttftMs: null },
-    states: {
-      queuedMs: 'notMeasured',
-      inputWaitMs: 'notMeasured',
-      readyQueuedMs: 'notMeasured',
-      prefillMs: 'notMeasured',
-      decodeMs: 'notMeasured',
-      ttftMs: 'notMeasured',
-    },
-  };
 }
 
 /** The numbers of a dict that are not nested (`stages.0.x` is), as measured cells. */

@@ -86,6 +86,25 @@ export function isTtftDefaultNoOutput(fields: FieldMap, ctx: SplitContext): bool
   return (prefill === undefined || prefill.state !== 'measured') && !producedOutput(fields);
 }
 
+/**
+ * The split of a stage whose log printed none: a format before February 2026, or an
+ * INFO-level server's [OmniTiming] line (the stage table is DEBUG). Not measured, not hidden:
+ * no row was left out, no table was printed.
+ */
+export function notMeasuredSplit(): PhaseSplit {
+  return {
+    values: { queuedMs: null, inputWaitMs: null, readyQueuedMs: null, prefillMs: null, decodeMs: null, ttftMs: null },
+    states: {
+      queuedMs: 'notMeasured',
+      inputWaitMs: 'notMeasured',
+      readyQueuedMs: 'notMeasured',
+      prefillMs: 'notMeasured',
+      decodeMs: 'notMeasured',
+      ttftMs: 'notMeasured',
+    },
+  };
+}
+
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
   // Object literals in SPLIT_NAMES order (one shape for every stage; this runs per stage of every request).
   const queued = fields[SPLIT_FIELD.queuedMs];

@@ -5,7 +5,7 @@ import { mapPacked } from '../arrays';
 import type { OmniTimingRecord, StageColumn } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { measured } from '../values';
-import { phaseSplitOf } from './phaseSplit';
+import { notMeasuredSplit, phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
 import type { AnalyzedRequest, RequestStage } from './types';
 
@@ -82,7 +82,7 @@ export function stagesFromTiming(timing: OmniTimingRecord): RequestStage[] {
       replicaId: 0,
       kind: 'llm' as const,
       fields,
-      split: phaseSplitOf(fields, { kind: 'llm', tableHasNativeStats: false }),
+      split: notMeasuredSplit(),
     };
   });
 }

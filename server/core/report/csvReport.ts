@@ -11,6 +11,9 @@
 // (unrecordedValues.ts, e.g. a first output of 0.0) keeps its printed value here.
 // `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
 // prefill+decode (oneOutputStage.ts), not prefill alone, and its decodeMs is `notRecorded`.
+// A stage known only from [OmniTiming] (an INFO-level server prints no stage table) has every
+// table value `notMeasured`, as has an edge of such a request; its stage time and the request's total are the `omni_timing_*_s`
+// columns, in seconds as printed (10 ms resolution), on every stage row that has them.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
@@ -18,6 +21,8 @@ import { nonFiniteText, toLogPrecision } from '../values';
 import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
+import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
+import { lacksStageTable } from '../analysis/tablesMissing';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -73,6 +78,8 @@ export const CSV_HEADER = [
   ...TRANSFER_FIELDS,
   'omni_timing_tx_ms',
   'omni_timing_tx_state',
+  'omni_timing_stage_s',
+  'omni_timing_total_s',
 ];
 
 const COMMA = 0x2c;
@@ -108,10 +115,10 @@ function numberCell(out: ByteChunks, v: number): void {
   else out.number(v);
 }
 
-/** A field cell: the number, the state word, or the text. */
-function fieldCell(out: ByteChunks, fields: FieldMap, name: string): void {
+/** A field cell: the number, the state word, or the text. `noTable`: the stage printed no table. */
+function fieldCell(out: ByteChunks, fields: FieldMap, name: string, noTable = false): void {
   const cell: Cell | undefined = fields[name];
-  if (cell === undefined) word(out, 'hidden');
+  if (cell === undefined) word(out, noTable ? 'notMeasured' : 'hidden');
   else if (cell.state === 'notMeasured') word(out, 'notMeasured');
   else if (cell.state === 'measured') numberCell(out, cell.value);
   else if (cell.value === '') word(out, 'blank');
@@ -169,9 +176,10 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
     out.byte(COMMA);
     word(out, split.states[n]);
   }
+  const noTable = s.fields[OMNI_TIMING_STAGE_FIELD] !== undefined;
   for (const f of STAGE_FIELDS) {
     out.byte(COMMA);
-    fieldCell(out, s.fields, f);
+    fieldCell(out, s.fields, f, noTable);
   }
   out.byte(COMMA);
   const added = r.derived.addedTimeToFirstOutputMs[s.stageKey];
@@ -180,12 +188,27 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   word(out, oneOutput ? 'true' : 'false');
   for (const f of LIST_FIELDS) {
     out.byte(COMMA);
-    fieldCell(out, s.fields, f);
+    fieldCell(out, s.fields, f, noTable);
     out.byte(COMMA);
     listCountCell(out, s.fields, f);
   }
   out.raw(NO_TRANSFER);
+  omniTimingCells(out, r, s);
   out.byte(NEWLINE);
+}
+
+/** The stage's time and the request's total from its [OmniTiming] line (empty cells without one). */
+function omniTimingCells(out: ByteChunks, r: AnalyzedRequest, s: RequestStage): void {
+  out.byte(COMMA);
+  const timing = r.timing;
+  if (timing === null) {
+    out.byte(COMMA);
+    return;
+  }
+  const stage = timing.stages.find((t) => t.stageId === s.stageId);
+  if (stage !== undefined) numberCell(out, stage.seconds);
+  out.byte(COMMA);
+  if (timing.totalS !== null) numberCell(out, timing.totalS);
 }
 
 function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id: string): void {
@@ -202,15 +225,19 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
   if (t.toStage !== null) out.number(t.toStage);
   out.byte(COMMA);
   word(out, t.tablePrinted ? 'true' : 'false');
+  // Without stage tables the server ran at INFO: the edge's table was not printed, not hidden.
+  const noTable = !t.tablePrinted && lacksStageTable(r);
   for (const f of TRANSFER_FIELDS) {
     out.byte(COMMA);
-    fieldCell(out, t.fields, f);
+    fieldCell(out, t.fields, f, noTable);
   }
   out.byte(COMMA);
   if (t.omniTimingTxMs === null) word(out, 'absent');
   else numberCell(out, t.omniTimingTxMs);
   out.byte(COMMA);
   word(out, t.omniTimingTxState);
+  out.byte(COMMA);
+  out.byte(COMMA);
   out.byte(NEWLINE);
 }
 

@@ -209,7 +209,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
           );
         // A row hidden on every request is said for the phases every LLM stage has (a codec's decode
         // under the first-audio signature), not for the input split a stage may not have at all.
-        const always = name === 'prefillMs' || name === 'decodeMs' || name === 'ttftMs';
+        const always = name === 'queuedMs' || name === 'prefillMs' || name === 'decodeMs' || name === 'ttftMs';
         if (st.hidden > 0 && (st.hidden < s.requestCount || (always && s.oneOutputRequests === 0)))
           parts.push(`${st.hidden} hidden (zero or not measured)`);
         if (parts.length > 0)

@@ -23,6 +23,7 @@
 // Output is produced as chunks of UTF-8 bytes (a generator), never as one string: a 100k
 // request session is a few million events.
 import { timelineOf } from '../analysis/timeline';
+import { endToEndOf } from '../analysis/endToEnd';
 import type { AnalyzedRequest, RequestStage, RequestTransfer, TimelineSegment } from '../analysis/types';
 import { numberOf } from '../values';
 import { stageLabel } from '../stageRoles';
@@ -224,6 +225,11 @@ const SIZE = argKey('sizeKbytes');
 const SOURCE = argKey('source');
 const COLD = constantArg('cold', 'true');
 const MEASURED = constantArg('provenance', '"measured"');
+/** Where an e2e slice's time comes from when no E2E table printed it. */
+const E2E_FROM = {
+  omniTiming: constantArg('field', '"[OmniTiming] total="'),
+  legacyDict: constantArg('field', '"e2e_time_ms"'),
+} as const;
 const RECONSTRUCTED = constantArg('provenance', '"reconstructed"');
 const INFERRED = constantArg('state', '"inferred"');
 const DIFFUSION = constantArg('kind', '"diffusion"');
@@ -273,13 +279,15 @@ class RequestSlices {
 
   /** The request's E2E time on the first process. */
   private e2e(request: AnalyzedRequest): void {
-    const e2e = numberOf(request.e2e, 'e2e_total_ms');
-    if (e2e === undefined || !Number.isFinite(e2e) || e2e < 0) return;
+    const end = endToEndOf(request);
+    if (end === null) return;
+    const e2e = end.ms;
     const w = this.w;
     const id = this.nextId++;
     w.begin(this.arrival, REQUESTS_PID, E2E_NAME, id);
     this.requestArgs();
     w.number(MS, e2e);
+    if (end.from !== 'e2eTable') w.constant(E2E_FROM[end.from]);
     w.constant(MEASURED);
     w.endArgs();
     w.end(this.arrival + e2e * 1000, REQUESTS_PID, E2E_NAME, id);

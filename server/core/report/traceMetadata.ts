@@ -70,7 +70,8 @@ export function traceMetadata(m: MetadataInput): Record<string, unknown> {
       requestsByPlacement: m.placementCounts,
     },
     tracks: {
-      'requests (E2E)': 'one "e2e" slice per request with a printed e2e_total_ms, from its placed arrival',
+      'requests (E2E)':
+        'one "e2e" slice per request with a printed end to end, from its placed arrival: e2e_total_ms, else (arg "field") the [OmniTiming] line\'s total= (10 ms resolution) or the e2e_time_ms of the format before February 2026',
       stages: `one process per stage (per stage and replica when a stage ran on several); a request's time on a stage is a top slice "stage <key>" with its phases as children (category "${TRACE_CATEGORY}", one id per request and stage)`,
       transfers:
         'one process per transfer edge ("transfer 0->1"); a request\'s transfer is a top slice with its measured parts as children, always reconstructed (positioned by rule). A part that is hidden (all-zero row) or a [OmniTiming] 0.00 ms send that is not recorded (no payload transfer) has no slice; an edge without a measured part has none at all',

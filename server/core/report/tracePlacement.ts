@@ -3,8 +3,8 @@
 // finished; it gives no arrival time. So the arrival is placed by a rule, and the rule is
 // written into the trace (metadata and each request's slices): a trace position is never
 // more precise than that rule.
-import { numberOf } from '../values';
 import { timelineOf } from '../analysis/timeline';
+import { endToEndOf } from '../analysis/endToEnd';
 import type { RequestList } from '../analysis/requestStore';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { Cell } from '../values';
@@ -38,9 +38,9 @@ export type PlacementRule = 'log-timestamp' | 'capture-time' | 'sequential';
 
 export const PLACEMENT_TEXT: Readonly<Record<PlacementRule, string>> = {
   'log-timestamp':
-    "arrival = the log timestamp of the request's first stats record (printed when the request finished; 1 s resolution, no year in the log) minus e2e_total_ms (minus the request's drawn length when E2E is not printed). Positions are good to about a second; durations are as logged.",
+    "arrival = the log timestamp of the request's first stats record (printed when the request finished; 1 s resolution, no year in the log) minus e2e_total_ms ([OmniTiming] total= without the E2E table; the request's drawn length when neither is printed). Positions are good to about a second; durations are as logged.",
   'capture-time':
-    "arrival = when Stage Lens received the bytes that completed the request (live capture) minus e2e_total_ms (minus the request's drawn length when E2E is not printed). Positions are good to a few hundred ms; durations are as logged.",
+    "arrival = when Stage Lens received the bytes that completed the request (live capture) minus e2e_total_ms ([OmniTiming] total= without the E2E table; the request's drawn length when neither is printed). Positions are good to a few hundred ms; durations are as logged.",
   sequential:
     'no clock for this request: it is placed where the previous request (in log order) ends. The spacing between requests is not measured; durations are as logged.',
 };
@@ -64,10 +64,10 @@ function logTimeMs(timestamp: string | null): number | null {
   return Date.UTC(LOG_YEAR, Number(m[1]) - 1, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
 }
 
-/** How long the request lasted: E2E when printed, else how far its drawn segments reach. */
+/** How long the request lasted: its end to end when printed (table, [OmniTiming] total=), else how far its drawn segments reach. */
 export function requestLengthMs(request: AnalyzedRequest): number {
-  const e2e = numberOf(request.e2e, 'e2e_total_ms');
-  if (e2e !== undefined && Number.isFinite(e2e) && e2e >= 0) return e2e;
+  const e2e = endToEndOf(request);
+  if (e2e !== null) return e2e.ms;
   // `nan`/`inf` cells are numbers too: they place nothing.
   let end = 0;
   for (const s of timelineOf(request)) if (Number.isFinite(s.endMs)) end = Math.max(end, s.endMs);
