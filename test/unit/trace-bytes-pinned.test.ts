@@ -101,19 +101,19 @@ const CASES: ReadonlyArray<readonly [string, () => string]> = [
 
 const PINNED: Record<string, string> = {
   'upstream-rendered qwen3-omni-three-stage-transfers':
-    '24853 89f9dbd5ca832b51a227e274a0464fcae5b347351d49b71e11325b1189eaec2f',
+    '25065 ab0bd5ceb0cc6dccfb29e1e80c52fbb603e515e638bd8f7e9f58659fbfbb5f2b',
   'upstream-rendered qwen3tts-info-level-omnitiming-only':
-    '12216 3ae6afefd6300a6e544a7a8d8b23c823de0fd9bfcfc01e81e5310173b2c52fcc',
+    '14316 c443db2e534a42342ef33a5ed9dc14252c39752135f45747b1f0fd7eac4cdf6f',
   'upstream-rendered qwen3tts-talker-first-audio-after-fix':
-    '21322 29a3fb8764b709f58301f6421a08e8d8e0b344411791980c32058c4f371a089b',
+    '21534 79c4d11dd7e0a2272d7c5149ffa81f6dee24890238d38d40c8ff72e4be18234c',
   'upstream-rendered qwen3tts-talker-first-audio-before-fix':
-    '16984 9f73ad7dc1731bd6d8cb3f58c3656ac635c5967422fd40153bae49481efef0f4',
-  'the bundled sample (cold starts)': '59706 606ac9e0c993718b43713a432f3a10d59c62ce391f42fd3b1466d7e28fb2759f',
-  'generated qwen3-omni, 60 requests': '230639 7ff434397efd3532d9f25d0e218bee58b11683168369e410d1fcf0d8f12c6087',
+    '17196 bb2efeef4de42fa383abf614311980300f1995244ef2dd47bbd24f89860beb13',
+  'the bundled sample (cold starts)': '59918 f127707849ddf02221f6ca0b3875211b2a689ed9169f22fa2d4c2f5e89246e5d',
+  'generated qwen3-omni, 60 requests': '230851 6979b40ed23663a2ee324cf8d389725d594b48297f0753d7558cd744751500fe',
   'generated glm-image (diffusion), 40 requests':
-    '130410 5c8e0e8079bdd67b9901960a600410a6525a1af2fe1f4ddb16ada7aacbbebbeb',
+    '130622 dce01a27d6cd56623bef2c0c4877fde902d32bd7df9390bbbc3885e2594b696f',
   'generated qwen3-tts on two codec replicas, capture times':
-    '134301 c5bed21dcd3429db5497ea15bbbe30fed60060485c2d097c2f9bc3225f70fa19',
+    '134513 e532074e1303a2783a7d691457c98da9499ba21b910f57aefed8dc8c96d1d4c4',
 };
 
 for (const [name, run] of CASES) {
