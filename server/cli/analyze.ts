@@ -25,6 +25,7 @@ import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { stageRolesOf } from '../core/stageRoles';
+import { rolesThatFit } from '../core/analysis/roleFit';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -145,8 +146,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
       const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
-      for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles: roles }))
-        await writeOut(chunk);
+      const stageRoles = rolesThatFit(roles, analysis.snapshot().stages);
+      for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return 0;
     }
     await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
@@ -238,7 +239,8 @@ export async function analyzeStream(
       onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
     });
-    writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams, roles));
+    const snapshot = withEvidence(analysis.snapshot());
+    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, rolesThatFit(roles, snapshot.stages)));
     out.add('\n');
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
@@ -263,10 +265,11 @@ export async function analyzeStream(
       keepRequests: false,
       summaryFields: TABLE_SUMMARY_FIELDS,
     });
+    const snapshot = kind === 'scrape' ? null : withEvidence(analysis.snapshot());
     const lines =
-      kind === 'scrape'
+      snapshot === null
         ? scrapeTable(histograms, speechStreams, sourceName)
-        : tableReport(withEvidence(analysis.snapshot()), { source: sourceName, stageRoles: roles });
+        : tableReport(snapshot, { source: sourceName, stageRoles: rolesThatFit(roles, snapshot.stages) });
     out.add(lines.join('\n') + '\n');
   }
   out.flush();

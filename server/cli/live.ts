@@ -6,6 +6,7 @@ import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
+import { rolesThatFit } from '../core/analysis/roleFit';
 
 export interface LiveOptions {
   readonly source: CaptureSource;
@@ -31,7 +32,10 @@ export async function runLive(options: LiveOptions): Promise<number> {
     const snapshot = analysis.snapshot();
     const elapsed = ((Date.now() - started) / 1000).toFixed(0);
     const head = `${final ? 'Final summary' : 'Live'} · ${options.title} · ${elapsed}s${lastError === null ? '' : ` · ${lastError}`}`;
-    const body = tableReport(snapshot, { source: options.source.description, stageRoles: roles }).join('\n');
+    const body = tableReport(snapshot, {
+      source: options.source.description,
+      stageRoles: rolesThatFit(roles, snapshot.stages),
+    }).join('\n');
     // On a terminal, redraw in place; in a pipe, print a frame per refresh.
     options.out.write((tty && !final ? '\x1b[H\x1b[2J' : '\n') + head + '\n' + body + '\n');
   };

@@ -1,6 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
+import { rolesThatFit } from './roleFit';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -185,7 +186,11 @@ export class StreamAnalysis {
       stages,
       edges: this.edgeSummaries.edges(),
       findings: [
-        ...this.findingsBuilder.findings(stages, maxRequestIds, this.options.stageRoles?.()),
+        ...this.findingsBuilder.findings(
+          stages,
+          maxRequestIds,
+          rolesThatFit(this.options.stageRoles?.() ?? {}, stages),
+        ),
         ...this.legacyFindings(),
         ...this.engineFindings(),
       ],
@@ -232,7 +237,7 @@ export class StreamAnalysis {
       },
       edges: this.edgeSummaries.edges(),
       findings: [
-        ...this.findingsBuilder.findings(stages, undefined, this.options.stageRoles?.()),
+        ...this.findingsBuilder.findings(stages, undefined, rolesThatFit(this.options.stageRoles?.() ?? {}, stages)),
         ...this.engineFindings(),
         ...this.legacyFindings(),
       ],
