@@ -109,6 +109,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       `${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`,
     );
   }
+  let stagesDiffer: string | null = null;
   if (baseline.samples !== null && candidate.samples !== null) {
     const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
@@ -120,10 +121,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
       const onlyB = [...b].filter((s) => !c.has(s));
       const onlyC = [...c].filter((s) => !b.has(s));
-      if (!edges && b.size > 0 && c.size > 0 && onlyB.length + onlyC.length > 0)
-        notes.unshift(
-          `The runs have different stages (baseline ${[...b].join(', ')}; candidate ${[...c].join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`,
-        );
+      if (!edges && b.size > 0 && c.size > 0 && onlyB.length + onlyC.length > 0) {
+        stagesDiffer = `The runs have different stages (baseline ${[...b].join(', ')}; candidate ${[...c].join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`;
+        notes.unshift(stagesDiffer);
+      }
       if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${edges ? 'named' : 'ran'} only in the baseline.`);
       if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
     }
@@ -171,8 +172,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       ),
     ),
   ];
-  // Stages named as the editor names a session's: from the files' names.
-  const stageRoles = stageRolesOf(`${baseline.source} ${candidate.source}`);
+  const stageRoles = comparedRoles(baseline, candidate);
   const tail =
     baseline.samples !== null && candidate.samples !== null
       ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput, stageRoles)
@@ -188,5 +188,26 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes,
     tail,
     stageRoles,
+    stagesDiffer,
   };
+}
+
+/**
+ * Stages named as the editor names a session's, from the files' names: only where the runs do
+ * not say two pipelines (a Qwen3-TTS run against a Qwen3-Omni one) and ran the same stages;
+ * otherwise a stage of one is not that stage of the other, and stages go by id.
+ */
+function comparedRoles(baseline: RunData, candidate: RunData): Readonly<Record<string, string>> {
+  const b = stageRolesOf(baseline.source);
+  const c = stageRolesOf(candidate.source);
+  const bText = Object.values(b).join();
+  const cText = Object.values(c).join();
+  if (bText !== '' && cText !== '' && bText !== cText) return {};
+  const stageIds = (run: RunData): string =>
+    (run.samples?.scopes ?? [])
+      .filter((s) => s.stageId !== null)
+      .map((s) => s.stageId)
+      .join();
+  if (baseline.samples !== null && candidate.samples !== null && stageIds(baseline) !== stageIds(candidate)) return {};
+  return bText !== '' ? b : c;
 }

@@ -62,6 +62,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     `**Candidate:** ${escapeMarkdown(runText(report.candidate))}`,
     '',
   ];
+  if (report.stagesDiffer != null) out.push(`> ⚠️ ${escapeMarkdown(report.stagesDiffer)}`, '');
 
   if (rules.length > 0) {
     const failed = rules.filter((r) => r.failed).length;

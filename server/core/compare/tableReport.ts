@@ -100,6 +100,7 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     `  candidate  ${runText(report.candidate)}`,
     '',
   ];
+  if (report.stagesDiffer != null) out.push(`Warning: ${report.stagesDiffer}`, '');
   if (report.metrics.length > 0) {
     out.push(
       `Per stage and phase, ms over measured values only (n = measured values, baseline/candidate). Δ = candidate - baseline, Δ % = Δ / |baseline| (its sign is Δ's where the baseline is negative, +1st output); * = a change: beyond noise, above ` +

@@ -328,4 +328,6 @@ export interface ComparisonReport {
   readonly tail?: TailComparison | null;
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
+  /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
+  readonly stagesDiffer?: string | null;
 }
