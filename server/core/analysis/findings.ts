@@ -25,6 +25,9 @@ const SHARED_START_SLACK = 0.05;
 
 /** Printing has 3 decimals, so a sum of two printed values can be off by 0.001; beyond 0.002 is real. */
 export const SPLIT_TOLERANCE_MS = 0.002;
+/** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
+const TTFT_GAP_MS = 50;
+const TTFT_GAP_SHARE = 0.1;
 
 interface Bucket {
   readonly code: FindingCode;
@@ -179,6 +182,20 @@ export class FindingsBuilder {
       this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
     }
 
+    // TTFT is arrival to the first output handled; queued + prefill is arrival to the first
+    // token. Held apart on a downstream stage, its TTFT waited for something upstream.
+    if (
+      downstream &&
+      stage.kind === 'llm' &&
+      states.ttftMs === 'measured' &&
+      states.prefillMs === 'measured' &&
+      !prefillCoversDecode(request, stage)
+    ) {
+      const gap = (values.ttftMs ?? 0) - (values.prefillMs ?? 0) - (states.queuedMs === 'measured' ? (q ?? 0) : 0);
+      if (gap > Math.max(TTFT_GAP_MS, TTFT_GAP_SHARE * (values.ttftMs ?? 0)))
+        this.hit('ttft-includes-upstream-wait', 'info', stage.stageId, id, gap, 'vllm_ttft_ms');
+    }
+
     // One hit per request and stage, with its most negative duration.
     let worst = 0;
     let worstField = '';
@@ -274,6 +291,12 @@ export class FindingsBuilder {
         return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${nonFiniteText(b.worst) ?? `${fmt(b.worst)} ms`} on ${b.worstRequest}): a clock or accounting bug in the server, not a real time. Such values are kept as printed in each request and shown as not recorded, never taken into percentiles or means.`;
       case 'queued-includes-input-wait':
         return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
+      case 'ttft-includes-upstream-wait':
+        return (
+          `${stage}'s vllm_ttft_ms exceeds its vllm_queued_ms + vllm_prefill_ms on ${of(b.stageId)} (by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): its first output was handled well after its first token. ` +
+          "Under talker first audio (with the stats fix) a codec's outputs that come before the talker's first-audio frame are held back and replayed after it: its prefill and ITLs keep their engine times, its TTFT is taken at the replay, so it includes the wait for that frame. " +
+          "Read that TTFT as time to first audio from the stage's arrival, not as its own queueing and prefill; the rest of it is time upstream."
+        );
       case 'diffusion-zero-ambiguous':
         return `${stage} prints diffusion timings as truncated _ms integers (a build before the missing-value rule): there a 0 in preprocess_time_ms or output_ready_wait_time_ms can mean "not measured", and the log hides all-zero rows, so absent rows are ambiguous on ${of(b.stageId)}.`;
       case 'truncated-record':

@@ -275,6 +275,7 @@ export type FindingCode =
   | 'split-mismatch'
   | 'negative-interval'
   | 'queued-includes-input-wait'
+  | 'ttft-includes-upstream-wait'
   | 'cold-start'
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'

@@ -1,0 +1,35 @@
+// After the codec stats fix, under talker first audio, a codec's TTFT is taken when its held
+// outputs are replayed after the talker's first-audio frame: it includes that wait, while its
+// queued and prefill do not (metric-semantics, seed 000). Said once per stage, with the request
+// and the size of the gap; not said where TTFT is queued + prefill (the other stages, the
+// other fixtures).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { analysedLog } from './support/analysedLog';
+
+const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
+const findingsOf = (name: string) =>
+  analysedLog(path.join(UPSTREAM, `${name}.log`)).findings.filter((f) => f.code === 'ttft-includes-upstream-wait');
+
+test("the after-fix codec request whose TTFT waited 3.25 s for the talker's first frame", () => {
+  const [finding, ...rest] = findingsOf('qwen3tts-talker-first-audio-after-fix');
+  assert.equal(rest.length, 0);
+  assert.equal(finding?.stageId, 1);
+  assert.deepEqual(finding?.requestIds, ['speech-628f17161fc5a104a9aeb486cbfaa141']);
+  // TTFT 4,000 ms against queued 250 + prefill 500 (the fix's worked case).
+  assert.match(
+    finding?.message ?? '',
+    /on 1 of 6 requests \(by up to 3,250 ms, on speech-628f17161fc5a104a9aeb486cbfaa141\)/,
+  );
+  assert.match(finding?.message ?? '', /includes the wait for that frame/);
+});
+
+test('not said where TTFT is queued + prefill, nor on a one-output stage', () => {
+  for (const name of [
+    'qwen3-omni-three-stage-transfers',
+    'qwen3tts-talker-first-audio-before-fix',
+    'qwen3tts-info-level-omnitiming-only',
+  ])
+    assert.deepEqual(findingsOf(name), [], name);
+});
