@@ -191,6 +191,32 @@ describe('diffusionPreprocessFirstBuckets', () => {
     assert.deepEqual(diffusionPreprocessFirstBuckets(parseExposition(HEALTHY_SCRAPE)), []);
   });
 
+  it("the codec's per-request TPOT is marked with its TTFT, prefill, decode and ITL: it is its decode time over its tokens", () => {
+    const labels = (stage: string): string =>
+      `model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="${stage}",replica="0"`;
+    const tpot = (stage: string): string[] => [
+      `vllm:request_time_per_output_token_seconds_bucket{${labels(stage)},le="0.1"} 0`,
+      `vllm:request_time_per_output_token_seconds_bucket{${labels(stage)},le="80.0"} 0`,
+      `vllm:request_time_per_output_token_seconds_bucket{${labels(stage)},le="+Inf"} 30`,
+      `vllm:request_time_per_output_token_seconds_count{${labels(stage)}} 30`,
+      `vllm:request_time_per_output_token_seconds_sum{${labels(stage)}} 9000000`,
+    ];
+    const body = [
+      BUGGY_CODEC_SCRAPE,
+      '# TYPE vllm:request_time_per_output_token_seconds histogram',
+      ...tpot('0'),
+      ...tpot('1'),
+      '',
+    ].join('\n');
+    const rows = summarizeScrape(body).histograms;
+    const caveatOf = (family: string, stage: number): string | null | undefined =>
+      rows.find((r) => r.family === family && r.labels['stage'] === String(stage))?.caveat;
+    const itl = caveatOf('vllm:inter_token_latency_seconds', 1);
+    assert.ok(typeof itl === 'string' && itl.length > 0);
+    assert.equal(caveatOf('vllm:request_time_per_output_token_seconds', 1), itl);
+    assert.equal(caveatOf('vllm:request_time_per_output_token_seconds', 0), null);
+  });
+
   it('the scrape summary says which quantiles may be "no pre-processor" zeros, and only those series', () => {
     const series = (stage: string, counts: readonly number[]): string[] => {
       const labels = `model_name="glm",stage="${stage}",replica="0"`;

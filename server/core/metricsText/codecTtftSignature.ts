@@ -55,8 +55,11 @@ const INFERENCE = 'vllm:request_inference_time_seconds';
 /** Below this, decode vs inference sums are treated as equal (float sums of seconds). */
 const SUM_TOLERANCE_S = 1e-6;
 
+/** A request's mean time per output token: its decode time over its tokens, so as wrong as the decode time. */
+const REQUEST_TPOT = 'vllm:request_time_per_output_token_seconds';
+
 /** The families whose series on an affected stage the codec TTFT bug makes unusable (a scrape, a Prometheus query, a comparison). */
-export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE]);
+export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE, REQUEST_TPOT]);
 
 function seriesByLabels(exposition: ParsedExposition, name: string): Map<string, HistogramSeries> {
   const map = new Map<string, HistogramSeries>();
