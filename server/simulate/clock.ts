@@ -24,12 +24,23 @@ export function fixedClock(): LogClock {
   };
 }
 
-export function wallClock(): LogClock {
+/**
+ * The wall clock at the run's start, then simulated time: with --speed x a real server's log
+ * would have stamped x times more time than passed, so a sped-up log's timestamps agree with
+ * its durations (a reader places requests by them). Anchored at the first stamp, where
+ * simulated time `simUs` is wall time x speed since the run started.
+ */
+export function wallClock(speed = 1): LogClock {
+  let anchorMs: number | null = null;
+  const at = (simUs: Micros): Date => {
+    anchorMs ??= Date.now() - simUs / 1000 / speed;
+    return new Date(anchorMs + simUs / 1000);
+  };
   return {
-    stamp() {
-      const d = new Date();
+    stamp(simUs) {
+      const d = at(simUs);
       return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
     },
-    epochSeconds: () => Math.floor(Date.now() / 1000),
+    epochSeconds: (simUs) => Math.floor(at(simUs).getTime() / 1000),
   };
 }

@@ -87,7 +87,7 @@ class EventQueue {
 
 export async function runSimulation(o: RunOptions): Promise<number> {
   const pid = o.fixedClock ? FIXED_PID : process.pid;
-  const clock = o.fixedClock ? fixedClock() : wallClock();
+  const clock = o.fixedClock ? fixedClock() : wallClock(o.speed);
   const processLabel = o.prefix === 'apiserver' ? `APIServer pid=${pid}` : o.prefix === 'api' ? 'API' : null;
   const writer = new LogWriter({ process: processLabel, ansi: o.color, debug: o.debugTables, clock }, o.build);
   const model = runTimingModel(o);

@@ -85,3 +85,23 @@ describe('simulator request rate (real process)', { concurrency: true }, () => {
     assert.equal(normalize(stalled.stdout), normalize(out));
   });
 });
+
+describe('log timestamps at a high --speed', () => {
+  test('stamp simulated time from the start, so they agree with the durations the tables print', async () => {
+    const started = Date.now();
+    const { exit, stdout } = await runToEnd(
+      ['--requests', '12', '--rps', '2', '--speed', '40', '--seed', '5', '--debug-tables', '--port', '0'],
+      30_000,
+    );
+    const wallS = (Date.now() - started) / 1000;
+    assert.equal(exit.code, 0);
+    const seconds = [...stdout.matchAll(/ (\d\d):(\d\d):(\d\d) \[/g)].map(
+      (m) => Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]),
+    );
+    assert.ok(seconds.length > 12);
+    // Twelve requests at 2 per second of simulated time span about 6 s of it, in well under 6 s of wall time.
+    const spanS = Math.max(...seconds) - Math.min(...seconds);
+    assert.ok(spanS >= 4, `the log spans ${spanS} s`);
+    assert.ok(wallS < spanS, `the run took ${wallS} s of wall time`);
+  });
+});
