@@ -53,6 +53,7 @@ Options:
                             v2 + async_chunk for a stage whose prefill covers its decode)
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
+  --duration <s>            with --follow: stop after s seconds (without --follow: a usage error)
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
@@ -101,6 +102,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const configProblem = deployConfig === null ? null : loadDeployEvidence().deployConfigProblem(deployConfig);
   if (configProblem !== null) {
     process.stderr.write(`stage-lens analyze: the deploy config ${deployConfig} ${configProblem}\n`);
+    return 2;
+  }
+  if (parsed.values.duration !== undefined && parsed.values.follow !== true) {
+    process.stderr.write(
+      'stage-lens analyze: --duration needs --follow (it ends a followed log; a file is read once to its end)\n',
+    );
     return 2;
   }
   if (parsed.values.follow === true) {

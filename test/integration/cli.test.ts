@@ -409,6 +409,27 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
   assert.equal(garbage.status, 0, 'input was read');
 });
 
+test('usage errors: an unknown option is quoted whole, --duration without --follow is refused (exit 2, nothing on stdout)', () => {
+  for (const command of ['analyze', 'explain']) {
+    const r = cli([command, SAMPLE, '--bogus']);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^stage-lens ${command}: unknown option '--bogus' \\(an input whose name starts with '-' goes after '--', as in: -- --bogus\\)\n`,
+      ),
+    );
+  }
+  const short = cli(['compare', SAMPLE, SAMPLE, '-z']);
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /^stage-lens compare: unknown option '-z' \(.*as in: -- -z\)\n/);
+  const duration = cli(['analyze', SAMPLE, '--duration', '2']);
+  assert.equal(duration.status, 2);
+  assert.equal(duration.stdout, '');
+  assert.match(duration.stderr, /^stage-lens analyze: --duration needs --follow/);
+});
+
 test(
   'analyze --follow shows a live table of a growing file and ends with a final summary',
   { timeout: 30_000 },
