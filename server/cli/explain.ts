@@ -5,7 +5,7 @@
 import { readExplainInput } from '../capture/explainInput';
 import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
 import { explainTable } from '../core/explain/explainTable';
-import { parseTarget, TARGET_GRAMMAR } from '../core/explain/targets';
+import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain/targets';
 import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
 import { parseCommandArgs } from './commandArgs';
 import { writeOut } from './stdoutWrite';
@@ -81,6 +81,15 @@ export async function runExplain(argv: string[]): Promise<number> {
   let report: ExplainReport;
   try {
     const input = await readExplainInput(source, process.stdin);
+    const unknown = unknownTargetsText(
+      targets,
+      input.index.targets(),
+      input.index.stages().map((s) => s.stageKey),
+    );
+    if (unknown !== null) {
+      process.stderr.write(`stage-lens explain: ${unknown}\n`);
+      return 2;
+    }
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
