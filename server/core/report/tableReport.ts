@@ -18,6 +18,7 @@ import { countOf } from '../numberText';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
+import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -111,11 +112,13 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
   } else if (snapshot.stages.length === 0) {
     const legacy = legacyFinding;
-    const compressed = snapshot.findings.some((f) => f.code === 'input-compressed');
+    const unreadable = unreadableInputFinding(snapshot.findings);
     out.push(
       '',
-      ...(compressed
-        ? ['No per-request stage statistics: the input is a compressed file, not a text log (see Findings).']
+      ...(unreadable !== undefined
+        ? [
+            `No per-request stage statistics: the input is ${unreadable.code === 'input-compressed' ? 'a compressed file' : 'binary data'}, not a text log (see Findings).`,
+          ]
         : legacy !== undefined
           ? wrap(`No per-request stage statistics in the current format. ${(legacySaid = legacy).message}`)
           : [
