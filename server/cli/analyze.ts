@@ -25,6 +25,8 @@ import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { stageRolesOf } from '../core/stageRoles';
+import type { ParseOutput, ParseProblem } from '../core/records';
+import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -57,7 +59,8 @@ Options:
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
-2 for usage or I/O errors.`;
+2 for usage or I/O errors, or an input that is not a text log (compressed or binary
+data: nothing in it was read; the report says why, and how to read a compressed log).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -151,13 +154,13 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
+      const { analysis, unreadable } = await readAnalysis(input, { excludeCold, keepRequests: true });
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles: roles }))
         await writeOut(chunk);
-      return 0;
+      return unreadableStatus(unreadable, analysis, sourceName);
     }
-    await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
-    return 0;
+    const read = await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
+    return unreadableStatus(read.unreadable, read.analysis, sourceName);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -173,6 +176,16 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   } finally {
     progress?.stop();
   }
+}
+
+/**
+ * 2 when the input was not a text log and gave no request (the report, printed, says why;
+ * stderr says it for a script or CI job, which the exit status fails), else 0.
+ */
+function unreadableStatus(unreadable: ParseProblem | null, analysis: StreamAnalysis, source: string): number {
+  if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
+  process.stderr.write(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`);
+  return 2;
 }
 
 /**
@@ -224,8 +237,9 @@ export async function analyzeStream(
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
   layout: JsonLayout = 'compact',
-): Promise<void> {
+): Promise<{ analysis: StreamAnalysis; unreadable: ParseProblem | null }> {
   const out = new StdoutText();
+  let read: { analysis: StreamAnalysis; unreadable: ParseProblem | null };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
@@ -238,7 +252,7 @@ export async function analyzeStream(
         }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -247,10 +261,11 @@ export async function analyzeStream(
     });
     writer.end(analysisJsonRest(withEvidence(analysis.snapshot()), histograms, speechStreams, roles));
     out.add('\n');
+    read = { analysis, unreadable };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    const { analysis } = await readAnalysis(input, {
+    const { analysis, unreadable } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -262,9 +277,10 @@ export async function analyzeStream(
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
+    read = { analysis, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, kind, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -275,8 +291,10 @@ export async function analyzeStream(
         ? scrapeTable(histograms, speechStreams, sourceName)
         : tableReport(withEvidence(analysis.snapshot()), { source: sourceName, stageRoles: roles });
     out.add(lines.join('\n') + '\n');
+    read = { analysis, unreadable };
   }
   out.flush();
+  return read;
 }
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
@@ -313,18 +331,25 @@ async function readAnalysis(
   histograms: HistogramSummaryJson[];
   speechStreams: SpeechStreamCounts[];
   kind: 'log' | 'scrape';
+  /** The parser's word that the input is not a text log (compressed, binary), if it said so. */
+  unreadable: ParseProblem | null;
 }> {
   const { drained, ...analysisOptions } = options;
   const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
+  let unreadable: ParseProblem | null = null;
+  const ingest = (output: ParseOutput): void => {
+    unreadable ??= unreadableInputProblem(output.problems) ?? null;
+    analysis.ingest(output);
+  };
   const { kind } = await readByKind(input, (kind) => ({
     kind,
     push:
       kind === 'log'
         ? (buf: Buffer) => {
-            analysis.ingest(parser.push(buf));
+            ingest(parser.push(buf));
             return drained?.();
           }
         : (buf: Buffer) => {
@@ -337,7 +362,7 @@ async function readAnalysis(
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
   if (kind === 'log') {
-    analysis.ingest(parser.end());
+    ingest(parser.end());
     analysis.flush();
   } else {
     const body = Buffer.concat(scrapeChunks).toString('utf8');
@@ -346,7 +371,7 @@ async function readAnalysis(
     speechStreams = scrape.speechStreams;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { analysis, histograms, speechStreams, kind };
+  return { analysis, histograms, speechStreams, kind, unreadable };
 }
 
 function isKnownWrong(h: HistogramSummaryJson): boolean {

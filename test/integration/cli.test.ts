@@ -366,13 +366,24 @@ test('a /metrics scrape file larger than the head read at once is told apart by 
   }
 });
 
-test('a rotated, gzip-compressed log: analyze and explain say so and how to read it; the same bytes through zcat are read', () => {
+test('a rotated, gzip-compressed log: analyze and explain say so and how to read it, and exit 2; the same bytes through zcat are read', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gz-'));
   try {
     const gz = path.join(dir, 'server.log.1.gz');
     fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(SAMPLE)));
     const analyzed = cli(['analyze', gz]);
-    assert.equal(analyzed.status, 0, analyzed.stderr);
+    assert.equal(analyzed.status, 2);
+    assert.equal(
+      analyzed.stderr,
+      `stage-lens analyze: nothing in ${gz} was read: the input is gzip-compressed, not a text log: decompress it first (zcat)\n`,
+    );
+    // The JSON a script reads says it too, with the same status.
+    const json = cli(['analyze', gz, '--format', 'json']);
+    assert.equal(json.status, 2);
+    assert.deepEqual(
+      (JSON.parse(json.stdout) as Json).findings.map((f) => f.code),
+      ['input-compressed'],
+    );
     assert.match(analyzed.stdout, /No per-request stage statistics: the input is a compressed file, not a text log/);
     assert.match(
       analyzed.stdout,
@@ -380,10 +391,45 @@ test('a rotated, gzip-compressed log: analyze and explain say so and how to read
     );
     assert.doesNotMatch(analyzed.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
     const explained = cli(['explain', gz]);
+    assert.equal(explained.status, 2);
     assert.match(explained.stdout, /The input is gzip-compressed/);
+    assert.match(explained.stderr, /^stage-lens explain: .*server\.log\.1\.gz: The input is gzip-compressed/);
     // What the message advises: the decompressed bytes on stdin.
     const piped = cli(['analyze', '-'], zlib.gunzipSync(fs.readFileSync(gz)).toString('utf8'));
+    assert.equal(piped.status, 0, piped.stderr);
     assert.match(piped.stdout, /^Stage Lens: \d+ requests, 2 stages, 2 server boots/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('binary data given as a log: analyze (every format) and explain say so and exit 2; an empty log is read (exit 0)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-bin-'));
+  try {
+    const junk = path.join(dir, 'junk.bin');
+    const bytes = Buffer.alloc(200_000);
+    for (let i = 0, x = 1; i < bytes.length; i++) bytes[i] = (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) >>> 24;
+    fs.writeFileSync(junk, bytes);
+    const table = cli(['analyze', junk]);
+    assert.equal(table.status, 2);
+    assert.match(table.stdout, /No per-request stage statistics: the input is binary data, not a text log/);
+    assert.match(table.stdout, /\[error\] input-binary: The input is binary data/);
+    assert.doesNotMatch(table.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
+    assert.equal(
+      table.stderr,
+      `stage-lens analyze: nothing in ${junk} was read: the input is binary data, not a text log\n`,
+    );
+    for (const format of ['json', 'csv', 'trace'])
+      assert.equal(cli(['analyze', junk, '--format', format]).status, 2, format);
+    const explained = cli(['explain', junk]);
+    assert.equal(explained.status, 2);
+    assert.match(explained.stderr, /^stage-lens explain: .*junk\.bin: The input is binary data/);
+
+    const empty = path.join(dir, 'empty.log');
+    fs.writeFileSync(empty, '');
+    const read = cli(['analyze', empty]);
+    assert.equal(read.status, 0, read.stderr);
+    assert.match(read.stdout, /No per-request stage statistics found/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
