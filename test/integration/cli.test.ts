@@ -504,6 +504,60 @@ test(
   },
 );
 
+test(
+  'analyze --follow before the first request: live frames say it waits, and for how long; the final summary gives the advice',
+  { timeout: 30_000 },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-wait-'));
+    try {
+      // A server still starting: output, no request yet.
+      const file = path.join(dir, 'server.log');
+      fs.writeFileSync(
+        file,
+        'INFO 02-06 15:29:11 [api_server.py:1] Starting vLLM API server\nINFO 02-06 15:29:12 [loader.py:2] Loading weights\n',
+      );
+      const waiting = spawnSync(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '2.5'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        cwd: ROOT,
+      });
+      assert.equal(waiting.status, 0, waiting.stderr);
+      const live = waiting.stdout.slice(0, waiting.stdout.lastIndexOf('Final summary'));
+      const frames = live.split('\nLive · ').slice(1);
+      assert.ok(frames.length >= 2, waiting.stdout);
+      // Each frame says how long it has waited: at least a second, and never less than the frame before.
+      const waited = frames.map((frame) => {
+        const m = /Waiting for the first request \((\d+) s so far\): a request shows once/.exec(frame);
+        assert.ok(m !== null, frame);
+        return Number(m[1]);
+      });
+      assert.ok(waited[0]! >= 1 && waited.every((w, i) => i === 0 || w >= waited[i - 1]!), waited.join(', '));
+      assert.doesNotMatch(live, /VLLM_LOGGING_LEVEL=DEBUG/);
+      const final = waiting.stdout.slice(waiting.stdout.lastIndexOf('Final summary'));
+      assert.match(final, /No per-request stage statistics found\. .*VLLM_LOGGING_LEVEL=DEBUG/);
+      assert.doesNotMatch(final, /Waiting/);
+
+      // An INFO-level server that served requests: the frames give the advice at once.
+      const info = path.join(dir, 'info.log');
+      fs.copyFileSync(
+        path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
+        info,
+      );
+      const infoRun = spawnSync(process.execPath, [CLI, 'analyze', '--follow', info, '--duration', '1.5'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        cwd: ROOT,
+      });
+      const firstFrame = infoRun.stdout.split('\nLive · ')[1] ?? '';
+      assert.match(firstFrame, /6 requests/);
+      assert.match(firstFrame, /only \[OmniTiming\] lines: vLLM-Omni logs its stats tables at DEBUG/);
+      assert.doesNotMatch(infoRun.stdout, /Waiting for the first request/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
 test('analyze --format json: one request per line, or indented with --pretty; the same document', () => {
   const compact = cli(['analyze', SAMPLE, '--format', 'json']);
   const pretty = cli(['analyze', SAMPLE, '--format', 'json', '--pretty']);

@@ -88,6 +88,8 @@ export interface TableReportOptions {
   readonly source: string;
   /** Stage id -> role ("0" -> "talker", server/core/stageRoles.ts): rows and notes name stages with them. */
   readonly stageRoles?: StageRoles;
+  /** Said instead of the advice for a log without stats when no request has been read yet (a live view still waiting). */
+  readonly noRequestYet?: readonly string[];
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
@@ -121,9 +123,9 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
           ]
         : legacy !== undefined
           ? wrap(`No per-request stage statistics in the current format. ${(legacySaid = legacy).message}`)
-          : [
+          : (options.noRequestYet ?? [
               'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
-            ]),
+            ])),
     );
   } else if (legacyFinding !== undefined && snapshot.legacyRequests >= count) {
     // Every request is a legacy dict's: what is shown and what is not, before the numbers.
