@@ -26,6 +26,8 @@ import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { stageRolesOf } from '../core/stageRoles';
 import { rolesThatFit } from '../core/analysis/roleFit';
+import type { ParseOutput, ParseProblem } from '../core/records';
+import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 
 function isReadableFile(filePath: string): boolean {
   try {
@@ -54,10 +56,12 @@ Options:
                             v2 + async_chunk for a stage whose prefill covers its decode)
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
+  --duration <s>            with --follow: stop after s seconds (without --follow: a usage error)
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
-2 for usage or I/O errors.`;
+2 for usage or I/O errors, or an input that is not a text log (compressed or binary
+data: nothing in it was read; the report says why, and how to read a compressed log).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -104,6 +108,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens analyze: the deploy config ${deployConfig} ${configProblem}\n`);
     return 2;
   }
+  if (parsed.values.duration !== undefined && parsed.values.follow !== true) {
+    process.stderr.write(
+      'stage-lens analyze: --duration needs --follow (it ends a followed log; a file is read once to its end)\n',
+    );
+    return 2;
+  }
   if (parsed.values.follow === true) {
     if (format !== 'table') {
       process.stderr.write(
@@ -145,13 +155,13 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis } = await readAnalysis(input, { excludeCold, keepRequests: true });
+      const { analysis, unreadable } = await readAnalysis(input, { excludeCold, keepRequests: true });
       const stageRoles = rolesThatFit(roles, analysis.snapshot().stages);
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
-      return 0;
+      return unreadableStatus(unreadable, analysis, sourceName);
     }
-    await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
-    return 0;
+    const read = await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
+    return unreadableStatus(read.unreadable, read.analysis, sourceName);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -167,6 +177,16 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   } finally {
     progress?.stop();
   }
+}
+
+/**
+ * 2 when the input was not a text log and gave no request (the report, printed, says why;
+ * stderr says it for a script or CI job, which the exit status fails), else 0.
+ */
+function unreadableStatus(unreadable: ParseProblem | null, analysis: StreamAnalysis, source: string): number {
+  if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
+  process.stderr.write(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`);
+  return 2;
 }
 
 /**
@@ -218,8 +238,9 @@ export async function analyzeStream(
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
   layout: JsonLayout = 'compact',
-): Promise<void> {
+): Promise<{ analysis: StreamAnalysis; unreadable: ParseProblem | null }> {
   const out = new StdoutText();
+  let read: { analysis: StreamAnalysis; unreadable: ParseProblem | null };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
   const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
@@ -232,7 +253,7 @@ export async function analyzeStream(
         }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -242,10 +263,11 @@ export async function analyzeStream(
     const snapshot = withEvidence(analysis.snapshot());
     writer.end(analysisJsonRest(snapshot, histograms, speechStreams, rolesThatFit(roles, snapshot.stages)));
     out.add('\n');
+    read = { analysis, unreadable };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    const { analysis } = await readAnalysis(input, {
+    const { analysis, unreadable } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -257,9 +279,10 @@ export async function analyzeStream(
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
+    read = { analysis, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, kind } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, kind, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -271,8 +294,10 @@ export async function analyzeStream(
         ? scrapeTable(histograms, speechStreams, sourceName)
         : tableReport(snapshot, { source: sourceName, stageRoles: rolesThatFit(roles, snapshot.stages) });
     out.add(lines.join('\n') + '\n');
+    read = { analysis, unreadable };
   }
   out.flush();
+  return read;
 }
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
@@ -309,18 +334,25 @@ async function readAnalysis(
   histograms: HistogramSummaryJson[];
   speechStreams: SpeechStreamCounts[];
   kind: 'log' | 'scrape';
+  /** The parser's word that the input is not a text log (compressed, binary), if it said so. */
+  unreadable: ParseProblem | null;
 }> {
   const { drained, ...analysisOptions } = options;
   const analysis = new StreamAnalysis(analysisOptions);
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
+  let unreadable: ParseProblem | null = null;
+  const ingest = (output: ParseOutput): void => {
+    unreadable ??= unreadableInputProblem(output.problems) ?? null;
+    analysis.ingest(output);
+  };
   const { kind } = await readByKind(input, (kind) => ({
     kind,
     push:
       kind === 'log'
         ? (buf: Buffer) => {
-            analysis.ingest(parser.push(buf));
+            ingest(parser.push(buf));
             return drained?.();
           }
         : (buf: Buffer) => {
@@ -333,7 +365,7 @@ async function readAnalysis(
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
   if (kind === 'log') {
-    analysis.ingest(parser.end());
+    ingest(parser.end());
     analysis.flush();
   } else {
     const body = Buffer.concat(scrapeChunks).toString('utf8');
@@ -342,7 +374,7 @@ async function readAnalysis(
     speechStreams = scrape.speechStreams;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { analysis, histograms, speechStreams, kind };
+  return { analysis, histograms, speechStreams, kind, unreadable };
 }
 
 function isKnownWrong(h: HistogramSummaryJson): boolean {

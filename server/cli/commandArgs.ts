@@ -30,7 +30,7 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
       options: { ...SHARED_OPTIONS, ...options },
     });
   } catch (err) {
-    return usage((err as Error).message);
+    return usage(argsErrorText(err as Error & { code?: string }));
   }
   // The values' type is not resolved while O is open; `help` is always among them.
   if ((parsed.values as { readonly help?: boolean }).help === true) {
@@ -38,4 +38,16 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
     return 0;
   }
   return parsed;
+}
+
+/**
+ * node:util's message, but for an unknown option, whose text quotes the positional it
+ * suggests with unbalanced quotes (`'-- "--bogus"`): said here whole, with the way to give a
+ * file whose name starts with '-'.
+ */
+export function argsErrorText(err: Error & { code?: string }): string {
+  const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']*)'/.exec(err.message) : null;
+  if (unknown === null) return err.message;
+  const option = unknown[1] as string;
+  return `unknown option '${option}' (an input whose name starts with '-' goes after '--', as in: -- ${option})`;
 }

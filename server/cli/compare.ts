@@ -13,6 +13,7 @@ import {
   compareRuns,
   compareTable,
   DEFAULT_SIGNIFICANCE,
+  emptyRunReason,
   formatRuleError,
   incomparableReason,
   parseRules,
@@ -71,7 +72,10 @@ ${RULE_GRAMMAR}
   values) the point estimate decides.
 
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
-2 usage error, malformed rule, or an input that cannot be read or compared.`;
+2 usage error, malformed rule, or an input that cannot be read or compared: among them
+an input that holds nothing to compare (0 requests read and no /metrics histogram: an
+empty log, one without stats, a compressed file or binary data), said on stderr with
+no report.`;
 
 const WORKER_TASK = 'stage-lens/compare-load';
 
@@ -287,6 +291,18 @@ export async function runCompare(argv: string[]): Promise<number> {
     return 2;
   }
   const [baseline, candidate] = runs;
+  // Before anything is printed: a report against an empty run would read as one, and pass.
+  let empty = false;
+  for (const [name, run] of [
+    ['baseline', baseline],
+    ['candidate', candidate],
+  ] as const) {
+    const reason = emptyRunReason(run);
+    if (reason === null) continue;
+    process.stderr.write(`stage-lens compare: the ${name} (${run.source}) holds nothing to compare: ${reason}\n`);
+    empty = true;
+  }
+  if (empty) return 2;
   const incomparable = incomparableReason(baseline, candidate);
   if (incomparable !== null) {
     process.stderr.write(`stage-lens compare: ${incomparable}\n`);

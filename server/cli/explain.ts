@@ -5,10 +5,11 @@
 import { readExplainInput } from '../capture/explainInput';
 import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
 import { explainTable } from '../core/explain/explainTable';
-import { parseTarget, TARGET_GRAMMAR } from '../core/explain/targets';
+import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain/targets';
 import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
 import { parseCommandArgs } from './commandArgs';
 import { writeOut } from './stdoutWrite';
+import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -38,7 +39,9 @@ Options:
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
-Exit status: 0 when the input was read; 2 for usage or I/O errors.`;
+Exit status: 0 when the input was read; 2 for usage or I/O errors, a --target of a stage
+the log does not have, or an input that is not a text log (compressed or binary data:
+nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
   const usage = (message: string): number => {
@@ -81,6 +84,15 @@ export async function runExplain(argv: string[]): Promise<number> {
   let report: ExplainReport;
   try {
     const input = await readExplainInput(source, process.stdin);
+    const unknown = unknownTargetsText(
+      targets,
+      input.index.targets(),
+      input.index.stages().map((s) => s.stageKey),
+    );
+    if (unknown !== null) {
+      process.stderr.write(`stage-lens explain: ${unknown}\n`);
+      return 2;
+    }
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
@@ -103,6 +115,12 @@ export async function runExplain(argv: string[]): Promise<number> {
     return 2;
   }
   await writeOut(format === 'json' ? explainJsonText(report) + '\n' : explainTable(report).join('\n') + '\n');
+  // The report says why; the status fails a script or CI job that reads nothing.
+  const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
+  if (unreadable !== undefined) {
+    process.stderr.write(`stage-lens explain: ${source === '-' ? 'stdin' : source}: ${unreadable.message}\n`);
+    return 2;
+  }
   return 0;
 }
 

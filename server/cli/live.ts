@@ -7,6 +7,7 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { rolesThatFit } from '../core/analysis/roleFit';
+import { waitingLines } from '../core/report/liveWaiting';
 
 export interface LiveOptions {
   readonly source: CaptureSource;
@@ -24,17 +25,26 @@ export async function runLive(options: LiveOptions): Promise<number> {
   const parsers = new Map<ChunkStream, LogStreamParser>();
   const tty = options.out.isTTY === true;
   const started = Date.now();
+  /** When the source's first bytes arrived (null: none yet). */
+  let firstOutputAt: number | null = null;
   let ended = false;
   let lastError: string | null = null;
   let exitCode = 0;
 
   const render = (final: boolean): void => {
     const snapshot = analysis.snapshot();
-    const elapsed = ((Date.now() - started) / 1000).toFixed(0);
+    const now = Date.now();
+    const elapsed = ((now - started) / 1000).toFixed(0);
     const head = `${final ? 'Final summary' : 'Live'} · ${options.title} · ${elapsed}s${lastError === null ? '' : ` · ${lastError}`}`;
+    // A final summary says what the whole log holds; a live frame may be early.
+    const waiting =
+      final || snapshot.requestCount > 0
+        ? null
+        : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
     const body = tableReport(snapshot, {
       source: options.source.description,
       stageRoles: rolesThatFit(roles, snapshot.stages),
+      ...(waiting === null ? {} : { noRequestYet: waiting }),
     }).join('\n');
     // On a terminal, redraw in place; in a pipe, print a frame per refresh.
     options.out.write((tty && !final ? '\x1b[H\x1b[2J' : '\n') + head + '\n' + body + '\n');
@@ -43,6 +53,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
   const done = new Promise<void>((resolve) => {
     options.source.start({
       onData: (bytes, stream) => {
+        firstOutputAt ??= Date.now();
         let parser = parsers.get(stream);
         if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser()));
         analysis.ingest(parser.push(bytes));

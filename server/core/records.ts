@@ -155,6 +155,8 @@ export interface ParseProblem {
   readonly message: string;
   /** The input starts with a compressed format's magic number (compressedInput.ts). */
   readonly compressed?: CompressedFormat;
+  /** The input's first bytes are binary data, not text (binaryInput.ts). */
+  readonly binary?: true;
 }
 
 export interface ParseOutput {

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -241,6 +242,43 @@ test('usage and input errors exit 2 with a message; Markdown for a pull-request 
     /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
   );
   assert.match(md.stdout, /\| stage 1 \| TTFT \| 0\/60 \| measured in the candidate only/);
+});
+
+test('a run that holds nothing (an empty log, a gzip file, binary data) fails the gate: exit 2, which run and why, no report', () => {
+  const empty = log('empty.log');
+  fs.writeFileSync(empty, '');
+  const gz = log('old.log.1.gz');
+  fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(log('fixed.log'))));
+  const junk = log('junk.bin');
+  const bytes = Buffer.alloc(200_000);
+  for (let i = 0, x = 1; i < bytes.length; i++) bytes[i] = (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) >>> 24;
+  fs.writeFileSync(junk, bytes);
+  const rules = ['--fail-if', 'request.e2e.p90 > +10%', '--fail-if', 'stage1.firstOutput.p50 > 500ms'];
+  const why: Record<string, RegExp> = {
+    [empty]: /holds nothing to compare: 0 requests read: no request stats in it/,
+    [gz]: /holds nothing to compare: The input is gzip-compressed .*zcat/,
+    [junk]: /holds nothing to compare: The input is binary data/,
+  };
+  for (const [input, reason] of Object.entries(why)) {
+    for (const [args, name] of [
+      [[log('fixed.log'), input], 'candidate'],
+      [[input, log('fixed.log')], 'baseline'],
+    ] as const) {
+      for (const workers of ['0', '1']) {
+        const r = cli(['compare', ...args, ...rules], { ...process.env, STAGE_LENS_COMPARE_WORKERS: workers });
+        assert.equal(r.status, 2, `${name} ${input}: ${r.stderr}`);
+        assert.equal(r.stdout, '');
+        const lines = r.stderr.trimEnd().split('\n');
+        assert.equal(lines.length, 1, r.stderr);
+        assert.ok(lines[0]?.startsWith(`stage-lens compare: the ${name} (${input}) holds nothing`), r.stderr);
+        assert.match(r.stderr, reason);
+      }
+    }
+  }
+  // Both: each is said.
+  const both = cli(['compare', empty, junk]);
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /the baseline .*empty\.log.*\n.*the candidate .*junk\.bin/);
 });
 
 test('the two inputs read in worker threads give exactly the output of a sequential read', () => {

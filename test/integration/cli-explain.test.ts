@@ -351,6 +351,21 @@ test('explain --target of a TTFT that is not recorded says so, and which targets
   assert.doesNotMatch(r.stdout, /no request printed an end-to-end time/);
 });
 
+test('explain --target of a stage the log does not have: exit 2, naming the stages and targets it has, no report', () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log');
+  const r = cli(['explain', log, '--target', 'stage5.ttft']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stdout, '');
+  assert.equal(
+    r.stderr,
+    'stage-lens explain: --target stage5.ttft: no such stage in the log; the log has stages 0, 1 and measures e2e, stage0.firstOutput, stage1.firstOutput, stage0.ttft\n',
+  );
+  // One target of a stage it has does not make the other one explainable.
+  const mixed = cli(['explain', log, '--target', 'e2e', '--target', 'stage2.firstOutput']);
+  assert.equal(mixed.status, 2);
+  assert.match(mixed.stderr, /^stage-lens explain: --target stage2\.firstOutput: no such stage in the log;/);
+});
+
 test('explain a planted cause: --target and --quantile select the entry; the table names the talker prefill first; stdin works', () => {
   const log = plantedLog();
   const file = path.join(tmp, 'planted.log');

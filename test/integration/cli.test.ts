@@ -366,13 +366,24 @@ test('a /metrics scrape file larger than the head read at once is told apart by 
   }
 });
 
-test('a rotated, gzip-compressed log: analyze and explain say so and how to read it; the same bytes through zcat are read', () => {
+test('a rotated, gzip-compressed log: analyze and explain say so and how to read it, and exit 2; the same bytes through zcat are read', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gz-'));
   try {
     const gz = path.join(dir, 'server.log.1.gz');
     fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(SAMPLE)));
     const analyzed = cli(['analyze', gz]);
-    assert.equal(analyzed.status, 0, analyzed.stderr);
+    assert.equal(analyzed.status, 2);
+    assert.equal(
+      analyzed.stderr,
+      `stage-lens analyze: nothing in ${gz} was read: the input is gzip-compressed, not a text log: decompress it first (zcat)\n`,
+    );
+    // The JSON a script reads says it too, with the same status.
+    const json = cli(['analyze', gz, '--format', 'json']);
+    assert.equal(json.status, 2);
+    assert.deepEqual(
+      (JSON.parse(json.stdout) as Json).findings.map((f) => f.code),
+      ['input-compressed'],
+    );
     assert.match(analyzed.stdout, /No per-request stage statistics: the input is a compressed file, not a text log/);
     assert.match(
       analyzed.stdout,
@@ -380,10 +391,45 @@ test('a rotated, gzip-compressed log: analyze and explain say so and how to read
     );
     assert.doesNotMatch(analyzed.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
     const explained = cli(['explain', gz]);
+    assert.equal(explained.status, 2);
     assert.match(explained.stdout, /The input is gzip-compressed/);
+    assert.match(explained.stderr, /^stage-lens explain: .*server\.log\.1\.gz: The input is gzip-compressed/);
     // What the message advises: the decompressed bytes on stdin.
     const piped = cli(['analyze', '-'], zlib.gunzipSync(fs.readFileSync(gz)).toString('utf8'));
+    assert.equal(piped.status, 0, piped.stderr);
     assert.match(piped.stdout, /^Stage Lens: \d+ requests, 2 stages, 2 server boots/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('binary data given as a log: analyze (every format) and explain say so and exit 2; an empty log is read (exit 0)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-bin-'));
+  try {
+    const junk = path.join(dir, 'junk.bin');
+    const bytes = Buffer.alloc(200_000);
+    for (let i = 0, x = 1; i < bytes.length; i++) bytes[i] = (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) >>> 24;
+    fs.writeFileSync(junk, bytes);
+    const table = cli(['analyze', junk]);
+    assert.equal(table.status, 2);
+    assert.match(table.stdout, /No per-request stage statistics: the input is binary data, not a text log/);
+    assert.match(table.stdout, /\[error\] input-binary: The input is binary data/);
+    assert.doesNotMatch(table.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
+    assert.equal(
+      table.stderr,
+      `stage-lens analyze: nothing in ${junk} was read: the input is binary data, not a text log\n`,
+    );
+    for (const format of ['json', 'csv', 'trace'])
+      assert.equal(cli(['analyze', junk, '--format', format]).status, 2, format);
+    const explained = cli(['explain', junk]);
+    assert.equal(explained.status, 2);
+    assert.match(explained.stderr, /^stage-lens explain: .*junk\.bin: The input is binary data/);
+
+    const empty = path.join(dir, 'empty.log');
+    fs.writeFileSync(empty, '');
+    const read = cli(['analyze', empty]);
+    assert.equal(read.status, 0, read.stderr);
+    assert.match(read.stdout, /No per-request stage statistics found/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -407,6 +453,27 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
     '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n',
   );
   assert.equal(garbage.status, 0, 'input was read');
+});
+
+test('usage errors: an unknown option is quoted whole, --duration without --follow is refused (exit 2, nothing on stdout)', () => {
+  for (const command of ['analyze', 'explain']) {
+    const r = cli([command, SAMPLE, '--bogus']);
+    assert.equal(r.status, 2);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^stage-lens ${command}: unknown option '--bogus' \\(an input whose name starts with '-' goes after '--', as in: -- --bogus\\)\n`,
+      ),
+    );
+  }
+  const short = cli(['compare', SAMPLE, SAMPLE, '-z']);
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /^stage-lens compare: unknown option '-z' \(.*as in: -- -z\)\n/);
+  const duration = cli(['analyze', SAMPLE, '--duration', '2']);
+  assert.equal(duration.status, 2);
+  assert.equal(duration.stdout, '');
+  assert.match(duration.stderr, /^stage-lens analyze: --duration needs --follow/);
 });
 
 test(
@@ -434,6 +501,60 @@ test(
     const final = out.slice(out.lastIndexOf('Final summary'));
     assert.match(final, /25 requests, 2 stages, 2 server boots/);
     assert.ok(out.split('Live ·').length >= 3, 'refreshed while following');
+  },
+);
+
+test(
+  'analyze --follow before the first request: live frames say it waits, and for how long; the final summary gives the advice',
+  { timeout: 30_000 },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-wait-'));
+    try {
+      // A server still starting: output, no request yet.
+      const file = path.join(dir, 'server.log');
+      fs.writeFileSync(
+        file,
+        'INFO 02-06 15:29:11 [api_server.py:1] Starting vLLM API server\nINFO 02-06 15:29:12 [loader.py:2] Loading weights\n',
+      );
+      const waiting = spawnSync(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '2.5'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        cwd: ROOT,
+      });
+      assert.equal(waiting.status, 0, waiting.stderr);
+      const live = waiting.stdout.slice(0, waiting.stdout.lastIndexOf('Final summary'));
+      const frames = live.split('\nLive · ').slice(1);
+      assert.ok(frames.length >= 2, waiting.stdout);
+      // Each frame says how long it has waited: at least a second, and never less than the frame before.
+      const waited = frames.map((frame) => {
+        const m = /Waiting for the first request \((\d+) s so far\): a request shows once/.exec(frame);
+        assert.ok(m !== null, frame);
+        return Number(m[1]);
+      });
+      assert.ok(waited[0]! >= 1 && waited.every((w, i) => i === 0 || w >= waited[i - 1]!), waited.join(', '));
+      assert.doesNotMatch(live, /VLLM_LOGGING_LEVEL=DEBUG/);
+      const final = waiting.stdout.slice(waiting.stdout.lastIndexOf('Final summary'));
+      assert.match(final, /No per-request stage statistics found\. .*VLLM_LOGGING_LEVEL=DEBUG/);
+      assert.doesNotMatch(final, /Waiting/);
+
+      // An INFO-level server that served requests: the frames give the advice at once.
+      const info = path.join(dir, 'info.log');
+      fs.copyFileSync(
+        path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
+        info,
+      );
+      const infoRun = spawnSync(process.execPath, [CLI, 'analyze', '--follow', info, '--duration', '1.5'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        cwd: ROOT,
+      });
+      const firstFrame = infoRun.stdout.split('\nLive · ')[1] ?? '';
+      assert.match(firstFrame, /6 requests/);
+      assert.match(firstFrame, /only \[OmniTiming\] lines: vLLM-Omni logs its stats tables at DEBUG/);
+      assert.doesNotMatch(infoRun.stdout, /Waiting for the first request/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   },
 );
 

@@ -65,10 +65,15 @@ export class FindingsBuilder {
   private truncatedDicts = 0;
   /** The input is a compressed file (its first bytes): nothing in it was read. */
   private compressed: CompressedFormat | null = null;
+  /** The input's first bytes are binary data, not text. */
+  private binary = false;
 
-  /** The parser's problems: one says when the input is a compressed file. */
+  /** The parser's problems: one says when the input is a compressed file or binary data. */
   addProblems(problems: readonly ParseProblem[]): void {
-    for (const p of problems) if (p.compressed !== undefined) this.compressed = p.compressed;
+    for (const p of problems) {
+      if (p.compressed !== undefined) this.compressed = p.compressed;
+      if (p.binary === true) this.binary = true;
+    }
   }
 
   add(request: AnalyzedRequest): void {
@@ -132,6 +137,7 @@ export class FindingsBuilder {
     const cold = this.coldFinding(stages, maxRequestIds, roles);
     if (cold !== null) out.push(cold);
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
+    if (this.binary) out.push(binaryFinding(this.requestTotal));
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort(
       (a, b) =>
@@ -316,6 +322,7 @@ export class FindingsBuilder {
       case 'cold-start':
       case 'metric-not-reporting':
       case 'input-compressed':
+      case 'input-binary':
       case 'legacy-stats-format':
         return '';
     }
@@ -419,6 +426,18 @@ function compressedFinding(format: CompressedFormat): Finding {
     requestIds: [],
     requestCount: 0,
     message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
+  };
+}
+
+/** Binary data read as a log: said before any number, with what was read of it. */
+function binaryFinding(requests: number): Finding {
+  return {
+    code: 'input-binary',
+    severity: 'error',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `The input is binary data, not the text a server prints (its first bytes are neither UTF-8 nor UTF-16 text)${requests === 0 ? ', so nothing in it was read' : ''}: give the server's log file, or a /metrics scrape.`,
   };
 }
 

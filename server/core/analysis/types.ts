@@ -285,6 +285,7 @@ export type FindingCode =
   | 'prefill-covers-decode'
   | 'stage-times-overlap'
   | 'input-compressed'
+  | 'input-binary'
   | 'legacy-stats-format';
 
 export interface Finding {

@@ -9,6 +9,7 @@ import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
 import { stageRolesOf } from '../stageRoles';
+import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -94,10 +95,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ['candidate', candidate],
   ] as const) {
     if (run.samples !== null && run.samples.requestCount === 0) {
-      const compressed = run.samples.findings.find((f) => f.code === 'input-compressed');
+      const unreadable = unreadableInputFinding(run.samples.findings);
       notes.push(
-        compressed !== undefined
-          ? `The ${name} (${run.source}): ${compressed.message}`
+        unreadable !== undefined
+          ? `The ${name} (${run.source}): ${unreadable.message}`
           : `The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
       );
     }

@@ -3,14 +3,15 @@
 // the number of requests each concerns in each run.
 import type { Severity } from '../analysis/types';
 import type { FindingChange, FindingCount, FindingDiff } from './types';
+import { isUnreadableInput } from '../analysis/unreadableInput';
 
 const CHANGE_ORDER: Readonly<Record<FindingChange, number>> = { appeared: 0, disappeared: 1, persisted: 2 };
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 export function diffFindings(baseline: readonly FindingCount[], candidate: readonly FindingCount[]): FindingDiff[] {
   const key = (f: FindingCount): string => `${f.code}|${f.stageId ?? ''}`;
-  // A compressed input is a fact of the file given, not a change between the runs: the notes say it.
-  const compared = (fs: readonly FindingCount[]) => fs.filter((f) => f.code !== 'input-compressed');
+  // A compressed or binary input is a fact of the file given, not a change between the runs: the notes say it.
+  const compared = (fs: readonly FindingCount[]) => fs.filter((f) => !isUnreadableInput(f));
   const b = new Map(compared(baseline).map((f) => [key(f), f]));
   const c = new Map(compared(candidate).map((f) => [key(f), f]));
   const out: FindingDiff[] = [];

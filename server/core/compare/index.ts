@@ -4,6 +4,7 @@
 // terminal table or Markdown.
 export * from './types';
 export { compareRuns, incomparableReason, methodOf, type CompareOptions } from './compareRuns';
+export { emptyRunReason } from './emptyRun';
 export { DEFAULT_SIGNIFICANCE, type SignificanceOptions } from './metricCompare';
 export { LogRunReader } from './logRunReader';
 export { RunSamplesBuilder, runSamplesFromAnalysis, findingCount } from './runSamples';

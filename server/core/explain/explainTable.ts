@@ -9,6 +9,7 @@ import { durationText as ms, signedDurationText as signed } from '../numberText'
 import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
+import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -203,8 +204,8 @@ export function explainTable(report: ExplainReport): string[] {
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
   if (report.tail.length === 0 && report.targets.length === 0) {
-    const compressed = report.findings.find((f) => f.code === 'input-compressed');
-    if (compressed !== undefined) out.push(compressed.message, '');
+    const unreadable = unreadableInputFinding(report.findings);
+    if (unreadable !== undefined) out.push(unreadable.message, '');
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }

@@ -38,6 +38,30 @@ export function parseTarget(name: string): Target | null {
   return { name: `stage${stageKey}.${m[3]}`, kind: m[3] as TargetKind, stageKey, stageId, segment };
 }
 
+/**
+ * Why targets asked for cannot be explained at all: those of a stage the log does not have,
+ * said with the stages and targets it has; null when each names one of its stages. (A target
+ * of a stage it has that no request measures, such as a TTFT never recorded, is reported
+ * with the analysis, whose findings say why.)
+ */
+export function unknownTargetsText(
+  wanted: readonly TargetName[],
+  known: readonly TargetName[],
+  stageKeys: readonly string[],
+): string | null {
+  const missing = wanted.filter((t) => {
+    const key = parseTarget(t)?.stageKey ?? null;
+    return key !== null && !stageKeys.includes(key);
+  });
+  if (missing.length === 0) return null;
+  const has =
+    stageKeys.length === 0
+      ? 'the log has no stage'
+      : `the log has stage${stageKeys.length === 1 ? '' : 's'} ${stageKeys.join(', ')}`;
+  const measures = known.length === 0 ? 'and measures no target' : `and measures ${known.join(', ')}`;
+  return `--target ${missing.join(', ')}: no such stage in the log; ${has} ${measures}`;
+}
+
 export function stageTargetName(stageKey: string, kind: Exclude<TargetKind, 'e2e'>): TargetName {
   return `stage${stageKey}.${kind}`;
 }

@@ -20,9 +20,6 @@ const MAGIC: readonly Magic[] = [
   { format: 'bzip2', bytes: [0x42, 0x5a, 0x68], cat: 'bzcat', extension: 'bz2' },
 ];
 
-/** Bytes needed to tell every format apart. */
-export const COMPRESSED_HEAD_BYTES = 6;
-
 /** The format whose magic number `head` (the input's first bytes) starts with, or null. */
 export function compressedFormatOf(head: ArrayLike<number>): CompressedFormat | null {
   for (const m of MAGIC) {

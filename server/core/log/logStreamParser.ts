@@ -5,7 +5,8 @@
 import type { ParseOutput } from '../records';
 import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
-import { COMPRESSED_HEAD_BYTES, compressedFormatOf, decompressWith } from './compressedInput';
+import { compressedFormatOf, decompressWith } from './compressedInput';
+import { BINARY_HEAD_BYTES, looksBinary } from './binaryInput';
 import { TextDecoder } from 'node:util';
 import { UTF16_HEAD_BYTES, utf16EncodingOf } from './utf16Input';
 
@@ -18,8 +19,9 @@ export class LogStreamParser {
   private readonly reader: RecordReader;
   private readonly splitter: LineSplitter;
   private ended = false;
-  /** The input's first bytes, until it is known whether they are a compressed file's. */
-  private head: number[] | null = [];
+  /** The input's first bytes, until it is known whether they are a compressed file's or binary data. */
+  private head: Uint8Array | null = new Uint8Array(BINARY_HEAD_BYTES);
+  private headLength = 0;
   /** Bytes held back until there are enough to tell UTF-16 from UTF-8; null once told. */
   private encodingHead: Uint8Array | null = new Uint8Array(0);
   /** Set when the input is UTF-16: its bytes are decoded to text before the line splitter. */
@@ -66,26 +68,33 @@ export class LogStreamParser {
     return this.utf16.decode(bytes, { stream: !end });
   }
 
-  /** Collects the first bytes of a byte input and says once if they are a compressed file's. */
+  /** Collects the first bytes of a byte input and says once if they are a compressed file's or binary data. */
   private lookAtHead(chunk: Uint8Array | string): void {
-    const head = this.head as number[];
+    const head = this.head as Uint8Array;
     if (typeof chunk === 'string') {
       this.head = null;
       return;
     }
-    for (let i = 0; i < chunk.length && head.length < COMPRESSED_HEAD_BYTES; i++) head.push(chunk[i] as number);
-    if (head.length >= COMPRESSED_HEAD_BYTES) this.judgeHead();
+    const taken = Math.min(chunk.length, head.length - this.headLength);
+    head.set(chunk.subarray(0, taken), this.headLength);
+    this.headLength += taken;
+    if (this.headLength >= head.length) this.judgeHead();
   }
 
   private judgeHead(): void {
-    const format = this.head === null ? null : compressedFormatOf(this.head);
+    if (this.head === null) return;
+    const head = this.head.subarray(0, this.headLength);
     this.head = null;
-    if (format === null) return;
-    this.reader.problems.push({
-      line: 1,
-      message: `the input is ${format}-compressed, not a text log: decompress it first (${decompressWith(format).cat})`,
-      compressed: format,
-    });
+    const format = compressedFormatOf(head);
+    if (format !== null) {
+      this.reader.problems.push({
+        line: 1,
+        message: `the input is ${format}-compressed, not a text log: decompress it first (${decompressWith(format).cat})`,
+        compressed: format,
+      });
+    } else if (looksBinary(head)) {
+      this.reader.problems.push({ line: 1, message: 'the input is binary data, not a text log', binary: true });
+    }
   }
 
   /**

@@ -19,6 +19,7 @@ import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 import { ROLE_EVIDENCE_FIELDS } from '../analysis/roleFit';
+import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -90,6 +91,8 @@ export interface TableReportOptions {
   readonly source: string;
   /** Stage id -> role ("0" -> "talker", server/core/stageRoles.ts): rows and notes name stages with them. */
   readonly stageRoles?: StageRoles;
+  /** Said instead of the advice for a log without stats when no request has been read yet (a live view still waiting). */
+  readonly noRequestYet?: readonly string[];
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
@@ -114,16 +117,18 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
   } else if (snapshot.stages.length === 0) {
     const legacy = legacyFinding;
-    const compressed = snapshot.findings.some((f) => f.code === 'input-compressed');
+    const unreadable = unreadableInputFinding(snapshot.findings);
     out.push(
       '',
-      ...(compressed
-        ? ['No per-request stage statistics: the input is a compressed file, not a text log (see Findings).']
+      ...(unreadable !== undefined
+        ? [
+            `No per-request stage statistics: the input is ${unreadable.code === 'input-compressed' ? 'a compressed file' : 'binary data'}, not a text log (see Findings).`,
+          ]
         : legacy !== undefined
           ? wrap(`No per-request stage statistics in the current format. ${(legacySaid = legacy).message}`)
-          : [
+          : (options.noRequestYet ?? [
               'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
-            ]),
+            ])),
     );
   } else if (legacyFinding !== undefined && snapshot.legacyRequests >= count) {
     // Every request is a legacy dict's: what is shown and what is not, before the numbers.
