@@ -297,6 +297,20 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
   });
 
+  test("the table's footer names the tail's sort in words, not by its internal key", async () => {
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('tail-show-table').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
+    const footer = (await page.getByTestId('request-total').textContent()) ?? '';
+    assert.match(
+      footer,
+      /sorted by time to first audio \(stage 1 · code2wav\) \(largest first; unknown values last\)$/,
+    );
+    assert.doesNotMatch(footer, /target:/);
+    await page.getByTestId('tail-filter-clear').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+  });
+
   test('a tail filter from the side panel opens the table on the tail', async () => {
     await view.dispatch({
       type: 'filter',

@@ -414,6 +414,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   sessionSeen = true;
   session = next;
   stageNames = names;
+  table.setStageNames(names);
   live.hidden = next === null;
   empty.hidden = next !== null;
   waterfall.setStageNames(names);

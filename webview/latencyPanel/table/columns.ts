@@ -20,6 +20,7 @@ import {
   stageOf,
 } from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
+import { targetText } from '../../shared/tailModel';
 
 export interface TableColumn {
   /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */
@@ -237,4 +238,15 @@ export function scrollLeftToShowStage(
   if (start >= visibleLeft && end <= visibleRight) return scrollLeft;
   const max = Math.max(0, x - viewportWidth);
   return Math.min(max, Math.max(0, start - idWidth));
+}
+
+/** The footer's name of a sort: the column's header words, or a target's words ("time to first audio (stage 1 · code2wav)"). */
+export function sortKeyLabel(
+  key: RequestSortKey,
+  columns: readonly TableColumn[],
+  stageNames: Readonly<Record<string, string>>,
+): string {
+  const col = columns.find((c) => c.id === key);
+  if (col !== undefined) return col.group === '' ? col.label : `${col.group} ${col.label}`;
+  return key.startsWith('target:') ? targetText(key.slice('target:'.length), stageNames) : key;
 }

@@ -18,7 +18,15 @@ import { h, setAttr, setData, setText, setTitle } from '../../shared/dom';
 import { formatCompact, formatCount } from '../../shared/format';
 import { PENDING_VIEW } from '../../shared/valueState';
 import type { TableColumn } from './columns';
-import { columnsInView, isSlow, REQUEST_ID_COLUMN, sameColumns, scrollLeftToShowStage, totalWidth } from './columns';
+import {
+  columnsInView,
+  isSlow,
+  REQUEST_ID_COLUMN,
+  sameColumns,
+  scrollLeftToShowStage,
+  sortKeyLabel,
+  totalWidth,
+} from './columns';
 import { PageCache } from './pageCache';
 import type { RowWindow } from './virtualWindow';
 import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
@@ -83,6 +91,7 @@ export class RequestTable {
   /** A stage whose columns are to be scrolled into view once the columns are known. */
   private pendingStage: number | null = null;
   private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
+  private stageNames: Readonly<Record<string, string>> = {};
   /** Bumps when columns (or their p90 marks) change, so visible rows are rewritten. */
   private columnsVersion = 0;
   private pool: PooledRow[] = [];
@@ -215,6 +224,12 @@ export class RequestTable {
     const firstRow = Math.floor((restore?.scrollTop ?? 0) / ROW_HEIGHT);
     const pages = new Set([0, ...pagesCovering(firstRow, firstRow + 60, PAGE_SIZE)]);
     this.fetch([...pages]);
+  }
+
+  /** Stage roles, for the footer's words of a sort by a target ("time to first audio (stage 1 · code2wav)"). */
+  setStageNames(names: Readonly<Record<string, string>>): void {
+    this.stageNames = names;
+    this.updateStatus();
   }
 
   setNoRequestsText(text: string | null): void {
@@ -551,8 +566,7 @@ export class RequestTable {
     if (this.query.stageId !== undefined) parts.push(`on stage ${this.query.stageId}`);
     if (this.query.findingCode !== undefined) parts.push(`named by finding ${this.query.findingCode}`);
     if (this.query.sortBy !== undefined) {
-      const col = this.columns.find((c) => c.id === this.query.sortBy);
-      const name = col === undefined ? this.query.sortBy : col.group === '' ? col.label : `${col.group} ${col.label}`;
+      const name = sortKeyLabel(this.query.sortBy, this.columns, this.stageNames);
       parts.push(
         `sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`,
       );
