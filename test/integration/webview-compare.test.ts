@@ -14,7 +14,7 @@ import { compareRuns } from '../../server/core/compare';
 import type { CompareResult, CompareRunName } from '../../server/protocol';
 import { runNameOfSession } from '../../server/shared';
 import { importedLogTitle } from '../../server/core/sessionName';
-import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, sidewaysOverflow } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 
 const UPSTREAM = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered');
@@ -306,6 +306,32 @@ describe('compare panel tail table', () => {
         // The candidate's codec, which ran alongside the talker: its parts apart, with why.
         assert.match(notes ?? '', /candidate, apart: stage 1 · code2wav ran alongside the stages upstream/);
         assert.deepEqual(await page.evaluate('window.__cspViolations'), []);
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+});
+
+describe('compare panel stage table', () => {
+  for (const width of [1000, 560, 340]) {
+    test(`at ${width} px nothing is cut at the panel's edge: the table reflows, one-sided text wraps`, async () => {
+      const page = await harness.openCompare(result, { width, height: 900 });
+      try {
+        await page.getByTestId('compare-table').waitFor();
+        await page.screenshot({ path: path.join(SHOTS, `compare-stage-table-${width}.png`), fullPage: true });
+        const g = await sidewaysOverflow(page, 'main.compare-panel');
+        assert.deepEqual(g.outside, [], `drawn past the panel's edge at ${width} px`);
+        assert.ok(g.scrollWidth <= g.clientWidth, `the panel scrolls sideways at ${width} px: ${JSON.stringify(g)}`);
+        const page_ = (await page.evaluate(
+          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+        )) as number[];
+        assert.ok((page_[0] as number) <= (page_[1] as number), `the page scrolls sideways: ${JSON.stringify(page_)}`);
+        // Every quantile column and the rank test are there, each number whole on its line.
+        const oneSided = page.locator('td.one-sided').first();
+        assert.match((await oneSided.textContent()) ?? '', /measured in the candidate only; baseline: 0 of 6 measured/);
+        assert.equal(await page.locator('td.q[data-col="p99"]').first().isVisible(), true);
+        assert.equal(await page.locator('td.rank').first().isVisible(), true);
       } finally {
         await page.context().close();
       }

@@ -9,15 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { FindingsBuilder } from '../../server/core/analysis/findings';
-import type { SummaryResult, TailAttribution, WebviewToHost } from '../../server/protocol';
+import type { TailAttribution, WebviewToHost } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness, sidewaysOverflow, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { layoutOverTime, xOfTime } from '../../webview/latencyPanel/overTime/overTimeLayout';
 import { additiveTail } from '../../server/shared';
 
@@ -29,47 +26,7 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 /** The 4.5 s request (e2e_total_ms 4,471.914; its talker prefill+decode took ~4 s). */
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
 
-function sessionOfLog(log = LOG): SyntheticSession {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(fs.readFileSync(log)));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  const snapshot = analysis.snapshot();
-  const requests = [...snapshot.requests];
-  const findings = new FindingsBuilder();
-  for (const r of requests) findings.add(r);
-  const summary: SummaryResult = {
-    sessionId: 'import-tail',
-    requestCount: requests.length,
-    stages: snapshot.stages,
-    findings: findings.findings(snapshot.stages, 200),
-    histograms: [],
-    prometheus: null,
-    endToEnd: snapshot.endToEnd,
-    tablesMissing: snapshot.tablesMissing,
-    edges: snapshot.edges,
-  };
-  return {
-    session: {
-      id: 'import-tail',
-      kind: 'import',
-      description: log,
-      startedAt: Date.UTC(2026, 9, 19),
-      status: 'stopped',
-      requestCount: requests.length,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: 'Qwen3-TTS (imported)',
-    },
-    stageNames: { '0': 'talker', '1': 'code2wav' },
-    requests,
-    summary,
-    spans: spansOf(requests),
-  };
-}
+const sessionOfLog = (log = LOG): SyntheticSession => sessionOf(log);
 
 const pct = (share: number | null): string =>
   share === null ? '–' : Math.round(share * 100) < 0 ? `−${-Math.round(share * 100)}%` : `${Math.round(share * 100)}%`;
@@ -293,6 +250,20 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
       page,
       `document.querySelector('[data-testid="request-id"][data-index="0"]')?.textContent === ${JSON.stringify(SLOW)}`,
     );
+    await page.getByTestId('tail-filter-clear').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+  });
+
+  test("the table's footer names the tail's sort in words, not by its internal key", async () => {
+    await page.getByTestId('tab-tail').click();
+    await page.getByTestId('tail-show-table').click();
+    await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '1'`);
+    const footer = (await page.getByTestId('request-total').textContent()) ?? '';
+    assert.match(
+      footer,
+      /sorted by time to first audio \(stage 1 · code2wav\) \(largest first; unknown values last\)$/,
+    );
+    assert.doesNotMatch(footer, /target:/);
     await page.getByTestId('tail-filter-clear').click();
     await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
   });

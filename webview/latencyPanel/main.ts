@@ -26,7 +26,7 @@ import { HistogramView } from './histogram/histogramView';
 import { SpansView } from './spans/spansView';
 import type { PanelState, PanelTab } from './state';
 import { forNewSession, sanitizePanelState } from './state';
-import { tableColumns } from './table/columns';
+import { findingColumnId, tableColumns, targetColumnId } from './table/columns';
 import { FilterBar } from './table/filterBar';
 import type { TableQuery } from './table/requestTable';
 import { RequestTable } from './table/requestTable';
@@ -133,7 +133,7 @@ const filterBar = new FilterBar(
       scrollTop: 0,
     });
     table.setQuery(tableQuery());
-    if (f.stageId !== null) table.revealStage(f.stageId);
+    revealFocus();
   },
   () => {
     // Clear: the tail filter goes too (the chip is part of the filters).
@@ -183,6 +183,23 @@ function showTailChip(): void {
     );
 }
 
+/**
+ * Scroll the table to what it is filtered on: the stage picked, then the column of the
+ * finding's phase (its TTFT for ttft-not-recorded) or of the tail's target.
+ */
+function revealFocus(): void {
+  const code = state.findingCode;
+  const findingStage =
+    code === null ? null : (summary?.findings.find((f) => f.code === code && f.stageId !== null)?.stageId ?? null);
+  const column =
+    state.tail !== null
+      ? targetColumnId(state.tail.target)
+      : code === null
+        ? null
+        : findingColumnId(code, state.stageId ?? findingStage);
+  if (state.stageId !== null || column !== null) table.reveal(state.stageId, column);
+}
+
 function setTailFilter(tail: TailFilter | null): void {
   update({
     tail,
@@ -203,6 +220,7 @@ const tailView = new TailView(
     showInTable: (t) => {
       setTailFilter(t);
       tabs.activate('requests');
+      revealFocus();
       table.focus();
     },
     changed: (choice) => update({ tailChoice: choice }),
@@ -414,6 +432,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   sessionSeen = true;
   session = next;
   stageNames = names;
+  table.setStageNames(names);
   live.hidden = next === null;
   empty.hidden = next !== null;
   waterfall.setStageNames(names);
@@ -500,7 +519,7 @@ function onFilter(filter: ViewFilter): void {
   filterBar.set({ filterText: '', stageId: state.stageId, findingCode: state.findingCode });
   tabs.activate('requests');
   table.setQuery(tableQuery());
-  if (state.stageId !== null) table.revealStage(state.stageId);
+  revealFocus();
   table.focus();
 }
 

@@ -20,6 +20,7 @@ import {
   stageOf,
 } from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
+import { targetText } from '../../shared/tailModel';
 
 export interface TableColumn {
   /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */
@@ -43,6 +44,8 @@ export interface TableColumn {
 
 const ID_WIDTH = 240;
 const VALUE_WIDTH = 100;
+/** A one-output stage's prefill: `12,345 +decode`, bold when slow (cells are not clipped). */
+const COMBINED_WIDTH = 130;
 /** One column per stage (an INFO-level log): room for `stage 1 · code2wav` above it. */
 const TIMING_WIDTH = 160;
 
@@ -65,7 +68,7 @@ function splitColumn(stage: StageSummary, group: string, name: SplitName): Table
     label: SPLIT_LABEL[name],
     group,
     stageKey: stage.stageKey,
-    width: VALUE_WIDTH,
+    width: coversDecode && name === 'prefillMs' ? COMBINED_WIDTH : VALUE_WIDTH,
     defaultDescending: true,
     phase: name,
     slowAbove: p90 ?? null,
@@ -207,6 +210,56 @@ export function columnsInView(
   return { from: Math.max(1, from - slack), to: Math.min(columns.length, to + slack) };
 }
 
+/** The phase a finding is about, in its stage: the table filtered to the finding shows that column. */
+const FINDING_SPLIT: Readonly<Record<string, SplitName>> = {
+  'ttft-not-recorded': 'ttftMs',
+  'diffusion-ttft-default': 'ttftMs',
+  'ttft-no-output': 'ttftMs',
+  'prefill-covers-decode': 'prefillMs',
+  'queued-includes-input-wait': 'queuedMs',
+};
+
+/** The column of the phase a finding on `stageId` is about (`1.ttftMs`), or null when it names no one phase. */
+export function findingColumnId(code: string, stageId: number | null): RequestSortKey | null {
+  const split = FINDING_SPLIT[code];
+  return split === undefined || stageId === null ? null : `${stageId}.${split}`;
+}
+
+/** The column holding an explain target's value: `stage1.firstOutput` is stage 1's 1st output, `stage1.ttft` its TTFT. */
+export function targetColumnId(target: string): RequestSortKey | null {
+  if (target === 'e2e') return 'target:e2e';
+  const m = /^stage([\d_]+)\.(firstOutput|ttft)$/.exec(target);
+  if (m === null) return null;
+  return m[2] === 'ttft' ? `${m[1]}.ttftMs` : `${m[1]}.field:${FIELD_FIRST_OUTPUT}`;
+}
+
+/**
+ * scrollLeft that brings column `id` whole into view beside the sticky id column, moving as
+ * little as it can from `scrollLeft` (so that a stage just brought into view stays as much in
+ * view as the column allows). null when the table has no such column.
+ */
+export function scrollLeftToShowColumn(
+  columns: readonly TableColumn[],
+  id: RequestSortKey,
+  scrollLeft: number,
+  viewportWidth: number,
+): number | null {
+  const idWidth = columns[0]?.width ?? 0;
+  let x = idWidth;
+  let start = -1;
+  for (let i = 1; i < columns.length; i++) {
+    const c = columns[i] as TableColumn;
+    if (c.id === id) start = x;
+    x += c.width;
+  }
+  if (start < 0) return null;
+  const end = start + (columns.find((c) => c.id === id) as TableColumn).width;
+  let left = scrollLeft;
+  if (end > left + viewportWidth) left = end - viewportWidth;
+  if (start < left + idWidth) left = start - idWidth;
+  return Math.min(Math.max(0, x - viewportWidth), Math.max(0, left));
+}
+
 /**
  * scrollLeft that brings the columns of stage `stageId` into view beside the sticky id
  * column: unchanged when they are all visible already, else the stage's first column right
@@ -237,4 +290,15 @@ export function scrollLeftToShowStage(
   if (start >= visibleLeft && end <= visibleRight) return scrollLeft;
   const max = Math.max(0, x - viewportWidth);
   return Math.min(max, Math.max(0, start - idWidth));
+}
+
+/** The footer's name of a sort: the column's header words, or a target's words ("time to first audio (stage 1 · code2wav)"). */
+export function sortKeyLabel(
+  key: RequestSortKey,
+  columns: readonly TableColumn[],
+  stageNames: Readonly<Record<string, string>>,
+): string {
+  const col = columns.find((c) => c.id === key);
+  if (col !== undefined) return col.group === '' ? col.label : `${col.group} ${col.label}`;
+  return key.startsWith('target:') ? targetText(key.slice('target:'.length), stageNames) : key;
 }

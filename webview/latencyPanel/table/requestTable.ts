@@ -13,12 +13,28 @@
 // - overscan follows the scroll: rows ahead are prepared, rows behind are not, and a
 //   jump of more than a screen prepares none (they would never be seen);
 // - pages are small (50 rows) so that each answer is parsed within one frame.
-import type { AnalyzedRequest, RequestPage, RequestPageParams, WebviewToHost } from '../../../server/protocol';
+import type {
+  AnalyzedRequest,
+  RequestPage,
+  RequestPageParams,
+  RequestSortKey,
+  WebviewToHost,
+} from '../../../server/protocol';
 import { h, setAttr, setData, setText, setTitle } from '../../shared/dom';
 import { formatCompact, formatCount } from '../../shared/format';
 import { PENDING_VIEW } from '../../shared/valueState';
 import type { TableColumn } from './columns';
-import { columnsInView, isSlow, REQUEST_ID_COLUMN, sameColumns, scrollLeftToShowStage, totalWidth } from './columns';
+import {
+  columnsInView,
+  isSlow,
+  REQUEST_ID_COLUMN,
+  sameColumns,
+  scrollLeftToShowColumn,
+  scrollLeftToShowStage,
+  sortKeyLabel,
+  totalWidth,
+} from './columns';
+import { HScrollbar } from './hScrollbar';
 import { PageCache } from './pageCache';
 import type { RowWindow } from './virtualWindow';
 import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
@@ -75,14 +91,16 @@ export class RequestTable {
   private readonly idColumn: HTMLDivElement;
   private readonly rowsEl: HTMLDivElement;
   private readonly status: HTMLDivElement;
+  private readonly hScrollbar: HScrollbar;
   /** Shown over the grid when there is no row: why (nothing captured yet, or nothing matches). */
   private readonly empty: HTMLDivElement;
   private readonly emptyText: HTMLParagraphElement;
   /** Said by an empty, unfiltered table instead of "No requests yet" (a finished import of [Overall Summary] tables only). */
   private noRequestsText: string | null = null;
-  /** A stage whose columns are to be scrolled into view once the columns are known. */
-  private pendingStage: number | null = null;
+  /** What to scroll into view once the columns are known and the table is shown. */
+  private pendingReveal: { stageId: number | null; columnId: RequestSortKey | null } | null = null;
   private columns: readonly TableColumn[] = [REQUEST_ID_COLUMN];
+  private stageNames: Readonly<Record<string, string>> = {};
   /** Bumps when columns (or their p90 marks) change, so visible rows are rewritten. */
   private columnsVersion = 0;
   private pool: PooledRow[] = [];
@@ -137,13 +155,18 @@ export class RequestTable {
     this.emptyText = h('p', {});
     this.empty = h('div', { className: 'table-empty', testId: 'request-table-empty', role: 'status' }, this.emptyText);
     this.empty.hidden = true;
-    this.el = h('div', { className: 'table-region' }, this.scroll, this.empty, this.status);
+    this.hScrollbar = new HScrollbar(this.scroll);
+    this.el = h('div', { className: 'table-region' }, this.scroll, this.hScrollbar.el, this.empty, this.status);
     this.scroll.addEventListener(
       'scroll',
       () => {
         // Scroll events come once per frame, before its animation callbacks: render now, so
-        // the rows match the scroll position in this very frame.
-        if (this.active) this.renderNow();
+        // the rows match the scroll position in this very frame (the scrollbar first: it
+        // only reads sizes, which the rows' writes would make stale).
+        if (this.active) {
+          this.hScrollbar.sync();
+          this.renderNow();
+        }
         this.events.changed();
       },
       { passive: true },
@@ -161,7 +184,9 @@ export class RequestTable {
   /** Show or hide (a hidden table neither renders nor fetches). */
   setActive(active: boolean): void {
     this.active = active;
-    if (active) this.schedule();
+    if (!active) return;
+    if (this.pendingReveal !== null) this.reveal(this.pendingReveal.stageId, this.pendingReveal.columnId);
+    this.schedule();
   }
 
   setColumns(columns: readonly TableColumn[]): void {
@@ -179,22 +204,33 @@ export class RequestTable {
     }
     this.pool = [];
     this.renderHead();
-    if (this.pendingStage !== null) this.revealStage(this.pendingStage);
+    if (this.pendingReveal !== null) this.reveal(this.pendingReveal.stageId, this.pendingReveal.columnId);
     this.schedule();
   }
 
   /**
    * Scroll the table sideways so that the columns of stage `stageId` are in view (after a
-   * click on a stage, or a stage picked in the filter); done when the columns arrive if they
-   * are not known yet.
+   * click on a stage, or a stage picked in the filter), then column `columnId` (the phase a
+   * finding or a tail is about, which may lie beyond the stage's first columns). Done when the
+   * columns arrive and the table is shown, if it is not yet.
    */
-  revealStage(stageId: number): void {
-    const left = scrollLeftToShowStage(this.columns, stageId, this.scroll.scrollLeft, this.scroll.clientWidth);
-    if (left === null) {
-      this.pendingStage = stageId;
+  reveal(stageId: number | null, columnId: RequestSortKey | null = null): void {
+    const width = this.scroll.clientWidth;
+    let left = this.scroll.scrollLeft;
+    let found = false;
+    if (width > 0 && stageId !== null) {
+      const l = scrollLeftToShowStage(this.columns, stageId, left, width);
+      if (l !== null) [left, found] = [l, true];
+    }
+    if (width > 0 && columnId !== null) {
+      const l = scrollLeftToShowColumn(this.columns, columnId, left, width);
+      if (l !== null) [left, found] = [l, true];
+    }
+    if (!found) {
+      this.pendingReveal = { stageId, columnId };
       return;
     }
-    this.pendingStage = null;
+    this.pendingReveal = null;
     if (this.scroll.scrollLeft !== left) this.scroll.scrollLeft = left;
   }
 
@@ -215,6 +251,12 @@ export class RequestTable {
     const firstRow = Math.floor((restore?.scrollTop ?? 0) / ROW_HEIGHT);
     const pages = new Set([0, ...pagesCovering(firstRow, firstRow + 60, PAGE_SIZE)]);
     this.fetch([...pages]);
+  }
+
+  /** Stage roles, for the footer's words of a sort by a target ("time to first audio (stage 1 · code2wav)"). */
+  setStageNames(names: Readonly<Record<string, string>>): void {
+    this.stageNames = names;
+    this.updateStatus();
   }
 
   setNoRequestsText(text: string | null): void {
@@ -270,6 +312,7 @@ export class RequestTable {
     if (this.frame !== 0 || !this.active) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
+      this.hScrollbar.sync();
       this.render();
     });
   }
@@ -551,8 +594,7 @@ export class RequestTable {
     if (this.query.stageId !== undefined) parts.push(`on stage ${this.query.stageId}`);
     if (this.query.findingCode !== undefined) parts.push(`named by finding ${this.query.findingCode}`);
     if (this.query.sortBy !== undefined) {
-      const col = this.columns.find((c) => c.id === this.query.sortBy);
-      const name = col === undefined ? this.query.sortBy : col.group === '' ? col.label : `${col.group} ${col.label}`;
+      const name = sortKeyLabel(this.query.sortBy, this.columns, this.stageNames);
       parts.push(
         `sorted by ${name} ${this.query.descending === true ? '(largest first; unknown values last)' : '(smallest first; unknown values last)'}`,
       );
