@@ -204,8 +204,8 @@ export interface StageLoad {
   readonly tail: Distribution | null;
 }
 
-/** What the tail's load at arrival says: queued behind others, or slower at the same load. */
-export type LoadReading = 'busier' | 'sameLoad' | 'mixed' | 'unknown';
+/** What the tail's load at arrival says: queued behind others, slower at the same load, or slower at a lower load. */
+export type LoadReading = 'busier' | 'sameLoad' | 'lower' | 'mixed' | 'unknown';
 
 export interface LoadAtArrival {
   readonly target: TargetName;
