@@ -135,6 +135,12 @@ function table(rows: string[][], leftColumns = 1): string[] {
   );
 }
 
+/** A fit's line in words: the slope, then the fixed part with its sign (a line can cross 0 above x = 0). */
+export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>): string {
+  const sign = f.interceptMs < 0 ? '−' : '+';
+  return `${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
+}
+
 function tailBlock(
   t: TailAttribution,
   oneOutput: readonly string[],
@@ -258,7 +264,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('Cost per token (least squares over requests)');
     for (const f of report.costModel) {
       out.push(
-        `  ${stageLabel(f.stageKey, roles)} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
+        `  ${stageLabel(f.stageKey, roles)} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${fitLine(f)} (R² ${f.r2.toFixed(2)}, n=${f.n})`,
       );
       if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
     }
