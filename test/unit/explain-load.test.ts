@@ -1,7 +1,7 @@
 // Load at arrival and percentiles over time, from log timestamps; expectations by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAtArrival } from '../../server/core/explain/loadAtArrival';
+import { loadAtArrival, readingOf } from '../../server/core/explain/loadAtArrival';
 import { chooseGrid, overTime, OverTimeCache } from '../../server/core/explain/overTime';
 import { InFlightCounts } from '../../server/core/explain/inFlight';
 import { mulberry32 } from '../../server/simulate/seededRandom';
@@ -68,6 +68,23 @@ test('load at arrival: a tail at the same load as the rest is read as slower at 
     load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]),
     [[0, 10, 2]],
   );
+});
+
+test('load at arrival: a tail that arrived at a much lower load is read as a lower load, not the same one', () => {
+  const dist = (mean: number) => ({ count: 20, mean, p50: mean, p90: mean, p99: mean, max: mean });
+  // The simulated GLM-Image run: the tail 1.5 in flight against 19.5 for everyone.
+  const lower = readingOf(dist(19.5), dist(1.5), 40, 4, 'p90');
+  assert.equal(lower.reading, 'lower');
+  assert.equal(
+    lower.text,
+    'The tail arrived at a lower load than the rest (1.5 against 19.5 requests in flight on average): load does not explain it; requests were slower with fewer others in flight, so the time is in their own parts.',
+  );
+  // The band of "the same" is 1/1.15 to 1.15 of everyone's mean: 8.7 of 10 is inside, 8.6 below.
+  assert.equal(readingOf(dist(10), dist(8.7), 40, 4, 'p90').reading, 'sameLoad');
+  assert.equal(readingOf(dist(10), dist(8.6), 40, 4, 'p90').reading, 'lower');
+  assert.equal(readingOf(dist(10), dist(11.5), 40, 4, 'p90').reading, 'sameLoad');
+  // Nobody else in flight when the tail arrived, while others had company: lower.
+  assert.equal(readingOf(dist(3), dist(0), 40, 4, 'p90').reading, 'lower');
 });
 
 test('load at arrival without timestamps: arrivals unknown, nothing invented', () => {

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseExposition } from '../../server/core/metricsText';
 import { KvUsageTracker, metricNotReportingInScrape } from '../../server/core/explain/metricNotReporting';
-import { costModel, ols } from '../../server/core/explain/costModel';
+import { costModel, ols, unfit } from '../../server/core/explain/costModel';
+import { fitLine } from '../../server/core/explain/explainTable';
 import { distributionInPlace, percentileInPlace } from '../../server/core/explain/select';
 import { SortedTimes } from '../../server/core/explain/sortedTimes';
 import { percentileOfSorted } from '../../server/core/analysis/distribution';
@@ -154,6 +155,50 @@ test('cost per token: a planted line is recovered; too few points, no spread or 
   const few = costModel(analyseSpecs(specs.slice(0, 5)).index, {});
   assert.equal(few.fits.length, 0);
   assert.match(few.skipped[0]!.reason, /5 points \(at least 10 needed\)/);
+});
+
+test('cost per token: a falling line or one the tokens barely explain is not shown, with the reason', () => {
+  // Twelve requests; the talker prefill against input tokens: falling in one run, scattered in the other.
+  const build = (prefill: (i: number) => number) =>
+    costModel(
+      analyseSpecs(
+        Array.from({ length: 12 }, (_, i) => {
+          const spec = asyncChunk(`r${i}`);
+          const s0 = { ...spec.stages['0'], num_tokens_in: int(100 * (i + 1)), vllm_prefill_ms: prefill(i) };
+          return { ...spec, stages: { ...spec.stages, '0': s0 } };
+        }),
+      ).index,
+      {},
+    );
+  const prefillOf = (m: ReturnType<typeof costModel>) => ({
+    fit: m.fits.find((f) => f.stageKey === '0' && f.x === 'num_tokens_in'),
+    skipped: m.skipped.find((s) => s.stageKey === '0' && s.x === 'num_tokens_in'),
+  });
+  // 200 − 10 ms per 100 tokens: slope −100 ms per 1k tokens, an exact line (R² 1), still no cost.
+  const falling = prefillOf(build((i) => 200 - 10 * (i + 1)));
+  assert.equal(falling.fit, undefined);
+  assert.equal(
+    falling.skipped?.reason,
+    'the time does not grow with the token count (slope −100.0 ms per 1k tokens, R² 1.00)',
+  );
+  assert.equal(falling.skipped?.n, 12);
+  // 50 ms, and 150 ms every third request (x 300, 600, 900, 1,200): x̄ 650, ȳ 83.3, Sxx 1,430,000,
+  // Sxy 690,000 − 650,000 = 40,000, Syy 26,667 → slope 0.0280 ms per token, R² = Sxy² / (Sxx·Syy) = 0.042.
+  const scattered = prefillOf(build((i) => (i % 3 === 2 ? 150 : 50)));
+  assert.equal(scattered.fit, undefined);
+  assert.equal(
+    scattered.skipped?.reason,
+    'token counts explain too little of the time (R² 0.04, at least 0.5 needed; slope 28.0 ms per 1k tokens)',
+  );
+  assert.equal(unfit({ slope: 0.001, intercept: 5, r2: 0.5, n: 10 }), null, 'R² 0.5 is enough');
+});
+
+test('a fit with a negative fixed part reads "− x ms fixed", never "+ -x"', () => {
+  assert.equal(
+    fitLine({ slopeMsPer1kTokens: 316506.7, interceptMs: -825 }),
+    '316506.7 ms per 1k tokens − 825 ms fixed',
+  );
+  assert.equal(fitLine({ slopeMsPer1kTokens: 50, interceptMs: 20 }), '50.0 ms per 1k tokens + 20.0 ms fixed');
 });
 
 test('ols by hand, and no line through points without spread', () => {

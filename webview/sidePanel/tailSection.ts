@@ -89,7 +89,7 @@ export class TailSection {
     // The heading names the target already: the note says what it does to a part, not which it is.
     const limit = contributionLimit(tail.target, stageNames);
     setText(this.contribution, limit === null ? '' : 'Each part counts only its time before that first output.');
-    this.contribution.title = contributionNote(tail.target, stageNames) ?? '';
+    this.contribution.title = contributionNote(tail.target, stageNames, tail.upstreamUntilInput) ?? '';
     this.contribution.hidden = limit === null;
     const rows = tailRows(tail, stageNames, TOP, oneOutput);
     const parts = rows.filter((r) => r.kind === 'part');

@@ -3,8 +3,9 @@
 // tokens (num_tokens_out): the slope (ms per 1,000 tokens) says "long prompts", the
 // intercept (a fixed floor) "slow server". A fit is shown only when the points support
 // it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
-// spread of x (coefficient of variation) of at least MIN_X_SPREAD; otherwise it is listed
-// as skipped with the reason. A hidden or None value is not a point (never x = 0).
+// spread of x (coefficient of variation) of at least MIN_X_SPREAD, and a line that says what
+// a token costs: a positive slope and an R² of at least MIN_R2; otherwise it is listed as
+// skipped with the reason. A hidden or None value is not a point (never x = 0).
 import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
@@ -18,6 +19,11 @@ const DECODE_NOT_MEASURED =
   'this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_decode_ms is not a measurement, its decode steps are in its prefill+decode';
 export const MIN_DISTINCT_X = 3;
 export const MIN_X_SPREAD = 0.1;
+/**
+ * Token counts explain at least half the time's variance. With MIN_POINTS or more points this
+ * also makes the slope differ from 0 at the 5% level (t = √(R²(n−2)/(1−R²)) ≥ √8 ≈ 2.83 > 2.31).
+ */
+export const MIN_R2 = 0.5;
 
 const FITS = [
   { x: 'num_tokens_in', y: 'vllm_prefill_ms', part: 'prefill', tokens: 'tokensIn' },
@@ -83,6 +89,17 @@ export function unsupported(xs: ArrayLike<number>): string | null {
   return null;
 }
 
+/** Why a fitted line says nothing of a cost per token, or null when it does. */
+export function unfit(line: Ols): string | null {
+  // The minus sign the CLI and the views use for a negative number.
+  const slope = (line.slope * 1000).toFixed(1).replace('-', '−');
+  if (!(line.slope > 0))
+    return `the time does not grow with the token count (slope ${slope} ms per 1k tokens, R² ${line.r2.toFixed(2)})`;
+  if (line.r2 < MIN_R2)
+    return `token counts explain too little of the time (R² ${line.r2.toFixed(2)}, at least ${MIN_R2} needed; slope ${slope} ms per 1k tokens)`;
+  return null;
+}
+
 function constantY(ys: readonly number[], name: string): string | null {
   for (const y of ys) if (y !== ys[0]) return null;
   return `${name} is ${ys[0] ?? 0} ms in every request: nothing to fit${ys[0] === 0 && name === 'vllm_decode_ms' ? ' (under Model Runner V2 + async chunk a non-final stage emits one output at the end, so its decode steps are inside its prefill)' : ''}`;
@@ -132,8 +149,10 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
       }
       // A stage that never measured the phase (or never printed the token count) has no fit to skip.
       if (xs.length === 0) continue;
-      const why = unsupported(xs) ?? constantY(ys, f.y);
-      const line = why === null ? ols(xs, ys) : null;
+      const points = unsupported(xs) ?? constantY(ys, f.y);
+      const fitted = points === null ? ols(xs, ys) : null;
+      const why = points ?? (fitted === null ? null : unfit(fitted));
+      const line = why === null ? fitted : null;
       if (line === null) {
         skipped.push({
           stageId: stage.stageId,

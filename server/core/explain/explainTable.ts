@@ -99,12 +99,22 @@ export function contributionLimit(target: string, roles: Readonly<Record<string,
   return target.endsWith('.firstOutput') ? `Each part counts only up to ${targetLabel(target, roles)}` : null;
 }
 
-/** contributionLimit's whole sentence. */
-export function contributionNote(target: string, roles: Readonly<Record<string, string>> = {}): string | null {
+const UPSTREAM_UNTIL_INPUT =
+  '; a stage upstream only up to the instant the next stage had its input, where that stage then made the first output itself (its wait for a slot and its prefill after it): the upstream work after that runs alongside and is not waited for';
+
+/**
+ * contributionLimit's whole sentence; `upstreamUntilInput`: the tail's upstream stages counted
+ * up to a later stage's input (TailAttribution.upstreamUntilInput), said where it is so.
+ */
+export function contributionNote(
+  target: string,
+  roles: Readonly<Record<string, string>> = {},
+  upstreamUntilInput = 0,
+): string | null {
   const limit = contributionLimit(target, roles);
   return limit === null
     ? null
-    : `${limit}: its excess and median are of its time before that first output, less than its own time where it runs on after it.`;
+    : `${limit}: its excess and median are of its time before that first output, less than its own time where it runs on after it${upstreamUntilInput > 0 ? UPSTREAM_UNTIL_INPUT : ''}.`;
 }
 
 // A negative share with the minus sign the excesses and the views use.
@@ -124,6 +134,12 @@ function table(rows: string[][], leftColumns = 1): string[] {
         .join('   ')
         .trimEnd(),
   );
+}
+
+/** A fit's line in words: the slope, then the fixed part with its sign (a line can cross 0 above x = 0). */
+export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>): string {
+  const sign = f.interceptMs < 0 ? '−' : '+';
+  return `${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
 }
 
 function tailBlock(
@@ -163,7 +179,7 @@ function tailBlock(
     '',
   ]);
   out.push(...table(rows));
-  const contribution = contributionNote(t.target, roles);
+  const contribution = contributionNote(t.target, roles, t.upstreamUntilInput);
   if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
   const after = [...shown, ...additive.apart.map((a) => a.part)].find((p) => p.afterTarget !== undefined)?.afterTarget;
   if (after !== undefined)
@@ -249,7 +265,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('Cost per token (least squares over requests)');
     for (const f of report.costModel) {
       out.push(
-        `  ${stageLabel(f.stageKey, roles)} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens + ${ms(f.interceptMs)} fixed (R² ${f.r2.toFixed(2)}, n=${f.n})`,
+        `  ${stageLabel(f.stageKey, roles)} ${fitPhase(f, report.oneOutputStages)} vs ${f.x}: ${fitLine(f)} (R² ${f.r2.toFixed(2)}, n=${f.n})`,
       );
       if (f.caveat !== undefined) out.push(`    caveat: ${f.caveat}`);
     }

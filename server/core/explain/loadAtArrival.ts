@@ -25,7 +25,7 @@ export interface LoadQuery {
 
 /** Tail mean in flight at least this many times the overall mean: the tail arrived into a busier server. */
 export const BUSIER_RATIO = 1.5;
-/** At most this: the same load. Between the two: mixed. */
+/** Within this factor either way: the same load. Above it, below BUSIER_RATIO: mixed; below it: a lower load. */
 export const SAME_LOAD_RATIO = 1.15;
 
 /** Bucket i holds in-flight counts [lo, hi]: 0, 1, 2-3, 4-7, 8-15, ... */
@@ -71,6 +71,13 @@ export function readingOf(
     return {
       reading: 'busier',
       text: `The tail arrived into a busier server: ${f(tail.mean)} other requests in flight on average, against ${f(all.mean)} for all requests. It queued behind others.`,
+    };
+  }
+  // The band is symmetric: a tail at 1/1.15 of everyone's load is no more "the same" than one at 1.15×.
+  if (ratio < 1 / SAME_LOAD_RATIO) {
+    return {
+      reading: 'lower',
+      text: `The tail arrived at a lower load than the rest (${f(tail.mean)} against ${f(all.mean)} requests in flight on average): load does not explain it; requests were slower with fewer others in flight, so the time is in their own parts.`,
     };
   }
   if (ratio <= SAME_LOAD_RATIO) {

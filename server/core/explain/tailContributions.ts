@@ -1,12 +1,15 @@
 // What each part of a request's breakdown contributes to a target, for a list of requests:
 // the part's ms, or under a first-output target the share of its interval before that
 // first output (its start on the request's clock is its stage's start plus the phases of
-// that stage before it). A request's contributions depend only on its own numbers and on
+// that stage before it); a part of a stage upstream of the target's counts only up to the
+// instant the next stage on the way had its input, where that stage's first output is its
+// own (upstreamCut.ts). A request's contributions depend only on its own numbers and on
 // which parts precede each other, so the same values come out whether the requests are
 // read all at once (a query over a scope) or one by one as they arrive (tailState.ts).
 import type { ColumnReads } from './columnReads';
 import type { ExplainIndex, PartColumns, PartMeta } from './explainIndex';
 import { contribution, partCounts, type Target } from './targets';
+import { upstreamLimits } from './upstreamCut';
 
 /**
  * Calls `visit` for each part that makes up the target, in the index's part order, with
@@ -32,6 +35,7 @@ export function forEachContribution(
   const clock = new Float64Array(clipped ? n : 0);
   let clockStage: string | null = null;
   const stageStarts = clipped ? new Map(index.stages().map((s) => [s.stageKey, s.start])) : null;
+  const upstream = clipped ? upstreamLimits(index, target, rows, targetValues) : null;
   for (const part of index.parts()) {
     const m = part.meta;
     if (!partCounts(m, target)) continue;
@@ -51,7 +55,8 @@ export function forEachContribution(
       else start.read(rows, clock);
     }
     const ownStage = m.stageKey !== null && m.stageKey === target.stageKey;
-    clipPart(ms, clock, targetValues, contributions, n, m.phase === 'preprocess', inStage, target, ownStage);
+    const limits = (inStage ? upstream?.(m.stageId) : null) ?? targetValues;
+    clipPart(ms, clock, limits, contributions, n, m.phase === 'preprocess', inStage, target, ownStage);
     if (ownStage && m.phase === 'genOther') unknownWhereUnsplit(index, m.stageKey as string, rows, contributions);
     visit(part, contributions, ms);
   }
@@ -65,7 +70,7 @@ export function forEachContribution(
 function clipPart(
   ms: Float64Array,
   clock: Float64Array,
-  targetValues: Float64Array,
+  limits: Float64Array,
   out: Float64Array,
   n: number,
   preprocess: boolean,
@@ -78,7 +83,7 @@ function clipPart(
     let c = Number.NaN;
     if (!Number.isNaN(v)) {
       const startMs = preprocess ? 0 : inStage && v >= 0 ? clock[k] : Number.NaN;
-      c = contribution(v, startMs, target, targetValues[k], ownStage);
+      c = contribution(v, startMs, target, limits[k], ownStage);
       if (inStage && v >= 0) clock[k] = clock[k] + v;
     }
     out[k] = c;

@@ -5,6 +5,7 @@
 // index order, so both ways give the same numbers to the last bit.
 import type { ExplainIndex } from './explainIndex';
 import { contributionCanBeUnknown, forEachContribution, unknownContributionReason } from './tailContributions';
+import { rowsCutUpstream } from './upstreamCut';
 import type { Target } from './targets';
 import type { TailAttribution, TailPart, TailQuantile, UnmeasuredTailPart } from './types';
 
@@ -108,6 +109,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
   for (const p of parts) explained += p.excessMs;
 
   const alongside = alongsideStagesOf(index, tailRows);
+  const cut = rowsCutUpstream(index, t.target, tailRows, tailValues);
   const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
     (a, b) => tailValues[b] - tailValues[a] || tailRows[a] - tailRows[b],
   );
@@ -123,6 +125,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     parts,
     residualMs: excess - explained,
     ...(alongside.length === 0 ? {} : { alongsideStages: alongside }),
+    ...(cut === 0 ? {} : { upstreamUntilInput: cut }),
     ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };

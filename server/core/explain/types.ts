@@ -174,6 +174,11 @@ export interface TailAttribution {
    * stage before them still worked (absent when none): only their time can lie within upstream time.
    */
   readonly alongsideStages?: readonly string[];
+  /**
+   * Under a later stage's first output: in how many tail requests the stages upstream counted
+   * only up to the instant the next stage had its input (upstreamCut.ts; absent when none).
+   */
+  readonly upstreamUntilInput?: number;
   /** Parts whose contribution is not known in any tail request (absent when none). */
   readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */
@@ -199,8 +204,8 @@ export interface StageLoad {
   readonly tail: Distribution | null;
 }
 
-/** What the tail's load at arrival says: queued behind others, or slower at the same load. */
-export type LoadReading = 'busier' | 'sameLoad' | 'mixed' | 'unknown';
+/** What the tail's load at arrival says: queued behind others, slower at the same load, or slower at a lower load. */
+export type LoadReading = 'busier' | 'sameLoad' | 'lower' | 'mixed' | 'unknown';
 
 export interface LoadAtArrival {
   readonly target: TargetName;

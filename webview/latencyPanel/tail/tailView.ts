@@ -250,7 +250,7 @@ export class TailView {
     if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
-    const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames);
+    const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames, t.upstreamUntilInput);
     const requests = t.requestIds.map((id) =>
       h(
         'li',
