@@ -72,7 +72,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   const deps: LaunchDeps = {
     client,
     context,
-    // After Start Demo Server / a launch: both views shown, the keyboard left where the user
+    // After Start Demo Server / a launch / an import: both views shown, the keyboard left where the user
     // is (a palette they opened meanwhile stays open). No filter is posted: a filter moves the
     // keyboard into the panel's table, which a user's click on a stage wants and this does not.
     revealLatencyView: async () => {
@@ -114,7 +114,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.attachLogFile', () => attachToLogFile(client));
   command('stageLens.attachMetrics', () => attachToMetrics(client));
   command('stageLens.attachPrometheus', () => attachToPrometheus(client));
-  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, uri));
+  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, deps.revealLatencyView, uri));
   command('stageLens.openSession', () => openSession(client));
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));
