@@ -13,6 +13,7 @@ import type { LaunchDeps } from './commands/launch';
 import { attachToLogFile, attachToMetrics, attachToProcess, importLog } from './commands/attach';
 import { exportSession, openSession, stopCapture } from './commands/sessions';
 import { useSessionForConfig } from './commands/matchDeployConfig';
+import { openConfigLatency, type ConfigLatencyArgs } from './commands/configLatency';
 import { attachToPrometheus } from './commands/prometheus';
 import { registerViews } from './views/registerViews';
 import { compareSessions } from './commands/compare';
@@ -119,8 +120,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));
   command('stageLens.useSessionForConfig', (uri?: vscode.Uri) => useSessionForConfig(client, uri));
-  command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) =>
-    revealLatencyView(filter ?? {}),
+  command('stageLens.openLatencyView', (filter?: ViewFilter | ConfigLatencyArgs) =>
+    filter !== undefined && 'deployConfig' in filter
+      ? openConfigLatency(client, revealLatencyView, filter)
+      : revealLatencyView(filter ?? {}),
   );
   const comparePanel = new ComparePanel(context.extensionUri, client);
   context.subscriptions.push(comparePanel);
