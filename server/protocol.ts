@@ -281,6 +281,16 @@ export interface MatchDeployConfigParams extends SessionRef {
   readonly acceptStageMismatch?: boolean;
 }
 
+export interface DeployConfigFitParams extends SessionRef {
+  /** Absolute path of the deploy YAML. */
+  readonly deployConfig: string;
+}
+
+export interface DeployConfigFitResult {
+  /** Why the session's numbers do not belong on the config's stages; null when they fit (or either side's stages are not known yet). */
+  readonly stageMismatch: DeployStageMismatch | null;
+}
+
 export interface DemoConfigCheckParams {
   /** Absolute path of the deploy YAML Start Demo Server would simulate (read from disk, as the simulator reads it). */
   readonly deployConfig: string;
@@ -668,6 +678,8 @@ export interface ServerRequests {
   'stageLens/findings': [SessionRef, Finding[]];
   /** Match Deploy Config command: sets (or clears, null) the deploy YAML whose stages show the session's numbers (one session per file); refused, changing nothing, when the stage ids differ (the config's as its open document has them, unsaved edits included, else on disk) unless `acceptStageMismatch`. */
   'stageLens/matchDeployConfig': [MatchDeployConfigParams, MatchDeployConfigResult];
+  /** A deploy config's code lens, before showing the session on screen for it: whether the session's stages are the config's (checked as matchDeployConfig checks them); changes nothing. */
+  'stageLens/deployConfigFit': [DeployConfigFitParams, DeployConfigFitResult];
   /** Start Demo Server, before it launches with a deploy config: whether the simulator can run it, by the simulator's own check (nothing is launched). */
   'stageLens/demoConfigCheck': [DemoConfigCheckParams, DemoConfigCheckResult];
   /** Latency panel's histogram tab: bins of one split or field of one stage; values in other states counted apart, never binned. */

@@ -13,6 +13,7 @@ import type { LaunchDeps } from './commands/launch';
 import { attachToLogFile, attachToMetrics, attachToProcess, importLog } from './commands/attach';
 import { exportSession, openSession, stopCapture } from './commands/sessions';
 import { useSessionForConfig } from './commands/matchDeployConfig';
+import { openConfigLatency, type ConfigLatencyArgs } from './commands/configLatency';
 import { attachToPrometheus } from './commands/prometheus';
 import { registerViews } from './views/registerViews';
 import { compareSessions } from './commands/compare';
@@ -72,7 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   const deps: LaunchDeps = {
     client,
     context,
-    // After Start Demo Server / a launch: both views shown, the keyboard left where the user
+    // After Start Demo Server / a launch / an import: both views shown, the keyboard left where the user
     // is (a palette they opened meanwhile stays open). No filter is posted: a filter moves the
     // keyboard into the panel's table, which a user's click on a stage wants and this does not.
     revealLatencyView: async () => {
@@ -114,13 +115,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   command('stageLens.attachLogFile', () => attachToLogFile(client));
   command('stageLens.attachMetrics', () => attachToMetrics(client));
   command('stageLens.attachPrometheus', () => attachToPrometheus(client));
-  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, uri));
+  command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, deps.revealLatencyView, uri));
   command('stageLens.openSession', () => openSession(client));
   command('stageLens.stopCapture', () => stopCapture(client));
   command('stageLens.exportSession', () => exportSession(client));
   command('stageLens.useSessionForConfig', (uri?: vscode.Uri) => useSessionForConfig(client, uri));
-  command('stageLens.openLatencyView', (filter?: ViewFilter & { deployConfig?: string }) =>
-    revealLatencyView(filter ?? {}),
+  command('stageLens.openLatencyView', (filter?: ViewFilter | ConfigLatencyArgs) =>
+    filter !== undefined && 'deployConfig' in filter
+      ? openConfigLatency(client, revealLatencyView, filter)
+      : revealLatencyView(filter ?? {}),
   );
   const comparePanel = new ComparePanel(context.extensionUri, client);
   context.subscriptions.push(comparePanel);

@@ -3,9 +3,10 @@
 // that had it; a session whose stage ids are not the config's is refused unless the user
 // accepted that, and a refused match changes nothing (no session is renamed). The config's
 // stages are those of its editor buffer when it is open (unsaved edits are what the user
-// sees), else of the file on disk.
+// sees), else of the file on disk. The same check answers whether a session fits a config
+// without matching it (a code lens's Latency Details).
 import * as path from 'node:path';
-import type { MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
+import type { DeployStageMismatch, MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
 import { deployStageMismatch } from '../core/deploy/stageFit';
 import { stageRolesOf } from '../core/stageRoles';
 import { deployConfigStageIds } from './deployEvidence';
@@ -24,6 +25,29 @@ export type OpenConfigStageIds = (deployConfig: string) => Promise<readonly numb
 
 const samePath = (a: string | null, b: string): boolean => a !== null && path.resolve(a) === path.resolve(b);
 
+/**
+ * Why the session's numbers do not fit the deploy config (its stage ids, or its pipeline, are
+ * not the config's), or null when they fit or either side's stages are not known yet.
+ */
+export async function sessionConfigMismatch(
+  registry: SessionRegistry,
+  sessionId: string,
+  file: string,
+  openStageIds: OpenConfigStageIds = () => undefined,
+): Promise<DeployStageMismatch | null> {
+  const session = await registry.open(sessionId);
+  const open = openStageIds(path.resolve(file));
+  const configIds = open === undefined ? deployConfigStageIds(file) : await open;
+  return configIds === null
+    ? null
+    : deployStageMismatch(file, configIds, stageRolesOf(path.basename(file)), {
+        title: session.info.title,
+        stageIds: sessionStageIds(session),
+        // Named by its source alone (a log's path, a command line): its deploy file may be the wrong one.
+        roles: stageRolesOf(session.info.description),
+      });
+}
+
 export async function matchDeployConfig(
   registry: SessionRegistry,
   params: MatchDeployConfigParams,
@@ -33,18 +57,7 @@ export async function matchDeployConfig(
   if (file === null)
     return { matched: true, session: registry.matchDeployConfig(params.sessionId, null), replaced: [] };
   if (params.acceptStageMismatch !== true) {
-    const session = await registry.open(params.sessionId);
-    const open = openStageIds(path.resolve(file));
-    const configIds = open === undefined ? deployConfigStageIds(file) : await open;
-    const mismatch =
-      configIds === null
-        ? null
-        : deployStageMismatch(file, configIds, stageRolesOf(path.basename(file)), {
-            title: session.info.title,
-            stageIds: sessionStageIds(session),
-            // Named by its source alone (a log's path, a command line): its deploy file may be the wrong one.
-            roles: stageRolesOf(session.info.description),
-          });
+    const mismatch = await sessionConfigMismatch(registry, params.sessionId, file, openStageIds);
     if (mismatch !== null) return { matched: false, stageMismatch: mismatch };
   }
   const replaced: SessionInfo[] = [];

@@ -26,7 +26,7 @@ import {
 import { prometheusSummaryOf } from '../capture/prometheusCapture';
 import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
-import { matchDeployConfig, type OpenConfigStageIds } from '../capture/deployConfigMatch';
+import { matchDeployConfig, sessionConfigMismatch, type OpenConfigStageIds } from '../capture/deployConfigMatch';
 import { retentionFrom } from '../capture/retention';
 import { compareRequest } from './compareRequests';
 import { demoConfigCheck } from './demoConfigCheck';
@@ -55,6 +55,9 @@ export function requestHandlers(registry: SessionRegistry, openStageIds?: OpenCo
     'stageLens/request': async (p) => requestDetail(await registry.open(p.sessionId), p.requestId),
     'stageLens/findings': async (p) => sessionFindings(await registry.open(p.sessionId)),
     'stageLens/matchDeployConfig': (p) => matchDeployConfig(registry, p, openStageIds),
+    'stageLens/deployConfigFit': async (p) => ({
+      stageMismatch: await sessionConfigMismatch(registry, p.sessionId, p.deployConfig, openStageIds),
+    }),
     'stageLens/demoConfigCheck': (p) => demoConfigCheck(p),
     'stageLens/histogram': async (p) => stageHistogram(await registry.open(p.sessionId), p),
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),

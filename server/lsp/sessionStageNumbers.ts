@@ -54,6 +54,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
         ttftP50Ms: s.split.ttftMs?.p50 ?? null,
         prefillP50Ms: s.split.prefillMs?.p50 ?? null,
         prefillDecodeP50Ms: s.prefillDecodeMs?.p50 ?? null,
+        decodeP50Ms: s.split.decodeMs?.p50 ?? null,
         queuedP50Ms: s.split.queuedMs?.p50 ?? null,
         n: s.requestCount,
         ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { StageLensClient } from '../client';
 import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
+import { importProgressText } from '../importProgressText';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
   return outlook.tables === 'yes'
@@ -90,45 +91,55 @@ export async function attachToMetrics(client: StageLensClient): Promise<void> {
   client.setCurrent(info.id);
 }
 
-export async function importLog(client: StageLensClient, uri?: vscode.Uri): Promise<string | null> {
+/**
+ * Import Log...: reads the whole file with a cancellable progress toast; when it is read (not
+ * cancelled), `reveal` shows the session's views, as Start Demo Server does.
+ */
+export async function importLog(
+  client: StageLensClient,
+  reveal: () => Promise<void>,
+  uri?: vscode.Uri,
+): Promise<string | null> {
   const file =
     uri ??
     (await vscode.window.showOpenDialog({ canSelectMany: false, title: 'Stage Lens: import a server log' }))?.[0];
   if (file === undefined) return null;
+  const name = path.basename(file.fsPath);
   const info = await client.request('stageLens/import', { path: file.fsPath });
   client.setCurrent(info.id);
-  await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Importing ${path.basename(file.fsPath)}`,
-      cancellable: true,
-    },
+  const cancelled = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Importing ${name}`, cancellable: true },
     (progress, token) =>
-      new Promise<void>((resolve) => {
+      new Promise<boolean>((resolve) => {
         let reported = 0;
         const sub = client.onNotification('stageLens/importProgress', (p) => {
           if (p.sessionId !== info.id) return;
           const pct = p.totalBytes > 0 ? (p.bytesRead / p.totalBytes) * 100 : 0;
-          progress.report({
-            increment: pct - reported,
-            message: `${(p.bytesRead / 1048576).toFixed(1)} of ${(p.totalBytes / 1048576).toFixed(1)} MB`,
-          });
+          progress.report({ increment: pct - reported, message: importProgressText(p.bytesRead, p.totalBytes) });
           reported = pct;
-          if (p.done) finish();
+          if (p.done) finish(false);
         });
         const cancel = token.onCancellationRequested(() => {
-          void client.request('stageLens/stop', { sessionId: info.id }).finally(finish);
+          void client.request('stageLens/stop', { sessionId: info.id }).finally(() => finish(true));
         });
         const done = client.onDidUpdateSession((s) => {
-          if (s.id === info.id && s.status !== 'running' && s.status !== 'starting') finish();
+          if (s.id === info.id && s.status !== 'running' && s.status !== 'starting') finish(false);
         });
-        function finish(): void {
+        function finish(byUser: boolean): void {
           sub.dispose();
           cancel.dispose();
           done.dispose();
-          resolve();
+          resolve(byUser);
         }
       }),
   );
+  if (cancelled) return info.id;
+  const error = client.allSessions().find((s) => s.id === info.id)?.lastError ?? null;
+  if (error !== null) {
+    void vscode.window.showErrorMessage(`Stage Lens: importing ${name} failed: ${error}`);
+    return info.id;
+  }
+  vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${name}`, 10_000);
+  await reveal();
   return info.id;
 }

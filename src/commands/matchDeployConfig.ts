@@ -4,7 +4,7 @@
 // with "Show Anyway"; a cancelled or refused pick changes nothing, so no session is renamed.
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
-import type { MatchDeployConfigResult } from '../../server/protocol';
+import type { MatchDeployConfigResult, SessionInfo } from '../../server/protocol';
 import { pickSession } from './sessions';
 
 export const SHOW_ANYWAY = 'Show Anyway';
@@ -14,12 +14,13 @@ function matchedMessage(result: Extract<MatchDeployConfigResult, { matched: true
   return `Stage Lens: ${name} shows the numbers of ${result.session.title}${instead === '' ? '' : ` (instead of ${instead})`}.`;
 }
 
-export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<void> {
+/** Resolves with the session matched, or undefined when nothing changed. */
+export async function useSessionForConfig(client: StageLensClient, uri?: vscode.Uri): Promise<SessionInfo | undefined> {
   const file = uri ?? vscode.window.activeTextEditor?.document.uri;
-  if (file === undefined) return;
+  if (file === undefined) return undefined;
   const name = vscode.workspace.asRelativePath(file);
   const s = await pickSession(client, `Stage Lens: show which session's numbers in ${name}?`);
-  if (s === undefined) return;
+  if (s === undefined) return undefined;
   const params = { sessionId: s.id, deployConfig: file.fsPath };
   let result = await client.request('stageLens/matchDeployConfig', params);
   if (!result.matched) {
@@ -28,9 +29,10 @@ export async function useSessionForConfig(client: StageLensClient, uri?: vscode.
       { modal: true, detail: result.stageMismatch.message },
       SHOW_ANYWAY,
     );
-    if (choice !== SHOW_ANYWAY) return;
+    if (choice !== SHOW_ANYWAY) return undefined;
     result = await client.request('stageLens/matchDeployConfig', { ...params, acceptStageMismatch: true });
-    if (!result.matched) return;
+    if (!result.matched) return undefined;
   }
   void vscode.window.showInformationMessage(matchedMessage(result, name));
+  return result.session;
 }

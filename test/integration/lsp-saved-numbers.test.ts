@@ -86,7 +86,7 @@ test(
     assert.match(
       first === undefined ? '' : label(first),
       // The talker leads the p99 tail of the first audio (the codec's wait for it is not a lead).
-      /^TTFT p50 [\d,.]+ ms · prefill\+decode \(one output\) p50 [\d,.]+ ms · queued p50 [\d,.]+ ms \(n=25\) · p99 tail: prefill\+decode \(one output\) 100%$/,
+      /^p50 prefill\+decode [\d,.]+ m?s · TTFT [\d,.]+ m?s( \(n=25\))? · p99 tail: prefill\+decode \(one output\) 100%$/,
     );
     assert.deepEqual(await loaded(), { 'launch-with-this-yaml': true, 'launch-with-another': false });
   },
@@ -117,11 +117,8 @@ test(
     // [OmniTiming] p50s: talker 1.275 s; the codec 1.415 s, which holds the talker's time (6 of 6 requests overlap).
     assert.match(
       at(positionOf(text, 'stage_id: 0').line),
-      /^no phase split: the server logs at INFO \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · stage time p50 1,275 ms \(n=6\)/,
+      /^no phase split: the server logs at INFO \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · p50 stage time 1.27 s \(n=6\)/,
     );
-    assert.equal(
-      at(positionOf(text, 'stage_id: 1').line),
-      'stage time p50 1,415 ms incl. the upstream time it ran alongside (n=6)',
-    );
+    assert.equal(at(positionOf(text, 'stage_id: 1').line), 'p50 stage time 1.42 s incl. upstream (n=6)');
   },
 );

@@ -328,6 +328,21 @@ describe('latency panel', () => {
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-one-output-waterfall.png') });
   });
 
+  test('waterfall breakdown: the talker decode reads "in prefill" (neutral), as the table says, not "not recorded"', async () => {
+    // Still speech-f75018…'s timeline: its talker emits one output.
+    const decode = page.locator('[data-testid="breakdown-part"][data-key="0/decode"]');
+    assert.equal(await decode.locator('.bar-excess').textContent(), 'in prefill');
+    assert.equal(await decode.getAttribute('data-state'), 'covered');
+    assert.match(
+      (await decode.getAttribute('title')) ?? '',
+      /prefill\+decode \(one output\): this stage emits one output/,
+    );
+    const weight = await page.evaluate<string>(
+      `getComputedStyle(document.querySelector('[data-testid="breakdown-part"][data-key="0/decode"] .bar-excess')).fontWeight`,
+    );
+    assert.equal(weight, '400', 'no warning emphasis');
+  });
+
   test('waterfall: the slowest phase label over the hatched code2wav decode sits on a solid plate, on its row and the canvas', async () => {
     // Still speech-f75018…'s timeline: its code2wav lane is reconstructed, hatched end to end. On a
     // 900 px canvas its 1,882 ms decode reaches the axis's end and hatching lies on either side, so the

@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   formatCodecTtftStatus,
+  formatStageDetail,
   formatStageNumbers,
+  INLAY_LABEL_BUDGET,
   liveHints,
   stageAnchors,
   type LiveStageNumbers,
@@ -30,9 +32,11 @@ const codecLie: StageLiveNumbers = {
 };
 const session: LiveStageNumbers = { sessionLabel: 'launch: vllm serve', stages: [talker, codecLie] };
 
-test('stage numbers read like the status line; a flagged TTFT is "not recorded", not 0', () => {
-  assert.equal(formatStageNumbers(talker), 'TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)');
-  assert.equal(formatStageNumbers(codecLie), 'TTFT not recorded · queued p50 1,250 ms (n=18)');
+test('stage numbers: the largest phase first; a flagged TTFT is "not recorded", not 0', () => {
+  assert.equal(formatStageNumbers(talker), 'p50 prefill 39 ms · TTFT 41 ms (n=120)');
+  assert.equal(formatStageNumbers(codecLie), 'p50 queued 1.25 s · TTFT not recorded');
+  assert.equal(formatStageDetail(talker), 'TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)');
+  assert.equal(formatStageDetail(codecLie), 'TTFT not recorded · queued p50 1,250 ms (n=18)');
   assert.equal(
     formatStageNumbers({ ...talker, ttftP50Ms: null, prefillP50Ms: null, queuedP50Ms: null, n: 3 }),
     'no phase split measured (n=3)',
@@ -59,8 +63,8 @@ test('hints after stage_id, after base_config for inherited stages, after talker
   const analysis = analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
   const hints = liveHints(analysis, session).map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`);
   assert.deepEqual(hints, [
-    '35:15 TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
-    '42:15 TTFT not recorded · queued p50 1,250 ms (n=18)',
+    '35:15 p50 prefill 39 ms · TTFT 41 ms (n=120)',
+    '42:15 p50 queued 1.25 s · TTFT not recorded',
     '21:30 codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
   ]);
   assert.deepEqual(liveHints(analysis, null), []);
@@ -68,8 +72,8 @@ test('hints after stage_id, after base_config for inherited stages, after talker
     (h) => `${h.position.line + 1} ${h.label}`,
   );
   assert.deepEqual(inherited, [
-    '2 stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
-    '2 stage 1: TTFT not recorded · queued p50 1,250 ms (n=18)',
+    '2 stage 0: p50 prefill 39 ms · TTFT 41 ms',
+    '2 stage 1: p50 queued 1.25 s · TTFT not recorded',
   ]);
   assert.deepEqual(
     stageAnchors(analyzeFixture('qwen3_tts_mrv2.yaml')).map((a) => [
@@ -81,5 +85,48 @@ test('hints after stage_id, after base_config for inherited stages, after talker
       [0, false, 18],
       [1, true, 4],
     ],
+  );
+});
+
+test("a hint fits the editor's default inlay hint length (43): the dominant phase is not cut off", () => {
+  // Qwen3-Omni's thinker and talker (decode dominant), a one-output talker, a codec.
+  const omniTalker: StageLiveNumbers = {
+    stageId: 1,
+    ttftP50Ms: 95.7,
+    prefillP50Ms: 94.9,
+    decodeP50Ms: 25_282,
+    queuedP50Ms: 0.35,
+    n: 3,
+    ttftNotRecorded: false,
+  };
+  const thinker = { ...omniTalker, stageId: 0, ttftP50Ms: 415, prefillP50Ms: 411, decodeP50Ms: 982, queuedP50Ms: 1.61 };
+  const oneOutput: StageLiveNumbers = {
+    stageId: 0,
+    ttftP50Ms: 1109.4,
+    prefillP50Ms: null,
+    prefillDecodeP50Ms: 1106.2,
+    queuedP50Ms: 0.41,
+    n: 6,
+    ttftNotRecorded: false,
+  };
+  assert.equal(formatStageNumbers(omniTalker), 'p50 decode 25.3 s · TTFT 96 ms (n=3)');
+  assert.equal(formatStageNumbers(thinker), 'p50 decode 982 ms · TTFT 415 ms (n=3)');
+  assert.equal(formatStageNumbers(oneOutput), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
+  assert.equal(formatStageNumbers({ ...codecLie, queuedP50Ms: 53, n: 120 }), 'p50 queued 53 ms · TTFT not recorded');
+  // Room left: the next phases, then the count.
+  assert.equal(
+    formatStageNumbers({ ...thinker, decodeP50Ms: null }, 80),
+    'p50 prefill 411 ms · TTFT 415 ms · queued 1.6 ms (n=3)',
+  );
+  for (const stage of [talker, codecLie, omniTalker, thinker, oneOutput])
+    assert.ok(formatStageNumbers(stage).length <= INLAY_LABEL_BUDGET, formatStageNumbers(stage));
+  // The tooltip has every number, the decode included.
+  const hints = liveHints(analyzeFixture('qwen3_omni_moe.yaml'), {
+    sessionLabel: 'omni.log',
+    stages: [thinker, omniTalker],
+  });
+  assert.match(
+    hints[1]?.tooltip ?? '',
+    /^TTFT p50 96 ms · prefill p50 95 ms · decode p50 25,282 ms · queued p50 0.3 ms \(n=3\)\n\nMeasured in omni.log/,
   );
 });

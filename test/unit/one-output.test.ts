@@ -23,7 +23,7 @@ import { parseDeployFile } from '../../server/core/deploy/parsedFile';
 import { resolveEffectiveConfig } from '../../server/core/deploy/effectiveConfig';
 import { oneOutputEvidence } from '../../server/core/deploy/oneOutputEvidence';
 import { withDeployEvidence } from '../../server/capture/deployEvidence';
-import { formatStageNumbers } from '../../server/core/deploy/liveNumbers';
+import { formatStageDetail, formatStageNumbers } from '../../server/core/deploy/liveNumbers';
 import type { ConfigMap } from '../../server/core/deploy/configTree';
 
 const DIR = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
@@ -343,6 +343,19 @@ test('deploy-YAML hints: a one-output stage reads prefill+decode, never prefill'
       ttftP50Ms: 1271.2,
       prefillP50Ms: null,
       prefillDecodeP50Ms: 1268.4,
+      queuedP50Ms: 0.357,
+      n: 6,
+      ttftNotRecorded: false,
+    }),
+    'p50 prefill+decode 1.27 s · TTFT 1.27 s',
+  );
+  assert.equal(
+    formatStageDetail({
+      stageId: 0,
+      ttftP50Ms: 1271.2,
+      prefillP50Ms: null,
+      prefillDecodeP50Ms: 1268.4,
+      decodeP50Ms: 0,
       queuedP50Ms: 0.357,
       n: 6,
       ttftNotRecorded: false,

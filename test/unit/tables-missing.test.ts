@@ -9,7 +9,13 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
-import { formatStageNumbers, liveHints, type LiveStageNumbers, type StageLiveNumbers } from '../../server/core/deploy';
+import {
+  formatStageDetail,
+  formatStageNumbers,
+  liveHints,
+  type LiveStageNumbers,
+  type StageLiveNumbers,
+} from '../../server/core/deploy';
 import { stagesRanAlongside } from '../../server/core/deploy/liveNumbers';
 import { timingModel } from '../../webview/sidePanel/timingModel';
 import { headline } from '../../webview/sidePanel/summaryModel';
@@ -144,8 +150,8 @@ test('deploy-YAML hints: the notice on the first stage only, stage times after e
   assert.deepEqual(
     hints.map((h) => h.label),
     [
-      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · stage time p50 1,275 ms (n=6)',
-      'stage time p50 1,415 ms (n=6)',
+      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · p50 stage time 1.27 s (n=6)',
+      'p50 stage time 1.42 s (n=6)',
       'codec TTFT unknown: no stats tables in this session (server at INFO)',
     ],
   );
@@ -167,11 +173,12 @@ test("deploy-YAML hints: where the stages ran at the same time, a downstream sta
   );
   assert.equal(stagesRanAlongside(sequential.findings, sequential.requestCount), false);
   const stage = timedStage(1, 1415);
+  assert.equal(formatStageNumbers({ ...stage, alongsideUpstream: true }), 'p50 stage time 1.42 s incl. upstream (n=6)');
   assert.equal(
-    formatStageNumbers({ ...stage, alongsideUpstream: true }),
+    formatStageDetail({ ...stage, alongsideUpstream: true }),
     'stage time p50 1,415 ms incl. the upstream time it ran alongside (n=6)',
   );
-  assert.equal(formatStageNumbers(stage), 'stage time p50 1,415 ms (n=6)');
+  assert.equal(formatStageNumbers(stage), 'p50 stage time 1.42 s (n=6)');
 });
 
 test('compare against an INFO log: end to end from [OmniTiming] total=, the phases "no stage table", never "hidden"', () => {

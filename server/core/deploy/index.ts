@@ -15,8 +15,11 @@ export { deployHover, type DeployHover } from './hover';
 export { liveHints, type LiveHint } from './liveHints';
 export {
   formatCodecTtftStatus,
+  compactMs,
   formatMs,
+  formatStageDetail,
   formatStageNumbers,
+  INLAY_LABEL_BUDGET,
   type LiveStageNumbers,
   type StageLiveNumbers,
 } from './liveNumbers';

@@ -4,7 +4,9 @@
 import type { DeployAnalysis } from './analysis';
 import {
   formatCodecTtftStatus,
+  formatStageDetail,
   formatStageNumbers,
+  INLAY_LABEL_BUDGET,
   formatTailLead,
   tablesMissingHint,
   type LiveStageNumbers,
@@ -29,9 +31,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
   for (const anchor of stageAnchors(analysis)) {
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
-    let label = anchor.inherited
-      ? `stage ${anchor.stageId}: ${formatStageNumbers(measured)}`
-      : formatStageNumbers(measured);
+    const prefix = anchor.inherited ? `stage ${anchor.stageId}: ` : '';
+    let label = `${prefix}${formatStageNumbers(measured, INLAY_LABEL_BUDGET - prefix.length)}`;
     // Said once: on the first stage's hint, before its numbers.
     if (missing !== null && hints.length === 0) label = `${tablesMissingHint(missing)} · ${label}`;
     const lead = numbers.tailLead ?? null;
@@ -40,8 +41,14 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const why = leads
       ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
       : '';
-    // The whole label first: the editor cuts long inlay hints (editor.inlayHints.maximumLength).
-    hints.push({ position: anchor.entry.value.location.range.end, label, tooltip: `${label}\n\n${tooltip}${why}` });
+    // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
+    const detail = `${prefix}${formatStageDetail(measured)}${leads ? ` · ${formatTailLead(lead)}` : ''}`;
+    const notice = missing !== null && hints.length === 0 ? `${tablesMissingHint(missing)} · ` : '';
+    hints.push({
+      position: anchor.entry.value.location.range.end,
+      label,
+      tooltip: `${notice}${detail}\n\n${tooltip}${why}`,
+    });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {
     if (report.flag.value.location.file !== analysis.file.path) continue;

@@ -16,6 +16,8 @@ export interface StageLiveNumbers {
    * + async chunk): prefill+decode, never shown as prefill. Absent or null: none.
    */
   readonly prefillDecodeP50Ms?: number | null;
+  /** p50 of `vllm_decode_ms`; absent or null when never measured (and on a one-output stage). */
+  readonly decodeP50Ms?: number | null;
   readonly queuedP50Ms: number | null;
   /** Requests of this stage the figures are over. */
   readonly n: number;
@@ -94,14 +96,75 @@ export function formatMs(ms: number): string {
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
-/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`; a one-output stage's prefill reads `prefill+decode (one output) p50 1,358 ms`. */
-export function formatStageNumbers(numbers: StageLiveNumbers): string {
+/** VS Code's default `editor.inlayHints.maximumLength`: a longer hint is cut there. */
+export const INLAY_LABEL_BUDGET = 43;
+
+/** `0.4 ms`, `39 ms`, `1.27 s`, `25.4 s`, `125 s`: few characters, three significant digits at most. */
+export function compactMs(ms: number): string {
+  const abs = Math.abs(ms);
+  if (abs < 10) return `${Number(ms.toFixed(1))} ms`;
+  if (Math.round(abs) < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (Math.abs(s) < 9.995) return `${Number(s.toFixed(2))} s`;
+  if (Math.abs(s) < 99.95) return `${s.toFixed(1)} s`;
+  return `${groupedNumber(Math.round(s), 0, 0)} s`;
+}
+
+/** The stage's phases measured, largest first. */
+function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; readonly ms: number }[] {
+  const combined = numbers.prefillDecodeP50Ms ?? null;
+  const phases: [string, number | null][] = [
+    ['prefill', numbers.prefillP50Ms],
+    ['prefill+decode', combined],
+    // A one-output stage's decode is inside its prefill+decode figure.
+    ['decode', combined === null ? (numbers.decodeP50Ms ?? null) : null],
+    ['queued', numbers.queuedP50Ms],
+  ];
+  return phases
+    .filter((p): p is [string, number] => p[1] !== null)
+    .map(([name, ms]) => ({ name, ms }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+/**
+ * The inlay hint after a stage's stage_id, within `budget` characters: `p50 decode 25.4 s ·
+ * TTFT 96 ms (n=3)`. The largest phase first, then TTFT, then the other phases and the request
+ * count while they fit; a TTFT not recorded is always said. formatStageDetail is the whole.
+ */
+export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LABEL_BUDGET): string {
+  const [largest, ...rest] = phasesBySize(numbers).map((p) => `${p.name} ${compactMs(p.ms)}`);
+  const ttft = numbers.ttftNotRecorded
+    ? 'TTFT not recorded'
+    : numbers.ttftP50Ms === null
+      ? null
+      : `TTFT ${compactMs(numbers.ttftP50Ms)}`;
+  const count = ` (n=${numbers.n})`;
+  if (largest === undefined && ttft === null) {
+    const stageTime = numbers.stageTimeP50Ms ?? null;
+    if (stageTime === null) return `no phase split measured${count}`;
+    return `p50 stage time ${compactMs(stageTime)}${numbers.alongsideUpstream === true ? ' incl. upstream' : ''}${count}`;
+  }
+  const items = [largest, ttft].filter((x): x is string => x !== undefined && x !== null);
+  const text = (parts: readonly string[], suffix: string): string =>
+    `${numbers.ttftNotRecorded && parts[0] === ttft ? '' : 'p50 '}${parts.join(' · ')}${suffix}`;
+  for (const phase of rest) {
+    if (text([...items, phase], count).length > budget) break;
+    items.push(phase);
+  }
+  const withCount = text(items, count);
+  return withCount.length <= budget ? withCount : text(items, '');
+}
+
+/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`: every number of the stage, for the hint's tooltip. */
+export function formatStageDetail(numbers: StageLiveNumbers): string {
   const parts: string[] = [];
   if (numbers.ttftNotRecorded) parts.push('TTFT not recorded');
   else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
   if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
   const combined = numbers.prefillDecodeP50Ms ?? null;
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
+  const decode = combined === null ? (numbers.decodeP50Ms ?? null) : null;
+  if (decode !== null) parts.push(`decode p50 ${formatMs(decode)}`);
   if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
   if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
     return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;

@@ -8,24 +8,37 @@ import type { BreakdownPart, RequestBreakdown } from '../../../server/protocol';
 import { h, setChildren } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { partText, signedMs } from '../../shared/tailModel';
+import { EXPLAIN, STATE_TEXT } from '../../shared/valueState';
 
-const STATE_WORD: Readonly<Record<BreakdownPart['state'], string>> = {
+/** A part's state as shown: `covered` for a one-output stage's decode, which is inside its prefill figure. */
+type ShownState = BreakdownPart['state'] | 'covered';
+
+const STATE_WORD: Readonly<Record<ShownState, string>> = {
   measured: '',
   inferred: 'inferred',
   reconstructed: 'reconstructed',
   notMeasured: 'not measured',
   hidden: 'hidden',
   notRecorded: 'not recorded',
+  covered: STATE_TEXT.covered,
 };
 
-const STATE_TITLE: Readonly<Record<BreakdownPart['state'], string>> = {
+const STATE_TITLE: Readonly<Record<ShownState, string>> = {
   measured: 'printed by the server',
   inferred: 'a hidden row read as 0 by a documented rule',
   reconstructed: 'computed from measured values',
   notMeasured: 'printed as None, or a value the log never carries: its time is in the residual',
   hidden: 'the row is absent from the log table (zero or not measured): its time, if any, is in the residual',
   notRecorded: 'a known lie was detected (codec TTFT 0 with no prefill): not used',
+  covered: EXPLAIN.oneOutput,
 };
+
+/** The server marks a one-output stage's decode not recorded (its printed 0 is not a time); it is in the prefill+decode row above. */
+function shownState(p: BreakdownPart, oneOutput: ReadonlySet<string>): ShownState {
+  return p.phase === 'decode' && p.ms === null && p.stageKey !== null && oneOutput.has(p.stageKey)
+    ? 'covered'
+    : p.state;
+}
 
 export class BreakdownStrip {
   readonly el = h('section', {
@@ -64,7 +77,7 @@ export class BreakdownStrip {
       }
       const value =
         ms === null
-          ? STATE_WORD[state as BreakdownPart['state']] || state
+          ? STATE_WORD[state as ShownState] || state
           : kind === 'part'
             ? formatDurationMs(ms)
             : signedMs(kind === 'overlap' ? -ms : ms);
@@ -81,21 +94,22 @@ export class BreakdownStrip {
         h('span', { className: 'bar-excess', dataset: { state }, text: value }),
         h('span', {
           className: 'bar-median muted',
-          text:
-            ms !== null && state !== 'measured' && kind === 'part' ? STATE_WORD[state as BreakdownPart['state']] : '',
+          text: ms !== null && state !== 'measured' && kind === 'part' ? STATE_WORD[state as ShownState] : '',
         }),
       );
     };
-    const parts = breakdown.parts.map((p) =>
-      row(
+    const parts = breakdown.parts.map((p) => {
+      const state = shownState(p, oneOutput);
+      const label = partText(p, stageNames, oneOutput);
+      return row(
         p.key,
-        partText(p, stageNames, oneOutput),
+        label,
         p.ms,
-        p.state,
-        `${partText(p, stageNames, oneOutput)}: ${p.ms === null ? STATE_WORD[p.state] : formatDurationMs(p.ms)} (${STATE_TITLE[p.state]})${p.note === null ? '' : `. ${p.note}`}`,
+        state,
+        `${label}: ${p.ms === null ? STATE_WORD[state] : formatDurationMs(p.ms)} (${STATE_TITLE[state]})${p.note === null || state === 'covered' ? '' : `. ${p.note}`}`,
         'part',
-      ),
-    );
+      );
+    });
     const rows = [
       ...parts,
       row(

@@ -1,0 +1,52 @@
+// A deploy config's code lens "Latency Details for stage N": the numbers of the session that
+// config shows (matched to it, or launched with it); else the session on screen when its
+// stages are the config's. A session of another pipeline is never shown silently: a warning
+// names both and offers to pick a session for the config or to show this one anyway.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StageLensClient } from '../client';
+import type { ViewFilter } from '../../server/protocol';
+import { SHOW_ANYWAY, useSessionForConfig } from './matchDeployConfig';
+
+export const PICK_SESSION = 'Pick a Session...';
+
+/** The code lens's argument (server/lsp/deployFeatures.ts OpenLatencyViewArgs). */
+export interface ConfigLatencyArgs extends ViewFilter {
+  readonly deployConfig: string;
+}
+
+const samePath = (a: string | null, b: string): boolean => a !== null && path.resolve(a) === path.resolve(b);
+
+export async function openConfigLatency(
+  client: StageLensClient,
+  reveal: (filter: ViewFilter) => Promise<void>,
+  args: ConfigLatencyArgs,
+): Promise<void> {
+  const { deployConfig, ...filter } = args;
+  const matched = client.allSessions().find((s) => samePath(s.deployConfig, deployConfig));
+  if (matched !== undefined) {
+    client.setCurrent(matched.id);
+    return reveal(filter);
+  }
+  const current = client.currentSession();
+  if (current === null) return reveal(filter);
+  const fit = await client.request('stageLens/deployConfigFit', { sessionId: current.id, deployConfig });
+  if (fit.stageMismatch === null) return reveal(filter);
+  const file = vscode.Uri.file(deployConfig);
+  const name = vscode.workspace.asRelativePath(file);
+  const choice = await vscode.window.showWarningMessage(
+    `Stage Lens: the session on screen, ${current.title}, did not run ${name}.`,
+    {
+      modal: true,
+      detail: `${fit.stageMismatch.message} Pick the session that ran ${name}, or show ${current.title} anyway.`,
+    },
+    PICK_SESSION,
+    SHOW_ANYWAY,
+  );
+  if (choice === SHOW_ANYWAY) return reveal(filter);
+  if (choice !== PICK_SESSION) return undefined;
+  const picked = await useSessionForConfig(client, file);
+  if (picked === undefined) return undefined;
+  client.setCurrent(picked.id);
+  return reveal(filter);
+}

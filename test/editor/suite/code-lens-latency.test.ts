@@ -1,0 +1,118 @@
+// A deploy config's code lens "Latency Details for stage N" inside a real VS Code, the lens's
+// own command and arguments run with the warning and pick list answered by the test: it shows
+// the session matched to that config; the session on screen when its stages are the config's;
+// and for a session of another pipeline (a three-stage Qwen3-Omni log on qwen3_tts.yaml) a
+// warning naming both, offering to pick a session or to show it anyway, never a silent switch.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StageLensApi } from '../../../src/extension';
+import type { StageLensClient } from '../../../src/client';
+import type { SessionInfo } from '../../../server/protocol';
+import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
+import { PICK_SESSION } from '../../../src/commands/configLatency';
+import { openFixture, stageLensExtension, waitFor } from './helpers';
+
+type Window = typeof vscode.window;
+const PANEL = 'Stage Lens: Latency Details';
+
+const panelOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === PANEL));
+
+async function imported(client: StageLensClient, extensionPath: string, log: string): Promise<SessionInfo> {
+  const file = path.join(extensionPath, 'test', 'fixtures', 'upstream-rendered', log);
+  const started = await client.request('stageLens/import', { path: file });
+  return waitFor(
+    `the import of ${log}`,
+    async () => {
+      const s = (await client.refreshSessions()).find((x) => x.id === started.id);
+      return s !== undefined && s.status !== 'starting' && s.status !== 'running' ? s : undefined;
+    },
+    30_000,
+  );
+}
+
+/** Runs the stage-0 lens of qwen3_tts.yaml with the warning answered by `warning` and the pick list by `pick`; the warnings shown. */
+async function clickLens(answers: { warning?: string; pick?: string }): Promise<string[]> {
+  const editor = await openFixture('qwen3_tts.yaml');
+  const lenses = await waitFor('the Latency Details lens of stage 0', async () => {
+    const all = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      'vscode.executeCodeLensProvider',
+      editor.document.uri,
+    );
+    return all.find((l) => l.command?.title === 'Latency Details for stage 0');
+  });
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await waitFor('no panel open', () => !panelOpen());
+  const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
+  const original = { showQuickPick: window.showQuickPick, showWarningMessage: window.showWarningMessage };
+  const warnings: string[] = [];
+  window.showQuickPick = ((items: readonly (vscode.QuickPickItem & { id?: string })[]) =>
+    Promise.resolve(items.find((i) => i.id === answers.pick))) as unknown as Window['showQuickPick'];
+  window.showWarningMessage = ((message: string, options: vscode.MessageOptions) => {
+    warnings.push(`${message}\n${options.detail ?? ''}`);
+    return Promise.resolve(answers.warning);
+  }) as unknown as Window['showWarningMessage'];
+  try {
+    const command = lenses.command as vscode.Command;
+    const args: unknown[] = command.arguments ?? [];
+    await vscode.commands.executeCommand(command.command, ...args);
+  } finally {
+    Object.assign(window, original);
+  }
+  return warnings;
+}
+
+describe('Latency Details for stage N (code lens)', () => {
+  it("never shows another pipeline's session for the config without saying so", async function () {
+    this.timeout(120_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const file = (await openFixture('qwen3_tts.yaml')).document.uri.fsPath;
+    const unmatch = async (): Promise<void> => {
+      for (const s of await client.refreshSessions())
+        if (s.deployConfig !== null && path.resolve(s.deployConfig) === path.resolve(file))
+          await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: null });
+    };
+    await unmatch();
+    const tts = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
+    const omni = await imported(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
+
+    // The Omni session on screen, the warning dismissed: nothing shown, nothing switched.
+    client.setCurrent(omni.id);
+    let warnings = await clickLens({});
+    assert.equal(warnings.length, 1, 'a warning instead of the Omni numbers');
+    assert.match(warnings[0] ?? '', /the session on screen, .*three-stage.*, did not run qwen3_tts\.yaml/);
+    assert.match(warnings[0] ?? '', /qwen3_tts\.yaml has stages 0 and 1; the session .* has stages 0, 1 and 2/);
+    assert.equal(client.currentSession()?.id, omni.id);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.ok(!panelOpen(), 'no panel opened');
+
+    // "Show Anyway": the user chose it.
+    warnings = await clickLens({ warning: SHOW_ANYWAY });
+    assert.equal(warnings.length, 1);
+    assert.equal(client.currentSession()?.id, omni.id);
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+
+    // "Pick a Session...": the TTS session picked is matched to the config and shown.
+    warnings = await clickLens({ warning: PICK_SESSION, pick: tts.id });
+    assert.equal(warnings.length, 1, 'the pick of a fitting session asks nothing more');
+    assert.equal(client.currentSession()?.id, tts.id);
+    assert.equal(client.currentSession()?.deployConfig, file);
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+
+    // The config has its session: the lens shows it, whatever is on screen.
+    client.setCurrent(omni.id);
+    warnings = await clickLens({});
+    assert.deepEqual(warnings, []);
+    assert.equal(client.currentSession()?.id, tts.id);
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+
+    // No session matched, the one on screen has the config's stages: shown, no warning.
+    await unmatch();
+    warnings = await clickLens({});
+    assert.deepEqual(warnings, []);
+    assert.equal(client.currentSession()?.id, tts.id);
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
