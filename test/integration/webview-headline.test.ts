@@ -8,17 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { FindingsBuilder } from '../../server/core/analysis/findings';
 import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
-import type { SummaryResult } from '../../server/protocol';
 import { formatCompact, formatDurationMs, formatExact } from '../../webview/shared/format';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { spansOf } from '../fixtures/webview/syntheticSession';
+import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { canvasColumn } from '../fixtures/webview/canvasColumn';
 
@@ -45,45 +41,12 @@ function sessionOfLog(
   log = LOG,
   stageNames: Readonly<Record<string, string>> = { '0': 'talker', '1': 'code2wav' },
 ): SyntheticSession {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(fs.readFileSync(log)));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  const snapshot = analysis.snapshot();
-  const requests = [...snapshot.requests];
-  const findings = new FindingsBuilder();
-  for (const r of requests) findings.add(r);
-  const summary: SummaryResult = {
-    sessionId: 'import-headline',
-    requestCount: requests.length,
-    stages: snapshot.stages,
-    findings: findings.findings(snapshot.stages, 2),
+  return sessionOf(log, {
+    id: 'import-headline',
+    maxRequestIds: 2,
     histograms: histogramSummariesOf(parseExposition(SCRAPE)),
-    prometheus: null,
-    endToEnd: snapshot.endToEnd,
-    tablesMissing: snapshot.tablesMissing,
-    edges: snapshot.edges,
-  };
-  return {
-    session: {
-      id: 'import-headline',
-      kind: 'import',
-      description: log,
-      startedAt: Date.UTC(2026, 9, 19),
-      status: 'stopped',
-      requestCount: requests.length,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: 'Qwen3-TTS (imported)',
-    },
     stageNames,
-    requests,
-    summary,
-    spans: spansOf(requests),
-  };
+  });
 }
 
 /**
