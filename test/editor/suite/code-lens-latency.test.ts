@@ -7,29 +7,14 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import type { StageLensClient } from '../../../src/client';
-import type { SessionInfo } from '../../../server/protocol';
 import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
 import { PICK_SESSION } from '../../../src/commands/configLatency';
-import { openFixture, stageLensExtension, waitFor } from './helpers';
+import { importedFixture, openFixture, stageLensExtension, waitFor } from './helpers';
 
 type Window = typeof vscode.window;
 const PANEL = 'Stage Lens: Latency Details';
 
 const panelOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === PANEL));
-
-async function imported(client: StageLensClient, extensionPath: string, log: string): Promise<SessionInfo> {
-  const file = path.join(extensionPath, 'test', 'fixtures', 'upstream-rendered', log);
-  const started = await client.request('stageLens/import', { path: file });
-  return waitFor(
-    `the import of ${log}`,
-    async () => {
-      const s = (await client.refreshSessions()).find((x) => x.id === started.id);
-      return s !== undefined && s.status !== 'starting' && s.status !== 'running' ? s : undefined;
-    },
-    30_000,
-  );
-}
 
 /** Runs the stage-0 lens of qwen3_tts.yaml with the warning answered by `warning` and the pick list by `pick`; the warnings shown. */
 async function clickLens(answers: { warning?: string; pick?: string }): Promise<string[]> {
@@ -74,8 +59,8 @@ describe('Latency Details for stage N (code lens)', () => {
           await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: null });
     };
     await unmatch();
-    const tts = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
-    const omni = await imported(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
+    const tts = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
+    const omni = await importedFixture(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
 
     // The Omni session on screen, the warning dismissed: nothing shown, nothing switched.
     client.setCurrent(omni.id);

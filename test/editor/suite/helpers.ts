@@ -1,5 +1,8 @@
 // Small helpers for extension-host test suites.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { StageLensClient } from '../../../src/client';
+import type { SessionInfo } from '../../../server/protocol';
 
 export const EXTENSION_ID = 'stage-lens.stage-lens';
 
@@ -41,4 +44,22 @@ export async function waitFor<T>(
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** Imports test/fixtures/upstream-rendered/<log> through the language server; the session once read whole. */
+export async function importedFixture(
+  client: StageLensClient,
+  extensionPath: string,
+  log: string,
+): Promise<SessionInfo> {
+  const file = path.join(extensionPath, 'test', 'fixtures', 'upstream-rendered', log);
+  const started = await client.request('stageLens/import', { path: file });
+  return waitFor(
+    `the import of ${log}`,
+    async () => {
+      const s = (await client.refreshSessions()).find((x) => x.id === started.id);
+      return s !== undefined && s.status !== 'starting' && s.status !== 'running' ? s : undefined;
+    },
+    30_000,
+  );
 }

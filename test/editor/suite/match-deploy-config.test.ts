@@ -5,13 +5,11 @@
 // file's stages replaces the one shown before, whose hints go. The stages checked are the
 // editor's: an unsaved edit counts, the file on disk does not.
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
-import type { StageLensClient } from '../../../src/client';
 import type { SessionInfo } from '../../../server/protocol';
 import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
-import { openFixture, stageLensExtension, waitFor } from './helpers';
+import { importedFixture, openFixture, stageLensExtension, waitFor } from './helpers';
 
 type Window = typeof vscode.window;
 
@@ -40,19 +38,6 @@ async function runCommand(answers: Answers): Promise<{ warnings: string[] }> {
   return { warnings };
 }
 
-async function imported(client: StageLensClient, extensionPath: string, log: string): Promise<SessionInfo> {
-  const file = path.join(extensionPath, 'test', 'fixtures', 'upstream-rendered', log);
-  const started = await client.request('stageLens/import', { path: file });
-  return waitFor(
-    `the import of ${log}`,
-    async () => {
-      const s = (await client.refreshSessions()).find((x) => x.id === started.id);
-      return s !== undefined && s.status !== 'starting' && s.status !== 'running' ? s : undefined;
-    },
-    30_000,
-  );
-}
-
 async function tooltips(document: vscode.TextDocument): Promise<string[]> {
   const hints = await vscode.commands.executeCommand<vscode.InlayHint[]>(
     'vscode.executeInlayHintProvider',
@@ -67,10 +52,10 @@ describe("Show This Session's Numbers in This Deploy Config...", () => {
     this.timeout(90_000);
     const ext = stageLensExtension();
     const { client } = (await ext.activate()) as StageLensApi;
-    const omni = await imported(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
-    const afterFix = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
+    const omni = await importedFixture(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
+    const afterFix = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
     // Imported last, so it is the newest of the sessions matched to the file below.
-    const beforeFix = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
+    const beforeFix = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
     const editor = await openFixture('qwen3_tts.yaml');
     const file = editor.document.uri.fsPath;
     const info = async (id: string): Promise<SessionInfo | undefined> =>
@@ -122,7 +107,7 @@ describe("Show This Session's Numbers in This Deploy Config...", () => {
     this.timeout(90_000);
     const ext = stageLensExtension();
     const { client } = (await ext.activate()) as StageLensApi;
-    const afterFix = await imported(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
+    const afterFix = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
     const editor = await openFixture('qwen3_tts.yaml');
     const document = editor.document;
     const file = document.uri.fsPath;
