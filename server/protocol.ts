@@ -156,6 +156,12 @@ export interface SessionInfo {
   readonly requestCount: number;
   /** The deploy YAML this session was launched with or matched to by the user (absolute path). */
   readonly deployConfig: string | null;
+  /**
+   * Stage id -> role as the views name stages ("1" -> "code2wav"): the pipeline its deploy file
+   * or source names, {} where its stages' own output contradicts that (core/analysis/roleFit.ts).
+   * Absent in metadata saved without it: the names alone then (core/stageRoles.ts).
+   */
+  readonly stageRoles?: Readonly<Record<string, string>>;
   /** The last error of the source (dead endpoint, crash, missing file), if any. */
   readonly lastError: string | null;
   /** Exit code or signal of a launched process, when it ended. */

@@ -18,7 +18,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../protocol';
 import { withTitle } from './sessionTitle';
 import { Throttle } from './throttle';
-import { stageRolesOfSession } from '../core/stageRoles';
+import { stageRolesOfNames } from '../core/stageRoles';
 import type { ServerStartLine } from './scrapeStartup';
 
 /**
@@ -90,6 +90,7 @@ export class Session {
       requestCount: this.analysis.requestCount,
       problemCount: this.analysis.problemCount,
       logSpan: this.logSpan(),
+      stageRoles: this.analysis.stageRoles(),
     });
   }
 
@@ -302,7 +303,7 @@ export class Session {
   private newAnalysis(): StreamAnalysis {
     return new StreamAnalysis({
       year: this.logYear,
-      stageRoles: () => stageRolesOfSession(this.meta.info),
+      stageRoles: () => stageRolesOfNames(this.meta.info),
       onRequest: (request) => {
         this.capturedAt.push(this.chunkTime);
         if (request.timestamp !== null) {

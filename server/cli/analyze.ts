@@ -25,7 +25,6 @@ import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { stageRolesOf } from '../core/stageRoles';
-import { rolesThatFit } from '../core/analysis/roleFit';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 
@@ -155,8 +154,12 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis, unreadable } = await readAnalysis(input, { excludeCold, keepRequests: true });
-      const stageRoles = rolesThatFit(roles, analysis.snapshot().stages);
+      const { analysis, unreadable } = await readAnalysis(input, {
+        excludeCold,
+        keepRequests: true,
+        stageRoles: () => roles,
+      });
+      const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return unreadableStatus(unreadable, analysis, sourceName);
     }
@@ -261,7 +264,7 @@ export async function analyzeStream(
       drained: () => out.drained(),
     });
     const snapshot = withEvidence(analysis.snapshot());
-    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, rolesThatFit(roles, snapshot.stages)));
+    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles()));
     out.add('\n');
     read = { analysis, unreadable };
   } else if (format === 'csv') {
@@ -292,7 +295,7 @@ export async function analyzeStream(
     const lines =
       snapshot === null
         ? scrapeTable(histograms, speechStreams, sourceName)
-        : tableReport(snapshot, { source: sourceName, stageRoles: rolesThatFit(roles, snapshot.stages) });
+        : tableReport(snapshot, { source: sourceName, stageRoles: analysis.stageRoles() });
     out.add(lines.join('\n') + '\n');
     read = { analysis, unreadable };
   }

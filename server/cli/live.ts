@@ -6,7 +6,6 @@ import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
-import { rolesThatFit } from '../core/analysis/roleFit';
 import { waitingLines } from '../core/report/liveWaiting';
 
 export interface LiveOptions {
@@ -43,7 +42,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
         : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
     const body = tableReport(snapshot, {
       source: options.source.description,
-      stageRoles: rolesThatFit(roles, snapshot.stages),
+      stageRoles: analysis.stageRoles(),
       ...(waiting === null ? {} : { noRequestYet: waiting }),
     }).join('\n');
     // On a terminal, redraw in place; in a pipe, print a frame per refresh.

@@ -21,8 +21,20 @@ export function stageRolesOf(text: string): Readonly<Record<string, string>> {
   return Object.fromEntries(pipeline.roles.map((role, i) => [String(i), role]));
 }
 
-/** A session's stage roles: from its deploy file's name and its source (a log's name, a command). */
+/**
+ * A session's stage roles: as the server judged them against its stages (SessionInfo.stageRoles),
+ * else from its deploy file's name and its source (a log's name, a command).
+ */
 export function stageRolesOfSession(session: {
+  readonly deployConfig: string | null;
+  readonly description: string;
+  readonly stageRoles?: Readonly<Record<string, string>>;
+}): Readonly<Record<string, string>> {
+  return session.stageRoles ?? stageRolesOfNames(session);
+}
+
+/** The roles a session's names give (its deploy file, its source), before any check against its stages. */
+export function stageRolesOfNames(session: {
   readonly deployConfig: string | null;
   readonly description: string;
 }): Readonly<Record<string, string>> {

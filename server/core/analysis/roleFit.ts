@@ -1,31 +1,64 @@
 // Stage roles come from a path (core/stageRoles.ts): a log named for one model, or read with
 // another model's deploy config, would name its stages wrongly ("1 · diffusion" on a stage
 // that printed audio). The stages' own numbers overrule the name: roles are kept only where
-// every stage seen has one and none contradicts what its stage printed.
+// every stage seen has one and none contradicts what its stage printed. The evidence is
+// gathered as requests arrive (a few field reads per stage), so the CLI, the findings and the
+// editor's session names all judge by the same requests.
 import { outputsAudio } from '../stageRoles';
-import type { StageSummary } from './types';
+import type { FieldMap } from '../values';
+import type { AnalyzedRequest } from './types';
 
 /** Fields only a diffusion stage prints. */
 const DIFFUSION_FIELDS = ['num_inference_steps', 'image_pixels', 'denoise_step_latency_ms'];
 
-/** The fields a reader that summarizes few must summarize for roleMisfit to see what each stage output. */
-export const ROLE_EVIDENCE_FIELDS: readonly string[] = ['audio_duration_s', 'num_inference_steps'];
+const printedPositive = (fields: FieldMap, name: string): boolean => {
+  const cell = fields[name];
+  return cell !== undefined && cell.state === 'measured' && cell.value > 0;
+};
 
-const printedPositive = (s: StageSummary, field: string): boolean => (s.fields[field]?.max ?? 0) > 0;
+/** What one stage id printed over the requests so far. */
+export interface StageOutput {
+  readonly stageId: number;
+  audio: boolean;
+  diffusion: boolean;
+  prefill: boolean;
+}
+
+/** Per stage id: whether it printed audio, diffusion fields, a measured prefill. */
+export class StageOutputEvidence {
+  private readonly byId = new Map<number, StageOutput>();
+
+  add(request: AnalyzedRequest): void {
+    for (const stage of request.stages) {
+      if (stage.stageId === null) continue;
+      let seen = this.byId.get(stage.stageId);
+      if (seen === undefined)
+        this.byId.set(
+          stage.stageId,
+          (seen = { stageId: stage.stageId, audio: false, diffusion: false, prefill: false }),
+        );
+      if (!seen.audio && printedPositive(stage.fields, 'audio_duration_s')) seen.audio = true;
+      if (!seen.diffusion && DIFFUSION_FIELDS.some((f) => printedPositive(stage.fields, f))) seen.diffusion = true;
+      if (!seen.prefill && stage.split.states.prefillMs === 'measured') seen.prefill = true;
+    }
+  }
+
+  stages(): readonly StageOutput[] {
+    return [...this.byId.values()];
+  }
+}
 
 /** Why `roles` do not fit these stages, or null when they do (or when no stage is known yet). */
-export function roleMisfit(roles: Readonly<Record<string, string>>, stages: readonly StageSummary[]): string | null {
+export function roleMisfit(roles: Readonly<Record<string, string>>, stages: readonly StageOutput[]): string | null {
   for (const s of stages) {
-    if (s.stageId === null) continue;
     const role = roles[String(s.stageId)];
     if (role === undefined) return `stage ${s.stageId} has no role in a ${Object.values(roles).join(' → ')} pipeline`;
-    if (printedPositive(s, 'audio_duration_s') && !outputsAudio(role))
+    if (s.audio && !outputsAudio(role))
       return `stage ${s.stageId} printed audio, which a ${role} stage does not output`;
-    const diffusion = DIFFUSION_FIELDS.some((f) => printedPositive(s, f));
-    if (diffusion !== (role === 'diffusion') && (diffusion || s.split.prefillMs !== undefined))
-      return diffusion
-        ? `stage ${s.stageId} printed diffusion fields, which a ${role} stage does not`
-        : `stage ${s.stageId} printed a prefill, which a diffusion stage does not`;
+    if (s.diffusion && role !== 'diffusion')
+      return `stage ${s.stageId} printed diffusion fields, which a ${role} stage does not`;
+    if (!s.diffusion && role === 'diffusion' && s.prefill)
+      return `stage ${s.stageId} printed a prefill, which a diffusion stage does not`;
   }
   return null;
 }
@@ -33,7 +66,7 @@ export function roleMisfit(roles: Readonly<Record<string, string>>, stages: read
 /** `roles`, or {} (stages go by id) when the stages' own numbers contradict them. */
 export function rolesThatFit(
   roles: Readonly<Record<string, string>>,
-  stages: readonly StageSummary[],
+  stages: readonly StageOutput[],
 ): Readonly<Record<string, string>> {
   if (Object.keys(roles).length === 0) return roles;
   return roleMisfit(roles, stages) === null ? roles : {};

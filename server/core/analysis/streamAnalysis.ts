@@ -1,7 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import { rolesThatFit } from './roleFit';
+import { rolesThatFit, StageOutputEvidence } from './roleFit';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -108,6 +108,7 @@ export class StreamAnalysis {
   private readonly summaries: StageSummaryBuilder;
   private readonly edgeSummaries = new EdgeSummaryBuilder();
   private readonly findingsBuilder = new FindingsBuilder();
+  private readonly stageOutputs = new StageOutputEvidence();
   private readonly endToEnd = new EndToEndBuilder();
   private readonly tablesMissing = new TablesMissingCounter();
   private readonly store: RequestStore;
@@ -186,11 +187,7 @@ export class StreamAnalysis {
       stages,
       edges: this.edgeSummaries.edges(),
       findings: [
-        ...this.findingsBuilder.findings(
-          stages,
-          maxRequestIds,
-          rolesThatFit(this.options.stageRoles?.() ?? {}, stages),
-        ),
+        ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),
         ...this.legacyFindings(),
         ...this.engineFindings(),
       ],
@@ -237,7 +234,7 @@ export class StreamAnalysis {
       },
       edges: this.edgeSummaries.edges(),
       findings: [
-        ...this.findingsBuilder.findings(stages, undefined, rolesThatFit(this.options.stageRoles?.() ?? {}, stages)),
+        ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
         ...this.engineFindings(),
         ...this.legacyFindings(),
       ],
@@ -290,9 +287,18 @@ export class StreamAnalysis {
     return requests;
   }
 
+  /**
+   * The stage roles the source's names give (options.stageRoles), or {} where the stages' own
+   * output contradicts them (roleFit.ts).
+   */
+  stageRoles(): Readonly<Record<string, string>> {
+    return rolesThatFit(this.options.stageRoles?.() ?? {}, this.stageOutputs.stages());
+  }
+
   private acceptOne(request: AnalyzedRequest): void {
     if (this.keepRequests) this.store.add(request);
     this.accepted += 1;
+    this.stageOutputs.add(request);
     if (request.cold) this.coldCount += 1;
     if (this.summarize) {
       if (!(this.options.excludeCold === true && request.cold)) {

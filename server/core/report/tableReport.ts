@@ -18,7 +18,6 @@ import { countOf } from '../numberText';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
-import { ROLE_EVIDENCE_FIELDS } from '../analysis/roleFit';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 type StageRoles = Readonly<Record<string, string>>;
@@ -28,8 +27,6 @@ export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
   'stage_gen_time_ms',
   'omni_timing_stage_s',
   FIRST_OUTPUT_FIELD,
-  // Its stage names: roles the stages' own output contradicts are not used (roleFit.ts).
-  ...ROLE_EVIDENCE_FIELDS,
 ]);
 
 type Column = {
