@@ -9,9 +9,8 @@ import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
 import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
 import { PICK_SESSION } from '../../../src/commands/configLatency';
-import { importedFixture, openFixture, stageLensExtension, waitFor } from './helpers';
+import { importedFixture, openFixture, stageLensExtension, waitFor, withAnsweredDialogs } from './helpers';
 
-type Window = typeof vscode.window;
 const PANEL = 'Stage Lens: Latency Details';
 
 const panelOpen = (): boolean => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label === PANEL));
@@ -28,23 +27,9 @@ async function clickLens(answers: { warning?: string; pick?: string }): Promise<
   });
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await waitFor('no panel open', () => !panelOpen());
-  const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
-  const original = { showQuickPick: window.showQuickPick, showWarningMessage: window.showWarningMessage };
-  const warnings: string[] = [];
-  window.showQuickPick = ((items: readonly (vscode.QuickPickItem & { id?: string })[]) =>
-    Promise.resolve(items.find((i) => i.id === answers.pick))) as unknown as Window['showQuickPick'];
-  window.showWarningMessage = ((message: string, options: vscode.MessageOptions) => {
-    warnings.push(`${message}\n${options.detail ?? ''}`);
-    return Promise.resolve(answers.warning);
-  }) as unknown as Window['showWarningMessage'];
-  try {
-    const command = lenses.command as vscode.Command;
-    const args: unknown[] = command.arguments ?? [];
-    await vscode.commands.executeCommand(command.command, ...args);
-  } finally {
-    Object.assign(window, original);
-  }
-  return warnings;
+  const command = lenses.command as vscode.Command;
+  const args: unknown[] = command.arguments ?? [];
+  return withAnsweredDialogs(answers, () => vscode.commands.executeCommand(command.command, ...args));
 }
 
 describe('Latency Details for stage N (code lens)', () => {

@@ -63,3 +63,32 @@ export async function importedFixture(
     30_000,
   );
 }
+
+type Window = typeof vscode.window;
+
+/**
+ * Runs `run` with the pick list answered by the item whose id is `pick` and every warning by
+ * `warning` (undefined: dismissed), as a person would answer them; the warnings shown, each
+ * with its detail.
+ */
+export async function withAnsweredDialogs(
+  answers: { readonly pick?: string; readonly warning?: string },
+  run: () => Thenable<unknown>,
+): Promise<string[]> {
+  const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
+  const original = { showQuickPick: window.showQuickPick, showWarningMessage: window.showWarningMessage };
+  const warnings: string[] = [];
+  // The commands pass their items as an array.
+  window.showQuickPick = ((items: readonly (vscode.QuickPickItem & { id?: string })[]) =>
+    Promise.resolve(items.find((i) => i.id === answers.pick))) as unknown as Window['showQuickPick'];
+  window.showWarningMessage = ((message: string, options: vscode.MessageOptions) => {
+    warnings.push(`${message}\n${options.detail ?? ''}`);
+    return Promise.resolve(answers.warning);
+  }) as unknown as Window['showWarningMessage'];
+  try {
+    await run();
+  } finally {
+    Object.assign(window, original);
+  }
+  return warnings;
+}

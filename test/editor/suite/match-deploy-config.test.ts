@@ -9,9 +9,7 @@ import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
 import type { SessionInfo } from '../../../server/protocol';
 import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
-import { importedFixture, openFixture, stageLensExtension, waitFor } from './helpers';
-
-type Window = typeof vscode.window;
+import { importedFixture, openFixture, stageLensExtension, waitFor, withAnsweredDialogs } from './helpers';
 
 interface Answers {
   readonly pick: string;
@@ -20,21 +18,9 @@ interface Answers {
 
 /** Runs the command with the pick list answered by `pick`'s session and the warning by `warning`; what it was asked. */
 async function runCommand(answers: Answers): Promise<{ warnings: string[] }> {
-  const window = vscode.window as { -readonly [K in keyof Window]: Window[K] };
-  const original = { showQuickPick: window.showQuickPick, showWarningMessage: window.showWarningMessage };
-  const warnings: string[] = [];
-  // The command passes its items as an array.
-  window.showQuickPick = ((items: readonly (vscode.QuickPickItem & { id?: string })[]) =>
-    Promise.resolve(items.find((i) => i.id === answers.pick))) as unknown as Window['showQuickPick'];
-  window.showWarningMessage = ((message: string, options: vscode.MessageOptions) => {
-    warnings.push(`${message}\n${options.detail ?? ''}`);
-    return Promise.resolve(answers.warning);
-  }) as unknown as Window['showWarningMessage'];
-  try {
-    await vscode.commands.executeCommand('stageLens.useSessionForConfig');
-  } finally {
-    Object.assign(window, original);
-  }
+  const warnings = await withAnsweredDialogs(answers, () =>
+    vscode.commands.executeCommand('stageLens.useSessionForConfig'),
+  );
   return { warnings };
 }
 
