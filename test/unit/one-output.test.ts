@@ -322,8 +322,13 @@ describe('deploy-config evidence', () => {
       f.message,
       / The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
     );
-    // Stage times that overlap get the config's async_chunk (stage-times-overlap.test.ts); the rest nothing.
-    const spoken = new Set(['prefill-covers-decode', 'stage-times-overlap']);
+    // Stage times that overlap get the config's async_chunk (stage-times-overlap.test.ts), preempted
+    // requests the stage's KV-cache settings (preempted-requests.test.ts); the rest nothing.
+    const spoken = new Set(['prefill-covers-decode', 'stage-times-overlap', 'preempted-requests']);
+    assert.match(
+      out.find((x) => x.code === 'preempted-requests')?.message ?? '',
+      / The deploy config qwen3_tts\.yaml gives stage 0 gpu_memory_utilization: 0\.3 \(qwen3_tts\.yaml line 65\), max_num_seqs: 64 \(qwen3_tts\.yaml line 64\), max_num_batched_tokens: 32768 \(qwen3_tts\.yaml line 69\)\.$/,
+    );
     assert.match(
       out.find((x) => x.code === 'stage-times-overlap')?.message ?? '',
       / The deploy config qwen3_tts\.yaml agrees: async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,

@@ -9,7 +9,8 @@ import { hasLegacyDiffusionTimings, producedOutput } from './stageKind';
 import { rowUnread } from './stageBuilder';
 import { firstStageIdOf } from './crossStage';
 import { e2eTableMs } from './endToEnd';
-import { isNegativeInterval, unrecordedReason } from './unrecordedValues';
+import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecordedValues';
+import { SampleSet } from './sampleSet';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -28,6 +29,8 @@ export const SPLIT_TOLERANCE_MS = 0.002;
 /** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
 const TTFT_GAP_MS = 50;
 const TTFT_GAP_SHARE = 0.1;
+const PREEMPTIONS_FIELD = 'vllm_num_preemptions';
+const STAGE_TIME_FIELD = 'stage_gen_time_ms';
 
 interface Bucket {
   readonly code: FindingCode;
@@ -54,6 +57,10 @@ export class FindingsBuilder {
   /** Requests seen per stage id, for "N of M" in messages. */
   private readonly stageRequests = new Map<number | null, number>();
   private readonly coldRequests: AnalyzedRequest[] = [];
+  /** Per stage id: stage_gen_time_ms of its preempted requests, set against the stage's median in the message. */
+  private readonly preemptedStageTimes = new Map<number | null, SampleSet>();
+  /** Stage ids with a preempted request whose vllm_prefill_ms covers its decode (one output): the wait is in that prefill. */
+  private readonly preemptedInPrefill = new Set<number | null>();
   /** Requests added, for "N of M" where a finding is about requests rather than stages. */
   private requestTotal = 0;
   /** Per stage id, the one-output request with the largest prefill+decode (the message's example). */
@@ -91,6 +98,7 @@ export class FindingsBuilder {
     for (const stage of request.stages) {
       this.stageRequests.set(stage.stageId, (this.stageRequests.get(stage.stageId) ?? 0) + 1);
       this.checkStage(request, stage, firstStageId);
+      this.checkPreemptions(request, stage);
     }
     // One hit per request, with its most negative duration: the finding counts requests.
     let worst = 0;
@@ -131,7 +139,7 @@ export class FindingsBuilder {
         stageId: b.stageId,
         requestIds: b.requestIds.slice(0, maxRequestIds),
         requestCount: b.requestIds.length,
-        message: this.message(b, roles),
+        message: this.message(b, roles, stages),
       });
     }
     const cold = this.coldFinding(stages, maxRequestIds, roles);
@@ -224,6 +232,35 @@ export class FindingsBuilder {
   }
 
   /**
+   * A request vLLM preempted (its KV-cache blocks taken for others, scheduled again later).
+   * Only a printed count above 0 is a preemption: an absent row is zero or not measured
+   * (hidden when 0 on every stage), `None` is not measured.
+   */
+  private checkPreemptions(request: AnalyzedRequest, stage: RequestStage): void {
+    const count = stage.fields[PREEMPTIONS_FIELD];
+    if (count === undefined || count.state !== 'measured' || !(count.value > 0)) return;
+    this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count.value, PREEMPTIONS_FIELD);
+    if (prefillCoversDecode(request, stage)) this.preemptedInPrefill.add(stage.stageId);
+    const stageTime = measurementOf(STAGE_TIME_FIELD, stage.fields[STAGE_TIME_FIELD]);
+    if (stageTime === undefined) return;
+    let times = this.preemptedStageTimes.get(stage.stageId);
+    if (times === undefined) this.preemptedStageTimes.set(stage.stageId, (times = new SampleSet()));
+    times.add(stageTime);
+  }
+
+  /** The preempted requests' stage time against the stage's median over all its requests; '' when either is unknown. */
+  private preemptedStageTimeText(stageId: number | null, stages: readonly StageSummary[]): string {
+    const preempted = this.preemptedStageTimes.get(stageId)?.distribution() ?? null;
+    const all = stages.find((s) => s.stageId === stageId && s.replicaId === null)?.fields[STAGE_TIME_FIELD];
+    if (preempted === null || all === undefined) return '';
+    const theirs = `Their ${STAGE_TIME_FIELD} has a median of ${fmt(preempted.p50)} ms`;
+    const stage = `${fmt(all.p50)} ms over all ${countOf(all.count, 'request')} of the stage`;
+    return preempted.p50 > all.p50
+      ? ` ${theirs}, above the ${stage}.`
+      : ` ${theirs}, not above the ${stage}: here the preemptions cost them little.`;
+  }
+
+  /**
    * Offline Omni.generate builds one aggregator per prompt with one shared start: each
    * [Overall Summary] says e2e_requests 1, and its wall time runs from the shared start, so it
    * is longer than the prompt's own E2E and grows with finishing order (docs/formats.md#numbers-that-lie-in-known-ways,
@@ -280,7 +317,7 @@ export class FindingsBuilder {
     }
   }
 
-  private message(b: Bucket, roles: Readonly<Record<string, string>>): string {
+  private message(b: Bucket, roles: Readonly<Record<string, string>>, stages: readonly StageSummary[]): string {
     const n = b.requestIds.length;
     const of = (stageId: number | null): string => `${n} of ${this.stageRequests.get(stageId) ?? n} requests`;
     const stage = b.stageId === null ? '' : sentenceStage(String(b.stageId), roles);
@@ -302,6 +339,17 @@ export class FindingsBuilder {
           `${stage}'s vllm_ttft_ms exceeds its vllm_queued_ms + vllm_prefill_ms on ${of(b.stageId)} (by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): its first output was handled well after its first token. ` +
           "Under talker first audio (with the stats fix) a codec's outputs that come before the talker's first-audio frame are held back and replayed after it: its prefill and ITLs keep their engine times, its TTFT is taken at the replay, so it includes the wait for that frame. " +
           "Read that TTFT as time to first audio from the stage's arrival, not as its own queueing and prefill; the rest of it is time upstream."
+        );
+      case 'preempted-requests':
+        return (
+          `${stage} preempted ${of(b.stageId)} (${b.worst === 1 ? (n === 1 ? 'once' : 'once each') : `up to ${groupedNumber(b.worst, 0, 0)} times, on ${b.worstRequest}`}): vLLM took their KV-cache blocks for other requests and scheduled them again later. ` +
+          `vllm_queued_ms ends at the first scheduling, so the wait for the next is inside their ${
+            this.preemptedInPrefill.has(b.stageId)
+              ? 'vllm_prefill_ms, which covers their decode (the stage emits one output)'
+              : 'vllm_decode_ms'
+          }: time lost for want of KV-cache room, not spent on their tokens.` +
+          this.preemptedStageTimeText(b.stageId, stages) +
+          ' Fewer preemptions take more KV-cache room per request: a higher gpu_memory_utilization, or a lower max_num_seqs or max_num_batched_tokens for the stage.'
         );
       case 'diffusion-zero-ambiguous':
         return `${stage} prints diffusion timings as truncated _ms integers (a build before the missing-value rule): there a 0 in preprocess_time_ms or output_ready_wait_time_ms can mean "not measured", and the log hides all-zero rows, so absent rows are ambiguous on ${of(b.stageId)}.`;

@@ -276,6 +276,7 @@ export type FindingCode =
   | 'negative-interval'
   | 'queued-includes-input-wait'
   | 'ttft-includes-upstream-wait'
+  | 'preempted-requests'
   | 'cold-start'
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'

@@ -1,12 +1,14 @@
 // The findings a deploy config can confirm or contradict, each with the sentence that says
 // what the config sets: the one-output signature (Model Runner V2 + async chunk), the codec
-// first-audio signature (talker_first_audio) and stage times that overlap (async chunk).
+// first-audio signature (talker_first_audio), stage times that overlap (async chunk) and
+// preempted requests (the settings that bound a stage's KV-cache room).
 import type { Finding, FindingCode } from '../analysis/types';
 import type { ConfigMap } from './configTree';
 import { asyncChunkEvidence } from './asyncChunkEvidence';
 import { stageMismatch } from './evidenceText';
 import { firstAudioEvidence } from './firstAudioEvidence';
 import { oneOutputEvidence } from './oneOutputEvidence';
+import { preemptionEvidence } from './preemptionEvidence';
 
 /** The sentence for a finding (of a stage, or null for the request level); null when the config has none for it. */
 type Evidence = (root: ConfigMap, configPath: string, stageId: number | null) => string | null;
@@ -20,6 +22,10 @@ const EVIDENCE: ReadonlyMap<FindingCode, Evidence> = new Map<FindingCode, Eviden
   ['prefill-covers-decode', ofStage(oneOutputEvidence)],
   ['ttft-not-recorded', ofStage(firstAudioEvidence)],
   ['stage-times-overlap', (root, configPath) => asyncChunkEvidence(root, configPath)],
+  [
+    'preempted-requests',
+    (root, configPath, stageId) => (stageId === null ? null : preemptionEvidence(root, configPath, stageId)),
+  ],
 ]);
 
 /** Whether some finding is one a config may add evidence to (then the config is read). */

@@ -217,6 +217,7 @@ const FINDING_SPLIT: Readonly<Record<string, SplitName>> = {
   'ttft-no-output': 'ttftMs',
   'prefill-covers-decode': 'prefillMs',
   'queued-includes-input-wait': 'queuedMs',
+  'preempted-requests': 'decodeMs',
 };
 
 /** The column of the phase a finding on `stageId` is about (`1.ttftMs`), or null when it names no one phase. */

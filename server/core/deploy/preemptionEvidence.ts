@@ -1,0 +1,25 @@
+// What a deploy config sets that bounds a stage's KV-cache room (finding preempted-requests):
+// vLLM preempts a request when the blocks run out, and the blocks are what
+// gpu_memory_utilization leaves after the weights, shared by up to max_num_seqs requests and
+// max_num_batched_tokens tokens a step. The finding comes from the numbers; this names the
+// lines to change, with where each is set.
+import * as path from 'node:path';
+import { isScalar, type ConfigEntry, type ConfigMap } from './configTree';
+import { where } from './evidenceText';
+import { stageSetting, stageViews } from './stageViews';
+
+/** The settings that bound the KV-cache room of a stage, in the order they are tried. */
+const KV_ROOM_KEYS = ['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens'] as const;
+
+function settingText(key: string, entry: ConfigEntry | undefined): string {
+  if (entry === undefined || !isScalar(entry.value)) return `${key} (not set: vLLM's default)`;
+  return `${key}: ${String(entry.value.value)} (${where(entry)})`;
+}
+
+/** One sentence: what the effective config `root` (of the file `configPath`) sets for the stage's KV-cache room. */
+export function preemptionEvidence(root: ConfigMap, configPath: string, stageId: number): string | null {
+  const view = stageViews(root).find((v) => v.id === stageId);
+  if (view === undefined) return null;
+  const settings = KV_ROOM_KEYS.map((key) => settingText(key, stageSetting(root, view, key)));
+  return `The deploy config ${path.basename(configPath)} gives stage ${stageId} ${settings.join(', ')}.`;
+}
