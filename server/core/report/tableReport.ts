@@ -80,6 +80,44 @@ function stageCounts(s: StageSummary, roles: StageRoles): CountedRow {
   };
 }
 
+/** A stage summary's p50, p90 and p99 rows: `label` and its count on the first. */
+function percentileRows(label: string, s: StageSummary, columns: readonly Column[]): string[][] {
+  return (['p50', 'p90', 'p99'] as const).map((p, i) => [
+    i === 0 ? label : '',
+    i === 0 ? String(s.requestCount) : '',
+    p,
+    ...columns.map((c) => {
+      const d = c.pick(s);
+      if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0)
+        return c.oneOutput(s, p);
+      if ((d === null || d === undefined) && c.split !== undefined && s.requestCount > 0)
+        return NO_NUMBER_WORD[noNumberState(s.splitStates[c.split])];
+      if (d === null || d === undefined) return '-';
+      // Every value a 0 read from a hidden row: a rule's number, not a printed one.
+      const inferredOnly =
+        c.split !== undefined && s.splitStates[c.split].measured === 0 && s.splitStates[c.split].inferred > 0;
+      return `${inferredOnly ? '≈' : ''}${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
+    }),
+  ]);
+}
+
+/** `replica 1`; `replica None` for requests printed without a replica id. */
+function replicaLabel(replicaId: number | null): string {
+  return `replica ${replicaId ?? 'None'}`;
+}
+
+/** Per-replica summaries by stage key, replicas in id order (None last). */
+function replicasByStage(replicas: readonly StageSummary[]): Map<string, StageSummary[]> {
+  const out = new Map<string, StageSummary[]>();
+  for (const r of replicas) {
+    const list = out.get(r.stageKey);
+    if (list === undefined) out.set(r.stageKey, [r]);
+    else list.push(r);
+  }
+  for (const list of out.values()) list.sort((a, b) => (a.replicaId ?? Infinity) - (b.replicaId ?? Infinity));
+  return out;
+}
+
 function scale(d: Distribution, k: number): Distribution {
   return { count: d.count, mean: d.mean * k, p50: d.p50 * k, p90: d.p90 * k, p99: d.p99 * k, max: d.max * k };
 }
@@ -146,29 +184,22 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       ),
     );
     const columns = COLUMNS.filter((c) => c.inputSplit !== true || inputSplit);
+    // A stage that ran on several replicas: each replica's rows under the stage's (a slow replica hides in the stage's percentiles).
+    const replicas = replicasByStage(snapshot.replicas);
+    const counted: CountedRow[] = [];
     for (const s of snapshot.stages) {
-      (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
-        rows.push([
-          i === 0 ? stageCell(s.stageKey, roles) : '',
-          i === 0 ? String(s.requestCount) : '',
-          p,
-          ...columns.map((c) => {
-            const d = c.pick(s);
-            if ((d === null || d === undefined) && c.oneOutput !== undefined && s.oneOutputRequests > 0)
-              return c.oneOutput(s, p);
-            if ((d === null || d === undefined) && c.split !== undefined && s.requestCount > 0)
-              return NO_NUMBER_WORD[noNumberState(s.splitStates[c.split])];
-            if (d === null || d === undefined) return '-';
-            // Every value a 0 read from a hidden row: a rule's number, not a printed one.
-            const inferredOnly =
-              c.split !== undefined && s.splitStates[c.split].measured === 0 && s.splitStates[c.split].inferred > 0;
-            return `${inferredOnly ? '≈' : ''}${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
-          }),
-        ]);
-      });
+      pushAll(rows, percentileRows(stageCell(s.stageKey, roles), s, columns));
+      counted.push(stageCounts(s, roles));
+      for (const r of replicas.get(s.stageKey) ?? []) {
+        pushAll(rows, percentileRows(`  ${replicaLabel(r.replicaId)}`, r, columns));
+        counted.push({
+          ...stageCounts(r, roles),
+          label: `${stageLabel(s.stageKey, roles)} ${replicaLabel(r.replicaId)}`,
+        });
+      }
     }
     pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows));
-    const few = fewValuesLines(snapshot.stages.map((s) => stageCounts(s, roles)));
+    const few = fewValuesLines(counted);
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
       out.push(
