@@ -1,10 +1,10 @@
 // The pure rules of server/core that the extension host (src/) and the webviews use too, so
 // both sides say and compute the same thing: the split's names and labels, the one-output
 // stage's label, the slowest-phase rule, compare's change words, the array helpers the
-// charts use, which YAML files are deploy configs. With server/protocol.ts (types and wire
-// constants) this is the only module of server/ that src/ and webview/ import
-// (test/unit/layering.test.ts). Everything it reaches is in server/core and imports no
-// node:* module and no library, so the browser bundles can include it.
+// charts use, which YAML files are deploy configs and which session such a file shows. With
+// server/protocol.ts (types and wire constants) this is the only module of server/ that src/
+// and webview/ import (test/unit/layering.test.ts). Everything it reaches is in server/core
+// and imports no node:* module and no library, so the browser bundles can include it.
 export { maxOf, minOf } from './core/arrays';
 export { valuesAbovePercentile } from './core/reportedPercentiles';
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
@@ -41,4 +41,5 @@ export { LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
+export { sessionForDeployConfig } from './core/deployConfigSession';
 export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';

@@ -1,5 +1,6 @@
-// The live numbers shown next to each stage of a deploy YAML, from the session matched
-// to that file (launched with it, or chosen by the user): never guessed from names.
+// The live numbers shown next to each stage of a deploy YAML, from the session tied to that
+// file (launched or imported with it, or chosen by the user; the live or latest one of several,
+// core/deployConfigSession.ts): never guessed from names.
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import { stagesRanAlongside, type LiveStageNumbers, type StageLiveNumbers } from '../core/deploy/liveNumbers';
 import { firstStageIdOf } from '../core/analysis/crossStage';
@@ -9,6 +10,7 @@ import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
 import { statusWords } from '../core/sessionStatusWords';
 import { stageRolesOfSession } from '../core/stageRoles';
+import { sessionForDeployConfig } from '../core/deployConfigSession';
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -29,7 +31,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const registry = this.registry;
     if (registry === null) return null;
     const wanted = path.resolve(deployConfigPath);
-    const info = registry.list().find((s) => s.deployConfig !== null && path.resolve(s.deployConfig) === wanted);
+    const info = sessionForDeployConfig(registry.list(), (file) => path.resolve(file) === wanted);
     if (info === undefined) return null;
     const session = registry.get(info.id);
     if (session === undefined) {

@@ -1,12 +1,14 @@
 // A deploy config's code lens "Latency Details for stage N": the numbers of the session that
-// config shows (matched to it, or launched with it); else the session on screen when its
-// stages are the config's. A session of another pipeline is never shown silently: a warning
-// names both and offers to pick a session for the config or to show this one anyway.
+// config shows (the live or latest one tied to it, chosen as for its inlay numbers); else the
+// session on screen when its stages are the config's. A session of another pipeline is never
+// shown silently: a warning names both and offers to pick a session for the config or to show
+// this one anyway.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { ViewFilter } from '../../server/protocol';
 import { SHOW_ANYWAY, useSessionForConfig } from './matchDeployConfig';
+import { sessionForDeployConfig } from '../../server/shared';
 
 export const PICK_SESSION = 'Pick a Session...';
 
@@ -15,7 +17,7 @@ export interface ConfigLatencyArgs extends ViewFilter {
   readonly deployConfig: string;
 }
 
-const samePath = (a: string | null, b: string): boolean => a !== null && path.resolve(a) === path.resolve(b);
+const samePath = (a: string, b: string): boolean => path.resolve(a) === path.resolve(b);
 
 export async function openConfigLatency(
   client: StageLensClient,
@@ -23,7 +25,7 @@ export async function openConfigLatency(
   args: ConfigLatencyArgs,
 ): Promise<void> {
   const { deployConfig, ...filter } = args;
-  const matched = client.allSessions().find((s) => samePath(s.deployConfig, deployConfig));
+  const matched = sessionForDeployConfig(client.allSessions(), (file) => samePath(file, deployConfig));
   if (matched !== undefined) {
     client.setCurrent(matched.id);
     return reveal(filter);

@@ -12,6 +12,7 @@ import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
 import {
   formatStageDetail,
   formatStageNumbers,
+  INLAY_LABEL_BUDGET,
   liveHints,
   type LiveStageNumbers,
   type StageLiveNumbers,
@@ -140,27 +141,49 @@ function timedStage(stageId: number, stageTimeP50Ms: number): StageLiveNumbers {
   };
 }
 
-test('deploy-YAML hints: the notice on the first stage only, stage times after each stage_id', () => {
+test("deploy-YAML hints: the first stage's numbers within the editor's 43 characters, then the notice's mark; the notice in its hover", () => {
   const numbers: LiveStageNumbers = {
     sessionLabel: 'launch session x (running)',
     stages: [timedStage(0, 1275), timedStage(1, 1415)],
     tablesMissing: { requests: 6, of: 6, all: true, message: 'No request has a [StageRequestStats] table ... Fix: x.' },
   };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), numbers);
+  // No phase split is shown as none, never as 0 ms; the count gives way to the mark, the stage time does not.
   assert.deepEqual(
     hints.map((h) => h.label),
     [
-      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · p50 stage time 1.27 s (n=6)',
+      'p50 stage time 1.27 s · no split: INFO log',
       'p50 stage time 1.42 s (n=6)',
-      'codec TTFT unknown: no stats tables in this session (server at INFO)',
+      'codec TTFT unknown: no stats tables (INFO)',
     ],
   );
+  for (const h of hints) assert.ok(h.label.length <= INLAY_LABEL_BUDGET, h.label);
+  assert.ok(
+    hints[0]?.tooltip.startsWith(
+      'no phase split: the server logs at INFO (fix: VLLM_LOGGING_LEVEL=DEBUG) · stage time p50 1,275 ms (n=6)\n\n',
+    ),
+    hints[0]?.tooltip,
+  );
   assert.ok(hints.every((h) => h.tooltip.includes('No request has a [StageRequestStats] table')));
-  const partial = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+  const partial = { ...numbers.tablesMissing!, requests: 2, all: false };
+  assert.deepEqual(
+    liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+      ...numbers,
+      tablesMissing: partial,
+    }).map((h) => h.label)[0],
+    'p50 stage time 1.27 s · 2/6 no stats tables',
+  );
+  // Where the mark does not fit beside the stage's first numbers, the numbers alone: the notice leads the hover.
+  const split: StageLiveNumbers = { ...timedStage(0, 1275), prefillP50Ms: 39, ttftP50Ms: 41.2, queuedP50Ms: 0.44 };
+  const [first] = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
     ...numbers,
-    tablesMissing: { ...numbers.tablesMissing!, requests: 2, all: false },
+    stages: [split],
+    tablesMissing: partial,
   });
-  assert.match(partial[0]?.label ?? '', /^2 of 6 requests without stats tables \(fix: VLLM_LOGGING_LEVEL=DEBUG\) · /);
+  assert.equal(first?.label, 'p50 prefill 39 ms · TTFT 41 ms (n=6)');
+  assert.ok(
+    first?.tooltip.startsWith('2 of 6 requests without stats tables (fix: VLLM_LOGGING_LEVEL=DEBUG) · TTFT p50 41 ms'),
+  );
 });
 
 test("deploy-YAML hints: where the stages ran at the same time, a downstream stage's time says it holds the upstream time", () => {

@@ -9,7 +9,9 @@ import {
   INLAY_LABEL_BUDGET,
   formatTailLead,
   tablesMissingHint,
+  tablesMissingMark,
   type LiveStageNumbers,
+  type StageLiveNumbers,
 } from './liveNumbers';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
@@ -22,6 +24,24 @@ export interface LiveHint {
   readonly tooltip: string;
 }
 
+/**
+ * A stage's numbers within `budget`, then the missing-tables mark where it still fits (the
+ * numbers may give up their count for it, never a phase).
+ */
+function numbersLabel(
+  measured: StageLiveNumbers,
+  missing: { readonly requests: number; readonly of: number; readonly all: boolean } | null,
+  budget: number,
+): string {
+  const numbers = formatStageNumbers(measured, budget);
+  if (missing === null) return numbers;
+  const mark = ` · ${tablesMissingMark(missing)}`;
+  const shorter = formatStageNumbers(measured, budget - mark.length);
+  return shorter.length + mark.length <= budget && shorter.split(' · ').length === numbers.split(' · ').length
+    ? `${shorter}${mark}`
+    : numbers;
+}
+
 export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {
   if (!numbers || !analysis.isDeployConfig) return [];
   const byStage = new Map(numbers.stages.map((stage) => [stage.stageId, stage]));
@@ -32,9 +52,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
     const prefix = anchor.inherited ? `stage ${anchor.stageId}: ` : '';
-    let label = `${prefix}${formatStageNumbers(measured, INLAY_LABEL_BUDGET - prefix.length)}`;
-    // Said once: on the first stage's hint, before its numbers.
-    if (missing !== null && hints.length === 0) label = `${tablesMissingHint(missing)} · ${label}`;
+    const noticed = missing !== null && hints.length === 0;
+    let label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
     const lead = numbers.tailLead ?? null;
     const leads = lead !== null && lead.stageId === anchor.stageId;
     if (leads) label = `${label} · ${formatTailLead(lead)}`;
@@ -43,7 +62,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
       : '';
     // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
     const detail = `${prefix}${formatStageDetail(measured)}${leads ? ` · ${formatTailLead(lead)}` : ''}`;
-    const notice = missing !== null && hints.length === 0 ? `${tablesMissingHint(missing)} · ` : '';
+    // Said once: leading the first stage's hover.
+    const notice = noticed ? `${tablesMissingHint(missing)} · ` : '';
     hints.push({
       position: anchor.entry.value.location.range.end,
       label,

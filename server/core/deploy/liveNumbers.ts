@@ -79,7 +79,7 @@ export function formatTailLead(lead: TailLead): string {
   return `p99 tail: ${lead.part} ${Math.round(lead.share * 100)}%`;
 }
 
-/** The notice's short form, on the first stage's hint only: what is missing and the fix. */
+/** The notice's short form, leading the first stage's hover: what is missing and the fix. */
 export function tablesMissingHint(missing: {
   readonly requests: number;
   readonly of: number;
@@ -89,6 +89,18 @@ export function tablesMissingHint(missing: {
     ? 'no phase split: the server logs at INFO'
     : `${missing.requests} of ${missing.of} requests without stats tables`;
   return `${what} (fix: VLLM_LOGGING_LEVEL=DEBUG)`;
+}
+
+/**
+ * The notice's mark after the first stage's numbers, where the label has room: the numbers
+ * come first (the editor cuts a label at INLAY_LABEL_BUDGET), the notice is in the hover.
+ */
+export function tablesMissingMark(missing: {
+  readonly requests: number;
+  readonly of: number;
+  readonly all: boolean;
+}): string {
+  return missing.all ? 'no split: INFO log' : `${missing.requests}/${missing.of} no stats tables`;
 }
 
 export function formatMs(ms: number): string {
@@ -142,7 +154,8 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
   if (largest === undefined && ttft === null) {
     const stageTime = numbers.stageTimeP50Ms ?? null;
     if (stageTime === null) return `no phase split measured${count}`;
-    return `p50 stage time ${compactMs(stageTime)}${numbers.alongsideUpstream === true ? ' incl. upstream' : ''}${count}`;
+    const text = `p50 stage time ${compactMs(stageTime)}${numbers.alongsideUpstream === true ? ' incl. upstream' : ''}`;
+    return text.length + count.length <= budget ? `${text}${count}` : text;
   }
   const items = [largest, ttft].filter((x): x is string => x !== undefined && x !== null);
   const text = (parts: readonly string[], suffix: string): string =>
@@ -177,8 +190,7 @@ export function formatStageDetail(numbers: StageLiveNumbers): string {
  * codec stage ids of the config; when unknown, any stage showing the signature counts.
  */
 export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
-  if (numbers.tablesMissing?.all === true)
-    return 'codec TTFT unknown: no stats tables in this session (server at INFO)';
+  if (numbers.tablesMissing?.all === true) return 'codec TTFT unknown: no stats tables (INFO)';
   const candidates = numbers.stages.filter((stage) =>
     codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded,
   );

@@ -3,10 +3,12 @@
 // the session matched to that config; the session on screen when its stages are the config's;
 // and for a session of another pipeline (a three-stage Qwen3-Omni log on qwen3_tts.yaml) a
 // warning naming both, offering to pick a session or to show it anyway, never a silent switch.
+// Of several sessions tied to the config, the live one, else the latest.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StageLensApi } from '../../../src/extension';
+import type { StageLensClient } from '../../../src/client';
 import { SHOW_ANYWAY } from '../../../src/commands/matchDeployConfig';
 import { PICK_SESSION } from '../../../src/commands/configLatency';
 import { importedFixture, openFixture, stageLensExtension, waitFor, withAnsweredDialogs } from './helpers';
@@ -32,17 +34,20 @@ async function clickLens(answers: { warning?: string; pick?: string }): Promise<
   return withAnsweredDialogs(answers, () => vscode.commands.executeCommand(command.command, ...args));
 }
 
+/** Unties every session from `file`, so a test starts with none shown there. */
+async function unmatchAll(client: StageLensClient, file: string): Promise<void> {
+  for (const s of await client.refreshSessions())
+    if (s.deployConfig !== null && path.resolve(s.deployConfig) === path.resolve(file))
+      await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: null });
+}
+
 describe('Latency Details for stage N (code lens)', () => {
   it("never shows another pipeline's session for the config without saying so", async function () {
     this.timeout(120_000);
     const ext = stageLensExtension();
     const { client } = (await ext.activate()) as StageLensApi;
     const file = (await openFixture('qwen3_tts.yaml')).document.uri.fsPath;
-    const unmatch = async (): Promise<void> => {
-      for (const s of await client.refreshSessions())
-        if (s.deployConfig !== null && path.resolve(s.deployConfig) === path.resolve(file))
-          await client.request('stageLens/matchDeployConfig', { sessionId: s.id, deployConfig: null });
-    };
+    const unmatch = (): Promise<void> => unmatchAll(client, file);
     await unmatch();
     const tts = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-before-fix.log');
     const omni = await importedFixture(client, ext.extensionPath, 'qwen3-omni-three-stage-transfers.log');
@@ -83,6 +88,42 @@ describe('Latency Details for stage N (code lens)', () => {
     assert.deepEqual(warnings, []);
     assert.equal(client.currentSession()?.id, tts.id);
     await waitFor(`${PANEL} open`, panelOpen, 5_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('shows the live session tied to the config, else the one imported last (as its inlay numbers do)', async function () {
+    this.timeout(120_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const file = (await openFixture('qwen3_tts.yaml')).document.uri.fsPath;
+    await unmatchAll(client, file);
+    const log = (name: string): string => path.join(ext.extensionPath, 'test', 'fixtures', 'upstream-rendered', name);
+    // A log being followed (live until stopped), then another run imported after it, both with the config.
+    const followed = await client.request('stageLens/tail', {
+      path: log('qwen3tts-talker-first-audio-before-fix.log'),
+      fromStart: true,
+      deployConfig: file,
+    });
+    const imported = await client.request('stageLens/import', {
+      path: log('qwen3tts-talker-first-audio-after-fix.log'),
+      deployConfig: file,
+    });
+    const statusOf = async (id: string): Promise<string | undefined> =>
+      (await client.refreshSessions()).find((s) => s.id === id)?.status;
+    await waitFor('the import read whole', async () => (await statusOf(imported.id)) === 'exited');
+    assert.equal(await statusOf(followed.id), 'running');
+
+    client.setCurrent(imported.id);
+    assert.deepEqual(await clickLens({}), []);
+    assert.equal(client.currentSession()?.id, followed.id, 'the live session, though imported earlier');
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+
+    await client.request('stageLens/stop', { sessionId: followed.id });
+    await waitFor('the followed log stopped', async () => (await statusOf(followed.id)) === 'stopped');
+    assert.deepEqual(await clickLens({}), []);
+    assert.equal(client.currentSession()?.id, imported.id, 'the latest once none is live');
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+    await unmatchAll(client, file);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
