@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import type { StageOutput } from '../core/analysis/roleFit';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
@@ -29,6 +30,8 @@ export interface ExplainInput {
   readonly problemCount: number;
   /** A saved session's deploy file and description: what names its pipeline (the folder's name does not). */
   readonly pipelineText?: string;
+  /** What each stage printed, by which the roles the names give are judged (roleFit.ts); none for a scrape. */
+  readonly stageOutputs: readonly StageOutput[];
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -69,6 +72,7 @@ class LogExplainReader {
       findings: snapshot.findings,
       gauges: gaugesOfEngines(snapshot.engineSeries),
       problemCount: snapshot.problems.length,
+      stageOutputs: this.analysis.stageOutputEvidence(),
     };
   }
 }
@@ -81,6 +85,7 @@ function scrapeInput(text: string): ExplainInput {
     findings: metricNotReportingInScrape(exposition),
     gauges: [],
     problemCount: exposition.problems.length,
+    stageOutputs: [],
   };
 }
 

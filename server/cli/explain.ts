@@ -102,6 +102,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         scope: { excludeCold: parsed.values['exclude-cold'] === true },
         byBoot: parsed.values['by-boot'] === true,
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
+        stageOutputs: input.stageOutputs,
       },
       input.gauges,
       input.findings,

@@ -469,6 +469,32 @@ test('explain a saved session folder: its captured bytes replayed, like compare 
   assert.match(table.stdout, /^ {2}stage 1 · code2wav input wait \(overlap\) +\+1\.00 s +apart/m);
 });
 
+test("explain drops stage roles the stages' own output contradicts, as analyze does: a Qwen3-TTS log under a GLM-Image name goes by stage ids", () => {
+  const log = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log');
+  const misnamed = path.join(tmp, 'glm_image-run.log');
+  const named = path.join(tmp, 'qwen3-tts-run.log');
+  fs.copyFileSync(log, misnamed);
+  fs.copyFileSync(log, named);
+
+  // Its codec printed audio, which no stage of an AR -> diffusion pipeline outputs.
+  const analyzed = cli(['analyze', misnamed, '--format', 'json']);
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  assert.deepEqual((JSON.parse(analyzed.stdout) as { stageRoles: unknown }).stageRoles, {});
+  assert.deepEqual(explainJson([misnamed]).stageRoles, {});
+  const table = cli(['explain', misnamed, '--target', 'stage1.firstOutput', '--quantile', 'p95']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^Why stage 1 time to first output is slow at p95/m);
+  assert.match(table.stdout, /^ {2}stage 0 prefill\+decode \(one output\) +\+/m);
+  assert.doesNotMatch(table.stdout, /· (AR|diffusion)\b/);
+
+  // Under its own name the roles fit what its stages printed.
+  assert.deepEqual(explainJson([named]).stageRoles, { '0': 'talker', '1': 'code2wav' });
+  const own = cli(['explain', named, '--target', 'stage1.firstOutput', '--quantile', 'p95']);
+  assert.equal(own.status, 0, own.stderr);
+  assert.match(own.stdout, /^Why time to first audio \(stage 1 · code2wav\) is slow at p95/m);
+  assert.match(own.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) +\+/m);
+});
+
 test('explain a /metrics scrape: no tail, the metrics that do not report', () => {
   const scrape =
     [

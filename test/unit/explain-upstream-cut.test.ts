@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { additiveTail } from '../../server/core/explain/overlapApart';
 import { tailAttribution } from '../../server/core/explain/tailAttribution';
 import type { TailAttribution } from '../../server/core/explain/types';
-import { analyseSpecs, asyncChunk, type RequestSpec } from './support/explainLogs';
+import { analyseSpecs, asyncChunk, int, type RequestSpec } from './support/explainLogs';
 
 const close = (actual: number | null | undefined, expected: number, what: string): void => {
   assert.ok(
@@ -104,4 +104,107 @@ test('e2e and TTFT are not cut: the talker decodes alongside until its last chun
   close(partOf(e2e, '0/decode')?.excessMs, 1000, 'talker decode under e2e');
   const ttft = tailAttribution(index, { target: 'stage1.ttft', quantile: 'p95', scope: {} })!;
   close(partOf(ttft, '1/readyQueued')?.excessMs, 1000, 'codec ready queued under its TTFT');
+});
+
+/**
+ * Qwen3-Omni under async chunk, thinker -> talker -> code2wav, the talker and the code2wav
+ * submitted with the thinker (at 11 and 12 ms). The thinker makes its first output at 112;
+ * the talker has its input at 161, waits 1 ms for a slot and 20 ms of prefill (182); the
+ * code2wav has its input at 212, then 1 + 10 ms: first audio at 223. In `slow` requests (high
+ * load) the thinker waits 1,000 ms longer for a slot and the talker 500 ms longer, so the
+ * talker has its input at 1,161 and the code2wav at 1,712 (first audio 1,723); the thinker
+ * then decodes 2,000 ms longer and the talker 1,000 ms longer, alongside.
+ */
+function omniChain(id: string, slow: boolean, ownFirstAudio = true): RequestSpec {
+  const q = slow ? 1000 : 0;
+  const r = slow ? 500 : 0;
+  const codecWait = 200 + q + r;
+  const talkerFirst = 182 + q + r;
+  return {
+    id,
+    e2eMs: 830 + (slow ? 3100 : 0),
+    preprocessS: 0.01,
+    stages: {
+      '0': {
+        num_tokens_in: int(64),
+        num_tokens_out: int(50),
+        serving_time_to_first_output_ms: 112 + q,
+        stage_gen_time_ms: 610 + q + (slow ? 2000 : 0),
+        vllm_queued_ms: 2 + q,
+        vllm_prefill_ms: 100,
+        vllm_decode_ms: 500 + (slow ? 2000 : 0),
+        vllm_ttft_ms: 102 + q,
+      },
+      '1': {
+        num_tokens_in: int(0),
+        num_tokens_out: int(40),
+        serving_time_to_first_output_ms: talkerFirst,
+        stage_gen_time_ms: 785 + q + r + (slow ? 1000 : 0),
+        vllm_queued_ms: 151 + q + r,
+        vllm_input_wait_ms: 150 + q,
+        vllm_ready_queued_ms: 1 + r,
+        vllm_prefill_ms: 20,
+        vllm_decode_ms: 600 + (slow ? 1000 : 0),
+        vllm_ttft_ms: 171 + q + r,
+      },
+      '2': {
+        num_tokens_in: int(0),
+        num_tokens_out: int(30),
+        // Not its own: the talker's first audio passed through, 8 ms after the talker's first output.
+        serving_time_to_first_output_ms: ownFirstAudio ? 223 + q + r : talkerFirst + 8,
+        stage_gen_time_ms: 813 + q + r + (slow ? 1600 : 0),
+        vllm_queued_ms: codecWait + 1,
+        vllm_input_wait_ms: codecWait,
+        vllm_ready_queued_ms: 1,
+        vllm_prefill_ms: 10,
+        vllm_decode_ms: 600 + (slow ? 1600 : 0),
+        vllm_ttft_ms: codecWait + 11,
+      },
+    },
+  };
+}
+
+const omniRequests = (ownFirstAudio = true): RequestSpec[] =>
+  Array.from({ length: 20 }, (_, i) =>
+    omniChain(`omni-${String(i).padStart(2, '0')}`, i === 7 || i === 13, ownFirstAudio),
+  );
+
+test("three stages: each stage counts up to the next one's input, and each input wait on the way is the time above it, apart", () => {
+  const { index } = analyseSpecs(omniRequests());
+  const t = tailAttribution(index, { target: 'stage2.firstOutput', quantile: 'p95', scope: {} })!;
+  assert.equal(t.requestCount, 2);
+  close(t.targetMedianMs, 223, 'median time to first audio');
+  close(t.excessMs, 1500, 'excess');
+  // The thinker up to the talker's input (161; 1,161 when slow): its decode [112, 161] either way.
+  close(partOf(t, '0/decode')?.medianMs, 49, 'thinker decode before the talker had its input');
+  close(partOf(t, '0/decode')?.excessMs, 0, 'its excess: the longer decode is alongside');
+  // The talker up to the code2wav's input (212; 1,712): its decode [182, 212] either way.
+  close(partOf(t, '1/decode')?.medianMs, 30, 'talker decode before the code2wav had its input');
+  close(partOf(t, '1/decode')?.excessMs, 0, 'its excess');
+  close(partOf(t, '0/queued')?.excessMs, 1000, 'thinker queued');
+  close(partOf(t, '1/readyQueued')?.excessMs, 500, 'talker ready queued');
+  assert.equal(t.upstreamUntilInput, 2);
+  const additive = additiveTail(t);
+  assert.deepEqual(
+    additive.apart.map((a) => [a.part.key, a.because, Math.round(a.part.excessMs)]),
+    [
+      ['2/inputWait', 'inputWait', 1500],
+      ['1/inputWait', 'inputWait', 1000],
+    ],
+  );
+  close(additive.residualMs, 0, 'residual once the waits on the way are apart');
+  const share = (key: string) => additive.parts.find((p) => p.key === key)?.share ?? 0;
+  close(share('0/queued'), 2 / 3, "the thinker's share");
+  close(share('1/readyQueued'), 1 / 3, "the talker's share: its own wait for a slot, not the thinker's time");
+  assert.deepEqual(t.waitsWithinUpstream, ['1', '2']);
+});
+
+test("three stages, first audio not the code2wav's own: the thinker still counts up to the talker's input", () => {
+  const { index } = analyseSpecs(omniRequests(false));
+  const t = tailAttribution(index, { target: 'stage2.firstOutput', quantile: 'p95', scope: {} })!;
+  close(t.excessMs, 1500, 'excess');
+  close(partOf(t, '0/decode')?.medianMs, 49, 'thinker decode up to the talker input');
+  close(partOf(t, '1/decode')?.medianMs, 8, 'talker decode up to the first audio');
+  assert.equal(t.upstreamUntilInput, 2, 'the tail requests in which a stage upstream was cut');
+  assert.deepEqual(t.waitsWithinUpstream, ['1']);
 });

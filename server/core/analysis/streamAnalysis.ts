@@ -1,7 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import { rolesThatFit, StageOutputEvidence } from './roleFit';
+import { rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -293,6 +293,11 @@ export class StreamAnalysis {
    */
   stageRoles(): Readonly<Record<string, string>> {
     return rolesThatFit(this.options.stageRoles?.() ?? {}, this.stageOutputs.stages());
+  }
+
+  /** What each stage printed so far (roleFit.ts), for a reader that judges stage roles of its own (explain). */
+  stageOutputEvidence(): readonly StageOutput[] {
+    return this.stageOutputs.stages();
   }
 
   private acceptOne(request: AnalyzedRequest): void {

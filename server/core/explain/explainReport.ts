@@ -2,6 +2,7 @@
 // each quantile, the load at arrival of the same tails, the distribution of every part
 // of the breakdown, the percentiles over time with the engines' gauges, the cost model,
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
+import { rolesThatFit, type StageOutput } from '../analysis/roleFit';
 import { stageRolesOf } from '../stageRoles';
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
@@ -39,6 +40,11 @@ export interface ExplainOptions {
    * description): the stage roles come from both (server/core/stageRoles.ts).
    */
   readonly pipelineText?: string;
+  /**
+   * What each stage printed (StreamAnalysis.stageOutputEvidence): roles the names give that the
+   * stages' own output contradicts are dropped, as analyze drops them (roleFit.ts).
+   */
+  readonly stageOutputs?: readonly StageOutput[];
 }
 
 export interface ExplainReport {
@@ -64,7 +70,7 @@ export interface ExplainReport {
   readonly costModelSkipped: readonly CostFitSkipped[];
   /** Stages whose vllm_prefill_ms covers their decode (one output): their `prefill` part and fit are prefill+decode. */
   readonly oneOutputStages: readonly string[];
-  /** Stage id -> role ("0" -> "talker") of the pipeline the source names; {} for another. */
+  /** Stage id -> role ("0" -> "talker") of the pipeline the source names; {} for another, or where its stages contradict it. */
   readonly stageRoles: Readonly<Record<string, string>>;
   readonly findings: readonly Finding[];
 }
@@ -139,7 +145,7 @@ export function explainReport(
     costModel: cost.fits,
     costModelSkipped: cost.skipped,
     oneOutputStages: index.oneOutputStages(),
-    stageRoles: stageRolesOf(`${source} ${options.pipelineText ?? ''}`),
+    stageRoles: rolesThatFit(stageRolesOf(`${source} ${options.pipelineText ?? ''}`), options.stageOutputs ?? []),
     findings,
   };
 }

@@ -6,6 +6,10 @@
 //    chain of three stages each downstream stage's wait;
 //  - alongside: under async chunk a downstream stage runs while the upstream stages work, fed
 //    as they produce, so its phases' time lies within theirs.
+// Under a later stage's first output the upstream cut (upstreamCut.ts) knows where a stage's
+// input wait lies within the time the stages above it count, at every step of a chain: those
+// waits are set apart first, whatever the residual (waitsWithinUpstream), then the rules below
+// look for what overlap is left.
 // Either shape needs the stage to have run while its upstream worked: a negative residual alone
 // does not show it (the printed values of stages that ran one after the other can disagree too),
 // so only the stages the tail's request positions show alongside (alongsideStages) are set apart,
@@ -15,7 +19,7 @@
 import { firstStageIdOf } from '../analysis/crossStage';
 import type { TailAttribution, TailPart } from './types';
 
-type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs' | 'alongsideStages'>;
+type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs' | 'alongsideStages' | 'waitsWithinUpstream'>;
 
 /** A residual this far below 0 (of the target's excess) is parts that overlap, not rounding. */
 const OVERLAP_SHARE = 0.05;
@@ -35,17 +39,18 @@ function isOverlap(excessMs: number, overlapMs: number): boolean {
  * The downstream waits behind the overlap: the wait with the largest positive excess when it is
  * the overlap (isOverlap); else, along a chain of stages (thinker -> talker -> code2wav, each
  * waiting for the one above), each downstream stage's largest wait when together they are.
- * Empty when the residual is not negative or no wait is.
+ * Empty when the residual (after the waits the cut set apart) is not negative or no wait is.
  */
-function overlapWaits(t: Tail): TailPart[] {
-  if (!(t.residualMs < 0)) return [];
-  const overlap = -t.residualMs;
+function overlapWaits(t: Tail, residualMs: number, apart: ReadonlyMap<TailPart, ApartReason>): TailPart[] {
+  if (!(residualMs < 0)) return [];
+  const overlap = -residualMs;
   const first = firstStageIdOf(t.parts);
   const byStage = new Map<string, TailPart>();
   let largest: TailPart | null = null;
   for (const p of t.parts) {
     const waits = p.phase === 'inputWait' || (p.phase === 'queued' && ranAlongside(t, p.stageKey));
     if (!waits || p.stageId === null || p.stageKey === null || p.stageId <= first || !(p.excessMs > 0)) continue;
+    if (apart.has(p)) continue;
     const held = byStage.get(p.stageKey);
     if (held === undefined || p.excessMs > held.excessMs) byStage.set(p.stageKey, p);
     if (largest === null || p.excessMs > largest.excessMs) largest = p;
@@ -55,6 +60,15 @@ function overlapWaits(t: Tail): TailPart[] {
   const chain = [...byStage.values()];
   const sum = chain.reduce((a, p) => a + p.excessMs, 0);
   return chain.length > 1 && isOverlap(sum, overlap) ? chain : [];
+}
+
+/** The input waits the upstream cut found within the stages above them (TailAttribution.waitsWithinUpstream) that add to the tail. */
+function waitsWithinUpstreamOf(t: Tail): TailPart[] {
+  const stages = t.waitsWithinUpstream;
+  if (stages === undefined) return [];
+  return t.parts.filter(
+    (p) => p.phase === 'inputWait' && p.stageKey !== null && stages.includes(p.stageKey) && p.excessMs > 0,
+  );
 }
 
 /** A downstream stage's parts and the sum of their excesses. */
@@ -105,7 +119,11 @@ export interface AdditiveTail {
 export function additiveTail(t: Tail): AdditiveTail {
   const apart = new Map<TailPart, ApartReason>();
   let residualMs = t.residualMs;
-  for (const wait of overlapWaits(t)) {
+  for (const wait of waitsWithinUpstreamOf(t)) {
+    apart.set(wait, 'inputWait');
+    residualMs += wait.excessMs;
+  }
+  for (const wait of overlapWaits(t, residualMs, apart)) {
     apart.set(wait, 'inputWait');
     residualMs += wait.excessMs;
   }

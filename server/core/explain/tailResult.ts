@@ -5,7 +5,7 @@
 // index order, so both ways give the same numbers to the last bit.
 import type { ExplainIndex } from './explainIndex';
 import { contributionCanBeUnknown, forEachContribution, unknownContributionReason } from './tailContributions';
-import { rowsCutUpstream } from './upstreamCut';
+import { rowsCutUpstream, waitsWithinUpstream } from './upstreamCut';
 import type { Target } from './targets';
 import type { TailAttribution, TailPart, TailQuantile, UnmeasuredTailPart } from './types';
 
@@ -110,6 +110,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
 
   const alongside = alongsideStagesOf(index, tailRows);
   const cut = rowsCutUpstream(index, t.target, tailRows, tailValues);
+  const waits = waitsWithinUpstream(index, t.target, tailRows, tailValues);
   const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
     (a, b) => tailValues[b] - tailValues[a] || tailRows[a] - tailRows[b],
   );
@@ -126,6 +127,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     residualMs: excess - explained,
     ...(alongside.length === 0 ? {} : { alongsideStages: alongside }),
     ...(cut === 0 ? {} : { upstreamUntilInput: cut }),
+    ...(waits.length === 0 ? {} : { waitsWithinUpstream: waits }),
     ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };

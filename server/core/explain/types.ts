@@ -179,6 +179,12 @@ export interface TailAttribution {
    * only up to the instant the next stage had its input (upstreamCut.ts; absent when none).
    */
   readonly upstreamUntilInput?: number;
+  /**
+   * Under a later stage's first output: the stages on the way (stage keys) whose input wait, in
+   * most tail requests, lies within the time the stages upstream of them count, the same time
+   * seen from downstream (upstreamCut.ts; absent when none).
+   */
+  readonly waitsWithinUpstream?: readonly string[];
   /** Parts whose contribution is not known in any tail request (absent when none). */
   readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */
