@@ -45,6 +45,8 @@ export interface StageColumns {
   readonly tokensOut: Column;
   /** 1: ran while the stage before it still worked, 0: did not; absent where the positions do not tell. */
   readonly alongsideUpstream: Column;
+  /** vllm_num_preemptions where printed (absent: a hidden row, zero or not measured, or None). */
+  readonly preemptions: Column;
 }
 
 /** Something kept up to date from the index's requests as they arrive (tailState.ts). */
@@ -96,6 +98,7 @@ export class ExplainIndex {
       readonly tokensIn: number;
       readonly tokensOut: number;
       readonly alongsideUpstream: number;
+      readonly preemptions: number;
     }
   >();
   private stageOrder: StageColumns[] | null = null;
@@ -185,6 +188,7 @@ export class ExplainIndex {
           tokensIn: this.named(prefix, 'in'),
           tokensOut: this.named(prefix, 'out'),
           alongsideUpstream: this.named(prefix, 'along'),
+          preemptions: this.named(prefix, 'preempt'),
         };
         this.stageOrdinals.set(span.stageKey, ordinals);
       }
@@ -196,6 +200,7 @@ export class ExplainIndex {
       if (stage !== undefined) {
         put(ordinals.tokensIn, numberOf(stage.fields, 'num_tokens_in'));
         put(ordinals.tokensOut, numberOf(stage.fields, 'num_tokens_out'));
+        put(ordinals.preemptions, numberOf(stage.fields, 'vllm_num_preemptions'));
       }
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
@@ -323,6 +328,7 @@ export class ExplainIndex {
         tokensIn: namedColumn(this.arena, `s:${m.stageKey}:in`),
         tokensOut: namedColumn(this.arena, `s:${m.stageKey}:out`),
         alongsideUpstream: namedColumn(this.arena, `s:${m.stageKey}:along`),
+        preemptions: namedColumn(this.arena, `s:${m.stageKey}:preempt`),
       })));
   }
 

@@ -11,6 +11,7 @@ import { ColumnReads } from './columnReads';
 import { costModel } from './costModel';
 import type { ExplainIndex } from './explainIndex';
 import { loadAtArrival } from './loadAtArrival';
+import { preemptionsInTail } from './preemptionsInTail';
 import { overTime, type GaugeSamples } from './overTime';
 import { bootsInScope, rowsInScope } from './scope';
 import { tailAttribution } from './tailAttribution';
@@ -21,6 +22,7 @@ import type {
   ExplainScope,
   LoadAtArrival,
   OverTimeSeries,
+  PreemptionsInTail,
   TailAttribution,
   TailQuantile,
   TargetName,
@@ -64,6 +66,8 @@ export interface ExplainReport {
   /** Targets asked for that no request in scope measured. */
   readonly unsupportedTargets: readonly TargetName[];
   readonly load: readonly LoadAtArrival[];
+  /** Per target and quantile, the preempted requests in the tail against all (absent where none printed a preemption). */
+  readonly preemptions: readonly PreemptionsInTail[];
   readonly breakdown: BreakdownSummary;
   readonly overTime: OverTimeSeries;
   readonly costModel: readonly CostFit[];
@@ -102,6 +106,8 @@ export function explainReport(
   const wanted = options.targets ?? known;
   const tail: TailAttribution[] = [];
   const load: LoadAtArrival[] = [];
+  const preemptions: PreemptionsInTail[] = [];
+  const roles = rolesThatFit(stageRolesOf(`${source} ${options.pipelineText ?? ''}`), options.stageOutputs ?? []);
   const unsupported: TargetName[] = [];
   const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];
   const reads = new ColumnReads();
@@ -121,6 +127,8 @@ export function explainReport(
       }
       const l = loadAtArrival(index, { target, quantile, scope: options.scope });
       if (l !== null && l.arrivalsKnown > 0) load.push(l);
+      const p = preemptionsInTail(index, { target, quantile, scope: options.scope }, reads, roles);
+      if (p !== null) preemptions.push(p);
     }
     if (!any) unsupported.push(target);
   }
@@ -140,12 +148,13 @@ export function explainReport(
     tail,
     unsupportedTargets: unsupported,
     load,
+    preemptions,
     breakdown: breakdownSummary(index, options.scope, reads),
     overTime: overTime(index, { scope: options.scope }, gauges),
     costModel: cost.fits,
     costModelSkipped: cost.skipped,
     oneOutputStages: index.oneOutputStages(),
-    stageRoles: rolesThatFit(stageRolesOf(`${source} ${options.pipelineText ?? ''}`), options.stageOutputs ?? []),
+    stageRoles: roles,
     findings,
   };
 }

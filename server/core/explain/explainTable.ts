@@ -4,6 +4,7 @@
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, signedDurationText as signed } from '../numberText';
 import { additiveTail, overlapText } from './overlapApart';
@@ -258,6 +259,22 @@ export function explainTable(report: ExplainReport): string[] {
       );
     if (load.arrivalsUnknown > 0)
       out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
+    out.push('');
+  }
+
+  const preempted = report.preemptions[0];
+  if (preempted !== undefined) {
+    out.push(
+      `Preemptions (${targetLabel(preempted.target, roles)}, ${preempted.quantile} tail; requests that printed vllm_num_preemptions > 0): ${preempted.readingText}`,
+    );
+    for (const s of preempted.stages)
+      out.push(`  ${stagePreemptionsText(s, preempted.tailCount, preempted.scopeCount, roles)}`);
+    // The other targets and quantiles only where preemption stands out in their tail.
+    for (const p of report.preemptions.slice(1))
+      if (p.reading === 'overRepresented')
+        out.push(
+          `  ${targetLabel(p.target, roles)}, ${p.quantile} tail: ${p.stages.map((s) => stagePreemptionsText(s, p.tailCount, p.scopeCount, roles)).join('; ')}`,
+        );
     out.push('');
   }
 

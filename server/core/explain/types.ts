@@ -322,3 +322,30 @@ export interface BreakdownSummary {
   readonly overlap: Distribution | null;
   readonly residual: Distribution | null;
 }
+
+/** One stage's preempted requests (a printed vllm_num_preemptions above 0) in a target's tail and in scope. */
+export interface StagePreemptions {
+  readonly stageKey: string;
+  readonly stageId: number | null;
+  readonly tailPreempted: number;
+  readonly allPreempted: number;
+}
+
+export type PreemptionReading = 'overRepresented' | 'notOverRepresented' | 'tooFew';
+
+/**
+ * Did the tail's requests lose time to preemption? Per stage up to the target's, the requests
+ * that printed a preemption, in the tail against all in scope that measured the target (a
+ * hidden row is zero or not measured: not counted as a preemption, nor as none).
+ */
+export interface PreemptionsInTail {
+  readonly target: TargetName;
+  readonly quantile: TailQuantile;
+  readonly thresholdMs: number;
+  readonly tailCount: number;
+  readonly scopeCount: number;
+  /** Stages with a preempted request in scope, in stage order. */
+  readonly stages: readonly StagePreemptions[];
+  readonly reading: PreemptionReading;
+  readonly readingText: string;
+}
