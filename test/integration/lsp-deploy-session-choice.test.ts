@@ -71,8 +71,8 @@ test('a deploy config shows its live session first, else the session imported la
     (tip) => tip.includes(followed.title) && tip.includes('(n=6)'),
   );
   assert.deepEqual(live, [
-    'p50 prefill+decode 1.11 s · TTFT 1.11 s · p99 tail: prefill+decode (one output) 90%',
-    'TTFT p50 1,109 ms · prefill+decode (one output) p50 1,107 ms · queued p50 0.4 ms (n=6) · p99 tail: prefill+decode (one output) 90%',
+    'p50 prefill+decode 1.11 s · TTFT 1.11 s',
+    'TTFT p50 1,109 ms · prefill+decode (one output) p50 1,107 ms · queued p50 0.4 ms (n=6)',
     `Measured in ${followed.title} (running)`,
   ]);
 
@@ -83,8 +83,8 @@ test('a deploy config shows its live session first, else the session imported la
     (tip) => tip.includes('after-fix.log') && tip.includes('(imported)'),
   );
   assert.deepEqual(latest, [
-    'p50 prefill+decode 1.27 s · TTFT 1.27 s · p99 tail: prefill+decode (one output) 100%',
-    'TTFT p50 1,271 ms · prefill+decode (one output) p50 1,268 ms · queued p50 0.4 ms (n=6) · p99 tail: prefill+decode (one output) 100%',
+    'p50 prefill+decode 1.27 s · TTFT 1.27 s',
+    'TTFT p50 1,271 ms · prefill+decode (one output) p50 1,268 ms · queued p50 0.4 ms (n=6)',
     // An import is named by its file and its log span.
     'Measured in qwen3tts-talker-first-audio-after-fix.log · qwen3_tts.yaml · logged 10-19 07:12:05 – 07:12:12 (imported)',
   ]);
@@ -99,8 +99,8 @@ test('a deploy config shows its live session first, else the session imported la
     (tip) => tip.includes('cold-start.log') && tip.includes('(imported)'),
   );
   assert.deepEqual(newest, [
-    'p50 prefill+decode 1.07 s · TTFT 1.07 s · p99 tail: prefill+decode (one output) 100%',
-    'TTFT p50 1,069 ms · prefill+decode (one output) p50 1,068 ms · queued p50 0.2 ms (n=25) · p99 tail: prefill+decode (one output) 100%',
+    'p50 prefill+decode 1.07 s · TTFT 1.07 s',
+    'TTFT p50 1,069 ms · prefill+decode (one output) p50 1,068 ms · queued p50 0.2 ms (n=25)',
     'Measured in qwen3-tts-first-audio-cold-start.log · qwen3_tts.yaml · logged 08-21 18:00:10 – 18:00:17 (imported)',
   ]);
 });

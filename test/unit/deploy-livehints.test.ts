@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  codecTtftStatus,
   formatCodecTtftStatus,
   formatStageDetail,
   formatStageNumbers,
@@ -53,6 +54,19 @@ test('codec TTFT status under talker first audio', () => {
     stages: [talker, { ...codecLie, ttftNotRecorded: false, ttftP50Ms: 4000, prefillP50Ms: 500 }],
   };
   assert.equal(formatCodecTtftStatus(fixed, [1]), 'codec TTFT recorded (stage 1 p50 4,000 ms)');
+  assert.deepEqual(codecTtftStatus(fixed, [1]), {
+    label: 'codec TTFT recorded (stage 1 p50 4 s)',
+    detail: 'codec TTFT recorded (stage 1 p50 4,000 ms)',
+  });
+  // Several codecs whose numbers do not fit: the stages only, the numbers in the tooltip.
+  const several = {
+    ...fixed,
+    stages: [
+      talker,
+      ...[1, 2, 3].map((stageId) => ({ ...codecLie, stageId, ttftNotRecorded: false, ttftP50Ms: 4321.5 })),
+    ],
+  };
+  assert.equal(codecTtftStatus(several, [1, 2, 3])?.label, 'codec TTFT recorded (stages 1, 2, 3)');
   assert.equal(
     formatCodecTtftStatus({ ...session, stages: [talker] }, [1]),
     'codec TTFT: no measurement for stage 1 yet',
@@ -65,15 +79,22 @@ test('hints after stage_id, after base_config for inherited stages, after talker
   assert.deepEqual(hints, [
     '35:15 p50 prefill 39 ms · TTFT 41 ms (n=120)',
     '42:15 p50 queued 1.25 s · TTFT not recorded',
-    '21:30 codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
+    '21:30 codec TTFT not recorded (no stats fix)',
   ]);
+  // The label fits VS Code's default inlay length; the tooltip says it whole.
+  const codec = liveHints(analysis, session)[2];
+  assert.match(
+    codec?.tooltip ?? '',
+    /^codec TTFT not recorded \(stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix\)\n\n/,
+  );
+  for (const h of liveHints(analysis, session)) assert.ok(h.label.length <= INLAY_LABEL_BUDGET, h.label);
   assert.deepEqual(liveHints(analysis, null), []);
   const inherited = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), session).map(
     (h) => `${h.position.line + 1} ${h.label}`,
   );
   assert.deepEqual(inherited, [
     '2 stage 0: p50 prefill 39 ms · TTFT 41 ms',
-    '2 stage 1: p50 queued 1.25 s · TTFT not recorded',
+    '2 stage 1: queued 1.25 s · TTFT not recorded',
   ]);
   assert.deepEqual(
     stageAnchors(analyzeFixture('qwen3_tts_mrv2.yaml')).map((a) => [
@@ -129,4 +150,39 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
     hints[1]?.tooltip ?? '',
     /^TTFT p50 96 ms · prefill p50 95 ms · decode p50 25,282 ms · queued p50 0.3 ms \(n=3\)\n\nMeasured in omni.log/,
   );
+});
+
+test("what leads the p99 tail: a hint of its own after that stage's numbers, within the budget", () => {
+  const led: LiveStageNumbers = {
+    ...session,
+    tailLead: {
+      stageId: 0,
+      part: 'prefill+decode (one output)',
+      share: 0.9,
+      target: 'end-to-end time',
+      tailRequests: 2,
+    },
+  };
+  const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), led);
+  assert.deepEqual(
+    hints.map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`),
+    [
+      '35:15 p50 prefill 39 ms · TTFT 41 ms (n=120)',
+      '35:15 p99 tail: prefill+decode (one output) 90%',
+      '42:15 p50 queued 1.25 s · TTFT not recorded',
+      '21:30 codec TTFT not recorded (no stats fix)',
+    ],
+  );
+  assert.match(
+    hints[1]?.tooltip ?? '',
+    /^The prefill\+decode \(one output\) of stage 0 has the largest mean excess over its median in the 2 requests at or above the p99 of end-to-end time \(90% of the tail's excess;/,
+  );
+  // After base_config, named by stage: "(one output)" gives way to fit.
+  const inherited = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), led).map((h) => h.label);
+  assert.deepEqual(inherited, [
+    'stage 0: p50 prefill 39 ms · TTFT 41 ms',
+    'stage 0: p99 tail: prefill+decode 90%',
+    'stage 1: queued 1.25 s · TTFT not recorded',
+  ]);
+  for (const label of inherited) assert.ok(label.length <= INLAY_LABEL_BUDGET, label);
 });

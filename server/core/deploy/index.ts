@@ -14,6 +14,7 @@ export { DeployFileCache, isUnread, type DeployFileReader, type DeployFileText, 
 export { deployHover, type DeployHover } from './hover';
 export { liveHints, type LiveHint } from './liveHints';
 export {
+  codecTtftStatus,
   formatCodecTtftStatus,
   compactMs,
   formatMs,

@@ -3,7 +3,7 @@
 // `talker_first_audio: true`, whether the codec TTFT is recorded.
 import type { DeployAnalysis } from './analysis';
 import {
-  formatCodecTtftStatus,
+  codecTtftStatus,
   formatStageDetail,
   formatStageNumbers,
   INLAY_LABEL_BUDGET,
@@ -12,7 +12,9 @@ import {
   tablesMissingMark,
   type LiveStageNumbers,
   type StageLiveNumbers,
+  type TailLead,
 } from './liveNumbers';
+import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -42,6 +44,13 @@ function numbersLabel(
     : numbers;
 }
 
+/** `p99 tail: decode 85%` within the budget: a one-output stage's part without "(one output)" where it must. */
+function tailLeadLabel(lead: TailLead, prefix: string): string {
+  const label = `${prefix}${formatTailLead(lead)}`;
+  if (label.length <= INLAY_LABEL_BUDGET) return label;
+  return `${prefix}${formatTailLead({ ...lead, part: lead.part === PREFILL_DECODE_LABEL ? 'prefill+decode' : lead.part })}`;
+}
+
 export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {
   if (!numbers || !analysis.isDeployConfig) return [];
   const byStage = new Map(numbers.stages.map((stage) => [stage.stageId, stage]));
@@ -53,28 +62,29 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     if (!measured) continue;
     const prefix = anchor.inherited ? `stage ${anchor.stageId}: ` : '';
     const noticed = missing !== null && hints.length === 0;
-    let label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
-    const lead = numbers.tailLead ?? null;
-    const leads = lead !== null && lead.stageId === anchor.stageId;
-    if (leads) label = `${label} · ${formatTailLead(lead)}`;
-    const why = leads
-      ? `\n\nThe ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
-      : '';
+    const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
     // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
-    const detail = `${prefix}${formatStageDetail(measured)}${leads ? ` · ${formatTailLead(lead)}` : ''}`;
+    const detail = `${prefix}${formatStageDetail(measured)}`;
     // Said once: leading the first stage's hover.
     const notice = noticed ? `${tablesMissingHint(missing)} · ` : '';
-    hints.push({
-      position: anchor.entry.value.location.range.end,
-      label,
-      tooltip: `${notice}${detail}\n\n${tooltip}${why}`,
-    });
+    const position = anchor.entry.value.location.range.end;
+    hints.push({ position, label, tooltip: `${notice}${detail}\n\n${tooltip}` });
+    const lead = numbers.tailLead ?? null;
+    if (lead === null || lead.stageId !== anchor.stageId) continue;
+    // A hint of its own after the numbers, so that the editor's cut of a long label takes
+    // neither: the numbers and what leads the p99 tail each fit on their own.
+    const why = `The ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`;
+    hints.push({ position, label: tailLeadLabel(lead, prefix), tooltip: `${prefix}${why}\n\n${tooltip}` });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {
     if (report.flag.value.location.file !== analysis.file.path) continue;
-    const status = formatCodecTtftStatus(numbers, report.codecs);
-    if (status)
-      hints.push({ position: report.flag.value.location.range.end, label: status, tooltip: `${status}\n\n${tooltip}` });
+    const status = codecTtftStatus(numbers, report.codecs);
+    if (status !== undefined)
+      hints.push({
+        position: report.flag.value.location.range.end,
+        label: status.label,
+        tooltip: `${status.detail}\n\n${tooltip}`,
+      });
   }
   return hints;
 }

@@ -165,7 +165,10 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
     items.push(phase);
   }
   const withCount = text(items, count);
-  return withCount.length <= budget ? withCount : text(items, '');
+  if (withCount.length <= budget) return withCount;
+  const plain = text(items, '');
+  // The largest phase and TTFT are never left out: past the budget the "p50" goes first (the hover says it).
+  return plain.length <= budget || !plain.startsWith('p50 ') ? plain : plain.slice('p50 '.length);
 }
 
 /** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`: every number of the stage, for the hint's tooltip. */
@@ -185,24 +188,48 @@ export function formatStageDetail(numbers: StageLiveNumbers): string {
   return `${head} (n=${numbers.n})`;
 }
 
+/** What the hint after `talker_first_audio` says: `label` within INLAY_LABEL_BUDGET, `detail` whole (its tooltip). */
+export interface CodecTtftStatus {
+  readonly label: string;
+  readonly detail: string;
+}
+
 /**
  * Whether the codec TTFT under talker first audio is being recorded. `codecs` are the
  * codec stage ids of the config; when unknown, any stage showing the signature counts.
  */
-export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
-  if (numbers.tablesMissing?.all === true) return 'codec TTFT unknown: no stats tables (INFO)';
+export function codecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): CodecTtftStatus | undefined {
+  const same = (text: string): CodecTtftStatus => ({ label: text, detail: text });
+  if (numbers.tablesMissing?.all === true) return same('codec TTFT unknown: no stats tables (INFO)');
   const candidates = numbers.stages.filter((stage) =>
     codecs.length > 0 ? codecs.includes(stage.stageId) : stage.ttftNotRecorded,
   );
   const lying = candidates.filter((stage) => stage.ttftNotRecorded);
   if (lying.length > 0) {
     const ids = lying.map((stage) => stage.stageId).join(', ');
-    return `codec TTFT not recorded (stage ${ids}: vllm_ttft_ms 0 with no prefill: build without the stats fix)`;
+    return {
+      label: 'codec TTFT not recorded (no stats fix)',
+      detail: `codec TTFT not recorded (stage ${ids}: vllm_ttft_ms 0 with no prefill: build without the stats fix)`,
+    };
   }
   const recorded = candidates.filter((stage) => stage.ttftP50Ms !== null);
   if (recorded.length > 0) {
-    return `codec TTFT recorded (${recorded.map((stage) => `stage ${stage.stageId} p50 ${formatMs(stage.ttftP50Ms ?? 0)}`).join(', ')})`;
+    const each = (format: (ms: number) => string): string =>
+      recorded.map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}`).join(', ');
+    const label = `codec TTFT recorded (${each(compactMs)})`;
+    return {
+      label:
+        label.length <= INLAY_LABEL_BUDGET
+          ? label
+          : `codec TTFT recorded (stages ${recorded.map((stage) => stage.stageId).join(', ')})`,
+      detail: `codec TTFT recorded (${each(formatMs)})`,
+    };
   }
-  if (codecs.length > 0) return `codec TTFT: no measurement for stage ${codecs.join(', ')} yet`;
+  if (codecs.length > 0) return same(`codec TTFT: no measurement for stage ${codecs.join(', ')} yet`);
   return undefined;
+}
+
+/** codecTtftStatus's whole sentence. */
+export function formatCodecTtftStatus(numbers: LiveStageNumbers, codecs: readonly number[]): string | undefined {
+  return codecTtftStatus(numbers, codecs)?.detail;
 }

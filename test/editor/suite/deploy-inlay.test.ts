@@ -9,7 +9,8 @@ import type { StageLensApi } from '../../../src/extension';
 import { openFixture, stageLensExtension, waitFor } from './helpers';
 
 /** The optional end of the leading stage's hint: ` · p99 tail: <part> N%` (server/core/deploy/liveNumbers.ts). */
-const TAIL_LEAD = '( · p99 tail: [^·]+ -?\\d+%)?';
+/** What leads the p99 tail: a hint of its own after that stage's numbers (once two requests are measured). */
+const isTailLead = (label: string): boolean => /^p99 tail: [^·]+ -?\d+%$/.test(label);
 
 const CONFIG = 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml';
 
@@ -58,7 +59,7 @@ describe('deploy YAML inlay hints', () => {
     const hints = await waitFor(
       'inlay hints with both stages measured',
       async () => {
-        const found = await hintsOf(document);
+        const found = (await hintsOf(document)).filter((hint) => !isTailLead(hint.label));
         return found.length === 3 && found.every((hint) => !hint.label.startsWith('codec TTFT: no measurement'))
           ? found
           : undefined;
@@ -72,24 +73,15 @@ describe('deploy YAML inlay hints', () => {
       [flag, stage0, stage1],
     );
     // The demo runs a build without the codec TTFT stats fix: "not recorded", never 0.
-    assert.equal(
-      hints[0].label,
-      'codec TTFT not recorded (stage 1: vllm_ttft_ms 0 with no prefill: build without the stats fix)',
-    );
+    assert.equal(hints[0].label, 'codec TTFT not recorded (no stats fix)');
     // The talker emits one output (Model Runner V2 + async chunk): prefill+decode, never "prefill".
-    // Once two requests are measured, the stage whose part leads the p99 tail says so at the end.
-    assert.match(
-      hints[1].label,
-      new RegExp(`^p50 prefill\\+decode [\\d,.]+ m?s · TTFT [\\d,.]+ m?s( \\(n=\\d+\\))?${TAIL_LEAD}$`),
-    );
-    assert.match(
-      hints[2].label,
-      new RegExp(`^p50 queued [\\d,.]+ m?s · TTFT not recorded( \\(n=\\d+\\))?${TAIL_LEAD}$`),
-    );
-    assert.ok(
-      !(/ · p99 tail: /.test(hints[1].label) && / · p99 tail: /.test(hints[2].label)),
-      'one stage leads the tail',
-    );
+    assert.match(hints[1].label, /^p50 prefill\+decode [\d,.]+ m?s · TTFT [\d,.]+ m?s( \(n=\d+\))?$/);
+    assert.match(hints[2].label, /^p50 queued [\d,.]+ m?s · TTFT not recorded( \(n=\d+\))?$/);
+    // Once two requests are measured, a hint after the numbers of the stage whose part leads the
+    // p99 tail says so: at most one, each hint within the editor's 43 characters.
+    const all = await hintsOf(document);
+    assert.ok(all.filter((hint) => isTailLead(hint.label)).length <= 1, JSON.stringify(all));
+    for (const hint of all) assert.ok(hint.label.length <= 43, hint.label);
 
     // Unmatched: the hints go.
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
@@ -104,12 +96,12 @@ describe('deploy YAML inlay hints', () => {
     const again = await waitFor(
       'inlay hints again',
       async () => {
-        const found = await hintsOf(document);
+        const found = (await hintsOf(document)).filter((hint) => !isTailLead(hint.label));
         return found.length === 3 ? found : undefined;
       },
       15_000,
     );
-    assert.match(again[1].label, new RegExp(`^p50 prefill\\+decode .*${TAIL_LEAD}$`));
+    assert.match(again[1].label, /^p50 prefill\+decode /);
 
     await vscode.commands.executeCommand('stageLens.stopCapture');
     await waitFor(
@@ -121,7 +113,7 @@ describe('deploy YAML inlay hints', () => {
       15_000,
     );
     // A stopped session keeps its numbers for the file it was launched with.
-    assert.equal((await hintsOf(document)).length, 3);
+    assert.equal((await hintsOf(document)).filter((hint) => !isTailLead(hint.label)).length, 3);
     await client.request('stageLens/matchDeployConfig', { sessionId: session.id, deployConfig: null });
   });
 });
