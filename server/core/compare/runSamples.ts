@@ -5,7 +5,7 @@ import { RunTailsBuilder } from './tailCompare';
 import type { AnalyzedRequest, Finding } from '../analysis/types';
 import { e2eValue, edgeMetricValue, stageMetricValue } from './metrics';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
-import { lacksStageTable } from '../analysis/tablesMissing';
+import { edgeTableNotPrinted } from '../analysis/tablesMissing';
 import type { MetricValue } from './metrics';
 import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
 import { EDGE_METRICS, REQUEST_SCOPE, STAGE_METRICS } from './types';
@@ -112,11 +112,11 @@ export class RunSamplesBuilder {
       }
     }
     // Transfer edges: a scope per edge (`0->1`), over the requests that name it.
-    const withoutStageTables = request.transfers.length > 0 && lacksStageTable(request);
     for (const transfer of request.transfers) {
       const acc = this.scope(transfer.edge, null);
       acc.requestCount++;
-      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric, withoutStageTables));
+      const tableNotPrinted = edgeTableNotPrinted(request, transfer);
+      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric, tableNotPrinted));
     }
     const e2e = e2eValue(request);
     // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.

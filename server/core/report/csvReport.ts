@@ -22,7 +22,7 @@ import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
-import { lacksStageTable } from '../analysis/tablesMissing';
+import { edgeTableNotPrinted } from '../analysis/tablesMissing';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -225,8 +225,7 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
   if (t.toStage !== null) out.number(t.toStage);
   out.byte(COMMA);
   word(out, t.tablePrinted ? 'true' : 'false');
-  // Without stage tables the server ran at INFO: the edge's table was not printed, not hidden.
-  const noTable = !t.tablePrinted && lacksStageTable(r);
+  const noTable = edgeTableNotPrinted(r, t);
   for (const f of TRANSFER_FIELDS) {
     out.byte(COMMA);
     fieldCell(out, t.fields, f, noTable);
