@@ -84,6 +84,19 @@ test("a first output of 0.000 (the field's default: no output) stays out of the 
   assert.match(table, /\n1 +4 +p50 +(?:\S+ +){7}122\.0 +79\.00\n/);
   assert.match(table, /stage 1 1st output: 1 no output \(0\.0 is the field's default, not a time\) of 4/);
 
+  // The CSV keeps the printed 0 and says it is no measurement; S1-S3 are measured.
+  const rows = csvRows(FIRST_OUTPUT_ZERO);
+  const firstOutput = (key: string): [string | undefined, string | undefined] => [
+    rows.get(key)?.['serving_time_to_first_output_ms'],
+    rows.get(key)?.['serving_time_to_first_output_ms_state'],
+  ];
+  assert.deepEqual(['req-S0/1', 'req-S1/1', 'req-S3/1', 'req-S0/0'].map(firstOutput), [
+    ['0', 'notRecorded'],
+    ['121', 'measured'],
+    ['123', 'measured'],
+    ['41', 'measured'],
+  ]);
+
   // compare already read it so ("noOutput"): the two agree.
   const compare = cli(['compare', FIRST_OUTPUT_ZERO, FIRST_OUTPUT_ZERO]);
   assert.match(compare, /\n1 +1st output +3\/3 +p50 +122\.0 +122\.0 /);
@@ -167,9 +180,15 @@ test('negative stage intervals are kept as printed, not recorded, and out of eve
 
   const row = csvRows(NEGATIVE).get('req-N0/0');
   assert.deepEqual(
-    [row?.['prefillMs'], row?.['prefillMs_state'], row?.['serving_time_to_first_output_ms']],
-    ['notRecorded', 'notRecorded', '-143.683'],
+    [
+      row?.['prefillMs'],
+      row?.['prefillMs_state'],
+      row?.['serving_time_to_first_output_ms'],
+      row?.['serving_time_to_first_output_ms_state'],
+    ],
+    ['notRecorded', 'notRecorded', '-143.683', 'notRecorded'],
   );
+  assert.equal(csvRows(NEGATIVE).get('req-N1/0')?.['serving_time_to_first_output_ms_state'], 'measured');
 
   const metrics = compareMetrics(NEGATIVE);
   const of = (metric: string) => metrics.find((m) => m.scope === '0' && m.metric === metric)?.baseline;
@@ -210,6 +229,19 @@ test('a negative transfer time and a negative e2e_total_ms: not recorded, out of
   assert.match(
     cli(['analyze', NEGATIVE_TRANSFER]),
     /0 → 1: 1 of 3 tx_time_ms printed below zero, nan or inf: not a time, left out\./,
+  );
+
+  // The CSV's edge rows: the printed -75.701 not recorded, the other requests' sends measured.
+  const edges = csvRows(NEGATIVE_TRANSFER);
+  assert.deepEqual(
+    ['chatcmpl-7f0f5c781f1aae4a/0->1', 'chatcmpl-3c88c0cf9be8c9bf/0->1'].map((key) => [
+      edges.get(key)?.['tx_time_ms'],
+      edges.get(key)?.['tx_time_ms_state'],
+    ]),
+    [
+      ['-75.701', 'notRecorded'],
+      ['78.701', 'measured'],
+    ],
   );
 
   const metrics = compareMetrics(NEGATIVE_TRANSFER);

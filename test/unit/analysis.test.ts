@@ -13,6 +13,8 @@ import type {
 } from '../../server/core/records';
 import type { FieldMap } from '../../server/core/values';
 import { measured, NOT_MEASURED } from '../../server/core/values';
+import * as path from 'node:path';
+import { analysedLog } from './support/analysedLog';
 
 // ------------------------------------------------------------ helpers building records
 
@@ -323,6 +325,38 @@ test('queued-includes-input-wait on a downstream stage of a build without the sp
   assert.equal(
     zero.findings.some((x) => x.code === 'queued-includes-input-wait'),
     false,
+  );
+});
+
+test('queued-includes-input-wait: a downstream queued time under 1 ms holds no wait worth telling apart', () => {
+  const downstreamQueued = (ms: number) => ({
+    '0': { vllm_queued_ms: 0.4, vllm_prefill_ms: 30, vllm_ttft_ms: 31, output_unit_count: 3 },
+    '1': { vllm_queued_ms: ms, vllm_prefill_ms: 12, vllm_ttft_ms: ms + 13, output_unit_count: 3 },
+  });
+  const snap = run([
+    stageTable('sub-ms', 1, downstreamQueued(0.999)),
+    stageTable('one-ms', 1, downstreamQueued(1)),
+    stageTable('tiny', 1, downstreamQueued(0.35)),
+  ]);
+  const f = snap.findings.find((x) => x.code === 'queued-includes-input-wait');
+  assert.deepEqual(f?.requestIds, ['one-ms']);
+  assert.match(f?.message ?? '', /a vllm_queued_ms of 1 ms or more without the input-wait split on 1 of 3 requests/);
+
+  // Upstream-rendered: the Qwen3-Omni talker's queued times are all 0.35 ms, no finding; the
+  // Qwen3-TTS codec's (85-132 ms, no split printed) keep it on every request.
+  const fixture = (name: string) => analysedLog(path.join(__dirname, '../fixtures/upstream-rendered', name));
+  const omni = fixture('qwen3-omni-three-stage-transfers.log');
+  assert.equal(
+    omni.findings.some((x) => x.code === 'queued-includes-input-wait'),
+    false,
+  );
+  const tts = fixture('qwen3tts-talker-first-audio-before-fix.log').findings.find(
+    (x) => x.code === 'queued-includes-input-wait',
+  );
+  assert.deepEqual([tts?.stageId, tts?.requestIds.length], [1, 6]);
+  assert.match(
+    tts?.message ?? '',
+    /on 6 of 6 requests: .*\(largest 131\.665 ms on speech-fbd4440a23242784cd92f847226a76f8\)/,
   );
 });
 

@@ -1,6 +1,7 @@
 // The CSV report: text cells neutralized for spreadsheets (every formula start, every C0
 // control character), numbers left as numbers, one spelling per state, list counts, transfer
-// rows, derived values at the log's precision.
+// rows, derived values at the log's precision, and each field's state (a printed number that
+// is not a measurement is `notRecorded`).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CSV_HEADER, csvText } from '../../server/core/report/csvReport';
@@ -105,5 +106,95 @@ test('csvRows: numbers as numbers (negatives too), states in one spelling, list 
       'omni_timing_tx_state',
     ].map((n) => at(edge, n)),
     ['0', '1', 'true', '12.5', 'notMeasured', 'hidden', 'absent', 'absent'],
+  );
+});
+
+test("csvRows: a field's printed number that is not a measurement keeps its value, its _state column says notRecorded", () => {
+  const request: AnalyzedRequest = {
+    requestId: 'r2',
+    boot: 0,
+    cold: false,
+    line: 9,
+    timestamp: null,
+    stages: [
+      stage('0', {
+        stage_gen_time_ms: measured(812.25),
+        serving_time_to_first_output_ms: measured(131.5),
+        num_tokens_in: measured(0),
+        audio_duration_s: measured(Number.NaN),
+        vllm_num_preemptions: NOT_MEASURED,
+        vllm_itls_ms: measured(-2.5, 4),
+        inter_output_latencies_ms: BLANK,
+      }),
+      // The field's default for a stage with no non-empty output, not a time.
+      stage('1', { serving_time_to_first_output_ms: measured(0), num_tokens_out: { state: 'text', value: 'audio' } }),
+    ],
+    e2e: {},
+    timing: null,
+    transfers: [
+      {
+        edge: '0->1',
+        fromStage: 0,
+        toStage: 1,
+        fields: { size_kbytes: measured(0), tx_time_ms: measured(-75.701), in_flight_time_ms: NOT_MEASURED },
+        tablePrinted: true,
+        omniTimingTxMs: null,
+        omniTimingTxState: 'absent',
+      },
+    ],
+    overallSummary: null,
+    complete: true,
+    hasStageTable: true,
+    stageTableCut: false,
+    derived: { addedTimeToFirstOutputMs: {} },
+  };
+  const [header, s0, s1, edge] = csvRows([request]).map((l) => l.split(','));
+  assert.deepEqual(header, CSV_HEADER);
+  // Appended after every column that was there before them.
+  assert.equal(CSV_HEADER.indexOf('stage_gen_time_ms_state'), CSV_HEADER.indexOf('omni_timing_total_s') + 1);
+  const at = (r: string[] | undefined, names: readonly string[]): (string | undefined)[] =>
+    names.map((n) => r?.[CSV_HEADER.indexOf(n)]);
+  assert.deepEqual(
+    at(s1, ['serving_time_to_first_output_ms', 'serving_time_to_first_output_ms_state', 'num_tokens_out_state']),
+    ['0', 'notRecorded', 'text'],
+  );
+  assert.deepEqual(
+    at(s0, [
+      'serving_time_to_first_output_ms_state',
+      'stage_gen_time_ms_state',
+      'num_tokens_in_state',
+      'num_tokens_out_state',
+      'audio_duration_s',
+      'audio_duration_s_state',
+      'vllm_num_preemptions_state',
+      'vllm_itls_ms',
+      'vllm_itls_ms_state',
+      'inter_output_latencies_ms_state',
+      'tx_time_ms_state',
+    ]),
+    [
+      'measured',
+      'measured',
+      'measured',
+      'hidden',
+      'nan',
+      'notRecorded',
+      'notMeasured',
+      '-2.5',
+      'notRecorded',
+      'blank',
+      '',
+    ],
+  );
+  assert.deepEqual(
+    at(edge, [
+      'tx_time_ms',
+      'size_kbytes_state',
+      'tx_time_ms_state',
+      'rx_decode_time_ms_state',
+      'in_flight_time_ms_state',
+      'stage_gen_time_ms_state',
+    ]),
+    ['-75.701', 'measured', 'notRecorded', 'hidden', 'notMeasured', ''],
   );
 });

@@ -12,11 +12,7 @@ import { roleMisfit, rolesThatFit, StageOutputEvidence, type StageOutput } from 
 import { stageRolesOf } from '../../server/core/stageRoles';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import { analysedStream } from './support/analysedLog';
-import { fixedClock } from '../../server/simulate/clock';
-import { LogWriter } from '../../server/simulate/logWriter';
-import { FIXED_BUILD } from '../../server/simulate/stageFields';
-import { TimingModel } from '../../server/simulate/timingModel';
-import { scenarioTopology } from '../../server/simulate/topology';
+import { glmImageLog } from './support/glmImageLog';
 
 const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
 const read = (name: string): Buffer => fs.readFileSync(path.join(UPSTREAM, `${name}.log`));
@@ -36,27 +32,6 @@ function stagesOf(bytes: Buffer | string): readonly StageOutput[] {
   const evidence = new StageOutputEvidence();
   for (const r of analysedStream(typeof bytes === 'string' ? Buffer.from(bytes) : bytes).requests) evidence.add(r);
   return evidence.stages();
-}
-
-function glmImageLog(): string {
-  const model = new TimingModel(scenarioTopology('glm-image'), {
-    seed: 3,
-    rps: 4,
-    coldStartMs: 0,
-    firstArrivalUs: 500_000,
-  });
-  const writer = new LogWriter(
-    { process: 'APIServer pid=1', ansi: false, debug: true, clock: fixedClock() },
-    FIXED_BUILD,
-  );
-  return Array.from({ length: 8 }, () => model.next())
-    .map((r) =>
-      writer.requestRecords(
-        r,
-        r.stages.map(() => r.index + 1),
-      ),
-    )
-    .join('');
 }
 
 test('each log keeps the roles of its own pipeline', () => {

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis, type AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis';
 import { tableReport } from '../../server/core/report/tableReport';
-import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
+import { STATS_TABLES_FIX, edgeTableNotPrinted } from '../../server/core/analysis/tablesMissing';
+import { analysedStream } from './support/analysedLog';
 import {
   formatStageDetail,
   formatStageNumbers,
@@ -226,6 +227,26 @@ test('compare against an INFO log: end to end from [OmniTiming] total=, the phas
     /stage 1 · code2wav queued: measured in the baseline only \(candidate: none of 6 measured: 6 no stage table \(\[OmniTiming\] only, INFO level\)\)/,
   );
   assert.doesNotMatch(text, /\d+ hidden/);
+});
+
+test('an edge without its TransferEdgeStats column: not printed in an INFO log, hidden (not "not printed") in a DEBUG one', () => {
+  const edgesOf = (log: string | Uint8Array): string[] =>
+    [...analysedStream(log).requests].flatMap((r) =>
+      r.transfers.map((t) => `${t.edge} ${t.tablePrinted ? 'table' : 'no table'} ${edgeTableNotPrinted(r, t)}`),
+    );
+  // Six requests, each with its 0->1 edge from [OmniTiming] only: no table printed at INFO.
+  assert.deepEqual(edgesOf(INFO_LOG), Array<string>(6).fill('0->1 no table true'));
+  // A DEBUG log without its TransferEdgeStats tables (all-zero ones are left out): the edges
+  // [OmniTiming] names are hidden, not unprinted.
+  const debugLog = fs
+    .readFileSync(path.join(path.dirname(INFO_LOG), 'qwen3-omni-three-stage-transfers.log'), 'utf8')
+    .split('\n')
+    .filter((l) => !l.includes('stats.py:1084]'))
+    .join('\n');
+  assert.deepEqual(
+    edgesOf(Buffer.from(debugLog)),
+    [1, 2, 3].flatMap(() => ['0->1 no table false', '1->2 no table false']),
+  );
 });
 
 test('a log of the format before February 2026: says which format it is and what it lacks, not that DEBUG is missing', () => {

@@ -26,6 +26,11 @@ const SHARED_START_SLACK = 0.05;
 
 /** Printing has 3 decimals, so a sum of two printed values can be off by 0.001; beyond 0.002 is real. */
 export const SPLIT_TOLERANCE_MS = 0.002;
+/**
+ * A downstream queued time below this holds too little of either wait to tell apart: the split
+ * itself is only as precise as one scheduler step, and an engine step takes milliseconds.
+ */
+export const QUEUED_INPUT_WAIT_FLOOR_MS = 1;
 /** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
 const TTFT_GAP_MS = 50;
 const TTFT_GAP_SHARE = 0.1;
@@ -187,9 +192,9 @@ export class FindingsBuilder {
       downstream &&
       stage.kind === 'llm' &&
       states.queuedMs === 'measured' &&
-      // A queued time of 0 held no wait of either kind: nothing to tell apart.
+      // Under a millisecond (0 included) no wait inside it matters: nothing worth telling apart.
       q !== null &&
-      q > 0 &&
+      q >= QUEUED_INPUT_WAIT_FLOOR_MS &&
       states.inputWaitMs === 'hidden' &&
       states.readyQueuedMs === 'hidden'
     ) {
@@ -333,7 +338,7 @@ export class FindingsBuilder {
       case 'negative-interval':
         return `${b.stageId === null ? 'Request-level' : stage} duration below zero on ${countOf(n, 'request')} (worst ${b.worstField} = ${nonFiniteText(b.worst) ?? `${fmt(b.worst)} ms`} on ${b.worstRequest}): a clock or accounting bug in the server, not a real time. Such values are kept as printed in each request and shown as not recorded, never taken into percentiles or means.`;
       case 'queued-includes-input-wait':
-        return `${stage} reports vllm_queued_ms without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
+        return `${stage} reports a vllm_queued_ms of ${QUEUED_INPUT_WAIT_FLOOR_MS} ms or more without the input-wait split on ${of(b.stageId)}: on a downstream stage the queued time includes the wait for upstream input, so queueing and waiting for input cannot be told apart (largest ${fmt(b.worst)} ms on ${b.worstRequest}).`;
       case 'ttft-includes-upstream-wait':
         return (
           `${stage}'s vllm_ttft_ms exceeds its vllm_queued_ms + vllm_prefill_ms on ${of(b.stageId)} (by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): its first output was handled well after its first token. ` +

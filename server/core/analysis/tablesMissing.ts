@@ -3,7 +3,7 @@
 // default INFO level prints one [OmniTiming] line per request and nothing else. What is
 // missing, what is shown instead and the exact fix, in one sentence every surface shows
 // once (CLI table, side panel, latency panel, deploy-YAML hints) and the finding repeats.
-import type { AnalyzedRequest, TablesMissing } from './types';
+import type { AnalyzedRequest, RequestTransfer, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
 export const STATS_TABLES_FIX =
@@ -25,6 +25,15 @@ export function lacksStageTable(request: AnalyzedRequest): boolean {
   if (request.legacyDict === true) return false;
   for (const _ in request.e2e) return true;
   return false;
+}
+
+/**
+ * An edge of `request` whose TransferEdgeStats column is missing because the server printed no
+ * tables at all (INFO level): not printed, so not measured. With stage tables, a missing column
+ * is the all-zero one the server leaves out (hidden).
+ */
+export function edgeTableNotPrinted(request: AnalyzedRequest, transfer: RequestTransfer): boolean {
+  return !transfer.tablePrinted && lacksStageTable(request);
 }
 
 /** Counts requests without tables; `notice()` is null while every request has them. */

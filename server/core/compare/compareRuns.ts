@@ -9,6 +9,7 @@ import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
 import { stageRolesOf } from '../stageRoles';
+import { rolesThatFit } from '../analysis/roleFit';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 function describeKind(run: RunData): string {
@@ -193,14 +194,21 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   };
 }
 
+/** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */
+function fitting(roles: Readonly<Record<string, string>>, run: RunData): Readonly<Record<string, string>> {
+  return rolesThatFit(roles, run.samples?.stageOutputs ?? []);
+}
+
 /**
- * Stages named as the editor names a session's, from the files' names: only where the runs do
- * not say two pipelines (a Qwen3-TTS run against a Qwen3-Omni one) and ran the same stages;
- * otherwise a stage of one is not that stage of the other, and stages go by id.
+ * Stages named as the editor names a session's, from the files' names: each run's only where
+ * its stages' own output does not contradict them (a TTS log named glm_image-*.log has no
+ * diffusion stage), and only where the runs do not say two pipelines (a Qwen3-TTS run against
+ * a Qwen3-Omni one) and ran the same stages; otherwise a stage of one is not that stage of the
+ * other, and stages go by id. The roles kept must fit both runs' stages.
  */
 function comparedRoles(baseline: RunData, candidate: RunData): Readonly<Record<string, string>> {
-  const b = stageRolesOf(baseline.source);
-  const c = stageRolesOf(candidate.source);
+  const b = fitting(stageRolesOf(baseline.source), baseline);
+  const c = fitting(stageRolesOf(candidate.source), candidate);
   const bText = Object.values(b).join();
   const cText = Object.values(c).join();
   if (bText !== '' && cText !== '' && bText !== cText) return {};
@@ -210,5 +218,5 @@ function comparedRoles(baseline: RunData, candidate: RunData): Readonly<Record<s
       .map((s) => s.stageId)
       .join();
   if (baseline.samples !== null && candidate.samples !== null && stageIds(baseline) !== stageIds(candidate)) return {};
-  return bText !== '' ? b : c;
+  return bText !== '' ? fitting(b, candidate) : fitting(c, baseline);
 }

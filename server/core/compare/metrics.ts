@@ -86,17 +86,11 @@ const EDGE_FIELD: Readonly<Record<Exclude<EdgeMetric, 'edgeOmniTimingTx'>, strin
   edgeRxDecode: 'rx_decode_time_ms',
 };
 
-/** The value of an edge metric for one transfer edge of a request. */
 /**
- * `withoutStageTables`: the request printed [OmniTiming] and no stage table (an INFO-level
- * server), so an edge without a TransferEdgeStats column was not printed at that level; with
- * stage tables, a missing column is the all-zero one the server leaves out (hidden).
+ * The value of an edge metric for one transfer edge of a request. `tableNotPrinted`: the edge's
+ * TransferEdgeStats column was not printed at all (edgeTableNotPrinted), not hidden.
  */
-export function edgeMetricValue(
-  transfer: RequestTransfer,
-  metric: EdgeMetric,
-  withoutStageTables = false,
-): MetricValue {
+export function edgeMetricValue(transfer: RequestTransfer, metric: EdgeMetric, tableNotPrinted = false): MetricValue {
   if (metric === 'edgeOmniTimingTx') {
     if (
       transfer.omniTimingTxState === 'measured' &&
@@ -106,7 +100,7 @@ export function edgeMetricValue(
       return { value: transfer.omniTimingTxMs, inferred: false };
     return transfer.omniTimingTxState === 'notRecorded' ? UNKNOWN.notRecorded : UNKNOWN.hidden;
   }
-  if (!transfer.tablePrinted && withoutStageTables) return UNKNOWN.noStageTable;
+  if (tableNotPrinted) return UNKNOWN.noStageTable;
   const cell = transfer.fields[EDGE_FIELD[metric]];
   if (cell === undefined) return UNKNOWN.hidden;
   if (cell.state === 'measured')

@@ -5,7 +5,8 @@ import { RunTailsBuilder } from './tailCompare';
 import type { AnalyzedRequest, Finding } from '../analysis/types';
 import { e2eValue, edgeMetricValue, stageMetricValue } from './metrics';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
-import { lacksStageTable } from '../analysis/tablesMissing';
+import { edgeTableNotPrinted } from '../analysis/tablesMissing';
+import { StageOutputEvidence } from '../analysis/roleFit';
 import type { MetricValue } from './metrics';
 import type { FindingCount, MetricId, MetricSamples, RunSamples, ScopeSamples, UnknownCounts } from './types';
 import { EDGE_METRICS, REQUEST_SCOPE, STAGE_METRICS } from './types';
@@ -86,11 +87,14 @@ export class RunSamplesBuilder {
   private firstTime: string | null = null;
   private lastTime: string | null = null;
   private readonly stagePairs = new Map<string, number>();
+  private readonly stageOutputs = new StageOutputEvidence();
 
   constructor(private readonly excludeCold: boolean) {}
 
   add(request: AnalyzedRequest): void {
     this.requests++;
+    // Before the cold request is left out: what a stage printed is evidence whenever it printed it.
+    this.stageOutputs.add(request);
     // In log order, not by sorting the text: a log that runs over New Year stays in order.
     if (request.timestamp !== null) {
       this.firstTime ??= request.timestamp;
@@ -112,11 +116,11 @@ export class RunSamplesBuilder {
       }
     }
     // Transfer edges: a scope per edge (`0->1`), over the requests that name it.
-    const withoutStageTables = request.transfers.length > 0 && lacksStageTable(request);
     for (const transfer of request.transfers) {
       const acc = this.scope(transfer.edge, null);
       acc.requestCount++;
-      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric, withoutStageTables));
+      const tableNotPrinted = edgeTableNotPrinted(request, transfer);
+      for (const metric of EDGE_METRICS) acc.add(metric, edgeMetricValue(transfer, metric, tableNotPrinted));
     }
     const e2e = e2eValue(request);
     // A request that printed no e2e table (an INFO-level excerpt of stage tables) is not a request-level sample.
@@ -138,6 +142,7 @@ export class RunSamplesBuilder {
       logSpan:
         this.firstTime === null || this.lastTime === null ? null : { first: this.firstTime, last: this.lastTime },
       stagePairRequests: Object.fromEntries(this.stagePairs),
+      stageOutputs: this.stageOutputs.stages(),
     };
   }
 

@@ -16,6 +16,7 @@ import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { LogSpan } from '../sessionName';
+import type { StageOutput } from '../analysis/roleFit';
 
 export type { LogSpan };
 
@@ -130,6 +131,8 @@ export interface RunSamples {
    * (`0->1`): what an edge the run printed no transfer table of was run by.
    */
   readonly stagePairRequests?: Readonly<Record<string, number>>;
+  /** What each stage printed over all the run's requests (cold ones too): the evidence its stage roles must fit (roleFit.ts). */
+  readonly stageOutputs?: readonly StageOutput[];
 }
 
 /** A run's p99 tails, by target. */
@@ -146,7 +149,7 @@ export interface TailComparison {
   readonly candidate: TailAttribution | null;
   /** Stages whose prefill holds their decode (one output) in a run: their prefill part is named prefill+decode. */
   readonly oneOutputStages?: readonly string[];
-  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts): the target's words, "time to first audio (stage 1 · code2wav)". */
+  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the target's words, "time to first audio (stage 1 · code2wav)". */
   readonly stageRoles?: Readonly<Record<string, string>>;
   /** "the p99 excess of end-to-end time moved from stage 1 input wait (+812 ms) to stage 0 prefill (+640 ms) …" */
   readonly sentence: string;
@@ -326,7 +329,7 @@ export interface ComparisonReport {
   readonly notes: readonly string[];
   /** Where the p99 excess lies in each run; null or absent when neither run has per-request data. */
   readonly tail?: TailComparison | null;
-  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts): the tables name stages with them ("stage 1 · code2wav"). */
+  /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
   /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
   readonly stagesDiffer?: string | null;

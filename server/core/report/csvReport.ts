@@ -8,7 +8,9 @@
 // cell means the column does not apply to the row. Derived values are at the log's precision
 // (3 decimals). Text cells (ids, text values) are neutralized for spreadsheets (csvText).
 // Field columns are as printed, the JSON's `fields`: a number that is not a measurement
-// (unrecordedValues.ts, e.g. a first output of 0.0) keeps its printed value here.
+// (unrecordedValues.ts: a first output of 0.0, a negative duration, nan or inf) keeps its
+// printed value there, and its `<field>_state` column, appended after the others, says
+// `notRecorded`, so a spreadsheet can take the `measured` ones alone.
 // `prefill_covers_decode` true: the stage emitted one output, so its prefillMs is
 // prefill+decode (oneOutputStage.ts), not prefill alone, and its decodeMs is `notRecorded`.
 // A stage known only from [OmniTiming] (an INFO-level server prints no stage table) has every
@@ -22,7 +24,8 @@ import { withVisibleControls } from '../textTable';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
-import { lacksStageTable } from '../analysis/tablesMissing';
+import { edgeTableNotPrinted } from '../analysis/tablesMissing';
+import { unrecordedReason } from '../analysis/unrecordedValues';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -80,6 +83,7 @@ export const CSV_HEADER = [
   'omni_timing_tx_state',
   'omni_timing_stage_s',
   'omni_timing_total_s',
+  ...[...STAGE_FIELDS, ...LIST_FIELDS, ...TRANSFER_FIELDS].map((f) => `${f}_state`),
 ];
 
 const COMMA = 0x2c;
@@ -125,6 +129,19 @@ function fieldCell(out: ByteChunks, fields: FieldMap, name: string, noTable = fa
   else out.text(csvText(cell.value));
 }
 
+/**
+ * A field's state, spelled as the split's: a printed number that is not a measurement
+ * (unrecordedReason) is `notRecorded`; a non-numeric text value is `text`.
+ */
+function fieldStateCell(out: ByteChunks, fields: FieldMap, name: string, noTable: boolean): void {
+  const cell: Cell | undefined = fields[name];
+  if (cell === undefined) word(out, noTable ? 'notMeasured' : 'hidden');
+  else if (cell.state === 'measured')
+    word(out, unrecordedReason(name, cell.value) === null ? 'measured' : 'notRecorded');
+  else if (cell.state === 'notMeasured') word(out, 'notMeasured');
+  else word(out, cell.value === '' ? 'blank' : 'text');
+}
+
 function listCountCell(out: ByteChunks, fields: FieldMap, name: string): void {
   const cell = fields[name];
   if (cell !== undefined && cell.state === 'measured' && cell.sampleCount !== undefined) out.number(cell.sampleCount);
@@ -142,6 +159,9 @@ const NO_TRANSFER = ByteChunks.constant(','.repeat(3 + TRANSFER_FIELDS.length + 
 const NO_STAGE = ByteChunks.constant(
   ','.repeat(SPLIT_NAMES.length * 2 + STAGE_FIELDS.length + 2 + LIST_FIELDS.length * 2),
 );
+/** The same for the field state columns at the end of a row. */
+const NO_TRANSFER_STATE = ByteChunks.constant(','.repeat(TRANSFER_FIELDS.length));
+const NO_STAGE_STATE = ByteChunks.constant(','.repeat(STAGE_FIELDS.length + LIST_FIELDS.length));
 
 /** The cells every row of a request starts with (id, boot, cold, line), and the comma after them. */
 function requestCells(out: ByteChunks, r: AnalyzedRequest, id: string): void {
@@ -194,6 +214,15 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   }
   out.raw(NO_TRANSFER);
   omniTimingCells(out, r, s);
+  for (const f of STAGE_FIELDS) {
+    out.byte(COMMA);
+    fieldStateCell(out, s.fields, f, noTable);
+  }
+  for (const f of LIST_FIELDS) {
+    out.byte(COMMA);
+    fieldStateCell(out, s.fields, f, noTable);
+  }
+  out.raw(NO_TRANSFER_STATE);
   out.byte(NEWLINE);
 }
 
@@ -225,8 +254,7 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
   if (t.toStage !== null) out.number(t.toStage);
   out.byte(COMMA);
   word(out, t.tablePrinted ? 'true' : 'false');
-  // Without stage tables the server ran at INFO: the edge's table was not printed, not hidden.
-  const noTable = !t.tablePrinted && lacksStageTable(r);
+  const noTable = edgeTableNotPrinted(r, t);
   for (const f of TRANSFER_FIELDS) {
     out.byte(COMMA);
     fieldCell(out, t.fields, f, noTable);
@@ -238,6 +266,11 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
   word(out, t.omniTimingTxState);
   out.byte(COMMA);
   out.byte(COMMA);
+  out.raw(NO_STAGE_STATE);
+  for (const f of TRANSFER_FIELDS) {
+    out.byte(COMMA);
+    fieldStateCell(out, t.fields, f, noTable);
+  }
   out.byte(NEWLINE);
 }
 

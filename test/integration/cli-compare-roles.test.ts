@@ -1,0 +1,92 @@
+// `stage-lens compare` names stages by the roles of the pipeline the files' names say only where
+// each run's stages printed nothing that contradicts them (server/core/analysis/roleFit.ts, the
+// check analyze makes): a Qwen3-TTS log named glm_image-*.log gets no AR / diffusion stages. The
+// built dist/cli.js as a child process, on upstream-rendered Qwen3-TTS logs and a GLM-Image log
+// written by the simulator, copied under the names a user might give them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
+let dir = '';
+const log = (name: string): string => path.join(dir, name);
+
+function cli(args: string[]): string {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+function copyAs(fixture: string, name: string): void {
+  fs.copyFileSync(path.join(UPSTREAM, fixture), log(name));
+}
+
+before(() => {
+  buildBundles('cli');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-roles-'));
+  // Qwen3-TTS (stage 1 prints audio_duration_s) under a GLM-Image name, and under its own.
+  copyAs('qwen3tts-talker-first-audio-after-fix.log', 'glm_image-after.log');
+  copyAs('qwen3tts-talker-first-audio-before-fix.log', 'glm_image-before.log');
+  copyAs('qwen3tts-talker-first-audio-before-fix.log', 'qwen3_tts-before.log');
+  // A GLM-Image run (stage 1 prints diffusion fields), under its own name and a Qwen3-TTS one.
+  const glm = spawnSync(
+    process.execPath,
+    [
+      CLI,
+      'simulate',
+      '--scenario',
+      'glm-image',
+      '--requests',
+      '12',
+      '--seed',
+      '1',
+      '--rps',
+      '5',
+      '--speed',
+      '1000',
+    ].concat(['--fixed-clock', '--debug-tables', '--port', '0']),
+    { encoding: 'utf8', timeout: 120_000, cwd: ROOT },
+  );
+  assert.equal(glm.status, 0, glm.stderr);
+  fs.writeFileSync(log('glm_image-run.log'), glm.stdout);
+  fs.writeFileSync(log('qwen3_tts-glm.log'), glm.stdout);
+});
+
+after(() => {
+  if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const rolesOf = (baseline: string, candidate: string): unknown =>
+  (JSON.parse(cli(['compare', log(baseline), log(candidate), '--format', 'json'])) as { stageRoles: unknown })
+    .stageRoles;
+
+test('two Qwen3-TTS logs named glm_image-*.log: stages by id in compare, as in analyze', () => {
+  assert.deepEqual(rolesOf('glm_image-after.log', 'glm_image-before.log'), {});
+  const table = cli(['compare', log('glm_image-after.log'), log('glm_image-before.log')]);
+  assert.match(table, /\n1 +queued +6\/6 +p50 /);
+  assert.doesNotMatch(table, /· (AR|diffusion)/);
+  // analyze of either file says the same.
+  assert.doesNotMatch(cli(['analyze', log('glm_image-after.log')]), /· (AR|diffusion)/);
+});
+
+test("a misnamed run drops its name's roles; the other run's, which fit both, name the stages", () => {
+  // The TTS roles of the candidate's name fit the baseline's stages too.
+  assert.deepEqual(rolesOf('glm_image-after.log', 'qwen3_tts-before.log'), { '0': 'talker', '1': 'code2wav' });
+  assert.match(
+    cli(['compare', log('glm_image-after.log'), log('qwen3_tts-before.log')]),
+    /\n1 · code2wav +queued +6\/6 /,
+  );
+  // A GLM-Image log named qwen3_tts: its diffusion fields overrule the name; the other's name fits.
+  assert.deepEqual(rolesOf('qwen3_tts-glm.log', 'glm_image-run.log'), { '0': 'AR', '1': 'diffusion' });
+});
+
+test('runs named for their own pipeline keep its roles', () => {
+  assert.deepEqual(rolesOf('glm_image-run.log', 'glm_image-run.log'), { '0': 'AR', '1': 'diffusion' });
+  assert.deepEqual(rolesOf('qwen3_tts-before.log', 'qwen3_tts-before.log'), { '0': 'talker', '1': 'code2wav' });
+});
