@@ -123,26 +123,27 @@ test('the hint of the leading stage carries its share of the tail; the others do
   const session: LiveStageNumbers = { sessionLabel: 'launch: vllm serve', stages: [talker, codec], tailLead: lead };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), session);
   assert.deepEqual(
-    hints.slice(0, 2).map((h) => `${h.position.line + 1} ${h.label}`),
+    hints.slice(0, 3).map((h) => `${h.position.line + 1} ${h.label}`),
     [
       '35 p50 prefill 39 ms · TTFT 41 ms (n=120)',
-      '42 p50 queued 1.25 s · TTFT not recorded · p99 tail: input wait 62%',
+      '42 p50 queued 1.25 s · TTFT not recorded',
+      '42 p99 tail: input wait 62%',
     ],
   );
   assert.match(
-    hints[1]?.tooltip ?? '',
+    hints[2]?.tooltip ?? '',
     /The input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess/,
   );
   assert.doesNotMatch(hints[0]?.tooltip ?? '', /largest mean excess/);
-  // The label is short: the hover starts with every number and the tail lead, then where they were measured.
+  // The label is short: the hover starts with every number, then where they were measured; the
+  // tail lead's hover with why it leads.
   assert.ok(
     hints[0]?.tooltip.startsWith(
       'TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)\n\nMeasured in launch: vllm serve',
     ),
   );
   assert.ok(
-    hints[1]?.tooltip.startsWith(
-      'TTFT not recorded · queued p50 1,250 ms (n=18) · p99 tail: input wait 62%\n\nMeasured in launch: vllm serve',
-    ),
+    hints[1]?.tooltip.startsWith('TTFT not recorded · queued p50 1,250 ms (n=18)\n\nMeasured in launch: vllm serve'),
   );
+  assert.ok(hints[2]?.tooltip.startsWith('The input wait of stage 1 has the largest mean excess'));
 });
