@@ -4,6 +4,7 @@
 import { countOf, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { nonFiniteText, numberOf, toLogPrecision } from '../values';
+import { formatMs } from '../textTable';
 import { decompressWith, type CompressedFormat } from '../log/compressedInput';
 import { hasLegacyDiffusionTimings, producedOutput } from './stageKind';
 import { rowUnread } from './stageBuilder';
@@ -35,6 +36,10 @@ export const QUEUED_INPUT_WAIT_FLOOR_MS = 1;
 const TTFT_GAP_MS = 50;
 const TTFT_GAP_SHARE = 0.1;
 const PREEMPTIONS_FIELD = 'vllm_num_preemptions';
+/** Fewer preempted requests than this: their median against the stage's tells nothing. */
+const MIN_PREEMPTED_COMPARED = 5;
+/** Preempted beyond this share of a stage's requests, the stage's median is mostly theirs. */
+const MAX_PREEMPTED_SHARE = 0.25;
 const STAGE_TIME_FIELD = 'stage_gen_time_ms';
 
 interface Bucket {
@@ -253,13 +258,18 @@ export class FindingsBuilder {
     times.add(stageTime);
   }
 
-  /** The preempted requests' stage time against the stage's median over all its requests; '' when either is unknown. */
+  /**
+   * The preempted requests' stage time against the stage's median over all its requests; ''
+   * where that says nothing: fewer than MIN_PREEMPTED_COMPARED preempted, or so large a share of
+   * the stage that its median is mostly theirs.
+   */
   private preemptedStageTimeText(stageId: number | null, stages: readonly StageSummary[]): string {
     const preempted = this.preemptedStageTimes.get(stageId)?.distribution() ?? null;
     const all = stages.find((s) => s.stageId === stageId && s.replicaId === null)?.fields[STAGE_TIME_FIELD];
     if (preempted === null || all === undefined) return '';
-    const theirs = `Their ${STAGE_TIME_FIELD} has a median of ${fmt(preempted.p50)} ms`;
-    const stage = `${fmt(all.p50)} ms over all ${countOf(all.count, 'request')} of the stage`;
+    if (preempted.count < MIN_PREEMPTED_COMPARED || preempted.count > MAX_PREEMPTED_SHARE * all.count) return '';
+    const theirs = `Their ${STAGE_TIME_FIELD} has a median of ${formatMs(preempted.p50)} ms`;
+    const stage = `${formatMs(all.p50)} ms over all ${countOf(all.count, 'request')} of the stage (these included)`;
     return preempted.p50 > all.p50
       ? ` ${theirs}, above the ${stage}.`
       : ` ${theirs}, not above the ${stage}: here the preemptions cost them little.`;

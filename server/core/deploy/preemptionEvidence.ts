@@ -10,6 +10,8 @@ import { stageSetting, stageViews } from './stageViews';
 
 /** The settings that bound the KV-cache room of a stage, in the order they are tried. */
 const KV_ROOM_KEYS = ['gpu_memory_utilization', 'max_num_seqs', 'max_num_batched_tokens'] as const;
+/** A gpu_memory_utilization from which raising it is no real option. */
+const HIGH_UTILIZATION = 0.9;
 
 function settingText(key: string, entry: ConfigEntry | undefined): string {
   if (entry === undefined || !isScalar(entry.value)) return `${key} (not set: vLLM's default)`;
@@ -21,5 +23,12 @@ export function preemptionEvidence(root: ConfigMap, configPath: string, stageId:
   const view = stageViews(root).find((v) => v.id === stageId);
   if (view === undefined) return null;
   const settings = KV_ROOM_KEYS.map((key) => settingText(key, stageSetting(root, view, key)));
-  return `The deploy config ${path.basename(configPath)} gives stage ${stageId} ${settings.join(', ')}.`;
+  const utilization = stageSetting(root, view, 'gpu_memory_utilization');
+  const fraction = utilization !== undefined && isScalar(utilization.value) ? Number(utilization.value.value) : NaN;
+  // Near all of the GPU already: room comes from fewer requests or tokens at a time, or more replicas.
+  const high =
+    fraction >= HIGH_UTILIZATION
+      ? ` At ${fraction} of the GPU there is little memory left to give it: fewer requests or tokens a step, or more replicas.`
+      : '';
+  return `The deploy config ${path.basename(configPath)} gives stage ${stageId} ${settings.join(', ')}.${high}`;
 }

@@ -103,7 +103,7 @@ function readingOf(
   if (tailPreempted === 0)
     return {
       reading: 'notOverRepresented',
-      text: `None of the ${countOf(tailCount, 'request')} in the ${quantile} tail printed a preemption: preemption does not explain it.`,
+      text: `${tailCount === 1 ? `The one request in the ${quantile} tail printed no preemption` : `None of the ${tailCount} requests in the ${quantile} tail printed a preemption`}: preemption does not explain it.`,
     };
   if (tailPreempted < MIN_TAIL_PREEMPTED)
     return {
