@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analysedLog } from './support/analysedLog';
+import { tableReport } from '../../server/core/report/tableReport';
 
 const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
 const findingsOf = (name: string) =>
@@ -32,4 +33,28 @@ test('not said where TTFT is queued + prefill, nor on a one-output stage', () =>
     'qwen3tts-info-level-omnitiming-only',
   ])
     assert.deepEqual(findingsOf(name), [], name);
+});
+
+test("the table marks that stage's TTFT cells † and says why under it; the other stages' carry no mark", () => {
+  const lines = tableReport(analysedLog(path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log')), {
+    source: 'x',
+    stageRoles: { '0': 'talker', '1': 'code2wav' },
+  });
+  // The phase split's six rows (the transfer table's come after).
+  const rows = lines.filter((l) => / p(50|90|99) /.test(l)).slice(0, 6);
+  assert.deepEqual(
+    rows.map((l) => l.includes('†')),
+    [false, false, false, true, true, true],
+  );
+  assert.match(rows[3] ?? '', / 148\.1† /);
+  assert.ok(
+    lines.includes(
+      "† TTFT includes a wait for upstream output on stage 1 · code2wav (1 of 6 requests): time to first output from the stage's arrival, not its own queueing and prefill (finding ttft-includes-upstream-wait).",
+    ),
+  );
+  const other = tableReport(analysedLog(path.join(UPSTREAM, 'qwen3-omni-three-stage-transfers.log')), { source: 'x' });
+  assert.equal(
+    other.some((l) => l.includes('†')),
+    false,
+  );
 });

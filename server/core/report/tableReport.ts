@@ -81,7 +81,14 @@ function stageCounts(s: StageSummary, roles: StageRoles): CountedRow {
 }
 
 /** A stage summary's p50, p90 and p99 rows: `label` and its count on the first. */
-function percentileRows(label: string, s: StageSummary, columns: readonly Column[]): string[][] {
+/** The mark on a TTFT that includes a wait upstream (finding ttft-includes-upstream-wait). */
+const TTFT_WAITED_MARK = '†';
+
+/**
+ * A stage summary's p50, p90 and p99 rows: `label` and its count on the first. `ttftWaited`:
+ * some of its TTFTs include a wait for upstream output, so its TTFT cells carry TTFT_WAITED_MARK.
+ */
+function percentileRows(label: string, s: StageSummary, columns: readonly Column[], ttftWaited = false): string[][] {
   return (['p50', 'p90', 'p99'] as const).map((p, i) => [
     i === 0 ? label : '',
     i === 0 ? String(s.requestCount) : '',
@@ -96,7 +103,8 @@ function percentileRows(label: string, s: StageSummary, columns: readonly Column
       // Every value a 0 read from a hidden row: a rule's number, not a printed one.
       const inferredOnly =
         c.split !== undefined && s.splitStates[c.split].measured === 0 && s.splitStates[c.split].inferred > 0;
-      return `${inferredOnly ? '≈' : ''}${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}`;
+      const waited = ttftWaited && c.split === 'ttftMs' ? TTFT_WAITED_MARK : '';
+      return `${inferredOnly ? '≈' : ''}${formatMs(d[p])}${c.oneOutput !== undefined && s.oneOutputRequests > 0 ? '*' : ''}${waited}`;
     }),
   ]);
 }
@@ -187,11 +195,14 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     // A stage that ran on several replicas: each replica's rows under the stage's (a slow replica hides in the stage's percentiles).
     const replicas = replicasByStage(snapshot.replicas);
     const counted: CountedRow[] = [];
+    // A TTFT that waited upstream is not the stage's queueing and prefill: marked, never shown as them.
+    const waited = snapshot.findings.filter((f) => f.code === 'ttft-includes-upstream-wait');
+    const waitedStage = (s: StageSummary): boolean => waited.some((f) => f.stageId === s.stageId);
     for (const s of snapshot.stages) {
-      pushAll(rows, percentileRows(stageCell(s.stageKey, roles), s, columns));
+      pushAll(rows, percentileRows(stageCell(s.stageKey, roles), s, columns, waitedStage(s)));
       counted.push(stageCounts(s, roles));
       for (const r of replicas.get(s.stageKey) ?? []) {
-        pushAll(rows, percentileRows(`  ${replicaLabel(r.replicaId)}`, r, columns));
+        pushAll(rows, percentileRows(`  ${replicaLabel(r.replicaId)}`, r, columns, waitedStage(s)));
         counted.push({
           ...stageCounts(r, roles),
           label: `${stageLabel(s.stageKey, roles)} ${replicaLabel(r.replicaId)}`,
@@ -199,6 +210,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       }
     }
     pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows));
+    if (waited.length > 0)
+      out.push(
+        '',
+        `${TTFT_WAITED_MARK} TTFT includes a wait for upstream output on ${waited.map((f) => `${f.stageId === null ? '' : stageLabel(String(f.stageId), roles)} (${f.requestCount} of ${snapshot.stages.find((s) => s.stageId === f.stageId && s.replicaId === null)?.requestCount ?? f.requestCount} requests)`).join(', ')}: time to first output from the stage's arrival, not its own queueing and prefill (finding ttft-includes-upstream-wait).`,
+      );
     const few = fewValuesLines(counted);
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
