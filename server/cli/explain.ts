@@ -26,9 +26,10 @@ request, and the excesses averaged: the parts that make the tail slow, with thei
 
 Also: how many requests were in flight when each request arrived (arrival = log
 timestamp of its finish - e2e_total_ms) and the latency by that load, for all requests
-and for the tail; rolling percentiles over time with the engines' running / waiting /
-KV-cache usage; prefill and decode time against tokens (least squares, shown only when
-the points support it); and metrics that are registered but read 0 while requests finish.
+and for the tail; the requests vLLM preempted, in the tail against all; prefill and
+decode time against tokens (least squares, shown only when the points support it);
+metrics that are registered but read 0 while requests finish; and, in --format json
+only, rolling percentiles over time with the engines' running / waiting / KV-cache usage.
 
 Options:
   --target <T>          ${TARGET_GRAMMAR};
