@@ -13,7 +13,7 @@ import type { StageOutput } from '../core/analysis/roleFit';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
-import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
+import { metricNotReportingInScrape, scrapeChecksDone } from '../core/explain/metricNotReporting';
 import type { GaugeSamples } from '../core/explain/overTime';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
@@ -32,6 +32,8 @@ export interface ExplainInput {
   readonly pipelineText?: string;
   /** What each stage printed, by which the roles the names give are judged (roleFit.ts); none for a scrape. */
   readonly stageOutputs: readonly StageOutput[];
+  /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
+  readonly scrapeChecks?: readonly string[];
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -86,6 +88,7 @@ function scrapeInput(text: string): ExplainInput {
     gauges: [],
     problemCount: exposition.problems.length,
     stageOutputs: [],
+    scrapeChecks: scrapeChecksDone(exposition),
   };
 }
 

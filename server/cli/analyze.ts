@@ -14,8 +14,9 @@ import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
-import { summarizeScrape, type SpeechStreamCounts } from '../core/metricsText/scrapeSummary';
+import { summarizeScrape, type PreemptionCount, type SpeechStreamCounts } from '../core/metricsText/scrapeSummary';
 import { textTable, withVisibleControls } from '../core/textTable';
+import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
@@ -256,7 +257,7 @@ export async function analyzeStream(
         }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams, unreadable } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, preemptions, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -264,7 +265,7 @@ export async function analyzeStream(
       drained: () => out.drained(),
     });
     const snapshot = withEvidence(analysis.snapshot());
-    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles()));
+    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions));
     out.add('\n');
     read = { analysis, unreadable };
   } else if (format === 'csv') {
@@ -285,7 +286,7 @@ export async function analyzeStream(
     read = { analysis, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, kind, unreadable } = await readAnalysis(input, {
+    const { analysis, histograms, speechStreams, preemptions, kind, unreadable } = await readAnalysis(input, {
       excludeCold,
       stageRoles,
       keepRequests: false,
@@ -294,7 +295,7 @@ export async function analyzeStream(
     const snapshot = kind === 'scrape' ? null : withEvidence(analysis.snapshot());
     const lines =
       snapshot === null
-        ? scrapeTable(histograms, speechStreams, sourceName)
+        ? scrapeTable(histograms, speechStreams, preemptions, sourceName)
         : tableReport(snapshot, { source: sourceName, stageRoles: analysis.stageRoles() });
     out.add(lines.join('\n') + '\n');
     read = { analysis, unreadable };
@@ -336,6 +337,8 @@ async function readAnalysis(
   analysis: StreamAnalysis;
   histograms: HistogramSummaryJson[];
   speechStreams: SpeechStreamCounts[];
+  /** A scrape's preemption counters; null for a log, or a scrape without the family. */
+  preemptions: PreemptionCount[] | null;
   kind: 'log' | 'scrape';
   /** The parser's word that the input is not a text log (compressed, binary), if it said so. */
   unreadable: ParseProblem | null;
@@ -367,6 +370,7 @@ async function readAnalysis(
 
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
+  let preemptions: PreemptionCount[] | null = null;
   if (kind === 'log') {
     ingest(parser.end());
     analysis.flush();
@@ -375,9 +379,10 @@ async function readAnalysis(
     const scrape = summarizeScrape(body);
     histograms = scrape.histograms;
     speechStreams = scrape.speechStreams;
+    preemptions = scrape.preemptions;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { analysis, histograms, speechStreams, kind, unreadable };
+  return { analysis, histograms, speechStreams, preemptions, kind, unreadable };
 }
 
 function isKnownWrong(h: HistogramSummaryJson): boolean {
@@ -387,6 +392,7 @@ function isKnownWrong(h: HistogramSummaryJson): boolean {
 function scrapeTable(
   histograms: readonly HistogramSummaryJson[],
   speechStreams: readonly SpeechStreamCounts[],
+  preemptions: readonly PreemptionCount[] | null,
   source: string,
 ): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
@@ -429,6 +435,21 @@ function scrapeTable(
     out.push('', `Known to mislead (marked !): ${knownWrong.length} series:`);
     for (const caveat of new Set(knownWrong.map((h) => h.caveat))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
   }
+  // Absent is said as absent: a scrape without the counter tells nothing about preemptions.
+  if (preemptions === null) out.push('', 'Preemptions: vllm:num_preemptions_total is not exposed (unknown, not 0).');
+  else if (preemptions.length > 0)
+    out.push(
+      '',
+      'Preemptions (vllm:num_preemptions_total, since the server started):',
+      ...textTable(
+        ['stage', 'replica', 'preemptions'],
+        preemptions.map((p) => [
+          withVisibleControls(p.stage ?? '-'),
+          withVisibleControls(p.replica ?? '-'),
+          groupedNumber(p.count, 0, 3),
+        ]),
+      ),
+    );
   if (speechStreams.length > 0) {
     // Counters since the server started; "-" where the server exposes no such series (unknown, not 0).
     const reasons = [...new Set(speechStreams.flatMap((s) => Object.keys(s.aborted)))].sort();

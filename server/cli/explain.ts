@@ -109,7 +109,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       input.findings,
     );
     if (input.kind === 'scrape' && format === 'table') {
-      await writeOut(scrapeText(report, source));
+      await writeOut(scrapeText(report, source, input.scrapeChecks ?? []));
       return 0;
     }
   } catch (err) {
@@ -126,16 +126,18 @@ export async function runExplain(argv: string[]): Promise<number> {
   return 0;
 }
 
-function scrapeText(report: ExplainReport, source: string): string {
+function scrapeText(report: ExplainReport, source: string, checks: readonly string[]): string {
   const out = [
     `Stage Lens explain: /metrics scrape from ${source === '-' ? 'stdin' : source}: no per-request values, so no tail to explain.`,
     '',
   ];
   const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
-  if (notReporting.length === 0) out.push('Every registered per-stage family that was checked reports values.');
+  if (notReporting.length === 0) out.push('No metric that is registered but does not report was found.');
   for (const f of notReporting) {
     out.push(f.message);
     for (const c of f.knownCauses ?? []) out.push(`  known cause: ${c}`);
   }
+  // What the verdict rests on: a check that could not run is said, never taken as passed.
+  if (checks.length > 0) out.push('', ...checks);
   return out.join('\n') + '\n';
 }

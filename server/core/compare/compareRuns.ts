@@ -106,10 +106,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   }
   const lies = histograms.filter((h) => (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null);
   if (lies.length > 0) {
-    const first = lies[0];
-    notes.push(
-      `${lies.length} /metrics series are known to be wrong in a run (marked !): ${first.baseline?.caveat ?? first.candidate?.caveat}`,
-    );
+    // Each lie once, in either run (a stage can show one in the baseline and another in the candidate).
+    const why = new Set(lies.flatMap((h) => [h.baseline?.caveat ?? null, h.candidate?.caveat ?? null]));
+    why.delete(null);
+    notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${[...why].join(' ')}`);
   }
   let stagesDiffer: string | null = null;
   if (baseline.samples !== null && candidate.samples !== null) {

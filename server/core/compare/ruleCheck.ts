@@ -10,6 +10,7 @@
 //    baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only with
 //    `failUnevaluated`.
 import { groupedNumber } from '../numberText';
+import { QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
 import { METRIC_INFO } from './metrics';
 import { scopeLabel } from './format';
 import type { Rule } from './rules';
@@ -44,8 +45,10 @@ export interface RuleCheckOptions {
 /** The /metrics family that measures a metric, when there is one. */
 const HISTOGRAM_FAMILY: Partial<Record<MetricId, string>> = {
   ttft: 'vllm:time_to_first_token_seconds',
-  queued: 'vllm:request_queue_time_seconds',
+  queued: QUEUE_TIME_FAMILY,
   prefill: 'vllm:request_prefill_time_seconds',
+  // Only on a stage that shows the one-output signature, where the prefill histogram is prefill+decode.
+  prefillDecode: 'vllm:request_prefill_time_seconds',
   decode: 'vllm:request_decode_time_seconds',
   genTime: 'vllm_omni:stage_gen_time_s',
   e2e: 'vllm_omni:e2e_request_latency_s',
@@ -56,6 +59,10 @@ const fmt = (v: number, unit: 'ms' | '%'): string => {
   return unit === '%' ? `${v > 0 ? '+' : ''}${s}%` : `${s} ms`;
 };
 const signedMs = (v: number): string => `${v > 0 ? '+' : ''}${fmt(v, 'ms')}`;
+
+/** What to write instead of a one-output stage's prefill or decode, on logs and scrapes alike. */
+const coversDecodeWrite = (rule: Rule): string =>
+  `covers the decode steps (one output): write ${rule.scope === REQUEST_SCOPE ? '' : `stage${rule.scope}.`}prefillDecode.${rule.quantile}`;
 
 type Found =
   | { basis: 'samples'; row: MetricComparison }
@@ -129,7 +136,34 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 
   if (found.basis === 'histogram') {
     const row = found.row;
-    const lie = row.baseline?.caveat ?? row.candidate?.caveat ?? null;
+    const sides = [row.baseline, row.candidate];
+    const runs = (pick: (side: (typeof sides)[number]) => boolean): string =>
+      sides
+        .map((side, i) => (pick(side) ? (i === 0 ? 'the baseline' : 'the candidate') : ''))
+        .filter((w) => w !== '')
+        .join(' and ');
+    const scope = scopeLabel(rule.scope, report.stageRoles);
+    if ((rule.metric === 'prefill' || rule.metric === 'decode') && sides.some((side) => side?.oneOutput === true))
+      return notEvaluated(
+        `${scope} emitted one output per request in ${runs((side) => side?.oneOutput === true)}, so its ${row.family} is not a ${METRIC_INFO[rule.metric].label} there: its prefill time ${coversDecodeWrite(rule)}`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
+    if (rule.metric === 'prefillDecode' && sides.some((side) => side !== null && side.oneOutput !== true))
+      return notEvaluated(
+        `${scope} shows no one-output signature in ${runs((side) => side !== null && side.oneOutput !== true)}: its ${row.family} is prefill alone, not prefill+decode`,
+        'histogram',
+        baselineValue,
+        candidateValue,
+      );
+    // A one-output stage's prefill read as prefill+decode is what that caveat asks for; a downstream
+    // queue time is the same figure as the log's queued (input wait included): its caveat is about
+    // reading it as a scheduling wait, not about its value.
+    const lie =
+      rule.metric === 'prefillDecode' || row.family === QUEUE_TIME_FAMILY
+        ? null
+        : (row.baseline?.caveat ?? row.candidate?.caveat ?? null);
     if (lie !== null)
       return notEvaluated(
         `the ${row.family} series of ${scopeLabel(rule.scope, report.stageRoles)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
@@ -182,10 +216,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
       found.basis === 'samples'
         ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0)
         : 0;
-    const why =
-      oneOutput > 0
-        ? `; on ${oneOutput} request-stages its vllm_prefill_ms covers the decode steps (one output): write ${rule.scope === REQUEST_SCOPE ? '' : `stage${rule.scope}.`}prefillDecode.${rule.quantile}`
-        : '';
+    const why = oneOutput > 0 ? `; on ${oneOutput} request-stages its vllm_prefill_ms ${coversDecodeWrite(rule)}` : '';
     return notEvaluated(
       `${what} was measured in ${side}, so there is no change to test${why}`,
       found.basis,

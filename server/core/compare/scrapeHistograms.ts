@@ -2,8 +2,8 @@
 // of a stage's replicas are added bucket by bucket (PromQL `sum by (le, stage)`), then the
 // quantiles are PromQL's histogram_quantile. `model_name` is left out of the identity so
 // two runs of differently named deployments still line up.
-import { CODEC_TTFT_FAMILIES } from '../metricsText/codecTtftSignature';
-import { findCodecTtftSignature, parseExposition } from '../metricsText';
+import { parseExposition } from '../metricsText';
+import { SeriesCaveats } from '../metricsText/seriesCaveats';
 import { histogramQuantile } from '../metricsText/histogramQuantile';
 import { labelsKey, withoutLabels } from '../metricsText/labels';
 import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../metricsText/stageHistograms';
@@ -50,10 +50,8 @@ function finite(v: number): number | null {
 
 export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; problemCount: number } {
   const parsed = parseExposition(body);
-  // A stage whose series show the codec TTFT signature: its affected families are marked, never compared as truth.
-  const suspects = new Map<string, string>();
-  for (const suspect of findCodecTtftSignature(parsed))
-    suspects.set(labelsKey(withoutLabels(suspect.labels, AGGREGATED_AWAY)), suspect.message);
+  // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
+  const caveats = new SeriesCaveats(parsed, AGGREGATED_AWAY);
   const groups = new Map<string, { family: string; labels: Labels; series: HistogramSeries[] }>();
   for (const family of parsed.families) {
     if (family.type !== 'histogram' || !LATENCY.has(family.canonicalName)) continue;
@@ -71,7 +69,7 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
     const counts = g.series.map((s) => s.count);
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
     const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
-    const caveat = CODEC_TTFT_FAMILIES.has(g.family) ? (suspects.get(labelsKey(g.labels)) ?? null) : null;
+    const caveat = caveats.caveatOf(g.family, g.labels);
     rows.push({
       family: g.family,
       labels: g.labels,
@@ -82,6 +80,7 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
       openEnded: openEndedQuantiles(buckets),
       bounds: quantileBounds(buckets),
       caveat,
+      ...(caveats.isOneOutput(g.family, g.labels) ? { oneOutput: true } : {}),
     });
   }
   return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
@@ -108,6 +107,7 @@ export function histogramRowsOfSummaries(summaries: readonly HistogramRow[]): Hi
       openEnded: s.openEnded ?? [],
       bounds: s.bounds ?? {},
       caveat: s.caveat ?? null,
+      ...(s.oneOutput === true ? { oneOutput: true } : {}),
     }))
     .sort(compareHistogramRows);
 }

@@ -11,7 +11,8 @@
 // series out instead of plotting it as a real 0.
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
-import { stageIdOf } from '../metricsText/labels';
+import { labelsKey, stageIdOf } from '../metricsText/labels';
+import { findOneOutputStages, type OneOutputStage } from '../metricsText/oneOutputSignature';
 import { findFamily } from '../metricsText/metricNames';
 import type { HistogramFamily, Labels, MetricFamily, ParsedExposition, ScalarFamily } from '../metricsText/model';
 import { groupedNumber } from '../numberText';
@@ -66,11 +67,19 @@ function amounts(family: MetricFamily): { labels: Labels; amount: number | null 
   return (family as ScalarFamily).series.map((s) => ({ labels: s.labels, amount: s.value }));
 }
 
-function total(family: MetricFamily | undefined): number {
+function total(family: MetricFamily | undefined, skip: ReadonlySet<string> = new Set()): number {
   if (family === undefined) return 0;
   let n = 0;
-  for (const a of amounts(family)) if (a.amount !== null && Number.isFinite(a.amount)) n += a.amount;
+  for (const a of amounts(family))
+    if (a.amount !== null && Number.isFinite(a.amount) && !skip.has(labelsKey(a.labels))) n += a.amount;
   return n;
+}
+
+const ITL_FAMILY = 'vllm:inter_token_latency_seconds';
+
+/** Series of a one-output stage: one output per request, so no inter-token latency to record (oneOutputSignature.ts). */
+function oneOutputKeys(stages: readonly OneOutputStage[]): Set<string> {
+  return new Set(stages.map((s) => labelsKey(s.labels)));
 }
 
 const stageText = (labels: Labels): string => `stage ${labels['stage'] ?? '?'} replica ${labels['replica'] ?? '?'}`;
@@ -135,11 +144,14 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
   );
   const finished = finishedFamily === undefined ? 0 : total(finishedFamily.family);
   const silentFamilies = new Set<string>();
+  const oneOutput = oneOutputKeys(findOneOutputStages(exposition));
   if (finishedFamily !== undefined) {
     for (const name of PER_STAGE_FAMILIES) {
       const family = familyOf(exposition, name);
-      if (family === undefined || family.series.length === 0) continue;
-      if (total(family) !== 0) continue;
+      // A one-output stage's empty ITL series is expected: only the other stages' series can say the family is silent.
+      const skip = name === ITL_FAMILY ? oneOutput : new Set<string>();
+      if (family === undefined || family.series.every((s) => skip.has(labelsKey(s.labels)))) continue;
+      if (total(family, skip) !== 0) continue;
       silentFamilies.add(name);
       out.push(
         finding(
@@ -175,6 +187,50 @@ export function metricNotReportingInScrape(exposition: ParsedExposition, kv: KvU
   const tracker = kv ?? new KvUsageTracker();
   if (kv === null) tracker.noteExposition(exposition);
   out.push(...tracker.findings('vllm:kv_cache_usage_perc', kv === null ? 'scrape' : 'scrapes'));
+  return out;
+}
+
+/**
+ * What metricNotReportingInScrape could check in this scrape, one sentence each, and what it
+ * left alone: so that "no finding" is never read as "every series reports".
+ */
+export function scrapeChecksDone(exposition: ParsedExposition): string[] {
+  const out: string[] = [];
+  const finishedFamily = FINISHED_FAMILIES.map((n) => ({ name: n, family: familyOf(exposition, n) })).find(
+    (f) => f.family !== undefined && total(f.family) > 0,
+  );
+  const oneOutput = oneOutputKeys(findOneOutputStages(exposition));
+  const exposed: string[] = [];
+  for (const n of PER_STAGE_FAMILIES) {
+    const family = familyOf(exposition, n);
+    const skip = n === ITL_FAMILY ? oneOutput : new Set<string>();
+    if (family !== undefined && !family.series.every((s) => skip.has(labelsKey(s.labels)))) exposed.push(family.name);
+  }
+  if (finishedFamily === undefined)
+    out.push(
+      `Not checked: whether the per-stage vllm:* families report, as no finished-request count (${FINISHED_FAMILIES.join(', ')}) is above 0.`,
+    );
+  else if (exposed.length === 0) out.push('Not checked: the scrape exposes none of the per-stage vllm:* families.');
+  else
+    out.push(
+      `Checked: ${exposed.join(', ')} each have samples on some stage while ${finishedFamily.name} counts ${groupedNumber(total(finishedFamily.family), 0, 3)} finished requests (a family as a whole; one stage's empty series is not a finding by itself).`,
+    );
+  if (
+    familyOf(exposition, 'vllm:time_to_first_token_seconds') !== undefined &&
+    familyOf(exposition, ITL_FAMILY) !== undefined
+  )
+    out.push("Checked: no stage's TTFT histogram is empty while its inter-token latency has samples.");
+  if (
+    familyOf(exposition, 'vllm:kv_cache_usage_perc') !== undefined &&
+    familyOf(exposition, 'vllm:num_requests_running') !== undefined
+  )
+    out.push('Checked: no engine with requests running reads a KV-cache usage of 0.');
+  for (const s of findOneOutputStages(exposition)) {
+    const where = `stage ${s.labels['stage'] ?? '?'} replica ${s.labels['replica'] ?? '?'}`;
+    out.push(
+      `The inter-token latency of ${where} has no sample, as expected: the stage emitted one output per request (${groupedNumber(s.prefillCount, 0, 3)} prefill times, every decode 0), so there is no time between tokens to record. Not a metric that does not report.`,
+    );
+  }
   return out;
 }
 

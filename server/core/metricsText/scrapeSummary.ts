@@ -1,13 +1,14 @@
 // A /metrics scrape as the CLI and the sessions report it: one row per histogram
 // series of every family (stage/replica labels kept), quantiles as PromQL's
 // histogram_quantile. A series that is absent stays absent: not measured. A count or
-// sum the series did not expose stays null (unknown), never 0; series that show the
-// codec TTFT signature, and diffusion pre-processing quantiles that the "no pre-processor"
-// zeros may make, carry the explanation, so no view presents them as truth.
+// sum the series did not expose stays null (unknown), never 0; series known to mislead
+// (seriesCaveats.ts: the codec TTFT signature, a one-output stage's prefill and decode, a
+// downstream stage's queue time), and diffusion pre-processing quantiles that the "no
+// pre-processor" zeros may make, carry the explanation, so no view presents them as truth.
 import { parseExposition } from './exposition';
-import { findCodecTtftSignature, CODEC_TTFT_FAMILIES } from './codecTtftSignature';
-import { labelsKey } from './labels';
 import { canonicalMetricName } from './metricNames';
+import { preemptionsOf, type PreemptionCount } from './preemptions';
+import { SeriesCaveats } from './seriesCaveats';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from './preprocessZeros';
 import type { ParsedExposition } from './model';
 import { summarizeHistogramSeries } from './stageHistograms';
@@ -15,7 +16,7 @@ import type { ParseProblem } from '../records';
 import { PERCENTILES, type Percentile } from '../reportedPercentiles';
 import { speechStreamsOf, type SpeechStreamCounts } from './speechStreams';
 
-export type { SpeechStreamCounts };
+export type { SpeechStreamCounts, PreemptionCount };
 import { quantileBoundsFromJson, type QuantileBounds } from './quantileBounds';
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
@@ -40,30 +41,33 @@ export interface HistogramSummary {
   readonly bounds?: QuantileBounds;
   /** Why this series' numbers are known to be wrong (e.g. the codec TTFT signature). Absent or null: none known. */
   readonly caveat?: string | null;
+  /** The series is a one-output stage's prefill (it covers the decode steps), decode or time per output token. Absent: not. */
+  readonly oneOutput?: boolean;
 }
 
-/** One parse of a scrape body: its histogram rows, its speech stream counters and the lines that could not be read. */
+/** One parse of a scrape body: its histogram rows, its speech stream and preemption counters and the lines that could not be read. */
 export function summarizeScrape(body: string): {
   histograms: HistogramSummary[];
   speechStreams: SpeechStreamCounts[];
+  /** null: the scrape has no vllm:num_preemptions_total family (unknown, not 0). */
+  preemptions: PreemptionCount[] | null;
   problems: ParseProblem[];
 } {
   const parsed = parseExposition(body);
   return {
     histograms: histogramSummariesOf(parsed),
     speechStreams: speechStreamsOf(parsed),
+    preemptions: preemptionsOf(parsed),
     problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })),
   };
 }
 
 export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
-  const caveats = new Map<string, string>();
-  for (const suspect of findCodecTtftSignature(parsed)) caveats.set(labelsKey(suspect.labels), suspect.message);
+  const caveats = new SeriesCaveats(parsed);
   const out: HistogramSummary[] = [];
   for (const family of parsed.families) {
     if (family.type !== 'histogram') continue;
     const canonical = canonicalMetricName(family.name);
-    const affected = caveats.size > 0 && CODEC_TTFT_FAMILIES.has(canonical);
     for (const series of family.series) {
       const row = summarizeHistogramSeries(family.name, series);
       const first = series.buckets[0];
@@ -81,7 +85,8 @@ export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary
         p99: row.p99,
         openEnded: row.openEnded,
         bounds: row.bounds,
-        caveat: affected ? (caveats.get(labelsKey(row.labels)) ?? null) : preprocessCaveat,
+        caveat: caveats.caveatOf(canonical, row.labels) ?? preprocessCaveat,
+        ...(caveats.isOneOutput(canonical, row.labels) ? { oneOutput: true } : {}),
       });
     }
   }
@@ -118,6 +123,7 @@ export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
       openEnded,
       bounds: quantileBoundsFromJson(r['bounds']),
       caveat: typeof r['caveat'] === 'string' ? r['caveat'] : null,
+      ...(r['oneOutput'] === true ? { oneOutput: true } : {}),
     });
   }
   return out;

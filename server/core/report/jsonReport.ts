@@ -28,7 +28,7 @@ import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
 
-import type { HistogramSummary, SpeechStreamCounts } from '../metricsText/scrapeSummary';
+import type { HistogramSummary, PreemptionCount, SpeechStreamCounts } from '../metricsText/scrapeSummary';
 
 export type HistogramSummaryJson = HistogramSummary;
 
@@ -145,6 +145,12 @@ export interface AnalysisJson {
   readonly histograms: HistogramSummaryJson[];
   /** A scrape's speech stream counters per model (vllm_omni:speech_stream_completed_total / _aborted_total); [] for a log. */
   readonly speechStreams: SpeechStreamCounts[];
+  /**
+   * A scrape's vllm:num_preemptions_total per (stage, replica) series, the counter's value since
+   * the server started; null when the scrape has no such family (unknown, not 0) and for a log
+   * (its preemptions are the requests' vllm_num_preemptions).
+   */
+  readonly preemptions: PreemptionCount[] | null;
   readonly findings: {
     code: string;
     severity: string;
@@ -321,6 +327,7 @@ export function analysisJsonRest(
   histograms: HistogramSummaryJson[] = [],
   speechStreams: SpeechStreamCounts[] = [],
   stageRoles: Readonly<Record<string, string>> = {},
+  preemptions: PreemptionCount[] | null = null,
 ): AnalysisJsonRest {
   const stageSummary: AnalysisJson['stageSummary'] = {};
   const splitSummary: AnalysisJson['splitSummary'] = {};
@@ -350,6 +357,7 @@ export function analysisJsonRest(
     overallSummaries: snapshot.overallSummaries === null ? null : overallSummariesJson(snapshot.overallSummaries),
     histograms,
     speechStreams,
+    preemptions,
     findings: snapshot.findings.map((f) => ({
       code: f.code,
       severity: f.severity,

@@ -1,0 +1,77 @@
+// Detects, from one /metrics scrape, a stage that emits one output per request
+// (docs/formats.md#numbers-that-lie-in-known-ways, "one output"): under Model Runner V2 +
+// async chunk a non-final autoregressive stage (the Qwen3-TTS talker) hands its output on
+// when it stops, so vLLM records its first token at the end: its prefill histogram then
+// covers every decode step, and its decode and time-per-output-token histograms hold 0s.
+// The log side detects the same from the per-request fields (analysis/oneOutputStage.ts).
+//
+// Per series (stage, replica) all of:
+//   prefill   observations (requests finished with a prefill time)
+//   decode    as many observations, all 0: `_sum` 0, or every one in the lowest bucket
+//   ITL       the series is exposed with no observation (one output: no inter-token time)
+// A stage whose ITL series is absent is not reported: absent means not measured.
+import { labelsKey, replicaIdOf, stageIdOf } from './labels';
+import type { HistogramSeries, Labels, ParsedExposition } from './model';
+import { findFamily } from './metricNames';
+
+export interface OneOutputStage {
+  /** Labels of the stage's series (model_name, stage, replica). */
+  readonly labels: Labels;
+  readonly stageId: number | null;
+  readonly replicaId: number | null;
+  /** Requests with a prefill observation (each one prefill+decode). */
+  readonly prefillCount: number;
+  readonly message: string;
+}
+
+const PREFILL = 'vllm:request_prefill_time_seconds';
+const DECODE = 'vllm:request_decode_time_seconds';
+const ITL = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
+const REQUEST_TPOT = 'vllm:request_time_per_output_token_seconds';
+
+/** The families whose series on a one-output stage do not mean what their names say. */
+export const ONE_OUTPUT_FAMILIES: ReadonlySet<string> = new Set([PREFILL, DECODE, REQUEST_TPOT]);
+
+function seriesByLabels(exposition: ParsedExposition, name: string): Map<string, HistogramSeries> {
+  const map = new Map<string, HistogramSeries>();
+  const family = findFamily(exposition, name);
+  if (family?.type !== 'histogram') return map;
+  for (const series of family.series) map.set(labelsKey(series.labels), series);
+  return map;
+}
+
+/** Every observation is 0: a zero sum, or all of them in the lowest bucket. */
+function allZero(series: HistogramSeries, count: number): boolean {
+  if (series.sum === 0) return true;
+  const first = series.buckets[0];
+  return first !== undefined && first.cumulative === count;
+}
+
+/** Stages whose histograms show the one-output signature; see the file comment. */
+export function findOneOutputStages(exposition: ParsedExposition): OneOutputStage[] {
+  const prefill = seriesByLabels(exposition, PREFILL);
+  const decode = seriesByLabels(exposition, DECODE);
+  let itl = new Map<string, HistogramSeries>();
+  for (const name of ITL) if (itl.size === 0) itl = seriesByLabels(exposition, name);
+  const out: OneOutputStage[] = [];
+  for (const [key, prefillSeries] of prefill) {
+    const count = prefillSeries.count;
+    const decodeSeries = decode.get(key);
+    const itlCount = itl.get(key)?.count;
+    if (count === null || count <= 0 || itlCount !== 0) continue;
+    if (decodeSeries === undefined || decodeSeries.count !== count || !allZero(decodeSeries, count)) continue;
+    const stageId = stageIdOf(prefillSeries.labels);
+    const where = stageId === null ? 'A stage' : `Stage ${stageId}`;
+    out.push({
+      labels: prefillSeries.labels,
+      stageId,
+      replicaId: replicaIdOf(prefillSeries.labels),
+      prefillCount: count,
+      message:
+        `${where} emitted one output per request (Model Runner V2 + async chunk): ${count} prefill times, ` +
+        'every decode time 0 and no inter-token latency. Its prefill time runs to that one output, so it covers the decode steps ' +
+        '(read it as prefill+decode), and its decode and time per output token are not measurements.',
+    });
+  }
+  return out;
+}

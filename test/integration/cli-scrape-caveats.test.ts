@@ -1,0 +1,96 @@
+// `stage-lens analyze`, `compare` and `explain` as child processes on two /metrics scrapes of
+// the simulator serving the Qwen3-TTS deploy config (test/fixtures/scrapes): the talker
+// (stage 0) emits one output per request, so its prefill histogram covers its decode; the
+// code2wav stage's queue time includes its wait for the talker; stage 0 was preempted.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const BASE = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-one-output.prom');
+const REPLICAS = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom');
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
+}
+
+before(() => buildBundles('cli'));
+
+test('analyze marks the one-output prefill and the downstream queue time, and shows preemptions', () => {
+  const run = cli(['analyze', REPLICAS]);
+  assert.equal(run.status, 0, run.stderr);
+  const table = run.stdout;
+  assert.match(table, /^vllm:request_prefill_time_seconds ! +0 +0 +150 +1\.408 /m);
+  assert.match(table, /^vllm:request_prefill_time_seconds +1 +0 +75 /m, "code2wav's prefill is not marked");
+  assert.match(table, /^vllm:request_queue_time_seconds +0 +0 +150 +13\.19 /m);
+  assert.match(table, /^vllm:request_queue_time_seconds ! +1 +0 +75 +13\.19 /m);
+  assert.match(table, /^vllm:inter_token_latency_seconds +0 +0 +0 +- /m, 'the empty ITL of stage 0 is not marked');
+  assert.match(table, /Known to mislead \(marked !\): 5 series:\n {2}Stage 0 emitted one output per request/);
+  assert.match(table, /\n {2}Stage 1 is downstream: its vLLM queue time includes the wait for upstream input/);
+  assert.match(
+    table,
+    /Preemptions \(vllm:num_preemptions_total, since the server started\):\nstage +replica +preemptions\n[- ]+\n0 +0 +4\n1 +0 +0\n1 +1 +0/,
+  );
+
+  const json = JSON.parse(cli(['analyze', REPLICAS, '--format', 'json']).stdout) as {
+    histograms: { family: string; labels: Record<string, string>; caveat: string | null; oneOutput?: boolean }[];
+    preemptions: { stage: string | null; replica: string | null; count: number }[] | null;
+  };
+  const prefill0 = json.histograms.find(
+    (h) => h.family === 'vllm:request_prefill_time_seconds' && h.labels['stage'] === '0',
+  );
+  assert.match(prefill0?.caveat ?? '', /covers the decode steps/);
+  assert.equal(prefill0?.oneOutput, true);
+  assert.deepEqual(json.preemptions, [
+    { stage: '0', replica: '0', count: 4 },
+    { stage: '1', replica: '0', count: 0 },
+    { stage: '1', replica: '1', count: 0 },
+  ]);
+});
+
+test('analyze says a scrape without the preemption counter has none exposed, not 0', () => {
+  const body = fs
+    .readFileSync(BASE, 'utf8')
+    .split('\n')
+    .filter((l) => !l.includes('num_preemptions'))
+    .join('\n');
+  const run = spawnSync(process.execPath, [CLI, 'analyze', '-', '--format', 'json'], {
+    input: body,
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
+  assert.equal((JSON.parse(run.stdout) as { preemptions: unknown }).preemptions, null);
+  const table = spawnSync(process.execPath, [CLI, 'analyze', '-'], { input: body, encoding: 'utf8', cwd: ROOT }).stdout;
+  assert.match(table, /Preemptions: vllm:num_preemptions_total is not exposed \(unknown, not 0\)\./);
+});
+
+test('compare refuses a one-output prefill rule on scrapes and evaluates prefillDecode', () => {
+  const refused = cli(['compare', BASE, REPLICAS, '--fail-if', 'stage0.prefill.p50 > 1s']);
+  assert.equal(refused.status, 0, refused.stderr);
+  assert.match(
+    refused.stdout,
+    /not evaluated stage0\.prefill\.p50 > 1s: .*stage 0 · talker emitted one output per request in the baseline and the candidate.*write stage0\.prefillDecode\.p50/,
+  );
+  const strict = cli(['compare', BASE, REPLICAS, '--fail-if', 'stage0.prefill.p50 > 1s', '--fail-unevaluated']);
+  assert.equal(strict.status, 1);
+
+  const crossed = cli(['compare', BASE, REPLICAS, '--fail-if', 'stage0.prefillDecode.p50 > 1s']);
+  assert.equal(crossed.status, 1);
+  assert.match(
+    crossed.stdout,
+    /FAIL CROSSED +stage0\.prefillDecode\.p50 > 1s: stage 0 · talker prefill\+decode \(one output\) p50 is 1,407\.\d+ ms/,
+  );
+});
+
+test('explain on a scrape says what it checked and why the talker has no ITL', () => {
+  const run = cli(['explain', REPLICAS]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(run.stdout, /Every registered per-stage family/);
+  assert.match(run.stdout, /No metric that is registered but does not report was found\./);
+  assert.match(run.stdout, /one stage's empty series is not a finding by itself/);
+  assert.match(run.stdout, /The inter-token latency of stage 0 replica 0 has no sample, as expected/);
+});
