@@ -1,6 +1,7 @@
 // One capture session: its sources' bytes go through one parser per stream into one
 // incremental analysis, and to disk (append-only) before anything else, so that what
 // was captured survives a crash of the server or the editor.
+import * as path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
@@ -242,11 +243,15 @@ export class Session {
 
   /**
    * A tailed or imported log names the deploy config its server loaded: the first one named is
-   * kept, and the session is tied to it when none is yet and that exact file is a deploy config here.
+   * kept (an absolute path over a relative one), and the session is tied to it when none is yet and
+   * that exact file is a deploy config here.
    */
   private deployConfigLogged(logged: string): void {
     const info = this.meta.info;
-    if ((info.kind !== 'import' && info.kind !== 'tail') || info.loggedDeployConfig !== undefined) return;
+    if (info.kind !== 'import' && info.kind !== 'tail') return;
+    // A path relative to the server's working directory gives way to an absolute one named later.
+    const kept = info.loggedDeployConfig;
+    if (kept !== undefined && (info.deployConfig !== null || path.isAbsolute(kept) || !path.isAbsolute(logged))) return;
     const local = info.deployConfig === null ? localDeployConfig(logged) : null;
     this.updateInfo({ loggedDeployConfig: logged, ...(local === null ? {} : { deployConfig: local }) });
   }

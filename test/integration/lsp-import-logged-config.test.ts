@@ -97,6 +97,13 @@ test('a log naming an existing deploy config is imported with it; a path not her
   const relative = await importLog('run-3.log', log.split(config).join('qwen3_tts.yaml'));
   assert.equal(relative.deployConfig, null);
   assert.equal(relative.loggedDeployConfig, 'qwen3_tts.yaml');
+  // The arguments as typed (relative), the loaded line absolute: the absolute one ties.
+  const typed = await importLog(
+    'run-5.log',
+    log.replace(`'deploy_config': '${config}'`, "'deploy_config': 'qwen3_tts.yaml'"),
+  );
+  assert.equal(typed.deployConfig, config);
+  assert.equal(typed.loggedDeployConfig, config);
   // A file that exists but is no deploy config: not tied.
   const notConfig = await importLog('run-4.log', log.split(config).join(path.join(scratch, 'run-1.log')));
   assert.equal(notConfig.deployConfig, null);

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
 import { deployConfigLineOf, MAX_DEPLOY_CONFIG_PATH } from '../../server/core/log/deployConfigLine';
 import type { DeployConfigRecord } from '../../server/core/records';
+import { pyStrRepr } from '../../server/simulate/pyFormat';
 
 const ESC = '\u001b';
 // The start of a server log as `vllm serve … --omni --deploy-config …` prints it with colour.
@@ -44,6 +45,19 @@ test('the deploy config a server log names at start-up, from both lines', () => 
     deployConfigLineOf("non-default args: {'model': 'Qwen/Qwen3-Omni-30B-A3B-Instruct', 'omni': True}"),
     null,
   );
+});
+
+test("any path as Python's repr prints it in the args line reads back as that path (one with a control character as none)", () => {
+  for (const p of [
+    "/srv/it's.yaml",
+    `/srv/"both'.yaml`,
+    String.raw`C:\deploy\x.yaml`,
+    '/srv/tab\there.yaml',
+    "/srv/a', 'deploy_config': '/etc/other.yaml",
+  ]) {
+    const line = `non-default args: {'model': 'm', 'deploy_config': ${pyStrRepr(p)}, 'omni': True}`;
+    assert.equal(deployConfigLineOf(line)?.path, p.includes('\t') ? undefined : p, line);
+  }
 });
 
 test('hostile and cut lines name no deploy config, quickly', () => {

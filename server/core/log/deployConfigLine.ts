@@ -35,7 +35,7 @@ export function deployConfigLineOf(message: string): DeployConfigLine | null {
 
 const usable = (p: string): boolean => p !== '' && p.length <= MAX_DEPLOY_CONFIG_PATH && !p.includes('\0');
 
-/** The `repr` of a str starting at `start` ('…' or "…", backslash escapes of the quote and of itself), or null. */
+/** The `repr` of a str starting at `start` ('…' or "…", backslash escapes of the quotes and of itself), or null. */
 function pythonString(text: string, start: number): string | null {
   const quote = text[start];
   if (quote !== "'" && quote !== '"') return null;
@@ -46,11 +46,11 @@ function pythonString(text: string, start: number): string | null {
     if (c === quote) return out + text.slice(from, i);
     if (c === '\\') {
       const next = text[i + 1];
-      if (next === '\\' || next === "'" || next === '"') {
-        out += text.slice(from, i) + next;
-        i++;
-        from = i + 1;
-      }
+      // Other escapes stand for control characters, which no path of a deploy config holds.
+      if (next !== '\\' && next !== "'" && next !== '"') return null;
+      out += text.slice(from, i) + next;
+      i++;
+      from = i + 1;
     }
     if (i - start > MAX_DEPLOY_CONFIG_PATH * 2) return null;
   }
