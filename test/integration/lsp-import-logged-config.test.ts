@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
-import type { SessionInfo } from '../../server/protocol';
+import type { Finding, SessionInfo } from '../../server/protocol';
 import { buildCli, DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
 
 let client: DeployLspClient;
@@ -73,7 +73,14 @@ test('a log naming an existing deploy config is imported with it; a path not her
   assert.equal(tied.loggedDeployConfig, config);
   assert.equal(tied.requestCount, 4);
   assert.match(tied.title, /^run-1\.log · qwen3_tts\.yaml · logged /);
-  // Its numbers after the config's stages, without matching it by hand.
+  // Its findings with the config's evidence, without matching it by hand.
+  const findings = await client.request<Finding[]>('stageLens/findings', { sessionId: tied.id });
+  const oneOutput = findings.find((f) => f.code === 'prefill-covers-decode');
+  assert.match(
+    oneOutput?.message ?? '',
+    / The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line \d+\)/,
+  );
+  // And its numbers after the config's stages, without matching it by hand.
   const uri = await client.open(config);
   const text = fs.readFileSync(config, 'utf8');
   const hints = await waitFor('hints from the imported log', async () => {
