@@ -157,6 +157,13 @@ export interface SessionInfo {
   /** The deploy YAML this session was launched with or matched to by the user (absolute path). */
   readonly deployConfig: string | null;
   /**
+   * The deploy config the log says its server loaded, as printed there (a path on the machine that
+   * wrote it); absent when a tailed or imported log names none. It is `deployConfig` from the
+   * start when that exact file exists here and is a deploy config; otherwise only the user ties
+   * a file to the session.
+   */
+  readonly loggedDeployConfig?: string;
+  /**
    * Stage id -> role as the views name stages ("1" -> "code2wav"): the pipeline its deploy file
    * or source names, {} where its stages' own output contradicts that (core/analysis/roleFit.ts).
    * Absent in metadata saved without it: the names alone then (core/stageRoles.ts).

@@ -90,3 +90,12 @@ export function deployConfigStageIds(deployConfig: string): number[] | null {
     resolveEffectiveConfig(file, (base) => files.load(base)),
   );
 }
+
+/**
+ * The file a log names as its deploy config, when that exact path is a deploy config on this
+ * machine; null otherwise (a relative path says nothing of where it was, a server's path may
+ * not exist here, and a file of the same name elsewhere may be another config).
+ */
+export function localDeployConfig(logged: string): string | null {
+  return path.isAbsolute(logged) && deployConfigProblem(logged) === null ? path.normalize(logged) : null;
+}

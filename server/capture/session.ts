@@ -1,6 +1,7 @@
 // One capture session: its sources' bytes go through one parser per stream into one
 // incremental analysis, and to disk (append-only) before anything else, so that what
 // was captured survives a crash of the server or the editor.
+import * as path from 'node:path';
 import { TextDecoder } from 'node:util';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
@@ -17,6 +18,7 @@ import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../protocol';
 import { withTitle } from './sessionTitle';
+import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
 import { stageRolesOfNames } from '../core/stageRoles';
 import type { ServerStartLine } from './scrapeStartup';
@@ -239,6 +241,21 @@ export class Session {
     this.updateInfo({ deployConfig });
   }
 
+  /**
+   * A tailed or imported log names the deploy config its server loaded: the first one named is
+   * kept (an absolute path over a relative one), and the session is tied to it when none is yet and
+   * that exact file is a deploy config here.
+   */
+  private deployConfigLogged(logged: string): void {
+    const info = this.meta.info;
+    if (info.kind !== 'import' && info.kind !== 'tail') return;
+    // A path relative to the server's working directory gives way to an absolute one named later.
+    const kept = info.loggedDeployConfig;
+    if (kept !== undefined && (info.deployConfig !== null || path.isAbsolute(kept) || !path.isAbsolute(logged))) return;
+    const local = info.deployConfig === null ? localDeployConfig(logged) : null;
+    this.updateInfo({ loggedDeployConfig: logged, ...(local === null ? {} : { deployConfig: local }) });
+  }
+
   /** Records an error of a secondary source (e.g. a dead metrics endpoint) without ending the session. */
   setLastError(message: string | null): void {
     if (this.meta.info.lastError !== message) this.updateInfo({ lastError: message });
@@ -261,8 +278,10 @@ export class Session {
     let parser = this.parsers.get(chunk.stream);
     if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const output = parser.push(chunk.bytes);
-    for (const record of output.records)
+    for (const record of output.records) {
       if (record.kind === 'bootMarker') this.startLine = { marker: record.marker, at: chunk.capturedAt };
+      else if (record.kind === 'deployConfig' && mode === 'capture') this.deployConfigLogged(record.path);
+    }
     const done = this.analysis.ingest(output);
     if (mode !== 'replay') this.scheduleIdleFlush();
     if (mode === 'capture') this.countSaver.trigger();

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import type { SessionInfo } from '../protocol';
 import { importedLogTitle } from '../core/sessionName';
+import { simulatedTopology } from '../simulate/options';
 import type { SessionMeta } from './sessionFiles';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -27,27 +28,43 @@ function option(argv: readonly string[], name: string): string | undefined {
   return undefined;
 }
 
-/** Scenario of the built-in simulator -> the model it stands in for (server/simulate/topology.ts). */
-const SIMULATED_MODELS: Readonly<Record<string, string>> = {
-  'qwen3-tts': 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
-  'cold-start': 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice',
-  'qwen3-omni': 'Qwen/Qwen3-Omni-30B-A3B-Instruct',
-  'glm-image': 'zai-org/GLM-Image',
-};
-
 /** What a launched command serves: `vllm serve <model>`, `--model <m>`, or the simulator's model (marked as the demo). */
-function launchedModel(argv: readonly string[]): string | null {
+function launchedModel(argv: readonly string[], cwd: string): string | null {
   const serve = argv.indexOf('serve');
   const positional = serve >= 0 ? argv[serve + 1] : undefined;
   if (positional !== undefined && !positional.startsWith('-')) return shortModel(positional);
+  const simulate = argv.indexOf('simulate');
+  if (simulate >= 0) return simulatedModel(argv.slice(simulate + 1), cwd);
   const model = option(argv, '--model');
-  if (model !== undefined) return shortModel(model);
-  if (argv.includes('simulate')) {
-    const scenario = option(argv, '--scenario') ?? 'qwen3-tts';
-    const simulated = SIMULATED_MODELS[scenario];
-    return simulated === undefined ? `demo ${scenario}` : `${shortModel(simulated)} (demo, ${scenario})`;
-  }
-  return null;
+  return model === undefined ? null : shortModel(model);
+}
+
+/** The simulator's run by its arguments, once per launch: its title is read often, its deploy config once. */
+const simulatedRuns = new Map<string, string>();
+
+/**
+ * The model and pipeline the simulator runs with `args` in `cwd`, as the simulator itself decides
+ * them (a deploy config's pipeline comes from its files' names or its stage count).
+ */
+function simulatedModel(args: readonly string[], cwd: string): string {
+  const key = `${cwd}\0${args.join('\0')}`;
+  const known = simulatedRuns.get(key);
+  if (known !== undefined) return known;
+  const topology = simulatedTopology(withDeployConfigIn(args, cwd));
+  const named = topology === null ? 'demo simulator' : `${shortModel(topology.model)} (demo, ${topology.scenario})`;
+  if (simulatedRuns.size >= 64) simulatedRuns.clear();
+  simulatedRuns.set(key, named);
+  return named;
+}
+
+/** `args` with a relative `--deploy-config` resolved where the simulator runs. */
+function withDeployConfigIn(args: readonly string[], cwd: string): string[] {
+  return args.map((a, i) => {
+    if (args[i - 1] === '--deploy-config') return path.resolve(cwd, a);
+    if (a.startsWith('--deploy-config='))
+      return `--deploy-config=${path.resolve(cwd, a.slice('--deploy-config='.length))}`;
+    return a;
+  });
 }
 
 /** The model without its organisation ("Qwen/Qwen3-TTS-..." -> "Qwen3-TTS-..."); a local path by its folder name. */
@@ -63,7 +80,7 @@ function what(meta: SessionMeta): string {
   switch (info.kind) {
     case 'launch': {
       const argv = meta.launch?.argv ?? info.description.split(' ');
-      return launchedModel(argv) ?? path.basename(argv[0] ?? 'server');
+      return launchedModel(argv, meta.launch?.cwd ?? '/') ?? path.basename(argv[0] ?? 'server');
     }
     case 'tail':
       return `log ${path.basename(meta.tail?.path ?? info.description)}`;

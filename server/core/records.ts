@@ -1,5 +1,5 @@
 // Records the log parser yields, one per complete log record (a table, an
-// [OmniTiming] line, a periodic engine line, a boot marker). Pure data, no behaviour.
+// [OmniTiming] line, a periodic engine line, a boot marker, the deploy config loaded). Pure data, no behaviour.
 import type { BootMarkerName } from './log/bootMarkers';
 import type { CompressedFormat } from './log/compressedInput';
 import type { FieldMap } from './values';
@@ -128,6 +128,14 @@ export interface BootMarkerRecord extends RecordBase {
   readonly text: string;
 }
 
+/** The deploy config the server says it loaded at start-up (`Loaded deploy config from …`, or `'deploy_config'` in its non-default args). */
+export interface DeployConfigRecord extends RecordBase {
+  readonly kind: 'deployConfig';
+  /** As the log prints it: a path on the machine that wrote the log, perhaps relative to its working directory. */
+  readonly path: string;
+  readonly from: 'loaded' | 'args';
+}
+
 /** Pre-Feb-2026 `log_utils.py` pprint dicts and the `[Summary] {...}` dict. */
 export interface LegacyDictRecord extends RecordBase {
   readonly kind: 'legacyDict';
@@ -147,6 +155,7 @@ export type LogRecord =
   | OmniTimingRecord
   | EngineStatsRecord
   | BootMarkerRecord
+  | DeployConfigRecord
   | LegacyDictRecord;
 
 /** Something in the input that could not be read as intended; never thrown. */

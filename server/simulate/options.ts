@@ -231,3 +231,15 @@ export function parseSimulateArgs(
     linger: values.linger === true,
   };
 }
+
+/**
+ * What `stage-lens simulate <argv>` runs (its pipeline, served model, stages), read as the
+ * simulator reads it: a session launched with it is named by this. null when it would not start.
+ */
+export function simulatedTopology(argv: readonly string[]): Topology | null {
+  try {
+    return parseSimulateArgs(argv)?.topology ?? null;
+  } catch {
+    return null;
+  }
+}

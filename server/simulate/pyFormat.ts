@@ -47,3 +47,19 @@ export function goFloat(x: number): string {
   }
   return s;
 }
+
+/** Python's repr() of a str: single quotes unless it holds one and no double quote; backslashes and control characters escaped. */
+export function pyStrRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const c of s) {
+    const code = c.codePointAt(0) ?? 0;
+    if (c === '\\' || c === quote) out += `\\${c}`;
+    else if (c === '\n') out += '\\n';
+    else if (c === '\r') out += '\\r';
+    else if (c === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += c;
+  }
+  return out + quote;
+}

@@ -3,6 +3,7 @@
 // the orchestrator's `All stages initialized successfully`) and when it shuts down.
 import type { LogWriter } from './logWriter';
 import type { Topology } from './topology';
+import { pyStrRepr } from './pyFormat';
 
 export const VLLM_VERSION = '0.31.0';
 
@@ -19,14 +20,14 @@ export function startupLines(w: LogWriter, c: StartupContext): string {
   const t = c.topology;
   const at = 0;
   const args: string[] = [
-    `'model_tag': '${t.model}'`,
+    `'model_tag': ${pyStrRepr(t.model)}`,
     `'host': '${c.host}'`,
     `'port': ${c.port}`,
-    `'model': '${t.model}'`,
+    `'model': ${pyStrRepr(t.model)}`,
     `'omni': True`,
     `'log_stats': True`,
   ];
-  if (t.deployConfigPath !== null) args.push(`'deploy_config': '${t.deployConfigPath}'`);
+  if (t.deployConfigPath !== null) args.push(`'deploy_config': ${pyStrRepr(t.deployConfigPath)}`);
   let out = w.line('INFO', 'apiVersion', `vLLM API server version ${VLLM_VERSION}`, at);
   out += w.line('INFO', 'apiArgs', `non-default args: {${args.join(', ')}}`, at);
   if (t.deployConfigPath !== null)

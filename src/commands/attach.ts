@@ -5,6 +5,7 @@ import type { StageLensClient } from '../client';
 import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
+import { offerLoggedDeployConfig } from './loggedDeployConfig';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
   return outlook.tables === 'yes'
@@ -73,6 +74,7 @@ export async function attachToLogFile(client: StageLensClient): Promise<void> {
   if (fromStart === undefined) return;
   const info = await client.request('stageLens/tail', { path: file.fsPath, fromStart: fromStart.startsWith('Read') });
   client.setCurrent(info.id);
+  offerLoggedDeployConfig(client, info.id);
 }
 
 export async function attachToMetrics(client: StageLensClient): Promise<void> {
@@ -107,6 +109,7 @@ export async function importLog(
   const name = path.basename(file.fsPath);
   const info = await client.request('stageLens/import', { path: file.fsPath });
   client.setCurrent(info.id);
+  offerLoggedDeployConfig(client, info.id);
   const cancelled = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Importing ${name}`, cancellable: true },
     (progress, token) =>

@@ -21,6 +21,16 @@ export async function useSessionForConfig(client: StageLensClient, uri?: vscode.
   const name = vscode.workspace.asRelativePath(file);
   const s = await pickSession(client, `Stage Lens: show which session's numbers in ${name}?`);
   if (s === undefined) return undefined;
+  return showSessionInConfig(client, s, file);
+}
+
+/** Matches `s` to the deploy config `file`, after the warning when their stages differ; the session matched, or undefined. */
+export async function showSessionInConfig(
+  client: StageLensClient,
+  s: SessionInfo,
+  file: vscode.Uri,
+): Promise<SessionInfo | undefined> {
+  const name = vscode.workspace.asRelativePath(file);
   const params = { sessionId: s.id, deployConfig: file.fsPath };
   let result = await client.request('stageLens/matchDeployConfig', params);
   if (!result.matched) {

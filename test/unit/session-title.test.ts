@@ -3,6 +3,7 @@
 // its log span, never its import time, with an ordinal from its second import.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import * as path from 'node:path';
 import { sessionTitle, startTimeLabel, withTitle } from '../../server/capture/sessionTitle';
 import type { SessionMeta } from '../../server/capture/sessionFiles';
 import type { SessionInfo, SessionSourceKind } from '../../server/protocol';
@@ -85,6 +86,26 @@ describe('session titles', () => {
     });
     assert.equal(title, 'Qwen3-TTS-12Hz-1.7B-CustomVoice (demo, cold-start) · qwen3_tts.yaml · Dec 1 14:02');
     assert.doesNotMatch(title, /cli\.js|simulate|node/);
+  });
+
+  test('the demo run with a deploy config: the model and pipeline the simulator runs it as', () => {
+    const deploy = path.resolve(__dirname, '..', 'fixtures', 'deploy');
+    const titled = (args: string[], cwd: string): string =>
+      sessionTitle({
+        info: info('launch', args.join(' ')),
+        launch: { argv: ['/usr/bin/node', '/ext/dist/cli.js', 'simulate', ...args], cwd },
+      });
+    // No --scenario: the pipeline from the file (relative to where the simulator runs), not qwen3-tts.
+    assert.equal(
+      titled(['--deploy-config', 'qwen3_omni_moe.yaml', '--port', '40123'], deploy),
+      'Qwen3-Omni-30B-A3B-Instruct (demo, qwen3-omni) · qwen3_omni_moe.yaml · Dec 1 14:02',
+    );
+    assert.equal(
+      titled([`--deploy-config=${path.join(deploy, 'glm_image.yaml')}`], '/'),
+      'GLM-Image (demo, glm-image) · glm_image.yaml · Dec 1 14:02',
+    );
+    // A simulator that would not start (no such file) claims no model.
+    assert.equal(titled(['--deploy-config', 'missing.yaml'], deploy), 'demo simulator · missing.yaml · Dec 1 14:02');
   });
 
   test('logs, imports, scrapes, attached processes and Prometheus by what they read', () => {

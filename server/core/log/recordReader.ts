@@ -1,6 +1,6 @@
 // Lines -> records. Each line is either routed to the multi-line record open on its log
 // prefix, or read as the start of a record (a lead-in, a title, an [OmniTiming] line, an
-// engine-stats line, a boot marker, a legacy dict), or ignored.
+// engine-stats line, a boot marker, the deploy config loaded, a legacy dict), or ignored.
 //
 // Grouping (docs/formats.md#records-how-lines-group): vLLM writes one log record at once, every line with
 // the same prefix (process, level, timestamp, call site), and a process's records never
@@ -22,6 +22,7 @@
 import type { LogHeader, LogRecord, ParseProblem } from '../records';
 import { CellScanner, TextCells } from './cells';
 import { bootMarkerOf } from './bootMarkers';
+import { deployConfigLineOf } from './deployConfigLine';
 import { parseEngineStats } from './engineStats';
 import { FieldSchema } from './fieldSchema';
 import { LegacyDictCollector, legacyStartOf } from './legacyDict';
@@ -262,6 +263,17 @@ export class RecordReader implements LineSink, RecordSink {
         header: origin.header,
         marker,
         text: ownCopy(message.slice(0, MAX_MARKER_TEXT)),
+      });
+      return;
+    }
+    const deploy = deployConfigLineOf(message);
+    if (deploy !== null) {
+      this.record({
+        kind: 'deployConfig',
+        line: lineNo,
+        header: origin.header,
+        path: ownCopy(deploy.path),
+        from: deploy.from,
       });
       return;
     }
