@@ -143,6 +143,17 @@ export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>):
   return `${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
 }
 
+/** Beyond this share of the target's excess a residual is more than rounding, and says why. */
+const RESIDUAL_SHARE = 0.05;
+
+/** Why a residual beyond ±5% of the excess is left, after the parts set apart; null within it. */
+export function residualText(residualMs: number, excessMs: number, anyApart: boolean): string | null {
+  if (!(Math.abs(excessMs) > 0) || !(Math.abs(residualMs) > RESIDUAL_SHARE * Math.abs(excessMs))) return null;
+  if (residualMs < 0)
+    return `a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and ${anyApart ? 'beyond the parts set apart ' : ''}none is known to be the same time counted twice (no stage that the tail's positions show running alongside its upstream holds it)`;
+  return 'a positive residual: time of the tail that no part explains: final output and orchestration where the log does not measure them, gaps between stages, and parts not measured in some tail requests (their time is here)';
+}
+
 function tailBlock(
   t: TailAttribution,
   oneOutput: readonly string[],
@@ -171,8 +182,13 @@ function tailBlock(
   }
   // A part whose contribution no tail request measured: in words, never a number.
   for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput, roles), 'not measured', '-', 'not measured']);
-  for (const { part } of additive.apart)
-    rows.push([`${partLabel(part, oneOutput, roles)} (overlap)`, signed(part.excessMs), 'apart', median(part)]);
+  for (const { part, ofMs } of additive.apart)
+    rows.push([
+      `${partLabel(part, oneOutput, roles)} (overlap${ofMs === undefined ? '' : ', within upstream'})`,
+      signed(part.excessMs),
+      'apart',
+      median(part),
+    ]);
   rows.push([
     'residual',
     signed(additive.residualMs),
@@ -194,10 +210,8 @@ function tailBlock(
     signed,
   });
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
-  else if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0)
-    out.push(
-      "  (a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and none is known to be the same time counted twice)",
-    );
+  const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
+  if (residualNote !== null) out.push(`  (${residualNote})`);
   if (t.requestIds.length > 0)
     out.push(
       `  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`,
