@@ -6,7 +6,7 @@ import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { durationText as ms, signedDurationText as signed } from '../numberText';
+import { durationText as ms, groupedNumber, signedDurationText as signed } from '../numberText';
 import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
@@ -140,7 +140,7 @@ function table(rows: string[][], leftColumns = 1): string[] {
 /** A fit's line in words: the slope, then the fixed part with its sign (a line can cross 0 above x = 0). */
 export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>): string {
   const sign = f.interceptMs < 0 ? '−' : '+';
-  return `${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
+  return `${groupedNumber(f.slopeMsPer1kTokens, 1, 1).replace('-', '−')} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
 }
 
 /** Beyond this share of the target's excess a residual is more than rounding, and says why. */
