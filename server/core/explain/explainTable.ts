@@ -45,14 +45,27 @@ export function partLabel(
 ): string {
   if (p.phase === 'transfer') return `${edgeLabel(p.edge ?? '?')} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
-  const stage = stageLabel(p.stageKey, roles);
-  if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `${stage} ${PREFILL_DECODE_LABEL}`;
-  if (p.withUnmeasuredPhases === true) return `${stage} ${UNSPLIT_GEN_LABEL}`;
-  return `${stage} ${PHASE_LABEL[p.phase]}`;
+  return `${stageLabel(p.stageKey, roles)} ${phaseWord(p, oneOutput)}`;
+}
+
+/**
+ * A stage's part without the stage: a one-output prefill is prefill+decode (one output), a rest
+ * of gen time that holds unmeasured phases is the gen time not split. The deploy hint's tail lead
+ * names its part with it too.
+ */
+export function phaseWord(
+  p: Pick<TailPart, 'stageKey' | 'phase' | 'withUnmeasuredPhases'>,
+  oneOutput: readonly string[] = [],
+): string {
+  if (p.phase === 'prefill' && p.stageKey !== null && oneOutput.includes(p.stageKey)) return PREFILL_DECODE_LABEL;
+  if (p.withUnmeasuredPhases === true) return UNSPLIT_GEN_LABEL;
+  return PHASE_LABEL[p.phase];
 }
 
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
 export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
+/** Its short form, where a label must fit a narrow place (the deploy YAML's inlay hint); the tooltip has the whole. */
+export const UNSPLIT_GEN_SHORT = 'gen time not split';
 
 /** The findings that say why a stage's TTFT is not recorded. */
 const TTFT_NOT_RECORDED_CODES: ReadonlySet<string> = new Set([
