@@ -225,6 +225,10 @@ function tailBlock(
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
   const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
   if (residualNote !== null) out.push(`  (${residualNote})`);
+  if (t.fewValues !== undefined)
+    out.push(
+      `  (few values: a ${t.quantile} from ${t.scopeCount} values (fewer than ${t.fewValues.needed}) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest ${t.requestCount === 1 ? 'request' : `${t.requestCount} requests`})`,
+    );
   if (t.requestIds.length > 0)
     out.push(
       `  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`,
