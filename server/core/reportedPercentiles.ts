@@ -11,5 +11,10 @@ export const PERCENT_OF: Readonly<Record<Percentile, number>> = { p50: 50, p90: 
  * p99 100. From fewer, it is the largest value or an interpolation towards it, not a tail estimate.
  */
 export function valuesAbovePercentile(percentile: Percentile): number {
-  return Math.ceil(1 / (1 - PERCENT_OF[percentile] / 100) - 1e-9);
+  return valuesAbovePercent(PERCENT_OF[percentile]);
+}
+
+/** valuesAbovePercentile for any percent (a tail's p95: 20). */
+export function valuesAbovePercent(percent: number): number {
+  return Math.ceil(1 / (1 - percent / 100) - 1e-9);
 }

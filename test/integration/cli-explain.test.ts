@@ -179,6 +179,7 @@ test('explain on every upstream-rendered log: one tail entry per supported targe
             'readyQueued',
             'queued',
             'prefill',
+            'prefillDecode',
             'decode',
             'genOther',
             'transfer',
@@ -256,7 +257,16 @@ test("explain names a one-output stage's prefill as prefill+decode, in its tail 
     assert.equal(table.status, 0, table.stderr);
     assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) +\+[\d.,]+ m?s/m, name);
     assert.doesNotMatch(table.stdout, /^ {2}stage 0 (· talker )?prefill +[+-]/m, name);
-    assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) vs num_tokens_in: /m, name);
+    // Its prefill+decode grows with the tokens it makes: fitted against num_tokens_out.
+    assert.match(table.stdout, /^ {2}stage 0 · talker prefill\+decode \(one output\) vs num_tokens_out: /m, name);
+    assert.doesNotMatch(table.stdout, /prefill\+decode \(one output\) vs num_tokens_in/, name);
+    // In the JSON it is prefillDecode, as the summary's prefillDecodeMs and compare's metric: never prefill alone.
+    const talker = report.tail.flatMap((t) => t.parts).filter((p) => p.stageKey === '0' && p.key.includes('prefill'));
+    assert.ok(talker.length > 0, name);
+    assert.ok(
+      talker.every((p) => p.key === '0/prefillDecode' && (p.phase as string) === 'prefillDecode'),
+      name,
+    );
   }
   // A stage with its own decode keeps its name.
   const omni = explainJson([path.join(UPSTREAM, 'qwen3-omni-three-stage-transfers.log')]);

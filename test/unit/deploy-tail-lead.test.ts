@@ -7,6 +7,11 @@ import { liveHints, type LiveStageNumbers, type StageLiveNumbers } from '../../s
 import { tailLeadOf } from '../../server/core/deploy/tailLead';
 import type { TailAttribution, TailPart } from '../../server/core/explain/types';
 import { analyzeFixture } from './support/deployHelpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { partLabel } from '../../server/core/explain/explainTable';
+import { tailAttribution } from '../../server/core/explain/tailAttribution';
+import { analyse } from './support/explainLogs';
 
 const talker: StageLiveNumbers = {
   stageId: 0,
@@ -146,4 +151,25 @@ test('the hint of the leading stage carries its share of the tail; the others do
     hints[1]?.tooltip.startsWith('TTFT not recorded · queued p50 1,250 ms (n=18)\n\nMeasured in launch: vllm serve'),
   );
   assert.ok(hints[2]?.tooltip.startsWith('The input wait of stage 1 has the largest mean excess'));
+});
+
+test('an INFO-level log ([OmniTiming] only): the lead is the gen time not split, as explain and the side panel name it', () => {
+  const text = readFileSync(
+    join(__dirname, '..', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
+    'utf8',
+  );
+  const { index } = analyse(text);
+  const t = tailAttribution(index, { target: 'e2e', quantile: 'p99', scope: {} });
+  const lead = tailLeadOf(t, new Set(index.oneOutputStages()));
+  assert.equal(lead?.part, 'gen time not split (prefill/decode not measured)');
+  assert.equal(lead?.part, partLabel({ ...t!.parts[0]!, stageKey: '0' }).replace(/^stage 0 /, ''));
+  const session: LiveStageNumbers = { sessionLabel: 'import: info.log', stages: [talker], tailLead: lead };
+  const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), session);
+  const hint = hints.find((h) => h.label.includes('p99 tail'));
+  // Whole it is past the inlay's budget: the label drops the parenthesis, the tooltip keeps it.
+  assert.equal(hint?.label, 'p99 tail: gen time not split 100%');
+  assert.match(
+    hint?.tooltip ?? '',
+    /^The gen time not split \(prefill\/decode not measured\) of stage 0 has the largest/,
+  );
 });

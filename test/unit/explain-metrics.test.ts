@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { parseExposition } from '../../server/core/metricsText';
 import { KvUsageTracker, metricNotReportingInScrape } from '../../server/core/explain/metricNotReporting';
 import { costModel, ols, unfit } from '../../server/core/explain/costModel';
-import { fitLine } from '../../server/core/explain/explainTable';
+import { explainTable, fitLine } from '../../server/core/explain/explainTable';
+import { explainJsonText, explainReport } from '../../server/core/explain/explainReport';
 import { distributionInPlace, percentileInPlace } from '../../server/core/explain/select';
 import { SortedTimes } from '../../server/core/explain/sortedTimes';
 import { percentileOfSorted } from '../../server/core/analysis/distribution';
@@ -193,10 +194,58 @@ test('cost per token: a falling line or one the tokens barely explain is not sho
   assert.equal(unfit({ slope: 0.001, intercept: 5, r2: 0.5, n: 10 }), null, 'R² 0.5 is enough');
 });
 
+test("a one-output stage's prefill+decode is fitted against the tokens it made, not its input; explain's JSON names it prefillDecode", () => {
+  // The talker emits one output (decode 0 with several tokens out): prefill+decode = 52 ms + 17 ms
+  // per output token; its input tokens (100 .. 1,200) have nothing to do with it.
+  const specs = Array.from({ length: 12 }, (_, i) => {
+    const spec = asyncChunk(`r${i}`);
+    const tokensOut = 20 + ((i * 7) % 12) * 10;
+    const s0 = {
+      ...spec.stages['0'],
+      num_tokens_in: int(100 * (i + 1)),
+      num_tokens_out: int(tokensOut),
+      vllm_prefill_ms: 52 + 17 * tokensOut,
+      vllm_decode_ms: 0,
+      stage_gen_time_ms: 62 + 17 * tokensOut,
+    };
+    return { ...spec, stages: { ...spec.stages, '0': s0 } };
+  });
+  const { index } = analyseSpecs(specs);
+  assert.deepEqual(index.oneOutputStages(), ['0']);
+  const model = costModel(index, {});
+  const ofTalker = [...model.fits, ...model.skipped].filter((f) => f.stageKey === '0').map((f) => [f.x, f.y]);
+  assert.deepEqual(ofTalker, [
+    ['num_tokens_out', 'vllm_prefill_ms'],
+    ['num_tokens_out', 'vllm_decode_ms'],
+  ]);
+  const fit = model.fits.find((f) => f.stageKey === '0')!;
+  assert.ok(
+    Math.abs(fit.slopeMsPer1kTokens - 17_000) < 1e-6 && Math.abs(fit.interceptMs - 52) < 1e-6,
+    JSON.stringify(fit),
+  );
+  assert.equal(fit.n, 12);
+  assert.match(fit.caveat ?? '', /fitted against the tokens it made \(num_tokens_out\), not its input/);
+  const report = explainReport(index, 'x.log', { targets: ['e2e'], quantiles: ['p90'], scope: {} }, [], []);
+  assert.match(
+    explainTable(report).join('\n'),
+    /stage 0 prefill\+decode \(one output\) vs num_tokens_out: 17,000\.0 ms per 1k tokens \+ 52\.0 ms fixed \(R² 1\.00, n=12\)/,
+  );
+  const json = JSON.parse(explainJsonText(report)) as {
+    tail: { parts: { key: string; phase: string }[] }[];
+    breakdown: { parts: { key: string; phase: string }[] };
+  };
+  const keysOf = (parts: { key: string; phase: string }[]) =>
+    parts.filter((p) => p.key.startsWith('0/prefill')).map((p) => [p.key, p.phase]);
+  assert.deepEqual(keysOf(json.tail[0]!.parts), [['0/prefillDecode', 'prefillDecode']]);
+  assert.deepEqual(keysOf(json.breakdown.parts), [['0/prefillDecode', 'prefillDecode']]);
+  // The codec's prefill is prefill alone.
+  assert.ok(json.breakdown.parts.some((p) => p.key === '1/prefill' && p.phase === 'prefill'));
+});
+
 test('a fit with a negative fixed part reads "− x ms fixed", never "+ -x"', () => {
   assert.equal(
     fitLine({ slopeMsPer1kTokens: 316506.7, interceptMs: -825 }),
-    '316506.7 ms per 1k tokens − 825 ms fixed',
+    '316,506.7 ms per 1k tokens − 825 ms fixed',
   );
   assert.equal(fitLine({ slopeMsPer1kTokens: 50, interceptMs: 20 }), '50.0 ms per 1k tokens + 20.0 ms fixed');
 });

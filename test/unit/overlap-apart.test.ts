@@ -41,13 +41,20 @@ test('end to end on three stages: the code2wav, fed by the talker, is the echo o
   ]);
   const additive = additiveTail(t);
   assert.deepEqual(keys(t), [
+    ['1/decode', 'alongside'],
     ['2/decode', 'alongside'],
     ['2/inputWait', 'alongside'],
   ]);
   assert.equal(additive.parts[0]?.key, '1/decode');
-  assert.ok(Math.abs(additive.residualMs - (t.residualMs + 9382)) < 1e-9);
-  // What is left (the thinker's decode beside the talker's, −6%) is too small a stage to set apart.
-  assert.ok(additive.residualMs / t.excessMs > -0.07, String(additive.residualMs));
+  // What is left, −631 (the thinker's decode beside the talker's), lies within the talker's time:
+  // the talker, far slower than it, keeps 9,440 − 605 = 8,835 of its own; the residual −26.
+  assert.deepEqual(
+    additive.apart.filter((a) => a.ofMs !== undefined).map((a) => [a.part.key, a.part.excessMs, a.ofMs]),
+    [['1/decode', 605, 9440]],
+  );
+  assert.equal(additive.parts[0]?.excessMs, 8835);
+  assert.ok(Math.abs((additive.parts[0]?.share ?? 0) - 8835 / 9410) < 1e-12);
+  assert.ok(Math.abs(additive.residualMs - -26) < 1e-9, String(additive.residualMs));
 });
 
 test('time to first audio on three stages: each stage waits for the one above it; the talker ran alongside the thinker', () => {

@@ -543,14 +543,27 @@ describe('tail overlap note', () => {
     // The parts and the residual add up to the target's excess without them.
     const sum = rows.filter((r) => r.kind !== 'overlap').reduce((a, r) => a + r.excessMs, 0);
     assert.ok(Math.abs(sum - t.excessMs) < 1e-6, `${sum} vs ${t.excessMs}`);
-    // A downstream stage far longer than the overlap has time of its own beyond it: it stays in the sum.
+    // A downstream stage far longer than the overlap has time of its own beyond it: it stays in the
+    // sum, but for what of the overlap (4,149.1) the upstream parts can hold (3,899.1): the same time.
     const longer = {
       ...t,
       excessMs: 10_000,
       parts: t.parts.map((p) => (p.key === '1/genOther' ? { ...p, excessMs: 9000 } : p)),
       residualMs: 10_000 - 3899 - 9000 - 1250 - 0.1,
     };
-    assert.equal(additiveTail(longer).apart.length, 0);
+    const longerApart = additiveTail(longer).apart;
+    assert.deepEqual(
+      longerApart.map((a) => [a.part.key, Math.round(a.part.excessMs * 10) / 10, a.ofMs]),
+      [['1/genOther', 3899.1, 9000]],
+    );
+    const longerRows = tailRows(longer, names, 8, new Set(['0']));
+    assert.deepEqual(
+      longerRows.filter((r) => r.key.startsWith('1/genOther')).map((r) => [r.key, r.kind]),
+      [
+        ['1/genOther', 'part'],
+        ['1/genOther:withinUpstream', 'overlap'],
+      ],
+    );
     // An overlap within rounding (under 5% of the excess) sets nothing apart.
     const small = { ...t, parts: [t.parts[0]!, { ...t.parts[1]!, excessMs: 100 }], residualMs: 3900 - 3899 - 100 };
     assert.equal(additiveTail(small).apart.length, 0);

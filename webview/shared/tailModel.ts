@@ -124,15 +124,18 @@ export function tailRows(
       title: rest.map((p) => `${partText(p, stageNames, oneOutput)} ${signedMs(p.excessMs)}`).join('\n'),
     });
   }
-  for (const { part, because } of additive.apart) {
+  for (const { part, because, ofMs } of additive.apart) {
     const median = medianContributionText(part, t.target, stageNames);
     const why =
       because === 'inputWait'
         ? 'It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream'
-        : `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce): its time lies within theirs, the same time seen from downstream`;
+        : ofMs !== undefined
+          ? `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce) and went on after them: this much of its ${signedMs(ofMs)} lies within their time, the same time seen from downstream; the rest is its own, above`
+          : `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce): its time lies within theirs, the same time seen from downstream`;
     rows.push({
-      key: part.key,
-      label: partText(part, stageNames, oneOutput),
+      // A part partly apart is also among the parts above (the rest of its excess): a key of its own.
+      key: ofMs === undefined ? part.key : `${part.key}:withinUpstream`,
+      label: `${partText(part, stageNames, oneOutput)}${ofMs === undefined ? '' : ', within upstream'}`,
       kind: 'overlap',
       excessMs: part.excessMs,
       share: null,

@@ -31,10 +31,14 @@ export function tailRows(t: TailComparison, n = 5): { label: string; baseline: s
   for (const key of [...apart.baseline, ...apart.candidate]) add(key);
   const cell = (side: TailAttribution | null, key: string): string => {
     if (side?.notMeasured?.some((x) => x.key === key) === true) return NOT_MEASURED_CELL;
-    const p = side?.parts.find((x) => x.key === key);
-    if (p === undefined) return '–';
-    if ((side === t.baseline ? apart.baseline : apart.candidate).has(key)) return `${ms(p.excessMs)} (apart)`;
-    return `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
+    const added = side === t.baseline ? baseline : candidate;
+    // A part partly apart (its time within its upstream's) shows what is added, and what is apart.
+    const p = added?.parts.find((x) => x.key === key);
+    const away = added?.apart.find((x) => x.part.key === key);
+    if (p === undefined && away === undefined) return '–';
+    if (p === undefined) return `${ms(away?.part.excessMs ?? 0)} (apart)`;
+    const share = `${ms(p.excessMs)}${p.share === null ? '' : ` (${Math.round(p.share * 100)}%)`}`;
+    return away === undefined ? share : `${share}, ${ms(away.part.excessMs)} apart`;
   };
   const labelIn = (side: TailAttribution | null, key: string): string | null => {
     const part: NamedPart | undefined =

@@ -14,7 +14,8 @@ import {
   type StageLiveNumbers,
   type TailLead,
 } from './liveNumbers';
-import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
+import { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT } from '../analysis/oneOutputStage';
+import { UNSPLIT_GEN_LABEL, UNSPLIT_GEN_SHORT } from '../explain/explainTable';
 import type { SourcePosition } from './sourceRange';
 import { stageAnchors } from './stageAnchors';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -44,11 +45,17 @@ function numbersLabel(
     : numbers;
 }
 
-/** `p99 tail: decode 85%` within the budget: a one-output stage's part without "(one output)" where it must. */
+/** `p99 tail: decode 85%` within the budget: a one-output stage's part without "(one output)", an unsplit gen time without its parenthesis, where they must. */
 function tailLeadLabel(lead: TailLead, prefix: string): string {
   const label = `${prefix}${formatTailLead(lead)}`;
   if (label.length <= INLAY_LABEL_BUDGET) return label;
-  return `${prefix}${formatTailLead({ ...lead, part: lead.part === PREFILL_DECODE_LABEL ? 'prefill+decode' : lead.part })}`;
+  const short =
+    lead.part === PREFILL_DECODE_LABEL
+      ? PREFILL_DECODE_SHORT
+      : lead.part === UNSPLIT_GEN_LABEL
+        ? UNSPLIT_GEN_SHORT
+        : lead.part;
+  return `${prefix}${formatTailLead({ ...lead, part: short })}`;
 }
 
 export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {

@@ -3,20 +3,20 @@
 // overlap left out as the views leave them out (a codec waiting for a slow talker, or running
 // alongside it under async chunk, does not lead).
 // Hand-offs and preprocess belong to no stage's hint; a tail where nothing stands out leads nowhere.
-import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { targetLabel } from '../explain/explainTable';
+import { phaseWord, targetLabel } from '../explain/explainTable';
 import { additiveTail } from '../explain/overlapApart';
 import type { PartPhase, TailAttribution } from '../explain/types';
 import type { TailLead } from './liveNumbers';
 
-const PHASE_WORD: Partial<Record<PartPhase, string>> = {
-  inputWait: 'input wait',
-  readyQueued: 'ready queued',
-  queued: 'queued',
-  prefill: 'prefill',
-  decode: 'decode',
-  genOther: 'rest of gen time',
-};
+/** The phases of a stage's own time: those can lead its hint. */
+const STAGE_PHASES: ReadonlySet<PartPhase> = new Set([
+  'inputWait',
+  'readyQueued',
+  'queued',
+  'prefill',
+  'decode',
+  'genOther',
+]);
 
 /** Below this share a part does not "lead" (a flat tail's noise). */
 const MIN_SHARE = 0.2;
@@ -37,9 +37,9 @@ export function tailLeadOf(
     !(top.excessMs > 0)
   )
     return null;
-  const word = PHASE_WORD[top.phase];
-  if (word === undefined) return null;
-  const part = top.phase === 'prefill' && oneOutput.has(top.stageKey) ? PREFILL_DECODE_LABEL : word;
+  if (!STAGE_PHASES.has(top.phase)) return null;
+  // Named as explain and the views name it (an unsplit gen time, a one-output prefill+decode).
+  const part = phaseWord(top, [...oneOutput]);
   return {
     stageId: top.stageId,
     part,

@@ -1,6 +1,6 @@
 // Cost per token: per stage, an ordinary least-squares line through the per-request points
 // of prefill time against input tokens (num_tokens_in) and decode time against output
-// tokens (num_tokens_out): the slope (ms per 1,000 tokens) says "long prompts", the
+// tokens (num_tokens_out; a one-output stage's prefill+decode against them too): the slope (ms per 1,000 tokens) says "long prompts", the
 // intercept (a fixed floor) "slow server". A fit is shown only when the points support
 // it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
 // spread of x (coefficient of variation) of at least MIN_X_SPREAD, and a line that says what
@@ -10,13 +10,15 @@ import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import type { CostFit, CostFitSkipped, CostModel } from './types';
-import { countOf } from '../numberText';
+import { countOf, groupedNumber } from '../numberText';
 
 export const MIN_POINTS = 10;
 const DECODE_IN_PREFILL =
   'vllm_decode_ms is 0 in every request: under Model Runner V2 + async chunk this stage emits one output at the end, so its prefill covers its decode steps and the slope is not a prefill cost alone';
 const DECODE_NOT_MEASURED =
   'this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_decode_ms is not a measurement, its decode steps are in its prefill+decode';
+const PREFILL_DECODE_BY_OUTPUT =
+  'this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_prefill_ms is its prefill+decode, so it is fitted against the tokens it made (num_tokens_out), not its input, and the slope is a cost per output token with the prefill in the fixed part';
 export const MIN_DISTINCT_X = 3;
 export const MIN_X_SPREAD = 0.1;
 /**
@@ -92,7 +94,7 @@ export function unsupported(xs: ArrayLike<number>): string | null {
 /** Why a fitted line says nothing of a cost per token, or null when it does. */
 export function unfit(line: Ols): string | null {
   // The minus sign the CLI and the views use for a negative number.
-  const slope = (line.slope * 1000).toFixed(1).replace('-', '−');
+  const slope = groupedNumber(line.slope * 1000, 1, 1).replace('-', '−');
   if (!(line.slope > 0))
     return `the time does not grow with the token count (slope ${slope} ms per 1k tokens, R² ${line.r2.toFixed(2)})`;
   if (line.r2 < MIN_R2)
@@ -132,8 +134,11 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
         });
         continue;
       }
+      // A one-output stage's prefill+decode time is mostly its decode steps: it grows with the tokens it makes.
+      const byOutput = f.part === 'prefill' && oneOutput.has(stage.stageKey);
+      const x = byOutput ? 'num_tokens_out' : f.x;
       const part = parts.get(`${stage.stageKey}/${f.part}`);
-      const tokens = stage[f.tokens];
+      const tokens = stage[byOutput ? 'tokensOut' : f.tokens];
       const xs: number[] = [];
       const ys: number[] = [];
       if (part !== undefined) {
@@ -157,7 +162,7 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
         skipped.push({
           stageId: stage.stageId,
           stageKey: stage.stageKey,
-          x: f.x,
+          x,
           y: f.y,
           n: xs.length,
           reason: why ?? 'no spread in token counts',
@@ -167,7 +172,7 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
       fits.push({
         stageId: stage.stageId,
         stageKey: stage.stageKey,
-        x: f.x,
+        x,
         y: f.y,
         slopeMsPer1kTokens: line.slope * 1000,
         interceptMs: line.intercept,
@@ -182,7 +187,10 @@ export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnRe
       prefillFit !== undefined &&
       (oneOutput.has(stage.stageKey) || (decode !== undefined && allZero(read(decode.ms, own.y))))
     ) {
-      fits[fits.indexOf(prefillFit)] = { ...prefillFit, caveat: DECODE_IN_PREFILL };
+      fits[fits.indexOf(prefillFit)] = {
+        ...prefillFit,
+        caveat: oneOutput.has(stage.stageKey) ? PREFILL_DECODE_BY_OUTPUT : DECODE_IN_PREFILL,
+      };
     }
   }
   return { fits, skipped };

@@ -2,6 +2,7 @@
 // each quantile, the load at arrival of the same tails, the distribution of every part
 // of the breakdown, the percentiles over time with the engines' gauges, the cost model,
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
+import { breakdownSummaryJson, tailJson } from './oneOutputJson';
 import { rolesThatFit, type StageOutput } from '../analysis/roleFit';
 import { stageRolesOf } from '../stageRoles';
 import type { EngineSeries } from '../analysis/engineSeries';
@@ -159,10 +160,16 @@ export function explainReport(
   };
 }
 
-/** The report as JSON text: numbers to at most 4 decimals (they are sums and means of 3-decimal values), NaN as null. */
+/** The report as JSON text (a one-output stage's prefill named prefillDecode, oneOutputJson.ts): numbers to at most 4 decimals (they are sums and means of 3-decimal values), NaN as null. */
 export function explainJsonText(report: ExplainReport): string {
+  const oneOutput = report.oneOutputStages;
+  const json = {
+    ...report,
+    tail: report.tail.map((t) => tailJson(t, oneOutput)),
+    breakdown: breakdownSummaryJson(report.breakdown, oneOutput),
+  };
   return JSON.stringify(
-    report,
+    json,
     (_key, v: unknown) =>
       typeof v === 'number' ? (Number.isFinite(v) ? (Number.isInteger(v) ? v : Math.round(v * 1e4) / 1e4) : null) : v,
     2,

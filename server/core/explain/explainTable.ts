@@ -6,7 +6,7 @@ import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
-import { durationText as ms, signedDurationText as signed } from '../numberText';
+import { durationText as ms, groupedNumber, signedDurationText as signed } from '../numberText';
 import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
@@ -45,14 +45,27 @@ export function partLabel(
 ): string {
   if (p.phase === 'transfer') return `${edgeLabel(p.edge ?? '?')} ${COMPONENT_LABEL[p.component ?? 'tx']}`;
   if (p.stageKey === null) return PHASE_LABEL[p.phase];
-  const stage = stageLabel(p.stageKey, roles);
-  if (p.phase === 'prefill' && oneOutput.includes(p.stageKey)) return `${stage} ${PREFILL_DECODE_LABEL}`;
-  if (p.withUnmeasuredPhases === true) return `${stage} ${UNSPLIT_GEN_LABEL}`;
-  return `${stage} ${PHASE_LABEL[p.phase]}`;
+  return `${stageLabel(p.stageKey, roles)} ${phaseWord(p, oneOutput)}`;
+}
+
+/**
+ * A stage's part without the stage: a one-output prefill is prefill+decode (one output), a rest
+ * of gen time that holds unmeasured phases is the gen time not split. The deploy hint's tail lead
+ * names its part with it too.
+ */
+export function phaseWord(
+  p: Pick<TailPart, 'stageKey' | 'phase' | 'withUnmeasuredPhases'>,
+  oneOutput: readonly string[] = [],
+): string {
+  if (p.phase === 'prefill' && p.stageKey !== null && oneOutput.includes(p.stageKey)) return PREFILL_DECODE_LABEL;
+  if (p.withUnmeasuredPhases === true) return UNSPLIT_GEN_LABEL;
+  return PHASE_LABEL[p.phase];
 }
 
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
 export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
+/** Its short form, where a label must fit a narrow place (the deploy YAML's inlay hint); the tooltip has the whole. */
+export const UNSPLIT_GEN_SHORT = 'gen time not split';
 
 /** The findings that say why a stage's TTFT is not recorded. */
 const TTFT_NOT_RECORDED_CODES: ReadonlySet<string> = new Set([
@@ -140,7 +153,18 @@ function table(rows: string[][], leftColumns = 1): string[] {
 /** A fit's line in words: the slope, then the fixed part with its sign (a line can cross 0 above x = 0). */
 export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>): string {
   const sign = f.interceptMs < 0 ? '−' : '+';
-  return `${f.slopeMsPer1kTokens.toFixed(1)} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
+  return `${groupedNumber(f.slopeMsPer1kTokens, 1, 1).replace('-', '−')} ms per 1k tokens ${sign} ${ms(Math.abs(f.interceptMs))} fixed`;
+}
+
+/** Beyond this share of the target's excess a residual is more than rounding, and says why. */
+const RESIDUAL_SHARE = 0.05;
+
+/** Why a residual beyond ±5% of the excess is left, after the parts set apart; null within it. */
+export function residualText(residualMs: number, excessMs: number, anyApart: boolean): string | null {
+  if (!(Math.abs(excessMs) > 0) || !(Math.abs(residualMs) > RESIDUAL_SHARE * Math.abs(excessMs))) return null;
+  if (residualMs < 0)
+    return `a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and ${anyApart ? 'beyond the parts set apart ' : ''}none is known to be the same time counted twice (no stage that the tail's positions show running alongside its upstream holds it)`;
+  return 'a positive residual: time of the tail that no part explains: final output and orchestration where the log does not measure them, gaps between stages, and parts not measured in some tail requests (their time is here)';
 }
 
 function tailBlock(
@@ -171,8 +195,13 @@ function tailBlock(
   }
   // A part whose contribution no tail request measured: in words, never a number.
   for (const p of t.notMeasured ?? []) rows.push([partLabel(p, oneOutput, roles), 'not measured', '-', 'not measured']);
-  for (const { part } of additive.apart)
-    rows.push([`${partLabel(part, oneOutput, roles)} (overlap)`, signed(part.excessMs), 'apart', median(part)]);
+  for (const { part, ofMs } of additive.apart)
+    rows.push([
+      `${partLabel(part, oneOutput, roles)} (overlap${ofMs === undefined ? '' : ', within upstream'})`,
+      signed(part.excessMs),
+      'apart',
+      median(part),
+    ]);
   rows.push([
     'residual',
     signed(additive.residualMs),
@@ -194,9 +223,11 @@ function tailBlock(
     signed,
   });
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
-  else if (t.residualMs < -0.05 * Math.abs(t.excessMs) && Math.abs(t.excessMs) > 0)
+  const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
+  if (residualNote !== null) out.push(`  (${residualNote})`);
+  if (t.fewValues !== undefined)
     out.push(
-      "  (a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and none is known to be the same time counted twice)",
+      `  (few values: a ${t.quantile} from ${t.scopeCount} values (fewer than ${t.fewValues.needed}) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest ${t.requestCount === 1 ? 'request' : `${t.requestCount} requests`})`,
     );
   if (t.requestIds.length > 0)
     out.push(

@@ -97,13 +97,20 @@ export type ApartReason = 'inputWait' | 'alongside';
 
 /** A part shown apart: not added, no share. */
 export interface ApartPart {
+  /** The part, with only the excess set apart where that is part of it (ofMs). */
   readonly part: TailPart;
   readonly because: ApartReason;
+  /**
+   * Present when only part of the part's excess is apart: the part's whole excess. The rest
+   * stays among the added parts (a stage's time of its own beyond the time it ran alongside
+   * its upstream).
+   */
+  readonly ofMs?: number;
 }
 
 /** A tail's parts as they add up: the overlapping parts apart, the residual without them. */
 export interface AdditiveTail {
-  /** The parts whose excesses add up to the target's, largest first (those apart left out). */
+  /** The parts whose excesses add up to the target's, largest first (those apart left out, a part partly apart with the rest of its excess). */
   readonly parts: readonly TailPart[];
   /** The downstream parts behind the overlap, largest excess first. */
   readonly apart: readonly ApartPart[];
@@ -139,13 +146,50 @@ export function additiveTail(t: Tail): AdditiveTail {
     for (const p of group.parts) apart.set(p, 'alongside');
     residualMs += group.excessMs;
   }
-  if (apart.size === 0) return { parts: t.parts, apart: [], residualMs: t.residualMs };
+  // A stage that ran alongside its upstream and is far slower than what overlap is left (a
+  // talker decoding long after the thinker it ran alongside ended) has time of its own beyond
+  // it: only the part of its time that lies within the upstream stages' is seen twice.
+  const withinUpstream = new Map<TailPart, number>();
+  for (const group of downstreamStages(t, apart)) {
+    const overlap = -residualMs;
+    if (!(overlap > OVERLAP_SHARE * Math.abs(t.excessMs))) break;
+    // One smaller than the overlap does not hold it (the rule above took one of its size whole).
+    if (!(group.excessMs > 2 * overlap) || group.excessMs < GROUP_SHARE * Math.abs(t.excessMs)) continue;
+    const upstream = upstreamExcessMs(t, group.stageId, apart);
+    const largest = group.parts.reduce((a, p) => (p.excessMs > a.excessMs ? p : a));
+    const withinMs = Math.min(overlap, upstream, largest.excessMs);
+    if (!(withinMs > OVERLAP_SHARE * Math.abs(t.excessMs))) continue;
+    withinUpstream.set(largest, withinMs);
+    residualMs += withinMs;
+  }
+  if (apart.size === 0 && withinUpstream.size === 0) return { parts: t.parts, apart: [], residualMs: t.residualMs };
   const shown: ApartPart[] = [];
+  const parts: TailPart[] = [];
   for (const p of t.parts) {
     const because = apart.get(p);
+    const withinMs = withinUpstream.get(p);
     if (because !== undefined) shown.push({ part: p, because });
+    else if (withinMs === undefined) parts.push(p);
+    else {
+      shown.push({ part: withExcess(p, withinMs, t.excessMs), because: 'alongside', ofMs: p.excessMs });
+      parts.push(withExcess(p, p.excessMs - withinMs, t.excessMs));
+    }
   }
-  return { parts: t.parts.filter((p) => !apart.has(p)), apart: shown, residualMs };
+  parts.sort((a, b) => b.excessMs - a.excessMs || (a.key < b.key ? -1 : 1));
+  return { parts, apart: shown, residualMs };
+}
+
+/** The positive excess of the parts of the stages upstream of `stageId` that are added up: the most of a downstream stage's time that can lie within theirs. */
+function upstreamExcessMs(t: Tail, stageId: number, apart: ReadonlyMap<TailPart, ApartReason>): number {
+  let sum = 0;
+  for (const p of t.parts)
+    if (p.stageId !== null && p.stageId < stageId && !apart.has(p) && p.excessMs > 0) sum += p.excessMs;
+  return sum;
+}
+
+/** A part with part of its excess, its share of the target's excess to match. */
+function withExcess(p: TailPart, excessMs: number, targetExcessMs: number): TailPart {
+  return { ...p, excessMs, share: Math.abs(targetExcessMs) < 1e-9 ? null : excessMs / targetExcessMs };
 }
 
 /** How a consumer names a part, a stage and a signed duration. */
@@ -172,8 +216,14 @@ export function overlapText(apart: readonly ApartPart[], words: OverlapWords): s
       `${named.slice(0, -1).join(', ')} and ${named.at(-1)} are each a stage's wait for its input from the stages upstream: each runs while their parts do, the same time seen from downstream`,
     );
   const stages = new Map<string, TailPart[]>();
-  for (const { part, because } of apart) {
+  for (const { part, because, ofMs } of apart) {
     if (because !== 'alongside') continue;
+    if (ofMs !== undefined) {
+      clauses.push(
+        `${words.stage(part.stageKey ?? '?')} ran alongside the stages upstream (async chunk feeds it as they produce) and went on after them: ${words.signed(part.excessMs)} of ${words.part(part)} (${words.signed(ofMs)} in all) lies within their time, as much as the parts upstream add (the same time seen from downstream), the rest is its own`,
+      );
+      continue;
+    }
     const key = part.stageKey ?? '?';
     stages.set(key, [...(stages.get(key) ?? []), part]);
   }

@@ -7,7 +7,8 @@ import type { ExplainIndex } from './explainIndex';
 import { contributionCanBeUnknown, forEachContribution, unknownContributionReason } from './tailContributions';
 import { rowsCutUpstream, waitsWithinUpstream } from './upstreamCut';
 import type { Target } from './targets';
-import type { TailAttribution, TailPart, TailQuantile, UnmeasuredTailPart } from './types';
+import { TAIL_PERCENT, type TailAttribution, type TailPart, type TailQuantile, type UnmeasuredTailPart } from './types';
+import { valuesAbovePercent } from '../reportedPercentiles';
 
 const MAX_REQUEST_IDS = 50;
 
@@ -109,6 +110,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
   for (const p of parts) explained += p.excessMs;
 
   const alongside = alongsideStagesOf(index, tailRows);
+  const needed = valuesAbovePercent(TAIL_PERCENT[t.quantile]);
   const cut = rowsCutUpstream(index, t.target, tailRows, tailValues);
   const waits = waitsWithinUpstream(index, t.target, tailRows, tailValues);
   const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
@@ -128,6 +130,7 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     ...(alongside.length === 0 ? {} : { alongsideStages: alongside }),
     ...(cut === 0 ? {} : { upstreamUntilInput: cut }),
     ...(waits.length === 0 ? {} : { waitsWithinUpstream: waits }),
+    ...(t.scopeCount < needed ? { fewValues: { needed } } : {}),
     ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };

@@ -185,6 +185,12 @@ export interface TailAttribution {
    * seen from downstream (upstreamCut.ts; absent when none).
    */
   readonly waitsWithinUpstream?: readonly string[];
+  /**
+   * Present when the scope has fewer values than the quantile needs before some value lies above
+   * it (a p99 100, a p95 20, a p90 10; reportedPercentiles.ts): the threshold is then the largest
+   * value or an interpolation towards it, not a tail estimate.
+   */
+  readonly fewValues?: { readonly needed: number };
   /** Parts whose contribution is not known in any tail request (absent when none). */
   readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */
