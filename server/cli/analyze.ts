@@ -137,6 +137,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       durationSeconds: duration,
       refreshMs: 1000,
       out: process.stdout,
+      err: process.stderr,
+      command: 'analyze',
     });
   }
   let progress: ProgressLine | null = null;
