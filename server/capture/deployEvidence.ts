@@ -9,9 +9,12 @@ import type { Finding } from '../core/analysis/types';
 import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/fileCache';
 import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
 import { hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
+import { stageMismatch } from '../core/deploy/evidenceText';
 import { isMap } from '../core/deploy/configTree';
 import { stageViews } from '../core/deploy/stageViews';
 import { configStageIds } from '../core/deploy/configStageIds';
+import { deployDiagnostics, type DeployDiagnostic } from '../core/deploy/checks';
+import { isDeployConfig } from '../core/deploy/recognise';
 
 /** A deploy config is kilobytes; anything larger is not one. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -64,7 +67,18 @@ export function deployConfigProblem(deployConfig: string): string | null {
     return `cannot be resolved: ${overlay.message} (${path.basename(overlay.entry.value.location.file)} line ${overlay.entry.value.location.range.start.line + 1})`;
   if (stageViews(effective.root).length === 0)
     return 'is not a vLLM-Omni deploy config (no stages with a stage_id, base_config included)';
+  // A config no server runs as written (two stages with one id, a stage without a replica)
+  // is not evidence of what one ran: the editor's checks of it, as errors here.
+  const invalid = deployDiagnostics({ file, isDeployConfig: isDeployConfig(file.root), effective }).find(unrunnable);
+  if (invalid !== undefined)
+    return `is not a config a server runs: line ${invalid.range.start.line + 1}: ${invalid.message}`;
   return null;
+}
+
+/** Stage ids given twice, and a num_replicas out of range or not an integer. */
+function unrunnable(d: DeployDiagnostic): boolean {
+  if (d.code === 'duplicate-stage-id') return true;
+  return (d.code === 'invalid-value' || d.code === 'wrong-type') && /^`num_replicas`/.test(d.message);
 }
 
 /** `logStageIds`: the stage ids the log's requests have; a config with other stages is said not to match. */
@@ -79,6 +93,17 @@ export function withDeployEvidence(
   if (file === undefined || isUnread(file) || !isMap(file.root)) return findings;
   const effective = resolveEffectiveConfig(file, (base) => files.load(base));
   return withConfigEvidence(findings, effective.root, configPath, logStageIds);
+}
+
+/**
+ * The sentence that `deployConfig` is not the config the server ran (its stage ids are not the
+ * log's), said once for the whole report; null when they match or cannot be told.
+ */
+export function deployConfigMismatch(deployConfig: string, logStageIds: readonly number[]): string | null {
+  const configPath = path.resolve(deployConfig);
+  const file = files.load(configPath);
+  if (file === undefined || isUnread(file) || !isMap(file.root)) return null;
+  return stageMismatch(resolveEffectiveConfig(file, (base) => files.load(base)).root, configPath, logStageIds);
 }
 
 /** The stage ids `deployConfig` defines (base_config included), sorted; null when it cannot serve (deployConfigProblem). */

@@ -138,6 +138,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       durationSeconds: duration,
       refreshMs: 1000,
       out: process.stdout,
+      err: process.stderr,
+      command: 'analyze',
     });
   }
   let progress: ProgressLine | null = null;
@@ -246,9 +248,15 @@ export async function analyzeStream(
   const out = new StdoutText();
   let read: { analysis: StreamAnalysis; unreadable: ParseProblem | null };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
+  // A config whose stages are not the log's is said to be so once, for the whole report; its
+  // settings are then no evidence, so no finding cites them.
+  const mismatchOf = (snapshot: AnalysisSnapshot): string | null =>
+    deployConfig === null || snapshot.stages.length === 0
+      ? null
+      : loadDeployEvidence().deployConfigMismatch(deployConfig, logStageIds(snapshot));
   // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
-  const withEvidence = (snapshot: AnalysisSnapshot): AnalysisSnapshot =>
-    deployConfig === null
+  const withEvidence = (snapshot: AnalysisSnapshot, mismatch: string | null): AnalysisSnapshot =>
+    deployConfig === null || mismatch !== null
       ? snapshot
       : (Object.create(snapshot, {
           findings: {
@@ -264,7 +272,11 @@ export async function analyzeStream(
       onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
     });
-    const snapshot = withEvidence(analysis.snapshot());
+    const whole = analysis.snapshot();
+    const mismatch = mismatchOf(whole);
+    // The JSON has no place for a sentence about the input: said on stderr, as a note.
+    if (mismatch !== null) process.stderr.write(`stage-lens analyze: ${mismatch}\n`);
+    const snapshot = withEvidence(whole, mismatch);
     writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions));
     out.add('\n');
     read = { analysis, unreadable };
@@ -292,11 +304,16 @@ export async function analyzeStream(
       keepRequests: false,
       summaryFields: TABLE_SUMMARY_FIELDS,
     });
-    const snapshot = kind === 'scrape' ? null : withEvidence(analysis.snapshot());
+    const whole = kind === 'scrape' ? null : analysis.snapshot();
+    const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
-      snapshot === null
+      whole === null
         ? scrapeTable(histograms, speechStreams, preemptions, sourceName)
-        : tableReport(snapshot, { source: sourceName, stageRoles: analysis.stageRoles() });
+        : tableReport(withEvidence(whole, mismatch), {
+            source: sourceName,
+            stageRoles: analysis.stageRoles(),
+            ...(mismatch === null ? {} : { inputNote: mismatch }),
+          });
     out.add(lines.join('\n') + '\n');
     read = { analysis, unreadable };
   }

@@ -25,7 +25,7 @@ export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options'
   let parsed: CommandArgs<O>;
   try {
     parsed = parseArgs<CommandConfig<O>>({
-      args: argv,
+      args: withNegativeValues(argv, { ...SHARED_OPTIONS, ...options }),
       allowPositionals: true,
       options: { ...SHARED_OPTIONS, ...options },
     });
@@ -50,4 +50,31 @@ export function argsErrorText(err: Error & { code?: string }): string {
   if (unknown === null) return err.message;
   const option = unknown[1] as string;
   return `unknown option '${option}' (an input whose name starts with '-' goes after '--', as in: -- ${option})`;
+}
+
+const NEGATIVE_NUMBER = /^-(?:\d|\.\d)/;
+
+/**
+ * `--name -5` as `--name=-5` for a string option: node:util takes a value starting with '-'
+ * for an option and rejects it as ambiguous, so the option's own check says what it takes.
+ */
+export function withNegativeValues(
+  argv: readonly string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : null;
+    if (name !== null && options[name]?.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }

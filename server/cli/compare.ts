@@ -56,6 +56,7 @@ Options:
                                 difference is within noise (default: it is reported, not failed)
   --fail-unevaluated            a rule that cannot be evaluated fails (default: reported)
   --exclude-cold                leave the first request after each server start out
+                                (of a log or session; a scrape's histograms hold every request)
   --confidence <0..1>           confidence level (default 0.95)
   --resamples <n>               bootstrap resamples per quantile (default 2000)
   --seed <n>                    bootstrap seed (default 1)
@@ -291,6 +292,14 @@ export async function runCompare(argv: string[]): Promise<number> {
     return 2;
   }
   const [baseline, candidate] = runs;
+  // A scrape's histograms count every request since the server started, the cold ones too.
+  if (v['exclude-cold'] === true) {
+    const scrapes = runs.filter((r) => r.samples === null).map((r) => r.source);
+    if (scrapes.length > 0)
+      process.stderr.write(
+        `stage-lens compare: warning: --exclude-cold does not apply to ${scrapes.join(' and ')}: a /metrics scrape has no per-request values, and its histograms include the cold requests\n`,
+      );
+  }
   // Before anything is printed: a report against an empty run would read as one, and pass.
   let empty = false;
   for (const [name, run] of [

@@ -32,9 +32,9 @@ metrics that are registered but read 0 while requests finish; and, in --format j
 only, rolling percentiles over time with the engines' running / waiting / KV-cache usage.
 
 Options:
-  --target <T>          ${TARGET_GRAMMAR};
+  --target <T>          ${TARGET_GRAMMAR}, in any case;
                         repeat for several (default: every target the log measures)
-  --quantile <q>        p90, p95 or p99 (default: p95 and p99)
+  --quantile <q>        p90, p95 or p99; repeat for several (default: p95 and p99)
   --exclude-cold        leave the first request after each server start out
   --by-boot             one tail attribution per server boot
   --format table|json   output (default table; json is schema 1)
@@ -53,7 +53,7 @@ export async function runExplain(argv: string[]): Promise<number> {
     argv,
     {
       target: { type: 'string', multiple: true },
-      quantile: { type: 'string' },
+      quantile: { type: 'string', multiple: true },
       'by-boot': { type: 'boolean', default: false },
     },
     HELP,
@@ -74,13 +74,20 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: --target '${t}' is not a target: ${TARGET_GRAMMAR}\n`);
       return 2;
     }
-    targets.push(target.name);
+    // Each once, however it was written (`e2e`, `E2E`): a repeat would print its section twice.
+    if (!targets.includes(target.name)) targets.push(target.name);
   }
-  const q = parsed.values.quantile as string | undefined;
-  if (q !== undefined && !(TAIL_QUANTILES as readonly string[]).includes(q)) {
-    process.stderr.write(`stage-lens explain: --quantile must be one of ${TAIL_QUANTILES.join(', ')} (got '${q}')\n`);
-    return 2;
+  const quantiles: TailQuantile[] = [];
+  for (const q of (parsed.values.quantile as string[] | undefined) ?? []) {
+    const quantile = TAIL_QUANTILES.find((t) => t === q.toLowerCase());
+    if (quantile === undefined) {
+      process.stderr.write(`stage-lens explain: --quantile must be one of ${TAIL_QUANTILES.join(', ')} (got '${q}')\n`);
+      return 2;
+    }
+    if (!quantiles.includes(quantile)) quantiles.push(quantile);
   }
+  // In the order the report's columns run.
+  quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   const source = parsed.positionals[0];
   let report: ExplainReport;
   try {
@@ -99,7 +106,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       source === '-' ? 'stdin' : source,
       {
         ...(targets.length === 0 ? {} : { targets }),
-        ...(q === undefined ? {} : { quantiles: [q as TailQuantile] }),
+        ...(quantiles.length === 0 ? {} : { quantiles }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true },
         byBoot: parsed.values['by-boot'] === true,
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),

@@ -7,6 +7,10 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
+import { findingsFirst, fitFrame } from '../core/report/liveFrame';
+
+/** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
+const STDERR_TAIL_BYTES = 4096;
 
 export interface LiveOptions {
   readonly source: CaptureSource;
@@ -15,6 +19,10 @@ export interface LiveOptions {
   readonly durationSeconds: number | null;
   readonly refreshMs: number;
   readonly out: NodeJS.WriteStream;
+  /** `demo`, `analyze`: who says it on stderr. */
+  readonly command: string;
+  /** Where a source that ended with an error has its stderr's end shown. */
+  readonly err: NodeJS.WritableStream;
 }
 
 export async function runLive(options: LiveOptions): Promise<number> {
@@ -30,23 +38,54 @@ export async function runLive(options: LiveOptions): Promise<number> {
   let lastError: string | null = null;
   let exitCode = 0;
 
-  const render = (final: boolean): void => {
+  let stderrTail = Buffer.alloc(0);
+  /** The request count the last progress line said (a pipe gets a line only when it changes). */
+  let saidCount = -1;
+
+  const head = (final: boolean, now: number): string =>
+    `${final ? 'Final summary' : 'Live'} · ${options.title} · ${((now - started) / 1000).toFixed(0)}s${lastError === null ? '' : ` · ${lastError}`}`;
+
+  const report = (final: boolean, now: number): string[] => {
     const snapshot = analysis.snapshot();
-    const now = Date.now();
-    const elapsed = ((now - started) / 1000).toFixed(0);
-    const head = `${final ? 'Final summary' : 'Live'} · ${options.title} · ${elapsed}s${lastError === null ? '' : ` · ${lastError}`}`;
-    // A final summary says what the whole log holds; a live frame may be early.
-    const waiting =
-      final || snapshot.requestCount > 0
+    // A final summary says what the whole log holds; a live frame may be early. A source that
+    // ended with an error printed nothing to analyze: the advice for a log without stats would be false.
+    const noRequestYet =
+      snapshot.requestCount > 0
         ? null
-        : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
-    const body = tableReport(snapshot, {
+        : final
+          ? exitCode !== 0
+            ? [`No request was read: ${options.title} ended (${lastError ?? 'an error'}) before printing one.`]
+            : null
+          : waitingLines((now - started) / 1000, firstOutputAt === null ? null : (now - firstOutputAt) / 1000);
+    return tableReport(snapshot, {
       source: options.source.description,
       stageRoles: analysis.stageRoles(),
-      ...(waiting === null ? {} : { noRequestYet: waiting }),
-    }).join('\n');
-    // On a terminal, redraw in place; in a pipe, print a frame per refresh.
-    options.out.write((tty && !final ? '\x1b[H\x1b[2J' : '\n') + head + '\n' + body + '\n');
+      ...(noRequestYet === null ? {} : { noRequestYet }),
+    });
+  };
+
+  const renderLive = (): void => {
+    const now = Date.now();
+    if (tty) {
+      // Redrawn in place, so it must fit: a wrapped line would push the phase table off the top.
+      const frame = fitFrame(
+        findingsFirst([head(false, now), ...report(false, now)]),
+        options.out.columns ?? 80,
+        (options.out.rows ?? 24) - 1,
+      );
+      options.out.write('\x1b[H\x1b[2J' + frame.join('\n') + '\n');
+      return;
+    }
+    // In a pipe or a file, frames would pile up: a line when the request count changes.
+    const count = analysis.snapshot().requestCount;
+    if (count === saidCount) return;
+    saidCount = count;
+    options.out.write(`${head(false, now)} · ${count} request${count === 1 ? '' : 's'} so far\n`);
+  };
+
+  const renderFinal = (): void => {
+    const now = Date.now();
+    options.out.write('\n' + head(true, now) + '\n' + report(true, now).join('\n') + '\n');
   };
 
   const done = new Promise<void>((resolve) => {
@@ -56,6 +95,10 @@ export async function runLive(options: LiveOptions): Promise<number> {
         let parser = parsers.get(stream);
         if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser()));
         analysis.ingest(parser.push(bytes));
+        if (stream === 'stderr') {
+          const tail = Buffer.concat([stderrTail, bytes]);
+          stderrTail = tail.length > STDERR_TAIL_BYTES ? tail.subarray(tail.length - STDERR_TAIL_BYTES) : tail;
+        }
       },
       onStatus: (status, detail) => {
         if (status === 'error' || status === 'crashed') {
@@ -77,16 +120,30 @@ export async function runLive(options: LiveOptions): Promise<number> {
   const timer = setInterval(() => {
     // Never a request whose table is still being printed (see StreamAnalysis.flushIdle).
     analysis.flushIdle(parsers.values());
-    render(false);
+    renderLive();
   }, options.refreshMs);
+  // Cleared once the run ends, so that a source that ends early ends the command at once.
+  let deadlineTimer: NodeJS.Timeout | undefined;
   const deadline =
-    options.durationSeconds === null ? null : new Promise<void>((r) => setTimeout(r, options.durationSeconds! * 1000));
-  const interrupted = new Promise<void>((r) => process.once('SIGINT', () => r()));
+    options.durationSeconds === null
+      ? null
+      : new Promise<void>((r) => (deadlineTimer = setTimeout(r, options.durationSeconds! * 1000)));
+  let onSigint: (() => void) | undefined;
+  const interrupted = new Promise<void>((r) => process.once('SIGINT', (onSigint = () => r())));
   await Promise.race([done, interrupted, ...(deadline === null ? [] : [deadline])]);
   clearInterval(timer);
+  clearTimeout(deadlineTimer);
+  if (onSigint !== undefined) process.removeListener('SIGINT', onSigint);
   if (!ended) await options.source.stop();
   for (const parser of parsers.values()) analysis.ingest(parser.end());
   analysis.flush();
-  render(true);
+  renderFinal();
+  // Why it died, in its own words (a usage error, a traceback's end).
+  if (exitCode !== 0) {
+    const said = stderrTail.toString('utf8').trimEnd();
+    options.err.write(
+      `stage-lens ${options.command}: ${options.title} ${lastError ?? 'ended with an error'}${said === '' ? '' : `; its stderr ends with:\n${said}`}\n`,
+    );
+  }
   return exitCode;
 }

@@ -6,7 +6,7 @@
 // deploy-YAML engine lives in server/core/deploy.
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { isMap as isYamlMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { ChunkPlan, ModelRunner, ScenarioName, StageSpec, Topology } from './topology';
 import { deployConfigFault, deployTopology, isMap, num, stageMaps, type Json, type JsonMap } from './deployConfigFit';
 
@@ -58,9 +58,15 @@ export function loadMergedDeployConfig(
     throw new DeployConfigError(`cannot read deploy config ${file}: ${(e as Error).message}`);
   }
   let doc: unknown;
+  const lines = new LineCounter();
   try {
-    doc = parse(text);
+    const document = parseDocument(text, { lineCounter: lines });
+    if (document.errors.length > 0) throw document.errors[0];
+    doc = document.toJS();
+    const duplicate = duplicateStageId(document.get('stages', true), lines);
+    if (duplicate !== null) throw new DeployConfigError(`${file} ${duplicate}`);
   } catch (e) {
+    if (e instanceof DeployConfigError) throw e;
     throw new DeployConfigError(`${file} is not valid YAML: ${(e as Error).message}`);
   }
   if (!isMap(doc as Json)) throw new DeployConfigError(`${file}: top level must be a mapping`);
@@ -70,6 +76,26 @@ export function loadMergedDeployConfig(
   const parent = loadMergedDeployConfig(path.resolve(path.dirname(abs), base), [...seen, abs]);
   const { base_config: _dropped, ...rest } = config;
   return { config: deepMerge(parent.config, rest), files: [abs, ...parent.files] };
+}
+
+/**
+ * `line 7: stage_id 0 is given twice (first on line 2)`, or null: a server keeps only one of
+ * two stages with one id, so a file that gives an id twice says no one pipeline.
+ */
+function duplicateStageId(stages: unknown, lines: LineCounter): string | null {
+  if (!isSeq(stages)) return null;
+  const first = new Map<unknown, number>();
+  for (const stage of stages.items) {
+    if (!isYamlMap(stage)) continue;
+    const id = stage.get('stage_id', true);
+    if (!isScalar(id) || id.range === undefined || id.range === null) continue;
+    const line = lines.linePos(id.range[0]).line;
+    const earlier = first.get(id.value);
+    if (earlier !== undefined)
+      return `line ${line}: stage_id ${String(id.value)} is given twice (first on line ${earlier})`;
+    first.set(id.value, line);
+  }
+  return null;
 }
 
 const runner = (v: Json | undefined): ModelRunner | null => (v === 'v1' || v === 'v2' ? v : null);

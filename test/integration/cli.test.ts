@@ -523,14 +523,17 @@ test(
         file,
         'INFO 02-06 15:29:11 [api_server.py:1] Starting vLLM API server\nINFO 02-06 15:29:12 [loader.py:2] Loading weights\n',
       );
-      const waiting = spawnSync(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '2.5'], {
-        encoding: 'utf8',
-        timeout: 20_000,
-        cwd: ROOT,
-      });
-      assert.equal(waiting.status, 0, waiting.stderr);
-      const live = waiting.stdout.slice(0, waiting.stdout.lastIndexOf('Final summary'));
-      const frames = live.split('\nLive · ').slice(1);
+      // Live frames are drawn on a terminal only (a pseudo-terminal here, wide enough for every line).
+      const follow = (log: string, seconds: string): { stdout: string; frames: string[] } => {
+        const command = `stty cols 400 rows 200; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} analyze --follow ${JSON.stringify(log)} --duration ${seconds}`;
+        const r = spawnSync('script', ['-qfc', command, '/dev/null'], { encoding: 'utf8', timeout: 20_000, cwd: ROOT });
+        assert.equal(r.status, 0, r.stderr);
+        const stdout = r.stdout.replace(/\r\n/g, '\n');
+        const live = stdout.slice(0, stdout.lastIndexOf('Final summary'));
+        return { stdout, frames: live.split('\x1b[H\x1b[2J').slice(1) };
+      };
+      const waiting = follow(file, '2.5');
+      const frames = waiting.frames;
       assert.ok(frames.length >= 2, waiting.stdout);
       // Each frame says how long it has waited: at least a second, and never less than the frame before.
       const waited = frames.map((frame) => {
@@ -539,10 +542,19 @@ test(
         return Number(m[1]);
       });
       assert.ok(waited[0]! >= 1 && waited.every((w, i) => i === 0 || w >= waited[i - 1]!), waited.join(', '));
-      assert.doesNotMatch(live, /VLLM_LOGGING_LEVEL=DEBUG/);
+      assert.doesNotMatch(frames.join(''), /VLLM_LOGGING_LEVEL=DEBUG/);
       const final = waiting.stdout.slice(waiting.stdout.lastIndexOf('Final summary'));
       assert.match(final, /No per-request stage statistics found\. .*VLLM_LOGGING_LEVEL=DEBUG/);
       assert.doesNotMatch(final, /Waiting/);
+      // Into a pipe: no frames, a line with the count read so far, then the final summary with the advice.
+      const piped = spawnSync(process.execPath, [CLI, 'analyze', '--follow', file, '--duration', '1.5'], {
+        encoding: 'utf8',
+        timeout: 20_000,
+        cwd: ROOT,
+      });
+      assert.equal(piped.status, 0, piped.stderr);
+      assert.match(piped.stdout, /^Live · following .*server\.log · \d+s · 0 requests so far\n\nFinal summary/);
+      assert.match(piped.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
 
       // An INFO-level server that served requests: the frames give the advice at once.
       const info = path.join(dir, 'info.log');
@@ -550,12 +562,8 @@ test(
         path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'),
         info,
       );
-      const infoRun = spawnSync(process.execPath, [CLI, 'analyze', '--follow', info, '--duration', '1.5'], {
-        encoding: 'utf8',
-        timeout: 20_000,
-        cwd: ROOT,
-      });
-      const firstFrame = infoRun.stdout.split('\nLive · ')[1] ?? '';
+      const infoRun = follow(info, '1.5');
+      const firstFrame = infoRun.frames[0] ?? '';
       assert.match(firstFrame, /6 requests/);
       assert.match(firstFrame, /only \[OmniTiming\] lines: vLLM-Omni logs its stats tables at DEBUG/);
       assert.doesNotMatch(infoRun.stdout, /Waiting for the first request/);

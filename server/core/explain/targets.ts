@@ -24,18 +24,20 @@ export interface Target {
   readonly segment: number;
 }
 
-const STAGE_TARGET = /^stage(\d{1,4})(?:_(\d{1,4}))?\.(firstOutput|ttft)$/;
+// Any case, as compare's rules: `STAGE1.TTFT` is stage1.ttft; the name returned is canonical.
+const STAGE_TARGET = /^stage(\d{1,4})(?:_(\d{1,4}))?\.(firstOutput|ttft)$/i;
 
 export const TARGET_GRAMMAR = 'e2e | stage<N>.firstOutput | stage<N>.ttft (stage<N>_<k> for segment k)';
 
 export function parseTarget(name: string): Target | null {
-  if (name === 'e2e') return { name, kind: 'e2e', stageKey: null, stageId: null, segment: 1 };
+  if (name.toLowerCase() === 'e2e') return { name: 'e2e', kind: 'e2e', stageKey: null, stageId: null, segment: 1 };
   const m = STAGE_TARGET.exec(name);
   if (m === null) return null;
   const stageId = Number(m[1]);
   const segment = m[2] === undefined ? 1 : Number(m[2]);
   const stageKey = segment === 1 ? String(stageId) : `${stageId}_${segment}`;
-  return { name: `stage${stageKey}.${m[3]}`, kind: m[3] as TargetKind, stageKey, stageId, segment };
+  const kind: TargetKind = (m[3] as string).toLowerCase() === 'ttft' ? 'ttft' : 'firstOutput';
+  return { name: `stage${stageKey}.${kind}`, kind, stageKey, stageId, segment };
 }
 
 /**

@@ -136,6 +136,8 @@ export interface TableReportOptions {
   readonly stageRoles?: StageRoles;
   /** Said instead of the advice for a log without stats when no request has been read yet (a live view still waiting). */
   readonly noRequestYet?: readonly string[];
+  /** Said once under the first line, before any number: what to know about the input (a deploy config that is not the log's). */
+  readonly inputNote?: string;
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
@@ -149,6 +151,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       (snapshot.boots > 0 ? `, ${countOf(snapshot.boots, 'server boot')} (${countOf(cold, 'cold request')})` : '') +
       ` from ${options.source}`,
   );
+  if (options.inputNote !== undefined) pushAll(out, ['', ...wrap(options.inputNote)]);
   const missing = snapshot.tablesMissing;
   const legacyFinding = snapshot.findings.find((f) => f.code === 'legacy-stats-format');
   let legacySaid: Finding | undefined;

@@ -1,0 +1,53 @@
+// A live view's frame fitted to the terminal it is redrawn in: a line longer than the
+// terminal is wide would wrap and push the frame's top (the phase table) off the screen, so
+// every line is cut to the width, and a frame taller than the screen keeps its top lines and
+// says how many are left for the final summary, which prints everything. The findings come
+// right after the phase table there, so that a short screen still shows one line of each.
+
+/** Marks a cut line. */
+const CUT = '…';
+
+/** `line` in at most `width` characters (code points): cut with '…' when longer. */
+export function fitLine(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const chars = [...line];
+  if (chars.length <= width) return line;
+  return width <= 0 ? '' : chars.slice(0, width - 1).join('') + CUT;
+}
+
+/**
+ * `lines` fitted to `width` × `height`: each line cut to the width, and past the height the
+ * last line says how many more there are. Trailing blank lines are dropped first.
+ */
+export function fitFrame(lines: readonly string[], width: number, height: number): string[] {
+  let end = lines.length;
+  while (end > 0 && (lines[end - 1] as string).trim() === '') end--;
+  const rows = Math.max(1, height);
+  if (end <= rows) return lines.slice(0, end).map((l) => fitLine(l, width));
+  const kept = lines.slice(0, rows - 1).map((l) => fitLine(l, width));
+  kept.push(fitLine(`${CUT} ${end - (rows - 1)} more lines in the final summary`, width));
+  return kept;
+}
+
+/**
+ * A report's lines with its findings block (from `Findings:` to the next blank line) moved
+ * after its second block (the head and the phase table), where a live frame keeps it on screen.
+ */
+export function findingsFirst(lines: readonly string[]): string[] {
+  const start = lines.indexOf('Findings:');
+  if (start < 0) return [...lines];
+  let end = lines.indexOf('', start);
+  if (end < 0) end = lines.length;
+  const findings = lines.slice(start, end);
+  // Without the block and the blank line that opened it.
+  const rest = [...lines.slice(0, start > 0 && lines[start - 1] === '' ? start - 1 : start), ...lines.slice(end)];
+  // The blank line after the second block (the head, then the phase table).
+  let at = -1;
+  for (let blanks = 0, i = 0; i < rest.length; i++)
+    if (rest[i] === '' && ++blanks === 2) {
+      at = i;
+      break;
+    }
+  if (at < 0) return [...lines];
+  return [...rest.slice(0, at + 1), ...findings, '', ...rest.slice(at + 1)];
+}

@@ -1,0 +1,71 @@
+// A live view's frame fitted to its terminal (server/core/report/liveFrame.ts): lines cut to
+// the width, the frame cut to the height with the count of what is left, findings moved
+// under the phase table.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findingsFirst, fitFrame, fitLine } from '../../server/core/report/liveFrame';
+
+test('a line longer than the width is cut to it, its last column an ellipsis; a shorter one is kept', () => {
+  assert.equal(fitLine('0123456789', 10), '0123456789');
+  assert.equal(fitLine('0123456789A', 10), '012345678…');
+  assert.equal(fitLine('', 10), '');
+  // Counted in characters, not UTF-16 units or bytes: `·` and `≈` take one column.
+  assert.equal(fitLine('1 · talker ≈', 12), '1 · talker ≈');
+  assert.equal(fitLine('1 · talker ≈ 0.25', 12), '1 · talker …');
+});
+
+test('a frame within the height keeps every line, cut to the width, without trailing blank lines', () => {
+  const lines = ['Live · demo', 'x'.repeat(100), '', 'end', '', ''];
+  assert.deepEqual(fitFrame(lines, 20, 10), ['Live · demo', `${'x'.repeat(19)}…`, '', 'end']);
+});
+
+test('a frame taller than the screen keeps its top and says how many lines the final summary adds', () => {
+  const lines = Array.from({ length: 40 }, (_, i) => `line ${i}`);
+  const frame = fitFrame(lines, 80, 29);
+  assert.equal(frame.length, 29);
+  assert.equal(frame[0], 'line 0');
+  assert.equal(frame[27], 'line 27');
+  assert.equal(frame[28], '… 12 more lines in the final summary');
+  // On a narrow screen that line is cut too.
+  assert.equal(fitFrame(lines, 12, 5)[4], '… 36 more l…');
+});
+
+test('the findings block moves under the head and the phase table; the rest follows in its order', () => {
+  const report = [
+    'Live · demo · 3s',
+    'Stage Lens: 3 requests',
+    '',
+    'Phase split per stage',
+    'stage  n  p50',
+    '',
+    'Few values: …',
+    '  stage 0 (n = 3)',
+    '',
+    'Findings:',
+    '  [info] cold-start, 1 request: …',
+    '  [warning] codec-ttft-first-audio (stage 1), 3 requests: …',
+    '',
+    'Input problems (1):',
+  ];
+  assert.deepEqual(findingsFirst(report), [
+    'Live · demo · 3s',
+    'Stage Lens: 3 requests',
+    '',
+    'Phase split per stage',
+    'stage  n  p50',
+    '',
+    'Findings:',
+    '  [info] cold-start, 1 request: …',
+    '  [warning] codec-ttft-first-audio (stage 1), 3 requests: …',
+    '',
+    'Few values: …',
+    '  stage 0 (n = 3)',
+    '',
+    'Input problems (1):',
+  ]);
+  // Findings last: the same move, no blank line lost or added.
+  const last = ['h', '', 'table', '', 'notes', '', 'Findings:', '  [info] x'];
+  assert.deepEqual(findingsFirst(last), ['h', '', 'table', '', 'Findings:', '  [info] x', '', 'notes']);
+  // No findings, or nothing but them: unchanged.
+  assert.deepEqual(findingsFirst(['h', '', 'table']), ['h', '', 'table']);
+});
