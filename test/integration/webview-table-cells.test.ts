@@ -171,3 +171,42 @@ describe('request table: keys', () => {
     }
   });
 });
+
+/** The header cells partly under the sticky id column: their text would read cut ("out wait"). */
+const underIdColumn = `(() => {
+  const id = document.querySelector('.head-row .id-cell').getBoundingClientRect();
+  return [...document.querySelectorAll('.head-row .head-cell:not(.id-cell)')]
+    .filter((c) => { const b = c.getBoundingClientRect(); return b.left < id.right - 0.5 && b.right > id.right + 0.5; })
+    .map((c) => c.textContent);
+})()`;
+
+describe('request table: sideways position', () => {
+  test("a finding's column brought into view leaves no column half under the request ids", async () => {
+    const view = await openTable(600);
+    try {
+      const page = view.page;
+      await view.dispatch({ type: 'filter', filter: { findingCode: 'ttft-not-recorded', stageId: 1 } });
+      await waitUntil(page, `${SCROLL}.scrollLeft > 0`);
+      await page.evaluate(FRAMES);
+      assert.deepEqual(await page.evaluate(underIdColumn), []);
+    } finally {
+      await view.close();
+    }
+  });
+
+  test('another session shown starts at its first column, not at the sideways offset of the one before', async () => {
+    const view = await openTable(600);
+    try {
+      const page = view.page;
+      await page.evaluate(`${SCROLL}.scrollLeft = ${SCROLL}.scrollWidth`);
+      await page.evaluate(FRAMES);
+      assert.ok(((await page.evaluate(`${SCROLL}.scrollLeft`)) as number) > 0);
+      for (const m of view.host.show(sessionOfLog(LOG, { id: 'import-other' }))) await view.dispatch(m);
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+      await page.evaluate(FRAMES);
+      assert.equal(await page.evaluate(`${SCROLL}.scrollLeft`), 0);
+    } finally {
+      await view.close();
+    }
+  });
+});

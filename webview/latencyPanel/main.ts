@@ -460,6 +460,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   spans.forget();
   overTime.forget();
   const restoring = state.sessionId === next.id;
+  table.scrollToStart();
   if (!restoring) {
     state = forNewSession(state, next.id);
     filterBar.set({ filterText: '', stageId: null, findingCode: null });

@@ -256,9 +256,23 @@ export function scrollLeftToShowColumn(
   if (start < 0) return null;
   const end = start + (columns.find((c) => c.id === id) as TableColumn).width;
   let left = scrollLeft;
-  if (end > left + viewportWidth) left = end - viewportWidth;
+  if (end > left + viewportWidth) left = snapToColumn(columns, end - viewportWidth);
   if (start < left + idWidth) left = start - idWidth;
   return Math.min(Math.max(0, x - viewportWidth), Math.max(0, left));
+}
+
+/**
+ * The smallest scrollLeft from `left` on at which a column starts right after the sticky id
+ * column: no column is half under it (its header would read "out wait" for "input wait").
+ */
+function snapToColumn(columns: readonly TableColumn[], left: number): number {
+  const idWidth = columns[0]?.width ?? 0;
+  let x = idWidth;
+  for (let i = 1; i < columns.length; i++) {
+    if (x - idWidth >= left) return x - idWidth;
+    x += (columns[i] as TableColumn).width;
+  }
+  return left;
 }
 
 /**

@@ -124,6 +124,8 @@ export class RequestTable {
   private direction = 0;
   private colRange = { from: 1, to: 1 };
   private headHeight = ROW_HEIGHT * 2;
+  /** scrollLeft to take when the table is next shown (a hidden table cannot scroll). */
+  private pendingLeft: number | null = null;
   private active = false;
 
   constructor(private readonly events: RequestTableEvents) {
@@ -235,7 +237,15 @@ export class RequestTable {
       return;
     }
     this.pendingReveal = null;
+    this.pendingLeft = null;
     if (this.scroll.scrollLeft !== left) this.scroll.scrollLeft = left;
+  }
+
+  /** Another session: back to its first column (a narrower table would start mid-way, its ids cut). */
+  scrollToStart(): void {
+    this.pendingReveal = null;
+    this.pendingLeft = 0;
+    this.schedule();
   }
 
   /** A new sort or filter: the rows are fetched from the start. */
@@ -355,6 +365,10 @@ export class RequestTable {
 
   private render(): void {
     const total = this.total ?? 0;
+    if (this.pendingLeft !== null && this.scroll.clientWidth > 0) {
+      if (this.scroll.scrollLeft !== this.pendingLeft) this.scroll.scrollLeft = this.pendingLeft;
+      this.pendingLeft = null;
+    }
     this.headHeight = this.head.offsetHeight || this.headHeight;
     const input = {
       scrollTop: this.scroll.scrollTop,
