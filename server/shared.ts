@@ -29,6 +29,7 @@ export { firstStageIdOf } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
+export { noStageStatsText } from './core/analysis/noStageStats';
 export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';

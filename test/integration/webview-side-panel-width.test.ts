@@ -113,3 +113,45 @@ describe('side panel at side-bar widths', () => {
     });
   }
 });
+
+describe("side panel at the side bar's minimum width (170 px)", () => {
+  test('the headline latency and its words stay inside the panel, each word whole', async () => {
+    const view = await harness.open('sidePanel', { width: 170, height: 700 });
+    try {
+      const page = view.page;
+      await page.waitForSelector('[data-testid="stage-row"]');
+      const label = (await page.locator('.trend-label').textContent()) ?? '';
+      assert.match(label, /^p50 /);
+      // The trend's parts, against the page's right edge (the side bar cuts what is beyond it).
+      const out = (await page.evaluate(`[...document.querySelectorAll('.trend, .trend *')]
+        .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .map((e) => e.className + ' ' + e.getBoundingClientRect().right.toFixed(1))`)) as string[];
+      assert.deepEqual(out, [], 'the headline runs past the side bar');
+      // Wrapped between words, never inside one ("outpu / t").
+      const words = (await page.evaluate(`(() => {
+        const text = document.querySelector('.trend-label').firstChild;
+        const cut = [];
+        const re = /\\S+/g;
+        let m;
+        while ((m = re.exec(text.data)) !== null) {
+          const r = document.createRange();
+          r.setStart(text, m.index);
+          r.setEnd(text, m.index + m[0].length);
+          if (r.getClientRects().length > 1) cut.push(m[0]);
+        }
+        return cut;
+      })()`)) as string[];
+      assert.deepEqual(words, []);
+      // Under the sparkline when beside it there is room for a word or two a line only.
+      const lines = (await page.evaluate(`(() => {
+        const r = document.createRange();
+        r.selectNodeContents(document.querySelector('.trend-label'));
+        return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+      })()`)) as number;
+      assert.ok(lines <= 3, `the headline's words take ${lines} lines of a word or two: ${label}`);
+      await page.screenshot({ path: path.join(SHOTS, 'side-panel-170.png') });
+    } finally {
+      await view.close();
+    }
+  });
+});

@@ -421,10 +421,12 @@ describe('table models', () => {
 
   test('request table: only the columns in horizontal view are written', () => {
     const cols = tableColumns(data.summary.stages, STAGE_NAMES);
-    // id 240 px sticky, then 100 px columns.
+    // id 240 px sticky, then 100 px columns (stage 1's ready queued, the 9th, 120 px).
+    assert.equal(cols[9]?.id, '1.readyQueuedMs');
     assert.deepEqual(columnsInView(cols, 0, 640, 0), { from: 1, to: 5 });
     assert.deepEqual(columnsInView(cols, 0, 640), { from: 1, to: 6 });
-    assert.deepEqual(columnsInView(cols, 1000, 640, 0), { from: 11, to: 15 });
+    // Visible from x = 1240: column 10 spans 1160-1260.
+    assert.deepEqual(columnsInView(cols, 1000, 640, 0), { from: 10, to: 15 });
     assert.deepEqual(columnsInView(cols, 50, 640, 0), { from: 1, to: 6 });
     assert.deepEqual(columnsInView(cols, 0, 100_000, 0), { from: 1, to: cols.length });
   });

@@ -32,7 +32,8 @@ import type { TableQuery } from './table/requestTable';
 import { RequestTable } from './table/requestTable';
 import { Tabs } from './tabs';
 import { WaterfallView } from './waterfall/waterfallView';
-import { overallNoRequestsText, overallOnly, sessionCountText } from '../shared/overallOnly';
+import { sessionCountText } from '../shared/overallOnly';
+import { emptyTableText } from '../shared/noRequests';
 
 const channel = hostChannel<PanelState>();
 let state = sanitizePanelState(channel.loadState());
@@ -417,6 +418,11 @@ empty.hidden = true;
 
 // ------------------------------------------------------------------ messages
 
+function hideError(): void {
+  errorBanner.hidden = true;
+  setText(errorBanner, '');
+}
+
 function showHeader(): void {
   if (session === null) return;
   setText(sessionTitle, session.title);
@@ -430,6 +436,8 @@ function showHeader(): void {
 function onSession(next: SessionInfo | null, names: Readonly<Record<string, string>>): void {
   const changed = !sessionSeen || next?.id !== session?.id;
   sessionSeen = true;
+  // An error answered a question about the session shown before (or about none).
+  if (changed) hideError();
   session = next;
   stageNames = names;
   table.setStageNames(names);
@@ -444,12 +452,15 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
     return;
   }
   showHeader();
+  // An import that read its file to the end: an empty table says why.
+  table.setNoRequestsText(emptyTableText(next, changed ? null : summary));
   if (!changed) return;
   summary = null;
   // A zoom and a series belong to the session they were made on.
   spans.forget();
   overTime.forget();
   const restoring = state.sessionId === next.id;
+  table.scrollToStart();
   if (!restoring) {
     state = forNewSession(state, next.id);
     filterBar.set({ filterText: '', stageId: null, findingCode: null });
@@ -482,8 +493,7 @@ function onSummary(next: SummaryResult): void {
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true, next.endToEnd?.ms ?? null));
-  const overall = overallOnly(next);
-  table.setNoRequestsText(overall === null ? null : overallNoRequestsText(overall));
+  table.setNoRequestsText(session === null ? null : emptyTableText(session, next));
   filterBar.setOptions(next.stages, next.findings, stageNames);
   histogram.setStages(next.stages, stageNames);
   overTime.setFindings(next.findings);

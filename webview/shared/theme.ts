@@ -46,11 +46,11 @@ export function readPalette(): Palette {
     grid: cssVar(style, '--vscode-editorWidget-border', cssVar(style, '--vscode-panel-border', '#80808059')),
     focus: cssVar(style, '--vscode-focusBorder', blue),
     highContrast,
-    // Input wait and ready queued are the two halves of queued: related warm colours.
+    // Ready queued is the page's own teal (base.css): the charts' yellow is queued's orange in light themes.
     // prefill+decode (one output) is drawn as a blue-to-green gradient; this is its solid fallback.
     phase: {
       inputWait: purple,
-      readyQueued: yellow,
+      readyQueued: cssVar(style, '--sl-ready-queued', '#26a69a'),
       queued: orange,
       prefill: blue,
       decode: green,

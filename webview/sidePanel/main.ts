@@ -15,6 +15,7 @@ import { emptyState } from '../shared/emptyState';
 import { segmented } from '../shared/segmented';
 import { statusWords } from '../shared/sessionStatus';
 import { sessionCountText } from '../shared/overallOnly';
+import { noStageStatsNotice } from '../shared/noRequests';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -143,6 +144,9 @@ const findings = new FindingsList((f: Finding) =>
 );
 const tailSection = new TailSection((t) => openPanel({ tail: t }));
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
+// An ended session with no request: why (the CLI's words), instead of waiting for one.
+const noStageStats = h('p', { className: 'notice-banner', role: 'status', testId: 'no-stage-stats' });
+noStageStats.hidden = true;
 const live = h(
   'div',
   { className: 'live', testId: 'live' },
@@ -157,6 +161,7 @@ const live = h(
   slowestCaveats,
   fewValuesNote,
   waiting,
+  noStageStats,
   tailSection.el,
   edgeSection,
   findings.el,
@@ -189,13 +194,17 @@ function render(): void {
   showSession();
   if (summary === null || session === null) {
     waiting.hidden = session === null;
+    noStageStats.hidden = true;
     // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) trend.update(trendOf(state, session.id), state.percentile, '', session.id);
     return;
   }
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
   const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
-  waiting.hidden = summary.stages.length > 0 || overall !== null;
+  const why = noStageStatsNotice(session, summary);
+  waiting.hidden = summary.stages.length > 0 || overall !== null || why !== null;
+  noStageStats.hidden = why === null;
+  setText(noStageStats, why ?? '');
   const missing = summary.tablesMissing;
   tablesNotice.hidden = missing === null;
   setText(tablesNotice, missing?.message ?? '');

@@ -19,6 +19,7 @@ import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
+import { noStageStatsText } from '../analysis/noStageStats';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -164,17 +165,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   } else if (snapshot.stages.length === 0) {
     const legacy = legacyFinding;
     const unreadable = unreadableInputFinding(snapshot.findings);
+    const why = noStageStatsText(snapshot.findings);
+    if (unreadable === undefined && legacy !== undefined) legacySaid = legacy;
     out.push(
       '',
-      ...(unreadable !== undefined
-        ? [
-            `No per-request stage statistics: the input is ${unreadable.code === 'input-compressed' ? 'a compressed file' : 'binary data'}, not a text log (see Findings).`,
-          ]
-        : legacy !== undefined
-          ? wrap(`No per-request stage statistics in the current format. ${(legacySaid = legacy).message}`)
-          : (options.noRequestYet ?? [
-              'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
-            ])),
+      ...(unreadable !== undefined ? [why] : legacy !== undefined ? wrap(why) : (options.noRequestYet ?? [why])),
     );
   } else if (legacyFinding !== undefined && snapshot.legacyRequests >= count) {
     // Every request is a legacy dict's: what is shown and what is not, before the numbers.

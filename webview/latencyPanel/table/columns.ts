@@ -44,6 +44,8 @@ export interface TableColumn {
 
 const ID_WIDTH = 240;
 const VALUE_WIDTH = 100;
+/** The longest phase label, `ready queued ▲` when sorted by it, whole in the header's bold font. */
+const READY_QUEUED_WIDTH = 120;
 /** A one-output stage's prefill: `12,345 +decode`, bold when slow (cells are not clipped). */
 const COMBINED_WIDTH = 130;
 /** One column per stage (an INFO-level log): room for `stage 1 · code2wav` above it. */
@@ -68,7 +70,12 @@ function splitColumn(stage: StageSummary, group: string, name: SplitName): Table
     label: SPLIT_LABEL[name],
     group,
     stageKey: stage.stageKey,
-    width: coversDecode && name === 'prefillMs' ? COMBINED_WIDTH : VALUE_WIDTH,
+    width:
+      coversDecode && name === 'prefillMs'
+        ? COMBINED_WIDTH
+        : name === 'readyQueuedMs'
+          ? READY_QUEUED_WIDTH
+          : VALUE_WIDTH,
     defaultDescending: true,
     phase: name,
     slowAbove: p90 ?? null,
@@ -256,9 +263,23 @@ export function scrollLeftToShowColumn(
   if (start < 0) return null;
   const end = start + (columns.find((c) => c.id === id) as TableColumn).width;
   let left = scrollLeft;
-  if (end > left + viewportWidth) left = end - viewportWidth;
+  if (end > left + viewportWidth) left = snapToColumn(columns, end - viewportWidth);
   if (start < left + idWidth) left = start - idWidth;
   return Math.min(Math.max(0, x - viewportWidth), Math.max(0, left));
+}
+
+/**
+ * The smallest scrollLeft from `left` on at which a column starts right after the sticky id
+ * column: no column is half under it (its header would read "out wait" for "input wait").
+ */
+function snapToColumn(columns: readonly TableColumn[], left: number): number {
+  const idWidth = columns[0]?.width ?? 0;
+  let x = idWidth;
+  for (let i = 1; i < columns.length; i++) {
+    if (x - idWidth >= left) return x - idWidth;
+    x += (columns[i] as TableColumn).width;
+  }
+  return left;
 }
 
 /**

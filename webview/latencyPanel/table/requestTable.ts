@@ -48,6 +48,10 @@ const OVERSCAN_IDLE = 4;
 const MAX_IN_FLIGHT = 6;
 const FETCH_THROTTLE_MS = 60;
 
+const BLANK = 0;
+const WRITTEN = 1;
+const STALE = 2;
+
 export type TableQuery = Omit<RequestPageParams, 'sessionId' | 'offset' | 'limit'>;
 
 interface PooledRow {
@@ -64,7 +68,7 @@ interface PooledRow {
   request: AnalyzedRequest | undefined | null;
   /** columnsVersion the cells were written with. */
   version: number;
-  /** Cells written for the current content (1) or left stale while off-screen (0). */
+  /** Per cell: written for the current content (WRITTEN), empty (BLANK), or holding an earlier content's text (STALE). */
   readonly written: Uint8Array;
   y: number;
   selected: boolean;
@@ -120,6 +124,8 @@ export class RequestTable {
   private direction = 0;
   private colRange = { from: 1, to: 1 };
   private headHeight = ROW_HEIGHT * 2;
+  /** scrollLeft to take when the table is next shown (a hidden table cannot scroll). */
+  private pendingLeft: number | null = null;
   private active = false;
 
   constructor(private readonly events: RequestTableEvents) {
@@ -231,7 +237,15 @@ export class RequestTable {
       return;
     }
     this.pendingReveal = null;
+    this.pendingLeft = null;
     if (this.scroll.scrollLeft !== left) this.scroll.scrollLeft = left;
+  }
+
+  /** Another session: back to its first column (a narrower table would start mid-way, its ids cut). */
+  scrollToStart(): void {
+    this.pendingReveal = null;
+    this.pendingLeft = 0;
+    this.schedule();
   }
 
   /** A new sort or filter: the rows are fetched from the start. */
@@ -351,6 +365,10 @@ export class RequestTable {
 
   private render(): void {
     const total = this.total ?? 0;
+    if (this.pendingLeft !== null && this.scroll.clientWidth > 0) {
+      if (this.scroll.scrollLeft !== this.pendingLeft) this.scroll.scrollLeft = this.pendingLeft;
+      this.pendingLeft = null;
+    }
     this.headHeight = this.head.offsetHeight || this.headHeight;
     const input = {
       scrollTop: this.scroll.scrollTop,
@@ -425,7 +443,8 @@ export class RequestTable {
       row.request = request;
       row.version = this.columnsVersion;
       row.requestId = request?.requestId ?? null;
-      row.written.fill(0);
+      const written = row.written;
+      for (let c = 0; c < written.length; c++) if (written[c] === WRITTEN) written[c] = STALE;
       setData(row.idCell, 'cold', String(request?.cold === true));
       setData(row.el, 'pending', String(request === undefined));
     }
@@ -433,7 +452,27 @@ export class RequestTable {
     // not written (fast scrolling passes many such rows).
     const wrote =
       this.writeCell(row, 0) + (request === undefined ? 0 : this.writeCells(row, this.colRange.from, this.colRange.to));
+    if (!same && request !== undefined) this.blankStale(row);
     if (selected && (wrote > 0 || selectionChanged)) this.explainRow(row);
+  }
+
+  /**
+   * Empty the cells outside the columns in view that still hold an earlier request's text: a
+   * screen reader or a copy would read them as this row's. Only cells written earlier are
+   * touched, so a row that never scrolled sideways costs nothing here.
+   */
+  private blankStale(row: PooledRow): void {
+    const written = row.written;
+    for (let c = 1; c < written.length; c++) {
+      if (written[c] !== STALE) continue;
+      written[c] = BLANK;
+      const text = row.texts[c] as Text;
+      if (text.data !== '') text.data = '';
+      const cell = row.cells[c] as HTMLDivElement;
+      delete cell.dataset['state'];
+      delete cell.dataset['slow'];
+      if (cell.title !== '') cell.title = '';
+    }
   }
 
   /** Write the cells of [from, to) that are not written yet; returns how many were. */
@@ -444,8 +483,8 @@ export class RequestTable {
   }
 
   private writeCell(row: PooledRow, c: number): number {
-    if (row.written[c] === 1) return 0;
-    row.written[c] = 1;
+    if (row.written[c] === WRITTEN) return 0;
+    row.written[c] = WRITTEN;
     const column = this.columns[c] as TableColumn;
     const cell = row.cells[c] as HTMLDivElement;
     const text = row.texts[c] as Text;
@@ -681,6 +720,8 @@ export class RequestTable {
   }
 
   private onKey(ev: KeyboardEvent): void {
+    // A sort button in the header has the focus: Enter and Space are its own (they sort).
+    if (ev.target instanceof HTMLButtonElement) return;
     const page = Math.max(1, Math.floor(this.viewport() / ROW_HEIGHT) - 1);
     const at = this.selected < 0 ? this.window.first - 1 : this.selected;
     const moves: Record<string, number> = {

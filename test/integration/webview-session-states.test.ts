@@ -1,0 +1,189 @@
+// Sessions coming and ending under the built webviews in headless Chromium (real HTML shell,
+// strict CSP), fed by the fake host with sessions read from files by the core: Latency Details
+// opened with no session (a code lens clicked before any capture) drops the host's "No session
+// is open." once a session arrives; an import that ended with no per-request stage statistics
+// (a YAML file, a compressed log) says why, in the CLI's words, instead of waiting for a request.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { NO_STAGE_STATS_TEXT } from '../../server/core/analysis/noStageStats';
+import type { SessionStatus, SummaryResult } from '../../server/protocol';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+import { sessionOfLog } from '../fixtures/webview/logSession';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf } from '../fixtures/webview/syntheticSession';
+
+const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log');
+const YAML = path.join(REPO_ROOT, 'test/fixtures/deploy/qwen3_omni_moe.yaml');
+
+/** An import of `bytes` read whole, its summary as the language server's sessionSummary makes it. */
+function importOf(bytes: Buffer, file: string, status: SessionStatus): SyntheticSession {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(bytes));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const live = analysis.summary();
+  const requests = [...analysis.requests];
+  const id = `import-${path.basename(file)}`;
+  const summary: SummaryResult = {
+    sessionId: id,
+    requestCount: requests.length,
+    stages: live.stages,
+    findings: live.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: live.endToEnd,
+    tablesMissing: live.tablesMissing,
+    overallSummaries: live.overallSummaries,
+    edges: live.edges,
+  };
+  return {
+    session: {
+      id,
+      kind: 'import',
+      description: file,
+      startedAt: Date.UTC(2026, 11, 4),
+      status,
+      requestCount: requests.length,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: path.basename(file),
+    },
+    stageNames: {},
+    requests,
+    summary,
+    spans: spansOf(requests),
+  };
+}
+
+let harness: WebviewHarness;
+let tmp: string;
+
+before(async () => {
+  harness = await WebviewHarness.start(sessionOfLog(LOG));
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-states-'));
+});
+
+after(async () => {
+  await harness?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('Latency Details opened before any session', () => {
+  test('the host\'s "No session is open." goes when a session arrives, and stays gone across switches', async () => {
+    const data = sessionOfLog(LOG);
+    const host = new FakeHost(data);
+    const view = await harness.open('latencyPanel', { width: 1000, height: 600 }, host);
+    try {
+      const page = view.page;
+      // As the host shows it with no session: the empty state; then the code lens's filter,
+      // whose page query the host answers with an error.
+      await view.dispatch({ type: 'session', session: null, stageNames: {} });
+      await waitUntil(page, `!document.querySelector('[data-testid="empty-state"]').hidden`);
+      await view.dispatch({ type: 'filter', filter: { stageId: 0 } });
+      await view.dispatch({ type: 'error', message: 'No session is open.' });
+      const error = page.getByTestId('error');
+      // Kept (hidden with the empty state's page) until a session is shown.
+      assert.equal(await page.evaluate(`document.querySelector('[data-testid="error"]').hidden`), false);
+      assert.equal(await error.textContent(), 'No session is open.');
+      // The user imports a log.
+      for (const m of host.show(data)) await view.dispatch(m);
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+      assert.equal(await page.getByTestId('session-title').textContent(), data.session.title);
+      assert.equal(await error.isVisible(), false, 'the error of no session stays over a loaded session');
+      // A later error about this session shows; switching to another session drops it.
+      await view.dispatch({ type: 'error', message: 'queryRequests failed: boom' });
+      assert.equal(await error.isVisible(), true);
+      const other = sessionOfLog(LOG, { id: 'import-other' });
+      for (const m of host.show(other)) await view.dispatch(m);
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '6'`);
+      assert.equal(await error.isVisible(), false);
+    } finally {
+      await view.close();
+    }
+  });
+});
+
+describe('an import that ended with no per-request stage statistics', () => {
+  const cases = [
+    {
+      name: 'a deploy YAML imported as a log',
+      file: YAML,
+      bytes: () => fs.readFileSync(YAML),
+      text: NO_STAGE_STATS_TEXT,
+    },
+    {
+      name: 'a gzip-compressed log',
+      file: `${LOG}.gz`,
+      bytes: () => zlib.gzipSync(fs.readFileSync(LOG)),
+      text: 'No per-request stage statistics: the input is a compressed file, not a text log (see Findings).',
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: the side panel and the table say why, not "waiting" nor "No requests yet"`, async () => {
+      const data = importOf(c.bytes(), c.file, 'exited');
+      assert.equal(data.requests.length, 0);
+      const side = await harness.open('sidePanel', { width: 300, height: 700 }, new FakeHost(data));
+      try {
+        const page = side.page;
+        await waitUntil(
+          page,
+          `document.querySelector('[data-testid="session-meta"]')?.textContent === 'imported · 0 requests'`,
+        );
+        const notice = page.getByTestId('no-stage-stats');
+        await notice.waitFor();
+        assert.equal(await notice.textContent(), c.text);
+        assert.equal(await page.getByTestId('waiting').isVisible(), false);
+      } finally {
+        await side.close();
+      }
+      const details = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(data));
+      try {
+        const page = details.page;
+        await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total === '0'`);
+        const empty = page.getByTestId('request-table-empty');
+        await empty.filter({ hasText: 'No per-request stage statistics' }).waitFor();
+        assert.equal(await empty.textContent(), c.text);
+      } finally {
+        await details.close();
+      }
+    });
+  }
+
+  test("the text is the CLI's: --log-stats and VLLM_LOGGING_LEVEL=DEBUG", () => {
+    assert.equal(
+      NO_STAGE_STATS_TEXT,
+      'No per-request stage statistics found. vLLM-Omni prints them with --log-stats; its stats tables need VLLM_LOGGING_LEVEL=DEBUG.',
+    );
+  });
+
+  test('while the import still reads, no request yet is still "waiting"; when it ends, the reason replaces it', async () => {
+    const reading = importOf(fs.readFileSync(YAML), YAML, 'running');
+    const host = new FakeHost(reading);
+    const side = await harness.open('sidePanel', { width: 300, height: 700 }, host);
+    try {
+      const page = side.page;
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="session-meta"]')?.textContent === 'importing · 0 requests'`,
+      );
+      assert.equal(await page.getByTestId('waiting').isVisible(), true);
+      assert.equal(await page.getByTestId('no-stage-stats').isVisible(), false);
+      const ended = { ...reading, session: { ...reading.session, status: 'exited' as const } };
+      for (const m of host.show(ended)) await side.dispatch(m);
+      await page.getByTestId('no-stage-stats').waitFor();
+      assert.equal(await page.getByTestId('waiting').isVisible(), false);
+    } finally {
+      await side.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+// Why a session that has ended shows no request: its log had no per-request stage
+// statistics (the CLI's words, server/core/analysis/noStageStats.ts), or only [Overall
+// Summary] tables. While a session runs, its requests may still come: no text then.
+// DOM-free; used by the side panel and Latency Details.
+import type { SessionInfo, SummaryResult } from '../../server/protocol';
+import { noStageStatsText } from '../../server/shared';
+import { overallNoRequestsText, overallOnly } from './overallOnly';
+
+type SummarySource = Pick<SummaryResult, 'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings'>;
+
+/** A running session (or one starting) may still print its first request. */
+export function mayStillGetRequests(session: Pick<SessionInfo, 'status'>): boolean {
+  return session.status === 'running' || session.status === 'starting';
+}
+
+/** An ended session with no request and no stage: why, in the CLI's words; else null. */
+export function noStageStatsNotice(session: Pick<SessionInfo, 'status'>, summary: SummarySource | null): string | null {
+  if (summary === null || mayStillGetRequests(session)) return null;
+  if (summary.requestCount > 0 || summary.stages.length > 0 || overallOnly(summary) !== null) return null;
+  return noStageStatsText(summary.findings);
+}
+
+/** What Latency Details' empty, unfiltered table says instead of "No requests yet", or null. */
+export function emptyTableText(session: Pick<SessionInfo, 'status'>, summary: SummarySource | null): string | null {
+  const overall = overallOnly(summary);
+  if (overall !== null) return overallNoRequestsText(overall);
+  return noStageStatsNotice(session, summary);
+}
