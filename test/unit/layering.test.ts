@@ -19,8 +19,9 @@
 // - server/cli and server/lsp are two front ends over capture and core: neither imports the other.
 // - server/simulate (the vLLM-Omni stand-in the tests and the demo run) imports nothing of the
 //   product, so it behaves like the real server and not like our reading of it; only the CLI's
-//   `simulate` command loads it, and the language server its check of a deploy config
-//   (SIMULATOR_CHECK: Start Demo Server asks it before launching, so the two cannot disagree).
+//   `simulate` command loads it, the language server its check of a deploy config and the
+//   session title what a demo runs (SIMULATOR_CHECKS: Start Demo Server asks it before launching,
+//   and names the session by its answer, so the two cannot disagree).
 // - server/ imports nothing from src/ or webview/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -37,11 +38,15 @@ const CORE_BUILTINS = new Set(['node:path', 'node:buffer', 'node:util']);
 const CORE_LIBRARIES = new Set(['yaml']);
 /** What the simulator may import besides its own files. */
 const SIMULATE_LIBRARIES = new Set(['yaml']);
-/** The one module of the language server that loads the simulator, and what of it: its check of a deploy config. */
-const SIMULATOR_CHECK = {
-  file: 'server/lsp/demoConfigCheck.ts',
-  targets: new Set(['server/simulate/deployConfig.ts', 'server/simulate/topology.ts']),
-};
+/**
+ * The modules besides the CLI that load the simulator, and what of it: the language server's
+ * check of a deploy config, and the name of a demo session (the model and pipeline the
+ * simulator's own option parser says it runs).
+ */
+const SIMULATOR_CHECKS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['server/lsp/demoConfigCheck.ts', new Set(['server/simulate/deployConfig.ts', 'server/simulate/topology.ts'])],
+  ['server/capture/sessionTitle.ts', new Set(['server/simulate/options.ts'])],
+]);
 /** The only modules of server/ that src/ and webview/ import. */
 const VIEW_GATES = new Set(['server/protocol.ts', 'server/shared.ts']);
 /** The webview modules the extension host uses too: DOM-free words said the same in the status bar, quick picks and views. */
@@ -161,7 +166,7 @@ export function brokenRule(imp: Import): string | null {
     target !== null &&
     under(target, 'server/simulate') &&
     !under(file, 'server/cli') &&
-    !(file === SIMULATOR_CHECK.file && SIMULATOR_CHECK.targets.has(target))
+    SIMULATOR_CHECKS.get(file)?.has(target) !== true
   )
     return `only the CLI's simulate command loads server/simulate, not ${file}`;
   if (under(file, 'src') || under(file, 'webview')) {
