@@ -11,6 +11,7 @@ import { firstStageIdOf } from './crossStage';
 import { e2eTableMs } from './endToEnd';
 import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecordedValues';
 import { SampleSet } from './sampleSet';
+import { PREEMPTIONS_FIELD, preemptionCount } from './preemptions';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -34,7 +35,6 @@ export const QUEUED_INPUT_WAIT_FLOOR_MS = 1;
 /** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
 const TTFT_GAP_MS = 50;
 const TTFT_GAP_SHARE = 0.1;
-const PREEMPTIONS_FIELD = 'vllm_num_preemptions';
 const STAGE_TIME_FIELD = 'stage_gen_time_ms';
 
 interface Bucket {
@@ -242,9 +242,9 @@ export class FindingsBuilder {
    * (hidden when 0 on every stage), `None` is not measured.
    */
   private checkPreemptions(request: AnalyzedRequest, stage: RequestStage): void {
-    const count = stage.fields[PREEMPTIONS_FIELD];
-    if (count === undefined || count.state !== 'measured' || !(count.value > 0)) return;
-    this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count.value, PREEMPTIONS_FIELD);
+    const count = preemptionCount(stage);
+    if (count === null) return;
+    this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count, PREEMPTIONS_FIELD);
     if (prefillCoversDecode(request, stage)) this.preemptedInPrefill.add(stage.stageId);
     const stageTime = measurementOf(STAGE_TIME_FIELD, stage.fields[STAGE_TIME_FIELD]);
     if (stageTime === undefined) return;
