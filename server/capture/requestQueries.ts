@@ -61,7 +61,7 @@ function readerOf(requests: RequestList): RequestReader {
 
 type SortValue = (i: number) => number | string | null;
 
-/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>` or `target:<target>`. */
+/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>`, `<stageKey>.replica` or `target:<target>`. */
 function sortValue(key: string, read: RequestReader, targets: TargetValues | undefined): SortValue {
   if (key === 'requestId') return (i) => read.requestId(i);
   if (key === 'line') return (i) => read.line(i);
@@ -84,6 +84,7 @@ function sortValue(key: string, read: RequestReader, targets: TargetValues | und
         return cell?.state === 'measured' ? cell.value : null;
       };
     }
+    if (rest === 'replica') return (i) => read.stage(i, stageKey)?.replicaId ?? null;
     if ((SPLIT_NAMES as readonly string[]).includes(rest)) {
       const name = rest as SplitName;
       return (i) => read.stage(i, stageKey)?.split.values[name] ?? null;

@@ -481,7 +481,15 @@ function onSummary(next: SummaryResult): void {
   summary = next;
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
-  table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true, next.endToEnd?.ms ?? null));
+  table.setColumns(
+    tableColumns(
+      next.stages,
+      stageNames,
+      next.tablesMissing?.all === true,
+      next.endToEnd?.ms ?? null,
+      new Set((next.replicas ?? []).map((r) => r.stageKey)),
+    ),
+  );
   const overall = overallOnly(next);
   table.setNoRequestsText(overall === null ? null : overallNoRequestsText(overall));
   filterBar.setOptions(next.stages, next.findings, stageNames);
