@@ -448,6 +448,8 @@ export interface RequestPageParams extends SessionRef {
   readonly filterText?: string;
   /** Only requests that touch this stage. */
   readonly stageId?: number;
+  /** With `stageId`: only the requests whose stage ran on this replica. */
+  readonly replicaId?: number;
   /** Only requests named by this finding code. */
   readonly findingCode?: string;
   /** Only the requests of this scope (a time window on the log clock, cold left out). */

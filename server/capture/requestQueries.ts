@@ -125,6 +125,7 @@ function orderedRequests(
   const read = readerOf(requests);
   const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read, targets);
   const stageId = params.stageId;
+  const replicaId = stageId === undefined ? undefined : params.replicaId;
   const rows: number[] = [];
   const keys: (number | string | null)[] = [];
   for (let i = 0; i < requests.length; i++) {
@@ -133,6 +134,7 @@ function orderedRequests(
       const id = read.requestId(i);
       if (text !== '' && !id.toLowerCase().includes(text)) continue;
       if (stageId !== undefined && !read.hasStageId(i, stageId)) continue;
+      if (replicaId !== undefined && read.stage(i, String(stageId))?.replicaId !== replicaId) continue;
       if (named !== null && !named.has(id)) continue;
       if (atLeast !== null && !(atLeast(i) >= minMs)) continue;
     }
@@ -178,6 +180,7 @@ export class RequestOrderCache {
       params.descending === true,
       params.filterText ?? '',
       params.stageId,
+      params.replicaId,
       params.findingCode,
       hasScope(params.scope) ? params.scope : null,
       params.atLeast ?? null,

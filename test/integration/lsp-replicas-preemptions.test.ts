@@ -61,6 +61,19 @@ test('a stage on two replicas: per-replica summaries beside the stage, over the 
     descending: true,
   });
   assert.equal(descending.requests[0]?.stages.find((s) => s.stageKey === '1')?.replicaId, 1);
+  // Filtered to one replica of the stage.
+  const onReplica1 = await lsp.request('stageLens/requests', {
+    sessionId,
+    offset: 0,
+    limit: 8,
+    stageId: 1,
+    replicaId: 1,
+  });
+  assert.equal(onReplica1.total, 4);
+  assert.deepEqual(
+    onReplica1.requests.map((r) => r.stages.find((s) => s.stageKey === '1')?.replicaId),
+    [1, 1, 1, 1],
+  );
   // Cold left out (a scope): replica 1 keeps 3 requests, its decode p50 1,289.
   const scoped = await lsp.request('stageLens/summary', { sessionId, scope: { excludeCold: true } });
   assert.deepEqual(

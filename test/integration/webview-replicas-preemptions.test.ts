@@ -95,6 +95,19 @@ describe('a stage on two replicas', () => {
         replicas.requests.map((_, i) => page.locator(cell(i, '1.replica')).textContent()),
       );
       assert.deepEqual(sorted, [...expected].sort());
+      // The stage filter offers each replica of the stage after it.
+      assert.deepEqual(await page.locator('[data-testid="filter-stage"] option').allTextContents(), [
+        'All stages',
+        'stage 0 · talker',
+        'stage 1 · code2wav',
+        'stage 1 · code2wav replica 0',
+        'stage 1 · code2wav replica 1',
+      ]);
+      await page.getByTestId('filter-stage').selectOption('1/1');
+      await waitUntil(page, `document.querySelector('[data-testid="request-total"]').dataset.total === '4'`);
+      await waitUntil(page, `document.querySelector('${cell(3, '1.replica')}')?.textContent === '1'`);
+      const onReplica1 = await Promise.all([0, 1, 2, 3].map((i) => page.locator(cell(i, '1.replica')).textContent()));
+      assert.deepEqual(onReplica1, ['1', '1', '1', '1']);
     } finally {
       await view.close();
     }
