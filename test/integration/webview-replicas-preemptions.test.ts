@@ -5,6 +5,7 @@
 // row is "hidden", never 0) and a caveat on its timeline; the Tail tab has explain's
 // "Preemptions" section.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -15,6 +16,7 @@ import { sessionOfLog } from '../fixtures/webview/logSession';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 
 const LOGS = path.join(REPO_ROOT, 'test/fixtures/logs');
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 /** The one request of preempted-decode.log whose talker printed vllm_num_preemptions 1 (the codec printed 0). */
 const PREEMPTED = 'speech-d34eb664fcd0188b';
 
@@ -26,6 +28,7 @@ before(async () => {
   replicas = sessionOfLog(path.join(LOGS, 'codec-two-replicas.log'), { id: 'import-replicas' });
   preempted = sessionOfLog(path.join(LOGS, 'preempted-decode.log'), { id: 'import-preempted' });
   harness = await WebviewHarness.start(replicas);
+  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 after(async () => {
@@ -59,13 +62,23 @@ describe('a stage on two replicas', () => {
       assert.deepEqual(rows, [
         ['0', 'stage', 'stage 0talkern=8'],
         ['1', 'stage', 'stage 1code2wavn=8'],
-        ['1/0', 'replica', 'replica 0n=4'],
-        ['1/1', 'replica', 'replica 1n=4'],
+        ['1/0', 'replica-row', 'replica 0n=4'],
+        ['1/1', 'replica-row', 'replica 1n=4'],
       ]);
       const decode = (key: string): Promise<string | null> =>
         page.locator(`[data-testid="stage-row"][data-stage-key="${key}"] td[data-col="decodeMs"] .v`).textContent();
       assert.equal(await decode('1/0'), '508');
       assert.equal(await decode('1/1'), '789');
+      // Laid out as the stage's row (one line of cells), not as another list's replica entry.
+      const heights = await page
+        .locator('[data-testid="stage-row"]')
+        .evaluateAll((els) =>
+          (els as unknown as { getBoundingClientRect(): { height: number } }[]).map((e) =>
+            Math.round(e.getBoundingClientRect().height),
+          ),
+        );
+      assert.equal(new Set(heights).size, 1, JSON.stringify(heights));
+      await page.getByTestId('stage-summary').screenshot({ path: path.join(SHOTS, 'side-panel-replicas.png') });
     } finally {
       await view.close();
     }
@@ -162,6 +175,7 @@ describe('a preempted request', () => {
     assert.deepEqual(await page.locator('[data-testid="request-caveats"] li').allTextContents(), [
       'stage 0 · talker preempted once: its decode includes the wait to be scheduled again',
     ]);
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-preempted-timeline.png') });
   });
 
   test("another request's timeline has no caveat", async () => {
@@ -192,5 +206,8 @@ describe('a preempted request', () => {
     assert.deepEqual(await page.getByTestId('preemption-stage').allTextContents(), [
       'stage 0 · talker: 0 of 1 in the tail (0%), 1 of 12 in all (8%)',
     ]);
+    await page
+      .getByTestId('tail-preemptions')
+      .screenshot({ path: path.join(SHOTS, 'latency-panel-tail-preemptions.png') });
   });
 });
