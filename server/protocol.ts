@@ -89,9 +89,11 @@ import type {
   PartDistribution,
   PartPhase,
   PartState,
+  PreemptionsInTail,
   RequestBreakdown,
   RollingSeries,
   StageLoad,
+  StagePreemptions,
   StageSpan,
   TailAttribution,
   TailPart,
@@ -115,9 +117,11 @@ export type {
   PartDistribution,
   PartPhase,
   PartState,
+  PreemptionsInTail,
   RequestBreakdown,
   RollingSeries,
   StageLoad,
+  StagePreemptions,
   StageSpan,
   TailAttribution,
   TailPart,
@@ -352,6 +356,12 @@ export interface SummaryResult {
   readonly sessionId: string;
   readonly requestCount: number;
   readonly stages: readonly StageSummary[];
+  /**
+   * Per stage and replica (`replicaId` set), only for the stages seen on more than one replica,
+   * over the same requests as `stages`, by stage then replica: what the CLI's table prints under
+   * such a stage. Absent reads as none.
+   */
+  readonly replicas?: readonly StageSummary[];
   readonly findings: readonly Finding[];
   /** Per-stage histograms of the last good /metrics scrape, when the session scrapes one. */
   readonly histograms: readonly HistogramSummary[];
@@ -427,8 +437,14 @@ export interface RequestSpans {
   readonly cold: readonly boolean[];
 }
 
+/** `<stageKey>.replica`: the replica the request's stage ran on (None last). */
 export type RequestSortKey =
-  'requestId' | 'line' | `${string}.${SplitName}` | `${string}.field:${string}` | `target:${TargetName}`;
+  | 'requestId'
+  | 'line'
+  | `${string}.${SplitName}`
+  | `${string}.field:${string}`
+  | `${string}.replica`
+  | `target:${TargetName}`;
 
 export interface RequestPageParams extends SessionRef {
   readonly offset: number;
@@ -439,6 +455,8 @@ export interface RequestPageParams extends SessionRef {
   readonly filterText?: string;
   /** Only requests that touch this stage. */
   readonly stageId?: number;
+  /** With `stageId`: only the requests whose stage ran on this replica. */
+  readonly replicaId?: number;
   /** Only requests named by this finding code. */
   readonly findingCode?: string;
   /** Only the requests of this scope (a time window on the log clock, cold left out). */
@@ -586,6 +604,13 @@ export interface TailAttributionResult {
   readonly mainTarget: TargetName | null;
   /** One entry, or one per boot; empty when the target is not measured in scope. */
   readonly tails: readonly TailAttribution[];
+  /**
+   * The requests that printed a preemption (vllm_num_preemptions > 0) in the target's tail at
+   * the quantile against all in scope, per stage up to the target's, with a reading: `explain`'s
+   * "Preemptions" section. null when none printed one (or the target is not measured); absent
+   * reads as null.
+   */
+  readonly preemptions?: PreemptionsInTail | null;
 }
 
 export interface LoadAtArrivalParams extends SessionRef {

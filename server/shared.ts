@@ -9,6 +9,7 @@ export { maxOf, minOf } from './core/arrays';
 export { valuesAbovePercentile } from './core/reportedPercentiles';
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
 export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, prefillCoversDecode } from './core/analysis/oneOutputStage';
+export { PREEMPTIONS_FIELD, preemptionCaveat } from './core/analysis/preemptions';
 export {
   isRankedSegment,
   rankedPhaseLabel,
@@ -34,6 +35,7 @@ export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';
 export { additiveTail, overlapText } from './core/explain/overlapApart';
+export { stagePreemptionsText } from './core/explain/preemptionsInTail';
 export { countOf, durationText } from './core/numberText';
 export { sentenceCase } from './core/sentenceCase';
 export { runNameOfPath, runNameOfSession } from './core/compare/runName';

@@ -11,6 +11,9 @@ import type { GaugeSamples } from '../core/explain/overTime';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
 import { bootsInScope } from '../core/explain/scope';
 import { tailAttribution } from '../core/explain/tailAttribution';
+import { preemptionsInTail } from '../core/explain/preemptionsInTail';
+import { ColumnReads } from '../core/explain/columnReads';
+import { stageRolesOfSession } from '../core/stageRoles';
 import { mainTargetOf } from '../core/explain/mainTarget';
 import type { ExplainScope, TailAttribution } from '../core/explain/types';
 import type {
@@ -108,7 +111,20 @@ export function sessionTailAttribution(session: Session, params: TailAttribution
             )
             .filter((t): t is TailAttribution => t !== null);
         });
-  return { sessionId: session.id, requestCount: index.length, targets: index.targets(), mainTarget, tails };
+  const preemptions =
+    target === null
+      ? null
+      : cached(session, 'preemptions', { target, quantile, scope }, 0, () =>
+          preemptionsInTail(index, { target, quantile, scope }, new ColumnReads(), stageRolesOfSession(session.info)),
+        );
+  return {
+    sessionId: session.id,
+    requestCount: index.length,
+    targets: index.targets(),
+    mainTarget,
+    tails,
+    preemptions,
+  };
 }
 
 export function sessionLoadAtArrival(session: Session, params: LoadAtArrivalParams): LoadAtArrivalResult {

@@ -61,7 +61,7 @@ function readerOf(requests: RequestList): RequestReader {
 
 type SortValue = (i: number) => number | string | null;
 
-/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>` or `target:<target>`. */
+/** `requestId`, `line`, `<stageKey>.<splitName>`, `<stageKey>.field:<name>`, `<stageKey>.replica` or `target:<target>`. */
 function sortValue(key: string, read: RequestReader, targets: TargetValues | undefined): SortValue {
   if (key === 'requestId') return (i) => read.requestId(i);
   if (key === 'line') return (i) => read.line(i);
@@ -84,6 +84,7 @@ function sortValue(key: string, read: RequestReader, targets: TargetValues | und
         return cell?.state === 'measured' ? cell.value : null;
       };
     }
+    if (rest === 'replica') return (i) => read.stage(i, stageKey)?.replicaId ?? null;
     if ((SPLIT_NAMES as readonly string[]).includes(rest)) {
       const name = rest as SplitName;
       return (i) => read.stage(i, stageKey)?.split.values[name] ?? null;
@@ -124,6 +125,7 @@ function orderedRequests(
   const read = readerOf(requests);
   const value = params.sortBy === undefined ? null : sortValue(params.sortBy, read, targets);
   const stageId = params.stageId;
+  const replicaId = stageId === undefined ? undefined : params.replicaId;
   const rows: number[] = [];
   const keys: (number | string | null)[] = [];
   for (let i = 0; i < requests.length; i++) {
@@ -132,6 +134,7 @@ function orderedRequests(
       const id = read.requestId(i);
       if (text !== '' && !id.toLowerCase().includes(text)) continue;
       if (stageId !== undefined && !read.hasStageId(i, stageId)) continue;
+      if (replicaId !== undefined && read.stage(i, String(stageId))?.replicaId !== replicaId) continue;
       if (named !== null && !named.has(id)) continue;
       if (atLeast !== null && !(atLeast(i) >= minMs)) continue;
     }
@@ -177,6 +180,7 @@ export class RequestOrderCache {
       params.descending === true,
       params.filterText ?? '',
       params.stageId,
+      params.replicaId,
       params.findingCode,
       hasScope(params.scope) ? params.scope : null,
       params.atLeast ?? null,

@@ -322,6 +322,7 @@ export class Session {
   private newAnalysis(): StreamAnalysis {
     return new StreamAnalysis({
       year: this.logYear,
+      replicasAsTheyCome: true,
       stageRoles: () => stageRolesOfNames(this.meta.info),
       onRequest: (request) => {
         this.capturedAt.push(this.chunkTime);

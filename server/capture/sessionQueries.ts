@@ -45,7 +45,7 @@ export function scopeMaskOf(session: Session): ScopeMask {
 /** Stage and edge summaries and findings over some of the session's requests (positions). */
 function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
   const requests = session.requests();
-  const summaries = new StageSummaryBuilder();
+  const summaries = new StageSummaryBuilder({ replicasAsTheyCome: true });
   const edges = new EdgeSummaryBuilder();
   const findings = new FindingsBuilder();
   const endToEnd = new EndToEndBuilder();
@@ -65,6 +65,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     sessionId: session.id,
     requestCount: count,
     stages,
+    replicas: summaries.replicas([]),
     findings: withDeployEvidence(
       [
         ...findings.findings(stages, 200, stageRolesOfSession(session.info)),
@@ -99,6 +100,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     sessionId: session.id,
     requestCount: session.requests().length,
     stages: summary.stages,
+    replicas: summary.replicas,
     findings: withDeployEvidence(
       [...summary.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)],
       session.info.deployConfig,

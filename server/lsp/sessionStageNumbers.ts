@@ -2,7 +2,13 @@
 // file (launched or imported with it, or chosen by the user; the live or latest one of several,
 // core/deployConfigSession.ts): never guessed from names.
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import { stagesRanAlongside, type LiveStageNumbers, type StageLiveNumbers } from '../core/deploy/liveNumbers';
+import {
+  stagesRanAlongside,
+  type LiveStageNumbers,
+  type ReplicaLiveNumbers,
+  type StageLiveNumbers,
+} from '../core/deploy/liveNumbers';
+import type { StageSummary } from '../core/analysis/types';
 import { firstStageIdOf } from '../core/analysis/crossStage';
 import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
@@ -11,6 +17,25 @@ import { tailLeadOf } from '../core/deploy/tailLead';
 import { statusWords } from '../core/sessionStatusWords';
 import { stageRolesOfSession } from '../core/stageRoles';
 import { sessionForDeployConfig } from '../core/deployConfigSession';
+
+/** The p50s a stage's (or one replica's) hint and hover show. */
+function stageNumbersOf(s: StageSummary, stageId: number, alongsideUpstream: boolean): StageLiveNumbers {
+  const notRecorded = s.splitStates.ttftMs.notRecorded;
+  return {
+    stageId,
+    ttftP50Ms: s.split.ttftMs?.p50 ?? null,
+    prefillP50Ms: s.split.prefillMs?.p50 ?? null,
+    prefillDecodeP50Ms: s.prefillDecodeMs?.p50 ?? null,
+    decodeP50Ms: s.split.decodeMs?.p50 ?? null,
+    queuedP50Ms: s.split.queuedMs?.p50 ?? null,
+    n: s.requestCount,
+    ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
+    stageTimeP50Ms:
+      s.fields['stage_gen_time_ms']?.p50 ??
+      (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
+    alongsideUpstream,
+  };
+}
 
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
@@ -48,22 +73,17 @@ export class SessionStageNumbers implements StageNumbersProvider {
     // Stages that ran at the same time: a downstream stage's time holds the upstream time.
     const alongside = stagesRanAlongside(summary.findings, info.requestCount);
     const firstStageId = firstStageIdOf(summary.stages);
+    const replicas = summary.replicas;
     for (const s of summary.stages) {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
-      const notRecorded = s.splitStates.ttftMs.notRecorded;
+      const alongsideUpstream = alongside && s.stageId > firstStageId;
+      const own: ReplicaLiveNumbers[] = [];
+      for (const r of replicas)
+        if (r.stageKey === s.stageKey && r.replicaId !== null)
+          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream), replicaId: r.replicaId });
       stages.push({
-        stageId: s.stageId,
-        ttftP50Ms: s.split.ttftMs?.p50 ?? null,
-        prefillP50Ms: s.split.prefillMs?.p50 ?? null,
-        prefillDecodeP50Ms: s.prefillDecodeMs?.p50 ?? null,
-        decodeP50Ms: s.split.decodeMs?.p50 ?? null,
-        queuedP50Ms: s.split.queuedMs?.p50 ?? null,
-        n: s.requestCount,
-        ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
-        stageTimeP50Ms:
-          s.fields['stage_gen_time_ms']?.p50 ??
-          (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
-        alongsideUpstream: alongside && s.stageId > firstStageId,
+        ...stageNumbersOf(s, s.stageId, alongsideUpstream),
+        ...(own.length === 0 ? {} : { replicas: own.sort((a, b) => a.replicaId - b.replicaId) }),
       });
     }
     const missing = summary.tablesMissing;

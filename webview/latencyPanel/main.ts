@@ -90,6 +90,7 @@ function tableQuery(): TableQuery {
   }
   if (state.filterText !== '') q.filterText = state.filterText;
   if (state.stageId !== null) q.stageId = state.stageId;
+  if (state.stageId !== null && state.replicaId !== null) q.replicaId = state.replicaId;
   if (state.findingCode !== null) q.findingCode = state.findingCode;
   const scope = scopeOf();
   if (scope !== undefined) q.scope = scope;
@@ -128,6 +129,7 @@ const filterBar = new FilterBar(
     update({
       filterText: f.filterText,
       stageId: f.stageId,
+      replicaId: f.replicaId,
       findingCode: f.findingCode,
       selectedIndex: -1,
       selectedRequestId: null,
@@ -142,7 +144,12 @@ const filterBar = new FilterBar(
     showTailChip();
   },
 );
-filterBar.set({ filterText: state.filterText, stageId: state.stageId, findingCode: state.findingCode });
+filterBar.set({
+  filterText: state.filterText,
+  stageId: state.stageId,
+  replicaId: state.replicaId,
+  findingCode: state.findingCode,
+});
 const waterfall = new WaterfallView();
 const spans = new SpansView(
   (id) => openRequest(id),
@@ -463,7 +470,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   table.scrollToStart();
   if (!restoring) {
     state = forNewSession(state, next.id);
-    filterBar.set({ filterText: '', stageId: null, findingCode: null });
+    filterBar.set({ filterText: '', stageId: null, replicaId: null, findingCode: null });
     tabs.activate(state.tab, false);
     channel.saveState(state);
   }
@@ -492,9 +499,17 @@ function onSummary(next: SummaryResult): void {
   summary = next;
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
-  table.setColumns(tableColumns(next.stages, stageNames, next.tablesMissing?.all === true, next.endToEnd?.ms ?? null));
+  table.setColumns(
+    tableColumns(
+      next.stages,
+      stageNames,
+      next.tablesMissing?.all === true,
+      next.endToEnd?.ms ?? null,
+      new Set((next.replicas ?? []).map((r) => r.stageKey)),
+    ),
+  );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));
-  filterBar.setOptions(next.stages, next.findings, stageNames);
+  filterBar.setOptions(next.stages, next.findings, next.replicas ?? [], stageNames);
   histogram.setStages(next.stages, stageNames);
   overTime.setFindings(next.findings);
   tailView.setOneOutput(oneOutputStages(next.stages));
@@ -517,6 +532,7 @@ function onFilter(filter: ViewFilter): void {
   const tail = filter.tail ?? null;
   update({
     stageId: filter.stageId ?? null,
+    replicaId: null,
     findingCode: filter.findingCode ?? null,
     filterText: '',
     tail,
@@ -526,7 +542,7 @@ function onFilter(filter: ViewFilter): void {
     scrollTop: 0,
   });
   showTailChip();
-  filterBar.set({ filterText: '', stageId: state.stageId, findingCode: state.findingCode });
+  filterBar.set({ filterText: '', stageId: state.stageId, replicaId: null, findingCode: state.findingCode });
   tabs.activate('requests');
   table.setQuery(tableQuery());
   revealFocus();

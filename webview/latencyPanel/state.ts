@@ -20,6 +20,8 @@ export interface PanelState {
   readonly descending: boolean;
   readonly filterText: string;
   readonly stageId: number | null;
+  /** With stageId: only the requests whose stage ran on this replica. */
+  readonly replicaId: number | null;
   readonly findingCode: string | null;
   readonly selectedIndex: number;
   readonly selectedRequestId: string | null;
@@ -45,6 +47,7 @@ export const DEFAULT_PANEL_STATE: PanelState = {
   descending: true,
   filterText: '',
   stageId: null,
+  replicaId: null,
   findingCode: null,
   selectedIndex: -1,
   selectedRequestId: null,
@@ -78,6 +81,7 @@ export function sanitizePanelState(raw: unknown): PanelState {
   const bins = num(hist['bins']);
   const metric = str(hist['metric']);
   const stageId = num(r['stageId']);
+  const replicaId = num(r['replicaId']);
   const tail = typeof r['tail'] === 'object' && r['tail'] !== null ? (r['tail'] as Record<string, unknown>) : null;
   const tailTarget = str(tail?.['target']);
   const tailMs = num(tail?.['ms']);
@@ -97,6 +101,10 @@ export function sanitizePanelState(raw: unknown): PanelState {
     descending: typeof r['descending'] === 'boolean' ? r['descending'] : d.descending,
     filterText: str(r['filterText']) ?? '',
     stageId: stageId !== null && Number.isInteger(stageId) ? stageId : null,
+    replicaId:
+      stageId !== null && replicaId !== null && Number.isInteger(stageId) && Number.isInteger(replicaId)
+        ? replicaId
+        : null,
     findingCode: str(r['findingCode']),
     selectedIndex: Math.max(-1, Math.floor(num(r['selectedIndex']) ?? -1)),
     selectedRequestId: str(r['selectedRequestId']),
@@ -134,6 +142,7 @@ export function forNewSession(state: PanelState, sessionId: string | null): Pane
     sessionId,
     filterText: d.filterText,
     stageId: d.stageId,
+    replicaId: d.replicaId,
     findingCode: d.findingCode,
     selectedIndex: d.selectedIndex,
     selectedRequestId: d.selectedRequestId,

@@ -182,13 +182,30 @@ function cellView(
   return summarySplitView(stage, column.id as SplitName, pct);
 }
 
+/** Each stage's row, then its replicas' rows (in id order) when it ran on several: as the CLI's table prints them. */
+export function withReplicas(
+  stages: readonly StageSummary[],
+  replicas: readonly StageSummary[],
+): readonly StageSummary[] {
+  if (replicas.length === 0) return stages;
+  const out: StageSummary[] = [];
+  for (const stage of stages) {
+    out.push(stage);
+    if (stage.replicaId !== null) continue;
+    const own = replicas.filter((r) => r.stageKey === stage.stageKey && r.replicaId !== null);
+    own.sort((a, b) => (a.replicaId ?? 0) - (b.replicaId ?? 0));
+    for (const r of own) out.push(r);
+  }
+  return out;
+}
+
 export function summaryModel(
   summary: SummaryResult,
   pct: Percentile,
   stageNames: Readonly<Record<string, string>>,
 ): SummaryModel {
   const columns = summaryColumns(summary.stages);
-  const views = summary.stages.map((stage) => ({
+  const views = withReplicas(summary.stages, summary.replicas ?? []).map((stage) => ({
     stage,
     views: columns.map((c) => cellView(stage, c, pct, summary.stages)),
   }));
@@ -221,7 +238,8 @@ export function summaryModel(
     return {
       key: stage.replicaId === null ? stage.stageKey : `${stage.stageKey}/${stage.replicaId}`,
       label: stage.replicaId === null ? `stage ${stage.stageKey}` : `replica ${stage.replicaId}`,
-      role: stageRole(stage.stageKey, stageNames),
+      // A replica row sits under its stage's, which names the role.
+      role: stage.replicaId === null ? stageRole(stage.stageKey, stageNames) : '',
       replica: stage.replicaId,
       requestCount: stage.requestCount,
       stageId: stage.stageId,

@@ -107,7 +107,7 @@ export class SummaryTable {
       'tr',
       {
         testId: this.options.rowTestId,
-        className: row.replica === null ? 'stage' : 'replica',
+        className: row.replica === null ? 'stage' : 'replica-row',
         attrs: { tabindex: '0' },
         dataset: { stageKey: row.key },
       },

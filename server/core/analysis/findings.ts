@@ -12,6 +12,7 @@ import { firstStageIdOf } from './crossStage';
 import { e2eTableMs } from './endToEnd';
 import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecordedValues';
 import { SampleSet } from './sampleSet';
+import { PREEMPTIONS_FIELD, preemptionCount } from './preemptions';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -35,7 +36,6 @@ export const QUEUED_INPUT_WAIT_FLOOR_MS = 1;
 /** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
 const TTFT_GAP_MS = 50;
 const TTFT_GAP_SHARE = 0.1;
-const PREEMPTIONS_FIELD = 'vllm_num_preemptions';
 /** Fewer preempted requests than this: their median against the stage's tells nothing. */
 const MIN_PREEMPTED_COMPARED = 5;
 /** Preempted beyond this share of a stage's requests, the stage's median is mostly theirs. */
@@ -247,9 +247,9 @@ export class FindingsBuilder {
    * (hidden when 0 on every stage), `None` is not measured.
    */
   private checkPreemptions(request: AnalyzedRequest, stage: RequestStage): void {
-    const count = stage.fields[PREEMPTIONS_FIELD];
-    if (count === undefined || count.state !== 'measured' || !(count.value > 0)) return;
-    this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count.value, PREEMPTIONS_FIELD);
+    const count = preemptionCount(stage);
+    if (count === null) return;
+    this.hit('preempted-requests', 'info', stage.stageId, request.requestId, count, PREEMPTIONS_FIELD);
     if (prefillCoversDecode(request, stage)) this.preemptedInPrefill.add(stage.stageId);
     const stageTime = measurementOf(STAGE_TIME_FIELD, stage.fields[STAGE_TIME_FIELD]);
     if (stageTime === undefined) return;

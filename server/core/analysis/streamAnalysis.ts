@@ -63,6 +63,8 @@ export interface AnalysisSnapshot {
 /** What a live view refreshes. */
 export interface LiveSummary {
   readonly stages: StageSummary[];
+  /** Per stage and replica, only for stages seen on more than one replica. */
+  readonly replicas: StageSummary[];
   readonly edges: EdgeSummary[];
   readonly findings: Finding[];
   readonly endToEnd: EndToEndSummary | null;
@@ -93,6 +95,12 @@ export interface StreamAnalysisOptions {
    * always): a reader that prints only some (the table) need not sort the others.
    */
   readonly summaryFields?: ReadonlySet<string>;
+  /**
+   * Keep the per-replica summaries as requests come (default: only when no request is kept).
+   * A live view asks for them on every refresh: kept as they come, they are not recomputed
+   * over every request each time.
+   */
+  readonly replicasAsTheyCome?: boolean;
   /** Summarize the transfer edges (default true). */
   readonly edgeSummaries?: boolean;
   /**
@@ -137,7 +145,10 @@ export class StreamAnalysis {
     this.clock = new LogClock(options.year ?? new Date().getUTCFullYear());
     this.store = new RequestStore({ keepOverallSummaries: options.keepOverallSummaries !== false });
     this.keepRequests = options.keepRequests ?? true;
-    this.summaries = new StageSummaryBuilder({ replicasAsTheyCome: !this.keepRequests, fields: options.summaryFields });
+    this.summaries = new StageSummaryBuilder({
+      replicasAsTheyCome: options.replicasAsTheyCome ?? !this.keepRequests,
+      fields: options.summaryFields,
+    });
     this.summarizeEdges = options.edgeSummaries ?? true;
     this.summarize = options.summarize ?? true;
   }
@@ -185,6 +196,7 @@ export class StreamAnalysis {
     const stages = this.summaries.stages();
     return {
       stages,
+      replicas: this.summaries.replicas(this.includedRequests()),
       edges: this.edgeSummaries.edges(),
       findings: [
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),

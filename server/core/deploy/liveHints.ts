@@ -4,6 +4,7 @@
 import type { DeployAnalysis } from './analysis';
 import {
   codecTtftStatus,
+  formatReplicaDetails,
   formatStageDetail,
   formatStageNumbers,
   INLAY_LABEL_BUDGET,
@@ -71,7 +72,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const noticed = missing !== null && hints.length === 0;
     const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
     // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
-    const detail = `${prefix}${formatStageDetail(measured)}`;
+    // A stage on several replicas: each replica's numbers under the stage's (a slow replica hides in the stage's p50).
+    const detail = [`${prefix}${formatStageDetail(measured)}`, ...formatReplicaDetails(measured)].join('\n');
     // Said once: leading the first stage's hover.
     const notice = noticed ? `${tablesMissingHint(missing)} · ` : '';
     const position = anchor.entry.value.location.range.end;

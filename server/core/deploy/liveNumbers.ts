@@ -30,6 +30,13 @@ export interface StageLiveNumbers {
    * stage-times-overlap): its stage time holds the upstream time it ran alongside.
    */
   readonly alongsideUpstream?: boolean;
+  /** A stage that ran on several replicas: each replica's numbers, by replica id (the hover lists them; the label is the stage's). */
+  readonly replicas?: readonly ReplicaLiveNumbers[];
+}
+
+/** One replica's numbers of a stage that ran on several. */
+export interface ReplicaLiveNumbers extends Omit<StageLiveNumbers, 'replicas'> {
+  readonly replicaId: number;
 }
 
 /**
@@ -186,6 +193,11 @@ export function formatStageDetail(numbers: StageLiveNumbers): string {
     return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
   return `${head} (n=${numbers.n})`;
+}
+
+/** `replica 0: decode p50 508 ms · … (n=4)`, one per replica of a stage that ran on several; none for a stage on one. */
+export function formatReplicaDetails(numbers: StageLiveNumbers): string[] {
+  return (numbers.replicas ?? []).map((r) => `replica ${r.replicaId}: ${formatStageDetail(r)}`);
 }
 
 /** What the hint after `talker_first_audio` says: `label` within INLAY_LABEL_BUDGET, `detail` whole (its tooltip). */

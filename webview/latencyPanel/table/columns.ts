@@ -10,6 +10,7 @@ import {
 } from '../../shared/labels';
 import type { CellView, ValueView } from '../../shared/valueState';
 import {
+  EMPTY_VIEW,
   endToEndCellView,
   endToEndView,
   fieldCellView,
@@ -19,8 +20,9 @@ import {
   splitValueView,
   stageOf,
 } from '../../shared/valueState';
-import { prefillCoversDecode } from '../../../server/shared';
+import { PREEMPTIONS_FIELD, preemptionCaveat, prefillCoversDecode, sentenceCase } from '../../../server/shared';
 import { targetText } from '../../shared/tailModel';
+import { formatCount } from '../../shared/format';
 
 export interface TableColumn {
   /** Stable id, also the sort key: `requestId`, `1.prefillMs`, `1.field:stage_gen_time_ms`. */
@@ -111,6 +113,64 @@ function omniTimingColumn(stage: StageSummary, group: string): TableColumn {
   };
 }
 
+const REPLICA_WIDTH = 70;
+
+/** The replica a request ran on in a stage that ran on several (`None`: printed without one). */
+function replicaColumn(stage: StageSummary, group: string): TableColumn {
+  const view = (r: AnalyzedRequest): ValueView => {
+    const s = stageOf(r, stage.stageKey);
+    if (s === undefined) return EMPTY_VIEW;
+    if (s.replicaId === null)
+      return {
+        text: 'None',
+        state: 'notMeasured',
+        title: 'The log printed this stage of the request without a replica id (None).',
+        value: null,
+      };
+    return {
+      text: String(s.replicaId),
+      state: 'text',
+      title: `Ran on replica ${s.replicaId} of this stage.`,
+      value: null,
+    };
+  };
+  return {
+    id: `${stage.stageKey}.replica`,
+    label: 'replica',
+    group,
+    stageKey: stage.stageKey,
+    width: REPLICA_WIDTH,
+    defaultDescending: false,
+    phase: null,
+    slowAbove: null,
+    read: view,
+    cell: view,
+  };
+}
+
+/** How many times the stage preempted the request: the wait to be scheduled again lies in its decode (or a one-output stage's prefill). */
+function preemptionsColumn(stage: StageSummary, group: string): TableColumn {
+  const column = fieldColumn(stage, group, PREEMPTIONS_FIELD, 'preempted', '');
+  // A count: a whole number, not a duration's decimals; hidden, None and the rest as any field.
+  const counted = <V extends CellView>(view: V): V =>
+    view.state === 'measured' && view.value !== null ? { ...view, text: formatCount(view.value) } : view;
+  return {
+    ...column,
+    width: REPLICA_WIDTH + 10,
+    phase: null,
+    slowAbove: null,
+    cell: (r) => counted(column.cell(r)),
+    read: (r) => {
+      const view = counted(column.read(r));
+      if (view.state !== 'measured' || view.value === null) return view;
+      const s = stageOf(r, stage.stageKey);
+      const caveat = s === undefined ? null : preemptionCaveat(r, s);
+      const printed = `${PREEMPTIONS_FIELD}: printed ${view.text}.`;
+      return { ...view, title: caveat === null ? printed : `${printed} ${sentenceCase(caveat)}.` };
+    },
+  };
+}
+
 export const REQUEST_ID_COLUMN: TableColumn = {
   id: 'requestId',
   label: 'request id',
@@ -155,11 +215,15 @@ export function tableColumns(
   stageNames: Readonly<Record<string, string>>,
   timingOnly = false,
   endToEnd: Distribution | null = null,
+  replicaStages: ReadonlySet<string> = new Set(),
 ): TableColumn[] {
   const out: TableColumn[] = [REQUEST_ID_COLUMN, endToEndColumn(endToEnd)];
+  const preempted = stages.some((s) => (s.fields[PREEMPTIONS_FIELD]?.max ?? 0) > 0);
   for (const stage of stages) {
     if (stage.replicaId !== null) continue;
     const group = stageLabel(stage.stageKey, stageNames);
+    // A stage on several replicas (SummaryResult.replicas): which one each request ran on.
+    if (replicaStages.has(stage.stageKey)) out.push(replicaColumn(stage, group));
     // Only [OmniTiming] lines (no stats tables): the stage's time is all there is.
     if (timingOnly) {
       out.push(omniTimingColumn(stage, group));
@@ -171,6 +235,8 @@ export function tableColumns(
     out.push(fieldColumn(stage, group, FIELD_GEN_TIME, 'gen time'));
     if ((stage.fields[FIELD_FIRST_OUTPUT]?.count ?? 0) > 0)
       out.push(fieldColumn(stage, group, FIELD_FIRST_OUTPUT, '1st output'));
+    // Only when some request was preempted (a log that never was has nothing to show), on the stages that printed the row.
+    if (preempted && (stage.fields[PREEMPTIONS_FIELD]?.count ?? 0) > 0) out.push(preemptionsColumn(stage, group));
   }
   return out;
 }

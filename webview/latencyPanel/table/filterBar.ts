@@ -1,4 +1,5 @@
-// Filters of the request table: request id text, stage, finding. Applied server-side.
+// Filters of the request table: request id text, stage (or one replica of a stage that ran on
+// several), finding. Applied server-side.
 import type { Finding, StageSummary } from '../../../server/protocol';
 import { button, debounce, h, setChildren } from '../../shared/dom';
 import { stageLabel } from '../../shared/labels';
@@ -7,7 +8,14 @@ import { findingOptions } from './findingOptions';
 export interface FilterValue {
   readonly filterText: string;
   readonly stageId: number | null;
+  /** With stageId: one replica of the stage. */
+  readonly replicaId: number | null;
   readonly findingCode: string | null;
+}
+
+/** The stage select's value: `1`, or `1/0` for replica 0 of stage 1. */
+function stageValue(stageId: number | null, replicaId: number | null): string {
+  return stageId === null ? '' : replicaId === null ? String(stageId) : `${stageId}/${replicaId}`;
 }
 
 export class FilterBar {
@@ -28,7 +36,7 @@ export class FilterBar {
   });
   private stageKey = '';
   private findingKey = '';
-  private value: FilterValue = { filterText: '', stageId: null, findingCode: null };
+  private value: FilterValue = { filterText: '', stageId: null, replicaId: null, findingCode: null };
 
   constructor(
     private readonly onChange: (value: FilterValue) => void,
@@ -48,30 +56,39 @@ export class FilterBar {
       this.stage,
       this.finding,
       button('Clear', { className: 'secondary', testId: 'filter-clear' }, () => {
-        this.set({ filterText: '', stageId: null, findingCode: null });
+        this.set({ filterText: '', stageId: null, replicaId: null, findingCode: null });
         onClear();
         emit();
       }),
     );
-    this.setOptions([], []);
+    this.setOptions([], [], [], {});
   }
 
-  /** Options follow the session's stages and findings; rebuilt only when they change. */
+  /** Options follow the session's stages (each replica of one that ran on several after it) and findings; rebuilt only when they change. */
   setOptions(
     stages: readonly StageSummary[],
     findings: readonly Finding[],
+    replicas: readonly StageSummary[] = [],
     stageNames: Readonly<Record<string, string>> = {},
   ): void {
     const stageIds = [
       ...new Set(stages.filter((s) => s.stageId !== null && s.replicaId === null).map((s) => s.stageId as number)),
     ];
-    const stageKey = stageIds.map((id) => `${id}:${stageNames[String(id)] ?? ''}`).join('|');
+    const options = stageIds.flatMap((id) => {
+      const label = stageLabel(String(id), stageNames);
+      const own = replicas
+        .filter((r) => r.stageId === id && r.replicaId !== null)
+        .map((r) => r.replicaId as number)
+        .sort((a, b) => a - b);
+      return [
+        { value: stageValue(id, null), text: label },
+        ...own.map((r) => ({ value: stageValue(id, r), text: `${label} replica ${r}` })),
+      ];
+    });
+    const stageKey = options.map((o) => `${o.value}:${o.text}`).join('|');
     if (stageKey !== this.stageKey) {
       this.stageKey = stageKey;
-      setChildren(this.stage, [
-        new Option('All stages', ''),
-        stageIds.map((id) => new Option(stageLabel(String(id), stageNames), String(id))),
-      ]);
+      setChildren(this.stage, [new Option('All stages', ''), options.map((o) => new Option(o.text, o.value))]);
     }
     const findingKey = findingOptions(findings)
       .map(([c, t]) => `${c}:${t}`)
@@ -93,11 +110,16 @@ export class FilterBar {
   }
 
   private showValue(): void {
-    const stage = this.value.stageId === null ? '' : String(this.value.stageId);
+    const stage = stageValue(this.value.stageId, this.value.replicaId);
     const code = this.value.findingCode ?? '';
     // A filter from a click may name a stage or finding not listed yet: add it so it shows.
     if (stage !== '' && ![...this.stage.options].some((o) => o.value === stage))
-      this.stage.append(new Option(`stage ${stage}`, stage));
+      this.stage.append(
+        new Option(
+          `stage ${this.value.stageId}${this.value.replicaId === null ? '' : ` replica ${this.value.replicaId}`}`,
+          stage,
+        ),
+      );
     if (code !== '' && ![...this.finding.options].some((o) => o.value === code))
       this.finding.append(new Option(code, code));
     this.stage.value = stage;
@@ -105,10 +127,11 @@ export class FilterBar {
   }
 
   private read(): FilterValue {
-    const stage = this.stage.value;
+    const [stage = '', replica] = this.stage.value.split('/');
     return {
       filterText: this.text.value.trim(),
       stageId: stage === '' ? null : Number(stage),
+      replicaId: stage === '' || replica === undefined ? null : Number(replica),
       findingCode: this.finding.value === '' ? null : this.finding.value,
     };
   }

@@ -6,6 +6,7 @@
 import type {
   Distribution,
   LoadAtArrivalResult,
+  PreemptionsInTail,
   TailAttribution,
   TailAttributionResult,
   TailFilter,
@@ -28,6 +29,7 @@ import {
   targetText,
 } from '../../shared/tailModel';
 import { stageLabel } from '../../shared/labels';
+import { stagePreemptionsText } from '../../../server/shared';
 
 const TOP = 8;
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
@@ -63,6 +65,11 @@ export class TailView {
   private readonly byBootLabel: HTMLElement;
   private readonly status = h('p', { className: 'muted', testId: 'tail-status', role: 'status' });
   private readonly tails = h('div', { className: 'tail-list', testId: 'tail-attributions' });
+  private readonly preemptionsSection = h('section', {
+    className: 'preemptions-section',
+    testId: 'tail-preemptions',
+    attrs: { 'aria-label': 'Preemptions' },
+  });
   private readonly loadSection = h('section', {
     className: 'load-section',
     testId: 'load-at-arrival',
@@ -109,6 +116,7 @@ export class TailView {
       ),
       this.status,
       this.tails,
+      this.preemptionsSection,
       this.loadSection,
     );
   }
@@ -178,6 +186,7 @@ export class TailView {
           : `No request in scope measured ${targetText(target, this.stageNames)}.`,
       );
       this.tails.replaceChildren();
+      this.showPreemptions(null);
       return;
     }
     setText(
@@ -188,6 +197,39 @@ export class TailView {
       this.tails,
       result.tails.map((t) => this.tailBlock(t)),
     );
+    this.showPreemptions(result.preemptions ?? null);
+  }
+
+  /** explain's "Preemptions" section: its reading, then per stage the preempted requests in the tail against all. */
+  private showPreemptions(p: PreemptionsInTail | null): void {
+    this.preemptionsSection.hidden = p === null;
+    if (p === null) {
+      this.preemptionsSection.replaceChildren();
+      return;
+    }
+    setChildren(this.preemptionsSection, [
+      h('h3', { text: 'Preemptions' }),
+      h('p', {
+        className: 'muted note',
+        text: `${targetText(p.target, this.stageNames)}, ${p.quantile} tail (at or above ${formatDurationMs(p.thresholdMs)}); requests that printed vllm_num_preemptions > 0. A preempted request waits to be scheduled again inside its decode (or a one-output stage's prefill).`,
+      }),
+      h('p', {
+        className: 'preemptions-reading',
+        testId: 'preemptions-reading',
+        dataset: { reading: p.reading },
+        text: p.readingText,
+      }),
+      h(
+        'ul',
+        { className: 'preemption-stages', testId: 'preemption-stages' },
+        p.stages.map((s) =>
+          h('li', {
+            testId: 'preemption-stage',
+            text: stagePreemptionsText(s, p.tailCount, p.scopeCount, this.stageNames),
+          }),
+        ),
+      ),
+    ]);
   }
 
   /** Until the multi-boot state is known from an answer. */

@@ -4,10 +4,16 @@
 // measured ones.
 import type { RequestDetail } from '../../../server/protocol';
 import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
-import { h, setData, setText } from '../../shared/dom';
+import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
 import { edgeLabel, PHASE_LABEL, stageLabel } from '../../shared/labels';
-import { prefillCoversDecode, sentenceCase, SLOWEST_PHASE_RULE, SLOWEST_PHASE_TEXT } from '../../../server/shared';
+import {
+  preemptionCaveat,
+  prefillCoversDecode,
+  sentenceCase,
+  SLOWEST_PHASE_RULE,
+  SLOWEST_PHASE_TEXT,
+} from '../../../server/shared';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -45,6 +51,8 @@ export class WaterfallView {
     testId: 'waterfall-empty',
     text: 'Select a request in the Requests tab and press Enter (or double-click it) to see its timeline.',
   });
+  /** What a reader must know to weigh a stage's bars (a preemption's wait inside its decode). */
+  private readonly caveats = h('ul', { className: 'request-caveats', testId: 'request-caveats' });
   private readonly facts = new RequestFacts();
   private readonly breakdown = new BreakdownStrip();
   private readonly transferFacts = new TransferFacts();
@@ -61,6 +69,7 @@ export class WaterfallView {
       { className: 'waterfall' },
       this.title,
       this.meta,
+      this.caveats,
       this.empty,
       this.wrap,
       this.legend,
@@ -129,6 +138,18 @@ export class WaterfallView {
       d === null ? [] : d.request.stages.filter((s) => prefillCoversDecode(d.request, s)).map((s) => s.stageKey),
     );
     this.breakdown.show(d?.breakdown ?? null, this.stageNames, oneOutput);
+    const caveats =
+      d === null
+        ? []
+        : d.request.stages.flatMap((s) => {
+            const text = preemptionCaveat(d.request, s);
+            return text === null ? [] : [`${stageLabel(s.stageKey, this.stageNames)} ${text}`];
+          });
+    setChildren(
+      this.caveats,
+      caveats.map((text) => h('li', { text })),
+    );
+    this.caveats.hidden = caveats.length === 0;
     if (d === null) return;
     const r = d.request;
     setText(this.title, r.requestId);
