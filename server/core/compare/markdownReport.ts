@@ -50,7 +50,7 @@ function rankCell(m: MetricComparison): string {
   return m.rankTest.beyondNoise ? `**${p}**` : p;
 }
 
-const RULE_ICON = { crossed: '❌', withinNoise: '〰️', passed: '✅', notEvaluated: '❔' } as const;
+const RULE_ICON = { crossed: '❌', unmeasured: '❌', withinNoise: '〰️', passed: '✅', notEvaluated: '❔' } as const;
 const FINDING_ICON: Readonly<Record<FindingChange, string>> = { appeared: '🆕', disappeared: '✔️', persisted: '•' };
 
 export function compareMarkdown(report: ComparisonReport, rules: readonly RuleResult[] = []): string {

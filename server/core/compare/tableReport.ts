@@ -81,6 +81,7 @@ function histogramRows(h: HistogramComparison): string[][] {
 
 const OUTCOME_LABEL = {
   crossed: 'CROSSED',
+  unmeasured: 'NOT MEASURED',
   withinNoise: 'within noise',
   passed: 'ok',
   notEvaluated: 'not evaluated',
