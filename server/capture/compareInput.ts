@@ -36,8 +36,8 @@ function logRun(reader: LogRunReader, source: string): RunData {
 }
 
 function scrapeRun(text: string, source: string): RunData {
-  const { rows, problemCount } = histogramRowsOfScrape(text);
-  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount };
+  const { rows, problemCount, findings } = histogramRowsOfScrape(text);
+  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount, scrapeFindings: findings };
 }
 
 async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {

@@ -9,7 +9,8 @@ const CHANGE_ORDER: Readonly<Record<FindingChange, number>> = { appeared: 0, dis
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 export function diffFindings(baseline: readonly FindingCount[], candidate: readonly FindingCount[]): FindingDiff[] {
-  const key = (f: FindingCount): string => `${f.code}|${f.stageId ?? ''}`;
+  const key = (f: FindingCount): string =>
+    `${f.code}|${f.stageId ?? ''}|${f.fromScrape === true ? 'scrape' : 'log'}|${f.family ?? ''}`;
   // A compressed or binary input is a fact of the file given, not a change between the runs: the notes say it.
   const compared = (fs: readonly FindingCount[]) => fs.filter((f) => !isUnreadableInput(f));
   const b = new Map(compared(baseline).map((f) => [key(f), f]));
@@ -27,6 +28,8 @@ export function diffFindings(baseline: readonly FindingCount[], candidate: reado
       baselineRequests: bf?.requestCount ?? 0,
       candidateRequests: cf?.requestCount ?? 0,
       message: f.message,
+      ...(f.fromScrape === true ? { fromScrape: true } : {}),
+      ...(f.family === undefined ? {} : { family: f.family }),
     });
   }
   return out.sort(

@@ -124,6 +124,17 @@ export function runText(run: RunSummary): string {
 
 export function findingText(f: FindingDiff): string {
   const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
+  if (f.fromScrape === true) {
+    const family = f.family === undefined ? '' : ` ${f.family}`;
+    const runs =
+      f.change === 'appeared'
+        ? "in the candidate's scrape, not in the baseline's"
+        : f.change === 'disappeared'
+          ? "in the baseline's scrape, not in the candidate's"
+          : "in both runs' scrapes";
+    const at = [f.stageId === null ? '' : `stage ${f.stageId}`, `/metrics${family}`].filter((x) => x !== '');
+    return `${f.code} (${at.join(', ')}): ${runs}`;
+  }
   const counts =
     f.change === 'appeared'
       ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`
@@ -177,4 +188,26 @@ export function histogramDiffText(h: HistogramComparison, q: QuantileComparison)
     (s) => s?.bounds[q.quantile] !== undefined || s?.openEnded.includes(q.quantile) === true,
   );
   return bounded ? { ms: 'bound', pct: '' } : { ms: signedMs(q.diffMs), pct: signedPct(q.diffPct) };
+}
+
+/**
+ * Why a histogram row has no Δ, or null when it has one: measured in one run only, or a run
+ * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown).
+ */
+export function histogramNoDiffText(h: HistogramComparison): string | null {
+  const wrong =
+    h.notUsableIn === null
+      ? null
+      : h.notUsableIn === 'both'
+        ? 'known to be wrong in both runs'
+        : `known to be wrong in the ${h.notUsableIn}`;
+  if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
+  const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
+  return wrong === null ? only : `${only}; ${wrong}`;
+}
+
+/** A side's quantile as the tables show it: its value or bound, "-" where the run has none. */
+export function histogramSideCell(side: HistogramSide | null, quantile: Percentile): string {
+  const v = side?.[quantile] ?? null;
+  return v === null || side?.count === 0 ? '-' : histogramQuantileText(side, quantile, v);
 }

@@ -11,6 +11,8 @@ import {
   formatMs,
   histogramCounts,
   histogramDiffText,
+  histogramNoDiffText,
+  histogramSideCell,
   histogramQuantileText,
   metricLabel,
   oneSidedText,
@@ -21,6 +23,7 @@ import {
   tooFewToTestText,
 } from './format';
 import type { RuleResult } from './ruleCheck';
+import { PERCENTILES } from '../reportedPercentiles';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
 
@@ -174,13 +177,17 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
           .join(', '),
       );
       const n = histogramCounts(h);
+      const noDiff = histogramNoDiffText(h);
       const cells =
-        h.status === 'compared'
-          ? h.quantiles.map((q) => {
+        noDiff !== null
+          ? PERCENTILES.map(
+              (q, i) =>
+                `${histogramSideCell(h.baseline, q)} → ${histogramSideCell(h.candidate, q)}${i === 0 ? ` (${escapeMarkdown(noDiff)})` : ''}`,
+            )
+          : h.quantiles.map((q) => {
               const diff = histogramDiffText(h, q);
               return `${histogramQuantileText(h.baseline, q.quantile, q.baseline)} → ${histogramQuantileText(h.candidate, q.quantile, q.candidate)}${diff.ms === 'bound' ? '' : ` (${diff.ms}, ${diff.pct})`}`;
-            })
-          : [h.status === 'baselineOnly' ? 'baseline only' : 'candidate only', '', ''];
+            });
       const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
       out.push(
         `| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,

@@ -90,6 +90,10 @@ export interface FindingCount {
   readonly stageId: number | null;
   readonly requestCount: number;
   readonly message: string;
+  /** Seen in a /metrics scrape (a known-to-mislead signature, a family stuck at 0), not in the log: no request count (requestCount 0). */
+  readonly fromScrape?: boolean;
+  /** The /metrics family it concerns, when it names one (metric-not-reporting). */
+  readonly family?: string;
 }
 
 /**
@@ -112,6 +116,8 @@ export interface RunData {
   readonly histograms: readonly HistogramRow[] | null;
   /** Lines or series that could not be read (never thrown). */
   readonly problemCount: number;
+  /** What its scrape shows to be wrong (scrapeFindings.ts); absent or empty without a scrape. */
+  readonly scrapeFindings?: readonly FindingCount[];
 }
 
 export interface RunSamples {
@@ -260,7 +266,12 @@ export interface HistogramComparison {
   readonly status: ComparisonStatus;
   readonly baseline: HistogramSide | null;
   readonly candidate: HistogramSide | null;
-  /** Point estimates only: a histogram has no per-request samples, so significance is not testable. */
+  /**
+   * A run whose series is known to be wrong (its side's `caveat`): no difference is taken on
+   * it, whatever the status. null: usable in both runs.
+   */
+  readonly notUsableIn: 'baseline' | 'candidate' | 'both' | null;
+  /** Point estimates only: a histogram has no per-request samples, so significance is not testable. Empty unless compared and usable in both runs. */
   readonly quantiles: readonly QuantileComparison[];
 }
 
@@ -281,6 +292,9 @@ export interface FindingDiff {
   readonly candidateRequests: number;
   /** The candidate's message when present there, else the baseline's. */
   readonly message: string;
+  /** Seen in the runs' /metrics scrapes, not their logs: no request counts (both 0). */
+  readonly fromScrape?: boolean;
+  readonly family?: string;
 }
 
 export interface SignificanceMethod {
