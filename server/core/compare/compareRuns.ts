@@ -85,7 +85,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ...(run.samples?.findings ?? []),
     ...(run.scrapeFindings ?? (run.histograms === null ? [] : scrapeFindings(run.histograms, null))),
   ];
-  const findings = diffFindings(findingsOf(baseline), findingsOf(candidate));
+  const findings = diffFindings(findingsOf(baseline), findingsOf(candidate), {
+    baseline: baseline.samples?.requestCount ?? null,
+    candidate: candidate.samples?.requestCount ?? null,
+  });
 
   if (baseline.samples === null && candidate.samples === null) {
     notes.push(

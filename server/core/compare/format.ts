@@ -135,6 +135,14 @@ export function findingText(f: FindingDiff): string {
     const at = [f.stageId === null ? '' : `stage ${f.stageId}`, `/metrics${family}`].filter((x) => x !== '');
     return `${f.code} (${at.join(', ')}): ${runs}`;
   }
+  const bOf = f.baselineOf ?? null;
+  const cOf = f.candidateOf ?? null;
+  if (bOf !== null && cOf !== null && bOf !== cOf) {
+    // Runs of different sizes: a count alone reads as a change where the rate did not move (14 → 8 of half as many).
+    const rate = (n: number, of: number): string =>
+      `${n} of ${countOf(of, 'request')} (${of === 0 ? 'n/a' : `${((100 * n) / of).toFixed(1)}%`})`;
+    return `${f.code}${where}: ${rate(f.baselineRequests, bOf)} → ${rate(f.candidateRequests, cOf)}`;
+  }
   const counts =
     f.change === 'appeared'
       ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`

@@ -290,6 +290,9 @@ export interface FindingDiff {
   /** Requests concerned in each run (0 when absent). */
   readonly baselineRequests: number;
   readonly candidateRequests: number;
+  /** All requests of each run (the counts' denominators); null for a run without per-request data. Runs of different sizes are compared by rate. */
+  readonly baselineOf?: number | null;
+  readonly candidateOf?: number | null;
   /** The candidate's message when present there, else the baseline's. */
   readonly message: string;
   /** Seen in the runs' /metrics scrapes, not their logs: no request counts (both 0). */
