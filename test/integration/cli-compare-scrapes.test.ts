@@ -72,6 +72,8 @@ test('a series known to be wrong in a run has no Δ, says why, and the candidate
       change: 'disappeared',
       baselineRequests: 0,
       candidateRequests: 0,
+      baselineOf: null,
+      candidateOf: null,
       message: json.findings[0]?.['message' as 'code'],
       fromScrape: true,
     },
@@ -99,4 +101,30 @@ test('the fix reverted (the fixed scrape as baseline): a TTFT rule fails as not 
     r.stdout,
     /appeared {6}\[warning\] ttft-not-recorded \(stage 1, \/metrics\): in the candidate's scrape, not in the baseline's/,
   );
+});
+
+test('the counts say what they count (as analyze does), JSON numbers at 3 decimals, one mark per format', () => {
+  const analyze = cli(['analyze', BEFORE_FIX]);
+  assert.match(analyze.stdout, /: 11 histogram series\n/);
+  const table = cli(['compare', BEFORE_FIX, FIXED]).stdout;
+  assert.match(
+    table,
+    /baseline {3}\S+codec-ttft-before-fix\.prom \(scrape\) 11 histogram series exposed, 11 latency rows \(per family and stage, replicas added\)\n/,
+  );
+  assert.match(table, /a row with no observation in either run is left out/);
+  const md = cli(['compare', BEFORE_FIX, FIXED, '--format', 'markdown']).stdout;
+  assert.match(
+    md,
+    /<summary>\/metrics histograms \(10 latency rows observed in a run: per family and stage, replicas added\)<\/summary>/,
+  );
+  assert.match(
+    md,
+    /known to be wrong in a run \(marked ! in the table, ⚠️ in Markdown; no difference is taken on them\)/,
+  );
+  const json = cli(['compare', BEFORE_FIX, FIXED, '--format', 'json']).stdout;
+  const ttft = (
+    JSON.parse(json) as { histograms: { family: string; labels: Record<string, string>; candidate: { p50: number } }[] }
+  ).histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds' && h.labels['stage'] === '1');
+  assert.equal(ttft?.candidate.p50, 82.353);
+  assert.deepEqual(json.match(/\d\.\d{4,}/g), null);
 });

@@ -17,6 +17,7 @@ import {
   changeText,
   countOf,
   findingText,
+  histogramSeriesText,
   sentenceCase,
   stageLabel,
   UNKNOWN_LABEL,
@@ -271,7 +272,8 @@ export function runFacts(side: ComparisonReport['baseline']): string[] {
     parts.push(
       `${countOf(side.requestCount, 'request')}${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
     );
-  if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
+  const series = histogramSeriesText(side);
+  if (series !== null) parts.push(series);
   return parts;
 }
 

@@ -37,6 +37,7 @@ function summary(run: RunData): RunSummary {
     coldExcluded: run.samples?.coldExcluded ?? false,
     problemCount: run.problemCount,
     histogramSeries: run.histograms?.length ?? null,
+    exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
   };
 }

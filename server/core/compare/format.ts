@@ -118,7 +118,8 @@ export function runText(run: RunSummary): string {
         : '';
     parts.push(`${run.requestCount} requests${cold}`);
   }
-  if (run.histogramSeries !== null) parts.push(`${run.histogramSeries} histogram series`);
+  const series = histogramSeriesText(run);
+  if (series !== null) parts.push(series);
   return parts.join(' ');
 }
 
@@ -218,4 +219,17 @@ export function histogramNoDiffText(h: HistogramComparison): string | null {
 export function histogramSideCell(side: HistogramSide | null, quantile: Percentile): string {
   const v = side?.[quantile] ?? null;
   return v === null || side?.count === 0 ? '-' : histogramQuantileText(side, quantile, v);
+}
+
+/**
+ * A scrape's histograms as counted here and by `analyze`: "32 histogram series exposed, 21
+ * latency rows (per family and stage, replicas added)"; null without a scrape.
+ */
+export function histogramSeriesText(
+  run: Pick<RunSummary, 'histogramSeries' | 'exposedHistogramSeries'>,
+): string | null {
+  if (run.histogramSeries === null) return null;
+  const rows = `${countOf(run.histogramSeries, 'latency row')} (per family and stage, replicas added)`;
+  const exposed = run.exposedHistogramSeries ?? null;
+  return exposed === null ? rows : `${countOf(exposed, 'histogram series', 'histogram series')} exposed, ${rows}`;
 }

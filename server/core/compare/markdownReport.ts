@@ -24,6 +24,7 @@ import {
 } from './format';
 import type { RuleResult } from './ruleCheck';
 import { PERCENTILES } from '../reportedPercentiles';
+import { countOf } from '../numberText';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
 
@@ -164,7 +165,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
   }
   if (report.histograms.length > 0) {
     out.push(
-      `<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`,
+      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} observed in a run: per family and stage, replicas added)</summary>`,
       '',
       'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
       '',

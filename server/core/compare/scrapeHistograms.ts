@@ -54,6 +54,8 @@ export function histogramRowsOfScrape(body: string): {
   rows: HistogramRow[];
   problemCount: number;
   findings: FindingCount[];
+  /** Histogram series exposed, every family and replica (what analyze counts). */
+  exposed: number;
 } {
   const parsed = parseExposition(body);
   // A stage whose series show the codec TTFT signature: its affected families are marked, never compared as truth.
@@ -98,7 +100,8 @@ export function histogramRowsOfScrape(body: string): {
     });
   }
   rows.sort(compareHistogramRows);
-  return { rows, problemCount: parsed.problems.length, findings: scrapeFindings(rows, parsed) };
+  const exposed = parsed.families.reduce((n, f) => n + (f.type === 'histogram' ? f.series.length : 0), 0);
+  return { rows, problemCount: parsed.problems.length, findings: scrapeFindings(rows, parsed), exposed };
 }
 
 /**

@@ -116,6 +116,8 @@ export interface RunData {
   readonly histograms: readonly HistogramRow[] | null;
   /** Lines or series that could not be read (never thrown). */
   readonly problemCount: number;
+  /** Histogram series its scrape exposes, every family and replica (what `analyze` counts); absent when not known. */
+  readonly exposedHistogramSeries?: number;
   /** What its scrape shows to be wrong (scrapeFindings.ts); absent or empty without a scrape. */
   readonly scrapeFindings?: readonly FindingCount[];
 }
@@ -327,8 +329,10 @@ export interface RunSummary {
   readonly coldRequests: number | null;
   readonly coldExcluded: boolean;
   readonly problemCount: number;
-  /** Histogram series of a scrape; null when there is none. */
+  /** Latency histogram rows of a scrape, one per family and stage (a stage's replicas added): what is compared; null when there is none. */
   readonly histogramSeries: number | null;
+  /** Histogram series the scrape exposes, every family and replica (what `analyze` counts); null or absent when not known (a session's saved scrape). */
+  readonly exposedHistogramSeries?: number | null;
   /** The log timestamps of its first and last request; null with no timestamped request (a scrape, a log without them). */
   readonly logSpan?: LogSpan | null;
 }
