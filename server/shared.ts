@@ -24,7 +24,13 @@ export {
 export { changeKind, changeText, verdictShort } from './core/compare/changeWords';
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
-export { tooFewToTestText, UNKNOWN_LABEL } from './core/compare/format';
+export {
+  findingText,
+  histogramNoDiffText,
+  histogramSeriesText,
+  tooFewToTestText,
+  UNKNOWN_LABEL,
+} from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
 export { firstStageIdOf } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';

@@ -36,8 +36,16 @@ function logRun(reader: LogRunReader, source: string): RunData {
 }
 
 function scrapeRun(text: string, source: string): RunData {
-  const { rows, problemCount } = histogramRowsOfScrape(text);
-  return { source, kind: 'scrape', samples: null, histograms: rows, problemCount };
+  const { rows, problemCount, findings, exposed } = histogramRowsOfScrape(text);
+  return {
+    source,
+    kind: 'scrape',
+    samples: null,
+    histograms: rows,
+    problemCount,
+    scrapeFindings: findings,
+    exposedHistogramSeries: exposed,
+  };
 }
 
 async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {

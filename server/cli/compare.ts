@@ -19,6 +19,7 @@ import {
   parseRules,
   RULE_GRAMMAR,
   ruleLines,
+  ruleScopeErrors,
 } from '../core/compare';
 import type { RunData, SignificanceOptions } from '../core/compare';
 import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
@@ -54,7 +55,11 @@ Options:
                                 separate rules with ';'
   --fail-within-noise           a change rule that crosses its threshold fails even when the
                                 difference is within noise (default: it is reported, not failed)
-  --fail-unevaluated            a rule that cannot be evaluated fails (default: reported)
+  --fail-unevaluated            a rule that cannot be evaluated (its metric measured in
+                                neither run, or in the candidate only) fails (default:
+                                reported). A metric measured in the baseline and not in the
+                                candidate (e.g. the codec TTFT becomes not recorded) fails
+                                without it: the candidate lost a measurement
   --exclude-cold                leave the first request after each server start out
                                 (of a log or session; a scrape's histograms hold every request)
   --confidence <0..1>           confidence level (default 0.95)
@@ -73,7 +78,8 @@ ${RULE_GRAMMAR}
   values) the point estimate decides.
 
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
-2 usage error, malformed rule, or an input that cannot be read or compared: among them
+2 usage error, malformed rule, a rule naming a stage neither run has (the stages
+they have are listed), or an input that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
 empty log, one without stats, a compressed file or binary data), said on stderr with
 no report.`;
@@ -319,6 +325,12 @@ export async function runCompare(argv: string[]): Promise<number> {
   }
 
   const report = compareRuns(baseline, candidate, { significance });
+  // A rule on a stage neither run has is a typo or the wrong pipeline: a usage error, no report.
+  const scopeErrors = ruleScopeErrors(rules, report);
+  if (scopeErrors.length > 0) {
+    process.stderr.write(scopeErrors.map((e) => `stage-lens compare: ${e}\n`).join(''));
+    return 2;
+  }
   const results = checkRules(rules, report, {
     noiseFilter: v['fail-within-noise'] !== true,
     failUnevaluated: v['fail-unevaluated'] === true,

@@ -198,6 +198,41 @@ test('a change rule on a metric measured in one run only is not evaluated: exit 
   );
 });
 
+test('a metric the candidate lost fails the gate (exit 1); a stage neither run has is a usage error (exit 2)', () => {
+  // The fix reverted: stage 1 TTFT measured in the baseline, not recorded in the candidate.
+  const lost = cli(['compare', log('fixed.log'), log('before-fix.log'), '--fail-if', 'stage1.ttft.p90 > +10%']);
+  assert.equal(lost.status, 1, lost.stderr);
+  assert.match(
+    lost.stderr,
+    /1 of 1 rule failed:\n {2}FAIL NOT MEASURED {2}stage1\.ttft\.p90 > \+10%: stage 1 TTFT p90 was measured in the baseline \(60 values\) and not in the candidate \(none of 60 measured: 60 not recorded\): the candidate lost a measurement/,
+  );
+  const json = JSON.parse(
+    cli(['compare', log('fixed.log'), log('before-fix.log'), '--format', 'json', '--fail-if', 'stage1.ttft.p90 > 5s'])
+      .stdout,
+  ) as Json;
+  assert.deepEqual(
+    json.rules.map((r) => [r.outcome, r.failed]),
+    [['unmeasured', true]],
+  );
+  assert.equal(json.failed, true);
+
+  const typo = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage5.ttft.p50 > 1ms']);
+  assert.equal(typo.status, 2);
+  assert.equal(typo.stdout, '');
+  assert.equal(
+    typo.stderr,
+    "stage-lens compare: --fail-if 'stage5.ttft.p50 > 1ms': neither run has stage 5; the runs have stage 0, stage 1 and request\n",
+  );
+
+  // Decode of the one-output talker: measured in neither run (JSON: neither), the rule names prefillDecode.
+  const folded = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage0.decode.p50 > 1ms']);
+  assert.equal(folded.status, 0, folded.stderr);
+  assert.match(
+    folded.stderr,
+    /stage0\.decode\.p50 > 1ms: not evaluated: stage 0 decode p50 was measured in neither run, so there is no value to hold to the limit; on \d+ request-stages its vllm_prefill_ms covers the decode steps \(one output\): write stage0\.prefillDecode\.p50/,
+  );
+});
+
 test('a malformed rule exits 2 and points at the problem, before reading any input', () => {
   const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p95 > +10%']);
   assert.equal(r.status, 2);

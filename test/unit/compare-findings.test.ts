@@ -104,3 +104,38 @@ test('Markdown escapes what comes from logs: a path cannot become markup', () =>
   assert.ok(!md.includes('<script>'));
   assert.match(md, /&lt;script&gt;x&lt;\/script&gt;\\\|\.log/);
 });
+
+test('runs of different sizes: finding counts with their denominators and rates, so 14 → 8 is not read as fewer', () => {
+  const sized = (source: string, requestCount: number, findings: FindingCount[]): RunData => {
+    const r = run(source, findings);
+    return { ...r, samples: r.samples === null ? null : { ...r.samples, requestCount } };
+  };
+  const report = compareRuns(
+    sized('long.log', 300, [f('preempted-requests', 0, 14), f('ttft-not-recorded', 1, 300)]),
+    sized('short.log', 154, [f('preempted-requests', 0, 8)]),
+  );
+  const preempted = report.findings.find((d) => d.code === 'preempted-requests');
+  assert.deepEqual(
+    [preempted?.baselineRequests, preempted?.baselineOf, preempted?.candidateRequests, preempted?.candidateOf],
+    [14, 300, 8, 154],
+  );
+  const table = compareTable(report).join('\n');
+  assert.match(
+    table,
+    /still present +\[warning\] preempted-requests \(stage 0\): 14 of 300 requests \(4\.7%\) → 8 of 154 requests \(5\.2%\)\n/,
+  );
+  assert.match(
+    table,
+    /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 300 of 300 requests \(100\.0%\) → 0 of 154 requests \(0\.0%\)\n/,
+  );
+  assert.match(
+    compareMarkdown(report),
+    /• still present: preempted-requests \(stage 0\): 14 of 300 requests \(4\.7%\) → 8 of 154 requests \(5\.2%\)/,
+  );
+  // Runs of one size keep the plain counts.
+  const same = compareRuns(
+    sized('a.log', 60, [f('preempted-requests', 0, 14)]),
+    sized('b.log', 60, [f('preempted-requests', 0, 8)]),
+  );
+  assert.match(compareTable(same).join('\n'), /preempted-requests \(stage 0\): 14 → 8 requests\n/);
+});

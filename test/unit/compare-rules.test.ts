@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns } from '../../server/core/compare/compareRuns';
-import { checkRule } from '../../server/core/compare/ruleCheck';
+import { checkRule, ruleScopeErrors } from '../../server/core/compare/ruleCheck';
 import { formatRuleError, isRuleError, parseRule, parseRules } from '../../server/core/compare/rules';
 import type { Rule, RuleError } from '../../server/core/compare/rules';
 import { bootstrapRandom } from '../../server/core/compare/bootstrapRandom';
@@ -241,4 +241,94 @@ test('scrapes: rules use the histogram of the metric, the point estimate decides
   assert.match(result.detail, /significance not testable/);
   assert.equal(checkRule(ok('request.e2e.p90 > 1.5s'), r).outcome, 'crossed');
   assert.match(checkRule(ok('stage1.inputWait.p90 > +10%'), r).detail, /has no \/metrics histogram/);
+});
+
+test('a metric the baseline measured and the candidate does not fails the gate as not measured, limit or change', () => {
+  // The reverse of the runs above: decode is measured in the baseline, not recorded in all 400 candidate requests.
+  const lost = compareRuns(candidate, baseline);
+  for (const text of ['stage1.decode.p90 > +10%', 'stage1.decode.p90 > 10s']) {
+    const r = checkRule(ok(text), lost);
+    assert.equal(r.outcome, 'unmeasured', text);
+    assert.equal(r.failed, true);
+    assert.equal(r.candidate, null);
+    assert.match(
+      r.detail,
+      /^stage 1 decode p90 was measured in the baseline \(400 values\) and not in the candidate \(none of 400 measured: 400 not recorded\): the candidate lost a measurement/,
+    );
+  }
+  // Measured in neither run stays "not evaluated" (failing only when asked).
+  const neither = checkRule(ok('stage1.queued.p90 > 10ms'), lost);
+  assert.equal(neither.outcome, 'notEvaluated');
+  assert.equal(neither.failed, false);
+});
+
+test('prefill or decode of a one-output stage is not lost: the rule points to prefillDecode, limit or change', () => {
+  const oneOutput = logRun({ ttft: m(normal(400, 100, 10, 8)), decode: m(new Float64Array(0), { oneOutput: 400 }) });
+  const measured = logRun({ ttft: m(normal(400, 100, 10, 9)), decode: m(normal(400, 30, 3, 10)) });
+  const folded = checkRule(ok('stage1.decode.p50 > +5%'), compareRuns(measured, oneOutput));
+  assert.equal(folded.outcome, 'notEvaluated');
+  assert.match(
+    folded.detail,
+    /on 400 request-stages its vllm_prefill_ms covers the decode steps \(one output\): write stage1\.prefillDecode\.p50$/,
+  );
+  // One output in both runs: the limit said "not measured in the candidate" while the status is "neither".
+  const both = checkRule(ok('stage1.decode.p50 > 1ms'), compareRuns(oneOutput, oneOutput));
+  assert.equal(both.outcome, 'notEvaluated');
+  assert.equal(
+    both.detail,
+    'not evaluated: stage 1 decode p50 was measured in neither run, so there is no value to hold to the limit; on 800 request-stages its vllm_prefill_ms covers the decode steps (one output): write stage1.prefillDecode.p50',
+  );
+});
+
+test('a rule on a stage neither run has is a usage error naming the stages they have', () => {
+  assert.deepEqual(
+    ruleScopeErrors([ok('stage5.ttft.p50 > 1ms'), ok('stage1.ttft.p50 > 1ms'), ok('request.e2e.p99 > 1s')], report),
+    ["--fail-if 'stage5.ttft.p50 > 1ms': neither run has stage 5; the runs have stage 1 and request"],
+  );
+});
+
+test('scrapes: a series observed in the baseline and empty or known wrong in the candidate fails as not measured', () => {
+  const caveat = 'TTFT not recorded on stage 1 (codec TTFT signature)';
+  const ttft = (count: number, wrong: boolean): RunData => ({
+    source: 's.prom',
+    kind: 'scrape',
+    samples: null,
+    problemCount: 0,
+    histograms: [
+      {
+        family: 'vllm:time_to_first_token_seconds',
+        labels: { stage: '1' },
+        count,
+        p50: count === 0 ? null : 0.1,
+        p90: count === 0 ? null : 0.2,
+        p99: count === 0 ? null : 0.3,
+        caveat: wrong ? caveat : null,
+      },
+    ],
+  });
+  const lostByBug = checkRule(ok('stage1.ttft.p90 > +10%'), compareRuns(ttft(60, false), ttft(0, true)));
+  assert.equal(lostByBug.outcome, 'unmeasured');
+  assert.equal(lostByBug.failed, true);
+  assert.match(
+    lostByBug.detail,
+    /measured in the baseline and is known to be wrong in the candidate \(TTFT not recorded on stage 1/,
+  );
+  const empty = checkRule(ok('stage1.ttft.p90 > 1s'), compareRuns(ttft(60, false), ttft(0, false)));
+  assert.equal(empty.outcome, 'unmeasured');
+  assert.match(
+    empty.detail,
+    /was measured in the baseline \(60 observations of vllm:time_to_first_token_seconds\) and has no observation/,
+  );
+  // The bug gone in the candidate is no regression: not evaluated, as before.
+  assert.equal(
+    checkRule(ok('stage1.ttft.p90 > +10%'), compareRuns(ttft(0, true), ttft(60, false))).outcome,
+    'notEvaluated',
+  );
+  assert.deepEqual(
+    ruleScopeErrors(
+      [ok('stage1_2.ttft.p50 > 1ms'), ok('stage4.ttft.p50 > 1ms')],
+      compareRuns(ttft(60, false), ttft(60, false)),
+    ),
+    ["--fail-if 'stage4.ttft.p50 > 1ms': neither run has stage 4; the runs have stage 1 and request"],
+  );
 });

@@ -16,6 +16,8 @@ import {
   changeKind,
   changeText,
   countOf,
+  findingText,
+  histogramSeriesText,
   sentenceCase,
   stageLabel,
   UNKNOWN_LABEL,
@@ -258,13 +260,9 @@ export function headline(report: ComparisonReport): Headline {
   return { up, down, shifted, tested, appeared, disappeared, text: parts.join(' · ') };
 }
 
+/** The finding's line as the CLI words it (rates where the runs differ in size, a scrape's finding without counts). */
 export function findingLine(f: FindingDiff): string {
-  const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
-  if (f.change === 'appeared')
-    return `${f.code}${where}: ${f.candidateRequests} request${f.candidateRequests === 1 ? '' : 's'} in the candidate, none in the baseline`;
-  if (f.change === 'disappeared')
-    return `${f.code}${where}: ${f.baselineRequests} request${f.baselineRequests === 1 ? '' : 's'} in the baseline, none in the candidate`;
-  return `${f.code}${where}: ${f.baselineRequests} → ${f.candidateRequests} requests`;
+  return findingText(f);
 }
 
 /** What a run holds, each fact one phrase ("6 requests", "12 histogram series"): the header keeps each on one line. */
@@ -274,7 +272,8 @@ export function runFacts(side: ComparisonReport['baseline']): string[] {
     parts.push(
       `${countOf(side.requestCount, 'request')}${side.coldExcluded && (side.coldRequests ?? 0) > 0 ? ` (${side.coldRequests} cold left out)` : ''}`,
     );
-  if (side.histogramSeries !== null) parts.push(`${side.histogramSeries} histogram series`);
+  const series = histogramSeriesText(side);
+  if (series !== null) parts.push(series);
   return parts;
 }
 

@@ -1,6 +1,7 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
 import {
+  histogramNoDiffText,
   NOT_MEASURED_CELL,
   sentenceCase,
   tailNotes,
@@ -155,7 +156,7 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
             className: 'n',
             text: `${r.baseline === null ? 0 : (r.baseline.count ?? '?')} / ${r.candidate === null ? 0 : (r.candidate.count ?? '?')}`,
           }),
-          ...(r.status === 'compared'
+          ...(histogramNoDiffText(r) === null
             ? r.quantiles.map((q) => {
                 const b = histogramSideText(r.baseline, q.quantile, q.baseline);
                 const c = histogramSideText(r.candidate, q.quantile, q.candidate);
@@ -176,7 +177,7 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
             : [
                 h('td', {
                   attrs: { colspan: '3' },
-                  text: r.status === 'baselineOnly' ? 'baseline only' : 'candidate only',
+                  text: histogramNoDiffText(r) ?? '',
                 }),
               ]),
         ),

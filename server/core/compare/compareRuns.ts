@@ -3,6 +3,7 @@
 // the notes a reader needs to trust (or not) what is shown.
 import { compareTails } from './tailCompare';
 import { diffFindings } from './findingsDiff';
+import { scrapeFindings } from './scrapeFindings';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
 import type { SignificanceOptions } from './metricCompare';
@@ -36,6 +37,7 @@ function summary(run: RunData): RunSummary {
     coldExcluded: run.samples?.coldExcluded ?? false,
     problemCount: run.problemCount,
     histogramSeries: run.histograms?.length ?? null,
+    exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
   };
 }
@@ -79,11 +81,19 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     baseline.histograms !== null && candidate.histograms !== null
       ? compareHistograms(baseline.histograms, candidate.histograms, significance)
       : [];
-  const findings = diffFindings(baseline.samples?.findings ?? [], candidate.samples?.findings ?? []);
+  // A scrape's signatures (the codec TTFT one, families stuck at 0) appear and disappear as a log's findings do.
+  const findingsOf = (run: RunData) => [
+    ...(run.samples?.findings ?? []),
+    ...(run.scrapeFindings ?? (run.histograms === null ? [] : scrapeFindings(run.histograms, null))),
+  ];
+  const findings = diffFindings(findingsOf(baseline), findingsOf(candidate), {
+    baseline: baseline.samples?.requestCount ?? null,
+    candidate: candidate.samples?.requestCount ?? null,
+  });
 
   if (baseline.samples === null && candidate.samples === null) {
     notes.push(
-      'Neither run has per-request data (both are /metrics scrapes): histogram quantiles only, without significance, and no findings.',
+      'Neither run has per-request data (both are /metrics scrapes): histogram quantiles only, without significance; findings only of what the scrapes show to be wrong (no request counts).',
     );
   } else if (baseline.samples === null || candidate.samples === null) {
     const which = baseline.samples === null ? 'baseline' : 'candidate';
@@ -109,7 +119,9 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     // Each lie once, in either run (a stage can show one in the baseline and another in the candidate).
     const why = new Set(lies.flatMap((h) => [h.baseline?.caveat ?? null, h.candidate?.caveat ?? null]));
     why.delete(null);
-    notes.push(`${lies.length} /metrics series are known to be wrong in a run (marked !): ${[...why].join(' ')}`);
+    notes.push(
+      `${lies.length} /metrics series are known to be wrong in a run (marked ! in the table, ⚠️ in Markdown; no difference is taken on them): ${[...why].join(' ')}`,
+    );
   }
   let stagesDiffer: string | null = null;
   if (baseline.samples !== null && candidate.samples !== null) {

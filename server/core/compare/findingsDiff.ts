@@ -8,8 +8,19 @@ import { isUnreadableInput } from '../analysis/unreadableInput';
 const CHANGE_ORDER: Readonly<Record<FindingChange, number>> = { appeared: 0, disappeared: 1, persisted: 2 };
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
-export function diffFindings(baseline: readonly FindingCount[], candidate: readonly FindingCount[]): FindingDiff[] {
-  const key = (f: FindingCount): string => `${f.code}|${f.stageId ?? ''}`;
+/** All requests of each run: what a finding's request count is out of. */
+export interface FindingDenominators {
+  readonly baseline: number | null;
+  readonly candidate: number | null;
+}
+
+export function diffFindings(
+  baseline: readonly FindingCount[],
+  candidate: readonly FindingCount[],
+  of: FindingDenominators = { baseline: null, candidate: null },
+): FindingDiff[] {
+  const key = (f: FindingCount): string =>
+    `${f.code}|${f.stageId ?? ''}|${f.fromScrape === true ? 'scrape' : 'log'}|${f.family ?? ''}`;
   // A compressed or binary input is a fact of the file given, not a change between the runs: the notes say it.
   const compared = (fs: readonly FindingCount[]) => fs.filter((f) => !isUnreadableInput(f));
   const b = new Map(compared(baseline).map((f) => [key(f), f]));
@@ -26,7 +37,11 @@ export function diffFindings(baseline: readonly FindingCount[], candidate: reado
       change: bf === undefined ? 'appeared' : cf === undefined ? 'disappeared' : 'persisted',
       baselineRequests: bf?.requestCount ?? 0,
       candidateRequests: cf?.requestCount ?? 0,
+      baselineOf: of.baseline,
+      candidateOf: of.candidate,
       message: f.message,
+      ...(f.fromScrape === true ? { fromScrape: true } : {}),
+      ...(f.family === undefined ? {} : { family: f.family }),
     });
   }
   return out.sort(

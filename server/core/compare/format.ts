@@ -118,12 +118,32 @@ export function runText(run: RunSummary): string {
         : '';
     parts.push(`${run.requestCount} requests${cold}`);
   }
-  if (run.histogramSeries !== null) parts.push(`${run.histogramSeries} histogram series`);
+  const series = histogramSeriesText(run);
+  if (series !== null) parts.push(series);
   return parts.join(' ');
 }
 
 export function findingText(f: FindingDiff): string {
   const where = f.stageId === null ? '' : ` (stage ${f.stageId})`;
+  if (f.fromScrape === true) {
+    const family = f.family === undefined ? '' : ` ${f.family}`;
+    const runs =
+      f.change === 'appeared'
+        ? "in the candidate's scrape, not in the baseline's"
+        : f.change === 'disappeared'
+          ? "in the baseline's scrape, not in the candidate's"
+          : "in both runs' scrapes";
+    const at = [f.stageId === null ? '' : `stage ${f.stageId}`, `/metrics${family}`].filter((x) => x !== '');
+    return `${f.code} (${at.join(', ')}): ${runs}`;
+  }
+  const bOf = f.baselineOf ?? null;
+  const cOf = f.candidateOf ?? null;
+  if (bOf !== null && cOf !== null && bOf !== cOf) {
+    // Runs of different sizes: a count alone reads as a change where the rate did not move (14 → 8 of half as many).
+    const rate = (n: number, of: number): string =>
+      `${n} of ${countOf(of, 'request')} (${of === 0 ? 'n/a' : `${((100 * n) / of).toFixed(1)}%`})`;
+    return `${f.code}${where}: ${rate(f.baselineRequests, bOf)} → ${rate(f.candidateRequests, cOf)}`;
+  }
   const counts =
     f.change === 'appeared'
       ? `${countOf(f.candidateRequests, 'request')} in the candidate, none in the baseline`
@@ -177,4 +197,39 @@ export function histogramDiffText(h: HistogramComparison, q: QuantileComparison)
     (s) => s?.bounds[q.quantile] !== undefined || s?.openEnded.includes(q.quantile) === true,
   );
   return bounded ? { ms: 'bound', pct: '' } : { ms: signedMs(q.diffMs), pct: signedPct(q.diffPct) };
+}
+
+/**
+ * Why a histogram row has no Δ, or null when it has one: measured in one run only, or a run
+ * whose series is known to be wrong (marked ! in the table, ⚠️ in Markdown).
+ */
+export function histogramNoDiffText(h: HistogramComparison): string | null {
+  const wrong =
+    h.notUsableIn === null
+      ? null
+      : h.notUsableIn === 'both'
+        ? 'known to be wrong in both runs'
+        : `known to be wrong in the ${h.notUsableIn}`;
+  if (h.status === 'compared') return wrong === null ? null : `no Δ: ${wrong}`;
+  const only = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
+  return wrong === null ? only : `${only}; ${wrong}`;
+}
+
+/** A side's quantile as the tables show it: its value or bound, "-" where the run has none. */
+export function histogramSideCell(side: HistogramSide | null, quantile: Percentile): string {
+  const v = side?.[quantile] ?? null;
+  return v === null || side?.count === 0 ? '-' : histogramQuantileText(side, quantile, v);
+}
+
+/**
+ * A scrape's histograms as counted here and by `analyze`: "32 histogram series exposed, 21
+ * latency rows (per family and stage, replicas added)"; null without a scrape.
+ */
+export function histogramSeriesText(
+  run: Pick<RunSummary, 'histogramSeries' | 'exposedHistogramSeries'>,
+): string | null {
+  if (run.histogramSeries === null) return null;
+  const rows = `${countOf(run.histogramSeries, 'latency row')} (per family and stage, replicas added)`;
+  const exposed = run.exposedHistogramSeries ?? null;
+  return exposed === null ? rows : `${countOf(exposed, 'histogram series', 'histogram series')} exposed, ${rows}`;
 }

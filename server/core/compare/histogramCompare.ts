@@ -49,8 +49,12 @@ export function compareHistograms(
     const status: ComparisonStatus =
       has(bs) && has(cs) ? 'compared' : has(bs) ? 'baselineOnly' : has(cs) ? 'candidateOnly' : 'neither';
     if (status === 'neither') continue; // an empty series in both: nothing was observed
+    const wrongB = bs?.caveat != null;
+    const wrongC = cs?.caveat != null;
+    const notUsableIn = wrongB && wrongC ? 'both' : wrongB ? 'baseline' : wrongC ? 'candidate' : null;
     const quantiles: QuantileComparison[] = [];
-    if (status === 'compared' && bs !== null && cs !== null) {
+    // A series known to be wrong in a run is shown, never differenced (a Δ would read as a change).
+    if (status === 'compared' && notUsableIn === null && bs !== null && cs !== null) {
       for (const q of PERCENTILES) {
         const bv = bs[q];
         const cv = cs[q];
@@ -77,6 +81,7 @@ export function compareHistograms(
       status,
       baseline: bs,
       candidate: cs,
+      notUsableIn,
       quantiles,
     });
   }

@@ -11,7 +11,14 @@ export { RunSamplesBuilder, runSamplesFromAnalysis, findingCount } from './runSa
 export { histogramRowsOfScrape, histogramRowsOfSummaries } from './scrapeHistograms';
 export { METRIC_INFO, ALL_METRICS } from './metrics';
 export { parseRules, parseRule, formatRuleError, isRuleError, RULE_GRAMMAR, type Rule, type RuleError } from './rules';
-export { checkRules, checkRule, type RuleResult, type RuleOutcome, type RuleCheckOptions } from './ruleCheck';
+export {
+  checkRules,
+  checkRule,
+  ruleScopeErrors,
+  type RuleResult,
+  type RuleOutcome,
+  type RuleCheckOptions,
+} from './ruleCheck';
 export { compareTable, ruleLines } from './tableReport';
 export { compareMarkdown, escapeMarkdown } from './markdownReport';
 export { compareJson, type CompareJson } from './jsonReport';

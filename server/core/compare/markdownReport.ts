@@ -11,6 +11,8 @@ import {
   formatMs,
   histogramCounts,
   histogramDiffText,
+  histogramNoDiffText,
+  histogramSideCell,
   histogramQuantileText,
   metricLabel,
   oneSidedText,
@@ -21,6 +23,8 @@ import {
   tooFewToTestText,
 } from './format';
 import type { RuleResult } from './ruleCheck';
+import { PERCENTILES } from '../reportedPercentiles';
+import { countOf } from '../numberText';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, FindingChange, MetricComparison, QuantileComparison } from './types';
 
@@ -50,7 +54,7 @@ function rankCell(m: MetricComparison): string {
   return m.rankTest.beyondNoise ? `**${p}**` : p;
 }
 
-const RULE_ICON = { crossed: '❌', withinNoise: '〰️', passed: '✅', notEvaluated: '❔' } as const;
+const RULE_ICON = { crossed: '❌', unmeasured: '❌', withinNoise: '〰️', passed: '✅', notEvaluated: '❔' } as const;
 const FINDING_ICON: Readonly<Record<FindingChange, string>> = { appeared: '🆕', disappeared: '✔️', persisted: '•' };
 
 export function compareMarkdown(report: ComparisonReport, rules: readonly RuleResult[] = []): string {
@@ -161,7 +165,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
   }
   if (report.histograms.length > 0) {
     out.push(
-      `<details><summary>/metrics histograms (${report.histograms.length} series)</summary>`,
+      `<details><summary>/metrics histograms (${countOf(report.histograms.length, 'latency row')} observed in a run: per family and stage, replicas added)</summary>`,
       '',
       'Quantiles as PromQL histogram_quantile; significance not testable (no per-request values); ⚠️ = known to be wrong in a run (see the notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket, no difference between bounds.',
       '',
@@ -174,13 +178,17 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
           .join(', '),
       );
       const n = histogramCounts(h);
+      const noDiff = histogramNoDiffText(h);
       const cells =
-        h.status === 'compared'
-          ? h.quantiles.map((q) => {
+        noDiff !== null
+          ? PERCENTILES.map(
+              (q, i) =>
+                `${histogramSideCell(h.baseline, q)} → ${histogramSideCell(h.candidate, q)}${i === 0 ? ` (${escapeMarkdown(noDiff)})` : ''}`,
+            )
+          : h.quantiles.map((q) => {
               const diff = histogramDiffText(h, q);
               return `${histogramQuantileText(h.baseline, q.quantile, q.baseline)} → ${histogramQuantileText(h.candidate, q.quantile, q.candidate)}${diff.ms === 'bound' ? '' : ` (${diff.ms}, ${diff.pct})`}`;
-            })
-          : [h.status === 'baselineOnly' ? 'baseline only' : 'candidate only', '', ''];
+            });
       const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
       out.push(
         `| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,

@@ -6,19 +6,25 @@
 //    values), the point estimate decides, and the result says so.
 //  - an absolute rule (500ms) is a limit on the candidate's own quantile: no baseline, no
 //    significance.
-//  - a rule that cannot be evaluated (metric measured in one run only, stage absent, a
-//    baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only with
-//    `failUnevaluated`.
+//  - a metric measured in the baseline but not in the candidate (not recorded, not printed,
+//    the stage did not run, or its /metrics series known to be wrong there) is a regression
+//    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
+//    or folded into prefill+decode (one output), is no regression.
+//  - a rule that cannot be evaluated (metric measured in neither run or in the candidate
+//    only, a baseline of 0 for a % change) is `notEvaluated` with the reason, and fails only
+//    with `failUnevaluated`.
+//  - a rule naming a stage neither run has is a usage error (ruleScopeErrors): a typo must
+//    not pass a gate as "not evaluated".
 import { groupedNumber } from '../numberText';
 import { QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
 import { METRIC_INFO } from './metrics';
-import { scopeLabel } from './format';
+import { scopeLabel, sideMissing, unknownText } from './format';
 import type { Rule } from './rules';
 import { compareOp } from './rules';
 import type { ComparisonReport, HistogramComparison, MetricComparison, MetricId, QuantileComparison } from './types';
 import { REQUEST_SCOPE } from './types';
 
-export type RuleOutcome = 'crossed' | 'withinNoise' | 'passed' | 'notEvaluated';
+export type RuleOutcome = 'crossed' | 'withinNoise' | 'passed' | 'notEvaluated' | 'unmeasured';
 
 export interface RuleResult {
   readonly rule: string;
@@ -134,6 +140,40 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   const candidateValue =
     found.basis === 'samples' ? found.row.candidate[rule.quantile] : (found.row.candidate?.[rule.quantile] ?? null);
 
+  const unmeasured = (detail: string): RuleResult => ({
+    rule: rule.text,
+    outcome: 'unmeasured',
+    failed: true,
+    observed: null,
+    baseline: baselineValue,
+    candidate: null,
+    basis: found.basis,
+    detail: `${detail}: the candidate lost a measurement (a regression of what the server reports, not a pass)`,
+  });
+  const oneOutput =
+    found.basis === 'samples'
+      ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0)
+      : 0;
+  const oneOutputHint =
+    oneOutput > 0 ? `; on ${oneOutput} request-stages its vllm_prefill_ms ${coversDecodeWrite(rule)}` : '';
+  /** A metric measured in one run only or in neither: nothing to test (the rule's kind says what is missing). */
+  const notCompared = (): RuleResult => {
+    const side =
+      status === 'baselineOnly'
+        ? 'the baseline only'
+        : status === 'candidateOnly'
+          ? 'the candidate only'
+          : 'neither run';
+    const nothing =
+      rule.kind === 'change' ? ', so there is no change to test' : ', so there is no value to hold to the limit';
+    return notEvaluated(
+      `${what} was measured in ${side}${nothing}${oneOutputHint}`,
+      found.basis,
+      baselineValue,
+      candidateValue,
+    );
+  };
+
   if (found.basis === 'histogram') {
     const row = found.row;
     const sides = [row.baseline, row.candidate];
@@ -160,16 +200,24 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     // A one-output stage's prefill read as prefill+decode is what that caveat asks for; a downstream
     // queue time is the same figure as the log's queued (input wait included): its caveat is about
     // reading it as a scheduling wait, not about its value.
-    const lie =
-      rule.metric === 'prefillDecode' || row.family === QUEUE_TIME_FAMILY
-        ? null
-        : (row.baseline?.caveat ?? row.candidate?.caveat ?? null);
+    const caveatCounts = rule.metric !== 'prefillDecode' && row.family !== QUEUE_TIME_FAMILY;
+    const baselineUsable =
+      row.baseline !== null && (!caveatCounts || row.baseline.caveat === null) && status !== 'candidateOnly';
+    if (caveatCounts && baselineUsable && row.candidate?.caveat != null)
+      return unmeasured(
+        `the ${row.family} series of ${scope} was measured in the baseline and is known to be wrong in the candidate (${row.candidate.caveat})`,
+      );
+    const lie = caveatCounts ? (row.baseline?.caveat ?? row.candidate?.caveat ?? null) : null;
     if (lie !== null)
       return notEvaluated(
-        `the ${row.family} series of ${scopeLabel(rule.scope, report.stageRoles)} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
+        `the ${row.family} series of ${scope} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
         'histogram',
         baselineValue,
         candidateValue,
+      );
+    if (status === 'baselineOnly')
+      return unmeasured(
+        `${what} was measured in the baseline (${row.baseline?.count ?? '?'} observations of ${row.family}) and has no observation in the candidate`,
       );
     const open = [row.baseline, row.candidate].some((side) => side?.openEnded.includes(rule.quantile) === true);
     if (open)
@@ -187,11 +235,18 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
         baselineValue,
         candidateValue,
       );
+  } else if (status === 'baselineOnly') {
+    const c = found.row.candidate;
+    // Folded into prefill+decode (a one-output stage) is measured, under another name: not lost.
+    const onlyOneOutput = (c.unknown.oneOutput ?? 0) > 0 && unknownText({ ...c.unknown, oneOutput: 0 }) === '';
+    if (onlyOneOutput) return notCompared();
+    return unmeasured(
+      `${what} was measured in the baseline (${found.row.baseline.measured} values) and not in the candidate (${sideMissing(c)})`,
+    );
   }
 
   if (rule.kind === 'absolute') {
-    if (candidateValue === null)
-      return notEvaluated(`${what} was not measured in the candidate`, found.basis, baselineValue, null);
+    if (candidateValue === null) return notCompared();
     const crossed = compareOp(rule.op, candidateValue, rule.threshold);
     return {
       rule: rule.text,
@@ -205,25 +260,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
     };
   }
 
-  if (status !== 'compared') {
-    const side =
-      status === 'baselineOnly'
-        ? 'the baseline only'
-        : status === 'candidateOnly'
-          ? 'the candidate only'
-          : 'neither run';
-    const oneOutput =
-      found.basis === 'samples'
-        ? (found.row.baseline.unknown.oneOutput ?? 0) + (found.row.candidate.unknown.oneOutput ?? 0)
-        : 0;
-    const why = oneOutput > 0 ? `; on ${oneOutput} request-stages its vllm_prefill_ms ${coversDecodeWrite(rule)}` : '';
-    return notEvaluated(
-      `${what} was measured in ${side}, so there is no change to test${why}`,
-      found.basis,
-      baselineValue,
-      candidateValue,
-    );
-  }
+  if (status !== 'compared') return notCompared();
   const q = found.row.quantiles.find((x) => x.quantile === rule.quantile) as QuantileComparison | undefined;
   if (q === undefined)
     return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);
@@ -269,4 +306,33 @@ export function checkRules(
   options: RuleCheckOptions = {},
 ): RuleResult[] {
   return rules.map((r) => checkRule(r, report, options));
+}
+
+/** The stages rules may name: those either run has (per-request scopes, else the scrapes' `stage` labels). */
+function stagesOfRuns(report: ComparisonReport): string[] {
+  const perRequest = report.baseline.requestCount !== null && report.candidate.requestCount !== null;
+  const stages = perRequest
+    ? report.metrics.map((m) => m.scope).filter((s) => s !== REQUEST_SCOPE && !s.includes('->'))
+    : report.histograms.flatMap((h) => (h.labels['stage'] === undefined ? [] : [h.labels['stage']]));
+  return [...new Set(stages)];
+}
+
+/**
+ * Rules naming a stage neither run has, each said with the stages the runs have: a usage
+ * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
+ * not pass a gate as "not evaluated".
+ */
+export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
+  const stages = stagesOfRuns(report);
+  const perRequest = report.baseline.requestCount !== null && report.candidate.requestCount !== null;
+  const has = (scope: string): boolean =>
+    // A scrape does not break out segments: its stage stands for them (the rule says why it is not evaluated).
+    scope === REQUEST_SCOPE || stages.includes(perRequest ? scope : (scope.split('_')[0] ?? scope));
+  const named = stages.map((s) => scopeLabel(s, report.stageRoles));
+  const list = named.length === 0 ? 'no stage, only request' : `${named.join(', ')} and request`;
+  return rules
+    .filter((r) => !has(r.scope))
+    .map(
+      (r) => `--fail-if '${r.text}': neither run has ${scopeLabel(r.scope, report.stageRoles)}; the runs have ${list}`,
+    );
 }

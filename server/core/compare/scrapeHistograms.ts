@@ -9,7 +9,9 @@ import { labelsKey, withoutLabels } from '../metricsText/labels';
 import { STAGE_LATENCY_HISTOGRAMS, openEndedQuantiles } from '../metricsText/stageHistograms';
 import type { HistogramBucket, HistogramSeries, Labels } from '../metricsText/model';
 import { quantileBounds } from '../metricsText/quantileBounds';
-import type { HistogramRow } from './types';
+import type { FindingCount, HistogramRow } from './types';
+import { scrapeFindings } from './scrapeFindings';
+import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from '../metricsText/preprocessZeros';
 
 const AGGREGATED_AWAY = ['replica', 'model_name'];
 const LATENCY = new Set(STAGE_LATENCY_HISTOGRAMS);
@@ -48,7 +50,13 @@ function finite(v: number): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; problemCount: number } {
+export function histogramRowsOfScrape(body: string): {
+  rows: HistogramRow[];
+  problemCount: number;
+  findings: FindingCount[];
+  /** Histogram series exposed, every family and replica (what analyze counts). */
+  exposed: number;
+} {
   const parsed = parseExposition(body);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
   const caveats = new SeriesCaveats(parsed, AGGREGATED_AWAY);
@@ -69,7 +77,13 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
     const counts = g.series.map((s) => s.count);
     const count = counts.some((c) => c === null) ? null : counts.reduce((n: number, c) => n + (c ?? 0), 0);
     const q = (x: number): number | null => (count === 0 ? null : finite(histogramQuantile(x, buckets)));
-    const caveat = caveats.caveatOf(g.family, g.labels);
+    const bounds = quantileBounds(buckets);
+    const first = buckets[0];
+    // The caveats analyze marks a scrape's series with, on the stage's added series.
+    const caveat =
+      g.family === DIFFUSION_PREPROCESS_FAMILY && first !== undefined
+        ? preprocessZerosCaveat(g.labels, { le: first.le, count: first.cumulative }, count, bounds)
+        : caveats.caveatOf(g.family, g.labels);
     rows.push({
       family: g.family,
       labels: g.labels,
@@ -78,12 +92,14 @@ export function histogramRowsOfScrape(body: string): { rows: HistogramRow[]; pro
       p90: q(0.9),
       p99: q(0.99),
       openEnded: openEndedQuantiles(buckets),
-      bounds: quantileBounds(buckets),
+      bounds,
       caveat,
       ...(caveats.isOneOutput(g.family, g.labels) ? { oneOutput: true } : {}),
     });
   }
-  return { rows: rows.sort(compareHistogramRows), problemCount: parsed.problems.length };
+  rows.sort(compareHistogramRows);
+  const exposed = parsed.families.reduce((n, f) => n + (f.type === 'histogram' ? f.series.length : 0), 0);
+  return { rows, problemCount: parsed.problems.length, findings: scrapeFindings(rows, parsed), exposed };
 }
 
 /**

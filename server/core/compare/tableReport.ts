@@ -9,6 +9,8 @@ import {
   formatMs,
   histogramCounts,
   histogramDiffText,
+  histogramNoDiffText,
+  histogramSideCell,
   histogramQuantileText,
   metricLabel,
   oneSidedText,
@@ -22,8 +24,9 @@ import {
 import type { RuleResult } from './ruleCheck';
 import { changeKind, changeText, verdictShort } from './changeWords';
 import type { ComparisonReport, HistogramComparison, MetricComparison, QuantileComparison } from './types';
-import { pushAll } from '../arrays';
+import { maxOf, pushAll } from '../arrays';
 import { countOf } from '../numberText';
+import { PERCENTILES } from '../reportedPercentiles';
 
 function ciText(q: QuantileComparison): string {
   if (q.ci === null) return 'not testable';
@@ -63,10 +66,19 @@ function histogramRows(h: HistogramComparison): string[][] {
     .join(',');
   const lie = (h.baseline?.caveat ?? h.candidate?.caveat ?? null) !== null ? ' !' : '';
   const unit = (h.unit === 'ms' ? '' : ' (unit as exposed)') + lie;
-  if (h.status !== 'compared') {
-    const text = h.status === 'baselineOnly' ? 'baseline only' : 'candidate only';
-    return [[h.family + unit, labels, histogramCounts(h), '-', '', '', '', text]];
-  }
+  const noDiff = histogramNoDiffText(h);
+  if (noDiff !== null)
+    return PERCENTILES.map((q, i) => [
+      i === 0 ? h.family + unit : '',
+      i === 0 ? labels : '',
+      i === 0 ? histogramCounts(h) : '',
+      q,
+      histogramSideCell(h.baseline, q),
+      histogramSideCell(h.candidate, q),
+      '',
+      '',
+      i === 0 ? noDiff : '',
+    ]);
   return h.quantiles.map((q, i) => [
     i === 0 ? h.family + unit : '',
     i === 0 ? labels : '',
@@ -81,6 +93,7 @@ function histogramRows(h: HistogramComparison): string[][] {
 
 const OUTCOME_LABEL = {
   crossed: 'CROSSED',
+  unmeasured: 'NOT MEASURED',
   withinNoise: 'within noise',
   passed: 'ok',
   notEvaluated: 'not evaluated',
@@ -148,13 +161,19 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   }
   if (report.histograms.length > 0) {
     out.push(
-      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds.',
+      '/metrics histograms, ms for *_seconds/*_s families (n = observations). Significance not testable: no per-request values. ! = known to be wrong in a run (see Notes); ≤ = in the lowest bucket (only its bound is known), ≥ = beyond the highest bucket; no Δ between bounds; a row with no observation in either run is left out.',
+    );
+    const rows = report.histograms.flatMap(histogramRows);
+    // The last column is words (why a row has no Δ): left-aligned, as wide as its longest.
+    const noteWidth = maxOf(
+      0,
+      rows.map((r) => (r[8] ?? '').length),
     );
     pushAll(
       out,
       alignedTable(
-        ['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %'],
-        report.histograms.flatMap(histogramRows),
+        ['family', 'labels', 'n', 'q', 'baseline', 'candidate', 'Δ', 'Δ %', 'no Δ because'.padEnd(noteWidth)],
+        rows.map((r) => [...r.slice(0, 8), (r[8] ?? '').padEnd(noteWidth)]),
         2,
       ),
     );

@@ -90,6 +90,10 @@ export interface FindingCount {
   readonly stageId: number | null;
   readonly requestCount: number;
   readonly message: string;
+  /** Seen in a /metrics scrape (a known-to-mislead signature, a family stuck at 0), not in the log: no request count (requestCount 0). */
+  readonly fromScrape?: boolean;
+  /** The /metrics family it concerns, when it names one (metric-not-reporting). */
+  readonly family?: string;
 }
 
 /**
@@ -112,6 +116,10 @@ export interface RunData {
   readonly histograms: readonly HistogramRow[] | null;
   /** Lines or series that could not be read (never thrown). */
   readonly problemCount: number;
+  /** Histogram series its scrape exposes, every family and replica (what `analyze` counts); absent when not known. */
+  readonly exposedHistogramSeries?: number;
+  /** What its scrape shows to be wrong (scrapeFindings.ts); absent or empty without a scrape. */
+  readonly scrapeFindings?: readonly FindingCount[];
 }
 
 export interface RunSamples {
@@ -262,7 +270,12 @@ export interface HistogramComparison {
   readonly status: ComparisonStatus;
   readonly baseline: HistogramSide | null;
   readonly candidate: HistogramSide | null;
-  /** Point estimates only: a histogram has no per-request samples, so significance is not testable. */
+  /**
+   * A run whose series is known to be wrong (its side's `caveat`): no difference is taken on
+   * it, whatever the status. null: usable in both runs.
+   */
+  readonly notUsableIn: 'baseline' | 'candidate' | 'both' | null;
+  /** Point estimates only: a histogram has no per-request samples, so significance is not testable. Empty unless compared and usable in both runs. */
   readonly quantiles: readonly QuantileComparison[];
 }
 
@@ -281,8 +294,14 @@ export interface FindingDiff {
   /** Requests concerned in each run (0 when absent). */
   readonly baselineRequests: number;
   readonly candidateRequests: number;
+  /** All requests of each run (the counts' denominators); null for a run without per-request data. Runs of different sizes are compared by rate. */
+  readonly baselineOf?: number | null;
+  readonly candidateOf?: number | null;
   /** The candidate's message when present there, else the baseline's. */
   readonly message: string;
+  /** Seen in the runs' /metrics scrapes, not their logs: no request counts (both 0). */
+  readonly fromScrape?: boolean;
+  readonly family?: string;
 }
 
 export interface SignificanceMethod {
@@ -312,8 +331,10 @@ export interface RunSummary {
   readonly coldRequests: number | null;
   readonly coldExcluded: boolean;
   readonly problemCount: number;
-  /** Histogram series of a scrape; null when there is none. */
+  /** Latency histogram rows of a scrape, one per family and stage (a stage's replicas added): what is compared; null when there is none. */
   readonly histogramSeries: number | null;
+  /** Histogram series the scrape exposes, every family and replica (what `analyze` counts); null or absent when not known (a session's saved scrape). */
+  readonly exposedHistogramSeries?: number | null;
   /** The log timestamps of its first and last request; null with no timestamped request (a scrape, a log without them). */
   readonly logSpan?: LogSpan | null;
 }
