@@ -10,7 +10,7 @@ import {
   readDiscovery,
   replicaCollisions,
   trendOf,
-  withCodecTtftCaveats,
+  withKnownCaveats,
   type PromApiResponse,
   type VectorSeries,
 } from '../../server/core/prometheusQuery';
@@ -462,7 +462,7 @@ describe('discovery and rows', () => {
       bounds: {},
       caveat: null,
     };
-    const rows = withCodecTtftCaveats([
+    const rows = withKnownCaveats([
       { ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 0 },
       { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 79 },
       { ...base, family: 'vllm:request_prefill_time_seconds', replica: '0', total: 0 },
@@ -482,7 +482,7 @@ describe('discovery and rows', () => {
     assert.equal(rows[6]?.caveat, rows[0]?.caveat, 'the stage row mixes in the broken replica');
     // A quiet window (count 0) on a correct build is not the bug: totals decide.
     assert.ok(
-      withCodecTtftCaveats([
+      withKnownCaveats([
         { ...base, family: 'vllm:time_to_first_token_seconds', replica: '0', total: 5 },
         { ...base, family: 'vllm:inter_token_latency_seconds', replica: '0', total: 9 },
       ]).every((r) => r.caveat === null),

@@ -26,6 +26,8 @@ export interface OneOutputStage {
 
 const PREFILL = 'vllm:request_prefill_time_seconds';
 const DECODE = 'vllm:request_decode_time_seconds';
+export const ONE_OUTPUT_PREFILL_FAMILY = PREFILL;
+export const ONE_OUTPUT_DECODE_FAMILY = DECODE;
 const ITL = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
 const REQUEST_TPOT = 'vllm:request_time_per_output_token_seconds';
 

@@ -3,6 +3,12 @@
 // each stage over all replicas (the family query), and the per-replica throughput trend
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
 import { CODEC_TTFT_FAMILIES } from '../metricsText/codecTtftSignature';
+import { downstreamQueueCaveat, QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
+import {
+  ONE_OUTPUT_DECODE_FAMILY,
+  ONE_OUTPUT_FAMILIES,
+  ONE_OUTPUT_PREFILL_FAMILY,
+} from '../metricsText/oneOutputSignature';
 import type { Percentile } from '../reportedPercentiles';
 import type { QuantileBound, QuantileBounds } from '../metricsText/quantileBounds';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
@@ -279,13 +285,15 @@ const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
 const ITL_FAMILIES = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
 
 /**
- * The codec TTFT signature (docs/formats.md#numbers-that-lie-in-known-ways) on Prometheus rows: a
- * (stage, replica) whose TTFT counter is 0 since its server started while it has
- * inter-token latencies. An ITL needs an earlier token of the same request, which a
- * correct build records as a TTFT. The since-start totals are used, so a quiet window
- * does not look like the bug. A stage row carries the caveat when one of its replicas does.
+ * The lies a direct scrape marks (metricsText/seriesCaveats.ts), on Prometheus rows: the codec
+ * TTFT signature (docs/formats.md#numbers-that-lie-in-known-ways), a (stage, replica) whose
+ * TTFT counter is 0 since its server started while it has inter-token latencies (an ITL needs
+ * an earlier token of the same request, which a correct build records as a TTFT; since-start
+ * totals, so a quiet window does not look like the bug); a one-output stage's prefill, decode
+ * and time per output token; a downstream stage's queue time. A stage row carries a caveat
+ * when one of its replicas does.
  */
-export function withCodecTtftCaveats(rows: readonly PrometheusStageRow[]): PrometheusStageRow[] {
+export function withKnownCaveats(rows: readonly PrometheusStageRow[]): PrometheusStageRow[] {
   const where = (r: PrometheusStageRow): string => key(r.scope, r.stage, r.replica);
   const ttftTotals = new Map(rows.filter((r) => r.family === TTFT_FAMILY).map((r) => [where(r), r.total]));
   const itlTotals = new Map<string, number>();
@@ -304,10 +312,51 @@ export function withCodecTtftCaveats(rows: readonly PrometheusStageRow[]): Prome
     const stageKey = key('stage', stage || null, null);
     if (!caveats.has(stageKey)) caveats.set(stageKey, message);
   }
-  if (caveats.size === 0) return [...rows];
-  return rows.map((r) =>
-    CODEC_TTFT_FAMILIES.has(r.family) && caveats.has(where(r)) ? { ...r, caveat: caveats.get(where(r)) ?? null } : r,
-  );
+  const oneOutput = oneOutputCaveats(rows, where);
+  // Each row with every lie known of it, as a direct scrape's row (seriesCaveats.ts).
+  return rows.map((r) => {
+    const found: string[] = [];
+    const codec = CODEC_TTFT_FAMILIES.has(r.family) ? caveats.get(where(r)) : undefined;
+    if (codec !== undefined) found.push(codec);
+    const one = ONE_OUTPUT_FAMILIES.has(r.family) ? oneOutput.get(where(r)) : undefined;
+    if (one !== undefined) found.push(one);
+    const queue =
+      r.family === QUEUE_TIME_FAMILY ? downstreamQueueCaveat(r.stage === null ? {} : { stage: r.stage }) : null;
+    if (queue !== null) found.push(queue);
+    return found.length === 0 ? r : { ...r, caveat: found.join(' ') };
+  });
+}
+
+/**
+ * The one-output signature (oneOutputSignature.ts) on Prometheus rows, since each server
+ * started: prefill observations, as many decode observations all 0 (sum 0), and an ITL series
+ * with none. A stage row carries it when one of its replicas does.
+ */
+function oneOutputCaveats(
+  rows: readonly PrometheusStageRow[],
+  where: (r: PrometheusStageRow) => string,
+): Map<string, string> {
+  const of = (family: string): Map<string, PrometheusStageRow> =>
+    new Map(rows.filter((r) => r.family === family).map((r) => [where(r), r]));
+  const decode = of(ONE_OUTPUT_DECODE_FAMILY);
+  const itl = of(ITL_FAMILIES[0] ?? '');
+  const out = new Map<string, string>();
+  for (const prefill of rows) {
+    if (prefill.family !== ONE_OUTPUT_PREFILL_FAMILY || prefill.scope !== 'replica') continue;
+    const k = where(prefill);
+    const count = prefill.total;
+    const d = decode.get(k);
+    if (count === null || count <= 0 || itl.get(k)?.total !== 0) continue;
+    if (d === undefined || d.total !== count || d.sum !== 0) continue;
+    const message =
+      `Stage ${prefill.stage ?? '(none)'} emitted one output per request (Model Runner V2 + async chunk): ${count} prefill times, ` +
+      'every decode time 0 and no inter-token latency. Its prefill time runs to that one output, so it covers the decode steps ' +
+      '(read it as prefill+decode), and its decode and time per output token are not measurements.';
+    out.set(k, message);
+    const stageKey = key('stage', prefill.stage, null);
+    if (!out.has(stageKey)) out.set(stageKey, message);
+  }
+  return out;
 }
 
 function instancesOf(discovery: Discovery, family: string, stage: string | null, replica: string | null): string[] {
