@@ -50,11 +50,12 @@ const commandsApart = {
       if (!args.importer.startsWith(path.join(root, 'server', 'cli') + path.sep)) return undefined;
       const target = path.relative(root, path.resolve(args.resolveDir, args.path + '.ts'));
       const name = Object.keys(apart).find((n) => apart[n] === target);
-      if (
-        name === undefined ||
-        (name in CLI_COMMANDS && !args.importer.endsWith(path.join('server', 'cli', 'main.ts')))
-      )
-        return undefined;
+      // cli.js requires each command's bundle; demo requires the simulator's (to check its options with its parser).
+      const importer = path.relative(root, args.importer);
+      const loadsCommand =
+        importer === path.join('server', 'cli', 'main.ts') ||
+        (name === 'simulate' && importer === path.join('server', 'cli', 'demo.ts'));
+      if (name === undefined || (name in CLI_COMMANDS && !loadsCommand)) return undefined;
       return { path: `./cli-${name}.js`, external: true };
     });
   },

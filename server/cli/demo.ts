@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import manifest from '../../package.json';
 import { LaunchSource } from '../capture/launchSource';
-import { parseSimulateArgs, UsageError } from '../simulate/options';
+// The simulator's own option parser, from its command's bundle (dist/cli-simulate.js), not a copy in demo's.
+import { parseSimulateArgs, UsageError } from '../simulate/cli';
 import { argsErrorText, withNegativeValues } from './commandArgs';
 import { runLive } from './live';
 

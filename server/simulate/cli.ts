@@ -4,6 +4,9 @@
 import { HELP, parseSimulateArgs, UsageError } from './options';
 import { runSimulation } from './runner';
 
+// demo checks its simulator options with the simulator's own parser, from this bundle (dist/cli-simulate.js).
+export { parseSimulateArgs, UsageError };
+
 export async function runSimulate(argv: string[]): Promise<number> {
   let options;
   try {
