@@ -119,7 +119,8 @@ test('an LLM stage with TTFT 0, no prefill and no output: TTFT not recorded (the
   assert.deepEqual(j.findings.find((f) => f.code === 'ttft-not-recorded')?.requestIds, ['req-T3', 'req-T4', 'req-T5']);
 
   const table = cli(['analyze', TTFT_NO_OUTPUT]);
-  assert.match(table, /\n1 +7 +p50 +(?:\S+ +){5}110\.0 /);
+  // Marked †: 110 ms against queued 5 + prefill 15 waited for something upstream (ttft-includes-upstream-wait).
+  assert.match(table, /\n1 +7 +p50 +(?:\S+ +){5}110\.0† /);
   assert.match(table, /stage 1 TTFT: 4 not recorded of 7/);
   assert.match(table, /\[info\] ttft-no-output \(stage 1\), 1 request: Stage 1 produced no output/);
 

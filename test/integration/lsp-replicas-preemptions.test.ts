@@ -97,7 +97,7 @@ test("the tail answer carries explain's preemptions for the target and quantile 
   assert.equal(p?.reading, 'notOverRepresented');
   assert.equal(
     p?.readingText,
-    'None of the 1 request in the p95 tail printed a preemption: preemption does not explain it.',
+    'The one request in the p95 tail printed no preemption: preemption does not explain it.',
   );
   assert.deepEqual(p?.stages, [{ stageKey: '0', stageId: 0, tailPreempted: 0, allPreempted: 1 }]);
   assert.equal(p?.scopeCount, 12);

@@ -201,7 +201,7 @@ describe('a preempted request', () => {
     // As `stage-lens explain test/fixtures/logs/preempted-decode.log` prints it.
     assert.equal(
       await page.getByTestId('preemptions-reading').textContent(),
-      'None of the 1 request in the p95 tail printed a preemption: preemption does not explain it.',
+      'The one request in the p95 tail printed no preemption: preemption does not explain it.',
     );
     assert.deepEqual(await page.getByTestId('preemption-stage').allTextContents(), [
       'stage 0 · talker: 0 of 1 in the tail (0%), 1 of 12 in all (8%)',
