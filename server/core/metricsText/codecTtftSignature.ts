@@ -21,9 +21,17 @@
 //                              part of inference (scheduled -> last token).
 //
 // A stage whose TTFT series is absent is not reported: absent means not measured.
-import { labelsKey, replicaIdOf, stageIdOf } from './labels';
+import { replicaIdOf, stageIdOf } from './labels';
 import type { HistogramSeries, Labels, ParsedExposition } from './model';
-import { findFamily } from './metricNames';
+import {
+  DECODE_FAMILY,
+  ITL_FAMILIES,
+  itlSeries,
+  PREFILL_FAMILY,
+  REQUEST_TPOT_FAMILY,
+  seriesByLabels,
+  TTFT_FAMILY,
+} from './stageSeries';
 
 export type CodecTtftClueCode = 'itl-beyond-buckets' | 'negative-prefill-sum' | 'decode-exceeds-inference';
 
@@ -47,35 +55,18 @@ export interface CodecTtftSuspect {
   readonly message: string;
 }
 
-const TTFT = 'vllm:time_to_first_token_seconds';
-const ITL = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
-const PREFILL = 'vllm:request_prefill_time_seconds';
-const DECODE = 'vllm:request_decode_time_seconds';
+const TTFT = TTFT_FAMILY;
+const ITL = ITL_FAMILIES;
+const PREFILL = PREFILL_FAMILY;
+const DECODE = DECODE_FAMILY;
 const INFERENCE = 'vllm:request_inference_time_seconds';
 /** Below this, decode vs inference sums are treated as equal (float sums of seconds). */
 const SUM_TOLERANCE_S = 1e-6;
 
-/** A request's mean time per output token: its decode time over its tokens, so as wrong as the decode time. */
-const REQUEST_TPOT = 'vllm:request_time_per_output_token_seconds';
+const REQUEST_TPOT = REQUEST_TPOT_FAMILY;
 
 /** The families whose series on an affected stage the codec TTFT bug makes unusable (a scrape, a Prometheus query, a comparison). */
 export const CODEC_TTFT_FAMILIES: ReadonlySet<string> = new Set([TTFT, ...ITL, PREFILL, DECODE, REQUEST_TPOT]);
-
-function seriesByLabels(exposition: ParsedExposition, name: string): Map<string, HistogramSeries> {
-  const map = new Map<string, HistogramSeries>();
-  const family = findFamily(exposition, name);
-  if (family?.type !== 'histogram') return map;
-  for (const series of family.series) map.set(labelsKey(series.labels), series);
-  return map;
-}
-
-function itlSeries(exposition: ParsedExposition): Map<string, HistogramSeries> {
-  for (const name of ITL) {
-    const map = seriesByLabels(exposition, name);
-    if (map.size > 0) return map;
-  }
-  return new Map();
-}
 
 /** Observations above the highest finite bound, or 0 when the buckets cannot say. */
 function beyondFiniteBuckets(series: HistogramSeries): { count: number; bound: number } {

@@ -10,9 +10,9 @@
 //   decode    as many observations, all 0: `_sum` 0, or every one in the lowest bucket
 //   ITL       the series is exposed with no observation (one output: no inter-token time)
 // A stage whose ITL series is absent is not reported: absent means not measured.
-import { labelsKey, replicaIdOf, stageIdOf } from './labels';
+import { replicaIdOf, stageIdOf } from './labels';
 import type { HistogramSeries, Labels, ParsedExposition } from './model';
-import { findFamily } from './metricNames';
+import { DECODE_FAMILY, itlSeries, PREFILL_FAMILY, REQUEST_TPOT_FAMILY, seriesByLabels } from './stageSeries';
 
 export interface OneOutputStage {
   /** Labels of the stage's series (model_name, stage, replica). */
@@ -24,23 +24,14 @@ export interface OneOutputStage {
   readonly message: string;
 }
 
-const PREFILL = 'vllm:request_prefill_time_seconds';
-const DECODE = 'vllm:request_decode_time_seconds';
+const PREFILL = PREFILL_FAMILY;
+const DECODE = DECODE_FAMILY;
 export const ONE_OUTPUT_PREFILL_FAMILY = PREFILL;
 export const ONE_OUTPUT_DECODE_FAMILY = DECODE;
-const ITL = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
-const REQUEST_TPOT = 'vllm:request_time_per_output_token_seconds';
+const REQUEST_TPOT = REQUEST_TPOT_FAMILY;
 
 /** The families whose series on a one-output stage do not mean what their names say. */
 export const ONE_OUTPUT_FAMILIES: ReadonlySet<string> = new Set([PREFILL, DECODE, REQUEST_TPOT]);
-
-function seriesByLabels(exposition: ParsedExposition, name: string): Map<string, HistogramSeries> {
-  const map = new Map<string, HistogramSeries>();
-  const family = findFamily(exposition, name);
-  if (family?.type !== 'histogram') return map;
-  for (const series of family.series) map.set(labelsKey(series.labels), series);
-  return map;
-}
 
 /** Every observation is 0: a zero sum, or all of them in the lowest bucket. */
 function allZero(series: HistogramSeries, count: number): boolean {
@@ -53,8 +44,7 @@ function allZero(series: HistogramSeries, count: number): boolean {
 export function findOneOutputStages(exposition: ParsedExposition): OneOutputStage[] {
   const prefill = seriesByLabels(exposition, PREFILL);
   const decode = seriesByLabels(exposition, DECODE);
-  let itl = new Map<string, HistogramSeries>();
-  for (const name of ITL) if (itl.size === 0) itl = seriesByLabels(exposition, name);
+  const itl = itlSeries(exposition);
   const out: OneOutputStage[] = [];
   for (const [key, prefillSeries] of prefill) {
     const count = prefillSeries.count;
