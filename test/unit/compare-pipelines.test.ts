@@ -10,7 +10,7 @@ import { compareRuns } from '../../server/core/compare/compareRuns';
 import { compareTable } from '../../server/core/compare/tableReport';
 import { compareMarkdown } from '../../server/core/compare/markdownReport';
 import type { RunData } from '../../server/core/compare/types';
-import { glmImageLog } from './support/glmImageLog';
+import { glmImageLog } from './support/simulatedLog';
 
 const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { analysedLog } from './support/analysedLog';
 import { withDeployEvidence } from '../../server/capture/deployEvidence';
-import { omniPreemptionLog } from './support/omniPreemptionLog';
+import { omniPreemptionLog } from './support/simulatedLog';
 
 const LOGS = path.join(__dirname, '../fixtures/logs');
 const DEPLOY = path.join(__dirname, '../fixtures/deploy');

@@ -12,7 +12,7 @@ import { roleMisfit, rolesThatFit, StageOutputEvidence, type StageOutput } from 
 import { stageRolesOf } from '../../server/core/stageRoles';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import { analysedStream } from './support/analysedLog';
-import { glmImageLog } from './support/glmImageLog';
+import { glmImageLog } from './support/simulatedLog';
 
 const UPSTREAM = path.join(__dirname, '../fixtures/upstream-rendered');
 const read = (name: string): Buffer => fs.readFileSync(path.join(UPSTREAM, `${name}.log`));
