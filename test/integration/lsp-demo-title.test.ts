@@ -7,12 +7,12 @@ import { waitFor } from './support/waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import { demoSimulatorArgv } from '../../src/demoArgs';
 import { buildCli, DeployLspClient, FIXTURES } from './support/lspDeployHarness';
+import { unusedPort } from './support/unusedPort';
 
 let client: DeployLspClient;
 let scratch: string;
@@ -29,18 +29,9 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 test('the demo run with the Qwen3-Omni deploy config is titled by the Omni model and pipeline it serves', async () => {
   const file = path.join(FIXTURES, 'qwen3_omni_moe.yaml');
-  const port = await freePort();
+  const port = await unusedPort();
   // The demo scenario setting's default (cold-start, a TTS pipeline) does not fit the file: not passed.
   const argv = demoSimulatorArgv({
     node: process.execPath,

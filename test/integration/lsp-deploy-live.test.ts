@@ -7,7 +7,6 @@ import { waitFor } from './support/waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
@@ -20,6 +19,7 @@ import type {
   SummaryResult,
 } from '../../server/protocol';
 import { buildCli, DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
+import { unusedPort } from './support/unusedPort';
 
 let client: DeployLspClient;
 let scratch: string;
@@ -35,15 +35,6 @@ after(async () => {
   await client.stop();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** What leads the p99 tail: a hint of its own after the stage's numbers. */
 const isTailLead = (label: string): boolean => label.startsWith('p99 tail: ');
@@ -69,7 +60,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   const uri = await client.open(file);
   assert.deepEqual(await client.inlayHints(uri), []);
 
-  const port = await freePort();
+  const port = await unusedPort();
   const argv = [
     process.execPath,
     cli,

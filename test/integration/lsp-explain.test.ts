@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as net from 'node:net';
+import type * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
@@ -21,6 +21,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
 import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-explain-'));
@@ -64,15 +65,6 @@ async function startServer(): Promise<Client> {
     child,
     request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const stamp = (s: number): string =>
@@ -227,7 +219,7 @@ test(
   async () => {
     build();
     const client = await startServer();
-    const port = await freePort();
+    const port = await unusedPort();
     const argv = [
       process.execPath,
       path.join(ROOT, 'dist', 'cli.js'),

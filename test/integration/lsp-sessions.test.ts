@@ -7,7 +7,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
@@ -27,6 +26,7 @@ import type {
   ServerRequestMethod,
   SessionInfo,
 } from '../../server/protocol';
+import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-'));
@@ -35,15 +35,6 @@ const children: ChildProcess[] = [];
 function build(): void {
   buildBundles('server');
   buildBundles('cli');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Client {
@@ -98,7 +89,7 @@ test(
   { timeout: 90_000 },
   async () => {
     build();
-    const port = await freePort();
+    const port = await unusedPort();
     simulatorPorts.push(port);
     const first = await startServer();
     const argv = [

@@ -29,6 +29,7 @@ import { histogramQuantile } from '../../server/core/metricsText/histogramQuanti
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import type { HistogramBucket, HistogramSeries, ParsedExposition } from '../../server/core/metricsText/model';
 import type { PrometheusStageRow, RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
+import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEPLOYMENT = 'tts-test';
@@ -52,18 +53,6 @@ let promUrl = '';
 const sims: SimProcess[] = [];
 const simPorts: number[] = [];
 const lspChildren: ChildProcess[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net
-      .createServer()
-      .once('error', reject)
-      .listen(0, '127.0.0.1', () => {
-        const port = (srv.address() as net.AddressInfo).port;
-        srv.close(() => resolve(port));
-      });
-  });
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -251,8 +240,8 @@ before(async () => {
   if (MISSING !== null) assert.fail(MISSING);
   // Prometheus first, so that it scrapes the simulators from their first request on: its
   // discovery hands static targets to the scrape loops only after a few seconds.
-  for (let i = 0; i < SIMS.length; i++) simPorts.push(await freePort());
-  const port = await freePort();
+  for (let i = 0; i < SIMS.length; i++) simPorts.push(await unusedPort());
+  const port = await unusedPort();
   fs.writeFileSync(path.join(tmp, 'prometheus.yml'), prometheusConfig(simPorts));
   prometheus = spawn(
     'prometheus',
@@ -610,7 +599,7 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
   });
 
   it('a dead or silent Prometheus gives a clear error within bounded time, and the last good figures stay', async () => {
-    const deadPort = await freePort();
+    const deadPort = await unusedPort();
     let started = Date.now();
     const dead = await poll('5m', { url: `http://127.0.0.1:${deadPort}` });
     assert.match(
