@@ -26,8 +26,6 @@ export interface OneOutputStage {
 
 const PREFILL = PREFILL_FAMILY;
 const DECODE = DECODE_FAMILY;
-export const ONE_OUTPUT_PREFILL_FAMILY = PREFILL;
-export const ONE_OUTPUT_DECODE_FAMILY = DECODE;
 const REQUEST_TPOT = REQUEST_TPOT_FAMILY;
 
 /** The families whose series on a one-output stage do not mean what their names say. */
@@ -41,6 +39,15 @@ function allZero(series: HistogramSeries, count: number): boolean {
 }
 
 /** Stages whose histograms show the one-output signature; see the file comment. */
+/** Why a one-output stage's series mislead (`where`: "Stage 0"), with its `count` prefill times: a scrape's and a Prometheus row's words. */
+export function oneOutputMessage(where: string, count: number): string {
+  return (
+    `${where} emitted one output per request (Model Runner V2 + async chunk): ${count} prefill times, ` +
+    'every decode time 0 and no inter-token latency. Its prefill time runs to that one output, so it covers the decode steps ' +
+    '(read it as prefill+decode), and its decode and time per output token are not measurements.'
+  );
+}
+
 export function findOneOutputStages(exposition: ParsedExposition): OneOutputStage[] {
   const prefill = seriesByLabels(exposition, PREFILL);
   const decode = seriesByLabels(exposition, DECODE);
@@ -59,10 +66,7 @@ export function findOneOutputStages(exposition: ParsedExposition): OneOutputStag
       stageId,
       replicaId: replicaIdOf(prefillSeries.labels),
       prefillCount: count,
-      message:
-        `${where} emitted one output per request (Model Runner V2 + async chunk): ${count} prefill times, ` +
-        'every decode time 0 and no inter-token latency. Its prefill time runs to that one output, so it covers the decode steps ' +
-        '(read it as prefill+decode), and its decode and time per output token are not measurements.',
+      message: oneOutputMessage(where, count),
     });
   }
   return out;

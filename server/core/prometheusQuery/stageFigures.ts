@@ -4,11 +4,8 @@
 // (query_range). A NaN quantile (no observation in the window) becomes null: no data.
 import { CODEC_TTFT_FAMILIES } from '../metricsText/codecTtftSignature';
 import { downstreamQueueCaveat, QUEUE_TIME_FAMILY } from '../metricsText/downstreamQueueTime';
-import {
-  ONE_OUTPUT_DECODE_FAMILY,
-  ONE_OUTPUT_FAMILIES,
-  ONE_OUTPUT_PREFILL_FAMILY,
-} from '../metricsText/oneOutputSignature';
+import { ONE_OUTPUT_FAMILIES, oneOutputMessage } from '../metricsText/oneOutputSignature';
+import { DECODE_FAMILY, ITL_FAMILIES, PREFILL_FAMILY, TTFT_FAMILY } from '../metricsText/stageSeries';
 import type { Percentile } from '../reportedPercentiles';
 import type { QuantileBound, QuantileBounds } from '../metricsText/quantileBounds';
 import type { MatrixSeries, VectorSeries } from './apiResponse';
@@ -281,9 +278,6 @@ export function familyRows(
   return [...rows.values()].sort(rowOrder);
 }
 
-const TTFT_FAMILY = 'vllm:time_to_first_token_seconds';
-const ITL_FAMILIES = ['vllm:inter_token_latency_seconds', 'vllm:time_per_output_token_seconds'];
-
 /**
  * The lies a direct scrape marks (metricsText/seriesCaveats.ts), on Prometheus rows: the codec
  * TTFT signature (docs/formats.md#numbers-that-lie-in-known-ways), a (stage, replica) whose
@@ -338,20 +332,17 @@ function oneOutputCaveats(
 ): Map<string, string> {
   const of = (family: string): Map<string, PrometheusStageRow> =>
     new Map(rows.filter((r) => r.family === family).map((r) => [where(r), r]));
-  const decode = of(ONE_OUTPUT_DECODE_FAMILY);
+  const decode = of(DECODE_FAMILY);
   const itl = of(ITL_FAMILIES[0] ?? '');
   const out = new Map<string, string>();
   for (const prefill of rows) {
-    if (prefill.family !== ONE_OUTPUT_PREFILL_FAMILY || prefill.scope !== 'replica') continue;
+    if (prefill.family !== PREFILL_FAMILY || prefill.scope !== 'replica') continue;
     const k = where(prefill);
     const count = prefill.total;
     const d = decode.get(k);
     if (count === null || count <= 0 || itl.get(k)?.total !== 0) continue;
     if (d === undefined || d.total !== count || d.sum !== 0) continue;
-    const message =
-      `Stage ${prefill.stage ?? '(none)'} emitted one output per request (Model Runner V2 + async chunk): ${count} prefill times, ` +
-      'every decode time 0 and no inter-token latency. Its prefill time runs to that one output, so it covers the decode steps ' +
-      '(read it as prefill+decode), and its decode and time per output token are not measurements.';
+    const message = oneOutputMessage(`Stage ${prefill.stage ?? '(none)'}`, count);
     out.set(k, message);
     const stageKey = key('stage', prefill.stage, null);
     if (!out.has(stageKey)) out.set(stageKey, message);
