@@ -846,4 +846,7 @@ export interface CompareRendered {
 
 /** Compare Sessions panel -> extension host. */
 export type CompareWebviewToHost =
-  { readonly type: 'ready' } | { readonly type: 'rendered'; readonly rendered: CompareRendered };
+  | { readonly type: 'ready' }
+  | { readonly type: 'rendered'; readonly rendered: CompareRendered }
+  /** The page could not draw the comparison it was sent; `message` says why. */
+  | { readonly type: 'drawFailed'; readonly message: string };

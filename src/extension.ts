@@ -125,7 +125,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
       ? openConfigLatency(client, revealLatencyView, filter)
       : revealLatencyView(filter ?? {}),
   );
-  const comparePanel = new ComparePanel(context.extensionUri, client);
+  const comparePanel = new ComparePanel(context.extensionUri, client, (line) => log.warn(line));
   context.subscriptions.push(comparePanel);
   command('stageLens.compareSessions', (args?: CompareArgs) => compareSessions(client, comparePanel, args));
 

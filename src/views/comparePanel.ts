@@ -28,12 +28,20 @@ export interface ShownComparison {
   readonly result: CompareResult;
   /** What the page drew; null when it did not report within the wait (e.g. the page failed to load). */
   readonly rendered: CompareRendered | null;
+  /** Why the page could not draw it, when it said so. */
+  readonly drawError?: string;
 }
+
+type DrawOutcome = { readonly rendered: CompareRendered } | { readonly drawError: string } | null;
+
+/** How often a comparison the page has not answered is posted again (a page still loading may miss it). */
+const REPOST_MS = 3_000;
 
 function parseMessage(raw: unknown): CompareWebviewToHost | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const m = raw as { type?: unknown; rendered?: unknown };
   if (m.type === 'ready') return { type: 'ready' };
+  if (m.type === 'drawFailed') return { type: 'drawFailed', message: String((m as { message?: unknown }).message) };
   if (m.type !== 'rendered' || typeof m.rendered !== 'object' || m.rendered === null) return null;
   const r = m.rendered as Record<string, unknown>;
   const texts = r['texts'];
@@ -64,19 +72,20 @@ export class ComparePanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
   private last: CompareHostToWebview | null = null;
-  private renderWaiters: Array<(r: CompareRendered) => void> = [];
+  private renderWaiters: Array<(r: DrawOutcome) => void> = [];
   private disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly source: CompareSource,
+    private readonly log?: (line: string) => void,
   ) {}
 
   /** Opens (or reveals) the panel, compares, and resolves once the page drew the result (or after `waitMs`). */
   async show(
     params: CompareParams,
     names: { baseline: CompareRunName; candidate: CompareRunName },
-    waitMs = 15_000,
+    waitMs = 60_000,
   ): Promise<ShownComparison> {
     this.open();
     this.post({ type: 'loading', baselineRun: names.baseline, candidateRun: names.candidate });
@@ -87,9 +96,15 @@ export class ComparePanel implements vscode.Disposable {
       this.post({ type: 'error', message: `Cannot compare: ${err instanceof Error ? err.message : String(err)}` });
       throw err;
     }
-    const drawn = this.nextRender(waitMs);
-    this.post({ type: 'comparison', result });
-    return { result, rendered: await drawn };
+    const message: CompareHostToWebview = { type: 'comparison', result };
+    const drawn = this.nextRender(waitMs, message);
+    this.post(message);
+    const outcome = await drawn;
+    if (outcome !== null && 'drawError' in outcome) {
+      this.log?.(`the Compare page could not draw the comparison: ${outcome.drawError}`);
+      return { result, rendered: null, drawError: outcome.drawError };
+    }
+    return { result, rendered: outcome?.rendered ?? null };
   }
 
   private open(): void {
@@ -130,14 +145,16 @@ export class ComparePanel implements vscode.Disposable {
     if (this.ready && this.panel !== undefined) void this.panel.webview.postMessage(message);
   }
 
-  private nextRender(waitMs: number): Promise<CompareRendered | null> {
+  private nextRender(waitMs: number, message: CompareHostToWebview): Promise<DrawOutcome> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.renderWaiters = this.renderWaiters.filter((w) => w !== done);
-        resolve(null);
-      }, waitMs);
-      const done = (r: CompareRendered): void => {
+      const repost = setInterval(() => {
+        if (this.last === message) this.post(message);
+      }, REPOST_MS);
+      const timer = setTimeout(() => done(null), waitMs);
+      const done = (r: DrawOutcome): void => {
         clearTimeout(timer);
+        clearInterval(repost);
+        this.renderWaiters = this.renderWaiters.filter((w) => w !== done);
         resolve(r);
       };
       this.renderWaiters.push(done);
@@ -152,10 +169,14 @@ export class ComparePanel implements vscode.Disposable {
       if (this.last !== null && this.panel !== undefined) void this.panel.webview.postMessage(this.last);
       return;
     }
-    for (const w of this.renderWaiters.splice(0)) w(message.rendered);
+    const outcome: DrawOutcome =
+      message.type === 'rendered' ? { rendered: message.rendered } : { drawError: message.message };
+    for (const w of this.renderWaiters.splice(0)) w(outcome);
   }
 
   private forgetPanel(): void {
+    // A closed page draws nothing more: whoever waits for it hears so now.
+    for (const w of this.renderWaiters.splice(0)) w(null);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel = undefined;
     this.ready = false;

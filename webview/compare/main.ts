@@ -32,9 +32,17 @@ function draw(): void {
   if (result === null) return;
   const heading = compareHeading({ baseline: result.baselineRun, candidate: result.candidateRun }, result.report);
   setChildren(title, titleChildren(heading));
-  const { element, rendered } = renderComparison(result.report, heading, onlyBeyond.checked);
-  content.replaceChildren(element);
-  vscode.postMessage({ type: 'rendered', rendered });
+  try {
+    const { element, rendered } = renderComparison(result.report, heading, onlyBeyond.checked);
+    content.replaceChildren(element);
+    vscode.postMessage({ type: 'rendered', rendered });
+  } catch (err) {
+    // Said on the page and to the host (which logs it), never a blank panel.
+    const message = err instanceof Error ? err.message : String(err);
+    setText(errorBanner, `Cannot draw the comparison: ${message}`);
+    errorBanner.hidden = false;
+    vscode.postMessage({ type: 'drawFailed', message });
+  }
 }
 
 onlyBeyond.addEventListener('change', draw);

@@ -103,7 +103,10 @@ describe('Compare Sessions', () => {
     assert.ok(shown !== undefined);
     assert.deepEqual(shown.result.report, report);
     const rendered = shown.rendered;
-    assert.ok(rendered !== null, 'the panel reported what it drew');
+    assert.ok(
+      rendered !== null,
+      `the panel reported what it drew${shown.drawError === undefined ? '' : `: ${shown.drawError}`}`,
+    );
     assert.ok(rendered.findings.includes('disappeared:ttft-not-recorded:1'), rendered.findings.join(', '));
     assert.equal(rendered.rows, report.metrics.filter((m) => m.status !== 'neither').length);
     assert.match(
