@@ -24,6 +24,7 @@ export {
 export { changeKind, changeText, verdictShort } from './core/compare/changeWords';
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
+export { fewValuesTailText } from './core/explain/fewValuesTail';
 export {
   findingText,
   histogramNoDiffText,

@@ -27,6 +27,9 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
 
 const sessionOfLog = (log = LOG): SyntheticSession => sessionOf(log);
+/** The caveat of a p99 from the log's six requests (explain prints the same words). */
+const FEW_VALUES =
+  'Few values: a p99 from 6 values (fewer than 100) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest request.';
 
 const pct = (share: number | null): string =>
   share === null ? '–' : Math.round(share * 100) < 0 ? `−${-Math.round(share * 100)}%` : `${Math.round(share * 100)}%`;
@@ -72,6 +75,9 @@ describe('side panel: Why p99 is slow', () => {
       await page.getByTestId('tail-headline').textContent(),
       '1 of 6 requests at or above 3.80 s (p99) are on average +3.90 s above the median 96.7 ms.',
     );
+    // A p99 of six values is the slowest one: said under the headline, as explain says it.
+    assert.equal(await page.getByTestId('tail-few-values').textContent(), FEW_VALUES);
+    assert.equal(await page.getByTestId('tail-few-values').isVisible(), true);
     const labels = await page.locator('[data-testid="tail-part"] .tail-label').allTextContents();
     // The talker prints one output (MRv2 + async chunk): its prefill is named prefill+decode, never
     // prefill. The codec ran alongside it (async chunk): its parts are not among the parts.
@@ -139,6 +145,7 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
     await page.getByTestId('tab-tail').click();
     await page.getByTestId('tail-block').waitFor();
     assert.equal(await page.getByTestId('tail-target').inputValue(), 'stage1.firstOutput');
+    assert.equal(await page.getByTestId('tail-block').getByTestId('tail-few-values').textContent(), FEW_VALUES);
     const keys = await page
       .locator('[data-testid="tail-bar"]')
       .evaluateAll((els) => els.map((e) => (e as unknown as El).dataset['key']));

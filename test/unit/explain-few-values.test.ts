@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { explainJsonText, explainReport } from '../../server/core/explain/explainReport';
 import { explainTable } from '../../server/core/explain/explainTable';
+import { fewValuesTailText } from '../../server/core/explain/fewValuesTail';
 import { tailAttribution } from '../../server/core/explain/tailAttribution';
 import { valuesAbovePercent } from '../../server/core/reportedPercentiles';
 import { analyse, analyseSpecs, asyncChunk } from './support/explainLogs';
@@ -48,9 +49,16 @@ test('enough values: no caveat (20 requests at p95 and p90), one short of it: th
     const t = tailAttribution(index, { target: 'e2e', quantile, scope: {} })!;
     assert.equal(t.scopeCount, 20);
     assert.equal(t.fewValues, undefined, quantile);
+    // The editor's Tail tab and side panel take their sentence from the same function: none here.
+    assert.equal(fewValuesTailText(t), null, quantile);
   }
   const fewer = analyseSpecs(specs.slice(0, 19)).index;
-  assert.deepEqual(tailAttribution(fewer, { target: 'e2e', quantile: 'p95', scope: {} })?.fewValues, { needed: 20 });
+  const short = tailAttribution(fewer, { target: 'e2e', quantile: 'p95', scope: {} })!;
+  assert.deepEqual(short.fewValues, { needed: 20 });
+  assert.equal(
+    fewValuesTailText(short),
+    'few values: a p95 from 19 values (fewer than 20) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest request',
+  );
   const report = explainReport(fewer, 'x.log', { targets: ['e2e'], quantiles: ['p90'], scope: {} }, [], []);
   assert.doesNotMatch(explainTable(report).join('\n'), /few values/);
 });

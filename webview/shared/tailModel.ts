@@ -3,7 +3,15 @@
 // behind an overlap (a downstream wait, a stage that ran alongside its upstream) are shown
 // apart and the residual without them (additiveTail, as explain does).
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
-import { additiveTail, overlapText, partLabel, stageLabel, targetLabel } from '../../server/shared';
+import {
+  additiveTail,
+  fewValuesTailText,
+  overlapText,
+  partLabel,
+  sentenceCase,
+  stageLabel,
+  targetLabel,
+} from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
 import { formatDurationMs } from './format';
@@ -227,6 +235,12 @@ export function tailOverlapNote(
 export function tailHeadline(t: TailAttribution): string {
   const boot = t.boot === undefined ? '' : `Boot ${t.boot}: `;
   return `${boot}${t.requestCount} of ${t.scopeCount} requests at or above ${formatDurationMs(t.thresholdMs)} (${t.quantile}) are on average ${signedMs(t.excessMs)} above the median ${formatDurationMs(t.targetMedianMs)}.`;
+}
+
+/** The caveat of a tail from too few values, as a sentence; null when there are enough. */
+export function tailFewValuesNote(t: TailAttribution): string | null {
+  const few = fewValuesTailText(t);
+  return few === null ? null : `${sentenceCase(few)}.`;
 }
 
 /** No tail to explain: every request in scope took about the same. */

@@ -10,6 +10,7 @@ import {
   contributionNote,
   shareText,
   signedMs,
+  tailFewValuesNote,
   tailHeadline,
   tailIsFlat,
   tailOverlapNote,
@@ -24,6 +25,8 @@ export class TailSection {
   readonly el: HTMLElement;
   private readonly target = h('span', { className: 'muted source-note', testId: 'tail-target' });
   private readonly headline = h('p', { className: 'tail-headline', testId: 'tail-headline' });
+  /** A p99 from fewer than 100 values is the largest value, not a tail estimate. */
+  private readonly fewValues = h('p', { className: 'muted note', testId: 'tail-few-values' });
   private readonly list = h('ul', {
     className: 'tail-parts',
     testId: 'tail-parts',
@@ -45,6 +48,7 @@ export class TailSection {
       { className: 'tail-section', testId: 'tail-section', attrs: { 'aria-label': 'Why p99 is slow' } },
       h('h2', {}, 'Why p99 is slow ', this.target),
       this.headline,
+      this.fewValues,
       this.contribution,
       this.list,
       this.note,
@@ -54,6 +58,7 @@ export class TailSection {
     this.el.hidden = true;
     this.contribution.hidden = true;
     this.overlap.hidden = true;
+    this.fewValues.hidden = true;
   }
 
   update(
@@ -72,6 +77,9 @@ export class TailSection {
     setText(this.target, target);
     setData(this.el, 'target', tail.target);
     setText(this.headline, tailHeadline(tail));
+    const few = tailFewValuesNote(tail);
+    setText(this.fewValues, few ?? '');
+    this.fewValues.hidden = few === null;
     this.filter = { target: tail.target, quantile: tail.quantile, ms: tail.thresholdMs };
     setText(this.open, `Show the ${formatCount(tail.requestCount)} tail request${tail.requestCount === 1 ? '' : 's'}`);
     setAttr(

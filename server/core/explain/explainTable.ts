@@ -10,6 +10,7 @@ import { durationText as ms, groupedNumber, signedDurationText as signed } from 
 import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
+import { fewValuesTailText } from './fewValuesTail';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
@@ -225,10 +226,8 @@ function tailBlock(
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
   const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
   if (residualNote !== null) out.push(`  (${residualNote})`);
-  if (t.fewValues !== undefined)
-    out.push(
-      `  (few values: a ${t.quantile} from ${t.scopeCount} values (fewer than ${t.fewValues.needed}) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest ${t.requestCount === 1 ? 'request' : `${t.requestCount} requests`})`,
-    );
+  const few = fewValuesTailText(t);
+  if (few !== null) out.push(`  (${few})`);
   if (t.requestIds.length > 0)
     out.push(
       `  slowest: ${t.requestIds.slice(0, 3).join(', ')}${t.requestCount > 3 ? ` (+${t.requestCount - 3})` : ''}`,

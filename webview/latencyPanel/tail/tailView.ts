@@ -21,6 +21,7 @@ import {
   contributionNote,
   shareText,
   signedMs,
+  tailFewValuesNote,
   tailHeadline,
   tailIsFlat,
   tailOverlapNote,
@@ -291,6 +292,7 @@ export class TailView {
     const apart = rows.findIndex((r) => r.kind === 'overlap' || r.kind === 'residual');
     if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
+    const few = tailFewValuesNote(t);
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
     const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames, t.upstreamUntilInput);
     const requests = t.requestIds.map((id) =>
@@ -328,6 +330,7 @@ export class TailView {
         attrs: { 'aria-label': tailHeadline(t) },
       },
       h('h3', { className: 'tail-headline', testId: 'tail-headline', text: tailHeadline(t) }),
+      few === null ? null : h('p', { className: 'muted', testId: 'tail-few-values', text: few }),
       contribution === null
         ? null
         : h('p', { className: 'muted', testId: 'tail-contribution-note', text: contribution }),
