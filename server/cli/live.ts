@@ -7,7 +7,7 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
-import { findingsFirst, fitFrame } from '../core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame } from '../core/report/liveFrame';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -45,7 +45,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
   const head = (final: boolean, now: number): string =>
     `${final ? 'Final summary' : 'Live'} · ${options.title} · ${((now - started) / 1000).toFixed(0)}s${lastError === null ? '' : ` · ${lastError}`}`;
 
-  const report = (final: boolean, now: number): string[] => {
+  const report = (final: boolean, now: number, foldWidth?: number): string[] => {
     const snapshot = analysis.snapshot();
     // A final summary says what the whole log holds; a live frame may be early. A source that
     // ended with an error printed nothing to analyze: the advice for a log without stats would be false.
@@ -61,6 +61,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
       source: options.source.description,
       stageRoles: analysis.stageRoles(),
       ...(noRequestYet === null ? {} : { noRequestYet }),
+      ...(foldWidth === undefined ? {} : { foldWidth }),
     });
   };
 
@@ -68,11 +69,14 @@ export async function runLive(options: LiveOptions): Promise<number> {
     const now = Date.now();
     if (tty) {
       // Redrawn in place, so it must fit: a wrapped line would push the phase table off the top.
-      const frame = fitFrame(
-        findingsFirst([head(false, now), ...report(false, now)]),
-        options.out.columns ?? 80,
-        (options.out.rows ?? 24) - 1,
-      );
+      const width = options.out.columns ?? 80;
+      const height = (options.out.rows ?? 24) - 1;
+      // Columns that do not fit fold into a second block where the screen has the rows for it
+      // (the first finding still in view, and the line that says how many more the final summary
+      // has); on a shorter screen they are cut instead.
+      const folded = findingsFirst([head(false, now), ...report(false, now, width)]);
+      const fits = findingsEnd(folded, 1) < height;
+      const frame = fitFrame(fits ? folded : findingsFirst([head(false, now), ...report(false, now)]), width, height);
       options.out.write('\x1b[H\x1b[2J' + frame.join('\n') + '\n');
       return;
     }

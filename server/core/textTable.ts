@@ -3,19 +3,55 @@
 import { maxOf } from './arrays';
 import { groupedNumber } from './numberText';
 
-export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+/**
+ * Where a table is read in a terminal of a known width (a live view redrawn in place): wider
+ * than `width`, its columns after the first `keep` (the row's identity: stage, n, quantile) are
+ * folded into blocks that fit, each block repeating those, instead of being cut off.
+ */
+export interface TableFold {
+  readonly width: number;
+  readonly keep: number;
+}
+
+const GAP = 2;
+
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[], fold?: TableFold): string[] {
   const widths = header.map((h, i) =>
     maxOf(
       h.length,
       rows.map((r) => (r[i] ?? '').length),
     ),
   );
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const block = (columns: readonly number[]): string[] => {
+    const line = (cells: readonly string[]): string =>
+      columns
+        .map((c, k) => (k === 0 ? (cells[c] ?? '').padEnd(widths[c] ?? 0) : (cells[c] ?? '').padStart(widths[c] ?? 0)))
+        .join(' '.repeat(GAP))
+        .trimEnd();
+    return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  };
+  const all = widths.map((_, i) => i);
+  const total = widths.reduce((a, w) => a + w, 0) + GAP * (widths.length - 1);
+  if (fold === undefined || total <= fold.width || fold.keep >= widths.length) return block(all);
+  const kept = all.slice(0, fold.keep);
+  const keptWidth = kept.reduce((a, i) => a + (widths[i] ?? 0) + GAP, 0);
+  const groups: number[][] = [];
+  let group: number[] = [];
+  let used = keptWidth;
+  for (const i of all.slice(fold.keep)) {
+    const w = (widths[i] ?? 0) + GAP;
+    // A column wider than the terminal on its own still gets a block (cut there, as before).
+    if (group.length > 0 && used + w - GAP > fold.width) {
+      groups.push(group);
+      group = [];
+      used = keptWidth;
+    }
+    group.push(i);
+    used += w;
+  }
+  if (group.length > 0) groups.push(group);
+  // No blank line between blocks: a blank line ends the table for whoever reads the report in blocks (liveFrame.ts).
+  return groups.flatMap((g) => block([...kept, ...g]));
 }
 
 /** ms for people: 3 significant decimals below 10, fewer above, thousands separators. */

@@ -124,3 +124,35 @@ test('on an 80×30 terminal every live frame fits: no line over 80 columns, at m
     /Final summary[^]*Findings:[^]*stage-times-overlap, \d+ requests: On \d+ of \d+ requests with an \[OmniTiming\] line the stage times add up to more than the engine time/,
   );
 });
+
+test('on an 80×40 terminal the phase table folds the columns past 80 into more blocks: every column shown, the findings still in view', (t) => {
+  if (spawnSync('script', ['--version']).status !== 0) {
+    t.skip('no script(1) for a pseudo-terminal');
+    return;
+  }
+  const command = `stty cols 80 rows 40; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} demo --duration 4`;
+  const r = spawnSync('script', ['-qfc', command, '/dev/null'], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
+  assert.equal(r.status, 0, r.stderr);
+  const frames = r.stdout.split('\x1b[H\x1b[2J').slice(1);
+  const last = frames.pop() as string;
+  frames.push(last.split('\r\nFinal summary')[0] as string);
+  const full = frames.filter((f) => /Findings:/.test(f)).at(-1);
+  assert.ok(full !== undefined, frames.join('\n====\n'));
+  for (const line of full.split('\r\n')) assert.ok([...line].length <= 80, `a line of ${[...line].length}: ${line}`);
+  // Wider than 80 columns: its last columns fold into a second block, never cut off.
+  const headers = full.split('\r\n').filter((l) => /^stage +n /.test(l));
+  assert.ok(headers.length >= 2, full);
+  const titles = headers.flatMap((l) => l.replace(/^stage +n +/, '').split(/ {2,}/));
+  assert.deepEqual(titles, [
+    'queued',
+    'input wait',
+    'ready queued',
+    'prefill',
+    'decode',
+    'TTFT',
+    'gen time',
+    '1st output',
+    '+1st output',
+  ]);
+  assert.match(full, /Findings:\r\n {2}\[(warning|info)\] /);
+});

@@ -3,7 +3,8 @@
 // under the phase table.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findingsFirst, fitFrame, fitLine } from '../../server/core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame, fitLine } from '../../server/core/report/liveFrame';
+import { textTable } from '../../server/core/textTable';
 
 test('a line longer than the width is cut to it, its last column an ellipsis; a shorter one is kept', () => {
   assert.equal(fitLine('0123456789', 10), '0123456789');
@@ -68,4 +69,39 @@ test('the findings block moves under the head and the phase table; the rest foll
   assert.deepEqual(findingsFirst(last), ['h', '', 'table', '', 'Findings:', '  [info] x', '', 'notes']);
   // No findings, or nothing but them: unchanged.
   assert.deepEqual(findingsFirst(['h', '', 'table']), ['h', '', 'table']);
+});
+
+test('a table wider than the terminal folds its columns into blocks that repeat the first ones; a narrower one is one block', () => {
+  const header = ['stage', 'n', '', 'queued', 'prefill', 'decode', 'TTFT'];
+  const rows = [
+    ['0 · talker', '6', 'p50', '1.250', '84.90', '1,100', '90.10'],
+    ['', '', 'p99', '3.500', '3,900', '3,950', '120.0'],
+  ];
+  const whole = textTable(header, rows);
+  assert.deepEqual(whole, [
+    'stage       n       queued  prefill  decode   TTFT',
+    '----------  -  ---  ------  -------  ------  -----',
+    '0 · talker  6  p50   1.250    84.90   1,100  90.10',
+    '               p99   3.500    3,900   3,950  120.0',
+  ]);
+  assert.deepEqual(textTable(header, rows, { width: 80, keep: 3 }), whole);
+  const folded = textTable(header, rows, { width: 36, keep: 3 });
+  assert.deepEqual(folded, [
+    'stage       n       queued  prefill',
+    '----------  -  ---  ------  -------',
+    '0 · talker  6  p50   1.250    84.90',
+    '               p99   3.500    3,900',
+    'stage       n       decode   TTFT',
+    '----------  -  ---  ------  -----',
+    '0 · talker  6  p50   1,100  90.10',
+    '               p99   3,950  120.0',
+  ]);
+  assert.ok(folded.every((l) => [...l].length <= 36));
+});
+
+test('the lines a frame needs for its head, phase table and first findings', () => {
+  const lines = ['head', 'Stage Lens', '', 'table', 'row', '', 'Findings:', '  a', '  b', '', 'rest'];
+  assert.equal(findingsEnd(lines), 9);
+  assert.equal(findingsEnd(lines, 1), 8);
+  assert.equal(findingsEnd(['head', '', 'table', '', 'rest']), 3);
 });

@@ -51,3 +51,19 @@ export function findingsFirst(lines: readonly string[]): string[] {
   if (at < 0) return [...lines];
   return [...rest.slice(0, at + 1), ...findings, '', ...rest.slice(at + 1)];
 }
+
+/**
+ * How many lines a frame needs to show its head, phase table and the first `shown` findings
+ * (after findingsFirst): up to the blank line after `Findings:` or that many findings, or the
+ * end of the phase table when there are none.
+ */
+export function findingsEnd(lines: readonly string[], shown = Number.POSITIVE_INFINITY): number {
+  const start = lines.indexOf('Findings:');
+  if (start >= 0) {
+    const end = lines.indexOf('', start);
+    return Math.min(end < 0 ? lines.length : end, start + 1 + shown);
+  }
+  let blanks = 0;
+  for (let i = 0; i < lines.length; i++) if (lines[i] === '' && ++blanks === 2) return i;
+  return lines.length;
+}

@@ -139,6 +139,8 @@ export interface TableReportOptions {
   readonly noRequestYet?: readonly string[];
   /** Said once under the first line, before any number: what to know about the input (a deploy config that is not the log's). */
   readonly inputNote?: string;
+  /** A live frame's terminal width: a phase table wider than it folds its columns into blocks that fit. */
+  readonly foldWidth?: number;
 }
 
 export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOptions): string[] {
@@ -207,7 +209,8 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         });
       }
     }
-    pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows));
+    const fold = options.foldWidth === undefined ? undefined : { width: options.foldWidth, keep: 3 };
+    pushAll(out, textTable(['stage', 'n', '', ...columns.map((c) => c.title)], rows, fold));
     if (waited.length > 0)
       out.push(
         '',
