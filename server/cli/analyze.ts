@@ -15,7 +15,7 @@ import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import { summarizeScrape, type PreemptionCount, type SpeechStreamCounts } from '../core/metricsText/scrapeSummary';
-import { textTable, withVisibleControls } from '../core/textTable';
+import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
@@ -191,7 +191,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
  */
 function unreadableStatus(unreadable: ParseProblem | null, analysis: StreamAnalysis, source: string): number {
   if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
-  process.stderr.write(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`);
+  process.stderr.write(terminalText(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`));
   return 2;
 }
 
@@ -275,7 +275,7 @@ export async function analyzeStream(
     const whole = analysis.snapshot();
     const mismatch = mismatchOf(whole);
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
-    if (mismatch !== null) process.stderr.write(`stage-lens analyze: ${mismatch}\n`);
+    if (mismatch !== null) process.stderr.write(terminalText(`stage-lens analyze: ${mismatch}\n`));
     const snapshot = withEvidence(whole, mismatch);
     writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions));
     out.add('\n');
@@ -294,7 +294,7 @@ export async function analyzeStream(
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows.
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
-    if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
+    if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     read = { analysis, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
@@ -314,7 +314,7 @@ export async function analyzeStream(
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
           });
-    out.add(lines.join('\n') + '\n');
+    out.add(terminalText(lines.join('\n')) + '\n');
     read = { analysis, unreadable };
   }
   out.flush();

@@ -27,6 +27,7 @@ import { parseCommandArgs } from './commandArgs';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
 import { writeOut } from './stdoutWrite';
+import { terminalText } from '../core/textTable';
 
 const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 
@@ -339,8 +340,8 @@ export async function runCompare(argv: string[]): Promise<number> {
     format === 'json'
       ? JSON.stringify(compareJson(report, results), null, 2) + '\n'
       : format === 'markdown'
-        ? compareMarkdown(report, results)
-        : compareTable(report, results).join('\n') + '\n';
+        ? terminalText(compareMarkdown(report, results))
+        : terminalText(compareTable(report, results).join('\n')) + '\n';
   await writeOut(text);
 
   const failed = results.filter((r) => r.failed);

@@ -10,6 +10,7 @@ import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
 import { parseCommandArgs } from './commandArgs';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
+import { terminalText } from '../core/textTable';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -116,14 +117,16 @@ export async function runExplain(argv: string[]): Promise<number> {
       input.findings,
     );
     if (input.kind === 'scrape' && format === 'table') {
-      await writeOut(scrapeText(report, source, input.scrapeChecks ?? []));
+      await writeOut(terminalText(scrapeText(report, source, input.scrapeChecks ?? [])));
       return 0;
     }
   } catch (err) {
     process.stderr.write(`stage-lens explain: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
-  await writeOut(format === 'json' ? explainJsonText(report) + '\n' : explainTable(report).join('\n') + '\n');
+  await writeOut(
+    format === 'json' ? explainJsonText(report) + '\n' : terminalText(explainTable(report).join('\n')) + '\n',
+  );
   // The report says why; the status fails a script or CI job that reads nothing.
   const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
   if (unreadable !== undefined) {

@@ -8,6 +8,7 @@ import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
 import { findingsEnd, findingsFirst, fitFrame } from '../core/report/liveFrame';
+import { terminalText } from '../core/textTable';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -77,7 +78,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
       const folded = findingsFirst([head(false, now), ...report(false, now, width)]);
       const fits = findingsEnd(folded, 1) < height;
       const frame = fitFrame(fits ? folded : findingsFirst([head(false, now), ...report(false, now)]), width, height);
-      options.out.write('\x1b[H\x1b[2J' + frame.join('\n') + '\n');
+      options.out.write('\x1b[H\x1b[2J' + terminalText(frame.join('\n')) + '\n');
       return;
     }
     // In a pipe or a file, frames would pile up: a line when the request count changes.
@@ -89,7 +90,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
 
   const renderFinal = (): void => {
     const now = Date.now();
-    options.out.write('\n' + head(true, now) + '\n' + report(true, now).join('\n') + '\n');
+    options.out.write('\n' + terminalText(head(true, now) + '\n' + report(true, now).join('\n')) + '\n');
   };
 
   const done = new Promise<void>((resolve) => {

@@ -67,3 +67,16 @@ export function withVisibleControls(text: string): string {
     String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)),
   );
 }
+
+/**
+ * Text bound for a terminal (or a Markdown file a CI page renders) made inert: every control
+ * character but the line break and the tab becomes visible (C0 and DEL as their Unicode control
+ * pictures, C1 as U+FFFD), so a request id from the log cannot move the cursor, retitle the
+ * window or hide text (an ESC ] … BEL or a lone U+009B CSI). JSON and CSV escape their own.
+ */
+export function terminalText(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code >= 0x80 ? '\ufffd' : String.fromCharCode(code === 0x7f ? 0x2421 : 0x2400 + code);
+  });
+}
