@@ -25,6 +25,7 @@ export { changeKind, changeText, verdictShort } from './core/compare/changeWords
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { fewValuesTailText } from './core/explain/fewValuesTail';
+export { TTFT_WAITED_MARK, TTFT_WAITED_TEXT, ttftUpstreamWaitMs } from './core/analysis/ttftUpstreamWait';
 export {
   findingText,
   histogramNoDiffText,

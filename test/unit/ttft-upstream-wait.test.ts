@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { analysedLog } from './support/analysedLog';
 import { tableReport } from '../../server/core/report/tableReport';
 
@@ -33,6 +34,20 @@ test('not said where TTFT is queued + prefill, nor on a one-output stage', () =>
     'qwen3tts-info-level-omnitiming-only',
   ])
     assert.deepEqual(findingsOf(name), [], name);
+});
+
+test('a negative queued time (no measurement) leaves the gap unknown: that request is not said to have waited', () => {
+  const log = readFileSync(path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log'), 'utf8');
+  // The codec's queued time of one request printed negative: a server clock bug, not -88 ms.
+  const row = '| vllm_queued_ms                  |   0.251 |        88.402 |';
+  assert.ok(log.includes(row));
+  const snapshot = analysedLog(Buffer.from(log.replace(row, row.replace('  88.402', ' -88.402'))));
+  assert.equal(snapshot.findings.find((f) => f.code === 'negative-interval')?.requestCount, 1);
+  const waited = snapshot.findings.filter((f) => f.code === 'ttft-includes-upstream-wait');
+  assert.deepEqual(
+    waited.map((f) => f.requestIds),
+    [['speech-628f17161fc5a104a9aeb486cbfaa141']],
+  );
 });
 
 test("the table marks that stage's TTFT cells † and says why under it; the other stages' carry no mark", () => {

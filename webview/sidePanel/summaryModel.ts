@@ -15,6 +15,8 @@ import {
   SLOWEST_PHASE_TEXT,
   slowestPhaseCaveats,
   slowestPhaseOf,
+  TTFT_WAITED_MARK,
+  TTFT_WAITED_TEXT,
 } from '../../server/shared';
 import type { ValueView } from '../shared/valueState';
 import { distributionView, EXPLAIN, summaryFieldView, summarySplitView } from '../shared/valueState';
@@ -158,6 +160,7 @@ function cellView(
   column: SummaryColumn,
   pct: Percentile,
   stages: readonly StageSummary[],
+  waitedTtft: ReadonlyMap<number, number>,
 ): ValueView {
   if (column.id === 'added') {
     const view = distributionView(
@@ -179,7 +182,16 @@ function cellView(
     }
     return summaryFieldView(stage, field, column.unit, pct, column.group === 'audio' ? 'empty' : 'hidden');
   }
-  return summarySplitView(stage, column.id as SplitName, pct);
+  const view = summarySplitView(stage, column.id as SplitName, pct);
+  // Marked and explained as the CLI's table marks it: this TTFT is not the stage's own queueing and prefill.
+  const waited = column.id === 'ttftMs' && stage.stageId !== null ? waitedTtft.get(stage.stageId) : undefined;
+  return waited === undefined || view.value === null
+    ? view
+    : {
+        ...view,
+        text: `${view.text}${TTFT_WAITED_MARK}`,
+        title: `${view.title} ${TTFT_WAITED_MARK} ${TTFT_WAITED_TEXT}, on ${waited} request${waited === 1 ? '' : 's'}.`,
+      };
 }
 
 /** Each stage's row, then its replicas' rows (in id order) when it ran on several: as the CLI's table prints them. */
@@ -205,9 +217,13 @@ export function summaryModel(
   stageNames: Readonly<Record<string, string>>,
 ): SummaryModel {
   const columns = summaryColumns(summary.stages);
+  // Stage id -> requests whose TTFT waited upstream (finding ttft-includes-upstream-wait).
+  const waitedTtft = new Map<number, number>();
+  for (const f of summary.findings)
+    if (f.code === 'ttft-includes-upstream-wait' && f.stageId !== null) waitedTtft.set(f.stageId, f.requestCount);
   const views = withReplicas(summary.stages, summary.replicas ?? []).map((stage) => ({
     stage,
-    views: columns.map((c) => cellView(stage, c, pct, summary.stages)),
+    views: columns.map((c) => cellView(stage, c, pct, summary.stages, waitedTtft)),
   }));
   // Bars compare stage rows only (replica rows would double count).
   const groupMax = new Map<ColumnGroup, number>();

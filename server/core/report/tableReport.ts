@@ -19,6 +19,7 @@ import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
+import { TTFT_WAITED_MARK } from '../analysis/ttftUpstreamWait';
 import { noStageStatsText } from '../analysis/noStageStats';
 
 type StageRoles = Readonly<Record<string, string>>;
@@ -82,8 +83,6 @@ function stageCounts(s: StageSummary, roles: StageRoles): CountedRow {
 }
 
 /** A stage summary's p50, p90 and p99 rows: `label` and its count on the first. */
-/** The mark on a TTFT that includes a wait upstream (finding ttft-includes-upstream-wait). */
-const TTFT_WAITED_MARK = '†';
 
 /**
  * A stage summary's p50, p90 and p99 rows: `label` and its count on the first. `ttftWaited`:

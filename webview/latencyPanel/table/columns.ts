@@ -21,6 +21,7 @@ import {
   stageOf,
 } from '../../shared/valueState';
 import { PREEMPTIONS_FIELD, preemptionCaveat, prefillCoversDecode, sentenceCase } from '../../../server/shared';
+import { ttftWaitedCell, ttftWaitedView } from '../../shared/ttftWaited';
 import { targetText } from '../../shared/tailModel';
 import { formatCount } from '../../shared/format';
 
@@ -81,8 +82,14 @@ function splitColumn(stage: StageSummary, group: string, name: SplitName): Table
     defaultDescending: true,
     phase: name,
     slowAbove: p90 ?? null,
-    read: (r) => splitValueView(stageOf(r, stage.stageKey), name, oneOutput(r)),
-    cell: (r) => splitCellView(stageOf(r, stage.stageKey), name, oneOutput(r)),
+    read: (r) => {
+      const view = splitValueView(stageOf(r, stage.stageKey), name, oneOutput(r));
+      return name === 'ttftMs' ? ttftWaitedView(view, r, stageOf(r, stage.stageKey)) : view;
+    },
+    cell: (r) => {
+      const view = splitCellView(stageOf(r, stage.stageKey), name, oneOutput(r));
+      return name === 'ttftMs' ? ttftWaitedCell(view, r, stageOf(r, stage.stageKey)) : view;
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { SPLIT_NAMES, FIELD_FIRST_OUTPUT, FIELD_GEN_TIME, SPLIT_LABEL, stageLabe
 import type { ValueView } from '../../shared/valueState';
 import { fieldValueView, NO_TABLE_VIEW, omniTimingStageView, splitValueView } from '../../shared/valueState';
 import { prefillCoversDecode } from '../../../server/shared';
+import { ttftWaitedView } from '../../shared/ttftWaited';
 
 const SPLITS: readonly SplitName[] = SPLIT_NAMES;
 
@@ -34,7 +35,10 @@ export class RequestFacts {
       const oneOutput = prefillCoversDecode(request, stage);
       const cells: ValueView[] = request.hasStageTable
         ? [
-            ...SPLITS.map((s) => splitValueView(stage, s, oneOutput)),
+            ...SPLITS.map((s) => {
+              const view = splitValueView(stage, s, oneOutput);
+              return s === 'ttftMs' ? ttftWaitedView(view, request, stage) : view;
+            }),
             fieldValueView(stage, FIELD_GEN_TIME, 'ms'),
             fieldValueView(stage, FIELD_FIRST_OUTPUT, 'ms'),
           ]
