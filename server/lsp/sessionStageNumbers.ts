@@ -19,8 +19,14 @@ import { stageRolesOfSession } from '../core/stageRoles';
 import { sessionForDeployConfig } from '../core/deployConfigSession';
 
 /** The p50s a stage's (or one replica's) hint and hover show. */
-function stageNumbersOf(s: StageSummary, stageId: number, alongsideUpstream: boolean): StageLiveNumbers {
+function stageNumbersOf(
+  s: StageSummary,
+  stageId: number,
+  alongsideUpstream: boolean,
+  downstream: boolean,
+): StageLiveNumbers {
   const notRecorded = s.splitStates.ttftMs.notRecorded;
+  const inputWait = s.split.inputWaitMs?.p50 ?? null;
   return {
     stageId,
     ttftP50Ms: s.split.ttftMs?.p50 ?? null,
@@ -28,6 +34,9 @@ function stageNumbersOf(s: StageSummary, stageId: number, alongsideUpstream: boo
     prefillDecodeP50Ms: s.prefillDecodeMs?.p50 ?? null,
     decodeP50Ms: s.split.decodeMs?.p50 ?? null,
     queuedP50Ms: s.split.queuedMs?.p50 ?? null,
+    inputWaitP50Ms: inputWait,
+    readyQueuedP50Ms: s.split.readyQueuedMs?.p50 ?? null,
+    queuedIncludesInputWait: downstream && inputWait === null,
     n: s.requestCount,
     ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
     stageTimeP50Ms:
@@ -65,7 +74,8 @@ export class SessionStageNumbers implements StageNumbersProvider {
       registry.openInBackground(info.id, () => this.changed(deployConfig));
       return null;
     }
-    const key = `${info.id}:${info.requestCount}`;
+    // Its status too: a session that stops keeps its count, and the hover must stop saying "running".
+    const key = `${info.id}:${info.requestCount}:${statusWords(info)}`;
     const cached = this.cache.get(wanted);
     if (cached !== undefined && cached.key === key) return cached.numbers;
     const stages: StageLiveNumbers[] = [];
@@ -76,13 +86,14 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const replicas = summary.replicas;
     for (const s of summary.stages) {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
-      const alongsideUpstream = alongside && s.stageId > firstStageId;
+      const downstream = s.stageId > firstStageId;
+      const alongsideUpstream = alongside && downstream;
       const own: ReplicaLiveNumbers[] = [];
       for (const r of replicas)
         if (r.stageKey === s.stageKey && r.replicaId !== null)
-          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream), replicaId: r.replicaId });
+          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream, downstream), replicaId: r.replicaId });
       stages.push({
-        ...stageNumbersOf(s, s.stageId, alongsideUpstream),
+        ...stageNumbersOf(s, s.stageId, alongsideUpstream, downstream),
         ...(own.length === 0 ? {} : { replicas: own.sort((a, b) => a.replicaId - b.replicaId) }),
       });
     }

@@ -100,7 +100,8 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   // The talker emits one output (Model Runner V2 + async chunk): its prefill covers decode and is never called prefill.
   assert.match(first[0][1], /^p50 prefill\+decode [\d,.]+ m?s · TTFT [\d,.]+ m?s( \(n=\d+\))?$/);
   // The codec's TTFT under talker first audio on a build without the stats fix: not recorded, never 0.
-  assert.match(first[1][1], /^p50 queued [\d,.]+ m?s · TTFT not recorded( \(n=\d+\))?$/);
+  // The codec prints the input-wait split: its wait for the talker is named so, never "queued".
+  assert.match(first[1][1], /^p50 input wait [\d,.]+ m?s · TTFT not recorded( \(n=\d+\))?$/);
   assert.equal(first[2][1], 'codec TTFT not recorded (no stats fix)');
 
   // The same session's summary over the connection: the finding with the matched config's evidence, two overlays deep.
@@ -133,7 +134,10 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     tooltip(hints[0]!).split(measuredIn)[0] ?? '',
     /^TTFT p50 .* · prefill\+decode \(one output\) p50 .* · queued p50 /,
   );
-  assert.match(tooltip(hints[1]!).split(measuredIn)[0] ?? '', /^TTFT not recorded · queued p50 /);
+  assert.match(
+    tooltip(hints[1]!).split(measuredIn)[0] ?? '',
+    /^TTFT not recorded · input wait p50 [\d,.]+ m?s · ready queued p50 [\d,.]+ m?s \(n=\d+\)$/,
+  );
   for (const h of hints) assert.ok(tooltip(h).includes(measuredIn), tooltip(h));
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
   assert.ok(all.find((f) => f.code === 'prefill-covers-decode')?.message.endsWith(evidence));
@@ -173,6 +177,16 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   const leadTip = tooltip(led[1]!);
   assert.match(leadTip, /at or above the p99 of time to first audio \(stage 1 · code2wav\) \(/, leadTip);
 
+  assert.ok(tooltip(led[0]!).includes(`${measuredIn}running)`), tooltip(led[0]!));
+  // Stopped: the same numbers, and the hover says the session no longer runs (its request count is unchanged).
+  const stopped = await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
+  assert.notEqual(stopped.status, 'running');
+  await waitFor('the hover says the session stopped', async () => {
+    const found = (await client.inlayHints(uri)) ?? [];
+    const tip = found[0] === undefined ? '' : tooltip(found[0]);
+    return tip.includes(measuredIn) && !tip.includes(`${measuredIn}running)`) ? tip : undefined;
+  });
+
   // Unmatched: no hints (and the hints of another config never showed these numbers).
   assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
   await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
@@ -183,5 +197,4 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     'no hints once unmatched',
     async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined,
   );
-  await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
 });

@@ -44,6 +44,23 @@ test('stage numbers: the largest phase first; a flagged TTFT is "not recorded", 
   );
 });
 
+test("a downstream stage's queued time: its split parts where printed, else said to include the wait for upstream input", () => {
+  const split = {
+    ...codecLie,
+    ttftNotRecorded: false,
+    ttftP50Ms: 90,
+    queuedP50Ms: 62.3,
+    inputWaitP50Ms: 62,
+    readyQueuedP50Ms: 0.3,
+  };
+  assert.equal(formatStageDetail(split), 'TTFT p50 90 ms · input wait p50 62 ms · ready queued p50 0.3 ms (n=18)');
+  assert.equal(formatStageNumbers(split), 'p50 input wait 62 ms · TTFT 90 ms (n=18)');
+  assert.equal(
+    formatStageDetail({ ...codecLie, queuedIncludesInputWait: true }),
+    'TTFT not recorded · queued p50 1,250 ms (includes the wait for upstream input) (n=18)',
+  );
+});
+
 test('codec TTFT status under talker first audio', () => {
   assert.equal(
     formatCodecTtftStatus(session, [1]),

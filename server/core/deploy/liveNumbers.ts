@@ -19,6 +19,14 @@ export interface StageLiveNumbers {
   /** p50 of `vllm_decode_ms`; absent or null when never measured (and on a one-output stage). */
   readonly decodeP50Ms?: number | null;
   readonly queuedP50Ms: number | null;
+  /**
+   * p50s of the two parts of a downstream stage's queued time, where it prints the split: the
+   * wait for its input from upstream, then the wait for the scheduler. Absent or null: no split.
+   */
+  readonly inputWaitP50Ms?: number | null;
+  readonly readyQueuedP50Ms?: number | null;
+  /** A downstream stage that prints no split: its queued time includes the wait for upstream input. */
+  readonly queuedIncludesInputWait?: boolean;
   /** Requests of this stage the figures are over. */
   readonly n: number;
   /** The stage's TTFT is not recorded (codec `vllm_ttft_ms` 0 with no prefill): build without the fix. */
@@ -129,6 +137,16 @@ export function compactMs(ms: number): string {
   return `${groupedNumber(Math.round(s), 0, 0)} s`;
 }
 
+/** The queued time as the hint names it: input wait and ready queued where split, else queued. */
+function queuedParts(numbers: StageLiveNumbers): [string, number | null][] {
+  const inputWait = numbers.inputWaitP50Ms ?? null;
+  if (inputWait === null) return [['queued', numbers.queuedP50Ms]];
+  return [
+    ['input wait', inputWait],
+    ['ready queued', numbers.readyQueuedP50Ms ?? null],
+  ];
+}
+
 /** The stage's phases measured, largest first. */
 function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; readonly ms: number }[] {
   const combined = numbers.prefillDecodeP50Ms ?? null;
@@ -137,7 +155,8 @@ function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; reado
     ['prefill+decode', combined],
     // A one-output stage's decode is inside its prefill+decode figure.
     ['decode', combined === null ? (numbers.decodeP50Ms ?? null) : null],
-    ['queued', numbers.queuedP50Ms],
+    // Where the split is printed, its parts stand for the queued time they add up to.
+    ...queuedParts(numbers).map(([name, ms]): [string, number | null] => [name, ms]),
   ];
   return phases
     .filter((p): p is [string, number] => p[1] !== null)
@@ -188,7 +207,11 @@ export function formatStageDetail(numbers: StageLiveNumbers): string {
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   const decode = combined === null ? (numbers.decodeP50Ms ?? null) : null;
   if (decode !== null) parts.push(`decode p50 ${formatMs(decode)}`);
-  if (numbers.queuedP50Ms !== null) parts.push(`queued p50 ${formatMs(numbers.queuedP50Ms)}`);
+  for (const [name, ms] of queuedParts(numbers))
+    if (ms !== null)
+      parts.push(
+        `${name} p50 ${formatMs(ms)}${name === 'queued' && numbers.queuedIncludesInputWait === true ? ' (includes the wait for upstream input)' : ''}`,
+      );
   if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
     return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;
   const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';

@@ -76,7 +76,8 @@ describe('deploy YAML inlay hints', () => {
     assert.equal(hints[0].label, 'codec TTFT not recorded (no stats fix)');
     // The talker emits one output (Model Runner V2 + async chunk): prefill+decode, never "prefill".
     assert.match(hints[1].label, /^p50 prefill\+decode [\d,.]+ m?s · TTFT [\d,.]+ m?s( \(n=\d+\))?$/);
-    assert.match(hints[2].label, /^p50 queued [\d,.]+ m?s · TTFT not recorded( \(n=\d+\))?$/);
+    // The codec prints the input-wait split: its wait for the talker is named so, never "queued".
+    assert.match(hints[2].label, /^p50 input wait [\d,.]+ m?s · TTFT not recorded( \(n=\d+\))?$/);
     // Once two requests are measured, a hint after the numbers of the stage whose part leads the
     // p99 tail says so: at most one, each hint within the editor's 43 characters.
     const all = await hintsOf(document);
