@@ -26,6 +26,7 @@ export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { fewValuesTailText } from './core/explain/fewValuesTail';
 export {
+  CHANGE_LABEL,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,

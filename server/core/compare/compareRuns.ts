@@ -3,6 +3,7 @@
 // the notes a reader needs to trust (or not) what is shown.
 import { compareTails } from './tailCompare';
 import { diffFindings } from './findingsDiff';
+import { findingCheckability } from './findingCheckability';
 import { scrapeFindings } from './scrapeFindings';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
@@ -86,10 +87,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ...(run.samples?.findings ?? []),
     ...(run.scrapeFindings ?? (run.histograms === null ? [] : scrapeFindings(run.histograms, null))),
   ];
-  const findings = diffFindings(findingsOf(baseline), findingsOf(candidate), {
-    baseline: baseline.samples?.requestCount ?? null,
-    candidate: candidate.samples?.requestCount ?? null,
-  });
+  const findings = diffFindings(
+    findingsOf(baseline),
+    findingsOf(candidate),
+    { baseline: baseline.samples?.requestCount ?? null, candidate: candidate.samples?.requestCount ?? null },
+    findingCheckability(baseline, candidate),
+  );
 
   if (baseline.samples === null && candidate.samples === null) {
     notes.push(

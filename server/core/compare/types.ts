@@ -283,8 +283,11 @@ export interface HistogramComparison {
  *  appeared     in the candidate, not in the baseline
  *  disappeared  in the baseline, not in the candidate (e.g. ttft-not-recorded after the fix)
  *  persisted    in both
+ *  notCheckableInCandidate / notCheckableInBaseline  in one run, and the other could not show
+ *               it (no stats tables, no log, no scrape): neither gone nor new
  */
-export type FindingChange = 'appeared' | 'disappeared' | 'persisted';
+export type FindingChange =
+  'appeared' | 'disappeared' | 'persisted' | 'notCheckableInCandidate' | 'notCheckableInBaseline';
 
 export interface FindingDiff {
   readonly code: FindingCode;
@@ -299,6 +302,8 @@ export interface FindingDiff {
   readonly candidateOf?: number | null;
   /** The candidate's message when present there, else the baseline's. */
   readonly message: string;
+  /** notCheckableIn*: why that run could not show it ("no stats tables: ..."). */
+  readonly notCheckable?: string;
   /** Seen in the runs' /metrics scrapes, not their logs: no request counts (both 0). */
   readonly fromScrape?: boolean;
   readonly family?: string;
