@@ -225,7 +225,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     `- Changed: ${escapeMarkdown(report.method.flagged)}.`,
     `- Rank test: ${escapeMarkdown(report.method.rankTest)}.`,
   );
-  for (const n of report.notes) out.push(`- ${escapeMarkdown(n)}`);
+  for (const n of report.notes) if (n !== report.stagesDiffer) out.push(`- ${escapeMarkdown(n)}`);
   out.push('', '</details>', '');
   return out.join('\n');
 }

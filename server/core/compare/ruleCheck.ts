@@ -32,6 +32,7 @@ import type {
 import { HISTOGRAM_NOT_TESTABLE, hasObservations } from './histogramCompare';
 import { percentChange } from './metricCompare';
 import { REQUEST_SCOPE } from './types';
+import { rulePipelineErrors } from './rulePipelines';
 
 export type RuleOutcome = 'crossed' | 'withinNoise' | 'passed' | 'notEvaluated' | 'unmeasured';
 
@@ -364,7 +365,8 @@ function stagesOfRuns(report: ComparisonReport): string[] {
 /**
  * Rules naming a stage neither run has, each said with the stages the runs have: a usage
  * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
- * not pass a gate as "not evaluated".
+ * not pass a gate as "not evaluated". Then rules on a stage of runs that are two pipelines
+ * (rulePipelines.ts).
  */
 export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
   const stages = stagesOfRuns(report);
@@ -374,9 +376,10 @@ export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport
     scope === REQUEST_SCOPE || stages.includes(perRequest ? scope : (scope.split('_')[0] ?? scope));
   const named = stages.map((s) => scopeLabel(s, report.stageRoles));
   const list = named.length === 0 ? 'no stage, only request' : `${named.join(', ')} and request`;
-  return rules
+  const missing = rules
     .filter((r) => !has(r.scope))
     .map(
       (r) => `--fail-if '${r.text}': neither run has ${scopeLabel(r.scope, report.stageRoles)}; the runs have ${list}`,
     );
+  return [...missing, ...rulePipelineErrors(rules, report)];
 }

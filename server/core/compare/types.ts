@@ -359,6 +359,11 @@ export interface ComparisonReport {
   readonly tail?: TailComparison | null;
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
+  /** Each run's stage roles from its file's name, where its stages fit them (before the two are reconciled into stageRoles). */
+  readonly runStageRoles?: {
+    readonly baseline: Readonly<Record<string, string>>;
+    readonly candidate: Readonly<Record<string, string>>;
+  };
   /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
   readonly stagesDiffer?: string | null;
 }
