@@ -27,6 +27,7 @@ export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/com
 export { fewValuesTailText } from './core/explain/fewValuesTail';
 export { TTFT_WAITED_MARK, TTFT_WAITED_TEXT, ttftUpstreamWaitMs } from './core/analysis/ttftUpstreamWait';
 export {
+  CHANGE_LABEL,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,

@@ -80,7 +80,8 @@ ${RULE_GRAMMAR}
 
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
 2 usage error, malformed rule, a rule naming a stage neither run has (the stages
-they have are listed), or an input that cannot be read or compared: among them
+they have are listed), a rule on a stage of two runs that are not one pipeline
+(different stages, or two roles for it: both are named), or an input that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
 empty log, one without stats, a compressed file or binary data), said on stderr with
 no report.`;
@@ -326,6 +327,8 @@ export async function runCompare(argv: string[]): Promise<number> {
   }
 
   const report = compareRuns(baseline, candidate, { significance });
+  // Also on stderr: a CI log shows it when the report goes to a file (--format markdown > compare.md).
+  if (report.stagesDiffer != null) process.stderr.write(`stage-lens compare: warning: ${report.stagesDiffer}\n`);
   // A rule on a stage neither run has is a typo or the wrong pipeline: a usage error, no report.
   const scopeErrors = ruleScopeErrors(rules, report);
   if (scopeErrors.length > 0) {

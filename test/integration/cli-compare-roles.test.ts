@@ -34,6 +34,7 @@ before(() => {
   copyAs('qwen3tts-talker-first-audio-after-fix.log', 'glm_image-after.log');
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'glm_image-before.log');
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'qwen3_tts-before.log');
+  copyAs('qwen3-omni-three-stage-transfers.log', 'qwen3_omni-run.log');
   // A GLM-Image run (stage 1 prints diffusion fields), under its own name and a Qwen3-TTS one.
   const glm = spawnSync(
     process.execPath,
@@ -89,4 +90,56 @@ test("a misnamed run drops its name's roles; the other run's, which fit both, na
 test('runs named for their own pipeline keep its roles', () => {
   assert.deepEqual(rolesOf('glm_image-run.log', 'glm_image-run.log'), { '0': 'AR', '1': 'diffusion' });
   assert.deepEqual(rolesOf('qwen3_tts-before.log', 'qwen3_tts-before.log'), { '0': 'talker', '1': 'code2wav' });
+});
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
+}
+
+const count = (text: string, what: string): number => text.split(what).length - 1;
+
+test('two pipelines: the different stages said once in the report and on stderr; a stage rule is a usage error naming both roles', () => {
+  const pair = [log('qwen3_tts-before.log'), log('qwen3_omni-run.log')];
+  const warning =
+    'stage-lens compare: warning: The runs have different stages (baseline 0, 1; candidate 0, 1, 2): not the same pipeline or deploy config';
+  for (const format of ['table', 'markdown']) {
+    const r = run(['compare', ...pair, '--format', format, '--fail-if', 'request.e2e.p99 > 100s']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(count(r.stdout, 'The runs have different stages'), 1, format);
+    assert.equal(count(r.stderr, warning), 1, r.stderr);
+  }
+  const refused = run([
+    'compare',
+    ...pair,
+    '--format',
+    'markdown',
+    '--fail-if',
+    'stage1.ttft.p90 > +10%; request.e2e.p99 > 100s; stage2.genTime.p50 > 1s',
+  ]);
+  assert.equal(refused.status, 2, refused.stderr);
+  assert.equal(refused.stdout, '');
+  assert.equal(
+    refused.stderr,
+    [
+      `${warning}, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`,
+      "stage-lens compare: --fail-if 'stage1.ttft.p90 > +10%': the runs have different stages (baseline 0, 1; candidate 0, 1, 2): stage 1 is code2wav in the baseline and talker in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline",
+      "stage-lens compare: --fail-if 'stage2.genTime.p50 > 1s': the runs have different stages (baseline 0, 1; candidate 0, 1, 2): stage 2 did not run in the baseline and is code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline",
+      '',
+    ].join('\n'),
+  );
+});
+
+test('two pipelines on the same stage ids (GLM-Image against Qwen3-TTS): a stage rule is a usage error', () => {
+  const r = run([
+    'compare',
+    log('glm_image-run.log'),
+    log('qwen3_tts-before.log'),
+    '--fail-if',
+    'stage1.genTime.p90 > +10%',
+  ]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(
+    r.stderr,
+    "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+  );
 });

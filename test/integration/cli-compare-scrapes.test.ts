@@ -6,6 +6,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
 
@@ -14,6 +16,7 @@ const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'scrapes');
 const BEFORE_FIX = path.join(FIXTURES, 'codec-ttft-before-fix.prom');
 const FIXED = path.join(FIXTURES, 'codec-ttft-fixed-old-prefix.prom');
+const ONE_OUTPUT = path.join(FIXTURES, 'qwen3-tts-one-output.prom');
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
@@ -101,6 +104,55 @@ test('the fix reverted (the fixed scrape as baseline): a TTFT rule fails as not 
     r.stdout,
     /appeared {6}\[warning\] ttft-not-recorded \(stage 1, \/metrics\): in the candidate's scrape, not in the baseline's/,
   );
+});
+
+test('a limit on the candidate is held to its own series, whatever the baseline series shows', () => {
+  // The baseline's stage 1 TTFT is the codec bug's (no sample); the candidate's is measured: 190 ms at p90.
+  const crossed = cli(['compare', BEFORE_FIX, FIXED, '--fail-if', 'stage1.ttft.p90 > 100ms']);
+  assert.equal(crossed.status, 1, crossed.stderr);
+  assert.match(
+    crossed.stderr,
+    /FAIL CROSSED {7}stage1\.ttft\.p90 > 100ms: stage 1 TTFT p90 is 190 ms in the candidate \(limit > 100 ms\)/,
+  );
+  const passed = cli(['compare', BEFORE_FIX, FIXED, '--fail-if', 'stage1.ttft.p90 > 200ms']);
+  assert.equal(passed.status, 0, passed.stderr);
+  assert.doesNotMatch(passed.stderr, /not evaluated/);
+  // A change still needs the baseline's value, which the bug took.
+  const change = cli(['compare', BEFORE_FIX, FIXED, '--fail-if', 'stage1.ttft.p90 > +10%']);
+  assert.equal(change.status, 0, change.stderr);
+  assert.match(change.stderr, /not evaluated stage1\.ttft\.p90 > \+10%/);
+});
+
+test('a one-output prefill family stuck at 0 in the candidate fails a prefillDecode rule as not measured', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-stuck-'));
+  try {
+    const stuck = path.join(dir, 'stuck.prom');
+    // Every sample of the prefill family read 0 (buckets, count, sum): the family stopped reporting.
+    fs.writeFileSync(
+      stuck,
+      fs
+        .readFileSync(ONE_OUTPUT, 'utf8')
+        .replace(/^(vllm:request_prefill_time_seconds_(?:bucket|count|sum)\{[^}]*\}) \S+$/gm, '$1 0'),
+    );
+    for (const rule of ['stage0.prefillDecode.p90 > +10%', 'stage0.prefillDecode.p90 > 60s']) {
+      const r = cli(['compare', ONE_OUTPUT, stuck, '--fail-if', rule]);
+      assert.equal(r.status, 1, `${rule}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        /FAIL NOT MEASURED {2}stage0\.prefillDecode\.p90 > \S+: stage 0 · talker prefill\+decode \(one output\) p90 was measured in the baseline \(\d+ observations of vllm:request_prefill_time_seconds\) and has no observation in the candidate: the candidate lost a measurement/,
+      );
+      assert.doesNotMatch(r.stderr, /one-output signature/);
+    }
+    // Unchanged runs: the one-output prefill is compared as prefill+decode (its caveat is that reading).
+    const same = cli(['compare', ONE_OUTPUT, ONE_OUTPUT, '--fail-if', 'stage0.prefillDecode.p90 > +10%']);
+    assert.equal(same.status, 0, same.stderr);
+    assert.match(
+      same.stdout,
+      /ok {12}stage0\.prefillDecode\.p90 > \+10%: stage 0 · talker prefill\+decode \(one output\) p90 [\d,.]+ ms → [\d,.]+ ms \(0 ms, 0%/,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the counts say what they count (as analyze does), JSON numbers at 3 decimals, one mark per format', () => {

@@ -2,10 +2,14 @@
 // with the request counts of both runs; and how the reports show them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { compareRuns } from '../../server/core/compare/compareRuns';
 import { diffFindings } from '../../server/core/compare/findingsDiff';
 import { compareMarkdown, escapeMarkdown } from '../../server/core/compare/markdownReport';
 import { compareTable } from '../../server/core/compare/tableReport';
+import { compareJson } from '../../server/core/compare/jsonReport';
+import { LogRunReader } from '../../server/core/compare/logRunReader';
 import type { FindingCount, RunData } from '../../server/core/compare/types';
 
 const f = (
@@ -138,4 +142,80 @@ test('runs of different sizes: finding counts with their denominators and rates,
     sized('b.log', 60, [f('preempted-requests', 0, 8)]),
   );
   assert.match(compareTable(same).join('\n'), /preempted-requests \(stage 0\): 14 → 8 requests\n/);
+});
+
+test('a finding read from stats tables is not checkable in a run that printed none (INFO level), never "disappeared"', () => {
+  const read = (file: string): RunData => {
+    const reader = new LogRunReader(false);
+    reader.push(fs.readFileSync(path.join(__dirname, '../fixtures/upstream-rendered', file)));
+    return { source: file, kind: 'log', samples: reader.end(), histograms: null, problemCount: 0 };
+  };
+  const debug = read('qwen3tts-talker-first-audio-before-fix.log');
+  const info = read('qwen3tts-info-level-omnitiming-only.log');
+  const why = 'it printed no stats tables (a server at INFO logs [OmniTiming] lines only)';
+  const report = compareRuns(debug, info);
+  assert.deepEqual(
+    report.findings.map((x) => [x.change, x.code, x.stageId, x.notCheckable ?? null]),
+    [
+      ['appeared', 'stage-tables-missing', null, null],
+      ['persisted', 'stage-times-overlap', null, null],
+      ['notCheckableInCandidate', 'ttft-not-recorded', 1, why],
+      ['notCheckableInCandidate', 'preempted-requests', 0, why],
+      ['notCheckableInCandidate', 'prefill-covers-decode', 0, why],
+      ['notCheckableInCandidate', 'queued-includes-input-wait', 1, why],
+    ],
+  );
+  const table = compareTable(report).join('\n');
+  assert.doesNotMatch(table, /disappeared/);
+  assert.match(
+    table,
+    /\n {2}not checkable \[warning\] ttft-not-recorded \(stage 1\): 6 requests in the baseline; not checkable in the candidate: it printed no stats tables \(a server at INFO logs \[OmniTiming\] lines only\)\n/,
+  );
+  const json = JSON.parse(JSON.stringify(compareJson(report, []))) as {
+    findings: { change: string; notCheckable?: string }[];
+  };
+  assert.deepEqual(
+    json.findings.filter((x) => x.change === 'notCheckableInCandidate').map((x) => x.notCheckable),
+    [why, why, why, why],
+  );
+  // The other way round: found in the candidate, which the baseline could not show.
+  const reverse = compareRuns(info, debug);
+  assert.ok(reverse.findings.every((x) => x.change !== 'appeared' || x.code === 'stage-times-overlap'));
+  const md = compareMarkdown(reverse);
+  assert.doesNotMatch(md, /appeared: (ttft-not-recorded|preempted-requests|prefill-covers-decode)/);
+  assert.match(
+    md,
+    /\n- ❔ not checkable: preempted-requests \(stage 0\): 1 request in the candidate; not checkable in the baseline: it printed no stats tables/,
+  );
+});
+
+test('a log finding against a scrape-only run, and a scrape finding against a run with no scrape: not checkable', () => {
+  const logRun: RunData = {
+    source: 'a.log',
+    kind: 'log',
+    histograms: null,
+    problemCount: 0,
+    samples: {
+      requestCount: 10,
+      coldRequests: 0,
+      coldExcluded: false,
+      scopes: [],
+      findings: [f('split-mismatch', 1, 3)],
+    },
+  };
+  const scrapeRun: RunData = {
+    source: 'b.prom',
+    kind: 'scrape',
+    samples: null,
+    histograms: [],
+    problemCount: 0,
+    scrapeFindings: [{ ...f('ttft-not-recorded', 1, 0), fromScrape: true }],
+  };
+  assert.deepEqual(
+    compareRuns(logRun, scrapeRun).findings.map((x) => [x.change, x.code, x.notCheckable]),
+    [
+      ['notCheckableInCandidate', 'split-mismatch', 'it has no log, only a /metrics scrape'],
+      ['notCheckableInBaseline', 'ttft-not-recorded', 'it has no /metrics scrape'],
+    ],
+  );
 });

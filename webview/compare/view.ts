@@ -1,6 +1,7 @@
 // DOM of the Compare Sessions panel, built from the DOM-free model: every string goes in
 // as text (report strings come from logs and paths), positions through the CSSOM.
 import {
+  CHANGE_LABEL,
   histogramNoDiffText,
   NOT_MEASURED_CELL,
   sentenceCase,
@@ -287,7 +288,7 @@ export function renderComparison(
             h(
               'li',
               { dataset: { change: f.change, code: f.code }, title: f.message },
-              h('span', { className: 'badge', text: f.change === 'persisted' ? 'still present' : f.change }),
+              h('span', { className: 'badge', text: CHANGE_LABEL[f.change] }),
               findingLine(f),
             ),
           ),

@@ -3,7 +3,7 @@
 // default INFO level prints one [OmniTiming] line per request and nothing else. What is
 // missing, what is shown instead and the exact fix, in one sentence every surface shows
 // once (CLI table, side panel, latency panel, deploy-YAML hints) and the finding repeats.
-import type { AnalyzedRequest, RequestTransfer, TablesMissing } from './types';
+import type { AnalyzedRequest, FindingCode, RequestTransfer, TablesMissing } from './types';
 
 /** What a user must do for the tables. */
 export const STATS_TABLES_FIX =
@@ -34,6 +34,29 @@ export function lacksStageTable(request: AnalyzedRequest): boolean {
  */
 export function edgeTableNotPrinted(request: AnalyzedRequest, transfer: RequestTransfer): boolean {
   return !transfer.tablePrinted && lacksStageTable(request);
+}
+
+/**
+ * Findings read from the stats tables (a stage's [StageRequestStats] row, RequestE2EStats,
+ * TransferEdgeStats, [Overall Summary]): a run that printed no table cannot show them, so
+ * their absence there says nothing.
+ */
+const FROM_STATS_TABLES: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'ttft-not-recorded',
+  'diffusion-ttft-default',
+  'ttft-no-output',
+  'split-mismatch',
+  'negative-interval',
+  'queued-includes-input-wait',
+  'ttft-includes-upstream-wait',
+  'preempted-requests',
+  'diffusion-zero-ambiguous',
+  'overall-summary-per-prompt',
+  'prefill-covers-decode',
+]);
+
+export function readFromStatsTables(code: FindingCode): boolean {
+  return FROM_STATS_TABLES.has(code);
 }
 
 /** Counts requests without tables; `notice()` is null while every request has them. */

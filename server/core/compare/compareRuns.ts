@@ -3,6 +3,7 @@
 // the notes a reader needs to trust (or not) what is shown.
 import { compareTails } from './tailCompare';
 import { diffFindings } from './findingsDiff';
+import { findingCheckability } from './findingCheckability';
 import { scrapeFindings } from './scrapeFindings';
 import { compareHistograms, HISTOGRAM_NOT_TESTABLE } from './histogramCompare';
 import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metricCompare';
@@ -86,10 +87,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ...(run.samples?.findings ?? []),
     ...(run.scrapeFindings ?? (run.histograms === null ? [] : scrapeFindings(run.histograms, null))),
   ];
-  const findings = diffFindings(findingsOf(baseline), findingsOf(candidate), {
-    baseline: baseline.samples?.requestCount ?? null,
-    candidate: candidate.samples?.requestCount ?? null,
-  });
+  const findings = diffFindings(
+    findingsOf(baseline),
+    findingsOf(candidate),
+    { baseline: baseline.samples?.requestCount ?? null, candidate: candidate.samples?.requestCount ?? null },
+    findingCheckability(baseline, candidate),
+  );
 
   if (baseline.samples === null && candidate.samples === null) {
     notes.push(
@@ -186,7 +189,11 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       ),
     ),
   ];
-  const stageRoles = comparedRoles(baseline, candidate);
+  const runStageRoles = {
+    baseline: fitting(stageRolesOf(baseline.source), baseline),
+    candidate: fitting(stageRolesOf(candidate.source), candidate),
+  };
+  const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
   const tail =
     baseline.samples !== null && candidate.samples !== null
       ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput, stageRoles)
@@ -202,6 +209,7 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes,
     tail,
     stageRoles,
+    runStageRoles,
     stagesDiffer,
   };
 }
@@ -218,9 +226,12 @@ function fitting(roles: Readonly<Record<string, string>>, run: RunData): Readonl
  * a Qwen3-Omni one) and ran the same stages; otherwise a stage of one is not that stage of the
  * other, and stages go by id. The roles kept must fit both runs' stages.
  */
-function comparedRoles(baseline: RunData, candidate: RunData): Readonly<Record<string, string>> {
-  const b = fitting(stageRolesOf(baseline.source), baseline);
-  const c = fitting(stageRolesOf(candidate.source), candidate);
+function comparedRoles(
+  baseline: RunData,
+  candidate: RunData,
+  b: Readonly<Record<string, string>>,
+  c: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
   const bText = Object.values(b).join();
   const cText = Object.values(c).join();
   if (bText !== '' && cText !== '' && bText !== cText) return {};

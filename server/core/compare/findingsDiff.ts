@@ -1,11 +1,19 @@
 // Findings of two runs matched by (code, stage): which appeared, which disappeared (e.g.
 // `ttft-not-recorded` gone after a build with the codec stats fix), which stayed, with
-// the number of requests each concerns in each run.
+// the number of requests each concerns in each run. A finding one run could not show (read
+// from stats tables that run never printed, from a log or scrape it does not have) is
+// "not checkable" there, never gone or new.
 import type { Severity } from '../analysis/types';
 import type { FindingChange, FindingCount, FindingDiff } from './types';
 import { isUnreadableInput } from '../analysis/unreadableInput';
 
-const CHANGE_ORDER: Readonly<Record<FindingChange, number>> = { appeared: 0, disappeared: 1, persisted: 2 };
+const CHANGE_ORDER: Readonly<Record<FindingChange, number>> = {
+  appeared: 0,
+  disappeared: 1,
+  persisted: 2,
+  notCheckableInCandidate: 3,
+  notCheckableInBaseline: 4,
+};
 const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
 
 /** All requests of each run: what a finding's request count is out of. */
@@ -14,10 +22,21 @@ export interface FindingDenominators {
   readonly candidate: number | null;
 }
 
+/** Why a run could not show a finding, or null when it could. */
+export type UncheckableReason = (f: FindingCount) => string | null;
+
+export interface FindingCheckability {
+  readonly baseline: UncheckableReason;
+  readonly candidate: UncheckableReason;
+}
+
+const EVERY_FINDING_CHECKABLE: FindingCheckability = { baseline: () => null, candidate: () => null };
+
 export function diffFindings(
   baseline: readonly FindingCount[],
   candidate: readonly FindingCount[],
   of: FindingDenominators = { baseline: null, candidate: null },
+  checkable: FindingCheckability = EVERY_FINDING_CHECKABLE,
 ): FindingDiff[] {
   const key = (f: FindingCount): string =>
     `${f.code}|${f.stageId ?? ''}|${f.fromScrape === true ? 'scrape' : 'log'}|${f.family ?? ''}`;
@@ -30,16 +49,28 @@ export function diffFindings(
     const bf = b.get(k);
     const cf = c.get(k);
     const f = (cf ?? bf) as FindingCount;
+    const notCheckable = bf === undefined ? checkable.baseline(f) : cf === undefined ? checkable.candidate(f) : null;
+    const change: FindingChange =
+      bf === undefined
+        ? notCheckable === null
+          ? 'appeared'
+          : 'notCheckableInBaseline'
+        : cf === undefined
+          ? notCheckable === null
+            ? 'disappeared'
+            : 'notCheckableInCandidate'
+          : 'persisted';
     out.push({
       code: f.code,
       stageId: f.stageId,
       severity: f.severity,
-      change: bf === undefined ? 'appeared' : cf === undefined ? 'disappeared' : 'persisted',
+      change,
       baselineRequests: bf?.requestCount ?? 0,
       candidateRequests: cf?.requestCount ?? 0,
       baselineOf: of.baseline,
       candidateOf: of.candidate,
       message: f.message,
+      ...(notCheckable === null ? {} : { notCheckable }),
       ...(f.fromScrape === true ? { fromScrape: true } : {}),
       ...(f.family === undefined ? {} : { family: f.family }),
     });

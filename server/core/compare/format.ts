@@ -4,6 +4,7 @@ import { edgeLabel } from '../edgeLabel';
 import { METRIC_INFO } from './metrics';
 import type {
   ComparisonReport,
+  FindingChange,
   FindingDiff,
   HistogramComparison,
   HistogramSide,
@@ -132,10 +133,16 @@ export function findingText(f: FindingDiff): string {
         ? "in the candidate's scrape, not in the baseline's"
         : f.change === 'disappeared'
           ? "in the baseline's scrape, not in the candidate's"
-          : "in both runs' scrapes";
+          : f.change === 'persisted'
+            ? "in both runs' scrapes"
+            : `in the ${f.change === 'notCheckableInCandidate' ? "baseline's" : "candidate's"} scrape; ${notCheckableText(f)}`;
     const at = [f.stageId === null ? '' : `stage ${f.stageId}`, `/metrics${family}`].filter((x) => x !== '');
     return `${f.code} (${at.join(', ')}): ${runs}`;
   }
+  if (f.change === 'notCheckableInCandidate')
+    return `${f.code}${where}: ${countOf(f.baselineRequests, 'request')} in the baseline; ${notCheckableText(f)}`;
+  if (f.change === 'notCheckableInBaseline')
+    return `${f.code}${where}: ${countOf(f.candidateRequests, 'request')} in the candidate; ${notCheckableText(f)}`;
   const bOf = f.baselineOf ?? null;
   const cOf = f.candidateOf ?? null;
   if (bOf !== null && cOf !== null && bOf !== cOf) {
@@ -153,7 +160,19 @@ export function findingText(f: FindingDiff): string {
   return `${f.code}${where}: ${counts}`;
 }
 
-export const CHANGE_LABEL = { appeared: 'appeared', disappeared: 'disappeared', persisted: 'still present' } as const;
+/** "not checkable in the candidate: it printed no stats tables (...)". */
+function notCheckableText(f: FindingDiff): string {
+  const run = f.change === 'notCheckableInBaseline' ? 'baseline' : 'candidate';
+  return `not checkable in the ${run}: ${f.notCheckable ?? 'that run could not show it'}`;
+}
+
+export const CHANGE_LABEL: Readonly<Record<FindingChange, string>> = {
+  appeared: 'appeared',
+  disappeared: 'disappeared',
+  persisted: 'still present',
+  notCheckableInCandidate: 'not checkable',
+  notCheckableInBaseline: 'not checkable',
+};
 
 /** "120/118" observations of a histogram series (0 when absent from a run, ? when not exposed). */
 export function histogramCounts(h: HistogramComparison): string {

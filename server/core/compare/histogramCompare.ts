@@ -26,7 +26,8 @@ function side(row: HistogramRow | undefined, scale: number): HistogramSide | nul
   };
 }
 
-function has(s: HistogramSide | null): boolean {
+/** A side with observations: a quantile exists only then (a family stuck at 0 has none). */
+export function hasObservations(s: HistogramSide | null): boolean {
   // A quantile exists only when there were observations; the count itself may be unknown.
   return s !== null && s.count !== 0 && s.p50 !== null;
 }
@@ -47,7 +48,13 @@ export function compareHistograms(
     const bs = side(b.get(key(row)), scale);
     const cs = side(c.get(key(row)), scale);
     const status: ComparisonStatus =
-      has(bs) && has(cs) ? 'compared' : has(bs) ? 'baselineOnly' : has(cs) ? 'candidateOnly' : 'neither';
+      hasObservations(bs) && hasObservations(cs)
+        ? 'compared'
+        : hasObservations(bs)
+          ? 'baselineOnly'
+          : hasObservations(cs)
+            ? 'candidateOnly'
+            : 'neither';
     if (status === 'neither') continue; // an empty series in both: nothing was observed
     const wrongB = bs?.caveat != null;
     const wrongC = cs?.caveat != null;

@@ -55,7 +55,13 @@ function rankCell(m: MetricComparison): string {
 }
 
 const RULE_ICON = { crossed: '❌', unmeasured: '❌', withinNoise: '〰️', passed: '✅', notEvaluated: '❔' } as const;
-const FINDING_ICON: Readonly<Record<FindingChange, string>> = { appeared: '🆕', disappeared: '✔️', persisted: '•' };
+const FINDING_ICON: Readonly<Record<FindingChange, string>> = {
+  appeared: '🆕',
+  disappeared: '✔️',
+  persisted: '•',
+  notCheckableInCandidate: '❔',
+  notCheckableInBaseline: '❔',
+};
 
 export function compareMarkdown(report: ComparisonReport, rules: readonly RuleResult[] = []): string {
   const pct = Math.round(report.method.confidence * 1000) / 10;
@@ -219,7 +225,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     `- Changed: ${escapeMarkdown(report.method.flagged)}.`,
     `- Rank test: ${escapeMarkdown(report.method.rankTest)}.`,
   );
-  for (const n of report.notes) out.push(`- ${escapeMarkdown(n)}`);
+  for (const n of report.notes) if (n !== report.stagesDiffer) out.push(`- ${escapeMarkdown(n)}`);
   out.push('', '</details>', '');
   return out.join('\n');
 }

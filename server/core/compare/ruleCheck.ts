@@ -4,8 +4,8 @@
 //    noise is reported as `withinNoise`, not failed; `noiseFilter: false` fails it too.
 //  - when significance is not testable (a /metrics histogram, or fewer than the minimum
 //    values), the point estimate decides, and the result says so.
-//  - an absolute rule (500ms) is a limit on the candidate's own quantile: no baseline, no
-//    significance.
+//  - an absolute rule (500ms) is a limit on the candidate's own quantile: no baseline (its
+//    series may be missing or known to be wrong), no significance.
 //  - a metric measured in the baseline but not in the candidate (not recorded, not printed,
 //    the stage did not run, or its /metrics series known to be wrong there) is a regression
 //    of what the server reports: `unmeasured`, which fails. Measured in the candidate only,
@@ -21,8 +21,18 @@ import { METRIC_INFO } from './metrics';
 import { scopeLabel, sideMissing, unknownText } from './format';
 import type { Rule } from './rules';
 import { compareOp } from './rules';
-import type { ComparisonReport, HistogramComparison, MetricComparison, MetricId, QuantileComparison } from './types';
+import type {
+  ComparisonReport,
+  HistogramComparison,
+  HistogramSide,
+  MetricComparison,
+  MetricId,
+  QuantileComparison,
+} from './types';
+import { HISTOGRAM_NOT_TESTABLE, hasObservations } from './histogramCompare';
+import { percentChange } from './metricCompare';
 import { REQUEST_SCOPE } from './types';
+import { rulePipelineErrors } from './rulePipelines';
 
 export type RuleOutcome = 'crossed' | 'withinNoise' | 'passed' | 'notEvaluated' | 'unmeasured';
 
@@ -112,6 +122,25 @@ function findTarget(rule: Rule, report: ComparisonReport): Found {
   return { basis: 'histogram', row: rows[0] };
 }
 
+type QuantilePair = Pick<
+  QuantileComparison,
+  'baseline' | 'candidate' | 'diffMs' | 'diffPct' | 'ci' | 'beyondNoise' | 'notTestable'
+>;
+
+/** Two histogram quantiles' difference, the point estimate alone. */
+function histogramPair(baseline: number | null, candidate: number | null): QuantilePair | undefined {
+  if (baseline === null || candidate === null) return undefined;
+  return {
+    baseline,
+    candidate,
+    diffMs: candidate - baseline,
+    diffPct: percentChange(baseline, candidate),
+    ci: null,
+    beyondNoise: null,
+    notTestable: HISTOGRAM_NOT_TESTABLE,
+  };
+}
+
 export function checkRule(rule: Rule, report: ComparisonReport, options: RuleCheckOptions = {}): RuleResult {
   const noiseFilter = options.noiseFilter ?? true;
   const failUnevaluated = options.failUnevaluated ?? false;
@@ -176,23 +205,35 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 
   if (found.basis === 'histogram') {
     const row = found.row;
-    const sides = [row.baseline, row.candidate];
-    const runs = (pick: (side: (typeof sides)[number]) => boolean): string =>
-      sides
-        .map((side, i) => (pick(side) ? (i === 0 ? 'the baseline' : 'the candidate') : ''))
-        .filter((w) => w !== '')
+    // A limit holds the candidate's own value: the baseline's series, right or wrong, plays no part.
+    const named = (
+      rule.kind === 'absolute'
+        ? [['the candidate', row.candidate]]
+        : [
+            ['the baseline', row.baseline],
+            ['the candidate', row.candidate],
+          ]
+    ) as readonly (readonly [string, HistogramSide | null])[];
+    // A side with no observation (a family stuck at 0) shows no signature either way: it lost the measurement.
+    const read = named.filter(([, side]) => hasObservations(side));
+    const runs = (pick: (side: HistogramSide) => boolean): string =>
+      read
+        .filter(([, side]) => side !== null && pick(side))
+        .map(([name]) => name)
         .join(' and ');
     const scope = scopeLabel(rule.scope, report.stageRoles);
-    if ((rule.metric === 'prefill' || rule.metric === 'decode') && sides.some((side) => side?.oneOutput === true))
+    const oneOutputIn = runs((side) => side.oneOutput === true);
+    if ((rule.metric === 'prefill' || rule.metric === 'decode') && oneOutputIn !== '')
       return notEvaluated(
-        `${scope} emitted one output per request in ${runs((side) => side?.oneOutput === true)}, so its ${row.family} is not a ${METRIC_INFO[rule.metric].label} there: its prefill time ${coversDecodeWrite(rule)}`,
+        `${scope} emitted one output per request in ${oneOutputIn}, so its ${row.family} is not a ${METRIC_INFO[rule.metric].label} there: its prefill time ${coversDecodeWrite(rule)}`,
         'histogram',
         baselineValue,
         candidateValue,
       );
-    if (rule.metric === 'prefillDecode' && sides.some((side) => side !== null && side.oneOutput !== true))
+    const prefillAloneIn = runs((side) => side.oneOutput !== true);
+    if (rule.metric === 'prefillDecode' && prefillAloneIn !== '')
       return notEvaluated(
-        `${scope} shows no one-output signature in ${runs((side) => side !== null && side.oneOutput !== true)}: its ${row.family} is prefill alone, not prefill+decode`,
+        `${scope} shows no one-output signature in ${prefillAloneIn}: its ${row.family} is prefill alone, not prefill+decode`,
         'histogram',
         baselineValue,
         candidateValue,
@@ -207,10 +248,10 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
       return unmeasured(
         `the ${row.family} series of ${scope} was measured in the baseline and is known to be wrong in the candidate (${row.candidate.caveat})`,
       );
-    const lie = caveatCounts ? (row.baseline?.caveat ?? row.candidate?.caveat ?? null) : null;
-    if (lie !== null)
+    const wrong = caveatCounts ? named.find(([, side]) => side?.caveat != null) : undefined;
+    if (wrong !== undefined)
       return notEvaluated(
-        `the ${row.family} series of ${scope} is known to be wrong in ${row.baseline?.caveat ? 'the baseline' : 'the candidate'}: ${lie}`,
+        `the ${row.family} series of ${scope} is known to be wrong in ${wrong[0]}: ${wrong[1]?.caveat ?? ''}`,
         'histogram',
         baselineValue,
         candidateValue,
@@ -219,7 +260,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
       return unmeasured(
         `${what} was measured in the baseline (${row.baseline?.count ?? '?'} observations of ${row.family}) and has no observation in the candidate`,
       );
-    const open = [row.baseline, row.candidate].some((side) => side?.openEnded.includes(rule.quantile) === true);
+    const open = named.some(([, side]) => side?.openEnded.includes(rule.quantile) === true);
     if (open)
       return notEvaluated(
         `${what} lies beyond the highest finite bucket of ${row.family}: only a lower bound is known`,
@@ -227,10 +268,10 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
         baselineValue,
         candidateValue,
       );
-    const low = [row.baseline, row.candidate].find((side) => side?.bounds[rule.quantile]?.kind === 'atMost');
+    const low = named.find(([, side]) => side?.bounds[rule.quantile]?.kind === 'atMost');
     if (low !== undefined)
       return notEvaluated(
-        `${what} lies in the lowest bucket of ${row.family} in ${low === row.baseline ? 'the baseline' : 'the candidate'}: only an upper bound (≤ ${fmt(low?.bounds[rule.quantile]?.le ?? 0, 'ms')}) is known, not a value`,
+        `${what} lies in the lowest bucket of ${row.family} in ${low[0]}: only an upper bound (≤ ${fmt(low[1]?.bounds[rule.quantile]?.le ?? 0, 'ms')}) is known, not a value`,
         'histogram',
         baselineValue,
         candidateValue,
@@ -261,7 +302,11 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   }
 
   if (status !== 'compared') return notCompared();
-  const q = found.row.quantiles.find((x) => x.quantile === rule.quantile) as QuantileComparison | undefined;
+  const q: QuantilePair | undefined =
+    found.row.quantiles.find((x) => x.quantile === rule.quantile) ??
+    // A histogram row takes no Δ on a series with a caveat; past the checks above that caveat is
+    // not about this rule's reading (prefill+decode of a one-output stage, a downstream queue time).
+    (found.basis === 'histogram' ? histogramPair(baselineValue, candidateValue) : undefined);
   if (q === undefined)
     return notEvaluated(`${what} has no quantile in one of the runs`, found.basis, baselineValue, candidateValue);
   const observed = rule.unit === '%' ? q.diffPct : q.diffMs;
@@ -320,7 +365,8 @@ function stagesOfRuns(report: ComparisonReport): string[] {
 /**
  * Rules naming a stage neither run has, each said with the stages the runs have: a usage
  * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
- * not pass a gate as "not evaluated".
+ * not pass a gate as "not evaluated". Then rules on a stage of runs that are two pipelines
+ * (rulePipelines.ts).
  */
 export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
   const stages = stagesOfRuns(report);
@@ -330,9 +376,10 @@ export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport
     scope === REQUEST_SCOPE || stages.includes(perRequest ? scope : (scope.split('_')[0] ?? scope));
   const named = stages.map((s) => scopeLabel(s, report.stageRoles));
   const list = named.length === 0 ? 'no stage, only request' : `${named.join(', ')} and request`;
-  return rules
+  const missing = rules
     .filter((r) => !has(r.scope))
     .map(
       (r) => `--fail-if '${r.text}': neither run has ${scopeLabel(r.scope, report.stageRoles)}; the runs have ${list}`,
     );
+  return [...missing, ...rulePipelineErrors(rules, report)];
 }

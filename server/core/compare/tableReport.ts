@@ -184,7 +184,9 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
   if (report.findings.length === 0) out.push('  none in either run');
   for (const f of report.findings) out.push(`  ${CHANGE_LABEL[f.change].padEnd(13)} [${f.severity}] ${findingText(f)}`);
   out.push('');
-  if (report.notes.length > 0) pushAll(out, ['Notes', ...report.notes.map((n) => `  - ${n}`), '']);
+  // The different-stages warning heads the report: not again among the notes.
+  const notes = report.notes.filter((n) => n !== report.stagesDiffer);
+  if (notes.length > 0) pushAll(out, ['Notes', ...notes.map((n) => `  - ${n}`), '']);
   if (report.metrics.length > 0) {
     out.push(
       'Significance',

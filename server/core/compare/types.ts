@@ -283,8 +283,11 @@ export interface HistogramComparison {
  *  appeared     in the candidate, not in the baseline
  *  disappeared  in the baseline, not in the candidate (e.g. ttft-not-recorded after the fix)
  *  persisted    in both
+ *  notCheckableInCandidate / notCheckableInBaseline  in one run, and the other could not show
+ *               it (no stats tables, no log, no scrape): neither gone nor new
  */
-export type FindingChange = 'appeared' | 'disappeared' | 'persisted';
+export type FindingChange =
+  'appeared' | 'disappeared' | 'persisted' | 'notCheckableInCandidate' | 'notCheckableInBaseline';
 
 export interface FindingDiff {
   readonly code: FindingCode;
@@ -299,6 +302,8 @@ export interface FindingDiff {
   readonly candidateOf?: number | null;
   /** The candidate's message when present there, else the baseline's. */
   readonly message: string;
+  /** notCheckableIn*: why that run could not show it ("no stats tables: ..."). */
+  readonly notCheckable?: string;
   /** Seen in the runs' /metrics scrapes, not their logs: no request counts (both 0). */
   readonly fromScrape?: boolean;
   readonly family?: string;
@@ -354,6 +359,11 @@ export interface ComparisonReport {
   readonly tail?: TailComparison | null;
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
+  /** Each run's stage roles from its file's name, where its stages fit them (before the two are reconciled into stageRoles). */
+  readonly runStageRoles?: {
+    readonly baseline: Readonly<Record<string, string>>;
+    readonly candidate: Readonly<Record<string, string>>;
+  };
   /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
   readonly stagesDiffer?: string | null;
 }

@@ -1,0 +1,56 @@
+// Rules on a stage of two runs that are not one pipeline: stage 1 of a Qwen3-TTS run (code2wav)
+// is not stage 1 of a Qwen3-Omni run (talker), so a gate on it would hold one against the other
+// and pass or fail by accident. Such a rule is a usage error naming the stage and what it is in
+// each run; a request-scope rule (end to end) still compares.
+import type { Rule } from './rules';
+import type { ComparisonReport } from './types';
+import { REQUEST_SCOPE } from './types';
+
+type Side = 'baseline' | 'candidate';
+
+/** The stage ids a run ran (a scope with requests on that side), in pipeline order. */
+function stagesOf(report: ComparisonReport, side: Side): string[] {
+  const ids = report.metrics
+    .filter((m) => m.scope !== REQUEST_SCOPE && !m.scope.includes('->') && m[side].requests > 0)
+    .map((m) => m.scope.split('_')[0] ?? m.scope);
+  return [...new Set(ids)];
+}
+
+/** "stage 1 is code2wav in the baseline and talker in the candidate", or what is known of it. */
+function whatStageIs(report: ComparisonReport, stage: string): string {
+  const one = (side: Side): string => {
+    if (!stagesOf(report, side).includes(stage)) return `did not run in the ${side}`;
+    const role = report.runStageRoles?.[side][stage];
+    return role === undefined ? `has no known role in the ${side}` : `is ${role} in the ${side}`;
+  };
+  const b = one('baseline');
+  const c = one('candidate');
+  if (b.startsWith('has no known role') && c.startsWith('has no known role'))
+    return `stage ${stage} of one is not stage ${stage} of the other (the files' names do not say its roles)`;
+  return `stage ${stage} ${b} and ${b.startsWith('is ') && c.startsWith('is ') ? c.slice(3) : c}`;
+}
+
+/**
+ * One line per stage rule the runs cannot answer as one pipeline: they ran different stages, or
+ * the files' names give the stage two different roles. Empty for runs of one pipeline.
+ */
+export function rulePipelineErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
+  const roles = report.runStageRoles;
+  const rolesDiffer = (stage: string): boolean => {
+    const b = roles?.baseline[stage];
+    const c = roles?.candidate[stage];
+    return b !== undefined && c !== undefined && b !== c;
+  };
+  const differ = report.stagesDiffer ?? null;
+  return rules
+    .filter((r) => r.scope !== REQUEST_SCOPE)
+    .map((r) => ({ rule: r, stage: r.scope.split('_')[0] ?? r.scope }))
+    .filter(({ stage }) => differ !== null || rolesDiffer(stage))
+    .map(({ rule, stage }) => {
+      const runs =
+        differ !== null
+          ? `the runs have different stages (baseline ${stagesOf(report, 'baseline').join(', ')}; candidate ${stagesOf(report, 'candidate').join(', ')})`
+          : 'the runs are two pipelines';
+      return `--fail-if '${rule.text}': ${runs}: ${whatStageIs(report, stage)}; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline`;
+    });
+}
