@@ -38,7 +38,8 @@ export class ScrapeCaptureSource implements CaptureSource {
     this.source.onScrape((result) => {
       startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);
-      this.session.applyScrape(histogramSummariesOf(result.exposition));
+      // The rows of a family stuck at 0 carry the finding applyScrapeGauges just made.
+      this.session.applyScrape(histogramSummariesOf(result.exposition, this.session.metricFindings()));
       if (result.exposition.problems.length > 0)
         listener.onNotice(
           `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,

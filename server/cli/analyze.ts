@@ -13,8 +13,14 @@ import { CsvWriter } from '../core/report/csvReport';
 import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
-import type { AnalyzedRequest } from '../core/analysis/types';
-import { summarizeScrape, type PreemptionCount, type SpeechStreamCounts } from '../core/metricsText/scrapeSummary';
+import type { AnalyzedRequest, Finding } from '../core/analysis/types';
+import {
+  summarizeParsedScrape,
+  type PreemptionCount,
+  type SpeechStreamCounts,
+} from '../core/metricsText/scrapeSummary';
+import { parseExposition } from '../core/metricsText/exposition';
+import { metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import { terminalText, textTable, withVisibleControls } from '../core/textTable';
 import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
@@ -22,6 +28,7 @@ import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
+import { urlInputMessage } from './urlInput';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
@@ -60,8 +67,9 @@ Options:
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
-2 for usage or I/O errors, or an input that is not a text log (compressed or binary
-data: nothing in it was read; the report says why, and how to read a compressed log).`;
+2 for usage or I/O errors, an empty input (0 bytes), or an input that is not a text log
+(compressed or binary data: nothing in it was read; the report says why, and how to read a
+compressed log). A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -98,6 +106,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const source = parsed.positionals[0];
+  const asUrl = urlInputMessage('analyze', source);
+  if (asUrl !== null) {
+    process.stderr.write(`stage-lens analyze: ${asUrl}\n`);
+    return 2;
+  }
   const deployConfig = parsed.values['deploy-config'] ?? null;
   if (deployConfig !== null && !isReadableFile(deployConfig)) {
     process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
@@ -157,17 +170,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis, unreadable } = await readAnalysis(input, {
+      const { analysis, empty, unreadable } = await readAnalysis(input, {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
-      return unreadableStatus(unreadable, analysis, sourceName);
+      return unreadableStatus({ analysis, empty, unreadable }, sourceName);
     }
     const read = await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
-    return unreadableStatus(read.unreadable, read.analysis, sourceName);
+    return unreadableStatus(read, sourceName);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -186,10 +199,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
 }
 
 /**
- * 2 when the input was not a text log and gave no request (the report, printed, says why;
- * stderr says it for a script or CI job, which the exit status fails), else 0.
+ * 2 when the input was empty, or not a text log and gave no request (the report, printed, says
+ * why; stderr says it for a script or CI job, which the exit status fails), else 0.
  */
-function unreadableStatus(unreadable: ParseProblem | null, analysis: StreamAnalysis, source: string): number {
+function unreadableStatus({ analysis, empty, unreadable }: AnalyzeRead, source: string): number {
+  if (empty) {
+    process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
+    return 2;
+  }
   if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
   process.stderr.write(terminalText(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`));
   return 2;
@@ -230,6 +247,16 @@ class StdoutText {
   }
 }
 
+const EMPTY_INPUT_TEXT =
+  'The input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).';
+
+interface AnalyzeRead {
+  analysis: StreamAnalysis;
+  /** The input had no byte (nothing was read: exit status 2, as for an input that is not a text log). */
+  empty: boolean;
+  unreadable: ParseProblem | null;
+}
+
 /**
  * Streams the input through the log parser, or (for a scrape) reads it whole, and prints
  * the report. JSON and CSV are written as the requests are read, none of them kept: the
@@ -244,9 +271,9 @@ export async function analyzeStream(
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
   layout: JsonLayout = 'compact',
-): Promise<{ analysis: StreamAnalysis; unreadable: ParseProblem | null }> {
+): Promise<AnalyzeRead> {
   const out = new StdoutText();
-  let read: { analysis: StreamAnalysis; unreadable: ParseProblem | null };
+  let read: AnalyzeRead;
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
@@ -265,25 +292,28 @@ export async function analyzeStream(
         }) as AnalysisSnapshot);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams, preemptions, unreadable } = await readAnalysis(input, {
-      excludeCold,
-      stageRoles,
-      keepRequests: false,
-      onRequest: (r) => writer.request(r),
-      drained: () => out.drained(),
-    });
-    const whole = analysis.snapshot();
+    const { analysis, histograms, speechStreams, preemptions, scrapeFindings, empty, unreadable } = await readAnalysis(
+      input,
+      {
+        excludeCold,
+        stageRoles,
+        keepRequests: false,
+        onRequest: (r) => writer.request(r),
+        drained: () => out.drained(),
+      },
+    );
+    const whole = withFindings(analysis.snapshot(), scrapeFindings);
     const mismatch = mismatchOf(whole);
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
     if (mismatch !== null) process.stderr.write(terminalText(`stage-lens analyze: ${mismatch}\n`));
     const snapshot = withEvidence(whole, mismatch);
     writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions));
     out.add('\n');
-    read = { analysis, unreadable };
+    read = { analysis, empty, unreadable };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    const { analysis, unreadable } = await readAnalysis(input, {
+    const { analysis, empty, unreadable } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -295,30 +325,40 @@ export async function analyzeStream(
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
-    read = { analysis, unreadable };
+    read = { analysis, empty, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, preemptions, kind, unreadable } = await readAnalysis(input, {
-      excludeCold,
-      stageRoles,
-      keepRequests: false,
-      summaryFields: TABLE_SUMMARY_FIELDS,
-    });
+    const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable } =
+      await readAnalysis(input, {
+        excludeCold,
+        stageRoles,
+        keepRequests: false,
+        summaryFields: TABLE_SUMMARY_FIELDS,
+      });
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
       whole === null
-        ? scrapeTable(histograms, speechStreams, preemptions, sourceName)
+        ? scrapeTable(histograms, speechStreams, preemptions, scrapeFindings, sourceName)
         : tableReport(withEvidence(whole, mismatch), {
             source: sourceName,
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
+            // Not "no stats: turn on DEBUG": an empty capture holds no line at all.
+            ...(empty ? { noRequestYet: [EMPTY_INPUT_TEXT] } : {}),
           });
     out.add(terminalText(lines.join('\n')) + '\n');
-    read = { analysis, unreadable };
+    read = { analysis, empty, unreadable };
   }
   out.flush();
   return read;
+}
+
+/** The snapshot with a scrape's findings after its own (its lazy parts stay lazy). */
+function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]): AnalysisSnapshot {
+  return findings.length === 0
+    ? snapshot
+    : (Object.create(snapshot, { findings: { value: [...snapshot.findings, ...findings] } }) as AnalysisSnapshot);
 }
 
 // The deploy config's evidence needs the YAML library: loaded only with --deploy-config
@@ -357,6 +397,10 @@ async function readAnalysis(
   /** A scrape's preemption counters; null for a log, or a scrape without the family. */
   preemptions: PreemptionCount[] | null;
   kind: 'log' | 'scrape';
+  /** The input had no byte at all (an empty file or stdin). */
+  empty: boolean;
+  /** A scrape's findings (metric-not-reporting: families stuck at 0); empty for a log. */
+  scrapeFindings: Finding[];
   /** The parser's word that the input is not a text log (compressed, binary), if it said so. */
   unreadable: ParseProblem | null;
 }> {
@@ -365,6 +409,7 @@ async function readAnalysis(
   const parser = new LogStreamParser();
   const scrapeChunks: Buffer[] = [];
   let scrapeBytes = 0;
+  let empty = true;
   let unreadable: ParseProblem | null = null;
   const ingest = (output: ParseOutput): void => {
     unreadable ??= unreadableInputProblem(output.problems) ?? null;
@@ -375,10 +420,12 @@ async function readAnalysis(
     push:
       kind === 'log'
         ? (buf: Buffer) => {
+            if (buf.length > 0) empty = false;
             ingest(parser.push(buf));
             return drained?.();
           }
         : (buf: Buffer) => {
+            if (buf.length > 0) empty = false;
             if (scrapeBytes >= MAX_SCRAPE_BYTES) return;
             scrapeChunks.push(Buffer.from(buf));
             scrapeBytes += buf.length;
@@ -388,18 +435,21 @@ async function readAnalysis(
   let histograms: HistogramSummaryJson[] = [];
   let speechStreams: SpeechStreamCounts[] = [];
   let preemptions: PreemptionCount[] | null = null;
+  let scrapeFindings: Finding[] = [];
   if (kind === 'log') {
     ingest(parser.end());
     analysis.flush();
   } else {
-    const body = Buffer.concat(scrapeChunks).toString('utf8');
-    const scrape = summarizeScrape(body);
+    const parsed = parseExposition(Buffer.concat(scrapeChunks).toString('utf8'));
+    // A family stuck at 0 is a finding, and its rows say so (marked !) rather than show a count of 0.
+    scrapeFindings = metricNotReportingInScrape(parsed);
+    const scrape = summarizeParsedScrape(parsed, scrapeFindings);
     histograms = scrape.histograms;
     speechStreams = scrape.speechStreams;
     preemptions = scrape.preemptions;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { analysis, histograms, speechStreams, preemptions, kind, unreadable };
+  return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable };
 }
 
 function isKnownWrong(h: HistogramSummaryJson): boolean {
@@ -410,6 +460,7 @@ function scrapeTable(
   histograms: readonly HistogramSummaryJson[],
   speechStreams: readonly SpeechStreamCounts[],
   preemptions: readonly PreemptionCount[] | null,
+  findings: readonly Finding[],
   source: string,
 ): string[] {
   const out = [`Stage Lens: /metrics scrape from ${source}: ${histograms.length} histogram series`, ''];
@@ -451,6 +502,13 @@ function scrapeTable(
   if (knownWrong.length > 0) {
     out.push('', `Known to mislead (marked !): ${knownWrong.length} series:`);
     for (const caveat of new Set(knownWrong.map((h) => h.caveat))) out.push(`  ${withVisibleControls(caveat ?? '')}`);
+  }
+  if (findings.length > 0) {
+    out.push('', 'Findings:');
+    for (const f of findings)
+      out.push(
+        `  [${f.severity}] ${f.code}${f.stageId === null ? '' : ` (stage ${f.stageId})`}: ${withVisibleControls(f.message)}`,
+      );
   }
   // Absent is said as absent: a scrape without the counter tells nothing about preemptions.
   if (preemptions === null) out.push('', 'Preemptions: vllm:num_preemptions_total is not exposed (unknown, not 0).');

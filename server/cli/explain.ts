@@ -8,6 +8,7 @@ import { explainTable } from '../core/explain/explainTable';
 import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain/targets';
 import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
 import { parseCommandArgs } from './commandArgs';
+import { urlInputMessage } from './urlInput';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
@@ -90,6 +91,11 @@ export async function runExplain(argv: string[]): Promise<number> {
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   const source = parsed.positionals[0];
+  const asUrl = urlInputMessage('explain', source);
+  if (asUrl !== null) {
+    process.stderr.write(`stage-lens explain: ${asUrl}\n`);
+    return 2;
+  }
   let report: ExplainReport;
   try {
     const input = await readExplainInput(source, process.stdin);

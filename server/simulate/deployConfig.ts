@@ -100,6 +100,38 @@ function duplicateStageId(stages: unknown, lines: LineCounter): string | null {
 
 const runner = (v: Json | undefined): ModelRunner | null => (v === 'v1' || v === 'v2' ? v : null);
 
+/**
+ * vLLM-Omni's model runner when a deploy config sets none (its schema's default). The scenario's
+ * own runner (v2 for Qwen3-TTS, as qwen3_tts.yaml sets it) is not used for a config: a config
+ * that leaves the key out runs v1, as analyze's deploy evidence reads it (server/core/deploy).
+ */
+export const MODEL_RUNNER_DEFAULT: ModelRunner = 'v1';
+
+/** The CUDA platform section (other platforms' sections do not apply to a GPU server). */
+function cudaSection(config: JsonMap): JsonMap | null {
+  const platforms = config['platforms'];
+  const cuda = isMap(platforms) ? platforms['cuda'] : undefined;
+  return isMap(cuda) ? cuda : null;
+}
+
+/** The CUDA section's entry for a stage (platforms.cuda.stages[stage_id]). */
+function cudaStage(config: JsonMap, stageId: number): JsonMap | null {
+  const stages = cudaSection(config)?.['stages'];
+  return Array.isArray(stages)
+    ? ((stages.find((s) => isMap(s) && s['stage_id'] === stageId) as JsonMap | undefined) ?? null)
+    : null;
+}
+
+/** A stage's own model_runner: on the stage, or in its engine_args / engine_extras. */
+function stageRunnerOf(stage: JsonMap | null): ModelRunner | null {
+  if (stage === null) return null;
+  const nested = (key: string): ModelRunner | null => {
+    const m = stage[key];
+    return isMap(m) ? runner(m['model_runner']) : null;
+  };
+  return runner(stage['model_runner']) ?? nested('engine_args') ?? nested('engine_extras');
+}
+
 /** Connector `extra` keys merged over all connectors (the pipelines here use one). */
 function connectorExtra(config: JsonMap): JsonMap {
   let extra: JsonMap = {};
@@ -114,7 +146,10 @@ function connectorExtra(config: JsonMap): JsonMap {
 export function applyDeployConfig(base: Topology, config: JsonMap, file: string): Topology {
   const fault = deployConfigFault(config, file, base);
   if (fault !== null) throw new DeployConfigError(fault);
-  const topRunner = runner(config['model_runner']);
+  // The stage (its CUDA entry first), then the CUDA section, then the top level, then
+  // vLLM-Omni's default: the order of server/core/deploy/stageViews.ts modelRunnerSetting.
+  const configRunner =
+    runner(cudaSection(config)?.['model_runner']) ?? runner(config['model_runner']) ?? MODEL_RUNNER_DEFAULT;
   const stages: StageSpec[] = stageMaps(config).map((s, i) => {
     const def = base.stages[i]!;
     // Both checked by deployConfigFault.
@@ -125,7 +160,7 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
       stageId,
       replicas,
       maxNumSeqs: Math.max(1, Math.trunc(num(s['max_num_seqs']) ?? def.maxNumSeqs)),
-      modelRunner: runner(s['model_runner']) ?? topRunner ?? def.modelRunner,
+      modelRunner: stageRunnerOf(cudaStage(config, stageId)) ?? stageRunnerOf(s) ?? configRunner,
       diffusionProfiler: s['enable_diffusion_pipeline_profiler'] === true,
     };
   });

@@ -22,7 +22,8 @@ Pipeline
                            (thinker -> talker -> code2wav), glm-image (AR -> diffusion),
                            cold-start (qwen3-tts whose first request waits for a
                            stage-0 JIT build; its client sends one request at a time)
-  --deploy-config <yaml>   take stages, num_replicas, max_num_seqs, model_runner,
+  --deploy-config <yaml>   take stages, num_replicas, max_num_seqs, model_runner
+                           (v1 where the YAML sets none, vLLM-Omni's default),
                            async_chunk and connector extras from a deploy YAML
                            (base_config overlays resolved relative to the file);
                            without --scenario the pipeline is inferred from its name

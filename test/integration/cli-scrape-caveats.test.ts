@@ -94,3 +94,46 @@ test('explain on a scrape says what it checked and why the talker has no ITL', (
   assert.match(run.stdout, /one stage's empty series is not a finding by itself/);
   assert.match(run.stdout, /The inter-token latency of stage 0 replica 0 has no sample, as expected/);
 });
+
+test('a family stuck at 0 is marked ! in analyze (table and JSON, with its finding) and not listed as reporting by explain', () => {
+  // Every series of vllm:request_prefill_time_seconds zeroed, as a build whose stats path does not deliver.
+  const stuck = fs
+    .readFileSync(BASE, 'utf8')
+    .split('\n')
+    .map((l) => (l.startsWith('vllm:request_prefill_time_seconds_') ? l.replace(/ \S+$/, ' 0.0') : l))
+    .join('\n');
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { input: stuck, encoding: 'utf8', cwd: ROOT });
+  const table = run(['analyze', '-']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^vllm:request_prefill_time_seconds ! +0 +0 +0 +- +- +-$/m);
+  assert.match(table.stdout, /^vllm:request_prefill_time_seconds ! +1 +0 +0 +- +- +-$/m);
+  assert.match(
+    table.stdout,
+    /\n {2}vllm:request_prefill_time_seconds is registered but reads 0 while requests finish: 0 on all 2 \(stage, replica\) series/,
+  );
+  assert.match(
+    table.stdout,
+    /Findings:\n {2}\[warning\] metric-not-reporting: vllm:request_prefill_time_seconds is registered but reads 0/,
+  );
+
+  const json = JSON.parse(run(['analyze', '-', '--format', 'json']).stdout) as {
+    histograms: { family: string; count: number | null; caveat: string | null }[];
+    findings: { code: string; message: string }[];
+  };
+  const prefill = json.histograms.filter((h) => h.family === 'vllm:request_prefill_time_seconds');
+  assert.equal(prefill.length, 2);
+  for (const h of prefill) assert.match(h.caveat ?? '', /registered but reads 0 while requests finish/);
+  assert.deepEqual(
+    json.findings.map((f) => f.code),
+    ['metric-not-reporting'],
+  );
+  assert.match(json.findings[0]?.message ?? '', /^vllm:request_prefill_time_seconds is registered but reads 0/);
+
+  const explain = run(['explain', '-']);
+  assert.equal(explain.status, 0, explain.stderr);
+  assert.match(explain.stdout, /vllm:request_prefill_time_seconds is registered but reads 0/);
+  const checked = explain.stdout.split('\n').find((l) => l.includes('each have samples on some stage')) ?? '';
+  assert.match(checked, /vllm:request_decode_time_seconds/);
+  assert.doesNotMatch(checked, /request_prefill_time_seconds/);
+});

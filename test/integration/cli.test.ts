@@ -410,7 +410,7 @@ test('a rotated, gzip-compressed log: analyze and explain say so and how to read
   }
 });
 
-test('binary data given as a log: analyze (every format) and explain say so and exit 2; an empty log is read (exit 0)', () => {
+test('binary data or an empty input given as a log: analyze (every format) says so and exits 2; explain says binary data', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-bin-'));
   try {
     const junk = path.join(dir, 'junk.bin');
@@ -435,8 +435,20 @@ test('binary data given as a log: analyze (every format) and explain say so and 
     const empty = path.join(dir, 'empty.log');
     fs.writeFileSync(empty, '');
     const read = cli(['analyze', empty]);
-    assert.equal(read.status, 0, read.stderr);
-    assert.match(read.stdout, /No per-request stage statistics found/);
+    assert.equal(read.status, 2);
+    assert.match(read.stdout, /\n\nThe input is empty \(0 bytes\): nothing was read\./);
+    assert.doesNotMatch(read.stdout, /VLLM_LOGGING_LEVEL=DEBUG|No per-request stage statistics/);
+    assert.equal(read.stderr, `stage-lens analyze: nothing in ${empty} was read: it is empty (0 bytes)\n`);
+    for (const format of ['json', 'csv', 'trace'])
+      assert.equal(cli(['analyze', empty, '--format', format]).status, 2, format);
+    const stdin = cli(['analyze', '-'], '');
+    assert.equal(stdin.status, 2);
+    assert.match(stdin.stdout, /The input is empty \(0 bytes\)/);
+    assert.equal(stdin.stderr, 'stage-lens analyze: nothing in stdin was read: it is empty (0 bytes)\n');
+    // One line break is not empty: a log without stats, read (exit 0).
+    const blank = cli(['analyze', '-'], '\n');
+    assert.equal(blank.status, 0, blank.stderr);
+    assert.match(blank.stdout, /No per-request stage statistics found/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -446,6 +458,15 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
   const missing = cli(['analyze', '/no/such/file.log']);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /cannot read \/no\/such\/file\.log: no such file/);
+  for (const command of ['analyze', 'explain']) {
+    const url = cli([command, 'http://127.0.0.1:8000/metrics']);
+    assert.equal(url.status, 2, command);
+    assert.equal(url.stdout, '');
+    assert.equal(
+      url.stderr,
+      `stage-lens ${command}: http://127.0.0.1:8000/metrics is a URL: ${command} reads a file or stdin, not the network. To read a /metrics scrape, pipe it in: curl -s http://127.0.0.1:8000/metrics | stage-lens ${command} -\n`,
+    );
+  }
   const badFormat = cli(['analyze', SAMPLE, '--format', 'xml']);
   assert.equal(badFormat.status, 2);
   assert.match(badFormat.stderr, /--format must be table, json, csv or trace \(got 'xml'\)/);

@@ -353,7 +353,7 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
         : undefined;
     });
     assert.equal(state.lastError, null);
-    const scrapeRows = finals.map(histogramSummariesOf);
+    const scrapeRows = finals.map((p) => histogramSummariesOf(p));
 
     let compared = 0;
     for (const family of state.families) {

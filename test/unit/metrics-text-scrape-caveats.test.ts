@@ -7,7 +7,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { summarizeScrape, type HistogramSummary } from '../../server/core/metricsText/scrapeSummary';
+import {
+  histogramSummariesOf,
+  summarizeScrape,
+  type HistogramSummary,
+} from '../../server/core/metricsText/scrapeSummary';
 import { parseExposition } from '../../server/core/metricsText/exposition';
 import { findOneOutputStages } from '../../server/core/metricsText/oneOutputSignature';
 import { histogramRowsOfScrape } from '../../server/core/compare/scrapeHistograms';
@@ -179,5 +183,38 @@ describe('explain on a scrape with a one-output stage', () => {
       scrapeChecksDone(parseExposition(noFinished))[0],
       /^Not checked: whether the per-stage vllm:\* families report/,
     );
+  });
+});
+
+describe('a family stuck at 0 in a scrape', () => {
+  it("marks every series of the family with its metric-not-reporting finding, as a session's scrape rows are made", () => {
+    // vllm:request_decode_time_seconds zeroed on every series: a stats path that does not deliver.
+    const parsed = parseExposition(
+      REPLICAS.split('\n')
+        .map((l) => (l.startsWith('vllm:request_decode_time_seconds_') ? l.replace(/ \S+$/, ' 0.0') : l))
+        .join('\n'),
+    );
+    const findings = metricNotReportingInScrape(parsed);
+    assert.deepEqual(
+      findings.map((f) => [f.family, f.stageId]),
+      [['vllm:request_decode_time_seconds', null]],
+    );
+    const marked = histogramSummariesOf(parsed, findings);
+    const decode = marked.filter((h) => h.family === 'vllm:request_decode_time_seconds');
+    assert.equal(decode.length, 3);
+    for (const h of decode) {
+      assert.equal(h.count, 0);
+      assert.match(
+        h.caveat ?? '',
+        /^(.* )?vllm:request_decode_time_seconds is registered but reads 0 while requests finish: 0 on all 3/,
+      );
+    }
+    // Without the findings (a caller that has none), the rows are as before: no stuck-at-0 words.
+    for (const h of histogramSummariesOf(parsed).filter((r) => r.family === 'vllm:request_decode_time_seconds'))
+      assert.doesNotMatch(h.caveat ?? '', /registered but reads 0/);
+    // Other families are not touched.
+    for (const h of marked.filter((r) => r.family === 'vllm:e2e_request_latency_seconds'))
+      assert.doesNotMatch(h.caveat ?? '', /registered but reads 0/);
+    assert.doesNotMatch(scrapeChecksDone(parsed).join('\n'), /request_decode_time_seconds.* each have samples/);
   });
 });

@@ -15,6 +15,10 @@ import {
   loadMergedDeployConfig,
 } from '../../server/simulate/deployConfig';
 import { deployConfigFault, deployTopology } from '../../server/simulate/deployConfigFit';
+import { parseDeployFile } from '../../server/core/deploy/parsedFile';
+import { resolveEffectiveConfig } from '../../server/core/deploy/effectiveConfig';
+import { oneOutputEvidence } from '../../server/core/deploy/oneOutputEvidence';
+import type { ConfigMap } from '../../server/core/deploy/configTree';
 import { LogWriter } from '../../server/simulate/logWriter';
 import { SimMetrics } from '../../server/simulate/metrics';
 import { parseSimulateArgs, parseStatsBuild, UsageError } from '../../server/simulate/options';
@@ -314,6 +318,93 @@ describe('deploy config', () => {
     assert.equal(talkerFirstAudioCodec(o), 2);
     const glm = loadMergedDeployConfig(path.join(DEPLOY, 'glm_image.yaml'));
     assert.equal(applyDeployConfig(scenarioTopology('glm-image'), glm.config, 'x').asyncChunk, false);
+  });
+});
+
+describe('model_runner of a deploy config', () => {
+  const simulated = (name: string): string[] => {
+    const { config, files } = loadMergedDeployConfig(path.join(DEPLOY, name));
+    return applyDeployConfig(deployTopology(config, files), config, name).stages.map((s) => s.modelRunner);
+  };
+
+  // What analyze --deploy-config says each stage runs (server/core/deploy, oneOutputEvidence's words).
+  const analyzed = (file: string, stages: number): string[] => {
+    const load = (p: string) => parseDeployFile(p, fs.readFileSync(p, 'utf8'));
+    const root = resolveEffectiveConfig(load(file), (p) => {
+      try {
+        return load(p);
+      } catch {
+        return undefined;
+      }
+    }).root as ConfigMap;
+    return Array.from(
+      { length: stages },
+      (_, i) => /model_runner: (v\d)/.exec(oneOutputEvidence(root, file, i))?.[1] ?? '?',
+    );
+  };
+
+  test('a config that leaves model_runner out runs the default, v1, whatever the scenario runs without a config', () => {
+    // qwen3_tts_high_concurrency.yaml has "# model_runner: v2" commented out; the Qwen3-TTS scenario alone runs v2.
+    assert.deepEqual(
+      scenarioTopology('qwen3-tts').stages.map((s) => s.modelRunner),
+      ['v2', 'v2'],
+    );
+    assert.deepEqual(simulated('qwen3_tts_high_concurrency.yaml'), ['v1', 'v1']);
+    assert.deepEqual(simulated('qwen3_tts_high_concurrency_mrv2.yaml'), ['v2', 'v2']);
+    assert.deepEqual(simulated('qwen3_omni_moe.yaml'), ['v1', 'v1', 'v1']);
+    assert.deepEqual(simulated('glm_image.yaml'), ['v1', 'v1']);
+    // So talker first audio, which needs the talker on v2, does not run there.
+    const { config, files } = loadMergedDeployConfig(path.join(DEPLOY, 'qwen3_tts_high_concurrency.yaml'));
+    assert.equal(talkerFirstAudioCodec(applyDeployConfig(deployTopology(config, files), config, 'x')), null);
+  });
+
+  test("the CUDA platform section and a stage's engine_args set it; other platforms' sections do not", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sim-runner-'));
+    try {
+      const base = fs.readFileSync(path.join(DEPLOY, 'qwen3_tts_high_concurrency.yaml'), 'utf8');
+      const write = (name: string, text: string): string => {
+        fs.writeFileSync(path.join(dir, name), text);
+        return name;
+      };
+      const run = (name: string): string[] => {
+        const { config, files } = loadMergedDeployConfig(path.join(dir, name));
+        const runners = applyDeployConfig(deployTopology(config, files), config, name).stages.map((s) => s.modelRunner);
+        assert.deepEqual(runners, analyzed(path.join(dir, name), runners.length), `analyze reads ${name} alike`);
+        return runners;
+      };
+      write('qwen3_tts_high_concurrency.yaml', base);
+      const cuda = write(
+        'qwen3_tts_cuda.yaml',
+        'base_config: qwen3_tts_high_concurrency.yaml\nplatforms:\n  cuda:\n    model_runner: v2\n',
+      );
+      const npu = write(
+        'qwen3_tts_npu.yaml',
+        'base_config: qwen3_tts_high_concurrency.yaml\nplatforms:\n  npu:\n    model_runner: v2\n',
+      );
+      const stage = write(
+        'qwen3_tts_stage.yaml',
+        'base_config: qwen3_tts_high_concurrency.yaml\nstages:\n  - stage_id: 0\n    engine_args:\n      model_runner: v2\n',
+      );
+      assert.deepEqual(run(cuda), ['v2', 'v2']);
+      assert.deepEqual(run(npu), ['v1', 'v1']);
+      assert.deepEqual(run(stage), ['v2', 'v1']);
+      const cudaStage1 = write(
+        'qwen3_tts_cuda_stage.yaml',
+        'base_config: qwen3_tts_high_concurrency.yaml\nplatforms:\n  cuda:\n    stages:\n      - stage_id: 1\n        model_runner: v2\n',
+      );
+      assert.deepEqual(run(cudaStage1), ['v1', 'v2']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("agrees with analyze's reading of the config (deploy evidence) on every fixture", () => {
+    const yamls = fs.readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml'));
+    assert.ok(yamls.length >= 8);
+    for (const name of yamls) {
+      const runners = simulated(name);
+      assert.deepEqual(runners, analyzed(path.join(DEPLOY, name), runners.length), name);
+    }
   });
 });
 

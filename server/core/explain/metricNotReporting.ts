@@ -201,19 +201,24 @@ export function scrapeChecksDone(exposition: ParsedExposition): string[] {
   );
   const oneOutput = oneOutputKeys(findOneOutputStages(exposition));
   const exposed: string[] = [];
+  // A family stuck at 0 is metricNotReportingInScrape's finding, never said to have samples.
+  const reporting: string[] = [];
   for (const n of PER_STAGE_FAMILIES) {
     const family = familyOf(exposition, n);
     const skip = n === ITL_FAMILY ? oneOutput : new Set<string>();
-    if (family !== undefined && !family.series.every((s) => skip.has(labelsKey(s.labels)))) exposed.push(family.name);
+    if (family !== undefined && !family.series.every((s) => skip.has(labelsKey(s.labels)))) {
+      exposed.push(family.name);
+      if (total(family, skip) !== 0) reporting.push(family.name);
+    }
   }
   if (finishedFamily === undefined)
     out.push(
       `Not checked: whether the per-stage vllm:* families report, as no finished-request count (${FINISHED_FAMILIES.join(', ')}) is above 0.`,
     );
   else if (exposed.length === 0) out.push('Not checked: the scrape exposes none of the per-stage vllm:* families.');
-  else
+  else if (reporting.length > 0)
     out.push(
-      `Checked: ${exposed.join(', ')} each have samples on some stage while ${finishedFamily.name} counts ${groupedNumber(total(finishedFamily.family), 0, 3)} finished requests (a family as a whole; one stage's empty series is not a finding by itself).`,
+      `Checked: ${reporting.join(', ')} each have samples on some stage while ${finishedFamily.name} counts ${groupedNumber(total(finishedFamily.family), 0, 3)} finished requests (a family as a whole; one stage's empty series is not a finding by itself).`,
     );
   if (
     familyOf(exposition, 'vllm:time_to_first_token_seconds') !== undefined &&

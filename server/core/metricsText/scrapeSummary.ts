@@ -3,12 +3,13 @@
 // histogram_quantile. A series that is absent stays absent: not measured. A count or
 // sum the series did not expose stays null (unknown), never 0; series known to mislead
 // (seriesCaveats.ts: the codec TTFT signature, a one-output stage's prefill and decode, a
-// downstream stage's queue time), and diffusion pre-processing quantiles that the "no
+// downstream stage's queue time, a family stuck at 0 when the caller hands in its
+// metric-not-reporting findings), and diffusion pre-processing quantiles that the "no
 // pre-processor" zeros may make, carry the explanation, so no view presents them as truth.
 import { parseExposition } from './exposition';
 import { canonicalMetricName } from './metricNames';
 import { preemptionsOf, type PreemptionCount } from './preemptions';
-import { SeriesCaveats } from './seriesCaveats';
+import { SeriesCaveats, type NotReportingMark } from './seriesCaveats';
 import { DIFFUSION_PREPROCESS_FAMILY, preprocessZerosCaveat } from './preprocessZeros';
 import type { ParsedExposition } from './model';
 import { summarizeHistogramSeries } from './stageHistograms';
@@ -46,24 +47,36 @@ export interface HistogramSummary {
 }
 
 /** One parse of a scrape body: its histogram rows, its speech stream and preemption counters and the lines that could not be read. */
-export function summarizeScrape(body: string): {
+export function summarizeScrape(body: string): ScrapeSummary {
+  return summarizeParsedScrape(parseExposition(body));
+}
+
+export interface ScrapeSummary {
   histograms: HistogramSummary[];
   speechStreams: SpeechStreamCounts[];
   /** null: the scrape has no vllm:num_preemptions_total family (unknown, not 0). */
   preemptions: PreemptionCount[] | null;
   problems: ParseProblem[];
-} {
-  const parsed = parseExposition(body);
+}
+
+/** summarizeScrape of a parsed body; `notReporting`: its families stuck at 0, whose rows then say so. */
+export function summarizeParsedScrape(
+  parsed: ParsedExposition,
+  notReporting: readonly NotReportingMark[] = [],
+): ScrapeSummary {
   return {
-    histograms: histogramSummariesOf(parsed),
+    histograms: histogramSummariesOf(parsed, notReporting),
     speechStreams: speechStreamsOf(parsed),
     preemptions: preemptionsOf(parsed),
     problems: parsed.problems.map((p) => ({ line: p.line, message: `metrics: ${p.message}` })),
   };
 }
 
-export function histogramSummariesOf(parsed: ParsedExposition): HistogramSummary[] {
-  const caveats = new SeriesCaveats(parsed);
+export function histogramSummariesOf(
+  parsed: ParsedExposition,
+  notReporting: readonly NotReportingMark[] = [],
+): HistogramSummary[] {
+  const caveats = new SeriesCaveats(parsed, [], notReporting);
   const out: HistogramSummary[] = [];
   for (const family of parsed.families) {
     if (family.type !== 'histogram') continue;
