@@ -25,6 +25,8 @@ export { changeKind, changeText, verdictShort } from './core/compare/changeWords
 export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { fewValuesTailText } from './core/explain/fewValuesTail';
+export { foldParts } from './core/explain/foldParts';
+export { coldTailText } from './core/explain/tailCauses';
 export {
   findingText,
   histogramNoDiffText,

@@ -400,15 +400,16 @@ describe('tail rows', () => {
     assert.equal(contributionLimit('stage1.ttft', names), null);
   });
 
-  test('the top parts, the rest summed, the residual kept and named for what it is', () => {
+  test('the top parts, a single leftover named, the residual kept and named for what it is', () => {
     const names = { '0': 'talker', '1': 'code2wav' };
     // Under async chunk the codec ran alongside the talker: its parts are apart, after the others.
+    // One part beyond the top is named, never folded as "1 other part".
     const rows = tailRows(tailOf(1), names, 1, new Set(['0']));
     assert.deepEqual(
       rows.map((r) => [r.label, r.kind]),
       [
         ['stage 0 · talker prefill+decode (one output)', 'part'],
-        ['1 other part', 'rest'],
+        ['stage 0 · talker queued', 'part'],
         ['stage 1 · code2wav rest of gen time', 'overlap'],
         ['stage 1 · code2wav decode', 'overlap'],
         ['residual', 'residual'],

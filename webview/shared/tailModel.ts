@@ -5,7 +5,9 @@
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import {
   additiveTail,
+  coldTailText,
   fewValuesTailText,
+  foldParts,
   overlapText,
   partLabel,
   sentenceCase,
@@ -91,7 +93,7 @@ export interface TailRow {
 const shareOf = (ms: number, total: number): number | null => (Math.abs(total) < 1e-9 ? null : ms / total);
 
 /**
- * The `top` parts with the largest excess, then the others summed, then the parts behind an
+ * The `top` parts with the largest excess (and any other of 5% or more, foldParts), then the others summed, then the parts behind an
  * overlap (apart: the upstream parts' time seen from downstream), then the residual (never
  * dropped: it is what no measured part explains, negative where parts still overlap).
  */
@@ -103,7 +105,8 @@ export function tailRows(
 ): TailRow[] {
   const additive = additiveTail(t);
   const tailRequests = `${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'}`;
-  const rows: TailRow[] = additive.parts.slice(0, top).map((p) => {
+  const { shown, folded: rest } = foldParts(additive.parts, t.excessMs, top);
+  const rows: TailRow[] = shown.map((p) => {
     const median = medianContributionText(p, t.target, stageNames);
     return {
       key: p.key,
@@ -117,12 +120,11 @@ export function tailRows(
       title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${median.inSentence} in the ${tailRequests} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
     };
   });
-  const rest = additive.parts.slice(top);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
     rows.push({
       key: 'rest',
-      label: `${rest.length} other part${rest.length === 1 ? '' : 's'}`,
+      label: `${rest.length} other parts`,
       kind: 'rest',
       excessMs: sum,
       share: shareOf(sum, t.excessMs),
@@ -241,6 +243,13 @@ export function tailHeadline(t: TailAttribution): string {
 export function tailFewValuesNote(t: TailAttribution): string | null {
   const few = fewValuesTailText(t);
   return few === null ? null : `${sentenceCase(few)}.`;
+}
+
+/** How many tail requests are cold (the first after a server boot), as explain says it; null when none is. */
+export function tailColdNote(t: TailAttribution): string | null {
+  const cold = coldTailText(t);
+  if (cold === null) return null;
+  return `${sentenceCase(cold.text)}.${cold.dominates ? ' Exclude cold (Latency Details) leaves them out.' : ''}`;
 }
 
 /** No tail to explain: every request in scope took about the same. */

@@ -12,6 +12,7 @@ import { firstStageIdOf } from './crossStage';
 import { e2eTableMs } from './endToEnd';
 import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecordedValues';
 import { SampleSet } from './sampleSet';
+import { ttftUpstreamWaitMs } from './ttftUpstreamWait';
 import { PREEMPTIONS_FIELD, preemptionCount } from './preemptions';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { stageLabel } from '../stageRoles';
@@ -33,9 +34,6 @@ export const SPLIT_TOLERANCE_MS = 0.002;
  * itself is only as precise as one scheduler step, and an engine step takes milliseconds.
  */
 export const QUEUED_INPUT_WAIT_FLOOR_MS = 1;
-/** A downstream TTFT this much over queued + prefill (and this share of it) waited for something else: output handling takes a few ms. */
-const TTFT_GAP_MS = 50;
-const TTFT_GAP_SHARE = 0.1;
 /** Fewer preempted requests than this: their median against the stage's tells nothing. */
 const MIN_PREEMPTED_COMPARED = 5;
 /** Preempted beyond this share of a stage's requests, the stage's median is mostly theirs. */
@@ -206,19 +204,8 @@ export class FindingsBuilder {
       this.hit('queued-includes-input-wait', 'info', stage.stageId, id, q ?? 0, 'vllm_queued_ms');
     }
 
-    // TTFT is arrival to the first output handled; queued + prefill is arrival to the first
-    // token. Held apart on a downstream stage, its TTFT waited for something upstream.
-    if (
-      downstream &&
-      stage.kind === 'llm' &&
-      states.ttftMs === 'measured' &&
-      states.prefillMs === 'measured' &&
-      !prefillCoversDecode(request, stage)
-    ) {
-      const gap = (values.ttftMs ?? 0) - (values.prefillMs ?? 0) - (states.queuedMs === 'measured' ? (q ?? 0) : 0);
-      if (gap > Math.max(TTFT_GAP_MS, TTFT_GAP_SHARE * (values.ttftMs ?? 0)))
-        this.hit('ttft-includes-upstream-wait', 'info', stage.stageId, id, gap, 'vllm_ttft_ms');
-    }
+    const waited = ttftUpstreamWaitMs(request, stage, firstStageId);
+    if (waited !== null) this.hit('ttft-includes-upstream-wait', 'info', stage.stageId, id, waited, 'vllm_ttft_ms');
 
     // One hit per request and stage, with its most negative duration.
     let worst = 0;
