@@ -26,7 +26,7 @@ export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { fewValuesTailText } from './core/explain/fewValuesTail';
 export { foldParts } from './core/explain/foldParts';
-export { coldTailText } from './core/explain/tailCauses';
+export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   findingText,
   histogramNoDiffText,

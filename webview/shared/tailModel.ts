@@ -13,6 +13,7 @@ import {
   sentenceCase,
   stageLabel,
   targetLabel,
+  ttftWaitText,
 } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
@@ -168,9 +169,21 @@ export function tailRows(
     medianTitle: '',
     title: overlapping
       ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
-      : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
+      : (residualCause(t, additive.residualMs, stageNames) ??
+        'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).'),
   });
   return rows;
+}
+
+/** A positive residual that holds a downstream TTFT's wait upstream, named as explain names it; null otherwise. */
+function residualCause(
+  t: TailAttribution,
+  residualMs: number,
+  stageNames: Readonly<Record<string, string>>,
+): string | null {
+  if (!(residualMs > 0)) return null;
+  const text = ttftWaitText(t, stageNames, (name) => sentenceCase(targetLabel(name, stageNames)));
+  return text === null ? null : `${sentenceCase(text)}.`;
 }
 
 /** A part whose contribution no tail request measured: named, with why, never a number. */

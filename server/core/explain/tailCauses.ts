@@ -24,7 +24,7 @@ export function coldTailText(t: TailAttribution): ColdTail | null {
   const dominates = share !== null && t.excessMs > 0 && share > COLD_DOMINATES_SHARE;
   const which =
     n === t.requestCount
-      ? `${n === 1 ? 'the tail request is' : `all ${n} tail requests are`} cold`
+      ? `${n === 1 ? 'the tail request is' : n === 2 ? 'both tail requests are' : `all ${n} tail requests are`} cold`
       : `${n} of ${t.requestCount} tail requests ${n === 1 ? 'is' : 'are'} cold`;
   const brings = `${signed(coldMs)} of the ${signed(t.excessMs)} excess${share === null ? '' : ` (${Math.round(share * 100)}%)`}`;
   return {
@@ -49,7 +49,7 @@ export function ttftWaitText(
   const stageKey = m[1] as string;
   const which =
     w.requests === t.requestCount
-      ? `in ${w.requests === 1 ? 'the' : `all ${w.requests}`} tail request${w.requests === 1 ? '' : 's'}`
+      ? `in ${w.requests === 1 ? 'the' : w.requests === 2 ? 'both' : `all ${w.requests}`} tail request${w.requests === 1 ? '' : 's'}`
       : `in ${w.requests} of ${t.requestCount} tail requests`;
   const better = targetRef(`stage${stageKey}.firstOutput`);
   return (
