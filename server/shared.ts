@@ -26,6 +26,8 @@ export { mayBeDeployConfig } from './core/deploy/mayBeDeployConfig';
 export { NOT_MEASURED_CELL, tailNotes, tailRows, tailSideText } from './core/compare/tailText';
 export { fewValuesTailText } from './core/explain/fewValuesTail';
 export { TTFT_WAITED_MARK, TTFT_WAITED_TEXT, ttftUpstreamWaitMs } from './core/analysis/ttftUpstreamWait';
+export { foldParts } from './core/explain/foldParts';
+export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   CHANGE_LABEL,
   findingText,

@@ -24,6 +24,7 @@ import {
   contributionNote,
   notMeasuredRows,
   partText,
+  tailColdNote,
   tailOverlapNote,
   tailRows,
   targetText,
@@ -400,15 +401,16 @@ describe('tail rows', () => {
     assert.equal(contributionLimit('stage1.ttft', names), null);
   });
 
-  test('the top parts, the rest summed, the residual kept and named for what it is', () => {
+  test('the top parts, a single leftover named, the residual kept and named for what it is', () => {
     const names = { '0': 'talker', '1': 'code2wav' };
     // Under async chunk the codec ran alongside the talker: its parts are apart, after the others.
+    // One part beyond the top is named, never folded as "1 other part".
     const rows = tailRows(tailOf(1), names, 1, new Set(['0']));
     assert.deepEqual(
       rows.map((r) => [r.label, r.kind]),
       [
         ['stage 0 · talker prefill+decode (one output)', 'part'],
-        ['1 other part', 'rest'],
+        ['stage 0 · talker queued', 'part'],
         ['stage 1 · code2wav rest of gen time', 'overlap'],
         ['stage 1 · code2wav decode', 'overlap'],
         ['residual', 'residual'],
@@ -459,6 +461,72 @@ describe('tail rows', () => {
       },
     ]);
     assert.deepEqual(notMeasuredRows(tailOf(1), names), []);
+  });
+});
+
+describe('tail causes', () => {
+  // The codec's TTFT at p99 on the upstream after-fix log: queued and prefill, and a residual
+  // that is its wait for the talker's first-audio frame (TTFT 4,000 − queued 250 − prefill 500).
+  const codecTtft = (waited: boolean): TailAttribution => ({
+    target: 'stage1.ttft',
+    quantile: 'p99',
+    thresholdMs: 3810,
+    requestCount: 1,
+    scopeCount: 6,
+    targetMedianMs: 148,
+    excessMs: 3852,
+    parts: [
+      {
+        key: '1/prefill',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'prefill',
+        excessMs: 452,
+        share: 452 / 3852,
+        medianMs: 48,
+        measuredIn: 1,
+      },
+      {
+        key: '1/queued',
+        stageId: 1,
+        stageKey: '1',
+        phase: 'queued',
+        excessMs: 151,
+        share: 151 / 3852,
+        medianMs: 99,
+        measuredIn: 1,
+      },
+    ],
+    residualMs: 3852 - 452 - 151,
+    ...(waited ? { ttftWaitedUpstream: { requests: 1, waitMs: 3250 } } : {}),
+    requestIds: ['speech-628f'],
+  });
+
+  test("a downstream TTFT's residual that holds its wait upstream says so, in explain's words", () => {
+    const names = { '0': 'talker', '1': 'code2wav' };
+    const residual = tailRows(codecTtft(true), names, 6).at(-1)!;
+    assert.equal(residual.kind, 'residual');
+    assert.equal(
+      residual.title,
+      "In the tail request, stage 1 · code2wav's TTFT includes a wait for upstream output (finding ttft-includes-upstream-wait; +3.25 s on average over the tail): it runs to the first output handled, which waited for the stages upstream (under talker first audio, the talker's first-audio frame), so it counts time spent waiting upstream, not this stage's own queueing and prefill; that time is in the residual. Time to first audio (stage 1 · code2wav) measures it, with the upstream parts that make it.",
+    );
+    assert.equal(
+      tailRows(codecTtft(false), names, 6).at(-1)!.title,
+      'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
+    );
+  });
+
+  test('cold requests in the tail: how many and their share; the way to leave them out only when they make it', () => {
+    const t = tailOf(4);
+    assert.equal(tailColdNote({ ...t, coldRequests: 0, coldExcessMs: 0 }), null);
+    assert.equal(
+      tailColdNote({ ...t, coldRequests: 1, coldExcessMs: 975 }),
+      'Cold start: 1 of 4 tail requests is cold (the first after a server boot), bringing +975 ms of the +3.90 s excess (25%).',
+    );
+    assert.equal(
+      tailColdNote({ ...t, coldRequests: 2, coldExcessMs: 3500 }),
+      'Cold start: 2 of 4 tail requests are cold (the first after a server boot), bringing +3.50 s of the +3.90 s excess (90%): this tail is mostly cold start, not steady-state serving. Exclude cold (Latency Details) leaves them out.',
+    );
   });
 });
 

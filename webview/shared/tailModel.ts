@@ -5,12 +5,15 @@
 import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import {
   additiveTail,
+  coldTailText,
   fewValuesTailText,
+  foldParts,
   overlapText,
   partLabel,
   sentenceCase,
   stageLabel,
   targetLabel,
+  ttftWaitText,
 } from '../../server/shared';
 // What a part's contribution to a first-output target is, in explain's words.
 export { contributionLimit, contributionNote } from '../../server/shared';
@@ -91,7 +94,7 @@ export interface TailRow {
 const shareOf = (ms: number, total: number): number | null => (Math.abs(total) < 1e-9 ? null : ms / total);
 
 /**
- * The `top` parts with the largest excess, then the others summed, then the parts behind an
+ * The `top` parts with the largest excess (and any other of 5% or more, foldParts), then the others summed, then the parts behind an
  * overlap (apart: the upstream parts' time seen from downstream), then the residual (never
  * dropped: it is what no measured part explains, negative where parts still overlap).
  */
@@ -103,7 +106,8 @@ export function tailRows(
 ): TailRow[] {
   const additive = additiveTail(t);
   const tailRequests = `${t.requestCount} tail request${t.requestCount === 1 ? '' : 's'}`;
-  const rows: TailRow[] = additive.parts.slice(0, top).map((p) => {
+  const { shown, folded: rest } = foldParts(additive.parts, t.excessMs, top);
+  const rows: TailRow[] = shown.map((p) => {
     const median = medianContributionText(p, t.target, stageNames);
     return {
       key: p.key,
@@ -117,12 +121,11 @@ export function tailRows(
       title: `${partText(p, stageNames, oneOutput)}: on average ${signedMs(p.excessMs)} over its median ${median.inSentence} in the ${tailRequests} (measured in ${p.measuredIn}; in the others its time is in the residual)`,
     };
   });
-  const rest = additive.parts.slice(top);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
     rows.push({
       key: 'rest',
-      label: `${rest.length} other part${rest.length === 1 ? '' : 's'}`,
+      label: `${rest.length} other parts`,
       kind: 'rest',
       excessMs: sum,
       share: shareOf(sum, t.excessMs),
@@ -166,9 +169,21 @@ export function tailRows(
     medianTitle: '',
     title: overlapping
       ? "Negative: parts overlap in time (a downstream stage waits for its input while the upstream stage works), so their excesses add up to more than the target's."
-      : 'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).',
+      : (residualCause(t, additive.residualMs, stageNames) ??
+        'What no measured part explains (final output, orchestration, gaps between stages, parts not measured in some tail requests).'),
   });
   return rows;
+}
+
+/** A positive residual that holds a downstream TTFT's wait upstream, named as explain names it; null otherwise. */
+function residualCause(
+  t: TailAttribution,
+  residualMs: number,
+  stageNames: Readonly<Record<string, string>>,
+): string | null {
+  if (!(residualMs > 0)) return null;
+  const text = ttftWaitText(t, stageNames, (name) => sentenceCase(targetLabel(name, stageNames)));
+  return text === null ? null : `${sentenceCase(text)}.`;
 }
 
 /** A part whose contribution no tail request measured: named, with why, never a number. */
@@ -241,6 +256,13 @@ export function tailHeadline(t: TailAttribution): string {
 export function tailFewValuesNote(t: TailAttribution): string | null {
   const few = fewValuesTailText(t);
   return few === null ? null : `${sentenceCase(few)}.`;
+}
+
+/** How many tail requests are cold (the first after a server boot), as explain says it; null when none is. */
+export function tailColdNote(t: TailAttribution): string | null {
+  const cold = coldTailText(t);
+  if (cold === null) return null;
+  return `${sentenceCase(cold.text)}.${cold.dominates ? ' Exclude cold (Latency Details) leaves them out.' : ''}`;
 }
 
 /** No tail to explain: every request in scope took about the same. */

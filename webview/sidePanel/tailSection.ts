@@ -10,6 +10,7 @@ import {
   contributionNote,
   shareText,
   signedMs,
+  tailColdNote,
   tailFewValuesNote,
   tailHeadline,
   tailIsFlat,
@@ -25,6 +26,8 @@ export class TailSection {
   readonly el: HTMLElement;
   private readonly target = h('span', { className: 'muted source-note', testId: 'tail-target' });
   private readonly headline = h('p', { className: 'tail-headline', testId: 'tail-headline' });
+  /** How many tail requests are cold starts, and whether they make the tail. */
+  private readonly cold = h('p', { className: 'muted note', testId: 'tail-cold' });
   /** A p99 from fewer than 100 values is the largest value, not a tail estimate. */
   private readonly fewValues = h('p', { className: 'muted note', testId: 'tail-few-values' });
   private readonly list = h('ul', {
@@ -48,6 +51,7 @@ export class TailSection {
       { className: 'tail-section', testId: 'tail-section', attrs: { 'aria-label': 'Why p99 is slow' } },
       h('h2', {}, 'Why p99 is slow ', this.target),
       this.headline,
+      this.cold,
       this.fewValues,
       this.contribution,
       this.list,
@@ -59,6 +63,7 @@ export class TailSection {
     this.contribution.hidden = true;
     this.overlap.hidden = true;
     this.fewValues.hidden = true;
+    this.cold.hidden = true;
   }
 
   update(
@@ -80,6 +85,9 @@ export class TailSection {
     const few = tailFewValuesNote(tail);
     setText(this.fewValues, few ?? '');
     this.fewValues.hidden = few === null;
+    const cold = tailColdNote(tail);
+    setText(this.cold, cold ?? '');
+    this.cold.hidden = cold === null;
     this.filter = { target: tail.target, quantile: tail.quantile, ms: tail.thresholdMs };
     setText(this.open, `Show the ${formatCount(tail.requestCount)} tail request${tail.requestCount === 1 ? '' : 's'}`);
     setAttr(

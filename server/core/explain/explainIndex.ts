@@ -5,7 +5,9 @@
 // incrementally, inFlight.ts). Tail attribution, load at arrival, the over-time series
 // and the cost model are linear passes over these numbers: no request is re-analysed or
 // materialized to answer them, and each new request costs one breakdown.
+import { firstStageIdOf } from '../analysis/crossStage';
 import { prefillCoversDecode } from '../analysis/oneOutputStage';
+import { ttftUpstreamWaitMs } from '../analysis/ttftUpstreamWait';
 import type { AnalyzedRequest } from '../analysis/types';
 import { numberOf } from '../values';
 import { breakdownOf, comparePartMeta } from './breakdown';
@@ -47,6 +49,8 @@ export interface StageColumns {
   readonly alongsideUpstream: Column;
   /** vllm_num_preemptions where printed (absent: a hidden row, zero or not measured, or None). */
   readonly preemptions: Column;
+  /** By how much the stage's TTFT exceeds its queued + prefill where that is a wait for upstream output (ttftUpstreamWait.ts); absent elsewhere. */
+  readonly ttftWaitedUpstream: Column;
 }
 
 /** Something kept up to date from the index's requests as they arrive (tailState.ts). */
@@ -99,6 +103,7 @@ export class ExplainIndex {
       readonly tokensOut: number;
       readonly alongsideUpstream: number;
       readonly preemptions: number;
+      readonly ttftWaitedUpstream: number;
     }
   >();
   private stageOrder: StageColumns[] | null = null;
@@ -176,6 +181,7 @@ export class ExplainIndex {
     }
     const arrival = breakdown.totalMs === null ? Number.NaN : finish - breakdown.totalMs;
     const spans: { stageKey: string; start: number; end: number }[] = [];
+    const firstStageId = firstStageIdOf(request.stages);
     for (const span of breakdown.stageSpans) {
       let ordinals = this.stageOrdinals.get(span.stageKey);
       if (ordinals === undefined) {
@@ -189,6 +195,7 @@ export class ExplainIndex {
           tokensOut: this.named(prefix, 'out'),
           alongsideUpstream: this.named(prefix, 'along'),
           preemptions: this.named(prefix, 'preempt'),
+          ttftWaitedUpstream: this.named(prefix, 'ttftWait'),
         };
         this.stageOrdinals.set(span.stageKey, ordinals);
       }
@@ -201,6 +208,7 @@ export class ExplainIndex {
         put(ordinals.tokensIn, numberOf(stage.fields, 'num_tokens_in'));
         put(ordinals.tokensOut, numberOf(stage.fields, 'num_tokens_out'));
         put(ordinals.preemptions, numberOf(stage.fields, 'vllm_num_preemptions'));
+        put(ordinals.ttftWaitedUpstream, ttftUpstreamWaitMs(request, stage, firstStageId));
       }
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
@@ -329,6 +337,7 @@ export class ExplainIndex {
         tokensOut: namedColumn(this.arena, `s:${m.stageKey}:out`),
         alongsideUpstream: namedColumn(this.arena, `s:${m.stageKey}:along`),
         preemptions: namedColumn(this.arena, `s:${m.stageKey}:preempt`),
+        ttftWaitedUpstream: namedColumn(this.arena, `s:${m.stageKey}:ttftWait`),
       })));
   }
 

@@ -11,6 +11,9 @@ import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
 import { fewValuesTailText } from './fewValuesTail';
+import { foldParts } from './foldParts';
+import { sentenceCase } from '../sentenceCase';
+import { coldTailText, ttftWaitText } from './tailCauses';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
@@ -172,6 +175,7 @@ function tailBlock(
   t: TailAttribution,
   oneOutput: readonly string[],
   roles: Readonly<Record<string, string>>,
+  targets: readonly string[],
 ): string[] {
   const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
   const out = [
@@ -179,16 +183,15 @@ function tailBlock(
   ];
   // The parts behind an overlap apart (additiveTail): the shares and the residual add up without them.
   const additive = additiveTail(t);
-  const shown = additive.parts.slice(0, TOP_PARTS);
+  const { shown, folded: rest } = foldParts(additive.parts, t.excessMs, TOP_PARTS);
   const rows = [['part', 'excess', 'share', 'median']];
   // A median 0 of a part that lies after the target's instant is no 0 ms measurement: said in words.
   const median = (p: TailPart): string => (p.afterTarget === undefined ? ms(p.medianMs) : 'after target');
   for (const p of shown) rows.push([partLabel(p, oneOutput, roles), signed(p.excessMs), pct(p.share), median(p)]);
-  const rest = additive.parts.slice(TOP_PARTS);
   if (rest.length > 0) {
     const sum = rest.reduce((a, p) => a + p.excessMs, 0);
     rows.push([
-      `${rest.length} other part${rest.length === 1 ? '' : 's'}`,
+      `${rest.length} other parts`,
       signed(sum),
       pct(Math.abs(t.excessMs) < 1e-9 ? null : sum / t.excessMs),
       '',
@@ -210,6 +213,12 @@ function tailBlock(
     '',
   ]);
   out.push(...table(rows));
+  // Cold requests first: when they make the tail, nothing below is about steady-state serving.
+  const cold = coldTailText(t);
+  if (cold !== null)
+    out.push(
+      `  (${cold.text}${cold.dominates ? '; --exclude-cold leaves the first request after each server boot out' : ''})`,
+    );
   const contribution = contributionNote(t.target, roles, t.upstreamUntilInput);
   if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
   const after = [...shown, ...additive.apart.map((a) => a.part)].find((p) => p.afterTarget !== undefined)?.afterTarget;
@@ -224,8 +233,16 @@ function tailBlock(
     signed,
   });
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
+  // A residual that holds a downstream TTFT's wait upstream names it instead of the generic causes.
   const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
-  if (residualNote !== null) out.push(`  (${residualNote})`);
+  const waited =
+    residualNote !== null && additive.residualMs > 0
+      ? ttftWaitText(t, roles, (name) =>
+          targets.includes(name) ? `${sentenceCase(targetLabel(name, roles))} (--target ${name})` : null,
+        )
+      : null;
+  if (waited !== null) out.push(`  (the positive residual: ${waited})`);
+  else if (residualNote !== null) out.push(`  (${residualNote})`);
   const few = fewValuesTailText(t);
   if (few !== null) out.push(`  (${few})`);
   if (t.requestIds.length > 0)
@@ -256,7 +273,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }
-  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles), '');
+  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles, report.targets), '');
   if (report.unsupportedTargets.length > 0) {
     out.push(
       `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,

@@ -49,6 +49,42 @@ function alongsideStagesOf(index: ExplainIndex, tailRows: Int32Array): string[] 
   return out;
 }
 
+/** The tail's cold requests (the first after a server boot) and the part of the mean excess they bring. */
+function coldInTail(index: ExplainIndex, t: TailIngredients): { requests: number; excessMs: number } {
+  let requests = 0;
+  let sum = 0;
+  for (let j = 0; j < t.tailRows.length; j++) {
+    if (index.isCold(t.tailRows[j]) !== 1) continue;
+    requests++;
+    sum += t.tailValues[j] - t.targetMedianMs;
+  }
+  return { requests, excessMs: sum / t.tailRows.length };
+}
+
+/**
+ * Under a stage's TTFT: the tail requests whose TTFT of that stage includes a wait for upstream
+ * output, and that wait summed over them, over the tail's count (as the excesses are).
+ */
+function ttftWaitedInTail(
+  index: ExplainIndex,
+  target: Target,
+  tailRows: Int32Array,
+): { requests: number; waitMs: number } | null {
+  if (target.kind !== 'ttft') return null;
+  const stage = index.stages().find((s) => s.stageKey === target.stageKey);
+  if (stage === undefined) return null;
+  const values = new Float64Array(tailRows.length);
+  stage.ttftWaitedUpstream.read(tailRows, values);
+  let requests = 0;
+  let sum = 0;
+  for (const v of values) {
+    if (Number.isNaN(v)) continue;
+    requests++;
+    sum += v;
+  }
+  return requests === 0 ? null : { requests, waitMs: sum / tailRows.length };
+}
+
 export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribution {
   const { tailRows, tailValues } = t;
   const tailCount = tailRows.length;
@@ -113,6 +149,8 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
   const needed = valuesAbovePercent(TAIL_PERCENT[t.quantile]);
   const cut = rowsCutUpstream(index, t.target, tailRows, tailValues);
   const waits = waitsWithinUpstream(index, t.target, tailRows, tailValues);
+  const cold = coldInTail(index, t);
+  const ttftWaited = ttftWaitedInTail(index, t.target, tailRows);
   const slowest = Array.from({ length: tailCount }, (_, j) => j).sort(
     (a, b) => tailValues[b] - tailValues[a] || tailRows[a] - tailRows[b],
   );
@@ -131,6 +169,9 @@ export function tailResult(index: ExplainIndex, t: TailIngredients): TailAttribu
     ...(cut === 0 ? {} : { upstreamUntilInput: cut }),
     ...(waits.length === 0 ? {} : { waitsWithinUpstream: waits }),
     ...(t.scopeCount < needed ? { fewValues: { needed } } : {}),
+    coldRequests: cold.requests,
+    coldExcessMs: cold.excessMs,
+    ...(ttftWaited === null ? {} : { ttftWaitedUpstream: ttftWaited }),
     ...(notMeasured.length === 0 ? {} : { notMeasured }),
     requestIds: slowest.slice(0, MAX_REQUEST_IDS).map((j) => index.requestId(tailRows[j])),
   };

@@ -191,6 +191,17 @@ export interface TailAttribution {
    * value or an interpolation towards it, not a tail estimate.
    */
   readonly fewValues?: { readonly needed: number };
+  /** Tail requests that are cold, the first after a server boot (tailResult always sets it, 0 included). */
+  readonly coldRequests?: number;
+  /** The part of excessMs the cold tail requests bring: their (target − targetMedianMs) summed, over the tail's count. */
+  readonly coldExcessMs?: number;
+  /**
+   * Under a downstream stage's TTFT: the tail requests whose TTFT includes a wait for upstream
+   * output (finding ttft-includes-upstream-wait), time no part of that stage holds, so it is in the
+   * residual; waitMs is that wait (TTFT − queued − prefill) summed over them, over the tail's count
+   * (absent when none).
+   */
+  readonly ttftWaitedUpstream?: { readonly requests: number; readonly waitMs: number };
   /** Parts whose contribution is not known in any tail request (absent when none). */
   readonly notMeasured?: readonly UnmeasuredTailPart[];
   /** Up to 50 tail requests, slowest first. */

@@ -21,6 +21,7 @@ import {
   contributionNote,
   shareText,
   signedMs,
+  tailColdNote,
   tailFewValuesNote,
   tailHeadline,
   tailIsFlat,
@@ -293,6 +294,7 @@ export class TailView {
     if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
     const filter: TailFilter = { target: t.target, quantile: t.quantile, ms: t.thresholdMs };
     const few = tailFewValuesNote(t);
+    const cold = tailColdNote(t);
     const overlap = tailIsFlat(t) ? null : tailOverlapNote(t, this.stageNames, this.oneOutput);
     const contribution = tailIsFlat(t) ? null : contributionNote(t.target, this.stageNames, t.upstreamUntilInput);
     const requests = t.requestIds.map((id) =>
@@ -330,6 +332,7 @@ export class TailView {
         attrs: { 'aria-label': tailHeadline(t) },
       },
       h('h3', { className: 'tail-headline', testId: 'tail-headline', text: tailHeadline(t) }),
+      cold === null ? null : h('p', { className: 'muted', testId: 'tail-cold', text: cold }),
       few === null ? null : h('p', { className: 'muted', testId: 'tail-few-values', text: few }),
       contribution === null
         ? null
