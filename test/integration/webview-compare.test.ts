@@ -338,3 +338,42 @@ describe('compare panel stage table', () => {
     });
   }
 });
+
+describe('compare panel of two pipelines (Qwen3-Omni against Qwen3-TTS)', () => {
+  test('a warning heads the report, and each stage names what it is in each run', async () => {
+    const [omni, tts] = await Promise.all(
+      ['qwen3-omni-three-stage-transfers.log', 'qwen3tts-talker-first-audio-after-fix.log'].map((f) =>
+        loadRun(path.join(UPSTREAM, f), { excludeCold: false }),
+      ),
+    );
+    const report = compareRuns(omni!, tts!);
+    assert.ok(report.stagesDiffer != null);
+    const two: CompareResult = {
+      report,
+      baselineRun: liveRun('qwen3-omni-three-stage-transfers.log'),
+      candidateRun: liveRun('qwen3tts-talker-first-audio-after-fix.log'),
+    };
+    const page = await harness.openCompare(two, { width: 1000, height: 800 });
+    try {
+      const warning = page.getByTestId('compare-stages-differ');
+      await warning.waitFor();
+      assert.equal(await warning.textContent(), `Warning: ${report.stagesDiffer}`);
+      assert.equal(await warning.isVisible(), true);
+      const titles = await page.locator('tr.group th').allTextContents();
+      assert.ok(titles.includes('Stage 1 · talker (baseline) / code2wav (candidate)'), JSON.stringify(titles));
+      assert.ok(titles.includes('Stage 0 · thinker (baseline) / talker (candidate)'), JSON.stringify(titles));
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  test('two runs of one pipeline carry no such warning', async () => {
+    const page = await harness.openCompare(result, { width: 1000, height: 800 });
+    try {
+      await page.getByTestId('compare-runs').waitFor();
+      assert.equal(await page.getByTestId('compare-stages-differ').count(), 0);
+    } finally {
+      await page.context().close();
+    }
+  });
+});

@@ -221,7 +221,7 @@ export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean):
         ? 'Request (end to end)'
         : scope.includes('->')
           ? `Transfer ${scope.replace('->', ' → ')}`
-          : sentenceCase(stageLabel(scope, report.stageRoles ?? {})),
+          : stageTitle(report, scope),
     rows,
   }));
 }
@@ -292,4 +292,17 @@ export function histogramSideText(
     text: `${bound.kind === 'atMost' ? '≤' : '≥'}${fmt(bound.kind === 'atMost' ? bound.le : value)}`,
     bound: true,
   };
+}
+
+/**
+ * "Stage 1 · code2wav"; where the runs give the stage different roles (two pipelines), each
+ * run's: "Stage 1 · code2wav (baseline) / talker (candidate)".
+ */
+function stageTitle(report: ComparisonReport, scope: string): string {
+  const shared = report.stageRoles ?? {};
+  const b = report.runStageRoles?.baseline[scope];
+  const c = report.runStageRoles?.candidate[scope];
+  if (shared[scope] !== undefined || (b === undefined && c === undefined) || b === c)
+    return sentenceCase(stageLabel(scope, shared));
+  return `${sentenceCase(stageLabel(scope, {}))} · ${b ?? 'not named'} (baseline) / ${c ?? 'not named'} (candidate)`;
 }

@@ -243,6 +243,16 @@ export function renderComparison(
     ),
     h('p', { className: 'headline', testId: 'compare-headline', text: head.text }),
   ];
+  // Two pipelines: every stage row holds one run's stage against another's. Said first, as the CLI does.
+  if (report.stagesDiffer != null)
+    parts.push(
+      h('p', {
+        className: 'notice-banner',
+        testId: 'compare-stages-differ',
+        attrs: { role: 'alert' },
+        text: `Warning: ${report.stagesDiffer}`,
+      }),
+    );
   // Every row would read "not testable" without saying why: said once, under the headline.
   const tooFew = tooFewToTestText(report);
   if (tooFew !== null) parts.push(h('p', { className: 'muted', testId: 'compare-too-few', text: tooFew }));
