@@ -35,7 +35,7 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { AsciiPiece, CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
-import { Interner, ownCopy, skipBlanks } from './strings';
+import { Interner, ownCopy, skipBlanks, snippet } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { OpenRecords } from './openRecords';
 import { RawPrefixMatcher } from './rawPrefixMatch';
@@ -316,8 +316,13 @@ export class RecordReader implements LineSink, RecordSink {
   }
 
   private omniTiming(origin: Origin, message: string, lineNo: number): void {
-    const t = parseOmniTiming(message, this.ctx.cells);
+    const t = parseOmniTiming(message, this.ctx.cells, this.ctx.identities.lastRequestId);
     let id = t.requestId;
+    if (t.idMayGoOnWith !== null && id !== null)
+      this.problem(
+        lineNo,
+        `[OmniTiming] line ${lineNo}: its request id ${snippet(id)} may go on with ${snippet(t.idMayGoOnWith)} (the line prints the id as it is, spaces included, and that part names none of its keys); read as ${snippet(id)}`,
+      );
     if (id === null || id === '') {
       id = UNTITLED_REQUEST_ID;
       this.problem(
