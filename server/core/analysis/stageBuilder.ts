@@ -54,15 +54,16 @@ function replicaIdOf(cell: Cell | undefined): number | null {
   return cell.state === 'measured' && Number.isFinite(cell.value) ? cell.value : null;
 }
 
-/** A row of the request's stage table that the table, cut off, never reached (no stage holds it). */
+/** A row of the request's stage table that the table never read: cut off before it, or on a line lost (a stage that holds its value read it). */
 export function rowUnread(
   request: Pick<AnalyzedRequest, 'stageTableCut' | 'stageTableUnreadRows' | 'stages'>,
   row: string,
 ): boolean {
   if (!request.stageTableCut) return false;
-  for (const s of request.stages) if (s.fields[row] !== undefined) return false;
+  // A row cut short keeps the values before the cut: its other columns are unread.
   const unread = request.stageTableUnreadRows;
   if (unread !== undefined) return inUnreadRows(row, unread);
+  for (const s of request.stages) if (s.fields[row] !== undefined) return false;
   return row > lastRowOf(request.stages.map((s) => Object.keys(s.fields)));
 }
 

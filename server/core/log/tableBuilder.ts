@@ -87,6 +87,8 @@ interface LostLine {
   readonly line: number;
   readonly after: string;
   before: string | null;
+  /** A row cut short whose values before the cut were read. */
+  readonly keptOf: string | null;
 }
 
 export class TableBuilder implements OpenRecord {
@@ -108,6 +110,8 @@ export class TableBuilder implements OpenRecord {
   private lost: LostLine[] | null = null;
   /** The last lost line's rows run on to the next row read. */
   private gapOpen = false;
+  /** The row being read was cut short: its missing cells are expected, not a problem of their own. */
+  private readingCutRow = false;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -169,7 +173,30 @@ export class TableBuilder implements OpenRecord {
    */
   lostLine(lineNo: number): void {
     if (this.gapOpen) return;
-    (this.lost ??= []).push({ line: lineNo, after: this.rowSchema.name, before: null });
+    (this.lost ??= []).push({ line: lineNo, after: this.rowSchema.name, before: null, keptOf: null });
+    this.gapOpen = true;
+  }
+
+  /**
+   * A row cut short (the log was truncated, or another writer interrupted it): its last value
+   * may be missing digits, so it is not read; the values before it, each closed by its `|`, are.
+   * The row's other columns and the rows up to the next one read are unknown.
+   */
+  private cutRow(src: string, a: number, b: number, lineNo: number): void {
+    this.partialRowLine = lineNo;
+    const after = this.rowSchema.name;
+    const lastBar = src.lastIndexOf('|', b - 1);
+    const firstEnd = src.indexOf('|', a + 1);
+    if (this.state === BODY && firstEnd !== -1 && firstEnd < lastBar) {
+      const nameStart = skipBlanks(src, a + 1, firstEnd);
+      const nameEnd = trimBlanksEnd(src, nameStart, firstEnd);
+      this.readingCutRow = true;
+      this.bodyRow(src, nameStart, nameEnd, firstEnd, lastBar + 1, lineNo);
+      this.readingCutRow = false;
+    }
+    if (this.gapOpen) return;
+    const keptOf = this.rowSchema.name === after ? null : this.rowSchema.name;
+    (this.lost ??= []).push({ line: lineNo, after, before: null, keptOf });
     this.gapOpen = true;
   }
 
@@ -278,10 +305,7 @@ export class TableBuilder implements OpenRecord {
       this.state = TITLED;
     }
     if (b - a < 2 || src.charCodeAt(b - 1) !== 124 /* | */) {
-      // A row cut short (the log was truncated, or another writer interrupted it): its
-      // last value may be missing digits, so it is not read.
-      this.partialRowLine = lineNo;
-      this.lostLine(lineNo);
+      this.cutRow(src, a, b, lineNo);
       return CONSUMED;
     }
     const firstEnd = src.indexOf('|', a + 1);
@@ -429,7 +453,13 @@ export class TableBuilder implements OpenRecord {
     }
     // A row short of cells (not what PrettyTable prints): the missing ones were not printed, so they are absent.
     for (let m = k; m < n; m++) (columns[m] as ColumnReader).addAbsent(this.rowSchema.parent ?? this.rowSchema);
-    if (k !== n && this.title?.kind !== 'overall' && this.title?.kind !== 'e2e' && !this.cellCountReported) {
+    if (
+      k !== n &&
+      !this.readingCutRow &&
+      this.title?.kind !== 'overall' &&
+      this.title?.kind !== 'e2e' &&
+      !this.cellCountReported
+    ) {
       this.cellCountReported = true;
       this.ctx.sink.problem(lineNo, `${this.describe()}: row ${snippet(name)} has ${k} values for ${n} columns`);
     }
@@ -448,9 +478,11 @@ export class TableBuilder implements OpenRecord {
       if (g.before === null && !reachedEnd) continue;
       const from = g.after === '' ? 'from its first row' : `after ${snippet(g.after)}`;
       const to = g.before === null ? 'to its end' : `before ${snippet(g.before)}`;
+      const kept =
+        g.keptOf === null ? 'not read' : `read only up to the cut (the values of ${snippet(g.keptOf)} before it)`;
       this.ctx.sink.problem(
         g.line,
-        `${this.describe()} at line ${this.startLine}: line ${g.line} was cut short (a partial write) and not read; the rows it may have held (by name, ${from} ${to}) are unknown, not hidden`,
+        `${this.describe()} at line ${this.startLine}: line ${g.line} was cut short (a partial write) and ${kept}; the values it may have held (rows by name ${from} ${to}) are unknown, not hidden`,
       );
     }
   }
