@@ -50,8 +50,23 @@ export interface StageTableRecord extends RecordBase {
   readonly columns: readonly StageColumn[];
   /** Row names in printed order. */
   readonly rows: readonly string[];
-  /** false when the table was cut off (end of input, or another record began first). */
+  /** false when the table was cut off (end of input, or another record began first), or a line of it was lost. */
   readonly complete: boolean;
+  /**
+   * Present when a line inside the table was lost (cut short or unreadable): every range of row
+   * names the table did not read, the end's included when it was also cut off. Absent on a table
+   * that is incomplete only because it was cut off: its rows after the last one read are unread.
+   */
+  readonly unreadRows?: readonly UnreadRows[];
+}
+
+/**
+ * The rows of a table a lost line may have held: the table sorts its rows by name, so they are
+ * the names after `after` ('' : from the first) and before `before` (null: to the end).
+ */
+export interface UnreadRows {
+  readonly after: string;
+  readonly before: string | null;
 }
 
 export interface TransferEdge {

@@ -510,7 +510,7 @@ function truncatedMessage(tables: number, dicts: number): string {
   const parts: string[] = [];
   if (tables > 0)
     parts.push(
-      `${tables} request${tables === 1 ? ' has' : 's have'} a table that was cut off (end of input or an interrupted write); the rows that were read are kept; the rows after the last one read (the table sorts them by name) are unknown, shown as not recorded, not as hidden.`,
+      `${tables} request${tables === 1 ? ' has' : 's have'} a table that was cut off or lost a line (end of input or an interrupted write); the rows that were read are kept; the rows it did not read (after the last one read, or where the lost line was: the table sorts them by name) are unknown, shown as not recorded, not as hidden.`,
     );
   if (dicts > 0)
     parts.push(

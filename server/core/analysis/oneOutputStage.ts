@@ -6,7 +6,9 @@
 // that figure as prefill alone; a matched deploy config only adds evidence.
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
+import { rowUnread } from './stageBuilder';
 import type { AnalyzedRequest, PhaseSplit, RequestStage } from './types';
+import { SPLIT_FIELD } from './types';
 
 /** What the figure is called wherever it is shown. */
 export const PREFILL_DECODE_LABEL = 'prefill+decode (one output)';
@@ -35,14 +37,16 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
 
 /**
  * Whether this stage's vllm_prefill_ms also covers its decode steps: an LLM stage with a
- * downstream stage in the same request, prefill measured, decode a measured 0 or hidden,
- * and more than one token out (or, without a token count, one output and a TTFT at the
- * end of the stage).
+ * downstream stage in the same request, prefill measured (or its row lost with a line of the
+ * table: the decode 0 still is no measurement), decode a measured 0 or hidden, and more than one
+ * token out (or, without a token count, one output and a TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
   if (stage.kind !== 'llm' || stage.stageId === null) return false;
   const { states, values } = stage.split;
-  if (states.prefillMs !== 'measured' || values.prefillMs === null) return false;
+  const prefillMeasured = states.prefillMs === 'measured' && values.prefillMs !== null;
+  if (!prefillMeasured && !(states.prefillMs === 'notRecorded' && rowUnread(request, SPLIT_FIELD.prefillMs)))
+    return false;
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
   if (!decodeZero || !hasDownstream(request, stage.stageId)) return false;
   return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);

@@ -15,6 +15,7 @@
 //    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
 //    engine has no vLLM first-token time to set it from.
 //  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time.
+import type { UnreadRows } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
 import { mayBeUnrecorded, unrecordedReason } from './unrecordedValues';
@@ -51,13 +52,19 @@ export interface SplitContext {
   readonly kind: StageKind;
   /** The table this stage came from prints vLLM-native stats (some `vllm_*` value measured on some stage). */
   readonly tableHasNativeStats: boolean;
-  /** The table was cut off after this row: an absent row named after it was never reached (unknown, not hidden). */
-  readonly unreadAfter?: string | null;
+  /** Rows the table did not read (cut off, or a line lost): an absent row among them is unknown, not hidden. */
+  readonly unreadRows?: readonly UnreadRows[] | null;
 }
 
-/** An absent row the cut-off table never reached. */
+/** Whether `name` is among the rows a table did not read. */
+export function inUnreadRows(name: string, rows: readonly UnreadRows[]): boolean {
+  for (const r of rows) if (name > r.after && (r.before === null || name < r.before)) return true;
+  return false;
+}
+
+/** An absent row the table never read. */
 function unread(name: string, ctx: SplitContext): boolean {
-  return ctx.unreadAfter !== undefined && ctx.unreadAfter !== null && name > ctx.unreadAfter;
+  return ctx.unreadRows !== undefined && ctx.unreadRows !== null && inUnreadRows(name, ctx.unreadRows);
 }
 
 /** True when this stage shows the codec first-audio TTFT signature (seed 000). */
@@ -128,9 +135,10 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     decodeMs: stateOf(decode),
     ttftMs: stateOf(ttft),
   };
-  if (ctx.unreadAfter !== undefined && ctx.unreadAfter !== null) {
+  const unreadRows = ctx.unreadRows;
+  if (unreadRows !== undefined && unreadRows !== null) {
     for (const name of SPLIT_NAMES)
-      if (states[name] === 'hidden' && unread(SPLIT_FIELD[name], ctx)) states[name] = 'notRecorded';
+      if (states[name] === 'hidden' && inUnreadRows(SPLIT_FIELD[name], unreadRows)) states[name] = 'notRecorded';
   }
   // A negative interval, nan or inf is not a time (unrecordedValues.ts): kept as printed in the
   // fields only. Rare: one compare of plain reads first, the loop by name only when one is odd.

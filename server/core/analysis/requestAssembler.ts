@@ -288,7 +288,7 @@ function finalize(open: OpenRequest): AnalyzedRequest {
   const stageTableCut = open.stageTable !== null && !open.stageTable.complete;
   const stages =
     open.stageTable !== null
-      ? stagesFromColumns(open.stageTable.columns, stageTableCut)
+      ? stagesFromColumns(open.stageTable.columns, stageTableCut, open.stageTable.unreadRows)
       : open.timing !== null
         ? stagesFromTiming(open.timing)
         : [];
@@ -306,6 +306,7 @@ function finalize(open: OpenRequest): AnalyzedRequest {
     complete: open.complete,
     hasStageTable: open.stageTable !== null,
     stageTableCut,
+    ...(open.stageTable?.unreadRows === undefined ? {} : { stageTableUnreadRows: open.stageTable.unreadRows }),
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
   };
 }

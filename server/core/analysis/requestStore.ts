@@ -11,7 +11,13 @@ import { ChunkedInt32 } from './chunkedArrays';
 import { addedTimeToFirstOutput } from './crossStage';
 import { LayoutTable, type FieldLayout, type RequestLayout } from './requestLayout';
 import { SlotCodec } from './packedValues';
-import { lastRowOf, stageFromColumn, stagesFromColumns, stagesFromTiming, tableHasNativeStats } from './stageBuilder';
+import {
+  afterLastRow,
+  stageFromColumn,
+  stagesFromColumns,
+  stagesFromTiming,
+  tableHasNativeStats,
+} from './stageBuilder';
 import { e2eTableMs, endToEndOf, omniTimingTotalMs } from './endToEnd';
 import { requestTransfers, tableEdgesOf } from './transfers';
 import type { AnalyzedRequest, RequestOverallSummary, RequestStage } from './types';
@@ -98,7 +104,8 @@ export class RequestStore implements RequestList {
     this.positions.set(request.requestId, this.entries.length);
     // A request of the format before February 2026 is kept whole: its split is not measured, which
     // the packed stages would read back as hidden; such logs are small.
-    if (request.legacyDict === true) {
+    // So is one whose stage table lost a line (rare): its unread rows are not in the packed form.
+    if (request.legacyDict === true || request.stageTableUnreadRows !== undefined) {
       const flags = (request.cold ? COLD : 0) | (request.complete ? COMPLETE : 0);
       const kept = this.keepOverall ? request : { ...request, overallSummary: null };
       const rare: RareParts = { timingIdentity: null, timingExtra: null, asides: null, whole: kept };
@@ -254,9 +261,9 @@ export class RequestStore implements RequestList {
           this.textCells,
         );
         const column = { column: s.stageKey, stageId: s.stageId, segment: s.segment, fields: reader.fields(s.fields) };
-        const unreadAfter =
-          (entry.bootFlags & STAGE_TABLE_CUT) !== 0 ? lastRowOf(layout.stages.map((c) => c.fields.names)) : null;
-        return stageFromColumn(column, (entry.bootFlags & NATIVE_STATS) !== 0, unreadAfter);
+        const unread =
+          (entry.bootFlags & STAGE_TABLE_CUT) !== 0 ? afterLastRow(layout.stages.map((c) => c.fields.names)) : null;
+        return stageFromColumn(column, (entry.bootFlags & NATIVE_STATS) !== 0, unread);
       }
       skip += s.fields.slotCount;
     }

@@ -2,18 +2,30 @@
 // phase split of each), or, when the stage table is missing, the stage times of its
 // [OmniTiming] line. Used when a request is assembled and when a stored one is read back.
 import { mapPacked } from '../arrays';
-import type { OmniTimingRecord, StageColumn } from '../records';
+import type { OmniTimingRecord, StageColumn, UnreadRows } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { measured } from '../values';
-import { notMeasuredSplit, phaseSplitOf } from './phaseSplit';
+import { inUnreadRows, notMeasuredSplit, phaseSplitOf } from './phaseSplit';
 import { stageKindOf } from './stageKind';
 import type { AnalyzedRequest, RequestStage } from './types';
 
-/** `cut`: the table was cut off (rows after the last one read are unknown). */
-export function stagesFromColumns(columns: readonly StageColumn[], cut = false): RequestStage[] {
+/**
+ * `cut`: the table was cut off (rows after the last one read are unknown); `unreadRows`, when a
+ * line of it was lost, every range of rows it did not read (records.ts).
+ */
+export function stagesFromColumns(
+  columns: readonly StageColumn[],
+  cut = false,
+  unreadRows?: readonly UnreadRows[],
+): RequestStage[] {
   const nativeStats = tableHasNativeStats(columns);
-  const unreadAfter = cut ? lastRowOf(columns.map((c) => Object.keys(c.fields))) : null;
-  return mapPacked(columns, (column) => stageFromColumn(column, nativeStats, unreadAfter));
+  const unread = unreadRows ?? (cut ? afterLastRow(columns.map((c) => Object.keys(c.fields))) : null);
+  return mapPacked(columns, (column) => stageFromColumn(column, nativeStats, unread));
+}
+
+/** The rows a table cut off after its last row read never reached. */
+export function afterLastRow(columnNames: Iterable<Iterable<string>>): UnreadRows[] {
+  return [{ after: lastRowOf(columnNames), before: null }];
 }
 
 /**
@@ -42,18 +54,24 @@ function replicaIdOf(cell: Cell | undefined): number | null {
   return cell.state === 'measured' && Number.isFinite(cell.value) ? cell.value : null;
 }
 
-/** A row of the request's stage table that the table, cut off, never reached (no stage holds it). */
-export function rowUnread(request: Pick<AnalyzedRequest, 'stageTableCut' | 'stages'>, row: string): boolean {
+/** A row of the request's stage table that the table never read: cut off before it, or on a line lost (a stage that holds its value read it). */
+export function rowUnread(
+  request: Pick<AnalyzedRequest, 'stageTableCut' | 'stageTableUnreadRows' | 'stages'>,
+  row: string,
+): boolean {
   if (!request.stageTableCut) return false;
+  // A row cut short keeps the values before the cut: its other columns are unread.
+  const unread = request.stageTableUnreadRows;
+  if (unread !== undefined) return inUnreadRows(row, unread);
   for (const s of request.stages) if (s.fields[row] !== undefined) return false;
   return row > lastRowOf(request.stages.map((s) => Object.keys(s.fields)));
 }
 
-/** `unreadAfter`: in a cut-off table, the last row read (rows named after it were never reached); null when whole. */
+/** `unreadRows`: the rows a cut-off table (or one with a lost line) did not read; null when whole. */
 export function stageFromColumn(
   column: StageColumn,
   tableHasNativeStats: boolean,
-  unreadAfter: string | null = null,
+  unreadRows: readonly UnreadRows[] | null = null,
 ): RequestStage {
   const kind = stageKindOf(column.fields);
   const replica = column.fields['replica_id'];
@@ -64,7 +82,7 @@ export function stageFromColumn(
     replicaId: replicaIdOf(replica),
     kind,
     fields: column.fields,
-    split: phaseSplitOf(column.fields, { kind, tableHasNativeStats, unreadAfter }),
+    split: phaseSplitOf(column.fields, { kind, tableHasNativeStats, unreadRows }),
   };
 }
 

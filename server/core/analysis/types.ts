@@ -2,7 +2,7 @@
 // distributions, and findings. Shared (as types) by the CLI, the language server and the
 // webviews through server/protocol.ts.
 import type { FieldMap } from '../values';
-import type { OmniTimingRecord } from '../records';
+import type { OmniTimingRecord, UnreadRows } from '../records';
 import type { UnrecordedReason } from './unrecordedValues';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
@@ -132,10 +132,12 @@ export interface AnalyzedRequest {
   /** false when one of its tables was cut off. */
   readonly complete: boolean;
   /**
-   * Its stage table was cut off: the rows after the last one read (the table sorts its rows by
+   * Its stage table was cut off or lost a line (then stageTableUnreadRows says which rows): the rows after the last one read (the table sorts its rows by
    * name) were never reached, so their values are unknown (`notRecorded`), not hidden.
    */
   readonly stageTableCut: boolean;
+  /** When a line inside the stage table was lost: every range of rows it did not read (records.ts `unreadRows`). */
+  readonly stageTableUnreadRows?: readonly UnreadRows[];
   /** false when only E2E/OmniTiming were printed (the stage table is DEBUG-only on phase-split builds). */
   readonly hasStageTable: boolean;
   readonly derived: RequestDerived;

@@ -50,5 +50,5 @@ export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
   nonFinite: 'not a number (printed nan, inf or -inf)',
   negative: 'negative (below zero: not a real time)',
   noOutput: "no output (0.0 is the field's default, not a time)",
-  unread: 'not reached (the stage table was cut off before its row)',
+  unread: 'not read (the stage table was cut off before its row, or lost the line it was on)',
 };

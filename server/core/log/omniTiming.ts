@@ -14,9 +14,61 @@ export const OMNI_TIMING_TAG = '[OmniTiming]';
 export type OmniTimingParts = Omit<OmniTimingRecord, 'kind' | 'line' | 'header' | 'requestId' | 'identity'> & {
   readonly requestId: string | null;
   readonly identity: Record<string, string>;
+  /** A `key=value` part right after the request id that may be part of it (an unknown key): the id was read without it. */
+  readonly idMayGoOnWith: string | null;
 };
 
 const IDENTITY_KEYS = new Set(['response', 'turn', 'reason']);
+/** Every key the line prints: a part naming one of them ends the request id (or identity value) before it. */
+const LINE_KEYS = new Set([
+  'req',
+  'response',
+  'turn',
+  'reason',
+  'total',
+  'preprocess',
+  'engine',
+  'stages',
+  'transfers',
+  'ar2diffusion',
+  'handoffs',
+]);
+
+/**
+ * Where the value of `req=` (or an identity part) starting at v, first part ending at q, ends. The
+ * server prints the id as it is, spaces included, and only `key=value` parts after it: the value
+ * runs on over the parts without `=`, up to the first part with one. When that part names no key
+ * of the line it may belong to the id: `knownId` (the id the request's table title printed, read
+ * there without this ambiguity) is taken when the line holds it there and it is longer; otherwise
+ * `ambiguous` is set to that part.
+ */
+function valueEnd(
+  message: string,
+  v: number,
+  q: number,
+  knownId: string | null,
+  ambiguous: { part: string | null },
+): number {
+  const n = message.length;
+  let end = q;
+  for (;;) {
+    let r = end;
+    while (r < n && message.charCodeAt(r) === 32 /* space */) r++;
+    if (r >= n) return end;
+    const next = partEnd(message, r);
+    const eq = message.indexOf('=', r);
+    if (eq !== -1 && eq < next) {
+      if (LINE_KEYS.has(message.slice(r, eq))) return end;
+      if (knownId !== null && knownId.length > end - v && message.startsWith(knownId, v)) {
+        const known = v + knownId.length;
+        if (known === n || message.charCodeAt(known) === 32 /* space */) return known;
+      }
+      ambiguous.part = message.slice(r, next);
+      return end;
+    }
+    end = next;
+  }
+}
 const NO_TRANSFERS: readonly OmniTimingTransfer[] = Object.freeze([]);
 const NO_EXTRA: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -120,7 +172,7 @@ function partEnd(message: string, p: number): number {
 
 /** Reads the part of an `[OmniTiming]` message after the tag, in place. Never throws. */
 /** The record in `message`; `numbers` reads its durations. */
-export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimingParts {
+export function parseOmniTiming(message: string, numbers: CellScanner, knownId: string | null = null): OmniTimingParts {
   const n = message.length;
   let p = message.indexOf(OMNI_TIMING_TAG);
   p = p === -1 ? 0 : p + OMNI_TIMING_TAG.length;
@@ -135,11 +187,13 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
   const transfers: OmniTimingTransfer[] = [];
   let branchShape = false;
   let transfersText: string | null = null;
+  const ambiguous: { part: string | null } = { part: null };
+  let idMayGoOnWith: string | null = null;
 
   while (p < n) {
     while (p < n && message.charCodeAt(p) === 32 /* space */) p++;
     if (p >= n) break;
-    const q = partEnd(message, p);
+    let q = partEnd(message, p);
     const eq = message.indexOf('=', p);
     const key = eq === -1 || eq >= q ? message.slice(p, q) : message.slice(p, eq);
     const v = eq === -1 || eq >= q ? q : eq + 1;
@@ -147,6 +201,8 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
     if (understood) {
       switch (key) {
         case 'req':
+          q = valueEnd(message, v, q, knownId, ambiguous);
+          if (requestId === null) idMayGoOnWith = ambiguous.part;
           requestId = message.slice(v, q); // copied by the identity cache when kept
           break;
         case 'total':
@@ -182,8 +238,10 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
           });
           break;
         default:
-          if (IDENTITY_KEYS.has(key)) identity[key] = ownCopy(message.slice(v, q));
-          else understood = false;
+          if (IDENTITY_KEYS.has(key)) {
+            q = valueEnd(message, v, q, null, { part: null });
+            identity[key] = ownCopy(message.slice(v, q));
+          } else understood = false;
       }
     }
     if (!understood && isSafeKey(key)) (extra ??= {})[ownCopy(key)] = ownCopy(v === q ? '' : message.slice(v, q));
@@ -206,5 +264,6 @@ export function parseOmniTiming(message: string, numbers: CellScanner): OmniTimi
     transfers: transfers.length === 0 ? NO_TRANSFERS : transfers.slice(),
     ar2diffusionMs,
     extra: extra ?? NO_EXTRA,
+    idMayGoOnWith,
   };
 }

@@ -7,7 +7,10 @@
 // interleave with each other, only with other processes' lines. So:
 //  - at most one record is open per process; a line of that process with another prefix,
 //    an empty message (the "\n%s" lead-in) or a new title ends it;
-//  - lines of other processes and lines without a prefix pass by without touching it.
+//  - lines of other processes and lines without a prefix pass by without touching it;
+//  - two partial writes are read as such: a line that is only the start of an open record's
+//    prefix is that record's line cut short (cutInsidePrefix), and an engine-stats line of the
+//    process between two rows of a table is its own record (the table goes on after it).
 // Lines without a prefix (pasted tables, markdown) form their own group. So do lines in
 // Python's default format (`INFO:vllm_omni.metrics.stats:<message>`): it prints no time
 // and no call site, and the lines after the first of a multi-line message carry no prefix,
@@ -32,7 +35,7 @@ import { OMNI_TIMING_TAG, parseOmniTiming } from './omniTiming';
 import { AsciiPiece, CONSUMED, FINISHED, type OpenRecord, type ParseContext, type RecordSink } from './openRecord';
 import { pythonDefaultPrefix, scanPrefix, searchPrefix, stampEndOf, stripAnsi, type ParsedPrefix } from './prefix';
 import { PrefixTemplates } from './prefixTemplates';
-import { Interner, ownCopy, skipBlanks } from './strings';
+import { Interner, ownCopy, skipBlanks, snippet } from './strings';
 import { ColumnReaders } from './columnReaders';
 import { OpenRecords } from './openRecords';
 import { RawPrefixMatcher } from './rawPrefixMatch';
@@ -60,6 +63,8 @@ const BARE_SLOT = '\u0000bare';
 const MAX_OPEN_RECORDS = 256;
 const RECENT_HEADERS = 8;
 const MAX_MARKER_TEXT = 500;
+/** Shortest text read as a prefix cut short: past `(APIServer pid=`, so a stray `(` or word is not. */
+const MIN_CUT_PREFIX = 16;
 
 export class RecordReader implements LineSink, RecordSink {
   records: LogRecord[] = [];
@@ -151,6 +156,7 @@ export class RecordReader implements LineSink, RecordSink {
     const scanned = scanPrefix(line);
     const prefix = scanned ?? searchPrefix(line);
     if (prefix === null) {
+      if (this.cutInsidePrefix(line, lineNo)) return;
       // A line without a prefix, after a CI timestamp or Python's `LEVEL:logger:`: read bare.
       const python = pythonDefaultPrefix(line);
       return this.bareLine(line.slice(python === null ? stampEndOf(line) : python.messageStart), lineNo);
@@ -185,10 +191,38 @@ export class RecordReader implements LineSink, RecordSink {
           return;
         }
         if (result === FINISHED) return this.forget(open);
+      } else if (open instanceof TableBuilder && open.inBody) {
+        // vLLM's stats logger writes from its own task, and stdout and stderr reach one file through
+        // their own buffers: its line can land between two rows of a table, which goes on after it.
+        const stats = parseEngineStats(message);
+        if (stats !== null) return this.record({ kind: 'engineStats', line: lineNo, header, ...stats });
       }
       this.closeRecord(open, lineNo);
     }
     this.dispatch({ key, processKey, header, rawPrefix }, message, lineNo);
+  }
+
+  /**
+   * A line that is the start of an open record's prefix and nothing more: a write cut short
+   * inside the prefix (a partial write). The record's line is lost, not a line without a prefix:
+   * a table marks the rows it may have held unread; any other record is cut off there.
+   */
+  private cutInsidePrefix(line: string, lineNo: number): boolean {
+    const text = line.trimEnd();
+    if (text.length < MIN_CUT_PREFIX) return false;
+    let owner: OpenRecord | null = null;
+    const current = this.current;
+    if (current !== null && isCutPrefix(text, current.key)) owner = current;
+    else
+      this.open.some((record) => {
+        if (!isCutPrefix(text, record.key)) return false;
+        owner = record;
+        return true;
+      });
+    if (owner === null) return false;
+    if (owner instanceof TableBuilder) owner.lostLine(lineNo);
+    else this.closeRecord(owner, lineNo);
+    return true;
   }
 
   private bareLine(line: string, lineNo: number): void {
@@ -282,8 +316,13 @@ export class RecordReader implements LineSink, RecordSink {
   }
 
   private omniTiming(origin: Origin, message: string, lineNo: number): void {
-    const t = parseOmniTiming(message, this.ctx.cells);
+    const t = parseOmniTiming(message, this.ctx.cells, this.ctx.identities.lastRequestId);
     let id = t.requestId;
+    if (t.idMayGoOnWith !== null && id !== null)
+      this.problem(
+        lineNo,
+        `[OmniTiming] line ${lineNo}: its request id ${snippet(id)} may go on with ${snippet(t.idMayGoOnWith)} (the line prints the id as it is, spaces included, and that part names none of its keys); read as ${snippet(id)}`,
+      );
     if (id === null || id === '') {
       id = UNTITLED_REQUEST_ID;
       this.problem(
@@ -381,6 +420,11 @@ export class RecordReader implements LineSink, RecordSink {
     this.nextHeader = (this.nextHeader + 1) % RECENT_HEADERS;
     return info;
   }
+}
+
+/** `text` is `key` (a record's prefix) cut short: a proper start of it. */
+function isCutPrefix(text: string, key: string): boolean {
+  return key.length > text.length && key.startsWith(text);
 }
 
 function hasEsc(src: string, a: number, b: number): boolean {

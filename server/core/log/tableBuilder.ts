@@ -9,7 +9,7 @@
 // no borders) and borderless, headerless rows right after a title (real-logs 15).
 // Table rows are the bulk of a log, so rows are scanned in place with indexOf/charCodeAt.
 import { mapPacked } from '../arrays';
-import type { LogHeader, RecordIdentity, StageColumn, TransferEdge } from '../records';
+import type { LogHeader, RecordIdentity, StageColumn, TransferEdge, UnreadRows } from '../records';
 import { BLANK, type FieldMap } from '../values';
 import { COMMON_CELL, COMMON_NUMBER, NOT_COMMON } from './cells';
 import { AsciiWords } from './asciiWords';
@@ -83,6 +83,14 @@ function isSeparatorStart(src: string, i: number): boolean {
   return c === 45 /* - */ || c === 58; /* : */
 }
 
+interface LostLine {
+  readonly line: number;
+  readonly after: string;
+  before: string | null;
+  /** A row cut short whose values before the cut were read. */
+  readonly keptOf: string | null;
+}
+
 export class TableBuilder implements OpenRecord {
   rawPrefix: string | null;
   private state = AWAIT_TITLE;
@@ -98,6 +106,12 @@ export class TableBuilder implements OpenRecord {
   private cellCountReported = false;
   private duplicateReported = false;
   private rowNames: Set<string> | null = null;
+  /** Lines of the table that were lost (cut short, or cut inside their prefix), with the rows they may have held. */
+  private lost: LostLine[] | null = null;
+  /** The last lost line's rows run on to the next row read. */
+  private gapOpen = false;
+  /** The row being read was cut short: its missing cells are expected, not a problem of their own. */
+  private readingCutRow = false;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -151,6 +165,50 @@ export class TableBuilder implements OpenRecord {
   get mayAddToRequest(): boolean {
     const kind = this.title?.kind;
     return kind === undefined || kind === 'e2e' || kind === 'stage' || kind === 'transfer';
+  }
+
+  /**
+   * A line of this table that could not be read (a write cut short): the rows it may have held,
+   * from after the last row read to the next one read, are unknown, not hidden.
+   */
+  lostLine(lineNo: number): void {
+    if (this.gapOpen) return;
+    (this.lost ??= []).push({ line: lineNo, after: this.rowSchema.name, before: null, keptOf: null });
+    this.gapOpen = true;
+  }
+
+  /**
+   * A row cut short (the log was truncated, or another writer interrupted it): its last value
+   * may be missing digits, so it is not read; the values before it, each closed by its `|`, are.
+   * The row's other columns and the rows up to the next one read are unknown.
+   */
+  private cutRow(src: string, a: number, b: number, lineNo: number): void {
+    this.partialRowLine = lineNo;
+    const after = this.rowSchema.name;
+    const lastBar = src.lastIndexOf('|', b - 1);
+    const firstEnd = src.indexOf('|', a + 1);
+    if (this.state === BODY && firstEnd !== -1 && firstEnd < lastBar) {
+      const nameStart = skipBlanks(src, a + 1, firstEnd);
+      const nameEnd = trimBlanksEnd(src, nameStart, firstEnd);
+      this.readingCutRow = true;
+      this.bodyRow(src, nameStart, nameEnd, firstEnd, lastBar + 1, lineNo);
+      this.readingCutRow = false;
+    }
+    if (this.gapOpen) return;
+    const keptOf = this.rowSchema.name === after ? null : this.rowSchema.name;
+    (this.lost ??= []).push({ line: lineNo, after, before: null, keptOf });
+    this.gapOpen = true;
+  }
+
+  private closeGap(next: string): void {
+    const lost = this.lost as LostLine[];
+    (lost[lost.length - 1] as LostLine).before = next;
+    this.gapOpen = false;
+  }
+
+  /** Reading body rows (past the header). */
+  get inBody(): boolean {
+    return this.state === BODY;
   }
 
   close(supersededAt: number | null): void {
@@ -236,6 +294,7 @@ export class TableBuilder implements OpenRecord {
           this.rowSchema = predicted;
           this.rowCount++;
           if (this.rowNames !== null) this.rowNames.add(predicted.name);
+          if (this.gapOpen) this.closeGap(predicted.name);
           this.readCells(src, predicted.name, nameEnd, b, lineNo);
           return CONSUMED;
         }
@@ -246,9 +305,7 @@ export class TableBuilder implements OpenRecord {
       this.state = TITLED;
     }
     if (b - a < 2 || src.charCodeAt(b - 1) !== 124 /* | */) {
-      // A row cut short (the log was truncated, or another writer interrupted it): its
-      // last value may be missing digits, so it is not read.
-      this.partialRowLine = lineNo;
+      this.cutRow(src, a, b, lineNo);
       return CONSUMED;
     }
     const firstEnd = src.indexOf('|', a + 1);
@@ -332,6 +389,7 @@ export class TableBuilder implements OpenRecord {
       this.rowSchema = this.rowSchema.child(name);
     }
     this.rowCount++;
+    if (this.gapOpen) this.closeGap(name);
     this.readCells(src, name, p, b, lineNo);
   }
 
@@ -395,15 +453,47 @@ export class TableBuilder implements OpenRecord {
     }
     // A row short of cells (not what PrettyTable prints): the missing ones were not printed, so they are absent.
     for (let m = k; m < n; m++) (columns[m] as ColumnReader).addAbsent(this.rowSchema.parent ?? this.rowSchema);
-    if (k !== n && this.title?.kind !== 'overall' && this.title?.kind !== 'e2e' && !this.cellCountReported) {
+    if (
+      k !== n &&
+      !this.readingCutRow &&
+      this.title?.kind !== 'overall' &&
+      this.title?.kind !== 'e2e' &&
+      !this.cellCountReported
+    ) {
       this.cellCountReported = true;
       this.ctx.sink.problem(lineNo, `${this.describe()}: row ${snippet(name)} has ${k} values for ${n} columns`);
     }
   }
 
-  private emit(complete: boolean): void {
-    this.emitRecord(complete);
+  /** `reachedEnd`: the table ended as printed (its bottom border, or the end of a borderless one). */
+  private emit(reachedEnd: boolean): void {
+    if (this.lost !== null) this.reportLost(reachedEnd);
+    this.emitRecord(reachedEnd && this.lost === null, this.unreadRows(reachedEnd));
     this.releaseColumns();
+  }
+
+  /** Each lost line, with the rows it leaves unknown; one that ran to a cut-off end is said by close(). */
+  private reportLost(reachedEnd: boolean): void {
+    for (const g of this.lost as LostLine[]) {
+      if (g.before === null && !reachedEnd) continue;
+      const from = g.after === '' ? 'from its first row' : `after ${snippet(g.after)}`;
+      const to = g.before === null ? 'to its end' : `before ${snippet(g.before)}`;
+      const kept =
+        g.keptOf === null ? 'not read' : `read only up to the cut (the values of ${snippet(g.keptOf)} before it)`;
+      this.ctx.sink.problem(
+        g.line,
+        `${this.describe()} at line ${this.startLine}: line ${g.line} was cut short (a partial write) and ${kept}; the values it may have held (rows by name ${from} ${to}) are unknown, not hidden`,
+      );
+    }
+  }
+
+  /** The ranges of rows not read, when a line was lost (records.ts). */
+  private unreadRows(reachedEnd: boolean): UnreadRows[] | undefined {
+    const lost = this.lost;
+    if (lost === null) return undefined;
+    const rows: UnreadRows[] = lost.map((g) => ({ after: g.after, before: g.before }));
+    if (!reachedEnd && !this.gapOpen) rows.push({ after: this.rowSchema.name, before: null });
+    return rows;
   }
 
   /** Gives the column readers back for the next tables (their cells have been read). */
@@ -413,7 +503,7 @@ export class TableBuilder implements OpenRecord {
     this.columns = [];
   }
 
-  private emitRecord(complete: boolean): void {
+  private emitRecord(complete: boolean, unreadRows: UnreadRows[] | undefined): void {
     const title = this.title;
     if (title === null || title.kind === 'unknown') return;
     const header = this.header;
@@ -449,7 +539,11 @@ export class TableBuilder implements OpenRecord {
           return { column, stageId, segment, fields: reader.fields(this.rowSchema) };
         });
         const rows = this.rowSchema.names;
-        this.ctx.sink.record({ kind: 'stageTable', line, header, requestId, identity, columns, rows, complete });
+        this.ctx.sink.record(
+          unreadRows === undefined
+            ? { kind: 'stageTable', line, header, requestId, identity, columns, rows, complete }
+            : { kind: 'stageTable', line, header, requestId, identity, columns, rows, complete, unreadRows },
+        );
         return;
       }
       case 'transfer': {

@@ -70,6 +70,11 @@ export class IdentityCache {
     return this.identity;
   }
 
+  /** The request id of the last identity (a title's, or an [OmniTiming] line's), or null. */
+  get lastRequestId(): string | null {
+    return this.identity?.['request_id'] ?? null;
+  }
+
   /** {request_id, ...rest} for an [OmniTiming] line, shared when it equals the last identity. */
   forRequest(requestId: string, rest: Readonly<Record<string, string>>): RecordIdentity {
     const last = this.identity;
@@ -150,9 +155,13 @@ function titleFromInner(
   return { kind, name: kind === 'unknown' ? ownCopy(name) : knownName(kind), identity, empty, markdown };
 }
 
+/** The parts the server prints in a title's identity (`timing_identity`). */
+const IDENTITY_KEYS = new Set(['request_id', 'response', 'turn', 'reason']);
+
 /**
- * `request_id=r response=x turn=2 reason=y` -> {request_id: 'r', ...}. A space-separated
- * part without `=` continues the previous value (a value with a space in it).
+ * `request_id=r response=x turn=2 reason=y` -> {request_id: 'r', ...}. The server prints each
+ * value as it is: a space-separated part without `=`, or with a key it does not print, continues
+ * the previous value (a value with a space in it, e.g. a request id `a b=c`).
  */
 export function parseIdentity(text: string): RecordIdentity {
   const out: Record<string, string> = {};
@@ -160,7 +169,7 @@ export function parseIdentity(text: string): RecordIdentity {
   for (const part of text.split(' ')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    if (eq > 0) {
+    if (eq > 0 && (lastKey === null || IDENTITY_KEYS.has(part.slice(0, eq)))) {
       const key = part.slice(0, eq);
       if (!isSafeKey(key)) continue;
       lastKey = ownCopy(key);
