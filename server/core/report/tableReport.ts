@@ -21,6 +21,7 @@ import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../a
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { TTFT_WAITED_MARK } from '../analysis/ttftUpstreamWait';
 import { noStageStatsText } from '../analysis/noStageStats';
+import { DIFFUSION_TABLE_FIELDS, diffusionLines } from './diffusionTable';
 
 type StageRoles = Readonly<Record<string, string>>;
 
@@ -29,6 +30,7 @@ export const TABLE_SUMMARY_FIELDS: ReadonlySet<string> = new Set([
   'stage_gen_time_ms',
   'omni_timing_stage_s',
   FIRST_OUTPUT_FIELD,
+  ...DIFFUSION_TABLE_FIELDS,
 ]);
 
 type Column = {
@@ -281,6 +283,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     if (inferredNotes.length > 0)
       pushAll(out, ['', 'Values in the percentiles that the log did not print:', ...inferredNotes]);
   }
+  const legacyZeros = new Set(
+    snapshot.findings.flatMap((f) => (f.code === 'diffusion-zero-ambiguous' && f.stageId !== null ? [f.stageId] : [])),
+  );
+  const diffusion = diffusionLines(snapshot.stages, roles, legacyZeros);
+  if (diffusion.length > 0) out.push('', ...diffusion);
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
   // Said above already: the missing tables, and legacy dicts when they are all the log has.
   const listed = (f: Finding): boolean => (f.code !== 'stage-tables-missing' || missing === null) && f !== legacySaid;

@@ -1,0 +1,85 @@
+// A diffusion stage's own timings (docs/formats.md#diffusion-keys): it prints no LLM phase
+// split, so the phase table has nothing of its work; these rows say where its time goes. The
+// timings overlap (the engine's execution holds its forward passes and VAE decode): a table of
+// percentiles side by side, never a sum.
+import type { StageSummary } from '../analysis/types';
+import { formatMs, textTable } from '../textTable';
+import { stageCell } from '../stageRoles';
+import { isDiffusionTimingField } from '../analysis/stageKind';
+
+/** Printed name (without its unit suffix) -> column title, in the order the work happens. */
+const DIFFUSION_COLUMNS: readonly (readonly [string, string])[] = [
+  ['scheduler_queue_wait', 'queue wait'],
+  ['kv_recv_time', 'KV recv'],
+  ['preprocess_time', 'preprocess'],
+  ['diffusion_engine_exec_time', 'engine exec'],
+  ['diffusion_engine_total_time', 'engine total'],
+  ['forward_time', 'forward'],
+  ['denoise_step_latency', 'per denoise step'],
+  ['vae_decode_time', 'VAE decode'],
+  ['output_ready_wait_time', 'output wait'],
+  ['postprocess_time', 'postprocess'],
+];
+
+/**
+ * The fields the table reads: both spellings (`_s` of current builds, `_ms` of older ones). An
+ * LLM stage prints `postprocess_time_ms` too: only `_s` is read for it, as stageKind.ts reads it.
+ */
+export const DIFFUSION_TABLE_FIELDS: readonly string[] = DIFFUSION_COLUMNS.flatMap(([name]) =>
+  name === 'postprocess_time' ? [`${name}_s`] : [`${name}_s`, `${name}_ms`],
+);
+
+const PERCENTILES = ['p50', 'p90', 'p99'] as const;
+
+/** The stage's distribution of a timing in ms, whichever spelling it printed. */
+function timingMs(stage: StageSummary, name: string): { readonly scale: number; readonly field: string } | null {
+  for (const [suffix, scale] of [
+    ['_s', 1000],
+    ['_ms', 1],
+  ] as const) {
+    const field = `${name}${suffix}`;
+    if (!DIFFUSION_TABLE_FIELDS.includes(field)) continue;
+    if ((stage.fields[field]?.count ?? 0) > 0) return { scale, field };
+  }
+  return null;
+}
+
+/** The diffusion stages' timing table, or nothing when no stage printed one. */
+export function diffusionLines(
+  stages: readonly StageSummary[],
+  roles: Readonly<Record<string, string>>,
+  legacyZeros: ReadonlySet<number>,
+): string[] {
+  // A diffusion stage as stageKind.ts knows one: by the timings only it prints.
+  const diffusion = stages.filter(
+    (s) =>
+      s.replicaId === null &&
+      Object.keys(s.fields).some((f) => isDiffusionTimingField(f) && (s.fields[f]?.count ?? 0) > 0),
+  );
+  if (diffusion.length === 0) return [];
+  const columns = DIFFUSION_COLUMNS.filter(([name]) => diffusion.some((s) => timingMs(s, name) !== null));
+  const rows: string[][] = [];
+  for (const s of diffusion)
+    PERCENTILES.forEach((p, i) =>
+      rows.push([
+        i === 0 ? stageCell(s.stageKey, roles) : '',
+        i === 0 ? String(s.requestCount) : '',
+        p,
+        ...columns.map(([name]) => {
+          const t = timingMs(s, name);
+          const d = t === null ? undefined : s.fields[t.field];
+          return t === null || d === undefined || d.count === 0 ? '-' : formatMs(d[p] * t.scale);
+        }),
+      ]),
+    );
+  const out = [
+    'Diffusion stage timings, ms (its own work, which the phase split does not measure; over measured values; they overlap: engine exec holds the forward passes and the VAE decode, so never add them up; "-" = not printed)',
+    ...textTable(['stage', 'n', '', ...columns.map(([, title]) => title)], rows),
+  ];
+  const legacy = diffusion.filter((s) => s.stageId !== null && legacyZeros.has(s.stageId));
+  if (legacy.length > 0)
+    out.push(
+      `  (${legacy.map((s) => stageCell(s.stageKey, roles)).join(', ')}: truncated _ms integers of an older build, where a 0 can mean not measured: finding diffusion-zero-ambiguous)`,
+    );
+  return out;
+}

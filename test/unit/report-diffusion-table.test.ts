@@ -1,0 +1,67 @@
+// A diffusion stage prints no LLM phase split: its own timings (docs/formats.md#diffusion-keys)
+// get a table of their own under the phase table, in ms whichever unit was printed, never
+// added up, and only for the stages that printed them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { analysedLog } from './support/analysedLog';
+import { glmImageLog } from './support/simulatedLog';
+import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { LogStreamParser } from '../../server/core/log';
+import { diffusionLines } from '../../server/core/report/diffusionTable';
+
+const block = (lines: readonly string[]): string[] => {
+  const start = lines.findIndex((l) => l.startsWith('Diffusion stage timings, ms'));
+  if (start < 0) return [];
+  const end = lines.indexOf('', start);
+  return lines.slice(start, end < 0 ? lines.length : end);
+};
+
+test('a diffusion stage that prints _s timings: each in ms, p50/p90/p99, its columns only', () => {
+  // One text-to-image request of an older example: preprocess_time_s 0.014, diffusion_engine_exec_time_s 8.431, ...
+  const snapshot = analysedLog(path.join(__dirname, '../fixtures/logs/b7-examples-plain.log'));
+  const lines = block(tableReport(snapshot, { source: 'x' }));
+  assert.deepEqual(lines.slice(1), [
+    'stage  n       preprocess  engine exec  per denoise step  output wait  postprocess',
+    '-----  -  ---  ----------  -----------  ----------------  -----------  -----------',
+    '0      2  p50       14.00        8,431             172.2        2.000        93.00',
+    '          p90       14.00        8,431             172.2        2.000        93.00',
+    '          p99       14.00        8,431             172.2        2.000        93.00',
+  ]);
+  assert.match(lines[0] ?? '', /never add them up/);
+});
+
+test("AR -> diffusion (GLM-Image): the diffusion stage's row, not the AR stage's, with the fields analyze's table summarizes", () => {
+  // As `analyze` reads a log for its table: only TABLE_SUMMARY_FIELDS are summarized.
+  const analysis = new StreamAnalysis({ summaryFields: TABLE_SUMMARY_FIELDS });
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(glmImageLog()));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const lines = block(tableReport(snapshot, { source: 'x', stageRoles: { '0': 'AR', '1': 'diffusion' } }));
+  assert.ok(lines.length > 3, lines.join('\n'));
+  const stageRows = lines.slice(3).filter((l) => /^\S/.test(l));
+  assert.deepEqual(
+    stageRows.map((l) => l.split(/\s{2,}/)[0]),
+    ['1 · diffusion'],
+  );
+  // Every number in the table is a number: nothing was left unsummarized ("-" only where not printed).
+  const header = lines[1] ?? '';
+  assert.match(header, /engine exec/);
+  const p50 = (lines[3] ?? '').trim().split(/\s{2,}/);
+  const exec = header
+    .trim()
+    .split(/\s{2,}/)
+    .indexOf('engine exec');
+  assert.match(p50[exec + 1] ?? '', /^[\d,.]+$/, lines.join('\n'));
+});
+
+test('no diffusion stage: no table', () => {
+  const snapshot = analysedLog(
+    path.join(__dirname, '../fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log'),
+  );
+  assert.deepEqual(diffusionLines(snapshot.stages, {}, new Set()), []);
+  assert.deepEqual(block(tableReport(snapshot, { source: 'x' })), []);
+});
