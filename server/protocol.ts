@@ -419,6 +419,17 @@ export interface HistogramResult {
   readonly notMeasured: number;
   readonly hidden: number;
   readonly notRecorded: number;
+  /**
+   * Printed numbers that are not measurements because the stage emits one output (its decode,
+   * an interval between outputs: oneOutputStage.ts), on that many requests; never binned.
+   */
+  readonly oneOutput: number;
+  /** Of the numbers binned, how many are inferred (a hidden half of a measured pair: shown ≈); the rest are measured. */
+  readonly inferred: number;
+  /** Of each bin's count, how many are inferred (drawn apart from the measured ones). */
+  readonly inferredCounts: readonly number[];
+  /** The percentiles whose value rests on an inferred number (shown ≈, never as measured). */
+  readonly inferredPercentiles: readonly Percentile[];
   /** p50/p90/p99 (numpy's linear) of the numbers binned, in the same scope; null when none. */
   readonly distribution: Distribution | null;
 }

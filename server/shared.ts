@@ -8,7 +8,13 @@
 export { maxOf, minOf } from './core/arrays';
 export { valuesAbovePercentile } from './core/reportedPercentiles';
 export { SPLIT_FIELD, SPLIT_LABEL, SPLIT_NAMES } from './core/analysis/types';
-export { PREFILL_DECODE_LABEL, PREFILL_DECODE_SHORT, prefillCoversDecode } from './core/analysis/oneOutputStage';
+export {
+  notMeasuredOnOneOutput,
+  ONE_OUTPUT_FIELD_TEXT,
+  PREFILL_DECODE_LABEL,
+  PREFILL_DECODE_SHORT,
+  prefillCoversDecode,
+} from './core/analysis/oneOutputStage';
 export { PREEMPTIONS_FIELD, preemptionCaveat } from './core/analysis/preemptions';
 export {
   isRankedSegment,

@@ -7,6 +7,8 @@ import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/
 import type { Cell } from '../core/values';
 import { SPLIT_NAMES } from '../core/analysis/types';
 import { unrecordedReason } from '../core/analysis/unrecordedValues';
+import { notMeasuredOnOneOutput, prefillCoversDecode, stageCoversDecode } from '../core/analysis/oneOutputStage';
+import { PERCENTILES, PERCENT_OF, type Percentile } from '../core/reportedPercentiles';
 import type {
   ExplainScope,
   HistogramParams,
@@ -35,6 +37,8 @@ interface RequestReader {
   stage(i: number, stageKey: string): RequestStage | undefined;
   cell(i: number, stageKey: string, name: string): Cell | undefined;
   hasStage(i: number, stageKey: string): boolean;
+  /** Whether the request's stage emits one output (its prefill covers its decode: oneOutputStage.ts). */
+  oneOutput(i: number, stage: RequestStage): boolean;
 }
 
 function readerOf(requests: RequestList): RequestReader {
@@ -46,6 +50,10 @@ function readerOf(requests: RequestList): RequestReader {
       stage: (i, key) => requests.stageAt(i, key),
       cell: (i, key, name) => requests.stageCellAt(i, key, name),
       hasStage: (i, key) => requests.stageKeysAt(i).includes(key),
+      oneOutput: (i, stage) =>
+        stageCoversDecode(stage, (id) =>
+          requests.stageKeysAt(i).some((key) => (requests.stageAt(i, key)?.stageId ?? -1) > id),
+        ),
     };
   }
   const at = (i: number): AnalyzedRequest => requests.at(i) as AnalyzedRequest;
@@ -56,6 +64,7 @@ function readerOf(requests: RequestList): RequestReader {
     stage: (i, key) => at(i).stages.find((s) => s.stageKey === key),
     cell: (i, key, name) => at(i).stages.find((s) => s.stageKey === key)?.fields[name],
     hasStage: (i, key) => at(i).stages.some((s) => s.stageKey === key),
+    oneOutput: (i, stage) => prefillCoversDecode(at(i), stage),
   };
 }
 
@@ -217,13 +226,18 @@ export function pageOf(
 export function histogramOf(requests: RequestList, params: HistogramParams, scopeMask?: ScopeMask): HistogramResult {
   const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
   const values: number[] = [];
+  // Which of `values` are inferred (same positions): binned, but shown ≈ and counted apart.
+  const inferredAt: boolean[] = [];
   let notMeasured = 0;
   let hidden = 0;
   let notRecorded = 0;
+  let oneOutput = 0;
   const colon = params.metric.indexOf(':');
   const kind = params.metric.slice(0, colon);
   const name = params.metric.slice(colon + 1);
   const splitName = kind === 'split' && (SPLIT_NAMES as readonly string[]).includes(name) ? (name as SplitName) : null;
+  // Decode, or an interval between outputs: not a measurement where the stage emits one output.
+  const oneOutputLies = splitName === null ? notMeasuredOnOneOutput(name) : splitName === 'decodeMs';
   const read = readerOf(requests);
   for (let i = 0; i < requests.length; i++) {
     if (mask !== null && mask[i] !== 1) continue;
@@ -232,8 +246,11 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
       if (stage === undefined) continue;
       const v = stage.split.values[splitName];
       const st = stage.split.states[splitName];
-      if (v !== null) values.push(v);
-      else if (st === 'notRecorded') notRecorded += 1;
+      if (v !== null && oneOutputLies && read.oneOutput(i, stage)) oneOutput += 1;
+      else if (v !== null) {
+        values.push(v);
+        inferredAt.push(st === 'inferred');
+      } else if (st === 'notRecorded') notRecorded += 1;
       else if (st === 'hidden') hidden += 1;
       else notMeasured += 1;
     } else {
@@ -242,9 +259,13 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
         if (!read.hasStage(i, params.stageKey)) continue;
         hidden += 1;
       } else if (cell.state === 'measured') {
+        const stage = oneOutputLies ? read.stage(i, params.stageKey) : undefined;
+        if (stage !== undefined && read.oneOutput(i, stage)) oneOutput += 1;
         // A printed number that is not a measurement (unrecordedValues.ts) is counted, never binned.
-        if (unrecordedReason(name, cell.value) === null) values.push(cell.value);
-        else notRecorded += 1;
+        else if (unrecordedReason(name, cell.value) === null) {
+          values.push(cell.value);
+          inferredAt.push(false);
+        } else notRecorded += 1;
       } else notMeasured += 1;
     }
   }
@@ -252,38 +273,66 @@ export function histogramOf(requests: RequestList, params: HistogramParams, scop
   // A loop, not Math.min(...values): 100k arguments would overflow the stack.
   let lo = Infinity;
   let hi = -Infinity;
-  for (const v of values) {
+  let inferred = 0;
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k] as number;
     if (v < lo) lo = v;
     if (v > hi) hi = v;
+    if (inferredAt[k] === true) inferred += 1;
   }
+  const unbinned = { notMeasured, hidden, notRecorded, oneOutput, inferred };
   if (values.length === 0)
     return {
       metric: params.metric,
       stageKey: params.stageKey,
       edges: [],
       counts: [],
-      notMeasured,
-      hidden,
-      notRecorded,
+      inferredCounts: [],
+      ...unbinned,
+      inferredPercentiles: [],
       distribution: null,
     };
   // The percentiles marked on the bins, over the same numbers (the scope's, not the session's).
   const distribution = distributionInPlace(Float64Array.from(values), values.length);
+  const inferredPercentiles = inferred === 0 ? [] : percentilesOnInferred(values, inferredAt);
   if (hi === lo) hi = lo + 1;
   const width = (hi - lo) / bins;
   const edges = Array.from({ length: bins + 1 }, (_, i) => lo + i * width);
   const counts = new Array<number>(bins).fill(0);
-  for (const v of values) counts[Math.min(bins - 1, Math.floor((v - lo) / width))]! += 1;
+  const inferredCounts = new Array<number>(bins).fill(0);
+  for (let k = 0; k < values.length; k++) {
+    const bin = Math.min(bins - 1, Math.floor(((values[k] as number) - lo) / width));
+    counts[bin]! += 1;
+    if (inferredAt[k] === true) inferredCounts[bin]! += 1;
+  }
   return {
     metric: params.metric,
     stageKey: params.stageKey,
     edges,
     counts,
-    notMeasured,
-    hidden,
-    notRecorded,
+    inferredCounts,
+    ...unbinned,
+    inferredPercentiles,
     distribution,
   };
+}
+
+/**
+ * The percentiles (numpy's linear, as distributionInPlace) that read an inferred number: one of
+ * the two ranks they interpolate between, with a weight, is inferred. Among equal numbers the
+ * measured ones rank first, so a value a measurement also gives is not marked.
+ */
+function percentilesOnInferred(values: readonly number[], inferredAt: readonly boolean[]): Percentile[] {
+  const order = Array.from(values.keys()).sort(
+    (a, b) => (values[a] as number) - (values[b] as number) || Number(inferredAt[a]) - Number(inferredAt[b]),
+  );
+  const n = order.length;
+  return PERCENTILES.filter((pct) => {
+    const h = ((n - 1) * PERCENT_OF[pct]) / 100;
+    const low = Math.floor(h);
+    if (inferredAt[order[low] as number] === true) return true;
+    return h > low && low + 1 < n && inferredAt[order[low + 1] as number] === true;
+  });
 }
 
 /** slowestStageOf for the i-th request of a store, reading only the stage_gen_time_ms slots. */

@@ -140,6 +140,10 @@ describe('percentile labels of the histogram', () => {
       notMeasured: 0,
       hidden: 0,
       notRecorded: 0,
+      oneOutput: 0,
+      inferred: 0,
+      inferredCounts: [],
+      inferredPercentiles: [],
       distribution: null,
     };
     let seed = 7;

@@ -190,6 +190,10 @@ describe('histogram', () => {
     notMeasured: 3,
     hidden: 5,
     notRecorded: 7,
+    oneOutput: 0,
+    inferred: 0,
+    inferredCounts: [],
+    inferredPercentiles: [],
     distribution: null,
   };
   const box = { width: 440, height: 200, left: 40, right: 0, top: 0, bottom: 20 };

@@ -42,13 +42,21 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
  * token out (or, without a token count, one output and a TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
+  return stageCoversDecode(stage, (stageId) => hasDownstream(request, stageId));
+}
+
+/**
+ * prefillCoversDecode for a reader of single stages (a packed store): `downstream` says whether
+ * the request has a stage after `stageId`, asked only of a stage whose own numbers fit.
+ */
+export function stageCoversDecode(stage: RequestStage, downstream: (stageId: number) => boolean): boolean {
   if (stage.kind !== 'llm' || stage.stageId === null) return false;
   const { states, values } = stage.split;
   const prefillMeasured = states.prefillMs === 'measured' && values.prefillMs !== null;
   if (!prefillMeasured && !(states.prefillMs === 'notRecorded' && rowUnread(request, SPLIT_FIELD.prefillMs)))
     return false;
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
-  if (!decodeZero || !hasDownstream(request, stage.stageId)) return false;
+  if (!decodeZero || !downstream(stage.stageId)) return false;
   return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);
 }
 
@@ -83,3 +91,28 @@ export function oneOutputExample(request: AnalyzedRequest, stage: RequestStage):
     genTimeMs: numberOf(stage.fields, 'stage_gen_time_ms') ?? null,
   };
 }
+
+/**
+ * Fields that time the interval between outputs (per token, per output unit). A stage that emits
+ * one output has no such interval: what it prints there (0) is not a measurement, as its
+ * /metrics inter-token latency series is empty and its time per output token is marked
+ * (metricsText/oneOutputSignature.ts).
+ */
+export const PER_OUTPUT_INTERVAL_FIELDS: ReadonlySet<string> = new Set([
+  'vllm_itl_ms',
+  'vllm_itls_ms',
+  'vllm_tpot_ms',
+  'time_per_output_unit_ms',
+  'inter_output_latency_ms',
+  'inter_output_latencies_ms',
+]);
+
+/** Whether a printed field of a one-output stage is not a measurement: its decode, or an interval between outputs. */
+export function notMeasuredOnOneOutput(field: string): boolean {
+  return field === 'vllm_decode_ms' || PER_OUTPUT_INTERVAL_FIELDS.has(field);
+}
+
+/** Why such a field is left out, where values left out are listed. */
+export const ONE_OUTPUT_FIELD_TEXT =
+  `the stage emits one output (Model Runner V2 + async chunk): no inter-token latency exists, its decode is in prefill ` +
+  `(${PREFILL_DECODE_LABEL}), so its decode and time per output token are not measurements`;

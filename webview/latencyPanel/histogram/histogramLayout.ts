@@ -19,6 +19,8 @@ export interface HistogramBar {
   readonly from: number;
   readonly to: number;
   readonly count: number;
+  /** Of `count`, the inferred values (drawn apart: never shown as measured). */
+  readonly inferred: number;
   readonly x: number;
   readonly y: number;
   readonly w: number;
@@ -36,10 +38,14 @@ export interface HistogramLayout {
 }
 
 export interface UnbinnedCount {
-  readonly state: 'notMeasured' | 'hidden' | 'notRecorded';
+  /** `oneOutput`: printed, but not a measurement on a stage that emits one output (shown as not recorded). */
+  readonly state: 'notMeasured' | 'hidden' | 'notRecorded' | 'oneOutput';
   readonly label: string;
   readonly count: number;
 }
+
+/** The unbinned label of a one-output stage's decode or interval between outputs (its title says why). */
+export const ONE_OUTPUT_UNBINNED = 'not recorded: one output';
 
 /**
  * The values that are not numbers, by state, only the states that have some: "not recorded 0"
@@ -47,6 +53,7 @@ export interface UnbinnedCount {
  */
 export function unbinnedCounts(h: HistogramResult): UnbinnedCount[] {
   const all: UnbinnedCount[] = [
+    { state: 'oneOutput', label: ONE_OUTPUT_UNBINNED, count: h.oneOutput },
     { state: 'notRecorded', label: 'not recorded', count: h.notRecorded },
     { state: 'notMeasured', label: 'not measured', count: h.notMeasured },
     { state: 'hidden', label: 'hidden (zero or not measured)', count: h.hidden },
@@ -58,6 +65,16 @@ export function unbinnedCounts(h: HistogramResult): UnbinnedCount[] {
 export function unbinnedSentence(h: HistogramResult): string {
   const counts = unbinnedCounts(h);
   return `Not binned: ${counts.length === 0 ? 'none' : counts.map((c) => `${formatCount(c.count)} ${c.label}`).join(', ')}.`;
+}
+
+/**
+ * The caption under the not-binned list: "8 numbers binned (ms)." and, when some are inferred,
+ * how many of them are measured and how many inferred, as the side panel counts them.
+ */
+export function binnedCaption(h: HistogramResult, binned: number, unit: string): string {
+  const head = `${formatCount(binned)} numbers binned${unit === '' ? '' : ` (${unit})`}`;
+  if (h.inferred === 0 || binned === 0) return `${head}.`;
+  return `${head}: ${formatCount(binned - h.inferred)} measured, ${formatCount(h.inferred)} inferred (≈).`;
 }
 
 /**
@@ -89,12 +106,22 @@ export function histogramLayout(h: HistogramResult, box: HistogramBox): Histogra
     const from = h.edges[i] as number;
     const to = h.edges[i + 1] as number;
     const count = h.counts[i] as number;
+    const inferred = Math.min(count, h.inferredCounts[i] ?? 0);
     const x0 = project(x, from);
     const x1 = project(x, to);
     const y0 = project(y, count);
     // One pixel of air between bars when there is room for it.
     const gap = x1 - x0 > 4 ? 1 : 0;
-    const bar = { from, to, count, x: x0, y: y0, w: Math.max(1, x1 - x0 - gap), h: box.height - box.bottom - y0 };
+    const bar = {
+      from,
+      to,
+      count,
+      inferred,
+      x: x0,
+      y: y0,
+      w: Math.max(1, x1 - x0 - gap),
+      h: box.height - box.bottom - y0,
+    };
     bars.push(bar);
     if (count > 0 && (mode === null || count > mode.count)) mode = bar;
   }

@@ -11,9 +11,11 @@ import type {
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
+import { notMeasuredOnOneOutput, ONE_OUTPUT_FIELD_TEXT } from '../../../server/shared';
 import {
   FIELD_OMNI_TIMING_STAGE,
   PREFILL_DECODE_LABEL,
+  PREFILL_DECODE_SHORT,
   SPLIT_NAMES,
   fieldLabel,
   SPLIT_FIELD,
@@ -23,9 +25,9 @@ import {
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
-import { EXPLAIN, noNumberText } from '../../shared/valueState';
-import type { HistogramLayout } from './histogramLayout';
-import { histogramBarAt, histogramLayout, unbinnedCounts, unbinnedSentence } from './histogramLayout';
+import { EXPLAIN, noNumberText, STATE_TEXT } from '../../shared/valueState';
+import type { HistogramBar, HistogramLayout } from './histogramLayout';
+import { binnedCaption, histogramBarAt, histogramLayout, unbinnedCounts, unbinnedSentence } from './histogramLayout';
 import type { PercentileBand } from './percentileMarks';
 import { percentileMarks } from './percentileMarks';
 
@@ -175,15 +177,24 @@ export class HistogramView {
           : SPLIT_LABEL[n];
     const option = (label: string, value: string): HTMLOptionElement => {
       const measured = stage === undefined || hasMeasuredValues(stage, value);
-      const o = new Option(measured ? label : `${label} — ${noNumberText(stage, value)}`, value);
+      const lie = oneOutput && value.startsWith('field:') && notMeasuredOnOneOutput(value.slice('field:'.length));
+      const state = lie ? STATE_TEXT.notRecorded : measured ? '' : noNumberText(stage, value);
+      const o = new Option(state === '' ? label : `${label} — ${state}`, value);
       o.dataset['measured'] = String(measured);
       return o;
     };
     const splits = SPLIT_NAMES.map((n) => option(`${splitLabel(n)} (${SPLIT_FIELD[n]})`, `split:${n}`));
     const splitFields = new Set(Object.values(SPLIT_FIELD));
+    // An interval between outputs of a one-output stage: worded as its decode is.
+    const fieldText = (f: string): string => {
+      const label = fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`;
+      return oneOutput && notMeasuredOnOneOutput(f)
+        ? `${label} (0: one output, in ${PREFILL_DECODE_SHORT} on ${stage.oneOutputRequests} requests)`
+        : label;
+    };
     const fields = Object.keys(stage?.fields ?? {})
       .filter((f) => !splitFields.has(f))
-      .map((f) => option(fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`, `field:${f}`));
+      .map((f) => option(fieldText(f), `field:${f}`));
     const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
       const g = document.createElement('optgroup');
       g.label = label;
@@ -270,7 +281,9 @@ export class HistogramView {
     const inputs = MARKED.flatMap((pct) => {
       if (d === null) return [];
       const value = d[pct];
-      const text = `${pct} ${formatCompact(value)}`;
+      // A percentile that reads an inferred number is shown as the cells show one: ≈.
+      const approx = result.inferredPercentiles.includes(pct) ? '≈' : '';
+      const text = `${pct} ${approx}${formatCompact(value)}`;
       ctx.font = markFont(palette, pct === this.pct);
       return [{ pct, value, text, textWidth: ctx.measureText(text).width }];
     });
@@ -279,14 +292,23 @@ export class HistogramView {
 
   /** One item per state, kept across live refreshes (a re-created item would wipe the tooltip being read). */
   private renderUnbinned(result: HistogramResult): void {
-    const explain = { notRecorded: EXPLAIN.notRecorded, notMeasured: EXPLAIN.notMeasured, hidden: EXPLAIN.hidden };
+    const explain = {
+      notRecorded: EXPLAIN.notRecorded,
+      notMeasured: EXPLAIN.notMeasured,
+      hidden: EXPLAIN.hidden,
+      oneOutput: ONE_OUTPUT_TITLE,
+    };
     const items = unbinnedCounts(result).map((c) => {
       let li = this.unbinnedItems.get(c.state);
       if (li === undefined) {
         li = h(
           'li',
           { title: explain[c.state], dataset: { state: c.state } },
-          h('span', { className: 'v', text: c.label, dataset: { state: c.state } }),
+          h('span', {
+            className: 'v',
+            text: c.label,
+            dataset: { state: c.state === 'oneOutput' ? 'covered' : c.state },
+          }),
           ' ',
           h('strong'),
         );
@@ -316,17 +338,30 @@ export class HistogramView {
     const layout = histogramLayout(r, { width, height: HEIGHT, ...BOX, top });
     this.layout = layout;
     const unit = this.unit();
-    setText(this.binnedNote, `${formatCount(layout.binned)} numbers binned${unit === '' ? '' : ` (${unit})`}.`);
+    setText(this.binnedNote, binnedCaption(r, layout.binned, unit) + (r.oneOutput > 0 ? ` ${oneOutputNote(r)}` : ''));
+    this.binnedNote.title = r.inferred > 0 ? EXPLAIN.inferred : r.oneOutput > 0 ? ONE_OUTPUT_TITLE : '';
+    const drawn = layout.bars.filter((b) => b.count > 0);
+    // The bars drawn, for the browser tests: [from, to, count, inferred].
+    this.canvas.dataset['bars'] = JSON.stringify(
+      layout.binned === 0 ? [] : drawn.map((b) => [b.from, b.to, b.count, b.inferred].map((v) => Number(v.toFixed(3)))),
+    );
     if (layout.bars.length === 0 || layout.binned === 0) {
+      const why =
+        r.oneOutput > 0
+          ? `No measurement: the stage emits one output (${PREFILL_DECODE_LABEL}).`
+          : 'No measured values for this stage and value.';
       ctx.fillStyle = palette.muted;
       ctx.font = palette.font;
-      ctx.fillText('No measured values for this stage and value.', BOX.left, HEIGHT / 2);
-      this.canvas.setAttribute('aria-label', 'Histogram: no measured values.');
+      ctx.fillText(why, BOX.left, HEIGHT / 2);
+      this.canvas.setAttribute(
+        'aria-label',
+        r.oneOutput > 0 ? `Histogram: ${why} ${oneOutputNote(r)}` : 'Histogram: no measured values.',
+      );
       return;
     }
     drawAxes(ctx, layout, palette, width, unit);
     ctx.fillStyle = palette.phase.prefill;
-    for (const b of layout.bars) if (b.count > 0) ctx.fillRect(b.x, b.y, b.w, Math.max(1, b.h));
+    for (const b of drawn) drawBar(ctx, b, palette);
     drawPercentileMarks(ctx, band, palette, this.pct);
     // Where the labels went, for the browser tests (the canvas has no DOM of its own).
     this.canvas.dataset['plotTop'] = String(top);
@@ -342,7 +377,7 @@ export class HistogramView {
     const mode = layout.mode;
     this.canvas.setAttribute(
       'aria-label',
-      `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
+      `Histogram of ${this.metricSelect.selectedOptions[0]?.text ?? this.choice.metric}: ${formatCount(layout.binned)} values${r.inferred > 0 ? ` (${formatCount(r.inferred)} inferred, ≈)` : ''} from ${formatExact(lo)} to ${formatExact(hi)} ${unit}` +
         (mode === null ? '' : `, most between ${formatExact(mode.from)} and ${formatExact(mode.to)} (${mode.count})`) +
         (band.marks.length === 0 ? '' : `; marked ${band.marks.map((m) => m.text).join(', ')}`) +
         `. ${unbinnedSentence(r)}`,
@@ -357,12 +392,39 @@ export class HistogramView {
       this.tooltip.hide();
       return;
     }
+    const inferred = bar.inferred > 0 ? ` (${formatCount(bar.inferred)} inferred, ≈)` : '';
     this.tooltip.show(
-      `${formatExact(bar.from)} – ${formatExact(bar.to)} ${this.unit()}\n${formatCount(bar.count)} values`,
+      `${formatExact(bar.from)} – ${formatExact(bar.to)} ${this.unit()}\n${formatCount(bar.count)} values${inferred}`,
       ev.clientX,
       ev.clientY,
     );
   }
+}
+
+/** Why a one-output stage's decode or interval between outputs is left out (the scrape's and the side panel's words). */
+const ONE_OUTPUT_TITLE = `Not recorded: ${ONE_OUTPUT_FIELD_TEXT}. Left out of percentiles and means, never binned as 0.`;
+
+/** The caption's sentence for the values left out because the stage emits one output. */
+function oneOutputNote(r: HistogramResult): string {
+  const n = r.oneOutput;
+  return `${formatCount(n)} printed value${n === 1 ? '' : 's'} not recorded: one output (in ${PREFILL_DECODE_SHORT}), no interval between outputs.`;
+}
+
+/** A bar: its measured part solid, its inferred part (≈) faint and outlined above it, never passed off as measured. */
+function drawBar(ctx: CanvasRenderingContext2D, b: HistogramBar, palette: Palette): void {
+  const h = Math.max(1, b.h);
+  const inferredH = b.inferred === b.count ? h : (h * b.inferred) / b.count;
+  const measuredH = h - inferredH;
+  ctx.fillStyle = palette.phase.prefill;
+  if (measuredH > 0) ctx.fillRect(b.x, b.y + inferredH, b.w, measuredH);
+  if (inferredH <= 0) return;
+  ctx.globalAlpha = 0.35;
+  ctx.fillRect(b.x, b.y, b.w, inferredH);
+  ctx.globalAlpha = 1;
+  ctx.strokeStyle = palette.phase.prefill;
+  ctx.setLineDash([3, 2]);
+  ctx.strokeRect(b.x + 0.5, b.y + 0.5, Math.max(0, b.w - 1), Math.max(0, inferredH - 1));
+  ctx.setLineDash([]);
 }
 
 function markFont(palette: Palette, chosen: boolean): string {
@@ -436,6 +498,12 @@ export function hasMeasuredValues(stage: StageSummary, metric: string): boolean 
   // A one-output stage's vllm_prefill_ms is summarized as prefill+decode, not as prefill.
   if (metric === 'split:prefillMs' && (stage.prefillDecodeMs?.count ?? 0) > 0) return true;
   if (metric.startsWith('split:')) return (stage.split[metric.slice('split:'.length) as SplitName]?.count ?? 0) > 0;
-  if (metric.startsWith('field:')) return (stage.fields[metric.slice('field:'.length)]?.count ?? 0) > 0;
+  if (metric.startsWith('field:')) {
+    const field = metric.slice('field:'.length);
+    // Every request emits one output: its decode and intervals between outputs measure nothing.
+    if (stage.requestCount > 0 && stage.oneOutputRequests === stage.requestCount && notMeasuredOnOneOutput(field))
+      return false;
+    return (stage.fields[field]?.count ?? 0) > 0;
+  }
   return false;
 }

@@ -1,0 +1,169 @@
+// The Histograms tab keeps the states apart as the side panel does. Inferred values (a hidden
+// half of a measured pair, shown ≈ in the cells) are counted apart in the caption, drawn apart
+// from measured ones, and mark ≈ the percentiles that read them (the simulator's code2wav ready
+// queued). A one-output stage's interval between outputs (the talker of upstream's before-fix
+// log: vllm_itl_ms and time_per_output_unit_ms printed 0) is no measurement: no bar, counted
+// not recorded with that reason. Built bundles in headless Chromium, fed through the language
+// server's own histogram query.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+import { sessionOfLog } from '../fixtures/webview/logSession';
+
+const INFERRED_LOG = path.join(REPO_ROOT, 'test/fixtures/logs/code2wav-ready-queued-inferred.log');
+const ONE_OUTPUT_LOG = path.join(
+  REPO_ROOT,
+  'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log',
+);
+
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+
+type Bar = [from: number, to: number, count: number, inferred: number];
+interface Mark {
+  readonly pct: string;
+  readonly text: string;
+}
+
+let harness: WebviewHarness;
+
+before(async () => {
+  harness = await WebviewHarness.start(sessionOfLog(INFERRED_LOG));
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+async function showHistogram(view: WebviewPage, stageKey: string, metric: string): Promise<void> {
+  const page = view.page;
+  await waitUntil(page, `document.querySelector('[data-testid="request-total"]')?.dataset.total !== undefined`);
+  await page.getByTestId('tab-histograms').click();
+  await page.getByTestId('histogram-stage').selectOption(stageKey);
+  await page.getByTestId('histogram-metric').selectOption(metric);
+  await waitUntil(
+    page,
+    `document.querySelector('[data-testid="histogram-canvas"]').getAttribute('aria-label')?.startsWith('Histogram') && document.querySelector('[data-testid="histogram-canvas"]').dataset.bars !== undefined`,
+  );
+}
+
+async function unbinned(view: WebviewPage): Promise<{ state: string; count: string; text: string; title: string }[]> {
+  return view.page.evaluate(
+    `[...document.querySelectorAll('[data-testid="histogram-unbinned"] li')].map((li) => ({ state: li.dataset.state, count: li.dataset.count, text: li.textContent, title: li.title }))`,
+  );
+}
+
+describe('inferred values: code2wav ready queued of a simulated Qwen3-TTS run', () => {
+  let view: WebviewPage;
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1000, height: 700 });
+    await showHistogram(view, '1', 'split:readyQueuedMs');
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('the caption counts measured and inferred apart, with what inferred means', async () => {
+    const note = view.page.getByTestId('histogram-binned');
+    // 2 printed (6.323 and 11.973 ms), 6 hidden beside a printed input wait: ≈0.
+    assert.equal(await note.textContent(), '8 numbers binned (ms): 2 measured, 6 inferred (≈).');
+    assert.match((await note.getAttribute('title')) ?? '', /^Inferred by a documented rule, not printed/);
+    assert.match(
+      (await view.page.getByTestId('histogram-canvas').getAttribute('aria-label')) ?? '',
+      /: 8 values \(6 inferred, ≈\) from 0 to /,
+    );
+  });
+
+  test('the bar at 0 holds the inferred values, counted as such; the measured ones are their own bars', async () => {
+    const bars = JSON.parse(
+      (await view.page.getByTestId('histogram-canvas').getAttribute('data-bars')) ?? '[]',
+    ) as Bar[];
+    assert.deepEqual(
+      bars.map(([from, , count, inferred]) => [from, count, inferred]),
+      [
+        [0, 6, 6],
+        [6.286, 1, 0],
+        [11.674, 1, 0],
+      ],
+    );
+  });
+
+  test('the p50 reads an inferred 0: marked ≈; p90 and p99 lie between measured values: plain', async () => {
+    const marks = JSON.parse(
+      (await view.page.getByTestId('histogram-canvas').getAttribute('data-percentile-marks')) ?? '[]',
+    ) as Mark[];
+    assert.deepEqual(
+      marks.map((m) => m.text),
+      ['p50 ≈0', 'p90 8.02', 'p99 11.6'],
+    );
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await view.page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-inferred.png') });
+  });
+});
+
+describe('a one-output stage: the talker of the before-fix log', () => {
+  let view: WebviewPage;
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(sessionOfLog(ONE_OUTPUT_LOG)));
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  for (const [field, printed, hidden] of [
+    ['vllm_itl_ms', 4, 2],
+    ['time_per_output_unit_ms', 6, 0],
+  ] as const) {
+    test(`${field}: no bar at 0, its printed 0s not recorded for one output, in the decode option's words`, async () => {
+      await showHistogram(view, '0', `field:${field}`);
+      const page = view.page;
+      const canvas = page.getByTestId('histogram-canvas');
+      assert.equal(await canvas.getAttribute('data-bars'), '[]');
+      assert.equal(
+        await page.getByTestId('histogram-binned').textContent(),
+        `0 numbers binned (ms). ${printed} printed values not recorded: one output (in prefill+decode), no interval between outputs.`,
+      );
+      assert.match(
+        (await canvas.getAttribute('aria-label')) ?? '',
+        /^Histogram: No measurement: the stage emits one output \(prefill\+decode \(one output\)\)\./,
+      );
+      const listed = await unbinned(view);
+      assert.deepEqual(
+        listed.map((l) => [l.state, l.count, l.text]),
+        [
+          ['oneOutput', String(printed), `not recorded: one output ${printed}`],
+          ...(hidden > 0 ? [['hidden', String(hidden), `hidden (zero or not measured) ${hidden}`]] : []),
+        ],
+      );
+      assert.match(
+        listed[0]?.title ?? '',
+        /^Not recorded: the stage emits one output \(Model Runner V2 \+ async chunk\): no inter-token latency exists, its decode is in prefill \(prefill\+decode \(one output\)\), so its decode and time per output token are not measurements\./,
+      );
+      await page.screenshot({ path: path.join(SHOTS, `latency-panel-histogram-one-output-${field}.png`) });
+      // The option says it before it is picked, as the decode option does.
+      assert.equal(
+        await page.locator(`[data-testid="histogram-metric"] option[value="field:${field}"]`).textContent(),
+        `${field} (0: one output, in prefill+decode on 6 requests) — not recorded`,
+      );
+    });
+  }
+
+  test("its prefill+decode still has its bars: only the stage's intervals between outputs are left out", async () => {
+    await showHistogram(view, '0', 'split:prefillMs');
+    const bars = JSON.parse(
+      (await view.page.getByTestId('histogram-canvas').getAttribute('data-bars')) ?? '[]',
+    ) as Bar[];
+    assert.equal(
+      bars.reduce((n, b) => n + b[2], 0),
+      6,
+    );
+    assert.equal(await view.page.getByTestId('histogram-binned').textContent(), '6 numbers binned (ms).');
+  });
+});
