@@ -5,7 +5,8 @@ import { SLOWEST_STAGE_FIELD, slowestStageAmong } from '../core/analysis/slowest
 import { RequestStore, type RequestList } from '../core/analysis/requestStore';
 import type { AnalyzedRequest, RequestStage, SplitName } from '../core/analysis/types';
 import type { Cell } from '../core/values';
-import { SPLIT_NAMES } from '../core/analysis/types';
+import { SPLIT_FIELD, SPLIT_NAMES } from '../core/analysis/types';
+import { rowUnread } from '../core/analysis/stageBuilder';
 import { unrecordedReason } from '../core/analysis/unrecordedValues';
 import { notMeasuredOnOneOutput, prefillCoversDecode, stageCoversDecode } from '../core/analysis/oneOutputStage';
 import { PERCENTILES, PERCENT_OF, type Percentile } from '../core/reportedPercentiles';
@@ -51,8 +52,13 @@ function readerOf(requests: RequestList): RequestReader {
       cell: (i, key, name) => requests.stageCellAt(i, key, name),
       hasStage: (i, key) => requests.stageKeysAt(i).includes(key),
       oneOutput: (i, stage) =>
-        stageCoversDecode(stage, (id) =>
-          requests.stageKeysAt(i).some((key) => (requests.stageAt(i, key)?.stageId ?? -1) > id),
+        stageCoversDecode(
+          stage,
+          (id) => requests.stageKeysAt(i).some((key) => (requests.stageAt(i, key)?.stageId ?? -1) > id),
+          () => {
+            const request = requests.at(i);
+            return request !== undefined && rowUnread(request, SPLIT_FIELD.prefillMs);
+          },
         ),
     };
   }

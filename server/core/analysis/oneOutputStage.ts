@@ -42,19 +42,27 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
  * token out (or, without a token count, one output and a TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
-  return stageCoversDecode(stage, (stageId) => hasDownstream(request, stageId));
+  return stageCoversDecode(
+    stage,
+    (stageId) => hasDownstream(request, stageId),
+    () => rowUnread(request, SPLIT_FIELD.prefillMs),
+  );
 }
 
 /**
  * prefillCoversDecode for a reader of single stages (a packed store): `downstream` says whether
- * the request has a stage after `stageId`, asked only of a stage whose own numbers fit.
+ * the request has a stage after `stageId`, and `prefillUnread` whether its table lost the
+ * prefill row; each asked only of a stage whose own numbers fit.
  */
-export function stageCoversDecode(stage: RequestStage, downstream: (stageId: number) => boolean): boolean {
+export function stageCoversDecode(
+  stage: RequestStage,
+  downstream: (stageId: number) => boolean,
+  prefillUnread: () => boolean,
+): boolean {
   if (stage.kind !== 'llm' || stage.stageId === null) return false;
   const { states, values } = stage.split;
   const prefillMeasured = states.prefillMs === 'measured' && values.prefillMs !== null;
-  if (!prefillMeasured && !(states.prefillMs === 'notRecorded' && rowUnread(request, SPLIT_FIELD.prefillMs)))
-    return false;
+  if (!prefillMeasured && !(states.prefillMs === 'notRecorded' && prefillUnread())) return false;
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
   if (!decodeZero || !downstream(stage.stageId)) return false;
   return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);
