@@ -26,6 +26,7 @@ import { PENDING_VIEW } from '../../shared/valueState';
 import type { TableColumn } from './columns';
 import {
   columnsInView,
+  columnUnderIdColumn,
   isSlow,
   REQUEST_ID_COLUMN,
   sameColumns,
@@ -123,6 +124,8 @@ export class RequestTable {
   /** +1 scrolling down, -1 up, 0 idle or jumping: the page beyond the window on that side is fetched ahead. */
   private direction = 0;
   private colRange = { from: 1, to: 1 };
+  /** The column partly under the sticky id column, its text hidden (-1: none). */
+  private covered = -1;
   private headHeight = ROW_HEIGHT * 2;
   /** scrollLeft to take when the table is next shown (a hidden table cannot scroll). */
   private pendingLeft: number | null = null;
@@ -209,6 +212,7 @@ export class RequestTable {
       row.idCell.remove();
     }
     this.pool = [];
+    this.covered = -1;
     this.renderHead();
     if (this.pendingReveal !== null) this.reveal(this.pendingReveal.stageId, this.pendingReveal.columnId);
     this.schedule();
@@ -382,6 +386,7 @@ export class RequestTable {
     const win = rowWindow({ ...input, overscan: overscan.before, overscanAfter: overscan.after });
     this.window = win;
     this.colRange = columnsInView(this.columns, this.scroll.scrollLeft, this.scroll.clientWidth);
+    this.cover(columnUnderIdColumn(this.columns, this.scroll.scrollLeft));
     const count = win.end - win.first;
     if (this.pool.length < count) {
       // Grow with some slack; slots are keyed by index modulo the pool size, so re-key all.
@@ -418,6 +423,25 @@ export class RequestTable {
     }
     setAttr(this.grid, 'aria-activedescendant', activeId);
     this.scheduleFetch();
+  }
+
+  /** Hide the text of column `c` (partly under the id column) in the header and every row; show the last one's again. */
+  private cover(c: number): void {
+    if (c === this.covered) return;
+    const headers = this.headRow.children;
+    for (const [at, on] of [
+      [this.covered, false],
+      [c, true],
+    ] as const) {
+      if (at < 0) continue;
+      const header = headers[at];
+      if (header instanceof HTMLElement) setData(header, 'covered', String(on));
+      for (const row of this.pool) {
+        const cell = row.cells[at];
+        if (cell !== undefined) setData(cell, 'covered', String(on));
+      }
+    }
+    this.covered = c;
   }
 
   private fillRow(row: PooledRow, index: number): void {
@@ -509,7 +533,7 @@ export class RequestTable {
     const slot = String(this.pool.length);
     const texts: Text[] = [];
     const cells = this.columns.map((col, i) => {
-      const dataset: Record<string, string> = { col: col.id, slot };
+      const dataset: Record<string, string> = { col: col.id, slot, covered: String(i === this.covered) };
       if (col.phase !== null) dataset['phase'] = col.phase;
       const text = document.createTextNode('');
       texts.push(text);
