@@ -42,6 +42,9 @@ import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
 
 export const ROW_HEIGHT = 22;
 export const PAGE_SIZE = 50;
+/** The legend of the slow mark; each marked cell's tooltip gives its stage's p90. */
+export const SLOW_LEGEND = 'bold, underlined: above the p90 of its stage and column (its tooltip gives the p90)';
+
 /** Rows prepared beyond the viewport: ahead when scrolling slowly, behind, and when idle (both sides). */
 const OVERSCAN_AHEAD = 8;
 const OVERSCAN_BEHIND = 2;
@@ -96,6 +99,8 @@ export class RequestTable {
   private readonly idColumn: HTMLDivElement;
   private readonly rowsEl: HTMLDivElement;
   private readonly status: HTMLDivElement;
+  /** What a bold, underlined number means, shown while some column has a p90 to mark against. */
+  private readonly slowLegend: HTMLParagraphElement;
   private readonly hScrollbar: HScrollbar;
   /** Shown over the grid when there is no row: why (nothing captured yet, or nothing matches). */
   private readonly empty: HTMLDivElement;
@@ -164,8 +169,23 @@ export class RequestTable {
     this.emptyText = h('p', {});
     this.empty = h('div', { className: 'table-empty', testId: 'request-table-empty', role: 'status' }, this.emptyText);
     this.empty.hidden = true;
+    this.slowLegend = h(
+      'p',
+      { className: 'table-legend muted', testId: 'slow-legend' },
+      h('span', { className: 'slow-sample', text: '1,234', attrs: { 'aria-hidden': 'true' } }),
+      ` ${SLOW_LEGEND}`,
+    );
+    this.slowLegend.hidden = true;
     this.hScrollbar = new HScrollbar(this.scroll);
-    this.el = h('div', { className: 'table-region' }, this.scroll, this.hScrollbar.el, this.empty, this.status);
+    this.el = h(
+      'div',
+      { className: 'table-region' },
+      this.scroll,
+      this.hScrollbar.el,
+      this.empty,
+      this.status,
+      this.slowLegend,
+    );
     this.scroll.addEventListener(
       'scroll',
       () => {
@@ -203,6 +223,7 @@ export class RequestTable {
     // Same ids: keep the DOM, take the new p90 marks (they follow the live summary).
     this.columns = columns;
     this.columnsVersion += 1;
+    this.slowLegend.hidden = !columns.some((c) => c.slowAbove !== null && c.slowAbove > 0);
     if (same) {
       this.schedule();
       return;
@@ -777,7 +798,7 @@ export class RequestTable {
     if (row === undefined || column === undefined) return;
     const view = row.request === undefined || row.request === null ? PENDING_VIEW : column.read(row.request);
     const slow = isSlow(view.value, column.slowAbove)
-      ? ` Slow: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).`
+      ? ` Bold, underlined: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).`
       : '';
     setTitle(target, `${view.title}${slow}`);
   }
