@@ -5,17 +5,20 @@
 // CLI's note under the table, word for word (one shared text).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { NEGATIVE_ADDED_NOTE_LINES } from '../../server/core/analysis/crossStage';
 import { REPO_ROOT, WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log');
 let harness: WebviewHarness;
 
 before(async () => {
   harness = await WebviewHarness.start(sessionOfLog(LOG));
+  fs.mkdirSync(SHOTS, { recursive: true });
 });
 
 after(async () => {
@@ -61,6 +64,7 @@ describe('request table: the slow mark', () => {
         number((await cell.textContent()) ?? '') > number(m[1] ?? ''),
         `${await cell.textContent()} vs ${title}`,
       );
+      await page.screenshot({ path: path.join(SHOTS, 'table-slow-legend-1000.png') });
     } finally {
       await view.close();
     }
@@ -91,6 +95,7 @@ describe('side panel: the * of a negative +1st output', () => {
       // Below the table.
       const [table, below] = await Promise.all([page.locator('.table-wrap').first().boundingBox(), note.boundingBox()]);
       assert.ok(table !== null && below !== null && below.y >= table.y + table.height - 1);
+      await page.screenshot({ path: path.join(SHOTS, 'side-panel-negative-added-note.png') });
     } finally {
       await view.close();
     }
