@@ -43,7 +43,7 @@ export {
   UNKNOWN_LABEL,
 } from './core/compare/format';
 export { endToEndOf } from './core/analysis/endToEnd';
-export { firstStageIdOf } from './core/analysis/crossStage';
+export { firstStageIdOf, NEGATIVE_ADDED_NOTE } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';

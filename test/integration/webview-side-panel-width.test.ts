@@ -1,7 +1,8 @@
 // The side panel in headless Chromium at side-bar widths (240 and 300 px, VS Code's default
 // is about 300): nothing runs out sideways, with the /metrics cards, the Prometheus replicas
 // and long names in them. A name too long for its line is cut with an ellipsis and its whole
-// text is in the title of the line it is on; a card's name line wraps.
+// text is in the title of the line it is on; a card's name line wraps. At 190 px, an INFO-level
+// log's notice wraps its fix (a long environment variable) inside its box.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +12,7 @@ import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import { BUGGY_CODEC_SCRAPE } from '../unit/support/scrapeFixtures';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { sessionOfLog } from '../fixtures/webview/logSession';
 import { horizontalOverflows } from '../fixtures/webview/overflowProbe';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { syntheticSession } from '../fixtures/webview/syntheticSession';
@@ -152,6 +154,40 @@ describe("side panel at the side bar's minimum width (170 px)", () => {
       await page.screenshot({ path: path.join(SHOTS, 'side-panel-170.png') });
     } finally {
       await view.close();
+    }
+  });
+});
+
+describe('side panel of an INFO-level log in a 190 px side bar', () => {
+  test('the notice wraps inside its box: its fix (VLLM_LOGGING_LEVEL=DEBUG) is drawn whole', async () => {
+    const info = await WebviewHarness.start(
+      sessionOfLog(path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-info-level-omnitiming-only.log')),
+    );
+    const view = await info.open('sidePanel', { width: 190, height: 900 });
+    try {
+      const page = view.page;
+      const notice = page.getByTestId('tables-missing');
+      await notice.waitFor();
+      assert.match((await notice.textContent()) ?? '', /Fix: restart the server with VLLM_LOGGING_LEVEL=DEBUG in its/);
+      // Every line of the notice's text against the notice's content box.
+      const out = (await page.evaluate(`(() => {
+        const box = document.querySelector('[data-testid="tables-missing"]');
+        const b = box.getBoundingClientRect();
+        const style = getComputedStyle(box);
+        const left = b.left + box.clientLeft + parseFloat(style.paddingLeft);
+        const right = b.right - box.clientLeft - parseFloat(style.paddingRight);
+        const range = document.createRange();
+        range.selectNodeContents(box);
+        return [...range.getClientRects()]
+          .filter((r) => r.width > 0 && (r.left < left - 0.5 || r.right > right + 0.5))
+          .map((r) => r.left.toFixed(1) + '-' + r.right.toFixed(1) + ' in ' + left.toFixed(1) + '-' + right.toFixed(1));
+      })()`)) as string[];
+      assert.deepEqual(out, [], 'text of the notice drawn past its box');
+      assert.deepEqual(await page.evaluate(horizontalOverflows), []);
+      await notice.screenshot({ path: path.join(SHOTS, 'side-panel-190-info-notice.png') });
+    } finally {
+      await view.close();
+      await info.close();
     }
   });
 });

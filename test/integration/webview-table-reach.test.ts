@@ -2,8 +2,9 @@
 // (which, like macOS's overlay scrollbars, draws no scrollbar of its own), on the Qwen3-TTS
 // log before the codec stats fix (talker -> code2wav, six requests, ttft-not-recorded on
 // stage 1): a scrollbar under the table moves it sideways, no cell's text runs past its
-// cell, and a finding or a tail sent to the table brings the column it is about into view.
-// Screenshots go to test-output/webview/.
+// cell, a finding or a tail sent to the table brings the column it is about into view, and
+// scrolled sideways no number is drawn half under the sticky request id column. Screenshots
+// go to test-output/webview/.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -161,6 +162,73 @@ describe('request table: every column within reach', () => {
       await waitUntil(page, `document.querySelector('[data-testid="tail-filter"]')?.hidden === false`);
       await waitUntil(page, inView(col));
       await page.screenshot({ path: path.join(SHOTS, 'table-tail-first-output-600.png') });
+    } finally {
+      await view.close();
+    }
+  });
+});
+
+/**
+ * Every value cell and header of the table that starts under the sticky id column, scrolled so
+ * that the id column covers `covered` px of column `col`: where its text begins, whether it is
+ * drawn (not transparent), and the id column's right edge.
+ */
+const underIdColumn = (col: string, covered: number): string => `(() => {
+  const s = ${SCROLL};
+  const head = document.querySelector('.head-row [data-col=${JSON.stringify(col)}]');
+  const idWidth = document.querySelector('.head-row .id-cell').offsetWidth;
+  s.scrollLeft = head.offsetLeft - idWidth + ${covered};
+  const idRight = document.querySelector('.head-row .id-cell').getBoundingClientRect().right;
+  const out = [];
+  for (const cell of document.querySelectorAll('.data-row:not([hidden]) .cell, .head-row .head-cell:not(.id-cell)')) {
+    if (cell.textContent === '') continue;
+    const box = cell.getBoundingClientRect();
+    if (!(box.left < idRight - 0.5 && box.right > idRight + 0.5)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const text = range.getBoundingClientRect();
+    const shown = cell.querySelector('.sort-button') ?? cell;
+    const drawn = !/^rgba\\(.*, 0\\)$/.test(getComputedStyle(shown).color) && getComputedStyle(shown).visibility !== 'hidden';
+    out.push({ col: cell.dataset.col, text: cell.textContent, textLeft: text.left, drawn });
+  }
+  return { scrolled: s.scrollLeft, idRight, cells: out };
+})()`;
+
+describe('request table scrolled sideways: no number half under the request id column', () => {
+  test("a value cut at the id column's edge is hidden, never read as a shorter number (end to end, stage 0 prefill, stage 1 queued)", async () => {
+    const view = await openTable(420);
+    try {
+      const page = view.page;
+      type Under = {
+        scrolled: number;
+        idRight: number;
+        cells: { col: string; text: string; textLeft: number; drawn: boolean }[];
+      };
+      const checked: string[] = [];
+      for (const col of ['target:e2e', '0.prefillMs', '1.queuedMs'])
+        for (const covered of [30, 60, 90]) {
+          const under = await evaluate<Under>(page, underIdColumn(col, covered));
+          await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+          const after = await evaluate<Under>(page, underIdColumn(col, covered));
+          assert.ok(
+            after.cells.some((c) => c.col === col && c.text !== '—' && /\d/.test(c.text)),
+            `${col} has a number under the id column at ${covered} px: ${JSON.stringify(after)}`,
+          );
+          const cut = after.cells.filter((c) => c.drawn && c.textLeft < after.idRight - 0.5);
+          assert.deepEqual(cut, [], `${col} covered ${covered} px: text drawn across the id column's edge`);
+          checked.push(`${col}@${covered}: ${after.cells.length} (${under.scrolled})`);
+        }
+      await page
+        .getByTestId('request-table-scroll')
+        .screenshot({ path: path.join(SHOTS, 'table-cell-under-id-420.png') });
+      // Scrolled clear (the column's left edge at the id column's), its numbers are drawn again.
+      const clear = await evaluate<Under>(page, underIdColumn('0.prefillMs', 0));
+      await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+      const drawn = await evaluate<boolean>(
+        page,
+        `[...document.querySelectorAll('.data-row:not([hidden]) .cell[data-col="0.prefillMs"]')].every((c) => getComputedStyle(c).color !== 'rgba(0, 0, 0, 0)')`,
+      );
+      assert.ok(drawn, `stage 0 prefill drawn once clear of the id column: ${JSON.stringify(clear)}`);
     } finally {
       await view.close();
     }

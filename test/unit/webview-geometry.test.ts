@@ -24,7 +24,7 @@ import {
   yOf,
   zoomView,
 } from '../../webview/latencyPanel/spans/spansLayout';
-import { columnsInView, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
+import { columnsInView, columnUnderIdColumn, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
 import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
 import { niceMax, niceTicks, placeTickLabels, timeTicks } from '../../webview/shared/axis';
@@ -433,5 +433,18 @@ describe('table models', () => {
     assert.deepEqual(columnsInView(cols, 1000, 640, 0), { from: 10, to: 15 });
     assert.deepEqual(columnsInView(cols, 50, 640, 0), { from: 1, to: 6 });
     assert.deepEqual(columnsInView(cols, 0, 100_000, 0), { from: 1, to: cols.length });
+  });
+
+  test('request table: the column partly under the sticky id column, past its padding, is the one whose text is hidden', () => {
+    const cols = tableColumns(data.summary.stages, STAGE_NAMES);
+    // Column 1 spans 240-340 in the grid; the id column covers scrollLeft + [0, 240).
+    assert.equal(columnUnderIdColumn(cols, 0), -1);
+    assert.equal(columnUnderIdColumn(cols, 6), -1, 'only its padding covered');
+    assert.equal(columnUnderIdColumn(cols, 7), 1);
+    assert.equal(columnUnderIdColumn(cols, 99), 1);
+    assert.equal(columnUnderIdColumn(cols, 100), -1, 'column 1 wholly under, column 2 clear');
+    assert.equal(columnUnderIdColumn(cols, 130), 2);
+    // Column 10 spans 1160-1260: at 1000 the id column reaches 1240.
+    assert.equal(columnUnderIdColumn(cols, 1000), 10);
   });
 });

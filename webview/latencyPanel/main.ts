@@ -105,18 +105,35 @@ function tableQuery(): TableQuery {
   return q;
 }
 
-function openRequest(requestId: string): void {
+/** The tab a request was opened from: Escape in its timeline goes back there. */
+let openedFrom: PanelTab | null = null;
+
+/** Open a request's timeline, the keyboard focus on its heading (a hidden tab's focus would be lost). */
+function openRequest(requestId: string, from: PanelTab): void {
   update({ openRequestId: requestId });
   waterfall.loading(requestId);
   post({ type: 'queryRequest', requestId });
   tabs.activate('timeline');
+  openedFrom = from;
+  waterfall.focus();
+}
+
+/** Escape in a timeline: back to the tab it was opened from, the focus on the table's row (or that tab). */
+function backFromTimeline(): boolean {
+  const back = openedFrom;
+  if (back === null || tabs.active !== 'timeline') return false;
+  openedFrom = null;
+  tabs.activate(back);
+  if (back === 'requests') table.focus();
+  else tabs.focus(back);
+  return true;
 }
 
 // ------------------------------------------------------------------ views
 const table = new RequestTable({
   post,
   nextSeq,
-  open: (id) => openRequest(id),
+  open: (id) => openRequest(id, 'requests'),
   changed: () => persist(),
   sortRequested: (col) => {
     const descending = state.sortBy === col.id ? !state.descending : col.defaultDescending;
@@ -152,7 +169,7 @@ filterBar.set({
 });
 const waterfall = new WaterfallView();
 const spans = new SpansView(
-  (id) => openRequest(id),
+  (id) => openRequest(id, 'spans'),
   () => persist(),
   // Drawn after the module ran (a frame later): overTime exists by then.
   (view) => overTime.setTimeView(view),
@@ -224,7 +241,7 @@ const tailView = new TailView(
   {
     post,
     nextSeq,
-    openRequest: (id) => openRequest(id),
+    openRequest: (id) => openRequest(id, 'tail'),
     showInTable: (t) => {
       setTailFilter(t);
       tabs.activate('requests');
@@ -307,6 +324,9 @@ function setScope(scope: typeof state.scope): void {
   refreshActive('shown');
 }
 const timelinePanel = h('section', { className: 'timeline-panel' }, waterfall.el);
+timelinePanel.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Escape' && backFromTimeline()) ev.preventDefault();
+});
 const overTime = new OverTimeView(
   {
     post,

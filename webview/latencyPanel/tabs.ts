@@ -51,6 +51,11 @@ export class Tabs<T extends string> {
     if (notify) this.onActivate(id);
   }
 
+  /** Keyboard focus on tab `id`'s button. */
+  focus(id: T): void {
+    this.buttons.get(id)?.focus();
+  }
+
   private render(): void {
     for (const spec of this.specs) {
       const on = spec.id === this.activeId;

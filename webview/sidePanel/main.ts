@@ -31,7 +31,7 @@ import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
 import { Trend } from './trend';
-import { overallSummaryOnlyMessage, valuesAbovePercentile } from '../../server/shared';
+import { NEGATIVE_ADDED_NOTE, overallSummaryOnlyMessage, valuesAbovePercentile } from '../../server/shared';
 import { TailSection } from './tailSection';
 import { oneOutputStages } from '../shared/tailModel';
 
@@ -118,6 +118,13 @@ const slowestCaveats = h('ul', { className: 'slowest-caveats muted', testId: 'sl
 slowestCaveats.hidden = true;
 const fewValuesNote = h('p', { className: 'muted few-values-note', testId: 'few-values-note' });
 fewValuesNote.hidden = true;
+// The `*` of a negative +1st output, said under the table in the CLI's words.
+const negativeAddedNote = h('p', {
+  className: 'muted few-values-note',
+  testId: 'negative-added-note',
+  text: `* ${NEGATIVE_ADDED_NOTE}`,
+});
+negativeAddedNote.hidden = true;
 const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
   testId: 'edge-summary',
   rowTestId: 'edge-row',
@@ -160,6 +167,7 @@ const live = h(
   slowestLine,
   slowestCaveats,
   fewValuesNote,
+  negativeAddedNote,
   waiting,
   noStageStats,
   tailSection.el,
@@ -232,6 +240,7 @@ function render(): void {
   slowestLine.title = model.slowest?.title ?? '';
   const few = model.rows.some((r) => Object.values(r.cells).some((c) => c.fewValues === true));
   fewValuesNote.hidden = !few;
+  negativeAddedNote.hidden = model.negativeAdded !== true;
   setText(
     fewValuesNote,
     few

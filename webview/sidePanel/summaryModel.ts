@@ -69,6 +69,8 @@ export interface SummaryModel {
   readonly rows: readonly SummaryRow[];
   /** The slowest phase, when some stage row ranks one (never a one-output stage's prefill+decode). */
   readonly slowest?: SlowestPhase | null;
+  /** Some cell shows a negative +1st output, marked `*`: the table's note says what it means. */
+  readonly negativeAdded?: boolean;
 }
 
 const split = (id: SplitName, help: string): SummaryColumn => ({
@@ -273,7 +275,10 @@ export function summaryModel(
           title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}; over the stage rows at ${pct}.`,
           caveats: hit === null ? [] : slowestPhaseCaveats(summary.stages, hit, pct, formatCompact, stageNames),
         };
-  return { columns, rows, slowest };
+  const negativeAdded = views.some(({ views: vs }) =>
+    vs.some((v, i) => columns[i]?.id === 'added' && v.value !== null && v.value < 0),
+  );
+  return { columns, rows, slowest, negativeAdded };
 }
 
 export interface Headline {

@@ -7,6 +7,16 @@ import type { RequestStage } from './types';
 import { FIRST_OUTPUT_FIELD, measurementOf } from './unrecordedValues';
 
 /**
+ * What a negative +1st output means, said under the CLI's table and the side panel's (in the
+ * CLI's two lines): not a stage taking negative time, but a first output that is not what it seems.
+ */
+export const NEGATIVE_ADDED_NOTE_LINES: readonly [string, string] = [
+  'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the',
+  "talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.",
+];
+export const NEGATIVE_ADDED_NOTE = NEGATIVE_ADDED_NOTE_LINES.join(' ');
+
+/**
  * The lowest stage id among `stages` (Infinity when none has one): a stage with a higher id is
  * downstream of it, and its queued time may hold its wait for the upstream stages' output.
  */

@@ -20,6 +20,7 @@ import { sentenceCase } from '../sentenceCase';
 import { FIRST_OUTPUT_FIELD, UNRECORDED_TEXT, type UnrecordedReason } from '../analysis/unrecordedValues';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { TTFT_WAITED_MARK } from '../analysis/ttftUpstreamWait';
+import { NEGATIVE_ADDED_NOTE_LINES } from '../analysis/crossStage';
 import { noStageStatsText } from '../analysis/noStageStats';
 import { DIFFUSION_TABLE_FIELDS, diffusionLines } from './diffusionTable';
 
@@ -220,13 +221,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     const few = fewValuesLines(counted);
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
-      out.push(
-        '',
-        'A negative +1st output means the stage produced output before its upstream stage did: under talker first audio the codec forwards the',
-      );
-      out.push(
-        "talker's first frame, and under Model Runner V2 + async chunk the talker emits its one output only when it stops.",
-      );
+      out.push('', ...NEGATIVE_ADDED_NOTE_LINES);
     }
     const slowest = slowestPhaseLines(snapshot.stages, roles);
     if (slowest.length > 0) out.push('', ...slowest);

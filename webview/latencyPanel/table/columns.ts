@@ -262,6 +262,27 @@ export function totalWidth(columns: readonly TableColumn[]): number {
   return columns.reduce((sum, c) => sum + c.width, 0);
 }
 
+/** A cell's padding on each side (`.cell` in style.css): a column covered by no more has all its text in view. */
+export const CELL_PADDING = 6;
+
+/**
+ * The value column partly under the sticky id column at `scrollLeft`, beyond its padding (so
+ * its right-aligned text may be cut there: "8,626" would read "26"), or -1. Its text is
+ * hidden until it is scrolled clear, so a cut number is never read as a whole one.
+ */
+export function columnUnderIdColumn(columns: readonly TableColumn[], scrollLeft: number): number {
+  const idWidth = columns[0]?.width ?? 0;
+  let x = idWidth;
+  for (let i = 1; i < columns.length; i++) {
+    const w = (columns[i] as TableColumn).width;
+    const covered = scrollLeft - (x - idWidth);
+    if (covered <= CELL_PADDING) return -1;
+    if (covered < w) return i;
+    x += w;
+  }
+  return -1;
+}
+
 /**
  * Value columns in horizontal view, [from, to) as column indices (the request id column,
  * index 0, is sticky and always shown). Off-screen cells are not written while scrolling.

@@ -26,6 +26,7 @@ import { PENDING_VIEW } from '../../shared/valueState';
 import type { TableColumn } from './columns';
 import {
   columnsInView,
+  columnUnderIdColumn,
   isSlow,
   REQUEST_ID_COLUMN,
   sameColumns,
@@ -41,6 +42,9 @@ import { pagesCovering, rowWindow, scrollTopToReveal } from './virtualWindow';
 
 export const ROW_HEIGHT = 22;
 export const PAGE_SIZE = 50;
+/** The legend of the slow mark; each marked cell's tooltip gives its stage's p90. */
+export const SLOW_LEGEND = 'bold, underlined: above the p90 of its stage and column (its tooltip gives the p90)';
+
 /** Rows prepared beyond the viewport: ahead when scrolling slowly, behind, and when idle (both sides). */
 const OVERSCAN_AHEAD = 8;
 const OVERSCAN_BEHIND = 2;
@@ -95,6 +99,8 @@ export class RequestTable {
   private readonly idColumn: HTMLDivElement;
   private readonly rowsEl: HTMLDivElement;
   private readonly status: HTMLDivElement;
+  /** What a bold, underlined number means, shown while some column has a p90 to mark against. */
+  private readonly slowLegend: HTMLParagraphElement;
   private readonly hScrollbar: HScrollbar;
   /** Shown over the grid when there is no row: why (nothing captured yet, or nothing matches). */
   private readonly empty: HTMLDivElement;
@@ -123,6 +129,8 @@ export class RequestTable {
   /** +1 scrolling down, -1 up, 0 idle or jumping: the page beyond the window on that side is fetched ahead. */
   private direction = 0;
   private colRange = { from: 1, to: 1 };
+  /** The column partly under the sticky id column, its text hidden (-1: none). */
+  private covered = -1;
   private headHeight = ROW_HEIGHT * 2;
   /** scrollLeft to take when the table is next shown (a hidden table cannot scroll). */
   private pendingLeft: number | null = null;
@@ -161,8 +169,23 @@ export class RequestTable {
     this.emptyText = h('p', {});
     this.empty = h('div', { className: 'table-empty', testId: 'request-table-empty', role: 'status' }, this.emptyText);
     this.empty.hidden = true;
+    this.slowLegend = h(
+      'p',
+      { className: 'table-legend muted', testId: 'slow-legend' },
+      h('span', { className: 'slow-sample', text: '1,234', attrs: { 'aria-hidden': 'true' } }),
+      ` ${SLOW_LEGEND}`,
+    );
+    this.slowLegend.hidden = true;
     this.hScrollbar = new HScrollbar(this.scroll);
-    this.el = h('div', { className: 'table-region' }, this.scroll, this.hScrollbar.el, this.empty, this.status);
+    this.el = h(
+      'div',
+      { className: 'table-region' },
+      this.scroll,
+      this.hScrollbar.el,
+      this.empty,
+      this.status,
+      this.slowLegend,
+    );
     this.scroll.addEventListener(
       'scroll',
       () => {
@@ -200,6 +223,7 @@ export class RequestTable {
     // Same ids: keep the DOM, take the new p90 marks (they follow the live summary).
     this.columns = columns;
     this.columnsVersion += 1;
+    this.slowLegend.hidden = !columns.some((c) => c.slowAbove !== null && c.slowAbove > 0);
     if (same) {
       this.schedule();
       return;
@@ -209,6 +233,7 @@ export class RequestTable {
       row.idCell.remove();
     }
     this.pool = [];
+    this.covered = -1;
     this.renderHead();
     if (this.pendingReveal !== null) this.reveal(this.pendingReveal.stageId, this.pendingReveal.columnId);
     this.schedule();
@@ -382,6 +407,7 @@ export class RequestTable {
     const win = rowWindow({ ...input, overscan: overscan.before, overscanAfter: overscan.after });
     this.window = win;
     this.colRange = columnsInView(this.columns, this.scroll.scrollLeft, this.scroll.clientWidth);
+    this.cover(columnUnderIdColumn(this.columns, this.scroll.scrollLeft));
     const count = win.end - win.first;
     if (this.pool.length < count) {
       // Grow with some slack; slots are keyed by index modulo the pool size, so re-key all.
@@ -418,6 +444,25 @@ export class RequestTable {
     }
     setAttr(this.grid, 'aria-activedescendant', activeId);
     this.scheduleFetch();
+  }
+
+  /** Hide the text of column `c` (partly under the id column) in the header and every row; show the last one's again. */
+  private cover(c: number): void {
+    if (c === this.covered) return;
+    const headers = this.headRow.children;
+    for (const [at, on] of [
+      [this.covered, false],
+      [c, true],
+    ] as const) {
+      if (at < 0) continue;
+      const header = headers[at];
+      if (header instanceof HTMLElement) setData(header, 'covered', String(on));
+      for (const row of this.pool) {
+        const cell = row.cells[at];
+        if (cell !== undefined) setData(cell, 'covered', String(on));
+      }
+    }
+    this.covered = c;
   }
 
   private fillRow(row: PooledRow, index: number): void {
@@ -509,7 +554,7 @@ export class RequestTable {
     const slot = String(this.pool.length);
     const texts: Text[] = [];
     const cells = this.columns.map((col, i) => {
-      const dataset: Record<string, string> = { col: col.id, slot };
+      const dataset: Record<string, string> = { col: col.id, slot, covered: String(i === this.covered) };
       if (col.phase !== null) dataset['phase'] = col.phase;
       const text = document.createTextNode('');
       texts.push(text);
@@ -753,7 +798,7 @@ export class RequestTable {
     if (row === undefined || column === undefined) return;
     const view = row.request === undefined || row.request === null ? PENDING_VIEW : column.read(row.request);
     const slow = isSlow(view.value, column.slowAbove)
-      ? ` Slow: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).`
+      ? ` Bold, underlined: above this stage's p90 (${formatCompact(column.slowAbove ?? 0)} ms).`
       : '';
     setTitle(target, `${view.title}${slow}`);
   }

@@ -37,7 +37,12 @@ import { segmentLabelPlaces } from './segmentLabels';
 
 export class WaterfallView {
   readonly el: HTMLElement;
-  private readonly title = h('h2', { className: 'request-title', testId: 'waterfall-title' });
+  // Focusable by script: opening a request moves the keyboard focus here (main.ts), Escape goes back.
+  private readonly title = h('h2', {
+    className: 'request-title',
+    testId: 'waterfall-title',
+    attrs: { tabindex: '-1', 'aria-keyshortcuts': 'Escape', title: 'Escape: back to where this request was opened' },
+  });
   private readonly meta = h('p', { className: 'request-meta muted', testId: 'waterfall-meta' });
   private readonly canvas = h('canvas', { testId: 'waterfall-canvas', attrs: { role: 'img', tabindex: '0' } });
   private readonly wrap = h('div', { className: 'waterfall-wrap' }, this.canvas);
@@ -117,6 +122,11 @@ export class WaterfallView {
     setText(this.title, '');
     setText(this.meta, '');
     this.render();
+  }
+
+  /** Keyboard focus on the request's heading (its id), where a screen reader starts reading it. */
+  focus(): void {
+    this.title.focus({ preventScroll: true });
   }
 
   get requestId(): string | null {
