@@ -3,7 +3,7 @@
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
-import { PER_OUTPUT_INTERVAL_FIELDS, prefillCoversDecode } from './oneOutputStage';
+import { prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
@@ -280,9 +280,7 @@ function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): 
 }
 
 const TTFT_LIES: readonly string[] = [SPLIT_FIELD.ttftMs];
-// A one-output stage's prefill is prefill+decode (summarized apart); its decode and every interval
-// between outputs (ITL, TPOT, time per output unit) print 0 where no such interval exists.
-const ONE_OUTPUT_LIES: readonly string[] = [SPLIT_FIELD.prefillMs, SPLIT_FIELD.decodeMs, ...PER_OUTPUT_INTERVAL_FIELDS];
+const ONE_OUTPUT_LIES: readonly string[] = [SPLIT_FIELD.prefillMs, SPLIT_FIELD.decodeMs];
 const BOTH_LIES: readonly string[] = [...ONE_OUTPUT_LIES, ...TTFT_LIES];
 const NO_LIES: readonly string[] = [];
 
