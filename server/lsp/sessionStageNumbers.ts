@@ -36,6 +36,7 @@ function stageNumbersOf(
     queuedP50Ms: s.split.queuedMs?.p50 ?? null,
     inputWaitP50Ms: inputWait,
     readyQueuedP50Ms: s.split.readyQueuedMs?.p50 ?? null,
+    readyQueuedInferred: s.splitStates.readyQueuedMs.measured === 0 && s.splitStates.readyQueuedMs.inferred > 0,
     queuedIncludesInputWait: downstream && inputWait === null,
     n: s.requestCount,
     ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,

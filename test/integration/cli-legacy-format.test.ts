@@ -133,8 +133,10 @@ test('--format csv: a row per stage with its values and the split not measured, 
     out.stderr,
     `stage-lens analyze: the input has 14 stats dicts in vLLM-Omni's format before February 2026: 1 request read from them, with no phase split (that format prints none: the split columns are empty); ${FIX}\n`,
   );
+  // Empty stdin is said to be empty (no legacy-format note), and nothing was read: exit 2.
   const empty = cli(['analyze', '-', '--format', 'csv'], '');
-  assert.equal(empty.stderr, '');
+  assert.equal(empty.stderr, 'stage-lens analyze: nothing in stdin was read: it is empty (0 bytes)\n');
+  assert.equal(empty.status, 2);
 });
 
 test('--format table: what is shown and what is not once, then the stage times and end to end; no findings list repeating it', () => {

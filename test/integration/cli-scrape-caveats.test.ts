@@ -73,7 +73,8 @@ test('compare refuses a one-output prefill rule on scrapes and evaluates prefill
   assert.equal(refused.status, 0, refused.stderr);
   assert.match(
     refused.stdout,
-    /not evaluated stage0\.prefill\.p50 > 1s: .*stage 0 · talker emitted one output per request in the baseline and the candidate.*write stage0\.prefillDecode\.p50/,
+    // A fixed limit reads the candidate alone: the reason names it.
+    /not evaluated stage0\.prefill\.p50 > 1s: .*stage 0 · talker emitted one output per request in the candidate.*write stage0\.prefillDecode\.p50/,
   );
   const strict = cli(['compare', BASE, REPLICAS, '--fail-if', 'stage0.prefill.p50 > 1s', '--fail-unevaluated']);
   assert.equal(strict.status, 1);

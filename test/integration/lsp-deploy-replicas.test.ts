@@ -55,11 +55,12 @@ test("a stage on two replicas: its hover lists each replica's p50s, its label is
   });
   const codec = at(stage1, hints) as InlayHint;
   // As `stage-lens analyze` prints stage 1 and its replicas (replica 0: TTFT 82.74, prefill 4.587,
-  // decode 508.3, queued 77.32; replica 1: 82.01, 3.971, 789.0, 77.63), to the hover's precision.
+  // decode 508.3, input wait 73.63, ready queued 3.690; replica 1: 82.01, 3.971, 789.0, 77.63,
+  // 0.000), to the hover's precision: the codec's queued time by its split, never "queued".
   assert.deepEqual(tooltip(codec).split('\n\n')[0]?.split('\n'), [
-    'TTFT p50 83 ms · prefill p50 4.2 ms · decode p50 508 ms · queued p50 77 ms (n=8)',
-    'replica 0: TTFT p50 83 ms · prefill p50 4.6 ms · decode p50 508 ms · queued p50 77 ms (n=4)',
-    'replica 1: TTFT p50 82 ms · prefill p50 4 ms · decode p50 789 ms · queued p50 78 ms (n=4)',
+    'TTFT p50 83 ms · prefill p50 4.2 ms · decode p50 508 ms · input wait p50 76 ms · ready queued p50 0 ms (n=8)',
+    'replica 0: TTFT p50 83 ms · prefill p50 4.6 ms · decode p50 508 ms · input wait p50 74 ms · ready queued p50 3.7 ms (n=4)',
+    'replica 1: TTFT p50 82 ms · prefill p50 4 ms · decode p50 789 ms · input wait p50 78 ms · ready queued p50 0 ms (n=4)',
   ]);
   assert.doesNotMatch(label(codec), /replica \d/);
   // Stage 0 ran on one replica: no replica lines.

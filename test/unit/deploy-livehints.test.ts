@@ -55,6 +55,13 @@ test("a downstream stage's queued time: its split parts where printed, else said
   };
   assert.equal(formatStageDetail(split), 'TTFT p50 90 ms · input wait p50 62 ms · ready queued p50 0.3 ms (n=18)');
   assert.equal(formatStageNumbers(split), 'p50 input wait 62 ms · TTFT 90 ms (n=18)');
+  // Every ready queued value a 0 inferred from a hidden row: marked, and never a phase to lead with.
+  const inferred = { ...split, inputWaitP50Ms: 0.2, readyQueuedP50Ms: 0, readyQueuedInferred: true };
+  assert.equal(
+    formatStageDetail(inferred),
+    'TTFT p50 90 ms · input wait p50 0.2 ms · ready queued p50 ≈0 ms (inferred: the row was hidden, zero or not measured) (n=18)',
+  );
+  assert.equal(formatStageNumbers(inferred), 'p50 input wait 0.2 ms · TTFT 90 ms (n=18)');
   assert.equal(
     formatStageDetail({ ...codecLie, queuedIncludesInputWait: true }),
     'TTFT not recorded · queued p50 1,250 ms (includes the wait for upstream input) (n=18)',

@@ -25,6 +25,8 @@ export interface StageLiveNumbers {
    */
   readonly inputWaitP50Ms?: number | null;
   readonly readyQueuedP50Ms?: number | null;
+  /** Every value behind it is a 0 inferred from a hidden row (zero or not measured): shown `≈`, as the views show it. */
+  readonly readyQueuedInferred?: boolean;
   /** A downstream stage that prints no split: its queued time includes the wait for upstream input. */
   readonly queuedIncludesInputWait?: boolean;
   /** Requests of this stage the figures are over. */
@@ -138,12 +140,12 @@ export function compactMs(ms: number): string {
 }
 
 /** The queued time as the hint names it: input wait and ready queued where split, else queued. */
-function queuedParts(numbers: StageLiveNumbers): [string, number | null][] {
+function queuedParts(numbers: StageLiveNumbers): [string, number | null, string][] {
   const inputWait = numbers.inputWaitP50Ms ?? null;
-  if (inputWait === null) return [['queued', numbers.queuedP50Ms]];
+  if (inputWait === null) return [['queued', numbers.queuedP50Ms, '']];
   return [
-    ['input wait', inputWait],
-    ['ready queued', numbers.readyQueuedP50Ms ?? null],
+    ['input wait', inputWait, ''],
+    ['ready queued', numbers.readyQueuedP50Ms ?? null, numbers.readyQueuedInferred === true ? '≈' : ''],
   ];
 }
 
@@ -156,7 +158,8 @@ function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; reado
     // A one-output stage's decode is inside its prefill+decode figure.
     ['decode', combined === null ? (numbers.decodeP50Ms ?? null) : null],
     // Where the split is printed, its parts stand for the queued time they add up to.
-    ...queuedParts(numbers).map(([name, ms]): [string, number | null] => [name, ms]),
+    // A ready queued time inferred from hidden rows is no measured phase to lead with.
+    ...queuedParts(numbers).map(([name, ms, mark]): [string, number | null] => [name, mark === '' ? ms : null]),
   ];
   return phases
     .filter((p): p is [string, number] => p[1] !== null)
@@ -207,10 +210,10 @@ export function formatStageDetail(numbers: StageLiveNumbers): string {
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   const decode = combined === null ? (numbers.decodeP50Ms ?? null) : null;
   if (decode !== null) parts.push(`decode p50 ${formatMs(decode)}`);
-  for (const [name, ms] of queuedParts(numbers))
+  for (const [name, ms, mark] of queuedParts(numbers))
     if (ms !== null)
       parts.push(
-        `${name} p50 ${formatMs(ms)}${name === 'queued' && numbers.queuedIncludesInputWait === true ? ' (includes the wait for upstream input)' : ''}`,
+        `${name} p50 ${mark}${formatMs(ms)}${mark === '' ? '' : ' (inferred: the row was hidden, zero or not measured)'}${name === 'queued' && numbers.queuedIncludesInputWait === true ? ' (includes the wait for upstream input)' : ''}`,
       );
   if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
     return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;
