@@ -41,6 +41,8 @@ export type {
   TimelineSegment,
 };
 import type { CompareRunName } from './core/compare/runName';
+import type { RankedPhase, RequestColourRule, RequestSlowestPhase } from './core/analysis/slowest';
+export type { RankedPhase, RequestColourRule, RequestSlowestPhase };
 export type { CompareRunName };
 import type {
   ComparisonReport,
@@ -445,6 +447,10 @@ export interface RequestSpans {
   readonly e2eMs: readonly (number | null)[];
   /** That request's slowest stage (core/analysis/slowest.ts: the largest stage_gen_time_ms), or null. */
   readonly slowestStage: readonly (string | null)[];
+  /** What colours the requests: slowest stage, or slowest phase where the stages ran alongside (slowest.ts). */
+  readonly colourBy: RequestColourRule;
+  /** Under 'slowestPhase': each request's slowest phase (null: none above 0); empty otherwise. */
+  readonly slowestPhase: readonly (RequestSlowestPhase | null)[];
   readonly cold: readonly boolean[];
 }
 

@@ -18,12 +18,14 @@ export {
 export { PREEMPTIONS_FIELD, preemptionCaveat } from './core/analysis/preemptions';
 export {
   isRankedSegment,
+  PHASE_COLOUR_REASON,
   rankedPhaseLabel,
   rankedPhases,
   SLOWEST_PHASE_RULE,
   SLOWEST_PHASE_TEXT,
   slowestPhaseCaveats,
   slowestPhaseOf,
+  SLOWEST_STAGE_FIELD,
   SLOWEST_STAGE_RULE,
   SLOWEST_STAGE_TEXT,
 } from './core/analysis/slowest';

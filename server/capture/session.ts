@@ -12,7 +12,7 @@ import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { ParsedExposition } from '../core/metricsText/model';
-import type { Finding } from '../core/analysis/types';
+import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
@@ -173,6 +173,11 @@ export class Session {
 
   requests(): RequestStore {
     return this.analysis.requests;
+  }
+
+  /** Whether a request so far hit the per-request finding `code`. */
+  hasFinding(code: FindingCode): boolean {
+    return this.analysis.hasFinding(code);
   }
 
   requestById(requestId: string): AnalyzedRequest | undefined {

@@ -7,6 +7,12 @@ import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
+import {
+  requestColourRule,
+  slowestPhaseOfRequest,
+  type RequestColourRule,
+  type RequestSlowestPhase,
+} from '../core/analysis/slowest';
 import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
 import { rowsInScope } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
@@ -156,7 +162,8 @@ export function stageHistogram(session: Session, params: HistogramParams): Histo
 }
 
 export function requestSpans(session: Session): RequestSpans {
-  return spansOf(session.requests(), session.explainIndex, session.requestTimes());
+  const colourBy = requestColourRule((code) => session.hasFinding(code));
+  return spansOf(session.requests(), session.explainIndex, session.requestTimes(), colourBy);
 }
 
 /**
@@ -164,11 +171,17 @@ export function requestSpans(session: Session): RequestSpans {
  * time Over Time bins it at (the middle of its printed second, or its capture time), so the
  * two charts on one time axis place it alike.
  */
-export function spansOf(requests: RequestStore, index: ExplainIndex, capturedAt: readonly number[]): RequestSpans {
+export function spansOf(
+  requests: RequestStore,
+  index: ExplainIndex,
+  capturedAt: readonly number[],
+  colourBy: RequestColourRule = 'slowestStage',
+): RequestSpans {
   const requestIds: string[] = [];
   const endMs: number[] = [];
   const e2eMs: (number | null)[] = [];
   const slowestStage: (string | null)[] = [];
+  const slowestPhase: (RequestSlowestPhase | null)[] = [];
   const cold: boolean[] = [];
   for (let i = 0; i < requests.length; i++) {
     requestIds.push(requests.requestIdAt(i) ?? '');
@@ -177,7 +190,12 @@ export function spansOf(requests: RequestStore, index: ExplainIndex, capturedAt:
     // e2e_total_ms, else [OmniTiming]'s total (an INFO-level log): the end to end every view uses.
     e2eMs.push(requests.endToEndMsAt(i));
     slowestStage.push(slowestStageAt(requests, i));
+    // The whole request is read only where the phases colour it.
+    if (colourBy === 'slowestPhase') {
+      const request = requests.at(i);
+      slowestPhase.push(request === undefined ? null : slowestPhaseOfRequest(request));
+    }
     cold.push(requests.isColdAt(i));
   }
-  return { requestIds, endMs, e2eMs, slowestStage, cold };
+  return { requestIds, endMs, e2eMs, slowestStage, colourBy, slowestPhase, cold };
 }

@@ -214,6 +214,48 @@ test(
 );
 
 test(
+  'requestSpans: where the stages ran alongside, each request carries its slowest phase, not only its slowest stage',
+  { timeout: 60_000 },
+  async () => {
+    build();
+    const client = await startServer();
+    const spansOf = async (fixture: string, count: number) => {
+      const session = await client.request('stageLens/tail', {
+        path: path.join(ROOT, 'test/fixtures/upstream-rendered', fixture),
+        fromStart: true,
+      });
+      await waitFor(
+        `${count} requests`,
+        async () =>
+          ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
+            count || undefined,
+      );
+      return client.request('stageLens/requestSpans', { sessionId: session.id });
+    };
+    // Qwen3-TTS under async chunk (stage-times-overlap on all six): the codec's stage_gen_time_ms
+    // holds the talker's time, so it is the "slowest stage" of every request; the phases say otherwise.
+    const tts = await spansOf('qwen3tts-talker-first-audio-after-fix.log', 6);
+    assert.equal(tts.colourBy, 'slowestPhase');
+    assert.deepEqual(tts.slowestStage, ['1', '1', '1', '1', '1', '1']);
+    assert.deepEqual(
+      tts.slowestPhase.map((p) => (p === null ? null : [p.stageKey, p.phase, Math.round(p.ms)])),
+      [
+        ['0', 'prefillDecodeMs', 607],
+        ['0', 'prefillDecodeMs', 4315],
+        ['1', 'decodeMs', 1882],
+        ['0', 'prefillDecodeMs', 985],
+        ['0', 'prefillDecodeMs', 339],
+        ['0', 'prefillDecodeMs', 1552],
+      ],
+    );
+    // Qwen3-Omni, stages one after another: coloured by slowest stage, no phases sent.
+    const omni = await spansOf('qwen3-omni-three-stage-transfers.log', 3);
+    assert.deepEqual([omni.colourBy, omni.slowestPhase], ['slowestStage', []]);
+    client.child.kill('SIGTERM');
+  },
+);
+
+test(
   "a launched simulator with /metrics: engine lines and scrape gauges on the requests' time axis",
   { timeout: 90_000 },
   async () => {

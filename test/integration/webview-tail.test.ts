@@ -16,6 +16,9 @@ import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionOfLog as sessionOf } from '../fixtures/webview/logSession';
 import { layoutOverTime, xOfTime } from '../../webview/latencyPanel/overTime/overTimeLayout';
+import { durationAxis } from '../../webview/shared/axis';
+import { ScrapeGauges } from '../../server/core/explain/scrapeGauges';
+import { parseExposition } from '../../server/core/metricsText/exposition';
 import { additiveTail } from '../../server/shared';
 
 /** What the page's elements are read as (no DOM types in Node tests). */
@@ -651,6 +654,188 @@ describe('latency panel: Over Time follows the session shown', () => {
     // The same spans answered for the session shown are drawn: the check is the session, not the lateness.
     await view.dispatch({ type: 'spans', sessionId: 'import-omni-late', spans: data.spans });
     await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '6'`);
+  });
+});
+
+describe('Over Time: each gauge line names its source; Each request: what its colour compares', () => {
+  const SIM = path.join(REPO_ROOT, 'test/fixtures/sim/cold-start-30s.log');
+  const OMNI = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
+  let view: WebviewPage;
+  let page: Page;
+
+  /** A /metrics body as the simulator serves it: the engines' gauges per stage and replica. */
+  const exposition = (running: readonly number[], kv: readonly number[]): string =>
+    [
+      ['vllm:num_requests_running', 'gauge', running],
+      ['vllm:num_requests_waiting', 'gauge', [0, 0]],
+      ['vllm:kv_cache_usage_perc', 'gauge', kv],
+    ]
+      .flatMap(([name, type, values]) => [
+        `# TYPE ${name as string} ${type as string}`,
+        ...(values as number[]).map(
+          (v, stage) =>
+            `${name as string}{model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice",stage="${stage}",replica="0"} ${v}`,
+        ),
+      ])
+      .join('\n') + '\n';
+
+  /** The demo's session: the log's Engine lines and /metrics scrapes of the same two engines. */
+  function demoSession(): SyntheticSession {
+    const read = sessionOfLog(SIM);
+    const scrapes = new ScrapeGauges();
+    // Two scrapes between the log's engine lines (18:00:40, 18:00:50), read at other instants.
+    scrapes.add(parseExposition(exposition([2, 1], [0.012, 0.004])), Date.UTC(2026, 7, 21, 18, 0, 44));
+    scrapes.add(parseExposition(exposition([1, 2], [0.006, 0.011])), Date.UTC(2026, 7, 21, 18, 0, 49));
+    return { ...read, gauges: [...(read.gauges ?? []), ...scrapes.samples('metrics')] };
+  }
+
+  before(async () => {
+    view = await harness.open('latencyPanel', { width: 1280, height: 1000 }, new FakeHost(demoSession()));
+    page = view.page;
+    await page.getByTestId('tab-spans').click();
+    await waitUntil(
+      page,
+      `/\\(\\/metrics\\)/.test(document.querySelector('[data-testid="overtime-legend"]')?.textContent ?? '')`,
+    );
+  });
+
+  after(async () => {
+    await view?.close();
+  });
+
+  test('the log and /metrics series of one engine are told apart in the legend, its hover text and a note', async () => {
+    const items = page.locator('[data-testid="overtime-legend"] .legend-item');
+    const labels = await items.allTextContents();
+    const gauges = labels.filter((l) => /^(running|waiting|KV cache) /.test(l));
+    assert.deepEqual(gauges, [
+      'running stage 0 · talker replica 0 (log)',
+      'waiting stage 0 · talker replica 0 (log)',
+      'running stage 1 · code2wav replica 0 (log)',
+      'waiting stage 1 · code2wav replica 0 (log)',
+      'running stage 0 · talker replica 0 (/metrics)',
+      'waiting stage 0 · talker replica 0 (/metrics)',
+      'running stage 1 · code2wav replica 0 (/metrics)',
+      'waiting stage 1 · code2wav replica 0 (/metrics)',
+      'KV cache stage 0 · talker replica 0 (log)',
+      'KV cache stage 1 · code2wav replica 0 (log)',
+      'KV cache stage 0 · talker replica 0 (/metrics)',
+      'KV cache stage 1 · code2wav replica 0 (/metrics)',
+    ]);
+    // The reviewer's screenshot: two lines under one label. Each label now names one line.
+    assert.equal(new Set(labels).size, labels.length, labels.join(' | '));
+    const titleOf = async (label: string): Promise<string | null> =>
+      items.filter({ hasText: label }).first().getAttribute('title');
+    assert.match(
+      (await titleOf('running stage 0 · talker replica 0 (log)')) ?? '',
+      /Engine NNN: lines.*10 s by default/,
+    );
+    assert.match((await titleOf('KV cache stage 1 · code2wav replica 0 (/metrics)')) ?? '', /at each scrape/);
+    const note = (await page.getByTestId('overtime-sources-note').textContent()) ?? '';
+    assert.match(
+      note,
+      /^Running, waiting and KV cache usage come from 2 sources, drawn apart and named in the legend: \(log\) .*; \(\/metrics\) /,
+    );
+    assert.match(note, /not an average/);
+    assert.match(note, /Neither is hidden: the log covers all of the log, the scrapes only the time they ran\.$/);
+    // The two sources' last readings in the step differ: the talker's KV usage 0.1% (log, 18:00:40) vs 0.6% (/metrics, 18:00:49).
+    const series = view.host.overTime({}).series;
+    const kv = (source: string): readonly (number | null)[] =>
+      series.gauges.find((g) => g.source === source && g.stage === '0')!.kvCacheUsagePerc;
+    assert.notDeepEqual(kv('log'), kv('metrics'));
+    await page.getByTestId('panel-spans').screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-sources.png') });
+  });
+
+  test('one source only: no note; the label still names it', async () => {
+    const read = sessionOfLog(SIM);
+    const logOnly = { ...read, session: { ...read.session, id: 'import-log-only' } };
+    for (const m of view.host.show({ ...logOnly, summary: { ...logOnly.summary, sessionId: 'import-log-only' } }))
+      await view.dispatch(m);
+    await waitUntil(
+      page,
+      `!/\\(\\/metrics\\)/.test(document.querySelector('[data-testid="overtime-legend"]')?.textContent ?? '(/metrics)')`,
+    );
+    assert.match(
+      (await page.getByTestId('overtime-legend').textContent()) ?? '',
+      /running stage 0 · talker replica 0 \(log\)/,
+    );
+    assert.equal(await page.getByTestId('overtime-sources-note').count(), 0);
+  });
+
+  test('stages that ran alongside: each request is coloured by its slowest phase, within the request', async () => {
+    const shown = { ...data, session: { ...data.session, id: 'import-after-fix' } };
+    for (const m of view.host.show({ ...shown, summary: { ...shown.summary, sessionId: 'import-after-fix' } }))
+      await view.dispatch(m);
+    await view.dispatch({ type: 'spans', sessionId: 'import-after-fix', spans: data.spans });
+    await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '6'`);
+    const title = page.getByTestId('spans-legend-title');
+    assert.equal(
+      await title.textContent(),
+      'Colour: slowest phase within the request (stages ran alongside, so not by stage_gen_time_ms):',
+    );
+    assert.match((await title.getAttribute('title')) ?? '', /stage-times-overlap/);
+    // Five requests' slowest phase is the talker's prefill+decode, one's the codec's decode: not
+    // "stage 1 · code2wav" on all six, as stage_gen_time_ms ranks them (the codec's time holds the talker's).
+    assert.deepEqual(data.spans.slowestStage, ['1', '1', '1', '1', '1', '1']);
+    assert.deepEqual(
+      data.spans.slowestPhase.map((p) => `${p?.stageKey} ${p?.phase}`),
+      [
+        '0 prefillDecodeMs',
+        '0 prefillDecodeMs',
+        '1 decodeMs',
+        '0 prefillDecodeMs',
+        '0 prefillDecodeMs',
+        '0 prefillDecodeMs',
+      ],
+    );
+    const items = await page.locator('[data-testid="spans-legend"] .legend-item[data-stage-key]').allTextContents();
+    assert.deepEqual(items, ['stage 0 · talker prefill+decode (one output)', 'stage 1 · code2wav decode']);
+    assert.match(
+      (await page.getByTestId('spans-canvas').getAttribute('aria-label')) ?? '',
+      /coloured by its slowest phase within the request/,
+    );
+    // The slow request (its talker prefill+decode ~4.3 s) is drawn in the talker's colour.
+    const swatch = await page
+      .locator('[data-testid="spans-legend"] .legend-item[data-phase="prefillDecodeMs"] .swatch')
+      .evaluate((e) => (e as unknown as { style: { background: string } }).style.background);
+    const slow = data.spans.requestIds.indexOf(SLOW);
+    const d = await page.getByTestId('spans-canvas').evaluate((c) => ({ ...(c as unknown as El).dataset }));
+    const box = { left: Number(d['x0']), width: Number(d['x1']) - Number(d['x0']) };
+    const x =
+      box.left + ((data.spans.endMs[slow]! - Number(d['t0'])) / (Number(d['t1']) - Number(d['t0']))) * box.width;
+    const yMax = durationAxis(Math.max(...data.spans.e2eMs.map((e) => e ?? 0)), 4).max;
+    const y = 10 + (360 - 34) - (data.spans.e2eMs[slow]! / yMax) * (360 - 34);
+    const rgb = await page.getByTestId('spans-canvas').evaluate(
+      (c, [cx, cy]) => {
+        const canvas = c as unknown as {
+          width: number;
+          clientWidth: number;
+          getContext(k: '2d'): {
+            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+          };
+        };
+        const dpr = canvas.width / canvas.clientWidth;
+        const px = canvas.getContext('2d').getImageData(Math.round(cx! * dpr), Math.round(cy! * dpr), 1, 1).data;
+        return `rgb(${px[0]}, ${px[1]}, ${px[2]})`;
+      },
+      [x, y] as const,
+    );
+    assert.equal(rgb, swatch);
+  });
+
+  test('stages one after another: the colour stays the slowest stage by stage_gen_time_ms', async () => {
+    const read = sessionOf(OMNI, { stageNames: { '0': 'thinker', '1': 'talker', '2': 'code2wav' } });
+    const omni = { ...read, session: { ...read.session, id: 'import-omni-colour' } };
+    assert.equal(omni.spans.colourBy, 'slowestStage');
+    for (const m of view.host.show({ ...omni, summary: { ...omni.summary, sessionId: 'import-omni-colour' } }))
+      await view.dispatch(m);
+    await view.dispatch({ type: 'spans', sessionId: 'import-omni-colour', spans: omni.spans });
+    await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '3'`);
+    assert.equal(
+      await page.getByTestId('spans-legend-title').textContent(),
+      'Colour: slowest stage by stage_gen_time_ms:',
+    );
+    const items = await page.locator('[data-testid="spans-legend"] .legend-item[data-stage-key]').allTextContents();
+    assert.deepEqual(items, ['stage 1 · talker']);
   });
 });
 

@@ -277,6 +277,8 @@ describe('requests over time', () => {
     endMs: [3000, 1000, 2000, 2000],
     e2eMs: [500, 800, null, 1500],
     slowestStage: ['1', '0', null, '1'],
+    colourBy: 'slowestStage',
+    slowestPhase: [],
     cold: [false, true, false, false],
   };
   const index = buildSpanIndex(spans);
@@ -294,8 +296,11 @@ describe('requests over time', () => {
       [index.withoutE2e, index.coldCount, index.maxDuration, index.minStart, index.maxEnd],
       [1, 1, 1500, 200, 3000],
     );
-    assert.deepEqual(index.stageKeys, ['0', '1']);
-    assert.equal(index.stage[1], -1);
+    assert.deepEqual(index.colours, [
+      { stageKey: '0', phase: null },
+      { stageKey: '1', phase: null },
+    ]);
+    assert.equal(index.colour[1], -1);
   });
 
   test('zoom keeps the time under the cursor in place; views stay inside the session', () => {
@@ -317,6 +322,8 @@ describe('requests over time', () => {
       endMs: Array.from({ length: 500 }, (_, i) => (i * 7919) % 10_000),
       e2eMs: Array.from({ length: 500 }, (_, i) => (i * 31) % 900),
       slowestStage: Array.from({ length: 500 }, () => null),
+      colourBy: 'slowestStage',
+      slowestPhase: [],
       cold: Array.from({ length: 500 }, () => false),
     });
     const view = { t0: 3000, t1: 4000 };

@@ -89,7 +89,15 @@ class FakeSource implements LatencyDataSource {
         hidden: 0,
         notRecorded: 0,
       },
-      'stageLens/requestSpans': { requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] },
+      'stageLens/requestSpans': {
+        requestIds: [],
+        endMs: [],
+        e2eMs: [],
+        slowestStage: [],
+        colourBy: 'slowestStage',
+        slowestPhase: [],
+        cold: [],
+      },
     };
     return answers[method] as RequestResult<M>;
   }

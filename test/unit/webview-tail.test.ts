@@ -793,6 +793,8 @@ describe('over time and each request: one time axis', () => {
     endMs: [at(4), at(6), at(10)],
     e2eMs: [4472, 1000, 800],
     slowestStage: ['1', '1', '0'],
+    colourBy: 'slowestStage',
+    slowestPhase: [],
     cold: [false, false, false],
   });
 
@@ -817,7 +819,15 @@ describe('over time and each request: one time axis', () => {
     const pointX = xOfTime(l, at(10));
     assert.ok(pointX + 1.5 < x1 && pointX > x1 - 20, String(pointX));
     // No request: the Over Time span alone.
-    const empty = buildSpanIndex({ requestIds: [], endMs: [], e2eMs: [], slowestStage: [], cold: [] });
+    const empty = buildSpanIndex({
+      requestIds: [],
+      endMs: [],
+      e2eMs: [],
+      slowestStage: [],
+      colourBy: 'slowestStage',
+      slowestPhase: [],
+      cold: [],
+    });
     assert.deepEqual(fullView(empty, span), { t0: at(4) - 120, t1: at(10) + 120 });
   });
 

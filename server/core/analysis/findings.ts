@@ -83,6 +83,11 @@ export class FindingsBuilder {
   /** The input's first bytes are binary data, not text. */
   private binary = false;
 
+  /** Whether some request hit `code` so far (no message built). */
+  has(code: FindingCode): boolean {
+    return this.bucketIndex.has(code);
+  }
+
   /** The parser's problems: one says when the input is a compressed file or binary data. */
   addProblems(problems: readonly ParseProblem[]): void {
     for (const p of problems) {

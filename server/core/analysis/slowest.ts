@@ -1,7 +1,10 @@
 // What "slowest" means, in one place for every view that marks something slowest (side
 // panel, Over Time, the waterfall, the CLI):
 //   slowest stage  of a request: the stage with the largest stage_gen_time_ms (submit ->
-//                  finished, so its queueing counts). Over Time colours each request by it.
+//                  finished, so its queueing counts). The Each request chart colours each
+//                  request by it where the stages ran one after another; where they ran
+//                  alongside (stage-times-overlap: a downstream stage's time holds the upstream
+//                  time it overlapped) it colours by the request's slowest phase instead.
 //   slowest phase  the largest phase of a stage's own work: ready queued (on the first stage
 //                  also input wait, or queued where the input split is not measured), prefill,
 //                  decode, or a one-output stage's prefill+decode (two phases in one number,
@@ -9,13 +12,14 @@
 //                  split is not printed, are its wait for the upstream stages' output: the
 //                  upstream stages' time seen again, so they are not ranked (a caveat names one
 //                  that is larger). The side panel ranks the stage rows' values at the
-//                  percentile shown; the waterfall ranks one request's segments.
+//                  percentile shown; the waterfall ranks one request's segments, and the Each
+//                  request chart one request's phases (slowestPhaseOfRequest).
 import type { Cell } from '../values';
 import type { Percentile } from '../reportedPercentiles';
-import { PREFILL_DECODE_LABEL } from './oneOutputStage';
+import { PREFILL_DECODE_LABEL, prefillCoversDecode } from './oneOutputStage';
 import { firstStageIdOf } from './crossStage';
 import { stageLabel } from '../stageRoles';
-import type { SplitName, StageSummary, TimelineSegment } from './types';
+import type { AnalyzedRequest, FindingCode, RequestStage, SplitName, StageSummary, TimelineSegment } from './types';
 import { SPLIT_LABEL } from './types';
 
 export const SLOWEST_STAGE_FIELD = 'stage_gen_time_ms';
@@ -69,6 +73,52 @@ export function slowestStageAmong(
     }
   }
   return slow;
+}
+
+/**
+ * What colours a request in the Each request chart. By slowest stage where the stages ran one
+ * after another; by slowest phase where they ran alongside (the stage-times-overlap finding):
+ * there a downstream stage_gen_time_ms holds the upstream time it ran alongside, so comparing
+ * the stages' times of one request ranks the same time twice.
+ */
+export type RequestColourRule = 'slowestStage' | 'slowestPhase';
+
+export function requestColourRule(hasFinding: (code: FindingCode) => boolean): RequestColourRule {
+  return hasFinding('stage-times-overlap') ? 'slowestPhase' : 'slowestStage';
+}
+
+/** Why the Each request chart colours by phase, for its legend's hover text. */
+export const PHASE_COLOUR_REASON = `the stages ran alongside (stage-times-overlap): a downstream ${SLOWEST_STAGE_FIELD} holds the upstream time it ran alongside, so the stages are not compared by it`;
+
+/** One request's slowest phase: its stage, the phase, and its value (ms). */
+export interface RequestSlowestPhase {
+  readonly stageKey: string;
+  readonly phase: RankedPhase;
+  readonly ms: number;
+}
+
+/** A measured (or inferred) split value of a request's stage, or null. */
+function splitMs(stage: RequestStage, name: SplitName): number | null {
+  const state = stage.split.states[name];
+  return state === 'measured' || state === 'inferred' ? stage.split.values[name] : null;
+}
+
+/**
+ * The largest ranked phase over one request's stages (the rule the side panel applies to the
+ * stage rows, within the request): null when none is above 0.
+ */
+export function slowestPhaseOfRequest(request: AnalyzedRequest): RequestSlowestPhase | null {
+  const firstStageId = firstStageIdOf(request.stages);
+  let best: RequestSlowestPhase | null = null;
+  for (const stage of request.stages) {
+    const downstream = stage.stageId !== null && stage.stageId > firstStageId;
+    const hasSplit = splitMs(stage, 'inputWaitMs') !== null;
+    for (const phase of rankedPhases(hasSplit, prefillCoversDecode(request, stage), downstream)) {
+      const ms = splitMs(stage, phase === 'prefillDecodeMs' ? 'prefillMs' : phase);
+      if (ms !== null && ms > 0 && (best === null || ms > best.ms)) best = { stageKey: stage.stageKey, phase, ms };
+    }
+  }
+  return best;
 }
 
 /** The slowest phase of a table of stage summaries at a percentile. */

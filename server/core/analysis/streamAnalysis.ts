@@ -21,6 +21,7 @@ import type {
   EdgeSummary,
   EndToEndSummary,
   Finding,
+  FindingCode,
   OverallSummaries,
   StageSummary,
   TablesMissing,
@@ -189,6 +190,11 @@ export class StreamAnalysis {
   /** The requests so far (live: grows as requests arrive). */
   get requests(): RequestStore {
     return this.store;
+  }
+
+  /** Whether a request so far hit the per-request finding `code` (no summary built). */
+  hasFinding(code: FindingCode): boolean {
+    return this.findingsBuilder.has(code);
   }
 
   /** Stage summaries and findings only (what a live view refreshes), request ids capped per finding. */

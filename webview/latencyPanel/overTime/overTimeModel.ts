@@ -1,8 +1,9 @@
 // Words of the Over Time charts, DOM-free (unit-tested in Node): what stands in for the
 // charts when there is nothing to draw, and why the request rate has no value where it
 // has none (a rate over less of the log than a rate needs, or no request with a time),
-// so that a gap is never read as 0/s.
-import type { OverTimeSeries } from '../../../server/protocol';
+// so that a gap is never read as 0/s; which source each gauge came from, and why two
+// sources of the same gauge differ.
+import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
 import { MIN_RATE_SPAN_MS } from '../../../server/shared';
 
 /** Instead of the charts and their controls: null when there is something to draw. */
@@ -31,4 +32,30 @@ export function rateNote(series: OverTimeSeries): string | null {
   return missing === series.requestRate.length
     ? `Requests per second: not shown, the log covers ${under}, ${tooShort}.`
     : `Requests per second: no value where a step covers ${under} of the log, ${tooShort}.`;
+}
+
+/** The short name of a gauge's source, appended to its legend label. */
+export const GAUGE_SOURCE_TAG: Readonly<Record<GaugeSeries['source'], string>> = {
+  log: 'log',
+  metrics: '/metrics',
+  prometheus: 'Prometheus',
+};
+
+/** What a gauge's source samples, for its legend item's hover text. */
+export const GAUGE_SOURCE_TEXT: Readonly<Record<GaugeSeries['source'], string>> = {
+  log: "from the server log's periodic Engine NNN: lines: running, waiting and KV cache usage as they stood when the line was printed (every VLLM_LOG_STATS_INTERVAL, 10 s by default)",
+  metrics: "from the /metrics scrapes: the engine's gauges as they stood at each scrape",
+  prometheus: "from the Prometheus server's query_range: the gauges as it scraped them",
+};
+
+/**
+ * Why the same gauge of one stage and replica shows as two lines when the session has two
+ * sources of it; null with one source. Both are kept: neither is the better reading (the log
+ * covers all of the log, the scrapes only the time they ran, perhaps more often).
+ */
+export function gaugeSourcesNote(gauges: readonly GaugeSeries[]): string | null {
+  const sources = [...new Set(gauges.map((g) => g.source))];
+  if (sources.length < 2) return null;
+  const named = sources.map((s) => `(${GAUGE_SOURCE_TAG[s]}) ${GAUGE_SOURCE_TEXT[s]}`).join('; ');
+  return `Running, waiting and KV cache usage come from ${sources.length} sources, drawn apart and named in the legend: ${named}. Each is a reading at its own instants, not an average, and each step shows a source's last reading in it, so the lines of one stage and replica differ where the load changed between those instants. Neither is hidden: the log covers all of the log, the scrapes only the time they ran.`;
 }

@@ -32,7 +32,14 @@ import {
   valueAxis,
   xOfTime,
 } from './overTimeLayout';
-import { metricChoices, overTimeEmptyText, rateNote } from './overTimeModel';
+import {
+  GAUGE_SOURCE_TAG,
+  GAUGE_SOURCE_TEXT,
+  gaugeSourcesNote,
+  metricChoices,
+  overTimeEmptyText,
+  rateNote,
+} from './overTimeModel';
 
 export interface OverTimeHost {
   post(message: WebviewToHost): void;
@@ -44,14 +51,23 @@ export interface OverTimeHost {
   spanChanged(span: TimeSpan | null): void;
 }
 
+interface LegendItem {
+  readonly label: string;
+  readonly color: string;
+  readonly dashed?: boolean;
+  /** Hover text: where a gauge's samples came from. */
+  readonly title?: string;
+}
+
 interface TimeSpan {
   readonly t0: number;
   readonly t1: number;
 }
 
+/** `stage 0 · talker replica 0 (log)`: a session can hold the same gauge from the log and from /metrics. */
 function gaugeName(g: GaugeSeries, names: Readonly<Record<string, string>>): string {
   const stage = g.stage === null ? (g.engine ?? 'engine') : stageLabel(g.stage, names);
-  return g.replica === null ? stage : `${stage} replica ${g.replica}`;
+  return `${g.replica === null ? stage : `${stage} replica ${g.replica}`} (${GAUGE_SOURCE_TAG[g.source]})`;
 }
 
 /** Gauges whose KV usage a metric-not-reporting finding names: not plotted. */
@@ -262,7 +278,7 @@ export class OverTimeView {
       'aria-label',
       `Over time: rolling p50, p90 and p99 of ${metricText}, requests per second${l.panes.some((p) => p.id === 'load') ? ', running and waiting requests' : ''}${l.panes.some((p) => p.id === 'kv') ? ', KV cache usage' : ''}. Drag to select a window for every view.`,
     );
-    const legend: { label: string; color: string; dashed?: boolean }[] = [];
+    const legend: LegendItem[] = [];
     for (const pane of l.panes) {
       if (pane.id === 'latency' && rolling !== null) {
         const y = durationAxis(maxOf([rolling.p99, rolling.p90, rolling.p50]), 3);
@@ -300,9 +316,10 @@ export class OverTimeView {
           ctx.setLineDash([4, 3]);
           strokeGappedLine(ctx, points(l, pane, s.times, g.waiting, yMax), color);
           ctx.setLineDash([]);
+          const title = GAUGE_SOURCE_TEXT[g.source];
           legend.push(
-            { label: `running ${gaugeName(g, this.stageNames)}`, color },
-            { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true },
+            { label: `running ${gaugeName(g, this.stageNames)}`, color, title },
+            { label: `waiting ${gaugeName(g, this.stageNames)}`, color, dashed: true, title },
           );
         });
         ctx.restore();
@@ -314,7 +331,11 @@ export class OverTimeView {
         kvShown.forEach((g) => {
           const color = pal.series[s.gauges.indexOf(g) % pal.series.length] as string;
           strokeGappedLine(ctx, points(l, pane, s.times, g.kvCacheUsagePerc, 100), color);
-          legend.push({ label: `KV cache ${gaugeName(g, this.stageNames)}`, color });
+          legend.push({
+            label: `KV cache ${gaugeName(g, this.stageNames)}`,
+            color,
+            title: GAUGE_SOURCE_TEXT[g.source],
+          });
         });
         ctx.restore();
       }
@@ -324,8 +345,10 @@ export class OverTimeView {
     this.renderLegend(legend);
     const hidden = kvGauges.filter((g) => kvNotReporting(g, this.findings));
     const noRate = rateNote(s);
+    const sources = gaugeSourcesNote(l.panes.some((p) => p.id === 'load' || p.id === 'kv') ? s.gauges : []);
     setChildren(this.notes, [
       ...(noRate === null ? [] : [h('li', { testId: 'overtime-rate-note', text: noRate })]),
+      ...(sources === null ? [] : [h('li', { testId: 'overtime-sources-note', text: sources })]),
       ...hidden.map((g) =>
         h('li', {
           testId: 'overtime-not-reporting',
@@ -411,7 +434,7 @@ export class OverTimeView {
     this.canvas.dataset['window'] = this.window === null ? '' : `${this.window.fromMs}-${this.window.toMs}`;
   }
 
-  private renderLegend(items: readonly { label: string; color: string; dashed?: boolean }[]): void {
+  private renderLegend(items: readonly LegendItem[]): void {
     const key = items.map((i) => `${i.label}${i.color}${i.dashed === true ? 'd' : ''}`).join('|');
     if (this.legend.dataset['key'] === key) return;
     this.legend.dataset['key'] = key;
@@ -421,7 +444,12 @@ export class OverTimeView {
         const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
         sw.style.background = i.dashed === true ? 'none' : i.color;
         if (i.dashed === true) sw.style.borderTop = `2px dashed ${i.color}`;
-        return h('span', { className: 'legend-item' }, sw, i.label);
+        return h(
+          'span',
+          { className: 'legend-item', ...(i.title === undefined ? {} : { title: i.title }) },
+          sw,
+          i.label,
+        );
       }),
     );
   }

@@ -1,7 +1,26 @@
 // Requests over wall time: request i is a line from its start (end - e2e) to its end,
-// drawn at the height of its e2e duration, coloured by its slowest stage. Columnar and
-// sorted by end time so that a view window is a binary search away. DOM-free.
-import type { RequestSpans } from '../../../server/protocol';
+// drawn at the height of its e2e duration, coloured by its slowest stage (or, where the
+// stages ran alongside, its slowest phase: RequestSpans.colourBy). Columnar and sorted by end
+// time so that a view window is a binary search away. DOM-free.
+import type { RankedPhase, RequestSpans } from '../../../server/protocol';
+
+/** What one colour stands for: a stage, or a phase of a stage. */
+export interface SpanColour {
+  readonly stageKey: string;
+  /** null: the colour is the slowest stage's (colourBy 'slowestStage'). */
+  readonly phase: RankedPhase | null;
+}
+
+/** A stage's phases in the order they run. */
+const PHASE_ORDER: readonly (RankedPhase | null)[] = [
+  null,
+  'queuedMs',
+  'inputWaitMs',
+  'readyQueuedMs',
+  'prefillMs',
+  'prefillDecodeMs',
+  'decodeMs',
+];
 
 export interface SpanIndex {
   readonly count: number;
@@ -10,12 +29,12 @@ export interface SpanIndex {
   readonly start: Float64Array;
   /** e2e ms, NaN when not printed. */
   readonly e2e: Float64Array;
-  /** Index into stageKeys of the slowest stage, -1 when unknown. */
-  readonly stage: Int16Array;
+  /** Index into colours of the request's slowest stage or phase, -1 when unknown. */
+  readonly colour: Int16Array;
   readonly cold: Uint8Array;
   /** Position in the original RequestSpans arrays. */
   readonly source: Int32Array;
-  readonly stageKeys: readonly string[];
+  readonly colours: readonly SpanColour[];
   readonly minStart: number;
   readonly maxEnd: number;
   /** Longest e2e: a request that started before the view's end ends at most this much later. */
@@ -34,14 +53,31 @@ export function buildSpanIndex(spans: RequestSpans): SpanIndex {
   const order = Array.from({ length: n }, (_, i) => i).sort(
     (a, b) => (spans.endMs[a] as number) - (spans.endMs[b] as number),
   );
-  const stageKeys = [...new Set(spans.slowestStage.filter((s): s is string => s !== null))].sort((a, b) =>
-    a.localeCompare(b, 'en', { numeric: true }),
+  const byPhase = spans.colourBy === 'slowestPhase';
+  const colourOf = (src: number): SpanColour | null => {
+    if (!byPhase) {
+      const stageKey = spans.slowestStage[src];
+      return stageKey === null || stageKey === undefined ? null : { stageKey, phase: null };
+    }
+    const p = spans.slowestPhase[src];
+    return p === null || p === undefined ? null : { stageKey: p.stageKey, phase: p.phase };
+  };
+  const keyOf = (c: SpanColour): string => `${c.stageKey} ${c.phase ?? ''}`;
+  const distinct = new Map<string, SpanColour>();
+  for (let src = 0; src < n; src++) {
+    const c = colourOf(src);
+    if (c !== null && !distinct.has(keyOf(c))) distinct.set(keyOf(c), c);
+  }
+  const colours = [...distinct.values()].sort(
+    (a, b) =>
+      a.stageKey.localeCompare(b.stageKey, 'en', { numeric: true }) ||
+      PHASE_ORDER.indexOf(a.phase) - PHASE_ORDER.indexOf(b.phase),
   );
-  const stagePos = new Map(stageKeys.map((k, i) => [k, i]));
+  const colourPos = new Map(colours.map((c, i) => [keyOf(c), i]));
   const end = new Float64Array(n);
   const start = new Float64Array(n);
   const e2e = new Float64Array(n);
-  const stage = new Int16Array(n);
+  const colour = new Int16Array(n);
   const cold = new Uint8Array(n);
   const source = new Int32Array(n);
   let minStart = Number.POSITIVE_INFINITY;
@@ -56,8 +92,8 @@ export function buildSpanIndex(spans: RequestSpans): SpanIndex {
     end[i] = e;
     e2e[i] = dur;
     start[i] = Number.isNaN(dur) ? e : e - dur;
-    const slow = spans.slowestStage[src];
-    stage[i] = slow === null || slow === undefined ? -1 : (stagePos.get(slow) ?? -1);
+    const c = colourOf(src);
+    colour[i] = c === null ? -1 : (colourPos.get(keyOf(c)) ?? -1);
     cold[i] = spans.cold[src] === true ? 1 : 0;
     source[i] = src;
     minStart = Math.min(minStart, start[i] as number);
@@ -75,10 +111,10 @@ export function buildSpanIndex(spans: RequestSpans): SpanIndex {
     end,
     start,
     e2e,
-    stage,
+    colour,
     cold,
     source,
-    stageKeys,
+    colours,
     minStart,
     maxEnd,
     maxDuration,

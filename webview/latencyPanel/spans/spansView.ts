@@ -2,7 +2,15 @@
 // zoom/pan; drawing them as batched rects is faster than a general chart library and
 // needs no per-point objects). Wheel zooms at the cursor, drag pans, +/- and arrows do
 // the same from the keyboard, 0 resets; click a request to open its timeline.
-import { SLOWEST_STAGE_RULE, SLOWEST_STAGE_TEXT } from '../../../server/shared';
+import {
+  PHASE_COLOUR_REASON,
+  rankedPhaseLabel,
+  SLOWEST_PHASE_RULE,
+  SLOWEST_PHASE_TEXT,
+  SLOWEST_STAGE_FIELD,
+  SLOWEST_STAGE_RULE,
+  SLOWEST_STAGE_TEXT,
+} from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
 import type { DurationAxis } from '../../shared/axis';
 import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timePlotX, timeTicks } from '../../shared/axis';
@@ -13,7 +21,7 @@ import { stageLabel } from '../../shared/labels';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
-import type { PlotBox, SpanIndex, TimeView } from './spansLayout';
+import type { PlotBox, SpanColour, SpanIndex, TimeView } from './spansLayout';
 import {
   buildSpanIndex,
   clampView,
@@ -35,6 +43,21 @@ const HEIGHT = 360;
 const MARGIN = { top: 10, bottom: 24 };
 /** Above this many requests in view, only end points are drawn (lines would be a solid block). */
 const LINE_LIMIT = 20_000;
+
+/** What the colours compare, in the legend's words: the rule the server chose (slowest.ts). */
+function colourRuleText(spans: RequestSpans): { text: string; title: string } {
+  return spans.colourBy === 'slowestPhase'
+    ? {
+        text: `${SLOWEST_PHASE_TEXT} within the request (stages ran alongside, so not by ${SLOWEST_STAGE_FIELD})`,
+        title: `${SLOWEST_PHASE_TEXT}: ${SLOWEST_PHASE_RULE}. Not the ${SLOWEST_STAGE_TEXT}: ${PHASE_COLOUR_REASON}.`,
+      }
+    : { text: SLOWEST_STAGE_TEXT, title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}` };
+}
+
+function colourLabel(c: SpanColour, names: Readonly<Record<string, string>>): string {
+  const stage = stageLabel(c.stageKey, names);
+  return c.phase === null ? stage : `${stage} ${rankedPhaseLabel(c.phase)}`;
+}
 
 export class SpansView {
   readonly el: HTMLElement;
@@ -74,10 +97,7 @@ export class SpansView {
       this.wrap,
       this.legend,
     );
-    this.canvas.setAttribute(
-      'aria-label',
-      `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${SLOWEST_STAGE_TEXT}. Plus and minus zoom, arrows pan, 0 resets.`,
-    );
+    this.canvas.setAttribute('aria-label', this.ariaLabel(SLOWEST_STAGE_TEXT));
     observeSize(this.wrap, (w) => {
       // 0 while hidden (no requests): the last real width is kept for when it shows again.
       if (w > 0 && Math.abs(w - this.width) >= 1) {
@@ -91,6 +111,10 @@ export class SpansView {
     this.canvas.addEventListener('pointerup', (ev) => this.onPointerUp(ev));
     this.canvas.addEventListener('pointerleave', () => this.tooltip.hide());
     this.canvas.addEventListener('keydown', (ev) => this.onKey(ev));
+  }
+
+  private ariaLabel(rule: string): string {
+    return `Requests over wall time: each request a line from its start to its end at the height of its end-to-end latency, coloured by its ${rule}. Plus and minus zoom, arrows pan, 0 resets.`;
   }
 
   setStageNames(names: Readonly<Record<string, string>>): void {
@@ -194,14 +218,14 @@ export class SpansView {
     let shown = 0;
     let cold = 0;
     const lines = to - from <= LINE_LIMIT;
-    const colors = index.stageKeys.map((_, i) => palette.series[i % palette.series.length] as string);
+    const colors = index.colours.map((_, i) => palette.series[i % palette.series.length] as string);
     // One path per colour: a handful of fill() calls however many requests.
-    for (let s = -1; s < index.stageKeys.length; s++) {
+    for (let s = -1; s < index.colours.length; s++) {
       ctx.beginPath();
       const linePath = new Path2D();
       for (let i = from; i < to; i++) {
         // No end-to-end time: no height to draw it at (never on the baseline as if 0 ms).
-        if (index.stage[i] !== s || !isVisible(index, i, view) || Number.isNaN(index.e2e[i])) continue;
+        if (index.colour[i] !== s || !isVisible(index, i, view) || Number.isNaN(index.e2e[i])) continue;
         const x1 = xOf(view, box, index.end[i] as number);
         const y = yOf(box, this.yMax, index.e2e[i] as number);
         ctx.rect(x1 - 1.5, y - 1.5, 3, 3);
@@ -250,23 +274,27 @@ export class SpansView {
 
   private renderLegend(): void {
     const index = this.index;
-    if (index === null) return;
+    const spans = this.spans;
+    if (index === null || spans === null) return;
     const palette = readPalette();
-    const items = index.stageKeys.map((key, i) => {
+    const items = index.colours.map((c, i) => {
       const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
       sw.style.background = palette.series[i % palette.series.length] as string;
-      return h('span', { className: 'legend-item', dataset: { stageKey: key } }, sw, stageLabel(key, this.stageNames));
+      return h(
+        'span',
+        { className: 'legend-item', dataset: { stageKey: c.stageKey, phase: c.phase ?? '' } },
+        sw,
+        colourLabel(c, this.stageNames),
+      );
     });
     // What the colour compares, named once (slowest.ts): the same words as the tooltip.
+    const rule = colourRuleText(spans);
+    this.canvas.setAttribute('aria-label', this.ariaLabel(rule.text));
     items.unshift(
       h(
         'span',
-        {
-          className: 'legend-item legend-title',
-          title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}`,
-          testId: 'spans-legend-title',
-        },
-        `Colour: ${SLOWEST_STAGE_TEXT}:`,
+        { className: 'legend-item legend-title', title: rule.title, testId: 'spans-legend-title' },
+        `Colour: ${rule.text}:`,
       ),
     );
     items.push(
@@ -326,12 +354,22 @@ export class SpansView {
     }
     const src = this.index.source[i] as number;
     const e2e = this.index.e2e[i] as number;
-    const slow = this.spans.slowestStage[src] ?? null;
     this.tooltip.show(
-      `${this.spans.requestIds[src] ?? ''}\nended ${formatLogClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\n${SLOWEST_STAGE_TEXT}: ${slow === null ? 'unknown (no stage_gen_time_ms)' : stageLabel(slow, this.stageNames)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
+      `${this.spans.requestIds[src] ?? ''}\nended ${formatLogClock(this.index.end[i] as number, false)} · e2e ${Number.isNaN(e2e) ? 'not printed' : formatDurationMs(e2e)}\n${this.slowestText(src)}${this.index.cold[i] === 1 ? '\ncold: first request after a server start' : ''}`,
       ev.clientX,
       ev.clientY,
     );
+  }
+
+  /** The tooltip's line on what colours request `src`. */
+  private slowestText(src: number): string {
+    const spans = this.spans as RequestSpans;
+    if (spans.colourBy === 'slowestPhase') {
+      const p = spans.slowestPhase[src] ?? null;
+      return `${SLOWEST_PHASE_TEXT}: ${p === null ? 'unknown (no phase measured above 0)' : `${colourLabel(p, this.stageNames)} ${formatDurationMs(p.ms)}`}`;
+    }
+    const slow = spans.slowestStage[src] ?? null;
+    return `${SLOWEST_STAGE_TEXT}: ${slow === null ? `unknown (no ${SLOWEST_STAGE_FIELD})` : stageLabel(slow, this.stageNames)}`;
   }
 
   private onPointerUp(ev: PointerEvent): void {
