@@ -42,11 +42,11 @@ function emitsOneOutput(fields: FieldMap, ttftMs: number | null): boolean {
  * token out (or, without a token count, one output and a TTFT at the end of the stage).
  */
 export function prefillCoversDecode(request: AnalyzedRequest, stage: RequestStage): boolean {
-  return stageCoversDecode(
-    stage,
-    (stageId) => hasDownstream(request, stageId),
-    () => rowUnread(request, SPLIT_FIELD.prefillMs),
-  );
+  // No closures: this runs for every stage of every request, several times.
+  const own = ownSignature(stage);
+  if (own === NO_SIGNATURE) return false;
+  if (own === IF_PREFILL_UNREAD && !rowUnread(request, SPLIT_FIELD.prefillMs)) return false;
+  return hasDownstream(request, stage.stageId as number);
 }
 
 /**
@@ -59,13 +59,27 @@ export function stageCoversDecode(
   downstream: (stageId: number) => boolean,
   prefillUnread: () => boolean,
 ): boolean {
-  if (stage.kind !== 'llm' || stage.stageId === null) return false;
+  const own = ownSignature(stage);
+  if (own === NO_SIGNATURE) return false;
+  if (own === IF_PREFILL_UNREAD && !prefillUnread()) return false;
+  return downstream(stage.stageId as number);
+}
+
+const NO_SIGNATURE = 0;
+const SIGNATURE = 1;
+/** The signature, if the prefill row (not recorded) was lost with a line of its table. */
+const IF_PREFILL_UNREAD = 2;
+
+/** What the stage's own numbers say of the one-output signature, before its request is asked. */
+function ownSignature(stage: RequestStage): typeof NO_SIGNATURE | typeof SIGNATURE | typeof IF_PREFILL_UNREAD {
+  if (stage.kind !== 'llm' || stage.stageId === null) return NO_SIGNATURE;
   const { states, values } = stage.split;
   const prefillMeasured = states.prefillMs === 'measured' && values.prefillMs !== null;
-  if (!prefillMeasured && !(states.prefillMs === 'notRecorded' && prefillUnread())) return false;
+  if (!prefillMeasured && states.prefillMs !== 'notRecorded') return NO_SIGNATURE;
   const decodeZero = states.decodeMs === 'hidden' || (states.decodeMs === 'measured' && values.decodeMs === 0);
-  if (!decodeZero || !downstream(stage.stageId)) return false;
-  return emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null);
+  if (!decodeZero || !emitsOneOutput(stage.fields, states.ttftMs === 'measured' ? values.ttftMs : null))
+    return NO_SIGNATURE;
+  return prefillMeasured ? SIGNATURE : IF_PREFILL_UNREAD;
 }
 
 /**
