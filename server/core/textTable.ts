@@ -63,9 +63,13 @@ export function formatMs(v: number): string {
 
 /** Text from the input made safe to print: C0 control characters (and DEL) become their visible Unicode control pictures (ESC -> U+241B). */
 export function withVisibleControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) =>
-    String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)),
-  );
+  return text.replace(/[\u0000-\u001f\u007f]/g, visibleControl);
+}
+
+/** A control character as a visible one: C0 and DEL as their Unicode control pictures, C1 as U+FFFD. */
+function visibleControl(c: string): string {
+  const code = c.charCodeAt(0);
+  return code >= 0x80 ? '\ufffd' : String.fromCharCode(code === 0x7f ? 0x2421 : 0x2400 + code);
 }
 
 /**
@@ -75,8 +79,5 @@ export function withVisibleControls(text: string): string {
  * window or hide text (an ESC ] … BEL or a lone U+009B CSI). JSON and CSV escape their own.
  */
 export function terminalText(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    return code >= 0x80 ? '\ufffd' : String.fromCharCode(code === 0x7f ? 0x2421 : 0x2400 + code);
-  });
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, visibleControl);
 }
