@@ -232,6 +232,22 @@ test("CLI table: the slowest phase is the talker's prefill+decode, named as one 
   ]);
 });
 
+test("the talker's intervals between outputs (ITL, time per output unit) are no measurements: left out of its field summaries, counted as one output", () => {
+  const snapshot = analyse('qwen3tts-talker-first-audio-before-fix.log');
+  const talker = snapshot.stages.find((s) => s.stageKey === '0' && s.replicaId === null)!;
+  for (const field of ['vllm_itl_ms', 'time_per_output_unit_ms', 'inter_output_latency_ms'])
+    assert.equal(talker.fields[field], undefined, field);
+  // The log prints vllm_itl_ms on 4 of its 6 requests (a hidden row on the others), the other two on all 6.
+  assert.deepEqual(talker.fieldsNotRecorded, {
+    inter_output_latency_ms: { oneOutput: 6 },
+    time_per_output_unit_ms: { oneOutput: 6 },
+    vllm_itl_ms: { oneOutput: 4 },
+  });
+  // The codec emits many outputs: its intervals are measurements.
+  const codec = snapshot.stages.find((s) => s.stageKey === '1' && s.replicaId === null)!;
+  assert.ok((codec.fields['inter_output_latency_ms']?.count ?? 0) > 0);
+});
+
 describe('not the signature', () => {
   test('Qwen3-Omni without async chunk: decode measured on thinker and talker, the final code2wav decode 0 is not flagged', () => {
     const snapshot = analyse('qwen3-omni-three-stage-transfers.log');

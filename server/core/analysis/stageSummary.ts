@@ -3,7 +3,7 @@
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
-import { prefillCoversDecode } from './oneOutputStage';
+import { PER_OUTPUT_INTERVAL_FIELDS, prefillCoversDecode } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
@@ -266,9 +266,10 @@ function countSplitNotRecorded(acc: StageAccumulator, request: AnalyzedRequest, 
   }
 }
 
-function addField(acc: StageAccumulator, name: string, cell: Cell | undefined): void {
+function addField(acc: StageAccumulator, name: string, cell: Cell | undefined, oneOutput: boolean): void {
   if (cell === undefined || cell.state !== 'measured') return;
-  const reason = unrecordedReason(name, cell.value);
+  // A one-output stage prints 0 for the intervals between outputs it never had.
+  const reason = oneOutput && PER_OUTPUT_INTERVAL_FIELDS.has(name) ? 'oneOutput' : unrecordedReason(name, cell.value);
   if (reason !== null) {
     // A split field's are counted with the split (countSplitNotRecorded), whichever fields are summarized.
     if (!SPLIT_FIELDS.has(name)) countNotRecorded(acc, name, reason);
@@ -306,9 +307,9 @@ function accumulate(
   const liars = knownLies(oneOutput, states.ttftMs === 'notRecorded');
   const check = liars.length > 0;
   if (only === null) {
-    for (const name in fields) if (!check || !liars.includes(name)) addField(acc, name, fields[name]);
+    for (const name in fields) if (!check || !liars.includes(name)) addField(acc, name, fields[name], oneOutput);
   } else {
-    for (const name of only) if (!check || !liars.includes(name)) addField(acc, name, fields[name]);
+    for (const name of only) if (!check || !liars.includes(name)) addField(acc, name, fields[name], oneOutput);
   }
   // Unrolled in SPLIT_NAMES order: a loop over the names would read both records by a variable key.
   acc.addSplit(0, values.queuedMs, states.queuedMs);

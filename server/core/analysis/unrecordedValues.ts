@@ -11,7 +11,7 @@
 //             name), unknown rather than hidden.
 import type { Cell } from '../values';
 
-export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput' | 'unread';
+export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput' | 'unread' | 'oneOutput';
 
 export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
 
@@ -51,4 +51,5 @@ export const UNRECORDED_TEXT: Readonly<Record<UnrecordedReason, string>> = {
   negative: 'negative (below zero: not a real time)',
   noOutput: "no output (0.0 is the field's default, not a time)",
   unread: 'not read (the stage table was cut off before its row, or lost the line it was on)',
+  oneOutput: 'one output (the stage emits one output: no interval between outputs exists, its 0 is no time)',
 };

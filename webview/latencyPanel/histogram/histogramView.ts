@@ -192,7 +192,8 @@ export class HistogramView {
         ? `${label} (0: one output, in ${PREFILL_DECODE_SHORT} on ${stage.oneOutputRequests} requests)`
         : label;
     };
-    const fields = Object.keys(stage?.fields ?? {})
+    // A field whose every printed number is no measurement (a one-output stage's ITL) is still offered, saying so.
+    const fields = [...new Set([...Object.keys(stage?.fields ?? {}), ...Object.keys(stage?.fieldsNotRecorded ?? {})])]
       .filter((f) => !splitFields.has(f))
       .map((f) => option(fieldText(f), `field:${f}`));
     const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
