@@ -172,8 +172,13 @@ export class TableBuilder implements OpenRecord {
    * from after the last row read to the next one read, are unknown, not hidden.
    */
   lostLine(lineNo: number): void {
+    this.openGap(lineNo, this.rowSchema.name, null);
+  }
+
+  /** A lost line from after row `after`; its range of unknown rows runs on to the next row read. */
+  private openGap(line: number, after: string, keptOf: string | null): void {
     if (this.gapOpen) return;
-    (this.lost ??= []).push({ line: lineNo, after: this.rowSchema.name, before: null, keptOf: null });
+    (this.lost ??= []).push({ line, after, before: null, keptOf });
     this.gapOpen = true;
   }
 
@@ -194,10 +199,7 @@ export class TableBuilder implements OpenRecord {
       this.bodyRow(src, nameStart, nameEnd, firstEnd, lastBar + 1, lineNo);
       this.readingCutRow = false;
     }
-    if (this.gapOpen) return;
-    const keptOf = this.rowSchema.name === after ? null : this.rowSchema.name;
-    (this.lost ??= []).push({ line: lineNo, after, before: null, keptOf });
-    this.gapOpen = true;
+    this.openGap(lineNo, after, this.rowSchema.name === after ? null : this.rowSchema.name);
   }
 
   private closeGap(next: string): void {
