@@ -29,6 +29,9 @@ import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
+import { sentenceCase } from '../core/sentenceCase';
+import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
+import type { WindowSpec } from '../core/explain/timeWindow';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
@@ -58,6 +61,9 @@ Options:
                             has no whitespace but a line break before each request and each
                             top-level member (one request per line, ~45% smaller)
   --exclude-cold            leave the first request after each server start out of the percentiles
+  --since <time>            only requests that finished at or after <time>: 'MM-DD HH:MM[:SS]' as
+                            the log prints it, or 'HH:MM[:SS]' on the log's first day
+  --until <time>            only requests that finished at or before <time> (the same forms)
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
                             v2 + async_chunk for a stage whose prefill covers its decode)
@@ -67,7 +73,8 @@ Options:
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
-2 for usage or I/O errors, an empty input (0 bytes), or an input that is not a text log
+2 for usage or I/O errors, an empty input (0 bytes), a window (--since/--until) no request
+finished in, or an input that is not a text log
 (compressed or binary data: nothing in it was read; the report says why, and how to read a
 compressed log). A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
@@ -81,6 +88,8 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       duration: { type: 'string' },
       'deploy-config': { type: 'string' },
       pretty: { type: 'boolean', default: false },
+      since: { type: 'string' },
+      until: { type: 'string' },
     },
     HELP,
     (message) => {
@@ -92,6 +101,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const format = parsed.values.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'csv' && format !== 'trace') {
     process.stderr.write(`stage-lens analyze: --format must be table, json, csv or trace (got '${format}')\n`);
+    return 2;
+  }
+  const window = windowOption(parsed.values.since, parsed.values.until);
+  if (typeof window === 'string') {
+    process.stderr.write(`stage-lens analyze: ${window}\n`);
+    return 2;
+  }
+  if (window !== null && parsed.values.follow === true) {
+    process.stderr.write(
+      'stage-lens analyze: --since/--until select from a whole log; --follow shows it as it grows (run analyze without --follow)\n',
+    );
     return 2;
   }
   const layout: JsonLayout = parsed.values.pretty === true ? 'indented' : 'compact';
@@ -174,12 +194,13 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
+        ...(window === null ? {} : { window }),
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return unreadableStatus({ analysis, empty, unreadable }, sourceName);
     }
-    const read = await analyzeStream(input, format, excludeCold, sourceName, roles, deployConfig, layout);
+    const read = await analyzeStream(input, format, { excludeCold, window }, sourceName, roles, deployConfig, layout);
     return unreadableStatus(read, sourceName);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -205,6 +226,11 @@ export async function runAnalyze(argv: string[]): Promise<number> {
 function unreadableStatus({ analysis, empty, unreadable }: AnalyzeRead, source: string): number {
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
+    return 2;
+  }
+  const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+  if (windowProblem !== null) {
+    process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
   }
   if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
@@ -266,7 +292,7 @@ interface AnalyzeRead {
 export async function analyzeStream(
   input: Readable | AsyncIterable<Buffer>,
   format: Exclude<Format, 'trace'>,
-  excludeCold: boolean,
+  scope: { readonly excludeCold: boolean; readonly window: WindowSpec | null },
   sourceName: string,
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
@@ -274,6 +300,8 @@ export async function analyzeStream(
 ): Promise<AnalyzeRead> {
   const out = new StdoutText();
   let read: AnalyzeRead;
+  const { excludeCold } = scope;
+  const window = scope.window === null ? {} : { window: scope.window };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
@@ -300,6 +328,7 @@ export async function analyzeStream(
         keepRequests: false,
         onRequest: (r) => writer.request(r),
         drained: () => out.drained(),
+        ...window,
       },
     );
     const whole = withFindings(analysis.snapshot(), scrapeFindings);
@@ -307,7 +336,11 @@ export async function analyzeStream(
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
     if (mismatch !== null) process.stderr.write(terminalText(`stage-lens analyze: ${mismatch}\n`));
     const snapshot = withEvidence(whole, mismatch);
-    writer.end(analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions));
+    const windowJson = windowJsonOf(analysis.windowCounts());
+    writer.end({
+      ...analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions),
+      ...(windowJson === null ? {} : { window: windowJson }),
+    });
     out.add('\n');
     read = { analysis, empty, unreadable };
   } else if (format === 'csv') {
@@ -319,8 +352,12 @@ export async function analyzeStream(
       summarize: false,
       onRequest: (r) => writer.request(r),
       drained: () => out.drained(),
+      ...window,
     });
     writer.end();
+    // The CSV is rows only: what the window left out is said on stderr.
+    const windowNote = windowNoteOf(analysis.windowCounts());
+    if (windowNote !== null) process.stderr.write(`stage-lens analyze: ${windowNote}\n`);
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows.
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
@@ -334,7 +371,11 @@ export async function analyzeStream(
         stageRoles,
         keepRequests: false,
         summaryFields: TABLE_SUMMARY_FIELDS,
+        ...window,
       });
+    const windowNote = windowNoteOf(analysis.windowCounts());
+    // A window that held no request says so where the table would otherwise say "no stats".
+    const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
@@ -344,8 +385,13 @@ export async function analyzeStream(
             source: sourceName,
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
+            ...(windowNote === null ? {} : { windowNote }),
             // Not "no stats: turn on DEBUG": an empty capture holds no line at all.
-            ...(empty ? { noRequestYet: [EMPTY_INPUT_TEXT] } : {}),
+            ...(empty
+              ? { noRequestYet: [EMPTY_INPUT_TEXT] }
+              : windowProblem !== null
+                ? { noRequestYet: [`${sentenceCase(windowProblem)}.`] }
+                : {}),
           });
     out.add(terminalText(lines.join('\n')) + '\n');
     read = { analysis, empty, unreadable };
@@ -382,6 +428,7 @@ interface ReadOptions {
   readonly summaryFields?: ReadonlySet<string>;
   readonly edgeSummaries?: boolean;
   readonly summarize?: boolean;
+  readonly window?: WindowSpec;
   /** Awaited after each chunk: output backpressure. */
   readonly drained?: () => Promise<void> | undefined;
 }

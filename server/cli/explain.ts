@@ -12,6 +12,7 @@ import { urlInputMessage } from './urlInput';
 import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
+import { windowOption, placeWindow } from './windowOption';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -38,13 +39,16 @@ Options:
                         repeat for several (default: every target the log measures)
   --quantile <q>        p90, p95 or p99; repeat for several (default: p95 and p99)
   --exclude-cold        leave the first request after each server start out
+  --since <time>        only requests that finished at or after <time>: 'MM-DD HH:MM[:SS]'
+                        as the log prints it, or 'HH:MM[:SS]' on the log's first day
+  --until <time>        only requests that finished at or before <time> (the same forms)
   --by-boot             one tail attribution per server boot
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --target of a stage
-the log does not have, or an input that is not a text log (compressed or binary data:
-nothing in it was read; the report says why).`;
+the log does not have, a window (--since/--until) no request finished in, or an input that
+is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
   const usage = (message: string): number => {
@@ -57,6 +61,8 @@ export async function runExplain(argv: string[]): Promise<number> {
       target: { type: 'string', multiple: true },
       quantile: { type: 'string', multiple: true },
       'by-boot': { type: 'boolean', default: false },
+      since: { type: 'string' },
+      until: { type: 'string' },
     },
     HELP,
     usage,
@@ -88,6 +94,11 @@ export async function runExplain(argv: string[]): Promise<number> {
     }
     if (!quantiles.includes(quantile)) quantiles.push(quantile);
   }
+  const window = windowOption(parsed.values.since as string | undefined, parsed.values.until as string | undefined);
+  if (typeof window === 'string') {
+    process.stderr.write(`stage-lens explain: ${window}\n`);
+    return 2;
+  }
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   const source = parsed.positionals[0];
@@ -108,13 +119,18 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${unknown}\n`);
       return 2;
     }
+    const placed = window === null ? {} : placeWindow(input.index, window);
+    if (typeof placed === 'string') {
+      process.stderr.write(`stage-lens explain: ${placed}\n`);
+      return 2;
+    }
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
       {
         ...(targets.length === 0 ? {} : { targets }),
         ...(quantiles.length === 0 ? {} : { quantiles }),
-        scope: { excludeCold: parsed.values['exclude-cold'] === true },
+        scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
         stageOutputs: input.stageOutputs,

@@ -7,6 +7,7 @@ import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
 import { EngineSeriesBuilder, type EngineSeries } from './engineSeries';
 import { LogClock } from '../explain/logClock';
+import { inClockWindow, windowOnClock, type ClockWindow, type WindowSpec } from '../explain/timeWindow';
 import { metricNotReportingInEngineLines } from '../explain/metricNotReporting';
 import { RequestAssembler } from './requestAssembler';
 import { RequestStore } from './requestStore';
@@ -61,6 +62,19 @@ export interface AnalysisSnapshot {
   readonly legacyRequests: number;
 }
 
+/** What a window left out (StreamAnalysis.windowCounts). */
+export interface WindowCounts {
+  /** On the log clock; null while no request had a time. */
+  readonly window: ClockWindow | null;
+  /** Requests with a time outside the window. */
+  readonly outside: number;
+  /** Requests without a time (no log prefix): no window can hold them. */
+  readonly untimed: number;
+  /** When the log's timed requests finished (the start of the printed second; ±Infinity: none). */
+  readonly firstMs: number;
+  readonly lastMs: number;
+}
+
 /** What a live view refreshes. */
 export interface LiveSummary {
   readonly stages: StageSummary[];
@@ -105,6 +119,11 @@ export interface StreamAnalysisOptions {
   /** Summarize the transfer edges (default true). */
   readonly edgeSummaries?: boolean;
   /**
+   * Only requests that finished in this window (their stats' log time; a time without a date is
+   * on the day of the first request's): the others are counted (`windowCounts`), nothing else.
+   */
+  readonly window?: WindowSpec;
+  /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
    * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
@@ -138,6 +157,14 @@ export class StreamAnalysis {
   private legacy: LegacyRequestReader | null = null;
   private coldCount = 0;
   private accepted = 0;
+  /** The window placed on the log clock at the first request with a time; null until then (or without one). */
+  private clockWindow: ClockWindow | null = null;
+  private readonly windowTally = {
+    outside: 0,
+    untimed: 0,
+    firstMs: Number.POSITIVE_INFINITY,
+    lastMs: Number.NEGATIVE_INFINITY,
+  };
   private readonly keepRequests: boolean;
   private readonly summarizeEdges: boolean;
   private readonly summarize: boolean;
@@ -166,6 +193,15 @@ export class StreamAnalysis {
   /** Finalizes the request still open (end of input). */
   flush(): AnalyzedRequest[] {
     return this.accept(this.assembler.flush());
+  }
+
+  /**
+   * With a window: where it lies on the log clock (null while no request had a time), the
+   * requests outside it and those without a time (both left out), and when the log's timed
+   * requests finished; null without a window.
+   */
+  windowCounts(): WindowCounts | null {
+    return this.options.window === undefined ? null : { window: this.clockWindow, ...this.windowTally };
   }
 
   /**
@@ -276,7 +312,8 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (this.summarize) this.overall?.add(record.fields, record.complete);
+      if (this.summarize && this.inWindow(record.header?.timestamp ?? null, false))
+        this.overall?.add(record.fields, record.complete);
     } else if (record.kind === 'stageTable') {
       this.overall = null;
     } else if (record.kind === 'engineStats') {
@@ -287,22 +324,41 @@ export class StreamAnalysis {
       this.legacyCount += 1;
       const assembler = this.assembler;
       const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
-      if (request !== null) {
+      if (request !== null && this.acceptOne(request)) {
         this.legacyRequestCount += 1;
         done.push(request);
-        this.acceptOne(request);
       }
       return;
     }
     const before = done.length;
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
-    for (let i = before; i < done.length; i++) this.acceptOne(done[i]);
+    let kept = before;
+    for (let i = before; i < done.length; i++) if (this.acceptOne(done[i])) done[kept++] = done[i];
+    done.length = kept;
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
-    for (const request of requests) this.acceptOne(request);
-    return requests;
+    return requests.filter((request) => this.acceptOne(request));
+  }
+
+  /** Whether a request (`count`: tallied when outside) or a record printed at `timestamp` is in the window. */
+  private inWindow(timestamp: string | null, count: boolean): boolean {
+    const spec = this.options.window;
+    if (spec === undefined) return true;
+    const t = this.clock.toMs(timestamp);
+    const tally = this.windowTally;
+    if (t === null) {
+      if (count) tally.untimed += 1;
+      return false;
+    }
+    this.clockWindow ??= windowOnClock(spec, t);
+    if (!count) return inClockWindow(this.clockWindow, t);
+    if (t < tally.firstMs) tally.firstMs = t;
+    if (t > tally.lastMs) tally.lastMs = t;
+    if (inClockWindow(this.clockWindow, t)) return true;
+    tally.outside += 1;
+    return false;
   }
 
   /**
@@ -318,7 +374,9 @@ export class StreamAnalysis {
     return this.stageOutputs.stages();
   }
 
-  private acceptOne(request: AnalyzedRequest): void {
+  /** Takes in a finalized request; false when it is outside the window (left out). */
+  private acceptOne(request: AnalyzedRequest): boolean {
+    if (!this.inWindow(request.timestamp, true)) return false;
     if (this.keepRequests) this.store.add(request);
     this.accepted += 1;
     this.stageOutputs.add(request);
@@ -334,5 +392,6 @@ export class StreamAnalysis {
     }
     this.engineSeriesBuilder.noteRequest(request);
     this.options.onRequest?.(request);
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 // `stage-lens explain` for people: per target and quantile, the parts that make the tail
 // slow with their mean excess and share, the residual; the load at arrival of the first
 // target's tail; the cost per token; the findings that say which numbers not to trust.
+import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
@@ -260,8 +261,13 @@ export function explainTable(report: ExplainReport): string[] {
   // Stage roles from the file's name (a saved session's deploy file), as the editor names a session's stages.
   const roles = report.stageRoles;
   const cold = report.scope.excludeCold ? '; cold requests left out' : '';
+  const { fromMs, toMs } = report.scope;
+  const window =
+    fromMs === null && toMs === null
+      ? ''
+      : `: ${windowText({ fromMs: fromMs ?? Number.NEGATIVE_INFINITY, toMs: toMs ?? Number.POSITIVE_INFINITY })}`;
   out.push(
-    `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${cold})`,
+    `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
   // Without the stats tables every stage's time is one unsplit part: said before any tail.

@@ -167,6 +167,16 @@ export interface AnalysisJson {
   readonly legacyRequests: number;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
+  /** With --since/--until only: the window (log times, null: open) and the requests it left out. */
+  readonly window?: WindowJson;
+}
+
+export interface WindowJson {
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly requestsOutside: number;
+  /** Requests whose lines carry no log time: no window holds them. */
+  readonly requestsWithoutTime: number;
 }
 
 function fieldsJson(fields: FieldMap): Record<string, CellJson> {

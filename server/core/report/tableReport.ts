@@ -141,6 +141,8 @@ export interface TableReportOptions {
   readonly noRequestYet?: readonly string[];
   /** Said once under the first line, before any number: what to know about the input (a deploy config that is not the log's). */
   readonly inputNote?: string;
+  /** Said under the first line too: the requests a time window (--since/--until) kept and left out. */
+  readonly windowNote?: string;
   /** A live frame's terminal width: a phase table wider than it folds its columns into blocks that fit. */
   readonly foldWidth?: number;
 }
@@ -157,6 +159,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       ` from ${options.source}`,
   );
   if (options.inputNote !== undefined) pushAll(out, ['', ...wrap(options.inputNote)]);
+  if (options.windowNote !== undefined) pushAll(out, ['', ...wrap(options.windowNote)]);
   const missing = snapshot.tablesMissing;
   const legacyFinding = snapshot.findings.find((f) => f.code === 'legacy-stats-format');
   let legacySaid: Finding | undefined;

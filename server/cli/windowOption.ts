@@ -1,0 +1,94 @@
+// --since / --until of analyze and explain: read from the command line, then placed on the log's
+// clock once the log's first time is known (core/explain/timeWindow.ts).
+import type { WindowCounts } from '../core/analysis/streamAnalysis';
+import type { ExplainIndex } from '../core/explain/explainIndex';
+import { groupedNumber } from '../core/numberText';
+import type { WindowJson } from '../core/report/jsonReport';
+import { rowsInScope } from '../core/explain/scope';
+import {
+  logTimeText,
+  parseWindowTime,
+  WINDOW_TIME_GRAMMAR,
+  windowOnClock,
+  windowText,
+  type ClockWindow,
+  type WindowSpec,
+} from '../core/explain/timeWindow';
+
+/** The window asked for; null when neither end was given; a message when an end is not a time. */
+export function windowOption(since: string | undefined, until: string | undefined): WindowSpec | null | string {
+  if (since === undefined && until === undefined) return null;
+  const read = (option: string, text: string | undefined): WindowSpec['since'] | string => {
+    if (text === undefined) return null;
+    return parseWindowTime(text) ?? `${option} '${text}' is not a time: ${WINDOW_TIME_GRAMMAR}`;
+  };
+  const from = read('--since', since);
+  if (typeof from === 'string') return from;
+  const to = read('--until', until);
+  if (typeof to === 'string') return to;
+  return { since: from, until: to };
+}
+
+/** Says why no request is in the window: the window, and when the log's requests finished. */
+export function emptyWindowText(window: ClockWindow, firstMs: number, lastMs: number): string {
+  return `no request ${windowText(window)}: the log's requests finished ${logTimeText(firstMs)} – ${logTimeText(lastMs)}`;
+}
+
+/** Says that a log without times cannot be windowed. */
+export const NO_TIMES_TEXT =
+  "the log's requests carry no time (their lines have no log prefix), so --since/--until cannot place them";
+
+/**
+ * The window's finite ends on the clock of explain's index (its finishes), or a message when the
+ * log has no times or no request finished in the window.
+ */
+export function placeWindow(index: ExplainIndex, spec: WindowSpec): { fromMs?: number; toMs?: number } | string {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < index.length; i++) {
+    const t = index.finishMs(i);
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  if (!Number.isFinite(first)) return NO_TIMES_TEXT;
+  const window = windowOnClock(spec, first);
+  const scope = {
+    ...(Number.isFinite(window.fromMs) ? { fromMs: window.fromMs } : {}),
+    ...(Number.isFinite(window.toMs) ? { toMs: window.toMs } : {}),
+  };
+  return rowsInScope(index, scope).length === 0 ? emptyWindowText(window, first, last) : scope;
+}
+
+/** With a window, why the run read nothing (a log without times, no request in it); else null. */
+export function emptyWindowProblem(counts: WindowCounts | null, requestCount: number): string | null {
+  if (counts === null || requestCount > 0) return null;
+  if (counts.window === null) return counts.untimed > 0 ? NO_TIMES_TEXT : null;
+  return counts.outside > 0 ? emptyWindowText(counts.window, counts.firstMs, counts.lastMs) : null;
+}
+
+function leftOutText(counts: WindowCounts): string {
+  const parts: string[] = [];
+  if (counts.outside > 0) parts.push(`${groupedNumber(counts.outside, 0, 0)} outside it`);
+  if (counts.untimed > 0) parts.push(`${groupedNumber(counts.untimed, 0, 0)} without a log time`);
+  return parts.length === 0 ? 'none left out' : `${parts.join(' and ')} left out`;
+}
+
+/** The window and what it left out, in words (null: no window, or nothing timed to place it by). */
+export function windowNoteOf(counts: WindowCounts | null): string | null {
+  if (counts === null || counts.window === null) return null;
+  return `Window: the requests that ${windowText(counts.window)}; ${leftOutText(counts)}.`;
+}
+
+/** The JSON's `window` member (null: no window). */
+export function windowJsonOf(counts: WindowCounts | null): WindowJson | null {
+  if (counts === null) return null;
+  const w = counts.window;
+  const end = (ms: number | undefined): string | null =>
+    ms === undefined || !Number.isFinite(ms) ? null : logTimeText(ms);
+  return {
+    from: end(w?.fromMs),
+    to: end(w?.toMs),
+    requestsOutside: counts.outside,
+    requestsWithoutTime: counts.untimed,
+  };
+}
