@@ -3,6 +3,7 @@
 // and stream by stream, with their capture times as the finish time of requests whose
 // lines carry no timestamp). A log goes through the parser into an analysis and the
 // explain index in one pass; a scrape gives its metric-not-reporting findings only.
+import { pushInPieces } from '../core/log/pushInPieces';
 import * as fsp from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -61,7 +62,8 @@ class LogExplainReader {
     // The [Overall Summary] rows are read: a request's preprocess part is its input_preprocess_time_ms
     // (3 decimals) where one covers it alone, not [OmniTiming]'s 10 ms steps (docs/breakdown.md).
     if (parser === undefined) this.parsers.set(stream, (parser = new LogStreamParser()));
-    this.analysis.ingest(parser.push(bytes));
+    const analysis = this.analysis;
+    pushInPieces(parser, bytes, (output) => analysis.ingest(output));
   }
 
   end(kind: ExplainInput['kind']): ExplainInput {

@@ -29,6 +29,7 @@ import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
 import { regularFileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
+import { pushInPieces } from '../core/log/pushInPieces';
 import { sentenceCase } from '../core/sentenceCase';
 import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
 import type { WindowSpec } from '../core/explain/timeWindow';
@@ -468,7 +469,7 @@ async function readAnalysis(
       kind === 'log'
         ? (buf: Buffer) => {
             if (buf.length > 0) empty = false;
-            ingest(parser.push(buf));
+            pushInPieces(parser, buf, ingest);
             return drained?.();
           }
         : (buf: Buffer) => {
