@@ -8,7 +8,17 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap as isYamlMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { ChunkPlan, ModelRunner, ScenarioName, StageSpec, Topology } from './topology';
-import { deployConfigFault, deployTopology, isMap, num, stageMaps, type Json, type JsonMap } from './deployConfigFit';
+import {
+  cudaOf,
+  cudaStageOf,
+  deployConfigFault,
+  deployTopology,
+  isMap,
+  num,
+  stageMaps,
+  type Json,
+  type JsonMap,
+} from './deployConfigFit';
 
 export { inferScenario } from './deployConfigFit';
 
@@ -107,21 +117,6 @@ const runner = (v: Json | undefined): ModelRunner | null => (v === 'v1' || v ===
  */
 export const MODEL_RUNNER_DEFAULT: ModelRunner = 'v1';
 
-/** The CUDA platform section (other platforms' sections do not apply to a GPU server). */
-function cudaSection(config: JsonMap): JsonMap | null {
-  const platforms = config['platforms'];
-  const cuda = isMap(platforms) ? platforms['cuda'] : undefined;
-  return isMap(cuda) ? cuda : null;
-}
-
-/** The CUDA section's entry for a stage (platforms.cuda.stages[stage_id]). */
-function cudaStage(config: JsonMap, stageId: number): JsonMap | null {
-  const stages = cudaSection(config)?.['stages'];
-  return Array.isArray(stages)
-    ? ((stages.find((s) => isMap(s) && s['stage_id'] === stageId) as JsonMap | undefined) ?? null)
-    : null;
-}
-
 /** A stage's own model_runner: on the stage, or in its engine_args / engine_extras. */
 function stageRunnerOf(stage: JsonMap | null): ModelRunner | null {
   if (stage === null) return null;
@@ -149,7 +144,7 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
   // The stage (its CUDA entry first), then the CUDA section, then the top level, then
   // vLLM-Omni's default: the order of server/core/deploy/stageViews.ts modelRunnerSetting.
   const configRunner =
-    runner(cudaSection(config)?.['model_runner']) ?? runner(config['model_runner']) ?? MODEL_RUNNER_DEFAULT;
+    runner(cudaOf(config)?.['model_runner']) ?? runner(config['model_runner']) ?? MODEL_RUNNER_DEFAULT;
   const stages: StageSpec[] = stageMaps(config).map((s, i) => {
     const def = base.stages[i]!;
     // Both checked by deployConfigFault.
@@ -159,8 +154,8 @@ export function applyDeployConfig(base: Topology, config: JsonMap, file: string)
       ...def,
       stageId,
       replicas,
-      maxNumSeqs: Math.max(1, Math.trunc(num(s['max_num_seqs']) ?? def.maxNumSeqs)),
-      modelRunner: stageRunnerOf(cudaStage(config, stageId)) ?? stageRunnerOf(s) ?? configRunner,
+      maxNumSeqs: num(s['max_num_seqs']) ?? def.maxNumSeqs,
+      modelRunner: stageRunnerOf(cudaStageOf(config, stageId)) ?? stageRunnerOf(s) ?? configRunner,
       diffusionProfiler: s['enable_diffusion_pipeline_profiler'] === true,
     };
   });

@@ -50,8 +50,63 @@ export function deployConfigFault(config: JsonMap, file: string, base: Topology)
     const replicas = num(s['num_replicas']) ?? 1;
     if (!Number.isInteger(replicas) || replicas < 1)
       return `${file}: stage ${stageId}: num_replicas must be a positive integer`;
+    if (replicas > MAX_REPLICAS)
+      return `${file}: stage ${stageId}: num_replicas ${replicas}: the simulator runs at most ${MAX_REPLICAS} replicas of a stage`;
+    if (s['max_num_seqs'] !== undefined) {
+      const seqs = num(s['max_num_seqs']);
+      if (seqs === null || !Number.isInteger(seqs) || seqs < 1)
+        return `${file}: stage ${stageId}: max_num_seqs must be a positive integer (got ${valueText(s['max_num_seqs'])})`;
+    }
+    const stageFault =
+      settingFault(s, `stage ${stageId}: `) ??
+      settingFault(cudaStageOf(config, stageId), `platforms.cuda stage ${stageId}: `);
+    if (stageFault !== null) return `${file}: ${stageFault}`;
   }
+  const fault = settingFault(config, '') ?? settingFault(cudaOf(config), 'platforms.cuda: ');
+  return fault === null ? null : `${file}: ${fault}`;
+}
+
+/** Replicas of one stage the simulator runs (a real server is bounded by its GPUs). */
+export const MAX_REPLICAS = 64;
+
+const valueText = (v: Json | undefined): string =>
+  typeof v === 'string' ? `'${v}'` : (JSON.stringify(v) ?? 'nothing');
+
+/**
+ * What vLLM-Omni refuses in a section's settings: a model_runner other than v1 or v2 (on the
+ * section or in its engine_args / engine_extras) and an async_chunk that is not true or false.
+ * The server stops at start-up on them; the simulator does not run them as something else.
+ */
+function settingFault(section: JsonMap | null, where: string): string | null {
+  if (section === null) return null;
+  for (const [path, holder] of [
+    ['', section],
+    ['engine_args.', section['engine_args']],
+    ['engine_extras.', section['engine_extras']],
+  ] as const) {
+    if (!isMap(holder ?? null)) continue;
+    const runner = (holder as JsonMap)['model_runner'];
+    if (runner !== undefined && runner !== 'v1' && runner !== 'v2')
+      return `${where}${path}model_runner must be v1 or v2 (vLLM-Omni rejects ${valueText(runner)})`;
+  }
+  const asyncChunk = section['async_chunk'];
+  if (asyncChunk !== undefined && typeof asyncChunk !== 'boolean')
+    return `${where}async_chunk must be true or false (got ${valueText(asyncChunk)})`;
   return null;
+}
+
+/** The CUDA platform section (platforms.cuda; other platforms' sections do not apply to a GPU server), or null. */
+export function cudaOf(config: JsonMap): JsonMap | null {
+  const platforms = config['platforms'];
+  const cuda = isMap(platforms) ? platforms['cuda'] : undefined;
+  return isMap(cuda) ? cuda : null;
+}
+
+/** The CUDA section's entry for a stage (platforms.cuda.stages[stage_id]), or null. */
+export function cudaStageOf(config: JsonMap, stageId: number): JsonMap | null {
+  const stages = cudaOf(config)?.['stages'];
+  const found = Array.isArray(stages) ? stages.find((s) => isMap(s) && s['stage_id'] === stageId) : undefined;
+  return isMap(found) ? found : null;
 }
 
 /** The pipeline the simulator runs `config` as: `scenario` when given, else the one its files say. */

@@ -117,10 +117,15 @@ function oneOf<T extends string>(name: string, raw: string | undefined, allowed:
 
 export function parseStatsBuild(raw: string): StatsBuild {
   let build: StatsBuild = FIXED_BUILD;
-  for (const part of raw
+  const parts = raw
     .split(',')
     .map((p) => p.trim())
-    .filter((p) => p !== '')) {
+    .filter((p) => p !== '');
+  // `fixed` is the current build as a whole: an older build's trait beside it says two builds.
+  const older = parts.find((p) => p !== 'fixed');
+  if (parts.includes('fixed') && older !== undefined && (older === 'before-fix' || older === 'no-input-split'))
+    throw new UsageError(`--stats-build: 'fixed' is the current build; it does not combine with '${older}'`);
+  for (const part of parts) {
     if (part === 'fixed') continue;
     else if (part === 'before-fix') build = { ...build, codecFirstAudioFix: false, diffusionMissingValueRule: false };
     else if (part === 'no-input-split') build = { ...build, inputSplit: false };

@@ -427,6 +427,48 @@ describe('whether the simulator can run a deploy config', () => {
       deployConfigFault({ stages: stages(2, { num_replicas: 0 }) }, 'a.yaml', tts),
       'a.yaml: stage 0: num_replicas must be a positive integer',
     );
+    // What vLLM-Omni refuses at start-up is refused, not run as something else.
+    assert.equal(
+      deployConfigFault({ model_runner: 'v3', stages: stages(2) }, 'a.yaml', tts),
+      "a.yaml: model_runner must be v1 or v2 (vLLM-Omni rejects 'v3')",
+    );
+    assert.equal(
+      deployConfigFault(
+        { stages: [{ stage_id: 0, engine_args: { model_runner: 'v0' } }, { stage_id: 1 }] },
+        'a.yaml',
+        tts,
+      ),
+      "a.yaml: stage 0: engine_args.model_runner must be v1 or v2 (vLLM-Omni rejects 'v0')",
+    );
+    assert.equal(
+      deployConfigFault({ platforms: { cuda: { model_runner: 2 } }, stages: stages(2) }, 'a.yaml', tts),
+      'a.yaml: platforms.cuda: model_runner must be v1 or v2 (vLLM-Omni rejects 2)',
+    );
+    assert.equal(
+      deployConfigFault({ async_chunk: 'maybe', stages: stages(2) }, 'a.yaml', tts),
+      "a.yaml: async_chunk must be true or false (got 'maybe')",
+    );
+    assert.equal(
+      deployConfigFault({ stages: stages(2, { max_num_seqs: -5 }) }, 'a.yaml', tts),
+      'a.yaml: stage 0: max_num_seqs must be a positive integer (got -5)',
+    );
+    assert.equal(
+      deployConfigFault({ stages: stages(2, { max_num_seqs: 0 }) }, 'a.yaml', tts),
+      'a.yaml: stage 0: max_num_seqs must be a positive integer (got 0)',
+    );
+    // A replica count no machine has would only exhaust memory in the simulator.
+    assert.equal(
+      deployConfigFault({ stages: stages(2, { num_replicas: 1_000_000 }) }, 'a.yaml', tts),
+      'a.yaml: stage 0: num_replicas 1000000: the simulator runs at most 64 replicas of a stage',
+    );
+    assert.equal(
+      deployConfigFault(
+        { async_chunk: false, model_runner: 'v2', stages: stages(2, { num_replicas: 64, max_num_seqs: 8 }) },
+        'a.yaml',
+        tts,
+      ),
+      null,
+    );
     // The pipeline by the files' names, a Windows path's included, else by the stage count.
     assert.equal(deployTopology({ stages: stages(4) }, ['C:\\w\\my-deploy.yaml']).scenario, 'qwen3-omni');
     assert.equal(deployTopology({ stages: stages(2) }, ['C:\\omni\\qwen3_tts.yaml']).scenario, 'qwen3-tts');
@@ -444,6 +486,7 @@ describe('whether the simulator can run a deploy config', () => {
         [write('tts_three.yaml', 'stages:\n  - stage_id: 0\n  - stage_id: 1\n  - stage_id: 2\n'), []],
         [write('no_id_tts.yaml', 'stages:\n  - stage_id: 0\n  - engine_args: {}\n'), []],
         [write('replicas_tts.yaml', 'stages:\n  - stage_id: 0\n  - stage_id: 1\n    num_replicas: 0\n'), []],
+        [write('runner_tts.yaml', 'model_runner: v3\nstages:\n  - stage_id: 0\n  - stage_id: 1\n'), []],
         [write('broken.yaml', 'stages: [\n'), []],
         [write('list.yaml', '- stage_id: 0\n'), []],
         [write('overlay.yaml', 'base_config: missing.yaml\n'), []],
@@ -487,6 +530,9 @@ describe('arguments', () => {
       ['--bogus'],
       ['--deploy-config', path.join(DEPLOY, 'missing.yaml')],
       ['--deploy-config', path.join(DEPLOY, 'qwen3_omni_moe.yaml'), '--scenario', 'glm-image'],
+      // Two builds at once.
+      ['--stats-build', 'fixed,before-fix'],
+      ['--stats-build', 'no-input-split,fixed'],
     ]) {
       assert.throws(() => parseSimulateArgs(bad), UsageError, bad.join(' '));
     }
