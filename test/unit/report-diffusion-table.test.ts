@@ -5,11 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analysedLog } from './support/analysedLog';
-import { glmImageLog } from './support/simulatedLog';
+import { glmImageLog, olderGlmImageLog } from './support/simulatedLog';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../../server/core/report/tableReport';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { LogStreamParser } from '../../server/core/log';
 import { diffusionLines } from '../../server/core/report/diffusionTable';
+import { formatMs } from '../../server/core/textTable';
 
 const block = (lines: readonly string[]): string[] => {
   const start = lines.findIndex((l) => l.startsWith('Diffusion stage timings, ms'));
@@ -56,6 +57,31 @@ test("AR -> diffusion (GLM-Image): the diffusion stage's row, not the AR stage's
     .split(/\s{2,}/)
     .indexOf('engine exec');
   assert.match(p50[exec + 1] ?? '', /^[\d,.]+$/, lines.join('\n'));
+});
+
+test("an older build's diffusion stage: its postprocess_time_ms is its postprocess column (every stage prints that name)", () => {
+  const analysis = new StreamAnalysis({ summaryFields: TABLE_SUMMARY_FIELDS });
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(olderGlmImageLog()));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const lines = block(tableReport(snapshot, { source: 'x' }));
+  const header = (lines[1] ?? '').trim().split(/\s{2,}/);
+  const column = header.indexOf('postprocess');
+  assert.ok(column > 0, lines.join('\n'));
+  const printed = snapshot.stages.find((s) => s.stageKey === '1')?.fields['postprocess_time_ms'];
+  assert.ok(printed !== undefined && printed.count > 0);
+  const p50 = (lines[3] ?? '').trim().split(/\s{2,}/);
+  assert.equal(p50[column + 1], formatMs(printed.p50), lines.join('\n'));
+  // The AR stage prints postprocess_time_ms too: it does not become a diffusion row.
+  assert.deepEqual(
+    lines
+      .slice(3)
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(/\s{2,}/)[0]),
+    ['1'],
+  );
 });
 
 test('no diffusion stage: no table', () => {

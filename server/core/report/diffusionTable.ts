@@ -22,12 +22,14 @@ const DIFFUSION_COLUMNS: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * The fields the table reads: both spellings (`_s` of current builds, `_ms` of older ones). An
- * LLM stage prints `postprocess_time_ms` too: only `_s` is read for it, as stageKind.ts reads it.
+ * The fields the table reads: both spellings (`_s` of current builds, `_ms` of older ones). Every
+ * stage prints `postprocess_time_ms`, so it does not make a stage a diffusion stage (stageKind.ts);
+ * on a stage that is one, an older build's `postprocess_time_ms` is its postprocess.
  */
-export const DIFFUSION_TABLE_FIELDS: readonly string[] = DIFFUSION_COLUMNS.flatMap(([name]) =>
-  name === 'postprocess_time' ? [`${name}_s`] : [`${name}_s`, `${name}_ms`],
-);
+export const DIFFUSION_TABLE_FIELDS: readonly string[] = DIFFUSION_COLUMNS.flatMap(([name]) => [
+  `${name}_s`,
+  `${name}_ms`,
+]);
 
 const PERCENTILES = ['p50', 'p90', 'p99'] as const;
 
