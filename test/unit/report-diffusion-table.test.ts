@@ -1,6 +1,6 @@
 // A diffusion stage prints no LLM phase split: its own timings (docs/formats.md#diffusion-keys)
 // get a table of their own under the phase table, in ms whichever unit was printed, never
-// added up, and only for the stages that printed them.
+// added up, and only for the stages that printed them; the CSV has them per request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -11,6 +11,9 @@ import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { LogStreamParser } from '../../server/core/log';
 import { diffusionLines } from '../../server/core/report/diffusionTable';
 import { formatMs } from '../../server/core/textTable';
+import { CSV_HEADER } from '../../server/core/report/csvReport';
+import { toLogPrecision } from '../../server/core/values';
+import { csvRows } from './support/csvRows';
 
 const block = (lines: readonly string[]): string[] => {
   const start = lines.findIndex((l) => l.startsWith('Diffusion stage timings, ms'));
@@ -90,4 +93,45 @@ test('no diffusion stage: no table', () => {
   );
   assert.deepEqual(diffusionLines(snapshot.stages, {}, new Set()), []);
   assert.deepEqual(block(tableReport(snapshot, { source: 'x' })), []);
+});
+
+test("the CSV: a diffusion stage's timings in ms whichever unit was printed, with their states; empty on other rows", () => {
+  for (const [log, unit] of [
+    [glmImageLog(), '_s'],
+    [olderGlmImageLog(), '_ms'],
+  ] as const) {
+    const analysis = new StreamAnalysis();
+    const parser = new LogStreamParser();
+    analysis.ingest(parser.push(log));
+    analysis.ingest(parser.end());
+    analysis.flush();
+    const requests = analysis.snapshot().requests;
+    const [header, ...rows] = csvRows(requests).map((l) => l.split(','));
+    assert.deepEqual(header, CSV_HEADER);
+    const col = (name: string): number => CSV_HEADER.indexOf(name);
+    const stages = requests.flatMap((r) => r.stages);
+    assert.equal(rows.length, stages.length + requests.reduce((n, r) => n + r.transfers.length, 0));
+    // Each request's rows: its stages, then its transfer edges.
+    const stageRows = requests.flatMap((r, k) => {
+      const first = requests.slice(0, k).reduce((n, q) => n + q.stages.length + q.transfers.length, 0);
+      return r.stages.map((_, j) => rows[first + j] ?? []);
+    });
+    stages.forEach((s, i) => {
+      const row = stageRows[i] ?? [];
+      const exec = row[col('diffusion_engine_exec_time_ms')];
+      const state = row[col('diffusion_engine_exec_time_ms_state')];
+      if (s.kind !== 'diffusion') {
+        assert.equal(exec, '');
+        assert.equal(state, '');
+        return;
+      }
+      const printed = s.fields[`diffusion_engine_exec_time${unit}`];
+      assert.ok(printed?.state === 'measured', `${unit}: ${JSON.stringify(Object.keys(s.fields))}`);
+      assert.equal(Number(exec), toLogPrecision(printed.value * (unit === '_s' ? 1000 : 1)));
+      assert.equal(state, 'measured');
+      // A timing this build never printed is hidden, never 0.
+      assert.equal(row[col('diffusion_kv_recv_time_ms')], 'hidden');
+    });
+    assert.ok(stages.some((s) => s.kind === 'diffusion'));
+  }
 });

@@ -16,6 +16,9 @@
 // A stage known only from [OmniTiming] (an INFO-level server prints no stage table) has every
 // table value `notMeasured`, as has an edge of such a request; its stage time and the request's total are the `omni_timing_*_s`
 // columns, in seconds as printed (10 ms resolution), on every stage row that has them.
+// A diffusion stage's own timings come last, in ms whichever unit the build printed (`_s` x 1000
+// or `_ms`), each with its `_state`: `diffusion_<timing>_ms` (DIFFUSION_TIMINGS), on diffusion
+// rows only.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
@@ -26,6 +29,7 @@ import { ByteChunks, type ChunkSink, type Piece } from './byteChunks';
 import { OMNI_TIMING_STAGE_FIELD } from '../analysis/stageBuilder';
 import { edgeTableNotPrinted } from '../analysis/tablesMissing';
 import { unrecordedReason } from '../analysis/unrecordedValues';
+import { DIFFUSION_TIMINGS, printedTiming } from './diffusionTable';
 
 const STAGE_FIELDS = [
   'stage_gen_time_ms',
@@ -84,7 +88,13 @@ export const CSV_HEADER = [
   'omni_timing_stage_s',
   'omni_timing_total_s',
   ...[...STAGE_FIELDS, ...LIST_FIELDS, ...TRANSFER_FIELDS].map((f) => `${f}_state`),
+  ...DIFFUSION_TIMINGS.flatMap((t) => [diffusionColumn(t), `${diffusionColumn(t)}_state`]),
 ];
+
+/** `diffusion_vae_decode_time_ms`: a diffusion timing's column, in ms (its printed name names the stage already when it starts with `diffusion_`). */
+function diffusionColumn(timing: string): string {
+  return `${timing.startsWith('diffusion_') ? '' : 'diffusion_'}${timing}_ms`;
+}
 
 const COMMA = 0x2c;
 const NEWLINE = 0x0a;
@@ -162,6 +172,22 @@ const NO_STAGE = ByteChunks.constant(
 /** The same for the field state columns at the end of a row. */
 const NO_TRANSFER_STATE = ByteChunks.constant(','.repeat(TRANSFER_FIELDS.length));
 const NO_STAGE_STATE = ByteChunks.constant(','.repeat(STAGE_FIELDS.length + LIST_FIELDS.length));
+/** The empty diffusion columns of a row that is not a diffusion stage's. */
+const NO_DIFFUSION = ByteChunks.constant(','.repeat(DIFFUSION_TIMINGS.length * 2));
+
+/** A diffusion stage's timings in ms with their states, as its fields' (hidden: not printed); empty cells on any other row. */
+function diffusionCells(out: ByteChunks, s: RequestStage | null): void {
+  if (s === null || s.kind !== 'diffusion') return out.raw(NO_DIFFUSION);
+  for (const t of DIFFUSION_TIMINGS) {
+    const printed = printedTiming(s.fields, t);
+    const cell = printed === null ? undefined : s.fields[printed.field];
+    out.byte(COMMA);
+    if (printed !== null && cell?.state === 'measured') numberCell(out, toLogPrecision(cell.value * printed.toMs));
+    else fieldCell(out, s.fields, printed?.field ?? t);
+    out.byte(COMMA);
+    fieldStateCell(out, s.fields, printed?.field ?? t, false);
+  }
+}
 
 /** The cells every row of a request starts with (id, boot, cold, line), and the comma after them. */
 function requestCells(out: ByteChunks, r: AnalyzedRequest, id: string): void {
@@ -223,6 +249,7 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
     fieldStateCell(out, s.fields, f, noTable);
   }
   out.raw(NO_TRANSFER_STATE);
+  diffusionCells(out, s);
   out.byte(NEWLINE);
 }
 
@@ -271,6 +298,7 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
     out.byte(COMMA);
     fieldStateCell(out, t.fields, f, noTable);
   }
+  diffusionCells(out, null);
   out.byte(NEWLINE);
 }
 

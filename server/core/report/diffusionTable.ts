@@ -3,6 +3,7 @@
 // timings overlap (the engine's execution holds its forward passes and VAE decode): a table of
 // percentiles side by side, never a sum.
 import type { StageSummary } from '../analysis/types';
+import type { FieldMap } from '../values';
 import { formatMs, textTable } from '../textTable';
 import { stageCell } from '../stageRoles';
 import { isDiffusionTimingField } from '../analysis/stageKind';
@@ -32,6 +33,18 @@ export const DIFFUSION_TABLE_FIELDS: readonly string[] = DIFFUSION_COLUMNS.flatM
 ]);
 
 const PERCENTILES = ['p50', 'p90', 'p99'] as const;
+
+/** The diffusion timings' printed names without their unit suffix, in the order the work happens. */
+export const DIFFUSION_TIMINGS: readonly string[] = DIFFUSION_COLUMNS.map(([name]) => name);
+
+/** The name a request's stage printed a diffusion timing under (`_s` of current builds, else `_ms`), with what makes it ms; null when neither. */
+export function printedTiming(
+  fields: FieldMap,
+  name: string,
+): { readonly field: string; readonly toMs: number } | null {
+  if (fields[`${name}_s`] !== undefined) return { field: `${name}_s`, toMs: 1000 };
+  return fields[`${name}_ms`] === undefined ? null : { field: `${name}_ms`, toMs: 1 };
+}
 
 /** The stage's distribution of a timing in ms, whichever spelling it printed. */
 function timingMs(stage: StageSummary, name: string): { readonly scale: number; readonly field: string } | null {
