@@ -103,17 +103,17 @@ const PINNED: Record<string, string> = {
   'upstream-rendered qwen3-omni-three-stage-transfers':
     '25065 ab0bd5ceb0cc6dccfb29e1e80c52fbb603e515e638bd8f7e9f58659fbfbb5f2b',
   'upstream-rendered qwen3tts-info-level-omnitiming-only':
-    '14316 c443db2e534a42342ef33a5ed9dc14252c39752135f45747b1f0fd7eac4cdf6f',
+    '14631 2f51b1bd1359698a711615f13b79bf45b3ff0ecb4f4708c0ce9f374d4f51c7f0',
   'upstream-rendered qwen3tts-talker-first-audio-after-fix':
-    '21534 79c4d11dd7e0a2272d7c5149ffa81f6dee24890238d38d40c8ff72e4be18234c',
+    '21556 b78d567c36d911c18946657c11c7c92e25d8585d334477cce2787efd96840286',
   'upstream-rendered qwen3tts-talker-first-audio-before-fix':
-    '17196 bb2efeef4de42fa383abf614311980300f1995244ef2dd47bbd24f89860beb13',
-  'the bundled sample (cold starts)': '59918 f127707849ddf02221f6ca0b3875211b2a689ed9169f22fa2d4c2f5e89246e5d',
+    '17217 90df19be05b4b355b478e29c89130913bc75c00a715b2e6de59852bd571b5c06',
+  'the bundled sample (cold starts)': '59976 f707c8017a031478dd5ef0633d1db56ad15afbbf76c334c6a2b649a131772246',
   'generated qwen3-omni, 60 requests': '230851 6979b40ed23663a2ee324cf8d389725d594b48297f0753d7558cd744751500fe',
   'generated glm-image (diffusion), 40 requests':
     '130622 dce01a27d6cd56623bef2c0c4877fde902d32bd7df9390bbbc3885e2594b696f',
   'generated qwen3-tts on two codec replicas, capture times':
-    '134513 e532074e1303a2783a7d691457c98da9499ba21b910f57aefed8dc8c96d1d4c4',
+    '134563 f811485dcdbbaa8af01072fb2bd3f8c98dc553535ad3f48b13bc2691e7de8fe8',
 };
 
 for (const [name, run] of CASES) {

@@ -2,6 +2,8 @@
 // first audio on a build without the stats fix, two cold starts) and simulator logs. Every
 // trace is checked against the format's rules (traceFormat.ts), then its values against
 // the analysis they came from.
+import { preprocessOf } from '../../server/core/analysis/preprocess';
+import { breakdownOf } from '../../server/core/explain/breakdown';
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -304,8 +306,10 @@ describe('trace of the bundled sample log', () => {
     // Without RequestE2EStats (an INFO-level log), the [OmniTiming] total bounds the request instead.
     assert.ok(cold.timing !== null);
     assert.match(codecStart({ ...cold, e2e: withoutTotal }).rule, /alongside the upstream stage/);
+    // Alongside: from the end of the request's preprocessing, where the breakdown places it too.
     const alongside = codecStart(cold);
-    assert.equal(alongside.start, 0);
+    assert.equal(alongside.start, preprocessOf(cold)?.ms);
+    assert.equal(alongside.start, breakdownOf(cold).parts.find((p) => p.key === '1/inputWait')?.startMs);
     assert.match(alongside.rule, /alongside the upstream stage/);
   });
 

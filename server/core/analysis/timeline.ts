@@ -5,10 +5,12 @@
 import type { AnalyzedRequest, TimelineSegment } from './types';
 import { genTimeOf, placeStages } from './stagePlacement';
 import { prefillCoversDecode } from './oneOutputStage';
+import { preprocessOf } from './preprocess';
 
 export function timelineOf(request: AnalyzedRequest): TimelineSegment[] {
   const out: TimelineSegment[] = [];
-  for (const { stage, startMs: start, anchored, rule } of placeStages(request, 0)) {
+  // After the preprocessing, as the breakdown places them (preprocess.ts).
+  for (const { stage, startMs: start, anchored, rule } of placeStages(request, preprocessOf(request)?.ms ?? 0)) {
     const provenance = anchored ? 'measured' : 'reconstructed';
     const { inputWaitMs, readyQueuedMs, queuedMs, prefillMs, decodeMs } = stage.split.values;
     let t = start;

@@ -6,6 +6,7 @@
 // placed on the request's clock where the log allows (stages by stagePlacement.ts), so
 // time during which two stages ran at once (async chunk) is counted once: it is the
 // overlap. What no part explains is the residual; it is never forced to 0.
+import { OMNI_TIMING_SECONDS, preprocessOf } from '../analysis/preprocess';
 import { mapPacked } from '../arrays';
 import type { AnalyzedRequest, PhaseSplit, SplitName, SplitState } from '../analysis/types';
 import { prefillCoversDecode, reportedSplit, PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
@@ -15,7 +16,6 @@ import { unrecordedReason } from '../analysis/unrecordedValues';
 import { numberOf, stateOf, type FieldMap } from '../values';
 import type { BreakdownPart, PartPhase, PartState, RequestBreakdown, TransferComponent } from './types';
 
-const OMNI_TIMING_SECONDS = 'printed by [OmniTiming] in seconds with 2 decimals (10 ms resolution)';
 const GEN_OTHER_RULE =
   'stage_gen_time_ms minus the stage phases that are numbers (submit -> QUEUED and output handling after the last token; any phase not measured is in here too)';
 const PRINT_SLACK_MS = 0.01;
@@ -441,22 +441,6 @@ function coverage(parts: readonly BreakdownPart[], limit: number | null): { sum:
   }
   if (curE > curS) union += curE - curS;
   return { sum, union };
-}
-
-/**
- * The request's input preprocessing: `input_preprocess_time_ms` of the [Overall Summary]
- * printed with it when that summary covers this request alone (online serving; 3
- * decimals), else `preprocess=` of its [OmniTiming] line (seconds, 2 decimals).
- */
-function preprocessOf(request: AnalyzedRequest): { ms: number; note: string } | null {
-  const summary = request.overallSummary?.fields ?? null;
-  if (summary !== null && numberOf(summary, 'e2e_requests') === 1) {
-    const ms = numberOf(summary, 'input_preprocess_time_ms');
-    if (ms !== undefined)
-      return { ms, note: 'input_preprocess_time_ms of the [Overall Summary] printed with this request' };
-  }
-  const s = request.timing?.preprocessS ?? null;
-  return s === null ? null : { ms: s * 1000, note: `preprocess ${OMNI_TIMING_SECONDS}` };
 }
 
 export function breakdownOf(request: AnalyzedRequest): RequestBreakdown {
