@@ -114,4 +114,11 @@ test('a residual beyond ±5% of the excess after the parts apart says why; withi
   assert.match(residualText(-60, 1000, true) ?? '', /^a negative residual: .*beyond the parts set apart none is known/);
   assert.match(residualText(-60, 1000, false) ?? '', /^a negative residual: .*and none is known/);
   assert.match(residualText(60, 1000, false) ?? '', /^a positive residual: time of the tail that no part explains/);
+  // A stage shown alongside its upstream still in the sum: named, never "none is known".
+  const kept = residualText(-60, 1000, true, ['stage 1']) ?? '';
+  assert.match(
+    kept,
+    /; stage 1 ran alongside its upstream \(the tail's positions show it\), so part of this may be the same time counted twice/,
+  );
+  assert.doesNotMatch(kept, /none is known/);
 });
