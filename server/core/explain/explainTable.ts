@@ -318,7 +318,7 @@ export function explainTable(report: ExplainReport): string[] {
   const load = report.load[0];
   if (load !== undefined) {
     out.push(
-      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {
