@@ -307,11 +307,18 @@ export function explainTable(report: ExplainReport): string[] {
     return out;
   }
   for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles, report.targets), '');
+  // One request is its own median: no tail, said once per target (and boot), never a table of +0 ms.
+  for (const o of report.oneRequest)
+    out.push(
+      `${sentenceCase(targetLabel(o.target, roles))}${o.boot === undefined ? '' : ` (boot ${o.boot})`}: only one request in scope measured it, ${o.requestId}. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts.`,
+      '',
+    );
   if (report.unsupportedTargets.length > 0) {
     out.push(
       `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,
     );
-    if (report.tail.length === 0) out.push(`Targets this log measures: ${report.targets.join(', ')}`);
+    if (report.tail.length === 0 && report.oneRequest.length === 0)
+      out.push(`Targets this log measures: ${report.targets.join(', ')}`);
     out.push('');
   }
 
