@@ -35,6 +35,8 @@ export interface ExplainInput {
   readonly stageOutputs: readonly StageOutput[];
   /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
   readonly scrapeChecks?: readonly string[];
+  /** The input had no byte at all (an empty file, stdin or session): nothing was read. */
+  readonly empty: boolean;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -43,6 +45,7 @@ class LogExplainReader {
   private readonly analysis: StreamAnalysis;
   private readonly parsers = new Map<ChunkStream, LogStreamParser>();
   private capturedAt = Number.NaN;
+  private bytes = 0;
 
   constructor(year: number) {
     this.index = new ExplainIndex({ year });
@@ -58,6 +61,7 @@ class LogExplainReader {
 
   push(bytes: Buffer, stream: ChunkStream = 'file', capturedAt = Number.NaN): void {
     this.capturedAt = capturedAt;
+    this.bytes += bytes.length;
     let parser = this.parsers.get(stream);
     // The [Overall Summary] rows are read: a request's preprocess part is its input_preprocess_time_ms
     // (3 decimals) where one covers it alone, not [OmniTiming]'s 10 ms steps (docs/breakdown.md).
@@ -77,6 +81,7 @@ class LogExplainReader {
       gauges: gaugesOfEngines(snapshot.engineSeries),
       problemCount: snapshot.problems.length,
       stageOutputs: this.analysis.stageOutputEvidence(),
+      empty: this.bytes === 0,
     };
   }
 }
@@ -91,6 +96,7 @@ function scrapeInput(text: string): ExplainInput {
     problemCount: exposition.problems.length,
     stageOutputs: [],
     scrapeChecks: scrapeChecksDone(exposition),
+    empty: text.length === 0,
   };
 }
 

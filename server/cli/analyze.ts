@@ -274,7 +274,8 @@ class StdoutText {
   }
 }
 
-const EMPTY_INPUT_TEXT =
+/** What a report says of an input without a byte (explain says it too). */
+export const EMPTY_INPUT_TEXT =
   'The input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).';
 
 interface AnalyzeRead {

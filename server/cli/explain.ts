@@ -13,6 +13,7 @@ import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
 import { windowOption, placeWindow } from './windowOption';
+import { EMPTY_INPUT_TEXT } from './analyze';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -46,8 +47,8 @@ Options:
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
-Exit status: 0 when the input was read; 2 for usage or I/O errors, a --target of a stage
-the log does not have, a window (--since/--until) no request finished in, or an input that
+Exit status: 0 when the input was read; 2 for usage or I/O errors, an empty input (0
+bytes), a --target of a stage the log does not have, a window (--since/--until) no request finished in, or an input that
 is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
@@ -108,8 +109,10 @@ export async function runExplain(argv: string[]): Promise<number> {
     return 2;
   }
   let report: ExplainReport;
+  let empty: boolean;
   try {
     const input = await readExplainInput(source, process.stdin);
+    empty = input.empty;
     const unknown = unknownTargetsText(
       targets,
       input.index.targets(),
@@ -146,13 +149,18 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
-  await writeOut(
-    format === 'json' ? explainJsonText(report) + '\n' : terminalText(explainTable(report).join('\n')) + '\n',
-  );
+  const name = source === '-' ? 'stdin' : source;
+  // An input without a byte: nothing was read, as analyze and compare say (a status of 0 would pass a script that read nothing).
+  const table = empty ? [`Stage Lens explain: ${name} · 0 requests`, '', EMPTY_INPUT_TEXT] : explainTable(report);
+  await writeOut(format === 'json' ? explainJsonText(report) + '\n' : terminalText(table.join('\n')) + '\n');
+  if (empty) {
+    process.stderr.write(`stage-lens explain: nothing in ${name} was read: it is empty (0 bytes)\n`);
+    return 2;
+  }
   // The report says why; the status fails a script or CI job that reads nothing.
   const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
   if (unreadable !== undefined) {
-    process.stderr.write(`stage-lens explain: ${source === '-' ? 'stdin' : source}: ${unreadable.message}\n`);
+    process.stderr.write(`stage-lens explain: ${name}: ${unreadable.message}\n`);
     return 2;
   }
   return 0;

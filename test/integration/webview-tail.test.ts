@@ -211,10 +211,12 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
           (e as unknown as El).dataset['tail'],
         ]),
       );
-    // Read from the log's timestamps: three requests arrived alone, three with one other in flight; the slow one alone.
+    // Read from the log's timestamps: four requests arrived alone, two with one other in flight; the
+    // slow one alone. The one of 1,130 ms arrived 0.13 s before the one printed a second earlier
+    // "finished" (midpoints of whole printed seconds): within the resolution, not in flight.
     assert.deepEqual(buckets, [
-      ['0', '3', '1'],
-      ['1', '3', '0'],
+      ['0', '4', '1'],
+      ['1', '2', '0'],
     ]);
     // One request in the tail cannot tell busier from slower; the words say so and point to the table shown.
     const reading = page.getByTestId('load-reading');

@@ -56,6 +56,39 @@ test('load at arrival: a tail that arrived into a busier server is read as queue
   );
 });
 
+test('load at arrival: a client that sends one request at a time reads 0 in flight, not 1 where whole-second timestamps blur two neighbours', () => {
+  // Each request sent as the last one finished, 1,700 ms each (2,900 ms for the 5th and 9th),
+  // from 10.0 s. The log prints each finish in whole seconds: its midpoint can lie up to 0.5 s
+  // after the true finish and the next arrival up to 0.5 s before its own, so neighbours seem to
+  // overlap by up to 1 s (the 4th arrives at 14.8 s, the 3rd "finishes" at 15.5 s).
+  const extra = (i: number): number => (i === 4 || i === 8 ? 2100 : 900);
+  let at = 10_000;
+  const specs = Array.from({ length: 10 }, (_, i) => {
+    at += 800 + extra(i);
+    return asyncChunk(`r${i}`, extra(i), hms(Math.floor(at / 1000)));
+  });
+  const { index } = analyse(specs.map(renderRequest).join(''));
+  const load = loadAtArrival(index, { target: 'e2e', quantile: 'p90', scope: {} })!;
+  assert.equal(load.arrivalsKnown, 10);
+  assert.equal(load.resolutionMs, 1000);
+  assert.deepEqual(
+    load.buckets.map((b) => [b.minInFlight, b.count, b.tailCount]),
+    [[0, 10, 2]],
+  );
+  assert.equal(load.reading, 'sameLoad');
+  assert.equal(
+    load.readingText,
+    'No other request was in flight when any request arrived: the tail was slower on its own, not queued behind others.',
+  );
+  assert.deepEqual(
+    load.stages.map((s) => [s.stageKey, s.all?.mean, s.tail?.mean]),
+    [
+      ['0', 0, 0],
+      ['1', 0, 0],
+    ],
+  );
+});
+
 test('load at arrival: a tail at the same load as the rest is read as slower at the same load', () => {
   const specs = Array.from({ length: 10 }, (_, i) =>
     asyncChunk(`r${i}`, i === 3 || i === 8 ? 900 : 0, hms(10 + 3 * i)),
@@ -263,9 +296,11 @@ test('percentiles over time: a log within one printed second gives no rate, and 
   assert.equal(gauges.times.at(-1), Date.UTC(2026, 9, 22, 9, 0, 40) + 500);
 });
 
-test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans)', () => {
+test('in-flight counts kept as requests arrive equal a recount from scratch (random arrivals, out-of-order logging, stage spans; exact times and 1 s ones)', () => {
   const rand = mulberry32(11);
-  for (let round = 0; round < 20; round++) {
+  for (let round = 0; round < 40; round++) {
+    // Half the rounds with times known to 1 s: another request counts only while it had more than 1 s left.
+    const resolution = round % 2 === 0 ? 0 : 1000;
     const counts = new InFlightCounts();
     const reqs: { arrival: number; finish: number; spans: { stageKey: string; start: number; end: number }[] }[] = [];
     const n = 40 + Math.floor(rand() * 80);
@@ -286,7 +321,13 @@ test('in-flight counts kept as requests arrive equal a recount from scratch (ran
     }).sort((a, b) => a.finish - b.finish + (rand() < 0.1 ? 3000 : 0));
     made.forEach((r, row) => {
       const unknown = rand() < 0.05;
-      counts.add(row, unknown ? NaN : r.arrival, r.finish, unknown ? [] : r.spans.filter(() => rand() < 0.9));
+      counts.add(
+        row,
+        unknown ? NaN : r.arrival,
+        r.finish,
+        unknown ? [] : r.spans.filter(() => rand() < 0.9),
+        resolution,
+      );
       reqs.push(unknown ? { ...r, arrival: NaN, spans: [] } : r);
     });
     reqs.forEach((r, i) => {
@@ -295,7 +336,7 @@ test('in-flight counts kept as requests arrive equal a recount from scratch (ran
         return;
       }
       const expected = reqs.filter(
-        (o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish > r.arrival,
+        (o, j) => j !== i && !Number.isNaN(o.arrival) && o.arrival <= r.arrival && o.finish - resolution > r.arrival,
       ).length;
       assert.equal(counts.count(i), expected, `round ${round} request ${i}`);
     });

@@ -127,7 +127,7 @@ test('cost per token: a planted line is recovered; too few points, no spread or 
   const specs = Array.from({ length: 12 }, (_, i) => {
     const spec = asyncChunk(`r${i}`);
     const tokensIn = 100 * (i + 1);
-    const tokensOut = 10 + (i % 4) * 5;
+    const tokensOut = 10 + (i % 4) * 20;
     const s0 = {
       ...spec.stages['0'],
       num_tokens_in: int(tokensIn),
@@ -191,7 +191,45 @@ test('cost per token: a falling line or one the tokens barely explain is not sho
     scattered.skipped?.reason,
     'token counts explain too little of the time (R² 0.04, at least 0.5 needed; slope 28.0 ms per 1k tokens)',
   );
-  assert.equal(unfit({ slope: 0.001, intercept: 5, r2: 0.5, n: 10 }), null, 'R² 0.5 is enough');
+  assert.equal(unfit({ slope: 0.001, intercept: 5, r2: 0.5, n: 10, interceptSe: 1 }), null, 'R² 0.5 is enough');
+});
+
+test('cost per token: a line through a handful of token counts, or with a fixed part below 0 beyond its error, is not shown, with the reason', () => {
+  const build = (tokens: (i: number) => number, prefill: (i: number) => number) =>
+    costModel(
+      analyseSpecs(
+        Array.from({ length: 12 }, (_, i) => {
+          const spec = asyncChunk(`r${i}`);
+          const s0 = { ...spec.stages['0'], num_tokens_in: int(tokens(i)), vllm_prefill_ms: prefill(i) };
+          return { ...spec, stages: { ...spec.stages, '0': s0 } };
+        }),
+      ).index,
+      {},
+    ).skipped.find((s) => s.stageKey === '0' && s.x === 'num_tokens_in');
+  // A codec's chunks, 2 to 7: 400 ms per chunk less 450 ms reads as 400,000 ms per 1k tokens.
+  const chunks = build(
+    (i) => 2 + (i % 6),
+    (i) => 400 * (2 + (i % 6)) - 450,
+  );
+  assert.equal(
+    chunks?.reason,
+    'token counts span 2–7, too narrow a range for a cost per 1k tokens (at least 50 tokens needed)',
+  );
+  // 600 .. 1,700 tokens, 1 ms per token less 500 ms, ±10 ms alternating: x̄ 1,150, a fixed part −495 ms ± 10.9 ms.
+  const negative = build(
+    (i) => 100 * (i + 6),
+    (i) => 100 * (i + 6) - 500 + (i % 2 === 0 ? 10 : -10),
+  );
+  assert.equal(
+    negative?.reason,
+    'the fixed part is negative (−495 ms ± 10.9 ms): the time is not a fixed part plus a cost per token (slope 995.8 ms per 1k tokens, R² 1.00)',
+  );
+  // A fixed part below 0 within twice its error is a line through 0, still shown.
+  assert.equal(unfit({ slope: 0.016, intercept: -1, r2: 0.93, n: 60, interceptSe: 30 }), null);
+  assert.match(
+    unfit({ slope: 0.016, intercept: -100, r2: 0.93, n: 60, interceptSe: 30 }) ?? '',
+    /^the fixed part is negative/,
+  );
 });
 
 test("a one-output stage's prefill+decode is fitted against the tokens it made, not its input; explain's JSON names it prefillDecode", () => {

@@ -265,6 +265,7 @@ test("a report's questions sharing their column reads, populations and load coun
       const report = explainReport(reported, 'x', { scope, byBoot, quantiles: QUANTILES }, [], []);
       const boots = byBoot ? bootsInScope(alone, scope) : [undefined];
       const tails = [];
+      const ones: { target: string; boot?: number; requestId: string }[] = [];
       const loads = [];
       for (const target of alone.targets()) {
         for (const quantile of QUANTILES) {
@@ -274,7 +275,10 @@ test("a report's questions sharing their column reads, populations and load coun
               quantile,
               scope: boot === undefined ? scope : { ...scope, boot },
             });
-            if (t !== null) tails.push(t);
+            // A boot with one request of the target has no tail: the report names it under oneRequest.
+            if (t !== null && t.scopeCount > 1) tails.push(t);
+            else if (t !== null && !ones.some((o) => o.target === target && o.boot === boot))
+              ones.push({ target, ...(boot === undefined ? {} : { boot }), requestId: t.requestIds[0] ?? '' });
           }
           const l = loadAtArrivalByPass(alone, { target, quantile, scope });
           if (l !== null && l.arrivalsKnown > 0) loads.push(l);
@@ -282,6 +286,7 @@ test("a report's questions sharing their column reads, populations and load coun
       }
       assert.ok(tails.length > (byBoot ? 20 : 10), `${tails.length} tails`);
       assert.deepEqual(report.tail, tails, `tails byBoot=${byBoot} excludeCold=${excludeCold}`);
+      assert.deepEqual(report.oneRequest, ones, `one-request targets byBoot=${byBoot} excludeCold=${excludeCold}`);
       assert.deepEqual(report.load, loads, `loads byBoot=${byBoot} excludeCold=${excludeCold}`);
       assert.deepEqual(report.breakdown, breakdownSummary(alone, scope), `breakdown excludeCold=${excludeCold}`);
       const cost = costModel(alone, scope);

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainTable, residualText } from '../../server/core/explain/explainTable';
-import { explainReport } from '../../server/core/explain/explainReport';
+import { explainJsonText, explainReport } from '../../server/core/explain/explainReport';
+import type { TailAttributionJson } from '../../server/core/explain/oneOutputJson';
 import { additiveTail } from '../../server/core/explain/overlapApart';
 import { tailAttribution } from '../../server/core/explain/tailAttribution';
 import { analyseSpecs, int, type RequestSpec } from './support/explainLogs';
@@ -109,9 +110,43 @@ test('the table says what was set apart and why, and the shares add up', () => {
   );
 });
 
+test("the JSON says which parts the table set apart, and how much, so the table's residual and shares follow from it", () => {
+  const { index } = analyseSpecs(specs);
+  const report = explainReport(index, 'x.log', { targets: ['e2e'], quantiles: ['p95'], scope: {} }, [], []);
+  const t = (JSON.parse(explainJsonText(report)) as { tail: TailAttributionJson[] }).tail[0]!;
+  // The attribution's residual adds every part; the table's gives back what it set apart.
+  assert.equal(t.residualMs, -6000);
+  assert.equal(t.additiveResidualMs, 0);
+  const apartMs = t.parts.reduce((a, p) => a + (p.apartMs ?? 0), 0);
+  assert.equal(t.residualMs + apartMs, t.additiveResidualMs);
+  const apart = t.parts
+    .filter((p) => p.apart !== undefined && p.excessMs !== 0)
+    .map((p) => [p.key, p.excessMs, p.apart, p.apartMs]);
+  assert.deepEqual(apart, [
+    ['1/decode', 5000, 'alongside', 1000],
+    ['2/decode', 5000, 'alongside', 5000],
+  ]);
+  // The code2wav's other parts are apart whole too (excess 0); the thinker's none.
+  assert.ok(
+    t.parts.filter((p) => p.stageKey === '2').every((p) => p.apart === 'alongside' && p.apartMs === p.excessMs),
+  );
+  assert.ok(t.parts.filter((p) => p.stageKey === '0').every((p) => p.apart === undefined && p.apartMs === undefined));
+  // The table's share: (excess − apartMs) / the target's excess: the talker's decode 80%.
+  const talker = t.parts.find((p) => p.key === '1/decode')!;
+  assert.equal((talker.excessMs - (talker.apartMs ?? 0)) / t.excessMs, 0.8);
+  assert.match(explainTable(report).join('\n'), /stage 1 decode +\+4\.00 s +80%/);
+});
+
 test('a residual beyond ±5% of the excess after the parts apart says why; within it, nothing', () => {
   assert.equal(residualText(-40, 1000, true), null);
   assert.match(residualText(-60, 1000, true) ?? '', /^a negative residual: .*beyond the parts set apart none is known/);
   assert.match(residualText(-60, 1000, false) ?? '', /^a negative residual: .*and none is known/);
   assert.match(residualText(60, 1000, false) ?? '', /^a positive residual: time of the tail that no part explains/);
+  // A stage shown alongside its upstream still in the sum: named, never "none is known".
+  const kept = residualText(-60, 1000, true, ['stage 1']) ?? '';
+  assert.match(
+    kept,
+    /; stage 1 ran alongside its upstream \(the tail's positions show it\), so part of this may be the same time counted twice/,
+  );
+  assert.doesNotMatch(kept, /none is known/);
 });

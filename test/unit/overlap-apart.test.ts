@@ -119,3 +119,34 @@ test('a negative residual alone sets apart only measured input waits: stages not
   const measuredWait = tail(100, [part(0, 'prefill', 100), part(1, 'inputWait', 95)], []);
   assert.deepEqual(keys(measuredWait), [['1/inputWait', 'inputWait']]);
 });
+
+test('a stage alongside its upstream that holds the overlap left is set apart, however small a share of the excess it is', () => {
+  // The simulator's cold-start log (fixed stats build, seed 3), end to end at p95: the codec's
+  // input wait is set apart; its decode (9.6% of the excess) holds the −443 ms left (9.7%).
+  const t = tail(
+    4575.6,
+    [
+      part(0, 'prefill', 4572.9),
+      part(1, 'inputWait', 4144.75),
+      part(1, 'decode', 440.33),
+      part(null, 'preprocess', 6.05),
+      part(1, 'genOther', 0.32),
+      part(1, 'readyQueued', 0),
+      part(1, 'prefill', -0.23),
+    ],
+    ['1'],
+  );
+  const additive = additiveTail(t);
+  assert.deepEqual(keys(t), [
+    ['1/inputWait', 'inputWait'],
+    ['1/decode', 'alongside'],
+    ['1/genOther', 'alongside'],
+    ['1/readyQueued', 'alongside'],
+    ['1/prefill', 'alongside'],
+  ]);
+  assert.deepEqual(
+    additive.parts.map((p) => p.key),
+    ['0/prefill', 'preprocess'],
+  );
+  assert.ok(Math.abs(additive.residualMs - (4575.6 - 4572.9 - 6.05)) < 1e-9, String(additive.residualMs));
+});

@@ -4,13 +4,15 @@
 // intercept (a fixed floor) "slow server". A fit is shown only when the points support
 // it: at least MIN_POINTS requests, at least MIN_DISTINCT_X distinct token counts, and a
 // spread of x (coefficient of variation) of at least MIN_X_SPREAD, and a line that says what
-// a token costs: a positive slope and an R² of at least MIN_R2; otherwise it is listed as
-// skipped with the reason. A hidden or None value is not a point (never x = 0).
+// a token costs: a positive slope, an R² of at least MIN_R2 and a fixed part not below 0 beyond
+// twice its standard error (no request takes negative time), over token counts that span at least
+// MIN_X_RANGE (a codec's handful of chunks gives no cost per 1,000 tokens); otherwise it is listed
+// as skipped with the reason. A hidden or None value is not a point (never x = 0).
 import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
 import { rowsInScope, type RowScope } from './scope';
 import type { CostFit, CostFitSkipped, CostModel } from './types';
-import { countOf, groupedNumber } from '../numberText';
+import { countOf, durationText, groupedNumber } from '../numberText';
 
 export const MIN_POINTS = 10;
 const DECODE_IN_PREFILL =
@@ -21,6 +23,8 @@ const PREFILL_DECODE_BY_OUTPUT =
   'this stage emits one output, when it stops (Model Runner V2 + async chunk): its vllm_prefill_ms is its prefill+decode, so it is fitted against the tokens it made (num_tokens_out), not its input, and the slope is a cost per output token with the prefill in the fixed part';
 export const MIN_DISTINCT_X = 3;
 export const MIN_X_SPREAD = 0.1;
+/** Token counts span at least this many tokens: a slope over fewer, scaled to 1,000 tokens, is an extrapolation. */
+export const MIN_X_RANGE = 50;
 /**
  * Token counts explain at least half the time's variance. With MIN_POINTS or more points this
  * also makes the slope differ from 0 at the 5% level (t = √(R²(n−2)/(1−R²)) ≥ √8 ≈ 2.83 > 2.31).
@@ -37,6 +41,8 @@ export interface Ols {
   readonly intercept: number;
   readonly r2: number;
   readonly n: number;
+  /** The intercept's standard error (Infinity with two points: no residual degree of freedom). */
+  readonly interceptSe: number;
 }
 
 /** The least-squares line y = intercept + slope·x; r2 is 1 when y has no variance and is fitted exactly. */
@@ -66,7 +72,8 @@ export function ols(xs: ArrayLike<number>, ys: ArrayLike<number>): Ols | null {
   const intercept = my - slope * mx;
   const ssRes = syy - slope * sxy;
   const r2 = syy === 0 ? 1 : Math.max(0, Math.min(1, 1 - ssRes / syy));
-  return { slope, intercept, r2, n };
+  const interceptSe = n > 2 ? Math.sqrt((Math.max(0, ssRes) / (n - 2)) * (1 / n + (mx * mx) / sxx)) : Infinity;
+  return { slope, intercept, r2, n, interceptSe };
 }
 
 /** Why the points do not support a fit, or null when they do. */
@@ -84,10 +91,18 @@ export function unsupported(xs: ArrayLike<number>): string | null {
   if (distinct.size < MIN_DISTINCT_X)
     return `${countOf(distinct.size, 'distinct token count')} (at least ${MIN_DISTINCT_X} needed)`;
   let v = 0;
-  for (let i = 0; i < n; i++) v += (xs[i] - mean) ** 2;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    v += (xs[i] - mean) ** 2;
+    min = Math.min(min, xs[i]);
+    max = Math.max(max, xs[i]);
+  }
   const cv = mean === 0 ? Infinity : Math.sqrt(v / n) / Math.abs(mean);
   if (cv < MIN_X_SPREAD)
     return `token counts too alike (spread ${(cv * 100).toFixed(1)}% of the mean; at least ${MIN_X_SPREAD * 100}% needed)`;
+  if (max - min < MIN_X_RANGE)
+    return `token counts span ${groupedNumber(min, 0, 0)}–${groupedNumber(max, 0, 0)}, too narrow a range for a cost per 1k tokens (at least ${MIN_X_RANGE} tokens needed)`;
   return null;
 }
 
@@ -99,6 +114,9 @@ export function unfit(line: Ols): string | null {
     return `the time does not grow with the token count (slope ${slope} ms per 1k tokens, R² ${line.r2.toFixed(2)})`;
   if (line.r2 < MIN_R2)
     return `token counts explain too little of the time (R² ${line.r2.toFixed(2)}, at least ${MIN_R2} needed; slope ${slope} ms per 1k tokens)`;
+  // A fixed part below 0 beyond its error says a request with few tokens takes negative time: the line does not hold there.
+  if (line.intercept + 2 * line.interceptSe < 0)
+    return `the fixed part is negative (−${durationText(-line.intercept)} ± ${durationText(line.interceptSe)}): the time is not a fixed part plus a cost per token (slope ${slope} ms per 1k tokens, R² ${line.r2.toFixed(2)})`;
   return null;
 }
 

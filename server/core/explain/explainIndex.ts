@@ -13,7 +13,7 @@ import { numberOf } from '../values';
 import { breakdownOf, comparePartMeta } from './breakdown';
 import { TimeColumn } from './columns';
 import { InFlightCounts } from './inFlight';
-import { LogClock } from './logClock';
+import { LOG_RESOLUTION_MS, LogClock } from './logClock';
 import { derivedColumn, namedColumn, RowArena, type Column } from './rowArena';
 import { compareTargets, targetsOf, targetValue } from './targets';
 import type { PartPhase, RequestBreakdown, TargetName, TransferComponent } from './types';
@@ -140,7 +140,10 @@ export class ExplainIndex {
     this.ids.push(request.requestId);
     for (const s of request.stages) if (prefillCoversDecode(request, s)) this.oneOutput.add(s.stageKey);
     this.bootCold.push(request.boot * 2 + (request.cold ? COLD : 0));
-    const finish = this.clock.midpoint(request.timestamp) ?? fallbackFinishMs;
+    const logged = this.clock.midpoint(request.timestamp);
+    const finish = logged ?? fallbackFinishMs;
+    // A finish from the log is known to its printed second; the fallback (the capture's time) to the ms.
+    const resolutionMs = logged === null ? 0 : LOG_RESOLUTION_MS;
     this.finish.push(finish);
     if (Number.isFinite(finish)) this.timesKnown += 1;
 
@@ -213,7 +216,7 @@ export class ExplainIndex {
       spans.push({ stageKey: span.stageKey, start: arrival + span.startMs, end: arrival + span.endMs });
     }
     this.arena.addRow(rowValues.ordinals(), rowValues.count, rowValues.values);
-    this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : []);
+    this.inFlight.add(row, arrival, finish, Number.isFinite(arrival) ? spans : [], resolutionMs);
     for (const f of this.followers) f.add(row);
     return breakdown;
   }

@@ -29,6 +29,13 @@ import type {
   TargetName,
 } from './types';
 
+/** A target that one request in scope measured: nothing to compare it with. */
+export interface OneRequestTarget {
+  readonly target: TargetName;
+  readonly boot?: number;
+  readonly requestId: string;
+}
+
 export const DEFAULT_QUANTILES: readonly TailQuantile[] = ['p95', 'p99'];
 
 export interface ExplainOptions {
@@ -64,6 +71,11 @@ export interface ExplainReport {
   /** Targets some request in the log measured. */
   readonly targets: readonly TargetName[];
   readonly tail: readonly TailAttribution[];
+  /**
+   * Targets (per boot with byBoot) that one request in scope measured: no tail to explain (the
+   * tail would be that request, each part's excess over its own median 0), so none is in `tail`.
+   */
+  readonly oneRequest: readonly OneRequestTarget[];
   /** Targets asked for that no request in scope measured. */
   readonly unsupportedTargets: readonly TargetName[];
   readonly load: readonly LoadAtArrival[];
@@ -110,6 +122,7 @@ export function explainReport(
   const preemptions: PreemptionsInTail[] = [];
   const roles = rolesThatFit(stageRolesOf(`${source} ${options.pipelineText ?? ''}`), options.stageOutputs ?? []);
   const unsupported: TargetName[] = [];
+  const oneRequest: OneRequestTarget[] = [];
   const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];
   const reads = new ColumnReads();
   for (const target of wanted) {
@@ -121,10 +134,13 @@ export function explainReport(
           { target, quantile, scope: boot === undefined ? options.scope : { ...options.scope, boot } },
           reads,
         );
-        if (entry !== null) {
-          tail.push(entry);
-          any = true;
-        }
+        if (entry === null) continue;
+        any = true;
+        // One request is its own median: a tail of it reads +0 ms in every part, which explains nothing.
+        if (entry.scopeCount === 1) {
+          if (!oneRequest.some((o) => o.target === target && o.boot === boot))
+            oneRequest.push({ target, ...(boot === undefined ? {} : { boot }), requestId: entry.requestIds[0] ?? '' });
+        } else tail.push(entry);
       }
       const l = loadAtArrival(index, { target, quantile, scope: options.scope });
       if (l !== null && l.arrivalsKnown > 0) load.push(l);
@@ -147,6 +163,7 @@ export function explainReport(
     requestsInScope: rowsInScope(index, options.scope).length,
     targets: known,
     tail,
+    oneRequest,
     unsupportedTargets: unsupported,
     load,
     preemptions,

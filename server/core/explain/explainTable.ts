@@ -164,12 +164,34 @@ export function fitLine(f: Pick<CostFit, 'slopeMsPer1kTokens' | 'interceptMs'>):
 /** Beyond this share of the target's excess a residual is more than rounding, and says why. */
 const RESIDUAL_SHARE = 0.05;
 
-/** Why a residual beyond ±5% of the excess is left, after the parts set apart; null within it. */
-export function residualText(residualMs: number, excessMs: number, anyApart: boolean): string | null {
+/**
+ * Why a residual beyond ±5% of the excess is left, after the parts set apart; null within it.
+ * `alongsideAdded`: the stages the tail's positions show running alongside their upstream whose
+ * parts are still added (none of their sets of parts is the size of the overlap left); named, so
+ * the note never says no such stage holds the overlap when one may.
+ */
+export function residualText(
+  residualMs: number,
+  excessMs: number,
+  anyApart: boolean,
+  alongsideAdded: readonly string[] = [],
+): string | null {
   if (!(Math.abs(excessMs) > 0) || !(Math.abs(residualMs) > RESIDUAL_SHARE * Math.abs(excessMs))) return null;
-  if (residualMs < 0)
-    return `a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly, and ${anyApart ? 'beyond the parts set apart ' : ''}none is known to be the same time counted twice (no stage that the tail's positions show running alongside its upstream holds it)`;
+  if (residualMs < 0) {
+    const head = `a negative residual: the parts' excesses add up to more than the target's; each is over its own median, taken over all requests, so they need not add up exactly`;
+    if (alongsideAdded.length > 0)
+      return `${head}; ${alongsideAdded.join(', ')} ran alongside ${alongsideAdded.length === 1 ? 'its' : 'their'} upstream (the tail's positions show it), so part of this may be the same time counted twice, but its parts are not the size of the overlap left (at least half of it, at most twice) and stay in the sum`;
+    return `${head}, and ${anyApart ? 'beyond the parts set apart ' : ''}none is known to be the same time counted twice (no stage that the tail's positions show running alongside its upstream holds it)`;
+  }
   return 'a positive residual: time of the tail that no part explains: final output and orchestration where the log does not measure them, gaps between stages, and parts not measured in some tail requests (their time is here)';
+}
+
+/** The stages shown running alongside their upstream that still hold added parts with an excess (none of them set apart as running alongside). */
+function alongsideAddedStages(t: TailAttribution, additive: ReturnType<typeof additiveTail>): string[] {
+  const apartAlongside = new Set(additive.apart.filter((a) => a.because === 'alongside').map((a) => a.part.stageKey));
+  return (t.alongsideStages ?? []).filter(
+    (key) => !apartAlongside.has(key) && additive.parts.some((p) => p.stageKey === key && p.excessMs > 0),
+  );
 }
 
 function tailBlock(
@@ -235,7 +257,12 @@ function tailBlock(
   });
   if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
   // A residual that holds a downstream TTFT's wait upstream names it instead of the generic causes.
-  const residualNote = residualText(additive.residualMs, t.excessMs, apartNote !== null);
+  const residualNote = residualText(
+    additive.residualMs,
+    t.excessMs,
+    apartNote !== null,
+    alongsideAddedStages(t, additive).map((key) => stageLabel(key, roles)),
+  );
   const waited =
     residualNote !== null && additive.residualMs > 0
       ? ttftWaitText(t, roles, (name) =>
@@ -280,18 +307,25 @@ export function explainTable(report: ExplainReport): string[] {
     return out;
   }
   for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles, report.targets), '');
+  // One request is its own median: no tail, said once per target (and boot), never a table of +0 ms.
+  for (const o of report.oneRequest)
+    out.push(
+      `${sentenceCase(targetLabel(o.target, roles))}${o.boot === undefined ? '' : ` (boot ${o.boot})`}: only one request in scope measured it, ${o.requestId}. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts.`,
+      '',
+    );
   if (report.unsupportedTargets.length > 0) {
     out.push(
       `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,
     );
-    if (report.tail.length === 0) out.push(`Targets this log measures: ${report.targets.join(', ')}`);
+    if (report.tail.length === 0 && report.oneRequest.length === 0)
+      out.push(`Targets this log measures: ${report.targets.join(', ')}`);
     out.push('');
   }
 
   const load = report.load[0];
   if (load !== undefined) {
     out.push(
-      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {

@@ -7,6 +7,11 @@
 // that arrived while it was in flight (a_i in [a_j, f_j)). Those are the requests that
 // overlapped it: a few, found by binary search in arrival order; so each request costs
 // O(log n + concurrency), and a query reads the counts.
+// With log timestamps of whole seconds, an arrival (finish − e2e) and another request's finish
+// are each placed within their printed second, so their order is known only when they lie more
+// than that resolution apart: j counts for i only while it had more than the resolution left
+// (a_i < f_j − resolution), and the same for a stage span's end. A client that sends a request
+// as the last one finishes thus reads 0 in flight, not 1 in some of its requests.
 import { SortedTimes } from './sortedTimes';
 
 /** Arrival-ordered (time, row) pairs; inserts land near the end (requests arrive in roughly finish order). */
@@ -78,16 +83,21 @@ export class InFlightCounts {
 
   /**
    * Adds request `row` (arrival and finish on one clock; stage spans absolute), or records
-   * it as unknown when its arrival is not known.
+   * it as unknown when its arrival is not known. `resolutionMs`: how far apart two of these
+   * times must be for their order to be known (the log's timestamps: 1 s).
    */
   add(
     row: number,
     arrival: number,
-    finish: number,
+    rawFinish: number,
     spans: readonly { readonly stageKey: string; readonly start: number; readonly end: number }[],
+    resolutionMs = 0,
   ): void {
     this.overall.ensure(row);
-    if (!Number.isFinite(arrival) || !Number.isFinite(finish)) return;
+    if (!Number.isFinite(arrival) || !Number.isFinite(rawFinish)) return;
+    // Until when others are surely counted: never before the arrival (so a finish at or before
+    // another's arrival implies an arrival before it too).
+    const finish = Math.max(arrival, rawFinish - resolutionMs);
     const at = this.byArrival.insert(arrival, row);
     // Logged requests that arrived at or before it (the ones before `at` and equal ones after) and had not finished.
     let arrivedBy = at + 1;
@@ -113,9 +123,10 @@ export class InFlightCounts {
     }
     for (const span of spans) {
       const stage = this.perStage.get(span.stageKey)!;
-      if (span.end > span.start) this.increment(stage.counts, span.start, span.end, row);
+      const end = Math.max(span.start, span.end - resolutionMs);
+      if (end > span.start) this.increment(stage.counts, span.start, end, row);
       stage.starts.add(span.start);
-      stage.ends.add(span.end);
+      stage.ends.add(end);
     }
   }
 

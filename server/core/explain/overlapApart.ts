@@ -23,8 +23,6 @@ type Tail = Pick<TailAttribution, 'parts' | 'residualMs' | 'excessMs' | 'alongsi
 
 /** A residual this far below 0 (of the target's excess) is parts that overlap, not rounding. */
 const OVERLAP_SHARE = 0.05;
-/** A stage set apart as having run alongside its upstream holds at least this much of the target's excess. */
-const GROUP_SHARE = 0.1;
 
 function ranAlongside(t: Tail, stageKey: string | null): boolean {
   return stageKey !== null && t.alongsideStages !== undefined && t.alongsideStages.includes(stageKey);
@@ -140,9 +138,10 @@ export function additiveTail(t: Tail): AdditiveTail {
   for (const group of downstreamStages(t, apart)) {
     const overlap = -residualMs;
     if (!(overlap > OVERLAP_SHARE * Math.abs(t.excessMs))) break;
-    // A stage far slower than the overlap has time of its own beyond it and stays in the sum; one
-    // that adds little to the tail is no stage running alongside, just rounding between parts.
-    if (!isOverlap(group.excessMs, overlap) || group.excessMs < GROUP_SHARE * Math.abs(t.excessMs)) continue;
+    // A stage far slower than the overlap has time of its own beyond it and stays in the sum. The
+    // overlap is beyond rounding (above), so a group of its size (at least half) is no rounding
+    // either: no floor of its own, or a stage holding 5-10% of the excess would stay counted twice.
+    if (!isOverlap(group.excessMs, overlap)) continue;
     for (const p of group.parts) apart.set(p, 'alongside');
     residualMs += group.excessMs;
   }
@@ -154,7 +153,7 @@ export function additiveTail(t: Tail): AdditiveTail {
     const overlap = -residualMs;
     if (!(overlap > OVERLAP_SHARE * Math.abs(t.excessMs))) break;
     // One smaller than the overlap does not hold it (the rule above took one of its size whole).
-    if (!(group.excessMs > 2 * overlap) || group.excessMs < GROUP_SHARE * Math.abs(t.excessMs)) continue;
+    if (!(group.excessMs > 2 * overlap)) continue;
     const upstream = upstreamExcessMs(t, group.stageId, apart);
     const largest = group.parts.reduce((a, p) => (p.excessMs > a.excessMs ? p : a));
     const withinMs = Math.min(overlap, upstream, largest.excessMs);

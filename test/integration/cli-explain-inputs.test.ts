@@ -1,0 +1,62 @@
+// `stage-lens explain` on inputs with nothing to compare, run as a user runs it (the built
+// dist/cli.js as a real child process): an empty file or stdin, and a log of one request.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+import type { ExplainReport } from '../../server/core/explain/explainReport';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const REAL = path.join(ROOT, 'test', 'fixtures', 'real-logs');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-inputs-'));
+
+before(() => {
+  buildBundles('cli');
+});
+
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function cli(args: string[], input?: string) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
+}
+
+test('explain of an empty input exits 2 and says it is empty, as analyze and compare do', () => {
+  const empty = path.join(tmp, 'empty.log');
+  fs.writeFileSync(empty, '');
+  const analyzed = cli(['analyze', empty]);
+  assert.equal(analyzed.status, 2);
+  const r = cli(['explain', empty]);
+  assert.equal(r.status, 2, r.stdout);
+  assert.equal(r.stderr, `stage-lens explain: nothing in ${empty} was read: it is empty (0 bytes)\n`);
+  assert.equal(
+    r.stdout,
+    `Stage Lens explain: ${empty} · 0 requests\n\nThe input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).\n`,
+  );
+  assert.doesNotMatch(r.stdout, /No target to explain/);
+  const fromStdin = cli(['explain', '-', '--format', 'json'], '');
+  assert.equal(fromStdin.status, 2);
+  assert.equal(fromStdin.stderr, 'stage-lens explain: nothing in stdin was read: it is empty (0 bytes)\n');
+  assert.equal((JSON.parse(fromStdin.stdout) as ExplainReport).requestCount, 0);
+});
+
+test('explain of a log of one request says there is no tail to explain, in the table and the JSON, never a table of +0 ms', () => {
+  const log = path.join(REAL, '07-issue693-legacy-log_utils.log');
+  const r = cli(['explain', log]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /Why end-to-end time is slow/);
+  assert.doesNotMatch(r.stdout, /\+0 ms/);
+  assert.match(
+    r.stdout,
+    /\nEnd-to-end time: only one request in scope measured it, chatcmpl-a8bd6ccc232c856c\. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts\.\n/,
+  );
+  const json = cli(['explain', path.join(REAL, '13-docs-contributing-metrics-example-tables.log'), '--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  const report = JSON.parse(json.stdout) as ExplainReport;
+  assert.deepEqual(report.tail, []);
+  assert.deepEqual(report.oneRequest, [{ target: 'e2e', requestId: '(untitled)' }]);
+  assert.deepEqual(report.unsupportedTargets, []);
+});
