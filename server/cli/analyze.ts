@@ -26,7 +26,7 @@ import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
-import { regularFileChunks } from '../capture/fileChunks';
+import { fileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
 import { sentenceCase } from '../core/sentenceCase';
@@ -181,7 +181,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     // read in large reads, each next one running while the last is parsed (faster, and nobody watches).
     const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
-    const input: Readable | AsyncIterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
+    const input: Readable | AsyncIterable<Buffer> = stream ?? fileChunks(source);
     const sourceName = source === '-' ? 'stdin' : source;
     // Stages are named with their roles where the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
