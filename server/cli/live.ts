@@ -9,6 +9,7 @@ import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
 import { findingsEnd, findingsFirst, fitFrame } from '../core/report/liveFrame';
 import { terminalText } from '../core/textTable';
+import { Interrupts } from './interrupts';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -133,12 +134,11 @@ export async function runLive(options: LiveOptions): Promise<number> {
     options.durationSeconds === null
       ? null
       : new Promise<void>((r) => (deadlineTimer = setTimeout(r, options.durationSeconds! * 1000)));
-  let onSigint: (() => void) | undefined;
-  const interrupted = new Promise<void>((r) => process.once('SIGINT', (onSigint = () => r())));
-  await Promise.race([done, interrupted, ...(deadline === null ? [] : [deadline])]);
+  const interrupts = new Interrupts(['SIGINT']);
+  await Promise.race([done, interrupts.stopped, ...(deadline === null ? [] : [deadline])]);
   clearInterval(timer);
   clearTimeout(deadlineTimer);
-  if (onSigint !== undefined) process.removeListener('SIGINT', onSigint);
+  interrupts.dispose();
   if (!ended) await options.source.stop();
   for (const parser of parsers.values()) analysis.ingest(parser.end());
   analysis.flush();
