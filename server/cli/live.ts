@@ -116,6 +116,12 @@ export async function runLive(options: LiveOptions): Promise<number> {
           resolve();
         }
       },
+      onRestart: (stream) => {
+        // A new file, counted from its line 1: what the old one left unfinished ends with it.
+        const parser = parsers.get(stream);
+        if (parser !== undefined) analysis.ingest(parser.end());
+        parsers.delete(stream);
+      },
       onNotice: (message) => {
         // `$ …` is the launched command line (shown in the source line), not a problem.
         if (!message.startsWith('$ ')) lastError = message;
