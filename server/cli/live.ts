@@ -7,7 +7,7 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
-import { findingsEnd, findingsFirst, fitFrame } from '../core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame, screenSize } from '../core/report/liveFrame';
 import { terminalText } from '../core/textTable';
 import { Interrupts } from './interrupts';
 
@@ -71,8 +71,9 @@ export async function runLive(options: LiveOptions): Promise<number> {
     const now = Date.now();
     if (tty) {
       // Redrawn in place, so it must fit: a wrapped line would push the phase table off the top.
-      const width = options.out.columns ?? 80;
-      const height = (options.out.rows ?? 24) - 1;
+      const screen = screenSize(options.out.columns, options.out.rows);
+      const width = screen.width;
+      const height = screen.height - 1;
       // Columns that do not fit fold into a second block where the screen has the rows for it
       // (the first finding still in view, and the line that says how many more the final summary
       // has); on a shorter screen they are cut instead.
