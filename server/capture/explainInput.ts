@@ -5,7 +5,6 @@
 // explain index in one pass; a scrape gives its metric-not-reporting findings only.
 import { pushInPieces } from '../core/log/pushInPieces';
 import * as fsp from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
@@ -19,7 +18,7 @@ import type { GaugeSamples } from '../core/explain/overTime';
 import { parseExposition } from '../core/metricsText';
 import { ioMessage } from './compareInput';
 import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
-import { regularFileChunks } from './fileChunks';
+import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
 
@@ -159,7 +158,7 @@ export async function readExplainInput(source: string, stdin: Readable): Promise
   }
   try {
     // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.
-    return await explainFromStream(regularFileChunks(source) ?? createReadStream(source), year);
+    return await explainFromStream(fileChunks(source), year);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;

@@ -1,27 +1,30 @@
-// A regular file's bytes for a one-shot reader (`analyze`, `explain`): 1 MB reads into two
+// A file's bytes for a one-shot reader (`analyze`, `explain`). A regular file: 1 MB reads into two
 // reused buffers, the next read running in libuv's thread pool while the caller parses the
 // chunk it has. Reading the page cache is a copy that costs about a quarter of what
 // parsing the same bytes does; on a second core it is off the parser's path. A fresh
 // buffer per chunk (a read stream: 64 KB, ~3,000 reads for 200 MB) costs more than it saves.
-import { close, closeSync, fstatSync, openSync, read } from 'node:fs';
+import { close, closeSync, createReadStream, fstatSync, openSync, read } from 'node:fs';
 
 /** 1 MB, as importFile reads (not imported from it: that module loads node:fs/promises). */
 const DEFAULT_CHUNK_BYTES = 1 << 20;
 
 /**
- * The file's chunks in order, or null when `path` is not a regular file (a FIFO or a
- * device: read those as a stream). Each chunk is valid only until the next one is
- * requested: a consumer that keeps bytes copies them. Throws the open error (ENOENT ...).
+ * The file's chunks in order: a regular file in large prefetched reads, anything else (a FIFO,
+ * a device) as a stream over the same descriptor. A FIFO is opened once: closing it and
+ * opening it again would lose what its writer had written and kill the writer (SIGPIPE).
+ * Each chunk is valid only until the next one is requested: a consumer that keeps bytes
+ * copies them. Throws the open error (ENOENT ...).
  */
-export function regularFileChunks(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): AsyncIterable<Buffer> | null {
+export function fileChunks(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): AsyncIterable<Buffer> {
   const fd = openSync(path, 'r');
-  let regular = false;
+  let regular: boolean;
   try {
     regular = fstatSync(fd).isFile();
-  } finally {
-    if (!regular) closeSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
-  return regular ? chunksOf(fd, chunkBytes) : null;
+  return regular ? chunksOf(fd, chunkBytes) : createReadStream('', { fd });
 }
 
 /** Reads up to `buffer.length` bytes at the file's position; resolves with the count, rejects with the read error. */

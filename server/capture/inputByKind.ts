@@ -48,7 +48,7 @@ export async function readByKind<R extends ChunkReader>(
       await reader.push(bytes);
       continue;
     }
-    // Copied: a source may reuse its buffer for the next chunk (regularFileChunks).
+    // Copied: a source may reuse its buffer for the next chunk (fileChunks).
     head.push(Buffer.from(bytes));
     headBytes += bytes.length;
     if (headBytes >= KIND_HEAD_BYTES) {

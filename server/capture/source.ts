@@ -18,6 +18,12 @@ export interface CaptureListener {
   onStatus(status: SessionStatus, detail: string | null, exit?: ExitInfo): void;
   /** Something worth telling the user that does not change the state (file rotated, truncated...). */
   onNotice(message: string): void;
+  /**
+   * The stream starts over: the bytes that follow are another file's (a tailed file rotated,
+   * replaced or truncated), from its first line. A reader of lines ends what it read of the
+   * old file and counts lines anew, so that a problem names a line of the file as it is.
+   */
+  onRestart?(stream: ChunkStream): void;
 }
 
 export interface CaptureSource {

@@ -68,6 +68,8 @@ export class TailSource implements CaptureSource {
   private waitingReported = false;
   private renamedAway = false;
   private errorShown: string | null = null;
+  /** A file was opened before: the next one opened is a new stream of lines (onRestart). */
+  private opened = false;
 
   constructor(options: TailOptions) {
     this.path = options.path;
@@ -101,6 +103,7 @@ export class TailSource implements CaptureSource {
     this.listener = listener;
     this.running = true;
     this.skipExisting = !this.fromStart;
+    this.opened = false;
     this.waitingReported = false;
     this.errorShown = null;
     listener.onStatus('starting', `opening ${this.path}`);
@@ -231,6 +234,9 @@ export class TailSource implements CaptureSource {
     this.fileSize = stats.size;
     this.offset = this.skipExisting ? stats.size : 0;
     this.fingerprint = await ContentFingerprint.at(handle, this.offset);
+    // A file opened after another one (rotated, replaced, deleted and back) is read from its start.
+    if (this.opened) this.listener?.onRestart?.('file');
+    this.opened = true;
     return true;
   }
 
@@ -242,6 +248,7 @@ export class TailSource implements CaptureSource {
     const seen = this.fingerprint;
     if (seen !== null && !(await seen.matches(file.handle, stats.size))) {
       await this.readTailFromCopy(seen);
+      this.listener?.onRestart?.('file');
       this.offset = 0;
       this.fingerprint = new ContentFingerprint();
     }

@@ -26,7 +26,7 @@ import { groupedNumber } from '../core/numberText';
 import { boundSign } from '../core/metricsText/quantileBounds';
 import type { Percentile } from '../core/reportedPercentiles';
 import { MAX_SCRAPE_BYTES, readByKind } from '../capture/inputByKind';
-import { regularFileChunks } from '../capture/fileChunks';
+import { fileChunks } from '../capture/fileChunks';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
 import { pushInPieces } from '../core/log/pushInPieces';
@@ -36,6 +36,7 @@ import type { WindowSpec } from '../core/explain/timeWindow';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
+import { Interrupts } from './interrupts';
 import { stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
@@ -77,7 +78,8 @@ Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors, an empty input (0 bytes), a window (--since/--until) no request
 finished in, or an input that is not a text log
 (compressed or binary data: nothing in it was read; the report says why, and how to read a
-compressed log). A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
+compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers
+what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -177,12 +179,16 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     });
   }
   let progress: ProgressLine | null = null;
+  // Stdin may never end (`tail -f server.log | stage-lens analyze -`): Ctrl-C or SIGTERM ends
+  // the read, and the report of what was read is printed, as `--follow` prints its final summary.
+  const interrupts = source === '-' ? new Interrupts(['SIGINT', 'SIGTERM']) : null;
   try {
     // On a terminal the file is streamed so that its progress can be shown; otherwise it is
     // read in large reads, each next one running while the last is parsed (faster, and nobody watches).
     const stream = source === '-' ? process.stdin : process.stderr.isTTY === true ? createReadStream(source) : null;
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
-    const input: Readable | AsyncIterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
+    const whole: Readable | AsyncIterable<Buffer> = stream ?? fileChunks(source);
+    const input = interrupts === null ? whole : interrupts.until(whole, () => process.stdin.destroy());
     const sourceName = source === '-' ? 'stdin' : source;
     // Stages are named with their roles where the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
@@ -199,10 +205,10 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
-      return unreadableStatus({ analysis, empty, unreadable }, sourceName);
+      return interruptedStatus(interrupts) ?? unreadableStatus({ analysis, empty, unreadable }, sourceName);
     }
     const read = await analyzeStream(input, format, { excludeCold, window }, sourceName, roles, deployConfig, layout);
-    return unreadableStatus(read, sourceName);
+    return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why =
@@ -217,7 +223,16 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   } finally {
     progress?.stop();
+    interrupts?.dispose();
   }
+}
+
+/** After a signal ended the read: says that the report printed covers only what came before it, and its status. */
+function interruptedStatus(interrupts: Interrupts | null): number | null {
+  const note = interrupts?.note() ?? null;
+  if (interrupts === null || note === null) return null;
+  process.stderr.write(`stage-lens analyze: ${note}\n`);
+  return interrupts.exitStatus();
 }
 
 /**

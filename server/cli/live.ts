@@ -7,8 +7,9 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
-import { findingsEnd, findingsFirst, fitFrame } from '../core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame, screenSize } from '../core/report/liveFrame';
 import { terminalText } from '../core/textTable';
+import { Interrupts } from './interrupts';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -70,8 +71,9 @@ export async function runLive(options: LiveOptions): Promise<number> {
     const now = Date.now();
     if (tty) {
       // Redrawn in place, so it must fit: a wrapped line would push the phase table off the top.
-      const width = options.out.columns ?? 80;
-      const height = (options.out.rows ?? 24) - 1;
+      const screen = screenSize(options.out.columns, options.out.rows);
+      const width = screen.width;
+      const height = screen.height - 1;
       // Columns that do not fit fold into a second block where the screen has the rows for it
       // (the first finding still in view, and the line that says how many more the final summary
       // has); on a shorter screen they are cut instead.
@@ -115,6 +117,12 @@ export async function runLive(options: LiveOptions): Promise<number> {
           resolve();
         }
       },
+      onRestart: (stream) => {
+        // A new file, counted from its line 1: what the old one left unfinished ends with it.
+        const parser = parsers.get(stream);
+        if (parser !== undefined) analysis.ingest(parser.end());
+        parsers.delete(stream);
+      },
       onNotice: (message) => {
         // `$ …` is the launched command line (shown in the source line), not a problem.
         if (!message.startsWith('$ ')) lastError = message;
@@ -133,12 +141,11 @@ export async function runLive(options: LiveOptions): Promise<number> {
     options.durationSeconds === null
       ? null
       : new Promise<void>((r) => (deadlineTimer = setTimeout(r, options.durationSeconds! * 1000)));
-  let onSigint: (() => void) | undefined;
-  const interrupted = new Promise<void>((r) => process.once('SIGINT', (onSigint = () => r())));
-  await Promise.race([done, interrupted, ...(deadline === null ? [] : [deadline])]);
+  const interrupts = new Interrupts(['SIGINT']);
+  await Promise.race([done, interrupts.stopped, ...(deadline === null ? [] : [deadline])]);
   clearInterval(timer);
   clearTimeout(deadlineTimer);
-  if (onSigint !== undefined) process.removeListener('SIGINT', onSigint);
+  interrupts.dispose();
   if (!ended) await options.source.stop();
   for (const parser of parsers.values()) analysis.ingest(parser.end());
   analysis.flush();

@@ -13,7 +13,7 @@ import { percentileOfSorted } from '../../server/core/analysis/distribution';
 import { timelineOf } from '../../server/core/analysis/timeline';
 import { slowestPhaseOf } from '../../server/core/analysis/slowest';
 import { breakdownOf } from '../../server/core/explain/breakdown';
-import type { AnalyzedRequest, RequestStage } from '../../server/core/analysis/types';
+import type { AnalyzedRequest, RequestStage, SplitName } from '../../server/core/analysis/types';
 import { measured } from '../../server/core/values';
 import { tableReport } from '../../server/core/report/tableReport';
 import { analysisJson } from '../../server/core/report/jsonReport';
@@ -154,6 +154,20 @@ for (const file of ['qwen3tts-talker-first-audio-after-fix.log', 'qwen3tts-talke
         "at the log's precision",
       );
       assert.equal(json.splitSummary['0']?.split.prefillMs, undefined);
+      // Every request is counted once per split, in the state its own JSON gives it.
+      for (const [key, summary] of Object.entries(json.splitSummary)) {
+        for (const [name, counts] of Object.entries(summary.states)) {
+          const perRequest: Record<string, number> = {};
+          for (const r of json.requests) {
+            const state = r.stages[key]?.splitState[name as SplitName];
+            if (state !== undefined) perRequest[state] = (perRequest[state] ?? 0) + 1;
+          }
+          const nonZero = Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0));
+          assert.deepEqual(nonZero, perRequest, `stage ${key} ${name}`);
+        }
+      }
+      assert.equal(json.splitSummary['0']?.states.prefillMs.measured, 6);
+      assert.equal(json.splitSummary['0']?.states.decodeMs.notRecorded, 6);
       assert.ok(
         json.requests.every(
           (r) => r.stages['0']?.prefillCoversDecode === true && r.stages['1']?.prefillCoversDecode === false,

@@ -3,7 +3,7 @@
 // under the phase table.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findingsEnd, findingsFirst, fitFrame, fitLine } from '../../server/core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame, fitLine, screenSize } from '../../server/core/report/liveFrame';
 import { textTable } from '../../server/core/textTable';
 
 test('a line longer than the width is cut to it, its last column an ellipsis; a shorter one is kept', () => {
@@ -104,4 +104,11 @@ test('the lines a frame needs for its head, phase table and first findings', () 
   assert.equal(findingsEnd(lines), 9);
   assert.equal(findingsEnd(lines, 1), 8);
   assert.equal(findingsEnd(['head', '', 'table', '', 'rest']), 3);
+});
+
+test('a terminal that says no size, or 0 (a pty never sized), is taken as 80×24', () => {
+  assert.deepEqual(screenSize(undefined, undefined), { width: 80, height: 24 });
+  assert.deepEqual(screenSize(0, 0), { width: 80, height: 24 });
+  assert.deepEqual(screenSize(200, 0), { width: 200, height: 24 });
+  assert.deepEqual(screenSize(120, 40), { width: 120, height: 40 });
 });

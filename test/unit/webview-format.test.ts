@@ -54,6 +54,7 @@ function summaryStage(over: Partial<StageSummary>): StageSummary {
     fieldsNotRecorded: {},
     addedTimeToFirstOutputMs: null,
     oneOutputRequests: 0,
+    oneOutputSplitStates: { prefillMs: counts({}), decodeMs: counts({}) },
     prefillDecodeMs: null,
     ...over,
   };

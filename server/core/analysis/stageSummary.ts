@@ -3,7 +3,7 @@
 // phase split (measured and inferred values only; notMeasured/hidden/notRecorded are
 // counted, never averaged in as 0). Incremental, so a live session of 100k requests can
 // be summarised repeatedly.
-import { PER_OUTPUT_INTERVAL_FIELDS, prefillCoversDecode } from './oneOutputStage';
+import { PER_OUTPUT_INTERVAL_FIELDS, prefillCoversDecode, reportedSplit } from './oneOutputStage';
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { unrecordedReason, type UnrecordedReason } from './unrecordedValues';
@@ -51,6 +51,8 @@ class StageAccumulator {
   notRecorded = new Map<string, Map<UnrecordedReason, number>>();
   addedTimeToFirstOutput = new SampleSet();
   oneOutputRequests = 0;
+  /** One-output requests' prefill and decode states: [0 prefill, 1 decode] * STATE_COUNT + stateIndex. */
+  oneOutputStateCounts = new Float64Array(2 * STATE_COUNT);
   prefillDecode = new SampleSet();
 
   constructor(
@@ -87,6 +89,11 @@ class StageAccumulator {
       STATES.forEach((state, j) => (counts[state] = this.stateCounts[i * STATE_COUNT + j]));
       splitStates[name] = counts;
     });
+    const oneOutputStates = (at: number): SplitStateCounts => {
+      const counts = {} as Record<SplitState, number>;
+      STATES.forEach((state, j) => (counts[state] = this.oneOutputStateCounts[at * STATE_COUNT + j]));
+      return counts;
+    };
     return {
       stageKey: this.stageKey,
       stageId: this.stageId,
@@ -98,6 +105,7 @@ class StageAccumulator {
       fieldsNotRecorded: this.fieldsNotRecorded(),
       addedTimeToFirstOutputMs: this.addedTimeToFirstOutput.distribution(),
       oneOutputRequests: this.oneOutputRequests,
+      oneOutputSplitStates: { prefillMs: oneOutputStates(0), decodeMs: oneOutputStates(1) },
       prefillDecodeMs: this.prefillDecode.distribution(),
     };
   }
@@ -120,6 +128,7 @@ class StageAccumulator {
     for (const [name, reasons] of this.notRecorded) copy.notRecorded.set(name, new Map(reasons));
     copy.addedTimeToFirstOutput = this.addedTimeToFirstOutput.copy();
     copy.oneOutputRequests = this.oneOutputRequests;
+    copy.oneOutputStateCounts = this.oneOutputStateCounts.slice();
     copy.prefillDecode = this.prefillDecode.copy();
     return copy;
   }
@@ -318,6 +327,9 @@ function accumulate(
   // A one-output stage's prefill covers its decode: counted apart, never as prefill or decode.
   if (oneOutput) {
     acc.oneOutputRequests += 1;
+    acc.oneOutputStateCounts[stateIndex(states.prefillMs)] += 1;
+    // Its decode is no measurement (reportedSplit: notRecorded in the request's JSON and CSV too).
+    acc.oneOutputStateCounts[STATE_COUNT + stateIndex(reportedSplit(stage, true).states.decodeMs)] += 1;
     acc.prefillDecode.add(values.prefillMs as number);
   } else {
     acc.addSplit(3, values.prefillMs, states.prefillMs);

@@ -161,6 +161,9 @@ export interface Distribution {
 export type FieldNotRecordedCounts = Readonly<Partial<Record<UnrecordedReason, number>>>;
 
 /** How many requests of a stage had a split value in each non-measured state. */
+/** The splits a one-output stage's single number stands in for. */
+export type OneOutputSplit = 'prefillMs' | 'decodeMs';
+
 export type SplitStateCounts = Readonly<Record<SplitState, number>>;
 
 export interface StageSummary {
@@ -188,6 +191,11 @@ export interface StageSummary {
    * `split` and `splitStates`; their vllm_prefill_ms is `prefillDecodeMs`.
    */
   readonly oneOutputRequests: number;
+  /**
+   * Those requests' own states of prefill (measured, its number being prefill+decode) and decode
+   * (notRecorded): with `splitStates`, every request is counted once per split (the JSON's `states`).
+   */
+  readonly oneOutputSplitStates: Readonly<Record<OneOutputSplit, SplitStateCounts>>;
   /** vllm_prefill_ms of those requests: prefill+decode, never prefill alone; null when none. */
   readonly prefillDecodeMs: Distribution | null;
 }

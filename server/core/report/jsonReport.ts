@@ -20,6 +20,7 @@ import type {
   RequestTransfer,
   SplitName,
   SplitState,
+  StageSummary,
   TransferTxState,
 } from '../analysis/types';
 import type { FieldMap } from '../values';
@@ -123,7 +124,11 @@ export interface AnalysisJson {
   readonly schema: 1;
   readonly requests: RequestJson[];
   readonly stageSummary: Record<string, Record<string, Distribution>>;
-  /** `split` and `states` leave out the prefill and decode of one-output requests: those are `prefillDecodeMs` over `oneOutputRequests`. */
+  /**
+   * `states` counts every request once per split, in its own state (a one-output request's prefill
+   * is measured, its decode notRecorded); `split` leaves out the prefill and decode of one-output
+   * requests: their number is `prefillDecodeMs` over `oneOutputRequests`.
+   */
   readonly splitSummary: Record<
     string,
     {
@@ -332,6 +337,19 @@ export function overallSummariesJson(o: OverallSummaries): OverallSummariesJson 
 /** Everything of the analysis JSON after `requests`, in order. */
 export type AnalysisJsonRest = Omit<AnalysisJson, 'schema' | 'requests'>;
 
+/** The split's state counts over every request: a one-output request's prefill and decode in their own states. */
+function allSplitStates(s: StageSummary): Record<SplitName, Record<SplitState, number>> {
+  if (s.oneOutputRequests === 0) return s.splitStates;
+  const states = { ...s.splitStates };
+  for (const name of ['prefillMs', 'decodeMs'] as const) {
+    const own = s.oneOutputSplitStates[name];
+    const counts = { ...states[name] };
+    for (const state of Object.keys(counts) as SplitState[]) counts[state] += own[state];
+    states[name] = counts;
+  }
+  return states;
+}
+
 export function analysisJsonRest(
   snapshot: AnalysisSnapshot,
   histograms: HistogramSummaryJson[] = [],
@@ -345,7 +363,7 @@ export function analysisJsonRest(
     stageSummary[s.stageKey] = distributionsJson(s.fields) as Record<string, Distribution>;
     splitSummary[s.stageKey] = {
       split: distributionsJson(s.split),
-      states: s.splitStates,
+      states: allSplitStates(s),
       fieldsNotRecorded: s.fieldsNotRecorded,
       addedTimeToFirstOutputMs:
         s.addedTimeToFirstOutputMs === null ? null : distributionJson(s.addedTimeToFirstOutputMs),

@@ -4,6 +4,17 @@
 // says how many are left for the final summary, which prints everything. The findings come
 // right after the phase table there, so that a short screen still shows one line of each.
 
+/** The size a terminal that says none is taken to have (a pty whose size was never set is 0×0). */
+export const DEFAULT_SCREEN = { width: 80, height: 24 } as const;
+
+/** The terminal's size, 80×24 where it says none (undefined) or an unknown 0. */
+export function screenSize(columns: number | undefined, rows: number | undefined): { width: number; height: number } {
+  return {
+    width: columns !== undefined && columns > 0 ? columns : DEFAULT_SCREEN.width,
+    height: rows !== undefined && rows > 0 ? rows : DEFAULT_SCREEN.height,
+  };
+}
+
 /** Marks a cut line. */
 const CUT = '…';
 

@@ -1,0 +1,76 @@
+// `stage-lens analyze --follow` on a log that is truncated, then rotated: a problem of the new
+// file names its line in that file, counted from 1, not after the old file's lines. The CLI is
+// the built dist/cli.js as a real child process, the log a real file written, truncated and renamed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
+
+let tmp = '';
+
+before(() => {
+  buildBundles('cli');
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-follow-'));
+});
+
+after(() => {
+  if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const PREFIX = '(APIServer pid=5151) DEBUG 10-19 07:12:10 [vllm_omni/metrics/stats.py:961] ';
+/** An [Overall Summary] table whose first four lines were printed, then another line. */
+const CUT_OFF_SUMMARY =
+  [
+    '[Overall Summary]',
+    '+-----------------------------+---------+',
+    '| Field                       |   Value |',
+    '+-----------------------------+---------+',
+  ]
+    .map((l) => PREFIX + l)
+    .join('\n') + '\n(APIServer pid=5151) INFO 10-19 07:12:11 [api_server.py:1] next\n';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+test('analyze --follow: after a truncation and a rotation, problems name lines of the file as it is', async () => {
+  const log = path.join(tmp, 'server.log');
+  // 50 lines of a real log before the truncation.
+  const head = fs.readFileSync(SAMPLE, 'utf8').split('\n').slice(0, 50).join('\n') + '\n';
+  fs.writeFileSync(log, head);
+  const child = spawn(process.execPath, [CLI, 'analyze', '--follow', log], { cwd: ROOT, timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  // The source polls every 250 ms: each change is given a few polls to be seen.
+  await sleep(1500);
+  // copytruncate without a copy: the file starts again, the cut-off table at its lines 1-4.
+  fs.truncateSync(log, 0);
+  fs.writeFileSync(log, CUT_OFF_SUMMARY);
+  await sleep(1500);
+  // Rotation by rename: the new file holds two lines, then the cut-off table at lines 3-6.
+  fs.renameSync(log, `${log}.1`);
+  fs.writeFileSync(log, `${PREFIX}one\n${PREFIX}two\n${CUT_OFF_SUMMARY}`);
+  await sleep(1500);
+  child.kill('SIGINT');
+  assert.equal(await exit, 0, stderr);
+  const final = stdout.slice(stdout.indexOf('Final summary'));
+  const cutOff = [
+    ...final.matchAll(/line (\d+): \[Overall Summary\] table starting at line (\d+) was cut off by line (\d+)/g),
+  ];
+  assert.deepEqual(
+    cutOff.map((m) => [m[1], m[2], m[3]]),
+    [
+      ['1', '1', '5'],
+      ['3', '3', '7'],
+    ],
+    final,
+  );
+});
