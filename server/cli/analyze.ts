@@ -183,7 +183,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (stream !== null && source !== '-') progress = readProgress(stream as ReadStream, source);
     const input: Readable | AsyncIterable<Buffer> = stream ?? regularFileChunks(source) ?? createReadStream(source);
     const sourceName = source === '-' ? 'stdin' : source;
-    // Stages are named with their roles where the file's name or the deploy config says the
+    // Stages are named with their roles where the model the log serves, the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
     const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
     const excludeCold = parsed.values['exclude-cold'] === true;

@@ -10,8 +10,8 @@ import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metr
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
-import { stageRolesOf } from '../stageRoles';
-import { rolesThatFit } from '../analysis/roleFit';
+import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
+import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 function describeKind(run: RunData): string {
@@ -190,8 +190,12 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ),
   ];
   const runStageRoles = {
-    baseline: fitting(stageRolesOf(baseline.source), baseline),
-    candidate: fitting(stageRolesOf(candidate.source), candidate),
+    baseline: fitting(namedRoles(baseline), baseline),
+    candidate: fitting(namedRoles(candidate), candidate),
+  };
+  const runStageKinds = {
+    baseline: stageKindsOf(baseline.samples?.stageOutputs ?? []),
+    candidate: stageKindsOf(candidate.samples?.stageOutputs ?? []),
   };
   const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
   const tail =
@@ -210,8 +214,14 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     tail,
     stageRoles,
     runStageRoles,
+    runStageKinds,
     stagesDiffer,
   };
+}
+
+/** The roles the model `run`'s log says it serves names, else its source's name (a path, a session). */
+function namedRoles(run: RunData): Readonly<Record<string, string>> {
+  return stageRolesOfLog(run.samples?.servedModel ?? null, () => stageRolesOf(run.source));
 }
 
 /** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */

@@ -1,7 +1,10 @@
 // Rules on a stage of two runs that are not one pipeline: stage 1 of a Qwen3-TTS run (code2wav)
-// is not stage 1 of a Qwen3-Omni run (talker), so a gate on it would hold one against the other
-// and pass or fail by accident. Such a rule is a usage error naming the stage and what it is in
-// each run; a request-scope rule (end to end) still compares.
+// is not stage 1 of a GLM-Image run (diffusion), so a gate on it would hold one against the
+// other and pass or fail by accident. The runs say so by their stages (different ids, or a stage
+// of another kind: an LLM stage in one, a diffusion stage in the other) and by their roles (from
+// the model each log serves, else its file's name), whatever the files are called. Such a rule
+// is a usage error naming the stage and what it is in each run; a request-scope rule (end to
+// end) still compares.
 import type { Rule } from './rules';
 import type { ComparisonReport } from './types';
 import { REQUEST_SCOPE } from './types';
@@ -16,36 +19,41 @@ function stagesOf(report: ComparisonReport, side: Side): string[] {
   return [...new Set(ids)];
 }
 
+const KIND_WORDS = { llm: 'an LLM stage', diffusion: 'a diffusion stage' } as const;
+
 /** "stage 1 is code2wav in the baseline and talker in the candidate", or what is known of it. */
 function whatStageIs(report: ComparisonReport, stage: string): string {
   const one = (side: Side): string => {
     if (!stagesOf(report, side).includes(stage)) return `did not run in the ${side}`;
     const role = report.runStageRoles?.[side][stage];
-    return role === undefined ? `has no known role in the ${side}` : `is ${role} in the ${side}`;
+    if (role !== undefined) return `is ${role} in the ${side}`;
+    const kind = report.runStageKinds?.[side][stage];
+    return kind === undefined ? `has no known role in the ${side}` : `is ${KIND_WORDS[kind]} in the ${side}`;
   };
   const b = one('baseline');
   const c = one('candidate');
   if (b.startsWith('has no known role') && c.startsWith('has no known role'))
-    return `stage ${stage} of one is not stage ${stage} of the other (the files' names do not say its roles)`;
+    return `stage ${stage} of one is not stage ${stage} of the other (neither log says its roles)`;
   return `stage ${stage} ${b} and ${b.startsWith('is ') && c.startsWith('is ') ? c.slice(3) : c}`;
 }
 
 /**
- * One line per stage rule the runs cannot answer as one pipeline: they ran different stages, or
- * the files' names give the stage two different roles. Empty for runs of one pipeline.
+ * One line per stage rule the runs cannot answer as one pipeline: they ran different stages, the
+ * stage is of another kind in each, or their roles differ. Empty for runs of one pipeline.
  */
 export function rulePipelineErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
-  const roles = report.runStageRoles;
-  const rolesDiffer = (stage: string): boolean => {
-    const b = roles?.baseline[stage];
-    const c = roles?.candidate[stage];
+  const differs = (of: Readonly<Record<Side, Readonly<Record<string, string>>>> | undefined, stage: string) => {
+    const b = of?.baseline[stage];
+    const c = of?.candidate[stage];
     return b !== undefined && c !== undefined && b !== c;
   };
   const differ = report.stagesDiffer ?? null;
   return rules
     .filter((r) => r.scope !== REQUEST_SCOPE)
     .map((r) => ({ rule: r, stage: r.scope.split('_')[0] ?? r.scope }))
-    .filter(({ stage }) => differ !== null || rolesDiffer(stage))
+    .filter(
+      ({ stage }) => differ !== null || differs(report.runStageRoles, stage) || differs(report.runStageKinds, stage),
+    )
     .map(({ rule, stage }) => {
       const runs =
         differ !== null
