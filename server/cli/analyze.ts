@@ -520,7 +520,8 @@ function scrapeTable(
   };
   // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the table.
   const rows = histograms.map((h) => [
-    isKnownWrong(h) ? `${h.family} !` : h.family,
+    // As the scrape exposed it (an older build's `vllm:omni_…`): the name to paste into PromQL against that server.
+    isKnownWrong(h) ? `${h.exposedName ?? h.family} !` : (h.exposedName ?? h.family),
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
     h.count === null ? '-' : String(h.count),

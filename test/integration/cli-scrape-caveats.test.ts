@@ -138,3 +138,30 @@ test('a family stuck at 0 is marked ! in analyze (table and JSON, with its findi
   assert.match(checked, /vllm:request_decode_time_seconds/);
   assert.doesNotMatch(checked, /request_prefill_time_seconds/);
 });
+
+test('a scrape of an older build shows its vllm:omni_* names as exposed, in analyze and compare alike', () => {
+  const old = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'codec-ttft-fixed-old-prefix.prom');
+  const table = cli(['analyze', old]);
+  assert.equal(table.status, 0, table.stderr);
+  // The name a user pastes into PromQL against that server, not the canonical vllm_omni:*.
+  assert.match(table.stdout, /^vllm:omni_e2e_request_latency_s +60 +1\.333 /m);
+  assert.doesNotMatch(table.stdout, /vllm_omni:/);
+  const json = JSON.parse(cli(['analyze', old, '--format', 'json']).stdout) as {
+    histograms: { family: string; exposedName?: string }[];
+  };
+  const e2e = json.histograms.find((h) => h.family === 'vllm_omni:e2e_request_latency_s');
+  assert.equal(e2e?.exposedName, 'vllm:omni_e2e_request_latency_s');
+  assert.equal(
+    json.histograms.find((h) => h.family === 'vllm:time_to_first_token_seconds')?.exposedName,
+    undefined,
+    'a name exposed canonically has no second spelling',
+  );
+  // Both runs spell it the old way: compare's table does too.
+  const both = cli(['compare', old, old]);
+  assert.equal(both.status, 0, both.stderr);
+  assert.match(both.stdout, /^vllm:omni_e2e_request_latency_s +60\/60 +p50 /m);
+  assert.match(
+    cli(['compare', old, old, '--format', 'markdown']).stdout,
+    /\| vllm:omni\\_e2e\\_request\\_latency\\_s \(ms\) \|/,
+  );
+});

@@ -265,7 +265,10 @@ export interface HistogramSide {
 }
 
 export interface HistogramComparison {
+  /** The canonical name (`vllm_omni:…`), which rules match on. */
   readonly family: string;
+  /** The name as both runs' scrapes exposed it, where it differs from `family` (an older build's `vllm:omni_…`). Absent: the same, or two spellings. */
+  readonly exposedName?: string;
   /** Labels that identify the series (model_name left out). */
   readonly labels: Readonly<Record<string, string>>;
   /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
