@@ -169,7 +169,8 @@ test('two pipelines on the same stage ids (GLM-Image against Qwen3-TTS): a stage
   assert.equal(r.status, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+    'stage-lens compare: warning: The runs are two pipelines: stage 0 is AR in the baseline and talker in the candidate; stage 1 is diffusion in the baseline and code2wav in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
   );
 });
 
@@ -178,7 +179,8 @@ test('two pipelines under names that say none: the model each log serves names t
   assert.equal(r.status, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is code2wav in the baseline and diffusion in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+    'stage-lens compare: warning: The runs are two pipelines: stage 0 is talker in the baseline and AR in the candidate; stage 1 is code2wav in the baseline and diffusion in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is code2wav in the baseline and diffusion in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
   );
   // analyze and explain name the stages by the served model too.
   assert.match(cli(['analyze', log('candidate.log')]), /\n1 · diffusion /);
@@ -196,7 +198,13 @@ test('two pipelines with no start-up lines nor telling names: a stage of another
   assert.equal(r.status, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+    'stage-lens compare: warning: The runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+  );
+  // Without a rule the report says so first, as for runs of different stages.
+  assert.match(
+    run(['compare', log('baseline-no-startup.log'), log('candidate-no-startup.log')]).stdout,
+    /^Warning: The runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate\./m,
   );
   // A request-scope rule still compares.
   assert.notEqual(

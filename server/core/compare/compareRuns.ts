@@ -12,6 +12,7 @@ import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from '
 import { REQUEST_SCOPE } from './types';
 import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
+import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 function describeKind(run: RunData): string {
@@ -197,6 +198,11 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     baseline: stageKindsOf(baseline.samples?.stageOutputs ?? []),
     candidate: stageKindsOf(candidate.samples?.stageOutputs ?? []),
   };
+  const twoPipelines = stagesOfTwoPipelines(runStageRoles, runStageKinds);
+  if (stagesDiffer === null && twoPipelines.length > 0) {
+    stagesDiffer = `The runs are two pipelines: ${twoPipelines.join('; ')}. A stage of one is not the same stage of the other: rows are matched by stage id only.`;
+    notes.unshift(stagesDiffer);
+  }
   const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
   const tail =
     baseline.samples !== null && candidate.samples !== null

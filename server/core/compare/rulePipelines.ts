@@ -5,6 +5,7 @@
 // the model each log serves, else its file's name), whatever the files are called. Such a rule
 // is a usage error naming the stage and what it is in each run; a request-scope rule (end to
 // end) still compares.
+import type { StageKind } from '../analysis/types';
 import type { Rule } from './rules';
 import type { ComparisonReport } from './types';
 import { REQUEST_SCOPE } from './types';
@@ -21,6 +22,25 @@ function stagesOf(report: ComparisonReport, side: Side): string[] {
 
 const KIND_WORDS = { llm: 'an LLM stage', diffusion: 'a diffusion stage' } as const;
 
+type PerRun<T> = Readonly<Record<Side, Readonly<Record<string, T>>>>;
+
+/**
+ * The stages the runs give two roles or two kinds, each said as "stage 1 is code2wav in the
+ * baseline and diffusion in the candidate" (roles where both runs know them, else kinds).
+ */
+export function stagesOfTwoPipelines(roles: PerRun<string>, kinds: PerRun<StageKind>): string[] {
+  const ids = [...new Set([...Object.keys(roles.baseline), ...Object.keys(kinds.baseline)])].sort();
+  return ids.flatMap((id) => {
+    const [b, c] = [roles.baseline[id], roles.candidate[id]];
+    if (b !== undefined && c !== undefined)
+      return b === c ? [] : [`stage ${id} is ${b} in the baseline and ${c} in the candidate`];
+    const [bk, ck] = [kinds.baseline[id], kinds.candidate[id]];
+    return bk === undefined || ck === undefined || bk === ck
+      ? []
+      : [`stage ${id} is ${KIND_WORDS[bk]} in the baseline and ${KIND_WORDS[ck]} in the candidate`];
+  });
+}
+
 /** "stage 1 is code2wav in the baseline and talker in the candidate", or what is known of it. */
 function whatStageIs(report: ComparisonReport, stage: string): string {
   const one = (side: Side): string => {
@@ -32,6 +52,15 @@ function whatStageIs(report: ComparisonReport, stage: string): string {
   };
   const b = one('baseline');
   const c = one('candidate');
+  const same = b.replace(' in the baseline', '');
+  if (same.startsWith('is ') && same === c.replace(' in the candidate', '')) {
+    // The stage itself reads alike in both: what makes them two pipelines is another stage.
+    const others =
+      report.runStageRoles !== undefined && report.runStageKinds !== undefined
+        ? stagesOfTwoPipelines(report.runStageRoles, report.runStageKinds)
+        : [];
+    if (others.length > 0) return `stage ${stage} ${same} in both runs, but ${others.join('; ')}`;
+  }
   if (b.startsWith('has no known role') && c.startsWith('has no known role'))
     return `stage ${stage} of one is not stage ${stage} of the other (neither log says its roles)`;
   return `stage ${stage} ${b} and ${b.startsWith('is ') && c.startsWith('is ') ? c.slice(3) : c}`;
@@ -55,10 +84,10 @@ export function rulePipelineErrors(rules: readonly Rule[], report: ComparisonRep
       ({ stage }) => differ !== null || differs(report.runStageRoles, stage) || differs(report.runStageKinds, stage),
     )
     .map(({ rule, stage }) => {
-      const runs =
-        differ !== null
-          ? `the runs have different stages (baseline ${stagesOf(report, 'baseline').join(', ')}; candidate ${stagesOf(report, 'candidate').join(', ')})`
-          : 'the runs are two pipelines';
+      const sameIds = stagesOf(report, 'baseline').join() === stagesOf(report, 'candidate').join();
+      const runs = !sameIds
+        ? `the runs have different stages (baseline ${stagesOf(report, 'baseline').join(', ')}; candidate ${stagesOf(report, 'candidate').join(', ')})`
+        : 'the runs are two pipelines';
       return `--fail-if '${rule.text}': ${runs}: ${whatStageIs(report, stage)}; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline`;
     });
 }

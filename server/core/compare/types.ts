@@ -375,6 +375,6 @@ export interface ComparisonReport {
     readonly baseline: Readonly<Record<string, StageKind>>;
     readonly candidate: Readonly<Record<string, StageKind>>;
   };
-  /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
+  /** The runs ran different stages (two pipelines or deploy configs), or a stage of another role or kind in each (two pipelines): said first, as every stage row is in doubt; also in the notes. */
   readonly stagesDiffer?: string | null;
 }
