@@ -1,7 +1,9 @@
 // One run of a comparison read from disk: a server log, a /metrics scrape (told apart by
 // content, as `analyze` does) or a saved session folder (<storage>/sessions/<id> or a copy
 // of one anywhere, as SessionFiles writes it: its captured bytes are replayed through the parser, chunk by
-// chunk and stream by stream, as a reopened session does).
+// chunk and stream by stream, as a reopened session does). A path that is not a regular file (a
+// FIFO, `<(…)`) is read as a stream.
+import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -149,6 +151,9 @@ export async function loadRun(source: string, options: LoadRunOptions): Promise<
         );
       return await loadSessionFolder(path.resolve(source), source, options);
     }
+    // A FIFO or a process substitution (`compare <(zcat a.gz) <(zcat b.gz)`) cannot be read at an
+    // offset, nor twice: it is read once, as a stream, as stdin is.
+    if (!stat.isFile()) return await loadRunFromStream(createReadStream(source), source, options);
     const handle = await fsp.open(source, 'r');
     let head: Buffer;
     try {

@@ -30,6 +30,8 @@ export interface ExplainInput {
   readonly problemCount: number;
   /** A saved session's deploy file and description: what names its pipeline (the folder's name does not). */
   readonly pipelineText?: string;
+  /** The model the log says it serves: its pipeline names the stage roles before the names do; absent for a scrape. */
+  readonly servedModel?: string | null;
   /** What each stage printed, by which the roles the names give are judged (roleFit.ts); none for a scrape. */
   readonly stageOutputs: readonly StageOutput[];
   /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
@@ -81,6 +83,7 @@ class LogExplainReader {
       problemCount: snapshot.problems.length,
       stageOutputs: this.analysis.stageOutputEvidence(),
       empty: this.bytes === 0,
+      servedModel: this.analysis.servedModel(),
     };
   }
 }

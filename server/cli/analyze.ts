@@ -190,7 +190,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const whole: Readable | AsyncIterable<Buffer> = stream ?? fileChunks(source);
     const input = interrupts === null ? whole : interrupts.until(whole, () => process.stdin.destroy());
     const sourceName = source === '-' ? 'stdin' : source;
-    // Stages are named with their roles where the file's name or the deploy config says the
+    // Stages are named with their roles where the model the log serves, the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
     const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
     const excludeCold = parsed.values['exclude-cold'] === true;
@@ -537,7 +537,8 @@ function scrapeTable(
   };
   // A series known to mislead (the codec TTFT signature, pre-processing zeros) is marked, and why is said below the table.
   const rows = histograms.map((h) => [
-    isKnownWrong(h) ? `${h.family} !` : h.family,
+    // As the scrape exposed it (an older build's `vllm:omni_…`): the name to paste into PromQL against that server.
+    isKnownWrong(h) ? `${h.exposedName ?? h.family} !` : (h.exposedName ?? h.family),
     h.labels['stage'] ?? '',
     h.labels['replica'] ?? '',
     h.count === null ? '-' : String(h.count),

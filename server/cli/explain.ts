@@ -137,6 +137,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         byBoot: parsed.values['by-boot'] === true,
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
         stageOutputs: input.stageOutputs,
+        servedModel: input.servedModel ?? null,
       },
       input.gauges,
       input.findings,

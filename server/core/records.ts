@@ -151,6 +151,13 @@ export interface DeployConfigRecord extends RecordBase {
   readonly from: 'loaded' | 'args';
 }
 
+/** The model the server says it serves at start-up (`'model'` in vLLM's non-default args): names its pipeline (stageRoles.ts). */
+export interface ServedModelRecord extends RecordBase {
+  readonly kind: 'servedModel';
+  /** As the log prints it: a Hugging Face id (`Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice`) or a local path. */
+  readonly model: string;
+}
+
 /** Pre-Feb-2026 `log_utils.py` pprint dicts and the `[Summary] {...}` dict. */
 export interface LegacyDictRecord extends RecordBase {
   readonly kind: 'legacyDict';
@@ -171,6 +178,7 @@ export type LogRecord =
   | EngineStatsRecord
   | BootMarkerRecord
   | DeployConfigRecord
+  | ServedModelRecord
   | LegacyDictRecord;
 
 /** Something in the input that could not be read as intended; never thrown. */

@@ -1,5 +1,6 @@
 // Stage roles are not written in a deploy YAML nor in the log; they come from the model's
-// pipeline (docs/formats.md#stage-roles), recognised in the deploy file's or the log's path.
+// pipeline (docs/formats.md#stage-roles), recognised in the model the log says it serves, else
+// in the deploy file's or the log's path.
 // The three pipelines Stage Lens targets are known; for others, stages go by id. The extension
 // (a session's deploy file and source) and the CLI (the file it reads) name stages the same way.
 
@@ -19,6 +20,18 @@ export function stageRolesOf(text: string): Readonly<Record<string, string>> {
   const pipeline = PIPELINES.find((p) => p.match.test(text));
   if (pipeline === undefined) return {};
   return Object.fromEntries(pipeline.roles.map((role, i) => [String(i), role]));
+}
+
+/**
+ * A log's stage roles: those of the pipeline the model it says it serves names (its non-default
+ * args at start-up), whatever the file is called; else `named()`, those its names give.
+ */
+export function stageRolesOfLog(
+  servedModel: string | null,
+  named: () => Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  const served = servedModel === null ? {} : stageRolesOf(servedModel);
+  return Object.keys(served).length > 0 ? served : named();
 }
 
 /**

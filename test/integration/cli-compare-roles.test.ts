@@ -57,6 +57,35 @@ before(() => {
   assert.equal(glm.status, 0, glm.stderr);
   fs.writeFileSync(log('glm_image-run.log'), glm.stdout);
   fs.writeFileSync(log('qwen3_tts-glm.log'), glm.stdout);
+  // Under names that say no pipeline: the logs' own start-up lines (the served model) and their
+  // stages' kinds say it. A GLM-Image run without its start-up lines says it by its kinds only.
+  fs.writeFileSync(log('candidate.log'), glm.stdout);
+  const noStartup = glm.stdout
+    .split('\n')
+    .filter((l) => !l.includes('non-default args') && !l.includes('Loaded deploy config'))
+    .join('\n');
+  fs.writeFileSync(log('candidate-no-startup.log'), noStartup);
+  copyAs('qwen3tts-talker-first-audio-before-fix.log', 'baseline-no-startup.log');
+  const tts = spawnSync(
+    process.execPath,
+    [
+      CLI,
+      'simulate',
+      '--scenario',
+      'qwen3-tts',
+      '--requests',
+      '12',
+      '--seed',
+      '1',
+      '--rps',
+      '5',
+      '--speed',
+      '1000',
+    ].concat(['--fixed-clock', '--debug-tables', '--port', '0']),
+    { encoding: 'utf8', timeout: 120_000, cwd: ROOT },
+  );
+  assert.equal(tts.status, 0, tts.stderr);
+  fs.writeFileSync(log('baseline.log'), tts.stdout);
 });
 
 after(() => {
@@ -140,6 +169,52 @@ test('two pipelines on the same stage ids (GLM-Image against Qwen3-TTS): a stage
   assert.equal(r.status, 2, r.stderr);
   assert.equal(
     r.stderr,
-    "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+    'stage-lens compare: warning: The runs are two pipelines: stage 0 is AR in the baseline and talker in the candidate; stage 1 is diffusion in the baseline and code2wav in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+  );
+});
+
+test('two pipelines under names that say none: the model each log serves names the roles, and a stage rule is a usage error', () => {
+  const r = run(['compare', log('baseline.log'), log('candidate.log'), '--fail-if', 'stage1.genTime.p50 > +10%']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(
+    r.stderr,
+    'stage-lens compare: warning: The runs are two pipelines: stage 0 is talker in the baseline and AR in the candidate; stage 1 is code2wav in the baseline and diffusion in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is code2wav in the baseline and diffusion in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+  );
+  // analyze and explain name the stages by the served model too.
+  assert.match(cli(['analyze', log('candidate.log')]), /\n1 · diffusion /);
+  assert.match(cli(['explain', log('baseline.log')]), /stage 1 · code2wav/);
+});
+
+test('two pipelines with no start-up lines nor telling names: a stage of another kind in each run is a usage error', () => {
+  const r = run([
+    'compare',
+    log('baseline-no-startup.log'),
+    log('candidate-no-startup.log'),
+    '--fail-if',
+    'stage1.genTime.p50 > +10%',
+  ]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(
+    r.stderr,
+    'stage-lens compare: warning: The runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
+      "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
+  );
+  // Without a rule the report says so first, as for runs of different stages.
+  assert.match(
+    run(['compare', log('baseline-no-startup.log'), log('candidate-no-startup.log')]).stdout,
+    /^Warning: The runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate\./m,
+  );
+  // A request-scope rule still compares.
+  assert.notEqual(
+    run([
+      'compare',
+      log('baseline-no-startup.log'),
+      log('candidate-no-startup.log'),
+      '--fail-if',
+      'request.e2e.p50 > +1000000%',
+    ]).status,
+    2,
   );
 });

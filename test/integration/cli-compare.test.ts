@@ -95,7 +95,7 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
   );
   assert.match(
     table.stdout,
-    /stage 1 TTFT: measured in the candidate only \(baseline: none of 60 measured: 60 not recorded\)/,
+    /stage 1 · code2wav TTFT: measured in the candidate only \(baseline: none of 60 measured: 60 not recorded\)/,
   );
 
   const r = cli(['compare', log('before-fix.log'), log('fixed.log'), '--format', 'json']);
@@ -128,7 +128,7 @@ test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1
   const prefill = json.metrics.find((m) => m.scope === '0' && m.metric === 'prefill');
   assert.equal(prefill?.status, 'neither');
   assert.equal(prefill?.baseline.unknown['oneOutput'], 60);
-  assert.match(table.stdout, /^0 +prefill\+decode \(one output\) +60\/60 +p50 /m);
+  assert.match(table.stdout, /^0 · talker +prefill\+decode \(one output\) +60\/60 +p50 /m);
 });
 
 test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules that hold exit 0', () => {
@@ -144,7 +144,7 @@ test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules t
   assert.equal(heavy.status, 1, heavy.stderr);
   assert.match(
     heavy.stderr,
-    /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 queued p90 [\d.,]+ ms → [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/,
+    /1 of 3 rules failed:\n +FAIL CROSSED +stage1\.queued\.p90 > \+10%: stage 1 · code2wav queued p90 [\d.,]+ ms → [\d.,]+ ms \(\+[\d.,]+ ms, \+[\d.]+%; rule > \+10%\); beyond noise, CI \[\+/,
   );
   assert.doesNotMatch(heavy.stderr, /stage0\.prefillDecode/);
   const json = JSON.parse(
@@ -175,7 +175,7 @@ test('--fail-if: a rule crossed beyond noise exits 1 and names the rule; rules t
   // A limit on the candidate's own value needs no baseline.
   const limit = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage1.ttft.p50 > 1ms']);
   assert.equal(limit.status, 1);
-  assert.match(limit.stderr, /stage1\.ttft\.p50 > 1ms: stage 1 TTFT p50 is [\d.,]+ ms in the candidate/);
+  assert.match(limit.stderr, /stage1\.ttft\.p50 > 1ms: stage 1 · code2wav TTFT p50 is [\d.,]+ ms in the candidate/);
 });
 
 test('a change rule on a metric measured in one run only is not evaluated: exit 0, or 1 with --fail-unevaluated', () => {
@@ -183,7 +183,7 @@ test('a change rule on a metric measured in one run only is not evaluated: exit 
   assert.equal(r.status, 0);
   assert.match(
     r.stderr,
-    /1 rule not evaluated.*\n.*stage1\.ttft\.p90 > \+10%: not evaluated: stage 1 TTFT p90 was measured in the candidate only/,
+    /1 rule not evaluated.*\n.*stage1\.ttft\.p90 > \+10%: not evaluated: stage 1 · code2wav TTFT p90 was measured in the candidate only/,
   );
   assert.equal(
     cli([
@@ -204,7 +204,7 @@ test('a metric the candidate lost fails the gate (exit 1); a stage neither run h
   assert.equal(lost.status, 1, lost.stderr);
   assert.match(
     lost.stderr,
-    /1 of 1 rule failed:\n {2}FAIL NOT MEASURED {2}stage1\.ttft\.p90 > \+10%: stage 1 TTFT p90 was measured in the baseline \(60 values\) and not in the candidate \(none of 60 measured: 60 not recorded\): the candidate lost a measurement/,
+    /1 of 1 rule failed:\n {2}FAIL NOT MEASURED {2}stage1\.ttft\.p90 > \+10%: stage 1 · code2wav TTFT p90 was measured in the baseline \(60 values\) and not in the candidate \(none of 60 measured: 60 not recorded\): the candidate lost a measurement/,
   );
   const json = JSON.parse(
     cli(['compare', log('fixed.log'), log('before-fix.log'), '--format', 'json', '--fail-if', 'stage1.ttft.p90 > 5s'])
@@ -221,15 +221,28 @@ test('a metric the candidate lost fails the gate (exit 1); a stage neither run h
   assert.equal(typo.stdout, '');
   assert.equal(
     typo.stderr,
-    "stage-lens compare: --fail-if 'stage5.ttft.p50 > 1ms': neither run has stage 5; the runs have stage 0, stage 1 and request\n",
+    "stage-lens compare: --fail-if 'stage5.ttft.p50 > 1ms': neither run has stage 5; the runs have stage 0 · talker, stage 1 · code2wav and request\n",
   );
 
-  // Decode of the one-output talker: measured in neither run (JSON: neither), the rule names prefillDecode.
+  // Decode and prefill of the one-output talker: a usage error naming prefillDecode (as a gate
+  // that is never evaluated, it would pass forever), no report.
   const folded = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage0.decode.p50 > 1ms']);
-  assert.equal(folded.status, 0, folded.stderr);
+  assert.equal(folded.status, 2, folded.stderr);
+  assert.equal(folded.stdout, '');
   assert.match(
     folded.stderr,
-    /stage0\.decode\.p50 > 1ms: not evaluated: stage 0 decode p50 was measured in neither run, so there is no value to hold to the limit; on \d+ request-stages its vllm_prefill_ms covers the decode steps \(one output\): write stage0\.prefillDecode\.p50/,
+    /^stage-lens compare: --fail-if 'stage0\.decode\.p50 > 1ms': stage 0 · talker emitted one output per request in the candidate \(\d+ request-stages\), so it has no decode there: its vllm_prefill_ms covers the decode steps \(one output\): write stage0\.prefillDecode\.p50\n$/,
+  );
+  const prefill = cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage0.prefill.p50 > +5%']);
+  assert.equal(prefill.status, 2, prefill.stderr);
+  assert.match(
+    prefill.stderr,
+    /stage 0 · talker emitted one output per request in the baseline and the candidate \(\d+ request-stages\), so it has no prefill there: .*write stage0\.prefillDecode\.p50\n$/,
+  );
+  // The same figure as prefill+decode is evaluated.
+  assert.equal(
+    cli(['compare', log('before-fix.log'), log('fixed.log'), '--fail-if', 'stage0.prefillDecode.p50 > +1000%']).status,
+    0,
   );
 });
 
@@ -276,7 +289,7 @@ test('usage and input errors exit 2 with a message; Markdown for a pull-request 
     md.stdout,
     /✔️ disappeared: ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
   );
-  assert.match(md.stdout, /\| stage 1 \| TTFT \| 0\/60 \| measured in the candidate only/);
+  assert.match(md.stdout, /\| stage 1 · code2wav \| TTFT \| 0\/60 \| measured in the candidate only/);
 });
 
 test('a run that holds nothing (an empty log, a gzip file, binary data) fails the gate: exit 2, which run and why, no report', () => {

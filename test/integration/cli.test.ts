@@ -52,9 +52,18 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
     table.stdout,
     /Slowest phase \(p50[^\n]*\): stage 0 · talker prefill\+decode \(one output\) [\d,]+ ms\n {2}\(stage 0 · talker's prefill\+decode is two phases in one number/,
   );
-  // A name that says no pipeline: stages go by id, in the table and its findings alike.
-  const neutral = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-')), 'server.log');
-  fs.copyFileSync(SAMPLE, neutral);
+  // A name that says no pipeline: the model the log serves (its start-up args) names the roles.
+  const neutralDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-'));
+  const served = path.join(neutralDir, 'run.log');
+  fs.copyFileSync(SAMPLE, served);
+  assert.match(cli(['analyze', served]).stdout, /\n1 · code2wav +25 +p50 /);
+  // Neither the name nor the log says the pipeline: stages go by id, in the table and its findings alike.
+  const neutral = path.join(neutralDir, 'server.log');
+  const withoutArgs = fs
+    .readFileSync(SAMPLE, 'utf8')
+    .split('\n')
+    .filter((l) => !l.includes('non-default args'));
+  fs.writeFileSync(neutral, withoutArgs.join('\n'));
   const plain = cli(['analyze', neutral]);
   assert.equal(plain.status, 0, plain.stderr);
   assert.match(plain.stdout, /\n1 +25 +p50 /);

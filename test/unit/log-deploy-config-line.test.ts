@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseLogText } from '../../server/core/log';
 import { deployConfigLineOf, MAX_DEPLOY_CONFIG_PATH } from '../../server/core/log/deployConfigLine';
-import type { DeployConfigRecord } from '../../server/core/records';
+import type { DeployConfigRecord, ServedModelRecord } from '../../server/core/records';
 import { pyStrRepr } from '../../server/simulate/pyFormat';
 
 const ESC = '\u001b';
@@ -76,4 +76,14 @@ test('hostile and cut lines name no deploy config, quickly', () => {
   for (const line of hostile) assert.doesNotThrow(() => deployRecords(`${line}\n`));
   assert.deepEqual(deployRecords(`${hostile[0]}\n${hostile[2]}\n`), []);
   assert.ok(performance.now() - started < 2000, `${performance.now() - started} ms`);
+});
+
+test('the model a server log says it serves, from its non-default args, as a record of its own', () => {
+  const served = parseLogText(`${STARTUP}\n`).records.filter((r): r is ServedModelRecord => r.kind === 'servedModel');
+  assert.deepEqual(
+    served.map((r) => [r.line, r.model]),
+    [[2, 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice']],
+  );
+  // The args line still names its deploy config.
+  assert.equal(deployRecords(`${STARTUP}\n`)[0]?.path, '/srv/deploy/qwen3_tts.yaml');
 });

@@ -24,7 +24,7 @@ test('a preempted request of a stage that decodes: the wait is in its decode; on
   assert.equal(finding?.stageId, 0);
   assert.deepEqual(finding?.requestIds, ['speech-d34eb664fcd0188b']);
   const message = finding?.message ?? '';
-  assert.match(message, /^Stage 0 preempted 1 of 12 requests \(once\): /);
+  assert.match(message, /^Stage 0 · talker preempted 1 of 12 requests \(once\): /);
   assert.match(message, /so the wait for the next is inside their vllm_decode_ms:/);
   assert.doesNotMatch(message, /median/);
 });
@@ -34,7 +34,7 @@ test('on a one-output stage the wait is in the prefill that covers its decode', 
   assert.equal(rest.length, 0);
   assert.deepEqual(finding?.requestIds, ['speech-d1e1925cf118b34c', 'speech-42a97bf7817ee91b']);
   const message = finding?.message ?? '';
-  assert.match(message, /^Stage 0 preempted 2 of 12 requests \(once each\): /);
+  assert.match(message, /^Stage 0 · talker preempted 2 of 12 requests \(once each\): /);
   assert.match(message, /inside their vllm_prefill_ms, which covers their decode \(the stage emits one output\)/);
   // Two of twelve: too few for a median against the stage's.
   assert.doesNotMatch(message, /median/);

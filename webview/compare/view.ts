@@ -147,7 +147,7 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
         h(
           'tr',
           {},
-          h('th', { text: r.family + (r.unit === 'ms' ? ' (ms)' : ''), attrs: { scope: 'row' } }),
+          h('th', { text: (r.exposedName ?? r.family) + (r.unit === 'ms' ? ' (ms)' : ''), attrs: { scope: 'row' } }),
           h('td', {
             text: Object.entries(r.labels)
               .map(([k, v]) => `${k}=${v}`)

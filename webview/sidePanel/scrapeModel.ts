@@ -78,7 +78,7 @@ function describeLabels(labels: Readonly<Record<string, string>>): string {
 export function scrapeCellView(series: HistogramSummary | undefined, family: string, pct: Percentile): ValueView {
   if (series === undefined)
     return { ...EMPTY_VIEW, title: `${family}: not exposed for this stage in the last scrape (not measured).` };
-  const name = `${series.family}${describeLabels(series.labels)}`;
+  const name = `${series.exposedName ?? series.family}${describeLabels(series.labels)}`;
   const n = series.count === null ? 'an unknown number of' : formatCount(series.count);
   const caveat = series.caveat ?? null;
   if (caveat !== null) {

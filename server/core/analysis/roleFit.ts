@@ -6,7 +6,7 @@
 // editor's session names all judge by the same requests.
 import { outputsAudio } from '../stageRoles';
 import type { FieldMap } from '../values';
-import type { AnalyzedRequest } from './types';
+import type { AnalyzedRequest, StageKind } from './types';
 
 /** Fields only a diffusion stage prints. */
 const DIFFUSION_FIELDS = ['num_inference_steps', 'image_pixels', 'denoise_step_latency_ms'];
@@ -22,6 +22,9 @@ export interface StageOutput {
   audio: boolean;
   diffusion: boolean;
   prefill: boolean;
+  /** Its kind as the analysis judged it (stageKind.ts) in some request: an LLM stage, a diffusion stage. */
+  ranAsLlm: boolean;
+  ranAsDiffusion: boolean;
 }
 
 /** Per stage id: whether it printed audio, diffusion fields, a measured prefill. */
@@ -35,17 +38,34 @@ export class StageOutputEvidence {
       if (seen === undefined)
         this.byId.set(
           stage.stageId,
-          (seen = { stageId: stage.stageId, audio: false, diffusion: false, prefill: false }),
+          (seen = {
+            stageId: stage.stageId,
+            audio: false,
+            diffusion: false,
+            prefill: false,
+            ranAsLlm: false,
+            ranAsDiffusion: false,
+          }),
         );
       if (!seen.audio && printedPositive(stage.fields, 'audio_duration_s')) seen.audio = true;
       if (!seen.diffusion && DIFFUSION_FIELDS.some((f) => printedPositive(stage.fields, f))) seen.diffusion = true;
       if (!seen.prefill && stage.split.states.prefillMs === 'measured') seen.prefill = true;
+      if (stage.kind === 'diffusion') seen.ranAsDiffusion = true;
+      else seen.ranAsLlm = true;
     }
   }
 
   stages(): readonly StageOutput[] {
     return [...this.byId.values()];
   }
+}
+
+/** Stage id -> kind, for the stages that ran as one kind in every request. */
+export function stageKindsOf(stages: readonly StageOutput[]): Readonly<Record<string, StageKind>> {
+  const kinds: Record<string, StageKind> = {};
+  for (const s of stages)
+    if (s.ranAsLlm !== s.ranAsDiffusion) kinds[String(s.stageId)] = s.ranAsDiffusion ? 'diffusion' : 'llm';
+  return kinds;
 }
 
 /** Why `roles` do not fit these stages, or null when they do (or when no stage is known yet). */

@@ -2,6 +2,7 @@
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import { rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
+import { stageRolesOfLog } from '../stageRoles';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -151,6 +152,8 @@ export class StreamAnalysis {
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
   private readonly clock: LogClock;
   private bootCount = 0;
+  /** The model the log says it serves: it names the pipeline, and so the stage roles, before the file's name does. */
+  private servedModelName: string | null = null;
   private legacyCount = 0;
   private legacyRequestCount = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
@@ -316,6 +319,8 @@ export class StreamAnalysis {
         this.overall?.add(record.fields, record.complete);
     } else if (record.kind === 'stageTable') {
       this.overall = null;
+    } else if (record.kind === 'servedModel') {
+      this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
@@ -362,11 +367,17 @@ export class StreamAnalysis {
   }
 
   /**
-   * The stage roles the source's names give (options.stageRoles), or {} where the stages' own
-   * output contradicts them (roleFit.ts).
+   * The stage roles the served model the log prints gives, else those the source's names give
+   * (options.stageRoles); {} where the stages' own output contradicts them (roleFit.ts).
    */
   stageRoles(): Readonly<Record<string, string>> {
-    return rolesThatFit(this.options.stageRoles?.() ?? {}, this.stageOutputs.stages());
+    const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
+    return rolesThatFit(roles, this.stageOutputs.stages());
+  }
+
+  /** The model the log says it serves (its first start-up's non-default args), or null. */
+  servedModel(): string | null {
+    return this.servedModelName;
   }
 
   /** What each stage printed so far (roleFit.ts), for a reader that judges stage roles of its own (explain). */

@@ -10,8 +10,9 @@ import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metr
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
-import { stageRolesOf } from '../stageRoles';
-import { rolesThatFit } from '../analysis/roleFit';
+import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
+import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
+import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 
 function describeKind(run: RunData): string {
@@ -190,9 +191,18 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ),
   ];
   const runStageRoles = {
-    baseline: fitting(stageRolesOf(baseline.source), baseline),
-    candidate: fitting(stageRolesOf(candidate.source), candidate),
+    baseline: fitting(namedRoles(baseline), baseline),
+    candidate: fitting(namedRoles(candidate), candidate),
   };
+  const runStageKinds = {
+    baseline: stageKindsOf(baseline.samples?.stageOutputs ?? []),
+    candidate: stageKindsOf(candidate.samples?.stageOutputs ?? []),
+  };
+  const twoPipelines = stagesOfTwoPipelines(runStageRoles, runStageKinds);
+  if (stagesDiffer === null && twoPipelines.length > 0) {
+    stagesDiffer = `The runs are two pipelines: ${twoPipelines.join('; ')}. A stage of one is not the same stage of the other: rows are matched by stage id only.`;
+    notes.unshift(stagesDiffer);
+  }
   const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
   const tail =
     baseline.samples !== null && candidate.samples !== null
@@ -210,8 +220,14 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     tail,
     stageRoles,
     runStageRoles,
+    runStageKinds,
     stagesDiffer,
   };
+}
+
+/** The roles the model `run`'s log says it serves names, else its source's name (a path, a session). */
+function namedRoles(run: RunData): Readonly<Record<string, string>> {
+  return stageRolesOfLog(run.samples?.servedModel ?? null, () => stageRolesOf(run.source));
 }
 
 /** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */

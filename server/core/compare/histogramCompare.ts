@@ -81,8 +81,15 @@ export function compareHistograms(
         });
       }
     }
+    // As the scrapes exposed it where both runs (or the one that has it) spell it alike (an older
+    // build's `vllm:omni_…`): the name to query that server with; two spellings keep the canonical one.
+    const spellings = new Set(
+      [b.get(key(row)), c.get(key(row))].flatMap((r) => (r === undefined ? [] : [r.exposedName ?? r.family])),
+    );
+    const exposed = spellings.size === 1 ? [...spellings][0] : undefined;
     out.push({
       family: row.family,
+      ...(exposed === undefined || exposed === row.family ? {} : { exposedName: exposed }),
       labels: row.labels,
       unit: seconds ? 'ms' : '',
       status,

@@ -58,7 +58,8 @@ export class LogRunReader {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
     for (const record of output.records) {
-      if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
+      if (record.kind === 'servedModel') this.samples.servedModel(record.model);
+      else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
         const assembler = this.assembler;

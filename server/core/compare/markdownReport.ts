@@ -197,7 +197,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
             });
       const lie = h.baseline?.caveat ?? h.candidate?.caveat ?? null;
       out.push(
-        `| ${escapeMarkdown(h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,
+        `| ${escapeMarkdown(h.exposedName ?? h.family)}${h.unit === 'ms' ? ' (ms)' : ''}${lie === null ? '' : ' ⚠️'} | ${labels} | ${n} | ${cells.join(' | ')} |`,
       );
     }
     out.push('', '</details>', '');

@@ -214,13 +214,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
             ['the candidate', row.candidate],
           ]
     ) as readonly (readonly [string, HistogramSide | null])[];
-    // A side with no observation (a family stuck at 0) shows no signature either way: it lost the measurement.
-    const read = named.filter(([, side]) => hasObservations(side));
-    const runs = (pick: (side: HistogramSide) => boolean): string =>
-      read
-        .filter(([, side]) => side !== null && pick(side))
-        .map(([name]) => name)
-        .join(' and ');
+    const runs = (pick: (side: HistogramSide) => boolean): string => histogramRunsWhere(rule, row, pick);
     const scope = scopeLabel(rule.scope, report.stageRoles);
     const oneOutputIn = runs((side) => side.oneOutput === true);
     if ((rule.metric === 'prefill' || rule.metric === 'decode') && oneOutputIn !== '')
@@ -345,6 +339,50 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   };
 }
 
+/** The runs a rule reads ("the baseline and the candidate") whose series has observations and `pick` holds. */
+function histogramRunsWhere(rule: Rule, row: HistogramComparison, pick: (side: HistogramSide) => boolean): string {
+  // A limit holds the candidate's own value: the baseline's series, right or wrong, plays no part.
+  const named = (
+    rule.kind === 'absolute'
+      ? [['the candidate', row.candidate]]
+      : [
+          ['the baseline', row.baseline],
+          ['the candidate', row.candidate],
+        ]
+  ) as readonly (readonly [string, HistogramSide | null])[];
+  // A side with no observation (a family stuck at 0) shows no signature either way: it lost the measurement.
+  return named
+    .filter(([, side]) => hasObservations(side) && side !== null && pick(side))
+    .map(([name]) => name)
+    .join(' and ');
+}
+
+/**
+ * A rule on the prefill or decode of a stage that emitted one output (its vllm_prefill_ms covers
+ * its decode), where that leaves a run the rule reads without the value: why, with what to write
+ * instead; null otherwise. Such a rule is a usage error: reported as not evaluated, a gate on it
+ * would pass forever.
+ */
+function oneOutputRefusal(rule: Rule, report: ComparisonReport): string | null {
+  if (rule.metric !== 'prefill' && rule.metric !== 'decode') return null;
+  const found = findTarget(rule, report);
+  if (found.basis === null) return null;
+  const scope = scopeLabel(rule.scope, report.stageRoles);
+  const label = METRIC_INFO[rule.metric].label;
+  if (found.basis === 'histogram') {
+    const runs = histogramRunsWhere(rule, found.row, (side) => side.oneOutput === true);
+    return runs === ''
+      ? null
+      : `${scope} emitted one output per request in ${runs}, so its ${found.row.family} is not a ${label} there: its prefill time ${coversDecodeWrite(rule)}`;
+  }
+  const sides = rule.kind === 'absolute' ? (['candidate'] as const) : (['baseline', 'candidate'] as const);
+  const lost = sides.filter((s) => found.row[s][rule.quantile] === null && (found.row[s].unknown.oneOutput ?? 0) > 0);
+  if (lost.length === 0) return null;
+  const requestStages = lost.reduce((n, s) => n + (found.row[s].unknown.oneOutput ?? 0), 0);
+  const runs = lost.map((s) => `the ${s}`).join(' and ');
+  return `${scope} emitted one output per request in ${runs} (${requestStages} request-stages), so it has no ${label} there: its vllm_prefill_ms ${coversDecodeWrite(rule)}`;
+}
+
 export function checkRules(
   rules: readonly Rule[],
   report: ComparisonReport,
@@ -366,7 +404,7 @@ function stagesOfRuns(report: ComparisonReport): string[] {
  * Rules naming a stage neither run has, each said with the stages the runs have: a usage
  * error (exit 2), as `explain --target` of a stage the log lacks is. A misspelt stage must
  * not pass a gate as "not evaluated". Then rules on a stage of runs that are two pipelines
- * (rulePipelines.ts).
+ * (rulePipelines.ts), and rules on the prefill or decode of a one-output stage (oneOutputRefusal).
  */
 export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport): string[] {
   const stages = stagesOfRuns(report);
@@ -381,5 +419,9 @@ export function ruleScopeErrors(rules: readonly Rule[], report: ComparisonReport
     .map(
       (r) => `--fail-if '${r.text}': neither run has ${scopeLabel(r.scope, report.stageRoles)}; the runs have ${list}`,
     );
-  return [...missing, ...rulePipelineErrors(rules, report)];
+  const oneOutput = rules.flatMap((r) => {
+    const why = has(r.scope) ? oneOutputRefusal(r, report) : null;
+    return why === null ? [] : [`--fail-if '${r.text}': ${why}`];
+  });
+  return [...missing, ...rulePipelineErrors(rules, report), ...oneOutput];
 }

@@ -88,8 +88,14 @@ export class RunSamplesBuilder {
   private lastTime: string | null = null;
   private readonly stagePairs = new Map<string, number>();
   private readonly stageOutputs = new StageOutputEvidence();
+  private model: string | null = null;
 
   constructor(private readonly excludeCold: boolean) {}
+
+  /** The model the log says it serves (the first start-up's). */
+  servedModel(model: string): void {
+    this.model ??= model;
+  }
 
   add(request: AnalyzedRequest): void {
     this.requests++;
@@ -143,6 +149,7 @@ export class RunSamplesBuilder {
         this.firstTime === null || this.lastTime === null ? null : { first: this.firstTime, last: this.lastTime },
       stagePairRequests: Object.fromEntries(this.stagePairs),
       stageOutputs: this.stageOutputs.stages(),
+      servedModel: this.model,
     };
   }
 

@@ -60,14 +60,15 @@ export function histogramRowsOfScrape(body: string): {
   const parsed = parseExposition(body);
   // A stage whose series show a known lie (codec TTFT, one output, downstream queue time): marked, never compared as truth.
   const caveats = new SeriesCaveats(parsed, AGGREGATED_AWAY);
-  const groups = new Map<string, { family: string; labels: Labels; series: HistogramSeries[] }>();
+  const groups = new Map<string, { family: string; exposed: string; labels: Labels; series: HistogramSeries[] }>();
   for (const family of parsed.families) {
     if (family.type !== 'histogram' || !LATENCY.has(family.canonicalName)) continue;
     for (const series of family.series) {
       const labels = withoutLabels(series.labels, AGGREGATED_AWAY);
       const key = `${family.canonicalName}|${labelsKey(labels)}`;
       let g = groups.get(key);
-      if (g === undefined) groups.set(key, (g = { family: family.canonicalName, labels, series: [] }));
+      if (g === undefined)
+        groups.set(key, (g = { family: family.canonicalName, exposed: family.name, labels, series: [] }));
       g.series.push(series);
     }
   }
@@ -86,6 +87,7 @@ export function histogramRowsOfScrape(body: string): {
         : caveats.caveatOf(g.family, g.labels);
     rows.push({
       family: g.family,
+      ...(g.exposed === g.family ? {} : { exposedName: g.exposed }),
       labels: g.labels,
       count,
       p50: q(0.5),

@@ -69,7 +69,7 @@ function histogramRows(h: HistogramComparison): string[][] {
   const noDiff = histogramNoDiffText(h);
   if (noDiff !== null)
     return PERCENTILES.map((q, i) => [
-      i === 0 ? h.family + unit : '',
+      i === 0 ? (h.exposedName ?? h.family) + unit : '',
       i === 0 ? labels : '',
       i === 0 ? histogramCounts(h) : '',
       q,
@@ -80,7 +80,7 @@ function histogramRows(h: HistogramComparison): string[][] {
       i === 0 ? noDiff : '',
     ]);
   return h.quantiles.map((q, i) => [
-    i === 0 ? h.family + unit : '',
+    i === 0 ? (h.exposedName ?? h.family) + unit : '',
     i === 0 ? labels : '',
     i === 0 ? histogramCounts(h) : '',
     q.quantile,

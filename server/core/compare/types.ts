@@ -17,6 +17,7 @@ import type { QuantileBounds } from '../metricsText/quantileBounds';
 import type { TailAttribution, TargetName } from '../explain/types';
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
+import type { StageKind } from '../analysis/types';
 
 export type { LogSpan };
 
@@ -141,6 +142,8 @@ export interface RunSamples {
   readonly stagePairRequests?: Readonly<Record<string, number>>;
   /** What each stage printed over all the run's requests (cold ones too): the evidence its stage roles must fit (roleFit.ts). */
   readonly stageOutputs?: readonly StageOutput[];
+  /** The model the log says it serves ('model' of its non-default args): it names the pipeline whatever the file is called. */
+  readonly servedModel?: string | null;
 }
 
 /** A run's p99 tails, by target. */
@@ -262,7 +265,10 @@ export interface HistogramSide {
 }
 
 export interface HistogramComparison {
+  /** The canonical name (`vllm_omni:…`), which rules match on. */
   readonly family: string;
+  /** The name as both runs' scrapes exposed it, where it differs from `family` (an older build's `vllm:omni_…`). Absent: the same, or two spellings. */
+  readonly exposedName?: string;
   /** Labels that identify the series (model_name left out). */
   readonly labels: Readonly<Record<string, string>>;
   /** `ms` for *_seconds / *_s families (converted), else the family's own unit (''). */
@@ -359,11 +365,16 @@ export interface ComparisonReport {
   readonly tail?: TailComparison | null;
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
-  /** Each run's stage roles from its file's name, where its stages fit them (before the two are reconciled into stageRoles). */
+  /** Each run's stage roles from the model its log serves or its file's name, where its stages fit them (before the two are reconciled into stageRoles). */
   readonly runStageRoles?: {
     readonly baseline: Readonly<Record<string, string>>;
     readonly candidate: Readonly<Record<string, string>>;
   };
-  /** The runs ran different stages (two pipelines or deploy configs): said first, as every stage row is in doubt; also in the notes. */
+  /** Each run's stage kinds (stage id -> llm or diffusion, as the analysis judged its output): a stage of one kind in each run is two pipelines. */
+  readonly runStageKinds?: {
+    readonly baseline: Readonly<Record<string, StageKind>>;
+    readonly candidate: Readonly<Record<string, StageKind>>;
+  };
+  /** The runs ran different stages (two pipelines or deploy configs), or a stage of another role or kind in each (two pipelines): said first, as every stage row is in doubt; also in the notes. */
   readonly stagesDiffer?: string | null;
 }

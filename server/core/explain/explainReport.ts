@@ -4,7 +4,7 @@
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
 import { breakdownSummaryJson, tailJson } from './oneOutputJson';
 import { rolesThatFit, type StageOutput } from '../analysis/roleFit';
-import { stageRolesOf } from '../stageRoles';
+import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { breakdownSummary } from './breakdownSummary';
@@ -55,6 +55,8 @@ export interface ExplainOptions {
    * stages' own output contradicts are dropped, as analyze drops them (roleFit.ts).
    */
   readonly stageOutputs?: readonly StageOutput[];
+  /** The model the log says it serves: the stage roles come from its pipeline first (stageRolesOfLog). */
+  readonly servedModel?: string | null;
 }
 
 export interface ExplainReport {
@@ -120,7 +122,10 @@ export function explainReport(
   const tail: TailAttribution[] = [];
   const load: LoadAtArrival[] = [];
   const preemptions: PreemptionsInTail[] = [];
-  const roles = rolesThatFit(stageRolesOf(`${source} ${options.pipelineText ?? ''}`), options.stageOutputs ?? []);
+  const named = stageRolesOfLog(options.servedModel ?? null, () =>
+    stageRolesOf(`${source} ${options.pipelineText ?? ''}`),
+  );
+  const roles = rolesThatFit(named, options.stageOutputs ?? []);
   const unsupported: TargetName[] = [];
   const oneRequest: OneRequestTarget[] = [];
   const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];

@@ -1,5 +1,5 @@
 // The deploy config a vLLM-Omni server says it loaded at start-up, read from either of two
-// lines (docs/formats.md#the-deploy-config-a-log-names):
+// lines (docs/formats.md#the-deploy-config-a-log-names), and the model it serves from the second:
 //   `Loaded deploy config from /path/qwen3_tts.yaml`            (vllm_omni/config/stage_config.py)
 //   `non-default args: {..., 'deploy_config': '/path/x.yaml', ...}`  (vllm's entrypoints/utils.py)
 // The path is text from the log, never trusted: it is bounded, and the analysis only compares
@@ -34,6 +34,21 @@ export function deployConfigLineOf(message: string): DeployConfigLine | null {
 }
 
 const usable = (p: string): boolean => p !== '' && p.length <= MAX_DEPLOY_CONFIG_PATH && !p.includes('\0');
+
+/**
+ * The model the message's non-default args name (`'model': 'Qwen/Qwen3-TTS-…'`), or null. The
+ * same line may name a deploy config too (deployConfigLineOf).
+ */
+export function servedModelOf(message: string): string | null {
+  const args = message.indexOf(ARGS);
+  if (args < 0) return null;
+  const key = message.indexOf(MODEL_KEY, args + ARGS.length);
+  if (key < 0) return null;
+  const named = pythonString(message, key + MODEL_KEY.length);
+  return named !== null && usable(named) ? named : null;
+}
+
+const MODEL_KEY = "'model': ";
 
 /** The `repr` of a str starting at `start` ('…' or "…", backslash escapes of the quotes and of itself), or null. */
 function pythonString(text: string, start: number): string | null {

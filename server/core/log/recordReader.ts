@@ -25,7 +25,7 @@
 import type { LogHeader, LogRecord, ParseProblem } from '../records';
 import { CellScanner, TextCells } from './cells';
 import { bootMarkerOf } from './bootMarkers';
-import { deployConfigLineOf } from './deployConfigLine';
+import { deployConfigLineOf, servedModelOf } from './deployConfigLine';
 import { parseEngineStats } from './engineStats';
 import { FieldSchema } from './fieldSchema';
 import { LegacyDictCollector, legacyStartOf } from './legacyDict';
@@ -300,6 +300,9 @@ export class RecordReader implements LineSink, RecordSink {
       });
       return;
     }
+    const model = servedModelOf(message);
+    if (model !== null)
+      this.record({ kind: 'servedModel', line: lineNo, header: origin.header, model: ownCopy(model) });
     const deploy = deployConfigLineOf(message);
     if (deploy !== null) {
       this.record({
@@ -311,6 +314,7 @@ export class RecordReader implements LineSink, RecordSink {
       });
       return;
     }
+    if (model !== null) return;
     const stats = parseEngineStats(message);
     if (stats !== null) this.record({ kind: 'engineStats', line: lineNo, header: origin.header, ...stats });
   }

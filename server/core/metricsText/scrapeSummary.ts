@@ -22,7 +22,13 @@ import { quantileBoundsFromJson, type QuantileBounds } from './quantileBounds';
 
 /** One histogram series of a /metrics scrape, quantiles as PromQL's histogram_quantile (family unit). */
 export interface HistogramSummary {
+  /** The canonical name (`vllm_omni:…`), which the rules and comparisons match on. */
   readonly family: string;
+  /**
+   * The name as the scrape exposed it, where it differs from `family` (an older build's
+   * `vllm:omni_…`): what a user writes in PromQL against that server. Absent: the same.
+   */
+  readonly exposedName?: string;
   readonly labels: Readonly<Record<string, string>>;
   /** Observations; null when the series exposed neither `_count` nor a +Inf bucket (unknown, not 0). */
   readonly count: number | null;
@@ -90,6 +96,7 @@ export function histogramSummariesOf(
           : null;
       out.push({
         family: row.family,
+        ...(family.name === row.family ? {} : { exposedName: family.name }),
         labels: row.labels,
         count: row.count,
         sum: row.sum,
@@ -127,6 +134,7 @@ export function histogramSummariesFromJson(raw: unknown): HistogramSummary[] {
       : [];
     out.push({
       family: r['family'],
+      ...(typeof r['exposedName'] === 'string' ? { exposedName: r['exposedName'] } : {}),
       labels,
       count: numberOrNull(r['count']),
       sum: numberOrNull(r['sum']),
