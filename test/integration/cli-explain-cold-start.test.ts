@@ -31,14 +31,14 @@ function explain(...args: string[]) {
 test("end to end at p95: the codec's decode, run alongside the talker, is set apart with its input wait, and the JSON says so", () => {
   const text = explain();
   // The codec's input wait (+4.14 s) leaves −443 ms (9.7% of the excess) that its decode (+440 ms) holds.
-  assert.match(text, /\n {2}stage 1 input wait \(overlap\) +\+4\.14 s +apart +63\.8 ms\n/);
-  assert.match(text, /\n {2}stage 1 decode \(overlap\) +\+440 ms +apart +1\.58 s\n/);
+  assert.match(text, /\n {2}stage 1 · code2wav input wait \(overlap\) +\+4\.14 s +apart +63\.8 ms\n/);
+  assert.match(text, /\n {2}stage 1 · code2wav decode \(overlap\) +\+440 ms +apart +1\.58 s\n/);
   assert.match(text, /\n {2}residual +−2\.91 ms +0%\n/);
-  assert.doesNotMatch(text, /stage 1 decode +\+440 ms +10%/);
+  assert.doesNotMatch(text, /stage 1 · code2wav decode +\+440 ms +10%/);
   assert.doesNotMatch(text, /none is known to be the same time counted twice/);
   assert.match(
     text,
-    /stage 1 ran alongside the stages upstream \(async chunk feeds it as they produce\), so its 4 parts/,
+    /stage 1 · code2wav ran alongside the stages upstream \(async chunk feeds it as they produce\), so its 4 parts/,
   );
   const report = JSON.parse(explain('--format', 'json')) as Omit<ExplainReport, 'tail'> & {
     tail: TailAttributionJson[];
@@ -57,7 +57,7 @@ test("no cost per 1k tokens from the codec's 2 to 7 chunks, and a one-at-a-time 
   const text = explain();
   assert.match(
     text,
-    /\n {2}stage 1 decode vs num_tokens_out: not fitted, token counts span 2–7, too narrow a range for a cost per 1k tokens \(at least 50 tokens needed\)\n/,
+    /\n {2}stage 1 · code2wav decode vs num_tokens_out: not fitted, token counts span 2–7, too narrow a range for a cost per 1k tokens \(at least 50 tokens needed\)\n/,
   );
   assert.doesNotMatch(text, /ms per 1k tokens − \d/);
   assert.match(text, /Load at arrival [^\n]*: No other request was in flight when any request arrived/);

@@ -51,12 +51,13 @@ test('explain of a log of one request says there is no tail to explain, in the t
   assert.doesNotMatch(r.stdout, /\+0 ms/);
   assert.match(
     r.stdout,
-    /\nEnd-to-end time: only one request in scope measured it, chatcmpl-a8bd6ccc232c856c\. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts\.\n/,
+    /\nEnd-to-end time: only one request in scope measured it, chatcmpl-a8bd6ccc232c856c \(2 min 10 s\)\. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts\.\n/,
   );
   const json = cli(['explain', path.join(REAL, '13-docs-contributing-metrics-example-tables.log'), '--format', 'json']);
   assert.equal(json.status, 0, json.stderr);
   const report = JSON.parse(json.stdout) as ExplainReport;
   assert.deepEqual(report.tail, []);
-  assert.deepEqual(report.oneRequest, [{ target: 'e2e', requestId: '(untitled)' }]);
+  // Its value is said with it: e2e_total_ms 41,299.133.
+  assert.deepEqual(report.oneRequest, [{ target: 'e2e', requestId: '(untitled)', valueMs: 41299.133 }]);
   assert.deepEqual(report.unsupportedTargets, []);
 });

@@ -34,6 +34,8 @@ export interface OneRequestTarget {
   readonly target: TargetName;
   readonly boot?: number;
   readonly requestId: string;
+  /** The target's value in that request (ms). */
+  readonly valueMs: number;
 }
 
 export const DEFAULT_QUANTILES: readonly TailQuantile[] = ['p95', 'p99'];
@@ -144,7 +146,12 @@ export function explainReport(
         // One request is its own median: a tail of it reads +0 ms in every part, which explains nothing.
         if (entry.scopeCount === 1) {
           if (!oneRequest.some((o) => o.target === target && o.boot === boot))
-            oneRequest.push({ target, ...(boot === undefined ? {} : { boot }), requestId: entry.requestIds[0] ?? '' });
+            oneRequest.push({
+              target,
+              ...(boot === undefined ? {} : { boot }),
+              requestId: entry.requestIds[0] ?? '',
+              valueMs: entry.targetMedianMs,
+            });
         } else tail.push(entry);
       }
       const l = loadAtArrival(index, { target, quantile, scope: options.scope });

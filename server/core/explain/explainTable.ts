@@ -310,7 +310,7 @@ export function explainTable(report: ExplainReport): string[] {
   // One request is its own median: no tail, said once per target (and boot), never a table of +0 ms.
   for (const o of report.oneRequest)
     out.push(
-      `${sentenceCase(targetLabel(o.target, roles))}${o.boot === undefined ? '' : ` (boot ${o.boot})`}: only one request in scope measured it, ${o.requestId}. There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts.`,
+      `${sentenceCase(targetLabel(o.target, roles))}${o.boot === undefined ? '' : ` (boot ${o.boot})`}: only one request in scope measured it, ${o.requestId} (${ms(o.valueMs)}). There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts.`,
       '',
     );
   if (report.unsupportedTargets.length > 0) {
