@@ -24,6 +24,7 @@ function stageNumbersOf(
   stageId: number,
   alongsideUpstream: boolean,
   downstream: boolean,
+  ttftWaitedRequests: number,
 ): StageLiveNumbers {
   const notRecorded = s.splitStates.ttftMs.notRecorded;
   const inputWait = s.split.inputWaitMs?.p50 ?? null;
@@ -40,6 +41,7 @@ function stageNumbersOf(
     queuedIncludesInputWait: downstream && inputWait === null,
     n: s.requestCount,
     ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
+    ttftWaitedRequests,
     stageTimeP50Ms:
       s.fields['stage_gen_time_ms']?.p50 ??
       (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
@@ -89,12 +91,16 @@ export class SessionStageNumbers implements StageNumbersProvider {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
       const downstream = s.stageId > firstStageId;
       const alongsideUpstream = alongside && downstream;
+      // Its TTFT marked as the CLI's table and the side panel mark it: one finding, one rule.
+      const waited =
+        summary.findings.find((f) => f.code === 'ttft-includes-upstream-wait' && f.stageId === s.stageId)
+          ?.requestCount ?? 0;
       const own: ReplicaLiveNumbers[] = [];
       for (const r of replicas)
         if (r.stageKey === s.stageKey && r.replicaId !== null)
-          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream, downstream), replicaId: r.replicaId });
+          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream, downstream, waited), replicaId: r.replicaId });
       stages.push({
-        ...stageNumbersOf(s, s.stageId, alongsideUpstream, downstream),
+        ...stageNumbersOf(s, s.stageId, alongsideUpstream, downstream, waited),
         ...(own.length === 0 ? {} : { replicas: own.sort((a, b) => a.replicaId - b.replicaId) }),
       });
     }

@@ -14,6 +14,7 @@ import {
   type StageLiveNumbers,
 } from '../../server/core/deploy';
 import { analyzeFixture } from './support/deployHelpers';
+import { TTFT_WAITED_TEXT } from '../../server/core/analysis/ttftUpstreamWait';
 
 const talker: StageLiveNumbers = {
   stageId: 0,
@@ -91,6 +92,13 @@ test('codec TTFT status under talker first audio', () => {
     ],
   };
   assert.equal(codecTtftStatus(several, [1, 2, 3])?.label, 'codec TTFT recorded (stages 1, 2, 3)');
+  // A codec TTFT that waited for the talker's first audio: marked, and the mark said in the tooltip.
+  const waited = { ...fixed, stages: [talker, { ...fixed.stages[1]!, ttftWaitedRequests: 2 }] };
+  assert.deepEqual(codecTtftStatus(waited, [1]), {
+    label: 'codec TTFT recorded (stage 1 p50 4 s†)',
+    detail: `codec TTFT recorded (stage 1 p50 4,000 ms†)\n† ${TTFT_WAITED_TEXT}, on 2 of 18 requests.`,
+  });
+  assert.equal(formatStageNumbers(waited.stages[1]!), 'p50 queued 1.25 s · TTFT 4 s† (n=18)');
   assert.equal(
     formatCodecTtftStatus({ ...session, stages: [talker] }, [1]),
     'codec TTFT: no measurement for stage 1 yet',

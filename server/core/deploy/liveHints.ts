@@ -11,6 +11,7 @@ import {
   formatTailLead,
   tablesMissingHint,
   tablesMissingMark,
+  ttftWaitedNote,
   type LiveStageNumbers,
   type StageLiveNumbers,
   type TailLead,
@@ -73,7 +74,13 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
     // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
     // A stage on several replicas: each replica's numbers under the stage's (a slow replica hides in the stage's p50).
-    const detail = [`${prefix}${formatStageDetail(measured)}`, ...formatReplicaDetails(measured)].join('\n');
+    // A TTFT that waited upstream is marked in the label; what the mark means, under the numbers.
+    const waitedNote = ttftWaitedNote(measured);
+    const detail = [
+      `${prefix}${formatStageDetail(measured)}`,
+      ...formatReplicaDetails(measured),
+      ...(waitedNote === null ? [] : [waitedNote]),
+    ].join('\n');
     // Said once: leading the first stage's hover.
     const notice = noticed ? `${tablesMissingHint(missing)} · ` : '';
     const position = anchor.entry.value.location.range.end;

@@ -4,6 +4,7 @@
 import { groupedNumber } from '../numberText';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import type { Finding } from '../analysis/types';
+import { TTFT_WAITED_MARK, TTFT_WAITED_TEXT } from '../analysis/ttftUpstreamWait';
 
 export interface StageLiveNumbers {
   readonly stageId: number;
@@ -33,6 +34,12 @@ export interface StageLiveNumbers {
   readonly n: number;
   /** The stage's TTFT is not recorded (codec `vllm_ttft_ms` 0 with no prefill): build without the fix. */
   readonly ttftNotRecorded: boolean;
+  /**
+   * Requests of the stage whose TTFT includes a wait for upstream output (finding
+   * ttft-includes-upstream-wait): its TTFT carries TTFT_WAITED_MARK, as in the CLI's table and
+   * the side panel. A replica carries its stage's count. Absent or 0: none.
+   */
+  readonly ttftWaitedRequests?: number;
   /** p50 of the stage's time (stage_gen_time_ms, or [OmniTiming]'s seconds when the tables are missing), ms. */
   readonly stageTimeP50Ms?: number | null;
   /**
@@ -139,6 +146,21 @@ export function compactMs(ms: number): string {
   return `${groupedNumber(Math.round(s), 0, 0)} s`;
 }
 
+/** `TTFT 153 ms†`: the mark on a TTFT that waited upstream (ttftUpstreamWait.ts), none elsewhere. */
+function ttftMark(numbers: StageLiveNumbers): string {
+  return (numbers.ttftWaitedRequests ?? 0) > 0 ? TTFT_WAITED_MARK : '';
+}
+
+/**
+ * `† TTFT includes a wait for upstream output: … on 1 of 6 requests.`: what the mark on the
+ * stage's TTFT means, for its tooltip; null where its TTFT is unmarked.
+ */
+export function ttftWaitedNote(numbers: StageLiveNumbers): string | null {
+  const waited = numbers.ttftWaitedRequests ?? 0;
+  if (waited === 0 || numbers.ttftNotRecorded || numbers.ttftP50Ms === null) return null;
+  return `${TTFT_WAITED_MARK} ${TTFT_WAITED_TEXT}, on ${waited} of ${numbers.n} request${numbers.n === 1 ? '' : 's'}.`;
+}
+
 /** The queued time as the hint names it: input wait and ready queued where split, else queued. */
 function queuedParts(numbers: StageLiveNumbers): [string, number | null, string][] {
   const inputWait = numbers.inputWaitP50Ms ?? null;
@@ -178,7 +200,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
     ? 'TTFT not recorded'
     : numbers.ttftP50Ms === null
       ? null
-      : `TTFT ${compactMs(numbers.ttftP50Ms)}`;
+      : `TTFT ${compactMs(numbers.ttftP50Ms)}${ttftMark(numbers)}`;
   const count = ` (n=${numbers.n})`;
   if (largest === undefined && ttft === null) {
     const stageTime = numbers.stageTimeP50Ms ?? null;
@@ -204,7 +226,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
 export function formatStageDetail(numbers: StageLiveNumbers): string {
   const parts: string[] = [];
   if (numbers.ttftNotRecorded) parts.push('TTFT not recorded');
-  else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
+  else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}${ttftMark(numbers)}`);
   if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
   const combined = numbers.prefillDecodeP50Ms ?? null;
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
@@ -253,14 +275,17 @@ export function codecTtftStatus(numbers: LiveStageNumbers, codecs: readonly numb
   const recorded = candidates.filter((stage) => stage.ttftP50Ms !== null);
   if (recorded.length > 0) {
     const each = (format: (ms: number) => string): string =>
-      recorded.map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}`).join(', ');
+      recorded
+        .map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}${ttftMark(stage)}`)
+        .join(', ');
+    const notes = recorded.map(ttftWaitedNote).filter((note): note is string => note !== null);
     const label = `codec TTFT recorded (${each(compactMs)})`;
     return {
       label:
         label.length <= INLAY_LABEL_BUDGET
           ? label
           : `codec TTFT recorded (stages ${recorded.map((stage) => stage.stageId).join(', ')})`,
-      detail: `codec TTFT recorded (${each(formatMs)})`,
+      detail: [`codec TTFT recorded (${each(formatMs)})`, ...notes].join('\n'),
     };
   }
   if (codecs.length > 0) return same(`codec TTFT: no measurement for stage ${codecs.join(', ')} yet`);
