@@ -44,7 +44,7 @@ test("a stage on two replicas: its hover lists each replica's p50s, its label is
   const stage0 = positionOf(text, 'stage_id: 0').line;
   const stage1 = positionOf(text, 'stage_id: 1').line;
   const at = (line: number, hints: InlayHint[]): InlayHint | undefined =>
-    hints.find((h) => h.position.line === line && !label(h).startsWith('p99 tail: '));
+    hints.find((h) => h.position.line === line && !label(h).startsWith('p99'));
   // Read to its end: all 8 requests.
   const hints = await waitFor('the stages measured', async () => {
     const found = (await client.inlayHints(uri)) ?? [];

@@ -32,7 +32,7 @@ const label = (h: InlayHint): string =>
 async function numbersAt(uri: string, line: number, title: string): Promise<InlayHint> {
   return waitFor('the stage measured', async () => {
     const found = (await client.inlayHints(uri)) ?? [];
-    const hint = found.find((h) => h.position.line === line && !label(h).startsWith('p99 tail: '));
+    const hint = found.find((h) => h.position.line === line && !label(h).startsWith('p99'));
     return hint !== undefined && tooltip(hint).includes(title) && tooltip(hint).includes('(n=6)') ? hint : undefined;
   });
 }

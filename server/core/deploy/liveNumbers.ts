@@ -132,7 +132,7 @@ export function formatMs(ms: number): string {
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
-/** VS Code's default `editor.inlayHints.maximumLength`: a longer hint is cut there. */
+/** VS Code's default `editor.inlayHints.maximumLength`: the labels of a line, together, are cut there. */
 export const INLAY_LABEL_BUDGET = 43;
 
 /** `0.4 ms`, `39 ms`, `1.27 s`, `25.4 s`, `125 s`: few characters, three significant digits at most. */
