@@ -136,7 +136,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   );
   assert.match(
     tooltip(hints[1]!).split(measuredIn)[0] ?? '',
-    /^TTFT not recorded · input wait p50 [\d,.]+ m?s · ready queued p50 ≈?[\d,.]+ m?s( \([^)]*\))? \(n=\d+\)$/,
+    /^TTFT not recorded · prefill not measured · decode hidden · input wait p50 [\d,.]+ m?s · ready queued p50 ≈?[\d,.]+ m?s( \(inferred 0: hidden row, other half of the split measured\))? \(n=\d+\)$/,
   );
   for (const h of hints) assert.ok(tooltip(h).includes(measuredIn), tooltip(h));
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });

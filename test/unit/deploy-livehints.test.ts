@@ -60,13 +60,39 @@ test("a downstream stage's queued time: its split parts where printed, else said
   const inferred = { ...split, inputWaitP50Ms: 0.2, readyQueuedP50Ms: 0, readyQueuedInferred: true };
   assert.equal(
     formatStageDetail(inferred),
-    'TTFT p50 90 ms · input wait p50 0.2 ms · ready queued p50 ≈0 ms (inferred: the row was hidden, zero or not measured) (n=18)',
+    'TTFT p50 90 ms · input wait p50 0.2 ms · ready queued p50 ≈0 ms (inferred 0: hidden row, other half of the split measured) (n=18)',
   );
   assert.equal(formatStageNumbers(inferred), 'p50 input wait 0.2 ms · TTFT 90 ms (n=18)');
   assert.equal(
     formatStageDetail({ ...codecLie, queuedIncludesInputWait: true }),
     'TTFT not recorded · queued p50 1,250 ms (includes the wait for upstream input) (n=18)',
   );
+});
+
+test('a phase with no number is named with why, never left out: not measured (None), hidden, not recorded', () => {
+  // The before-fix codec: TTFT 0 with no prefill, prefill None, decode hidden, the input split printed.
+  const codec: StageLiveNumbers = {
+    ...codecLie,
+    queuedP50Ms: 63.2,
+    inputWaitP50Ms: 63,
+    readyQueuedP50Ms: 0,
+    readyQueuedInferred: true,
+    noNumber: { prefill: 'notMeasured', decode: 'hidden' },
+  };
+  assert.equal(
+    formatStageDetail(codec),
+    'TTFT not recorded · prefill not measured · decode hidden · input wait p50 63 ms · ready queued p50 ≈0 ms (inferred 0: hidden row, other half of the split measured) (n=18)',
+  );
+  // The first stage of a session that prints the input split: its split is None, said so.
+  assert.equal(
+    formatStageDetail({
+      ...talker,
+      noNumber: { decode: 'hidden', inputWait: 'notMeasured', readyQueued: 'notMeasured' },
+    }),
+    'TTFT p50 41 ms · prefill p50 39 ms · decode hidden · queued p50 0.4 ms · input wait not measured · ready queued not measured (n=120)',
+  );
+  // The label keeps to numbers.
+  assert.equal(formatStageNumbers(codec), 'p50 input wait 63 ms · TTFT not recorded');
 });
 
 test('codec TTFT status under talker first audio', () => {
