@@ -128,3 +128,14 @@ test('to_stage_N / from_stage_N: the hover names the stage the key names, not a 
   assert.match(from, /carries data from stage 0 into this stage\./);
   assert.doesNotMatch(to + from, /stage N\b|<N>/);
 });
+
+test('a connector extra key under a stage: the hover says where it belongs and what it does there', () => {
+  const text = 'stages:\n  - stage_id: 1\n    talker_first_audio: true\n';
+  const hover = deployHover(analyzeVirtual({ 'deploy.yaml': text }, 'deploy.yaml'), text.indexOf('talker_first') + 1);
+  assert.match(
+    hover?.markdown ?? '',
+    /^\*\*`talker_first_audio`\*\* is a connector `extra` key: it belongs under `connectors.<name>.extra`\./,
+  );
+  assert.match(hover?.markdown ?? '', /\*\*`talker_first_audio`\*\* · boolean · default: false/);
+  assert.doesNotMatch(hover?.markdown ?? '', /not a deploy key/);
+});

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { DeployAnalysis } from './analysis';
 import { renderValue, stageIdOf, type ConfigEntry, type ConfigMap } from './configTree';
 import { keyAtOffset, type KeyHit } from './keyAtOffset';
-import { specAtPath, type KeySpec } from './schema';
+import { misplacedKeyHome, specAtPath, topLevelSchema, type KeySpec, type MapSchema } from './schema';
 import { describeLocation, type SourceRange } from './sourceRange';
 import { stageViews } from './stageViews';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
@@ -38,7 +38,24 @@ function describeSpec(name: string, spec: KeySpec): string[] {
   ];
 }
 
+/** The schema of the map holding the key at `path` (its last key), when the map is known. */
+function parentSchema(path: readonly string[]): MapSchema | undefined {
+  if (path.length === 1) return topLevelSchema;
+  const parent = path[path.length - 2] === '[]' ? path.slice(0, -2) : path.slice(0, -1);
+  const found = specAtPath(parent);
+  return path[path.length - 2] === '[]' ? found?.spec.items : found?.spec.children;
+}
+
 function unknownKeyText(hit: KeyHit): string {
+  const schema = parentSchema(hit.path);
+  const home = schema === undefined ? undefined : misplacedKeyHome(hit.entry.key, schema);
+  if (home !== undefined) {
+    const spec = specAtPath(['connectors', '<name>', 'extra', hit.entry.key])?.spec;
+    return [
+      `**\`${hit.entry.key}\`** is a connector \`extra\` key: it belongs under \`${home}\`. Where it is now, vLLM-Omni does not read it as this setting (under a stage it is passed to vLLM as an engine argument).`,
+      ...(spec === undefined ? [] : describeSpec(hit.entry.key, spec)),
+    ].join('\n\n');
+  }
   return `**\`${hit.entry.key}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
 }
 

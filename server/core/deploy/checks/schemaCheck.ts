@@ -3,7 +3,7 @@
 // without `stage_id`.
 import { isMap, renderValue, type ConfigEntry, type ConfigMap, type ConfigValue } from '../configTree';
 import { closestName } from '../didYouMean';
-import { lookupKey, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
+import { lookupKey, misplacedKeyHome, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
 import { pushAll } from '../../arrays';
 
@@ -72,6 +72,23 @@ class SchemaWalker {
   }
 
   private unknown(entry: ConfigEntry, schema: MapSchema, topLevel: boolean): void {
+    // A known key in the wrong map: said whatever the map's policy (a stage passes it on unread).
+    const home = misplacedKeyHome(entry.key, schema);
+    if (home !== undefined) {
+      const where = schema.name === 'top level' ? 'at the top level' : `in ${article(schema.name)}`;
+      const there =
+        schema.name === 'stage' || schema.name === 'engine_args'
+          ? ' Here it is passed to vLLM as an engine argument, and vLLM-Omni does not read it as this setting.'
+          : ' vLLM-Omni does not read it here.';
+      this.found.push(
+        diagnostic(
+          'misplaced-key',
+          `\`${entry.key}\` is a connector \`extra\` key: it belongs under \`${home}\`, not ${where}.${there}`,
+          entry.keyLocation,
+        ),
+      );
+      return;
+    }
     if (schema.unknownKeys === 'accept') return;
     // A top-level key that only holds a YAML anchor is a place to define shared values.
     if (topLevel && entry.anchored) return;
