@@ -139,3 +139,10 @@ test('a connector extra key under a stage: the hover says where it belongs and w
   assert.match(hover?.markdown ?? '', /\*\*`talker_first_audio`\*\* · boolean · default: false/);
   assert.doesNotMatch(hover?.markdown ?? '', /not a deploy key/);
 });
+
+test('a key holding a bidi control: shown as a visible escape, not reordering the hover', () => {
+  const text = 'stages:\n  - stage_id: 0\n    evil\u202eexe: 1\n';
+  const hover = deployHover(analyzeVirtual({ 'deploy.yaml': text }, 'deploy.yaml'), text.indexOf('evil') + 1);
+  assert.match(hover?.markdown ?? '', /^\*\*`evil\\u202Eexe`\*\* is not a deploy key/);
+  assert.doesNotMatch(hover?.markdown ?? '', /\u202e/);
+});

@@ -10,6 +10,7 @@ import { misplacedKeyHome, specAtPath, topLevelSchema, type KeySpec, type MapSch
 import { describeLocation, type SourceRange } from './sourceRange';
 import { stageViews } from './stageViews';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
+import { withVisibleBidi } from '../visibleBidi';
 
 export interface DeployHover {
   readonly markdown: string;
@@ -56,7 +57,7 @@ function unknownKeyText(hit: KeyHit): string {
       ...(spec === undefined ? [] : describeSpec(hit.entry.key, spec)),
     ].join('\n\n');
   }
-  return `**\`${hit.entry.key}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
+  return `**\`${withVisibleBidi(hit.entry.key)}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
 }
 
 function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
@@ -85,7 +86,9 @@ function stageText(root: ConfigMap, id: number, file: string): string {
   const lines = [...view.stage.entries.values()]
     .filter((entry) => entry.key !== 'stage_id')
     .slice(0, MAX_STAGE_VALUES)
-    .map((entry) => `- \`${entry.key}: ${renderValue(entry.value, 50)}\` — ${origin(entry, file)}`);
+    .map(
+      (entry) => `- \`${withVisibleBidi(`${entry.key}: ${renderValue(entry.value, 50)}`)}\` — ${origin(entry, file)}`,
+    );
   return [`**Effective stage ${id}** (after overlays, CUDA):`, ...lines].join('\n');
 }
 

@@ -6,6 +6,7 @@ import { closestName } from '../didYouMean';
 import { lookupKey, misplacedKeyHome, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
 import { pushAll } from '../../arrays';
+import { withVisibleBidi } from '../../visibleBidi';
 
 /**
  * Findings per list item (a stage) and schema, kept while the item's tree is unchanged
@@ -16,6 +17,9 @@ const itemFindings = new WeakMap<
   ConfigMap,
   Map<MapSchema, { readonly line: number; readonly found: readonly DeployDiagnostic[] }>
 >();
+
+/** A value quoted in a message is cut here, as the hover cuts it. */
+const VALUE_SHOWN = 50;
 
 export function schemaDiagnostics(root: ConfigValue | null): DeployDiagnostic[] {
   if (!isMap(root)) return [];
@@ -99,9 +103,10 @@ class SchemaWalker {
       schema.unknownKeys === 'typo-only'
         ? ' It would be passed on unchanged, and nothing reads it.'
         : ' vLLM-Omni does not read it.';
+    const key = withVisibleBidi(entry.key);
     const message = suggestion
-      ? `Unknown key \`${entry.key}\` ${where}: did you mean \`${suggestion}\`?${consequence}`
-      : `Unknown key \`${entry.key}\` ${where}.${consequence}`;
+      ? `Unknown key \`${key}\` ${where}: did you mean \`${suggestion}\`?${consequence}`
+      : `Unknown key \`${key}\` ${where}.${consequence}`;
     const fixes = suggestion ? [replaceFix(`Rename to \`${suggestion}\``, entry.keyLocation, suggestion)] : [];
     this.found.push(diagnostic('unknown-key', message, entry.keyLocation, { fixes }));
   }
@@ -152,7 +157,7 @@ class SchemaWalker {
     ) {
       fixes.push(replaceFix(`Write \`${value.value}\` as an integer`, value.location, String(value.value)));
     }
-    const message = `\`${entry.key}\` expects ${expected}; \`${renderValue(value)}\` is ${describeKind(kind)}.`;
+    const message = `\`${entry.key}\` expects ${expected}; \`${withVisibleBidi(renderValue(value, VALUE_SHOWN))}\` is ${describeKind(kind)}.`;
     this.found.push(diagnostic('wrong-type', message, value.location, { fixes }));
   }
 
@@ -166,7 +171,7 @@ class SchemaWalker {
       this.found.push(
         diagnostic(
           'invalid-value',
-          `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${value.value}\`.`,
+          `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${withVisibleBidi(renderValue(value, VALUE_SHOWN))}\`.`,
           value.location,
           { fixes },
         ),
