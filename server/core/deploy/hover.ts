@@ -21,13 +21,39 @@ export interface DeployHover {
 const MAX_STAGE_VALUES = 40;
 
 export function deployHover(analysis: DeployAnalysis, offset: number): DeployHover | undefined {
-  if (!analysis.isDeployConfig) return undefined;
+  if (!analysis.isDeployConfig || onNoKey(analysis.file.text, offset)) return undefined;
   const hit = keyAtOffset(analysis.file.root, analysis.file.path, offset);
   if (!hit) return undefined;
   const found = specAtPath(hit.path);
   const sections = found ? describeSpec(hit.entry.key, found.spec) : [unknownKeyText(hit)];
   sections.push(...effectiveSections(analysis, hit));
   return { markdown: sections.join('\n\n'), range: hit.entry.keyLocation.range };
+}
+
+/**
+ * A blank line, or a comment: no key is there, though the map around it spans it (a hover
+ * there would show the enclosing key's documentation).
+ */
+function onNoKey(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const newline = text.indexOf('\n', offset);
+  const line = text.slice(start, newline < 0 ? text.length : newline).replace(/\r$/, '');
+  if (line.trim() === '') return true;
+  const comment = commentStart(line);
+  return comment >= 0 && offset - start >= comment;
+}
+
+/** Where a YAML comment starts on a line: a `#` at its start or after a space, outside quotes; -1 for none. */
+function commentStart(line: string): number {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || line[i - 1] === ' ' || line[i - 1] === '\t')) return i;
+  }
+  return -1;
 }
 
 function describeSpec(name: string, spec: KeySpec): string[] {
