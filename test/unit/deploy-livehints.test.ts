@@ -13,7 +13,7 @@ import {
   type LiveStageNumbers,
   type StageLiveNumbers,
 } from '../../server/core/deploy';
-import { analyzeFixture } from './support/deployHelpers';
+import { analyzeFixture, analyzeVirtual } from './support/deployHelpers';
 import { TTFT_WAITED_TEXT } from '../../server/core/analysis/ttftUpstreamWait';
 
 const talker: StageLiveNumbers = {
@@ -264,4 +264,16 @@ test("what leads the p99 tail: a hint of its own after that stage's numbers wher
     /^TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nThe prefill\+decode \(one output\) of stage 0 has the largest mean excess over its median in the 2 requests at or above the p99 of end-to-end time \(90% of the tail's excess;/,
   );
   for (const h of hints) assert.ok(lineLength(hints, h.position.line) <= INLAY_LABEL_BUDGET, h.label);
+});
+
+test('a stage id listed twice: its hint and code lens go to the last entry, the one vLLM-Omni keeps', () => {
+  const text = 'stages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n  - stage_id: 0\n    max_num_seqs: 8\n';
+  const anchors = stageAnchors(analyzeVirtual({ 'dup.yaml': text }, 'dup.yaml'));
+  assert.deepEqual(
+    anchors.map((a) => [a.stageId, a.entry.keyLocation.range.start.line + 1]),
+    [
+      [0, 5],
+      [1, 4],
+    ],
+  );
 });
