@@ -16,7 +16,7 @@ import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
-import { statusWords } from '../core/sessionStatusWords';
+import { statusWords, titleWithStatus } from '../core/sessionStatusWords';
 import { stageRolesOfSession } from '../core/stageRoles';
 import { sessionForDeployConfig } from '../core/deployConfigSession';
 
@@ -153,7 +153,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const numbers: LiveStageNumbers = {
       // Its title names what was read or served ("server.log · logged 10-19 07:12:04 – 07:12:12"),
       // not the internal id; its status in the views' words ("imported", not "exited").
-      sessionLabel: `${info.title} (${statusWords(info)})`,
+      sessionLabel: titleWithStatus(info.title, info),
       stages,
       tablesMissing:
         missing === null
