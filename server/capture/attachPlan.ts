@@ -69,8 +69,9 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
   const parts: string[] = [];
   parts.push(
     metricsUrl !== null
-      ? `Stage Lens scrapes ${metricsUrl}.`
-      : 'Its port is not known, so Stage Lens cannot scrape its /metrics.',
+      ? // Shown after "Stage Lens: " in the editor's messages: it does not name Stage Lens again.
+        `Scraping ${metricsUrl}.`
+      : 'Its port is not known, so its /metrics cannot be scraped.',
   );
   if (logFiles.length > 0) {
     parts.push(`It tails ${logFiles.join(' and ')} for the per-request stats log.`);
@@ -83,7 +84,7 @@ export function attachPlan(proc: ServingProcess): AttachPlan {
     const metricsRoute =
       metricsUrl !== null ? ' or use the metrics route (per-stage histograms, no per-request tables)' : '';
     parts.push(
-      `Stage Lens cannot capture its log: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`,
+      `Its log cannot be captured: ${where}; attach to a log file (restart the server with \`${restart}\`)${metricsRoute}.`,
     );
   }
   if (logFileArg !== null && !path.isAbsolute(logFileArg)) {

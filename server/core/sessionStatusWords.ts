@@ -22,3 +22,11 @@ export function statusWords(session: SessionState): string {
   }
   return session.status;
 }
+
+/**
+ * `title (exited, exit code 0)`: a session named with its status after it, one pair of
+ * parentheses (statusWords' own, around the exit code, become a comma).
+ */
+export function titleWithStatus(title: string, session: SessionState): string {
+  return `${title} (${statusWords(session).replace(/ \((.*)\)$/, ', $1')})`;
+}

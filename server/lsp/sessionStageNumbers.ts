@@ -4,19 +4,50 @@
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import {
   stagesRanAlongside,
+  type LivePhase,
   type LiveStageNumbers,
   type ReplicaLiveNumbers,
   type StageLiveNumbers,
 } from '../core/deploy/liveNumbers';
-import type { StageSummary } from '../core/analysis/types';
+import type { SplitName, StageSummary } from '../core/analysis/types';
+import { noNumberState, type NoNumberState } from '../core/values';
 import { firstStageIdOf } from '../core/analysis/crossStage';
 import type { Disposable, StageNumbersProvider } from './stageNumbersProvider';
 import path from 'node:path';
 import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
-import { statusWords } from '../core/sessionStatusWords';
+import { statusWords, titleWithStatus } from '../core/sessionStatusWords';
 import { stageRolesOfSession } from '../core/stageRoles';
 import { sessionForDeployConfig } from '../core/deployConfigSession';
+
+/** The split's phases as the hover names them. */
+const PHASE_SPLIT: readonly (readonly [LivePhase, SplitName])[] = [
+  ['ttft', 'ttftMs'],
+  ['prefill', 'prefillMs'],
+  ['decode', 'decodeMs'],
+  ['queued', 'queuedMs'],
+  ['inputWait', 'inputWaitMs'],
+  ['readyQueued', 'readyQueuedMs'],
+];
+
+/**
+ * The phases of a stage with no number, and why (None, hidden, not recorded), as the CLI's
+ * table words them: where the stage printed a split at all. The input split only where the
+ * session prints it on some stage (as the table shows its columns); prefill and decode not on a
+ * one-output stage, whose prefill+decode stands for both.
+ */
+function noNumberOf(s: StageSummary, inputSplit: boolean): Partial<Record<LivePhase, NoNumberState>> {
+  const printed = PHASE_SPLIT.some(([, name]) => s.splitStates[name].measured + s.splitStates[name].inferred > 0);
+  const out: Partial<Record<LivePhase, NoNumberState>> = {};
+  if (!printed || s.requestCount === 0) return out;
+  for (const [phase, name] of PHASE_SPLIT) {
+    if ((s.split[name]?.count ?? 0) > 0) continue;
+    if ((phase === 'inputWait' || phase === 'readyQueued') && !inputSplit) continue;
+    if ((phase === 'prefill' || phase === 'decode') && s.oneOutputRequests > 0) continue;
+    out[phase] = noNumberState(s.splitStates[name]);
+  }
+  return out;
+}
 
 /** The p50s a stage's (or one replica's) hint and hover show. */
 function stageNumbersOf(
@@ -24,6 +55,8 @@ function stageNumbersOf(
   stageId: number,
   alongsideUpstream: boolean,
   downstream: boolean,
+  ttftWaitedRequests: number,
+  inputSplit: boolean,
 ): StageLiveNumbers {
   const notRecorded = s.splitStates.ttftMs.notRecorded;
   const inputWait = s.split.inputWaitMs?.p50 ?? null;
@@ -40,6 +73,8 @@ function stageNumbersOf(
     queuedIncludesInputWait: downstream && inputWait === null,
     n: s.requestCount,
     ttftNotRecorded: notRecorded > 0 && notRecorded >= s.requestCount / 2,
+    ttftWaitedRequests,
+    noNumber: noNumberOf(s, inputSplit),
     stageTimeP50Ms:
       s.fields['stage_gen_time_ms']?.p50 ??
       (s.fields['omni_timing_stage_s'] === undefined ? null : s.fields['omni_timing_stage_s'].p50 * 1000),
@@ -85,16 +120,29 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const alongside = stagesRanAlongside(summary.findings, info.requestCount);
     const firstStageId = firstStageIdOf(summary.stages);
     const replicas = summary.replicas;
+    // The input split is named on every stage where some stage prints it (the CLI table's columns).
+    const inputSplit = summary.stages.some((s) =>
+      (['inputWaitMs', 'readyQueuedMs'] as const).some(
+        (n) => s.splitStates[n].measured + s.splitStates[n].inferred > 0,
+      ),
+    );
     for (const s of summary.stages) {
       if (s.stageId === null || s.stageKey.includes('_')) continue;
       const downstream = s.stageId > firstStageId;
       const alongsideUpstream = alongside && downstream;
+      // Its TTFT marked as the CLI's table and the side panel mark it: one finding, one rule.
+      const waited =
+        summary.findings.find((f) => f.code === 'ttft-includes-upstream-wait' && f.stageId === s.stageId)
+          ?.requestCount ?? 0;
       const own: ReplicaLiveNumbers[] = [];
       for (const r of replicas)
         if (r.stageKey === s.stageKey && r.replicaId !== null)
-          own.push({ ...stageNumbersOf(r, s.stageId, alongsideUpstream, downstream), replicaId: r.replicaId });
+          own.push({
+            ...stageNumbersOf(r, s.stageId, alongsideUpstream, downstream, waited, inputSplit),
+            replicaId: r.replicaId,
+          });
       stages.push({
-        ...stageNumbersOf(s, s.stageId, alongsideUpstream, downstream),
+        ...stageNumbersOf(s, s.stageId, alongsideUpstream, downstream, waited, inputSplit),
         ...(own.length === 0 ? {} : { replicas: own.sort((a, b) => a.replicaId - b.replicaId) }),
       });
     }
@@ -105,7 +153,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const numbers: LiveStageNumbers = {
       // Its title names what was read or served ("server.log · logged 10-19 07:12:04 – 07:12:12"),
       // not the internal id; its status in the views' words ("imported", not "exited").
-      sessionLabel: `${info.title} (${statusWords(info)})`,
+      sessionLabel: titleWithStatus(info.title, info),
       stages,
       tablesMissing:
         missing === null

@@ -37,7 +37,7 @@ after(async () => {
 });
 
 /** What leads the p99 tail: a hint of its own after the stage's numbers. */
-const isTailLead = (label: string): boolean => label.startsWith('p99 tail: ');
+const isTailLead = (label: string): boolean => label.startsWith('p99');
 
 function labels(hints: InlayHint[] | null): [number, string][] {
   return (hints ?? []).map((hint) => [
@@ -136,7 +136,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   );
   assert.match(
     tooltip(hints[1]!).split(measuredIn)[0] ?? '',
-    /^TTFT not recorded · input wait p50 [\d,.]+ m?s · ready queued p50 [\d,.]+ m?s \(n=\d+\)$/,
+    /^TTFT not recorded · prefill not measured · decode hidden · input wait p50 [\d,.]+ m?s · ready queued p50 ≈?[\d,.]+ m?s( \(inferred 0: hidden row, other half of the split measured\))? \(n=\d+\)$/,
   );
   for (const h of hints) assert.ok(tooltip(h).includes(measuredIn), tooltip(h));
   const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
@@ -162,20 +162,27 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     return found.length >= 3 && n(tooltip(found[0]!)) > firstCount ? found : undefined;
   });
   // With a tail: the talker leads the p99 of time to first audio (the cold request's JIT build
-  // sits in its prefill+decode); a hint after its numbers says so, none after the codec's.
+  // sits in its prefill+decode). The editor counts a line's labels together against its 43
+  // characters: where the talker's numbers leave no room, the tail lead is in their tooltip, and
+  // no line's labels add up to more than 43.
   const led = await waitFor('the tail lead on the talker', async () => {
     const found = (await client.inlayHints(uri)) ?? [];
-    return found.length === 4 && isTailLead(labels([found[1]!])[0]?.[1] ?? '') ? found : undefined;
+    return found.some((h) => tooltip(h).includes('largest mean excess')) ? found : undefined;
   });
-  assert.deepEqual(
-    labels(led).map(([line]) => line),
-    [stage0, stage0, stage1, flag],
-  );
-  assert.match(labels(led)[1]?.[1] ?? '', /^p99 tail: prefill\+decode \(one output\) \d+%$/);
-  assert.doesNotMatch(labels(led)[2]?.[1] ?? '', /p99 tail/);
+  for (const line of new Set(labels(led).map(([at]) => at)))
+    assert.ok(
+      labels(led)
+        .filter(([at]) => at === line)
+        .reduce((sum, [, text]) => sum + text.length, 0) <= 43,
+      JSON.stringify(labels(led)),
+    );
+  const leadHint = led.find((h) => tooltip(h).includes('largest mean excess'));
+  assert.equal(leadHint?.position.line, stage0 - 1);
   // The target in the side panel's words: the codec's first output is the first audio.
-  const leadTip = tooltip(led[1]!);
+  const leadTip = tooltip(leadHint!);
+  assert.match(leadTip, /The prefill\+decode \(one output\) of stage 0 has the largest mean excess/, leadTip);
   assert.match(leadTip, /at or above the p99 of time to first audio \(stage 1 · code2wav\) \(/, leadTip);
+  assert.ok(!led.some((h) => h.position.line === stage1 - 1 && tooltip(h).includes('largest mean excess')));
 
   assert.ok(tooltip(led[0]!).includes(`${measuredIn}running)`), tooltip(led[0]!));
   // Stopped: the same numbers, and the hover says the session no longer runs (its request count is unchanged).

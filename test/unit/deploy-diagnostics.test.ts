@@ -170,6 +170,45 @@ test('unknown keys, with "did you mean" where a known key is close', () => {
   check(`defaults: &d\n  max_num_seqs: 4\n${TTS}`, []);
 });
 
+test('a connector extra key under a stage or at the top level: said where it belongs', () => {
+  // Under a stage vLLM-Omni passes it to vLLM as an engine argument: talker first audio stays off.
+  const underStage = TTS.replace(
+    '      from_stage_0: shm\n',
+    '      from_stage_0: shm\n    talker_first_audio: true\n',
+  );
+  const found = check(underStage, ['misplaced-key@17']);
+  assert.equal(
+    found[0].message,
+    '`talker_first_audio` is a connector `extra` key: it belongs under `connectors.<name>.extra`, not in a stage. Here it is passed to vLLM as an engine argument, and vLLM-Omni does not read it as this setting.',
+  );
+  assert.equal(found[0].severity, 'warning');
+  const topLevel = check(`initial_codec_chunk_frames: 1\n${TTS}`, ['misplaced-key@1']);
+  assert.match(
+    topLevel[0].message,
+    /belongs under `connectors.<name>.extra`, not at the top level\. vLLM-Omni does not read it here\.$/,
+  );
+});
+
+test('a long or bidi-laden value or key is quoted cut and with its direction controls visible', () => {
+  const long = 'v'.repeat(5000);
+  const found = check(TTS.replace('model_runner: v2', `model_runner: ${long}`), [
+    'tfa-model-runner-not-v2@1',
+    'invalid-value@1',
+  ]);
+  const cut = `${'v'.repeat(49)}…`;
+  assert.equal(
+    found.find((d) => d.code === 'invalid-value')?.message,
+    `\`model_runner\` must be one of \`v1\`, \`v2\`; vLLM-Omni rejects \`${cut}\`.`,
+  );
+  assert.match(
+    found.find((d) => d.code === 'tfa-model-runner-not-v2')?.message ?? '',
+    new RegExp(`model_runner: ${cut};`),
+  );
+  for (const d of found) assert.ok(d.message.length < 400, d.message.slice(0, 80));
+  const bidi = check(`flav\u202eour: 1\n${TTS}`, ['unknown-key@1']);
+  assert.equal(bidi[0].message, 'Unknown key `flav\\u202Eour` at the top level. vLLM-Omni does not read it.');
+});
+
 test('wrong value types and values out of range', () => {
   const quoted = TTS.replace(
     '    enable_prefix_caching: false\n',

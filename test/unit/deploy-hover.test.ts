@@ -128,3 +128,34 @@ test('to_stage_N / from_stage_N: the hover names the stage the key names, not a 
   assert.match(from, /carries data from stage 0 into this stage\./);
   assert.doesNotMatch(to + from, /stage N\b|<N>/);
 });
+
+test('a connector extra key under a stage: the hover says where it belongs and what it does there', () => {
+  const text = 'stages:\n  - stage_id: 1\n    talker_first_audio: true\n';
+  const hover = deployHover(analyzeVirtual({ 'deploy.yaml': text }, 'deploy.yaml'), text.indexOf('talker_first') + 1);
+  assert.match(
+    hover?.markdown ?? '',
+    /^\*\*`talker_first_audio`\*\* is a connector `extra` key: it belongs under `connectors.<name>.extra`\./,
+  );
+  assert.match(hover?.markdown ?? '', /\*\*`talker_first_audio`\*\* · boolean · default: false/);
+  assert.doesNotMatch(hover?.markdown ?? '', /not a deploy key/);
+});
+
+test('a key holding a bidi control: shown as a visible escape, not reordering the hover', () => {
+  const text = 'stages:\n  - stage_id: 0\n    evil\u202eexe: 1\n';
+  const hover = deployHover(analyzeVirtual({ 'deploy.yaml': text }, 'deploy.yaml'), text.indexOf('evil') + 1);
+  assert.match(hover?.markdown ?? '', /^\*\*`evil\\u202Eexe`\*\* is not a deploy key/);
+  assert.doesNotMatch(hover?.markdown ?? '', /\u202e/);
+});
+
+test('no hover on a blank line or a comment inside a map: the enclosing key is not there', () => {
+  const text =
+    'stages:\n  - stage_id: 0\n    max_num_seqs: 4\nconnectors:\n  shm:\n    name: SharedMemoryConnector\n\n    # first audio\n    extra:\n      talker_first_audio: true  # on\n\n      initial_codec_chunk_frames: 1\n';
+  const analysis = analyzeVirtual({ 'deploy.yaml': text }, 'deploy.yaml');
+  const at = (needle: string, delta = 0): number => text.indexOf(needle) + delta;
+  assert.equal(deployHover(analysis, at('\n\n    #', 1)), undefined, 'a blank line');
+  assert.equal(deployHover(analysis, at('# first', 3)), undefined, 'a comment line');
+  assert.equal(deployHover(analysis, at('# on', 2)), undefined, 'a comment after a value');
+  assert.equal(deployHover(analysis, at('# on\n\n', 5)), undefined, 'a blank line inside extra');
+  assert.match(deployHover(analysis, at('talker_first', 2))?.markdown ?? '', /^\*\*`talker_first_audio`\*\*/);
+  assert.match(deployHover(analysis, at('extra:', 1))?.markdown ?? '', /^\*\*`extra`\*\*/);
+});

@@ -13,7 +13,8 @@ import {
   type LiveStageNumbers,
   type StageLiveNumbers,
 } from '../../server/core/deploy';
-import { analyzeFixture } from './support/deployHelpers';
+import { analyzeFixture, analyzeVirtual } from './support/deployHelpers';
+import { TTFT_WAITED_TEXT } from '../../server/core/analysis/ttftUpstreamWait';
 
 const talker: StageLiveNumbers = {
   stageId: 0,
@@ -59,13 +60,39 @@ test("a downstream stage's queued time: its split parts where printed, else said
   const inferred = { ...split, inputWaitP50Ms: 0.2, readyQueuedP50Ms: 0, readyQueuedInferred: true };
   assert.equal(
     formatStageDetail(inferred),
-    'TTFT p50 90 ms · input wait p50 0.2 ms · ready queued p50 ≈0 ms (inferred: the row was hidden, zero or not measured) (n=18)',
+    'TTFT p50 90 ms · input wait p50 0.2 ms · ready queued p50 ≈0 ms (inferred 0: hidden row, other half of the split measured) (n=18)',
   );
   assert.equal(formatStageNumbers(inferred), 'p50 input wait 0.2 ms · TTFT 90 ms (n=18)');
   assert.equal(
     formatStageDetail({ ...codecLie, queuedIncludesInputWait: true }),
     'TTFT not recorded · queued p50 1,250 ms (includes the wait for upstream input) (n=18)',
   );
+});
+
+test('a phase with no number is named with why, never left out: not measured (None), hidden, not recorded', () => {
+  // The before-fix codec: TTFT 0 with no prefill, prefill None, decode hidden, the input split printed.
+  const codec: StageLiveNumbers = {
+    ...codecLie,
+    queuedP50Ms: 63.2,
+    inputWaitP50Ms: 63,
+    readyQueuedP50Ms: 0,
+    readyQueuedInferred: true,
+    noNumber: { prefill: 'notMeasured', decode: 'hidden' },
+  };
+  assert.equal(
+    formatStageDetail(codec),
+    'TTFT not recorded · prefill not measured · decode hidden · input wait p50 63 ms · ready queued p50 ≈0 ms (inferred 0: hidden row, other half of the split measured) (n=18)',
+  );
+  // The first stage of a session that prints the input split: its split is None, said so.
+  assert.equal(
+    formatStageDetail({
+      ...talker,
+      noNumber: { decode: 'hidden', inputWait: 'notMeasured', readyQueued: 'notMeasured' },
+    }),
+    'TTFT p50 41 ms · prefill p50 39 ms · decode hidden · queued p50 0.4 ms · input wait not measured · ready queued not measured (n=120)',
+  );
+  // The label keeps to numbers.
+  assert.equal(formatStageNumbers(codec), 'p50 input wait 63 ms · TTFT not recorded');
 });
 
 test('codec TTFT status under talker first audio', () => {
@@ -91,6 +118,13 @@ test('codec TTFT status under talker first audio', () => {
     ],
   };
   assert.equal(codecTtftStatus(several, [1, 2, 3])?.label, 'codec TTFT recorded (stages 1, 2, 3)');
+  // A codec TTFT that waited for the talker's first audio: marked, and the mark said in the tooltip.
+  const waited = { ...fixed, stages: [talker, { ...fixed.stages[1]!, ttftWaitedRequests: 2 }] };
+  assert.deepEqual(codecTtftStatus(waited, [1]), {
+    label: 'codec TTFT recorded (stage 1 p50 4 s†)',
+    detail: `codec TTFT recorded (stage 1 p50 4,000 ms†)\n† ${TTFT_WAITED_TEXT}, on 2 of 18 requests.`,
+  });
+  assert.equal(formatStageNumbers(waited.stages[1]!), 'p50 queued 1.25 s · TTFT 4 s† (n=18)');
   assert.equal(
     formatCodecTtftStatus({ ...session, stages: [talker] }, [1]),
     'codec TTFT: no measurement for stage 1 yet',
@@ -116,10 +150,13 @@ test('hints after stage_id, after base_config for inherited stages, after talker
   const inherited = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), session).map(
     (h) => `${h.position.line + 1} ${h.label}`,
   );
-  assert.deepEqual(inherited, [
-    '2 stage 0: p50 prefill 39 ms · TTFT 41 ms',
-    '2 stage 1: queued 1.25 s · TTFT not recorded',
-  ]);
+  // Both after base_config: the editor's length counts the line's labels together, so the second
+  // stage is not cut to "…" there but named in the first one's tooltip.
+  assert.deepEqual(inherited, ['2 stage 0: p50 prefill 39 ms · TTFT 41 ms']);
+  assert.match(
+    liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), session)[0]?.tooltip ?? '',
+    /^stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nPast the editor's inlay hint length on this line: stage 1: queued 1.25 s · TTFT not recorded\nstage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch: vllm serve$/,
+  );
   assert.deepEqual(
     stageAnchors(analyzeFixture('qwen3_tts_mrv2.yaml')).map((a) => [
       a.stageId,
@@ -176,7 +213,33 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
   );
 });
 
-test("what leads the p99 tail: a hint of its own after that stage's numbers, within the budget", () => {
+test("what leads the p99 tail: a hint of its own after that stage's numbers where the line has room for both", () => {
+  // VS Code counts every inlay label on a line against editor.inlayHints.maximumLength (43): the
+  // first whole, the next cut to what is left. The labels of a line add up to 43 at most.
+  const lineLength = (hints: readonly { position: { line: number }; label: string }[], line: number): number =>
+    hints.filter((h) => h.position.line === line).reduce((sum, h) => sum + h.label.length, 0);
+  const decodeLead: LiveStageNumbers = {
+    ...session,
+    tailLead: { stageId: 0, part: 'decode', share: 0.85, target: 'end-to-end time', tailRequests: 2 },
+  };
+  const roomy = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), decodeLead);
+  // The numbers give up "p50" and the count, the tail lead its long form: both whole.
+  assert.deepEqual(
+    roomy.map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`),
+    [
+      '35:15 prefill 39 ms · TTFT 41 ms',
+      '35:15 p99: decode 85%',
+      '42:15 p50 queued 1.25 s · TTFT not recorded',
+      '21:30 codec TTFT not recorded (no stats fix)',
+    ],
+  );
+  assert.match(
+    roomy[1]?.tooltip ?? '',
+    /^The decode of stage 0 has the largest mean excess over its median in the 2 requests at or above the p99 of end-to-end time \(85% of the tail's excess;/,
+  );
+  for (const h of roomy) assert.ok(lineLength(roomy, h.position.line) <= INLAY_LABEL_BUDGET, h.label);
+
+  // No room for both: the numbers stay whole on the line, the tail lead is in their tooltip.
   const led: LiveStageNumbers = {
     ...session,
     tailLead: {
@@ -192,21 +255,25 @@ test("what leads the p99 tail: a hint of its own after that stage's numbers, wit
     hints.map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`),
     [
       '35:15 p50 prefill 39 ms · TTFT 41 ms (n=120)',
-      '35:15 p99 tail: prefill+decode (one output) 90%',
       '42:15 p50 queued 1.25 s · TTFT not recorded',
       '21:30 codec TTFT not recorded (no stats fix)',
     ],
   );
   assert.match(
-    hints[1]?.tooltip ?? '',
-    /^The prefill\+decode \(one output\) of stage 0 has the largest mean excess over its median in the 2 requests at or above the p99 of end-to-end time \(90% of the tail's excess;/,
+    hints[0]?.tooltip ?? '',
+    /^TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nThe prefill\+decode \(one output\) of stage 0 has the largest mean excess over its median in the 2 requests at or above the p99 of end-to-end time \(90% of the tail's excess;/,
   );
-  // After base_config, named by stage: "(one output)" gives way to fit.
-  const inherited = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), led).map((h) => h.label);
-  assert.deepEqual(inherited, [
-    'stage 0: p50 prefill 39 ms · TTFT 41 ms',
-    'stage 0: p99 tail: prefill+decode 90%',
-    'stage 1: queued 1.25 s · TTFT not recorded',
-  ]);
-  for (const label of inherited) assert.ok(label.length <= INLAY_LABEL_BUDGET, label);
+  for (const h of hints) assert.ok(lineLength(hints, h.position.line) <= INLAY_LABEL_BUDGET, h.label);
+});
+
+test('a stage id listed twice: its hint and code lens go to the last entry, the one vLLM-Omni keeps', () => {
+  const text = 'stages:\n  - stage_id: 0\n    max_num_seqs: 4\n  - stage_id: 1\n  - stage_id: 0\n    max_num_seqs: 8\n';
+  const anchors = stageAnchors(analyzeVirtual({ 'dup.yaml': text }, 'dup.yaml'));
+  assert.deepEqual(
+    anchors.map((a) => [a.stageId, a.entry.keyLocation.range.start.line + 1]),
+    [
+      [0, 5],
+      [1, 4],
+    ],
+  );
 });

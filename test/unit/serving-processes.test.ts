@@ -207,6 +207,8 @@ test('attach plan: a terminal or a pipe is explained, with the log-file and metr
   const terminal = attachPlan(proc({}));
   assert.deepEqual(terminal.logFiles, []);
   assert.equal(terminal.metricsUrl, 'http://127.0.0.1:8000/metrics');
+  // The editor shows it after "Stage Lens: ": it does not start with the name again.
+  assert.match(terminal.explanation, /^Scraping http:\/\/127\.0\.0\.1:8000\/metrics\. Its log cannot be captured: /);
   assert.match(
     terminal.explanation,
     /its output goes to a terminal, which Stage Lens cannot read; attach to a log file \(restart the server with `vllm serve Qwen\/Qwen3-TTS --omni --log-stats 2>&1 \| tee server\.log`\) or use the metrics route/,

@@ -6,10 +6,11 @@ import * as path from 'node:path';
 import type { DeployAnalysis } from './analysis';
 import { renderValue, stageIdOf, type ConfigEntry, type ConfigMap } from './configTree';
 import { keyAtOffset, type KeyHit } from './keyAtOffset';
-import { specAtPath, type KeySpec } from './schema';
+import { misplacedKeyHome, specAtPath, topLevelSchema, type KeySpec, type MapSchema } from './schema';
 import { describeLocation, type SourceRange } from './sourceRange';
 import { stageViews } from './stageViews';
 import { talkerFirstAudioReports } from './talkerFirstAudio';
+import { withVisibleBidi } from '../visibleBidi';
 
 export interface DeployHover {
   readonly markdown: string;
@@ -20,13 +21,39 @@ export interface DeployHover {
 const MAX_STAGE_VALUES = 40;
 
 export function deployHover(analysis: DeployAnalysis, offset: number): DeployHover | undefined {
-  if (!analysis.isDeployConfig) return undefined;
+  if (!analysis.isDeployConfig || onNoKey(analysis.file.text, offset)) return undefined;
   const hit = keyAtOffset(analysis.file.root, analysis.file.path, offset);
   if (!hit) return undefined;
   const found = specAtPath(hit.path);
   const sections = found ? describeSpec(hit.entry.key, found.spec) : [unknownKeyText(hit)];
   sections.push(...effectiveSections(analysis, hit));
   return { markdown: sections.join('\n\n'), range: hit.entry.keyLocation.range };
+}
+
+/**
+ * A blank line, or a comment: no key is there, though the map around it spans it (a hover
+ * there would show the enclosing key's documentation).
+ */
+function onNoKey(text: string, offset: number): boolean {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const newline = text.indexOf('\n', offset);
+  const line = text.slice(start, newline < 0 ? text.length : newline).replace(/\r$/, '');
+  if (line.trim() === '') return true;
+  const comment = commentStart(line);
+  return comment >= 0 && offset - start >= comment;
+}
+
+/** Where a YAML comment starts on a line: a `#` at its start or after a space, outside quotes; -1 for none. */
+function commentStart(line: string): number {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || line[i - 1] === ' ' || line[i - 1] === '\t')) return i;
+  }
+  return -1;
 }
 
 function describeSpec(name: string, spec: KeySpec): string[] {
@@ -38,8 +65,25 @@ function describeSpec(name: string, spec: KeySpec): string[] {
   ];
 }
 
+/** The schema of the map holding the key at `path` (its last key), when the map is known. */
+function parentSchema(path: readonly string[]): MapSchema | undefined {
+  if (path.length === 1) return topLevelSchema;
+  const parent = path[path.length - 2] === '[]' ? path.slice(0, -2) : path.slice(0, -1);
+  const found = specAtPath(parent);
+  return path[path.length - 2] === '[]' ? found?.spec.items : found?.spec.children;
+}
+
 function unknownKeyText(hit: KeyHit): string {
-  return `**\`${hit.entry.key}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
+  const schema = parentSchema(hit.path);
+  const home = schema === undefined ? undefined : misplacedKeyHome(hit.entry.key, schema);
+  if (home !== undefined) {
+    const spec = specAtPath(['connectors', '<name>', 'extra', hit.entry.key])?.spec;
+    return [
+      `**\`${hit.entry.key}\`** is a connector \`extra\` key: it belongs under \`${home}\`. Where it is now, vLLM-Omni does not read it as this setting (under a stage it is passed to vLLM as an engine argument).`,
+      ...(spec === undefined ? [] : describeSpec(hit.entry.key, spec)),
+    ].join('\n\n');
+  }
+  return `**\`${withVisibleBidi(hit.entry.key)}\`** is not a deploy key Stage Lens knows. Stage-level keys and connector \`extra\` keys are passed on as they are (unknown stage keys become vLLM engine arguments).`;
 }
 
 function effectiveSections(analysis: DeployAnalysis, hit: KeyHit): string[] {
@@ -68,7 +112,9 @@ function stageText(root: ConfigMap, id: number, file: string): string {
   const lines = [...view.stage.entries.values()]
     .filter((entry) => entry.key !== 'stage_id')
     .slice(0, MAX_STAGE_VALUES)
-    .map((entry) => `- \`${entry.key}: ${renderValue(entry.value, 50)}\` — ${origin(entry, file)}`);
+    .map(
+      (entry) => `- \`${withVisibleBidi(`${entry.key}: ${renderValue(entry.value, 50)}`)}\` — ${origin(entry, file)}`,
+    );
   return [`**Effective stage ${id}** (after overlays, CUDA):`, ...lines].join('\n');
 }
 

@@ -11,6 +11,7 @@ import {
   formatTailLead,
   tablesMissingHint,
   tablesMissingMark,
+  ttftWaitedNote,
   type LiveStageNumbers,
   type StageLiveNumbers,
   type TailLead,
@@ -46,44 +47,95 @@ function numbersLabel(
     : numbers;
 }
 
-/** `p99 tail: decode 85%` within the budget: a one-output stage's part without "(one output)", an unsplit gen time without its parenthesis, where they must. */
-function tailLeadLabel(lead: TailLead, prefix: string): string {
-  const label = `${prefix}${formatTailLead(lead)}`;
-  if (label.length <= INLAY_LABEL_BUDGET) return label;
+/** Where a hint's tooltip names the session, after its own text. */
+const MEASURED_IN = '\n\nMeasured in ';
+
+/**
+ * What leads the p99 tail, in the forms the line may have room for, longest first:
+ * `p99 tail: prefill+decode (one output) 90%`, `p99 tail: prefill+decode 90%`, `p99: prefill+decode 90%`.
+ */
+function tailLeadForms(lead: TailLead): string[] {
   const short =
     lead.part === PREFILL_DECODE_LABEL
       ? PREFILL_DECODE_SHORT
       : lead.part === UNSPLIT_GEN_LABEL
         ? UNSPLIT_GEN_SHORT
         : lead.part;
-  return `${prefix}${formatTailLead({ ...lead, part: short })}`;
+  const share = `${Math.round(lead.share * 100)}%`;
+  return [...new Set([formatTailLead(lead), formatTailLead({ ...lead, part: short }), `p99: ${short} ${share}`])];
+}
+
+/**
+ * The editor cuts a line's inlay hints together: editor.inlayHints.maximumLength counts every
+ * label on the line, the first ones whole, the next cut to what is left (often to `…`). Past
+ * the first, a hint that does not fit whole in what its line has left is not shown there; its
+ * label and tooltip go into the tooltip of the line's first hint, so nothing is cut to nothing.
+ */
+export function fitLines(hints: readonly LiveHint[], budget = INLAY_LABEL_BUDGET): LiveHint[] {
+  const kept: LiveHint[] = [];
+  const first = new Map<number, { index: number; used: number }>();
+  for (const hint of hints) {
+    const line = first.get(hint.position.line);
+    if (line === undefined) {
+      first.set(hint.position.line, { index: kept.length, used: hint.label.length });
+      kept.push(hint);
+    } else if (line.used + hint.label.length <= budget) {
+      line.used += hint.label.length;
+      kept.push(hint);
+    } else {
+      const host = kept[line.index] as LiveHint;
+      const [own, ...context] = host.tooltip.split(MEASURED_IN);
+      const [other] = hint.tooltip.split(MEASURED_IN);
+      kept[line.index] = {
+        ...host,
+        tooltip: [
+          `${own}\n\nPast the editor's inlay hint length on this line: ${hint.label}\n${other}`.trimEnd(),
+          ...context,
+        ].join(MEASURED_IN),
+      };
+    }
+  }
+  return kept;
 }
 
 export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | null): LiveHint[] {
   if (!numbers || !analysis.isDeployConfig) return [];
   const byStage = new Map(numbers.stages.map((stage) => [stage.stageId, stage]));
   const missing = numbers.tablesMissing ?? null;
-  const tooltip = `Measured in ${numbers.sessionLabel}${missing === null ? '' : `\n\n${missing.message}`}`;
+  const tooltip = `${MEASURED_IN}${numbers.sessionLabel}${missing === null ? '' : `\n\n${missing.message}`}`;
   const hints: LiveHint[] = [];
   for (const anchor of stageAnchors(analysis)) {
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
     const prefix = anchor.inherited ? `stage ${anchor.stageId}: ` : '';
     const noticed = missing !== null && hints.length === 0;
-    const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, INLAY_LABEL_BUDGET - prefix.length)}`;
-    // The label is short (the editor cuts long inlay hints: editor.inlayHints.maximumLength); the tooltip has every number.
+    const lead = numbers.tailLead ?? null;
+    const led = lead !== null && lead.stageId === anchor.stageId;
+    // The numbers and what leads the p99 tail share the line's length (fitLines): the numbers
+    // give up their count and "p50" first, the tail lead its long forms; where even the shortest
+    // pair is too long, the tail lead goes to the numbers' tooltip.
+    const budget = INLAY_LABEL_BUDGET - prefix.length;
+    const shortest = numbersLabel(measured, noticed ? missing : null, 0).length;
+    const tail = led ? (tailLeadForms(lead).find((form) => shortest + form.length <= budget) ?? null) : null;
+    const label = `${prefix}${numbersLabel(measured, noticed ? missing : null, budget - (tail?.length ?? 0))}`;
+    // The label is short; the tooltip has every number.
     // A stage on several replicas: each replica's numbers under the stage's (a slow replica hides in the stage's p50).
-    const detail = [`${prefix}${formatStageDetail(measured)}`, ...formatReplicaDetails(measured)].join('\n');
+    // A TTFT that waited upstream is marked in the label; what the mark means, under the numbers.
+    const waitedNote = ttftWaitedNote(measured);
+    const why = led
+      ? `The ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`
+      : null;
+    const detail = [
+      `${prefix}${formatStageDetail(measured)}`,
+      ...formatReplicaDetails(measured),
+      ...(waitedNote === null ? [] : [waitedNote]),
+      ...(why !== null && tail === null ? ['', `${prefix}${why}`] : []),
+    ].join('\n');
     // Said once: leading the first stage's hover.
     const notice = noticed ? `${tablesMissingHint(missing)} · ` : '';
     const position = anchor.entry.value.location.range.end;
-    hints.push({ position, label, tooltip: `${notice}${detail}\n\n${tooltip}` });
-    const lead = numbers.tailLead ?? null;
-    if (lead === null || lead.stageId !== anchor.stageId) continue;
-    // A hint of its own after the numbers, so that the editor's cut of a long label takes
-    // neither: the numbers and what leads the p99 tail each fit on their own.
-    const why = `The ${lead.part} of stage ${lead.stageId} has the largest mean excess over its median in the ${countOf(lead.tailRequests, 'request')} at or above the p99 of ${lead.target} (${Math.round(lead.share * 100)}% of the tail's excess${lead.share > 1 ? ": above 100% because stages overlap, so the parts' excesses add up to more than the target's" : ''}; Stage Lens: Latency Summary, "Why p99 is slow").`;
-    hints.push({ position, label: tailLeadLabel(lead, prefix), tooltip: `${prefix}${why}\n\n${tooltip}` });
+    hints.push({ position, label, tooltip: `${notice}${detail}${tooltip}` });
+    if (tail !== null && why !== null) hints.push({ position, label: tail, tooltip: `${prefix}${why}${tooltip}` });
   }
   for (const report of talkerFirstAudioReports(analysis.effective.root)) {
     if (report.flag.value.location.file !== analysis.file.path) continue;
@@ -92,8 +144,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
       hints.push({
         position: report.flag.value.location.range.end,
         label: status.label,
-        tooltip: `${status.detail}\n\n${tooltip}`,
+        tooltip: `${status.detail}${tooltip}`,
       });
   }
-  return hints;
+  return fitLines(hints);
 }

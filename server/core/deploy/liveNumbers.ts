@@ -4,6 +4,11 @@
 import { groupedNumber } from '../numberText';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import type { Finding } from '../analysis/types';
+import { TTFT_WAITED_MARK, TTFT_WAITED_TEXT } from '../analysis/ttftUpstreamWait';
+import { NO_NUMBER_WORD, type NoNumberState } from '../values';
+
+/** The phases a stage's hover names, with or without a number. */
+export type LivePhase = 'ttft' | 'prefill' | 'decode' | 'queued' | 'inputWait' | 'readyQueued';
 
 export interface StageLiveNumbers {
   readonly stageId: number;
@@ -25,14 +30,29 @@ export interface StageLiveNumbers {
    */
   readonly inputWaitP50Ms?: number | null;
   readonly readyQueuedP50Ms?: number | null;
-  /** Every value behind it is a 0 inferred from a hidden row (zero or not measured): shown `≈`, as the views show it. */
+  /**
+   * Every value behind it is a 0 inferred from a hidden row whose other half of the split is
+   * measured (so a measured 0, by the documented rule): shown `≈`, as the views show it.
+   */
   readonly readyQueuedInferred?: boolean;
+  /**
+   * The phases with no number on this stage and why, as the CLI's table and the side panel word
+   * them (not measured: None; hidden: zero or not measured; not recorded): the hover names them,
+   * never leaves them out. Absent: every phase shown has a number, or is not shown at all.
+   */
+  readonly noNumber?: Readonly<Partial<Record<LivePhase, NoNumberState>>>;
   /** A downstream stage that prints no split: its queued time includes the wait for upstream input. */
   readonly queuedIncludesInputWait?: boolean;
   /** Requests of this stage the figures are over. */
   readonly n: number;
   /** The stage's TTFT is not recorded (codec `vllm_ttft_ms` 0 with no prefill): build without the fix. */
   readonly ttftNotRecorded: boolean;
+  /**
+   * Requests of the stage whose TTFT includes a wait for upstream output (finding
+   * ttft-includes-upstream-wait): its TTFT carries TTFT_WAITED_MARK, as in the CLI's table and
+   * the side panel. A replica carries its stage's count. Absent or 0: none.
+   */
+  readonly ttftWaitedRequests?: number;
   /** p50 of the stage's time (stage_gen_time_ms, or [OmniTiming]'s seconds when the tables are missing), ms. */
   readonly stageTimeP50Ms?: number | null;
   /**
@@ -125,7 +145,7 @@ export function formatMs(ms: number): string {
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
-/** VS Code's default `editor.inlayHints.maximumLength`: a longer hint is cut there. */
+/** VS Code's default `editor.inlayHints.maximumLength`: the labels of a line, together, are cut there. */
 export const INLAY_LABEL_BUDGET = 43;
 
 /** `0.4 ms`, `39 ms`, `1.27 s`, `25.4 s`, `125 s`: few characters, three significant digits at most. */
@@ -139,14 +159,33 @@ export function compactMs(ms: number): string {
   return `${groupedNumber(Math.round(s), 0, 0)} s`;
 }
 
-/** The queued time as the hint names it: input wait and ready queued where split, else queued. */
-function queuedParts(numbers: StageLiveNumbers): [string, number | null, string][] {
+/** `TTFT 153 ms†`: the mark on a TTFT that waited upstream (ttftUpstreamWait.ts), none elsewhere. */
+function ttftMark(numbers: StageLiveNumbers): string {
+  return (numbers.ttftWaitedRequests ?? 0) > 0 ? TTFT_WAITED_MARK : '';
+}
+
+/**
+ * `† TTFT includes a wait for upstream output: … on 1 of 6 requests.`: what the mark on the
+ * stage's TTFT means, for its tooltip; null where its TTFT is unmarked.
+ */
+export function ttftWaitedNote(numbers: StageLiveNumbers): string | null {
+  const waited = numbers.ttftWaitedRequests ?? 0;
+  if (waited === 0 || numbers.ttftNotRecorded || numbers.ttftP50Ms === null) return null;
+  return `${TTFT_WAITED_MARK} ${TTFT_WAITED_TEXT}, on ${waited} of ${numbers.n} request${numbers.n === 1 ? '' : 's'}.`;
+}
+
+/** The queued time as the hint names it: input wait and ready queued where split, else queued (and the split's state, where the session has one). */
+function queuedParts(numbers: StageLiveNumbers): [string, number | null, string, LivePhase][] {
   const inputWait = numbers.inputWaitP50Ms ?? null;
-  if (inputWait === null) return [['queued', numbers.queuedP50Ms, '']];
-  return [
-    ['input wait', inputWait, ''],
-    ['ready queued', numbers.readyQueuedP50Ms ?? null, numbers.readyQueuedInferred === true ? '≈' : ''],
+  const readyQueued: [string, number | null, string, LivePhase] = [
+    'ready queued',
+    numbers.readyQueuedP50Ms ?? null,
+    numbers.readyQueuedInferred === true ? '≈' : '',
+    'readyQueued',
   ];
+  if (inputWait === null)
+    return [['queued', numbers.queuedP50Ms, '', 'queued'], ['input wait', null, '', 'inputWait'], readyQueued];
+  return [['input wait', inputWait, '', 'inputWait'], readyQueued];
 }
 
 /** The stage's phases measured, largest first. */
@@ -178,7 +217,7 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
     ? 'TTFT not recorded'
     : numbers.ttftP50Ms === null
       ? null
-      : `TTFT ${compactMs(numbers.ttftP50Ms)}`;
+      : `TTFT ${compactMs(numbers.ttftP50Ms)}${ttftMark(numbers)}`;
   const count = ` (n=${numbers.n})`;
   if (largest === undefined && ttft === null) {
     const stageTime = numbers.stageTimeP50Ms ?? null;
@@ -200,24 +239,36 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
   return plain.length <= budget || !plain.startsWith('p50 ') ? plain : plain.slice('p50 '.length);
 }
 
-/** `TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)`: every number of the stage, for the hint's tooltip. */
+/**
+ * `TTFT p50 41 ms · prefill p50 39 ms · decode hidden · queued p50 0.4 ms (n=120)`: every number
+ * of the stage, and every phase without one said as such, for the hint's tooltip.
+ */
 export function formatStageDetail(numbers: StageLiveNumbers): string {
   const parts: string[] = [];
+  const none = (phase: LivePhase, name: string): void => {
+    const state = numbers.noNumber?.[phase];
+    if (state !== undefined) parts.push(`${name} ${NO_NUMBER_WORD[state]}`);
+  };
   if (numbers.ttftNotRecorded) parts.push('TTFT not recorded');
-  else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}`);
+  else if (numbers.ttftP50Ms !== null) parts.push(`TTFT p50 ${formatMs(numbers.ttftP50Ms)}${ttftMark(numbers)}`);
+  else none('ttft', 'TTFT');
   if (numbers.prefillP50Ms !== null) parts.push(`prefill p50 ${formatMs(numbers.prefillP50Ms)}`);
+  else none('prefill', 'prefill');
   const combined = numbers.prefillDecodeP50Ms ?? null;
   if (combined !== null) parts.push(`${PREFILL_DECODE_LABEL} p50 ${formatMs(combined)}`);
   const decode = combined === null ? (numbers.decodeP50Ms ?? null) : null;
   if (decode !== null) parts.push(`decode p50 ${formatMs(decode)}`);
-  for (const [name, ms, mark] of queuedParts(numbers))
-    if (ms !== null)
+  else if (combined === null) none('decode', 'decode');
+  for (const [name, ms, mark, phase] of queuedParts(numbers))
+    if (ms === null) none(phase, name);
+    else
       parts.push(
-        `${name} p50 ${mark}${formatMs(ms)}${mark === '' ? '' : ' (inferred: the row was hidden, zero or not measured)'}${name === 'queued' && numbers.queuedIncludesInputWait === true ? ' (includes the wait for upstream input)' : ''}`,
+        `${name} p50 ${mark}${formatMs(ms)}${mark === '' ? '' : ' (inferred 0: hidden row, other half of the split measured)'}${name === 'queued' && numbers.queuedIncludesInputWait === true ? ' (includes the wait for upstream input)' : ''}`,
       );
-  if (parts.length === 0 && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
+  const shown = numbers.ttftNotRecorded || parts.some((part) => part.includes(' p50 '));
+  if (!shown && numbers.stageTimeP50Ms !== undefined && numbers.stageTimeP50Ms !== null)
     return `stage time p50 ${formatMs(numbers.stageTimeP50Ms)}${numbers.alongsideUpstream === true ? ' incl. the upstream time it ran alongside' : ''} (n=${numbers.n})`;
-  const head = parts.length > 0 ? parts.join(' · ') : 'no phase split measured';
+  const head = shown ? parts.join(' · ') : 'no phase split measured';
   return `${head} (n=${numbers.n})`;
 }
 
@@ -253,14 +304,17 @@ export function codecTtftStatus(numbers: LiveStageNumbers, codecs: readonly numb
   const recorded = candidates.filter((stage) => stage.ttftP50Ms !== null);
   if (recorded.length > 0) {
     const each = (format: (ms: number) => string): string =>
-      recorded.map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}`).join(', ');
+      recorded
+        .map((stage) => `stage ${stage.stageId} p50 ${format(stage.ttftP50Ms ?? 0)}${ttftMark(stage)}`)
+        .join(', ');
+    const notes = recorded.map(ttftWaitedNote).filter((note): note is string => note !== null);
     const label = `codec TTFT recorded (${each(compactMs)})`;
     return {
       label:
         label.length <= INLAY_LABEL_BUDGET
           ? label
           : `codec TTFT recorded (stages ${recorded.map((stage) => stage.stageId).join(', ')})`,
-      detail: `codec TTFT recorded (${each(formatMs)})`,
+      detail: [`codec TTFT recorded (${each(formatMs)})`, ...notes].join('\n'),
     };
   }
   if (codecs.length > 0) return same(`codec TTFT: no measurement for stage ${codecs.join(', ')} yet`);

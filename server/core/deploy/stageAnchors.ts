@@ -13,16 +13,18 @@ export interface StageAnchor {
 
 export function stageAnchors(analysis: DeployAnalysis): StageAnchor[] {
   const file = analysis.file.path;
-  const anchors: StageAnchor[] = [];
-  const own = new Set<number>();
+  // A stage id listed twice: vLLM-Omni keeps the last entry (the first's settings are dropped),
+  // so the stage is pointed at there, in the order the stages are first listed.
+  const byId = new Map<number, ConfigEntry>();
   const stages = valueOf(analysis.file.root, 'stages');
   for (const stage of isList(stages) ? stages.items : []) {
     const id = stageIdOf(stage);
     const idEntry = entryOf(stage, 'stage_id');
-    if (id === null || !idEntry || idEntry.keyLocation.file !== file || own.has(id)) continue;
-    own.add(id);
-    anchors.push({ stageId: id, entry: idEntry, inherited: false });
+    if (id === null || !idEntry || idEntry.keyLocation.file !== file) continue;
+    byId.set(id, idEntry);
   }
+  const own = new Set(byId.keys());
+  const anchors: StageAnchor[] = [...byId].map(([stageId, entry]) => ({ stageId, entry, inherited: false }));
   const base = entryOf(analysis.file.root, 'base_config');
   if (base) {
     for (const view of stageViews(analysis.effective.root)) {

@@ -141,7 +141,9 @@ function modelRunnerChecks(root: ConfigMap, views: readonly StageView[], talkers
 function runnerCheck(requirement: string, entry: ConfigEntry | undefined, label: string): TfaCheck {
   const runner = runnerOf(entry);
   if (runner === 'v2') return pass('tfa-model-runner-not-v2', requirement, `${label}: v2`, entry);
-  if (entry) return fail('tfa-model-runner-not-v2', requirement, `${label}: ${runner}`, entry, 'v2');
+  // Quoted as the hover quotes a value: cut at 50 characters.
+  if (entry)
+    return fail('tfa-model-runner-not-v2', requirement, `${label}: ${renderValue(entry.value, 50)}`, entry, 'v2');
   return {
     ...fail('tfa-model-runner-not-v2', requirement, `${label}: v1 (default)`, undefined),
     missingKey: { key: 'model_runner', value: 'v2', scope: 'top-level' },
@@ -237,7 +239,7 @@ function executorName(entry: ConfigEntry | undefined): string | null {
 
 function executorCheck(requirement: string, label: string, entry: ConfigEntry | undefined): TfaCheck {
   const name = executorName(entry);
-  const actual = `${label} distributed_executor_backend: ${name ?? 'unset'}`;
+  const actual = `${label} distributed_executor_backend: ${name === null || entry === undefined ? 'unset' : renderValue(entry.value, 50)}`;
   return name === null || name === 'uni'
     ? pass('tfa-executor-not-local', requirement, actual, entry)
     : fail('tfa-executor-not-local', requirement, actual, entry);

@@ -11,6 +11,7 @@ export type DeployDiagnosticCode =
   | 'base-config-invalid'
   | TfaCheckCode
   | 'unknown-key'
+  | 'misplaced-key'
   | 'wrong-type'
   | 'invalid-value'
   | 'missing-stage-id'

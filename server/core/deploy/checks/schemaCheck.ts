@@ -3,9 +3,10 @@
 // without `stage_id`.
 import { isMap, renderValue, type ConfigEntry, type ConfigMap, type ConfigValue } from '../configTree';
 import { closestName } from '../didYouMean';
-import { lookupKey, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
+import { lookupKey, misplacedKeyHome, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
 import { pushAll } from '../../arrays';
+import { withVisibleBidi } from '../../visibleBidi';
 
 /**
  * Findings per list item (a stage) and schema, kept while the item's tree is unchanged
@@ -16,6 +17,9 @@ const itemFindings = new WeakMap<
   ConfigMap,
   Map<MapSchema, { readonly line: number; readonly found: readonly DeployDiagnostic[] }>
 >();
+
+/** A value quoted in a message is cut here, as the hover cuts it. */
+const VALUE_SHOWN = 50;
 
 export function schemaDiagnostics(root: ConfigValue | null): DeployDiagnostic[] {
   if (!isMap(root)) return [];
@@ -72,6 +76,23 @@ class SchemaWalker {
   }
 
   private unknown(entry: ConfigEntry, schema: MapSchema, topLevel: boolean): void {
+    // A known key in the wrong map: said whatever the map's policy (a stage passes it on unread).
+    const home = misplacedKeyHome(entry.key, schema);
+    if (home !== undefined) {
+      const where = schema.name === 'top level' ? 'at the top level' : `in ${article(schema.name)}`;
+      const there =
+        schema.name === 'stage' || schema.name === 'engine_args'
+          ? ' Here it is passed to vLLM as an engine argument, and vLLM-Omni does not read it as this setting.'
+          : ' vLLM-Omni does not read it here.';
+      this.found.push(
+        diagnostic(
+          'misplaced-key',
+          `\`${entry.key}\` is a connector \`extra\` key: it belongs under \`${home}\`, not ${where}.${there}`,
+          entry.keyLocation,
+        ),
+      );
+      return;
+    }
     if (schema.unknownKeys === 'accept') return;
     // A top-level key that only holds a YAML anchor is a place to define shared values.
     if (topLevel && entry.anchored) return;
@@ -82,9 +103,10 @@ class SchemaWalker {
       schema.unknownKeys === 'typo-only'
         ? ' It would be passed on unchanged, and nothing reads it.'
         : ' vLLM-Omni does not read it.';
+    const key = withVisibleBidi(entry.key);
     const message = suggestion
-      ? `Unknown key \`${entry.key}\` ${where}: did you mean \`${suggestion}\`?${consequence}`
-      : `Unknown key \`${entry.key}\` ${where}.${consequence}`;
+      ? `Unknown key \`${key}\` ${where}: did you mean \`${suggestion}\`?${consequence}`
+      : `Unknown key \`${key}\` ${where}.${consequence}`;
     const fixes = suggestion ? [replaceFix(`Rename to \`${suggestion}\``, entry.keyLocation, suggestion)] : [];
     this.found.push(diagnostic('unknown-key', message, entry.keyLocation, { fixes }));
   }
@@ -135,7 +157,7 @@ class SchemaWalker {
     ) {
       fixes.push(replaceFix(`Write \`${value.value}\` as an integer`, value.location, String(value.value)));
     }
-    const message = `\`${entry.key}\` expects ${expected}; \`${renderValue(value)}\` is ${describeKind(kind)}.`;
+    const message = `\`${entry.key}\` expects ${expected}; \`${withVisibleBidi(renderValue(value, VALUE_SHOWN))}\` is ${describeKind(kind)}.`;
     this.found.push(diagnostic('wrong-type', message, value.location, { fixes }));
   }
 
@@ -149,7 +171,7 @@ class SchemaWalker {
       this.found.push(
         diagnostic(
           'invalid-value',
-          `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${value.value}\`.`,
+          `\`${entry.key}\` must be one of ${allowed}; vLLM-Omni rejects \`${withVisibleBidi(renderValue(value, VALUE_SHOWN))}\`.`,
           value.location,
           { fixes },
         ),

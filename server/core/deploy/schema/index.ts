@@ -5,6 +5,7 @@ import { topLevelSchema } from './topLevelKeys';
 export { topLevelSchema };
 export type { KeySpec, MapSchema, ValueKind, UnknownKeyPolicy } from './keySpec';
 export { lookupKey } from './keySpec';
+export { misplacedKeyHome } from './keyHome';
 
 /**
  * A path of keys from the top level; list items are written as `[]`:

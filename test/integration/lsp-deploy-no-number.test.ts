@@ -1,0 +1,64 @@
+// A phase with no number in a deploy config's hint tooltip, over a real connection
+// (dist/server.js): named with why (not measured, hidden, not recorded), as the CLI's table and
+// the side panel word it, never left out; a ready queued time inferred from a hidden row is the
+// measured 0 the documented rule makes it.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { InlayHint } from 'vscode-languageserver-protocol';
+import type { SessionInfo } from '../../server/protocol';
+import { DeployLspClient, FIXTURES, ROOT, positionOf } from './support/lspDeployHarness';
+import { waitFor } from './support/waitFor';
+
+let client: DeployLspClient;
+let scratch: string;
+
+before(async () => {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-no-number-'));
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
+});
+
+after(async () => {
+  await client.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+const tooltip = (h: InlayHint): string => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
+
+async function stageTooltips(log: string, name: string): Promise<{ talker: string; codec: string }> {
+  const yaml = path.join(scratch, name);
+  fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
+  const text = fs.readFileSync(yaml, 'utf8');
+  const imported = await client.request<SessionInfo>('stageLens/import', {
+    path: path.join(ROOT, 'test/fixtures', log),
+    deployConfig: yaml,
+  });
+  const uri = await client.open(yaml);
+  const at = async (line: number): Promise<string> =>
+    waitFor('the stage measured', async () => {
+      const hint = ((await client.inlayHints(uri)) ?? []).find((h) => h.position.line === line);
+      const tip = hint === undefined ? '' : tooltip(hint);
+      return tip.includes(imported.title) && /\(n=\d+\)/.test(tip) ? tip.split('\n\n')[0] : undefined;
+    });
+  return {
+    talker: await at(positionOf(text, 'stage_id: 0').line),
+    codec: await at(positionOf(text, 'stage_id: 1').line),
+  };
+}
+
+test('the before-fix codec: its prefill None and its decode hidden are named in the hint tooltip', async () => {
+  // As `stage-lens analyze` prints stage 1: not measured, hidden, not recorded.
+  const { codec } = await stageTooltips('upstream-rendered/qwen3tts-talker-first-audio-before-fix.log', 'before.yaml');
+  assert.equal(
+    codec,
+    'TTFT not recorded · prefill not measured · decode hidden · queued p50 94 ms (includes the wait for upstream input) (n=6)',
+  );
+});
+
+test("a session that prints the input split: the talker's, None on stage 0, is named too", async () => {
+  const { talker, codec } = await stageTooltips('logs/code2wav-ready-queued-inferred.log', 'split.yaml');
+  assert.match(talker, / · queued p50 5.4 ms · input wait not measured · ready queued not measured \(n=8\)$/);
+  assert.match(codec, / · input wait p50 67 ms · ready queued p50 0 ms \(n=8\)$/);
+});
