@@ -85,9 +85,9 @@ const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {
   testId: 'scrape-summary',
   rowTestId: 'scrape-row',
   label: "Latency per stage from the server's /metrics histograms",
-  count: (n) => ({
-    text: `${n} observed`,
-    title: `${n} observations in the server's histograms since it started (not requests of this log)`,
+  count: (n, row) => ({
+    text: `${n} requests`,
+    title: `${n} requests this series finished since the server started: the count of ${row.countSource ?? 'a per-request histogram'}, observed once per request (not requests of this log; per-token histograms such as ITL count tokens, not requests)`,
   }),
 });
 const scrapeSection = h(
