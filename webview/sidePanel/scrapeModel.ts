@@ -6,6 +6,7 @@
 import type { HistogramSummary, Percentile } from '../../server/protocol';
 import { formatCompact, formatCount, formatWithUnit } from '../shared/format';
 import { stageRole } from '../shared/labels';
+import { scrapeRequestCount } from '../shared/scrapeRequests';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
@@ -53,32 +54,6 @@ export const SCRAPE_COLUMNS: readonly ScrapeColumn[] = [
 ];
 
 const FAMILIES: ReadonlySet<string> = new Set(SCRAPE_COLUMNS.flatMap((c) => c.families));
-
-/**
- * Families observed once per finished request, in the order a row's request count is taken
- * from. Inter-token families observe once per token and never count requests.
- */
-export const PER_REQUEST_FAMILIES: readonly string[] = [
-  'vllm:e2e_request_latency_seconds',
-  'vllm:time_to_first_token_seconds',
-  'vllm:request_queue_time_seconds',
-  'vllm:request_prefill_time_seconds',
-  'vllm:request_decode_time_seconds',
-  'vllm_omni:stage_gen_time_s',
-];
-
-/** A row's request count: the first per-request family with a usable count, and which one. */
-export function scrapeRequestCount(
-  series: ReadonlyMap<string, HistogramSummary>,
-): { readonly count: number; readonly family: string } | null {
-  for (const family of PER_REQUEST_FAMILIES) {
-    const s = series.get(family);
-    // A series known to lie (a codec TTFT stuck at 0) counts nothing.
-    if (s === undefined || s.count === null || (s.caveat ?? null) !== null) continue;
-    return { count: s.count, family };
-  }
-  return null;
-}
 
 const isSeconds = (family: string): boolean => family.endsWith('_seconds') || family.endsWith('_s');
 
