@@ -44,3 +44,34 @@ test('CSV export of a /metrics-only session says it would be empty and points to
   assert.ok((doc.histograms?.length ?? 0) > 0, 'the JSON holds the /metrics histograms');
   sim.signal('SIGTERM');
 });
+
+test('a restart of the scraped server (its counts go down) is said: when, and which series', async () => {
+  const first = new SimProcess(['--port', '0']);
+  sims.push(first);
+  const port = await first.port();
+  const lsp = await startLanguageServer(storage);
+  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 300 });
+  const e2eCount = async (): Promise<number> => {
+    const s = await lsp.request('stageLens/summary', { sessionId: info.id });
+    return s.histograms
+      .filter((h) => h.family === 'vllm:e2e_request_latency_seconds')
+      .reduce((n, h) => n + (h.count ?? 0), 0);
+  };
+  await waitFor('a few finished requests', async () => ((await e2eCount()) >= 3 ? true : undefined));
+  const beforeRestart = await lsp.request('stageLens/summary', { sessionId: info.id });
+  assert.equal(beforeRestart.scrapeRestart ?? null, null, 'no restart while the counts grow');
+  first.signal('SIGKILL');
+  await first.exited;
+  const killedAt = Date.now();
+  const second = new SimProcess(['--port', String(port)]);
+  sims.push(second);
+  await second.port();
+  const restart = await waitFor('the restart to be seen', async () => {
+    const s = await lsp.request('stageLens/summary', { sessionId: info.id });
+    return s.scrapeRestart ?? undefined;
+  });
+  assert.ok(restart.atMs >= killedAt, 'seen after the restart');
+  assert.ok(restart.after < restart.before, `${restart.series}: ${restart.before} -> ${restart.after}`);
+  assert.match(restart.series, /^vllm(_omni)?:/);
+  second.signal('SIGTERM');
+});

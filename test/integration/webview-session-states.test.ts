@@ -258,6 +258,28 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
     }
   });
 
+  test('a restart of the scraped server is said over its histograms, with when and which series', async () => {
+    const atMs = new Date(2026, 11, 5, 0, 43, 12).getTime();
+    const restarted = {
+      ...data,
+      summary: {
+        ...data.summary,
+        scrapeRestart: { atMs, series: 'vllm:e2e_request_latency_seconds{stage="0"}', before: 129, after: 21 },
+      },
+    };
+    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(restarted));
+    try {
+      const note = side.page.getByTestId('scrape-restart');
+      await note.waitFor();
+      assert.equal(
+        await note.textContent(),
+        'The server restarted at 00:43:12: counts since then. vllm:e2e_request_latency_seconds{stage="0"} went from 129 to 21, so these histograms cover only the time since the restart.',
+      );
+    } finally {
+      await side.close();
+    }
+  });
+
   test("the status bar's words count the scrape's requests, not the log's 0", () => {
     const words = statusBarWords(data.session, data.summary);
     assert.equal(words.text, '8 req (/metrics)');

@@ -17,6 +17,7 @@ import { statusWords } from '../shared/sessionStatus';
 import { sessionCountText } from '../shared/overallOnly';
 import { noStageStatsNotice } from '../shared/noRequests';
 import { METRICS_ONLY_TEXT, metricsOnly } from '../shared/scrapeRequests';
+import { formatClock, formatCount } from '../shared/format';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -94,6 +95,9 @@ const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {
 const SCRAPE_NOTE =
   'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.';
 const scrapeNote = h('p', { className: 'muted note', testId: 'scrape-note', text: SCRAPE_NOTE });
+// A restart of the scraped server: its counts went down, the histograms start again from then.
+const scrapeRestartNote = h('p', { className: 'notice-banner', role: 'status', testId: 'scrape-restart' });
+scrapeRestartNote.hidden = true;
 const scrapeSection = h(
   'section',
   { className: 'scrape-section', testId: 'scrape-section', attrs: { 'aria-label': 'From /metrics' } },
@@ -104,6 +108,7 @@ const scrapeSection = h(
     h('span', { className: 'muted source-note', text: 'Prometheus histograms · last scrape' }),
   ),
   scrapeNote,
+  scrapeRestartNote,
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
@@ -277,6 +282,14 @@ function render(): void {
   );
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);
   scrapeSection.hidden = scrape.rows.length === 0;
+  const restart = summary.scrapeRestart ?? null;
+  scrapeRestartNote.hidden = restart === null;
+  setText(
+    scrapeRestartNote,
+    restart === null
+      ? ''
+      : `The server restarted at ${formatClock(restart.atMs, false)}: counts since then. ${restart.series} went from ${formatCount(restart.before)} to ${formatCount(restart.after)}, so these histograms cover only the time since the restart.`,
+  );
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   trend.update(trendOf(state, session.id), state.percentile, trendLabel(head, state.percentile), session.id);
