@@ -387,6 +387,7 @@ export class Session {
   }
 
   private listenerFor(source: CaptureSource): CaptureListener {
+    let waiting: string | null = null;
     return {
       onData: (bytes, stream) => {
         this.ingest({ stream, bytes, capturedAt: Date.now() }, 'capture');
@@ -404,6 +405,12 @@ export class Session {
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);
+      },
+      // Shown where errors are while it lasts; cleared only if nothing else was said since.
+      onWaiting: (message) => {
+        if (message !== null) this.setLastError((waiting = message));
+        else if (waiting !== null && this.meta.info.lastError === waiting) this.setLastError(null);
+        if (message === null) waiting = null;
       },
     };
   }

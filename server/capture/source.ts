@@ -18,6 +18,11 @@ export interface CaptureListener {
   onStatus(status: SessionStatus, detail: string | null, exit?: ExitInfo): void;
   /** Something worth telling the user that does not change the state (file rotated, truncated...). */
   onNotice(message: string): void;
+  /**
+   * A lasting condition the session shows until it ends (a tailed file deleted: waiting for it
+   * to come back); null when it has ended. Optional: sources that have none never call it.
+   */
+  onWaiting?(message: string | null): void;
 }
 
 export interface CaptureSource {
