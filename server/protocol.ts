@@ -354,6 +354,16 @@ export interface SummaryParams extends SessionRef {
   readonly scope?: ExplainScope;
 }
 
+/** A restart of a scraped /metrics server: when it was seen and the series whose count went down. */
+export interface ScrapeRestart {
+  /** The scrape that saw it (ms since epoch). */
+  readonly atMs: number;
+  /** `family{label="v", ...}` */
+  readonly series: string;
+  readonly before: number;
+  readonly after: number;
+}
+
 export interface SummaryResult {
   readonly sessionId: string;
   readonly requestCount: number;
@@ -367,6 +377,8 @@ export interface SummaryResult {
   readonly findings: readonly Finding[];
   /** Per-stage histograms of the last good /metrics scrape, when the session scrapes one. */
   readonly histograms: readonly HistogramSummary[];
+  /** The last restart of the scraped server seen (a count went down between scrapes); absent or null: none. */
+  readonly scrapeRestart?: ScrapeRestart | null;
   /** For a session that reads a Prometheus server: who reports each replica and its throughput; null for other sessions. */
   readonly prometheus: PrometheusPanel | null;
   /** End to end per request (e2e_total_ms, or [OmniTiming]'s total without the E2E table); null before any. */

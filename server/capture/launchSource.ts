@@ -6,6 +6,7 @@
 // (supervisor.ts): stopping the group also stops the workers a vLLM server forks for its
 // stages, and the supervisor ends the group when the pipe from this process closes, so a
 // server never outlives the language server or CLI that launched it (SIGKILL included).
+import { LastErrorLine } from './lastErrorLine';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as os from 'node:os';
 import type { Readable } from 'node:stream';
@@ -76,6 +77,12 @@ function launchEnv(env: Readonly<Record<string, string>> | undefined): Record<st
 }
 
 /** One run of the command: the supervisor, the server it started, and what happened to them. A restart makes a new one. */
+/** `: <the last error line of stderr>` for a crash's detail, or nothing. */
+function whyOf(run: Run): string {
+  const line = run.stderrError.line();
+  return line === null ? '' : `: ${line}`;
+}
+
 interface Run {
   /** The supervisor: leader of the process group (its pid is the group id). */
   readonly child: ChildProcess;
@@ -98,6 +105,8 @@ interface Run {
   groupStop: Promise<void> | null;
   pipeTimer: NodeJS.Timeout | null;
   lastDataAt: number;
+  /** The last error-looking line of the server's stderr: a crash's reason. */
+  readonly stderrError: LastErrorLine;
 }
 
 export class LaunchSource implements CaptureSource {
@@ -188,6 +197,7 @@ export class LaunchSource implements CaptureSource {
       groupStop: null,
       pipeTimer: null,
       lastDataAt: Date.now(),
+      stderrError: new LastErrorLine(),
     };
     void done.then(resolveStarted);
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -196,6 +206,7 @@ export class LaunchSource implements CaptureSource {
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       run.lastDataAt = Date.now();
+      run.stderrError.push(chunk);
       listener.onData(chunk, 'stderr');
     });
     // The pipe to the supervisor's stdin is its lifeline: kept open while we live. A write
@@ -298,11 +309,11 @@ export class LaunchSource implements CaptureSource {
         exit,
       );
     } else if (exit.signal !== null) {
-      this.finish(run, 'crashed', `killed by signal ${exit.signal}`, exit);
+      this.finish(run, 'crashed', `killed by signal ${exit.signal}${whyOf(run)}`, exit);
     } else if (code === 0) {
       this.finish(run, 'exited', 'exited with code 0', exit);
     } else {
-      this.finish(run, 'crashed', `exited with code ${code ?? '?'}`, exit);
+      this.finish(run, 'crashed', `exited with code ${code ?? '?'}${whyOf(run)}`, exit);
     }
   }
 

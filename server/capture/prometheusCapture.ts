@@ -133,7 +133,7 @@ export class PrometheusCaptureSource implements CaptureSource {
       live.set(this.session.id, state);
       save(this.session.files.dir, state);
       // applyScrape also marks the session running and clears its error.
-      if (fresh) this.session.applyScrape(histogramRowsOf(state.rows));
+      if (fresh) this.session.applyScrape(histogramRowsOf(state.rows), 'prometheus');
       if (!good) this.session.setLastError(state.lastError);
     });
     this.source.start();

@@ -39,7 +39,7 @@ export class ScrapeCaptureSource implements CaptureSource {
       startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);
       // The rows of a family stuck at 0 carry the finding applyScrapeGauges just made.
-      this.session.applyScrape(histogramSummariesOf(result.exposition, this.session.metricFindings()));
+      this.session.applyScrape(histogramSummariesOf(result.exposition, this.session.metricFindings()), 'endpoint');
       if (result.exposition.problems.length > 0)
         listener.onNotice(
           `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,

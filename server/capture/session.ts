@@ -16,7 +16,8 @@ import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
-import type { HistogramSummary, LogSpan, SessionInfo, SessionStatus } from '../protocol';
+import type { HistogramSummary, LogSpan, ScrapeRestart, SessionInfo, SessionStatus } from '../protocol';
+import { counterReset } from '../core/metricsText/counterReset';
 import { withTitle } from './sessionTitle';
 import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
@@ -61,6 +62,7 @@ export class Session {
   private idleTimer: NodeJS.Timeout | null = null;
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
+  private restart: ScrapeRestart | null = null;
   private readonly countSaver = new Throttle(COUNT_SAVE_MS, () => this.saveCounts());
   /** Per-request columns for "why is it slow" (tail, load, over time, cost), fed as requests arrive. */
   private explainColumns: ExplainIndex;
@@ -128,6 +130,11 @@ export class Session {
     return this.capturedAt;
   }
 
+  /** The last restart of the scraped server this capture saw (its counts went down), or null. */
+  scrapeRestart(): ScrapeRestart | null {
+    return this.restart;
+  }
+
   /** Histogram rows of the last good /metrics scrape (empty when the session scrapes nothing). */
   histograms(): readonly HistogramSummary[] {
     if (this.scrapeRows === null) this.scrapeRows = this.files.lastScrape() ?? [];
@@ -157,7 +164,10 @@ export class Session {
   }
 
   /** A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error. */
-  applyScrape(rows: HistogramSummary[]): void {
+  applyScrape(rows: HistogramSummary[], from: 'endpoint' | 'prometheus'): void {
+    // An endpoint's counts only grow while its server lives (Prometheus's are over a window).
+    const reset = from === 'endpoint' ? counterReset(this.histograms(), rows) : null;
+    if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
     this.scrapeRows = rows;
     if (this.meta.info.status === 'starting') this.setStatus('running', null);
@@ -377,6 +387,7 @@ export class Session {
   }
 
   private listenerFor(source: CaptureSource): CaptureListener {
+    let waiting: string | null = null;
     return {
       onData: (bytes, stream) => {
         this.ingest({ stream, bytes, capturedAt: Date.now() }, 'capture');
@@ -394,6 +405,12 @@ export class Session {
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);
+      },
+      // Shown where errors are while it lasts; cleared only if nothing else was said since.
+      onWaiting: (message) => {
+        if (message !== null) this.setLastError((waiting = message));
+        else if (waiting !== null && this.meta.info.lastError === waiting) this.setLastError(null);
+        if (message === null) waiting = null;
       },
     };
   }

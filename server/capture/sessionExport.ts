@@ -109,6 +109,11 @@ export async function exportSession(session: Session, format: ExportFormat, path
   const requests = session.requests();
   // A live session keeps growing; the export holds the requests there were when it started.
   const requestCount = requests.length;
+  // A /metrics-only session has histograms and no request: a CSV or a trace of it would be a bare header.
+  if (format !== 'json' && requestCount === 0 && info.kind === 'scrape')
+    throw new Error(
+      `this session reads only /metrics: it has no per-request log, so a ${format === 'csv' ? 'CSV' : 'trace'} would be empty. Export it as JSON, which holds the /metrics histograms.`,
+    );
   // Capture times are a clock only for live output; an import or a tail read from the start receives old lines all at once.
   const live = info.kind === 'launch';
   const bytes = await writeExport(path, format, {

@@ -24,6 +24,11 @@ export interface CaptureListener {
    * old file and counts lines anew, so that a problem names a line of the file as it is.
    */
   onRestart?(stream: ChunkStream): void;
+  /**
+   * A lasting condition the session shows until it ends (a tailed file deleted: waiting for it
+   * to come back); null when it has ended. Optional: sources that have none never call it.
+   */
+  onWaiting?(message: string | null): void;
 }
 
 export interface CaptureSource {

@@ -6,6 +6,7 @@ import { ImportSource } from './importSource';
 import { ScrapeCaptureSource } from './scrapeCapture';
 import { LAUNCH_STARTUP_GRACE, type StartupGrace } from './scrapeStartup';
 import { attachPlan } from './attachPlan';
+import { AttachedProcess } from './attachedProcess';
 import { listServingProcesses } from './servingProcesses';
 import type { SourceFactories } from './sessionRegistry';
 import type { CaptureSource } from './source';
@@ -51,9 +52,16 @@ export function realSourceFactories(
       const plan = attachPlan(proc);
       const sources: CaptureSource[] = plan.logFiles.map((file) => new TailSource({ path: file, fromStart: true }));
       if (plan.metricsUrl !== null) sources.push(new ScrapeCaptureSource(plan.metricsUrl, undefined, session));
-      if (plan.explanation !== '') session.setLastError(plan.logFiles.length === 0 ? plan.explanation : null);
+      const planNote = plan.explanation !== '' && plan.logFiles.length === 0 ? plan.explanation : null;
+      if (plan.explanation !== '') session.setLastError(planNote);
       if (proc.deployConfig !== null) session.setDeployConfig(proc.deployConfig);
-      return sources;
+      const readers = [...sources];
+      // Once the process is gone its scrape's "connection refused" is not the news: its exit is.
+      const stopReaders = async (): Promise<void> => {
+        await Promise.all(readers.map((s) => s.stop()));
+        session.setLastError(planNote);
+      };
+      return [...sources, new AttachedProcess(p.pid, stopReaders)];
     },
   };
 }

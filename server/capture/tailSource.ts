@@ -173,11 +173,11 @@ export class TailSource implements CaptureSource {
         await this.drain();
         const rotatedAway = this.renamedAway;
         await this.closeFile();
-        this.notice(
-          rotatedAway
-            ? `the rotated copy of ${this.path} was removed; waiting for ${this.path} to reappear`
-            : `${this.path} was deleted; waiting for it to reappear`,
-        );
+        const waiting = rotatedAway
+          ? `the rotated copy of ${this.path} was removed; waiting for ${this.path} to come back`
+          : `${this.path} was deleted; waiting for it to come back`;
+        this.notice(waiting);
+        this.listener?.onWaiting?.(waiting);
         this.waitingReported = true;
       } else {
         // Renamed away (rotation in progress): the writer may still append to the old
@@ -227,7 +227,10 @@ export class TailSource implements CaptureSource {
       await handle.close();
       throw Object.assign(new Error('it is not a regular file'), { code: stats.isDirectory() ? 'EISDIR' : undefined });
     }
-    if (this.waitingReported) this.notice(`${this.path} appeared; reading it from the start`);
+    if (this.waitingReported) {
+      this.notice(`${this.path} appeared; reading it from the start`);
+      this.listener?.onWaiting?.(null);
+    }
     this.waitingReported = false;
     this.renamedAway = false;
     this.file = { handle, dev: stats.dev, ino: stats.ino };

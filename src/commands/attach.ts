@@ -1,6 +1,7 @@
 // Attach to Running Server..., Attach to Log File..., Attach to Metrics URL..., Import Log...
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import * as fsp from 'node:fs/promises';
 import type { StageLensClient } from '../client';
 import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
@@ -68,9 +69,14 @@ export async function attachToLogFile(client: StageLensClient): Promise<void> {
   });
   const file = chosen?.[0];
   if (file === undefined) return;
-  const fromStart = await vscode.window.showQuickPick(['Read it from the start', 'Only what is written from now on'], {
-    title: 'Stage Lens: the log file already has content',
-  });
+  // An empty (or not yet existing) file has nothing to skip: no question.
+  const size = (await fsp.stat(file.fsPath).catch(() => null))?.size ?? 0;
+  const fromStart =
+    size === 0
+      ? 'Read it from the start'
+      : await vscode.window.showQuickPick(['Read it from the start', 'Only what is written from now on'], {
+          title: 'Stage Lens: the log file already has content',
+        });
   if (fromStart === undefined) return;
   const info = await client.request('stageLens/tail', { path: file.fsPath, fromStart: fromStart.startsWith('Read') });
   client.setCurrent(info.id);

@@ -136,6 +136,21 @@ test('a crash in the middle of a table delivers every byte and reports the exit 
   assert.match(rec.lastStatus?.detail ?? '', /code 3/);
 });
 
+test("a crash says stderr's last error line: colour codes removed, control characters made visible", async (t) => {
+  const script = `
+    process.stderr.write('INFO 12-05 00:39:54 loading model\\n');
+    process.stderr.write('Traceback (most recent call last):\\n  File "x.py", line 1\\n');
+    process.stderr.write('\\x1b[31mtorch.OutOfMemoryError: CUDA out of memory.\\x07 Tried to allocate 2.00 GiB\\x1b[0m\\r\\n');
+    process.stderr.write('INFO 12-05 00:39:55 shutting down\\n');
+    process.exit(1);`;
+  const { rec } = launch(t, script);
+  await rec.untilStatus('crashed');
+  assert.equal(
+    rec.lastStatus?.detail,
+    'exited with code 1: torch.OutOfMemoryError: CUDA out of memory.\u2407 Tried to allocate 2.00 GiB',
+  );
+});
+
 test('a signal we did not send is a crash', async (t) => {
   const { rec } = launch(t, `process.kill(process.pid, 'SIGSEGV')`);
   await rec.untilStatus('crashed');

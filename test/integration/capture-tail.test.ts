@@ -205,7 +205,7 @@ test('deleted, then created again: waits, then reads the new file from the start
   const { rec } = follow(t, { path: file, fromStart: true });
   await received(rec, 'before delete\n');
   fs.unlinkSync(file);
-  await rec.untilNotice(/was deleted; waiting for it to reappear/);
+  await rec.untilNotice(/was deleted; waiting for it to come back/);
   fs.writeFileSync(file, 'after recreate\n');
   await received(rec, 'before delete\nafter recreate\n');
   await rec.untilNotice(/appeared/);

@@ -458,9 +458,12 @@ describe('side panel', () => {
     const rows = await page.getByTestId('scrape-row').allTextContents();
     assert.equal(rows.length, 2);
     assert.match(rows[0] ?? '', /^stage 0 · replica 0/);
-    // Observations of the histograms, in words (not "obs=").
-    assert.match(rows[0] ?? '', /\d observed/);
+    // Requests from a per-request family (TTFT's 8), not the per-token ITL count (80), and
+    // the hover names the family counted.
+    const count0 = page.locator('[data-testid="scrape-row"]:nth-child(1) .stage-count');
+    assert.equal(await count0.textContent(), '8 requests');
     assert.doesNotMatch(rows[0] ?? '', /obs=/);
+    assert.match((await count0.getAttribute('title')) ?? '', /the count of vllm:time_to_first_token_seconds/);
     const scrapeCell = (row: number, col: string): string =>
       `[data-testid="scrape-row"]:nth-child(${row + 1}) td[data-col="${col}"]`;
     const ttft0 =

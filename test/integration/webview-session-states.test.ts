@@ -18,6 +18,11 @@ import { FakeHost } from '../fixtures/webview/fakeHost';
 import { sessionOfLog } from '../fixtures/webview/logSession';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { spansOf } from '../fixtures/webview/syntheticSession';
+import { parseExposition } from '../../server/core/metricsText';
+import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
+import { METRICS_ONLY_TEXT } from '../../webview/shared/scrapeRequests';
+import { statusBarWords } from '../../webview/shared/sessionStatus';
+import { HEALTHY_SCRAPE } from '../unit/support/scrapeFixtures';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log');
 const YAML = path.join(REPO_ROOT, 'test/fixtures/deploy/qwen3_omni_moe.yaml');
@@ -185,5 +190,99 @@ describe('an import that ended with no per-request stage statistics', () => {
     } finally {
       await side.close();
     }
+  });
+});
+
+describe('a /metrics-only session (Attach to Metrics URL)', () => {
+  const histograms = histogramSummariesOf(parseExposition(HEALTHY_SCRAPE));
+  const data: SyntheticSession = {
+    session: {
+      id: 'scrape-1',
+      kind: 'scrape',
+      description: 'http://127.0.0.1:8000/metrics',
+      startedAt: Date.UTC(2026, 11, 4),
+      status: 'running',
+      requestCount: 0,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+      title: '/metrics of 127.0.0.1:8000',
+    },
+    stageNames: {},
+    requests: [],
+    summary: {
+      sessionId: 'scrape-1',
+      requestCount: 0,
+      stages: [],
+      findings: [],
+      histograms,
+      prometheus: null,
+      endToEnd: null,
+      tablesMissing: null,
+      overallSummaries: null,
+      edges: [],
+    },
+    spans: spansOf([]),
+  };
+
+  test("the views say it has no per-request log and where its histograms are; the count is the scrape's requests", async () => {
+    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(data));
+    try {
+      const page = side.page;
+      // HEALTHY_SCRAPE: 8 requests in each stage's TTFT histogram (its ITL counts tokens).
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="session-meta"]')?.textContent === 'running · 8 requests in /metrics'`,
+      );
+      const notice = page.getByTestId('no-stage-stats');
+      await notice.waitFor();
+      assert.equal(await notice.textContent(), METRICS_ONLY_TEXT);
+      assert.match(METRICS_ONLY_TEXT, /no per-request log/);
+      assert.match(METRICS_ONLY_TEXT, /From \/metrics table/);
+      assert.equal(await page.getByTestId('waiting').isVisible(), false, 'not "Waiting for the first request…"');
+      assert.equal(await page.getByText('From the log', { exact: true }).isVisible(), false);
+      assert.equal(await page.getByText('no headline latency yet').isVisible(), false);
+      assert.equal(await page.getByTestId('scrape-section').isVisible(), true);
+    } finally {
+      await side.close();
+    }
+    const details = await harness.open('latencyPanel', { width: 1000, height: 600 }, new FakeHost(data));
+    try {
+      const page = details.page;
+      const empty = page.getByTestId('request-table-empty');
+      await empty.filter({ hasText: 'no per-request log' }).waitFor();
+      assert.equal(await empty.textContent(), METRICS_ONLY_TEXT);
+    } finally {
+      await details.close();
+    }
+  });
+
+  test('a restart of the scraped server is said over its histograms, with when and which series', async () => {
+    const atMs = new Date(2026, 11, 5, 0, 43, 12).getTime();
+    const restarted = {
+      ...data,
+      summary: {
+        ...data.summary,
+        scrapeRestart: { atMs, series: 'vllm:e2e_request_latency_seconds{stage="0"}', before: 129, after: 21 },
+      },
+    };
+    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(restarted));
+    try {
+      const note = side.page.getByTestId('scrape-restart');
+      await note.waitFor();
+      assert.equal(
+        await note.textContent(),
+        'The server restarted at 00:43:12: counts since then. vllm:e2e_request_latency_seconds{stage="0"} went from 129 to 21, so these histograms cover only the time since the restart.',
+      );
+    } finally {
+      await side.close();
+    }
+  });
+
+  test("the status bar's words count the scrape's requests, not the log's 0", () => {
+    const words = statusBarWords(data.session, data.summary);
+    assert.equal(words.text, '8 req (/metrics)');
+    assert.match(words.label, /8 requests in \/metrics/);
   });
 });

@@ -12,6 +12,7 @@ import { overallNoRequestsText, overallOnly, sessionCountText } from '../../webv
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
 import { summaryResultOf } from './support/summaryResult';
 
+const IMPORT = { kind: 'import' } as const;
 const REAL = path.resolve(__dirname, '..', 'fixtures', 'real-logs');
 
 test('one table (real-logs 04, two stages): each wall time as printed at every percentile', () => {
@@ -82,7 +83,7 @@ test('two tables (real-logs 02 and 03): p50 over the tables, a p90 from 2 marked
   assert.equal(head?.percentiles, true);
   assert.equal(trendLabel(head, 'p90'), 'p90 e2e wall time over 2 [Overall Summary] tables');
   // 02 covers 1 request, 03 covers 1.
-  assert.equal(sessionCountText(s.requestCount, summaryResultOf(s)), '2 [Overall Summary] tables (2 requests)');
+  assert.equal(sessionCountText(s.requestCount, summaryResultOf(s), IMPORT), '2 [Overall Summary] tables (2 requests)');
 });
 
 test('a session with per-request stage tables keeps its own headline (the summaries are not used)', () => {
@@ -93,7 +94,7 @@ test('a session with per-request stage tables keeps its own headline (the summar
   assert.match(statusHeadline(summaryResultOf(s)) ?? '', /^1st output p50 /);
   const summary = summaryResultOf(s);
   assert.equal(overallOnly(summary), null);
-  assert.equal(sessionCountText(s.requestCount, summary), `${s.requestCount} requests`);
+  assert.equal(sessionCountText(s.requestCount, summary, IMPORT), `${s.requestCount} requests`);
   const session = { kind: 'import', status: 'exited', exit: null, requestCount: s.requestCount } as const;
   assert.deepEqual(statusBarWords(session, summary), {
     text: `${s.requestCount} req · ${statusHeadline(summary) ?? ''}`,
@@ -107,7 +108,7 @@ test('the count says what there is: the tables and the requests they cover, not 
   const s = analysedLog(path.join(REAL, '02-pr891-overall-apiserver-prefix.log'));
   const summary = summaryResultOf(s);
   assert.equal(s.requestCount, 0);
-  assert.equal(sessionCountText(s.requestCount, summary), '1 [Overall Summary] table (1 request)');
+  assert.equal(sessionCountText(s.requestCount, summary, IMPORT), '1 [Overall Summary] table (1 request)');
   const session = { kind: 'import', status: 'exited', exit: null, requestCount: 0 } as const;
   assert.deepEqual(statusBarWords(session, summary), {
     text: '1 [Overall Summary] table (1 request) · summary e2e wall 40,828 ms',
@@ -126,7 +127,7 @@ test('a table covering 10 requests (real-logs 01): its count, and the mean per r
   const summary = summaryResultOf(s);
   // The one request is a RequestE2EStats cut off after its title: no number of its own.
   assert.equal(s.requestCount, 1);
-  assert.equal(sessionCountText(s.requestCount, summary), '1 [Overall Summary] table (10 requests)');
+  assert.equal(sessionCountText(s.requestCount, summary, IMPORT), '1 [Overall Summary] table (10 requests)');
   const overall = s.overallSummaries;
   assert.ok(overall !== null);
   const model = overallModel(overall, 'p99', {});
@@ -157,8 +158,8 @@ test('a session of some tables that did not print e2e_requests says so, no reque
     fieldStates: {},
     cellsLeftOut: 0,
   };
-  const summary = { stages: [], endToEnd: null, overallSummaries: overall };
-  assert.equal(sessionCountText(0, summary), '2 [Overall Summary] tables (3 requests in 1 of them)');
+  const summary = { stages: [], endToEnd: null, overallSummaries: overall, histograms: [] };
+  assert.equal(sessionCountText(0, summary, IMPORT), '2 [Overall Summary] tables (3 requests in 1 of them)');
   const none = { ...overall, fields: {} };
-  assert.equal(sessionCountText(0, { ...summary, overallSummaries: none }), '2 [Overall Summary] tables');
+  assert.equal(sessionCountText(0, { ...summary, overallSummaries: none }, IMPORT), '2 [Overall Summary] tables');
 });

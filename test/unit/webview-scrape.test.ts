@@ -113,7 +113,11 @@ describe('side panel /metrics table', () => {
     assert.equal(ttft0?.value, expected);
     assert.equal(ttft0?.state, 'measured');
     assert.match(ttft0?.title ?? '', /histogram_quantile over 8 observations of the last \/metrics scrape/);
-    assert.equal(model.rows[0]?.requestCount, 80, 'the largest observation count of the row (ITL)');
+    // Requests from a per-request family (TTFT: 8), never the per-token ITL count (80).
+    assert.equal(model.rows[0]?.requestCount, 8);
+    assert.equal(model.rows[0]?.countSource, 'vllm:time_to_first_token_seconds');
+    // The codec stage's TTFT is the known lie and counts nothing.
+    assert.notEqual(model.rows[1]?.countSource, 'vllm:time_to_first_token_seconds');
   });
 
   test('the codec stage shows "not recorded" / "not usable" with the explanation, never a number', () => {

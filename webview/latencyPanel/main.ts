@@ -456,7 +456,7 @@ function showHeader(): void {
   sessionTitle.title = session.description;
   setText(
     sessionMeta,
-    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary)}`,
+    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary, session)}`,
   );
 }
 

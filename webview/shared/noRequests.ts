@@ -5,6 +5,7 @@
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import { noStageStatsText } from '../../server/shared';
 import { overallNoRequestsText, overallOnly } from './overallOnly';
+import { METRICS_ONLY_TEXT, metricsOnly } from './scrapeRequests';
 
 type SummarySource = Pick<SummaryResult, 'requestCount' | 'stages' | 'endToEnd' | 'overallSummaries' | 'findings'>;
 
@@ -21,7 +22,11 @@ export function noStageStatsNotice(session: Pick<SessionInfo, 'status'>, summary
 }
 
 /** What Latency Details' empty, unfiltered table says instead of "No requests yet", or null. */
-export function emptyTableText(session: Pick<SessionInfo, 'status'>, summary: SummarySource | null): string | null {
+export function emptyTableText(
+  session: Pick<SessionInfo, 'status' | 'kind'>,
+  summary: SummarySource | null,
+): string | null {
+  if (metricsOnly(session) && (summary === null || summary.requestCount === 0)) return METRICS_ONLY_TEXT;
   const overall = overallOnly(summary);
   if (overall !== null) return overallNoRequestsText(overall);
   return noStageStatsNotice(session, summary);

@@ -2,7 +2,8 @@
 // vLLM-Omni build, which printed them at INFO and no per-request table): its requests, if any,
 // have no number, so a bare "0 requests" or "1 request" would contradict the tables shown.
 // DOM-free; used by the side panel, the status bar and Latency Details.
-import type { OverallSummaries, SummaryResult } from '../../server/protocol';
+import type { OverallSummaries, SessionInfo, SummaryResult } from '../../server/protocol';
+import { metricsOnly, scrapeCountText } from './scrapeRequests';
 import { countOf, STATS_TABLES_FIX } from '../../server/shared';
 import { formatCount } from './format';
 
@@ -31,9 +32,16 @@ export function overallCountText(overall: OverallSummaries): string {
 }
 
 /** The side panel's count: `12 requests`, or what the summaries cover for a session of them only. */
-export function sessionCountText(requestCount: number, summary: CountSource | null): string {
+export function sessionCountText(
+  requestCount: number,
+  summary: (CountSource & Pick<SummaryResult, 'histograms'>) | null,
+  session: Pick<SessionInfo, 'kind'>,
+): string {
   const overall = overallOnly(summary);
   if (overall !== null) return overallCountText(overall);
+  // A /metrics-only session has no log to count: the scrape's requests, said as such.
+  if (requestCount === 0 && metricsOnly(session))
+    return (summary === null ? null : scrapeCountText(summary.histograms)) ?? 'no per-request log';
   return countOf(requestCount, 'request');
 }
 

@@ -4,7 +4,8 @@
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import { statusWords } from '../../server/shared';
 import { formatCompact } from './format';
-import { overallCountText, overallOnly } from './overallOnly';
+import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
+import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
 
 export { statusWords };
 
@@ -38,7 +39,7 @@ export function statusHeadline(
  */
 export function statusBarWords(
   session: Pick<SessionInfo, 'kind' | 'status' | 'exit' | 'requestCount'>,
-  summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
+  summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries' | 'histograms'> | null,
 ): { readonly text: string; readonly label: string } {
   const headline = statusHeadline(summary);
   const shown = (count: string): string => `${count}${headline === null ? '' : ` · ${headline}`}`;
@@ -47,5 +48,11 @@ export function statusBarWords(
   const overall = overallOnly(summary);
   if (overall !== null) return { text: shown(overallCountText(overall)), label: read(overallCountText(overall)) };
   const n = session.requestCount;
+  if (n === 0 && metricsOnly(session)) {
+    // No log to count: the scrape's requests, from a per-request histogram.
+    const scraped = summary === null ? null : scrapeRequestTotal(summary.histograms);
+    if (scraped !== null)
+      return { text: shown(`${scraped.count} req (/metrics)`), label: read(sessionCountText(n, summary, session)) };
+  }
   return { text: shown(`${n} req`), label: read(`${n} requests`) };
 }

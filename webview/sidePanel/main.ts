@@ -16,6 +16,8 @@ import { segmented } from '../shared/segmented';
 import { statusWords } from '../shared/sessionStatus';
 import { sessionCountText } from '../shared/overallOnly';
 import { noStageStatsNotice } from '../shared/noRequests';
+import { METRICS_ONLY_TEXT, metricsOnly } from '../shared/scrapeRequests';
+import { formatClock, formatCount } from '../shared/format';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
@@ -85,11 +87,17 @@ const scrapeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {
   testId: 'scrape-summary',
   rowTestId: 'scrape-row',
   label: "Latency per stage from the server's /metrics histograms",
-  count: (n) => ({
-    text: `${n} observed`,
-    title: `${n} observations in the server's histograms since it started (not requests of this log)`,
+  count: (n, row) => ({
+    text: `${n} requests`,
+    title: `${n} requests this series finished since the server started: the count of ${row.countSource ?? 'a per-request histogram'}, observed once per request (not requests of this log; per-token histograms such as ITL count tokens, not requests)`,
   }),
 });
+const SCRAPE_NOTE =
+  'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.';
+const scrapeNote = h('p', { className: 'muted note', testId: 'scrape-note', text: SCRAPE_NOTE });
+// A restart of the scraped server: its counts went down, the histograms start again from then.
+const scrapeRestartNote = h('p', { className: 'notice-banner', role: 'status', testId: 'scrape-restart' });
+scrapeRestartNote.hidden = true;
 const scrapeSection = h(
   'section',
   { className: 'scrape-section', testId: 'scrape-section', attrs: { 'aria-label': 'From /metrics' } },
@@ -99,10 +107,8 @@ const scrapeSection = h(
     'From /metrics ',
     h('span', { className: 'muted source-note', text: 'Prometheus histograms · last scrape' }),
   ),
-  h('p', {
-    className: 'muted note',
-    text: 'histogram_quantile estimates over everything the server observed since it started; the table above is computed per request from the log.',
-  }),
+  scrapeNote,
+  scrapeRestartNote,
   h('div', { className: 'table-wrap' }, scrapeTable.el),
 );
 scrapeSection.hidden = true;
@@ -150,6 +156,7 @@ const findings = new FindingsList((f: Finding) =>
   openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }),
 );
 const tailSection = new TailSection((t) => openPanel({ tail: t }));
+const tableWrap = h('div', { className: 'table-wrap' }, table.el);
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 // An ended session with no request: why (the CLI's words), instead of waiting for one.
 const noStageStats = h('p', { className: 'notice-banner', role: 'status', testId: 'no-stage-stats' });
@@ -163,7 +170,7 @@ const live = h(
   overallNotice,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   tableCaption,
-  h('div', { className: 'table-wrap' }, table.el),
+  tableWrap,
   slowestLine,
   slowestCaveats,
   fewValuesNote,
@@ -190,7 +197,7 @@ function showSession(): void {
   setText(sessionTitle, session.title);
   setText(
     sessionMeta,
-    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary)}`,
+    `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary, session)}`,
   );
   statusDot.dataset['status'] = session.status;
   sessionTitle.title = session.description;
@@ -200,16 +207,26 @@ function showSession(): void {
 
 function render(): void {
   showSession();
+  // A /metrics-only session never gets a request from a log: it says what it has instead.
+  const scrapeOnly = session !== null && metricsOnly(session) && (summary === null || summary.requestCount === 0);
+  tableCaption.hidden = scrapeOnly;
+  tableWrap.hidden = scrapeOnly;
+  trend.el.hidden = scrapeOnly;
+  setText(
+    scrapeNote,
+    scrapeOnly ? 'histogram_quantile estimates over everything the server observed since it started.' : SCRAPE_NOTE,
+  );
   if (summary === null || session === null) {
-    waiting.hidden = session === null;
-    noStageStats.hidden = true;
+    waiting.hidden = session === null || scrapeOnly;
+    noStageStats.hidden = !scrapeOnly;
+    setText(noStageStats, scrapeOnly ? METRICS_ONLY_TEXT : '');
     // Until the session's summary arrives: its own trend so far, never the last session's line.
     if (session !== null) trend.update(trendOf(state, session.id), state.percentile, '', session.id);
     return;
   }
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
   const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
-  const why = noStageStatsNotice(session, summary);
+  const why = scrapeOnly ? METRICS_ONLY_TEXT : noStageStatsNotice(session, summary);
   waiting.hidden = summary.stages.length > 0 || overall !== null || why !== null;
   noStageStats.hidden = why === null;
   setText(noStageStats, why ?? '');
@@ -265,6 +282,14 @@ function render(): void {
   );
   const scrape = scrapeModel(summary.histograms, state.percentile, stageNames, oneOutput);
   scrapeSection.hidden = scrape.rows.length === 0;
+  const restart = summary.scrapeRestart ?? null;
+  scrapeRestartNote.hidden = restart === null;
+  setText(
+    scrapeRestartNote,
+    restart === null
+      ? ''
+      : `The server restarted at ${formatClock(restart.atMs, false)}: counts since then. ${restart.series} went from ${formatCount(restart.before)} to ${formatCount(restart.after)}, so these histograms cover only the time since the restart.`,
+  );
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   trend.update(trendOf(state, session.id), state.percentile, trendLabel(head, state.percentile), session.id);

@@ -6,10 +6,10 @@
 import type { HistogramSummary, Percentile } from '../../server/protocol';
 import { formatCompact, formatCount, formatWithUnit } from '../shared/format';
 import { stageRole } from '../shared/labels';
+import { scrapeRequestCount } from '../shared/scrapeRequests';
 import type { ValueView } from '../shared/valueState';
 import { EMPTY_VIEW, EXPLAIN, STATE_TEXT } from '../shared/valueState';
 import type { ColumnGroup, SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
-import { maxOf } from '../../server/shared';
 
 interface ScrapeColumn extends SummaryColumn {
   /** Canonical family names, first match wins (older vLLM names last). */
@@ -202,7 +202,7 @@ export function scrapeModel(
     });
     const stage = r.labels['stage'];
     const replica = r.labels['replica'];
-    const counts = [...r.series.values()].map((s) => s.count).filter((c): c is number => c !== null);
+    const counted = scrapeRequestCount(r.series);
     return {
       key: rowKey(r.labels),
       label:
@@ -214,7 +214,8 @@ export function scrapeModel(
       role: stage === undefined ? '' : stageRole(stage, stageNames),
       // Every scrape row is its own series (no stage row above it to indent under).
       replica: null,
-      requestCount: counts.length === 0 ? null : maxOf(-Infinity, counts),
+      requestCount: counted?.count ?? null,
+      countSource: counted?.family ?? null,
       stageId: stageIdOf(r.labels),
       cells,
     };

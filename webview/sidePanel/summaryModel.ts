@@ -60,6 +60,8 @@ export interface SummaryRow {
   readonly replica: number | null;
   /** Requests (or observations) behind the row; null when unknown. */
   readonly requestCount: number | null;
+  /** Where a /metrics row's count comes from (a per-request family); absent for log rows. */
+  readonly countSource?: string | null;
   readonly stageId: number | null;
   readonly cells: Readonly<Record<string, SummaryCell>>;
 }

@@ -25,7 +25,7 @@ export interface SummaryTableOptions {
   readonly rowTestId: string;
   readonly label: string;
   /** The count beside a row's name, and its tooltip (the count formatted, e.g. "1,204"). */
-  readonly count: (formatted: string) => { readonly text: string; readonly title: string };
+  readonly count: (formatted: string, row: SummaryRow) => { readonly text: string; readonly title: string };
   /** The first column's header (default "stage"). */
   readonly rowHeader?: string;
   /** What activating a row does, for its accessible name (default: open the requests of this stage). */
@@ -152,7 +152,7 @@ export class SummaryTable {
     parts.stageId = row.stageId;
     setText(parts.label, row.label);
     setText(parts.role, row.role);
-    const count = row.requestCount === null ? null : this.options.count(formatCount(row.requestCount));
+    const count = row.requestCount === null ? null : this.options.count(formatCount(row.requestCount), row);
     setText(parts.count, count?.text ?? '');
     setLiveTitle(parts.count, count?.title ?? '');
     setAttr(
