@@ -207,6 +207,24 @@ test(
           `Measured in ${crashed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(crashed \\(exit code 1\\)\\)$`,
         ),
       );
+
+      // Chosen by hand, the session shown already: it showed no other ("instead of" names none),
+      // though the failed launch and the /metrics session were tied to the file too.
+      const again = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+        sessionId: crashed.id,
+        deployConfig: yaml,
+      });
+      assert.ok(again.matched);
+      assert.equal(again.shownBefore, null);
+      assert.deepEqual(again.replaced.map((s) => s.id).sort(), [failed.id, metrics.id].sort());
+      // The /metrics session chosen again: it replaces the launch the file showed.
+      const back = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+        sessionId: metrics.id,
+        deployConfig: yaml,
+        acceptStageMismatch: true,
+      });
+      assert.ok(back.matched);
+      assert.equal(back.shownBefore?.id, crashed.id);
       await client.request<SessionInfo>('stageLens/stop', { sessionId: metrics.id });
     } finally {
       server.close();
