@@ -326,8 +326,13 @@ export type MatchDeployConfigResult =
   | {
       readonly matched: true;
       readonly session: SessionInfo;
-      /** Sessions whose numbers that config showed until now: no longer matched to it. */
+      /** Sessions matched to that config until now: no longer matched to it. */
       readonly replaced: readonly SessionInfo[];
+      /**
+       * The one of them whose numbers the config showed (core/deployConfigSession.ts), as it is
+       * now; null when it showed none or already this session's.
+       */
+      readonly shownBefore: SessionInfo | null;
     }
   /** Nothing changed (no session renamed): the stages differ and `acceptStageMismatch` was not set. */
   | { readonly matched: false; readonly stageMismatch: DeployStageMismatch };

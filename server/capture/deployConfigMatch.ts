@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { DeployStageMismatch, MatchDeployConfigParams, MatchDeployConfigResult, SessionInfo } from '../protocol';
 import { deployStageMismatch } from '../core/deploy/stageFit';
 import { stageRolesOf } from '../core/stageRoles';
+import { sessionForDeployConfig } from '../core/deployConfigSession';
 import { deployConfigStageIds } from './deployEvidence';
 import type { Session } from './session';
 import type { SessionRegistry } from './sessionRegistry';
@@ -55,14 +56,23 @@ export async function matchDeployConfig(
 ): Promise<MatchDeployConfigResult> {
   const file = params.deployConfig;
   if (file === null)
-    return { matched: true, session: registry.matchDeployConfig(params.sessionId, null), replaced: [] };
+    return {
+      matched: true,
+      session: registry.matchDeployConfig(params.sessionId, null),
+      replaced: [],
+      shownBefore: null,
+    };
   if (params.acceptStageMismatch !== true) {
     const mismatch = await sessionConfigMismatch(registry, params.sessionId, file, openStageIds);
     if (mismatch !== null) return { matched: false, stageMismatch: mismatch };
   }
+  // What the file showed until now, by the same rule as its hints: "instead of" names only that one.
+  const shown = sessionForDeployConfig(registry.list(), (f) => samePath(f, file));
   const replaced: SessionInfo[] = [];
   for (const other of registry.list())
     if (other.id !== params.sessionId && samePath(other.deployConfig, file))
       replaced.push(registry.matchDeployConfig(other.id, null));
-  return { matched: true, session: registry.matchDeployConfig(params.sessionId, file), replaced };
+  const session = registry.matchDeployConfig(params.sessionId, file);
+  const shownBefore = shown === undefined ? null : (replaced.find((s) => s.id === shown.id) ?? null);
+  return { matched: true, session, replaced, shownBefore };
 }

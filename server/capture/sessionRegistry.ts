@@ -323,9 +323,8 @@ export class SessionRegistry {
     if (entry.session?.hasSources === true) {
       await entry.session.stopSources();
     } else if (entry.readOnly && isCapturing(entry.meta.info)) {
-      throw new Error(
-        `session '${id}' is captured by another window (language server pid ${entry.foreignOwner?.pid ?? 'unknown'}): stop it there`,
-      );
+      // Named as the user knows it (its title), not by its id or the other language server's pid.
+      throw new Error(`${entry.info().title} is captured in another window: stop it there`);
     }
     return entry.info();
   }

@@ -1,11 +1,13 @@
 // The live numbers shown next to each stage of a deploy YAML, from the session tied to that
-// file (launched or imported with it, or chosen by the user; the live or latest one of several,
-// core/deployConfigSession.ts): never guessed from names.
+// file (launched or imported with it, or chosen by the user; of several, the one
+// core/deployConfigSession.ts ranks first): never guessed from names. A session without numbers
+// to show says why in their place.
 import type { SessionRegistry } from '../capture/sessionRegistry';
 import {
   stagesRanAlongside,
   type LivePhase,
   type LiveStageNumbers,
+  type NoStageNumbers,
   type ReplicaLiveNumbers,
   type StageLiveNumbers,
 } from '../core/deploy/liveNumbers';
@@ -18,7 +20,8 @@ import { sessionTailAttribution } from '../capture/explainQueries';
 import { tailLeadOf } from '../core/deploy/tailLead';
 import { statusWords, titleWithStatus } from '../core/sessionStatusWords';
 import { stageRolesOfSession } from '../core/stageRoles';
-import { sessionForDeployConfig } from '../core/deployConfigSession';
+import { isLiveSession, readsRequests, sessionForDeployConfig } from '../core/deployConfigSession';
+import type { SessionInfo } from '../protocol';
 
 /** The split's phases as the hover names them. */
 const PHASE_SPLIT: readonly (readonly [LivePhase, SplitName])[] = [
@@ -82,6 +85,36 @@ function stageNumbersOf(
   };
 }
 
+const sessionLabelOf = (info: SessionInfo): string => titleWithStatus(info.title, info);
+
+/**
+ * Why `info` has no stage numbers to show whatever its state: it reads only aggregates
+ * (/metrics, Prometheus), or it ended without a request (a launch that never started); null
+ * when it has requests or may still read some.
+ */
+function noNumbersOf(info: SessionInfo): NoStageNumbers | null {
+  const name = sessionLabelOf(info);
+  if (!readsRequests(info)) {
+    const prometheus = info.kind === 'prometheus';
+    return {
+      label: `no per-request numbers: ${prometheus ? 'Prometheus' : '/metrics'} only`,
+      detail:
+        `${name} reads ${prometheus ? 'a Prometheus server' : '/metrics'}: histograms over every request the server ` +
+        "observed, not each request's stage times, so there are no numbers to show after each stage_id. Its " +
+        'histograms are in Stage Lens: Latency Summary; for numbers here, show a session that reads the ' +
+        "server's log (Show This Session's Numbers in This Deploy Config…).",
+    };
+  }
+  if (info.requestCount > 0 || isLiveSession(info)) return null;
+  const why = info.lastError === null ? '' : `: ${info.lastError}`;
+  return { label: 'no requests measured', detail: `${name} ended before any request${why}.` };
+}
+
+const waitingFor = (info: SessionInfo): NoStageNumbers => ({
+  label: 'waiting for the first request',
+  detail: `${sessionLabelOf(info)} has read no request yet: its numbers show here from the first.`,
+});
+
 export class SessionStageNumbers implements StageNumbersProvider {
   private readonly listeners = new Set<(deployConfigPath: string | null) => void>();
   private readonly cache = new Map<string, { key: string; numbers: LiveStageNumbers }>();
@@ -103,6 +136,9 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const wanted = path.resolve(deployConfigPath);
     const info = sessionForDeployConfig(registry.list(), (file) => path.resolve(file) === wanted);
     if (info === undefined) return null;
+    // Nothing to replay for a session that reads no request or ended without one: its hint says so.
+    const before = noNumbersOf(info);
+    if (before !== null) return { sessionLabel: sessionLabelOf(info), stages: [], noNumbers: before };
     const session = registry.get(info.id);
     if (session === undefined) {
       // A saved session is replayed only now that a deploy config asks for its numbers.
@@ -146,6 +182,9 @@ export class SessionStageNumbers implements StageNumbersProvider {
         ...(own.length === 0 ? {} : { replicas: own.sort((a, b) => a.replicaId - b.replicaId) }),
       });
     }
+    // Live, but no request read yet.
+    if (stages.length === 0 && info.requestCount === 0)
+      return { sessionLabel: sessionLabelOf(info), stages, noNumbers: waitingFor(info) };
     const missing = summary.tablesMissing;
     const oneOutput = new Set(
       summary.stages.filter((s) => s.replicaId === null && s.oneOutputRequests > 0).map((s) => s.stageKey),
@@ -153,7 +192,7 @@ export class SessionStageNumbers implements StageNumbersProvider {
     const numbers: LiveStageNumbers = {
       // Its title names what was read or served ("server.log · logged 10-19 07:12:04 – 07:12:12"),
       // not the internal id; its status in the views' words ("imported", not "exited").
-      sessionLabel: titleWithStatus(info.title, info),
+      sessionLabel: sessionLabelOf(info),
       stages,
       tablesMissing:
         missing === null

@@ -10,8 +10,9 @@ import { pickSession } from './sessions';
 export const SHOW_ANYWAY = 'Show Anyway';
 
 function matchedMessage(result: Extract<MatchDeployConfigResult, { matched: true }>, name: string): string {
-  const instead = result.replaced.map((s) => s.title).join(', ');
-  return `Stage Lens: ${name} shows the numbers of ${result.session.title}${instead === '' ? '' : ` (instead of ${instead})`}.`;
+  // Only the session the file showed until now, not every other one matched to it.
+  const instead = result.shownBefore === null ? '' : ` (instead of ${result.shownBefore.title})`;
+  return `Stage Lens: ${name} shows the numbers of ${result.session.title}${instead}.`;
 }
 
 /** Resolves with the session matched, or undefined when nothing changed. */

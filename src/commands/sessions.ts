@@ -9,6 +9,7 @@ import { statusWords } from '../../webview/shared/sessionStatus';
 import { sessionPickDescription } from '../sessionPickText';
 import { exportedMessage, OPEN_ACTION, revealActionLabel } from '../exportMessage';
 import { countOf } from '../../server/shared';
+import { capturedElsewhere, capturedElsewhereMessage, ELSEWHERE_MARK, stopCaptureChoices } from '../stopCaptureChoices';
 
 function describe(s: SessionInfo): vscode.QuickPickItem & { id: string } {
   return {
@@ -39,30 +40,51 @@ export async function openSession(client: StageLensClient): Promise<void> {
   }
 }
 
-const isLive = (s: SessionInfo): boolean => s.status === 'running' || s.status === 'starting';
-
 /**
- * Stop Capture: the session on screen when it is capturing; otherwise the user picks one of
- * the captures running in the background (never one chosen silently). Says what it stopped.
- * Resolves with the stopped session (undefined when nothing was stopped).
+ * Stop Capture: the session on screen when this window captures it; otherwise the user picks
+ * one of the captures running in the background (never one chosen silently). Captures of
+ * another window are listed apart, marked so: picking one says to stop it there. Says what it
+ * stopped. Resolves with the stopped session (undefined when nothing was stopped).
  */
 export async function stopCapture(client: StageLensClient): Promise<SessionInfo | undefined> {
   const current = client.currentSession();
-  const live = client.allSessions().filter(isLive);
-  let target: SessionInfo | undefined = current !== null && isLive(current) ? current : undefined;
+  const { here, elsewhere } = stopCaptureChoices(client.allSessions());
+  let target: SessionInfo | undefined = current !== null && here.some((s) => s.id === current.id) ? current : undefined;
   if (target === undefined) {
-    if (live.length === 0) {
+    if (here.length === 0 && elsewhere.length === 0) {
       void vscode.window.showInformationMessage('Stage Lens: nothing is being captured.');
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(live.map(describe), {
-      title:
-        current === null
-          ? 'Stage Lens: stop which capture?'
-          : `Stage Lens: the session on screen is not capturing (${statusWords(current)}); stop which capture?`,
+    const marked = (s: SessionInfo): vscode.QuickPickItem & { id: string } => {
+      const item = describe(s);
+      return { ...item, description: `${item.description ?? ''} · ${ELSEWHERE_MARK}` };
+    };
+    const items: (vscode.QuickPickItem & { id?: string })[] = [
+      ...here.map(describe),
+      ...(elsewhere.length === 0
+        ? []
+        : [
+            { label: `${ELSEWHERE_MARK}: stop there`, kind: vscode.QuickPickItemKind.Separator },
+            ...elsewhere.map(marked),
+          ]),
+    ];
+    const onScreen =
+      current === null
+        ? ''
+        : capturedElsewhere(current)
+          ? `the session on screen is ${ELSEWHERE_MARK}; `
+          : `the session on screen is not capturing (${statusWords(current)}); `;
+    const picked = await vscode.window.showQuickPick(items, {
+      title: `Stage Lens: ${onScreen}stop which capture?`,
       matchOnDetail: true,
     });
-    target = live.find((s) => s.id === picked?.id);
+    if (picked?.id === undefined) return undefined;
+    const other = elsewhere.find((s) => s.id === picked.id);
+    if (other !== undefined) {
+      void vscode.window.showInformationMessage(capturedElsewhereMessage(other));
+      return undefined;
+    }
+    target = here.find((s) => s.id === picked.id);
     if (target === undefined) return undefined;
   }
   const session = target;

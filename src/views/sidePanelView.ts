@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';
+import { PageReadyWatchdog } from './pageReadyWatchdog';
 import { SessionFeed } from './sessionFeed';
 import { runWebviewCommand } from './webviewMessages';
 import { webviewHtml, webviewOptions } from './webviewResources';
@@ -13,6 +14,7 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   static readonly viewId = 'stageLens.latencyView';
 
   private feed: SessionFeed | undefined;
+  private watchdog: PageReadyWatchdog | undefined;
   private viewDisposables: vscode.Disposable[] = [];
 
   constructor(
@@ -30,13 +32,25 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     const post = (m: HostToWebview): Thenable<boolean> => view.webview.postMessage(m);
     const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible, wantsTail: true });
     this.feed = feed;
+    const load = (): void => {
+      view.webview.html = webviewHtml(view.webview, this.extensionUri, 'sidePanel', 'Stage Lens');
+    };
+    // A page left blank (its script never ran: see pageReadyWatchdog.ts) is loaded again.
+    const watchdog = new PageReadyWatchdog({ reload: load, isVisible: () => view.visible });
+    this.watchdog = watchdog;
     this.viewDisposables.push(
       feed,
+      watchdog,
       view.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw, post)),
-      view.onDidChangeVisibility(() => feed.visibilityChanged()),
+      view.onDidChangeVisibility(() => {
+        // Shown again: VS Code has reloaded the page (no retained context).
+        if (view.visible) watchdog.loaded();
+        feed.visibilityChanged();
+      }),
       view.onDidDispose(() => this.disposeView()),
     );
-    view.webview.html = webviewHtml(view.webview, this.extensionUri, 'sidePanel', 'Stage Lens');
+    load();
+    watchdog.loaded();
   }
 
   private onMessage(raw: unknown, post: (m: HostToWebview) => Thenable<boolean>): void {
@@ -44,6 +58,7 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     if (message === null) return;
     switch (message.type) {
       case 'ready':
+        this.watchdog?.ready();
         void this.feed?.resend();
         break;
       case 'openLatencyPanel':
@@ -60,6 +75,7 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   private disposeView(): void {
     for (const d of this.viewDisposables.splice(0)) d.dispose();
     this.feed = undefined;
+    this.watchdog = undefined;
   }
 
   dispose(): void {

@@ -4,10 +4,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
-import type { SessionInfo } from '../../server/protocol';
+import type { MatchDeployConfigResult, SessionInfo } from '../../server/protocol';
 import { DeployLspClient, FIXTURES, positionOf, ROOT } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
@@ -109,3 +111,128 @@ test('a deploy config shows its live session first, else the session imported la
     'Measured in qwen3-tts-first-audio-cold-start.log · qwen3_tts.yaml · logged 08-21 18:00:10 – 18:00:17 (imported)',
   ]);
 });
+
+test(
+  'a launch that never started claims nothing; the latest launch takes over from a /metrics session, which says it has no numbers',
+  { timeout: 60_000 },
+  async () => {
+    const yaml = path.join(scratch, 'launched', 'qwen3_tts.yaml');
+    fs.mkdirSync(path.dirname(yaml));
+    fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
+    const text = fs.readFileSync(yaml, 'utf8');
+    const stage0 = positionOf(text, 'stage_id: 0').line;
+    const uri = await client.open(yaml);
+    const hintsWhen = (what: string, wanted: (hints: InlayHint[]) => boolean): Promise<string[][]> =>
+      waitFor(what, async () => {
+        const hints = (await client.inlayHints(uri)) ?? [];
+        return wanted(hints) ? hints.map((h) => [String(h.position.line), label(h), tooltip(h)]) : undefined;
+      });
+    const session = async (id: string): Promise<SessionInfo | undefined> =>
+      (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === id);
+
+    // A /metrics endpoint (histograms over all requests, no request's own times), scraped and shown in the file.
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(
+        [
+          '# TYPE vllm:time_to_first_token_seconds histogram',
+          'vllm:time_to_first_token_seconds_bucket{model_name="m",stage="0",replica="0",le="0.5"} 1',
+          'vllm:time_to_first_token_seconds_bucket{model_name="m",stage="0",replica="0",le="+Inf"} 2',
+          'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.2',
+          'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 2',
+        ].join('\n') + '\n',
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const metrics = await client.request<SessionInfo>('stageLens/scrape', {
+        url: `http://127.0.0.1:${port}/metrics`,
+        intervalMs: 200,
+      });
+      const shown = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+        sessionId: metrics.id,
+        deployConfig: yaml,
+        acceptStageMismatch: true,
+      });
+      assert.ok(shown.matched);
+      // Named now with the file it is shown in.
+      assert.match(shown.session.title, /^\/metrics of 127\.0\.0\.1:\d+ · qwen3_tts\.yaml · /);
+      // Not blank: the first stage's hint says there is nothing per request to show, and where its histograms are.
+      const notice = await hintsWhen('the /metrics notice', (hints) => hints.length > 0);
+      assert.equal(notice.length, 1);
+      assert.deepEqual(notice[0]!.slice(0, 2), [String(stage0), 'no per-request numbers: /metrics only']);
+      assert.equal(
+        notice[0]![2],
+        `${shown.session.title} (running) reads /metrics: histograms over every request the server observed, not each ` +
+          "request's stage times, so there are no numbers to show after each stage_id. Its histograms are in Stage " +
+          "Lens: Latency Summary; for numbers here, show a session that reads the server's log (Show This " +
+          "Session's Numbers in This Deploy Config…).",
+      );
+
+      // Launched from the file with a command that is not there: it fails and claims nothing.
+      const failed = await client.request<SessionInfo>('stageLens/launch', {
+        argv: ['vllm-not-on-this-path', 'serve'],
+        cwd: scratch,
+        deployConfig: yaml,
+      });
+      await waitFor('the failed launch', async () =>
+        (await session(failed.id))?.status === 'error' ? true : undefined,
+      );
+      const still = await hintsWhen('the hints after the failed launch', (hints) => hints.length > 0);
+      assert.deepEqual(
+        still.map((h) => h.slice(0, 2)),
+        [[String(stage0), 'no per-request numbers: /metrics only']],
+      );
+
+      // Launched again with a command that serves six requests and then dies: its numbers, while /metrics is still scraped.
+      const log = logCopy(path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log'));
+      const crashed = await client.request<SessionInfo>('stageLens/launch', {
+        argv: [
+          process.execPath,
+          '-e',
+          `process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(log)})); process.exitCode = 1;`,
+        ],
+        cwd: scratch,
+        deployConfig: yaml,
+      });
+      await waitFor('the launch read its log and crashed', async () => {
+        const s = await session(crashed.id);
+        return s?.status === 'crashed' && s.requestCount === 6 ? true : undefined;
+      });
+      assert.equal((await session(metrics.id))?.status, 'running');
+      const numbers = await hintsWhen('the launched numbers', (hints) =>
+        hints.some((h) => tooltip(h).includes(crashed.title)),
+      );
+      const first = numbers.find(([line]) => line === String(stage0));
+      assert.deepEqual(first?.slice(0, 2), [String(stage0), 'p50 prefill+decode 1.27 s · TTFT 1.27 s']);
+      assert.match(
+        first?.[2] ?? '',
+        new RegExp(
+          `Measured in ${crashed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(crashed \\(exit code 1\\)\\)$`,
+        ),
+      );
+
+      // Chosen by hand, the session shown already: it showed no other ("instead of" names none),
+      // though the failed launch and the /metrics session were tied to the file too.
+      const again = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+        sessionId: crashed.id,
+        deployConfig: yaml,
+      });
+      assert.ok(again.matched);
+      assert.equal(again.shownBefore, null);
+      assert.deepEqual(again.replaced.map((s) => s.id).sort(), [failed.id, metrics.id].sort());
+      // The /metrics session chosen again: it replaces the launch the file showed.
+      const back = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+        sessionId: metrics.id,
+        deployConfig: yaml,
+        acceptStageMismatch: true,
+      });
+      assert.ok(back.matched);
+      assert.equal(back.shownBefore?.id, crashed.id);
+      await client.request<SessionInfo>('stageLens/stop', { sessionId: metrics.id });
+    } finally {
+      server.close();
+    }
+  },
+);

@@ -104,7 +104,15 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
   const missing = numbers.tablesMissing ?? null;
   const tooltip = `${MEASURED_IN}${numbers.sessionLabel}${missing === null ? '' : `\n\n${missing.message}`}`;
   const hints: LiveHint[] = [];
-  for (const anchor of stageAnchors(analysis)) {
+  const anchors = stageAnchors(analysis);
+  const none = numbers.noNumbers ?? null;
+  if (none !== null) {
+    // Said once, after the first stage: nothing to read off the other stages or talker_first_audio.
+    const first = anchors[0];
+    if (first === undefined) return [];
+    return [{ position: first.entry.value.location.range.end, label: none.label, tooltip: none.detail }];
+  }
+  for (const anchor of anchors) {
     const measured = byStage.get(anchor.stageId);
     if (!measured) continue;
     const prefix = anchor.inherited ? `stage ${anchor.stageId}: ` : '';

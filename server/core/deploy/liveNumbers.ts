@@ -98,6 +98,18 @@ export interface LiveStageNumbers {
    * Absent or null: no tail yet, or no part stands out.
    */
   readonly tailLead?: TailLead | null;
+  /**
+   * Why the session has no stage numbers to show (it reads only /metrics, it has read no request
+   * yet, it ended without one): the first stage's hint says so instead of going blank.
+   * Absent or null: it has numbers.
+   */
+  readonly noNumbers?: NoStageNumbers | null;
+}
+
+/** The hint shown instead of numbers: `label` within INLAY_LABEL_BUDGET, `detail` whole (its tooltip). */
+export interface NoStageNumbers {
+  readonly label: string;
+  readonly detail: string;
 }
 
 export interface TailLead {
