@@ -205,15 +205,7 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
 
   if (found.basis === 'histogram') {
     const row = found.row;
-    // A limit holds the candidate's own value: the baseline's series, right or wrong, plays no part.
-    const named = (
-      rule.kind === 'absolute'
-        ? [['the candidate', row.candidate]]
-        : [
-            ['the baseline', row.baseline],
-            ['the candidate', row.candidate],
-          ]
-    ) as readonly (readonly [string, HistogramSide | null])[];
+    const named = sidesRead(rule, row);
     const runs = (pick: (side: HistogramSide) => boolean): string => histogramRunsWhere(rule, row, pick);
     const scope = scopeLabel(rule.scope, report.stageRoles);
     const oneOutputIn = runs((side) => side.oneOutput === true);
@@ -339,17 +331,19 @@ export function checkRule(rule: Rule, report: ComparisonReport, options: RuleChe
   };
 }
 
+/** The runs a rule reads, named: a limit holds the candidate's own value (the baseline's series, right or wrong, plays no part). */
+function sidesRead(rule: Rule, row: HistogramComparison): readonly (readonly [string, HistogramSide | null])[] {
+  return rule.kind === 'absolute'
+    ? [['the candidate', row.candidate]]
+    : [
+        ['the baseline', row.baseline],
+        ['the candidate', row.candidate],
+      ];
+}
+
 /** The runs a rule reads ("the baseline and the candidate") whose series has observations and `pick` holds. */
 function histogramRunsWhere(rule: Rule, row: HistogramComparison, pick: (side: HistogramSide) => boolean): string {
-  // A limit holds the candidate's own value: the baseline's series, right or wrong, plays no part.
-  const named = (
-    rule.kind === 'absolute'
-      ? [['the candidate', row.candidate]]
-      : [
-          ['the baseline', row.baseline],
-          ['the candidate', row.candidate],
-        ]
-  ) as readonly (readonly [string, HistogramSide | null])[];
+  const named = sidesRead(rule, row);
   // A side with no observation (a family stuck at 0) shows no signature either way: it lost the measurement.
   return named
     .filter(([, side]) => hasObservations(side) && side !== null && pick(side))
