@@ -265,7 +265,7 @@ test("a report's questions sharing their column reads, populations and load coun
       const report = explainReport(reported, 'x', { scope, byBoot, quantiles: QUANTILES }, [], []);
       const boots = byBoot ? bootsInScope(alone, scope) : [undefined];
       const tails = [];
-      const ones: { target: string; boot?: number; requestId: string }[] = [];
+      const ones: { target: string; boot?: number; requestId: string; valueMs: number }[] = [];
       const loads = [];
       for (const target of alone.targets()) {
         for (const quantile of QUANTILES) {
@@ -278,7 +278,12 @@ test("a report's questions sharing their column reads, populations and load coun
             // A boot with one request of the target has no tail: the report names it under oneRequest.
             if (t !== null && t.scopeCount > 1) tails.push(t);
             else if (t !== null && !ones.some((o) => o.target === target && o.boot === boot))
-              ones.push({ target, ...(boot === undefined ? {} : { boot }), requestId: t.requestIds[0] ?? '' });
+              ones.push({
+                target,
+                ...(boot === undefined ? {} : { boot }),
+                requestId: t.requestIds[0] ?? '',
+                valueMs: t.targetMedianMs,
+              });
           }
           const l = loadAtArrivalByPass(alone, { target, quantile, scope });
           if (l !== null && l.arrivalsKnown > 0) loads.push(l);
