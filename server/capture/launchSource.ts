@@ -76,13 +76,13 @@ function launchEnv(env: Readonly<Record<string, string>> | undefined): Record<st
   return { ...merged, ...addedEnvironment(env) };
 }
 
-/** One run of the command: the supervisor, the server it started, and what happened to them. A restart makes a new one. */
 /** `: <the last error line of stderr>` for a crash's detail, or nothing. */
 function whyOf(run: Run): string {
   const line = run.stderrError.line();
   return line === null ? '' : `: ${line}`;
 }
 
+/** One run of the command: the supervisor, the server it started, and what happened to them. A restart makes a new one. */
 interface Run {
   /** The supervisor: leader of the process group (its pid is the group id). */
   readonly child: ChildProcess;

@@ -59,12 +59,13 @@ test('a simulator that dies ends the demo at once: its stderr shown, no advice a
   assert.ok(r.seconds < 15, `took ${r.seconds} s of a 60 s demo`);
   assert.match(
     r.stderr,
-    /stage-lens demo: simulator \(cold-start\) exited with code 3; its stderr ends with:\nRuntimeError: CUDA out of memory/,
+    // The exit names its last error line, then the stderr's end follows.
+    /stage-lens demo: simulator \(cold-start\) exited with code 3: RuntimeError: CUDA out of memory; its stderr ends with:\nRuntimeError: CUDA out of memory/,
   );
   assert.match(r.stdout, /Final summary · simulator \(cold-start\) · \d+s · exited with code 3/);
   assert.match(
     r.stdout,
-    /No request was read: simulator \(cold-start\) ended \(exited with code 3\) before printing one\./,
+    /No request was read: simulator \(cold-start\) ended \(exited with code 3: RuntimeError: CUDA out of memory\) before printing one\./,
   );
   assert.doesNotMatch(r.stdout, /VLLM_LOGGING_LEVEL=DEBUG/);
 });

@@ -208,9 +208,7 @@ test(
       assert.deepEqual(first?.slice(0, 2), [String(stage0), 'p50 prefill+decode 1.27 s · TTFT 1.27 s']);
       assert.match(
         first?.[2] ?? '',
-        new RegExp(
-          `Measured in ${crashed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(crashed \\(exit code 1\\)\\)$`,
-        ),
+        new RegExp(`Measured in ${crashed.title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(crashed, exit code 1\\)$`),
       );
 
       // Chosen by hand, the session shown already: it showed no other ("instead of" names none),
