@@ -44,8 +44,16 @@ export async function runLive(options: LiveOptions): Promise<number> {
   /** The request count the last progress line said (a pipe gets a line only when it changes). */
   let saidCount = -1;
 
-  const head = (final: boolean, now: number): string =>
-    `${final ? 'Final summary' : 'Live'} · ${options.title} · ${((now - started) / 1000).toFixed(0)}s${lastError === null ? '' : ` · ${lastError}`}`;
+  const head = (final: boolean, now: number, width?: number): string => {
+    const line = (title: string): string =>
+      `${final ? 'Final summary' : 'Live'} · ${title} · ${((now - started) / 1000).toFixed(0)}s${lastError === null ? '' : ` · ${lastError}`}`;
+    const whole = line(options.title);
+    const over = width === undefined ? 0 : [...whole].length - width;
+    if (over <= 0) return whole;
+    // A long path gives up its start, not the file name and the clock after it.
+    const title = [...options.title];
+    return title.length - over - 1 >= 8 ? line('…' + title.slice(over + 1).join('')) : whole;
+  };
 
   const report = (final: boolean, now: number, foldWidth?: number): string[] => {
     const snapshot = analysis.snapshot();
@@ -77,9 +85,13 @@ export async function runLive(options: LiveOptions): Promise<number> {
       // Columns that do not fit fold into a second block where the screen has the rows for it
       // (the first finding still in view, and the line that says how many more the final summary
       // has); on a shorter screen they are cut instead.
-      const folded = findingsFirst([head(false, now), ...report(false, now, width)]);
+      const folded = findingsFirst([head(false, now, width), ...report(false, now, width)]);
       const fits = findingsEnd(folded, 1) < height;
-      const frame = fitFrame(fits ? folded : findingsFirst([head(false, now), ...report(false, now)]), width, height);
+      const frame = fitFrame(
+        fits ? folded : findingsFirst([head(false, now, width), ...report(false, now)]),
+        width,
+        height,
+      );
       options.out.write('\x1b[H\x1b[2J' + terminalText(frame.join('\n')) + '\n');
       return;
     }

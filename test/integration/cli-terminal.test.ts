@@ -77,14 +77,20 @@ test(
   { skip: hasScript ? false : 'needs util-linux script(1) for a pseudo-terminal' },
   () => {
     // A pty whose size nobody set (script run without a terminal) says 0 rows and 0 columns.
-    const command = `stty rows 0 cols 0; ${shellQuote(process.execPath)} ${shellQuote(CLI)} analyze --follow ${shellQuote(SAMPLE)} --duration 2.5`;
+    // Under a folder whose name alone is longer than a line: the head line gives up the path's
+    // start and keeps the file name and the clock.
+    const deep = path.join(tmp, 'a-folder-whose-name-alone-is-longer-than-one-line-of-an-eighty-column-terminal');
+    fs.mkdirSync(deep, { recursive: true });
+    const followed = path.join(deep, 'talker-codec.log');
+    fs.copyFileSync(SAMPLE, followed);
+    const command = `stty rows 0 cols 0; ${shellQuote(process.execPath)} ${shellQuote(CLI)} analyze --follow ${shellQuote(followed)} --duration 2.5`;
     const run = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(run.status, 0, run.stderr);
     const frames = run.stdout.split('\x1b[H\x1b[2J').slice(1);
     assert.ok(frames.length >= 1, `no live frame: ${JSON.stringify(run.stdout.slice(0, 200))}`);
     const frame = frames[0]!.split('\nFinal summary')[0]!;
     const lines = frame.split('\r\n');
-    assert.match(lines[0]!, /^Live · following .* · \d+s$/);
+    assert.match(lines[0]!, /^Live · …[^ ]*\/talker-codec\.log · \d+s$/);
     assert.match(frame, /Stage Lens: 25 requests/);
     assert.match(frame, /\r\nstage +n +/);
     // Fitted to 80×24: no line wider, and at most 23 lines (the last row stays free).

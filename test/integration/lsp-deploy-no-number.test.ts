@@ -35,6 +35,12 @@ async function stageTooltips(log: string, name: string): Promise<{ talker: strin
     path: path.join(ROOT, 'test/fixtures', log),
     deployConfig: yaml,
   });
+  // The import reads on after it answers: the hints are read once it has read to its end, so
+  // their counts are the whole log's.
+  await waitFor('the import read to its end', async () => {
+    const sessions = await client.request<SessionInfo[]>('stageLens/listSessions', {});
+    return sessions.find((s) => s.id === imported.id)?.status === 'exited' ? true : undefined;
+  });
   const uri = await client.open(yaml);
   const at = async (line: number): Promise<string> =>
     waitFor('the stage measured', async () => {
