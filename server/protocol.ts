@@ -87,6 +87,7 @@ import type {
   LoadAtArrival,
   LoadBucket,
   LoadReading,
+  OneRequestTarget,
   OverTimeSeries,
   PartDistribution,
   PartPhase,
@@ -115,6 +116,7 @@ export type {
   LoadAtArrival,
   LoadBucket,
   LoadReading,
+  OneRequestTarget,
   OverTimeSeries,
   PartDistribution,
   PartPhase,
@@ -636,8 +638,17 @@ export interface TailAttributionResult {
    * output (time to first audio for Qwen3-TTS and Qwen3-Omni), or e2e when no stage prints one.
    */
   readonly mainTarget: TargetName | null;
-  /** One entry, or one per boot; empty when the target is not measured in scope. */
+  /**
+   * One entry, or one per boot; none for a scope (or boot) where no request measured the target,
+   * nor where only one did: that one is in `oneRequest`.
+   */
   readonly tails: readonly TailAttribution[];
+  /**
+   * The scope (or each boot) where only one request measured the target, with its value: no
+   * tail to explain, as `explain`'s `oneRequest` (that request is its own median, every part
+   * +0 ms). Empty when none.
+   */
+  readonly oneRequest: readonly OneRequestTarget[];
   /**
    * The requests that printed a preemption (vllm_num_preemptions > 0) in the target's tail at
    * the quantile against all in scope, per stage up to the target's, with a reading: `explain`'s

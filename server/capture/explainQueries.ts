@@ -10,12 +10,12 @@ import { loadAtArrival } from '../core/explain/loadAtArrival';
 import type { GaugeSamples } from '../core/explain/overTime';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
 import { bootsInScope } from '../core/explain/scope';
-import { tailAttribution } from '../core/explain/tailAttribution';
+import { targetTails } from '../core/explain/targetTails';
 import { preemptionsInTail } from '../core/explain/preemptionsInTail';
 import { ColumnReads } from '../core/explain/columnReads';
 import { stageRolesOfSession } from '../core/stageRoles';
 import { mainTargetOf } from '../core/explain/mainTarget';
-import type { ExplainScope, TailAttribution } from '../core/explain/types';
+import type { ExplainScope } from '../core/explain/types';
 import type {
   BreakdownSummaryParams,
   BreakdownSummaryResult,
@@ -100,17 +100,19 @@ export function sessionTailAttribution(session: Session, params: TailAttribution
   const target = params.target ?? mainTarget;
   const quantile = params.quantile ?? 'p99';
   const scope = scopeOf(params.scope);
-  const tails =
+  // A boot (or scope) where one request measured the target is no tail: it comes apart with its value.
+  const { tails, oneRequest } =
     target === null
-      ? []
-      : cached(session, 'tail', { target, quantile, scope, byBoot: params.byBoot === true }, 0, () => {
-          const boots = params.byBoot === true ? bootsInScope(index, scope) : [undefined];
-          return boots
-            .map((boot) =>
-              tailAttribution(index, { target, quantile, scope: boot === undefined ? scope : { ...scope, boot } }),
-            )
-            .filter((t): t is TailAttribution => t !== null);
-        });
+      ? { tails: [], oneRequest: [] }
+      : cached(session, 'tail', { target, quantile, scope, byBoot: params.byBoot === true }, 0, () =>
+          targetTails(
+            index,
+            target,
+            quantile,
+            scope,
+            params.byBoot === true ? bootsInScope(index, scope) : [undefined],
+          ),
+        );
   const preemptions =
     target === null
       ? null
@@ -123,6 +125,7 @@ export function sessionTailAttribution(session: Session, params: TailAttribution
     targets: index.targets(),
     mainTarget,
     tails,
+    oneRequest,
     preemptions,
   };
 }

@@ -280,6 +280,7 @@ class Source implements LatencyDataSource {
         targets: ['e2e', 'stage1.firstOutput'],
         mainTarget: 'stage1.firstOutput',
         tails: [tailOf(this.count)],
+        oneRequest: [],
       } satisfies TailAttributionResult,
       'stageLens/loadAtArrival': { sessionId, load: null },
       'stageLens/overTime': {
@@ -315,6 +316,7 @@ describe('side panel feed: the tail', () => {
         targets: ['e2e', 'stage1.firstOutput'],
         mainTarget: 'stage1.firstOutput',
         tails: [tailOf(1)],
+        oneRequest: [],
       },
     });
     // Five new summaries within 0.3 s: one more tail query, a second after the first.

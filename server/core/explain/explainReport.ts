@@ -15,13 +15,15 @@ import { loadAtArrival } from './loadAtArrival';
 import { preemptionsInTail } from './preemptionsInTail';
 import { overTime, type GaugeSamples } from './overTime';
 import { bootsInScope, rowsInScope } from './scope';
-import { tailAttribution } from './tailAttribution';
+import { targetTails } from './targetTails';
+import { pushAll } from '../arrays';
 import type {
   BreakdownSummary,
   CostFit,
   CostFitSkipped,
   ExplainScope,
   LoadAtArrival,
+  OneRequestTarget,
   OverTimeSeries,
   PreemptionsInTail,
   TailAttribution,
@@ -29,14 +31,7 @@ import type {
   TargetName,
 } from './types';
 
-/** A target that one request in scope measured: nothing to compare it with. */
-export interface OneRequestTarget {
-  readonly target: TargetName;
-  readonly boot?: number;
-  readonly requestId: string;
-  /** The target's value in that request (ms). */
-  readonly valueMs: number;
-}
+export type { OneRequestTarget };
 
 export const DEFAULT_QUANTILES: readonly TailQuantile[] = ['p95', 'p99'];
 
@@ -135,25 +130,12 @@ export function explainReport(
   for (const target of wanted) {
     let any = false;
     for (const quantile of quantiles) {
-      for (const boot of boots) {
-        const entry = tailAttribution(
-          index,
-          { target, quantile, scope: boot === undefined ? options.scope : { ...options.scope, boot } },
-          reads,
-        );
-        if (entry === null) continue;
-        any = true;
-        // One request is its own median: a tail of it reads +0 ms in every part, which explains nothing.
-        if (entry.scopeCount === 1) {
-          if (!oneRequest.some((o) => o.target === target && o.boot === boot))
-            oneRequest.push({
-              target,
-              ...(boot === undefined ? {} : { boot }),
-              requestId: entry.requestIds[0] ?? '',
-              valueMs: entry.targetMedianMs,
-            });
-        } else tail.push(entry);
-      }
+      const split = targetTails(index, target, quantile, options.scope, boots, reads);
+      if (split.tails.length > 0 || split.oneRequest.length > 0) any = true;
+      pushAll(tail, split.tails);
+      // Said once per target (and boot), whatever the quantiles.
+      for (const o of split.oneRequest)
+        if (!oneRequest.some((x) => x.target === o.target && x.boot === o.boot)) oneRequest.push(o);
       const l = loadAtArrival(index, { target, quantile, scope: options.scope });
       if (l !== null && l.arrivalsKnown > 0) load.push(l);
       const p = preemptionsInTail(index, { target, quantile, scope: options.scope }, reads, roles);

@@ -4,7 +4,7 @@
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
-import type { CostFit, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import type { CostFit, OneRequestTarget, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
 import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, groupedNumber, signedDurationText as signed } from '../numberText';
@@ -283,6 +283,16 @@ function tailBlock(
 const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string =>
   x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]);
 
+/** "Stage 1 TTFT (boot 2): only one request in scope measured it, speech-1 (18.4 ms).": explain's words, the views' too. */
+export function oneRequestText(o: OneRequestTarget, roles: Readonly<Record<string, string>>): string {
+  const boot = o.boot === undefined ? '' : ` (boot ${o.boot})`;
+  return `${sentenceCase(targetLabel(o.target, roles))}${boot}: only one request in scope measured it, ${o.requestId} (${ms(o.valueMs)}).`;
+}
+
+/** Why a one-request target has no tail; each front end adds where the request's parts are shown. */
+export const ONE_REQUEST_NO_TAIL =
+  'There is no tail to explain: a tail is compared with the other requests part by part';
+
 export function explainTable(report: ExplainReport): string[] {
   const out: string[] = [];
   // Stage roles from the file's name (a saved session's deploy file), as the editor names a session's stages.
@@ -309,10 +319,7 @@ export function explainTable(report: ExplainReport): string[] {
   for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles, report.targets), '');
   // One request is its own median: no tail, said once per target (and boot), never a table of +0 ms.
   for (const o of report.oneRequest)
-    out.push(
-      `${sentenceCase(targetLabel(o.target, roles))}${o.boot === undefined ? '' : ` (boot ${o.boot})`}: only one request in scope measured it, ${o.requestId} (${ms(o.valueMs)}). There is no tail to explain: a tail is compared with the other requests part by part; analyze shows this request's parts.`,
-      '',
-    );
+    out.push(`${oneRequestText(o, roles)} ${ONE_REQUEST_NO_TAIL}; analyze shows this request's parts.`, '');
   if (report.unsupportedTargets.length > 0) {
     out.push(
       `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,

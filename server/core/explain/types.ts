@@ -208,6 +208,18 @@ export interface TailAttribution {
   readonly requestIds: readonly string[];
 }
 
+/**
+ * A target that one request in scope measured (per boot where asked): no tail to explain, since
+ * that request is its own median and every part's excess would be +0 ms; said with its value.
+ */
+export interface OneRequestTarget {
+  readonly target: TargetName;
+  readonly boot?: number;
+  readonly requestId: string;
+  /** The target's value in that request (ms). */
+  readonly valueMs: number;
+}
+
 /** Requests by how many others were in flight when they arrived. */
 export interface LoadBucket {
   /** Inclusive bounds of the in-flight count; maxInFlight null for the open last bucket. */
