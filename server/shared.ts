@@ -52,7 +52,14 @@ export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { noStageStatsText } from './core/analysis/noStageStats';
 export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
-export { contributionLimit, contributionNote, partLabel, targetLabel } from './core/explain/explainTable';
+export {
+  contributionLimit,
+  contributionNote,
+  ONE_REQUEST_NO_TAIL,
+  oneRequestText,
+  partLabel,
+  targetLabel,
+} from './core/explain/explainTable';
 export { additiveTail, overlapText } from './core/explain/overlapApart';
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
 export { countOf, durationText } from './core/numberText';

@@ -2,7 +2,8 @@
 // the three parts with the largest mean excess over their medians with their shares, the
 // residual, and one click to the tail requests in Latency Details' table. Keyed rows, so
 // a live update edits text and widths only.
-import type { TailAttributionResult, TailFilter } from '../../server/protocol';
+import type { OneRequestTarget, TailAttributionResult, TailFilter } from '../../server/protocol';
+import { ONE_REQUEST_NO_TAIL, oneRequestText } from '../../server/shared';
 import { button, clear, h, setAttr, setData, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
 import {
@@ -72,9 +73,14 @@ export class TailSection {
     oneOutput: ReadonlySet<string>,
   ): void {
     const tail = result?.tails[0];
-    if (result === null || result.mainTarget === null || tail === undefined) {
+    const single = result?.oneRequest[0];
+    if (result === null || result.mainTarget === null || (tail === undefined && single === undefined)) {
       this.el.hidden = true;
       this.filter = null;
+      return;
+    }
+    if (tail === undefined) {
+      if (single !== undefined) this.showOneRequest(single, stageNames);
       return;
     }
     this.el.hidden = false;
@@ -144,5 +150,21 @@ export class TailSection {
     const overlap = tailOverlapNote(tail, stageNames, oneOutput);
     setText(this.overlap, overlap ?? '');
     this.overlap.hidden = overlap === null;
+  }
+
+  /** The main target measured by one request: explain's line, with its value; no parts (each would be +0 ms). */
+  private showOneRequest(o: OneRequestTarget, stageNames: Readonly<Record<string, string>>): void {
+    this.el.hidden = false;
+    setText(this.target, targetText(o.target, stageNames));
+    setData(this.el, 'target', o.target);
+    setText(this.headline, oneRequestText(o, stageNames));
+    clear(this.list);
+    setText(this.note, `${ONE_REQUEST_NO_TAIL}.`);
+    this.note.title = '';
+    setData(this.note, 'testResidual', '');
+    for (const el of [this.cold, this.fewValues, this.contribution, this.overlap]) el.hidden = true;
+    this.filter = { target: o.target, quantile: 'p99', ms: o.valueMs };
+    setText(this.open, 'Show the request');
+    setAttr(this.open, 'aria-label', `Open Latency Details on request ${o.requestId}`);
   }
 }

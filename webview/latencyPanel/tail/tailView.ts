@@ -6,6 +6,7 @@
 import type {
   Distribution,
   LoadAtArrivalResult,
+  OneRequestTarget,
   PreemptionsInTail,
   TailAttribution,
   TailAttributionResult,
@@ -31,7 +32,7 @@ import {
   targetText,
 } from '../../shared/tailModel';
 import { stageLabel } from '../../shared/labels';
-import { stagePreemptionsText } from '../../../server/shared';
+import { ONE_REQUEST_NO_TAIL, oneRequestText, stagePreemptionsText } from '../../../server/shared';
 
 const TOP = 8;
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
@@ -173,33 +174,96 @@ export class TailView {
       );
       this.targetSelect.value = target ?? '';
     }
-    if (result.tails.length > 1) this.bootsSeen = result.tails.length;
+    const { tails, oneRequest } = result;
+    const answered = tails.length + oneRequest.length;
+    if (answered > 1) this.bootsSeen = answered;
     // Several boots in the session: offer one attribution each.
     this.byBootLabel.hidden = !(
       this.choice.byBoot ||
       this.bootsSeen > 1 ||
-      result.tails.some((t) => t.boot !== undefined)
+      tails.some((t) => t.boot !== undefined) ||
+      oneRequest.some((o) => o.boot !== undefined)
     );
-    if (target === null || result.tails.length === 0) {
+    if (target === null || answered === 0) {
       setText(
         this.status,
         target === null
           ? "No request measured a target yet (end-to-end time or a stage's first output)."
           : `No request in scope measured ${targetText(target, this.stageNames)}.`,
       );
+      this.status.hidden = false;
       this.tails.replaceChildren();
       this.showPreemptions(null);
       return;
     }
+    // Where only one request measured the target, its block says so: no "why slow" line over it.
     setText(
       this.status,
-      `Why ${targetText(target, this.stageNames)} is slow at ${this.choice.quantile}: each tail request's parts minus their medians, averaged over the tail.`,
+      tails.length === 0
+        ? ''
+        : `Why ${targetText(target, this.stageNames)} is slow at ${this.choice.quantile}: each tail request's parts minus their medians, averaged over the tail.`,
     );
+    this.status.hidden = tails.length === 0;
+    // In boot order, a boot of one request among the boots with a tail.
+    const blocks = [
+      ...tails.map((t) => ({ boot: t.boot ?? -1, el: this.tailBlock(t) })),
+      ...oneRequest.map((o) => ({ boot: o.boot ?? -1, el: this.oneRequestBlock(o) })),
+    ].sort((a, b) => a.boot - b.boot);
     setChildren(
       this.tails,
-      result.tails.map((t) => this.tailBlock(t)),
+      blocks.map((b) => b.el),
     );
     this.showPreemptions(result.preemptions ?? null);
+  }
+
+  /**
+   * A target that one request measured (in scope, or in a boot), as explain says it: named, with
+   * the request and its value; no bars, since that request is its own median (every part +0 ms).
+   */
+  private oneRequestBlock(o: OneRequestTarget): HTMLElement {
+    const text = oneRequestText(o, this.stageNames);
+    const filter: TailFilter = { target: o.target, quantile: this.choice.quantile, ms: o.valueMs };
+    return h(
+      'section',
+      {
+        className: 'tail-block',
+        testId: 'tail-one-request',
+        dataset: {
+          target: o.target,
+          boot: o.boot === undefined ? '' : String(o.boot),
+          requestId: o.requestId,
+          valueMs: String(o.valueMs),
+        },
+        attrs: { 'aria-label': text },
+      },
+      h('h3', { className: 'tail-headline', testId: 'tail-one-request-text', text }),
+      h('p', { className: 'muted', text: `${ONE_REQUEST_NO_TAIL}; its timeline shows this request's parts.` }),
+      h(
+        'div',
+        { className: 'tail-requests' },
+        h(
+          'ul',
+          { className: 'request-links', testId: 'tail-requests' },
+          h(
+            'li',
+            {},
+            button(
+              o.requestId,
+              {
+                className: 'link-button request-link',
+                testId: 'tail-request',
+                dataset: { requestId: o.requestId },
+                attrs: { 'aria-label': `Open request ${o.requestId}` },
+              },
+              () => this.host.openRequest(o.requestId),
+            ),
+          ),
+        ),
+        button('Show it in the table', { className: 'secondary', testId: 'tail-show-table' }, () =>
+          this.host.showInTable(filter),
+        ),
+      ),
+    );
   }
 
   /** explain's "Preemptions" section: its reading, then per stage the preempted requests in the tail against all. */
@@ -409,7 +473,7 @@ export class TailView {
     );
     const unknown =
       load.arrivalsUnknown > 0
-        ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no e2e_total_ms) are left out.`
+        ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no e2e_total_ms) ${load.arrivalsUnknown === 1 ? 'is' : 'are'} left out.`
         : '';
     setChildren(this.loadSection, [
       h('h3', { text: 'Load at arrival' }),
