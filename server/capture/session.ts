@@ -303,6 +303,7 @@ export class Session {
   ingest(chunk: StoredChunk, mode: IngestMode): AnalyzedRequest[] {
     if (mode === 'capture') this.files.append(chunk);
     this.chunkTime = chunk.capturedAt;
+    if (chunk.restart === true) return this.restartStream(chunk.stream);
     let parser = this.parsers.get(chunk.stream);
     if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const output = parser.push(chunk.bytes);
@@ -314,6 +315,13 @@ export class Session {
     if (mode !== 'replay') this.scheduleIdleFlush();
     if (mode === 'capture') this.countSaver.trigger();
     return done;
+  }
+
+  /** A new file, counted from its line 1, as the CLI counts it: what the old one left unfinished ends with it. */
+  private restartStream(stream: ChunkStream): AnalyzedRequest[] {
+    const parser = this.parsers.get(stream);
+    this.parsers.delete(stream);
+    return parser === undefined ? [] : this.analysis.ingest(parser.end());
   }
 
   private endStreams(): void {
@@ -414,6 +422,10 @@ export class Session {
       onStatus: (status, detail, exit) => {
         if (status === 'exited' || status === 'crashed' || status === 'error') this.endStreams();
         this.setStatus(status, detail === null ? null : `${source.description}: ${detail}`, exit);
+      },
+      onRestart: (stream) => {
+        this.ingest({ stream, bytes: Buffer.alloc(0), capturedAt: Date.now(), restart: true }, 'capture');
+        this.events.changed(this);
       },
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
