@@ -219,6 +219,20 @@ test("a misplaced connector extra key: moved under the named connector's `extra`
     applyEdits(apart, fix[0].edits),
     TTS.replace('      from_stage_0: shm\n', '      from_stage_0: shm\n    # four at most\n    max_num_seqs: 4\n'),
   );
+  // Written in a connector's own map: that connector's `extra`, a new one where it has none.
+  const inConnector = `${TTS}`.replace(
+    '  shm:\n',
+    '  mooncake:\n    name: MooncakeConnector\n    codec_chunk_frames: 25\n  shm:\n',
+  );
+  const own = check(inConnector, ['misplaced-key@6'])[0].fixes;
+  assert.deepEqual(
+    own.map((f) => [f.title, f.preferred]),
+    [['Move `codec_chunk_frames` to `connectors.mooncake.extra`', true]],
+  );
+  assert.equal(
+    applyEdits(inConnector, own[0].edits),
+    inConnector.replace('    codec_chunk_frames: 25\n  shm:\n', '    extra:\n      codec_chunk_frames: 25\n  shm:\n'),
+  );
   // Already in `extra`: a move would write the key twice.
   const twice = TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    talker_first_audio: true\n');
   assert.deepEqual(check(twice, ['misplaced-key@15'])[0].fixes, []);

@@ -1,7 +1,8 @@
 // The quick fix of a `misplaced-key` warning: the key, its value and the comments written on
 // and just above its lines, moved as text under `extra` of a connector this file defines.
-// Under a stage the connector is the one the stage names (input_connectors, output_connectors);
-// where that is not one connector, each candidate is offered and none is preferred.
+// Written in a connector's own map, it goes to that connector's `extra`; under a stage, to the
+// connector the stage names (input_connectors, output_connectors); where that is not one
+// connector, each candidate is offered and none is preferred.
 // Block style only: a key after `- ` or in a flow map, or a flow `extra`, gets no fix.
 import {
   MAX_WALK_NODES,
@@ -48,7 +49,7 @@ export function misplacedKeyFixes(parsed: ParsedDeployFile, keyOffset: number): 
   const eol = parsed.text.includes('\r\n') ? '\r\n' : '\n';
   const moved = parsed.text.slice(lines.start, lines.end);
   const fixes: DeployQuickFix[] = [];
-  for (const to of destinations(parsed, found.entry, found.stage, eol)) {
+  for (const to of destinations(parsed, found, eol)) {
     const newText = withLineEnd(parsed.text, to.at, to.head + reindent(moved, lines.indent, to.indent, eol), eol);
     const edits = moveEdits(parsed, lines, to.at, newText);
     if (edits === undefined) continue;
@@ -61,11 +62,15 @@ export function misplacedKeyFixes(parsed: ParsedDeployFile, keyOffset: number): 
   return fixes.length === 1 ? [{ ...fixes[0]!, preferred: true }] : fixes;
 }
 
-/** The entry whose key starts at `keyOffset`, and the stage (a map with `stage_id`) it is in. */
-function findEntry(
-  parsed: ParsedDeployFile,
-  keyOffset: number,
-): { readonly entry: ConfigEntry; readonly stage: ConfigMap | null } | undefined {
+/** The misplaced entry, the map it is written in, and the stage (a map with `stage_id`) it is in. */
+interface FoundEntry {
+  readonly entry: ConfigEntry;
+  readonly map: ConfigMap;
+  readonly stage: ConfigMap | null;
+}
+
+/** The entry whose key starts at `keyOffset`. */
+function findEntry(parsed: ParsedDeployFile, keyOffset: number): FoundEntry | undefined {
   if (parsed.root === null) return undefined;
   const seen = new Set<ConfigValue>();
   const todo: Array<{ readonly value: ConfigValue; readonly stage: ConfigMap | null }> = [
@@ -79,7 +84,7 @@ function findEntry(
       const here = value.entries.has('stage_id') ? value : stage;
       for (const entry of value.entries.values()) {
         if (entry.keyLocation.startOffset === keyOffset && entry.keyLocation.file === parsed.path)
-          return { entry, stage: here };
+          return { entry, map: value, stage: here };
         todo.push({ value: entry.value, stage: here });
       }
     } else if (isList(value)) {
@@ -100,23 +105,24 @@ function entryLines(parsed: ParsedDeployFile, entry: ConfigEntry): EntryLines | 
   return { start: lines.lineStart(first), end: afterLastLine(parsed, entry), indent };
 }
 
-/** The connectors' `extra` maps the key may go to: those the stage names, else every one. */
-function destinations(
-  parsed: ParsedDeployFile,
-  entry: ConfigEntry,
-  stage: ConfigMap | null,
-  eol: string,
-): Destination[] {
+/** The connectors' `extra` maps the key may go to: the connector it is written in, else those the stage names, else every one. */
+function destinations(parsed: ParsedDeployFile, found: FoundEntry, eol: string): Destination[] {
   const connectors = isMap(parsed.root) ? parsed.root.entries.get('connectors')?.value : undefined;
   if (!isMap(connectors)) return [];
-  const named = stage === null ? [] : namedConnectors(stage).filter((name) => connectors.entries.has(name));
+  const own = [...connectors.entries.values()].filter((c) => c.value === found.map).map((c) => c.key);
+  const named =
+    own.length > 0
+      ? own
+      : found.stage === null
+        ? []
+        : namedConnectors(found.stage).filter((name) => connectors.entries.has(name));
   const names = named.length > 0 ? named : [...connectors.entries.keys()];
-  const found: Destination[] = [];
+  const places: Destination[] = [];
   for (const connector of names) {
-    const to = destination(parsed, entry, connector, connectors.entries.get(connector)!.value, eol);
-    if (to !== undefined) found.push(to);
+    const to = destination(parsed, found.entry, connector, connectors.entries.get(connector)!.value, eol);
+    if (to !== undefined) places.push(to);
   }
-  return found;
+  return places;
 }
 
 /** The connector names a stage's `input_connectors` and `output_connectors` give, each once. */
