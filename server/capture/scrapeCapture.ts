@@ -9,6 +9,7 @@ import { ScrapeStartup, type StartupGrace } from './scrapeStartup';
 const NO_STARTUP_GRACE: StartupGrace = { graceMs: 0, afterListeningMs: 0 };
 import type { CaptureListener, CaptureSource } from './source';
 import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
+import { counterValues } from '../core/metricsText/counterReset';
 
 export class ScrapeCaptureSource implements CaptureSource {
   readonly description: string;
@@ -39,7 +40,11 @@ export class ScrapeCaptureSource implements CaptureSource {
       startup.up();
       this.session.applyScrapeGauges(result.exposition, result.at);
       // The rows of a family stuck at 0 carry the finding applyScrapeGauges just made.
-      this.session.applyScrape(histogramSummariesOf(result.exposition, this.session.metricFindings()), 'endpoint');
+      this.session.applyScrape(
+        histogramSummariesOf(result.exposition, this.session.metricFindings()),
+        'endpoint',
+        counterValues(result.exposition),
+      );
       if (result.exposition.problems.length > 0)
         listener.onNotice(
           `${this.url}: ${result.exposition.problems.length} malformed lines skipped (first: line ${result.exposition.problems[0]?.line}: ${result.exposition.problems[0]?.message})`,

@@ -17,7 +17,7 @@ import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './so
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, ScrapeRestart, SessionInfo, SessionStatus } from '../protocol';
-import { counterReset } from '../core/metricsText/counterReset';
+import { countDecrease, counterReset } from '../core/metricsText/counterReset';
 import { withTitle } from './sessionTitle';
 import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
@@ -63,6 +63,8 @@ export class Session {
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
   private restart: ScrapeRestart | null = null;
+  /** The counters of the endpoint's last good scrape (series -> value), to see them go down. */
+  private scrapeCounters: ReadonlyMap<string, number> = new Map();
   private readonly countSaver = new Throttle(COUNT_SAVE_MS, () => this.saveCounts());
   /** Per-request columns for "why is it slow" (tail, load, over time, cost), fed as requests arrive. */
   private explainColumns: ExplainIndex;
@@ -163,10 +165,21 @@ export class Session {
     this.scrapeFindings = metricNotReportingInScrape(exposition, this.kvUsage);
   }
 
-  /** A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error. */
-  applyScrape(rows: HistogramSummary[], from: 'endpoint' | 'prometheus'): void {
+  /**
+   * A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error.
+   * `counters`: an endpoint's counter series (counterValues), whose going down is a restart too.
+   */
+  applyScrape(
+    rows: HistogramSummary[],
+    from: 'endpoint' | 'prometheus',
+    counters: ReadonlyMap<string, number> = new Map(),
+  ): void {
     // An endpoint's counts only grow while its server lives (Prometheus's are over a window).
-    const reset = from === 'endpoint' ? counterReset(this.histograms(), rows) : null;
+    const reset =
+      from === 'endpoint'
+        ? (counterReset(this.histograms(), rows) ?? countDecrease(this.scrapeCounters, counters))
+        : null;
+    if (from === 'endpoint') this.scrapeCounters = counters;
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
     this.scrapeRows = rows;
@@ -290,6 +303,7 @@ export class Session {
   ingest(chunk: StoredChunk, mode: IngestMode): AnalyzedRequest[] {
     if (mode === 'capture') this.files.append(chunk);
     this.chunkTime = chunk.capturedAt;
+    if (chunk.restart === true) return this.restartStream(chunk.stream);
     let parser = this.parsers.get(chunk.stream);
     if (parser === undefined) this.parsers.set(chunk.stream, (parser = new LogStreamParser()));
     const output = parser.push(chunk.bytes);
@@ -301,6 +315,13 @@ export class Session {
     if (mode !== 'replay') this.scheduleIdleFlush();
     if (mode === 'capture') this.countSaver.trigger();
     return done;
+  }
+
+  /** A new file, counted from its line 1, as the CLI counts it: what the old one left unfinished ends with it. */
+  private restartStream(stream: ChunkStream): AnalyzedRequest[] {
+    const parser = this.parsers.get(stream);
+    this.parsers.delete(stream);
+    return parser === undefined ? [] : this.analysis.ingest(parser.end());
   }
 
   private endStreams(): void {
@@ -401,6 +422,10 @@ export class Session {
       onStatus: (status, detail, exit) => {
         if (status === 'exited' || status === 'crashed' || status === 'error') this.endStreams();
         this.setStatus(status, detail === null ? null : `${source.description}: ${detail}`, exit);
+      },
+      onRestart: (stream) => {
+        this.ingest({ stream, bytes: Buffer.alloc(0), capturedAt: Date.now(), restart: true }, 'capture');
+        this.events.changed(this);
       },
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);

@@ -114,6 +114,8 @@ export class SessionFiles {
   }
 
   append(chunk: StoredChunk): void {
+    // An index line of 0 bytes is a restart marker: empty data is not stored.
+    if (chunk.bytes.length === 0 && chunk.restart !== true) return;
     mkdirSync(this.dir, { recursive: true });
     let fd = this.fds.get(chunk.stream);
     if (fd === undefined) {

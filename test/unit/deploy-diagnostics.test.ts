@@ -189,6 +189,66 @@ test('a connector extra key under a stage or at the top level: said where it bel
   );
 });
 
+test("a misplaced connector extra key: moved under the named connector's `extra`, or no fix where a move is not plain", () => {
+  const fromExtra = TTS.replace('      initial_codec_chunk_frames: 1\n', '');
+  const underStage = fromExtra.replace(
+    '      from_stage_0: shm\n',
+    '      from_stage_0: shm\n    # one frame first\n    initial_codec_chunk_frames: 1\n',
+  );
+  const found = check(underStage, ['tfa-initial-chunk-not-one@7', 'misplaced-key@17']);
+  const title = 'Move `initial_codec_chunk_frames` to `connectors.shm.extra`';
+  const fixed = fixIsClean(underStage, found, 'misplaced-key', title);
+  assert.equal(
+    fixed,
+    TTS.replace(
+      '      initial_codec_chunk_frames: 1\n',
+      '      # one frame first\n      initial_codec_chunk_frames: 1\n',
+    ),
+  );
+  // A comment above another key stays with that key.
+  const apart = fromExtra.replace(
+    '      from_stage_0: shm\n',
+    '      from_stage_0: shm\n    # four at most\n    max_num_seqs: 4\n    initial_codec_chunk_frames: 1\n',
+  );
+  const fix = check(apart, ['tfa-initial-chunk-not-one@7', 'misplaced-key@18'])[1].fixes;
+  assert.deepEqual(
+    fix.map((f) => [f.title, f.preferred]),
+    [[title, true]],
+  );
+  assert.equal(
+    applyEdits(apart, fix[0].edits),
+    TTS.replace('      from_stage_0: shm\n', '      from_stage_0: shm\n    # four at most\n    max_num_seqs: 4\n'),
+  );
+  // Written in a connector's own map: that connector's `extra`, a new one where it has none.
+  const inConnector = `${TTS}`.replace(
+    '  shm:\n',
+    '  mooncake:\n    name: MooncakeConnector\n    codec_chunk_frames: 25\n  shm:\n',
+  );
+  const own = check(inConnector, ['misplaced-key@6'])[0].fixes;
+  assert.deepEqual(
+    own.map((f) => [f.title, f.preferred]),
+    [['Move `codec_chunk_frames` to `connectors.mooncake.extra`', true]],
+  );
+  assert.equal(
+    applyEdits(inConnector, own[0].edits),
+    inConnector.replace('    codec_chunk_frames: 25\n  shm:\n', '    extra:\n      codec_chunk_frames: 25\n  shm:\n'),
+  );
+  // Already in `extra`: a move would write the key twice.
+  const twice = TTS.replace('  - stage_id: 1\n', '  - stage_id: 1\n    talker_first_audio: true\n');
+  assert.deepEqual(check(twice, ['misplaced-key@15'])[0].fixes, []);
+  // A flow `extra`, or a key after `- `: no edit keeps the rest as written.
+  const flow = TTS.replace(
+    '    extra:\n      talker_first_audio: true\n',
+    '    extra: {talker_first_audio: true}\n',
+  ).replace('      initial_codec_chunk_frames: 1\n', '');
+  assert.deepEqual(
+    check(`initial_codec_chunk_frames: 1\n${flow}`, ['misplaced-key@1', 'tfa-initial-chunk-not-one@7'])[0].fixes,
+    [],
+  );
+  const afterDash = fromExtra.replace('  - stage_id: 1\n', '  - initial_codec_chunk_frames: 1\n    stage_id: 1\n');
+  assert.deepEqual(check(afterDash, ['tfa-initial-chunk-not-one@7', 'misplaced-key@13'])[1].fixes, []);
+});
+
 test('a long or bidi-laden value or key is quoted cut and with its direction controls visible', () => {
   const long = 'v'.repeat(5000);
   const found = check(TTS.replace('model_runner: v2', `model_runner: ${long}`), [

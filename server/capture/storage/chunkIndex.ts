@@ -1,5 +1,6 @@
 // One line of a session's chunks.idx: "<stream> <bytes> <capturedAtMs>\n", written after
-// the chunk's bytes were appended to <stream>.log. Pure reading of one line.
+// the chunk's bytes were appended to <stream>.log; 0 bytes marks the stream starting again
+// from its first line (StoredChunk.restart). Pure reading of one line.
 import type { ChunkStream } from '../source';
 
 export const STREAMS: readonly ChunkStream[] = ['stdout', 'stderr', 'file'];

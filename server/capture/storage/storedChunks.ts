@@ -20,6 +20,12 @@ export interface StoredChunk {
   readonly stream: ChunkStream;
   readonly bytes: Buffer;
   readonly capturedAt: number;
+  /**
+   * The stream starts again from its first line (a followed file truncated or replaced:
+   * CaptureListener.onRestart); `bytes` is then empty. Stored as an index line of 0 bytes,
+   * which readers that do not know it skip.
+   */
+  readonly restart?: true;
 }
 
 const BLOCK_BYTES = 1 << 20;
@@ -166,6 +172,13 @@ export class StoredChunkReader {
               `chunks.idx line ${this.indexLineNo} is not a chunk entry (${quoteLine(line)}): the bytes it stood for are read with the capture time before it, everything after it as stored`,
             );
           yield* this.recoverAfterCorruptLine(files, indexFile, end);
+          continue;
+        }
+        if (entry.bytes === 0) {
+          this.indexLineNo++;
+          this.indexOffset = end;
+          this.lastTime = entry.capturedAt || this.lastTime;
+          yield { stream: entry.stream, bytes: Buffer.alloc(0), capturedAt: this.lastTime, restart: true };
           continue;
         }
         const file = files.get(entry.stream);

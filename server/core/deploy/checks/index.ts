@@ -2,6 +2,7 @@
 import type { DeployAnalysis } from '../analysis';
 import { diagnostic, type DeployDiagnostic } from './deployDiagnostic';
 import { gpuShareDiagnostics } from './gpuShareCheck';
+import { withMisplacedKeyFixes } from './misplacedKeyFix';
 import { overlayDiagnostics } from './overlayCheck';
 import { schemaDiagnostics } from './schemaCheck';
 import { stageGraphDiagnostics } from './stageGraphCheck';
@@ -15,7 +16,9 @@ export function deployDiagnostics(analysis: DeployAnalysis): DeployDiagnostic[] 
   // report the guess (a key swallowed into a map...), so only the text before it is checked.
   const firstError = yaml.find((d) => d.severity === 'error')?.range.start.line ?? Infinity;
   const semantic = [
-    ...schemaDiagnostics(file.root),
+    // The move fixes read the whole file (where its connectors are), so they are not kept with
+    // a stage's findings the schema check reuses while that stage is unchanged.
+    ...schemaDiagnostics(file.root).map((d) => (d.code === 'misplaced-key' ? withMisplacedKeyFixes(file, d) : d)),
     ...overlayDiagnostics(file.path, file.root, effective),
     ...stageGraphDiagnostics(file.path, file.root, effective.root),
     ...gpuShareDiagnostics(file.path, effective.root),

@@ -1,0 +1,81 @@
+// A restart of a scraped /metrics server seen by its counters alone: the language server over
+// a real connection scrapes a real HTTP server on loopback whose request-success counter
+// grows, then starts again from a lower value while no histogram series says so (the body
+// has none that the scrape before had). The session says the restart and which counter.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { waitFor } from './support/waitFor';
+
+const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-counter-restart-'));
+let server: http.Server | null = null;
+
+after(() => {
+  killLanguageServers();
+  server?.close();
+  fs.rmSync(storage, { recursive: true, force: true });
+});
+
+/** A body as prometheus_client writes it: counters declared `X_total`, with `_created` beside them. */
+function body(succeeded: number, tokens: number): string {
+  return [
+    '# HELP vllm:num_requests_running Number of requests in model execution batches.',
+    '# TYPE vllm:num_requests_running gauge',
+    'vllm:num_requests_running{engine="0",model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"} 0.0',
+    '# HELP vllm:request_success_total Count of successfully processed requests.',
+    '# TYPE vllm:request_success_total counter',
+    `vllm:request_success_total{engine="0",finished_reason="stop",model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"} ${succeeded.toFixed(1)}`,
+    '# HELP vllm:request_success_created Count of successfully processed requests.',
+    '# TYPE vllm:request_success_created gauge',
+    'vllm:request_success_created{engine="0",finished_reason="stop",model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"} 1.7e+09',
+    '# HELP vllm:generation_tokens_total Number of generation tokens processed.',
+    '# TYPE vllm:generation_tokens_total counter',
+    `vllm:generation_tokens_total{engine="0",model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"} ${tokens.toFixed(1)}`,
+    '',
+  ].join('\n');
+}
+
+test('a counter that goes down between scrapes is a restart of the scraped server, histograms or not', async () => {
+  let exposed = body(12, 3000);
+  let served = 0;
+  server = http.createServer((req, res) => {
+    served += 1;
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    res.end(exposed);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const lsp = await startLanguageServer(storage);
+  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
+  const scrapes = (n: number) => {
+    const until = served + n;
+    return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
+  };
+  const restartSeen = async () =>
+    (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null;
+
+  await scrapes(2);
+  // Growing counts are no restart.
+  exposed = body(14, 3500);
+  await scrapes(3);
+  assert.equal(await restartSeen(), null, 'no restart while the counters grow');
+
+  const restartedAt = Date.now();
+  exposed = body(3, 700);
+  const restart = await waitFor('the restart to be seen', async () => (await restartSeen()) ?? undefined, 15_000);
+  assert.ok(restart.atMs >= restartedAt, 'seen after the restart');
+  assert.deepEqual(
+    { series: restart.series, before: restart.before, after: restart.after },
+    {
+      series:
+        'vllm:request_success_total{engine="0", finished_reason="stop", model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"}',
+      before: 14,
+      after: 3,
+    },
+  );
+});
