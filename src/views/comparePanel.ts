@@ -14,10 +14,7 @@ import type {
   RequestParams,
   RequestResult,
 } from '../../server/protocol';
-import { createNonce, renderWebviewHtml } from './webviewHtml';
-import { webviewOptions } from './webviewResources';
-
-const BUNDLE = 'compare';
+import { webviewHtml, webviewOptions } from './webviewResources';
 
 /** The one request the panel needs (StageLensClient satisfies it). */
 export interface CompareSource {
@@ -128,15 +125,7 @@ export class ComparePanel implements vscode.Disposable {
       panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
       panel.onDidDispose(() => this.forgetPanel()),
     );
-    const root = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    panel.webview.html = renderWebviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: createNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, `${BUNDLE}.js`)).toString(),
-      styleUris: [panel.webview.asWebviewUri(vscode.Uri.joinPath(root, `${BUNDLE}.css`)).toString()],
-      title: 'Stage Lens: Compare',
-      view: BUNDLE,
-    });
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'compare', 'Stage Lens: Compare');
   }
 
   private post(message: CompareHostToWebview): void {

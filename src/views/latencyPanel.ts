@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';
-import { PageReadyWatchdog } from './pageReadyWatchdog';
 import { answerPanelQuery, isPanelQuery } from './panelQueries';
 import { SessionFeed } from './sessionFeed';
 import { runWebviewCommand } from './webviewMessages';
@@ -19,7 +18,6 @@ export class LatencyPanel implements vscode.Disposable {
 
   private panel: vscode.WebviewPanel | undefined;
   private feed: SessionFeed | undefined;
-  private watchdog: PageReadyWatchdog | undefined;
   private ready = false;
   private pendingFilter: ViewFilter | undefined;
   private panelDisposables: vscode.Disposable[] = [];
@@ -71,22 +69,12 @@ export class LatencyPanel implements vscode.Disposable {
     // retainContextWhenHidden keeps the page alive, so it is fed while hidden too.
     const feed = new SessionFeed(this.source, { post, isVisible: () => true });
     this.feed = feed;
-    const load = (): void => {
-      panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'latencyPanel', TITLE);
-    };
-    // A page left blank (its script never ran: see pageReadyWatchdog.ts) is loaded again.
-    const watchdog = new PageReadyWatchdog({ reload: load, isVisible: () => panel.visible });
-    this.watchdog = watchdog;
     this.panelDisposables.push(
       feed,
-      watchdog,
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw, post)),
-      // Its page is kept while hidden (retainContextWhenHidden): waited for only until it says ready.
-      panel.onDidChangeViewState(() => watchdog.shown()),
       panel.onDidDispose(() => this.forgetPanel()),
     );
-    load();
-    watchdog.loaded();
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, 'latencyPanel', TITLE);
   }
 
   private postFilter(filter: ViewFilter): void {
@@ -104,7 +92,6 @@ export class LatencyPanel implements vscode.Disposable {
     }
     switch (message.type) {
       case 'ready': {
-        this.watchdog?.ready();
         this.ready = false;
         // Session first, then the filter: the page resets its filter on a new session.
         await this.feed?.resend();
@@ -129,7 +116,6 @@ export class LatencyPanel implements vscode.Disposable {
     for (const d of this.panelDisposables.splice(0)) d.dispose();
     this.panel = undefined;
     this.feed = undefined;
-    this.watchdog = undefined;
     this.ready = false;
   }
 

@@ -5,7 +5,6 @@ import type * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';
-import { PageReadyWatchdog } from './pageReadyWatchdog';
 import { SessionFeed } from './sessionFeed';
 import { runWebviewCommand } from './webviewMessages';
 import { webviewHtml, webviewOptions } from './webviewResources';
@@ -14,7 +13,6 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   static readonly viewId = 'stageLens.latencyView';
 
   private feed: SessionFeed | undefined;
-  private watchdog: PageReadyWatchdog | undefined;
   private viewDisposables: vscode.Disposable[] = [];
 
   constructor(
@@ -32,25 +30,15 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     const post = (m: HostToWebview): Thenable<boolean> => view.webview.postMessage(m);
     const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible, wantsTail: true });
     this.feed = feed;
-    const load = (): void => {
-      view.webview.html = webviewHtml(view.webview, this.extensionUri, 'sidePanel', 'Stage Lens');
-    };
-    // A page left blank (its script never ran: see pageReadyWatchdog.ts) is loaded again.
-    const watchdog = new PageReadyWatchdog({ reload: load, isVisible: () => view.visible });
-    this.watchdog = watchdog;
     this.viewDisposables.push(
       feed,
-      watchdog,
       view.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw, post)),
-      view.onDidChangeVisibility(() => {
-        // Shown again: VS Code has reloaded the page (no retained context).
-        if (view.visible) watchdog.loaded();
-        feed.visibilityChanged();
-      }),
+      view.onDidChangeVisibility(() => feed.visibilityChanged()),
       view.onDidDispose(() => this.disposeView()),
     );
-    load();
-    watchdog.loaded();
+    // The page carries its own code (webviewHtml.ts), and says `ready` when it listens: then it is sent
+    // the session and summary (nothing posted before that is relied on).
+    view.webview.html = webviewHtml(view.webview, this.extensionUri, 'sidePanel', 'Stage Lens');
   }
 
   private onMessage(raw: unknown, post: (m: HostToWebview) => Thenable<boolean>): void {
@@ -58,7 +46,6 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     if (message === null) return;
     switch (message.type) {
       case 'ready':
-        this.watchdog?.ready();
         void this.feed?.resend();
         break;
       case 'openLatencyPanel':
@@ -75,7 +62,6 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
   private disposeView(): void {
     for (const d of this.viewDisposables.splice(0)) d.dispose();
     this.feed = undefined;
-    this.watchdog = undefined;
   }
 
   dispose(): void {

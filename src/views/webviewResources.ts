@@ -1,9 +1,9 @@
 // Webview options and HTML for a bundle of dist/webview/: scripts enabled, local
-// resources limited to the bundles folder, URIs through asWebviewUri.
+// resources limited to the bundles folder (the source maps a developer's tools fetch, and
+// a bundle that could not be put into its page), URIs through asWebviewUri.
 import * as vscode from 'vscode';
+import { bundleAssets, type WebviewBundle } from './webviewBundle';
 import { createNonce, renderWebviewHtml } from './webviewHtml';
-
-export type WebviewBundle = 'sidePanel' | 'latencyPanel';
 
 function bundleRoot(extensionUri: vscode.Uri): vscode.Uri {
   return vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -13,7 +13,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   return { enableScripts: true, enableCommandUris: false, localResourceRoots: [bundleRoot(extensionUri)] };
 }
 
-/** A fresh page (and nonce) for each load. */
+/** A fresh page (and nonce) for each load, carrying its bundle's code. */
 export function webviewHtml(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
@@ -24,8 +24,7 @@ export function webviewHtml(
   return renderWebviewHtml({
     cspSource: webview.cspSource,
     nonce: createNonce(),
-    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, `${bundle}.js`)).toString(),
-    styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(root, `${bundle}.css`)).toString()],
+    ...bundleAssets(root.fsPath, bundle, (file) => webview.asWebviewUri(vscode.Uri.joinPath(root, file)).toString()),
     title,
     view: bundle,
   });

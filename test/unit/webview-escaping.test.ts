@@ -6,7 +6,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseWebviewMessage } from '../../src/views/messageGuard';
-import { contentSecurityPolicy, createNonce, escapeHtml, renderWebviewHtml } from '../../src/views/webviewHtml';
+import { bundleAssets, pointSourceMap } from '../../src/views/webviewBundle';
+import {
+  contentSecurityPolicy,
+  createNonce,
+  escapeHtml,
+  fitsInline,
+  renderWebviewHtml,
+} from '../../src/views/webviewHtml';
 import { DEFAULT_PANEL_STATE, forNewSession, sanitizePanelState } from '../../webview/latencyPanel/state';
 import type { TrendPoint } from '../../webview/sidePanel/state';
 import { pushTrend, sanitizeSideState, TREND_LENGTH, TREND_SESSIONS } from '../../webview/sidePanel/state';
@@ -45,8 +52,8 @@ describe('HTML shell', () => {
   const page = {
     cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
     nonce: 'abc123',
-    scriptUri: 'https://x/dist/webview/latencyPanel.js',
-    styleUris: ['https://x/dist/webview/latencyPanel.css'],
+    script: { uri: 'https://x/dist/webview/latencyPanel.js' },
+    styles: [{ uri: 'https://x/dist/webview/latencyPanel.css' }],
     title: 'Stage Lens',
     view: 'latencyPanel',
   };
@@ -61,12 +68,75 @@ describe('HTML shell', () => {
       html,
       /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;nonce-abc123&#39;/,
     );
+    // No text read: loaded from the URIs.
     assert.match(html, /<script nonce="abc123" src="https:\/\/x\/dist\/webview\/latencyPanel.js"><\/script>/);
     assert.match(html, /<link rel="stylesheet" href="https:\/\/x\/dist\/webview\/latencyPanel.css" nonce="abc123">/);
     // Exactly one script, no inline code, nothing remote besides the given URIs.
     assert.equal(html.match(/<script/g)?.length, 1);
     assert.doesNotMatch(html, /<script[^>]*>[^<]/);
     assert.doesNotMatch(html.replaceAll(page.cspSource, '').replaceAll('https://x/dist/webview/', ''), /https?:\/\//);
+  });
+
+  test("the bundles' code and styles are put into the page under the nonce, each as it was built", () => {
+    const dist = path.join(ROOT, 'dist/webview');
+    for (const bundle of ['sidePanel', 'latencyPanel', 'compare'] as const) {
+      const assets = bundleAssets(dist, bundle, (f) => `https://x/dist/webview/${f}`);
+      const html = renderWebviewHtml({ ...page, ...assets, view: bundle });
+      const js = fs.readFileSync(path.join(dist, `${bundle}.js`), 'utf8');
+      const css = fs.readFileSync(path.join(dist, `${bundle}.css`), 'utf8');
+      assert.ok(fitsInline(js, 'script') && fitsInline(css, 'style'), bundle);
+      // Nothing loaded from a URI; one script element, one style element, both under the nonce.
+      assert.doesNotMatch(html, /<script[^>]* src=|<link /, bundle);
+      assert.equal(html.match(/<script nonce="abc123">/g)?.length, 1, bundle);
+      assert.equal(html.match(/<style nonce="abc123">/g)?.length, 1, bundle);
+      const code = html.slice(html.indexOf('<script nonce="abc123">') + 23, html.lastIndexOf('</script>'));
+      const styles = html.slice(html.indexOf('<style nonce="abc123">') + 22, html.indexOf('</style>'));
+      // The bundle as built, but for a development build's source map, named by its URI.
+      const unmapped = (text: string, file: string): string => text.replace(`https://x/dist/webview/${file}`, file);
+      assert.equal(unmapped(code, `${bundle}.js.map`), js, bundle);
+      assert.equal(unmapped(styles, `${bundle}.css.map`), css, bundle);
+    }
+  });
+
+  test('a text that would end its element early, or open an HTML comment, is loaded from its URI instead', () => {
+    for (const text of ['a = "</script><img src=x>"', 'a = "</SCRIPT "', 'a = 1 <!-- 2']) {
+      assert.equal(fitsInline(text, 'script'), false, text);
+      const html = renderWebviewHtml({ ...page, script: { uri: 'https://x/a.js', text } });
+      assert.ok(html.includes('<script nonce="abc123" src="https://x/a.js"></script>'), text);
+      assert.ok(!html.includes(text), text);
+    }
+    const css = 'p { color: red } </style><script>alert(1)</script>';
+    const html = renderWebviewHtml({ ...page, styles: [{ uri: 'https://x/a.css', text: css }] });
+    assert.ok(html.includes('<link rel="stylesheet" href="https://x/a.css" nonce="abc123">'));
+    assert.doesNotMatch(html, /<script>alert/);
+    // The bundler writes `</script` in strings as `<\/script`: that stays in the page.
+    assert.equal(fitsInline('a = "<\\/script>"', 'script'), true);
+  });
+
+  test('a source map comment names the map by its URI; anything else in it stays', () => {
+    const uriOf = (f: string): string => `https://r/${f}`;
+    assert.equal(
+      pointSourceMap('x();\n//# sourceMappingURL=a.js.map\n', uriOf, 'js'),
+      'x();\n//# sourceMappingURL=https://r/a.js.map\n',
+    );
+    assert.equal(
+      pointSourceMap('p{}\n/*# sourceMappingURL=a.css.map */', uriOf, 'css'),
+      'p{}\n/*# sourceMappingURL=https://r/a.css.map */',
+    );
+    for (const text of [
+      'x();',
+      'x();\n//# sourceMappingURL=data:application/json;base64,e30=',
+      '//# sourceMappingURL=../up.js.map',
+    ])
+      assert.equal(pointSourceMap(text, uriOf, 'js'), text);
+  });
+
+  test('an unreadable bundle is loaded from its URI', () => {
+    const assets = bundleAssets(path.join(ROOT, 'no-such-dir'), 'sidePanel', (f) => `https://x/${f}`);
+    assert.deepEqual(assets, {
+      script: { uri: 'https://x/sidePanel.js' },
+      styles: [{ uri: 'https://x/sidePanel.css' }],
+    });
   });
 
   test('a fresh, unguessable nonce per load', () => {
@@ -83,7 +153,7 @@ describe('HTML shell', () => {
     const html = renderWebviewHtml({
       ...page,
       title: '<script>alert(1)</script>',
-      scriptUri: 'https://x/a.js" onload="alert(1)',
+      script: { uri: 'https://x/a.js" onload="alert(1)' },
     });
     assert.doesNotMatch(html, /<script>alert/);
     assert.doesNotMatch(html, /" onload="/);

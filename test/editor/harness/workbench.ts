@@ -74,33 +74,55 @@ export class Workbench {
     readonly page: Page,
     readonly workspace: string,
     private readonly browser: BrowserPage,
+    private readonly opts: WorkbenchOptions,
   ) {}
 
   /** Opens the workbench on `workspace` with our extension in development mode and waits until it is ready. */
   static async start(opts: WorkbenchOptions): Promise<Workbench> {
     const browser = await openBrowser(opts.install, opts.viewport);
-    const wb = new Workbench(browser.page, opts.workspace, browser);
+    const wb = new Workbench(browser.page, opts.workspace, browser, opts);
     try {
-      const { page } = browser;
-      page.setDefaultTimeout(DEFAULT_TIMEOUT);
-      page.on('pageerror', (err) => wb.consoleErrors.push(`[pageerror] ${err.message}`));
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') wb.consoleErrors.push(`[console] ${msg.text()}`);
-      });
-      const devPath = opts.extensionDevelopmentPath === undefined ? repoRoot : opts.extensionDevelopmentPath;
-      await page.goto(
-        opts.server.workbenchUrl(
-          opts.workspace,
-          devPath === null ? [] : [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]],
-        ),
-      );
-      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
-      await page.locator('.monaco-workbench .part.editor').waitFor();
+      await wb.load();
       return wb;
     } catch (err) {
       await browser.close();
       throw err;
     }
+  }
+
+  /**
+   * Another window of the same browser on `workspace`, as a person opens one (File > New
+   * Window): same profile, so the webviews of both share their service worker. Closed with this one.
+   */
+  async openWindow(workspace: string): Promise<Workbench> {
+    const page = await this.browser.context.newPage();
+    const browser: BrowserPage = { context: this.browser.context, page, close: () => page.close() };
+    const wb = new Workbench(page, workspace, browser, { ...this.opts, workspace });
+    try {
+      await wb.load();
+      return wb;
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+  }
+
+  private async load(): Promise<void> {
+    const { page, opts } = this;
+    page.setDefaultTimeout(DEFAULT_TIMEOUT);
+    page.on('pageerror', (err) => this.consoleErrors.push(`[pageerror] ${err.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') this.consoleErrors.push(`[console] ${msg.text()}`);
+    });
+    const devPath = opts.extensionDevelopmentPath === undefined ? repoRoot : opts.extensionDevelopmentPath;
+    await page.goto(
+      opts.server.workbenchUrl(
+        opts.workspace,
+        devPath === null ? [] : [['extensionDevelopmentPath', opts.server.remoteUri(devPath)]],
+      ),
+    );
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await page.locator('.monaco-workbench .part.editor').waitFor();
   }
 
   /** document.title, e.g. "[Extension Development Host] qwen3_tts.yaml - stage-lens-ws-x - code-server" */
