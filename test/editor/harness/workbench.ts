@@ -79,7 +79,11 @@ export class Workbench {
 
   /** Opens the workbench on `workspace` with our extension in development mode and waits until it is ready. */
   static async start(opts: WorkbenchOptions): Promise<Workbench> {
-    const browser = await openBrowser(opts.install, opts.viewport);
+    return Workbench.loaded(await openBrowser(opts.install, opts.viewport), opts);
+  }
+
+  /** The workbench of `browser`'s page once it is ready; the page is closed if it never is. */
+  private static async loaded(browser: BrowserPage, opts: WorkbenchOptions): Promise<Workbench> {
     const wb = new Workbench(browser.page, opts.workspace, browser, opts);
     try {
       await wb.load();
@@ -97,14 +101,7 @@ export class Workbench {
   async openWindow(workspace: string): Promise<Workbench> {
     const page = await this.browser.context.newPage();
     const browser: BrowserPage = { context: this.browser.context, page, close: () => page.close() };
-    const wb = new Workbench(page, workspace, browser, { ...this.opts, workspace });
-    try {
-      await wb.load();
-      return wb;
-    } catch (err) {
-      await browser.close();
-      throw err;
-    }
+    return Workbench.loaded(browser, { ...this.opts, workspace });
   }
 
   private async load(): Promise<void> {
