@@ -169,6 +169,33 @@ test('the sentence: moved, stayed, nothing stands out, one side only', () => {
   );
 });
 
+test('the sentence where a run had one request for the target: that run has no tail, the other keeps its own', () => {
+  const c = tailOf(
+    [
+      ['0/prefill', 640],
+      ['1/inputWait', 20],
+    ],
+    700,
+  );
+  const one = { target: 'e2e', requestId: 'r-1', valueMs: 4472 };
+  assert.equal(
+    tailSentence('e2e', null, c, [], {}, { baseline: one, candidate: null }),
+    'the p99 excess of end-to-end time: +700 ms over the median in the candidate, most in stage 0 prefill (+640 ms); the baseline has no tail, only one request measured it.',
+  );
+  assert.equal(
+    tailSentence('e2e', c, null, [], {}, { baseline: null, candidate: one }),
+    'the p99 excess of end-to-end time: +700 ms over the median in the baseline, most in stage 0 prefill (+640 ms); the candidate has no tail, only one request measured it.',
+  );
+  assert.equal(
+    tailSentence('e2e', null, null, [], {}, { baseline: one, candidate: one }),
+    'the p99 excess of end-to-end time: neither run has a tail, only one request measured it in each.',
+  );
+  assert.equal(
+    tailSentence('e2e', null, null, [], {}, { baseline: null, candidate: one }),
+    'the p99 excess of end-to-end time: neither run has a tail, only one request measured it in the candidate and none in the baseline.',
+  );
+});
+
 test('two runs of different pipelines (two stages against three): the first note says so', () => {
   const report = compareRuns(
     run('qwen3tts-talker-first-audio-after-fix.log'),

@@ -343,7 +343,11 @@ export function renderComparison(
 }
 
 /** A run's tail in phrases that each stay on one line; the line may break only at the space between them. */
-function sideCell(text: string): HTMLElement {
+function sideCell(t: TailComparison, side: 'baseline' | 'candidate'): HTMLElement {
+  const text = tailSideText(t, side);
+  // One request, no tail: sentences, wrapped as prose (the request id and value stay in the text).
+  if (t.oneRequest[side] !== null)
+    return h('td', { className: 'tail-side', testId: `compare-tail-one-request-${side}`, text });
   const phrases = text.split(', ');
   return h(
     'td',
@@ -402,8 +406,8 @@ function tailSection(t: TailComparison): HTMLElement[] {
             'tr',
             { className: 'muted' },
             h('th', { attrs: { scope: 'row' }, text: 'tail' }),
-            sideCell(tailSideText(t.baseline)),
-            sideCell(tailSideText(t.candidate)),
+            sideCell(t, 'baseline'),
+            sideCell(t, 'candidate'),
           ),
           rows.map((r) =>
             h(

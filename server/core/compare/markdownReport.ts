@@ -208,12 +208,15 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       `**Tail, p99 of ${escapeMarkdown(targetLabel(t.target, t.stageRoles))}:** ${escapeMarkdown(t.sentence)}`,
       '',
     );
-    out.push(`| part | baseline excess | candidate excess |`, '|---|--:|--:|');
-    for (const r of tailRows(t))
+    const rows = tailRows(t);
+    if (rows.length > 0) out.push(`| part | baseline excess | candidate excess |`, '|---|--:|--:|');
+    for (const r of rows)
       out.push(`| ${escapeMarkdown(r.label)} | ${escapeMarkdown(r.baseline)} | ${escapeMarkdown(r.candidate)} |`);
+    // A one-request run's line is a sentence of its own, with its full stop.
+    const side = (s: 'baseline' | 'candidate'): string => escapeMarkdown(tailSideText(t, s).replace(/\.?$/, '.'));
     out.push(
-      '',
-      `Baseline: ${escapeMarkdown(tailSideText(t.baseline))}. Candidate: ${escapeMarkdown(tailSideText(t.candidate))}.`,
+      ...(rows.length > 0 ? [''] : []),
+      `Baseline: ${side('baseline')} Candidate: ${side('candidate')}`,
       '',
       ...tailNotes(t).flatMap((note) => [escapeMarkdown(note), '']),
     );

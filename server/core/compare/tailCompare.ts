@@ -2,13 +2,15 @@
 // measure: time to first audio on TTS, else end to end) at p99, each run's parts with
 // their mean excess, and one sentence saying where the excess went ("the p99 excess of
 // end-to-end time moved from stage 1 input wait to stage 0 prefill"). Each run's tail
-// is computed within its own requests; nothing is subtracted across runs.
+// is computed within its own requests; nothing is subtracted across runs. A run where one
+// request alone measured the target has no tail (targetTails, as explain): that side is said
+// with its request and value, and only the other run's tail is drawn.
 import { ExplainIndex } from '../explain/explainIndex';
 import { partLabel, targetLabel } from '../explain/explainTable';
 import { mainTargetOf } from '../explain/mainTarget';
 import { additiveTail } from '../explain/overlapApart';
-import { tailAttribution } from '../explain/tailAttribution';
-import type { TailAttribution, TargetName } from '../explain/types';
+import { targetTails } from '../explain/targetTails';
+import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/types';
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
 import { signedDurationText as ms } from '../numberText';
@@ -25,12 +27,16 @@ export class RunTailsBuilder {
     if (this.index.length === 0) return null;
     const mainTarget = mainTargetOf(this.index);
     const tails: Record<TargetName, TailAttribution> = {};
+    const oneRequest: Record<TargetName, OneRequestTarget> = {};
     for (const target of new Set([mainTarget, 'e2e'])) {
       if (target === null) continue;
-      const t = tailAttribution(this.index, { target, quantile: 'p99', scope: {} });
-      if (t !== null) tails[target] = t;
+      const split = targetTails(this.index, target, 'p99', {}, [undefined]);
+      const [tail] = split.tails;
+      const [one] = split.oneRequest;
+      if (tail !== undefined) tails[target] = tail;
+      if (one !== undefined) oneRequest[target] = one;
     }
-    return { mainTarget, tails };
+    return { mainTarget, tails, oneRequest };
   }
 }
 
@@ -40,6 +46,14 @@ function topPart(t: TailAttribution): TailAttribution['parts'][number] | null {
   return first !== undefined && first.excessMs > 0 ? first : null;
 }
 
+/** Each run's one request that alone measured the target (no tail), where there is one. */
+export interface OneRequestSides {
+  readonly baseline: OneRequestTarget | null;
+  readonly candidate: OneRequestTarget | null;
+}
+
+const NO_ONE_REQUEST: OneRequestSides = { baseline: null, candidate: null };
+
 /** Where the p99 excess of the target lies in each run, in one sentence. */
 export function tailSentence(
   target: TargetName,
@@ -47,8 +61,11 @@ export function tailSentence(
   candidate: TailAttribution | null,
   oneOutput: readonly string[] = [],
   roles: Readonly<Record<string, string>> = {},
+  oneRequest: OneRequestSides = NO_ONE_REQUEST,
 ): string {
   const what = `the p99 excess of ${targetLabel(target, roles)}`;
+  if (oneRequest.baseline !== null || oneRequest.candidate !== null)
+    return oneRequestSentence(what, baseline ?? candidate, oneRequest, oneOutput, roles);
   if (baseline === null || candidate === null)
     return `${what} is known in ${baseline === null ? 'the candidate' : 'the baseline'} only.`;
   const b = topPart(baseline);
@@ -59,6 +76,27 @@ export function tailSentence(
   if (b.key === c.key)
     return `${what} stayed in ${partLabel(b, oneOutput, roles)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
   return `${what} moved from ${partLabel(b, oneOutput, roles)} (${ms(b.excessMs)}) to ${partLabel(c, oneOutput, roles)} (${ms(c.excessMs)}) ${excess}.`;
+}
+
+/**
+ * A run with one request for the target has no tail to set against the other's: the sentence
+ * says which run had one request and where the other run's excess lies (`tail`, when it has one).
+ */
+function oneRequestSentence(
+  what: string,
+  tail: TailAttribution | null,
+  oneRequest: OneRequestSides,
+  oneOutput: readonly string[],
+  roles: Readonly<Record<string, string>>,
+): string {
+  if (oneRequest.baseline !== null && oneRequest.candidate !== null)
+    return `${what}: neither run has a tail, only one request measured it in each.`;
+  const [alone, other] = oneRequest.baseline !== null ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
+  if (tail === null)
+    return `${what}: neither run has a tail, only one request measured it in the ${alone} and none in the ${other}.`;
+  const top = topPart(tail);
+  const where = top === null ? '' : `, most in ${partLabel(top, oneOutput, roles)} (${ms(top.excessMs)})`;
+  return `${what}: ${ms(tail.excessMs)} over the median in the ${other}${where}; the ${alone} has no tail, only one request measured it.`;
 }
 
 /** The target both runs measure: the baseline's main one when the candidate has it too, else e2e. */
@@ -72,21 +110,27 @@ export function compareTails(
   const candidates = [baseline?.mainTarget, candidate?.mainTarget, 'e2e'].filter(
     (t): t is string => t !== null && t !== undefined,
   );
+  // A target one request measured is measured: its run says so rather than losing the target.
+  const measures = (run: RunTails | null | undefined, t: TargetName): boolean =>
+    run?.tails[t] !== undefined || run?.oneRequest[t] !== undefined;
   const target =
-    candidates.find((t) => baseline?.tails[t] !== undefined && candidate?.tails[t] !== undefined) ??
-    candidates.find((t) => (baseline?.tails[t] ?? candidate?.tails[t]) !== undefined);
+    candidates.find((t) => measures(baseline, t) && measures(candidate, t)) ??
+    candidates.find((t) => measures(baseline, t) || measures(candidate, t));
   if (target === undefined) return null;
-  const inBaseline = baseline?.tails[target];
-  const inCandidate = candidate?.tails[target];
-  const b = inBaseline ?? null;
-  const c = inCandidate ?? null;
+  const b = baseline?.tails[target] ?? null;
+  const c = candidate?.tails[target] ?? null;
+  const oneRequest = {
+    baseline: baseline?.oneRequest[target] ?? null,
+    candidate: candidate?.oneRequest[target] ?? null,
+  };
   return {
     target,
     quantile: 'p99',
     baseline: b,
     candidate: c,
+    oneRequest,
     oneOutputStages: oneOutput,
     stageRoles: roles,
-    sentence: tailSentence(target, b, c, oneOutput, roles),
+    sentence: tailSentence(target, b, c, oneOutput, roles, oneRequest),
   };
 }

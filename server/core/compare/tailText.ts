@@ -1,6 +1,6 @@
 // The two runs' tails in words and rows, for the terminal table, the markdown report and
 // the Compare panel (no analysis here: formatting of a TailComparison).
-import { partLabel, targetLabel } from '../explain/explainTable';
+import { ONE_REQUEST_NO_TAIL, oneRequestText, partLabel, targetLabel } from '../explain/explainTable';
 import { additiveTail, overlapText, type AdditiveTail } from '../explain/overlapApart';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -14,8 +14,13 @@ export const NOT_MEASURED_CELL = 'not measured';
 
 type NamedPart = Pick<TailPart, 'key' | 'stageKey' | 'phase' | 'edge' | 'component' | 'withUnmeasuredPhases'>;
 
-/** Rows of the two runs' top parts, part by part (the union of each run's top `n`, then the parts a run did not measure). */
+/**
+ * Rows of the two runs' top parts, part by part (the union of each run's top `n`, then the parts a
+ * run did not measure); none when neither run has a tail. A run without one (one request, or none,
+ * measured the target) reads – in every row.
+ */
 export function tailRows(t: TailComparison, n = 5): { label: string; baseline: string; candidate: string }[] {
+  if (t.baseline === null && t.candidate === null) return [];
   const keys: string[] = [];
   const add = (key: string): void => {
     if (!keys.includes(key)) keys.push(key);
@@ -107,19 +112,27 @@ export function tailTableLines(t: TailComparison): string[] {
   const rows = tailRows(t);
   return [
     `Tail, p99 of ${targetLabel(t.target, t.stageRoles)}: ${t.sentence}`,
-    `  baseline:  ${tailSideText(t.baseline)}`,
-    `  candidate: ${tailSideText(t.candidate)}`,
-    ...alignedTable(
-      ['part', 'baseline excess', 'candidate excess'],
-      rows.map((r) => [r.label, r.baseline, r.candidate]),
-      1,
-    ),
+    `  baseline:  ${tailSideText(t, 'baseline')}`,
+    `  candidate: ${tailSideText(t, 'candidate')}`,
+    ...(rows.length === 0
+      ? []
+      : alignedTable(
+          ['part', 'baseline excess', 'candidate excess'],
+          rows.map((r) => [r.label, r.baseline, r.candidate]),
+          1,
+        )),
     ...tailNotes(t).map((note) => `  ${note}`),
   ];
 }
 
-/** "1 of 96 requests ≥ 3.80 s, +3.90 s over the median 96.7 ms". */
-export function tailSideText(t: TailAttribution | null): string {
-  if (t === null) return 'not measured';
-  return `${t.requestCount} of ${t.scopeCount} requests ≥ ${durationText(t.thresholdMs)}, ${ms(t.excessMs)} over the median ${durationText(t.targetMedianMs)}`;
+/**
+ * A run's tail in a line: "1 of 96 requests ≥ 3.80 s, +3.90 s over the median 96.7 ms"; for a run
+ * where one request alone measured the target, explain's sentence for it, with its value.
+ */
+export function tailSideText(t: TailComparison, side: 'baseline' | 'candidate'): string {
+  const one = t.oneRequest[side];
+  if (one !== null) return `${oneRequestText(one, t.stageRoles ?? {})} ${ONE_REQUEST_NO_TAIL}.`;
+  const tail = t[side];
+  if (tail === null) return 'not measured';
+  return `${tail.requestCount} of ${tail.scopeCount} requests ≥ ${durationText(tail.thresholdMs)}, ${ms(tail.excessMs)} over the median ${durationText(tail.targetMedianMs)}`;
 }

@@ -14,7 +14,7 @@ import type { FindingCode, Severity } from '../analysis/types';
 import type { Percentile } from '../reportedPercentiles';
 import type { HistogramSummary } from '../metricsText/scrapeSummary';
 import type { QuantileBounds } from '../metricsText/quantileBounds';
-import type { TailAttribution, TargetName } from '../explain/types';
+import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/types';
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
 import type { StageKind } from '../analysis/types';
@@ -146,18 +146,26 @@ export interface RunSamples {
   readonly servedModel?: string | null;
 }
 
-/** A run's p99 tails, by target. */
+/** A run's p99 tails, by target (targetTails: a target only one request measured has none). */
 export interface RunTails {
   readonly mainTarget: TargetName | null;
   readonly tails: Readonly<Record<TargetName, TailAttribution>>;
+  /** Targets only one of the run's requests measured: that request and its value, in place of a tail. */
+  readonly oneRequest: Readonly<Record<TargetName, OneRequestTarget>>;
 }
 
 /** Tail attribution of both runs side by side (tailCompare.ts). */
 export interface TailComparison {
   readonly target: TargetName;
   readonly quantile: 'p99';
+  /** The run's p99 tail of the target; null when it has none: no request measured the target, or only one (see oneRequest). */
   readonly baseline: TailAttribution | null;
   readonly candidate: TailAttribution | null;
+  /**
+   * Per run, the one request that alone measured the target, with its value: that request is its
+   * own median, so it has no tail (every part +0 ms) and its side above is null.
+   */
+  readonly oneRequest: { readonly baseline: OneRequestTarget | null; readonly candidate: OneRequestTarget | null };
   /** Stages whose prefill holds their decode (one output) in a run: their prefill part is named prefill+decode. */
   readonly oneOutputStages?: readonly string[];
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the target's words, "time to first audio (stage 1 · code2wav)". */
