@@ -1,6 +1,7 @@
 // `stage-lens explain` for people: per target and quantile, the parts that make the tail
 // slow with their mean excess and share, the residual; the load at arrival of the first
 // target's tail; the cost per token; the findings that say which numbers not to trust.
+import { countOf } from '../numberText';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -294,7 +295,7 @@ export function explainTable(report: ExplainReport): string[] {
       ? ''
       : `: ${windowText({ fromMs: fromMs ?? Number.NEGATIVE_INFINITY, toMs: toMs ?? Number.POSITIVE_INFINITY })}`;
   out.push(
-    `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${window}${cold})`,
+    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')} (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
