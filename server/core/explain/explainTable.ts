@@ -326,7 +326,7 @@ export function explainTable(report: ExplainReport): string[] {
   const load = report.load[0];
   if (load !== undefined) {
     out.push(
-      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=), finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {
@@ -346,7 +346,9 @@ export function explainTable(report: ExplainReport): string[] {
         `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `${stageLabel(s.stageKey, roles)} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
       );
     if (load.arrivalsUnknown > 0)
-      out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
+      out.push(
+        `  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no end-to-end time) left out`,
+      );
     out.push('');
   }
 
