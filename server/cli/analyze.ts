@@ -41,11 +41,22 @@ import { stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 
-function isReadableFile(filePath: string): boolean {
+/** Why a file cannot be read, in the words the CLI says it with. */
+function readErrorWords(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return 'no such file';
+  if (e.code === 'EISDIR') return 'is a directory';
+  if (e.code === 'EACCES') return 'permission denied';
+  return e.message;
+}
+
+/** Why `filePath` is not a regular file to read; null when it is one. */
+function notAFileReason(filePath: string): string | null {
   try {
-    return statSync(filePath).isFile();
-  } catch {
-    return false;
+    const stat = statSync(filePath);
+    if (stat.isFile()) return null;
+    return stat.isDirectory() ? 'is a directory' : 'not a regular file';
+  } catch (err) {
+    return readErrorWords(err as NodeJS.ErrnoException);
   }
 }
 
@@ -135,8 +146,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const deployConfig = parsed.values['deploy-config'] ?? null;
-  if (deployConfig !== null && !isReadableFile(deployConfig)) {
-    process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}\n`);
+  const notAFile = deployConfig === null ? null : notAFileReason(deployConfig);
+  if (notAFile !== null) {
+    process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}: ${notAFile}\n`);
     return 2;
   }
   const configProblem = deployConfig === null ? null : loadDeployEvidence().deployConfigProblem(deployConfig);
@@ -210,16 +222,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const read = await analyzeStream(input, format, { excludeCold, window }, sourceName, roles, deployConfig, layout);
     return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why =
-      e.code === 'ENOENT'
-        ? 'no such file'
-        : e.code === 'EISDIR'
-          ? 'is a directory'
-          : e.code === 'EACCES'
-            ? 'permission denied'
-            : e.message;
-    process.stderr.write(`stage-lens analyze: cannot read ${source}: ${why}\n`);
+    process.stderr.write(
+      `stage-lens analyze: cannot read ${source}: ${readErrorWords(err as NodeJS.ErrnoException)}\n`,
+    );
     return 2;
   } finally {
     progress?.stop();

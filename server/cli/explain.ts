@@ -29,7 +29,7 @@ quantile (the tail) are compared part by part with each part's median, within ea
 request, and the excesses averaged: the parts that make the tail slow, with their share.
 
 Also: how many requests were in flight when each request arrived (arrival = log
-timestamp of its finish - e2e_total_ms) and the latency by that load, for all requests
+timestamp of its finish - its end to end) and the latency by that load, for all requests
 and for the tail; the requests vLLM preempted, in the tail against all; prefill and
 decode time against tokens (least squares, shown only when the points support it);
 metrics that are registered but read 0 while requests finish; and, in --format json

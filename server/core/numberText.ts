@@ -5,6 +5,9 @@
 // round-trip decimal digits rounded half away from zero, `-0` for a negative value that
 // rounds to zero, `∞` and `NaN` as Intl writes them.
 
+/** From here on a number of ms is a broken print (1e15 ms is 31,700 years), written with an exponent (formatMs, durationText). */
+export const HUGE_MS = 1e15;
+
 /** `v.toLocaleString('en-US', { minimumFractionDigits, maximumFractionDigits })`. */
 export function groupedNumber(v: number, minimumFractionDigits: number, maximumFractionDigits: number): string {
   if (v !== v) return 'NaN';
@@ -112,6 +115,8 @@ function threeSignificant(v: number): string {
  */
 export function durationText(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
+  // A broken print: its exponent, never billions of hours.
+  if (Math.abs(ms) >= HUGE_MS) return `${ms.toExponential(3)} ms`;
   if (ms === 0) return '0 ms';
   const abs = Math.abs(ms);
   if (Number(abs.toFixed(abs < 10 ? 2 : abs < 100 ? 1 : 0)) < 1000) return `${threeSignificant(ms)} ms`;

@@ -1,7 +1,7 @@
 // A plain-text table with right-aligned columns (the first column left-aligned), and the
 // millisecond format the text reports share (the analysis table and compare's tables).
 import { maxOf } from './arrays';
-import { groupedNumber } from './numberText';
+import { groupedNumber, HUGE_MS } from './numberText';
 
 /**
  * Where a table is read in a terminal of a known width (a live view redrawn in place): wider
@@ -57,6 +57,9 @@ export function textTable(header: readonly string[], rows: readonly (readonly st
 /** ms for people: 3 significant decimals below 10, fewer above, thousands separators. */
 export function formatMs(v: number): string {
   const abs = Math.abs(v);
+  // 1e15 ms is 31,700 years: a value that large is a broken print, not a time; its 16+ digits
+  // (309 for 1e308) would widen the column past any screen.
+  if (abs >= HUGE_MS && abs < Infinity) return v.toExponential(3);
   const digits = abs >= 1000 ? 0 : abs >= 100 ? 1 : abs >= 10 ? 2 : 3;
   return groupedNumber(v, digits, digits);
 }

@@ -46,10 +46,11 @@ export function measured(value: number, sampleCount?: number): MeasuredCell {
 /**
  * A value derived from printed ones (a difference, a mean, an interpolated percentile) at the
  * log's precision, 3 decimals: the difference of two 3-decimal values is a 3-decimal value, and
- * binary floating point adds noise to it (`-941.7080000000005`). Not finite: as it is.
+ * binary floating point adds noise to it (`-941.7080000000005`). Not finite: as it is. From
+ * 1e15 on a double has no thousandths to round, and `v * 1000` could overflow to ±Infinity.
  */
 export function toLogPrecision(v: number): number {
-  if (!Number.isFinite(v)) return v;
+  if (!Number.isFinite(v) || Math.abs(v) >= 1e15) return v;
   const r = Math.round(v * 1000) / 1000;
   return r === 0 ? 0 : r;
 }

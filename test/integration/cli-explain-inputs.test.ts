@@ -43,6 +43,19 @@ test('explain of an empty input exits 2 and says it is empty, as analyze and com
   assert.equal((JSON.parse(fromStdin.stdout) as ExplainReport).requestCount, 0);
 });
 
+test('a log of one request is "1 request" in the headers of explain and compare', () => {
+  const log = path.join(REAL, '07-issue693-legacy-log_utils.log');
+  const explained = cli(['explain', log]);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.equal(explained.stdout.split('\n')[0], `Stage Lens explain: ${log} · 1 request (1 in scope)`);
+  const compared = spawnSync(process.execPath, [CLI, 'compare', log, log], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(compared.status, 0, compared.stderr);
+  assert.deepEqual(compared.stdout.split('\n').slice(1, 3), [
+    `  baseline   ${log} (log) 1 request`,
+    `  candidate  ${log} (log) 1 request`,
+  ]);
+});
+
 test('explain of a log of one request says there is no tail to explain, in the table and the JSON, never a table of +0 ms', () => {
   const log = path.join(REAL, '07-issue693-legacy-log_utils.log');
   const r = cli(['explain', log]);

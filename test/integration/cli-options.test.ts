@@ -129,6 +129,21 @@ test('a deploy YAML with a stage_id twice, or num_replicas below 1: exit 2 namin
   }
 });
 
+test('a --deploy-config that is not a file to read: exit 2 saying why, as for the input', () => {
+  for (const [config, why] of [
+    [file('absent.yaml'), 'no such file'],
+    [dir, 'is a directory'],
+    ['/dev/null', 'not a regular file'],
+  ]) {
+    const r = cli(['analyze', file('tts.log'), '--deploy-config', config]);
+    assert.equal(r.status, 2, config);
+    assert.equal(r.stderr, `stage-lens analyze: cannot read the deploy config ${config}: ${why}\n`);
+    assert.equal(r.stdout, '');
+  }
+  const input = cli(['analyze', dir]);
+  assert.equal(input.stderr, `stage-lens analyze: cannot read ${dir}: is a directory\n`);
+});
+
 test('analyze with a deploy YAML of other stage ids than the log says once that it is not the config the server ran', () => {
   fs.writeFileSync(file('three.yaml'), 'stages:\n  - stage_id: 0\n  - stage_id: 1\n  - stage_id: 2\n');
   const r = cli(['analyze', file('tts.log'), '--deploy-config', file('three.yaml')]);

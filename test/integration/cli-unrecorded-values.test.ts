@@ -277,7 +277,13 @@ test('nan, inf and -inf: as printed in the JSON fields (never null, which is Non
 
   const table = cli(['analyze', NON_FINITE]);
   assert.doesNotMatch(table, /NaN|∞/);
-  assert.match(table, /worst vllm_ttft_ms = -inf on r1/);
+  // -inf is not a number, not a duration below zero: no negative-interval for stage 0, whose only odd value it is.
+  assert.match(table, /stage 0 TTFT: 1 not a number \(printed nan, inf or -inf\) of 1/);
+  assert.doesNotMatch(table, /negative-interval \(stage 0\)|= -inf on r1/);
+  assert.match(
+    table,
+    /negative-interval \(stage 1\), 1 request: .*worst serving_time_to_first_output_ms = -154\.683 ms on r1/,
+  );
   assert.match(table, /stage 1 decode: 1 not a number \(printed nan, inf or -inf\) of 1/);
   // The CSV spells them the same way where it prints the field, and says the split's state.
   const row = csvRows(NON_FINITE).get('r1/1');

@@ -303,6 +303,24 @@ test('negative-interval on stage fields and e2e fields', () => {
   assert.equal(snap.requests.length, 1, 'E2E and stage table of one call make one request');
 });
 
+test('negative-interval: a printed -inf is not a number, not a duration below zero', () => {
+  const snap = run([
+    e2e('inf', 1, { e2e_total_ms: 100, transfers_total_time_ms: Number.NEGATIVE_INFINITY }),
+    ttsRequest('inf', 10, { stage_gen_time_ms: Number.NEGATIVE_INFINITY }),
+  ]);
+  assert.deepEqual(
+    snap.findings.filter((f) => f.code === 'negative-interval'),
+    [],
+  );
+  // Left out as not a number instead.
+  assert.deepEqual(snap.stages.find((s) => s.stageId === 1)?.fieldsNotRecorded['stage_gen_time_ms'], { nonFinite: 1 });
+  // Beside a finite negative one, the finding names the finite one as the worst.
+  const both = run([ttsRequest('both', 10, { stage_gen_time_ms: Number.NEGATIVE_INFINITY, vllm_prefill_ms: -3 })]);
+  const found = both.findings.filter((f) => f.code === 'negative-interval');
+  assert.equal(found.length, 1);
+  assert.match(found[0]?.message ?? '', /worst vllm_prefill_ms = -3 ms on both/);
+});
+
 test('queued-includes-input-wait on a downstream stage of a build without the split', () => {
   const snap = run([
     stageTable('old', 1, {

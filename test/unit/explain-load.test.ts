@@ -129,7 +129,7 @@ test('load at arrival without timestamps: arrivals unknown, nothing invented', (
   assert.equal(load.reading, 'unknown');
   assert.equal(
     load.readingText,
-    'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
+    'No request in scope has a known arrival (no log timestamp or no end-to-end time): there is no load at arrival to tell.',
   );
   assert.deepEqual(load.buckets, []);
 });

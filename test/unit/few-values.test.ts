@@ -75,6 +75,8 @@ describe('few values behind a percentile', () => {
           '  stage 1 replica 0 (n = 2): p90 and p99',
           '  stage 1 replica 1 (n = 1): p90 and p99',
           '  stage 2 (n = 3): p90 and p99',
+          // Each request's e2e_total_ms, beside the phase table.
+          '  end to end (n = 3): p90 and p99',
         ],
         ['  edge 0 → 1 (n = 3): p90 and p99', '  edge 1 → 2 (n = 3): p90 and p99'],
       ],
@@ -97,6 +99,7 @@ describe('few values behind a percentile', () => {
       assert.deepEqual(noteOf(tableReport(snapshot, { source: 'x' }))[0]?.slice(1), [
         '  stage 0 (n = 6): p90 and p99',
         '  stage 1 (n = 6): p90 and p99',
+        '  end to end (n = 6): p90 and p99',
       ]);
     }
     assert.equal(analyse('qwen3tts-talker-first-audio-before-fix.log').stages[1]?.split.ttftMs, undefined);

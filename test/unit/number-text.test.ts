@@ -1,8 +1,10 @@
 // groupedNumber writes what toLocaleString('en-US', { minimumFractionDigits, maximumFractionDigits })
-// writes (the reports use it so that a CLI run never loads ICU's number data).
+// writes (the reports use it so that a CLI run never loads ICU's number data); a broken print of
+// 1e15 ms or more is written with its exponent (formatMs, durationText).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { groupedNumber, shortestNumberText } from '../../server/core/numberText';
+import { durationText, groupedNumber, shortestNumberText } from '../../server/core/numberText';
+import { formatMs } from '../../server/core/textTable';
 
 const FRACTIONS = [
   [0, 0],
@@ -96,4 +98,19 @@ test('shortestNumberText is String(v) for every double: log values, 15-16 digit 
     same((rnd() - 0.3) * 10 ** Math.floor(rnd() * 40 - 20));
     same(Math.round(rnd() * 1e7) / 10 ** Math.floor(rnd() * 5));
   }
+});
+
+test('a duration of 1e15 ms or more (a broken print) is written with its exponent, in tables and in words', () => {
+  assert.equal(formatMs(1e308), '1.000e+308');
+  assert.equal(formatMs(-1.7976931348623157e308), '-1.798e+308');
+  assert.equal(formatMs(1.2345678901234568e29), '1.235e+29');
+  assert.equal(formatMs(1e15), '1.000e+15');
+  // Below it, grouped digits as before.
+  assert.equal(formatMs(999_999_999_999_999), '999,999,999,999,999');
+  assert.equal(formatMs(30283.198), '30,283');
+  assert.equal(formatMs(Number.NEGATIVE_INFINITY), '-∞');
+  assert.equal(durationText(1e308), '1.000e+308 ms');
+  assert.equal(durationText(-2.5e20), '-2.500e+20 ms');
+  assert.equal(durationText(7_200_000), '2 h');
+  assert.equal(durationText(130_158), '2 min 10 s');
 });

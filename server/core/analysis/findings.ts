@@ -15,6 +15,7 @@ import { isNegativeInterval, measurementOf, unrecordedReason } from './unrecorde
 import { SampleSet } from './sampleSet';
 import { PREEMPTIONS_FIELD, preemptionCount } from './preemptions';
 import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
+import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitNotPrinted';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
 import type { ParseProblem } from '../records';
@@ -104,6 +105,7 @@ export class FindingsBuilder {
     }
     this.requestTotal += 1;
     if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
+    if (phaseSplitNotPrinted(request)) this.hit('phase-split-not-printed', 'info', null, request.requestId);
     this.checkOverallSummary(request);
     this.checkStageOverlap(request);
     // Called once per request of a 100k-request log: no arrays built here.
@@ -364,6 +366,8 @@ export class FindingsBuilder {
         return truncatedMessage(n - this.truncatedDicts, this.truncatedDicts);
       case 'stage-tables-missing':
         return tablesMissingMessage(n, this.requestTotal);
+      case 'phase-split-not-printed':
+        return phaseSplitNotPrintedMessage(n, this.requestTotal);
       case 'prefill-covers-decode':
         return this.oneOutputMessage(b.stageId, of(b.stageId), roles);
       case 'stage-times-overlap':

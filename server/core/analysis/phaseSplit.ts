@@ -14,7 +14,8 @@
 //    vllm_ttft_ms 0 with no vllm_prefill_ms never had a first token: the 0 is the field's
 //    default. A diffusion stage's vllm_ttft_ms of 0 is the field's default too: a diffusion
 //    engine has no vLLM first-token time to set it from.
-//  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time.
+//  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time;
+//    nor is a printed text that is no number (`NaN`, `n/a`).
 import type { UnreadRows } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
@@ -26,9 +27,11 @@ function valueOf(cell: Cell | undefined): number | null {
   return cell !== undefined && cell.state === 'measured' ? cell.value : null;
 }
 
+/** A blank cell is a key the stage's row lacks (a None left out): not measured; other text (`NaN`, `n/a`) was printed and is no time: not recorded, never None. */
 function stateOf(cell: Cell | undefined): SplitState {
   if (cell === undefined) return 'hidden';
-  return cell.state === 'measured' ? 'measured' : 'notMeasured';
+  if (cell.state === 'measured') return 'measured';
+  return cell.state === 'text' && cell.value !== '' ? 'notRecorded' : 'notMeasured';
 }
 
 /**

@@ -291,6 +291,7 @@ export type FindingCode =
   | 'diffusion-zero-ambiguous'
   | 'truncated-record'
   | 'stage-tables-missing'
+  | 'phase-split-not-printed'
   | 'overall-summary-per-prompt'
   | 'metric-not-reporting'
   | 'prefill-covers-decode'

@@ -22,7 +22,8 @@ export function isDuration(name: string): boolean {
 
 /** A printed duration below zero: not a real time. */
 export function isNegativeInterval(name: string, value: number): boolean {
-  return value < 0 && isDuration(name);
+  // -inf is not a number (nonFinite), not a duration below zero.
+  return value < 0 && value !== Number.NEGATIVE_INFINITY && isDuration(name);
 }
 
 /** Why the printed number `value` of field `name` is not a measurement; null when it is one. */

@@ -117,7 +117,7 @@ export function runText(run: RunSummary): string {
       run.coldRequests !== null && run.coldRequests > 0
         ? `, ${run.coldRequests} cold${run.coldExcluded ? ' left out' : ''}`
         : '';
-    parts.push(`${run.requestCount} requests${cold}`);
+    parts.push(`${countOf(run.requestCount, 'request')}${cold}`);
   }
   const series = histogramSeriesText(run);
   if (series !== null) parts.push(series);

@@ -1,6 +1,7 @@
 // `stage-lens explain` for people: per target and quantile, the parts that make the tail
 // slow with their mean excess and share, the residual; the load at arrival of the first
 // target's tail; the cost per token; the findings that say which numbers not to trust.
+import { countOf } from '../numberText';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -304,7 +305,7 @@ export function explainTable(report: ExplainReport): string[] {
       ? ''
       : `: ${windowText({ fromMs: fromMs ?? Number.NEGATIVE_INFINITY, toMs: toMs ?? Number.POSITIVE_INFINITY })}`;
   out.push(
-    `Stage Lens explain: ${report.source} · ${report.requestCount} requests (${report.requestsInScope} in scope${window}${cold})`,
+    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')} (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
@@ -332,7 +333,7 @@ export function explainTable(report: ExplainReport): string[] {
   const load = report.load[0];
   if (load !== undefined) {
     out.push(
-      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - e2e_total_ms, finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
+      `Load at arrival (${targetLabel(load.target, roles)}, ${load.quantile} tail; arrival = finish - end to end (e2e_total_ms, else the [OmniTiming] total=), finish to 1 s, so only an overlap of more than 1 s counts): ${load.readingText}`,
     );
     const rows = [['in flight', 'requests', 'tail', 'p50', 'p90', 'p99']];
     for (const b of load.buckets) {
@@ -352,7 +353,9 @@ export function explainTable(report: ExplainReport): string[] {
         `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `${stageLabel(s.stageKey, roles)} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
       );
     if (load.arrivalsUnknown > 0)
-      out.push(`  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no e2e_total_ms) left out`);
+      out.push(
+        `  ${load.arrivalsUnknown} requests without a known arrival (no timestamp or no end-to-end time) left out`,
+      );
     out.push('');
   }
 

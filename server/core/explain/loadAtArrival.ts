@@ -49,7 +49,7 @@ export function readingOf(
   if (known === 0)
     return {
       reading: 'unknown',
-      text: 'No request in scope has a known arrival (no log timestamp or no e2e_total_ms): there is no load at arrival to tell.',
+      text: 'No request in scope has a known arrival (no log timestamp or no end-to-end time): there is no load at arrival to tell.',
     };
   if (all === null || tail === null || tailCount < 2) {
     // The buckets are still shown below; say they are there, and why they prove nothing.

@@ -6,6 +6,7 @@
 // downstream stage's queue time, a family stuck at 0 when the caller hands in its
 // metric-not-reporting findings), and diffusion pre-processing quantiles that the "no
 // pre-processor" zeros may make, carry the explanation, so no view presents them as truth.
+import { bucketInconsistency } from './bucketConsistency';
 import { parseExposition } from './exposition';
 import { canonicalMetricName } from './metricNames';
 import { preemptionsOf, type PreemptionCount } from './preemptions';
@@ -105,12 +106,21 @@ export function histogramSummariesOf(
         p99: row.p99,
         openEnded: row.openEnded,
         bounds: row.bounds,
-        caveat: caveats.caveatOf(canonical, row.labels) ?? preprocessCaveat,
+        caveat: joinCaveats(
+          bucketInconsistency(family.name, series),
+          caveats.caveatOf(canonical, row.labels) ?? preprocessCaveat,
+        ),
         ...(caveats.isOneOutput(canonical, row.labels) ? { oneOutput: true } : {}),
       });
     }
   }
   return out;
+}
+
+/** The caveats that apply, one sentence after the other; null when none does. */
+function joinCaveats(...caveats: (string | null)[]): string | null {
+  const found = caveats.filter((c): c is string => c !== null);
+  return found.length === 0 ? null : found.join(' ');
 }
 
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);

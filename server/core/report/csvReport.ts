@@ -16,9 +16,9 @@
 // A stage known only from [OmniTiming] (an INFO-level server prints no stage table) has every
 // table value `notMeasured`, as has an edge of such a request; its stage time and the request's total are the `omni_timing_*_s`
 // columns, in seconds as printed (10 ms resolution), on every stage row that has them.
-// A diffusion stage's own timings come last, in ms whichever unit the build printed (`_s` x 1000
+// A diffusion stage's own timings come next, in ms whichever unit the build printed (`_s` x 1000
 // or `_ms`), each with its `_state`: `diffusion_<timing>_ms` (DIFFUSION_TIMINGS), on diffusion
-// rows only.
+// rows only. Last, the request's `e2e_total_ms` as printed, with its `_state`, on its stage rows.
 import type { AnalyzedRequest, PhaseSplit, RequestStage, RequestTransfer, SplitName } from '../analysis/types';
 import { SPLIT_NAMES } from '../analysis/types';
 import type { Cell, FieldMap } from '../values';
@@ -41,6 +41,9 @@ const STAGE_FIELDS = [
 ] as const;
 /** List fields (`mean (n=N)`): the mean, then N. */
 const LIST_FIELDS = ['inter_output_latencies_ms', 'vllm_itls_ms'] as const;
+/** The request's end-to-end time as its RequestE2EStats printed it (the format before February 2026: e2e_time_ms). */
+const E2E_COLUMN = 'e2e_total_ms';
+const LEGACY_E2E = 'e2e_time_ms';
 /** The rows of a TransferEdgeStats column (any other row is in the JSON). */
 const TRANSFER_FIELDS = ['size_kbytes', 'tx_time_ms', 'rx_decode_time_ms', 'in_flight_time_ms'] as const;
 
@@ -89,6 +92,8 @@ export const CSV_HEADER = [
   'omni_timing_total_s',
   ...[...STAGE_FIELDS, ...LIST_FIELDS, ...TRANSFER_FIELDS].map((f) => `${f}_state`),
   ...DIFFUSION_TIMINGS.flatMap((t) => [diffusionColumn(t), `${diffusionColumn(t)}_state`]),
+  E2E_COLUMN,
+  `${E2E_COLUMN}_state`,
 ];
 
 /** `diffusion_vae_decode_time_ms`: a diffusion timing's column, in ms (its printed name names the stage already when it starts with `diffusion_`). */
@@ -172,6 +177,8 @@ const NO_STAGE = ByteChunks.constant(
 /** The same for the field state columns at the end of a row. */
 const NO_TRANSFER_STATE = ByteChunks.constant(','.repeat(TRANSFER_FIELDS.length));
 const NO_STAGE_STATE = ByteChunks.constant(','.repeat(STAGE_FIELDS.length + LIST_FIELDS.length));
+/** The empty end-to-end cells of a transfer row (the request's stage rows carry them). */
+const NO_E2E = ByteChunks.constant(',,');
 /** The empty diffusion columns of a row that is not a diffusion stage's. */
 const NO_DIFFUSION = ByteChunks.constant(','.repeat(DIFFUSION_TIMINGS.length * 2));
 
@@ -250,7 +257,22 @@ function stageRow(out: ByteChunks, r: AnalyzedRequest, s: RequestStage, id: stri
   }
   out.raw(NO_TRANSFER_STATE);
   diffusionCells(out, s);
+  e2eCells(out, r);
   out.byte(NEWLINE);
+}
+
+/**
+ * The request's printed end-to-end time and its state, on each of its stage rows: `notMeasured`
+ * where no E2E table was printed (an INFO-level log: its total is omni_timing_total_s), `hidden`
+ * where the table left the row out, `notRecorded` for a printed number that is no time.
+ */
+function e2eCells(out: ByteChunks, r: AnalyzedRequest): void {
+  const name = r.legacyDict === true ? LEGACY_E2E : E2E_COLUMN;
+  const noTable = Object.keys(r.e2e).length === 0;
+  out.byte(COMMA);
+  fieldCell(out, r.e2e, name, noTable);
+  out.byte(COMMA);
+  fieldStateCell(out, r.e2e, name, noTable);
 }
 
 /** The stage's time and the request's total from its [OmniTiming] line (empty cells without one). */
@@ -299,6 +321,7 @@ function transferRow(out: ByteChunks, r: AnalyzedRequest, t: RequestTransfer, id
     fieldStateCell(out, t.fields, f, noTable);
   }
   diffusionCells(out, null);
+  out.raw(NO_E2E);
   out.byte(NEWLINE);
 }
 

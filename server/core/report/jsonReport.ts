@@ -145,6 +145,12 @@ export interface AnalysisJson {
   readonly replicaSummary: Record<string, Record<string, Distribution>>;
   /** Per transfer edge: p50/p90/p99 of each field over measured values only. */
   readonly edgeSummary: Record<string, EdgeSummaryJson>;
+  /**
+   * Each request's end-to-end time (e2e_total_ms, else its [OmniTiming] total=) over the requests
+   * that printed one, `fromOmniTiming` of them from [OmniTiming] (10 ms resolution),
+   * `requestsWithout` that printed none (or not a time); null when no request printed one.
+   */
+  readonly endToEnd: (Distribution & { readonly fromOmniTiming: number; readonly requestsWithout: number }) | null;
   /** Every [Overall Summary] table read, whether or not a request took it; null when none. */
   readonly overallSummaries: OverallSummariesJson | null;
   readonly histograms: HistogramSummaryJson[];
@@ -382,6 +388,14 @@ export function analysisJsonRest(
     splitSummary,
     replicaSummary,
     edgeSummary,
+    endToEnd:
+      snapshot.endToEnd === null
+        ? null
+        : {
+            ...distributionJson(snapshot.endToEnd.ms),
+            fromOmniTiming: snapshot.endToEnd.fromOmniTiming,
+            requestsWithout: snapshot.requestCount - snapshot.endToEnd.ms.count,
+          },
     overallSummaries: snapshot.overallSummaries === null ? null : overallSummariesJson(snapshot.overallSummaries),
     histograms,
     speechStreams,

@@ -221,6 +221,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
         '',
         `${TTFT_WAITED_MARK} TTFT includes a wait for upstream output on ${waited.map((f) => `${f.stageId === null ? '' : stageLabel(String(f.stageId), roles)} (${f.requestCount} of ${snapshot.stages.find((s) => s.stageId === f.stageId && s.replicaId === null)?.requestCount ?? f.requestCount} requests)`).join(', ')}: time to first output from the stage's arrival, not its own queueing and prefill (finding ttft-includes-upstream-wait).`,
       );
+    const endToEnd = endToEndLines(snapshot);
+    if (endToEnd.length > 0) {
+      out.push('', ...endToEnd);
+      counted.push({ label: 'end to end', columns: [{ column: '', count: snapshot.endToEnd?.ms.count ?? 0 }] });
+    }
     const few = fewValuesLines(counted);
     if (few.length > 0) out.push('', ...few);
     if (snapshot.stages.some((s) => (s.addedTimeToFirstOutputMs?.p50 ?? 0) < 0)) {
@@ -339,6 +344,34 @@ function stageTimeTable(
     rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
   );
   return [heading, ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows), ...(few.length > 0 ? ['', ...few] : [])];
+}
+
+/**
+ * Each request's end-to-end time beside the phase table: e2e_total_ms of its RequestE2EStats,
+ * else its [OmniTiming] total= (endToEnd.ts), over the requests that printed one; how many
+ * printed none is said, never counted as 0.
+ */
+function endToEndLines(snapshot: AnalysisSnapshot): string[] {
+  const e2e = snapshot.endToEnd;
+  if (e2e === null) return [];
+  const d = e2e.ms;
+  const fromTiming =
+    e2e.fromOmniTiming === 0
+      ? ''
+      : `; ${e2e.fromOmniTiming === d.count ? 'all' : `${e2e.fromOmniTiming} of them`} from [OmniTiming] total=, 10 ms resolution`;
+  const lines = [
+    `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming})`,
+    ...textTable(
+      ['', 'n', 'p50', 'p90', 'p99', 'max'],
+      [['end to end', String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]],
+    ),
+  ];
+  const without = snapshot.requestCount - d.count;
+  if (without > 0)
+    lines.push(
+      `  ${countOf(without, 'request')} printed no end-to-end time (or not a time): left out, not counted as 0.`,
+    );
+  return lines;
 }
 
 /**
