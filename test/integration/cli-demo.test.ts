@@ -131,7 +131,7 @@ test('on an 80×40 terminal the phase table folds the columns past 80 into more 
     t.skip('no script(1) for a pseudo-terminal');
     return;
   }
-  const command = `stty cols 80 rows 40; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} demo --duration 4`;
+  const command = `stty cols 80 rows 40; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} demo --duration 6 --speed 16`;
   const r = spawnSync('script', ['-qfc', command, '/dev/null'], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
   assert.equal(r.status, 0, r.stderr);
   const frames = r.stdout.split('\x1b[H\x1b[2J').slice(1);
