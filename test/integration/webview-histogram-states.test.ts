@@ -155,6 +155,30 @@ describe('a one-output stage: the talker of the before-fix log', () => {
     });
   }
 
+  test('in a narrow panel the no-measurement message is wrapped inside the chart, not cut at its edge', async () => {
+    const narrow = await harness.open(
+      'latencyPanel',
+      { width: 520, height: 700 },
+      new FakeHost(sessionOfLog(ONE_OUTPUT_LOG)),
+    );
+    try {
+      await showHistogram(narrow, '0', 'field:vllm_itl_ms');
+      const drawn = (await narrow.page.evaluate(`(() => {
+        const canvas = document.querySelector('[data-testid="histogram-canvas"]');
+        const lines = JSON.parse(canvas.dataset.message ?? '[]');
+        const ctx = canvas.getContext('2d');
+        return { lines, widths: lines.map((l) => ctx.measureText(l).width), canvasWidth: canvas.clientWidth };
+      })()`)) as { lines: string[]; widths: number[]; canvasWidth: number };
+      assert.equal(drawn.lines.join(' '), 'No measurement: the stage emits one output (prefill+decode (one output)).');
+      assert.ok(drawn.lines.length > 1, `one line at ${drawn.canvasWidth} px: ${JSON.stringify(drawn.lines)}`);
+      // Drawn from the plot's left edge (56 px): every line ends inside the canvas.
+      for (const w of drawn.widths) assert.ok(56 + w <= drawn.canvasWidth, `${56 + w} > ${drawn.canvasWidth}`);
+      await narrow.page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-one-output-narrow.png') });
+    } finally {
+      await narrow.close();
+    }
+  });
+
   test("its prefill+decode still has its bars: only the stage's intervals between outputs are left out", async () => {
     await showHistogram(view, '0', 'split:prefillMs');
     const bars = JSON.parse(

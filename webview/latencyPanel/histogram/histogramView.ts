@@ -8,7 +8,7 @@ import type {
   StageSummary,
   WebviewToHost,
 } from '../../../server/protocol';
-import { fitCanvas, observeSize } from '../../shared/canvas';
+import { fitCanvas, observeSize, wrapText } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
 import { notMeasuredOnOneOutput, ONE_OUTPUT_FIELD_TEXT } from '../../../server/shared';
@@ -39,6 +39,8 @@ export interface HistogramChoice {
 
 const HEIGHT = 260;
 const BOX = { left: 56, right: 16, top: 14, bottom: 26 };
+/** Between the lines of a message drawn in place of the bars. */
+const MESSAGE_LINE_HEIGHT = 16;
 const BIN_CHOICES = [20, 40, 80];
 /** Marked on every histogram; the one chosen in the toolbar is drawn in red. */
 const MARKED: readonly Percentile[] = ['p50', 'p90', 'p99'];
@@ -353,13 +355,18 @@ export class HistogramView {
           : 'No measured values for this stage and value.';
       ctx.fillStyle = palette.muted;
       ctx.font = palette.font;
-      ctx.fillText(why, BOX.left, HEIGHT / 2);
+      const lines = wrapText(ctx, why, width - BOX.left - BOX.right);
+      const top = HEIGHT / 2 - ((lines.length - 1) * MESSAGE_LINE_HEIGHT) / 2;
+      lines.forEach((line, i) => ctx.fillText(line, BOX.left, top + i * MESSAGE_LINE_HEIGHT));
+      // The lines drawn, for the browser tests (the canvas has no DOM of its own).
+      this.canvas.dataset['message'] = JSON.stringify(lines);
       this.canvas.setAttribute(
         'aria-label',
         r.oneOutput > 0 ? `Histogram: ${why} ${oneOutputNote(r)}` : 'Histogram: no measured values.',
       );
       return;
     }
+    delete this.canvas.dataset['message'];
     drawAxes(ctx, layout, palette, width, unit);
     ctx.fillStyle = palette.phase.prefill;
     for (const b of drawn) drawBar(ctx, b, palette);
