@@ -20,6 +20,12 @@ const ONE_OUTPUT_LOG = path.join(
   'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log',
 );
 
+// The talker prints vllm_decode_ms 0.0 there (the codec's decode keeps the row printed).
+const DECODE_IN_PREFILL_LOG = path.join(
+  REPO_ROOT,
+  'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log',
+);
+
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 
 type Bar = [from: number, to: number, count: number, inferred: number];
@@ -132,7 +138,7 @@ describe('a one-output stage: the talker of the before-fix log', () => {
       );
       assert.match(
         (await canvas.getAttribute('aria-label')) ?? '',
-        /^Histogram: No measurement: the stage emits one output \(prefill\+decode \(one output\)\)\./,
+        /^Histogram: No measurement: the stage emits one output: no interval between outputs\./,
       );
       const listed = await unbinned(view);
       assert.deepEqual(
@@ -169,13 +175,36 @@ describe('a one-output stage: the talker of the before-fix log', () => {
         const ctx = canvas.getContext('2d');
         return { lines, widths: lines.map((l) => ctx.measureText(l).width), canvasWidth: canvas.clientWidth };
       })()`)) as { lines: string[]; widths: number[]; canvasWidth: number };
-      assert.equal(drawn.lines.join(' '), 'No measurement: the stage emits one output (prefill+decode (one output)).');
+      assert.equal(drawn.lines.join(' '), 'No measurement: the stage emits one output: no interval between outputs.');
       assert.ok(drawn.lines.length > 1, `one line at ${drawn.canvasWidth} px: ${JSON.stringify(drawn.lines)}`);
       // Drawn from the plot's left edge (56 px): every line ends inside the canvas.
       for (const w of drawn.widths) assert.ok(56 + w <= drawn.canvasWidth, `${56 + w} > ${drawn.canvasWidth}`);
       await narrow.page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-one-output-narrow.png') });
     } finally {
       await narrow.close();
+    }
+  });
+
+  test("a printed decode of 0 is said to be inside the stage's prefill+decode, not an interval between outputs", async () => {
+    const afterFix = await harness.open(
+      'latencyPanel',
+      { width: 1000, height: 700 },
+      new FakeHost(sessionOfLog(DECODE_IN_PREFILL_LOG)),
+    );
+    try {
+      await showHistogram(afterFix, '0', 'split:decodeMs');
+      const page = afterFix.page;
+      assert.equal(await page.getByTestId('histogram-canvas').getAttribute('data-bars'), '[]');
+      assert.equal(
+        await page.getByTestId('histogram-binned').textContent(),
+        '0 numbers binned (ms). 6 printed values not recorded: one output, its decode is inside its prefill+decode.',
+      );
+      assert.equal(
+        await page.getByTestId('histogram-canvas').getAttribute('data-message'),
+        JSON.stringify(['No measurement: the stage emits one output: its decode is inside its prefill+decode.']),
+      );
+    } finally {
+      await afterFix.close();
     }
   });
 

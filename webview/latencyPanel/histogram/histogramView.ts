@@ -351,7 +351,7 @@ export class HistogramView {
     if (layout.bars.length === 0 || layout.binned === 0) {
       const why =
         r.oneOutput > 0
-          ? `No measurement: the stage emits one output (${PREFILL_DECODE_LABEL}).`
+          ? `No measurement: the stage emits one output: ${oneOutputReason(r)}.`
           : 'No measured values for this stage and value.';
       ctx.fillStyle = palette.muted;
       ctx.font = palette.font;
@@ -415,7 +415,20 @@ const ONE_OUTPUT_TITLE = `Not recorded: ${ONE_OUTPUT_FIELD_TEXT}. Left out of pe
 /** The caption's sentence for the values left out because the stage emits one output. */
 function oneOutputNote(r: HistogramResult): string {
   const n = r.oneOutput;
-  return `${formatCount(n)} printed value${n === 1 ? '' : 's'} not recorded: one output (in ${PREFILL_DECODE_SHORT}), no interval between outputs.`;
+  const values = `${formatCount(n)} printed value${n === 1 ? '' : 's'} not recorded: one output`;
+  return r.metric === ONE_OUTPUT_DECODE
+    ? `${values}, ${oneOutputReason(r)}.`
+    : `${values} (in ${PREFILL_DECODE_SHORT}), ${oneOutputReason(r)}.`;
+}
+
+/** The decode split of a one-output stage: a printed 0 that is no interval between outputs but a decode counted in prefill. */
+const ONE_OUTPUT_DECODE = 'split:decodeMs';
+
+/** Why a one-output stage's printed value is no measurement, for the value shown. */
+function oneOutputReason(r: HistogramResult): string {
+  return r.metric === ONE_OUTPUT_DECODE
+    ? `its decode is inside its ${PREFILL_DECODE_SHORT}`
+    : 'no interval between outputs';
 }
 
 /** A bar: its measured part solid, its inferred part (≈) faint and outlined above it, never passed off as measured. */
