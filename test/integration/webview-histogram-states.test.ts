@@ -208,6 +208,46 @@ describe('a one-output stage: the talker of the before-fix log', () => {
     }
   });
 
+  test('a growing live session: the options say the new counts, the chosen metric stays', async () => {
+    const live = sessionOfLog(ONE_OUTPUT_LOG);
+    const grown = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(live));
+    try {
+      await showHistogram(grown, '0', 'field:vllm_itl_ms');
+      const page = grown.page;
+      const optionText = (value: string): Promise<string | null> =>
+        page.locator(`[data-testid="histogram-metric"] option[value="${value}"]`).textContent();
+      assert.equal(
+        await optionText('split:prefillMs'),
+        'prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)',
+      );
+      // Three more one-output requests on the talker: the same stages and fields, new counts.
+      const summary = live.summary;
+      await grown.dispatch({
+        type: 'summary',
+        summary: {
+          ...summary,
+          requestCount: 9,
+          stages: summary.stages.map((s) => (s.stageKey === '0' ? { ...s, requestCount: 9, oneOutputRequests: 9 } : s)),
+        },
+      });
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent.includes('on 9 of 9')`,
+      );
+      assert.equal(
+        await optionText('split:prefillMs'),
+        'prefill+decode (one output) on 9 of 9 requests (vllm_prefill_ms)',
+      );
+      assert.equal(
+        await optionText('field:vllm_itl_ms'),
+        'vllm_itl_ms (0: one output, in prefill+decode on 9 requests) — not recorded',
+      );
+      assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'field:vllm_itl_ms');
+    } finally {
+      await grown.close();
+    }
+  });
+
   test("its prefill+decode still has its bars: only the stage's intervals between outputs are left out", async () => {
     await showHistogram(view, '0', 'split:prefillMs');
     const bars = JSON.parse(

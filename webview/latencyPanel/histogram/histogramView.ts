@@ -148,7 +148,11 @@ export class HistogramView {
     this.stages = stages.filter((s) => s.replicaId === null);
     const key =
       this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
-    if (key === this.optionsKey) return;
+    if (key === this.optionsKey) {
+      // Same stages and fields: only the counts in the options' words may have moved.
+      this.relabelMetrics();
+      return;
+    }
     this.optionsKey = key;
     setChildren(
       this.stageSelect,
@@ -168,6 +172,44 @@ export class HistogramView {
    * often never measured).
    */
   private fillMetrics(pickMeasured: boolean): void {
+    const { splits, fields } = this.metricOptions();
+    const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      setChildren(g, options);
+      return g;
+    };
+    this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
+    const options = [...this.metricSelect.options];
+    const current = options.find((o) => o.value === this.choice.metric);
+    if (current === undefined || (pickMeasured && current.dataset['measured'] === 'false')) {
+      const measured = options.find((o) => o.dataset['measured'] === 'true');
+      this.choice = { ...this.choice, metric: measured?.value ?? current?.value ?? 'split:prefillMs' };
+    }
+    this.metricSelect.value = this.choice.metric;
+  }
+
+  /**
+   * The same metrics as the options shown, with new counts (a live session grows): their words
+   * are rewritten in place, so the choice and the open list stay as they are.
+   */
+  private relabelMetrics(): void {
+    const { splits, fields } = this.metricOptions();
+    const fresh = [...splits, ...fields];
+    const shown = [...this.metricSelect.options];
+    if (fresh.length !== shown.length || fresh.some((o, i) => o.value !== shown[i]?.value)) {
+      this.fillMetrics(false);
+      return;
+    }
+    fresh.forEach((o, i) => {
+      const old = shown[i] as HTMLOptionElement;
+      if (old.text !== o.text) old.text = o.text;
+      old.dataset['measured'] = o.dataset['measured'];
+    });
+  }
+
+  /** The chosen stage's metric options, worded with its current counts. */
+  private metricOptions(): { splits: HTMLOptionElement[]; fields: HTMLOptionElement[] } {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     // A stage whose requests emit one output: its vllm_prefill_ms covers decode (oneOutputStage.ts).
     const oneOutput = stage !== undefined && stage.oneOutputRequests > 0;
@@ -198,20 +240,7 @@ export class HistogramView {
     const fields = [...new Set([...Object.keys(stage?.fields ?? {}), ...Object.keys(stage?.fieldsNotRecorded ?? {})])]
       .filter((f) => !splitFields.has(f))
       .map((f) => option(fieldText(f), `field:${f}`));
-    const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
-      const g = document.createElement('optgroup');
-      g.label = label;
-      setChildren(g, options);
-      return g;
-    };
-    this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
-    const options = [...this.metricSelect.options];
-    const current = options.find((o) => o.value === this.choice.metric);
-    if (current === undefined || (pickMeasured && current.dataset['measured'] === 'false')) {
-      const measured = options.find((o) => o.dataset['measured'] === 'true');
-      this.choice = { ...this.choice, metric: measured?.value ?? current?.value ?? 'split:prefillMs' };
-    }
-    this.metricSelect.value = this.choice.metric;
+    return { splits, fields };
   }
 
   /** Ask for the histogram of the current choice. */
