@@ -71,4 +71,5 @@ export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './co
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
 export { sessionForDeployConfig } from './core/deployConfigSession';
+export { downstreamQueueCaveat } from './core/metricsText/downstreamQueueTime';
 export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';

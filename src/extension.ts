@@ -111,10 +111,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
     ),
   );
   command('stageLens.startDemo', () => startDemo(deps));
-  command('stageLens.attachProcess', () => attachToProcess(client));
-  command('stageLens.attachLogFile', () => attachToLogFile(client));
-  command('stageLens.attachMetrics', () => attachToMetrics(client));
-  command('stageLens.attachPrometheus', () => attachToPrometheus(client));
+  command('stageLens.attachProcess', () => attachToProcess(client, deps.revealLatencyView));
+  command('stageLens.attachLogFile', () => attachToLogFile(client, deps.revealLatencyView));
+  command('stageLens.attachMetrics', () => attachToMetrics(client, deps.revealLatencyView));
+  command('stageLens.attachPrometheus', () => attachToPrometheus(client, deps.revealLatencyView));
   command('stageLens.importLog', (uri?: vscode.Uri) => importLog(client, deps.revealLatencyView, uri));
   command('stageLens.openSession', () => openSession(client));
   command('stageLens.stopCapture', () => stopCapture(client));

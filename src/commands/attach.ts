@@ -16,7 +16,10 @@ function tablesWord(outlook: StatsTablesOutlook): string {
       : 'stats tables: unknown';
 }
 
-export async function attachToProcess(client: StageLensClient): Promise<void> {
+/** Shows the session's views (the Latency Summary and Latency Details), as Start Demo Server does. */
+export type RevealViews = () => Promise<void>;
+
+export async function attachToProcess(client: StageLensClient, reveal: RevealViews): Promise<void> {
   const processes = await client.request('stageLens/listServingProcesses', {});
   if (processes.length === 0) {
     void vscode.window
@@ -59,9 +62,10 @@ export async function attachToProcess(client: StageLensClient): Promise<void> {
   const info = await client.request('stageLens/attach', { pid: picked.process.pid });
   client.setCurrent(info.id);
   if (info.lastError !== null) void vscode.window.showWarningMessage(`Stage Lens: ${info.lastError}`);
+  await reveal();
 }
 
-export async function attachToLogFile(client: StageLensClient): Promise<void> {
+export async function attachToLogFile(client: StageLensClient, reveal: RevealViews): Promise<void> {
   const chosen = await vscode.window.showOpenDialog({
     canSelectMany: false,
     title: 'Stage Lens: server log to follow',
@@ -81,9 +85,10 @@ export async function attachToLogFile(client: StageLensClient): Promise<void> {
   const info = await client.request('stageLens/tail', { path: file.fsPath, fromStart: fromStart.startsWith('Read') });
   client.setCurrent(info.id);
   offerLoggedDeployConfig(client, info.id);
+  await reveal();
 }
 
-export async function attachToMetrics(client: StageLensClient): Promise<void> {
+export async function attachToMetrics(client: StageLensClient, reveal: RevealViews): Promise<void> {
   const port = portSetting();
   const intervalMs = scrapeIntervalSetting();
   const url = await vscode.window.showInputBox({
@@ -97,6 +102,7 @@ export async function attachToMetrics(client: StageLensClient): Promise<void> {
   if (url === undefined) return;
   const info = await client.request('stageLens/scrape', { url: url.trim(), intervalMs });
   client.setCurrent(info.id);
+  await reveal();
 }
 
 /**
@@ -105,7 +111,7 @@ export async function attachToMetrics(client: StageLensClient): Promise<void> {
  */
 export async function importLog(
   client: StageLensClient,
-  reveal: () => Promise<void>,
+  reveal: RevealViews,
   uri?: vscode.Uri,
 ): Promise<string | null> {
   const file =

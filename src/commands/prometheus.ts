@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
 import type { PrometheusParams } from '../../server/protocol';
+import type { RevealViews } from './attach';
 import { prometheusUrlQuestion } from '../launchConsent';
 import { prometheusSettings, workspaceValue } from '../settings';
 import { checkHttpUrl } from '../settingValues';
@@ -29,7 +30,7 @@ async function offeredUrl(ownUrl: string): Promise<string | null> {
   return choice === question.withWorkspace ? checkHttpUrl('stageLens.prometheus.url', fromWorkspace) : ownUrl;
 }
 
-export async function attachToPrometheus(client: StageLensClient): Promise<void> {
+export async function attachToPrometheus(client: StageLensClient, reveal: RevealViews): Promise<void> {
   const settings = prometheusSettings();
   const offered = await offeredUrl(settings.url);
   if (offered === null) return;
@@ -76,4 +77,5 @@ export async function attachToPrometheus(client: StageLensClient): Promise<void>
   const info = await client.request('stageLens/prometheus', params);
   client.setCurrent(info.id);
   if (info.lastError !== null) void vscode.window.showWarningMessage(`Stage Lens: ${info.lastError}`);
+  await reveal();
 }

@@ -203,6 +203,25 @@ test('invalid YAML mid-edit: the error, then clean again once fixed', async () =
   assert.deepEqual(await client.diagnostics(uri, version), []);
 });
 
+test('a stage without stage_id is an error (the server fails to start), a misplaced key a warning', async () => {
+  const file = path.join(scratch, 'no-stage-id.yaml');
+  const text = fs
+    .readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8')
+    .replace(
+      '  - stage_id: 1\n    # Tuned for Base voice clone; CustomVoice / VoiceDesign are TTFA-optimal at 1.\n    max_num_seqs: 64\n',
+      '  - max_num_seqs: 64\n',
+    )
+    .replace('    trust_remote_code: true\n', '    trust_remote_code: true\n    codec_chunk_frames: 25\n');
+  const uri = await client.open(file, text);
+  const found = await client.diagnostics(uri, 1);
+  const severityOf = (code: string): number | undefined => found.find((d) => d.code === code)?.severity;
+  assert.deepEqual(
+    [severityOf('missing-stage-id'), found.find((d) => d.code === 'missing-stage-id')?.range.start.line],
+    [1, positionOf(text, '  - max_num_seqs: 64').line],
+  );
+  assert.equal(severityOf('misplaced-key'), 2);
+});
+
 test('tabs, anchors and aliases, several documents', async () => {
   const file = path.join(scratch, 'crafted.yaml');
   const text =

@@ -20,6 +20,12 @@ const ONE_OUTPUT_LOG = path.join(
   'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log',
 );
 
+// The talker prints vllm_decode_ms 0.0 there (the codec's decode keeps the row printed).
+const DECODE_IN_PREFILL_LOG = path.join(
+  REPO_ROOT,
+  'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log',
+);
+
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 
 type Bar = [from: number, to: number, count: number, inferred: number];
@@ -132,7 +138,7 @@ describe('a one-output stage: the talker of the before-fix log', () => {
       );
       assert.match(
         (await canvas.getAttribute('aria-label')) ?? '',
-        /^Histogram: No measurement: the stage emits one output \(prefill\+decode \(one output\)\)\./,
+        /^Histogram: No measurement: the stage emits one output: no interval between outputs\./,
       );
       const listed = await unbinned(view);
       assert.deepEqual(
@@ -154,6 +160,93 @@ describe('a one-output stage: the talker of the before-fix log', () => {
       );
     });
   }
+
+  test('in a narrow panel the no-measurement message is wrapped inside the chart, not cut at its edge', async () => {
+    const narrow = await harness.open(
+      'latencyPanel',
+      { width: 520, height: 700 },
+      new FakeHost(sessionOfLog(ONE_OUTPUT_LOG)),
+    );
+    try {
+      await showHistogram(narrow, '0', 'field:vllm_itl_ms');
+      const drawn = (await narrow.page.evaluate(`(() => {
+        const canvas = document.querySelector('[data-testid="histogram-canvas"]');
+        const lines = JSON.parse(canvas.dataset.message ?? '[]');
+        const ctx = canvas.getContext('2d');
+        return { lines, widths: lines.map((l) => ctx.measureText(l).width), canvasWidth: canvas.clientWidth };
+      })()`)) as { lines: string[]; widths: number[]; canvasWidth: number };
+      assert.equal(drawn.lines.join(' '), 'No measurement: the stage emits one output: no interval between outputs.');
+      assert.ok(drawn.lines.length > 1, `one line at ${drawn.canvasWidth} px: ${JSON.stringify(drawn.lines)}`);
+      // Drawn from the plot's left edge (56 px): every line ends inside the canvas.
+      for (const w of drawn.widths) assert.ok(56 + w <= drawn.canvasWidth, `${56 + w} > ${drawn.canvasWidth}`);
+      await narrow.page.screenshot({ path: path.join(SHOTS, 'latency-panel-histogram-one-output-narrow.png') });
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  test("a printed decode of 0 is said to be inside the stage's prefill+decode, not an interval between outputs", async () => {
+    const afterFix = await harness.open(
+      'latencyPanel',
+      { width: 1000, height: 700 },
+      new FakeHost(sessionOfLog(DECODE_IN_PREFILL_LOG)),
+    );
+    try {
+      await showHistogram(afterFix, '0', 'split:decodeMs');
+      const page = afterFix.page;
+      assert.equal(await page.getByTestId('histogram-canvas').getAttribute('data-bars'), '[]');
+      assert.equal(
+        await page.getByTestId('histogram-binned').textContent(),
+        '0 numbers binned (ms). 6 printed values not recorded: one output, its decode is inside its prefill+decode.',
+      );
+      assert.equal(
+        await page.getByTestId('histogram-canvas').getAttribute('data-message'),
+        JSON.stringify(['No measurement: the stage emits one output: its decode is inside its prefill+decode.']),
+      );
+    } finally {
+      await afterFix.close();
+    }
+  });
+
+  test('a growing live session: the options say the new counts, the chosen metric stays', async () => {
+    const live = sessionOfLog(ONE_OUTPUT_LOG);
+    const grown = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(live));
+    try {
+      await showHistogram(grown, '0', 'field:vllm_itl_ms');
+      const page = grown.page;
+      const optionText = (value: string): Promise<string | null> =>
+        page.locator(`[data-testid="histogram-metric"] option[value="${value}"]`).textContent();
+      assert.equal(
+        await optionText('split:prefillMs'),
+        'prefill+decode (one output) on 6 of 6 requests (vllm_prefill_ms)',
+      );
+      // Three more one-output requests on the talker: the same stages and fields, new counts.
+      const summary = live.summary;
+      await grown.dispatch({
+        type: 'summary',
+        summary: {
+          ...summary,
+          requestCount: 9,
+          stages: summary.stages.map((s) => (s.stageKey === '0' ? { ...s, requestCount: 9, oneOutputRequests: 9 } : s)),
+        },
+      });
+      await waitUntil(
+        page,
+        `document.querySelector('[data-testid="histogram-metric"] option[value="split:prefillMs"]').textContent.includes('on 9 of 9')`,
+      );
+      assert.equal(
+        await optionText('split:prefillMs'),
+        'prefill+decode (one output) on 9 of 9 requests (vllm_prefill_ms)',
+      );
+      assert.equal(
+        await optionText('field:vllm_itl_ms'),
+        'vllm_itl_ms (0: one output, in prefill+decode on 9 requests) — not recorded',
+      );
+      assert.equal(await page.getByTestId('histogram-metric').inputValue(), 'field:vllm_itl_ms');
+    } finally {
+      await grown.close();
+    }
+  });
 
   test("its prefill+decode still has its bars: only the stage's intervals between outputs are left out", async () => {
     await showHistogram(view, '0', 'split:prefillMs');

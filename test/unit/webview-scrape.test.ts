@@ -10,6 +10,7 @@ import {
   summarizeScrape,
 } from '../../server/core/metricsText/scrapeSummary';
 import type { HistogramSummary } from '../../server/protocol';
+import { downstreamQueueCaveat } from '../../server/shared';
 import { scrapeCellView, scrapeModel } from '../../webview/sidePanel/scrapeModel';
 import { BUGGY_CODEC_SCRAPE, HEALTHY_SCRAPE } from './support/scrapeFixtures';
 
@@ -155,6 +156,29 @@ describe('side panel /metrics table', () => {
     const absent = scrapeCellView(undefined, base.family, 'p50');
     assert.equal(absent.state, 'empty');
     assert.match(absent.title, /not exposed/);
+  });
+
+  test('a downstream queue time with 0 observations reads "no samples", with its caveat; with samples "not usable"', () => {
+    const caveat = downstreamQueueCaveat({ stage: '1' });
+    assert.ok(caveat !== null);
+    const queue = {
+      family: 'vllm:request_queue_time_seconds',
+      labels: { stage: '1' },
+      sum: 0,
+      count: 0,
+      p50: null,
+      p90: null,
+      p99: null,
+      caveat,
+    };
+    const empty = scrapeCellView(queue, queue.family, 'p50');
+    assert.deepEqual([empty.text, empty.state, empty.value], ['no samples', 'notMeasured', null]);
+    assert.match(
+      empty.title,
+      /0 observations in the last scrape, so there is no p50 \(not 0 ms\)\. Stage 1 is downstream/,
+    );
+    const used = scrapeCellView({ ...queue, count: 9, sum: 0.6, p50: 0.07, p90: 0.09, p99: 0.1 }, queue.family, 'p50');
+    assert.deepEqual([used.text, used.state, used.value], ['not usable', 'notRecorded', null]);
   });
 
   test('no latency histograms in the scrape: no rows (the section stays hidden)', () => {

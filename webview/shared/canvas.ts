@@ -17,6 +17,25 @@ export function fitCanvas(canvas: HTMLCanvasElement, cssWidth: number, cssHeight
   return ctx;
 }
 
+/**
+ * `text` broken at spaces into lines of at most `maxWidth` CSS px in `ctx`'s font: a canvas
+ * clips a line it cannot fit, so a message drawn on a narrow chart is wrapped, not cut.
+ * A word wider than `maxWidth` keeps a line of its own.
+ */
+export function wrapText(ctx: CanvasRenderingContext2D, text: string, maxWidth: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    if (line !== '' && ctx.measureText(next).width > maxWidth) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 /** Diagonal stripes of `color` on transparent: drawn over a pale fill for reconstructed segments. */
 export function hatchPattern(ctx: CanvasRenderingContext2D, color: string): CanvasPattern | string {
   const tile = document.createElement('canvas');

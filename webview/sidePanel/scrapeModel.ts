@@ -4,6 +4,7 @@
 // estimates over everything the server observed, not per-request log values, and every
 // cell says so. DOM-free (unit-tested in Node).
 import type { HistogramSummary, Percentile } from '../../server/protocol';
+import { downstreamQueueCaveat } from '../../server/shared';
 import { formatCompact, formatCount, formatWithUnit } from '../shared/format';
 import { stageRole } from '../shared/labels';
 import { scrapeRequestCount } from '../shared/scrapeRequests';
@@ -81,18 +82,16 @@ export function scrapeCellView(series: HistogramSummary | undefined, family: str
   const name = `${series.exposedName ?? series.family}${describeLabels(series.labels)}`;
   const n = series.count === null ? 'an unknown number of' : formatCount(series.count);
   const caveat = series.caveat ?? null;
+  const noSamples = `${name}: 0 observations in the last scrape, so there is no ${pct} (not 0 ms).`;
+  // A downstream queue time misleads once it has samples; with none it is no sample, as every
+  // other series before the first request, not a series the server fails to record.
+  if (caveat !== null && series.count === 0 && caveat === downstreamQueueCaveat(series.labels))
+    return { text: 'no samples', state: 'notMeasured', title: `${noSamples} ${caveat}`, value: null };
   if (caveat !== null) {
     const text = series.count === 0 ? 'not recorded' : 'not usable';
     return { text, state: 'notRecorded', title: `${name}: ${caveat}`, value: null };
   }
-  if (series.count === 0) {
-    return {
-      text: 'no samples',
-      state: 'notMeasured',
-      title: `${name}: 0 observations in the last scrape, so there is no ${pct} (not 0 ms).`,
-      value: null,
-    };
-  }
+  if (series.count === 0) return { text: 'no samples', state: 'notMeasured', title: noSamples, value: null };
   const raw = series[pct];
   if (raw === null) {
     return {

@@ -8,7 +8,7 @@ import type {
   StageSummary,
   WebviewToHost,
 } from '../../../server/protocol';
-import { fitCanvas, observeSize } from '../../shared/canvas';
+import { fitCanvas, observeSize, wrapText } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatCompact, formatCount, formatExact, unitOfField } from '../../shared/format';
 import { notMeasuredOnOneOutput, ONE_OUTPUT_FIELD_TEXT } from '../../../server/shared';
@@ -39,6 +39,8 @@ export interface HistogramChoice {
 
 const HEIGHT = 260;
 const BOX = { left: 56, right: 16, top: 14, bottom: 26 };
+/** Between the lines of a message drawn in place of the bars. */
+const MESSAGE_LINE_HEIGHT = 16;
 const BIN_CHOICES = [20, 40, 80];
 /** Marked on every histogram; the one chosen in the toolbar is drawn in red. */
 const MARKED: readonly Percentile[] = ['p50', 'p90', 'p99'];
@@ -146,7 +148,11 @@ export class HistogramView {
     this.stages = stages.filter((s) => s.replicaId === null);
     const key =
       this.stages.map((s) => `${s.stageKey}:${Object.keys(s.fields).join(',')}`).join('|') + JSON.stringify(stageNames);
-    if (key === this.optionsKey) return;
+    if (key === this.optionsKey) {
+      // Same stages and fields: only the counts in the options' words may have moved.
+      this.relabelMetrics();
+      return;
+    }
     this.optionsKey = key;
     setChildren(
       this.stageSelect,
@@ -166,6 +172,44 @@ export class HistogramView {
    * often never measured).
    */
   private fillMetrics(pickMeasured: boolean): void {
+    const { splits, fields } = this.metricOptions();
+    const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      setChildren(g, options);
+      return g;
+    };
+    this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
+    const options = [...this.metricSelect.options];
+    const current = options.find((o) => o.value === this.choice.metric);
+    if (current === undefined || (pickMeasured && current.dataset['measured'] === 'false')) {
+      const measured = options.find((o) => o.dataset['measured'] === 'true');
+      this.choice = { ...this.choice, metric: measured?.value ?? current?.value ?? 'split:prefillMs' };
+    }
+    this.metricSelect.value = this.choice.metric;
+  }
+
+  /**
+   * The same metrics as the options shown, with new counts (a live session grows): their words
+   * are rewritten in place, so the choice and the open list stay as they are.
+   */
+  private relabelMetrics(): void {
+    const { splits, fields } = this.metricOptions();
+    const fresh = [...splits, ...fields];
+    const shown = [...this.metricSelect.options];
+    if (fresh.length !== shown.length || fresh.some((o, i) => o.value !== shown[i]?.value)) {
+      this.fillMetrics(false);
+      return;
+    }
+    fresh.forEach((o, i) => {
+      const old = shown[i] as HTMLOptionElement;
+      if (old.text !== o.text) old.text = o.text;
+      old.dataset['measured'] = o.dataset['measured'];
+    });
+  }
+
+  /** The chosen stage's metric options, worded with its current counts. */
+  private metricOptions(): { splits: HTMLOptionElement[]; fields: HTMLOptionElement[] } {
     const stage = this.stages.find((s) => s.stageKey === this.choice.stageKey);
     // A stage whose requests emit one output: its vllm_prefill_ms covers decode (oneOutputStage.ts).
     const oneOutput = stage !== undefined && stage.oneOutputRequests > 0;
@@ -196,20 +240,7 @@ export class HistogramView {
     const fields = [...new Set([...Object.keys(stage?.fields ?? {}), ...Object.keys(stage?.fieldsNotRecorded ?? {})])]
       .filter((f) => !splitFields.has(f))
       .map((f) => option(fieldText(f), `field:${f}`));
-    const group = (label: string, options: HTMLOptionElement[]): HTMLOptGroupElement => {
-      const g = document.createElement('optgroup');
-      g.label = label;
-      setChildren(g, options);
-      return g;
-    };
-    this.metricSelect.replaceChildren(group('Phase split', splits), group('Fields', fields));
-    const options = [...this.metricSelect.options];
-    const current = options.find((o) => o.value === this.choice.metric);
-    if (current === undefined || (pickMeasured && current.dataset['measured'] === 'false')) {
-      const measured = options.find((o) => o.dataset['measured'] === 'true');
-      this.choice = { ...this.choice, metric: measured?.value ?? current?.value ?? 'split:prefillMs' };
-    }
-    this.metricSelect.value = this.choice.metric;
+    return { splits, fields };
   }
 
   /** Ask for the histogram of the current choice. */
@@ -349,17 +380,22 @@ export class HistogramView {
     if (layout.bars.length === 0 || layout.binned === 0) {
       const why =
         r.oneOutput > 0
-          ? `No measurement: the stage emits one output (${PREFILL_DECODE_LABEL}).`
+          ? `No measurement: the stage emits one output: ${oneOutputReason(r)}.`
           : 'No measured values for this stage and value.';
       ctx.fillStyle = palette.muted;
       ctx.font = palette.font;
-      ctx.fillText(why, BOX.left, HEIGHT / 2);
+      const lines = wrapText(ctx, why, width - BOX.left - BOX.right);
+      const top = HEIGHT / 2 - ((lines.length - 1) * MESSAGE_LINE_HEIGHT) / 2;
+      lines.forEach((line, i) => ctx.fillText(line, BOX.left, top + i * MESSAGE_LINE_HEIGHT));
+      // The lines drawn, for the browser tests (the canvas has no DOM of its own).
+      this.canvas.dataset['message'] = JSON.stringify(lines);
       this.canvas.setAttribute(
         'aria-label',
         r.oneOutput > 0 ? `Histogram: ${why} ${oneOutputNote(r)}` : 'Histogram: no measured values.',
       );
       return;
     }
+    delete this.canvas.dataset['message'];
     drawAxes(ctx, layout, palette, width, unit);
     ctx.fillStyle = palette.phase.prefill;
     for (const b of drawn) drawBar(ctx, b, palette);
@@ -408,7 +444,20 @@ const ONE_OUTPUT_TITLE = `Not recorded: ${ONE_OUTPUT_FIELD_TEXT}. Left out of pe
 /** The caption's sentence for the values left out because the stage emits one output. */
 function oneOutputNote(r: HistogramResult): string {
   const n = r.oneOutput;
-  return `${formatCount(n)} printed value${n === 1 ? '' : 's'} not recorded: one output (in ${PREFILL_DECODE_SHORT}), no interval between outputs.`;
+  const values = `${formatCount(n)} printed value${n === 1 ? '' : 's'} not recorded: one output`;
+  return r.metric === ONE_OUTPUT_DECODE
+    ? `${values}, ${oneOutputReason(r)}.`
+    : `${values} (in ${PREFILL_DECODE_SHORT}), ${oneOutputReason(r)}.`;
+}
+
+/** The decode split of a one-output stage: a printed 0 that is no interval between outputs but a decode counted in prefill. */
+const ONE_OUTPUT_DECODE = 'split:decodeMs';
+
+/** Why a one-output stage's printed value is no measurement, for the value shown. */
+function oneOutputReason(r: HistogramResult): string {
+  return r.metric === ONE_OUTPUT_DECODE
+    ? `its decode is inside its ${PREFILL_DECODE_SHORT}`
+    : 'no interval between outputs';
 }
 
 /** A bar: its measured part solid, its inferred part (≈) faint and outlined above it, never passed off as measured. */

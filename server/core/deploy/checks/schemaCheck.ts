@@ -49,6 +49,8 @@ class SchemaWalker {
           'missing-stage-id',
           'This stage has no `stage_id`: vLLM-Omni cannot place it (it fails with a KeyError).',
           firstLine(map),
+          // The server does not start with it: an error, not a warning to weigh.
+          { severity: 'error' },
         ),
       );
     }
