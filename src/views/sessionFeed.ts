@@ -4,6 +4,12 @@
 // the last one posted is not posted again. A target that wants it also gets the session's
 // tail attribution (the side panel's "Why p99 is slow") after each new summary, at most
 // once a second. No vscode runtime (unit-tested in Node).
+//
+// Nothing may hold the feed: VS Code keeps webview.postMessage's promise unsettled until the
+// webview's frame is ready, which a frame that is replaced or never shown may never be, so
+// posts are not waited for (their order is kept by VS Code). A server answer is waited for
+// at most SUMMARY_WAIT_MS, then asked again; a page that (re)loads starts a round at once,
+// and a round it supersedes posts nothing more.
 import type { HostToWebview, SessionInfo } from '../../server/protocol';
 import type { LatencyDataSource } from './dataSource';
 
@@ -18,6 +24,20 @@ export interface FeedTarget {
 /** The language server answers from incremental columns; once a second is still plenty for a glance. */
 export const TAIL_REFRESH_MS = 1000;
 
+/** How long a round waits for a summary or tail answer before it gives up and asks again. */
+export const SUMMARY_WAIT_MS = 10_000;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** The promise's value, or TIMED_OUT after `ms` (the promise itself is left to settle). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export interface Disposable {
   dispose(): void;
 }
@@ -29,6 +49,8 @@ function sessionKey(s: SessionInfo | null): string {
 export class SessionFeed implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | null = null;
+  /** Bumped by each round: a round that is no longer the latest posts nothing more. */
+  private generation = 0;
   private dirty = false;
   private lastSession: string | null = null;
   private lastSummary: string | null = null;
@@ -36,6 +58,7 @@ export class SessionFeed implements Disposable {
   private tailTimer: ReturnType<typeof setTimeout> | undefined;
   private tailAt = Number.NEGATIVE_INFINITY;
   private tailRunning = false;
+  private tailAgain = false;
   private readonly subscription: Disposable;
   private disposed = false;
 
@@ -44,6 +67,7 @@ export class SessionFeed implements Disposable {
     private readonly target: FeedTarget,
     private readonly delayMs = 50,
     private readonly onError: (err: unknown) => void = () => undefined,
+    private readonly waitMs = SUMMARY_WAIT_MS,
   ) {
     this.subscription = source.onDidChangeSession(() => this.changed());
   }
@@ -69,34 +93,54 @@ export class SessionFeed implements Disposable {
 
   /** The webview (re)loaded: post session and summary again, now. Resolves when posted. */
   async resend(): Promise<void> {
-    // Let a round in flight finish first, so the session message is the first one posted.
-    while (this.running !== null) await this.running;
     this.lastSession = null;
     this.lastSummary = null;
     this.lastTail = null;
     this.tailAt = Number.NEGATIVE_INFINITY;
-    await this.push();
+    // A round in flight is superseded, not waited for: it may wait on an answer for a long time.
+    await this.startRound();
   }
 
-  private async push(): Promise<void> {
+  private push(): Promise<void> {
     if (this.running !== null) {
       this.dirty = true;
       return this.running;
     }
+    return this.startRound();
+  }
+
+  private startRound(): Promise<void> {
     this.dirty = false;
-    this.running = this.round().finally(() => {
+    const generation = ++this.generation;
+    const round: Promise<void> = this.round(generation).finally(() => {
+      if (this.running !== round) return;
       this.running = null;
       if (this.dirty && !this.disposed) this.changed();
     });
-    return this.running;
+    this.running = round;
+    return round;
   }
 
-  private async round(): Promise<void> {
+  private stale(generation: number): boolean {
+    return this.disposed || generation !== this.generation;
+  }
+
+  /** Posted without waiting (see the top of the file); a failed post is reported, not thrown. */
+  private post(message: HostToWebview): void {
+    try {
+      const posted = this.target.post(message);
+      if (posted !== undefined && typeof posted !== 'boolean') posted.then(undefined, this.onError);
+    } catch (err) {
+      this.onError(err);
+    }
+  }
+
+  private async round(generation: number): Promise<void> {
     const session = this.source.currentSession();
     const key = sessionKey(session);
     if (key !== this.lastSession) {
       this.lastSession = key;
-      await this.target.post({
+      this.post({
         type: 'session',
         session,
         stageNames: session === null ? {} : this.source.stageNames(session),
@@ -104,17 +148,25 @@ export class SessionFeed implements Disposable {
     }
     if (session === null || this.disposed) return;
     try {
-      const summary = await this.source.summary(session);
+      const summary = await within(this.source.summary(session), this.waitMs);
+      if (this.stale(generation)) return;
+      if (summary === TIMED_OUT) {
+        // Ask again (a change meanwhile asks anyway); the page keeps what it shows.
+        this.dirty = true;
+        this.onError(new Error(`the session summary took more than ${this.waitMs} ms`));
+        return;
+      }
       // The user may have switched sessions while the summary was computed.
-      if (this.disposed || this.source.currentSession()?.id !== session.id) return;
+      if (this.source.currentSession()?.id !== session.id) return;
       const text = JSON.stringify(summary);
       if (text === this.lastSummary) return;
       this.lastSummary = text;
-      await this.target.post({ type: 'summary', summary });
+      this.post({ type: 'summary', summary });
       this.scheduleTail();
     } catch (err) {
+      if (this.stale(generation)) return;
       this.onError(err);
-      await this.target.post({
+      this.post({
         type: 'error',
         message: `Could not get the session summary: ${err instanceof Error ? err.message : String(err)}`,
       });
@@ -133,25 +185,34 @@ export class SessionFeed implements Disposable {
 
   private async pushTail(): Promise<void> {
     if (this.tailRunning) {
-      this.scheduleTail();
+      this.tailAgain = true;
       return;
     }
     const session = this.source.currentSession();
     if (session === null || this.disposed) return;
     this.tailRunning = true;
+    this.tailAgain = false;
     this.tailAt = Date.now();
     try {
-      const tail = await this.source.request('stageLens/tailAttribution', { sessionId: session.id });
+      const tail = await within(
+        this.source.request('stageLens/tailAttribution', { sessionId: session.id }),
+        this.waitMs,
+      );
+      if (tail === TIMED_OUT) {
+        this.tailAgain = true;
+        return;
+      }
       if (this.disposed || this.source.currentSession()?.id !== session.id) return;
       const text = JSON.stringify(tail);
       if (text === this.lastTail) return;
       this.lastTail = text;
-      await this.target.post({ type: 'tail', seq: 0, tail });
+      this.post({ type: 'tail', seq: 0, tail });
     } catch (err) {
       // The summary still shows; the section says it could not be computed.
       this.onError(err);
     } finally {
       this.tailRunning = false;
+      if (this.tailAgain) this.scheduleTail();
     }
   }
 

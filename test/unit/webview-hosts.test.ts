@@ -219,6 +219,86 @@ describe('session feed', () => {
   });
 });
 
+/** The feed's promise, or 'stuck' if it has not settled within `ms` (a feed that waits forever fails, not hangs). */
+const settles = (p: Promise<void>, ms = 500): Promise<'settled' | 'stuck'> =>
+  Promise.race([p.then(() => 'settled' as const), tick(ms).then(() => 'stuck' as const)]);
+
+/** Waits (real time, polling) until `done` holds or `ms` pass: robust on a busy machine, and a feed that never gets there fails the assertion after. */
+async function until(done: () => boolean, ms = 2000): Promise<void> {
+  for (const deadline = Date.now() + ms; !done() && Date.now() < deadline;) await tick(5);
+}
+
+describe('session feed: nothing holds it forever', () => {
+  // VS Code 1.100 keeps webview.postMessage's promise unsettled until the webview's frame is ready;
+  // a frame that is replaced (a reload, a re-created view) may never be.
+  test('a post whose promise never settles: later changes and a reloaded page still get the session', async () => {
+    const source = new FakeSource();
+    const posted: HostToWebview[] = [];
+    let frameReady = false;
+    const feed = new SessionFeed(
+      source,
+      {
+        post: (m) => {
+          posted.push(m);
+          return frameReady ? true : new Promise<boolean>(() => undefined);
+        },
+        isVisible: () => true,
+      },
+      5,
+    );
+    source.fire(); // the first round posts into the frame that never becomes ready
+    await until(() => posted.length >= 2);
+    frameReady = true;
+    source.current = session('s2', 33);
+    source.count = 33;
+    source.fire();
+    await until(() => posted.length >= 4);
+    assert.deepEqual(
+      posted.map((m) => (m.type === 'session' ? `session ${m.session?.id}` : m.type)),
+      ['session s1', 'summary', 'session s2', 'summary'],
+    );
+    // The reloaded page says ready: it is sent the current session and summary at once.
+    posted.length = 0;
+    assert.equal(await settles(feed.resend()), 'settled');
+    assert.deepEqual(posted, [
+      { type: 'session', session: source.current, stageNames: { '0': 'talker' } },
+      { type: 'summary', summary: summaryOf('s2', 33) },
+    ]);
+    feed.dispose();
+  });
+
+  test('a summary that never comes: a reloaded page gets the session now, and the summary is asked again', async () => {
+    const source = new FakeSource();
+    let hang = true;
+    const answer = source.summary.bind(source);
+    source.summary = (s) => (hang ? new Promise<SummaryResult>(() => undefined) : answer(s));
+    const posted: HostToWebview[] = [];
+    const errors: string[] = [];
+    const feed = new SessionFeed(
+      source,
+      { post: (m) => void posted.push(m), isVisible: () => true },
+      5,
+      (err) => errors.push(String(err)),
+      100,
+    );
+    source.fire();
+    await until(() => posted.length >= 1);
+    posted.length = 0;
+    // The page reloads while that round still waits: it is not held behind it.
+    const resent = feed.resend();
+    assert.deepEqual(posted, [{ type: 'session', session: source.current, stageNames: { '0': 'talker' } }]);
+    hang = false; // the server answers again: the next round, after the wait, gets it
+    assert.equal(await settles(resent), 'settled');
+    await until(() => posted.length >= 2);
+    assert.deepEqual(
+      posted.map((m) => m.type),
+      ['session', 'summary'],
+    );
+    assert.match(errors[0] ?? '', /took more than 100 ms/);
+    feed.dispose();
+  });
+});
+
 describe('latency panel queries', () => {
   test('each query goes to its server method with the current session id; seq is echoed', async () => {
     const source = new FakeSource();
