@@ -130,6 +130,7 @@ describe('session feed', () => {
     await feed.resend();
     source.calls = [];
     for (let i = 0; i < 10; i++) source.fire();
+    await until(() => source.calls.length >= 1);
     await tick();
     assert.equal(source.calls.length, 1);
     assert.deepEqual(
@@ -138,7 +139,7 @@ describe('session feed', () => {
     );
     source.count = 2;
     source.fire();
-    await tick();
+    await until(() => posted.length >= 3);
     assert.deepEqual(
       posted.map((m) => m.type),
       ['session', 'summary', 'summary'],
