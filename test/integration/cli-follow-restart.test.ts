@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
+import { CUT_OFF_SUMMARY, PREFIX } from './support/cutOffSummary';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -23,18 +24,6 @@ before(() => {
 after(() => {
   if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-const PREFIX = '(APIServer pid=5151) DEBUG 10-19 07:12:10 [vllm_omni/metrics/stats.py:961] ';
-/** An [Overall Summary] table whose first four lines were printed, then another line. */
-const CUT_OFF_SUMMARY =
-  [
-    '[Overall Summary]',
-    '+-----------------------------+---------+',
-    '| Field                       |   Value |',
-    '+-----------------------------+---------+',
-  ]
-    .map((l) => PREFIX + l)
-    .join('\n') + '\n(APIServer pid=5151) INFO 10-19 07:12:11 [api_server.py:1] next\n';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { CUT_OFF_SUMMARY, PREFIX } from './support/cutOffSummary';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
@@ -19,18 +20,6 @@ after(() => {
   killLanguageServers();
   fs.rmSync(storage, { recursive: true, force: true });
 });
-
-const PREFIX = '(APIServer pid=5151) DEBUG 10-19 07:12:10 [vllm_omni/metrics/stats.py:961] ';
-/** An [Overall Summary] table whose first four lines were printed, then another line. */
-const CUT_OFF_SUMMARY =
-  [
-    '[Overall Summary]',
-    '+-----------------------------+---------+',
-    '| Field                       |   Value |',
-    '+-----------------------------+---------+',
-  ]
-    .map((l) => PREFIX + l)
-    .join('\n') + '\n(APIServer pid=5151) INFO 10-19 07:12:11 [api_server.py:1] next\n';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
