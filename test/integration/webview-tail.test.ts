@@ -225,6 +225,11 @@ describe('latency panel: Tail, load at arrival, Over Time', () => {
       await reading.textContent(),
       'Only 6 requests with a known arrival, 1 in the p99 tail: too few to tell whether the tail arrived into a busier server. The table below describes these requests as they are; it is not evidence either way.',
     );
+    // Arrival is the finish less the request's end to end, whichever table or line printed it.
+    assert.match(
+      (await page.getByTestId('load-note').textContent()) ?? '',
+      /^In flight = other requests between their arrival \(finish − end to end: e2e_total_ms, else the \[OmniTiming\] total=\) and finish, to about /,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-tail.png') });
   });
 

@@ -473,7 +473,7 @@ export class TailView {
     );
     const unknown =
       load.arrivalsUnknown > 0
-        ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no e2e_total_ms) ${load.arrivalsUnknown === 1 ? 'is' : 'are'} left out.`
+        ? ` ${formatCount(load.arrivalsUnknown)} request${load.arrivalsUnknown === 1 ? '' : 's'} without an arrival time (no log timestamp or no end-to-end time) ${load.arrivalsUnknown === 1 ? 'is' : 'are'} left out.`
         : '';
     setChildren(this.loadSection, [
       h('h3', { text: 'Load at arrival' }),
@@ -485,7 +485,8 @@ export class TailView {
       }),
       h('p', {
         className: 'muted note',
-        text: `In flight = other requests between their arrival (finish − e2e_total_ms) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). In flight at arrival: all p50 ${count(load.inFlight.all, 'p50')}, tail p50 ${count(load.inFlight.tail, 'p50')}.${unknown}`,
+        testId: 'load-note',
+        text: `In flight = other requests between their arrival (finish − end to end: e2e_total_ms, else the [OmniTiming] total=) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). In flight at arrival: all p50 ${count(load.inFlight.all, 'p50')}, tail p50 ${count(load.inFlight.tail, 'p50')}.${unknown}`,
       }),
       load.buckets.length === 0
         ? null
