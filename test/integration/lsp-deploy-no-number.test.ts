@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, ROOT, positionOf } from './support/lspDeployHarness';
+import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
 let client: DeployLspClient;
@@ -25,7 +24,7 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const tooltip = (h: InlayHint): string => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
+const tooltip = hintTooltip;
 
 async function stageTooltips(log: string, name: string): Promise<{ talker: string; codec: string }> {
   const yaml = path.join(scratch, name);

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, ROOT, positionOf } from './support/lspDeployHarness';
+import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
 let client: DeployLspClient;
@@ -24,9 +24,8 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const tooltip = (h: InlayHint): string => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
-const label = (h: InlayHint): string =>
-  typeof h.label === 'string' ? h.label : h.label.map((part) => part.value).join('');
+const tooltip = hintTooltip;
+const label = hintLabel;
 
 test("a stage on two replicas: its hover lists each replica's p50s, its label is the stage's", async () => {
   // The config the log's simulator ran (its first line): stage 1 with num_replicas: 2.

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { MatchDeployConfigResult, SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, positionOf, ROOT } from './support/lspDeployHarness';
+import { DeployLspClient, FIXTURES, positionOf, ROOT, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
@@ -26,8 +26,8 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const label = (h: InlayHint): string => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
-const tooltip = (h: InlayHint): string => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
+const label = hintLabel;
+const tooltip = hintTooltip;
 
 /** A log copied into the scratch folder under its own name (a session's title names its file). */
 function logCopy(from: string): string {

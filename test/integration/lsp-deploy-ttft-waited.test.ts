@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { SessionInfo } from '../../server/protocol';
 import { TTFT_WAITED_TEXT } from '../../server/core/analysis/ttftUpstreamWait';
-import { DeployLspClient, FIXTURES, ROOT, positionOf } from './support/lspDeployHarness';
+import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
 let client: DeployLspClient;
@@ -25,9 +25,8 @@ after(async () => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const tooltip = (h: InlayHint): string => (typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? ''));
-const label = (h: InlayHint): string =>
-  typeof h.label === 'string' ? h.label : h.label.map((part) => part.value).join('');
+const tooltip = hintTooltip;
+const label = hintLabel;
 
 async function numbersAt(uri: string, line: number, title: string): Promise<InlayHint> {
   return waitFor('the stage measured', async () => {

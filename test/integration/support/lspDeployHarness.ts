@@ -252,3 +252,11 @@ export function positionOf(text: string, needle: string, offset = 0, n = 0): Pos
   const line = before.split('\n').length - 1;
   return { line, character: before.length - before.lastIndexOf('\n') - 1 };
 }
+
+/** An inlay hint's tooltip as text (a string or markdown). */
+export const hintTooltip = (h: InlayHint): string =>
+  typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? '');
+
+/** An inlay hint's label as text (a string or its parts joined). */
+export const hintLabel = (h: InlayHint): string =>
+  typeof h.label === 'string' ? h.label : h.label.map((part) => part.value).join('');
