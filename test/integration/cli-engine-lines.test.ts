@@ -57,7 +57,7 @@ interface Finding {
   message: string;
 }
 
-test('analyze of a log with only Engine lines counts them and says explain reads them (table and JSON)', () => {
+test('analyze of a log with only Engine lines counts them and says explain reads them (table, JSON, CSV on stderr)', () => {
   const table = cli(['analyze', log]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /^Stage Lens: 0 requests, 0 stages, 1 server boot \(0 cold requests\) from /);
@@ -72,6 +72,12 @@ test('analyze of a log with only Engine lines counts them and says explain reads
     report.findings.map((f) => [f.code, f.severity, f.message]),
     [['engine-stats-only', 'info', SAID]],
   );
+
+  // The CSV has rows only (none here): the same words on stderr.
+  const csv = cli(['analyze', log, '--format', 'csv']);
+  assert.equal(csv.status, 0, csv.stderr);
+  assert.equal(csv.stdout.split('\n').filter((l) => l !== '').length, 1, 'the header row only');
+  assert.equal(csv.stderr, `stage-lens analyze: ${SAID}\n`);
 
   // What the finding says explain does: the two engines' series over time.
   const explain = cli(['explain', log, '--format', 'json']);
