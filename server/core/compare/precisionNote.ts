@@ -48,7 +48,8 @@ function coarseAgainst(run: RunSamples, other: RunSamples, roles: Readonly<Recor
   for (const scope of run.scopes) {
     const theirs = other.scopes.find((s) => s.scope === scope.scope);
     if (theirs === undefined) continue;
-    for (const [metric, samples] of Object.entries(scope.metrics) as [MetricId, (typeof scope.metrics)[MetricId]][]) {
+    for (const metric of Object.keys(scope.metrics) as MetricId[]) {
+      const samples = scope.metrics[metric];
       const coarse = samples?.coarse ?? 0;
       const against = theirs.metrics[metric];
       if (samples === undefined || coarse === 0 || against === undefined) continue;
