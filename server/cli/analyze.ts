@@ -380,10 +380,13 @@ export async function analyzeStream(
     // The CSV is rows only: what the window left out is said on stderr.
     const windowNote = windowNoteOf(analysis.windowCounts());
     if (windowNote !== null) process.stderr.write(`stage-lens analyze: ${windowNote}\n`);
-    // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows.
+    // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
+    // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
+    const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
+    if (engineOnly !== undefined) process.stderr.write(`stage-lens analyze: ${engineOnly.message}\n`);
     read = { analysis, empty, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.

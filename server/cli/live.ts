@@ -7,7 +7,7 @@ import { tableReport } from '../core/report/tableReport';
 import type { CaptureSource, ChunkStream } from '../capture/source';
 import { stageRolesOf } from '../core/stageRoles';
 import { waitingLines } from '../core/report/liveWaiting';
-import { findingsEnd, findingsFirst, fitFrame, screenSize } from '../core/report/liveFrame';
+import { findingsEnd, findingsFirst, fitFrame, fitLineStart, screenSize } from '../core/report/liveFrame';
 import { terminalText } from '../core/textTable';
 import { Interrupts } from './interrupts';
 
@@ -50,9 +50,10 @@ export async function runLive(options: LiveOptions): Promise<number> {
     const whole = line(options.title);
     const over = width === undefined ? 0 : [...whole].length - width;
     if (over <= 0) return whole;
-    // A long path gives up its start, not the file name and the clock after it.
-    const title = [...options.title];
-    return title.length - over - 1 >= 8 ? line('…' + title.slice(over + 1).join('')) : whole;
+    // A long path gives up its start, not the file name and the clock after it; with fewer
+    // than 8 of its characters left, the line is cut at its end as any other.
+    const titleWidth = [...options.title].length - over;
+    return titleWidth - 1 >= 8 ? line(fitLineStart(options.title, titleWidth)) : whole;
   };
 
   const report = (final: boolean, now: number, foldWidth?: number): string[] => {

@@ -6,6 +6,7 @@ import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { STAGE_LENS_VERSION } from '../version';
 import { withCodeCache } from '../codeCache';
 import { useOneShotFlags } from './oneShotFlags';
+import { closestName } from '../core/didYouMean';
 
 const USAGE = `Usage: stage-lens <command> [options]
 
@@ -18,7 +19,11 @@ Commands:
   explain <file|->     why the slow requests are slow: tail attribution, load at
                        arrival, percentiles over time, cost per token
 
-Run 'stage-lens <command> --help' for a command's options; 'stage-lens --version' prints the version.`;
+Run 'stage-lens <command> --help' (or 'stage-lens help <command>') for a command's options;
+'stage-lens --version' prints the version.`;
+
+/** The commands a user types (compare's worker is started by compare itself). */
+const COMMANDS: readonly string[] = ['analyze', 'demo', 'simulate', 'compare', 'explain'];
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
@@ -62,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (command === '--help' || command === '-h' || command === 'help') {
+    if (command === 'help' && rest.length > 0 && rest[0] !== '--help' && rest[0] !== '-h') return commandHelp(rest);
     process.stdout.write(USAGE + '\n');
     return 0;
   }
@@ -72,11 +78,35 @@ export async function main(argv: string[]): Promise<number> {
   // Before the command's code is loaded: nothing has been optimized yet.
   if (ONE_SHOT_COMMANDS.has(command)) useOneShotFlags();
   const runner = loadCommand(command);
-  if (runner === null) {
-    process.stderr.write(`stage-lens: unknown command '${command}'\n\n${USAGE}\n`);
+  if (runner === null) return unknownCommand(command);
+  return runner(rest);
+}
+
+/** `stage-lens help <command>`: the command's own --help text, so the two never differ. */
+function commandHelp(args: readonly string[]): Promise<number> | number {
+  const [command, ...extra] = args;
+  if (extra.length > 0) {
+    process.stderr.write(`stage-lens help: one command at a time (got ${args.map((a) => `'${a}'`).join(' ')})\n`);
     return 2;
   }
-  return runner(rest);
+  const runner = COMMANDS.includes(command) ? loadCommand(command) : null;
+  if (runner === null) return unknownCommand(command, 'help');
+  return runner(['--help']);
+}
+
+/** A usage error: the nearest command when one is close, else the whole usage. */
+function unknownCommand(command: string, prefix = ''): number {
+  const who = prefix === '' ? 'stage-lens' : `stage-lens ${prefix}`;
+  const suggestion = closestName(command, COMMANDS);
+  if (suggestion !== undefined) {
+    process.stderr.write(
+      `${who}: unknown command '${command}': did you mean '${suggestion}'?\n` +
+        `Run 'stage-lens --help' for the commands.\n`,
+    );
+  } else {
+    process.stderr.write(`${who}: unknown command '${command}'\n\n${USAGE}\n`);
+  }
+  return 2;
 }
 
 function outputErrorText(err: NodeJS.ErrnoException): string {

@@ -3,7 +3,14 @@
 // under the phase table.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findingsEnd, findingsFirst, fitFrame, fitLine, screenSize } from '../../server/core/report/liveFrame';
+import {
+  findingsEnd,
+  findingsFirst,
+  fitFrame,
+  fitLine,
+  fitLineStart,
+  screenSize,
+} from '../../server/core/report/liveFrame';
 import { textTable } from '../../server/core/textTable';
 
 test('a line longer than the width is cut to it, its last column an ellipsis; a shorter one is kept', () => {
@@ -13,6 +20,19 @@ test('a line longer than the width is cut to it, its last column an ellipsis; a 
   // Counted in characters, not UTF-16 units or bytes: `·` and `≈` take one column.
   assert.equal(fitLine('1 · talker ≈', 12), '1 · talker ≈');
   assert.equal(fitLine('1 · talker ≈ 0.25', 12), '1 · talker …');
+});
+
+test('a line cut from its start keeps its end, its first column an ellipsis; a shorter one is kept', () => {
+  assert.equal(fitLineStart('0123456789', 10), '0123456789');
+  assert.equal(fitLineStart('0123456789A', 10), '…23456789A');
+  assert.equal(fitLineStart('/a/very/long/folder/talker-codec.log', 20), '…er/talker-codec.log');
+  assert.equal(fitLineStart('', 10), '');
+  assert.equal(fitLineStart('0123', 1), '…');
+  assert.equal(fitLineStart('0123', 0), '');
+  // Counted in code points, as fitLine: an astral character is one column, never split.
+  assert.equal(fitLineStart('/logs/𝔸𝔹ℂ/run.log', 17), '/logs/𝔸𝔹ℂ/run.log');
+  assert.equal(fitLineStart('/logs/𝔸𝔹ℂ/run.log', 10), '…ℂ/run.log');
+  assert.equal(fitLineStart('/logs/𝔸𝔹ℂ/run.log', 11), '…𝔹ℂ/run.log');
 });
 
 test('a frame within the height keeps every line, cut to the width, without trailing blank lines', () => {

@@ -383,6 +383,7 @@ export class FindingsBuilder {
       case 'input-compressed':
       case 'input-binary':
       case 'legacy-stats-format':
+      case 'engine-stats-only':
         return '';
     }
   }

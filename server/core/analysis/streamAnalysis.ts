@@ -16,6 +16,7 @@ import { StageSummaryBuilder } from './stageSummary';
 import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
+import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { LegacyRequestReader } from './legacyRequests';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
@@ -265,9 +266,10 @@ export class StreamAnalysis {
   }
 
   private engineFindings(): Finding[] {
-    return this.engineSeriesBuilder.size === 0
-      ? []
-      : metricNotReportingInEngineLines(this.engineSeriesBuilder.series());
+    if (this.engineSeriesBuilder.size === 0) return [];
+    const series = this.engineSeriesBuilder.series();
+    const only = engineStatsOnlyFinding(series, this.accepted);
+    return [...metricNotReportingInEngineLines(series), ...(only === null ? [] : [only])];
   }
 
   snapshot(): AnalysisSnapshot {

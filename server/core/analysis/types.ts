@@ -298,7 +298,8 @@ export type FindingCode =
   | 'stage-times-overlap'
   | 'input-compressed'
   | 'input-binary'
-  | 'legacy-stats-format';
+  | 'legacy-stats-format'
+  | 'engine-stats-only';
 
 export interface Finding {
   readonly code: FindingCode;

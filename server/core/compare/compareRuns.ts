@@ -14,6 +14,7 @@ import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
+import { precisionNotes } from './precisionNote';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -204,6 +205,8 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes.unshift(stagesDiffer);
   }
   const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
+  // Before the other notes (after the different-stages warning, which heads them): it bears on every number read.
+  notes.splice(stagesDiffer === null ? 0 : 1, 0, ...precisionNotes(baseline, candidate, stageRoles));
   const tail =
     baseline.samples !== null && candidate.samples !== null
       ? compareTails(baseline.samples.tails ?? null, candidate.samples.tails ?? null, oneOutput, stageRoles)

@@ -123,8 +123,15 @@ const SPLIT_OF: Partial<Record<StageMetric, SplitName>> = {
   ttft: 'ttftMs',
 };
 
-/** One value of a request: a number (and whether it was inferred), or why there is none. */
-export type MetricValue = { readonly value: number; readonly inferred: boolean } | { readonly unknown: UnknownReason };
+/** [OmniTiming] prints seconds with 2 decimals: its figures step by 10 ms, the stats tables' by 0.001 ms. */
+export const OMNI_TIMING_STEP_MS = 10;
+
+/**
+ * One value of a request: a number (whether it was inferred; `coarse` when it is an [OmniTiming]
+ * figure, to OMNI_TIMING_STEP_MS), or why there is none.
+ */
+export type MetricValue =
+  { readonly value: number; readonly inferred: boolean; readonly coarse?: true } | { readonly unknown: UnknownReason };
 
 /** One shared value per reason: a 100k-request run reports millions of them. */
 const UNKNOWN: Readonly<Record<UnknownReason, MetricValue>> = {
@@ -185,7 +192,8 @@ export function stageMetricValue(
       const gen = fieldValue(stage, 'stage_gen_time_ms');
       if ('value' in gen) return gen;
       const timing = stage.fields[OMNI_TIMING_STAGE_FIELD];
-      if (timing !== undefined && timing.state === 'measured') return { value: timing.value * 1000, inferred: false };
+      if (timing !== undefined && timing.state === 'measured')
+        return { value: timing.value * 1000, inferred: false, coarse: true };
       return gen;
     }
     case 'firstOutput':
@@ -206,7 +214,10 @@ export function stageMetricValue(
  */
 export function e2eValue(request: AnalyzedRequest): MetricValue {
   const e2e = endToEndOf(request);
-  if (e2e !== null && Number.isFinite(e2e.ms)) return { value: e2e.ms, inferred: false };
+  if (e2e !== null && Number.isFinite(e2e.ms))
+    return e2e.from === 'omniTiming'
+      ? { value: e2e.ms, inferred: false, coarse: true }
+      : { value: e2e.ms, inferred: false };
   if (e2eNotRecorded(request)) return UNKNOWN.notRecorded;
   const tablePrinted = Object.keys(request.e2e).length > 0;
   return tablePrinted && request.e2e['e2e_total_ms'] === undefined ? UNKNOWN.hidden : UNKNOWN.notMeasured;

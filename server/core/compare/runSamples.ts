@@ -15,6 +15,7 @@ class GrowingSamples {
   private values = new Float64Array(64);
   length = 0;
   inferred = 0;
+  coarse = 0;
   readonly unknown: { -readonly [K in keyof UnknownCounts]: number } = {};
 
   add(v: MetricValue): void {
@@ -29,10 +30,16 @@ class GrowingSamples {
     }
     this.values[this.length++] = v.value;
     if (v.inferred) this.inferred++;
+    if (v.coarse === true) this.coarse++;
   }
 
   finish(): MetricSamples {
-    return { values: this.values.slice(0, this.length).sort(), inferred: this.inferred, unknown: { ...this.unknown } };
+    return {
+      values: this.values.slice(0, this.length).sort(),
+      inferred: this.inferred,
+      ...(this.coarse > 0 ? { coarse: this.coarse } : {}),
+      unknown: { ...this.unknown },
+    };
   }
 }
 

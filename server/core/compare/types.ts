@@ -73,6 +73,8 @@ export interface MetricSamples {
   readonly values: Float64Array;
   /** How many of `values` were inferred by a documented rule rather than printed. */
   readonly inferred: number;
+  /** How many of `values` are [OmniTiming] figures (seconds with 2 decimals: a 10 ms step); absent or 0 when none. */
+  readonly coarse?: number;
   readonly unknown: UnknownCounts;
 }
 

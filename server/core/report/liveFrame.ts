@@ -27,6 +27,17 @@ export function fitLine(line: string, width: number): string {
 }
 
 /**
+ * `line` in at most `width` characters (code points): cut from its start with '…' when
+ * longer, for text whose end says the most (a path's file name).
+ */
+export function fitLineStart(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const chars = [...line];
+  if (chars.length <= width) return line;
+  return width <= 0 ? '' : CUT + chars.slice(chars.length - (width - 1)).join('');
+}
+
+/**
  * `lines` fitted to `width` × `height`: each line cut to the width, and past the height the
  * last line says how many more there are. Trailing blank lines are dropped first.
  */

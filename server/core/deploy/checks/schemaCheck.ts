@@ -2,7 +2,7 @@
 // "did you mean"), values of the wrong type, values outside their set or range, stages
 // without `stage_id`.
 import { isMap, renderValue, type ConfigEntry, type ConfigMap, type ConfigValue } from '../configTree';
-import { closestName } from '../didYouMean';
+import { closestName } from '../../didYouMean';
 import { lookupKey, misplacedKeyHome, topLevelSchema, type KeySpec, type MapSchema, type ValueKind } from '../schema';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';
 import { pushAll } from '../../arrays';

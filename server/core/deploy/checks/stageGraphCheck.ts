@@ -2,7 +2,7 @@
 // platform overrides that name a stage the (effective) config does not have. Judged on
 // the effective config; reported only where the offending text is in the checked file.
 import { entryOf, isList, isMap, isScalar, stageIdOf, valueOf, type ConfigMap, type ConfigValue } from '../configTree';
-import { closestName } from '../didYouMean';
+import { closestName } from '../../didYouMean';
 import { describeLocation } from '../sourceRange';
 import { connectorEdges, stageViews } from '../stageViews';
 import { diagnostic, replaceFix, type DeployDiagnostic } from './deployDiagnostic';

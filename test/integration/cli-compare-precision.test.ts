@@ -1,0 +1,83 @@
+// compare of an INFO-level log ([OmniTiming] lines only: seconds with 2 decimals) against a
+// DEBUG-level one (stats tables: ms with 3 decimals), run as the built dist/cli.js: every
+// output format says which run has the coarse figures, of which metrics, and the step.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+let dir = '';
+
+function cli(args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: dir });
+}
+
+function simulate(name: string, seed: number, debug: boolean): void {
+  const r = cli(
+    ['simulate', '--scenario', 'qwen3-tts', '--requests', '30', '--seed', String(seed), '--speed', '1000'].concat(
+      ['--fixed-clock', '--port', '0'],
+      debug ? ['--debug-tables'] : [],
+    ),
+  );
+  assert.equal(r.status, 0, r.stderr);
+  fs.writeFileSync(path.join(dir, name), r.stdout);
+}
+
+before(() => {
+  buildBundles('cli');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-precision-'));
+  simulate('info.log', 1, false);
+  simulate('info-2.log', 2, false);
+  simulate('debug.log', 2, true);
+});
+
+after(() => {
+  if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const note = (coarse: string, fine: string, side: string, other: string): string =>
+  `Different precision: the ${side} (${coarse}) has stage 0 · talker gen time, stage 1 · code2wav gen time and request e2e ` +
+  `from [OmniTiming] lines (every value; INFO level: seconds with 2 decimals, a 10 ms step), the ${other} (${fine}) ` +
+  `from its stats tables (ms with 3 decimals). A difference under 10 ms in them is within the ${side}'s rounding, not a change.`;
+
+test('INFO-level baseline against a DEBUG-level candidate: the note names the baseline and its 10 ms step, in JSON, table and Markdown', () => {
+  assert.ok(!fs.readFileSync(path.join(dir, 'info.log'), 'utf8').includes('[StageRequestStats]'));
+  const expected = note('info.log', 'debug.log', 'baseline', 'candidate');
+
+  const json = cli(['compare', 'info.log', 'debug.log', '--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  const notes = (JSON.parse(json.stdout) as { notes: string[] }).notes;
+  assert.equal(notes[0], expected);
+  assert.equal(notes.filter((n) => n.startsWith('Different precision')).length, 1);
+
+  const table = cli(['compare', 'info.log', 'debug.log']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.ok(table.stdout.includes(`\nNotes\n  - ${expected}\n`), table.stdout);
+
+  const markdown = cli(['compare', 'info.log', 'debug.log', '--format', 'markdown']);
+  assert.equal(markdown.status, 0, markdown.stderr);
+  assert.ok(markdown.stdout.includes(`\n- ${expected.replace('[OmniTiming]', '\\[OmniTiming\\]')}\n`), markdown.stdout);
+});
+
+test('the other way round the candidate is named; runs of one precision get no such note', () => {
+  const swapped = cli(['compare', 'debug.log', 'info.log', '--format', 'json']);
+  assert.equal(swapped.status, 0, swapped.stderr);
+  assert.equal(
+    (JSON.parse(swapped.stdout) as { notes: string[] }).notes[0],
+    note('info.log', 'debug.log', 'candidate', 'baseline'),
+  );
+  for (const [a, b] of [
+    ['info.log', 'info-2.log'],
+    ['debug.log', 'debug.log'],
+  ]) {
+    const same = cli(['compare', a!, b!, '--format', 'json']);
+    assert.equal(same.status, 0, same.stderr);
+    const notes = (JSON.parse(same.stdout) as { notes: string[] }).notes;
+    assert.ok(!notes.some((n) => n.includes('precision')), `${a} vs ${b}: ${notes.join(' | ')}`);
+  }
+});
