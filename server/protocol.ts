@@ -361,14 +361,21 @@ export interface SummaryParams extends SessionRef {
   readonly scope?: ExplainScope;
 }
 
-/** A restart of a scraped /metrics server: when it was seen and the series whose count went down. */
+/** A restart of a scraped /metrics server: when it was seen and the series that showed it (its count went down, or its `_created` changed). */
 export interface ScrapeRestart {
   /** The scrape that saw it (ms since epoch). */
   readonly atMs: number;
   /** `family{label="v", ...}` */
   readonly series: string;
+  /** Its count (a histogram's) or value (a counter's) in the scrape before, and in the scrape that saw the restart. */
   readonly before: number;
   readonly after: number;
+  /**
+   * When the series' `_created` changed (seconds since epoch): before, and after. The count may
+   * have grown past its old value meanwhile. Absent: the count went down.
+   */
+  readonly createdBefore?: number;
+  readonly createdAfter?: number;
 }
 
 export interface SummaryResult {

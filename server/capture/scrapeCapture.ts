@@ -9,7 +9,7 @@ import { ScrapeStartup, type StartupGrace } from './scrapeStartup';
 const NO_STARTUP_GRACE: StartupGrace = { graceMs: 0, afterListeningMs: 0 };
 import type { CaptureListener, CaptureSource } from './source';
 import { histogramSummariesOf } from '../core/metricsText/scrapeSummary';
-import { counterValues } from '../core/metricsText/counterReset';
+import { scrapeLifeOf } from '../core/metricsText/counterReset';
 
 export class ScrapeCaptureSource implements CaptureSource {
   readonly description: string;
@@ -43,7 +43,7 @@ export class ScrapeCaptureSource implements CaptureSource {
       this.session.applyScrape(
         histogramSummariesOf(result.exposition, this.session.metricFindings()),
         'endpoint',
-        counterValues(result.exposition),
+        scrapeLifeOf(result.exposition),
       );
       if (result.exposition.problems.length > 0)
         listener.onNotice(

@@ -17,7 +17,7 @@ import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './so
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
 import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, ScrapeRestart, SessionInfo, SessionStatus } from '../protocol';
-import { countDecrease, counterReset } from '../core/metricsText/counterReset';
+import { NO_SCRAPE_LIFE, restartBetween, type ScrapeLife } from '../core/metricsText/counterReset';
 import { withTitle } from './sessionTitle';
 import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
@@ -63,8 +63,8 @@ export class Session {
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
   private restart: ScrapeRestart | null = null;
-  /** The counters of the endpoint's last good scrape (series -> value), to see them go down. */
-  private scrapeCounters: ReadonlyMap<string, number> = new Map();
+  /** What the last endpoint scrape said about its server's life (counters, `_created`), for the next one's restart check. */
+  private scrapeLife: ScrapeLife = NO_SCRAPE_LIFE;
   private readonly countSaver = new Throttle(COUNT_SAVE_MS, () => this.saveCounts());
   /** Per-request columns for "why is it slow" (tail, load, over time, cost), fed as requests arrive. */
   private explainColumns: ExplainIndex;
@@ -132,7 +132,7 @@ export class Session {
     return this.capturedAt;
   }
 
-  /** The last restart of the scraped server this capture saw (its counts went down), or null. */
+  /** The last restart of the scraped server this capture saw (a count went down, or a `_created` changed), or null. */
   scrapeRestart(): ScrapeRestart | null {
     return this.restart;
   }
@@ -167,19 +167,12 @@ export class Session {
 
   /**
    * A good scrape arrived: keep its histogram rows (on disk too) and clear the scrape error.
-   * `counters`: an endpoint's counter series (counterValues), whose going down is a restart too.
+   * `life`: an endpoint's counter values and `_created` times (scrapeLifeOf), which say a restart too.
    */
-  applyScrape(
-    rows: HistogramSummary[],
-    from: 'endpoint' | 'prometheus',
-    counters: ReadonlyMap<string, number> = new Map(),
-  ): void {
+  applyScrape(rows: HistogramSummary[], from: 'endpoint' | 'prometheus', life: ScrapeLife = NO_SCRAPE_LIFE): void {
     // An endpoint's counts only grow while its server lives (Prometheus's are over a window).
-    const reset =
-      from === 'endpoint'
-        ? (counterReset(this.histograms(), rows) ?? countDecrease(this.scrapeCounters, counters))
-        : null;
-    if (from === 'endpoint') this.scrapeCounters = counters;
+    const reset = from === 'endpoint' ? restartBetween(this.histograms(), this.scrapeLife, rows, life) : null;
+    if (from === 'endpoint') this.scrapeLife = life;
     if (reset !== null) this.restart = { atMs: Date.now(), ...reset };
     this.files.saveScrape(rows);
     this.scrapeRows = rows;

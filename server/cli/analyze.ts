@@ -11,6 +11,7 @@ import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
 import { legacyStatsNote } from '../core/analysis/legacyStats';
+import { RepeatTally } from '../core/analysis/requestRepeats';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
@@ -367,12 +368,16 @@ export async function analyzeStream(
     read = { analysis, empty, unreadable };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
+    const repeats = new RepeatTally();
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
     const { analysis, empty, unreadable } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
-      onRequest: (r) => writer.request(r),
+      onRequest: (r) => {
+        repeats.add(r);
+        writer.request(r);
+      },
       drained: () => out.drained(),
       ...window,
     });
@@ -387,6 +392,9 @@ export async function analyzeStream(
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(`stage-lens analyze: ${engineOnly.message}\n`);
+    // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.
+    const repeatNote = repeats.message(analysis.requestCount);
+    if (repeatNote !== null) process.stderr.write(terminalText(`stage-lens analyze: ${repeatNote}\n`));
     read = { analysis, empty, unreadable };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.

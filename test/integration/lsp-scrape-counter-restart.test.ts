@@ -1,7 +1,9 @@
-// A restart of a scraped /metrics server seen by its counters alone: the language server over
-// a real connection scrapes a real HTTP server on loopback whose request-success counter
-// grows, then starts again from a lower value while no histogram series says so (the body
-// has none that the scrape before had). The session says the restart and which counter.
+// A restart of a scraped /metrics server: the language server over a real connection scrapes a
+// real HTTP server on loopback. Seen by its counters alone: a request-success counter grows,
+// then starts again from a lower value while no histogram series says so (the body has none
+// that the scrape before had). Seen by `_created` alone: bodies rendered by the real
+// prometheus_client whose counts grew past the old ones across the restart. The session says
+// the restart and which series.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -14,10 +16,14 @@ import { waitFor } from './support/waitFor';
 
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-counter-restart-'));
 let server: http.Server | null = null;
+let createdServer: http.Server | null = null;
+const CREATED_BODIES = path.resolve(__dirname, '..', 'fixtures', 'scrapes', 'restart-created');
+const createdBody = (name: string): string => fs.readFileSync(path.join(CREATED_BODIES, name), 'utf8');
 
 after(() => {
   killLanguageServers();
   server?.close();
+  createdServer?.close();
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
@@ -76,6 +82,58 @@ test('a counter that goes down between scrapes is a restart of the scraped serve
         'vllm:request_success_total{engine="0", finished_reason="stop", model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"}',
       before: 14,
       after: 3,
+    },
+  );
+});
+
+test('a restart whose counts grew past the old ones between two scrapes is seen by `_created`', async () => {
+  let exposed = createdBody('1-before.prom');
+  let served = 0;
+  createdServer = http.createServer((req, res) => {
+    served += 1;
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+    res.end(exposed);
+  });
+  await new Promise<void>((resolve) => createdServer!.listen(0, '127.0.0.1', resolve));
+  const port = (createdServer.address() as AddressInfo).port;
+  const lsp = await startLanguageServer(storage);
+  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
+  const scrapes = (n: number) => {
+    const until = served + n;
+    return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
+  };
+  const restartSeen = async () =>
+    (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null;
+
+  await scrapes(2);
+  exposed = createdBody('2-grown.prom');
+  await scrapes(3);
+  assert.equal(await restartSeen(), null, 'no restart while one server counts on');
+
+  const restartedAt = Date.now();
+  const restarted = createdBody('3-restarted.prom');
+  exposed = restarted;
+  const restart = await waitFor('the restart to be seen', async () => (await restartSeen()) ?? undefined, 15_000);
+  assert.ok(restart.atMs >= restartedAt, 'seen after the restart');
+  const created = (text: string): number => {
+    const line = text.split('\n').find((l) => l.startsWith('vllm:request_success_created{'));
+    return Number(line?.slice(line.lastIndexOf(' ') + 1));
+  };
+  assert.deepEqual(
+    {
+      series: restart.series,
+      before: restart.before,
+      after: restart.after,
+      createdBefore: restart.createdBefore,
+      createdAfter: restart.createdAfter,
+    },
+    {
+      series:
+        'vllm:request_success_total{engine="0", finished_reason="stop", model_name="Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice"}',
+      before: 14,
+      after: 20,
+      createdBefore: created(createdBody('2-grown.prom')),
+      createdAfter: created(restarted),
     },
   );
 });

@@ -280,6 +280,35 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
     }
   });
 
+  test('a restart seen by `_created` says when the series was created again, its count having grown', async () => {
+    const atMs = new Date(2026, 11, 5, 0, 43, 12).getTime();
+    const restarted = {
+      ...data,
+      summary: {
+        ...data.summary,
+        scrapeRestart: {
+          atMs,
+          series: 'vllm:request_success_total{engine="0", finished_reason="stop"}',
+          before: 14,
+          after: 20,
+          createdBefore: new Date(2026, 11, 4, 22, 5, 0).getTime() / 1000,
+          createdAfter: new Date(2026, 11, 5, 0, 43, 8).getTime() / 1000,
+        },
+      },
+    };
+    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(restarted));
+    try {
+      const note = side.page.getByTestId('scrape-restart');
+      await note.waitFor();
+      assert.equal(
+        await note.textContent(),
+        'The server restarted at 00:43:12: counts since then. vllm:request_success_total{engine="0", finished_reason="stop"} was created again at 00:43:08 (before: 22:05:00), its count from 14 to 20 across the restart, so these histograms cover only the time since the restart.',
+      );
+    } finally {
+      await side.close();
+    }
+  });
+
   test("the status bar's words count the scrape's requests, not the log's 0", () => {
     const words = statusBarWords(data.session, data.summary);
     assert.equal(words.text, '8 req (/metrics)');

@@ -5,6 +5,7 @@ import type {
   Finding,
   HostToWebview,
   Percentile,
+  ScrapeRestart,
   SessionInfo,
   SummaryResult,
   TailAttributionResult,
@@ -288,12 +289,20 @@ function render(): void {
     scrapeRestartNote,
     restart === null
       ? ''
-      : `The server restarted at ${formatClock(restart.atMs, false)}: counts since then. ${restart.series} went from ${formatCount(restart.before)} to ${formatCount(restart.after)}, so these histograms cover only the time since the restart.`,
+      : `The server restarted at ${formatClock(restart.atMs, false)}: counts since then. ${restartEvidence(restart)}, so these histograms cover only the time since the restart.`,
   );
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   trend.update(trendOf(state, session.id), state.percentile, trendLabel(head, state.percentile), session.id);
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
+}
+
+/** What showed the restart: a count that went down, or a series created anew (its count may have grown past the old one). */
+function restartEvidence(restart: ScrapeRestart): string {
+  const counts = `${formatCount(restart.before)} to ${formatCount(restart.after)}`;
+  if (restart.createdBefore === undefined || restart.createdAfter === undefined)
+    return `${restart.series} went from ${counts}`;
+  return `${restart.series} was created again at ${formatClock(restart.createdAfter * 1000, false)} (before: ${formatClock(restart.createdBefore * 1000, false)}), its count from ${counts} across the restart`;
 }
 
 function onMessage(msg: HostToWebview): void {

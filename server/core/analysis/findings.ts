@@ -18,6 +18,7 @@ import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitNotPrinted';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
+import { RepeatTally } from './requestRepeats';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
 import { SPLIT_FIELD } from './types';
@@ -83,6 +84,8 @@ export class FindingsBuilder {
   private compressed: CompressedFormat | null = null;
   /** The input's first bytes are binary data, not text. */
   private binary = false;
+  /** Requests that print again an earlier request's record (requestRepeats.ts). */
+  private readonly repeats = new RepeatTally();
 
   /** Whether some request hit `code` so far (no message built). */
   has(code: FindingCode): boolean {
@@ -104,6 +107,7 @@ export class FindingsBuilder {
       if (request.legacyDict === true) this.truncatedDicts += 1;
     }
     this.requestTotal += 1;
+    if (this.repeats.add(request)) this.hit('repeated-request-ids', 'warning', null, request.requestId);
     if (lacksStageTable(request)) this.hit('stage-tables-missing', 'info', null, request.requestId);
     if (phaseSplitNotPrinted(request)) this.hit('phase-split-not-printed', 'info', null, request.requestId);
     this.checkOverallSummary(request);
@@ -378,6 +382,8 @@ export class FindingsBuilder {
           `(by up to ${fmt(b.worst)} ms, on ${b.worstRequest}): offline Omni.generate builds one aggregator per prompt with one shared start, so each table covers one prompt ` +
           "and its wall time grows with finishing order. None of them covers the run, and adding or averaging them does not give one: Stage Lens does neither; the run's figures are the per-request tables."
         );
+      case 'repeated-request-ids':
+        return this.repeats.message(this.requestTotal) ?? '';
       case 'cold-start':
       case 'metric-not-reporting':
       case 'input-compressed':

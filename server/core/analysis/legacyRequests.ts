@@ -12,7 +12,7 @@ import { isSafeKey } from '../log/strings';
 import { requestTransfers } from './transfers';
 import { stageKindOf } from './stageKind';
 import { notMeasuredSplit } from './phaseSplit';
-import type { AnalyzedRequest, RequestStage } from './types';
+import type { AnalyzedRequest, RequestRepeat, RequestStage } from './types';
 
 export const REQUEST_LEVEL_METRICS = 'log_utils request_level_metrics';
 const TRANSFER_TOTAL = 'log_utils transfer_total_stats';
@@ -27,6 +27,8 @@ export interface RequestPlace {
   readonly requestId: string;
   readonly boot: number;
   readonly cold: boolean;
+  /** It repeats an earlier request's dict (requestRepeats.ts). */
+  readonly repeat?: RequestRepeat;
 }
 
 interface PendingEdges {
@@ -134,6 +136,7 @@ export class LegacyRequestReader {
       stageTableCut: false,
       derived: { addedTimeToFirstOutputMs: {} },
       legacyDict: true,
+      ...(place.repeat === undefined ? {} : { repeat: place.repeat }),
     };
   }
 

@@ -13,9 +13,10 @@ import type { FieldMap } from '../values';
 import { numberOf } from '../values';
 import { requestTransfers } from './transfers';
 import { stagesFromColumns, stagesFromTiming } from './stageBuilder';
-import type { AnalyzedRequest, RequestOverallSummary } from './types';
+import type { AnalyzedRequest, RequestOverallSummary, RequestRepeat } from './types';
 import type { RequestPlace } from './legacyRequests';
 import { addedTimeToFirstOutput } from './crossStage';
+import { LEGACY_DICT_RECORD, recordKindsOf, repeatedRecord } from './requestRepeats';
 
 type RequestRecordKind = 'requestE2E' | 'omniTiming' | 'stageTable' | 'transferTable';
 
@@ -42,8 +43,14 @@ interface OpenRequest {
   complete: boolean;
   /** The kind of the last record the request received. */
   lastKind: RequestRecordKind;
+  /** What it printed, as record-kind bits (requestRepeats.ts): a later request of its id printing one of them again repeats it. */
+  kinds: number;
   readonly overallSummary: RequestOverallSummary | null;
 }
+
+/** A seenKeys entry is requests * KEY_REQUEST + the record-kind bits of requestRepeats.ts. */
+const KEY_REQUEST = 2 ** 17;
+const requestsOf = (entry: number): number => Math.floor(entry / KEY_REQUEST);
 
 /** Requests an [Overall Summary] is taken to cover when it does not say (its rows were not read). */
 const DEFAULT_CALL_REQUESTS = 1;
@@ -87,6 +94,7 @@ export class RequestAssembler {
   private laneProcess: string | null = null;
   private boot = 0;
   private bootHasRequest = false;
+  /** Per request key: how many requests had it, and what they printed (requestRepeats.ts). */
   private readonly seenKeys = new Map<string, number>();
   /** Record kinds that were the last of a call (the next call's record came after them). */
   private readonly lastKinds = new Set<RequestRecordKind>();
@@ -140,6 +148,7 @@ export class RequestAssembler {
         }
         if (target === null) return;
         target.lastKind = record.kind;
+        target.kinds |= recordKindsOf(record);
         if (record.kind !== 'omniTiming') this.sawTable = true;
         // The parser hands out a fresh map per record: the first one is taken as it is.
         if (record.kind === 'requestE2E')
@@ -224,7 +233,7 @@ export class RequestAssembler {
   private finalizeInto(open: OpenRequest, done: AnalyzedRequest[], callEnded: boolean): void {
     if (callEnded) this.lastKinds.add(open.lastKind);
     open.lane.open = null;
-    done.push(finalize(open));
+    done.push(finalize(open, this.noteKinds(open.key, open.kinds)));
   }
 
   /**
@@ -232,11 +241,31 @@ export class RequestAssembler {
    * it is the boot's first. Also for requests read whole from one record (legacyRequests.ts).
    */
   placeRequest(key: string): RequestPlace {
-    const seen = this.seenKeys.get(key) ?? 0;
-    this.seenKeys.set(key, seen + 1);
+    const entry = this.seenKeys.get(key) ?? 0;
+    const seen = requestsOf(entry);
+    this.seenKeys.set(key, entry + KEY_REQUEST);
     const cold = this.boot > 0 && !this.bootHasRequest;
     this.bootHasRequest = true;
     return { requestId: seen === 0 ? key : `${key}#${seen + 1}`, boot: this.boot, cold };
+  }
+
+  /** A request read whole from a stats dict of the format before February 2026 (legacyRequests.ts). */
+  placeLegacyRequest(key: string): RequestPlace {
+    const place = this.placeRequest(key);
+    const repeat = this.noteKinds(key, LEGACY_DICT_RECORD);
+    return repeat === undefined ? place : { ...place, repeat };
+  }
+
+  /**
+   * Adds a finished request's record kinds to its key's; whether it printed again a record an
+   * earlier request of its key printed (the same lines read twice, as in a log concatenated
+   * with itself). Exact: the key itself is kept, for the `#2` numbering.
+   */
+  private noteKinds(key: string, kinds: number): RequestRepeat | undefined {
+    const entry = this.seenKeys.get(key) ?? 0;
+    const { next, repeat } = repeatedRecord(entry % KEY_REQUEST, kinds);
+    this.seenKeys.set(key, entry - (entry % KEY_REQUEST) + next);
+    return repeat;
   }
 
   private startRequest(
@@ -261,6 +290,7 @@ export class RequestAssembler {
       transfers: [],
       complete: true,
       lastKind: kind,
+      kinds: 0,
       overallSummary: takeOverall(lane),
     };
     return lane.open;
@@ -284,7 +314,7 @@ function takeOverall(lane: Lane): RequestOverallSummary | null {
   return summary;
 }
 
-function finalize(open: OpenRequest): AnalyzedRequest {
+function finalize(open: OpenRequest, repeat: RequestRepeat | undefined): AnalyzedRequest {
   const stageTableCut = open.stageTable !== null && !open.stageTable.complete;
   const stages =
     open.stageTable !== null
@@ -308,5 +338,6 @@ function finalize(open: OpenRequest): AnalyzedRequest {
     stageTableCut,
     ...(open.stageTable?.unreadRows === undefined ? {} : { stageTableUnreadRows: open.stageTable.unreadRows }),
     derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
+    ...(repeat === undefined ? {} : { repeat }),
   };
 }

@@ -33,8 +33,11 @@ const COMPLETE = 2;
 const HAS_STAGE_TABLE = 4;
 const NATIVE_STATS = 8;
 const STAGE_TABLE_CUT = 16;
+/** AnalyzedRequest.repeat: 'first', 'again'. */
+const REPEAT_FIRST = 32;
+const REPEAT_AGAIN = 64;
 /** bootFlags = boot * FLAG_SPAN + flags */
-const FLAG_SPAN = 32;
+const FLAG_SPAN = 128;
 
 /** The parts of a request that most requests do not have, kept out of PackedRequest. */
 interface RareParts {
@@ -54,7 +57,7 @@ class PackedRequest {
     readonly layout: RequestLayout | null,
     readonly offset: number,
     readonly line: number,
-    /** boot * FLAG_SPAN + (COLD | COMPLETE | HAS_STAGE_TABLE | NATIVE_STATS | STAGE_TABLE_CUT) */
+    /** boot * FLAG_SPAN + (COLD | COMPLETE | HAS_STAGE_TABLE | NATIVE_STATS | STAGE_TABLE_CUT | REPEAT_*) */
     readonly bootFlags: number,
     readonly timestamp: string | null,
     readonly timingLine: number,
@@ -128,7 +131,8 @@ export class RequestStore implements RequestList {
       (request.cold ? COLD : 0) |
       (request.complete ? COMPLETE : 0) |
       (request.hasStageTable ? HAS_STAGE_TABLE : 0) |
-      (request.stageTableCut ? STAGE_TABLE_CUT : 0);
+      (request.stageTableCut ? STAGE_TABLE_CUT : 0) |
+      (request.repeat === 'first' ? REPEAT_FIRST : request.repeat === 'again' ? REPEAT_AGAIN : 0);
     const timing = request.timing;
     const fromTiming = !request.hasStageTable && timing !== null;
     const tableEdges = tableEdgesOf(request.transfers);
@@ -236,6 +240,11 @@ export class RequestStore implements RequestList {
       hasStageTable: (entry.bootFlags & HAS_STAGE_TABLE) !== 0,
       stageTableCut: (entry.bootFlags & STAGE_TABLE_CUT) !== 0,
       derived: { addedTimeToFirstOutputMs: addedTimeToFirstOutput(stages) },
+      ...((entry.bootFlags & REPEAT_FIRST) !== 0
+        ? { repeat: 'first' as const }
+        : (entry.bootFlags & REPEAT_AGAIN) !== 0
+          ? { repeat: 'again' as const }
+          : {}),
     };
   }
 

@@ -330,7 +330,9 @@ export class StreamAnalysis {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
       const assembler = this.assembler;
-      const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
+      const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
+        record,
+      );
       if (request !== null && this.acceptOne(request)) {
         this.legacyRequestCount += 1;
         done.push(request);

@@ -146,7 +146,15 @@ export interface AnalyzedRequest {
    * (legacyRequests.ts): stage times, tokens, end to end and transfers as printed, no phase split.
    */
   readonly legacyDict?: boolean;
+  /**
+   * It printed again a record an earlier request of its id printed (requestRepeats.ts): the same
+   * lines read twice. `first` on the id's first repeat. It still counts as a request of its own.
+   */
+  readonly repeat?: RequestRepeat;
 }
+
+/** A request that repeats an earlier one's record: the first repeat of its id, or a later one. */
+export type RequestRepeat = 'first' | 'again';
 
 export interface Distribution {
   readonly count: number;
@@ -299,7 +307,8 @@ export type FindingCode =
   | 'input-compressed'
   | 'input-binary'
   | 'legacy-stats-format'
-  | 'engine-stats-only';
+  | 'engine-stats-only'
+  | 'repeated-request-ids';
 
 export interface Finding {
   readonly code: FindingCode;

@@ -63,7 +63,9 @@ export class LogRunReader {
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
         const assembler = this.assembler;
-        const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
+        const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
+          record,
+        );
         if (request !== null) this.accept([request]);
       }
     }
