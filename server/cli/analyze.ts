@@ -391,7 +391,7 @@ export async function analyzeStream(
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
-    if (engineOnly !== undefined) process.stderr.write(`stage-lens analyze: ${engineOnly.message}\n`);
+    if (engineOnly !== undefined) process.stderr.write(terminalText(`stage-lens analyze: ${engineOnly.message}\n`));
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.
     const repeatNote = repeats.message(analysis.requestCount);
     if (repeatNote !== null) process.stderr.write(terminalText(`stage-lens analyze: ${repeatNote}\n`));
