@@ -65,7 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
     }),
   );
 
-  const views = registerViews(context, client);
+  const views = registerViews(context, client, log);
   const revealLatencyView = async (filter: ViewFilter = {}): Promise<void> => {
     await vscode.commands.executeCommand('stageLens.latencyView.focus');
     views.openLatencyPanel(filter);
