@@ -16,15 +16,17 @@ import type {
   SummaryResult,
 } from '../server/protocol';
 import { retentionSettings } from './settings';
+import { quietWhileStopping, type StoppableClient } from './shutdown';
 import type { LatencyDataSource } from './views/dataSource';
 import { stageRolesOfSession } from '../server/shared';
 
 /** Port of the language server's inspector in a debug session (.vscode/launch.json attaches to it). */
 export const SERVER_INSPECT_PORT = 6009;
 
-export class StageLensClient implements LatencyDataSource, vscode.Disposable {
+export class StageLensClient implements LatencyDataSource, StoppableClient, vscode.Disposable {
   private readonly client: LanguageClient;
   private starting: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
   private started = false;
   private readonly sessions = new Map<string, SessionInfo>();
   private current: string | null = null;
@@ -67,6 +69,7 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
         retention: retentionSettings((problem) => this.log.warn(`Stage Lens: ${problem}`)),
       },
       outputChannel: this.log,
+      middleware: quietWhileStopping(() => this.stopping !== null),
     };
     // The id 'stageLens' makes the client honour the setting stageLens.trace.server (off / messages / verbose).
     this.client = new LanguageClient('stageLens', 'Stage Lens', serverOptions, clientOptions);
@@ -191,12 +194,20 @@ export class StageLensClient implements LatencyDataSource, vscode.Disposable {
     if (this.current === info.id) this.changeEmitter.fire(info);
   }
 
+  /** Stops the language server once; resolves when it has stopped or given up (a server that hangs is ended by its IPC pipe closing). */
+  stop(): Promise<void> {
+    this.stopping ??= (this.started ? this.client.stop() : Promise.resolve()).catch((err: unknown) =>
+      this.log.warn(`language server did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return this.stopping;
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     this.changeEmitter.dispose();
     this.sessionsEmitter.dispose();
     this.listEmitter.dispose();
-    if (this.started) void this.client.stop();
+    void this.stop();
   }
 }
 

@@ -22,6 +22,7 @@ import { ComparePanel } from './views/comparePanel';
 import { isSettingError, showSettingError } from './settings';
 import type { SessionInfo, ViewFilter } from '../server/protocol';
 import { sessionLogLines } from './sessionLogLines';
+import { closableLog, closeClientThenLog } from './shutdown';
 
 /** What activate() returns: used by the extension-host tests. */
 export interface StageLensApi {
@@ -29,7 +30,7 @@ export interface StageLensApi {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<StageLensApi> {
-  const log = vscode.window.createOutputChannel('Stage Lens', { log: true });
+  const log = closableLog(vscode.window.createOutputChannel('Stage Lens', { log: true }));
   const client = new StageLensClient(context, log);
   const statusBar = new SessionStatusBar();
   const terminals = new Map<string, ServerOutputTerminal>();
@@ -40,7 +41,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
         log.error(`language server did not start: ${err instanceof Error ? err.message : String(err)}`),
       );
   };
-  context.subscriptions.push(log, client, statusBar, { dispose: () => terminals.forEach((t) => t.dispose()) });
+  active = client;
+  context.subscriptions.push(closeClientThenLog(client, log), statusBar, {
+    dispose: () => terminals.forEach((t) => t.dispose()),
+  });
   context.subscriptions.push(new DeployConfigTracker(startServer), new SessionContextKeys(client));
   log.info(`activated; storage ${context.globalStorageUri.fsPath}`);
 
@@ -65,7 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
     }),
   );
 
-  const views = registerViews(context, client);
+  const views = registerViews(context, client, log);
   const revealLatencyView = async (filter: ViewFilter = {}): Promise<void> => {
     await vscode.commands.executeCommand('stageLens.latencyView.focus');
     views.openLatencyPanel(filter);
@@ -132,4 +136,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   return { client };
 }
 
-export function deactivate(): void {}
+/** The client of this extension host, stopped by deactivate. */
+let active: StageLensClient | undefined;
+
+/** VS Code waits for this on shutdown: the language server is asked to stop, not left to its pipe. */
+export function deactivate(): Promise<void> | undefined {
+  return active?.stop();
+}

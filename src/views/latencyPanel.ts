@@ -4,6 +4,7 @@
 // restores its own view state from getState().
 import * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
+import type { FeedLog } from './answerHealth';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';
 import { answerPanelQuery, isPanelQuery } from './panelQueries';
@@ -25,6 +26,7 @@ export class LatencyPanel implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly source: LatencyDataSource,
+    private readonly log: FeedLog,
   ) {}
 
   get isOpen(): boolean {
@@ -67,7 +69,12 @@ export class LatencyPanel implements vscode.Disposable {
     this.ready = false;
     const post = (m: HostToWebview): Thenable<boolean> => panel.webview.postMessage(m);
     // retainContextWhenHidden keeps the page alive, so it is fed while hidden too.
-    const feed = new SessionFeed(this.source, { post, isVisible: () => true });
+    const feed = new SessionFeed(
+      this.source,
+      { post, isVisible: () => true, name: 'latency panel' },
+      undefined,
+      this.log,
+    );
     this.feed = feed;
     this.panelDisposables.push(
       feed,

@@ -4,6 +4,7 @@
 // `onWebviewPanel:stageLens.latencyPanel`.
 import * as vscode from 'vscode';
 import type { ViewFilter } from '../../server/protocol';
+import type { FeedLog } from './answerHealth';
 import type { LatencyDataSource } from './dataSource';
 import { LatencyPanel, LatencyPanelSerializer } from './latencyPanel';
 import { SidePanelViewProvider } from './sidePanelView';
@@ -15,9 +16,14 @@ export interface StageLensViews {
   openLatencyPanel(filter?: ViewFilter, options?: { preserveFocus?: boolean }): void;
 }
 
-export function registerViews(context: vscode.ExtensionContext, source: LatencyDataSource): StageLensViews {
-  const latencyPanel = new LatencyPanel(context.extensionUri, source);
-  const sidePanel = new SidePanelViewProvider(context.extensionUri, source, (filter) => latencyPanel.show(filter));
+/** `log`: where a view whose server answers time out or fail says so (the Output channel). */
+export function registerViews(
+  context: vscode.ExtensionContext,
+  source: LatencyDataSource,
+  log: FeedLog,
+): StageLensViews {
+  const latencyPanel = new LatencyPanel(context.extensionUri, source, log);
+  const sidePanel = new SidePanelViewProvider(context.extensionUri, source, (filter) => latencyPanel.show(filter), log);
   context.subscriptions.push(
     latencyPanel,
     sidePanel,

@@ -9,8 +9,10 @@
 // webview's frame is ready, which a frame that is replaced or never shown may never be, so
 // posts are not waited for (their order is kept by VS Code). A server answer is waited for
 // at most SUMMARY_WAIT_MS, then asked again; a page that (re)loads starts a round at once,
-// and a round it supersedes posts nothing more.
+// and a round it supersedes posts nothing more. An answer that times out or fails is logged
+// (answerHealth.ts: once per outage, and when answers come again).
 import type { HostToWebview, SessionInfo } from '../../server/protocol';
+import { AnswerHealth, SILENT_LOG, type FeedLog } from './answerHealth';
 import type { LatencyDataSource } from './dataSource';
 
 export interface FeedTarget {
@@ -19,6 +21,8 @@ export interface FeedTarget {
   isVisible(): boolean;
   /** Also post the main target's p99 tail attribution (`tail` messages, seq 0). */
   readonly wantsTail?: boolean;
+  /** The view, as the log names it ("side panel"). */
+  readonly name?: string;
 }
 
 /** The language server answers from incremental columns; once a second is still plenty for a glance. */
@@ -61,14 +65,19 @@ export class SessionFeed implements Disposable {
   private tailAgain = false;
   private readonly subscription: Disposable;
   private disposed = false;
+  private readonly summaryHealth: AnswerHealth;
+  private readonly tailHealth: AnswerHealth;
 
   constructor(
     private readonly source: LatencyDataSource,
     private readonly target: FeedTarget,
     private readonly delayMs = 50,
-    private readonly onError: (err: unknown) => void = () => undefined,
+    log: FeedLog = SILENT_LOG,
     private readonly waitMs = SUMMARY_WAIT_MS,
   ) {
+    const name = target.name ?? 'Stage Lens view';
+    this.summaryHealth = new AnswerHealth(log, `${name}: session summary`);
+    this.tailHealth = new AnswerHealth(log, `${name}: tail attribution`);
     this.subscription = source.onDidChangeSession(() => this.changed());
   }
 
@@ -125,13 +134,13 @@ export class SessionFeed implements Disposable {
     return this.disposed || generation !== this.generation;
   }
 
-  /** Posted without waiting (see the top of the file); a failed post is reported, not thrown. */
+  /** Posted without waiting (see the top of the file). A post fails only for a webview that is gone: nothing to tell. */
   private post(message: HostToWebview): void {
     try {
       const posted = this.target.post(message);
-      if (posted !== undefined && typeof posted !== 'boolean') posted.then(undefined, this.onError);
-    } catch (err) {
-      this.onError(err);
+      if (posted !== undefined && typeof posted !== 'boolean') posted.then(undefined, () => undefined);
+    } catch {
+      // The webview was disposed meanwhile; its host disposes this feed too.
     }
   }
 
@@ -149,11 +158,12 @@ export class SessionFeed implements Disposable {
     if (session === null || this.disposed) return;
     try {
       const summary = await within(this.source.summary(session), this.waitMs);
+      if (summary !== TIMED_OUT && !this.disposed) this.summaryHealth.answered();
       if (this.stale(generation)) return;
       if (summary === TIMED_OUT) {
         // Ask again (a change meanwhile asks anyway); the page keeps what it shows.
         this.dirty = true;
-        this.onError(new Error(`the session summary took more than ${this.waitMs} ms`));
+        this.summaryHealth.timedOut(this.waitMs);
         return;
       }
       // The user may have switched sessions while the summary was computed.
@@ -165,7 +175,7 @@ export class SessionFeed implements Disposable {
       this.scheduleTail();
     } catch (err) {
       if (this.stale(generation)) return;
-      this.onError(err);
+      this.summaryHealth.failed(err);
       this.post({
         type: 'error',
         message: `Could not get the session summary: ${err instanceof Error ? err.message : String(err)}`,
@@ -200,8 +210,10 @@ export class SessionFeed implements Disposable {
       );
       if (tail === TIMED_OUT) {
         this.tailAgain = true;
+        if (!this.disposed) this.tailHealth.timedOut(this.waitMs);
         return;
       }
+      if (!this.disposed) this.tailHealth.answered();
       if (this.disposed || this.source.currentSession()?.id !== session.id) return;
       const text = JSON.stringify(tail);
       if (text === this.lastTail) return;
@@ -209,7 +221,7 @@ export class SessionFeed implements Disposable {
       this.post({ type: 'tail', seq: 0, tail });
     } catch (err) {
       // The summary still shows; the section says it could not be computed.
-      this.onError(err);
+      if (!this.disposed) this.tailHealth.failed(err);
     } finally {
       this.tailRunning = false;
       if (this.tailAgain) this.scheduleTail();

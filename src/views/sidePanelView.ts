@@ -3,6 +3,7 @@
 // commands.
 import type * as vscode from 'vscode';
 import type { HostToWebview, ViewFilter } from '../../server/protocol';
+import type { FeedLog } from './answerHealth';
 import type { LatencyDataSource } from './dataSource';
 import { parseWebviewMessage } from './messageGuard';
 import { SessionFeed } from './sessionFeed';
@@ -19,6 +20,7 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     private readonly extensionUri: vscode.Uri,
     private readonly source: LatencyDataSource,
     private readonly openLatencyPanel: (filter: ViewFilter) => void,
+    private readonly log: FeedLog,
   ) {}
 
   /** Called when the view first becomes visible, and again if VS Code re-creates it. */
@@ -28,7 +30,12 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
     void this.source.start().catch(() => undefined);
     view.webview.options = webviewOptions(this.extensionUri);
     const post = (m: HostToWebview): Thenable<boolean> => view.webview.postMessage(m);
-    const feed = new SessionFeed(this.source, { post, isVisible: () => view.visible, wantsTail: true });
+    const feed = new SessionFeed(
+      this.source,
+      { post, isVisible: () => view.visible, wantsTail: true, name: 'side panel' },
+      undefined,
+      this.log,
+    );
     this.feed = feed;
     this.viewDisposables.push(
       feed,

@@ -137,3 +137,100 @@ test('a key at the top level with two connectors: a fix per connector, none pref
       '  - stage_id: 1\n',
   );
 });
+
+test('a stage of a base_config overlay whose connector is in the base: the override goes under this file, which vLLM-Omni merges into the base', async () => {
+  // Upstream's MRV2 profile over upstream's Qwen3-TTS config, with the flag written under the
+  // talker stage: the stage's output_connectors and the connector are both in the base.
+  const base = path.join(scratch, 'qwen3_tts.yaml');
+  fs.writeFileSync(base, REAL);
+  const overlay = fs.readFileSync(path.join(FIXTURES, 'qwen3_tts_mrv2.yaml'), 'utf8');
+  const BOUND = '    max_num_batched_tokens: 512\n';
+  assert.ok(overlay.endsWith(BOUND));
+  const text = overlay + '    talker_first_audio: true\n';
+  const file = path.join(scratch, 'qwen3_tts_mrv2.yaml');
+  fs.writeFileSync(file, text);
+  const uri = await client.open(file);
+  const found = await client.diagnostics(uri, 1);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line]),
+    [['misplaced-key', text.split('\n').indexOf('    talker_first_audio: true')]],
+  );
+  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.isPreferred]),
+    [
+      [
+        'Move `talker_first_audio` to `connectors.connector_of_shared_memory.extra` here (the connector is in qwen3_tts.yaml)',
+        true,
+      ],
+    ],
+  );
+  // Only this file changes; the base, which other profiles share, stays as it is.
+  assert.deepEqual(Object.keys(actions[0]!.edit?.changes ?? {}), [uri]);
+  const fixed = applied(text, uri, actions[0]!);
+  assert.equal(
+    fixed,
+    overlay + 'connectors:\n  connector_of_shared_memory:\n    extra:\n      talker_first_audio: true\n',
+  );
+  const version = await client.change(uri, fixed);
+  assert.deepEqual(
+    (await client.diagnostics(uri, version)).map((d) => d.code),
+    [],
+  );
+});
+
+test('an overlay with connectors of its own: the base connector the stage names is added after them, with `extra`', async () => {
+  fs.writeFileSync(
+    path.join(scratch, 'base.yaml'),
+    'async_chunk: true\n' +
+      'connectors:\n' +
+      '  shm:\n' +
+      '    name: SharedMemoryConnector\n' +
+      '    extra:\n' +
+      '      codec_chunk_frames: 25\n' +
+      'stages:\n' +
+      '  - stage_id: 0\n' +
+      '    output_connectors:\n' +
+      '      to_stage_1: shm\n' +
+      '  - stage_id: 1\n' +
+      '    input_connectors:\n' +
+      '      from_stage_0: shm\n',
+  );
+  const text =
+    'base_config: base.yaml\n' +
+    'connectors:\n' +
+    '  mooncake:\n' +
+    '    name: MooncakeConnector\n' +
+    'stages:\n' +
+    '  - stage_id: 0\n' +
+    '    # Frames of the first audio chunk.\n' +
+    '    initial_codec_chunk_frames: 1\n' +
+    '    max_num_batched_tokens: 512\n';
+  const file = path.join(scratch, 'overlay.yaml');
+  fs.writeFileSync(file, text);
+  const uri = await client.open(file);
+  const found = await client.diagnostics(uri, 1);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line]),
+    [['misplaced-key', 7]],
+  );
+  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
+  assert.deepEqual(
+    actions.map((a) => [a.title, a.isPreferred]),
+    [['Move `initial_codec_chunk_frames` to `connectors.shm.extra` here (the connector is in base.yaml)', true]],
+  );
+  assert.equal(
+    applied(text, uri, actions[0]!),
+    'base_config: base.yaml\n' +
+      'connectors:\n' +
+      '  mooncake:\n' +
+      '    name: MooncakeConnector\n' +
+      '  shm:\n' +
+      '    extra:\n' +
+      '      # Frames of the first audio chunk.\n' +
+      '      initial_codec_chunk_frames: 1\n' +
+      'stages:\n' +
+      '  - stage_id: 0\n' +
+      '    max_num_batched_tokens: 512\n',
+  );
+});

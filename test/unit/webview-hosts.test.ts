@@ -12,6 +12,7 @@ import type {
 } from '../../server/protocol';
 import type { LatencyDataSource } from '../../src/views/dataSource';
 import { answerPanelQuery } from '../../src/views/panelQueries';
+import type { FeedLog } from '../../src/views/answerHealth';
 import { SessionFeed } from '../../src/views/sessionFeed';
 
 const session = (id: string, requestCount = 1): SessionInfo => ({
@@ -274,14 +275,8 @@ describe('session feed: nothing holds it forever', () => {
     const answer = source.summary.bind(source);
     source.summary = (s) => (hang ? new Promise<SummaryResult>(() => undefined) : answer(s));
     const posted: HostToWebview[] = [];
-    const errors: string[] = [];
-    const feed = new SessionFeed(
-      source,
-      { post: (m) => void posted.push(m), isVisible: () => true },
-      5,
-      (err) => errors.push(String(err)),
-      100,
-    );
+    const { log, lines } = recordingLog();
+    const feed = new SessionFeed(source, { post: (m) => void posted.push(m), isVisible: () => true }, 5, log, 100);
     source.fire();
     await until(() => posted.length >= 1);
     posted.length = 0;
@@ -295,7 +290,97 @@ describe('session feed: nothing holds it forever', () => {
       posted.map((m) => m.type),
       ['session', 'summary'],
     );
-    assert.match(errors[0] ?? '', /took more than 100 ms/);
+    assert.match(
+      lines[0] ?? '',
+      /^warn Stage Lens view: session summary: no answer from the language server within 100 ms/,
+    );
+    feed.dispose();
+  });
+});
+
+function recordingLog(): { log: FeedLog; lines: string[] } {
+  const lines: string[] = [];
+  return { log: { warn: (l) => lines.push(`warn ${l}`), info: (l) => lines.push(`info ${l}`) }, lines };
+}
+
+describe('session feed: a server that does not answer leaves a trace in the log', () => {
+  test('minutes of timed-out rounds log one warning, and one line when answers come again', async (t) => {
+    const source = new FakeSource();
+    let hang = true;
+    let asked = 0;
+    const answer = source.summary.bind(source);
+    source.summary = (s) => (asked++, hang ? new Promise<SummaryResult>(() => undefined) : answer(s));
+    const { log, lines } = recordingLog();
+    const posted: HostToWebview[] = [];
+    const feed = new SessionFeed(
+      source,
+      { post: (m) => void posted.push(m), isVisible: () => true, name: 'side panel' },
+      5,
+      log,
+      20,
+    );
+    // A failed assertion must not leave the feed asking forever (the process would not end).
+    t.after(() => feed.dispose());
+    source.fire();
+    // A timed-out round asks again by itself: many rounds, and more changes on top.
+    await until(() => asked >= 6);
+    source.fire();
+    await until(() => asked >= 8);
+    assert.deepEqual(lines, [
+      'warn side panel: session summary: no answer from the language server within 20 ms; ' +
+        'the view keeps what it shows and asks again (logged once until it answers)',
+    ]);
+    hang = false;
+    await until(() => posted.some((m) => m.type === 'summary'));
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[1] ?? '',
+      /^info side panel: session summary: answered again, after \d+ rounds without an answer over \d/,
+    );
+    const rounds = Number(/after (\d+) rounds/.exec(lines[1] ?? '')?.[1]);
+    assert.ok(rounds >= 6, `${rounds} rounds counted`);
+    // Answers keep coming: nothing more is logged.
+    source.count = 2;
+    source.fire();
+    await until(() => posted.filter((m) => m.type === 'summary').length >= 2);
+    assert.equal(lines.length, 2);
+    feed.dispose();
+  });
+
+  test('a failing answer is logged once per outage with its reason; a timeout in the same outage once more', async (t) => {
+    const source = new FakeSource();
+    const { log, lines } = recordingLog();
+    const posted: HostToWebview[] = [];
+    const feed = new SessionFeed(source, { post: (m) => void posted.push(m), isVisible: () => true }, 5, log, 30);
+    t.after(() => feed.dispose());
+    source.fail = true;
+    for (let i = 0; i < 4; i++) {
+      source.fire();
+      await until(() => posted.filter((m) => m.type === 'error').length > i);
+    }
+    assert.equal(posted.filter((m) => m.type === 'error').length, 4);
+    assert.deepEqual(lines, [
+      "warn Stage Lens view: session summary: the language server's answer failed: server gone (logged once until it answers)",
+    ]);
+    // Then the server is slow: the rounds time out (and ask again by themselves).
+    source.fail = false;
+    source.delayMs = 200;
+    const asked = source.calls.length;
+    source.fire();
+    await until(() => source.calls.length >= asked + 3);
+    assert.equal(lines.length, 2);
+    assert.match(
+      lines[1] ?? '',
+      /^warn Stage Lens view: session summary: no answer from the language server within 30 ms/,
+    );
+    source.delayMs = 0;
+    await until(() => posted.some((m) => m.type === 'summary'));
+    assert.equal(lines.length, 3);
+    assert.match(
+      lines[2] ?? '',
+      /^info Stage Lens view: session summary: answered again, after (\d+) rounds without an answer over/,
+    );
+    assert.ok(Number(/after (\d+) rounds/.exec(lines[2] ?? '')?.[1]) >= 7);
     feed.dispose();
   });
 });

@@ -16,9 +16,11 @@ export function deployDiagnostics(analysis: DeployAnalysis): DeployDiagnostic[] 
   // report the guess (a key swallowed into a map...), so only the text before it is checked.
   const firstError = yaml.find((d) => d.severity === 'error')?.range.start.line ?? Infinity;
   const semantic = [
-    // The move fixes read the whole file (where its connectors are), so they are not kept with
-    // a stage's findings the schema check reuses while that stage is unchanged.
-    ...schemaDiagnostics(file.root).map((d) => (d.code === 'misplaced-key' ? withMisplacedKeyFixes(file, d) : d)),
+    // The move fixes read the whole file and its bases (where the connectors are), so they are not
+    // kept with a stage's findings the schema check reuses while that stage is unchanged.
+    ...schemaDiagnostics(file.root).map((d) =>
+      d.code === 'misplaced-key' ? withMisplacedKeyFixes(file, d, effective.root) : d,
+    ),
     ...overlayDiagnostics(file.path, file.root, effective),
     ...stageGraphDiagnostics(file.path, file.root, effective.root),
     ...gpuShareDiagnostics(file.path, effective.root),

@@ -3,12 +3,19 @@
 // Written in a connector's own map, it goes to that connector's `extra`; under a stage, to the
 // connector the stage names (input_connectors, output_connectors); where that is not one
 // connector, each candidate is offered and none is preferred.
+// A connector defined only in a `base_config` file this one inherits (the stage's connector
+// names may come from there too): vLLM-Omni merges `connectors` recursively, map into map
+// (mergeConfig.ts), so the fix writes the override here, `connectors.<name>.extra.<key>`,
+// and leaves the base, which other overlays may share, as it is.
 // Block style only: a key after `- ` or in a flow map, or a flow `extra`, gets no fix.
+import { baseName } from '../../baseName';
 import {
   MAX_WALK_NODES,
   isList,
   isMap,
   isScalar,
+  stageIdOf,
+  valueOf,
   type ConfigEntry,
   type ConfigMap,
   type ConfigValue,
@@ -30,17 +37,27 @@ interface Destination {
   readonly at: number;
   readonly indent: number;
   readonly head: string;
+  /** The base file the connector is defined in, when this file does not define it. */
+  readonly inheritedFrom?: string;
 }
 
-/** The diagnostic with its move fixes, where the file allows one. */
-export function withMisplacedKeyFixes(parsed: ParsedDeployFile, found: DeployDiagnostic): DeployDiagnostic {
+/** The diagnostic with its move fixes, where the file allows one; `effective`: the file merged onto its bases. */
+export function withMisplacedKeyFixes(
+  parsed: ParsedDeployFile,
+  found: DeployDiagnostic,
+  effective: ConfigMap | null = null,
+): DeployDiagnostic {
   const offset = parsed.lines.lineStart(found.range.start.line) + found.range.start.character;
-  const fixes = misplacedKeyFixes(parsed, offset);
+  const fixes = misplacedKeyFixes(parsed, offset, effective);
   return fixes.length === 0 ? found : { ...found, fixes: [...found.fixes, ...fixes] };
 }
 
-/** One fix per connector the key at `keyOffset` may belong to. */
-export function misplacedKeyFixes(parsed: ParsedDeployFile, keyOffset: number): DeployQuickFix[] {
+/** One fix per connector the key at `keyOffset` may belong to (those of `effective` too: the file merged onto its bases). */
+export function misplacedKeyFixes(
+  parsed: ParsedDeployFile,
+  keyOffset: number,
+  effective: ConfigMap | null = null,
+): DeployQuickFix[] {
   const found = findEntry(parsed, keyOffset);
   // An anchored value moved past its aliases would leave them undefined.
   if (found === undefined || found.entry.anchored) return [];
@@ -49,12 +66,13 @@ export function misplacedKeyFixes(parsed: ParsedDeployFile, keyOffset: number): 
   const eol = parsed.text.includes('\r\n') ? '\r\n' : '\n';
   const moved = parsed.text.slice(lines.start, lines.end);
   const fixes: DeployQuickFix[] = [];
-  for (const to of destinations(parsed, found, eol)) {
+  for (const to of destinations(parsed, found, effective, eol)) {
     const newText = withLineEnd(parsed.text, to.at, to.head + reindent(moved, lines.indent, to.indent, eol), eol);
     const edits = moveEdits(parsed, lines, to.at, newText);
     if (edits === undefined) continue;
+    const where = to.inheritedFrom === undefined ? '' : ` here (the connector is in ${baseName(to.inheritedFrom)})`;
     fixes.push({
-      title: `Move \`${found.entry.key}\` to \`connectors.${to.connector}.extra\``,
+      title: `Move \`${found.entry.key}\` to \`connectors.${to.connector}.extra\`${where}`,
       edits,
       preferred: false,
     });
@@ -105,24 +123,96 @@ function entryLines(parsed: ParsedDeployFile, entry: ConfigEntry): EntryLines | 
   return { start: lines.lineStart(first), end: afterLastLine(parsed, entry), indent };
 }
 
-/** The connectors' `extra` maps the key may go to: the connector it is written in, else those the stage names, else every one. */
-function destinations(parsed: ParsedDeployFile, found: FoundEntry, eol: string): Destination[] {
-  const connectors = isMap(parsed.root) ? parsed.root.entries.get('connectors')?.value : undefined;
-  if (!isMap(connectors)) return [];
-  const own = [...connectors.entries.values()].filter((c) => c.value === found.map).map((c) => c.key);
-  const named =
-    own.length > 0
-      ? own
-      : found.stage === null
-        ? []
-        : namedConnectors(found.stage).filter((name) => connectors.entries.has(name));
-  const names = named.length > 0 ? named : [...connectors.entries.keys()];
+/**
+ * The connectors' `extra` maps the key may go to: the connector it is written in, else those the
+ * stage names (as merged with its base stage), else every one; a connector this file does not
+ * define gets an override written here.
+ */
+function destinations(
+  parsed: ParsedDeployFile,
+  found: FoundEntry,
+  effective: ConfigMap | null,
+  eol: string,
+): Destination[] {
+  const local = valueOf(parsed.root, 'connectors');
+  const connectors = isMap(local) ? local : undefined;
+  const merged = valueOf(effective, 'connectors');
+  const known = (name: string): boolean =>
+    connectors?.entries.has(name) === true || (isMap(merged) && isMap(merged.entries.get(name)?.value));
+  const own = connectors === undefined ? [] : [...connectors.entries.values()].filter((c) => c.value === found.map);
+  const stage = found.stage === null ? null : (effectiveStage(parsed, effective, found.stage) ?? found.stage);
+  const named = own.length > 0 ? own.map((c) => c.key) : stage === null ? [] : namedConnectors(stage).filter(known);
+  const every = new Set([...(connectors?.entries.keys() ?? []), ...(isMap(merged) ? merged.entries.keys() : [])]);
+  const names = named.length > 0 ? named : [...every].filter(known);
   const places: Destination[] = [];
   for (const connector of names) {
-    const to = destination(parsed, found.entry, connector, connectors.entries.get(connector)!.value, eol);
+    const here = connectors?.entries.get(connector);
+    const to =
+      here !== undefined
+        ? destination(parsed, found.entry, connector, here.value, eol)
+        : overrideDestination(parsed, connectors, connector, inheritedFile(merged, connector), eol);
     if (to !== undefined) places.push(to);
   }
   return places;
+}
+
+/**
+ * The stage of the merged config with the same `stage_id` (its connector names may come from the
+ * base); for a top-level stage only: a platform's stages merge with the base platform's.
+ */
+function effectiveStage(
+  parsed: ParsedDeployFile,
+  effective: ConfigMap | null,
+  stage: ConfigMap,
+): ConfigMap | undefined {
+  const id = stageIdOf(stage);
+  const own = valueOf(parsed.root, 'stages');
+  if (!isList(own) || !own.items.includes(stage)) return undefined;
+  const stages = valueOf(effective, 'stages');
+  if (id === null || !isList(stages)) return undefined;
+  const match = stages.items.find((s) => stageIdOf(s) === id);
+  return isMap(match) ? match : undefined;
+}
+
+/** The file a connector of the merged config is written in. */
+function inheritedFile(merged: ConfigValue | undefined, connector: string): string {
+  const entry = isMap(merged) ? merged.entries.get(connector) : undefined;
+  return entry?.keyLocation.file ?? '';
+}
+
+/**
+ * `<connector>:` with `extra:` under it, after the last entry of this file's `connectors`, or a
+ * new top-level `connectors:` at the end of the file when it has none; merged into the base's
+ * connector by vLLM-Omni.
+ */
+function overrideDestination(
+  parsed: ParsedDeployFile,
+  connectors: ConfigMap | undefined,
+  connector: string,
+  inheritedFrom: string,
+  eol: string,
+): Destination | undefined {
+  if (connectors !== undefined) {
+    const indent = blockIndent(parsed, connectors);
+    if (indent === undefined) return undefined;
+    const pad = ' '.repeat(indent);
+    return {
+      connector,
+      at: afterLastLine(parsed, lastEntry(connectors)!),
+      indent: indent + 4,
+      head: `${pad}${connector}:${eol}${pad}  extra:${eol}`,
+      inheritedFrom,
+    };
+  }
+  // A top-level key goes at column 0 of a block map; a flow-style root gets no fix.
+  if (!isMap(parsed.root) || blockIndent(parsed, parsed.root) !== 0) return undefined;
+  return {
+    connector,
+    at: parsed.text.length,
+    indent: 6,
+    head: `connectors:${eol}  ${connector}:${eol}    extra:${eol}`,
+    inheritedFrom,
+  };
 }
 
 /** The connector names a stage's `input_connectors` and `output_connectors` give, each once. */
