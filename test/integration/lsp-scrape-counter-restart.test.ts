@@ -15,15 +15,13 @@ import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-counter-restart-'));
-let server: http.Server | null = null;
-let createdServer: http.Server | null = null;
+const servers: http.Server[] = [];
 const CREATED_BODIES = path.resolve(__dirname, '..', 'fixtures', 'scrapes', 'restart-created');
 const createdBody = (name: string): string => fs.readFileSync(path.join(CREATED_BODIES, name), 'utf8');
 
 after(() => {
   killLanguageServers();
-  server?.close();
-  createdServer?.close();
+  for (const server of servers) server.close();
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
@@ -46,33 +44,47 @@ function body(succeeded: number, tokens: number): string {
   ].join('\n');
 }
 
-test('a counter that goes down between scrapes is a restart of the scraped server, histograms or not', async () => {
-  let exposed = body(12, 3000);
+/**
+ * A /metrics server on loopback serving `first`, scraped by a fresh language server every
+ * 200 ms: `serve` changes the body, `scrapes(n)` waits for n more scrapes, `restartSeen` reads
+ * the session's restart note.
+ */
+async function scrapedServer(first: string) {
+  let exposed = first;
   let served = 0;
-  server = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     served += 1;
     res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
     res.end(exposed);
   });
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const lsp = await startLanguageServer(storage);
   const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
-  const scrapes = (n: number) => {
-    const until = served + n;
-    return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
+  return {
+    serve: (text: string): void => {
+      exposed = text;
+    },
+    scrapes: (n: number) => {
+      const until = served + n;
+      return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
+    },
+    restartSeen: async () => (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null,
   };
-  const restartSeen = async () =>
-    (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null;
+}
+
+test('a counter that goes down between scrapes is a restart of the scraped server, histograms or not', async () => {
+  const { serve, scrapes, restartSeen } = await scrapedServer(body(12, 3000));
 
   await scrapes(2);
   // Growing counts are no restart.
-  exposed = body(14, 3500);
+  serve(body(14, 3500));
   await scrapes(3);
   assert.equal(await restartSeen(), null, 'no restart while the counters grow');
 
   const restartedAt = Date.now();
-  exposed = body(3, 700);
+  serve(body(3, 700));
   const restart = await waitFor('the restart to be seen', async () => (await restartSeen()) ?? undefined, 15_000);
   assert.ok(restart.atMs >= restartedAt, 'seen after the restart');
   assert.deepEqual(
@@ -87,32 +99,16 @@ test('a counter that goes down between scrapes is a restart of the scraped serve
 });
 
 test('a restart whose counts grew past the old ones between two scrapes is seen by `_created`', async () => {
-  let exposed = createdBody('1-before.prom');
-  let served = 0;
-  createdServer = http.createServer((req, res) => {
-    served += 1;
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-    res.end(exposed);
-  });
-  await new Promise<void>((resolve) => createdServer!.listen(0, '127.0.0.1', resolve));
-  const port = (createdServer.address() as AddressInfo).port;
-  const lsp = await startLanguageServer(storage);
-  const info = await lsp.request('stageLens/scrape', { url: `http://127.0.0.1:${port}/metrics`, intervalMs: 200 });
-  const scrapes = (n: number) => {
-    const until = served + n;
-    return waitFor(`${n} more scrapes`, () => (served >= until ? true : undefined));
-  };
-  const restartSeen = async () =>
-    (await lsp.request('stageLens/summary', { sessionId: info.id })).scrapeRestart ?? null;
+  const { serve, scrapes, restartSeen } = await scrapedServer(createdBody('1-before.prom'));
 
   await scrapes(2);
-  exposed = createdBody('2-grown.prom');
+  serve(createdBody('2-grown.prom'));
   await scrapes(3);
   assert.equal(await restartSeen(), null, 'no restart while one server counts on');
 
   const restartedAt = Date.now();
   const restarted = createdBody('3-restarted.prom');
-  exposed = restarted;
+  serve(restarted);
   const restart = await waitFor('the restart to be seen', async () => (await restartSeen()) ?? undefined, 15_000);
   assert.ok(restart.atMs >= restartedAt, 'seen after the restart');
   const created = (text: string): number => {
