@@ -30,6 +30,31 @@ function applied(text: string, uri: string, action: CodeAction): string {
   return TextDocument.applyEdits(TextDocument.create(uri, 'yaml', 1, text), edits);
 }
 
+/**
+ * Writes `text` as `name` in the scratch folder, opens it, checks its one diagnostic is the
+ * misplaced key on `line` (0-based) and returns the quick fixes offered for it.
+ */
+async function fixesOf(name: string, text: string, line: number): Promise<{ uri: string; actions: CodeAction[] }> {
+  const file = path.join(scratch, name);
+  fs.writeFileSync(file, text);
+  const uri = await client.open(file);
+  const found = await client.diagnostics(uri, 1);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.range.start.line]),
+    [['misplaced-key', line]],
+  );
+  return { uri, actions: (await client.codeActions(uri, found[0]!.range, found)) ?? [] };
+}
+
+/** The file, changed to `fixed`, has no diagnostic left. */
+async function assertCleanAfter(uri: string, fixed: string): Promise<void> {
+  const version = await client.change(uri, fixed);
+  assert.deepEqual(
+    (await client.diagnostics(uri, version)).map((d) => d.code),
+    [],
+  );
+}
+
 const REAL = fs.readFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), 'utf8');
 const LAST_EXTRA = '      decode_batch_max_size: 4\n';
 const STAGE_0_KEY = '    enable_prefix_caching: false\n    async_scheduling: true\n    max_num_batched_tokens: 32768\n';
@@ -40,15 +65,11 @@ test('talker_first_audio under a stage: one preferred fix moves it, with its com
   const misplaced =
     '    # Stream the first audio frame from the talker.\n    talker_first_audio: true  # needs async_chunk\n';
   const text = REAL.replace(STAGE_0_KEY, STAGE_0_KEY + misplaced);
-  const file = path.join(scratch, 'qwen3_tts.yaml');
-  fs.writeFileSync(file, text);
-  const uri = await client.open(file);
-  const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(
-    found.map((d) => [d.code, d.range.start.line]),
-    [['misplaced-key', text.split('\n').indexOf('    talker_first_audio: true  # needs async_chunk')]],
+  const { uri, actions } = await fixesOf(
+    'qwen3_tts.yaml',
+    text,
+    text.split('\n').indexOf('    talker_first_audio: true  # needs async_chunk'),
   );
-  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
   assert.deepEqual(
     actions.map((a) => [a.title, a.kind, a.isPreferred]),
     [['Move `talker_first_audio` to `connectors.connector_of_shared_memory.extra`', 'quickfix', true]],
@@ -65,11 +86,7 @@ test('talker_first_audio under a stage: one preferred fix moves it, with its com
         '      # Stream the first audio frame from the talker.\n      talker_first_audio: true  # needs async_chunk\n',
     ),
   );
-  const version = await client.change(uri, fixed);
-  assert.deepEqual(
-    (await client.diagnostics(uri, version)).map((d) => d.code),
-    [],
-  );
+  await assertCleanAfter(uri, fixed);
 });
 
 test('a key at the top level with two connectors: a fix per connector, none preferred; a connector without `extra` gets one', async () => {
@@ -87,15 +104,7 @@ test('a key at the top level with two connectors: a fix per connector, none pref
     'stages:\n' +
     '  - stage_id: 0\n' +
     '  - stage_id: 1\n';
-  const file = path.join(scratch, 'two-connectors.yaml');
-  fs.writeFileSync(file, text);
-  const uri = await client.open(file);
-  const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(
-    found.map((d) => [d.code, d.range.start.line]),
-    [['misplaced-key', 2]],
-  );
-  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
+  const { uri, actions } = await fixesOf('two-connectors.yaml', text, 2);
   assert.deepEqual(
     actions.map((a) => [a.title, a.isPreferred]),
     [
@@ -147,15 +156,11 @@ test('a stage of a base_config overlay whose connector is in the base: the overr
   const BOUND = '    max_num_batched_tokens: 512\n';
   assert.ok(overlay.endsWith(BOUND));
   const text = overlay + '    talker_first_audio: true\n';
-  const file = path.join(scratch, 'qwen3_tts_mrv2.yaml');
-  fs.writeFileSync(file, text);
-  const uri = await client.open(file);
-  const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(
-    found.map((d) => [d.code, d.range.start.line]),
-    [['misplaced-key', text.split('\n').indexOf('    talker_first_audio: true')]],
+  const { uri, actions } = await fixesOf(
+    'qwen3_tts_mrv2.yaml',
+    text,
+    text.split('\n').indexOf('    talker_first_audio: true'),
   );
-  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
   assert.deepEqual(
     actions.map((a) => [a.title, a.isPreferred]),
     [
@@ -172,11 +177,7 @@ test('a stage of a base_config overlay whose connector is in the base: the overr
     fixed,
     overlay + 'connectors:\n  connector_of_shared_memory:\n    extra:\n      talker_first_audio: true\n',
   );
-  const version = await client.change(uri, fixed);
-  assert.deepEqual(
-    (await client.diagnostics(uri, version)).map((d) => d.code),
-    [],
-  );
+  await assertCleanAfter(uri, fixed);
 });
 
 test('an overlay with connectors of its own: the base connector the stage names is added after them, with `extra`', async () => {
@@ -206,15 +207,7 @@ test('an overlay with connectors of its own: the base connector the stage names 
     '    # Frames of the first audio chunk.\n' +
     '    initial_codec_chunk_frames: 1\n' +
     '    max_num_batched_tokens: 512\n';
-  const file = path.join(scratch, 'overlay.yaml');
-  fs.writeFileSync(file, text);
-  const uri = await client.open(file);
-  const found = await client.diagnostics(uri, 1);
-  assert.deepEqual(
-    found.map((d) => [d.code, d.range.start.line]),
-    [['misplaced-key', 7]],
-  );
-  const actions = (await client.codeActions(uri, found[0]!.range, found)) ?? [];
+  const { uri, actions } = await fixesOf('overlay.yaml', text, 7);
   assert.deepEqual(
     actions.map((a) => [a.title, a.isPreferred]),
     [['Move `initial_codec_chunk_frames` to `connectors.shm.extra` here (the connector is in base.yaml)', true]],
