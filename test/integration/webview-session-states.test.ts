@@ -226,6 +226,18 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
     spans: spansOf([]),
   };
 
+  /** The side panel's restart note over `session`'s histograms, as shown. */
+  async function restartNote(session: SyntheticSession): Promise<string | null> {
+    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(session));
+    try {
+      const note = side.page.getByTestId('scrape-restart');
+      await note.waitFor();
+      return await note.textContent();
+    } finally {
+      await side.close();
+    }
+  }
+
   test("the views say it has no per-request log and where its histograms are; the count is the scrape's requests", async () => {
     const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(data));
     try {
@@ -267,17 +279,10 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
         scrapeRestart: { atMs, series: 'vllm:e2e_request_latency_seconds{stage="0"}', before: 129, after: 21 },
       },
     };
-    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(restarted));
-    try {
-      const note = side.page.getByTestId('scrape-restart');
-      await note.waitFor();
-      assert.equal(
-        await note.textContent(),
-        'The server restarted at 00:43:12: counts since then. vllm:e2e_request_latency_seconds{stage="0"} went from 129 to 21, so these histograms cover only the time since the restart.',
-      );
-    } finally {
-      await side.close();
-    }
+    assert.equal(
+      await restartNote(restarted),
+      'The server restarted at 00:43:12: counts since then. vllm:e2e_request_latency_seconds{stage="0"} went from 129 to 21, so these histograms cover only the time since the restart.',
+    );
   });
 
   test('a restart seen by `_created` says when the series was created again, its count having grown', async () => {
@@ -296,17 +301,10 @@ describe('a /metrics-only session (Attach to Metrics URL)', () => {
         },
       },
     };
-    const side = await harness.open('sidePanel', { width: 300, height: 800 }, new FakeHost(restarted));
-    try {
-      const note = side.page.getByTestId('scrape-restart');
-      await note.waitFor();
-      assert.equal(
-        await note.textContent(),
-        'The server restarted at 00:43:12: counts since then. vllm:request_success_total{engine="0", finished_reason="stop"} was created again at 00:43:08 (before: 22:05:00), its count from 14 to 20 across the restart, so these histograms cover only the time since the restart.',
-      );
-    } finally {
-      await side.close();
-    }
+    assert.equal(
+      await restartNote(restarted),
+      'The server restarted at 00:43:12: counts since then. vllm:request_success_total{engine="0", finished_reason="stop"} was created again at 00:43:08 (before: 22:05:00), its count from 14 to 20 across the restart, so these histograms cover only the time since the restart.',
+    );
   });
 
   test("the status bar's words count the scrape's requests, not the log's 0", () => {
