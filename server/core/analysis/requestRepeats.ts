@@ -4,7 +4,9 @@
 // records between them, one stage table per stage): those print different records, so only a
 // record of the same kind (a stage table: for a stage already printed) counts as a repeat.
 // The kinds are bits kept beside each request key's count in RequestAssembler, so this costs
-// no memory of its own, and the key is the real id: a repeat is never a hash collision.
+// no memory of its own, and the key is the real id: two requests are never mixed up by a hash.
+// Stage columns share 12 bits (stage id + 5 per segment, modulo 12): only a pipeline of more
+// stages than that, printing one stage table per stage, could read two stages as one.
 import type { OmniTimingRecord, RequestE2ERecord, StageTableRecord, TransferTableRecord } from '../records';
 import { countOf, groupedNumber } from '../numberText';
 import type { AnalyzedRequest, RequestRepeat } from './types';
