@@ -1,11 +1,10 @@
 // The language client's stop, quiet (a window closing, the extension deactivating). VS Code
 // keeps asking for hovers, inlay hints, code actions and lenses of an open deploy YAML until the
-// very end, and disposes an extension's subscriptions in order without waiting: the log used to
-// close before the client had stopped, the client logged into it (a failed request in flight,
-// LSP traces, its server process's exit), VS Code's channel threw "Channel has been closed", and
-// the extension host log showed "provider FAILED: …". Now provider calls after the stop began
-// are not made and one in flight that fails answers nothing (nobody is left to show it), the log
-// closes after the client has stopped, and a write to the closed log is dropped.
+// very end, and disposes an extension's subscriptions in order without waiting; a write to a
+// disposed output channel throws "Channel has been closed", which the extension host logs as
+// "provider FAILED: …". So provider calls after the stop began are not made, one in flight that
+// fails answers nothing (nobody is left to show it), the log closes after the client has
+// stopped, and a write to the closed log is dropped.
 import type { Middleware } from 'vscode-languageclient/node';
 
 type Answer<T> = T | undefined | null | Thenable<T | undefined | null>;
