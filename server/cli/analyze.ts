@@ -383,7 +383,7 @@ export async function analyzeStream(
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
-    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
+    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests, snapshot.unmergedSummaryBlocks);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(`stage-lens analyze: ${engineOnly.message}\n`);

@@ -18,6 +18,7 @@ import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { LegacyRequestReader } from './legacyRequests';
+import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
   AnalyzedRequest,
@@ -62,6 +63,8 @@ export interface AnalysisSnapshot {
   readonly legacyRecords: number;
   /** Requests read from request_level_metrics dicts of that format (no phase split). */
   readonly legacyRequests: number;
+  /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
+  readonly unmergedSummaryBlocks: number;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -157,6 +160,8 @@ export class StreamAnalysis {
   private servedModelName: string | null = null;
   private legacyCount = 0;
   private legacyRequestCount = 0;
+  /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
+  private unmergedCount = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
   private legacy: LegacyRequestReader | null = null;
   private coldCount = 0;
@@ -261,7 +266,7 @@ export class StreamAnalysis {
   }
 
   private legacyFindings(): Finding[] {
-    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted);
+    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted, this.unmergedCount);
     return f === null ? [] : [f];
   }
 
@@ -306,6 +311,7 @@ export class StreamAnalysis {
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
+      unmergedSummaryBlocks: this.unmergedCount,
     };
   }
 
@@ -329,6 +335,7 @@ export class StreamAnalysis {
     } else if (record.kind === 'legacyDict') {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
+      if (record.format === METRICS_SUMMARY_FORMAT) this.unmergedCount += 1;
       const assembler = this.assembler;
       const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
       if (request !== null && this.acceptOne(request)) {
