@@ -18,6 +18,7 @@ import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { LegacyRequestReader } from './legacyRequests';
+import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
@@ -27,6 +28,7 @@ import type {
   Finding,
   FindingCode,
   OverallSummaries,
+  RunSummaries,
   StageSummary,
   TablesMissing,
 } from './types';
@@ -65,6 +67,8 @@ export interface AnalysisSnapshot {
   readonly legacyRequests: number;
   /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
   readonly unmergedSummaryBlocks: number;
+  /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
+  readonly runSummaries: RunSummaries | null;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -164,6 +168,7 @@ export class StreamAnalysis {
   private unmergedCount = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
   private legacy: LegacyRequestReader | null = null;
+  private readonly runSummaries = new RunSummaryCollector();
   private coldCount = 0;
   private accepted = 0;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
@@ -312,6 +317,7 @@ export class StreamAnalysis {
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
       unmergedSummaryBlocks: this.unmergedCount,
+      runSummaries: this.runSummaries.summaries(),
     };
   }
 
@@ -336,6 +342,11 @@ export class StreamAnalysis {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
       if (record.format === METRICS_SUMMARY_FORMAT) this.unmergedCount += 1;
+      // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
+      if (runSummaryTitle(record.format) !== null) {
+        if (this.inWindow(record.header?.timestamp ?? null, false)) this.runSummaries.add(record);
+        return;
+      }
       const assembler = this.assembler;
       const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeRequest(key))).read(record);
       if (request !== null && this.acceptOne(request)) {
