@@ -38,9 +38,11 @@ export { foldParts } from './core/explain/foldParts';
 export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   CHANGE_LABEL,
+  cutOffPerRun,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,
+  sideMissing,
   tooFewToTestText,
   UNKNOWN_LABEL,
 } from './core/compare/format';
