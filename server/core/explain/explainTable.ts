@@ -314,6 +314,9 @@ export function explainTable(report: ExplainReport): string[] {
   if (report.tail.length === 0 && report.targets.length === 0) {
     const unreadable = unreadableInputFinding(report.findings);
     if (unreadable !== undefined) out.push(unreadable.message, '');
+    // What the log holds instead of requests, and where it is read: said here, as no findings follow.
+    for (const f of report.findings)
+      if (f.code === 'legacy-stats-format' || f.code === 'engine-stats-only') out.push(f.message, '');
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }
