@@ -11,6 +11,7 @@ import { AnalysisJsonWriter } from '../core/report/jsonStream';
 import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
 import { legacyStatsNote } from '../core/analysis/legacyStats';
+import { runSummaryCsvNote } from '../core/analysis/runSummaries';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
@@ -385,6 +386,8 @@ export async function analyzeStream(
     const snapshot = analysis.snapshot();
     const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests, snapshot.unmergedSummaryBlocks);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
+    if (snapshot.runSummaries !== null)
+      process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(`stage-lens analyze: ${engineOnly.message}\n`);
     read = { analysis, empty, unreadable };

@@ -8,6 +8,7 @@ import type { LegacyDictRecord } from '../records';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { isSafeKey } from '../log/strings';
 import type { RunSummaries, RunSummary } from './types';
+import { countOf } from '../numberText';
 
 /** Summaries kept (the latest); the others are counted. */
 export const MAX_RUN_SUMMARIES = 20;
@@ -46,4 +47,11 @@ export class RunSummaryCollector {
   summaries(): RunSummaries | null {
     return this.count === 0 ? null : { count: this.count, kept: [...this.kept] };
   }
+}
+
+/** One line for the CSV, which has a row per request and stage only: what the summaries are and where they are shown. */
+export function runSummaryCsvNote(summaries: RunSummaries): string {
+  const latest = summaries.kept[summaries.kept.length - 1];
+  const what = latest === undefined ? '' : ` (the latest: ${latest.title}, line ${latest.line})`;
+  return `the input has ${countOf(summaries.count, 'run summary', 'run summaries')}${what}: the run's totals, no request's, so no CSV row; --format table shows the latest as printed, --format json the latest ${summaries.kept.length} (runSummaries)`;
 }
