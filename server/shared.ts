@@ -38,9 +38,11 @@ export { foldParts } from './core/explain/foldParts';
 export { coldTailText, ttftWaitText } from './core/explain/tailCauses';
 export {
   CHANGE_LABEL,
+  cutOffPerRun,
   findingText,
   histogramNoDiffText,
   histogramSeriesText,
+  sideMissing,
   tooFewToTestText,
   UNKNOWN_LABEL,
 } from './core/compare/format';
@@ -60,7 +62,7 @@ export {
   partLabel,
   targetLabel,
 } from './core/explain/explainTable';
-export { additiveTail, overlapText } from './core/explain/overlapApart';
+export { additiveTail, overlapText, QUEUED_HOLDS_WAIT } from './core/explain/overlapApart';
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
 export { countOf, durationText } from './core/numberText';
 export { sentenceCase } from './core/sentenceCase';

@@ -38,6 +38,8 @@ export interface ExplainInput {
   readonly scrapeChecks?: readonly string[];
   /** The input had no byte at all (an empty file, stdin or session): nothing was read. */
   readonly empty: boolean;
+  /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
+  readonly overallSummaryTables: number;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -84,6 +86,7 @@ class LogExplainReader {
       stageOutputs: this.analysis.stageOutputEvidence(),
       empty: this.bytes === 0,
       servedModel: this.analysis.servedModel(),
+      overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
     };
   }
 }
@@ -99,6 +102,7 @@ function scrapeInput(text: string): ExplainInput {
     stageOutputs: [],
     scrapeChecks: scrapeChecksDone(exposition),
     empty: text.length === 0,
+    overallSummaryTables: 0,
   };
 }
 

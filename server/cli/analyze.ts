@@ -12,6 +12,7 @@ import type { JsonLayout } from '../core/report/jsonChunks';
 import { CsvWriter } from '../core/report/csvReport';
 import { legacyStatsNote } from '../core/analysis/legacyStats';
 import { RepeatTally } from '../core/analysis/requestRepeats';
+import { runSummaryCsvNote } from '../core/analysis/runSummaries';
 import { TABLE_SUMMARY_FIELDS, tableReport } from '../core/report/tableReport';
 import { traceChunks } from '../core/report/trace';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
@@ -388,8 +389,10 @@ export async function analyzeStream(
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
-    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests);
+    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests, snapshot.unmergedSummaryBlocks);
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
+    if (snapshot.runSummaries !== null)
+      process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));
     const engineOnly = snapshot.findings.find((f) => f.code === 'engine-stats-only');
     if (engineOnly !== undefined) process.stderr.write(terminalText(`stage-lens analyze: ${engineOnly.message}\n`));
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.

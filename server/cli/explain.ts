@@ -138,6 +138,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
         stageOutputs: input.stageOutputs,
         servedModel: input.servedModel ?? null,
+        overallSummaryTables: input.overallSummaryTables,
       },
       input.gauges,
       input.findings,

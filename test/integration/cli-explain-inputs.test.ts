@@ -74,3 +74,43 @@ test('explain of a log of one request says there is no tail to explain, in the t
   assert.deepEqual(report.oneRequest, [{ target: 'e2e', requestId: '(untitled)', valueMs: 41299.133 }]);
   assert.deepEqual(report.unsupportedTargets, []);
 });
+
+test('explain with no target says what the log holds instead: older or unmerged stats dicts, engine lines', () => {
+  const dicts = cli(['explain', path.join(REAL, '14-issue533-legacy-summary-dict.log')]);
+  assert.equal(dicts.status, 0, dicts.stderr);
+  assert.match(
+    dicts.stdout,
+    /\n\nThe log has 1 stats dict in vLLM-Omni's format before February 2026 .* For a phase split, .*\n\nNo target to explain: /,
+  );
+  const block = cli(['explain', path.join(REAL, '12-pr3069-unmerged-omni-metrics-summary.log')]);
+  assert.match(
+    block.stdout,
+    /\n\nThe log has 1 "Omni Metrics Summary" block, the layout of vLLM-Omni PR #3069, .*\n\nNo target/,
+  );
+  const engines = cli(['explain', path.join(REAL, '09-pr517-vllm-loggers-ansi-prefix.log')]);
+  assert.match(
+    engines.stdout,
+    /\n\nThe log has 4 vLLM engine stats lines .* `stage-lens explain --format json` reads them for load over time .*\n\nNo target/,
+  );
+});
+
+test('explain of a log of [Overall Summary] tables alone says what they are and where they are shown', () => {
+  const r = cli(['explain', path.join(REAL, '02-pr891-overall-apiserver-prefix.log')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /\n\nThe log has 1 \[Overall Summary\] table and no per-request stage table: it prints run totals, not any request's times, so there is no tail to explain; `stage-lens analyze` shows it as printed\. For per-request times, restart the server with VLLM_LOGGING_LEVEL=DEBUG .*\n\nNo target to explain: /,
+  );
+  const json = JSON.parse(
+    cli(['explain', path.join(REAL, '02-pr891-overall-apiserver-prefix.log'), '--format', 'json']).stdout,
+  ) as ExplainReport;
+  assert.equal(json.overallSummaryTables, 1);
+  // A log with per-request tables has no such count.
+  const tables = cli([
+    'explain',
+    path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log'),
+    '--format',
+    'json',
+  ]);
+  assert.equal((JSON.parse(tables.stdout) as ExplainReport).overallSummaryTables, undefined);
+});

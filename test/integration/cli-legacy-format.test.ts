@@ -131,7 +131,20 @@ test('--format csv: a row per stage with its values and the split not measured, 
   );
   assert.equal(
     out.stderr,
-    `stage-lens analyze: the input has 14 stats dicts in vLLM-Omni's format before February 2026: 1 request read from them, with no phase split (that format prints none: the split columns are empty); ${FIX}\n`,
+    `stage-lens analyze: the input has 14 stats dicts in vLLM-Omni's format before February 2026: 1 request read from them, with no phase split (that format prints none: the split columns are empty); ${FIX}\n` +
+      "stage-lens analyze: the input has 1 run summary (the latest: omni.py's [Summary] dict (vLLM-Omni before February 2026), line 108): the run's totals, no request's, so no CSV row; --format table shows the latest as printed, --format json the latest 1 (runSummaries)\n",
+  );
+  // A summary dict alone: no row, and the stderr says where its totals are.
+  const summaryOnly = cli([
+    'analyze',
+    path.join(ROOT, 'test', 'fixtures', 'real-logs', '14-issue533-legacy-summary-dict.log'),
+    '--format',
+    'csv',
+  ]);
+  assert.equal(summaryOnly.stdout.trim().split('\n').length, 1);
+  assert.match(
+    summaryOnly.stderr,
+    /\nstage-lens analyze: the input has 1 run summary \(the latest: the single-line summary dict \(vLLM-Omni, December 2025\), line 2\): the run's totals, no request's, so no CSV row; --format table shows the latest as printed/,
   );
   // Empty stdin is said to be empty (no legacy-format note), and nothing was read: exit 2.
   const empty = cli(['analyze', '-', '--format', 'csv'], '');

@@ -902,7 +902,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     // The codec's wait for the talker is shown apart: the residual is no longer −99%.
     assert.match(
       (await side.page.getByTestId('tail-overlap-note').textContent()) ?? '',
-      /^stage 1 · code2wav (input wait|queued) \(\+[\d.]+ ms\) is the wait for its input from the stages upstream/,
+      /^stage 1 · code2wav (input wait \(\+[\d.]+ ms\) is|queued \(\+[\d.]+ ms\) holds) the wait for its input from the stages upstream/,
     );
   });
 });

@@ -49,7 +49,7 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.match(table, /^residual +−0\.28 ms +−1\.42 ms$/m);
   assert.match(
     table,
-    /^ {2}baseline, apart: stage 1 · code2wav queued \(\+31\.3 ms\) is the wait for its input from the stages upstream/m,
+    /^ {2}baseline, apart: stage 1 · code2wav queued \(\+31\.3 ms\) holds the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream; a queued time the log does not split \(no vllm_input_wait_ms \/ vllm_ready_queued_ms\) also holds any wait for a scheduling slot after the input came, which cannot be told apart from it\./m,
   );
   // The candidate's codec ran alongside the talker (async chunk): its four parts apart together.
   assert.match(

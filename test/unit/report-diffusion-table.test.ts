@@ -32,8 +32,36 @@ test('a diffusion stage that prints _s timings: each in ms, p50/p90/p99, its col
     '0      2  p50       14.00        8,431             172.2        2.000        93.00',
     '          p90       14.00        8,431             172.2        2.000        93.00',
     '          p99       14.00        8,431             172.2        2.000        93.00',
+    // Stage 0 of the other request is a talker: its n counts it, its columns do not.
+    '  (0: every column 1 of 2 requests printed a value; the others printed none (not measured, or a 0 the table hid with its all-zero row): left out, not counted as 0)',
   ]);
   assert.match(lines[0] ?? '', /never add them up/);
+});
+
+test('a column printed by fewer requests than the stage has says over how many, not as 0s', () => {
+  const analysis = new StreamAnalysis({ summaryFields: TABLE_SUMMARY_FIELDS });
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(olderGlmImageLog()));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const snapshot = analysis.snapshot();
+  const stage = snapshot.stages.find((s) => s.stageKey === '1');
+  assert.ok(stage !== undefined);
+  const lines = block(tableReport(snapshot, { source: 'x', stageRoles: { '0': 'AR', '1': 'diffusion' } }));
+  // Every count the note gives is the number of requests that printed that row, of the stage's n.
+  const counts = (['scheduler_queue_wait_ms', 'output_ready_wait_time_ms'] as const).map(
+    (f) => stage.fields[f]?.count ?? 0,
+  );
+  assert.ok(
+    counts.every((c) => c > 0 && c < stage.requestCount),
+    `${counts.join()} of ${stage.requestCount}`,
+  );
+  assert.ok(
+    lines.includes(
+      `  (1 · diffusion: queue wait ${counts[0]}, output wait ${counts[1]} of ${stage.requestCount} requests printed a value; the others printed none (not measured, or a 0 the table hid with its all-zero row): left out, not counted as 0)`,
+    ),
+    lines.join('\n'),
+  );
 });
 
 test("AR -> diffusion (GLM-Image): the diffusion stage's row, not the AR stage's, with the fields analyze's table summarizes", () => {

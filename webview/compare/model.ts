@@ -16,9 +16,11 @@ import {
   changeKind,
   changeText,
   countOf,
+  cutOffPerRun,
   findingText,
   histogramSeriesText,
   sentenceCase,
+  sideMissing,
   stageLabel,
   UNKNOWN_LABEL,
   verdictShort,
@@ -149,28 +151,30 @@ function cell(report: ComparisonReport, m: MetricComparison, q: QuantileComparis
   };
 }
 
-function missingText(side: SideStats): string {
-  if (side.requests === 0) return 'did not run';
+/** `cutOff`: the run's requests whose stats were cut off, so a scope with no request may be in the part not read. */
+function missingText(side: SideStats, cutOff: number): string {
+  if (side.requests === 0) return sideMissing(side, cutOff);
   const parts = (Object.keys(UNKNOWN_LABEL) as UnknownReason[])
     .filter((k) => (side.unknown[k] ?? 0) > 0)
     .map((k) => `${side.unknown[k]} ${UNKNOWN_LABEL[k]}`);
   return `0 of ${side.requests} measured${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`;
 }
 
-function oneSided(m: MetricComparison): OneSided {
+function oneSided(m: MetricComparison, cutOff: { readonly baseline: number; readonly candidate: number }): OneSided {
   const missing = m.status === 'baselineOnly' ? m.candidate : m.baseline;
+  const missingCut = m.status === 'baselineOnly' ? cutOff.candidate : cutOff.baseline;
   // An INFO-level log printed no table for it: not measured, not the hidden-row style (zero or not measured).
   const state =
-    (missing.unknown.notRecorded ?? 0) > 0
+    (missing.unknown.notRecorded ?? 0) > 0 || (missing.requests === 0 && missingCut > 0)
       ? 'notRecorded'
       : (missing.unknown.notMeasured ?? 0) > 0 || (missing.unknown.noStageTable ?? 0) > 0
         ? 'notMeasured'
         : 'hidden';
   const text =
     m.status === 'baselineOnly'
-      ? `measured in the baseline only; candidate: ${missingText(m.candidate)}`
+      ? `measured in the baseline only; candidate: ${missingText(m.candidate, cutOff.candidate)}`
       : m.status === 'candidateOnly'
-        ? `measured in the candidate only; baseline: ${missingText(m.baseline)}`
+        ? `measured in the candidate only; baseline: ${missingText(m.baseline, cutOff.baseline)}`
         : `measured in neither run`;
   return { text, state };
 }
@@ -192,7 +196,7 @@ function row(report: ComparisonReport, m: MetricComparison): MetricRow {
     source: info.source,
     counts: `${m.baseline.measured} / ${m.candidate.measured}`,
     cells: compared ? m.quantiles.map((q) => cell(report, m, q)) : null,
-    oneSided: compared ? null : oneSided(m),
+    oneSided: compared ? null : oneSided(m, cutOffPerRun(report)),
     rank,
     rankBeyond: m.rankTest?.beyondNoise === true,
   };

@@ -10,6 +10,7 @@ import {
   foldParts,
   overlapText,
   partLabel,
+  QUEUED_HOLDS_WAIT,
   sentenceCase,
   stageLabel,
   targetLabel,
@@ -139,7 +140,9 @@ export function tailRows(
     const median = medianContributionText(part, t.target, stageNames);
     const why =
       because === 'inputWait'
-        ? 'It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream'
+        ? part.phase === 'queued'
+          ? `It holds the wait for its input from the stages upstream, the same time as their parts above seen from downstream (${QUEUED_HOLDS_WAIT})`
+          : 'It is the wait for its input from the stages upstream, the same time as their parts above seen from downstream'
         : ofMs !== undefined
           ? `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce) and went on after them: this much of its ${signedMs(ofMs)} lies within their time, the same time seen from downstream; the rest is its own, above`
           : `${stageText(part.stageKey, stageNames)} ran alongside the stages upstream (async chunk feeds it as they produce): its time lies within theirs, the same time seen from downstream`;

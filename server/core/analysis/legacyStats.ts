@@ -19,10 +19,37 @@ function whatWasRead(legacyRequests: number): string {
 }
 
 /**
- * The finding for `dicts` legacy stats dicts, which gave `legacyRequests` of the log's `requests`
- * requests; null without dicts. A warning when no request has a phase split.
+ * The "Omni Metrics Summary" blocks of vllm-omni#3069 are read as dicts too, but they are no
+ * older format: that pull request was closed unmerged, so only a server built from its branch
+ * prints them. They are said apart, so neither kind is called the other.
  */
-export function legacyStatsFinding(dicts: number, legacyRequests: number, requests: number): Finding | null {
+function unmergedText(blocks: number): string {
+  return `${countOf(blocks, '"Omni Metrics Summary" block')}, the layout of vLLM-Omni PR #3069, which was closed unmerged (only a server built from that branch prints it): run totals, no request and no queued / prefill / decode / TTFT split`;
+}
+
+/** What the log holds: `dicts` stats dicts, `unmerged` of them PR #3069 blocks; `legacyRequests` requests read from them. */
+function holdings(dicts: number, unmerged: number, legacyRequests: number): string {
+  const older = dicts - unmerged;
+  const parts: string[] = [];
+  if (older > 0)
+    parts.push(
+      `${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}`,
+    );
+  if (unmerged > 0) parts.push(unmergedText(unmerged));
+  return parts.join('; and ');
+}
+
+/**
+ * The finding for `dicts` legacy stats dicts (`unmerged` of them PR #3069 blocks), which gave
+ * `legacyRequests` of the log's `requests` requests; null without dicts. A warning when no
+ * request has a phase split.
+ */
+export function legacyStatsFinding(
+  dicts: number,
+  legacyRequests: number,
+  requests: number,
+  unmerged = 0,
+): Finding | null {
   if (dicts === 0) return null;
   return {
     code: 'legacy-stats-format',
@@ -30,16 +57,20 @@ export function legacyStatsFinding(dicts: number, legacyRequests: number, reques
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The log has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}. For a phase split, ${LEGACY_STATS_FIX}.`,
+    message: `The log has ${holdings(dicts, unmerged, legacyRequests)}. For a phase split, ${LEGACY_STATS_FIX}.`,
   };
 }
 
 /** One line for outputs without findings (the CSV); null when the log had no dicts. */
-export function legacyStatsNote(dicts: number, legacyRequests: number): string | null {
+export function legacyStatsNote(dicts: number, legacyRequests: number, unmerged = 0): string | null {
   if (dicts === 0) return null;
+  const older = dicts - unmerged;
   const read =
     legacyRequests === 0
       ? 'no request_level_metrics dict, so no request'
       : `${countOf(legacyRequests, 'request')} read from them, with no phase split (that format prints none: the split columns are empty)`;
-  return `the input has ${countOf(dicts, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}; ${LEGACY_STATS_FIX}`;
+  const parts: string[] = [];
+  if (older > 0) parts.push(`${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}`);
+  if (unmerged > 0) parts.push(unmergedText(unmerged));
+  return `the input has ${parts.join('; and ')}; ${LEGACY_STATS_FIX}`;
 }

@@ -18,6 +18,8 @@ import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
 import { LegacyRequestReader } from './legacyRequests';
+import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
+import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
 import type {
   AnalyzedRequest,
@@ -26,6 +28,7 @@ import type {
   Finding,
   FindingCode,
   OverallSummaries,
+  RunSummaries,
   StageSummary,
   TablesMissing,
 } from './types';
@@ -62,6 +65,10 @@ export interface AnalysisSnapshot {
   readonly legacyRecords: number;
   /** Requests read from request_level_metrics dicts of that format (no phase split). */
   readonly legacyRequests: number;
+  /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
+  readonly unmergedSummaryBlocks: number;
+  /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
+  readonly runSummaries: RunSummaries | null;
 }
 
 /** What a window left out (StreamAnalysis.windowCounts). */
@@ -157,8 +164,11 @@ export class StreamAnalysis {
   private servedModelName: string | null = null;
   private legacyCount = 0;
   private legacyRequestCount = 0;
+  /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
+  private unmergedCount = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
   private legacy: LegacyRequestReader | null = null;
+  private readonly runSummaries = new RunSummaryCollector();
   private coldCount = 0;
   private accepted = 0;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
@@ -261,7 +271,7 @@ export class StreamAnalysis {
   }
 
   private legacyFindings(): Finding[] {
-    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted);
+    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted, this.unmergedCount);
     return f === null ? [] : [f];
   }
 
@@ -306,6 +316,8 @@ export class StreamAnalysis {
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
+      unmergedSummaryBlocks: this.unmergedCount,
+      runSummaries: this.runSummaries.summaries(),
     };
   }
 
@@ -329,6 +341,12 @@ export class StreamAnalysis {
     } else if (record.kind === 'legacyDict') {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
+      if (record.format === METRICS_SUMMARY_FORMAT) this.unmergedCount += 1;
+      // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
+      if (runSummaryTitle(record.format) !== null) {
+        if (this.inWindow(record.header?.timestamp ?? null, false)) this.runSummaries.add(record);
+        return;
+      }
       const assembler = this.assembler;
       const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
         record,

@@ -238,6 +238,27 @@ export interface OverallFieldStates {
 }
 
 /**
+ * A run-level summary printed as a dict or block (runSummaries.ts): its numbers as printed,
+ * flattened with dotted keys (`stages.0.total_time_ms`); they are the run's, never a request's.
+ */
+export interface RunSummary {
+  /** The parser's format name (LegacyDictRecord.format). */
+  readonly format: string;
+  /** What a person calls it ("omni.py's [Summary] dict (vLLM-Omni before February 2026)"). */
+  readonly title: string;
+  readonly line: number;
+  /** False when the input ended or broke inside it: the values after the cut are unknown. */
+  readonly complete: boolean;
+  readonly values: Readonly<Record<string, number>>;
+}
+
+/** The run summaries read: how many, and the latest MAX_RUN_SUMMARIES in log order. */
+export interface RunSummaries {
+  readonly count: number;
+  readonly kept: readonly RunSummary[];
+}
+
+/**
  * Every [Overall Summary] table read, per field, one value per table. A table covers
  * `e2e_requests` requests (1 per served request; one per prompt offline), so its values are
  * those requests' together: nothing here is a per-request value.

@@ -15,6 +15,7 @@ import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
+import { countOf } from '../numberText';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -130,6 +131,8 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   }
   let stagesDiffer: string | null = null;
   if (baseline.samples !== null && candidate.samples !== null) {
+    const cutB = cutOffRequests(baseline.samples.findings);
+    const cutC = cutOffRequests(candidate.samples.findings);
     const bScopes = baseline.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     const cScopes = candidate.samples.scopes.map((s) => s.scope).filter((s) => s !== REQUEST_SCOPE);
     for (const [what, edges] of [
@@ -140,12 +143,19 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
       const c = new Set(cScopes.filter((s) => s.includes('->') === edges));
       const onlyB = [...b].filter((s) => !c.has(s));
       const onlyC = [...c].filter((s) => !b.has(s));
+      // A run whose stats were cut off (an excerpt, an interrupted write) may hold the stages it lacks in the part not read.
+      const lacking = cutOffLacking(onlyC.length > 0 ? cutB : 0, onlyB.length > 0 ? cutC : 0);
       if (!edges && b.size > 0 && c.size > 0 && onlyB.length + onlyC.length > 0) {
-        stagesDiffer = `The runs have different stages (baseline ${[...b].join(', ')}; candidate ${[...c].join(', ')}): not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`;
+        const stages = `The runs have different stages (baseline ${[...b].join(', ')}; candidate ${[...c].join(', ')})`;
+        stagesDiffer =
+          lacking === null
+            ? `${stages}: not the same pipeline or deploy config, so a stage of one is not the same stage of the other. Rows are matched by stage id only.`
+            : `${stages}, but ${lacking}: a stage a run lacks may be in the part not read, so this is no evidence of two pipelines. Rows are matched by stage id only.`;
         notes.unshift(stagesDiffer);
       }
-      if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${edges ? 'named' : 'ran'} only in the baseline.`);
-      if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${edges ? 'named' : 'ran'} only in the candidate.`);
+      const verb = edges ? 'named' : lacking === null ? 'ran' : 'read';
+      if (onlyB.length > 0) notes.push(`${what} ${onlyB.join(', ')} ${verb} only in the baseline.`);
+      if (onlyC.length > 0) notes.push(`${what} ${onlyC.join(', ')} ${verb} only in the candidate.`);
     }
     if (baseline.samples.coldExcluded) {
       notes.push(
@@ -261,4 +271,19 @@ function comparedRoles(
       .join();
   if (baseline.samples !== null && candidate.samples !== null && stageIds(baseline) !== stageIds(candidate)) return {};
   return bText !== '' ? fitting(b, candidate) : fitting(c, baseline);
+}
+
+/** Requests of a run whose stats were cut off (the truncated-record finding): their unread part may hold stages. */
+export function cutOffRequests(findings: readonly { readonly code: string; readonly requestCount: number }[]): number {
+  return findings.find((f) => f.code === 'truncated-record')?.requestCount ?? 0;
+}
+
+/** "the baseline has 1 request whose stats were cut off", for the runs lacking a stage the other has; null when neither was cut. */
+function cutOffLacking(baseline: number, candidate: number): string | null {
+  const cut = 'whose stats were cut off (truncated-record)';
+  if (baseline > 0 && candidate > 0)
+    return `the baseline has ${countOf(baseline, 'request')} and the candidate ${countOf(candidate, 'request')} ${cut}`;
+  if (baseline > 0) return `the baseline has ${countOf(baseline, 'request')} ${cut}`;
+  if (candidate > 0) return `the candidate has ${countOf(candidate, 'request')} ${cut}`;
+  return null;
 }

@@ -96,18 +96,36 @@ export function tooFewToTestText(report: Pick<ComparisonReport, 'metrics' | 'met
   );
 }
 
-/** Why one side has no number: "0 of 60 measured: 60 not recorded". */
-export function sideMissing(side: SideStats): string {
+/**
+ * Why one side has no number: "0 of 60 measured: 60 not recorded". A scope with no request
+ * did not run, unless `cutOff` of the run's requests had their stats cut off: the scope may be
+ * in the part not read.
+ */
+export function sideMissing(side: SideStats, cutOff = 0): string {
   const why = unknownText(side.unknown);
-  if (side.requests === 0) return 'did not run';
+  if (side.requests === 0)
+    return cutOff > 0
+      ? `not read: ${countOf(cutOff, 'request')} had ${cutOff === 1 ? 'its' : 'their'} stats cut off (truncated-record), so whether it ran is unknown`
+      : 'did not run';
   return `none of ${side.requests} measured${why === '' ? '' : `: ${why}`}`;
 }
 
-/** One sentence for a metric measured in one run only. */
-export function oneSidedText(m: MetricComparison): string {
-  if (m.status === 'baselineOnly') return `measured in the baseline only (candidate: ${sideMissing(m.candidate)})`;
-  if (m.status === 'candidateOnly') return `measured in the candidate only (baseline: ${sideMissing(m.baseline)})`;
-  return `measured in neither run (baseline: ${sideMissing(m.baseline)}; candidate: ${sideMissing(m.candidate)})`;
+/** Requests per run whose stats were cut off (the truncated-record finding in the findings diff). */
+export function cutOffPerRun(report: ComparisonReport): { readonly baseline: number; readonly candidate: number } {
+  const f = report.findings.find((x) => x.code === 'truncated-record');
+  return { baseline: f?.baselineRequests ?? 0, candidate: f?.candidateRequests ?? 0 };
+}
+
+/** One sentence for a metric measured in one run only; `cutOff`: cutOffPerRun of the report. */
+export function oneSidedText(
+  m: MetricComparison,
+  cutOff: { readonly baseline: number; readonly candidate: number } = { baseline: 0, candidate: 0 },
+): string {
+  const b = sideMissing(m.baseline, cutOff.baseline);
+  const c = sideMissing(m.candidate, cutOff.candidate);
+  if (m.status === 'baselineOnly') return `measured in the baseline only (candidate: ${c})`;
+  if (m.status === 'candidateOnly') return `measured in the candidate only (baseline: ${b})`;
+  return `measured in neither run (baseline: ${b}; candidate: ${c})`;
 }
 
 export function runText(run: RunSummary): string {

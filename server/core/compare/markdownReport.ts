@@ -16,6 +16,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  cutOffPerRun,
   runText,
   scopeLabel,
   signedMs,
@@ -137,7 +138,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       out.push('**Measured in one run only** (not a difference):', '');
       for (const m of oneSided)
         out.push(
-          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m))}`,
+          `- ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} ${metricLabel(m)}: ${escapeMarkdown(oneSidedText(m, cutOffPerRun(report)))}`,
         );
       out.push('');
     }
@@ -162,7 +163,7 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
       const cells =
         m.status === 'compared'
           ? m.quantiles.map((q) => quantileCell(m, q))
-          : [escapeMarkdown(oneSidedText(m)), '', ''];
+          : [escapeMarkdown(oneSidedText(m, cutOffPerRun(report))), '', ''];
       out.push(
         `| ${escapeMarkdown(scopeLabel(m.scope, report.stageRoles))} | ${metricLabel(m)} | ${countsText(m)} | ${cells.join(' | ')} | ${rankCell(m)} |`,
       );

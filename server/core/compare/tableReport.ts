@@ -14,6 +14,7 @@ import {
   histogramQuantileText,
   metricLabel,
   oneSidedText,
+  cutOffPerRun,
   runText,
   scopeCell,
   scopeLabel,
@@ -153,7 +154,9 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     if (oneSided.length > 0) {
       out.push('', 'Measured in one run only (not a difference):');
       for (const m of oneSided)
-        out.push(`  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m)}`);
+        out.push(
+          `  ${scopeLabel(m.scope, report.stageRoles)} ${metricLabel(m)}: ${oneSidedText(m, cutOffPerRun(report))}`,
+        );
     }
     const neither = report.metrics.length - shown.length;
     if (neither > 0) out.push(`(${countOf(neither, 'metric')} measured in neither run not shown; see --format json)`);

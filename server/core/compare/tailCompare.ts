@@ -6,7 +6,7 @@
 // request alone measured the target has no tail (targetTails, as explain): that side is said
 // with its request and value, and only the other run's tail is drawn.
 import { ExplainIndex } from '../explain/explainIndex';
-import { partLabel, targetLabel } from '../explain/explainTable';
+import { partLabel, phaseWord, targetLabel } from '../explain/explainTable';
 import { mainTargetOf } from '../explain/mainTarget';
 import { additiveTail } from '../explain/overlapApart';
 import { targetTails } from '../explain/targetTails';
@@ -14,6 +14,7 @@ import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/t
 import type { AnalyzedRequest } from '../analysis/types';
 import type { RunTails, TailComparison } from './types';
 import { signedDurationText as ms } from '../numberText';
+import { stageLabel } from '../stageRoles';
 
 /** Collects a run's requests into an explain index; the tails are computed at the end. */
 export class RunTailsBuilder {
@@ -75,6 +76,15 @@ export function tailSentence(
   const excess = `(${ms(baseline.excessMs)} → ${ms(candidate.excessMs)} over the median)`;
   if (b.key === c.key)
     return `${what} stayed in ${partLabel(b, oneOutput, roles)}: ${ms(b.excessMs)} → ${ms(c.excessMs)} ${excess}.`;
+  // One stage in both runs, one of which prints no split of its gen time: the other run's phase
+  // may lie inside that unsplit time, so the words cannot say the excess moved between them.
+  const unsplit = b.withUnmeasuredPhases === true ? 'baseline' : c.withUnmeasuredPhases === true ? 'candidate' : null;
+  if (unsplit !== null && b.stageKey !== null && b.stageKey === c.stageKey)
+    return (
+      `${what} lies in ${stageLabel(b.stageKey, roles)} in both runs: its ${phaseWord(b, oneOutput)} in the baseline (${ms(b.excessMs)}), ` +
+      `its ${phaseWord(c, oneOutput)} in the candidate (${ms(c.excessMs)}) ${excess}; the ${unsplit} does not split that stage's gen time, ` +
+      'so this is no move from one phase to another.'
+    );
   return `${what} moved from ${partLabel(b, oneOutput, roles)} (${ms(b.excessMs)}) to ${partLabel(c, oneOutput, roles)} (${ms(c.excessMs)}) ${excess}.`;
 }
 

@@ -54,6 +54,8 @@ export interface ExplainOptions {
   readonly stageOutputs?: readonly StageOutput[];
   /** The model the log says it serves: the stage roles come from its pipeline first (stageRolesOfLog). */
   readonly servedModel?: string | null;
+  /** [Overall Summary] tables of a log without per-request stage tables: said where nothing can be explained. */
+  readonly overallSummaryTables?: number;
 }
 
 export interface ExplainReport {
@@ -89,6 +91,8 @@ export interface ExplainReport {
   /** Stage id -> role ("0" -> "talker") of the pipeline the source names; {} for another, or where its stages contradict it. */
   readonly stageRoles: Readonly<Record<string, string>>;
   readonly findings: readonly Finding[];
+  /** [Overall Summary] tables read where the log has no per-request stage table (run totals, nothing to explain); absent when none. */
+  readonly overallSummaryTables?: number;
 }
 
 /** Engine-line series as gauges of the over-time series (KV usage already in percent). */
@@ -168,6 +172,7 @@ export function explainReport(
     oneOutputStages: index.oneOutputStages(),
     stageRoles: roles,
     findings,
+    ...((options.overallSummaryTables ?? 0) > 0 ? { overallSummaryTables: options.overallSummaryTables } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 // slow with their mean excess and share, the residual; the load at arrival of the first
 // target's tail; the cost per token; the findings that say which numbers not to trust.
 import { countOf } from '../numberText';
+import { STATS_TABLES_FIX } from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
@@ -314,6 +315,19 @@ export function explainTable(report: ExplainReport): string[] {
   if (report.tail.length === 0 && report.targets.length === 0) {
     const unreadable = unreadableInputFinding(report.findings);
     if (unreadable !== undefined) out.push(unreadable.message, '');
+    // What the log holds instead of requests, and where it is read: said here, as no findings follow.
+    for (const f of report.findings)
+      if (f.code === 'legacy-stats-format' || f.code === 'engine-stats-only') out.push(f.message, '');
+    const overall = report.overallSummaryTables ?? 0;
+    if (overall > 0) {
+      const one = overall === 1;
+      out.push(
+        `The log has ${countOf(overall, '[Overall Summary] table')} and no per-request stage table: ${one ? 'it prints' : 'they print'} run totals, ` +
+          `not any request's times, so there is no tail to explain; \`stage-lens analyze\` shows ${one ? 'it' : 'them'} as printed. ` +
+          `For per-request times, ${STATS_TABLES_FIX}.`,
+        '',
+      );
+    }
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }

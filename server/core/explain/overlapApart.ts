@@ -191,6 +191,13 @@ function withExcess(p: TailPart, excessMs: number, targetExcessMs: number): Tail
   return { ...p, excessMs, share: Math.abs(targetExcessMs) < 1e-9 ? null : excessMs / targetExcessMs };
 }
 
+/**
+ * Said of a downstream queued time set apart as the input wait it holds: without the printed
+ * split it also holds the wait for a scheduling slot once the input was there (seed 001).
+ */
+export const QUEUED_HOLDS_WAIT =
+  'a queued time the log does not split (no vllm_input_wait_ms / vllm_ready_queued_ms) also holds any wait for a scheduling slot after the input came, which cannot be told apart from it';
+
 /** How a consumer names a part, a stage and a signed duration. */
 export interface OverlapWords {
   part(p: TailPart): string;
@@ -206,13 +213,15 @@ export function overlapText(apart: readonly ApartPart[], words: OverlapWords): s
   const clauses: string[] = [];
   const waits = apart.filter((a) => a.because === 'inputWait').map((a) => a.part);
   const named = waits.map((p) => `${words.part(p)} (${words.signed(p.excessMs)})`);
+  // A queued time the log does not split holds the input wait and the wait for a slot: not all of it is the first.
+  const unsplit = waits.some((p) => p.phase === 'queued') ? `; ${QUEUED_HOLDS_WAIT}` : '';
   if (named.length === 1)
     clauses.push(
-      `${named[0]} is the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream`,
+      `${named[0]} ${waits[0]?.phase === 'queued' ? 'holds' : 'is'} the wait for its input from the stages upstream: it runs while their parts do, the same time seen from downstream${unsplit}`,
     );
   else if (named.length > 1)
     clauses.push(
-      `${named.slice(0, -1).join(', ')} and ${named.at(-1)} are each a stage's wait for its input from the stages upstream: each runs while their parts do, the same time seen from downstream`,
+      `${named.slice(0, -1).join(', ')} and ${named.at(-1)} are each a stage's wait for its input from the stages upstream: each runs while their parts do, the same time seen from downstream${unsplit}`,
     );
   const stages = new Map<string, TailPart[]>();
   for (const { part, because, ofMs } of apart) {

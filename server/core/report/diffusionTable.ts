@@ -91,6 +91,20 @@ export function diffusionLines(
     'Diffusion stage timings, ms (its own work, which the phase split does not measure; over measured values; they overlap: engine exec holds the forward passes and the VAE decode, so never add them up; "-" = not printed)',
     ...textTable(['stage', 'n', '', ...columns.map(([, title]) => title)], rows),
   ];
+  // The n column counts the stage's requests; a column is over those that printed a value for it.
+  for (const s of diffusion) {
+    const counts = columns.map(([name, title]) => {
+      const t = timingMs(s, name);
+      return { title, count: t === null ? 0 : (s.fields[t.field]?.count ?? 0) };
+    });
+    const fewer = counts.filter((c) => c.count > 0 && c.count < s.requestCount);
+    if (fewer.length === 0) continue;
+    const same = fewer.length === counts.length && fewer.every((c) => c.count === fewer[0]?.count);
+    const which = same ? `every column ${fewer[0]?.count}` : fewer.map((c) => `${c.title} ${c.count}`).join(', ');
+    out.push(
+      `  (${stageCell(s.stageKey, roles)}: ${which} of ${s.requestCount} requests printed a value; the others printed none (not measured, or a 0 the table hid with its all-zero row): left out, not counted as 0)`,
+    );
+  }
   const legacy = diffusion.filter((s) => s.stageId !== null && legacyZeros.has(s.stageId));
   if (legacy.length > 0)
     out.push(

@@ -17,6 +17,7 @@ import type {
   FieldNotRecordedCounts,
   OverallFieldStates,
   OverallSummaries,
+  RunSummaries,
   RequestTransfer,
   SplitName,
   SplitState,
@@ -176,6 +177,11 @@ export interface AnalysisJson {
   readonly legacyRecords: number;
   /** Requests read from that format's request_level_metrics dicts: values as printed, no phase split. */
   readonly legacyRequests: number;
+  /**
+   * Run-level summary dicts and blocks (omni.py [Summary], the single-line summary dict, PR #3069's
+   * "Omni Metrics Summary"): how many, and the latest 20 with their numbers as printed; null when none.
+   */
+  readonly runSummaries: RunSummaries | null;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
   /** With --since/--until only: the window (log times, null: open) and the requests it left out. */
@@ -412,6 +418,7 @@ export function analysisJsonRest(
     boots: snapshot.boots,
     legacyRecords: snapshot.legacyRecords,
     legacyRequests: snapshot.legacyRequests,
+    runSummaries: snapshot.runSummaries,
     stageRoles,
   };
 }

@@ -12,7 +12,7 @@ import { fewValuesLines } from './fewValues';
  * A value as the log prints it: times and rates (`_ms`, `_per_s`) with 3 decimals, counts
  * (`e2e_requests`, `e2e_total_tokens`) without; a percentile between two counts to 3 at most.
  */
-function asPrinted(name: string, v: number): string {
+export function asPrinted(name: string, v: number): string {
   const decimals = name.endsWith('_ms') || name.endsWith('_s') ? 3 : 0;
   return groupedNumber(toLogPrecision(v), decimals, 3);
 }

@@ -14,6 +14,7 @@ import { NO_NUMBER_WORD, noNumberState } from '../values';
 import { fewValuesLines, type CountedRow } from './fewValues';
 import { overallSummaryOnlyMessage } from '../analysis/overallSummaries';
 import { overallSummaryLines } from './overallSummaryTable';
+import { runSummaryLines } from './runSummaryTable';
 import { countOf } from '../numberText';
 import { stageCell, stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
@@ -292,6 +293,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   const diffusion = diffusionLines(snapshot.stages, roles, legacyZeros);
   if (diffusion.length > 0) out.push('', ...diffusion);
   if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
+  if (snapshot.runSummaries !== null) out.push('', ...runSummaryLines(snapshot.runSummaries));
   // Said above already: the missing tables, and legacy dicts when they are all the log has.
   const listed = (f: Finding): boolean => (f.code !== 'stage-tables-missing' || missing === null) && f !== legacySaid;
   if (snapshot.findings.some(listed)) {

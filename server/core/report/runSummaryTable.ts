@@ -1,0 +1,23 @@
+// The run-level summary dicts and blocks of a log (analysis/runSummaries.ts) in `analyze
+// --format table`: the latest one's numbers as printed, under the log's own names (dotted for
+// nested values), so a reader finds them in the log. They are the run's figures, not a request's.
+import type { RunSummaries } from '../analysis/types';
+import { textTable, withVisibleControls } from '../textTable';
+import { asPrinted } from './overallSummaryTable';
+
+export function runSummaryLines(summaries: RunSummaries): string[] {
+  const latest = summaries.kept[summaries.kept.length - 1];
+  if (latest === undefined) return [];
+  const n = summaries.count;
+  const which = n === 1 ? '' : ` (the latest of ${n}; --format json has the latest ${summaries.kept.length})`;
+  const rows: string[][] = [];
+  for (const name in latest.values) rows.push([withVisibleControls(name), asPrinted(name, latest.values[name])]);
+  const out = [
+    `From ${latest.title} at line ${latest.line}, as printed${which}: the run's figures, not any one request's (_ms fields in ms)`,
+  ];
+  if (rows.length === 0) out.push('  (no number was read from it)');
+  else out.push(...textTable(['field', 'value'], rows));
+  if (!latest.complete)
+    out.push('', 'It was cut off (see Input problems): the values after the cut are unknown, not 0.');
+  return out;
+}
