@@ -332,6 +332,8 @@ function onMessage(msg: HostToWebview): void {
         tail = null;
       }
       render();
+      // Another session starts at its top (its name, its headline), not where the last one was read.
+      if (changed) window.scrollTo(0, 0);
       break;
     }
     case 'summary': {
