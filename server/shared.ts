@@ -72,6 +72,6 @@ export { LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
-export { sessionForDeployConfig } from './core/deployConfigSession';
+export { mayShowNumbers, readsRequests, sessionForDeployConfig } from './core/deployConfigSession';
 export { downstreamQueueCaveat } from './core/metricsText/downstreamQueueTime';
 export { NO_NUMBER_WORD, noNumberState, nonFiniteText } from './core/values';

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../core/analysis/types';
+import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/fileCache';
 import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
 import { hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
@@ -104,6 +105,32 @@ export function deployConfigMismatch(deployConfig: string, logStageIds: readonly
   const file = files.load(configPath);
   if (file === undefined || isUnread(file) || !isMap(file.root)) return null;
   return stageMismatch(resolveEffectiveConfig(file, (base) => files.load(base)).root, configPath, logStageIds);
+}
+
+/** The stage ids of the log's requests (a deploy config with other stages did not serve it). */
+export function logStageIds(snapshot: Pick<AnalysisSnapshot, 'stages'>): number[] {
+  const ids: number[] = [];
+  for (const s of snapshot.stages) if (s.stageId !== null && s.replicaId === null) ids.push(s.stageId);
+  return ids;
+}
+
+/**
+ * The snapshot whose findings cite `deployConfig`'s settings, as `analyze --deploy-config`
+ * reports them; the snapshot itself when there is no config or its stages are not the log's
+ * (`mismatch`, deployConfigMismatch's answer, then stands for the whole report). Its lazy
+ * parts stay lazy: only the findings are replaced.
+ */
+export function snapshotWithDeployEvidence(
+  snapshot: AnalysisSnapshot,
+  deployConfig: string | null,
+  mismatch: string | null = deployConfig === null || snapshot.stages.length === 0
+    ? null
+    : deployConfigMismatch(deployConfig, logStageIds(snapshot)),
+): AnalysisSnapshot {
+  if (deployConfig === null || mismatch !== null) return snapshot;
+  return Object.create(snapshot, {
+    findings: { value: withDeployEvidence(snapshot.findings, deployConfig, logStageIds(snapshot)) },
+  }) as AnalysisSnapshot;
 }
 
 /** The stage ids `deployConfig` defines (base_config included), sorted; null when it cannot serve (deployConfigProblem). */

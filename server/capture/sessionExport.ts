@@ -11,6 +11,7 @@ import { traceChunks } from '../core/report/trace';
 import { stageRolesOfSession } from '../core/stageRoles';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
+import { snapshotWithDeployEvidence } from './deployEvidence';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'trace'];
 
@@ -118,7 +119,8 @@ export async function exportSession(session: Session, format: ExportFormat, path
   const live = info.kind === 'launch';
   const bytes = await writeExport(path, format, {
     requests,
-    snapshot: () => session.snapshot(),
+    // Its findings cite the session's deploy config, as the views show them and `analyze --deploy-config` prints them.
+    snapshot: () => snapshotWithDeployEvidence(session.snapshot(), info.deployConfig),
     histograms: session.histograms(),
     source: `${info.kind}: ${info.description}`,
     captureTimesMs: live ? session.requestTimes() : undefined,

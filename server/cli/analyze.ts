@@ -329,19 +329,15 @@ export async function analyzeStream(
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
-  const mismatchOf = (snapshot: AnalysisSnapshot): string | null =>
-    deployConfig === null || snapshot.stages.length === 0
-      ? null
-      : loadDeployEvidence().deployConfigMismatch(deployConfig, logStageIds(snapshot));
-  // The snapshot's lazy parts stay lazy: only its findings gain the deploy config's evidence.
+  const mismatchOf = (snapshot: AnalysisSnapshot): string | null => {
+    if (deployConfig === null || snapshot.stages.length === 0) return null;
+    const evidence = loadDeployEvidence();
+    return evidence.deployConfigMismatch(deployConfig, evidence.logStageIds(snapshot));
+  };
   const withEvidence = (snapshot: AnalysisSnapshot, mismatch: string | null): AnalysisSnapshot =>
-    deployConfig === null || mismatch !== null
+    deployConfig === null
       ? snapshot
-      : (Object.create(snapshot, {
-          findings: {
-            value: loadDeployEvidence().withDeployEvidence(snapshot.findings, deployConfig, logStageIds(snapshot)),
-          },
-        }) as AnalysisSnapshot);
+      : loadDeployEvidence().snapshotWithDeployEvidence(snapshot, deployConfig, mismatch);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
     const { analysis, histograms, speechStreams, preemptions, scrapeFindings, empty, unreadable } = await readAnalysis(
@@ -447,13 +443,6 @@ function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]):
 // (`require`: a bundle of its own in dist/, which the build marks external).
 function loadDeployEvidence(): typeof import('../capture/deployEvidence') {
   return require('../capture/deployEvidence') as typeof import('../capture/deployEvidence');
-}
-
-/** The stage ids of the log's requests (a deploy config with other stages did not serve it). */
-function logStageIds(snapshot: AnalysisSnapshot): number[] {
-  const ids: number[] = [];
-  for (const s of snapshot.stages) if (s.stageId !== null && s.replicaId === null) ids.push(s.stageId);
-  return ids;
 }
 
 interface ReadOptions {

@@ -29,7 +29,7 @@ export const isLiveSession = (s: { readonly status: string }): boolean =>
 export const readsRequests = (s: { readonly kind: string }): boolean => !NO_REQUEST_NUMBERS.has(s.kind);
 
 /** It has per-request numbers, or may still get them (live). */
-const mayShowNumbers = (s: ConfigSessionCandidate): boolean =>
+export const mayShowNumbers = (s: Pick<ConfigSessionCandidate, 'kind' | 'status' | 'requestCount'>): boolean =>
   readsRequests(s) && (isLiveSession(s) || s.requestCount > 0);
 
 function ranksAbove(a: ConfigSessionCandidate, b: ConfigSessionCandidate): boolean {

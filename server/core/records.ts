@@ -189,6 +189,8 @@ export interface ParseProblem {
   readonly compressed?: CompressedFormat;
   /** The input's first bytes are binary data, not text (binaryInput.ts). */
   readonly binary?: true;
+  /** The input is a deploy config's YAML, not a log (deployConfigInput.ts). */
+  readonly deployConfig?: true;
 }
 
 export interface ParseOutput {

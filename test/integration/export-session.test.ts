@@ -136,6 +136,34 @@ test(
   },
 );
 
+test(
+  'a log imported with its deploy config exports the findings citing the config, as the views show them and `analyze --deploy-config` prints them',
+  { timeout: 60_000 },
+  async () => {
+    const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log');
+    const yaml = path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
+    const { request, child } = await startServer();
+    const session = await sessionWith(request, 6, () => request('stageLens/import', { path: log, deployConfig: yaml }));
+    const out = path.join(storage, 'with-config.json');
+    await request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
+    const written = fs.readFileSync(out, 'utf8');
+    assert.equal(written, cli(['analyze', log, '--format', 'json', '--deploy-config', yaml]));
+    // What the side panel's findings say of this session: the config's settings, with their lines.
+    const shown = await request('stageLens/findings', { sessionId: session.id });
+    const exported = (JSON.parse(written) as { findings: { code: string; message: string }[] }).findings;
+    const cites = (m: string): boolean => /The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu\.yaml/.test(m);
+    assert.ok(
+      exported.some((f) => f.code === 'prefill-covers-decode' && cites(f.message)),
+      JSON.stringify(exported),
+    );
+    assert.deepEqual(
+      exported.filter((f) => cites(f.message)).map((f) => f.code),
+      shown.filter((f) => cites(f.message)).map((f) => f.code),
+    );
+    child.kill('SIGTERM');
+  },
+);
+
 test('a live simulator session with a /metrics scrape exports in all three formats', { timeout: 90_000 }, async () => {
   const port = await new Promise<number>((resolve) => {
     const srv = net.createServer().listen(0, '127.0.0.1', () => {

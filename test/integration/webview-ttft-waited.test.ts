@@ -1,8 +1,9 @@
 // A codec TTFT that waited for the talker's first-audio frame (the after-fix log vLLM-Omni's own
 // stats code printed: one request's codec TTFT is 4,000 ms against queued 250 + prefill 500) is
-// marked † in the side panel, the request table and the request's values, with what it means,
-// as `stage-lens analyze` marks it; no other TTFT carries the mark. Built bundles in headless
-// Chromium, fed through the language server's own query functions.
+// marked † in the side panel (its meaning said under the table), the request table and the
+// request's values, with what it means, as `stage-lens analyze` marks it; no other TTFT carries
+// the mark. Built bundles in headless Chromium, fed through the language server's own query
+// functions.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -46,6 +47,10 @@ test("the side panel marks the codec's TTFT percentiles and says on how many req
       new RegExp(`† ${MEANING.replace(/[()]/g, '\\$&')}, on 1 request\\.$`),
     );
     assert.doesNotMatch((await ttft('0').locator('.v').textContent()) ?? '', /†/);
+    // Said under the table, as the CLI's table says it: the mark is not left to a hover.
+    const note = page.getByTestId('ttft-waited-note');
+    assert.equal(await note.isVisible(), true);
+    assert.equal(await note.textContent(), `† ${MEANING}.`);
   } finally {
     await view.close();
   }

@@ -34,7 +34,13 @@ import { SummaryTable } from './summaryTable';
 import { timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
 import { Trend } from './trend';
-import { NEGATIVE_ADDED_NOTE, overallSummaryOnlyMessage, valuesAbovePercentile } from '../../server/shared';
+import {
+  NEGATIVE_ADDED_NOTE,
+  overallSummaryOnlyMessage,
+  TTFT_WAITED_MARK,
+  TTFT_WAITED_TEXT,
+  valuesAbovePercentile,
+} from '../../server/shared';
 import { TailSection } from './tailSection';
 import { oneOutputStages } from '../shared/tailModel';
 
@@ -132,6 +138,13 @@ const negativeAddedNote = h('p', {
   text: `* ${NEGATIVE_ADDED_NOTE}`,
 });
 negativeAddedNote.hidden = true;
+// The `†` of a TTFT that waited upstream, said under the table as the CLI's table says it.
+const ttftWaitedNote = h('p', {
+  className: 'muted few-values-note',
+  testId: 'ttft-waited-note',
+  text: `${TTFT_WAITED_MARK} ${TTFT_WAITED_TEXT}.`,
+});
+ttftWaitedNote.hidden = true;
 const edgeTable = new SummaryTable((stageId) => openPanel(stageId === null ? {} : { stageId }), {
   testId: 'edge-summary',
   rowTestId: 'edge-row',
@@ -176,6 +189,7 @@ const live = h(
   slowestCaveats,
   fewValuesNote,
   negativeAddedNote,
+  ttftWaitedNote,
   waiting,
   noStageStats,
   tailSection.el,
@@ -259,6 +273,7 @@ function render(): void {
   const few = model.rows.some((r) => Object.values(r.cells).some((c) => c.fewValues === true));
   fewValuesNote.hidden = !few;
   negativeAddedNote.hidden = model.negativeAdded !== true;
+  ttftWaitedNote.hidden = model.ttftWaited !== true;
   setText(
     fewValuesNote,
     few
@@ -317,6 +332,8 @@ function onMessage(msg: HostToWebview): void {
         tail = null;
       }
       render();
+      // Another session starts at its top (its name, its headline), not where the last one was read.
+      if (changed) window.scrollTo(0, 0);
       break;
     }
     case 'summary': {

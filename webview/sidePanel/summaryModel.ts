@@ -73,6 +73,8 @@ export interface SummaryModel {
   readonly slowest?: SlowestPhase | null;
   /** Some cell shows a negative +1st output, marked `*`: the table's note says what it means. */
   readonly negativeAdded?: boolean;
+  /** Some TTFT cell is marked `†` (it includes a wait for upstream output): the table's note says what it means. */
+  readonly ttftWaited?: boolean;
 }
 
 const split = (id: SplitName, help: string): SummaryColumn => ({
@@ -280,7 +282,10 @@ export function summaryModel(
   const negativeAdded = views.some(({ views: vs }) =>
     vs.some((v, i) => columns[i]?.id === 'added' && v.value !== null && v.value < 0),
   );
-  return { columns, rows, slowest, negativeAdded };
+  const ttftWaited = views.some(({ views: vs }) =>
+    vs.some((v, i) => columns[i]?.id === 'ttftMs' && v.text.endsWith(TTFT_WAITED_MARK)),
+  );
+  return { columns, rows, slowest, negativeAdded, ttftWaited };
 }
 
 export interface Headline {

@@ -84,6 +84,8 @@ export class FindingsBuilder {
   private compressed: CompressedFormat | null = null;
   /** The input's first bytes are binary data, not text. */
   private binary = false;
+  /** The input is a deploy config's YAML, not a log. */
+  private deployConfig = false;
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
 
@@ -97,6 +99,7 @@ export class FindingsBuilder {
     for (const p of problems) {
       if (p.compressed !== undefined) this.compressed = p.compressed;
       if (p.binary === true) this.binary = true;
+      if (p.deployConfig === true) this.deployConfig = true;
     }
   }
 
@@ -165,6 +168,7 @@ export class FindingsBuilder {
     if (cold !== null) out.push(cold);
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     if (this.binary) out.push(binaryFinding(this.requestTotal));
+    if (this.deployConfig && this.requestTotal === 0) out.push(DEPLOY_CONFIG_FINDING);
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort(
       (a, b) =>
@@ -388,6 +392,7 @@ export class FindingsBuilder {
       case 'metric-not-reporting':
       case 'input-compressed':
       case 'input-binary':
+      case 'input-deploy-config':
       case 'legacy-stats-format':
       case 'engine-stats-only':
         return '';
@@ -494,6 +499,17 @@ function compressedFinding(format: CompressedFormat): Finding {
     message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
   };
 }
+
+/** A deploy config's YAML read as a log: what it is and what to give instead, said before any number. */
+const DEPLOY_CONFIG_FINDING: Finding = {
+  code: 'input-deploy-config',
+  severity: 'error',
+  stageId: null,
+  requestIds: [],
+  requestCount: 0,
+  message:
+    "The input is a vLLM-Omni deploy config (YAML), not the log a server prints, so nothing in it was read. Give the log of a server run with it (--log-stats, VLLM_LOGGING_LEVEL=DEBUG for the stats tables); the config's settings are read with analyze --deploy-config, or in the editor, where a session's numbers show on its stages.",
+};
 
 /** Binary data read as a log: said before any number, with what was read of it. */
 function binaryFinding(requests: number): Finding {

@@ -327,6 +327,7 @@ export type FindingCode =
   | 'stage-times-overlap'
   | 'input-compressed'
   | 'input-binary'
+  | 'input-deploy-config'
   | 'legacy-stats-format'
   | 'engine-stats-only'
   | 'repeated-request-ids';

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_LINE_LENGTH, LineSplitter } from './lines';
 import { RecordReader } from './recordReader';
 import { compressedFormatOf, decompressWith } from './compressedInput';
 import { BINARY_HEAD_BYTES, looksBinary } from './binaryInput';
+import { looksLikeDeployConfig } from './deployConfigInput';
 import { TextDecoder } from 'node:util';
 import { UTF16_HEAD_BYTES, utf16EncodingOf } from './utf16Input';
 
@@ -94,6 +95,12 @@ export class LogStreamParser {
       });
     } else if (looksBinary(head)) {
       this.reader.problems.push({ line: 1, message: 'the input is binary data, not a text log', binary: true });
+    } else if (looksLikeDeployConfig(head)) {
+      this.reader.problems.push({
+        line: 1,
+        message: 'the input is a vLLM-Omni deploy config (YAML), not a server log',
+        deployConfig: true,
+      });
     }
   }
 

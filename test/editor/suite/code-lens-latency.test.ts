@@ -2,7 +2,8 @@
 // own command and arguments run with the warning and pick list answered by the test: it shows
 // the session matched to that config; the session on screen when its stages are the config's;
 // and for a session of another pipeline (a three-stage Qwen3-Omni log on qwen3_tts.yaml) a
-// warning naming both, offering to pick a session or to show it anyway, never a silent switch.
+// warning naming both, offering to pick a session or to show it anyway, never a silent switch;
+// nor an empty view for a session on screen that read no request.
 // Of several sessions tied to the config, the live one, else the latest.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -88,6 +89,43 @@ describe('Latency Details for stage N (code lens)', () => {
     assert.deepEqual(warnings, []);
     assert.equal(client.currentSession()?.id, tts.id);
     await waitFor(`${PANEL} open`, panelOpen, 5_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('never opens an empty view for the config: a session on screen that read no request asks first', async function () {
+    this.timeout(120_000);
+    const ext = stageLensExtension();
+    const { client } = (await ext.activate()) as StageLensApi;
+    const file = (await openFixture('qwen3_tts.yaml')).document.uri.fsPath;
+    await unmatchAll(client, file);
+    const tts = await importedFixture(client, ext.extensionPath, 'qwen3tts-talker-first-audio-after-fix.log');
+    // A deploy YAML imported by mistake: a finished session with no request and no stage.
+    const started = await client.request('stageLens/import', {
+      path: path.join(ext.extensionPath, 'test', 'fixtures', 'deploy', 'glm_image.yaml'),
+    });
+    const empty = await waitFor('the import of glm_image.yaml', async () => {
+      const s = (await client.refreshSessions()).find((x) => x.id === started.id);
+      return s !== undefined && s.status !== 'starting' && s.status !== 'running' ? s : undefined;
+    });
+    assert.equal(empty.requestCount, 0);
+
+    client.setCurrent(empty.id);
+    let warnings = await clickLens({});
+    assert.equal(warnings.length, 1, 'a warning instead of an empty view');
+    assert.match(
+      warnings[0] ?? '',
+      /the session on screen, glm_image\.yaml, has no requests to show for qwen3_tts\.yaml/,
+    );
+    assert.match(warnings[0] ?? '', /ended without a request read/);
+    assert.equal(client.currentSession()?.id, empty.id);
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.ok(!panelOpen(), 'no panel opened');
+
+    warnings = await clickLens({ warning: PICK_SESSION, pick: tts.id });
+    assert.equal(warnings.length, 1);
+    assert.equal(client.currentSession()?.id, tts.id);
+    await waitFor(`${PANEL} open`, panelOpen, 5_000);
+    await unmatchAll(client, file);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

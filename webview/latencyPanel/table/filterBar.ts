@@ -34,8 +34,9 @@ export class FilterBar {
     testId: 'filter-finding',
     attrs: { 'aria-label': 'Only requests named by finding' },
   });
-  private stageKey = '';
-  private findingKey = '';
+  // null until the first options: a session with no stage (or no finding) still gets its "All" option.
+  private stageKey: string | null = null;
+  private findingKey: string | null = null;
   private value: FilterValue = { filterText: '', stageId: null, replicaId: null, findingCode: null };
 
   constructor(

@@ -2,7 +2,7 @@
 // overlapping segments is not a chart type of uPlot). Reconstructed segments are hatched
 // with a dashed outline and their rule is listed in the legend; they are never drawn like
 // measured ones.
-import type { RequestDetail } from '../../../server/protocol';
+import type { RequestDetail, SplitName } from '../../../server/protocol';
 import { fitCanvas, hatchPattern, observeSize } from '../../shared/canvas';
 import { h, setChildren, setData, setText } from '../../shared/dom';
 import { formatDurationMs } from '../../shared/format';
@@ -204,7 +204,8 @@ export class WaterfallView {
     if (slow !== null) drawSlowLabel(ctx, slow, palette);
     // The slow label inside its bar stands for that bar's duration.
     const labelled = slow?.place.inside === true ? layout.slowest : null;
-    const durations = segmentLabels(ctx, layout, palette, width, labelled, slow === null ? [] : [slow.place]);
+    const inferred = (bar: WaterfallBar): boolean => this.inferred(bar);
+    const durations = segmentLabels(ctx, layout, palette, width, labelled, slow === null ? [] : [slow.place], inferred);
     for (const label of durations) drawSegmentLabel(ctx, label, palette);
     this.canvas.dataset['segmentLabels'] = JSON.stringify(
       durations.map((l) => ({
@@ -309,6 +310,14 @@ export class WaterfallView {
     this.legend.replaceChildren(...blocks);
   }
 
+  /** The bar's phase is a hidden row read as 0 (the input split's documented rule), not a printed 0. */
+  private inferred(bar: WaterfallBar): boolean {
+    const name = SEGMENT_SPLIT[bar.phase];
+    if (name === undefined || this.detail === null) return false;
+    const stage = this.detail.request.stages.find((s) => s.stageKey === bar.stageKey);
+    return stage?.split.states[name] === 'inferred';
+  }
+
   private hover(ev: MouseEvent): void {
     if (this.layout === null) return;
     const rect = this.canvas.getBoundingClientRect();
@@ -322,13 +331,16 @@ export class WaterfallView {
       this.tooltip.hide();
       return;
     }
+    const inferred = this.inferred(bar);
     const how =
       (bar.provenance === 'reconstructed'
         ? `Reconstructed (not measured): ${placementWords(bar.rule)}`
-        : `Measured duration, ${placementWords(bar.rule)}`) +
+        : inferred
+          ? `${EXPLAIN.inferred} Its position: ${placementWords(bar.rule)}`
+          : `Measured duration, ${placementWords(bar.rule)}`) +
       (bar.phase === 'prefillDecode' ? `\n${EXPLAIN.oneOutput}` : '');
     this.tooltip.show(
-      `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${formatDurationMs(bar.endMs - bar.startMs)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
+      `${stageLabel(bar.stageKey, this.stageNames)}: ${PHASE_LABEL[bar.phase]}\n${segmentText(bar, inferred)} (${formatDurationMs(bar.startMs)} → ${formatDurationMs(bar.endMs)})\n${how}`,
       ev.clientX,
       ev.clientY,
     );
@@ -403,6 +415,21 @@ function drawBar(ctx: CanvasRenderingContext2D, bar: WaterfallBar, palette: Pale
   }
 }
 
+/** The split value each phase segment draws; the whole stage and a one-output prefill+decode have none that can be inferred. */
+const SEGMENT_SPLIT: Readonly<Partial<Record<WaterfallBar['phase'], SplitName>>> = {
+  inputWait: 'inputWaitMs',
+  readyQueued: 'readyQueuedMs',
+  queued: 'queuedMs',
+  prefill: 'prefillMs',
+  decode: 'decodeMs',
+};
+
+/** A segment's duration, `≈` before one inferred from a hidden row, as the tables write it. */
+function segmentText(bar: WaterfallBar, inferred: boolean): string {
+  const text = formatDurationMs(bar.endMs - bar.startMs);
+  return inferred ? `≈${text}` : text;
+}
+
 /** Each phase's duration where segmentLabelPlaces finds room; `labelled`: a bar whose duration the slow label gives. */
 function segmentLabels(
   ctx: CanvasRenderingContext2D,
@@ -411,12 +438,13 @@ function segmentLabels(
   width: number,
   labelled: WaterfallBar | null,
   taken: readonly SlowLabelPlace[],
+  inferred: (bar: WaterfallBar) => boolean,
 ): SegmentLabelPlace[] {
   ctx.font = palette.font;
   const wanted = layout.bars
     .filter((b) => b.phase !== 'stage' && b !== labelled)
     .map((bar) => {
-      const text = formatDurationMs(bar.endMs - bar.startMs);
+      const text = segmentText(bar, inferred(bar));
       return { bar, text, textWidth: ctx.measureText(text).width };
     });
   return segmentLabelPlaces(wanted, layout.bars, { gutter: DEFAULT_BOX.gutter, width }, taken);

@@ -1,0 +1,41 @@
+// A session with no stage and no finding (an empty log imported) still offers its filters'
+// "All stages" and "All findings": the selects are never blank boxes. Built bundle in headless
+// Chromium, fed through the core's own analysis.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { WebviewPage } from '../fixtures/webview/browserHarness';
+import { WebviewHarness, waitUntil } from '../fixtures/webview/browserHarness';
+import { sessionOfLog } from '../fixtures/webview/logSession';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-empty-'));
+const EMPTY = path.join(dir, 'empty.log');
+fs.writeFileSync(EMPTY, '');
+
+let harness: WebviewHarness;
+let view: WebviewPage;
+
+before(async () => {
+  const data = sessionOfLog(EMPTY);
+  assert.equal(data.summary.stages.length, 0);
+  assert.equal(data.summary.findings.length, 0);
+  harness = await WebviewHarness.start(data);
+  view = await harness.open('latencyPanel', { width: 1000, height: 600 });
+  await view.page.getByTestId('filter-stage').waitFor();
+});
+
+after(async () => {
+  await view?.close();
+  await harness?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('the stage and finding filters say "All stages" and "All findings" with nothing to list', async () => {
+  await waitUntil(view.page, `document.querySelector('[data-testid="filter-stage"]').options.length > 0`);
+  const options = async (id: string): Promise<string[]> =>
+    view.page.getByTestId(id).locator('option').allTextContents();
+  assert.deepEqual(await options('filter-stage'), ['All stages']);
+  assert.deepEqual(await options('filter-finding'), ['All findings']);
+});
