@@ -92,7 +92,7 @@ test('a single leftover part is named, and a part of 5% or more is never folded'
   const boot2 = block(text, /^Why end-to-end time is slow at p90 \(boot 2\)/);
   assert.ok(
     boot2.includes(
-      '  stage 1 · code2wav gen time not split (prefill/decode not measured)    −441 ms    −13%    814 ms',
+      '  stage 1 · code2wav gen time not split (no prefill/decode values)    −441 ms    −13%    814 ms',
     ),
     boot2.join('\n'),
   );

@@ -322,7 +322,7 @@ test('explain: under its own stage\'s first output, a gen time the log does not 
   assert.equal(table.status, 0, table.stderr);
   assert.match(
     table.stdout,
-    /^ {2}stage 1 · code2wav gen time not split \(prefill\/decode not measured\) +not measured +- +not measured$/m,
+    /^ {2}stage 1 · code2wav gen time not split \(no prefill\/decode values\) +not measured +- +not measured$/m,
   );
   assert.match(
     table.stdout,
@@ -343,7 +343,7 @@ test('explain: a rest of gen time that holds unmeasured phases is named so; an I
   assert.equal(info.status, 0, info.stderr);
   const lines = info.stdout.split('\n');
   assert.match(lines[2] ?? '', /^No request has a \[StageRequestStats\] table, only \[OmniTiming\] lines/);
-  assert.match(info.stdout, /^ {2}stage 0 · talker gen time not split \(prefill\/decode not measured\) +\+/m);
+  assert.match(info.stdout, /^ {2}stage 0 · talker gen time not split \(no prefill\/decode values\) +\+/m);
   assert.doesNotMatch(info.stdout, /rest of gen time/);
 });
 

@@ -132,6 +132,6 @@ test(
     // The stage time and the notice's mark fill the line: the tail lead, named as explain and the
     // side panel name it, is in their tooltip.
     assert.equal(hints.filter((h) => h.position.line === positionOf(text, 'stage_id: 0').line).length, 1);
-    assert.match(tooltip, /\n\nThe gen time not split \(prefill\/decode not measured\) of stage 0 has the largest/);
+    assert.match(tooltip, /\n\nThe gen time not split \(no prefill\/decode values\) of stage 0 has the largest/);
   },
 );

@@ -874,7 +874,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const row = page.locator('[data-testid="tail-not-measured"][data-key="1/genOther"]');
     assert.equal(
       await row.locator('.bar-label').textContent(),
-      'stage 1 · code2wav gen time not split (prefill/decode not measured)',
+      'stage 1 · code2wav gen time not split (no prefill/decode values)',
     );
     assert.equal(await row.locator('.bar-excess').textContent(), 'not measured');
     assert.equal(await row.locator('.bar-median').textContent(), 'not measured');
@@ -897,7 +897,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(
       note,
-      /^stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured · residual −0\.28 ms \(−1%\)$/,
+      /^stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured · residual −0\.28 ms \(−1%\)$/,
     );
     // The codec's wait for the talker is shown apart: the residual is no longer −99%.
     assert.match(

@@ -25,7 +25,7 @@ test('INFO-level baseline against a DEBUG candidate: the excess lies in stage 0 
   const report = compareRuns(run(INFO), run(DEBUG));
   assert.equal(
     report.tail?.sentence,
-    "the p99 excess of end-to-end time lies in stage 0 · talker in both runs: its gen time not split (prefill/decode not measured) in the baseline (+3.05 s), its prefill+decode (one output) in the candidate (+3.05 s) (+3.05 s → +3.05 s over the median); the baseline does not split that stage's gen time, so this is no move from one phase to another.",
+    "the p99 excess of end-to-end time lies in stage 0 · talker in both runs: its gen time not split (no prefill/decode values) in the baseline (+3.05 s), its prefill+decode (one output) in the candidate (+3.05 s) (+3.05 s → +3.05 s over the median); the baseline does not split that stage's gen time, so this is no move from one phase to another.",
   );
   assert.doesNotMatch(compareTable(report).join('\n'), /moved from/);
 });

@@ -63,11 +63,11 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   // contribution is "not measured" with the reason, never +0 ms, in every output.
   assert.match(
     table,
-    /^stage 1 · code2wav rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) +not measured +\+1\.99 s \(apart\)$/m,
+    /^stage 1 · code2wav rest of gen time · baseline: gen time not split \(no prefill\/decode values\) +not measured +\+1\.99 s \(apart\)$/m,
   );
   assert.match(
     table,
-    /^ {2}baseline, stage 1 · code2wav gen time not split \(prefill\/decode not measured\): not measured\. Stage 1's first output lies inside its gen time/m,
+    /^ {2}baseline, stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured\. Stage 1's first output lies inside its gen time/m,
   );
   assert.equal(
     tail.baseline?.parts.find((p) => p.key === '1/genOther'),
@@ -90,7 +90,7 @@ test('before -> after the talker first-audio fix: the p99 excess of time to firs
   assert.match(md, /\| stage 1 · code2wav queued \| \+31\.3 ms \(apart\) \| \+162 ms \(apart\) \|/);
   assert.match(
     md,
-    /\| stage 1 · code2wav rest of gen time · baseline: gen time not split \(prefill\/decode not measured\) \| not measured \| \+1\.99 s \(apart\) \|/,
+    /\| stage 1 · code2wav rest of gen time · baseline: gen time not split \(no prefill\/decode values\) \| not measured \| \+1\.99 s \(apart\) \|/,
   );
   assert.match(md, /^baseline, stage 1 · code2wav gen time not split .*: not measured\. /m);
   assert.ok(md.includes(`**Changed:** nothing could be tested. ${tooFew}`), md);

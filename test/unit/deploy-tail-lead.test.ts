@@ -164,7 +164,7 @@ test('an INFO-level log ([OmniTiming] only): the lead is the gen time not split,
   const { index } = analyse(text);
   const t = tailAttribution(index, { target: 'e2e', quantile: 'p99', scope: {} });
   const lead = tailLeadOf(t, new Set(index.oneOutputStages()));
-  assert.equal(lead?.part, 'gen time not split (prefill/decode not measured)');
+  assert.equal(lead?.part, 'gen time not split (no prefill/decode values)');
   assert.equal(lead?.part, partLabel({ ...t!.parts[0]!, stageKey: '0' }).replace(/^stage 0 /, ''));
   const session: LiveStageNumbers = { sessionLabel: 'import: info.log', stages: [talker], tailLead: lead };
   const hints = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), session);
@@ -172,6 +172,6 @@ test('an INFO-level log ([OmniTiming] only): the lead is the gen time not split,
   assert.ok(!hints.some((h) => h.label.includes('p99')));
   assert.match(
     hints[0]?.tooltip ?? '',
-    /\n\nThe gen time not split \(prefill\/decode not measured\) of stage 0 has the largest/,
+    /\n\nThe gen time not split \(no prefill\/decode values\) of stage 0 has the largest/,
   );
 });

@@ -457,7 +457,7 @@ describe('tail rows', () => {
     assert.deepEqual(notMeasuredRows(t, names), [
       {
         key: '1/genOther',
-        label: 'stage 1 · code2wav gen time not split (prefill/decode not measured)',
+        label: 'stage 1 · code2wav gen time not split (no prefill/decode values)',
         title:
           "Not measured: stage 1's first output lies inside its gen time, which the log does not split. Its time is in the residual.",
       },

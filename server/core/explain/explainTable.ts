@@ -70,7 +70,7 @@ export function phaseWord(
 }
 
 /** A rest of gen time that holds phases the log did not measure: not overhead, the stage's unsplit work. */
-export const UNSPLIT_GEN_LABEL = 'gen time not split (prefill/decode not measured)';
+export const UNSPLIT_GEN_LABEL = 'gen time not split (no prefill/decode values)';
 /** Its short form, where a label must fit a narrow place (the deploy YAML's inlay hint); the tooltip has the whole. */
 export const UNSPLIT_GEN_SHORT = 'gen time not split';
 

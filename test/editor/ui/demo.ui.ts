@@ -183,7 +183,7 @@ uiTest(
       (await side.locator('[data-testid="tail-note"]').textContent()) ?? '',
       // A part whose contribution is not known (the codec's unsplit gen time under its own first
       // audio) is named before the residual, which holds its time.
-      /^(stage \d · \S+ gen time not split \(prefill\/decode not measured\): not measured · )*residual( \(overlap\))? [+−][\d,.]+ m?s/,
+      /^(stage \d · \S+ gen time not split \(no prefill\/decode values\): not measured · )*residual( \(overlap\))? [+−][\d,.]+ m?s/,
     );
     // The codec's input wait is the talker's cold time seen from downstream: apart, never a
     // second part near 100% taken back by a residual near −100%.
