@@ -52,6 +52,7 @@ export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedVal
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { noStageStatsText } from './core/analysis/noStageStats';
+export { unreadableInputFinding } from './core/analysis/unreadableInput';
 export { withVisibleControls } from './core/textTable';
 export { MIN_RATE_SPAN_MS, WINDOW_REQUESTS } from './core/explain/overTime';
 export {

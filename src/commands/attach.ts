@@ -7,6 +7,7 @@ import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
 import { offerLoggedDeployConfig } from './loggedDeployConfig';
+import { unreadableInputFinding } from '../../server/shared';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
   return outlook.tables === 'yes'
@@ -154,7 +155,15 @@ export async function importLog(
     void vscode.window.showErrorMessage(`Stage Lens: importing ${name} failed: ${error}`);
     return info.id;
   }
-  vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${name}`, 10_000);
+  // A file that is not a text log (compressed, binary, a deploy config) is read to its end
+  // and yields nothing: say why, rather than a check mark over 0 requests.
+  // Asked of the server now, not the views' memo: the session list and its summaries may not
+  // have caught up with the import's end yet.
+  const summary = await client.request('stageLens/summary', { sessionId: info.id }).catch(() => null);
+  const unreadable =
+    summary === null || summary.requestCount > 0 ? undefined : unreadableInputFinding(summary.findings);
+  if (unreadable !== undefined) void vscode.window.showWarningMessage(`Stage Lens: ${name}: ${unreadable.message}`);
+  else vscode.window.setStatusBarMessage(`$(check) Stage Lens imported ${name}`, 10_000);
   await reveal();
   return info.id;
 }

@@ -1,7 +1,8 @@
 // Import Log... inside a real VS Code: when the file is read, the session's views open (the
 // Latency Details panel), as after Start Demo Server, instead of only the status bar changing.
 // A log naming a deploy config that is not on this machine is tied to nothing until the user
-// takes the notification's offer of the workspace file of that name.
+// takes the notification's offer of the workspace file of that name. A file that is not a log
+// (here a deploy config) says why nothing was read, instead of the check mark of an import.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -79,6 +80,32 @@ describe('Import Log...', () => {
     } finally {
       window.showInformationMessage = original;
       fs.rmSync(dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('of a deploy config says why nothing was read, as a warning', async function () {
+    this.timeout(60_000);
+    const ext = stageLensExtension();
+    await ext.activate();
+    const config = path.join(ext.extensionPath, 'test', 'fixtures', 'deploy', 'qwen3_tts.yaml');
+    const window = vscode.window as { showWarningMessage: typeof vscode.window.showWarningMessage };
+    const original = window.showWarningMessage;
+    const warnings: string[] = [];
+    window.showWarningMessage = ((message: string) => {
+      warnings.push(message);
+      return Promise.resolve(undefined);
+    }) as unknown as typeof vscode.window.showWarningMessage;
+    try {
+      const id = await vscode.commands.executeCommand<string | null>('stageLens.importLog', vscode.Uri.file(config));
+      assert.ok(typeof id === 'string');
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(
+        warnings[0] ?? '',
+        /^Stage Lens: qwen3_tts\.yaml: The input is a vLLM-Omni deploy config \(YAML\), not the log a server prints, so nothing in it was read\./,
+      );
+    } finally {
+      window.showWarningMessage = original;
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
