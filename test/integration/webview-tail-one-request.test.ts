@@ -141,7 +141,7 @@ describe('a log where only one request measures time to first audio', () => {
       assert.equal(await page.getByTestId('tail-one-request').count(), 0);
       assert.equal(
         await page.getByTestId('tail-headline').textContent(),
-        '1 of 2 requests at or above 8.56 s (p99) are on average +4.28 s above the median 4.37 s.',
+        '1 of 2 requests is at or above 8.56 s (p99), +4.28 s above the median 4.37 s.',
       );
     } finally {
       await view.close();

@@ -249,10 +249,17 @@ export function tailOverlapNote(
   return text === null ? null : `${text}; shown apart and not added to them (no share; the residual leaves it out).`;
 }
 
-/** "3 of 312 requests at or above 1.84 s (p99) are on average +1.2 s above the median 410 ms." */
+/**
+ * "3 of 312 requests at or above 1.84 s (p99) are on average +1.2 s above the median 410 ms.";
+ * one request has no average: "1 of 6 requests is at or above 3.80 s (p99), +3.90 s above …".
+ */
 export function tailHeadline(t: TailAttribution): string {
   const boot = t.boot === undefined ? '' : `Boot ${t.boot}: `;
-  return `${boot}${t.requestCount} of ${t.scopeCount} requests at or above ${formatDurationMs(t.thresholdMs)} (${t.quantile}) are on average ${signedMs(t.excessMs)} above the median ${formatDurationMs(t.targetMedianMs)}.`;
+  const threshold = `${formatDurationMs(t.thresholdMs)} (${t.quantile})`;
+  const excess = `${signedMs(t.excessMs)} above the median ${formatDurationMs(t.targetMedianMs)}`;
+  return t.requestCount === 1
+    ? `${boot}1 of ${t.scopeCount} requests is at or above ${threshold}, ${excess}.`
+    : `${boot}${t.requestCount} of ${t.scopeCount} requests at or above ${threshold} are on average ${excess}.`;
 }
 
 /** The caveat of a tail from too few values, as a sentence; null when there are enough. */
