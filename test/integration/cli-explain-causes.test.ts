@@ -91,9 +91,7 @@ test('a single leftover part is named, and a part of 5% or more is never folded'
   const text = explain([COLD_SAMPLE, '--by-boot', '--target', 'e2e', '--quantile', 'p90']);
   const boot2 = block(text, /^Why end-to-end time is slow at p90 \(boot 2\)/);
   assert.ok(
-    boot2.includes(
-      '  stage 1 · code2wav gen time not split (no prefill/decode values)    −441 ms    −13%    814 ms',
-    ),
+    boot2.includes('  stage 1 · code2wav gen time not split (no prefill/decode values)    −441 ms    −13%    814 ms'),
     boot2.join('\n'),
   );
   assert.doesNotMatch(text, /other part/);

@@ -720,10 +720,7 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       );
       // The breakdown names the stage's time as unsplit, as explain and the side panel do.
       const labels = await page.locator('[data-testid="breakdown-part"] .bar-label').allTextContents();
-      assert.ok(
-        labels.includes('stage 0 · talker gen time not split (no prefill/decode values)'),
-        labels.join(' | '),
-      );
+      assert.ok(labels.includes('stage 0 · talker gen time not split (no prefill/decode values)'), labels.join(' | '));
       assert.ok(!labels.some((l) => l.includes('rest of gen time')), labels.join(' | '));
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-timeline.png') });
     });
