@@ -124,7 +124,7 @@ describe('an import that ended with no per-request stage statistics', () => {
       name: 'a deploy YAML imported as a log',
       file: YAML,
       bytes: () => fs.readFileSync(YAML),
-      text: NO_STAGE_STATS_TEXT,
+      text: 'No per-request stage statistics: the input is a deploy config (YAML), not a server log (see Findings).',
     },
     {
       name: 'a gzip-compressed log',
