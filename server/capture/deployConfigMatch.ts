@@ -10,15 +10,13 @@ import type { DeployStageMismatch, MatchDeployConfigParams, MatchDeployConfigRes
 import { deployStageMismatch } from '../core/deploy/stageFit';
 import { stageRolesOf } from '../core/stageRoles';
 import { sessionForDeployConfig } from '../core/deployConfigSession';
-import { deployConfigStageIds } from './deployEvidence';
+import { deployConfigStageIds, logStageIds } from './deployEvidence';
 import type { Session } from './session';
 import type { SessionRegistry } from './sessionRegistry';
 
 /** The stage ids of the session's requests (replicas together). */
 function sessionStageIds(session: Session): number[] {
-  const ids: number[] = [];
-  for (const s of session.summary(0).stages) if (s.stageId !== null && s.replicaId === null) ids.push(s.stageId);
-  return ids;
+  return logStageIds(session.summary(0));
 }
 
 /** The stage ids of a deploy config as open in an editor (null: not one whose stages can be told), or undefined when it is not open. */

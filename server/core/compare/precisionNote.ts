@@ -3,6 +3,7 @@
 // difference mixes the two precisions: said once per run whose figures are the coarse ones, with
 // the metrics concerned and the step, so a difference of a few ms is not read as a change.
 import { countOf } from '../numberText';
+import { andList } from '../andList';
 import { METRIC_INFO, OMNI_TIMING_STEP_MS } from './metrics';
 import { scopeLabel } from './format';
 import type { MetricId, RunData, RunSamples } from './types';
@@ -33,7 +34,7 @@ export function precisionNotes(
     const which =
       found.coarse === found.values ? 'every value' : `${found.coarse} of their ${countOf(found.values, 'value')}`;
     notes.push(
-      `Different precision: the ${side} (${runs[side].source}) has ${listText(found.labels)} from [OmniTiming] lines ` +
+      `Different precision: the ${side} (${runs[side].source}) has ${andList(found.labels)} from [OmniTiming] lines ` +
         `(${which}; INFO level: seconds with 2 decimals, a ${OMNI_TIMING_STEP_MS} ms step), the ${other} (${runs[other].source}) ` +
         `from its stats tables (ms with 3 decimals). A difference under ${OMNI_TIMING_STEP_MS} ms in ${found.labels.length === 1 ? 'it' : 'them'} ` +
         `is within the ${side}'s rounding, not a change.`,
@@ -60,9 +61,4 @@ function coarseAgainst(run: RunSamples, other: RunSamples, roles: Readonly<Recor
     }
   }
   return found.labels.length === 0 ? null : found;
-}
-
-/** "a", "a and b", "a, b and c". */
-function listText(items: readonly string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }

@@ -1,5 +1,6 @@
 // Pieces of the sentences that add a deploy config's evidence to a finding: where a value is
 // written, a list of stage ids, and whether the config's stages are the log's at all.
+import { andList } from '../andList';
 import { baseName } from '../baseName';
 import type { ConfigEntry, ConfigMap } from './configTree';
 import { stageViews } from './stageViews';
@@ -11,7 +12,7 @@ export function where(entry: ConfigEntry): string {
 
 /** "0, 1 and 2". */
 export function idList(ids: readonly number[]): string {
-  return ids.length <= 1 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+  return andList(ids);
 }
 
 /**

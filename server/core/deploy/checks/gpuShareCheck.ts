@@ -3,6 +3,7 @@
 // stage that starts last finds less free memory than it asks for and fails to start.
 // Judged on the effective config for the default platform; a stage without `devices` or
 // without an explicit fraction is left out (its device or share is not known here).
+import { andList } from '../../andList';
 import { isScalar, type ConfigEntry, type ConfigMap } from '../configTree';
 import { describeLocation } from '../sourceRange';
 import { stageSetting, stageViews } from '../stageViews';
@@ -87,7 +88,7 @@ const LISTED = 4;
 /** "0 and 1", "0, 1 and 2", "0, 1, 2, 3 and 307 more". */
 function inWords(ids: readonly number[]): string {
   if (ids.length > LISTED) return `${ids.slice(0, LISTED).join(', ')} and ${ids.length - LISTED} more`;
-  return ids.length < 2 ? ids.join('') : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
+  return andList(ids);
 }
 
 /** "0.6 + 0.5", "0.3 + 0.3 + 0.3 + 0.3 + … (311 stages)". */
