@@ -6,7 +6,15 @@ import { STATS_TABLES_FIX } from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
 import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
-import type { CostFit, OneRequestTarget, PartPhase, TailAttribution, TailPart, TransferComponent } from './types';
+import type {
+  CostFit,
+  OneRequestTarget,
+  PartPhase,
+  TailAttribution,
+  TailPart,
+  TailQuantile,
+  TransferComponent,
+} from './types';
 import { stagePreemptionsText } from './preemptionsInTail';
 import { PREFILL_DECODE_LABEL } from '../analysis/oneOutputStage';
 import { durationText as ms, groupedNumber, signedDurationText as signed } from '../numberText';
@@ -196,16 +204,18 @@ function alongsideAddedStages(t: TailAttribution, additive: ReturnType<typeof ad
   );
 }
 
+function tailHeadline(t: TailAttribution, roles: Readonly<Record<string, string>>): string {
+  const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
+  return `Why ${targetLabel(t.target, roles)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`;
+}
+
 function tailBlock(
   t: TailAttribution,
   oneOutput: readonly string[],
   roles: Readonly<Record<string, string>>,
   targets: readonly string[],
 ): string[] {
-  const boot = t.boot === undefined ? '' : ` (boot ${t.boot})`;
-  const out = [
-    `Why ${targetLabel(t.target, roles)} is slow at ${t.quantile}${boot}: ${t.requestCount} of ${t.scopeCount} requests at or above ${ms(t.thresholdMs)}, on average ${ms(t.excessMs)} above the median ${ms(t.targetMedianMs)}`,
-  ];
+  const out = [tailHeadline(t, roles)];
   // The parts behind an overlap apart (additiveTail): the shares and the residual add up without them.
   const additive = additiveTail(t);
   const { shown, folded: rest } = foldParts(additive.parts, t.excessMs, TOP_PARTS);
@@ -282,6 +292,29 @@ function tailBlock(
   return out;
 }
 
+/**
+ * Whether two quantiles' tails of one target (and boot) are the same requests: a higher
+ * quantile's tail lies within a lower one's, so the same count over the same scope is the
+ * same set, and its attribution the same (few requests make every quantile's tail the slowest).
+ */
+function sameTail(a: TailAttribution, b: TailAttribution): boolean {
+  return (
+    a.target === b.target &&
+    a.boot === b.boot &&
+    a.quantile !== b.quantile &&
+    a.requestCount === b.requestCount &&
+    a.scopeCount === b.scopeCount
+  );
+}
+
+/** A tail whose requests are the block's above: its own figures, and where its parts are. */
+function sameTailLines(t: TailAttribution, shownAt: TailQuantile, roles: Readonly<Record<string, string>>): string[] {
+  const out = [tailHeadline(t, roles), `  (the same requests as the ${shownAt} tail above, so the same parts)`];
+  const few = fewValuesTailText(t);
+  if (few !== null) out.push(`  (${few})`);
+  return out;
+}
+
 const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string =>
   x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]);
 
@@ -331,7 +364,16 @@ export function explainTable(report: ExplainReport): string[] {
     out.push('No target to explain: no request printed an end-to-end time, a first output or a TTFT.');
     return out;
   }
-  for (const t of report.tail) out.push(...tailBlock(t, report.oneOutputStages, roles, report.targets), '');
+  for (let i = 0; i < report.tail.length; i++) {
+    const t = report.tail[i] as TailAttribution;
+    const before = i > 0 ? report.tail[i - 1] : undefined;
+    out.push(
+      ...(before !== undefined && sameTail(before, t)
+        ? sameTailLines(t, before.quantile, roles)
+        : tailBlock(t, report.oneOutputStages, roles, report.targets)),
+      '',
+    );
+  }
   // One request is its own median: no tail, said once per target (and boot), never a table of +0 ms.
   for (const o of report.oneRequest)
     out.push(`${oneRequestText(o, roles)} ${ONE_REQUEST_NO_TAIL}; analyze shows this request's parts.`, '');
