@@ -377,3 +377,104 @@ describe('compare panel of two pipelines (Qwen3-Omni against Qwen3-TTS)', () => 
     }
   });
 });
+
+/** The stage table and its legend as drawn, read in the page. */
+interface StageTableGeometry {
+  /** Every drawn piece of header text: visible header cells and labels put in by CSS (`::before`). */
+  readonly headerTexts: string[];
+  readonly legend: string;
+  /** The marks the legend explains, and those the table's cells carry. */
+  readonly legendMarks: string[];
+  readonly cellMarks: string[];
+  readonly bars: number;
+  /** Per compared row: how far its n and rank test values sit from their header's right edge, and whether its name runs into n. */
+  readonly misaligned: string[];
+  readonly overlapping: string[];
+}
+
+const stageTableGeometry = `(() => {
+  const table = document.querySelector('[data-testid="compare-table"]');
+  const drawn = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).display !== 'none'; };
+  const headerTexts = [...table.querySelectorAll('thead th')].filter(drawn).map((th) => th.textContent);
+  for (const e of table.querySelectorAll('*')) {
+    const c = getComputedStyle(e, '::before').content;
+    if (c === 'none' || c === 'normal' || c === '""') continue;
+    headerTexts.push(c.startsWith('attr(') ? e.getAttribute(c.slice(5, -1)) : c.replace(/^"|"$/g, '').trim());
+  }
+  const legend = document.querySelector('.compare-body .legend');
+  const right = (e) => e.getBoundingClientRect().right;
+  const head = { n: table.querySelector('thead th:nth-child(2)'), rank: table.querySelector('thead th:last-child') };
+  const misaligned = [];
+  const overlapping = [];
+  for (const tr of table.querySelectorAll('tbody tr[data-key]')) {
+    if (tr.querySelector('td.q') === null) continue;
+    for (const k of ['n', 'rank']) {
+      const d = right(tr.querySelector('td.' + k)) - right(head[k]);
+      if (Math.abs(d) > 1) misaligned.push(tr.dataset.key + ' ' + k + ' ' + d.toFixed(1));
+    }
+    const name = tr.querySelector('th.metric').getBoundingClientRect();
+    const n = tr.querySelector('td.n').getBoundingClientRect();
+    if (name.right > n.left + 0.5 && name.top === n.top) overlapping.push(tr.dataset.key);
+  }
+  return {
+    headerTexts,
+    legend: legend === null ? '' : legend.textContent,
+    legendMarks: legend === null ? [] : [...legend.querySelectorAll('.swatch')].map((s) => s.dataset.sig),
+    cellMarks: [...new Set([...table.querySelectorAll('td.q')].map((td) => td.dataset.sig))],
+    bars: [...table.querySelectorAll('.ci-track')].filter(drawn).length,
+    misaligned,
+    overlapping,
+  };
+})()`;
+
+describe('compare panel stage table at an editor split in two, and full width', () => {
+  let withBars: CompareResult;
+
+  before(async () => {
+    // Twelve and thirty requests of the simulator: enough values for a CI, so every cell draws a bar.
+    const [baseline, candidate] = await Promise.all(
+      ['cold-start-30s.log', 'cold-start-fixed-seed3.log'].map((f) =>
+        loadRun(path.join(REPO_ROOT, 'test/fixtures/sim', f), { excludeCold: false }),
+      ),
+    );
+    withBars = {
+      report: compareRuns(baseline!, candidate!),
+      baselineRun: liveRun('cold-start-30s.log'),
+      candidateRun: liveRun('cold-start-fixed-seed3.log'),
+    };
+  });
+
+  for (const width of [500, 700, 1200]) {
+    test(`at ${width} px each header once, the legend only of what is drawn, values under their header`, async () => {
+      for (const [name, data, bars] of [
+        ['six requests', result, false],
+        ['12 vs 30 requests', withBars, true],
+      ] as const) {
+        const page = await harness.openCompare(data, { width, height: 1000 });
+        try {
+          await page.getByTestId('compare-table').waitFor();
+          await page.screenshot({ path: path.join(SHOTS, `compare-legend-${bars ? 'bars' : 'no-bars'}-${width}.png`) });
+          const g = (await page.evaluate(stageTableGeometry)) as StageTableGeometry;
+          const at = `${name} at ${width} px: ${JSON.stringify(g)}`;
+          // One header for the whole table, whatever its shape: "rank test p" and each quantile once.
+          for (const label of ['rank test p', 'n', 'p50', 'p90', 'p99'])
+            assert.equal(g.headerTexts.filter((t) => t === label).length, 1, `${label}: ${at}`);
+          // The legend explains the bars only where cells draw them, and exactly the marks the cells carry.
+          assert.equal(g.bars > 0, bars, at);
+          if (bars) assert.match(g.legend, /Bar: 95% bootstrap CI of the difference, \| = 0/, at);
+          else assert.doesNotMatch(g.legend, /Bar|CI/, at);
+          assert.deepEqual([...g.legendMarks].sort(), [...g.cellMarks].sort(), at);
+          assert.deepEqual(g.cellMarks, bars ? ['none'] : ['untestable'], at);
+          assert.match(g.legend, /Values in ms over measured values only/);
+          assert.deepEqual(g.misaligned, [], at);
+          assert.deepEqual(g.overlapping, [], at);
+          const o = await sidewaysOverflow(page, 'main.compare-panel');
+          assert.deepEqual(o.outside, [], `drawn past the panel's edge: ${name} at ${width} px`);
+          assert.ok(o.scrollWidth <= o.clientWidth, `the panel scrolls sideways: ${JSON.stringify(o)}`);
+        } finally {
+          await page.context().close();
+        }
+      }
+    });
+  }
+});

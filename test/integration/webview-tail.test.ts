@@ -866,6 +866,74 @@ describe("a gen time the log does not split, under its own stage's first output 
     await before_?.close();
   });
 
+  /** What the Tail tab draws for the unsplit gen time's reason: text on screen, not a hover. */
+  interface ReasonGeometry {
+    readonly notes: string[];
+    readonly drawn: boolean[];
+    readonly right: number;
+    readonly viewportWidth: number;
+    readonly marks: Array<{ text: string; width: number; ariaHidden: string | null }>;
+    readonly srOnlyWidths: number[];
+  }
+  const REASON =
+    "Not measured: stage 1's first output lies inside its gen time, which the log does not split, so how much of that time comes before the first output is not known; its time is in the residual.";
+
+  /** The reason is a note under the bars, behind the mark the row carries; the screen-reader text is not drawn. */
+  async function assertReasonShown(page: Page): Promise<void> {
+    const g = (await page.evaluate(`(() => {
+      const block = document.querySelector('[data-testid="tail-block"]');
+      const notes = [...block.querySelectorAll('[data-testid="tail-not-measured-notes"] li')];
+      const drawn = (e) => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility === 'visible'; };
+      return {
+        notes: notes.map((li) => li.textContent),
+        drawn: notes.map(drawn),
+        right: Math.max(0, ...notes.map((li) => li.getBoundingClientRect().right)),
+        viewportWidth: document.documentElement.clientWidth,
+        marks: [...block.querySelectorAll('.note-mark')].map((m) => ({ text: m.textContent, width: m.getBoundingClientRect().width, ariaHidden: m.getAttribute('aria-hidden') })),
+        srOnlyWidths: [...block.querySelectorAll('.sr-only')].map((e) => e.getBoundingClientRect().width),
+      };
+    })()`)) as ReasonGeometry;
+    // One reason, said once in the text of the tab (not in a title attribute), with its mark.
+    assert.deepEqual(g.notes, [`¹Note 1: ${REASON}`]);
+    assert.deepEqual(g.drawn, [true]);
+    assert.ok(g.right <= g.viewportWidth, `the note runs out of the panel: ${JSON.stringify(g)}`);
+    // The mark is drawn on the row and on the note; screen readers hear "see note 1 below" / "Note 1:" instead.
+    assert.deepEqual(
+      g.marks.map((m) => [m.text, m.ariaHidden]),
+      [
+        ['¹', 'true'],
+        ['¹', 'true'],
+      ],
+    );
+    assert.ok(
+      g.marks.every((m) => m.width > 0),
+      JSON.stringify(g.marks),
+    );
+    assert.ok(
+      g.srOnlyWidths.every((w) => w <= 1),
+      JSON.stringify(g.srOnlyWidths),
+    );
+    assert.equal(await page.getByTestId('tail-not-measured-notes').isVisible(), true);
+    assert.equal(await page.getByText(REASON).isVisible(), true);
+  }
+
+  for (const width of [451, 800])
+    test(`at ${width} px the reason is a note under the bars, inside the panel`, async () => {
+      const narrow = await before_.open('latencyPanel', { width, height: 900 });
+      try {
+        const page = narrow.page;
+        await page.getByTestId('tab-tail').click();
+        await page.getByTestId('tail-not-measured').waitFor();
+        await assertReasonShown(page);
+        const tab = await sidewaysOverflow(page, '#panel-tail');
+        assert.deepEqual(tab.outside, [], 'drawn out of the Tail tab');
+        assert.ok(tab.scrollWidth <= tab.clientWidth, `the Tail tab scrolls sideways: ${JSON.stringify(tab)}`);
+        await page.getByTestId('tail-block').screenshot({ path: path.join(SHOTS, `tail-not-measured-${width}.png`) });
+      } finally {
+        await narrow.close();
+      }
+    });
+
   test('the Tail tab and the side panel name it "not measured" with why; no bar, no +0 ms', async () => {
     const page = view.page;
     await page.getByTestId('tab-tail').click();
@@ -876,7 +944,8 @@ describe("a gen time the log does not split, under its own stage's first output 
       await row.locator('.bar-label').textContent(),
       'stage 1 · code2wav gen time not split (no prefill/decode values)',
     );
-    assert.equal(await row.locator('.bar-excess').textContent(), 'not measured');
+    // "not measured" with a footnote mark (read out as "see note 1 below"), never a number.
+    assert.equal(await row.locator('.bar-excess').textContent(), 'not measured¹ (see note 1 below)');
     assert.equal(await row.locator('.bar-median').textContent(), 'not measured');
     assert.equal(await row.locator('.bar-fill').count(), 0);
     assert.match(
@@ -892,6 +961,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const bars = await page.locator('[data-testid="tail-bar"] .bar-excess').allTextContents();
     assert.ok(!bars.includes('+0 ms'), JSON.stringify(bars));
     await page.getByTestId('tail-block').screenshot({ path: path.join(SHOTS, 'tail-not-measured.png') });
+    await assertReasonShown(page);
 
     await side.page.getByTestId('tail-section').waitFor();
     const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';

@@ -207,6 +207,24 @@ export function isFlagged(c: QuantileCell): boolean {
   return c.significance === 'up' || c.significance === 'down' || c.significance === 'shift';
 }
 
+/** What the stage table draws, so the legend explains only that: the marks its cells carry, and whether any cell has a CI bar. */
+export interface LegendKeys {
+  readonly marks: ReadonlySet<Significance>;
+  readonly bars: boolean;
+}
+
+export function legendKeys(groups: readonly StageGroup[]): LegendKeys {
+  const marks = new Set<Significance>();
+  let bars = false;
+  for (const g of groups)
+    for (const r of g.rows)
+      for (const c of r.cells ?? []) {
+        marks.add(c.significance);
+        if (c.bar !== null) bars = true;
+      }
+  return { marks, bars };
+}
+
 /** Stage groups in pipeline order; `onlyBeyondNoise` keeps the rows with a flagged change (and one-sided rows, which are news too). */
 export function stageGroups(report: ComparisonReport, onlyBeyondNoise: boolean): StageGroup[] {
   const groups = new Map<string, MetricRow[]>();

@@ -14,9 +14,9 @@ import {
 import type { ComparisonReport, HistogramComparison, TailComparison } from '../../server/protocol';
 import type { CompareRendered } from '../../server/protocol';
 import { h } from '../shared/dom';
-import { findingLine, headline, histogramSideText, isFlagged, stageGroups } from './model';
+import { findingLine, headline, histogramSideText, isFlagged, legendKeys, stageGroups } from './model';
 import type { CompareHeading, RunLine } from './header';
-import type { MetricRow, QuantileCell, StageGroup } from './model';
+import type { LegendKeys, MetricRow, QuantileCell, Significance, StageGroup } from './model';
 
 function ciBarElement(c: QuantileCell): HTMLElement | null {
   if (c.bar === null) return null;
@@ -88,18 +88,17 @@ function metricRow(r: MetricRow): HTMLTableRowElement {
 
 function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElement {
   const pct = Math.round(confidence * 1000) / 10;
+  const bars = legendKeys(groups).bars ? `; bars: ${pct}% CI of the difference` : '';
   const thead = h(
     'thead',
     {},
     h(
       'tr',
       {},
-      h('th', { text: 'metric' }),
-      h('th', { text: 'n' }),
-      h('th', { text: 'p50' }),
-      h('th', { text: 'p90' }),
-      h('th', { text: 'p99' }),
-      h('th', { text: 'rank test p', title: 'Mann-Whitney U' }),
+      h('th', { className: 'metric', text: 'metric', attrs: { scope: 'col' } }),
+      h('th', { className: 'n', text: 'n', attrs: { scope: 'col' } }),
+      ['p50', 'p90', 'p99'].map((q) => h('th', { className: 'q', text: q, attrs: { scope: 'col' } })),
+      h('th', { className: 'rank', text: 'rank test p', title: 'Mann-Whitney U', attrs: { scope: 'col' } }),
     ),
   );
   const bodies = groups.map((g) =>
@@ -115,7 +114,7 @@ function stageTable(groups: readonly StageGroup[], confidence: number): HTMLElem
     {
       className: 'compare-table',
       testId: 'compare-table',
-      attrs: { 'aria-label': `Per stage and phase, ms; bars: ${pct}% CI of the difference` },
+      attrs: { 'aria-label': `Per stage and phase, ms${bars}` },
     },
     thead,
     bodies,
@@ -187,6 +186,41 @@ function histogramTable(rows: readonly HistogramComparison[]): HTMLElement {
   );
 }
 
+/** Each mark's key in the legend, in the order the legend lists them. */
+const LEGEND_KEY: ReadonlyArray<readonly [Significance, string]> = [
+  ['up', '▲ longer'],
+  ['down', '▼ shorter'],
+  ['shift', '◆ shifted relative to the upstream stage (+1st output: not faster or slower by itself)'],
+  ['none', 'not a change'],
+  ['untestable', 'not testable'],
+];
+
+/**
+ * The key to the table: only the marks its cells carry and, when a cell draws one, the CI bar
+ * (with too few values nothing is testable and no bar is drawn: nothing to explain about them).
+ */
+function legend(report: ComparisonReport, keys: LegendKeys): HTMLElement {
+  const pct = Math.round(report.method.confidence * 1000) / 10;
+  const shown = LEGEND_KEY.filter(([sig]) => keys.marks.has(sig));
+  const testable = shown.some(([sig]) => sig !== 'untestable');
+  const sentences = [
+    testable ? `${sentenceCase(report.method.flagged)}.` : '',
+    keys.bars
+      ? `Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it).`
+      : '',
+    "Values in ms over measured values only; a change in % is of |baseline| (its sign is the change's where the baseline is negative).",
+  ].filter((t) => t !== '');
+  return h(
+    'p',
+    { className: 'legend muted', testId: 'compare-legend' },
+    shown.flatMap(([sig, text], i) => [
+      h('span', { className: 'swatch', dataset: { sig } }),
+      ` ${text}${i === shown.length - 1 ? '.' : ''} `,
+    ]),
+    sentences.join(' '),
+  );
+}
+
 export interface Rendered {
   readonly element: HTMLElement;
   readonly rendered: CompareRendered;
@@ -233,7 +267,6 @@ export function renderComparison(
 ): Rendered {
   const groups = stageGroups(report, onlyBeyondNoise);
   const head = headline(report);
-  const pct = Math.round(report.method.confidence * 1000) / 10;
   const parts: HTMLElement[] = [
     h(
       'section',
@@ -257,20 +290,7 @@ export function renderComparison(
   const tooFew = tooFewToTestText(report);
   if (tooFew !== null) parts.push(h('p', { className: 'muted', testId: 'compare-too-few', text: tooFew }));
   if (report.metrics.length > 0) {
-    parts.push(
-      h(
-        'p',
-        { className: 'legend muted' },
-        h('span', { className: 'swatch', dataset: { sig: 'up' } }),
-        ' ▲ longer ',
-        h('span', { className: 'swatch', dataset: { sig: 'down' } }),
-        ' ▼ shorter ',
-        h('span', { className: 'swatch', dataset: { sig: 'shift' } }),
-        ' ◆ shifted relative to the upstream stage (+1st output: not faster or slower by itself) ',
-        h('span', { className: 'swatch', dataset: { sig: 'none' } }),
-        ` not a change. ${sentenceCase(report.method.flagged)}. Bar: ${pct}% bootstrap CI of the difference, | = 0 (beyond noise when the bar does not cross it). Values in ms over measured values only; a change in % is of |baseline| (its sign is the change's where the baseline is negative).`,
-      ),
-    );
+    if (groups.length > 0) parts.push(legend(report, legendKeys(groups)));
     parts.push(
       groups.length === 0
         ? h('p', {

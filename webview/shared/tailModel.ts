@@ -195,6 +195,8 @@ export interface NotMeasuredRow {
   readonly label: string;
   /** Hover: why it is not measured, and where its time went. */
   readonly title: string;
+  /** The same in the words of explain's note under its table, shown under the bars. */
+  readonly note: string;
 }
 
 export function notMeasuredRows(
@@ -206,6 +208,7 @@ export function notMeasuredRows(
     key: p.key,
     label: partText(p, stageNames, oneOutput),
     title: `Not measured: ${p.reason}. Its time is in the residual.`,
+    note: `Not measured: ${p.reason}; its time is in the residual.`,
   }));
 }
 

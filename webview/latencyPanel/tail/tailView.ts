@@ -35,6 +35,12 @@ import { stageLabel } from '../../shared/labels';
 import { ONE_REQUEST_NO_TAIL, oneRequestText, stagePreemptionsText } from '../../../server/shared';
 
 const TOP = 8;
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** A footnote's mark, `¹`, `²`, … `¹⁰`: a number, not a symbol the panels use for something else (`†`). */
+function noteMark(n: number): string {
+  return [...String(n)].map((d) => SUPERSCRIPT[Number(d)] ?? d).join('');
+}
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
 
 export interface TailChoice {
@@ -337,9 +343,13 @@ export class TailView {
         }),
       );
     });
-    // Before the residual, which holds their time: no bar, no number.
-    const unknown = notMeasuredRows(t, this.stageNames, this.oneOutput).map((r) =>
-      h(
+    // Before the residual, which holds their time: no bar, no number. Why is said under the
+    // bars, each reason once, its footnote mark on the rows it explains (a hover alone is not seen).
+    const unknownRows = notMeasuredRows(t, this.stageNames, this.oneOutput);
+    const reasons = [...new Set(unknownRows.map((r) => r.note))];
+    const unknown = unknownRows.map((r) => {
+      const n = reasons.indexOf(r.note) + 1;
+      return h(
         'li',
         {
           className: 'tail-bar-row',
@@ -349,10 +359,32 @@ export class TailView {
         },
         h('span', { className: 'bar-label', text: r.label }),
         h('span', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } }),
-        h('span', { className: 'bar-excess', text: 'not measured' }),
+        h(
+          'span',
+          { className: 'bar-excess', dataset: { state: 'notMeasured' } },
+          'not measured',
+          h('span', { className: 'note-mark', text: noteMark(n), attrs: { 'aria-hidden': 'true' } }),
+          h('span', { className: 'sr-only', text: ` (see note ${n} below)` }),
+        ),
         h('span', { className: 'bar-median muted', text: 'not measured' }),
-      ),
-    );
+      );
+    });
+    const unknownNotes =
+      reasons.length === 0
+        ? null
+        : h(
+            'ul',
+            { className: 'tail-footnotes', testId: 'tail-not-measured-notes', attrs: { 'aria-label': 'Notes' } },
+            reasons.map((text, i) =>
+              h(
+                'li',
+                {},
+                h('span', { className: 'note-mark', text: noteMark(i + 1), attrs: { 'aria-hidden': 'true' } }),
+                h('span', { className: 'sr-only', text: `Note ${i + 1}: ` }),
+                text,
+              ),
+            ),
+          );
     // Before the wait shown apart and the residual, as explain lists them.
     const apart = rows.findIndex((r) => r.kind === 'overlap' || r.kind === 'residual');
     if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
@@ -404,6 +436,7 @@ export class TailView {
       tailIsFlat(t)
         ? h('p', { className: 'muted', text: 'Every request took about the same: there is no tail to explain.' })
         : h('ul', { className: 'tail-bars', attrs: { 'aria-label': 'Mean excess over the median, per part' } }, bars),
+      tailIsFlat(t) ? null : unknownNotes,
       overlap === null ? null : h('p', { className: 'muted', testId: 'tail-overlap-note', text: overlap }),
       h(
         'div',
