@@ -1,7 +1,7 @@
 // A session whose log has a run summary vLLM-Omni printed itself (a real public paste of the
-// December 2025 single-line summary dict, cut off mid-dict, and no request), in the built side
-// panel and Latency Details in headless Chromium: both show the dict's numbers as the server
-// printed them, under the log's names, with where they come from and that the values after the
+// December 2025 single-line summary dict, cut off mid-dict, and no request; omni.py's [Summary]
+// after a request's dict), in the built side panel and Latency Details in headless Chromium:
+// both show the dict's numbers as the server printed them, under the log's names, with where they come from and that the values after the
 // cut are unknown, not 0. A summary with a key printed as None and a hostile key name shows the
 // None as no row and the name as text.
 import assert from 'node:assert/strict';
@@ -18,6 +18,8 @@ import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/14-issue533-legacy-summary-dict.log');
+/** omni.py's [Summary] (3 requests) after one request's request_level_metrics dict. */
+const OMNI_SUMMARY_LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/08-pr500-legacy-omni-summary.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const HOSTILE_KEY = '<img src=x onerror=alert(1)>_ms';
 
@@ -131,16 +133,15 @@ test('the side panel shows the summary dict as the server printed it, with its s
   }
 });
 
-test('Latency Details shows the same summary, closed above its views', async () => {
+test('Latency Details shows the same summary above its views, open when the log has no request', async () => {
   const view = await harness.open('latencyPanel', { width: 1000, height: 700 });
   try {
     const page = view.page;
     const section = page.getByTestId('run-summary');
     await section.waitFor();
-    assert.equal(await section.getAttribute('open'), null);
-    assert.equal(await page.getByTestId('run-summary-heading').textContent(), 'Run summary as the server printed it');
-    await page.getByTestId('run-summary-heading').click();
     await page.getByTestId('run-summary-table').waitFor();
+    assert.equal(await section.getAttribute('open'), '');
+    assert.equal(await page.getByTestId('run-summary-heading').textContent(), 'Run summary as the server printed it');
     assert.equal(await page.getByTestId('run-summary-source').textContent(), SOURCE);
     const rows = await rowsOf(page);
     assert.equal(rows.length, 46);
@@ -148,6 +149,33 @@ test('Latency Details shows the same summary, closed above its views', async () 
     await page.screenshot({ path: path.join(SHOTS, 'latency-panel-run-summary.png') });
   } finally {
     await view.close();
+  }
+  // Beside a request read from its own dict: closed over the request table, one click away.
+  const withRequest = sessionOfLog(fs.readFileSync(OMNI_SUMMARY_LOG), 'pr500');
+  assert.equal(withRequest.requests.length, 1);
+  const details = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(withRequest));
+  try {
+    const page = details.page;
+    const section = page.getByTestId('run-summary');
+    await section.waitFor();
+    assert.equal(await section.getAttribute('open'), null);
+    await page.getByTestId('run-summary-heading').click();
+    await page.getByTestId('run-summary-table').waitFor();
+    assert.equal(
+      await page.getByTestId('run-summary-source').textContent(),
+      "From omni.py's [Summary] dict (vLLM-Omni before February 2026) at line 11, as printed: the run's figures, not any one request's.",
+    );
+    assert.deepEqual(await rowsOf(page), [
+      'e2e_requests | 3',
+      'e2e_total_time_ms | 655,866.803 ms',
+      'e2e_sum_time_ms | 1,967,503.714 ms',
+      'e2e_total_tokens | 0',
+      'e2e_avg_time_per_request_ms | 655,834.571 ms',
+      'e2e_avg_tokens_per_s | 0.000',
+      'wall_time_ms | 655,866.803 ms',
+    ]);
+  } finally {
+    await details.close();
   }
 });
 

@@ -422,7 +422,7 @@ errorBanner.hidden = true;
 // Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
-// The run summary the server printed, closed above the views of requests: the run's figures.
+// The run summary the server printed, above the views of requests: the run's figures.
 const runSummary = new RunSummarySection(false);
 const live = h(
   'div',
@@ -526,7 +526,8 @@ function onSummary(next: SummaryResult): void {
   summary = next;
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
-  runSummary.update(runSummaryView(next.runSummaries));
+  // Closed over a table of requests; open when it is all the log has.
+  runSummary.update(runSummaryView(next.runSummaries), next.requestCount === 0);
   table.setColumns(
     tableColumns(
       next.stages,

@@ -1,5 +1,6 @@
 // The run summary the server printed (runSummaryModel.ts) as a collapsible section, for the
-// side panel (open: it may be all a log has) and Latency Details (closed, above the tabs).
+// side panel (open: it may be all a log has) and Latency Details (above the tabs, closed unless
+// the session has no request).
 // Every log-derived string goes in as text (h, setText), never as markup.
 import { h, setChildren, setText } from './dom';
 import type { RunSummaryView } from './runSummaryModel';
@@ -53,12 +54,15 @@ export class RunSummarySection {
     this.el.hidden = true;
   }
 
-  update(view: RunSummaryView | null): void {
+  /** `openWhenShown`: whether the section opens as it appears (left as the user set it after). */
+  update(view: RunSummaryView | null, openWhenShown?: boolean): void {
+    const appears = this.el.hidden && view !== null;
     this.el.hidden = view === null;
     if (view === null) {
       this.shownKey = null;
       return;
     }
+    if (appears && openWhenShown !== undefined) this.el.open = openWhenShown;
     setText(this.source, view.source);
     this.which.hidden = view.which === null;
     setText(this.which, view.which ?? '');
