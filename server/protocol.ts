@@ -16,6 +16,8 @@ import type {
   Percentile,
   PhaseSplit,
   RequestStage,
+  RunSummaries,
+  RunSummary,
   Severity,
   SplitName,
   SplitState,
@@ -33,6 +35,8 @@ export type {
   Percentile,
   PhaseSplit,
   RequestStage,
+  RunSummaries,
+  RunSummary,
   Severity,
   SplitName,
   SplitState,
@@ -405,6 +409,14 @@ export interface SummaryResult {
    * (the tables are the log's, not requests'). The server always sets it; absent reads as null.
    */
   readonly overallSummaries?: OverallSummaries | null;
+  /**
+   * The run-level summary dicts and blocks the log printed (omni.py's [Summary], the December 2025
+   * summary dict, PR #3069's "Omni Metrics Summary"): their numbers as printed, the latest 20; the
+   * run's figures, never a request's. A key printed as None or cut off is absent, not 0. Null when
+   * none was read, and for a window or scope of requests (they are the log's, not requests'). The
+   * server always sets it; absent reads as null.
+   */
+  readonly runSummaries?: RunSummaries | null;
   /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
   readonly edges: readonly EdgeSummary[];
 }

@@ -86,6 +86,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     endToEnd: endToEnd.summary(),
     tablesMissing: tablesMissing.notice(),
     overallSummaries: null,
+    runSummaries: null,
     edges: edges.edges(),
   };
 }
@@ -118,6 +119,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     endToEnd: summary.endToEnd,
     tablesMissing: summary.tablesMissing,
     overallSummaries: summary.overallSummaries,
+    runSummaries: summary.runSummaries,
     edges: summary.edges,
   };
 }

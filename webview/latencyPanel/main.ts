@@ -34,6 +34,8 @@ import { Tabs } from './tabs';
 import { WaterfallView } from './waterfall/waterfallView';
 import { sessionCountText } from '../shared/overallOnly';
 import { emptyTableText } from '../shared/noRequests';
+import { RunSummarySection } from '../shared/runSummarySection';
+import { runSummaryView } from '../shared/runSummaryModel';
 
 const channel = hostChannel<PanelState>();
 let state = sanitizePanelState(channel.loadState());
@@ -420,6 +422,8 @@ errorBanner.hidden = true;
 // Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
 const tablesNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'tables-missing' });
 tablesNotice.hidden = true;
+// The run summary the server printed, above the views of requests: the run's figures.
+const runSummary = new RunSummarySection(false);
 const live = h(
   'div',
   { className: 'live' },
@@ -431,6 +435,7 @@ const live = h(
   ),
   errorBanner,
   tablesNotice,
+  runSummary.el,
   tabs.list,
   requestsPanel,
   timelinePanel,
@@ -476,6 +481,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   tailView.setStageNames(names);
   if (next === null) {
     summary = null;
+    runSummary.update(null);
     return;
   }
   showHeader();
@@ -483,6 +489,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   table.setNoRequestsText(emptyTableText(next, changed ? null : summary));
   if (!changed) return;
   summary = null;
+  runSummary.update(null);
   // A zoom and a series belong to the session they were made on.
   spans.forget();
   overTime.forget();
@@ -519,6 +526,8 @@ function onSummary(next: SummaryResult): void {
   summary = next;
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
+  // Closed over a table of requests; open when it is all the log has.
+  runSummary.update(runSummaryView(next.runSummaries), next.requestCount === 0);
   table.setColumns(
     tableColumns(
       next.stages,

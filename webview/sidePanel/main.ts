@@ -42,6 +42,8 @@ import {
   valuesAbovePercentile,
 } from '../../server/shared';
 import { TailSection } from './tailSection';
+import { RunSummarySection } from '../shared/runSummarySection';
+import { runSummaryView } from '../shared/runSummaryModel';
 import { oneOutputStages } from '../shared/tailModel';
 
 const channel = hostChannel<SidePanelState>();
@@ -170,6 +172,8 @@ const findings = new FindingsList((f: Finding) =>
   openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }),
 );
 const tailSection = new TailSection((t) => openPanel({ tail: t }));
+// What the server itself printed for the whole run: open, since it may be all the log has.
+const runSummary = new RunSummarySection(true);
 const tableWrap = h('div', { className: 'table-wrap' }, table.el);
 const waiting = h('p', { className: 'muted', testId: 'waiting', text: 'Waiting for the first request…' });
 // An ended session with no request: why (the CLI's words), instead of waiting for one.
@@ -192,6 +196,7 @@ const live = h(
   ttftWaitedNote,
   waiting,
   noStageStats,
+  runSummary.el,
   tailSection.el,
   edgeSection,
   findings.el,
@@ -231,6 +236,7 @@ function render(): void {
     scrapeNote,
     scrapeOnly ? 'histogram_quantile estimates over everything the server observed since it started.' : SCRAPE_NOTE,
   );
+  runSummary.update(runSummaryView(summary?.runSummaries));
   if (summary === null || session === null) {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;

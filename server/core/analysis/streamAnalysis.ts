@@ -94,6 +94,8 @@ export interface LiveSummary {
   readonly endToEnd: EndToEndSummary | null;
   readonly tablesMissing: TablesMissing | null;
   readonly overallSummaries: OverallSummaries | null;
+  /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
+  readonly runSummaries: RunSummaries | null;
 }
 
 export interface StreamAnalysisOptions {
@@ -262,6 +264,7 @@ export class StreamAnalysis {
       endToEnd: this.endToEnd.summary(),
       tablesMissing: this.tablesMissing.notice(),
       overallSummaries: this.overall?.summary() ?? null,
+      runSummaries: this.runSummaries.summaries(),
     };
   }
 

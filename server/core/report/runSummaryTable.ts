@@ -4,6 +4,7 @@
 import type { RunSummaries } from '../analysis/types';
 import { textTable, withVisibleControls } from '../textTable';
 import { asPrinted } from './overallSummaryTable';
+import { RUN_SUMMARY_CUT_OFF, RUN_SUMMARY_SCOPE, runSummarySource } from '../runSummaryWords';
 
 export function runSummaryLines(summaries: RunSummaries): string[] {
   const latest = summaries.kept[summaries.kept.length - 1];
@@ -12,12 +13,9 @@ export function runSummaryLines(summaries: RunSummaries): string[] {
   const which = n === 1 ? '' : ` (the latest of ${n}; --format json has the latest ${summaries.kept.length})`;
   const rows: string[][] = [];
   for (const name in latest.values) rows.push([withVisibleControls(name), asPrinted(name, latest.values[name])]);
-  const out = [
-    `From ${latest.title} at line ${latest.line}, as printed${which}: the run's figures, not any one request's (_ms fields in ms)`,
-  ];
+  const out = [`${runSummarySource(latest)}${which}: ${RUN_SUMMARY_SCOPE} (_ms fields in ms)`];
   if (rows.length === 0) out.push('  (no number was read from it)');
   else out.push(...textTable(['field', 'value'], rows));
-  if (!latest.complete)
-    out.push('', 'It was cut off (see Input problems): the values after the cut are unknown, not 0.');
+  if (!latest.complete) out.push('', `It was cut off (see Input problems): ${RUN_SUMMARY_CUT_OFF}.`);
   return out;
 }

@@ -1,0 +1,14 @@
+// The words the CLI's table and the editor's panels share for a run summary (a summary dict or
+// block the server printed, analysis/runSummaries.ts): where its numbers come from and what they
+// are. A module of its own so the browser bundles take these words without the log parser.
+
+/** What a run summary's numbers are. */
+export const RUN_SUMMARY_SCOPE = "the run's figures, not any one request's";
+
+/** What a cut-off run summary leaves unknown. */
+export const RUN_SUMMARY_CUT_OFF = 'the values after the cut are unknown, not 0';
+
+/** Where a run summary's numbers come from: the summary the server printed, read as printed. */
+export function runSummarySource(summary: { readonly title: string; readonly line: number }): string {
+  return `From ${summary.title} at line ${summary.line}, as printed`;
+}

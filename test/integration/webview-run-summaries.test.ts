@@ -1,0 +1,209 @@
+// A session whose log has a run summary vLLM-Omni printed itself (a real public paste of the
+// December 2025 single-line summary dict, cut off mid-dict, and no request; omni.py's [Summary]
+// after a request's dict), in the built side panel and Latency Details in headless Chromium:
+// both show the dict's numbers as the server printed them, under the log's names, with where they come from and that the values after the
+// cut are unknown, not 0. A summary with a key printed as None and a hostile key name shows the
+// None as no row and the name as text.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { LogStreamParser } from '../../server/core/log';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import type { SummaryResult } from '../../server/protocol';
+import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
+import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
+import { spansOf } from '../fixtures/webview/syntheticSession';
+import { FakeHost } from '../fixtures/webview/fakeHost';
+
+const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/14-issue533-legacy-summary-dict.log');
+/** omni.py's [Summary] (3 requests) after one request's request_level_metrics dict. */
+const OMNI_SUMMARY_LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/08-pr500-legacy-omni-summary.log');
+const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+const HOSTILE_KEY = '<img src=x onerror=alert(1)>_ms';
+
+/** The session of a log read whole, its summary as the language server's sessionSummary makes it. */
+function sessionOfLog(log: Buffer, id: string): SyntheticSession {
+  const analysis = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(log));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  const live = analysis.summary();
+  const requests = [...analysis.requests];
+  const summary: SummaryResult = {
+    sessionId: id,
+    requestCount: requests.length,
+    stages: live.stages,
+    findings: live.findings,
+    histograms: [],
+    prometheus: null,
+    endToEnd: live.endToEnd,
+    tablesMissing: live.tablesMissing,
+    overallSummaries: live.overallSummaries,
+    runSummaries: live.runSummaries,
+    edges: live.edges,
+  };
+  return {
+    session: {
+      id,
+      kind: 'import',
+      description: id,
+      startedAt: Date.UTC(2026, 1, 6),
+      status: 'exited',
+      requestCount: requests.length,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 1,
+      title: `${id} (imported)`,
+    },
+    stageNames: {},
+    requests,
+    summary,
+    spans: spansOf(requests),
+  };
+}
+
+/** Each row of the run summary's table as `field | value`. */
+async function rowsOf(page: Page): Promise<string[]> {
+  return (await page.evaluate(
+    `[...document.querySelectorAll('[data-testid="run-summary-row"]')].map((tr) => [...tr.children].map((c) => c.textContent).join(' | '))`,
+  )) as string[];
+}
+
+let data: SyntheticSession;
+let harness: WebviewHarness;
+
+before(async () => {
+  data = sessionOfLog(fs.readFileSync(LOG), 'issue533');
+  harness = await WebviewHarness.start(data);
+  fs.mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+const SOURCE =
+  "From the single-line summary dict (vLLM-Omni, December 2025) at line 2, as printed: the run's figures, not any one request's.";
+
+test('the side panel shows the summary dict as the server printed it, with its source and its cut', async () => {
+  const view = await harness.open('sidePanel', { width: 420, height: 900 });
+  try {
+    const page = view.page;
+    const section = page.getByTestId('run-summary');
+    await section.waitFor();
+    assert.equal(await section.getAttribute('open'), '', 'open: it is all this log has');
+    assert.equal(await page.getByTestId('run-summary-heading').textContent(), 'Run summary as the server printed it');
+    assert.equal(await page.getByTestId('run-summary-source').textContent(), SOURCE);
+    assert.equal(await page.getByTestId('run-summary-which').isVisible(), false);
+    assert.equal(
+      await page.getByTestId('run-summary-cut-off').textContent(),
+      'It was cut off: the values after the cut are unknown, not 0.',
+    );
+    const rows = await rowsOf(page);
+    assert.equal(rows.length, 46);
+    assert.deepEqual(rows.slice(0, 8), [
+      'e2e_requests | 1',
+      'e2e_total_time_ms | 497,714.531 ms',
+      'e2e_sum_time_ms | 497,714.205 ms',
+      'e2e_total_tokens | 0',
+      'e2e_avg_time_per_request_ms | 497,714.205 ms',
+      'e2e_avg_tokens_per_s | 0.000',
+      'wall_time_ms | 497,714.531 ms',
+      'final_stage_id | 2',
+    ]);
+    assert.ok(rows.includes('stages.1.total_time_ms | 438,871.449 ms'));
+    assert.ok(rows.includes('transfers.0.total_bytes | 39,589,010'));
+    // The last value read before the cut; the keys after it have no row (unknown, not 0).
+    assert.equal(rows[rows.length - 1], 'transfers.1.rx_samples | 1');
+    assert.equal(rows.filter((r) => r.startsWith('transfers.1.rx_total_bytes')).length, 0);
+    assert.equal(
+      await page.locator('[data-testid="run-summary-row"]').nth(1).getAttribute('title'),
+      'e2e_total_time_ms = 497714.5309448242, as the server printed it at line 2',
+    );
+    // No request: the panel still says why, beside what the server summarized.
+    assert.equal(await page.getByTestId('no-stage-stats').isVisible(), true);
+    assert.equal(await page.getByTestId('waiting').isVisible(), false);
+    await page.screenshot({ path: path.join(SHOTS, 'side-panel-run-summary.png'), fullPage: true });
+  } finally {
+    await view.close();
+  }
+});
+
+test('Latency Details shows the same summary above its views, open when the log has no request', async () => {
+  const view = await harness.open('latencyPanel', { width: 1000, height: 700 });
+  try {
+    const page = view.page;
+    const section = page.getByTestId('run-summary');
+    await section.waitFor();
+    await page.getByTestId('run-summary-table').waitFor();
+    assert.equal(await section.getAttribute('open'), '');
+    assert.equal(await page.getByTestId('run-summary-heading').textContent(), 'Run summary as the server printed it');
+    assert.equal(await page.getByTestId('run-summary-source').textContent(), SOURCE);
+    const rows = await rowsOf(page);
+    assert.equal(rows.length, 46);
+    assert.equal(rows[1], 'e2e_total_time_ms | 497,714.531 ms');
+    await page.screenshot({ path: path.join(SHOTS, 'latency-panel-run-summary.png') });
+  } finally {
+    await view.close();
+  }
+  // Beside a request read from its own dict: closed over the request table, one click away.
+  const withRequest = sessionOfLog(fs.readFileSync(OMNI_SUMMARY_LOG), 'pr500');
+  assert.equal(withRequest.requests.length, 1);
+  const details = await harness.open('latencyPanel', { width: 1000, height: 700 }, new FakeHost(withRequest));
+  try {
+    const page = details.page;
+    const section = page.getByTestId('run-summary');
+    await section.waitFor();
+    assert.equal(await section.getAttribute('open'), null);
+    await page.getByTestId('run-summary-heading').click();
+    await page.getByTestId('run-summary-table').waitFor();
+    assert.equal(
+      await page.getByTestId('run-summary-source').textContent(),
+      "From omni.py's [Summary] dict (vLLM-Omni before February 2026) at line 11, as printed: the run's figures, not any one request's.",
+    );
+    assert.deepEqual(await rowsOf(page), [
+      'e2e_requests | 3',
+      'e2e_total_time_ms | 655,866.803 ms',
+      'e2e_sum_time_ms | 1,967,503.714 ms',
+      'e2e_total_tokens | 0',
+      'e2e_avg_time_per_request_ms | 655,834.571 ms',
+      'e2e_avg_tokens_per_s | 0.000',
+      'wall_time_ms | 655,866.803 ms',
+    ]);
+  } finally {
+    await details.close();
+  }
+});
+
+test('a key printed as None has no row; a hostile key name is text; several summaries say which is shown', async () => {
+  const log = Buffer.from(
+    [
+      "{'e2e_requests': 1, 'wall_time_ms': 10.5}",
+      `{'e2e_requests': 2, '${HOSTILE_KEY}': 1.5, 'e2e_total_time_ms': None, 'wall_time_ms': 12.25}`,
+      '',
+    ].join('\n'),
+  );
+  const hostile = sessionOfLog(log, 'hostile');
+  const view = await harness.open('sidePanel', { width: 420, height: 700 }, new FakeHost(hostile));
+  try {
+    const page = view.page;
+    await page.getByTestId('run-summary-table').waitFor();
+    assert.deepEqual(await rowsOf(page), ['e2e_requests | 2', `${HOSTILE_KEY} | 1.500 ms`, 'wall_time_ms | 12.250 ms']);
+    assert.equal(await page.locator('[data-testid="run-summary"] img').count(), 0);
+    assert.equal(
+      await page.getByTestId('run-summary-source').textContent(),
+      "From the single-line summary dict (vLLM-Omni, December 2025) at line 2, as printed: the run's figures, not any one request's.",
+    );
+    assert.equal(
+      await page.getByTestId('run-summary-which').textContent(),
+      'The latest of 2 run summaries in the log.',
+    );
+    assert.equal(await page.getByTestId('run-summary-cut-off').isVisible(), false);
+  } finally {
+    await view.close();
+  }
+});
