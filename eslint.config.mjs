@@ -72,12 +72,13 @@ export default tseslint.config(
   {
     // Lazy, synchronous loading on purpose. The CLI requires each command's own bundle when that
     // command runs (scripts/build.mjs, `commandsApart`), typed by `typeof import(...)`, and
-    // `analyze` the deploy-config evidence (and the YAML library) only with --deploy-config; the
+    // `analyze` and `explain` the deploy-config evidence (and the YAML library) only with
+    // --deploy-config (server/cli/deployConfigOption.ts); the
     // benchmarks require the bundle they just built; mocha's UI runner requires its test files;
     // the language server's entry requires the server's bundle through the code cache.
     files: [
       'server/cli/main.ts',
-      'server/cli/analyze.ts',
+      'server/cli/deployConfigOption.ts',
       'server/lsp/boot.ts',
       'scripts/bench/*.ts',
       'test/editor/harness/run-ui-tests.ts',

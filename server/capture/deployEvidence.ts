@@ -1,5 +1,5 @@
 // Findings of a session with what its deploy config (the one it was launched with, or
-// `analyze --deploy-config`) says about them (read from disk, base_config overlays resolved).
+// `analyze` / `explain --deploy-config`) says about them (read from disk, base_config overlays resolved).
 // The one-output and the codec first-audio findings use it (core/deploy/configEvidence.ts); a
 // config that cannot be read adds nothing (the finding stands on the numbers alone), and
 // `deployConfigProblem` says why up front.
@@ -7,11 +7,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Finding } from '../core/analysis/types';
 import type { AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+import type { FindingCitation } from '../core/explain/types';
 import { DeployFileCache, isUnread, type DeployFileText } from '../core/deploy/fileCache';
 import { resolveEffectiveConfig } from '../core/deploy/effectiveConfig';
-import { hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
+import { configEvidenceOf, hasConfigEvidence, withConfigEvidence } from '../core/deploy/configEvidence';
 import { stageMismatch } from '../core/deploy/evidenceText';
-import { isMap } from '../core/deploy/configTree';
+import { isMap, type ConfigMap } from '../core/deploy/configTree';
 import { stageViews } from '../core/deploy/stageViews';
 import { configStageIds } from '../core/deploy/configStageIds';
 import { deployDiagnostics, type DeployDiagnostic } from '../core/deploy/checks';
@@ -82,6 +83,14 @@ function unrunnable(d: DeployDiagnostic): boolean {
   return (d.code === 'invalid-value' || d.code === 'wrong-type') && /^`num_replicas`/.test(d.message);
 }
 
+/** The config's effective root (base_config overlays resolved) and its absolute path; null when it cannot be read as a map. */
+function effectiveRootOf(deployConfig: string): { readonly root: ConfigMap; readonly configPath: string } | null {
+  const configPath = path.resolve(deployConfig);
+  const file = files.load(configPath);
+  if (file === undefined || isUnread(file) || !isMap(file.root)) return null;
+  return { root: resolveEffectiveConfig(file, (base) => files.load(base)).root, configPath };
+}
+
 /** `logStageIds`: the stage ids the log's requests have; a config with other stages is said not to match. */
 export function withDeployEvidence(
   findings: readonly Finding[],
@@ -89,11 +98,8 @@ export function withDeployEvidence(
   logStageIds?: readonly number[],
 ): readonly Finding[] {
   if (deployConfig === null || !hasConfigEvidence(findings)) return findings;
-  const configPath = path.resolve(deployConfig);
-  const file = files.load(configPath);
-  if (file === undefined || isUnread(file) || !isMap(file.root)) return findings;
-  const effective = resolveEffectiveConfig(file, (base) => files.load(base));
-  return withConfigEvidence(findings, effective.root, configPath, logStageIds);
+  const config = effectiveRootOf(deployConfig);
+  return config === null ? findings : withConfigEvidence(findings, config.root, config.configPath, logStageIds);
 }
 
 /**
@@ -101,10 +107,8 @@ export function withDeployEvidence(
  * log's), said once for the whole report; null when they match or cannot be told.
  */
 export function deployConfigMismatch(deployConfig: string, logStageIds: readonly number[]): string | null {
-  const configPath = path.resolve(deployConfig);
-  const file = files.load(configPath);
-  if (file === undefined || isUnread(file) || !isMap(file.root)) return null;
-  return stageMismatch(resolveEffectiveConfig(file, (base) => files.load(base)).root, configPath, logStageIds);
+  const config = effectiveRootOf(deployConfig);
+  return config === null ? null : stageMismatch(config.root, config.configPath, logStageIds);
 }
 
 /** The stage ids of the log's requests (a deploy config with other stages did not serve it). */
@@ -114,22 +118,63 @@ export function logStageIds(snapshot: Pick<AnalysisSnapshot, 'stages'>): number[
   return ids;
 }
 
+/** deployConfigMismatch against the stages of a log's analysis; null for an input without stages (a scrape). */
+export function deployConfigMismatchOf(
+  deployConfig: string,
+  snapshot: Pick<AnalysisSnapshot, 'stages'>,
+): string | null {
+  return snapshot.stages.length === 0 ? null : deployConfigMismatch(deployConfig, logStageIds(snapshot));
+}
+
+/**
+ * The findings citing `deployConfig`'s settings, as `analyze --deploy-config` reports them; the
+ * findings themselves when its stages are not the log's (`mismatch`, deployConfigMismatchOf's
+ * answer, then stands for the whole report).
+ */
+export function findingsWithDeployEvidence(
+  findings: readonly Finding[],
+  deployConfig: string,
+  snapshot: Pick<AnalysisSnapshot, 'stages'>,
+  mismatch: string | null = deployConfigMismatchOf(deployConfig, snapshot),
+): readonly Finding[] {
+  return mismatch !== null ? findings : withDeployEvidence(findings, deployConfig, logStageIds(snapshot));
+}
+
+/**
+ * Each finding `deployConfig` speaks to, with the sentence findingsWithDeployEvidence ends its
+ * message with: what a report cites beside the numbers the finding explains. None when its
+ * stages are not the log's (`mismatch`) or it cannot be read.
+ */
+export function deployCitations(
+  findings: readonly Finding[],
+  deployConfig: string,
+  snapshot: Pick<AnalysisSnapshot, 'stages'>,
+  mismatch: string | null = deployConfigMismatchOf(deployConfig, snapshot),
+): FindingCitation[] {
+  const config = mismatch === null ? effectiveRootOf(deployConfig) : null;
+  if (config === null) return [];
+  const cited: FindingCitation[] = [];
+  for (const f of findings) {
+    const text = configEvidenceOf(f, config.root, config.configPath);
+    if (text !== null) cited.push({ code: f.code, stageId: f.stageId, text });
+  }
+  return cited;
+}
+
 /**
  * The snapshot whose findings cite `deployConfig`'s settings, as `analyze --deploy-config`
  * reports them; the snapshot itself when there is no config or its stages are not the log's
- * (`mismatch`, deployConfigMismatch's answer, then stands for the whole report). Its lazy
+ * (`mismatch`, deployConfigMismatchOf's answer, then stands for the whole report). Its lazy
  * parts stay lazy: only the findings are replaced.
  */
 export function snapshotWithDeployEvidence(
   snapshot: AnalysisSnapshot,
   deployConfig: string | null,
-  mismatch: string | null = deployConfig === null || snapshot.stages.length === 0
-    ? null
-    : deployConfigMismatch(deployConfig, logStageIds(snapshot)),
+  mismatch: string | null = deployConfig === null ? null : deployConfigMismatchOf(deployConfig, snapshot),
 ): AnalysisSnapshot {
   if (deployConfig === null || mismatch !== null) return snapshot;
   return Object.create(snapshot, {
-    findings: { value: withDeployEvidence(snapshot.findings, deployConfig, logStageIds(snapshot)) },
+    findings: { value: findingsWithDeployEvidence(snapshot.findings, deployConfig, snapshot, null) },
   }) as AnalysisSnapshot;
 }
 

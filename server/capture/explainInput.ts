@@ -8,7 +8,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
-import { StreamAnalysis } from '../core/analysis/streamAnalysis';
+import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
 import type { StageOutput } from '../core/analysis/roleFit';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
@@ -40,6 +40,8 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
+  readonly stages: AnalysisSnapshot['stages'];
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -87,6 +89,7 @@ class LogExplainReader {
       empty: this.bytes === 0,
       servedModel: this.analysis.servedModel(),
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      stages: snapshot.stages,
     };
   }
 }
@@ -103,6 +106,7 @@ function scrapeInput(text: string): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    stages: [],
   };
 }
 

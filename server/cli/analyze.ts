@@ -1,7 +1,7 @@
 // `stage-lens analyze <file|-> [--format table|json|csv|trace] [--pretty] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
-import { createReadStream, statSync, type ReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import { LogStreamParser } from '../core/log';
@@ -42,25 +42,7 @@ import { Interrupts } from './interrupts';
 import { stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
-
-/** Why a file cannot be read, in the words the CLI says it with. */
-function readErrorWords(e: NodeJS.ErrnoException): string {
-  if (e.code === 'ENOENT') return 'no such file';
-  if (e.code === 'EISDIR') return 'is a directory';
-  if (e.code === 'EACCES') return 'permission denied';
-  return e.message;
-}
-
-/** Why `filePath` is not a regular file to read; null when it is one. */
-function notAFileReason(filePath: string): string | null {
-  try {
-    const stat = statSync(filePath);
-    if (stat.isFile()) return null;
-    return stat.isDirectory() ? 'is a directory' : 'not a regular file';
-  } catch (err) {
-    return readErrorWords(err as NodeJS.ErrnoException);
-  }
-}
+import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -148,14 +130,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     return 2;
   }
   const deployConfig = parsed.values['deploy-config'] ?? null;
-  const notAFile = deployConfig === null ? null : notAFileReason(deployConfig);
-  if (notAFile !== null) {
-    process.stderr.write(`stage-lens analyze: cannot read the deploy config ${deployConfig}: ${notAFile}\n`);
-    return 2;
-  }
-  const configProblem = deployConfig === null ? null : loadDeployEvidence().deployConfigProblem(deployConfig);
+  const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);
   if (configProblem !== null) {
-    process.stderr.write(`stage-lens analyze: the deploy config ${deployConfig} ${configProblem}\n`);
+    process.stderr.write(`stage-lens analyze: ${configProblem}\n`);
     return 2;
   }
   if (parsed.values.duration !== undefined && parsed.values.follow !== true) {
@@ -330,9 +307,7 @@ export async function analyzeStream(
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
   const mismatchOf = (snapshot: AnalysisSnapshot): string | null => {
-    if (deployConfig === null || snapshot.stages.length === 0) return null;
-    const evidence = loadDeployEvidence();
-    return evidence.deployConfigMismatch(deployConfig, evidence.logStageIds(snapshot));
+    return deployConfig === null ? null : loadDeployEvidence().deployConfigMismatchOf(deployConfig, snapshot);
   };
   const withEvidence = (snapshot: AnalysisSnapshot, mismatch: string | null): AnalysisSnapshot =>
     deployConfig === null
@@ -437,12 +412,6 @@ function withFindings(snapshot: AnalysisSnapshot, findings: readonly Finding[]):
   return findings.length === 0
     ? snapshot
     : (Object.create(snapshot, { findings: { value: [...snapshot.findings, ...findings] } }) as AnalysisSnapshot);
-}
-
-// The deploy config's evidence needs the YAML library: loaded only with --deploy-config
-// (`require`: a bundle of its own in dist/, which the build marks external).
-function loadDeployEvidence(): typeof import('../capture/deployEvidence') {
-  return require('../capture/deployEvidence') as typeof import('../capture/deployEvidence');
 }
 
 interface ReadOptions {

@@ -1,12 +1,13 @@
-// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--format table|json]`
+// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--deploy-config <yaml>] [--format table|json]`
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
-import { readExplainInput } from '../capture/explainInput';
+import { readExplainInput, type ExplainInput } from '../capture/explainInput';
 import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
 import { explainTable } from '../core/explain/explainTable';
 import { parseTarget, TARGET_GRAMMAR, unknownTargetsText } from '../core/explain/targets';
-import { TAIL_QUANTILES, type TailQuantile } from '../core/explain/types';
+import { TAIL_QUANTILES, type FindingCitation, type TailQuantile } from '../core/explain/types';
+import type { Finding } from '../core/analysis/types';
 import { parseCommandArgs } from './commandArgs';
 import { urlInputMessage } from './urlInput';
 import { writeOut } from './stdoutWrite';
@@ -14,6 +15,7 @@ import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
 import { windowOption, placeWindow } from './windowOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
+import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -44,11 +46,16 @@ Options:
                         as the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>        only requests that finished at or before <time> (the same forms)
   --by-boot             one tail attribution per server boot
+  --deploy-config <yaml>
+                        the deploy YAML the server ran with (base_config overlays resolved):
+                        the findings, and the tail parts and preemptions they explain, name what
+                        it sets that explains them (e.g. model_runner v2 + async_chunk for a
+                        stage whose prefill covers its decode)
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
-Exit status: 0 when the input was read; 2 for usage or I/O errors, an empty input (0
-bytes), a --target of a stage the log does not have, a window (--since/--until) no request finished in, or an input that
+Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
+is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target of a stage the log does not have, a window (--since/--until) no request finished in, or an input that
 is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
@@ -62,6 +69,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       target: { type: 'string', multiple: true },
       quantile: { type: 'string', multiple: true },
       'by-boot': { type: 'boolean', default: false },
+      'deploy-config': { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
     },
@@ -108,8 +116,15 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${asUrl}\n`);
     return 2;
   }
+  const deployConfig = (parsed.values['deploy-config'] as string | undefined) ?? null;
+  const configProblem = deployConfig === null ? null : deployConfigOptionProblem(deployConfig);
+  if (configProblem !== null) {
+    process.stderr.write(`stage-lens explain: ${configProblem}\n`);
+    return 2;
+  }
   let report: ExplainReport;
   let empty: boolean;
+  let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
   try {
     const input = await readExplainInput(source, process.stdin);
     empty = input.empty;
@@ -127,6 +142,11 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;
     }
+    if (deployConfig !== null) deploy = deployEvidenceOf(input, deployConfig);
+    // The config's name says the pipeline too (as for analyze), unless it is not the config this server ran.
+    const pipelineText = [input.pipelineText, deploy.mismatch === null ? deployConfig : null]
+      .filter((t) => t !== undefined && t !== null)
+      .join(' ');
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
@@ -135,13 +155,13 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(quantiles.length === 0 ? {} : { quantiles }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
-        ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
+        ...(pipelineText === '' ? {} : { pipelineText }),
         stageOutputs: input.stageOutputs,
         servedModel: input.servedModel ?? null,
         overallSummaryTables: input.overallSummaryTables,
       },
       input.gauges,
-      input.findings,
+      deploy.findings ?? input.findings,
     );
     if (input.kind === 'scrape' && format === 'table') {
       await writeOut(terminalText(scrapeText(report, source, input.scrapeChecks ?? [])));
@@ -153,7 +173,13 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   const name = source === '-' ? 'stdin' : source;
   // An input without a byte: nothing was read, as analyze and compare say (a status of 0 would pass a script that read nothing).
-  const table = empty ? [`Stage Lens explain: ${name} · 0 requests`, '', EMPTY_INPUT_TEXT] : explainTable(report);
+  // A config whose stages are not the log's: said once, before the numbers (the JSON has no place
+  // for a sentence about the input: on stderr, as analyze says it).
+  const { mismatch, citations } = deploy;
+  if (mismatch !== null && format === 'json') process.stderr.write(terminalText(`stage-lens explain: ${mismatch}\n`));
+  const table = empty
+    ? [`Stage Lens explain: ${name} · 0 requests`, '', EMPTY_INPUT_TEXT]
+    : explainTable(report, { citations, ...(mismatch === null ? {} : { inputNote: mismatch }) });
   await writeOut(format === 'json' ? explainJsonText(report) + '\n' : terminalText(table.join('\n')) + '\n');
   if (empty) {
     process.stderr.write(`stage-lens explain: nothing in ${name} was read: it is empty (0 bytes)\n`);
@@ -182,4 +208,26 @@ function scrapeText(report: ExplainReport, source: string, checks: readonly stri
   // What the verdict rests on: a check that could not run is said, never taken as passed.
   if (checks.length > 0) out.push('', ...checks);
   return out.join('\n') + '\n';
+}
+
+/** What `--deploy-config` adds to a report: the findings citing it, the same citations for the table, or why it is no evidence. */
+interface DeployEvidence {
+  /** The input's findings with the config's sentences; null without the option. */
+  readonly findings: readonly Finding[] | null;
+  readonly citations: readonly FindingCitation[];
+  /** The config's stages are not the log's: its settings are cited nowhere. */
+  readonly mismatch: string | null;
+}
+
+const NO_DEPLOY_EVIDENCE: DeployEvidence = { findings: null, citations: [], mismatch: null };
+
+/** The evidence of `deployConfig` for a read input, by analyze's rules (deployEvidence.ts, loaded only here). */
+function deployEvidenceOf(input: ExplainInput, deployConfig: string): DeployEvidence {
+  const evidence = loadDeployEvidence();
+  const mismatch = evidence.deployConfigMismatchOf(deployConfig, input);
+  return {
+    findings: evidence.findingsWithDeployEvidence(input.findings, deployConfig, input, mismatch),
+    citations: evidence.deployCitations(input.findings, deployConfig, input, mismatch),
+    mismatch,
+  };
 }

@@ -33,6 +33,15 @@ export function hasConfigEvidence(findings: readonly Finding[]): boolean {
   return findings.some((f) => EVIDENCE.has(f.code));
 }
 
+/** The sentence of what the config sets that speaks to one finding; null when it says nothing of it. */
+export function configEvidenceOf(
+  finding: Pick<Finding, 'code' | 'stageId'>,
+  root: ConfigMap,
+  configPath: string,
+): string | null {
+  return EVIDENCE.get(finding.code)?.(root, configPath, finding.stageId) ?? null;
+}
+
 /**
  * The findings with the config's evidence added to the message of each finding it speaks to;
  * when its stages are not the log's (`logStageIds`), that sentence instead: its settings are no evidence.
@@ -45,7 +54,7 @@ export function withConfigEvidence(
 ): Finding[] {
   const mismatch = stageMismatch(root, configPath, logStageIds);
   return findings.map((f) => {
-    const sentence = EVIDENCE.get(f.code)?.(root, configPath, f.stageId) ?? null;
+    const sentence = configEvidenceOf(f, root, configPath);
     if (sentence === null) return f;
     return { ...f, message: `${f.message} ${mismatch ?? sentence}` };
   });

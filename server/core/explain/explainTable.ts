@@ -1,6 +1,7 @@
 // `stage-lens explain` for people: per target and quantile, the parts that make the tail
 // slow with their mean excess and share, the residual; the load at arrival of the first
-// target's tail; the cost per token; the findings that say which numbers not to trust.
+// target's tail; the cost per token; the findings that say which numbers not to trust; with
+// --deploy-config, what the config sets beside what each of its findings explains.
 import { countOf } from '../numberText';
 import { STATS_TABLES_FIX } from '../analysis/tablesMissing';
 import { windowText } from './timeWindow';
@@ -8,6 +9,7 @@ import type { Distribution } from '../analysis/types';
 import type { ExplainReport } from './explainReport';
 import type {
   CostFit,
+  FindingCitation,
   OneRequestTarget,
   PartPhase,
   TailAttribution,
@@ -26,6 +28,7 @@ import { foldParts } from './foldParts';
 import { sentenceCase } from '../sentenceCase';
 import { coldTailText, ttftWaitText } from './tailCauses';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
+import { pushAll } from '../arrays';
 
 const PHASE_LABEL: Readonly<Record<PartPhase, string>> = {
   preprocess: 'preprocess',
@@ -89,12 +92,53 @@ const TTFT_NOT_RECORDED_CODES: ReadonlySet<string> = new Set([
   'ttft-no-output',
 ]);
 
-/** A target no request measured, with the finding that says why when one does (a TTFT not recorded). */
-function unsupportedText(target: string, findings: ExplainReport['findings']): string {
+/** What explain's table says beside its numbers, from outside the report. */
+export interface ExplainTableOptions {
+  /** A sentence about the input, said before the numbers (a deploy config whose stages are not the log's). */
+  readonly inputNote?: string;
+  /** What the deploy config sets that speaks to the log's findings: cited beside what each finding explains. */
+  readonly citations?: readonly FindingCitation[];
+}
+
+/** The deploy config's sentence for a finding, or null when none is cited. */
+type Cite = (code: string, stageId: number | null) => string | null;
+
+/** A cited sentence as the table's notes word theirs: "the deploy config x.yaml agrees: …", without the closing period. */
+function citedText(text: string): string {
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}`.replace(/\.$/, '');
+}
+
+/** A target no request measured, with the finding that says why when one does (a TTFT not recorded), and what the deploy config sets about it. */
+function unsupportedText(target: string, findings: ExplainReport['findings'], cite: Cite): string {
   const m = /^stage(\d+)(?:_\d+)?\.ttft$/.exec(target);
   const why =
     m === null ? undefined : findings.find((f) => TTFT_NOT_RECORDED_CODES.has(f.code) && f.stageId === Number(m[1]));
-  return why === undefined ? target : `${target} (its TTFT is not recorded: finding ${why.code})`;
+  if (why === undefined) return target;
+  const cited = cite(why.code, why.stageId);
+  return `${target} (its TTFT is not recorded: finding ${why.code}${cited === null ? '' : `; ${citedText(cited)}`})`;
+}
+
+/**
+ * What the deploy config sets behind the parts of a tail it has a finding for: a one-output
+ * stage's prefill+decode (Model Runner V2 + async chunk), once per stage.
+ */
+function oneOutputCitations(
+  parts: readonly TailPart[],
+  oneOutput: readonly string[],
+  roles: Readonly<Record<string, string>>,
+  cite: Cite,
+): string[] {
+  const out: string[] = [];
+  const cited = new Set<number>();
+  for (const p of parts) {
+    if (p.phase !== 'prefill' || p.stageKey === null || p.stageId === null || !oneOutput.includes(p.stageKey)) continue;
+    if (cited.has(p.stageId)) continue;
+    const text = cite('prefill-covers-decode', p.stageId);
+    if (text === null) continue;
+    cited.add(p.stageId);
+    out.push(`  (${partLabel(p, oneOutput, roles)}: ${citedText(text)})`);
+  }
+  return out;
 }
 
 /** The phase a cost fit's y is, as named wherever it is shown. */
@@ -214,6 +258,7 @@ function tailBlock(
   oneOutput: readonly string[],
   roles: Readonly<Record<string, string>>,
   targets: readonly string[],
+  cite: Cite,
 ): string[] {
   const out = [tailHeadline(t, roles)];
   // The parts behind an overlap apart (additiveTail): the shares and the residual add up without them.
@@ -254,6 +299,7 @@ function tailBlock(
     out.push(
       `  (${cold.text}${cold.dominates ? '; --exclude-cold leaves the first request after each server boot out' : ''})`,
     );
+  out.push(...oneOutputCitations([...shown, ...additive.apart.map((a) => a.part)], oneOutput, roles, cite));
   const contribution = contributionNote(t.target, roles, t.upstreamUntilInput);
   if (contribution !== null) out.push(`  (${contribution.charAt(0).toLowerCase()}${contribution.slice(1, -1)})`);
   const after = [...shown, ...additive.apart.map((a) => a.part)].find((p) => p.afterTarget !== undefined)?.afterTarget;
@@ -267,7 +313,11 @@ function tailBlock(
     stage: (key) => stageLabel(key, roles),
     signed,
   });
-  if (apartNote !== null) out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
+  if (apartNote !== null) {
+    out.push(`  ("overlap": ${apartNote}; shown apart, not in the shares nor the residual)`);
+    const overlapCited = cite('stage-times-overlap', null);
+    if (overlapCited !== null) out.push(`  (overlap: ${citedText(overlapCited)})`);
+  }
   // A residual that holds a downstream TTFT's wait upstream names it instead of the generic causes.
   const residualNote = residualText(
     additive.residualMs,
@@ -328,8 +378,10 @@ export function oneRequestText(o: OneRequestTarget, roles: Readonly<Record<strin
 export const ONE_REQUEST_NO_TAIL =
   'There is no tail to explain: a tail is compared with the other requests part by part';
 
-export function explainTable(report: ExplainReport): string[] {
+export function explainTable(report: ExplainReport, options: ExplainTableOptions = {}): string[] {
   const out: string[] = [];
+  const citations = options.citations ?? [];
+  const cite: Cite = (code, stageId) => citations.find((c) => c.code === code && c.stageId === stageId)?.text ?? null;
   // Stage roles from the file's name (a saved session's deploy file), as the editor names a session's stages.
   const roles = report.stageRoles;
   const cold = report.scope.excludeCold ? '; cold requests left out' : '';
@@ -342,6 +394,8 @@ export function explainTable(report: ExplainReport): string[] {
     `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')} (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
+  // Before the numbers: what the input is not (a deploy config this server did not run).
+  if (options.inputNote !== undefined) out.push(options.inputNote, '');
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
@@ -370,7 +424,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push(
       ...(before !== undefined && sameTail(before, t)
         ? sameTailLines(t, before.quantile, roles)
-        : tailBlock(t, report.oneOutputStages, roles, report.targets)),
+        : tailBlock(t, report.oneOutputStages, roles, report.targets, cite)),
       '',
     );
   }
@@ -379,7 +433,7 @@ export function explainTable(report: ExplainReport): string[] {
     out.push(`${oneRequestText(o, roles)} ${ONE_REQUEST_NO_TAIL}; analyze shows this request's parts.`, '');
   if (report.unsupportedTargets.length > 0) {
     out.push(
-      `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings)).join('; ')}`,
+      `Not measured by any request in scope: ${report.unsupportedTargets.map((t) => unsupportedText(t, report.findings, cite)).join('; ')}`,
     );
     if (report.tail.length === 0 && report.oneRequest.length === 0)
       out.push(`Targets this log measures: ${report.targets.join(', ')}`);
@@ -420,14 +474,25 @@ export function explainTable(report: ExplainReport): string[] {
     out.push(
       `Preemptions (${targetLabel(preempted.target, roles)}, ${preempted.quantile} tail; requests that printed vllm_num_preemptions > 0): ${preempted.readingText}`,
     );
+    const shownStages = [...preempted.stages];
     for (const s of preempted.stages)
       out.push(`  ${stagePreemptionsText(s, preempted.tailCount, preempted.scopeCount, roles)}`);
     // The other targets and quantiles only where preemption stands out in their tail.
     for (const p of report.preemptions.slice(1))
-      if (p.reading === 'overRepresented')
+      if (p.reading === 'overRepresented') {
         out.push(
           `  ${targetLabel(p.target, roles)}, ${p.quantile} tail: ${p.stages.map((s) => stagePreemptionsText(s, p.tailCount, p.scopeCount, roles)).join('; ')}`,
         );
+        pushAll(shownStages, p.stages);
+      }
+    // What bounds each such stage's KV-cache room, once per stage, as the deploy config sets it.
+    const cited = new Set<number>();
+    for (const s of shownStages) {
+      const text = s.stageId === null || cited.has(s.stageId) ? null : cite('preempted-requests', s.stageId);
+      if (text === null || s.stageId === null) continue;
+      cited.add(s.stageId);
+      out.push(`  (${citedText(text)})`);
+    }
     out.push('');
   }
 

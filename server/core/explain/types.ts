@@ -1,7 +1,7 @@
 // What "why a request is slow" produces: the additive breakdown of one request, tail
 // attribution, load at arrival, percentiles over time, cost per token. Types only;
 // shared by the CLI, the language server and (through server/protocol.ts) the webviews.
-import type { Distribution } from '../analysis/types';
+import type { Distribution, FindingCode } from '../analysis/types';
 
 /** What a part of a request's time is. `transfer` parts name their edge and component. */
 export type PartPhase =
@@ -377,4 +377,16 @@ export interface PreemptionsInTail {
   readonly stages: readonly StagePreemptions[];
   readonly reading: PreemptionReading;
   readonly readingText: string;
+}
+
+/**
+ * What a deploy config (`explain --deploy-config`) sets that speaks to one finding of the log:
+ * cited where the report shows what the finding explains (a one-output part, the overlap set
+ * apart, a stage's preemptions, a TTFT not recorded).
+ */
+export interface FindingCitation {
+  readonly code: FindingCode;
+  readonly stageId: number | null;
+  /** The sentence, as the finding's message ends with it (server/core/deploy/configEvidence.ts). */
+  readonly text: string;
 }
