@@ -67,8 +67,10 @@ test('explain --deploy-config: the tail parts, the preemptions and the findings 
   assert.equal(table.status, 0, table.stderr);
   assert.equal(table.stderr, '');
   assertCitedTable(table.stdout);
-  // Every tail of the one-output stage cites it, once per tail (10 tails: 5 targets × p95 and p99; stage 1's TTFT has none).
-  assert.equal(table.stdout.split(ONE_OUTPUT).length - 1, 8);
+  // Every tail of the one-output stage cites it, once per tail printed with its parts: 5 targets × p95
+  // (stage 1's TTFT has none); each p99 tail is the same requests as its p95 one (6 requests), said in one line.
+  assert.equal(table.stdout.split(ONE_OUTPUT).length - 1, 4);
+  assert.equal(table.stdout.split('(the same requests as the p95 tail above, so the same parts)').length - 1, 5);
 
   const json = cli(['explain', LOG, '--format', 'json', '--deploy-config', CONFIG]);
   assert.equal(json.status, 0, json.stderr);
