@@ -1,4 +1,4 @@
-// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--format table|json]`
+// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--format table|json]`
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
@@ -13,6 +13,7 @@ import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
 import { windowOption, placeWindow } from './windowOption';
+import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
@@ -44,11 +45,13 @@ Options:
                         as the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>        only requests that finished at or before <time> (the same forms)
   --by-boot             one tail attribution per server boot
+  --boot <n>            only requests of server boot n (1: the log's first server start; 0:
+                        requests before any), for a log whose boots served different pipelines
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, an empty input (0
-bytes), a --target of a stage the log does not have, a window (--since/--until) no request finished in, or an input that
+bytes), a --target of a stage the log does not have, a --boot the log does not have, a window (--since/--until) no request finished in, or an input that
 is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
@@ -64,6 +67,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       'by-boot': { type: 'boolean', default: false },
       since: { type: 'string' },
       until: { type: 'string' },
+      boot: { type: 'string' },
     },
     HELP,
     usage,
@@ -100,6 +104,11 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${window}\n`);
     return 2;
   }
+  const boot = bootOption(parsed.values.boot as string | undefined);
+  if (typeof boot === 'string') {
+    process.stderr.write(`stage-lens explain: ${boot}\n`);
+    return 2;
+  }
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   const source = parsed.positionals[0];
@@ -111,8 +120,15 @@ export async function runExplain(argv: string[]): Promise<number> {
   let report: ExplainReport;
   let empty: boolean;
   try {
-    const input = await readExplainInput(source, process.stdin);
+    const input = await readExplainInput(source, process.stdin, boot === null ? {} : { boot });
     empty = input.empty;
+    const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
+    if (bootProblem !== null) {
+      process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
+      return 2;
+    }
+    const bootNote = bootNoteOf(input.bootCounts ?? null);
+    if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
     const unknown = unknownTargetsText(
       targets,
       input.index.targets(),
@@ -135,6 +151,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(quantiles.length === 0 ? {} : { quantiles }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
+        ...(boot === null ? {} : { boot }),
         ...(input.pipelineText === undefined ? {} : { pipelineText: input.pipelineText }),
         stageOutputs: input.stageOutputs,
         servedModel: input.servedModel ?? null,

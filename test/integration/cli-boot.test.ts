@@ -131,3 +131,49 @@ test('analyze --boot of a boot the log does not have exits 2 and lists its boots
   assert.equal(follow.status, 2);
   assert.match(follow.stderr, /--boot selects from a whole log/);
 });
+
+interface ExplainJson {
+  scope: { boot?: number };
+  requestCount: number;
+  stageRoles: Record<string, string>;
+  findings: { code: string }[];
+  tail: { target: string; quantile: string; scopeCount: number; targetMedianMs: number }[];
+}
+
+test('explain --boot reads one boot alone; without it the table says the boots mix before any tail', () => {
+  const whole = cli(['explain', log]);
+  assert.equal(whole.status, 0, whole.stderr);
+  assert.match(
+    whole.stdout,
+    /^Stage Lens explain: \S+ · 9 requests \(9 in scope\)\n\nThe server boots in this log served 2 different pipelines: /,
+  );
+
+  const table = cli(['explain', log, '--boot', '2']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^Stage Lens explain: \S+ · 3 requests of boot 2 \(3 in scope\)\n/);
+  assert.doesNotMatch(table.stdout, /different pipelines/);
+  assert.match(table.stdout, /median 33\.7 s/);
+  assert.equal(
+    table.stderr,
+    'stage-lens explain: Boot 2: the requests of server boot 2 only; 6 requests of boot 1 left out.\n',
+  );
+
+  const doc = JSON.parse(cli(['explain', log, '--boot', '2', '--format', 'json']).stdout) as ExplainJson;
+  assert.equal(doc.scope.boot, 2);
+  assert.equal(doc.requestCount, 3);
+  assert.deepEqual(doc.stageRoles, { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+  assert.equal(
+    doc.findings.find((f) => f.code === 'boots-differ-in-pipeline'),
+    undefined,
+  );
+  const e2e = doc.tail.find((t) => t.target === 'e2e' && t.quantile === 'p95');
+  assert.equal(e2e?.scopeCount, 3);
+  assert.equal(e2e?.targetMedianMs, 33726.25);
+
+  const unknown = cli(['explain', log, '--boot', '0']);
+  assert.equal(unknown.status, 2);
+  assert.equal(
+    unknown.stderr,
+    'stage-lens explain: the log has no boot 0: its boots with requests are 1 (6 requests) and 2 (3 requests)\n',
+  );
+});

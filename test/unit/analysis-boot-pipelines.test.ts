@@ -71,7 +71,7 @@ test('boots of a TTS and an Omni pipeline give the warning, naming the boots and
       `boot 2 (3 requests, ${OMNI_MODEL}): stages 0 llm → text, 1 llm → latent, 2 llm → audio. ` +
       'They differ: boot 1 has stages 0 and 1, boot 2 stages 0, 1 and 2; stage 0 outputs latent in boot 1, text in boot 2; stage 1 outputs audio in boot 1, latent in boot 2. ' +
       "The per-stage rows pool each stage id over every boot, so a stage's percentiles mix different stages (and models) and describe none of them. " +
-      'Read one boot at a time: stage-lens analyze --boot 1 or 2 (explain --by-boot attributes the tail per boot).',
+      'Read one boot at a time: stage-lens analyze --boot 1 or 2 (explain takes --boot too).',
   );
   // The live summary (the editor's sessions) carries it too.
   assert.ok(analysis.summary().findings.some((f) => f.code === 'boots-differ-in-pipeline'));

@@ -185,6 +185,6 @@ export function bootsDifferFinding(pipelines: readonly BootPipeline[]): Finding 
         ? 'Their stages look alike, their models differ. '
         : `They differ: ${differences.join('; ')}. `) +
       "The per-stage rows pool each stage id over every boot, so a stage's percentiles mix different stages (and models) and describe none of them. " +
-      `Read one boot at a time: stage-lens analyze --boot ${andList(heads.map((h) => h.boot)).replace(/ and (?=\d+$)/, ' or ')} (explain --by-boot attributes the tail per boot).`,
+      `Read one boot at a time: stage-lens analyze --boot ${andList(heads.map((h) => h.boot)).replace(/ and (?=\d+$)/, ' or ')} (explain takes --boot too).`,
   };
 }
