@@ -61,7 +61,7 @@ test('analyze of a log whose boots served different pipelines warns that its per
   assert.match(table.stdout, /^Stage Lens: 9 requests, 3 stages, 2 server boots/);
   assert.match(
     table.stdout,
-    /\[warning\] boots-differ-in-pipeline, 9 requests: The server boots in this log served 2 different pipelines: boot 1 \(6 requests, Qwen\/Qwen3-TTS-12Hz-1\.7B-CustomVoice\)/,
+    /\[warning\] boots-differ-in-pipeline: The server boots in this log served 2 different pipelines: boot 1 \(6 requests, Qwen\/Qwen3-TTS-12Hz-1\.7B-CustomVoice\)/,
   );
   const doc = JSON.parse(cli(['analyze', log, '--format', 'json']).stdout) as AnalysisJson;
   const finding = doc.findings.find((f) => f.code === 'boots-differ-in-pipeline');

@@ -86,6 +86,13 @@ export class BootPipelineEvidence {
     }
   }
 
+  /** The same models with no request yet: for the pipelines of a subset of the requests (a window of a session's). */
+  modelsOnly(): BootPipelineEvidence {
+    const copy = new BootPipelineEvidence();
+    for (const [boot, model] of this.models) copy.noteModel(boot, model);
+    return copy;
+  }
+
   /** The boots that gave requests, in order. */
   pipelines(): BootPipeline[] {
     const out: BootPipeline[] = [];
@@ -172,13 +179,13 @@ export function bootsDifferFinding(pipelines: readonly BootPipeline[]): Finding 
   const first = heads[0] as BootPipeline;
   // The models are in each pipeline's words already.
   const differences = heads.slice(1).flatMap((h) => stageDifferences(first, h));
-  const requests = pipelines.reduce((sum, p) => sum + p.requests, 0);
   return {
     code: 'boots-differ-in-pipeline',
     severity: 'warning',
     stageId: null,
+    // About the per-stage rows, not some requests: no request list to open (each pipeline says its count).
     requestIds: [],
-    requestCount: requests,
+    requestCount: 0,
     message:
       `The server boots in this log served ${groups.length} different pipelines: ${groups.map(pipelineText).join('; ')}. ` +
       (differences.length === 0

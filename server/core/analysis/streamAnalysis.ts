@@ -300,6 +300,11 @@ export class StreamAnalysis {
     return f === null ? [] : [f];
   }
 
+  /** Evidence of the boots' pipelines with the models the log named and no request: fed some of the requests (a window of the stored ones). */
+  bootPipelineEvidence(): BootPipelineEvidence {
+    return this.bootPipelines.modelsOnly();
+  }
+
   /** The pipeline each boot served, over the requests kept (bootPipelines.ts). */
   bootPipelineShapes(): BootPipeline[] {
     return this.bootPipelines.pipelines();
