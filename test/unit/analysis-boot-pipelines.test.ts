@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { analysedStream } from './support/analysedLog';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { glmImageLog } from './support/simulatedLog';
 
 const RENDERED = path.join(__dirname, '..', 'fixtures', 'upstream-rendered');
 const TTS = readFileSync(path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log'), 'utf8');
@@ -75,6 +76,24 @@ test('boots of a TTS and an Omni pipeline give the warning, naming the boots and
   );
   // The live summary (the editor's sessions) carries it too.
   assert.ok(analysis.summary().findings.some((f) => f.code === 'boots-differ-in-pipeline'));
+});
+
+test('a TTS boot and an AR → diffusion image boot: stage 1 is an LLM codec in one, a diffusion stage in the other', () => {
+  const analysis = analysedStream(logOf(bootLines(TTS_MODEL), TTS, bootLines('zai-org/GLM-Image'), glmImageLog()));
+  assert.deepEqual(
+    analysis
+      .bootPipelineShapes()
+      .map((p) => [p.boot, p.requests, p.stages.map((s) => `${s.stageId} ${s.kind} ${s.units.join('+')}`)]),
+    [
+      [1, 6, ['0 llm latent', '1 llm audio']],
+      [2, 8, ['0 llm latent', '1 diffusion image']],
+    ],
+  );
+  const finding = analysis.snapshot().findings.find((f) => f.code === 'boots-differ-in-pipeline');
+  assert.match(
+    finding?.message ?? '',
+    /boot 2 \(8 requests, zai-org\/GLM-Image\): stages 0 llm → latent, 1 diffusion → image\. They differ: stage 1 is llm in boot 1, diffusion in boot 2\. /,
+  );
 });
 
 test('boots that print no model are told apart by their stages; a third boot joins the pipeline it repeats', () => {

@@ -4,8 +4,9 @@
 // per-stage rows pool "stage 1" of both, and its percentiles describe neither.
 // A boot's shape is what its requests printed: the stage ids, each stage's kind (stageKind.ts)
 // and output unit (`output_unit_type`, else audio or image printed), and the model the boot's
-// start-up lines name. Only what two boots both say is compared: a stage that printed no unit
-// in one boot does not differ from one that did.
+// start-up lines name. Only what two boots both say is compared: a model named by one boot only,
+// or a stage that printed no unit in one boot, is no difference; a stage's units differ when the
+// two boots share none (a boot that served several kinds of request shares them).
 import { andList } from '../andList';
 import { countOf } from '../numberText';
 import type { FieldMap } from '../values';
