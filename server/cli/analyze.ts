@@ -93,10 +93,10 @@ Options:
 
 Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors, an empty input (0 bytes), a window (--since/--until) no request
-finished in, a --boot the log does not have (the message lists its boots), or an input that is not a text log
-(compressed or binary data: nothing in it was read; the report says why, and how to read a
-compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers
-what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
+finished in, a --boot the log does not have (the message lists its boots), or an input that
+is not a text log (compressed or binary data: nothing in it was read; the report says why, and
+how to read a compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose
+report covers what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 

@@ -51,7 +51,8 @@ Options:
   -h, --help            this text
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, an empty input (0
-bytes), a --target of a stage the log does not have, a --boot the log does not have, a window (--since/--until) no request finished in, or an input that
+bytes), a --target of a stage the log does not have, a --boot the log does not have (the
+message lists its boots), a window (--since/--until) no request finished in, or an input that
 is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
