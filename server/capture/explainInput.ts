@@ -8,7 +8,7 @@ import * as fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
-import { StreamAnalysis, type AnalysisSnapshot } from '../core/analysis/streamAnalysis';
+import { StreamAnalysis, type AnalysisSnapshot, type BootCounts } from '../core/analysis/streamAnalysis';
 import type { StageOutput } from '../core/analysis/roleFit';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
@@ -42,6 +42,13 @@ export interface ExplainInput {
   readonly overallSummaryTables: number;
   /** The stages of the log's analysis (a deploy config of other stages did not serve it: deployEvidence.ts); none for a scrape. */
   readonly stages: AnalysisSnapshot['stages'];
+  /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
+  readonly bootCounts?: BootCounts | null;
+}
+
+export interface ExplainReadOptions {
+  /** Only the requests of this server boot: the index, the findings and the stage roles are over it alone. */
+  readonly boot?: number;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -52,7 +59,7 @@ class LogExplainReader {
   private capturedAt = Number.NaN;
   private bytes = 0;
 
-  constructor(year: number) {
+  constructor(year: number, options: ExplainReadOptions = {}) {
     this.index = new ExplainIndex({ year });
     // The index takes every request as it comes; the analysis keeps none and summarizes no
     // field (explain reports neither), only its findings and engine series are read.
@@ -61,6 +68,7 @@ class LogExplainReader {
       keepRequests: false,
       summaryFields: new Set(),
       onRequest: (r) => this.index.add(r, this.capturedAt),
+      ...(options.boot === undefined ? {} : { boot: options.boot }),
     });
   }
 
@@ -90,6 +98,7 @@ class LogExplainReader {
       servedModel: this.analysis.servedModel(),
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       stages: snapshot.stages,
+      bootCounts: this.analysis.bootCounts(),
     };
   }
 }
@@ -114,13 +123,14 @@ function scrapeInput(text: string): ExplainInput {
 export async function explainFromStream(
   input: Readable | AsyncIterable<unknown> | Iterable<Buffer>,
   year: number,
+  options: ExplainReadOptions = {},
 ): Promise<ExplainInput> {
   let log: LogExplainReader | null = null;
   const scrape: Buffer[] = [];
   let scrapeBytes = 0;
   const reader = await readByKind(input, (kind) =>
     kind === 'log'
-      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year)).push(b) }
+      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year, options)).push(b) }
       : {
           kind,
           push: (b: Buffer) => {
@@ -132,24 +142,32 @@ export async function explainFromStream(
         },
   );
   if (reader.kind === 'scrape') return scrapeInput(Buffer.concat(scrape).toString('utf8'));
-  return (log ?? new LogExplainReader(year)).end('log');
+  return (log ?? new LogExplainReader(year, options)).end('log');
 }
 
 /** Replays a saved session folder (in storage or a copy anywhere). */
-export async function explainFromSessionFolder(dir: string, source: string): Promise<ExplainInput> {
+export async function explainFromSessionFolder(
+  dir: string,
+  source: string,
+  options: ExplainReadOptions = {},
+): Promise<ExplainInput> {
   const files = SessionFiles.atFolder(dir);
   const meta = files.readMeta();
   if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
-  const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear());
+  const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear(), options);
   for await (const chunk of files.chunkReader(meta.info.startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
   return { ...reader.end('session'), pipelineText: `${meta.info.deployConfig ?? ''} ${meta.info.description}` };
 }
 
 /** A path (file or session folder) or '-' (stdin); rejects with a message a user can act on. */
-export async function readExplainInput(source: string, stdin: Readable): Promise<ExplainInput> {
+export async function readExplainInput(
+  source: string,
+  stdin: Readable,
+  options: ExplainReadOptions = {},
+): Promise<ExplainInput> {
   const year = new Date().getUTCFullYear();
-  if (source === '-') return explainFromStream(stdin, year);
+  if (source === '-') return explainFromStream(stdin, year, options);
   let stat;
   try {
     stat = await fsp.stat(source);
@@ -165,11 +183,11 @@ export async function readExplainInput(source: string, stdin: Readable): Promise
       throw new Error(
         `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
       );
-    return explainFromSessionFolder(path.resolve(source), source);
+    return explainFromSessionFolder(path.resolve(source), source, options);
   }
   try {
     // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.
-    return await explainFromStream(fileChunks(source), year);
+    return await explainFromStream(fileChunks(source), year, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;

@@ -1,6 +1,7 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
+import { bootsDifferFinding } from '../core/analysis/bootPipelines';
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
@@ -56,9 +57,11 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
   const findings = new FindingsBuilder();
   const endToEnd = new EndToEndBuilder();
   const tablesMissing = new TablesMissingCounter();
+  const boots = session.bootPipelineEvidence();
   let count = 0;
   for (const i of rows) {
     const r = requests.at(i) as AnalyzedRequest;
+    boots.add(r);
     summaries.add(r);
     edges.add(r);
     findings.add(r);
@@ -67,6 +70,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     count += 1;
   }
   const stages = summaries.stages();
+  const mixedBoots = bootsDifferFinding(boots.pipelines());
   return {
     sessionId: session.id,
     requestCount: count,
@@ -74,6 +78,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     replicas: summaries.replicas([]),
     findings: withDeployEvidence(
       [
+        ...(mixedBoots === null ? [] : [mixedBoots]),
         ...findings.findings(stages, 200, stageRolesOfSession(session.info)),
         ...session.metricFindings(),
         ...prometheusMetricFindings(session),

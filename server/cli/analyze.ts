@@ -34,6 +34,7 @@ import { urlInputMessage } from './urlInput';
 import { pushInPieces } from '../core/log/pushInPieces';
 import { sentenceCase } from '../core/sentenceCase';
 import { emptyWindowProblem, windowJsonOf, windowNoteOf, windowOption } from './windowOption';
+import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import type { WindowSpec } from '../core/explain/timeWindow';
 import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
@@ -61,6 +62,9 @@ Options:
   --since <time>            only requests that finished at or after <time>: 'MM-DD HH:MM[:SS]' as
                             the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>            only requests that finished at or before <time> (the same forms)
+  --boot <n>                only requests of server boot n (1: the log's first server start; 0:
+                            requests before any), for a log whose boots served different
+                            pipelines (finding boots-differ-in-pipeline)
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
                             v2 + async_chunk for a stage whose prefill covers its decode)
@@ -71,10 +75,10 @@ Options:
 
 Exit status: 0 when the input was read (findings are data, not failures);
 2 for usage or I/O errors, an empty input (0 bytes), a window (--since/--until) no request
-finished in, or an input that is not a text log
-(compressed or binary data: nothing in it was read; the report says why, and how to read a
-compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers
-what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
+finished in, a --boot the log does not have (the message lists its boots), or an input that
+is not a text log (compressed or binary data: nothing in it was read; the report says why, and
+how to read a compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose
+report covers what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -88,6 +92,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       pretty: { type: 'boolean', default: false },
       since: { type: 'string' },
       until: { type: 'string' },
+      boot: { type: 'string' },
     },
     HELP,
     (message) => {
@@ -104,6 +109,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   const window = windowOption(parsed.values.since, parsed.values.until);
   if (typeof window === 'string') {
     process.stderr.write(`stage-lens analyze: ${window}\n`);
+    return 2;
+  }
+  const boot = bootOption(parsed.values.boot);
+  if (typeof boot === 'string') {
+    process.stderr.write(`stage-lens analyze: ${boot}\n`);
+    return 2;
+  }
+  if (boot !== null && parsed.values.follow === true) {
+    process.stderr.write(
+      'stage-lens analyze: --boot selects from a whole log; --follow shows it as it grows (run analyze without --follow)\n',
+    );
     return 2;
   }
   if (window !== null && parsed.values.follow === true) {
@@ -193,12 +209,21 @@ export async function runAnalyze(argv: string[]): Promise<number> {
         keepRequests: true,
         stageRoles: () => roles,
         ...(window === null ? {} : { window }),
+        ...(boot === null ? {} : { boot }),
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
       return interruptedStatus(interrupts) ?? unreadableStatus({ analysis, empty, unreadable }, sourceName);
     }
-    const read = await analyzeStream(input, format, { excludeCold, window }, sourceName, roles, deployConfig, layout);
+    const read = await analyzeStream(
+      input,
+      format,
+      { excludeCold, window, boot },
+      sourceName,
+      roles,
+      deployConfig,
+      layout,
+    );
     return interruptedStatus(interrupts) ?? unreadableStatus(read, sourceName);
   } catch (err) {
     process.stderr.write(
@@ -226,6 +251,11 @@ function interruptedStatus(interrupts: Interrupts | null): number | null {
 function unreadableStatus({ analysis, empty, unreadable }: AnalyzeRead, source: string): number {
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
+    return 2;
+  }
+  const bootProblem = unknownBootProblem(analysis.bootCounts());
+  if (bootProblem !== null) {
+    process.stderr.write(`stage-lens analyze: ${bootProblem}\n`);
     return 2;
   }
   const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
@@ -293,7 +323,7 @@ interface AnalyzeRead {
 export async function analyzeStream(
   input: Readable | AsyncIterable<Buffer>,
   format: Exclude<Format, 'trace'>,
-  scope: { readonly excludeCold: boolean; readonly window: WindowSpec | null },
+  scope: { readonly excludeCold: boolean; readonly window: WindowSpec | null; readonly boot: number | null },
   sourceName: string,
   roles: Readonly<Record<string, string>>,
   deployConfig: string | null = null,
@@ -302,7 +332,10 @@ export async function analyzeStream(
   const out = new StdoutText();
   let read: AnalyzeRead;
   const { excludeCold } = scope;
-  const window = scope.window === null ? {} : { window: scope.window };
+  const window = {
+    ...(scope.window === null ? {} : { window: scope.window }),
+    ...(scope.boot === null ? {} : { boot: scope.boot }),
+  };
   const stageRoles = (): Readonly<Record<string, string>> => roles;
   // A config whose stages are not the log's is said to be so once, for the whole report; its
   // settings are then no evidence, so no finding cites them.
@@ -332,9 +365,11 @@ export async function analyzeStream(
     if (mismatch !== null) process.stderr.write(terminalText(`stage-lens analyze: ${mismatch}\n`));
     const snapshot = withEvidence(whole, mismatch);
     const windowJson = windowJsonOf(analysis.windowCounts());
+    const boots = analysis.bootCounts();
     writer.end({
       ...analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions),
       ...(windowJson === null ? {} : { window: windowJson }),
+      ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
     });
     out.add('\n');
     read = { analysis, empty, unreadable };
@@ -355,8 +390,8 @@ export async function analyzeStream(
     });
     writer.end();
     // The CSV is rows only: what the window left out is said on stderr.
-    const windowNote = windowNoteOf(analysis.windowCounts());
-    if (windowNote !== null) process.stderr.write(`stage-lens analyze: ${windowNote}\n`);
+    for (const note of [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())])
+      if (note !== null) process.stderr.write(`stage-lens analyze: ${note}\n`);
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
@@ -380,9 +415,11 @@ export async function analyzeStream(
         summaryFields: TABLE_SUMMARY_FIELDS,
         ...window,
       });
-    const windowNote = windowNoteOf(analysis.windowCounts());
-    // A window that held no request says so where the table would otherwise say "no stats".
-    const windowProblem = emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
+    const notes = [bootNoteOf(analysis.bootCounts()), windowNoteOf(analysis.windowCounts())].filter((n) => n !== null);
+    const windowNote = notes.length === 0 ? null : notes.join(' ');
+    // A boot the log lacks, or a window that held no request, says so where the table would otherwise say "no stats".
+    const windowProblem =
+      unknownBootProblem(analysis.bootCounts()) ?? emptyWindowProblem(analysis.windowCounts(), analysis.requestCount);
     const whole = kind === 'scrape' ? null : analysis.snapshot();
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
@@ -423,6 +460,7 @@ interface ReadOptions {
   readonly edgeSummaries?: boolean;
   readonly summarize?: boolean;
   readonly window?: WindowSpec;
+  readonly boot?: number;
   /** Awaited after each chunk: output backpressure. */
   readonly drained?: () => Promise<void> | undefined;
 }

@@ -1,4 +1,4 @@
-// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--deploy-config <yaml>] [--format table|json]`
+// `stage-lens explain <file|-|session-folder> [--target T]... [--quantile p95] [--exclude-cold] [--by-boot] [--boot n] [--deploy-config <yaml>] [--format table|json]`
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
@@ -14,6 +14,7 @@ import { writeOut } from './stdoutWrite';
 import { unreadableInputFinding } from '../core/analysis/unreadableInput';
 import { terminalText } from '../core/textTable';
 import { windowOption, placeWindow } from './windowOption';
+import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
 
@@ -46,6 +47,8 @@ Options:
                         as the log prints it, or 'HH:MM[:SS]' on the log's first day
   --until <time>        only requests that finished at or before <time> (the same forms)
   --by-boot             one tail attribution per server boot
+  --boot <n>            only requests of server boot n (1: the log's first server start; 0:
+                        requests before any), for a log whose boots served different pipelines
   --deploy-config <yaml>
                         the deploy YAML the server ran with (base_config overlays resolved):
                         the findings, and the tail parts and preemptions they explain, name what
@@ -55,7 +58,9 @@ Options:
   -h, --help            this text
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
-is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target of a stage the log does not have, a window (--since/--until) no request finished in, or an input that
+is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target
+of a stage the log does not have, a --boot the log does not have (the message lists its boots),
+a window (--since/--until) no request finished in, or an input that
 is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
 
 export async function runExplain(argv: string[]): Promise<number> {
@@ -72,6 +77,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       'deploy-config': { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
+      boot: { type: 'string' },
     },
     HELP,
     usage,
@@ -108,6 +114,11 @@ export async function runExplain(argv: string[]): Promise<number> {
     process.stderr.write(`stage-lens explain: ${window}\n`);
     return 2;
   }
+  const boot = bootOption(parsed.values.boot as string | undefined);
+  if (typeof boot === 'string') {
+    process.stderr.write(`stage-lens explain: ${boot}\n`);
+    return 2;
+  }
   // In the order the report's columns run.
   quantiles.sort((a, b) => TAIL_QUANTILES.indexOf(a) - TAIL_QUANTILES.indexOf(b));
   const source = parsed.positionals[0];
@@ -126,8 +137,15 @@ export async function runExplain(argv: string[]): Promise<number> {
   let empty: boolean;
   let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
   try {
-    const input = await readExplainInput(source, process.stdin);
+    const input = await readExplainInput(source, process.stdin, boot === null ? {} : { boot });
     empty = input.empty;
+    const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
+    if (bootProblem !== null) {
+      process.stderr.write(`stage-lens explain: ${bootProblem}\n`);
+      return 2;
+    }
+    const bootNote = bootNoteOf(input.bootCounts ?? null);
+    if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
     const unknown = unknownTargetsText(
       targets,
       input.index.targets(),
@@ -155,6 +173,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(quantiles.length === 0 ? {} : { quantiles }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
+        ...(boot === null ? {} : { boot }),
         ...(pipelineText === '' ? {} : { pipelineText }),
         stageOutputs: input.stageOutputs,
         servedModel: input.servedModel ?? null,

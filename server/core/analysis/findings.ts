@@ -395,6 +395,7 @@ export class FindingsBuilder {
       case 'input-deploy-config':
       case 'legacy-stats-format':
       case 'engine-stats-only':
+      case 'boots-differ-in-pipeline':
         return '';
     }
   }

@@ -21,6 +21,7 @@ import { LegacyRequestReader } from './legacyRequests';
 import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
+import { BootPipelineEvidence, bootsDifferFinding, type BootPipeline } from './bootPipelines';
 import type {
   AnalyzedRequest,
   EdgeSummary,
@@ -84,6 +85,15 @@ export interface WindowCounts {
   readonly lastMs: number;
 }
 
+/** What a boot selection (StreamAnalysisOptions.boot) left out, and the boots the log has. */
+export interface BootCounts {
+  readonly boot: number;
+  /** Requests of other boots (left out). */
+  readonly outside: number;
+  /** Every boot that gave a request (in or out of a time window), in order, with its request count. */
+  readonly boots: readonly { readonly boot: number; readonly requests: number }[];
+}
+
 /** What a live view refreshes. */
 export interface LiveSummary {
   readonly stages: StageSummary[];
@@ -135,6 +145,11 @@ export interface StreamAnalysisOptions {
    */
   readonly window?: WindowSpec;
   /**
+   * Only the requests of this server boot (the analysis's boot number: 0 for requests before the
+   * first boot marker): the others are counted (`bootCounts`), nothing else, as a window's are.
+   */
+  readonly boot?: number;
+  /**
    * Summarize at all (default true). A reader that writes each request and nothing of the
    * whole (the CSV) turns it off: no stage, edge or end-to-end summaries, no findings, no
    * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
@@ -175,6 +190,10 @@ export class StreamAnalysis {
   private accepted = 0;
   /** The window placed on the log clock at the first request with a time; null until then (or without one). */
   private clockWindow: ClockWindow | null = null;
+  private readonly bootPipelines = new BootPipelineEvidence();
+  /** Requests per boot, before any selection: the boots a --boot may name. */
+  private readonly bootRequests = new Map<number, number>();
+  private bootOutside = 0;
   private readonly windowTally = {
     outside: 0,
     untimed: 0,
@@ -257,6 +276,7 @@ export class StreamAnalysis {
       replicas: this.summaries.replicas(this.includedRequests()),
       edges: this.edgeSummaries.edges(),
       findings: [
+        ...this.bootFindings(),
         ...this.findingsBuilder.findings(stages, maxRequestIds, this.stageRoles()),
         ...this.legacyFindings(),
         ...this.engineFindings(),
@@ -276,6 +296,29 @@ export class StreamAnalysis {
   private legacyFindings(): Finding[] {
     const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted, this.unmergedCount);
     return f === null ? [] : [f];
+  }
+
+  private bootFindings(): Finding[] {
+    const f = bootsDifferFinding(this.bootPipelines.pipelines());
+    return f === null ? [] : [f];
+  }
+
+  /** Evidence of the boots' pipelines with the models the log named and no request: fed some of the requests (a window of the stored ones). */
+  bootPipelineEvidence(): BootPipelineEvidence {
+    return this.bootPipelines.modelsOnly();
+  }
+
+  /** The pipeline each boot served, over the requests kept (bootPipelines.ts). */
+  bootPipelineShapes(): BootPipeline[] {
+    return this.bootPipelines.pipelines();
+  }
+
+  /** With a boot selected: the requests of other boots (left out) and the boots the log has; null without one. */
+  bootCounts(): BootCounts | null {
+    const boot = this.options.boot;
+    if (boot === undefined) return null;
+    const boots = [...this.bootRequests].sort((a, b) => a[0] - b[0]).map(([b, requests]) => ({ boot: b, requests }));
+    return { boot, outside: this.bootOutside, boots };
   }
 
   private engineFindings(): Finding[] {
@@ -306,6 +349,7 @@ export class StreamAnalysis {
       },
       edges: this.edgeSummaries.edges(),
       findings: [
+        ...this.bootFindings(),
         ...this.findingsBuilder.findings(stages, undefined, this.stageRoles()),
         ...this.engineFindings(),
         ...this.legacyFindings(),
@@ -332,12 +376,19 @@ export class StreamAnalysis {
   /** Feeds one record; the requests it finalized are accepted and appended to `done`. */
   private addRecord(record: LogRecord, done: AnalyzedRequest[]): void {
     if (record.kind === 'overallSummary') {
-      if (this.summarize && this.inWindow(record.header?.timestamp ?? null, false))
+      if (
+        this.summarize &&
+        this.inBoot(this.assembler.bootNumber) &&
+        this.inWindow(record.header?.timestamp ?? null, false)
+      )
         this.overall?.add(record.fields, record.complete);
     } else if (record.kind === 'stageTable') {
       this.overall = null;
     } else if (record.kind === 'servedModel') {
-      this.servedModelName ??= record.model;
+      const boot = this.assembler.bootNumber;
+      this.bootPipelines.noteModel(boot, record.model);
+      // With a boot selected, its own model names the stages (another boot's may be another pipeline).
+      if (this.options.boot === undefined || this.options.boot === boot) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
       this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
@@ -347,7 +398,8 @@ export class StreamAnalysis {
       if (record.format === METRICS_SUMMARY_FORMAT) this.unmergedCount += 1;
       // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
       if (runSummaryTitle(record.format) !== null) {
-        if (this.inWindow(record.header?.timestamp ?? null, false)) this.runSummaries.add(record);
+        if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))
+          this.runSummaries.add(record);
         return;
       }
       const assembler = this.assembler;
@@ -410,12 +462,23 @@ export class StreamAnalysis {
     return this.stageOutputs.stages();
   }
 
-  /** Takes in a finalized request; false when it is outside the window (left out). */
+  /** Whether boot `boot` is the one selected (or none is). */
+  private inBoot(boot: number): boolean {
+    return this.options.boot === undefined || this.options.boot === boot;
+  }
+
+  /** Takes in a finalized request; false when it is outside the boot or the window (left out). */
   private acceptOne(request: AnalyzedRequest): boolean {
+    this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
+    if (!this.inBoot(request.boot)) {
+      this.bootOutside += 1;
+      return false;
+    }
     if (!this.inWindow(request.timestamp, true)) return false;
     if (this.keepRequests) this.store.add(request);
     this.accepted += 1;
     this.stageOutputs.add(request);
+    this.bootPipelines.add(request);
     if (request.cold) this.coldCount += 1;
     if (this.summarize) {
       if (!(this.options.excludeCold === true && request.cold)) {

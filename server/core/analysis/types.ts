@@ -330,7 +330,8 @@ export type FindingCode =
   | 'input-deploy-config'
   | 'legacy-stats-format'
   | 'engine-stats-only'
-  | 'repeated-request-ids';
+  | 'repeated-request-ids'
+  | 'boots-differ-in-pipeline';
 
 export interface Finding {
   readonly code: FindingCode;

@@ -42,6 +42,8 @@ export interface ExplainOptions {
   readonly scope: ExplainScope;
   /** One tail attribution per server boot. */
   readonly byBoot?: boolean;
+  /** The one server boot the index was read for (explain --boot); said in the report's scope. */
+  readonly boot?: number;
   /**
    * What names the model's pipeline beyond the source's path (a saved session's deploy file and
    * description): the stage roles come from both (server/core/stageRoles.ts).
@@ -64,6 +66,8 @@ export interface ExplainReport {
   readonly scope: {
     readonly excludeCold: boolean;
     readonly byBoot: boolean;
+    /** Present when the input was read for one server boot (--boot): requestCount is that boot's. */
+    readonly boot?: number;
     readonly fromMs: number | null;
     readonly toMs: number | null;
   };
@@ -154,6 +158,7 @@ export function explainReport(
     scope: {
       excludeCold: options.scope.excludeCold === true,
       byBoot: options.byBoot === true,
+      ...(options.boot === undefined ? {} : { boot: options.boot }),
       fromMs: options.scope.fromMs ?? null,
       toMs: options.scope.toMs ?? null,
     },

@@ -391,7 +391,7 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
       ? ''
       : `: ${windowText({ fromMs: fromMs ?? Number.NEGATIVE_INFINITY, toMs: toMs ?? Number.POSITIVE_INFINITY })}`;
   out.push(
-    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')} (${report.requestsInScope} in scope${window}${cold})`,
+    `Stage Lens explain: ${report.source} · ${countOf(report.requestCount, 'request')}${report.scope.boot === undefined ? '' : ` of boot ${report.scope.boot}`} (${report.requestsInScope} in scope${window}${cold})`,
     '',
   );
   // Before the numbers: what the input is not (a deploy config this server did not run).
@@ -399,6 +399,9 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
   // Without the stats tables every stage's time is one unsplit part: said before any tail.
   const tablesMissing = report.findings.find((f) => f.code === 'stage-tables-missing');
   if (tablesMissing !== undefined) out.push(tablesMissing.message, '');
+  // Boots of different pipelines pool their stages in every stage part below: said before any tail.
+  const mixedBoots = report.findings.find((f) => f.code === 'boots-differ-in-pipeline');
+  if (mixedBoots !== undefined) out.push(mixedBoots.message, '');
   if (report.tail.length === 0 && report.targets.length === 0) {
     const unreadable = unreadableInputFinding(report.findings);
     if (unreadable !== undefined) out.push(unreadable.message, '');

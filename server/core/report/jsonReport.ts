@@ -186,6 +186,14 @@ export interface AnalysisJson {
   readonly stageRoles: Readonly<Record<string, string>>;
   /** With --since/--until only: the window (log times, null: open) and the requests it left out. */
   readonly window?: WindowJson;
+  /** With --boot only: the boot kept, the requests of other boots left out, and every boot with requests. */
+  readonly boot?: BootJson;
+}
+
+export interface BootJson {
+  readonly selected: number;
+  readonly requestsOutside: number;
+  readonly boots: readonly { readonly boot: number; readonly requests: number }[];
 }
 
 export interface WindowJson {
