@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { StageLensClient } from './client';
 import { SessionStatusBar } from './statusBar';
+import { StatusBarFeed } from './statusBarFeed';
 import { DeployConfigTracker } from './deployConfigs';
 import { SessionContextKeys } from './sessionContext';
 import { EarlyOutput, ServerOutputTerminal } from './terminal';
@@ -27,6 +28,8 @@ import { closableLog, closeClientThenLog } from './shutdown';
 /** What activate() returns: used by the extension-host tests. */
 export interface StageLensApi {
   readonly client: StageLensClient;
+  /** What the status bar item shows (null: hidden). */
+  readonly statusBar: () => { readonly text: string; readonly tooltip: string } | null;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<StageLensApi> {
@@ -63,11 +66,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
       for (const line of sessionLogLines(logged.get(session.id), session)) log[line.level](line.text);
       logged.set(session.id, session);
     }),
-    client.onDidChangeSession(async (session) => {
-      const summary = session === null ? null : await client.summary(session).catch(() => null);
-      statusBar.show(session, summary);
-    }),
   );
+  const statusBarFeed = new StatusBarFeed(
+    client,
+    (session, summary, outage) => statusBar.show(session, summary, outage),
+    log,
+  );
+  context.subscriptions.push(statusBarFeed);
 
   const views = registerViews(context, client, log);
   const revealLatencyView = async (filter: ViewFilter = {}): Promise<void> => {
@@ -133,7 +138,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   context.subscriptions.push(comparePanel);
   command('stageLens.compareSessions', (args?: CompareArgs) => compareSessions(client, comparePanel, args));
 
-  return { client };
+  return { client, statusBar: () => statusBar.shown };
 }
 
 /** The client of this extension host, stopped by deactivate. */

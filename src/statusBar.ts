@@ -1,39 +1,39 @@
-// The session on screen at a glance: requests seen, one headline latency, an error state.
-// Shown only while there is a session (a window that never used Stage Lens has no item).
+// The session on screen at a glance (statusBarView.ts says what). Shown only while there is a
+// session (a window that never used Stage Lens has no item).
 import * as vscode from 'vscode';
 import type { SessionInfo, SummaryResult } from '../server/protocol';
-import { statusBarWords, statusWords } from '../webview/shared/sessionStatus';
+import { statusBarView } from './statusBarView';
 
 export class SessionStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('stageLens.status', vscode.StatusBarAlignment.Left, 50);
+  private visible = false;
 
   constructor() {
     this.item.name = 'Stage Lens';
     this.item.command = 'stageLens.openLatencyView';
-    this.show(null, null);
+    this.show(null, null, null);
   }
 
-  show(session: SessionInfo | null, summary: SummaryResult | null): void {
+  /** `outage`: why the numbers are not current (the last summary asked did not come), or null. */
+  show(session: SessionInfo | null, summary: SummaryResult | null, outage: string | null): void {
+    this.visible = session !== null;
     if (session === null) {
       this.item.hide();
       return;
     }
-    const words = statusBarWords(session, summary);
-    const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
-    const live = session.status === 'running' || session.status === 'starting';
-    this.item.text = `${failed ? '$(warning)' : live ? '$(pulse)' : '$(history)'} ${words.text}`;
-    // Read out without the icon's name ("pulse").
-    this.item.accessibilityInformation = { label: words.label };
-    this.item.tooltip = [
-      `Stage Lens: ${session.title}`,
-      `${statusWords(session)} · ${session.description}`,
-      session.lastError === null ? '' : `Error: ${session.lastError}`,
-      'Click to open Latency Details.',
-    ]
-      .filter((l) => l !== '')
-      .join('\n');
-    this.item.backgroundColor = failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    const view = statusBarView(session, summary, outage);
+    this.item.text = view.text;
+    this.item.accessibilityInformation = { label: view.label };
+    this.item.tooltip = view.tooltip;
+    this.item.backgroundColor =
+      view.tone === null ? undefined : new vscode.ThemeColor(`statusBarItem.${view.tone}Background`);
     this.item.show();
+  }
+
+  /** What the item shows now (for the extension-host tests); null while it is hidden. */
+  get shown(): { readonly text: string; readonly tooltip: string } | null {
+    if (!this.visible) return null;
+    return { text: this.item.text, tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '' };
   }
 
   dispose(): void {

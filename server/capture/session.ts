@@ -24,6 +24,7 @@ import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
 import { stageRolesOfNames } from '../core/stageRoles';
 import type { ServerStartLine } from './scrapeStartup';
+import { isCapturing } from './retention';
 
 /**
  * A request is final when the next call's records arrive; after this much quiet, the last
@@ -359,6 +360,8 @@ export class Session {
       year: this.logYear,
       replicasAsTheyCome: true,
       stageRoles: () => stageRolesOfNames(this.meta.info),
+      // An import reads a whole log, even while its reading runs.
+      live: () => this.meta.info.kind !== 'import' && isCapturing(this.meta.info),
       onRequest: (request) => {
         this.capturedAt.push(this.chunkTime);
         if (request.timestamp !== null) {

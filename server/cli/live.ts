@@ -30,7 +30,9 @@ export interface LiveOptions {
 export async function runLive(options: LiveOptions): Promise<number> {
   // Findings name each stage with its role where the title or the source says the pipeline.
   const roles = stageRolesOf(`${options.title} ${options.source.description}`);
-  const analysis = new StreamAnalysis({ stageRoles: () => roles });
+  /** Set for the final summary: the log is whole; live frames are early (Engine lines come before the first table). */
+  let whole = false;
+  const analysis = new StreamAnalysis({ stageRoles: () => roles, live: () => !whole });
   const parsers = new Map<ChunkStream, LogStreamParser>();
   const tty = options.out.isTTY === true;
   const started = Date.now();
@@ -162,6 +164,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
   if (!ended) await options.source.stop();
   for (const parser of parsers.values()) analysis.ingest(parser.end());
   analysis.flush();
+  whole = true;
   renderFinal();
   // Why it died, in its own words (a usage error, a traceback's end).
   if (exitCode !== 0) {

@@ -13,7 +13,8 @@ export const SILENT_LOG: FeedLog = { warn: () => undefined, info: () => undefine
 
 type Failure = 'timedOut' | 'failed';
 
-const seconds = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`);
+/** A wait as the log says it: `400 ms`, `10 s`. */
+export const seconds = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`);
 
 export class AnswerHealth {
   /** Kinds already logged in the current outage; empty while answers come. */

@@ -31,10 +31,10 @@ export const TAIL_REFRESH_MS = 1000;
 /** How long a round waits for a summary or tail answer before it gives up and asks again. */
 export const SUMMARY_WAIT_MS = 10_000;
 
-const TIMED_OUT = Symbol('timed out');
+export const TIMED_OUT = Symbol('timed out');
 
 /** The promise's value, or TIMED_OUT after `ms` (the promise itself is left to settle). */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), ms);

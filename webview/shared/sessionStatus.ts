@@ -6,8 +6,14 @@ import { statusWords } from '../../server/shared';
 import { formatCompact } from './format';
 import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
 import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
+import { mayStillGetRequests } from './noRequests';
 
 export { statusWords };
+
+/** A running session with a log and no request read yet: its first request may still come. */
+export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'status' | 'requestCount'>): boolean {
+  return mayStillGetRequests(session) && session.requestCount === 0 && !metricsOnly(session);
+}
 
 /**
  * One latency for the status bar, in the views' number format: the last stage's time to

@@ -155,6 +155,11 @@ export interface StreamAnalysisOptions {
    * tables-missing notice, no [Overall Summary] digest; the snapshot's are then empty.
    */
   readonly summarize?: boolean;
+  /**
+   * Whether the log is still being written (a capture that runs), asked when findings are made:
+   * engine-stats-only then waits for the Engine lines to say requests went through (engineStatsOnly.ts).
+   */
+  readonly live?: () => boolean;
 }
 
 export class StreamAnalysis {
@@ -324,7 +329,7 @@ export class StreamAnalysis {
   private engineFindings(): Finding[] {
     if (this.engineSeriesBuilder.size === 0) return [];
     const series = this.engineSeriesBuilder.series();
-    const only = engineStatsOnlyFinding(series, this.accepted);
+    const only = engineStatsOnlyFinding(series, this.accepted, this.options.live?.() ?? false);
     return [...metricNotReportingInEngineLines(series), ...(only === null ? [] : [only])];
   }
 

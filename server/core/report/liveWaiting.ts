@@ -5,8 +5,9 @@
 // requests read without stats tables (the table's own note), or this long after the
 // server's first output with no request at all (a server without --log-stats prints none).
 
-/** Seconds of server output with no request read before a live view says how to get stats. */
-export const NO_STATS_ADVICE_AFTER_S = 60;
+import { NO_STATS_ADVICE_AFTER_S } from '../analysis/engineStatsOnly';
+
+export { NO_STATS_ADVICE_AFTER_S };
 
 /**
  * The lines that stand for the table while no request has been read, or null when the

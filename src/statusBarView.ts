@@ -1,0 +1,51 @@
+// What the status bar item says of the session on screen: requests seen, one headline latency,
+// an error state, and whether its numbers are current. The numbers come from the language
+// server's summary; when the last one asked did not come (the server busy, restarting or gone,
+// the session gone), the item keeps the last numbers it had and says they are not current,
+// with the reason in its tooltip. No vscode runtime (unit-tested in Node).
+import type { SessionInfo, SummaryResult } from '../server/protocol';
+import { statusBarWords, statusWords, waitingForFirstRequest } from '../webview/shared/sessionStatus';
+
+export interface StatusBarView {
+  /** With its codicon. */
+  readonly text: string;
+  /** Read out (no icon name). */
+  readonly label: string;
+  readonly tooltip: string;
+  /** The item's background: an error colour for a failed session, a warning one for numbers that are not current. */
+  readonly tone: 'error' | 'warning' | null;
+}
+
+/**
+ * `summary`: the last one the server gave for this session (null: none yet); `outage`: why the
+ * last one asked did not come, or null when it did.
+ */
+export function statusBarView(
+  session: SessionInfo,
+  summary: SummaryResult | null,
+  outage: string | null,
+): StatusBarView {
+  const words = statusBarWords(session, summary);
+  const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
+  const live = session.status === 'running' || session.status === 'starting';
+  const icon = failed || outage !== null ? '$(warning)' : live ? '$(pulse)' : '$(history)';
+  return {
+    text: `${icon} ${words.text}${outage === null ? '' : ' · not current'}`,
+    label: outage === null ? words.label : `${words.label}, not current: the language server is not answering`,
+    tooltip: [
+      `Stage Lens: ${session.title}`,
+      `${statusWords(session)} · ${session.description}`,
+      waitingForFirstRequest(session)
+        ? 'Waiting for the first request: a request shows once the server prints its stats, when it finishes.'
+        : '',
+      session.lastError === null ? '' : `Error: ${session.lastError}`,
+      outage === null
+        ? ''
+        : `Not current: the language server is not answering (${outage}); these are the last numbers it gave.`,
+      'Click to open Latency Details.',
+    ]
+      .filter((l) => l !== '')
+      .join('\n'),
+    tone: failed ? 'error' : outage !== null ? 'warning' : null,
+  };
+}

@@ -1,0 +1,160 @@
+// The status bar's pure parts: what the item says (statusBarView) and the feed that asks the
+// language server for the summary (StatusBarFeed), with a fake data source whose answers the
+// test settles: an answer that fails or does not come leaves the last numbers marked not
+// current (reason in the tooltip), logged once per outage; the next answer makes them current.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import type { SessionInfo, SummaryResult } from '../../server/protocol';
+import type { FeedLog } from '../../src/views/answerHealth';
+import { StatusBarFeed } from '../../src/statusBarFeed';
+import { statusBarView, type StatusBarView } from '../../src/statusBarView';
+
+const session = (requestCount: number, status: SessionInfo['status'] = 'running'): SessionInfo => ({
+  id: 's1',
+  kind: 'tail',
+  description: '/var/log/vllm.log',
+  title: 'vllm.log',
+  startedAt: 0,
+  status,
+  requestCount,
+  deployConfig: null,
+  lastError: null,
+  exit: null,
+  problemCount: 0,
+});
+
+const summary = (requestCount: number, e2eP50: number): SummaryResult => ({
+  sessionId: 's1',
+  requestCount,
+  stages: [],
+  findings: [],
+  histograms: [],
+  prometheus: null,
+  endToEnd: {
+    ms: { count: requestCount, mean: e2eP50, p50: e2eP50, p90: e2eP50, p99: e2eP50, max: e2eP50 },
+    fromOmniTiming: 0,
+  },
+  tablesMissing: null,
+  edges: [],
+});
+
+interface Pending {
+  resolve(s: SummaryResult): void;
+  reject(err: Error): void;
+}
+
+class FakeSource {
+  current: SessionInfo | null = session(3);
+  readonly asked: Pending[] = [];
+  private listener: ((s: SessionInfo | null) => void) | null = null;
+  readonly onDidChangeSession = (l: (s: SessionInfo | null) => void): { dispose(): void } => {
+    this.listener = l;
+    return { dispose: () => (this.listener = null) };
+  };
+  currentSession(): SessionInfo | null {
+    return this.current;
+  }
+  summary(): Promise<SummaryResult> {
+    return new Promise((resolve, reject) => this.asked.push({ resolve, reject }));
+  }
+  change(s: SessionInfo): void {
+    this.current = s;
+    this.listener?.(s);
+  }
+}
+
+const tick = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function feed(t: TestContext, waitMs = 10_000) {
+  const source = new FakeSource();
+  const shown: StatusBarView[] = [];
+  const lines: string[] = [];
+  const log: FeedLog = { warn: (l) => lines.push(`warn ${l}`), info: (l) => lines.push(`info ${l}`) };
+  const f = new StatusBarFeed(
+    source,
+    (s, sum, outage) => {
+      if (s !== null) shown.push(statusBarView(s, sum, outage));
+    },
+    log,
+    waitMs,
+  );
+  t.after(() => f.dispose());
+  return { source, shown, lines };
+}
+
+test('a failed summary keeps the last numbers marked not current, logged once; the next answer is current again', async (t) => {
+  const { source, shown, lines } = feed(t);
+  source.change(session(3));
+  source.asked[0]!.resolve(summary(3, 812));
+  await tick();
+  assert.deepEqual(shown.at(-1), {
+    text: '$(pulse) 3 req · e2e p50 812 ms',
+    label: 'Stage Lens: running, 3 requests, e2e p50 812 ms',
+    tooltip: 'Stage Lens: vllm.log\nrunning · /var/log/vllm.log\nClick to open Latency Details.',
+    tone: null,
+  });
+
+  source.change(session(5));
+  source.asked[1]!.reject(new Error('Pending response rejected since connection got disposed'));
+  await tick();
+  source.change(session(6));
+  source.asked[2]!.reject(new Error('Pending response rejected since connection got disposed'));
+  await tick();
+  assert.deepEqual(shown.at(-1), {
+    text: '$(warning) 6 req · e2e p50 812 ms · not current',
+    label: 'Stage Lens: running, 6 requests, e2e p50 812 ms, not current: the language server is not answering',
+    tooltip:
+      'Stage Lens: vllm.log\nrunning · /var/log/vllm.log\n' +
+      'Not current: the language server is not answering (Pending response rejected since connection got disposed); these are the last numbers it gave.\n' +
+      'Click to open Latency Details.',
+    tone: 'warning',
+  });
+  assert.deepEqual(lines, [
+    "warn status bar: session summary: the language server's answer failed: Pending response rejected since connection got disposed (logged once until it answers)",
+  ]);
+
+  source.change(session(7));
+  source.asked[3]!.resolve(summary(7, 640));
+  await tick();
+  assert.equal(shown.at(-1)?.text, '$(pulse) 7 req · e2e p50 640 ms');
+  assert.equal(shown.at(-1)?.tone, null);
+  assert.equal(lines.length, 2);
+  assert.match(lines[1]!, /^info status bar: session summary: answered again, after 2 rounds without an answer/);
+});
+
+test('a summary that does not come within the wait is marked not current, waited for again, and current when it comes', async (t) => {
+  const { source, shown, lines } = feed(t, 40);
+  source.change(session(2));
+  await tick(70);
+  assert.equal(shown.at(-1)?.text, '$(warning) 2 req · not current');
+  assert.match(shown.at(-1)!.tooltip, /Not current: the language server is not answering \(no answer within 40 ms\)/);
+  assert.equal(lines.length, 1);
+  assert.match(
+    lines[0]!,
+    /^warn status bar: session summary: no answer from the language server within 40 ms; the view keeps/,
+  );
+  // Asked again meanwhile (the client answers a session's revision once: the same request).
+  assert.ok(source.asked.length >= 2);
+  source.asked.at(-1)!.resolve(summary(2, 900));
+  await tick();
+  assert.equal(shown.at(-1)?.text, '$(pulse) 2 req · e2e p50 900 ms');
+});
+
+test("an older round's late answer does not replace a newer one's", async (t) => {
+  const { source, shown } = feed(t);
+  source.change(session(1));
+  source.change(session(2));
+  source.asked[1]!.resolve(summary(2, 500));
+  await tick();
+  source.asked[0]!.reject(new Error('late failure'));
+  await tick();
+  assert.equal(shown.length, 1);
+  assert.equal(shown[0]?.text, '$(pulse) 2 req · e2e p50 500 ms');
+});
+
+test('a live session with no request yet says it is waiting for the first one', () => {
+  const view = statusBarView(session(0), null, null);
+  assert.equal(view.text, '$(pulse) 0 req');
+  assert.match(view.tooltip, /\nWaiting for the first request: a request shows once the server prints its stats/);
+  assert.doesNotMatch(statusBarView(session(0, 'stopped'), null, null).tooltip, /Waiting/);
+});
