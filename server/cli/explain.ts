@@ -126,7 +126,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   let empty: boolean;
   let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
   try {
-    const input = await readExplainInput(source, process.stdin);
+    const input = await readExplainInput(source, process.stdin, deployConfig);
     empty = input.empty;
     const unknown = unknownTargetsText(
       targets,
@@ -143,10 +143,6 @@ export async function runExplain(argv: string[]): Promise<number> {
       return 2;
     }
     if (deployConfig !== null) deploy = deployEvidenceOf(input, deployConfig);
-    // The config's name says the pipeline too (as for analyze), unless it is not the config this server ran.
-    const pipelineText = [input.pipelineText, deploy.mismatch === null ? deployConfig : null]
-      .filter((t) => t !== undefined && t !== null)
-      .join(' ');
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
@@ -155,9 +151,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         ...(quantiles.length === 0 ? {} : { quantiles }),
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
-        ...(pipelineText === '' ? {} : { pipelineText }),
-        stageOutputs: input.stageOutputs,
-        servedModel: input.servedModel ?? null,
+        stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
       },
       input.gauges,
