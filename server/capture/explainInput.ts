@@ -33,6 +33,8 @@ export interface ExplainInput {
    * findings already name stages so; {} for a scrape.
    */
   readonly stageRoles: Readonly<Record<string, string>>;
+  /** The deploy config a saved session recorded (launched with, or matched to in the editor); absent for another input. */
+  readonly sessionDeployConfig?: string | null;
   /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
   readonly scrapeChecks?: readonly string[];
   /** The input had no byte at all (an empty file, stdin or session): nothing was read. */
@@ -152,7 +154,7 @@ export async function explainFromSessionFolder(dir: string, source: string, name
   );
   for await (const chunk of files.chunkReader(startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
-  return reader.end('session');
+  return { ...reader.end('session'), sessionDeployConfig: deployConfig };
 }
 
 /**
