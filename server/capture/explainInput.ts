@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { LogStreamParser } from '../core/log';
 import { StreamAnalysis, type AnalysisSnapshot, type BootCounts } from '../core/analysis/streamAnalysis';
-import type { StageOutput } from '../core/analysis/roleFit';
 import type { Finding } from '../core/analysis/types';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { gaugesOfEngines } from '../core/explain/explainReport';
@@ -21,6 +20,7 @@ import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
+import { cliInputNames, stageRolesOf } from '../core/stageRoles';
 
 export interface ExplainInput {
   readonly kind: 'log' | 'scrape' | 'session';
@@ -28,12 +28,13 @@ export interface ExplainInput {
   readonly findings: readonly Finding[];
   readonly gauges: readonly GaugeSamples[];
   readonly problemCount: number;
-  /** A saved session's deploy file and description: what names its pipeline (the folder's name does not). */
-  readonly pipelineText?: string;
-  /** The model the log says it serves: its pipeline names the stage roles before the names do; absent for a scrape. */
-  readonly servedModel?: string | null;
-  /** What each stage printed, by which the roles the names give are judged (roleFit.ts); none for a scrape. */
-  readonly stageOutputs: readonly StageOutput[];
+  /**
+   * Stage id -> role as analyze names them on the same input (StreamAnalysis.stageRoles): the
+   * findings already name stages so; {} for a scrape.
+   */
+  readonly stageRoles: Readonly<Record<string, string>>;
+  /** The deploy config a saved session recorded (launched with, or matched to in the editor); absent for another input. */
+  readonly sessionDeployConfig?: string | null;
   /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
   readonly scrapeChecks?: readonly string[];
   /** The input had no byte at all (an empty file, stdin or session): nothing was read. */
@@ -59,12 +60,15 @@ class LogExplainReader {
   private capturedAt = Number.NaN;
   private bytes = 0;
 
-  constructor(year: number, options: ExplainReadOptions = {}) {
+  /** `names`: what names the pipeline (the source's path, a deploy config's), as analyze takes it. */
+  constructor(year: number, names: string, options: ExplainReadOptions = {}) {
     this.index = new ExplainIndex({ year });
+    const roles = stageRolesOf(names);
     // The index takes every request as it comes; the analysis keeps none and summarizes no
-    // field (explain reports neither), only its findings and engine series are read.
+    // field (explain reports neither), only its findings, stage roles and engine series are read.
     this.analysis = new StreamAnalysis({
       year,
+      stageRoles: () => roles,
       keepRequests: false,
       summaryFields: new Set(),
       onRequest: (r) => this.index.add(r, this.capturedAt),
@@ -93,9 +97,8 @@ class LogExplainReader {
       findings: snapshot.findings,
       gauges: gaugesOfEngines(snapshot.engineSeries),
       problemCount: snapshot.problems.length,
-      stageOutputs: this.analysis.stageOutputEvidence(),
+      stageRoles: this.analysis.stageRoles(),
       empty: this.bytes === 0,
-      servedModel: this.analysis.servedModel(),
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
@@ -111,7 +114,7 @@ function scrapeInput(text: string): ExplainInput {
     findings: metricNotReportingInScrape(exposition),
     gauges: [],
     problemCount: exposition.problems.length,
-    stageOutputs: [],
+    stageRoles: {},
     scrapeChecks: scrapeChecksDone(exposition),
     empty: text.length === 0,
     overallSummaryTables: 0,
@@ -119,10 +122,11 @@ function scrapeInput(text: string): ExplainInput {
   };
 }
 
-/** Reads a log or a scrape from a stream (stdin, a file). */
+/** Reads a log or a scrape from a stream (stdin, a file); `names` as for LogExplainReader. */
 export async function explainFromStream(
   input: Readable | AsyncIterable<unknown> | Iterable<Buffer>,
   year: number,
+  names: string,
   options: ExplainReadOptions = {},
 ): Promise<ExplainInput> {
   let log: LogExplainReader | null = null;
@@ -130,7 +134,7 @@ export async function explainFromStream(
   let scrapeBytes = 0;
   const reader = await readByKind(input, (kind) =>
     kind === 'log'
-      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year, options)).push(b) }
+      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year, names, options)).push(b) }
       : {
           kind,
           push: (b: Buffer) => {
@@ -142,32 +146,46 @@ export async function explainFromStream(
         },
   );
   if (reader.kind === 'scrape') return scrapeInput(Buffer.concat(scrape).toString('utf8'));
-  return (log ?? new LogExplainReader(year, options)).end('log');
+  return (log ?? new LogExplainReader(year, names, options)).end('log');
 }
 
-/** Replays a saved session folder (in storage or a copy anywhere). */
+/**
+ * Replays a saved session folder (in storage or a copy anywhere). Its deploy file and
+ * description name its pipeline (the folder's name does not), as the editor names its stages.
+ */
 export async function explainFromSessionFolder(
   dir: string,
   source: string,
+  names: string,
   options: ExplainReadOptions = {},
 ): Promise<ExplainInput> {
   const files = SessionFiles.atFolder(dir);
   const meta = files.readMeta();
   if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
-  const reader = new LogExplainReader(new Date(meta.info.startedAt).getUTCFullYear(), options);
-  for await (const chunk of files.chunkReader(meta.info.startedAt).read(true))
+  const { deployConfig, description, startedAt } = meta.info;
+  const reader = new LogExplainReader(
+    new Date(startedAt).getUTCFullYear(),
+    `${names} ${deployConfig ?? ''} ${description}`,
+    options,
+  );
+  for await (const chunk of files.chunkReader(startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
-  return { ...reader.end('session'), pipelineText: `${meta.info.deployConfig ?? ''} ${meta.info.description}` };
+  return { ...reader.end('session'), sessionDeployConfig: deployConfig };
 }
 
-/** A path (file or session folder) or '-' (stdin); rejects with a message a user can act on. */
+/**
+ * A path (file or session folder) or '-' (stdin); rejects with a message a user can act on.
+ * The stage roles come from the input's name and `deployConfig`'s, as analyze takes them.
+ */
 export async function readExplainInput(
   source: string,
   stdin: Readable,
+  deployConfig: string | null = null,
   options: ExplainReadOptions = {},
 ): Promise<ExplainInput> {
   const year = new Date().getUTCFullYear();
-  if (source === '-') return explainFromStream(stdin, year, options);
+  const names = cliInputNames(source === '-' ? 'stdin' : source, deployConfig);
+  if (source === '-') return explainFromStream(stdin, year, names, options);
   let stat;
   try {
     stat = await fsp.stat(source);
@@ -183,11 +201,11 @@ export async function readExplainInput(
       throw new Error(
         `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
       );
-    return explainFromSessionFolder(path.resolve(source), source, options);
+    return explainFromSessionFolder(path.resolve(source), source, names, options);
   }
   try {
     // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.
-    return await explainFromStream(fileChunks(source), year, options);
+    return await explainFromStream(fileChunks(source), year, names, options);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;

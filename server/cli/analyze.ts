@@ -40,7 +40,7 @@ import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { Interrupts } from './interrupts';
-import { stageRolesOf } from '../core/stageRoles';
+import { cliInputNames, stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
@@ -199,7 +199,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     const sourceName = source === '-' ? 'stdin' : source;
     // Stages are named with their roles where the model the log serves, the file's name or the deploy config says the
     // pipeline, in the table, its findings, the JSON and the trace (as explain does).
-    const roles = stageRolesOf(`${sourceName} ${deployConfig ?? ''}`);
+    const roles = stageRolesOf(cliInputNames(sourceName, deployConfig));
     const excludeCold = parsed.values['exclude-cold'] === true;
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places

@@ -2,6 +2,7 @@
 // Why the slow requests are slow: tail attribution per target and quantile, load at
 // arrival, the breakdown's parts, percentiles over time, cost per token, and the metrics
 // that do not report.
+import { existsSync } from 'node:fs';
 import { readExplainInput, type ExplainInput } from '../capture/explainInput';
 import { explainJsonText, explainReport, type ExplainReport } from '../core/explain/explainReport';
 import { explainTable } from '../core/explain/explainTable';
@@ -53,7 +54,8 @@ Options:
                         the deploy YAML the server ran with (base_config overlays resolved):
                         the findings, and the tail parts and preemptions they explain, name what
                         it sets that explains them (e.g. model_runner v2 + async_chunk for a
-                        stage whose prefill covers its decode)
+                        stage whose prefill covers its decode); for a saved session folder,
+                        default: the config the session recorded, when it still matches
   --format table|json   output (default table; json is schema 1)
   -h, --help            this text
 
@@ -136,8 +138,10 @@ export async function runExplain(argv: string[]): Promise<number> {
   let report: ExplainReport;
   let empty: boolean;
   let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
+  // What the table says before its numbers, and JSON on stderr: which deploy config it cites, or why none.
+  const notes: string[] = [];
   try {
-    const input = await readExplainInput(source, process.stdin, boot === null ? {} : { boot });
+    const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     empty = input.empty;
     const bootProblem = input.kind === 'scrape' ? null : unknownBootProblem(input.bootCounts ?? null);
     if (bootProblem !== null) {
@@ -161,10 +165,12 @@ export async function runExplain(argv: string[]): Promise<number> {
       return 2;
     }
     if (deployConfig !== null) deploy = deployEvidenceOf(input, deployConfig);
-    // The config's name says the pipeline too (as for analyze), unless it is not the config this server ran.
-    const pipelineText = [input.pipelineText, deploy.mismatch === null ? deployConfig : null]
-      .filter((t) => t !== undefined && t !== null)
-      .join(' ');
+    else if (typeof input.sessionDeployConfig === 'string') {
+      const session = sessionDeployEvidence(input, input.sessionDeployConfig);
+      deploy = session.evidence;
+      notes.push(session.note);
+    }
+    if (deploy.mismatch !== null) notes.push(deploy.mismatch);
     report = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
@@ -174,9 +180,7 @@ export async function runExplain(argv: string[]): Promise<number> {
         scope: { excludeCold: parsed.values['exclude-cold'] === true, ...placed },
         byBoot: parsed.values['by-boot'] === true,
         ...(boot === null ? {} : { boot }),
-        ...(pipelineText === '' ? {} : { pipelineText }),
-        stageOutputs: input.stageOutputs,
-        servedModel: input.servedModel ?? null,
+        stageRoles: input.stageRoles,
         overallSummaryTables: input.overallSummaryTables,
       },
       input.gauges,
@@ -192,13 +196,13 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   const name = source === '-' ? 'stdin' : source;
   // An input without a byte: nothing was read, as analyze and compare say (a status of 0 would pass a script that read nothing).
-  // A config whose stages are not the log's: said once, before the numbers (the JSON has no place
-  // for a sentence about the input: on stderr, as analyze says it).
-  const { mismatch, citations } = deploy;
-  if (mismatch !== null && format === 'json') process.stderr.write(terminalText(`stage-lens explain: ${mismatch}\n`));
+  // A config whose stages are not the log's, and a session's own config: said once, before the
+  // numbers (the JSON has no place for a sentence about the input: on stderr, as analyze says it).
+  const { citations } = deploy;
+  if (format === 'json') for (const note of notes) process.stderr.write(terminalText(`stage-lens explain: ${note}\n`));
   const table = empty
     ? [`Stage Lens explain: ${name} · 0 requests`, '', EMPTY_INPUT_TEXT]
-    : explainTable(report, { citations, ...(mismatch === null ? {} : { inputNote: mismatch }) });
+    : explainTable(report, { citations, ...(notes.length === 0 ? {} : { inputNote: notes.join('\n') }) });
   await writeOut(format === 'json' ? explainJsonText(report) + '\n' : terminalText(table.join('\n')) + '\n');
   if (empty) {
     process.stderr.write(`stage-lens explain: nothing in ${name} was read: it is empty (0 bytes)\n`);
@@ -239,6 +243,25 @@ interface DeployEvidence {
 }
 
 const NO_DEPLOY_EVIDENCE: DeployEvidence = { findings: null, citations: [], mismatch: null };
+
+/**
+ * The deploy config a saved session recorded (launched with, matched in the editor), which its
+ * views cite: its evidence when the file still serves and its stages are still the session's,
+ * else none; with the sentence that says which (the first of the report).
+ */
+function sessionDeployEvidence(input: ExplainInput, file: string): { evidence: DeployEvidence; note: string } {
+  const head = `deploy config: ${file} (the session's)`;
+  const problem = existsSync(file) ? loadDeployEvidence().deployConfigProblem(file) : 'no longer exists';
+  if (problem !== null)
+    return { evidence: NO_DEPLOY_EVIDENCE, note: `${head}: it ${problem}, so the report goes on without it.` };
+  const evidence = deployEvidenceOf(input, file);
+  if (evidence.mismatch !== null)
+    return {
+      evidence: NO_DEPLOY_EVIDENCE,
+      note: `${head}: it no longer matches the session, so the report goes on without it. ${evidence.mismatch}`,
+    };
+  return { evidence, note: head };
+}
 
 /** The evidence of `deployConfig` for a read input, by analyze's rules (deployEvidence.ts, loaded only here). */
 function deployEvidenceOf(input: ExplainInput, deployConfig: string): DeployEvidence {

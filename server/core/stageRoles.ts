@@ -23,6 +23,14 @@ export function stageRolesOf(text: string): Readonly<Record<string, string>> {
 }
 
 /**
+ * What names the pipeline of a file or stdin the CLI reads (analyze and explain alike): the name
+ * it is read under ('stdin' for '-') and the path of its --deploy-config; the text for stageRolesOf.
+ */
+export function cliInputNames(sourceName: string, deployConfig: string | null): string {
+  return `${sourceName} ${deployConfig ?? ''}`;
+}
+
+/**
  * A log's stage roles: those of the pipeline the model it says it serves names (its non-default
  * args at start-up), whatever the file is called; else `named()`, those its names give.
  */

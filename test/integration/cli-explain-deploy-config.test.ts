@@ -82,7 +82,7 @@ test('explain --deploy-config: the tail parts, the preemptions and the findings 
   // The finding's own words, then the config's sentence: as analyze --deploy-config words them.
   assert.match(
     message('prefill-covers-decode'),
-    /^Stage 0 emits one output, when it stops, on 6 of 6 requests .* The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
+    /^Stage 0 · talker emits one output, when it stops, on 6 of 6 requests .* The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
   );
   assert.match(
     message('preempted-requests'),

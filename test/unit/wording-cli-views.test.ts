@@ -23,7 +23,13 @@ const OMNI = path.join(DIR, 'qwen3-omni-three-stage-transfers.log');
 
 async function explainText(file: string): Promise<string> {
   const input = await readExplainInput(file, new PassThrough());
-  const report = explainReport(input.index, file, { scope: { excludeCold: false } }, input.gauges, input.findings);
+  const report = explainReport(
+    input.index,
+    file,
+    { scope: { excludeCold: false }, stageRoles: input.stageRoles },
+    input.gauges,
+    input.findings,
+  );
   return explainTable(report).join('\n');
 }
 

@@ -3,8 +3,6 @@
 // of the breakdown, the percentiles over time with the engines' gauges, the cost model,
 // and the findings that say which numbers not to trust. Built from an ExplainIndex.
 import { breakdownSummaryJson, tailJson } from './oneOutputJson';
-import { rolesThatFit, type StageOutput } from '../analysis/roleFit';
-import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
 import type { EngineSeries } from '../analysis/engineSeries';
 import type { Finding } from '../analysis/types';
 import { breakdownSummary } from './breakdownSummary';
@@ -45,17 +43,10 @@ export interface ExplainOptions {
   /** The one server boot the index was read for (explain --boot); said in the report's scope. */
   readonly boot?: number;
   /**
-   * What names the model's pipeline beyond the source's path (a saved session's deploy file and
-   * description): the stage roles come from both (server/core/stageRoles.ts).
+   * Stage id -> role of the analysis the findings come from (StreamAnalysis.stageRoles), so that
+   * the report names stages as its findings do; {} (stages by id) when absent.
    */
-  readonly pipelineText?: string;
-  /**
-   * What each stage printed (StreamAnalysis.stageOutputEvidence): roles the names give that the
-   * stages' own output contradicts are dropped, as analyze drops them (roleFit.ts).
-   */
-  readonly stageOutputs?: readonly StageOutput[];
-  /** The model the log says it serves: the stage roles come from its pipeline first (stageRolesOfLog). */
-  readonly servedModel?: string | null;
+  readonly stageRoles?: Readonly<Record<string, string>>;
   /** [Overall Summary] tables of a log without per-request stage tables: said where nothing can be explained. */
   readonly overallSummaryTables?: number;
 }
@@ -127,10 +118,7 @@ export function explainReport(
   const tail: TailAttribution[] = [];
   const load: LoadAtArrival[] = [];
   const preemptions: PreemptionsInTail[] = [];
-  const named = stageRolesOfLog(options.servedModel ?? null, () =>
-    stageRolesOf(`${source} ${options.pipelineText ?? ''}`),
-  );
-  const roles = rolesThatFit(named, options.stageOutputs ?? []);
+  const roles = options.stageRoles ?? {};
   const unsupported: TargetName[] = [];
   const oneRequest: OneRequestTarget[] = [];
   const boots = options.byBoot === true ? bootsInScope(index, options.scope) : [undefined];
