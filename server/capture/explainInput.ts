@@ -21,6 +21,7 @@ import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
+import type { ParseProblem } from '../core/records';
 
 export interface ExplainInput {
   readonly kind: 'log' | 'scrape' | 'session';
@@ -40,6 +41,10 @@ export interface ExplainInput {
   readonly empty: boolean;
   /** [Overall Summary] tables read while the log had no per-request stage table: run totals explain cannot use; 0 for a scrape. */
   readonly overallSummaryTables: number;
+  /** 'gzip' when the file or stream was gzip data, read as the log inside it; null otherwise. */
+  readonly compression: 'gzip' | null;
+  /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
+  readonly gzipDamage: string | null;
 }
 
 /** One pass of a log (several streams for a session) into an analysis and its explain index. */
@@ -73,6 +78,12 @@ class LogExplainReader {
     pushInPieces(parser, bytes, (output) => analysis.ingest(output));
   }
 
+  /** The log read so far is all there is: the gzip data broke off after it (placed at the last line read). */
+  brokeOff(damage: ParseProblem): void {
+    const parser = this.parsers.get('file');
+    this.analysis.ingest({ records: [], problems: [{ ...damage, line: parser?.lastLine ?? 1 }] });
+  }
+
   end(kind: ExplainInput['kind']): ExplainInput {
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.analysis.flush();
@@ -87,6 +98,8 @@ class LogExplainReader {
       empty: this.bytes === 0,
       servedModel: this.analysis.servedModel(),
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
+      compression: null,
+      gzipDamage: null,
     };
   }
 }
@@ -103,6 +116,8 @@ function scrapeInput(text: string): ExplainInput {
     scrapeChecks: scrapeChecksDone(exposition),
     empty: text.length === 0,
     overallSummaryTables: 0,
+    compression: null,
+    gzipDamage: null,
   };
 }
 
@@ -114,11 +129,12 @@ export async function explainFromStream(
   let log: LogExplainReader | null = null;
   const scrape: Buffer[] = [];
   let scrapeBytes = 0;
-  const reader = await readByKind(input, (kind) =>
+  const reader = await readByKind(input, (kind, encoding) =>
     kind === 'log'
-      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year)).push(b) }
+      ? { kind, encoding, push: (b: Buffer) => (log ??= new LogExplainReader(year)).push(b) }
       : {
           kind,
+          encoding,
           push: (b: Buffer) => {
             scrapeBytes += b.length;
             if (scrapeBytes > MAX_SCRAPE_BYTES)
@@ -127,8 +143,14 @@ export async function explainFromStream(
           },
         },
   );
-  if (reader.kind === 'scrape') return scrapeInput(Buffer.concat(scrape).toString('utf8'));
-  return (log ?? new LogExplainReader(year)).end('log');
+  const { compression, damage } = reader.encoding;
+  const gzip = { compression, gzipDamage: damage?.message ?? null };
+  if (reader.kind === 'scrape') return { ...scrapeInput(Buffer.concat(scrape).toString('utf8')), ...gzip };
+  const logReader = log ?? new LogExplainReader(year);
+  if (damage !== null) logReader.brokeOff(damage);
+  const read = logReader.end('log');
+  // A gzip input that broke off before any log is damaged, not empty.
+  return { ...read, ...gzip, empty: read.empty && damage === null };
 }
 
 /** Replays a saved session folder (in storage or a copy anywhere). */
