@@ -129,7 +129,7 @@ describe('an import that ended with no per-request stage statistics', () => {
       // zstd: Node has no decoder for it (a gzip log is read as the log inside).
       name: 'a zstd-compressed log',
       file: `${LOG}.zst`,
-      bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), fs.readFileSync(LOG).subarray(0, 4096)]),
+      bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(200, 7)]),
       text: 'No per-request stage statistics: the input is a compressed file, not a text log (see Findings).',
     },
   ];
