@@ -13,6 +13,11 @@ import { histogramRowsOfScrape, histogramRowsOfSummaries, LogRunReader } from '.
 import type { RunData } from '../core/compare';
 import { importFile, readChunkAt } from './importFile';
 import { SessionFiles } from './sessionFiles';
+import { fileChunks } from './fileChunks';
+import type { InputEncoding } from './gunzipInput';
+import { compressedFormatOf } from '../core/log/compressedInput';
+import { encodedSourceName } from '../core/gzipInput';
+import type { ParseProblem } from '../core/records';
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
@@ -30,6 +35,13 @@ export function ioMessage(source: string, err: unknown): string {
           ? 'is a folder'
           : (e.message ?? String(err));
   return `cannot read ${source}: ${why}`;
+}
+
+/** A gzip input's name in the report ("a.log.gz (gzip)"); its damage goes to the run's findings. */
+function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunData {
+  if (encoding.damage !== null) run.brokeOff(encoding.damage);
+  const data = run.end();
+  return { ...data, source: encodedSourceName(source, encoding) };
 }
 
 function logRun(reader: LogRunReader, source: string): RunData {
@@ -94,6 +106,8 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
 
 /** A run being read from a stream, once its kind is known. */
 interface StreamRun extends ChunkReader {
+  /** The input's gzip data broke off here: what was read is the run. */
+  brokeOff(damage: ParseProblem): void;
   end(): RunData;
 }
 
@@ -108,26 +122,36 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
           throw new Error(`${source} looks like a /metrics scrape but is more than ${MAX_SCRAPE_BYTES / 1e6} MB`);
         parts.push(bytes);
       },
+      // A scrape cut short is parsed as far as it goes (its problems count the cut).
+      brokeOff: () => undefined,
       end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source),
     };
   }
   const reader = new LogRunReader(options.excludeCold);
-  return { push: (bytes) => reader.push(bytes), end: () => logRun(reader, source) };
+  return {
+    push: (bytes) => reader.push(bytes),
+    brokeOff: (damage) => reader.brokeOff(damage),
+    end: () => logRun(reader, source),
+  };
 }
 
 /**
  * Reads one run from a stream (stdin), told apart by content as `analyze` does: a log is
  * parsed chunk by chunk as it arrives, a scrape read whole (at most MAX_SCRAPE_BYTES).
  */
-export async function loadRunFromStream(input: Readable, source: string, options: LoadRunOptions): Promise<RunData> {
-  let run: StreamRun;
+export async function loadRunFromStream(
+  input: Readable | AsyncIterable<Buffer>,
+  source: string,
+  options: LoadRunOptions,
+): Promise<RunData> {
+  let run: StreamRun & { encoding: InputEncoding };
   try {
-    run = await readByKind(input, (kind) => streamRunOf(kind, source, options));
+    run = await readByKind(input, (kind, encoding) => ({ ...streamRunOf(kind, source, options), encoding }));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== undefined) throw new Error(ioMessage(source, err));
     throw err;
   }
-  return run.end();
+  return gzipRun(run, run.encoding, source);
 }
 
 /** Reads one run; rejects with a readable message when the path cannot be used. */
@@ -161,6 +185,8 @@ export async function loadRun(source: string, options: LoadRunOptions): Promise<
     } finally {
       await handle.close();
     }
+    // A gzip file's kind is that of the text inside: it is read as a stream, through gunzip.
+    if (compressedFormatOf(head) === 'gzip') return await loadRunFromStream(fileChunks(source), source, options);
     if (looksLikePrometheus(head.toString('utf8'))) return await loadScrapeFile(source, source, stat.size);
     return await loadLogFile(source, source, options);
   } catch (err) {

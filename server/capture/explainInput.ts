@@ -21,6 +21,7 @@ import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
 import { cliInputNames, stageRolesOf } from '../core/stageRoles';
+import type { ParseProblem } from '../core/records';
 
 export interface ExplainInput {
   readonly kind: 'log' | 'scrape' | 'session';
@@ -45,6 +46,10 @@ export interface ExplainInput {
   readonly stages: AnalysisSnapshot['stages'];
   /** Read for one server boot (ExplainReadOptions.boot): the other boots' requests left out, and the boots the log has. */
   readonly bootCounts?: BootCounts | null;
+  /** 'gzip' when the file or stream was gzip data, read as the log inside it; null otherwise. */
+  readonly compression: 'gzip' | null;
+  /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
+  readonly gzipDamage: string | null;
 }
 
 export interface ExplainReadOptions {
@@ -87,6 +92,12 @@ class LogExplainReader {
     pushInPieces(parser, bytes, (output) => analysis.ingest(output));
   }
 
+  /** The log read so far is all there is: the gzip data broke off after it (placed at the last line read). */
+  brokeOff(damage: ParseProblem): void {
+    const parser = this.parsers.get('file');
+    this.analysis.ingest({ records: [], problems: [{ ...damage, line: parser?.lastLine ?? 1 }] });
+  }
+
   end(kind: ExplainInput['kind']): ExplainInput {
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.analysis.flush();
@@ -102,6 +113,8 @@ class LogExplainReader {
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       stages: snapshot.stages,
       bootCounts: this.analysis.bootCounts(),
+      compression: null,
+      gzipDamage: null,
     };
   }
 }
@@ -119,6 +132,8 @@ function scrapeInput(text: string): ExplainInput {
     empty: text.length === 0,
     overallSummaryTables: 0,
     stages: [],
+    compression: null,
+    gzipDamage: null,
   };
 }
 
@@ -132,11 +147,12 @@ export async function explainFromStream(
   let log: LogExplainReader | null = null;
   const scrape: Buffer[] = [];
   let scrapeBytes = 0;
-  const reader = await readByKind(input, (kind) =>
+  const reader = await readByKind(input, (kind, encoding) =>
     kind === 'log'
-      ? { kind, push: (b: Buffer) => (log ??= new LogExplainReader(year, names, options)).push(b) }
+      ? { kind, encoding, push: (b: Buffer) => (log ??= new LogExplainReader(year, names, options)).push(b) }
       : {
           kind,
+          encoding,
           push: (b: Buffer) => {
             scrapeBytes += b.length;
             if (scrapeBytes > MAX_SCRAPE_BYTES)
@@ -145,8 +161,14 @@ export async function explainFromStream(
           },
         },
   );
-  if (reader.kind === 'scrape') return scrapeInput(Buffer.concat(scrape).toString('utf8'));
-  return (log ?? new LogExplainReader(year, names, options)).end('log');
+  const { compression, damage } = reader.encoding;
+  const gzip = { compression, gzipDamage: damage?.message ?? null };
+  if (reader.kind === 'scrape') return { ...scrapeInput(Buffer.concat(scrape).toString('utf8')), ...gzip };
+  const logReader = log ?? new LogExplainReader(year, names, options);
+  if (damage !== null) logReader.brokeOff(damage);
+  const read = logReader.end('log');
+  // A gzip input that broke off before any log is damaged, not empty.
+  return { ...read, ...gzip, empty: read.empty && damage === null };
 }
 
 /**

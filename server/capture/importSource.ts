@@ -24,9 +24,14 @@ export class ImportSource implements CaptureSource {
     }).then(
       (p) => {
         this.onProgress(p, true);
+        const damage = p.encoding.damage;
         listener.onStatus(
           this.abort.signal.aborted ? 'stopped' : 'exited',
-          this.abort.signal.aborted ? 'import cancelled; what was read is kept' : null,
+          this.abort.signal.aborted
+            ? 'import cancelled; what was read is kept'
+            : damage === null
+              ? null
+              : `${damage.message}; what came before it was imported, the rest of the file was not`,
         );
       },
       (err: unknown) => {

@@ -1,6 +1,8 @@
 // Reading a log or a /metrics scrape from a stream (stdin, a file stream), told apart by
-// content as for a file: shared by `analyze` and `compare`.
+// content as for a file: shared by `analyze`, `explain` and `compare`. A gzip input is read as
+// the text inside it (gunzipInput.ts), its kind told apart from that text.
 import { looksLikePrometheus } from '../core/inputKind';
+import { gunzipIfGzip, type InputEncoding } from './gunzipInput';
 
 export type InputKind = 'log' | 'scrape';
 
@@ -17,27 +19,28 @@ export interface ChunkReader {
 }
 
 /**
- * Reads `input` to its end. Once KIND_HEAD_BYTES have arrived (or the input ended, even
- * empty), calls `start` with the kind; every chunk, the held-back head first, then goes to
- * the reader `start` returned, in order. Resolves with that reader. A chunk passed to the
- * reader is valid only during its push (the source may reuse the buffer).
+ * Reads `input` to its end, a gzip input's decompressed text. Once KIND_HEAD_BYTES have arrived
+ * (or the input ended, even empty), calls `start` with the kind and the input's encoding (final
+ * once the read ended: whether it was gzip, and its damage); every chunk, the held-back head first,
+ * then goes to the reader `start` returned, in order. Resolves with that reader. A chunk passed
+ * to the reader is valid only during its push (the source may reuse the buffer).
  */
 export async function readByKind<R extends ChunkReader>(
   input: AsyncIterable<unknown> | Iterable<unknown>,
-  start: (kind: InputKind) => R,
+  start: (kind: InputKind, encoding: InputEncoding) => R,
 ): Promise<R> {
+  const { chunks, encoding } = gunzipIfGzip(input);
   const head: Buffer[] = [];
   let headBytes = 0;
   let reader: R | null = null;
   // The kind shows in the first lines: at most KIND_DECODE_BYTES of the head are decoded.
   const decide = (first: Buffer = Buffer.concat(head)): R =>
-    start(looksLikePrometheus(first.toString('utf8', 0, KIND_DECODE_BYTES)) ? 'scrape' : 'log');
+    start(looksLikePrometheus(first.toString('utf8', 0, KIND_DECODE_BYTES)) ? 'scrape' : 'log', encoding);
   const pushHead = async (into: R): Promise<void> => {
     for (const bytes of head) await into.push(bytes);
     head.length = 0;
   };
-  for await (const chunk of input) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
+  for await (const bytes of chunks) {
     if (reader !== null) {
       await reader.push(bytes);
       continue;

@@ -44,12 +44,15 @@ import { cliInputNames, stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
+import type { InputEncoding } from '../capture/gunzipInput';
+import { encodedSourceName } from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
 Reads a vLLM-Omni server log (--log-stats) or a /metrics scrape, from a file or from
 stdin ('-'), and prints the per-stage phase split (queued = input wait + ready queued,
-prefill, decode, TTFT) with p50/p90/p99 and the findings.
+prefill, decode, TTFT) with p50/p90/p99 and the findings. A gzip-compressed input (a
+rotated server.log.1.gz, told by its first bytes) is read as the text inside it, streaming.
 
 Options:
   --format table|json|csv|trace
@@ -74,11 +77,14 @@ Options:
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
-2 for usage or I/O errors, an empty input (0 bytes), a window (--since/--until) no request
-finished in, a --boot the log does not have (the message lists its boots), or an input that
-is not a text log (compressed or binary data: nothing in it was read; the report says why, and
-how to read a compressed log); 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose
-report covers what was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
+2 for usage or I/O errors, an empty input (0 bytes; a gzip of nothing too), a window
+(--since/--until) no request finished in, a --boot the log does not have (the message lists its
+boots), or an input that is not a text log (zstd, xz or bzip2 data, binary data: nothing in it
+was read; the report says why, and how to read a compressed log). Gzip data that breaks off (a
+.gz cut short or damaged): the report covers the log before the break, and it and stderr say
+where it broke ("the gzip data ends after N MB of log: ..."); exit 0, or 2 when no request came
+before it; 130 after Ctrl-C (143 after SIGTERM) ended a read of stdin, whose report covers what
+was read before it. A URL is not read: pipe a scrape in (curl -s URL | stage-lens analyze -).`;
 
 type Format = 'table' | 'json' | 'csv' | 'trace';
 
@@ -204,7 +210,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis, empty, unreadable } = await readAnalysis(input, {
+      const { analysis, empty, unreadable, encoding } = await readAnalysis(input, {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
@@ -213,7 +219,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
-      return interruptedStatus(interrupts) ?? unreadableStatus({ analysis, empty, unreadable }, sourceName);
+      return interruptedStatus(interrupts) ?? unreadableStatus({ analysis, empty, unreadable, encoding }, sourceName);
     }
     const read = await analyzeStream(
       input,
@@ -248,7 +254,13 @@ function interruptedStatus(interrupts: Interrupts | null): number | null {
  * 2 when the input was empty, or not a text log and gave no request (the report, printed, says
  * why; stderr says it for a script or CI job, which the exit status fails), else 0.
  */
-function unreadableStatus({ analysis, empty, unreadable }: AnalyzeRead, source: string): number {
+function unreadableStatus({ analysis, empty, unreadable, encoding }: AnalyzeRead, source: string): number {
+  const requests = analysis.snapshot().requestCount;
+  // Said on stderr too, for a script: the report covers the log before the gzip data broke off.
+  if (encoding.damage !== null && (unreadable?.gzipDamaged === undefined || requests > 0))
+    process.stderr.write(
+      `stage-lens analyze: ${encoding.damage.message}; the report covers the log before it, the rest of ${source} was not read\n`,
+    );
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
     return 2;
@@ -263,7 +275,7 @@ function unreadableStatus({ analysis, empty, unreadable }: AnalyzeRead, source: 
     process.stderr.write(`stage-lens analyze: ${windowProblem}\n`);
     return 2;
   }
-  if (unreadable === null || analysis.snapshot().requestCount > 0) return 0;
+  if (unreadable === null || requests > 0) return 0;
   process.stderr.write(terminalText(`stage-lens analyze: nothing in ${source} was read: ${unreadable.message}\n`));
   return 2;
 }
@@ -312,6 +324,7 @@ interface AnalyzeRead {
   /** The input had no byte (nothing was read: exit status 2, as for an input that is not a text log). */
   empty: boolean;
   unreadable: ParseProblem | null;
+  encoding: InputEncoding;
 }
 
 /**
@@ -348,17 +361,15 @@ export async function analyzeStream(
       : loadDeployEvidence().snapshotWithDeployEvidence(snapshot, deployConfig, mismatch);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams, preemptions, scrapeFindings, empty, unreadable } = await readAnalysis(
-      input,
-      {
+    const { analysis, histograms, speechStreams, preemptions, scrapeFindings, empty, unreadable, encoding } =
+      await readAnalysis(input, {
         excludeCold,
         stageRoles,
         keepRequests: false,
         onRequest: (r) => writer.request(r),
         drained: () => out.drained(),
         ...window,
-      },
-    );
+      });
     const whole = withFindings(analysis.snapshot(), scrapeFindings);
     const mismatch = mismatchOf(whole);
     // The JSON has no place for a sentence about the input: said on stderr, as a note.
@@ -372,12 +383,12 @@ export async function analyzeStream(
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
     });
     out.add('\n');
-    read = { analysis, empty, unreadable };
+    read = { analysis, empty, unreadable, encoding };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     const repeats = new RepeatTally();
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    const { analysis, empty, unreadable } = await readAnalysis(input, {
+    const { analysis, empty, unreadable, encoding } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -404,10 +415,10 @@ export async function analyzeStream(
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.
     const repeatNote = repeats.message(analysis.requestCount);
     if (repeatNote !== null) process.stderr.write(terminalText(`stage-lens analyze: ${repeatNote}\n`));
-    read = { analysis, empty, unreadable };
+    read = { analysis, empty, unreadable, encoding };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
-    const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable } =
+    const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable, encoding } =
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
@@ -424,9 +435,9 @@ export async function analyzeStream(
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
       whole === null
-        ? scrapeTable(histograms, speechStreams, preemptions, scrapeFindings, sourceName)
+        ? scrapeTable(histograms, speechStreams, preemptions, scrapeFindings, encodedSourceName(sourceName, encoding))
         : tableReport(withEvidence(whole, mismatch), {
-            source: sourceName,
+            source: encodedSourceName(sourceName, encoding),
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
             ...(windowNote === null ? {} : { windowNote }),
@@ -438,7 +449,7 @@ export async function analyzeStream(
                 : {}),
           });
     out.add(terminalText(lines.join('\n')) + '\n');
-    read = { analysis, empty, unreadable };
+    read = { analysis, empty, unreadable, encoding };
   }
   out.flush();
   return read;
@@ -480,8 +491,10 @@ async function readAnalysis(
   empty: boolean;
   /** A scrape's findings (metric-not-reporting: families stuck at 0); empty for a log. */
   scrapeFindings: Finding[];
-  /** The parser's word that the input is not a text log (compressed, binary), if it said so. */
+  /** The parser's word that the input is not a text log (compressed, binary), or a gzip input's damage, if one said so. */
   unreadable: ParseProblem | null;
+  /** Whether the input was gzip, and where its data broke off if it did. */
+  encoding: InputEncoding;
 }> {
   const { drained, ...analysisOptions } = options;
   const analysis = new StreamAnalysis(analysisOptions);
@@ -494,8 +507,9 @@ async function readAnalysis(
     unreadable ??= unreadableInputProblem(output.problems) ?? null;
     analysis.ingest(output);
   };
-  const { kind } = await readByKind(input, (kind) => ({
+  const { kind, encoding } = await readByKind(input, (kind, encoding) => ({
     kind,
+    encoding,
     push:
       kind === 'log'
         ? (buf: Buffer) => {
@@ -517,6 +531,8 @@ async function readAnalysis(
   let scrapeFindings: Finding[] = [];
   if (kind === 'log') {
     ingest(parser.end());
+    // What the gzip data gave before it broke off was read: the report says where it did.
+    if (encoding.damage !== null) ingest({ records: [], problems: [{ ...encoding.damage, line: parser.lastLine }] });
     analysis.flush();
   } else {
     const parsed = parseExposition(Buffer.concat(scrapeChunks).toString('utf8'));
@@ -528,7 +544,9 @@ async function readAnalysis(
     preemptions = scrape.preemptions;
     analysis.ingest({ records: [], problems: scrape.problems });
   }
-  return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable };
+  // A gzip input that broke off before any log is not empty: it is damaged (unreadable).
+  if (encoding.damage !== null) empty = false;
+  return { analysis, histograms, speechStreams, preemptions, kind, empty, scrapeFindings, unreadable, encoding };
 }
 
 function isKnownWrong(h: HistogramSummaryJson): boolean {

@@ -34,7 +34,8 @@ const HELP = `Usage: stage-lens compare <baseline> <candidate> [options]
 Compares two runs of a vLLM-Omni server, each a server log (--log-stats), a /metrics
 scrape, or a saved Stage Lens session folder (<storage>/sessions/<id>, or a copy of
 one anywhere); one of the two
-may be '-', a log or scrape read from stdin. Per stage and
+may be '-', a log or scrape read from stdin. A gzip-compressed log or scrape (a rotated
+server.log.1.gz, told by its first bytes) is read as the text inside it. Per stage and
 phase (queued, input wait, ready queued, prefill, decode, TTFT, gen time, time to first
 output, added time to first output) and end to end: counts, p50/p90/p99 of both runs,
 the difference in ms and %, and whether it is beyond noise; findings that appeared or
@@ -83,8 +84,9 @@ Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
 they have are listed), a rule on a stage of two runs that are not one pipeline
 (different stages, or two roles for it: both are named), or an input that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
-empty log, one without stats, a compressed file or binary data), said on stderr with
-no report.`;
+empty log, one without stats, a zstd, xz or bzip2 file, binary data, or gzip data that
+broke off before any request), said on stderr with no report. A .gz cut short is compared
+on the requests before the cut, and says so (stderr and the report's notes).`;
 
 const WORKER_TASK = 'stage-lens/compare-load';
 
@@ -315,6 +317,11 @@ export async function runCompare(argv: string[]): Promise<number> {
     ['candidate', candidate],
   ] as const) {
     const reason = emptyRunReason(run);
+    const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
+    if (reason === null && damaged !== undefined)
+      process.stderr.write(
+        terminalText(`stage-lens compare: warning: the ${name} (${run.source}): ${damaged.message}\n`),
+      );
     if (reason === null) continue;
     process.stderr.write(`stage-lens compare: the ${name} (${run.source}) holds nothing to compare: ${reason}\n`);
     empty = true;

@@ -18,11 +18,13 @@ import { windowOption, placeWindow } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
+import { encodedSourceName } from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
 Why a vLLM-Omni server's slow requests are slow. Reads a server log (--log-stats), a
-/metrics scrape, or a saved Stage Lens session folder; '-' reads stdin.
+/metrics scrape, or a saved Stage Lens session folder; '-' reads stdin. A gzip-compressed
+log (a rotated server.log.1.gz, told by its first bytes) is read as the log inside it.
 
 Each request's end-to-end time is split into additive parts (docs/breakdown.md):
 preprocess, each stage's input wait / ready queued (or queued), prefill, decode and the
@@ -62,8 +64,10 @@ Options:
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
 is not a deploy config to read (the reason and the line), an empty input (0 bytes), a --target
 of a stage the log does not have, a --boot the log does not have (the message lists its boots),
-a window (--since/--until) no request finished in, or an input that
-is not a text log (compressed or binary data: nothing in it was read; the report says why).`;
+a window (--since/--until) no request finished in, or an input that is not a text log (zstd,
+xz or bzip2 data, binary data: nothing in it was read; the report says why). Gzip data that
+breaks off (a .gz cut short): the report covers the log before the break and says where it
+broke (stderr too); exit 0, or 2 when no request came before it.`;
 
 export async function runExplain(argv: string[]): Promise<number> {
   const usage = (message: string): number => {
@@ -140,6 +144,8 @@ export async function runExplain(argv: string[]): Promise<number> {
   let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
   // What the table says before its numbers, and JSON on stderr: which deploy config it cites, or why none.
   const notes: string[] = [];
+  let compression: 'gzip' | null;
+  let gzipDamage: string | null;
   try {
     const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     empty = input.empty;
@@ -150,6 +156,8 @@ export async function runExplain(argv: string[]): Promise<number> {
     }
     const bootNote = bootNoteOf(input.bootCounts ?? null);
     if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
+    compression = input.compression;
+    gzipDamage = input.gzipDamage;
     const unknown = unknownTargetsText(
       targets,
       input.index.targets(),
@@ -200,9 +208,14 @@ export async function runExplain(argv: string[]): Promise<number> {
   // numbers (the JSON has no place for a sentence about the input: on stderr, as analyze says it).
   const { citations } = deploy;
   if (format === 'json') for (const note of notes) process.stderr.write(terminalText(`stage-lens explain: ${note}\n`));
+  // The table names a gzip input as such; the JSON's source stays the path given.
+  const tableName = encodedSourceName(name, { compression });
   const table = empty
-    ? [`Stage Lens explain: ${name} · 0 requests`, '', EMPTY_INPUT_TEXT]
-    : explainTable(report, { citations, ...(notes.length === 0 ? {} : { inputNote: notes.join('\n') }) });
+    ? [`Stage Lens explain: ${tableName} · 0 requests`, '', EMPTY_INPUT_TEXT]
+    : explainTable(
+        { ...report, source: encodedSourceName(report.source, { compression }) },
+        { citations, ...(notes.length === 0 ? {} : { inputNote: notes.join('\n') }) },
+      );
   await writeOut(format === 'json' ? explainJsonText(report) + '\n' : terminalText(table.join('\n')) + '\n');
   if (empty) {
     process.stderr.write(`stage-lens explain: nothing in ${name} was read: it is empty (0 bytes)\n`);
@@ -210,6 +223,12 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   // The report says why; the status fails a script or CI job that reads nothing.
   const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
+  if (gzipDamage !== null && unreadable === undefined)
+    process.stderr.write(
+      terminalText(
+        `stage-lens explain: ${gzipDamage}; the report covers the log before it, the rest of ${name} was not read\n`,
+      ),
+    );
   if (unreadable !== undefined) {
     process.stderr.write(`stage-lens explain: ${name}: ${unreadable.message}\n`);
     return 2;

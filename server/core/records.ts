@@ -191,6 +191,8 @@ export interface ParseProblem {
   readonly binary?: true;
   /** The input is a deploy config's YAML, not a log (deployConfigInput.ts). */
   readonly deployConfig?: true;
+  /** The gzip data broke off after `logBytes` of log (gzipInput.ts): what came before was read, the rest was not. */
+  readonly gzipDamaged?: { readonly logBytes: number };
 }
 
 export interface ParseOutput {

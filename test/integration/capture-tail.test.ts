@@ -260,7 +260,11 @@ test('importFile reads the whole file in chunks with progress', async (t) => {
     onProgress: (p) => progress.push(p),
   });
   assert.ok(Buffer.concat(chunks).equals(content));
-  assert.deepEqual(result, { bytesRead: content.length, size: content.length });
+  assert.deepEqual(result, {
+    bytesRead: content.length,
+    size: content.length,
+    encoding: { compression: null, logBytes: 0, damage: null },
+  });
   assert.deepEqual(progress[0], { bytesRead: 0, size: content.length });
   assert.deepEqual(progress[progress.length - 1], { bytesRead: content.length, size: content.length });
   assert.equal(progress.length, chunks.length + 1);

@@ -7,7 +7,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -292,11 +291,12 @@ test('usage and input errors exit 2 with a message; Markdown for a pull-request 
   assert.match(md.stdout, /\| stage 1 · code2wav \| TTFT \| 0\/60 \| measured in the candidate only/);
 });
 
-test('a run that holds nothing (an empty log, a gzip file, binary data) fails the gate: exit 2, which run and why, no report', () => {
+test('a run that holds nothing (an empty log, a zstd file, binary data) fails the gate: exit 2, which run and why, no report', () => {
   const empty = log('empty.log');
   fs.writeFileSync(empty, '');
-  const gz = log('old.log.1.gz');
-  fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(log('fixed.log'))));
+  // zstd's magic number: Node has no decoder for it (a gzip run is read: cli-gzip.test.ts).
+  const zst = log('old.log.1.zst');
+  fs.writeFileSync(zst, Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(200, 5)]));
   const junk = log('junk.bin');
   const bytes = Buffer.alloc(200_000);
   for (let i = 0, x = 1; i < bytes.length; i++) bytes[i] = (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) >>> 24;
@@ -304,7 +304,7 @@ test('a run that holds nothing (an empty log, a gzip file, binary data) fails th
   const rules = ['--fail-if', 'request.e2e.p90 > +10%', '--fail-if', 'stage1.firstOutput.p50 > 500ms'];
   const why: Record<string, RegExp> = {
     [empty]: /holds nothing to compare: 0 requests read: no request stats in it/,
-    [gz]: /holds nothing to compare: The input is gzip-compressed .*zcat/,
+    [zst]: /holds nothing to compare: The input is zstd-compressed .*zstdcat/,
     [junk]: /holds nothing to compare: The input is binary data/,
   };
   for (const [input, reason] of Object.entries(why)) {

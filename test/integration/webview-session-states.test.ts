@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
@@ -127,9 +126,10 @@ describe('an import that ended with no per-request stage statistics', () => {
       text: 'No per-request stage statistics: the input is a deploy config (YAML), not a server log (see Findings).',
     },
     {
-      name: 'a gzip-compressed log',
-      file: `${LOG}.gz`,
-      bytes: () => zlib.gzipSync(fs.readFileSync(LOG)),
+      // zstd: Node has no decoder for it (a gzip log is read as the log inside).
+      name: 'a zstd-compressed log',
+      file: `${LOG}.zst`,
+      bytes: () => Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(200, 7)]),
       text: 'No per-request stage statistics: the input is a compressed file, not a text log (see Findings).',
     },
   ];

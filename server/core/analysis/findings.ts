@@ -86,6 +86,8 @@ export class FindingsBuilder {
   private binary = false;
   /** The input is a deploy config's YAML, not a log. */
   private deployConfig = false;
+  /** The gzip data broke off: where (its sentence), and how much log came before. */
+  private gzipDamage: ParseProblem | null = null;
   /** Requests that print again an earlier request's record (requestRepeats.ts). */
   private readonly repeats = new RepeatTally();
 
@@ -100,6 +102,7 @@ export class FindingsBuilder {
       if (p.compressed !== undefined) this.compressed = p.compressed;
       if (p.binary === true) this.binary = true;
       if (p.deployConfig === true) this.deployConfig = true;
+      if (p.gzipDamaged !== undefined) this.gzipDamage = p;
     }
   }
 
@@ -169,6 +172,7 @@ export class FindingsBuilder {
     if (this.compressed !== null) out.push(compressedFinding(this.compressed));
     if (this.binary) out.push(binaryFinding(this.requestTotal));
     if (this.deployConfig && this.requestTotal === 0) out.push(DEPLOY_CONFIG_FINDING);
+    if (this.gzipDamage !== null) out.push(gzipDamagedFinding(this.gzipDamage, this.requestTotal));
     const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
     return out.sort(
       (a, b) =>
@@ -393,6 +397,7 @@ export class FindingsBuilder {
       case 'input-compressed':
       case 'input-binary':
       case 'input-deploy-config':
+      case 'input-gzip-damaged':
       case 'legacy-stats-format':
       case 'engine-stats-only':
       case 'boots-differ-in-pipeline':
@@ -498,6 +503,18 @@ function compressedFinding(format: CompressedFormat): Finding {
     requestIds: [],
     requestCount: 0,
     message: `The input is ${format}-compressed (a rotated log?), not the text a server prints, so nothing in it was read. Decompress it first: \`${cat} server.log.1.${extension} | stage-lens analyze -\` (explain and compare read stdin too), or ${cat} it into a file to import in the editor.`,
+  };
+}
+
+/** Gzip data that broke off: the log before it is read, the rest is not; an error when that left no request. */
+function gzipDamagedFinding(damage: ParseProblem, requests: number): Finding {
+  return {
+    code: 'input-gzip-damaged',
+    severity: requests === 0 ? 'error' : 'warning',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `${sentenceCase(damage.message)} (a .gz file cut short, or damaged): ${requests === 0 ? 'no request came before it' : `the ${countOf(requests, 'request')} before it ${requests === 1 ? 'is' : 'are'} read`}; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
   };
 }
 

@@ -16,6 +16,8 @@ interface CodedFinding {
 export function noStageStatsText(findings: readonly CodedFinding[]): string {
   const unreadable = unreadableInputFinding(findings);
   if (unreadable !== undefined) {
+    if (unreadable.code === 'input-gzip-damaged')
+      return 'No per-request stage statistics before the gzip data broke off (see Findings).';
     if (unreadable.code === 'input-deploy-config')
       return 'No per-request stage statistics: the input is a deploy config (YAML), not a server log (see Findings).';
     const what = unreadable.code === 'input-compressed' ? 'a compressed file' : 'binary data';

@@ -328,6 +328,7 @@ export type FindingCode =
   | 'input-compressed'
   | 'input-binary'
   | 'input-deploy-config'
+  | 'input-gzip-damaged'
   | 'legacy-stats-format'
   | 'engine-stats-only'
   | 'repeated-request-ids'

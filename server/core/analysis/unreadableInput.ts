@@ -1,4 +1,5 @@
-// An input that is not a text log (a compressed file, binary data, a deploy config) holds no record: the one
+// An input that is not a text log (a compressed file, binary data, a deploy config), or gzip data that broke
+// off, may hold no record: the one
 // finding that says so, wherever a report would otherwise read it as a log without stats.
 import type { FindingCode } from './types';
 import type { ParseProblem } from '../records';
@@ -7,6 +8,7 @@ const UNREADABLE_INPUT_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
   'input-compressed',
   'input-binary',
   'input-deploy-config',
+  'input-gzip-damaged',
 ]);
 
 export function isUnreadableInput(finding: { readonly code: FindingCode }): boolean {
@@ -22,5 +24,7 @@ export function unreadableInputFinding<F extends { readonly code: FindingCode }>
 
 /** The parser's problem that says the input is not a text log, if one does. */
 export function unreadableInputProblem(problems: readonly ParseProblem[]): ParseProblem | undefined {
-  return problems.find((p) => p.compressed !== undefined || p.binary === true || p.deployConfig === true);
+  return problems.find(
+    (p) => p.compressed !== undefined || p.binary === true || p.deployConfig === true || p.gzipDamaged !== undefined,
+  );
 }

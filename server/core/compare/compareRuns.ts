@@ -111,6 +111,10 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     ['baseline', baseline],
     ['candidate', candidate],
   ] as const) {
+    // A run read from gzip data that broke off is the log before the break: said, as the run is still compared.
+    const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
+    if (damaged !== undefined && (run.samples?.requestCount ?? 0) > 0)
+      notes.push(`The ${name} (${run.source}): ${damaged.message}`);
     if (run.samples !== null && run.samples.requestCount === 0) {
       const unreadable = unreadableInputFinding(run.samples.findings);
       notes.push(

@@ -8,7 +8,7 @@ import { LegacyRequestReader } from '../analysis/legacyRequests';
 import type { AnalyzedRequest } from '../analysis/types';
 import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
-import type { ParseOutput } from '../records';
+import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder } from './runSamples';
 import type { RunSamples } from './types';
 
@@ -40,6 +40,12 @@ export class LogRunReader {
     const parser = new LogStreamParser();
     this.parsers.set(stream, parser);
     return parser;
+  }
+
+  /** The input's gzip data broke off after what was read (placed at the last line read of the log). */
+  brokeOff(damage: ParseProblem): void {
+    const parser = this.parsers.get('log');
+    this.ingest({ records: [], problems: [{ ...damage, line: parser?.lastLine ?? 1 }] });
   }
 
   get problemCount(): number {

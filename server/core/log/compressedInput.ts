@@ -1,5 +1,7 @@
-// A compressed file given as a log (a rotated `server.log.1.gz`) parses as no lines at all:
-// said once, from its first bytes, instead of "no stats tables found". Only the formats'
+// A compressed file given as a log (a rotated `server.log.1.zst`) parses as no lines at all:
+// said once, from its first bytes, instead of "no stats tables found". Gzip is decompressed
+// before the parser where a whole file or stream is read (server/capture/gunzipInput.ts): it
+// reaches the parser only where it is not (a followed file, gzip data inside gzip). Only the formats'
 // magic numbers at byte 0 count: a log that starts with NUL bytes (the hole a copytruncate
 // rotation leaves) is still a text log.
 

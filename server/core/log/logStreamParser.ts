@@ -112,6 +112,11 @@ export class LogStreamParser {
     return !this.ended && this.reader.holdsRequestTable;
   }
 
+  /** The line being read (1-based): where a problem of the input's end (gzip data that broke off) is placed. */
+  get lastLine(): number {
+    return Math.max(1, this.splitter.currentLine);
+  }
+
   /** Ends the input: the last line and every record still open (cut off) are emitted. */
   end(): ParseOutput {
     if (this.ended) return this.afterEnd();

@@ -1,0 +1,213 @@
+// A gzip-compressed log (logrotate's server.log.1.gz) read by the built CLI as a real child
+// process: the same report as the plain log, from a file or stdin, across concatenated members;
+// a file cut short gives the requests before the cut and says where it broke; other compressed
+// formats still get the input-compressed finding.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { buildBundles } from './support/buildBundles';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
+const FIXTURES = fs.readdirSync(UPSTREAM).filter((f) => f.endsWith('.log'));
+
+let dir: string;
+
+before(() => {
+  buildBundles('cli');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gzip-'));
+});
+
+function cli(args: string[], input?: Buffer) {
+  return spawnSync(process.execPath, [CLI, ...args], { input, timeout: 60_000, cwd: ROOT, maxBuffer: 64 << 20 });
+}
+
+function text(b: Buffer): string {
+  return b.toString('utf8');
+}
+
+/** The fixture copied as `<name>` and gzipped beside it as `<name>.gz` (the same name: roles come from it). */
+function pair(fixture: string): { plain: string; gz: string } {
+  const plain = path.join(dir, fixture);
+  fs.copyFileSync(path.join(UPSTREAM, fixture), plain);
+  const gz = `${plain}.gz`;
+  fs.writeFileSync(gz, zlib.gzipSync(fs.readFileSync(plain)));
+  return { plain, gz };
+}
+
+interface Json {
+  requests: { requestId: string }[];
+  findings: { code: string; severity: string; message: string }[];
+  problems: { line: number; message: string }[];
+}
+
+test('every upstream-rendered fixture, gzipped: analyze and explain give exactly the plain log JSON', () => {
+  assert.ok(FIXTURES.length >= 4, FIXTURES.join());
+  for (const fixture of FIXTURES) {
+    const { plain, gz } = pair(fixture);
+    const want = cli(['analyze', plain, '--format', 'json']);
+    const got = cli(['analyze', gz, '--format', 'json']);
+    assert.equal(got.status, 0, text(got.stderr));
+    assert.equal(text(got.stderr), '');
+    assert.ok((JSON.parse(text(want.stdout)) as Json).requests.length > 0, fixture);
+    assert.equal(text(got.stdout), text(want.stdout), fixture);
+    // explain's JSON names its source (the path given); the rest is the same.
+    const explainWant = JSON.parse(text(cli(['explain', plain, '--format', 'json']).stdout)) as Record<string, unknown>;
+    const explained = cli(['explain', gz, '--format', 'json']);
+    assert.equal(explained.status, 0, text(explained.stderr));
+    const explainGot = JSON.parse(text(explained.stdout)) as Record<string, unknown>;
+    assert.equal(explainGot['source'], gz);
+    assert.deepEqual({ ...explainGot, source: plain }, explainWant, fixture);
+  }
+});
+
+test('the table says the input was gzip; stdin gzip reads as the file does; compare reads a .gz run', () => {
+  const { plain, gz } = pair('qwen3-omni-three-stage-transfers.log');
+  const table = cli(['analyze', gz]);
+  assert.equal(table.status, 0, text(table.stderr));
+  assert.equal(text(table.stdout).split('\n')[0], `Stage Lens: 3 requests, 3 stages from ${gz} (gzip)`);
+  const explained = cli(['explain', gz]);
+  assert.match(text(explained.stdout).split('\n')[0] ?? '', / \(gzip\) · 3 requests/);
+
+  const piped = cli(['analyze', '-'], fs.readFileSync(gz));
+  assert.equal(piped.status, 0, text(piped.stderr));
+  assert.equal(text(piped.stdout).split('\n')[0], 'Stage Lens: 3 requests, 3 stages from stdin (gzip)');
+  const pipedJson = cli(['analyze', '-', '--format', 'json'], fs.readFileSync(gz));
+  assert.equal(text(pipedJson.stdout), text(cli(['analyze', '-', '--format', 'json'], fs.readFileSync(plain)).stdout));
+
+  const compared = cli(['compare', plain, gz, '--format', 'json']);
+  assert.equal(compared.status, 0, text(compared.stderr));
+  const runs = JSON.parse(text(compared.stdout)) as Record<
+    'baseline' | 'candidate',
+    { source: string; requestCount: number }
+  >;
+  assert.deepEqual(
+    [runs.baseline, runs.candidate].map((r) => [r.source, r.requestCount]),
+    [
+      [plain, 3],
+      [`${gz} (gzip)`, 3],
+    ],
+  );
+});
+
+test('two concatenated gzip members (cat a.gz b.gz) read as one log', () => {
+  const { plain } = pair('qwen3tts-talker-first-audio-after-fix.log');
+  const bytes = fs.readFileSync(plain);
+  // Cut at a line break in the middle: each member holds whole lines, as two rotations would.
+  const cut = bytes.indexOf(0x0a, bytes.length >> 1) + 1;
+  const joined = path.join(dir, 'joined-qwen3tts-talker-first-audio-after-fix.log.gz');
+  fs.writeFileSync(joined, Buffer.concat([zlib.gzipSync(bytes.subarray(0, cut)), zlib.gzipSync(bytes.subarray(cut))]));
+  const got = cli(['analyze', joined, '--format', 'json']);
+  assert.equal(got.status, 0, text(got.stderr));
+  const want = cli(['analyze', plain, '--format', 'json']);
+  assert.ok((JSON.parse(text(want.stdout)) as Json).requests.length > 1);
+  assert.equal(text(got.stdout), text(want.stdout));
+});
+
+test('a gzip file cut in the middle: the requests before the cut, and where the data ends; exit 0', () => {
+  const sim = spawnSync(
+    process.execPath,
+    [
+      CLI,
+      'simulate',
+      '--debug-tables',
+      '--requests',
+      '40',
+      '--speed',
+      '200',
+      '--seed',
+      '1',
+      '--port',
+      '0',
+      '--fixed-clock',
+    ],
+    { timeout: 60_000, maxBuffer: 64 << 20 },
+  );
+  assert.equal(sim.status, 0, text(sim.stderr));
+  const whole = zlib.gzipSync(sim.stdout);
+  const cutFile = path.join(dir, 'server.log.1.gz');
+  fs.writeFileSync(cutFile, whole.subarray(0, whole.length >> 1));
+  // What a streaming gunzip gives of the cut file: the log the report must cover.
+  const prefix = zlib.gunzipSync(whole.subarray(0, whole.length >> 1), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  assert.ok(prefix.length > 0 && prefix.length < sim.stdout.length);
+  const wantIds = (JSON.parse(text(cli(['analyze', '-', '--format', 'json'], prefix).stdout)) as Json).requests.map(
+    (r) => r.requestId,
+  );
+  const allIds = (JSON.parse(text(cli(['analyze', '-', '--format', 'json'], sim.stdout).stdout)) as Json).requests;
+  assert.ok(wantIds.length > 5 && wantIds.length < allIds.length, `${wantIds.length} of ${allIds.length}`);
+
+  const mb = (prefix.length / 1e6).toFixed(3);
+  const json = cli(['analyze', cutFile, '--format', 'json']);
+  assert.equal(json.status, 0, text(json.stderr));
+  assert.equal(
+    text(json.stderr),
+    `stage-lens analyze: the gzip data ends after ${mb} MB of log: unexpected end of file; the report covers the log before it, the rest of ${cutFile} was not read\n`,
+  );
+  const report = JSON.parse(text(json.stdout)) as Json;
+  assert.deepEqual(
+    report.requests.map((r) => r.requestId),
+    wantIds,
+  );
+  const damaged = report.findings.find((f) => f.code === 'input-gzip-damaged');
+  assert.equal(damaged?.severity, 'warning');
+  assert.match(
+    damaged?.message ?? '',
+    new RegExp(
+      `^The gzip data ends after ${mb} MB of log: unexpected end of file .*: the ${wantIds.length} requests before it are read; the rest of the file is not`,
+    ),
+  );
+  const table = cli(['analyze', cutFile]);
+  assert.equal(table.status, 0);
+  assert.match(
+    text(table.stdout),
+    new RegExp(`^Stage Lens: ${wantIds.length} requests, .* from .*server\\.log\\.1\\.gz \\(gzip\\)\\n`),
+  );
+  assert.match(text(table.stdout), /\[warning\] input-gzip-damaged: The gzip data ends after /);
+  const explained = cli(['explain', cutFile]);
+  assert.equal(explained.status, 0, text(explained.stderr));
+  assert.match(
+    text(explained.stderr),
+    /^stage-lens explain: the gzip data ends after [\d.]+ MB of log: unexpected end of file/,
+  );
+
+  // Cut inside the gzip header: nothing was read, which is exit 2, never a stack trace.
+  const header = path.join(dir, 'header-only.log.gz');
+  fs.writeFileSync(header, whole.subarray(0, 6));
+  const none = cli(['analyze', header]);
+  assert.equal(none.status, 2);
+  assert.equal(
+    text(none.stderr),
+    `stage-lens analyze: nothing in ${header} was read: the gzip data ends after 0 MB of log: unexpected end of file\n`,
+  );
+  assert.match(text(none.stdout), /\[error\] input-gzip-damaged: The gzip data ends after 0 MB of log/);
+  assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
+});
+
+test('a gzip of an empty log is empty, as an empty file is', () => {
+  const empty = path.join(dir, 'empty.log.gz');
+  fs.writeFileSync(empty, zlib.gzipSync(Buffer.alloc(0)));
+  const r = cli(['analyze', empty]);
+  assert.equal(r.status, 2);
+  assert.equal(text(r.stderr), `stage-lens analyze: nothing in ${empty} was read: it is empty (0 bytes)\n`);
+  assert.match(text(r.stdout), /The input is empty \(0 bytes\)/);
+});
+
+test('zstd (no decoder in Node) keeps the input-compressed finding and its advice', () => {
+  const zst = path.join(dir, 'server.log.1.zst');
+  fs.writeFileSync(zst, Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(64, 7)]));
+  const r = cli(['analyze', zst]);
+  assert.equal(r.status, 2);
+  assert.equal(
+    text(r.stderr),
+    `stage-lens analyze: nothing in ${zst} was read: the input is zstd-compressed, not a text log: decompress it first (zstdcat)\n`,
+  );
+  assert.match(
+    text(r.stdout),
+    /\[error\] input-compressed: The input is zstd-compressed .*`zstdcat server\.log\.1\.zst \| stage-lens analyze -`/,
+  );
+});
