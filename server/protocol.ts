@@ -17,7 +17,9 @@ import type {
   PhaseSplit,
   RequestStage,
   RunSummaries,
+  RunSummariesJson,
   RunSummary,
+  RunSummaryJson,
   Severity,
   SplitName,
   SplitState,
@@ -36,7 +38,9 @@ export type {
   PhaseSplit,
   RequestStage,
   RunSummaries,
+  RunSummariesJson,
   RunSummary,
+  RunSummaryJson,
   Severity,
   SplitName,
   SplitState,
@@ -412,11 +416,12 @@ export interface SummaryResult {
   /**
    * The run-level summary dicts and blocks the log printed (omni.py's [Summary], the December 2025
    * summary dict, PR #3069's "Omni Metrics Summary"): their numbers as printed, the latest 20; the
-   * run's figures, never a request's. A key printed as None or cut off is absent, not 0. Null when
-   * none was read, and for a window or scope of requests (they are the log's, not requests'). The
-   * server always sets it; absent reads as null.
+   * run's figures, never a request's. As in `analyze --format json`: a key printed as None is
+   * null (not measured), one not printed or cut off is absent, never 0. Null when none was read,
+   * and for a window or scope of requests (they are the log's, not requests'). The server always
+   * sets it; absent reads as null.
    */
-  readonly runSummaries?: RunSummaries | null;
+  readonly runSummaries?: RunSummariesJson | null;
   /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
   readonly edges: readonly EdgeSummary[];
 }

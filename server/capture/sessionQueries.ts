@@ -7,6 +7,7 @@ import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
 import { EndToEndBuilder } from '../core/analysis/endToEnd';
 import { TablesMissingCounter } from '../core/analysis/tablesMissing';
+import { runSummariesJson } from '../core/analysis/runSummaries';
 import type { AnalyzedRequest, Finding } from '../core/analysis/types';
 import {
   requestColourRule,
@@ -124,7 +125,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     endToEnd: summary.endToEnd,
     tablesMissing: summary.tablesMissing,
     overallSummaries: summary.overallSummaries,
-    runSummaries: summary.runSummaries,
+    runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),
     edges: summary.edges,
   };
 }

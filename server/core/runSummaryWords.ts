@@ -1,9 +1,13 @@
 // The words the CLI's table and the editor's panels share for a run summary (a summary dict or
 // block the server printed, analysis/runSummaries.ts): where its numbers come from and what they
 // are. A module of its own so the browser bundles take these words without the log parser.
+import { NO_NUMBER_WORD } from './values';
 
 /** What a run summary's numbers are. */
 export const RUN_SUMMARY_SCOPE = "the run's figures, not any one request's";
+
+/** A value the summary printed as `None`: its own row, in the words the analyze table uses for None, never 0. */
+export const RUN_SUMMARY_NONE = `${NO_NUMBER_WORD.notMeasured} (None)`;
 
 /** What a cut-off run summary leaves unknown. */
 export const RUN_SUMMARY_CUT_OFF = 'the values after the cut are unknown, not 0';

@@ -218,3 +218,27 @@ test('explain and compare read the same requests as analyze: end to end from e2e
   assert.equal(x.oneRequest[0]?.target, 'e2e');
   assert.equal(x.oneRequest[0]?.valueMs, 3759.2204);
 });
+
+test('a run summary value printed as None: "not measured (None)" in the table, null in the JSON; a nan is its text', () => {
+  const log = path.join(ROOT, 'test', 'fixtures', 'logs', 'legacy-summary-none.log');
+  const table = cli(['analyze', log]);
+  assert.equal(table.status, 0, table.stderr);
+  const lines = table.stdout.split('\n');
+  const rowOf = (field: string) => lines.find((l) => l.startsWith(`${field} `))?.replace(/\s{2,}/g, ' | ');
+  assert.equal(rowOf('e2e_avg_tokens_per_s'), 'e2e_avg_tokens_per_s | not measured (None)');
+  assert.equal(rowOf('stages.1.total_time_ms'), 'stages.1.total_time_ms | not measured (None)');
+  assert.equal(rowOf('stages.1.avg_time_per_request_ms'), 'stages.1.avg_time_per_request_ms | not measured (None)');
+  assert.equal(rowOf('stages.1.avg_tokens_per_s'), 'stages.1.avg_tokens_per_s | nan');
+  assert.equal(rowOf('stages.0.total_time_ms'), 'stages.0.total_time_ms | 812.346');
+  assert.equal(rowOf('final_stage_id'), undefined);
+  const json = cli(['analyze', log, '--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  const j = JSON.parse(json.stdout) as { runSummaries: { count: number; kept: { values: Record<string, unknown> }[] } };
+  assert.equal(j.runSummaries.count, 1);
+  const values = j.runSummaries.kept[0]?.values ?? {};
+  assert.equal(values['e2e_avg_tokens_per_s'], null);
+  assert.equal(values['stages.1.total_time_ms'], null);
+  assert.equal(values['stages.1.avg_tokens_per_s'], 'nan');
+  assert.equal(values['stages.0.total_time_ms'], 812.3455047607422);
+  assert.equal('final_stage_id' in values, false);
+});

@@ -3,7 +3,7 @@
 // after a request's dict), in the built side panel and Latency Details in headless Chromium:
 // both show the dict's numbers as the server printed them, under the log's names, with where they come from and that the values after the
 // cut are unknown, not 0. A summary with a key printed as None and a hostile key name shows the
-// None as no row and the name as text.
+// None as a row that says not measured (never 0, never no row) and the name as text.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { runSummariesJson } from '../../server/core/analysis/runSummaries';
 import type { SummaryResult } from '../../server/protocol';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
@@ -20,6 +21,8 @@ import { FakeHost } from '../fixtures/webview/fakeHost';
 const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/14-issue533-legacy-summary-dict.log');
 /** omni.py's [Summary] (3 requests) after one request's request_level_metrics dict. */
 const OMNI_SUMMARY_LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/08-pr500-legacy-omni-summary.log');
+/** omni.py's [Summary] dict with values printed as None and a nan. */
+const NONE_LOG = path.join(REPO_ROOT, 'test/fixtures/logs/legacy-summary-none.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const HOSTILE_KEY = '<img src=x onerror=alert(1)>_ms';
 
@@ -42,7 +45,7 @@ function sessionOfLog(log: Buffer, id: string): SyntheticSession {
     endToEnd: live.endToEnd,
     tablesMissing: live.tablesMissing,
     overallSummaries: live.overallSummaries,
-    runSummaries: live.runSummaries,
+    runSummaries: live.runSummaries === null ? null : runSummariesJson(live.runSummaries),
     edges: live.edges,
   };
   return {
@@ -179,7 +182,7 @@ test('Latency Details shows the same summary above its views, open when the log 
   }
 });
 
-test('a key printed as None has no row; a hostile key name is text; several summaries say which is shown', async () => {
+test('a key printed as None has a row saying not measured; a hostile key name is text; several summaries say which is shown', async () => {
   const log = Buffer.from(
     [
       "{'e2e_requests': 1, 'wall_time_ms': 10.5}",
@@ -192,7 +195,16 @@ test('a key printed as None has no row; a hostile key name is text; several summ
   try {
     const page = view.page;
     await page.getByTestId('run-summary-table').waitFor();
-    assert.deepEqual(await rowsOf(page), ['e2e_requests | 2', `${HOSTILE_KEY} | 1.500 ms`, 'wall_time_ms | 12.250 ms']);
+    assert.deepEqual(await rowsOf(page), [
+      'e2e_requests | 2',
+      `${HOSTILE_KEY} | 1.500 ms`,
+      'e2e_total_time_ms | not measured (None)',
+      'wall_time_ms | 12.250 ms',
+    ]);
+    const none = page.locator('[data-testid="run-summary-row"]').nth(2);
+    assert.equal(await none.locator('td').isVisible(), true);
+    assert.equal(await none.locator('td').getAttribute('data-state'), 'notMeasured');
+    assert.equal(await none.getAttribute('title'), 'e2e_total_time_ms = None, as the server printed it at line 2');
     assert.equal(await page.locator('[data-testid="run-summary"] img').count(), 0);
     assert.equal(
       await page.getByTestId('run-summary-source').textContent(),
@@ -205,5 +217,37 @@ test('a key printed as None has no row; a hostile key name is text; several summ
     assert.equal(await page.getByTestId('run-summary-cut-off').isVisible(), false);
   } finally {
     await view.close();
+  }
+});
+
+test('the fixture with None and nan in its [Summary]: both panels show a not-measured row, never 0, and the nan as printed', async () => {
+  const withNone = sessionOfLog(fs.readFileSync(NONE_LOG), 'none');
+  for (const [panel, width] of [
+    ['sidePanel', 280],
+    ['latencyPanel', 1000],
+  ] as const) {
+    const view = await harness.open(panel, { width, height: 900 }, new FakeHost(withNone));
+    try {
+      const page = view.page;
+      const section = page.getByTestId('run-summary');
+      await section.waitFor();
+      if ((await section.getAttribute('open')) === null) await page.getByTestId('run-summary-heading').click();
+      await page.getByTestId('run-summary-table').waitFor();
+      const rows = await rowsOf(page);
+      assert.ok(rows.includes('e2e_avg_tokens_per_s | not measured (None)'), `${panel}: ${rows.join('\n')}`);
+      assert.ok(rows.includes('stages.1.total_time_ms | not measured (None)'));
+      assert.ok(rows.includes('stages.1.avg_time_per_request_ms | not measured (None)'));
+      assert.ok(rows.includes('stages.1.avg_tokens_per_s | nan'));
+      assert.ok(rows.includes('stages.0.total_time_ms | 812.346 ms'));
+      assert.equal(rows.filter((r) => r.startsWith('final_stage_id')).length, 0);
+      const cell = page.locator('[data-testid="run-summary-row"]', { hasText: 'e2e_avg_tokens_per_s' }).locator('td');
+      assert.equal(await cell.innerText(), 'not measured (None)', 'shown, not only in a hover');
+      // The words fit the side bar's narrowest width: the cell is inside the panel.
+      const box = await cell.boundingBox();
+      assert.ok(box !== null && box.x + box.width <= width, `${panel}: ${JSON.stringify(box)}`);
+      await page.screenshot({ path: path.join(SHOTS, `${panel}-run-summary-none.png`), fullPage: true });
+    } finally {
+      await view.close();
+    }
   }
 });

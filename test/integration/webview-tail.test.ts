@@ -934,6 +934,53 @@ describe("a gen time the log does not split, under its own stage's first output 
       }
     });
 
+  for (const width of [280, 450])
+    test(`the side panel at ${width} px writes why under "Why p99 is slow", from the Tail tab's text, not in a hover`, async () => {
+      const older = sessionOfLog(
+        path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-before-fix.log'),
+      );
+      const narrow = await before_.open('sidePanel', { width, height: 1200 }, new FakeHost(older, { pushTail: true }));
+      try {
+        const page = narrow.page;
+        const section = page.getByTestId('tail-section');
+        await section.getByTestId('tail-not-measured-notes').waitFor();
+        // Seen: the text drawn (the screen-reader words are clipped to 1 px), mark and reason both.
+        const drawn = (await page.evaluate(`(() => {
+          const section = document.querySelector('[data-testid="tail-section"]');
+          const seen = (e) => { const c = e.cloneNode(true); c.querySelectorAll('.sr-only').forEach((x) => x.remove()); return c.textContent; };
+          return {
+            note: seen(section.querySelector('[data-testid="tail-note"]')),
+            notes: [...section.querySelectorAll('[data-testid="tail-not-measured-notes"] li')].map(seen),
+            srOnlyWidths: [...section.querySelectorAll('.sr-only')].map((e) => e.getBoundingClientRect().width),
+          };
+        })()`)) as { note: string; notes: string[]; srOnlyWidths: number[] };
+        assert.equal(
+          drawn.note,
+          'stage 1 · code2wav gen time not split (no prefill/decode values): not measured¹ · residual −0.28 ms (−1%)',
+        );
+        assert.deepEqual(drawn.notes, [`¹${REASON}`]);
+        assert.equal(drawn.srOnlyWidths.length, 2);
+        assert.ok(
+          drawn.srOnlyWidths.every((w) => w <= 1),
+          JSON.stringify(drawn.srOnlyWidths),
+        );
+        const notes = section.locator('[data-testid="tail-not-measured-notes"] li');
+        // Screen readers hear the mark as words.
+        assert.deepEqual(await notes.allTextContents(), [`¹Note 1: ${REASON}`]);
+        assert.equal(await notes.first().isVisible(), true);
+        const g = await sidewaysOverflow(page, '[data-testid="tail-section"]');
+        assert.deepEqual(g.outside, [], 'drawn out of the section');
+        const box = await notes.first().boundingBox();
+        assert.ok(
+          box !== null && box.x + box.width <= width,
+          `the reason runs out of the panel: ${JSON.stringify(box)}`,
+        );
+        await section.screenshot({ path: path.join(SHOTS, `side-tail-not-measured-${width}.png`) });
+      } finally {
+        await narrow.close();
+      }
+    });
+
   test('the Tail tab and the side panel name it "not measured" with why; no bar, no +0 ms', async () => {
     const page = view.page;
     await page.getByTestId('tab-tail').click();
@@ -967,7 +1014,7 @@ describe("a gen time the log does not split, under its own stage's first output 
     const note = (await side.page.getByTestId('tail-note').textContent()) ?? '';
     assert.match(
       note,
-      /^stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured · residual −0\.28 ms \(−1%\)$/,
+      /^stage 1 · code2wav gen time not split \(no prefill\/decode values\): not measured¹ \(see note 1 below\) · residual −0\.28 ms \(−1%\)$/,
     );
     // The codec's wait for the talker is shown apart: the residual is no longer −99%.
     assert.match(

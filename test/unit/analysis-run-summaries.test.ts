@@ -13,6 +13,8 @@ const REAL = path.join(__dirname, '../fixtures/real-logs');
 const OMNI_SUMMARY_LOG = path.join(REAL, '08-pr500-legacy-omni-summary.log');
 const UNMERGED_BLOCK_LOG = path.join(REAL, '12-pr3069-unmerged-omni-metrics-summary.log');
 const SUMMARY_DICT_LOG = path.join(REAL, '14-issue533-legacy-summary-dict.log');
+/** omni.py's [Summary] dict with values printed as None and a nan. */
+const NONE_LOG = path.join(__dirname, '../fixtures/logs/legacy-summary-none.log');
 
 /** The table's `field  value` rows under the title line matching `title`, up to the next blank line. */
 function rowsUnder(lines: readonly string[], title: RegExp): string[][] {
@@ -93,4 +95,37 @@ test('several summaries: the table shows the latest and says how many there are'
     tableReport(both, { source: 'x.log' }).join('\n'),
     /^From the "Omni Metrics Summary" block .* as printed \(the latest of 2; --format json has the latest 2\)/m,
   );
+});
+
+test('a value printed as None is its own state: a row saying not measured, null in JSON; a key not printed has none', () => {
+  const snap = analysedLog(NONE_LOG);
+  const [summary] = snap.runSummaries?.kept ?? [];
+  assert.equal(summary?.complete, true);
+  const values = summary?.values ?? {};
+  assert.equal(values['e2e_avg_tokens_per_s'], null);
+  assert.equal(values['stages.1.total_time_ms'], null);
+  assert.equal(values['stages.1.avg_time_per_request_ms'], null);
+  assert.equal(values['stages.0.total_time_ms'], 812.3455047607422);
+  assert.ok(Number.isNaN(values['stages.1.avg_tokens_per_s']));
+  // The dict it was made from prints final_stage_id; this one does not: absent, not None.
+  assert.equal('final_stage_id' in values, false);
+  const rows = new Map(
+    rowsUnder(tableReport(snap, { source: 'x.log' }), /^From omni\.py's \[Summary\] dict .* at line 2, as printed/).map(
+      (r) => [r[0], r[1]],
+    ),
+  );
+  assert.equal(rows.get('e2e_avg_tokens_per_s'), 'not measured (None)');
+  assert.equal(rows.get('stages.1.total_time_ms'), 'not measured (None)');
+  assert.equal(rows.get('stages.0.total_time_ms'), '812.346');
+  assert.equal(rows.get('stages.1.avg_tokens_per_s'), 'nan');
+  assert.equal(rows.has('final_stage_id'), false);
+  const json = JSON.parse(JSON.stringify(analysisJsonRest(snap, [], []))) as {
+    runSummaries: { kept: { values: Record<string, unknown> }[] };
+  };
+  const printed = json.runSummaries.kept[0]?.values ?? {};
+  assert.equal(printed['e2e_avg_tokens_per_s'], null);
+  assert.equal(printed['stages.1.total_time_ms'], null);
+  // A nan is the text printed: null in this JSON is None only.
+  assert.equal(printed['stages.1.avg_tokens_per_s'], 'nan');
+  assert.equal('final_stage_id' in printed, false);
 });

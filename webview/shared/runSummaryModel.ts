@@ -1,12 +1,14 @@
 // What the panels show of a log's run summary (a summary dict or block vLLM-Omni printed for the
 // whole run, server/core/analysis/runSummaries.ts): the latest one's numbers as printed, under the
 // log's own names, with where they come from; what `analyze --format table` prints of it. A key
-// the server printed as None, or one after a cut, has no row: it is unknown, never 0. DOM-free.
-import type { RunSummaries } from '../../server/protocol';
+// the server printed as None has a row that says not measured (never 0); a key it did not print,
+// or one after a cut, has none. DOM-free.
+import type { RunSummariesJson } from '../../server/protocol';
 import {
   asPrinted,
   countOf,
   RUN_SUMMARY_CUT_OFF,
+  RUN_SUMMARY_NONE,
   RUN_SUMMARY_SCOPE,
   runSummarySource,
   withVisibleControls,
@@ -15,8 +17,10 @@ import {
 export interface RunSummaryRow {
   /** The log's name of the value (dotted for nested ones), control characters made visible. */
   readonly field: string;
-  /** As the CLI's table prints it, with `ms` on a `_ms` field. */
+  /** As the CLI's table prints it, with `ms` on a `_ms` field; RUN_SUMMARY_NONE for a printed None. */
   readonly value: string;
+  /** `notMeasured`: the server printed None. */
+  readonly state: 'measured' | 'notMeasured';
   /** Every digit the server printed, and where. */
   readonly title: string;
 }
@@ -33,17 +37,25 @@ export interface RunSummaryView {
   readonly rows: readonly RunSummaryRow[];
 }
 
-export function runSummaryView(summaries: RunSummaries | null | undefined): RunSummaryView | null {
+export function runSummaryView(summaries: RunSummariesJson | null | undefined): RunSummaryView | null {
   const latest = summaries?.kept[summaries.kept.length - 1];
   if (summaries === null || summaries === undefined || latest === undefined) return null;
   const rows: RunSummaryRow[] = [];
   for (const name in latest.values) {
-    const v = latest.values[name] as number;
+    const v = latest.values[name] ?? null;
     const field = withVisibleControls(name);
+    const at = `as the server printed it at line ${latest.line}`;
+    if (v === null) {
+      rows.push({ field, value: RUN_SUMMARY_NONE, state: 'notMeasured', title: `${field} = None, ${at}` });
+      continue;
+    }
+    // A printed nan / inf arrives as its text (runSummariesJson): shown as printed.
+    const text = typeof v === 'string' ? v : asPrinted(name, v);
     rows.push({
       field,
-      value: name.endsWith('_ms') ? `${asPrinted(name, v)} ms` : asPrinted(name, v),
-      title: `${field} = ${String(v)}, as the server printed it at line ${latest.line}`,
+      value: typeof v === 'number' && name.endsWith('_ms') ? `${text} ms` : text,
+      state: 'measured',
+      title: `${field} = ${String(v)}, ${at}`,
     });
   }
   const n = summaries.count;

@@ -79,7 +79,7 @@ export class RunSummarySection {
           'tr',
           { testId: 'run-summary-row', title: r.title },
           h('th', { text: r.field, attrs: { scope: 'row' } }),
-          h('td', { className: 'num', text: r.value }),
+          h('td', { className: 'num', text: r.value, dataset: { state: r.state } }),
         ),
       ),
     );

@@ -1,10 +1,11 @@
 // "Why p99 is slow": the main target's p99 tail (time to first audio on TTS pipelines),
 // the three parts with the largest mean excess over their medians with their shares, the
 // residual, and one click to the tail requests in Latency Details' table. Keyed rows, so
-// a live update edits text and widths only.
+// a live update edits text and widths only. A part no tail request measured is named with a
+// footnote mark, its reason written under the line (as the Tail tab does), not only hovered.
 import type { OneRequestTarget, TailAttributionResult, TailFilter } from '../../server/protocol';
 import { ONE_REQUEST_NO_TAIL, oneRequestText } from '../../server/shared';
-import { button, clear, h, setAttr, setData, setText } from '../shared/dom';
+import { button, clear, h, setAttr, setChildren, setData, setText } from '../shared/dom';
 import { formatCount } from '../shared/format';
 import {
   contributionLimit,
@@ -20,6 +21,7 @@ import {
   tailRows,
   targetText,
 } from '../shared/tailModel';
+import { noteReference, tailFootnotes } from '../shared/tailFootnotes';
 
 const TOP = 3;
 
@@ -39,6 +41,10 @@ export class TailSection {
   /** Under a first-output target: a part counts only up to it (the whole sentence, naming it, in the title). */
   private readonly contribution = h('p', { className: 'muted note', testId: 'tail-contribution-note' });
   private readonly note = h('p', { className: 'muted note', testId: 'tail-note' });
+  /** Why each not-measured part of the note is not measured, numbered as its mark. */
+  private readonly reasons = h('div', { className: 'tail-reasons' });
+  /** What the note and its reasons show, so a live update with the same words rebuilds nothing. */
+  private noteKey = '';
   private readonly overlap = h('p', { className: 'muted note', testId: 'tail-overlap-note' });
   private readonly open: HTMLButtonElement;
   private filter: TailFilter | null = null;
@@ -57,6 +63,7 @@ export class TailSection {
       this.contribution,
       this.list,
       this.note,
+      this.reasons,
       this.overlap,
       this.open,
     );
@@ -103,7 +110,7 @@ export class TailSection {
     );
     if (tailIsFlat(tail)) {
       clear(this.list);
-      setText(this.note, 'Every request took about the same: there is no tail to explain.');
+      this.plainNote('Every request took about the same: there is no tail to explain.');
       this.contribution.hidden = true;
       this.overlap.hidden = true;
       return;
@@ -136,15 +143,20 @@ export class TailSection {
     });
     this.list.replaceChildren(...items);
     const unknown = notMeasuredRows(tail, stageNames, oneOutput);
-    setText(
-      this.note,
-      [
-        ...unknown.map((r) => `${r.label}: not measured`),
-        residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`,
-      ]
-        .filter((x) => x !== '')
-        .join(' · '),
-    );
+    const residualText =
+      residual === undefined ? '' : `${residual.label} ${signedMs(residual.excessMs)} (${shareText(residual.share)})`;
+    const key = JSON.stringify([unknown.map((r) => [r.label, r.note]), residualText]);
+    if (key !== this.noteKey) {
+      this.noteKey = key;
+      const footnotes = tailFootnotes(unknown);
+      const parts = unknown.map((r) => [`${r.label}: not measured`, ...noteReference(footnotes.numberOf(r))]);
+      if (residualText !== '') parts.push([residualText]);
+      setChildren(
+        this.note,
+        parts.flatMap((p, i) => (i === 0 ? p : [' · ', ...p])),
+      );
+      setChildren(this.reasons, [footnotes.list]);
+    }
     this.note.title = [...unknown.map((r) => r.title), residual?.title ?? ''].filter((x) => x !== '').join('\n');
     setData(this.note, 'testResidual', residual === undefined ? '' : String(residual.excessMs));
     const overlap = tailOverlapNote(tail, stageNames, oneOutput);
@@ -159,12 +171,19 @@ export class TailSection {
     setData(this.el, 'target', o.target);
     setText(this.headline, oneRequestText(o, stageNames));
     clear(this.list);
-    setText(this.note, `${ONE_REQUEST_NO_TAIL}.`);
+    this.plainNote(`${ONE_REQUEST_NO_TAIL}.`);
     this.note.title = '';
     setData(this.note, 'testResidual', '');
     for (const el of [this.cold, this.fewValues, this.contribution, this.overlap]) el.hidden = true;
     this.filter = { target: o.target, quantile: 'p99', ms: o.valueMs };
     setText(this.open, 'Show the request');
     setAttr(this.open, 'aria-label', `Open Latency Details on request ${o.requestId}`);
+  }
+
+  /** A note with no part in it, and so no reason under it. */
+  private plainNote(text: string): void {
+    this.noteKey = '';
+    setText(this.note, text);
+    clear(this.reasons);
   }
 }

@@ -3,12 +3,17 @@
 // "Omni Metrics Summary" block of the unmerged vllm-omni#3069. They name no request, yet they are
 // all such a log says about the run (requests served, total and average times, per-stage
 // totals, queue waits), so every output shows them as printed; they never become a request's
-// values. The latest few are kept: each offline generate() call prints one.
+// values. A value printed as `None` is kept as null: "the server said None" is not "the server
+// did not print it" (no key). The latest few are kept: each offline generate() call prints one.
 import type { LegacyDictRecord } from '../records';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { isSafeKey } from '../log/strings';
-import type { RunSummaries, RunSummary } from './types';
+import type { RunSummaries, RunSummariesJson, RunSummary } from './types';
+import { nonFiniteText } from '../values';
 import { countOf } from '../numberText';
+
+/** How both summary readers keep a printed None. */
+const NONE = 'None';
 
 /** Summaries kept (the latest); the others are counted. */
 export const MAX_RUN_SUMMARIES = 20;
@@ -32,10 +37,13 @@ export class RunSummaryCollector {
   add(record: LegacyDictRecord): boolean {
     const title = runSummaryTitle(record.format);
     if (title === null) return false;
-    const values: Record<string, number> = {};
+    const values: Record<string, number | null> = {};
     for (const key in record.values) {
       const v = record.values[key];
-      if (typeof v === 'number' && isSafeKey(key)) values[key] = v;
+      if (!isSafeKey(key)) continue;
+      // Both readers keep a printed None as its text (pythonLiteral.ts, metricsSummary.ts).
+      if (typeof v === 'number') values[key] = v;
+      else if (v === NONE) values[key] = null;
     }
     this.count += 1;
     if (this.kept.length === MAX_RUN_SUMMARIES) this.kept.shift();
@@ -54,4 +62,19 @@ export function runSummaryCsvNote(summaries: RunSummaries): string {
   const latest = summaries.kept[summaries.kept.length - 1];
   const what = latest === undefined ? '' : ` (the latest: ${latest.title}, line ${latest.line})`;
   return `the input has ${countOf(summaries.count, 'run summary', 'run summaries')}${what}: the run's totals, no request's, so no CSV row; --format table shows the latest as printed, --format json the latest ${summaries.kept.length} (runSummaries)`;
+}
+
+/** The summaries as JSON carries them: null stays a printed None, a nan / inf the text printed (JSON would make it null). */
+export function runSummariesJson(s: RunSummaries): RunSummariesJson {
+  return {
+    count: s.count,
+    kept: s.kept.map((k) => {
+      const values: Record<string, number | string | null> = {};
+      for (const key in k.values) {
+        const v = k.values[key] ?? null;
+        values[key] = v === null ? null : (nonFiniteText(v) ?? v);
+      }
+      return { ...k, values };
+    }),
+  };
 }

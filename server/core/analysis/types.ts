@@ -240,6 +240,7 @@ export interface OverallFieldStates {
 /**
  * A run-level summary printed as a dict or block (runSummaries.ts): its numbers as printed,
  * flattened with dotted keys (`stages.0.total_time_ms`); they are the run's, never a request's.
+ * A key printed as `None` is null (not measured); a key it did not print is absent.
  */
 export interface RunSummary {
   /** The parser's format name (LegacyDictRecord.format). */
@@ -249,13 +250,25 @@ export interface RunSummary {
   readonly line: number;
   /** False when the input ended or broke inside it: the values after the cut are unknown. */
   readonly complete: boolean;
-  readonly values: Readonly<Record<string, number>>;
+  /** A number as printed, or null where the server printed `None` (not measured, never 0). */
+  readonly values: Readonly<Record<string, number | null>>;
 }
 
 /** The run summaries read: how many, and the latest MAX_RUN_SUMMARIES in log order. */
 export interface RunSummaries {
   readonly count: number;
   readonly kept: readonly RunSummary[];
+}
+
+/** A run summary as JSON carries it: null for a printed None only, a printed nan / inf / -inf as that text. */
+export interface RunSummaryJson extends Omit<RunSummary, 'values'> {
+  readonly values: Readonly<Record<string, number | string | null>>;
+}
+
+/** The run summaries in `analyze --format json` and the session summary (runSummariesJson). */
+export interface RunSummariesJson {
+  readonly count: number;
+  readonly kept: readonly RunSummaryJson[];
 }
 
 /**

@@ -17,7 +17,7 @@ import type {
   FieldNotRecordedCounts,
   OverallFieldStates,
   OverallSummaries,
-  RunSummaries,
+  RunSummariesJson,
   RequestTransfer,
   SplitName,
   SplitState,
@@ -26,6 +26,7 @@ import type {
 } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
+import { runSummariesJson } from '../analysis/runSummaries';
 import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
 import { prefillCoversDecode, reportedSplit } from '../analysis/oneOutputStage';
@@ -180,8 +181,10 @@ export interface AnalysisJson {
   /**
    * Run-level summary dicts and blocks (omni.py [Summary], the single-line summary dict, PR #3069's
    * "Omni Metrics Summary"): how many, and the latest 20 with their numbers as printed; null when none.
+   * In `values`, a key printed as `None` is null (not measured), a key not printed is absent, a
+   * printed nan / inf / -inf is that string (null is None).
    */
-  readonly runSummaries: RunSummaries | null;
+  readonly runSummaries: RunSummariesJson | null;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
   /** With --since/--until only: the window (log times, null: open) and the requests it left out. */
@@ -426,7 +429,7 @@ export function analysisJsonRest(
     boots: snapshot.boots,
     legacyRecords: snapshot.legacyRecords,
     legacyRequests: snapshot.legacyRequests,
-    runSummaries: snapshot.runSummaries,
+    runSummaries: snapshot.runSummaries === null ? null : runSummariesJson(snapshot.runSummaries),
     stageRoles,
   };
 }

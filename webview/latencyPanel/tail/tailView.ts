@@ -31,16 +31,11 @@ import {
   tailRows,
   targetText,
 } from '../../shared/tailModel';
+import { noteReference, tailFootnotes } from '../../shared/tailFootnotes';
 import { stageLabel } from '../../shared/labels';
 import { ONE_REQUEST_NO_TAIL, oneRequestText, stagePreemptionsText } from '../../../server/shared';
 
 const TOP = 8;
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-
-/** A footnote's mark, `¹`, `²`, … `¹⁰`: a number, not a symbol the panels use for something else (`†`). */
-function noteMark(n: number): string {
-  return [...String(n)].map((d) => SUPERSCRIPT[Number(d)] ?? d).join('');
-}
 const QUANTILES: readonly TailQuantile[] = ['p90', 'p95', 'p99'];
 
 export interface TailChoice {
@@ -346,9 +341,9 @@ export class TailView {
     // Before the residual, which holds their time: no bar, no number. Why is said under the
     // bars, each reason once, its footnote mark on the rows it explains (a hover alone is not seen).
     const unknownRows = notMeasuredRows(t, this.stageNames, this.oneOutput);
-    const reasons = [...new Set(unknownRows.map((r) => r.note))];
+    const footnotes = tailFootnotes(unknownRows);
     const unknown = unknownRows.map((r) => {
-      const n = reasons.indexOf(r.note) + 1;
+      const n = footnotes.numberOf(r);
       return h(
         'li',
         {
@@ -359,32 +354,11 @@ export class TailView {
         },
         h('span', { className: 'bar-label', text: r.label }),
         h('span', { className: 'bar-track', attrs: { 'aria-hidden': 'true' } }),
-        h(
-          'span',
-          { className: 'bar-excess', dataset: { state: 'notMeasured' } },
-          'not measured',
-          h('span', { className: 'note-mark', text: noteMark(n), attrs: { 'aria-hidden': 'true' } }),
-          h('span', { className: 'sr-only', text: ` (see note ${n} below)` }),
-        ),
+        h('span', { className: 'bar-excess', dataset: { state: 'notMeasured' } }, 'not measured', noteReference(n)),
         h('span', { className: 'bar-median muted', text: 'not measured' }),
       );
     });
-    const unknownNotes =
-      reasons.length === 0
-        ? null
-        : h(
-            'ul',
-            { className: 'tail-footnotes', testId: 'tail-not-measured-notes', attrs: { 'aria-label': 'Notes' } },
-            reasons.map((text, i) =>
-              h(
-                'li',
-                {},
-                h('span', { className: 'note-mark', text: noteMark(i + 1), attrs: { 'aria-hidden': 'true' } }),
-                h('span', { className: 'sr-only', text: `Note ${i + 1}: ` }),
-                text,
-              ),
-            ),
-          );
+    const unknownNotes = footnotes.list;
     // Before the wait shown apart and the residual, as explain lists them.
     const apart = rows.findIndex((r) => r.kind === 'overlap' || r.kind === 'residual');
     if (unknown.length > 0) bars.splice(apart === -1 ? bars.length : apart, 0, ...unknown);
