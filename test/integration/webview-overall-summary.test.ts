@@ -9,16 +9,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { overallSummaryOnlyMessage } from '../../server/core/analysis/overallSummaries';
-import type { SummaryResult } from '../../server/protocol';
 import type { WebviewPage } from '../fixtures/webview/browserHarness';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { spansOf } from '../fixtures/webview/syntheticSession';
 import { statusHeadline } from '../../webview/shared/sessionStatus';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { importedSessionOfLog } from '../fixtures/webview/logSession';
 
 /** One table covering 10 requests, then a RequestE2EStats cut off after its title. */
 const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/01-pr891-overall-e2e-noprefix.log');
@@ -26,47 +23,8 @@ const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/01-pr891-overall-e2e-n
 const LOG_NO_REQUEST = path.join(REPO_ROOT, 'test/fixtures/real-logs/02-pr891-overall-apiserver-prefix.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 
-/** The session of a log read whole, its summary as the language server's sessionSummary makes it. */
-function sessionOfLog(log: string, id = 'import-overall'): SyntheticSession {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(fs.readFileSync(log)));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  const live = analysis.summary();
-  const requests = [...analysis.requests];
-  const summary: SummaryResult = {
-    sessionId: id,
-    requestCount: requests.length,
-    stages: live.stages,
-    findings: live.findings,
-    histograms: [],
-    prometheus: null,
-    endToEnd: live.endToEnd,
-    tablesMissing: live.tablesMissing,
-    overallSummaries: live.overallSummaries,
-    edges: live.edges,
-  };
-  return {
-    session: {
-      id,
-      kind: 'import',
-      description: log,
-      startedAt: Date.UTC(2026, 1, 6),
-      status: 'exited',
-      requestCount: requests.length,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 1,
-      title: 'pr891 (imported)',
-    },
-    stageNames: {},
-    requests,
-    summary,
-    spans: spansOf(requests),
-  };
-}
+const sessionOfLog = (log: string, id = 'import-overall'): SyntheticSession =>
+  importedSessionOfLog(fs.readFileSync(log), id, 'pr891 (imported)');
 
 let data: SyntheticSession;
 let harness: WebviewHarness;

@@ -9,14 +9,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { LogStreamParser } from '../../server/core/log';
-import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { runSummariesJson } from '../../server/core/analysis/runSummaries';
-import type { SummaryResult } from '../../server/protocol';
 import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
-import { spansOf } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
+import { importedSessionOfLog } from '../fixtures/webview/logSession';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/14-issue533-legacy-summary-dict.log');
 /** omni.py's [Summary] (3 requests) after one request's request_level_metrics dict. */
@@ -26,48 +22,7 @@ const NONE_LOG = path.join(REPO_ROOT, 'test/fixtures/logs/legacy-summary-none.lo
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const HOSTILE_KEY = '<img src=x onerror=alert(1)>_ms';
 
-/** The session of a log read whole, its summary as the language server's sessionSummary makes it. */
-function sessionOfLog(log: Buffer, id: string): SyntheticSession {
-  const analysis = new StreamAnalysis();
-  const parser = new LogStreamParser();
-  analysis.ingest(parser.push(log));
-  analysis.ingest(parser.end());
-  analysis.flush();
-  const live = analysis.summary();
-  const requests = [...analysis.requests];
-  const summary: SummaryResult = {
-    sessionId: id,
-    requestCount: requests.length,
-    stages: live.stages,
-    findings: live.findings,
-    histograms: [],
-    prometheus: null,
-    endToEnd: live.endToEnd,
-    tablesMissing: live.tablesMissing,
-    overallSummaries: live.overallSummaries,
-    runSummaries: live.runSummaries === null ? null : runSummariesJson(live.runSummaries),
-    edges: live.edges,
-  };
-  return {
-    session: {
-      id,
-      kind: 'import',
-      description: id,
-      startedAt: Date.UTC(2026, 1, 6),
-      status: 'exited',
-      requestCount: requests.length,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 1,
-      title: `${id} (imported)`,
-    },
-    stageNames: {},
-    requests,
-    summary,
-    spans: spansOf(requests),
-  };
-}
+const sessionOfLog = (log: Buffer, id: string): SyntheticSession => importedSessionOfLog(log, id);
 
 /** Each row of the run summary's table as `field | value`. */
 async function rowsOf(page: Page): Promise<string[]> {
