@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
@@ -40,10 +39,7 @@ test(
         fixture('qwen3-omni-three-stage-transfers.log'),
     );
     const lsp = await startLanguageServer(storage);
-    const session = await lsp.request('stageLens/import', { path: log });
-    await waitFor('the import to end', async () =>
-      (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-    );
+    const session = await lsp.importLog(log);
     // The whole session (its live findings), then a window over its stored requests (findings made again from the store).
     for (const windowSeconds of [undefined, 3600]) {
       const summary = await lsp.request('stageLens/summary', {

@@ -28,10 +28,7 @@ test(
     const lsp = await startLanguageServer(storage);
     const ids: string[] = [];
     for (const file of [BEFORE, AFTER]) {
-      const session = await lsp.request('stageLens/import', { path: file });
-      await waitFor('the import to end', async () =>
-        (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-      );
+      const session = await lsp.importLog(file);
       ids.push(session.id);
     }
     const [before, after] = ids as [string, string];

@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ONE = path.join(ROOT, 'test', 'fixtures', 'logs', 'qwen3tts-one-request.log');
@@ -26,10 +25,7 @@ test(
   { timeout: 60_000 },
   async () => {
     const lsp = await startLanguageServer(storage);
-    const session = await lsp.request('stageLens/import', { path: ONE });
-    await waitFor('the import to end', async () =>
-      (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-    );
+    const session = await lsp.importLog(ONE);
     const { report } = await lsp.request('stageLens/compare', {
       baseline: { sessionId: session.id },
       candidate: { path: SIX },

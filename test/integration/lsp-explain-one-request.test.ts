@@ -36,10 +36,7 @@ async function requestCount(lsp: LspProcess, sessionId: string, n: number): Prom
 }
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
-  const session = await lsp.request('stageLens/import', { path: log });
-  await waitFor(`${log} imported`, async () =>
-    (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-  );
+  const session = await lsp.importLog(log);
   return session.id;
 }
 

@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-overall-'));
@@ -22,10 +21,7 @@ test(
   async () => {
     const lsp = await startLanguageServer(storage);
     const log = path.join(ROOT, 'test', 'fixtures', 'real-logs', '02-pr891-overall-apiserver-prefix.log');
-    const session = await lsp.request('stageLens/import', { path: log });
-    await waitFor('the import to end', async () =>
-      (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-    );
+    const session = await lsp.importLog(log);
     const summary = await lsp.request('stageLens/summary', { sessionId: session.id });
     assert.equal(summary.requestCount, 0);
     assert.deepEqual(summary.stages, []);

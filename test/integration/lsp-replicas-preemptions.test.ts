@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOGS = path.join(ROOT, 'test/fixtures/logs');
@@ -20,10 +19,7 @@ after(() => {
 });
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
-  const session = await lsp.request('stageLens/import', { path: path.join(LOGS, log) });
-  await waitFor(`${log} imported`, async () =>
-    (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-  );
+  const session = await lsp.importLog(path.join(LOGS, log));
   return session.id;
 }
 

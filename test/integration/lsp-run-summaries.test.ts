@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 import type { SummaryResult } from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -21,10 +20,7 @@ after(() => {
 });
 
 async function importedSummary(lsp: LspProcess, log: string): Promise<{ id: string; summary: SummaryResult }> {
-  const session = await lsp.request('stageLens/import', { path: log });
-  await waitFor('the import to end', async () =>
-    (await lsp.session(session.id))?.status === 'exited' ? true : undefined,
-  );
+  const session = await lsp.importLog(log);
   return { id: session.id, summary: await lsp.request('stageLens/summary', { sessionId: session.id }) };
 }
 

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
+import { waitFor } from './waitFor';
 import {
   createProtocolConnection,
   InitializeRequest,
@@ -45,6 +46,8 @@ export interface LspProcess {
   request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
   list(): Promise<SessionInfo[]>;
   session(id: string): Promise<SessionInfo | undefined>;
+  /** Imports a file and waits until the import has ended (the session exited): its info then. */
+  importLog(file: string): Promise<SessionInfo>;
 }
 
 export async function startLanguageServer(
@@ -83,6 +86,14 @@ export async function startLanguageServer(
   const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
     connection.sendRequest(method, params) as Promise<RequestResult<M>>;
   const list = (): Promise<SessionInfo[]> => request('stageLens/listSessions', {});
+  const session = async (id: string): Promise<SessionInfo | undefined> => (await list()).find((s) => s.id === id);
+  const importLog = async (file: string): Promise<SessionInfo> => {
+    const started = await request('stageLens/import', { path: file });
+    return waitFor(`the import of ${file} to end`, async () => {
+      const info = await session(started.id);
+      return info?.status === 'exited' ? info : undefined;
+    });
+  };
   return {
     child,
     pid: child.pid as number,
@@ -93,7 +104,8 @@ export async function startLanguageServer(
     warnings,
     request,
     list,
-    session: async (id) => (await list()).find((s) => s.id === id),
+    session,
+    importLog,
   };
 }
 
