@@ -25,6 +25,7 @@ export class ImportSource implements CaptureSource {
       (p) => {
         this.onProgress(p, true);
         const damage = p.encoding.damage;
+        if (damage !== null) listener.onBrokeOff?.(damage, 'file');
         listener.onStatus(
           this.abort.signal.aborted ? 'stopped' : 'exited',
           this.abort.signal.aborted

@@ -13,6 +13,7 @@ import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
 import type { ParsedExposition } from '../core/metricsText/model';
+import type { ParseProblem } from '../core/records';
 import type { Finding, FindingCode } from '../core/analysis/types';
 import type { ExitInfo, CaptureListener, CaptureSource, ChunkStream } from './source';
 import type { SessionFiles, SessionMeta, StoredChunk } from './sessionFiles';
@@ -76,6 +77,8 @@ export class Session {
   private scrapeFindings: Finding[] = [];
   /** The last start-up line of the server's log (a launched server's /metrics start-up, scrapeStartup.ts). */
   private startLine: ServerStartLine | null = null;
+  /** Whether the stored input damage (meta.inputDamage) was read into the analysis: once, at the end of the streams. */
+  private damageRead = false;
 
   constructor(
     meta: SessionMeta,
@@ -325,9 +328,25 @@ export class Session {
   }
 
   private endStreams(): void {
+    const damage = this.damageRead ? undefined : this.meta.inputDamage;
+    const damagedParser = damage === undefined ? undefined : this.parsers.get(damage.stream);
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.parsers.clear();
+    if (damage !== undefined) {
+      // Placed at the last line read, as the CLI places it; the same whether captured or replayed.
+      const { message, gzipDamaged } = damage;
+      this.analysis.ingest({ records: [], problems: [{ line: damagedParser?.lastLine ?? 1, message, gzipDamaged }] });
+      this.damageRead = true;
+    }
     this.analysis.flush();
+  }
+
+  /** The source's data broke off: stored with the session (its bytes cannot say it), read into the analysis when its streams end. */
+  private brokeOff(damage: ParseProblem, stream: ChunkStream): void {
+    // gzip data is the only input that breaks off (gunzipInput.ts).
+    if (damage.gzipDamaged === undefined) return;
+    this.meta = { ...this.meta, inputDamage: { stream, message: damage.message, gzipDamaged: damage.gzipDamaged } };
+    this.store.save(this.meta);
   }
 
   private scheduleIdleFlush(): void {
@@ -429,6 +448,7 @@ export class Session {
         this.ingest({ stream, bytes: Buffer.alloc(0), capturedAt: Date.now(), restart: true }, 'capture');
         this.events.changed(this);
       },
+      onBrokeOff: (damage, stream) => this.brokeOff(damage, stream),
       onNotice: (message) => {
         this.events.raw(this, 'system', `[stage-lens] ${message}\r\n`);
         this.events.changed(this);

@@ -1,6 +1,7 @@
 // What every capture source (launch, tail, attach) gives a session: raw bytes as they
 // arrive, and status changes. Sources never throw at their users: failures arrive as
 // `status('error' | 'crashed', message)` or `notice(message)`.
+import type { ParseProblem } from '../core/records';
 import type { SessionStatus } from '../protocol';
 
 /** Which stream a chunk came from. `file` for tailed files. */
@@ -29,6 +30,12 @@ export interface CaptureListener {
    * to come back); null when it has ended. Optional: sources that have none never call it.
    */
   onWaiting?(message: string | null): void;
+  /**
+   * The input's data broke off (a gzip file cut short or damaged): the bytes given before it
+   * are all there is. A parse problem (gzipDamaged) for the session's findings, said before the
+   * status that ends the source. Optional: sources whose data cannot break off never call it.
+   */
+  onBrokeOff?(damage: ParseProblem, stream: ChunkStream): void;
 }
 
 export interface CaptureSource {

@@ -1,6 +1,7 @@
 // Import Log… of a gzip-compressed log (logrotate's server.log.1.gz) over a real connection to
 // the language server: the session reads the log inside, as many requests as the plain file
-// gives; a file cut short ends the import with what came before the cut, never an error.
+// gives; a file cut short ends the import with what came before the cut, never an error, and
+// the cut is a finding of the session (input-gzip-damaged), there again when it is reopened.
 import { waitFor } from './support/waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import type { SessionInfo } from '../../server/protocol';
+import type { Finding, SessionInfo, SummaryResult } from '../../server/protocol';
 import { buildCli, DeployLspClient, ROOT } from './support/lspDeployHarness';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
@@ -16,10 +17,14 @@ const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3t
 let client: DeployLspClient;
 let scratch: string;
 
+function startServer(): Promise<DeployLspClient> {
+  return DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
+}
+
 before(async () => {
   buildCli();
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-import-gzip-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
+  client = await startServer();
 });
 
 after(async () => {
@@ -63,4 +68,46 @@ test('a .gz log imports as the plain log does; one cut short keeps the requests 
   // Nothing of it is a compressed-file finding: it was read.
   const findings = await client.request<{ code: string }[]>('stageLens/findings', { sessionId: gz.id });
   assert.ok(!findings.some((f) => f.code === 'input-compressed'), JSON.stringify(findings.map((f) => f.code)));
+});
+
+/** The session's input-gzip-damaged finding as the side panel gets it (the summary), or undefined. */
+async function gzipDamaged(sessionId: string): Promise<Finding | undefined> {
+  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId });
+  return summary.findings.find((f) => f.code === 'input-gzip-damaged');
+}
+
+test('a .gz log cut short: the cut is a finding of the session, live and after the server restarts', async () => {
+  const whole = zlib.gzipSync(fs.readFileSync(FIXTURE));
+  const cut = whole.subarray(0, whole.length >> 1);
+  const prefix = zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  const session = await importFile('damaged.log.1.gz', cut);
+  assert.equal(session.status, 'exited', session.lastError ?? '');
+  const before = session.requestCount;
+  assert.ok(before > 0, String(before));
+
+  const expected = {
+    code: 'input-gzip-damaged',
+    severity: 'warning',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: `The gzip data ends after ${(prefix.length / 1e6).toFixed(3)} MB of log: unexpected end of file (a .gz file cut short, or damaged): the ${before} requests before it are read; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
+  };
+  assert.deepEqual(await gzipDamaged(session.id), expected);
+  const findings = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
+  assert.deepEqual(
+    findings.filter((f) => f.code === 'input-gzip-damaged'),
+    [expected],
+  );
+  assert.ok(session.problemCount >= 1, String(session.problemCount));
+
+  // Another language server on the same storage opens the saved session: its stored bytes are
+  // read again, and the damage with them.
+  await client.stop();
+  client = await startServer();
+  const reopened = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === session.id);
+  assert.equal(reopened?.requestCount, before);
+  assert.deepEqual(await gzipDamaged(session.id), expected);
+  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+  assert.equal(summary.requestCount, before);
 });

@@ -42,6 +42,15 @@ test('session.json: a whole session passes, extra fields are kept, access is dro
   assert.deepEqual(imported.meta.info.logSpan, span);
   assert.equal(imported.meta.info.importOrdinal, 2);
   assert.ok(checkSessionMeta({ info: { ...INFO, logSpan: null } }, 's1').ok);
+  // Where an imported .gz broke off (its bytes cannot say it).
+  const inputDamage = {
+    stream: 'file',
+    message: 'the gzip data ends after 3.2 MB of log',
+    gzipDamaged: { logBytes: 3_200_000 },
+  };
+  const damaged = checkSessionMeta({ info: { ...INFO, kind: 'import' }, inputDamage }, 's1');
+  assert.ok(damaged.ok);
+  assert.deepEqual(damaged.meta.inputDamage, inputDamage);
 });
 
 test('session.json: the first thing wrong is named', () => {
@@ -67,6 +76,15 @@ test('session.json: the first thing wrong is named', () => {
     [{ info: { ...INFO, logSpan: '10-19' } }, /info\.logSpan is the text "10-19", not an object or null/],
     [{ info: { ...INFO, logSpan: { first: '10-19 07:12:04' } } }, /info\.logSpan\.last is missing, not a text/],
     [{ info: { ...INFO, importOrdinal: 1.5 } }, /info\.importOrdinal is number 1\.5, not a count/],
+    [{ info: INFO, inputDamage: 'cut' }, /session\.json\.inputDamage is the text "cut", not an object/],
+    [
+      { info: INFO, inputDamage: { stream: 'file', message: 'cut', gzipDamaged: { logBytes: -1 } } },
+      /inputDamage\.gzipDamaged\.logBytes is number -1, not a count/,
+    ],
+    [
+      { info: INFO, inputDamage: { stream: 'tty', message: 'cut', gzipDamaged: { logBytes: 1 } } },
+      /inputDamage\.stream is the text "tty", not one of stdout, stderr, file/,
+    ],
   ];
   for (const [raw, expected] of cases) {
     const checked = checkSessionMeta(raw, 's1');

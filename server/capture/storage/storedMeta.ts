@@ -13,6 +13,19 @@ import type {
   SessionStatus,
   TailParams,
 } from '../../protocol';
+import type { ChunkStream } from '../source';
+
+/**
+ * Where a session's input broke off (a gzip file cut short): stored because the stored bytes
+ * are the log before the break and cannot say it. Read into the analysis as a parse problem
+ * (input-gzip-damaged) when the stream ends, at its last line, live and reopened alike.
+ */
+export interface StoredInputDamage {
+  readonly stream: ChunkStream;
+  /** The parse problem's sentence (gzipInput.ts). */
+  readonly message: string;
+  readonly gzipDamaged: { readonly logBytes: number };
+}
 
 /** What is needed to describe and reopen a session: the contents of its session.json. */
 export interface SessionMeta {
@@ -22,9 +35,12 @@ export interface SessionMeta {
   readonly scrape?: ScrapeParams;
   readonly import?: ImportParams;
   readonly attach?: AttachParams;
+  /** Absent when the input did not break off. */
+  readonly inputDamage?: StoredInputDamage;
 }
 
 const KINDS: readonly SessionSourceKind[] = ['launch', 'tail', 'scrape', 'attach', 'import', 'prometheus'];
+const STREAMS: readonly ChunkStream[] = ['stdout', 'stderr', 'file'];
 const STATUSES: readonly SessionStatus[] = ['starting', 'running', 'stopped', 'exited', 'crashed', 'error'];
 
 export type MetaCheck =
@@ -138,6 +154,19 @@ function checkInfo(c: Checker, info: Fields): boolean {
   );
 }
 
+function checkInputDamage(c: Checker, damage: unknown): boolean {
+  const w = 'session.json.inputDamage';
+  if (damage === undefined) return true;
+  if (!isObject(damage)) return c.fail(w, 'an object', damage);
+  const gzip = c.object(damage, 'gzipDamaged', w);
+  return (
+    c.oneOf(damage, 'stream', w, STREAMS) &&
+    c.string(damage, 'message', w) &&
+    gzip !== null &&
+    c.count(gzip, 'logBytes', `${w}.gzipDamaged`)
+  );
+}
+
 /** Absent in metadata saved without it, null before a timestamped request. */
 function checkLogSpan(c: Checker, span: unknown): boolean {
   const w = 'session.json.info.logSpan';
@@ -192,7 +221,8 @@ export function checkSessionMeta(raw: unknown, folderName: string | null): MetaC
       (p, w) => c.string(p, 'url', w) && (p['intervalMs'] === undefined || c.finite(p, 'intervalMs', w)),
     ) &&
     c.optionalParams(raw, 'import', (p, w) => c.string(p, 'path', w) && c.optionalString(p, 'deployConfig', w)) &&
-    c.optionalParams(raw, 'attach', (p, w) => c.count(p, 'pid', w));
+    c.optionalParams(raw, 'attach', (p, w) => c.count(p, 'pid', w)) &&
+    checkInputDamage(c, raw['inputDamage']);
   if (!valid || info === null) return { ok: false, problem: c.problem ?? 'session.json is not a session' };
   if (folderName !== null && info['id'] !== folderName)
     return {
