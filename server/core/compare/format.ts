@@ -128,8 +128,9 @@ export function oneSidedText(
   return `measured in neither run (baseline: ${b}; candidate: ${c})`;
 }
 
+/** A report's header line of a run: "server.log · log · 6 requests" (a gzip one "server.log.1.gz (gzip) · log · …"). */
 export function runText(run: RunSummary): string {
-  const parts: string[] = [run.source, `(${run.kind})`];
+  const parts: string[] = [run.source, run.kind];
   if (run.requestCount !== null) {
     const cold =
       run.coldRequests !== null && run.coldRequests > 0
@@ -139,7 +140,7 @@ export function runText(run: RunSummary): string {
   }
   const series = histogramSeriesText(run);
   if (series !== null) parts.push(series);
-  return parts.join(' ');
+  return parts.join(' · ');
 }
 
 export function findingText(f: FindingDiff): string {
