@@ -21,6 +21,8 @@ import type { ParseProblem } from '../core/records';
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
+  /** Only the requests of this server boot of a log or session (the run says which boots it has); absent: every boot. */
+  readonly boot?: number | null;
 }
 
 /** A message a user can act on, for a path that cannot be read. */
@@ -46,7 +48,17 @@ function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunDa
 
 function logRun(reader: LogRunReader, source: string): RunData {
   const samples = reader.end();
-  return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount };
+  return { source, kind: 'log', samples, histograms: null, problemCount: reader.problemCount, ...bootOf(reader) };
+}
+
+function readerOf(options: LoadRunOptions): LogRunReader {
+  return new LogRunReader(options.excludeCold, options.boot ?? null);
+}
+
+/** The boot selected and the boots the run has, when one was selected. */
+function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts'> {
+  const counts = reader.bootCounts();
+  return counts === null ? {} : { bootCounts: counts };
 }
 
 function scrapeRun(text: string, source: string): RunData {
@@ -63,7 +75,7 @@ function scrapeRun(text: string, source: string): RunData {
 }
 
 async function loadLogFile(file: string, source: string, options: LoadRunOptions): Promise<RunData> {
-  const reader = new LogRunReader(options.excludeCold);
+  const reader = readerOf(options);
   await importFile(file, (chunk) => reader.push(chunk));
   return logRun(reader, source);
 }
@@ -81,14 +93,15 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   const files = SessionFiles.atFolder(dir);
   const checked = files.checkMeta();
   if (!checked.ok) throw new Error(`${source}: not a Stage Lens session folder: ${checked.problem}`);
-  const reader = new LogRunReader(options.excludeCold);
+  const reader = readerOf(options);
   let chunks = 0;
   for await (const chunk of files.chunkReader(checked.meta.info.startedAt).read(true)) {
     reader.push(chunk.bytes, chunk.stream);
     chunks++;
   }
   const samples = reader.end();
-  const scrape = files.lastScrape();
+  // A scrape's histograms count every request since the server last started, not one boot's: with a boot selected they are left out.
+  const scrape = options.boot === undefined || options.boot === null ? files.lastScrape() : null;
   // A series without a count (unknown) is left out, never compared as 0 observations.
   const histograms =
     scrape === null
@@ -101,6 +114,7 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     samples: chunks === 0 ? null : samples,
     histograms,
     problemCount: reader.problemCount,
+    ...bootOf(reader),
   };
 }
 
@@ -127,7 +141,7 @@ function streamRunOf(kind: InputKind, source: string, options: LoadRunOptions): 
       end: () => scrapeRun(Buffer.concat(parts).toString('utf8'), source),
     };
   }
-  const reader = new LogRunReader(options.excludeCold);
+  const reader = readerOf(options);
   return {
     push: (bytes) => reader.push(bytes),
     brokeOff: (damage) => reader.brokeOff(damage),

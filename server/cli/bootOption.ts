@@ -1,15 +1,16 @@
-// --boot of analyze and explain: one server boot of a log that holds several (the analysis
-// numbers them from the log's boot markers; 0 holds the requests before the first one).
+// --boot of analyze and explain, --baseline-boot and --candidate-boot of compare: one server boot
+// of a log that holds several (the analysis numbers them from the log's boot markers; 0 holds
+// the requests before the first one).
 import type { BootCounts } from '../core/analysis/streamAnalysis';
 import { andList } from '../core/andList';
 import { countOf } from '../core/numberText';
 
-/** The boot asked for; null when none was; a message when it is not a boot number. */
-export function bootOption(text: string | undefined): number | null | string {
+/** The boot asked for; null when none was; a message when it is not a boot number. `flag`: the option's name. */
+export function bootOption(text: string | undefined, flag = '--boot'): number | null | string {
   if (text === undefined) return null;
   return /^\d{1,9}$/.test(text.trim())
     ? Number(text.trim())
-    : `--boot '${text}' is not a boot number (1 for the log's first server start, 0 for requests before any)`;
+    : `${flag} '${text}' is not a boot number (1 for the log's first server start, 0 for requests before any)`;
 }
 
 /** The boots a log has, in words: "1 (6 requests) and 2 (3 requests)". */

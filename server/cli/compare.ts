@@ -1,4 +1,5 @@
-// `stage-lens compare <baseline> <candidate> [--format table|json|markdown] [--fail-if RULE]... [--exclude-cold]`
+// `stage-lens compare <baseline> <candidate> [--format table|json|markdown] [--fail-if RULE]... [--exclude-cold]
+//   [--baseline-boot N] [--candidate-boot N]`
 // Reads two runs (logs, /metrics scrapes or saved session folders), compares them per
 // stage and phase with significance, diffs their findings, and checks CI rules.
 // The two inputs are read in parallel, one worker thread each, when running from the
@@ -20,9 +21,11 @@ import {
   RULE_GRAMMAR,
   ruleLines,
   ruleScopeErrors,
+  runDataName,
 } from '../core/compare';
 import type { RunData, SignificanceOptions } from '../core/compare';
-import { ioMessage, loadRun, loadRunFromStream } from '../capture/compareInput';
+import { ioMessage, loadRun, loadRunFromStream, type LoadRunOptions } from '../capture/compareInput';
+import { bootOption, unknownBootProblem } from './bootOption';
 import { parseCommandArgs } from './commandArgs';
 import { COMPARE_WORKER_COMMAND } from './workerCommand';
 import { countOf } from '../core/numberText';
@@ -64,6 +67,11 @@ Options:
                                 without it: the candidate lost a measurement
   --exclude-cold                leave the first request after each server start out
                                 (of a log or session; a scrape's histograms hold every request)
+  --baseline-boot <n>           only the requests of server boot n of the baseline, a log or
+                                session whose server was restarted and logged on (1: its first
+                                server start; 0: requests before any); not for a /metrics scrape
+  --candidate-boot <n>          ...of the candidate: compare server.log server.log
+                                --baseline-boot 1 --candidate-boot 2 is before vs after a restart
   --confidence <0..1>           confidence level (default 0.95)
   --resamples <n>               bootstrap resamples per quantile (default 2000)
   --seed <n>                    bootstrap seed (default 1)
@@ -82,7 +90,9 @@ ${RULE_GRAMMAR}
 Exit status: 0 compared, no rule failed; 1 a rule failed (listed on stderr);
 2 usage error, malformed rule, a rule naming a stage neither run has (the stages
 they have are listed), a rule on a stage of two runs that are not one pipeline
-(different stages, or two roles for it: both are named), or an input that cannot be read or compared: among them
+(different stages, or two roles for it: both are named), a --baseline-boot or --candidate-boot
+its run does not have (the boots it has are listed) or given for a /metrics scrape, or an input
+that cannot be read or compared: among them
 an input that holds nothing to compare (0 requests read and no /metrics histogram: an
 empty log, one without stats, a zstd, xz or bzip2 file, binary data, or gzip data that
 broke off before any request), said on stderr with no report. A .gz cut short is compared
@@ -93,7 +103,7 @@ const WORKER_TASK = 'stage-lens/compare-load';
 interface WorkerRequest {
   readonly task: typeof WORKER_TASK;
   readonly source: string;
-  readonly excludeCold: boolean;
+  readonly options: LoadRunOptions;
 }
 
 type WorkerReply = { readonly ok: true; readonly run: RunData } | { readonly ok: false; readonly message: string };
@@ -112,7 +122,7 @@ export async function runCompareWorker(): Promise<number> {
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
   try {
-    const run = await loadRun(request.source, { excludeCold: request.excludeCold });
+    const run = await loadRun(request.source, request.options);
     for (const scope of run.samples?.scopes ?? []) {
       for (const m of Object.values(scope.metrics))
         if (m !== undefined && m.values.buffer instanceof ArrayBuffer) transfer.push(m.values.buffer);
@@ -141,11 +151,11 @@ function workersUsable(): boolean {
   );
 }
 
-function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): Promise<RunData> {
+function loadInWorker(source: string, options: LoadRunOptions, workers: Worker[]): Promise<RunData> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(cliEntry() as string, {
       argv: [COMPARE_WORKER_COMMAND],
-      workerData: { task: WORKER_TASK, source, excludeCold } satisfies WorkerRequest,
+      workerData: { task: WORKER_TASK, source, options } satisfies WorkerRequest,
     });
     workers.push(worker);
     let settled = false;
@@ -167,7 +177,13 @@ function loadInWorker(source: string, excludeCold: boolean, workers: Worker[]): 
 /** The input that names stdin. */
 const STDIN_SOURCE = '-';
 
-export async function loadRuns(baseline: string, candidate: string, excludeCold: boolean): Promise<[RunData, RunData]> {
+/** Reads both runs, each with its own options (its boot). */
+export async function loadRuns(
+  baseline: string,
+  candidate: string,
+  baselineOptions: LoadRunOptions,
+  candidateOptions: LoadRunOptions,
+): Promise<[RunData, RunData]> {
   if (baseline === STDIN_SOURCE && candidate === STDIN_SOURCE)
     throw new Error("only one of the two inputs can be '-' (stdin)");
   // A missing path is reported at once, not after the other input was read.
@@ -182,20 +198,32 @@ export async function loadRuns(baseline: string, candidate: string, excludeCold:
   // stdin is read on this thread; a file in a worker when workers are usable.
   const useWorkers = workersUsable();
   const workers: Worker[] = [];
-  const load = (source: string): Promise<RunData> =>
+  const load = (source: string, options: LoadRunOptions): Promise<RunData> =>
     source === STDIN_SOURCE
-      ? loadRunFromStream(process.stdin, 'stdin', { excludeCold })
+      ? loadRunFromStream(process.stdin, 'stdin', options)
       : useWorkers
-        ? loadInWorker(source, excludeCold, workers)
-        : loadRun(source, { excludeCold });
+        ? loadInWorker(source, options, workers)
+        : loadRun(source, options);
   try {
-    return await Promise.all([load(baseline), load(candidate)]);
+    return await Promise.all([load(baseline, baselineOptions), load(candidate, candidateOptions)]);
   } catch (err) {
     // The other input is of no use once one failed (and stdin must not keep the program waiting).
     await Promise.all(workers.map((w) => w.terminate()));
     if (baseline === STDIN_SOURCE || candidate === STDIN_SOURCE) process.stdin.destroy();
     throw err;
   }
+}
+
+/**
+ * Why a side's boot cannot be read: a /metrics scrape has no boots (its histograms count every
+ * request since the server started), or the log has no such boot (the boots it has); null when it can.
+ */
+function runBootProblem(run: RunData, side: 'baseline' | 'candidate', boot: number | null): string | null {
+  if (boot === null) return null;
+  if (run.kind === 'scrape')
+    return `--${side}-boot ${boot}: the ${side} (${run.source}) is a /metrics scrape, which has no server boots (its histograms count every request since the server started); --${side}-boot selects from a log or a saved session folder`;
+  const problem = unknownBootProblem(run.bootCounts ?? null);
+  return problem === null ? null : `--${side}-boot ${boot}: the ${side} (${run.source}): ${problem}`;
 }
 
 function usage(message: string): number {
@@ -229,6 +257,8 @@ export async function runCompare(argv: string[]): Promise<number> {
       seed: { type: 'string' },
       'min-change-ms': { type: 'string' },
       'min-change-pct': { type: 'string' },
+      'baseline-boot': { type: 'string' },
+      'candidate-boot': { type: 'string' },
     },
     HELP,
     usage,
@@ -283,7 +313,10 @@ export async function runCompare(argv: string[]): Promise<number> {
     (n) => n >= 0,
     'a percentage, 0 or more',
   );
-  for (const o of [confidence, resamples, seed, minChangeMs, minChangePct]) if (typeof o === 'string') return usage(o);
+  const baselineBoot = bootOption(v['baseline-boot'], '--baseline-boot');
+  const candidateBoot = bootOption(v['candidate-boot'], '--candidate-boot');
+  for (const o of [confidence, resamples, seed, minChangeMs, minChangePct, baselineBoot, candidateBoot])
+    if (typeof o === 'string') return usage(o);
   const significance: SignificanceOptions = {
     ...DEFAULT_SIGNIFICANCE,
     confidence: confidence as number,
@@ -296,15 +329,28 @@ export async function runCompare(argv: string[]): Promise<number> {
   const [baselineSource, candidateSource] = parsed.positionals as [string, string];
   let runs: [RunData, RunData];
   try {
-    runs = await loadRuns(baselineSource, candidateSource, v['exclude-cold'] === true);
+    const excludeCold = v['exclude-cold'] === true;
+    runs = await loadRuns(
+      baselineSource,
+      candidateSource,
+      { excludeCold, boot: baselineBoot as number | null },
+      { excludeCold, boot: candidateBoot as number | null },
+    );
   } catch (err) {
     process.stderr.write(`stage-lens compare: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
   }
   const [baseline, candidate] = runs;
+  const bootProblem =
+    runBootProblem(baseline, 'baseline', baselineBoot as number | null) ??
+    runBootProblem(candidate, 'candidate', candidateBoot as number | null);
+  if (bootProblem !== null) {
+    process.stderr.write(`stage-lens compare: ${bootProblem}\n`);
+    return 2;
+  }
   // A scrape's histograms count every request since the server started, the cold ones too.
   if (v['exclude-cold'] === true) {
-    const scrapes = runs.filter((r) => r.samples === null).map((r) => r.source);
+    const scrapes = runs.filter((r) => r.samples === null).map(runDataName);
     if (scrapes.length > 0)
       process.stderr.write(
         `stage-lens compare: warning: --exclude-cold does not apply to ${scrapes.join(' and ')}: a /metrics scrape has no per-request values, and its histograms include the cold requests\n`,
@@ -320,10 +366,10 @@ export async function runCompare(argv: string[]): Promise<number> {
     const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
     if (reason === null && damaged !== undefined)
       process.stderr.write(
-        terminalText(`stage-lens compare: warning: the ${name} (${run.source}): ${damaged.message}\n`),
+        terminalText(`stage-lens compare: warning: the ${name} (${runDataName(run)}): ${damaged.message}\n`),
       );
     if (reason === null) continue;
-    process.stderr.write(`stage-lens compare: the ${name} (${run.source}) holds nothing to compare: ${reason}\n`);
+    process.stderr.write(`stage-lens compare: the ${name} (${runDataName(run)}) holds nothing to compare: ${reason}\n`);
     empty = true;
   }
   if (empty) return 2;

@@ -25,5 +25,14 @@ export function gzipDamageProblem(logBytes: number, zlibMessage: string): ParseP
 
 /** A report's name for its input: "server.log.1.gz (gzip)" when it was read through gunzip. */
 export function encodedSourceName(source: string, encoding: { readonly compression: 'gzip' | null }): string {
-  return encoding.compression === 'gzip' ? `${source} (gzip)` : source;
+  return encoding.compression === 'gzip' ? `${source}${GZIP_SUFFIX}` : source;
+}
+
+const GZIP_SUFFIX = ' (gzip)';
+
+/** A report's name of its input with one more fact about it: "server.log (boot 2)", "server.log.1.gz (gzip, boot 2)". */
+export function qualifiedSourceName(name: string, qualifier: string): string {
+  return name.endsWith(GZIP_SUFFIX)
+    ? `${name.slice(0, -GZIP_SUFFIX.length)} (gzip, ${qualifier})`
+    : `${name} (${qualifier})`;
 }

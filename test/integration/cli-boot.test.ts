@@ -6,26 +6,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
+import { bootsLog } from './support/bootLog';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
 let dir = '';
 let log = '';
-
-function bootLines(model: string): string {
-  const p = '(APIServer pid=7001) INFO 10-19 07:00:00';
-  return (
-    `${p} [entrypoints/openai/api_server.py:1805] vLLM API server version 0.11.0\n` +
-    `${p} [entrypoints/utils.py:326] non-default args: {'model_tag': '${model}', 'model': '${model}', 'omni': True, 'log_stats': True}\n`
-  );
-}
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
@@ -35,13 +27,12 @@ before(() => {
   buildBundles('cli');
   dir = mkdtempSync(path.join(os.tmpdir(), 'stage-lens-boot-'));
   log = path.join(dir, 'restarts.log');
-  const fixture = (name: string): string => readFileSync(path.join(RENDERED, name), 'utf8');
   writeFileSync(
     log,
-    bootLines(TTS_MODEL) +
-      fixture('qwen3tts-talker-first-audio-after-fix.log') +
-      bootLines(OMNI_MODEL) +
-      fixture('qwen3-omni-three-stage-transfers.log'),
+    bootsLog([
+      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
+    ]),
   );
 });
 

@@ -161,7 +161,7 @@ test('the counts say what they count (as analyze does), JSON numbers at 3 decima
   const table = cli(['compare', BEFORE_FIX, FIXED]).stdout;
   assert.match(
     table,
-    /baseline {3}\S+codec-ttft-before-fix\.prom \(scrape\) 11 histogram series exposed, 11 latency rows \(per family and stage, replicas added\)\n/,
+    /baseline {3}\S+codec-ttft-before-fix\.prom · scrape · 11 histogram series exposed, 11 latency rows \(per family and stage, replicas added\)\n/,
   );
   assert.match(table, /a row with no observation in either run is left out/);
   const md = cli(['compare', BEFORE_FIX, FIXED, '--format', 'markdown']).stdout;

@@ -87,7 +87,7 @@ interface Json {
 test('before the codec stats fix vs after: ttft-not-recorded disappears, stage 1 TTFT becomes measured (not a difference)', () => {
   const table = cli(['compare', log('before-fix.log'), log('fixed.log')]);
   assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /baseline +.*before-fix\.log \(log\) 60 requests/);
+  assert.match(table.stdout, /baseline +.*before-fix\.log · log · 60 requests/);
   assert.match(
     table.stdout,
     /disappeared +\[warning\] ttft-not-recorded \(stage 1\): 60 requests in the baseline, none in the candidate/,
@@ -362,7 +362,7 @@ test("'-' reads one input from stdin (a real pipe): the same report as from the 
     input: fs.readFileSync(log('fixed-heavy.log')),
   });
   assert.equal(table.status, 0, table.stderr);
-  assert.match(table.stdout, /candidate +.*stdin \(log\) 60 requests/);
+  assert.match(table.stdout, /candidate +.*stdin · log · 60 requests/);
 
   const both = spawnSync(process.execPath, [CLI, 'compare', '-', '-'], {
     encoding: 'utf8',

@@ -51,8 +51,8 @@ test('a log of one request is "1 request" in the headers of explain and compare'
   const compared = spawnSync(process.execPath, [CLI, 'compare', log, log], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(compared.status, 0, compared.stderr);
   assert.deepEqual(compared.stdout.split('\n').slice(1, 3), [
-    `  baseline   ${log} (log) 1 request`,
-    `  candidate  ${log} (log) 1 request`,
+    `  baseline   ${log} · log · 1 request`,
+    `  candidate  ${log} · log · 1 request`,
   ]);
 });
 

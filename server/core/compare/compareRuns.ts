@@ -16,6 +16,7 @@ import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
 import { precisionNotes } from './precisionNote';
 import { countOf } from '../numberText';
+import { runDataName } from './format';
 
 function describeKind(run: RunData): string {
   if (run.samples !== null && run.histograms !== null) return 'per-request data and a /metrics scrape';
@@ -43,6 +44,7 @@ function summary(run: RunData): RunSummary {
     histogramSeries: run.histograms?.length ?? null,
     exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
+    ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
   };
 }
 
@@ -114,13 +116,13 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     // A run read from gzip data that broke off is the log before the break: said, as the run is still compared.
     const damaged = run.samples?.findings.find((f) => f.code === 'input-gzip-damaged');
     if (damaged !== undefined && (run.samples?.requestCount ?? 0) > 0)
-      notes.push(`The ${name} (${run.source}): ${damaged.message}`);
+      notes.push(`The ${name} (${runDataName(run)}): ${damaged.message}`);
     if (run.samples !== null && run.samples.requestCount === 0) {
       const unreadable = unreadableInputFinding(run.samples.findings);
       notes.push(
         unreadable !== undefined
-          ? `The ${name} (${run.source}): ${unreadable.message}`
-          : `The ${name} (${run.source}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
+          ? `The ${name} (${runDataName(run)}): ${unreadable.message}`
+          : `The ${name} (${runDataName(run)}) has no request stats: is it a vLLM-Omni server log written with --log-stats (and VLLM_LOGGING_LEVEL=DEBUG for the per-stage tables)?`,
       );
     }
   }

@@ -10,6 +10,7 @@ import type {
   HistogramSide,
   MetricComparison,
   QuantileComparison,
+  RunData,
   RunSummary,
   SideStats,
   UnknownCounts,
@@ -20,6 +21,7 @@ import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
+import { qualifiedSourceName } from '../gzipInput';
 import { stageCell, stageLabel } from '../stageRoles';
 
 export { formatMs };
@@ -128,8 +130,19 @@ export function oneSidedText(
   return `measured in neither run (baseline: ${b}; candidate: ${c})`;
 }
 
+/** A run's name in a report and a message: its source, and the boot read when one was selected ("server.log (boot 2)"). */
+export function runNameText(source: string, boot: number | undefined): string {
+  return boot === undefined ? source : qualifiedSourceName(source, `boot ${boot}`);
+}
+
+/** runNameText of a run as read. */
+export function runDataName(run: RunData): string {
+  return runNameText(run.source, run.bootCounts?.boot);
+}
+
+/** A report's header line of a run: "server.log (boot 2) · log · 6 requests" (a gzip one "server.log.1.gz (gzip, boot 2) · log · …"). */
 export function runText(run: RunSummary): string {
-  const parts: string[] = [run.source, `(${run.kind})`];
+  const parts: string[] = [runNameText(run.source, run.boot), run.kind];
   if (run.requestCount !== null) {
     const cold =
       run.coldRequests !== null && run.coldRequests > 0
@@ -139,7 +152,7 @@ export function runText(run: RunSummary): string {
   }
   const series = histogramSeriesText(run);
   if (series !== null) parts.push(series);
-  return parts.join(' ');
+  return parts.join(' · ');
 }
 
 export function findingText(f: FindingDiff): string {

@@ -22,3 +22,4 @@ export {
 export { compareTable, ruleLines } from './tableReport';
 export { compareMarkdown, escapeMarkdown } from './markdownReport';
 export { compareJson, type CompareJson } from './jsonReport';
+export { runDataName } from './format';

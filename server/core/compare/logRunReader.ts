@@ -11,6 +11,7 @@ import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder } from './runSamples';
 import type { RunSamples } from './types';
+import type { BootCounts } from '../analysis/streamAnalysis';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();
@@ -20,8 +21,15 @@ export class LogRunReader {
   private problems = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
   private legacy: LegacyRequestReader | null = null;
+  /** Requests per boot, before the selection: the boots a selection may name. */
+  private readonly bootRequests = new Map<number, number>();
+  private bootOutside = 0;
 
-  constructor(excludeCold: boolean) {
+  /** `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null: every boot. */
+  constructor(
+    excludeCold: boolean,
+    private readonly boot: number | null = null,
+  ) {
     this.samples = new RunSamplesBuilder(excludeCold);
   }
 
@@ -52,6 +60,13 @@ export class LogRunReader {
     return this.problems;
   }
 
+  /** With a boot selected: it, the requests of other boots (left out) and the boots the log has; null without one. */
+  bootCounts(): BootCounts | null {
+    if (this.boot === null) return null;
+    const boots = [...this.bootRequests].sort((a, b) => a[0] - b[0]).map(([boot, requests]) => ({ boot, requests }));
+    return { boot: this.boot, outside: this.bootOutside, boots };
+  }
+
   end(): RunSamples {
     for (const parser of this.parsers.values()) this.ingest(parser.end());
     this.parsers.clear();
@@ -64,8 +79,10 @@ export class LogRunReader {
     this.problems += output.problems.length;
     this.findings.addProblems(output.problems);
     for (const record of output.records) {
-      if (record.kind === 'servedModel') this.samples.servedModel(record.model);
-      else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
+      if (record.kind === 'servedModel') {
+        // With a boot selected, its own model names the stages (another boot's may be another pipeline).
+        if (this.inBoot(this.assembler.bootNumber)) this.samples.servedModel(record.model);
+      } else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
         const assembler = this.assembler;
@@ -77,8 +94,17 @@ export class LogRunReader {
     }
   }
 
+  private inBoot(boot: number): boolean {
+    return this.boot === null || this.boot === boot;
+  }
+
   private accept(requests: readonly AnalyzedRequest[]): void {
     for (const request of requests) {
+      this.bootRequests.set(request.boot, (this.bootRequests.get(request.boot) ?? 0) + 1);
+      if (!this.inBoot(request.boot)) {
+        this.bootOutside += 1;
+        continue;
+      }
       this.samples.add(request);
       this.findings.add(request);
     }

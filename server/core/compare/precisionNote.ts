@@ -5,7 +5,7 @@
 import { countOf } from '../numberText';
 import { andList } from '../andList';
 import { METRIC_INFO, OMNI_TIMING_STEP_MS } from './metrics';
-import { scopeLabel } from './format';
+import { runDataName, scopeLabel } from './format';
 import type { MetricId, RunData, RunSamples } from './types';
 
 type Side = 'baseline' | 'candidate';
@@ -34,8 +34,8 @@ export function precisionNotes(
     const which =
       found.coarse === found.values ? 'every value' : `${found.coarse} of their ${countOf(found.values, 'value')}`;
     notes.push(
-      `Different precision: the ${side} (${runs[side].source}) has ${andList(found.labels)} from [OmniTiming] lines ` +
-        `(${which}; INFO level: seconds with 2 decimals, a ${OMNI_TIMING_STEP_MS} ms step), the ${other} (${runs[other].source}) ` +
+      `Different precision: the ${side} (${runDataName(runs[side])}) has ${andList(found.labels)} from [OmniTiming] lines ` +
+        `(${which}; INFO level: seconds with 2 decimals, a ${OMNI_TIMING_STEP_MS} ms step), the ${other} (${runDataName(runs[other])}) ` +
         `from its stats tables (ms with 3 decimals). A difference under ${OMNI_TIMING_STEP_MS} ms in ${found.labels.length === 1 ? 'it' : 'them'} ` +
         `is within the ${side}'s rounding, not a change.`,
     );

@@ -18,6 +18,7 @@ import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/t
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
 import type { StageKind } from '../analysis/types';
+import type { BootCounts } from '../analysis/streamAnalysis';
 
 export type { LogSpan };
 
@@ -123,6 +124,8 @@ export interface RunData {
   readonly exposedHistogramSeries?: number;
   /** What its scrape shows to be wrong (scrapeFindings.ts); absent or empty without a scrape. */
   readonly scrapeFindings?: readonly FindingCount[];
+  /** With one server boot selected (compare --baseline-boot/--candidate-boot): that boot, the requests of others left out, the boots the log has. */
+  readonly bootCounts?: BootCounts;
 }
 
 export interface RunSamples {
@@ -358,6 +361,8 @@ export interface RunSummary {
   readonly exposedHistogramSeries?: number | null;
   /** The log timestamps of its first and last request; null with no timestamped request (a scrape, a log without them). */
   readonly logSpan?: LogSpan | null;
+  /** The server boot of the log its requests are from, when one was selected (absent: every boot). */
+  readonly boot?: number;
 }
 
 export interface ComparisonReport {

@@ -1,0 +1,21 @@
+// A log of several server boots, as one server.log holds them when a server is restarted and
+// logs on: each boot's start lines (the version line is the boot marker; the non-default args
+// name the model it serves), then that boot's log.
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+const RENDERED = path.resolve(__dirname, '..', '..', 'fixtures', 'upstream-rendered');
+
+/** The lines a vLLM-Omni server prints at start, serving `model`. */
+export function bootLines(model: string): string {
+  const p = '(APIServer pid=7001) INFO 10-19 07:00:00';
+  return (
+    `${p} [entrypoints/openai/api_server.py:1805] vLLM API server version 0.11.0\n` +
+    `${p} [entrypoints/utils.py:326] non-default args: {'model_tag': '${model}', 'model': '${model}', 'omni': True, 'log_stats': True}\n`
+  );
+}
+
+/** One boot per entry: its start lines, then the upstream-rendered fixture log `fixture`. */
+export function bootsLog(boots: readonly { readonly model: string; readonly fixture: string }[]): string {
+  return boots.map((b) => bootLines(b.model) + readFileSync(path.join(RENDERED, b.fixture), 'utf8')).join('');
+}
