@@ -460,6 +460,8 @@ describe('tail rows', () => {
         label: 'stage 1 · code2wav gen time not split (no prefill/decode values)',
         title:
           "Not measured: stage 1's first output lies inside its gen time, which the log does not split. Its time is in the residual.",
+        // The note the Tail tab and the side panel write under the bars (not only a hover).
+        note: "Not measured: stage 1's first output lies inside its gen time, which the log does not split; its time is in the residual.",
       },
     ]);
     assert.deepEqual(notMeasuredRows(tailOf(1), names), []);
