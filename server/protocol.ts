@@ -62,6 +62,7 @@ import type {
   MetricComparison,
   MetricId,
   QuantileComparison,
+  RunBoot,
   SideStats,
   UnknownReason,
 } from './core/compare/types';
@@ -75,6 +76,7 @@ export type {
   MetricComparison,
   MetricId,
   QuantileComparison,
+  RunBoot,
   SideStats,
   UnknownReason,
 };
@@ -594,6 +596,18 @@ export interface CompareParams {
   readonly candidate: CompareTarget;
   /** Leave the first request after each server start out of the quantiles. */
   readonly excludeCold?: boolean;
+  /**
+   * Only the requests of this server boot of the baseline (a log or a session; numbered as
+   * `stageLens/runBoots` lists them), as `compare --baseline-boot`; absent or null: every boot.
+   */
+  readonly baselineBoot?: number | null;
+  /** ...of the candidate, as `compare --candidate-boot`. */
+  readonly candidateBoot?: number | null;
+}
+
+/** The server boots of one run that gave requests, in order; empty for a /metrics scrape or a run without requests. */
+export interface RunBootsResult {
+  readonly boots: readonly RunBoot[];
 }
 
 export interface CompareResult {
@@ -797,6 +811,8 @@ export interface ServerRequests {
   'stageLens/requestSpans': [SessionRef, RequestSpans];
   /** Compare Sessions panel: two runs (sessions or paths) compared per stage and phase, with noise and findings that appeared or disappeared; refused when they cannot be compared. */
   'stageLens/compare': [CompareParams, CompareResult];
+  /** Compare command, after a run is picked: its server boots with requests, offered as a choice when there are several. */
+  'stageLens/runBoots': [CompareTarget, RunBootsResult];
   /** Extension when stageLens.retention.* changes: applies the limits at once and answers the sessions deleted (never one still capturing). */
   'stageLens/setRetention': [RetentionParams, RetentionResult];
   /** Read From Prometheus command: polls a Prometheus server's query API for one deployment; bad parameters are refused before a session exists. */

@@ -69,7 +69,7 @@ export { additiveTail, overlapText, QUEUED_HOLDS_WAIT } from './core/explain/ove
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
 export { countOf, durationText } from './core/numberText';
 export { sentenceCase } from './core/sentenceCase';
-export { runNameOfPath, runNameOfSession } from './core/compare/runName';
+export { runNameOfPath, runNameOfSession, runNameWithBoot, shownRunName } from './core/compare/runName';
 export { baseName } from './core/baseName';
 export { LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
 export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';

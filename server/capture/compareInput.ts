@@ -55,10 +55,10 @@ function readerOf(options: LoadRunOptions): LogRunReader {
   return new LogRunReader(options.excludeCold, options.boot ?? null);
 }
 
-/** The boot selected and the boots the run has, when one was selected. */
-function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts'> {
+/** The boots the run has, and the boot selected (with what it left out) when one was. */
+function bootOf(reader: LogRunReader): Pick<RunData, 'bootCounts' | 'boots'> {
   const counts = reader.bootCounts();
-  return counts === null ? {} : { bootCounts: counts };
+  return counts === null ? { boots: reader.boots() } : { bootCounts: counts, boots: reader.boots() };
 }
 
 function scrapeRun(text: string, source: string): RunData {

@@ -7,7 +7,7 @@ import { LogStreamParser } from '../core/log';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
 import type { RequestStore } from '../core/analysis/requestStore';
 import type { AnalyzedRequest } from '../core/analysis/types';
-import type { BootPipelineEvidence } from '../core/analysis/bootPipelines';
+import type { BootPipeline, BootPipelineEvidence } from '../core/analysis/bootPipelines';
 import { RequestOrderCache } from './requestQueries';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
@@ -128,6 +128,11 @@ export class Session {
   /** The boots' pipelines with the models the log named, to be fed some of the session's requests (a window of them). */
   bootPipelineEvidence(): BootPipelineEvidence {
     return this.analysis.bootPipelineEvidence();
+  }
+
+  /** The pipeline each server boot served (its requests and model), in boot order. */
+  bootPipelines(): BootPipeline[] {
+    return this.analysis.bootPipelineShapes();
   }
 
   /** Stage summaries and findings (request ids capped, 200 by default) for live views. */

@@ -189,6 +189,11 @@ export class SessionRegistry {
     return entry;
   }
 
+  /** The session's folder (session.json and its captured bytes), read as a saved session folder is. */
+  folderOf(id: string): string {
+    return this.entry(id).files.dir;
+  }
+
   /**
    * The session with its requests in memory: replays its stored bytes the first time
    * (asynchronously, in blocks), then, if another window is capturing it, follows its files.

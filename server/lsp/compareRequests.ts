@@ -1,44 +1,68 @@
 // `stageLens/compare`: two runs, each a session of this server (its analysis is already in
 // memory) or a path on disk (log, /metrics scrape, saved session folder), compared by
-// server/core/compare. The editor's Compare Sessions panel shows the result.
+// server/core/compare. The editor's Compare Sessions panel shows the result. One server boot of
+// a side is read as `compare --baseline-boot` reads it: a session from its folder, as a saved one.
+// `stageLens/runBoots`: the boots a run has, for the compare command to offer.
 import { compareRuns, histogramRowsOfSummaries, incomparableReason, runSamplesFromAnalysis } from '../core/compare';
 import type { RunData } from '../core/compare';
 import { loadRun } from '../capture/compareInput';
 import type { SessionRegistry } from '../capture/sessionRegistry';
-import type { CompareParams, CompareResult, CompareRunName, CompareTarget } from '../protocol';
-import { runNameOfPath, runNameOfSession } from '../core/compare/runName';
+import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
+import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
+import { unknownBootProblem } from '../core/analysis/bootWords';
+
+async function sessionRun(
+  registry: SessionRegistry,
+  sessionId: string,
+  excludeCold: boolean,
+  boot: number | null,
+): Promise<{ run: RunData; name: CompareRunName }> {
+  const session = await registry.open(sessionId);
+  const info = session.info;
+  const name = runNameOfSession(info);
+  if (boot !== null) {
+    const run = await loadRun(registry.folderOf(sessionId), { excludeCold, boot });
+    return { run: { ...run, source: `${info.kind} session ${info.id} (${info.description})` }, name };
+  }
+  // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
+  const { findings } = session.summary();
+  const scrape = session.histograms();
+  // A session that only scrapes /metrics has no per-request data: that is not "0 requests".
+  const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';
+  const run: RunData = {
+    source: `${info.kind} session ${info.id} (${info.description})`,
+    kind: 'session',
+    samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
+    histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,
+    problemCount: info.problemCount,
+  };
+  return { run, name };
+}
 
 async function runOf(
   registry: SessionRegistry,
   target: CompareTarget,
   excludeCold: boolean,
+  boot: number | null,
 ): Promise<{ run: RunData; name: CompareRunName }> {
-  if ('sessionId' in target) {
-    const session = await registry.open(target.sessionId);
-    const info = session.info;
-    // Findings from the summary (request ids capped); the requests are read from the packed store one by one.
-    const { findings } = session.summary();
-    const scrape = session.histograms();
-    // A session that only scrapes /metrics has no per-request data: that is not "0 requests".
-    const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';
-    const run: RunData = {
-      source: `${info.kind} session ${info.id} (${info.description})`,
-      kind: 'session',
-      samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
-      histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,
-      problemCount: info.problemCount,
-    };
-    return { run, name: runNameOfSession(info) };
+  const side =
+    'sessionId' in target
+      ? await sessionRun(registry, target.sessionId, excludeCold, boot)
+      : { run: await loadRun(target.path, { excludeCold, boot }), name: runNameOfPath(target.path) };
+  if (boot !== null) {
+    if (side.run.kind === 'scrape')
+      throw new Error(`${side.run.source} is a /metrics scrape, which has no server boots`);
+    const problem = unknownBootProblem(side.run.bootCounts ?? null);
+    if (problem !== null) throw new Error(`${side.name.name}: ${problem}`);
   }
-  const run = await loadRun(target.path, { excludeCold });
-  return { run, name: runNameOfPath(target.path) };
+  return { run: side.run, name: runNameWithBoot(side.name, boot) };
 }
 
 export async function compareRequest(registry: SessionRegistry, params: CompareParams): Promise<CompareResult> {
   const excludeCold = params.excludeCold === true;
   const [baseline, candidate] = await Promise.all([
-    runOf(registry, params.baseline, excludeCold),
-    runOf(registry, params.candidate, excludeCold),
+    runOf(registry, params.baseline, excludeCold, params.baselineBoot ?? null),
+    runOf(registry, params.candidate, excludeCold, params.candidateBoot ?? null),
   ]);
   const reason = incomparableReason(baseline.run, candidate.run);
   if (reason !== null) throw new Error(reason);
@@ -47,4 +71,13 @@ export async function compareRequest(registry: SessionRegistry, params: CompareP
     baselineRun: baseline.name,
     candidateRun: candidate.name,
   };
+}
+
+export async function runBootsRequest(registry: SessionRegistry, target: CompareTarget): Promise<RunBootsResult> {
+  if ('sessionId' in target) {
+    const session = await registry.open(target.sessionId);
+    return { boots: session.bootPipelines().map(({ boot, requests, model }) => ({ boot, requests, model })) };
+  }
+  const run = await loadRun(target.path, { excludeCold: false });
+  return { boots: run.boots ?? [] };
 }

@@ -28,7 +28,7 @@ import { listServingProcesses } from '../capture/servingProcesses';
 import { exportSession } from '../capture/sessionExport';
 import { matchDeployConfig, sessionConfigMismatch, type OpenConfigStageIds } from '../capture/deployConfigMatch';
 import { retentionFrom } from '../capture/retention';
-import { compareRequest } from './compareRequests';
+import { compareRequest, runBootsRequest } from './compareRequests';
 import { demoConfigCheck } from './demoConfigCheck';
 import { prometheusDeployments, startPrometheus } from './prometheusRequests';
 import { handle, type Handler } from './typedRequests';
@@ -63,6 +63,7 @@ export function requestHandlers(registry: SessionRegistry, openStageIds?: OpenCo
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),
     'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId)),
     'stageLens/compare': (p) => compareRequest(registry, p),
+    'stageLens/runBoots': (p) => runBootsRequest(registry, p),
     'stageLens/setRetention': (p) => ({ removed: registry.setRetention(retentionFrom(p, registry.retentionLimits)) }),
     'stageLens/prometheus': (p) => startPrometheus(registry, p),
     'stageLens/prometheusSummary': async (p) => prometheusSummaryOf(await registry.open(p.sessionId)),

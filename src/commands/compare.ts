@@ -1,10 +1,12 @@
 // Compare Sessions...: pick a baseline and a candidate (a session, or a log / scrape /
-// saved session folder on disk) and open the comparison panel. With arguments (tests,
-// other commands) the pickers are skipped.
+// saved session folder on disk) and open the comparison panel. A run whose log holds several
+// server boots with requests (a server restarted, appending to one log) is compared whole or one
+// boot of it: its boots are offered after it is picked. With arguments (tests, other commands)
+// the pickers are skipped.
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
-import type { CompareRunName, CompareTarget, SessionInfo } from '../../server/protocol';
-import { runNameOfPath, runNameOfSession } from '../../server/shared';
+import type { CompareRunName, CompareTarget, RunBoot, SessionInfo } from '../../server/protocol';
+import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../../server/shared';
 import type { ComparePanel, ShownComparison } from '../views/comparePanel';
 import { sessionPickDescription } from '../sessionPickText';
 
@@ -12,6 +14,15 @@ export interface CompareArgs {
   readonly baseline: CompareTarget;
   readonly candidate: CompareTarget;
   readonly excludeCold?: boolean;
+  /** One server boot of a side (absent or null: every boot). */
+  readonly baselineBoot?: number | null;
+  readonly candidateBoot?: number | null;
+}
+
+/** A side picked: the run and, when its log holds several boots, the one chosen (null: all boots). */
+interface PickedSide {
+  readonly target: CompareTarget;
+  readonly boot: number | null;
 }
 
 type Pick = vscode.QuickPickItem & { readonly target: CompareTarget | 'file' };
@@ -58,6 +69,45 @@ async function pickTarget(
   return uri === undefined ? undefined : { path: uri.fsPath };
 }
 
+type BootPick = vscode.QuickPickItem & { readonly boot: number | null };
+
+/** "boot 2 · 3 requests · Qwen/Qwen3-Omni-30B-A3B-Instruct" (the model when its start-up lines name it). */
+export function bootPickLabel(b: RunBoot): string {
+  const requests = `${b.requests} request${b.requests === 1 ? '' : 's'}`;
+  return [`boot ${b.boot}`, requests, ...(b.model === null ? [] : [b.model])].join(' · ');
+}
+
+/** The boot of a run to compare: asked only when the run has more than one boot with requests; undefined when cancelled. */
+async function pickBoot(
+  client: StageLensClient,
+  target: CompareTarget,
+  step: string,
+): Promise<number | null | undefined> {
+  const { boots } = await client.request('stageLens/runBoots', target);
+  if (boots.length < 2) return null;
+  const items: BootPick[] = [
+    { boot: null, label: 'All boots', description: `${boots.length} server boots in this log` },
+    ...boots.map((b) => ({ boot: b.boot, label: bootPickLabel(b) })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Stage Lens: compare (${step})`,
+    placeHolder: 'The server restarted in this log: compare all of it, or the requests of one boot',
+  });
+  return picked === undefined ? undefined : picked.boot;
+}
+
+async function pickSide(
+  client: StageLensClient,
+  sessions: readonly SessionInfo[],
+  step: string,
+  exclude: CompareTarget | null,
+): Promise<PickedSide | undefined> {
+  const target = await pickTarget(sessions, step, exclude);
+  if (target === undefined) return undefined;
+  const boot = await pickBoot(client, target, step);
+  return boot === undefined ? undefined : { target, boot };
+}
+
 function nameOf(target: CompareTarget, sessions: readonly SessionInfo[]): CompareRunName {
   if ('path' in target) return runNameOfPath(target.path);
   const session = sessions.find((s) => s.id === target.sessionId);
@@ -73,14 +123,27 @@ export async function compareSessions(
   args?: CompareArgs,
 ): Promise<ShownComparison | undefined> {
   const sessions = await client.refreshSessions();
-  let baseline = args?.baseline;
-  let candidate = args?.candidate;
-  if (baseline === undefined) baseline = await pickTarget(sessions, '1/2: baseline', null);
+  let baseline: PickedSide | undefined =
+    args === undefined ? undefined : { target: args.baseline, boot: args.baselineBoot ?? null };
+  let candidate: PickedSide | undefined =
+    args === undefined ? undefined : { target: args.candidate, boot: args.candidateBoot ?? null };
+  if (baseline === undefined) baseline = await pickSide(client, sessions, '1/2: baseline', null);
   if (baseline === undefined) return undefined;
-  if (candidate === undefined) candidate = await pickTarget(sessions, '2/2: candidate', baseline);
+  // A session compared one boot at a time may be picked again (before and after a restart).
+  if (candidate === undefined)
+    candidate = await pickSide(client, sessions, '2/2: candidate', baseline.boot === null ? baseline.target : null);
   if (candidate === undefined) return undefined;
   return panel.show(
-    { baseline, candidate, excludeCold: args?.excludeCold === true },
-    { baseline: nameOf(baseline, sessions), candidate: nameOf(candidate, sessions) },
+    {
+      baseline: baseline.target,
+      candidate: candidate.target,
+      excludeCold: args?.excludeCold === true,
+      baselineBoot: baseline.boot,
+      candidateBoot: candidate.boot,
+    },
+    {
+      baseline: runNameWithBoot(nameOf(baseline.target, sessions), baseline.boot),
+      candidate: runNameWithBoot(nameOf(candidate.target, sessions), candidate.boot),
+    },
   );
 }

@@ -3,9 +3,10 @@
 // a word too long for a narrow panel's line is cut in its middle (both ends of a file name say
 // the most), the whole name on hover. "imported" is said of a run only when the other run is
 // not imported too. A run's time is its log's own (first and last request), never a session's
-// import time, which would make a baseline imported later look newer than its candidate.
+// import time, which would make a baseline imported later look newer than its candidate. A run
+// of which one server boot is compared says it after its name: "server.log (boot 2)".
 import type { CompareRunName, ComparisonReport } from '../../server/protocol';
-import { LOG_SPAN_TITLE, logSpanText } from '../../server/shared';
+import { LOG_SPAN_TITLE, logSpanText, shownRunName } from '../../server/shared';
 import { runFacts } from './model';
 
 /** Characters of a word kept whole: about 400 px of the title's font, so it fits a 600 px panel. */
@@ -84,10 +85,11 @@ function runLine(run: CompareRunName, other: CompareRunName, side: ComparisonRep
     if (side.logSpan !== undefined && side.logSpan !== null)
       facts.push({ text: `logged ${logSpanText(side.logSpan)}`, title: LOG_SPAN_TITLE });
   }
+  const name = shownRunName(run);
   return {
-    name: run.name,
-    pieces: namePieces(run.name),
-    hover: run.detail === run.name ? run.name : `${run.name}\n${run.detail}`,
+    name,
+    pieces: namePieces(name),
+    hover: run.detail === run.name ? name : `${name}\n${run.detail}`,
     facts,
   };
 }

@@ -61,6 +61,16 @@ function unitOf(fields: FieldMap): string | null {
   return null;
 }
 
+/** The model named for `boot` (`models`: the first named while each boot number was current); null when none was. */
+export function modelOfBoot(
+  models: ReadonlyMap<number, string>,
+  boot: number,
+  bootZeroHasRequests: boolean,
+): string | null {
+  // A model line printed before the log's first boot marker belongs to the boot that marker starts.
+  return models.get(boot) ?? (boot === 1 && !bootZeroHasRequests ? models.get(0) : undefined) ?? null;
+}
+
 /** Per boot: the requests' stages and the model named at start-up, gathered as requests arrive. */
 export class BootPipelineEvidence {
   private readonly boots = new Map<number, BootEvidence>();
@@ -98,12 +108,10 @@ export class BootPipelineEvidence {
   pipelines(): BootPipeline[] {
     const out: BootPipeline[] = [];
     for (const [boot, evidence] of [...this.boots].sort((a, b) => a[0] - b[0])) {
-      // A model line printed before the log's first boot marker belongs to the boot that marker starts.
-      const model = this.models.get(boot) ?? (boot === 1 && !this.boots.has(0) ? this.models.get(0) : undefined);
       out.push({
         boot,
         requests: evidence.requests,
-        model: model ?? null,
+        model: modelOfBoot(this.models, boot, this.boots.has(0)),
         stages: [...evidence.stages]
           .sort((a, b) => a[0] - b[0])
           .map(([stageId, s]) => ({

@@ -3,6 +3,7 @@
 // no request and builds no per-field summaries: a comparison needs only the samples of
 // its metrics, and two 100k-request logs must be compared in seconds.
 import { FindingsBuilder } from '../analysis/findings';
+import { modelOfBoot } from '../analysis/bootPipelines';
 import { RequestAssembler } from '../analysis/requestAssembler';
 import { LegacyRequestReader } from '../analysis/legacyRequests';
 import type { AnalyzedRequest } from '../analysis/types';
@@ -10,7 +11,7 @@ import { LogStreamParser } from '../log';
 import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder } from './runSamples';
-import type { RunSamples } from './types';
+import type { RunBoot, RunSamples } from './types';
 import type { BootCounts } from '../analysis/streamAnalysis';
 
 export class LogRunReader {
@@ -24,6 +25,8 @@ export class LogRunReader {
   /** Requests per boot, before the selection: the boots a selection may name. */
   private readonly bootRequests = new Map<number, number>();
   private bootOutside = 0;
+  /** The model each boot's start-up lines named first. */
+  private readonly bootModels = new Map<number, string>();
 
   /** `boot`: only the requests of this server boot (numbered as StreamAnalysis numbers them); null: every boot. */
   constructor(
@@ -67,6 +70,17 @@ export class LogRunReader {
     return { boot: this.boot, outside: this.bootOutside, boots };
   }
 
+  /** The boots that gave a request, in order, with the model each named (every boot, selected or not). */
+  boots(): RunBoot[] {
+    return [...this.bootRequests]
+      .sort((a, b) => a[0] - b[0])
+      .map(([boot, requests]) => ({
+        boot,
+        requests,
+        model: modelOfBoot(this.bootModels, boot, this.bootRequests.has(0)),
+      }));
+  }
+
   end(): RunSamples {
     for (const parser of this.parsers.values()) this.ingest(parser.end());
     this.parsers.clear();
@@ -80,8 +94,10 @@ export class LogRunReader {
     this.findings.addProblems(output.problems);
     for (const record of output.records) {
       if (record.kind === 'servedModel') {
+        const boot = this.assembler.bootNumber;
+        if (!this.bootModels.has(boot)) this.bootModels.set(boot, record.model);
         // With a boot selected, its own model names the stages (another boot's may be another pipeline).
-        if (this.inBoot(this.assembler.bootNumber)) this.samples.servedModel(record.model);
+        if (this.inBoot(boot)) this.samples.servedModel(record.model);
       } else if (record.kind !== 'legacyDict') this.accept(this.assembler.add(record));
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).

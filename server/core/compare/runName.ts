@@ -12,6 +12,8 @@ export interface CompareRunName {
   readonly imported: boolean;
   /** The whole path or the session's source, for hover. */
   readonly detail: string;
+  /** The one server boot of it compared (compare --baseline-boot/--candidate-boot); absent: every boot. */
+  readonly boot?: number;
 }
 
 /** What of a session names it (SessionInfo satisfies it). */
@@ -31,4 +33,14 @@ export function runNameOfSession(s: NamedSession): CompareRunName {
 
 export function runNameOfPath(p: string): CompareRunName {
   return { name: baseName(p), imported: false, detail: p };
+}
+
+/** A run of which one server boot is compared (null or undefined: every boot). */
+export function runNameWithBoot(run: CompareRunName, boot: number | null | undefined): CompareRunName {
+  return boot === null || boot === undefined ? run : { ...run, boot };
+}
+
+/** The run's name as shown: "server.log (boot 2)" with a boot, as the CLI's report names it. */
+export function shownRunName(run: CompareRunName): string {
+  return run.boot === undefined ? run.name : `${run.name} (boot ${run.boot})`;
 }

@@ -126,6 +126,15 @@ export interface RunData {
   readonly scrapeFindings?: readonly FindingCount[];
   /** With one server boot selected (compare --baseline-boot/--candidate-boot): that boot, the requests of others left out, the boots the log has. */
   readonly bootCounts?: BootCounts;
+  /** The server boots of a log or session with requests, in order (before any boot selection); absent for a scrape. */
+  readonly boots?: readonly RunBoot[];
+}
+
+/** One server boot of a run: its number (as the analysis numbers boots), its requests, the model its start-up lines name (null: none). */
+export interface RunBoot {
+  readonly boot: number;
+  readonly requests: number;
+  readonly model: string | null;
 }
 
 export interface RunSamples {
