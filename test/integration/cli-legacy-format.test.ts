@@ -242,3 +242,130 @@ test('a run summary value printed as None: "not measured (None)" in the table, n
   assert.equal(values['stages.0.total_time_ms'], 812.3455047607422);
   assert.equal('final_stage_id' in values, false);
 });
+
+// Fixture 06's dict repeated with other values: five requests, one without transfer totals, one
+// with a negative transfers_total_time_ms, and edge 0->1 printed for two of them.
+const SEVERAL = path.join(ROOT, 'test', 'fixtures', 'logs', 'legacy-request-level-metrics-several.log');
+const REAL_07 = path.join(ROOT, 'test', 'fixtures', 'real-logs', '07-issue693-legacy-log_utils.log');
+
+/** The table's row for `label`, its cells split on the column gaps. */
+function rowOf(table: string, label: string): string[] | undefined {
+  const line = table.split('\n').find((l) => l.startsWith(`${label}  `));
+  return line?.trim().split(/\s{2,}/);
+}
+
+test("--format table: each request's transfer totals (time and size) beside end to end, as the notice says; the real cut-off pastes", () => {
+  const t06 = cli(['analyze', LEGACY]);
+  assert.equal(t06.status, 0, t06.stderr);
+  assert.match(t06.stdout.replace(/\n(?=\S)/g, ' '), /the transfer totals and each edge's transfer_total_stats/);
+  assert.match(
+    t06.stdout,
+    /\nStage time \(stage_gen_time_ms\), end to end \(e2e_time_ms\) and transfers \(transfers_total_time_ms; size: transfers_total_bytes in KB\) from the request_level_metrics dicts/,
+  );
+  // transfers_total_time_ms 244.57550048828125; transfers_total_bytes 55386232 = 54,088 KB.
+  assert.deepEqual(rowOf(t06.stdout, 'transfers (total per request)'), [
+    'transfers (total per request)',
+    '1',
+    '244.6',
+    '244.6',
+    '244.6',
+    '244.6',
+  ]);
+  assert.deepEqual(rowOf(t06.stdout, '  size, KB'), ['size, KB', '1', '54,088', '54,088', '54,088', '54,088']);
+  assert.doesNotMatch(t06.stdout, /Values left out/);
+
+  // vllm-omni#693: 10847.53 ms and 4,204,693,901 bytes (4,106,146 KB) moved in one request.
+  const t07 = cli(['analyze', REAL_07]);
+  assert.equal(t07.status, 0, t07.stderr);
+  assert.deepEqual(rowOf(t07.stdout, 'transfers (total per request)'), [
+    'transfers (total per request)',
+    '1',
+    '10,848',
+    '10,848',
+    '10,848',
+    '10,848',
+  ]);
+  assert.deepEqual(rowOf(t07.stdout, '  size, KB'), [
+    'size, KB',
+    '1',
+    '4,106,146',
+    '4,106,146',
+    '4,106,146',
+    '4,106,146',
+  ]);
+});
+
+test('--format table, several requests: the totals over measured values only, what was left out counted; the edge over the requests that printed it', () => {
+  const out = cli(['analyze', SEVERAL]);
+  assert.equal(out.status, 0, out.stderr);
+  const table = out.stdout;
+  assert.match(table, /^Stage Lens: 5 requests, 2 stages from /);
+  assert.deepEqual(rowOf(table, 'end to end'), ['end to end', '5', '58,150', '69,987', '72,978', '73,311']);
+  // 120.5, 244.5755, 310.25: the request without the key and the negative one are not 0s.
+  assert.deepEqual(rowOf(table, 'transfers (total per request)'), [
+    'transfers (total per request)',
+    '3',
+    '244.6',
+    '297.1',
+    '308.9',
+    '310.3',
+  ]);
+  // 20,000, 54,088, 80,000 and 4,000 KB (the negative time's request printed its bytes).
+  assert.deepEqual(rowOf(table, '  size, KB'), ['size, KB', '4', '37,044', '72,226', '79,223', '80,000']);
+  assert.match(
+    table,
+    /\nValues left out of the percentiles:\n {2}transfers \(total per request\): 1 of 5 requests printed no transfers_total_time_ms: left out, not counted as 0\.\n {2}transfers \(total per request\): 1 of 5 requests printed transfers_total_time_ms below zero, nan or inf: not a time, left out\.\n {2}transfers \(total per request\): 1 of 5 requests printed no transfers_total_bytes \(or not a size\): left out of the size, not counted as 0\.\n/,
+  );
+  // The edge's transfer_total_stats, total_time_ms included; no [OmniTiming] column in that format.
+  assert.match(table, /\nTransfers per edge from the transfer_total_stats dicts, ms /);
+  const header = table.split('\n').find((l) => l.startsWith('edge '));
+  assert.deepEqual(header?.trim().split(/\s{2,}/), [
+    'edge',
+    'n',
+    'table',
+    'send',
+    'in flight',
+    'recv decode',
+    'total',
+    'size KB',
+  ]);
+  assert.deepEqual(rowOf(table, '0 → 1'), ['0 → 1', '2', '2', 'p50', '135.4', '9.375', '37.79', '182.5', '37,044']);
+  assert.match(
+    table,
+    /\n {2}0 → 1: 3 of 5 requests printed no transfer_total_stats dict for it \(printed with --log-stats only; an edge printed twice for a request is left out\): not counted as 0\.\n/,
+  );
+});
+
+test("--format json, several requests: each request's totals as printed, and their summary under endToEnd", () => {
+  const out = cli(['analyze', SEVERAL, '--format', 'json']);
+  assert.equal(out.status, 0, out.stderr);
+  const j = JSON.parse(out.stdout) as {
+    requests: { requestId: string; e2e: CellJson; transfers: Record<string, { fields: CellJson }> }[];
+    endToEnd: { count: number; transfersTotal?: unknown } | null;
+    edgeSummary: Record<string, { requestCount: number; fields: Record<string, { count: number; max: number }> }>;
+  };
+  assert.deepEqual(
+    j.requests.map((r) => [
+      r.requestId,
+      r.e2e['transfers_total_time_ms'],
+      r.e2e['transfers_total_bytes'],
+      Object.keys(r.transfers),
+    ]),
+    [
+      ['chatcmpl-8f71eb7cb1b37da6', 244.57550048828125, 55386232, ['0->1']],
+      ['chatcmpl-1a2b3c4d5e6f7081', 120.5, 20480000, ['0->1']],
+      ['chatcmpl-92ab43cd54ef6501', 310.25, 81920000, []],
+      ['chatcmpl-0c1d2e3f4a5b6c7d', undefined, undefined, []],
+      ['chatcmpl-77aa88bb99cc00dd', -154.68335151672363, 4096000, []],
+    ],
+  );
+  assert.equal(j.endToEnd?.count, 5);
+  assert.deepEqual(j.endToEnd?.transfersTotal, {
+    timeMs: { count: 3, mean: 225.109, p50: 244.576, p90: 297.115, p99: 308.937, max: 310.25 },
+    kbytes: { count: 4, mean: 39522.029, p50: 37044.059, p90: 72226.435, p99: 79222.644, max: 80000 },
+    requests: 5,
+    timeNotATime: 1,
+  });
+  assert.equal(j.edgeSummary['0->1']?.requestCount, 2);
+  assert.equal(j.edgeSummary['0->1']?.fields['total_time_ms']?.max, 244.57);
+});

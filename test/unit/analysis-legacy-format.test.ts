@@ -245,7 +245,7 @@ test('the finding: what is read and that there is no phase split, in the snapsho
   );
 });
 
-test('the table: what is shown and what is not, once, then each stage time and the end to end', () => {
+test('the table: what is shown and what is not, once, then each stage time, the end to end and the transfer totals', () => {
   const snap = analysis(read(OFFLINE_LOG)).snapshot();
   const lines = tableReport(snap, { source: 'x.log' });
   const text = lines.join(' ');
@@ -256,18 +256,34 @@ test('the table: what is shown and what is not, once, then each stage time and t
   );
   assert.doesNotMatch(text, /Findings:|No per-request stage statistics|\[OmniTiming\] lines/);
   const at = lines.indexOf(
-    'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)',
+    'Stage time (stage_gen_time_ms), end to end (e2e_time_ms) and transfers (transfers_total_time_ms; size: transfers_total_bytes in KB) from the request_level_metrics dicts, ms (no phase split in that format; over measured values only)',
   );
   assert.ok(at > 0);
   assert.deepEqual(
-    lines.slice(at + 3, at + 7).map((l) => l.split(/\s{2,}/)),
+    lines.slice(at + 3, at + 9).map((l) => l.trim().split(/\s{2,}/)),
     [
       ['stage 0', '1', '812.3', '812.3', '812.3', '812.3'],
       ['stage 1', '1', '2,302', '2,302', '2,302', '2,302'],
       ['stage 2', '1', '640.1', '640.1', '640.1', '640.1'],
       ['end to end', '1', '3,759', '3,759', '3,759', '3,759'],
+      // transfers_total_time_ms 6.36; transfers_total_bytes 1941504 = 1,896 KB.
+      ['transfers (total per request)', '1', '6.360', '6.360', '6.360', '6.360'],
+      ['size, KB', '1', '1,896', '1,896', '1,896', '1,896'],
     ],
   );
+  assert.deepEqual(snap.endToEnd?.transfersTotal, {
+    timeMs: {
+      count: 1,
+      mean: 6.359999999999999,
+      p50: 6.359999999999999,
+      p90: 6.359999999999999,
+      p99: 6.359999999999999,
+      max: 6.359999999999999,
+    },
+    kbytes: { count: 1, mean: 1896, p50: 1896, p90: 1896, p99: 1896, max: 1896 },
+    requests: 1,
+    timeNotATime: 0,
+  });
 });
 
 test('legacy dicts next to current records: an info finding, each request read its own way; no dicts: none', () => {

@@ -256,13 +256,22 @@ function render(): void {
   setText(tablesNotice, missing?.message ?? '');
   overallNotice.hidden = overall === null;
   setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
-  const timingOnly = missing?.all === true;
+  // Every request a request_level_metrics dict's (the finding is a warning then): the stage time,
+  // end to end and transfer totals it prints, as the CLI's table, instead of empty phase columns.
+  const legacyOnly =
+    summary.stages.length > 0 &&
+    summary.findings.some((f) => f.code === 'legacy-stats-format' && f.severity === 'warning');
+  const timingOnly = missing?.all === true || legacyOnly;
   const caption =
     overall !== null
       ? overallCaption(overall)
       : {
           heading: 'From the log',
-          note: timingOnly ? 'stage time and end to end from [OmniTiming], no phase split' : 'per request, per stage',
+          note: legacyOnly
+            ? 'stage time, end to end and transfer totals from the request_level_metrics dicts, no phase split'
+            : timingOnly
+              ? 'stage time and end to end from [OmniTiming], no phase split'
+              : 'per request, per stage',
         };
   setText(tableCaptionHeading, caption.heading);
   setText(tableCaptionNote, caption.note);
@@ -270,7 +279,7 @@ function render(): void {
     overall !== null
       ? overallModel(overall, state.percentile, stageNames)
       : timingOnly
-        ? timingModel(summary, state.percentile, stageNames)
+        ? timingModel(summary, state.percentile, stageNames, legacyOnly)
         : summaryModel(summary, state.percentile, stageNames);
   table.update(model);
   slowestLine.hidden = model.slowest === undefined || model.slowest === null;

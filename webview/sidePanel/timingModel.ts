@@ -1,10 +1,13 @@
 // The side panel's table for a session of [OmniTiming] lines only (the server ran at INFO,
 // so it printed no stats tables): each stage's time and the end-to-end time, which is all
-// such a log has. Same row shape as the phase table, so the same view draws it.
+// such a log has; for the request_level_metrics dicts of the format before February 2026, the
+// same and each request's transfer total, as the CLI's table. Same row shape as the phase
+// table, so the same view draws it.
 import { maxOf } from '../../server/shared';
-import type { Percentile, SummaryResult } from '../../server/protocol';
+import type { Percentile, SummaryResult, TransfersTotalSummary } from '../../server/protocol';
 import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
 import type { ValueView } from '../shared/valueState';
+import { formatExact } from '../shared/format';
 import { distributionView, summaryFieldView } from '../shared/valueState';
 import type { SummaryCell, SummaryColumn, SummaryModel, SummaryRow } from './summaryModel';
 
@@ -15,6 +18,30 @@ const TIME: SummaryColumn = {
   group: 'total',
   help: "Stage time from [OmniTiming] (the stage's stage_gen_time_ms, printed to 10 ms); the last row is the request's end-to-end time.",
 };
+
+const LEGACY_TIME: SummaryColumn = {
+  ...TIME,
+  help: "Stage time (stage_gen_time_ms) and the request's end-to-end time (e2e_time_ms) from the request_level_metrics dicts, then each request's transfer total (transfers_total_time_ms); that format has no phase split.",
+};
+
+const TRANSFERS_LABEL = 'transfers (total per request)';
+
+/** The request's transfer total of the legacy dicts, with its size and what was left out in the hover. */
+function transfersView(totals: TransfersTotalSummary, pct: Percentile): ValueView {
+  const view = distributionView(totals.timeMs, pct, 'transfers_total_time_ms', 'no request printed it as a time.');
+  const notes: string[] = [];
+  if (totals.kbytes !== null)
+    notes.push(
+      `Size (transfers_total_bytes) ${pct}: ${formatExact(totals.kbytes[pct])} KB over ${totals.kbytes.count} requests.`,
+    );
+  const without = totals.requests - (totals.timeMs?.count ?? 0) - totals.timeNotATime;
+  if (without > 0) notes.push(`${without} of ${totals.requests} requests printed no time: left out, not counted as 0.`);
+  if (totals.timeNotATime > 0)
+    notes.push(
+      `${totals.timeNotATime} of ${totals.requests} requests printed one below zero, nan or inf: not a time, left out.`,
+    );
+  return notes.length === 0 ? view : { ...view, title: `${view.title} ${notes.join(' ')}` };
+}
 
 function toMs(view: ValueView): ValueView {
   if (view.value === null) return view;
@@ -30,6 +57,8 @@ export function timingModel(
   summary: SummaryResult,
   pct: Percentile,
   stageNames: Readonly<Record<string, string>>,
+  /** Every request is a request_level_metrics dict's (the format before February 2026). */
+  legacy = false,
 ): SummaryModel {
   const views: { row: Omit<SummaryRow, 'cells'>; view: ValueView }[] = [];
   for (const stage of summary.stages) {
@@ -64,10 +93,23 @@ export function timingModel(
     view: distributionView(
       e2e?.ms ?? null,
       pct,
-      'end to end (e2e_total_ms, or [OmniTiming] total)',
+      legacy ? 'end to end (e2e_time_ms)' : 'end to end (e2e_total_ms, or [OmniTiming] total)',
       'no request printed its end-to-end time yet.',
     ),
   });
+  const totals = e2e?.transfersTotal;
+  if (legacy && totals !== undefined)
+    views.push({
+      row: {
+        key: 'transfers',
+        label: TRANSFERS_LABEL,
+        role: '',
+        replica: null,
+        requestCount: totals.timeMs?.count ?? 0,
+        stageId: null,
+      },
+      view: transfersView(totals, pct),
+    });
   const max = maxOf(
     0,
     views.map((v) => v.view.value ?? 0),
@@ -80,5 +122,5 @@ export function timingModel(
     };
     return { ...row, cells: { [TIME.id]: cell } };
   });
-  return { columns: [TIME], rows };
+  return { columns: [legacy ? LEGACY_TIME : TIME], rows };
 }

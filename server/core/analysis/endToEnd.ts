@@ -1,14 +1,17 @@
 // End-to-end time per request, over requests: `e2e_total_ms` of [RequestE2EStats] where
 // printed, else the `total=` of [OmniTiming] (the same quantity, e2e_total_ms / 1000,
 // printed to 10 ms), so a log without the DEBUG tables still has its end-to-end figure; in the
-// format before February 2026, the `e2e_time_ms` of its request_level_metrics dict.
+// format before February 2026, the `e2e_time_ms` of its request_level_metrics dict, beside
+// that dict's transfer totals (transfers_total_time_ms, transfers_total_bytes).
 import { SampleSet } from './sampleSet';
 import type { Cell } from '../values';
 import { measurementOf, unrecordedReason } from './unrecordedValues';
-import type { AnalyzedRequest, EndToEndSummary } from './types';
+import type { AnalyzedRequest, EndToEndSummary, TransfersTotalSummary } from './types';
 
 const E2E_TOTAL = 'e2e_total_ms';
 const LEGACY_E2E = 'e2e_time_ms';
+const LEGACY_TRANSFERS_MS = 'transfers_total_time_ms';
+const LEGACY_TRANSFERS_BYTES = 'transfers_total_bytes';
 
 /** The printed e2e_total_ms when it is a time: a negative one, nan or inf is not (unrecordedValues.ts). */
 export function e2eTableMs(cell: Cell | undefined): number | undefined {
@@ -44,11 +47,47 @@ export function omniTimingTotalMs(totalS: number): number {
   return Math.round(totalS * 1000 * 1000) / 1000;
 }
 
+/** The legacy dicts' transfer totals over requests: a request without them is counted, never taken as 0. */
+class TransfersTotalBuilder {
+  private readonly timeMs = new SampleSet();
+  private readonly kbytes = new SampleSet();
+  private requests = 0;
+  private printed = 0;
+  private timeNotATime = 0;
+
+  add(request: AnalyzedRequest): void {
+    if (request.legacyDict !== true) return;
+    this.requests += 1;
+    const time = request.e2e[LEGACY_TRANSFERS_MS];
+    const bytes = request.e2e[LEGACY_TRANSFERS_BYTES];
+    if (time?.state === 'measured' || bytes?.state === 'measured') this.printed += 1;
+    if (time?.state === 'measured') {
+      const ms = measurementOf(LEGACY_TRANSFERS_MS, time);
+      if (ms === undefined) this.timeNotATime += 1;
+      else this.timeMs.add(ms);
+    }
+    if (bytes?.state === 'measured' && Number.isFinite(bytes.value) && bytes.value >= 0)
+      this.kbytes.add(bytes.value / 1024);
+  }
+
+  summary(): TransfersTotalSummary | undefined {
+    if (this.printed === 0) return undefined;
+    return {
+      timeMs: this.timeMs.distribution(),
+      kbytes: this.kbytes.distribution(),
+      requests: this.requests,
+      timeNotATime: this.timeNotATime,
+    };
+  }
+}
+
 export class EndToEndBuilder {
   private readonly samples = new SampleSet();
   private fromOmniTiming = 0;
+  private readonly transfers = new TransfersTotalBuilder();
 
   add(request: AnalyzedRequest): void {
+    this.transfers.add(request);
     const e2e = endToEndOf(request);
     if (e2e === null) return;
     this.samples.add(e2e.ms);
@@ -57,6 +96,8 @@ export class EndToEndBuilder {
 
   summary(): EndToEndSummary | null {
     const ms = this.samples.distribution();
-    return ms === null ? null : { ms, fromOmniTiming: this.fromOmniTiming };
+    if (ms === null) return null;
+    const transfersTotal = this.transfers.summary();
+    return { ms, fromOmniTiming: this.fromOmniTiming, ...(transfersTotal === undefined ? {} : { transfersTotal }) };
   }
 }

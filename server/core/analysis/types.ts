@@ -213,6 +213,23 @@ export interface EndToEndSummary {
   readonly ms: Distribution;
   /** Requests whose value came from [OmniTiming] (10 ms resolution) because their E2E table was not printed. */
   readonly fromOmniTiming: number;
+  /** The legacy dicts' per-request transfer totals; absent when no request printed one. */
+  readonly transfersTotal?: TransfersTotalSummary;
+}
+
+/**
+ * transfers_total_time_ms and transfers_total_bytes of the request_level_metrics dicts (the
+ * format before February 2026), per request, over the requests that printed them.
+ */
+export interface TransfersTotalSummary {
+  /** Over measured times only; null when none was one. */
+  readonly timeMs: Distribution | null;
+  /** transfers_total_bytes / 1024 (the edges' size_kbytes); null when none was printed. */
+  readonly kbytes: Distribution | null;
+  /** The legacy requests summarized (those that printed neither are counted here, never as 0). */
+  readonly requests: number;
+  /** Printed times that are not one (below zero, nan, inf): left out. */
+  readonly timeNotATime: number;
 }
 
 /** Requests that printed only [OmniTiming] (the stats tables are DEBUG-only upstream). */

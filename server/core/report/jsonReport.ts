@@ -12,6 +12,7 @@ import type { AnalysisSnapshot } from '../analysis/streamAnalysis';
 import type {
   AnalyzedRequest,
   Distribution,
+  TransfersTotalSummary,
   EdgeFieldStates,
   EdgeSummary,
   FieldNotRecordedCounts,
@@ -152,7 +153,14 @@ export interface AnalysisJson {
    * that printed one, `fromOmniTiming` of them from [OmniTiming] (10 ms resolution),
    * `requestsWithout` that printed none (or not a time); null when no request printed one.
    */
-  readonly endToEnd: (Distribution & { readonly fromOmniTiming: number; readonly requestsWithout: number }) | null;
+  readonly endToEnd:
+    | (Distribution & {
+        readonly fromOmniTiming: number;
+        readonly requestsWithout: number;
+        /** The legacy dicts' transfers_total_time_ms (ms) and transfers_total_bytes (KB), per request; absent when none printed them. */
+        readonly transfersTotal?: TransfersTotalSummary;
+      })
+    | null;
   /** Every [Overall Summary] table read, whether or not a request took it; null when none. */
   readonly overallSummaries: OverallSummariesJson | null;
   readonly histograms: HistogramSummaryJson[];
@@ -256,6 +264,19 @@ function derivedJson(values: Readonly<Record<string, number>>): Record<string, n
   const out: Record<string, number> = {};
   for (const k in values) out[k] = toLogPrecision(values[k]);
   return out;
+}
+
+/** The end-to-end summary's legacy transfer totals, at the log's precision; nothing when absent. */
+function transfersTotalJson(t: TransfersTotalSummary | undefined): { transfersTotal?: TransfersTotalSummary } {
+  if (t === undefined) return {};
+  return {
+    transfersTotal: {
+      timeMs: t.timeMs === null ? null : distributionJson(t.timeMs),
+      kbytes: t.kbytes === null ? null : distributionJson(t.kbytes),
+      requests: t.requests,
+      timeNotATime: t.timeNotATime,
+    },
+  };
 }
 
 export function distributionJson(d: Distribution): Distribution {
@@ -412,6 +433,7 @@ export function analysisJsonRest(
             ...distributionJson(snapshot.endToEnd.ms),
             fromOmniTiming: snapshot.endToEnd.fromOmniTiming,
             requestsWithout: snapshot.requestCount - snapshot.endToEnd.ms.count,
+            ...transfersTotalJson(snapshot.endToEnd.transfersTotal),
           },
     overallSummaries: snapshot.overallSummaries === null ? null : overallSummariesJson(snapshot.overallSummaries),
     histograms,

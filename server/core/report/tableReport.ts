@@ -292,7 +292,14 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   );
   const diffusion = diffusionLines(snapshot.stages, roles, legacyZeros);
   if (diffusion.length > 0) out.push('', ...diffusion);
-  if (snapshot.edges.length > 0) out.push('', ...transferLines(snapshot.edges));
+  if (snapshot.edges.length > 0) {
+    // Every request a legacy dict's: its edges are transfer_total_stats dicts, over the requests the totals are.
+    const legacy = legacyFinding !== undefined && snapshot.legacyRequests >= count;
+    out.push(
+      '',
+      ...transferLines(snapshot.edges, legacy ? (snapshot.endToEnd?.transfersTotal?.requests ?? null) : undefined),
+    );
+  }
   if (snapshot.runSummaries !== null) out.push('', ...runSummaryLines(snapshot.runSummaries));
   // Said above already: the missing tables, and legacy dicts when they are all the log has.
   const listed = (f: Finding): boolean => (f.code !== 'stage-tables-missing' || missing === null) && f !== legacySaid;
@@ -332,19 +339,21 @@ function stageTimeTable(
   roles: StageRoles,
   heading: string,
   stageTime: (s: StageSummary) => Distribution | undefined,
+  after: readonly { readonly label: string; readonly few: string; readonly d: Distribution }[] = [],
 ): string[] {
   const rows: string[][] = [];
-  const line = (label: string, d: Distribution): void => {
+  const counted: CountedRow[] = [];
+  const line = (label: string, d: Distribution, few = label): void => {
     rows.push([label, String(d.count), formatMs(d.p50), formatMs(d.p90), formatMs(d.p99), formatMs(d.max)]);
+    counted.push({ label: few, columns: [{ column: '', count: d.count }] });
   };
   for (const s of snapshot.stages) {
     const d = stageTime(s);
     if (d !== undefined) line(stageLabel(s.stageKey, roles), d);
   }
   if (snapshot.endToEnd !== null) line('end to end', snapshot.endToEnd.ms);
-  const few = fewValuesLines(
-    rows.map((r) => ({ label: r[0] as string, columns: [{ column: '', count: Number(r[1]) }] })),
-  );
+  for (const a of after) line(a.label, a.d, a.few);
+  const few = fewValuesLines(counted);
   return [heading, ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows), ...(few.length > 0 ? ['', ...few] : [])];
 }
 
@@ -393,36 +402,76 @@ function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[
 
 /**
  * What the request_level_metrics dicts of vLLM-Omni's format before February 2026 give: each
- * stage's stage_gen_time_ms and the end-to-end e2e_time_ms.
+ * stage's stage_gen_time_ms, the end-to-end e2e_time_ms and the request's transfer totals
+ * (its edges' transfer_total_stats are the transfer table's).
  */
 function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
-  return stageTimeTable(
+  const totals = snapshot.endToEnd?.transfersTotal;
+  const label = 'transfers (total per request)';
+  const after: { label: string; few: string; d: Distribution }[] = [];
+  if (totals?.timeMs) after.push({ label, few: label, d: totals.timeMs });
+  if (totals?.kbytes) after.push({ label: '  size, KB', few: `${label} size`, d: totals.kbytes });
+  const lines = stageTimeTable(
     snapshot,
     roles,
-    'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)',
+    totals === undefined
+      ? 'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)'
+      : 'Stage time (stage_gen_time_ms), end to end (e2e_time_ms) and transfers (transfers_total_time_ms; size: transfers_total_bytes in KB) from the request_level_metrics dicts, ms (no phase split in that format; over measured values only)',
     (s) => s.fields['stage_gen_time_ms'],
+    after,
   );
+  if (totals === undefined) return lines;
+  const notes: string[] = [];
+  const without = totals.requests - (totals.timeMs?.count ?? 0) - totals.timeNotATime;
+  if (without > 0)
+    notes.push(
+      `  ${label}: ${without} of ${totals.requests} requests printed no transfers_total_time_ms: left out, not counted as 0.`,
+    );
+  if (totals.timeNotATime > 0)
+    notes.push(
+      `  ${label}: ${totals.timeNotATime} of ${totals.requests} requests printed transfers_total_time_ms below zero, nan or inf: not a time, left out.`,
+    );
+  const noSize = totals.requests - (totals.kbytes?.count ?? 0);
+  if (noSize > 0)
+    notes.push(
+      `  ${label}: ${noSize} of ${totals.requests} requests printed no transfers_total_bytes (or not a size): left out of the size, not counted as 0.`,
+    );
+  return notes.length > 0 ? [...lines, '', 'Values left out of the percentiles:', ...notes] : lines;
 }
+
+const omniTimingSend = (e: EdgeSummary): Distribution | null => e.omniTimingTxMs;
 
 const EDGE_COLUMNS: ReadonlyArray<{
   readonly title: string;
   readonly pick: (e: EdgeSummary) => Distribution | null | undefined;
   /** With no number, the state's word where the values have one (as the side panel's Transfers table). */
   readonly noNumber?: (e: EdgeSummary) => string | null;
+  /** Shown only when some edge has a number there: only the legacy transfer_total_stats dicts print a total. */
+  readonly whenPrinted?: true;
 }> = [
   { title: 'send', pick: (e) => e.fields['tx_time_ms'] },
   { title: 'in flight', pick: (e) => e.fields['in_flight_time_ms'] },
   { title: 'recv decode', pick: (e) => e.fields['rx_decode_time_ms'] },
+  { title: 'total', pick: (e) => e.fields['total_time_ms'], whenPrinted: true },
   { title: 'size KB', pick: (e) => e.fields['size_kbytes'] },
   {
     title: '[OmniTiming] send',
-    pick: (e) => e.omniTimingTxMs,
+    pick: omniTimingSend,
     noNumber: (e) => (e.omniTimingTxStates.notRecorded > 0 ? NO_NUMBER_WORD.notRecorded : null),
   },
 ];
 
-/** Per transfer edge, p50/p90/p99 over measured values, and what was left out and why. */
-function transferLines(edges: readonly EdgeSummary[]): string[] {
+/**
+ * Per transfer edge, p50/p90/p99 over measured values, and what was left out and why. `legacy`:
+ * the edges are the transfer_total_stats dicts of that format (no [OmniTiming]), over that many
+ * requests (null: not known); undefined otherwise.
+ */
+function transferLines(edges: readonly EdgeSummary[], legacy?: number | null): string[] {
+  const columns = EDGE_COLUMNS.filter(
+    (c) =>
+      (c.whenPrinted !== true || edges.some((e) => c.pick(e) != null)) &&
+      (legacy === undefined || c.pick !== omniTimingSend),
+  );
   const rows: string[][] = [];
   for (const e of edges) {
     (['p50', 'p90', 'p99'] as const).forEach((p, i) => {
@@ -431,7 +480,7 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
         i === 0 ? String(e.requestCount) : '',
         i === 0 ? String(e.tableCount) : '',
         p,
-        ...EDGE_COLUMNS.map((c) => {
+        ...columns.map((c) => {
           const d = c.pick(e);
           return d === null || d === undefined ? (c.noNumber?.(e) ?? '-') : formatMs(d[p]);
         }),
@@ -439,13 +488,15 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
     });
   }
   const out = [
-    'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none)',
-    ...textTable(['edge', 'n', 'table', '', ...EDGE_COLUMNS.map((c) => c.title)], rows),
+    legacy === undefined
+      ? 'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none)'
+      : 'Transfers per edge from the transfer_total_stats dicts, ms (size in KB; table = requests with a dict for the edge; over measured values only; "-" = none)',
+    ...textTable(['edge', 'n', 'table', '', ...columns.map((c) => c.title)], rows),
   ];
   const few = fewValuesLines(
     edges.map((e) => ({
       label: `edge ${edgeLabel(withVisibleControls(e.edge))}`,
-      columns: EDGE_COLUMNS.map((c) => ({ column: c.title, count: c.pick(e)?.count ?? 0 })),
+      columns: columns.map((c) => ({ column: c.title, count: c.pick(e)?.count ?? 0 })),
     })),
   );
   if (few.length > 0) out.push('', ...few);
@@ -461,7 +512,11 @@ function transferLines(edges: readonly EdgeSummary[]): string[] {
         out.push(
           `  ${edgeLabel(withVisibleControls(e.edge))}: ${states.notRecorded} of ${e.requestCount} ${withVisibleControls(field)} printed below zero, nan or inf: not a time, left out.`,
         );
-    if (e.tableCount < e.requestCount)
+    if (legacy !== undefined && legacy !== null && e.requestCount < legacy)
+      out.push(
+        `  ${edgeLabel(withVisibleControls(e.edge))}: ${legacy - e.requestCount} of ${legacy} requests printed no transfer_total_stats dict for it (printed with --log-stats only; an edge printed twice for a request is left out): not counted as 0.`,
+      );
+    if (e.tableCount < e.requestCount && legacy === undefined)
       out.push(
         `  ${edgeLabel(withVisibleControls(e.edge))}: ${e.requestCount - e.tableCount} of ${e.requestCount} requests printed no TransferEdgeStats column for it (DEBUG only, and hidden when every value is 0).`,
       );
