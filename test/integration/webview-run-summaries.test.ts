@@ -85,6 +85,9 @@ test('the side panel shows the summary dict as the server printed it, with its s
     // No request: the panel still says why, beside what the server summarized.
     assert.equal(await page.getByTestId('no-stage-stats').isVisible(), true);
     assert.equal(await page.getByTestId('waiting').isVisible(), false);
+    // Nothing more will come: no sparkline saying "no headline latency yet".
+    assert.equal(await page.getByText('no headline latency yet').isVisible(), false);
+    assert.equal(await page.getByTestId('trend').isVisible(), false);
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-run-summary.png'), fullPage: true });
   } finally {
     await view.close();

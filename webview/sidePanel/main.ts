@@ -248,6 +248,8 @@ function render(): void {
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
   const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
   const why = scrapeOnly ? METRICS_ONLY_TEXT : noStageStatsNotice(session, summary);
+  // A finished session with no request has no headline latency to wait for: the notice says why.
+  trend.el.hidden = why !== null;
   waiting.hidden = summary.stages.length > 0 || overall !== null || why !== null;
   noStageStats.hidden = why === null;
   setText(noStageStats, why ?? '');
