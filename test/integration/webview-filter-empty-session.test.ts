@@ -59,4 +59,19 @@ test('a finding that names no request (a legacy stats format here) is not offere
   } finally {
     await details.close();
   }
+  // The side panel's finding opens Latency Details unfiltered, not on an empty table.
+  const side = await harness.open('sidePanel', { width: 300, height: 900 }, new FakeHost(legacy));
+  try {
+    const finding = side.page.locator('[data-testid="finding"][data-code="legacy-stats-format"] button');
+    await finding.waitFor();
+    assert.match((await finding.getAttribute('aria-label')) ?? '', /Open Latency Details\.$/);
+    await finding.click();
+    await waitUntil(side.page, `window.__posted.some((m) => m.type === 'openLatencyPanel')`);
+    assert.deepEqual(
+      (await side.posted()).filter((m) => m.type === 'openLatencyPanel'),
+      [{ type: 'openLatencyPanel', filter: {} }],
+    );
+  } finally {
+    await side.close();
+  }
 });
