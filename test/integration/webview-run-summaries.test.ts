@@ -85,6 +85,9 @@ test('the side panel shows the summary dict as the server printed it, with its s
     // No request: the panel still says why, beside what the server summarized.
     assert.equal(await page.getByTestId('no-stage-stats').isVisible(), true);
     assert.equal(await page.getByTestId('waiting').isVisible(), false);
+    // Nothing more will come: no sparkline saying "no headline latency yet".
+    assert.equal(await page.getByText('no headline latency yet').isVisible(), false);
+    assert.equal(await page.getByTestId('trend').isVisible(), false);
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-run-summary.png'), fullPage: true });
   } finally {
     await view.close();
@@ -204,5 +207,37 @@ test('the fixture with None and nan in its [Summary]: both panels show a not-mea
     } finally {
       await view.close();
     }
+  }
+});
+
+test("at the side bar's narrow width a field name wraps after a dot or underscore, never inside a word", async () => {
+  const view = await harness.open('sidePanel', { width: 280, height: 900 });
+  try {
+    const page = view.page;
+    await page.getByTestId('run-summary-table').waitFor();
+    // Each name's characters that start a new line, with the one before: `_|request` is a break
+    // between words, `total_time_m|s` one inside a word.
+    const breaks =
+      (await page.evaluate(`[...document.querySelectorAll('[data-testid="run-summary-row"] th')].flatMap((th) => {
+      const text = th.textContent;
+      const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+      const chars = [];
+      for (let t = walker.nextNode(); t !== null; t = walker.nextNode())
+        for (let i = 0; i < t.data.length; i++) {
+          const r = document.createRange();
+          r.setStart(t, i);
+          r.setEnd(t, i + 1);
+          chars.push(r.getBoundingClientRect().top);
+        }
+      const out = [];
+      for (let i = 1; i < chars.length; i++) if (chars[i] > chars[i - 1] + 2) out.push(text.slice(0, i) + '|' + text.slice(i));
+      return out;
+    })`)) as string[];
+    assert.ok(breaks.length > 0, 'some names are wider than the column and wrap');
+    const inside = breaks.filter((b) => !/[._]\|/.test(b));
+    assert.deepEqual(inside, [], breaks.join('\n'));
+    assert.ok(breaks.includes('stages.0.avg_time_per_|request_ms'), breaks.join('\n'));
+  } finally {
+    await view.close();
   }
 });

@@ -1075,3 +1075,29 @@ for (const width of [280, 451, 626])
       }
     });
   });
+
+test('a negative residual that rounds to 0 reads +0.00 ms, not −0.00 ms: the first two requests (what a cut .gz of the log keeps)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-tail-cut-'));
+  try {
+    // The text a .gz cut at half its size holds: the log's first 14,268 bytes, two requests.
+    const cut = path.join(dir, 'cut.log');
+    fs.writeFileSync(cut, fs.readFileSync(LOG).subarray(0, 14_268));
+    const two = sessionOfLog(cut);
+    assert.equal(two.summary.requestCount, 2);
+    const residualMs = additiveTail(new FakeHost(two).tail({}).tails[0] as TailAttribution).residualMs;
+    assert.ok(residualMs < 0 && residualMs > -0.005, String(residualMs));
+    const view = await harness.open('sidePanel', { width: 300, height: 900 }, new FakeHost(two, { pushTail: true }));
+    try {
+      await view.page.getByTestId('tail-section').waitFor();
+      await waitUntil(
+        view.page,
+        `document.querySelector('[data-testid="tail-note"]')?.textContent.startsWith('residual')`,
+      );
+      assert.equal(await view.page.getByTestId('tail-note').textContent(), 'residual +0.00 ms (0%)');
+    } finally {
+      await view.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -78,10 +78,18 @@ export class RunSummarySection {
         h(
           'tr',
           { testId: 'run-summary-row', title: r.title },
-          h('th', { text: r.field, attrs: { scope: 'row' } }),
+          h('th', { attrs: { scope: 'row' } }, breakableName(r.field)),
           h('td', { className: 'num', text: r.value, dataset: { state: r.state } }),
         ),
       ),
     );
   }
+}
+
+/**
+ * A dotted, snake_case name with a line-break opportunity after each `.` and `_`: in a narrow
+ * side bar it wraps between its words (`stages.0.avg_time_per_` / `request_ms`), not inside one.
+ */
+function breakableName(name: string): (string | HTMLElement)[] {
+  return name.split(/(?<=[._])/).flatMap((part, i) => (i === 0 ? [part] : [h('wbr', {}), part]));
 }

@@ -66,7 +66,8 @@ function stageText(stageKey: string | null, stageNames: Readonly<Record<string, 
 /** "+812 ms", "−40 ms". */
 export function signedMs(ms: number): string {
   const text = formatDurationMs(Math.abs(ms));
-  return ms < 0 ? `−${text}` : `+${text}`;
+  // A negative that rounds to zero reads as zero (`+0.00 ms`, as `+0 ms`), not `−0.00 ms`.
+  return ms < 0 && /[1-9]/.test(text) ? `−${text}` : `+${text}`;
 }
 
 export function shareText(share: number | null): string {

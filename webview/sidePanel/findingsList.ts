@@ -53,7 +53,11 @@ export class FindingsList {
       // a metric (metric-not-reporting) concerns no request: no count is shown.
       const requests = f.requestCount > 0 ? `${findingRequestsText(f)} · ` : '';
       setText(item.meta, `${stage}${requests}${f.code}`);
-      setAttr(item.button, 'aria-label', `${SEVERITY_WORD[f.severity]}: ${f.message} Open the requests.`);
+      setAttr(
+        item.button,
+        'aria-label',
+        `${SEVERITY_WORD[f.severity]}: ${f.message} ${f.requestCount > 0 ? 'Open the requests.' : 'Open Latency Details.'}`,
+      );
     });
     for (const [k, item] of this.items) {
       if (!seen.has(k)) {

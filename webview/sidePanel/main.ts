@@ -168,8 +168,13 @@ const prometheusSection = new PrometheusSection();
 const tableCaptionNote = h('span', { className: 'muted source-note', text: 'per request, per stage' });
 const tableCaptionHeading = h('span', { text: 'From the log' });
 const tableCaption = h('h2', { className: 'table-caption' }, tableCaptionHeading, ' ', tableCaptionNote);
+// A finding that names no request (a cut .gz, boots of different pipelines) opens the view
+// unfiltered: filtered by it, the table would be empty.
 const findings = new FindingsList((f: Finding) =>
-  openPanel(f.stageId === null ? { findingCode: f.code } : { findingCode: f.code, stageId: f.stageId }),
+  openPanel({
+    ...(f.requestCount === 0 ? {} : { findingCode: f.code }),
+    ...(f.stageId === null ? {} : { stageId: f.stageId }),
+  }),
 );
 const tailSection = new TailSection((t) => openPanel({ tail: t }));
 // What the server itself printed for the whole run: open, since it may be all the log has.
@@ -248,6 +253,8 @@ function render(): void {
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
   const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
   const why = scrapeOnly ? METRICS_ONLY_TEXT : noStageStatsNotice(session, summary);
+  // A finished session with no request has no headline latency to wait for: the notice says why.
+  trend.el.hidden = why !== null;
   waiting.hidden = summary.stages.length > 0 || overall !== null || why !== null;
   noStageStats.hidden = why === null;
   setText(noStageStats, why ?? '');

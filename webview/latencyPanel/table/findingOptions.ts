@@ -1,5 +1,5 @@
-// The finding filter's options as data (DOM-free): each finding code with how many requests
-// it names in all.
+// The finding filter's options as data (DOM-free): each finding code that names requests, with
+// how many it names in all.
 import type { Finding } from '../../../server/protocol';
 import { findingRequestsText, formatCount } from '../../shared/format';
 
@@ -10,7 +10,10 @@ import { findingRequestsText, formatCount } from '../../shared/format';
  */
 export function findingOptions(findings: readonly Finding[]): [code: string, text: string][] {
   const byCode = new Map<string, Finding[]>();
+  // The filter keeps the requests a finding names: one that names none (a cut .gz, a legacy
+  // stats format, boots of different pipelines) would only empty the table.
   for (const f of findings) {
+    if (f.requestCount === 0) continue;
     const list = byCode.get(f.code);
     if (list === undefined) byCode.set(f.code, [f]);
     else list.push(f);
