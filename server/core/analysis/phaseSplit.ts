@@ -16,6 +16,9 @@
 //    engine has no vLLM first-token time to set it from.
 //  - notRecorded: a negative interval (a server clock or accounting bug), nan or inf is not a time;
 //    nor is a printed text that is no number (`NaN`, `n/a`).
+//  - a fork's spelling (docs/formats.md#stage-fields): Timez-zx/vllm-omni prints `vllm_queue_ms`,
+//    the same QUEUED -> first SCHEDULED interval as vllm_queued_ms, and no decode row at all, so
+//    there decode is not measured, never a hidden 0.
 import type { UnreadRows } from '../records';
 import type { Cell, FieldMap } from '../values';
 import { producedOutput } from './stageKind';
@@ -115,9 +118,13 @@ export function notMeasuredSplit(): PhaseSplit {
   };
 }
 
+/** The fork's name of vllm_queued_ms; a table with this row has no vllm_decode_ms row to hide. */
+const FORK_QUEUED_FIELD = 'vllm_queue_ms';
+
 export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
   // Object literals in SPLIT_NAMES order (one shape for every stage; this runs per stage of every request).
-  const queued = fields[SPLIT_FIELD.queuedMs];
+  const forkQueued = fields[FORK_QUEUED_FIELD];
+  const queued = fields[SPLIT_FIELD.queuedMs] ?? forkQueued;
   const inputWait = fields[SPLIT_FIELD.inputWaitMs];
   const readyQueued = fields[SPLIT_FIELD.readyQueuedMs];
   const prefill = fields[SPLIT_FIELD.prefillMs];
@@ -135,7 +142,7 @@ export function phaseSplitOf(fields: FieldMap, ctx: SplitContext): PhaseSplit {
     inputWaitMs: stateOf(inputWait),
     readyQueuedMs: stateOf(readyQueued),
     prefillMs: stateOf(prefill),
-    decodeMs: stateOf(decode),
+    decodeMs: decode === undefined && forkQueued !== undefined ? 'notMeasured' : stateOf(decode),
     ttftMs: stateOf(ttft),
   };
   const unreadRows = ctx.unreadRows;

@@ -7,7 +7,10 @@
 // Summary] that opens a call belongs to the requests of that call: the next
 // `e2e_requests` requests (1 when serving). Boot markers number the server boots inside
 // one log; the first request after each boot is marked cold (seed 001: a cold start can
-// put a one-time cost into any phase).
+// put a one-time cost into any phase). A duplex turn's records are keyed by its response id;
+// builds whose aggregator has no timing identity print the turn's identity first, on an
+// `[OmniTiming]` line of its own (docs/formats.md#the-omnitiming-line), which names that request
+// and is no request itself.
 import type { LogRecord, OmniTimingRecord, OverallSummaryRecord, StageTableRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
@@ -75,16 +78,38 @@ function requestKeyOf(requestId: string, identity: Readonly<Record<string, strin
 /** The e2e map of a request that has printed none yet (never handed out mutated). */
 const NO_E2E: FieldMap = Object.freeze({});
 
+/** A duplex turn's identity line: the records of request `response` that follow are that turn's. */
+interface TurnLabel {
+  readonly response: string;
+  /** The key the turn's request takes: the identity line's id and identity, as a title with them prints. */
+  readonly key: string;
+}
+
 /** One process's call in progress. */
 interface Lane {
   open: OpenRequest | null;
   /** The [Overall Summary] of the lane's current call, and how many more requests it covers. */
   overall: RequestOverallSummary | null;
   overallLeft: number;
+  turn: TurnLabel | null;
 }
 
 function newLane(): Lane {
-  return { open: null, overall: null, overallLeft: 0 };
+  return { open: null, overall: null, overallLeft: 0, turn: null };
+}
+
+/** An `[OmniTiming]` line that prints a duplex turn's identity (`req= response= turn= reason=`) and no time. */
+function isTurnLabel(record: OmniTimingRecord): boolean {
+  return (
+    record.identity['response'] !== undefined &&
+    record.totalS === null &&
+    record.engineS === null &&
+    record.preprocessS === null &&
+    record.ar2diffusionMs === null &&
+    record.stages.length === 0 &&
+    record.transfers.length === 0 &&
+    Object.keys(record.extra).length === 0
+  );
 }
 
 export class RequestAssembler {
@@ -116,7 +141,10 @@ export class RequestAssembler {
       case 'bootMarker': {
         // A server start ends every process's call.
         this.finishAllInto(done, true);
-        for (const lane of this.allLanes()) lane.overall = null;
+        for (const lane of this.allLanes()) {
+          lane.overall = null;
+          lane.turn = null;
+        }
         if (this.boot === 0 || this.bootHasRequest) {
           this.boot += 1;
           this.bootHasRequest = false;
@@ -135,8 +163,21 @@ export class RequestAssembler {
       case 'omniTiming':
       case 'stageTable':
       case 'transferTable': {
-        const key = requestKeyOf(record.requestId, record.identity);
         const lane = this.laneOf(record.header?.process ?? null);
+        if (record.kind === 'omniTiming' && isTurnLabel(record)) {
+          // The turn's call begins with it (its Overall Summary, when printed, comes next).
+          this.finishCallInto(lane, done);
+          lane.turn = {
+            response: record.identity['response'] as string,
+            key: requestKeyOf(record.requestId, record.identity),
+          };
+          return;
+        }
+        let key = requestKeyOf(record.requestId, record.identity);
+        if (lane.turn !== null) {
+          if (key === lane.turn.response) key = lane.turn.key;
+          else lane.turn = null;
+        }
         let target = lane.open;
         const sameCall =
           target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
