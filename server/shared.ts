@@ -50,7 +50,15 @@ export { endToEndOf } from './core/analysis/endToEnd';
 export { firstStageIdOf, NEGATIVE_ADDED_NOTE } from './core/analysis/crossStage';
 export { UNRECORDED_TEXT, unrecordedReason } from './core/analysis/unrecordedValues';
 export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
-export { RUN_SUMMARY_CUT_OFF, RUN_SUMMARY_NONE, RUN_SUMMARY_SCOPE, runSummarySource } from './core/runSummaryWords';
+export {
+  RUN_SUMMARY_CUT_OFF,
+  RUN_SUMMARY_NONE,
+  RUN_SUMMARY_SCOPE,
+  runSummaryEarlier,
+  runSummarySource,
+  runSummaryWhere,
+} from './core/runSummaryWords';
+export { runSummaryFieldStage, runSummaryStageText, stageEntryPosition } from './core/runSummaryStages';
 export { asPrinted } from './core/report/overallSummaryTable';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export { noStageStatsText } from './core/analysis/noStageStats';

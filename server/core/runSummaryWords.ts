@@ -16,3 +16,23 @@ export const RUN_SUMMARY_CUT_OFF = 'the values after the cut are unknown, not 0'
 export function runSummarySource(summary: { readonly title: string; readonly line: number }): string {
   return `From ${summary.title} at line ${summary.line}, as printed`;
 }
+
+/** Where a run summary was printed: `line 2, 12-27 22:03:23` (the log's time when the line has one). */
+export function runSummaryWhere(summary: { readonly line: number; readonly printedAt: string | null }): string {
+  return summary.printedAt === null ? `line ${summary.line}` : `line ${summary.line}, ${summary.printedAt}`;
+}
+
+/**
+ * The summaries printed before the latest (one per benchmark run or offline generate() call):
+ * `2 earlier run summaries: line 40, 12-27 22:05:10; line 2, 12-27 22:03:23`, latest first, the
+ * ones not kept counted.
+ */
+export function runSummaryEarlier(
+  count: number,
+  kept: readonly { readonly line: number; readonly printedAt: string | null }[],
+): string {
+  const listed = kept.map(runSummaryWhere).join('; ');
+  const dropped = count - kept.length;
+  const more = dropped > 0 ? `; ${dropped} before them not kept` : '';
+  return `${count} earlier ${count === 1 ? 'run summary' : 'run summaries'} in the log: ${listed}${more}`;
+}

@@ -226,10 +226,14 @@ test('a run summary value printed as None: "not measured (None)" in the table, n
   const lines = table.stdout.split('\n');
   const rowOf = (field: string) => lines.find((l) => l.startsWith(`${field} `))?.replace(/\s{2,}/g, ' | ');
   assert.equal(rowOf('e2e_avg_tokens_per_s'), 'e2e_avg_tokens_per_s | not measured (None)');
-  assert.equal(rowOf('stages.1.total_time_ms'), 'stages.1.total_time_ms | not measured (None)');
-  assert.equal(rowOf('stages.1.avg_time_per_request_ms'), 'stages.1.avg_time_per_request_ms | not measured (None)');
-  assert.equal(rowOf('stages.1.avg_tokens_per_s'), 'stages.1.avg_tokens_per_s | nan');
-  assert.equal(rowOf('stages.0.total_time_ms'), 'stages.0.total_time_ms | 812.346');
+  // Its stages list skips stage 1: entry 1 is the stage_id 2 it printed.
+  assert.equal(rowOf('stages.1.total_time_ms'), 'stages.1.total_time_ms | stage 2 | not measured (None)');
+  assert.equal(
+    rowOf('stages.1.avg_time_per_request_ms'),
+    'stages.1.avg_time_per_request_ms | stage 2 | not measured (None)',
+  );
+  assert.equal(rowOf('stages.1.avg_tokens_per_s'), 'stages.1.avg_tokens_per_s | stage 2 | nan');
+  assert.equal(rowOf('stages.0.total_time_ms'), 'stages.0.total_time_ms | stage 0 | 812.346');
   assert.equal(rowOf('final_stage_id'), undefined);
   const json = cli(['analyze', log, '--format', 'json']);
   assert.equal(json.status, 0, json.stderr);

@@ -19,6 +19,8 @@ const LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/14-issue533-legacy-sum
 const OMNI_SUMMARY_LOG = path.join(REPO_ROOT, 'test/fixtures/real-logs/08-pr500-legacy-omni-summary.log');
 /** omni.py's [Summary] dict with values printed as None and a nan. */
 const NONE_LOG = path.join(REPO_ROOT, 'test/fixtures/logs/legacy-summary-none.log');
+/** Two runs' [Summary] dicts: every stage listed, then (the latest) a list without stage 1. */
+const TWO_RUNS_LOG = path.join(REPO_ROOT, 'test/fixtures/logs/qwen3-omni-legacy-summaries-two-runs.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const HOSTILE_KEY = '<img src=x onerror=alert(1)>_ms';
 
@@ -170,7 +172,7 @@ test('a key printed as None has a row saying not measured; a hostile key name is
     );
     assert.equal(
       await page.getByTestId('run-summary-which').textContent(),
-      'The latest of 2 run summaries in the log.',
+      'The latest of 2 run summaries in the log; the earlier ones below, latest first.',
     );
     assert.equal(await page.getByTestId('run-summary-cut-off').isVisible(), false);
   } finally {
@@ -239,5 +241,63 @@ test("at the side bar's narrow width a field name wraps after a dot or underscor
     assert.ok(breaks.includes('stages.0.avg_time_per_|request_ms'), breaks.join('\n'));
   } finally {
     await view.close();
+  }
+});
+
+test('a log of two runs: the latest summary with its stages entries named by stage_id, the earlier one collapsed below', async () => {
+  const twoRuns: SyntheticSession = {
+    ...sessionOfLog(fs.readFileSync(TWO_RUNS_LOG), 'two-runs'),
+    stageNames: { '0': 'thinker', '1': 'talker', '2': 'code2wav' },
+  };
+  for (const [panel, width] of [
+    ['sidePanel', 420],
+    ['latencyPanel', 1000],
+  ] as const) {
+    const view = await harness.open(panel, { width, height: 900 }, new FakeHost(twoRuns));
+    try {
+      const page = view.page;
+      await page.getByTestId('run-summary-table').waitFor();
+      assert.match((await page.getByTestId('run-summary-source').textContent()) ?? '', / at line 54, as printed/);
+      assert.equal(
+        await page.getByTestId('run-summary-which').textContent(),
+        'The latest of 2 run summaries in the log; the earlier ones below, latest first.',
+      );
+      // The latest's list skips stage 1: its stages.1 is stage 2, said above its values.
+      const headings = page.locator('[data-testid="run-summary-table"] [data-testid="run-summary-stage"]');
+      assert.deepEqual(await headings.allTextContents(), [
+        'stages.0 is stage 0 · thinker',
+        'stages.1 is stage 2 · code2wav',
+      ]);
+      assert.equal(
+        await page
+          .locator('[data-testid="run-summary-row"]', { hasText: 'stages.1.total_time_ms' })
+          .getAttribute('title'),
+        'stages.1.total_time_ms = None (stage 2 · code2wav), as the server printed it at line 54, 12-27 22:07:41',
+      );
+      // The earlier run: one closed section with its line and time, its numbers inside.
+      const earlier = page.getByTestId('run-summary-earlier');
+      assert.equal(await earlier.count(), 1);
+      assert.equal(await earlier.getAttribute('open'), null);
+      assert.equal(
+        await page.getByTestId('run-summary-earlier-heading').textContent(),
+        "line 2, 12-27 22:03:23 · omni.py's [Summary] dict (vLLM-Omni before February 2026)",
+      );
+      const earlierTotal = earlier.locator('[data-testid="run-summary-earlier-row"]', {
+        hasText: 'stages.1.total_time_ms',
+      });
+      assert.equal(await earlierTotal.isVisible(), false);
+      await page.getByTestId('run-summary-earlier-heading').click();
+      assert.equal(await earlierTotal.locator('td').innerText(), '2,301.750 ms');
+      assert.deepEqual(await earlier.getByTestId('run-summary-stage').allTextContents(), [
+        'stages.0 is stage 0 · thinker',
+        'stages.1 is stage 1 · talker',
+        'stages.2 is stage 2 · code2wav',
+      ]);
+      // The latest's own rows are its own: the earlier summary's are not among them.
+      assert.equal(await page.locator('[data-testid="run-summary-row"]').count(), 19);
+      await page.screenshot({ path: path.join(SHOTS, `${panel}-run-summaries-two-runs.png`), fullPage: true });
+    } finally {
+      await view.close();
+    }
   }
 });

@@ -527,7 +527,7 @@ function onSummary(next: SummaryResult): void {
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   // Closed over a table of requests; open when it is all the log has.
-  runSummary.update(runSummaryView(next.runSummaries), next.requestCount === 0);
+  runSummary.update(runSummaryView(next.runSummaries, stageNames), next.requestCount === 0);
   table.setColumns(
     tableColumns(
       next.stages,

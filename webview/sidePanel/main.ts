@@ -241,7 +241,7 @@ function render(): void {
     scrapeNote,
     scrapeOnly ? 'histogram_quantile estimates over everything the server observed since it started.' : SCRAPE_NOTE,
   );
-  runSummary.update(runSummaryView(summary?.runSummaries));
+  runSummary.update(runSummaryView(summary?.runSummaries, stageNames));
   if (summary === null || session === null) {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;

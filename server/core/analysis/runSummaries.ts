@@ -11,6 +11,7 @@ import { isSafeKey } from '../log/strings';
 import type { RunSummaries, RunSummariesJson, RunSummary } from './types';
 import { nonFiniteText } from '../values';
 import { countOf } from '../numberText';
+import { runSummaryStageEntries } from '../runSummaryStages';
 
 /** How both summary readers keep a printed None. */
 const NONE = 'None';
@@ -47,7 +48,15 @@ export class RunSummaryCollector {
     }
     this.count += 1;
     if (this.kept.length === MAX_RUN_SUMMARIES) this.kept.shift();
-    this.kept.push({ format: record.format, title, line: record.line, complete: record.complete, values });
+    this.kept.push({
+      format: record.format,
+      title,
+      line: record.line,
+      printedAt: record.header?.timestamp ?? null,
+      complete: record.complete,
+      values,
+      stageEntries: runSummaryStageEntries(values),
+    });
     return true;
   }
 

@@ -4,6 +4,7 @@
 import type { FieldMap } from '../values';
 import type { OmniTimingRecord, UnreadRows } from '../records';
 import type { UnrecordedReason } from './unrecordedValues';
+import type { RunSummaryStageEntry } from '../runSummaryStages';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -265,10 +266,14 @@ export interface RunSummary {
   /** What a person calls it ("omni.py's [Summary] dict (vLLM-Omni before February 2026)"). */
   readonly title: string;
   readonly line: number;
+  /** The log's timestamp on that line (`MM-DD HH:MM:SS` as printed); null for a line without one. */
+  readonly printedAt: string | null;
   /** False when the input ended or broke inside it: the values after the cut are unknown. */
   readonly complete: boolean;
   /** A number as printed, or null where the server printed `None` (not measured, never 0). */
   readonly values: Readonly<Record<string, number | null>>;
+  /** Its `stages` list entries (`stages.<position>.*`) with the stage_id each printed (runSummaryStages.ts). */
+  readonly stageEntries: readonly RunSummaryStageEntry[];
 }
 
 /** The run summaries read: how many, and the latest MAX_RUN_SUMMARIES in log order. */

@@ -300,7 +300,7 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       ...transferLines(snapshot.edges, legacy ? (snapshot.endToEnd?.transfersTotal?.requests ?? null) : undefined),
     );
   }
-  if (snapshot.runSummaries !== null) out.push('', ...runSummaryLines(snapshot.runSummaries));
+  if (snapshot.runSummaries !== null) out.push('', ...runSummaryLines(snapshot.runSummaries, roles));
   // Said above already: the missing tables, and legacy dicts when they are all the log has.
   const listed = (f: Finding): boolean => (f.code !== 'stage-tables-missing' || missing === null) && f !== legacySaid;
   if (snapshot.findings.some(listed)) {
