@@ -158,3 +158,30 @@ test('a live session with no request yet says it is waiting for the first one', 
   assert.match(view.tooltip, /\nWaiting for the first request: a request shows once the server prints its stats/);
   assert.doesNotMatch(statusBarView(session(0, 'stopped'), null, null).tooltip, /Waiting/);
 });
+
+test('an import whose gzip data broke off says "partial" beside its numbers, and where the data was cut', () => {
+  const imported: SessionInfo = {
+    ...session(12, 'exited'),
+    kind: 'import',
+    description: '/logs/server.log.1.gz',
+    title: 'server.log.1.gz',
+    gzipDamaged: { logBytes: 101_470 },
+  };
+  const view = statusBarView(imported, summary(12, 812), null);
+  assert.equal(view.text, '$(history) 12 req · e2e p50 812 ms · partial');
+  assert.equal(view.label, 'Stage Lens: imported, 12 requests, e2e p50 812 ms, partial: gzip data cut after 99 KB');
+  assert.equal(
+    view.tooltip,
+    'Stage Lens: server.log.1.gz\nimported · /logs/server.log.1.gz\n' +
+      'Partial log: the gzip data broke off after 99 KB of log (input-gzip-damaged). These numbers are of the log before the break; the rest of the file was not read.\n' +
+      'Click to open Latency Details.',
+  );
+  assert.equal(view.tone, null);
+  // Not current as well: both said, partial first (it stays true when the server answers again).
+  assert.equal(
+    statusBarView(imported, summary(12, 812), 'no answer within 5 s').text,
+    '$(warning) 12 req · e2e p50 812 ms · partial · not current',
+  );
+  // A whole input says nothing of it.
+  assert.doesNotMatch(statusBarView(session(12, 'stopped'), summary(12, 812), null).tooltip, /artial/);
+});

@@ -1,8 +1,9 @@
 // A session's status in words for its kind (server/core/sessionStatusWords.ts: an import that
-// read its file to the end is "imported", not "exited"); its headline latency. DOM-free; used by
-// the webviews and the extension (quick picks, status bar).
+// read its file to the end is "imported", not "exited"); its headline latency; the mark of a log
+// whose gzip data broke off. DOM-free; used by the webviews and the extension (quick picks,
+// status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
-import { statusWords } from '../../server/shared';
+import { partialLogMark, partialLogText, statusWords } from '../../server/shared';
 import { formatCompact } from './format';
 import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
 import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
@@ -61,4 +62,14 @@ export function statusBarWords(
       return { text: shown(`${scraped.count} req (/metrics)`), label: read(sessionCountText(n, summary, session)) };
   }
   return { text: shown(`${n} req`), label: read(`${n} requests`) };
+}
+
+/** The mark beside a session's numbers when its gzip data broke off (they are of the log before the break); null for a whole input. */
+export function partialMark(
+  session: Pick<SessionInfo, 'gzipDamaged'>,
+): { readonly text: string; readonly title: string } | null {
+  const damage = session.gzipDamaged;
+  return damage === undefined
+    ? null
+    : { text: partialLogMark(damage.logBytes), title: partialLogText(damage.logBytes) };
 }
