@@ -1,7 +1,7 @@
 // An imported .gz whose data broke off, in the built side panel and Latency Details in headless
 // Chromium: both headers say, under the session's name, that its numbers are of part of the log
 // and where the data was cut (its sentence in the mark's tooltip); a whole log's headers say
-// nothing of it.
+// nothing of it. The status bar's headline latency reads as the side panel's headline value.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,9 +11,11 @@ import { REPO_ROOT, WebviewHarness } from '../fixtures/webview/browserHarness';
 import type { SyntheticSession } from '../fixtures/webview/syntheticSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
 import { importedSessionOfLog } from '../fixtures/webview/logSession';
+import { statusHeadline } from '../../webview/shared/sessionStatus';
 
 const LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
+const OMNI_LOG = path.join(REPO_ROOT, 'test/fixtures/upstream-rendered/qwen3-omni-three-stage-transfers.log');
 
 let whole: SyntheticSession;
 let cut: SyntheticSession;
@@ -69,3 +71,19 @@ for (const [view, ready] of [
     }
   });
 }
+
+test("the status bar's headline latency is the side panel's headline value, in the same words", async () => {
+  // A last stage's first output p50 of 33.7 s (not "33,725 ms" in one place and "33.7 s" in the other).
+  const omni = importedSessionOfLog(fs.readFileSync(OMNI_LOG), 'import-omni', 'omni.log (imported)');
+  const side = await harness.open('sidePanel', { width: 900, height: 640 }, new FakeHost(omni));
+  try {
+    await side.page.waitForSelector('[data-testid="stage-row"]');
+    const value = side.page.getByTestId('trend-value');
+    await side.page.waitForFunction(`document.querySelector('[data-testid="trend-value"]')?.textContent !== '—'`);
+    const shown = (await value.textContent()) ?? '';
+    assert.equal(shown, '33.7 s');
+    assert.equal(statusHeadline(omni.summary), `1st output p50 ${shown}`);
+  } finally {
+    await side.close();
+  }
+});
