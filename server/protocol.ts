@@ -194,6 +194,12 @@ export interface SessionInfo {
   /** Exit code or signal of a launched process, when it ended. */
   readonly exit: { readonly code: number | null; readonly signal: string | null } | null;
   readonly problemCount: number;
+  /**
+   * The log's gzip data broke off (input-gzip-damaged): how many bytes of log came before the
+   * break. Every number of the session is of that part; the views say so where they show them.
+   * Absent when the input was whole.
+   */
+  readonly gzipDamaged?: { readonly logBytes: number };
   /** This language server's relation to the session (see "sessions shared by windows"); absent in stored metadata. */
   readonly access?: SessionAccess;
 }
@@ -777,7 +783,10 @@ export interface ServerRequests {
   'stageLens/listSessions': [Record<string, never>, SessionInfo[]];
   /** Launch command: starts the server process without a shell and captures its output; answers once started (the process may still fail: watch `status`). */
   'stageLens/launch': [LaunchParams, SessionInfo];
-  /** Attach Log File command: follows a log file (rotation and truncation included) from its start or its end. */
+  /**
+   * Attach Log File command: follows a log file (rotation and truncation included) from its start or its end.
+   * A gzip file (a rotated log, done growing) is imported whole instead: the answer is an `import` session.
+   */
   'stageLens/tail': [TailParams, SessionInfo];
   /** Attach /metrics command: scrapes a Prometheus text endpoint every `intervalMs`; histograms only, no per-request rows. */
   'stageLens/scrape': [ScrapeParams, SessionInfo];

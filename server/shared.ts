@@ -76,6 +76,8 @@ export {
 export { additiveTail, overlapText, QUEUED_HOLDS_WAIT } from './core/explain/overlapApart';
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
 export { countOf, durationText } from './core/numberText';
+export { gzipNotFollowedText, partialLogMark, partialLogText } from './core/gzipInput';
+export { compressedFormatOf } from './core/log/compressedInput';
 export { sentenceCase } from './core/sentenceCase';
 export { runNameOfPath, runNameOfSession, runNameWithBoot, shownRunName } from './core/compare/runName';
 export { baseName } from './core/baseName';

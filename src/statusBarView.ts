@@ -1,9 +1,11 @@
 // What the status bar item says of the session on screen: requests seen, one headline latency,
-// an error state, and whether its numbers are current. The numbers come from the language
-// server's summary; when the last one asked did not come (the server busy, restarting or gone,
-// the session gone), the item keeps the last numbers it had and says they are not current,
-// with the reason in its tooltip. No vscode runtime (unit-tested in Node).
+// an error state, whether its numbers are current, and whether they are of a partial log (gzip
+// data that broke off). The numbers come from the language server's summary; when the last one
+// asked did not come (the server busy, restarting or gone, the session gone), the item keeps the
+// last numbers it had and says they are not current, with the reason in its tooltip. No vscode
+// runtime (unit-tested in Node).
 import type { SessionInfo, SummaryResult } from '../server/protocol';
+import { partialLogMark, partialLogText } from '../server/shared';
 import { statusBarWords, statusWords, waitingForFirstRequest } from '../webview/shared/sessionStatus';
 
 export interface StatusBarView {
@@ -29,12 +31,20 @@ export function statusBarView(
   const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
   const live = session.status === 'running' || session.status === 'starting';
   const icon = failed || outage !== null ? '$(warning)' : live ? '$(pulse)' : '$(history)';
+  // A log whose gzip data broke off: its numbers are of the part before the break, said beside them.
+  const damage = session.gzipDamaged ?? null;
+  const partial = damage === null ? '' : ' · partial';
   return {
-    text: `${icon} ${words.text}${outage === null ? '' : ' · not current'}`,
-    label: outage === null ? words.label : `${words.label}, not current: the language server is not answering`,
+    text: `${icon} ${words.text}${partial}${outage === null ? '' : ' · not current'}`,
+    label: [
+      words.label,
+      damage === null ? '' : `, ${partialLogMark(damage.logBytes)}`,
+      outage === null ? '' : ', not current: the language server is not answering',
+    ].join(''),
     tooltip: [
       `Stage Lens: ${session.title}`,
       `${statusWords(session)} · ${session.description}`,
+      damage === null ? '' : partialLogText(damage.logBytes),
       waitingForFirstRequest(session)
         ? 'Waiting for the first request: a request shows once the server prints its stats, when it finishes.'
         : '',

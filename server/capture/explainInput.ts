@@ -49,7 +49,7 @@ export interface ExplainInput {
   /** 'gzip' when the file or stream was gzip data, read as the log inside it; null otherwise. */
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
-  readonly gzipDamage: string | null;
+  readonly gzipDamage: ParseProblem | null;
 }
 
 export interface ExplainReadOptions {
@@ -162,7 +162,7 @@ export async function explainFromStream(
         },
   );
   const { compression, damage } = reader.encoding;
-  const gzip = { compression, gzipDamage: damage?.message ?? null };
+  const gzip = { compression, gzipDamage: damage };
   if (reader.kind === 'scrape') return { ...scrapeInput(Buffer.concat(scrape).toString('utf8')), ...gzip };
   const logReader = log ?? new LogExplainReader(year, names, options);
   if (damage !== null) logReader.brokeOff(damage);

@@ -4,6 +4,7 @@
 // (`cat a.gz b.gz`) read as one log, as zcat reads them. A file cut short or damaged gives
 // what came before the damage, and the damage is said (a parse problem), never thrown.
 // Any other input goes through untouched, chunk for chunk.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import { gzipDamageProblem } from '../core/gzipInput';
@@ -20,6 +21,24 @@ export interface InputEncoding {
   logBytes: number;
   /** Why the gzip data stopped before its end, as a parse problem for the report; null when it was whole. */
   damage: ParseProblem | null;
+}
+
+/**
+ * Whether the file at `path` is gzip data now (its first bytes; its name does not count): such a
+ * file is a rotated log, done growing, so it is read whole rather than followed. False for a
+ * file that cannot be read here (whoever reads it says why).
+ */
+export function isGzipFile(path: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const head = Buffer.alloc(2);
+    return readSync(fd, head, 0, 2, 0) === 2 && compressedFormatOf(head) === 'gzip';
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** A chunk source's bytes: strings (a text stream) as their UTF-8. */

@@ -21,6 +21,7 @@ import type { StoredChunkReader } from './storage/storedChunks';
 import type { HistogramSummary, LogSpan, ScrapeRestart, SessionInfo, SessionStatus } from '../protocol';
 import { NO_SCRAPE_LIFE, restartBetween, type ScrapeLife } from '../core/metricsText/counterReset';
 import { withTitle } from './sessionTitle';
+import { inputDamageInfo } from './storage/storedMeta';
 import { localDeployConfig } from './deployEvidence';
 import { Throttle } from './throttle';
 import { stageRolesOfNames } from '../core/stageRoles';
@@ -102,6 +103,7 @@ export class Session {
       problemCount: this.analysis.problemCount,
       logSpan: this.logSpan(),
       stageRoles: this.analysis.stageRoles(),
+      ...inputDamageInfo(this.meta),
     });
   }
 

@@ -9,6 +9,7 @@ import type { MetaStore, Session } from './session';
 import type { SessionFiles, SessionMeta } from './sessionFiles';
 import type { SessionFollower } from './sessionFollower';
 import { OwnerLock } from './storage/ownerLock';
+import { inputDamageInfo } from './storage/storedMeta';
 import type { Throttle } from './throttle';
 
 /** Another window that captures the session; pid null when its lock is being written. */
@@ -49,7 +50,7 @@ export class SessionEntry implements MetaStore {
   }
 
   info(): SessionInfo {
-    const base = this.session?.info ?? withTitle(this.meta, this.meta.info);
+    const base = this.session?.info ?? withTitle(this.meta, { ...this.meta.info, ...inputDamageInfo(this.meta) });
     const deployConfig = this.localDeployConfig !== undefined ? this.localDeployConfig : base.deployConfig;
     return {
       ...base,

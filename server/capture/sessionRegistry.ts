@@ -12,6 +12,7 @@
 // change and disappear here as well. Retention (retention.ts) deletes the oldest saved
 // sessions beyond the limit, never one that any window captures or another window has
 // open (storage/windowPresence.ts).
+import { isGzipFile } from './gunzipInput';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -288,6 +289,12 @@ export class SessionRegistry {
   }
 
   tail(params: TailParams): SessionInfo {
+    // A gzip file is a rotated log, done growing: followed as text it would show nothing; read whole.
+    if (isGzipFile(params.path))
+      return this.importLog({
+        path: params.path,
+        ...(params.deployConfig === undefined ? {} : { deployConfig: params.deployConfig }),
+      });
     const session = this.create('tail', params.path, params.deployConfig ?? null, { tail: params });
     session.attachSources([this.factories.tail(params)]);
     return this.infoOf(session);

@@ -45,8 +45,8 @@ import { cliInputNames, stageRolesOf } from '../core/stageRoles';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
-import type { InputEncoding } from '../capture/gunzipInput';
-import { encodedSourceName } from '../core/gzipInput';
+import { isGzipFile, type InputEncoding } from '../capture/gunzipInput';
+import { encodedSourceName, gzipNotFollowedText, headerSourceName } from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -164,7 +164,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  if (parsed.values.follow === true) {
+  // A gzip file is a rotated log, done growing: read whole, as without --follow, and said so.
+  const follow = parsed.values.follow === true && !(source !== '-' && gzipNotFollowed(source));
+  if (follow) {
     if (format !== 'table') {
       process.stderr.write(
         `stage-lens analyze: --follow shows a live table; --format ${format} is written from a whole log (run analyze without --follow once the log is complete)\n`,
@@ -243,6 +245,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     progress?.stop();
     interrupts?.dispose();
   }
+}
+
+/** Whether `source` is gzip data given to --follow: said on stderr (it is read whole instead). */
+function gzipNotFollowed(source: string): boolean {
+  if (!isGzipFile(source)) return false;
+  process.stderr.write(
+    terminalText(
+      `stage-lens analyze: ${gzipNotFollowedText(source, 'read whole (as without --follow)')}; to watch a server's log grow, follow the file it writes now\n`,
+    ),
+  );
+  return true;
 }
 
 /** After a signal ended the read: says that the report printed covers only what came before it, and its status. */
@@ -440,7 +453,7 @@ export async function analyzeStream(
       whole === null
         ? scrapeTable(histograms, speechStreams, preemptions, scrapeFindings, encodedSourceName(sourceName, encoding))
         : tableReport(withEvidence(whole, mismatch), {
-            source: encodedSourceName(sourceName, encoding),
+            source: headerSourceName(encodedSourceName(sourceName, encoding), encoding.damage),
             stageRoles: analysis.stageRoles(),
             ...(mismatch === null ? {} : { inputNote: mismatch }),
             ...(windowNote === null ? {} : { windowNote }),

@@ -18,7 +18,8 @@ import { windowOption, placeWindow } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
-import { encodedSourceName } from '../core/gzipInput';
+import { encodedSourceName, headerSourceName } from '../core/gzipInput';
+import type { ParseProblem } from '../core/records';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -145,7 +146,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   // What the table says before its numbers, and JSON on stderr: which deploy config it cites, or why none.
   const notes: string[] = [];
   let compression: 'gzip' | null;
-  let gzipDamage: string | null;
+  let gzipDamage: ParseProblem | null;
   try {
     const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     empty = input.empty;
@@ -209,11 +210,11 @@ export async function runExplain(argv: string[]): Promise<number> {
   const { citations } = deploy;
   if (format === 'json') for (const note of notes) process.stderr.write(terminalText(`stage-lens explain: ${note}\n`));
   // The table names a gzip input as such; the JSON's source stays the path given.
-  const tableName = encodedSourceName(name, { compression });
+  const tableName = headerSourceName(encodedSourceName(name, { compression }), gzipDamage);
   const table = empty
     ? [`Stage Lens explain: ${tableName} · 0 requests`, '', EMPTY_INPUT_TEXT]
     : explainTable(
-        { ...report, source: encodedSourceName(report.source, { compression }) },
+        { ...report, source: headerSourceName(encodedSourceName(report.source, { compression }), gzipDamage) },
         { citations, ...(notes.length === 0 ? {} : { inputNote: notes.join('\n') }) },
       );
   await writeOut(format === 'json' ? explainJsonText(report) + '\n' : terminalText(table.join('\n')) + '\n');
@@ -226,7 +227,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   if (gzipDamage !== null && unreadable === undefined)
     process.stderr.write(
       terminalText(
-        `stage-lens explain: ${gzipDamage}; the report covers the log before it, the rest of ${name} was not read\n`,
+        `stage-lens explain: ${gzipDamage.message}; the report covers the log before it, the rest of ${name} was not read\n`,
       ),
     );
   if (unreadable !== undefined) {

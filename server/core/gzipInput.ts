@@ -1,13 +1,8 @@
 // What a damaged gzip input says: the log before the damage was read (server/capture/gunzipInput.ts),
-// the rest was not. One sentence for the report's finding and the CLI's stderr.
+// the rest was not. One sentence for the report's finding and the CLI's stderr; a short mark for
+// where the numbers are read (the CLI table's header, the status bar, the views' headers).
+import { byteSizeText } from './numberText';
 import type { ParseProblem } from './records';
-
-/** `logBytes` in MB: one decimal from 1 MB, three below it (a small log's cut is not "0.0 MB"). */
-function megabytes(logBytes: number): string {
-  if (logBytes === 0) return '0 MB';
-  const mb = logBytes / 1e6;
-  return `${mb >= 1 ? mb.toFixed(1) : Math.max(mb, 0.001).toFixed(3)} MB`;
-}
 
 /**
  * "the gzip data ends after 3.2 MB of log: unexpected end of file" (cut short), or "breaks after"
@@ -15,7 +10,25 @@ function megabytes(logBytes: number): string {
  */
 export function gzipDamageText(logBytes: number, zlibMessage: string): string {
   const cutShort = /unexpected end of file/i.test(zlibMessage);
-  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${megabytes(logBytes)} of log: ${zlibMessage}`;
+  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)} of log: ${zlibMessage}`;
+}
+
+/** "partial: gzip data cut after 99.1 KB": said next to the numbers of a log whose gzip data broke off. */
+export function partialLogMark(logBytes: number): string {
+  return `partial: gzip data cut after ${byteSizeText(logBytes)}`;
+}
+
+/** The mark's sentence, for a tooltip: what the numbers cover and what they do not. */
+export function partialLogText(logBytes: number): string {
+  return `Partial log: the gzip data broke off after ${byteSizeText(logBytes)} of log (input-gzip-damaged). These numbers are of the log before the break; the rest of the file was not read.`;
+}
+
+/**
+ * Why a gzip file given to follow is read whole instead: a rotated log is compressed once it
+ * is done, so nothing is ever appended to it. `how`: how it was read ("read whole").
+ */
+export function gzipNotFollowedText(name: string, how: string): string {
+  return `${name} is gzip-compressed, a rotated log that no longer grows: ${how}, not followed`;
 }
 
 /** The parse problem that carries the damage to the findings (input-gzip-damaged). */
@@ -29,6 +42,15 @@ export function encodedSourceName(source: string, encoding: { readonly compressi
 }
 
 const GZIP_SUFFIX = ' (gzip)';
+
+/**
+ * A table header's name of its input, said partial where its gzip data broke off (every number
+ * below is of the log before the break): "server.log.1.gz (gzip), partial: gzip data cut after 99 KB".
+ */
+export function headerSourceName(name: string, damage: ParseProblem | null): string {
+  const logBytes = damage?.gzipDamaged?.logBytes;
+  return logBytes === undefined ? name : `${name}, ${partialLogMark(logBytes)}`;
+}
 
 /** A report's name of its input with one more fact about it: "server.log (boot 2)", "server.log.1.gz (gzip, boot 2)". */
 export function qualifiedSourceName(name: string, qualifier: string): string {

@@ -97,6 +97,27 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
   return `${groupedNumber(n, 0, 0)} ${n === 1 ? singular : plural}`;
 }
 
+/**
+ * A size in bytes as people read it: "812 bytes", "14.2 KB", "3.2 MB", "1.4 GB" (1 KB = 1,024
+ * bytes, as the editor's import progress counts); one decimal below 10 of a unit, none from
+ * there ("143 KB"). The unit is chosen on the rounded value (1,023.9 KB reads "1.0 MB").
+ */
+export function byteSizeText(bytes: number): string {
+  if (!Number.isFinite(bytes)) return `${String(bytes)} bytes`;
+  if (Math.abs(bytes) < 1024) return countOf(bytes, 'byte');
+  let value = bytes / 1024;
+  for (const [i, unit] of BYTE_UNITS.entries()) {
+    const digits = Math.abs(value) < 9.95 ? 1 : 0;
+    // 1,023.6 KB rounds to 1,024: the next unit, unless there is none.
+    if (Math.abs(Number(value.toFixed(digits))) < 1024 || i === BYTE_UNITS.length - 1)
+      return `${groupedNumber(value, digits, digits)} ${unit}`;
+    value /= 1024;
+  }
+  return `${bytes} bytes`;
+}
+
+const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+
 /** `v` with three significant digits ("3.80", "38.0", "380"), more only left of the point ("3,803"). */
 function threeSignificant(v: number): string {
   const abs = Math.abs(v);

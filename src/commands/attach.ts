@@ -7,7 +7,7 @@ import type { StatsTablesOutlook } from '../../server/protocol';
 import { portSetting, scrapeIntervalSetting } from '../settings';
 import { importProgressText } from '../importProgressText';
 import { offerLoggedDeployConfig } from './loggedDeployConfig';
-import { unreadableInputFinding } from '../../server/shared';
+import { compressedFormatOf, gzipNotFollowedText, unreadableInputFinding } from '../../server/shared';
 
 function tablesWord(outlook: StatsTablesOutlook): string {
   return outlook.tables === 'yes'
@@ -74,6 +74,13 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   });
   const file = chosen?.[0];
   if (file === undefined) return;
+  // A gzip file is a rotated log, done growing: followed, it would show nothing. Imported whole, and said so.
+  if (await isGzip(file.fsPath)) {
+    const how = 'imported whole (as Import Log... reads it)';
+    void vscode.window.showInformationMessage(`Stage Lens: ${gzipNotFollowedText(path.basename(file.fsPath), how)}.`);
+    await importLog(client, reveal, file);
+    return;
+  }
   // An empty (or not yet existing) file has nothing to skip: no question.
   const size = (await fsp.stat(file.fsPath).catch(() => null))?.size ?? 0;
   const fromStart =
@@ -87,6 +94,21 @@ export async function attachToLogFile(client: StageLensClient, reveal: RevealVie
   client.setCurrent(info.id);
   offerLoggedDeployConfig(client, info.id);
   await reveal();
+}
+
+/** Whether the file's first bytes are gzip's (its name does not count); false when it cannot be read. */
+async function isGzip(file: string): Promise<boolean> {
+  const handle = await fsp.open(file, 'r').catch(() => null);
+  if (handle === null) return false;
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && compressedFormatOf(head) === 'gzip';
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function attachToMetrics(client: StageLensClient, reveal: RevealViews): Promise<void> {

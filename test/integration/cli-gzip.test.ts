@@ -1,7 +1,7 @@
 // A gzip-compressed log (logrotate's server.log.1.gz) read by the built CLI as a real child
 // process: the same report as the plain log, from a file or stdin, across concatenated members;
 // a file cut short gives the requests before the cut and says where it broke; other compressed
-// formats still get the input-compressed finding.
+// formats still get the input-compressed finding. --follow of a .gz reads it whole, and says so.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { buildBundles } from './support/buildBundles';
+import { byteSizeText } from '../../server/core/numberText';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -141,12 +142,13 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   const allIds = (JSON.parse(text(cli(['analyze', '-', '--format', 'json'], sim.stdout).stdout)) as Json).requests;
   assert.ok(wantIds.length > 5 && wantIds.length < allIds.length, `${wantIds.length} of ${allIds.length}`);
 
-  const mb = (prefix.length / 1e6).toFixed(3);
+  const size = byteSizeText(prefix.length);
+  const sizePattern = size.replace('.', '\\.');
   const json = cli(['analyze', cutFile, '--format', 'json']);
   assert.equal(json.status, 0, text(json.stderr));
   assert.equal(
     text(json.stderr),
-    `stage-lens analyze: the gzip data ends after ${mb} MB of log: unexpected end of file; the report covers the log before it, the rest of ${cutFile} was not read\n`,
+    `stage-lens analyze: the gzip data ends after ${size} of log: unexpected end of file; the report covers the log before it, the rest of ${cutFile} was not read\n`,
   );
   const report = JSON.parse(text(json.stdout)) as Json;
   assert.deepEqual(
@@ -158,21 +160,30 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   assert.match(
     damaged?.message ?? '',
     new RegExp(
-      `^The gzip data ends after ${mb} MB of log: unexpected end of file .*: the ${wantIds.length} requests before it are read; the rest of the file is not`,
+      `^The gzip data ends after ${sizePattern} of log: unexpected end of file .*: the ${wantIds.length} requests before it are read; the rest of the file is not`,
     ),
   );
   const table = cli(['analyze', cutFile]);
   assert.equal(table.status, 0);
   assert.match(
     text(table.stdout),
-    new RegExp(`^Stage Lens: ${wantIds.length} requests, .* from .*server\\.log\\.1\\.gz \\(gzip\\)\\n`),
+    // Where the numbers are read: the header says they are of part of the log.
+    new RegExp(
+      `^Stage Lens: ${wantIds.length} requests, .* from .*server\\.log\\.1\\.gz \\(gzip\\), partial: gzip data cut after ${sizePattern}\\n`,
+    ),
   );
   assert.match(text(table.stdout), /\[warning\] input-gzip-damaged: The gzip data ends after /);
   const explained = cli(['explain', cutFile]);
   assert.equal(explained.status, 0, text(explained.stderr));
   assert.match(
     text(explained.stderr),
-    /^stage-lens explain: the gzip data ends after [\d.]+ MB of log: unexpected end of file/,
+    new RegExp(`^stage-lens explain: the gzip data ends after ${sizePattern} of log: unexpected end of file`),
+  );
+  assert.match(
+    text(explained.stdout),
+    new RegExp(
+      `^Stage Lens explain: .*server\\.log\\.1\\.gz \\(gzip\\), partial: gzip data cut after ${sizePattern} · `,
+    ),
   );
 
   // Cut inside the gzip header: nothing was read, which is exit 2, never a stack trace.
@@ -182,10 +193,29 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   assert.equal(none.status, 2);
   assert.equal(
     text(none.stderr),
-    `stage-lens analyze: nothing in ${header} was read: the gzip data ends after 0 MB of log: unexpected end of file\n`,
+    `stage-lens analyze: nothing in ${header} was read: the gzip data ends after 0 bytes of log: unexpected end of file\n`,
   );
-  assert.match(text(none.stdout), /\[error\] input-gzip-damaged: The gzip data ends after 0 MB of log/);
+  assert.match(text(none.stdout), /\[error\] input-gzip-damaged: The gzip data ends after 0 bytes of log/);
   assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
+});
+
+test('--follow of a .gz reads it whole and says it is not followed: a rotated log does not grow', () => {
+  const { gz } = pair(FIXTURES[0]!);
+  const whole = cli(['analyze', gz]);
+  assert.equal(whole.status, 0, text(whole.stderr));
+  const followed = spawnSync(process.execPath, [CLI, 'analyze', '--follow', gz], {
+    timeout: 20_000,
+    cwd: ROOT,
+    maxBuffer: 64 << 20,
+  });
+  // Ends by itself, with the report analyze prints of the whole file.
+  assert.equal(followed.status, 0, text(followed.stderr));
+  assert.equal(text(followed.stdout), text(whole.stdout));
+  assert.match(text(followed.stdout), /^Stage Lens: [1-9]\d* requests?, /);
+  assert.equal(
+    text(followed.stderr),
+    `stage-lens analyze: ${gz} is gzip-compressed, a rotated log that no longer grows: read whole (as without --follow), not followed; to watch a server's log grow, follow the file it writes now\n`,
+  );
 });
 
 test('a gzip of an empty log is empty, as an empty file is', () => {

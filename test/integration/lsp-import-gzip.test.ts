@@ -1,7 +1,9 @@
 // Import Log… of a gzip-compressed log (logrotate's server.log.1.gz) over a real connection to
 // the language server: the session reads the log inside, as many requests as the plain file
 // gives; a file cut short ends the import with what came before the cut, never an error, and
-// the cut is a finding of the session (input-gzip-damaged), there again when it is reopened.
+// the cut is a finding of the session (input-gzip-damaged) and a fact of its info (gzipDamaged),
+// there again when it is reopened. Attach to Log File... (stageLens/tail) of a .gz imports it
+// whole: a rotated log does not grow, and followed as text it would show nothing.
 import { waitFor } from './support/waitFor';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import type { Finding, SessionInfo, SummaryResult } from '../../server/protocol';
 import { buildCli, DeployLspClient, ROOT } from './support/lspDeployHarness';
+import { byteSizeText } from '../../server/core/numberText';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 
@@ -52,6 +55,9 @@ test('a .gz log imports as the plain log does; one cut short keeps the requests 
   assert.equal(gz.status, 'exited', gz.lastError ?? '');
   assert.equal(gz.requestCount, plain.requestCount);
   assert.equal(gz.lastError, null);
+  // Whole inputs: nothing says their numbers are partial.
+  assert.equal(plain.gzipDamaged, undefined);
+  assert.equal(gz.gzipDamaged, undefined);
 
   // Cut in the middle: what a streaming gunzip gives of it is what the session holds.
   const whole = zlib.gzipSync(log);
@@ -91,7 +97,7 @@ test('a .gz log cut short: the cut is a finding of the session, live and after t
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The gzip data ends after ${(prefix.length / 1e6).toFixed(3)} MB of log: unexpected end of file (a .gz file cut short, or damaged): the ${before} requests before it are read; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
+    message: `The gzip data ends after ${byteSizeText(prefix.length)} of log: unexpected end of file (a .gz file cut short, or damaged): the ${before} requests before it are read; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
   };
   assert.deepEqual(await gzipDamaged(session.id), expected);
   const findings = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
@@ -100,6 +106,8 @@ test('a .gz log cut short: the cut is a finding of the session, live and after t
     [expected],
   );
   assert.ok(session.problemCount >= 1, String(session.problemCount));
+  // The session itself says where its data was cut, for the status bar and the views' headers.
+  assert.deepEqual(session.gzipDamaged, { logBytes: prefix.length });
 
   // Another language server on the same storage opens the saved session: its stored bytes are
   // read again, and the damage with them.
@@ -107,7 +115,25 @@ test('a .gz log cut short: the cut is a finding of the session, live and after t
   client = await startServer();
   const reopened = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === session.id);
   assert.equal(reopened?.requestCount, before);
+  assert.deepEqual(reopened?.gzipDamaged, { logBytes: prefix.length });
   assert.deepEqual(await gzipDamaged(session.id), expected);
   const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
   assert.equal(summary.requestCount, before);
+});
+
+test('Attach to Log File... of a .gz reads it whole, as an import, instead of following gzip bytes as text', async () => {
+  const log = fs.readFileSync(FIXTURE);
+  const plain = await importFile('attached-plain.log', log);
+  const file = path.join(scratch, 'attached.log.1.gz');
+  fs.writeFileSync(file, zlib.gzipSync(log));
+  const started = await client.request<SessionInfo>('stageLens/tail', { path: file, fromStart: false });
+  assert.equal(started.kind, 'import');
+  const done = await waitFor('the attached .gz to be read', async () => {
+    const info = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === started.id);
+    return info?.status === 'exited' || info?.status === 'error' ? info : undefined;
+  });
+  assert.equal(done.status, 'exited', done.lastError ?? '');
+  assert.equal(done.requestCount, plain.requestCount);
+  const findings = await client.request<Finding[]>('stageLens/findings', { sessionId: started.id });
+  assert.ok(!findings.some((f) => f.code === 'input-compressed'), JSON.stringify(findings.map((f) => f.code)));
 });

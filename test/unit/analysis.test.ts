@@ -424,7 +424,7 @@ test('boots are numbered and the first request after each is cold', () => {
   assert.deepEqual(cold?.requestIds, ['cold-1', 'cold-2']);
   assert.match(
     cold?.message ?? '',
-    /request cold-1, stage 1 input wait 86,441 ms against a stage median of 118\.25 ms: its wait for the upstream stages' output, so the cold cost is theirs\./,
+    /request cold-1, stage 1 input wait 1 min 26 s against a stage median of 118 ms: its wait for the upstream stages' output, so the cold cost is theirs\./,
   );
 
   const warmOnly = run(
@@ -458,7 +458,7 @@ test("a cold request's largest phase is an upstream stage's own one before a dow
   const snap = run([boot(10), coldTalker(), ttsRequest('warm-1', 60), ttsRequest('warm-2', 100)]);
   const message = snap.findings.find((f) => f.code === 'cold-start')?.message ?? '';
   // Stage 1's wait (731x its median) is stage 0's time seen from downstream: stage 0's prefill (10x) is named.
-  assert.match(message, /Largest: request cold-1, stage 0 prefill 400 ms against a stage median of 38\.905 ms\.$/);
+  assert.match(message, /Largest: request cold-1, stage 0 prefill 400 ms against a stage median of 38\.9 ms\.$/);
   // With the pipeline's roles known (a deploy config, a file name), the stage is named as the views name it.
   const named = run([boot(10), coldTalker(), ttsRequest('warm-1', 60), ttsRequest('warm-2', 100)], false, {
     '0': 'talker',
@@ -466,7 +466,7 @@ test("a cold request's largest phase is an upstream stage's own one before a dow
   });
   assert.match(
     named.findings.find((f) => f.code === 'cold-start')?.message ?? '',
-    /Largest: request cold-1, stage 0 · talker prefill 400 ms against a stage median of 38\.905 ms\.$/,
+    /Largest: request cold-1, stage 0 · talker prefill 400 ms against a stage median of 38\.9 ms\.$/,
   );
 
   // No input-wait split: the downstream queued time holds the wait, and says so when it is all that stands out.
@@ -479,7 +479,7 @@ test("a cold request's largest phase is an upstream stage's own one before a dow
   ]);
   assert.match(
     old.findings.find((f) => f.code === 'cold-start')?.message ?? '',
-    /stage 1 queued 5,000 ms against a stage median of 120\.5 ms: a downstream stage's queued time, which includes its wait for the upstream stages' output\.$/,
+    /stage 1 queued 5\.00 s against a stage median of 121 ms: a downstream stage's queued time, which includes its wait for the upstream stages' output\.$/,
   );
 });
 

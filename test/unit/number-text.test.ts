@@ -3,7 +3,8 @@
 // 1e15 ms or more is written with its exponent (formatMs, durationText).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { durationText, groupedNumber, shortestNumberText } from '../../server/core/numberText';
+import { byteSizeText, durationText, groupedNumber, shortestNumberText } from '../../server/core/numberText';
+import { gzipDamageText, partialLogMark } from '../../server/core/gzipInput';
 import { formatMs } from '../../server/core/textTable';
 
 const FRACTIONS = [
@@ -113,4 +114,36 @@ test('a duration of 1e15 ms or more (a broken print) is written with its exponen
   assert.equal(durationText(-2.5e20), '-2.500e+20 ms');
   assert.equal(durationText(7_200_000), '2 h');
   assert.equal(durationText(130_158), '2 min 10 s');
+});
+
+test('a size in bytes: bytes below 1 KB, one decimal below 10 of a unit, the unit chosen on the rounded value', () => {
+  assert.equal(byteSizeText(0), '0 bytes');
+  assert.equal(byteSizeText(1), '1 byte');
+  assert.equal(byteSizeText(812), '812 bytes');
+  assert.equal(byteSizeText(1023), '1,023 bytes');
+  assert.equal(byteSizeText(1024), '1.0 KB');
+  assert.equal(byteSizeText(14_336), '14 KB');
+  assert.equal(byteSizeText(10_188), '9.9 KB');
+  assert.equal(byteSizeText(10_200), '10 KB');
+  assert.equal(byteSizeText(1_048_000), '1,023 KB');
+  assert.equal(byteSizeText(1_048_500), '1.0 MB');
+  assert.equal(byteSizeText(3_355_443), '3.2 MB');
+  assert.equal(byteSizeText(150 * 1024 * 1024), '150 MB');
+  assert.equal(byteSizeText(2 * 1024 ** 3), '2.0 GB');
+});
+
+test('where gzip data broke off is said in the unit that fits it: "14 KB", not "0.014 MB"', () => {
+  assert.equal(
+    gzipDamageText(14_336, 'unexpected end of file'),
+    'the gzip data ends after 14 KB of log: unexpected end of file',
+  );
+  assert.equal(
+    gzipDamageText(0, 'unexpected end of file'),
+    'the gzip data ends after 0 bytes of log: unexpected end of file',
+  );
+  assert.equal(
+    gzipDamageText(3_355_443, 'incorrect header check'),
+    'the gzip data breaks after 3.2 MB of log: incorrect header check',
+  );
+  assert.equal(partialLogMark(101_470), 'partial: gzip data cut after 99 KB');
 });

@@ -8,6 +8,7 @@ import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import type { FeedLog } from '../../src/views/answerHealth';
 import { StatusBarFeed } from '../../src/statusBarFeed';
 import { statusBarView, type StatusBarView } from '../../src/statusBarView';
+import { formatDurationMs } from '../../webview/shared/format';
 
 const session = (requestCount: number, status: SessionInfo['status'] = 'running'): SessionInfo => ({
   id: 's1',
@@ -157,4 +158,39 @@ test('a live session with no request yet says it is waiting for the first one', 
   assert.equal(view.text, '$(pulse) 0 req');
   assert.match(view.tooltip, /\nWaiting for the first request: a request shows once the server prints its stats/);
   assert.doesNotMatch(statusBarView(session(0, 'stopped'), null, null).tooltip, /Waiting/);
+});
+
+test("the headline latency is written as the side panel's headline writes it: 2.04 s, not 2,044 ms", () => {
+  const view = statusBarView(session(3, 'stopped'), summary(3, 2044.4), null);
+  assert.equal(view.text, '$(history) 3 req · e2e p50 2.04 s');
+  assert.equal(view.label, 'Stage Lens: stopped, 3 requests, e2e p50 2.04 s');
+  // The side panel's trend shows the same p50 through formatDurationMs.
+  assert.equal(formatDurationMs(2044.4), '2.04 s');
+});
+
+test('an import whose gzip data broke off says "partial" beside its numbers, and where the data was cut', () => {
+  const imported: SessionInfo = {
+    ...session(12, 'exited'),
+    kind: 'import',
+    description: '/logs/server.log.1.gz',
+    title: 'server.log.1.gz',
+    gzipDamaged: { logBytes: 101_470 },
+  };
+  const view = statusBarView(imported, summary(12, 812), null);
+  assert.equal(view.text, '$(history) 12 req · e2e p50 812 ms · partial');
+  assert.equal(view.label, 'Stage Lens: imported, 12 requests, e2e p50 812 ms, partial: gzip data cut after 99 KB');
+  assert.equal(
+    view.tooltip,
+    'Stage Lens: server.log.1.gz\nimported · /logs/server.log.1.gz\n' +
+      'Partial log: the gzip data broke off after 99 KB of log (input-gzip-damaged). These numbers are of the log before the break; the rest of the file was not read.\n' +
+      'Click to open Latency Details.',
+  );
+  assert.equal(view.tone, null);
+  // Not current as well: both said, partial first (it stays true when the server answers again).
+  assert.equal(
+    statusBarView(imported, summary(12, 812), 'no answer within 5 s').text,
+    '$(warning) 12 req · e2e p50 812 ms · partial · not current',
+  );
+  // A whole input says nothing of it.
+  assert.doesNotMatch(statusBarView(session(12, 'stopped'), summary(12, 812), null).tooltip, /artial/);
 });

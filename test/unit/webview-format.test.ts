@@ -263,7 +263,7 @@ describe('session status in words', () => {
       }) as unknown as Parameters<typeof statusHeadline>[0];
     assert.equal(
       statusHeadline(summary([stage(0, null, 12.5), stage(1, null, 33725.31)], 40000)),
-      '1st output p50 33,725 ms',
+      '1st output p50 33.7 s',
     );
     assert.equal(statusHeadline(summary([stage(0, null, 1), stage(1, null, 41.27)], null)), '1st output p50 41.3 ms');
     // a replica's summary after its stage's: the stage over all replicas is the headline
@@ -272,7 +272,7 @@ describe('session status in words', () => {
       '1st output p50 5.68 ms',
     );
     // an INFO-level log: no stage tables, end to end from [OmniTiming]
-    assert.equal(statusHeadline(summary([], 2793.1)), 'e2e p50 2,793 ms');
+    assert.equal(statusHeadline(summary([], 2793.1)), 'e2e p50 2.79 s');
     assert.equal(statusHeadline(summary([], null)), null);
     assert.equal(statusHeadline(null), null);
   });

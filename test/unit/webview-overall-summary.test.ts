@@ -45,7 +45,7 @@ test('one table (real-logs 04, two stages): each wall time as printed at every p
     );
     assert.ok(model.rows.every((r) => r.cells['wall']?.fewValues === false));
   }
-  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall 74,410 ms');
+  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall 1 min 14 s');
   const head = headline(summaryResultOf(s));
   assert.deepEqual(head, {
     label: 'e2e wall time of the [Overall Summary] table',
@@ -74,7 +74,7 @@ test('two tables (real-logs 02 and 03): p50 over the tables, a p90 from 2 marked
   assert.equal(e2e('p50')?.fewValues, false);
   assert.equal(e2e('p90')?.fewValues, true);
   assert.match(e2e('p90')?.title ?? '', /^e2e_wall_time_ms p90: 37,586\.257 ms over 2 tables\. From 2 values/);
-  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall p50 24,618 ms (2 summaries)');
+  assert.equal(statusHeadline(summaryResultOf(s)), 'summary e2e wall p50 24.6 s (2 summaries)');
   assert.deepEqual(overallCaption(overall), {
     heading: "From the log's 2 [Overall Summary] tables",
     note: 'one value per table, no per-request split',
@@ -111,8 +111,8 @@ test('the count says what there is: the tables and the requests they cover, not 
   assert.equal(sessionCountText(s.requestCount, summary, IMPORT), '1 [Overall Summary] table (1 request)');
   const session = { kind: 'import', status: 'exited', exit: null, requestCount: 0 } as const;
   assert.deepEqual(statusBarWords(session, summary), {
-    text: '1 [Overall Summary] table (1 request) · summary e2e wall 40,828 ms',
-    label: 'Stage Lens: imported, 1 [Overall Summary] table (1 request), summary e2e wall 40,828 ms',
+    text: '1 [Overall Summary] table (1 request) · summary e2e wall 40.8 s',
+    label: 'Stage Lens: imported, 1 [Overall Summary] table (1 request), summary e2e wall 40.8 s',
   });
   const overall = overallOnly(summary);
   assert.ok(overall !== null);

@@ -12,13 +12,13 @@ import type {
   TailFilter,
   ViewFilter,
 } from '../../server/protocol';
-import { button, debounce, h, setText } from '../shared/dom';
+import { button, debounce, h, setText, setTitle } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { formatClock, formatDurationMs } from '../shared/format';
 import { oneOutputStages, targetText } from '../shared/tailModel';
 import { TailView } from './tail/tailView';
 import { OverTimeView } from './overTime/overTimeView';
-import { statusWords } from '../shared/sessionStatus';
+import { partialMark, statusWords } from '../shared/sessionStatus';
 import { segmented } from '../shared/segmented';
 import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
@@ -417,6 +417,9 @@ const tabs = new Tabs<PanelTab>(
 
 const sessionTitle = h('span', { className: 'session-title', testId: 'session-title' });
 const sessionMeta = h('span', { className: 'muted', testId: 'session-meta' });
+// A log whose gzip data broke off: its numbers are of the part before the break, said under its name.
+const partial = h('span', { className: 'partial-mark', testId: 'partial-mark' });
+partial.hidden = true;
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
 // Said once: requests with only [OmniTiming] lines (the server ran at INFO), and the fix.
@@ -430,7 +433,7 @@ const live = h(
   h(
     'header',
     { className: 'panel-head', testId: 'session-header' },
-    h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
+    h('div', { className: 'session-text' }, sessionTitle, sessionMeta, partial),
     scopeBar,
   ),
   errorBanner,
@@ -458,6 +461,10 @@ function hideError(): void {
 function showHeader(): void {
   if (session === null) return;
   setText(sessionTitle, session.title);
+  const mark = partialMark(session);
+  partial.hidden = mark === null;
+  setText(partial, mark?.text ?? '');
+  setTitle(partial, mark?.title ?? '');
   sessionTitle.title = session.description;
   setText(
     sessionMeta,

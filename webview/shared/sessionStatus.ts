@@ -1,9 +1,10 @@
 // A session's status in words for its kind (server/core/sessionStatusWords.ts: an import that
-// read its file to the end is "imported", not "exited"); its headline latency. DOM-free; used by
-// the webviews and the extension (quick picks, status bar).
+// read its file to the end is "imported", not "exited"); its headline latency; the mark of a log
+// whose gzip data broke off. DOM-free; used by the webviews and the extension (quick picks,
+// status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
-import { statusWords } from '../../server/shared';
-import { formatCompact } from './format';
+import { partialLogMark, partialLogText, statusWords } from '../../server/shared';
+import { formatDurationMs } from './format';
 import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
 import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
 import { mayStillGetRequests } from './noRequests';
@@ -16,10 +17,11 @@ export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'stat
 }
 
 /**
- * One latency for the status bar, in the views' number format: the last stage's time to
- * first output p50 (what a TTS or omni user waits for), else end to end p50 (an INFO-level
- * log has no stage tables), else, for a log of [Overall Summary] tables only, their
- * e2e_wall_time_ms (one table's value, or the p50 over several); null before any measured value.
+ * One latency for the status bar, written as the side panel's headline writes a duration
+ * ("96.7 ms", "2.04 s"): the last stage's time to first output p50 (what a TTS or omni user
+ * waits for), else end to end p50 (an INFO-level log has no stage tables), else, for a log of
+ * [Overall Summary] tables only, their e2e_wall_time_ms (one table's value, or the p50 over
+ * several); null before any measured value.
  */
 export function statusHeadline(
   summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
@@ -29,14 +31,14 @@ export function statusHeadline(
   let last: SummaryResult['stages'][number] | undefined;
   for (const stage of summary.stages) if (stage.replicaId === null) last = stage;
   const firstOutput = last?.fields['serving_time_to_first_output_ms'];
-  if (firstOutput !== undefined) return `1st output p50 ${formatCompact(firstOutput.p50)} ms`;
+  if (firstOutput !== undefined) return `1st output p50 ${formatDurationMs(firstOutput.p50)}`;
   const endToEnd = summary.endToEnd?.ms;
-  if (endToEnd !== undefined) return `e2e p50 ${formatCompact(endToEnd.p50)} ms`;
+  if (endToEnd !== undefined) return `e2e p50 ${formatDurationMs(endToEnd.p50)}`;
   const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
   if (wall === undefined) return null;
   return wall.count === 1
-    ? `summary e2e wall ${formatCompact(wall.max)} ms`
-    : `summary e2e wall p50 ${formatCompact(wall.p50)} ms (${wall.count} summaries)`;
+    ? `summary e2e wall ${formatDurationMs(wall.max)}`
+    : `summary e2e wall p50 ${formatDurationMs(wall.p50)} (${wall.count} summaries)`;
 }
 
 /**
@@ -61,4 +63,14 @@ export function statusBarWords(
       return { text: shown(`${scraped.count} req (/metrics)`), label: read(sessionCountText(n, summary, session)) };
   }
   return { text: shown(`${n} req`), label: read(`${n} requests`) };
+}
+
+/** The mark beside a session's numbers when its gzip data broke off (they are of the log before the break); null for a whole input. */
+export function partialMark(
+  session: Pick<SessionInfo, 'gzipDamaged'>,
+): { readonly text: string; readonly title: string } | null {
+  const damage = session.gzipDamaged;
+  return damage === undefined
+    ? null
+    : { text: partialLogMark(damage.logBytes), title: partialLogText(damage.logBytes) };
 }

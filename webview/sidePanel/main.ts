@@ -11,10 +11,10 @@ import type {
   TailAttributionResult,
   ViewFilter,
 } from '../../server/protocol';
-import { button, h, setText } from '../shared/dom';
+import { button, h, setText, setTitle } from '../shared/dom';
 import { emptyState } from '../shared/emptyState';
 import { segmented } from '../shared/segmented';
-import { statusWords } from '../shared/sessionStatus';
+import { partialMark, statusWords } from '../shared/sessionStatus';
 import { sessionCountText } from '../shared/overallOnly';
 import { noStageStatsNotice } from '../shared/noRequests';
 import { METRICS_ONLY_TEXT, metricsOnly } from '../shared/scrapeRequests';
@@ -65,6 +65,9 @@ const openPanel = (filter: ViewFilter): void => channel.post({ type: 'openLatenc
 const statusDot = h('span', { className: 'status-dot', attrs: { 'aria-hidden': 'true' } });
 const sessionTitle = h('span', { className: 'session-title', testId: 'session-title' });
 const sessionMeta = h('span', { className: 'session-meta muted', testId: 'session-meta' });
+// A log whose gzip data broke off: its numbers are of the part before the break, said under its name.
+const partial = h('span', { className: 'partial-mark', testId: 'partial-mark' });
+partial.hidden = true;
 const errorBanner = h('div', { className: 'error-banner', role: 'alert', testId: 'error' });
 errorBanner.hidden = true;
 // Said once: the session has only [OmniTiming] lines (the server ran at INFO), and the fix.
@@ -77,7 +80,7 @@ const header = h(
   'header',
   { className: 'session', testId: 'session-header' },
   statusDot,
-  h('div', { className: 'session-text' }, sessionTitle, sessionMeta),
+  h('div', { className: 'session-text' }, sessionTitle, sessionMeta, partial),
   button('Open Latency Details', { className: 'secondary', testId: 'open-panel' }, () => openPanel({})),
 );
 const percentileSwitch = segmented<Percentile>(
@@ -224,6 +227,10 @@ function showSession(): void {
     sessionMeta,
     `${statusWords(session)} · ${sessionCountText(summary?.requestCount ?? session.requestCount, summary, session)}`,
   );
+  const mark = partialMark(session);
+  partial.hidden = mark === null;
+  setText(partial, mark?.text ?? '');
+  setTitle(partial, mark?.title ?? '');
   statusDot.dataset['status'] = session.status;
   sessionTitle.title = session.description;
   errorBanner.hidden = session.lastError === null;

@@ -39,6 +39,11 @@ export interface SessionMeta {
   readonly inputDamage?: StoredInputDamage;
 }
 
+/** What a session's info says of its input damage: the log bytes before the break, or nothing for a whole input. */
+export function inputDamageInfo(meta: Pick<SessionMeta, 'inputDamage'>): Pick<SessionInfo, 'gzipDamaged'> {
+  return meta.inputDamage === undefined ? {} : { gzipDamaged: { logBytes: meta.inputDamage.gzipDamaged.logBytes } };
+}
+
 const KINDS: readonly SessionSourceKind[] = ['launch', 'tail', 'scrape', 'attach', 'import', 'prometheus'];
 const STREAMS: readonly ChunkStream[] = ['stdout', 'stderr', 'file'];
 const STATUSES: readonly SessionStatus[] = ['starting', 'running', 'stopped', 'exited', 'crashed', 'error'];

@@ -1,7 +1,7 @@
 // Findings: numbers that lie in known ways, and facts a reader must know before
 // trusting a percentile. Each has a stable code, a severity, the stage, the request ids
 // and one sentence that explains it. Incremental: requests are added as they complete.
-import { countOf, groupedNumber } from '../numberText';
+import { countOf, durationText, groupedNumber } from '../numberText';
 import { oneOutputExample, prefillCoversDecode, PREFILL_DECODE_LABEL, type OneOutputExample } from './oneOutputStage';
 import { nonFiniteText, numberOf, toLogPrecision } from '../values';
 import { formatMs } from '../textTable';
@@ -458,7 +458,7 @@ export class FindingsBuilder {
             : phase === 'inputWaitMs'
               ? ": its wait for the upstream stages' output, so the cold cost is theirs"
               : ": a downstream stage's queued time, which includes its wait for the upstream stages' output";
-          const text = ` Largest: request ${request.requestId}, ${stageLabel(stage.stageKey, roles)} ${what} ${fmt(v)} ms against a stage median of ${fmt(median)} ms${note}.`;
+          const text = ` Largest: request ${request.requestId}, ${stageLabel(stage.stageKey, roles)} ${what} ${durationText(v)} against a stage median of ${durationText(median)}${note}.`;
           if (isWait) {
             if (ratio > wait.ratio) wait = { ratio, text };
           } else if (ratio > own.ratio) own = { ratio, text };
