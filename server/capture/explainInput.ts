@@ -20,7 +20,7 @@ import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
-import { cliInputNames, stageRolesOf } from '../core/stageRoles';
+import { cliInputNames, stageRolesFromOf, stageRolesOf, type StageRolesFrom } from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
 
 export interface ExplainInput {
@@ -34,6 +34,8 @@ export interface ExplainInput {
    * findings already name stages so; {} for a scrape.
    */
   readonly stageRoles: Readonly<Record<string, string>>;
+  /** Where `stageRoles` came from (a saved session's recorded roles, the served model, the names); 'none' for a scrape. */
+  readonly stageRolesFrom: StageRolesFrom;
   /** The deploy config a saved session recorded (launched with, or matched to in the editor); absent for another input. */
   readonly sessionDeployConfig?: string | null;
   /** A scrape's metric-not-reporting checks: what was checked and what was left alone (scrapeChecksDone). */
@@ -65,10 +67,21 @@ class LogExplainReader {
   private capturedAt = Number.NaN;
   private bytes = 0;
 
-  /** `names`: what names the pipeline (the source's path, a deploy config's), as analyze takes it. */
-  constructor(year: number, names: string, options: ExplainReadOptions = {}) {
+  private readonly rolesFromSession: boolean;
+
+  /**
+   * `names`: what names the pipeline (the source's path, a deploy config's), as analyze takes it;
+   * `recorded`: a saved session's roles, taken instead.
+   */
+  constructor(
+    year: number,
+    names: string,
+    options: ExplainReadOptions = {},
+    recorded?: Readonly<Record<string, string>>,
+  ) {
     this.index = new ExplainIndex({ year });
-    const roles = stageRolesOf(names);
+    const roles = recorded ?? stageRolesOf(names);
+    this.rolesFromSession = recorded !== undefined;
     // The index takes every request as it comes; the analysis keeps none and summarizes no
     // field (explain reports neither), only its findings, stage roles and engine series are read.
     this.analysis = new StreamAnalysis({
@@ -102,13 +115,15 @@ class LogExplainReader {
     for (const parser of this.parsers.values()) this.analysis.ingest(parser.end());
     this.analysis.flush();
     const snapshot = this.analysis.snapshot();
+    const stageRoles = this.analysis.stageRoles();
     return {
       kind,
       index: this.index,
       findings: snapshot.findings,
       gauges: gaugesOfEngines(snapshot.engineSeries),
       problemCount: snapshot.problems.length,
-      stageRoles: this.analysis.stageRoles(),
+      stageRoles,
+      stageRolesFrom: stageRolesFromOf(stageRoles, this.analysis.servedModel(), this.rolesFromSession),
       empty: this.bytes === 0,
       overallSummaryTables: snapshot.overallSummaries?.tables ?? 0,
       stages: snapshot.stages,
@@ -128,6 +143,7 @@ function scrapeInput(text: string): ExplainInput {
     gauges: [],
     problemCount: exposition.problems.length,
     stageRoles: {},
+    stageRolesFrom: 'none',
     scrapeChecks: scrapeChecksDone(exposition),
     empty: text.length === 0,
     overallSummaryTables: 0,
@@ -173,22 +189,26 @@ export async function explainFromStream(
 
 /**
  * Replays a saved session folder (in storage or a copy anywhere). Its deploy file and
- * description name its pipeline (the folder's name does not), as the editor names its stages.
+ * description name its pipeline (the folder's name does not), as the editor names its stages;
+ * with `recordedRoles`, the stage roles its metadata recorded (SessionInfo.stageRoles, as the
+ * editor judged them against its stages) name them instead, where it recorded some.
  */
 export async function explainFromSessionFolder(
   dir: string,
   source: string,
   names: string,
   options: ExplainReadOptions = {},
+  recordedRoles = false,
 ): Promise<ExplainInput> {
   const files = SessionFiles.atFolder(dir);
   const meta = files.readMeta();
   if (meta === null) throw new Error(`${source}: session.json cannot be read as a Stage Lens session`);
-  const { deployConfig, description, startedAt } = meta.info;
+  const { deployConfig, description, startedAt, stageRoles } = meta.info;
   const reader = new LogExplainReader(
     new Date(startedAt).getUTCFullYear(),
     `${names} ${deployConfig ?? ''} ${description}`,
     options,
+    recordedRoles ? stageRoles : undefined,
   );
   for await (const chunk of files.chunkReader(startedAt).read(true))
     reader.push(chunk.bytes, chunk.stream, chunk.capturedAt);
@@ -197,7 +217,8 @@ export async function explainFromSessionFolder(
 
 /**
  * A path (file or session folder) or '-' (stdin); rejects with a message a user can act on.
- * The stage roles come from the input's name and `deployConfig`'s, as analyze takes them.
+ * The stage roles come from the input's name and `deployConfig`'s, as analyze takes them; a
+ * saved session's recorded roles name its stages unless a `deployConfig` is given.
  */
 export async function readExplainInput(
   source: string,
@@ -223,7 +244,7 @@ export async function readExplainInput(
       throw new Error(
         `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
       );
-    return explainFromSessionFolder(path.resolve(source), source, names, options);
+    return explainFromSessionFolder(path.resolve(source), source, names, options, deployConfig === null);
   }
   try {
     // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.

@@ -411,22 +411,36 @@ export class Session {
         logSpan: this.logSpan(),
       },
     };
+    // Judged with the patched names (a deploy config matched names the pipeline).
+    this.meta = { ...this.meta, info: { ...this.meta.info, stageRoles: this.rolesToStore() } };
     this.store.save(this.meta);
     this.events.changed(this);
   }
 
-  /** The counts and the log span in the metadata, when they changed (the list of a window that has not opened the session shows them). */
+  /**
+   * The counts, the log span and the stage roles in the metadata, when they changed (the list of a
+   * window that has not opened the session shows them; `explain` of the saved folder names stages so).
+   */
   private saveCounts(): void {
     const { requestCount, problemCount } = this.analysis;
     const logSpan = this.logSpan();
+    const stageRoles = this.rolesToStore();
     if (
       requestCount === this.meta.info.requestCount &&
       problemCount === this.meta.info.problemCount &&
-      logSpan === (this.meta.info.logSpan ?? null)
+      logSpan === (this.meta.info.logSpan ?? null) &&
+      sameRoles(stageRoles, this.meta.info.stageRoles)
     )
       return;
-    this.meta = { ...this.meta, info: { ...this.meta.info, requestCount, problemCount, logSpan } };
+    this.meta = { ...this.meta, info: { ...this.meta.info, requestCount, problemCount, logSpan, stageRoles } };
     this.store.save(this.meta);
+  }
+
+  /** The stage roles judged so far; a reopened session keeps its stored ones until it has read the requests its metadata counts. */
+  private rolesToStore(): Readonly<Record<string, string>> {
+    const stored = this.meta.info.stageRoles;
+    if (stored !== undefined && this.analysis.requestCount < this.meta.info.requestCount) return stored;
+    return this.analysis.stageRoles();
   }
 
   /** Brings the stored counts up to date now (the capture ended, or the session was opened and counted). */
@@ -468,4 +482,14 @@ export class Session {
       },
     };
   }
+}
+
+/** Whether the roles are those stored (none stored: not the same, so that they are saved). */
+function sameRoles(
+  roles: Readonly<Record<string, string>>,
+  stored: Readonly<Record<string, string>> | undefined,
+): boolean {
+  if (stored === undefined) return false;
+  const ids = Object.keys(roles);
+  return ids.length === Object.keys(stored).length && ids.every((id) => stored[id] === roles[id]);
 }

@@ -11,7 +11,8 @@ import { traceChunks } from '../core/report/trace';
 import { stageRolesOfSession } from '../core/stageRoles';
 import type { ExportFormat, ExportResult, HistogramSummary } from '../protocol';
 import type { Session } from './session';
-import { snapshotWithDeployEvidence } from './deployEvidence';
+import { deployConfigMismatchOf, deployConfigProblem, snapshotWithDeployEvidence } from './deployEvidence';
+import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'csv', 'trace'];
 
@@ -27,6 +28,8 @@ export interface ExportInput {
   readonly captureTimesMs?: readonly number[];
   /** Stage id -> role: the trace's tracks are named with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
+  /** The session's deploy config, as the JSON names it (analyze's `deployConfig`), of the snapshot taken (JSON only). */
+  readonly deployConfig?: (snapshot: AnalysisSnapshot) => DeployConfigJson;
 }
 
 /** The export as text chunks; joined, they are exactly what `analyze --format <format>` prints. */
@@ -38,7 +41,12 @@ export function* exportChunks(
     // Request by request (never the whole document as objects), in chunks of about 1 MB.
     // The summaries are taken first: a live session keeps growing while the export is written.
     const snapshot = input.snapshot();
-    const rest = analysisJsonRest(snapshot, [...input.histograms], [], input.stageRoles);
+    const rest = {
+      ...analysisJsonRest(snapshot, [...input.histograms], [], input.stageRoles),
+      // The session's roles, as its views name stages.
+      stageRolesFrom: 'session' as const,
+      deployConfig: input.deployConfig?.(snapshot) ?? deployConfigJson(null, 'none', null),
+    };
     // The writer hands out chunks of about 1 MB; they are yielded between requests.
     let chunks: Uint8Array[] = [];
     const writer = new AnalysisJsonWriter((chunk) => chunks.push(chunk));
@@ -125,6 +133,18 @@ export async function exportSession(session: Session, format: ExportFormat, path
     source: `${info.kind}: ${info.description}`,
     captureTimesMs: live ? session.requestTimes() : undefined,
     stageRoles: stageRolesOfSession(info),
+    deployConfig: (snapshot) => sessionDeployConfigJson(info.deployConfig, snapshot),
   });
   return { path, bytes, requestCount };
+}
+
+/** The session's deploy config in the JSON: cited, or why not (not a deploy config to read now, or its stages are not the session's). */
+function sessionDeployConfigJson(file: string | null, snapshot: AnalysisSnapshot): DeployConfigJson {
+  if (file === null) return deployConfigJson(null, 'none', null);
+  const problem = deployConfigProblem(file);
+  return deployConfigJson(
+    file,
+    'session',
+    problem === null ? deployConfigMismatchOf(file, snapshot) : `The deploy config ${file} ${problem}.`,
+  );
 }

@@ -355,7 +355,9 @@ export class SessionRegistry {
     const entry = this.entry(id);
     if (entry.session !== null) entry.session.setDeployConfig(deployConfig);
     else {
-      entry.save({ ...entry.meta, info: { ...entry.meta.info, deployConfig } });
+      // The stage roles stored were judged under the names of the config before: judged again when it is opened.
+      const { stageRoles: _judged, ...info } = entry.meta.info;
+      entry.save({ ...entry.meta, info: { ...info, deployConfig } });
       this.notify(entry);
     }
     return entry.info();

@@ -41,7 +41,8 @@ import { readProgress, type ProgressLine } from './progress';
 import { maxOf, pushAll } from '../core/arrays';
 import { writeOut } from './stdoutWrite';
 import { Interrupts } from './interrupts';
-import { cliInputNames, stageRolesOf } from '../core/stageRoles';
+import { cliInputNames, stageRolesFromOf, stageRolesOf } from '../core/stageRoles';
+import { deployConfigJson } from '../core/deployConfigUsed';
 import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
@@ -71,7 +72,8 @@ Options:
                             pipelines (finding boots-differ-in-pipeline)
   --deploy-config <yaml>    the deploy YAML the server ran with (base_config overlays resolved):
                             findings name what it sets that explains them (e.g. model_runner
-                            v2 + async_chunk for a stage whose prefill covers its decode)
+                            v2 + async_chunk for a stage whose prefill covers its decode); the
+                            JSON's deployConfig names it and whether its settings are cited
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
                             live table; Ctrl-C or --duration <s> ends it with a final summary
   --duration <s>            with --follow: stop after s seconds (without --follow: a usage error)
@@ -393,8 +395,11 @@ export async function analyzeStream(
     const snapshot = withEvidence(whole, mismatch);
     const windowJson = windowJsonOf(analysis.windowCounts());
     const boots = analysis.bootCounts();
+    const judgedRoles = analysis.stageRoles();
     writer.end({
-      ...analysisJsonRest(snapshot, histograms, speechStreams, analysis.stageRoles(), preemptions),
+      ...analysisJsonRest(snapshot, histograms, speechStreams, judgedRoles, preemptions),
+      stageRolesFrom: stageRolesFromOf(judgedRoles, analysis.servedModel(), false),
+      deployConfig: deployConfigJson(deployConfig, deployConfig === null ? 'none' : 'flag', mismatch),
       ...(windowJson === null ? {} : { window: windowJson }),
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
     });

@@ -20,6 +20,8 @@ import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
 import { encodedSourceName, headerSourceName } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
+import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
+import { stageCell } from '../core/stageRoles';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -58,8 +60,10 @@ Options:
                         the findings, and the tail parts and preemptions they explain, name what
                         it sets that explains them (e.g. model_runner v2 + async_chunk for a
                         stage whose prefill covers its decode); for a saved session folder,
-                        default: the config the session recorded, when it still matches
-  --format table|json   output (default table; json is schema 1)
+                        default: the config the session recorded, when it still matches, and
+                        the stage roles the session recorded
+  --format table|json   output (default table; json is schema 1; its deployConfig and
+                        stageRolesFrom say which deploy config and stage roles were used)
   -h, --help            this text
 
 Exit status: 0 when the input was read; 2 for usage or I/O errors, a --deploy-config that
@@ -143,6 +147,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   let report: ExplainReport;
   let empty: boolean;
   let deploy: DeployEvidence = NO_DEPLOY_EVIDENCE;
+  let deployJson = deployConfigJson(null, 'none', null);
   // What the table says before its numbers, and JSON on stderr: which deploy config it cites, or why none.
   const notes: string[] = [];
   let compression: 'gzip' | null;
@@ -173,14 +178,18 @@ export async function runExplain(argv: string[]): Promise<number> {
       process.stderr.write(`stage-lens explain: ${placed}\n`);
       return 2;
     }
-    if (deployConfig !== null) deploy = deployEvidenceOf(input, deployConfig);
-    else if (typeof input.sessionDeployConfig === 'string') {
+    if (deployConfig !== null) {
+      deploy = deployEvidenceOf(input, deployConfig);
+      deployJson = deployConfigJson(deployConfig, 'flag', deploy.mismatch);
+    } else if (typeof input.sessionDeployConfig === 'string') {
       const session = sessionDeployEvidence(input, input.sessionDeployConfig);
       deploy = session.evidence;
+      deployJson = session.json;
       notes.push(session.note);
     }
     if (deploy.mismatch !== null) notes.push(deploy.mismatch);
-    report = explainReport(
+    if (input.stageRolesFrom === 'session') notes.push(sessionRolesNote(input.stageRoles));
+    const read = explainReport(
       input.index,
       source === '-' ? 'stdin' : source,
       {
@@ -195,6 +204,7 @@ export async function runExplain(argv: string[]): Promise<number> {
       input.gauges,
       deploy.findings ?? input.findings,
     );
+    report = { ...read, stageRolesFrom: input.stageRolesFrom, deployConfig: deployJson };
     if (input.kind === 'scrape' && format === 'table') {
       await writeOut(terminalText(scrapeText(report, source, input.scrapeChecks ?? [])));
       return 0;
@@ -205,8 +215,8 @@ export async function runExplain(argv: string[]): Promise<number> {
   }
   const name = source === '-' ? 'stdin' : source;
   // An input without a byte: nothing was read, as analyze and compare say (a status of 0 would pass a script that read nothing).
-  // A config whose stages are not the log's, and a session's own config: said once, before the
-  // numbers (the JSON has no place for a sentence about the input: on stderr, as analyze says it).
+  // A config whose stages are not the log's, a session's own config and its recorded stage roles:
+  // said once, before the numbers (the JSON has them as fields, its sentences on stderr, as analyze says them).
   const { citations } = deploy;
   if (format === 'json') for (const note of notes) process.stderr.write(terminalText(`stage-lens explain: ${note}\n`));
   // The table names a gzip input as such; the JSON's source stays the path given.
@@ -269,18 +279,36 @@ const NO_DEPLOY_EVIDENCE: DeployEvidence = { findings: null, citations: [], mism
  * views cite: its evidence when the file still serves and its stages are still the session's,
  * else none; with the sentence that says which (the first of the report).
  */
-function sessionDeployEvidence(input: ExplainInput, file: string): { evidence: DeployEvidence; note: string } {
+function sessionDeployEvidence(
+  input: ExplainInput,
+  file: string,
+): { evidence: DeployEvidence; note: string; json: DeployConfigJson } {
   const head = `deploy config: ${file} (the session's)`;
   const problem = existsSync(file) ? loadDeployEvidence().deployConfigProblem(file) : 'no longer exists';
   if (problem !== null)
-    return { evidence: NO_DEPLOY_EVIDENCE, note: `${head}: it ${problem}, so the report goes on without it.` };
+    return {
+      evidence: NO_DEPLOY_EVIDENCE,
+      note: `${head}: it ${problem}, so the report goes on without it.`,
+      json: deployConfigJson(file, 'session', `It ${problem}.`),
+    };
   const evidence = deployEvidenceOf(input, file);
   if (evidence.mismatch !== null)
     return {
       evidence: NO_DEPLOY_EVIDENCE,
       note: `${head}: it no longer matches the session, so the report goes on without it. ${evidence.mismatch}`,
+      json: deployConfigJson(file, 'session', evidence.mismatch),
     };
-  return { evidence, note: head };
+  return { evidence, note: head, json: deployConfigJson(file, 'session', null) };
+}
+
+/** The sentence that says a saved session's recorded stage roles name the stages (not the names of its files). */
+function sessionRolesNote(roles: Readonly<Record<string, string>>): string {
+  const named = Object.keys(roles)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((id) => stageCell(id, roles));
+  return named.length === 0
+    ? "stage roles: the session's: none (no known pipeline fits its stages), so stages go by id"
+    : `stage roles: the session's, as the editor judged them: ${named.join(', ')}`;
 }
 
 /** The evidence of `deployConfig` for a read input, by analyze's rules (deployEvidence.ts, loaded only here). */

@@ -43,6 +43,25 @@ export function stageRolesOfLog(
 }
 
 /**
+ * Where the stage roles (`stageRoles`) came from: the roles a saved session recorded as the
+ * editor judged them, the model the log says it serves, the names (the input's path, the deploy
+ * config's, a session's source), or none (stages by id: no known pipeline, or its stages
+ * contradict it).
+ */
+export type StageRolesFrom = 'session' | 'servedModel' | 'names' | 'none';
+
+/** Where `roles`, a log's stage roles (stageRolesOfLog, then fitted to its stages), came from; `fromSession`: a saved session's roles were the names'. */
+export function stageRolesFromOf(
+  roles: Readonly<Record<string, string>>,
+  servedModel: string | null,
+  fromSession: boolean,
+): StageRolesFrom {
+  if (fromSession) return 'session';
+  if (Object.keys(roles).length === 0) return 'none';
+  return servedModel !== null && Object.keys(stageRolesOf(servedModel)).length > 0 ? 'servedModel' : 'names';
+}
+
+/**
  * A session's stage roles: as the server judged them against its stages (SessionInfo.stageRoles),
  * else from its deploy file's name and its source (a log's name, a command).
  */

@@ -218,7 +218,7 @@ test('explain --deploy-config that cannot serve: exit 2 with the words analyze s
   assert.match(json.stderr, /^stage-lens explain: the deploy config .*broken\.yaml is not valid YAML: line \d+/);
 });
 
-test('explain --deploy-config of other stages than the log: said once (the table before the numbers, JSON on stderr), cited nowhere', () => {
+test('explain --deploy-config of other stages than the log: said once (the table before the numbers, JSON on stderr and in deployConfig), cited nowhere', () => {
   const omni = path.join(DEPLOY, 'qwen3_omni_moe.yaml');
   const sentence =
     "The deploy config qwen3_omni_moe.yaml has stages 0, 1 and 2, this log's requests have stages 0 and 1: it is not the config this server ran, so its settings are no evidence here.";
@@ -232,5 +232,8 @@ test('explain --deploy-config of other stages than the log: said once (the table
   const json = cli(['explain', LOG, '--format', 'json', '--deploy-config', omni]);
   assert.equal(json.status, 0);
   assert.equal(json.stderr, `stage-lens explain: ${sentence}\n`);
-  assert.doesNotMatch(json.stdout, /qwen3_omni_moe/);
+  // Named in the JSON only as the config given and not cited, with the same sentence; no finding cites it.
+  const { deployConfig, ...rest } = JSON.parse(json.stdout) as { deployConfig: unknown };
+  assert.deepEqual(deployConfig, { path: omni, from: 'flag', cited: false, problem: sentence });
+  assert.doesNotMatch(JSON.stringify(rest), /qwen3_omni_moe/);
 });

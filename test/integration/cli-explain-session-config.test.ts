@@ -122,7 +122,16 @@ test('explain <session folder> whose recorded deploy config changed or is gone: 
     changedJson.stderr,
     /^stage-lens explain: deploy config: .* \(the session's\): it no longer matches the session/,
   );
-  assert.doesNotMatch(changedJson.stdout, /deploy config/);
+  // The JSON names it as the session's, not cited, and why; no finding cites it.
+  const { deployConfig, ...rest } = JSON.parse(changedJson.stdout) as { deployConfig: unknown };
+  assert.deepEqual(deployConfig, {
+    path: config,
+    from: 'session',
+    cited: false,
+    problem:
+      "The deploy config qwen3_tts.yaml has stages 0, 1 and 2, this log's requests have stages 0 and 1: it is not the config this server ran, so its settings are no evidence here.",
+  });
+  assert.doesNotMatch(JSON.stringify(rest), /deploy config/);
 
   fs.rmSync(config);
   const gone = cli(['explain', dir]);

@@ -71,6 +71,15 @@ function cli(args: string[]): string {
   return out.stdout;
 }
 
+/**
+ * The JSON without the two members that say where its input came from (`stageRolesFrom`,
+ * `deployConfig`): a session's export says the session, analyze says its file and flag; one line
+ * each in the compact layout.
+ */
+function withoutInputMembers(json: string): string {
+  return json.replace(/^"(stageRolesFrom|deployConfig)":.*\n/gm, '').replace(/,\n\}\n$/, '\n}\n');
+}
+
 async function sessionWith(request: Request, count: number, start: () => Promise<SessionInfo>): Promise<SessionInfo> {
   const started = await start();
   return waitFor(`${count} requests`, async () => {
@@ -93,11 +102,20 @@ test(
       assert.equal(result.bytes, fs.statSync(out).size, `${format}: the reported size is the file's`);
       written[format] = fs.readFileSync(out, 'utf8');
     }
+    const analyzed = cli(['analyze', SAMPLE, '--format', 'json']);
     assert.equal(
-      written['json'],
-      cli(['analyze', SAMPLE, '--format', 'json']),
+      withoutInputMembers(written['json']!),
+      withoutInputMembers(analyzed),
       'JSON: the schema and bytes of analyze --format json',
     );
+    // Where the input came from: the session's roles, no deploy config; analyze's from the model the log serves.
+    const inputOf = (json: string) => {
+      const { stageRolesFrom, deployConfig } = JSON.parse(json) as Record<string, unknown>;
+      return { stageRolesFrom, deployConfig };
+    };
+    const none = { path: null, from: 'none', cited: false, problem: null };
+    assert.deepEqual(inputOf(written['json']!), { stageRolesFrom: 'session', deployConfig: none });
+    assert.deepEqual(inputOf(analyzed), { stageRolesFrom: 'servedModel', deployConfig: none });
     assert.equal(written['csv'], cli(['analyze', SAMPLE, '--format', 'csv']), 'CSV: the bytes of analyze --format csv');
 
     const fromSession = checkTrace(written['trace']!);
@@ -147,7 +165,17 @@ test(
     const out = path.join(storage, 'with-config.json');
     await request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
     const written = fs.readFileSync(out, 'utf8');
-    assert.equal(written, cli(['analyze', log, '--format', 'json', '--deploy-config', yaml]));
+    assert.equal(
+      withoutInputMembers(written),
+      withoutInputMembers(cli(['analyze', log, '--format', 'json', '--deploy-config', yaml])),
+    );
+    // The config is the session's, and cited.
+    assert.deepEqual((JSON.parse(written) as { deployConfig: unknown }).deployConfig, {
+      path: yaml,
+      from: 'session',
+      cited: true,
+      problem: null,
+    });
     // What the side panel's findings say of this session: the config's settings, with their lines.
     const shown = await request('stageLens/findings', { sessionId: session.id });
     const exported = (JSON.parse(written) as { findings: { code: string; message: string }[] }).findings;

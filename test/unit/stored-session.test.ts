@@ -76,6 +76,7 @@ test('session.json: the first thing wrong is named', () => {
     [{ info: { ...INFO, logSpan: '10-19' } }, /info\.logSpan is the text "10-19", not an object or null/],
     [{ info: { ...INFO, logSpan: { first: '10-19 07:12:04' } } }, /info\.logSpan\.last is missing, not a text/],
     [{ info: { ...INFO, importOrdinal: 1.5 } }, /info\.importOrdinal is number 1\.5, not a count/],
+    [{ info: { ...INFO, stageRoles: { '0': 1 } } }, /info\.stageRoles is an object, not a map of texts/],
     [{ info: INFO, inputDamage: 'cut' }, /session\.json\.inputDamage is the text "cut", not an object/],
     [
       { info: INFO, inputDamage: { stream: 'file', message: 'cut', gzipDamaged: { logBytes: -1 } } },

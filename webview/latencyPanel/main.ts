@@ -33,7 +33,7 @@ import { RequestTable } from './table/requestTable';
 import { Tabs } from './tabs';
 import { WaterfallView } from './waterfall/waterfallView';
 import { sessionCountText } from '../shared/overallOnly';
-import { emptyTableText } from '../shared/noRequests';
+import { emptyTableText, noTailText } from '../shared/noRequests';
 import { RunSummarySection } from '../shared/runSummarySection';
 import { runSummaryView } from '../shared/runSummaryModel';
 
@@ -492,8 +492,9 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
     return;
   }
   showHeader();
-  // An import that read its file to the end: an empty table says why.
+  // An import that read its file to the end: an empty table says why, and so does the Tail tab.
   table.setNoRequestsText(emptyTableText(next, changed ? null : summary));
+  tailView.setNoTargetText(noTailText(next, changed ? null : summary));
   if (!changed) return;
   summary = null;
   runSummary.update(null);
@@ -545,6 +546,7 @@ function onSummary(next: SummaryResult): void {
     ),
   );
   table.setNoRequestsText(session === null ? null : emptyTableText(session, next));
+  tailView.setNoTargetText(noTailText(session, next));
   filterBar.setOptions(next.stages, next.findings, next.replicas ?? [], stageNames);
   histogram.setStages(next.stages, stageNames);
   overTime.setFindings(next.findings);

@@ -31,3 +31,20 @@ export function emptyTableText(
   if (overall !== null) return overallNoRequestsText(overall);
   return noStageStatsNotice(session, summary);
 }
+
+/**
+ * What the Tail tab says instead of its controls when no request measured a target (no target
+ * to choose): what is missing and why, as the request table says it for a session without a request.
+ */
+export function noTailText(session: Pick<SessionInfo, 'status' | 'kind'>, summary: SummarySource | null): string {
+  const running = mayStillGetRequests(session);
+  if (summary !== null && summary.requestCount > 0)
+    return running
+      ? "No request has measured a target yet (end-to-end time or a stage's first output), so there is no tail to explain."
+      : "No request measured a target (end-to-end time or a stage's first output), so there is no tail to explain.";
+  const why = emptyTableText(session, summary);
+  if (why !== null) return `No tail to explain: the session has no request. ${why}`;
+  return running
+    ? 'No request has completed yet, so there is no tail to explain. It appears here as the server finishes requests (a request counts once its stage tables are printed).'
+    : 'No tail to explain: the session has no request.';
+}

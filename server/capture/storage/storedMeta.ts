@@ -152,6 +152,7 @@ function checkInfo(c: Checker, info: Fields): boolean {
     c.count(info, 'problemCount', w) &&
     c.stringOrNull(info, 'deployConfig', w) &&
     c.optionalString(info, 'loggedDeployConfig', w) &&
+    c.stringMap(info, 'stageRoles', w) &&
     c.stringOrNull(info, 'lastError', w) &&
     checkExit(c, info['exit']) &&
     checkLogSpan(c, info['logSpan']) &&

@@ -15,6 +15,8 @@ import { overTime, type GaugeSamples } from './overTime';
 import { bootsInScope, rowsInScope } from './scope';
 import { targetTails } from './targetTails';
 import { pushAll } from '../arrays';
+import type { DeployConfigJson } from '../deployConfigUsed';
+import type { StageRolesFrom } from '../stageRoles';
 import type {
   BreakdownSummary,
   CostFit,
@@ -85,6 +87,10 @@ export interface ExplainReport {
   readonly oneOutputStages: readonly string[];
   /** Stage id -> role ("0" -> "talker") of the pipeline the source names; {} for another, or where its stages contradict it. */
   readonly stageRoles: Readonly<Record<string, string>>;
+  /** Where `stageRoles` came from; set by the CLI (explain.ts), which knows the input. */
+  readonly stageRolesFrom?: StageRolesFrom;
+  /** The deploy config the findings cite, where it came from, or why it is not cited; set as stageRolesFrom. */
+  readonly deployConfig?: DeployConfigJson;
   readonly findings: readonly Finding[];
   /** [Overall Summary] tables read where the log has no per-request stage table (run totals, nothing to explain); absent when none. */
   readonly overallSummaryTables?: number;

@@ -27,6 +27,8 @@ import type {
 } from '../analysis/types';
 import type { FieldMap } from '../values';
 import { cellToJson, toLogPrecision } from '../values';
+import type { DeployConfigJson } from '../deployConfigUsed';
+import type { StageRolesFrom } from '../stageRoles';
 import { runSummariesJson } from '../analysis/runSummaries';
 import { breakdownOf } from '../explain/breakdown';
 import { breakdownJson, type BreakdownJson } from '../explain/breakdownJson';
@@ -195,6 +197,10 @@ export interface AnalysisJson {
   readonly runSummaries: RunSummariesJson | null;
   /** Stage id -> role ("1" -> "code2wav") where the source names a known pipeline (server/core/stageRoles.ts); {} otherwise. */
   readonly stageRoles: Readonly<Record<string, string>>;
+  /** Where `stageRoles` came from ('session' in a session export). Set by analyze and the export, after analysisJsonRest. */
+  readonly stageRolesFrom?: StageRolesFrom;
+  /** The deploy config (--deploy-config; a session export's, the session's) and whether its settings are cited. Set as stageRolesFrom. */
+  readonly deployConfig?: DeployConfigJson;
   /** With --since/--until only: the window (log times, null: open) and the requests it left out. */
   readonly window?: WindowJson;
   /** With --boot only: the boot kept, the requests of other boots left out, and every boot with requests. */

@@ -79,6 +79,12 @@ export class TailView {
     testId: 'load-at-arrival',
     attrs: { 'aria-label': 'Load at arrival' },
   });
+  /** Everything but `empty`: hidden while no request measured a target (there is none to choose). */
+  private readonly body: HTMLElement;
+  private readonly emptyText = h('p', {});
+  private readonly empty = h('div', { className: 'tail-empty', testId: 'tail-empty', role: 'status' }, this.emptyText);
+  /** Why there is no target (noTailText): the session's, set by the panel. */
+  private noTargetText = "No request measured a target (end-to-end time or a stage's first output).";
   private choice: TailChoice;
   private scope: TailQuery['scope'];
   private stageNames: Readonly<Record<string, string>> = {};
@@ -108,9 +114,9 @@ export class TailView {
       ' per server boot',
     );
     this.byBootLabel.hidden = true;
-    this.el = h(
+    this.body = h(
       'div',
-      { className: 'tail-view' },
+      { className: 'tail-body' },
       h(
         'div',
         { className: 'tail-controls' },
@@ -123,6 +129,14 @@ export class TailView {
       this.preemptionsSection,
       this.loadSection,
     );
+    this.empty.hidden = true;
+    this.el = h('div', { className: 'tail-view' }, this.empty, this.body);
+  }
+
+  /** What the tab says when no request measured a target: what is missing and why (noTailText). */
+  setNoTargetText(text: string): void {
+    this.noTargetText = text;
+    setText(this.emptyText, text);
   }
 
   setStageNames(names: Readonly<Record<string, string>>): void {
@@ -175,6 +189,11 @@ export class TailView {
       );
       this.targetSelect.value = target ?? '';
     }
+    // No target to choose: the words alone, not an empty select with quantiles and load at arrival.
+    const none = result.targets.length === 0;
+    this.empty.hidden = !none;
+    this.body.hidden = none;
+    if (none) setText(this.emptyText, this.noTargetText);
     const { tails, oneRequest } = result;
     const answered = tails.length + oneRequest.length;
     if (answered > 1) this.bootsSeen = answered;
