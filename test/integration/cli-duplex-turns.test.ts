@@ -1,8 +1,11 @@
-// Native duplex turns of a build whose turn aggregator has no timing identity: each turn prints
-// its identity on an [OmniTiming] line of its own (req= response= turn= reason=, no time), then
-// its records keyed by the response id. Through the built CLI: one request per turn, named by
-// that identity, with its tables; no request of its own for the identity line, and no claim
-// that the server ran at INFO.
+// Native duplex turns, each build's way of naming a turn, through the built CLI: one request per
+// turn, named by the turn's identity, with its tables, and no claim that the server ran at INFO.
+// - no timing identity: the identity on an [OmniTiming] line of its own (req= response= turn=
+//   reason=, no time), then the turn's records keyed by the response id;
+// - vllm-omni@153caa50: tables titled by the response id, the identity on the timed [OmniTiming]
+//   line printed between the E2E and stage tables;
+// - vllm-omni@226b43d9: the identity in every title and on the [OmniTiming] line, which then
+//   leaves out total= and engine=.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +15,10 @@ import { buildBundles } from './support/buildBundles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
-const DUPLEX = path.join(ROOT, 'test', 'fixtures', 'logs', 'duplex-turn-identity-line.log');
+const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
+const DUPLEX = path.join(LOGS, 'duplex-turn-identity-line.log');
+const TIMING_LINE = path.join(LOGS, 'duplex-turn-identity-timing-line.log');
+const TITLES = path.join(LOGS, 'duplex-turn-identity-titles.log');
 const TURN_1 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-5b0e7c21 turn=1 reason=stop)';
 const TURN_2 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-9a4d13f6 turn=2 reason=barge_in)';
 
@@ -31,7 +37,13 @@ interface Json {
     requestId: string;
     stageTable: boolean;
     e2e: Cells;
-    omniTiming: { totalS: number | null; stages: Record<string, number> } | null;
+    omniTiming: {
+      totalS: number | null;
+      engineS: number | null;
+      stages: Record<string, number>;
+      transfers: Record<string, number>;
+    } | null;
+    transfers: Record<string, { fields: Cells; omniTimingTxMs: number | null }>;
     overallSummary: { fields: Cells } | null;
     stages: Record<string, { split: Cells; splitState: Record<string, string>; fields: Cells }>;
   }[];
@@ -87,4 +99,63 @@ test('INFO: the identity line and the plain [OmniTiming] line are one request pe
   assert.deepEqual(j.requests[1]?.omniTiming?.stages, { '0': 0.84, '1': 0.96 });
   // No tables at INFO: that finding is right here.
   assert.ok(j.findings.some((f) => f.code === 'stage-tables-missing'));
+});
+
+/** What each turn's request holds, in order: id, stage table, e2e, OmniTiming, stage times, transfer. */
+function turns(j: Json) {
+  return j.requests.map((r) => ({
+    id: r.requestId,
+    stageTable: r.stageTable,
+    e2eMs: r.e2e['e2e_total_ms'],
+    wallMs: r.overallSummary?.fields['e2e_wall_time_ms'],
+    timing: [r.omniTiming?.totalS, r.omniTiming?.engineS, r.omniTiming?.stages],
+    genMs: [r.stages['0']?.fields['stage_gen_time_ms'], r.stages['1']?.fields['stage_gen_time_ms']],
+    ttftMs: [r.stages['0']?.split.ttftMs, r.stages['1']?.split.ttftMs],
+    tx: [r.transfers['0->1']?.fields['tx_time_ms'], r.transfers['0->1']?.omniTimingTxMs],
+  }));
+}
+
+test('vllm-omni@153caa50: the timed identity line joins the tables of its response id', () => {
+  const out = cli(['analyze', TIMING_LINE, '--format', 'json']);
+  assert.equal(out.status, 0, out.stderr);
+  const j = JSON.parse(out.stdout) as Json;
+  assert.deepEqual(j.problems, []);
+  assert.deepEqual(turns(j), [
+    {
+      id: TURN_1,
+      stageTable: true,
+      e2eMs: 2648.912,
+      wallMs: 2648.912,
+      timing: [2.65, 2.65, { '0': 2.1, '1': 2.36 }],
+      genMs: [2101.448, 2360.775],
+      ttftMs: [48.117, 14.338],
+      tx: [1.734, 1.73],
+    },
+    {
+      id: TURN_2,
+      stageTable: true,
+      e2eMs: 1204.388,
+      wallMs: 1204.388,
+      timing: [1.2, 1.2, { '0': 0.84, '1': 0.96 }],
+      genMs: [838.02, 961.113],
+      ttftMs: [52.904, 13.872],
+      tx: [0.912, 0.91],
+    },
+  ]);
+  assert.ok(!j.findings.some((f) => f.code === 'stage-tables-missing'), JSON.stringify(j.findings));
+});
+
+test('vllm-omni@226b43d9: identity in every title, an [OmniTiming] line without total or engine', () => {
+  const out = cli(['analyze', TITLES, '--format', 'json']);
+  assert.equal(out.status, 0, out.stderr);
+  const j = JSON.parse(out.stdout) as Json;
+  assert.deepEqual(j.problems, []);
+  assert.deepEqual(
+    turns(j).map((t) => [t.id, t.stageTable, t.e2eMs, t.timing, t.genMs, t.tx]),
+    [
+      [TURN_1, true, 2648.912, [null, null, { '0': 2.1, '1': 2.36 }], [2101.448, 2360.775], [1.734, 1.73]],
+      [TURN_2, true, 1204.388, [null, null, { '0': 0.84, '1': 0.96 }], [838.02, 961.113], [0.912, 0.91]],
+    ],
+  );
+  assert.ok(!j.findings.some((f) => f.code === 'stage-tables-missing'), JSON.stringify(j.findings));
 });

@@ -10,7 +10,8 @@
 // put a one-time cost into any phase). A duplex turn's records are keyed by its response id;
 // builds whose aggregator has no timing identity print the turn's identity first, on an
 // `[OmniTiming]` line of its own (docs/formats.md#the-omnitiming-line), which names that request
-// and is no request itself.
+// and is no request itself; builds that print it only on the turn's timed `[OmniTiming]` line,
+// between tables titled by the response id, name that response id's records with it.
 import type { LogRecord, OmniTimingRecord, OverallSummaryRecord, StageTableRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
 import { numberOf } from '../values';
@@ -178,6 +179,7 @@ export class RequestAssembler {
           if (key === lane.turn.response) key = lane.turn.key;
           else lane.turn = null;
         }
+        if (record.kind === 'omniTiming') this.nameTurn(lane, record, key);
         let target = lane.open;
         const sameCall =
           target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
@@ -203,6 +205,25 @@ export class RequestAssembler {
       default:
         return;
     }
+  }
+
+  /**
+   * An `[OmniTiming]` line with a turn's identity and its times, from a build whose titles print
+   * the response id only: the records of that response id around it are the turn's, named by the
+   * identity as the other builds name them.
+   */
+  private nameTurn(lane: Lane, record: OmniTimingRecord, key: string): void {
+    const response = record.identity['response'];
+    if (response === undefined || key === response) return;
+    lane.turn = { response, key };
+    const open = lane.open;
+    if (open === null || open.key !== response || open.timing !== null) return;
+    // The response id's request began with the line's E2E table: it takes the turn's name, its
+    // place (boot, cold start) kept, as if its first record had printed the identity.
+    const left = (this.seenKeys.get(response) ?? 0) - KEY_REQUEST;
+    if (left > 0) this.seenKeys.set(response, left);
+    else this.seenKeys.delete(response);
+    lane.open = { ...open, key, requestId: this.countRequest(key) };
   }
 
   /** Boots seen so far (0 when the log shows no server start). */
@@ -282,12 +303,18 @@ export class RequestAssembler {
    * it is the boot's first. Also for requests read whole from one record (legacyRequests.ts).
    */
   placeRequest(key: string): RequestPlace {
+    const requestId = this.countRequest(key);
+    const cold = this.boot > 0 && !this.bootHasRequest;
+    this.bootHasRequest = true;
+    return { requestId, boot: this.boot, cold };
+  }
+
+  /** Counts one more request of `key`: its id, a repeated key numbered `#2`, `#3`... */
+  private countRequest(key: string): string {
     const entry = this.seenKeys.get(key) ?? 0;
     const seen = requestsOf(entry);
     this.seenKeys.set(key, entry + KEY_REQUEST);
-    const cold = this.boot > 0 && !this.bootHasRequest;
-    this.bootHasRequest = true;
-    return { requestId: seen === 0 ? key : `${key}#${seen + 1}`, boot: this.boot, cold };
+    return seen === 0 ? key : `${key}#${seen + 1}`;
   }
 
   /** A request read whole from a stats dict of the format before February 2026 (legacyRequests.ts). */

@@ -6,7 +6,8 @@
 //   negative  a duration (a field named _ms or _s) below zero: a clock or accounting bug in the
 //             server, not a real time (the negative-interval finding).
 //   noOutput  serving_time_to_first_output_ms 0.0: the field's default when the stage produced
-//             no non-empty output, not a time.
+//             no non-empty output, not a time; likewise image_time_to_first_output_ms and
+//             denoise_step_latency_ms 0.0 on a stage that made no image.
 //   unread    no number at all: a row a cut-off stage table never reached (it sorts its rows by
 //             name), unknown rather than hidden.
 import type { Cell } from '../values';
@@ -14,6 +15,16 @@ import type { Cell } from '../values';
 export type UnrecordedReason = 'nonFinite' | 'negative' | 'noOutput' | 'unread' | 'oneOutput';
 
 export const FIRST_OUTPUT_FIELD = 'serving_time_to_first_output_ms';
+/**
+ * Fields whose 0.0 is the default of a stage without that output, never a time (the server only
+ * sets them above 0): the first non-empty output; the first image and the time per denoise step,
+ * printed on every stage of an image pipeline, 0.000 on the others (vllm-omni@226b43d9).
+ */
+const NO_OUTPUT_DEFAULT_FIELDS: ReadonlySet<string> = new Set([
+  FIRST_OUTPUT_FIELD,
+  'image_time_to_first_output_ms',
+  'denoise_step_latency_ms',
+]);
 
 /** Fields that are durations, by their unit suffix. */
 export function isDuration(name: string): boolean {
@@ -31,7 +42,7 @@ export function unrecordedReason(name: string, value: number): UnrecordedReason 
   // The value is compared first: this runs for every printed number of every stage.
   if (!Number.isFinite(value)) return 'nonFinite';
   if (isNegativeInterval(name, value)) return 'negative';
-  if (value === 0 && name === FIRST_OUTPUT_FIELD) return 'noOutput';
+  if (value === 0 && NO_OUTPUT_DEFAULT_FIELDS.has(name)) return 'noOutput';
   return null;
 }
 
