@@ -53,6 +53,13 @@ export { overallSummaryOnlyMessage } from './core/analysis/overallSummaries';
 export { RUN_SUMMARY_CUT_OFF, RUN_SUMMARY_NONE, RUN_SUMMARY_SCOPE, runSummarySource } from './core/runSummaryWords';
 export { asPrinted } from './core/report/overallSummaryTable';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
+export {
+  pipelinesDiffer,
+  pipelinesText,
+  POOLED_BOOTS_TEXT,
+  viewBootNote,
+  type ViewBoots,
+} from './core/analysis/bootWords';
 export { noStageStatsText } from './core/analysis/noStageStats';
 export { unreadableInputFinding } from './core/analysis/unreadableInput';
 export { withVisibleControls } from './core/textTable';
