@@ -929,6 +929,8 @@ export type WebviewToHost =
   | { readonly type: 'queryRequest'; readonly requestId: string }
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
   | { readonly type: 'querySpans' }
+  /** The boot the view's summary (and the side panel's tail) is over, for that session; null: every boot. */
+  | { readonly type: 'selectBoot'; readonly sessionId: string; readonly boot: number | null }
   | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }
   | { readonly type: 'queryLoad'; readonly seq: number; readonly params: LoadQuery }
   | { readonly type: 'queryOverTime'; readonly seq: number; readonly params: OverTimeQuery }

@@ -54,7 +54,9 @@ export { RUN_SUMMARY_CUT_OFF, RUN_SUMMARY_NONE, RUN_SUMMARY_SCOPE, runSummarySou
 export { asPrinted } from './core/report/overallSummaryTable';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export {
+  bootPickLabel,
   pipelinesDiffer,
+  PIPELINES_HEAD,
   pipelinesText,
   POOLED_BOOTS_TEXT,
   viewBootNote,

@@ -1,7 +1,7 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
-import { bootsDifferFinding, pipelineGroups, pipelineText, type BootPipeline } from '../core/analysis/bootPipelines';
+import { bootsDifferFinding, viewBootsOf } from '../core/analysis/bootPipelines';
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
@@ -27,7 +27,6 @@ import type {
   RequestPage,
   RequestPageParams,
   RequestSpans,
-  RunBoot,
   SessionBoots,
   SummaryResult,
 } from '../protocol';
@@ -52,20 +51,9 @@ export function scopeMaskOf(session: Session): ScopeMask {
   };
 }
 
-/** The session's server boots with requests, in order: the boots a view or a compare may pick. */
-export function runBootsOf(pipelines: readonly BootPipeline[]): RunBoot[] {
-  return pipelines.map(({ boot, requests, model }) => ({ boot, requests, model }));
-}
-
-/** The session's boots when it has several with requests (their pipelines in words), with the boot `scope` keeps. */
+/** The session's boots when it has several with requests, with the boot `scope` keeps. */
 function sessionBoots(session: Session, scope: ExplainScope | undefined): SessionBoots | null {
-  const pipelines = session.bootPipelines();
-  if (pipelines.length < 2) return null;
-  return {
-    boots: runBootsOf(pipelines),
-    pipelines: pipelineGroups(pipelines).map(pipelineText),
-    selected: scope?.boot ?? null,
-  };
+  return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
 }
 
 /** Stage and edge summaries and findings over some of the session's requests (positions). */
