@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { importedSessionOfLog, importedSummaryOfLog } from '../fixtures/webview/logSession';
 import { FakeHost } from '../fixtures/webview/fakeHost';
-import { waitUntil, WebviewHarness } from '../fixtures/webview/browserHarness';
+import { sidewaysOverflow, waitUntil, WebviewHarness } from '../fixtures/webview/browserHarness';
 import { bootsLog } from './support/bootLog';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
@@ -91,6 +91,21 @@ test('side panel: the boots named above the stage rows; a boot picked shows its 
       `document.querySelector('[data-testid="boots-note"]').textContent.startsWith('Numbers over all boots')`,
     );
     assert.deepEqual(await page.evaluate(FIRST_OUTPUTS), ['0 615', '1 126', '2 33,725']);
+  } finally {
+    await view.close();
+  }
+});
+
+test('side panel at its narrowest: the boots notice and the pick stay inside it', async () => {
+  const view = await harness.open('sidePanel', { width: 190, height: 900 }, new FakeHost(session, { summaryOfBoot }));
+  try {
+    const page = view.page;
+    await page.getByTestId('boots').waitFor();
+    await page.getByTestId('boot-pick').selectOption('1');
+    await waitUntil(page, `document.querySelector('[data-testid="boots-note"]').textContent.startsWith('Boot 1')`);
+    const overflow = await sidewaysOverflow(page, '[data-testid="boots"]');
+    assert.deepEqual(overflow.outside, []);
+    assert.ok(overflow.scrollWidth <= overflow.clientWidth, JSON.stringify(overflow));
   } finally {
     await view.close();
   }
