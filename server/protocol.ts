@@ -434,6 +434,27 @@ export interface SummaryResult {
   readonly runSummaries?: RunSummariesJson | null;
   /** Per transfer edge (`0->1`): see the section "transfer edges" below. */
   readonly edges: readonly EdgeSummary[];
+  /** The session's server boots when it has two or more with requests; absent or null: fewer. */
+  readonly boots?: SessionBoots | null;
+}
+
+/**
+ * The server boots of a session whose log holds several (a server restarted, appending to its
+ * log), as the views offer them: one boot's numbers are `scope.boot`'s (the requests `analyze
+ * --boot` keeps).
+ */
+export interface SessionBoots {
+  /** Every boot with requests, in order, over all of the session's requests (not only the summary's). */
+  readonly boots: readonly RunBoot[];
+  /**
+   * The boots grouped by the pipeline they served, each group in words ("boots 1 and 3 (6
+   * requests, Qwen/Qwen3-TTS): stages 0 llm → latent, 1 llm → audio"). Two or more: the boots
+   * served different pipelines (the `boots-differ-in-pipeline` warning), and numbers pooled over
+   * every boot describe none of them.
+   */
+  readonly pipelines: readonly string[];
+  /** The boot this summary is over (`scope.boot`); null: every boot. */
+  readonly selected: number | null;
 }
 
 /** What the side panel shows of a Prometheus session beside its per-replica histogram rows. */
@@ -917,6 +938,8 @@ export type WebviewToHost =
   | { readonly type: 'queryRequest'; readonly requestId: string }
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
   | { readonly type: 'querySpans' }
+  /** The boot the view's summary (and the side panel's tail) is over, for that session; null: every boot. */
+  | { readonly type: 'selectBoot'; readonly sessionId: string; readonly boot: number | null }
   | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }
   | { readonly type: 'queryLoad'; readonly seq: number; readonly params: LoadQuery }
   | { readonly type: 'queryOverTime'; readonly seq: number; readonly params: OverTimeQuery }

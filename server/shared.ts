@@ -61,6 +61,15 @@ export {
 export { runSummaryFieldStage, runSummaryStageText, stageEntryPosition } from './core/runSummaryStages';
 export { asPrinted } from './core/report/overallSummaryTable';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
+export {
+  bootPickLabel,
+  pipelinesDiffer,
+  PIPELINES_HEAD,
+  pipelinesText,
+  POOLED_BOOTS_TEXT,
+  viewBootNote,
+  type ViewBoots,
+} from './core/analysis/bootWords';
 export { noStageStatsText } from './core/analysis/noStageStats';
 export { unreadableInputFinding } from './core/analysis/unreadableInput';
 export { withVisibleControls } from './core/textTable';

@@ -69,7 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<StageL
   );
   const statusBarFeed = new StatusBarFeed(
     client,
-    (session, summary, outage) => statusBar.show(session, summary, outage),
+    (session, summary, outage, lastBoot) => statusBar.show(session, summary, outage, lastBoot),
     log,
   );
   context.subscriptions.push(statusBarFeed);

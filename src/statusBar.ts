@@ -11,17 +11,22 @@ export class SessionStatusBar implements vscode.Disposable {
   constructor() {
     this.item.name = 'Stage Lens';
     this.item.command = 'stageLens.openLatencyView';
-    this.show(null, null, null);
+    this.show(null, null, null, null);
   }
 
-  /** `outage`: why the numbers are not current (the last summary asked did not come), or null. */
-  show(session: SessionInfo | null, summary: SummaryResult | null, outage: string | null): void {
+  /** `outage`: why the numbers are not current (the last summary asked did not come), or null; `lastBoot`: statusBarView's. */
+  show(
+    session: SessionInfo | null,
+    summary: SummaryResult | null,
+    outage: string | null,
+    lastBoot: SummaryResult | null,
+  ): void {
     this.visible = session !== null;
     if (session === null) {
       this.item.hide();
       return;
     }
-    const view = statusBarView(session, summary, outage);
+    const view = statusBarView(session, summary, outage, lastBoot);
     this.item.text = view.text;
     this.item.accessibilityInformation = { label: view.label };
     this.item.tooltip = view.tooltip;

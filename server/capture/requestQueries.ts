@@ -21,6 +21,7 @@ import type {
 import { timelineOf } from '../core/analysis/timeline';
 import { breakdownOf } from '../core/explain/breakdown';
 import { distributionInPlace } from '../core/explain/select';
+import { scopeCutsRows } from '../core/explain/scope';
 
 /** One request with its waterfall and the parts of its end-to-end time. */
 export function detailOf(request: AnalyzedRequest): RequestDetail {
@@ -117,10 +118,6 @@ export type ScopeMask = (scope: ExplainScope) => Uint8Array;
 /** A target's value in the request at a position (NaN: not measured); undefined for a target no request measured. */
 export type TargetValues = (target: string) => ((i: number) => number) | undefined;
 
-function hasScope(scope: ExplainScope | undefined): scope is ExplainScope {
-  return scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true);
-}
-
 /** Positions (in `requests`) of the rows of one query, filtered and sorted. */
 function orderedRequests(
   requests: RequestList,
@@ -131,7 +128,7 @@ function orderedRequests(
 ): number[] {
   const named = params.findingCode === undefined ? null : findingIds(params.findingCode, params.stageId);
   const text = params.filterText?.toLowerCase() ?? '';
-  const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
+  const mask = scopeCutsRows(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
   // A target no request measured has no tail: nothing passes (never "unknown counts as 0").
   const atLeast = params.atLeast === undefined ? null : (targets?.(params.atLeast.target) ?? (() => Number.NaN));
   const minMs = params.atLeast?.ms ?? 0;
@@ -197,7 +194,7 @@ export class RequestOrderCache {
       params.stageId,
       params.replicaId,
       params.findingCode,
-      hasScope(params.scope) ? params.scope : null,
+      scopeCutsRows(params.scope) ? params.scope : null,
       params.atLeast ?? null,
     ]);
     let rows = this.orders.get(key);
@@ -230,7 +227,7 @@ export function pageOf(
 
 /** Histogram of one stage's split value or field; non-numbers are counted by state, never binned. */
 export function histogramOf(requests: RequestList, params: HistogramParams, scopeMask?: ScopeMask): HistogramResult {
-  const mask = hasScope(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
+  const mask = scopeCutsRows(params.scope) && scopeMask !== undefined ? scopeMask(params.scope) : null;
   const values: number[] = [];
   // Which of `values` are inferred (same positions): binned, but shown ≈ and counted apart.
   const inferredAt: boolean[] = [];

@@ -1,7 +1,7 @@
 // Answers the client's questions about one session: summary over a window, a page of
 // requests (sorted and filtered here, not in the webview), one request with its
 // timeline, findings.
-import { bootsDifferFinding } from '../core/analysis/bootPipelines';
+import { bootsDifferFinding, viewBootsOf } from '../core/analysis/bootPipelines';
 import { EdgeSummaryBuilder } from '../core/analysis/edgeSummary';
 import { FindingsBuilder } from '../core/analysis/findings';
 import { StageSummaryBuilder } from '../core/analysis/stageSummary';
@@ -16,7 +16,7 @@ import {
   type RequestSlowestPhase,
 } from '../core/analysis/slowest';
 import { detailOf, histogramOf, pageOf, slowestStageAt, type ScopeMask } from './requestQueries';
-import { rowsInScope } from '../core/explain/scope';
+import { rowsInScope, scopeCutsRows } from '../core/explain/scope';
 import { prometheusMetricFindings } from './explainQueries';
 import type { ExplainScope } from '../core/explain/types';
 import type { FindingRequestIds, TargetValues } from './requestQueries';
@@ -27,6 +27,7 @@ import type {
   RequestPage,
   RequestPageParams,
   RequestSpans,
+  SessionBoots,
   SummaryResult,
 } from '../protocol';
 import type { Session } from './session';
@@ -50,8 +51,13 @@ export function scopeMaskOf(session: Session): ScopeMask {
   };
 }
 
+/** The session's boots when it has several with requests, with the boot `scope` keeps. */
+function sessionBoots(session: Session, scope: ExplainScope | undefined): SessionBoots | null {
+  return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
+}
+
 /** Stage and edge summaries and findings over some of the session's requests (positions). */
-function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
+function summaryOver(session: Session, rows: Iterable<number>, scope?: ExplainScope): SummaryResult {
   const requests = session.requests();
   const summaries = new StageSummaryBuilder({ replicasAsTheyCome: true });
   const edges = new EdgeSummaryBuilder();
@@ -94,6 +100,7 @@ function summaryOver(session: Session, rows: Iterable<number>): SummaryResult {
     overallSummaries: null,
     runSummaries: null,
     edges: edges.edges(),
+    boots: sessionBoots(session, scope),
   };
 }
 
@@ -106,8 +113,7 @@ function* recentRows(session: Session, windowSeconds: number): Generator<number>
 }
 
 export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
-  if (scope !== undefined && (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true))
-    return summaryOver(session, rowsInScope(session.explainIndex, scope));
+  if (scopeCutsRows(scope)) return summaryOver(session, rowsInScope(session.explainIndex, scope), scope);
   if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
   const summary = session.summary();
   return {
@@ -127,6 +133,7 @@ export function sessionSummary(session: Session, windowSeconds?: number, scope?:
     overallSummaries: summary.overallSummaries,
     runSummaries: summary.runSummaries === null ? null : runSummariesJson(summary.runSummaries),
     edges: summary.edges,
+    boots: sessionBoots(session, undefined),
   };
 }
 

@@ -10,6 +10,7 @@ import type { SessionRegistry } from '../capture/sessionRegistry';
 import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBootsResult } from '../protocol';
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
 import { unknownBootProblem } from '../core/analysis/bootWords';
+import { bootChoices } from '../core/analysis/bootPipelines';
 
 async function sessionRun(
   registry: SessionRegistry,
@@ -76,7 +77,7 @@ export async function compareRequest(registry: SessionRegistry, params: CompareP
 export async function runBootsRequest(registry: SessionRegistry, target: CompareTarget): Promise<RunBootsResult> {
   if ('sessionId' in target) {
     const session = await registry.open(target.sessionId);
-    return { boots: session.bootPipelines().map(({ boot, requests, model }) => ({ boot, requests, model })) };
+    return { boots: bootChoices(session.bootPipelines()) };
   }
   const run = await loadRun(target.path, { excludeCold: false });
   return { boots: run.boots ?? [] };

@@ -5,8 +5,8 @@
 // the pickers are skipped.
 import * as vscode from 'vscode';
 import type { StageLensClient } from '../client';
-import type { CompareRunName, CompareTarget, RunBoot, SessionInfo } from '../../server/protocol';
-import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../../server/shared';
+import type { CompareRunName, CompareTarget, SessionInfo } from '../../server/protocol';
+import { bootPickLabel, runNameOfPath, runNameOfSession, runNameWithBoot } from '../../server/shared';
 import type { ComparePanel, ShownComparison } from '../views/comparePanel';
 import { sessionPickDescription } from '../sessionPickText';
 
@@ -70,12 +70,6 @@ async function pickTarget(
 }
 
 type BootPick = vscode.QuickPickItem & { readonly boot: number | null };
-
-/** "boot 2 · 3 requests · Qwen/Qwen3-Omni-30B-A3B-Instruct" (the model when its start-up lines name it). */
-export function bootPickLabel(b: RunBoot): string {
-  const requests = `${b.requests} request${b.requests === 1 ? '' : 's'}`;
-  return [`boot ${b.boot}`, requests, ...(b.model === null ? [] : [b.model])].join(' · ');
-}
 
 /** The boot of a run to compare: asked only when the run has more than one boot with requests; undefined when cancelled. */
 async function pickBoot(

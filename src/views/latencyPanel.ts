@@ -114,6 +114,9 @@ export class LatencyPanel implements vscode.Disposable {
       case 'openLatencyPanel':
         this.postFilter(message.filter);
         break;
+      case 'selectBoot':
+        this.feed?.selectBoot(message.sessionId, message.boot);
+        break;
       default:
         break;
     }

@@ -22,6 +22,8 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 const optInt = (v: unknown): boolean => v === undefined || isInt(v);
+/** A server boot number (0: requests before the log's first boot marker). */
+const isBoot = (v: unknown): v is number => isInt(v) && v >= 0;
 
 /** Largest page the host asks the server for; the request table asks for pages of 50 (PAGE_SIZE in webview/latencyPanel/table/requestTable.ts). */
 export const MAX_PAGE = 1000;
@@ -37,11 +39,11 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 const isTarget = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_TARGET;
 const isQuantile = (v: unknown): v is TailQuantile => (QUANTILES as readonly unknown[]).includes(v);
 
-/** A scope: numbers and a boolean only; undefined when absent, null when malformed. */
+/** A scope: numbers, a boolean and a boot number only; undefined when absent, null when malformed. */
 function scopeOf(v: unknown): ExplainScope | undefined | null {
   if (v === undefined) return undefined;
   if (!isObj(v)) return null;
-  const out: { fromMs?: number; toMs?: number; excludeCold?: boolean } = {};
+  const out: { fromMs?: number; toMs?: number; excludeCold?: boolean; boot?: number } = {};
   if (v['fromMs'] !== undefined) {
     if (!isNum(v['fromMs'])) return null;
     out.fromMs = v['fromMs'];
@@ -53,6 +55,10 @@ function scopeOf(v: unknown): ExplainScope | undefined | null {
   if (v['excludeCold'] !== undefined) {
     if (typeof v['excludeCold'] !== 'boolean') return null;
     out.excludeCold = v['excludeCold'];
+  }
+  if (v['boot'] !== undefined) {
+    if (!isBoot(v['boot'])) return null;
+    out.boot = v['boot'];
   }
   return out;
 }
@@ -193,6 +199,10 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | null {
       const params = overTimeQuery(raw['params']);
       return params === null || !isInt(raw['seq']) ? null : { type: 'queryOverTime', seq: raw['seq'], params };
     }
+    case 'selectBoot':
+      return typeof raw['sessionId'] === 'string' && (raw['boot'] === null || isBoot(raw['boot']))
+        ? { type: 'selectBoot', sessionId: raw['sessionId'], boot: raw['boot'] }
+        : null;
     case 'runCommand':
       return isWebviewCommand(raw['command']) ? { type: 'runCommand', command: raw['command'] } : null;
     default:

@@ -3,7 +3,8 @@
 // and changes that arrive meanwhile are folded into one more round. A summary equal to
 // the last one posted is not posted again. A target that wants it also gets the session's
 // tail attribution (the side panel's "Why p99 is slow") after each new summary, at most
-// once a second. No vscode runtime (unit-tested in Node).
+// once a second. A view that picked one server boot of the session gets that boot's summary and
+// tail instead. No vscode runtime (unit-tested in Node).
 //
 // Nothing may hold the feed: VS Code keeps webview.postMessage's promise unsettled until the
 // webview's frame is ready, which a frame that is replaced or never shown may never be, so
@@ -67,6 +68,8 @@ export class SessionFeed implements Disposable {
   private disposed = false;
   private readonly summaryHealth: AnswerHealth;
   private readonly tailHealth: AnswerHealth;
+  /** The server boot the view picked, in the session it picked it in; null: every boot. */
+  private boot: { readonly sessionId: string; readonly boot: number } | null = null;
 
   constructor(
     private readonly source: LatencyDataSource,
@@ -98,6 +101,26 @@ export class SessionFeed implements Disposable {
   /** The webview became visible again: catch up if something changed while hidden. */
   visibilityChanged(): void {
     if (this.dirty && this.target.isVisible()) this.changed();
+  }
+
+  /** The view picked one server boot of the session (null: every boot): its summary and tail are that boot's from now on. */
+  selectBoot(sessionId: string, boot: number | null): void {
+    this.boot = boot === null ? null : { sessionId, boot };
+    this.lastSummary = null;
+    this.lastTail = null;
+    this.tailAt = Number.NEGATIVE_INFINITY;
+    this.changed();
+  }
+
+  /** The scope of the boot picked in `session`, as query params. */
+  private scopeOf(session: SessionInfo): { readonly scope?: { readonly boot: number } } {
+    const boot = this.bootOf(session);
+    return boot === null ? {} : { scope: { boot } };
+  }
+
+  /** The boot picked in `session`; null: every boot (none picked, or picked in another session). */
+  private bootOf(session: SessionInfo): number | null {
+    return this.boot !== null && this.boot.sessionId === session.id ? this.boot.boot : null;
   }
 
   /** The webview (re)loaded: post session and summary again, now. Resolves when posted. */
@@ -157,7 +180,13 @@ export class SessionFeed implements Disposable {
     }
     if (session === null || this.disposed) return;
     try {
-      const summary = await within(this.source.summary(session), this.waitMs);
+      // One boot's summary is this view's alone; every boot's is asked once for all views.
+      const scoped = this.scopeOf(session);
+      const asked =
+        scoped.scope === undefined
+          ? this.source.summary(session)
+          : this.source.request('stageLens/summary', { sessionId: session.id, ...scoped });
+      const summary = await within(asked, this.waitMs);
       if (summary !== TIMED_OUT && !this.disposed) this.summaryHealth.answered();
       if (this.stale(generation)) return;
       if (summary === TIMED_OUT) {
@@ -205,7 +234,7 @@ export class SessionFeed implements Disposable {
     this.tailAt = Date.now();
     try {
       const tail = await within(
-        this.source.request('stageLens/tailAttribution', { sessionId: session.id }),
+        this.source.request('stageLens/tailAttribution', { sessionId: session.id, ...this.scopeOf(session) }),
         this.waitMs,
       );
       if (tail === TIMED_OUT) {

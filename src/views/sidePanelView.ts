@@ -58,6 +58,9 @@ export class SidePanelViewProvider implements vscode.WebviewViewProvider, vscode
       case 'openLatencyPanel':
         this.openLatencyPanel(message.filter);
         break;
+      case 'selectBoot':
+        this.feed?.selectBoot(message.sessionId, message.boot);
+        break;
       case 'runCommand':
         void runWebviewCommand(message.command, post);
         break;

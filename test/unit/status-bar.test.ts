@@ -4,7 +4,13 @@
 // current (reason in the tooltip), logged once per outage; the next answer makes them current.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import type { SessionInfo, SummaryResult } from '../../server/protocol';
+import type {
+  RequestParams,
+  RequestResult,
+  ServerRequestMethod,
+  SessionInfo,
+  SummaryResult,
+} from '../../server/protocol';
 import type { FeedLog } from '../../src/views/answerHealth';
 import { StatusBarFeed } from '../../src/statusBarFeed';
 import { statusBarView, type StatusBarView } from '../../src/statusBarView';
@@ -58,6 +64,17 @@ class FakeSource {
   summary(): Promise<SummaryResult> {
     return new Promise((resolve, reject) => this.asked.push({ resolve, reject }));
   }
+  /** `stageLens/summary` of one boot (the params asked, in order). */
+  readonly askedBoot: { params: RequestParams<'stageLens/summary'>; answer: Pending }[] = [];
+  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> {
+    assert.equal(method, 'stageLens/summary');
+    return new Promise((resolve, reject) =>
+      this.askedBoot.push({
+        params: params as RequestParams<'stageLens/summary'>,
+        answer: { resolve: (s) => resolve(s as RequestResult<M>), reject },
+      }),
+    );
+  }
   change(s: SessionInfo): void {
     this.current = s;
     this.listener?.(s);
@@ -73,8 +90,8 @@ function feed(t: TestContext, waitMs = 10_000) {
   const log: FeedLog = { warn: (l) => lines.push(`warn ${l}`), info: (l) => lines.push(`info ${l}`) };
   const f = new StatusBarFeed(
     source,
-    (s, sum, outage) => {
-      if (s !== null) shown.push(statusBarView(s, sum, outage));
+    (s, sum, outage, lastBoot) => {
+      if (s !== null) shown.push(statusBarView(s, sum, outage, lastBoot));
     },
     log,
     waitMs,
@@ -193,4 +210,53 @@ test('an import whose gzip data broke off says "partial" beside its numbers, and
   );
   // A whole input says nothing of it.
   assert.doesNotMatch(statusBarView(session(12, 'stopped'), summary(12, 812), null).tooltip, /artial/);
+});
+
+const TTS = 'boot 1 (6 requests, Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice): stages 0 llm → latent, 1 llm → audio';
+const OMNI =
+  'boot 2 (3 requests, Qwen/Qwen3-Omni-30B-A3B-Instruct): stages 0 llm → text, 1 llm → latent, 2 llm → audio';
+const BOOTS = [
+  { boot: 1, requests: 6, model: 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice' },
+  { boot: 2, requests: 3, model: 'Qwen/Qwen3-Omni-30B-A3B-Instruct' },
+];
+/** A summary of a session whose two boots served different pipelines, over every boot or `selected`'s. */
+const bootsSummary = (requestCount: number, e2eP50: number, selected: number | null): SummaryResult => ({
+  ...summary(requestCount, e2eP50),
+  boots: { boots: BOOTS, pipelines: [TTS, OMNI], selected },
+});
+
+test("boots of different pipelines: the headline is the last boot's, asked apart, and the tooltip names the boots", async (t) => {
+  const { source, shown } = feed(t);
+  source.change(session(9, 'stopped'));
+  source.asked[0]!.resolve(bootsSummary(9, 20_000, null));
+  await tick();
+  // The pooled p50 (20 s) is never shown: none until the last boot's comes.
+  assert.equal(shown.at(-1)?.text, '$(history) 9 req');
+  assert.match(shown.at(-1)!.tooltip, /No latency until boot 2's \(the last boot with requests\) comes/);
+  assert.deepEqual(
+    source.askedBoot.map((a) => a.params),
+    [{ sessionId: 's1', scope: { boot: 2 } }],
+  );
+  source.askedBoot[0]!.answer.resolve(bootsSummary(3, 33_726.25, 2));
+  await tick();
+  assert.deepEqual(shown.at(-1), {
+    text: '$(history) 9 req · boot 2: e2e p50 33.7 s',
+    label: 'Stage Lens: stopped, 9 requests, boot 2: e2e p50 33.7 s',
+    tooltip:
+      'Stage Lens: vllm.log\nstopped · /var/log/vllm.log\n' +
+      `The server restarted with a different pipeline: ${TTS}; ${OMNI}.\n` +
+      "The latency is boot 2's, the last boot with requests (3 of 9 requests): one over every boot would mix their pipelines. Pick a boot in the side panel or Latency Details.\n" +
+      'Click to open Latency Details.',
+    tone: null,
+  });
+});
+
+test('boots of one pipeline keep the headline over every boot, asked once', async (t) => {
+  const { source, shown } = feed(t);
+  source.change(session(12));
+  source.asked[0]!.resolve({ ...summary(12, 700), boots: { boots: BOOTS, pipelines: [`${TTS}`], selected: null } });
+  await tick();
+  assert.equal(shown.at(-1)?.text, '$(pulse) 12 req · e2e p50 700 ms');
+  assert.doesNotMatch(shown.at(-1)!.tooltip, /boot/);
+  assert.equal(source.askedBoot.length, 0);
 });

@@ -275,7 +275,12 @@ describe('stored state', () => {
         { sessionId: 'b', points: [] },
         { sessionId: 'a', points: [{ n: 3, p50: 3, p90: 3, p99: 3 }] },
       ],
+      boot: null,
     });
+    // A boot picked: a session id and a boot number, else none.
+    assert.deepEqual(sanitizeSideState({ boot: { sessionId: 'a', boot: 2 } }).boot, { sessionId: 'a', boot: 2 });
+    for (const boot of [{ sessionId: 'a', boot: -1 }, { sessionId: 'a', boot: 1.5 }, { boot: 2 }, 'boot 2'])
+      assert.equal(sanitizeSideState({ boot }).boot, null);
     let t: readonly TrendPoint[] = [{ n: 1, p50: 1, p90: 2, p99: null }];
     t = pushTrend(t, { n: 1, p50: 5, p90: 5, p99: 5 });
     assert.equal(t.length, 1);

@@ -113,6 +113,42 @@ function feedWith(source: FakeSource, visible = { value: true }): { feed: Sessio
 }
 
 describe('session feed', () => {
+  test('a boot picked: the summary and the tail are asked for that boot, in the session it was picked in only', async () => {
+    const source = new FakeSource();
+    const posted: HostToWebview[] = [];
+    const feed = new SessionFeed(
+      source,
+      { post: (m) => void posted.push(m), isVisible: () => true, wantsTail: true },
+      5,
+    );
+    await feed.resend();
+    source.calls = [];
+    feed.selectBoot('s1', 2);
+    await until(() => source.calls.length >= 2);
+    await tick();
+    // In either order: a tail round already scheduled asks for the boot too.
+    assert.deepEqual(
+      [...source.calls].sort((a, b) => a.method.localeCompare(b.method)),
+      [
+        { method: 'stageLens/summary', params: { sessionId: 's1', scope: { boot: 2 } } },
+        { method: 'stageLens/tailAttribution', params: { sessionId: 's1', scope: { boot: 2 } } },
+      ],
+    );
+    // Another session shows every boot; back to all boots asks the shared summary again.
+    source.calls = [];
+    source.current = session('s2');
+    source.fire();
+    await until(() => source.calls.length >= 1);
+    assert.deepEqual(source.calls[0], { method: 'stageLens/summary', params: { sessionId: 's2' } });
+    source.current = session('s1');
+    feed.selectBoot('s1', null);
+    source.calls = [];
+    source.fire();
+    await until(() => source.calls.length >= 1);
+    assert.deepEqual(source.calls[0], { method: 'stageLens/summary', params: { sessionId: 's1' } });
+    feed.dispose();
+  });
+
   test('resend posts the session (with role names) and then its summary', async () => {
     const source = new FakeSource();
     const { feed, posted } = feedWith(source);

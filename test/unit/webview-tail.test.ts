@@ -68,6 +68,26 @@ describe('message guard: the why-views', () => {
       },
     );
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { quantile: 'p42' } }), null);
+    // One server boot: a boot number (0: before the log's first boot marker), nothing else.
+    assert.deepEqual(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { boot: 0 } } }), {
+      type: 'queryTail',
+      seq: 4,
+      params: { scope: { boot: 0 } },
+    });
+    for (const boot of [-1, 1.5, '2', null])
+      assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { boot } } }), null);
+    assert.deepEqual(parseWebviewMessage({ type: 'selectBoot', sessionId: 's1', boot: 2, extra: 1 }), {
+      type: 'selectBoot',
+      sessionId: 's1',
+      boot: 2,
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'selectBoot', sessionId: 's1', boot: null }), {
+      type: 'selectBoot',
+      sessionId: 's1',
+      boot: null,
+    });
+    for (const bad of [{ sessionId: 's1' }, { sessionId: 's1', boot: -2 }, { boot: 1 }])
+      assert.equal(parseWebviewMessage({ type: 'selectBoot', ...bad }), null);
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { scope: { fromMs: 'yesterday' } } }), null);
     assert.equal(parseWebviewMessage({ type: 'queryTail', seq: 4, params: { target: 'x'.repeat(65) } }), null);
     assert.deepEqual(parseWebviewMessage({ type: 'queryLoad', seq: 5, params: { byBoot: true, quantile: 'p99' } }), {

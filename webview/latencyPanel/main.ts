@@ -36,6 +36,7 @@ import { sessionCountText } from '../shared/overallOnly';
 import { emptyTableText, noTailText } from '../shared/noRequests';
 import { RunSummarySection } from '../shared/runSummarySection';
 import { runSummaryView } from '../shared/runSummaryModel';
+import { BootPicker } from '../shared/bootPicker';
 
 const channel = hostChannel<PanelState>();
 let state = sanitizePanelState(channel.loadState());
@@ -52,14 +53,15 @@ const SPANS_REFRESH_MS = 2000;
 const HISTOGRAM_REFRESH_MS = 1000;
 const TAIL_REFRESH_MS = 1000;
 
-/** The scope every view is over (Over Time window, exclude cold); undefined: all requests. */
+/** The scope every view is over (Over Time window, exclude cold, one boot); undefined: all requests. */
 function scopeOf(): ExplainScope | undefined {
   const s = state.scope;
-  if (s.fromMs === null && s.toMs === null && !s.excludeCold) return undefined;
+  if (s.fromMs === null && s.toMs === null && !s.excludeCold && s.boot === null) return undefined;
   return {
     ...(s.fromMs === null ? {} : { fromMs: s.fromMs }),
     ...(s.toMs === null ? {} : { toMs: s.toMs }),
     ...(s.excludeCold ? { excludeCold: true } : {}),
+    ...(s.boot === null ? {} : { boot: s.boot }),
   };
 }
 
@@ -292,6 +294,14 @@ const scopeBar = h(
   ),
 );
 
+// A session of several server boots: which pipeline each served, and the pick of one for every view.
+// The summary (findings, columns) is asked of the host for the boot too.
+const bootPicker = new BootPicker((boot) => {
+  if (session === null) return;
+  post({ type: 'selectBoot', sessionId: session.id, boot });
+  setScope({ ...state.scope, boot });
+});
+
 function showScope(): void {
   const s = state.scope;
   excludeCold.checked = s.excludeCold;
@@ -437,6 +447,7 @@ const live = h(
     scopeBar,
   ),
   errorBanner,
+  bootPicker.el,
   tablesNotice,
   runSummary.el,
   tabs.list,
@@ -489,6 +500,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   if (next === null) {
     summary = null;
     runSummary.update(null);
+    bootPicker.update(null, null);
     return;
   }
   showHeader();
@@ -498,6 +510,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   if (!changed) return;
   summary = null;
   runSummary.update(null);
+  bootPicker.update(null, null);
   // A zoom and a series belong to the session they were made on.
   spans.forget();
   overTime.forget();
@@ -509,6 +522,8 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
     tabs.activate(state.tab, false);
     channel.saveState(state);
   }
+  // A boot picked in this session before the page was reloaded: the host's summary is that boot's too.
+  if (restoring && state.scope.boot !== null) post({ type: 'selectBoot', sessionId: next.id, boot: state.scope.boot });
   applyScope();
   showTailChip();
   stale.spans = true;
@@ -532,6 +547,7 @@ function onSummary(next: SummaryResult): void {
   if (session === null || next.sessionId !== session.id) return;
   const before = summary?.requestCount;
   summary = next;
+  bootPicker.update(next.boots, state.scope.boot);
   tablesNotice.hidden = next.tablesMissing === null;
   setText(tablesNotice, next.tablesMissing?.message ?? '');
   // Closed over a table of requests; open when it is all the log has.

@@ -4,11 +4,13 @@ import type { Percentile, RequestSortKey, TailFilter, TailQuantile } from '../..
 
 export type PanelTab = 'requests' | 'timeline' | 'spans' | 'histograms' | 'tail';
 
-/** The requests every view is over: a time window (the Over Time brush) and the exclude-cold switch. */
+/** The requests every view is over: a time window (the Over Time brush), the exclude-cold switch, one server boot. */
 export interface PanelScope {
   readonly fromMs: number | null;
   readonly toMs: number | null;
   readonly excludeCold: boolean;
+  /** Only the requests of this server boot (a log of several); null: every boot. */
+  readonly boot: number | null;
 }
 
 export interface PanelState {
@@ -56,7 +58,7 @@ export const DEFAULT_PANEL_STATE: PanelState = {
   histogram: { stageKey: null, metric: 'split:prefillMs', bins: 40 },
   spansView: null,
   tail: null,
-  scope: { fromMs: null, toMs: null, excludeCold: false },
+  scope: { fromMs: null, toMs: null, excludeCold: false, boot: null },
   tailChoice: { target: null, quantile: 'p99', byBoot: false },
   overTimeMetric: null,
 };
@@ -92,6 +94,7 @@ export function sanitizePanelState(raw: unknown): PanelState {
   const fromMs = num(scope['fromMs']);
   const toMs = num(scope['toMs']);
   const windowOk = fromMs !== null && toMs !== null && toMs > fromMs;
+  const boot = num(scope['boot']);
   return {
     version: 1,
     sessionId: str(r['sessionId']),
@@ -124,6 +127,7 @@ export function sanitizePanelState(raw: unknown): PanelState {
       fromMs: windowOk ? fromMs : null,
       toMs: windowOk ? toMs : null,
       excludeCold: scope['excludeCold'] === true,
+      boot: boot !== null && Number.isInteger(boot) && boot >= 0 ? boot : null,
     },
     tailChoice: {
       target: str(choice['target']),

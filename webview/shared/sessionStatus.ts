@@ -41,15 +41,25 @@ export function statusHeadline(
     : `summary e2e wall p50 ${formatDurationMs(wall.p50)} (${wall.count} summaries)`;
 }
 
+/** The one boot whose numbers stand in for the headline, and its summary (null: not come yet). */
+export interface HeadlineBoot {
+  readonly boot: number;
+  readonly summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null;
+}
+
 /**
  * The status bar's words after its icon, and as read out: `12 req · <headline>`; for a session
  * of [Overall Summary] tables only, what they cover instead of its requests, which have no number.
+ * With `boot`: the headline is that boot's (`12 req · boot 2: <headline>`), none until it comes.
  */
 export function statusBarWords(
   session: Pick<SessionInfo, 'kind' | 'status' | 'exit' | 'requestCount'>,
   summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries' | 'histograms'> | null,
+  boot?: HeadlineBoot,
 ): { readonly text: string; readonly label: string } {
-  const headline = statusHeadline(summary);
+  const ofBoot = boot === undefined ? null : statusHeadline(boot.summary);
+  const headline =
+    boot === undefined ? statusHeadline(summary) : ofBoot === null ? null : `boot ${boot.boot}: ${ofBoot}`;
   const shown = (count: string): string => `${count}${headline === null ? '' : ` · ${headline}`}`;
   const read = (count: string): string =>
     `Stage Lens: ${statusWords(session)}, ${count}${headline === null ? '' : `, ${headline}`}`;

@@ -23,7 +23,8 @@ import { onThemeChange } from '../shared/theme';
 import { hostChannel } from '../shared/vscodeApi';
 import { FindingsList } from './findingsList';
 import type { SidePanelState } from './state';
-import { addTrendPoint, sanitizeSideState, trendOf } from './state';
+import { addTrendPoint, bootOf, sanitizeSideState, trendKey, trendOf } from './state';
+import { BootPicker } from '../shared/bootPicker';
 import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
@@ -76,6 +77,13 @@ tablesNotice.hidden = true;
 // Said once: the log has [Overall Summary] tables and no per-request stage table, and the fix.
 const overallNotice = h('div', { className: 'notice-banner', role: 'status', testId: 'overall-summary-only' });
 overallNotice.hidden = true;
+// A session of several server boots: which pipeline each served, and the pick of one, above the numbers.
+const bootPicker = new BootPicker((boot) => {
+  if (session === null) return;
+  save({ boot: boot === null ? null : { sessionId: session.id, boot } });
+  channel.post({ type: 'selectBoot', sessionId: session.id, boot });
+  render();
+});
 const header = h(
   'header',
   { className: 'session', testId: 'session-header' },
@@ -194,6 +202,7 @@ const live = h(
   errorBanner,
   tablesNotice,
   overallNotice,
+  bootPicker.el,
   h('div', { className: 'toolbar' }, percentileSwitch.el, trend.el),
   tableCaption,
   tableWrap,
@@ -249,12 +258,16 @@ function render(): void {
     scrapeOnly ? 'histogram_quantile estimates over everything the server observed since it started.' : SCRAPE_NOTE,
   );
   runSummary.update(runSummaryView(summary?.runSummaries, stageNames));
+  bootPicker.update(summary?.boots, session === null ? null : bootOf(state, session.id));
   if (summary === null || session === null) {
     waiting.hidden = session === null || scrapeOnly;
     noStageStats.hidden = !scrapeOnly;
     setText(noStageStats, scrapeOnly ? METRICS_ONLY_TEXT : '');
     // Until the session's summary arrives: its own trend so far, never the last session's line.
-    if (session !== null) trend.update(trendOf(state, session.id), state.percentile, '', session.id);
+    if (session !== null) {
+      const key = trendKey(session.id, bootOf(state, session.id));
+      trend.update(trendOf(state, key), state.percentile, '', key);
+    }
     return;
   }
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
@@ -337,7 +350,8 @@ function render(): void {
   );
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
-  trend.update(trendOf(state, session.id), state.percentile, trendLabel(head, state.percentile), session.id);
+  const key = trendKey(session.id, summary.boots?.selected ?? null);
+  trend.update(trendOf(state, key), state.percentile, trendLabel(head, state.percentile), key);
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
 }
 
@@ -359,6 +373,10 @@ function onMessage(msg: HostToWebview): void {
         summary = null;
         head = null;
         tail = null;
+        // A boot picked in this session before (a reload, or the session shown again): its numbers, not every boot's.
+        const boot = msg.session === null ? null : bootOf(state, msg.session.id);
+        if (msg.session !== null && boot !== null)
+          channel.post({ type: 'selectBoot', sessionId: msg.session.id, boot });
       }
       render();
       // Another session starts at its top (its name, its headline), not where the last one was read.
@@ -372,7 +390,7 @@ function onMessage(msg: HostToWebview): void {
       head = headline(msg.summary);
       if (head !== null)
         save(
-          addTrendPoint(state, session.id, {
+          addTrendPoint(state, trendKey(session.id, msg.summary.boots?.selected ?? null), {
             n: msg.summary.requestCount,
             p50: head.p50,
             p90: head.p90,

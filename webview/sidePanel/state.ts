@@ -15,17 +15,25 @@ export interface SessionTrend {
   readonly points: readonly TrendPoint[];
 }
 
+/** The server boot picked in a session whose log holds several. */
+export interface BootChoice {
+  readonly sessionId: string;
+  readonly boot: number;
+}
+
 export interface SidePanelState {
   readonly percentile: Percentile;
   /** The trends of the sessions shown lately, the one updated last at the end. */
   readonly trends: readonly SessionTrend[];
+  /** The boot whose numbers are shown in that session; null (or another session): every boot. */
+  readonly boot: BootChoice | null;
 }
 
 export const TREND_LENGTH = 60;
 /** Trends kept: switching among a few sessions keeps each one's line; the stored state stays small. */
 export const TREND_SESSIONS = 8;
 
-export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', trends: [] };
+export const DEFAULT_SIDE_STATE: SidePanelState = { percentile: 'p50', trends: [], boot: null };
 
 const isNum = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
 
@@ -55,7 +63,22 @@ export function sanitizeSideState(raw: unknown): SidePanelState {
     if (earlier >= 0) trends.splice(earlier, 1);
     trends.push({ sessionId, points: trendPoints((t as Record<string, unknown>)['points']) });
   }
-  return { percentile, trends: trends.slice(-TREND_SESSIONS) };
+  const boot = typeof r['boot'] === 'object' && r['boot'] !== null ? (r['boot'] as Record<string, unknown>) : null;
+  const choice =
+    typeof boot?.['sessionId'] === 'string' && Number.isInteger(boot['boot']) && (boot['boot'] as number) >= 0
+      ? { sessionId: boot['sessionId'], boot: boot['boot'] as number }
+      : null;
+  return { percentile, trends: trends.slice(-TREND_SESSIONS), boot: choice };
+}
+
+/** The boot picked in `sessionId`; null: every boot. */
+export function bootOf(state: Pick<SidePanelState, 'boot'>, sessionId: string): number | null {
+  return state.boot !== null && state.boot.sessionId === sessionId ? state.boot.boot : null;
+}
+
+/** Whose trend a summary adds to: the session's, or one boot's of it (numbers of one boot are a line of their own). */
+export function trendKey(sessionId: string, boot: number | null): string {
+  return boot === null ? sessionId : `${sessionId} boot ${boot}`;
 }
 
 /** The trend of one session: its own points, none before its first summary. */

@@ -11,6 +11,7 @@ import { andList } from '../andList';
 import { countOf } from '../numberText';
 import type { FieldMap } from '../values';
 import type { AnalyzedRequest, Finding, StageKind } from './types';
+import type { ViewBoots } from './bootWords';
 
 /** What one stage printed in one boot. */
 export interface BootStageShape {
@@ -202,5 +203,20 @@ export function bootsDifferFinding(pipelines: readonly BootPipeline[]): Finding 
         : `They differ: ${differences.join('; ')}. `) +
       "The per-stage rows pool each stage id over every boot, so a stage's percentiles mix different stages (and models) and describe none of them. " +
       `Read one boot at a time: stage-lens analyze --boot ${andList(heads.map((h) => h.boot)).replace(/ and (?=\d+$)/, ' or ')} (explain takes --boot too).`,
+  };
+}
+
+/** Each boot with requests, its count and model: a boot to pick (a view's, a compare's). */
+export function bootChoices(pipelines: readonly BootPipeline[]): ViewBoots['boots'][number][] {
+  return pipelines.map(({ boot, requests, model }) => ({ boot, requests, model }));
+}
+
+/** The boots a view offers (two or more with requests; null below), their pipelines in words, and the boot `selected`. */
+export function viewBootsOf(pipelines: readonly BootPipeline[], selected: number | null): ViewBoots | null {
+  if (pipelines.length < 2) return null;
+  return {
+    boots: bootChoices(pipelines),
+    pipelines: pipelineGroups(pipelines).map(pipelineText),
+    selected,
   };
 }

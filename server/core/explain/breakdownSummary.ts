@@ -3,9 +3,9 @@
 // are counted as missing), and of the overlap and the residual.
 import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
-import { rowsInScope, type RowScope } from './scope';
+import { rowsInScope } from './scope';
 import { distributionInPlace, measuredInto } from './select';
-import type { BreakdownSummary, PartDistribution } from './types';
+import type { BreakdownSummary, PartDistribution, ExplainScope } from './types';
 
 function columnDistribution(
   column: Column,
@@ -20,7 +20,7 @@ function columnDistribution(
 }
 
 /** `reads`: column values shared with the other questions of one report. */
-export function breakdownSummary(index: ExplainIndex, scope: RowScope, reads?: ColumnReads): BreakdownSummary {
+export function breakdownSummary(index: ExplainIndex, scope: ExplainScope, reads?: ColumnReads): BreakdownSummary {
   const rows = rowsInScope(index, scope);
   const parts: PartDistribution[] = [];
   for (const p of index.parts()) {

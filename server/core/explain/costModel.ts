@@ -10,8 +10,8 @@
 // as skipped with the reason. A hidden or None value is not a point (never x = 0).
 import type { ColumnReads } from './columnReads';
 import type { Column, ExplainIndex } from './explainIndex';
-import { rowsInScope, type RowScope } from './scope';
-import type { CostFit, CostFitSkipped, CostModel } from './types';
+import { rowsInScope } from './scope';
+import type { CostFit, CostFitSkipped, CostModel, ExplainScope } from './types';
 import { countOf, durationText, groupedNumber } from '../numberText';
 
 export const MIN_POINTS = 10;
@@ -126,7 +126,7 @@ function constantY(ys: readonly number[], name: string): string | null {
 }
 
 /** `reads`: column values shared with the other questions of one report. */
-export function costModel(index: ExplainIndex, scope: RowScope, reads?: ColumnReads): CostModel {
+export function costModel(index: ExplainIndex, scope: ExplainScope, reads?: ColumnReads): CostModel {
   const rows = rowsInScope(index, scope);
   const fits: CostFit[] = [];
   const skipped: CostFitSkipped[] = [];

@@ -9,18 +9,26 @@ import type { Distribution } from '../analysis/types';
 import { countOf } from '../numberText';
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
-import { rowsInScope, scopeKey, type RowScope } from './scope';
+import { rowsInScope, scopeKey } from './scope';
 import { countDistribution, distributionInPlace, measuredInto, percentileInPlace } from './select';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch';
 import { parseTarget } from './targets';
 import { targetValuesOf } from './targetValues';
-import type { LoadAtArrival, LoadBucket, LoadReading, StageLoad, TailQuantile, TargetName } from './types';
+import type {
+  LoadAtArrival,
+  LoadBucket,
+  LoadReading,
+  StageLoad,
+  TailQuantile,
+  TargetName,
+  ExplainScope,
+} from './types';
 import { TAIL_PERCENT } from './types';
 
 export interface LoadQuery {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
-  readonly scope: RowScope;
+  readonly scope: ExplainScope;
 }
 
 /** Tail mean in flight at least this many times the overall mean: the tail arrived into a busier server. */
@@ -117,7 +125,7 @@ interface ArrivalBase {
 // kept per index for the same row count and scope (a new request changes the key).
 const lastBase = new WeakMap<ExplainIndex, ArrivalBase>();
 
-function arrivalBase(index: ExplainIndex, scope: RowScope): ArrivalBase {
+function arrivalBase(index: ExplainIndex, scope: ExplainScope): ArrivalBase {
   const key = scopeKey(index, scope);
   const last = lastBase.get(index);
   if (last !== undefined && last.key === key) return last;

@@ -7,9 +7,9 @@
 // part of it the log covers: a 30 s step over an 8 s log is no 30 s of observation.
 import type { ExplainIndex } from './explainIndex';
 import { LOG_RESOLUTION_MS } from './logClock';
-import { rowsInScope, type RowScope } from './scope';
+import { rowsInScope } from './scope';
 import { percentileInPlace } from './select';
-import type { GaugeSeries, OverTimeSeries, RollingSeries, TargetName } from './types';
+import type { GaugeSeries, OverTimeSeries, RollingSeries, TargetName, ExplainScope } from './types';
 
 /** Requests a rolling window should hold at the data's mean rate. */
 export const WINDOW_REQUESTS = 50;
@@ -40,7 +40,7 @@ export interface GaugeSamples {
 }
 
 export interface OverTimeQuery {
-  readonly scope: RowScope;
+  readonly scope: ExplainScope;
   /** Default: e2e and every stage's firstOutput and ttft that some request measured. */
   readonly metrics?: readonly TargetName[];
   readonly stepMs?: number;
@@ -162,7 +162,7 @@ interface Timed {
  * streams interleave): the previous answer's order extended by the rows added since, which
  * nearly always finish after it (appended in place), else merged in.
  */
-function timedByFinish(index: ExplainIndex, scope: RowScope, previous: Kept | undefined): Timed {
+function timedByFinish(index: ExplainIndex, scope: ExplainScope, previous: Kept | undefined): Timed {
   const first = previous?.indexLength ?? 0;
   const fresh: number[] = [];
   for (const i of rowsInScope(index, scope, first)) if (Number.isFinite(index.finishMs(i))) fresh.push(i);

@@ -8,10 +8,17 @@ import { countOf } from '../numberText';
 import { stageLabel } from '../stageRoles';
 import type { ColumnReads } from './columnReads';
 import type { ExplainIndex } from './explainIndex';
-import { rowsInScope, type RowScope } from './scope';
+import { rowsInScope } from './scope';
 import { percentileInPlace } from './select';
 import { parseTarget } from './targets';
-import type { PreemptionReading, PreemptionsInTail, StagePreemptions, TailQuantile, TargetName } from './types';
+import type {
+  PreemptionReading,
+  PreemptionsInTail,
+  StagePreemptions,
+  TailQuantile,
+  TargetName,
+  ExplainScope,
+} from './types';
 import { TAIL_PERCENT } from './types';
 
 /** The tail's share of preempted requests at least this many times the share in scope: they explain part of it. */
@@ -22,7 +29,7 @@ const MIN_TAIL_PREEMPTED = 2;
 export interface PreemptionQuery {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
-  readonly scope: RowScope;
+  readonly scope: ExplainScope;
 }
 
 /** null when no request in scope measured the target, or none printed a preemption on a stage up to it. */

@@ -4,15 +4,18 @@
 import type { ExplainIndex } from './explainIndex';
 import type { ExplainScope } from './types';
 
-export interface RowScope extends ExplainScope {
-  /** Only requests of this server boot. */
-  readonly boot?: number;
+/** Whether a scope leaves any request out (an empty scope is every request). */
+export function scopeCutsRows(scope: ExplainScope | undefined): scope is ExplainScope {
+  return (
+    scope !== undefined &&
+    (scope.fromMs !== undefined || scope.toMs !== undefined || scope.excludeCold === true || scope.boot !== undefined)
+  );
 }
 
 /** Row indices in scope, in index order (from row `first` on); written into `into` when given (room for every row from `first`). */
 export function rowsInScope(
   index: ExplainIndex,
-  scope: RowScope,
+  scope: ExplainScope,
   first = 0,
   into: Int32Array = new Int32Array(Math.max(0, index.length - first)),
 ): Int32Array {
@@ -39,7 +42,7 @@ export function rowsInScope(
 }
 
 /** Names the requests in scope at the index's current length: equal keys, equal rows (rows are only appended). */
-export function scopeKey(index: ExplainIndex, scope: RowScope): string {
+export function scopeKey(index: ExplainIndex, scope: ExplainScope): string {
   return `${index.length}|${scope.fromMs}|${scope.toMs}|${scope.boot}|${scope.excludeCold === true}`;
 }
 

@@ -13,19 +13,19 @@
 import type { ExplainIndex } from './explainIndex';
 import type { ColumnReads } from './columnReads';
 import { ZeroContributions } from './afterTarget';
-import { rowsInScope, scopeKey, type RowScope } from './scope';
+import { rowsInScope, scopeKey } from './scope';
 import { countAtLeast, measuredInto, percentileInPlace } from './select';
 import { forEachContribution } from './tailContributions';
 import { tailResult } from './tailResult';
 import { tailStateOf } from './tailState';
 import { parseTarget, type Target } from './targets';
-import type { TailAttribution, TailQuantile, TargetName } from './types';
+import type { TailAttribution, TailQuantile, TargetName, ExplainScope } from './types';
 import { TAIL_PERCENT } from './types';
 
 export interface TailQuery {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
-  readonly scope: RowScope;
+  readonly scope: ExplainScope;
 }
 
 /** The tail of one target at one quantile over the scope; null when no request in scope measured the target. */
@@ -52,14 +52,14 @@ interface Population {
 }
 const lastPopulation = new WeakMap<ExplainIndex, Population>();
 
-function populationKey(index: ExplainIndex, target: Target, scope: RowScope): string {
+function populationKey(index: ExplainIndex, target: Target, scope: ExplainScope): string {
   return `${target.name}|${scopeKey(index, scope)}`;
 }
 
 function populationOf(
   index: ExplainIndex,
   target: Target,
-  scope: RowScope,
+  scope: ExplainScope,
   reads: ColumnReads | undefined,
 ): Population | null {
   const key = populationKey(index, target, scope);

@@ -4,9 +4,8 @@
 // them here, so neither the CLI nor a view shows a one-request target as a tail.
 import type { ColumnReads } from './columnReads';
 import type { ExplainIndex } from './explainIndex';
-import type { RowScope } from './scope';
 import { tailAttribution } from './tailAttribution';
-import type { OneRequestTarget, TailAttribution, TailQuantile, TargetName } from './types';
+import type { OneRequestTarget, TailAttribution, TailQuantile, TargetName, ExplainScope } from './types';
 
 export interface TargetTails {
   readonly tails: TailAttribution[];
@@ -18,7 +17,7 @@ export function targetTails(
   index: ExplainIndex,
   target: TargetName,
   quantile: TailQuantile,
-  scope: RowScope,
+  scope: ExplainScope,
   boots: readonly (number | undefined)[],
   reads?: ColumnReads,
 ): TargetTails {

@@ -110,6 +110,8 @@ export interface ExplainScope {
   readonly toMs?: number;
   /** Leave the first request after each server start out. */
   readonly excludeCold?: boolean;
+  /** Only requests of this server boot: the analysis's boot number, as `analyze --boot` keeps them. */
+  readonly boot?: number;
 }
 
 export interface TailPart {

@@ -5,7 +5,7 @@
 import type { Distribution } from '../../../server/core/analysis/types';
 import type { ExplainIndex } from '../../../server/core/explain/explainIndex';
 import { LOG_RESOLUTION_MS } from '../../../server/core/explain/logClock';
-import { rowsInScope, type RowScope } from '../../../server/core/explain/scope';
+import { rowsInScope } from '../../../server/core/explain/scope';
 import { distributionInPlace, percentileInPlace } from '../../../server/core/explain/select';
 import { parseTarget } from '../../../server/core/explain/targets';
 import type {
@@ -14,6 +14,7 @@ import type {
   StageLoad,
   TailQuantile,
   TargetName,
+  ExplainScope,
 } from '../../../server/core/explain/types';
 import { TAIL_PERCENT } from '../../../server/core/explain/types';
 // The reading's words are the product's: what this reference checks is the buckets and counts.
@@ -22,7 +23,7 @@ import { readingOf } from '../../../server/core/explain/loadAtArrival';
 interface LoadQuery {
   readonly target: TargetName;
   readonly quantile: TailQuantile;
-  readonly scope: RowScope;
+  readonly scope: ExplainScope;
 }
 
 /** Bucket i holds in-flight counts [lo, hi]: 0, 1, 2-3, 4-7, 8-15, ... */

@@ -1,0 +1,137 @@
+// One server boot of a session in the editor's live views: a log of two boots that served
+// different pipelines (the upstream-rendered Qwen3-TTS log, then the Qwen3-Omni one, appended
+// after a restart), imported through the language server (dist/server.js over stdio). The whole
+// session's summary names its boots and their pipelines; `scope.boot` on the summary, the request
+// page and a histogram keeps the requests `stage-lens analyze --boot N` keeps, with its numbers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { buildBundles } from './support/buildBundles';
+import { bootsLog } from './support/bootLog';
+import type { SummaryResult } from '../../server/protocol';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
+const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-session-boot-'));
+const storage = path.join(dir, 'storage');
+const log = path.join(dir, 'server.log');
+
+before(() => {
+  buildBundles('cli');
+  fs.writeFileSync(
+    log,
+    bootsLog([
+      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
+    ]),
+  );
+});
+after(() => {
+  killLanguageServers();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface CliStat {
+  readonly p50: number;
+}
+interface CliJson {
+  readonly requests: readonly { readonly requestId: string }[];
+  readonly stageSummary: Readonly<Record<string, Readonly<Record<string, CliStat>>>>;
+  readonly endToEnd: CliStat;
+}
+
+function analyzeBoot(boot: number): CliJson {
+  const cli = spawnSync(process.execPath, [CLI, 'analyze', log, '--boot', String(boot), '--format', 'json'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    cwd: ROOT,
+  });
+  assert.equal(cli.status, 0, cli.stderr);
+  return JSON.parse(cli.stdout) as CliJson;
+}
+
+/** The CLI's JSON precision. */
+const ms3 = (v: number | null | undefined): number | null =>
+  v === null || v === undefined ? null : Math.round(v * 1000) / 1000;
+
+/** Per stage (all replicas): its first output p50 at the CLI's JSON precision, as the status bar and the side panel read it. */
+function firstOutputP50s(summary: SummaryResult): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const s of summary.stages)
+    if (s.replicaId === null) out[String(s.stageId)] = ms3(s.fields['serving_time_to_first_output_ms']?.p50);
+  return out;
+}
+
+test(
+  'a session of two boots of different pipelines: its boots in the summary, one boot as analyze --boot reads it',
+  { timeout: 180_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(log);
+    const boots = [
+      { boot: 1, requests: 6, model: TTS_MODEL },
+      { boot: 2, requests: 3, model: OMNI_MODEL },
+    ];
+
+    const whole = await lsp.request('stageLens/summary', { sessionId: session.id });
+    assert.equal(whole.requestCount, 9);
+    assert.deepEqual(whole.boots?.boots, boots);
+    assert.equal(whole.boots?.selected, null);
+    assert.deepEqual(whole.boots?.pipelines, [
+      `boot 1 (6 requests, ${TTS_MODEL}): stages 0 llm → latent, 1 llm → audio`,
+      `boot 2 (3 requests, ${OMNI_MODEL}): stages 0 llm → text, 1 llm → latent, 2 llm → audio`,
+    ]);
+    assert.ok(whole.findings.some((f) => f.code === 'boots-differ-in-pipeline'));
+
+    for (const boot of [1, 2]) {
+      const expected = analyzeBoot(boot);
+      const summary = await lsp.request('stageLens/summary', { sessionId: session.id, scope: { boot } });
+      assert.equal(summary.requestCount, expected.requests.length);
+      assert.deepEqual(summary.boots, { ...whole.boots, selected: boot });
+      // One boot served one pipeline: no warning about pooling.
+      assert.ok(!summary.findings.some((f) => f.code === 'boots-differ-in-pipeline'));
+      const cliFirstOutput: Record<string, number | null> = {};
+      for (const [stageId, fields] of Object.entries(expected.stageSummary))
+        cliFirstOutput[stageId] = fields['serving_time_to_first_output_ms']?.p50 ?? null;
+      assert.deepEqual(firstOutputP50s(summary), cliFirstOutput);
+      assert.equal(ms3(summary.endToEnd?.ms.p50), expected.endToEnd.p50);
+
+      const page = await lsp.request('stageLens/requests', {
+        sessionId: session.id,
+        offset: 0,
+        limit: 50,
+        sortBy: 'line',
+        scope: { boot },
+      });
+      assert.equal(page.total, expected.requests.length);
+      assert.deepEqual(
+        page.requests.map((r) => r.requestId),
+        expected.requests.map((r) => r.requestId),
+      );
+      const histogram = await lsp.request('stageLens/histogram', {
+        sessionId: session.id,
+        stageKey: '1',
+        metric: 'field:serving_time_to_first_output_ms',
+        bins: 10,
+        scope: { boot },
+      });
+      assert.equal(
+        ms3(histogram.distribution?.p50),
+        expected.stageSummary['1']?.['serving_time_to_first_output_ms']?.p50,
+      );
+    }
+    // Boot 1's stage 1 is the TTS codec, boot 2's the Omni talker: pooled, its first output p50 is neither's.
+    const [one, two] = await Promise.all(
+      [1, 2].map((boot) => lsp.request('stageLens/summary', { sessionId: session.id, scope: { boot } })),
+    );
+    const pooled = firstOutputP50s(whole)['1'];
+    assert.notEqual(pooled, firstOutputP50s(one!)['1']);
+    assert.notEqual(pooled, firstOutputP50s(two!)['1']);
+  },
+);
