@@ -75,8 +75,14 @@ test('JSON, CSV and trace exports equal the analyze output', () => {
   };
   const snapshot = analysis.snapshot();
   const json = joined(exportChunks('json', input));
-  assert.equal(json, [...jsonChunks(analysisJson(snapshot, histograms), 'compact')].join('') + '\n');
-  assert.equal(json.replaceAll('\n', ''), JSON.stringify(analysisJson(snapshot, histograms)));
+  // analyze's JSON, with what a session's export adds: the roles are the session's, no deploy config given.
+  const expected = {
+    ...analysisJson(snapshot, histograms),
+    stageRolesFrom: 'session',
+    deployConfig: { path: null, from: 'none', cited: false, problem: null },
+  };
+  assert.equal(json, [...jsonChunks(expected, 'compact')].join('') + '\n');
+  assert.equal(json.replaceAll('\n', ''), JSON.stringify(expected));
   assert.equal((JSON.parse(json) as { histograms: unknown[] }).histograms.length, 1);
   assert.equal(joined(exportChunks('csv', input)), csvRows(snapshot.requests).join('\n') + '\n');
   assert.equal(joined(exportChunks('trace', input)), traceText(analysis.requests, { source: 'sample' }));
