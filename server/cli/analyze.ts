@@ -427,7 +427,12 @@ export async function analyzeStream(
     // The CSV has no findings: why a log of legacy dicts has empty split columns, or no rows,
     // and what a log of Engine lines alone holds instead of rows.
     const snapshot = analysis.snapshot();
-    const note = legacyStatsNote(snapshot.legacyRecords, snapshot.legacyRequests, snapshot.unmergedSummaryBlocks);
+    const note = legacyStatsNote(
+      snapshot.legacyRecords,
+      snapshot.legacyRequests,
+      snapshot.unmergedSummaryBlocks,
+      snapshot.legacyJsonRecords,
+    );
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)
       process.stderr.write(terminalText(`stage-lens analyze: ${runSummaryCsvNote(snapshot.runSummaries)}\n`));

@@ -167,6 +167,8 @@ export interface LegacyDictRecord extends RecordBase {
   /** Scalar values found (numbers and strings), flattened with dotted keys (`stages.0.num_tokens_out`). */
   readonly values: Readonly<Record<string, number | string>>;
   readonly complete: boolean;
+  /** A JSON line of the stats files log_utils.py writes (`<log file>.overall.stats.jsonl`), not a dict printed to the log. */
+  readonly json?: true;
 }
 
 export type LogRecord =

@@ -5,9 +5,13 @@
 // flight, decode, total) is printed, with the same request id, before that request's dict: it
 // becomes the request's edge. The format has no phase split: every split value is not measured,
 // never 0 and never hidden (a hidden row would mean "zero or not measured").
+// The version of log_utils.py that appends JSON lines to files of their own instead writes the
+// same keys: an `overall_request` record (<log file>.overall.stats.jsonl) is the request's
+// request_level_metrics dict; an `orchestrator_request_e2e` record (.orchestrator.stats.jsonl)
+// holds only its end-to-end numbers, after the request's transfer_total_stats records.
 import type { LegacyDictRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
-import { measured } from '../values';
+import { measured, NOT_MEASURED, type Cell } from '../values';
 import { isSafeKey } from '../log/strings';
 import { requestTransfers } from './transfers';
 import { stageKindOf } from './stageKind';
@@ -15,10 +19,16 @@ import { notMeasuredSplit } from './phaseSplit';
 import type { AnalyzedRequest, RequestRepeat, RequestStage } from './types';
 
 export const REQUEST_LEVEL_METRICS = 'log_utils request_level_metrics';
+/** The formats whose record is one finished request. */
+const REQUEST_FORMATS: ReadonlySet<string> = new Set([
+  REQUEST_LEVEL_METRICS,
+  'log_utils overall_request',
+  'log_utils orchestrator_request_e2e',
+]);
 const TRANSFER_TOTAL = 'log_utils transfer_total_stats';
 const STAGES_PREFIX = 'stages.';
 /** Keys of a dict that name it rather than measure something. */
-const NOT_VALUES: ReadonlySet<string> = new Set(['type', 'request_id', 'from_stage', 'to_stage']);
+const NOT_VALUES: ReadonlySet<string> = new Set(['type', 'request_id', 'from_stage', 'to_stage', 'final_stage_id']);
 /** Request ids whose edges wait for their request's dict; the oldest go first past this (a dict never printed). */
 const MAX_PENDING = 10_000;
 
@@ -38,12 +48,20 @@ interface PendingEdges {
   readonly edges: Map<string, TransferEdge | null>;
 }
 
-/** The numbers of a dict that are not nested (`stages.0.x` is), as measured cells. */
+/** How the dicts print "not measured" (a JSON null is read as it, pythonLiteral.ts). */
+const NONE = 'None';
+
+/** A value's cell: a number is measured, a printed None not measured (never 0, never hidden); null: no value. */
+function cellOf(v: number | string): Cell | null {
+  return typeof v === 'number' ? measured(v) : v === NONE ? NOT_MEASURED : null;
+}
+
+/** The values of a dict that are not nested (`stages.0.x` is), as cells. */
 function topLevelFields(values: LegacyDictRecord['values']): FieldMap {
   const fields: FieldMap = {};
   for (const key in values) {
-    const v = values[key];
-    if (typeof v === 'number' && !NOT_VALUES.has(key) && !key.includes('.')) fields[key] = measured(v);
+    const cell = NOT_VALUES.has(key) || key.includes('.') ? null : cellOf(values[key] as number | string);
+    if (cell !== null) fields[key] = cell;
   }
   return fields;
 }
@@ -52,8 +70,8 @@ function topLevelFields(values: LegacyDictRecord['values']): FieldMap {
 export function legacyStages(values: LegacyDictRecord['values']): RequestStage[] {
   const byId = new Map<number, FieldMap>();
   for (const key in values) {
-    const v = values[key];
-    if (typeof v !== 'number' || !key.startsWith(STAGES_PREFIX)) continue;
+    const cell = key.startsWith(STAGES_PREFIX) ? cellOf(values[key] as number | string) : null;
+    if (cell === null) continue;
     const dot = key.indexOf('.', STAGES_PREFIX.length);
     const idText = key.slice(STAGES_PREFIX.length, dot);
     const name = key.slice(dot + 1);
@@ -62,7 +80,7 @@ export function legacyStages(values: LegacyDictRecord['values']): RequestStage[]
       continue;
     let fields = byId.get(id);
     if (fields === undefined) byId.set(id, (fields = {}));
-    fields[name] = measured(v);
+    fields[name] = cell;
   }
   return [...byId.keys()]
     .sort((a, b) => a - b)
@@ -80,9 +98,9 @@ export function legacyStages(values: LegacyDictRecord['values']): RequestStage[]
     });
 }
 
-/** A `request_level_metrics` dict that names its request and holds something of it. */
+/** A `request_level_metrics` dict (or record of the JSON lines) that names its request and holds something of it. */
 function isRequestDict(record: LegacyDictRecord): boolean {
-  if (record.format !== REQUEST_LEVEL_METRICS || record.requestId === null) return false;
+  if (!REQUEST_FORMATS.has(record.format) || record.requestId === null) return false;
   // A fragment (its opening line not in the input) is taken for one only when it prints a request's values.
   if (record.values['e2e_time_ms'] !== undefined) return true;
   for (const key in record.values) if (key.startsWith(STAGES_PREFIX)) return true;

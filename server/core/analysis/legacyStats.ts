@@ -1,7 +1,9 @@
 // Logs in vLLM-Omni's format before February 2026 (vllm-omni#891): pprinted dicts
 // (request_level_metrics, transfer stats, [Summary], ...) instead of the stats tables. Their
 // numbers are read (legacyRequests.ts), but that format has no phase split: this finding says so,
-// and what prints one, wherever findings are shown.
+// and what prints one, wherever findings are shown. The version of log_utils.py that writes its
+// records as JSON lines to files beside the log (`<log file>.overall.stats.jsonl`,
+// `.orchestrator.stats.jsonl`) is said apart: those files are no log, and stats were on.
 import { countOf } from '../numberText';
 import type { Finding } from './types';
 
@@ -18,6 +20,20 @@ function whatWasRead(legacyRequests: number): string {
     : `${countOf(legacyRequests, 'request')} ${legacyRequests === 1 ? 'is' : 'are'} read from its request_level_metrics dicts (${READ}), with no queued / prefill / decode / TTFT split: that format prints none`;
 }
 
+/** Where that version writes what, so a reader of one file knows what the other holds. */
+const JSON_FILES =
+  "the stats files log_utils.py of vLLM-Omni before February 2026 writes beside its log when stats are on: <log file>.overall.stats.jsonl (per request each stage's stage_gen_time_ms and num_tokens_out, e2e_time_ms and the transfer totals) and <log file>.orchestrator.stats.jsonl (per request e2e_time_ms and each edge's transfer_total_stats)";
+
+function jsonText(records: number, requests: number | null): string {
+  const read =
+    requests === null
+      ? ''
+      : requests === 0
+        ? ': none of them is an overall_request or orchestrator_request_e2e record, so no request is read from them'
+        : `: ${countOf(requests, 'request')} ${requests === 1 ? 'is' : 'are'} read from its overall_request and orchestrator_request_e2e records, with no queued / prefill / decode / TTFT split: that version measures none`;
+  return `${countOf(records, 'JSON record')} of ${JSON_FILES}${read}`;
+}
+
 /**
  * The "Omni Metrics Summary" blocks of vllm-omni#3069 are read as dicts too, but they are no
  * older format: that pull request was closed unmerged, so only a server built from its branch
@@ -27,28 +43,33 @@ function unmergedText(blocks: number): string {
   return `${countOf(blocks, '"Omni Metrics Summary" block')}, the layout of vLLM-Omni PR #3069, which was closed unmerged (only a server built from that branch prints it): run totals, no request and no queued / prefill / decode / TTFT split`;
 }
 
-/** What the log holds: `dicts` stats dicts, `unmerged` of them PR #3069 blocks; `legacyRequests` requests read from them. */
-function holdings(dicts: number, unmerged: number, legacyRequests: number): string {
-  const older = dicts - unmerged;
+/**
+ * What the log holds: `dicts` stats dicts, `unmerged` of them PR #3069 blocks and `json` of them
+ * JSON lines; `legacyRequests` requests read from them.
+ */
+function holdings(dicts: number, unmerged: number, legacyRequests: number, json: number): string {
+  const older = dicts - unmerged - json;
   const parts: string[] = [];
   if (older > 0)
     parts.push(
       `${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}`,
     );
+  if (json > 0) parts.push(jsonText(json, older > 0 ? null : legacyRequests));
   if (unmerged > 0) parts.push(unmergedText(unmerged));
   return parts.join('; and ');
 }
 
 /**
- * The finding for `dicts` legacy stats dicts (`unmerged` of them PR #3069 blocks), which gave
- * `legacyRequests` of the log's `requests` requests; null without dicts. A warning when no
- * request has a phase split.
+ * The finding for `dicts` legacy stats dicts (`unmerged` of them PR #3069 blocks, `json` of them
+ * JSON lines), which gave `legacyRequests` of the log's `requests` requests; null without dicts.
+ * A warning when no request has a phase split.
  */
 export function legacyStatsFinding(
   dicts: number,
   legacyRequests: number,
   requests: number,
   unmerged = 0,
+  json = 0,
 ): Finding | null {
   if (dicts === 0) return null;
   return {
@@ -57,20 +78,26 @@ export function legacyStatsFinding(
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The log has ${holdings(dicts, unmerged, legacyRequests)}. For a phase split, ${LEGACY_STATS_FIX}.`,
+    message: `The ${json === dicts ? 'input' : 'log'} has ${holdings(dicts, unmerged, legacyRequests, json)}. For a phase split, ${LEGACY_STATS_FIX}.`,
   };
 }
 
 /** One line for outputs without findings (the CSV); null when the log had no dicts. */
-export function legacyStatsNote(dicts: number, legacyRequests: number, unmerged = 0): string | null {
+export function legacyStatsNote(dicts: number, legacyRequests: number, unmerged = 0, json = 0): string | null {
   if (dicts === 0) return null;
-  const older = dicts - unmerged;
+  const older = dicts - unmerged - json;
   const read =
     legacyRequests === 0
       ? 'no request_level_metrics dict, so no request'
       : `${countOf(legacyRequests, 'request')} read from them, with no phase split (that format prints none: the split columns are empty)`;
   const parts: string[] = [];
   if (older > 0) parts.push(`${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026: ${read}`);
+  if (json > 0) {
+    const jsonRead =
+      legacyRequests === 0 ? 'no overall_request or orchestrator_request_e2e record, so no request' : read;
+    const what = `${countOf(json, 'JSON record')} of log_utils.py's stats files (vLLM-Omni before February 2026)`;
+    parts.push(older > 0 ? what : `${what}: ${jsonRead}`);
+  }
   if (unmerged > 0) parts.push(unmergedText(unmerged));
   return `the input has ${parts.join('; and ')}; ${LEGACY_STATS_FIX}`;
 }

@@ -1,6 +1,7 @@
 // Run-level summaries printed as dicts or blocks rather than [Overall Summary] tables: omni.py's
 // `[Summary] {...}` (before February 2026), the single-line summary dict (December 2025) and the
-// "Omni Metrics Summary" block of the unmerged vllm-omni#3069. They name no request, yet they are
+// "Omni Metrics Summary" block of the unmerged vllm-omni#3069, and the summary records of
+// log_utils.py's JSON stats files (legacyDict.ts). They name no request, yet they are
 // all such a log says about the run (requests served, total and average times, per-stage
 // totals, queue waits), so every output shows them as printed; they never become a request's
 // values. A value printed as `None` is kept as null: "the server said None" is not "the server
@@ -23,7 +24,17 @@ const TITLES: ReadonlyMap<string, string> = new Map([
   ['omni [Summary]', "omni.py's [Summary] dict (vLLM-Omni before February 2026)"],
   ['summary dict', 'the single-line summary dict (vLLM-Omni, December 2025)'],
   [METRICS_SUMMARY_FORMAT, 'the "Omni Metrics Summary" block (layout of the unmerged vLLM-Omni PR #3069)'],
+  [
+    'log_utils orchestrator_summary',
+    "log_utils.py's orchestrator_summary record (<log file>.orchestrator.stats.jsonl, vLLM-Omni before February 2026)",
+  ],
+  [
+    'log_utils overall_summary',
+    "log_utils.py's overall_summary record (<log file>.overall.stats.jsonl, vLLM-Omni before February 2026)",
+  ],
 ]);
+/** Of those records, the map of every request's final stage: one value per request, none the run's. */
+const PER_REQUEST_PREFIX = 'final_stage_id.';
 
 /** What a person calls the summary format `format`; null for a format that is no run summary. */
 export function runSummaryTitle(format: string): string | null {
@@ -41,7 +52,7 @@ export class RunSummaryCollector {
     const values: Record<string, number | null> = {};
     for (const key in record.values) {
       const v = record.values[key];
-      if (!isSafeKey(key)) continue;
+      if (!isSafeKey(key) || (record.json === true && key.startsWith(PER_REQUEST_PREFIX))) continue;
       // Both readers keep a printed None as its text (pythonLiteral.ts, metricsSummary.ts).
       if (typeof v === 'number') values[key] = v;
       else if (v === NONE) values[key] = null;

@@ -68,6 +68,8 @@ export interface AnalysisSnapshot {
   readonly legacyRequests: number;
   /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
   readonly unmergedSummaryBlocks: number;
+  /** Of the legacy records, the JSON lines of log_utils.py's stats files (legacyStats.ts). */
+  readonly legacyJsonRecords: number;
   /** Run-level summary dicts and blocks (runSummaries.ts), as printed; null when none. */
   readonly runSummaries: RunSummaries | null;
 }
@@ -188,6 +190,8 @@ export class StreamAnalysis {
   private legacyRequestCount = 0;
   /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
   private unmergedCount = 0;
+  /** Of the legacy dicts, the JSON lines of log_utils.py's stats files. */
+  private jsonCount = 0;
   /** Made at the first legacy dict: a log in the current format never builds one. */
   private legacy: LegacyRequestReader | null = null;
   private readonly runSummaries = new RunSummaryCollector();
@@ -299,7 +303,13 @@ export class StreamAnalysis {
   }
 
   private legacyFindings(): Finding[] {
-    const f = legacyStatsFinding(this.legacyCount, this.legacyRequestCount, this.accepted, this.unmergedCount);
+    const f = legacyStatsFinding(
+      this.legacyCount,
+      this.legacyRequestCount,
+      this.accepted,
+      this.unmergedCount,
+      this.jsonCount,
+    );
     return f === null ? [] : [f];
   }
 
@@ -369,6 +379,7 @@ export class StreamAnalysis {
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
       unmergedSummaryBlocks: this.unmergedCount,
+      legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
     };
   }
@@ -401,6 +412,7 @@ export class StreamAnalysis {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
       if (record.format === METRICS_SUMMARY_FORMAT) this.unmergedCount += 1;
+      if (record.json === true) this.jsonCount += 1;
       // A run summary names no request: kept as printed (within the window, as [Overall Summary] tables are).
       if (runSummaryTitle(record.format) !== null) {
         if (this.inBoot(this.assembler.bootNumber) && this.inWindow(record.header?.timestamp ?? null, false))

@@ -3,6 +3,8 @@
 //                 pprinted over several lines, every line with the log prefix
 //   omni.py       `[Summary] {'e2e_requests': 3, ...}`
 //   a summary dict printed on one line (vllm-omni#533)
+//   log_utils.py  `{"type": "overall_request", ...}`, one JSON object a line, in the files it
+//                 appends to instead (`<log file>.orchestrator.stats.jsonl`, `.overall.stats.jsonl`)
 // The dict is collected until its brackets balance, then read with the tolerant Python
 // literal reader. Cut off, what was read is still emitted, with a problem naming the format.
 import type { LegacyDictRecord, LogHeader } from '../records';
@@ -11,6 +13,23 @@ import { readPythonLiteral } from './pythonLiteral';
 
 const MAX_DICT_TEXT = 1 << 20;
 const SUMMARY_TAG = '[Summary] ';
+const JSON_TYPE_TAG = '{"type": "';
+/**
+ * The record types log_utils.py writes as JSON lines. Only these start a record: another
+ * program's JSON line with a "type" is no vLLM-Omni stats record.
+ */
+const LOG_UTILS_JSON_TYPES: ReadonlySet<string> = new Set([
+  'stage_request_stats',
+  'stage_running_avg',
+  'stage_batch_stats',
+  'transfer_stats',
+  'transfer_rx_stats',
+  'transfer_total_stats',
+  'orchestrator_request_e2e',
+  'orchestrator_summary',
+  'overall_request',
+  'overall_summary',
+]);
 
 export interface LegacyStart {
   /** Machine name, e.g. `log_utils request_level_metrics`. */
@@ -19,10 +38,13 @@ export interface LegacyStart {
   readonly offset: number;
   /** The message continues a dict whose beginning is not in the input (real-logs 08). */
   readonly fragment: boolean;
+  /** A JSON line of log_utils.py's stats files rather than a dict printed to the log. */
+  readonly json?: boolean;
 }
 
 /** How a person would recognise the format, for problem messages. */
-export function describeLegacyFormat(format: string): string {
+export function describeLegacyFormat(format: string, json = false): string {
+  if (json) return `log_utils.py ${format.slice(10)} JSON line (pre-Feb-2026 stats file)`;
   if (format === 'omni [Summary]') return 'legacy omni.py [Summary] dict (pre-Feb-2026 format)';
   if (format === 'summary dict') return 'legacy single-line summary dict (Dec-2025 format)';
   if (format.startsWith('log_utils ')) return `legacy log_utils ${format.slice(10)} dict (pre-Feb-2026 format)`;
@@ -38,11 +60,27 @@ export function legacyStartOf(message: string, file: string | null): LegacyStart
     const type = end === -1 ? 'metrics' : message.slice(10, Math.min(end, 60));
     return { format: `log_utils ${type}`, offset: 0, fragment: false };
   }
+  if (message.startsWith(JSON_TYPE_TAG)) {
+    const end = message.indexOf('"', JSON_TYPE_TAG.length);
+    const type = end === -1 ? '' : message.slice(JSON_TYPE_TAG.length, end);
+    return LOG_UTILS_JSON_TYPES.has(type)
+      ? { format: `log_utils ${type}`, offset: 0, fragment: false, json: true }
+      : null;
+  }
   if (message.startsWith("{'e2e_requests'")) return { format: 'summary dict', offset: 0, fragment: false };
   if (file !== null && file.endsWith('log_utils.py') && /^\s+'\w+': /.test(message)) {
     return { format: 'log_utils request_level_metrics', offset: 0, fragment: true };
   }
   return null;
+}
+
+/**
+ * A request id as printed. log_utils.py writes the orchestrator's own id as it is (an integer in
+ * offline runs) in some records and as `str()` of it in others: both name one request.
+ */
+function requestIdOf(v: number | string | undefined): string | null {
+  if (typeof v === 'string') return v;
+  return typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : null;
 }
 
 export class LegacyDictCollector implements OpenRecord {
@@ -113,23 +151,24 @@ export class LegacyDictCollector implements OpenRecord {
   }
 
   private emit(balanced: boolean, supersededAt: number | null): void {
-    const read = readPythonLiteral(this.parts.join('\n'));
+    const read = readPythonLiteral(this.parts.join('\n'), undefined, this.start.json === true);
     this.parts.length = 0;
     const complete = balanced && read.complete && !this.start.fragment;
-    const requestId = read.values['request_id'];
+    const requestId = requestIdOf(read.values['request_id']);
     const record: LegacyDictRecord = {
       kind: 'legacyDict',
       line: this.startLine,
       header: this.header,
       format: this.start.format,
-      requestId: typeof requestId === 'string' ? requestId : null,
+      requestId,
       values: read.values,
       complete,
+      ...(this.start.json === true ? { json: true as const } : {}),
     };
     this.ctx.sink.record(record);
     if (complete) return;
     const count = Object.keys(read.values).length;
-    const what = describeLegacyFormat(this.start.format);
+    const what = describeLegacyFormat(this.start.format, this.start.json === true);
     let why: string;
     if (this.start.fragment) why = `begins before line ${this.startLine} (its first lines are not in the input)`;
     else if (balanced) why = `starting at line ${this.startLine} could not be read past some point`;

@@ -1,5 +1,6 @@
 // A small, tolerant reader of Python literals as `pprint`/`repr` print them: dicts, lists,
-// tuples, strings, ints, floats, True/False/None. Built for the legacy stats dicts
+// tuples, strings, ints, floats, True/False/None; JSON too (null/true/false read as
+// None/True/False, NaN/Infinity as Python's json writes them). Built for the legacy stats dicts
 // (real-logs 06-08, 14), which are usually cut off somewhere: it yields every scalar it
 // read completely, flattened to dotted keys (`stages.0.num_tokens_out`), and says whether
 // the whole literal was read. A scalar at the very end of the input may be cut
@@ -13,7 +14,7 @@ export interface LiteralValues {
 }
 
 const NUMBER = /-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/y;
-const NAME = /[A-Za-z_][A-Za-z0-9_.]*/y;
+const NAME = /-?[A-Za-z_][A-Za-z0-9_.]*/y;
 const MAX_DEPTH = 64;
 /** Bounds on flattened keys, so a huge key cannot be copied into every value under it. */
 const MAX_KEY_PART = 200;
@@ -29,6 +30,7 @@ class Reader {
   constructor(
     private readonly text: string,
     private readonly maxValues: number,
+    private readonly json: boolean,
   ) {}
 
   read(): boolean {
@@ -136,10 +138,24 @@ class Reader {
     this.notAtEnd();
     switch (name[0]) {
       case 'nan':
+      case 'NaN':
         return NaN;
       case 'inf':
+      case 'Infinity':
         return Infinity;
+      case '-inf':
+      case '-Infinity':
+        return -Infinity;
+      // JSON's words, kept as Python's so both formats read alike (a null is an explicit None).
+      case 'null':
+        return 'None';
+      case 'true':
+        return 'True';
+      case 'false':
+        return 'False';
       default:
+        // JSON has no other bare word: the line is broken there.
+        if (this.json) this.fail();
         // True / False / None and other names (e.g. an enum) are kept as printed.
         return name[0];
     }
@@ -166,6 +182,13 @@ class Reader {
       if (c === 92 /* \ */) {
         out += t.slice(from, this.pos);
         const e = t.charAt(this.pos + 1);
+        const code = e === 'u' ? hexCode(t, this.pos + 2) : -1;
+        if (code !== -1) {
+          out += String.fromCharCode(code);
+          this.pos += 6;
+          from = this.pos;
+          continue;
+        }
         out += e === 'n' ? '\n' : e === 't' ? '\t' : e;
         this.pos += 2;
         from = this.pos;
@@ -177,9 +200,21 @@ class Reader {
   }
 }
 
-/** Reads the Python literal at the start of `text`. */
-export function readPythonLiteral(text: string, maxValues = 10_000): LiteralValues {
-  const reader = new Reader(text, maxValues);
+/** The code unit of the four hex digits at `at` (a `\uXXXX` escape), or -1. */
+function hexCode(t: string, at: number): number {
+  if (at + 4 > t.length) return -1;
+  let code = 0;
+  for (let i = at; i < at + 4; i++) {
+    const d = parseInt(t.charAt(i), 16);
+    if (Number.isNaN(d)) return -1;
+    code = code * 16 + d;
+  }
+  return code;
+}
+
+/** Reads the Python literal (with `json`, the JSON value: no other bare word) at the start of `text`. */
+export function readPythonLiteral(text: string, maxValues = 10_000, json = false): LiteralValues {
+  const reader = new Reader(text, maxValues, json);
   const complete = reader.read();
   return { values: reader.values, complete };
 }

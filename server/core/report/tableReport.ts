@@ -170,6 +170,10 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
   if (snapshot.stages.length === 0 && overall !== null) {
     // [Overall Summary] tables only: what they print, and what is missing.
     pushAll(out, ['', ...wrap(overallSummaryOnlyMessage(overall)), '', ...overallSummaryLines(overall)]);
+  } else if (legacyFinding !== undefined && count > 0 && snapshot.legacyRequests >= count) {
+    // Every request is a legacy dict's: what is shown and what is not, before the numbers. The
+    // orchestrator's JSON records name no stage: their end-to-end times and edges are still shown.
+    pushAll(out, ['', ...wrap((legacySaid = legacyFinding).message), '', ...legacyTable(snapshot, roles)]);
   } else if (snapshot.stages.length === 0) {
     const legacy = legacyFinding;
     const unreadable = unreadableInputFinding(snapshot.findings);
@@ -179,9 +183,6 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
       '',
       ...(unreadable !== undefined ? [why] : legacy !== undefined ? wrap(why) : (options.noRequestYet ?? [why])),
     );
-  } else if (legacyFinding !== undefined && snapshot.legacyRequests >= count) {
-    // Every request is a legacy dict's: what is shown and what is not, before the numbers.
-    pushAll(out, ['', ...wrap((legacySaid = legacyFinding).message), '', ...legacyTable(snapshot, roles)]);
   } else if (missing?.all === true) {
     pushAll(out, ['', ...timingOnlyTable(snapshot, roles)]);
     // Without the stats tables, the summaries' own figures (input preprocessing, per-stage wall time) add to [OmniTiming]'s.
@@ -297,7 +298,11 @@ export function tableReport(snapshot: AnalysisSnapshot, options: TableReportOpti
     const legacy = legacyFinding !== undefined && snapshot.legacyRequests >= count;
     out.push(
       '',
-      ...transferLines(snapshot.edges, legacy ? (snapshot.endToEnd?.transfersTotal?.requests ?? null) : undefined),
+      ...transferLines(
+        snapshot.edges,
+        legacy ? (snapshot.endToEnd?.transfersTotal?.requests ?? null) : undefined,
+        legacyJsonOnly(snapshot) ? 'records' : 'dicts',
+      ),
     );
   }
   if (snapshot.runSummaries !== null) out.push('', ...runSummaryLines(snapshot.runSummaries, roles));
@@ -400,12 +405,20 @@ function timingOnlyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[
   );
 }
 
+/** Every legacy record is a JSON line of log_utils.py's stats files (legacyDict.ts), none a printed dict. */
+function legacyJsonOnly(snapshot: AnalysisSnapshot): boolean {
+  return snapshot.legacyJsonRecords > 0 && snapshot.legacyJsonRecords === snapshot.legacyRecords;
+}
+
 /**
  * What the request_level_metrics dicts of vLLM-Omni's format before February 2026 give: each
  * stage's stage_gen_time_ms, the end-to-end e2e_time_ms and the request's transfer totals
  * (its edges' transfer_total_stats are the transfer table's).
  */
 function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
+  const from = legacyJsonOnly(snapshot)
+    ? "log_utils.py's overall_request / orchestrator_request_e2e JSON records"
+    : 'the request_level_metrics dicts';
   const totals = snapshot.endToEnd?.transfersTotal;
   const label = 'transfers (total per request)';
   const after: { label: string; few: string; d: Distribution }[] = [];
@@ -415,8 +428,8 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
     snapshot,
     roles,
     totals === undefined
-      ? 'Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from the request_level_metrics dicts, ms (no phase split in that format)'
-      : 'Stage time (stage_gen_time_ms), end to end (e2e_time_ms) and transfers (transfers_total_time_ms; size: transfers_total_bytes in KB) from the request_level_metrics dicts, ms (no phase split in that format; over measured values only)',
+      ? `Stage time (stage_gen_time_ms) and end to end (e2e_time_ms) from ${from}, ms (no phase split in that format)`
+      : `Stage time (stage_gen_time_ms), end to end (e2e_time_ms) and transfers (transfers_total_time_ms; size: transfers_total_bytes in KB) from ${from}, ms (no phase split in that format; over measured values only)`,
     (s) => s.fields['stage_gen_time_ms'],
     after,
   );
@@ -466,7 +479,7 @@ const EDGE_COLUMNS: ReadonlyArray<{
  * the edges are the transfer_total_stats dicts of that format (no [OmniTiming]), over that many
  * requests (null: not known); undefined otherwise.
  */
-function transferLines(edges: readonly EdgeSummary[], legacy?: number | null): string[] {
+function transferLines(edges: readonly EdgeSummary[], legacy?: number | null, legacyWord = 'dicts'): string[] {
   const columns = EDGE_COLUMNS.filter(
     (c) =>
       (c.whenPrinted !== true || edges.some((e) => c.pick(e) != null)) &&
@@ -490,7 +503,7 @@ function transferLines(edges: readonly EdgeSummary[], legacy?: number | null): s
   const out = [
     legacy === undefined
       ? 'Transfers per edge, ms (size in KB; TransferEdgeStats and [OmniTiming] kept apart; over measured values only; "-" = none)'
-      : 'Transfers per edge from the transfer_total_stats dicts, ms (size in KB; table = requests with a dict for the edge; over measured values only; "-" = none)',
+      : `Transfers per edge from the transfer_total_stats ${legacyWord}, ms (size in KB; table = requests with one for the edge; over measured values only; "-" = none)`,
     ...textTable(['edge', 'n', 'table', '', ...columns.map((c) => c.title)], rows),
   ];
   const few = fewValuesLines(
