@@ -30,7 +30,7 @@ test('side panel: stage time, end to end and the transfer total per request, ove
     await page.locator('[data-testid="stage-row"][data-stage-key="transfers"]').waitFor();
     assert.equal(
       await page.locator('.table-caption').textContent(),
-      'From the log stage time, end to end and transfer totals from the request_level_metrics dicts, no phase split',
+      'From the log stage time, end to end and transfer totals from the per-request stats of vLLM-Omni before February 2026 (request_level_metrics dicts or .stats.jsonl records), no phase split',
     );
     const rows = (await page.evaluate(
       `[...document.querySelectorAll('[data-testid="stage-row"]')].map((tr) => [tr.dataset.stageKey, tr.querySelector('.stage-id').textContent, [...tr.querySelectorAll('td')].map((td) => td.dataset.col + '=' + td.querySelector('.v').textContent).join(' ')])`,

@@ -295,7 +295,7 @@ function render(): void {
       : {
           heading: 'From the log',
           note: legacyOnly
-            ? 'stage time, end to end and transfer totals from the request_level_metrics dicts, no phase split'
+            ? 'stage time, end to end and transfer totals from the per-request stats of vLLM-Omni before February 2026 (request_level_metrics dicts or .stats.jsonl records), no phase split'
             : timingOnly
               ? 'stage time and end to end from [OmniTiming], no phase split'
               : 'per request, per stage',

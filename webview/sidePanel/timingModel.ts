@@ -1,8 +1,9 @@
 // The side panel's table for a session of [OmniTiming] lines only (the server ran at INFO,
 // so it printed no stats tables): each stage's time and the end-to-end time, which is all
-// such a log has; for the request_level_metrics dicts of the format before February 2026, the
-// same and each request's transfer total, as the CLI's table. Same row shape as the phase
-// table, so the same view draws it.
+// such a log has; for the per-request stats of the format before February 2026
+// (request_level_metrics dicts, or the records of its .stats.jsonl files), the same and each
+// request's transfer total, as the CLI's table. Same row shape as the phase table, so the same
+// view draws it.
 import { maxOf } from '../../server/shared';
 import type { Percentile, SummaryResult, TransfersTotalSummary } from '../../server/protocol';
 import { FIELD_OMNI_TIMING_STAGE, stageLabel } from '../shared/labels';
@@ -21,7 +22,7 @@ const TIME: SummaryColumn = {
 
 const LEGACY_TIME: SummaryColumn = {
   ...TIME,
-  help: "Stage time (stage_gen_time_ms) and the request's end-to-end time (e2e_time_ms) from the request_level_metrics dicts, then each request's transfer total (transfers_total_time_ms); that format has no phase split.",
+  help: "Stage time (stage_gen_time_ms) and the request's end-to-end time (e2e_time_ms) from the per-request stats of vLLM-Omni before February 2026 (request_level_metrics dicts in the log, or the overall_request records of its .stats.jsonl files), then each request's transfer total (transfers_total_time_ms); that format has no phase split.",
 };
 
 const TRANSFERS_LABEL = 'transfers (total per request)';
