@@ -39,11 +39,16 @@ export function ioMessage(source: string, err: unknown): string {
   return `cannot read ${source}: ${why}`;
 }
 
-/** A gzip input's name in the report ("a.log.gz (gzip)"); its damage goes to the run's findings. */
+/** A gzip input's name in the report ("a.log.gz (gzip)"); its damage goes to the run's findings and marks it partial. */
 function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunData {
   if (encoding.damage !== null) run.brokeOff(encoding.damage);
   const data = run.end();
-  return { ...data, source: encodedSourceName(source, encoding) };
+  const logBytes = encoding.damage?.gzipDamaged?.logBytes;
+  return {
+    ...data,
+    source: encodedSourceName(source, encoding),
+    ...(logBytes === undefined ? {} : { partialLogBytes: logBytes }),
+  };
 }
 
 function logRun(reader: LogRunReader, source: string): RunData {

@@ -1,6 +1,7 @@
 // A gzip-compressed log (logrotate's server.log.1.gz) read by the built CLI as a real child
 // process: the same report as the plain log, from a file or stdin, across concatenated members;
-// a file cut short gives the requests before the cut and says where it broke; other compressed
+// a file cut short gives the requests before the cut and says where it broke (analyze, explain and
+// compare name it partial); other compressed
 // formats still get the input-compressed finding. --follow of a .gz reads it whole, and says so.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -185,6 +186,26 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
       `^Stage Lens explain: .*server\\.log\\.1\\.gz \\(gzip\\), partial: gzip data cut after ${sizePattern} · `,
     ),
   );
+
+  // compare names the cut run as analyze's header does, in the table and Markdown; JSON says how much was read.
+  const plainLog = path.join(dir, 'server.log');
+  fs.writeFileSync(plainLog, sim.stdout);
+  const partialName = `${cutFile} (gzip), partial: gzip data cut after ${size}`;
+  const compared = cli(['compare', plainLog, cutFile]);
+  assert.equal(compared.status, 0, text(compared.stderr));
+  const runLines = text(compared.stdout).split('\n');
+  assert.equal(runLines[1], `  baseline   ${plainLog} · log · ${allIds.length} requests, 1 cold`);
+  assert.equal(runLines[2], `  candidate  ${partialName} · log · ${wantIds.length} requests, 1 cold`);
+  const markdown = cli(['compare', plainLog, cutFile, '--format', 'markdown']);
+  assert.equal(markdown.status, 0, text(markdown.stderr));
+  assert.ok(text(markdown.stdout).includes(`**Candidate:** ${partialName} · log · `), text(markdown.stdout));
+  const comparedJson = cli(['compare', cutFile, plainLog, '--format', 'json']);
+  assert.equal(comparedJson.status, 0, text(comparedJson.stderr));
+  const runs = JSON.parse(text(comparedJson.stdout)) as Record<'baseline' | 'candidate', Record<string, unknown>>;
+  // The name stays the input's (a key a script matches on); the cut is a field of its own.
+  assert.equal(runs.baseline.source, `${cutFile} (gzip)`);
+  assert.equal(runs.baseline.partialLogBytes, prefix.length);
+  assert.equal('partialLogBytes' in runs.candidate, false);
 
   // Cut inside the gzip header: nothing was read, which is exit 2, never a stack trace.
   const header = path.join(dir, 'header-only.log.gz');

@@ -45,6 +45,7 @@ function summary(run: RunData): RunSummary {
     exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
+    ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
   };
 }
 

@@ -128,6 +128,8 @@ export interface RunData {
   readonly bootCounts?: BootCounts;
   /** The server boots of a log or session with requests, in order (before any boot selection); absent for a scrape. */
   readonly boots?: readonly RunBoot[];
+  /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
+  readonly partialLogBytes?: number;
 }
 
 /** One server boot of a run: its number (as the analysis numbers boots), its requests, the model its start-up lines name (null: none). */
@@ -372,6 +374,8 @@ export interface RunSummary {
   readonly logSpan?: LogSpan | null;
   /** The server boot of the log its requests are from, when one was selected (absent: every boot). */
   readonly boot?: number;
+  /** Bytes of log read before its gzip data broke off: its numbers are of that part only (absent: read whole). */
+  readonly partialLogBytes?: number;
 }
 
 export interface ComparisonReport {
