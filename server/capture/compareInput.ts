@@ -18,6 +18,7 @@ import type { InputEncoding } from './gunzipInput';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import { encodedSourceName } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
+import { sessionPipelineNames } from '../core/stageRoles';
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
@@ -115,6 +116,8 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
   return {
     source,
+    // Its stages are named from its deploy file and source, as the editor names them, not from its folder's path.
+    pipelineNames: sessionPipelineNames(checked.meta.info),
     kind: 'session',
     samples: chunks === 0 ? null : samples,
     histograms,

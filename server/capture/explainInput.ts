@@ -20,7 +20,13 @@ import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
-import { cliInputNames, stageRolesFromOf, stageRolesOf, type StageRolesFrom } from '../core/stageRoles';
+import {
+  cliInputNames,
+  sessionPipelineNames,
+  stageRolesFromOf,
+  stageRolesOf,
+  type StageRolesFrom,
+} from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
 
 export interface ExplainInput {
@@ -210,7 +216,7 @@ export async function explainFromSessionFolder(
   const { deployConfig, description, startedAt, stageRoles } = meta.info;
   const reader = new LogExplainReader(
     new Date(startedAt).getUTCFullYear(),
-    `${deployConfigOption ?? ''} ${deployConfig ?? ''} ${description}`,
+    `${deployConfigOption ?? ''} ${sessionPipelineNames({ deployConfig, description })}`,
     options,
     recordedRoles ? stageRoles : undefined,
   );

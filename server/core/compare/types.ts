@@ -130,6 +130,12 @@ export interface RunData {
   readonly boots?: readonly RunBoot[];
   /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
   readonly partialLogBytes?: number;
+  /**
+   * What names its pipeline where its log names no served model: a saved session's deploy file
+   * and source, as the editor names its stages (its folder's path says nothing of it); absent:
+   * `source`, the file's path.
+   */
+  readonly pipelineNames?: string;
 }
 
 /** One server boot of a run: its number (as the analysis numbers boots), its requests, the model its start-up lines name (null: none). */
