@@ -58,7 +58,7 @@ export {
   runSummarySource,
   runSummaryWhere,
 } from './core/runSummaryWords';
-export { runSummaryFieldStage, runSummaryStageText, stageEntryPosition } from './core/runSummaryStages';
+export { runSummaryEntryKey, runSummaryFieldEntry, runSummaryStageText } from './core/runSummaryStages';
 export { asPrinted } from './core/report/overallSummaryTable';
 export { STATS_TABLES_FIX } from './core/analysis/tablesMissing';
 export {

@@ -18,6 +18,7 @@ import type { InputEncoding } from './gunzipInput';
 import { compressedFormatOf } from '../core/log/compressedInput';
 import { encodedSourceName } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
+import { sessionPipelineNames } from '../core/stageRoles';
 
 export interface LoadRunOptions {
   readonly excludeCold: boolean;
@@ -39,11 +40,16 @@ export function ioMessage(source: string, err: unknown): string {
   return `cannot read ${source}: ${why}`;
 }
 
-/** A gzip input's name in the report ("a.log.gz (gzip)"); its damage goes to the run's findings. */
+/** A gzip input's name in the report ("a.log.gz (gzip)"); its damage goes to the run's findings and marks it partial. */
 function gzipRun(run: StreamRun, encoding: InputEncoding, source: string): RunData {
   if (encoding.damage !== null) run.brokeOff(encoding.damage);
   const data = run.end();
-  return { ...data, source: encodedSourceName(source, encoding) };
+  const logBytes = encoding.damage?.gzipDamaged?.logBytes;
+  return {
+    ...data,
+    source: encodedSourceName(source, encoding),
+    ...(logBytes === undefined ? {} : { partialLogBytes: logBytes }),
+  };
 }
 
 function logRun(reader: LogRunReader, source: string): RunData {
@@ -110,6 +116,8 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
   // A scrape-only session has no captured log: it has no per-request data, not "0 requests".
   return {
     source,
+    // Its stages are named from its deploy file and source, as the editor names them, not from its folder's path.
+    pipelineNames: sessionPipelineNames(checked.meta.info),
     kind: 'session',
     samples: chunks === 0 ? null : samples,
     histograms,

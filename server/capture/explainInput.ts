@@ -20,7 +20,13 @@ import { MAX_SCRAPE_BYTES, readByKind } from './inputByKind';
 import { fileChunks } from './fileChunks';
 import { SessionFiles } from './sessionFiles';
 import type { ChunkStream } from './source';
-import { cliInputNames, stageRolesFromOf, stageRolesOf, type StageRolesFrom } from '../core/stageRoles';
+import {
+  cliInputNames,
+  sessionPipelineNames,
+  stageRolesFromOf,
+  stageRolesOf,
+  type StageRolesFrom,
+} from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
 
 export interface ExplainInput {
@@ -189,14 +195,18 @@ export async function explainFromStream(
 
 /**
  * Replays a saved session folder (in storage or a copy anywhere). Its deploy file and
- * description name its pipeline (the folder's name does not), as the editor names its stages;
- * with `recordedRoles`, the stage roles its metadata recorded (SessionInfo.stageRoles, as the
- * editor judged them against its stages) name them instead, where it recorded some.
+ * description name its pipeline, as the editor names its stages (stageRolesOfNames), with
+ * `deployConfigOption` (explain's --deploy-config) where given; the folder's path does not: a
+ * stored session's folder is its id, a copy's is whatever it was copied to, and neither says
+ * more of the pipeline than the session's own names (a copy under `qwen3-omni-runs/` of a
+ * Qwen3-TTS session must not get Qwen3-Omni's roles). With `recordedRoles`, the stage roles its
+ * metadata recorded (SessionInfo.stageRoles, as the editor judged them against its stages) name
+ * them instead, where it recorded some.
  */
 export async function explainFromSessionFolder(
   dir: string,
   source: string,
-  names: string,
+  deployConfigOption: string | null,
   options: ExplainReadOptions = {},
   recordedRoles = false,
 ): Promise<ExplainInput> {
@@ -206,7 +216,7 @@ export async function explainFromSessionFolder(
   const { deployConfig, description, startedAt, stageRoles } = meta.info;
   const reader = new LogExplainReader(
     new Date(startedAt).getUTCFullYear(),
-    `${names} ${deployConfig ?? ''} ${description}`,
+    `${deployConfigOption ?? ''} ${sessionPipelineNames({ deployConfig, description })}`,
     options,
     recordedRoles ? stageRoles : undefined,
   );
@@ -218,7 +228,8 @@ export async function explainFromSessionFolder(
 /**
  * A path (file or session folder) or '-' (stdin); rejects with a message a user can act on.
  * The stage roles come from the input's name and `deployConfig`'s, as analyze takes them; a
- * saved session's recorded roles name its stages unless a `deployConfig` is given.
+ * saved session's from its own names instead of its folder's (explainFromSessionFolder), and
+ * its recorded roles name its stages unless a `deployConfig` is given.
  */
 export async function readExplainInput(
   source: string,
@@ -244,7 +255,7 @@ export async function readExplainInput(
       throw new Error(
         `${source} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
       );
-    return explainFromSessionFolder(path.resolve(source), source, names, options, deployConfig === null);
+    return explainFromSessionFolder(path.resolve(source), source, deployConfig, options, deployConfig === null);
   }
   try {
     // A regular file in large prefetched reads (as analyze reads it); a FIFO or device as a stream.

@@ -75,8 +75,10 @@ Options:
                             v2 + async_chunk for a stage whose prefill covers its decode); the
                             JSON's deployConfig names it and whether its settings are cited
   -f, --follow              follow a growing log file (appends, truncation, rotation) with a
-                            live table; Ctrl-C or --duration <s> ends it with a final summary
-  --duration <s>            with --follow: stop after s seconds (without --follow: a usage error)
+                            live table; Ctrl-C or --duration <s> ends it with a final summary;
+                            a .gz (a rotated log, done growing) is read whole instead
+  --duration <s>            with --follow: stop after s seconds (without --follow: a usage error;
+                            with a .gz, read whole, it does not apply)
   -h, --help                this text
 
 Exit status: 0 when the input was read (findings are data, not failures);
@@ -166,8 +168,14 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     );
     return 2;
   }
+  const duration = parsed.values.duration === undefined ? null : Number(parsed.values.duration);
+  if (duration !== null && !(duration > 0)) {
+    process.stderr.write('stage-lens analyze: --duration must be a positive number of seconds\n');
+    return 2;
+  }
   // A gzip file is a rotated log, done growing: read whole, as without --follow, and said so.
-  const follow = parsed.values.follow === true && !(source !== '-' && gzipNotFollowed(source));
+  const follow =
+    parsed.values.follow === true && !(source !== '-' && gzipNotFollowed(source, parsed.values.duration ?? null));
   if (follow) {
     if (format !== 'table') {
       process.stderr.write(
@@ -177,11 +185,6 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     }
     if (source === '-') {
       process.stderr.write('stage-lens analyze: --follow needs a file, not stdin\n');
-      return 2;
-    }
-    const duration = parsed.values.duration === undefined ? null : Number(parsed.values.duration);
-    if (duration !== null && !(duration > 0)) {
-      process.stderr.write('stage-lens analyze: --duration must be a positive number of seconds\n');
       return 2;
     }
     const { TailSource } = await import('../capture/tailSource');
@@ -249,12 +252,17 @@ export async function runAnalyze(argv: string[]): Promise<number> {
   }
 }
 
-/** Whether `source` is gzip data given to --follow: said on stderr (it is read whole instead). */
-function gzipNotFollowed(source: string): boolean {
+/**
+ * Whether `source` is gzip data given to --follow: said on stderr (it is read whole instead), with
+ * the --duration given (`duration`, as typed) said not to apply: the read ends at the file's end.
+ */
+function gzipNotFollowed(source: string, duration: string | null): boolean {
   if (!isGzipFile(source)) return false;
+  const unused =
+    duration === null ? '' : `, and --duration ${duration} does not apply (the read ends at the file's end)`;
   process.stderr.write(
     terminalText(
-      `stage-lens analyze: ${gzipNotFollowedText(source, 'read whole (as without --follow)')}; to watch a server's log grow, follow the file it writes now\n`,
+      `stage-lens analyze: ${gzipNotFollowedText(source, 'read whole (as without --follow)')}${unused}; to watch a server's log grow, follow the file it writes now\n`,
     ),
   );
   return true;

@@ -48,8 +48,12 @@ const GZIP_SUFFIX = ' (gzip)';
  * below is of the log before the break): "server.log.1.gz (gzip), partial: gzip data cut after 99 KB".
  */
 export function headerSourceName(name: string, damage: ParseProblem | null): string {
-  const logBytes = damage?.gzipDamaged?.logBytes;
-  return logBytes === undefined ? name : `${name}, ${partialLogMark(logBytes)}`;
+  return partialSourceName(name, damage?.gzipDamaged?.logBytes);
+}
+
+/** headerSourceName by the bytes of log read before the break (undefined: read whole); compare's run names use it. */
+export function partialSourceName(name: string, partialLogBytes: number | undefined): string {
+  return partialLogBytes === undefined ? name : `${name}, ${partialLogMark(partialLogBytes)}`;
 }
 
 /** A report's name of its input with one more fact about it: "server.log (boot 2)", "server.log.1.gz (gzip, boot 2)". */

@@ -74,11 +74,22 @@ export function stageRolesOfSession(session: {
 }
 
 /** The roles a session's names give (its deploy file, its source), before any check against its stages. */
-export function stageRolesOfNames(session: {
+export function stageRolesOfNames(session: SessionNames): Readonly<Record<string, string>> {
+  return stageRolesOf(sessionPipelineNames(session));
+}
+
+/** What a session names itself by: its deploy file and its source (a log's path, a command). */
+interface SessionNames {
   readonly deployConfig: string | null;
   readonly description: string;
-}): Readonly<Record<string, string>> {
-  return stageRolesOf(`${session.deployConfig ?? ''} ${session.description}`);
+}
+
+/**
+ * The text that names a session's pipeline, for stageRolesOf: its deploy file and its source,
+ * never its storage folder (its id) nor where a copy of it was put.
+ */
+export function sessionPipelineNames(session: SessionNames): string {
+  return `${session.deployConfig ?? ''} ${session.description}`;
 }
 
 /** Stage id part of a stage key: `1_2` -> `1`. */

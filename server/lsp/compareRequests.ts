@@ -11,6 +11,7 @@ import type { CompareParams, CompareResult, CompareRunName, CompareTarget, RunBo
 import { runNameOfPath, runNameOfSession, runNameWithBoot } from '../core/compare/runName';
 import { unknownBootProblem } from '../core/analysis/bootWords';
 import { bootChoices } from '../core/analysis/bootPipelines';
+import { sessionPipelineNames } from '../core/stageRoles';
 
 async function sessionRun(
   registry: SessionRegistry,
@@ -32,6 +33,8 @@ async function sessionRun(
   const hasLog = info.kind !== 'scrape' && info.kind !== 'prometheus';
   const run: RunData = {
     source: `${info.kind} session ${info.id} (${info.description})`,
+    // Named as loadRun names a session folder's stages: by its deploy file and source.
+    pipelineNames: sessionPipelineNames(info),
     kind: 'session',
     samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
     histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,

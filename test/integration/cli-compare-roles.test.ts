@@ -2,7 +2,8 @@
 // each run's stages printed nothing that contradicts them (server/core/analysis/roleFit.ts, the
 // check analyze makes): a Qwen3-TTS log named glm_image-*.log gets no AR / diffusion stages. The
 // built dist/cli.js as a child process, on upstream-rendered Qwen3-TTS logs and a GLM-Image log
-// written by the simulator, copied under the names a user might give them.
+// written by the simulator, copied under the names a user might give them; saved session folders
+// named, as the editor names them, by their deploy file and source, not by the folder's path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
+import { SessionFiles } from '../../server/capture/sessionFiles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -217,4 +219,48 @@ test('two pipelines with no start-up lines nor telling names: a stage of another
     ]).status,
     2,
   );
+});
+
+/** A saved session folder of `fixture`'s bytes, imported from `description`, kept in `parent`. */
+function sessionCopy(parent: string, id: string, fixture: string, description: string): string {
+  const folder = path.join(dir, parent, id);
+  const files = SessionFiles.atFolder(folder);
+  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
+  files.writeMeta({
+    info: {
+      id,
+      kind: 'import',
+      description,
+      title: '',
+      startedAt,
+      status: 'stopped',
+      requestCount: 6,
+      deployConfig: null,
+      lastError: null,
+      exit: null,
+      problemCount: 0,
+    },
+  });
+  files.append({ stream: 'file', bytes: fs.readFileSync(path.join(UPSTREAM, fixture)), capturedAt: startedAt + 1000 });
+  files.close();
+  return folder;
+}
+
+test("saved session folders: stages named from each session's source, not from the folder they were copied to", () => {
+  // Qwen3-TTS imports kept in a folder named for GLM-Image: their source names their pipeline.
+  const before = sessionCopy(
+    'glm_image-runs',
+    'import-a',
+    'qwen3tts-talker-first-audio-before-fix.log',
+    'qwen3_tts-before.log',
+  );
+  const after = sessionCopy(
+    'glm_image-runs',
+    'import-b',
+    'qwen3tts-talker-first-audio-after-fix.log',
+    'qwen3_tts-after.log',
+  );
+  const report = JSON.parse(cli(['compare', before, after, '--format', 'json'])) as { stageRoles: unknown };
+  assert.deepEqual(report.stageRoles, { '0': 'talker', '1': 'code2wav' });
+  assert.match(cli(['compare', before, after]), /\n1 · code2wav +queued +6\/6 /);
 });

@@ -1,7 +1,8 @@
 // A gzip-compressed log (logrotate's server.log.1.gz) read by the built CLI as a real child
 // process: the same report as the plain log, from a file or stdin, across concatenated members;
-// a file cut short gives the requests before the cut and says where it broke; other compressed
-// formats still get the input-compressed finding. --follow of a .gz reads it whole, and says so.
+// a file cut short gives the requests before the cut and says where it broke (analyze, explain and
+// compare name it partial); other compressed formats still get the input-compressed finding.
+// --follow of a .gz reads it whole, and says so (and that a --duration given with it does not apply).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -186,6 +187,26 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
     ),
   );
 
+  // compare names the cut run as analyze's header does, in the table and Markdown; JSON says how much was read.
+  const plainLog = path.join(dir, 'server.log');
+  fs.writeFileSync(plainLog, sim.stdout);
+  const partialName = `${cutFile} (gzip), partial: gzip data cut after ${size}`;
+  const compared = cli(['compare', plainLog, cutFile]);
+  assert.equal(compared.status, 0, text(compared.stderr));
+  const runLines = text(compared.stdout).split('\n');
+  assert.equal(runLines[1], `  baseline   ${plainLog} · log · ${allIds.length} requests, 1 cold`);
+  assert.equal(runLines[2], `  candidate  ${partialName} · log · ${wantIds.length} requests, 1 cold`);
+  const markdown = cli(['compare', plainLog, cutFile, '--format', 'markdown']);
+  assert.equal(markdown.status, 0, text(markdown.stderr));
+  assert.ok(text(markdown.stdout).includes(`**Candidate:** ${partialName} · log · `), text(markdown.stdout));
+  const comparedJson = cli(['compare', cutFile, plainLog, '--format', 'json']);
+  assert.equal(comparedJson.status, 0, text(comparedJson.stderr));
+  const runs = JSON.parse(text(comparedJson.stdout)) as Record<'baseline' | 'candidate', Record<string, unknown>>;
+  // The name stays the input's (a key a script matches on); the cut is a field of its own.
+  assert.equal(runs.baseline.source, `${cutFile} (gzip)`);
+  assert.equal(runs.baseline.partialLogBytes, prefix.length);
+  assert.equal('partialLogBytes' in runs.candidate, false);
+
   // Cut inside the gzip header: nothing was read, which is exit 2, never a stack trace.
   const header = path.join(dir, 'header-only.log.gz');
   fs.writeFileSync(header, whole.subarray(0, 6));
@@ -199,7 +220,7 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
 });
 
-test('--follow of a .gz reads it whole and says it is not followed: a rotated log does not grow', () => {
+test('--follow of a .gz reads it whole and says it is not followed, nor --duration applied: a rotated log does not grow', () => {
   const { gz } = pair(FIXTURES[0]!);
   const whole = cli(['analyze', gz]);
   assert.equal(whole.status, 0, text(whole.stderr));
@@ -216,6 +237,18 @@ test('--follow of a .gz reads it whole and says it is not followed: a rotated lo
     text(followed.stderr),
     `stage-lens analyze: ${gz} is gzip-compressed, a rotated log that no longer grows: read whole (as without --follow), not followed; to watch a server's log grow, follow the file it writes now\n`,
   );
+  // --duration ends a followed log: with a .gz read whole it does nothing, and the note says so.
+  const timed = cli(['analyze', '--follow', gz, '--duration', '5']);
+  assert.equal(timed.status, 0, text(timed.stderr));
+  assert.equal(text(timed.stdout), text(whole.stdout));
+  assert.equal(
+    text(timed.stderr),
+    `stage-lens analyze: ${gz} is gzip-compressed, a rotated log that no longer grows: read whole (as without --follow), not followed, and --duration 5 does not apply (the read ends at the file's end); to watch a server's log grow, follow the file it writes now\n`,
+  );
+  // A --duration that is no time is still a usage error, whatever the file.
+  const bad = cli(['analyze', '--follow', gz, '--duration', 'soon']);
+  assert.equal(bad.status, 2);
+  assert.equal(text(bad.stderr), 'stage-lens analyze: --duration must be a positive number of seconds\n');
 });
 
 test('a gzip of an empty log is empty, as an empty file is', () => {

@@ -2,7 +2,8 @@
 // as a real child process, its stdout parsed as jq would): the JSON says which deploy config the
 // report used (`deployConfig`: path, from flag / session / none, cited, problem) and where its
 // stage roles came from (`stageRolesFrom`), and explain of a saved session folder names stages
-// with the roles the session recorded unless --deploy-config is given.
+// with the roles the session recorded unless --deploy-config is given, else from the session's
+// own names (its deploy file, its source), never from the folder's path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -54,16 +55,24 @@ const picked = ({ out }: { out: InputJson }) => ({
   stageRoles: out.stageRoles,
 });
 
-/** A saved session folder of LOG's bytes: its recorded deploy config and, where given, its recorded stage roles. */
-function sessionFolder(id: string, deployConfig: string | null, stageRoles?: Record<string, string>): string {
-  const dir = path.join(tmp, 'sessions', id);
+/**
+ * A saved session folder of LOG's bytes: its recorded deploy config and, where given, its
+ * recorded stage roles; in `parent` (a copy kept anywhere) and with `description` where given.
+ */
+function sessionFolder(
+  id: string,
+  deployConfig: string | null,
+  stageRoles?: Record<string, string>,
+  { parent = 'sessions', description = 'vllm-omni serve --port 8091 --log-stats' } = {},
+): string {
+  const dir = path.join(tmp, parent, id);
   const files = SessionFiles.atFolder(dir);
   const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
   files.writeMeta({
     info: {
       id,
       kind: 'launch',
-      description: 'vllm-omni serve --port 8091 --log-stats',
+      description,
       startedAt,
       status: 'stopped',
       requestCount: 6,
@@ -193,4 +202,29 @@ test('explain of a saved session folder names stages with the roles the session 
   assert.equal(flagged.out.stageRolesFrom, 'none');
   assert.deepEqual(flagged.out.stageRoles, {});
   assert.doesNotMatch(flagged.stderr, /stage roles/);
+});
+
+test("explain of a saved session folder takes its pipeline from the session's names, not from the folder's path", () => {
+  // A copy kept in a folder named for another pipeline, recording no roles: its stages go by id,
+  // as the editor shows that session (its deploy file and source name no pipeline).
+  const unnamed = json(['explain', sessionFolder('import-unnamed', null, undefined, { parent: 'qwen3-tts-runs' })]);
+  assert.deepEqual(picked(unnamed), {
+    deployConfig: { path: null, from: 'none', cited: false, problem: null },
+    stageRolesFrom: 'none',
+    stageRoles: {},
+  });
+  // Its source names Qwen3-TTS: those roles, whatever the folder it was copied to says.
+  const named = json([
+    'explain',
+    sessionFolder('import-named', null, undefined, {
+      parent: 'qwen3-omni-runs',
+      description: 'qwen3_tts-run-42.log',
+    }),
+  ]);
+  assert.deepEqual(picked(named), {
+    deployConfig: { path: null, from: 'none', cited: false, problem: null },
+    stageRolesFrom: 'names',
+    stageRoles: TTS_ROLES,
+  });
+  assert.match(named.out.findings.find((f) => f.code === 'prefill-covers-decode')?.message ?? '', /^Stage 0 · talker /);
 });

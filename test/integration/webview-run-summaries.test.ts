@@ -292,6 +292,8 @@ test('a log of two runs: the latest summary with its stages entries named by sta
         'stages.0 is stage 0 · thinker',
         'stages.1 is stage 1 · talker',
         'stages.2 is stage 2 · code2wav',
+        'transfers.0 is edge 0 → 1 · thinker → talker',
+        'transfers.1 is edge 1 → 2 · talker → code2wav',
       ]);
       // The latest's own rows are its own: the earlier summary's are not among them.
       assert.equal(await page.locator('[data-testid="run-summary-row"]').count(), 19);

@@ -1,7 +1,9 @@
-// A run summary's per-stage totals are a printed list (`'stages': [{'stage_id': 0, ...}, ...]`),
-// read as `stages.<position>.*`: the position is no stage id. Each entry is named by the
-// stage_id it printed (with the stage's role), and by its list position where it printed none;
-// a log of several runs keeps each run's summary with its line and time.
+// A run summary's per-stage and per-edge totals are printed lists (`'stages': [{'stage_id': 0,
+// ...}, ...]`, `'transfers': [{'from_stage': 0, 'to_stage': 1, ...}, ...]`), read as
+// `stages.<position>.*` and `transfers.<position>.*`: the position is no stage id nor edge. Each
+// entry is named by the stage_id or edge it printed (with the stages' roles), and by its list
+// position where it printed none; a log of several runs keeps each run's summary with its line
+// and time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -18,6 +20,8 @@ const SKIPPED_STAGE_LOG = path.join(LOGS, 'legacy-summary-none.log');
 const TWO_RUNS_LOG = path.join(LOGS, 'qwen3-omni-legacy-summaries-two-runs.log');
 /** A summary dict whose stages entries print no stage_id. */
 const NO_STAGE_ID_LOG = path.join(LOGS, 'summary-dict-no-stage-id.log');
+/** A summary dict whose transfers list starts at edge 1 -> 2, then an entry with no ends, then one with from_stage only. */
+const TRANSFER_EDGES_LOG = path.join(LOGS, 'summary-dict-transfers-edges.log');
 /** The single-line summary dict of issue 533: three entries, each printing its stage_id. */
 const ISSUE_533_LOG = path.join(__dirname, '../fixtures/real-logs/14-issue533-legacy-summary-dict.log');
 const QWEN3_OMNI_ROLES = { '0': 'thinker', '1': 'talker', '2': 'code2wav' };
@@ -75,8 +79,54 @@ test('a list of every stage in id order (issue 533): each entry is the stage of 
   );
   const stages = stageColumn(tableReport(snap, { source: 'x.log' }));
   assert.equal(stages.get('stages.1.total_time_ms'), 'stage 1');
-  // A transfers entry is no stage.
-  assert.equal(stages.has('transfers.0.total_bytes'), false);
+  // A transfers entry is named by the edge it printed.
+  assert.equal(stages.get('transfers.0.total_bytes'), 'edge 0 → 1');
+  assert.equal(stages.get('transfers.1.total_bytes'), 'edge 1 → 2');
+  const withRoles = stageColumn(tableReport(snap, { source: 'x.log', stageRoles: QWEN3_OMNI_ROLES }));
+  assert.equal(withRoles.get('transfers.1.samples'), 'edge 1 → 2 · talker → code2wav');
+});
+
+test('a transfers entry goes by the edge it printed, never by its list position', () => {
+  const snap = analysedLog(TRANSFER_EDGES_LOG);
+  assert.deepEqual(snap.runSummaries?.kept[0]?.transferEntries, [
+    { key: 'transfers.0', position: 0, fromStage: 1, toStage: 2 },
+    { key: 'transfers.1', position: 1, fromStage: null, toStage: null },
+    { key: 'transfers.2', position: 2, fromStage: 0, toStage: null },
+  ]);
+  assert.deepEqual(snap.runSummaries?.kept[0]?.stageEntries, []);
+  const lines = tableReport(snap, { source: 'x.log', stageRoles: QWEN3_OMNI_ROLES });
+  const stages = stageColumn(lines);
+  assert.equal(stages.get('transfers.0.total_bytes'), 'edge 1 → 2 · talker → code2wav');
+  assert.equal(stages.get('transfers.1.total_bytes'), 'list position 1 (no edge printed)');
+  // to_stage printed as None: that end is not known, and no role is guessed for the edge.
+  assert.equal(stages.get('transfers.2.total_bytes'), 'edge 0 → ?');
+  assert.equal(stages.has('e2e_total_time_ms'), false);
+  assert.ok(
+    lines.includes(
+      'transfers.<n>: entry n (from 0) of the transfers list as printed; stage: the edge (from_stage → to_stage) the entry printed, or its list position where it printed none.',
+    ),
+  );
+  assert.ok(!lines.some((l) => l.startsWith('stages.<n>:')));
+  // JSON: the entries beside the values, whose keys stay as printed.
+  const json = JSON.parse(JSON.stringify(analysisJsonRest(snap, [], []))) as {
+    runSummaries: { kept: { values: Record<string, unknown>; transferEntries: unknown }[] };
+  };
+  assert.equal(json.runSummaries.kept[0]?.values['transfers.0.total_bytes'], 182586);
+  assert.equal(json.runSummaries.kept[0]?.values['transfers.2.to_stage'], null);
+  assert.deepEqual(json.runSummaries.kept[0]?.transferEntries, snap.runSummaries?.kept[0]?.transferEntries);
+  const view = runSummaryView(runSummariesJson(snap.runSummaries!), QWEN3_OMNI_ROLES);
+  assert.deepEqual(
+    view?.rows.flatMap((r) => (r.stageHeading === null ? [] : [r.stageHeading])),
+    [
+      'transfers.0 is edge 1 → 2 · talker → code2wav',
+      'transfers.1 is list position 1 (no edge printed)',
+      'transfers.2 is edge 0 → ?',
+    ],
+  );
+  assert.equal(
+    view?.rows.find((r) => r.field === 'transfers.0.total_time_ms')?.title,
+    'transfers.0.total_time_ms = 4.695653915405273 (edge 1 → 2 · talker → code2wav), as the server printed it at line 2',
+  );
 });
 
 test('an entry that printed no stage_id is named by its list position, never as a stage', () => {
@@ -137,7 +187,13 @@ test('the panels: the latest with a heading per stages entry, the earlier ones l
   assert.equal(earlier?.heading, "line 2, 12-27 22:03:23 · omni.py's [Summary] dict (vLLM-Omni before February 2026)");
   assert.deepEqual(
     earlier?.rows.flatMap((r) => (r.stageHeading === null ? [] : [r.stageHeading])),
-    ['stages.0 is stage 0 · thinker', 'stages.1 is stage 1 · talker', 'stages.2 is stage 2 · code2wav'],
+    [
+      'stages.0 is stage 0 · thinker',
+      'stages.1 is stage 1 · talker',
+      'stages.2 is stage 2 · code2wav',
+      'transfers.0 is edge 0 → 1 · thinker → talker',
+      'transfers.1 is edge 1 → 2 · talker → code2wav',
+    ],
   );
   assert.equal(earlier?.rows.find((r) => r.field === 'stages.1.total_time_ms')?.value, '2,301.750 ms');
 });

@@ -3,8 +3,9 @@
 // the log's own names, with where they come from; what `analyze --format table` prints of it; then
 // the earlier ones (one per benchmark run), latest first, each with its line and time. A key the
 // server printed as None has a row that says not measured (never 0); a key it did not print, or
-// one after a cut, has none. A `stages.<n>` entry is named by the stage_id it printed, else as a
-// list position (runSummaryStages.ts). DOM-free.
+// one after a cut, has none. A `stages.<n>` entry is named by the stage_id it printed, a
+// `transfers.<n>` entry by the edge it printed, else each as a list position
+// (runSummaryStages.ts). DOM-free.
 import type { RunSummariesJson, RunSummaryJson } from '../../server/protocol';
 import {
   asPrinted,
@@ -12,10 +13,10 @@ import {
   RUN_SUMMARY_CUT_OFF,
   RUN_SUMMARY_NONE,
   RUN_SUMMARY_SCOPE,
-  runSummaryFieldStage,
+  runSummaryEntryKey,
+  runSummaryFieldEntry,
   runSummarySource,
   runSummaryWhere,
-  stageEntryPosition,
   withVisibleControls,
 } from '../../server/shared';
 
@@ -29,8 +30,8 @@ export interface RunSummaryRow {
   /** Every digit the server printed, and where. */
   readonly title: string;
   /**
-   * For the first value of a `stages.<n>` entry: what the entry is (`stages.1 is stage 2 ·
-   * talker`), shown above it; null for the others.
+   * For the first value of a `stages.<n>` or `transfers.<n>` entry: what the entry is
+   * (`stages.1 is stage 2 · talker`, `transfers.0 is edge 0 → 1`), shown above it; null for the others.
    */
   readonly stageHeading: string | null;
 }
@@ -83,14 +84,14 @@ export function runSummaryView(
 function partOf(summary: RunSummaryJson, stageNames: Readonly<Record<string, string>>): RunSummaryPart {
   const rows: RunSummaryRow[] = [];
   const at = `as the server printed it at ${runSummaryWhere(summary)}`;
-  let entryShown: number | null = null;
+  let entryShown: string | null = null;
   for (const name in summary.values) {
     const v = summary.values[name] ?? null;
     const field = withVisibleControls(name);
-    const stage = runSummaryFieldStage(name, summary.stageEntries, stageNames);
-    const position = stageEntryPosition(name);
-    const stageHeading = stage === '' || position === entryShown ? null : `stages.${position} is ${stage}`;
-    entryShown = position;
+    const stage = runSummaryFieldEntry(name, summary, stageNames);
+    const entry = runSummaryEntryKey(name);
+    const stageHeading = stage === '' || entry === entryShown ? null : `${entry} is ${stage}`;
+    entryShown = entry;
     const of = stage === '' ? '' : ` (${stage})`;
     if (v === null) {
       rows.push({
@@ -112,7 +113,10 @@ function partOf(summary: RunSummaryJson, stageNames: Readonly<Record<string, str
       stageHeading,
     });
   }
-  const names = summary.stageEntries.map((e) => `${e.key}=${e.stageId ?? ''}`).join(',');
+  const names = [
+    ...summary.stageEntries.map((e) => `${e.key}=${e.stageId ?? ''}`),
+    ...summary.transferEntries.map((e) => `${e.key}=${e.fromStage ?? ''}>${e.toStage ?? ''}`),
+  ].join(',');
   return {
     key: `${summary.line}:${summary.complete}:${rows.length}:${names}:${JSON.stringify(stageNames)}`,
     source: runSummarySource(summary),

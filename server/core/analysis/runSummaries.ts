@@ -12,7 +12,7 @@ import { isSafeKey } from '../log/strings';
 import type { RunSummaries, RunSummariesJson, RunSummary } from './types';
 import { nonFiniteText } from '../values';
 import { countOf } from '../numberText';
-import { runSummaryStageEntries } from '../runSummaryStages';
+import { runSummaryStageEntries, runSummaryTransferEntries } from '../runSummaryStages';
 
 /** How both summary readers keep a printed None. */
 const NONE = 'None';
@@ -67,6 +67,7 @@ export class RunSummaryCollector {
       complete: record.complete,
       values,
       stageEntries: runSummaryStageEntries(values),
+      transferEntries: runSummaryTransferEntries(values),
     });
     return true;
   }

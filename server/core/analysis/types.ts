@@ -4,7 +4,7 @@
 import type { FieldMap } from '../values';
 import type { OmniTimingRecord, UnreadRows } from '../records';
 import type { UnrecordedReason } from './unrecordedValues';
-import type { RunSummaryStageEntry } from '../runSummaryStages';
+import type { RunSummaryStageEntry, RunSummaryTransferEntry } from '../runSummaryStages';
 
 export const SPLIT_NAMES = ['queuedMs', 'inputWaitMs', 'readyQueuedMs', 'prefillMs', 'decodeMs', 'ttftMs'] as const;
 export type SplitName = (typeof SPLIT_NAMES)[number];
@@ -274,6 +274,8 @@ export interface RunSummary {
   readonly values: Readonly<Record<string, number | null>>;
   /** Its `stages` list entries (`stages.<position>.*`) with the stage_id each printed (runSummaryStages.ts). */
   readonly stageEntries: readonly RunSummaryStageEntry[];
+  /** Its `transfers` list entries (`transfers.<position>.*`) with the edge each printed (runSummaryStages.ts). */
+  readonly transferEntries: readonly RunSummaryTransferEntry[];
 }
 
 /** The run summaries read: how many, and the latest MAX_RUN_SUMMARIES in log order. */

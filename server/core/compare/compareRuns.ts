@@ -45,6 +45,7 @@ function summary(run: RunData): RunSummary {
     exposedHistogramSeries: run.exposedHistogramSeries ?? null,
     logSpan: run.samples?.logSpan ?? null,
     ...(run.bootCounts === undefined ? {} : { boot: run.bootCounts.boot }),
+    ...(run.partialLogBytes === undefined ? {} : { partialLogBytes: run.partialLogBytes }),
   };
 }
 
@@ -244,9 +245,9 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
   };
 }
 
-/** The roles the model `run`'s log says it serves names, else its source's name (a path, a session). */
+/** The roles the model `run`'s log says it serves names, else its names (a file's path, a session's deploy file and source). */
 function namedRoles(run: RunData): Readonly<Record<string, string>> {
-  return stageRolesOfLog(run.samples?.servedModel ?? null, () => stageRolesOf(run.source));
+  return stageRolesOfLog(run.samples?.servedModel ?? null, () => stageRolesOf(run.pipelineNames ?? run.source));
 }
 
 /** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */

@@ -21,7 +21,7 @@ import { boundSign } from '../metricsText/quantileBounds';
 import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
-import { qualifiedSourceName } from '../gzipInput';
+import { partialSourceName, qualifiedSourceName } from '../gzipInput';
 import { stageCell, stageLabel } from '../stageRoles';
 
 export { formatMs };
@@ -140,9 +140,13 @@ export function runDataName(run: RunData): string {
   return runNameText(run.source, run.bootCounts?.boot);
 }
 
-/** A report's header line of a run: "server.log (boot 2) · log · 6 requests" (a gzip one "server.log.1.gz (gzip, boot 2) · log · …"). */
+/**
+ * A report's header line of a run: "server.log (boot 2) · log · 6 requests" (a gzip one
+ * "server.log.1.gz (gzip, boot 2) · log · …"; one whose gzip data broke off says partial as
+ * analyze's header does: "server.log.1.gz (gzip), partial: gzip data cut after 99 KB · log · …").
+ */
 export function runText(run: RunSummary): string {
-  const parts: string[] = [runNameText(run.source, run.boot), run.kind];
+  const parts: string[] = [partialSourceName(runNameText(run.source, run.boot), run.partialLogBytes), run.kind];
   if (run.requestCount !== null) {
     const cold =
       run.coldRequests !== null && run.coldRequests > 0

@@ -128,6 +128,14 @@ export interface RunData {
   readonly bootCounts?: BootCounts;
   /** The server boots of a log or session with requests, in order (before any boot selection); absent for a scrape. */
   readonly boots?: readonly RunBoot[];
+  /** Bytes of log read before its gzip data broke off (what the run is of); absent for an input read whole. */
+  readonly partialLogBytes?: number;
+  /**
+   * What names its pipeline where its log names no served model: a saved session's deploy file
+   * and source, as the editor names its stages (its folder's path says nothing of it); absent:
+   * `source`, the file's path.
+   */
+  readonly pipelineNames?: string;
 }
 
 /** One server boot of a run: its number (as the analysis numbers boots), its requests, the model its start-up lines name (null: none). */
@@ -372,6 +380,8 @@ export interface RunSummary {
   readonly logSpan?: LogSpan | null;
   /** The server boot of the log its requests are from, when one was selected (absent: every boot). */
   readonly boot?: number;
+  /** Bytes of log read before its gzip data broke off: its numbers are of that part only (absent: read whole). */
+  readonly partialLogBytes?: number;
 }
 
 export interface ComparisonReport {
