@@ -157,7 +157,13 @@ test('analyze with a deploy YAML of other stage ids than the log says once that 
   const json = cli(['analyze', file('tts.log'), '--deploy-config', file('three.yaml'), '--format', 'json']);
   assert.equal(json.status, 0);
   assert.equal(json.stderr, `stage-lens analyze: ${sentence}\n`);
-  assert.doesNotMatch(json.stdout, /three\.yaml/);
+  // The JSON names the config it was given and why it is not cited; no finding cites it.
+  const report = JSON.parse(json.stdout) as {
+    deployConfig: { path: string | null; from: string; cited: boolean; problem: string | null };
+    findings: { message: string }[];
+  };
+  assert.deepEqual(report.deployConfig, { path: file('three.yaml'), from: 'flag', cited: false, problem: sentence });
+  assert.ok(!report.findings.some((f) => f.message.includes('three.yaml')));
   // The config's own stages: nothing said.
   fs.writeFileSync(file('two.yaml'), 'stages:\n  - stage_id: 0\n  - stage_id: 1\n');
   const two = cli(['analyze', file('tts.log'), '--deploy-config', file('two.yaml')]);
