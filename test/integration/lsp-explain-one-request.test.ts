@@ -12,7 +12,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -28,12 +27,6 @@ after(() => {
   killLanguageServers();
   fs.rmSync(storage, { recursive: true, force: true });
 });
-
-async function requestCount(lsp: LspProcess, sessionId: string, n: number): Promise<void> {
-  await waitFor(`${n} requests`, async () =>
-    ((await lsp.session(sessionId))?.requestCount ?? 0) >= n ? true : undefined,
-  );
-}
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
   const session = await lsp.importLog(log);
@@ -106,14 +99,14 @@ test('a tailed log: the one request becomes a tail once a second request measure
   const file = path.join(storage, 'server.log');
   fs.writeFileSync(file, fs.readFileSync(ONE));
   const session = await lsp.request('stageLens/tail', { path: file, fromStart: true });
-  await requestCount(lsp, session.id, 1);
+  await lsp.requestsRead(session.id, 1);
   const first = await lsp.request('stageLens/tailAttribution', { sessionId: session.id });
   assert.deepEqual(first.tails, []);
   assert.deepEqual(first.oneRequest, [{ target: 'stage1.firstOutput', requestId: SLOW, valueMs: 3996.5 }]);
   // The next request of the same log (2,046.939 ms end to end; code2wav first output 99.845 ms).
   const next = fs.readFileSync(AFTER_FIX, 'utf8').split('\n').slice(98, 149).join('\n');
   fs.appendFileSync(file, `${next}\n`);
-  await requestCount(lsp, session.id, 2);
+  await lsp.requestsRead(session.id, 2);
   const second = await lsp.request('stageLens/tailAttribution', { sessionId: session.id });
   assert.deepEqual(second.oneRequest, []);
   assert.deepEqual(
