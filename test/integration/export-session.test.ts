@@ -5,12 +5,12 @@
 import { waitFor } from './support/waitFor';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildServer, killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { unusedPort } from './support/unusedPort';
+import { cliStdout as cli } from './support/cliProcess';
 import { checkTrace } from '../unit/support/traceFormat';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -23,16 +23,6 @@ after(() => {
   killLanguageServers();
   fs.rmSync(storage, { recursive: true, force: true });
 });
-
-function cli(args: string[]): string {
-  const out = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    cwd: ROOT,
-  });
-  assert.equal(out.status, 0, out.stderr);
-  return out.stdout;
-}
 
 /**
  * The JSON without the two members that say where its input came from (`stageRolesFrom`,

@@ -1,7 +1,8 @@
 // A log of several server boots, as one server.log holds them when a server is restarted and
 // logs on: each boot's start lines (the version line is the boot marker; the non-default args
 // name the model it serves), then that boot's log.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const RENDERED = path.resolve(__dirname, '..', '..', 'fixtures', 'upstream-rendered');
@@ -18,4 +19,16 @@ export function bootLines(model: string): string {
 /** One boot per entry: its start lines, then the upstream-rendered fixture log `fixture`. */
 export function bootsLog(boots: readonly { readonly model: string; readonly fixture: string }[]): string {
   return boots.map((b) => bootLines(b.model) + readFileSync(path.join(RENDERED, b.fixture), 'utf8')).join('');
+}
+
+/** `bootsLog(boots)` written as `name` in a new temporary folder (`prefix` names it): the folder and the file. */
+export function bootsLogFile(
+  prefix: string,
+  name: string,
+  boots: readonly { readonly model: string; readonly fixture: string }[],
+): { readonly dir: string; readonly log: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const log = path.join(dir, name);
+  writeFileSync(log, bootsLog(boots));
+  return { dir, log };
 }
