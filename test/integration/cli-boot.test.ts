@@ -3,20 +3,17 @@
 // each after the lines a server prints at start): the whole log warns that its per-stage rows mix
 // them, --boot keeps one boot's requests in every format, and a boot the log lacks exits 2 with
 // the boots it has.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { bootsLogFile } from './support/bootLog';
 import { runCli as cli } from './support/cliProcess';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
-const { dir, log } = bootsLogFile('stage-lens-boot-', 'restarts.log', [
+const { log } = bootsLogFile('stage-lens-boot-', 'restarts.log', [
   { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
   { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
 ]);
-
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface AnalysisJson {
   requests: { requestId: string; boot: number }[];

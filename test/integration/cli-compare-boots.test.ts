@@ -4,9 +4,9 @@
 // it, each after a server's start lines). Each side reads its own boot alone, with the numbers
 // `analyze --boot N` gives; a saved session folder takes a boot as a log does; a boot a run does
 // not have, or one given for a /metrics scrape, exits 2.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { bootsLogFile } from './support/bootLog';
@@ -20,8 +20,6 @@ const { dir, log } = bootsLogFile('stage-lens-compare-boots-', 'server.log', [
   { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-before-fix.log' },
   { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
 ]);
-
-after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Side {
   source: string;

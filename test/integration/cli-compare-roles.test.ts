@@ -3,16 +3,16 @@
 // check analyze makes): a Qwen3-TTS log named glm_image-*.log gets no AR / diffusion stages. The
 // built dist/cli.js as a child process, on upstream-rendered Qwen3-TTS logs and a GLM-Image log
 // written by the simulator, copied under the names a user might give them.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cliStdout as cli, runCli as run } from './support/cliProcess';
+import { tempFolder } from './support/tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
-let dir = '';
+const dir = tempFolder('stage-lens-compare-roles-');
 const log = (name: string): string => path.join(dir, name);
 
 function copyAs(fixture: string, name: string): void {
@@ -29,7 +29,6 @@ const simulated = (scenario: string): string =>
   ]);
 
 before(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-roles-'));
   // Qwen3-TTS (stage 1 prints audio_duration_s) under a GLM-Image name, and under its own.
   copyAs('qwen3tts-talker-first-audio-after-fix.log', 'glm_image-after.log');
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'glm_image-before.log');
@@ -50,10 +49,6 @@ before(() => {
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'baseline-no-startup.log');
   const tts = simulated('qwen3-tts');
   fs.writeFileSync(log('baseline.log'), tts);
-});
-
-after(() => {
-  if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const rolesOf = (baseline: string, candidate: string): unknown =>

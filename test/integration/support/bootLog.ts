@@ -1,9 +1,9 @@
 // A log of several server boots, as one server.log holds them when a server is restarted and
 // logs on: each boot's start lines (the version line is the boot marker; the non-default args
 // name the model it serves), then that boot's log.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempFolder } from './tempFolder';
 
 const RENDERED = path.resolve(__dirname, '..', '..', 'fixtures', 'upstream-rendered');
 
@@ -21,13 +21,16 @@ export function bootsLog(boots: readonly { readonly model: string; readonly fixt
   return boots.map((b) => bootLines(b.model) + readFileSync(path.join(RENDERED, b.fixture), 'utf8')).join('');
 }
 
-/** `bootsLog(boots)` written as `name` in a new temporary folder (`prefix` names it): the folder and the file. */
+/**
+ * `bootsLog(boots)` written as `name` in a new temporary folder (`prefix` names it; removed after
+ * the test file's tests): the folder and the file.
+ */
 export function bootsLogFile(
   prefix: string,
   name: string,
   boots: readonly { readonly model: string; readonly fixture: string }[],
 ): { readonly dir: string; readonly log: string } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = tempFolder(prefix);
   const log = path.join(dir, name);
   writeFileSync(log, bootsLog(boots));
   return { dir, log };
