@@ -11,7 +11,7 @@ import type * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { secondlyRequest } from '../unit/support/explainLogs';
 import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -24,11 +24,8 @@ after(() => {
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
-const stamp = (s: number): string =>
-  `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 /** Request i of the planted log: one a second; speech-07 and speech-13 with the talker prefill 1,000 ms longer. */
-const planted = (i: number): string =>
-  renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 : 0, stamp(10 + i)));
+const planted = (i: number): string => secondlyRequest(i, i === 7 || i === 13 ? 1000 : 0);
 
 test(
   "a tailed log: tail attribution, load, over time, cost model and a request's breakdown, updated as requests arrive",

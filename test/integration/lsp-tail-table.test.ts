@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { secondlyRequest } from '../unit/support/explainLogs';
 
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-tail-table-'));
 
@@ -18,10 +18,7 @@ after(() => {
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
-const stamp = (s: number): string =>
-  `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-const planted = (i: number): string =>
-  renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 + i : 0, stamp(10 + i)));
+const planted = (i: number): string => secondlyRequest(i, i === 7 || i === 13 ? 1000 + i : 0);
 
 test(
   "a page filtered to a tail lists the tail attribution's requests, slowest first",
