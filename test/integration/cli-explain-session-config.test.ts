@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -39,28 +39,12 @@ const byKey = (findings: readonly JsonFinding[]): Map<string, string> =>
 /** A saved session folder of LOG's bytes, launched with `deployConfig`. */
 function sessionFolder(id: string, deployConfig: string | null): string {
   const dir = path.join(tmp, 'sessions', id);
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id,
-      kind: 'launch',
-      description: 'vllm-omni serve --port 8091 --log-stats',
-      startedAt,
-      status: 'stopped',
-      requestCount: 6,
-      deployConfig,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
-  });
-  const bytes = fs.readFileSync(LOG);
-  const half = Math.floor(bytes.length / 2);
-  files.append({ stream: 'file', bytes: bytes.subarray(0, half), capturedAt: startedAt + 1000 });
-  files.append({ stream: 'file', bytes: bytes.subarray(half), capturedAt: startedAt + 2000 });
-  files.close();
+  const description = 'vllm-omni serve --port 8091 --log-stats';
+  writeSavedSession(
+    dir,
+    stoppedSession({ id, kind: 'launch', description, requestCount: 6, deployConfig }),
+    fs.readFileSync(LOG),
+  );
   return dir;
 }
 

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -57,26 +57,16 @@ const picked = ({ out }: { out: InputJson }) => ({
 /** A saved session folder of LOG's bytes: its recorded deploy config and, where given, its recorded stage roles. */
 function sessionFolder(id: string, deployConfig: string | null, stageRoles?: Record<string, string>): string {
   const dir = path.join(tmp, 'sessions', id);
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id,
-      kind: 'launch',
-      description: 'vllm-omni serve --port 8091 --log-stats',
-      startedAt,
-      status: 'stopped',
-      requestCount: 6,
-      deployConfig,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-      ...(stageRoles === undefined ? {} : { stageRoles }),
-    },
+  const description = 'vllm-omni serve --port 8091 --log-stats';
+  const info = stoppedSession({
+    id,
+    kind: 'launch',
+    description,
+    requestCount: 6,
+    deployConfig,
+    ...(stageRoles === undefined ? {} : { stageRoles }),
   });
-  files.append({ stream: 'file', bytes: fs.readFileSync(LOG), capturedAt: startedAt + 1000 });
-  files.close();
+  writeSavedSession(dir, info, fs.readFileSync(LOG), 1);
   return dir;
 }
 
