@@ -12,6 +12,7 @@ import * as zlib from 'node:zlib';
 import { bootsLogFile } from './support/bootLog';
 import { runCli as cli } from './support/cliProcess';
 import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCRAPE = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'codec-ttft-before-fix.prom');
@@ -104,19 +105,14 @@ test('a saved session folder takes a boot as a log does', () => {
   const storage = path.join(dir, 'storage');
   const files = new SessionFiles(storage, 'import-restarts');
   files.writeMeta({
-    info: {
+    info: stoppedSession({
       id: 'import-restarts',
       kind: 'import',
       description: log,
       title: 'restarts',
       startedAt: 1,
-      status: 'stopped',
       requestCount: 12,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-    },
+    }),
   });
   files.append({ stream: 'file', bytes: readFileSync(log), capturedAt: 1000 });
   files.close();

@@ -17,6 +17,7 @@ import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { stoppedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
@@ -38,19 +39,7 @@ function requestIds(bytes: Buffer): string[] {
 function saved(id: string, startedAt: number, bytes: Buffer, pieces: number): SessionFiles {
   const files = new SessionFiles(storage, id);
   files.writeMeta({
-    info: {
-      id,
-      kind: 'import',
-      description: `/logs/${id}.log`,
-      startedAt,
-      status: 'stopped',
-      requestCount: 0,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
+    info: stoppedSession({ id, kind: 'import', description: `/logs/${id}.log`, startedAt, requestCount: 0 }),
     import: { path: `/logs/${id}.log` },
   });
   const size = Math.ceil(bytes.length / pieces);
