@@ -158,7 +158,7 @@ test('a boot given for a /metrics scrape is a usage error: a scrape has no boots
     r.stderr,
     `stage-lens compare: --candidate-boot 1: the candidate (${SCRAPE}) is a /metrics scrape, which has no server boots (its histograms count every request since the server started); --candidate-boot selects from a log or a saved session folder\n`,
   );
-  const piped = cli(['compare', '-', log, '--baseline-boot', '2'], readFileSync(SCRAPE));
+  const piped = cli(['compare', '-', log, '--baseline-boot', '2'], { input: readFileSync(SCRAPE) });
   assert.equal(piped.status, 2);
   assert.match(piped.stderr, /^stage-lens compare: --baseline-boot 2: the baseline \(stdin\) is a \/metrics scrape/);
 });

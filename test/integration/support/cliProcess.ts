@@ -11,11 +11,18 @@ export const CLI = path.join(ROOT, 'dist', 'cli.js');
 // Built when a test file loads this module, before any test's clock starts.
 buildBundles('cli');
 
-/** `stage-lens <args>`, with `input` on its stdin when given. */
-export function runCli(args: readonly string[], input?: string | Buffer): SpawnSyncReturns<string> {
+export interface CliRun {
+  /** What its stdin reads; nothing by default. */
+  readonly input?: string | Buffer;
+  /** When it is killed if still running: 120 s by default. */
+  readonly timeoutMs?: number;
+}
+
+/** `stage-lens <args>`. */
+export function runCli(args: readonly string[], { input, timeoutMs = 120_000 }: CliRun = {}): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: timeoutMs,
     maxBuffer: 64 << 20,
     cwd: ROOT,
     ...(input === undefined ? {} : { input }),
