@@ -5,13 +5,12 @@
 // test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log), and the
 // reference examples' TTS + diffusion log, where only the TTS request measures time to first
 // audio but both measure stage 0's first output.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -21,12 +20,7 @@ const MIXED = path.join(LOGS, 'b7-examples-plain.log');
 const AFTER_FIX = path.join(ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** The one request: e2e_total_ms 4,471.914; code2wav's serving_time_to_first_output_ms 3,996.500. */
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-one-request-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-lsp-one-request-');
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
   const session = await lsp.importLog(log);

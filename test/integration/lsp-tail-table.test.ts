@@ -3,20 +3,14 @@
 // talker prefill 1,000 ms longer); a page asked with `atLeast` the tail's threshold and
 // sorted by the target lists exactly the tail attribution's requests, slowest first; the
 // same with a time window; a target no request measured lists nothing.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { secondlyRequest } from '../unit/support/explainLogs';
 
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-tail-table-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-lsp-tail-table-');
 
 const planted = (i: number): string => secondlyRequest(i, i === 7 || i === 13 ? 1000 + i : 0);
 

@@ -2,7 +2,10 @@
 // on stdio) with a typed client over a real JSON-RPC connection, recording what it pushes:
 // session changes, removals, a launched process's raw output, and the warnings it shows the
 // user (window/showMessage).
+import { after } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
 import { waitFor } from './waitFor';
@@ -134,4 +137,17 @@ export async function startLanguageServer(
 /** Kills every language server these tests started that is still running. */
 export function killLanguageServers(): void {
   for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
+/**
+ * A new storage folder (its name starting with `prefix`) for one test file's language servers:
+ * after the file's tests, every server still running is killed, then the folder removed.
+ */
+export function storageForFile(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  after(() => {
+    killLanguageServers();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
 }
