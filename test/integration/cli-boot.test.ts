@@ -3,40 +3,17 @@
 // each after the lines a server prints at start): the whole log warns that its per-stage rows mix
 // them, --boot keeps one boot's requests in every format, and a boot the log lacks exits 2 with
 // the boots it has.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import { bootsLog } from './support/bootLog';
+import { bootsLogFile } from './support/bootLog';
+import { runCli as cli } from './support/cliProcess';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
-let dir = '';
-let log = '';
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
-
-before(() => {
-  buildBundles('cli');
-  dir = mkdtempSync(path.join(os.tmpdir(), 'stage-lens-boot-'));
-  log = path.join(dir, 'restarts.log');
-  writeFileSync(
-    log,
-    bootsLog([
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
-    ]),
-  );
-});
-
-after(() => rmSync(dir, { recursive: true, force: true }));
+const { log } = bootsLogFile('stage-lens-boot-', 'restarts.log', [
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+  { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
+]);
 
 interface AnalysisJson {
   requests: { requestId: string; boot: number }[];

@@ -4,42 +4,23 @@
 // it, each after a server's start lines). Each side reads its own boot alone, with the numbers
 // `analyze --boot N` gives; a saved session folder takes a boot as a log does; a boot a run does
 // not have, or one given for a /metrics scrape, exits 2.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { buildBundles } from './support/buildBundles';
-import { bootsLog } from './support/bootLog';
+import { bootsLogFile } from './support/bootLog';
+import { runCli as cli } from './support/cliProcess';
 import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SCRAPE = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'codec-ttft-before-fix.prom');
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
-let dir = '';
-let log = '';
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
-
-before(() => {
-  buildBundles('cli');
-  dir = mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-boots-'));
-  log = path.join(dir, 'server.log');
-  writeFileSync(
-    log,
-    bootsLog([
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-before-fix.log' },
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-    ]),
-  );
-});
-
-after(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, log } = bootsLogFile('stage-lens-compare-boots-', 'server.log', [
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-before-fix.log' },
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+]);
 
 interface Side {
   source: string;
@@ -124,19 +105,14 @@ test('a saved session folder takes a boot as a log does', () => {
   const storage = path.join(dir, 'storage');
   const files = new SessionFiles(storage, 'import-restarts');
   files.writeMeta({
-    info: {
+    info: stoppedSession({
       id: 'import-restarts',
       kind: 'import',
       description: log,
       title: 'restarts',
       startedAt: 1,
-      status: 'stopped',
       requestCount: 12,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-    },
+    }),
   });
   files.append({ stream: 'file', bytes: readFileSync(log), capturedAt: 1000 });
   files.close();
@@ -182,12 +158,7 @@ test('a boot given for a /metrics scrape is a usage error: a scrape has no boots
     r.stderr,
     `stage-lens compare: --candidate-boot 1: the candidate (${SCRAPE}) is a /metrics scrape, which has no server boots (its histograms count every request since the server started); --candidate-boot selects from a log or a saved session folder\n`,
   );
-  const piped = spawnSync(process.execPath, [CLI, 'compare', '-', log, '--baseline-boot', '2'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    cwd: ROOT,
-    input: readFileSync(SCRAPE),
-  });
+  const piped = cli(['compare', '-', log, '--baseline-boot', '2'], { input: readFileSync(SCRAPE) });
   assert.equal(piped.status, 2);
   assert.match(piped.stderr, /^stage-lens compare: --baseline-boot 2: the baseline \(stdin\) is a \/metrics scrape/);
 });

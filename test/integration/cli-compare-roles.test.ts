@@ -4,94 +4,53 @@
 // built dist/cli.js as a child process, on upstream-rendered Qwen3-TTS logs and a GLM-Image log
 // written by the simulator, copied under the names a user might give them; saved session folders
 // named, as the editor names them, by their deploy file and source, not by the folder's path.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { cliStdout as cli, runCli as run } from './support/cliProcess';
+import { tempFolder } from './support/tempFolder';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
-let dir = '';
+const dir = tempFolder('stage-lens-compare-roles-');
 const log = (name: string): string => path.join(dir, name);
-
-function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
 
 function copyAs(fixture: string, name: string): void {
   fs.copyFileSync(path.join(UPSTREAM, fixture), log(name));
 }
 
+/** The log of 12 requests of the simulator's `scenario`, on its fixed clock, with the stages' tables. */
+const simulated = (scenario: string): string =>
+  cli([
+    'simulate',
+    '--scenario',
+    scenario,
+    ...'--requests 12 --seed 1 --rps 5 --speed 1000 --fixed-clock --debug-tables --port 0'.split(' '),
+  ]);
+
 before(() => {
-  buildBundles('cli');
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-roles-'));
   // Qwen3-TTS (stage 1 prints audio_duration_s) under a GLM-Image name, and under its own.
   copyAs('qwen3tts-talker-first-audio-after-fix.log', 'glm_image-after.log');
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'glm_image-before.log');
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'qwen3_tts-before.log');
   copyAs('qwen3-omni-three-stage-transfers.log', 'qwen3_omni-run.log');
   // A GLM-Image run (stage 1 prints diffusion fields), under its own name and a Qwen3-TTS one.
-  const glm = spawnSync(
-    process.execPath,
-    [
-      CLI,
-      'simulate',
-      '--scenario',
-      'glm-image',
-      '--requests',
-      '12',
-      '--seed',
-      '1',
-      '--rps',
-      '5',
-      '--speed',
-      '1000',
-    ].concat(['--fixed-clock', '--debug-tables', '--port', '0']),
-    { encoding: 'utf8', timeout: 120_000, cwd: ROOT },
-  );
-  assert.equal(glm.status, 0, glm.stderr);
-  fs.writeFileSync(log('glm_image-run.log'), glm.stdout);
-  fs.writeFileSync(log('qwen3_tts-glm.log'), glm.stdout);
+  const glm = simulated('glm-image');
+  fs.writeFileSync(log('glm_image-run.log'), glm);
+  fs.writeFileSync(log('qwen3_tts-glm.log'), glm);
   // Under names that say no pipeline: the logs' own start-up lines (the served model) and their
   // stages' kinds say it. A GLM-Image run without its start-up lines says it by its kinds only.
-  fs.writeFileSync(log('candidate.log'), glm.stdout);
-  const noStartup = glm.stdout
+  fs.writeFileSync(log('candidate.log'), glm);
+  const noStartup = glm
     .split('\n')
     .filter((l) => !l.includes('non-default args') && !l.includes('Loaded deploy config'))
     .join('\n');
   fs.writeFileSync(log('candidate-no-startup.log'), noStartup);
   copyAs('qwen3tts-talker-first-audio-before-fix.log', 'baseline-no-startup.log');
-  const tts = spawnSync(
-    process.execPath,
-    [
-      CLI,
-      'simulate',
-      '--scenario',
-      'qwen3-tts',
-      '--requests',
-      '12',
-      '--seed',
-      '1',
-      '--rps',
-      '5',
-      '--speed',
-      '1000',
-    ].concat(['--fixed-clock', '--debug-tables', '--port', '0']),
-    { encoding: 'utf8', timeout: 120_000, cwd: ROOT },
-  );
-  assert.equal(tts.status, 0, tts.stderr);
-  fs.writeFileSync(log('baseline.log'), tts.stdout);
-});
-
-after(() => {
-  if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
+  const tts = simulated('qwen3-tts');
+  fs.writeFileSync(log('baseline.log'), tts);
 });
 
 const rolesOf = (baseline: string, candidate: string): unknown =>
@@ -123,11 +82,14 @@ test('runs named for their own pipeline keep its roles', () => {
   assert.deepEqual(rolesOf('qwen3_tts-before.log', 'qwen3_tts-before.log'), { '0': 'talker', '1': 'code2wav' });
 });
 
-function run(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
-
 const count = (text: string, what: string): number => text.split(what).length - 1;
+
+/** compare of two of the logs with one `--fail-if` rule, which must refuse it as a usage error (exit 2): its stderr. */
+function refusedRule(baseline: string, candidate: string, rule: string): string {
+  const r = run(['compare', log(baseline), log(candidate), '--fail-if', rule]);
+  assert.equal(r.status, 2, r.stderr);
+  return r.stderr;
+}
 
 test('two pipelines: the different stages said once in the report and on stderr; a stage rule is a usage error naming both roles', () => {
   const pair = [log('qwen3_tts-before.log'), log('qwen3_omni-run.log')];
@@ -161,26 +123,16 @@ test('two pipelines: the different stages said once in the report and on stderr;
 });
 
 test('two pipelines on the same stage ids (GLM-Image against Qwen3-TTS): a stage rule is a usage error', () => {
-  const r = run([
-    'compare',
-    log('glm_image-run.log'),
-    log('qwen3_tts-before.log'),
-    '--fail-if',
-    'stage1.genTime.p90 > +10%',
-  ]);
-  assert.equal(r.status, 2, r.stderr);
   assert.equal(
-    r.stderr,
+    refusedRule('glm_image-run.log', 'qwen3_tts-before.log', 'stage1.genTime.p90 > +10%'),
     'stage-lens compare: warning: The runs are two pipelines: stage 0 is AR in the baseline and talker in the candidate; stage 1 is diffusion in the baseline and code2wav in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
       "stage-lens compare: --fail-if 'stage1.genTime.p90 > +10%': the runs are two pipelines: stage 1 is diffusion in the baseline and code2wav in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
   );
 });
 
 test('two pipelines under names that say none: the model each log serves names the roles, and a stage rule is a usage error', () => {
-  const r = run(['compare', log('baseline.log'), log('candidate.log'), '--fail-if', 'stage1.genTime.p50 > +10%']);
-  assert.equal(r.status, 2, r.stderr);
   assert.equal(
-    r.stderr,
+    refusedRule('baseline.log', 'candidate.log', 'stage1.genTime.p50 > +10%'),
     'stage-lens compare: warning: The runs are two pipelines: stage 0 is talker in the baseline and AR in the candidate; stage 1 is code2wav in the baseline and diffusion in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
       "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is code2wav in the baseline and diffusion in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
   );
@@ -190,16 +142,8 @@ test('two pipelines under names that say none: the model each log serves names t
 });
 
 test('two pipelines with no start-up lines nor telling names: a stage of another kind in each run is a usage error', () => {
-  const r = run([
-    'compare',
-    log('baseline-no-startup.log'),
-    log('candidate-no-startup.log'),
-    '--fail-if',
-    'stage1.genTime.p50 > +10%',
-  ]);
-  assert.equal(r.status, 2, r.stderr);
   assert.equal(
-    r.stderr,
+    refusedRule('baseline-no-startup.log', 'candidate-no-startup.log', 'stage1.genTime.p50 > +10%'),
     'stage-lens compare: warning: The runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate. A stage of one is not the same stage of the other: rows are matched by stage id only.\n' +
       "stage-lens compare: --fail-if 'stage1.genTime.p50 > +10%': the runs are two pipelines: stage 1 is an LLM stage in the baseline and a diffusion stage in the candidate; a rule on it would hold one against the other. Gate request.e2e, or compare two runs of one pipeline\n",
   );

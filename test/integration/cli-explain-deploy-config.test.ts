@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -133,27 +133,7 @@ test('explain --deploy-config: stdin and a saved session folder cite the config 
   assertCitedTable(fromStdin.stdout);
 
   const dir = path.join(tmp, 'sessions', 's-1');
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id: 's-1',
-      kind: 'import',
-      description: 'run.log',
-      startedAt,
-      status: 'stopped',
-      requestCount: 6,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
-  });
-  const half = Math.floor(bytes.length / 2);
-  files.append({ stream: 'file', bytes: bytes.subarray(0, half), capturedAt: startedAt + 1000 });
-  files.append({ stream: 'file', bytes: bytes.subarray(half), capturedAt: startedAt + 2000 });
-  files.close();
+  writeSavedSession(dir, stoppedSession({ id: 's-1', kind: 'import', description: 'run.log', requestCount: 6 }), bytes);
   const session = cli(['explain', dir, '--deploy-config', CONFIG]);
   assert.equal(session.status, 0, session.stderr);
   assertCitedTable(session.stdout);

@@ -1,23 +1,15 @@
 // `stage-lens explain` as a user runs it (the built dist/cli.js as a real child process): its
 // findings name stages with their roles in analyze's words on the same log.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const LOG = path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log');
 
-before(() => {
-  buildBundles('cli');
-});
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
+const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 interface JsonFinding {
   readonly code: string;

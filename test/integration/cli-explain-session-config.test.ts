@@ -2,30 +2,20 @@
 // session folder is explained with the deploy config the session recorded, as the editor's views cite
 // it, unless that file is gone or no longer matches (said, then left out) or --deploy-config
 // names another (which wins).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { runCli } from './support/cliProcess';
+import { tempFolder } from './support/tempFolder';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOG = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 const DEPLOY = path.join(ROOT, 'test', 'fixtures', 'deploy');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-session-config-'));
+const tmp = tempFolder('stage-lens-explain-session-config-');
 
-before(() => {
-  buildBundles('cli');
-});
-
-after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
+const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 interface JsonFinding {
   readonly code: string;
@@ -39,28 +29,12 @@ const byKey = (findings: readonly JsonFinding[]): Map<string, string> =>
 /** A saved session folder of LOG's bytes, launched with `deployConfig`. */
 function sessionFolder(id: string, deployConfig: string | null): string {
   const dir = path.join(tmp, 'sessions', id);
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id,
-      kind: 'launch',
-      description: 'vllm-omni serve --port 8091 --log-stats',
-      startedAt,
-      status: 'stopped',
-      requestCount: 6,
-      deployConfig,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
-  });
-  const bytes = fs.readFileSync(LOG);
-  const half = Math.floor(bytes.length / 2);
-  files.append({ stream: 'file', bytes: bytes.subarray(0, half), capturedAt: startedAt + 1000 });
-  files.append({ stream: 'file', bytes: bytes.subarray(half), capturedAt: startedAt + 2000 });
-  files.close();
+  const description = 'vllm-omni serve --port 8091 --log-stats';
+  writeSavedSession(
+    dir,
+    stoppedSession({ id, kind: 'launch', description, requestCount: 6, deployConfig }),
+    fs.readFileSync(LOG),
+  );
   return dir;
 }
 

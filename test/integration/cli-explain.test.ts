@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 import type { BreakdownJson } from '../../server/core/explain/breakdownJson';
 import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
@@ -430,28 +430,8 @@ test('explain a planted cause: --target and --quantile select the entry; the tab
 
 test('explain a saved session folder: its captured bytes replayed, like compare reads one', () => {
   const dir = path.join(tmp, 'sessions', 's-1');
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id: 's-1',
-      kind: 'import',
-      description: 'planted.log',
-      startedAt,
-      status: 'stopped',
-      requestCount: 20,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
-  });
-  const bytes = Buffer.from(plantedLog());
-  const half = Math.floor(bytes.length / 2);
-  files.append({ stream: 'file', bytes: bytes.subarray(0, half), capturedAt: startedAt + 1000 });
-  files.append({ stream: 'file', bytes: bytes.subarray(half), capturedAt: startedAt + 2000 });
-  files.close();
+  const imported = stoppedSession({ id: 's-1', kind: 'import', description: 'planted.log', requestCount: 20 });
+  const files = writeSavedSession(dir, imported, Buffer.from(plantedLog()));
   const report = explainJson([dir, '--target', 'e2e', '--quantile', 'p95']);
   assert.equal(report.requestCount, 20);
   assert.deepEqual([...report.tail[0]!.requestIds].sort(), ['speech-07', 'speech-13']);
@@ -459,19 +439,13 @@ test('explain a saved session folder: its captured bytes replayed, like compare 
 
   // The folder's name names no pipeline; the session's deploy file does: its stages by role.
   files.writeMeta({
-    info: {
+    info: stoppedSession({
       id: 's-1',
       kind: 'launch',
       description: 'vllm serve Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice --omni',
-      startedAt,
-      status: 'stopped',
       requestCount: 20,
       deployConfig: '/work/deploy/qwen3_tts.yaml',
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
+    }),
   });
   const named = explainJson([dir, '--target', 'e2e', '--quantile', 'p95']);
   assert.deepEqual(named.stageRoles, { '0': 'talker', '1': 'code2wav' });

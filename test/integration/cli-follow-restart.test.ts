@@ -1,29 +1,19 @@
 // `stage-lens analyze --follow` on a log that is truncated, then rotated: a problem of the new
 // file names its line in that file, counted from 1, not after the old file's lines. The CLI is
 // the built dist/cli.js as a real child process, the log a real file written, truncated and renamed.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { CLI } from './support/cliProcess';
 import { CUT_OFF_SUMMARY, PREFIX } from './support/cutOffSummary';
+import { tempFolder } from './support/tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
-let tmp = '';
-
-before(() => {
-  buildBundles('cli');
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-follow-'));
-});
-
-after(() => {
-  if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = tempFolder('stage-lens-follow-');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

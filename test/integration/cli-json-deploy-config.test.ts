@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './support/buildBundles';
-import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'cli.js');
@@ -66,26 +66,15 @@ function sessionFolder(
   { parent = 'sessions', description = 'vllm-omni serve --port 8091 --log-stats' } = {},
 ): string {
   const dir = path.join(tmp, parent, id);
-  const files = SessionFiles.atFolder(dir);
-  const startedAt = Date.UTC(2026, 9, 22, 9, 0, 0);
-  files.writeMeta({
-    info: {
-      id,
-      kind: 'launch',
-      description,
-      startedAt,
-      status: 'stopped',
-      requestCount: 6,
-      deployConfig,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-      ...(stageRoles === undefined ? {} : { stageRoles }),
-    },
+  const info = stoppedSession({
+    id,
+    kind: 'launch',
+    description,
+    requestCount: 6,
+    deployConfig,
+    ...(stageRoles === undefined ? {} : { stageRoles }),
   });
-  files.append({ stream: 'file', bytes: fs.readFileSync(LOG), capturedAt: startedAt + 1000 });
-  files.close();
+  writeSavedSession(dir, info, fs.readFileSync(LOG), 1);
   return dir;
 }
 

@@ -1,28 +1,18 @@
 // `stage-lens analyze` reading pipes as a user gives them: a named pipe (mkfifo) by its name,
 // and stdin fed by a writer that has not finished. The CLI is the built dist/cli.js as a real
 // child process; the writers are real shell processes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { CLI } from './support/cliProcess';
+import { tempFolder } from './support/tempFolder';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 
-let tmp = '';
-
-before(() => {
-  buildBundles('cli');
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-pipes-'));
-});
-
-after(() => {
-  if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true });
-});
+const tmp = tempFolder('stage-lens-pipes-');
 
 interface Ended {
   code: number | null;

@@ -1,24 +1,18 @@
 // A log concatenated with itself (`cat a.log a.log`) through the built CLI: every request is
 // read twice, and the table, the JSON and the CSV (on stderr) say so, with the repeats counted.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const ONCE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
 // That log twice in one file.
 const TWICE = path.join(ROOT, 'test', 'fixtures', 'logs', 'qwen3-omni-concatenated-twice.log');
 const SAID =
   /3 request ids were seen more than once: 3 requests print again a record an earlier request of the same id printed \(e\.g\. chatcmpl-3c88c0cf9be8c9bf, again at line 213 as chatcmpl-3c88c0cf9be8c9bf#2\)/;
 
-before(() => buildBundles('cli'));
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
+const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 test('table: the repeats counted as requests, and the warning says they are repeats', () => {
   const out = cli(['analyze', TWICE]);

@@ -2,23 +2,15 @@
 // the simulator serving the Qwen3-TTS deploy config (test/fixtures/scrapes): the talker
 // (stage 0) emits one output per request, so its prefill histogram covers its decode; the
 // code2wav stage's queue time includes its wait for the talker; stage 0 was preempted.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const BASE = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-one-output.prom');
 const REPLICAS = path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom');
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
-
-before(() => buildBundles('cli'));
 
 test('analyze marks the one-output prefill and the downstream queue time, and shows preemptions', () => {
   const run = cli(['analyze', REPLICAS]);
@@ -58,13 +50,9 @@ test('analyze says a scrape without the preemption counter has none exposed, not
     .split('\n')
     .filter((l) => !l.includes('num_preemptions'))
     .join('\n');
-  const run = spawnSync(process.execPath, [CLI, 'analyze', '-', '--format', 'json'], {
-    input: body,
-    encoding: 'utf8',
-    cwd: ROOT,
-  });
+  const run = cli(['analyze', '-', '--format', 'json'], { input: body });
   assert.equal((JSON.parse(run.stdout) as { preemptions: unknown }).preemptions, null);
-  const table = spawnSync(process.execPath, [CLI, 'analyze', '-'], { input: body, encoding: 'utf8', cwd: ROOT }).stdout;
+  const table = cli(['analyze', '-'], { input: body }).stdout;
   assert.match(table, /Preemptions: vllm:num_preemptions_total is not exposed \(unknown, not 0\)\./);
 });
 
@@ -103,8 +91,7 @@ test('a family stuck at 0 is marked ! in analyze (table and JSON, with its findi
     .split('\n')
     .map((l) => (l.startsWith('vllm:request_prefill_time_seconds_') ? l.replace(/ \S+$/, ' 0.0') : l))
     .join('\n');
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [CLI, ...args], { input: stuck, encoding: 'utf8', cwd: ROOT });
+  const run = (args: string[]) => cli(args, { input: stuck });
   const table = run(['analyze', '-']);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /^vllm:request_prefill_time_seconds ! +0 +0 +0 +- +- +-$/m);

@@ -2,22 +2,14 @@
 // log of five requests that finished one a second (07:12:00 to 07:12:04): the window keeps the
 // requests that finished in it, says what it left out, and a window no request finished in, a
 // log without times or a time that is not one exit 2 with the reason.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOG = path.join(ROOT, 'test', 'fixtures', 'logs', 'two-stage-sequential.log');
 const NO_PREFIX = path.join(ROOT, 'test', 'fixtures', 'real-logs', '13-docs-contributing-metrics-example-tables.log');
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
-
-before(() => buildBundles('cli'));
 
 interface AnalysisJson {
   requests: { requestId: string }[];

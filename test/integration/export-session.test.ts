@@ -5,71 +5,24 @@
 import { waitFor } from './support/waitFor';
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node';
-import type { RequestParams, RequestResult, ServerRequestMethod, SessionInfo } from '../../server/protocol';
+import { buildServer, killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { unusedPort } from './support/unusedPort';
+import { cliStdout as cli } from './support/cliProcess';
 import { checkTrace } from '../unit/support/traceFormat';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-export-'));
-const children: ChildProcess[] = [];
 
-type Request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>) => Promise<RequestResult<M>>;
-
-before(() => {
-  buildBundles('server');
-  buildBundles('cli');
-});
+before(() => buildServer());
 
 after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  killLanguageServers();
   fs.rmSync(storage, { recursive: true, force: true });
 });
-
-async function startServer(): Promise<{ request: Request; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const connection = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { storageDir: storage },
-  });
-  await connection.sendNotification(InitializedNotification.type, {});
-  return {
-    child,
-    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
-  };
-}
-
-function cli(args: string[]): string {
-  const out = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), ...args], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-    cwd: ROOT,
-  });
-  assert.equal(out.status, 0, out.stderr);
-  return out.stdout;
-}
 
 /**
  * The JSON without the two members that say where its input came from (`stageRolesFrom`,
@@ -80,24 +33,17 @@ function withoutInputMembers(json: string): string {
   return json.replace(/^"(stageRolesFrom|deployConfig)":.*\n/gm, '').replace(/,\n\}\n$/, '\n}\n');
 }
 
-async function sessionWith(request: Request, count: number, start: () => Promise<SessionInfo>): Promise<SessionInfo> {
-  const started = await start();
-  return waitFor(`${count} requests`, async () => {
-    const s = (await request('stageLens/listSessions', {})).find((x) => x.id === started.id);
-    return s !== undefined && s.requestCount >= count ? s : undefined;
-  });
-}
-
 test(
   'an imported log exports as JSON, CSV and trace exactly as `analyze` prints them',
   { timeout: 60_000 },
   async () => {
-    const { request, child } = await startServer();
-    const session = await sessionWith(request, 25, () => request('stageLens/import', { path: SAMPLE }));
+    const lsp = await startLanguageServer(storage);
+    const imported = await lsp.request('stageLens/import', { path: SAMPLE });
+    const session = await lsp.requestsRead(imported.id, 25);
     const written: Record<string, string> = {};
     for (const format of ['json', 'csv', 'trace'] as const) {
       const out = path.join(storage, `import.${format}`);
-      const result = await request('stageLens/export', { sessionId: session.id, format, path: out });
+      const result = await lsp.request('stageLens/export', { sessionId: session.id, format, path: out });
       assert.equal(result.requestCount, 25);
       assert.equal(result.bytes, fs.statSync(out).size, `${format}: the reported size is the file's`);
       written[format] = fs.readFileSync(out, 'utf8');
@@ -143,14 +89,14 @@ test(
     );
 
     await assert.rejects(
-      request('stageLens/export', {
+      lsp.request('stageLens/export', {
         sessionId: session.id,
         format: 'xml' as 'json',
         path: path.join(storage, 'x.xml'),
       }),
       /unknown export format 'xml'/,
     );
-    child.kill('SIGTERM');
+    lsp.child.kill('SIGTERM');
   },
 );
 
@@ -160,10 +106,11 @@ test(
   async () => {
     const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-before-fix.log');
     const yaml = path.join(ROOT, 'test', 'fixtures', 'deploy', 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
-    const { request, child } = await startServer();
-    const session = await sessionWith(request, 6, () => request('stageLens/import', { path: log, deployConfig: yaml }));
+    const lsp = await startLanguageServer(storage);
+    const imported = await lsp.request('stageLens/import', { path: log, deployConfig: yaml });
+    const session = await lsp.requestsRead(imported.id, 6);
     const out = path.join(storage, 'with-config.json');
-    await request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
+    await lsp.request('stageLens/export', { sessionId: session.id, format: 'json', path: out });
     const written = fs.readFileSync(out, 'utf8');
     assert.equal(
       withoutInputMembers(written),
@@ -177,7 +124,7 @@ test(
       problem: null,
     });
     // What the side panel's findings say of this session: the config's settings, with their lines.
-    const shown = await request('stageLens/findings', { sessionId: session.id });
+    const shown = await lsp.request('stageLens/findings', { sessionId: session.id });
     const exported = (JSON.parse(written) as { findings: { code: string; message: string }[] }).findings;
     const cites = (m: string): boolean => /The deploy config qwen3_tts_high_concurrency_mrv2_single_gpu\.yaml/.test(m);
     assert.ok(
@@ -188,18 +135,13 @@ test(
       exported.filter((f) => cites(f.message)).map((f) => f.code),
       shown.filter((f) => cites(f.message)).map((f) => f.code),
     );
-    child.kill('SIGTERM');
+    lsp.child.kill('SIGTERM');
   },
 );
 
 test('a live simulator session with a /metrics scrape exports in all three formats', { timeout: 90_000 }, async () => {
-  const port = await new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(p));
-    });
-  });
-  const { request, child } = await startServer();
+  const port = await unusedPort();
+  const lsp = await startLanguageServer(storage);
   const argv = [
     process.execPath,
     path.join(ROOT, 'dist', 'cli.js'),
@@ -219,16 +161,19 @@ test('a live simulator session with a /metrics scrape exports in all three forma
     String(port),
     '--linger',
   ];
-  const session = await sessionWith(request, 10, () =>
-    request('stageLens/launch', { argv, cwd: ROOT, metricsUrl: `http://127.0.0.1:${port}/metrics` }),
-  );
+  const launched = await lsp.request('stageLens/launch', {
+    argv,
+    cwd: ROOT,
+    metricsUrl: `http://127.0.0.1:${port}/metrics`,
+  });
+  const session = await lsp.requestsRead(launched.id, 10);
   await waitFor('a scrape', async () =>
-    (await request('stageLens/summary', { sessionId: session.id })).histograms.length > 0 ? true : undefined,
+    (await lsp.request('stageLens/summary', { sessionId: session.id })).histograms.length > 0 ? true : undefined,
   );
 
   const out = (format: string): string => path.join(storage, `live.${format}`);
   for (const format of ['json', 'csv', 'trace'] as const)
-    await request('stageLens/export', { sessionId: session.id, format, path: out(format) });
+    await lsp.request('stageLens/export', { sessionId: session.id, format, path: out(format) });
 
   const json = JSON.parse(fs.readFileSync(out('json'), 'utf8')) as Record<string, unknown> & {
     requests: unknown[];
@@ -266,6 +211,6 @@ test('a live simulator session with a /metrics scrape exports in all three forma
     'log-timestamp',
     'the simulator stamps its lines: the log is the clock',
   );
-  await request('stageLens/stop', { sessionId: session.id });
-  child.kill('SIGTERM');
+  await lsp.request('stageLens/stop', { sessionId: session.id });
+  lsp.child.kill('SIGTERM');
 });

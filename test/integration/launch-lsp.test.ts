@@ -5,84 +5,20 @@
 // that ignores SIGPIPE does not outlive a language server killed with SIGKILL.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
 import { processAlive } from '../../server/capture/procStat';
-import type {
-  ClientNotifications,
-  RequestParams,
-  RequestResult,
-  ServerRequestMethod,
-  SessionInfo,
-} from '../../server/protocol';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-launch-'));
-const children: ChildProcess[] = [];
 const strays: number[] = [];
 
-function build(): void {
-  buildBundles('server');
-}
-
-interface Client {
-  readonly child: ChildProcess;
-  readonly connection: ProtocolConnection;
-  /** Raw output per session, in order (what the editor terminal shows). */
-  readonly raw: Map<string, string[]>;
-  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
-  session(id: string): Promise<SessionInfo | undefined>;
-}
-
-async function startServer(): Promise<Client> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const connection = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  const raw = new Map<string, string[]>();
-  connection.onNotification('stageLens/rawOutput', (p: ClientNotifications['stageLens/rawOutput']) => {
-    const list = raw.get(p.sessionId) ?? [];
-    list.push(p.text);
-    raw.set(p.sessionId, list);
-  });
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { storageDir: storage },
-  });
-  await connection.sendNotification(InitializedNotification.type, {});
-  const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
-    connection.sendRequest(method, params) as Promise<RequestResult<M>>;
-  return {
-    child,
-    connection,
-    raw,
-    request,
-    session: async (id) => (await request('stageLens/listSessions', {})).find((s) => s.id === id),
-  };
-}
-
 after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  killLanguageServers();
   for (const pid of strays) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   fs.rmSync(storage, { recursive: true, force: true });
 });
@@ -91,8 +27,7 @@ test(
   'first line: the environment added and the argument vector; an exit shows its code',
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const argv = [
       process.execPath,
       '-e',
@@ -124,8 +59,7 @@ test(
   'a program that cannot start: named with where it was looked for, in the terminal lines and the session',
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const port = await unusedPort();
     const info = await client.request('stageLens/launch', {
       argv: ['stage-lens-no-such-vllm', 'serve', 'm'],
@@ -183,8 +117,7 @@ test(
   'a server that ignores SIGPIPE does not outlive a language server killed with SIGKILL',
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     // Like a Python server: ignores SIGPIPE (Python's logging swallows BrokenPipeError), keeps
     // writing, and has a stage worker in its process group.
     const server = `

@@ -2,20 +2,15 @@
 // then the Qwen3-Omni one, each after the lines a server prints at start), imported through the
 // language server (dist/server.js over stdio): the session's summary, whole and over a window of
 // its stored requests, carries the boots-differ-in-pipeline warning the views list.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-boots-differ-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-boots-differ-');
 
 function bootLines(model: string): string {
   const p = '(APIServer pid=7001) INFO 10-19 07:00:00';

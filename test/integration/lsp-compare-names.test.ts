@@ -2,24 +2,18 @@
 // imported as sessions: the session titles and the result name each run by its file (and its
 // ordinal when the same log is imported again), say which runs are imported, and carry each
 // log's own time span; the import time is in none of them.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startTimeLabel } from '../../server/capture/sessionTitle';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const BEFORE = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-before-fix.log');
 const AFTER = path.join(UPSTREAM, 'qwen3tts-talker-first-audio-after-fix.log');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-names-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-compare-names-');
 
 test(
   'two imported logs compared: named by their files, their log spans, no import time',

@@ -3,22 +3,16 @@
 // (test/fixtures/logs/qwen3tts-one-request.log: code2wav serving_time_to_first_output_ms
 // 3,996.500) and the candidate a log of six on disk: the baseline has no tail, its one request
 // comes with its value under tail.oneRequest, and the candidate's tail stays.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ONE = path.join(ROOT, 'test', 'fixtures', 'logs', 'qwen3tts-one-request.log');
 const SIX = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-one-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-compare-one-');
 
 test(
   'an imported session of one request against a log of six: no tail in the baseline, its request and value instead',

@@ -4,30 +4,17 @@
 // (the pipeline it infers from the file, the model it serves on /v1/models), not by the demo
 // scenario setting it was not given.
 import { waitFor } from './support/waitFor';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
 import { demoSimulatorArgv } from '../../src/demoArgs';
-import { buildCli, DeployLspClient, FIXTURES } from './support/lspDeployHarness';
+import { buildCli, deployServerForFile, FIXTURES } from './support/lspDeployHarness';
 import { unusedPort } from './support/unusedPort';
 
-let client: DeployLspClient;
-let scratch: string;
-let cli: string;
-
-before(async () => {
-  cli = buildCli();
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-demo-title-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-demo-title-');
+const { scratch } = deploy;
+const cli = buildCli();
 
 test('the demo run with the Qwen3-Omni deploy config is titled by the Omni model and pipeline it serves', async () => {
   const file = path.join(FIXTURES, 'qwen3_omni_moe.yaml');
@@ -42,7 +29,7 @@ test('the demo run with the Qwen3-Omni deploy config is titled by the Omni model
     deployConfig: file,
   });
   assert.ok(!argv.includes('--scenario'), argv.join(' '));
-  const session = await client.request<SessionInfo>('stageLens/launch', {
+  const session = await deploy.client.request<SessionInfo>('stageLens/launch', {
     argv: [...argv, '--speed', '20'],
     cwd: scratch,
     deployConfig: file,
@@ -69,14 +56,14 @@ test('the demo run with the Qwen3-Omni deploy config is titled by the Omni model
       ['Qwen/Qwen3-Omni-30B-A3B-Instruct'],
     );
     const summary = await waitFor('requests of all three stages', async () => {
-      const s = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+      const s = await deploy.client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
       return new Set(s.stages.map((st) => st.stageKey)).size === 3 ? s : undefined;
     });
     assert.deepEqual([...new Set(summary.stages.map((st) => st.stageKey))].sort(), ['0', '1', '2']);
     // The same name in the session list.
-    const listed = await client.request<SessionInfo[]>('stageLens/listSessions', {});
+    const listed = await deploy.client.request<SessionInfo[]>('stageLens/listSessions', {});
     assert.equal(listed.find((s) => s.id === session.id)?.title, session.title);
   } finally {
-    await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
+    await deploy.client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
   }
 });

@@ -4,10 +4,9 @@
 // each stage_id and after `talker_first_audio: true`, refresh as it updates, and disappear
 // when the session is no longer matched to the file.
 import { waitFor } from './support/waitFor';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type {
@@ -18,23 +17,12 @@ import type {
   SessionInfo,
   SummaryResult,
 } from '../../server/protocol';
-import { buildCli, DeployLspClient, FIXTURES, positionOf } from './support/lspDeployHarness';
+import { buildCli, deployServerForFile, FIXTURES, positionOf } from './support/lspDeployHarness';
 import { unusedPort } from './support/unusedPort';
 
-let client: DeployLspClient;
-let scratch: string;
-let cli: string;
-
-before(async () => {
-  cli = buildCli();
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-live-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-deploy-live-');
+const { scratch } = deploy;
+const cli = buildCli();
 
 /** What leads the p99 tail: a hint of its own after the stage's numbers. */
 const isTailLead = (label: string): boolean => label.startsWith('p99');
@@ -57,8 +45,8 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   }
   const file = path.join(scratch, 'qwen3_tts_high_concurrency_mrv2_single_gpu.yaml');
   const text = fs.readFileSync(file, 'utf8');
-  const uri = await client.open(file);
-  assert.deepEqual(await client.inlayHints(uri), []);
+  const uri = await deploy.client.open(file);
+  assert.deepEqual(await deploy.client.inlayHints(uri), []);
 
   const port = await unusedPort();
   const argv = [
@@ -78,7 +66,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     '--port',
     String(port),
   ];
-  const session = await client.request<SessionInfo>('stageLens/launch', {
+  const session = await deploy.client.request<SessionInfo>('stageLens/launch', {
     argv,
     cwd: scratch,
     deployConfig: file,
@@ -90,7 +78,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   const stage1 = positionOf(text, 'stage_id: 1').line + 1;
   const flag = positionOf(text, 'talker_first_audio: true').line + 1;
   const first = await waitFor('hints with both stages measured', async () => {
-    const found = labels(await client.inlayHints(uri)).filter(([, label]) => !isTailLead(label));
+    const found = labels(await deploy.client.inlayHints(uri)).filter(([, label]) => !isTailLead(label));
     return found.length === 3 ? found : undefined;
   });
   assert.deepEqual(
@@ -105,7 +93,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   assert.equal(first[2][1], 'codec TTFT not recorded (no stats fix)');
 
   // The same session's summary over the connection: the finding with the matched config's evidence, two overlays deep.
-  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+  const summary = await deploy.client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
   const talker = summary.stages.find((s) => s.stageKey === '0' && s.replicaId === null);
   assert.ok(talker !== undefined && talker.oneOutputRequests === talker.requestCount && talker.requestCount > 0);
   assert.equal(talker.split.prefillMs, undefined);
@@ -125,7 +113,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     ttft?.message,
   );
   // A hint's hover has every number of the stage (the label only the first ones) and names the session by its title.
-  const hints = ((await client.inlayHints(uri)) ?? []).filter((h) => !isTailLead(labels([h])[0]?.[1] ?? ''));
+  const hints = ((await deploy.client.inlayHints(uri)) ?? []).filter((h) => !isTailLead(labels([h])[0]?.[1] ?? ''));
   assert.equal(hints.length, 3);
   const tooltip = (h: (typeof hints)[number]): string =>
     typeof h.tooltip === 'string' ? h.tooltip : (h.tooltip?.value ?? '');
@@ -139,10 +127,14 @@ test('a launched simulator session shows its numbers in the deploy config, and t
     /^TTFT not recorded · prefill not measured · decode hidden · input wait p50 [\d,.]+ m?s · ready queued p50 ≈?[\d,.]+ m?s( \(inferred 0: hidden row, other half of the split measured\))? \(n=\d+\)$/,
   );
   for (const h of hints) assert.ok(tooltip(h).includes(measuredIn), tooltip(h));
-  const all = await client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
+  const all = await deploy.client.request<Finding[]>('stageLens/findings', { sessionId: session.id });
   assert.ok(all.find((f) => f.code === 'prefill-covers-decode')?.message.endsWith(evidence));
-  const page = await client.request<RequestPage>('stageLens/requests', { sessionId: session.id, offset: 0, limit: 1 });
-  const detail = await client.request<RequestDetail | null>('stageLens/request', {
+  const page = await deploy.client.request<RequestPage>('stageLens/requests', {
+    sessionId: session.id,
+    offset: 0,
+    limit: 1,
+  });
+  const detail = await deploy.client.request<RequestDetail | null>('stageLens/request', {
     sessionId: session.id,
     requestId: page.requests[0]?.requestId ?? '',
   });
@@ -155,10 +147,10 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   // (in the hover: the label leaves the count out when it does not fit).
   const n = (text: string) => Number(/\(n=(\d+)\)/.exec(text)?.[1]);
   const firstCount = n(tooltip(hints[0]!));
-  const refreshes = client.refreshRequests;
-  await client.waitForRefreshes(refreshes + 2, 15_000);
+  const refreshes = deploy.client.refreshRequests;
+  await deploy.client.waitForRefreshes(refreshes + 2, 15_000);
   await waitFor('more requests counted', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
+    const found = (await deploy.client.inlayHints(uri)) ?? [];
     return found.length >= 3 && n(tooltip(found[0]!)) > firstCount ? found : undefined;
   });
   // With a tail: the talker leads the p99 of time to first audio (the cold request's JIT build
@@ -166,7 +158,7 @@ test('a launched simulator session shows its numbers in the deploy config, and t
   // characters: where the talker's numbers leave no room, the tail lead is in their tooltip, and
   // no line's labels add up to more than 43.
   const led = await waitFor('the tail lead on the talker', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
+    const found = (await deploy.client.inlayHints(uri)) ?? [];
     return found.some((h) => tooltip(h).includes('largest mean excess')) ? found : undefined;
   });
   for (const line of new Set(labels(led).map(([at]) => at)))
@@ -186,22 +178,22 @@ test('a launched simulator session shows its numbers in the deploy config, and t
 
   assert.ok(tooltip(led[0]!).includes(`${measuredIn}running)`), tooltip(led[0]!));
   // Stopped: the same numbers, and the hover says the session no longer runs (its request count is unchanged).
-  const stopped = await client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
+  const stopped = await deploy.client.request<SessionInfo>('stageLens/stop', { sessionId: session.id });
   assert.notEqual(stopped.status, 'running');
   await waitFor('the hover says the session stopped', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
+    const found = (await deploy.client.inlayHints(uri)) ?? [];
     const tip = found[0] === undefined ? '' : tooltip(found[0]);
     return tip.includes(measuredIn) && !tip.includes(`${measuredIn}running)`) ? tip : undefined;
   });
 
   // Unmatched: no hints (and the hints of another config never showed these numbers).
-  assert.deepEqual(await client.inlayHints(await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
-  await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+  assert.deepEqual(await deploy.client.inlayHints(await deploy.client.open(path.join(FIXTURES, 'qwen3_tts.yaml'))), []);
+  await deploy.client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
     sessionId: session.id,
     deployConfig: null,
   });
   await waitFor(
     'no hints once unmatched',
-    async () => ((await client.inlayHints(uri)) ?? []).length === 0 || undefined,
+    async () => ((await deploy.client.inlayHints(uri)) ?? []).length === 0 || undefined,
   );
 });

@@ -2,27 +2,16 @@
 // (dist/server.js): named with why (not measured, hidden, not recorded), as the CLI's table and
 // the side panel word it, never left out; a ready queued time inferred from a hidden row is the
 // measured 0 the documented rule makes it.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip } from './support/lspDeployHarness';
+import { deployServerForFile, FIXTURES, ROOT, positionOf, hintTooltip } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
-let client: DeployLspClient;
-let scratch: string;
-
-before(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-no-number-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-deploy-no-number-');
+const { scratch } = deploy;
 
 const tooltip = hintTooltip;
 
@@ -30,20 +19,20 @@ async function stageTooltips(log: string, name: string): Promise<{ talker: strin
   const yaml = path.join(scratch, name);
   fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
   const text = fs.readFileSync(yaml, 'utf8');
-  const imported = await client.request<SessionInfo>('stageLens/import', {
+  const imported = await deploy.client.request<SessionInfo>('stageLens/import', {
     path: path.join(ROOT, 'test/fixtures', log),
     deployConfig: yaml,
   });
   // The import reads on after it answers: the hints are read once it has read to its end, so
   // their counts are the whole log's.
   await waitFor('the import read to its end', async () => {
-    const sessions = await client.request<SessionInfo[]>('stageLens/listSessions', {});
+    const sessions = await deploy.client.request<SessionInfo[]>('stageLens/listSessions', {});
     return sessions.find((s) => s.id === imported.id)?.status === 'exited' ? true : undefined;
   });
-  const uri = await client.open(yaml);
+  const uri = await deploy.client.open(yaml);
   const at = async (line: number): Promise<string> =>
     waitFor('the stage measured', async () => {
-      const hint = ((await client.inlayHints(uri)) ?? []).find((h) => h.position.line === line);
+      const hint = ((await deploy.client.inlayHints(uri)) ?? []).find((h) => h.position.line === line);
       const tip = hint === undefined ? '' : tooltip(hint);
       return tip.includes(imported.title) && /\(n=\d+\)/.test(tip) ? tip.split('\n\n')[0] : undefined;
     });

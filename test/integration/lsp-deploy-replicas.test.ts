@@ -1,28 +1,17 @@
 // A deploy config whose stage 1 runs on two replicas, over a real connection (dist/server.js):
 // the hover of the stage's numbers lists each replica's p50s under the stage's, as the CLI's
 // table prints a row per replica under such a stage; the inlay label stays the stage's.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
+import { deployServerForFile, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
-let client: DeployLspClient;
-let scratch: string;
-
-before(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-replicas-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-deploy-replicas-');
+const { scratch } = deploy;
 
 const tooltip = hintTooltip;
 const label = hintLabel;
@@ -35,8 +24,8 @@ test("a stage on two replicas: its hover lists each replica's p50s, its label is
     .replace(/(\n {2}- stage_id: 1\n)/, '$1    num_replicas: 2\n');
   assert.ok(text.includes('num_replicas: 2'));
   fs.writeFileSync(yaml, text);
-  const uri = await client.open(yaml);
-  const imported = await client.request<SessionInfo>('stageLens/import', {
+  const uri = await deploy.client.open(yaml);
+  const imported = await deploy.client.request<SessionInfo>('stageLens/import', {
     path: path.join(ROOT, 'test/fixtures/logs/codec-two-replicas.log'),
     deployConfig: yaml,
   });
@@ -46,7 +35,7 @@ test("a stage on two replicas: its hover lists each replica's p50s, its label is
     hints.find((h) => h.position.line === line && !label(h).startsWith('p99'));
   // Read to its end: all 8 requests.
   const hints = await waitFor('the stages measured', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
+    const found = (await deploy.client.inlayHints(uri)) ?? [];
     const hint = at(stage1, found);
     return hint !== undefined && tooltip(hint).includes(imported.title) && tooltip(hint).includes('(n=8)')
       ? found

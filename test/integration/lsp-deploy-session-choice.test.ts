@@ -1,30 +1,21 @@
 // Which session's numbers a deploy config shows when several sessions are tied to it, over a
 // real connection: a live one first (a log being followed), else the one imported last; the
 // hint's hover names the session the numbers come from.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { MatchDeployConfigResult, SessionInfo } from '../../server/protocol';
-import { DeployLspClient, FIXTURES, positionOf, ROOT, hintTooltip, hintLabel } from './support/lspDeployHarness';
+import { deployServerForFile, FIXTURES, positionOf, ROOT, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
-let scratch: string;
-let client: DeployLspClient;
 
-before(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-session-choice-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-session-choice-');
+const { scratch } = deploy;
 
 const label = hintLabel;
 const tooltip = hintTooltip;
@@ -41,14 +32,14 @@ test('a deploy config shows its live session first, else the session imported la
   fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
   const text = fs.readFileSync(yaml, 'utf8');
   const stage0 = positionOf(text, 'stage_id: 0').line;
-  const uri = await client.open(yaml);
+  const uri = await deploy.client.open(yaml);
   /**
    * The hint after stage 0's stage_id once `wanted` says it is the one: its label, and its
    * hover's numbers and source (what leads the p99 tail, when the line has no room for it, sits between).
    */
   const stage0Hint = (what: string, wanted: (tip: string) => boolean): Promise<string[]> =>
     waitFor(what, async () => {
-      const hint = ((await client.inlayHints(uri)) ?? []).find((h) => h.position.line === stage0);
+      const hint = ((await deploy.client.inlayHints(uri)) ?? []).find((h) => h.position.line === stage0);
       const blocks = hint === undefined ? [] : tooltip(hint).split('\n\n');
       return hint !== undefined && wanted(tooltip(hint))
         ? [label(hint), blocks[0] ?? '', blocks.find((b) => b.startsWith('Measured in ')) ?? '']
@@ -56,17 +47,17 @@ test('a deploy config shows its live session first, else the session imported la
     });
 
   // A log being followed (live until stopped), then an older run imported after it.
-  const followed = await client.request<SessionInfo>('stageLens/tail', {
+  const followed = await deploy.client.request<SessionInfo>('stageLens/tail', {
     path: logCopy(path.join(RENDERED, 'qwen3tts-talker-first-audio-before-fix.log')),
     fromStart: true,
     deployConfig: yaml,
   });
-  const imported = await client.request<SessionInfo>('stageLens/import', {
+  const imported = await deploy.client.request<SessionInfo>('stageLens/import', {
     path: logCopy(path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log')),
     deployConfig: yaml,
   });
   await waitFor('the import read to its end', async () => {
-    const sessions = await client.request<SessionInfo[]>('stageLens/listSessions', {});
+    const sessions = await deploy.client.request<SessionInfo[]>('stageLens/listSessions', {});
     const done = sessions.find((s) => s.id === imported.id);
     return done?.status === 'exited' && done.requestCount === 6 ? true : undefined;
   });
@@ -83,7 +74,7 @@ test('a deploy config shows its live session first, else the session imported la
   ]);
 
   // Followed no more: the import is the latest.
-  await client.request<SessionInfo>('stageLens/stop', { sessionId: followed.id });
+  await deploy.client.request<SessionInfo>('stageLens/stop', { sessionId: followed.id });
   const latest = await stage0Hint(
     'the imported log numbers',
     (tip) => tip.includes('after-fix.log') && tip.includes('(imported)'),
@@ -96,7 +87,7 @@ test('a deploy config shows its live session first, else the session imported la
   ]);
 
   // A newer import of another log with the same config takes over.
-  await client.request<SessionInfo>('stageLens/import', {
+  await deploy.client.request<SessionInfo>('stageLens/import', {
     path: logCopy(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log')),
     deployConfig: yaml,
   });
@@ -121,14 +112,14 @@ test(
     fs.copyFileSync(path.join(FIXTURES, 'qwen3_tts.yaml'), yaml);
     const text = fs.readFileSync(yaml, 'utf8');
     const stage0 = positionOf(text, 'stage_id: 0').line;
-    const uri = await client.open(yaml);
+    const uri = await deploy.client.open(yaml);
     const hintsWhen = (what: string, wanted: (hints: InlayHint[]) => boolean): Promise<string[][]> =>
       waitFor(what, async () => {
-        const hints = (await client.inlayHints(uri)) ?? [];
+        const hints = (await deploy.client.inlayHints(uri)) ?? [];
         return wanted(hints) ? hints.map((h) => [String(h.position.line), label(h), tooltip(h)]) : undefined;
       });
     const session = async (id: string): Promise<SessionInfo | undefined> =>
-      (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === id);
+      (await deploy.client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === id);
 
     // A /metrics endpoint (histograms over all requests, no request's own times), scraped and shown in the file.
     const server = http.createServer((_req, res) => {
@@ -146,11 +137,11 @@ test(
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
-      const metrics = await client.request<SessionInfo>('stageLens/scrape', {
+      const metrics = await deploy.client.request<SessionInfo>('stageLens/scrape', {
         url: `http://127.0.0.1:${port}/metrics`,
         intervalMs: 200,
       });
-      const shown = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+      const shown = await deploy.client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
         sessionId: metrics.id,
         deployConfig: yaml,
         acceptStageMismatch: true,
@@ -171,7 +162,7 @@ test(
       );
 
       // Launched from the file with a command that is not there: it fails and claims nothing.
-      const failed = await client.request<SessionInfo>('stageLens/launch', {
+      const failed = await deploy.client.request<SessionInfo>('stageLens/launch', {
         argv: ['vllm-not-on-this-path', 'serve'],
         cwd: scratch,
         deployConfig: yaml,
@@ -187,7 +178,7 @@ test(
 
       // Launched again with a command that serves six requests and then dies: its numbers, while /metrics is still scraped.
       const log = logCopy(path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log'));
-      const crashed = await client.request<SessionInfo>('stageLens/launch', {
+      const crashed = await deploy.client.request<SessionInfo>('stageLens/launch', {
         argv: [
           process.execPath,
           '-e',
@@ -213,7 +204,7 @@ test(
 
       // Chosen by hand, the session shown already: it showed no other ("instead of" names none),
       // though the failed launch and the /metrics session were tied to the file too.
-      const again = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+      const again = await deploy.client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
         sessionId: crashed.id,
         deployConfig: yaml,
       });
@@ -221,14 +212,14 @@ test(
       assert.equal(again.shownBefore, null);
       assert.deepEqual(again.replaced.map((s) => s.id).sort(), [failed.id, metrics.id].sort());
       // The /metrics session chosen again: it replaces the launch the file showed.
-      const back = await client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
+      const back = await deploy.client.request<MatchDeployConfigResult>('stageLens/matchDeployConfig', {
         sessionId: metrics.id,
         deployConfig: yaml,
         acceptStageMismatch: true,
       });
       assert.ok(back.matched);
       assert.equal(back.shownBefore?.id, crashed.id);
-      await client.request<SessionInfo>('stageLens/stop', { sessionId: metrics.id });
+      await deploy.client.request<SessionInfo>('stageLens/stop', { sessionId: metrics.id });
     } finally {
       server.close();
     }

@@ -1,36 +1,25 @@
 // A downstream TTFT that waited for upstream output, over a real connection (dist/server.js):
 // the hint after the stage's stage_id (and its inherited hint after base_config) marks it with
 // the † the CLI's table and the side panel show, and its tooltip says what the mark means.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { InlayHint } from 'vscode-languageserver-protocol';
 import type { SessionInfo } from '../../server/protocol';
 import { TTFT_WAITED_TEXT } from '../../server/core/analysis/ttftUpstreamWait';
-import { DeployLspClient, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
+import { deployServerForFile, FIXTURES, ROOT, positionOf, hintTooltip, hintLabel } from './support/lspDeployHarness';
 import { waitFor } from './support/waitFor';
 
-let client: DeployLspClient;
-let scratch: string;
-
-before(async () => {
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-ttft-waited-'));
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
-});
-
-after(async () => {
-  await client.stop();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
+const deploy = deployServerForFile('stage-lens-deploy-ttft-waited-');
+const { scratch } = deploy;
 
 const tooltip = hintTooltip;
 const label = hintLabel;
 
 async function numbersAt(uri: string, line: number, title: string): Promise<InlayHint> {
   return waitFor('the stage measured', async () => {
-    const found = (await client.inlayHints(uri)) ?? [];
+    const found = (await deploy.client.inlayHints(uri)) ?? [];
     const hint = found.find((h) => h.position.line === line && !label(h).startsWith('p99'));
     return hint !== undefined && tooltip(hint).includes(title) && tooltip(hint).includes('(n=6)') ? hint : undefined;
   });
@@ -42,11 +31,11 @@ test("a codec TTFT that includes the wait for the talker's first audio: marked �
   const base = path.join(scratch, 'qwen3_tts.yaml');
   const overlay = path.join(scratch, 'qwen3_tts_mrv2.yaml');
   const baseText = fs.readFileSync(base, 'utf8');
-  const imported = await client.request<SessionInfo>('stageLens/import', {
+  const imported = await deploy.client.request<SessionInfo>('stageLens/import', {
     path: path.join(ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log'),
     deployConfig: base,
   });
-  const baseUri = await client.open(base);
+  const baseUri = await deploy.client.open(base);
   // `stage-lens analyze` of the log prints stage 1's TTFT p50 as 148.1† (1 of 6 requests waited).
   const codec = await numbersAt(baseUri, positionOf(baseText, 'stage_id: 1').line, imported.title);
   assert.match(label(codec), /TTFT 148 ms†/);
@@ -58,13 +47,13 @@ test("a codec TTFT that includes the wait for the talker's first audio: marked �
   assert.doesNotMatch(label(talker) + tooltip(talker), /†/);
 
   // The overlay names its base's session through base_config: the inherited stage 1 hint is marked alike.
-  await client.request<SessionInfo>('stageLens/import', {
+  await deploy.client.request<SessionInfo>('stageLens/import', {
     path: path.join(ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log'),
     deployConfig: overlay,
   });
-  const overlayUri = await client.open(overlay);
+  const overlayUri = await deploy.client.open(overlay);
   const inherited = await waitFor('the inherited stage measured', async () => {
-    const found = (await client.inlayHints(overlayUri)) ?? [];
+    const found = (await deploy.client.inlayHints(overlayUri)) ?? [];
     return found.find((h) => label(h).startsWith('stage 1: ') && tooltip(h).includes('(n=6)'));
   });
   assert.match(label(inherited), /^stage 1: .*TTFT 148 ms†/);

@@ -5,14 +5,12 @@
 // test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log), and the
 // reference examples' TTS + diffusion log, where only the TTS request measures time to first
 // audio but both measure stage 0's first output.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
-import { waitFor } from './support/waitFor';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -22,18 +20,7 @@ const MIXED = path.join(LOGS, 'b7-examples-plain.log');
 const AFTER_FIX = path.join(ROOT, 'test/fixtures/upstream-rendered/qwen3tts-talker-first-audio-after-fix.log');
 /** The one request: e2e_total_ms 4,471.914; code2wav's serving_time_to_first_output_ms 3,996.500. */
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-one-request-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
-
-async function requestCount(lsp: LspProcess, sessionId: string, n: number): Promise<void> {
-  await waitFor(`${n} requests`, async () =>
-    ((await lsp.session(sessionId))?.requestCount ?? 0) >= n ? true : undefined,
-  );
-}
+const storage = storageForFile('stage-lens-lsp-one-request-');
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
   const session = await lsp.importLog(log);
@@ -106,14 +93,14 @@ test('a tailed log: the one request becomes a tail once a second request measure
   const file = path.join(storage, 'server.log');
   fs.writeFileSync(file, fs.readFileSync(ONE));
   const session = await lsp.request('stageLens/tail', { path: file, fromStart: true });
-  await requestCount(lsp, session.id, 1);
+  await lsp.requestsRead(session.id, 1);
   const first = await lsp.request('stageLens/tailAttribution', { sessionId: session.id });
   assert.deepEqual(first.tails, []);
   assert.deepEqual(first.oneRequest, [{ target: 'stage1.firstOutput', requestId: SLOW, valueMs: 3996.5 }]);
   // The next request of the same log (2,046.939 ms end to end; code2wav first output 99.845 ms).
   const next = fs.readFileSync(AFTER_FIX, 'utf8').split('\n').slice(98, 149).join('\n');
   fs.appendFileSync(file, `${next}\n`);
-  await requestCount(lsp, session.id, 2);
+  await lsp.requestsRead(session.id, 2);
   const second = await lsp.request('stageLens/tailAttribution', { sessionId: session.id });
   assert.deepEqual(second.oneRequest, []);
   assert.deepEqual(

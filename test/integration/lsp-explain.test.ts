@@ -5,89 +5,37 @@
 import { waitFor } from './support/waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node';
-import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
-import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { secondlyRequest } from '../unit/support/explainLogs';
 import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-explain-'));
-const children: ChildProcess[] = [];
 const servers: http.Server[] = [];
 
 after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  killLanguageServers();
   for (const s of servers) s.close();
   fs.rmSync(storage, { recursive: true, force: true });
 });
 
-function build(): void {
-  buildBundles('server');
-  buildBundles('cli');
-}
-
-interface Client {
-  readonly child: ChildProcess;
-  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
-}
-
-async function startServer(): Promise<Client> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const connection = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { storageDir: storage },
-  });
-  await connection.sendNotification(InitializedNotification.type, {});
-  return {
-    child,
-    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
-  };
-}
-
-const stamp = (s: number): string =>
-  `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
 /** Request i of the planted log: one a second; speech-07 and speech-13 with the talker prefill 1,000 ms longer. */
-const planted = (i: number): string =>
-  renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 : 0, stamp(10 + i)));
+const planted = (i: number): string => secondlyRequest(i, i === 7 || i === 13 ? 1000 : 0);
 
 test(
   "a tailed log: tail attribution, load, over time, cost model and a request's breakdown, updated as requests arrive",
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const file = path.join(storage, 'server.log');
     fs.writeFileSync(file, Array.from({ length: 10 }, (_, i) => planted(i)).join(''));
     const session = await client.request('stageLens/tail', { path: file, fromStart: true });
-    await waitFor(
-      '10 requests',
-      async () =>
-        ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
-          10 || undefined,
-    );
+    await client.requestsRead(session.id, 10);
 
     const first = await client.request('stageLens/tailAttribution', {
       sessionId: session.id,
@@ -103,12 +51,7 @@ test(
 
     // The file grows: the answer follows without a reopen.
     fs.appendFileSync(file, Array.from({ length: 10 }, (_, i) => planted(10 + i)).join(''));
-    await waitFor(
-      '20 requests',
-      async () =>
-        ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
-          20 || undefined,
-    );
+    await client.requestsRead(session.id, 20);
     const second = await client.request('stageLens/tailAttribution', {
       sessionId: session.id,
       target: 'e2e',
@@ -217,19 +160,13 @@ test(
   'requestSpans: where the stages ran alongside, each request carries its slowest phase, not only its slowest stage',
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const spansOf = async (fixture: string, count: number) => {
       const session = await client.request('stageLens/tail', {
         path: path.join(ROOT, 'test/fixtures/upstream-rendered', fixture),
         fromStart: true,
       });
-      await waitFor(
-        `${count} requests`,
-        async () =>
-          ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
-            count || undefined,
-      );
+      await client.requestsRead(session.id, count);
       return client.request('stageLens/requestSpans', { sessionId: session.id });
     };
     // Qwen3-TTS under async chunk (stage-times-overlap on all six): the codec's stage_gen_time_ms
@@ -259,8 +196,7 @@ test(
   "a launched simulator with /metrics: engine lines and scrape gauges on the requests' time axis",
   { timeout: 90_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const port = await unusedPort();
     const argv = [
       process.execPath,
@@ -284,13 +220,7 @@ test(
       cwd: ROOT,
       metricsUrl: `http://127.0.0.1:${port}/metrics`,
     });
-    await waitFor(
-      '60 requests',
-      async () =>
-        ((await client.request('stageLens/listSessions', {})).find((s) => s.id === launched.id)?.requestCount ?? 0) >=
-          60 || undefined,
-      80_000,
-    );
+    await client.requestsRead(launched.id, 60, 80_000);
     const over = await waitFor('log and scrape gauges', async () => {
       const s = (await client.request('stageLens/overTime', { sessionId: launched.id })).series;
       return s.gauges.some((g) => g.source === 'log') &&
@@ -320,7 +250,6 @@ test(
   'a scrape whose KV-cache usage reads 0 while requests run: metric-not-reporting, and the gauges over time',
   { timeout: 30_000 },
   async () => {
-    build();
     let running = 3;
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
@@ -339,7 +268,7 @@ test(
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as net.AddressInfo).port;
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const session = await client.request('stageLens/scrape', {
       url: `http://127.0.0.1:${port}/metrics`,
       intervalMs: 200,

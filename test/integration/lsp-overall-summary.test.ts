@@ -1,19 +1,13 @@
 // A real public log of [Overall Summary] tables only, imported through the language server
 // (dist/server.js over stdio): the session's summary carries the tables' digest that the side
 // panel and the status bar show, with no stage and no request invented from it.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-overall-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-overall-');
 
 test(
   'an imported log of one [Overall Summary] table: the summary has its values, no stage',

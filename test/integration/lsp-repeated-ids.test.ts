@@ -1,19 +1,13 @@
 // A log concatenated with itself, imported through the language server (dist/server.js over
 // stdio): the session's summary, whole and over a window of its stored requests, says its
 // request ids were seen more than once, and keeps the repeats as requests.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-repeated-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-repeated-');
 
 test(
   'an imported log read twice: repeated-request-ids in the summary and in a window of it',

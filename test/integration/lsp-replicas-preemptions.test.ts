@@ -2,21 +2,14 @@
 // a stage that ran on two replicas has each replica's summary beside the stage's, as the CLI's
 // table prints them (whole session and a scope alike); the tail of a log with a preempted
 // request comes with explain's "Preemptions" answer for the target and quantile asked.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOGS = path.join(ROOT, 'test/fixtures/logs');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-replicas-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-lsp-replicas-');
 
 async function imported(lsp: LspProcess, log: string): Promise<string> {
   const session = await lsp.importLog(path.join(LOGS, log));

@@ -3,21 +3,15 @@
 // dict), imported through the language server (dist/server.js over stdio): the session's
 // summary carries that dict's numbers as printed, so the editor can show what the server
 // summarized, and nothing of it becomes a request or a stage.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import type { SummaryResult } from '../../server/protocol';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real-logs');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-run-summaries-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-run-summaries-');
 
 async function importedSummary(lsp: LspProcess, log: string): Promise<{ id: string; summary: SummaryResult }> {
   const session = await lsp.importLog(log);

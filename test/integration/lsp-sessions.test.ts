@@ -5,78 +5,20 @@
 import { waitFor } from './support/waitFor';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
 import { listServingProcesses } from '../../server/capture/servingProcesses';
-import type {
-  ClientNotifications,
-  RequestParams,
-  RequestResult,
-  ServerRequestMethod,
-  SessionInfo,
-} from '../../server/protocol';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { unusedPort } from './support/unusedPort';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-'));
-const children: ChildProcess[] = [];
-
-function build(): void {
-  buildBundles('server');
-  buildBundles('cli');
-}
-
-interface Client {
-  readonly child: ChildProcess;
-  readonly connection: ProtocolConnection;
-  readonly changes: { at: number; session: SessionInfo }[];
-  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
-}
-
-async function startServer(): Promise<Client> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const connection = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  const changes: Client['changes'] = [];
-  connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => {
-    changes.push({ at: Date.now(), session: p.session });
-  });
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { storageDir: storage },
-  });
-  await connection.sendNotification(InitializedNotification.type, {});
-  return {
-    child,
-    connection,
-    changes,
-    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
-  };
-}
 
 const simulatorPorts: number[] = [];
 
 after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  killLanguageServers();
   // A SIGKILLed language server cannot stop the simulator it launched: find it in /proc.
   const procs = listServingProcesses();
   for (const p of procs) if (p.port !== null && simulatorPorts.includes(p.port)) process.kill(p.pid, 'SIGKILL');
@@ -88,10 +30,9 @@ test(
   'launch the simulator through the language server, analyse it live, survive a server kill',
   { timeout: 90_000 },
   async () => {
-    build();
     const port = await unusedPort();
     simulatorPorts.push(port);
-    const first = await startServer();
+    const first = await startLanguageServer(storage);
     const argv = [
       process.execPath,
       path.join(ROOT, 'dist', 'cli.js'),
@@ -124,10 +65,7 @@ test(
     assert.equal(launched.kind, 'launch');
     assert.match(launched.description, /simulate --scenario cold-start/);
 
-    const done = await waitFor('12 requests analysed', async () => {
-      const s = (await first.request('stageLens/listSessions', {})).find((x) => x.id === launched.id);
-      return s !== undefined && s.requestCount >= 12 ? s : undefined;
-    });
+    const done = await first.requestsRead(launched.id, 12);
     assert.equal(done.requestCount, 12);
     assert.equal(done.status, 'running', '--linger keeps the server up');
 
@@ -204,7 +142,7 @@ test(
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
 
-    const second = await startServer();
+    const second = await startLanguageServer(storage);
     const restored = (await second.request('stageLens/listSessions', {})).find((s) => s.id === launched.id);
     assert.ok(restored !== undefined, 'the session is back after the restart');
     assert.equal(restored.requestCount, 12, 'every captured request is back');
@@ -233,19 +171,18 @@ test(
 );
 
 test('bad requests get clear errors, not crashes', { timeout: 30_000 }, async () => {
-  build();
-  const client = await startServer();
+  const client = await startLanguageServer(storage);
   await assert.rejects(client.request('stageLens/summary', { sessionId: 'nope' }), /no session with id 'nope'/);
   await assert.rejects(client.request('stageLens/launch', { argv: [], cwd: ROOT }), /the command is empty/);
   const missing = await client.request('stageLens/launch', { argv: ['/definitely/not/a/program'], cwd: ROOT });
   const failed = await waitFor('launch error status', async () => {
-    const s = (await client.request('stageLens/listSessions', {})).find((x) => x.id === missing.id);
+    const s = await client.session(missing.id);
     return s?.status === 'error' ? s : undefined;
   });
   assert.match(failed.lastError ?? '', /not\/a\/program/);
   const dead = await client.request('stageLens/scrape', { url: 'http://127.0.0.1:1/metrics', intervalMs: 200 });
   const withError = await waitFor('scrape error', async () => {
-    const s = (await client.request('stageLens/listSessions', {})).find((x) => x.id === dead.id);
+    const s = await client.session(dead.id);
     return s?.lastError ? s : undefined;
   });
   assert.match(withError.lastError ?? '', /127\.0\.0\.1:1/);
@@ -257,15 +194,9 @@ test(
   'an imported log with transfer edges: the summary carries per-edge distributions, the requests their edges',
   { timeout: 60_000 },
   async () => {
-    build();
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const log = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
-    const session = await client.request('stageLens/import', { path: log });
-    await waitFor('3 requests', async () =>
-      (await client.request('stageLens/listSessions', {})).find((x) => x.id === session.id)?.requestCount === 3
-        ? true
-        : undefined,
-    );
+    const session = await client.importLog(log);
     const summary = await client.request('stageLens/summary', { sessionId: session.id });
     assert.deepEqual(
       summary.edges.map((e) => [e.edge, e.fromStage, e.toStage, e.requestCount, e.tableCount]),

@@ -3,18 +3,12 @@
 // terminal), and says nothing more once the file is back.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { test } from 'node:test';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-tail-deleted-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-tail-deleted-');
 
 test('a deleted log file: the session says it waits for the file to come back, and stops saying it when it is back', async () => {
   const log = path.join(storage, 'server.log');

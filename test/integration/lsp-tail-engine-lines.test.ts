@@ -4,21 +4,15 @@
 // lines alone" (engine-stats-only); once the request's tables are appended it has numbers.
 // A log whose engines go idle again with no table gets the finding while still tailed; the
 // same lines imported as a whole log get it at once.
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
 
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-tail-engine-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-lsp-tail-engine-');
 
 // vLLM's loggers.py line, every 10 s while a request runs.
 const engineLine = (second: number, running: number): string =>

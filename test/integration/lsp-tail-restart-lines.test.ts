@@ -5,21 +5,15 @@
 // written, truncated and renamed.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, test } from 'node:test';
-import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
+import { test } from 'node:test';
+import { startLanguageServer, storageForFile, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
 import { CUT_OFF_SUMMARY, PREFIX } from './support/cutOffSummary';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-tail-restart-'));
-
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-tail-restart-');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

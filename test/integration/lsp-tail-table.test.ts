@@ -3,77 +3,26 @@
 // talker prefill 1,000 ms longer); a page asked with `atLeast` the tail's threshold and
 // sorted by the target lists exactly the tail attribution's requests, slowest first; the
 // same with a time window; a target no request measured lists nothing.
-import { waitFor } from './support/waitFor';
-import { test, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-languageserver-protocol/node';
-import type { RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
-import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
+import { secondlyRequest } from '../unit/support/explainLogs';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-tail-table-'));
-const children: ChildProcess[] = [];
+const storage = storageForFile('stage-lens-lsp-tail-table-');
 
-after(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-  fs.rmSync(storage, { recursive: true, force: true });
-});
-
-async function startServer(): Promise<{
-  request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
-}> {
-  buildBundles('server');
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const connection = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  connection.listen();
-  await connection.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: null,
-    capabilities: {},
-    initializationOptions: { storageDir: storage },
-  });
-  await connection.sendNotification(InitializedNotification.type, {});
-  return {
-    request: (method, params) => connection.sendRequest(method, params) as Promise<RequestResult<typeof method>>,
-  };
-}
-
-const stamp = (s: number): string =>
-  `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-const planted = (i: number): string =>
-  renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, i === 7 || i === 13 ? 1000 + i : 0, stamp(10 + i)));
+const planted = (i: number): string => secondlyRequest(i, i === 7 || i === 13 ? 1000 + i : 0);
 
 test(
   "a page filtered to a tail lists the tail attribution's requests, slowest first",
   { timeout: 60_000 },
   async () => {
-    const client = await startServer();
+    const client = await startLanguageServer(storage);
     const file = path.join(storage, 'server.log');
     fs.writeFileSync(file, Array.from({ length: 20 }, (_, i) => planted(i)).join(''));
     const session = await client.request('stageLens/tail', { path: file, fromStart: true });
-    await waitFor(
-      '20 requests',
-      async () =>
-        ((await client.request('stageLens/listSessions', {})).find((s) => s.id === session.id)?.requestCount ?? 0) >=
-          20 || undefined,
-    );
+    await client.requestsRead(session.id, 20);
 
     const tail = (
       await client.request('stageLens/tailAttribution', { sessionId: session.id, target: 'e2e', quantile: 'p90' })

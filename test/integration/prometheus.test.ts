@@ -12,15 +12,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-import {
-  createProtocolConnection,
-  InitializeRequest,
-  InitializedNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type ProtocolConnection,
-} from 'vscode-languageserver-protocol/node';
+import { killLanguageServers, startLanguageServer } from './support/lspProcess';
 import { SimProcess, httpGet, killAll } from './support/simulateProcess';
 import { PrometheusApi } from '../../server/capture/prometheusApi';
 import { PrometheusSource, type PrometheusState } from '../../server/capture/prometheusSource';
@@ -28,10 +20,9 @@ import { parseExposition } from '../../server/core/metricsText/exposition';
 import { histogramQuantile } from '../../server/core/metricsText/histogramQuantile';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import type { HistogramBucket, HistogramSeries, ParsedExposition } from '../../server/core/metricsText/model';
-import type { PrometheusStageRow, RequestParams, RequestResult, ServerRequestMethod } from '../../server/protocol';
+import type { PrometheusStageRow } from '../../server/protocol';
 import { unusedPort } from './support/unusedPort';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 const DEPLOYMENT = 'tts-test';
 // Simulator A is replica "0", B is replica "1"; different seeds and rates so their figures
 // differ. B is a build without the codec TTFT fix, with talker first audio: its codec
@@ -52,7 +43,6 @@ let prometheusLog = '';
 let promUrl = '';
 const sims: SimProcess[] = [];
 const simPorts: number[] = [];
-const lspChildren: ChildProcess[] = [];
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -279,7 +269,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const c of lspChildren) if (c.exitCode === null) c.kill('SIGKILL');
+  killLanguageServers();
   await stopPrometheus();
   await killAll();
   if (process.env['KEEP_STORAGE'] === undefined) fs.rmSync(tmp, { recursive: true, force: true });
@@ -462,45 +452,27 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
   });
 
   it('through the language server: start a prometheus session, read its summary, list deployments', async () => {
-    buildBundles('server');
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'server.js'), '--stdio'], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    lspChildren.push(child);
-    const connection: ProtocolConnection = createProtocolConnection(
-      new StreamMessageReader(child.stdout!),
-      new StreamMessageWriter(child.stdin!),
-    );
-    connection.listen();
-    const request = <M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>> =>
-      connection.sendRequest(method, params) as Promise<RequestResult<M>>;
-    await connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: null,
-      capabilities: {},
-      initializationOptions: { storageDir: path.join(tmp, 'storage') },
-    });
-    await connection.sendNotification(InitializedNotification.type, {});
+    const lsp = await startLanguageServer(path.join(tmp, 'storage'));
 
     assert.deepEqual(
-      await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'deployment' }),
+      await lsp.request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'deployment' }),
       { label: 'deployment', values: [DEPLOYMENT] },
     );
-    assert.deepEqual(await request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'job' }), {
+    assert.deepEqual(await lsp.request('stageLens/prometheusDeployments', { url: promUrl, deploymentLabel: 'job' }), {
       label: 'job',
       values: ['vllm-omni'],
     });
     await assert.rejects(
-      request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'not a label' }),
+      lsp.request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'not a label' }),
       /"not a label" is not a Prometheus label name/,
     );
     await assert.rejects(
-      request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'job', window: 'forever' }),
+      lsp.request('stageLens/prometheus', { url: promUrl, deploymentLabel: 'job', window: 'forever' }),
       /"forever" is not a PromQL duration/,
     );
 
     // No value given: the only deployment found is used.
-    const info = await request('stageLens/prometheus', {
+    const info = await lsp.request('stageLens/prometheus', {
       url: `${promUrl}/graph`,
       deploymentLabel: 'deployment',
       window: 'all',
@@ -508,7 +480,7 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
     });
     assert.equal(info.kind, 'prometheus');
     const summary = await waitFor('a prometheus summary', async () => {
-      const s = await request('stageLens/prometheusSummary', { sessionId: info.id });
+      const s = await lsp.request('stageLens/prometheusSummary', { sessionId: info.id });
       return s !== null && s.evaluatedAt !== null ? s : undefined;
     });
     assert.equal(summary.url, `${promUrl}/`);
@@ -521,10 +493,10 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
         )?.total,
         sim.requests,
       );
-    const listed = (await request('stageLens/listSessions', {})).find((s) => s.id === info.id);
+    const listed = (await lsp.request('stageLens/listSessions', {})).find((s) => s.id === info.id);
     assert.equal(listed?.status, 'running');
     // The per-(stage, replica) rows also reach the session's histogram rows (export, CLI).
-    const sessionSummary = await request('stageLens/summary', { sessionId: info.id });
+    const sessionSummary = await lsp.request('stageLens/summary', { sessionId: info.id });
     const histograms = sessionSummary.histograms;
     assert.equal(
       histograms.find(
@@ -551,7 +523,7 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
       ['0', '1'],
     );
     // The gauges on the over-time axis of the session (no log: the axis is Prometheus's own time).
-    const over = (await request('stageLens/overTime', { sessionId: info.id })).series;
+    const over = (await lsp.request('stageLens/overTime', { sessionId: info.id })).series;
     assert.deepEqual(
       over.gauges.filter((g) => g.stage === '0').map((g) => [g.source, g.replica, g.mapping]),
       [
@@ -560,14 +532,14 @@ describe('Prometheus query API: two simulators scraped as two replicas', { timeo
       ],
     );
     assert.ok(over.times.length > 0 && over.gauges.some((g) => g.running.some((v) => v !== null)));
-    const stopped = await request('stageLens/stop', { sessionId: info.id });
+    const stopped = await lsp.request('stageLens/stop', { sessionId: info.id });
     assert.equal(stopped.status, 'stopped');
     assert.equal(
-      (await request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length,
+      (await lsp.request('stageLens/prometheusSummary', { sessionId: info.id }))?.rows.length,
       summary.rows.length,
       'figures kept after stop (prometheus.json)',
     );
-    child.kill('SIGTERM');
+    lsp.child.kill('SIGTERM');
   });
 
   it('errors name the cause: PromQL rejected, not a Prometheus server, unknown deployment', async () => {

@@ -5,26 +5,22 @@
 // the list with a warning the user sees (window/showMessage) and their folders are left
 // as they were; the corrupt index loses nothing: every request after the bad line is
 // there, and the line is reported.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DidOpenTextDocumentNotification, HoverRequest, type MarkupContent } from 'vscode-languageserver-protocol/node';
 import { SessionFiles } from '../../server/capture/sessionFiles';
 import { LogStreamParser } from '../../server/core/log';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { stoppedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
-const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-bad-storage-'));
-after(() => {
-  killLanguageServers();
-  fs.rmSync(storage, { recursive: true, force: true });
-});
+const storage = storageForFile('stage-lens-bad-storage-');
 
 function requestIds(bytes: Buffer): string[] {
   const analysis = new StreamAnalysis();
@@ -38,19 +34,7 @@ function requestIds(bytes: Buffer): string[] {
 function saved(id: string, startedAt: number, bytes: Buffer, pieces: number): SessionFiles {
   const files = new SessionFiles(storage, id);
   files.writeMeta({
-    info: {
-      id,
-      kind: 'import',
-      description: `/logs/${id}.log`,
-      startedAt,
-      status: 'stopped',
-      requestCount: 0,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
+    info: stoppedSession({ id, kind: 'import', description: `/logs/${id}.log`, startedAt, requestCount: 0 }),
     import: { path: `/logs/${id}.log` },
   });
   const size = Math.ceil(bytes.length / pieces);

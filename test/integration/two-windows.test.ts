@@ -14,6 +14,7 @@ import { SessionFiles } from '../../server/capture/sessionFiles';
 import type { SessionInfo } from '../../server/protocol';
 import { killLanguageServers, startLanguageServer, type LspProcess } from './support/lspProcess';
 import { waitFor } from './support/waitFor';
+import { stoppedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SAMPLE = fs.readFileSync(path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log'));
@@ -35,19 +36,7 @@ function firstRequests(n: number): Buffer {
 function savedSession(id: string, startedAt: number): void {
   const files = new SessionFiles(storage, id);
   files.writeMeta({
-    info: {
-      id,
-      kind: 'import',
-      description: `/logs/${id}.log`,
-      startedAt,
-      status: 'stopped',
-      requestCount: 3,
-      deployConfig: null,
-      lastError: null,
-      exit: null,
-      problemCount: 0,
-      title: '',
-    },
+    info: stoppedSession({ id, kind: 'import', description: `/logs/${id}.log`, startedAt, requestCount: 3 }),
     import: { path: `/logs/${id}.log` },
   });
   files.append({ stream: 'file', bytes: firstRequests(3), capturedAt: startedAt });

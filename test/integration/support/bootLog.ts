@@ -1,8 +1,9 @@
 // A log of several server boots, as one server.log holds them when a server is restarted and
 // logs on: each boot's start lines (the version line is the boot marker; the non-default args
 // name the model it serves), then that boot's log.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { tempFolder } from './tempFolder';
 
 const RENDERED = path.resolve(__dirname, '..', '..', 'fixtures', 'upstream-rendered');
 
@@ -18,4 +19,19 @@ export function bootLines(model: string): string {
 /** One boot per entry: its start lines, then the upstream-rendered fixture log `fixture`. */
 export function bootsLog(boots: readonly { readonly model: string; readonly fixture: string }[]): string {
   return boots.map((b) => bootLines(b.model) + readFileSync(path.join(RENDERED, b.fixture), 'utf8')).join('');
+}
+
+/**
+ * `bootsLog(boots)` written as `name` in a new temporary folder (`prefix` names it; removed after
+ * the test file's tests): the folder and the file.
+ */
+export function bootsLogFile(
+  prefix: string,
+  name: string,
+  boots: readonly { readonly model: string; readonly fixture: string }[],
+): { readonly dir: string; readonly log: string } {
+  const dir = tempFolder(prefix);
+  const log = path.join(dir, name);
+  writeFileSync(log, bootsLog(boots));
+  return { dir, log };
 }

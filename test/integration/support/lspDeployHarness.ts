@@ -3,6 +3,7 @@
 // The server bundle is built first from server/lsp/main.ts with the options of
 // scripts/build.mjs's server target (only that target, so the tests do not depend on
 // other bundles building).
+import { after, before } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -242,6 +243,38 @@ export class DeployLspClient {
 }
 
 /** Position of the `n`-th (0-based) occurrence of `needle` in `text`, plus `offset` characters. */
+/** One test file's server and the folder its files and stored sessions go in. */
+export interface DeployServerForFile {
+  /** A new temporary folder; the server stores its sessions in its `sessions`. */
+  readonly scratch: string;
+  /** The server, started before the file's tests. */
+  readonly client: DeployLspClient;
+}
+
+/**
+ * Makes the scratch folder (its name starting with `prefix`) and starts a server with
+ * `diagnosticsDelayMs: 0` before the file's tests; stops the server, then removes the folder,
+ * after them.
+ */
+export function deployServerForFile(prefix: string): DeployServerForFile {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let client: DeployLspClient | undefined;
+  before(async () => {
+    client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
+  });
+  after(async () => {
+    await client?.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    scratch,
+    get client(): DeployLspClient {
+      if (client === undefined) throw new Error('the server starts before the tests');
+      return client;
+    },
+  };
+}
+
 export function positionOf(text: string, needle: string, offset = 0, n = 0): Position {
   let at = -1;
   for (let i = 0; i <= n; i++) {

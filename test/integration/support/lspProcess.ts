@@ -1,7 +1,11 @@
 // A real Stage Lens language server (dist/server.js built from the sources, a child process
 // on stdio) with a typed client over a real JSON-RPC connection, recording what it pushes:
-// session changes, removals, and the warnings it shows the user (window/showMessage).
+// session changes, removals, a launched process's raw output, and the warnings it shows the
+// user (window/showMessage).
+import { after } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildBundles } from './buildBundles';
 import { waitFor } from './waitFor';
@@ -42,12 +46,16 @@ export interface LspProcess {
   readonly initialized: InitializeResult;
   readonly changes: { at: number; session: SessionInfo }[];
   readonly removed: string[];
+  /** Raw output per session, in order (what the editor terminal shows). */
+  readonly raw: Map<string, string[]>;
   readonly warnings: string[];
   request<M extends ServerRequestMethod>(method: M, params: RequestParams<M>): Promise<RequestResult<M>>;
   list(): Promise<SessionInfo[]>;
   session(id: string): Promise<SessionInfo | undefined>;
   /** Imports a file and waits until the import has ended (the session exited): its info then. */
   importLog(file: string): Promise<SessionInfo>;
+  /** Waits until the session has read at least `count` requests: its info then. */
+  requestsRead(sessionId: string, count: number, timeoutMs?: number): Promise<SessionInfo>;
 }
 
 export async function startLanguageServer(
@@ -65,12 +73,18 @@ export async function startLanguageServer(
   );
   const changes: LspProcess['changes'] = [];
   const removed: string[] = [];
+  const raw: LspProcess['raw'] = new Map();
   const warnings: string[] = [];
   connection.onNotification('stageLens/sessionChanged', (p: ClientNotifications['stageLens/sessionChanged']) => {
     changes.push({ at: Date.now(), session: p.session });
   });
   connection.onNotification('stageLens/sessionsRemoved', (p: ClientNotifications['stageLens/sessionsRemoved']) => {
     removed.push(...p.sessionIds);
+  });
+  connection.onNotification('stageLens/rawOutput', (p: ClientNotifications['stageLens/rawOutput']) => {
+    const list = raw.get(p.sessionId) ?? [];
+    list.push(p.text);
+    raw.set(p.sessionId, list);
   });
   connection.onNotification(ShowMessageNotification.method, (p: ShowMessageParams) => {
     warnings.push(p.message);
@@ -94,6 +108,15 @@ export async function startLanguageServer(
       return info?.status === 'exited' ? info : undefined;
     });
   };
+  const requestsRead = (sessionId: string, count: number, timeoutMs?: number): Promise<SessionInfo> =>
+    waitFor(
+      `${count} requests`,
+      async () => {
+        const info = await session(sessionId);
+        return info !== undefined && info.requestCount >= count ? info : undefined;
+      },
+      timeoutMs,
+    );
   return {
     child,
     pid: child.pid as number,
@@ -101,15 +124,30 @@ export async function startLanguageServer(
     initialized,
     changes,
     removed,
+    raw,
     warnings,
     request,
     list,
     session,
     importLog,
+    requestsRead,
   };
 }
 
 /** Kills every language server these tests started that is still running. */
 export function killLanguageServers(): void {
   for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+}
+
+/**
+ * A new storage folder (its name starting with `prefix`) for one test file's language servers:
+ * after the file's tests, every server still running is killed, then the folder removed.
+ */
+export function storageForFile(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  after(() => {
+    killLanguageServers();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return dir;
 }

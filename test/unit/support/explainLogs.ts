@@ -213,3 +213,13 @@ export function asyncChunk(id: string, extraPrefillMs = 0, time?: string): Reque
     },
   };
 }
+
+/**
+ * Request `i` of a log of async-chunk requests one a second from 10-22 09:00:10, as a tailed
+ * log grows: `speech-NN` with its talker prefill `extraPrefillMs` longer.
+ */
+export function secondlyRequest(i: number, extraPrefillMs: number): string {
+  const s = 10 + i;
+  const time = `10-22 09:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  return renderRequest(asyncChunk(`speech-${String(i).padStart(2, '0')}`, extraPrefillMs, time));
+}
