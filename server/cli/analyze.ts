@@ -1,7 +1,6 @@
 // `stage-lens analyze <file|-> [--format table|json|csv|trace] [--pretty] [--exclude-cold]`
 // Reads a server log or a /metrics scrape (told apart by content) from a file or stdin,
 // in chunks, and prints the per-stage phase split and findings.
-import { setSampleMergePolicy } from '../core/analysis/sampleSet';
 import { createReadStream, type ReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StreamAnalysis } from '../core/analysis/streamAnalysis';
@@ -199,8 +198,6 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       command: 'analyze',
     });
   }
-  // A file is read to its end before any query (stdin may be a stream that never ends: its sets stay compact).
-  if (source !== '-') setSampleMergePolicy('when-queried');
   let progress: ProgressLine | null = null;
   // Stdin may never end (`tail -f server.log | stage-lens analyze -`): Ctrl-C or SIGTERM ends
   // the read, and the report of what was read is printed, as `--follow` prints its final summary.

@@ -4,7 +4,6 @@
 // stage and phase with significance, diffs their findings, and checks CI rules.
 // The two inputs are read in parallel, one worker thread each, when running from the
 // bundle (dist/cli.js): reading a 100k-request log is the cost, and the two are independent.
-import { setSampleMergePolicy } from '../core/analysis/sampleSet';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -122,8 +121,6 @@ export async function runCompareWorker(): Promise<number> {
   }
   let reply: WorkerReply;
   const transfer: ArrayBuffer[] = [];
-  // The run is read whole, then queried: its sample sets are sorted once, at the first query.
-  setSampleMergePolicy('when-queried');
   try {
     const run = await loadRun(request.source, request.options);
     for (const scope of run.samples?.scopes ?? []) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { percentileOfSorted, distributionOf } from '../../server/core/analysis/distribution';
-import { SampleSet, setSampleMergePolicy, type SampleMergePolicy } from '../../server/core/analysis/sampleSet';
+import { SampleSet } from '../../server/core/analysis/sampleSet';
 import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
 import type {
   BootMarkerRecord,
@@ -118,93 +118,77 @@ test('percentiles interpolate linearly between closest ranks, as numpy', () => {
   assert.equal(distributionOf([10, 0, 30, 20, 100])?.p90, 72);
 });
 
-// Each SampleSet test runs under both merge policies: merged as samples come (live views) and
-// merged at the first query (one-shot commands); the answers must be the same.
-const MERGE_POLICIES: readonly SampleMergePolicy[] = ['as-added', 'when-queried'];
-
-/** A new set made under `policy` (a set keeps the policy it was made under). */
-function sampleSetUnder(policy: SampleMergePolicy): SampleSet {
-  setSampleMergePolicy(policy);
-  try {
-    return new SampleSet();
-  } finally {
-    setSampleMergePolicy('as-added');
-  }
-}
-
-for (const policy of MERGE_POLICIES) {
-  test(`SampleSet merges late samples and matches a full sort (merged ${policy})`, () => {
-    const set = sampleSetUnder(policy);
-    const all: number[] = [];
-    let x = 12345;
-    for (let round = 0; round < 12; round++) {
-      for (let i = 0; i < (round % 3 === 0 ? 3000 : 7); i++) {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        const v = (x % 10000) / 7;
-        set.add(v);
-        all.push(v);
-      }
-      const got = set.distribution();
-      const want = distributionOf(all);
-      assert.ok(got && want);
-      assert.ok(Math.abs(got.mean - want.mean) < 1e-9, 'mean (summation order differs)');
-      assert.deepEqual({ ...got, mean: 0 }, { ...want, mean: 0 });
-    }
-  });
-
-  test(`SampleSet: every rank after merges whose rest comes from the body, from the tail, and from both in turn (merged ${policy})`, () => {
-    const orders: [string, (i: number) => number][] = [
-      ['ascending: the tail outlasts the body', (i) => i / 8],
-      ['descending: the body outlasts the tail', (i) => (20_000 - i) / 8],
-      ['alternating halves', (i) => (Math.floor(i / 2048) % 2 === 0 ? i : 20_000 - i) / 4],
-    ];
-    for (const [label, valueAt] of orders) {
-      const set = sampleSetUnder(policy);
-      const all: number[] = [];
-      for (let i = 0; i < 3 * 4096 + 777; i++) {
-        set.add(valueAt(i));
-        all.push(valueAt(i));
-      }
-      all.sort((a, b) => a - b);
-      for (let k = 0; k < all.length; k++) assert.equal(set.at(k), all[k], `${label}: rank ${k}`);
-    }
-  });
-
-  test(`SampleSet: 3-decimal samples (sorted as thousandths), then one that is not, with queries between (merged ${policy})`, () => {
-    const set = sampleSetUnder(policy);
-    const all: number[] = [];
-    let x = 987654;
-    const next = (): number => {
+test('SampleSet merges late samples and matches a full sort', () => {
+  const set = new SampleSet();
+  const all: number[] = [];
+  let x = 12345;
+  for (let round = 0; round < 12; round++) {
+    for (let i = 0; i < (round % 3 === 0 ? 3000 : 7); i++) {
       x = (x * 1103515245 + 12345) % 2147483648;
-      return x;
-    };
-    const check = (label: string): void => {
-      const sorted = [...all].sort((a, b) => a - b);
-      for (let k = 0; k < sorted.length; k += 97) assert.equal(set.at(k), sorted[k], `${label}: rank ${k}`);
-      assert.equal(set.at(sorted.length - 1), sorted[sorted.length - 1], `${label}: the largest`);
-      assert.equal(set.distribution()?.p99, distributionOf(all)?.p99, `${label}: p99`);
-    };
-    // Thousandths, negative ones and large ones among them, queried every 1,000 samples so that
-    // a sorted tail part meets a fresh one.
-    for (let i = 0; i < 9_000; i++) {
-      const v = ((next() % 4_000_000) - 1_000_000) / 1000;
-      set.add(v);
-      all.push(v);
-      if (i % 1000 === 999) check(`thousandths, ${i + 1} samples`);
-    }
-    // -0 and a value with more decimals: the set goes on in doubles, its order unchanged.
-    for (const v of [-0, 1 / 3, 2_147_483.647, 123.4567]) {
+      const v = (x % 10000) / 7;
       set.add(v);
       all.push(v);
     }
-    for (let i = 0; i < 5_000; i++) {
-      const v = (next() % 100_000) / 7;
-      set.add(v);
-      all.push(v);
+    const got = set.distribution();
+    const want = distributionOf(all);
+    assert.ok(got && want);
+    assert.ok(Math.abs(got.mean - want.mean) < 1e-9, 'mean (summation order differs)');
+    assert.deepEqual({ ...got, mean: 0 }, { ...want, mean: 0 });
+  }
+});
+
+test('SampleSet: every rank after merges whose rest comes from the body, from the tail, and from both in turn', () => {
+  const orders: [string, (i: number) => number][] = [
+    ['ascending: the tail outlasts the body', (i) => i / 8],
+    ['descending: the body outlasts the tail', (i) => (20_000 - i) / 8],
+    ['alternating halves', (i) => (Math.floor(i / 2048) % 2 === 0 ? i : 20_000 - i) / 4],
+  ];
+  for (const [label, valueAt] of orders) {
+    const set = new SampleSet();
+    const all: number[] = [];
+    for (let i = 0; i < 3 * 4096 + 777; i++) {
+      set.add(valueAt(i));
+      all.push(valueAt(i));
     }
-    check('then doubles');
-  });
-}
+    all.sort((a, b) => a - b);
+    for (let k = 0; k < all.length; k++) assert.equal(set.at(k), all[k], `${label}: rank ${k}`);
+  }
+});
+
+test('SampleSet: 3-decimal samples (sorted as thousandths), then one that is not, with queries between', () => {
+  const set = new SampleSet();
+  const all: number[] = [];
+  let x = 987654;
+  const next = (): number => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x;
+  };
+  const check = (label: string): void => {
+    const sorted = [...all].sort((a, b) => a - b);
+    for (let k = 0; k < sorted.length; k += 97) assert.equal(set.at(k), sorted[k], `${label}: rank ${k}`);
+    assert.equal(set.at(sorted.length - 1), sorted[sorted.length - 1], `${label}: the largest`);
+    assert.equal(set.distribution()?.p99, distributionOf(all)?.p99, `${label}: p99`);
+  };
+  // Thousandths, negative ones and large ones among them, queried every 1,000 samples so that
+  // a sorted tail part meets a fresh one.
+  for (let i = 0; i < 9_000; i++) {
+    const v = ((next() % 4_000_000) - 1_000_000) / 1000;
+    set.add(v);
+    all.push(v);
+    if (i % 1000 === 999) check(`thousandths, ${i + 1} samples`);
+  }
+  // -0 and a value with more decimals: the set goes on in doubles, its order unchanged.
+  for (const v of [-0, 1 / 3, 2_147_483.647, 123.4567]) {
+    set.add(v);
+    all.push(v);
+  }
+  for (let i = 0; i < 5_000; i++) {
+    const v = (next() % 100_000) / 7;
+    set.add(v);
+    all.push(v);
+  }
+  check('then doubles');
+});
 
 // ------------------------------------------------------------ phase split
 

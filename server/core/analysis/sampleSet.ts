@@ -17,23 +17,6 @@ const MERGE_AT = 4096;
  */
 const FIRST_MERGE_AT = 16;
 
-/**
- * When a set merges its new samples into its sorted body. 'as-added' (the default): every
- * MERGE_AT samples, so that a query at any time costs O(log n), as a live view needs.
- * 'when-queried': at the first query, in one sort, for a command that reads its whole input
- * before it asks anything (analyze, compare of files): a merge every 4,096 samples avoided, at
- * the cost of keeping the unmerged samples as doubles until then. A set keeps the policy it was
- * made under.
- */
-export type SampleMergePolicy = 'as-added' | 'when-queried';
-
-let newSetPolicy: SampleMergePolicy = 'as-added';
-
-/** The policy of the sets made from now on in this process. */
-export function setSampleMergePolicy(policy: SampleMergePolicy): void {
-  newSetPolicy = policy;
-}
-
 /** k when v === k / 1000 exactly for an int32 k (3-decimal log values), else null. */
 function scaledOf(v: number): number | null {
   const k = Math.round(v * 1000);
@@ -80,7 +63,7 @@ export class SampleSet {
   /** tail[0, sortedUpTo) is sorted; what was added since is not yet. */
   private sortedUpTo = 0;
   /** The tail is merged when it holds this many samples. */
-  private mergeAt = newSetPolicy === 'when-queried' ? Number.POSITIVE_INFINITY : FIRST_MERGE_AT;
+  private mergeAt = FIRST_MERGE_AT;
   private total = 0;
   private largest = Number.NEGATIVE_INFINITY;
 
@@ -172,8 +155,7 @@ export class SampleSet {
   }
 
   private growTail(): void {
-    const length = this.tail.length * 2;
-    const grown = new Float64Array(this.mergeAt === Number.POSITIVE_INFINITY ? length : Math.min(length, MERGE_AT));
+    const grown = new Float64Array(Math.min(this.tail.length * 2, MERGE_AT));
     grown.set(this.tail);
     this.tail = grown;
   }
@@ -251,7 +233,7 @@ export class SampleSet {
     this.tail = new Float64Array(8);
     this.tailLength = 0;
     this.sortedUpTo = 0;
-    if (this.mergeAt !== Number.POSITIVE_INFINITY) this.mergeAt = Math.min(this.mergeAt * 2, MERGE_AT);
+    this.mergeAt = Math.min(this.mergeAt * 2, MERGE_AT);
   }
 
   /** The body with every sample (runs expanded). */
