@@ -3,38 +3,19 @@
 // then the one after it), imported through the language server (dist/server.js over stdio):
 // `stageLens/runBoots` lists its boots, and `stageLens/compare` with a boot per side reads each
 // side as `stage-lens compare server.log server.log --baseline-boot 1 --candidate-boot 2` does.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { buildBundles } from './support/buildBundles';
-import { bootsLog } from './support/bootLog';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
+import { cliStdout } from './support/cliProcess';
+import { bootsLogFile } from './support/bootLog';
 import { compareJson } from '../../server/core/compare';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-compare-boots-'));
-const storage = path.join(dir, 'storage');
-const log = path.join(dir, 'server.log');
-
-before(() => {
-  buildBundles('cli');
-  fs.writeFileSync(
-    log,
-    bootsLog([
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-before-fix.log' },
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-    ]),
-  );
-});
-after(() => {
-  killLanguageServers();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const { log } = bootsLogFile('stage-lens-lsp-compare-boots-', 'server.log', [
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-before-fix.log' },
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+]);
+const storage = storageForFile('stage-lens-lsp-compare-boots-storage-');
 
 interface CliSide {
   requestCount: number;
@@ -50,13 +31,9 @@ test(
   'an imported two-boot log, boot 1 vs boot 2: the boots listed, each side its boot, as the CLI compares',
   { timeout: 120_000 },
   async () => {
-    const cli = spawnSync(
-      process.execPath,
-      [CLI, 'compare', log, log, '--baseline-boot', '1', '--candidate-boot', '2', '--format', 'json'],
-      { encoding: 'utf8', timeout: 120_000, cwd: ROOT },
-    );
-    assert.equal(cli.status, 0, cli.stderr);
-    const expected = JSON.parse(cli.stdout) as CliJson;
+    const expected = JSON.parse(
+      cliStdout(['compare', log, log, '--baseline-boot', '1', '--candidate-boot', '2', '--format', 'json']),
+    ) as CliJson;
 
     const lsp = await startLanguageServer(storage);
     const session = await lsp.importLog(log);

@@ -3,39 +3,20 @@
 // after a restart), imported through the language server (dist/server.js over stdio). The whole
 // session's summary names its boots and their pipelines; `scope.boot` on the summary, the request
 // page and a histogram keeps the requests `stage-lens analyze --boot N` keeps, with its numbers.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { killLanguageServers, startLanguageServer } from './support/lspProcess';
-import { buildBundles } from './support/buildBundles';
-import { bootsLog } from './support/bootLog';
+import { startLanguageServer, storageForFile } from './support/lspProcess';
+import { cliStdout } from './support/cliProcess';
+import { bootsLogFile } from './support/bootLog';
 import type { SummaryResult } from '../../server/protocol';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-lsp-session-boot-'));
-const storage = path.join(dir, 'storage');
-const log = path.join(dir, 'server.log');
-
-before(() => {
-  buildBundles('cli');
-  fs.writeFileSync(
-    log,
-    bootsLog([
-      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
-      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
-    ]),
-  );
-});
-after(() => {
-  killLanguageServers();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const { log } = bootsLogFile('stage-lens-lsp-session-boot-', 'server.log', [
+  { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+  { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
+]);
+const storage = storageForFile('stage-lens-lsp-session-boot-storage-');
 
 interface CliStat {
   readonly p50: number;
@@ -47,13 +28,7 @@ interface CliJson {
 }
 
 function analyzeBoot(boot: number): CliJson {
-  const cli = spawnSync(process.execPath, [CLI, 'analyze', log, '--boot', String(boot), '--format', 'json'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    cwd: ROOT,
-  });
-  assert.equal(cli.status, 0, cli.stderr);
-  return JSON.parse(cli.stdout) as CliJson;
+  return JSON.parse(cliStdout(['analyze', log, '--boot', String(boot), '--format', 'json'])) as CliJson;
 }
 
 /** The CLI's JSON precision. */
