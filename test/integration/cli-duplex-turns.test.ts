@@ -6,15 +6,13 @@
 //   line printed between the E2E and stage tables;
 // - vllm-omni@226b43d9: the identity in every title and on the [OmniTiming] line, which then
 //   leaves out total= and engine=.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
 const DUPLEX = path.join(LOGS, 'duplex-turn-identity-line.log');
 const TIMING_LINE = path.join(LOGS, 'duplex-turn-identity-timing-line.log');
@@ -22,10 +20,8 @@ const TITLES = path.join(LOGS, 'duplex-turn-identity-titles.log');
 const TURN_1 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-5b0e7c21 turn=1 reason=stop)';
 const TURN_2 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-9a4d13f6 turn=2 reason=barge_in)';
 
-before(() => buildBundles('cli'));
-
 function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
+  return runCli(args, input === undefined ? { timeoutMs: 60_000 } : { input, timeoutMs: 60_000 });
 }
 
 type Cells = Record<string, number | string | null>;

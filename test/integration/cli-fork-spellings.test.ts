@@ -1,20 +1,16 @@
 // A log of a vLLM-Omni fork that spells the phase split its own way (Timez-zx/vllm-omni:
 // vllm_queue_ms, no vllm_decode_ms at all) through the built CLI: its queued values are read, and
 // its missing decode row is not taken for the one-output signature of a hidden decode.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FORK = path.join(ROOT, 'test', 'fixtures', 'logs', 'fork-timez-vllm-queue-ms.log');
 
-before(() => buildBundles('cli'));
-
 function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
+  return runCli(args, { timeoutMs: 60_000 });
 }
 
 type Cells = Record<string, number | string | null>;
