@@ -118,6 +118,8 @@ async function loadSessionFolder(dir: string, source: string, options: LoadRunOp
     source,
     // Its stages are named from its deploy file and source, as the editor names them, not from its folder's path.
     pipelineNames: sessionPipelineNames(checked.meta.info),
+    // The roles it recorded (as the editor judged them) name its stages instead, as explain takes them.
+    ...(checked.meta.info.stageRoles === undefined ? {} : { recordedStageRoles: checked.meta.info.stageRoles }),
     kind: 'session',
     samples: chunks === 0 ? null : samples,
     histograms,

@@ -24,7 +24,7 @@ import {
   cliInputNames,
   sessionPipelineNames,
   stageRolesFromOf,
-  stageRolesOf,
+  stageRolesOfNamesOrRecorded,
   type StageRolesFrom,
 } from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
@@ -86,7 +86,7 @@ class LogExplainReader {
     recorded?: Readonly<Record<string, string>>,
   ) {
     this.index = new ExplainIndex({ year });
-    const roles = recorded ?? stageRolesOf(names);
+    const roles = stageRolesOfNamesOrRecorded(names, recorded);
     this.rolesFromSession = recorded !== undefined;
     // The index takes every request as it comes; the analysis keeps none and summarizes no
     // field (explain reports neither), only its findings, stage roles and engine series are read.

@@ -466,7 +466,13 @@ export async function analyzeStream(
     const mismatch = whole === null ? null : mismatchOf(whole);
     const lines =
       whole === null
-        ? scrapeTable(histograms, speechStreams, preemptions, scrapeFindings, encodedSourceName(sourceName, encoding))
+        ? scrapeTable(
+            histograms,
+            speechStreams,
+            preemptions,
+            scrapeFindings,
+            headerSourceName(encodedSourceName(sourceName, encoding), encoding.damage),
+          )
         : tableReport(withEvidence(whole, mismatch), {
             source: headerSourceName(encodedSourceName(sourceName, encoding), encoding.damage),
             stageRoles: analysis.stageRoles(),

@@ -43,6 +43,19 @@ export function stageRolesOfLog(
 }
 
 /**
+ * The roles that name a log's stages where the model it serves names none (stageRolesOfLog): a
+ * saved session's `recorded` roles (SessionInfo.stageRoles, as the editor judged them against its
+ * stages) where it recorded some, else those `names` give (stageRolesOf). explain and compare of a
+ * saved session take them alike.
+ */
+export function stageRolesOfNamesOrRecorded(
+  names: string,
+  recorded: Readonly<Record<string, string>> | undefined,
+): Readonly<Record<string, string>> {
+  return recorded ?? stageRolesOf(names);
+}
+
+/**
  * Where the stage roles (`stageRoles`) came from: the roles a saved session recorded as the
  * editor judged them, the model the log says it serves, the names (the input's path, the deploy
  * config's, a session's source), or none (stages by id: no known pipeline, or its stages

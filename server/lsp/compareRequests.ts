@@ -35,6 +35,7 @@ async function sessionRun(
     source: `${info.kind} session ${info.id} (${info.description})`,
     // Named as loadRun names a session folder's stages: by its deploy file and source.
     pipelineNames: sessionPipelineNames(info),
+    ...(info.stageRoles === undefined ? {} : { recordedStageRoles: info.stageRoles }),
     kind: 'session',
     samples: hasLog ? runSamplesFromAnalysis({ requests: session.requests(), findings }, excludeCold) : null,
     histograms: scrape.length > 0 ? histogramRowsOfSummaries(scrape) : null,

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { cliStdout as cli, runCli as run } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
 import { SessionFiles } from '../../server/capture/sessionFiles';
+import { stoppedSession, writeSavedSession } from './support/savedSession';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
@@ -207,4 +208,41 @@ test("saved session folders: stages named from each session's source, not from t
   const report = JSON.parse(cli(['compare', before, after, '--format', 'json'])) as { stageRoles: unknown };
   assert.deepEqual(report.stageRoles, { '0': 'talker', '1': 'code2wav' });
   assert.match(cli(['compare', before, after]), /\n1 · code2wav +queued +6\/6 /);
+});
+
+test("saved session folders whose names say no pipeline: the roles each session recorded name its stages, said as the session's", () => {
+  // Qwen3-TTS imports from files named for nothing (no start-up lines name a served model either),
+  // whose session.json records the roles the editor judged.
+  const bytes = (fixture: string): Buffer => fs.readFileSync(path.join(UPSTREAM, fixture));
+  const recorded = { '0': 'talker', '1': 'code2wav' };
+  const saved = (id: string, fixture: string, description: string): string => {
+    const folder = path.join(dir, 'runs', id);
+    writeSavedSession(
+      folder,
+      stoppedSession({ id, kind: 'import', description, requestCount: 6, stageRoles: recorded }),
+      bytes(fixture),
+    );
+    return folder;
+  };
+  const before = saved('import-c', 'qwen3tts-talker-first-audio-before-fix.log', 'before.log');
+  const after = saved('import-d', 'qwen3tts-talker-first-audio-after-fix.log', 'after.log');
+  const report = JSON.parse(cli(['compare', before, after, '--format', 'json'])) as {
+    stageRoles: unknown;
+    stageRolesFrom: unknown;
+    runStageRolesFrom: unknown;
+  };
+  assert.deepEqual(report.stageRoles, recorded);
+  assert.equal(report.stageRolesFrom, 'session');
+  assert.deepEqual(report.runStageRolesFrom, { baseline: 'session', candidate: 'session' });
+  assert.match(cli(['compare', before, after]), /\n1 · code2wav +queued +6\/6 /);
+  assert.match(cli(['compare', before, after]), /\n0 · talker +/);
+  // The same logs as files under those names: stages by id, from nowhere.
+  const file = log('before.log');
+  fs.writeFileSync(file, bytes('qwen3tts-talker-first-audio-before-fix.log'));
+  const plain = JSON.parse(cli(['compare', file, file, '--format', 'json'])) as {
+    stageRoles: unknown;
+    stageRolesFrom: unknown;
+  };
+  assert.deepEqual(plain.stageRoles, {});
+  assert.equal(plain.stageRolesFrom, 'none');
 });

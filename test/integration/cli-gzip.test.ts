@@ -220,6 +220,33 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
 });
 
+test('a gzip /metrics scrape cut in the middle: its header says partial, as a cut log does', () => {
+  const scrape = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom'));
+  const whole = zlib.gzipSync(scrape);
+  const cut = whole.subarray(0, whole.length >> 1);
+  const cutFile = path.join(dir, 'metrics.prom.gz');
+  fs.writeFileSync(cutFile, cut);
+  // What a streaming gunzip gives of the cut file: the part of the scrape read.
+  const prefix = zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  assert.ok(prefix.length > 0 && prefix.length < scrape.length);
+  const size = byteSizeText(prefix.length);
+  const table = cli(['analyze', cutFile]);
+  assert.equal(table.status, 0, text(table.stderr));
+  assert.equal(
+    text(table.stdout)
+      .split('\n')[0]
+      ?.replace(/: \d+ histogram series$/, ''),
+    `Stage Lens: /metrics scrape from ${cutFile} (gzip), partial: gzip data cut after ${size}`,
+  );
+  // The whole scrape gzipped: the header says gzip only.
+  const wholeFile = path.join(dir, 'metrics-whole.prom.gz');
+  fs.writeFileSync(wholeFile, whole);
+  assert.match(
+    text(cli(['analyze', wholeFile]).stdout),
+    /^Stage Lens: \/metrics scrape from \S+metrics-whole\.prom\.gz \(gzip\): \d+ histogram series\n/,
+  );
+});
+
 test('--follow of a .gz reads it whole and says it is not followed, nor --duration applied: a rotated log does not grow', () => {
   const { gz } = pair(FIXTURES[0]!);
   const whole = cli(['analyze', gz]);

@@ -10,7 +10,7 @@ import { compareMetrics, DEFAULT_SIGNIFICANCE, quantileMinSamples } from './metr
 import type { SignificanceOptions } from './metricCompare';
 import type { ComparisonReport, RunData, RunSummary, SignificanceMethod } from './types';
 import { REQUEST_SCOPE } from './types';
-import { stageRolesOf, stageRolesOfLog } from '../stageRoles';
+import { stageRolesFromOf, stageRolesOfLog, stageRolesOfNamesOrRecorded, type StageRolesFrom } from '../stageRoles';
 import { rolesThatFit, stageKindsOf } from '../analysis/roleFit';
 import { stagesOfTwoPipelines } from './rulePipelines';
 import { unreadableInputFinding } from '../analysis/unreadableInput';
@@ -222,6 +222,17 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     notes.unshift(stagesDiffer);
   }
   const stageRoles = comparedRoles(baseline, candidate, runStageRoles.baseline, runStageRoles.candidate);
+  const runStageRolesFrom = {
+    baseline: rolesFrom(runStageRoles.baseline, baseline),
+    candidate: rolesFrom(runStageRoles.candidate, candidate),
+  };
+  // comparedRoles keeps the baseline's where it has some, else the candidate's.
+  const stageRolesFrom: StageRolesFrom =
+    Object.keys(stageRoles).length === 0
+      ? 'none'
+      : Object.keys(runStageRoles.baseline).length > 0
+        ? runStageRolesFrom.baseline
+        : runStageRolesFrom.candidate;
   // Before the other notes (after the different-stages warning, which heads them): it bears on every number read.
   notes.splice(stagesDiffer === null ? 0 : 1, 0, ...precisionNotes(baseline, candidate, stageRoles));
   const tail =
@@ -241,13 +252,25 @@ export function compareRuns(baseline: RunData, candidate: RunData, options: Comp
     stageRoles,
     runStageRoles,
     runStageKinds,
+    stageRolesFrom,
+    runStageRolesFrom,
     stagesDiffer,
   };
 }
 
-/** The roles the model `run`'s log says it serves names, else its names (a file's path, a session's deploy file and source). */
+/**
+ * The roles the model `run`'s log says it serves names, else a saved session's recorded roles,
+ * else its names (a file's path, a session's deploy file and source), as explain takes them.
+ */
 function namedRoles(run: RunData): Readonly<Record<string, string>> {
-  return stageRolesOfLog(run.samples?.servedModel ?? null, () => stageRolesOf(run.pipelineNames ?? run.source));
+  return stageRolesOfLog(run.samples?.servedModel ?? null, () =>
+    stageRolesOfNamesOrRecorded(run.pipelineNames ?? run.source, run.recordedStageRoles),
+  );
+}
+
+/** Where `roles`, `run`'s fitted roles, came from (as analyze and explain say it). */
+function rolesFrom(roles: Readonly<Record<string, string>>, run: RunData): StageRolesFrom {
+  return stageRolesFromOf(roles, run.samples?.servedModel ?? null, run.recordedStageRoles !== undefined);
 }
 
 /** `roles` where what `run`'s stages printed does not contradict them (as analyze judges a log), else {}. */

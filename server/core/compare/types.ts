@@ -18,6 +18,7 @@ import type { OneRequestTarget, TailAttribution, TargetName } from '../explain/t
 import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
 import type { StageKind } from '../analysis/types';
+import type { StageRolesFrom } from '../stageRoles';
 import type { BootCounts } from '../analysis/streamAnalysis';
 
 export type { LogSpan };
@@ -136,6 +137,12 @@ export interface RunData {
    * `source`, the file's path.
    */
   readonly pipelineNames?: string;
+  /**
+   * A saved session's stage roles as it recorded them (SessionInfo.stageRoles, as the editor
+   * judged them against its stages): they name its stages instead of `pipelineNames`' (as explain
+   * takes them); absent for a file and for a session that recorded none.
+   */
+  readonly recordedStageRoles?: Readonly<Record<string, string>>;
 }
 
 /** One server boot of a run: its number (as the analysis numbers boots), its requests, the model its start-up lines name (null: none). */
@@ -399,10 +406,17 @@ export interface ComparisonReport {
   readonly tail?: TailComparison | null;
   /** Stage id -> role of the pipeline the runs' sources name (server/core/stageRoles.ts), where their stages fit it (roleFit.ts): the tables name stages with them ("stage 1 · code2wav"). */
   readonly stageRoles?: Readonly<Record<string, string>>;
-  /** Each run's stage roles from the model its log serves or its file's name, where its stages fit them (before the two are reconciled into stageRoles). */
+  /** Each run's stage roles from the model its log serves, a saved session's recorded roles or its names, where its stages fit them (before the two are reconciled into stageRoles). */
   readonly runStageRoles?: {
     readonly baseline: Readonly<Record<string, string>>;
     readonly candidate: Readonly<Record<string, string>>;
+  };
+  /** Where `stageRoles` came from, as in analyze's and explain's JSON: the run's whose roles they are ('none': stages by id). */
+  readonly stageRolesFrom?: StageRolesFrom;
+  /** Where each run's `runStageRoles` came from ('session': the roles a saved session recorded). */
+  readonly runStageRolesFrom?: {
+    readonly baseline: StageRolesFrom;
+    readonly candidate: StageRolesFrom;
   };
   /** Each run's stage kinds (stage id -> llm or diffusion, as the analysis judged its output): a stage of one kind in each run is two pipelines. */
   readonly runStageKinds?: {
