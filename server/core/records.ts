@@ -37,6 +37,8 @@ export interface StageColumn {
   readonly stageId: number | null;
   /** 1 for `N`, k for `N_k`. */
   readonly segment: number;
+  /** `thinker` of a `0:thinker` header (vllm-omni#3069's branch): the stage's name as printed; absent for other headers. */
+  readonly label?: string;
   readonly fields: FieldMap;
 }
 

@@ -49,7 +49,12 @@ interface OpenRequest {
   lastKind: RequestRecordKind;
   /** What it printed, as record-kind bits (requestRepeats.ts): a later request of its id printing one of them again repeats it. */
   kinds: number;
-  readonly overallSummary: RequestOverallSummary | null;
+  overallSummary: RequestOverallSummary | null;
+  /**
+   * It has only its [OmniTiming] line and an [Overall Summary] came after it: the next record of its
+   * id (not another [OmniTiming]) is its own and the summary its, any other starts the next request.
+   */
+  awaitsTables: boolean;
 }
 
 /** A seenKeys entry is requests * KEY_REQUEST + the record-kind bits of requestRepeats.ts. */
@@ -154,9 +159,13 @@ export class RequestAssembler {
       }
       case 'overallSummary': {
         this.sawTable = true;
-        // Printed first in each call: the previous call's request is complete.
+        // Printed first in each call: the previous call's request is complete, unless all it has
+        // is an [OmniTiming] line, which vllm-omni#3069's branch prints before the request's summary
+        // and tables: it waits for the next request record (awaitsTables).
         const lane = this.laneOf(record.header?.process ?? null);
-        this.finishCallInto(lane, done);
+        const open = lane.open;
+        if (open !== null && isTimingOnly(open)) open.awaitsTables = true;
+        else this.finishCallInto(lane, done);
         startCall(lane, record);
         return;
       }
@@ -182,7 +191,15 @@ export class RequestAssembler {
         if (record.kind === 'omniTiming') this.nameTurn(lane, record, key);
         let target = lane.open;
         const sameCall =
-          target !== null && target.key === key && !(record.kind === 'stageTable' && target.stageTable !== null);
+          target !== null &&
+          target.key === key &&
+          !(record.kind === 'stageTable' && target.stageTable !== null) &&
+          !(target.awaitsTables && record.kind === 'omniTiming');
+        if (target !== null && target.awaitsTables) {
+          target.awaitsTables = false;
+          // Its tables: the summary printed between is this request's.
+          if (sameCall) target.overallSummary = takeOverall(lane);
+        }
         if (!sameCall) {
           this.finishCallInto(lane, done);
           target = this.startRequest(lane, key, record.line, record.header?.timestamp ?? null, record.kind);
@@ -251,6 +268,7 @@ export class RequestAssembler {
   }
 
   private callMayBeOver(open: OpenRequest): boolean {
+    if (open.awaitsTables) return false;
     const kind = open.lastKind;
     if (this.innerKinds.has(kind)) return false;
     if (this.lastKinds.size > 0) return this.lastKinds.has(kind);
@@ -360,9 +378,25 @@ export class RequestAssembler {
       lastKind: kind,
       kinds: 0,
       overallSummary: takeOverall(lane),
+      awaitsTables: false,
     };
     return lane.open;
   }
+}
+
+/**
+ * A request of an `[OmniTiming]` line and nothing else yet, no summary before it: what
+ * vllm-omni#3069's branch prints ahead of the request's summary. Builds that print the summary
+ * first (older ones at INFO, the line after it) gave that request the summary already.
+ */
+function isTimingOnly(open: OpenRequest): boolean {
+  return (
+    open.timing !== null &&
+    open.overallSummary === null &&
+    open.stageTable === null &&
+    open.e2e === NO_E2E &&
+    open.transfers.length === 0
+  );
 }
 
 function startCall(lane: Lane, record: OverallSummaryRecord): void {

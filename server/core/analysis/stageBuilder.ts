@@ -76,7 +76,8 @@ export function stageFromColumn(
   const kind = stageKindOf(column.fields);
   const replica = column.fields['replica_id'];
   return {
-    stageKey: column.column,
+    // A labelled column (`0:thinker`) is stage 0, as its [OmniTiming] line and other requests name it.
+    stageKey: column.label === undefined || column.stageId === null ? column.column : String(column.stageId),
     stageId: column.stageId,
     segment: column.segment,
     replicaId: replicaIdOf(replica),

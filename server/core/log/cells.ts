@@ -308,6 +308,18 @@ export class CellScanner {
     return Number.isInteger(n) && n >= 0 ? n : -1;
   }
 
+  /** A list cell's elements (`1,404.027, 5,215.880`) in order; null when one is not a number. */
+  listElements(src: string, a: number, b: number): number[] | null {
+    const parts = src.slice(skipBlanks(src, a, b), trimBlanksEnd(src, a, b)).split(', ');
+    const out: number[] = [];
+    for (const part of parts) {
+      const v = this.exactNumber(part, 0, part.length);
+      if (Number.isNaN(v)) return null;
+      out.push(v);
+    }
+    return out;
+  }
+
   /** The pre-June-2026 list rendering: every element `{:,.3f}`, joined by ", ". */
   private listMean(text: string): { mean: number; count: number } | undefined {
     const parts = text.split(', ');

@@ -18,6 +18,7 @@ import type { FieldSchema } from './fieldSchema';
 import { CONSUMED, FINISHED, REJECTED, type FeedResult, type OpenRecord, type ParseContext } from './openRecord';
 import { ownCopy, isSafeKey, occursAt, skipBlanks, smallInt, snippet, trimBlanksEnd } from './strings';
 import { parseTitle, type TableTitle } from './title';
+import { STAGE_WALL_TIMES_ROW, withStageWallTimes } from './stageWallTimes';
 
 const AWAIT_TITLE = 0;
 const TITLED = 1;
@@ -29,13 +30,28 @@ export const UNTITLED_REQUEST_ID = '(untitled)';
 /** Rows after which repeats are looked up in a set rather than along the schema. */
 const LONG_TABLE = 64;
 
-/** `N` -> stage N segment 1; `N_k` -> stage N segment k; anything else -> no stage id. */
-function stageOfColumn(header: string): { stageId: number | null; segment: number } {
+/**
+ * `N` -> stage N segment 1; `N_k` -> stage N segment k; `N:name` (vllm-omni#3069's branch, whose
+ * name may hold `_`: `1:stage_1`) -> stage N segment 1 named name; anything else -> no stage id.
+ */
+function stageOfColumn(header: string): { stageId: number | null; segment: number; label?: string } {
   const underscore = header.indexOf('_');
-  if (underscore === -1) return { stageId: smallInt(header, 0, header.length), segment: 1 };
+  if (underscore === -1) {
+    const stageId = smallInt(header, 0, header.length);
+    return stageId === null ? labelledStage(header) : { stageId, segment: 1 };
+  }
   const stageId = smallInt(header, 0, underscore);
   const segment = smallInt(header, underscore + 1, header.length);
-  return stageId === null || segment === null ? { stageId: null, segment: 1 } : { stageId, segment };
+  return stageId === null || segment === null ? labelledStage(header) : { stageId, segment };
+}
+
+/** `N:name`, read only where the header is no `N` or `N_k`. */
+function labelledStage(header: string): { stageId: number | null; segment: number; label?: string } {
+  const colon = header.indexOf(':');
+  const stageId = colon === -1 ? null : smallInt(header, 0, colon);
+  return stageId === null || colon === header.length - 1
+    ? { stageId: null, segment: 1 }
+    : { stageId, segment: 1, label: header.slice(colon + 1) };
 }
 
 /** `a->b`. */
@@ -112,6 +128,8 @@ export class TableBuilder implements OpenRecord {
   private gapOpen = false;
   /** The row being read was cut short: its missing cells are expected, not a problem of their own. */
   private readingCutRow = false;
+  /** The elements of an [Overall Summary]'s `stage_wall_time_ms` list (stageWallTimes.ts); null before one. */
+  private stageWallTimes: number[] | null = null;
 
   constructor(
     private readonly ctx: ParseContext,
@@ -443,6 +461,9 @@ export class TableBuilder implements OpenRecord {
         } else {
           q = src.indexOf('|', i);
           const cell = cells.parseCell(src, p + 1, q, this.ctx.texts);
+          // Only a cell that is no plain number gets here: the list of stageWallTimes.ts.
+          if (name === STAGE_WALL_TIMES_ROW && this.title?.kind === 'overall' && typeof cell === 'object')
+            this.stageWallTimes = cells.listElements(src, p + 1, q);
           if (column !== null) {
             if (cell === undefined) column.addCell(name, BLANK);
             else if (typeof cell === 'number') column.addNumber(name, cell);
@@ -516,7 +537,7 @@ export class TableBuilder implements OpenRecord {
           kind: 'overallSummary',
           line,
           header,
-          fields: this.singleFields(),
+          fields: withStageWallTimes(this.singleFields(), this.stageWallTimes),
           complete,
         });
         return;
@@ -537,8 +558,11 @@ export class TableBuilder implements OpenRecord {
         const { requestId, identity } = this.requestIdentity(title);
         const columns: StageColumn[] = mapPacked(this.columns, (reader, i) => {
           const column = this.columnNames[i] as string;
-          const { stageId, segment } = stageOfColumn(column);
-          return { column, stageId, segment, fields: reader.fields(this.rowSchema) };
+          const { stageId, segment, label } = stageOfColumn(column);
+          const fields = reader.fields(this.rowSchema);
+          return label === undefined
+            ? { column, stageId, segment, fields }
+            : { column, stageId, segment, label, fields };
         });
         const rows = this.rowSchema.names;
         this.ctx.sink.record(
