@@ -178,21 +178,23 @@ export function stageHistogram(session: Session, params: HistogramParams): Histo
   return histogramOf(session.requests(), params, scopeMaskOf(session));
 }
 
-export function requestSpans(session: Session): RequestSpans {
+export function requestSpans(session: Session, scope?: ExplainScope): RequestSpans {
   const colourBy = requestColourRule((code) => session.hasFinding(code));
-  return spansOf(session.requests(), session.explainIndex, session.requestTimes(), colourBy);
+  return spansOf(session.requests(), session.explainIndex, session.requestTimes(), colourBy, scope);
 }
 
 /**
- * The Each request chart's columns. A request ends at its finish in the explain index, the
- * time Over Time bins it at (the middle of its printed second, or its capture time), so the
- * two charts on one time axis place it alike.
+ * The Each request chart's columns, of the requests in `scope` (rowsInScope: the rule the
+ * request table, the histograms and the scoped summary keep their requests by). A request ends
+ * at its finish in the explain index, the time Over Time bins it at (the middle of its printed
+ * second, or its capture time), so the two charts on one time axis place it alike.
  */
 export function spansOf(
   requests: RequestStore,
   index: ExplainIndex,
   capturedAt: readonly number[],
   colourBy: RequestColourRule = 'slowestStage',
+  scope?: ExplainScope,
 ): RequestSpans {
   const requestIds: string[] = [];
   const endMs: number[] = [];
@@ -200,7 +202,10 @@ export function spansOf(
   const slowestStage: (string | null)[] = [];
   const slowestPhase: (RequestSlowestPhase | null)[] = [];
   const cold: boolean[] = [];
-  for (let i = 0; i < requests.length; i++) {
+  const rows = scopeCutsRows(scope) ? rowsInScope(index, scope) : null;
+  const count = rows === null ? requests.length : rows.length;
+  for (let k = 0; k < count; k++) {
+    const i = rows === null ? k : (rows[k] as number);
     requestIds.push(requests.requestIdAt(i) ?? '');
     const finish = i < index.length ? index.finishMs(i) : Number.NaN;
     endMs.push(Number.isFinite(finish) ? finish : (capturedAt[i] ?? 0));
@@ -214,5 +219,15 @@ export function spansOf(
     }
     cold.push(requests.isColdAt(i));
   }
-  return { requestIds, endMs, e2eMs, slowestStage, colourBy, slowestPhase, cold };
+  return {
+    scope: scopeCutsRows(scope) ? scope : null,
+    sessionRequests: requests.length,
+    requestIds,
+    endMs,
+    e2eMs,
+    slowestStage,
+    colourBy,
+    slowestPhase,
+    cold,
+  };
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { cliStdout } from './support/cliProcess';
 import { bootsLogFile } from './support/bootLog';
-import type { SummaryResult } from '../../server/protocol';
+import type { ExplainScope, SummaryResult } from '../../server/protocol';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
@@ -29,6 +29,18 @@ interface CliJson {
 
 function analyzeBoot(boot: number): CliJson {
   return JSON.parse(cliStdout(['analyze', log, '--boot', String(boot), '--format', 'json'])) as CliJson;
+}
+
+interface CliRequest {
+  readonly requestId: string;
+  readonly e2e: { readonly e2e_total_ms: number | null };
+}
+
+/** `analyze --boot N`'s requests, in log order, with their end to end. */
+function analyzeBootRequests(boot: number): readonly CliRequest[] {
+  return (
+    JSON.parse(cliStdout(['analyze', log, '--boot', String(boot), '--format', 'json'])) as { requests: CliRequest[] }
+  ).requests;
 }
 
 /** The CLI's JSON precision. */
@@ -108,5 +120,75 @@ test(
     const pooled = firstOutputP50s(whole)['1'];
     assert.notEqual(pooled, firstOutputP50s(one!)['1']);
     assert.notEqual(pooled, firstOutputP50s(two!)['1']);
+  },
+);
+
+test(
+  "the Each request chart's columns are of the scope the tables are of: one boot, a time window, cold left out",
+  { timeout: 180_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(log);
+    const whole = await lsp.request('stageLens/requestSpans', { sessionId: session.id });
+    assert.equal(whole.scope, null);
+    assert.equal(whole.requestIds.length, 9);
+    const at = (id: string): number => {
+      const i = whole.requestIds.indexOf(id);
+      assert.ok(i >= 0, id);
+      return i;
+    };
+    /** The whole session's columns at these requests: a scope keeps a request's values as they are. */
+    const columnsOf = (ids: readonly string[]) => ({
+      endMs: ids.map((id) => whole.endMs[at(id)]),
+      e2eMs: ids.map((id) => whole.e2eMs[at(id)]),
+      slowestStage: ids.map((id) => whole.slowestStage[at(id)]),
+      cold: ids.map((id) => whole.cold[at(id)]),
+    });
+    /** The request table's ids in the scope, in log order. */
+    const tableIds = async (scope: ExplainScope): Promise<string[]> =>
+      (
+        await lsp.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, sortBy: 'line', scope })
+      ).requests.map((r) => r.requestId);
+    const spansIn = async (scope: ExplainScope) => {
+      const spans = await lsp.request('stageLens/requestSpans', { sessionId: session.id, scope });
+      assert.deepEqual(spans.scope, scope);
+      assert.equal(spans.sessionRequests, 9);
+      assert.deepEqual(spans.requestIds, await tableIds(scope));
+      assert.deepEqual(
+        { endMs: spans.endMs, e2eMs: spans.e2eMs, slowestStage: spans.slowestStage, cold: spans.cold },
+        columnsOf(spans.requestIds),
+      );
+      return spans;
+    };
+
+    // One boot: its requests, as analyze --boot lists them, with their end to end.
+    for (const boot of [1, 2]) {
+      const expected = analyzeBootRequests(boot);
+      const spans = await spansIn({ boot });
+      assert.deepEqual(
+        spans.requestIds,
+        expected.map((r) => r.requestId),
+      );
+      assert.deepEqual(
+        spans.e2eMs.map((v) => ms3(v)),
+        expected.map((r) => r.e2e.e2e_total_ms),
+      );
+    }
+    const bootOne = analyzeBootRequests(1).map((r) => r.requestId);
+    const [coldOne, ...warmOne] = bootOne;
+    assert.deepEqual(columnsOf(bootOne).cold, [true, false, false, false, false, false]);
+
+    // Cold left out: each boot's first request is not in the chart.
+    const warm = await spansIn({ excludeCold: true });
+    assert.equal(warm.requestIds.length, 7);
+    assert.ok(!warm.requestIds.includes(coldOne!));
+    assert.ok(warm.cold.every((c) => !c));
+    assert.deepEqual((await spansIn({ boot: 1, excludeCold: true })).requestIds, warmOne);
+
+    // A window on the log clock from boot 1's second request's end to its fifth's: those four only.
+    const window = { fromMs: whole.endMs[at(bootOne[1]!)]!, toMs: whole.endMs[at(bootOne[4]!)]! };
+    assert.deepEqual((await spansIn(window)).requestIds, bootOne.slice(1, 5));
+    assert.deepEqual((await spansIn({ ...window, boot: 2 })).requestIds, []);
+    lsp.child.kill('SIGTERM');
   },
 );
