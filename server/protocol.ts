@@ -516,6 +516,13 @@ export interface HistogramResult {
  * or its capture time when the log has none) and lasted e2eMs[i] (null when not printed).
  */
 export interface RequestSpans {
+  /**
+   * The scope the columns are of (a time window on the log clock, cold left out, one boot),
+   * by the rule the request table's and the histograms' scope follows; null: every request.
+   */
+  readonly scope: ExplainScope | null;
+  /** The session's requests, in scope or not (the chart says how many of them it shows). */
+  readonly sessionRequests: number;
   readonly requestIds: readonly string[];
   readonly endMs: readonly number[];
   readonly e2eMs: readonly (number | null)[];
@@ -526,6 +533,11 @@ export interface RequestSpans {
   /** Under 'slowestPhase': each request's slowest phase (null: none above 0); empty otherwise. */
   readonly slowestPhase: readonly (RequestSlowestPhase | null)[];
   readonly cold: readonly boolean[];
+}
+
+export interface RequestSpansParams extends SessionRef {
+  /** Only the requests of this scope, as the request table's page keeps them. */
+  readonly scope?: ExplainScope;
 }
 
 /** `<stageKey>.replica`: the replica the request's stage ran on (None last). */
@@ -839,8 +851,8 @@ export interface ServerRequests {
   'stageLens/histogram': [HistogramParams, HistogramResult];
   /** Export command: writes the session as JSON, CSV or a Chrome trace to `path` (every log-derived string escaped). */
   'stageLens/export': [ExportParams, ExportResult];
-  /** Latency panel's requests-over-time chart: one column per request (end time, e2e, slowest stage, cold). */
-  'stageLens/requestSpans': [SessionRef, RequestSpans];
+  /** Latency panel's Each request chart: one column per request of the scope (end time, e2e, slowest stage, cold), the scope it is of echoed. */
+  'stageLens/requestSpans': [RequestSpansParams, RequestSpans];
   /** Compare Sessions panel: two runs (sessions or paths) compared per stage and phase, with noise and findings that appeared or disappeared; refused when they cannot be compared. */
   'stageLens/compare': [CompareParams, CompareResult];
   /** Compare command, after a run is picked: its server boots with requests, offered as a choice when there are several. */
@@ -922,7 +934,7 @@ export type HostToWebview =
   | { readonly type: 'requestDetail'; readonly detail: RequestDetail | null }
   | { readonly type: 'histogram'; readonly seq: number; readonly histogram: HistogramResult }
   /** sessionId: the session asked about, so that an answer arriving after another session is shown is dropped. */
-  | { readonly type: 'spans'; readonly sessionId: string; readonly spans: RequestSpans }
+  | { readonly type: 'spans'; readonly seq: number; readonly sessionId: string; readonly spans: RequestSpans }
   | { readonly type: 'filter'; readonly filter: ViewFilter }
   /** seq 0: pushed by the host with each summary (the side panel's "Why p99 is slow"). */
   | { readonly type: 'tail'; readonly seq: number; readonly tail: TailAttributionResult }
@@ -937,7 +949,8 @@ export type WebviewToHost =
   | { readonly type: 'queryRequests'; readonly seq: number; readonly params: Omit<RequestPageParams, 'sessionId'> }
   | { readonly type: 'queryRequest'; readonly requestId: string }
   | { readonly type: 'queryHistogram'; readonly seq: number; readonly params: Omit<HistogramParams, 'sessionId'> }
-  | { readonly type: 'querySpans' }
+  /** The Each request chart's columns over the scope every view is over; the answer's seq is the question's. */
+  | { readonly type: 'querySpans'; readonly seq: number; readonly scope?: ExplainScope }
   /** The boot the view's summary (and the side panel's tail) is over, for that session; null: every boot. */
   | { readonly type: 'selectBoot'; readonly sessionId: string; readonly boot: number | null }
   | { readonly type: 'queryTail'; readonly seq: number; readonly params: TailQuery }

@@ -9,6 +9,7 @@ import type { RequestStore } from '../core/analysis/requestStore';
 import type { AnalyzedRequest } from '../core/analysis/types';
 import type { BootPipeline, BootPipelineEvidence } from '../core/analysis/bootPipelines';
 import { RequestOrderCache } from './requestQueries';
+import { ScopedSummaryCache } from './scopedSummaries';
 import { ExplainIndex } from '../core/explain/explainIndex';
 import { ScrapeGauges } from '../core/explain/scrapeGauges';
 import { KvUsageTracker, metricNotReportingInScrape } from '../core/explain/metricNotReporting';
@@ -144,6 +145,9 @@ export class Session {
 
   /** Sorted/filtered request orders of the request table, kept while no request arrives. */
   readonly requestOrders = new RequestOrderCache();
+
+  /** Scoped summaries' figures (one boot, a window, cold left out), kept while their requests are the same. */
+  readonly scopedSummaries = new ScopedSummaryCache();
 
   requestTimes(): readonly number[] {
     return this.capturedAt;

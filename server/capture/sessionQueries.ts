@@ -36,6 +36,7 @@ import type { ExplainIndex } from '../core/explain/explainIndex';
 import { prometheusPanelOf } from './prometheusCapture';
 import { withDeployEvidence } from './deployEvidence';
 import { stageRolesOfSession } from '../core/stageRoles';
+import type { ScopedFigures } from './scopedSummaries';
 
 /** A session's findings (all request ids), with its matched deploy config's evidence. */
 export function sessionFindings(session: Session): Finding[] {
@@ -56,8 +57,8 @@ function sessionBoots(session: Session, scope: ExplainScope | undefined): Sessio
   return viewBootsOf(session.bootPipelines(), scope?.boot ?? null);
 }
 
-/** Stage and edge summaries and findings over some of the session's requests (positions). */
-function summaryOver(session: Session, rows: Iterable<number>, scope?: ExplainScope): SummaryResult {
+/** Stage and edge summaries and findings of some of the session's requests (positions). */
+function figuresOver(session: Session, rows: Iterable<number>, roles: Readonly<Record<string, string>>): ScopedFigures {
   const requests = session.requests();
   const summaries = new StageSummaryBuilder({ replicasAsTheyCome: true });
   const edges = new EdgeSummaryBuilder();
@@ -79,29 +80,45 @@ function summaryOver(session: Session, rows: Iterable<number>, scope?: ExplainSc
   const stages = summaries.stages();
   const mixedBoots = bootsDifferFinding(boots.pipelines());
   return {
-    sessionId: session.id,
     requestCount: count,
     stages,
     replicas: summaries.replicas([]),
+    findings: [...(mixedBoots === null ? [] : [mixedBoots]), ...findings.findings(stages, 200, roles)],
+    endToEnd: endToEnd.summary(),
+    tablesMissing: tablesMissing.notice(),
+    edges: edges.edges(),
+  };
+}
+
+/** The summary of these figures, with what the session says beside its requests (scrapes, deploy evidence). */
+function summaryOf(session: Session, figures: ScopedFigures, scope?: ExplainScope): SummaryResult {
+  return {
+    sessionId: session.id,
+    requestCount: figures.requestCount,
+    stages: figures.stages,
+    replicas: figures.replicas,
     findings: withDeployEvidence(
-      [
-        ...(mixedBoots === null ? [] : [mixedBoots]),
-        ...findings.findings(stages, 200, stageRolesOfSession(session.info)),
-        ...session.metricFindings(),
-        ...prometheusMetricFindings(session),
-      ],
+      [...figures.findings, ...session.metricFindings(), ...prometheusMetricFindings(session)],
       session.info.deployConfig,
     ),
     histograms: session.histograms(),
     scrapeRestart: session.scrapeRestart(),
     prometheus: prometheusPanelOf(session),
-    endToEnd: endToEnd.summary(),
-    tablesMissing: tablesMissing.notice(),
+    endToEnd: figures.endToEnd,
+    tablesMissing: figures.tablesMissing,
     overallSummaries: null,
     runSummaries: null,
-    edges: edges.edges(),
+    edges: figures.edges,
     boots: sessionBoots(session, scope),
   };
+}
+
+/** The summary of the requests in a scope that leaves some out; its figures kept while its requests are the same. */
+function scopedSummary(session: Session, scope: ExplainScope): SummaryResult {
+  const rows = rowsInScope(session.explainIndex, scope);
+  const roles = stageRolesOfSession(session.info);
+  const figures = session.scopedSummaries.get(scope, rows, roles, () => figuresOver(session, rows, roles));
+  return summaryOf(session, figures, scope);
 }
 
 /** The positions of the requests seen in the last `windowSeconds` of capture time, newest first. */
@@ -113,8 +130,12 @@ function* recentRows(session: Session, windowSeconds: number): Generator<number>
 }
 
 export function sessionSummary(session: Session, windowSeconds?: number, scope?: ExplainScope): SummaryResult {
-  if (scopeCutsRows(scope)) return summaryOver(session, rowsInScope(session.explainIndex, scope), scope);
-  if (windowSeconds !== undefined && windowSeconds > 0) return summaryOver(session, recentRows(session, windowSeconds));
+  if (scopeCutsRows(scope)) return scopedSummary(session, scope);
+  if (windowSeconds !== undefined && windowSeconds > 0)
+    return summaryOf(
+      session,
+      figuresOver(session, recentRows(session, windowSeconds), stageRolesOfSession(session.info)),
+    );
   const summary = session.summary();
   return {
     sessionId: session.id,
@@ -178,21 +199,23 @@ export function stageHistogram(session: Session, params: HistogramParams): Histo
   return histogramOf(session.requests(), params, scopeMaskOf(session));
 }
 
-export function requestSpans(session: Session): RequestSpans {
+export function requestSpans(session: Session, scope?: ExplainScope): RequestSpans {
   const colourBy = requestColourRule((code) => session.hasFinding(code));
-  return spansOf(session.requests(), session.explainIndex, session.requestTimes(), colourBy);
+  return spansOf(session.requests(), session.explainIndex, session.requestTimes(), colourBy, scope);
 }
 
 /**
- * The Each request chart's columns. A request ends at its finish in the explain index, the
- * time Over Time bins it at (the middle of its printed second, or its capture time), so the
- * two charts on one time axis place it alike.
+ * The Each request chart's columns, of the requests in `scope` (rowsInScope: the rule the
+ * request table, the histograms and the scoped summary keep their requests by). A request ends
+ * at its finish in the explain index, the time Over Time bins it at (the middle of its printed
+ * second, or its capture time), so the two charts on one time axis place it alike.
  */
 export function spansOf(
   requests: RequestStore,
   index: ExplainIndex,
   capturedAt: readonly number[],
   colourBy: RequestColourRule = 'slowestStage',
+  scope?: ExplainScope,
 ): RequestSpans {
   const requestIds: string[] = [];
   const endMs: number[] = [];
@@ -200,7 +223,10 @@ export function spansOf(
   const slowestStage: (string | null)[] = [];
   const slowestPhase: (RequestSlowestPhase | null)[] = [];
   const cold: boolean[] = [];
-  for (let i = 0; i < requests.length; i++) {
+  const rows = scopeCutsRows(scope) ? rowsInScope(index, scope) : null;
+  const count = rows === null ? requests.length : rows.length;
+  for (let k = 0; k < count; k++) {
+    const i = rows === null ? k : (rows[k] as number);
     requestIds.push(requests.requestIdAt(i) ?? '');
     const finish = i < index.length ? index.finishMs(i) : Number.NaN;
     endMs.push(Number.isFinite(finish) ? finish : (capturedAt[i] ?? 0));
@@ -214,5 +240,15 @@ export function spansOf(
     }
     cold.push(requests.isColdAt(i));
   }
-  return { requestIds, endMs, e2eMs, slowestStage, colourBy, slowestPhase, cold };
+  return {
+    scope: scopeCutsRows(scope) ? scope : null,
+    sessionRequests: requests.length,
+    requestIds,
+    endMs,
+    e2eMs,
+    slowestStage,
+    colourBy,
+    slowestPhase,
+    cold,
+  };
 }

@@ -61,7 +61,7 @@ export function requestHandlers(registry: SessionRegistry, openStageIds?: OpenCo
     'stageLens/demoConfigCheck': (p) => demoConfigCheck(p),
     'stageLens/histogram': async (p) => stageHistogram(await registry.open(p.sessionId), p),
     'stageLens/export': async (p) => exportSession(await registry.open(p.sessionId), p.format, p.path),
-    'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId)),
+    'stageLens/requestSpans': async (p) => requestSpans(await registry.open(p.sessionId), p.scope),
     'stageLens/compare': (p) => compareRequest(registry, p),
     'stageLens/runBoots': (p) => runBootsRequest(registry, p),
     'stageLens/setRetention': (p) => ({ removed: registry.setRetention(retentionFrom(p, registry.retentionLimits)) }),

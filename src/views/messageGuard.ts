@@ -171,8 +171,12 @@ export function parseWebviewMessage(raw: unknown): WebviewToHost | null {
   switch (raw['type']) {
     case 'ready':
       return { type: 'ready' };
-    case 'querySpans':
-      return { type: 'querySpans' };
+    case 'querySpans': {
+      if (!isInt(raw['seq'])) return null;
+      const scope = scopeOf(raw['scope']);
+      if (scope === null) return null;
+      return { type: 'querySpans', seq: raw['seq'], ...(scope === undefined ? {} : { scope }) };
+    }
     case 'openLatencyPanel': {
       const filter = filterOf(raw['filter'] ?? {});
       return filter === null ? null : { type: 'openLatencyPanel', filter };

@@ -49,7 +49,15 @@ export async function answerPanelQuery(message: Query, source: LatencyDataSource
           histogram: await source.request('stageLens/histogram', { ...message.params, sessionId }),
         };
       case 'querySpans':
-        return { type: 'spans', sessionId, spans: await source.request('stageLens/requestSpans', { sessionId }) };
+        return {
+          type: 'spans',
+          seq: message.seq,
+          sessionId,
+          spans: await source.request('stageLens/requestSpans', {
+            sessionId,
+            ...(message.scope === undefined ? {} : { scope: message.scope }),
+          }),
+        };
       case 'queryTail':
         return {
           type: 'tail',

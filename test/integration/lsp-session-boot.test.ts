@@ -7,12 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
 import { cliStdout } from './support/cliProcess';
-import { bootsLogFile } from './support/bootLog';
-import type { SummaryResult } from '../../server/protocol';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { bootsLog, bootsLogFile } from './support/bootLog';
+import type { ExplainScope, SummaryResult } from '../../server/protocol';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
-const { log } = bootsLogFile('stage-lens-lsp-session-boot-', 'server.log', [
+const { dir, log } = bootsLogFile('stage-lens-lsp-session-boot-', 'server.log', [
   { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
   { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
 ]);
@@ -29,6 +31,18 @@ interface CliJson {
 
 function analyzeBoot(boot: number): CliJson {
   return JSON.parse(cliStdout(['analyze', log, '--boot', String(boot), '--format', 'json'])) as CliJson;
+}
+
+interface CliRequest {
+  readonly requestId: string;
+  readonly e2e: { readonly e2e_total_ms: number | null };
+}
+
+/** `analyze --boot N`'s requests, in log order, with their end to end. */
+function analyzeBootRequests(boot: number): readonly CliRequest[] {
+  return (
+    JSON.parse(cliStdout(['analyze', log, '--boot', String(boot), '--format', 'json'])) as { requests: CliRequest[] }
+  ).requests;
 }
 
 /** The CLI's JSON precision. */
@@ -108,5 +122,132 @@ test(
     const pooled = firstOutputP50s(whole)['1'];
     assert.notEqual(pooled, firstOutputP50s(one!)['1']);
     assert.notEqual(pooled, firstOutputP50s(two!)['1']);
+  },
+);
+
+test(
+  "the Each request chart's columns are of the scope the tables are of: one boot, a time window, cold left out",
+  { timeout: 180_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(log);
+    const whole = await lsp.request('stageLens/requestSpans', { sessionId: session.id });
+    assert.equal(whole.scope, null);
+    assert.equal(whole.requestIds.length, 9);
+    const at = (id: string): number => {
+      const i = whole.requestIds.indexOf(id);
+      assert.ok(i >= 0, id);
+      return i;
+    };
+    /** The whole session's columns at these requests: a scope keeps a request's values as they are. */
+    const columnsOf = (ids: readonly string[]) => ({
+      endMs: ids.map((id) => whole.endMs[at(id)]),
+      e2eMs: ids.map((id) => whole.e2eMs[at(id)]),
+      slowestStage: ids.map((id) => whole.slowestStage[at(id)]),
+      cold: ids.map((id) => whole.cold[at(id)]),
+    });
+    /** The request table's ids in the scope, in log order. */
+    const tableIds = async (scope: ExplainScope): Promise<string[]> =>
+      (
+        await lsp.request('stageLens/requests', { sessionId: session.id, offset: 0, limit: 50, sortBy: 'line', scope })
+      ).requests.map((r) => r.requestId);
+    const spansIn = async (scope: ExplainScope) => {
+      const spans = await lsp.request('stageLens/requestSpans', { sessionId: session.id, scope });
+      assert.deepEqual(spans.scope, scope);
+      assert.equal(spans.sessionRequests, 9);
+      assert.deepEqual(spans.requestIds, await tableIds(scope));
+      assert.deepEqual(
+        { endMs: spans.endMs, e2eMs: spans.e2eMs, slowestStage: spans.slowestStage, cold: spans.cold },
+        columnsOf(spans.requestIds),
+      );
+      return spans;
+    };
+
+    // One boot: its requests, as analyze --boot lists them, with their end to end.
+    for (const boot of [1, 2]) {
+      const expected = analyzeBootRequests(boot);
+      const spans = await spansIn({ boot });
+      assert.deepEqual(
+        spans.requestIds,
+        expected.map((r) => r.requestId),
+      );
+      assert.deepEqual(
+        spans.e2eMs.map((v) => ms3(v)),
+        expected.map((r) => r.e2e.e2e_total_ms),
+      );
+    }
+    const bootOne = analyzeBootRequests(1).map((r) => r.requestId);
+    const [coldOne, ...warmOne] = bootOne;
+    assert.deepEqual(columnsOf(bootOne).cold, [true, false, false, false, false, false]);
+
+    // Cold left out: each boot's first request is not in the chart.
+    const warm = await spansIn({ excludeCold: true });
+    assert.equal(warm.requestIds.length, 7);
+    assert.ok(!warm.requestIds.includes(coldOne!));
+    assert.ok(warm.cold.every((c) => !c));
+    assert.deepEqual((await spansIn({ boot: 1, excludeCold: true })).requestIds, warmOne);
+
+    // A window on the log clock from boot 1's second request's end to its fifth's: those four only.
+    const window = { fromMs: whole.endMs[at(bootOne[1]!)]!, toMs: whole.endMs[at(bootOne[4]!)]! };
+    assert.deepEqual((await spansIn(window)).requestIds, bootOne.slice(1, 5));
+    assert.deepEqual((await spansIn({ ...window, boot: 2 })).requestIds, []);
+    lsp.child.kill('SIGTERM');
+  },
+);
+
+test(
+  "a followed log that grows by boots: a boot's summary stays its own, and a scope's summary takes in each request that joins it",
+  { timeout: 180_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const file = path.join(dir, 'followed.log');
+    const tts = { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' };
+    writeFileSync(file, bootsLog([tts]));
+    const session = await lsp.request('stageLens/tail', { path: file, fromStart: true });
+    await lsp.requestsRead(session.id, 6);
+    const summary = (scope: ExplainScope): Promise<SummaryResult> =>
+      lsp.request('stageLens/summary', { sessionId: session.id, scope });
+    const count = async (scope: ExplainScope): Promise<number> => (await summary(scope)).requestCount;
+    assert.equal(await count({ excludeCold: true }), 5);
+    // Asked again while nothing changed: the same answer.
+    assert.equal(await count({ excludeCold: true }), 5);
+    const bootOne = await summary({ boot: 1 });
+    assert.equal(bootOne.requestCount, 6);
+
+    // The server restarts with the same pipeline and logs on: each request that joins a scope is in its summary.
+    appendFileSync(file, bootsLog([tts]));
+    await lsp.requestsRead(session.id, 12);
+    assert.equal(await count({ excludeCold: true }), 10);
+    assert.equal(await count({ boot: 2 }), 6);
+    // Boot 1's requests are the same, and so is its summary (it names the boots it is one of).
+    const sameRoles = await summary({ boot: 1 });
+    assert.deepEqual({ ...sameRoles, boots: null }, { ...bootOne, boots: null });
+    assert.deepEqual(
+      sameRoles.boots?.boots.map((b) => b.requests),
+      [6, 6],
+    );
+
+    // Then with another pipeline.
+    appendFileSync(file, bootsLog([{ model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' }]));
+    await lsp.requestsRead(session.id, 15);
+    assert.equal(await count({ excludeCold: true }), 12);
+    assert.equal(await count({ boot: 3 }), 3);
+    // Boot 1's figures are the same. Its findings no longer name the stages by role (the session's
+    // stages served two pipelines): asked again, not kept from before.
+    const again = await summary({ boot: 1 });
+    assert.deepEqual(
+      [again.requestCount, again.stages, again.endToEnd, again.edges],
+      [bootOne.requestCount, bootOne.stages, bootOne.endToEnd, bootOne.edges],
+    );
+    assert.deepEqual(
+      again.findings.map((f) => [f.code, f.stageId, f.requestIds]),
+      bootOne.findings.map((f) => [f.code, f.stageId, f.requestIds]),
+    );
+    const preempted = (s: SummaryResult): string | undefined =>
+      s.findings.find((f) => f.code === 'preempted-requests')?.message;
+    assert.match(preempted(bootOne) ?? '', /^Stage 0 · talker preempted 1 of 6 requests/);
+    assert.match(preempted(again) ?? '', /^Stage 0 preempted 1 of 6 requests/);
+    await lsp.request('stageLens/stop', { sessionId: session.id });
+    lsp.child.kill('SIGTERM');
   },
 );

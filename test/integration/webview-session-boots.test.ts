@@ -146,6 +146,30 @@ test('Latency Details: a boot picked is the scope of every view, its requests on
       await page.getByTestId('boots-note').textContent(),
       'Boot 1: the requests of server boot 1 only; 3 requests of boot 2 left out.',
     );
+
+    // The Each request chart is of boot 1 too, asked of the host with the scope, and says so.
+    await page.getByTestId('tab-spans').click();
+    const chart = `document.querySelector('[data-testid="spans-canvas"]')`;
+    const scopeText = `document.querySelector('[data-testid="spans-scope"]').textContent`;
+    await waitUntil(page, `${chart}.dataset.count === '6' && ${chart}.dataset.visible === '6'`);
+    const lastSpansScope = async () => {
+      const asked = (await view.posted()).filter((m) => m.type === 'querySpans').at(-1);
+      return asked?.type === 'querySpans' ? asked.scope : null;
+    };
+    assert.deepEqual(await lastSpansScope(), { boot: 1 });
+    assert.equal(await page.getByTestId('spans-scope').textContent(), '6 of 9 requests: boot 1');
+    // Cold left out: boot 1's first request is not drawn.
+    await page.getByTestId('exclude-cold').check();
+    await waitUntil(
+      page,
+      `${chart}.dataset.count === '5' && ${scopeText} === '5 of 9 requests: boot 1 · cold left out'`,
+    );
+    assert.deepEqual(await lastSpansScope(), { excludeCold: true, boot: 1 });
+    // Every boot again, cold still left out: each boot's first request is not drawn.
+    await page.getByTestId('boot-pick').selectOption('all');
+    await waitUntil(page, `${chart}.dataset.count === '7' && ${scopeText} === '7 of 9 requests: cold left out'`);
+    await page.getByTestId('exclude-cold').uncheck();
+    await waitUntil(page, `${chart}.dataset.count === '9' && ${scopeText} === 'Every request of the session (9)'`);
   } finally {
     await view.close();
   }

@@ -30,6 +30,13 @@ const SHOTS = path.join(REPO_ROOT, 'test-output/webview');
 const SLOW = 'speech-628f17161fc5a104a9aeb486cbfaa141';
 
 const sessionOfLog = (log = LOG): SyntheticSession => sessionOf(log);
+
+/** The seq of the page's last Each request question: only the answer to it is drawn. */
+async function spansSeq(view: WebviewPage): Promise<number> {
+  const asked = (await view.posted()).filter((m) => m.type === 'querySpans').at(-1);
+  assert.ok(asked?.type === 'querySpans', 'the page asked for the Each request chart');
+  return asked.seq;
+}
 /** The caveat of a p99 from the log's six requests (explain prints the same words). */
 const FEW_VALUES =
   'Few values: a p99 from 6 values (fewer than 100) is the largest value or an interpolation towards it, not a tail estimate: the tail is the slowest request.';
@@ -654,12 +661,12 @@ describe('latency panel: Over Time follows the session shown', () => {
     const frames = (): Promise<unknown> =>
       page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
     // The first session's six requests, answered after the three-request session was shown.
-    await view.dispatch({ type: 'spans', sessionId: data.session.id, spans: data.spans });
+    await view.dispatch({ type: 'spans', seq: await spansSeq(view), sessionId: data.session.id, spans: data.spans });
     await frames();
     assert.equal(await visible(), '3');
     assert.match((await page.getByTestId('spans-status').textContent()) ?? '', /^3 of 3 requests in view/);
     // The same spans answered for the session shown are drawn: the check is the session, not the lateness.
-    await view.dispatch({ type: 'spans', sessionId: 'import-omni-late', spans: data.spans });
+    await view.dispatch({ type: 'spans', seq: await spansSeq(view), sessionId: 'import-omni-late', spans: data.spans });
     await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '6'`);
   });
 });
@@ -772,7 +779,7 @@ describe('Over Time: each gauge line names its source; Each request: what its co
     const shown = { ...data, session: { ...data.session, id: 'import-after-fix' } };
     for (const m of view.host.show({ ...shown, summary: { ...shown.summary, sessionId: 'import-after-fix' } }))
       await view.dispatch(m);
-    await view.dispatch({ type: 'spans', sessionId: 'import-after-fix', spans: data.spans });
+    await view.dispatch({ type: 'spans', seq: await spansSeq(view), sessionId: 'import-after-fix', spans: data.spans });
     await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '6'`);
     const title = page.getByTestId('spans-legend-title');
     assert.equal(
@@ -835,7 +842,12 @@ describe('Over Time: each gauge line names its source; Each request: what its co
     assert.equal(omni.spans.colourBy, 'slowestStage');
     for (const m of view.host.show({ ...omni, summary: { ...omni.summary, sessionId: 'import-omni-colour' } }))
       await view.dispatch(m);
-    await view.dispatch({ type: 'spans', sessionId: 'import-omni-colour', spans: omni.spans });
+    await view.dispatch({
+      type: 'spans',
+      seq: await spansSeq(view),
+      sessionId: 'import-omni-colour',
+      spans: omni.spans,
+    });
     await waitUntil(page, `document.querySelector('[data-testid="spans-canvas"]').dataset.visible === '3'`);
     assert.equal(
       await page.getByTestId('spans-legend-title').textContent(),

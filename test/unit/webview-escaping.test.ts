@@ -191,6 +191,13 @@ describe('messages from a page', () => {
         params: { stageKey: '1', metric: 'field:stage_gen_time_ms', bins: 500 },
       },
     );
+    // The Each request chart's question carries the scope of every view; the host asks the server with it.
+    assert.deepEqual(parseWebviewMessage({ type: 'querySpans', seq: 7, scope: { boot: 2, excludeCold: true } }), {
+      type: 'querySpans',
+      seq: 7,
+      scope: { boot: 2, excludeCold: true },
+    });
+    assert.deepEqual(parseWebviewMessage({ type: 'querySpans', seq: 8 }), { type: 'querySpans', seq: 8 });
   });
 
   test('anything else is dropped', () => {
@@ -205,6 +212,9 @@ describe('messages from a page', () => {
       { type: 'queryRequest', requestId: 42 },
       { type: 'queryHistogram', seq: 1, params: { stageKey: '1', metric: 'rm -rf', bins: 10 } },
       { type: 'openLatencyPanel', filter: { stageId: 'x' } },
+      { type: 'querySpans' },
+      { type: 'querySpans', seq: 1, scope: { boot: 'all' } },
+      { type: 'querySpans', seq: 1, scope: { fromMs: 'yesterday' } },
     ]) {
       assert.equal(parseWebviewMessage(bad), null, JSON.stringify(bad));
     }

@@ -24,6 +24,7 @@ import {
   yOf,
   zoomView,
 } from '../../webview/latencyPanel/spans/spansLayout';
+import { spansScopeText } from '../../webview/latencyPanel/spans/spansScope';
 import { columnsInView, columnUnderIdColumn, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
 import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
@@ -273,6 +274,8 @@ describe('histogram', () => {
 
 describe('requests over time', () => {
   const spans: RequestSpans = {
+    scope: null,
+    sessionRequests: 4,
     requestIds: ['c', 'a', 'b', 'd'],
     endMs: [3000, 1000, 2000, 2000],
     e2eMs: [500, 800, null, 1500],
@@ -342,6 +345,21 @@ describe('requests over time', () => {
     assert.equal(spanAt(index, view, box, yMax, 990, 5), null);
     // No e2e: on the baseline.
     assert.equal(yOf(box, yMax, Number.NaN), 100);
+  });
+
+  test('the chart says the scope its requests are of, as the server answered it', () => {
+    assert.equal(spansScopeText(spans), 'Every request of the session (4)');
+    const at = (h: number, m: number, s: number): number => Date.UTC(2026, 9, 19, h, m, s);
+    const scoped = (scope: RequestSpans['scope']): string =>
+      spansScopeText({ scope, sessionRequests: 12_000, requestIds: ['a', 'b', 'c'] });
+    assert.equal(scoped({ boot: 1 }), '3 of 12,000 requests: boot 1');
+    // Log clock times, as printed (read as UTC), whatever the time zone.
+    assert.equal(
+      scoped({ boot: 2, fromMs: at(7, 12, 7), toMs: at(7, 12, 10), excludeCold: true }),
+      '3 of 12,000 requests: boot 2 · window 07:12:07–07:12:10 · cold left out',
+    );
+    assert.equal(scoped({ fromMs: at(23, 0, 0) }), '3 of 12,000 requests: from 23:00:00');
+    assert.equal(scoped({ toMs: at(0, 0, 5) }), '3 of 12,000 requests: until 00:00:05');
   });
 });
 

@@ -91,6 +91,8 @@ class FakeSource implements LatencyDataSource {
         notRecorded: 0,
       },
       'stageLens/requestSpans': {
+        scope: null,
+        sessionRequests: 0,
         requestIds: [],
         endMs: [],
         e2eMs: [],
@@ -447,15 +449,22 @@ describe('latency panel queries', () => {
     );
     assert.equal(h.type === 'histogram' && h.seq, 9);
     // The answer names the session it is for: the page drops one for a session no longer shown.
-    const spans = await answerPanelQuery({ type: 'querySpans' }, source);
+    const spans = await answerPanelQuery({ type: 'querySpans', seq: 4 }, source);
     assert.equal(spans.type === 'spans' && spans.sessionId, 's1');
+    assert.equal(spans.type === 'spans' && spans.seq, 4);
     assert.deepEqual(source.calls[3], { method: 'stageLens/requestSpans', params: { sessionId: 's1' } });
+    // The chart is of the scope every view is over: asked of the server, not filtered in the page.
+    await answerPanelQuery({ type: 'querySpans', seq: 5, scope: { boot: 1, excludeCold: true } }, source);
+    assert.deepEqual(source.calls[4], {
+      method: 'stageLens/requestSpans',
+      params: { sessionId: 's1', scope: { boot: 1, excludeCold: true } },
+    });
   });
 
   test('no session or a failing server: an error message, not a throw', async () => {
     const source = new FakeSource();
     source.current = null;
-    assert.equal((await answerPanelQuery({ type: 'querySpans' }, source)).type, 'error');
+    assert.equal((await answerPanelQuery({ type: 'querySpans', seq: 1 }, source)).type, 'error');
     source.current = session('s1');
     source.fail = true;
     const answer = await answerPanelQuery({ type: 'queryRequest', requestId: 'x' }, source);

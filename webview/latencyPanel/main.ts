@@ -356,6 +356,13 @@ const spansPanel = h(
   h('h3', { className: 'spans-heading', text: 'Each request' }),
   spans.el,
 );
+/** The Each request chart's last question: an answer to an earlier one (another scope, another session) is dropped. */
+let spansSeq = -1;
+function querySpans(): void {
+  spansSeq = nextSeq();
+  const scope = scopeOf();
+  post({ type: 'querySpans', seq: spansSeq, ...(scope === undefined ? {} : { scope }) });
+}
 const histogramsPanel = h('section', { className: 'histograms-panel' }, histogram.el);
 
 const stale = {
@@ -380,7 +387,7 @@ function refreshActive(reason: 'shown' | 'live'): void {
     if (reason === 'shown' || left <= 0) {
       stale.spans = false;
       stale.spansAt = now;
-      post({ type: 'querySpans' });
+      querySpans();
       overTime.query();
     } else wait = left;
   }
@@ -513,6 +520,7 @@ function onSession(next: SessionInfo | null, names: Readonly<Record<string, stri
   bootPicker.update(null, null);
   // A zoom and a series belong to the session they were made on.
   spans.forget();
+  spansSeq = -1;
   overTime.forget();
   const restoring = state.sessionId === next.id;
   table.scrollToStart();
@@ -621,8 +629,8 @@ channel.onMessage((msg: HostToWebview) => {
       histogram.accept(msg.seq, msg.histogram);
       break;
     case 'spans':
-      // An answer for the session shown before would flash until this one's arrives.
-      if (msg.sessionId === session?.id) spans.setSpans(msg.spans, state.spansView);
+      // An answer for the session or the scope shown before would flash until this one's arrives.
+      if (msg.seq === spansSeq && msg.sessionId === session?.id) spans.setSpans(msg.spans, state.spansView);
       break;
     case 'filter':
       onFilter(msg.filter);

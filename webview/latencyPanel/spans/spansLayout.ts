@@ -48,7 +48,10 @@ export interface TimeView {
   readonly t1: number;
 }
 
-export function buildSpanIndex(spans: RequestSpans): SpanIndex {
+/** The per-request columns of an answer (the scope it is of is the view's to say). */
+export type SpanColumns = Omit<RequestSpans, 'scope' | 'sessionRequests'>;
+
+export function buildSpanIndex(spans: SpanColumns): SpanIndex {
   const n = spans.endMs.length;
   const order = Array.from({ length: n }, (_, i) => i).sort(
     (a, b) => (spans.endMs[a] as number) - (spans.endMs[b] as number),

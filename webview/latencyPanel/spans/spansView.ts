@@ -18,6 +18,7 @@ import { fitCanvas, observeSize } from '../../shared/canvas';
 import { button, h, setText } from '../../shared/dom';
 import { formatCount, formatDurationMs, formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
+import { spansScopeText } from './spansScope';
 import type { Palette } from '../../shared/theme';
 import { readPalette } from '../../shared/theme';
 import { Tooltip } from '../../shared/tooltip';
@@ -65,6 +66,8 @@ export class SpansView {
   private readonly wrap = h('div', { className: 'spans-wrap' }, this.canvas);
   private readonly status = h('span', { className: 'muted', testId: 'spans-status', attrs: { 'aria-live': 'polite' } });
   private readonly legend = h('div', { className: 'legend', testId: 'spans-legend' });
+  /** The scope the requests drawn are of (the server's answer says it). */
+  private readonly scopeText = h('p', { className: 'muted spans-scope', testId: 'spans-scope' });
   private readonly tooltip = new Tooltip();
   private spans: RequestSpans | null = null;
   private index: SpanIndex | null = null;
@@ -93,6 +96,7 @@ export class SpansView {
     this.el = h(
       'div',
       { className: 'spans' },
+      this.scopeText,
       h('div', { className: 'spans-toolbar' }, this.reset, this.status, this.help),
       this.wrap,
       this.legend,
@@ -126,6 +130,8 @@ export class SpansView {
     const first = this.spans === null;
     this.spans = spans;
     this.index = buildSpanIndex(spans);
+    setText(this.scopeText, spansScopeText(spans));
+    this.canvas.dataset['count'] = String(spans.requestIds.length);
     // Keep the user's zoom across live updates; follow the whole session otherwise.
     this.view = keptView(first ? restoreView : this.view, this.index, this.extent);
     this.renderLegend();
@@ -147,6 +153,7 @@ export class SpansView {
   forget(): void {
     this.spans = null;
     this.index = null;
+    setText(this.scopeText, '');
     this.view = null;
     this.extent = null;
     this.drag = null;

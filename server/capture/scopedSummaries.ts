@@ -1,0 +1,49 @@
+// The figures a scoped summary (one boot, a time window, cold left out) reads from its requests,
+// kept per scope: every view asks again on each change of the session (the status bar for the
+// last boot, a panel for its pick), and a summary is built over every request in scope. A
+// request's row never changes once analysed and rows are only appended, so a scope's rows are
+// the same set while their count is: the figures are kept until a request joins the scope.
+import type { ExplainScope } from '../core/explain/types';
+import type { Finding } from '../core/analysis/types';
+import type { SummaryResult } from '../protocol';
+
+/** What a summary reads from the requests in scope alone. */
+export interface ScopedFigures {
+  readonly requestCount: number;
+  readonly stages: SummaryResult['stages'];
+  readonly replicas: NonNullable<SummaryResult['replicas']>;
+  /** The findings of the requests in scope (before the session's own: scrapes, deploy evidence). */
+  readonly findings: readonly Finding[];
+  readonly endToEnd: SummaryResult['endToEnd'];
+  readonly tablesMissing: SummaryResult['tablesMissing'];
+  readonly edges: SummaryResult['edges'];
+}
+
+/** A few recent scopes are enough (a boot picked per view, the status bar's last boot, a window). */
+const KEPT = 8;
+
+export class ScopedSummaryCache {
+  private readonly kept = new Map<string, ScopedFigures>();
+
+  /**
+   * The figures of `rows` (the requests in `scope`, in index order) with the stage roles named
+   * `roles`; computed by `compute` when the scope's rows or the roles changed since last asked.
+   */
+  get(
+    scope: ExplainScope,
+    rows: ArrayLike<number>,
+    roles: Readonly<Record<string, string>>,
+    compute: () => ScopedFigures,
+  ): ScopedFigures {
+    const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot]);
+    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${JSON.stringify(roles)}`;
+    const kept = this.kept.get(key);
+    if (kept !== undefined) return kept;
+    // The scope's figures before its latest request joined are not asked again.
+    for (const k of this.kept.keys()) if (k.startsWith(`${scopeKey}|`)) this.kept.delete(k);
+    if (this.kept.size >= KEPT) this.kept.clear();
+    const figures = compute();
+    this.kept.set(key, figures);
+    return figures;
+  }
+}
