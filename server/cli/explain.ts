@@ -21,7 +21,7 @@ import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOpt
 import { encodedSourceName, headerSourceName } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
-import { stageCell } from '../core/stageRoles';
+import { sessionRolesNote } from '../core/stageRoles';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -299,16 +299,6 @@ function sessionDeployEvidence(
       json: deployConfigJson(file, 'session', evidence.mismatch),
     };
   return { evidence, note: head, json: deployConfigJson(file, 'session', null) };
-}
-
-/** The sentence that says a saved session's recorded stage roles name the stages (not the names of its files). */
-function sessionRolesNote(roles: Readonly<Record<string, string>>): string {
-  const named = Object.keys(roles)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((id) => stageCell(id, roles));
-  return named.length === 0
-    ? "stage roles: the session's: none (no known pipeline fits its stages), so stages go by id"
-    : `stage roles: the session's, as the editor judged them: ${named.join(', ')}`;
 }
 
 /** The evidence of `deployConfig` for a read input, by analyze's rules (deployEvidence.ts, loaded only here). */
