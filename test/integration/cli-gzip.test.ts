@@ -220,7 +220,7 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
 });
 
-test('a gzip /metrics scrape cut in the middle: its header says partial, as a cut log does', () => {
+test('a gzip /metrics scrape cut in the middle: its header says partial, as a cut log does, and stderr says it of the scrape', () => {
   const scrape = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom'));
   const whole = zlib.gzipSync(scrape);
   const cut = whole.subarray(0, whole.length >> 1);
@@ -238,6 +238,23 @@ test('a gzip /metrics scrape cut in the middle: its header says partial, as a cu
       ?.replace(/: \d+ histogram series$/, ''),
     `Stage Lens: /metrics scrape from ${cutFile} (gzip), partial: gzip data cut after ${size}`,
   );
+  // Not "the log before it": a scrape's report covers its series before the break.
+  const cutNote = (command: string, name: string): string =>
+    `stage-lens ${command}: the gzip data ends after ${size} of the /metrics scrape: unexpected end of file; the report covers the series before it, the rest of ${name} was not read\n`;
+  assert.equal(text(table.stderr), cutNote('analyze', cutFile));
+  const json = cli(['analyze', cutFile, '--format', 'json']);
+  assert.equal(json.status, 0, text(json.stderr));
+  assert.equal(text(json.stderr), cutNote('analyze', cutFile));
+  const explained = cli(['explain', cutFile]);
+  assert.equal(explained.status, 0, text(explained.stderr));
+  assert.equal(text(explained.stderr), cutNote('explain', cutFile));
+  assert.equal(
+    text(explained.stdout).split('\n')[0],
+    `Stage Lens explain: /metrics scrape from ${cutFile} (gzip), partial: gzip data cut after ${size}: no per-request values, so no tail to explain.`,
+  );
+  const piped = cli(['explain', '-', '--format', 'json'], cut);
+  assert.equal(piped.status, 0, text(piped.stderr));
+  assert.equal(text(piped.stderr), cutNote('explain', 'stdin'));
   // The whole scrape gzipped: the header says gzip only.
   const wholeFile = path.join(dir, 'metrics-whole.prom.gz');
   fs.writeFileSync(wholeFile, whole);
