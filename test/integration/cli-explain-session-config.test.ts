@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
 import { stoppedSession, writeSavedSession } from './support/savedSession';
 
@@ -14,8 +14,6 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const LOG = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 const DEPLOY = path.join(ROOT, 'test', 'fixtures', 'deploy');
 const tmp = tempFolder('stage-lens-explain-session-config-');
-
-const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 interface JsonFinding {
   readonly code: string;
