@@ -84,7 +84,7 @@ export {
 } from './core/explain/explainTable';
 export { additiveTail, overlapText, QUEUED_HOLDS_WAIT } from './core/explain/overlapApart';
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
-export { countOf, durationText } from './core/numberText';
+export { byteSizesText, countOf, durationText } from './core/numberText';
 export { gzipNotFollowedText, partialLogMark, partialLogText } from './core/gzipInput';
 export { compressedFormatOf } from './core/log/compressedInput';
 export { sentenceCase } from './core/sentenceCase';

@@ -2,7 +2,7 @@
 // cap and the outcomes).
 import { httpRequestCapped, type HttpResult } from './httpRequestCapped';
 
-export { formatBytes, type HttpFailureKind, type HttpResult as HttpGetResult } from './httpRequestCapped';
+export { type HttpFailureKind, type HttpResult as HttpGetResult } from './httpRequestCapped';
 
 export interface HttpGetOptions {
   readonly timeoutMs: number;

@@ -7,6 +7,7 @@
 // a 50 MB answer costs at most about `maxBytes` of memory.
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { byteSizeText } from '../core/numberText';
 
 export type HttpFailureKind = 'refused' | 'timeout' | 'tooLarge' | 'status' | 'network' | 'aborted';
 
@@ -58,12 +59,6 @@ export interface HttpFailure {
 export type HttpResult = HttpSuccess | HttpFailure;
 
 const DEFAULT_WORDING: HttpWording = { server: 'the server', reply: 'response' };
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} B`;
-}
 
 function describeSocketError(
   error: NodeJS.ErrnoException,
@@ -158,7 +153,7 @@ export function httpRequestCapped(url: URL, options: HttpRequestOptions): Promis
       if (Number.isFinite(declared) && declared > maxBytes) {
         fail(
           'tooLarge',
-          `the ${reply} is larger than the ${formatBytes(maxBytes)} limit (${formatBytes(declared)} announced); not read`,
+          `the ${reply} is larger than the ${byteSizeText(maxBytes)} limit (${byteSizeText(declared)} announced); not read`,
         );
         return;
       }
@@ -166,7 +161,7 @@ export function httpRequestCapped(url: URL, options: HttpRequestOptions): Promis
         if (settled) return;
         receivedBytes += chunk.length;
         if (receivedBytes > maxBytes) {
-          fail('tooLarge', `the ${reply} is larger than the ${formatBytes(maxBytes)} limit; stopped reading there`);
+          fail('tooLarge', `the ${reply} is larger than the ${byteSizeText(maxBytes)} limit; stopped reading there`);
           return;
         }
         chunks.push(chunk);

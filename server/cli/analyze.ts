@@ -46,7 +46,7 @@ import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
 import { isGzipFile, type InputEncoding } from '../capture/gunzipInput';
-import { encodedSourceName, gzipNotFollowedText, headerSourceName } from '../core/gzipInput';
+import { encodedSourceName, gzipDamageNote, gzipNotFollowedText, headerSourceName } from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -217,7 +217,7 @@ export async function runAnalyze(argv: string[]): Promise<number> {
     if (format === 'trace') {
       // Written chunk by chunk: a large log's trace is hundreds of MB. The trace places
       // requests with what it learns from all of them, so they are kept (packed).
-      const { analysis, empty, unreadable, encoding } = await readAnalysis(input, {
+      const { analysis, kind, empty, unreadable, encoding } = await readAnalysis(input, {
         excludeCold,
         keepRequests: true,
         stageRoles: () => roles,
@@ -226,7 +226,9 @@ export async function runAnalyze(argv: string[]): Promise<number> {
       });
       const stageRoles = analysis.stageRoles();
       for (const chunk of traceChunks(analysis.requests, { source: sourceName, stageRoles })) await writeOut(chunk);
-      return interruptedStatus(interrupts) ?? unreadableStatus({ analysis, empty, unreadable, encoding }, sourceName);
+      return (
+        interruptedStatus(interrupts) ?? unreadableStatus({ analysis, kind, empty, unreadable, encoding }, sourceName)
+      );
     }
     const read = await analyzeStream(
       input,
@@ -277,13 +279,11 @@ function interruptedStatus(interrupts: Interrupts | null): number | null {
  * 2 when the input was empty, or not a text log and gave no request (the report, printed, says
  * why; stderr says it for a script or CI job, which the exit status fails), else 0.
  */
-function unreadableStatus({ analysis, empty, unreadable, encoding }: AnalyzeRead, source: string): number {
+function unreadableStatus({ analysis, kind, empty, unreadable, encoding }: AnalyzeRead, source: string): number {
   const requests = analysis.snapshot().requestCount;
-  // Said on stderr too, for a script: the report covers the log before the gzip data broke off.
+  // Said on stderr too, for a script: the report covers the log (or scrape) before the gzip data broke off.
   if (encoding.damage !== null && (unreadable?.gzipDamaged === undefined || requests > 0))
-    process.stderr.write(
-      `stage-lens analyze: ${encoding.damage.message}; the report covers the log before it, the rest of ${source} was not read\n`,
-    );
+    process.stderr.write(`stage-lens analyze: ${gzipDamageNote(encoding.damage, kind, source)}\n`);
   if (empty) {
     process.stderr.write(`stage-lens analyze: nothing in ${source} was read: it is empty (0 bytes)\n`);
     return 2;
@@ -348,6 +348,8 @@ interface AnalyzeRead {
   empty: boolean;
   unreadable: ParseProblem | null;
   encoding: InputEncoding;
+  /** A log or a /metrics scrape (told apart by content). */
+  kind: 'log' | 'scrape';
 }
 
 /**
@@ -384,7 +386,7 @@ export async function analyzeStream(
       : loadDeployEvidence().snapshotWithDeployEvidence(snapshot, deployConfig, mismatch);
   if (format === 'json') {
     const writer = new AnalysisJsonWriter(out.addBytes, layout);
-    const { analysis, histograms, speechStreams, preemptions, scrapeFindings, empty, unreadable, encoding } =
+    const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable, encoding } =
       await readAnalysis(input, {
         excludeCold,
         stageRoles,
@@ -409,12 +411,12 @@ export async function analyzeStream(
       ...(boots === null ? {} : { boot: { selected: boots.boot, requestsOutside: boots.outside, boots: boots.boots } }),
     });
     out.add('\n');
-    read = { analysis, empty, unreadable, encoding };
+    read = { analysis, kind, empty, unreadable, encoding };
   } else if (format === 'csv') {
     const writer = new CsvWriter(out.addBytes);
     const repeats = new RepeatTally();
     // The CSV is the requests' rows alone: nothing of the whole is summarized.
-    const { analysis, empty, unreadable, encoding } = await readAnalysis(input, {
+    const { analysis, kind, empty, unreadable, encoding } = await readAnalysis(input, {
       excludeCold,
       keepRequests: false,
       summarize: false,
@@ -446,7 +448,7 @@ export async function analyzeStream(
     // Nor the repeated-request-ids finding: its rows are in the CSV, as <id>#2.
     const repeatNote = repeats.message(analysis.requestCount);
     if (repeatNote !== null) process.stderr.write(terminalText(`stage-lens analyze: ${repeatNote}\n`));
-    read = { analysis, empty, unreadable, encoding };
+    read = { analysis, kind, empty, unreadable, encoding };
   } else {
     // The table prints the split and a few fields per stage: only those are summarized.
     const { analysis, histograms, speechStreams, preemptions, kind, scrapeFindings, empty, unreadable, encoding } =
@@ -486,7 +488,7 @@ export async function analyzeStream(
                 : {}),
           });
     out.add(terminalText(lines.join('\n')) + '\n');
-    read = { analysis, empty, unreadable, encoding };
+    read = { analysis, kind, empty, unreadable, encoding };
   }
   out.flush();
   return read;

@@ -18,10 +18,10 @@ import { windowOption, placeWindow } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
-import { encodedSourceName, headerSourceName } from '../core/gzipInput';
+import { encodedSourceName, gzipDamageNote, headerSourceName } from '../core/gzipInput';
 import type { ParseProblem } from '../core/records';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
-import { stageCell } from '../core/stageRoles';
+import { sessionRolesNote } from '../core/stageRoles';
 
 const HELP = `Usage: stage-lens explain <file|-|session-folder> [options]
 
@@ -152,6 +152,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   const notes: string[] = [];
   let compression: 'gzip' | null;
   let gzipDamage: ParseProblem | null;
+  let kind: 'log' | 'scrape' = 'log';
   try {
     const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
     empty = input.empty;
@@ -164,6 +165,7 @@ export async function runExplain(argv: string[]): Promise<number> {
     if (bootNote !== null && format === 'table') process.stderr.write(`stage-lens explain: ${bootNote}\n`);
     compression = input.compression;
     gzipDamage = input.gzipDamage;
+    if (input.kind === 'scrape') kind = 'scrape';
     const unknown = unknownTargetsText(
       targets,
       input.index.targets(),
@@ -206,7 +208,11 @@ export async function runExplain(argv: string[]): Promise<number> {
     );
     report = { ...read, stageRolesFrom: input.stageRolesFrom, deployConfig: deployJson };
     if (input.kind === 'scrape' && format === 'table') {
-      await writeOut(terminalText(scrapeText(report, source, input.scrapeChecks ?? [])));
+      const inputName = source === '-' ? 'stdin' : source;
+      const header = headerSourceName(encodedSourceName(inputName, { compression }), gzipDamage);
+      await writeOut(terminalText(scrapeText(report, header, input.scrapeChecks ?? [])));
+      if (gzipDamage !== null)
+        process.stderr.write(terminalText(`stage-lens explain: ${gzipDamageNote(gzipDamage, kind, inputName)}\n`));
       return 0;
     }
   } catch (err) {
@@ -235,11 +241,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   // The report says why; the status fails a script or CI job that reads nothing.
   const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
   if (gzipDamage !== null && unreadable === undefined)
-    process.stderr.write(
-      terminalText(
-        `stage-lens explain: ${gzipDamage.message}; the report covers the log before it, the rest of ${name} was not read\n`,
-      ),
-    );
+    process.stderr.write(terminalText(`stage-lens explain: ${gzipDamageNote(gzipDamage, kind, name)}\n`));
   if (unreadable !== undefined) {
     process.stderr.write(`stage-lens explain: ${name}: ${unreadable.message}\n`);
     return 2;
@@ -247,11 +249,9 @@ export async function runExplain(argv: string[]): Promise<number> {
   return 0;
 }
 
-function scrapeText(report: ExplainReport, source: string, checks: readonly string[]): string {
-  const out = [
-    `Stage Lens explain: /metrics scrape from ${source === '-' ? 'stdin' : source}: no per-request values, so no tail to explain.`,
-    '',
-  ];
+/** `name`: the scrape's, as a header names it ("metrics.prom.gz (gzip), partial: gzip data cut after 24 KB"). */
+function scrapeText(report: ExplainReport, name: string, checks: readonly string[]): string {
+  const out = [`Stage Lens explain: /metrics scrape from ${name}: no per-request values, so no tail to explain.`, ''];
   const notReporting = report.findings.filter((f) => f.code === 'metric-not-reporting');
   if (notReporting.length === 0) out.push('No metric that is registered but does not report was found.');
   for (const f of notReporting) {
@@ -299,16 +299,6 @@ function sessionDeployEvidence(
       json: deployConfigJson(file, 'session', evidence.mismatch),
     };
   return { evidence, note: head, json: deployConfigJson(file, 'session', null) };
-}
-
-/** The sentence that says a saved session's recorded stage roles name the stages (not the names of its files). */
-function sessionRolesNote(roles: Readonly<Record<string, string>>): string {
-  const named = Object.keys(roles)
-    .sort((a, b) => Number(a) - Number(b))
-    .map((id) => stageCell(id, roles));
-  return named.length === 0
-    ? "stage roles: the session's: none (no known pipeline fits its stages), so stages go by id"
-    : `stage roles: the session's, as the editor judged them: ${named.join(', ')}`;
 }
 
 /** The evidence of `deployConfig` for a read input, by analyze's rules (deployEvidence.ts, loaded only here). */

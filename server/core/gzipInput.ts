@@ -10,7 +10,21 @@ import type { ParseProblem } from './records';
  */
 export function gzipDamageText(logBytes: number, zlibMessage: string): string {
   const cutShort = /unexpected end of file/i.test(zlibMessage);
-  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)} of log: ${zlibMessage}`;
+  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)}${OF_LOG}${zlibMessage}`;
+}
+
+/** Where gzipDamageText says what the bytes were of: told before the input's kind is known, a log unless it is a scrape. */
+const OF_LOG = ' of log: ';
+
+/**
+ * The CLI's stderr line after the report of an input whose gzip data broke off (`damage`, of
+ * gzipDamageProblem): where it broke and what the report covers, of a log (its requests before
+ * the break) or of a /metrics scrape (its series before the break; a scrape is no log).
+ */
+export function gzipDamageNote(damage: ParseProblem, kind: 'log' | 'scrape', name: string): string {
+  if (kind === 'log') return `${damage.message}; the report covers the log before it, the rest of ${name} was not read`;
+  const message = damage.message.replace(OF_LOG, ' of the /metrics scrape: ');
+  return `${message}; the report covers the series before it, the rest of ${name} was not read`;
 }
 
 /** "partial: gzip data cut after 99.1 KB": said next to the numbers of a log whose gzip data broke off. */

@@ -103,17 +103,40 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
  * there ("143 KB"). The unit is chosen on the rounded value (1,023.9 KB reads "1.0 MB").
  */
 export function byteSizeText(bytes: number): string {
-  if (!Number.isFinite(bytes)) return `${String(bytes)} bytes`;
-  if (Math.abs(bytes) < 1024) return countOf(bytes, 'byte');
-  let value = bytes / 1024;
+  return byteSizesText(null, bytes);
+}
+
+/**
+ * Part of a size in the unit of the whole, by byteSizeText's rule: "1.2 of 4.5 MB", "0.0 of 30 KB",
+ * "300 of 800 bytes" (a progress: the whole chooses the unit, so a small file never reads "0.0 of 0.0 MB").
+ * `part` null: the whole alone, as byteSizeText says it.
+ */
+export function byteSizesText(part: number | null, whole: number): string {
+  const of = (divisor: number): string => (part === null ? '' : `${amountIn(part, divisor)} of `);
+  if (!Number.isFinite(whole)) return `${of(1)}${String(whole)} bytes`;
+  if (Math.abs(whole) < 1024) return `${of(1)}${countOf(whole, 'byte')}`;
+  let divisor = 1024;
   for (const [i, unit] of BYTE_UNITS.entries()) {
-    const digits = Math.abs(value) < 9.95 ? 1 : 0;
+    const value = whole / divisor;
     // 1,023.6 KB rounds to 1,024: the next unit, unless there is none.
-    if (Math.abs(Number(value.toFixed(digits))) < 1024 || i === BYTE_UNITS.length - 1)
-      return `${groupedNumber(value, digits, digits)} ${unit}`;
-    value /= 1024;
+    if (Math.abs(Number(value.toFixed(unitDigits(value)))) < 1024 || i === BYTE_UNITS.length - 1)
+      return `${of(divisor)}${amountIn(whole, divisor)} ${unit}`;
+    divisor *= 1024;
   }
-  return `${bytes} bytes`;
+  return `${of(1)}${whole} bytes`;
+}
+
+/** `bytes` in a unit of `divisor` bytes: whole bytes as counted ("1,023"), else one decimal below 10 of the unit, none from there. */
+function amountIn(bytes: number, divisor: number): string {
+  if (divisor === 1) return Number.isFinite(bytes) ? groupedNumber(bytes, 0, 0) : String(bytes);
+  const value = bytes / divisor;
+  const digits = unitDigits(value);
+  return groupedNumber(value, digits, digits);
+}
+
+/** Decimals of a value in KB, MB...: one below 10 (after rounding: 9.96 reads "10"), none from there. */
+function unitDigits(value: number): number {
+  return Math.abs(value) < 9.95 ? 1 : 0;
 }
 
 const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;

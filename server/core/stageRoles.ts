@@ -128,6 +128,19 @@ export function stageCell(stageKey: string, roles: Readonly<Record<string, strin
   return role === '' ? stageKey : `${stageKey} · ${role}`;
 }
 
+/**
+ * The sentence that says a saved session's recorded stage roles name the stages (not the names of
+ * its files); `whose`: the session it names ("the baseline session" where two runs are compared).
+ */
+export function sessionRolesNote(roles: Readonly<Record<string, string>>, whose = 'the session'): string {
+  const named = Object.keys(roles)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((id) => stageCell(id, roles));
+  return named.length === 0
+    ? `stage roles: ${whose}'s: none (no known pipeline fits its stages), so stages go by id`
+    : `stage roles: ${whose}'s, as the editor judged them: ${named.join(', ')}`;
+}
+
 /** Whether a stage of this role outputs audio (its first output is the first audio). */
 export function outputsAudio(role: string): boolean {
   return AUDIO_ROLE.test(role);

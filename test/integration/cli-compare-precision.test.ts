@@ -3,19 +3,13 @@
 // output format says which run has the coarse figures, of which metrics, and the step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
+// The CLI runs in this folder, so that the runs are named as given (info.log, not its path).
 let dir = '';
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: dir });
-}
 
 function simulate(name: string, seed: number, debug: boolean): void {
   const r = cli(
@@ -23,13 +17,13 @@ function simulate(name: string, seed: number, debug: boolean): void {
       ['--fixed-clock', '--port', '0'],
       debug ? ['--debug-tables'] : [],
     ),
+    { cwd: dir },
   );
   assert.equal(r.status, 0, r.stderr);
   fs.writeFileSync(path.join(dir, name), r.stdout);
 }
 
 before(() => {
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-compare-precision-'));
   simulate('info.log', 1, false);
   simulate('info-2.log', 2, false);
@@ -49,23 +43,23 @@ test('INFO-level baseline against a DEBUG-level candidate: the note names the ba
   assert.ok(!fs.readFileSync(path.join(dir, 'info.log'), 'utf8').includes('[StageRequestStats]'));
   const expected = note('info.log', 'debug.log', 'baseline', 'candidate');
 
-  const json = cli(['compare', 'info.log', 'debug.log', '--format', 'json']);
+  const json = cli(['compare', 'info.log', 'debug.log', '--format', 'json'], { cwd: dir });
   assert.equal(json.status, 0, json.stderr);
   const notes = (JSON.parse(json.stdout) as { notes: string[] }).notes;
   assert.equal(notes[0], expected);
   assert.equal(notes.filter((n) => n.startsWith('Different precision')).length, 1);
 
-  const table = cli(['compare', 'info.log', 'debug.log']);
+  const table = cli(['compare', 'info.log', 'debug.log'], { cwd: dir });
   assert.equal(table.status, 0, table.stderr);
   assert.ok(table.stdout.includes(`\nNotes\n  - ${expected}\n`), table.stdout);
 
-  const markdown = cli(['compare', 'info.log', 'debug.log', '--format', 'markdown']);
+  const markdown = cli(['compare', 'info.log', 'debug.log', '--format', 'markdown'], { cwd: dir });
   assert.equal(markdown.status, 0, markdown.stderr);
   assert.ok(markdown.stdout.includes(`\n- ${expected.replace('[OmniTiming]', '\\[OmniTiming\\]')}\n`), markdown.stdout);
 });
 
 test('the other way round the candidate is named; runs of one precision get no such note', () => {
-  const swapped = cli(['compare', 'debug.log', 'info.log', '--format', 'json']);
+  const swapped = cli(['compare', 'debug.log', 'info.log', '--format', 'json'], { cwd: dir });
   assert.equal(swapped.status, 0, swapped.stderr);
   assert.equal(
     (JSON.parse(swapped.stdout) as { notes: string[] }).notes[0],
@@ -75,7 +69,7 @@ test('the other way round the candidate is named; runs of one precision get no s
     ['info.log', 'info-2.log'],
     ['debug.log', 'debug.log'],
   ]) {
-    const same = cli(['compare', a!, b!, '--format', 'json']);
+    const same = cli(['compare', a!, b!, '--format', 'json'], { cwd: dir });
     assert.equal(same.status, 0, same.stderr);
     const notes = (JSON.parse(same.stdout) as { notes: string[] }).notes;
     assert.ok(!notes.some((n) => n.includes('precision')), `${a} vs ${b}: ${notes.join(' | ')}`);

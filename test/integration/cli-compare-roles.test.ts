@@ -234,11 +234,27 @@ test("saved session folders whose names say no pipeline: the roles each session 
   assert.deepEqual(report.stageRoles, recorded);
   assert.equal(report.stageRolesFrom, 'session');
   assert.deepEqual(report.runStageRolesFrom, { baseline: 'session', candidate: 'session' });
-  assert.match(cli(['compare', before, after]), /\n1 · code2wav +queued +6\/6 /);
-  assert.match(cli(['compare', before, after]), /\n0 · talker +/);
+  const table = cli(['compare', before, after]);
+  assert.match(table, /\n1 · code2wav +queued +6\/6 /);
+  assert.match(table, /\n0 · talker +/);
+  // The table's header says where the roles came from, in explain's words.
+  const said = "stage roles: the baseline session's, as the editor judged them: 0 · talker, 1 · code2wav";
+  assert.equal(table.split('\n')[4], said);
+  assert.match(
+    cli(['explain', before]),
+    /\nstage roles: the session's, as the editor judged them: 0 · talker, 1 · code2wav\n/,
+  );
+  assert.match(cli(['compare', before, after, '--format', 'markdown']), new RegExp(`\n${said}\n`));
   // The same logs as files under those names: stages by id, from nowhere.
   const file = log('before.log');
   fs.writeFileSync(file, bytes('qwen3tts-talker-first-audio-before-fix.log'));
+  // A session against a log: the roles are the session's, whichever side it is on.
+  assert.match(
+    cli(['compare', file, after]),
+    /\nstage roles: the candidate session's, as the editor judged them: 0 · talker, 1 · code2wav\n/,
+  );
+  assert.match(cli(['compare', before, file]), new RegExp(`\n${said}\n`));
+  assert.doesNotMatch(cli(['compare', file, file]), /stage roles:/);
   const plain = JSON.parse(cli(['compare', file, file, '--format', 'json'])) as {
     stageRoles: unknown;
     stageRolesFrom: unknown;

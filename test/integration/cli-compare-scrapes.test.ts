@@ -3,26 +3,18 @@
 // the signature touches; the candidate with the old vllm:omni_* prefix). A series known to be
 // wrong in a run is shown and never differenced, a series of one run shows that run's values,
 // and the signature disappearing is a finding.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'scrapes');
 const BEFORE_FIX = path.join(FIXTURES, 'codec-ttft-before-fix.prom');
 const FIXED = path.join(FIXTURES, 'codec-ttft-fixed-old-prefix.prom');
 const ONE_OUTPUT = path.join(FIXTURES, 'qwen3-tts-one-output.prom');
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
-
-before(() => buildBundles('cli'));
 
 test('a series known to be wrong in a run has no Δ, says why, and the candidate-only TTFT shows its quantiles', () => {
   const r = cli(['compare', BEFORE_FIX, FIXED]);

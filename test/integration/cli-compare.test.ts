@@ -7,16 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { CLI, runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 let dir = '';
 const log = (name: string): string => path.join(dir, name);
-
-function cli(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT, env });
-}
 
 /** A qwen3-tts simulator run of 60 requests with DEBUG stage tables, written to a file. */
 function simulate(file: string, statsBuild: string, rps: number): void {
@@ -45,8 +40,6 @@ function simulate(file: string, statsBuild: string, rps: number): void {
 }
 
 before(() => {
-  // Built as shipped: dist/cli.js and a bundle per command.
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-compare-'));
   simulate(log('before-fix.log'), 'before-fix', 5);
   simulate(log('fixed.log'), 'fixed', 5);
@@ -313,7 +306,7 @@ test('a run that holds nothing (an empty log, a zstd file, binary data) fails th
       [[input, log('fixed.log')], 'baseline'],
     ] as const) {
       for (const workers of ['0', '1']) {
-        const r = cli(['compare', ...args, ...rules], { ...process.env, STAGE_LENS_COMPARE_WORKERS: workers });
+        const r = cli(['compare', ...args, ...rules], { env: { ...process.env, STAGE_LENS_COMPARE_WORKERS: workers } });
         assert.equal(r.status, 2, `${name} ${input}: ${r.stderr}`);
         assert.equal(r.stdout, '');
         const lines = r.stderr.trimEnd().split('\n');
@@ -332,7 +325,7 @@ test('a run that holds nothing (an empty log, a zstd file, binary data) fails th
 test('the two inputs read in worker threads give exactly the output of a sequential read', () => {
   const args = ['compare', log('fixed.log'), log('fixed-heavy.log'), '--format', 'json'];
   const parallel = cli(args);
-  const sequential = cli(args, { ...process.env, STAGE_LENS_COMPARE_WORKERS: '0' });
+  const sequential = cli(args, { env: { ...process.env, STAGE_LENS_COMPARE_WORKERS: '0' } });
   assert.equal(parallel.status, 0, parallel.stderr);
   assert.equal(parallel.stdout, sequential.stdout);
 });

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
@@ -19,10 +19,6 @@ const TIMING_LINE = path.join(LOGS, 'duplex-turn-identity-timing-line.log');
 const TITLES = path.join(LOGS, 'duplex-turn-identity-titles.log');
 const TURN_1 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-5b0e7c21 turn=1 reason=stop)';
 const TURN_2 = 'duplex-s.6f2a9c1e.i.0.e.0.r.0 (response=resp-9a4d13f6 turn=2 reason=barge_in)';
-
-function cli(args: string[], input?: string) {
-  return runCli(args, input === undefined ? { timeoutMs: 60_000 } : { input, timeoutMs: 60_000 });
-}
 
 type Cells = Record<string, number | string | null>;
 
@@ -82,7 +78,7 @@ test('INFO: the identity line and the plain [OmniTiming] line are one request pe
     .split('\n')
     .filter((l) => l.includes(' INFO '))
     .join('\n');
-  const out = cli(['analyze', '-', '--format', 'json'], `${info}\n`);
+  const out = cli(['analyze', '-', '--format', 'json'], { input: `${info}\n` });
   assert.equal(out.status, 0, out.stderr);
   const j = JSON.parse(out.stdout) as Json;
   assert.deepEqual(

@@ -3,27 +3,17 @@
 // request's printed `e2e_total_ms` in the CSV, checked against the values upstream's own stats
 // code printed (test/fixtures/upstream-rendered/*.expected.json). A request that printed no
 // E2E table takes its [OmniTiming] total=, said so, and one that printed neither is counted apart.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { cliStdout as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const AFTER_FIX = path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix');
 const INFO_ONLY = path.join(RENDERED, 'qwen3tts-info-level-omnitiming-only');
-
-before(() => buildBundles('cli'));
-
-function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
 
 interface EndToEndJson {
   count: number;

@@ -3,14 +3,12 @@
 // the JSON's findings; a log with requests gets no such finding.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
 let dir = '';
 let log = '';
@@ -26,7 +24,6 @@ function engineLine(second: number, engine: string, running: number, kv: number)
 }
 
 before(() => {
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-engine-lines-'));
   log = path.join(dir, 'engines.log');
   const lines = [
@@ -43,10 +40,6 @@ before(() => {
 after(() => {
   if (dir !== '') fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
 
 const SAID =
   "The log has 5 vLLM engine stats lines (`Engine NNN:`, 2 engines) and no request: they say each engine's running and waiting requests, KV-cache usage and throughput at each stats interval, not any request's times, so they give no phase split. `stage-lens explain --format json` reads them for load over time (each engine's running / waiting / KV-cache usage, overTime.gauges).";

@@ -3,31 +3,21 @@
 // upstream: the tail parts, the preemptions and the findings cite what the config sets, a
 // file, stdin and a saved session folder alike; a config that cannot serve stops the command
 // as it stops analyze; a config of other stages is said once and cited nowhere.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
 import { stoppedSession, writeSavedSession } from './support/savedSession';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOG = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-talker-first-audio-after-fix.log');
 const DEPLOY = path.join(ROOT, 'test', 'fixtures', 'deploy');
 const CONFIG = path.join(DEPLOY, 'qwen3_tts.yaml');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-deploy-'));
 
-before(() => {
-  buildBundles('cli');
-});
-
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
-}
 
 const ONE_OUTPUT =
   '(stage 0 · talker prefill+decode (one output): the deploy config qwen3_tts.yaml agrees: stage 0 runs with model_runner: v2 (qwen3_tts.yaml line 14) and async_chunk: true (qwen3_tts.yaml line 15))';
@@ -128,7 +118,7 @@ test('explain --deploy-config: a TTFT target not recorded names what the config 
 
 test('explain --deploy-config: stdin and a saved session folder cite the config as a file does', () => {
   const bytes = fs.readFileSync(LOG);
-  const fromStdin = cli(['explain', '-', '--deploy-config', CONFIG], bytes.toString('utf8'));
+  const fromStdin = cli(['explain', '-', '--deploy-config', CONFIG], { input: bytes.toString('utf8') });
   assert.equal(fromStdin.status, 0, fromStdin.stderr);
   assertCitedTable(fromStdin.stdout);
 
@@ -192,7 +182,9 @@ test('explain --deploy-config that cannot serve: exit 2 with the words analyze s
     assert.equal(analyzed.stderr.replace('stage-lens analyze: ', 'stage-lens explain: '), explained.stderr);
   }
   // Before any input is read: from stdin, and for JSON, too.
-  const json = cli(['explain', '-', '--format', 'json', '--deploy-config', broken], fs.readFileSync(LOG, 'utf8'));
+  const json = cli(['explain', '-', '--format', 'json', '--deploy-config', broken], {
+    input: fs.readFileSync(LOG, 'utf8'),
+  });
   assert.equal(json.status, 2);
   assert.equal(json.stdout, '');
   assert.match(json.stderr, /^stage-lens explain: the deploy config .*broken\.yaml is not valid YAML: line \d+/);

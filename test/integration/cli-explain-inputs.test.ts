@@ -1,28 +1,19 @@
 // `stage-lens explain` on inputs with nothing to compare, run as a user runs it (the built
 // dist/cli.js as a real child process): an empty file or stdin, and a log of one request.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
+import { CLI, runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const REAL = path.join(ROOT, 'test', 'fixtures', 'real-logs');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-inputs-'));
 
-before(() => {
-  buildBundles('cli');
-});
-
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
-}
 
 test('explain of an empty input exits 2 and says it is empty, as analyze and compare do', () => {
   const empty = path.join(tmp, 'empty.log');
@@ -37,7 +28,7 @@ test('explain of an empty input exits 2 and says it is empty, as analyze and com
     `Stage Lens explain: ${empty} · 0 requests\n\nThe input is empty (0 bytes): nothing was read. Check that the capture wrote the server output to it (the redirect, or the pipe into stdin).\n`,
   );
   assert.doesNotMatch(r.stdout, /No target to explain/);
-  const fromStdin = cli(['explain', '-', '--format', 'json'], '');
+  const fromStdin = cli(['explain', '-', '--format', 'json'], { input: '' });
   assert.equal(fromStdin.status, 2);
   assert.equal(fromStdin.stderr, 'stage-lens explain: nothing in stdin was read: it is empty (0 bytes)\n');
   assert.equal((JSON.parse(fromStdin.stdout) as ExplainReport).requestCount, 0);

@@ -3,13 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RENDERED = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const LOG = path.join(RENDERED, 'qwen3tts-talker-first-audio-after-fix.log');
-
-const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 interface JsonFinding {
   readonly code: string;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 import { tempFolder } from './support/tempFolder';
 import { stoppedSession, writeSavedSession } from './support/savedSession';
 
@@ -15,12 +15,17 @@ const LOG = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3tts-t
 const DEPLOY = path.join(ROOT, 'test', 'fixtures', 'deploy');
 const tmp = tempFolder('stage-lens-explain-session-config-');
 
-const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
-
 interface JsonFinding {
   readonly code: string;
   readonly stageId: number | null;
   readonly message: string;
+}
+
+interface ExplainJson {
+  readonly requestCount: number;
+  readonly requestsInScope: number;
+  readonly tail: readonly { readonly thresholdMs: number }[];
+  readonly findings: readonly JsonFinding[];
 }
 
 const byKey = (findings: readonly JsonFinding[]): Map<string, string> =>
@@ -51,15 +56,26 @@ test("explain <session folder> cites the deploy config the session recorded, and
   assert.equal(table.status, 0, table.stderr);
   assert.equal(table.stderr, '');
   const lines = table.stdout.split('\n');
+  // The whole log, both reads of it: its 6 requests, and its tail's numbers (the log's own, as explain of the file gives them).
+  assert.equal(lines[0], `Stage Lens explain: ${dir} · 6 requests (6 in scope)`);
   assert.equal(lines[2], `deploy config: ${config} (the session's)`);
-  assert.match(lines[4] ?? '', /^Why end-to-end time is slow at p95:/);
+  assert.equal(
+    lines[4],
+    'Why end-to-end time is slow at p95: 1 of 6 requests at or above 3.87 s, on average 3.05 s above the median 1.43 s',
+  );
   assert.ok(lines.includes(ONE_OUTPUT('qwen3_tts.yaml')), table.stdout);
   assert.equal(table.stdout.split("(the session's)").length - 1, 1);
 
   const json = cli(['explain', dir, '--format', 'json']);
   assert.equal(json.status, 0, json.stderr);
   assert.equal(json.stderr, `stage-lens explain: deploy config: ${config} (the session's)\n`);
-  const findings = byKey((JSON.parse(json.stdout) as { findings: JsonFinding[] }).findings);
+  const report = JSON.parse(json.stdout) as ExplainJson;
+  const ofLog = JSON.parse(cli(['explain', LOG, '--format', 'json']).stdout) as ExplainJson;
+  assert.equal(report.requestCount, 6);
+  assert.equal(report.requestsInScope, 6);
+  assert.deepEqual(report.tail, ofLog.tail);
+  assert.equal(report.tail[0]?.thresholdMs, 3865.6703);
+  const findings = byKey(report.findings);
   assert.match(
     findings.get('prefill-covers-decode/0') ?? '',
     / The deploy config qwen3_tts\.yaml agrees: stage 0 runs with model_runner: v2 \(qwen3_tts\.yaml line 14\) and async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
@@ -119,7 +135,13 @@ test('explain <session folder> whose recorded deploy config changed or is gone: 
   assert.doesNotMatch(gone.stdout, /agrees/);
 
   // A session without a recorded config: nothing said about one.
-  const none = cli(['explain', sessionFolder('s-none', null)]);
+  const noneDir = sessionFolder('s-none', null);
+  const none = cli(['explain', noneDir]);
   assert.equal(none.status, 0, none.stderr);
   assert.doesNotMatch(none.stdout, /deploy config/);
+  assert.deepEqual(none.stdout.split('\n').slice(0, 3), [
+    `Stage Lens explain: ${noneDir} · 6 requests (6 in scope)`,
+    '',
+    'Why end-to-end time is slow at p95: 1 of 6 requests at or above 3.87 s, on average 3.05 s above the median 1.43 s',
+  ]);
 });

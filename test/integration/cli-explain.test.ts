@@ -1,41 +1,25 @@
 // `stage-lens explain` and `analyze --format json`'s breakdown as a user runs them: the
 // built dist/cli.js as a real child process, on the upstream-rendered logs, stdin, a
 // /metrics scrape and a saved session folder.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
 import { stoppedSession, writeSavedSession } from './support/savedSession';
 import type { ExplainReport } from '../../server/core/explain/explainReport';
 import type { BreakdownJson } from '../../server/core/explain/breakdownJson';
 import { asyncChunk, renderRequest } from '../unit/support/explainLogs';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-explain-'));
 
-before(() => {
-  buildBundles('cli');
-});
-
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], {
-    encoding: 'utf8',
-    input,
-    timeout: 60_000,
-    cwd: ROOT,
-    maxBuffer: 64 << 20,
-  });
-}
-
 function explainJson(args: string[], input?: string): ExplainReport {
-  const r = cli(['explain', ...args, '--format', 'json'], input);
+  const r = cli(['explain', ...args, '--format', 'json'], { input });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as ExplainReport;
 }
@@ -495,7 +479,7 @@ test('explain a /metrics scrape: no tail, the metrics that do not report', () =>
       'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 0',
       'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 0',
     ].join('\n') + '\n';
-  const table = cli(['explain', '-'], scrape);
+  const table = cli(['explain', '-'], { input: scrape });
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /no per-request values/);
   assert.match(

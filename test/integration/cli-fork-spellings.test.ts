@@ -4,14 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const FORK = path.join(ROOT, 'test', 'fixtures', 'logs', 'fork-timez-vllm-queue-ms.log');
-
-function cli(args: string[]) {
-  return runCli(args, { timeoutMs: 60_000 });
-}
 
 type Cells = Record<string, number | string | null>;
 

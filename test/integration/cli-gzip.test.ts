@@ -10,24 +10,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { buildBundles } from './support/buildBundles';
+import { CLI, runCli as cli } from './support/cliProcess';
 import { byteSizeText } from '../../server/core/numberText';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const UPSTREAM = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered');
 const FIXTURES = fs.readdirSync(UPSTREAM).filter((f) => f.endsWith('.log'));
 
 let dir: string;
 
 before(() => {
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gzip-'));
 });
-
-function cli(args: string[], input?: Buffer) {
-  return spawnSync(process.execPath, [CLI, ...args], { input, timeout: 60_000, cwd: ROOT, maxBuffer: 64 << 20 });
-}
 
 function text(b: Buffer): string {
   return b.toString('utf8');
@@ -54,15 +48,15 @@ test('every upstream-rendered fixture, gzipped: analyze and explain give exactly
     const { plain, gz } = pair(fixture);
     const want = cli(['analyze', plain, '--format', 'json']);
     const got = cli(['analyze', gz, '--format', 'json']);
-    assert.equal(got.status, 0, text(got.stderr));
-    assert.equal(text(got.stderr), '');
-    assert.ok((JSON.parse(text(want.stdout)) as Json).requests.length > 0, fixture);
-    assert.equal(text(got.stdout), text(want.stdout), fixture);
+    assert.equal(got.status, 0, got.stderr);
+    assert.equal(got.stderr, '');
+    assert.ok((JSON.parse(want.stdout) as Json).requests.length > 0, fixture);
+    assert.equal(got.stdout, want.stdout, fixture);
     // explain's JSON names its source (the path given); the rest is the same.
-    const explainWant = JSON.parse(text(cli(['explain', plain, '--format', 'json']).stdout)) as Record<string, unknown>;
+    const explainWant = JSON.parse(cli(['explain', plain, '--format', 'json']).stdout) as Record<string, unknown>;
     const explained = cli(['explain', gz, '--format', 'json']);
-    assert.equal(explained.status, 0, text(explained.stderr));
-    const explainGot = JSON.parse(text(explained.stdout)) as Record<string, unknown>;
+    assert.equal(explained.status, 0, explained.stderr);
+    const explainGot = JSON.parse(explained.stdout) as Record<string, unknown>;
     assert.equal(explainGot['source'], gz);
     assert.deepEqual({ ...explainGot, source: plain }, explainWant, fixture);
   }
@@ -71,20 +65,20 @@ test('every upstream-rendered fixture, gzipped: analyze and explain give exactly
 test('the table says the input was gzip; stdin gzip reads as the file does; compare reads a .gz run', () => {
   const { plain, gz } = pair('qwen3-omni-three-stage-transfers.log');
   const table = cli(['analyze', gz]);
-  assert.equal(table.status, 0, text(table.stderr));
-  assert.equal(text(table.stdout).split('\n')[0], `Stage Lens: 3 requests, 3 stages from ${gz} (gzip)`);
+  assert.equal(table.status, 0, table.stderr);
+  assert.equal(table.stdout.split('\n')[0], `Stage Lens: 3 requests, 3 stages from ${gz} (gzip)`);
   const explained = cli(['explain', gz]);
-  assert.match(text(explained.stdout).split('\n')[0] ?? '', / \(gzip\) · 3 requests/);
+  assert.match(explained.stdout.split('\n')[0] ?? '', / \(gzip\) · 3 requests/);
 
-  const piped = cli(['analyze', '-'], fs.readFileSync(gz));
-  assert.equal(piped.status, 0, text(piped.stderr));
-  assert.equal(text(piped.stdout).split('\n')[0], 'Stage Lens: 3 requests, 3 stages from stdin (gzip)');
-  const pipedJson = cli(['analyze', '-', '--format', 'json'], fs.readFileSync(gz));
-  assert.equal(text(pipedJson.stdout), text(cli(['analyze', '-', '--format', 'json'], fs.readFileSync(plain)).stdout));
+  const piped = cli(['analyze', '-'], { input: fs.readFileSync(gz) });
+  assert.equal(piped.status, 0, piped.stderr);
+  assert.equal(piped.stdout.split('\n')[0], 'Stage Lens: 3 requests, 3 stages from stdin (gzip)');
+  const pipedJson = cli(['analyze', '-', '--format', 'json'], { input: fs.readFileSync(gz) });
+  assert.equal(pipedJson.stdout, cli(['analyze', '-', '--format', 'json'], { input: fs.readFileSync(plain) }).stdout);
 
   const compared = cli(['compare', plain, gz, '--format', 'json']);
-  assert.equal(compared.status, 0, text(compared.stderr));
-  const runs = JSON.parse(text(compared.stdout)) as Record<
+  assert.equal(compared.status, 0, compared.stderr);
+  const runs = JSON.parse(compared.stdout) as Record<
     'baseline' | 'candidate',
     { source: string; requestCount: number }
   >;
@@ -105,10 +99,10 @@ test('two concatenated gzip members (cat a.gz b.gz) read as one log', () => {
   const joined = path.join(dir, 'joined-qwen3tts-talker-first-audio-after-fix.log.gz');
   fs.writeFileSync(joined, Buffer.concat([zlib.gzipSync(bytes.subarray(0, cut)), zlib.gzipSync(bytes.subarray(cut))]));
   const got = cli(['analyze', joined, '--format', 'json']);
-  assert.equal(got.status, 0, text(got.stderr));
+  assert.equal(got.status, 0, got.stderr);
   const want = cli(['analyze', plain, '--format', 'json']);
-  assert.ok((JSON.parse(text(want.stdout)) as Json).requests.length > 1);
-  assert.equal(text(got.stdout), text(want.stdout));
+  assert.ok((JSON.parse(want.stdout) as Json).requests.length > 1);
+  assert.equal(got.stdout, want.stdout);
 });
 
 test('a gzip file cut in the middle: the requests before the cut, and where the data ends; exit 0', () => {
@@ -137,21 +131,21 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   // What a streaming gunzip gives of the cut file: the log the report must cover.
   const prefix = zlib.gunzipSync(whole.subarray(0, whole.length >> 1), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
   assert.ok(prefix.length > 0 && prefix.length < sim.stdout.length);
-  const wantIds = (JSON.parse(text(cli(['analyze', '-', '--format', 'json'], prefix).stdout)) as Json).requests.map(
-    (r) => r.requestId,
-  );
-  const allIds = (JSON.parse(text(cli(['analyze', '-', '--format', 'json'], sim.stdout).stdout)) as Json).requests;
+  const wantIds = (
+    JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: prefix }).stdout) as Json
+  ).requests.map((r) => r.requestId);
+  const allIds = (JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: sim.stdout }).stdout) as Json).requests;
   assert.ok(wantIds.length > 5 && wantIds.length < allIds.length, `${wantIds.length} of ${allIds.length}`);
 
   const size = byteSizeText(prefix.length);
   const sizePattern = size.replace('.', '\\.');
   const json = cli(['analyze', cutFile, '--format', 'json']);
-  assert.equal(json.status, 0, text(json.stderr));
+  assert.equal(json.status, 0, json.stderr);
   assert.equal(
-    text(json.stderr),
+    json.stderr,
     `stage-lens analyze: the gzip data ends after ${size} of log: unexpected end of file; the report covers the log before it, the rest of ${cutFile} was not read\n`,
   );
-  const report = JSON.parse(text(json.stdout)) as Json;
+  const report = JSON.parse(json.stdout) as Json;
   assert.deepEqual(
     report.requests.map((r) => r.requestId),
     wantIds,
@@ -167,21 +161,21 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   const table = cli(['analyze', cutFile]);
   assert.equal(table.status, 0);
   assert.match(
-    text(table.stdout),
+    table.stdout,
     // Where the numbers are read: the header says they are of part of the log.
     new RegExp(
       `^Stage Lens: ${wantIds.length} requests, .* from .*server\\.log\\.1\\.gz \\(gzip\\), partial: gzip data cut after ${sizePattern}\\n`,
     ),
   );
-  assert.match(text(table.stdout), /\[warning\] input-gzip-damaged: The gzip data ends after /);
+  assert.match(table.stdout, /\[warning\] input-gzip-damaged: The gzip data ends after /);
   const explained = cli(['explain', cutFile]);
-  assert.equal(explained.status, 0, text(explained.stderr));
+  assert.equal(explained.status, 0, explained.stderr);
   assert.match(
-    text(explained.stderr),
+    explained.stderr,
     new RegExp(`^stage-lens explain: the gzip data ends after ${sizePattern} of log: unexpected end of file`),
   );
   assert.match(
-    text(explained.stdout),
+    explained.stdout,
     new RegExp(
       `^Stage Lens explain: .*server\\.log\\.1\\.gz \\(gzip\\), partial: gzip data cut after ${sizePattern} · `,
     ),
@@ -192,16 +186,16 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   fs.writeFileSync(plainLog, sim.stdout);
   const partialName = `${cutFile} (gzip), partial: gzip data cut after ${size}`;
   const compared = cli(['compare', plainLog, cutFile]);
-  assert.equal(compared.status, 0, text(compared.stderr));
-  const runLines = text(compared.stdout).split('\n');
+  assert.equal(compared.status, 0, compared.stderr);
+  const runLines = compared.stdout.split('\n');
   assert.equal(runLines[1], `  baseline   ${plainLog} · log · ${allIds.length} requests, 1 cold`);
   assert.equal(runLines[2], `  candidate  ${partialName} · log · ${wantIds.length} requests, 1 cold`);
   const markdown = cli(['compare', plainLog, cutFile, '--format', 'markdown']);
-  assert.equal(markdown.status, 0, text(markdown.stderr));
-  assert.ok(text(markdown.stdout).includes(`**Candidate:** ${partialName} · log · `), text(markdown.stdout));
+  assert.equal(markdown.status, 0, markdown.stderr);
+  assert.ok(markdown.stdout.includes(`**Candidate:** ${partialName} · log · `), markdown.stdout);
   const comparedJson = cli(['compare', cutFile, plainLog, '--format', 'json']);
-  assert.equal(comparedJson.status, 0, text(comparedJson.stderr));
-  const runs = JSON.parse(text(comparedJson.stdout)) as Record<'baseline' | 'candidate', Record<string, unknown>>;
+  assert.equal(comparedJson.status, 0, comparedJson.stderr);
+  const runs = JSON.parse(comparedJson.stdout) as Record<'baseline' | 'candidate', Record<string, unknown>>;
   // The name stays the input's (a key a script matches on); the cut is a field of its own.
   assert.equal(runs.baseline.source, `${cutFile} (gzip)`);
   assert.equal(runs.baseline.partialLogBytes, prefix.length);
@@ -213,14 +207,14 @@ test('a gzip file cut in the middle: the requests before the cut, and where the 
   const none = cli(['analyze', header]);
   assert.equal(none.status, 2);
   assert.equal(
-    text(none.stderr),
+    none.stderr,
     `stage-lens analyze: nothing in ${header} was read: the gzip data ends after 0 bytes of log: unexpected end of file\n`,
   );
-  assert.match(text(none.stdout), /\[error\] input-gzip-damaged: The gzip data ends after 0 bytes of log/);
-  assert.doesNotMatch(text(none.stdout) + text(none.stderr), /\n\s+at /);
+  assert.match(none.stdout, /\[error\] input-gzip-damaged: The gzip data ends after 0 bytes of log/);
+  assert.doesNotMatch(none.stdout + none.stderr, /\n\s+at /);
 });
 
-test('a gzip /metrics scrape cut in the middle: its header says partial, as a cut log does', () => {
+test('a gzip /metrics scrape cut in the middle: its header says partial, as a cut log does, and stderr says it of the scrape', () => {
   const scrape = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom'));
   const whole = zlib.gzipSync(scrape);
   const cut = whole.subarray(0, whole.length >> 1);
@@ -231,18 +225,33 @@ test('a gzip /metrics scrape cut in the middle: its header says partial, as a cu
   assert.ok(prefix.length > 0 && prefix.length < scrape.length);
   const size = byteSizeText(prefix.length);
   const table = cli(['analyze', cutFile]);
-  assert.equal(table.status, 0, text(table.stderr));
+  assert.equal(table.status, 0, table.stderr);
   assert.equal(
-    text(table.stdout)
-      .split('\n')[0]
-      ?.replace(/: \d+ histogram series$/, ''),
+    table.stdout.split('\n')[0]?.replace(/: \d+ histogram series$/, ''),
     `Stage Lens: /metrics scrape from ${cutFile} (gzip), partial: gzip data cut after ${size}`,
   );
+  // Not "the log before it": a scrape's report covers its series before the break.
+  const cutNote = (command: string, name: string): string =>
+    `stage-lens ${command}: the gzip data ends after ${size} of the /metrics scrape: unexpected end of file; the report covers the series before it, the rest of ${name} was not read\n`;
+  assert.equal(table.stderr, cutNote('analyze', cutFile));
+  const json = cli(['analyze', cutFile, '--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  assert.equal(json.stderr, cutNote('analyze', cutFile));
+  const explained = cli(['explain', cutFile]);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.equal(explained.stderr, cutNote('explain', cutFile));
+  assert.equal(
+    explained.stdout.split('\n')[0],
+    `Stage Lens explain: /metrics scrape from ${cutFile} (gzip), partial: gzip data cut after ${size}: no per-request values, so no tail to explain.`,
+  );
+  const piped = cli(['explain', '-', '--format', 'json'], { input: cut });
+  assert.equal(piped.status, 0, piped.stderr);
+  assert.equal(piped.stderr, cutNote('explain', 'stdin'));
   // The whole scrape gzipped: the header says gzip only.
   const wholeFile = path.join(dir, 'metrics-whole.prom.gz');
   fs.writeFileSync(wholeFile, whole);
   assert.match(
-    text(cli(['analyze', wholeFile]).stdout),
+    cli(['analyze', wholeFile]).stdout,
     /^Stage Lens: \/metrics scrape from \S+metrics-whole\.prom\.gz \(gzip\): \d+ histogram series\n/,
   );
 });
@@ -250,7 +259,7 @@ test('a gzip /metrics scrape cut in the middle: its header says partial, as a cu
 test('--follow of a .gz reads it whole and says it is not followed, nor --duration applied: a rotated log does not grow', () => {
   const { gz } = pair(FIXTURES[0]!);
   const whole = cli(['analyze', gz]);
-  assert.equal(whole.status, 0, text(whole.stderr));
+  assert.equal(whole.status, 0, whole.stderr);
   const followed = spawnSync(process.execPath, [CLI, 'analyze', '--follow', gz], {
     timeout: 20_000,
     cwd: ROOT,
@@ -258,7 +267,7 @@ test('--follow of a .gz reads it whole and says it is not followed, nor --durati
   });
   // Ends by itself, with the report analyze prints of the whole file.
   assert.equal(followed.status, 0, text(followed.stderr));
-  assert.equal(text(followed.stdout), text(whole.stdout));
+  assert.equal(text(followed.stdout), whole.stdout);
   assert.match(text(followed.stdout), /^Stage Lens: [1-9]\d* requests?, /);
   assert.equal(
     text(followed.stderr),
@@ -266,16 +275,16 @@ test('--follow of a .gz reads it whole and says it is not followed, nor --durati
   );
   // --duration ends a followed log: with a .gz read whole it does nothing, and the note says so.
   const timed = cli(['analyze', '--follow', gz, '--duration', '5']);
-  assert.equal(timed.status, 0, text(timed.stderr));
-  assert.equal(text(timed.stdout), text(whole.stdout));
+  assert.equal(timed.status, 0, timed.stderr);
+  assert.equal(timed.stdout, whole.stdout);
   assert.equal(
-    text(timed.stderr),
+    timed.stderr,
     `stage-lens analyze: ${gz} is gzip-compressed, a rotated log that no longer grows: read whole (as without --follow), not followed, and --duration 5 does not apply (the read ends at the file's end); to watch a server's log grow, follow the file it writes now\n`,
   );
   // A --duration that is no time is still a usage error, whatever the file.
   const bad = cli(['analyze', '--follow', gz, '--duration', 'soon']);
   assert.equal(bad.status, 2);
-  assert.equal(text(bad.stderr), 'stage-lens analyze: --duration must be a positive number of seconds\n');
+  assert.equal(bad.stderr, 'stage-lens analyze: --duration must be a positive number of seconds\n');
 });
 
 test('a gzip of an empty log is empty, as an empty file is', () => {
@@ -283,8 +292,8 @@ test('a gzip of an empty log is empty, as an empty file is', () => {
   fs.writeFileSync(empty, zlib.gzipSync(Buffer.alloc(0)));
   const r = cli(['analyze', empty]);
   assert.equal(r.status, 2);
-  assert.equal(text(r.stderr), `stage-lens analyze: nothing in ${empty} was read: it is empty (0 bytes)\n`);
-  assert.match(text(r.stdout), /The input is empty \(0 bytes\)/);
+  assert.equal(r.stderr, `stage-lens analyze: nothing in ${empty} was read: it is empty (0 bytes)\n`);
+  assert.match(r.stdout, /The input is empty \(0 bytes\)/);
 });
 
 test('zstd (no decoder in Node) keeps the input-compressed finding and its advice', () => {
@@ -293,11 +302,11 @@ test('zstd (no decoder in Node) keeps the input-compressed finding and its advic
   const r = cli(['analyze', zst]);
   assert.equal(r.status, 2);
   assert.equal(
-    text(r.stderr),
+    r.stderr,
     `stage-lens analyze: nothing in ${zst} was read: the input is zstd-compressed, not a text log: decompress it first (zstdcat)\n`,
   );
   assert.match(
-    text(r.stdout),
+    r.stdout,
     /\[error\] input-compressed: The input is zstd-compressed .*`zstdcat server\.log\.1\.zst \| stage-lens analyze -`/,
   );
 });

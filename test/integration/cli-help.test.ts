@@ -1,19 +1,8 @@
 // Asking the built dist/cli.js for help, and mistyping a command: `help <command>` prints the
 // command's own --help text, an unknown command names the nearest one when one is close.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
-
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
-
-before(() => buildBundles('cli'));
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
+import { runCli as cli } from './support/cliProcess';
 
 test('help <command> prints exactly what <command> --help prints, exit 0', () => {
   for (const command of ['analyze', 'explain', 'compare', 'simulate', 'demo']) {

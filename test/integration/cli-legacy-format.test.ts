@@ -1,22 +1,13 @@
 // A log in vLLM-Omni's format before February 2026 through the built CLI: its requests' values in
 // JSON, CSV and the table, and in each the word that the format has no phase split.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 // One request_level_metrics dict (vllm-omni#1107).
 const LEGACY = path.join(ROOT, 'test', 'fixtures', 'real-logs', '06-pr1107-legacy-log_utils-request_level_metrics.log');
-
-// Built as shipped: dist/cli.js and a bundle per command.
-before(() => buildBundles('cli'));
-
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
-}
 
 const FIX =
   'a current vLLM-Omni (February 2026 or later) prints [StageRequestStats] tables with --log-stats at VLLM_LOGGING_LEVEL=DEBUG';
@@ -147,7 +138,7 @@ test('--format csv: a row per stage with its values and the split not measured, 
     /\nstage-lens analyze: the input has 1 run summary \(the latest: the single-line summary dict \(vLLM-Omni, December 2025\), line 2\): the run's totals, no request's, so no CSV row; --format table shows the latest as printed/,
   );
   // Empty stdin is said to be empty (no legacy-format note), and nothing was read: exit 2.
-  const empty = cli(['analyze', '-', '--format', 'csv'], '');
+  const empty = cli(['analyze', '-', '--format', 'csv'], { input: '' });
   assert.equal(empty.stderr, 'stage-lens analyze: nothing in stdin was read: it is empty (0 bytes)\n');
   assert.equal(empty.status, 2);
 });

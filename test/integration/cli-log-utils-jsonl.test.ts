@@ -4,14 +4,12 @@
 // under another name reads the same), and what the files are instead of the --log-stats advice.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
 const OVERALL = path.join(LOGS, 'log-utils-overall.stats.jsonl');
 const ORCHESTRATOR = path.join(LOGS, 'log-utils-orchestrator.stats.jsonl');
@@ -22,15 +20,10 @@ const NO_STATS_ADVICE = 'No per-request stage statistics found. vLLM-Omni prints
 let dir = '';
 
 before(() => {
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-jsonl-'));
 });
 
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
 
 interface RequestJson {
   requestId: string;

@@ -4,20 +4,13 @@
 // scrapes warned about, and deploy YAMLs no server runs refused by analyze as by simulate.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 let dir = '';
 const file = (name: string): string => path.join(dir, name);
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000, cwd: ROOT });
-}
 
 const SCRAPE = [
   '# TYPE vllm:e2e_request_latency_seconds histogram',
@@ -29,7 +22,6 @@ const SCRAPE = [
 ].join('\n');
 
 before(() => {
-  buildBundles('cli');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-options-'));
   // A two-stage Qwen3-TTS log (stages 0 and 1) with DEBUG stage tables.
   const sim = cli([

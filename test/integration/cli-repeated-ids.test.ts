@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { runCli } from './support/cliProcess';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ONCE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omni-three-stage-transfers.log');
@@ -11,8 +11,6 @@ const ONCE = path.join(ROOT, 'test', 'fixtures', 'upstream-rendered', 'qwen3-omn
 const TWICE = path.join(ROOT, 'test', 'fixtures', 'logs', 'qwen3-omni-concatenated-twice.log');
 const SAID =
   /3 request ids were seen more than once: 3 requests print again a record an earlier request of the same id printed \(e\.g\. chatcmpl-3c88c0cf9be8c9bf, again at line 213 as chatcmpl-3c88c0cf9be8c9bf#2\)/;
-
-const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000 });
 
 test('table: the repeats counted as requests, and the warning says they are repeats', () => {
   const out = cli(['analyze', TWICE]);

@@ -2,22 +2,14 @@
 // table names each `stages.<n>` entry by the stage_id it printed (the second run's list skips
 // stage 1, so its stages.1 is stage 2), and says where the earlier summary is; the JSON keeps
 // both, with their lines, times and entries, and its value keys as printed.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 // Named for its pipeline, as a user's log would be: its stages get Qwen3-Omni's roles.
 const TWO_RUNS = path.join(ROOT, 'test', 'fixtures', 'logs', 'qwen3-omni-legacy-summaries-two-runs.log');
-
-before(() => buildBundles('cli'));
-
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-}
 
 test('--format table: the latest summary with each stages entry named by its printed stage_id, then the earlier one', () => {
   const out = cli(['analyze', TWO_RUNS]);

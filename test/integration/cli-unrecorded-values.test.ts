@@ -1,28 +1,17 @@
 // Printed numbers that are not measurements (server/core/analysis/unrecordedValues.ts, the
 // TTFT rules of phaseSplit.ts), through the built CLI: left out of every percentile and
 // mean, counted with their reason, and the same in the table, the JSON, the CSV and compare.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { buildBundles } from './support/buildBundles';
+import { cliStdout as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
 /** req-S0 stage 1 prints serving_time_to_first_output_ms 0.000 (no output); S1-S3 print 121-123. */
 const FIRST_OUTPUT_ZERO = path.join(LOGS, 'first-output-default-zero.log');
 /** Stage 1: T0-T2 measured TTFT 100/110/120; T3-T5 the codec signature; T6 TTFT 0, no prefill, no output. */
 const TTFT_NO_OUTPUT = path.join(LOGS, 'codec-ttft-no-output.log');
-
-// Built as shipped: dist/cli.js and a bundle per command.
-before(() => buildBundles('cli'));
-
-function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60_000, cwd: ROOT });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
 
 interface Dist {
   count: number;

@@ -1,23 +1,15 @@
 // The `stage-lens` CLI as a user runs it: the built dist/cli.js as a real child process.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
-import { buildBundles } from './support/buildBundles';
+import { CLI, runCli as cli } from './support/cliProcess';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const SAMPLE = path.join(ROOT, 'samples', 'qwen3-tts-first-audio-cold-start.log');
-
-// Built as shipped: dist/cli.js and a bundle per command.
-before(() => buildBundles('cli'));
-
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input, timeout: 60_000, cwd: ROOT });
-}
 
 interface Json {
   schema: number;
@@ -226,7 +218,7 @@ test('CSV: hostile request ids are neutralized for spreadsheets, numbers stay nu
 
 test('analyze reads stdin and tells a /metrics scrape from a log by content', () => {
   const log = fs.readFileSync(SAMPLE, 'utf8');
-  const fromStdin = cli(['analyze', '-', '--format', 'json'], log);
+  const fromStdin = cli(['analyze', '-', '--format', 'json'], { input: log });
   assert.equal((JSON.parse(fromStdin.stdout) as Json).requests.length, 25);
   const scrape = [
     '# HELP vllm:time_to_first_token_seconds Histogram of time to first token in seconds.',
@@ -237,7 +229,7 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
     'vllm:time_to_first_token_seconds_sum{model_name="m",stage="0",replica="0"} 1.5',
     'vllm:time_to_first_token_seconds_count{model_name="m",stage="0",replica="0"} 4',
   ].join('\n');
-  const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as {
+  const out = JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: scrape }).stdout) as {
     histograms: { family: string; count: number; p50: number; p90: number }[];
   };
   assert.equal(out.histograms.length, 1);
@@ -254,11 +246,13 @@ test('analyze reads stdin and tells a /metrics scrape from a log by content', ()
     'vllm_omni:speech_stream_aborted_total{model_name="m",reason="cancelled"} 2',
     'vllm_omni:speech_stream_aborted_total{model_name="m",reason="engine_dead"} 1',
   ].join('\n');
-  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], streams).stdout) as { speechStreams: unknown[] };
+  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: streams }).stdout) as {
+    speechStreams: unknown[];
+  };
   assert.deepEqual(json.speechStreams, [
     { modelName: 'm', completed: 12, aborted: { cancelled: 2, engine_dead: 1 }, abortedTotal: 3 },
   ]);
-  const table = cli(['analyze', '-'], streams).stdout;
+  const table = cli(['analyze', '-'], { input: streams }).stdout;
   assert.match(table, /Speech streams/);
   assert.match(table, /^m +12 +3 +2 +1$/m);
   assert.deepEqual((JSON.parse(fromStdin.stdout) as { speechStreams: unknown[] }).speechStreams, [], 'a log has none');
@@ -322,12 +316,12 @@ test('analyze of a /metrics scrape marks the codec TTFT signature series in the 
       8,
     ),
   ].join('\n');
-  const table = cli(['analyze', '-'], scrape).stdout;
+  const table = cli(['analyze', '-'], { input: scrape }).stdout;
   assert.match(table, /^vllm:inter_token_latency_seconds ! +1 +0 +39 /m, 'the codec ITL row is marked');
   assert.match(table, /^vllm:time_to_first_token_seconds +0 +0 +3 /m, "the talker's TTFT row is not");
   assert.match(table, /Known to mislead \(marked !\): \d+ series:/);
   assert.match(table, /TTFT not recorded on stage 1: no TTFT sample but 39 inter-token latencies/);
-  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], scrape).stdout) as {
+  const json = JSON.parse(cli(['analyze', '-', '--format', 'json'], { input: scrape }).stdout) as {
     histograms: { family: string; labels: Record<string, string>; caveat: string | null }[];
   };
   const marked = json.histograms.filter((h) => h.caveat !== null).map((h) => `${h.family} ${h.labels['stage']}`);
@@ -335,9 +329,8 @@ test('analyze of a /metrics scrape marks the codec TTFT signature series in the 
   assert.equal(marked.filter((m) => m.endsWith(' 0')).length, 0);
   // Without the signature nothing is marked and no such note is printed.
   assert.doesNotMatch(
-    cli(
-      ['analyze', '-'],
-      series(
+    cli(['analyze', '-'], {
+      input: series(
         'vllm:time_to_first_token_seconds',
         talker,
         [
@@ -347,7 +340,7 @@ test('analyze of a /metrics scrape marks the codec TTFT signature series in the 
         0.15,
         3,
       ).join('\n'),
-    ).stdout,
+    }).stdout,
     /Known to mislead| !/,
   );
 });
@@ -456,12 +449,12 @@ test('binary data or an empty input given as a log: analyze (every format) says 
     assert.equal(read.stderr, `stage-lens analyze: nothing in ${empty} was read: it is empty (0 bytes)\n`);
     for (const format of ['json', 'csv', 'trace'])
       assert.equal(cli(['analyze', empty, '--format', format]).status, 2, format);
-    const stdin = cli(['analyze', '-'], '');
+    const stdin = cli(['analyze', '-'], { input: '' });
     assert.equal(stdin.status, 2);
     assert.match(stdin.stdout, /The input is empty \(0 bytes\)/);
     assert.equal(stdin.stderr, 'stage-lens analyze: nothing in stdin was read: it is empty (0 bytes)\n');
     // One line break is not empty: a log without stats, read (exit 0).
-    const blank = cli(['analyze', '-'], '\n');
+    const blank = cli(['analyze', '-'], { input: '\n' });
     assert.equal(blank.status, 0, blank.stderr);
     assert.match(blank.stdout, /No per-request stage statistics found/);
   } finally {
@@ -491,10 +484,9 @@ test('exit codes: 2 for usage and I/O errors with a clear message, 0 for finding
   assert.equal(liveJson.stdout, '');
   assert.equal(cli(['analyze']).status, 2);
   assert.equal(cli(['frobnicate']).status, 2);
-  const garbage = cli(
-    ['analyze', '-', '--format', 'json'],
-    '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n',
-  );
+  const garbage = cli(['analyze', '-', '--format', 'json'], {
+    input: '\u0000\u00ff garbage | not | a table\n[StageRequestStats [request_id=x]]\n| Field | 0 |\n',
+  });
   assert.equal(garbage.status, 0, 'input was read');
 });
 

@@ -4,15 +4,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { DeployLspClient, FIXTURES } from './support/lspDeployHarness';
 
 let client: DeployLspClient;
+let scratch: string;
 before(async () => {
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 1500 });
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-debounce-'));
+  // Its sessions are stored in the scratch folder, never in the user's.
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 1500, storageDir: path.join(scratch, 'sessions') });
 });
 after(async () => {
   await client.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
 });
 
 test('open publishes at once; edits publish once, after the quiet time', async () => {

@@ -17,8 +17,9 @@ let client: DeployLspClient;
 let scratch: string;
 
 before(async () => {
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0 });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-hostile-'));
+  // Its sessions are stored in the scratch folder, never in the user's.
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
   // Warm the server up on a real config, so that the timings below are the hostile file's.
   const uri = await client.open(path.join(FIXTURES, 'qwen3_tts.yaml'));
   await client.diagnostics(uri, 1, 20_000);

@@ -14,8 +14,9 @@ let client: DeployLspClient;
 let scratch: string;
 
 before(async () => {
-  client = await DeployLspClient.start({ diagnosticsDelayMs: 0 });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-move-key-'));
+  // Its sessions are stored in the scratch folder, never in the user's.
+  client = await DeployLspClient.start({ diagnosticsDelayMs: 0, storageDir: path.join(scratch, 'sessions') });
 });
 
 after(async () => {

@@ -23,8 +23,13 @@ let client: DeployLspClient;
 let scratch: string;
 
 before(async () => {
-  client = await DeployLspClient.start({ testNumbers: { [SINGLE_GPU]: NUMBERS }, diagnosticsDelayMs: 0 });
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-deploy-'));
+  // Its sessions are stored in the scratch folder, never in the user's.
+  client = await DeployLspClient.start({
+    testNumbers: { [SINGLE_GPU]: NUMBERS },
+    diagnosticsDelayMs: 0,
+    storageDir: path.join(scratch, 'sessions'),
+  });
 });
 
 after(async () => {

@@ -212,7 +212,7 @@ describe('ScrapeSource', () => {
     const error = await errored;
     assert.equal(error.kind, 'tooLarge');
     assert.equal(error.receivedBytes, 0);
-    assert.match(error.message, /larger than the 1\.0 MB limit \(50\.0 MB announced\); not read\.$/);
+    assert.match(error.message, /larger than the 1\.0 MB limit \(50 MB announced\); not read\.$/);
   });
 
   it('reports a garbage body as malformed and a partly broken body as a scrape with problems', async () => {

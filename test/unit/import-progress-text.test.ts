@@ -15,3 +15,10 @@ test('a log of a megabyte or more reads in MB; under a kilobyte, in bytes', () =
   assert.equal(importProgressText(52_428_800, 209_715_200), '50 of 200 MB');
   assert.equal(importProgressText(300, 800), '300 of 800 bytes');
 });
+
+test("the CLI's size rule: one decimal below 10 of a unit after rounding, the unit chosen on the rounded whole, GB past 1,024 MB", () => {
+  assert.equal(importProgressText(10_200, 30_720), '10 of 30 KB');
+  assert.equal(importProgressText(524_288, 1_048_500), '0.5 of 1.0 MB');
+  assert.equal(importProgressText(1024 ** 3, 3 * 1024 ** 3), '1.0 of 3.0 GB');
+  assert.equal(importProgressText(1_000, 1_023), '1,000 of 1,023 bytes');
+});

@@ -3,7 +3,13 @@
 // 1e15 ms or more is written with its exponent (formatMs, durationText).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { byteSizeText, durationText, groupedNumber, shortestNumberText } from '../../server/core/numberText';
+import {
+  byteSizeText,
+  byteSizesText,
+  durationText,
+  groupedNumber,
+  shortestNumberText,
+} from '../../server/core/numberText';
 import { gzipDamageText, partialLogMark } from '../../server/core/gzipInput';
 import { formatMs } from '../../server/core/textTable';
 
@@ -130,6 +136,15 @@ test('a size in bytes: bytes below 1 KB, one decimal below 10 of a unit, the uni
   assert.equal(byteSizeText(3_355_443), '3.2 MB');
   assert.equal(byteSizeText(150 * 1024 * 1024), '150 MB');
   assert.equal(byteSizeText(2 * 1024 ** 3), '2.0 GB');
+});
+
+test('part of a size: in the unit of the whole, each by the same rule', () => {
+  assert.equal(byteSizesText(0, 30_720), '0.0 of 30 KB');
+  assert.equal(byteSizesText(10_200, 30_720), '10 of 30 KB');
+  assert.equal(byteSizesText(1_000, 1_048_500), '0.0 of 1.0 MB');
+  assert.equal(byteSizesText(1_023, 1_023), '1,023 of 1,023 bytes');
+  assert.equal(byteSizesText(0, 1), '0 of 1 byte');
+  assert.equal(byteSizesText(null, 3_355_443), byteSizeText(3_355_443));
 });
 
 test('where gzip data broke off is said in the unit that fits it: "14 KB", not "0.014 MB"', () => {

@@ -22,7 +22,7 @@ import { REQUEST_SCOPE } from './types';
 import { maxOf } from '../arrays';
 import { countOf } from '../numberText';
 import { partialSourceName, qualifiedSourceName } from '../gzipInput';
-import { stageCell, stageLabel } from '../stageRoles';
+import { sessionRolesNote, stageCell, stageLabel } from '../stageRoles';
 
 export { formatMs };
 
@@ -157,6 +157,16 @@ export function runText(run: RunSummary): string {
   const series = histogramSeriesText(run);
   if (series !== null) parts.push(series);
   return parts.join(' · ');
+}
+
+/**
+ * Where the stages' roles came from, said as explain says it, when they are the roles a saved
+ * session recorded (the run's whose roles name the stages: the baseline's where it has some); else null.
+ */
+export function sessionRolesText(report: ComparisonReport): string | null {
+  if (report.stageRolesFrom !== 'session') return null;
+  const side = Object.keys(report.runStageRoles?.baseline ?? {}).length > 0 ? 'baseline' : 'candidate';
+  return sessionRolesNote(report.stageRoles ?? {}, `the ${side} session`);
 }
 
 export function findingText(f: FindingDiff): string {

@@ -18,6 +18,7 @@ import {
   oneSidedText,
   cutOffPerRun,
   runText,
+  sessionRolesText,
   scopeLabel,
   signedMs,
   signedPct,
@@ -73,6 +74,8 @@ export function compareMarkdown(report: ComparisonReport, rules: readonly RuleRe
     `**Candidate:** ${escapeMarkdown(runText(report.candidate))}`,
     '',
   ];
+  const rolesText = sessionRolesText(report);
+  if (rolesText !== null) out.push(escapeMarkdown(rolesText), '');
   if (report.stagesDiffer != null) out.push(`> ⚠️ ${escapeMarkdown(report.stagesDiffer)}`, '');
 
   if (rules.length > 0) {

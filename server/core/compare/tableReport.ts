@@ -18,6 +18,7 @@ import {
   runText,
   scopeCell,
   scopeLabel,
+  sessionRolesText,
   signedMs,
   signedPct,
   tooFewToTestText,
@@ -114,6 +115,8 @@ export function compareTable(report: ComparisonReport, rules: readonly RuleResul
     `  candidate  ${runText(report.candidate)}`,
     '',
   ];
+  const rolesText = sessionRolesText(report);
+  if (rolesText !== null) out.push(rolesText, '');
   if (report.stagesDiffer != null) out.push(`Warning: ${report.stagesDiffer}`, '');
   if (report.metrics.length > 0) {
     out.push(

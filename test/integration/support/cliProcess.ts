@@ -16,16 +16,24 @@ export interface CliRun {
   readonly input?: string | Buffer;
   /** When it is killed if still running: 120 s by default. */
   readonly timeoutMs?: number;
+  /** The folder it runs in: the repository root by default. */
+  readonly cwd?: string;
+  /** Its environment: this process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** `stage-lens <args>`. */
-export function runCli(args: readonly string[], { input, timeoutMs = 120_000 }: CliRun = {}): SpawnSyncReturns<string> {
+export function runCli(
+  args: readonly string[],
+  { input, timeoutMs = 120_000, cwd = ROOT, env }: CliRun = {},
+): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [CLI, ...args], {
     encoding: 'utf8',
     timeout: timeoutMs,
     maxBuffer: 64 << 20,
-    cwd: ROOT,
+    cwd,
     ...(input === undefined ? {} : { input }),
+    ...(env === undefined ? {} : { env }),
   });
 }
 
