@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { LogStreamParser } from '../../server/core/log';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { cellToJson, type FieldMap } from '../../server/core/values';
 import { readPythonLiteral } from '../../server/core/log/pythonLiteral';
@@ -231,6 +232,22 @@ test('side panel of the orchestrator file: the end-to-end row and the edge, the 
     edges.rows.map((r) => [r.label, r.cells['field:total_time_ms']?.value, r.cells['field:tx_time_ms']?.value]),
     [['0 → 1', 13.25, 7.375]],
   );
+});
+
+test('a live stream of one file: a record waiting for its other one comes out when the stream goes quiet', () => {
+  const a = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  assert.deepEqual(a.ingest(parser.push(fs.readFileSync(ORCHESTRATOR))), []);
+  // Quiet: the orchestrator file is being written alone, so its requests are shown as they are.
+  assert.deepEqual(
+    a.flushIdle([parser]).map((r) => [r.requestId, values(r.e2e)['e2e_time_ms']]),
+    [
+      [FIRST, 1712.5],
+      [SECOND, 2405],
+    ],
+  );
+  assert.equal(a.requestCount, 2);
+  assert.deepEqual(a.flush(), []);
 });
 
 test('a broken line is a counted problem and the lines after it are still read', () => {
