@@ -151,7 +151,7 @@ for (const [name, files] of [
     const finding = snap.findings[0]?.message ?? '';
     assert.match(
       finding,
-      /2 requests are read from its overall_request and orchestrator_request_e2e records \(2 requests from both files: its overall_request and orchestrator_request_e2e joined into one request/,
+      /2 requests are read from its overall_request and orchestrator_request_e2e records \(2 requests from both files, each one's overall_request and orchestrator_request_e2e joined into one request/,
     );
     assert.doesNotMatch(finding, /The two files of one run read as one input/);
   });

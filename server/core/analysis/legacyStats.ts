@@ -27,7 +27,7 @@ const JSON_FILES =
 /** How the two files' records of a request are read: `joined` requests had both. */
 function joinText(joined: number): string {
   return joined > 0
-    ? ` (${countOf(joined, 'request')} from both files: its overall_request and orchestrator_request_e2e joined into one request, the overall_request's value kept where both measure one)`
+    ? ` (${countOf(joined, 'request')} from both files, each one's overall_request and orchestrator_request_e2e joined into one request, the overall_request's value kept where both measure one)`
     : '';
 }
 
