@@ -234,6 +234,26 @@ test('side panel of the orchestrator file: the end-to-end row and the edge, the 
   );
 });
 
+test('past 100,000 requests waiting, a record is read alone: only the requests past that are read twice', () => {
+  const n = 100_002;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `{"type": "overall_request", "request_id": "r${i}", "e2e_time_ms": 100.0, "stages": {"0": {"stage_gen_time_ms": 10.0}}}`,
+    );
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `{"type": "orchestrator_request_e2e", "request_id": "r${i}", "e2e_time_ms": 100.0, "num_tokens_out": 3}`,
+    );
+  const snap = analysis(lines.join('\n')).snapshot();
+  assert.equal(snap.requestCount, n + 2);
+  const repeats = snap.requests.filter((r) => r.repeat !== undefined).map((r) => r.requestId);
+  assert.deepEqual(repeats, ['r100000#2', 'r100001#2']);
+  const joined = snap.requests.find((r) => r.requestId === 'r99999');
+  assert.deepEqual(values(joined?.e2e ?? {}), { e2e_time_ms: 100, num_tokens_out: 3 });
+  assert.equal(joined?.stages.length, 1);
+});
+
 test('a live stream of one file: a record waiting for its other one comes out when the stream goes quiet', () => {
   const a = new StreamAnalysis();
   const parser = new LogStreamParser();

@@ -129,8 +129,9 @@ const JOINED_KINDS: ReadonlyMap<string, JoinedKind> = new Map([
   ['log_utils orchestrator_request_e2e', 'orchestrator'],
 ]);
 /**
- * Requests held for their other record; past this the oldest is read alone. A request whose two
- * records lie further apart than this is read twice (the repeated-request-ids finding says so).
+ * Requests held for their other record; past this a record with none held is read alone at once
+ * (holding it instead of an older one would lose that one's join too, and so on down a long
+ * file). Its other record, coming later, is a second request (the repeated-request-ids finding).
  */
 const MAX_HELD = 100_000;
 
@@ -206,18 +207,15 @@ export class LegacyRequestReader {
       this.joinedCount += 1;
       return [this.build(id, held)];
     }
-    const done: AnalyzedRequest[] = [];
     // The same record again (the same file read twice): the held one is a request of its own.
     if (held !== undefined) {
       this.held.delete(id);
-      done.push(this.build(id, held));
-    } else if (this.held.size >= MAX_HELD) {
-      const [oldId, oldest] = this.held.entries().next().value as [string, RequestParts];
-      this.held.delete(oldId);
-      done.push(this.build(oldId, oldest));
+      this.held.set(id, this.partsOf(record, kind));
+      return [this.build(id, held)];
     }
+    if (this.held.size >= MAX_HELD) return [this.build(id, this.partsOf(record, kind))];
     this.held.set(id, this.partsOf(record, kind));
-    return done;
+    return NONE_YET;
   }
 
   /** The requests whose other record has not come (the input ended or went quiet), in the order they came. */
