@@ -132,3 +132,32 @@ test('a broken line: the other records are read and the problem is counted', () 
   assert.equal(j.problems[0]?.line, 2);
   assert.match(j.problems[0]?.message ?? '', /overall_request JSON line .*cut off/);
 });
+
+test('the two files piped as one input: each request once, with its stages, end to end and edge', () => {
+  const both = fs.readFileSync(OVERALL, 'utf8') + fs.readFileSync(ORCHESTRATOR, 'utf8');
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [CLI, 'analyze', '-', ...args], { input: both, encoding: 'utf8', timeout: 60_000 });
+  const json = run(['--format', 'json']);
+  assert.equal(json.status, 0, json.stderr);
+  const j = JSON.parse(json.stdout) as AnalyzeJson;
+  assert.deepEqual(
+    j.requests.map((r) => r.requestId),
+    [FIRST, SECOND],
+  );
+  assert.deepEqual(
+    j.findings.map((f) => f.code),
+    ['legacy-stats-format'],
+  );
+  const first = j.requests[0];
+  assert.equal(first?.stages['1']?.fields['stage_gen_time_ms'], 1103.75);
+  assert.equal(first?.e2e['e2e_time_ms'], 1712.5);
+  assert.equal(first?.e2e['e2e_time_per_token_ms'], 3.3447265625);
+  assert.equal(first?.transfers['0->1']?.fields['total_time_ms'], 11.5);
+  const table = run([]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /Stage Lens: 2 requests, 2 stages from stdin/);
+  // 1712.5 and 2405 once each: the p90 interpolates between them, never 2405 from a duplicate.
+  assert.match(table.stdout, /\nend to end +2 +2,059 +2,336 +2,398 +2,405\n/);
+  assert.match(table.stdout, /\n0 → 1 +2 +2 +p50 +7\.375 +1\.750 +4\.125 +13\.25 +2,800\n/);
+  assert.doesNotMatch(table.stdout, /#2/);
+});

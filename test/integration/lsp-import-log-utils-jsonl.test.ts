@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { RequestDetail, SessionInfo, SummaryResult } from '../../server/protocol';
 import { buildCli, DeployLspClient, ROOT } from './support/lspDeployHarness';
+import { legacyStatsOnly, timingModel } from '../../webview/sidePanel/timingModel';
 
 const LOGS = path.join(ROOT, 'test', 'fixtures', 'logs');
 const FIRST = '0_5d0b5a4e-7c1f-4d8e-9a43-2f6c1b7e9d10';
@@ -79,4 +80,64 @@ test('the orchestrator file: end to end and each edge of each request', async ()
   assert.deepEqual(edge?.fields['total_time_ms'], { state: 'measured', value: 15 });
   assert.deepEqual(edge?.fields['tx_time_ms'], { state: 'measured', value: 8.5 });
   assert.deepEqual(detail?.request.e2e['e2e_time_ms'], { state: 'measured', value: 2405 });
+});
+
+test('the orchestrator file: the summary the side panel gets has the end to end and the edge it draws', async () => {
+  const session = await importFixture('log-utils-orchestrator.stats.jsonl');
+  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+  assert.deepEqual(summary.stages, []);
+  // `analyze` of the file prints `end to end  2  2,059  2,336  2,398  2,405`.
+  assert.deepEqual(
+    [summary.endToEnd?.ms.count, summary.endToEnd?.ms.p50, summary.endToEnd?.ms.p90, summary.endToEnd?.ms.max],
+    [2, 2058.75, 2335.75, 2405],
+  );
+  const edge = summary.edges?.find((e) => e.edge === '0->1');
+  assert.equal(edge?.requestCount, 2);
+  assert.equal(edge?.fields['total_time_ms']?.p50, 13.25);
+  // What the side panel draws from it: the end-to-end row, not an empty phase table.
+  assert.equal(legacyStatsOnly(summary), true);
+  assert.deepEqual(
+    timingModel(summary, 'p50', {}, true).rows.map((r) => [r.label, r.cells['time']?.text]),
+    [['end to end', '2,059']],
+  );
+});
+
+test('both files in one imported file: each request once, joined', async () => {
+  const both = path.join(scratch, 'run.stats.jsonl');
+  fs.writeFileSync(
+    both,
+    fs.readFileSync(path.join(LOGS, 'log-utils-orchestrator.stats.jsonl'), 'utf8') +
+      fs.readFileSync(path.join(LOGS, 'log-utils-overall.stats.jsonl'), 'utf8'),
+  );
+  const started = await client.request<SessionInfo>('stageLens/import', { path: both });
+  const session = await waitFor('the import to end', async () => {
+    const info = (await client.request<SessionInfo[]>('stageLens/listSessions', {})).find((s) => s.id === started.id);
+    return info?.status === 'exited' || info?.status === 'error' ? info : undefined;
+  });
+  assert.equal(session.status, 'exited', session.lastError ?? '');
+  assert.equal(session.requestCount, 2);
+  const summary = await client.request<SummaryResult>('stageLens/summary', { sessionId: session.id });
+  assert.equal(
+    summary.findings.some((f) => f.code === 'repeated-request-ids'),
+    false,
+  );
+  assert.deepEqual([summary.endToEnd?.ms.count, summary.endToEnd?.ms.max], [2, 2405]);
+  const detail = await client.request<RequestDetail | null>('stageLens/request', {
+    sessionId: session.id,
+    requestId: FIRST,
+  });
+  assert.deepEqual(detail?.request.stages.find((s) => s.stageKey === '0')?.fields['stage_gen_time_ms'], {
+    state: 'measured',
+    value: 412.25,
+  });
+  assert.deepEqual(detail?.request.transfers.find((t) => t.edge === '0->1')?.fields['total_time_ms'], {
+    state: 'measured',
+    value: 11.5,
+  });
+  assert.deepEqual(detail?.request.e2e['e2e_time_ms'], { state: 'measured', value: 1712.5 });
+  const repeat = await client.request<RequestDetail | null>('stageLens/request', {
+    sessionId: session.id,
+    requestId: `${FIRST}#2`,
+  });
+  assert.equal(repeat, null);
 });

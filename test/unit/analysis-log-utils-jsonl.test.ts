@@ -5,12 +5,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { StreamAnalysis } from '../../server/core/analysis/streamAnalysis';
+import { LogStreamParser } from '../../server/core/log';
 import type { AnalyzedRequest } from '../../server/core/analysis/types';
 import { cellToJson, type FieldMap } from '../../server/core/values';
 import { readPythonLiteral } from '../../server/core/log/pythonLiteral';
 import { analysedStream } from './support/analysedLog';
 import { assertLinear } from './support/linearity';
+import { summaryResultOf } from './support/summaryResult';
+import { legacyStatsOnly, timingModel } from '../../webview/sidePanel/timingModel';
+import { edgeModel } from '../../webview/sidePanel/edgeModel';
 
 const LOGS = path.join(__dirname, '../fixtures/logs');
 const OVERALL = path.join(LOGS, 'log-utils-overall.stats.jsonl');
@@ -91,6 +95,179 @@ test('orchestrator file: end to end per request with the edges of its transfer_t
     total_time_per_kb_ms: 0.0046875,
     size_kbytes: 3200,
   });
+});
+
+/** The request both files describe: the overall file's stages and split, the orchestrator file's edge and per-token time. */
+function assertJoinedFirst(r: AnalyzedRequest): void {
+  assert.equal(r.repeat, undefined);
+  assert.equal(r.complete, true);
+  assert.deepEqual(
+    r.stages.map((s) => [s.stageKey, values(s.fields)]),
+    [
+      ['0', { stage_gen_time_ms: 412.25, num_tokens_out: 96 }],
+      ['1', { stage_gen_time_ms: 1103.75, num_tokens_out: 512 }],
+    ],
+  );
+  assert.deepEqual(values(r.e2e), {
+    e2e_time_ms: 1712.5,
+    num_tokens_out: 512,
+    service_time_ms: 1516,
+    transfer_time_ms: 11.5,
+    queue_time_ms: 185,
+    transfers_total_time_ms: 11.5,
+    transfers_total_bytes: 2457600,
+    e2e_time_per_token_ms: 3.3447265625,
+  });
+  const edge = r.transfers.find((e) => e.edge === '0->1');
+  assert.deepEqual(values(edge?.fields ?? {})['total_time_ms'], 11.5);
+  assert.deepEqual(values(edge?.fields ?? {})['tx_time_ms'], 6.25);
+}
+
+for (const [name, files] of [
+  ['overall file then orchestrator file', [OVERALL, ORCHESTRATOR]],
+  ['orchestrator file then overall file', [ORCHESTRATOR, OVERALL]],
+] as const) {
+  test(`the two files as one input (${name}): each request once, its two records joined`, () => {
+    const a = analysis(files.map((f) => fs.readFileSync(f, 'utf8')).join(''));
+    const snap = a.snapshot();
+    assert.deepEqual(
+      snap.requests.map((r) => r.requestId),
+      [FIRST, SECOND],
+    );
+    assert.equal(snap.legacyRequests, 2);
+    assert.equal(snap.legacyJsonRecords, 12);
+    assertJoinedFirst(byId(snap.requests, FIRST));
+    const second = byId(snap.requests, SECOND);
+    assert.equal(values(second.e2e)['e2e_time_ms'], 2405);
+    assert.equal(values(second.stages[1]?.fields ?? {})['stage_gen_time_ms'], 1490.5);
+    assert.equal(values(second.transfers.find((e) => e.edge === '0->1')?.fields ?? {})['total_time_ms'], 15);
+    // Each request counted once: the end to end over 1712.5 and 2405, no repeat.
+    assert.deepEqual([snap.endToEnd?.ms.count, snap.endToEnd?.ms.p50, snap.endToEnd?.ms.max], [2, 2058.75, 2405]);
+    assert.equal(snap.edges[0]?.requestCount, 2);
+    assert.deepEqual(
+      snap.findings.map((f) => f.code),
+      ['legacy-stats-format'],
+    );
+    const finding = snap.findings[0]?.message ?? '';
+    assert.match(
+      finding,
+      /2 requests are read from its overall_request and orchestrator_request_e2e records \(2 requests from both files, each one's overall_request and orchestrator_request_e2e joined into one request/,
+    );
+    assert.doesNotMatch(finding, /The two files of one run read as one input/);
+  });
+}
+
+test('one file alone: the finding says the other one, given with it, joins each request', () => {
+  const finding = analysis(fs.readFileSync(ORCHESTRATOR, 'utf8'))
+    .snapshot()
+    .findings.find((f) => f.code === 'legacy-stats-format');
+  assert.match(
+    finding?.message ?? '',
+    /The two files of one run read as one input \(cat <log file>\.overall\.stats\.jsonl <log file>\.orchestrator\.stats\.jsonl \| stage-lens analyze -\) give each request once/,
+  );
+});
+
+test('a file read twice is still a repeat: the same record kind twice for an id is two requests', () => {
+  const overall = fs.readFileSync(OVERALL, 'utf8');
+  const twice = analysis(overall + overall).snapshot();
+  assert.deepEqual(
+    twice.requests.map((r) => [r.requestId, r.repeat ?? null]),
+    [
+      [FIRST, null],
+      [SECOND, null],
+      [`${FIRST}#2`, 'first'],
+      [`${SECOND}#2`, 'first'],
+    ],
+  );
+  assert.ok(twice.findings.some((f) => f.code === 'repeated-request-ids'));
+  // Both files, twice over: each pair joined, the second pair a repeat of the first.
+  const pair = overall + fs.readFileSync(ORCHESTRATOR, 'utf8');
+  const pairs = analysis(pair + pair).snapshot();
+  assert.deepEqual(
+    pairs.requests.map((r) => [r.requestId, r.repeat ?? null, r.stages.length, r.transfers.length]),
+    [
+      [FIRST, null, 2, 1],
+      [SECOND, null, 2, 1],
+      [`${FIRST}#2`, 'first', 2, 1],
+      [`${SECOND}#2`, 'first', 2, 1],
+    ],
+  );
+  assert.ok(pairs.findings.some((f) => f.code === 'repeated-request-ids'));
+});
+
+test('joined values: a None never replaces a number; where both measure, the overall_request wins', () => {
+  const text = [
+    '{"type": "overall_request", "request_id": "7", "final_stage_id": 1, "e2e_time_ms": null, "num_tokens_out": 12, "stages": {"0": {"stage_gen_time_ms": 10.0, "num_tokens_out": 12}}}',
+    '{"type": "overall_request", "request_id": "8", "final_stage_id": 1, "e2e_time_ms": 55.0, "num_tokens_out": 4, "stages": {"0": {"stage_gen_time_ms": 30.0, "num_tokens_out": 4}}}',
+    '{"type": "orchestrator_request_e2e", "request_id": 7, "final_stage_id": 1, "e2e_time_ms": 40.0, "num_tokens_out": null, "e2e_time_per_token_ms": null}',
+    '{"type": "orchestrator_request_e2e", "request_id": 8, "final_stage_id": 1, "e2e_time_ms": 56.0, "num_tokens_out": 4, "e2e_time_per_token_ms": 14.0}',
+  ].join('\n');
+  const snap = analysis(text).snapshot();
+  assert.deepEqual(
+    snap.requests.map((r) => [r.requestId, values(r.e2e)]),
+    [
+      ['7', { e2e_time_ms: 40, num_tokens_out: 12, e2e_time_per_token_ms: null }],
+      ['8', { e2e_time_ms: 55, num_tokens_out: 4, e2e_time_per_token_ms: 14 }],
+    ],
+  );
+  assert.equal(snap.requests[0]?.e2e['e2e_time_per_token_ms']?.state, 'notMeasured');
+});
+
+test('side panel of the orchestrator file: the end-to-end row and the edge, the numbers the CLI prints', () => {
+  const summary = summaryResultOf(analysis(fs.readFileSync(ORCHESTRATOR, 'utf8')).snapshot());
+  assert.deepEqual(summary.stages, []);
+  assert.equal(legacyStatsOnly(summary), true);
+  const model = timingModel(summary, 'p50', {}, legacyStatsOnly(summary));
+  // The CLI's `end to end  2  2,059  2,336  2,398  2,405` row.
+  assert.deepEqual(
+    model.rows.map((r) => [r.label, r.requestCount, r.cells['time']?.text, r.cells['time']?.value]),
+    [['end to end', 2, '2,059', 2058.75]],
+  );
+  assert.deepEqual(
+    timingModel(summary, 'p90', {}, true).rows.map((r) => r.cells['time']?.value),
+    [2335.75],
+  );
+  const edges = edgeModel(summary.edges ?? [], 'p50', {});
+  assert.deepEqual(
+    edges.rows.map((r) => [r.label, r.cells['field:total_time_ms']?.value, r.cells['field:tx_time_ms']?.value]),
+    [['0 → 1', 13.25, 7.375]],
+  );
+});
+
+test('past 100,000 requests waiting, a record is read alone: only the requests past that are read twice', () => {
+  const n = 100_002;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `{"type": "overall_request", "request_id": "r${i}", "e2e_time_ms": 100.0, "stages": {"0": {"stage_gen_time_ms": 10.0}}}`,
+    );
+  for (let i = 0; i < n; i++)
+    lines.push(
+      `{"type": "orchestrator_request_e2e", "request_id": "r${i}", "e2e_time_ms": 100.0, "num_tokens_out": 3}`,
+    );
+  const snap = analysis(lines.join('\n')).snapshot();
+  assert.equal(snap.requestCount, n + 2);
+  const repeats = snap.requests.filter((r) => r.repeat !== undefined).map((r) => r.requestId);
+  assert.deepEqual(repeats, ['r100000#2', 'r100001#2']);
+  const joined = snap.requests.find((r) => r.requestId === 'r99999');
+  assert.deepEqual(values(joined?.e2e ?? {}), { e2e_time_ms: 100, num_tokens_out: 3 });
+  assert.equal(joined?.stages.length, 1);
+});
+
+test('a live stream of one file: a record waiting for its other one comes out when the stream goes quiet', () => {
+  const a = new StreamAnalysis();
+  const parser = new LogStreamParser();
+  assert.deepEqual(a.ingest(parser.push(fs.readFileSync(ORCHESTRATOR))), []);
+  // Quiet: the orchestrator file is being written alone, so its requests are shown as they are.
+  assert.deepEqual(
+    a.flushIdle([parser]).map((r) => [r.requestId, values(r.e2e)['e2e_time_ms']]),
+    [
+      [FIRST, 1712.5],
+      [SECOND, 2405],
+    ],
+  );
+  assert.equal(a.requestCount, 2);
+  assert.deepEqual(a.flush(), []);
 });
 
 test('a broken line is a counted problem and the lines after it are still read', () => {

@@ -32,7 +32,7 @@ import type { Headline } from './summaryModel';
 import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
-import { timingModel } from './timingModel';
+import { legacyStatsOnly, timingModel } from './timingModel';
 import { overallCaption, overallModel } from './overallModel';
 import { Trend } from './trend';
 import {
@@ -270,12 +270,16 @@ function render(): void {
     }
     return;
   }
+  // Every request one of the per-request stats of the format before February 2026: the stage
+  // time, end to end and transfer totals they print, as the CLI's table, instead of empty phase
+  // columns (an orchestrator stats file's requests name no stage: their end to end still shows).
+  const legacyOnly = legacyStatsOnly(summary);
   // No stage of any request, but [Overall Summary] tables: their wall times stand in.
-  const overall = summary.stages.length === 0 ? (summary.overallSummaries ?? null) : null;
+  const overall = summary.stages.length === 0 && !legacyOnly ? (summary.overallSummaries ?? null) : null;
   const why = scrapeOnly ? METRICS_ONLY_TEXT : noStageStatsNotice(session, summary);
   // A finished session with no request has no headline latency to wait for: the notice says why.
   trend.el.hidden = why !== null;
-  waiting.hidden = summary.stages.length > 0 || overall !== null || why !== null;
+  waiting.hidden = summary.stages.length > 0 || legacyOnly || overall !== null || why !== null;
   noStageStats.hidden = why === null;
   setText(noStageStats, why ?? '');
   const missing = summary.tablesMissing;
@@ -283,11 +287,6 @@ function render(): void {
   setText(tablesNotice, missing?.message ?? '');
   overallNotice.hidden = overall === null;
   setText(overallNotice, overall === null ? '' : overallSummaryOnlyMessage(overall));
-  // Every request a request_level_metrics dict's (the finding is a warning then): the stage time,
-  // end to end and transfer totals it prints, as the CLI's table, instead of empty phase columns.
-  const legacyOnly =
-    summary.stages.length > 0 &&
-    summary.findings.some((f) => f.code === 'legacy-stats-format' && f.severity === 'warning');
   const timingOnly = missing?.all === true || legacyOnly;
   const caption =
     overall !== null

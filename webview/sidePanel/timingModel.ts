@@ -54,6 +54,19 @@ function toMs(view: ValueView): ValueView {
   };
 }
 
+/**
+ * Whether the side panel shows the table of the per-request stats of the format before February
+ * 2026: every request is one of theirs (the legacy-stats-format finding is a warning then) and
+ * there is a request or a stage. An orchestrator stats file's requests name no stage; their end to
+ * end is still a row, as in the CLI's table.
+ */
+export function legacyStatsOnly(summary: Pick<SummaryResult, 'requestCount' | 'stages' | 'findings'>): boolean {
+  return (
+    (summary.requestCount > 0 || summary.stages.length > 0) &&
+    summary.findings.some((f) => f.code === 'legacy-stats-format' && f.severity === 'warning')
+  );
+}
+
 export function timingModel(
   summary: SummaryResult,
   pct: Percentile,

@@ -8,7 +8,10 @@
 // The version of log_utils.py that appends JSON lines to files of their own instead writes the
 // same keys: an `overall_request` record (<log file>.overall.stats.jsonl) is the request's
 // request_level_metrics dict; an `orchestrator_request_e2e` record (.orchestrator.stats.jsonl)
-// holds only its end-to-end numbers, after the request's transfer_total_stats records.
+// holds only its end-to-end numbers, after the request's transfer_total_stats records. Both are
+// written for one finished request from one computation (OrchestratorMetrics.on_finalize_request),
+// so the two files read as one input (concatenated, either first) give each request once: its
+// records are held until the other one comes (or the input ends or goes quiet) and joined.
 import type { LegacyDictRecord, TransferEdge } from '../records';
 import type { FieldMap } from '../values';
 import { measured, NOT_MEASURED, type Cell } from '../values';
@@ -119,37 +122,152 @@ function edgeOf(record: LegacyDictRecord): TransferEdge | null {
   return { edge: `${from}->${to}`, fromStage: from, toStage: to, fields };
 }
 
+/** The two JSON records one finished request has, one in each stats file: joined into one request. */
+type JoinedKind = 'overall' | 'orchestrator';
+const JOINED_KINDS: ReadonlyMap<string, JoinedKind> = new Map([
+  ['log_utils overall_request', 'overall'],
+  ['log_utils orchestrator_request_e2e', 'orchestrator'],
+]);
+/**
+ * Requests held for their other record; past this a record with none held is read alone at once
+ * (holding it instead of an older one would lose that one's join too, and so on down a long
+ * file). Its other record, coming later, is a second request (the repeated-request-ids finding).
+ */
+const MAX_HELD = 100_000;
+
+/** What one request is read from: its records (an overall_request and an orchestrator_request_e2e at most) and edges. */
+interface RequestParts {
+  overall: LegacyDictRecord | null;
+  orchestrator: LegacyDictRecord | null;
+  /** Any other request record: read alone. */
+  other: LegacyDictRecord | null;
+  edges: TransferEdge[];
+  line: number;
+  timestamp: string | null;
+}
+
+const NONE_YET: readonly AnalyzedRequest[] = Object.freeze([]);
+
+function startEarlier(parts: RequestParts, line: number, timestamp: string | null): void {
+  if (line >= parts.line) return;
+  parts.line = line;
+  parts.timestamp = timestamp;
+}
+
+/**
+ * The values of a request's two records as one: the overall_request's, and the
+ * orchestrator_request_e2e's where the overall_request has none or an unmeasured one. Both
+ * records carry e2e_time_ms and num_tokens_out from the same computation; the overall_request is
+ * the request's whole record (its stages and its split of that end to end into service, transfer
+ * and queue time), so its value is kept where they differ, and a None never replaces a number.
+ */
+function joinedValues(parts: RequestParts): LegacyDictRecord['values'] {
+  const { overall, orchestrator } = parts;
+  if (orchestrator === null) return (overall ?? (parts.other as LegacyDictRecord)).values;
+  if (overall === null) return orchestrator.values;
+  const values: Record<string, number | string> = { ...overall.values };
+  for (const key in orchestrator.values) {
+    const theirs = orchestrator.values[key] as number | string;
+    const ours = values[key];
+    if (ours === undefined || (typeof ours !== 'number' && typeof theirs === 'number')) values[key] = theirs;
+  }
+  return values;
+}
+
 /** Reads the legacy dicts of one log, in order; a request comes out at its request_level_metrics dict. */
 export class LegacyRequestReader {
   private readonly pending = new Map<string, PendingEdges>();
+  /** JSON records waiting for the request's other record, by request id, oldest first. */
+  private readonly held = new Map<string, RequestParts>();
+  private joinedCount = 0;
 
   constructor(private readonly place: (key: string) => RequestPlace) {}
 
-  read(record: LegacyDictRecord): AnalyzedRequest | null {
+  /** Requests read from both of their JSON records so far. */
+  get joined(): number {
+    return this.joinedCount;
+  }
+
+  /** The requests this record finishes (none while a JSON record waits for its other one). */
+  read(record: LegacyDictRecord): readonly AnalyzedRequest[] {
     if (record.format === TRANSFER_TOTAL) {
       this.holdEdge(record);
-      return null;
+      return NONE_YET;
     }
-    if (!isRequestDict(record)) return null;
+    if (!isRequestDict(record)) return NONE_YET;
     const id = record.requestId as string;
-    const held = this.pending.get(id);
+    const kind = record.json === true ? JOINED_KINDS.get(record.format) : undefined;
+    if (kind === undefined) return [this.build(id, this.partsOf(record, null))];
+    const held = this.held.get(id);
+    if (held !== undefined && held[kind] === null) {
+      // The request's other record: the two are one request.
+      held[kind] = record;
+      this.takeEdges(held, id, record);
+      this.held.delete(id);
+      this.joinedCount += 1;
+      return [this.build(id, held)];
+    }
+    // The same record again (the same file read twice): the held one is a request of its own.
+    if (held !== undefined) {
+      this.held.delete(id);
+      this.held.set(id, this.partsOf(record, kind));
+      return [this.build(id, held)];
+    }
+    if (this.held.size >= MAX_HELD) return [this.build(id, this.partsOf(record, kind))];
+    this.held.set(id, this.partsOf(record, kind));
+    return NONE_YET;
+  }
+
+  /** The requests whose other record has not come (the input ended or went quiet), in the order they came. */
+  release(): readonly AnalyzedRequest[] {
+    if (this.held.size === 0) return NONE_YET;
+    const done: AnalyzedRequest[] = [];
+    for (const [id, parts] of this.held) done.push(this.build(id, parts));
+    this.held.clear();
+    return done;
+  }
+
+  private partsOf(record: LegacyDictRecord, kind: JoinedKind | null): RequestParts {
+    const parts: RequestParts = {
+      overall: kind === 'overall' ? record : null,
+      orchestrator: kind === 'orchestrator' ? record : null,
+      other: kind === null ? record : null,
+      edges: [],
+      line: record.line,
+      timestamp: record.header?.timestamp ?? null,
+    };
+    this.takeEdges(parts, record.requestId as string, record);
+    return parts;
+  }
+
+  /** Adds the edges printed for the request before `record`; the request starts at the earliest line of its parts. */
+  private takeEdges(parts: RequestParts, id: string, record: LegacyDictRecord): void {
+    startEarlier(parts, record.line, record.header?.timestamp ?? null);
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
     this.pending.delete(id);
-    const edges: TransferEdge[] = [];
-    if (held !== undefined) for (const edge of held.edges.values()) if (edge !== null) edges.push(edge);
+    startEarlier(parts, pending.line, pending.timestamp);
+    for (const edge of pending.edges.values())
+      if (edge !== null && !parts.edges.some((e) => e.edge === edge.edge)) parts.edges.push(edge);
+  }
+
+  private build(id: string, parts: RequestParts): AnalyzedRequest {
+    const values = joinedValues(parts);
     const place = this.place(id);
-    const first = held !== undefined && held.line < record.line ? held : null;
+    let complete = true;
+    for (const r of [parts.overall, parts.orchestrator, parts.other]) if (r !== null && !r.complete) complete = false;
     return {
       requestId: place.requestId,
       boot: place.boot,
       cold: place.cold,
-      line: first?.line ?? record.line,
-      timestamp: first !== null ? first.timestamp : (record.header?.timestamp ?? null),
-      stages: legacyStages(record.values),
-      e2e: topLevelFields(record.values),
+      line: parts.line,
+      timestamp: parts.timestamp,
+      stages: legacyStages(values),
+      e2e: topLevelFields(values),
       timing: null,
-      transfers: requestTransfers(edges, null),
+      transfers: requestTransfers(parts.edges, null),
       overallSummary: null,
-      complete: record.complete,
+      complete,
       hasStageTable: false,
       stageTableCut: false,
       derived: { addedTimeToFirstOutputMs: {} },

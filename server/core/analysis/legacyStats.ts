@@ -24,15 +24,26 @@ function whatWasRead(legacyRequests: number): string {
 const JSON_FILES =
   "the stats files log_utils.py of vLLM-Omni before February 2026 writes beside its log when stats are on: <log file>.overall.stats.jsonl (per request each stage's stage_gen_time_ms and num_tokens_out, e2e_time_ms and the transfer totals) and <log file>.orchestrator.stats.jsonl (per request e2e_time_ms and each edge's transfer_total_stats)";
 
-function jsonText(records: number, requests: number | null): string {
+/** How the two files' records of a request are read: `joined` requests had both. */
+function joinText(joined: number): string {
+  return joined > 0
+    ? ` (${countOf(joined, 'request')} from both files, each one's overall_request and orchestrator_request_e2e joined into one request, the overall_request's value kept where both measure one)`
+    : '';
+}
+
+function jsonText(records: number, requests: number | null, joined: number): string {
   const read =
     requests === null
       ? ''
       : requests === 0
         ? ': none of them is an overall_request or orchestrator_request_e2e record, so no request is read from them'
-        : `: ${countOf(requests, 'request')} ${requests === 1 ? 'is' : 'are'} read from its overall_request and orchestrator_request_e2e records, with no queued / prefill / decode / TTFT split: that version measures none`;
+        : `: ${countOf(requests, 'request')} ${requests === 1 ? 'is' : 'are'} read from its overall_request and orchestrator_request_e2e records${joinText(joined)}, with no queued / prefill / decode / TTFT split: that version measures none`;
   return `${countOf(records, 'JSON record')} of ${JSON_FILES}${read}`;
 }
+
+/** Where only one file's requests were read: the other file holds the rest of each request. */
+const JOIN_ADVICE =
+  "The two files of one run read as one input (cat <log file>.overall.stats.jsonl <log file>.orchestrator.stats.jsonl | stage-lens analyze -) give each request once, with the overall file's stage times and the orchestrator file's edges. ";
 
 /**
  * The "Omni Metrics Summary" blocks of vllm-omni#3069 are read as dicts too, but they are no
@@ -47,22 +58,22 @@ function unmergedText(blocks: number): string {
  * What the log holds: `dicts` stats dicts, `unmerged` of them PR #3069 blocks and `json` of them
  * JSON lines; `legacyRequests` requests read from them.
  */
-function holdings(dicts: number, unmerged: number, legacyRequests: number, json: number): string {
+function holdings(dicts: number, unmerged: number, legacyRequests: number, json: number, joined: number): string {
   const older = dicts - unmerged - json;
   const parts: string[] = [];
   if (older > 0)
     parts.push(
       `${countOf(older, 'stats dict')} in vLLM-Omni's format before February 2026 (request_level_metrics, transfer and [Summary] dicts, printed at INFO): ${whatWasRead(legacyRequests)}`,
     );
-  if (json > 0) parts.push(jsonText(json, older > 0 ? null : legacyRequests));
+  if (json > 0) parts.push(jsonText(json, older > 0 ? null : legacyRequests, joined));
   if (unmerged > 0) parts.push(unmergedText(unmerged));
   return parts.join('; and ');
 }
 
 /**
  * The finding for `dicts` legacy stats dicts (`unmerged` of them PR #3069 blocks, `json` of them
- * JSON lines), which gave `legacyRequests` of the log's `requests` requests; null without dicts.
- * A warning when no request has a phase split.
+ * JSON lines), which gave `legacyRequests` of the log's `requests` requests (`joined` of them
+ * from both stats files); null without dicts. A warning when no request has a phase split.
  */
 export function legacyStatsFinding(
   dicts: number,
@@ -70,15 +81,17 @@ export function legacyStatsFinding(
   requests: number,
   unmerged = 0,
   json = 0,
+  joined = 0,
 ): Finding | null {
   if (dicts === 0) return null;
+  const advice = json > 0 && legacyRequests > 0 && joined === 0 ? JOIN_ADVICE : '';
   return {
     code: 'legacy-stats-format',
     severity: legacyRequests >= requests ? 'warning' : 'info',
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `The ${json === dicts ? 'input' : 'log'} has ${holdings(dicts, unmerged, legacyRequests, json)}. For a phase split, ${LEGACY_STATS_FIX}.`,
+    message: `The ${json === dicts ? 'input' : 'log'} has ${holdings(dicts, unmerged, legacyRequests, json, joined)}. ${advice}For a phase split, ${LEGACY_STATS_FIX}.`,
   };
 }
 

@@ -236,7 +236,18 @@ export class StreamAnalysis {
 
   /** Finalizes the request still open (end of input). */
   flush(): AnalyzedRequest[] {
-    return this.accept(this.assembler.flush());
+    const done = this.accept(this.assembler.flush());
+    if (this.legacy !== null) this.acceptLegacy(this.legacy.release(), done);
+    return done;
+  }
+
+  /** Accepts requests read from legacy dicts, appending them to `done`. */
+  private acceptLegacy(requests: readonly AnalyzedRequest[], done: AnalyzedRequest[]): void {
+    for (const request of requests) {
+      if (!this.acceptOne(request)) continue;
+      this.legacyRequestCount += 1;
+      done.push(request);
+    }
   }
 
   /**
@@ -255,8 +266,12 @@ export class StreamAnalysis {
    * live capture then gives the same requests as reading the same bytes at once.
    */
   flushIdle(parsers: Iterable<{ readonly holdsRequestTable: boolean }>): AnalyzedRequest[] {
-    for (const parser of parsers) if (parser.holdsRequestTable) return [];
-    return this.accept(this.assembler.flushQuiet());
+    // A stats record waiting for its other file's record: a quiet stream is one file being written.
+    const done: AnalyzedRequest[] = [];
+    if (this.legacy !== null) this.acceptLegacy(this.legacy.release(), done);
+    for (const parser of parsers) if (parser.holdsRequestTable) return done;
+    for (const request of this.accept(this.assembler.flushQuiet())) done.push(request);
+    return done;
   }
 
   get requestCount(): number {
@@ -309,6 +324,7 @@ export class StreamAnalysis {
       this.accepted,
       this.unmergedCount,
       this.jsonCount,
+      this.legacy?.joined ?? 0,
     );
     return f === null ? [] : [f];
   }
@@ -420,13 +436,10 @@ export class StreamAnalysis {
         return;
       }
       const assembler = this.assembler;
-      const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
+      const requests = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
         record,
       );
-      if (request !== null && this.acceptOne(request)) {
-        this.legacyRequestCount += 1;
-        done.push(request);
-      }
+      this.acceptLegacy(requests, done);
       return;
     }
     const before = done.length;

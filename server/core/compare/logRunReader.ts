@@ -85,6 +85,7 @@ export class LogRunReader {
     for (const parser of this.parsers.values()) this.ingest(parser.end());
     this.parsers.clear();
     this.accept(this.assembler.flush());
+    if (this.legacy !== null) this.accept(this.legacy.release());
     // Stage summaries only sharpen the cold-start message; the comparison uses code, stage and count.
     return this.samples.finish(this.findings.findings());
   }
@@ -102,10 +103,7 @@ export class LogRunReader {
       else {
         // A request_level_metrics dict of the format before February 2026 is a whole request (legacyRequests.ts).
         const assembler = this.assembler;
-        const request = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
-          record,
-        );
-        if (request !== null) this.accept([request]);
+        this.accept((this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(record));
       }
     }
   }
