@@ -135,8 +135,7 @@ test('a broken line: the other records are read and the problem is counted', () 
 
 test('the two files piped as one input: each request once, with its stages, end to end and edge', () => {
   const both = fs.readFileSync(OVERALL, 'utf8') + fs.readFileSync(ORCHESTRATOR, 'utf8');
-  const run = (args: string[]) =>
-    spawnSync(process.execPath, [CLI, 'analyze', '-', ...args], { input: both, encoding: 'utf8', timeout: 60_000 });
+  const run = (args: string[]) => cli(['analyze', '-', ...args], { input: both });
   const json = run(['--format', 'json']);
   assert.equal(json.status, 0, json.stderr);
   const j = JSON.parse(json.stdout) as AnalyzeJson;
