@@ -761,6 +761,15 @@ export interface OverTimeParams extends SessionRef {
 export interface OverTimeResult {
   readonly sessionId: string;
   readonly series: OverTimeSeries;
+  /**
+   * The scope the series are of (RequestSpans.scope's rule: the one the request table keeps its
+   * requests by); null: every request.
+   */
+  readonly scope: ExplainScope | null;
+  /** The requests in that scope (with a log time or not). */
+  readonly requests: number;
+  /** The session's requests, in scope or not (the chart says how many of them it is over). */
+  readonly sessionRequests: number;
 }
 
 export interface CostModelParams extends SessionRef {

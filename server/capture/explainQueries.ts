@@ -9,7 +9,7 @@ import { costModel } from '../core/explain/costModel';
 import { loadAtArrival } from '../core/explain/loadAtArrival';
 import type { GaugeSamples } from '../core/explain/overTime';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
-import { bootsInScope } from '../core/explain/scope';
+import { bootsInScope, rowsInScope, scopeCutsRows } from '../core/explain/scope';
 import { targetTails } from '../core/explain/targetTails';
 import { preemptionsInTail } from '../core/explain/preemptionsInTail';
 import { ColumnReads } from '../core/explain/columnReads';
@@ -212,7 +212,15 @@ export function sessionOverTime(session: Session, params: OverTimeParams): OverT
         kept,
       ),
   );
-  return { sessionId: session.id, series };
+  const sessionRequests = session.requests().length;
+  const cut = scopeCutsRows(scope);
+  return {
+    sessionId: session.id,
+    series,
+    scope: cut ? scope : null,
+    requests: cut ? rowsInScope(session.explainIndex, scope).length : sessionRequests,
+    sessionRequests,
+  };
 }
 
 export function sessionCostModel(session: Session, params: CostModelParams): CostModelResult {

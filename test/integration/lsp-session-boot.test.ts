@@ -2,7 +2,8 @@
 // different pipelines (the upstream-rendered Qwen3-TTS log, then the Qwen3-Omni one, appended
 // after a restart), imported through the language server (dist/server.js over stdio). The whole
 // session's summary names its boots and their pipelines; `scope.boot` on the summary, the request
-// page and a histogram keeps the requests `stage-lens analyze --boot N` keeps, with its numbers.
+// page, a histogram and the Over time series keeps the requests `stage-lens analyze --boot N`
+// keeps, with its numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLanguageServer, storageForFile } from './support/lspProcess';
@@ -10,7 +11,7 @@ import { cliStdout } from './support/cliProcess';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { bootsLog, bootsLogFile } from './support/bootLog';
-import type { ExplainScope, SummaryResult } from '../../server/protocol';
+import type { ExplainScope, OverTimeResult, SummaryResult } from '../../server/protocol';
 
 const TTS_MODEL = 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice';
 const OMNI_MODEL = 'Qwen/Qwen3-Omni-30B-A3B-Instruct';
@@ -191,6 +192,51 @@ test(
     const window = { fromMs: whole.endMs[at(bootOne[1]!)]!, toMs: whole.endMs[at(bootOne[4]!)]! };
     assert.deepEqual((await spansIn(window)).requestIds, bootOne.slice(1, 5));
     assert.deepEqual((await spansIn({ ...window, boot: 2 })).requestIds, []);
+    lsp.child.kill('SIGTERM');
+  },
+);
+
+test(
+  "the Over time chart's series are of the scope the Each request chart is of: one boot, cold left out",
+  { timeout: 180_000 },
+  async () => {
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(log);
+    // A window longer than the log (its boots are days apart): the last step's percentiles are over every request in scope.
+    const overTimeIn = (scope?: ExplainScope) =>
+      lsp.request('stageLens/overTime', {
+        sessionId: session.id,
+        metrics: ['e2e'],
+        windowMs: 30 * 86_400_000,
+        ...(scope === undefined ? {} : { scope }),
+      });
+    const lastE2e = (result: OverTimeResult) => {
+      const e2e = result.series.series.find((s) => s.metric === 'e2e');
+      assert.ok(e2e !== undefined, 'e2e is charted');
+      return { count: e2e.count.at(-1), p50: ms3(e2e.p50.at(-1)) };
+    };
+    const whole = await overTimeIn();
+    assert.deepEqual([whole.scope, whole.requests, whole.sessionRequests], [null, 9, 9]);
+    assert.equal(lastE2e(whole).count, 9);
+
+    for (const boot of [1, 2]) {
+      const expected = analyzeBoot(boot);
+      const measured = analyzeBootRequests(boot).filter((r) => r.e2e.e2e_total_ms !== null).length;
+      const result = await overTimeIn({ boot });
+      assert.deepEqual(
+        [result.scope, result.requests, result.sessionRequests],
+        [{ boot }, expected.requests.length, 9],
+      );
+      // Its axis spans that boot's requests, as the Each request chart places them.
+      const ends = (await lsp.request('stageLens/requestSpans', { sessionId: session.id, scope: { boot } })).endMs;
+      assert.deepEqual(result.series.span, { fromMs: Math.min(...ends), toMs: Math.max(...ends) });
+      // The rolling e2e over that boot's requests is analyze --boot's.
+      assert.deepEqual(lastE2e(result), { count: measured, p50: expected.endToEnd.p50 });
+    }
+    // Boot 1's cold request left out: five of its six.
+    const warm = await overTimeIn({ boot: 1, excludeCold: true });
+    assert.deepEqual([warm.scope, warm.requests], [{ boot: 1, excludeCold: true }, 5]);
+    assert.equal(lastE2e(warm).count, 5);
     lsp.child.kill('SIGTERM');
   },
 );

@@ -158,6 +158,18 @@ test('Latency Details: a boot picked is the scope of every view, its requests on
     };
     assert.deepEqual(await lastSpansScope(), { boot: 1 });
     assert.equal(await page.getByTestId('spans-scope').textContent(), '6 of 9 requests: boot 1');
+    // The Over time chart above it too: asked with the boot, it says so, and its axis spans boot
+    // 1's requests (seconds), not the log's (boot 2 is days later).
+    const overTimeScope = `document.querySelector('[data-testid="overtime-scope"]').textContent`;
+    const lastOverTimeParams = async () => {
+      const asked = (await view.posted()).filter((m) => m.type === 'queryOverTime').at(-1);
+      return asked?.type === 'queryOverTime' ? asked.params : null;
+    };
+    await waitUntil(page, `${overTimeScope} === '6 of 9 requests: boot 1'`);
+    assert.deepEqual(await lastOverTimeParams(), { scope: { boot: 1 } });
+    const overTimeAxis = `(() => { const d = document.querySelector('[data-testid="overtime-canvas"]').dataset; return Number(d.t1) - Number(d.t0); })()`;
+    const axisMs = (await page.evaluate(overTimeAxis)) as number;
+    assert.ok(axisMs > 0 && axisMs < 60_000, `the Over time axis spans ${axisMs} ms`);
     // Cold left out: boot 1's first request is not drawn.
     await page.getByTestId('exclude-cold').check();
     await waitUntil(
@@ -165,11 +177,16 @@ test('Latency Details: a boot picked is the scope of every view, its requests on
       `${chart}.dataset.count === '5' && ${scopeText} === '5 of 9 requests: boot 1 · cold left out'`,
     );
     assert.deepEqual(await lastSpansScope(), { excludeCold: true, boot: 1 });
+    await waitUntil(page, `${overTimeScope} === '5 of 9 requests: boot 1 · cold left out'`);
+    assert.deepEqual(await lastOverTimeParams(), { scope: { excludeCold: true, boot: 1 } });
     // Every boot again, cold still left out: each boot's first request is not drawn.
     await page.getByTestId('boot-pick').selectOption('all');
     await waitUntil(page, `${chart}.dataset.count === '7' && ${scopeText} === '7 of 9 requests: cold left out'`);
+    await waitUntil(page, `${overTimeScope} === '7 of 9 requests: cold left out'`);
     await page.getByTestId('exclude-cold').uncheck();
     await waitUntil(page, `${chart}.dataset.count === '9' && ${scopeText} === 'Every request of the session (9)'`);
+    await waitUntil(page, `${overTimeScope} === 'Every request of the session (9)'`);
+    assert.deepEqual(await lastOverTimeParams(), {});
   } finally {
     await view.close();
   }

@@ -770,6 +770,15 @@ describe('over time: words', () => {
       "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.",
     );
     assert.match(overTimeEmptyText(empty, true) ?? '', /no request other than the cold ones/);
+    // One boot picked: its requests are what is missing a time, not the session's.
+    assert.equal(
+      overTimeEmptyText(empty, false, 2),
+      'Nothing to chart over time: no request of boot 2 has a log time.',
+    );
+    assert.equal(
+      overTimeEmptyText(empty, true, 2),
+      'Nothing to chart over time: no request of boot 2 other than its cold one has a log time.',
+    );
     assert.deepEqual(metricChoices(empty), []);
     const one = {
       ...base,

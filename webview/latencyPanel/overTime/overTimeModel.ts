@@ -7,9 +7,11 @@ import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
 import { MIN_RATE_SPAN_MS } from '../../../server/shared';
 
 /** Instead of the charts and their controls: null when there is something to draw. */
-export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: boolean): string | null {
+export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: boolean, boot?: number): string | null {
   if (series === null) return 'Loading…';
   if (series.times.length > 0) return null;
+  if (boot !== undefined)
+    return `Nothing to chart over time: no request of boot ${boot}${excludeCold ? ' other than its cold one' : ''} has a log time.`;
   return excludeCold
     ? 'Nothing to chart over time: no request other than the cold ones has a log time.'
     : "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.";

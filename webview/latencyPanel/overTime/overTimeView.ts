@@ -3,8 +3,10 @@
 // cache usage per stage and replica (when the session has them), on one time axis. A
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
-// metric-not-reporting is named, never drawn as a real 0. The time axis is the Each
-// request chart's below (its view, zoomed or not, and its plot edges).
+// metric-not-reporting is named, never drawn as a real 0. The series are of the boot picked
+// and the exclude-cold choice, asked of the server with that scope and captioned with it; the
+// window is chosen here, so it is drawn over them, not cut. The time axis is the Each request
+// chart's below (its view, zoomed or not, and its plot edges).
 import type {
   ExplainScope,
   Finding,
@@ -20,6 +22,7 @@ import { formatDurationMs, formatLogClock } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
+import { scopeText } from '../../shared/scopeText';
 import { WINDOW_REQUESTS } from '../../../server/shared';
 import type { OverTimeLayout, Pane } from './overTimeLayout';
 import {
@@ -93,6 +96,8 @@ export class OverTimeView {
     testId: 'overtime-status',
     attrs: { 'aria-live': 'polite' },
   });
+  /** What the series are of, as the server answered: the boot, cold left out. */
+  private readonly scopeText = h('p', { className: 'muted spans-scope', testId: 'overtime-scope' });
   private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
   private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
   private readonly metricControl = h('label', { className: 'control' }, 'Percentiles of ', this.metricSelect);
@@ -110,6 +115,7 @@ export class OverTimeView {
   private width = 600;
   private seq = 0;
   private excludeCold = false;
+  private boot: number | undefined = undefined;
   private window: { fromMs: number; toMs: number } | null = null;
   private drag: { x: number; now: number } | null = null;
   private frame = 0;
@@ -130,6 +136,7 @@ export class OverTimeView {
       'div',
       { className: 'overtime', testId: 'overtime' },
       h('div', { className: 'spans-toolbar' }, this.metricControl, this.status, this.dragHint),
+      this.scopeText,
       this.empty,
       this.wrap,
       this.legend,
@@ -169,9 +176,13 @@ export class OverTimeView {
     this.findings = findings;
   }
 
-  /** The brushed window is drawn; the series stay over the whole session (cold left out or not). */
+  /**
+   * The series are of the boot picked (its requests span the axis) and cold left out or not; the
+   * brushed window is drawn over them, so another can be brushed.
+   */
   setScope(scope: ExplainScope | undefined): void {
     this.excludeCold = scope?.excludeCold === true;
+    this.boot = scope?.boot;
     this.window =
       scope?.fromMs !== undefined && scope.toMs !== undefined ? { fromMs: scope.fromMs, toMs: scope.toMs } : null;
     this.schedule();
@@ -195,6 +206,7 @@ export class OverTimeView {
     this.window = null;
     this.drag = null;
     this.seq = -1;
+    setText(this.scopeText, '');
     this.host.spanChanged(null);
     this.schedule();
   }
@@ -204,13 +216,22 @@ export class OverTimeView {
     this.host.post({
       type: 'queryOverTime',
       seq: this.seq,
-      params: this.excludeCold ? { scope: { excludeCold: true } } : {},
+      params: this.excludeCold || this.boot !== undefined ? { scope: this.seriesScope() } : {},
     });
+  }
+
+  /** The scope the series are asked of: the other views' without the window. */
+  private seriesScope(): ExplainScope {
+    return {
+      ...(this.excludeCold ? { excludeCold: true } : {}),
+      ...(this.boot === undefined ? {} : { boot: this.boot }),
+    };
   }
 
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
+    setText(this.scopeText, scopeText(result.scope, result.requests, result.sessionRequests));
     this.host.spanChanged(seriesSpan(result.series));
     const metrics = metricChoices(result.series);
     if (this.metric === null || !metrics.includes(this.metric))
@@ -241,7 +262,7 @@ export class OverTimeView {
 
   private draw(): void {
     const s = this.series;
-    const emptyText = overTimeEmptyText(s, this.excludeCold);
+    const emptyText = overTimeEmptyText(s, this.excludeCold, this.boot);
     // Nothing to draw: one sentence instead of charts and a picker with nothing in it.
     this.empty.hidden = emptyText === null;
     setText(this.empty, emptyText ?? '');
