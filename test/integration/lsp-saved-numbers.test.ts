@@ -121,7 +121,7 @@ test(
     // [OmniTiming] p50s: talker 1.275 s; the codec 1.415 s, which holds the talker's time (6 of 6 requests overlap).
     // The stage time first, within the 43 characters the editor shows: no phase split is shown as none (no queued, prefill or decode
     // 0), and the notice in full leads the hover.
-    assert.equal(stage0 && label(stage0), 'p50 stage time 1.27 s · no split: INFO log');
+    assert.equal(stage0 && label(stage0), 'p50 stage time 1.28 s · no split: INFO log');
     assert.equal(stage1 && label(stage1), 'p50 stage time 1.42 s incl. upstream (n=6)');
     assert.ok(label(stage0!).length <= 43);
     const tooltip = typeof stage0?.tooltip === 'string' ? stage0.tooltip : (stage0?.tooltip?.value ?? '');

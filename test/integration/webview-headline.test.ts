@@ -670,6 +670,11 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       await page.getByTestId('tab-histograms').click();
       await page.getByTestId('histogram-stage').selectOption('0');
       await page.getByTestId('histogram-metric').selectOption('field:omni_timing_stage_s');
+      // Named as the other views name it, with where it is read; not Stage Lens's key in seconds.
+      assert.equal(
+        (await page.locator('[data-testid="histogram-metric"] option:checked').textContent())?.trim(),
+        'stage time ([OmniTiming] stages=)',
+      );
       await waitUntil(
         page,
         `/^6 numbers binned \\(ms\\)\\.$/.test(document.querySelector('[data-testid="histogram-binned"]')?.textContent ?? '')`,
@@ -692,6 +697,8 @@ describe('Request Timeline across sessions and without the stats tables', () => 
       const status = (await page.getByTestId('spans-status').textContent()) ?? '';
       assert.match(status, /^6 of 6 requests in view · 0 cold$/);
       assert.equal(await page.getByTestId('spans-canvas').getAttribute('data-visible'), '6');
+      // No phases to colour by: the legend says what the muted colour of every request means.
+      assert.equal(await page.getByTestId('spans-legend-unknown').textContent(), 'unknown (no phase measured above 0)');
       await page.screenshot({ path: path.join(SHOTS, 'latency-panel-info-level-spans.png') });
     });
   });

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   codecTtftStatus,
+  compactMs,
   formatCodecTtftStatus,
   formatStageDetail,
   formatStageNumbers,
@@ -42,6 +43,19 @@ test('stage numbers: the largest phase first; a flagged TTFT is "not recorded", 
   assert.equal(
     formatStageNumbers({ ...talker, ttftP50Ms: null, prefillP50Ms: null, queuedP50Ms: null, n: 3 }),
     'no phase split measured (n=3)',
+  );
+});
+
+test('numbers next to a deploy config round as every view does: 1,275 ms reads 1.28 s, 0.35 ms 0.4 ms', () => {
+  // The INFO-level fixture's talker stage time p50 is 1,275 ms: the side panel's tail says 1.28 s.
+  assert.equal(compactMs(1275), '1.28 s');
+  assert.equal(compactMs(12_250), '12.3 s');
+  assert.equal(compactMs(0.35), '0.4 ms');
+  assert.equal(compactMs(-0.04), '0 ms');
+  assert.equal(compactMs(1500), '1.5 s');
+  assert.equal(
+    formatStageDetail({ ...talker, queuedP50Ms: 0.35 }),
+    'TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms (n=120)',
   );
 });
 
@@ -209,7 +223,7 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
   });
   assert.match(
     hints[1]?.tooltip ?? '',
-    /^TTFT p50 96 ms · prefill p50 95 ms · decode p50 25,282 ms · queued p50 0.3 ms \(n=3\)\n\nMeasured in omni.log/,
+    /^TTFT p50 96 ms · prefill p50 95 ms · decode p50 25,282 ms · queued p50 0.4 ms \(n=3\)\n\nMeasured in omni.log/,
   );
 });
 

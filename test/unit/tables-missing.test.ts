@@ -153,7 +153,7 @@ test("deploy-YAML hints: the first stage's numbers within the editor's 43 charac
   assert.deepEqual(
     hints.map((h) => h.label),
     [
-      'p50 stage time 1.27 s · no split: INFO log',
+      'p50 stage time 1.28 s · no split: INFO log',
       'p50 stage time 1.42 s (n=6)',
       'codec TTFT unknown: no stats tables (INFO)',
     ],
@@ -172,7 +172,7 @@ test("deploy-YAML hints: the first stage's numbers within the editor's 43 charac
       ...numbers,
       tablesMissing: partial,
     }).map((h) => h.label)[0],
-    'p50 stage time 1.27 s · 2/6 no stats tables',
+    'p50 stage time 1.28 s · 2/6 no stats tables',
   );
   // Where the mark does not fit beside the stage's first numbers, the numbers alone: the notice leads the hover.
   const split: StageLiveNumbers = { ...timedStage(0, 1275), prefillP50Ms: 39, ttftP50Ms: 41.2, queuedP50Ms: 0.44 };

@@ -15,11 +15,26 @@ const FIELD_LABEL: Readonly<Record<string, string>> = {
   [FIELD_GEN_TIME]: 'gen time',
   [FIELD_FIRST_OUTPUT]: 'first output',
   [FIELD_AUDIO_DURATION]: 'audio',
+  [FIELD_OMNI_TIMING_STAGE]: 'stage time',
+};
+
+/**
+ * Where a field's numbers come from, where that is not a log field of its own name: a stage's
+ * [OmniTiming] time is Stage Lens's key (in seconds), shown in ms like every other time.
+ */
+const FIELD_SOURCE: Readonly<Record<string, string>> = {
+  [FIELD_OMNI_TIMING_STAGE]: '[OmniTiming] stages=',
 };
 
 /** A short label for a field; unknown fields keep their log name (shown as text, never markup). */
 export function fieldLabel(name: string): string {
   return FIELD_LABEL[name] ?? name;
+}
+
+/** A field as a picker offers it: its label and where it is read, "gen time (stage_gen_time_ms)". */
+export function fieldChoiceLabel(name: string): string {
+  const label = fieldLabel(name);
+  return label === name ? name : `${label} (${FIELD_SOURCE[name] ?? name})`;
 }
 
 /** An edge key as people read it: `0->1` (its key in JSON and CSV) -> `0 → 1`, as the CLI writes it. */

@@ -152,8 +152,14 @@ export function tablesMissingMark(missing: {
   return missing.all ? 'no split: INFO log' : `${missing.requests}/${missing.of} no stats tables`;
 }
 
+/** Below 10 ms, one decimal at most: `0.4 ms`; a negative that rounds to nothing reads `0 ms`. */
+function smallMs(ms: number): string {
+  const text = groupedNumber(ms, 0, 1);
+  return `${text === '-0' ? '0' : text} ms`;
+}
+
 export function formatMs(ms: number): string {
-  if (Math.abs(ms) < 10) return `${Number(ms.toFixed(1))} ms`;
+  if (Math.abs(ms) < 10) return smallMs(ms);
   return `${groupedNumber(Math.round(ms), 0, 0)} ms`;
 }
 
@@ -163,11 +169,13 @@ export const INLAY_LABEL_BUDGET = 43;
 /** `0.4 ms`, `39 ms`, `1.27 s`, `25.4 s`, `125 s`: few characters, three significant digits at most. */
 export function compactMs(ms: number): string {
   const abs = Math.abs(ms);
-  if (abs < 10) return `${Number(ms.toFixed(1))} ms`;
+  // Rounded half away from zero on the decimal digits (groupedNumber), as every other view
+  // rounds: toFixed rounds the binary value, so 1,275 ms would read 1.27 s here, 1.28 s there.
+  if (abs < 10) return smallMs(ms);
   if (Math.round(abs) < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
-  if (Math.abs(s) < 9.995) return `${Number(s.toFixed(2))} s`;
-  if (Math.abs(s) < 99.95) return `${s.toFixed(1)} s`;
+  if (Math.abs(s) < 9.995) return `${groupedNumber(s, 0, 2)} s`;
+  if (Math.abs(s) < 99.95) return `${groupedNumber(s, 1, 1)} s`;
   return `${groupedNumber(Math.round(s), 0, 0)} s`;
 }
 

@@ -17,7 +17,7 @@ import {
   PREFILL_DECODE_LABEL,
   PREFILL_DECODE_SHORT,
   SPLIT_NAMES,
-  fieldLabel,
+  fieldChoiceLabel,
   SPLIT_FIELD,
   SPLIT_LABEL,
   stageLabel,
@@ -231,7 +231,7 @@ export class HistogramView {
     const splitFields = new Set(Object.values(SPLIT_FIELD));
     // An interval between outputs of a one-output stage: worded as its decode is.
     const fieldText = (f: string): string => {
-      const label = fieldLabel(f) === f ? f : `${fieldLabel(f)} (${f})`;
+      const label = fieldChoiceLabel(f);
       return oneOutput && notMeasuredOnOneOutput(f)
         ? `${label} (0: one output, in ${PREFILL_DECODE_SHORT} on ${stage.oneOutputRequests} requests)`
         : label;

@@ -55,6 +55,10 @@ function colourRuleText(spans: RequestSpans): { text: string; title: string } {
     : { text: SLOWEST_STAGE_TEXT, title: `${SLOWEST_STAGE_TEXT}: ${SLOWEST_STAGE_RULE}` };
 }
 
+/** A request with nothing to colour it by (drawn in the muted colour), in the tooltip's and legend's words. */
+const UNKNOWN_PHASE_TEXT = 'unknown (no phase measured above 0)';
+const UNKNOWN_STAGE_TEXT = `unknown (no ${SLOWEST_STAGE_FIELD})`;
+
 function colourLabel(c: SpanColour, names: Readonly<Record<string, string>>): string {
   const stage = stageLabel(c.stageKey, names);
   return c.phase === null ? stage : `${stage} ${rankedPhaseLabel(c.phase)}`;
@@ -304,6 +308,20 @@ export class SpansView {
         `Colour: ${rule.text}:`,
       ),
     );
+    // Requests with no slowest stage or phase (an INFO-level log has no phases) are drawn muted:
+    // named, so a legend is never just its title.
+    if (index.colour.some((c) => c < 0)) {
+      const sw = h('span', { className: 'swatch', attrs: { 'aria-hidden': 'true' } });
+      sw.style.background = palette.muted;
+      items.push(
+        h(
+          'span',
+          { className: 'legend-item', testId: 'spans-legend-unknown' },
+          sw,
+          spans.colourBy === 'slowestPhase' ? UNKNOWN_PHASE_TEXT : UNKNOWN_STAGE_TEXT,
+        ),
+      );
+    }
     items.push(
       h(
         'span',
@@ -373,10 +391,10 @@ export class SpansView {
     const spans = this.spans as RequestSpans;
     if (spans.colourBy === 'slowestPhase') {
       const p = spans.slowestPhase[src] ?? null;
-      return `${SLOWEST_PHASE_TEXT}: ${p === null ? 'unknown (no phase measured above 0)' : `${colourLabel(p, this.stageNames)} ${formatDurationMs(p.ms)}`}`;
+      return `${SLOWEST_PHASE_TEXT}: ${p === null ? UNKNOWN_PHASE_TEXT : `${colourLabel(p, this.stageNames)} ${formatDurationMs(p.ms)}`}`;
     }
     const slow = spans.slowestStage[src] ?? null;
-    return `${SLOWEST_STAGE_TEXT}: ${slow === null ? `unknown (no ${SLOWEST_STAGE_FIELD})` : stageLabel(slow, this.stageNames)}`;
+    return `${SLOWEST_STAGE_TEXT}: ${slow === null ? UNKNOWN_STAGE_TEXT : stageLabel(slow, this.stageNames)}`;
   }
 
   private onPointerUp(ev: PointerEvent): void {
