@@ -1,6 +1,6 @@
 // A boot selection in words (the CLI's --boot options and the editor's Compare alike): the boots
 // a log has, why a selection read nothing, what it left out.
-import type { BootCounts } from './streamAnalysis';
+import type { BootCounts } from './types';
 import { andList } from '../andList';
 import { countOf } from '../numberText';
 

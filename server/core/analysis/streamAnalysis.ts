@@ -24,6 +24,7 @@ import { OverallSummaryBuilder } from './overallSummaries';
 import { BootPipelineEvidence, bootsDifferFinding, type BootPipeline } from './bootPipelines';
 import type {
   AnalyzedRequest,
+  BootCounts,
   EdgeSummary,
   EndToEndSummary,
   Finding,
@@ -85,15 +86,6 @@ export interface WindowCounts {
   /** When the log's timed requests finished (the start of the printed second; ±Infinity: none). */
   readonly firstMs: number;
   readonly lastMs: number;
-}
-
-/** What a boot selection (StreamAnalysisOptions.boot) left out, and the boots the log has. */
-export interface BootCounts {
-  readonly boot: number;
-  /** Requests of other boots (left out). */
-  readonly outside: number;
-  /** Every boot that gave a request (in or out of a time window), in order, with its request count. */
-  readonly boots: readonly { readonly boot: number; readonly requests: number }[];
 }
 
 /** What a live view refreshes. */

@@ -405,3 +405,12 @@ export interface TimelineSegment {
 }
 
 export type { Percentile } from '../reportedPercentiles';
+
+/** What a boot selection (StreamAnalysisOptions.boot) left out, and the boots the log has. */
+export interface BootCounts {
+  readonly boot: number;
+  /** Requests of other boots (left out). */
+  readonly outside: number;
+  /** Every boot that gave a request (in or out of a time window), in order, with its request count. */
+  readonly boots: readonly { readonly boot: number; readonly requests: number }[];
+}

@@ -12,7 +12,7 @@ import { eachDecodePiece } from '../log/lines';
 import type { ParseOutput, ParseProblem } from '../records';
 import { RunSamplesBuilder } from './runSamples';
 import type { RunBoot, RunSamples } from './types';
-import type { BootCounts } from '../analysis/streamAnalysis';
+import type { BootCounts } from '../analysis/types';
 
 export class LogRunReader {
   private readonly parsers = new Map<string, LogStreamParser>();

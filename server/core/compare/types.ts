@@ -19,7 +19,7 @@ import type { LogSpan } from '../sessionName';
 import type { StageOutput } from '../analysis/roleFit';
 import type { StageKind } from '../analysis/types';
 import type { StageRolesFrom } from '../stageRoles';
-import type { BootCounts } from '../analysis/streamAnalysis';
+import type { BootCounts } from '../analysis/types';
 
 export type { LogSpan };
 
