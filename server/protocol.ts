@@ -916,9 +916,12 @@ export type RequestResult<M extends ServerRequestMethod> = ServerRequests[M][1];
 export const WEBVIEW_COMMANDS = {
   startDemo: 'stageLens.startDemo',
   launch: 'stageLens.launchServer',
+  attachProcess: 'stageLens.attachProcess',
   attachLog: 'stageLens.attachLogFile',
   attachMetrics: 'stageLens.attachMetrics',
+  attachPrometheus: 'stageLens.attachPrometheus',
   importLog: 'stageLens.importLog',
+  openSession: 'stageLens.openSession',
 } as const;
 
 export type WebviewCommand = keyof typeof WEBVIEW_COMMANDS;

@@ -91,7 +91,7 @@ export { sentenceCase } from './core/sentenceCase';
 export { runNameOfPath, runNameOfSession, runNameWithBoot, shownRunName } from './core/compare/runName';
 export { baseName } from './core/baseName';
 export { LOG_SPAN_TITLE, logSpanText } from './core/sessionName';
-export { roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
+export { outputsAudio, roleOfStage, stageLabel, stageRolesOf, stageRolesOfSession } from './core/stageRoles';
 export { edgeLabel } from './core/edgeLabel';
 export { statusWords } from './core/sessionStatusWords';
 export { mayShowNumbers, readsRequests, sessionForDeployConfig } from './core/deployConfigSession';

@@ -7,8 +7,15 @@
 // headline is the last boot's (what the server serves now), said so, and the tooltip names the
 // boots. No vscode runtime (unit-tested in Node).
 import type { SessionInfo, SummaryResult } from '../server/protocol';
-import { partialLogMark, partialLogText, pipelinesDiffer, pipelinesText, type ViewBoots } from '../server/shared';
-import { statusBarWords, statusWords, waitingForFirstRequest } from '../webview/shared/sessionStatus';
+import {
+  partialLogMark,
+  partialLogText,
+  pipelinesDiffer,
+  pipelinesText,
+  stageRolesOfSession,
+  type ViewBoots,
+} from '../server/shared';
+import { headlineWords, statusBarWords, statusWords, waitingForFirstRequest } from '../webview/shared/sessionStatus';
 
 export interface StatusBarView {
   /** With its codicon. */
@@ -35,11 +42,15 @@ export function statusBarView(
   // Boots of different pipelines: a p50 over all of them describes none, the last boot's is what the server serves now.
   const headlineBoot = pipelinesDiffer(boots) ? lastBootOf(boots) : null;
   const bootSummary = headlineBoot !== null && lastBoot?.boots?.selected === headlineBoot.boot ? lastBoot : null;
+  // The session's stage roles name the figure as the side panel and explain name it ("1st audio").
+  const roles = stageRolesOfSession(session);
   const words = statusBarWords(
     session,
     summary,
     headlineBoot === null ? undefined : { boot: headlineBoot.boot, summary: bootSummary },
+    roles,
   );
+  const figure = headlineWords(headlineBoot === null ? summary : bootSummary, roles);
   const failed = session.status === 'error' || session.status === 'crashed' || session.lastError !== null;
   const live = session.status === 'running' || session.status === 'starting';
   const icon = failed || outage !== null ? '$(warning)' : live ? '$(pulse)' : '$(history)';
@@ -56,6 +67,8 @@ export function statusBarView(
     tooltip: [
       `Stage Lens: ${session.title}`,
       `${statusWords(session)} · ${session.description}`,
+      // "1st audio" in full, in the words of the side panel's trend and explain.
+      figure?.short == null ? '' : `${figure.short}: ${figure.name}`,
       damage === null ? '' : partialLogText(damage.logBytes),
       waitingForFirstRequest(session)
         ? 'Waiting for the first request: a request shows once the server prints its stats, when it finishes.'

@@ -168,6 +168,9 @@ test('a launched simulator session shows its numbers in the deploy config, and t
         .reduce((sum, [, text]) => sum + text.length, 0) <= 43,
       JSON.stringify(labels(led)),
     );
+  // Each stage's numbers say their percentile, with a tail lead on the line or not.
+  for (const [line, text] of labels(led))
+    if (line !== flag && !isTailLead(text)) assert.match(text, /^p50 /, JSON.stringify(labels(led)));
   const leadHint = led.find((h) => tooltip(h).includes('largest mean excess'));
   assert.equal(leadHint?.position.line, stage0 - 1);
   // The target in the side panel's words: the codec's first output is the first audio.

@@ -117,6 +117,31 @@ test('inlay hints show the measured numbers, "not recorded" for the codec TTFT, 
     'p50 prefill 500 ms · TTFT 4 s (n=120)',
     'codec TTFT recorded (stage 1 p50 4 s)',
   ]);
+  // With what leads the p99 tail: the numbers keep their "p50" (a number without its percentile
+  // reads as any value); the lead has no room beside them, so it is in their tooltip.
+  const beforeLead = client.refreshRequests;
+  await client.notify('stageLensTest/setStageNumbers', {
+    deployConfig: SINGLE_GPU,
+    numbers: {
+      ...NUMBERS,
+      tailLead: { stageId: 0, part: 'decode', share: 0.85, target: 'end-to-end time', tailRequests: 2 },
+    },
+  });
+  await client.waitForRefreshes(beforeLead + 1);
+  const led = (await client.inlayHints(uri)) ?? [];
+  assert.deepEqual(
+    led.map((h) => [h.position.line + 1, h.label]),
+    [
+      [35, 'p50 prefill 39 ms · TTFT 41 ms (n=120)'],
+      [42, 'p50 queued 53 ms · TTFT not recorded'],
+      [21, 'codec TTFT not recorded (no stats fix)'],
+    ],
+  );
+  const tip = led[0]?.tooltip;
+  assert.match(
+    typeof tip === 'string' ? tip : (tip?.value ?? ''),
+    /\n\nThe decode of stage 0 has the largest mean excess/,
+  );
   await client.notify('stageLensTest/setStageNumbers', { deployConfig: SINGLE_GPU, numbers: null });
   await client.waitForRefreshes(client.refreshRequests + 1);
   assert.deepEqual(await client.inlayHints(uri), []);

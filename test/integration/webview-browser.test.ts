@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import type { WebviewToHost } from '../../server/protocol';
+import { WEBVIEW_COMMANDS, type WebviewToHost } from '../../server/protocol';
 import { parseExposition } from '../../server/core/metricsText';
 import { histogramSummariesOf } from '../../server/core/metricsText/scrapeSummary';
 import { formatCompact } from '../../webview/shared/format';
@@ -591,6 +591,8 @@ describe('side panel', () => {
     );
     const live = await trendOfPage();
     assert.equal(live.sessionId, data.session.id);
+    // The headline in the words the tail section and explain give the same figure.
+    assert.equal(await page.locator('.trend-label').textContent(), 'p50 time to first audio (stage 2 · code2wav)');
     assert.deepEqual(live.points.split(',').slice(-3).map(Number), [
       p50Of(data.session.id, 100),
       p50Of(data.session.id, 200),
@@ -637,10 +639,23 @@ describe('side panel', () => {
   test('no session: the empty state offers the ways in', async () => {
     await view.dispatch({ type: 'session', session: null, stageNames: {} });
     await page.getByTestId('empty-state').waitFor();
-    await page.getByTestId('run-startDemo').click();
-    assert.deepEqual((await view.posted()).at(-1), { type: 'runCommand', command: 'startDemo' });
-    for (const c of ['launch', 'attachLog', 'attachMetrics', 'importLog'])
-      assert.equal(await page.getByTestId(`run-${c}`).isVisible(), true);
+    // Every way the palette has to start a session, in groups; each button posts its own command.
+    assert.deepEqual(await page.locator('.start-group h3').allTextContents(), [
+      'Try it',
+      'Run your server',
+      'Watch a running server',
+      'Read a log or a saved session',
+    ]);
+    assert.deepEqual(await page.locator('[data-testid="start-watch"] button').allTextContents(), [
+      'Attach to Running Server…',
+      'Attach to Log File…',
+      'Attach to Metrics URL…',
+      'Attach to Prometheus…',
+    ]);
+    for (const c of Object.keys(WEBVIEW_COMMANDS)) {
+      await page.getByTestId(`run-${c}`).click();
+      assert.deepEqual((await view.posted()).at(-1), { type: 'runCommand', command: c });
+    }
     await page.screenshot({ path: path.join(SHOTS, 'side-panel-empty.png') });
   });
 });

@@ -169,7 +169,7 @@ test('hints after stage_id, after base_config for inherited stages, after talker
   assert.deepEqual(inherited, ['2 stage 0: p50 prefill 39 ms · TTFT 41 ms']);
   assert.match(
     liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2.yaml'), session)[0]?.tooltip ?? '',
-    /^stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nPast the editor's inlay hint length on this line: stage 1: queued 1.25 s · TTFT not recorded\nstage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch: vllm serve$/,
+    /^stage 0: TTFT p50 41 ms · prefill p50 39 ms · queued p50 0.4 ms \(n=120\)\n\nPast the editor's inlay hint length on this line: stage 1: p50 queued 1.25 s · TTFT not recorded\nstage 1: TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nMeasured in launch: vllm serve$/,
   );
   assert.deepEqual(
     stageAnchors(analyzeFixture('qwen3_tts_mrv2.yaml')).map((a) => [
@@ -216,6 +216,9 @@ test("a hint fits the editor's default inlay hint length (43): the dominant phas
   );
   for (const stage of [talker, codecLie, omniTalker, thinker, oneOutput])
     assert.ok(formatStageNumbers(stage).length <= INLAY_LABEL_BUDGET, formatStageNumbers(stage));
+  // Too little room even for the largest phase and TTFT: the count goes, the "p50" that says what they are stays.
+  assert.equal(formatStageNumbers(oneOutput, 30), 'p50 prefill+decode 1.11 s · TTFT 1.11 s');
+  assert.equal(formatStageNumbers(omniTalker, 20), 'p50 decode 25.3 s · TTFT 96 ms');
   // The tooltip has every number, the decode included.
   const hints = liveHints(analyzeFixture('qwen3_omni_moe.yaml'), {
     sessionLabel: 'omni.log',
@@ -236,13 +239,28 @@ test("what leads the p99 tail: a hint of its own after that stage's numbers wher
     ...session,
     tailLead: { stageId: 0, part: 'decode', share: 0.85, target: 'end-to-end time', tailRequests: 2 },
   };
-  const roomy = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), decodeLead);
-  // The numbers give up "p50" and the count, the tail lead its long form: both whole.
+  // The numbers keep their "p50" (the hover names each number's percentile; a label without it
+  // reads as any value): with it the talker's numbers leave no room, so the tail lead is in their tooltip.
+  const full = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), decodeLead);
+  assert.deepEqual(
+    full.map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`),
+    [
+      '35:15 p50 prefill 39 ms · TTFT 41 ms (n=120)',
+      '42:15 p50 queued 1.25 s · TTFT not recorded',
+      '21:30 codec TTFT not recorded (no stats fix)',
+    ],
+  );
+  assert.match(full[0]?.tooltip ?? '', /\n\nThe decode of stage 0 has the largest mean excess/);
+  // Shorter numbers: they give up their count, never "p50", and the tail lead keeps its long form beside them.
+  const roomy = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    ...decodeLead,
+    stages: [{ ...talker, ttftP50Ms: null }, codecLie],
+  });
   assert.deepEqual(
     roomy.map((h) => `${h.position.line + 1}:${h.position.character} ${h.label}`),
     [
-      '35:15 prefill 39 ms · TTFT 41 ms',
-      '35:15 p99: decode 85%',
+      '35:15 p50 prefill 39 ms',
+      '35:15 p99 tail: decode 85%',
       '42:15 p50 queued 1.25 s · TTFT not recorded',
       '21:30 codec TTFT not recorded (no stats fix)',
     ],

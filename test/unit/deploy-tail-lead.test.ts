@@ -144,14 +144,24 @@ test('the hint of the leading stage carries its share of the tail; the others do
     hints[1]?.tooltip ?? '',
     /^TTFT not recorded · queued p50 1,250 ms \(n=18\)\n\nThe input wait of stage 1 has the largest mean excess over its median in the 3 requests at or above the p99 of stage 1 time to first output \(62% of the tail's excess.*\n\nMeasured in launch: vllm serve/,
   );
-  // Where the line has room: a hint of its own after the numbers.
-  const roomy = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+  // The numbers keep their "p50": beside "p50 queued 6 ms · TTFT 90 ms" even the short lead has no room.
+  const full = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
     ...session,
     stages: [talker, { ...codec, ttftNotRecorded: false, ttftP50Ms: 90, prefillP50Ms: null, queuedP50Ms: 6 }],
   });
   assert.deepEqual(
+    full.slice(1, 2).map((h) => `${h.position.line + 1} ${h.label}`),
+    ['42 p50 queued 6 ms · TTFT 90 ms (n=18)'],
+  );
+  assert.match(full[1]?.tooltip ?? '', /\n\nThe input wait of stage 1 has the largest mean excess/);
+  // Where the line has room: a hint of its own after the numbers.
+  const roomy = liveHints(analyzeFixture('qwen3_tts_high_concurrency_mrv2_single_gpu.yaml'), {
+    ...session,
+    stages: [talker, { ...codec, ttftNotRecorded: false, ttftP50Ms: null, prefillP50Ms: null, queuedP50Ms: 6 }],
+  });
+  assert.deepEqual(
     roomy.slice(1, 3).map((h) => `${h.position.line + 1} ${h.label}`),
-    ['42 queued 6 ms · TTFT 90 ms', '42 p99: input wait 62%'],
+    ['42 p50 queued 6 ms', '42 p99 tail: input wait 62%'],
   );
   assert.ok(roomy[2]?.tooltip.startsWith('The input wait of stage 1 has the largest mean excess'));
 });

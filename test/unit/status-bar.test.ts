@@ -260,3 +260,24 @@ test('boots of one pipeline keep the headline over every boot, asked once', asyn
   assert.doesNotMatch(shown.at(-1)!.tooltip, /boot/);
   assert.equal(source.askedBoot.length, 0);
 });
+
+test("a TTS session's first output is its first audio, named as the side panel's trend and explain name it", () => {
+  const tts: SessionInfo = { ...session(6, 'stopped'), stageRoles: { '0': 'talker', '1': 'code2wav' } };
+  const dist = (p50: number) => ({ count: 6, mean: p50, p50, p90: p50, p99: p50, max: p50 });
+  const stage = (stageId: number, firstOutputP50: number) =>
+    ({
+      stageId,
+      stageKey: String(stageId),
+      replicaId: null,
+      fields: { serving_time_to_first_output_ms: dist(firstOutputP50) },
+    }) as unknown as SummaryResult['stages'][number];
+  const withStages = { ...summary(6, 1500), stages: [stage(0, 40), stage(1, 1275)] };
+  const view = statusBarView(tts, withStages, null);
+  assert.equal(view.text, '$(history) 6 req · 1st audio p50 1.28 s');
+  assert.equal(view.label, 'Stage Lens: stopped, 6 requests, 1st audio p50 1.28 s');
+  assert.match(view.tooltip, /\n1st audio: p50 time to first audio \(stage 1 · code2wav\)\n/);
+  // Roles unknown: the figure keeps its general name, said in full the same way.
+  const plain = statusBarView(session(6, 'stopped'), withStages, null);
+  assert.equal(plain.text, '$(history) 6 req · 1st output p50 1.28 s');
+  assert.match(plain.tooltip, /\n1st output: p50 stage 1 time to first output\n/);
+});

@@ -6,7 +6,7 @@ import type { RequestStage, SplitName, SplitState, StageSummary } from '../../se
 import { measured, NOT_MEASURED } from '../../server/core/values';
 import { formatCompact, formatDurationMs, formatExact, unitOfField } from '../../webview/shared/format';
 import { stageIdOfKey, stageLabel } from '../../webview/shared/labels';
-import { statusHeadline, statusWords } from '../../webview/shared/sessionStatus';
+import { headlineWords, statusHeadline, statusWords } from '../../webview/shared/sessionStatus';
 import { cardLabel, edgeLabel } from '../../webview/shared/labels';
 import { endToEndCellView, endToEndView } from '../../webview/shared/valueState';
 import type { AnalyzedRequest } from '../../server/protocol';
@@ -253,6 +253,7 @@ describe('session status in words', () => {
     const dist = (p50: number) => ({ count: 3, mean: p50, p50, p90: p50, p99: p50, max: p50 });
     const stage = (stageId: number, replicaId: number | null, firstOutputP50: number | null) => ({
       stageId,
+      stageKey: String(stageId),
       replicaId,
       fields: firstOutputP50 === null ? {} : { serving_time_to_first_output_ms: dist(firstOutputP50) },
     });
@@ -270,6 +271,19 @@ describe('session status in words', () => {
     assert.equal(
       statusHeadline(summary([stage(0, null, 1), stage(1, null, 5.678), stage(1, 0, 900)], null)),
       '1st output p50 5.68 ms',
+    );
+    // The stage roles known: the last stage's first output is named as the side panel and explain name it.
+    const tts = summary([stage(0, null, 12.5), stage(1, null, 1275)], 40000);
+    assert.equal(statusHeadline(tts, { '0': 'talker', '1': 'code2wav' }), '1st audio p50 1.28 s');
+    assert.deepEqual(headlineWords(tts, { '0': 'talker', '1': 'code2wav' }), {
+      text: '1st audio p50 1.28 s',
+      name: 'p50 time to first audio (stage 1 · code2wav)',
+      short: '1st audio',
+    });
+    assert.equal(statusHeadline(tts, { '0': 'thinker', '1': 'talker' }), '1st output p50 1.28 s');
+    assert.equal(
+      headlineWords(tts, { '0': 'thinker', '1': 'talker' })?.name,
+      'p50 stage 1 time to first output (talker)',
     );
     // an INFO-level log: no stage tables, end to end from [OmniTiming]
     assert.equal(statusHeadline(summary([], 2793.1)), 'e2e p50 2.79 s');

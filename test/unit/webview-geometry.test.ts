@@ -27,7 +27,9 @@ import {
 import { spansScopeText } from '../../webview/latencyPanel/spans/spansScope';
 import { columnsInView, columnUnderIdColumn, isSlow, tableColumns } from '../../webview/latencyPanel/table/columns';
 import { barAt, DEFAULT_BOX, waterfallLayout } from '../../webview/latencyPanel/waterfall/waterfallLayout';
-import { headline, summaryModel } from '../../webview/sidePanel/summaryModel';
+import { headline, summaryModel, trendLabel } from '../../webview/sidePanel/summaryModel';
+import { targetText } from '../../webview/shared/tailModel';
+import { FIELD_FIRST_OUTPUT } from '../../webview/shared/labels';
 import { niceMax, niceTicks, placeTickLabels, timeTicks } from '../../webview/shared/axis';
 import { STAGE_NAMES, syntheticRequest, syntheticSession } from '../fixtures/webview/syntheticSession';
 
@@ -382,8 +384,28 @@ describe('table models', () => {
     for (const r of model.rows) for (const c of Object.values(r.cells)) assert.ok(c.ratio >= 0 && c.ratio <= 1);
     assert.equal(model.rows[0]?.cells['inputWaitMs']?.state, 'notMeasured');
     assert.equal(model.rows[2]?.cells['ttftMs']?.partial, true);
-    const head = headline(data.summary);
-    assert.match(head?.label ?? '', /time to first output, stage 2/);
+    // The trend names the figure as the tail and explain name it: one number, one name.
+    const head = headline(data.summary, STAGE_NAMES);
+    assert.equal(head?.label, 'time to first audio (stage 2 · code2wav)');
+    assert.equal(head?.label, targetText('stage2.firstOutput', STAGE_NAMES));
+    assert.equal(trendLabel(head, 'p90'), 'p90 time to first audio (stage 2 · code2wav)');
+    // Roles unknown: the stage by its id, in the same words as the tail's target.
+    assert.equal(headline(data.summary)?.label, 'stage 2 time to first output');
+    assert.equal(headline(data.summary)?.label, targetText('stage2.firstOutput', {}));
+    // A last stage whose output is not audio: its role named, as explain names it.
+    assert.equal(
+      headline(data.summary, { ...STAGE_NAMES, '2': 'thinker' })?.label,
+      'stage 2 time to first output (thinker)',
+    );
+    // No first output anywhere: the last stage's gen time, its role named the same way.
+    const noFirstOutput = data.summary.stages.map((s) => {
+      const { [FIELD_FIRST_OUTPUT]: _dropped, ...fields } = s.fields;
+      return { ...s, fields };
+    });
+    assert.equal(
+      headline({ ...data.summary, stages: noFirstOutput }, STAGE_NAMES)?.label,
+      'stage 2 gen time (code2wav)',
+    );
   });
 
   test('side panel: a negative added time to first output is marked and says why, a positive one is a plain number', () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { analysedLog } from './support/analysedLog';
 import { overallCaption, overallModel } from '../../webview/sidePanel/overallModel';
 import { headline, trendLabel } from '../../webview/sidePanel/summaryModel';
+import { stageRolesOf } from '../../server/shared';
 import { statusBarWords, statusHeadline } from '../../webview/shared/sessionStatus';
 import { overallNoRequestsText, overallOnly, sessionCountText } from '../../webview/shared/overallOnly';
 import { STATS_TABLES_FIX } from '../../server/core/analysis/tablesMissing';
@@ -101,7 +102,10 @@ test('a session with per-request stage tables keeps its own headline (the summar
     label: `Stage Lens: imported, ${s.requestCount} requests, ${statusHeadline(summary) ?? ''}`,
   });
   assert.equal(headline(summary)?.percentiles, true);
-  assert.match(trendLabel(headline(summary), 'p99'), /^p99 time to first output, stage /);
+  // Named as the tail and explain name the figure: the omni pipeline's last stage outputs audio.
+  const roles = stageRolesOf('qwen3-omni-three-stage-transfers.log');
+  assert.equal(trendLabel(headline(summary, roles), 'p99'), 'p99 time to first audio (stage 2 · code2wav)');
+  assert.equal(trendLabel(headline(summary), 'p99'), 'p99 stage 2 time to first output');
 });
 
 test('the count says what there is: the tables and the requests they cover, not "0 requests" (real-logs 02)', () => {

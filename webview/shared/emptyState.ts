@@ -1,29 +1,37 @@
-// "No session yet": the ways to get one, each a command run by the extension host.
-import type { WebviewCommand, WebviewToHost } from '../../server/protocol';
+// "No session yet": every way to get one (startActions.ts), in groups, each a command run by the extension host.
+import type { WebviewToHost } from '../../server/protocol';
 import { button, h } from './dom';
-
-/** A button per command of the protocol's WEBVIEW_COMMANDS (a command without one does not compile), in this order. */
-const ACTIONS: { readonly [C in WebviewCommand]: { readonly label: string; readonly primary: boolean } } = {
-  startDemo: { label: 'Start Demo Server', primary: true },
-  launch: { label: 'Launch Server…', primary: false },
-  attachLog: { label: 'Attach to Log File…', primary: false },
-  attachMetrics: { label: 'Attach to Metrics URL…', primary: false },
-  importLog: { label: 'Import Log…', primary: false },
-};
+import { PRIMARY_START, START_GROUPS } from './startActions';
 
 export function emptyState(post: (m: WebviewToHost) => void, lead: string): HTMLElement {
   return h(
     'section',
     { className: 'empty-state', testId: 'empty-state', attrs: { 'aria-label': 'No session' } },
     h('p', { text: lead }),
-    h(
-      'div',
-      { className: 'actions' },
-      ...(Object.keys(ACTIONS) as WebviewCommand[]).map((command) =>
-        button(
-          ACTIONS[command].label,
-          { className: ACTIONS[command].primary ? '' : 'secondary', testId: `run-${command}` },
-          () => post({ type: 'runCommand', command }),
+    ...START_GROUPS.map((group) =>
+      h(
+        'div',
+        {
+          className: 'start-group',
+          testId: `start-${group.id}`,
+          role: 'group',
+          attrs: { 'aria-label': group.heading },
+        },
+        h('h3', { className: 'start-heading muted', text: group.heading }),
+        h(
+          'div',
+          { className: 'actions' },
+          ...group.actions.map((action) =>
+            button(
+              action.label,
+              {
+                className: action.command === PRIMARY_START ? '' : 'secondary',
+                testId: `run-${action.command}`,
+                title: action.title,
+              },
+              () => post({ type: 'runCommand', command: action.command }),
+            ),
+          ),
         ),
       ),
     ),

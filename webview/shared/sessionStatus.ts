@@ -3,7 +3,14 @@
 // whose gzip data broke off. DOM-free; used by the webviews and the extension (quick picks,
 // status bar).
 import type { SessionInfo, SummaryResult } from '../../server/protocol';
-import { partialLogMark, partialLogText, statusWords } from '../../server/shared';
+import {
+  outputsAudio,
+  partialLogMark,
+  partialLogText,
+  roleOfStage,
+  statusWords,
+  targetLabel,
+} from '../../server/shared';
 import { formatDurationMs } from './format';
 import { overallCountText, overallOnly, sessionCountText } from './overallOnly';
 import { metricsOnly, scrapeRequestTotal } from './scrapeRequests';
@@ -19,26 +26,56 @@ export function waitingForFirstRequest(session: Pick<SessionInfo, 'kind' | 'stat
 /**
  * One latency for the status bar, written as the side panel's headline writes a duration
  * ("96.7 ms", "2.04 s"): the last stage's time to first output p50 (what a TTS or omni user
- * waits for), else end to end p50 (an INFO-level log has no stage tables), else, for a log of
+ * waits for: "1st audio" where the stage's role outputs audio, as the side panel and explain
+ * name it), else end to end p50 (an INFO-level log has no stage tables), else, for a log of
  * [Overall Summary] tables only, their e2e_wall_time_ms (one table's value, or the p50 over
  * several); null before any measured value.
  */
 export function statusHeadline(
   summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
+  stageNames: Readonly<Record<string, string>> = {},
 ): string | null {
+  return headlineWords(summary, stageNames)?.text ?? null;
+}
+
+/**
+ * The status bar's latency, its whole name for the tooltip, `p50 time to first audio (stage 1 ·
+ * code2wav)` (targetLabel's words, the side panel trend's), and the short name the text gives a
+ * stage's first output (`1st audio`; null for the others); null before any measured value.
+ */
+export function headlineWords(
+  summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries'> | null,
+  stageNames: Readonly<Record<string, string>> = {},
+): { readonly text: string; readonly name: string; readonly short: string | null } | null {
   if (summary === null) return null;
   // The last stage over all its replicas (a replica's own summary follows its stage's).
   let last: SummaryResult['stages'][number] | undefined;
   for (const stage of summary.stages) if (stage.replicaId === null) last = stage;
   const firstOutput = last?.fields['serving_time_to_first_output_ms'];
-  if (firstOutput !== undefined) return `1st output p50 ${formatDurationMs(firstOutput.p50)}`;
+  if (last !== undefined && firstOutput !== undefined) {
+    const short = outputsAudio(roleOfStage(last.stageKey, stageNames)) ? '1st audio' : '1st output';
+    return {
+      text: `${short} p50 ${formatDurationMs(firstOutput.p50)}`,
+      short,
+      name: `p50 ${targetLabel(`stage${last.stageKey}.firstOutput`, stageNames)}`,
+    };
+  }
   const endToEnd = summary.endToEnd?.ms;
-  if (endToEnd !== undefined) return `e2e p50 ${formatDurationMs(endToEnd.p50)}`;
+  if (endToEnd !== undefined)
+    return { text: `e2e p50 ${formatDurationMs(endToEnd.p50)}`, name: `p50 ${targetLabel('e2e')}`, short: null };
   const wall = summary.stages.length === 0 ? summary.overallSummaries?.fields['e2e_wall_time_ms'] : undefined;
   if (wall === undefined) return null;
   return wall.count === 1
-    ? `summary e2e wall ${formatDurationMs(wall.max)}`
-    : `summary e2e wall p50 ${formatDurationMs(wall.p50)} (${wall.count} summaries)`;
+    ? {
+        text: `summary e2e wall ${formatDurationMs(wall.max)}`,
+        name: 'e2e wall time of the [Overall Summary] table',
+        short: null,
+      }
+    : {
+        text: `summary e2e wall p50 ${formatDurationMs(wall.p50)} (${wall.count} summaries)`,
+        name: `p50 e2e wall time over ${wall.count} [Overall Summary] tables`,
+        short: null,
+      };
 }
 
 /** The one boot whose numbers stand in for the headline, and its summary (null: not come yet). */
@@ -51,15 +88,17 @@ export interface HeadlineBoot {
  * The status bar's words after its icon, and as read out: `12 req · <headline>`; for a session
  * of [Overall Summary] tables only, what they cover instead of its requests, which have no number.
  * With `boot`: the headline is that boot's (`12 req · boot 2: <headline>`), none until it comes.
+ * `stageNames`: the session's stage roles, which name the figure (`1st audio`).
  */
 export function statusBarWords(
   session: Pick<SessionInfo, 'kind' | 'status' | 'exit' | 'requestCount'>,
   summary: Pick<SummaryResult, 'stages' | 'endToEnd' | 'overallSummaries' | 'histograms'> | null,
   boot?: HeadlineBoot,
+  stageNames: Readonly<Record<string, string>> = {},
 ): { readonly text: string; readonly label: string } {
-  const ofBoot = boot === undefined ? null : statusHeadline(boot.summary);
+  const ofBoot = boot === undefined ? null : statusHeadline(boot.summary, stageNames);
   const headline =
-    boot === undefined ? statusHeadline(summary) : ofBoot === null ? null : `boot ${boot.boot}: ${ofBoot}`;
+    boot === undefined ? statusHeadline(summary, stageNames) : ofBoot === null ? null : `boot ${boot.boot}: ${ofBoot}`;
   const shown = (count: string): string => `${count}${headline === null ? '' : ` · ${headline}`}`;
   const read = (count: string): string =>
     `Stage Lens: ${statusWords(session)}, ${count}${headline === null ? '' : `, ${headline}`}`;

@@ -28,7 +28,6 @@ import { BootPicker } from '../shared/bootPicker';
 import { prometheusModel } from './prometheusModel';
 import { PrometheusSection } from './prometheusSection';
 import { scrapeModel } from './scrapeModel';
-import type { Headline } from './summaryModel';
 import { headline, summaryModel, trendLabel } from './summaryModel';
 import { edgeModel } from './edgeModel';
 import { SummaryTable } from './summaryTable';
@@ -52,7 +51,6 @@ let state = sanitizeSideState(channel.loadState());
 let session: SessionInfo | null = null;
 let stageNames: Readonly<Record<string, string>> = {};
 let summary: SummaryResult | null = null;
-let head: Headline | null = null;
 let tail: TailAttributionResult | null = null;
 
 const save = (next: Partial<SidePanelState>): void => {
@@ -350,7 +348,8 @@ function render(): void {
   if (scrape.rows.length > 0) scrapeTable.update(scrape);
   prometheusSection.update(summary.prometheus === null ? null : prometheusModel(summary.prometheus, stageNames));
   const key = trendKey(session.id, summary.boots?.selected ?? null);
-  trend.update(trendOf(state, key), state.percentile, trendLabel(head, state.percentile), key);
+  // Named with the stage roles as they are now (they come with the session, not the summary).
+  trend.update(trendOf(state, key), state.percentile, trendLabel(headline(summary, stageNames), state.percentile), key);
   tailSection.update(tail, stageNames, oneOutputStages(summary.stages));
 }
 
@@ -370,7 +369,6 @@ function onMessage(msg: HostToWebview): void {
       stageNames = msg.stageNames;
       if (changed) {
         summary = null;
-        head = null;
         tail = null;
         // A boot picked in this session before (a reload, or the session shown again): its numbers, not every boot's.
         const boot = msg.session === null ? null : bootOf(state, msg.session.id);
@@ -386,7 +384,7 @@ function onMessage(msg: HostToWebview): void {
       // Only the shown session's summary (none before a session is known): its point goes to its own trend.
       if (session === null || msg.summary.sessionId !== session.id) return;
       summary = msg.summary;
-      head = headline(msg.summary);
+      const head = headline(msg.summary);
       if (head !== null)
         save(
           addTrendPoint(state, trendKey(session.id, msg.summary.boots?.selected ?? null), {

@@ -15,6 +15,7 @@ import {
   SLOWEST_PHASE_TEXT,
   slowestPhaseCaveats,
   slowestPhaseOf,
+  targetLabel,
   TTFT_WAITED_MARK,
   TTFT_WAITED_TEXT,
 } from '../../server/shared';
@@ -297,16 +298,24 @@ export interface Headline {
   readonly p99: number | null;
 }
 
-/** The trend's headline: the last stage's time to first output (the user-visible one), else its gen time. */
-export function headline(summary: SummaryResult): Headline | null {
+/**
+ * The trend's headline: the last stage's time to first output (the user-visible one), else its
+ * gen time. Named as explain and the tail name the target (`time to first audio (stage 2 ·
+ * code2wav)` where the stage's role outputs audio), so one number has one name.
+ */
+export function headline(summary: SummaryResult, stageNames: Readonly<Record<string, string>> = {}): Headline | null {
   const stages = summary.stages.filter((s) => s.replicaId === null);
   for (const field of [FIELD_FIRST_OUTPUT, FIELD_GEN_TIME]) {
     for (let i = stages.length - 1; i >= 0; i--) {
       const stage = stages[i] as StageSummary;
       const d = stage.fields[field];
       if (d !== undefined && d.count > 0) {
-        const what = field === FIELD_FIRST_OUTPUT ? 'time to first output' : 'gen time';
-        return { label: `${what}, stage ${stage.stageKey}`, percentiles: true, p50: d.p50, p90: d.p90, p99: d.p99 };
+        const role = stageRole(stage.stageKey, stageNames);
+        const label =
+          field === FIELD_FIRST_OUTPUT
+            ? targetLabel(`stage${stage.stageKey}.firstOutput`, stageNames)
+            : `stage ${stage.stageKey} gen time${role === '' ? '' : ` (${role})`}`;
+        return { label, percentiles: true, p50: d.p50, p90: d.p90, p99: d.p99 };
       }
     }
   }
@@ -334,7 +343,7 @@ export function headline(summary: SummaryResult): Headline | null {
   };
 }
 
-/** The trend's words: `p90 time to first output, stage 2`; one value is not named a percentile. */
+/** The trend's words: `p90 time to first audio (stage 2 · code2wav)`; one value is not named a percentile. */
 export function trendLabel(head: Pick<Headline, 'label' | 'percentiles'> | null, pct: Percentile): string {
   if (head === null) return '';
   return head.percentiles ? `${pct} ${head.label}` : head.label;

@@ -120,8 +120,8 @@ export function liveHints(analysis: DeployAnalysis, numbers: LiveStageNumbers | 
     const lead = numbers.tailLead ?? null;
     const led = lead !== null && lead.stageId === anchor.stageId;
     // The numbers and what leads the p99 tail share the line's length (fitLines): the numbers
-    // give up their count and "p50" first, the tail lead its long forms; where even the shortest
-    // pair is too long, the tail lead goes to the numbers' tooltip.
+    // give up their count first (never their "p50"), the tail lead its long forms; where even the
+    // shortest pair is too long, the tail lead goes to the numbers' tooltip.
     const budget = INLAY_LABEL_BUDGET - prefix.length;
     const shortest = numbersLabel(measured, noticed ? missing : null, 0).length;
     const tail = led ? (tailLeadForms(lead).find((form) => shortest + form.length <= budget) ?? null) : null;

@@ -229,7 +229,8 @@ function phasesBySize(numbers: StageLiveNumbers): { readonly name: string; reado
 /**
  * The inlay hint after a stage's stage_id, within `budget` characters: `p50 decode 25.4 s ·
  * TTFT 96 ms (n=3)`. The largest phase first, then TTFT, then the other phases and the request
- * count while they fit; a TTFT not recorded is always said. formatStageDetail is the whole.
+ * count while they fit; the percentile and a TTFT not recorded are always said. formatStageDetail
+ * is the whole.
  */
 export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LABEL_BUDGET): string {
   const [largest, ...rest] = phasesBySize(numbers).map((p) => `${p.name} ${compactMs(p.ms)}`);
@@ -253,10 +254,9 @@ export function formatStageNumbers(numbers: StageLiveNumbers, budget = INLAY_LAB
     items.push(phase);
   }
   const withCount = text(items, count);
-  if (withCount.length <= budget) return withCount;
-  const plain = text(items, '');
-  // The largest phase and TTFT are never left out: past the budget the "p50" goes first (the hover says it).
-  return plain.length <= budget || !plain.startsWith('p50 ') ? plain : plain.slice('p50 '.length);
+  // The largest phase and TTFT are never left out, nor the "p50" that says what they are (the
+  // hover says it of each number): past the budget only the count goes.
+  return withCount.length <= budget ? withCount : text(items, '');
 }
 
 /**

@@ -37,7 +37,7 @@ describe('status bar when the language server does not answer', () => {
     client.setCurrent(a.id);
     await waitFor(
       'the item with the numbers of A',
-      () => api.statusBar()?.text.startsWith(`$(history) ${a.requestCount} req · 1st output p50 `) || undefined,
+      () => api.statusBar()?.text.startsWith(`$(history) ${a.requestCount} req · 1st audio p50 `) || undefined,
       20_000,
     );
 
@@ -78,7 +78,7 @@ describe('status bar when the language server does not answer', () => {
       60_000,
     );
     // B's last stage: 33.7 s, as the side panel writes it.
-    assert.match(current.text, new RegExp(`^\\$\\(history\\) ${b.requestCount} req · 1st output p50 33\\.7 s$`));
+    assert.match(current.text, new RegExp(`^\\$\\(history\\) ${b.requestCount} req · 1st audio p50 33\\.7 s$`));
     assert.doesNotMatch(current.tooltip, /Not current/);
     assert.notEqual(languageServerPid(ext.extensionPath), server);
   });

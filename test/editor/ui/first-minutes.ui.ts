@@ -81,6 +81,64 @@ uiTest(
     await wb.page.locator(PLAY).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('first-minutes-deploy-yaml');
 
+    // ------------------------------------------------ the side bar before any session: every way to start one
+    await wb.runCommand('Stage Lens: Focus on Latency Summary View');
+    const emptyView = await sideBarWebview(wb, 30_000);
+    await emptyView.locator('[data-testid="empty-state"]').waitFor({ timeout: 30_000 });
+    assert.deepEqual(await emptyView.locator('.start-group h3').allTextContents(), [
+      'Try it',
+      'Run your server',
+      'Watch a running server',
+      'Read a log or a saved session',
+    ]);
+    const offered = await emptyView.locator('[data-testid="empty-state"] button').allTextContents();
+    // Each button's words are a palette command's title (the palette's "..." an ellipsis here).
+    for (const label of offered) {
+      const title = `Stage Lens: ${label.replace(/…$/, '...')}`;
+      const rows = await paletteRows(wb, title);
+      assert.ok(
+        rows.some((r) => r.startsWith(title)),
+        `"${label}" is no palette command: ${rows.join(' | ')}`,
+      );
+    }
+    assert.equal(offered.length, 8, offered.join(' | '));
+    await wb.screenshot('first-minutes-empty-state');
+    // A button runs the palette's command: its own picker or input opens, in the workbench.
+    for (const [testId, title] of [
+      ['run-attachMetrics', 'Stage Lens: /metrics URL to scrape'],
+      ['run-attachPrometheus', 'Stage Lens: Prometheus server that scrapes the vLLM-Omni hosts'],
+    ] as const) {
+      await emptyView.locator(`[data-testid="${testId}"]`).click();
+      const shownTitle = wb.page.locator('.quick-input-widget .quick-input-title');
+      await wb.page.waitForFunction(
+        (want) =>
+          (
+            globalThis as unknown as {
+              document: { querySelector(s: string): { textContent: string | null } | null };
+            }
+          ).document.querySelector('.quick-input-widget .quick-input-title')?.textContent === want,
+        title,
+        { timeout: 15_000 },
+      );
+      assert.equal(await shownTitle.textContent(), title);
+      await wb.page.keyboard.press('Escape');
+      await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    }
+    // Attach to Running Server lists this machine's vLLM-Omni servers, or says there is none, as from the palette.
+    await emptyView.locator('[data-testid="run-attachProcess"]').click();
+    const picker = wb.page.locator('.quick-input-widget .quick-input-title', {
+      hasText: 'Stage Lens: attach to a running server',
+    });
+    const none = wb.page.locator('.notifications-toasts .notification-toast', {
+      hasText: 'Stage Lens found no running vLLM-Omni server',
+    });
+    await picker.or(none).first().waitFor({ timeout: 15_000 });
+    if (await picker.isVisible()) {
+      await wb.page.keyboard.press('Escape');
+      await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    } else await wb.runCommand('Notifications: Clear All Notifications');
+    await wb.tab('qwen3_tts.yaml').click();
+
     // ------------------------------------------------ Start Demo Server, then at once the palette again
     await wb.runCommand('Stage Lens: Start Demo Server');
     await wb.page.keyboard.press('F1');
@@ -124,14 +182,22 @@ uiTest(
       'three captured requests',
       90_000,
     );
-    // The headline latency as the side panel writes a duration: "1st output p50 96.7 ms", "1.28 s", never "1280 ms".
-    const headline = /\d+ req · 1st output p50 \d{1,3}(\.\d+)? (ms|s)$/;
+    // The headline latency as the side panel writes a duration: "1st audio p50 96.7 ms", "1.28 s", never "1280 ms";
+    // the codec's first output is the first audio, named so as the side panel's trend names it.
+    const headline = /\d+ req · 1st audio p50 \d{1,3}(\.\d+)? (ms|s)$/;
     let status = '';
     for (const deadline = Date.now() + 30_000; Date.now() < deadline; await wb.page.waitForTimeout(250)) {
       status = (await wb.page.locator(STATUS).first().textContent()) ?? '';
       if (headline.test(status)) break;
     }
     assert.match(status, headline);
+    await waitText(
+      side,
+      '.trend-label',
+      (t) => t === 'p50 time to first audio (stage 1 · code2wav)',
+      'the trend named as the tail and explain name the figure',
+      30_000,
+    );
     const during = await paletteRows(wb, 'Stage Lens: ');
     for (const shown of ['Stage Lens: Stop Capture', 'Stage Lens: Export Session...']) {
       assert.ok(
