@@ -3,7 +3,7 @@
 // a file cut short gives the requests before the cut and says where it broke (analyze, explain and
 // compare name it partial); other compressed formats still get the input-compressed finding.
 // --follow of a .gz reads it whole, and says so (and that a --duration given with it does not apply).
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +21,10 @@ let dir: string;
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gzip-'));
+});
+
+after(() => {
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function text(b: Buffer): string {
