@@ -29,6 +29,7 @@ import {
   type StageRolesFrom,
 } from '../core/stageRoles';
 import type { ParseProblem } from '../core/records';
+import { scrapeGzipDamagedFinding, type GzipDamageProblem } from '../core/gzipInput';
 
 export interface ExplainInput {
   readonly kind: 'log' | 'scrape' | 'session';
@@ -58,7 +59,7 @@ export interface ExplainInput {
   /** 'gzip' when the file or stream was gzip data, read as the log inside it; null otherwise. */
   readonly compression: 'gzip' | null;
   /** Where the gzip data broke off (the report's input-gzip-damaged finding says it too); null when it did not. */
-  readonly gzipDamage: ParseProblem | null;
+  readonly gzipDamage: GzipDamageProblem | null;
 }
 
 export interface ExplainReadOptions {
@@ -186,7 +187,12 @@ export async function explainFromStream(
   );
   const { compression, damage } = reader.encoding;
   const gzip = { compression, gzipDamage: damage };
-  if (reader.kind === 'scrape') return { ...scrapeInput(Buffer.concat(scrape).toString('utf8')), ...gzip };
+  if (reader.kind === 'scrape') {
+    const input = scrapeInput(Buffer.concat(scrape).toString('utf8'));
+    // Its series before the break are read: a finding says so, in the report's JSON as in its table.
+    const findings = damage === null ? input.findings : [...input.findings, scrapeGzipDamagedFinding(damage)];
+    return { ...input, ...gzip, findings };
+  }
   const logReader = log ?? new LogExplainReader(year, names, options);
   if (damage !== null) logReader.brokeOff(damage);
   const read = logReader.end('log');

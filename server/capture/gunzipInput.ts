@@ -7,8 +7,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { compressedFormatOf } from '../core/log/compressedInput';
-import { gzipDamageProblem } from '../core/gzipInput';
-import type { ParseProblem } from '../core/records';
+import { gzipDamageProblem, type GzipDamageProblem } from '../core/gzipInput';
 
 /** Decompressed chunks of up to this size: fewer, larger pushes into the parser than zlib's 16 KB. */
 const LOG_CHUNK_BYTES = 256 * 1024;
@@ -20,7 +19,7 @@ export interface InputEncoding {
   /** Bytes of log the gzip data gave (0 for an input read as it is). */
   logBytes: number;
   /** Why the gzip data stopped before its end, as a parse problem for the report; null when it was whole. */
-  damage: ParseProblem | null;
+  damage: GzipDamageProblem | null;
 }
 
 /**

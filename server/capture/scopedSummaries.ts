@@ -2,7 +2,9 @@
 // kept per scope: every view asks again on each change of the session (the status bar for the
 // last boot, a panel for its pick), and a summary is built over every request in scope. A
 // request's row never changes once analysed and rows are only appended, so a scope's rows are
-// the same set while their count is: the figures are kept until a request joins the scope.
+// the same set while their count is: the figures are kept until a request joins the scope, or
+// the stage roles (which name stages in the findings) change. The roles are told apart by
+// identity: their owner (StreamAnalysis.stageRoles) gives the same object while they are the same.
 import type { ExplainScope } from '../core/explain/types';
 import type { Finding } from '../core/analysis/types';
 import type { SummaryResult } from '../protocol';
@@ -24,10 +26,13 @@ const KEPT = 8;
 
 export class ScopedSummaryCache {
   private readonly kept = new Map<string, ScopedFigures>();
+  /** A number per roles object asked with: a new object is new roles. */
+  private readonly rolesIds = new WeakMap<Readonly<Record<string, string>>, number>();
+  private rolesCount = 0;
 
   /**
    * The figures of `rows` (the requests in `scope`, in index order) with the stage roles named
-   * `roles`; computed by `compute` when the scope's rows or the roles changed since last asked.
+   * `roles`; computed by `compute` when the scope's rows or the roles (another object) changed since last asked.
    */
   get(
     scope: ExplainScope,
@@ -36,7 +41,7 @@ export class ScopedSummaryCache {
     compute: () => ScopedFigures,
   ): ScopedFigures {
     const scopeKey = JSON.stringify([scope.fromMs, scope.toMs, scope.excludeCold === true, scope.boot]);
-    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${JSON.stringify(roles)}`;
+    const key = `${scopeKey}|${rows.length}|${rows.length === 0 ? -1 : rows[rows.length - 1]}|${this.rolesId(roles)}`;
     const kept = this.kept.get(key);
     if (kept !== undefined) return kept;
     // The scope's figures before its latest request joined are not asked again.
@@ -45,5 +50,11 @@ export class ScopedSummaryCache {
     const figures = compute();
     this.kept.set(key, figures);
     return figures;
+  }
+
+  private rolesId(roles: Readonly<Record<string, string>>): number {
+    let id = this.rolesIds.get(roles);
+    if (id === undefined) this.rolesIds.set(roles, (id = this.rolesCount++));
+    return id;
   }
 }

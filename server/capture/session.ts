@@ -356,7 +356,9 @@ export class Session {
   private brokeOff(damage: ParseProblem, stream: ChunkStream): void {
     // gzip data is the only input that breaks off (gunzipInput.ts).
     if (damage.gzipDamaged === undefined) return;
-    this.meta = { ...this.meta, inputDamage: { stream, message: damage.message, gzipDamaged: damage.gzipDamaged } };
+    // Stored as the session's format has it: the sentence and the bytes of log before the break.
+    const { logBytes } = damage.gzipDamaged;
+    this.meta = { ...this.meta, inputDamage: { stream, message: damage.message, gzipDamaged: { logBytes } } };
     this.store.save(this.meta);
   }
 

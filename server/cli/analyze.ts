@@ -46,7 +46,13 @@ import type { ParseOutput, ParseProblem } from '../core/records';
 import { unreadableInputProblem } from '../core/analysis/unreadableInput';
 import { deployConfigOptionProblem, loadDeployEvidence, readErrorWords } from './deployConfigOption';
 import { isGzipFile, type InputEncoding } from '../capture/gunzipInput';
-import { encodedSourceName, gzipDamageNote, gzipNotFollowedText, headerSourceName } from '../core/gzipInput';
+import {
+  encodedSourceName,
+  gzipDamageNote,
+  gzipNotFollowedText,
+  headerSourceName,
+  scrapeGzipDamagedFinding,
+} from '../core/gzipInput';
 
 const HELP = `Usage: stage-lens analyze <file|-> [options]
 
@@ -578,6 +584,8 @@ async function readAnalysis(
     // A family stuck at 0 is a finding, and its rows say so (marked !) rather than show a count of 0.
     scrapeFindings = metricNotReportingInScrape(parsed);
     const scrape = summarizeParsedScrape(parsed, scrapeFindings);
+    // Its series before the break are read: a finding says so, in the JSON as in the table.
+    if (encoding.damage !== null) scrapeFindings = [...scrapeFindings, scrapeGzipDamagedFinding(encoding.damage)];
     histograms = scrape.histograms;
     speechStreams = scrape.speechStreams;
     preemptions = scrape.preemptions;

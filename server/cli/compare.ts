@@ -233,6 +233,18 @@ function usage(message: string): number {
   return 2;
 }
 
+/** Why `inputs` (not two) cannot be compared, naming what was given: "got 1 (a.log): give the candidate run too". */
+function inputCountProblem(inputs: readonly string[]): string {
+  const given = inputs.length === 0 ? '' : ` (${inputs.map((i) => (i === STDIN_SOURCE ? 'stdin' : i)).join(', ')})`;
+  const advice =
+    inputs.length === 0
+      ? 'give the baseline run and the candidate run'
+      : inputs.length === 1
+        ? 'give the candidate run too (a log, a /metrics scrape or a session folder)'
+        : 'give exactly two';
+  return `expected two inputs, <baseline> <candidate>, got ${inputs.length}${given}: ${advice}`;
+}
+
 function numberOption(
   value: string | undefined,
   name: string,
@@ -268,8 +280,7 @@ export async function runCompare(argv: string[]): Promise<number> {
   const format = v.format as string;
   if (format !== 'table' && format !== 'json' && format !== 'markdown')
     return usage(`--format must be table, json or markdown (got '${format}')`);
-  if (parsed.positionals.length !== 2)
-    return usage(`expected two inputs, <baseline> <candidate>, got ${parsed.positionals.length}`);
+  if (parsed.positionals.length !== 2) return usage(inputCountProblem(parsed.positionals));
 
   const { rules, errors } = parseRules((v['fail-if'] as string[] | undefined) ?? []);
   if (errors.length > 0) {

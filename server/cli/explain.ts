@@ -18,8 +18,7 @@ import { windowOption, placeWindow } from './windowOption';
 import { bootNoteOf, bootOption, unknownBootProblem } from './bootOption';
 import { EMPTY_INPUT_TEXT } from './analyze';
 import { deployConfigOptionProblem, loadDeployEvidence } from './deployConfigOption';
-import { encodedSourceName, gzipDamageNote, headerSourceName } from '../core/gzipInput';
-import type { ParseProblem } from '../core/records';
+import { encodedSourceName, gzipDamageNote, headerSourceName, type GzipDamageProblem } from '../core/gzipInput';
 import { deployConfigJson, type DeployConfigJson } from '../core/deployConfigUsed';
 import { sessionRolesNote } from '../core/stageRoles';
 
@@ -151,7 +150,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   // What the table says before its numbers, and JSON on stderr: which deploy config it cites, or why none.
   const notes: string[] = [];
   let compression: 'gzip' | null;
-  let gzipDamage: ParseProblem | null;
+  let gzipDamage: GzipDamageProblem | null;
   let kind: 'log' | 'scrape' = 'log';
   try {
     const input = await readExplainInput(source, process.stdin, deployConfig, boot === null ? {} : { boot });
@@ -239,7 +238,9 @@ export async function runExplain(argv: string[]): Promise<number> {
     return 2;
   }
   // The report says why; the status fails a script or CI job that reads nothing.
-  const unreadable = report.requestCount === 0 ? unreadableInputFinding(report.findings) : undefined;
+  // A scrape has no requests: its series before a gzip break are what it holds (its finding says so).
+  const unreadable =
+    report.requestCount === 0 && kind !== 'scrape' ? unreadableInputFinding(report.findings) : undefined;
   if (gzipDamage !== null && unreadable === undefined)
     process.stderr.write(terminalText(`stage-lens explain: ${gzipDamageNote(gzipDamage, kind, name)}\n`));
   if (unreadable !== undefined) {

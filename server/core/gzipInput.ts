@@ -3,28 +3,64 @@
 // where the numbers are read (the CLI table's header, the status bar, the views' headers).
 import { byteSizeText } from './numberText';
 import type { ParseProblem } from './records';
+import type { Finding } from './analysis/types';
+import { sentenceCase } from './sentenceCase';
+
+/** What the gzip data was of: a log unless the input turned out to be a /metrics scrape. */
+export type GzipInputKind = 'log' | 'scrape';
+
+/** Where gzip data broke off: the bytes it gave before the break, and zlib's own word for why. */
+export interface GzipBreak {
+  readonly logBytes: number;
+  readonly zlibMessage: string;
+}
+
+/** The parse problem of a gzip input that broke off, with the parts its sentence is made of. */
+export type GzipDamageProblem = ParseProblem & { readonly gzipDamaged: GzipBreak };
+
+const INPUT_NOUN: Readonly<Record<GzipInputKind, string>> = { log: 'log', scrape: 'the /metrics scrape' };
 
 /**
  * "the gzip data ends after 3.2 MB of log: unexpected end of file" (cut short), or "breaks after"
- * (damaged within). `zlibMessage` is zlib's own word for it.
+ * (damaged within); "of the /metrics scrape" for a scrape. `zlibMessage` is zlib's own word for it.
  */
-export function gzipDamageText(logBytes: number, zlibMessage: string): string {
+export function gzipDamageText(logBytes: number, zlibMessage: string, kind: GzipInputKind = 'log'): string {
   const cutShort = /unexpected end of file/i.test(zlibMessage);
-  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)}${OF_LOG}${zlibMessage}`;
+  return `the gzip data ${cutShort ? 'ends' : 'breaks'} after ${byteSizeText(logBytes)} of ${INPUT_NOUN[kind]}: ${zlibMessage}`;
 }
-
-/** Where gzipDamageText says what the bytes were of: told before the input's kind is known, a log unless it is a scrape. */
-const OF_LOG = ' of log: ';
 
 /**
  * The CLI's stderr line after the report of an input whose gzip data broke off (`damage`, of
  * gzipDamageProblem): where it broke and what the report covers, of a log (its requests before
  * the break) or of a /metrics scrape (its series before the break; a scrape is no log).
  */
-export function gzipDamageNote(damage: ParseProblem, kind: 'log' | 'scrape', name: string): string {
-  if (kind === 'log') return `${damage.message}; the report covers the log before it, the rest of ${name} was not read`;
-  const message = damage.message.replace(OF_LOG, ' of the /metrics scrape: ');
-  return `${message}; the report covers the series before it, the rest of ${name} was not read`;
+export function gzipDamageNote(damage: GzipDamageProblem, kind: GzipInputKind, name: string): string {
+  const { logBytes, zlibMessage } = damage.gzipDamaged;
+  const covered = kind === 'log' ? 'the log' : 'the series';
+  return `${gzipDamageText(logBytes, zlibMessage, kind)}; the report covers ${covered} before it, the rest of ${name} was not read`;
+}
+
+/**
+ * The finding of a gzip input that broke off (input-gzip-damaged): where it broke (`damageText`, a
+ * gzipDamageText), what of it was read (`read`: "the 3 requests before it are read"), and how to look at the file.
+ */
+export function gzipDamagedFindingText(damageText: string, read: string): string {
+  return `${sentenceCase(damageText)} (a .gz file cut short, or damaged): ${read}; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`;
+}
+
+/** A /metrics scrape's input-gzip-damaged finding: its series before the break are read, the rest not. */
+export function scrapeGzipDamagedFinding(damage: GzipDamageProblem): Finding {
+  return {
+    code: 'input-gzip-damaged',
+    severity: 'warning',
+    stageId: null,
+    requestIds: [],
+    requestCount: 0,
+    message: gzipDamagedFindingText(
+      gzipDamageText(damage.gzipDamaged.logBytes, damage.gzipDamaged.zlibMessage, 'scrape'),
+      'the series before it are read',
+    ),
+  };
 }
 
 /** "partial: gzip data cut after 99.1 KB": said next to the numbers of a log whose gzip data broke off. */
@@ -46,8 +82,8 @@ export function gzipNotFollowedText(name: string, how: string): string {
 }
 
 /** The parse problem that carries the damage to the findings (input-gzip-damaged). */
-export function gzipDamageProblem(logBytes: number, zlibMessage: string): ParseProblem {
-  return { line: 0, message: gzipDamageText(logBytes, zlibMessage), gzipDamaged: { logBytes } };
+export function gzipDamageProblem(logBytes: number, zlibMessage: string): GzipDamageProblem {
+  return { line: 0, message: gzipDamageText(logBytes, zlibMessage), gzipDamaged: { logBytes, zlibMessage } };
 }
 
 /** A report's name for its input: "server.log.1.gz (gzip)" when it was read through gunzip. */

@@ -30,6 +30,12 @@ export function cliInputNames(sourceName: string, deployConfig: string | null): 
   return `${sourceName} ${deployConfig ?? ''}`;
 }
 
+/** Whether two stage-role records name the same stages alike. */
+export function sameStageRoles(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const ids = Object.keys(a);
+  return ids.length === Object.keys(b).length && ids.every((id) => Object.hasOwn(b, id) && b[id] === a[id]);
+}
+
 /**
  * A log's stage roles: those of the pipeline the model it says it serves names (its non-default
  * args at start-up), whatever the file is called; else `named()`, those its names give.

@@ -284,6 +284,43 @@ test('usage and input errors exit 2 with a message; Markdown for a pull-request 
   assert.match(md.stdout, /\| stage 1 · code2wav \| TTFT \| 0\/60 \| measured in the candidate only/);
 });
 
+test('not two inputs, or one that cannot be read: exit 2, nothing on stdout, one line on stderr naming what was given and why', () => {
+  const fixed = log('fixed.log');
+  const help = "\n\nRun 'stage-lens compare --help' for the options and the rule grammar.\n";
+  const counts: [string[], string, string | undefined][] = [
+    [[fixed], `got 1 (${fixed}): give the candidate run too (a log, a /metrics scrape or a session folder)`, undefined],
+    [['-'], 'got 1 (stdin): give the candidate run too (a log, a /metrics scrape or a session folder)', 'x'],
+    [[], 'got 0: give the baseline run and the candidate run', undefined],
+    [[fixed, fixed, fixed], `got 3 (${fixed}, ${fixed}, ${fixed}): give exactly two`, undefined],
+  ];
+  for (const [inputs, why, input] of counts) {
+    const r = cli(['compare', ...inputs], input === undefined ? {} : { input });
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `stage-lens compare: expected two inputs, <baseline> <candidate>, ${why}${help}`);
+  }
+  // One readable, one not: which one and why, whichever side it is on, read in workers or not.
+  const folder = fs.mkdtempSync(path.join(dir, 'no-session-'));
+  const unreadable: [string, string][] = [
+    [log('nope.log'), `cannot read ${log('nope.log')}: no such file or folder`],
+    [
+      folder,
+      `${folder} is a folder without a session.json: give a log file, a /metrics scrape, or a saved session folder`,
+    ],
+  ];
+  for (const [input, why] of unreadable)
+    for (const args of [
+      [fixed, input],
+      [input, fixed],
+    ])
+      for (const workers of ['0', '1']) {
+        const r = cli(['compare', ...args], { env: { ...process.env, STAGE_LENS_COMPARE_WORKERS: workers } });
+        assert.equal(r.status, 2, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.equal(r.stderr, `stage-lens compare: ${why}\n`);
+      }
+});
+
 test('a run that holds nothing (an empty log, a zstd file, binary data) fails the gate: exit 2, which run and why, no report', () => {
   const empty = log('empty.log');
   fs.writeFileSync(empty, '');

@@ -3,7 +3,7 @@
 // a file cut short gives the requests before the cut and says where it broke (analyze, explain and
 // compare name it partial); other compressed formats still get the input-compressed finding.
 // --follow of a .gz reads it whole, and says so (and that a --duration given with it does not apply).
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +21,10 @@ let dir: string;
 
 before(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-gzip-'));
+});
+
+after(() => {
+  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 function text(b: Buffer): string {
@@ -254,6 +258,41 @@ test('a gzip /metrics scrape cut in the middle: its header says partial, as a cu
     cli(['analyze', wholeFile]).stdout,
     /^Stage Lens: \/metrics scrape from \S+metrics-whole\.prom\.gz \(gzip\): \d+ histogram series\n/,
   );
+});
+
+test('a gzip /metrics scrape cut in the middle: its JSON (analyze and explain) has the finding that says so, as its table does', () => {
+  const scrape = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'scrapes', 'qwen3-tts-codec-replicas.prom'));
+  const whole = zlib.gzipSync(scrape);
+  const cut = whole.subarray(0, whole.length >> 1);
+  const cutFile = path.join(dir, 'metrics-json.prom.gz');
+  fs.writeFileSync(cutFile, cut);
+  const size = byteSizeText(zlib.gunzipSync(cut, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).length);
+  const want = {
+    code: 'input-gzip-damaged',
+    severity: 'warning',
+    message: `The gzip data ends after ${size} of the /metrics scrape: unexpected end of file (a .gz file cut short, or damaged): the series before it are read; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
+  };
+  const damagedOf = (stdout: string): unknown[] =>
+    (JSON.parse(stdout) as Json).findings
+      .filter((f) => f.code === 'input-gzip-damaged')
+      .map(({ code, severity, message }) => ({ code, severity, message }));
+  const analyzed = cli(['analyze', cutFile, '--format', 'json']);
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  const json = JSON.parse(analyzed.stdout) as Json & { histograms: unknown[] };
+  assert.ok(json.histograms.length > 0);
+  assert.deepEqual(damagedOf(analyzed.stdout), [want]);
+  // The table lists the same finding, in the same words, under its partial header.
+  const table = cli(['analyze', cutFile]);
+  assert.equal(table.status, 0, table.stderr);
+  assert.ok(table.stdout.includes(`  [warning] input-gzip-damaged: ${want.message}\n`), table.stdout);
+  const explained = cli(['explain', cutFile, '--format', 'json']);
+  assert.equal(explained.status, 0, explained.stderr);
+  assert.deepEqual(damagedOf(explained.stdout), [want]);
+  // The whole scrape: no such finding.
+  const wholeFile = path.join(dir, 'metrics-json-whole.prom.gz');
+  fs.writeFileSync(wholeFile, whole);
+  assert.deepEqual(damagedOf(cli(['analyze', wholeFile, '--format', 'json']).stdout), []);
+  assert.deepEqual(damagedOf(cli(['explain', wholeFile, '--format', 'json']).stdout), []);
 });
 
 test('--follow of a .gz reads it whole and says it is not followed, nor --duration applied: a rotated log does not grow', () => {

@@ -32,7 +32,7 @@ interface Json {
   stageRoles: Record<string, string>;
 }
 
-test('analyze the bundled sample: the codec first-audio signature and two cold starts', () => {
+test('analyze the bundled sample: the codec first-audio signature and two cold starts', (t) => {
   const table = cli(['analyze', SAMPLE]);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /25 requests, 2 stages, 2 server boots \(2 cold requests\)/);
@@ -46,6 +46,7 @@ test('analyze the bundled sample: the codec first-audio signature and two cold s
   );
   // A name that says no pipeline: the model the log serves (its start-up args) names the roles.
   const neutralDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-cli-'));
+  t.after(() => fs.rmSync(neutralDir, { recursive: true, force: true }));
   const served = path.join(neutralDir, 'run.log');
   fs.copyFileSync(SAMPLE, served);
   assert.match(cli(['analyze', served]).stdout, /\n1 · code2wav +25 +p50 /);

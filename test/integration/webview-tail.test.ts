@@ -621,8 +621,10 @@ describe('latency panel: Over Time follows the session shown', () => {
       .screenshot({ path: path.join(SHOTS, 'latency-panel-over-time-next-session.png') });
   });
 
-  test('a session without requests: one sentence instead of the charts, no empty picker', async () => {
-    const emptyLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-empty-')), 'empty.log');
+  test('a session without requests: one sentence instead of the charts, no empty picker', async (t) => {
+    const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-empty-'));
+    t.after(() => fs.rmSync(emptyDir, { recursive: true, force: true }));
+    const emptyLog = path.join(emptyDir, 'empty.log');
     fs.writeFileSync(emptyLog, '');
     const none = sessionOfLog(emptyLog);
     const next = {

@@ -10,7 +10,7 @@ import type { AnalysisSnapshot } from '../../server/core/analysis/streamAnalysis
 import type { Finding } from '../../server/core/analysis/types';
 import { tableReport } from '../../server/core/report/tableReport';
 import { withDeployEvidence } from '../../server/capture/deployEvidence';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
@@ -72,7 +72,7 @@ describe('stage-times-overlap', () => {
     assert.match(f?.message ?? '', /^On 1 of 2 requests with an \[OmniTiming\] line .*\(by up to 30 ms, on b\)/);
   });
 
-  test('a deploy config adds what it sets for async_chunk: agreeing, or contradicting the numbers', () => {
+  test('a deploy config adds what it sets for async_chunk: agreeing, or contradicting the numbers', (t) => {
     const snapshot = analysedLog(path.join(FIXTURES, 'upstream-rendered', 'qwen3tts-info-level-omnitiming-only.log'));
     const tts = path.join(FIXTURES, 'deploy', 'qwen3_tts.yaml');
     const agreed = withDeployEvidence(snapshot.findings, tts).find((f) => f.code === 'stage-times-overlap');
@@ -80,7 +80,9 @@ describe('stage-times-overlap', () => {
       agreed?.message ?? '',
       /counts that time twice\. The deploy config qwen3_tts\.yaml agrees: async_chunk: true \(qwen3_tts\.yaml line 15\)\.$/,
     );
-    const off = path.join(mkdtempSync(path.join(tmpdir(), 'stage-lens-overlap-')), 'qwen3_tts_sync.yaml');
+    const offDir = mkdtempSync(path.join(tmpdir(), 'stage-lens-overlap-'));
+    t.after(() => rmSync(offDir, { recursive: true, force: true }));
+    const off = path.join(offDir, 'qwen3_tts_sync.yaml');
     writeFileSync(off, readFileSync(tts, 'utf8').replace('async_chunk: true', 'async_chunk: false'));
     const contradicted = withDeployEvidence(snapshot.findings, off).find((f) => f.code === 'stage-times-overlap');
     assert.match(

@@ -18,6 +18,7 @@ import { lacksStageTable, tablesMissingMessage } from './tablesMissing';
 import { phaseSplitNotPrinted, phaseSplitNotPrintedMessage } from './phaseSplitNotPrinted';
 import { stageLabel } from '../stageRoles';
 import { sentenceCase } from '../sentenceCase';
+import { gzipDamagedFindingText } from '../gzipInput';
 import { RepeatTally } from './requestRepeats';
 import type { ParseProblem } from '../records';
 import type { AnalyzedRequest, Finding, FindingCode, RequestStage, Severity, StageSummary } from './types';
@@ -514,7 +515,12 @@ function gzipDamagedFinding(damage: ParseProblem, requests: number): Finding {
     stageId: null,
     requestIds: [],
     requestCount: 0,
-    message: `${sentenceCase(damage.message)} (a .gz file cut short, or damaged): ${requests === 0 ? 'no request came before it' : `the ${countOf(requests, 'request')} before it ${requests === 1 ? 'is' : 'are'} read`}; the rest of the file is not. \`gzip -t\` tests the file; \`zcat\` prints what it can of it.`,
+    message: gzipDamagedFindingText(
+      damage.message,
+      requests === 0
+        ? 'no request came before it'
+        : `the ${countOf(requests, 'request')} before it ${requests === 1 ? 'is' : 'are'} read`,
+    ),
   };
 }
 

@@ -2,7 +2,7 @@
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
 import { rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
-import { stageRolesOfLog } from '../stageRoles';
+import { sameStageRoles, stageRolesOfLog } from '../stageRoles';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
 import { FindingsBuilder } from './findings';
@@ -178,6 +178,8 @@ export class StreamAnalysis {
   private bootCount = 0;
   /** The model the log says it serves: it names the pipeline, and so the stage roles, before the file's name does. */
   private servedModelName: string | null = null;
+  /** The roles last judged, given again while they are the same: figures kept per roles key on the object. */
+  private judgedRoles: Readonly<Record<string, string>> = {};
   private legacyCount = 0;
   private legacyRequestCount = 0;
   /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
@@ -471,7 +473,9 @@ export class StreamAnalysis {
    */
   stageRoles(): Readonly<Record<string, string>> {
     const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
-    return rolesThatFit(roles, this.stageOutputs.stages());
+    const fit = rolesThatFit(roles, this.stageOutputs.stages());
+    if (!sameStageRoles(fit, this.judgedRoles)) this.judgedRoles = fit;
+    return this.judgedRoles;
   }
 
   /** The model the log says it serves (its first start-up's non-default args), or null. */

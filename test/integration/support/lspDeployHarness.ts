@@ -83,6 +83,8 @@ export class DeployLspClient {
   private constructor(
     private readonly child: ChildProcess,
     readonly connection: ProtocolConnection,
+    /** The folder of the --test-numbers file, removed when the server stops; null without one. */
+    private readonly numbersDir: string | null,
   ) {
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.diagnosticsByUri.set(params.uri, params);
@@ -102,19 +104,23 @@ export class DeployLspClient {
   static async start(options: StartOptions = {}): Promise<DeployLspClient> {
     const server = buildServer();
     const args = [server, '--stdio'];
-    if (options.testNumbers) {
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-numbers-')), 'numbers.json');
+    const numbersDir = options.testNumbers ? fs.mkdtempSync(path.join(os.tmpdir(), 'stage-lens-numbers-')) : null;
+    if (numbersDir !== null) {
+      const file = path.join(numbersDir, 'numbers.json');
       fs.writeFileSync(file, JSON.stringify(options.testNumbers));
       args.push('--test-numbers', file);
     }
     const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-    if (!child.stdout || !child.stdin) throw new Error('no pipes to the server');
+    if (!child.stdout || !child.stdin) {
+      removeFolder(numbersDir);
+      throw new Error('no pipes to the server');
+    }
     const connection = createProtocolConnection(
       new StreamMessageReader(child.stdout),
       new StreamMessageWriter(child.stdin),
     );
     connection.listen();
-    const client = new DeployLspClient(child, connection);
+    const client = new DeployLspClient(child, connection, numbersDir);
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: uriOf(FIXTURES),
@@ -221,14 +227,19 @@ export class DeployLspClient {
       : null;
   }
 
+  /** Shuts the server down, then removes what start made for it (the --test-numbers folder). */
   async stop(): Promise<void> {
-    await this.connection.sendRequest(ShutdownRequest.type);
-    await this.connection.sendNotification(ExitNotification.type);
-    await new Promise<void>((resolve) => {
-      if (this.child.exitCode !== null) resolve();
-      else this.child.once('exit', () => resolve());
-    });
-    this.connection.dispose();
+    try {
+      await this.connection.sendRequest(ShutdownRequest.type);
+      await this.connection.sendNotification(ExitNotification.type);
+      await new Promise<void>((resolve) => {
+        if (this.child.exitCode !== null) resolve();
+        else this.child.once('exit', () => resolve());
+      });
+      this.connection.dispose();
+    } finally {
+      removeFolder(this.numbersDir);
+    }
   }
 
   private wake(ms: number): Promise<void> {
@@ -293,3 +304,7 @@ export const hintTooltip = (h: InlayHint): string =>
 /** An inlay hint's label as text (a string or its parts joined). */
 export const hintLabel = (h: InlayHint): string =>
   typeof h.label === 'string' ? h.label : h.label.map((part) => part.value).join('');
+
+function removeFolder(dir: string | null): void {
+  if (dir !== null) fs.rmSync(dir, { recursive: true, force: true });
+}
