@@ -28,12 +28,8 @@ import { Throttle } from './throttle';
 import { stageRolesOfNames } from '../core/stageRoles';
 import type { ServerStartLine } from './scrapeStartup';
 import { isCapturing } from './retention';
+import { IdleFlush, idleWaitMs, quietSince } from './idleFlush';
 
-/**
- * A request is final when the next call's records arrive; after this much quiet, the last
- * one is final too if its call looks over (StreamAnalysis.flushIdle).
- */
-const IDLE_FLUSH_MS = 300;
 /** While capturing, the request and problem counts in session.json are brought up to date at most this often. */
 const COUNT_SAVE_MS = 1000;
 
@@ -64,7 +60,15 @@ export class Session {
   private firstLogTime: string | null = null;
   private lastLogTime: string | null = null;
   private chunkTime = Date.now();
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly idleFlush = new IdleFlush(
+    () => idleWaitMs(this.sources),
+    () => {
+      if (this.analysis.flushIdle(this.parsers.values()).length > 0) {
+        this.countSaver.trigger();
+        this.events.changed(this);
+      }
+    },
+  );
   private sources: CaptureSource[] = [];
   private scrapeRows: HistogramSummary[] | null = null;
   private restart: ScrapeRestart | null = null;
@@ -229,8 +233,8 @@ export class Session {
     for await (const chunk of reader.read(final)) this.ingest(chunk, 'replay');
     if (final) this.endStreams();
     // Still being captured elsewhere: the stream has been quiet since its last chunk was stored.
-    else if (Date.now() - this.chunkTime >= IDLE_FLUSH_MS) this.analysis.flushIdle(this.parsers.values());
-    else this.scheduleIdleFlush();
+    else if (quietSince(this.chunkTime, idleWaitMs(this.sources))) this.analysis.flushIdle(this.parsers.values());
+    else this.idleFlush.chunk();
   }
 
   /** Reads what another window appended to the session's files since the last read. */
@@ -326,7 +330,7 @@ export class Session {
       else if (record.kind === 'deployConfig' && mode === 'capture') this.deployConfigLogged(record.path);
     }
     const done = this.analysis.ingest(output);
-    if (mode !== 'replay') this.scheduleIdleFlush();
+    if (mode !== 'replay') this.idleFlush.chunk();
     if (mode === 'capture') this.countSaver.trigger();
     return done;
   }
@@ -362,20 +366,8 @@ export class Session {
     this.store.save(this.meta);
   }
 
-  private scheduleIdleFlush(): void {
-    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.analysis.flushIdle(this.parsers.values()).length > 0) {
-        this.countSaver.trigger();
-        this.events.changed(this);
-      }
-    }, IDLE_FLUSH_MS);
-  }
-
   dispose(): void {
-    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+    this.idleFlush.dispose();
     this.countSaver.dispose();
   }
 

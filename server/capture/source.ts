@@ -41,6 +41,8 @@ export interface CaptureListener {
 export interface CaptureSource {
   /** The command line, the file path: shown to the user. */
   readonly description: string;
+  /** How often a polled source looks for new bytes, in ms; absent where bytes are pushed as they come. */
+  readonly readIntervalMs?: number;
   /** Starts capturing; events go to the listener. */
   start(listener: CaptureListener): void;
   /** Stops capturing (for a launched process: SIGTERM, then SIGKILL after the grace period). Resolves when done. */

@@ -50,8 +50,9 @@ export class TailSource implements CaptureSource {
   readonly description: string;
   private readonly path: string;
   private readonly fromStart: boolean;
-  private readonly intervalMs: number;
   private readonly chunkBytes: number;
+  /** How often the file is polled for new bytes. */
+  readonly readIntervalMs: number;
 
   private listener: CaptureListener | null = null;
   private file: OpenFile | null = null;
@@ -74,7 +75,7 @@ export class TailSource implements CaptureSource {
   constructor(options: TailOptions) {
     this.path = options.path;
     this.fromStart = options.fromStart;
-    this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    this.readIntervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
     this.chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     this.skipExisting = !options.fromStart;
     this.description = options.path;
@@ -142,7 +143,7 @@ export class TailSource implements CaptureSource {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.polling = this.pollOnce(false);
-      }, this.intervalMs);
+      }, this.readIntervalMs);
     }
   }
 

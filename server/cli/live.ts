@@ -10,6 +10,7 @@ import { waitingLines } from '../core/report/liveWaiting';
 import { findingsEnd, findingsFirst, fitFrame, fitLineStart, screenSize } from '../core/report/liveFrame';
 import { terminalText } from '../core/textTable';
 import { Interrupts } from './interrupts';
+import { IdleFlush, idleWaitMs } from '../capture/idleFlush';
 
 /** The end of a source's stderr kept to show when it dies (its usage error, its traceback's end). */
 const STDERR_TAIL_BYTES = 4096;
@@ -110,10 +111,18 @@ export async function runLive(options: LiveOptions): Promise<number> {
     options.out.write('\n' + terminalText(head(true, now) + '\n' + report(true, now).join('\n')) + '\n');
   };
 
+  // Never a request whose call may still be printing, nor a stats record whose other record
+  // may still come: only after the quiet the language server's capture waits too.
+  const idleFlush = new IdleFlush(
+    () => idleWaitMs([options.source]),
+    () => analysis.flushIdle(parsers.values()),
+  );
+
   const done = new Promise<void>((resolve) => {
     options.source.start({
       onData: (bytes, stream) => {
         firstOutputAt ??= Date.now();
+        idleFlush.chunk();
         let parser = parsers.get(stream);
         if (parser === undefined) parsers.set(stream, (parser = new LogStreamParser()));
         analysis.ingest(parser.push(bytes));
@@ -145,11 +154,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
     });
   });
 
-  const timer = setInterval(() => {
-    // Never a request whose table is still being printed (see StreamAnalysis.flushIdle).
-    analysis.flushIdle(parsers.values());
-    renderLive();
-  }, options.refreshMs);
+  const timer = setInterval(renderLive, options.refreshMs);
   // Cleared once the run ends, so that a source that ends early ends the command at once.
   let deadlineTimer: NodeJS.Timeout | undefined;
   const deadline =
@@ -159,6 +164,7 @@ export async function runLive(options: LiveOptions): Promise<number> {
   const interrupts = new Interrupts(['SIGINT']);
   await Promise.race([done, interrupts.stopped, ...(deadline === null ? [] : [deadline])]);
   clearInterval(timer);
+  idleFlush.dispose();
   clearTimeout(deadlineTimer);
   interrupts.dispose();
   if (!ended) await options.source.stop();

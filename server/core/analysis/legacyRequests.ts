@@ -135,15 +135,54 @@ const JOINED_KINDS: ReadonlyMap<string, JoinedKind> = new Map([
  */
 const MAX_HELD = 100_000;
 
+/** What a request is built from of one of its records: its values and whether it was read whole. */
+interface RecordValues {
+  readonly values: LegacyDictRecord['values'];
+  readonly complete: boolean;
+}
+
 /** What one request is read from: its records (an overall_request and an orchestrator_request_e2e at most) and edges. */
 interface RequestParts {
-  overall: LegacyDictRecord | null;
-  orchestrator: LegacyDictRecord | null;
+  overall: RecordValues | null;
+  orchestrator: RecordValues | null;
   /** Any other request record: read alone. */
-  other: LegacyDictRecord | null;
+  other: RecordValues | null;
   edges: TransferEdge[];
   line: number;
   timestamp: string | null;
+}
+
+/**
+ * A string that shares no memory with the one it copies: a value sliced from a parsed line keeps
+ * that whole line alive while it is held, and up to MAX_HELD records are held.
+ */
+function ownCopy(text: string): string {
+  return (' ' + text).slice(1);
+}
+
+/** Key lists kept for held records, by their keys: one list for all records that print the same keys. */
+const MAX_KEY_LISTS = 1000;
+
+/** A held record's values, kept apart from its parsed record: its values in a list, its keys shared. */
+class HeldValues implements RecordValues {
+  private readonly list: (number | string)[];
+
+  constructor(
+    private readonly keys: readonly string[],
+    values: LegacyDictRecord['values'],
+    readonly complete: boolean,
+  ) {
+    this.list = keys.map((key) => {
+      const v = values[key] as number | string;
+      return typeof v === 'number' ? v : v === NONE ? NONE : ownCopy(v);
+    });
+  }
+
+  get values(): LegacyDictRecord['values'] {
+    const values: Record<string, number | string> = {};
+    for (let i = 0; i < this.keys.length; i++) values[this.keys[i] as string] = this.list[i] as number | string;
+    return values;
+  }
 }
 
 const NONE_YET: readonly AnalyzedRequest[] = Object.freeze([]);
@@ -163,7 +202,7 @@ function startEarlier(parts: RequestParts, line: number, timestamp: string | nul
  */
 function joinedValues(parts: RequestParts): LegacyDictRecord['values'] {
   const { overall, orchestrator } = parts;
-  if (orchestrator === null) return (overall ?? (parts.other as LegacyDictRecord)).values;
+  if (orchestrator === null) return (overall ?? (parts.other as RecordValues)).values;
   if (overall === null) return orchestrator.values;
   const values: Record<string, number | string> = { ...overall.values };
   for (const key in orchestrator.values) {
@@ -179,6 +218,8 @@ export class LegacyRequestReader {
   private readonly pending = new Map<string, PendingEdges>();
   /** JSON records waiting for the request's other record, by request id, oldest first. */
   private readonly held = new Map<string, RequestParts>();
+  /** The key lists of held records' values, by the keys joined. */
+  private readonly keyLists = new Map<string, readonly string[]>();
   private joinedCount = 0;
 
   constructor(private readonly place: (key: string) => RequestPlace) {}
@@ -210,11 +251,11 @@ export class LegacyRequestReader {
     // The same record again (the same file read twice): the held one is a request of its own.
     if (held !== undefined) {
       this.held.delete(id);
-      this.held.set(id, this.partsOf(record, kind));
+      this.held.set(ownCopy(id), this.partsOf(record, kind, this.heldValues(record)));
       return [this.build(id, held)];
     }
     if (this.held.size >= MAX_HELD) return [this.build(id, this.partsOf(record, kind))];
-    this.held.set(id, this.partsOf(record, kind));
+    this.held.set(ownCopy(id), this.partsOf(record, kind, this.heldValues(record)));
     return NONE_YET;
   }
 
@@ -227,14 +268,27 @@ export class LegacyRequestReader {
     return done;
   }
 
-  private partsOf(record: LegacyDictRecord, kind: JoinedKind | null): RequestParts {
+  /** The values of a record to hold: its parsed record (and the line it was read from) is let go. */
+  private heldValues(record: LegacyDictRecord): HeldValues {
+    const names = Object.keys(record.values);
+    const joined = names.join('\n');
+    let keys = this.keyLists.get(joined);
+    if (keys === undefined) {
+      keys = names.map(ownCopy);
+      if (this.keyLists.size < MAX_KEY_LISTS) this.keyLists.set(ownCopy(joined), keys);
+    }
+    return new HeldValues(keys, record.values, record.complete);
+  }
+
+  private partsOf(record: LegacyDictRecord, kind: JoinedKind | null, values: RecordValues = record): RequestParts {
+    const timestamp = record.header?.timestamp ?? null;
     const parts: RequestParts = {
-      overall: kind === 'overall' ? record : null,
-      orchestrator: kind === 'orchestrator' ? record : null,
-      other: kind === null ? record : null,
+      overall: kind === 'overall' ? values : null,
+      orchestrator: kind === 'orchestrator' ? values : null,
+      other: kind === null ? values : null,
       edges: [],
       line: record.line,
-      timestamp: record.header?.timestamp ?? null,
+      timestamp: timestamp === null ? null : ownCopy(timestamp),
     };
     this.takeEdges(parts, record.requestId as string, record);
     return parts;
