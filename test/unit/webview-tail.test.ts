@@ -39,8 +39,8 @@ import {
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
 import { metricChoices, overTimeEmptyText, rateNote } from '../../webview/latencyPanel/overTime/overTimeModel';
 import { buildSpanIndex, fullView, keptView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
-import { durationAxis, timePlotX, timeTicks } from '../../webview/shared/axis';
-import { formatLogClock } from '../../webview/shared/format';
+import { durationAxis, timePlotX, timeTickStep, timeTicks } from '../../webview/shared/axis';
+import { formatLogClock, timeTickText } from '../../webview/shared/format';
 
 describe('message guard: the why-views', () => {
   test('queryTail / queryLoad / queryOverTime keep only well-formed fields', () => {
@@ -890,6 +890,33 @@ describe('over time and each request: one time axis', () => {
       ['07:12:00', '07:12:10', '07:12:20', '07:12:30'],
     );
     assert.equal(formatLogClock(at(4) + 7, true), '07:12:04.007');
+  });
+
+  test('time tick labels carry the precision their spacing needs, no trailing zeros', () => {
+    const labelled = (t0: number, t1: number, count: number): string[] => {
+      const step = timeTickStep(t0, t1, count);
+      return timeTicks(t0, t1, count, false).map((t) => timeTickText(t, step));
+    };
+    // Whole seconds under 10 s: no ".000".
+    assert.deepEqual(labelled(at(0), at(8), 4), ['07:12:00', '07:12:02', '07:12:04', '07:12:06', '07:12:08']);
+    // Whole minutes: no ":00" seconds.
+    assert.deepEqual(labelled(at(0), at(0) + 20 * 60_000, 4), ['07:15', '07:20', '07:25', '07:30']);
+    // Under a second: the digits the step needs (each label as many), a whole second without them.
+    assert.deepEqual(labelled(at(4) - 400, at(4) + 400, 4), [
+      '07:12:03.6',
+      '07:12:03.8',
+      '07:12:04',
+      '07:12:04.2',
+      '07:12:04.4',
+    ]);
+    assert.deepEqual(labelled(at(4), at(4) + 100, 5), [
+      '07:12:04',
+      '07:12:04.02',
+      '07:12:04.04',
+      '07:12:04.06',
+      '07:12:04.08',
+      '07:12:04.10',
+    ]);
   });
 
   test('a duration axis labels every tick in one unit, chosen from its range', () => {

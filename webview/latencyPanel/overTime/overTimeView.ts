@@ -15,10 +15,10 @@ import type {
   OverTimeSeries,
   WebviewToHost,
 } from '../../../server/protocol';
-import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTicks } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTickStep, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
-import { formatDurationMs, formatLogClock } from '../../shared/format';
+import { formatDurationMs, timeTickText } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
@@ -422,10 +422,11 @@ export class OverTimeView {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     const bottom = l.height - 18;
-    // As the Each request chart labels the same axis: ms when under 10 s are shown.
-    const withMs = l.t1 - l.t0 < 10_000;
-    const labels = timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)), false).map((t) => {
-      const text = formatLogClock(t, withMs);
+    // As the Each request chart labels the same axis: as precise as the ticks' spacing.
+    const count = Math.max(2, Math.floor((l.x1 - l.x0) / 110));
+    const step = timeTickStep(l.t0, l.t1, count);
+    const labels = timeTicks(l.t0, l.t1, count, false).map((t) => {
+      const text = timeTickText(t, step);
       return { text, x: xOfTime(l, t), width: ctx.measureText(text).width };
     });
     // Each label whole inside the canvas, none over another (as in the Each request chart).
