@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type {
+  ExplainScope,
   HostToWebview,
+  OverTimeResult,
   RequestParams,
   RequestResult,
   ServerRequestMethod,
@@ -37,7 +39,12 @@ import {
   valueAxis,
   xOfTime,
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
-import { metricChoices, overTimeEmptyText, rateNote } from '../../webview/latencyPanel/overTime/overTimeModel';
+import {
+  gaugeScopeText,
+  metricChoices,
+  overTimeEmptyText,
+  rateNote,
+} from '../../webview/latencyPanel/overTime/overTimeModel';
 import { buildSpanIndex, fullView, keptView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
 import { durationAxis, timePlotX, timeTickStep, timeTicks } from '../../webview/shared/axis';
 import { formatLogClock, timeTickText } from '../../webview/shared/format';
@@ -811,6 +818,46 @@ describe('over time: words', () => {
     assert.equal(
       rateNote(series([null, null], [0, 0])),
       "Requests per second: not measured, no request in view has a log time (the load shown is the engines' own).",
+    );
+  });
+
+  test("the gauges' scope follows the requests' caption: the boot and window they were cut to, cold cutting none", () => {
+    const gauge = {
+      stage: '0',
+      replica: '0',
+      source: 'log' as const,
+      engine: '000',
+      mapping: 'inferred' as const,
+      running: [1],
+      waiting: [0],
+      kvCacheUsagePerc: [5],
+    };
+    const result = (scope: ExplainScope | null, gaugeScope: OverTimeResult['gaugeScope'], gauges = [gauge]) => ({
+      sessionId: 's',
+      series: { ...base, times: [1], span: { fromMs: 1, toMs: 1 }, requestRate: [null], series: [], gauges },
+      scope,
+      gaugeScope,
+      requests: 3,
+      sessionRequests: 9,
+    });
+    assert.equal(gaugeScopeText(result(null, null)), null);
+    assert.equal(gaugeScopeText(result({ boot: 1 }, { boot: 1 }, [])), null);
+    assert.equal(
+      gaugeScopeText(result({ boot: 1 }, { boot: 1 })),
+      "Running, waiting and KV cache usage: boot 1's readings only.",
+    );
+    assert.equal(
+      gaugeScopeText(result({ boot: 1, excludeCold: true }, { boot: 1 })),
+      "Running, waiting and KV cache usage: boot 1's readings only, cold left out or not (they are the engines' load, not a request's).",
+    );
+    assert.equal(
+      gaugeScopeText(result({ excludeCold: true }, null)),
+      "Running, waiting and KV cache usage: every reading, cold left out or not (they are the engines' load, not a request's).",
+    );
+    const at = Date.UTC(2026, 9, 22, 9, 30, 0);
+    assert.equal(
+      gaugeScopeText(result({ boot: 2, fromMs: at, toMs: at + 65_000 }, { boot: 2, fromMs: at, toMs: at + 65_000 })),
+      "Running, waiting and KV cache usage: boot 2's readings within 09:30:00–09:31:05 only.",
     );
   });
 });

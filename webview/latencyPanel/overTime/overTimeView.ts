@@ -4,9 +4,10 @@
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
 // metric-not-reporting is named, never drawn as a real 0. The series are of the boot picked
-// and the exclude-cold choice, asked of the server with that scope and captioned with it; the
-// window is chosen here, so it is drawn over them, not cut. The time axis is the Each request
-// chart's below (its view, zoomed or not, and its plot edges).
+// and the exclude-cold choice (the gauges of that boot: cold requests cut no engine's load),
+// asked of the server with that scope and captioned with it; the window is chosen here, so it
+// is drawn over them, not cut. The time axis is the Each request chart's below (its view,
+// zoomed or not, and its plot edges).
 import type {
   ExplainScope,
   Finding,
@@ -38,6 +39,7 @@ import {
 import {
   GAUGE_SOURCE_TAG,
   GAUGE_SOURCE_TEXT,
+  gaugeScopeText,
   gaugeSourcesNote,
   metricChoices,
   overTimeEmptyText,
@@ -96,7 +98,7 @@ export class OverTimeView {
     testId: 'overtime-status',
     attrs: { 'aria-live': 'polite' },
   });
-  /** What the series are of, as the server answered: the boot, cold left out. */
+  /** What the series are of, as the server answered: the boot, cold left out; the gauges' boot. */
   private readonly scopeText = h('p', { className: 'muted spans-scope', testId: 'overtime-scope' });
   private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
   private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
@@ -231,7 +233,11 @@ export class OverTimeView {
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
-    setText(this.scopeText, scopeText(result.scope, result.requests, result.sessionRequests));
+    const gauges = gaugeScopeText(result);
+    setText(
+      this.scopeText,
+      `${scopeText(result.scope, result.requests, result.sessionRequests)}${gauges === null ? '' : `. ${gauges}`}`,
+    );
     this.host.spanChanged(seriesSpan(result.series));
     const metrics = metricChoices(result.series);
     if (this.metric === null || !metrics.includes(this.metric))
