@@ -796,6 +796,12 @@ describe('over time: words', () => {
     };
     assert.equal(overTimeEmptyText(one, false), null);
     assert.deepEqual(metricChoices(one), ['e2e']);
+    // A stage no request in scope measured (another boot's pipeline) is not offered.
+    const otherBoot = {
+      ...one,
+      series: [...one.series, { metric: '2.firstOutput' as const, count: [0], p50: [null], p90: [null], p99: [null] }],
+    };
+    assert.deepEqual(metricChoices(otherBoot), ['e2e']);
   });
 
   test('a step without a rate says why; none missing, no note', () => {

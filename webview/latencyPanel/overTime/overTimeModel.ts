@@ -18,9 +18,12 @@ export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: bo
     : "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.";
 }
 
-/** The metrics the percentiles picker offers: none when no request measured a target (the picker is not shown). */
+/**
+ * The metrics the percentiles picker offers: those some request in scope measured (a boot of
+ * another pipeline has other stages); none when no request measured one (the picker is not shown).
+ */
 export function metricChoices(series: OverTimeSeries): readonly string[] {
-  return series.series.map((s) => s.metric);
+  return series.series.filter((s) => s.count.some((n) => n > 0)).map((s) => s.metric);
 }
 
 /** Why some or all steps have no request rate; null when every step has one. */

@@ -437,10 +437,15 @@ export class OverTimeView {
     });
     // Each label whole inside the canvas, none over another (as in the Each request chart).
     const lefts = placeTickLabels(labels, LABEL_EDGE_PX, this.width - LABEL_EDGE_PX);
+    const drawn: string[] = [];
     labels.forEach(({ text }, i) => {
       const left = lefts[i];
-      if (left !== null && left !== undefined) ctx.fillText(text, left, bottom + 4);
+      if (left === null || left === undefined) return;
+      ctx.fillText(text, left, bottom + 4);
+      drawn.push(text);
     });
+    // The labels drawn, readable outside the canvas (as its t0/t1 are).
+    this.canvas.dataset['ticks'] = drawn.join(' ');
   }
 
   private drawWindow(ctx: CanvasRenderingContext2D, l: OverTimeLayout, color: string): void {
