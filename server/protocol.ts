@@ -766,6 +766,12 @@ export interface OverTimeResult {
    * requests by); null: every request.
    */
   readonly scope: ExplainScope | null;
+  /**
+   * The boot and window the gauges (running, waiting, KV cache usage) are cut to: the samples
+   * taken in that boot, within that window. Cold requests left out cut no gauge (the engines'
+   * load is no request's). null: every sample of the session.
+   */
+  readonly gaugeScope: Omit<ExplainScope, 'excludeCold'> | null;
   /** The requests in that scope (with a log time or not). */
   readonly requests: number;
   /** The session's requests, in scope or not (the chart says how many of them it is over). */

@@ -84,6 +84,7 @@ export {
 } from './core/explain/explainTable';
 export { additiveTail, overlapText, QUEUED_HOLDS_WAIT } from './core/explain/overlapApart';
 export { stagePreemptionsText } from './core/explain/preemptionsInTail';
+export { inFlightText, STAGE_LOAD_LABEL, stageLoadCells, type StageLoadCells } from './core/explain/loadWords';
 export { byteSizesText, countOf, durationText } from './core/numberText';
 export { gzipNotFollowedText, partialLogMark, partialLogText } from './core/gzipInput';
 export { compressedFormatOf } from './core/log/compressedInput';

@@ -9,6 +9,7 @@ import { costModel } from '../core/explain/costModel';
 import { loadAtArrival } from '../core/explain/loadAtArrival';
 import type { GaugeSamples } from '../core/explain/overTime';
 import { overTime, OverTimeCache } from '../core/explain/overTime';
+import { bootsByTime, gaugeScopeOf } from '../core/explain/gaugeScope';
 import { bootsInScope, rowsInScope, scopeCutsRows } from '../core/explain/scope';
 import { targetTails } from '../core/explain/targetTails';
 import { preemptionsInTail } from '../core/explain/preemptionsInTail';
@@ -164,27 +165,36 @@ export function logClockOffset(session: Session): number {
   return Math.round(median / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
 }
 
-/** The gauges of the session on its log clock: the log's engine lines, and its scrapes' per-replica gauges. */
+/**
+ * The gauges of the session on its log clock: the log's engine lines, and its scrapes' per-replica
+ * gauges, each sample with the boot it was taken in (the scrapes' by their time).
+ */
 export function sessionGauges(session: Session): GaugeSamples[] {
   const fromLog = gaugesOfEngines(session.engineSeries());
   const fromScrapes =
     session.scrapeGauges.size === 0 ? [] : session.scrapeGauges.samples('metrics', logClockOffset(session));
+  return [...fromLog, ...[...fromScrapes, ...prometheusSamples(session)].map((g) => withBoots(g, session))];
+}
+
+function withBoots(g: GaugeSamples, session: Session): GaugeSamples {
+  const boots = bootsByTime(g.times, session.bootStartsMs());
+  return boots === null ? g : { ...g, boots };
+}
+
+function prometheusSamples(session: Session): GaugeSamples[] {
   const prom = prometheusGauges(session);
-  const fromPrometheus: GaugeSamples[] =
-    prom === null
-      ? []
-      : prom.series.map((s) => ({
-          stage: s.stage,
-          replica: s.replica,
-          source: 'prometheus',
-          engine: null,
-          mapping: 'labels',
-          times: prom.times,
-          running: nanOf(s.running),
-          waiting: nanOf(s.waiting),
-          kvCacheUsagePerc: nanOf(s.kvCacheUsagePerc),
-        }));
-  return [...fromLog, ...fromScrapes, ...fromPrometheus];
+  if (prom === null) return [];
+  return prom.series.map((s) => ({
+    stage: s.stage,
+    replica: s.replica,
+    source: 'prometheus',
+    engine: null,
+    mapping: 'labels',
+    times: prom.times,
+    running: nanOf(s.running),
+    waiting: nanOf(s.waiting),
+    kvCacheUsagePerc: nanOf(s.kvCacheUsagePerc),
+  }));
 }
 
 export function sessionOverTime(session: Session, params: OverTimeParams): OverTimeResult {
@@ -218,6 +228,7 @@ export function sessionOverTime(session: Session, params: OverTimeParams): OverT
     sessionId: session.id,
     series,
     scope: cut ? scope : null,
+    gaugeScope: gaugeScopeOf(scope),
     requests: cut ? rowsInScope(session.explainIndex, scope).length : sessionRequests,
     sessionRequests,
   };

@@ -173,6 +173,11 @@ export class Session {
     return this.analysis.engineSeries();
   }
 
+  /** Where each server boot of the log started, on the log clock (StreamAnalysis.bootStartsMs). */
+  bootStartsMs(): readonly number[] {
+    return this.analysis.bootStartsMs();
+  }
+
   /** The explain index of the session's requests (same order as requests()). */
   get explainIndex(): ExplainIndex {
     return this.explainColumns;

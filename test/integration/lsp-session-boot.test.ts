@@ -297,3 +297,73 @@ test(
     lsp.child.kill('SIGTERM');
   },
 );
+
+/** A periodic `Engine 000:` stats line at `clock` (`MM-DD hh:mm:ss`). */
+const engineLine = (clock: string, running: number, waiting: number): string =>
+  `(APIServer pid=7001) INFO ${clock} [v1/metrics/loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: 10.0%, Prefix cache hit rate: 0.0%\n`;
+
+test(
+  "the Over time chart's gauges are of the boot picked: the engines' lines printed in it, not the boot before's",
+  { timeout: 180_000 },
+  async () => {
+    // Boot 1 prints its engine's load during its requests, and once more a moment before the restart
+    // (the last line before boot 2's start, in boot 2's first step); boot 2 prints its own.
+    const [one, two] = bootsLog([
+      { model: TTS_MODEL, fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+      { model: OMNI_MODEL, fixture: 'qwen3-omni-three-stage-transfers.log' },
+    ]).split(/(?=\(APIServer pid=7001\) INFO 10-19 07:00:00 \[entrypoints\/openai)/);
+    assert.ok(one !== undefined && two !== undefined && bootsLog([]).length === 0);
+    const file = path.join(dir, 'engine-lines.log');
+    writeFileSync(
+      file,
+      [
+        one,
+        engineLine('10-19 07:12:08', 3, 1),
+        engineLine('10-22 09:30:50', 9, 4),
+        two,
+        engineLine('10-22 09:31:30', 2, 0),
+      ].join(''),
+    );
+    const lsp = await startLanguageServer(storage);
+    const session = await lsp.importLog(file);
+    // Steps of 30 s: boot 2's first step (09:30:30-09:31:00] holds boot 1's last line, its second its own.
+    const overTimeIn = (scope?: ExplainScope) =>
+      lsp.request('stageLens/overTime', {
+        sessionId: session.id,
+        stepMs: 30_000,
+        ...(scope === undefined ? {} : { scope }),
+      });
+    /** The running and waiting readings charted, per gauge. */
+    const readings = (r: OverTimeResult) =>
+      r.series.gauges.map((g) => ({
+        engine: g.engine,
+        running: [...new Set(g.running.filter((v) => v !== null))],
+        waiting: [...new Set(g.waiting.filter((v) => v !== null))],
+      }));
+
+    const whole = await overTimeIn();
+    assert.equal(whole.gaugeScope, null);
+    const bootTwo = await overTimeIn({ boot: 2 });
+    assert.deepEqual(bootTwo.gaugeScope, { boot: 2 });
+    assert.deepEqual(readings(bootTwo), [{ engine: '000', running: [2], waiting: [0] }]);
+    const bootOne = await overTimeIn({ boot: 1 });
+    assert.deepEqual(readings(bootOne), [{ engine: '000', running: [3], waiting: [1] }]);
+    // Cold left out cuts no gauge: the engines' load is no request's.
+    const warm = await overTimeIn({ boot: 2, excludeCold: true });
+    assert.deepEqual(warm.gaugeScope, { boot: 2 });
+    assert.deepEqual(readings(warm), readings(bootTwo));
+
+    // Boot 2 without a line of its own: it charts no gauge, in the editor and in `explain --boot 2`,
+    // rather than boot 1's last reading.
+    const silent = path.join(dir, 'engine-lines-boot-2-silent.log');
+    writeFileSync(silent, [one, engineLine('10-19 07:12:08', 3, 1), engineLine('10-22 09:30:50', 9, 4), two].join(''));
+    const quiet = await lsp.importLog(silent);
+    const quietTwo = await lsp.request('stageLens/overTime', { sessionId: quiet.id, scope: { boot: 2 } });
+    assert.deepEqual([quietTwo.series.times.length > 0, quietTwo.series.gauges], [true, []]);
+    const cli = JSON.parse(cliStdout(['explain', silent, '--boot', '2', '--format', 'json'])) as {
+      overTime: { times: number[]; gauges: OverTimeResult['series']['gauges'] };
+    };
+    assert.deepEqual([cli.overTime.times.length > 0, cli.overTime.gauges], [true, []]);
+    lsp.child.kill('SIGTERM');
+  },
+);

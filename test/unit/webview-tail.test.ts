@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type {
+  ExplainScope,
   HostToWebview,
+  OverTimeResult,
   RequestParams,
   RequestResult,
   ServerRequestMethod,
@@ -37,10 +39,15 @@ import {
   valueAxis,
   xOfTime,
 } from '../../webview/latencyPanel/overTime/overTimeLayout';
-import { metricChoices, overTimeEmptyText, rateNote } from '../../webview/latencyPanel/overTime/overTimeModel';
+import {
+  gaugeScopeText,
+  metricChoices,
+  overTimeEmptyText,
+  rateNote,
+} from '../../webview/latencyPanel/overTime/overTimeModel';
 import { buildSpanIndex, fullView, keptView, xOf } from '../../webview/latencyPanel/spans/spansLayout';
-import { durationAxis, timePlotX, timeTicks } from '../../webview/shared/axis';
-import { formatLogClock } from '../../webview/shared/format';
+import { durationAxis, timePlotX, timeTickStep, timeTicks } from '../../webview/shared/axis';
+import { formatLogClock, timeTickText } from '../../webview/shared/format';
 
 describe('message guard: the why-views', () => {
   test('queryTail / queryLoad / queryOverTime keep only well-formed fields', () => {
@@ -789,6 +796,12 @@ describe('over time: words', () => {
     };
     assert.equal(overTimeEmptyText(one, false), null);
     assert.deepEqual(metricChoices(one), ['e2e']);
+    // A stage no request in scope measured (another boot's pipeline) is not offered.
+    const otherBoot = {
+      ...one,
+      series: [...one.series, { metric: '2.firstOutput' as const, count: [0], p50: [null], p90: [null], p99: [null] }],
+    };
+    assert.deepEqual(metricChoices(otherBoot), ['e2e']);
   });
 
   test('a step without a rate says why; none missing, no note', () => {
@@ -811,6 +824,46 @@ describe('over time: words', () => {
     assert.equal(
       rateNote(series([null, null], [0, 0])),
       "Requests per second: not measured, no request in view has a log time (the load shown is the engines' own).",
+    );
+  });
+
+  test("the gauges' scope follows the requests' caption: the boot and window they were cut to, cold cutting none", () => {
+    const gauge = {
+      stage: '0',
+      replica: '0',
+      source: 'log' as const,
+      engine: '000',
+      mapping: 'inferred' as const,
+      running: [1],
+      waiting: [0],
+      kvCacheUsagePerc: [5],
+    };
+    const result = (scope: ExplainScope | null, gaugeScope: OverTimeResult['gaugeScope'], gauges = [gauge]) => ({
+      sessionId: 's',
+      series: { ...base, times: [1], span: { fromMs: 1, toMs: 1 }, requestRate: [null], series: [], gauges },
+      scope,
+      gaugeScope,
+      requests: 3,
+      sessionRequests: 9,
+    });
+    assert.equal(gaugeScopeText(result(null, null)), null);
+    assert.equal(gaugeScopeText(result({ boot: 1 }, { boot: 1 }, [])), null);
+    assert.equal(
+      gaugeScopeText(result({ boot: 1 }, { boot: 1 })),
+      "Running, waiting and KV cache usage: boot 1's readings only.",
+    );
+    assert.equal(
+      gaugeScopeText(result({ boot: 1, excludeCold: true }, { boot: 1 })),
+      "Running, waiting and KV cache usage: boot 1's readings only, cold left out or not (they are the engines' load, not a request's).",
+    );
+    assert.equal(
+      gaugeScopeText(result({ excludeCold: true }, null)),
+      "Running, waiting and KV cache usage: every reading, cold left out or not (they are the engines' load, not a request's).",
+    );
+    const at = Date.UTC(2026, 9, 22, 9, 30, 0);
+    assert.equal(
+      gaugeScopeText(result({ boot: 2, fromMs: at, toMs: at + 65_000 }, { boot: 2, fromMs: at, toMs: at + 65_000 })),
+      "Running, waiting and KV cache usage: boot 2's readings within 09:30:00–09:31:05 only.",
     );
   });
 });
@@ -890,6 +943,33 @@ describe('over time and each request: one time axis', () => {
       ['07:12:00', '07:12:10', '07:12:20', '07:12:30'],
     );
     assert.equal(formatLogClock(at(4) + 7, true), '07:12:04.007');
+  });
+
+  test('time tick labels carry the precision their spacing needs, no trailing zeros', () => {
+    const labelled = (t0: number, t1: number, count: number): string[] => {
+      const step = timeTickStep(t0, t1, count);
+      return timeTicks(t0, t1, count, false).map((t) => timeTickText(t, step));
+    };
+    // Whole seconds under 10 s: no ".000".
+    assert.deepEqual(labelled(at(0), at(8), 4), ['07:12:00', '07:12:02', '07:12:04', '07:12:06', '07:12:08']);
+    // Whole minutes: no ":00" seconds.
+    assert.deepEqual(labelled(at(0), at(0) + 20 * 60_000, 4), ['07:15', '07:20', '07:25', '07:30']);
+    // Under a second: the digits the step needs (each label as many), a whole second without them.
+    assert.deepEqual(labelled(at(4) - 400, at(4) + 400, 4), [
+      '07:12:03.6',
+      '07:12:03.8',
+      '07:12:04',
+      '07:12:04.2',
+      '07:12:04.4',
+    ]);
+    assert.deepEqual(labelled(at(4), at(4) + 100, 5), [
+      '07:12:04',
+      '07:12:04.02',
+      '07:12:04.04',
+      '07:12:04.06',
+      '07:12:04.08',
+      '07:12:04.10',
+    ]);
   });
 
   test('a duration axis labels every tick in one unit, chosen from its range', () => {

@@ -56,14 +56,19 @@ const TIME_STEPS = [
   900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000,
 ];
 
+/** The spacing (ms) of timeTicks' ticks over [t0, t1]: what their labels need to show (timeTickText). */
+export function timeTickStep(t0: number, t1: number, count: number): number {
+  const raw = (t1 - t0) / Math.max(1, count);
+  return TIME_STEPS.find((s) => s >= raw) ?? niceStep(t0, t1, count);
+}
+
 /**
  * Wall-clock ticks (ms since epoch) on round seconds/minutes/hours: of the local clock, or
  * (`local` false) of the UTC one, which the log clock's printed fields are read as.
  */
 export function timeTicks(t0: number, t1: number, count: number, local = true): number[] {
   if (!(t1 > t0)) return [t0];
-  const raw = (t1 - t0) / Math.max(1, count);
-  const step = TIME_STEPS.find((s) => s >= raw) ?? niceStep(t0, t1, count);
+  const step = timeTickStep(t0, t1, count);
   // Align to the minute/hour grid when the step is a whole number of minutes.
   const offset = local && step >= 60_000 ? new Date(t0).getTimezoneOffset() * 60_000 : 0;
   const out: number[] = [];

@@ -52,6 +52,24 @@ export function formatLogClock(logMs: number, withMs: boolean): string {
   return withMs ? `${base}.${pad(d.getUTCMilliseconds(), 3)}` : base;
 }
 
+/**
+ * A time axis's tick label on the log clock, as precise as the ticks' spacing needs: `12:05` on
+ * whole minutes, `12:05:30` on seconds, `12:05:30.25` under a second (a tick on a whole second
+ * reads `12:05:30`). Zeros the spacing cannot change are noise, not precision.
+ */
+export function timeTickText(logMs: number, stepMs: number): string {
+  const d = new Date(logMs);
+  const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+  const minutes = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`;
+  if (stepMs >= 60_000 && stepMs % 60_000 === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0)
+    return minutes;
+  const seconds = `${minutes}:${pad(d.getUTCSeconds())}`;
+  const ms = d.getUTCMilliseconds();
+  if (stepMs >= 1000 || ms === 0) return seconds;
+  const digits = stepMs % 100 === 0 ? 1 : stepMs % 10 === 0 ? 2 : 3;
+  return `${seconds}.${pad(ms, 3).slice(0, digits)}`;
+}
+
 /** The unit of a field from its name suffix (`_ms`, `_s`); '' when unknown. */
 export function unitOfField(name: string): string {
   if (name.endsWith('_ms')) return 'ms';

@@ -2,17 +2,20 @@
 // Tail tab). DOM-free (unit-tested in Node). Excess and shares are the server's; the parts
 // behind an overlap (a downstream wait, a stage that ran alongside its upstream) are shown
 // apart and the residual without them (additiveTail, as explain does).
-import type { TailAttribution, TailPart, TargetName } from '../../server/protocol';
+import type { LoadAtArrival, TailAttribution, TailPart, TargetName } from '../../server/protocol';
 import {
   additiveTail,
   coldTailText,
   fewValuesTailText,
   foldParts,
+  inFlightText,
   overlapText,
   partLabel,
   QUEUED_HOLDS_WAIT,
   sentenceCase,
+  STAGE_LOAD_LABEL,
   stageLabel,
+  stageLoadCells,
   targetLabel,
   ttftWaitText,
 } from '../../server/shared';
@@ -282,4 +285,24 @@ export function tailColdNote(t: TailAttribution): string | null {
 /** No tail to explain: every request in scope took about the same. */
 export function tailIsFlat(t: TailAttribution): boolean {
   return Math.abs(t.excessMs) < 1e-6;
+}
+
+/**
+ * The load at arrival's figures as explain prints them: the mean others in flight, overall and in
+ * each stage, all requests against the tail, to one decimal ('–' where none is known).
+ */
+export interface LoadFigures {
+  /** `Mean in flight at arrival, all / tail: 1.2 / 3.0`. */
+  readonly inFlight: string;
+  /** The stage table's title: `Mean in each stage at arrival, all / tail`. */
+  readonly stagesTitle: string;
+  readonly stages: readonly { readonly stage: string; readonly all: string; readonly tail: string }[];
+}
+
+export function loadFigures(load: LoadAtArrival, stageNames: Readonly<Record<string, string>>): LoadFigures {
+  return {
+    inFlight: sentenceCase(inFlightText(load, '–')),
+    stagesTitle: sentenceCase(STAGE_LOAD_LABEL),
+    stages: stageLoadCells(load, stageNames).map((s) => ({ stage: s.stage, all: s.all ?? '–', tail: s.tail ?? '–' })),
+  };
 }

@@ -21,6 +21,8 @@ export interface EngineSeries {
   readonly lines: number;
   /** Log-clock ms of each kept line; NaN where the line had no timestamp. */
   readonly times: readonly number[];
+  /** The server boot each kept line was printed in (the analysis's boot number). */
+  readonly boots: readonly number[];
   /** NaN where a line did not carry the value. */
   readonly running: readonly number[];
   readonly waiting: readonly number[];
@@ -33,6 +35,7 @@ class EngineAccumulator {
   lines = 0;
   stride = 1;
   readonly times: number[] = [];
+  readonly boots: number[] = [];
   readonly running: number[] = [];
   readonly waiting: number[] = [];
   readonly kv: number[] = [];
@@ -43,11 +46,11 @@ class EngineAccumulator {
     readonly stagePrefix: number | null,
   ) {}
 
-  add(timeMs: number, values: Readonly<Record<string, number>>): void {
+  add(timeMs: number, boot: number, values: Readonly<Record<string, number>>): void {
     this.lines++;
     if ((this.lines - 1) % this.stride !== 0) return;
     if (this.times.length >= MAX_POINTS) {
-      for (const xs of [this.times, this.running, this.waiting, this.kv, this.prefix]) {
+      for (const xs of [this.times, this.boots, this.running, this.waiting, this.kv, this.prefix]) {
         let k = 0;
         for (let i = 0; i < xs.length; i += 2) xs[k++] = xs[i];
         xs.length = k;
@@ -56,6 +59,7 @@ class EngineAccumulator {
     }
     const v = (key: string): number => values[key] ?? Number.NaN;
     this.times.push(timeMs);
+    this.boots.push(boot);
     this.running.push(v('running'));
     this.waiting.push(v('waiting'));
     this.kv.push(v('gpu_kv_cache_usage'));
@@ -68,7 +72,7 @@ export class EngineSeriesBuilder {
   /** LLM stage id -> highest replica id seen, for the flat engine index. */
   private readonly llmReplicas = new Map<number, number>();
 
-  add(record: EngineStatsRecord, timeMs: number): void {
+  add(record: EngineStatsRecord, timeMs: number, boot: number): void {
     const stagePrefix = record.header?.stagePrefix ?? null;
     const key = `${stagePrefix ?? ''}/${record.engine}`;
     let acc = this.engines.get(key);
@@ -76,7 +80,7 @@ export class EngineSeriesBuilder {
       if (this.engines.size >= 1024) return;
       this.engines.set(key, (acc = new EngineAccumulator(record.engine, stagePrefix)));
     }
-    acc.add(timeMs, record.values);
+    acc.add(timeMs, boot, record.values);
   }
 
   noteRequest(request: AnalyzedRequest): void {
@@ -116,6 +120,7 @@ export class EngineSeriesBuilder {
         mapping,
         lines: e.lines,
         times: e.times,
+        boots: e.boots,
         running: e.running,
         waiting: e.waiting,
         kvCacheUsagePerc: e.kv,

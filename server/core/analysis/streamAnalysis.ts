@@ -176,6 +176,8 @@ export class StreamAnalysis {
   private readonly engineSeriesBuilder = new EngineSeriesBuilder();
   private readonly clock: LogClock;
   private bootCount = 0;
+  /** Log clock of each boot marker, in order (boot n starts at the n-th); NaN for one without a timestamp. */
+  private readonly bootStarts: number[] = [];
   /** The model the log says it serves: it names the pipeline, and so the stage roles, before the file's name does. */
   private servedModelName: string | null = null;
   /** The roles last judged, given again while they are the same: figures kept per roles key on the object. */
@@ -311,6 +313,11 @@ export class StreamAnalysis {
     return this.engineSeriesBuilder.series();
   }
 
+  /** Where each boot started on the log clock: boot n at the n-th entry (NaN: its marker had no timestamp). */
+  bootStartsMs(): readonly number[] {
+    return this.bootStarts;
+  }
+
   private legacyFindings(): Finding[] {
     const f = legacyStatsFinding(
       this.legacyCount,
@@ -417,7 +424,10 @@ export class StreamAnalysis {
       if (this.options.boot === undefined || this.options.boot === boot) this.servedModelName ??= record.model;
     } else if (record.kind === 'engineStats') {
       this.engines.set(record.engine, record);
-      this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN);
+      // With a boot selected, the engines' load is that boot's too.
+      const boot = this.assembler.bootNumber;
+      if (this.inBoot(boot))
+        this.engineSeriesBuilder.add(record, this.clock.midpoint(record.header?.timestamp ?? null) ?? Number.NaN, boot);
     } else if (record.kind === 'legacyDict') {
       // Read apart from the assembler: the dict is a whole request, and the current format's path stays as it is.
       this.legacyCount += 1;
@@ -438,7 +448,10 @@ export class StreamAnalysis {
     }
     const before = done.length;
     this.assembler.addInto(record, done);
-    if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
+    if (record.kind === 'bootMarker') {
+      this.bootCount = this.assembler.bootNumber;
+      this.bootStarts.push(this.clock.toMs(record.header?.timestamp ?? null) ?? Number.NaN);
+    }
     let kept = before;
     for (let i = before; i < done.length; i++) if (this.acceptOne(done[i])) done[kept++] = done[i];
     done.length = kept;

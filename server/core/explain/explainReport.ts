@@ -105,6 +105,7 @@ export function gaugesOfEngines(series: readonly EngineSeries[]): GaugeSamples[]
     engine: e.engine,
     mapping: e.mapping,
     times: e.times,
+    boots: e.boots,
     running: e.running,
     waiting: e.waiting,
     kvCacheUsagePerc: e.kvCacheUsagePerc,

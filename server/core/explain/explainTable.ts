@@ -24,6 +24,7 @@ import { additiveTail, overlapText } from './overlapApart';
 import { edgeLabel } from '../edgeLabel';
 import { outputsAudio, roleOfStage, stageLabel } from '../stageRoles';
 import { fewValuesTailText } from './fewValuesTail';
+import { inFlightText, STAGE_LOAD_LABEL, stageLoadCells } from './loadWords';
 import { foldParts } from './foldParts';
 import { sentenceCase } from '../sentenceCase';
 import { coldTailText, ttftWaitText } from './tailCauses';
@@ -365,8 +366,7 @@ function sameTailLines(t: TailAttribution, shownAt: TailQuantile, roles: Readonl
   return out;
 }
 
-const d = (x: Distribution | null, pick: 'mean' | 'p50' | 'p90' | 'p99'): string =>
-  x === null ? '-' : pick === 'mean' ? x.mean.toFixed(1) : ms(x[pick]);
+const d = (x: Distribution | null, pick: 'p50' | 'p90' | 'p99'): string => (x === null ? '-' : ms(x[pick]));
 
 /** "Stage 1 TTFT (boot 2): only one request in scope measured it, speech-1 (18.4 ms).": explain's words, the views' too. */
 export function oneRequestText(o: OneRequestTarget, roles: Readonly<Record<string, string>>): string {
@@ -460,10 +460,15 @@ export function explainTable(report: ExplainReport, options: ExplainTableOptions
       ]);
     }
     // No known arrival: no buckets, and a header over nothing would read as an empty measurement.
-    if (load.buckets.length > 0) out.push(...table(rows));
+    if (load.buckets.length > 0) {
+      out.push(...table(rows));
+      out.push(`  ${inFlightText(load, '-')}`);
+    }
     if (load.stages.length > 0)
       out.push(
-        `  mean in each stage at arrival, all / tail: ${load.stages.map((s) => `${stageLabel(s.stageKey, roles)} ${d(s.all, 'mean')} / ${d(s.tail, 'mean')}`).join(' · ')}`,
+        `  ${STAGE_LOAD_LABEL}: ${stageLoadCells(load, roles)
+          .map((s) => `${s.stage} ${s.all ?? '-'} / ${s.tail ?? '-'}`)
+          .join(' · ')}`,
       );
     if (load.arrivalsUnknown > 0)
       out.push(

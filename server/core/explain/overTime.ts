@@ -1,11 +1,12 @@
 // Percentiles over time, on one time axis (the log clock): for each step, p50/p90/p99 of
 // each metric (e2e, each stage's time to first output and TTFT) over the requests that
 // finished in the rolling window ending there, the request rate, and the engines' gauges
-// (running, waiting, KV-cache usage) resampled to the same steps. The window is chosen
+// (running, waiting, KV-cache usage) of the same boot and window resampled to the same steps. The window is chosen
 // from the data's rate (about WINDOW_REQUESTS requests per window) unless given. Steps lie
 // within the log's span (the last ends at the last finish), and a step's rate is over the
 // part of it the log covers: a 30 s step over an 8 s log is no 30 s of observation.
 import type { ExplainIndex } from './explainIndex';
+import { gaugeInScope, scopeCutsGauges } from './gaugeScope';
 import { LOG_RESOLUTION_MS } from './logClock';
 import { rowsInScope } from './scope';
 import { percentileInPlace } from './select';
@@ -34,6 +35,8 @@ export interface GaugeSamples {
   readonly engine: string | null;
   readonly mapping: GaugeSeries['mapping'];
   readonly times: ArrayLike<number>;
+  /** The server boot of each sample (absent: not known, left out when a boot is picked). */
+  readonly boots?: ArrayLike<number>;
   readonly running: ArrayLike<number>;
   readonly waiting: ArrayLike<number>;
   readonly kvCacheUsagePerc: ArrayLike<number>;
@@ -209,9 +212,14 @@ function timedByFinish(index: ExplainIndex, scope: ExplainScope, previous: Kept 
 export function overTime(
   index: ExplainIndex,
   query: OverTimeQuery,
-  gauges: readonly GaugeSamples[] = [],
+  allGauges: readonly GaugeSamples[] = [],
   cache?: OverTimeCache,
 ): OverTimeSeries {
+  // The engines' load of the boot and window the requests are of (gaugeScope.ts).
+  // An engine that printed nothing in them is not of them (a boot of another pipeline has other engines).
+  const gauges = scopeCutsGauges(query.scope)
+    ? allGauges.map((g) => gaugeInScope(g, query.scope)).filter((g) => g.times.length > 0)
+    : allGauges;
   const key = JSON.stringify([query.scope, metrics(index, query), query.stepMs, query.windowMs]);
   const previous = cache?.of(key, index);
   const timed = timedByFinish(index, query.scope, previous);
@@ -226,7 +234,6 @@ export function overTime(
     for (const g of gauges) {
       for (let k = 0; k < g.times.length; k++) {
         const t = g.times[k];
-        if (!(t >= (query.scope.fromMs ?? -Infinity) && t <= (query.scope.toMs ?? Infinity))) continue;
         if (t < first) first = t;
         if (t > last) last = t;
       }

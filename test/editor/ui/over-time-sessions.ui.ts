@@ -4,10 +4,12 @@
 // its time axis ends with its log (09:31:58 on the log clock, not the 10 min step's 09:40),
 // and the Tail tab says what a part's contribution to time to first audio is.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
 import { uiTest } from '../harness/ui';
 import { importLog, waitText } from './uiHelpers';
+import { bootsLog } from '../../integration/support/bootLog';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/upstream-rendered');
 const TTS = path.join(FIXTURES, 'qwen3tts-talker-first-audio-after-fix.log');
@@ -66,6 +68,81 @@ uiTest(
       /^rolling over 30 min, a step every 10 min/,
     );
     await wb.screenshot('over-time-sessions-next');
+  },
+  { timeoutMs: 180_000 },
+);
+
+/** A periodic `Engine 000:` stats line at `clock` (`MM-DD hh:mm:ss`). */
+const engineLine = (clock: string, running: number, waiting: number): string =>
+  `(APIServer pid=7001) INFO ${clock} [v1/metrics/loggers.py:127] Engine 000: Avg prompt throughput: 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s, Running: ${running} reqs, Waiting: ${waiting} reqs, GPU KV cache usage: 10.0%, Prefix cache hit rate: 0.0%\n`;
+
+uiTest(
+  "Over Time of one boot: its time axis reads as a clock, its caption says the gauges are that boot's",
+  async (wb) => {
+    await wb.page.setViewportSize({ width: 1500, height: 1000 });
+    // Two boots, each printing its engine's load (boot 1 once more just before the restart).
+    const [one, two] = bootsLog([
+      { model: 'Qwen/Qwen3-TTS-12Hz-1.7B-CustomVoice', fixture: 'qwen3tts-talker-first-audio-after-fix.log' },
+      { model: 'Qwen/Qwen3-Omni-30B-A3B-Instruct', fixture: 'qwen3-omni-three-stage-transfers.log' },
+    ]).split(/(?=\(APIServer pid=7001\) INFO 10-19 07:00:00 \[entrypoints\/openai)/);
+    const log = path.join(wb.workspace, 'server.log');
+    fs.writeFileSync(
+      log,
+      [
+        one,
+        engineLine('10-19 07:12:08', 3, 1),
+        engineLine('10-22 09:30:50', 9, 4),
+        two,
+        engineLine('10-22 09:31:30', 2, 0),
+      ].join(''),
+    );
+    await wb.openFile('qwen3_tts.yaml');
+    await importLog(wb, log);
+    await wb.runCommand('Stage Lens: Open Latency Details');
+    const panel = await wb.webview(PANEL);
+    await waitText(panel, '[data-testid="session-title"]', (t) => t.includes('server.log'), 'the log');
+    await panel.locator('[data-testid="tab-spans"]').click();
+    const scope = '[data-testid="overtime-scope"]';
+    const ticks = (): Promise<string> =>
+      panel
+        .locator('[data-testid="overtime-canvas"]')
+        .evaluate((el: { getAttribute(name: string): string | null }) => el.getAttribute('data-ticks') ?? '');
+
+    await panel.locator('[data-testid="boot-pick"]').selectOption('1');
+    await waitText(
+      panel,
+      scope,
+      (t) => t === "6 of 9 requests: boot 1. Running, waiting and KV cache usage: boot 1's readings only.",
+      "boot 1's caption",
+    );
+    // Boot 1's requests span seconds: ticks on whole seconds, read as the log prints them.
+    const deadline = Date.now() + 20_000;
+    let labels = await ticks();
+    while (!labels.startsWith('07:12') && Date.now() < deadline) {
+      await wb.page.waitForTimeout(200);
+      labels = await ticks();
+    }
+    const drawn = labels.split(' ');
+    assert.ok(drawn.length >= 2, labels);
+    for (const l of drawn) assert.match(l, /^07:12:\d\d$/, labels);
+    // Its percentiles are of the targets boot 1's requests measured: its pipeline has no stage 2.
+    const offered = await panel
+      .locator('[data-testid="overtime-metric"] option')
+      .evaluateAll((os: { getAttribute(name: string): string | null }[]) => os.map((o) => o.getAttribute('value')));
+    assert.ok(offered.length > 0 && !offered.some((v) => v?.startsWith('2.')), offered.join(', '));
+    await wb.screenshot('over-time-one-boot');
+
+    // Cold left out: the requests lose their cold one, the gauges nothing, and the caption says why.
+    await panel.locator('[data-testid="exclude-cold"]').check();
+    await waitText(
+      panel,
+      scope,
+      (t) =>
+        t ===
+        "5 of 9 requests: boot 1 · cold left out. Running, waiting and KV cache usage: boot 1's readings only, cold left out or not (they are the engines' load, not a request's).",
+      'the caption with cold left out',
+    );
+    await wb.screenshot('over-time-one-boot-cold');
   },
   { timeoutMs: 180_000 },
 );

@@ -3,8 +3,9 @@
 // has none (a rate over less of the log than a rate needs, or no request with a time),
 // so that a gap is never read as 0/s; which source each gauge came from, and why two
 // sources of the same gauge differ.
-import type { GaugeSeries, OverTimeSeries } from '../../../server/protocol';
+import type { GaugeSeries, OverTimeResult, OverTimeSeries } from '../../../server/protocol';
 import { MIN_RATE_SPAN_MS } from '../../../server/shared';
+import { formatLogClock } from '../../shared/format';
 
 /** Instead of the charts and their controls: null when there is something to draw. */
 export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: boolean, boot?: number): string | null {
@@ -17,9 +18,12 @@ export function overTimeEmptyText(series: OverTimeSeries | null, excludeCold: bo
     : "Nothing to chart over time: no request in this session has a log time yet. The rolling percentiles, the request rate and the engines' load appear here as requests finish.";
 }
 
-/** The metrics the percentiles picker offers: none when no request measured a target (the picker is not shown). */
+/**
+ * The metrics the percentiles picker offers: those some request in scope measured (a boot of
+ * another pipeline has other stages); none when no request measured one (the picker is not shown).
+ */
 export function metricChoices(series: OverTimeSeries): readonly string[] {
-  return series.series.map((s) => s.metric);
+  return series.series.filter((s) => s.count.some((n) => n > 0)).map((s) => s.metric);
 }
 
 /** Why some or all steps have no request rate; null when every step has one. */
@@ -60,4 +64,28 @@ export function gaugeSourcesNote(gauges: readonly GaugeSeries[]): string | null 
   if (sources.length < 2) return null;
   const named = sources.map((s) => `(${GAUGE_SOURCE_TAG[s]}) ${GAUGE_SOURCE_TEXT[s]}`).join('; ');
   return `Running, waiting and KV cache usage come from ${sources.length} sources, drawn apart and named in the legend: ${named}. Each is a reading at its own instants, not an average, and each step shows a source's last reading in it, so the lines of one stage and replica differ where the load changed between those instants. Neither is hidden: the log covers all of the log, the scrapes only the time they ran.`;
+}
+
+/**
+ * What the gauges are of, after the requests' scope: the boot and window the server cut them to,
+ * and that leaving cold requests out cuts none (the engines' load is no request's). null when
+ * nothing is charted of them or nothing needs saying (every reading, every request).
+ */
+export function gaugeScopeText(result: OverTimeResult): string | null {
+  if (result.series.gauges.length === 0) return null;
+  const cold = result.scope?.excludeCold === true;
+  const g = result.gaugeScope;
+  if (g === null)
+    return cold
+      ? "Running, waiting and KV cache usage: every reading, cold left out or not (they are the engines' load, not a request's)."
+      : null;
+  const parts: string[] = [];
+  if (g.boot !== undefined) parts.push(`boot ${g.boot}'s readings`);
+  const from = g.fromMs === undefined ? null : formatLogClock(g.fromMs, false);
+  const to = g.toMs === undefined ? null : formatLogClock(g.toMs, false);
+  if (from !== null && to !== null) parts.push(`within ${from}–${to}`);
+  else if (from !== null) parts.push(`from ${from}`);
+  else if (to !== null) parts.push(`until ${to}`);
+  const coldNote = cold ? ", cold left out or not (they are the engines' load, not a request's)" : '';
+  return `Running, waiting and KV cache usage: ${parts.join(' ')} only${coldNote}.`;
 }

@@ -4,9 +4,10 @@
 // drag over the charts selects a window that re-scopes the other views (table,
 // histograms, tail); a step without a value is a gap, and a gauge flagged
 // metric-not-reporting is named, never drawn as a real 0. The series are of the boot picked
-// and the exclude-cold choice, asked of the server with that scope and captioned with it; the
-// window is chosen here, so it is drawn over them, not cut. The time axis is the Each request
-// chart's below (its view, zoomed or not, and its plot edges).
+// and the exclude-cold choice (the gauges of that boot: cold requests cut no engine's load),
+// asked of the server with that scope and captioned with it; the window is chosen here, so it
+// is drawn over them, not cut. The time axis is the Each request chart's below (its view,
+// zoomed or not, and its plot edges).
 import type {
   ExplainScope,
   Finding,
@@ -15,10 +16,10 @@ import type {
   OverTimeSeries,
   WebviewToHost,
 } from '../../../server/protocol';
-import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTicks } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timeTickStep, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize, strokeGappedLine } from '../../shared/canvas';
 import { h, setChildren, setText } from '../../shared/dom';
-import { formatDurationMs, formatLogClock } from '../../shared/format';
+import { formatDurationMs, timeTickText } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { targetText } from '../../shared/tailModel';
 import { readPalette } from '../../shared/theme';
@@ -38,6 +39,7 @@ import {
 import {
   GAUGE_SOURCE_TAG,
   GAUGE_SOURCE_TEXT,
+  gaugeScopeText,
   gaugeSourcesNote,
   metricChoices,
   overTimeEmptyText,
@@ -96,7 +98,7 @@ export class OverTimeView {
     testId: 'overtime-status',
     attrs: { 'aria-live': 'polite' },
   });
-  /** What the series are of, as the server answered: the boot, cold left out. */
+  /** What the series are of, as the server answered: the boot, cold left out; the gauges' boot. */
   private readonly scopeText = h('p', { className: 'muted spans-scope', testId: 'overtime-scope' });
   private readonly legend = h('div', { className: 'legend', testId: 'overtime-legend' });
   private readonly notes = h('ul', { className: 'overtime-notes muted', testId: 'overtime-notes' });
@@ -231,7 +233,11 @@ export class OverTimeView {
   accept(seq: number, result: OverTimeResult): void {
     if (seq !== this.seq) return;
     this.series = result.series;
-    setText(this.scopeText, scopeText(result.scope, result.requests, result.sessionRequests));
+    const gauges = gaugeScopeText(result);
+    setText(
+      this.scopeText,
+      `${scopeText(result.scope, result.requests, result.sessionRequests)}${gauges === null ? '' : `. ${gauges}`}`,
+    );
     this.host.spanChanged(seriesSpan(result.series));
     const metrics = metricChoices(result.series);
     if (this.metric === null || !metrics.includes(this.metric))
@@ -422,18 +428,24 @@ export class OverTimeView {
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     const bottom = l.height - 18;
-    // As the Each request chart labels the same axis: ms when under 10 s are shown.
-    const withMs = l.t1 - l.t0 < 10_000;
-    const labels = timeTicks(l.t0, l.t1, Math.max(2, Math.floor((l.x1 - l.x0) / 110)), false).map((t) => {
-      const text = formatLogClock(t, withMs);
+    // As the Each request chart labels the same axis: as precise as the ticks' spacing.
+    const count = Math.max(2, Math.floor((l.x1 - l.x0) / 110));
+    const step = timeTickStep(l.t0, l.t1, count);
+    const labels = timeTicks(l.t0, l.t1, count, false).map((t) => {
+      const text = timeTickText(t, step);
       return { text, x: xOfTime(l, t), width: ctx.measureText(text).width };
     });
     // Each label whole inside the canvas, none over another (as in the Each request chart).
     const lefts = placeTickLabels(labels, LABEL_EDGE_PX, this.width - LABEL_EDGE_PX);
+    const drawn: string[] = [];
     labels.forEach(({ text }, i) => {
       const left = lefts[i];
-      if (left !== null && left !== undefined) ctx.fillText(text, left, bottom + 4);
+      if (left === null || left === undefined) return;
+      ctx.fillText(text, left, bottom + 4);
+      drawn.push(text);
     });
+    // The labels drawn, readable outside the canvas (as its t0/t1 are).
+    this.canvas.dataset['ticks'] = drawn.join(' ');
   }
 
   private drawWindow(ctx: CanvasRenderingContext2D, l: OverTimeLayout, color: string): void {

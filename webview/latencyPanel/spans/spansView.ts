@@ -13,10 +13,10 @@ import {
 } from '../../../server/shared';
 import type { RequestSpans } from '../../../server/protocol';
 import type { DurationAxis } from '../../shared/axis';
-import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timePlotX, timeTicks } from '../../shared/axis';
+import { durationAxis, LABEL_EDGE_PX, placeTickLabels, timePlotX, timeTickStep, timeTicks } from '../../shared/axis';
 import { fitCanvas, observeSize } from '../../shared/canvas';
 import { button, h, setText } from '../../shared/dom';
-import { formatCount, formatDurationMs, formatLogClock } from '../../shared/format';
+import { formatCount, formatDurationMs, formatLogClock, timeTickText } from '../../shared/format';
 import { stageLabel } from '../../shared/labels';
 import { spansScopeText } from './spansScope';
 import type { Palette } from '../../shared/theme';
@@ -457,10 +457,11 @@ function drawAxes(
   }
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
-  const span = view.t1 - view.t0;
-  // Log clock: ticks on the printed minutes, labelled as printed (as the Over Time chart's).
-  const labels = timeTicks(view.t0, view.t1, Math.max(2, Math.floor(box.width / 110)), false).map((t) => {
-    const text = formatLogClock(t, span < 10_000);
+  // Log clock: ticks on the printed minutes, labelled as printed, as precise as their spacing (as the Over Time chart's).
+  const count = Math.max(2, Math.floor(box.width / 110));
+  const step = timeTickStep(view.t0, view.t1, count);
+  const labels = timeTicks(view.t0, view.t1, count, false).map((t) => {
+    const text = timeTickText(t, step);
     return { text, x: xOf(view, box, t), width: ctx.measureText(text).width };
   });
   const lefts = placeTickLabels(labels, LABEL_EDGE_PX, canvasWidth - LABEL_EDGE_PX);

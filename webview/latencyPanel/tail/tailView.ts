@@ -20,6 +20,7 @@ import { formatCount, formatDurationMs } from '../../shared/format';
 import { segmented } from '../../shared/segmented';
 import {
   contributionNote,
+  loadFigures,
   shareText,
   signedMs,
   tailColdNote,
@@ -32,7 +33,6 @@ import {
   targetText,
 } from '../../shared/tailModel';
 import { noteReference, tailFootnotes } from '../../shared/tailFootnotes';
-import { stageLabel } from '../../shared/labels';
 import { ONE_REQUEST_NO_TAIL, oneRequestText, stagePreemptionsText } from '../../../server/shared';
 
 const TOP = 8;
@@ -55,8 +55,6 @@ export interface TailViewHost {
 }
 
 const dist = (d: Distribution | null, k: 'p50' | 'p90' | 'p99'): string => (d === null ? '–' : formatDurationMs(d[k]));
-const count = (d: Distribution | null, k: 'p50' | 'p90'): string =>
-  d === null ? '–' : d[k].toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 export class TailView {
   readonly el: HTMLElement;
@@ -486,15 +484,15 @@ export class TailView {
         h('td', { text: dist(b.target, 'p99') }),
       ),
     );
-    const stageRows = load.stages.map((s) =>
+    // The means explain prints, in its words: the statistic the reading above compares.
+    const figures = loadFigures(load, this.stageNames);
+    const stageRows = figures.stages.map((s) =>
       h(
         'tr',
-        {},
-        h('th', { attrs: { scope: 'row' }, text: stageLabel(s.stageKey, this.stageNames) }),
-        h('td', { text: count(s.all, 'p50') }),
-        h('td', { text: count(s.tail, 'p50') }),
-        h('td', { text: count(s.all, 'p90') }),
-        h('td', { text: count(s.tail, 'p90') }),
+        { testId: 'load-stage' },
+        h('th', { attrs: { scope: 'row' }, text: s.stage }),
+        h('td', { text: s.all }),
+        h('td', { text: s.tail }),
       ),
     );
     const unknown =
@@ -512,7 +510,7 @@ export class TailView {
       h('p', {
         className: 'muted note',
         testId: 'load-note',
-        text: `In flight = other requests between their arrival (finish − end to end: e2e_total_ms, else the [OmniTiming] total=) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). In flight at arrival: all p50 ${count(load.inFlight.all, 'p50')}, tail p50 ${count(load.inFlight.tail, 'p50')}.${unknown}`,
+        text: `In flight = other requests between their arrival (finish − end to end: e2e_total_ms, else the [OmniTiming] total=) and finish, to about ${formatDurationMs(load.resolutionMs)} (log timestamps). ${figures.inFlight}.${unknown}`,
       }),
       load.buckets.length === 0
         ? null
@@ -536,17 +534,16 @@ export class TailView {
               {
                 className: 'load-table',
                 testId: 'load-stages',
-                attrs: { 'aria-label': 'Requests in each stage at arrival, all vs tail' },
+                attrs: { 'aria-label': figures.stagesTitle },
               },
+              h('caption', { className: 'muted', text: figures.stagesTitle }),
               h(
                 'thead',
                 {},
                 h(
                   'tr',
                   {},
-                  ['others in the stage at arrival', 'all p50', 'tail p50', 'all p90', 'tail p90'].map((t) =>
-                    h('th', { attrs: { scope: 'col' }, text: t }),
-                  ),
+                  ['stage', 'all', 'tail'].map((t) => h('th', { attrs: { scope: 'col' }, text: t })),
                 ),
               ),
               h('tbody', {}, stageRows),
