@@ -439,6 +439,7 @@ export async function analyzeStream(
       snapshot.legacyRequests,
       snapshot.unmergedSummaryBlocks,
       snapshot.legacyJsonRecords,
+      snapshot.legacyWithTables,
     );
     if (note !== null) process.stderr.write(terminalText(`stage-lens analyze: ${note}\n`));
     if (snapshot.runSummaries !== null)

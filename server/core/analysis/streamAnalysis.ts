@@ -17,7 +17,7 @@ import { EndToEndBuilder } from './endToEnd';
 import { TablesMissingCounter } from './tablesMissing';
 import { legacyStatsFinding } from './legacyStats';
 import { engineStatsOnlyFinding } from './engineStatsOnly';
-import { LegacyRequestReader } from './legacyRequests';
+import { LegacyRequestReader, mayPrecedeTables } from './legacyRequests';
 import { RunSummaryCollector, runSummaryTitle } from './runSummaries';
 import { METRICS_SUMMARY_FORMAT } from '../log/metricsSummary';
 import { OverallSummaryBuilder } from './overallSummaries';
@@ -66,6 +66,8 @@ export interface AnalysisSnapshot {
   readonly legacyRecords: number;
   /** Requests read from request_level_metrics dicts of that format (no phase split). */
   readonly legacyRequests: number;
+  /** Requests read from their tables and the request_level_metrics dict printed before them (dictWithTables.ts). */
+  readonly legacyWithTables: number;
   /** Of legacyRecords, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (no older format). */
   readonly unmergedSummaryBlocks: number;
   /** Of the legacy records, the JSON lines of log_utils.py's stats files (legacyStats.ts). */
@@ -188,6 +190,8 @@ export class StreamAnalysis {
   private servedModelName: string | null = null;
   private legacyCount = 0;
   private legacyRequestCount = 0;
+  /** Requests read from their tables and the request_level_metrics dict before them (dictWithTables.ts). */
+  private dictsWithTables = 0;
   /** Of the legacy dicts, the "Omni Metrics Summary" blocks of the unmerged PR #3069 (legacyStats.ts). */
   private unmergedCount = 0;
   /** Of the legacy dicts, the JSON lines of log_utils.py's stats files. */
@@ -325,6 +329,7 @@ export class StreamAnalysis {
       this.unmergedCount,
       this.jsonCount,
       this.legacy?.joined ?? 0,
+      this.dictsWithTables,
     );
     return f === null ? [] : [f];
   }
@@ -394,6 +399,7 @@ export class StreamAnalysis {
       boots: this.bootCount,
       legacyRecords: this.legacyCount,
       legacyRequests: this.legacyRequestCount,
+      legacyWithTables: this.dictsWithTables,
       unmergedSummaryBlocks: this.unmergedCount,
       legacyJsonRecords: this.jsonCount,
       runSummaries: this.runSummaries.summaries(),
@@ -439,19 +445,38 @@ export class StreamAnalysis {
       const requests = (this.legacy ??= new LegacyRequestReader((key) => assembler.placeLegacyRequest(key))).read(
         record,
       );
-      this.acceptLegacy(requests, done);
+      if (!mayPrecedeTables(record) || requests.length !== 1) {
+        this.acceptLegacy(requests, done);
+        return;
+      }
+      const before = done.length;
+      this.assembler.holdDictInto(record.header?.process ?? null, record.requestId as string, requests[0], done);
+      this.keepAccepted(done, before);
       return;
     }
     const before = done.length;
     this.assembler.addInto(record, done);
     if (record.kind === 'bootMarker') this.bootCount = this.assembler.bootNumber;
+    this.keepAccepted(done, before);
+  }
+
+  /** Keeps the accepted ones of the requests from `before` on in `done`. */
+  private keepAccepted(done: AnalyzedRequest[], before: number): void {
     let kept = before;
-    for (let i = before; i < done.length; i++) if (this.acceptOne(done[i])) done[kept++] = done[i];
+    for (let i = before; i < done.length; i++) if (this.acceptCounted(done[i])) done[kept++] = done[i];
     done.length = kept;
   }
 
   private accept(requests: AnalyzedRequest[]): AnalyzedRequest[] {
-    return requests.filter((request) => this.acceptOne(request));
+    return requests.filter((request) => this.acceptCounted(request));
+  }
+
+  /** acceptOne, counting the requests read from dicts (a held dict comes out of the assembler, alone or with its tables). */
+  private acceptCounted(request: AnalyzedRequest): boolean {
+    if (!this.acceptOne(request)) return false;
+    if (request.legacyDict === true) this.legacyRequestCount += 1;
+    else if (this.assembler.readWithDict(request)) this.dictsWithTables += 1;
+    return true;
   }
 
   /** Whether a request (`count`: tallied when outside) or a record printed at `timestamp` is in the window. */
