@@ -4,7 +4,10 @@
 // `[OmniTiming]` line comes before the request's summary and tables (docs/formats.md).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseLogText } from '../../server/core/log';
+import { readFileSync } from 'node:fs';
+import { LogStreamParser, parseLogText } from '../../server/core/log';
+import { StreamAnalysis, type StreamAnalysisOptions } from '../../server/core/analysis/streamAnalysis';
+import { stageRolesOf } from '../../server/core/stageRoles';
 import { NOT_MEASURED, measured } from '../../server/core/values';
 import { analysedLog } from './support/analysedLog';
 import { FIXTURES, fixtureLog, ofKind, single, utf8 } from './support/logHelpers';
@@ -358,4 +361,33 @@ test("a summary printed before its [OmniTiming] line (older builds at INFO) stay
       ['c#2', 4],
     ],
   );
+});
+
+/** The analysis of a fixture log read whole with `options` (roles as the CLI passes them). */
+function analysedWith(name: string, options: StreamAnalysisOptions): StreamAnalysis {
+  const analysis = new StreamAnalysis(options);
+  const parser = new LogStreamParser();
+  analysis.ingest(parser.push(readFileSync(join(FIXTURES, 'logs', name))));
+  analysis.ingest(parser.end());
+  analysis.flush();
+  return analysis;
+}
+
+test('#3069 branch at 8323309a: `N:name` columns give the stages their roles, unless the deploy config names roles', () => {
+  const labelled = analysedWith(PR3069_LOG, { stageRoles: () => ({}) });
+  assert.deepEqual(labelled.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+  assert.equal(labelled.stageRolesFromLabels(), true);
+  // The printed names stand over what the file's name gives.
+  const named = analysedWith(PR3069_LOG, { stageRoles: () => stageRolesOf('qwen3_tts.log') });
+  assert.deepEqual(named.stageRoles(), { '0': 'thinker', '1': 'talker', '2': 'code2wav' });
+  // A deploy config whose name gives roles says otherwise: its roles, judged against the stages
+  // as always (a two-stage pipeline's roles do not fit three stages: stages go by id).
+  const deployed = analysedWith(PR3069_LOG, {
+    stageRoles: () => stageRolesOf('x.log qwen3_tts.yaml'),
+    deployConfigRoles: () => stageRolesOf('qwen3_tts.yaml'),
+  });
+  assert.deepEqual(deployed.stageRoles(), {});
+  assert.equal(deployed.stageRolesFromLabels(), false);
+  // Columns without names (the #891 branch's `0`, `1`, `2`) give none.
+  assert.deepEqual(analysedWith(PR891_LOG, {}).stageRoles(), {});
 });

@@ -1,7 +1,7 @@
 // The whole analysis of one stream of records, incremental: records go in as the parser
 // yields them; requests, per-stage summaries and findings are available at any time.
 // Used by the CLI (one pass over a file) and by live sessions alike.
-import { rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
+import { labelledRoles, rolesThatFit, StageOutputEvidence, type StageOutput } from './roleFit';
 import { stageRolesOfLog } from '../stageRoles';
 import type { EngineStatsRecord, LogRecord, ParseOutput, ParseProblem } from '../records';
 import { EdgeSummaryBuilder } from './edgeSummary';
@@ -119,6 +119,11 @@ export interface StreamAnalysisOptions {
   readonly onRequest?: (request: AnalyzedRequest) => void;
   /** Stage id -> role ("talker"), asked when findings are made: they name each stage as the views do ("stage 0 · talker"). */
   readonly stageRoles?: () => Readonly<Record<string, string>>;
+  /**
+   * The roles the deploy config's name alone gives (core/stageRoles.ts): where it gives some, they
+   * stand over the stage names the server printed.
+   */
+  readonly deployConfigRoles?: () => Readonly<Record<string, string>>;
   /** Year of the log's `MM-DD` timestamps (default: the current year). */
   readonly year?: number;
   /** Keep each request's [Overall Summary] in the store (default true; a few slots per request). */
@@ -500,11 +505,26 @@ export class StreamAnalysis {
 
   /**
    * The stage roles the served model the log prints gives, else those the source's names give
-   * (options.stageRoles); {} where the stages' own output contradicts them (roleFit.ts).
+   * (options.stageRoles); over either, the names the server printed for its stages (`0:thinker`
+   * columns), unless the deploy config's name gives roles (options.deployConfigRoles); {} where
+   * the stages' own output contradicts them (roleFit.ts).
    */
   stageRoles(): Readonly<Record<string, string>> {
+    return rolesThatFit(this.stageRolesAsNamed().roles, this.stageOutputs.stages());
+  }
+
+  /** Whether stageRoles() are the names the server printed for its stages. */
+  stageRolesFromLabels(): boolean {
+    const named = this.stageRolesAsNamed();
+    return named.fromLabels && Object.keys(rolesThatFit(named.roles, this.stageOutputs.stages())).length > 0;
+  }
+
+  private stageRolesAsNamed(): { readonly roles: Readonly<Record<string, string>>; readonly fromLabels: boolean } {
     const roles = stageRolesOfLog(this.servedModelName, () => this.options.stageRoles?.() ?? {});
-    return rolesThatFit(roles, this.stageOutputs.stages());
+    const labelled = labelledRoles(this.stageOutputs.stages());
+    if (Object.keys(labelled).length === 0 || Object.keys(this.options.deployConfigRoles?.() ?? {}).length > 0)
+      return { roles, fromLabels: false };
+    return { roles: labelled, fromLabels: true };
   }
 
   /** The model the log says it serves (its first start-up's non-default args), or null. */
