@@ -394,7 +394,7 @@ function endToEndLines(snapshot: AnalysisSnapshot): string[] {
       formatMs(perToken.max),
     ]);
   const lines = [
-    `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming}${perToken === undefined ? '' : `; ${PER_TOKEN_HEADING}`})`,
+    `End to end per request, ms (e2e_total_ms of RequestE2EStats${fromTiming}${perToken === undefined || perToken === null ? '' : `; ${PER_TOKEN_HEADING}`})`,
     ...textTable(['', 'n', 'p50', 'p90', 'p99', 'max'], rows),
   ];
   const without = snapshot.requestCount - d.count;
@@ -471,7 +471,7 @@ function legacyTable(snapshot: AnalysisSnapshot, roles: StageRoles): string[] {
     (s) => s.fields['stage_gen_time_ms'],
     after,
   );
-  if (perToken !== undefined) lines[0] = `${lines[0]}; ${PER_TOKEN_HEADING}`;
+  if (perToken?.ms) lines[0] = `${lines[0]}; ${PER_TOKEN_HEADING}`;
   const perTokenNotes = timePerTokenNotes(perToken);
   if (totals === undefined)
     return perTokenNotes.length > 0 ? [...lines, '', 'Values left out of the percentiles:', ...perTokenNotes] : lines;
